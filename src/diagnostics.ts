@@ -1,0 +1,25 @@
+// Shared error vocabulary of the pure core: every problem an author can cause carries a stable code and,
+// where it comes from a file, the place (`file:line:col`).
+
+export interface SourcePlace {
+  readonly file: string;
+  readonly line: number; // 1-based
+  readonly col: number; // 1-based
+}
+
+export type Severity = 'error' | 'warning';
+
+export interface Diagnostic {
+  readonly severity: Severity;
+  readonly code: string;
+  readonly message: string;
+  readonly place?: SourcePlace;
+}
+
+export function formatPlace(place: SourcePlace | undefined): string {
+  return place ? `${place.file}:${place.line}:${place.col}` : '<unknown>';
+}
+
+export function formatDiagnostic(d: Diagnostic): string {
+  return `${formatPlace(d.place)}: ${d.severity === 'warning' ? 'warning: ' : ''}${d.message} [${d.code}]`;
+}
