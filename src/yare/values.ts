@@ -31,3 +31,29 @@ export function newDict(): Dict {
 export function isDict(v: unknown): v is Dict {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof PyFloat) && !(v instanceof Duration);
 }
+
+/**
+ * Untrusted plain data (JSON from a file, a request or a model) as a YARE value: dicts become
+ * null-prototype objects, so a `__proto__` key is just a key. Throws on what JSON cannot hold.
+ */
+export function toValue(input: unknown, depth = 0): Value {
+  if (depth > 64) throw new TypeError('value nested deeper than 64 levels');
+  if (input === null || input === undefined) return null;
+  switch (typeof input) {
+    case 'boolean':
+    case 'string':
+      return input;
+    case 'number':
+      if (!Number.isFinite(input)) throw new TypeError(`non-finite number ${input}`);
+      return input;
+    case 'object': {
+      if (input instanceof PyFloat || input instanceof Duration) return input;
+      if (Array.isArray(input)) return input.map((item) => toValue(item, depth + 1));
+      const dict = newDict();
+      for (const key of Object.keys(input)) dict[key] = toValue((input as Record<string, unknown>)[key], depth + 1);
+      return dict;
+    }
+    default:
+      throw new TypeError(`unsupported value of type ${typeof input}`);
+  }
+}

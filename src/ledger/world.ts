@@ -1,0 +1,114 @@
+// The world as the ledger knows it: plain JSON (it is stored, sent to clients and read back by
+// `ledger check --world`), with null-prototype tables for everything keyed by model text. Nothing is ever
+// deleted: facts are invalidated, relationships ended and threads resolved, each keeping when and why.
+
+import type { LedgerScalar } from './events.ts';
+
+export const WORLD_VERSION = 1;
+
+/** When something happened: the turn that committed it, and the story clock if the turn had one. */
+export interface Stamp {
+  readonly turn: number;
+  readonly gameTime?: string;
+}
+
+export interface EntityRecord {
+  readonly key: string;
+  readonly name: string;
+  readonly entityType?: string;
+  readonly description?: string;
+  readonly aliases: readonly string[];
+  readonly status?: string;
+  /** Narrator-owned values, absolute. Null prototype. */
+  readonly attributes: Readonly<Record<string, LedgerScalar>>;
+  readonly conditions: readonly string[];
+  /** Where the entity is (an entity key), if anywhere. */
+  readonly location?: string;
+  /** Who holds it (an entity key), if anyone; at most one holder (L-25). */
+  readonly holder?: string;
+  readonly created: Stamp;
+}
+
+export interface FactRecord {
+  readonly id: string;
+  readonly predicate: string;
+  readonly subject?: string;
+  /** An entity key or a fact id. */
+  readonly object?: string;
+  readonly value?: LedgerScalar;
+  readonly added: Stamp;
+  /** Set once, when the fact is withdrawn; the record stays (L-34). */
+  readonly invalidated?: Stamp & { readonly reason?: string };
+}
+
+export interface RelationshipPeriod {
+  readonly started: Stamp;
+  readonly description?: string;
+  readonly ended?: Stamp;
+}
+
+export interface RelationshipRecord {
+  readonly source: string;
+  readonly target: string;
+  readonly relationship: string;
+  /** Every time this tie held, oldest first; only the last may be open (L-35). */
+  readonly periods: readonly RelationshipPeriod[];
+}
+
+export interface ThreadRecord {
+  readonly key: string;
+  readonly title: string;
+  readonly description?: string;
+  readonly opened: Stamp;
+  readonly resolved?: Stamp & { readonly resolution?: string };
+}
+
+export interface Scene {
+  readonly summary?: string;
+  readonly location?: string;
+  readonly present: readonly string[];
+  readonly set: Stamp;
+}
+
+export interface World {
+  readonly version: typeof WORLD_VERSION;
+  readonly entities: Readonly<Record<string, EntityRecord>>;
+  readonly facts: Readonly<Record<string, FactRecord>>;
+  /** Keyed by `relationshipId(source, target, relationship)`. */
+  readonly relationships: Readonly<Record<string, RelationshipRecord>>;
+  readonly threads: Readonly<Record<string, ThreadRecord>>;
+  readonly scene: Scene | null;
+}
+
+export function nullTable<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
+export function emptyWorld(): World {
+  return {
+    version: WORLD_VERSION,
+    entities: nullTable(),
+    facts: nullTable(),
+    relationships: nullTable(),
+    threads: nullTable(),
+    scene: null,
+  };
+}
+
+/**
+ * The table key of a relationship. JSON of the triple, so a relationship text containing any separator
+ * cannot make two different triples share a key.
+ */
+export function relationshipId(source: string, target: string, relationship: string): string {
+  return JSON.stringify([source, target, relationship]);
+}
+
+export function isRelationshipActive(record: RelationshipRecord): boolean {
+  const last = record.periods[record.periods.length - 1];
+  return last !== undefined && last.ended === undefined;
+}
+
+/** Own-property lookup in a world table; never reaches a prototype, whatever the key. */
+export function lookup<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}

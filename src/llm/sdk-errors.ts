@@ -1,0 +1,77 @@
+// Maps whatever the AI SDK or fetch throws onto ModelError kinds. Messages are cut short and have the
+// API key removed, because provider error bodies end up in logs and in CLI output.
+
+import {
+  APICallError,
+  InvalidResponseDataError,
+  JSONParseError,
+  LoadAPIKeyError,
+  NoOutputGeneratedError,
+  RetryError,
+  ToolChoiceViolationError,
+  TypeValidationError,
+} from 'ai';
+import { ModelError, redactSecrets } from './errors.ts';
+
+/** Characters of a provider's error message kept in ours. */
+export const MAX_PROVIDER_MESSAGE_CHARS = 300;
+
+export function classifySdkError(error: unknown, modelId: string, secrets: readonly string[]): ModelError {
+  if (error instanceof ModelError) return error;
+  const cleaned = (text: string): string =>
+    redactSecrets(text, secrets).slice(0, MAX_PROVIDER_MESSAGE_CHARS).replace(/\s+/g, ' ').trim();
+
+  if (RetryError.isInstance(error)) return classifySdkError(error.lastError, modelId, secrets);
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode;
+    if (status === undefined) {
+      return new ModelError('network', `model ${modelId}: cannot reach the provider: ${cleaned(error.message)}`, {
+        modelId,
+        cause: error,
+      });
+    }
+    const retryAfterMs = retryAfterFromHeaders(error.responseHeaders);
+    return new ModelError('http', `model ${modelId}: HTTP ${status} from the provider: ${cleaned(error.message)}`, {
+      modelId,
+      status,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      cause: error,
+    });
+  }
+  if (LoadAPIKeyError.isInstance(error)) {
+    return new ModelError('config', `model ${modelId}: ${cleaned(error.message)}`, { modelId, cause: error });
+  }
+  if (
+    InvalidResponseDataError.isInstance(error) ||
+    JSONParseError.isInstance(error) ||
+    TypeValidationError.isInstance(error) ||
+    NoOutputGeneratedError.isInstance(error) ||
+    ToolChoiceViolationError.isInstance(error)
+  ) {
+    return new ModelError('bad-response', `model ${modelId}: unusable response: ${cleaned(error.message)}`, {
+      modelId,
+      cause: error,
+    });
+  }
+  // fetch() itself failing (connection refused before the SDK wraps it) is a TypeError with a cause.
+  if (error instanceof TypeError && /fetch failed|network|ECONN|socket/i.test(String(error.message))) {
+    return new ModelError('network', `model ${modelId}: cannot reach the provider: ${cleaned(error.message)}`, {
+      modelId,
+      cause: error,
+    });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new ModelError('bad-response', `model ${modelId}: ${cleaned(message)}`, { modelId, cause: error });
+}
+
+function retryAfterFromHeaders(headers: Record<string, string> | undefined): number | undefined {
+  if (headers === undefined) return undefined;
+  const ms = headers['retry-after-ms'];
+  if (ms !== undefined && Number.isFinite(Number.parseFloat(ms))) return Number.parseFloat(ms);
+  const after = headers['retry-after'];
+  if (after === undefined) return undefined;
+  const seconds = Number.parseFloat(after);
+  if (Number.isFinite(seconds)) return seconds * 1000;
+  const date = Date.parse(after);
+  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
+}

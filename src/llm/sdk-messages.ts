@@ -1,0 +1,93 @@
+// Converts the engine's provider-neutral request into AI SDK call settings. Tools are declared
+// without `execute`, so the SDK never runs anything: the engine runs tools and replies with results.
+
+import { jsonSchema, type ModelMessage, type ToolChoice as SdkToolChoice, type ToolSet, tool } from 'ai';
+import { ModelError } from './errors.ts';
+import { TOOL_NAME_PATTERN } from './limits.ts';
+import type { ChatMessage, ToolCall, ToolChoice, ToolSpec } from './types.ts';
+
+export function toModelMessages(messages: readonly ChatMessage[]): ModelMessage[] {
+  return messages.map((message): ModelMessage => {
+    switch (message.role) {
+      case 'user':
+        return { role: 'user', content: message.content };
+      case 'assistant': {
+        const calls = message.toolCalls ?? [];
+        if (calls.length === 0) return { role: 'assistant', content: message.content };
+        return {
+          role: 'assistant',
+          content: [
+            ...(message.content === '' ? [] : [{ type: 'text' as const, text: message.content }]),
+            ...calls.map((call) => ({
+              type: 'tool-call' as const,
+              toolCallId: call.id,
+              toolName: call.name,
+              input: echoedInput(call),
+            })),
+          ],
+        };
+      }
+      case 'tool':
+        return {
+          role: 'tool',
+          content: [
+            {
+              type: 'tool-result',
+              toolCallId: message.toolCallId,
+              toolName: message.toolName,
+              output: { type: 'text', value: message.content },
+            },
+          ],
+        };
+      default: {
+        const never: never = message;
+        throw new ModelError('bad-request', `unknown chat message role in ${JSON.stringify(never)}`);
+      }
+    }
+  });
+}
+
+// Providers re-encode an assistant's tool-call input as JSON, and Anthropic requires an object; a call
+// whose arguments were malformed is echoed as `{}` (the tool result that follows explains the error).
+function echoedInput(call: ToolCall): unknown {
+  return call.args !== null && typeof call.args === 'object' ? call.args : {};
+}
+
+export function toToolSet(tools: readonly ToolSpec[] | undefined): ToolSet | undefined {
+  if (tools === undefined || tools.length === 0) return undefined;
+  // Null prototype: the SDK looks tools up by the name the model sent, which may be `constructor`.
+  const set: ToolSet = Object.create(null);
+  for (const spec of tools) {
+    if (!TOOL_NAME_PATTERN.test(spec.name)) {
+      throw new ModelError(
+        'bad-request',
+        `tool name ${JSON.stringify(spec.name)} is not 1-64 characters of A-Z a-z 0-9 _ -`,
+      );
+    }
+    if (Object.hasOwn(set, spec.name)) {
+      throw new ModelError('bad-request', `tool ${spec.name} is declared twice`);
+    }
+    set[spec.name] = tool({
+      description: spec.description,
+      // No `validate`: the SDK passes whatever JSON the model sent; the engine checks inputs itself.
+      inputSchema: jsonSchema(spec.inputSchema as Parameters<typeof jsonSchema>[0]),
+    });
+  }
+  return set;
+}
+
+export function toToolChoice(choice: ToolChoice | undefined): SdkToolChoice<ToolSet> | undefined {
+  if (choice === undefined) return undefined;
+  if (typeof choice === 'object') return { type: 'tool', toolName: choice.tool };
+  return choice;
+}
+
+/** Parses tool arguments the way the SDK does (`""` means no arguments); `undefined` when malformed. */
+export function parseToolArgs(raw: string): unknown {
+  if (raw.trim() === '') return {};
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,193 @@
+// A ChatModel on top of an AI SDK language model: one step per call (no tool loop), tools returned to
+// the caller instead of executed, malformed or unknown tool calls returned as calls, our own retry
+// policy, and a timeout that bounds a whole `generate` or each silence inside a `stream`.
+
+import {
+  type LanguageModelUsage,
+  type LanguageModelMiddleware,
+  generateText,
+  streamText,
+  wrapLanguageModel,
+} from 'ai';
+import { ModelError } from './errors.ts';
+import { AttemptSignal, type RetryPolicy, abortableSleep, abortedError, backoffDelayMs, withRetries } from './retry.ts';
+import { classifySdkError } from './sdk-errors.ts';
+import { parseToolArgs, toModelMessages, toToolChoice, toToolSet } from './sdk-messages.ts';
+import type { ChatModel, ModelRequest, ModelResponse, ModelStreamPart, ToolCall, Usage } from './types.ts';
+
+export type SdkLanguageModel = Parameters<typeof wrapLanguageModel>[0]['model'];
+
+export interface SdkChatModelOptions {
+  readonly policy: RetryPolicy;
+  /** Strings to remove from every error message (the API key). */
+  readonly secrets?: readonly string[];
+}
+
+/** Tool-call arguments exactly as the provider sent them, keyed by call id, captured per call. */
+type RawArgs = Map<string, string>;
+
+// The SDK hands us parsed input (or, for invalid calls, sometimes the raw text); the middleware keeps
+// the provider's original string so `rawArgs` is always what the model really wrote.
+function captureRawArgs(raw: RawArgs): LanguageModelMiddleware {
+  return {
+    specificationVersion: 'v3',
+    wrapGenerate: async ({ doGenerate }) => {
+      const result = await doGenerate();
+      for (const part of result.content) {
+        if (part.type === 'tool-call') raw.set(part.toolCallId, part.input);
+      }
+      return result;
+    },
+    wrapStream: async ({ doStream }) => {
+      const { stream, ...rest } = await doStream();
+      return {
+        ...rest,
+        stream: stream.pipeThrough(
+          new TransformStream({
+            transform(part, controller) {
+              if (part.type === 'tool-call') raw.set(part.toolCallId, part.input);
+              controller.enqueue(part);
+            },
+          }),
+        ),
+      };
+    },
+  };
+}
+
+interface SdkToolCallLike {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly input: unknown;
+}
+
+function toToolCall(call: SdkToolCallLike, raw: RawArgs): ToolCall {
+  const rawArgs =
+    raw.get(call.toolCallId) ?? (typeof call.input === 'string' ? call.input : JSON.stringify(call.input ?? {}));
+  return { id: call.toolCallId, name: call.toolName, args: parseToolArgs(rawArgs), rawArgs };
+}
+
+export function toUsage(usage: LanguageModelUsage | undefined): Usage {
+  const cached = usage?.inputTokenDetails?.cacheReadTokens ?? usage?.cachedInputTokens;
+  return {
+    inputTokens: usage?.inputTokens ?? 0,
+    outputTokens: usage?.outputTokens ?? 0,
+    ...(cached === undefined ? {} : { cachedInputTokens: cached }),
+  };
+}
+
+export function createSdkChatModel(
+  model: SdkLanguageModel,
+  id: string,
+  options: SdkChatModelOptions,
+): ChatModel {
+  const secrets = options.secrets ?? [];
+  const classify = (error: unknown): ModelError => classifySdkError(error, id, secrets);
+
+  function callSettings(req: ModelRequest, raw: RawArgs, abortSignal: AbortSignal) {
+    const tools = toToolSet(req.tools);
+    const toolChoice = tools === undefined ? undefined : toToolChoice(req.toolChoice);
+    return {
+      model: wrapLanguageModel({ model, middleware: captureRawArgs(raw) }),
+      system: req.system,
+      messages: toModelMessages(req.messages),
+      ...(tools === undefined ? {} : { tools }),
+      ...(toolChoice === undefined ? {} : { toolChoice }),
+      ...(req.temperature === undefined ? {} : { temperature: req.temperature }),
+      ...(req.maxOutputTokens === undefined ? {} : { maxOutputTokens: req.maxOutputTokens }),
+      maxRetries: 0,
+      abortSignal,
+    };
+  }
+
+  async function generate(req: ModelRequest): Promise<ModelResponse> {
+    return withRetries({ policy: options.policy, modelId: id, classify, ...signalOf(req) }, async (signal) => {
+      const raw: RawArgs = new Map();
+      const result = await generateText(callSettings(req, raw, signal));
+      return {
+        text: result.text,
+        toolCalls: result.toolCalls.map((call) => toToolCall(call, raw)),
+        usage: toUsage(result.usage),
+        finishReason: result.finishReason,
+        modelId: result.response.modelId || id,
+      };
+    });
+  }
+
+  async function* stream(req: ModelRequest): AsyncGenerator<ModelStreamPart> {
+    for (let attemptNo = 1; ; attemptNo++) {
+      if (req.signal?.aborted) throw abortedError(id);
+      const attempt = new AttemptSignal(options.policy.timeoutMs, req.signal);
+      // Once the caller has seen output, a retry would repeat it: only failures before that are retried.
+      let delivered = false;
+      let failure: ModelError | undefined;
+      try {
+        const raw: RawArgs = new Map();
+        const result = streamText({
+          ...callSettings(req, raw, attempt.signal),
+          // Errors arrive as `error` parts below; without this the SDK also prints them to the console.
+          onError: () => {},
+        });
+        let text = '';
+        const toolCalls: ToolCall[] = [];
+        let finishReason = 'unknown';
+        let usage: Usage = { inputTokens: 0, outputTokens: 0 };
+        let modelId = id;
+        for await (const part of result.fullStream) {
+          attempt.reset();
+          switch (part.type) {
+            case 'text-delta':
+              if (part.text === '') break;
+              text += part.text;
+              delivered = true;
+              yield { type: 'text-delta', text: part.text };
+              break;
+            case 'tool-call': {
+              const call = toToolCall(part, raw);
+              toolCalls.push(call);
+              delivered = true;
+              yield { type: 'tool-call', call };
+              break;
+            }
+            case 'finish-step':
+              if (part.response.modelId) modelId = part.response.modelId;
+              break;
+            case 'finish':
+              finishReason = part.finishReason;
+              usage = toUsage(part.totalUsage);
+              break;
+            case 'error':
+              throw part.error;
+            case 'abort':
+              throw abortedError(id);
+            default:
+              // Reasoning, tool-input deltas, tool-error echoes of invalid calls, step markers: not ours.
+              break;
+          }
+        }
+        yield { type: 'finish', response: { text, toolCalls, usage, finishReason, modelId } };
+        return;
+      } catch (thrown) {
+        failure = attempt.classify(thrown, classify, id);
+      } finally {
+        // Also runs when the consumer stops iterating early: aborts the HTTP request still in flight.
+        attempt.dispose();
+      }
+      if (delivered || !failure.retryable || attemptNo > options.policy.maxRetries) {
+        throw new ModelError(failure.kind, failure.message, {
+          ...(failure.status === undefined ? {} : { status: failure.status }),
+          modelId: id,
+          attempts: attemptNo,
+          cause: failure.cause,
+        });
+      }
+      await abortableSleep(backoffDelayMs(attemptNo, options.policy, failure.retryAfterMs), req.signal);
+    }
+  }
+
+  return { id, generate, stream };
+}
+
+function signalOf(req: ModelRequest): { signal?: AbortSignal } {
+  return req.signal === undefined ? {} : { signal: req.signal };
+}

@@ -1,0 +1,76 @@
+// The engine-facing model interface. The turn engine codes against these types only: it never imports
+// the AI SDK, so providers stay replaceable (real HTTP, scripted playback, or none at all).
+
+export const MODEL_ROLES = ['director', 'narrator', 'npc'] as const;
+export type ModelRole = (typeof MODEL_ROLES)[number];
+
+/** A JSON Schema (draft-07 subset) object describing a tool's input. */
+export type JsonSchema = { readonly [key: string]: unknown };
+
+export interface ToolSpec {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+}
+
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  /** Parsed JSON, or `undefined` when the model sent arguments that are not valid JSON. */
+  readonly args: unknown;
+  /** The arguments exactly as the model sent them. */
+  readonly rawArgs: string;
+}
+
+export type ChatMessage =
+  | { readonly role: 'user'; readonly content: string }
+  | { readonly role: 'assistant'; readonly content: string; readonly toolCalls?: readonly ToolCall[] }
+  | { readonly role: 'tool'; readonly toolCallId: string; readonly toolName: string; readonly content: string };
+
+export type ToolChoice = 'auto' | 'required' | 'none' | { readonly tool: string };
+
+export interface ModelRequest {
+  readonly system: string;
+  readonly messages: readonly ChatMessage[];
+  readonly tools?: readonly ToolSpec[];
+  readonly toolChoice?: ToolChoice;
+  readonly temperature?: number;
+  readonly maxOutputTokens?: number;
+  /** Cancels the call (and any retry waiting to happen); the call then rejects with kind `aborted`. */
+  readonly signal?: AbortSignal;
+}
+
+export interface Usage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  /** Input tokens served from the provider's prompt cache, when the provider reports it. */
+  readonly cachedInputTokens?: number;
+}
+
+export interface ModelResponse {
+  readonly text: string;
+  readonly toolCalls: readonly ToolCall[];
+  readonly usage: Usage;
+  /** The provider's finish reason (`stop`, `tool-calls`, `length`, ...). Look at `toolCalls`, not at this. */
+  readonly finishReason: string;
+  readonly modelId: string;
+}
+
+export type ModelStreamPart =
+  | { readonly type: 'text-delta'; readonly text: string }
+  | { readonly type: 'tool-call'; readonly call: ToolCall }
+  | { readonly type: 'finish'; readonly response: ModelResponse };
+
+export interface ChatModel {
+  readonly id: string;
+  generate(req: ModelRequest): Promise<ModelResponse>;
+  /** Ends with exactly one `finish` part; failures reject the iteration with a `ModelError`. */
+  stream(req: ModelRequest): AsyncIterable<ModelStreamPart>;
+}
+
+/** One model per role. `null` where a `ModelSet | null` is expected means offline (no model at all). */
+export interface ModelSet {
+  readonly director: ChatModel;
+  readonly narrator: ChatModel;
+  readonly npc: ChatModel;
+}

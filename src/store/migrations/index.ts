@@ -1,0 +1,5 @@
+import { init } from './0001_init.ts';
+import type { Migration } from './migration.ts';
+
+/** Every migration, in order. Append only. */
+export const MIGRATIONS: readonly Migration[] = [init];

@@ -1,0 +1,267 @@
+// The storage contract used by the session and server layers. Two implementations share one Kysely query
+// layer: SQLite (better-sqlite3, the default) and PostgreSQL (pg). Both pass test/store/repository-suite.ts.
+//
+// Conventions:
+// - Ids are text. The store makes UUIDs (`crypto.randomUUID`) unless the caller passes `id`.
+// - Timestamps are integer milliseconds. Turns carry the caller's `createdAt` (part of the record); other
+//   rows default to the store's clock (`OpenStoreOptions.now`), which only stamps bookkeeping.
+// - Turn content is JSON the store does not interpret (`record`, `state`, `input`, ledger events).
+// - Expected outcomes (conflict, not found, name taken) are returned as `{ ok: false, reason }`; bad input
+//   throws `StoreInputError`; database failures throw the driver's error.
+// - Turn-level methods are scoped by session: a turn id from another session is "not found". The caller
+//   checks that the principal owns the session (`getSession(id, principalId)`) before using them.
+
+import type { JsonValue } from './json.ts';
+import type { SqlDialect } from './schema.ts';
+
+export interface Principal {
+  id: string;
+  name: string;
+  createdAt: number;
+}
+
+export interface ApiKey {
+  id: string;
+  principalId: string;
+  label: string;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+export interface CartridgeVersionSummary {
+  id: string;
+  name: string;
+  contentHash: string;
+  createdAt: number;
+}
+
+export interface CartridgeVersion extends CartridgeVersionSummary {
+  files: JsonValue;
+}
+
+export interface CartridgeSummary {
+  name: string;
+  latest: CartridgeVersionSummary;
+  versionCount: number;
+}
+
+export interface Persona {
+  id: string;
+  principalId: string;
+  name: string;
+  data: JsonValue;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface Session {
+  id: string;
+  principalId: string;
+  cartridgeVersionId: string;
+  personaId: string | null;
+  seed: number;
+  title: string | null;
+  headTurnId: string;
+  /** Turns ever stored in the session, genesis included (the next turn's `seq`). */
+  turnCount: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A turn's place in the tree. */
+export interface TurnNode {
+  id: string;
+  sessionId: string;
+  parentId: string | null;
+  /** 0 for the genesis turn (the first message), parent's depth + 1 otherwise. */
+  depth: number;
+  /** Order among the parent's children (swipes): 0, 1, 2, … */
+  siblingIndex: number;
+  /** Order of creation within the session: 0, 1, 2, … */
+  seq: number;
+  createdAt: number;
+}
+
+/** What a turn contributes to the conversation: the player's input and the narration. */
+export interface TurnMessage extends TurnNode {
+  input: JsonValue | null;
+  narration: string;
+}
+
+export interface Turn extends TurnMessage {
+  seed: number;
+  record: JsonValue;
+  /** The full game state after the turn. */
+  state: JsonValue;
+  ledgerEvents: JsonValue[];
+  idempotencyKey: string | null;
+}
+
+/** What the caller produced for one turn. */
+export interface TurnContent {
+  /** Player text or an interaction object; null (or absent) for the genesis turn. */
+  input?: unknown;
+  narration: string;
+  record: unknown;
+  state: unknown;
+  /** World-ledger events in the order they were applied; may be empty. */
+  ledgerEvents?: readonly unknown[];
+  seed: number;
+  createdAt: number;
+}
+
+export interface LedgerEntry {
+  turnId: string;
+  depth: number;
+  position: number;
+  event: JsonValue;
+}
+
+export interface Hydrated {
+  turn: Turn;
+  state: JsonValue;
+  /** The last `messageWindow` turns of the branch ending at `turn`, oldest first. */
+  messages: TurnMessage[];
+  /** Ledger events of the turns in `messages`, in order. The whole log is `getLedgerLog`. */
+  ledgerEvents: LedgerEntry[];
+  /** True when `messages` starts at the genesis turn (the window covers the whole branch). */
+  messagesComplete: boolean;
+}
+
+export interface Save {
+  id: string;
+  sessionId: string;
+  turnId: string;
+  name: string;
+  createdAt: number;
+}
+
+export interface CreateSessionInput {
+  id?: string;
+  principalId: string;
+  cartridgeVersionId: string;
+  personaId?: string | null;
+  seed: number;
+  title?: string | null;
+  createdAt?: number;
+  /** Turn 0: the first message and the initial state. */
+  genesis: TurnContent & { id?: string };
+}
+
+export interface AppendTurnInput extends TurnContent {
+  id?: string;
+  sessionId: string;
+  parentId: string;
+  /** When set, the append fails with `conflict` unless the session head is still this turn. */
+  expectedHeadId?: string;
+  /** When set, a retry with the same key returns the first turn (`replayed: true`) instead of a new one. */
+  idempotencyKey?: string;
+  /** Move the session head to the new turn (default true). */
+  moveHead?: boolean;
+}
+
+export type Failure<R extends string> = { ok: false; reason: R };
+
+export type CreateSessionResult =
+  | { ok: true; session: Session; turn: Turn }
+  | Failure<'principal-not-found' | 'cartridge-version-not-found' | 'persona-not-found'>;
+
+export type AppendTurnResult =
+  | { ok: true; turn: Turn; replayed: boolean }
+  | Failure<'session-not-found' | 'parent-not-found'>
+  | { ok: false; reason: 'conflict'; headTurnId: string };
+
+export type SetHeadResult =
+  | { ok: true; session: Session }
+  | Failure<'session-not-found' | 'turn-not-found'>
+  | { ok: false; reason: 'conflict'; headTurnId: string };
+
+export type SaveResult =
+  | { ok: true; save: Save }
+  | Failure<'session-not-found' | 'turn-not-found' | 'save-not-found' | 'name-taken'>;
+
+export type PersonaResult = { ok: true; persona: Persona } | Failure<'principal-not-found'>;
+
+export type AddApiKeyResult = { ok: true; apiKey: ApiKey } | Failure<'principal-not-found' | 'key-taken'>;
+
+export interface HydrateOptions {
+  /** Turns of history to return (default DEFAULT_MESSAGE_WINDOW, at most MAX_MESSAGE_WINDOW). */
+  messageWindow?: number;
+}
+
+export interface Store {
+  readonly dialect: SqlDialect;
+  close(): Promise<void>;
+  /** Highest migration applied to the database. */
+  schemaVersion(): Promise<number>;
+
+  createPrincipal(input: { id?: string; name: string; createdAt?: number }): Promise<Principal>;
+  getPrincipal(id: string): Promise<Principal | undefined>;
+  /** `keyHash` is `hashApiKey(raw)`: the store never sees raw keys. */
+  addApiKey(input: { principalId: string; keyHash: string; label: string; createdAt?: number }): Promise<AddApiKeyResult>;
+  listApiKeys(principalId: string): Promise<ApiKey[]>;
+  revokeApiKey(principalId: string, keyId: string, revokedAt?: number): Promise<boolean>;
+  /** The principal owning an unrevoked key with this hash. */
+  findPrincipalByKeyHash(keyHash: string): Promise<Principal | undefined>;
+
+  /** Idempotent by `contentHash`: storing the same content again returns the stored version. */
+  putCartridgeVersion(input: {
+    name: string;
+    contentHash: string;
+    files: unknown;
+    createdAt?: number;
+  }): Promise<CartridgeVersion>;
+  /** By version id or by content hash. */
+  getCartridgeVersion(idOrHash: string): Promise<CartridgeVersion | undefined>;
+  listCartridges(): Promise<CartridgeSummary[]>;
+  listCartridgeVersions(name: string): Promise<CartridgeVersionSummary[]>;
+
+  createPersona(input: { principalId: string; name: string; data: unknown; createdAt?: number }): Promise<PersonaResult>;
+  getPersona(id: string, principalId: string): Promise<Persona | undefined>;
+  listPersonas(principalId: string): Promise<Persona[]>;
+  updatePersona(
+    id: string,
+    principalId: string,
+    patch: { name?: string; data?: unknown; updatedAt?: number },
+  ): Promise<Persona | undefined>;
+  /** Sessions that used the persona keep playing; their `personaId` becomes null. */
+  deletePersona(id: string, principalId: string): Promise<boolean>;
+
+  /** The session and its genesis turn, in one transaction. */
+  createSession(input: CreateSessionInput): Promise<CreateSessionResult>;
+  /** Another principal's session is not found. */
+  getSession(id: string, principalId: string): Promise<Session | undefined>;
+  /** Most recently played first. */
+  listSessions(principalId: string): Promise<Session[]>;
+  renameSession(id: string, principalId: string, title: string | null, updatedAt?: number): Promise<Session | undefined>;
+  /** Removes the session with its turns, ledger events and saves. */
+  deleteSession(id: string, principalId: string): Promise<boolean>;
+
+  /** Inserts the turn and its ledger events and moves the head, in one transaction. */
+  appendTurn(input: AppendTurnInput): Promise<AppendTurnResult>;
+  getTurn(sessionId: string, turnId: string): Promise<Turn | undefined>;
+  findTurnByIdempotencyKey(sessionId: string, key: string): Promise<Turn | undefined>;
+  /** The turn's children (swipes), by sibling index. */
+  listChildren(sessionId: string, turnId: string): Promise<TurnMessage[]>;
+  /** The branch from the genesis turn to `turnId`, in one query. */
+  getLineage(sessionId: string, turnId: string): Promise<TurnMessage[] | undefined>;
+  /** Every ledger event on the branch ending at `turnId`, in order, in one query. */
+  getLedgerLog(sessionId: string, turnId: string): Promise<LedgerEntry[] | undefined>;
+  /** State, record and recent history of a turn in a constant number of queries, whatever its depth. */
+  hydrate(sessionId: string, turnId: string, options?: HydrateOptions): Promise<Hydrated | undefined>;
+  /** Undo / jump: point the head at any turn of the session. */
+  setHead(
+    sessionId: string,
+    turnId: string,
+    options?: { expectedHeadId?: string; updatedAt?: number },
+  ): Promise<SetHeadResult>;
+  /** Every turn of the session, by `seq`. */
+  listTree(sessionId: string): Promise<TurnNode[]>;
+
+  /** `name` is unique per session. */
+  createSave(input: { sessionId: string; turnId: string; name: string; createdAt?: number }): Promise<SaveResult>;
+  getSave(sessionId: string, saveId: string): Promise<Save | undefined>;
+  listSaves(sessionId: string): Promise<Save[]>;
+  renameSave(sessionId: string, saveId: string, name: string): Promise<SaveResult>;
+  deleteSave(sessionId: string, saveId: string): Promise<boolean>;
+}

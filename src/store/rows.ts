@@ -1,0 +1,120 @@
+// Row → API object mappers, one per table.
+
+import { decodeJson, decodeNullableJson, type JsonValue } from './json.ts';
+import type {
+  ApiKey,
+  CartridgeVersion,
+  CartridgeVersionSummary,
+  Persona,
+  Principal,
+  Save,
+  Session,
+  Turn,
+  TurnMessage,
+  TurnNode,
+} from './repository.ts';
+import type {
+  ApiKeysTable,
+  CartridgeVersionsTable,
+  PersonasTable,
+  PrincipalsTable,
+  SavesTable,
+  SessionsTable,
+  TurnsTable,
+} from './schema.ts';
+
+export function toPrincipal(row: PrincipalsTable): Principal {
+  return { id: row.id, name: row.name, createdAt: row.created_at };
+}
+
+export function toApiKey(row: Omit<ApiKeysTable, 'key_hash'>): ApiKey {
+  return {
+    id: row.id,
+    principalId: row.principal_id,
+    label: row.label,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+export function toCartridgeSummary(row: Omit<CartridgeVersionsTable, 'files'>): CartridgeVersionSummary {
+  return { id: row.id, name: row.name, contentHash: row.content_hash, createdAt: row.created_at };
+}
+
+export function toCartridgeVersion(row: CartridgeVersionsTable): CartridgeVersion {
+  return { ...toCartridgeSummary(row), files: decodeJson(row.files) };
+}
+
+export function toPersona(row: PersonasTable): Persona {
+  return {
+    id: row.id,
+    principalId: row.principal_id,
+    name: row.name,
+    data: decodeJson(row.data),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export function toSession(row: SessionsTable): Session {
+  return {
+    id: row.id,
+    principalId: row.principal_id,
+    cartridgeVersionId: row.cartridge_version_id,
+    personaId: row.persona_id,
+    seed: row.seed,
+    title: row.title,
+    headTurnId: row.head_turn_id,
+    turnCount: row.turn_count,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export type TurnNodeRow = Pick<
+  TurnsTable,
+  'id' | 'session_id' | 'parent_id' | 'depth' | 'sibling_index' | 'seq' | 'created_at'
+>;
+export type TurnMessageRow = TurnNodeRow & Pick<TurnsTable, 'input' | 'narration'>;
+
+export const TURN_NODE_COLUMNS = [
+  'id',
+  'session_id',
+  'parent_id',
+  'depth',
+  'sibling_index',
+  'seq',
+  'created_at',
+] as const;
+export const TURN_MESSAGE_COLUMNS = [...TURN_NODE_COLUMNS, 'input', 'narration'] as const;
+
+export function toTurnNode(row: TurnNodeRow): TurnNode {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    parentId: row.parent_id,
+    depth: row.depth,
+    siblingIndex: row.sibling_index,
+    seq: row.seq,
+    createdAt: row.created_at,
+  };
+}
+
+export function toTurnMessage(row: TurnMessageRow): TurnMessage {
+  return { ...toTurnNode(row), input: decodeNullableJson(row.input), narration: row.narration };
+}
+
+export function toTurn(row: TurnsTable, ledgerEvents: JsonValue[]): Turn {
+  return {
+    ...toTurnMessage(row),
+    seed: row.seed,
+    record: decodeJson(row.record),
+    state: decodeJson(row.state),
+    ledgerEvents,
+    idempotencyKey: row.idempotency_key,
+  };
+}
+
+export function toSave(row: SavesTable): Save {
+  return { id: row.id, sessionId: row.session_id, turnId: row.turn_id, name: row.name, createdAt: row.created_at };
+}

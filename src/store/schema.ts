@@ -1,0 +1,98 @@
+// Row types of every table, as Kysely sees them. Timestamps are integer milliseconds (`bigint` columns;
+// the PostgreSQL pool parses INT8 to number). JSON columns are text (see json.ts).
+
+export type SqlDialect = 'sqlite' | 'postgres';
+
+export interface StoreMigrationsTable {
+  version: number;
+  name: string;
+  applied_at: number;
+}
+
+export interface PrincipalsTable {
+  id: string;
+  name: string;
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  principal_id: string;
+  key_hash: string;
+  label: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface CartridgeVersionsTable {
+  id: string;
+  name: string;
+  content_hash: string;
+  files: string;
+  created_at: number;
+}
+
+export interface PersonasTable {
+  id: string;
+  principal_id: string;
+  name: string;
+  data: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SessionsTable {
+  id: string;
+  principal_id: string;
+  cartridge_version_id: string;
+  persona_id: string | null;
+  seed: number;
+  title: string | null;
+  head_turn_id: string;
+  turn_count: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TurnsTable {
+  id: string;
+  session_id: string;
+  parent_id: string | null;
+  depth: number;
+  sibling_index: number;
+  seq: number;
+  input: string | null;
+  narration: string;
+  record: string;
+  state: string;
+  seed: number;
+  idempotency_key: string | null;
+  created_at: number;
+}
+
+export interface LedgerEventsTable {
+  turn_id: string;
+  session_id: string;
+  position: number;
+  event: string;
+}
+
+export interface SavesTable {
+  id: string;
+  session_id: string;
+  turn_id: string;
+  name: string;
+  created_at: number;
+}
+
+export interface Database {
+  store_migrations: StoreMigrationsTable;
+  principals: PrincipalsTable;
+  api_keys: ApiKeysTable;
+  cartridge_versions: CartridgeVersionsTable;
+  personas: PersonasTable;
+  sessions: SessionsTable;
+  turns: TurnsTable;
+  ledger_events: LedgerEventsTable;
+  saves: SavesTable;
+}

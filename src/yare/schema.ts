@@ -1,0 +1,383 @@
+// `state_schema`: typed fields in domains nested to any depth, with defaults, bounds and visibility.
+// A mapping is a field when it has a scalar `type`, or a `default` and only field keys; otherwise it is
+// a domain. Domains pass `visibility` and `npc_visibility` down to their fields unless a field overrides.
+
+import type { SourcePlace } from '../diagnostics.ts';
+import { DiagnosticSink, didYouMean } from './diagnostics-sink.ts';
+import { MAX_CONTAINER_SIZE, MAX_DICT_DEPTH } from './limits.ts';
+import type { DomainSchema, FieldSchema, FieldType, SchemaNode, Visibility } from './program.ts';
+import { type Dict, isDict, newDict, type Value } from './values.ts';
+import {
+  getNode,
+  hasKey,
+  isMap,
+  isScalar,
+  mapPairs,
+  type NodeSource,
+  placeOfNode,
+  plainValue,
+  scalarOf,
+  type YAMLMap,
+} from './yaml-nodes.ts';
+
+export const RESERVED_NAMES: ReadonlySet<string> = new Set(['state', 'temp', 'inputs', 'macros', 'config']);
+export const FIELD_TYPES: readonly FieldType[] = ['int', 'float', 'bool', 'string', 'list', 'dict'];
+const FIELD_KEYS = new Set(['type', 'default', 'min', 'max', 'visibility', 'npc_visibility', 'description']);
+const DOMAIN_SETTING_KEYS = new Set(['visibility', 'npc_visibility', 'description']);
+
+/**
+ * Fields the engine itself reads or writes. Declaring them is optional; the checker knows them either way.
+ * A cartridge that declares them differently (a `game_time` domain, say) keeps its own declaration.
+ */
+export const ENGINE_FIELDS: ReadonlyMap<string, FieldType> = new Map<string, FieldType>([
+  ['game_time', 'string'],
+  ['_pending_interaction', 'dict'],
+]);
+
+interface Inherited {
+  readonly visibility: Visibility;
+  readonly npcVisible: boolean;
+}
+
+export function compileSchema(node: unknown, src: NodeSource, sink: DiagnosticSink): DomainSchema {
+  const rootPlace = placeOfNode(src, node);
+  const inherited: Inherited = { visibility: 'private', npcVisible: false };
+  if (node === undefined || node === null || (isScalar(node) && node.value === null)) {
+    return withEngineFields({ kind: 'domain', name: '', path: [], children: new Map(), ...inherited, place: rootPlace }, src);
+  }
+  if (!isMap(node)) {
+    sink.error('YARE_BAD_SCHEMA', 'state_schema must be a mapping of domains and fields.', rootPlace);
+    return withEngineFields({ kind: 'domain', name: '', path: [], children: new Map(), ...inherited, place: rootPlace }, src);
+  }
+  const children = compileChildren(node, [], inherited, src, sink);
+  return withEngineFields({ kind: 'domain', name: '', path: [], children, ...inherited, place: rootPlace }, src);
+}
+
+function withEngineFields(root: DomainSchema, src: NodeSource): DomainSchema {
+  const children = new Map(root.children);
+  for (const [name, type] of ENGINE_FIELDS) {
+    if (children.has(name)) continue;
+    children.set(name, {
+      kind: 'field',
+      name,
+      path: [name],
+      type,
+      default: null,
+      min: undefined,
+      max: undefined,
+      visibility: name === 'game_time' ? 'public' : 'private',
+      npcVisible: name === 'game_time',
+      description: undefined,
+      place: { file: src.file, line: 1, col: 1 },
+      implicit: true,
+    } as FieldSchema & { implicit: true });
+  }
+  return { ...root, children };
+}
+
+/** Engine fields not declared by the cartridge are known to the checker but not part of the initial state. */
+export function isImplicitField(node: SchemaNode): boolean {
+  return (node as { implicit?: boolean }).implicit === true;
+}
+
+function compileChildren(
+  node: YAMLMap,
+  path: readonly string[],
+  inherited: Inherited,
+  src: NodeSource,
+  sink: DiagnosticSink,
+): Map<string, SchemaNode> {
+  const children = new Map<string, SchemaNode>();
+  for (const { key, pair, value } of mapPairs(node)) {
+    const place = placeOfNode(src, pair.key);
+    if (path.length > 0 && DOMAIN_SETTING_KEYS.has(key) && !isMap(value)) continue;
+    if (RESERVED_NAMES.has(key)) {
+      const where = path.length === 0 ? 'domain' : `field ${[...path, key].join('.')}`;
+      sink.error('YARE_RESERVED_NAME', `state_schema ${where} '${key}' clashes with a reserved name (${[...RESERVED_NAMES].join(', ')}). Rename it.`, place);
+      continue;
+    }
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) {
+      sink.error('YARE_BAD_SCHEMA', `state_schema name '${key}' must be an identifier (letters, digits, underscores).`, place);
+      continue;
+    }
+    if (!isMap(value)) {
+      sink.error(
+        'YARE_BAD_SCHEMA',
+        `state_schema entry '${[...path, key].join('.')}' must be a mapping: a field like { type: int, default: 0 } or a domain of fields.`,
+        placeOfNode(src, value, place),
+      );
+      continue;
+    }
+    const childPath = [...path, key];
+    if (isFieldNode(value)) {
+      const field = compileField(value, key, childPath, inherited, src, sink, place);
+      if (field) children.set(key, field);
+    } else {
+      const domainInherited: Inherited = {
+        visibility: readVisibility(value, inherited.visibility, src, sink),
+        npcVisible: readNpcVisibility(value, inherited.npcVisible),
+      };
+      children.set(key, {
+        kind: 'domain',
+        name: key,
+        path: childPath,
+        children: compileChildren(value, childPath, domainInherited, src, sink),
+        ...domainInherited,
+        place,
+      });
+    }
+  }
+  return children;
+}
+
+function isFieldNode(node: YAMLMap): boolean {
+  const type = getNode(node, 'type');
+  if (type !== undefined && isScalar(type)) return true;
+  if (!hasKey(node, 'default')) return false;
+  return mapPairs(node).every(({ key }) => FIELD_KEYS.has(key));
+}
+
+function readVisibility(node: YAMLMap, fallback: Visibility, src: NodeSource, sink: DiagnosticSink): Visibility {
+  const raw = getNode(node, 'visibility');
+  if (raw === undefined) return fallback;
+  const v = scalarOf(raw);
+  if (v === 'public' || v === 'private') return v;
+  sink.error('YARE_BAD_SCHEMA', `visibility must be 'public' or 'private', got ${JSON.stringify(v)}.`, placeOfNode(src, raw));
+  return fallback;
+}
+
+function readNpcVisibility(node: YAMLMap, fallback: boolean): boolean {
+  const raw = getNode(node, 'npc_visibility');
+  if (raw === undefined) return fallback;
+  return scalarOf(raw) === true;
+}
+
+function compileField(
+  node: YAMLMap,
+  name: string,
+  path: readonly string[],
+  inherited: Inherited,
+  src: NodeSource,
+  sink: DiagnosticSink,
+  place: SourcePlace,
+): FieldSchema | undefined {
+  const label = path.join('.');
+  for (const { key, pair } of mapPairs(node)) {
+    if (!FIELD_KEYS.has(key)) {
+      sink.error(
+        'YARE_BAD_SCHEMA',
+        `Unknown key '${key}' in field ${label}. Field keys are: ${[...FIELD_KEYS].join(', ')}.${didYouMean(key, FIELD_KEYS)}`,
+        placeOfNode(src, pair.key),
+      );
+    }
+  }
+  const typeNode = getNode(node, 'type');
+  let type: FieldType | undefined;
+  if (typeNode !== undefined) {
+    const raw = scalarOf(typeNode);
+    if (typeof raw === 'string' && (FIELD_TYPES as readonly string[]).includes(raw)) type = raw as FieldType;
+    else {
+      sink.error(
+        'YARE_BAD_SCHEMA',
+        `Field ${label} has unknown type ${JSON.stringify(raw)}. Types are: ${FIELD_TYPES.join(', ')}.${didYouMean(String(raw), FIELD_TYPES)}`,
+        placeOfNode(src, typeNode),
+      );
+      return undefined;
+    }
+  }
+  const defaultNode = getNode(node, 'default');
+  let value: Value = defaultNode === undefined ? zeroValue(type) : plainValue(defaultNode);
+  if (type === undefined && defaultNode !== undefined) type = inferType(value);
+  const checked = checkDefault(value, type, label);
+  if (typeof checked === 'string') {
+    sink.error('YARE_BAD_SCHEMA', checked, placeOfNode(src, defaultNode, place));
+    return undefined;
+  }
+  value = checked.value;
+  const min = readBound(node, 'min', type, label, src, sink);
+  const max = readBound(node, 'max', type, label, src, sink);
+  if (min !== undefined && max !== undefined && min > max) {
+    sink.error('YARE_BAD_SCHEMA', `Field ${label} has min ${min} greater than max ${max}.`, place);
+  }
+  if (typeof value === 'number' && ((min !== undefined && value < min) || (max !== undefined && value > max))) {
+    sink.error('YARE_BAD_SCHEMA', `Field ${label} default ${value} is outside its bounds [${min ?? '-∞'}, ${max ?? '∞'}].`, placeOfNode(src, defaultNode, place));
+  }
+  const descriptionNode = getNode(node, 'description');
+  return {
+    kind: 'field',
+    name,
+    path,
+    type,
+    default: value,
+    min,
+    max,
+    visibility: readVisibility(node, inherited.visibility, src, sink),
+    npcVisible: readNpcVisibility(node, inherited.npcVisible),
+    description: descriptionNode === undefined ? undefined : String(scalarOf(descriptionNode)),
+    place,
+  };
+}
+
+function readBound(
+  node: YAMLMap,
+  key: 'min' | 'max',
+  type: FieldType | undefined,
+  label: string,
+  src: NodeSource,
+  sink: DiagnosticSink,
+): number | undefined {
+  const raw = getNode(node, key);
+  if (raw === undefined) return undefined;
+  const v = scalarOf(raw);
+  if (typeof v !== 'number' || !Number.isFinite(v)) {
+    sink.error('YARE_BAD_SCHEMA', `Field ${label} ${key} must be a number.`, placeOfNode(src, raw));
+    return undefined;
+  }
+  if (type !== 'int' && type !== 'float') {
+    sink.error('YARE_BAD_SCHEMA', `Field ${label} has ${key} but its type is ${type ?? 'untyped'}; bounds apply to int and float fields only.`, placeOfNode(src, raw));
+    return undefined;
+  }
+  return v;
+}
+
+/** Value of a typed field declared without a default. */
+export function zeroValue(type: FieldType | undefined): Value {
+  switch (type) {
+    case 'int':
+    case 'float':
+      return 0;
+    case 'bool':
+      return false;
+    case 'string':
+      return '';
+    case 'list':
+      return [];
+    case 'dict':
+      return newDict();
+    case undefined:
+      return null;
+  }
+}
+
+function inferType(v: Value): FieldType | undefined {
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'float';
+  if (typeof v === 'string') return 'string';
+  if (Array.isArray(v)) return 'list';
+  if (isDict(v)) return 'dict';
+  return undefined;
+}
+
+function checkDefault(v: Value, type: FieldType | undefined, label: string): { value: Value } | string {
+  if (v === null) return { value: null };
+  switch (type) {
+    case undefined:
+      return { value: v };
+    case 'int':
+      if (typeof v === 'number' && Number.isSafeInteger(v)) return { value: v };
+      return `Field ${label} default ${JSON.stringify(v)} is not an int.`;
+    case 'float':
+      if (typeof v === 'number' && Number.isFinite(v)) return { value: v };
+      return `Field ${label} default ${JSON.stringify(v)} is not a float.`;
+    case 'bool':
+      if (typeof v === 'boolean') return { value: v };
+      return `Field ${label} default ${JSON.stringify(v)} is not a bool (true or false).`;
+    case 'string':
+      if (typeof v === 'string') return { value: v };
+      return `Field ${label} default ${JSON.stringify(v)} is not a string; quote it.`;
+    case 'list':
+      if (!Array.isArray(v)) return `Field ${label} default is not a list.`;
+      if (v.length > MAX_CONTAINER_SIZE) {
+        return `state_schema.${label}: default list length ${v.length} exceeds MAX_CONTAINER_SIZE (${MAX_CONTAINER_SIZE}).`;
+      }
+      return { value: v };
+    case 'dict':
+      if (!isDict(v)) return `Field ${label} default is not a mapping.`;
+      if (Object.keys(v).length > MAX_CONTAINER_SIZE) {
+        return `state_schema.${label}: default dict size ${Object.keys(v).length} exceeds MAX_CONTAINER_SIZE (${MAX_CONTAINER_SIZE}).`;
+      }
+      if (dictDepth(v) > MAX_DICT_DEPTH) return `state_schema.${label}: default dict depth exceeds MAX_DICT_DEPTH (${MAX_DICT_DEPTH}).`;
+      return { value: v };
+  }
+}
+
+/** Python's `dict_depth` of the original: `{}` and non-dicts are 0, `{a: 1}` is 1, lists are not traversed. */
+export function dictDepth(v: unknown): number {
+  if (!isDict(v)) return 0;
+  let deepest = 0;
+  for (const key of Object.keys(v)) {
+    const d = dictDepth(v[key]);
+    if (d > deepest) deepest = d;
+  }
+  return Object.keys(v).length === 0 ? 0 : 1 + deepest;
+}
+
+/** The initial state: every declared field at its default, domains as nested dicts. */
+export function buildInitialState(schema: DomainSchema): Dict {
+  const out = newDict();
+  for (const [name, child] of schema.children) {
+    if (isImplicitField(child)) continue;
+    out[name] = child.kind === 'field' ? cloneValue(child.default) : buildInitialState(child);
+  }
+  return out;
+}
+
+function cloneValue(v: Value): Value {
+  if (Array.isArray(v)) return v.map(cloneValue);
+  if (isDict(v)) {
+    const d = newDict();
+    for (const k of Object.keys(v)) d[k] = cloneValue(v[k] as Value);
+    return d;
+  }
+  return v;
+}
+
+/** The schema node at a path (`['player', 'hp']`), or undefined. Inside a list or dict field, returns that field. */
+export function schemaAt(schema: DomainSchema, path: readonly string[]): SchemaNode | undefined {
+  let node: SchemaNode = schema;
+  for (const segment of path) {
+    if (node.kind === 'field') return node.type === 'list' || node.type === 'dict' || node.type === undefined ? node : undefined;
+    const next: SchemaNode | undefined = node.children.get(segment);
+    if (!next) return undefined;
+    node = next;
+  }
+  return node;
+}
+
+/** All declared dotted paths, for "did you mean" hints. */
+export function allPaths(schema: DomainSchema): string[] {
+  const out: string[] = [];
+  const walk = (node: SchemaNode): void => {
+    if (node.path.length > 0) out.push(node.path.join('.'));
+    if (node.kind === 'domain') for (const child of node.children.values()) walk(child);
+  };
+  walk(schema);
+  return out;
+}
+
+/** What a viewer with the given predicate may see: fields filtered, domains kept when anything inside is visible. */
+function filterState(state: unknown, node: DomainSchema, visible: (f: FieldSchema) => boolean): Dict {
+  const out = newDict();
+  if (!isDict(state)) return out;
+  for (const [name, child] of node.children) {
+    if (!Object.hasOwn(state, name)) continue;
+    const value = state[name] as Value;
+    if (child.kind === 'field') {
+      if (visible(child)) out[name] = value;
+    } else {
+      const inner = filterState(value, child, visible);
+      if (Object.keys(inner).length > 0) out[name] = inner;
+    }
+  }
+  return out;
+}
+
+/** Fields marked `visibility: public` (directly or through their domain): what players and the Narrator see. */
+export function publicState(state: unknown, schema: DomainSchema): Dict {
+  return filterState(state, schema, (f) => f.visibility === 'public');
+}
+
+/** Fields marked `npc_visibility: true` (directly or through their domain): what the NPC brain sees. */
+export function npcVisibleState(state: unknown, schema: DomainSchema): Dict {
+  return filterState(state, schema, (f) => f.npcVisible);
+}
