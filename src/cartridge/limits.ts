@@ -35,3 +35,7 @@ export const MAX_PERSONA_NAME_CHARS = 100;
 export const MAX_PRONOUN_CHARS = 32;
 /** Characters of each of a persona's free-text fields (appearance, background, personality). */
 export const MAX_PERSONA_TEXT_CHARS = 4_000;
+
+/** YAML problems reported per file. A broken file can produce thousands of follow-on errors; the first
+ * few point at the cause, and a last line says how many more were left out. */
+export const MAX_YAML_ERRORS_REPORTED = 20;

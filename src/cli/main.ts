@@ -4,6 +4,7 @@
 import { Command, CommanderError } from 'commander';
 import { commandModules } from './commands/index.ts';
 import { EXIT } from './exit-codes.ts';
+import { UserError } from './user-error.ts';
 
 export function buildProgram(): Command {
   const program = new Command('mnesos')
@@ -26,8 +27,11 @@ async function main(argv: string[]): Promise<number> {
       }
       return EXIT.usage;
     }
-    process.stderr.write(`mnesos: ${error instanceof Error ? error.message : String(error)}\n`);
-    return EXIT.user;
+    if (error instanceof UserError) {
+      process.stderr.write(`${error.message}\n`);
+      return error.exitCode;
+    }
+    throw error;
   }
 }
 

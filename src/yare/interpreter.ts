@@ -91,6 +91,12 @@ export class EventRunner implements EvalContext {
     return this.root;
   }
 
+  /** An evaluation context outside any event: `state` and an empty `temp` and `inputs`. */
+  scratchContext(): EvalContext {
+    this.frame = { event: undefined as unknown as EventDef, inputs: newDict(), locals: undefined, depth: 0 };
+    return this;
+  }
+
   run(eventName: string, inputs: unknown = {}): RunResult {
     const before = this.root;
     this.owned = new Set();

@@ -1,5 +1,7 @@
 // The list of command modules. Each exports `register(program)`; keep one command (or one command group)
 // per module.
 import type { Command } from 'commander';
+import { register as evalCommand } from './eval.ts';
+import { register as runEvent } from './run-event.ts';
 
-export const commandModules: ReadonlyArray<(program: Command) => void> = [];
+export const commandModules: ReadonlyArray<(program: Command) => void> = [runEvent, evalCommand];

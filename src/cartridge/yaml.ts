@@ -1,0 +1,605 @@
+// Parsing untrusted YAML with positions kept and every resource bounded (ledger-security.md §3.4).
+//
+// The order matters: byte cap and control characters first (cheap, on the text); then a lexer pass that
+// stops at the first flow collection nested too deep (the parser is slow on 10^5 nested `[`); then the
+// concrete syntax tree is walked without recursion for depth, node count and `%` directives; only then is
+// the document composed (the composer recurses). Last, the composed nodes are walked without recursion for
+// what the parser lets through: unknown or non-core tags, non-finite and unsafe numbers, `__proto__` and
+// `<<` keys, aliases (counted, cycle-checked, and their expansion bounded), control characters in
+// escaped strings. Parser warnings are errors here.
+
+import {
+  type Alias,
+  Composer,
+  type CST,
+  type Document,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  Lexer,
+  LineCounter,
+  type Node as YamlNode,
+  Parser,
+  type YAMLError,
+} from 'yaml';
+import type { Diagnostic, SourcePlace } from '../diagnostics.ts';
+import { type CartridgeCode, cartError } from './diagnostics.ts';
+import {
+  MAX_YAML_ALIASES,
+  MAX_YAML_DEPTH,
+  MAX_YAML_ERRORS_REPORTED,
+  MAX_YAML_NODES,
+} from './limits.ts';
+import { decodeCartridgeFile, firstControlCharacter, hex4 } from './text.ts';
+
+export interface YamlLimits {
+  readonly maxBytes: number;
+  readonly maxDepth?: number;
+  readonly maxAliases?: number;
+  readonly maxNodes?: number;
+}
+
+export type YamlParseResult =
+  | { ok: true; doc: Document.Parsed; lineCounter: LineCounter; diagnostics: Diagnostic[] }
+  | { ok: false; diagnostics: Diagnostic[] };
+
+/** Options of the YAML 1.2 core schema with nothing extra: no merge keys, no 1.1 types, unique keys. */
+const COMPOSE_OPTIONS = {
+  version: '1.2',
+  schema: 'core',
+  merge: false,
+  uniqueKeys: true,
+  strict: true,
+  intAsBigInt: false,
+} as const;
+
+const CORE = 'tag:yaml.org,2002:';
+const SCALAR_TAGS = new Set([`${CORE}str`, `${CORE}int`, `${CORE}float`, `${CORE}bool`, `${CORE}null`]);
+const INTEGER_SOURCE = /^[-+]?(?:[0-9]+|0x[0-9a-fA-F]+|0o[0-7]+)$/;
+
+export function parseYamlSafely(text: string, file: string, limits: YamlLimits): YamlParseResult {
+  const maxDepth = limits.maxDepth ?? MAX_YAML_DEPTH;
+  const maxAliases = limits.maxAliases ?? MAX_YAML_ALIASES;
+  const maxNodes = limits.maxNodes ?? MAX_YAML_NODES;
+
+  const decoded = decodeCartridgeFile(text, file, limits.maxBytes, file);
+  if (!decoded.ok) return decoded;
+  const source = decoded.text;
+  const lineCounter = new LineCounter();
+  const at = (offset: number): SourcePlace => placeOf(offset, file, lineCounter);
+
+  const flowTooDeep = firstTooDeepFlow(source, maxDepth);
+  if (flowTooDeep !== undefined) {
+    // The line counter is only filled by the parser; count lines directly for this early exit.
+    return { ok: false, diagnostics: [tooDeep(placeByScan(source, flowTooDeep, file), maxDepth)] };
+  }
+
+  const tokens = [...new Parser(lineCounter.addNewLine).parse(source)];
+  const cstProblem = checkSyntaxTree(tokens, maxDepth, maxNodes);
+  if (cstProblem) {
+    const place = at(cstProblem.offset);
+    switch (cstProblem.kind) {
+      case 'depth':
+        return { ok: false, diagnostics: [tooDeep(place, maxDepth)] };
+      case 'nodes':
+        return { ok: false, diagnostics: [tooManyNodes(place, maxNodes)] };
+      case 'directive':
+        return {
+          ok: false,
+          diagnostics: [
+            cartError(
+              'CART_YAML_DIRECTIVE',
+              'YAML directives (`%YAML`, `%TAG`) are not allowed: cartridges are always YAML 1.2 with the core ' +
+                'schema. Remove the line.',
+              place,
+            ),
+          ],
+        };
+      default:
+        return assertNever(cstProblem.kind);
+    }
+  }
+
+  const docs = [...new Composer(COMPOSE_OPTIONS).compose(tokens, true, source.length)];
+  const doc = docs[0];
+  if (!doc) throw new Error('yaml Composer returned no document for a forced compose');
+  const diagnostics: Diagnostic[] = [];
+  const second = docs[1];
+  if (second) {
+    diagnostics.push(
+      cartError(
+        'CART_MULTIPLE_DOCUMENTS',
+        'A cartridge file holds one YAML document, but a second one starts here. Remove the `---` line ' +
+          'and merge the documents.',
+        at(second.range[0]),
+      ),
+    );
+  }
+  for (const e of doc.errors) diagnostics.push(fromYamlProblem(e, source, at));
+  for (const w of doc.warnings) diagnostics.push(fromYamlProblem(w, source, at));
+  if (diagnostics.length > 0) return { ok: false, diagnostics: capReported(diagnostics, file) };
+
+  const walked = checkNodes(doc, source, at, { maxDepth, maxAliases, maxNodes });
+  if (walked.length > 0) return { ok: false, diagnostics: capReported(walked, file) };
+  return { ok: true, doc, lineCounter, diagnostics: [] };
+}
+
+/** `file:line:col` of a node (its start) or of a character offset in the parsed text. */
+export function placeOf(
+  nodeOrOffset: number | { readonly range?: readonly number[] | null },
+  file: string,
+  lineCounter: LineCounter,
+): SourcePlace {
+  const offset = typeof nodeOrOffset === 'number' ? nodeOrOffset : (nodeOrOffset.range?.[0] ?? 0);
+  const { line, col } = lineCounter.linePos(offset);
+  return { file, line, col };
+}
+
+/**
+ * The node at `path` (keys of mappings, indexes of sequences), or its key when `at` is `'key'`. When the path
+ * leaves the document, the deepest node found is used, so a "missing field" error points at its parent.
+ */
+export function nodeAtPath(
+  doc: Document,
+  path: readonly (string | number)[],
+  at: 'key' | 'value' = 'value',
+): YamlNode | undefined {
+  const aliases = resolveAliases(doc);
+  let node: YamlNode | undefined = (doc.contents as YamlNode | null) ?? undefined;
+  for (let i = 0; i < path.length && node; i++) {
+    const segment = path[i];
+    const current: YamlNode = isAlias(node) ? (aliases.get(node) ?? node) : node;
+    let next: YamlNode | undefined;
+    if (isMap(current)) {
+      for (const pair of current.items) {
+        if (isScalar(pair.key) && String(pair.key.value) === String(segment)) {
+          const isLast = i === path.length - 1;
+          next = isLast && at === 'key' ? pair.key : ((pair.value as YamlNode | null) ?? pair.key);
+          break;
+        }
+      }
+    } else if (isSeq(current) && typeof segment === 'number') {
+      next = (current.items[segment] as YamlNode | undefined) ?? undefined;
+    }
+    if (!next) return current;
+    node = next;
+  }
+  return node;
+}
+
+export function placeAtPath(
+  doc: Document,
+  path: readonly (string | number)[],
+  file: string,
+  lineCounter: LineCounter,
+  at: 'key' | 'value' = 'value',
+): SourcePlace {
+  const node = nodeAtPath(doc, path, at);
+  return placeOf(node ?? 0, file, lineCounter);
+}
+
+/**
+ * Plain data from a document: null-prototype objects for mappings (a key named `__proto__` stays an own
+ * property and pollutes nothing), arrays for sequences, aliases expanded into fresh copies. Meant for
+ * documents accepted by `parseYamlSafely`; on anything else it still refuses cycles and the depth and node
+ * limits by throwing, so it can never hang or blow the stack.
+ */
+export function toPlain(doc: Document): unknown {
+  const aliases = resolveAliases(doc);
+  const expanding = new Set<YamlNode>();
+  let budget = MAX_YAML_NODES;
+  const convert = (node: YamlNode | null | undefined, depth: number): unknown => {
+    if (node === null || node === undefined) return null;
+    if (--budget < 0) throw new Error(`toPlain: more than ${MAX_YAML_NODES} nodes`);
+    if (isAlias(node)) {
+      const target = aliases.get(node);
+      if (!target) throw new Error(`toPlain: alias *${node.source} has no anchor before it`);
+      if (expanding.has(target)) throw new Error(`toPlain: alias *${node.source} refers to itself`);
+      expanding.add(target);
+      try {
+        return convert(target, depth);
+      } finally {
+        expanding.delete(target);
+      }
+    }
+    if (isScalar(node)) return node.value;
+    if (depth >= MAX_YAML_DEPTH) throw new Error(`toPlain: nesting deeper than ${MAX_YAML_DEPTH}`);
+    if (isSeq(node)) return node.items.map((item) => convert(item as YamlNode | null, depth + 1));
+    if (isMap(node)) {
+      const out: Record<string, unknown> = Object.create(null);
+      for (const pair of node.items) {
+        const key = pair.key as YamlNode | null;
+        if (!isScalar(key) || key.value === null || typeof key.value === 'object') {
+          throw new Error('toPlain: a mapping key is not a plain scalar');
+        }
+        out[String(key.value)] = convert(pair.value as YamlNode | null, depth + 1);
+      }
+      return out;
+    }
+    throw new Error('toPlain: unexpected YAML node');
+  };
+  return convert((doc.contents as YamlNode | null) ?? null, 0);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+/** Offset of the first flow `[`/`{` that opens a collection deeper than `maxDepth`, from the lexer alone. */
+function firstTooDeepFlow(source: string, maxDepth: number): number | undefined {
+  let depth = 0;
+  let offset = 0;
+  for (const token of new Lexer().lex(source)) {
+    // The lexer interleaves one-character control tokens that are not part of the source.
+    if (token === '\x02' || token === '\x18' || token === '\x1f') continue;
+    if (token === '[' || token === '{') {
+      depth++;
+      if (depth > maxDepth) return offset;
+    } else if ((token === ']' || token === '}') && depth > 0) depth--;
+    offset += token.length;
+  }
+  return undefined;
+}
+
+type SyntaxTreeProblem = { kind: 'depth' | 'nodes' | 'directive'; offset: number };
+
+/** Iterative walk of the concrete syntax tree: collection depth, node count, `%` directives. */
+function checkSyntaxTree(
+  tokens: readonly CST.Token[],
+  maxDepth: number,
+  maxNodes: number,
+): SyntaxTreeProblem | undefined {
+  const stack: Array<[CST.Token, number]> = [];
+  for (const token of tokens) {
+    if (token.type === 'directive') return { kind: 'directive', offset: token.offset };
+    if (token.type === 'document' && token.value) stack.push([token.value, 0]);
+  }
+  let nodes = 0;
+  while (stack.length > 0) {
+    const [token, depth] = stack.pop()!;
+    switch (token.type) {
+      case 'block-map':
+      case 'block-seq':
+      case 'flow-collection': {
+        if (depth + 1 > maxDepth) return { kind: 'depth', offset: token.offset };
+        if (++nodes > maxNodes) return { kind: 'nodes', offset: token.offset };
+        for (const item of token.items) {
+          if ('key' in item && item.key) stack.push([item.key, depth + 1]);
+          if (item.value) stack.push([item.value, depth + 1]);
+        }
+        break;
+      }
+      default:
+        if (++nodes > maxNodes) return { kind: 'nodes', offset: token.offset };
+    }
+  }
+  return undefined;
+}
+
+/** Finds each alias's anchor the way YAML defines it: the last one with that name before it, in order. */
+function resolveAliases(doc: Document): Map<Alias, YamlNode | undefined> {
+  const result = new Map<Alias, YamlNode | undefined>();
+  const anchors = new Map<string, YamlNode>();
+  const stack: YamlNode[] = [];
+  const root = doc.contents as YamlNode | null;
+  if (root) stack.push(root);
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (isAlias(node)) {
+      result.set(node, anchors.get(node.source));
+      continue;
+    }
+    if (node.anchor) anchors.set(node.anchor, node);
+    pushChildrenInReverse(node, stack);
+  }
+  return result;
+}
+
+function childrenOf(node: YamlNode): YamlNode[] {
+  const children: YamlNode[] = [];
+  if (isMap(node)) {
+    for (const pair of node.items) {
+      if (pair.key) children.push(pair.key as YamlNode);
+      if (pair.value) children.push(pair.value as YamlNode);
+    }
+  } else if (isSeq(node)) {
+    for (const item of node.items) if (item) children.push(item as YamlNode);
+  }
+  return children;
+}
+
+function pushChildrenInReverse(node: YamlNode, stack: YamlNode[]): void {
+  const children = childrenOf(node);
+  for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+}
+
+interface NodeLimits {
+  readonly maxDepth: number;
+  readonly maxAliases: number;
+  readonly maxNodes: number;
+}
+
+/**
+ * The composed-document checks. Post-order sizes and heights are kept per node so an alias costs what its
+ * anchor's expansion costs, without expanding anything: a billion-laughs document is refused in linear time.
+ */
+function checkNodes(
+  doc: Document.Parsed,
+  source: string,
+  at: (offset: number) => SourcePlace,
+  limits: NodeLimits,
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const root = doc.contents as YamlNode | null;
+  if (!root) return out;
+  const anchors = new Map<string, YamlNode>();
+  const size = new Map<YamlNode, number>();
+  const height = new Map<YamlNode, number>();
+  const onPath = new Set<YamlNode>();
+  const saturate = (n: number) => Math.min(n, limits.maxNodes + 1);
+  let aliasCount = 0;
+  type Frame = { node: YamlNode; depth: number; exit: boolean };
+  const stack: Frame[] = [{ node: root, depth: 0, exit: false }];
+  const offsetOf = (node: YamlNode) => node.range?.[0] ?? 0;
+
+  while (stack.length > 0) {
+    const { node, depth, exit } = stack.pop()!;
+    if (exit) {
+      let total = 1;
+      let tallest = 0;
+      for (const child of childrenOf(node)) {
+        total = saturate(total + (size.get(child) ?? 1));
+        tallest = Math.max(tallest, height.get(child) ?? 0);
+      }
+      size.set(node, total);
+      height.set(node, tallest + 1);
+      onPath.delete(node);
+      continue;
+    }
+    if (isAlias(node)) {
+      if (++aliasCount > limits.maxAliases) {
+        return [
+          cartError(
+            'CART_ALIAS_LIMIT',
+            `More than ${limits.maxAliases} aliases (\`*name\`) in one file. Write the values out instead.`,
+            at(offsetOf(node)),
+          ),
+        ];
+      }
+      const target = anchors.get(node.source);
+      if (!target) {
+        out.push(
+          cartError(
+            'CART_YAML_SYNTAX',
+            `Alias *${node.source} has no anchor &${node.source} before it. Define the anchor first.`,
+            at(offsetOf(node)),
+          ),
+        );
+        size.set(node, 1);
+        height.set(node, 0);
+        continue;
+      }
+      if (onPath.has(target)) {
+        return [
+          cartError(
+            'CART_ALIAS_CYCLE',
+            `Alias *${node.source} is inside the value it refers to, which would make an endless value.`,
+            at(offsetOf(node)),
+          ),
+        ];
+      }
+      const targetHeight = height.get(target) ?? 0;
+      if (depth + targetHeight > limits.maxDepth) return [tooDeep(at(offsetOf(node)), limits.maxDepth)];
+      size.set(node, size.get(target) ?? 1);
+      height.set(node, targetHeight);
+      continue;
+    }
+    if (node.anchor) anchors.set(node.anchor, node);
+    const tagProblem = checkTag(node);
+    if (tagProblem) out.push(cartError('CART_UNKNOWN_TAG', tagProblem, at(offsetOf(node))));
+    if (isScalar(node)) {
+      const problem = checkScalar(node.value, source.slice(node.range[0], node.range[1]));
+      if (problem) out.push(cartError(problem.code, problem.message, at(offsetOf(node))));
+      size.set(node, 1);
+      height.set(node, 0);
+      continue;
+    }
+    if (isMap(node)) out.push(...checkKeys(node, at));
+    onPath.add(node);
+    stack.push({ node, depth, exit: true });
+    const children = childrenOf(node);
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i]!, depth: depth + 1, exit: false });
+    if (out.length > MAX_YAML_ERRORS_REPORTED) return out;
+  }
+  const total = size.get(root) ?? 1;
+  if (total > limits.maxNodes) {
+    return [
+      cartError(
+        'CART_ALIAS_LIMIT',
+        `With its aliases expanded, this file has more than ${limits.maxNodes} values (an "alias bomb"). ` +
+          'Write the values out, or use fewer aliases.',
+        at(offsetOf(root)),
+      ),
+    ];
+  }
+  return out;
+}
+
+function checkTag(node: YamlNode): string | undefined {
+  const tag = node.tag;
+  if (tag === undefined) return undefined;
+  if (isScalar(node) && SCALAR_TAGS.has(tag)) return undefined;
+  if (isMap(node) && tag === `${CORE}map`) return undefined;
+  if (isSeq(node) && tag === `${CORE}seq`) return undefined;
+  const shown = tag.startsWith(CORE) ? `!!${tag.slice(CORE.length)}` : tag;
+  return `The tag ${shown} is not allowed: cartridges use plain YAML values only (text, numbers, true/false, null, lists, mappings). Remove the tag.`;
+}
+
+function checkScalar(value: unknown, written: string): { code: CartridgeCode; message: string } | undefined {
+  switch (typeof value) {
+    case 'number':
+      if (!Number.isFinite(value)) {
+        return {
+          code: 'CART_NON_FINITE',
+          message: `The number ${written} is not finite (infinity or not-a-number). Use an ordinary number.`,
+        };
+      }
+      if (!Number.isSafeInteger(value) && Number.isInteger(value) && INTEGER_SOURCE.test(written.trim())) {
+        return {
+          code: 'CART_UNSAFE_INTEGER',
+          message: `The integer ${written} is too large to keep exactly (the limit is ±${Number.MAX_SAFE_INTEGER}). Use a smaller number, or quote it to make it text.`,
+        };
+      }
+      return undefined;
+    case 'string': {
+      const i = firstControlCharacter(value);
+      if (i === -1) return undefined;
+      return {
+        code: 'CART_CONTROL_CHARACTER',
+        message: `This text contains control character U+${hex4(value.charCodeAt(i))} (written as an escape). Remove it.`,
+      };
+    }
+    case 'boolean':
+      return undefined;
+    case 'object':
+      if (value === null) return undefined;
+      return {
+        code: 'CART_UNKNOWN_TAG',
+        message: 'This value is not plain data (text, number, true/false or null). Remove its tag.',
+      };
+    default:
+      return { code: 'CART_UNKNOWN_TAG', message: `Unsupported YAML value of type ${typeof value}.` };
+  }
+}
+
+function checkKeys(map: YamlNode, at: (offset: number) => SourcePlace): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  if (!isMap(map)) return out;
+  const seen = new Set<string>();
+  for (const pair of map.items) {
+    const key = pair.key as YamlNode | null;
+    const offset = key?.range?.[0] ?? map.range?.[0] ?? 0;
+    if (!isScalar(key)) {
+      out.push(
+        cartError(
+          'CART_BAD_KEY',
+          'A mapping key must be a plain word or number, not a list, a mapping or an alias.',
+          at(offset),
+        ),
+      );
+      continue;
+    }
+    if (key.value === null || key.value === '' || typeof key.value === 'object') {
+      out.push(cartError('CART_BAD_KEY', 'A mapping key is empty. Give it a name.', at(offset)));
+      continue;
+    }
+    const name = String(key.value);
+    if (seen.has(name)) {
+      out.push(
+        cartError(
+          'CART_DUPLICATE_KEY',
+          `Duplicate key "${name}": keys must be unique within a mapping. Remove or rename one.`,
+          at(offset),
+        ),
+      );
+    }
+    seen.add(name);
+    if (name === '__proto__') {
+      out.push(
+        cartError(
+          'CART_FORBIDDEN_KEY',
+          'The key "__proto__" is not allowed (it is how prototype-pollution attacks start). Rename it.',
+          at(offset),
+        ),
+      );
+    } else if (name === '<<') {
+      out.push(
+        cartError(
+          'CART_FORBIDDEN_KEY',
+          'Merge keys (`<<`) are not supported: cartridges use YAML 1.2 without merges. Write the keys out.',
+          at(offset),
+        ),
+      );
+    }
+  }
+  return out;
+}
+
+function fromYamlProblem(problem: YAMLError, source: string, at: (offset: number) => SourcePlace): Diagnostic {
+  const [start, end] = problem.pos;
+  const place = at(start);
+  const message = problem.message.split('\n')[0] ?? problem.message;
+  switch (problem.code) {
+    case 'DUPLICATE_KEY':
+      return cartError(
+        'CART_DUPLICATE_KEY',
+        `Duplicate key "${source.slice(start, end)}": keys must be unique within a mapping. Remove or rename one.`,
+        place,
+      );
+    case 'TAG_RESOLVE_FAILED': {
+      const tag = message.replace(/^Unresolved tag: /, '').replace(CORE, '!!');
+      return cartError(
+        'CART_UNKNOWN_TAG',
+        `The tag ${tag} is not allowed: cartridges use plain YAML values only. Remove the tag.`,
+        place,
+      );
+    }
+    case 'RESOURCE_EXHAUSTION':
+      return cartError('CART_TOO_DEEP', `The YAML parser ran out of resources here (${message}).`, place);
+    case 'MULTIPLE_DOCS':
+      return cartError('CART_MULTIPLE_DOCUMENTS', 'A cartridge file holds one YAML document.', place);
+    case 'TAB_AS_INDENT':
+      return cartError('CART_YAML_SYNTAX', `${message}. Indent with spaces.`, place);
+    case 'BAD_INDENT':
+      return cartError('CART_YAML_SYNTAX', `${message}. Check the indentation of this line.`, place);
+    default:
+      return cartError(
+        'CART_YAML_SYNTAX',
+        `${message}. Check the YAML syntax here (indentation, quotes, brackets, a colon after each key).`,
+        place,
+      );
+  }
+}
+
+function capReported(diagnostics: Diagnostic[], file: string): Diagnostic[] {
+  if (diagnostics.length <= MAX_YAML_ERRORS_REPORTED) return diagnostics;
+  const shown = diagnostics.slice(0, MAX_YAML_ERRORS_REPORTED);
+  const last = shown[shown.length - 1];
+  shown.push(
+    cartError(
+      'CART_YAML_SYNTAX',
+      `${diagnostics.length - MAX_YAML_ERRORS_REPORTED} more YAML problems in this file were not listed; fix the ones above first.`,
+      last?.place ?? { file, line: 1, col: 1 },
+    ),
+  );
+  return shown;
+}
+
+function tooDeep(place: SourcePlace, maxDepth: number): Diagnostic {
+  return cartError(
+    'CART_TOO_DEEP',
+    `Lists and mappings nest more than ${maxDepth} levels deep here. Flatten the structure.`,
+    place,
+  );
+}
+
+function tooManyNodes(place: SourcePlace, maxNodes: number): Diagnostic {
+  return cartError(
+    'CART_TOO_MANY_NODES',
+    `The file has more than ${maxNodes} values. Split or shorten it.`,
+    place,
+  );
+}
+
+function placeByScan(source: string, offset: number, file: string): SourcePlace {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = source.indexOf('\n'); i !== -1 && i < offset; i = source.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { file, line, col: offset - lineStart + 1 };
+}
+
+function assertNever(x: never): never {
+  throw new Error(`unreachable: ${String(x)}`);
+}

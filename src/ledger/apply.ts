@@ -1,0 +1,249 @@
+// Applying validated events: one exhaustive switch over the union, pure (no clock, no randomness, no
+// environment: every stamp comes from `at`). The input world is never mutated: a WorldDraft copies a
+// table the first time it is written and replaces records instead of editing them, so snapshots and
+// earlier worlds can share every record that did not change.
+
+import { LedgerApplyError } from './errors.ts';
+import type { LedgerEvent } from './events.ts';
+import { assertNever } from './text.ts';
+import {
+  type EntityRecord,
+  type FactRecord,
+  isRelationshipActive,
+  lookup,
+  type RelationshipRecord,
+  relationshipId,
+  type Scene,
+  type Stamp,
+  type ThreadRecord,
+  type World,
+  WORLD_VERSION,
+} from './world.ts';
+
+function copyTable<T>(table: Readonly<Record<string, T>>): Record<string, T> {
+  // for…in over a null-prototype object visits own keys only, and is the fastest copy in V8.
+  const out = Object.create(null) as Record<string, T>;
+  for (const key in table) out[key] = table[key] as T;
+  return out;
+}
+
+type TableName = 'entities' | 'facts' | 'relationships' | 'threads';
+
+/** A world being changed: reads see earlier writes; tables are copied lazily, once per draft. */
+export class WorldDraft {
+  private readonly tables: {
+    entities: Record<string, EntityRecord>;
+    facts: Record<string, FactRecord>;
+    relationships: Record<string, RelationshipRecord>;
+    threads: Record<string, ThreadRecord>;
+  };
+  private readonly copied = new Set<TableName>();
+  scene: Scene | null;
+
+  constructor(base: World) {
+    this.tables = {
+      entities: base.entities as Record<string, EntityRecord>,
+      facts: base.facts as Record<string, FactRecord>,
+      relationships: base.relationships as Record<string, RelationshipRecord>,
+      threads: base.threads as Record<string, ThreadRecord>,
+    };
+    this.scene = base.scene;
+  }
+
+  private writable<N extends TableName>(name: N): World[N] & Record<string, unknown> {
+    if (!this.copied.has(name)) {
+      (this.tables as Record<TableName, Record<string, unknown>>)[name] = copyTable(this.tables[name]);
+      this.copied.add(name);
+    }
+    return this.tables[name] as World[N] & Record<string, unknown>;
+  }
+
+  entity(key: string): EntityRecord | undefined {
+    return lookup(this.tables.entities, key);
+  }
+  fact(id: string): FactRecord | undefined {
+    return lookup(this.tables.facts, id);
+  }
+  relationship(id: string): RelationshipRecord | undefined {
+    return lookup(this.tables.relationships, id);
+  }
+  thread(key: string): ThreadRecord | undefined {
+    return lookup(this.tables.threads, key);
+  }
+  entities(): Readonly<Record<string, EntityRecord>> {
+    return this.tables.entities;
+  }
+
+  putEntity(record: EntityRecord): void {
+    (this.writable('entities') as Record<string, EntityRecord>)[record.key] = record;
+  }
+  putFact(record: FactRecord): void {
+    (this.writable('facts') as Record<string, FactRecord>)[record.id] = record;
+  }
+  putRelationship(id: string, record: RelationshipRecord): void {
+    (this.writable('relationships') as Record<string, RelationshipRecord>)[id] = record;
+  }
+  putThread(record: ThreadRecord): void {
+    (this.writable('threads') as Record<string, ThreadRecord>)[record.key] = record;
+  }
+
+  finish(): World {
+    return {
+      version: WORLD_VERSION,
+      entities: this.tables.entities,
+      facts: this.tables.facts,
+      relationships: this.tables.relationships,
+      threads: this.tables.threads,
+      scene: this.scene,
+    };
+  }
+}
+
+/** The id the engine gives a fact proposed without `fact_id`: deterministic, never random (L-17). */
+export function engineFactId(turn: number, index: number): string {
+  return `f_${turn}_${index}`;
+}
+
+function stampOf(at: Stamp): Stamp {
+  return at.gameTime === undefined ? { turn: at.turn } : { turn: at.turn, gameTime: at.gameTime };
+}
+
+function mustEntity(draft: WorldDraft, key: string): EntityRecord {
+  const record = draft.entity(key);
+  if (!record) throw new LedgerApplyError(`entity ${JSON.stringify(key)} does not exist (event not validated?)`);
+  return record;
+}
+
+/** Applies one validated event to a draft. `index` is the event's position in its batch. */
+export function applyEvent(draft: WorldDraft, event: LedgerEvent, index: number, at: Stamp): void {
+  switch (event.type) {
+    case 'create_entity': {
+      if (draft.entity(event.entity)) throw new LedgerApplyError(`entity ${event.entity} already exists`);
+      const record: EntityRecord = {
+        key: event.entity,
+        name: event.name,
+        ...(event.entity_type === undefined ? {} : { entityType: event.entity_type }),
+        ...(event.description === undefined ? {} : { description: event.description }),
+        aliases: event.aliases ?? [],
+        attributes: Object.create(null),
+        conditions: [],
+        created: stampOf(at),
+      };
+      draft.putEntity(record);
+      return;
+    }
+    case 'set_entity_status':
+      draft.putEntity({ ...mustEntity(draft, event.entity), status: event.status });
+      return;
+    case 'set_entity_attribute': {
+      const record = mustEntity(draft, event.entity);
+      const attributes = copyTable(record.attributes);
+      attributes[event.attribute] = event.value;
+      draft.putEntity({ ...record, attributes });
+      return;
+    }
+    case 'set_entity_conditions':
+      draft.putEntity({ ...mustEntity(draft, event.entity), conditions: [...event.conditions] });
+      return;
+    case 'set_current_location':
+      mustEntity(draft, event.location);
+      draft.putEntity({ ...mustEntity(draft, event.entity), location: event.location });
+      return;
+    case 'set_possession':
+      mustEntity(draft, event.owner);
+      draft.putEntity({ ...mustEntity(draft, event.item), holder: event.owner });
+      return;
+    case 'clear_possession': {
+      const { holder: _dropped, ...rest } = mustEntity(draft, event.item);
+      draft.putEntity(rest);
+      return;
+    }
+    case 'add_fact': {
+      const id = event.fact_id ?? engineFactId(at.turn, index);
+      if (draft.fact(id)) throw new LedgerApplyError(`fact ${id} already exists`);
+      draft.putFact({
+        id,
+        predicate: event.predicate,
+        ...(event.subject === undefined ? {} : { subject: event.subject }),
+        ...(event.object === undefined ? {} : { object: event.object }),
+        ...(event.value === undefined ? {} : { value: event.value }),
+        added: stampOf(at),
+      });
+      return;
+    }
+    case 'invalidate_fact': {
+      const fact = draft.fact(event.fact_id);
+      if (!fact || fact.invalidated) throw new LedgerApplyError(`fact ${event.fact_id} is unknown or withdrawn`);
+      draft.putFact({
+        ...fact,
+        invalidated: { ...stampOf(at), ...(event.reason === undefined ? {} : { reason: event.reason }) },
+      });
+      return;
+    }
+    case 'add_relationship': {
+      const id = relationshipId(event.source, event.target, event.relationship);
+      const existing = draft.relationship(id);
+      if (existing && isRelationshipActive(existing)) throw new LedgerApplyError(`relationship ${id} is active`);
+      const period = {
+        started: stampOf(at),
+        ...(event.description === undefined ? {} : { description: event.description }),
+      };
+      draft.putRelationship(id, {
+        source: event.source,
+        target: event.target,
+        relationship: event.relationship,
+        periods: [...(existing?.periods ?? []), period],
+      });
+      return;
+    }
+    case 'end_relationship': {
+      const id = relationshipId(event.source, event.target, event.relationship);
+      const existing = draft.relationship(id);
+      if (!existing || !isRelationshipActive(existing)) throw new LedgerApplyError(`relationship ${id} is not active`);
+      const periods = existing.periods.slice(0, -1);
+      periods.push({ ...existing.periods[existing.periods.length - 1]!, ended: stampOf(at) });
+      draft.putRelationship(id, { ...existing, periods });
+      return;
+    }
+    case 'open_story_thread':
+      if (draft.thread(event.thread)) throw new LedgerApplyError(`thread ${event.thread} already exists`);
+      draft.putThread({
+        key: event.thread,
+        title: event.title,
+        ...(event.description === undefined ? {} : { description: event.description }),
+        opened: stampOf(at),
+      });
+      return;
+    case 'resolve_story_thread': {
+      const thread = draft.thread(event.thread);
+      if (!thread || thread.resolved) throw new LedgerApplyError(`thread ${event.thread} is unknown or resolved`);
+      draft.putThread({
+        ...thread,
+        resolved: { ...stampOf(at), ...(event.resolution === undefined ? {} : { resolution: event.resolution }) },
+      });
+      return;
+    }
+    case 'set_scene':
+      // Absolute: the new scene replaces the old one entirely (L-26).
+      draft.scene = {
+        ...(event.summary === undefined ? {} : { summary: event.summary }),
+        ...(event.location === undefined ? {} : { location: event.location }),
+        present: [...(event.present ?? [])],
+        set: stampOf(at),
+      };
+      return;
+    default:
+      assertNever(event);
+  }
+}
+
+/**
+ * Applies a validated batch, returning a new world; `world` is unchanged. Throws LedgerApplyError only for
+ * an event `validateBatch` would have refused — callers apply to a result they then swap in, so a throw
+ * leaves the committed world as it was (L-42).
+ */
+export function applyBatch(world: World, events: readonly LedgerEvent[], at: Stamp): World {
+  const draft = new WorldDraft(world);
+  events.forEach((event, index) => applyEvent(draft, event, index, at));
+  return draft.finish();
+}

@@ -1,0 +1,368 @@
+// The write policy (reference §4.2 D): which attributes a narrator batch may write. An allowlist of event
+// types is not enough — "set my gold to 9999" is a perfectly valid `set_entity_attribute` — so every name
+// the rules (YARE `state_schema`) own is refused to the ledger, whatever the entity, and a cartridge may
+// declare narrator-owned attributes with a type and bounds in the optional `ledger:` section of yare.yaml.
+
+import type { LedgerEvent } from './events.ts';
+import {
+  KEY_PATTERN,
+  MAX_DECLARED_ATTRIBUTES,
+  MAX_LABELS,
+  MAX_THREAD_REQUIREMENTS,
+  MAX_VALUE_TEXT_LENGTH,
+  MAX_WORLD_EVENTS,
+  RESERVED_KEYS,
+} from './limits.ts';
+import { textProblem } from './text.ts';
+
+export type AttributeType = 'string' | 'int' | 'float' | 'bool';
+
+export interface AttributeDecl {
+  readonly type: AttributeType;
+  /** Allowed strings (type string only). */
+  readonly enum?: readonly string[];
+  readonly min?: number;
+  readonly max?: number;
+  /** Largest |new − old| in one turn (int/float only); checked against the value before the batch. */
+  readonly maxChange?: number;
+}
+
+export type ThreadRequirement =
+  | { readonly kind: 'fact'; readonly fact: string }
+  | { readonly kind: 'status'; readonly entity: string; readonly status: string };
+
+export interface LedgerPolicy {
+  /** Attribute names the rules own: never writable by `set_entity_attribute`, on any entity (L-28). */
+  readonly rulesOwned: ReadonlySet<string>;
+  /** Narrator-owned attributes the cartridge declared, with their types and bounds (L-29). */
+  readonly attributes: ReadonlyMap<string, AttributeDecl>;
+  /** What an attribute neither rules-owned nor declared gets: stored as narrative data, or refused. */
+  readonly undeclaredAttributes: 'allow' | 'reject';
+  /** The player's entity key, for the possession plausibility rule (L-30); null turns the rule off. */
+  readonly player: string | null;
+  /** Items a narrator may hand to the player from anywhere (L-30). */
+  readonly grantableItems: ReadonlySet<string>;
+  /** Threads that only resolve when their conditions hold in the ledger (L-31). */
+  readonly threadRequirements: ReadonlyMap<string, readonly ThreadRequirement[]>;
+  /** Whether `add_relationship` may tie an entity to itself (L-19). */
+  readonly allowSelfRelationships: boolean;
+}
+
+export const DEFAULT_PLAYER_KEY = 'player';
+
+export const DEFAULT_POLICY: LedgerPolicy = Object.freeze({
+  rulesOwned: new Set<string>(),
+  attributes: new Map<string, AttributeDecl>(),
+  undeclaredAttributes: 'allow',
+  player: DEFAULT_PLAYER_KEY,
+  grantableItems: new Set<string>(),
+  threadRequirements: new Map<string, readonly ThreadRequirement[]>(),
+  allowSelfRelationships: false,
+});
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** YARE field-spec keywords: keys of a field's spec, not names of state. */
+const SPEC_KEYWORDS: ReadonlySet<string> = new Set(['type', 'default', 'min', 'max', 'visibility', 'npc_visibility']);
+
+/**
+ * Every name a state_schema could mean, lower-cased: each domain and field name at any level, each
+ * `domain_field` spelling, and each underscore suffix of a flat name (`player_credits` → `credits`).
+ * Deliberately broad: a narrator attribute called like any rules value would show the model a second,
+ * contradicting number, so the ledger refuses it on every entity.
+ */
+export function rulesOwnedNames(stateSchema: unknown): Set<string> {
+  const names = new Set<string>();
+  const addWithSuffixes = (name: string): void => {
+    const lower = name.toLowerCase();
+    names.add(lower);
+    const parts = lower.split('_').filter((p) => p.length > 0);
+    for (let i = 0; i < parts.length; i++) names.add(parts.slice(i).join('_'));
+  };
+  if (!isRecord(stateSchema)) return names;
+  for (const [domain, entry] of Object.entries(stateSchema)) {
+    addWithSuffixes(domain);
+    // A field spec has a string `type`; a domain is a map of field specs (whose fields may be named `type`).
+    if (!isRecord(entry) || typeof entry.type === 'string') continue;
+    const stack: Array<{ prefix: string; node: Record<string, unknown> }> = [{ prefix: domain, node: entry }];
+    while (stack.length > 0) {
+      const { prefix, node } = stack.pop()!;
+      for (const [field, spec] of Object.entries(node)) {
+        if (!isRecord(spec)) continue; // domain-level flags such as `visibility: public`
+        if (SPEC_KEYWORDS.has(field) && typeof spec.type !== 'string') continue;
+        addWithSuffixes(field);
+        names.add(`${prefix}_${field}`.toLowerCase());
+        if (typeof spec.type !== 'string') stack.push({ prefix: `${prefix}_${field}`, node: spec });
+      }
+    }
+  }
+  return names;
+}
+
+/** The policy of a cartridge with a state_schema and no `ledger:` section. */
+export function policyFromStateSchema(stateSchema: unknown): LedgerPolicy {
+  return { ...DEFAULT_POLICY, rulesOwned: rulesOwnedNames(stateSchema) };
+}
+
+export interface SectionIssue {
+  /** From the root of yare.yaml: `['ledger', 'attributes', 'trust', 'min']`. */
+  readonly path: ReadonlyArray<string | number>;
+  readonly code: string;
+  readonly message: string;
+}
+
+export interface LedgerSection {
+  readonly policy: LedgerPolicy;
+  /** The starting world, as raw wire events; `validateLedgerSection` has validated them from empty. */
+  readonly world: readonly LedgerEvent[];
+}
+
+export type SectionResult = { ok: true; value: LedgerSection } | { ok: false; issues: SectionIssue[] };
+
+const SECTION_KEYS = [
+  'player',
+  'undeclared_attributes',
+  'attributes',
+  'grantable_items',
+  'threads',
+  'allow_self_relationships',
+  'world',
+] as const;
+const ATTRIBUTE_KEYS = ['type', 'enum', 'min', 'max', 'max_change'] as const;
+const ATTRIBUTE_TYPES: readonly AttributeType[] = ['string', 'int', 'float', 'bool'];
+
+function isKey(value: unknown): value is string {
+  return typeof value === 'string' && KEY_PATTERN.test(value) && !RESERVED_KEYS.has(value);
+}
+
+/**
+ * A world validator injected by `validateLedgerSection`'s caller-facing wrapper in validate.ts, which
+ * would otherwise import this module in a cycle.
+ */
+export type WorldEventsCheck = (
+  events: unknown,
+  policy: LedgerPolicy,
+) => { ok: true; events: LedgerEvent[] } | { ok: false; errors: ReadonlyArray<{ index: number; field?: string; code: string; message: string }> };
+
+/** Checks the `ledger:` section of yare.yaml (absent is fine) against the state_schema's rules-owned names. */
+export function checkLedgerSection(raw: unknown, stateSchema: unknown, checkWorld: WorldEventsCheck): SectionResult {
+  const issues: SectionIssue[] = [];
+  const issue = (path: ReadonlyArray<string | number>, code: string, message: string): void => {
+    issues.push({ path: ['ledger', ...path], code, message });
+  };
+  const rulesOwned = rulesOwnedNames(stateSchema);
+  if (raw === undefined || raw === null) {
+    return { ok: true, value: { policy: { ...DEFAULT_POLICY, rulesOwned }, world: [] } };
+  }
+  if (!isRecord(raw)) {
+    return { ok: false, issues: [{ path: ['ledger'], code: 'LEDGER_BAD_TYPE', message: 'ledger must be a mapping' }] };
+  }
+  for (const key of Object.keys(raw)) {
+    if (!(SECTION_KEYS as readonly string[]).includes(key)) {
+      issue([key], 'LEDGER_UNKNOWN_FIELD', `unknown key ${JSON.stringify(key)}; allowed: ${SECTION_KEYS.join(', ')}`);
+    }
+  }
+
+  let player: string | null = DEFAULT_PLAYER_KEY;
+  if (raw.player === null) player = null;
+  else if (raw.player !== undefined) {
+    if (isKey(raw.player)) player = raw.player;
+    else issue(['player'], 'LEDGER_BAD_KEY', 'player must be an entity key (a-z, 0-9, _; starting with a letter) or null');
+  }
+
+  let undeclaredAttributes: 'allow' | 'reject' = 'allow';
+  if (raw.undeclared_attributes !== undefined) {
+    if (raw.undeclared_attributes === 'allow' || raw.undeclared_attributes === 'reject') {
+      undeclaredAttributes = raw.undeclared_attributes;
+    } else issue(['undeclared_attributes'], 'LEDGER_BAD_VALUE', 'undeclared_attributes must be allow or reject');
+  }
+
+  let allowSelfRelationships = false;
+  if (raw.allow_self_relationships !== undefined) {
+    if (typeof raw.allow_self_relationships === 'boolean') allowSelfRelationships = raw.allow_self_relationships;
+    else issue(['allow_self_relationships'], 'LEDGER_BAD_TYPE', 'allow_self_relationships must be true or false');
+  }
+
+  const attributes = new Map<string, AttributeDecl>();
+  if (raw.attributes !== undefined) {
+    if (!isRecord(raw.attributes)) issue(['attributes'], 'LEDGER_BAD_TYPE', 'attributes must be a mapping');
+    else {
+      const entries = Object.entries(raw.attributes);
+      if (entries.length > MAX_DECLARED_ATTRIBUTES) {
+        issue(['attributes'], 'LEDGER_TOO_BIG', `at most ${MAX_DECLARED_ATTRIBUTES} attributes may be declared`);
+      }
+      for (const [name, decl] of entries.slice(0, MAX_DECLARED_ATTRIBUTES)) {
+        const at = ['attributes', name];
+        if (!isKey(name)) {
+          issue(at, 'LEDGER_BAD_KEY', `attribute ${JSON.stringify(name)} must be a key (a-z, 0-9, _; starting with a letter)`);
+          continue;
+        }
+        if (rulesOwned.has(name)) {
+          // B-10: a cartridge cannot hand a rules-owned name to the narrator.
+          issue(at, 'LEDGER_RULES_OWNED', `attribute ${name} is owned by the rules (state_schema); the narrator cannot own it`);
+          continue;
+        }
+        const parsed = parseAttributeDecl(decl, (path, code, message) => issue([...at, ...path], code, message));
+        if (parsed) attributes.set(name, parsed);
+      }
+    }
+  }
+
+  const grantableItems = new Set<string>();
+  if (raw.grantable_items !== undefined) {
+    if (!Array.isArray(raw.grantable_items)) issue(['grantable_items'], 'LEDGER_BAD_TYPE', 'grantable_items must be a list of keys');
+    else
+      raw.grantable_items.forEach((item, i) => {
+        if (isKey(item)) grantableItems.add(item);
+        else issue(['grantable_items', i], 'LEDGER_BAD_KEY', 'each grantable item must be an entity key');
+      });
+  }
+
+  const threadRequirements = new Map<string, readonly ThreadRequirement[]>();
+  if (raw.threads !== undefined) {
+    if (!isRecord(raw.threads)) issue(['threads'], 'LEDGER_BAD_TYPE', 'threads must be a mapping of thread key to {requires: [...]}');
+    else {
+      for (const [thread, decl] of Object.entries(raw.threads)) {
+        const at = ['threads', thread];
+        if (!isKey(thread)) {
+          issue(at, 'LEDGER_BAD_KEY', `thread ${JSON.stringify(thread)} must be a key`);
+          continue;
+        }
+        const reqs = parseThreadDecl(decl, (path, code, message) => issue([...at, ...path], code, message));
+        if (reqs) threadRequirements.set(thread, reqs);
+      }
+    }
+  }
+
+  const policy: LedgerPolicy = {
+    rulesOwned,
+    attributes,
+    undeclaredAttributes,
+    player,
+    grantableItems,
+    threadRequirements,
+    allowSelfRelationships,
+  };
+
+  let world: LedgerEvent[] = [];
+  if (raw.world !== undefined) {
+    if (!Array.isArray(raw.world)) issue(['world'], 'LEDGER_BAD_TYPE', 'world must be a list of ledger events');
+    else if (raw.world.length > MAX_WORLD_EVENTS) {
+      issue(['world'], 'LEDGER_BATCH_TOO_LARGE', `world has ${raw.world.length} events; at most ${MAX_WORLD_EVENTS}`);
+    } else if (issues.length === 0) {
+      const checked = checkWorld(raw.world, policy);
+      if (checked.ok) world = checked.events;
+      else
+        for (const e of checked.errors) {
+          const path: Array<string | number> = e.index >= 0 ? ['world', e.index] : ['world'];
+          if (e.field !== undefined) path.push(e.field);
+          issue(path, e.code, e.message);
+        }
+    }
+  }
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: { policy, world } };
+}
+
+type Report = (path: ReadonlyArray<string | number>, code: string, message: string) => void;
+
+function finiteNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+function parseAttributeDecl(decl: unknown, report: Report): AttributeDecl | null {
+  if (!isRecord(decl)) {
+    report([], 'LEDGER_BAD_TYPE', 'an attribute declaration must be a mapping with a type');
+    return null;
+  }
+  let ok = true;
+  for (const key of Object.keys(decl)) {
+    if (!(ATTRIBUTE_KEYS as readonly string[]).includes(key)) {
+      report([key], 'LEDGER_UNKNOWN_FIELD', `unknown key ${JSON.stringify(key)}; allowed: ${ATTRIBUTE_KEYS.join(', ')}`);
+      ok = false;
+    }
+  }
+  const type = decl.type;
+  if (typeof type !== 'string' || !(ATTRIBUTE_TYPES as readonly string[]).includes(type)) {
+    report(['type'], 'LEDGER_BAD_VALUE', `type must be one of ${ATTRIBUTE_TYPES.join(', ')}`);
+    return null;
+  }
+  const out: { type: AttributeType; enum?: string[]; min?: number; max?: number; maxChange?: number } = {
+    type: type as AttributeType,
+  };
+  const numeric = type === 'int' || type === 'float';
+  for (const bound of ['min', 'max', 'max_change'] as const) {
+    const v = decl[bound];
+    if (v === undefined) continue;
+    if (!numeric) {
+      report([bound], 'LEDGER_BAD_VALUE', `${bound} applies to int and float attributes only`);
+      ok = false;
+    } else if (!finiteNumber(v) || (type === 'int' && !Number.isSafeInteger(v)) || (bound === 'max_change' && v < 0)) {
+      report([bound], 'LEDGER_BAD_VALUE', `${bound} must be a finite ${type === 'int' ? 'integer' : 'number'}${bound === 'max_change' ? ' ≥ 0' : ''}`);
+      ok = false;
+    } else if (bound === 'max_change') out.maxChange = v;
+    else out[bound] = v;
+  }
+  if (out.min !== undefined && out.max !== undefined && out.min > out.max) {
+    report(['min'], 'LEDGER_BAD_VALUE', `min ${out.min} is greater than max ${out.max}`);
+    ok = false;
+  }
+  if (decl.enum !== undefined) {
+    if (type !== 'string') {
+      report(['enum'], 'LEDGER_BAD_VALUE', 'enum applies to string attributes only');
+      ok = false;
+    } else if (!Array.isArray(decl.enum) || decl.enum.length === 0 || decl.enum.length > MAX_LABELS * 4) {
+      report(['enum'], 'LEDGER_BAD_VALUE', `enum must be a list of 1 to ${MAX_LABELS * 4} strings`);
+      ok = false;
+    } else {
+      const values: string[] = [];
+      decl.enum.forEach((v, i) => {
+        if (typeof v !== 'string' || v.length > MAX_VALUE_TEXT_LENGTH || textProblem(v, false) !== null) {
+          report(['enum', i], 'LEDGER_BAD_VALUE', `each enum value must be one line of text of at most ${MAX_VALUE_TEXT_LENGTH} characters`);
+          ok = false;
+        } else values.push(v.normalize('NFC'));
+      });
+      out.enum = values;
+    }
+  }
+  return ok ? out : null;
+}
+
+function parseThreadDecl(decl: unknown, report: Report): ThreadRequirement[] | null {
+  if (!isRecord(decl) || !Array.isArray(decl.requires) || Object.keys(decl).some((k) => k !== 'requires')) {
+    report([], 'LEDGER_BAD_TYPE', 'a thread declaration must be {requires: [{fact: id} | {entity: key, status: text}]}');
+    return null;
+  }
+  if (decl.requires.length === 0 || decl.requires.length > MAX_THREAD_REQUIREMENTS) {
+    report(['requires'], 'LEDGER_BAD_VALUE', `requires must list 1 to ${MAX_THREAD_REQUIREMENTS} conditions`);
+    return null;
+  }
+  const out: ThreadRequirement[] = [];
+  let ok = true;
+  decl.requires.forEach((req, i) => {
+    if (isRecord(req) && Object.keys(req).length === 1 && isKey(req.fact)) {
+      out.push({ kind: 'fact', fact: req.fact });
+    } else if (
+      isRecord(req) &&
+      Object.keys(req).length === 2 &&
+      isKey(req.entity) &&
+      typeof req.status === 'string' &&
+      textProblem(req.status, false) === null
+    ) {
+      out.push({ kind: 'status', entity: req.entity, status: req.status.normalize('NFC') });
+    } else {
+      report(['requires', i], 'LEDGER_BAD_VALUE', 'a condition is {fact: id} or {entity: key, status: text}');
+      ok = false;
+    }
+  });
+  return ok ? out : null;
+}
+
+/** Names for the tool schema's hints (spec.ts `recordWorldChangesJsonSchema`). */
+export function schemaHints(policy: LedgerPolicy): { rulesOwnedAttributes: string[]; declaredAttributes: string[] } {
+  return {
+    rulesOwnedAttributes: [...policy.rulesOwned].sort(),
+    declaredAttributes: [...policy.attributes.keys()].sort(),
+  };
+}

@@ -1,0 +1,124 @@
+// Reading a branch: the path from the genesis turn to a given turn. Each read is one recursive query
+// (`WITH RECURSIVE`, the same SQL on SQLite and PostgreSQL), never one query per ancestor.
+//
+// Hydration cost must not grow with depth, so `hydrate` walks only the last `messageWindow` turns: the
+// full game state is a snapshot on every turn (so deletions inside the state survive by construction),
+// and the prompt only ever shows recent history. The whole branch is `getLineage` / `getLedgerLog`.
+
+import { sql } from 'kysely';
+import type { StoreContext } from './context.ts';
+import { decodeJson, type JsonValue } from './json.ts';
+import { DEFAULT_MESSAGE_WINDOW } from './limits.ts';
+import type { HydrateOptions, Hydrated, LedgerEntry, TurnMessage } from './repository.ts';
+import { type TurnMessageRow, toTurn, toTurnMessage } from './rows.ts';
+import { checkMessageWindow } from './validate.ts';
+
+export async function getLineage(
+  ctx: StoreContext,
+  sessionId: string,
+  turnId: string,
+): Promise<TurnMessage[] | undefined> {
+  const { rows } = await sql<TurnMessageRow>`
+    with recursive lineage(id, session_id, parent_id, depth, sibling_index, seq, created_at, input, narration) as (
+      select id, session_id, parent_id, depth, sibling_index, seq, created_at, input, narration
+        from turns where id = ${turnId} and session_id = ${sessionId}
+      union all
+      select t.id, t.session_id, t.parent_id, t.depth, t.sibling_index, t.seq, t.created_at, t.input, t.narration
+        from turns t join lineage l on t.id = l.parent_id
+    )
+    select * from lineage order by depth`.execute(ctx.db);
+  return rows.length === 0 ? undefined : rows.map(toTurnMessage);
+}
+
+interface LedgerLogRow {
+  turn_id: string;
+  depth: number;
+  position: number | null;
+  event: string | null;
+}
+
+export async function getLedgerLog(
+  ctx: StoreContext,
+  sessionId: string,
+  turnId: string,
+): Promise<LedgerEntry[] | undefined> {
+  // LEFT JOIN keeps turns without events, so "no such turn" (no rows) differs from "no events".
+  const { rows } = await sql<LedgerLogRow>`
+    with recursive lineage(id, parent_id, depth) as (
+      select id, parent_id, depth from turns where id = ${turnId} and session_id = ${sessionId}
+      union all
+      select t.id, t.parent_id, t.depth from turns t join lineage l on t.id = l.parent_id
+    )
+    select l.id as turn_id, l.depth as depth, e.position as position, e.event as event
+      from lineage l left join ledger_events e on e.turn_id = l.id
+      order by l.depth, e.position`.execute(ctx.db);
+  if (rows.length === 0) return undefined;
+  const log: LedgerEntry[] = [];
+  for (const row of rows) {
+    if (row.position === null || row.event === null) continue;
+    log.push({ turnId: row.turn_id, depth: row.depth, position: row.position, event: decodeJson(row.event) });
+  }
+  return log;
+}
+
+interface WindowRow extends TurnMessageRow {
+  hops: number;
+  record: string | null;
+  state: string | null;
+  seed: number | null;
+  idempotency_key: string | null;
+}
+
+/** Two queries whatever the depth: the window of the branch (with the turn's own state) and its ledger events. */
+export async function hydrate(
+  ctx: StoreContext,
+  sessionId: string,
+  turnId: string,
+  options: HydrateOptions = {},
+): Promise<Hydrated | undefined> {
+  const window = checkMessageWindow('hydrate.messageWindow', options.messageWindow ?? DEFAULT_MESSAGE_WINDOW);
+  // The anchor row carries the turn's record and state; ancestors carry only what a message needs.
+  const { rows } = await sql<WindowRow>`
+    with recursive lineage(id, session_id, parent_id, depth, sibling_index, seq, created_at, input, narration,
+                           hops, record, state, seed, idempotency_key) as (
+      select id, session_id, parent_id, depth, sibling_index, seq, created_at, input, narration,
+             1, record, state, seed, idempotency_key
+        from turns where id = ${turnId} and session_id = ${sessionId}
+      union all
+      select t.id, t.session_id, t.parent_id, t.depth, t.sibling_index, t.seq, t.created_at, t.input, t.narration,
+             l.hops + 1, cast(null as text), cast(null as text), cast(null as bigint), cast(null as text)
+        from turns t join lineage l on t.id = l.parent_id
+        where l.hops < ${window}
+    )
+    select * from lineage order by depth`.execute(ctx.db);
+  const self = rows[rows.length - 1];
+  const first = rows[0];
+  if (self === undefined || first === undefined || self.record === null || self.state === null || self.seed === null) {
+    return undefined;
+  }
+  const events = await ctx.db
+    .selectFrom('ledger_events')
+    .select(['turn_id', 'position', 'event'])
+    .where(
+      'turn_id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .execute();
+  const depthOf = new Map(rows.map((r) => [r.id, r.depth]));
+  const ledgerEvents: LedgerEntry[] = events
+    .map((e) => ({ turnId: e.turn_id, depth: depthOf.get(e.turn_id) ?? 0, position: e.position, event: decodeJson(e.event) }))
+    .sort((a, b) => a.depth - b.depth || a.position - b.position);
+  const ownEvents: JsonValue[] = ledgerEvents.filter((e) => e.turnId === self.id).map((e) => e.event);
+  const turn = toTurn(
+    { ...self, record: self.record, state: self.state, seed: self.seed, idempotency_key: self.idempotency_key },
+    ownEvents,
+  );
+  return {
+    turn,
+    state: turn.state,
+    messages: rows.map(toTurnMessage),
+    ledgerEvents,
+    messagesComplete: first.depth === 0,
+  };
+}

@@ -1,0 +1,108 @@
+// Sessions: one play-through of one pinned cartridge version, owned by one principal.
+
+import type { StoreContext } from './context.ts';
+import type { CreateSessionInput, CreateSessionResult, Session } from './repository.ts';
+import { toSession } from './rows.ts';
+import type { SessionsTable } from './schema.ts';
+import { inTransaction } from './transaction.ts';
+import { encodeTurnContent } from './turn-content.ts';
+import { insertTurn, storedTurn, turnRow } from './turn-rows.ts';
+import { checkId, checkOptionalName, checkSeed, checkTimestamp } from './validate.ts';
+
+export async function createSession(ctx: StoreContext, input: CreateSessionInput): Promise<CreateSessionResult> {
+  const content = encodeTurnContent('createSession.genesis', input.genesis);
+  const sessionId = input.id === undefined ? ctx.newId() : checkId('createSession.id', input.id);
+  const turnId = input.genesis.id === undefined ? ctx.newId() : checkId('createSession.genesis.id', input.genesis.id);
+  const at = checkTimestamp('createSession.createdAt', input.createdAt ?? content.created_at);
+  const session: SessionsTable = {
+    id: sessionId,
+    principal_id: input.principalId,
+    cartridge_version_id: input.cartridgeVersionId,
+    persona_id: input.personaId ?? null,
+    seed: checkSeed('createSession.seed', input.seed),
+    title: checkOptionalName('createSession.title', input.title),
+    head_turn_id: turnId,
+    turn_count: 1,
+    created_at: at,
+    updated_at: at,
+  };
+  const turn = turnRow(
+    { id: turnId, session_id: sessionId, parent_id: null },
+    { depth: 0, sibling_index: 0, seq: 0 },
+    content,
+    null,
+  );
+  return inTransaction(ctx.db, ctx.dialect, async (trx): Promise<CreateSessionResult> => {
+    const principal = await trx.selectFrom('principals').select('id').where('id', '=', session.principal_id).executeTakeFirst();
+    if (principal === undefined) return { ok: false, reason: 'principal-not-found' };
+    const version = await trx
+      .selectFrom('cartridge_versions')
+      .select('id')
+      .where('id', '=', session.cartridge_version_id)
+      .executeTakeFirst();
+    if (version === undefined) return { ok: false, reason: 'cartridge-version-not-found' };
+    if (session.persona_id !== null) {
+      const persona = await trx
+        .selectFrom('personas')
+        .select('id')
+        .where('id', '=', session.persona_id)
+        .where('principal_id', '=', session.principal_id)
+        .executeTakeFirst();
+      if (persona === undefined) return { ok: false, reason: 'persona-not-found' };
+    }
+    await trx.insertInto('sessions').values(session).execute();
+    await insertTurn(trx, turn, content.ledgerEvents);
+    return { ok: true, session: toSession(session), turn: storedTurn(turn, content.ledgerEvents) };
+  });
+}
+
+export async function getSession(ctx: StoreContext, id: string, principalId: string): Promise<Session | undefined> {
+  const row = await ctx.db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('id', '=', id)
+    .where('principal_id', '=', principalId)
+    .executeTakeFirst();
+  return row && toSession(row);
+}
+
+export async function listSessions(ctx: StoreContext, principalId: string): Promise<Session[]> {
+  const rows = await ctx.db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('principal_id', '=', principalId)
+    .orderBy('updated_at', 'desc')
+    .orderBy('id')
+    .execute();
+  return rows.map(toSession);
+}
+
+export async function renameSession(
+  ctx: StoreContext,
+  id: string,
+  principalId: string,
+  title: string | null,
+  updatedAt?: number,
+): Promise<Session | undefined> {
+  const set = {
+    title: checkOptionalName('renameSession.title', title),
+    updated_at: checkTimestamp('renameSession.updatedAt', updatedAt ?? ctx.now()),
+  };
+  const result = await ctx.db
+    .updateTable('sessions')
+    .set(set)
+    .where('id', '=', id)
+    .where('principal_id', '=', principalId)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 0n ? undefined : getSession(ctx, id, principalId);
+}
+
+export async function deleteSession(ctx: StoreContext, id: string, principalId: string): Promise<boolean> {
+  // Turns, ledger events and saves go with the session through ON DELETE CASCADE, in this one statement.
+  const result = await ctx.db
+    .deleteFrom('sessions')
+    .where('id', '=', id)
+    .where('principal_id', '=', principalId)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}

@@ -1,0 +1,94 @@
+// Low-level turn reads and writes shared by session creation and appends.
+
+import type { Kysely } from 'kysely';
+import { decodeJson } from './json.ts';
+import type { Turn } from './repository.ts';
+import { toTurn } from './rows.ts';
+import type { Database, SessionsTable, SqlDialect, TurnsTable } from './schema.ts';
+import type { EncodedTurnContent } from './turn-content.ts';
+
+/**
+ * Reads the session row and, on PostgreSQL, locks it until the transaction ends (`FOR UPDATE`): every
+ * write to a session's turn tree starts here, so concurrent writers from any number of server processes
+ * queue on this row and each sees the others' committed head. On SQLite `BEGIN IMMEDIATE` already holds
+ * the database write lock.
+ */
+export async function lockSession(
+  trx: Kysely<Database>,
+  dialect: SqlDialect,
+  sessionId: string,
+): Promise<SessionsTable | undefined> {
+  const query = trx.selectFrom('sessions').selectAll().where('id', '=', sessionId);
+  switch (dialect) {
+    case 'postgres':
+      return query.forUpdate().executeTakeFirst();
+    case 'sqlite':
+      return query.executeTakeFirst();
+    default: {
+      const unreachable: never = dialect;
+      throw new Error(`unknown dialect ${String(unreachable)}`);
+    }
+  }
+}
+
+export async function insertTurn(
+  trx: Kysely<Database>,
+  row: TurnsTable,
+  ledgerEvents: readonly string[],
+): Promise<void> {
+  await trx.insertInto('turns').values(row).execute();
+  if (ledgerEvents.length > 0) {
+    await trx
+      .insertInto('ledger_events')
+      .values(ledgerEvents.map((event, position) => ({ turn_id: row.id, session_id: row.session_id, position, event })))
+      .execute();
+  }
+}
+
+export function turnRow(
+  ids: { id: string; session_id: string; parent_id: string | null },
+  place: { depth: number; sibling_index: number; seq: number },
+  content: EncodedTurnContent,
+  idempotencyKey: string | null,
+): TurnsTable {
+  return {
+    ...ids,
+    ...place,
+    input: content.input,
+    narration: content.narration,
+    record: content.record,
+    state: content.state,
+    seed: content.seed,
+    idempotency_key: idempotencyKey,
+    created_at: content.created_at,
+  };
+}
+
+/** The turn as stored, decoded from the encoded text (so callers see exactly what a later read returns). */
+export function storedTurn(row: TurnsTable, ledgerEvents: readonly string[]): Turn {
+  return toTurn(
+    row,
+    ledgerEvents.map((event) => decodeJson(event)),
+  );
+}
+
+export async function loadTurnBy(
+  db: Kysely<Database>,
+  sessionId: string,
+  where: { id: string } | { idempotencyKey: string },
+): Promise<Turn | undefined> {
+  let query = db.selectFrom('turns').selectAll().where('session_id', '=', sessionId);
+  query = 'id' in where ? query.where('id', '=', where.id) : query.where('idempotency_key', '=', where.idempotencyKey);
+  const row = await query.executeTakeFirst();
+  if (row === undefined) return undefined;
+  const events = await db
+    .selectFrom('ledger_events')
+    .select('event')
+    .where('turn_id', '=', row.id)
+    .orderBy('position')
+    .execute();
+  return storedTurn(
+    row,
+    events.map((e) => e.event),
+  );
+}

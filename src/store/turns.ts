@@ -1,0 +1,128 @@
+// Writing and reading the turn tree: append (with head check and idempotency), undo/jump, listings.
+
+import { sql } from 'kysely';
+import type { StoreContext } from './context.ts';
+import { isUniqueViolation, StoreInputError } from './errors.ts';
+import type { AppendTurnInput, AppendTurnResult, SetHeadResult, Turn, TurnMessage, TurnNode } from './repository.ts';
+import { TURN_MESSAGE_COLUMNS, TURN_NODE_COLUMNS, toSession, toTurnMessage, toTurnNode } from './rows.ts';
+import { inTransaction } from './transaction.ts';
+import { encodeTurnContent } from './turn-content.ts';
+import { insertTurn, loadTurnBy, lockSession, storedTurn, turnRow } from './turn-rows.ts';
+import { checkId, checkIdempotencyKey, checkTimestamp } from './validate.ts';
+
+export async function appendTurn(ctx: StoreContext, input: AppendTurnInput): Promise<AppendTurnResult> {
+  const content = encodeTurnContent('appendTurn', input);
+  const turnId = input.id === undefined ? ctx.newId() : checkId('appendTurn.id', input.id);
+  const key =
+    input.idempotencyKey === undefined ? null : checkIdempotencyKey('appendTurn.idempotencyKey', input.idempotencyKey);
+  const moveHead = input.moveHead ?? true;
+  try {
+    return await inTransaction(ctx.db, ctx.dialect, async (trx): Promise<AppendTurnResult> => {
+      // Every statement below runs while this transaction holds the session (see lockSession), so the
+      // idempotency lookup, head check, sibling numbering and seq are all decided by the database.
+      const session = await lockSession(trx, ctx.dialect, input.sessionId);
+      if (session === undefined) return { ok: false, reason: 'session-not-found' };
+      if (key !== null) {
+        const first = await loadTurnBy(trx, input.sessionId, { idempotencyKey: key });
+        if (first !== undefined) return { ok: true, turn: first, replayed: true };
+      }
+      if (input.expectedHeadId !== undefined && session.head_turn_id !== input.expectedHeadId) {
+        return { ok: false, reason: 'conflict', headTurnId: session.head_turn_id };
+      }
+      const parent = await trx
+        .selectFrom('turns')
+        .select('depth')
+        .where('id', '=', input.parentId)
+        .where('session_id', '=', input.sessionId)
+        .executeTakeFirst();
+      if (parent === undefined) return { ok: false, reason: 'parent-not-found' };
+      const siblings = await trx
+        .selectFrom('turns')
+        .select(sql<number | null>`max(sibling_index)`.as('last'))
+        .where('parent_id', '=', input.parentId)
+        .executeTakeFirst();
+      const last = siblings?.last ?? null;
+      const row = turnRow(
+        { id: turnId, session_id: input.sessionId, parent_id: input.parentId },
+        { depth: parent.depth + 1, sibling_index: last === null ? 0 : Number(last) + 1, seq: session.turn_count },
+        content,
+        key,
+      );
+      await insertTurn(trx, row, content.ledgerEvents);
+      await trx
+        .updateTable('sessions')
+        .set({
+          turn_count: session.turn_count + 1,
+          updated_at: Math.max(session.updated_at, content.created_at),
+          ...(moveHead ? { head_turn_id: turnId } : {}),
+        })
+        .where('id', '=', input.sessionId)
+        .execute();
+      return { ok: true, turn: storedTurn(row, content.ledgerEvents), replayed: false };
+    });
+  } catch (error) {
+    if (input.id !== undefined && isUniqueViolation(error)) {
+      throw new StoreInputError('appendTurn.id', `${input.id} is already used by another turn`);
+    }
+    throw error;
+  }
+}
+
+export function getTurn(ctx: StoreContext, sessionId: string, turnId: string): Promise<Turn | undefined> {
+  return loadTurnBy(ctx.db, sessionId, { id: turnId });
+}
+
+export function findTurnByIdempotencyKey(ctx: StoreContext, sessionId: string, key: string): Promise<Turn | undefined> {
+  return loadTurnBy(ctx.db, sessionId, { idempotencyKey: key });
+}
+
+export async function listChildren(ctx: StoreContext, sessionId: string, turnId: string): Promise<TurnMessage[]> {
+  const rows = await ctx.db
+    .selectFrom('turns')
+    .select(TURN_MESSAGE_COLUMNS)
+    .where('parent_id', '=', turnId)
+    .where('session_id', '=', sessionId)
+    .orderBy('sibling_index')
+    .execute();
+  return rows.map(toTurnMessage);
+}
+
+export async function listTree(ctx: StoreContext, sessionId: string): Promise<TurnNode[]> {
+  const rows = await ctx.db
+    .selectFrom('turns')
+    .select(TURN_NODE_COLUMNS)
+    .where('session_id', '=', sessionId)
+    .orderBy('seq')
+    .execute();
+  return rows.map(toTurnNode);
+}
+
+export async function setHead(
+  ctx: StoreContext,
+  sessionId: string,
+  turnId: string,
+  options: { expectedHeadId?: string; updatedAt?: number } = {},
+): Promise<SetHeadResult> {
+  const updatedAt = checkTimestamp('setHead.updatedAt', options.updatedAt ?? ctx.now());
+  return inTransaction(ctx.db, ctx.dialect, async (trx): Promise<SetHeadResult> => {
+    const session = await lockSession(trx, ctx.dialect, sessionId);
+    if (session === undefined) return { ok: false, reason: 'session-not-found' };
+    if (options.expectedHeadId !== undefined && session.head_turn_id !== options.expectedHeadId) {
+      return { ok: false, reason: 'conflict', headTurnId: session.head_turn_id };
+    }
+    const turn = await trx
+      .selectFrom('turns')
+      .select('id')
+      .where('id', '=', turnId)
+      .where('session_id', '=', sessionId)
+      .executeTakeFirst();
+    if (turn === undefined) return { ok: false, reason: 'turn-not-found' };
+    const next = { ...session, head_turn_id: turnId, updated_at: Math.max(session.updated_at, updatedAt) };
+    await trx
+      .updateTable('sessions')
+      .set({ head_turn_id: next.head_turn_id, updated_at: next.updated_at })
+      .where('id', '=', sessionId)
+      .execute();
+    return { ok: true, session: toSession(next) };
+  });
+}

@@ -1,0 +1,78 @@
+// Seeded, serialisable dice. Every roll of a turn comes from one generator whose seed (or state) is
+// recorded with the turn, so replaying the turn replays the dice exactly, on any platform: the
+// generator (xoroshiro128+) and the uniform-integer distribution use 32-bit integer arithmetic only.
+
+import { uniformInt } from 'pure-rand/distribution/uniformInt';
+import { xoroshiro128plus, xoroshiro128plusFromState } from 'pure-rand/generator/xoroshiro128plus';
+import { YareError } from './errors.ts';
+import { MAX_DICE_COUNT, MAX_DICE_SIDES } from './limits.ts';
+
+type Generator = ReturnType<typeof xoroshiro128plus>;
+
+/** One `roll(...)` as recorded in the turn: which expression, which dice, each face, the sum. */
+export interface RollRecord {
+  readonly expr: string;
+  readonly dice: string;
+  readonly faces: readonly number[];
+  readonly total: number;
+}
+
+/** The generator's four 32-bit words; JSON-serialisable. */
+export type RngState = readonly number[];
+
+const TWO_POW_32 = 0x1_0000_0000;
+
+export class DiceRoller {
+  readonly rolls: RollRecord[] = [];
+
+  private constructor(private readonly rng: Generator) {}
+
+  /**
+   * A roller seeded with a non-negative safe integer. Seeds below 2^32 give exactly pure-rand's
+   * `xoroshiro128plus(seed)` sequence; the high bits of larger seeds go into the other state words,
+   * so distinct seeds never collide.
+   */
+  static fromSeed(seed: number): DiceRoller {
+    if (!Number.isSafeInteger(seed) || seed < 0) {
+      throw new YareError('YARE_BAD_VALUE', `dice seed must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}, got ${seed}`);
+    }
+    const low = seed | 0;
+    const high = Math.floor(seed / TWO_POW_32) | 0;
+    return new DiceRoller(xoroshiro128plusFromState([~high, ~low, low, high]));
+  }
+
+  /** A roller that continues exactly where the roller whose `state()` this was stopped. */
+  static fromState(state: RngState): DiceRoller {
+    if (!Array.isArray(state) || state.length !== 4 || !state.every((w) => Number.isInteger(w) && w === (w | 0))) {
+      throw new YareError('YARE_BAD_VALUE', 'dice state must be an array of four 32-bit signed integers');
+    }
+    if (state.every((w) => w === 0)) {
+      throw new YareError('YARE_BAD_VALUE', 'dice state of all zeros is not a valid xoroshiro128+ state');
+    }
+    return new DiceRoller(xoroshiro128plusFromState(state));
+  }
+
+  /** Roll `count` dice of `sides` sides, record the roll, return the total. */
+  roll(count: number, sides: number, expr: string): number {
+    if (!Number.isSafeInteger(count) || count < 0 || count > MAX_DICE_COUNT) {
+      throw new YareError('YARE_DICE_LIMIT', `dice count ${count} is outside 0..${MAX_DICE_COUNT} (MAX_DICE_COUNT)`);
+    }
+    if (!Number.isSafeInteger(sides) || sides < 1 || sides > MAX_DICE_SIDES) {
+      throw new YareError('YARE_DICE_LIMIT', `dice sides ${sides} is outside 1..${MAX_DICE_SIDES} (MAX_DICE_SIDES)`);
+    }
+    const faces = new Array<number>(count);
+    let total = 0;
+    for (let i = 0; i < count; i++) {
+      const face = uniformInt(this.rng, 1, sides);
+      faces[i] = face;
+      total += face;
+    }
+    this.rolls.push({ expr, dice: `${count}d${sides}`, faces, total });
+    return total;
+  }
+
+  /** The generator state now; `DiceRoller.fromState(state)` continues the identical sequence. */
+  state(): RngState {
+    return [...this.rng.getState()];
+  }
+}
