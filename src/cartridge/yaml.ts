@@ -24,13 +24,8 @@ import {
   type YAMLError,
 } from 'yaml';
 import type { Diagnostic, SourcePlace } from '../diagnostics.ts';
-import { type CartridgeCode, cartError } from './diagnostics.ts';
-import {
-  MAX_YAML_ALIASES,
-  MAX_YAML_DEPTH,
-  MAX_YAML_ERRORS_REPORTED,
-  MAX_YAML_NODES,
-} from './limits.ts';
+import { type CartridgeCode, cartError, placeInText } from './diagnostics.ts';
+import { MAX_YAML_ALIASES, MAX_YAML_DEPTH, MAX_YAML_ERRORS_REPORTED, MAX_YAML_NODES } from './limits.ts';
 import { decodeCartridgeFile, firstControlCharacter, hex4 } from './text.ts';
 
 export interface YamlLimits {
@@ -71,8 +66,8 @@ export function parseYamlSafely(text: string, file: string, limits: YamlLimits):
 
   const flowTooDeep = firstTooDeepFlow(source, maxDepth);
   if (flowTooDeep !== undefined) {
-    // The line counter is only filled by the parser; count lines directly for this early exit.
-    return { ok: false, diagnostics: [tooDeep(placeByScan(source, flowTooDeep, file), maxDepth)] };
+    // The line counter is only filled by the parser, which has not run yet.
+    return { ok: false, diagnostics: [tooDeep(placeInText(source, flowTooDeep, file), maxDepth)] };
   }
 
   const tokens = [...new Parser(lineCounter.addNewLine).parse(source)];
@@ -397,7 +392,8 @@ function checkNodes(
     const tagProblem = checkTag(node);
     if (tagProblem) out.push(cartError('CART_UNKNOWN_TAG', tagProblem, at(offsetOf(node))));
     if (isScalar(node)) {
-      const problem = checkScalar(node.value, source.slice(node.range[0], node.range[1]));
+      const range = node.range ?? [0, 0];
+      const problem = checkScalar(node.value, source.slice(range[0], range[1]));
       if (problem) out.push(cartError(problem.code, problem.message, at(offsetOf(node))));
       size.set(node, 1);
       height.set(node, 0);
@@ -407,7 +403,8 @@ function checkNodes(
     onPath.add(node);
     stack.push({ node, depth, exit: true });
     const children = childrenOf(node);
-    for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i]!, depth: depth + 1, exit: false });
+    for (let i = children.length - 1; i >= 0; i--)
+      stack.push({ node: children[i]!, depth: depth + 1, exit: false });
     if (out.length > MAX_YAML_ERRORS_REPORTED) return out;
   }
   const total = size.get(root) ?? 1;
@@ -524,7 +521,11 @@ function checkKeys(map: YamlNode, at: (offset: number) => SourcePlace): Diagnost
   return out;
 }
 
-function fromYamlProblem(problem: YAMLError, source: string, at: (offset: number) => SourcePlace): Diagnostic {
+function fromYamlProblem(
+  problem: YAMLError,
+  source: string,
+  at: (offset: number) => SourcePlace,
+): Diagnostic {
   const [start, end] = problem.pos;
   const place = at(start);
   const message = problem.message.split('\n')[0] ?? problem.message;
@@ -588,16 +589,6 @@ function tooManyNodes(place: SourcePlace, maxNodes: number): Diagnostic {
     `The file has more than ${maxNodes} values. Split or shorten it.`,
     place,
   );
-}
-
-function placeByScan(source: string, offset: number, file: string): SourcePlace {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = source.indexOf('\n'); i !== -1 && i < offset; i = source.indexOf('\n', i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return { file, line, col: offset - lineStart + 1 };
 }
 
 function assertNever(x: never): never {

@@ -54,7 +54,10 @@ export const llmFileSectionSchema = z.strictObject({
   provider: z.enum([...ONLINE_PROVIDERS, 'offline']).optional(),
   base_url: z.string().optional(),
   /** Name of the environment variable holding the key: keys do not belong in files. */
-  api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').optional(),
+  api_key_env: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+    .optional(),
   model: z.string().optional(),
   director_model: z.string().optional(),
   narrator_model: z.string().optional(),
@@ -91,12 +94,19 @@ export function parseModelConfigFile(text: string, fileName: string): LlmFileSec
   const parsed = llmFileSectionSchema.safeParse(section);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  const path = ['llm', ...issue.path.map(String), ...(issue.code === 'unrecognized_keys' ? [issue.keys[0]!] : [])];
+  const path = [
+    'llm',
+    ...issue.path.map(String),
+    ...(issue.code === 'unrecognized_keys' ? [issue.keys[0]!] : []),
+  ];
   const node = doc.getIn(path, true) as { range?: [number, number, number] } | undefined;
   const fallback = doc.getIn(['llm'], true) as { range?: [number, number, number] } | undefined;
   const offset = node?.range?.[0] ?? fallback?.range?.[0];
   const where = path.join('.');
-  const message = issue.code === 'unrecognized_keys' ? `unknown key (known: ${Object.keys(llmFileSectionSchema.shape).join(', ')})` : issue.message;
+  const message =
+    issue.code === 'unrecognized_keys'
+      ? `unknown key (known: ${Object.keys(llmFileSectionSchema.shape).join(', ')})`
+      : issue.message;
   throw configError(`${place(offset)}: ${where}: ${message}`);
 }
 
@@ -109,7 +119,9 @@ export function readModelConfigFile(path: string): LlmFileSection {
     throw configError(`${path}: config file not found`);
   }
   if (size > MAX_CONFIG_FILE_BYTES) {
-    throw configError(`${path}: config file is ${size} bytes, the limit is ${MAX_CONFIG_FILE_BYTES} (MAX_CONFIG_FILE_BYTES)`);
+    throw configError(
+      `${path}: config file is ${size} bytes, the limit is ${MAX_CONFIG_FILE_BYTES} (MAX_CONFIG_FILE_BYTES)`,
+    );
   }
   return parseModelConfigFile(readFileSync(path, 'utf8'), path);
 }
@@ -227,8 +239,11 @@ function normaliseBaseURL(value: string, source: string): string {
 }
 
 function parseProvider(value: string, source: string): ProviderName {
-  if (value === 'offline' || (ONLINE_PROVIDERS as readonly string[]).includes(value)) return value as ProviderName;
-  throw configError(`${source}: unknown provider ${JSON.stringify(value)}; expected one of ${[...ONLINE_PROVIDERS, 'offline'].join(', ')}`);
+  if (value === 'offline' || (ONLINE_PROVIDERS as readonly string[]).includes(value))
+    return value as ProviderName;
+  throw configError(
+    `${source}: unknown provider ${JSON.stringify(value)}; expected one of ${[...ONLINE_PROVIDERS, 'offline'].join(', ')}`,
+  );
 }
 
 /** Provider-standard key variables, used when MNESOS_LLM_API_KEY is not set. */
@@ -251,7 +266,11 @@ export function resolveModelConfig(env: Env, file: LlmFileSection = {}): ModelCo
   const openaiBase = read(env, 'OPENAI_BASE_URL');
   const baseText = mnesosBase ?? openaiBase;
   const baseSource =
-    read(env, 'MNESOS_LLM_BASE_URL') !== undefined ? 'MNESOS_LLM_BASE_URL' : mnesosBase !== undefined ? 'llm.base_url' : 'OPENAI_BASE_URL';
+    read(env, 'MNESOS_LLM_BASE_URL') !== undefined
+      ? 'MNESOS_LLM_BASE_URL'
+      : mnesosBase !== undefined
+        ? 'llm.base_url'
+        : 'OPENAI_BASE_URL';
 
   const defaultModel = read(env, 'MNESOS_MODEL') ?? file.model;
   const roleModel: Record<ModelRole, string | undefined> = {
@@ -261,7 +280,8 @@ export function resolveModelConfig(env: Env, file: LlmFileSection = {}): ModelCo
   };
   const anyModel = MODEL_ROLES.some((role) => roleModel[role] !== undefined);
   const fileKeyEnv = file.api_key_env;
-  const mnesosKey = read(env, 'MNESOS_LLM_API_KEY') ?? (fileKeyEnv === undefined ? undefined : read(env, fileKeyEnv));
+  const mnesosKey =
+    read(env, 'MNESOS_LLM_API_KEY') ?? (fileKeyEnv === undefined ? undefined : read(env, fileKeyEnv));
 
   let provider: OnlineProvider;
   if (explicit !== undefined) provider = explicit;
@@ -272,17 +292,23 @@ export function resolveModelConfig(env: Env, file: LlmFileSection = {}): ModelCo
       'a model is set (MNESOS_MODEL or a per-role model) but no provider: set MNESOS_LLM_BASE_URL to an OpenAI-compatible server, or MNESOS_PROVIDER',
     );
   } else {
-    return { provider: 'offline', reason: 'no model provider is configured (MNESOS_LLM_BASE_URL, MNESOS_PROVIDER)' };
+    return {
+      provider: 'offline',
+      reason: 'no model provider is configured (MNESOS_LLM_BASE_URL, MNESOS_PROVIDER)',
+    };
   }
 
   const baseURL = baseText === undefined ? undefined : normaliseBaseURL(baseText, baseSource);
   if (provider === 'openai-compatible' && baseURL === undefined) {
-    throw configError(`provider openai-compatible needs a server: set MNESOS_LLM_BASE_URL (e.g. http://localhost:11434/v1)`);
+    throw configError(
+      `provider openai-compatible needs a server: set MNESOS_LLM_BASE_URL (e.g. http://localhost:11434/v1)`,
+    );
   }
 
   const keyEnv = PROVIDER_KEY_ENV[provider];
   // OPENAI_API_KEY pairs with OPENAI_BASE_URL: honour it for a compatible server only when the URL came from there too.
-  const pairedOpenAIKey = provider === 'openai-compatible' && mnesosBase === undefined ? read(env, 'OPENAI_API_KEY') : undefined;
+  const pairedOpenAIKey =
+    provider === 'openai-compatible' && mnesosBase === undefined ? read(env, 'OPENAI_API_KEY') : undefined;
   const keyText = mnesosKey ?? (keyEnv === undefined ? pairedOpenAIKey : read(env, keyEnv));
   if (keyText === undefined && provider !== 'openai-compatible') {
     throw configError(`provider ${provider} needs an API key: set MNESOS_LLM_API_KEY or ${keyEnv}`);

@@ -22,13 +22,17 @@ function embeddingModelOf(config: OnlineModelConfig, modelId: string): Embedding
   switch (config.provider) {
     case 'openai-compatible':
       if (baseURL === undefined) return null;
-      return createOpenAICompatible({ name: 'mnesos', baseURL, ...(apiKey === undefined ? {} : { apiKey }) }).embeddingModel(
-        modelId,
-      );
+      return createOpenAICompatible({
+        name: 'mnesos',
+        baseURL,
+        ...(apiKey === undefined ? {} : { apiKey }),
+      }).embeddingModel(modelId);
     case 'openai':
       return createOpenAI({ apiKey, ...(baseURL === undefined ? {} : { baseURL }) }).embedding(modelId);
     case 'google':
-      return createGoogleGenerativeAI({ apiKey, ...(baseURL === undefined ? {} : { baseURL }) }).embedding(modelId);
+      return createGoogleGenerativeAI({ apiKey, ...(baseURL === undefined ? {} : { baseURL }) }).embedding(
+        modelId,
+      );
     case 'anthropic':
       // Anthropic has no embeddings endpoint.
       return null;
@@ -99,5 +103,10 @@ export function embed(texts: string[], options: CompatibleEmbedOptions): Promise
     ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
   }).embeddingModel(options.model);
   const secrets = options.apiKey === undefined ? [] : [options.apiKey];
-  return embedFunctionFor(model, options.model, options.policy ?? DEFAULT_RETRY_POLICY, secrets)(texts, options.signal);
+  return embedFunctionFor(
+    model,
+    options.model,
+    options.policy ?? DEFAULT_RETRY_POLICY,
+    secrets,
+  )(texts, options.signal);
 }

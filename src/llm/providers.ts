@@ -16,7 +16,8 @@ export function languageModelFactory(config: OnlineModelConfig): (modelId: strin
   const baseURL = config.baseURL;
   switch (config.provider) {
     case 'openai-compatible': {
-      if (baseURL === undefined) throw new ModelError('config', 'provider openai-compatible needs a base URL');
+      if (baseURL === undefined)
+        throw new ModelError('config', 'provider openai-compatible needs a base URL');
       const provider = createOpenAICompatible({
         name: 'mnesos',
         baseURL,

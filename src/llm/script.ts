@@ -5,7 +5,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { ModelError, type ModelErrorKind } from './errors.ts';
 import { MAX_SCRIPT_ENTRIES_PER_ROLE, MAX_SCRIPT_FILE_BYTES } from './limits.ts';
-import { MODEL_ROLES, type ModelRole } from './types.ts';
+import type { ModelRole } from './types.ts';
 
 /** A scripted delay longer than this is refused (scripts are for tests, not for waiting). */
 export const MAX_SCRIPT_DELAY_MS = 60_000;
@@ -100,7 +100,8 @@ const scriptFileSchema = z.strictObject({
 
 function issuePath(path: readonly PropertyKey[]): string {
   let out = '';
-  for (const part of path) out += typeof part === 'number' ? `[${part}]` : `${out === '' ? '' : '.'}${String(part)}`;
+  for (const part of path)
+    out += typeof part === 'number' ? `[${part}]` : `${out === '' ? '' : '.'}${String(part)}`;
   return out;
 }
 
@@ -167,5 +168,3 @@ export function loadModelScript(path: string): ModelScript {
 export function isScriptError(entry: ScriptEntry): entry is ScriptError {
   return Object.hasOwn(entry, 'error');
 }
-
-export { MODEL_ROLES };

@@ -25,18 +25,26 @@ export function classifySdkError(error: unknown, modelId: string, secrets: reado
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
     if (status === undefined) {
-      return new ModelError('network', `model ${modelId}: cannot reach the provider: ${cleaned(error.message)}`, {
-        modelId,
-        cause: error,
-      });
+      return new ModelError(
+        'network',
+        `model ${modelId}: cannot reach the provider: ${cleaned(error.message)}`,
+        {
+          modelId,
+          cause: error,
+        },
+      );
     }
     const retryAfterMs = retryAfterFromHeaders(error.responseHeaders);
-    return new ModelError('http', `model ${modelId}: HTTP ${status} from the provider: ${cleaned(error.message)}`, {
-      modelId,
-      status,
-      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-      cause: error,
-    });
+    return new ModelError(
+      'http',
+      `model ${modelId}: HTTP ${status} from the provider: ${cleaned(error.message)}`,
+      {
+        modelId,
+        status,
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+        cause: error,
+      },
+    );
   }
   if (LoadAPIKeyError.isInstance(error)) {
     return new ModelError('config', `model ${modelId}: ${cleaned(error.message)}`, { modelId, cause: error });
@@ -55,10 +63,14 @@ export function classifySdkError(error: unknown, modelId: string, secrets: reado
   }
   // fetch() itself failing (connection refused before the SDK wraps it) is a TypeError with a cause.
   if (error instanceof TypeError && /fetch failed|network|ECONN|socket/i.test(String(error.message))) {
-    return new ModelError('network', `model ${modelId}: cannot reach the provider: ${cleaned(error.message)}`, {
-      modelId,
-      cause: error,
-    });
+    return new ModelError(
+      'network',
+      `model ${modelId}: cannot reach the provider: ${cleaned(error.message)}`,
+      {
+        modelId,
+        cause: error,
+      },
+    );
   }
   const message = error instanceof Error ? error.message : String(error);
   return new ModelError('bad-response', `model ${modelId}: ${cleaned(message)}`, { modelId, cause: error });

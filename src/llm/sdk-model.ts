@@ -3,14 +3,22 @@
 // policy, and a timeout that bounds a whole `generate` or each silence inside a `stream`.
 
 import {
-  type LanguageModelUsage,
   type LanguageModelMiddleware,
+  type LanguageModelUsage,
   generateText,
   streamText,
+  ToolChoiceViolationError,
   wrapLanguageModel,
 } from 'ai';
 import { ModelError } from './errors.ts';
-import { AttemptSignal, type RetryPolicy, abortableSleep, abortedError, backoffDelayMs, withRetries } from './retry.ts';
+import {
+  AttemptSignal,
+  type RetryPolicy,
+  abortableSleep,
+  abortedError,
+  backoffDelayMs,
+  withRetries,
+} from './retry.ts';
 import { classifySdkError } from './sdk-errors.ts';
 import { parseToolArgs, toModelMessages, toToolChoice, toToolSet } from './sdk-messages.ts';
 import type { ChatModel, ModelRequest, ModelResponse, ModelStreamPart, ToolCall, Usage } from './types.ts';
@@ -26,9 +34,16 @@ export interface SdkChatModelOptions {
 /** Tool-call arguments exactly as the provider sent them, keyed by call id, captured per call. */
 type RawArgs = Map<string, string>;
 
+/** What the provider returned to a `generate`, kept in case the SDK refuses it (see below). */
+interface Captured {
+  raw: RawArgs;
+  usage?: LanguageModelUsage;
+}
+
 // The SDK hands us parsed input (or, for invalid calls, sometimes the raw text); the middleware keeps
 // the provider's original string so `rawArgs` is always what the model really wrote.
-function captureRawArgs(raw: RawArgs): LanguageModelMiddleware {
+function captureRaw(captured: Captured): LanguageModelMiddleware {
+  const { raw } = captured;
   return {
     specificationVersion: 'v3',
     wrapGenerate: async ({ doGenerate }) => {
@@ -36,6 +51,7 @@ function captureRawArgs(raw: RawArgs): LanguageModelMiddleware {
       for (const part of result.content) {
         if (part.type === 'tool-call') raw.set(part.toolCallId, part.input);
       }
+      captured.usage = toSdkUsage(result.usage);
       return result;
     },
     wrapStream: async ({ doStream }) => {
@@ -63,17 +79,48 @@ interface SdkToolCallLike {
 
 function toToolCall(call: SdkToolCallLike, raw: RawArgs): ToolCall {
   const rawArgs =
-    raw.get(call.toolCallId) ?? (typeof call.input === 'string' ? call.input : JSON.stringify(call.input ?? {}));
+    raw.get(call.toolCallId) ??
+    (typeof call.input === 'string' ? call.input : JSON.stringify(call.input ?? {}));
   return { id: call.toolCallId, name: call.toolName, args: parseToolArgs(rawArgs), rawArgs };
 }
 
+// The provider-level usage (inside the middleware) has a different shape from the SDK's public one.
+type ProviderUsage = Awaited<ReturnType<Parameters<NonNullable<LanguageModelMiddleware['wrapGenerate']>>[0]['doGenerate']>>['usage'];
+
+function toSdkUsage(usage: ProviderUsage): LanguageModelUsage {
+  return {
+    inputTokens: usage.inputTokens.total,
+    inputTokenDetails: {
+      noCacheTokens: usage.inputTokens.noCache,
+      cacheReadTokens: usage.inputTokens.cacheRead,
+      cacheWriteTokens: usage.inputTokens.cacheWrite,
+    },
+    outputTokens: usage.outputTokens.total,
+    outputTokenDetails: { textTokens: usage.outputTokens.text, reasoningTokens: usage.outputTokens.reasoning },
+    totalTokens: undefined,
+  };
+}
+
+/** Absent `cachedInputTokens` means the provider reported none (or reported 0). */
 export function toUsage(usage: LanguageModelUsage | undefined): Usage {
   const cached = usage?.inputTokenDetails?.cacheReadTokens ?? usage?.cachedInputTokens;
   return {
     inputTokens: usage?.inputTokens ?? 0,
     outputTokens: usage?.outputTokens ?? 0,
-    ...(cached === undefined ? {} : { cachedInputTokens: cached }),
+    ...(cached === undefined || cached === 0 ? {} : { cachedInputTokens: cached }),
   };
+}
+
+// Tool choice is a request, not a guarantee (local models often ignore it). The SDK turns a model that
+// did not comply into an error; we return what the model did and let the engine decide.
+function violationCalls(error: ToolChoiceViolationError, raw: RawArgs): { text: string; calls: ToolCall[] } {
+  let text = '';
+  const calls: ToolCall[] = [];
+  for (const part of error.content) {
+    if (part.type === 'text') text += part.text;
+    if (part.type === 'tool-call') calls.push(toToolCall(part, raw));
+  }
+  return { text, calls };
 }
 
 export function createSdkChatModel(
@@ -84,11 +131,11 @@ export function createSdkChatModel(
   const secrets = options.secrets ?? [];
   const classify = (error: unknown): ModelError => classifySdkError(error, id, secrets);
 
-  function callSettings(req: ModelRequest, raw: RawArgs, abortSignal: AbortSignal) {
+  function callSettings(req: ModelRequest, captured: Captured, abortSignal: AbortSignal) {
     const tools = toToolSet(req.tools);
     const toolChoice = tools === undefined ? undefined : toToolChoice(req.toolChoice);
     return {
-      model: wrapLanguageModel({ model, middleware: captureRawArgs(raw) }),
+      model: wrapLanguageModel({ model, middleware: captureRaw(captured) }),
       system: req.system,
       messages: toModelMessages(req.messages),
       ...(tools === undefined ? {} : { tools }),
@@ -101,17 +148,20 @@ export function createSdkChatModel(
   }
 
   async function generate(req: ModelRequest): Promise<ModelResponse> {
-    return withRetries({ policy: options.policy, modelId: id, classify, ...signalOf(req) }, async (signal) => {
-      const raw: RawArgs = new Map();
-      const result = await generateText(callSettings(req, raw, signal));
-      return {
-        text: result.text,
-        toolCalls: result.toolCalls.map((call) => toToolCall(call, raw)),
-        usage: toUsage(result.usage),
-        finishReason: result.finishReason,
-        modelId: result.response.modelId || id,
-      };
-    });
+    return withRetries(
+      { policy: options.policy, modelId: id, classify, ...signalOf(req) },
+      async (signal) => {
+        const raw: RawArgs = new Map();
+        const result = await generateText(callSettings(req, raw, signal));
+        return {
+          text: result.text,
+          toolCalls: result.toolCalls.map((call) => toToolCall(call, raw)),
+          usage: toUsage(result.usage),
+          finishReason: result.finishReason,
+          modelId: result.response.modelId || id,
+        };
+      },
+    );
   }
 
   async function* stream(req: ModelRequest): AsyncGenerator<ModelStreamPart> {
@@ -122,9 +172,10 @@ export function createSdkChatModel(
       let delivered = false;
       let failure: ModelError | undefined;
       try {
-        const raw: RawArgs = new Map();
+        const captured: Captured = { raw: new Map() };
+        const raw = captured.raw;
         const result = streamText({
-          ...callSettings(req, raw, attempt.signal),
+          ...callSettings(req, captured, attempt.signal),
           // Errors arrive as `error` parts below; without this the SDK also prints them to the console.
           onError: () => {},
         });
@@ -153,10 +204,20 @@ export function createSdkChatModel(
               if (part.response.modelId) modelId = part.response.modelId;
               break;
             case 'finish':
-              finishReason = part.finishReason;
+              // After a withheld-tool-call error the SDK reports `error`; the raw reason is the truth.
+              finishReason = part.finishReason === 'error' && part.rawFinishReason ? part.rawFinishReason : part.finishReason;
               usage = toUsage(part.totalUsage);
               break;
             case 'error':
+              if (ToolChoiceViolationError.isInstance(part.error)) {
+                // Tool calls the SDK withheld under `toolChoice: 'none'`: hand them over anyway.
+                for (const call of violationCalls(part.error, raw).calls) {
+                  toolCalls.push(call);
+                  delivered = true;
+                  yield { type: 'tool-call', call };
+                }
+                break;
+              }
               throw part.error;
             case 'abort':
               throw abortedError(id);

@@ -25,7 +25,12 @@ export interface ToolCall {
 export type ChatMessage =
   | { readonly role: 'user'; readonly content: string }
   | { readonly role: 'assistant'; readonly content: string; readonly toolCalls?: readonly ToolCall[] }
-  | { readonly role: 'tool'; readonly toolCallId: string; readonly toolName: string; readonly content: string };
+  | {
+      readonly role: 'tool';
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly content: string;
+    };
 
 export type ToolChoice = 'auto' | 'required' | 'none' | { readonly tool: string };
 

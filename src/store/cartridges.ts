@@ -64,13 +64,17 @@ export async function listCartridges(ctx: StoreContext): Promise<CartridgeSummar
   const byName = new Map<string, CartridgeSummary>();
   for (const row of rows) {
     const seen = byName.get(row.name);
-    if (seen === undefined) byName.set(row.name, { name: row.name, latest: toCartridgeSummary(row), versionCount: 1 });
+    if (seen === undefined)
+      byName.set(row.name, { name: row.name, latest: toCartridgeSummary(row), versionCount: 1 });
     else seen.versionCount += 1;
   }
   return [...byName.values()];
 }
 
-export async function listCartridgeVersions(ctx: StoreContext, name: string): Promise<CartridgeVersionSummary[]> {
+export async function listCartridgeVersions(
+  ctx: StoreContext,
+  name: string,
+): Promise<CartridgeVersionSummary[]> {
   const rows = await ctx.db
     .selectFrom('cartridge_versions')
     .select(SUMMARY_COLUMNS)

@@ -13,7 +13,8 @@ export function encodeJson(place: string, value: unknown, maxBytes: number, limi
   } catch (error) {
     throw new StoreInputError(place, `not serialisable as JSON (${(error as Error).message})`);
   }
-  if (text === undefined) throw new StoreInputError(place, 'not serialisable as JSON (undefined or a function)');
+  if (text === undefined)
+    throw new StoreInputError(place, 'not serialisable as JSON (undefined or a function)');
   checkBytes(place, text, maxBytes, limitName);
   return text;
 }

@@ -93,7 +93,13 @@ export async function hydrate(
     select * from lineage order by depth`.execute(ctx.db);
   const self = rows[rows.length - 1];
   const first = rows[0];
-  if (self === undefined || first === undefined || self.record === null || self.state === null || self.seed === null) {
+  if (
+    self === undefined ||
+    first === undefined ||
+    self.record === null ||
+    self.state === null ||
+    self.seed === null
+  ) {
     return undefined;
   }
   const events = await ctx.db
@@ -107,11 +113,22 @@ export async function hydrate(
     .execute();
   const depthOf = new Map(rows.map((r) => [r.id, r.depth]));
   const ledgerEvents: LedgerEntry[] = events
-    .map((e) => ({ turnId: e.turn_id, depth: depthOf.get(e.turn_id) ?? 0, position: e.position, event: decodeJson(e.event) }))
+    .map((e) => ({
+      turnId: e.turn_id,
+      depth: depthOf.get(e.turn_id) ?? 0,
+      position: e.position,
+      event: decodeJson(e.event),
+    }))
     .sort((a, b) => a.depth - b.depth || a.position - b.position);
   const ownEvents: JsonValue[] = ledgerEvents.filter((e) => e.turnId === self.id).map((e) => e.event);
   const turn = toTurn(
-    { ...self, record: self.record, state: self.state, seed: self.seed, idempotency_key: self.idempotency_key },
+    {
+      ...self,
+      record: self.record,
+      state: self.state,
+      seed: self.seed,
+      idempotency_key: self.idempotency_key,
+    },
     ownEvents,
   );
   return {

@@ -19,7 +19,8 @@ export function checkMigrationList(migrations: readonly Migration[]): void {
         `migration list: entry ${i} has version ${m.version}, expected ${i + 1} (versions start at 1 and increase by one)`,
       );
     }
-    if (m.name.trim() === '') throw new StoreMigrationError(`migration list: version ${m.version} has no name`);
+    if (m.name.trim() === '')
+      throw new StoreMigrationError(`migration list: version ${m.version} has no name`);
   });
 }
 
@@ -37,7 +38,8 @@ export async function migrate(
 ): Promise<AppliedMigration[]> {
   checkMigrationList(migrations);
   return inTransaction(db, dialect, async (trx) => {
-    if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${sql.lit(MIGRATION_LOCK_KEY)})`.execute(trx);
+    if (dialect === 'postgres')
+      await sql`select pg_advisory_xact_lock(${sql.lit(MIGRATION_LOCK_KEY)})`.execute(trx);
     await trx.schema
       .createTable('store_migrations')
       .ifNotExists()
@@ -45,7 +47,11 @@ export async function migrate(
       .addColumn('name', 'text', (c) => c.notNull())
       .addColumn('applied_at', 'bigint', (c) => c.notNull())
       .execute();
-    const applied = await trx.selectFrom('store_migrations').select(['version', 'name']).orderBy('version').execute();
+    const applied = await trx
+      .selectFrom('store_migrations')
+      .select(['version', 'name'])
+      .orderBy('version')
+      .execute();
     for (const row of applied) {
       const known = migrations[row.version - 1];
       if (known === undefined) {

@@ -21,12 +21,17 @@ export async function createPersona(
     created_at: at,
     updated_at: at,
   };
-  if ((await getPrincipal(ctx, input.principalId)) === undefined) return { ok: false, reason: 'principal-not-found' };
+  if ((await getPrincipal(ctx, input.principalId)) === undefined)
+    return { ok: false, reason: 'principal-not-found' };
   await ctx.db.insertInto('personas').values(row).execute();
   return { ok: true, persona: toPersona(row) };
 }
 
-export async function getPersona(ctx: StoreContext, id: string, principalId: string): Promise<Persona | undefined> {
+export async function getPersona(
+  ctx: StoreContext,
+  id: string,
+  principalId: string,
+): Promise<Persona | undefined> {
   const row = await ctx.db
     .selectFrom('personas')
     .selectAll()

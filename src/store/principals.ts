@@ -36,7 +36,8 @@ export async function addApiKey(
     created_at: checkTimestamp('addApiKey.createdAt', input.createdAt ?? ctx.now()),
     revoked_at: null,
   };
-  if ((await getPrincipal(ctx, input.principalId)) === undefined) return { ok: false, reason: 'principal-not-found' };
+  if ((await getPrincipal(ctx, input.principalId)) === undefined)
+    return { ok: false, reason: 'principal-not-found' };
   try {
     await ctx.db.insertInto('api_keys').values(row).execute();
   } catch (error) {
@@ -74,7 +75,10 @@ export async function revokeApiKey(
   return result.numUpdatedRows > 0n;
 }
 
-export async function findPrincipalByKeyHash(ctx: StoreContext, keyHash: string): Promise<Principal | undefined> {
+export async function findPrincipalByKeyHash(
+  ctx: StoreContext,
+  keyHash: string,
+): Promise<Principal | undefined> {
   const row = await ctx.db
     .selectFrom('api_keys')
     .innerJoin('principals', 'principals.id', 'api_keys.principal_id')

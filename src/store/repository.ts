@@ -198,7 +198,12 @@ export interface Store {
   createPrincipal(input: { id?: string; name: string; createdAt?: number }): Promise<Principal>;
   getPrincipal(id: string): Promise<Principal | undefined>;
   /** `keyHash` is `hashApiKey(raw)`: the store never sees raw keys. */
-  addApiKey(input: { principalId: string; keyHash: string; label: string; createdAt?: number }): Promise<AddApiKeyResult>;
+  addApiKey(input: {
+    principalId: string;
+    keyHash: string;
+    label: string;
+    createdAt?: number;
+  }): Promise<AddApiKeyResult>;
   listApiKeys(principalId: string): Promise<ApiKey[]>;
   revokeApiKey(principalId: string, keyId: string, revokedAt?: number): Promise<boolean>;
   /** The principal owning an unrevoked key with this hash. */
@@ -216,7 +221,12 @@ export interface Store {
   listCartridges(): Promise<CartridgeSummary[]>;
   listCartridgeVersions(name: string): Promise<CartridgeVersionSummary[]>;
 
-  createPersona(input: { principalId: string; name: string; data: unknown; createdAt?: number }): Promise<PersonaResult>;
+  createPersona(input: {
+    principalId: string;
+    name: string;
+    data: unknown;
+    createdAt?: number;
+  }): Promise<PersonaResult>;
   getPersona(id: string, principalId: string): Promise<Persona | undefined>;
   listPersonas(principalId: string): Promise<Persona[]>;
   updatePersona(
@@ -233,7 +243,12 @@ export interface Store {
   getSession(id: string, principalId: string): Promise<Session | undefined>;
   /** Most recently played first. */
   listSessions(principalId: string): Promise<Session[]>;
-  renameSession(id: string, principalId: string, title: string | null, updatedAt?: number): Promise<Session | undefined>;
+  renameSession(
+    id: string,
+    principalId: string,
+    title: string | null,
+    updatedAt?: number,
+  ): Promise<Session | undefined>;
   /** Removes the session with its turns, ledger events and saves. */
   deleteSession(id: string, principalId: string): Promise<boolean>;
 
@@ -259,7 +274,12 @@ export interface Store {
   listTree(sessionId: string): Promise<TurnNode[]>;
 
   /** `name` is unique per session. */
-  createSave(input: { sessionId: string; turnId: string; name: string; createdAt?: number }): Promise<SaveResult>;
+  createSave(input: {
+    sessionId: string;
+    turnId: string;
+    name: string;
+    createdAt?: number;
+  }): Promise<SaveResult>;
   getSave(sessionId: string, saveId: string): Promise<Save | undefined>;
   listSaves(sessionId: string): Promise<Save[]>;
   renameSave(sessionId: string, saveId: string, name: string): Promise<SaveResult>;

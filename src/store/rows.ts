@@ -116,5 +116,11 @@ export function toTurn(row: TurnsTable, ledgerEvents: JsonValue[]): Turn {
 }
 
 export function toSave(row: SavesTable): Save {
-  return { id: row.id, sessionId: row.session_id, turnId: row.turn_id, name: row.name, createdAt: row.created_at };
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    turnId: row.turn_id,
+    name: row.name,
+    createdAt: row.created_at,
+  };
 }

@@ -24,7 +24,11 @@ export async function createSave(
     .where('session_id', '=', input.sessionId)
     .executeTakeFirst();
   if (turn === undefined) {
-    const session = await ctx.db.selectFrom('sessions').select('id').where('id', '=', input.sessionId).executeTakeFirst();
+    const session = await ctx.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('id', '=', input.sessionId)
+      .executeTakeFirst();
     return { ok: false, reason: session === undefined ? 'session-not-found' : 'turn-not-found' };
   }
   try {
@@ -36,7 +40,11 @@ export async function createSave(
   return { ok: true, save: toSave(row) };
 }
 
-export async function getSave(ctx: StoreContext, sessionId: string, saveId: string): Promise<Save | undefined> {
+export async function getSave(
+  ctx: StoreContext,
+  sessionId: string,
+  saveId: string,
+): Promise<Save | undefined> {
   const row = await ctx.db
     .selectFrom('saves')
     .selectAll()
@@ -57,7 +65,12 @@ export async function listSaves(ctx: StoreContext, sessionId: string): Promise<S
   return rows.map(toSave);
 }
 
-export async function renameSave(ctx: StoreContext, sessionId: string, saveId: string, name: string): Promise<SaveResult> {
+export async function renameSave(
+  ctx: StoreContext,
+  sessionId: string,
+  saveId: string,
+  name: string,
+): Promise<SaveResult> {
   const checked = checkName('renameSave.name', name);
   try {
     const result = await ctx.db

@@ -9,10 +9,14 @@ import { encodeTurnContent } from './turn-content.ts';
 import { insertTurn, storedTurn, turnRow } from './turn-rows.ts';
 import { checkId, checkOptionalName, checkSeed, checkTimestamp } from './validate.ts';
 
-export async function createSession(ctx: StoreContext, input: CreateSessionInput): Promise<CreateSessionResult> {
+export async function createSession(
+  ctx: StoreContext,
+  input: CreateSessionInput,
+): Promise<CreateSessionResult> {
   const content = encodeTurnContent('createSession.genesis', input.genesis);
   const sessionId = input.id === undefined ? ctx.newId() : checkId('createSession.id', input.id);
-  const turnId = input.genesis.id === undefined ? ctx.newId() : checkId('createSession.genesis.id', input.genesis.id);
+  const turnId =
+    input.genesis.id === undefined ? ctx.newId() : checkId('createSession.genesis.id', input.genesis.id);
   const at = checkTimestamp('createSession.createdAt', input.createdAt ?? content.created_at);
   const session: SessionsTable = {
     id: sessionId,
@@ -33,7 +37,11 @@ export async function createSession(ctx: StoreContext, input: CreateSessionInput
     null,
   );
   return inTransaction(ctx.db, ctx.dialect, async (trx): Promise<CreateSessionResult> => {
-    const principal = await trx.selectFrom('principals').select('id').where('id', '=', session.principal_id).executeTakeFirst();
+    const principal = await trx
+      .selectFrom('principals')
+      .select('id')
+      .where('id', '=', session.principal_id)
+      .executeTakeFirst();
     if (principal === undefined) return { ok: false, reason: 'principal-not-found' };
     const version = await trx
       .selectFrom('cartridge_versions')
@@ -56,7 +64,11 @@ export async function createSession(ctx: StoreContext, input: CreateSessionInput
   });
 }
 
-export async function getSession(ctx: StoreContext, id: string, principalId: string): Promise<Session | undefined> {
+export async function getSession(
+  ctx: StoreContext,
+  id: string,
+  principalId: string,
+): Promise<Session | undefined> {
   const row = await ctx.db
     .selectFrom('sessions')
     .selectAll()

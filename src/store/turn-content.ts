@@ -24,7 +24,8 @@ export interface EncodedTurnContent {
 }
 
 export function encodeTurnContent(place: string, content: TurnContent): EncodedTurnContent {
-  if (typeof content.narration !== 'string') throw new StoreInputError(`${place}.narration`, 'must be a string');
+  if (typeof content.narration !== 'string')
+    throw new StoreInputError(`${place}.narration`, 'must be a string');
   checkBytes(`${place}.narration`, content.narration, MAX_NARRATION_BYTES, 'MAX_NARRATION_BYTES');
   const events = content.ledgerEvents ?? [];
   if (!Array.isArray(events)) throw new StoreInputError(`${place}.ledgerEvents`, 'must be an array');

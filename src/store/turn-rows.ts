@@ -40,7 +40,14 @@ export async function insertTurn(
   if (ledgerEvents.length > 0) {
     await trx
       .insertInto('ledger_events')
-      .values(ledgerEvents.map((event, position) => ({ turn_id: row.id, session_id: row.session_id, position, event })))
+      .values(
+        ledgerEvents.map((event, position) => ({
+          turn_id: row.id,
+          session_id: row.session_id,
+          position,
+          event,
+        })),
+      )
       .execute();
   }
 }
@@ -78,7 +85,10 @@ export async function loadTurnBy(
   where: { id: string } | { idempotencyKey: string },
 ): Promise<Turn | undefined> {
   let query = db.selectFrom('turns').selectAll().where('session_id', '=', sessionId);
-  query = 'id' in where ? query.where('id', '=', where.id) : query.where('idempotency_key', '=', where.idempotencyKey);
+  query =
+    'id' in where
+      ? query.where('id', '=', where.id)
+      : query.where('idempotency_key', '=', where.idempotencyKey);
   const row = await query.executeTakeFirst();
   if (row === undefined) return undefined;
   const events = await db

@@ -3,7 +3,14 @@
 import { sql } from 'kysely';
 import type { StoreContext } from './context.ts';
 import { isUniqueViolation, StoreInputError } from './errors.ts';
-import type { AppendTurnInput, AppendTurnResult, SetHeadResult, Turn, TurnMessage, TurnNode } from './repository.ts';
+import type {
+  AppendTurnInput,
+  AppendTurnResult,
+  SetHeadResult,
+  Turn,
+  TurnMessage,
+  TurnNode,
+} from './repository.ts';
 import { TURN_MESSAGE_COLUMNS, TURN_NODE_COLUMNS, toSession, toTurnMessage, toTurnNode } from './rows.ts';
 import { inTransaction } from './transaction.ts';
 import { encodeTurnContent } from './turn-content.ts';
@@ -14,7 +21,9 @@ export async function appendTurn(ctx: StoreContext, input: AppendTurnInput): Pro
   const content = encodeTurnContent('appendTurn', input);
   const turnId = input.id === undefined ? ctx.newId() : checkId('appendTurn.id', input.id);
   const key =
-    input.idempotencyKey === undefined ? null : checkIdempotencyKey('appendTurn.idempotencyKey', input.idempotencyKey);
+    input.idempotencyKey === undefined
+      ? null
+      : checkIdempotencyKey('appendTurn.idempotencyKey', input.idempotencyKey);
   const moveHead = input.moveHead ?? true;
   try {
     return await inTransaction(ctx.db, ctx.dialect, async (trx): Promise<AppendTurnResult> => {
@@ -44,7 +53,11 @@ export async function appendTurn(ctx: StoreContext, input: AppendTurnInput): Pro
       const last = siblings?.last ?? null;
       const row = turnRow(
         { id: turnId, session_id: input.sessionId, parent_id: input.parentId },
-        { depth: parent.depth + 1, sibling_index: last === null ? 0 : Number(last) + 1, seq: session.turn_count },
+        {
+          depth: parent.depth + 1,
+          sibling_index: last === null ? 0 : Number(last) + 1,
+          seq: session.turn_count,
+        },
         content,
         key,
       );
@@ -72,11 +85,19 @@ export function getTurn(ctx: StoreContext, sessionId: string, turnId: string): P
   return loadTurnBy(ctx.db, sessionId, { id: turnId });
 }
 
-export function findTurnByIdempotencyKey(ctx: StoreContext, sessionId: string, key: string): Promise<Turn | undefined> {
+export function findTurnByIdempotencyKey(
+  ctx: StoreContext,
+  sessionId: string,
+  key: string,
+): Promise<Turn | undefined> {
   return loadTurnBy(ctx.db, sessionId, { idempotencyKey: key });
 }
 
-export async function listChildren(ctx: StoreContext, sessionId: string, turnId: string): Promise<TurnMessage[]> {
+export async function listChildren(
+  ctx: StoreContext,
+  sessionId: string,
+  turnId: string,
+): Promise<TurnMessage[]> {
   const rows = await ctx.db
     .selectFrom('turns')
     .select(TURN_MESSAGE_COLUMNS)

@@ -20,7 +20,8 @@ export function checkOptionalName(place: string, value: unknown): string | null 
 }
 
 export function checkIdempotencyKey(place: string, value: unknown): string {
-  if (typeof value !== 'string' || value === '') throw new StoreInputError(place, 'must be a non-empty string');
+  if (typeof value !== 'string' || value === '')
+    throw new StoreInputError(place, 'must be a non-empty string');
   if (value.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
     throw new StoreInputError(
       place,
@@ -32,7 +33,8 @@ export function checkIdempotencyKey(place: string, value: unknown): string {
 
 /** Ids are opaque text chosen by the store (UUIDs) or by the caller; bound them so they index well. */
 export function checkId(place: string, value: unknown): string {
-  if (typeof value !== 'string' || value === '') throw new StoreInputError(place, 'must be a non-empty string');
+  if (typeof value !== 'string' || value === '')
+    throw new StoreInputError(place, 'must be a non-empty string');
   if (value.length > MAX_NAME_LENGTH) {
     throw new StoreInputError(
       place,
@@ -81,7 +83,10 @@ export function checkMessageWindow(place: string, value: unknown): number {
     throw new StoreInputError(place, 'must be a positive integer');
   }
   if (value > MAX_MESSAGE_WINDOW) {
-    throw new StoreInputError(place, `is ${value}, over the limit MAX_MESSAGE_WINDOW = ${MAX_MESSAGE_WINDOW}`);
+    throw new StoreInputError(
+      place,
+      `is ${value}, over the limit MAX_MESSAGE_WINDOW = ${MAX_MESSAGE_WINDOW}`,
+    );
   }
   return value;
 }

@@ -36,11 +36,17 @@ export type RunResult =
     }
   | { readonly ok: false; readonly error: RunError; readonly notes: readonly string[]; readonly rolls: readonly RollRecord[] };
 
+/** What the interpreter needs of a dice generator (tests may script one). */
+export interface Dice {
+  readonly rolls: RollRecord[];
+  roll(count: number, sides: number, expr: string): number;
+}
+
 export interface RunEventOptions {
   /** Seed for a fresh dice generator (default 0). Ignored when `dice` is given. */
   readonly seed?: number;
   /** A generator to continue (its rolls so far are not repeated in the result). */
-  readonly dice?: DiceRoller;
+  readonly dice?: Dice;
   readonly maxSteps?: number;
 }
 
@@ -81,7 +87,7 @@ export class EventRunner implements EvalContext {
   constructor(
     readonly rules: CompiledRules,
     state: unknown,
-    readonly dice: DiceRoller,
+    readonly dice: Dice,
     private readonly maxSteps: number = MAX_STEPS_PER_RUN,
   ) {
     this.root = isDict(state) && Object.getPrototypeOf(state) === null ? state : (toValue(state ?? {}) as Dict);

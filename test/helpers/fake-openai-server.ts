@@ -84,7 +84,12 @@ export type FakeReply =
     } & ReplyCommon)
   | ({ readonly kind: 'hang' } & ReplyCommon)
   | ({ readonly kind: 'stall'; readonly chunks: readonly string[] } & ReplyCommon)
-  | ({ readonly kind: 'raw'; readonly status: number; readonly contentType: string; readonly body: string } & ReplyCommon);
+  | ({
+      readonly kind: 'raw';
+      readonly status: number;
+      readonly contentType: string;
+      readonly body: string;
+    } & ReplyCommon);
 
 export interface FakeRequest {
   readonly method: string;
@@ -126,7 +131,8 @@ export async function startFakeOpenAI(
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, { error: { message: `fake server crashed: ${String(error)}` } });
+      if (!res.headersSent)
+        sendJson(res, 500, { error: { message: `fake server crashed: ${String(error)}` } });
       else res.destroy();
     });
   });
@@ -147,7 +153,8 @@ export async function startFakeOpenAI(
       const index = chatIndex++;
       const reply = handler
         ? await handler(request, index)
-        : (queue?.shift() ?? ({ kind: 'error', status: 500, message: 'fake server: script exhausted' } as const));
+        : (queue?.shift() ??
+          ({ kind: 'error', status: 500, message: 'fake server: script exhausted' } as const));
       await replyChat(res, reply, asRecord(body));
       return;
     }
@@ -188,7 +195,12 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(value));
 }
@@ -217,20 +229,31 @@ function wireUsage(usage: FakeUsage): Record<string, unknown> {
     prompt_tokens: usage.prompt_tokens,
     completion_tokens: usage.completion_tokens,
     total_tokens: usage.prompt_tokens + usage.completion_tokens,
-    ...(usage.cached_tokens === undefined ? {} : { prompt_tokens_details: { cached_tokens: usage.cached_tokens } }),
+    ...(usage.cached_tokens === undefined
+      ? {}
+      : { prompt_tokens_details: { cached_tokens: usage.cached_tokens } }),
   };
 }
 
-async function replyChat(res: ServerResponse, reply: FakeReply, body: Record<string, unknown>): Promise<void> {
+async function replyChat(
+  res: ServerResponse,
+  reply: FakeReply,
+  body: Record<string, unknown>,
+): Promise<void> {
   if (reply.delayMs !== undefined) await wait(reply.delayMs);
   if (res.destroyed) return;
   const stream = body.stream === true;
   const includeUsage = asRecord(body.stream_options).include_usage === true;
   switch (reply.kind) {
     case 'error':
-      sendJson(res, reply.status, { error: { message: reply.message ?? `fake error ${reply.status}`, type: 'fake' } }, {
-        ...reply.headers,
-      });
+      sendJson(
+        res,
+        reply.status,
+        { error: { message: reply.message ?? `fake error ${reply.status}`, type: 'fake' } },
+        {
+          ...reply.headers,
+        },
+      );
       return;
     case 'hang':
       // Keep the socket open until the client gives up; `close()` destroys it otherwise.
@@ -247,7 +270,8 @@ async function replyChat(res: ServerResponse, reply: FakeReply, body: Record<str
     case 'text':
     case 'tool-calls': {
       const model = reply.model ?? MODEL;
-      const calls = reply.kind === 'tool-calls' ? reply.calls.map((c, i) => ({ ...c, id: c.id ?? `call_${i}` })) : [];
+      const calls =
+        reply.kind === 'tool-calls' ? reply.calls.map((c, i) => ({ ...c, id: c.id ?? `call_${i}` })) : [];
       const text = reply.text ?? '';
       const output = text + calls.map(argumentsText).join('');
       const usage = reply.usage ?? defaultUsage(body, output);
@@ -288,8 +312,15 @@ async function replyChat(res: ServerResponse, reply: FakeReply, body: Record<str
       if (reply.kind === 'tool-calls' && (reply.style ?? 'openai') === 'ollama') {
         calls.forEach((c, i) => {
           const last = i === calls.length - 1;
-          const toolCall = { id: c.id, type: 'function', function: { name: c.name, arguments: argumentsText(c) } };
-          writeSse(res, chunk(model, { tool_calls: [toolCall] }, last ? (reply.finishReason ?? 'stop') : null));
+          const toolCall = {
+            id: c.id,
+            type: 'function',
+            function: { name: c.name, arguments: argumentsText(c) },
+          };
+          writeSse(
+            res,
+            chunk(model, { tool_calls: [toolCall] }, last ? (reply.finishReason ?? 'stop') : null),
+          );
         });
       } else {
         const size = Math.max(1, reply.kind === 'tool-calls' ? (reply.fragmentSize ?? 7) : 7);
@@ -297,16 +328,38 @@ async function replyChat(res: ServerResponse, reply: FakeReply, body: Record<str
           const args = argumentsText(c);
           writeSse(
             res,
-            chunk(model, { tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] }, null),
+            chunk(
+              model,
+              {
+                tool_calls: [
+                  { index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } },
+                ],
+              },
+              null,
+            ),
           );
           for (let at = 0; at < args.length; at += size) {
-            writeSse(res, chunk(model, { tool_calls: [{ index, function: { arguments: args.slice(at, at + size) } }] }, null));
+            writeSse(
+              res,
+              chunk(
+                model,
+                { tool_calls: [{ index, function: { arguments: args.slice(at, at + size) } }] },
+                null,
+              ),
+            );
           }
         });
         writeSse(res, chunk(model, {}, finishReason));
       }
       if (includeUsage) {
-        writeSse(res, { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: CREATED, model, choices: [], usage: wireUsage(usage) });
+        writeSse(res, {
+          id: 'chatcmpl-fake',
+          object: 'chat.completion.chunk',
+          created: CREATED,
+          model,
+          choices: [],
+          usage: wireUsage(usage),
+        });
       }
       res.write('data: [DONE]\n\n');
       res.end();
@@ -320,14 +373,22 @@ async function replyChat(res: ServerResponse, reply: FakeReply, body: Record<str
 }
 
 function startSse(res: ServerResponse): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
 }
 
 function writeSse(res: ServerResponse, value: unknown): void {
   res.write(`data: ${JSON.stringify(value)}\n\n`);
 }
 
-function chunk(model: string, delta: Record<string, unknown>, finishReason: string | null): Record<string, unknown> {
+function chunk(
+  model: string,
+  delta: Record<string, unknown>,
+  finishReason: string | null,
+): Record<string, unknown> {
   return {
     id: 'chatcmpl-fake',
     object: 'chat.completion.chunk',
@@ -348,7 +409,11 @@ export function hashedWordsEmbedding(text: string, dimensions = 16): number[] {
   return vector;
 }
 
-function replyEmbeddings(res: ServerResponse, body: Record<string, unknown>, options: FakeOpenAIOptions): void {
+function replyEmbeddings(
+  res: ServerResponse,
+  body: Record<string, unknown>,
+  options: FakeOpenAIOptions,
+): void {
   if (options.embeddingsError) {
     sendJson(res, options.embeddingsError.status, {
       error: { message: options.embeddingsError.message ?? `fake error ${options.embeddingsError.status}` },

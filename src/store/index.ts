@@ -1,0 +1,19 @@
+// Public surface of the storage layer.
+export { StoreInputError, StoreMigrationError } from './errors.ts';
+export type { JsonValue } from './json.ts';
+export { API_KEY_PREFIX, generateApiKey, hashApiKey } from './keys.ts';
+export * from './limits.ts';
+export { checkMigrationList, MIGRATION_LOCK_KEY, migrate } from './migrate.ts';
+export { MIGRATIONS } from './migrations/index.ts';
+export type { Migration } from './migrations/migration.ts';
+export {
+  DEFAULT_PG_POOL_SIZE,
+  DEFAULT_SQLITE_PATH,
+  type DatabaseTarget,
+  type OpenStoreOptions,
+  openStore,
+  parseDatabaseUrl,
+  SQLITE_BUSY_TIMEOUT_MS,
+} from './open.ts';
+export type * from './repository.ts';
+export type { SqlDialect } from './schema.ts';

@@ -1,0 +1,80 @@
+// Binds the repository modules to one database context. Every method is plain delegation: the
+// behaviour lives in the module named after the table it touches.
+
+import { sql } from 'kysely';
+import {
+  addApiKey,
+  createPrincipal,
+  findPrincipalByKeyHash,
+  getPrincipal,
+  listApiKeys,
+  revokeApiKey,
+} from './principals.ts';
+import {
+  getCartridgeVersion,
+  listCartridges,
+  listCartridgeVersions,
+  putCartridgeVersion,
+} from './cartridges.ts';
+import type { StoreContext } from './context.ts';
+import { getLedgerLog, getLineage, hydrate } from './lineage.ts';
+import { createPersona, deletePersona, getPersona, listPersonas, updatePersona } from './personas.ts';
+import type { Store } from './repository.ts';
+import { createSave, deleteSave, getSave, listSaves, renameSave } from './saves.ts';
+import { createSession, deleteSession, getSession, listSessions, renameSession } from './sessions.ts';
+import { appendTurn, findTurnByIdempotencyKey, getTurn, listChildren, listTree, setHead } from './turns.ts';
+
+export function createStore(ctx: StoreContext, close: () => Promise<void>): Store {
+  return {
+    dialect: ctx.dialect,
+    close,
+    async schemaVersion() {
+      const row = await ctx.db
+        .selectFrom('store_migrations')
+        .select(sql<number | null>`max(version)`.as('version'))
+        .executeTakeFirst();
+      return Number(row?.version ?? 0);
+    },
+
+    createPrincipal: (input) => createPrincipal(ctx, input),
+    getPrincipal: (id) => getPrincipal(ctx, id),
+    addApiKey: (input) => addApiKey(ctx, input),
+    listApiKeys: (principalId) => listApiKeys(ctx, principalId),
+    revokeApiKey: (principalId, keyId, revokedAt) => revokeApiKey(ctx, principalId, keyId, revokedAt),
+    findPrincipalByKeyHash: (keyHash) => findPrincipalByKeyHash(ctx, keyHash),
+
+    putCartridgeVersion: (input) => putCartridgeVersion(ctx, input),
+    getCartridgeVersion: (idOrHash) => getCartridgeVersion(ctx, idOrHash),
+    listCartridges: () => listCartridges(ctx),
+    listCartridgeVersions: (name) => listCartridgeVersions(ctx, name),
+
+    createPersona: (input) => createPersona(ctx, input),
+    getPersona: (id, principalId) => getPersona(ctx, id, principalId),
+    listPersonas: (principalId) => listPersonas(ctx, principalId),
+    updatePersona: (id, principalId, patch) => updatePersona(ctx, id, principalId, patch),
+    deletePersona: (id, principalId) => deletePersona(ctx, id, principalId),
+
+    createSession: (input) => createSession(ctx, input),
+    getSession: (id, principalId) => getSession(ctx, id, principalId),
+    listSessions: (principalId) => listSessions(ctx, principalId),
+    renameSession: (id, principalId, title, updatedAt) =>
+      renameSession(ctx, id, principalId, title, updatedAt),
+    deleteSession: (id, principalId) => deleteSession(ctx, id, principalId),
+
+    appendTurn: (input) => appendTurn(ctx, input),
+    getTurn: (sessionId, turnId) => getTurn(ctx, sessionId, turnId),
+    findTurnByIdempotencyKey: (sessionId, key) => findTurnByIdempotencyKey(ctx, sessionId, key),
+    listChildren: (sessionId, turnId) => listChildren(ctx, sessionId, turnId),
+    getLineage: (sessionId, turnId) => getLineage(ctx, sessionId, turnId),
+    getLedgerLog: (sessionId, turnId) => getLedgerLog(ctx, sessionId, turnId),
+    hydrate: (sessionId, turnId, options) => hydrate(ctx, sessionId, turnId, options),
+    setHead: (sessionId, turnId, options) => setHead(ctx, sessionId, turnId, options),
+    listTree: (sessionId) => listTree(ctx, sessionId),
+
+    createSave: (input) => createSave(ctx, input),
+    getSave: (sessionId, saveId) => getSave(ctx, sessionId, saveId),
+    listSaves: (sessionId) => listSaves(ctx, sessionId),
+    renameSave: (sessionId, saveId, name) => renameSave(ctx, sessionId, saveId, name),
+    deleteSave: (sessionId, saveId) => deleteSave(ctx, sessionId, saveId),
+  };
+}

@@ -1,0 +1,607 @@
+// Parser: tokens → typed AST, by recursive descent with Python's precedence, lowest first:
+// `A if C else B`; `or`; `and`; `not`; comparisons (chainable, `in`, `not in`); `+ -`; `* / // %`;
+// unary `+ -`; postfix `.name`, `[index]`, `f(args)`; atoms.
+//
+// Nesting is counted as the parser descends (parentheses, brackets, braces, call arguments,
+// subscripts, unary operators, `not`, the `else` branch), and the finished tree's height is checked
+// too, both against MAX_EXPRESSION_DEPTH. So neither the parser nor anything that walks the tree
+// recursively (evaluator, printer, checker) can overflow the JS stack, whatever the text.
+
+import { YareError } from '../errors.ts';
+import { MAX_CONTAINER_SIZE, MAX_EXPRESSION_DEPTH, MAX_EXPRESSION_LENGTH } from '../limits.ts';
+import type { BinaryOp, CompareOp, Expr, Expression, Span } from './ast.ts';
+import { type Keyword, scan, type Token } from './scanner.ts';
+
+export { printExpr } from './printer.ts';
+
+/** Python keywords that are names to the scanner but never valid in a YARE expression. */
+const PYTHON_KEYWORDS: ReadonlyMap<string, string> = new Map([
+  ['lambda', 'lambda expressions are not supported'],
+  ['is', "'is' is not supported; compare with == or !="],
+  ['for', 'comprehensions are not supported'],
+  ['async', "'async' is not supported"],
+  ['await', "'await' is not supported"],
+  ['yield', "'yield' is not supported"],
+]);
+const PYTHON_STATEMENT_WORDS: ReadonlySet<string> = new Set([
+  'import',
+  'from',
+  'as',
+  'def',
+  'class',
+  'return',
+  'del',
+  'pass',
+  'while',
+  'with',
+  'global',
+  'nonlocal',
+  'raise',
+  'try',
+  'except',
+  'finally',
+  'assert',
+  'break',
+  'continue',
+  'elif',
+]);
+
+/** Where a parsed expression sits in its source text (see `Expression`). */
+export interface SourceLocation {
+  readonly source: string;
+  readonly offset: number;
+}
+
+/**
+ * Parse expression text written without the leading `@`. Spans in the tree are offsets into `text`;
+ * `location` says where `text` starts inside a larger source (default: `text` itself, offset 0).
+ */
+export function parseExpression(text: string, location?: SourceLocation): Expression {
+  if (text.length > MAX_EXPRESSION_LENGTH) {
+    throw new YareError(
+      'YARE_EXPR_TOO_LONG',
+      `expression is ${text.length} characters long; the limit is ${MAX_EXPRESSION_LENGTH} (MAX_EXPRESSION_LENGTH)`,
+      { start: MAX_EXPRESSION_LENGTH, end: text.length },
+    );
+  }
+  const ast = new Parser(scan(text)).parseTop();
+  checkHeight(ast, 0);
+  return { source: location?.source ?? text, offset: location?.offset ?? 0, ast };
+}
+
+const LEADING_SPACE = /^\s*/;
+
+/**
+ * Parse a rules value written `@ expression` (as in `yare.yaml`): strips the `@` and surrounding
+ * whitespace, and records how far in the expression starts.
+ */
+export function parseAtExpression(raw: string): Expression {
+  if (raw[0] !== '@') {
+    throw new YareError('YARE_NOT_AN_EXPRESSION', "an expression must start with '@'", { start: 0, end: 0 });
+  }
+  const offset = 1 + LEADING_SPACE.exec(raw.slice(1))![0].length;
+  return parseExpression(raw.slice(offset).trimEnd(), { source: raw, offset });
+}
+
+/** The source text of a node (e.g. `roll(1d20)` for a call), used to label recorded rolls. */
+export function exprText(expr: Expression, span: Span): string {
+  return expr.source.slice(expr.offset + span.start, expr.offset + span.end);
+}
+
+function checkHeight(node: Expr, depth: number): void {
+  if (depth > MAX_EXPRESSION_DEPTH) {
+    throw new YareError(
+      'YARE_EXPR_TOO_DEEP',
+      `expression is nested deeper than ${MAX_EXPRESSION_DEPTH} levels (MAX_EXPRESSION_DEPTH)`,
+      node.span,
+    );
+  }
+  const d = depth + 1;
+  switch (node.kind) {
+    case 'literal':
+    case 'dice':
+    case 'name':
+      return;
+    case 'attribute':
+      return checkHeight(node.object, d);
+    case 'index':
+      checkHeight(node.object, d);
+      return checkHeight(node.index, d);
+    case 'call':
+      for (const a of node.args) checkHeight(a, d);
+      for (const k of node.kwargs) checkHeight(k.value, d);
+      return;
+    case 'unary':
+      return checkHeight(node.operand, d);
+    case 'binary':
+    case 'logical':
+      checkHeight(node.left, d);
+      return checkHeight(node.right, d);
+    case 'compare':
+      for (const o of node.operands) checkHeight(o, d);
+      return;
+    case 'conditional':
+      checkHeight(node.test, d);
+      checkHeight(node.then, d);
+      return checkHeight(node.otherwise, d);
+    case 'list':
+      for (const item of node.items) checkHeight(item, d);
+      return;
+    case 'dict':
+      for (const e of node.entries) {
+        checkHeight(e.key, d);
+        checkHeight(e.value, d);
+      }
+      return;
+    default: {
+      const never: never = node;
+      throw new Error(`unknown expression node ${(never as Expr).kind}`);
+    }
+  }
+}
+
+function describe(t: Token): string {
+  switch (t.kind) {
+    case 'int':
+    case 'float':
+      return 'number';
+    case 'string':
+      return 'string';
+    case 'dice':
+      return `dice '${t.count}d${t.sides}'`;
+    case 'name':
+      return `name '${t.name}'`;
+    case 'keyword':
+      return `'${t.keyword}'`;
+    case 'op':
+      return `'${t.op}'`;
+    case 'eof':
+      return 'end of expression';
+  }
+}
+
+const SUM_OPS: ReadonlyMap<string, BinaryOp> = new Map<string, BinaryOp>([
+  ['+', '+'],
+  ['-', '-'],
+]);
+const TERM_OPS: ReadonlyMap<string, BinaryOp> = new Map<string, BinaryOp>([
+  ['*', '*'],
+  ['/', '/'],
+  ['//', '//'],
+  ['%', '%'],
+]);
+const COMPARE_OPS: ReadonlyMap<string, CompareOp> = new Map<string, CompareOp>([
+  ['==', '=='],
+  ['!=', '!='],
+  ['<', '<'],
+  ['<=', '<='],
+  ['>', '>'],
+  ['>=', '>='],
+]);
+
+class Parser {
+  private pos = 0;
+  private depth = 0;
+  /** End offset of the last consumed token: the end of every node's span. */
+  private lastEnd = 0;
+
+  constructor(private readonly tokens: readonly Token[]) {}
+
+  parseTop(): Expr {
+    if (this.peek().kind === 'eof') throw new YareError('YARE_SYNTAX', 'empty expression', { start: 0, end: 0 });
+    const expr = this.conditional();
+    const t = this.peek();
+    if (t.kind !== 'eof') {
+      if (this.isOp(t, '=')) throw new YareError('YARE_SYNTAX', "'=' cannot be used here; compare with '=='", this.spanOf(t));
+      throw this.unexpected(t, 'after a complete expression');
+    }
+    return expr;
+  }
+
+  // --- token helpers -------------------------------------------------------------------------
+
+  private peek(ahead = 0): Token {
+    return this.tokens[Math.min(this.pos + ahead, this.tokens.length - 1)]!;
+  }
+
+  private advance(): Token {
+    const t = this.tokens[this.pos]!;
+    if (t.kind !== 'eof') this.pos++;
+    this.lastEnd = t.end;
+    return t;
+  }
+
+  private isOp(t: Token, op: string): boolean {
+    return t.kind === 'op' && t.op === op;
+  }
+
+  private isKeyword(t: Token, keyword: Keyword): boolean {
+    return t.kind === 'keyword' && t.keyword === keyword;
+  }
+
+  private spanOf(t: Token): Span {
+    return { start: t.start, end: t.end };
+  }
+
+  private expectOp(op: string, context: string): Token {
+    const t = this.peek();
+    if (!this.isOp(t, op)) throw this.unexpected(t, `expected '${op}' ${context}`);
+    return this.advance();
+  }
+
+  /** A clear error for a token that cannot appear here, naming unsupported Python constructs. */
+  private unexpected(t: Token, context: string): YareError {
+    const where = this.spanOf(t);
+    if (t.kind === 'name' && !t.sigil) {
+      const reason = PYTHON_KEYWORDS.get(t.name);
+      if (reason !== undefined) return new YareError('YARE_UNSUPPORTED', reason, where);
+      if (PYTHON_STATEMENT_WORDS.has(t.name)) {
+        return new YareError('YARE_UNSUPPORTED', `'${t.name}' is a Python statement keyword, not an expression`, where);
+      }
+    }
+    if (t.kind === 'op') {
+      switch (t.op) {
+        case ',':
+          return new YareError('YARE_UNSUPPORTED', 'tuples are not supported (a comma is only allowed in lists, dicts and calls)', where);
+        case '**':
+          return new YareError('YARE_UNSUPPORTED', "the power operator '**' is not supported", where);
+        case ':':
+          return new YareError('YARE_SYNTAX', `unexpected ':' (${context}); slices and annotations are not supported`, where);
+      }
+    }
+    return new YareError('YARE_SYNTAX', `unexpected ${describe(t)} (${context})`, where);
+  }
+
+  /** Count one level of nesting; the opening token is blamed when the limit is passed. */
+  private enter(t: Token): void {
+    if (++this.depth > MAX_EXPRESSION_DEPTH) {
+      throw new YareError(
+        'YARE_EXPR_TOO_DEEP',
+        `expression is nested deeper than ${MAX_EXPRESSION_DEPTH} levels (MAX_EXPRESSION_DEPTH)`,
+        this.spanOf(t),
+      );
+    }
+  }
+
+  private nested(opener: Token): Expr {
+    this.enter(opener);
+    const e = this.conditional();
+    this.depth--;
+    return e;
+  }
+
+  // --- grammar -------------------------------------------------------------------------------
+
+  private conditional(): Expr {
+    const start = this.peek().start;
+    const then = this.disjunction();
+    const t = this.peek();
+    if (!this.isKeyword(t, 'if')) return then;
+    this.advance();
+    const test = this.disjunction();
+    const elseToken = this.peek();
+    if (!this.isKeyword(elseToken, 'else')) throw this.unexpected(elseToken, "expected 'else' in 'A if C else B'");
+    this.advance();
+    const otherwise = this.nested(elseToken);
+    return { kind: 'conditional', test, then, otherwise, span: { start, end: this.lastEnd } };
+  }
+
+  private disjunction(): Expr {
+    const start = this.peek().start;
+    let left = this.conjunction();
+    while (this.isKeyword(this.peek(), 'or')) {
+      this.advance();
+      const right = this.conjunction();
+      left = { kind: 'logical', op: 'or', left, right, span: { start, end: this.lastEnd } };
+    }
+    return left;
+  }
+
+  private conjunction(): Expr {
+    const start = this.peek().start;
+    let left = this.inversion();
+    while (this.isKeyword(this.peek(), 'and')) {
+      this.advance();
+      const right = this.inversion();
+      left = { kind: 'logical', op: 'and', left, right, span: { start, end: this.lastEnd } };
+    }
+    return left;
+  }
+
+  private inversion(): Expr {
+    const t = this.peek();
+    if (!this.isKeyword(t, 'not')) return this.comparison();
+    this.advance();
+    this.enter(t);
+    const operand = this.inversion();
+    this.depth--;
+    return { kind: 'unary', op: 'not', operand, span: { start: t.start, end: this.lastEnd } };
+  }
+
+  private comparison(): Expr {
+    const start = this.peek().start;
+    const first = this.sum();
+    let ops: CompareOp[] | undefined;
+    let operands: Expr[] | undefined;
+    for (;;) {
+      const op = this.compareOp();
+      if (op === undefined) break;
+      ops ??= [];
+      operands ??= [first];
+      ops.push(op);
+      operands.push(this.sum());
+    }
+    if (ops === undefined || operands === undefined) return first;
+    return { kind: 'compare', ops, operands, span: { start, end: this.lastEnd } };
+  }
+
+  private compareOp(): CompareOp | undefined {
+    const t = this.peek();
+    if (t.kind === 'op') {
+      const op = COMPARE_OPS.get(t.op);
+      if (op !== undefined) this.advance();
+      return op;
+    }
+    if (this.isKeyword(t, 'in')) {
+      this.advance();
+      return 'in';
+    }
+    if (this.isKeyword(t, 'not') && this.isKeyword(this.peek(1), 'in')) {
+      this.advance();
+      this.advance();
+      return 'not in';
+    }
+    return undefined;
+  }
+
+  private sum(): Expr {
+    const start = this.peek().start;
+    let left = this.term();
+    for (;;) {
+      const t = this.peek();
+      const op = t.kind === 'op' ? SUM_OPS.get(t.op) : undefined;
+      if (op === undefined) return left;
+      this.advance();
+      const right = this.term();
+      left = { kind: 'binary', op, left, right, span: { start, end: this.lastEnd } };
+    }
+  }
+
+  private term(): Expr {
+    const start = this.peek().start;
+    let left = this.factor();
+    for (;;) {
+      const t = this.peek();
+      const op = t.kind === 'op' ? TERM_OPS.get(t.op) : undefined;
+      if (op === undefined) return left;
+      this.advance();
+      const right = this.factor();
+      left = { kind: 'binary', op, left, right, span: { start, end: this.lastEnd } };
+    }
+  }
+
+  private factor(): Expr {
+    const t = this.peek();
+    if (this.isOp(t, '-') || this.isOp(t, '+')) {
+      this.advance();
+      this.enter(t);
+      const operand = this.factor();
+      this.depth--;
+      return { kind: 'unary', op: t.kind === 'op' && t.op === '-' ? '-' : '+', operand, span: { start: t.start, end: this.lastEnd } };
+    }
+    const primary = this.primary();
+    const next = this.peek();
+    if (this.isOp(next, '**')) throw this.unexpected(next, 'power');
+    return primary;
+  }
+
+  private primary(): Expr {
+    const first = this.peek();
+    const start = first.start;
+    let node = this.atom();
+    // Calls are only allowed on a plain function name, never on the result of another expression.
+    let callable = node.kind === 'name' && first.kind === 'name' && !first.sigil;
+    if (node.kind === 'name' && node.name === 'macros' && !this.isOp(this.peek(), '.')) {
+      throw new YareError('YARE_SYNTAX', "'macros' must be followed by a macro name, as in macros.attack_roll", node.span);
+    }
+    for (;;) {
+      const t = this.peek();
+      if (this.isOp(t, '.')) {
+        this.advance();
+        const nameToken = this.peek();
+        if (nameToken.kind !== 'name' && nameToken.kind !== 'keyword') {
+          throw this.unexpected(nameToken, "expected a name after '.'");
+        }
+        if (nameToken.kind === 'name' && nameToken.sigil) {
+          throw new YareError('YARE_SYNTAX', "'@' is only allowed at the start of a path", this.spanOf(nameToken));
+        }
+        this.advance();
+        const name = nameToken.kind === 'name' ? nameToken.name : nameToken.keyword;
+        node = { kind: 'attribute', object: node, name, span: { start, end: this.lastEnd } };
+        if (this.isOp(this.peek(), '(')) {
+          throw new YareError('YARE_UNSUPPORTED', `method calls are not supported ('.${name}(...)'); only built-in functions can be called`, this.spanOf(this.peek()));
+        }
+      } else if (this.isOp(t, '[')) {
+        this.advance();
+        const index = this.subscript(t);
+        node = { kind: 'index', object: node, index, span: { start, end: this.lastEnd } };
+      } else if (this.isOp(t, '(')) {
+        if (!callable || node.kind !== 'name') {
+          throw new YareError('YARE_UNSUPPORTED', 'only built-in functions can be called, by their plain name (as in roll(1d20))', this.spanOf(t));
+        }
+        this.advance();
+        node = this.call(node.name, start, t);
+      } else {
+        return node;
+      }
+      callable = false;
+    }
+  }
+
+  private subscript(open: Token): Expr {
+    const t = this.peek();
+    if (this.isOp(t, ':')) throw new YareError('YARE_UNSUPPORTED', 'slices are not supported', this.spanOf(t));
+    const index = this.nested(open);
+    const close = this.peek();
+    if (this.isOp(close, ':')) throw new YareError('YARE_UNSUPPORTED', 'slices are not supported', this.spanOf(close));
+    if (this.isOp(close, ',')) throw new YareError('YARE_UNSUPPORTED', 'tuple subscripts are not supported', this.spanOf(close));
+    this.expectOp(']', "to close '['");
+    return index;
+  }
+
+  private call(callee: string, start: number, open: Token): Expr {
+    const args: Expr[] = [];
+    const kwargs: { name: string; value: Expr }[] = [];
+    while (!this.isOp(this.peek(), ')')) {
+      const t = this.peek();
+      if (this.isOp(t, '*') || this.isOp(t, '**')) {
+        throw new YareError('YARE_UNSUPPORTED', `argument unpacking with '${t.kind === 'op' ? t.op : ''}' is not supported`, this.spanOf(t));
+      }
+      if (t.kind === 'name' && !t.sigil && this.isOp(this.peek(1), '=')) {
+        this.advance();
+        this.advance();
+        if (kwargs.some((k) => k.name === t.name)) {
+          throw new YareError('YARE_SYNTAX', `keyword argument '${t.name}' is repeated`, this.spanOf(t));
+        }
+        kwargs.push({ name: t.name, value: this.nested(open) });
+      } else {
+        const arg = this.nested(open);
+        if (kwargs.length > 0) {
+          throw new YareError('YARE_SYNTAX', 'a positional argument cannot follow a keyword argument', arg.span);
+        }
+        args.push(arg);
+      }
+      if (args.length + kwargs.length > MAX_CONTAINER_SIZE) {
+        throw new YareError('YARE_CONTAINER_LIMIT', `a call has more than ${MAX_CONTAINER_SIZE} arguments (MAX_CONTAINER_SIZE)`, this.spanOf(t));
+      }
+      const sep = this.peek();
+      if (this.isOp(sep, ',')) this.advance();
+      else if (!this.isOp(sep, ')')) throw this.unexpected(sep, `expected ',' or ')' in the call to ${callee}`);
+    }
+    this.advance();
+    return { kind: 'call', callee, args, kwargs, span: { start, end: this.lastEnd } };
+  }
+
+  private atom(): Expr {
+    const t = this.peek();
+    switch (t.kind) {
+      case 'int':
+        this.advance();
+        return { kind: 'literal', value: t.value, span: this.spanOf(t) };
+      case 'float':
+        this.advance();
+        return { kind: 'literal', value: { float: t.value }, span: this.spanOf(t) };
+      case 'string': {
+        // Adjacent string literals concatenate, as in Python ('a' 'b' is 'ab').
+        this.advance();
+        let value = t.value;
+        for (let next = this.peek(); next.kind === 'string'; next = this.peek()) {
+          this.advance();
+          value += next.value;
+        }
+        return { kind: 'literal', value, span: { start: t.start, end: this.lastEnd } };
+      }
+      case 'dice':
+        this.advance();
+        return { kind: 'dice', count: t.count, sides: t.sides, span: this.spanOf(t) };
+      case 'name':
+        if (!t.sigil && (PYTHON_KEYWORDS.has(t.name) || PYTHON_STATEMENT_WORDS.has(t.name))) {
+          throw this.unexpected(t, 'expected a value');
+        }
+        this.advance();
+        return { kind: 'name', name: t.name, span: this.spanOf(t) };
+      case 'keyword':
+        return this.keywordLiteral(t);
+      case 'op':
+        switch (t.op) {
+          case '(':
+            return this.parenthesised(t);
+          case '[':
+            return this.listLiteral(t);
+          case '{':
+            return this.dictLiteral(t);
+          case '*':
+          case '**':
+            throw new YareError('YARE_UNSUPPORTED', `unpacking with '${t.op}' is not supported`, this.spanOf(t));
+        }
+        throw this.unexpected(t, 'expected a value');
+      case 'eof':
+        throw this.unexpected(t, 'expected a value');
+    }
+  }
+
+  private keywordLiteral(t: Token & { kind: 'keyword' }): Expr {
+    let value: boolean | null;
+    switch (t.keyword) {
+      case 'True':
+      case 'true':
+        value = true;
+        break;
+      case 'False':
+      case 'false':
+        value = false;
+        break;
+      case 'None':
+      case 'null':
+        value = null;
+        break;
+      default:
+        throw this.unexpected(t, 'expected a value');
+    }
+    this.advance();
+    return { kind: 'literal', value, span: this.spanOf(t) };
+  }
+
+  private parenthesised(open: Token): Expr {
+    this.advance();
+    if (this.isOp(this.peek(), ')')) {
+      throw new YareError('YARE_UNSUPPORTED', 'tuples are not supported (empty parentheses)', { start: open.start, end: this.peek().end });
+    }
+    const inner = this.nested(open);
+    const t = this.peek();
+    if (t.kind === 'name' && t.name === 'for') {
+      throw new YareError('YARE_UNSUPPORTED', 'generator expressions are not supported', this.spanOf(t));
+    }
+    this.expectOp(')', `to close '(' at offset ${open.start}`);
+    return inner;
+  }
+
+  private listLiteral(open: Token): Expr {
+    this.advance();
+    const items: Expr[] = [];
+    while (!this.isOp(this.peek(), ']')) {
+      items.push(this.nested(open));
+      if (items.length > MAX_CONTAINER_SIZE) {
+        throw new YareError('YARE_CONTAINER_LIMIT', `a list literal has more than ${MAX_CONTAINER_SIZE} items (MAX_CONTAINER_SIZE)`, items[items.length - 1]!.span);
+      }
+      const sep = this.peek();
+      if (this.isOp(sep, ',')) this.advance();
+      else if (!this.isOp(sep, ']')) throw this.unexpected(sep, "expected ',' or ']' in a list");
+    }
+    this.advance();
+    return { kind: 'list', items, span: { start: open.start, end: this.lastEnd } };
+  }
+
+  private dictLiteral(open: Token): Expr {
+    this.advance();
+    const entries: { key: Expr; value: Expr }[] = [];
+    while (!this.isOp(this.peek(), '}')) {
+      const key = this.nested(open);
+      const colon = this.peek();
+      if (this.isOp(colon, ',') || this.isOp(colon, '}')) {
+        throw new YareError('YARE_UNSUPPORTED', 'set literals are not supported; a dict needs key: value', key.span);
+      }
+      this.expectOp(':', 'between a dict key and its value');
+      const value = this.nested(open);
+      entries.push({ key, value });
+      if (entries.length > MAX_CONTAINER_SIZE) {
+        throw new YareError('YARE_CONTAINER_LIMIT', `a dict literal has more than ${MAX_CONTAINER_SIZE} entries (MAX_CONTAINER_SIZE)`, key.span);
+      }
+      const sep = this.peek();
+      if (this.isOp(sep, ',')) this.advance();
+      else if (!this.isOp(sep, '}')) throw this.unexpected(sep, "expected ',' or '}' in a dict");
+    }
+    this.advance();
+    return { kind: 'dict', entries, span: { start: open.start, end: this.lastEnd } };
+  }
+}
