@@ -52,7 +52,8 @@ export class WorldDraft {
 
   private writable<N extends TableName>(name: N): World[N] & Record<string, unknown> {
     if (!this.copied.has(name)) {
-      (this.tables as Record<TableName, Record<string, unknown>>)[name] = copyTable(this.tables[name]);
+      const tables = this.tables as Record<TableName, Readonly<Record<string, unknown>>>;
+      tables[name] = copyTable(tables[name]);
       this.copied.add(name);
     }
     return this.tables[name] as World[N] & Record<string, unknown>;
@@ -110,7 +111,8 @@ function stampOf(at: Stamp): Stamp {
 
 function mustEntity(draft: WorldDraft, key: string): EntityRecord {
   const record = draft.entity(key);
-  if (!record) throw new LedgerApplyError(`entity ${JSON.stringify(key)} does not exist (event not validated?)`);
+  if (!record)
+    throw new LedgerApplyError(`entity ${JSON.stringify(key)} does not exist (event not validated?)`);
   return record;
 }
 
@@ -173,7 +175,8 @@ export function applyEvent(draft: WorldDraft, event: LedgerEvent, index: number,
     }
     case 'invalidate_fact': {
       const fact = draft.fact(event.fact_id);
-      if (!fact || fact.invalidated) throw new LedgerApplyError(`fact ${event.fact_id} is unknown or withdrawn`);
+      if (!fact || fact.invalidated)
+        throw new LedgerApplyError(`fact ${event.fact_id} is unknown or withdrawn`);
       draft.putFact({
         ...fact,
         invalidated: { ...stampOf(at), ...(event.reason === undefined ? {} : { reason: event.reason }) },
@@ -183,7 +186,8 @@ export function applyEvent(draft: WorldDraft, event: LedgerEvent, index: number,
     case 'add_relationship': {
       const id = relationshipId(event.source, event.target, event.relationship);
       const existing = draft.relationship(id);
-      if (existing && isRelationshipActive(existing)) throw new LedgerApplyError(`relationship ${id} is active`);
+      if (existing && isRelationshipActive(existing))
+        throw new LedgerApplyError(`relationship ${id} is active`);
       const period = {
         started: stampOf(at),
         ...(event.description === undefined ? {} : { description: event.description }),
@@ -199,7 +203,8 @@ export function applyEvent(draft: WorldDraft, event: LedgerEvent, index: number,
     case 'end_relationship': {
       const id = relationshipId(event.source, event.target, event.relationship);
       const existing = draft.relationship(id);
-      if (!existing || !isRelationshipActive(existing)) throw new LedgerApplyError(`relationship ${id} is not active`);
+      if (!existing || !isRelationshipActive(existing))
+        throw new LedgerApplyError(`relationship ${id} is not active`);
       const periods = existing.periods.slice(0, -1);
       periods.push({ ...existing.periods[existing.periods.length - 1]!, ended: stampOf(at) });
       draft.putRelationship(id, { ...existing, periods });
@@ -216,10 +221,14 @@ export function applyEvent(draft: WorldDraft, event: LedgerEvent, index: number,
       return;
     case 'resolve_story_thread': {
       const thread = draft.thread(event.thread);
-      if (!thread || thread.resolved) throw new LedgerApplyError(`thread ${event.thread} is unknown or resolved`);
+      if (!thread || thread.resolved)
+        throw new LedgerApplyError(`thread ${event.thread} is unknown or resolved`);
       draft.putThread({
         ...thread,
-        resolved: { ...stampOf(at), ...(event.resolution === undefined ? {} : { resolution: event.resolution }) },
+        resolved: {
+          ...stampOf(at),
+          ...(event.resolution === undefined ? {} : { resolution: event.resolution }),
+        },
       });
       return;
     }

@@ -54,7 +54,12 @@ export interface LedgerError {
   readonly message: string;
 }
 
-export function ledgerError(index: number, code: LedgerErrorCode, message: string, field?: string): LedgerError {
+export function ledgerError(
+  index: number,
+  code: LedgerErrorCode,
+  message: string,
+  field?: string,
+): LedgerError {
   return field === undefined ? { index, code, message } : { index, code, field, message };
 }
 

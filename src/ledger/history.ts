@@ -40,7 +40,12 @@ export function foldLog(log: readonly LogEntry[], upToTurn = Number.POSITIVE_INF
 
 export type ReplayResult =
   | { readonly ok: true; readonly world: World; readonly log: LogEntry[] }
-  | { readonly ok: false; readonly entry: number; readonly turn: number | null; readonly errors: LedgerError[] };
+  | {
+      readonly ok: false;
+      readonly entry: number;
+      readonly turn: number | null;
+      readonly errors: LedgerError[];
+    };
 
 /**
  * Replays a stored log from untrusted data (a save file), re-validating every batch with the current
@@ -133,7 +138,9 @@ export class LedgerIndex {
   append(entry: LogEntry): World {
     const last = this.lastTurn;
     if (!Number.isSafeInteger(entry.turn) || entry.turn < 0 || (last !== null && entry.turn <= last)) {
-      throw new RangeError(`turn ${entry.turn} must be an integer ≥ 0 after the last committed turn (${last})`);
+      throw new RangeError(
+        `turn ${entry.turn} must be an integer ≥ 0 after the last committed turn (${last})`,
+      );
     }
     const copy: LogEntry = deepFreeze(structuredClone(entry));
     const next = foldEntries(this.live, [copy]);

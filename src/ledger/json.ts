@@ -37,7 +37,11 @@ export function guardJsonValue(value: unknown, limits: LedgerLimits): LedgerErro
       return ledgerError(-1, 'LEDGER_NOT_JSON', `arguments contain a ${typeof node}, which is not JSON`);
     }
     if (depth > limits.maxJsonDepth) {
-      return ledgerError(-1, 'LEDGER_TOO_DEEP', `arguments are nested deeper than ${limits.maxJsonDepth} levels`);
+      return ledgerError(
+        -1,
+        'LEDGER_TOO_DEEP',
+        `arguments are nested deeper than ${limits.maxJsonDepth} levels`,
+      );
     }
     if (Array.isArray(node)) {
       for (let i = node.length - 1; i >= 0; i--) stack.push({ value: node[i], depth: depth + 1 });
@@ -119,7 +123,11 @@ function scanStructure(text: string, maxDepth: number): LedgerError | null {
       if (stack.length + 1 > maxDepth) {
         return ledgerError(-1, 'LEDGER_TOO_DEEP', `arguments are nested deeper than ${maxDepth} levels`);
       }
-      stack.push(c === '{' ? { kind: 'object', keys: new Set(), expectKey: true } : { kind: 'array', keys: null, expectKey: false });
+      stack.push(
+        c === '{'
+          ? { kind: 'object', keys: new Set(), expectKey: true }
+          : { kind: 'array', keys: null, expectKey: false },
+      );
     } else if (c === '}' || c === ']') {
       stack.pop();
     } else if (c === ',') {
@@ -133,7 +141,11 @@ function scanStructure(text: string, maxDepth: number): LedgerError | null {
         // Decode escapes so "a" and "\u0061" count as the same key, as JSON.parse sees them.
         const key = JSON.parse(text.slice(i, end + 1)) as string;
         if (top.keys!.has(key)) {
-          return ledgerError(-1, 'LEDGER_DUPLICATE_KEY', `arguments repeat the key ${JSON.stringify(key.slice(0, 40))} in one object`);
+          return ledgerError(
+            -1,
+            'LEDGER_DUPLICATE_KEY',
+            `arguments repeat the key ${JSON.stringify(key.slice(0, 40))} in one object`,
+          );
         }
         top.keys!.add(key);
         top.expectKey = false;

@@ -65,7 +65,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** YARE field-spec keywords: keys of a field's spec, not names of state. */
-const SPEC_KEYWORDS: ReadonlySet<string> = new Set(['type', 'default', 'min', 'max', 'visibility', 'npc_visibility']);
+const SPEC_KEYWORDS: ReadonlySet<string> = new Set([
+  'type',
+  'default',
+  'min',
+  'max',
+  'visibility',
+  'npc_visibility',
+]);
 
 /**
  * Every name a state_schema could mean, lower-cased: each domain and field name at any level, each
@@ -144,10 +151,16 @@ function isKey(value: unknown): value is string {
 export type WorldEventsCheck = (
   events: unknown,
   policy: LedgerPolicy,
-) => { ok: true; events: LedgerEvent[] } | { ok: false; errors: ReadonlyArray<{ index: number; field?: string; code: string; message: string }> };
+) =>
+  | { ok: true; events: LedgerEvent[] }
+  | { ok: false; errors: ReadonlyArray<{ index: number; field?: string; code: string; message: string }> };
 
 /** Checks the `ledger:` section of yare.yaml (absent is fine) against the state_schema's rules-owned names. */
-export function checkLedgerSection(raw: unknown, stateSchema: unknown, checkWorld: WorldEventsCheck): SectionResult {
+export function checkLedgerSection(
+  raw: unknown,
+  stateSchema: unknown,
+  checkWorld: WorldEventsCheck,
+): SectionResult {
   const issues: SectionIssue[] = [];
   const issue = (path: ReadonlyArray<string | number>, code: string, message: string): void => {
     issues.push({ path: ['ledger', ...path], code, message });
@@ -157,11 +170,18 @@ export function checkLedgerSection(raw: unknown, stateSchema: unknown, checkWorl
     return { ok: true, value: { policy: { ...DEFAULT_POLICY, rulesOwned }, world: [] } };
   }
   if (!isRecord(raw)) {
-    return { ok: false, issues: [{ path: ['ledger'], code: 'LEDGER_BAD_TYPE', message: 'ledger must be a mapping' }] };
+    return {
+      ok: false,
+      issues: [{ path: ['ledger'], code: 'LEDGER_BAD_TYPE', message: 'ledger must be a mapping' }],
+    };
   }
   for (const key of Object.keys(raw)) {
     if (!(SECTION_KEYS as readonly string[]).includes(key)) {
-      issue([key], 'LEDGER_UNKNOWN_FIELD', `unknown key ${JSON.stringify(key)}; allowed: ${SECTION_KEYS.join(', ')}`);
+      issue(
+        [key],
+        'LEDGER_UNKNOWN_FIELD',
+        `unknown key ${JSON.stringify(key)}; allowed: ${SECTION_KEYS.join(', ')}`,
+      );
     }
   }
 
@@ -169,20 +189,32 @@ export function checkLedgerSection(raw: unknown, stateSchema: unknown, checkWorl
   if (raw.player === null) player = null;
   else if (raw.player !== undefined) {
     if (isKey(raw.player)) player = raw.player;
-    else issue(['player'], 'LEDGER_BAD_KEY', 'player must be an entity key (a-z, 0-9, _; starting with a letter) or null');
+    else
+      issue(
+        ['player'],
+        'LEDGER_BAD_KEY',
+        'player must be an entity key (a-z, 0-9, _; starting with a letter) or null',
+      );
   }
 
   let undeclaredAttributes: 'allow' | 'reject' = 'allow';
   if (raw.undeclared_attributes !== undefined) {
     if (raw.undeclared_attributes === 'allow' || raw.undeclared_attributes === 'reject') {
       undeclaredAttributes = raw.undeclared_attributes;
-    } else issue(['undeclared_attributes'], 'LEDGER_BAD_VALUE', 'undeclared_attributes must be allow or reject');
+    } else
+      issue(['undeclared_attributes'], 'LEDGER_BAD_VALUE', 'undeclared_attributes must be allow or reject');
   }
 
   let allowSelfRelationships = false;
   if (raw.allow_self_relationships !== undefined) {
-    if (typeof raw.allow_self_relationships === 'boolean') allowSelfRelationships = raw.allow_self_relationships;
-    else issue(['allow_self_relationships'], 'LEDGER_BAD_TYPE', 'allow_self_relationships must be true or false');
+    if (typeof raw.allow_self_relationships === 'boolean')
+      allowSelfRelationships = raw.allow_self_relationships;
+    else
+      issue(
+        ['allow_self_relationships'],
+        'LEDGER_BAD_TYPE',
+        'allow_self_relationships must be true or false',
+      );
   }
 
   const attributes = new Map<string, AttributeDecl>();
@@ -191,20 +223,34 @@ export function checkLedgerSection(raw: unknown, stateSchema: unknown, checkWorl
     else {
       const entries = Object.entries(raw.attributes);
       if (entries.length > MAX_DECLARED_ATTRIBUTES) {
-        issue(['attributes'], 'LEDGER_TOO_BIG', `at most ${MAX_DECLARED_ATTRIBUTES} attributes may be declared`);
+        issue(
+          ['attributes'],
+          'LEDGER_TOO_BIG',
+          `at most ${MAX_DECLARED_ATTRIBUTES} attributes may be declared`,
+        );
       }
       for (const [name, decl] of entries.slice(0, MAX_DECLARED_ATTRIBUTES)) {
         const at = ['attributes', name];
         if (!isKey(name)) {
-          issue(at, 'LEDGER_BAD_KEY', `attribute ${JSON.stringify(name)} must be a key (a-z, 0-9, _; starting with a letter)`);
+          issue(
+            at,
+            'LEDGER_BAD_KEY',
+            `attribute ${JSON.stringify(name)} must be a key (a-z, 0-9, _; starting with a letter)`,
+          );
           continue;
         }
         if (rulesOwned.has(name)) {
           // B-10: a cartridge cannot hand a rules-owned name to the narrator.
-          issue(at, 'LEDGER_RULES_OWNED', `attribute ${name} is owned by the rules (state_schema); the narrator cannot own it`);
+          issue(
+            at,
+            'LEDGER_RULES_OWNED',
+            `attribute ${name} is owned by the rules (state_schema); the narrator cannot own it`,
+          );
           continue;
         }
-        const parsed = parseAttributeDecl(decl, (path, code, message) => issue([...at, ...path], code, message));
+        const parsed = parseAttributeDecl(decl, (path, code, message) =>
+          issue([...at, ...path], code, message),
+        );
         if (parsed) attributes.set(name, parsed);
       }
     }
@@ -212,7 +258,8 @@ export function checkLedgerSection(raw: unknown, stateSchema: unknown, checkWorl
 
   const grantableItems = new Set<string>();
   if (raw.grantable_items !== undefined) {
-    if (!Array.isArray(raw.grantable_items)) issue(['grantable_items'], 'LEDGER_BAD_TYPE', 'grantable_items must be a list of keys');
+    if (!Array.isArray(raw.grantable_items))
+      issue(['grantable_items'], 'LEDGER_BAD_TYPE', 'grantable_items must be a list of keys');
     else
       raw.grantable_items.forEach((item, i) => {
         if (isKey(item)) grantableItems.add(item);
@@ -222,7 +269,8 @@ export function checkLedgerSection(raw: unknown, stateSchema: unknown, checkWorl
 
   const threadRequirements = new Map<string, readonly ThreadRequirement[]>();
   if (raw.threads !== undefined) {
-    if (!isRecord(raw.threads)) issue(['threads'], 'LEDGER_BAD_TYPE', 'threads must be a mapping of thread key to {requires: [...]}');
+    if (!isRecord(raw.threads))
+      issue(['threads'], 'LEDGER_BAD_TYPE', 'threads must be a mapping of thread key to {requires: [...]}');
     else {
       for (const [thread, decl] of Object.entries(raw.threads)) {
         const at = ['threads', thread];
@@ -248,9 +296,14 @@ export function checkLedgerSection(raw: unknown, stateSchema: unknown, checkWorl
 
   let world: LedgerEvent[] = [];
   if (raw.world !== undefined) {
-    if (!Array.isArray(raw.world)) issue(['world'], 'LEDGER_BAD_TYPE', 'world must be a list of ledger events');
+    if (!Array.isArray(raw.world))
+      issue(['world'], 'LEDGER_BAD_TYPE', 'world must be a list of ledger events');
     else if (raw.world.length > MAX_WORLD_EVENTS) {
-      issue(['world'], 'LEDGER_BATCH_TOO_LARGE', `world has ${raw.world.length} events; at most ${MAX_WORLD_EVENTS}`);
+      issue(
+        ['world'],
+        'LEDGER_BATCH_TOO_LARGE',
+        `world has ${raw.world.length} events; at most ${MAX_WORLD_EVENTS}`,
+      );
     } else if (issues.length === 0) {
       const checked = checkWorld(raw.world, policy);
       if (checked.ok) world = checked.events;
@@ -279,7 +332,11 @@ function parseAttributeDecl(decl: unknown, report: Report): AttributeDecl | null
   let ok = true;
   for (const key of Object.keys(decl)) {
     if (!(ATTRIBUTE_KEYS as readonly string[]).includes(key)) {
-      report([key], 'LEDGER_UNKNOWN_FIELD', `unknown key ${JSON.stringify(key)}; allowed: ${ATTRIBUTE_KEYS.join(', ')}`);
+      report(
+        [key],
+        'LEDGER_UNKNOWN_FIELD',
+        `unknown key ${JSON.stringify(key)}; allowed: ${ATTRIBUTE_KEYS.join(', ')}`,
+      );
       ok = false;
     }
   }
@@ -298,8 +355,16 @@ function parseAttributeDecl(decl: unknown, report: Report): AttributeDecl | null
     if (!numeric) {
       report([bound], 'LEDGER_BAD_VALUE', `${bound} applies to int and float attributes only`);
       ok = false;
-    } else if (!finiteNumber(v) || (type === 'int' && !Number.isSafeInteger(v)) || (bound === 'max_change' && v < 0)) {
-      report([bound], 'LEDGER_BAD_VALUE', `${bound} must be a finite ${type === 'int' ? 'integer' : 'number'}${bound === 'max_change' ? ' ≥ 0' : ''}`);
+    } else if (
+      !finiteNumber(v) ||
+      (type === 'int' && !Number.isSafeInteger(v)) ||
+      (bound === 'max_change' && v < 0)
+    ) {
+      report(
+        [bound],
+        'LEDGER_BAD_VALUE',
+        `${bound} must be a finite ${type === 'int' ? 'integer' : 'number'}${bound === 'max_change' ? ' ≥ 0' : ''}`,
+      );
       ok = false;
     } else if (bound === 'max_change') out.maxChange = v;
     else out[bound] = v;
@@ -319,7 +384,11 @@ function parseAttributeDecl(decl: unknown, report: Report): AttributeDecl | null
       const values: string[] = [];
       decl.enum.forEach((v, i) => {
         if (typeof v !== 'string' || v.length > MAX_VALUE_TEXT_LENGTH || textProblem(v, false) !== null) {
-          report(['enum', i], 'LEDGER_BAD_VALUE', `each enum value must be one line of text of at most ${MAX_VALUE_TEXT_LENGTH} characters`);
+          report(
+            ['enum', i],
+            'LEDGER_BAD_VALUE',
+            `each enum value must be one line of text of at most ${MAX_VALUE_TEXT_LENGTH} characters`,
+          );
           ok = false;
         } else values.push(v.normalize('NFC'));
       });
@@ -331,7 +400,11 @@ function parseAttributeDecl(decl: unknown, report: Report): AttributeDecl | null
 
 function parseThreadDecl(decl: unknown, report: Report): ThreadRequirement[] | null {
   if (!isRecord(decl) || !Array.isArray(decl.requires) || Object.keys(decl).some((k) => k !== 'requires')) {
-    report([], 'LEDGER_BAD_TYPE', 'a thread declaration must be {requires: [{fact: id} | {entity: key, status: text}]}');
+    report(
+      [],
+      'LEDGER_BAD_TYPE',
+      'a thread declaration must be {requires: [{fact: id} | {entity: key, status: text}]}',
+    );
     return null;
   }
   if (decl.requires.length === 0 || decl.requires.length > MAX_THREAD_REQUIREMENTS) {
@@ -360,7 +433,10 @@ function parseThreadDecl(decl: unknown, report: Report): ThreadRequirement[] | n
 }
 
 /** Names for the tool schema's hints (spec.ts `recordWorldChangesJsonSchema`). */
-export function schemaHints(policy: LedgerPolicy): { rulesOwnedAttributes: string[]; declaredAttributes: string[] } {
+export function schemaHints(policy: LedgerPolicy): {
+  rulesOwnedAttributes: string[];
+  declaredAttributes: string[];
+} {
   return {
     rulesOwnedAttributes: [...policy.rulesOwned].sort(),
     declaredAttributes: [...policy.attributes.keys()].sort(),

@@ -96,7 +96,12 @@ export function relationshipTimeline(
   return Object.keys(world.relationships)
     .sort()
     .map((id) => world.relationships[id]!)
-    .filter((r) => r.source === source && r.target === target && (relationship === undefined || r.relationship === relationship));
+    .filter(
+      (r) =>
+        r.source === source &&
+        r.target === target &&
+        (relationship === undefined || r.relationship === relationship),
+    );
 }
 
 /** Relationships that hold now. */
@@ -114,7 +119,9 @@ export function threads(world: World, options: { readonly status?: ThreadStatus 
   const status = options.status ?? 'all';
   return Object.keys(world.threads)
     .map((key) => world.threads[key]!)
-    .filter((t) => status === 'all' || (status === 'open' ? t.resolved === undefined : t.resolved !== undefined))
+    .filter(
+      (t) => status === 'all' || (status === 'open' ? t.resolved === undefined : t.resolved !== undefined),
+    )
     .sort((a, b) => a.opened.turn - b.opened.turn || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 

@@ -235,7 +235,13 @@ export function fieldMaxLength(field: FieldSpec): number | null {
  * prompt shows, and a test proves it passes the validator (L-50).
  */
 export const VOCABULARY_EXAMPLE: ReadonlyArray<Readonly<Record<string, unknown>>> = Object.freeze([
-  { event_type: 'create_entity', entity: 'mara', name: 'Mara', entity_type: 'person', aliases: ['the smith'] },
+  {
+    event_type: 'create_entity',
+    entity: 'mara',
+    name: 'Mara',
+    entity_type: 'person',
+    aliases: ['the smith'],
+  },
   { event_type: 'create_entity', entity: 'forge', name: 'The Forge', entity_type: 'place' },
   { event_type: 'create_entity', entity: 'iron_key', name: 'Iron key', entity_type: 'item' },
   { event_type: 'set_entity_status', entity: 'mara', status: 'active' },
@@ -243,7 +249,12 @@ export const VOCABULARY_EXAMPLE: ReadonlyArray<Readonly<Record<string, unknown>>
   { event_type: 'set_entity_conditions', entity: 'mara', conditions: ['tired'] },
   { event_type: 'set_current_location', entity: 'mara', location: 'forge' },
   { event_type: 'set_possession', item: 'iron_key', owner: 'mara' },
-  { event_type: 'add_fact', fact_id: 'key_hidden', subject: 'iron_key', predicate: 'was hidden under the anvil' },
+  {
+    event_type: 'add_fact',
+    fact_id: 'key_hidden',
+    subject: 'iron_key',
+    predicate: 'was hidden under the anvil',
+  },
   { event_type: 'add_fact', subject: 'mara', predicate: 'knows', object: 'key_hidden' },
   { event_type: 'invalidate_fact', fact_id: 'key_hidden', reason: 'Mara moved it' },
   { event_type: 'clear_possession', item: 'iron_key' },
@@ -267,7 +278,9 @@ export function vocabularyForPrompt(specs: SpecTable = LEDGER_SPECS): string {
 
 /** The example batch restricted to `specs` (a reduced table drops its events from the example too). */
 export function vocabularyExample(specs: SpecTable = LEDGER_SPECS): Array<Readonly<Record<string, unknown>>> {
-  return VOCABULARY_EXAMPLE.filter((e) => isLedgerEventType(e.event_type) && specs[e.event_type] !== undefined);
+  return VOCABULARY_EXAMPLE.filter(
+    (e) => isLedgerEventType(e.event_type) && specs[e.event_type] !== undefined,
+  );
 }
 
 /** What a policy adds to the schema: names the narrator may not write, and declared attribute names. */
@@ -321,7 +334,8 @@ export function recordWorldChangesJsonSchema(
     for (const [name, field] of Object.entries(spec.optional)) properties[name] = fieldSchema(field, true);
     if (policy && type === 'set_entity_attribute' && properties.attribute) {
       const parts: string[] = [];
-      if (policy.declaredAttributes.length > 0) parts.push(`declared: ${policy.declaredAttributes.join(', ')}`);
+      if (policy.declaredAttributes.length > 0)
+        parts.push(`declared: ${policy.declaredAttributes.join(', ')}`);
       if (policy.rulesOwnedAttributes.length > 0) {
         parts.push(`never (owned by the rules): ${policy.rulesOwnedAttributes.join(', ')}`);
       }

@@ -44,7 +44,8 @@ function entityLine(world: World, entity: EntityRecord, carried: readonly string
   if (entity.conditions.length > 0) parts.push(`conditions: ${entity.conditions.join(', ')}`);
   if (carried.length > 0) parts.push(`carries: ${carried.map((k) => label(world, k)).join(', ')}`);
   const attrs = Object.keys(entity.attributes).sort();
-  if (attrs.length > 0) parts.push(`attributes: ${attrs.map((a) => `${a}=${scalarText(entity.attributes[a]!)}`).join(', ')}`);
+  if (attrs.length > 0)
+    parts.push(`attributes: ${attrs.map((a) => `${a}=${scalarText(entity.attributes[a]!)}`).join(', ')}`);
   return parts.join('; ').replace('; (', ' (');
 }
 
@@ -133,7 +134,10 @@ export function summarizeWorld(world: World, options: SummaryOptions = {}): Worl
   }
   const ranked = currentFacts(world)
     .map((fact) => ({ fact, score: factScore(fact, focus, nearby) }))
-    .sort((a, b) => b.score - a.score || b.fact.added.turn - a.fact.added.turn || (a.fact.id < b.fact.id ? -1 : 1));
+    .sort(
+      (a, b) =>
+        b.score - a.score || b.fact.added.turn - a.fact.added.turn || (a.fact.id < b.fact.id ? -1 : 1),
+    );
   let factsIncluded = 0;
   if (ranked.length > 0 && fits('Facts:')) {
     for (const { fact } of ranked) {
@@ -147,7 +151,12 @@ export function summarizeWorld(world: World, options: SummaryOptions = {}): Worl
     text,
     tokens: estimateTokens(text),
     budget,
-    included: { scene: sceneIncluded, present: presentIncluded, threads: threadsIncluded, facts: factsIncluded },
+    included: {
+      scene: sceneIncluded,
+      present: presentIncluded,
+      threads: threadsIncluded,
+      facts: factsIncluded,
+    },
     dropped: {
       scene: scene && !sceneIncluded ? 1 : 0,
       present: present.length - presentIncluded,

@@ -12,8 +12,40 @@ import { MAX_QUOTED_TEXT } from './limits.ts';
  * (U+2060–U+206F), the byte-order mark, interlinear annotation, non-characters, Unicode tag characters
  * (U+E0000–U+E007F, "ASCII smuggling") and supplementary variation selectors (U+E0100–U+E01EF).
  */
-const INVISIBLE =
-  /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF\uFFF9-\uFFFB\uFFFE\uFFFF\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/u;
+const INVISIBLE_RANGES: ReadonlyArray<readonly [number, number]> = [
+  [0x0000, 0x0009],
+  [0x000b, 0x001f],
+  [0x007f, 0x009f],
+  [0x00ad, 0x00ad],
+  [0x061c, 0x061c],
+  [0x180e, 0x180e],
+  [0x200b, 0x200f],
+  [0x2028, 0x202e],
+  [0x2060, 0x206f],
+  [0xfeff, 0xfeff],
+  [0xfff9, 0xfffb],
+  [0xfffe, 0xffff],
+  [0xe0000, 0xe007f],
+  [0xe0100, 0xe01ef],
+];
+
+export function isInvisible(codePoint: number): boolean {
+  for (const [lo, hi] of INVISIBLE_RANGES) if (codePoint >= lo && codePoint <= hi) return true;
+  return false;
+}
+
+function firstInvisible(text: string): { codePoint: number; offset: number } | null {
+  for (let i = 0; i < text.length; i++) {
+    const codePoint = text.codePointAt(i)!;
+    // Newline is judged per field (prose allows it); every other listed character is refused.
+    if (codePoint !== 0x0a && isInvisible(codePoint)) return { codePoint, offset: i };
+    if (codePoint > 0xffff) i++;
+  }
+  return null;
+}
+
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one (no `u` flag). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export type TextProblem =
   | { readonly kind: 'control'; readonly codePoint: number; readonly offset: number }
@@ -24,11 +56,9 @@ export type TextProblem =
 /** The first reason `text` may not be stored, or null. `multiline` allows `\n` (prose fields only). */
 export function textProblem(text: string, multiline: boolean): TextProblem | null {
   // A lone surrogate is not Unicode text at all; it would not survive a UTF-8 round trip through storage.
-  if (!text.isWellFormed()) return { kind: 'lone_surrogate' };
-  const match = INVISIBLE.exec(text);
-  if (match !== null) {
-    return { kind: 'control', codePoint: match[0].codePointAt(0) ?? 0, offset: match.index };
-  }
+  if (LONE_SURROGATE.test(text)) return { kind: 'lone_surrogate' };
+  const invisible = firstInvisible(text);
+  if (invisible !== null) return { kind: 'control', ...invisible };
   if (!multiline) {
     const newline = text.indexOf('\n');
     if (newline >= 0) return { kind: 'newline', offset: newline };
@@ -61,8 +91,9 @@ export function quote(value: unknown): string {
   else return `a ${typeof value}`;
   const cut = text.length > MAX_QUOTED_TEXT ? `${text.slice(0, MAX_QUOTED_TEXT)}…` : text;
   // JSON.stringify escapes controls and quotes; the \u escapes keep bidi and zero-width marks visible.
-  return JSON.stringify(cut).replace(/[\u007F-\u009F\u00AD\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF]/g, (c) =>
-    `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  return JSON.stringify(cut).replace(
+    /[\u007F-\u009F\u00AD\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
 
@@ -71,11 +102,45 @@ export function quote(value: unknown): string {
  * (UTS #39 lists many more; NFKC folds none of these). Used only to detect a deceptive near-duplicate name.
  */
 const CONFUSABLES: ReadonlyMap<string, string> = new Map([
-  ['а', 'a'], ['в', 'b'], ['е', 'e'], ['ё', 'e'], ['к', 'k'], ['м', 'm'], ['н', 'h'], ['о', 'o'], ['р', 'p'],
-  ['с', 'c'], ['т', 't'], ['у', 'y'], ['х', 'x'], ['ѕ', 's'], ['і', 'i'], ['ї', 'i'], ['ј', 'j'], ['һ', 'h'],
-  ['ԁ', 'd'], ['ԛ', 'q'], ['ԝ', 'w'], ['α', 'a'], ['β', 'b'], ['ε', 'e'], ['η', 'n'], ['ι', 'i'], ['κ', 'k'],
-  ['ν', 'v'], ['ο', 'o'], ['ρ', 'p'], ['τ', 't'], ['υ', 'u'], ['χ', 'x'], ['γ', 'y'], ['ӏ', 'l'], ['ɡ', 'g'],
-  ['ı', 'i'], ['0', 'o'], ['1', 'l'],
+  ['а', 'a'],
+  ['в', 'b'],
+  ['е', 'e'],
+  ['ё', 'e'],
+  ['к', 'k'],
+  ['м', 'm'],
+  ['н', 'h'],
+  ['о', 'o'],
+  ['р', 'p'],
+  ['с', 'c'],
+  ['т', 't'],
+  ['у', 'y'],
+  ['х', 'x'],
+  ['ѕ', 's'],
+  ['і', 'i'],
+  ['ї', 'i'],
+  ['ј', 'j'],
+  ['һ', 'h'],
+  ['ԁ', 'd'],
+  ['ԛ', 'q'],
+  ['ԝ', 'w'],
+  ['α', 'a'],
+  ['β', 'b'],
+  ['ε', 'e'],
+  ['η', 'n'],
+  ['ι', 'i'],
+  ['κ', 'k'],
+  ['ν', 'v'],
+  ['ο', 'o'],
+  ['ρ', 'p'],
+  ['τ', 't'],
+  ['υ', 'u'],
+  ['χ', 'x'],
+  ['γ', 'y'],
+  ['ӏ', 'l'],
+  ['ɡ', 'g'],
+  ['ı', 'i'],
+  ['0', 'o'],
+  ['1', 'l'],
 ]);
 
 /** A comparison form of a name: NFKC, lower case, look-alikes folded to Latin, spaces and punctuation removed. */

@@ -20,7 +20,14 @@ import {
   MAX_WORLD_EVENTS,
 } from './limits.ts';
 import { checkLedgerSection, DEFAULT_POLICY, type LedgerPolicy, type SectionResult } from './policy.ts';
-import { type FieldSpec, fieldMaxLength, LEDGER_SPECS, type LedgerEventType, type SpecTable, specTypes } from './spec.ts';
+import {
+  type FieldSpec,
+  fieldMaxLength,
+  LEDGER_SPECS,
+  type LedgerEventType,
+  type SpecTable,
+  specTypes,
+} from './spec.ts';
 import { assertNever, describeTextProblem, nameFold, nameSkeleton, quote, textProblem } from './text.ts';
 import { emptyWorld, isRelationshipActive, lookup, relationshipId, type Stamp, type World } from './world.ts';
 
@@ -82,7 +89,10 @@ export function proposeBatch(
   const guard = guardJsonValue(rawEvents, limits);
   if (guard) return { ok: false, errors: [guard] };
   if (!Array.isArray(rawEvents)) {
-    return { ok: false, errors: [ledgerError(-1, 'LEDGER_NOT_ARRAY', 'events must be a JSON array of events')] };
+    return {
+      ok: false,
+      errors: [ledgerError(-1, 'LEDGER_NOT_ARRAY', 'events must be a JSON array of events')],
+    };
   }
   if (rawEvents.length > limits.maxBatchEvents) {
     const message = `a batch holds at most ${limits.maxBatchEvents} events; this one has ${rawEvents.length}`;
@@ -114,7 +124,9 @@ export function proposeBatch(
 function capErrors(errors: LedgerError[]): LedgerError[] {
   if (errors.length <= MAX_REPORTED_ERRORS) return errors;
   const kept = errors.slice(0, MAX_REPORTED_ERRORS - 1);
-  kept.push(ledgerError(-1, 'LEDGER_TOO_MANY_ERRORS', `${errors.length - kept.length} more errors not listed`));
+  kept.push(
+    ledgerError(-1, 'LEDGER_TOO_MANY_ERRORS', `${errors.length - kept.length} more errors not listed`),
+  );
   return kept;
 }
 
@@ -159,7 +171,12 @@ export function parseEvent(raw: unknown, index: number, specs: SpecTable = LEDGE
     if (!Object.hasOwn(spec.required, field) && !Object.hasOwn(spec.optional, field)) {
       const allowed = [...Object.keys(spec.required), ...Object.keys(spec.optional)].join(', ') || 'none';
       errors.push(
-        ledgerError(index, 'LEDGER_UNKNOWN_FIELD', `${quote(field)} is not a field of ${type}; fields: ${allowed}`, field),
+        ledgerError(
+          index,
+          'LEDGER_UNKNOWN_FIELD',
+          `${quote(field)} is not a field of ${type}; fields: ${allowed}`,
+          field,
+        ),
       );
     }
   }
@@ -193,7 +210,8 @@ function checkKey(field: string, value: unknown, index: number): FieldResult {
     ok: false,
     error: ledgerError(index, code, message, field),
   });
-  if (typeof value !== 'string') return bad('LEDGER_BAD_TYPE', `${field} must be a key string, not ${quote(value)}`);
+  if (typeof value !== 'string')
+    return bad('LEDGER_BAD_TYPE', `${field} must be a key string, not ${quote(value)}`);
   if (!KEY_PATTERN.test(value)) {
     return bad(
       'LEDGER_BAD_KEY',
@@ -204,20 +222,32 @@ function checkKey(field: string, value: unknown, index: number): FieldResult {
   return { ok: true, value };
 }
 
-function checkText(field: string, value: unknown, max: number, multiline: boolean, index: number): FieldResult {
+function checkText(
+  field: string,
+  value: unknown,
+  max: number,
+  multiline: boolean,
+  index: number,
+): FieldResult {
   const bad = (code: LedgerErrorCode, message: string): FieldResult => ({
     ok: false,
     error: ledgerError(index, code, message, field),
   });
-  if (typeof value !== 'string') return bad('LEDGER_BAD_TYPE', `${field} must be a string, not ${quote(value)}`);
+  if (typeof value !== 'string')
+    return bad('LEDGER_BAD_TYPE', `${field} must be a string, not ${quote(value)}`);
   // The cap is checked before anything else reads the string, and longer text is refused, never cut (L-10).
-  if (value.length > max) return bad('LEDGER_TOO_LONG', `${field} has ${value.length} characters; at most ${max}`);
+  if (value.length > max)
+    return bad('LEDGER_TOO_LONG', `${field} has ${value.length} characters; at most ${max}`);
   const problem = textProblem(value, multiline);
   if (problem) {
-    return bad(problem.kind === 'blank' ? 'LEDGER_EMPTY' : 'LEDGER_CONTROL_CHAR', `${field} ${describeTextProblem(problem)}`);
+    return bad(
+      problem.kind === 'blank' ? 'LEDGER_EMPTY' : 'LEDGER_CONTROL_CHAR',
+      `${field} ${describeTextProblem(problem)}`,
+    );
   }
   const normal = value.normalize('NFC');
-  if (normal.length > max) return bad('LEDGER_TOO_LONG', `${field} has ${normal.length} characters; at most ${max}`);
+  if (normal.length > max)
+    return bad('LEDGER_TOO_LONG', `${field} has ${normal.length} characters; at most ${max}`);
   return { ok: true, value: normal };
 }
 
@@ -299,18 +329,34 @@ function checkEvent(ctx: CheckContext, event: LedgerEvent, index: number): Ledge
   const needEntity = (field: string, key: string): LedgerError | null =>
     draft.entity(key)
       ? null
-      : err('LEDGER_UNKNOWN_REF', field, `${field} ${quote(key)} does not exist; create it first with create_entity`);
+      : err(
+          'LEDGER_UNKNOWN_REF',
+          field,
+          `${field} ${quote(key)} does not exist; create it first with create_entity`,
+        );
 
   switch (event.type) {
     case 'create_entity': {
       if (draft.entity(event.entity)) {
-        return err('LEDGER_DUPLICATE', 'entity', `entity ${quote(event.entity)} already exists; refer to it instead`);
+        return err(
+          'LEDGER_DUPLICATE',
+          'entity',
+          `entity ${quote(event.entity)} already exists; refer to it instead`,
+        );
       }
       if (draft.fact(event.entity)) {
-        return err('LEDGER_KEY_COLLISION', 'entity', `${quote(event.entity)} is already a fact id; pick another key`);
+        return err(
+          'LEDGER_KEY_COLLISION',
+          'entity',
+          `${quote(event.entity)} is already a fact id; pick another key`,
+        );
       }
       if (ENGINE_FACT_ID_PATTERN.test(event.entity)) {
-        return err('LEDGER_BAD_KEY', 'entity', `${quote(event.entity)} has the shape of an engine fact id (f_<n>_<n>)`);
+        return err(
+          'LEDGER_BAD_KEY',
+          'entity',
+          `${quote(event.entity)} has the shape of an engine fact id (f_<n>_<n>)`,
+        );
       }
       return checkConfusable(ctx, event, index);
     }
@@ -318,7 +364,10 @@ function checkEvent(ctx: CheckContext, event: LedgerEvent, index: number): Ledge
     case 'set_entity_conditions':
       return needEntity('entity', event.entity);
     case 'set_entity_attribute':
-      return needEntity('entity', event.entity) ?? checkAttribute(ctx, event.entity, event.attribute, event.value, index);
+      return (
+        needEntity('entity', event.entity) ??
+        checkAttribute(ctx, event.entity, event.attribute, event.value, index)
+      );
     case 'set_current_location':
       return (
         needEntity('entity', event.entity) ??
@@ -337,7 +386,11 @@ function checkEvent(ctx: CheckContext, event: LedgerEvent, index: number): Ledge
       let holder = draft.entity(event.owner)?.holder;
       for (let steps = 0; holder !== undefined && steps < 10_000; steps++) {
         if (holder === event.item) {
-          return err('LEDGER_POSSESSION_CYCLE', 'owner', `${quote(event.owner)} is itself held by ${quote(event.item)}`);
+          return err(
+            'LEDGER_POSSESSION_CYCLE',
+            'owner',
+            `${quote(event.owner)} is itself held by ${quote(event.item)}`,
+          );
         }
         holder = draft.entity(holder)?.holder;
       }
@@ -352,23 +405,47 @@ function checkEvent(ctx: CheckContext, event: LedgerEvent, index: number): Ledge
       }
       if (event.fact_id !== undefined) {
         if (draft.fact(event.fact_id)) {
-          return err('LEDGER_DUPLICATE', 'fact_id', `fact ${quote(event.fact_id)} already exists; use a new fact_id`);
+          return err(
+            'LEDGER_DUPLICATE',
+            'fact_id',
+            `fact ${quote(event.fact_id)} already exists; use a new fact_id`,
+          );
         }
         if (draft.entity(event.fact_id)) {
-          return err('LEDGER_KEY_COLLISION', 'fact_id', `${quote(event.fact_id)} is an entity key; fact ids and entity keys share one namespace`);
+          return err(
+            'LEDGER_KEY_COLLISION',
+            'fact_id',
+            `${quote(event.fact_id)} is an entity key; fact ids and entity keys share one namespace`,
+          );
         }
         if (ENGINE_FACT_ID_PATTERN.test(event.fact_id)) {
-          return err('LEDGER_BAD_KEY', 'fact_id', `${quote(event.fact_id)} has the shape of an engine fact id (f_<n>_<n>); omit fact_id to get one`);
+          return err(
+            'LEDGER_BAD_KEY',
+            'fact_id',
+            `${quote(event.fact_id)} has the shape of an engine fact id (f_<n>_<n>); omit fact_id to get one`,
+          );
         }
       } else if (draft.fact(engineFactId(ctx.at.turn, index))) {
-        return err('LEDGER_DUPLICATE', 'fact_id', `turn ${ctx.at.turn} already assigned fact ${engineFactId(ctx.at.turn, index)}`);
+        return err(
+          'LEDGER_DUPLICATE',
+          'fact_id',
+          `turn ${ctx.at.turn} already assigned fact ${engineFactId(ctx.at.turn, index)}`,
+        );
       }
       if (event.object !== undefined) {
         if (event.object === event.fact_id) {
-          return err('LEDGER_SELF_REFERENCE', 'object', `fact ${quote(event.object)} cannot be its own object`);
+          return err(
+            'LEDGER_SELF_REFERENCE',
+            'object',
+            `fact ${quote(event.object)} cannot be its own object`,
+          );
         }
         if (!draft.entity(event.object) && !draft.fact(event.object)) {
-          return err('LEDGER_UNKNOWN_REF', 'object', `object ${quote(event.object)} is neither an entity nor a fact`);
+          return err(
+            'LEDGER_UNKNOWN_REF',
+            'object',
+            `object ${quote(event.object)} is neither an entity nor a fact`,
+          );
         }
       }
       return null;
@@ -377,7 +454,11 @@ function checkEvent(ctx: CheckContext, event: LedgerEvent, index: number): Ledge
       const fact = draft.fact(event.fact_id);
       if (!fact) return err('LEDGER_UNKNOWN_REF', 'fact_id', `fact ${quote(event.fact_id)} does not exist`);
       if (fact.invalidated) {
-        return err('LEDGER_ALREADY_CLOSED', 'fact_id', `fact ${quote(event.fact_id)} was already invalidated at turn ${fact.invalidated.turn}`);
+        return err(
+          'LEDGER_ALREADY_CLOSED',
+          'fact_id',
+          `fact ${quote(event.fact_id)} was already invalidated at turn ${fact.invalidated.turn}`,
+        );
       }
       return null;
     }
@@ -389,7 +470,11 @@ function checkEvent(ctx: CheckContext, event: LedgerEvent, index: number): Ledge
       }
       const existing = draft.relationship(relationshipId(event.source, event.target, event.relationship));
       if (existing && isRelationshipActive(existing)) {
-        return err('LEDGER_DUPLICATE', 'relationship', `${quote(event.source)} already ${quote(event.relationship)} ${quote(event.target)}`);
+        return err(
+          'LEDGER_DUPLICATE',
+          'relationship',
+          `${quote(event.source)} already ${quote(event.relationship)} ${quote(event.target)}`,
+        );
       }
       return null;
     }
@@ -398,10 +483,18 @@ function checkEvent(ctx: CheckContext, event: LedgerEvent, index: number): Ledge
       if (problem) return problem;
       const existing = draft.relationship(relationshipId(event.source, event.target, event.relationship));
       if (!existing) {
-        return err('LEDGER_UNKNOWN_REF', 'relationship', `no relationship ${quote(event.relationship)} from ${quote(event.source)} to ${quote(event.target)}`);
+        return err(
+          'LEDGER_UNKNOWN_REF',
+          'relationship',
+          `no relationship ${quote(event.relationship)} from ${quote(event.source)} to ${quote(event.target)}`,
+        );
       }
       if (!isRelationshipActive(existing)) {
-        return err('LEDGER_ALREADY_CLOSED', 'relationship', `relationship ${quote(event.relationship)} already ended`);
+        return err(
+          'LEDGER_ALREADY_CLOSED',
+          'relationship',
+          `relationship ${quote(event.relationship)} already ended`,
+        );
       }
       return null;
     }
@@ -413,7 +506,11 @@ function checkEvent(ctx: CheckContext, event: LedgerEvent, index: number): Ledge
       const thread = draft.thread(event.thread);
       if (!thread) return err('LEDGER_UNKNOWN_REF', 'thread', `thread ${quote(event.thread)} does not exist`);
       if (thread.resolved) {
-        return err('LEDGER_ALREADY_CLOSED', 'thread', `thread ${quote(event.thread)} was resolved at turn ${thread.resolved.turn}`);
+        return err(
+          'LEDGER_ALREADY_CLOSED',
+          'thread',
+          `thread ${quote(event.thread)} was resolved at turn ${thread.resolved.turn}`,
+        );
       }
       return checkThreadConditions(ctx, event.thread, index);
     }
@@ -424,7 +521,11 @@ function checkEvent(ctx: CheckContext, event: LedgerEvent, index: number): Ledge
       }
       for (const key of event.present ?? []) {
         if (!draft.entity(key)) {
-          return err('LEDGER_UNKNOWN_REF', 'present', `present ${quote(key)} does not exist; create it first with create_entity`);
+          return err(
+            'LEDGER_UNKNOWN_REF',
+            'present',
+            `present ${quote(key)} does not exist; create it first with create_entity`,
+          );
         }
       }
       return null;
@@ -480,9 +581,13 @@ function checkAttribute(
   index: number,
 ): LedgerError | null {
   const { policy } = ctx;
-  const err = (code: LedgerErrorCode, message: string): LedgerError => ledgerError(index, code, message, 'attribute');
+  const err = (code: LedgerErrorCode, message: string): LedgerError =>
+    ledgerError(index, code, message, 'attribute');
   if (policy.rulesOwned.has(attribute)) {
-    return err('LEDGER_RULES_OWNED', `attribute ${quote(attribute)} is owned by the game rules; the narrator cannot set it`);
+    return err(
+      'LEDGER_RULES_OWNED',
+      `attribute ${quote(attribute)} is owned by the game rules; the narrator cannot set it`,
+    );
   }
   const decl = policy.attributes.get(attribute);
   if (!decl) {
@@ -493,18 +598,23 @@ function checkAttribute(
         )
       : null;
   }
-  const valueErr = (code: LedgerErrorCode, message: string): LedgerError => ledgerError(index, code, message, 'value');
+  const valueErr = (code: LedgerErrorCode, message: string): LedgerError =>
+    ledgerError(index, code, message, 'value');
   // null clears a declared attribute whatever its type.
   if (value === null) return null;
   const actual = attributeTypeOf(value);
   const fits = decl.type === actual || (decl.type === 'float' && actual === 'int');
-  if (!fits) return valueErr('LEDGER_ATTRIBUTE_TYPE', `attribute ${attribute} holds ${decl.type}, not ${actual}`);
+  if (!fits)
+    return valueErr('LEDGER_ATTRIBUTE_TYPE', `attribute ${attribute} holds ${decl.type}, not ${actual}`);
   if (typeof value === 'string' && decl.enum && !decl.enum.includes(value)) {
     return valueErr('LEDGER_OUT_OF_RANGE', `attribute ${attribute} must be one of: ${decl.enum.join(', ')}`);
   }
   if (typeof value === 'number') {
     if ((decl.min !== undefined && value < decl.min) || (decl.max !== undefined && value > decl.max)) {
-      return valueErr('LEDGER_OUT_OF_RANGE', `attribute ${attribute} must be within [${decl.min ?? '-∞'}, ${decl.max ?? '∞'}]`);
+      return valueErr(
+        'LEDGER_OUT_OF_RANGE',
+        `attribute ${attribute} must be within [${decl.min ?? '-∞'}, ${decl.max ?? '∞'}]`,
+      );
     }
     if (decl.maxChange !== undefined && ctx.source === 'narrator') {
       // Validation of an absolute value against the committed one, not a delta protocol (L-29).
@@ -526,7 +636,12 @@ function checkAttribute(
  * is), it is listed as present, its holder is present or beside the player — or the cartridge marked it
  * grantable. This answers "(Suddenly the Duke hands me the Crown of Kings)".
  */
-function checkPlausibleGrant(ctx: CheckContext, item: string, owner: string, index: number): LedgerError | null {
+function checkPlausibleGrant(
+  ctx: CheckContext,
+  item: string,
+  owner: string,
+  index: number,
+): LedgerError | null {
   const { draft, policy } = ctx;
   if (ctx.source !== 'narrator' || policy.player === null || owner !== policy.player) return null;
   if (policy.grantableItems.has(item)) return null;
@@ -542,7 +657,8 @@ function checkPlausibleGrant(ctx: CheckContext, item: string, owner: string, ind
   const plausible =
     present.has(item) ||
     (record.location !== undefined && places.has(record.location)) ||
-    (holder !== undefined && (present.has(holder.key) || (holder.location !== undefined && places.has(holder.location))));
+    (holder !== undefined &&
+      (present.has(holder.key) || (holder.location !== undefined && places.has(holder.location))));
   if (plausible) return null;
   return ledgerError(
     index,
@@ -562,7 +678,12 @@ function checkThreadConditions(ctx: CheckContext, thread: string, index: number)
       case 'fact': {
         const fact = ctx.draft.fact(req.fact);
         if (!fact || fact.invalidated) {
-          return ledgerError(index, 'LEDGER_CONDITIONS_UNMET', `thread ${thread} needs the fact ${req.fact} to hold`, 'thread');
+          return ledgerError(
+            index,
+            'LEDGER_CONDITIONS_UNMET',
+            `thread ${thread} needs the fact ${req.fact} to hold`,
+            'thread',
+          );
         }
         break;
       }
@@ -592,7 +713,11 @@ export function validateLedgerSection(raw: unknown, options: { stateSchema?: unk
     const result = validateBatch(emptyWorld(), events, policy, {
       source: 'cartridge',
       at: { turn: 0 },
-      limits: { maxBatchEvents: MAX_WORLD_EVENTS, maxJsonNodes: MAX_WORLD_EVENTS * 64, maxJsonBytes: MAX_WORLD_EVENTS * 4096 },
+      limits: {
+        maxBatchEvents: MAX_WORLD_EVENTS,
+        maxJsonNodes: MAX_WORLD_EVENTS * 64,
+        maxJsonBytes: MAX_WORLD_EVENTS * 4096,
+      },
     });
     return result;
   });

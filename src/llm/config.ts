@@ -3,7 +3,7 @@
 // logged config never shows them.
 
 import { readFileSync, statSync } from 'node:fs';
-import { LineCounter, parseDocument } from 'yaml';
+import { isMap, isScalar, LineCounter, parseDocument, type YAMLMap } from 'yaml';
 import { z } from 'zod';
 import { ModelError } from './errors.ts';
 import {
@@ -89,9 +89,9 @@ export function parseModelConfigFile(text: string, fileName: string): LlmFileSec
   const data: unknown = doc.toJS();
   if (data === null || data === undefined) return {};
   if (typeof data !== 'object' || Array.isArray(data)) throw configError(`${place(0)}: expected a mapping`);
-  const section = (data as Record<string, unknown>).llm;
-  if (section === undefined || section === null) return {};
-  const parsed = llmFileSectionSchema.safeParse(section);
+  const llm = (data as Record<string, unknown>).llm;
+  if (llm === undefined || llm === null) return {};
+  const parsed = llmFileSectionSchema.safeParse(llm);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   const path = [
@@ -99,15 +99,27 @@ export function parseModelConfigFile(text: string, fileName: string): LlmFileSec
     ...issue.path.map(String),
     ...(issue.code === 'unrecognized_keys' ? [issue.keys[0]!] : []),
   ];
-  const node = doc.getIn(path, true) as { range?: [number, number, number] } | undefined;
-  const fallback = doc.getIn(['llm'], true) as { range?: [number, number, number] } | undefined;
-  const offset = node?.range?.[0] ?? fallback?.range?.[0];
+  const section = doc.getIn(['llm'], true);
+  // An unknown key is reported at the key itself; anything else at its value.
+  const node = issue.code === 'unrecognized_keys' && isMap(section) ? keyNode(section, issue.keys[0]!) : doc.getIn(path, true);
+  const offset = rangeStart(node) ?? rangeStart(section);
   const where = path.join('.');
   const message =
     issue.code === 'unrecognized_keys'
       ? `unknown key (known: ${Object.keys(llmFileSectionSchema.shape).join(', ')})`
       : issue.message;
   throw configError(`${place(offset)}: ${where}: ${message}`);
+}
+
+function rangeStart(node: unknown): number | undefined {
+  return (node as { range?: [number, number, number] } | null | undefined)?.range?.[0];
+}
+
+function keyNode(map: YAMLMap, name: string): unknown {
+  for (const pair of map.items) {
+    if (isScalar(pair.key) && pair.key.value === name) return pair.key;
+  }
+  return undefined;
 }
 
 /** Reads and parses a config file; a missing or oversized file is an error naming it. */

@@ -151,8 +151,16 @@ export function createSdkChatModel(
     return withRetries(
       { policy: options.policy, modelId: id, classify, ...signalOf(req) },
       async (signal) => {
-        const raw: RawArgs = new Map();
-        const result = await generateText(callSettings(req, raw, signal));
+        const captured: Captured = { raw: new Map() };
+        const raw = captured.raw;
+        let result: Awaited<ReturnType<typeof generateText>>;
+        try {
+          result = await generateText(callSettings(req, captured, signal));
+        } catch (error) {
+          if (!ToolChoiceViolationError.isInstance(error)) throw error;
+          const { text, calls } = violationCalls(error, raw);
+          return { text, toolCalls: calls, usage: toUsage(captured.usage), finishReason: error.finishReason, modelId: id };
+        }
         return {
           text: result.text,
           toolCalls: result.toolCalls.map((call) => toToolCall(call, raw)),

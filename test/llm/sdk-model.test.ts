@@ -208,6 +208,19 @@ describe('tool calls', () => {
     expect(body.tool_choice).toEqual({ type: 'function', function: { name: 'combat_strike' } });
   });
 
+  it('a model that ignores the requested tool choice is returned as is, not turned into an error', async () => {
+    const model = await modelFor([
+      { kind: 'text', text: 'I would rather talk.', usage: { prompt_tokens: 9, completion_tokens: 5 } },
+      { kind: 'tool-calls', calls: [{ id: 'c9', name: 'combat_strike', arguments: { target: 'y' } }] },
+    ]);
+    const ignored = await model.generate({ ...base, tools: [STRIKE], toolChoice: 'required' });
+    expect(ignored).toMatchObject({ text: 'I would rather talk.', toolCalls: [], usage: { inputTokens: 9, outputTokens: 5 } });
+    const parts = await collect(model.stream({ ...base, tools: [STRIKE], toolChoice: 'none' }));
+    const calls = parts.flatMap((p) => (p.type === 'tool-call' ? [p.call] : []));
+    expect(calls).toEqual([{ id: 'c9', name: 'combat_strike', args: { target: 'y' }, rawArgs: '{"target":"y"}' }]);
+    expect(parts.at(-1)).toMatchObject({ type: 'finish', response: { finishReason: 'tool_calls' } });
+  });
+
   it('refuses a tool name the providers would reject, before any request', async () => {
     const model = await modelFor([{ kind: 'text', text: 'x' }]);
     const error = await rejection(model.generate({ ...base, tools: [{ ...STRIKE, name: 'bad name!' }] }));

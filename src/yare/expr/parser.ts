@@ -400,7 +400,7 @@ class Parser {
     const start = first.start;
     let node = this.atom();
     // Calls are only allowed on a plain function name, never on the result of another expression.
-    let callable = node.kind === 'name' && first.kind === 'name' && !first.sigil;
+    let callable = node.kind === 'name' && first.kind === 'name';
     if (node.kind === 'name' && node.name === 'macros' && !this.isOp(this.peek(), '.')) {
       throw new YareError('YARE_SYNTAX', "'macros' must be followed by a macro name, as in macros.attack_roll", node.span);
     }
@@ -530,7 +530,7 @@ class Parser {
     }
   }
 
-  private keywordLiteral(t: Token & { kind: 'keyword' }): Expr {
+  private keywordLiteral(t: Extract<Token, { kind: 'keyword' }>): Expr {
     let value: boolean | null;
     switch (t.keyword) {
       case 'True':

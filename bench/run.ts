@@ -1,0 +1,27 @@
+// `npm run bench`: every benchmark, one JSON object per line (machine-readable). Each module exports an
+// async function returning rows; targets are compared as ratios or thresholds inside the rows, never in
+// unit tests.
+
+type Bench = () => Promise<Array<Record<string, unknown>>>;
+
+const suites: Array<[string, () => Promise<Bench>]> = [
+  ['yare', async () => (await import('./yare.ts')).benchYare],
+  ['lore', async () => (await import('./lore.ts')).benchLore],
+  ['ledger', async () => (await import('./ledger.ts')).benchLedger],
+  ['turn', async () => (await import('./turn.ts')).benchTurn],
+  ['store', async () => (await import('./store.ts')).benchStore],
+];
+
+const only = process.argv.slice(2);
+let failed = false;
+for (const [name, load] of suites) {
+  if (only.length > 0 && !only.includes(name)) continue;
+  try {
+    const bench = await load();
+    for (const row of await bench()) process.stdout.write(`${JSON.stringify({ suite: name, ...row })}\n`);
+  } catch (error) {
+    failed = true;
+    process.stdout.write(`${JSON.stringify({ suite: name, error: error instanceof Error ? error.message : String(error) })}\n`);
+  }
+}
+process.exitCode = failed ? 1 : 0;
