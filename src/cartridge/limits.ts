@@ -6,8 +6,9 @@
 const KIB = 1024;
 const MIB = 1024 * KIB;
 
-/** Bytes of `yare.yaml`. The largest known cartridge has about 5 KiB of rules. */
-export const MAX_YARE_BYTES = 1 * MIB;
+/** Bytes of `yare.yaml`. The largest known cartridge has about 5 KiB of rules; the YAML parser reads about
+ * 1 MiB per second, so this also bounds the time a hostile file can take. */
+export const MAX_YARE_BYTES = 256 * KIB;
 /** Bytes of `bot_lore.md`. Lore is chunked and retrieved, so it may be larger than anything else. */
 export const MAX_LORE_BYTES = 2 * MIB;
 /** Bytes of `prompt_directives.yaml` (its text is capped again per directive, below). */

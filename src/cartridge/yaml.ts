@@ -44,7 +44,9 @@ const COMPOSE_OPTIONS = {
   version: '1.2',
   schema: 'core',
   merge: false,
-  uniqueKeys: true,
+  // The parser's own duplicate check compares every key with every other (quadratic: minutes for 10^5
+  // keys); `checkKeys` does it with a set instead.
+  uniqueKeys: false,
   strict: true,
   intAsBigInt: false,
 } as const;
@@ -64,7 +66,7 @@ export function parseYamlSafely(text: string, file: string, limits: YamlLimits):
   const lineCounter = new LineCounter();
   const at = (offset: number): SourcePlace => placeOf(offset, file, lineCounter);
 
-  const flowTooDeep = firstTooDeepFlow(source, maxDepth);
+  const flowTooDeep = firstTooDeep(source, maxDepth);
   if (flowTooDeep !== undefined) {
     // The line counter is only filled by the parser, which has not run yet.
     return { ok: false, diagnostics: [tooDeep(placeInText(source, flowTooDeep, file), maxDepth)] };
@@ -117,6 +119,7 @@ export function parseYamlSafely(text: string, file: string, limits: YamlLimits):
 
   const walked = checkNodes(doc, source, at, { maxDepth, maxAliases, maxNodes });
   if (walked.length > 0) return { ok: false, diagnostics: capReported(walked, file) };
+  expandAliases(doc);
   return { ok: true, doc, lineCounter, diagnostics: [] };
 }
 
@@ -219,17 +222,25 @@ export function toPlain(doc: Document): unknown {
 
 // ---------------------------------------------------------------------------------------------------------
 
-/** Offset of the first flow `[`/`{` that opens a collection deeper than `maxDepth`, from the lexer alone. */
-function firstTooDeepFlow(source: string, maxDepth: number): number | undefined {
-  let depth = 0;
+/**
+ * Offset where nesting first goes deeper than `maxDepth`, from the lexer alone: flow brackets are counted
+ * exactly, and block indicators (`-`, `?`, `:`) on one line bound the block collections that line opens.
+ * The parser is slow on 10^5 levels opened on one line, and this pass stops at the first excess.
+ */
+function firstTooDeep(source: string, maxDepth: number): number | undefined {
+  let flow = 0;
+  let indicatorsOnLine = 0;
   let offset = 0;
   for (const token of new Lexer().lex(source)) {
     // The lexer interleaves one-character control tokens that are not part of the source.
     if (token === '\x02' || token === '\x18' || token === '\x1f') continue;
     if (token === '[' || token === '{') {
-      depth++;
-      if (depth > maxDepth) return offset;
-    } else if ((token === ']' || token === '}') && depth > 0) depth--;
+      if (++flow > maxDepth) return offset;
+    } else if (token === ']' || token === '}') {
+      if (flow > 0) flow--;
+    } else if (flow === 0 && (token === '-' || token === '?' || token === ':')) {
+      if (++indicatorsOnLine > maxDepth) return offset;
+    } else if (token.includes('\n')) indicatorsOnLine = 0;
     offset += token.length;
   }
   return undefined;
@@ -289,6 +300,42 @@ function resolveAliases(doc: Document): Map<Alias, YamlNode | undefined> {
   return result;
 }
 
+/**
+ * Replaces every alias by a copy of its anchor's node, so nothing downstream has to know about aliases.
+ * Runs only after `checkNodes` bounded the expansion and refused cycles. Document order guarantees that an
+ * anchor's own aliases are already replaced when it is copied. Copies keep the anchor's source range, so
+ * a problem inside one points at the text the author wrote.
+ */
+function expandAliases(doc: Document.Parsed): void {
+  const aliases = resolveAliases(doc);
+  // Slots hold a node and know how to replace it in its parent; they are visited in document order, so an
+  // alias is reached only after its anchor's whole subtree was visited and expanded.
+  type Slot = { node: unknown; replace: (node: YamlNode) => void };
+  const stack: Slot[] = [];
+  stack.push({ node: doc.contents, replace: (n) => (doc.contents = n as typeof doc.contents) });
+  while (stack.length > 0) {
+    const { node, replace } = stack.pop()!;
+    if (isAlias(node)) {
+      const target = aliases.get(node);
+      if (!target) throw new Error(`expandAliases: alias *${node.source} was not checked`);
+      replace(target.clone() as YamlNode);
+      continue;
+    }
+    const slots: Slot[] = [];
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        slots.push({ node: pair.key, replace: () => undefined });
+        slots.push({ node: pair.value, replace: (n) => (pair.value = n as typeof pair.value) });
+      }
+    } else if (isSeq(node)) {
+      node.items.forEach((item, i) => {
+        slots.push({ node: item, replace: (n) => (node.items[i] = n as (typeof node.items)[number]) });
+      });
+    }
+    for (let k = slots.length - 1; k >= 0; k--) stack.push(slots[k]!);
+  }
+}
+
 function childrenOf(node: YamlNode): YamlNode[] {
   const children: YamlNode[] = [];
   if (isMap(node)) {
@@ -345,6 +392,7 @@ function checkNodes(
         total = saturate(total + (size.get(child) ?? 1));
         tallest = Math.max(tallest, height.get(child) ?? 0);
       }
+      if (total > limits.maxNodes) return [aliasBomb(at(offsetOf(node)), limits.maxNodes)];
       size.set(node, total);
       height.set(node, tallest + 1);
       onPath.delete(node);
@@ -393,7 +441,7 @@ function checkNodes(
     if (tagProblem) out.push(cartError('CART_UNKNOWN_TAG', tagProblem, at(offsetOf(node))));
     if (isScalar(node)) {
       const range = node.range ?? [0, 0];
-      const problem = checkScalar(node.value, source.slice(range[0], range[1]));
+      const problem = tagProblem ? undefined : checkScalar(node.value, source.slice(range[0], range[1]));
       if (problem) out.push(cartError(problem.code, problem.message, at(offsetOf(node))));
       size.set(node, 1);
       height.set(node, 0);
@@ -407,18 +455,16 @@ function checkNodes(
       stack.push({ node: children[i]!, depth: depth + 1, exit: false });
     if (out.length > MAX_YAML_ERRORS_REPORTED) return out;
   }
-  const total = size.get(root) ?? 1;
-  if (total > limits.maxNodes) {
-    return [
-      cartError(
-        'CART_ALIAS_LIMIT',
-        `With its aliases expanded, this file has more than ${limits.maxNodes} values (an "alias bomb"). ` +
-          'Write the values out, or use fewer aliases.',
-        at(offsetOf(root)),
-      ),
-    ];
-  }
   return out;
+}
+
+function aliasBomb(place: SourcePlace, maxNodes: number): Diagnostic {
+  return cartError(
+    'CART_ALIAS_LIMIT',
+    `With its aliases expanded, this value holds more than ${maxNodes} values (an "alias bomb"). ` +
+      'Write the values out, or use fewer aliases.',
+    place,
+  );
 }
 
 function checkTag(node: YamlNode): string | undefined {

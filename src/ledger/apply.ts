@@ -253,6 +253,6 @@ export function applyEvent(draft: WorldDraft, event: LedgerEvent, index: number,
  */
 export function applyBatch(world: World, events: readonly LedgerEvent[], at: Stamp): World {
   const draft = new WorldDraft(world);
-  events.forEach((event, index) => applyEvent(draft, event, index, at));
+  for (let index = 0; index < events.length; index++) applyEvent(draft, events[index]!, index, at);
   return draft.finish();
 }

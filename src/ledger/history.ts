@@ -25,7 +25,8 @@ export function foldEntries(base: World, entries: Iterable<LogEntry>): World {
   const draft = new WorldDraft(base);
   for (const entry of entries) {
     const at = stampOf(entry);
-    entry.events.forEach((event, index) => applyEvent(draft, event, index, at));
+    for (let index = 0; index < entry.events.length; index++)
+      applyEvent(draft, entry.events[index]!, index, at);
   }
   return draft.finish();
 }

@@ -90,11 +90,13 @@ export function quote(value: unknown): string {
   else if (Array.isArray(value)) return 'an array';
   else return `a ${typeof value}`;
   const cut = text.length > MAX_QUOTED_TEXT ? `${text.slice(0, MAX_QUOTED_TEXT)}…` : text;
-  // JSON.stringify escapes controls and quotes; the \u escapes keep bidi and zero-width marks visible.
-  return JSON.stringify(cut).replace(
-    /[\u007F-\u009F\u00AD\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  // JSON.stringify escapes C0 controls and quotes; escaping the rest keeps bidi and zero-width marks visible.
+  let out = '';
+  for (const ch of JSON.stringify(cut)) {
+    const codePoint = ch.codePointAt(0)!;
+    out += isInvisible(codePoint) ? `\\u{${codePoint.toString(16)}}` : ch;
+  }
+  return out;
 }
 
 /**

@@ -2,25 +2,12 @@
 // declared inputs, `macros.` against the macros, function names and arity. A rule that would fail on a
 // typo at turn time fails here instead, with a "did you mean".
 
+import { YareError } from './errors.ts';
 import type { Expr } from './expr/ast.ts';
+import { BUILTINS, checkCall } from './expr/builtins.ts';
 import { didYouMean } from './diagnostics-sink.ts';
 import type { DomainSchema } from './program.ts';
 import { allPaths, schemaAt } from './schema.ts';
-
-/** Built-in functions and their positional arity: [min, max]. `timedelta` takes keywords only. */
-export const BUILTIN_ARITY: ReadonlyMap<string, readonly [number, number]> = new Map<string, readonly [number, number]>([
-  ['roll', [1, 1]],
-  ['abs', [1, 1]],
-  ['min', [1, 100]],
-  ['max', [1, 100]],
-  ['floor', [1, 1]],
-  ['ceil', [1, 1]],
-  ['round', [1, 2]],
-  ['len', [1, 1]],
-  ['timedelta', [0, 0]],
-  ['time_delta', [2, 2]],
-]);
-const TIMEDELTA_KEYWORDS = new Set(['weeks', 'days', 'hours', 'minutes', 'seconds', 'milliseconds', 'microseconds']);
 
 export interface CheckScope {
   readonly schema: DomainSchema;
@@ -68,31 +55,15 @@ export function checkExpr(e: Expr, scope: CheckScope, out: CheckFinding[], macro
       return;
     }
     case 'call': {
-      const arity = BUILTIN_ARITY.get(e.callee);
-      if (!arity) {
-        out.push({
-          code: 'YARE_UNKNOWN_FUNCTION',
-          message: `Unknown function '${e.callee}'. Functions are: ${[...BUILTIN_ARITY.keys()].join(', ')}.${didYouMean(e.callee, BUILTIN_ARITY.keys())}`,
-          start: e.span.start,
-        });
-      } else if (e.args.length < arity[0] || e.args.length > arity[1]) {
-        const expected = arity[0] === arity[1] ? `${arity[0]}` : `${arity[0]} to ${arity[1]}`;
-        out.push({
-          code: 'YARE_ARITY',
-          message: `${e.callee}() takes ${expected} positional argument(s), got ${e.args.length}.`,
-          start: e.span.start,
-        });
+      try {
+        checkCall(e);
+      } catch (error) {
+        if (!(error instanceof YareError)) throw error;
+        const code = error.code === 'YARE_UNKNOWN_FUNCTION' ? 'YARE_UNKNOWN_FUNCTION' : 'YARE_ARITY';
+        const hint = code === 'YARE_UNKNOWN_FUNCTION' ? didYouMean(e.callee, BUILTINS.keys()) : '';
+        out.push({ code, message: `${error.message}.${hint}`, start: e.span.start });
       }
-      for (const kw of e.kwargs) {
-        if (e.callee !== 'timedelta' || !TIMEDELTA_KEYWORDS.has(kw.name)) {
-          out.push({
-            code: 'YARE_ARITY',
-            message: `${e.callee}() does not take the keyword '${kw.name}'.${e.callee === 'timedelta' ? didYouMean(kw.name, TIMEDELTA_KEYWORDS) : ''}`,
-            start: e.span.start,
-          });
-        }
-        checkExpr(kw.value, scope, out, macroRefs);
-      }
+      for (const kw of e.kwargs) checkExpr(kw.value, scope, out, macroRefs);
       for (const a of e.args) checkExpr(a, scope, out, macroRefs);
       return;
     }

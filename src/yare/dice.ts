@@ -3,7 +3,7 @@
 // generator (xoroshiro128+) and the uniform-integer distribution use 32-bit integer arithmetic only.
 
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
-import { xoroshiro128plus, xoroshiro128plusFromState } from 'pure-rand/generator/xoroshiro128plus';
+import { type xoroshiro128plus, xoroshiro128plusFromState } from 'pure-rand/generator/xoroshiro128plus';
 import { YareError } from './errors.ts';
 import { MAX_DICE_COUNT, MAX_DICE_SIDES } from './limits.ts';
 
@@ -34,7 +34,10 @@ export class DiceRoller {
    */
   static fromSeed(seed: number): DiceRoller {
     if (!Number.isSafeInteger(seed) || seed < 0) {
-      throw new YareError('YARE_BAD_VALUE', `dice seed must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}, got ${seed}`);
+      throw new YareError(
+        'YARE_BAD_VALUE',
+        `dice seed must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}, got ${seed}`,
+      );
     }
     const low = seed | 0;
     const high = Math.floor(seed / TWO_POW_32) | 0;
@@ -43,7 +46,11 @@ export class DiceRoller {
 
   /** A roller that continues exactly where the roller whose `state()` this was stopped. */
   static fromState(state: RngState): DiceRoller {
-    if (!Array.isArray(state) || state.length !== 4 || !state.every((w) => Number.isInteger(w) && w === (w | 0))) {
+    if (
+      !Array.isArray(state) ||
+      state.length !== 4 ||
+      !state.every((w) => Number.isInteger(w) && w === (w | 0))
+    ) {
       throw new YareError('YARE_BAD_VALUE', 'dice state must be an array of four 32-bit signed integers');
     }
     if (state.every((w) => w === 0)) {
@@ -55,10 +62,16 @@ export class DiceRoller {
   /** Roll `count` dice of `sides` sides, record the roll, return the total. */
   roll(count: number, sides: number, expr: string): number {
     if (!Number.isSafeInteger(count) || count < 0 || count > MAX_DICE_COUNT) {
-      throw new YareError('YARE_DICE_LIMIT', `dice count ${count} is outside 0..${MAX_DICE_COUNT} (MAX_DICE_COUNT)`);
+      throw new YareError(
+        'YARE_DICE_LIMIT',
+        `dice count ${count} is outside 0..${MAX_DICE_COUNT} (MAX_DICE_COUNT)`,
+      );
     }
     if (!Number.isSafeInteger(sides) || sides < 1 || sides > MAX_DICE_SIDES) {
-      throw new YareError('YARE_DICE_LIMIT', `dice sides ${sides} is outside 1..${MAX_DICE_SIDES} (MAX_DICE_SIDES)`);
+      throw new YareError(
+        'YARE_DICE_LIMIT',
+        `dice sides ${sides} is outside 1..${MAX_DICE_SIDES} (MAX_DICE_SIDES)`,
+      );
     }
     const faces = new Array<number>(count);
     let total = 0;

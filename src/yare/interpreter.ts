@@ -16,7 +16,8 @@ import {
   MAX_STEPS_PER_RUN,
 } from './limits.ts';
 import type { CompiledRules, EventDef, FieldSchema, InputSpec, MutateOp, Operand, Step, Target } from './program.ts';
-import { binaryOp, formatValue, toNumeric, toStateValue, truthy, valueEquals } from './python.ts';
+import { binaryOp } from './expr/arithmetic.ts';
+import { formatValue, toNumeric, toStateValue, truthy, typeName, valueEquals } from './python.ts';
 import { allPaths, dictDepth, schemaAt } from './schema.ts';
 import { type Dict, isDict, newDict, PyFloat, type Value, toValue } from './values.ts';
 
@@ -295,7 +296,7 @@ export class EventRunner implements EvalContext {
       case 'foreach': {
         const items = step.array.kind === 'path' ? this.readPath(this.resolveTarget(step.array.target)) : this.operand(step.array);
         if (items === null || items === undefined) return;
-        if (!Array.isArray(items)) throw new YareError('YARE_TYPE', `foreach array must resolve to a list, got ${typeName(items)}.`);
+        if (!Array.isArray(items)) throw new YareError('YARE_TYPE', `foreach array must resolve to a list, got ${typeName(items as Value)}.`);
         const saved = this.frame;
         const snapshot = [...items];
         for (let i = 0; i < snapshot.length; i++) {
@@ -479,16 +480,18 @@ function checkContainer(v: Value, where: string): void {
   }
 }
 
+const NO_SPAN: Span = { start: 0, end: 0 };
+
 function mutateValue(op: MutateOp, current: Value, operand: Value): Value {
   switch (op) {
     case 'add':
-      return binaryOp('+', current, operand);
+      return binaryOp('+', current, operand, NO_SPAN);
     case 'sub':
-      return binaryOp('-', current, operand);
+      return binaryOp('-', current, operand, NO_SPAN);
     case 'mul':
-      return binaryOp('*', current, operand);
+      return binaryOp('*', current, operand, NO_SPAN);
     case 'div':
-      return binaryOp('/', current, operand);
+      return binaryOp('/', current, operand, NO_SPAN);
   }
 }
 
@@ -566,17 +569,6 @@ function coerceInput(eventName: string, spec: InputSpec, value: Value): Value {
     return match;
   }
   return v;
-}
-
-export function typeName(v: Value | undefined): string {
-  if (v === null || v === undefined) return 'None';
-  if (typeof v === 'boolean') return 'bool';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'float';
-  if (typeof v === 'string') return 'str';
-  if (v instanceof PyFloat) return 'float';
-  if (Array.isArray(v)) return 'list';
-  if (isDict(v)) return 'dict';
-  return 'timedelta';
 }
 
 function withPlace(error: unknown, place: SourcePlace, expr: Expression): unknown {

@@ -80,7 +80,11 @@ export function parseNumericText(text: string, span?: Span): number | PyFloat | 
   if (INT_TEXT.test(s)) {
     const n = Number(s.replaceAll('_', ''));
     if (!Number.isSafeInteger(n)) {
-      throw new YareError('YARE_OVERFLOW', `integer text ${pyStrRepr(s)} is beyond ±${Number.MAX_SAFE_INTEGER}`, span);
+      throw new YareError(
+        'YARE_OVERFLOW',
+        `integer text ${pyStrRepr(s)} is beyond ±${Number.MAX_SAFE_INTEGER}`,
+        span,
+      );
     }
     return n === 0 ? 0 : n;
   }
@@ -224,7 +228,11 @@ function orderAt(op: OrderOp, a: Value, b: Value, span: Span | undefined, depth:
 export function contains(container: Value, item: Value, span?: Span): boolean {
   if (typeof container === 'string') {
     if (typeof item !== 'string') {
-      throw new YareError('YARE_TYPE', `'in <string>' needs a string on the left, not a ${typeName(item)}`, span);
+      throw new YareError(
+        'YARE_TYPE',
+        `'in <string>' needs a string on the left, not a ${typeName(item)}`,
+        span,
+      );
     }
     return container.includes(item);
   }
@@ -239,7 +247,11 @@ export function contains(container: Value, item: Value, span?: Span): boolean {
     // Dict keys are strings; a number or None is never equal to a string key in Python.
     return typeof item === 'string' && Object.hasOwn(container, item);
   }
-  throw new YareError('YARE_TYPE', `'in' needs a string, list or dict on the right, not a ${typeName(container)}`, span);
+  throw new YareError(
+    'YARE_TYPE',
+    `'in' needs a string, list or dict on the right, not a ${typeName(container)}`,
+    span,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -432,11 +444,18 @@ function stateAt(v: Value, depth: number): StateValue {
 
 function finiteForState(n: number): number {
   if (!Number.isFinite(n)) {
-    throw new YareError('YARE_BAD_VALUE', `${formatFloat(n)} cannot be stored in state (JSON has no such number)`);
+    throw new YareError(
+      'YARE_BAD_VALUE',
+      `${formatFloat(n)} cannot be stored in state (JSON has no such number)`,
+    );
   }
   return n;
 }
 
 function tooDeep(span?: Span): YareError {
-  return new YareError('YARE_BAD_VALUE', `value is nested deeper than ${MAX_VALUE_NESTING} (MAX_VALUE_NESTING)`, span);
+  return new YareError(
+    'YARE_BAD_VALUE',
+    `value is nested deeper than ${MAX_VALUE_NESTING} (MAX_VALUE_NESTING)`,
+    span,
+  );
 }

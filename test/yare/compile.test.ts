@@ -20,7 +20,7 @@ describe('paths are checked against state_schema', () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]!.code).toBe('YARE_UNKNOWN_PATH');
     expect(errors[0]!.message).toContain('Did you mean `state.player.hp`?');
-    expect(errors[0]!.place).toMatchObject({ file: 'yare.yaml', line: 7 });
+    expect(errors[0]!.place).toMatchObject({ file: 'yare.yaml', line: 8 });
     expect(errors[0]!.place!.col).toBe(39);
   });
 
@@ -104,7 +104,7 @@ describe('conditions and steps', () => {
             steps: []
 `);
     expect(errors.map((e) => e.code)).toEqual(['YARE_NOT_AN_EXPRESSION']);
-    expect(errors[0]!.place?.line).toBe(9);
+    expect(errors[0]!.place?.line).toBe(10);
   });
 
   it('unknown actions and misspelled fields are errors with suggestions', () => {

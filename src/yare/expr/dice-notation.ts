@@ -26,7 +26,8 @@ export function checkDice(count: number, sides: number, span?: Span): void {
       span,
     );
   }
-  if (sides === 0) throw new YareError('YARE_BAD_DICE', 'a die needs at least 1 side (d0 is not a die)', span);
+  if (sides === 0)
+    throw new YareError('YARE_BAD_DICE', 'a die needs at least 1 side (d0 is not a die)', span);
 }
 
 const DICE_TEXT = /^\s*(\d+)[dD](\d+)\s*$/;

@@ -103,27 +103,32 @@ function checkHeight(node: Expr, depth: number): void {
     case 'name':
       return;
     case 'attribute':
-      return checkHeight(node.object, d);
+      checkHeight(node.object, d);
+      return;
     case 'index':
       checkHeight(node.object, d);
-      return checkHeight(node.index, d);
+      checkHeight(node.index, d);
+      return;
     case 'call':
       for (const a of node.args) checkHeight(a, d);
       for (const k of node.kwargs) checkHeight(k.value, d);
       return;
     case 'unary':
-      return checkHeight(node.operand, d);
+      checkHeight(node.operand, d);
+      return;
     case 'binary':
     case 'logical':
       checkHeight(node.left, d);
-      return checkHeight(node.right, d);
+      checkHeight(node.right, d);
+      return;
     case 'compare':
       for (const o of node.operands) checkHeight(o, d);
       return;
     case 'conditional':
       checkHeight(node.test, d);
       checkHeight(node.then, d);
-      return checkHeight(node.otherwise, d);
+      checkHeight(node.otherwise, d);
+      return;
     case 'list':
       for (const item of node.items) checkHeight(item, d);
       return;
@@ -188,11 +193,13 @@ class Parser {
   constructor(private readonly tokens: readonly Token[]) {}
 
   parseTop(): Expr {
-    if (this.peek().kind === 'eof') throw new YareError('YARE_SYNTAX', 'empty expression', { start: 0, end: 0 });
+    if (this.peek().kind === 'eof')
+      throw new YareError('YARE_SYNTAX', 'empty expression', { start: 0, end: 0 });
     const expr = this.conditional();
     const t = this.peek();
     if (t.kind !== 'eof') {
-      if (this.isOp(t, '=')) throw new YareError('YARE_SYNTAX', "'=' cannot be used here; compare with '=='", this.spanOf(t));
+      if (this.isOp(t, '='))
+        throw new YareError('YARE_SYNTAX', "'=' cannot be used here; compare with '=='", this.spanOf(t));
       throw this.unexpected(t, 'after a complete expression');
     }
     return expr;
@@ -236,17 +243,29 @@ class Parser {
       const reason = PYTHON_KEYWORDS.get(t.name);
       if (reason !== undefined) return new YareError('YARE_UNSUPPORTED', reason, where);
       if (PYTHON_STATEMENT_WORDS.has(t.name)) {
-        return new YareError('YARE_UNSUPPORTED', `'${t.name}' is a Python statement keyword, not an expression`, where);
+        return new YareError(
+          'YARE_UNSUPPORTED',
+          `'${t.name}' is a Python statement keyword, not an expression`,
+          where,
+        );
       }
     }
     if (t.kind === 'op') {
       switch (t.op) {
         case ',':
-          return new YareError('YARE_UNSUPPORTED', 'tuples are not supported (a comma is only allowed in lists, dicts and calls)', where);
+          return new YareError(
+            'YARE_UNSUPPORTED',
+            'tuples are not supported (a comma is only allowed in lists, dicts and calls)',
+            where,
+          );
         case '**':
           return new YareError('YARE_UNSUPPORTED', "the power operator '**' is not supported", where);
         case ':':
-          return new YareError('YARE_SYNTAX', `unexpected ':' (${context}); slices and annotations are not supported`, where);
+          return new YareError(
+            'YARE_SYNTAX',
+            `unexpected ':' (${context}); slices and annotations are not supported`,
+            where,
+          );
       }
     }
     return new YareError('YARE_SYNTAX', `unexpected ${describe(t)} (${context})`, where);
@@ -280,7 +299,8 @@ class Parser {
     this.advance();
     const test = this.disjunction();
     const elseToken = this.peek();
-    if (!this.isKeyword(elseToken, 'else')) throw this.unexpected(elseToken, "expected 'else' in 'A if C else B'");
+    if (!this.isKeyword(elseToken, 'else'))
+      throw this.unexpected(elseToken, "expected 'else' in 'A if C else B'");
     this.advance();
     const otherwise = this.nested(elseToken);
     return { kind: 'conditional', test, then, otherwise, span: { start, end: this.lastEnd } };
@@ -387,7 +407,12 @@ class Parser {
       this.enter(t);
       const operand = this.factor();
       this.depth--;
-      return { kind: 'unary', op: t.kind === 'op' && t.op === '-' ? '-' : '+', operand, span: { start: t.start, end: this.lastEnd } };
+      return {
+        kind: 'unary',
+        op: t.kind === 'op' && t.op === '-' ? '-' : '+',
+        operand,
+        span: { start: t.start, end: this.lastEnd },
+      };
     }
     const primary = this.primary();
     const next = this.peek();
@@ -402,7 +427,11 @@ class Parser {
     // Calls are only allowed on a plain function name, never on the result of another expression.
     let callable = node.kind === 'name' && first.kind === 'name';
     if (node.kind === 'name' && node.name === 'macros' && !this.isOp(this.peek(), '.')) {
-      throw new YareError('YARE_SYNTAX', "'macros' must be followed by a macro name, as in macros.attack_roll", node.span);
+      throw new YareError(
+        'YARE_SYNTAX',
+        "'macros' must be followed by a macro name, as in macros.attack_roll",
+        node.span,
+      );
     }
     for (;;) {
       const t = this.peek();
@@ -413,13 +442,21 @@ class Parser {
           throw this.unexpected(nameToken, "expected a name after '.'");
         }
         if (nameToken.kind === 'name' && nameToken.sigil) {
-          throw new YareError('YARE_SYNTAX', "'@' is only allowed at the start of a path", this.spanOf(nameToken));
+          throw new YareError(
+            'YARE_SYNTAX',
+            "'@' is only allowed at the start of a path",
+            this.spanOf(nameToken),
+          );
         }
         this.advance();
         const name = nameToken.kind === 'name' ? nameToken.name : nameToken.keyword;
         node = { kind: 'attribute', object: node, name, span: { start, end: this.lastEnd } };
         if (this.isOp(this.peek(), '(')) {
-          throw new YareError('YARE_UNSUPPORTED', `method calls are not supported ('.${name}(...)'); only built-in functions can be called`, this.spanOf(this.peek()));
+          throw new YareError(
+            'YARE_UNSUPPORTED',
+            `method calls are not supported ('.${name}(...)'); only built-in functions can be called`,
+            this.spanOf(this.peek()),
+          );
         }
       } else if (this.isOp(t, '[')) {
         this.advance();
@@ -427,7 +464,11 @@ class Parser {
         node = { kind: 'index', object: node, index, span: { start, end: this.lastEnd } };
       } else if (this.isOp(t, '(')) {
         if (!callable || node.kind !== 'name') {
-          throw new YareError('YARE_UNSUPPORTED', 'only built-in functions can be called, by their plain name (as in roll(1d20))', this.spanOf(t));
+          throw new YareError(
+            'YARE_UNSUPPORTED',
+            'only built-in functions can be called, by their plain name (as in roll(1d20))',
+            this.spanOf(t),
+          );
         }
         this.advance();
         node = this.call(node.name, start, t);
@@ -440,11 +481,14 @@ class Parser {
 
   private subscript(open: Token): Expr {
     const t = this.peek();
-    if (this.isOp(t, ':')) throw new YareError('YARE_UNSUPPORTED', 'slices are not supported', this.spanOf(t));
+    if (this.isOp(t, ':'))
+      throw new YareError('YARE_UNSUPPORTED', 'slices are not supported', this.spanOf(t));
     const index = this.nested(open);
     const close = this.peek();
-    if (this.isOp(close, ':')) throw new YareError('YARE_UNSUPPORTED', 'slices are not supported', this.spanOf(close));
-    if (this.isOp(close, ',')) throw new YareError('YARE_UNSUPPORTED', 'tuple subscripts are not supported', this.spanOf(close));
+    if (this.isOp(close, ':'))
+      throw new YareError('YARE_UNSUPPORTED', 'slices are not supported', this.spanOf(close));
+    if (this.isOp(close, ','))
+      throw new YareError('YARE_UNSUPPORTED', 'tuple subscripts are not supported', this.spanOf(close));
     this.expectOp(']', "to close '['");
     return index;
   }
@@ -455,7 +499,11 @@ class Parser {
     while (!this.isOp(this.peek(), ')')) {
       const t = this.peek();
       if (this.isOp(t, '*') || this.isOp(t, '**')) {
-        throw new YareError('YARE_UNSUPPORTED', `argument unpacking with '${t.kind === 'op' ? t.op : ''}' is not supported`, this.spanOf(t));
+        throw new YareError(
+          'YARE_UNSUPPORTED',
+          `argument unpacking with '${t.kind === 'op' ? t.op : ''}' is not supported`,
+          this.spanOf(t),
+        );
       }
       if (t.kind === 'name' && !t.sigil && this.isOp(this.peek(1), '=')) {
         this.advance();
@@ -467,16 +515,25 @@ class Parser {
       } else {
         const arg = this.nested(open);
         if (kwargs.length > 0) {
-          throw new YareError('YARE_SYNTAX', 'a positional argument cannot follow a keyword argument', arg.span);
+          throw new YareError(
+            'YARE_SYNTAX',
+            'a positional argument cannot follow a keyword argument',
+            arg.span,
+          );
         }
         args.push(arg);
       }
       if (args.length + kwargs.length > MAX_CONTAINER_SIZE) {
-        throw new YareError('YARE_CONTAINER_LIMIT', `a call has more than ${MAX_CONTAINER_SIZE} arguments (MAX_CONTAINER_SIZE)`, this.spanOf(t));
+        throw new YareError(
+          'YARE_CONTAINER_LIMIT',
+          `a call has more than ${MAX_CONTAINER_SIZE} arguments (MAX_CONTAINER_SIZE)`,
+          this.spanOf(t),
+        );
       }
       const sep = this.peek();
       if (this.isOp(sep, ',')) this.advance();
-      else if (!this.isOp(sep, ')')) throw this.unexpected(sep, `expected ',' or ')' in the call to ${callee}`);
+      else if (!this.isOp(sep, ')'))
+        throw this.unexpected(sep, `expected ',' or ')' in the call to ${callee}`);
     }
     this.advance();
     return { kind: 'call', callee, args, kwargs, span: { start, end: this.lastEnd } };
@@ -522,7 +579,11 @@ class Parser {
             return this.dictLiteral(t);
           case '*':
           case '**':
-            throw new YareError('YARE_UNSUPPORTED', `unpacking with '${t.op}' is not supported`, this.spanOf(t));
+            throw new YareError(
+              'YARE_UNSUPPORTED',
+              `unpacking with '${t.op}' is not supported`,
+              this.spanOf(t),
+            );
         }
         throw this.unexpected(t, 'expected a value');
       case 'eof':
@@ -555,7 +616,10 @@ class Parser {
   private parenthesised(open: Token): Expr {
     this.advance();
     if (this.isOp(this.peek(), ')')) {
-      throw new YareError('YARE_UNSUPPORTED', 'tuples are not supported (empty parentheses)', { start: open.start, end: this.peek().end });
+      throw new YareError('YARE_UNSUPPORTED', 'tuples are not supported (empty parentheses)', {
+        start: open.start,
+        end: this.peek().end,
+      });
     }
     const inner = this.nested(open);
     const t = this.peek();
@@ -572,7 +636,11 @@ class Parser {
     while (!this.isOp(this.peek(), ']')) {
       items.push(this.nested(open));
       if (items.length > MAX_CONTAINER_SIZE) {
-        throw new YareError('YARE_CONTAINER_LIMIT', `a list literal has more than ${MAX_CONTAINER_SIZE} items (MAX_CONTAINER_SIZE)`, items[items.length - 1]!.span);
+        throw new YareError(
+          'YARE_CONTAINER_LIMIT',
+          `a list literal has more than ${MAX_CONTAINER_SIZE} items (MAX_CONTAINER_SIZE)`,
+          items[items.length - 1]!.span,
+        );
       }
       const sep = this.peek();
       if (this.isOp(sep, ',')) this.advance();
@@ -589,13 +657,21 @@ class Parser {
       const key = this.nested(open);
       const colon = this.peek();
       if (this.isOp(colon, ',') || this.isOp(colon, '}')) {
-        throw new YareError('YARE_UNSUPPORTED', 'set literals are not supported; a dict needs key: value', key.span);
+        throw new YareError(
+          'YARE_UNSUPPORTED',
+          'set literals are not supported; a dict needs key: value',
+          key.span,
+        );
       }
       this.expectOp(':', 'between a dict key and its value');
       const value = this.nested(open);
       entries.push({ key, value });
       if (entries.length > MAX_CONTAINER_SIZE) {
-        throw new YareError('YARE_CONTAINER_LIMIT', `a dict literal has more than ${MAX_CONTAINER_SIZE} entries (MAX_CONTAINER_SIZE)`, key.span);
+        throw new YareError(
+          'YARE_CONTAINER_LIMIT',
+          `a dict literal has more than ${MAX_CONTAINER_SIZE} entries (MAX_CONTAINER_SIZE)`,
+          key.span,
+        );
       }
       const sep = this.peek();
       if (this.isOp(sep, ',')) this.advance();

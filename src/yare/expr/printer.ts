@@ -85,7 +85,8 @@ function printRaw(node: Expr): string {
     case 'attribute': {
       const object = node.object;
       // `1.x` would scan as the float `1.` followed by `x`.
-      const bareInt = object.kind === 'literal' && typeof object.value === 'number' && precedence(object) === ATOM;
+      const bareInt =
+        object.kind === 'literal' && typeof object.value === 'number' && precedence(object) === ATOM;
       return `${bareInt ? `(${printRaw(object)})` : print(object, POSTFIX)}.${node.name}`;
     }
     case 'index':
@@ -96,7 +97,9 @@ function printRaw(node: Expr): string {
       return `${node.callee}(${parts.join(', ')})`;
     }
     case 'unary':
-      return node.op === 'not' ? `not ${print(node.operand, NOT)}` : `${node.op}${print(node.operand, UNARY)}`;
+      return node.op === 'not'
+        ? `not ${print(node.operand, NOT)}`
+        : `${node.op}${print(node.operand, UNARY)}`;
     case 'binary': {
       const level = precedence(node);
       return `${print(node.left, level)} ${node.op} ${print(node.right, level + 1)}`;

@@ -50,9 +50,21 @@ export type Token =
   | { readonly kind: 'int'; readonly value: number; readonly start: number; readonly end: number }
   | { readonly kind: 'float'; readonly value: number; readonly start: number; readonly end: number }
   | { readonly kind: 'string'; readonly value: string; readonly start: number; readonly end: number }
-  | { readonly kind: 'dice'; readonly count: number; readonly sides: number; readonly start: number; readonly end: number }
+  | {
+      readonly kind: 'dice';
+      readonly count: number;
+      readonly sides: number;
+      readonly start: number;
+      readonly end: number;
+    }
   /** `sigil`: written `@name`. Python keywords YARE does not support are names too; the parser refuses them. */
-  | { readonly kind: 'name'; readonly name: string; readonly sigil: boolean; readonly start: number; readonly end: number }
+  | {
+      readonly kind: 'name';
+      readonly name: string;
+      readonly sigil: boolean;
+      readonly start: number;
+      readonly end: number;
+    }
   | { readonly kind: 'keyword'; readonly keyword: Keyword; readonly start: number; readonly end: number }
   | { readonly kind: 'op'; readonly op: Operator; readonly start: number; readonly end: number }
   | { readonly kind: 'eof'; readonly start: number; readonly end: number };
@@ -187,7 +199,11 @@ export function scan(text: string): Token[] {
       IDENTIFIER.lastIndex = i + 1;
       const m = IDENTIFIER.exec(text);
       if (!m || isKeyword(m[0])) {
-        throw new YareError('YARE_SYNTAX', "'@' must be written directly before a name, as in @state.hp", span(i, i + 1));
+        throw new YareError(
+          'YARE_SYNTAX',
+          "'@' must be written directly before a name, as in @state.hp",
+          span(i, i + 1),
+        );
       }
       i = IDENTIFIER.lastIndex;
       tokens.push({ kind: 'name', name: normaliseName(m[0]), sigil: true, start, end: i });
@@ -202,7 +218,11 @@ export function scan(text: string): Token[] {
         const prefix = word[0].toLowerCase();
         if (prefix !== 'u') {
           const what = prefix.includes('f') ? 'f-strings are' : `string prefix '${word[0]}' is`;
-          throw new YareError('YARE_UNSUPPORTED', `${what} not supported; write a plain quoted string`, span(start, i));
+          throw new YareError(
+            'YARE_UNSUPPORTED',
+            `${what} not supported; write a plain quoted string`,
+            span(start, i),
+          );
         }
         const token = scanString(text, i, start);
         tokens.push(token);
@@ -248,8 +268,10 @@ function unexpectedCharacter(text: string, i: number): YareError {
   const cp = text.codePointAt(i)!;
   const ch = String.fromCodePoint(cp);
   const where = span(i, i + ch.length);
-  if (ch === '!') return new YareError('YARE_SYNTAX', "unexpected '!'; use 'not' for negation or '!=' to compare", where);
-  if (ch === '`') return new YareError('YARE_SYNTAX', 'unexpected backtick (`); quote strings with \' or "', where);
+  if (ch === '!')
+    return new YareError('YARE_SYNTAX', "unexpected '!'; use 'not' for negation or '!=' to compare", where);
+  if (ch === '`')
+    return new YareError('YARE_SYNTAX', 'unexpected backtick (`); quote strings with \' or "', where);
   const shown = cp >= 0x21 && cp <= 0x7e ? `'${ch}'` : `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
   return new YareError('YARE_SYNTAX', `unexpected character ${shown}`, where);
 }
@@ -257,7 +279,11 @@ function unexpectedCharacter(text: string, i: number): YareError {
 function scanNumber(text: string, start: number): Token {
   NUMBER_PREFIX.lastIndex = start;
   if (NUMBER_PREFIX.test(text)) {
-    throw new YareError('YARE_UNSUPPORTED', 'hexadecimal, octal and binary literals are not supported', span(start, start + 2));
+    throw new YareError(
+      'YARE_UNSUPPORTED',
+      'hexadecimal, octal and binary literals are not supported',
+      span(start, start + 2),
+    );
   }
   DICE.lastIndex = start;
   const dice = DICE.exec(text);
@@ -276,12 +302,20 @@ function scanNumber(text: string, start: number): Token {
     const next = text[end]!;
     const what =
       next === 'j' || next === 'J' ? 'complex numbers are not supported' : `invalid number '${raw}${next}'`;
-    throw new YareError(next === 'j' || next === 'J' ? 'YARE_UNSUPPORTED' : 'YARE_SYNTAX', what, span(start, end + 1));
+    throw new YareError(
+      next === 'j' || next === 'J' ? 'YARE_UNSUPPORTED' : 'YARE_SYNTAX',
+      what,
+      span(start, end + 1),
+    );
   }
   const value = Number(raw.replaceAll('_', ''));
   if (/^[\d_]+$/.test(raw)) {
     if (raw.length > 1 && raw[0] === '0' && /[1-9]/.test(raw)) {
-      throw new YareError('YARE_SYNTAX', `leading zeros are not allowed in '${raw}' (Python reads them as an error)`, span(start, end));
+      throw new YareError(
+        'YARE_SYNTAX',
+        `leading zeros are not allowed in '${raw}' (Python reads them as an error)`,
+        span(start, end),
+      );
     }
     if (!Number.isSafeInteger(value)) {
       throw new YareError(
@@ -306,7 +340,11 @@ function continuesWord(text: string, i: number): boolean {
 function scanString(text: string, quoteAt: number, start: number): Token {
   const quote = text[quoteAt]!;
   if (text[quoteAt + 1] === quote && text[quoteAt + 2] === quote) {
-    throw new YareError('YARE_UNSUPPORTED', 'triple-quoted strings are not supported', span(start, quoteAt + 3));
+    throw new YareError(
+      'YARE_UNSUPPORTED',
+      'triple-quoted strings are not supported',
+      span(start, quoteAt + 3),
+    );
   }
   let value = '';
   let i = quoteAt + 1;
@@ -324,9 +362,9 @@ function scanString(text: string, quoteAt: number, start: number): Token {
       continue;
     }
     value += text.slice(chunk, i);
-    const escape = scanEscape(text, i);
-    value += escape.text;
-    i = escape.end;
+    const esc = scanEscape(text, i);
+    value += esc.text;
+    i = esc.end;
     chunk = i;
   }
   throw new YareError('YARE_SYNTAX', `unterminated string: no closing ${quote}`, span(start, i));
@@ -348,7 +386,11 @@ function scanEscape(text: string, at: number): { text: string; end: number } {
     const hex = text.slice(at + 2, at + 2 + hexLength);
     const where = span(at, at + 2 + hex.length);
     if (hex.length !== hexLength || !/^[0-9a-fA-F]+$/.test(hex)) {
-      throw new YareError('YARE_SYNTAX', `bad escape '\\${c}${hex}': expected ${hexLength} hex digits`, where);
+      throw new YareError(
+        'YARE_SYNTAX',
+        `bad escape '\\${c}${hex}': expected ${hexLength} hex digits`,
+        where,
+      );
     }
     const cp = Number.parseInt(hex, 16);
     if (cp > 0x10ffff) throw new YareError('YARE_SYNTAX', `escape '\\${c}${hex}' is beyond Unicode`, where);

@@ -74,7 +74,8 @@ function parseIso(text: string): Timestamp | undefined {
   const year = Number(date[1] ?? date[4]);
   const month = Number(date[2] ?? date[5]);
   const dayOfMonth = Number(date[3] ?? date[6]);
-  if (year < 1 || month < 1 || month > 12 || dayOfMonth < 1 || dayOfMonth > daysInMonth(year, month)) return undefined;
+  if (year < 1 || month < 1 || month > 12 || dayOfMonth < 1 || dayOfMonth > daysInMonth(year, month))
+    return undefined;
   const day = daysFromCivil(year, month, dayOfMonth);
   const rest = text.slice(date[0].length);
   if (rest === '') return { day, micros: 0, offset: null };
@@ -123,7 +124,11 @@ export function timeDelta(a: Value, b: Value, spanA: Span, spanB: Span, span: Sp
   const micros = to.micros - (to.offset ?? 0) - (from.micros - (from.offset ?? 0));
   const total = days * MICROS_PER_DAY + micros;
   if (!Number.isSafeInteger(total)) {
-    throw new YareError('YARE_OVERFLOW', 'time difference is too large to measure in microseconds exactly', span);
+    throw new YareError(
+      'YARE_OVERFLOW',
+      'time difference is too large to measure in microseconds exactly',
+      span,
+    );
   }
   return new Duration(total + 0);
 }

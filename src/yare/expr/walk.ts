@@ -5,7 +5,7 @@
 import type { Expr } from './ast.ts';
 
 /** Return `false` from `visit` to skip a node's children. */
-export type ExprVisitor = (node: Expr, parent: Expr | undefined) => undefined | boolean | void;
+export type ExprVisitor = (node: Expr, parent: Expr | undefined) => boolean | undefined;
 
 export function walkExpr(node: Expr, visit: ExprVisitor, parent?: Expr): void {
   if (visit(node, parent) === false) return;
@@ -15,27 +15,32 @@ export function walkExpr(node: Expr, visit: ExprVisitor, parent?: Expr): void {
     case 'name':
       return;
     case 'attribute':
-      return walkExpr(node.object, visit, node);
+      walkExpr(node.object, visit, node);
+      return;
     case 'index':
       walkExpr(node.object, visit, node);
-      return walkExpr(node.index, visit, node);
+      walkExpr(node.index, visit, node);
+      return;
     case 'call':
       for (const a of node.args) walkExpr(a, visit, node);
       for (const k of node.kwargs) walkExpr(k.value, visit, node);
       return;
     case 'unary':
-      return walkExpr(node.operand, visit, node);
+      walkExpr(node.operand, visit, node);
+      return;
     case 'binary':
     case 'logical':
       walkExpr(node.left, visit, node);
-      return walkExpr(node.right, visit, node);
+      walkExpr(node.right, visit, node);
+      return;
     case 'compare':
       for (const o of node.operands) walkExpr(o, visit, node);
       return;
     case 'conditional':
       walkExpr(node.test, visit, node);
       walkExpr(node.then, visit, node);
-      return walkExpr(node.otherwise, visit, node);
+      walkExpr(node.otherwise, visit, node);
+      return;
     case 'list':
       for (const item of node.items) walkExpr(item, visit, node);
       return;
