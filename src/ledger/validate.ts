@@ -116,6 +116,9 @@ export function proposeBatch(
     }
     applyEvent(draft, parsed.event, index, at);
     events.push(parsed.event);
+    if (parsed.event.type === 'create_entity' && ctx.names) {
+      for (const name of [parsed.event.name, ...(parsed.event.aliases ?? [])]) addName(ctx.names, parsed.event.entity, name);
+    }
   });
   if (errors.length > 0) return { ok: false, errors: capErrors(errors) };
   return { ok: true, events, world: draft.finish() };
@@ -320,6 +323,8 @@ interface CheckContext {
   readonly before: World;
   readonly at: Stamp;
   readonly source: BatchSource;
+  /** Name look-alike index, built on first use and kept current as the batch creates entities. */
+  names?: Map<string, NameEntry[]>;
 }
 
 function checkEvent(ctx: CheckContext, event: LedgerEvent, index: number): LedgerError | null {
@@ -535,30 +540,53 @@ function checkEvent(ctx: CheckContext, event: LedgerEvent, index: number): Ledge
   }
 }
 
+interface NameEntry {
+  readonly key: string;
+  readonly name: string;
+  readonly fold: string;
+}
+
+/** Skeleton → names of existing entities, built once per batch on the first create_entity. */
+function nameIndex(ctx: CheckContext): Map<string, NameEntry[]> {
+  if (ctx.names) return ctx.names;
+  const index = new Map<string, NameEntry[]>();
+  const entities = ctx.draft.entities();
+  for (const key in entities) {
+    const entity = entities[key]!;
+    for (const name of [entity.name, ...entity.aliases]) addName(index, key, name);
+  }
+  ctx.names = index;
+  return index;
+}
+
+function addName(index: Map<string, NameEntry[]>, key: string, name: string): void {
+  const skeleton = nameSkeleton(name);
+  if (skeleton.length === 0) return;
+  const list = index.get(skeleton);
+  const entry = { key, name, fold: nameFold(name) };
+  if (list) list.push(entry);
+  else index.set(skeleton, [entry]);
+}
+
 /** B-25: a new name that only *looks* like an existing one ("Mаra" with a Cyrillic а) is refused. */
 function checkConfusable(
   ctx: CheckContext,
   event: Extract<LedgerEvent, { type: 'create_entity' }>,
   index: number,
 ): LedgerError | null {
-  const names = [event.name, ...(event.aliases ?? [])];
-  const skeletons = names.map((n) => ({ name: n, skeleton: nameSkeleton(n), fold: nameFold(n) }));
-  const entities = ctx.draft.entities();
-  for (const key in entities) {
-    const other = entities[key]!;
-    for (const otherName of [other.name, ...other.aliases]) {
-      const otherSkeleton = nameSkeleton(otherName);
-      const otherFold = nameFold(otherName);
-      for (const mine of skeletons) {
-        // The same name written the same way (two "Guard"s) is allowed; a look-alike spelling is not.
-        if (mine.skeleton === otherSkeleton && mine.fold !== otherFold && mine.skeleton.length > 0) {
-          return ledgerError(
-            index,
-            'LEDGER_CONFUSABLE_NAME',
-            `${quote(mine.name)} looks like ${quote(otherName)} of entity ${quote(key)} but is spelled with different characters; reuse key ${quote(key)}`,
-            mine.name === event.name ? 'name' : 'aliases',
-          );
-        }
+  const names = nameIndex(ctx);
+  const mine = [event.name, ...(event.aliases ?? [])];
+  for (const name of mine) {
+    const fold = nameFold(name);
+    for (const other of names.get(nameSkeleton(name)) ?? []) {
+      // The same name written the same way (two "Guard"s) is allowed; a look-alike spelling is not.
+      if (other.fold !== fold) {
+        return ledgerError(
+          index,
+          'LEDGER_CONFUSABLE_NAME',
+          `${quote(name)} looks like ${quote(other.name)} of entity ${quote(other.key)} but is spelled with different characters; reuse key ${quote(other.key)}`,
+          name === event.name ? 'name' : 'aliases',
+        );
       }
     }
   }

@@ -101,7 +101,10 @@ export function parseModelConfigFile(text: string, fileName: string): LlmFileSec
   ];
   const section = doc.getIn(['llm'], true);
   // An unknown key is reported at the key itself; anything else at its value.
-  const node = issue.code === 'unrecognized_keys' && isMap(section) ? keyNode(section, issue.keys[0]!) : doc.getIn(path, true);
+  const node =
+    issue.code === 'unrecognized_keys' && isMap(section)
+      ? keyNode(section, issue.keys[0]!)
+      : doc.getIn(path, true);
   const offset = rangeStart(node) ?? rangeStart(section);
   const where = path.join('.');
   const message =

@@ -85,7 +85,9 @@ function toToolCall(call: SdkToolCallLike, raw: RawArgs): ToolCall {
 }
 
 // The provider-level usage (inside the middleware) has a different shape from the SDK's public one.
-type ProviderUsage = Awaited<ReturnType<Parameters<NonNullable<LanguageModelMiddleware['wrapGenerate']>>[0]['doGenerate']>>['usage'];
+type ProviderUsage = Awaited<
+  ReturnType<Parameters<NonNullable<LanguageModelMiddleware['wrapGenerate']>>[0]['doGenerate']>
+>['usage'];
 
 function toSdkUsage(usage: ProviderUsage): LanguageModelUsage {
   return {
@@ -96,7 +98,10 @@ function toSdkUsage(usage: ProviderUsage): LanguageModelUsage {
       cacheWriteTokens: usage.inputTokens.cacheWrite,
     },
     outputTokens: usage.outputTokens.total,
-    outputTokenDetails: { textTokens: usage.outputTokens.text, reasoningTokens: usage.outputTokens.reasoning },
+    outputTokenDetails: {
+      textTokens: usage.outputTokens.text,
+      reasoningTokens: usage.outputTokens.reasoning,
+    },
     totalTokens: undefined,
   };
 }
@@ -159,7 +164,13 @@ export function createSdkChatModel(
         } catch (error) {
           if (!ToolChoiceViolationError.isInstance(error)) throw error;
           const { text, calls } = violationCalls(error, raw);
-          return { text, toolCalls: calls, usage: toUsage(captured.usage), finishReason: error.finishReason, modelId: id };
+          return {
+            text,
+            toolCalls: calls,
+            usage: toUsage(captured.usage),
+            finishReason: error.finishReason,
+            modelId: id,
+          };
         }
         return {
           text: result.text,
@@ -213,7 +224,10 @@ export function createSdkChatModel(
               break;
             case 'finish':
               // After a withheld-tool-call error the SDK reports `error`; the raw reason is the truth.
-              finishReason = part.finishReason === 'error' && part.rawFinishReason ? part.rawFinishReason : part.finishReason;
+              finishReason =
+                part.finishReason === 'error' && part.rawFinishReason
+                  ? part.rawFinishReason
+                  : part.finishReason;
               usage = toUsage(part.totalUsage);
               break;
             case 'error':

@@ -46,7 +46,8 @@ export function chunkLore(markdown: string): LoreChunk[] {
   const close = (): void => {
     const body = open.body.join('\n').trim();
     if (open.headingLine === '' && body === '') return; // nothing before the first heading
-    const text = open.headingLine === '' ? body : body === '' ? open.headingLine : `${open.headingLine}\n${body}`;
+    const text =
+      open.headingLine === '' ? body : body === '' ? open.headingLine : `${open.headingLine}\n${body}`;
     if (chunks.length === MAX_LORE_CHUNKS) {
       throw new LoreError(
         'LORE_TOO_MANY_CHUNKS',
@@ -55,7 +56,14 @@ export function chunkLore(markdown: string): LoreChunk[] {
     }
     let line = open.line;
     if (open.headingLine === '') line += open.body.findIndex((l) => l.trim() !== '');
-    chunks.push({ id: `L${line}`, heading: open.heading, path: open.path, text, tokens: estimateTokens(text), line });
+    chunks.push({
+      id: `L${line}`,
+      heading: open.heading,
+      path: open.path,
+      text,
+      tokens: estimateTokens(text),
+      line,
+    });
   };
 
   const lines = markdown.split(/\r?\n/);

@@ -25,10 +25,20 @@ export interface CheckedLookup {
   readonly tokenBudget: number;
 }
 
-function intOption(name: string, value: number | undefined, fallback: number, min: number, max: number, limit: string): number {
+function intOption(
+  name: string,
+  value: number | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+  limit: string,
+): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < min || value > max) {
-    throw new LoreError('LORE_BAD_OPTION', `lore lookup ${name} must be an integer ${min}..${max} (${limit}), got ${value}`);
+    throw new LoreError(
+      'LORE_BAD_OPTION',
+      `lore lookup ${name} must be an integer ${min}..${max} (${limit}), got ${value}`,
+    );
   }
   return value;
 }
@@ -42,7 +52,8 @@ export function checkLookup(queries: readonly string[], options: LoreLookupOptio
   }
   const kept: string[] = [];
   queries.forEach((query, index) => {
-    if (typeof query !== 'string') throw new LoreError('LORE_BAD_QUERY', `lore lookup query ${index + 1} is not a string`);
+    if (typeof query !== 'string')
+      throw new LoreError('LORE_BAD_QUERY', `lore lookup query ${index + 1} is not a string`);
     if (query.length > MAX_LORE_QUERY_CHARS) {
       throw new LoreError(
         'LORE_BAD_QUERY',

@@ -1,6 +1,8 @@
 // Every bound of a turn, in one place. The configurable ones (`TurnLimits`) have a named default and a
 // named ceiling; the rest are fixed. Each has a test at the limit and just past it (test/turn/limits.test.ts).
 
+import { MAX_LORE_K, MAX_LORE_TOKEN_BUDGET } from '../lore/limits.ts';
+
 /** Director model calls per turn. Every call's tool calls are run; after the last one the turn goes on. */
 export const DEFAULT_MAX_TOOL_ROUNDS = 5;
 export const MAX_TOOL_ROUNDS_LIMIT = 20;
@@ -66,3 +68,63 @@ export const MAX_NPC_FIELD_CHARS = 2_000;
 
 /** The seed must be a non-negative safe integer (the dice generator's domain). */
 export const MAX_SEED = Number.MAX_SAFE_INTEGER;
+
+/** The limits a caller may change per turn (`runTurn({limits})`); anything left out takes its default. */
+export interface TurnLimits {
+  readonly maxToolRounds: number;
+  readonly maxNpcQueries: number;
+  readonly historyMessages: number;
+  readonly directorPromptTokens: number;
+  readonly narratorPromptTokens: number;
+  readonly npcPromptTokens: number;
+  readonly loreK: number;
+  readonly loreTokenBudget: number;
+}
+
+export const DEFAULT_TURN_LIMITS: TurnLimits = Object.freeze({
+  maxToolRounds: DEFAULT_MAX_TOOL_ROUNDS,
+  maxNpcQueries: DEFAULT_MAX_NPC_QUERIES,
+  historyMessages: DEFAULT_HISTORY_MESSAGES,
+  directorPromptTokens: DEFAULT_DIRECTOR_PROMPT_TOKENS,
+  narratorPromptTokens: DEFAULT_NARRATOR_PROMPT_TOKENS,
+  npcPromptTokens: DEFAULT_NPC_PROMPT_TOKENS,
+  loreK: DEFAULT_LORE_K,
+  loreTokenBudget: DEFAULT_LORE_TOKEN_BUDGET,
+});
+
+interface Range {
+  readonly min: number;
+  readonly max: number;
+  readonly limitName: string;
+}
+
+const RANGES: Readonly<Record<keyof TurnLimits, Range>> = {
+  maxToolRounds: { min: 1, max: MAX_TOOL_ROUNDS_LIMIT, limitName: 'MAX_TOOL_ROUNDS_LIMIT' },
+  maxNpcQueries: { min: 0, max: MAX_NPC_QUERIES_LIMIT, limitName: 'MAX_NPC_QUERIES_LIMIT' },
+  historyMessages: { min: 0, max: MAX_HISTORY_MESSAGES_LIMIT, limitName: 'MAX_HISTORY_MESSAGES_LIMIT' },
+  directorPromptTokens: { min: MIN_PROMPT_TOKENS, max: MAX_PROMPT_TOKENS, limitName: 'MAX_PROMPT_TOKENS' },
+  narratorPromptTokens: { min: MIN_PROMPT_TOKENS, max: MAX_PROMPT_TOKENS, limitName: 'MAX_PROMPT_TOKENS' },
+  npcPromptTokens: { min: MIN_PROMPT_TOKENS, max: MAX_PROMPT_TOKENS, limitName: 'MAX_PROMPT_TOKENS' },
+  loreK: { min: 1, max: MAX_LORE_K, limitName: 'MAX_LORE_K' },
+  loreTokenBudget: { min: 0, max: MAX_LORE_TOKEN_BUDGET, limitName: 'MAX_LORE_TOKEN_BUDGET' },
+};
+
+/** Fills in defaults and checks ranges; a value out of range is an error naming the option and the limit. */
+export function resolveTurnLimits(given: Partial<TurnLimits> | undefined): TurnLimits | { readonly error: string } {
+  const out: Record<string, number> = { ...DEFAULT_TURN_LIMITS };
+  for (const key of Object.keys(given ?? {})) {
+    if (!Object.hasOwn(RANGES, key)) {
+      return { error: `limits.${key} is not a turn limit (known: ${Object.keys(RANGES).join(', ')})` };
+    }
+    const value = (given as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    const range = RANGES[key as keyof TurnLimits];
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < range.min || value > range.max) {
+      return {
+        error: `limits.${key} must be an integer from ${range.min} to ${range.max} (${range.limitName}), got ${String(value)}`,
+      };
+    }
+    out[key] = value;
+  }
+  return out as unknown as TurnLimits;
+}

@@ -1,7 +1,14 @@
 // Builders for suite data: a principal with a cartridge and a session, and turn content.
 
 import { randomUUID } from 'node:crypto';
-import type { AppendTurnInput, Principal, Session, Store, Turn, TurnContent } from '../../src/store/repository.ts';
+import type {
+  AppendTurnInput,
+  Principal,
+  Session,
+  Store,
+  Turn,
+  TurnContent,
+} from '../../src/store/repository.ts';
 
 export interface Seeded {
   principal: Principal;
@@ -18,7 +25,15 @@ export function tick(): number {
 }
 
 export function content(state: unknown, overrides: Partial<TurnContent> = {}): TurnContent {
-  return { input: 'look around', narration: 'You look.', record: { kind: 'test' }, state, seed: 7, createdAt: tick(), ...overrides };
+  return {
+    input: 'look around',
+    narration: 'You look.',
+    record: { kind: 'test' },
+    state,
+    seed: 7,
+    createdAt: tick(),
+    ...overrides,
+  };
 }
 
 export async function seedSession(store: Store, genesisState: unknown = { hp: 10 }): Promise<Seeded> {
@@ -47,7 +62,12 @@ export async function mustAppend(store: Store, input: AppendTurnInput): Promise<
 }
 
 /** A straight branch of `length` turns below `parentId`; turn i has state {n: i} and one ledger event. */
-export async function appendChain(store: Store, sessionId: string, parentId: string, length: number): Promise<Turn[]> {
+export async function appendChain(
+  store: Store,
+  sessionId: string,
+  parentId: string,
+  length: number,
+): Promise<Turn[]> {
   const turns: Turn[] = [];
   let parent = parentId;
   for (let i = 1; i <= length; i++) {

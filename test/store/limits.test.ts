@@ -49,16 +49,20 @@ describe('turn content limits', () => {
   it('counts UTF-8 bytes, not characters', () => {
     const half = MAX_NARRATION_BYTES / 2;
     expect(() => encodeTurnContent('t', turn({ narration: 'é'.repeat(half) }))).not.toThrow();
-    expect(() => encodeTurnContent('t', turn({ narration: 'é'.repeat(half + 1) }))).toThrow(/MAX_NARRATION_BYTES/);
+    expect(() => encodeTurnContent('t', turn({ narration: 'é'.repeat(half + 1) }))).toThrow(
+      /MAX_NARRATION_BYTES/,
+    );
   });
 
   it('names the offending event and refuses what JSON cannot hold', () => {
-    expect(() => encodeTurnContent('appendTurn', turn({ ledgerEvents: [{}, jsonOfBytes(MAX_LEDGER_EVENT_BYTES + 1)] }))).toThrow(
-      /^appendTurn\.ledgerEvents\[1\]: /,
-    );
+    expect(() =>
+      encodeTurnContent('appendTurn', turn({ ledgerEvents: [{}, jsonOfBytes(MAX_LEDGER_EVENT_BYTES + 1)] })),
+    ).toThrow(/^appendTurn\.ledgerEvents\[1\]: /);
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    expect(() => encodeTurnContent('appendTurn', turn({ state: cyclic }))).toThrow(/appendTurn\.state: not serialisable/);
+    expect(() => encodeTurnContent('appendTurn', turn({ state: cyclic }))).toThrow(
+      /appendTurn\.state: not serialisable/,
+    );
     expect(() => encodeTurnContent('appendTurn', turn({ record: undefined }))).toThrow(/appendTurn\.record/);
     expect(() => encodeTurnContent('appendTurn', turn({ state: { n: 1n } }))).toThrow(StoreInputError);
     expect(() => encodeTurnContent('appendTurn', turn({ seed: 1.5 }))).toThrow(/appendTurn\.seed/);
@@ -76,7 +80,9 @@ describe('name and key limits', () => {
   });
 
   it(`MAX_IDEMPOTENCY_KEY_LENGTH: ${MAX_IDEMPOTENCY_KEY_LENGTH} characters pass, one more fails`, () => {
-    expect(checkIdempotencyKey('k', 'k'.repeat(MAX_IDEMPOTENCY_KEY_LENGTH))).toHaveLength(MAX_IDEMPOTENCY_KEY_LENGTH);
+    expect(checkIdempotencyKey('k', 'k'.repeat(MAX_IDEMPOTENCY_KEY_LENGTH))).toHaveLength(
+      MAX_IDEMPOTENCY_KEY_LENGTH,
+    );
     expect(() => checkIdempotencyKey('k', 'k'.repeat(MAX_IDEMPOTENCY_KEY_LENGTH + 1))).toThrow(
       /MAX_IDEMPOTENCY_KEY_LENGTH = 200/,
     );
@@ -91,16 +97,28 @@ describe('limits enforced by an open store', () => {
   afterAll(() => store.close());
 
   it(`MAX_CARTRIDGE_BYTES: ${MAX_CARTRIDGE_BYTES} bytes pass, one more fails`, async () => {
-    const ok = await store.putCartridgeVersion({ name: 'big', contentHash: 'sha256:big00001', files: jsonOfBytes(MAX_CARTRIDGE_BYTES) });
+    const ok = await store.putCartridgeVersion({
+      name: 'big',
+      contentHash: 'sha256:big00001',
+      files: jsonOfBytes(MAX_CARTRIDGE_BYTES),
+    });
     expect(ok.files).toHaveLength(MAX_CARTRIDGE_BYTES - 2);
     await expect(
-      store.putCartridgeVersion({ name: 'big', contentHash: 'sha256:big00002', files: jsonOfBytes(MAX_CARTRIDGE_BYTES + 1) }),
+      store.putCartridgeVersion({
+        name: 'big',
+        contentHash: 'sha256:big00002',
+        files: jsonOfBytes(MAX_CARTRIDGE_BYTES + 1),
+      }),
     ).rejects.toThrow(/putCartridgeVersion\.files: is \d+ bytes, over the limit MAX_CARTRIDGE_BYTES/);
   });
 
   it(`MAX_PERSONA_BYTES: ${MAX_PERSONA_BYTES} bytes pass, one more fails`, async () => {
     const principal = await store.createPrincipal({ name: 'p' });
-    const made = await store.createPersona({ principalId: principal.id, name: 'p', data: jsonOfBytes(MAX_PERSONA_BYTES) });
+    const made = await store.createPersona({
+      principalId: principal.id,
+      name: 'p',
+      data: jsonOfBytes(MAX_PERSONA_BYTES),
+    });
     expect(made.ok).toBe(true);
     await expect(
       store.createPersona({ principalId: principal.id, name: 'p', data: jsonOfBytes(MAX_PERSONA_BYTES + 1) }),
@@ -115,9 +133,9 @@ describe('limits enforced by an open store', () => {
     await expect(store.putCartridgeVersion({ name: 'x', contentHash: 'short', files: {} })).rejects.toThrow(
       /putCartridgeVersion\.contentHash/,
     );
-    await expect(store.putCartridgeVersion({ name: 'x', contentHash: 'has space 123', files: {} })).rejects.toThrow(
-      StoreInputError,
-    );
+    await expect(
+      store.putCartridgeVersion({ name: 'x', contentHash: 'has space 123', files: {} }),
+    ).rejects.toThrow(StoreInputError);
   });
 });
 
@@ -133,7 +151,10 @@ describe('parseDatabaseUrl', () => {
     expect(parseDatabaseUrl('sqlite:///abs/game.db')).toEqual({ kind: 'sqlite', path: '/abs/game.db' });
     expect(parseDatabaseUrl('sqlite::memory:')).toEqual({ kind: 'sqlite', path: ':memory:' });
     expect(parseDatabaseUrl('./game.db')).toEqual({ kind: 'sqlite', path: './game.db' });
-    expect(parseDatabaseUrl('postgres://u@127.0.0.1/db')).toEqual({ kind: 'postgres', url: 'postgres://u@127.0.0.1/db' });
+    expect(parseDatabaseUrl('postgres://u@127.0.0.1/db')).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u@127.0.0.1/db',
+    });
     expect(parseDatabaseUrl('postgresql://u@127.0.0.1/db').kind).toBe('postgres');
   });
 

@@ -73,14 +73,23 @@ if (unreachable !== null && process.env.CI) {
       for (let round = 0; round < 10; round++) {
         const results = await Promise.all(
           [a!, b!].map((store, i) =>
-            store.appendTurn({ sessionId: session.id, parentId: head, expectedHeadId: head, ...content({ round, i }) }),
+            store.appendTurn({
+              sessionId: session.id,
+              parentId: head,
+              expectedHeadId: head,
+              ...content({ round, i }),
+            }),
           ),
         );
         const winners = results.filter((r) => r.ok);
         expect(winners).toHaveLength(1);
         const winner = winners[0]!;
         if (!winner.ok) throw new Error('unreachable');
-        expect(results.find((r) => !r.ok)).toEqual({ ok: false, reason: 'conflict', headTurnId: winner.turn.id });
+        expect(results.find((r) => !r.ok)).toEqual({
+          ok: false,
+          reason: 'conflict',
+          headTurnId: winner.turn.id,
+        });
         head = winner.turn.id;
       }
       const tree = await b!.listTree(session.id);
@@ -95,7 +104,12 @@ if (unreachable !== null && process.env.CI) {
         const key = `retry-${round}`;
         const results = await Promise.all(
           [a!, b!].map((store) =>
-            store.appendTurn({ sessionId: session.id, parentId: genesis.id, idempotencyKey: key, ...content({ round }) }),
+            store.appendTurn({
+              sessionId: session.id,
+              parentId: genesis.id,
+              idempotencyKey: key,
+              ...content({ round }),
+            }),
           ),
         );
         const ok = results.flatMap((r) => (r.ok ? [r] : []));
@@ -116,15 +130,23 @@ if (unreachable !== null && process.env.CI) {
       );
       const turns = results.flatMap((r) => (r.ok ? [r.turn] : []));
       expect(turns).toHaveLength(12);
-      expect(turns.map((t) => t.siblingIndex).sort((x, y) => x - y)).toEqual(Array.from({ length: 12 }, (_, i) => i));
-      expect(turns.map((t) => t.seq).sort((x, y) => x - y)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+      expect(turns.map((t) => t.siblingIndex).sort((x, y) => x - y)).toEqual(
+        Array.from({ length: 12 }, (_, i) => i),
+      );
+      expect(turns.map((t) => t.seq).sort((x, y) => x - y)).toEqual(
+        Array.from({ length: 12 }, (_, i) => i + 1),
+      );
       expect((await opened[1]!.getSession(session.id, session.principalId))?.turnCount).toBe(13);
     });
 
     it('round-trips millisecond timestamps beyond 32 bits as numbers', async () => {
       const [a] = await pools(1);
       const principal = await a!.createPrincipal({ name: 'time', createdAt: 1_893_456_000_123 });
-      expect(await a!.getPrincipal(principal.id)).toEqual({ id: principal.id, name: 'time', createdAt: 1_893_456_000_123 });
+      expect(await a!.getPrincipal(principal.id)).toEqual({
+        id: principal.id,
+        name: 'time',
+        createdAt: 1_893_456_000_123,
+      });
     });
   });
 }

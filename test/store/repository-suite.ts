@@ -121,7 +121,11 @@ export function repositorySuite(harness: StoreHarness): void {
     it('find a principal by the hash of an active key, never by a revoked one', async () => {
       const alice = await store.createPrincipal({ name: 'alice' });
       const raw = `mnesos_${alice.id}`;
-      const added = await store.addApiKey({ principalId: alice.id, keyHash: hashApiKey(raw), label: 'laptop' });
+      const added = await store.addApiKey({
+        principalId: alice.id,
+        keyHash: hashApiKey(raw),
+        label: 'laptop',
+      });
       expect(added.ok).toBe(true);
       expect(await store.findPrincipalByKeyHash(hashApiKey(raw))).toEqual(alice);
       expect(await store.findPrincipalByKeyHash(hashApiKey(`${raw}x`))).toBeUndefined();
@@ -135,9 +139,9 @@ export function repositorySuite(harness: StoreHarness): void {
 
     it('refuse raw keys, duplicate hashes and unknown principals', async () => {
       const bob = await store.createPrincipal({ name: 'bob' });
-      await expect(store.addApiKey({ principalId: bob.id, keyHash: 'mnesos_raw_key', label: 'x' })).rejects.toThrow(
-        StoreInputError,
-      );
+      await expect(
+        store.addApiKey({ principalId: bob.id, keyHash: 'mnesos_raw_key', label: 'x' }),
+      ).rejects.toThrow(StoreInputError);
       const hash = hashApiKey(`bob-${bob.id}`);
       expect((await store.addApiKey({ principalId: bob.id, keyHash: hash, label: 'a' })).ok).toBe(true);
       expect(await store.addApiKey({ principalId: bob.id, keyHash: hash, label: 'b' })).toEqual({
@@ -170,7 +174,12 @@ export function repositorySuite(harness: StoreHarness): void {
     it('list each cartridge with its latest version and count', async () => {
       const name = `listed-${tick()}`;
       await store.putCartridgeVersion({ name, contentHash: `h-${name}-1`, files: {}, createdAt: 1_000 });
-      const newer = await store.putCartridgeVersion({ name, contentHash: `h-${name}-2`, files: {}, createdAt: 2_000 });
+      const newer = await store.putCartridgeVersion({
+        name,
+        contentHash: `h-${name}-2`,
+        files: {},
+        createdAt: 2_000,
+      });
       const entry = (await store.listCartridges()).find((c) => c.name === name);
       expect(entry).toEqual({
         name,
@@ -196,7 +205,10 @@ export function repositorySuite(harness: StoreHarness): void {
       expect(await store.getPersona(persona.id, other.id)).toBeUndefined();
       expect(await store.listPersonas(other.id)).toEqual([]);
       expect(await store.updatePersona(persona.id, other.id, { name: 'stolen' })).toBeUndefined();
-      const renamed = await store.updatePersona(persona.id, seeded.principal.id, { name: 'Aria II', updatedAt: tick() });
+      const renamed = await store.updatePersona(persona.id, seeded.principal.id, {
+        name: 'Aria II',
+        updatedAt: tick(),
+      });
       expect(renamed?.name).toBe('Aria II');
       expect(renamed?.data).toEqual(persona.data);
 
@@ -225,27 +237,41 @@ export function repositorySuite(harness: StoreHarness): void {
       const seeded = await seedSession(store, { hp: 10, bag: { rope: 1 } });
       expect(seeded.session.headTurnId).toBe(seeded.genesis.id);
       expect(seeded.session.turnCount).toBe(1);
-      expect(seeded.genesis).toMatchObject({ depth: 0, seq: 0, siblingIndex: 0, parentId: null, input: null });
+      expect(seeded.genesis).toMatchObject({
+        depth: 0,
+        seq: 0,
+        siblingIndex: 0,
+        parentId: null,
+        input: null,
+      });
       expect(await store.getTurn(seeded.session.id, seeded.genesis.id)).toEqual(seeded.genesis);
-      const base = { principalId: seeded.principal.id, cartridgeVersionId: seeded.cartridgeVersionId, seed: 1 };
+      const base = {
+        principalId: seeded.principal.id,
+        cartridgeVersionId: seeded.cartridgeVersionId,
+        seed: 1,
+      };
       expect(await store.createSession({ ...base, principalId: 'nobody', genesis: content({}) })).toEqual({
         ok: false,
         reason: 'principal-not-found',
       });
-      expect(await store.createSession({ ...base, cartridgeVersionId: 'nothing', genesis: content({}) })).toEqual({
+      expect(
+        await store.createSession({ ...base, cartridgeVersionId: 'nothing', genesis: content({}) }),
+      ).toEqual({
         ok: false,
         reason: 'cartridge-version-not-found',
       });
       const stranger = await store.createPrincipal({ name: 'stranger' });
       const theirs = await store.createPersona({ principalId: stranger.id, name: 'theirs', data: {} });
       if (!theirs.ok) throw new Error(theirs.reason);
-      expect(await store.createSession({ ...base, personaId: theirs.persona.id, genesis: content({}) })).toEqual({
+      expect(
+        await store.createSession({ ...base, personaId: theirs.persona.id, genesis: content({}) }),
+      ).toEqual({
         ok: false,
         reason: 'persona-not-found',
       });
     });
 
-    it("are owned: another principal cannot see, list, rename or delete them", async () => {
+    it('are owned: another principal cannot see, list, rename or delete them', async () => {
       const seeded = await seedSession(store);
       const intruder = await store.createPrincipal({ name: 'intruder' });
       expect(await store.getSession(seeded.session.id, intruder.id)).toBeUndefined();
@@ -253,7 +279,12 @@ export function repositorySuite(harness: StoreHarness): void {
       expect(await store.renameSession(seeded.session.id, intruder.id, 'mine now')).toBeUndefined();
       expect(await store.deleteSession(seeded.session.id, intruder.id)).toBe(false);
       expect(await store.getSession(seeded.session.id, seeded.principal.id)).toEqual(seeded.session);
-      const renamed = await store.renameSession(seeded.session.id, seeded.principal.id, 'The Long Road', tick());
+      const renamed = await store.renameSession(
+        seeded.session.id,
+        seeded.principal.id,
+        'The Long Road',
+        tick(),
+      );
       expect(renamed?.title).toBe('The Long Road');
     });
 
@@ -283,7 +314,9 @@ export function repositorySuite(harness: StoreHarness): void {
       const chain = await appendChain(store, sid, seeded.genesis.id, 30);
       const branch = await appendChain(store, sid, chain[4]!.id, 10);
       expect((await store.createSave({ sessionId: sid, turnId: chain[29]!.id, name: 'end' })).ok).toBe(true);
-      expect((await store.createSave({ sessionId: sid, turnId: branch[9]!.id, name: 'branch' })).ok).toBe(true);
+      expect((await store.createSave({ sessionId: sid, turnId: branch[9]!.id, name: 'branch' })).ok).toBe(
+        true,
+      );
       const keep = await seedSession(store);
       await appendChain(store, keep.session.id, keep.genesis.id, 3);
 
@@ -309,7 +342,10 @@ export function repositorySuite(harness: StoreHarness): void {
         narration: 'The lock clicks — open. 🗝️',
         record: { tools: [{ name: 'pick_lock', ok: true }], rolls: [17] },
         state: { zeta: 1, alpha: { nested: [1, 2, { deep: null }] } },
-        ledgerEvents: [{ event_type: 'create_entity', key: 'door' }, { event_type: 'move', key: 'player' }],
+        ledgerEvents: [
+          { event_type: 'create_entity', key: 'door' },
+          { event_type: 'move', key: 'player' },
+        ],
         seed: 99,
         createdAt: tick(),
       });
@@ -329,17 +365,24 @@ export function repositorySuite(harness: StoreHarness): void {
 
     it('can leave the head where it is', async () => {
       const { session, genesis } = await seedSession(store);
-      await mustAppend(store, { sessionId: session.id, parentId: genesis.id, moveHead: false, ...content({}) });
+      await mustAppend(store, {
+        sessionId: session.id,
+        parentId: genesis.id,
+        moveHead: false,
+        ...content({}),
+      });
       expect((await store.getSession(session.id, session.principalId))?.headTurnId).toBe(genesis.id);
     });
 
     it('refuse a parent from another session and an unknown session', async () => {
       const one = await seedSession(store);
       const two = await seedSession(store);
-      expect(await store.appendTurn({ sessionId: one.session.id, parentId: two.genesis.id, ...content({}) })).toEqual(
-        { ok: false, reason: 'parent-not-found' },
-      );
-      expect(await store.appendTurn({ sessionId: 'no-session', parentId: one.genesis.id, ...content({}) })).toEqual({
+      expect(
+        await store.appendTurn({ sessionId: one.session.id, parentId: two.genesis.id, ...content({}) }),
+      ).toEqual({ ok: false, reason: 'parent-not-found' });
+      expect(
+        await store.appendTurn({ sessionId: 'no-session', parentId: one.genesis.id, ...content({}) }),
+      ).toEqual({
         ok: false,
         reason: 'session-not-found',
       });
@@ -369,7 +412,12 @@ export function repositorySuite(harness: StoreHarness): void {
       const { session, genesis } = await seedSession(store);
       const results = await Promise.all(
         ['a', 'b', 'c'].map((who) =>
-          store.appendTurn({ sessionId: session.id, parentId: genesis.id, expectedHeadId: genesis.id, ...content({ who }) }),
+          store.appendTurn({
+            sessionId: session.id,
+            parentId: genesis.id,
+            expectedHeadId: genesis.id,
+            ...content({ who }),
+          }),
         ),
       );
       expect(results.filter((r) => r.ok)).toHaveLength(1);
@@ -429,14 +477,20 @@ export function repositorySuite(harness: StoreHarness): void {
         parentId: genesis.id,
         ...content(jsonOfBytes(MAX_STATE_BYTES + 1)),
       });
-      await expect(past).rejects.toThrow(`appendTurn.state: is ${MAX_STATE_BYTES + 1} bytes, over the limit MAX_STATE_BYTES`);
+      await expect(past).rejects.toThrow(
+        `appendTurn.state: is ${MAX_STATE_BYTES + 1} bytes, over the limit MAX_STATE_BYTES`,
+      );
       expect(await store.listTree(session.id)).toHaveLength(2);
     });
 
     it('accept MAX_LEDGER_EVENTS_PER_TURN events and refuse one more', async () => {
       const { session, genesis } = await seedSession(store);
       const events = Array.from({ length: MAX_LEDGER_EVENTS_PER_TURN }, (_, i) => ({ i }));
-      const ok = await mustAppend(store, { sessionId: session.id, parentId: genesis.id, ...content({}, { ledgerEvents: events }) });
+      const ok = await mustAppend(store, {
+        sessionId: session.id,
+        parentId: genesis.id,
+        ...content({}, { ledgerEvents: events }),
+      });
       expect((await store.getTurn(session.id, ok.id))?.ledgerEvents).toHaveLength(MAX_LEDGER_EVENTS_PER_TURN);
       await expect(
         store.appendTurn({
@@ -466,9 +520,21 @@ export function repositorySuite(harness: StoreHarness): void {
         ...content({ hp: 9, _pending_interaction: { kind: 'minigame' }, inventory: { sword: 1, torch: 2 } }),
       });
       // Turn 3 pops a key and empties a dict.
-      const t3 = await mustAppend(store, { sessionId: session.id, parentId: t2.id, ...content({ hp: 9, inventory: {} }) });
-      const t4 = await mustAppend(store, { sessionId: session.id, parentId: t3.id, ...content({ hp: 8, inventory: {} }) });
-      const t5 = await mustAppend(store, { sessionId: session.id, parentId: t4.id, ...content({ hp: 8, inventory: {} }) });
+      const t3 = await mustAppend(store, {
+        sessionId: session.id,
+        parentId: t2.id,
+        ...content({ hp: 9, inventory: {} }),
+      });
+      const t4 = await mustAppend(store, {
+        sessionId: session.id,
+        parentId: t3.id,
+        ...content({ hp: 8, inventory: {} }),
+      });
+      const t5 = await mustAppend(store, {
+        sessionId: session.id,
+        parentId: t4.id,
+        ...content({ hp: 8, inventory: {} }),
+      });
       const at5 = await store.hydrate(session.id, t5.id);
       expect(at5?.state).toEqual({ hp: 8, inventory: {} });
       expect(at5?.state).not.toHaveProperty('_pending_interaction');
@@ -509,12 +575,18 @@ export function repositorySuite(harness: StoreHarness): void {
       const right = await mustAppend(store, {
         sessionId: session.id,
         parentId: root.id,
-        ...content({ at: 'right' }, { input: 'go right', narration: 'east', ledgerEvents: [{ side: 'right' }] }),
+        ...content(
+          { at: 'right' },
+          { input: 'go right', narration: 'east', ledgerEvents: [{ side: 'right' }] },
+        ),
       });
       const leftMore = await mustAppend(store, {
         sessionId: session.id,
         parentId: left.id,
-        ...content({ at: 'left2' }, { input: 'onward', narration: 'further west', ledgerEvents: [{ side: 'left', n: 2 }] }),
+        ...content(
+          { at: 'left2' },
+          { input: 'onward', narration: 'further west', ledgerEvents: [{ side: 'left', n: 2 }] },
+        ),
       });
       expect([left.siblingIndex, right.siblingIndex]).toEqual([0, 1]);
       expect((await store.listChildren(session.id, root.id)).map((c) => c.id)).toEqual([left.id, right.id]);
@@ -525,9 +597,17 @@ export function repositorySuite(harness: StoreHarness): void {
       expect(r?.state).toEqual({ at: 'right' });
       expect(l?.messages.map((m) => m.narration)).toEqual(['It begins.', 'fork', 'west', 'further west']);
       expect(r?.messages.map((m) => m.narration)).toEqual(['It begins.', 'fork', 'east']);
-      expect(l?.ledgerEvents.map((e) => e.event)).toEqual([{ shared: true }, { side: 'left' }, { side: 'left', n: 2 }]);
+      expect(l?.ledgerEvents.map((e) => e.event)).toEqual([
+        { shared: true },
+        { side: 'left' },
+        { side: 'left', n: 2 },
+      ]);
       expect(r?.ledgerEvents.map((e) => e.event)).toEqual([{ shared: true }, { side: 'right' }]);
-      expect((await store.getLineage(session.id, right.id))?.map((m) => m.id)).toEqual([genesis.id, root.id, right.id]);
+      expect((await store.getLineage(session.id, right.id))?.map((m) => m.id)).toEqual([
+        genesis.id,
+        root.id,
+        right.id,
+      ]);
       expect((await store.getLedgerLog(session.id, right.id))?.map((e) => e.event)).toEqual([
         { shared: true },
         { side: 'right' },
@@ -546,11 +626,17 @@ export function repositorySuite(harness: StoreHarness): void {
 
     it('accepts a message window of MAX_MESSAGE_WINDOW and refuses one more', async () => {
       const { session, genesis } = await seedSession(store);
-      expect(await store.hydrate(session.id, genesis.id, { messageWindow: MAX_MESSAGE_WINDOW })).toBeDefined();
-      await expect(store.hydrate(session.id, genesis.id, { messageWindow: MAX_MESSAGE_WINDOW + 1 })).rejects.toThrow(
+      expect(
+        await store.hydrate(session.id, genesis.id, { messageWindow: MAX_MESSAGE_WINDOW }),
+      ).toBeDefined();
+      await expect(
+        store.hydrate(session.id, genesis.id, { messageWindow: MAX_MESSAGE_WINDOW + 1 }),
+      ).rejects.toThrow(
         `hydrate.messageWindow: is ${MAX_MESSAGE_WINDOW + 1}, over the limit MAX_MESSAGE_WINDOW`,
       );
-      await expect(store.hydrate(session.id, genesis.id, { messageWindow: 0 })).rejects.toThrow(StoreInputError);
+      await expect(store.hydrate(session.id, genesis.id, { messageWindow: 0 })).rejects.toThrow(
+        StoreInputError,
+      );
     });
 
     describe(`on a branch ${LONG_BRANCH} turns deep`, () => {
@@ -570,7 +656,9 @@ export function repositorySuite(harness: StoreHarness): void {
         expect(lineage.count).toBe(1);
         expect(lineage.result).toHaveLength(LONG_BRANCH + 1);
         expect(lineage.result?.[0]?.id).toBe(genesisId);
-        expect(lineage.result?.map((m) => m.depth)).toEqual(Array.from({ length: LONG_BRANCH + 1 }, (_, i) => i));
+        expect(lineage.result?.map((m) => m.depth)).toEqual(
+          Array.from({ length: LONG_BRANCH + 1 }, (_, i) => i),
+        );
         expect(lineage.result?.[LONG_BRANCH]?.narration).toBe(`narration ${LONG_BRANCH}`);
         const log = await countQueries(() => store.getLedgerLog(sessionId, deepest.id));
         expect(log.count).toBe(1);
@@ -589,7 +677,9 @@ export function repositorySuite(harness: StoreHarness): void {
         expect(deep.result?.messagesComplete).toBe(false);
         expect(deep.result?.messages.at(-1)?.id).toBe(chain[LONG_BRANCH - 1]!.id);
         expect(deep.result?.ledgerEvents.map((e) => e.event)).toEqual(
-          Array.from({ length: DEFAULT_MESSAGE_WINDOW }, (_, i) => ({ step: LONG_BRANCH - DEFAULT_MESSAGE_WINDOW + 1 + i })),
+          Array.from({ length: DEFAULT_MESSAGE_WINDOW }, (_, i) => ({
+            step: LONG_BRANCH - DEFAULT_MESSAGE_WINDOW + 1 + i,
+          })),
         );
       });
 
@@ -622,8 +712,14 @@ export function repositorySuite(harness: StoreHarness): void {
         headTurnId: t1!.id,
       });
       const other = await seedSession(store);
-      expect(await store.setHead(session.id, other.genesis.id)).toEqual({ ok: false, reason: 'turn-not-found' });
-      expect(await store.setHead('no-session', genesis.id)).toEqual({ ok: false, reason: 'session-not-found' });
+      expect(await store.setHead(session.id, other.genesis.id)).toEqual({
+        ok: false,
+        reason: 'turn-not-found',
+      });
+      expect(await store.setHead('no-session', genesis.id)).toEqual({
+        ok: false,
+        reason: 'session-not-found',
+      });
       expect((await store.getSession(session.id, session.principalId))?.headTurnId).toBe(t1!.id);
     });
   });
@@ -632,21 +728,35 @@ export function repositorySuite(harness: StoreHarness): void {
     it('are named bookmarks, unique per session', async () => {
       const { session, genesis } = await seedSession(store);
       const [t1] = await appendChain(store, session.id, genesis.id, 1);
-      const saved = await store.createSave({ sessionId: session.id, turnId: t1!.id, name: 'before the dragon' });
+      const saved = await store.createSave({
+        sessionId: session.id,
+        turnId: t1!.id,
+        name: 'before the dragon',
+      });
       if (!saved.ok) throw new Error(saved.reason);
       expect(await store.getSave(session.id, saved.save.id)).toEqual(saved.save);
-      expect(await store.createSave({ sessionId: session.id, turnId: genesis.id, name: 'before the dragon' })).toEqual({
+      expect(
+        await store.createSave({ sessionId: session.id, turnId: genesis.id, name: 'before the dragon' }),
+      ).toEqual({
         ok: false,
         reason: 'name-taken',
       });
       const other = await seedSession(store);
       expect(
-        (await store.createSave({ sessionId: other.session.id, turnId: other.genesis.id, name: 'before the dragon' })).ok,
+        (
+          await store.createSave({
+            sessionId: other.session.id,
+            turnId: other.genesis.id,
+            name: 'before the dragon',
+          })
+        ).ok,
       ).toBe(true);
-      expect(await store.createSave({ sessionId: other.session.id, turnId: t1!.id, name: 'stolen' })).toEqual({
-        ok: false,
-        reason: 'turn-not-found',
-      });
+      expect(await store.createSave({ sessionId: other.session.id, turnId: t1!.id, name: 'stolen' })).toEqual(
+        {
+          ok: false,
+          reason: 'turn-not-found',
+        },
+      );
       expect(await store.createSave({ sessionId: 'nope', turnId: t1!.id, name: 'x' })).toEqual({
         ok: false,
         reason: 'session-not-found',

@@ -25,6 +25,8 @@ import { EXIT } from '../exit-codes.ts';
 export const MAX_WORLD_FILE_BYTES = 32 * 1024 * 1024;
 
 interface CheckOptions {
+  /** Overrides MAX_WORLD_FILE_BYTES (tests). */
+  readonly maxFileBytes?: number;
   readonly world?: string;
   readonly cartridge?: string;
   readonly json?: boolean;
@@ -42,9 +44,9 @@ function readText(path: string, maxBytes: number): Loaded<string> {
   }
 }
 
-function loadWorld(path: string | undefined): Loaded<World> {
+function loadWorld(path: string | undefined, maxBytes: number): Loaded<World> {
   if (path === undefined) return { ok: true, value: emptyWorld() };
-  const text = readText(path, MAX_WORLD_FILE_BYTES);
+  const text = readText(path, maxBytes);
   if (!text.ok) return text;
   let raw: unknown;
   try {
@@ -57,10 +59,10 @@ function loadWorld(path: string | undefined): Loaded<World> {
 }
 
 /** The policy of a cartridge folder: its yare.yaml `state_schema` and optional `ledger:` section. */
-function loadPolicy(dir: string | undefined): Loaded<LedgerPolicy> {
+function loadPolicy(dir: string | undefined, maxBytes: number): Loaded<LedgerPolicy> {
   if (dir === undefined) return { ok: true, value: DEFAULT_POLICY };
   const file = join(dir, 'yare.yaml');
-  const text = readText(file, MAX_WORLD_FILE_BYTES);
+  const text = readText(file, maxBytes);
   if (!text.ok) return text;
   let yare: unknown;
   try {
@@ -98,9 +100,10 @@ export function runLedgerCheck(
   const text = readText(eventsPath, MAX_JSON_BYTES);
   if (!text.ok) return fail(text.message);
   const parsed = parseToolArguments(text.value, DEFAULT_LIMITS);
-  const world = loadWorld(options.world);
+  const maxBytes = options.maxFileBytes ?? MAX_WORLD_FILE_BYTES;
+  const world = loadWorld(options.world, maxBytes);
   if (!world.ok) return fail(world.message);
-  const policy = loadPolicy(options.cartridge);
+  const policy = loadPolicy(options.cartridge, maxBytes);
   if (!policy.ok) return fail(policy.message);
 
   const raw = parsed.ok ? parsed.value : undefined;

@@ -282,6 +282,14 @@ class Parser {
     }
   }
 
+  /** `*x` / `**x` where Python would unpack (lists, dicts, call arguments). */
+  private refuseUnpacking(): void {
+    const t = this.peek();
+    if (t.kind === 'op' && (t.op === '*' || t.op === '**')) {
+      throw new YareError('YARE_UNSUPPORTED', `unpacking with '${t.op}' is not supported`, this.spanOf(t));
+    }
+  }
+
   private nested(opener: Token): Expr {
     this.enter(opener);
     const e = this.conditional();
@@ -497,14 +505,8 @@ class Parser {
     const args: Expr[] = [];
     const kwargs: { name: string; value: Expr }[] = [];
     while (!this.isOp(this.peek(), ')')) {
+      this.refuseUnpacking();
       const t = this.peek();
-      if (this.isOp(t, '*') || this.isOp(t, '**')) {
-        throw new YareError(
-          'YARE_UNSUPPORTED',
-          `argument unpacking with '${t.kind === 'op' ? t.op : ''}' is not supported`,
-          this.spanOf(t),
-        );
-      }
       if (t.kind === 'name' && !t.sigil && this.isOp(this.peek(1), '=')) {
         this.advance();
         this.advance();
@@ -577,13 +579,6 @@ class Parser {
             return this.listLiteral(t);
           case '{':
             return this.dictLiteral(t);
-          case '*':
-          case '**':
-            throw new YareError(
-              'YARE_UNSUPPORTED',
-              `unpacking with '${t.op}' is not supported`,
-              this.spanOf(t),
-            );
         }
         throw this.unexpected(t, 'expected a value');
       case 'eof':
@@ -634,6 +629,7 @@ class Parser {
     this.advance();
     const items: Expr[] = [];
     while (!this.isOp(this.peek(), ']')) {
+      this.refuseUnpacking();
       items.push(this.nested(open));
       if (items.length > MAX_CONTAINER_SIZE) {
         throw new YareError(
@@ -654,6 +650,7 @@ class Parser {
     this.advance();
     const entries: { key: Expr; value: Expr }[] = [];
     while (!this.isOp(this.peek(), '}')) {
+      this.refuseUnpacking();
       const key = this.nested(open);
       const colon = this.peek();
       if (this.isOp(colon, ',') || this.isOp(colon, '}')) {

@@ -1,0 +1,122 @@
+// Persona macros (reference §2.1): `{{user}} {{sub}} {{obj}} {{poss}} {{poss_obj}}` in directives, lore and
+// the first message are replaced by the player's persona. Unlike the original's chain of `str.replace`,
+// this is one pass over the text: a persona whose name contains `{{sub}}` is inserted as written and never
+// expanded again. Macro names match case-insensitively (`{{User}}` is common in imported cards); any other
+// `{{macro}}` is left as it is.
+
+import type { Diagnostic } from '../diagnostics.ts';
+import { cartError } from './diagnostics.ts';
+import { MAX_PERSONA_NAME_CHARS, MAX_PERSONA_TEXT_CHARS, MAX_PRONOUN_CHARS } from './limits.ts';
+import { codePointLength, firstControlCharacter } from './text.ts';
+
+export interface Persona {
+  readonly name: string;
+  readonly pronoun_sub: string;
+  readonly pronoun_obj: string;
+  readonly pronoun_poss: string;
+  readonly pronoun_poss_obj: string;
+  readonly appearance?: string;
+  readonly background?: string;
+  readonly personality?: string;
+}
+
+/**
+ * Used when no persona is given (for example by `mnesos validate`). Leaving `{{user}}` in a prompt would
+ * show the model template syntax, so macros always expand; "Player" is how the shipped cartridges' own
+ * notes name the player character, and they/them is the neutral choice.
+ */
+export const DEFAULT_PERSONA: Persona = Object.freeze({
+  name: 'Player',
+  pronoun_sub: 'they',
+  pronoun_obj: 'them',
+  pronoun_poss: 'their',
+  pronoun_poss_obj: 'theirs',
+});
+
+type MacroName = 'user' | 'sub' | 'obj' | 'poss' | 'poss_obj';
+
+const MACRO = /\{\{(user|sub|obj|poss|poss_obj)\}\}/gi;
+
+function valueOf(persona: Persona, macro: MacroName): string {
+  switch (macro) {
+    case 'user':
+      return persona.name;
+    case 'sub':
+      return persona.pronoun_sub;
+    case 'obj':
+      return persona.pronoun_obj;
+    case 'poss':
+      return persona.pronoun_poss;
+    case 'poss_obj':
+      return persona.pronoun_poss_obj;
+    default: {
+      const unreachable: never = macro;
+      return unreachable;
+    }
+  }
+}
+
+/** Replaces the persona macros in one pass; `persona` defaults to `DEFAULT_PERSONA`. */
+export function applyPersonaMacros(text: string, persona: Persona = DEFAULT_PERSONA): string {
+  return text.replace(MACRO, (_whole, name: string) => valueOf(persona, name.toLowerCase() as MacroName));
+}
+
+/**
+ * Checks a persona given by a caller (a player's settings): every field a string, within its limit, and the
+ * fields that are inserted into running text free of line breaks and control characters, so a name cannot
+ * smuggle in a fake "ASSISTANT:" line.
+ */
+export function validatePersona(persona: unknown): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  if (typeof persona !== 'object' || persona === null || Array.isArray(persona)) {
+    return [cartError('CART_BAD_PERSONA', 'The persona must be an object with a name and four pronouns.')];
+  }
+  const record = persona as Record<string, unknown>;
+  const inline: ReadonlyArray<readonly [keyof Persona, number]> = [
+    ['name', MAX_PERSONA_NAME_CHARS],
+    ['pronoun_sub', MAX_PRONOUN_CHARS],
+    ['pronoun_obj', MAX_PRONOUN_CHARS],
+    ['pronoun_poss', MAX_PRONOUN_CHARS],
+    ['pronoun_poss_obj', MAX_PRONOUN_CHARS],
+  ];
+  for (const [field, max] of inline) {
+    const value = Object.hasOwn(record, field) ? record[field] : undefined;
+    if (typeof value !== 'string' || value.trim() === '') {
+      out.push(cartError('CART_BAD_PERSONA', `Persona field '${field}' must be non-empty text.`));
+      continue;
+    }
+    if (codePointLength(value) > max) {
+      out.push(
+        cartError(
+          'CART_BAD_PERSONA',
+          `Persona field '${field}' has ${codePointLength(value)} characters; the limit is ${max}.`,
+        ),
+      );
+    }
+    if (/[\r\n\t]/.test(value) || firstControlCharacter(value) !== -1) {
+      out.push(
+        cartError(
+          'CART_BAD_PERSONA',
+          `Persona field '${field}' must be one line without control characters.`,
+        ),
+      );
+    }
+  }
+  for (const field of ['appearance', 'background', 'personality'] as const) {
+    if (!Object.hasOwn(record, field) || record[field] === undefined) continue;
+    const value = record[field];
+    if (typeof value !== 'string') {
+      out.push(cartError('CART_BAD_PERSONA', `Persona field '${field}' must be text.`));
+    } else if (codePointLength(value) > MAX_PERSONA_TEXT_CHARS) {
+      out.push(
+        cartError(
+          'CART_BAD_PERSONA',
+          `Persona field '${field}' has ${codePointLength(value)} characters; the limit is ${MAX_PERSONA_TEXT_CHARS}.`,
+        ),
+      );
+    } else if (firstControlCharacter(value) !== -1) {
+      out.push(cartError('CART_BAD_PERSONA', `Persona field '${field}' contains a control character.`));
+    }
+  }
+  return out;
+}

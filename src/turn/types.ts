@@ -1,0 +1,187 @@
+// The turn engine's public types: what `runTurn` takes, the events it streams, and the record it ends with.
+
+import type { RoleUsage } from '../llm/usage.ts';
+import type { ModelRole, ModelSet } from '../llm/types.ts';
+import type { RollRecord } from '../yare/dice.ts';
+import type { StateChange } from '../yare/diff.ts';
+import type { CompiledRules } from '../yare/program.ts';
+import type { StateValue } from '../yare/values.ts';
+import type { TurnLimits } from './limits.ts';
+import type { SectionReport } from './prompts.ts';
+
+/** What a turn needs of a loaded cartridge (structurally a subset of the cartridge loader's `Cartridge`). */
+export interface TurnCartridge {
+  readonly name: string;
+  readonly contentHash: string;
+  readonly rules: CompiledRules;
+  readonly directives: { readonly director?: string; readonly npc?: string; readonly narrator?: string };
+  /** The lore Markdown (`bot_lore.md`); indexed once per cartridge object and reused. */
+  readonly lore: string;
+  /** `first-message.md`, persona macros already applied: the opening assistant message of a new game. */
+  readonly firstMessage?: string;
+}
+
+/** One message of the story as the player sees it. */
+export interface StoryMessage {
+  readonly role: 'user' | 'assistant';
+  readonly content: string;
+}
+
+/** The player character, for prompts (background only; the engine never acts on it). */
+export interface TurnPersona {
+  readonly name?: string;
+  readonly pronouns?: string;
+  readonly appearance?: string;
+  readonly background?: string;
+  readonly personality?: string;
+}
+
+/** A mini-game's outcome sent by the client (reference §3.9). */
+export interface InteractionInput {
+  readonly minigame_id: string;
+  readonly status: 'completed' | 'failed' | 'aborted';
+  readonly metrics?: Readonly<Record<string, string | number | boolean>>;
+  readonly data?: Readonly<Record<string, unknown>>;
+}
+
+export type GameState = { readonly [key: string]: StateValue };
+
+export interface TurnOptions {
+  readonly cartridge: TurnCartridge;
+  /** The state before the turn. Never mutated. */
+  readonly state: GameState;
+  /** The story so far (oldest first), without this turn's input. */
+  readonly messages: readonly StoryMessage[];
+  /** Exactly one of `input` (free text) and `interaction` (a mini-game result). */
+  readonly input?: string;
+  readonly interaction?: InteractionInput;
+  /** Seeds the one dice generator of the turn (cycle ticks, tools, resolver, in that order). */
+  readonly seed: number;
+  /** `null`: offline (slash commands and keyword matching, narration rendered from notes). */
+  readonly models: ModelSet | null;
+  readonly limits?: Partial<TurnLimits>;
+  readonly persona?: TurnPersona;
+  readonly signal?: AbortSignal;
+  /**
+   * Reserved for the world ledger (a later issue): the world before the turn, which the Narrator will
+   * see and propose changes to after narrating. Accepted and ignored for now.
+   */
+  readonly world?: unknown;
+  /** Milliseconds clock for the record's timings (default `performance.now`). */
+  readonly now?: () => number;
+}
+
+export type TurnPhase = 'cycle_tick' | 'interaction' | 'director' | 'time' | 'narrator';
+
+/** Everything `runTurn` streams, in order; a successful turn ends with exactly one `done`. */
+export type TurnEvent =
+  | { readonly type: 'phase'; readonly phase: TurnPhase }
+  | { readonly type: 'tool_call'; readonly round: number; readonly id: string; readonly name: string; readonly args: unknown }
+  | {
+      readonly type: 'tool_result';
+      readonly round: number;
+      readonly id: string;
+      readonly name: string;
+      readonly ok: boolean;
+      /** What the Director was sent back (the result or the error), as text. */
+      readonly content: string;
+    }
+  | { readonly type: 'narration_delta'; readonly text: string }
+  | { readonly type: 'error'; readonly kind: TurnErrorKind; readonly message: string }
+  | { readonly type: 'done'; readonly record: TurnRecord };
+
+export type TurnErrorKind =
+  /** Bad turn options: both or neither of input/interaction, input too long, bad limits or seed. */
+  | 'input'
+  /** Free text while a mini-game is pending, or a mini-game result that does not match it. */
+  | 'interaction'
+  /** A model call failed (after the model layer's retries); `cause` is the `ModelError`. */
+  | 'model'
+  /** The caller's signal cancelled the turn. */
+  | 'aborted';
+
+/** One rule event the turn ran, in order: what replay needs to reproduce the state exactly. */
+export interface RuleCall {
+  readonly source: 'cycle_tick' | 'director' | 'offline' | 'resolver';
+  readonly event: string;
+  readonly inputs: { readonly [key: string]: StateValue };
+  readonly ok: boolean;
+  readonly error?: { readonly code: string; readonly message: string };
+  readonly notes: readonly string[];
+}
+
+/** One tool call of the Director (or of the offline matcher) as it happened. */
+export interface ToolTraceEntry {
+  readonly round: number;
+  readonly id: string;
+  readonly name: string;
+  /** Parsed arguments (`null` when the JSON was malformed). */
+  readonly args: unknown;
+  readonly rawArgs: string;
+  readonly ok: boolean;
+  /** The text the Director got back. */
+  readonly content: string;
+  readonly durationMs: number;
+}
+
+export interface TimeRecord {
+  /** `state.game_time` before and after ('' when absent). */
+  readonly before: string;
+  readonly after: string;
+  readonly advancedSeconds: number;
+  /** `engine`: the engine keeps `game_time`; `cartridge`: the schema declares it otherwise and it is left alone. */
+  readonly mode: 'engine' | 'cartridge';
+}
+
+export interface PromptRecord {
+  readonly role: ModelRole;
+  /** 1-based Director round, NPC query number, or 1 for the Narrator. */
+  readonly call: number;
+  readonly sections: readonly SectionReport[];
+  readonly tokens: number;
+  readonly budget: number;
+}
+
+export type TurnInputRecord =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'interaction'; readonly interaction: InteractionInput; readonly text: string };
+
+export interface TurnRecord {
+  readonly version: 1;
+  readonly cartridge: { readonly name: string; readonly contentHash: string };
+  readonly mode: 'online' | 'offline';
+  readonly input: TurnInputRecord;
+  readonly seed: number;
+  readonly narration: string;
+  /** The Director's scene directives (or the engine's, for mini-game and offline turns). */
+  readonly directives: string;
+  readonly stateAfter: GameState;
+  /** Changes from the state before to `stateAfter`, deletions included. */
+  readonly delta: readonly StateChange[];
+  /** Every note of the turn in order (cycle ticks, events, resolver). */
+  readonly notes: readonly string[];
+  readonly rolls: readonly RollRecord[];
+  readonly ruleCalls: readonly RuleCall[];
+  readonly time: TimeRecord;
+  readonly tools: readonly ToolTraceEntry[];
+  readonly prompts: readonly PromptRecord[];
+  readonly usage: Readonly<Record<ModelRole, RoleUsage>>;
+  /** Milliseconds per phase (only the phases that ran). */
+  readonly timings: Readonly<Partial<Record<TurnPhase, number>>> & { readonly total: number };
+  /** Model id per role that was called. */
+  readonly models: Readonly<Partial<Record<ModelRole, string>>>;
+  /** Why the Director loop ended. */
+  readonly directorStop: DirectorStop;
+  /** Non-fatal problems (a cycle tick that failed, a section over budget, narration cut). */
+  readonly warnings: readonly string[];
+  /** The messages this turn adds to the story: the player's input and the narration. */
+  readonly messages: readonly StoryMessage[];
+}
+
+export type DirectorStop =
+  /** The Director gave directives (text or `finish_turn`) and every call succeeded. */
+  | 'directives'
+  /** The round limit was reached. */
+  | 'round-limit'
+  /** No Director ran: a mini-game turn, or offline. */
+  | 'skipped';
