@@ -22,9 +22,16 @@ const DEFAULT_PG_URL = 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
 function gameState(turn: number): unknown {
   return {
     turn,
-    player: { hp: 20 - (turn % 7), gold: turn * 3, inventory: Array.from({ length: 20 }, (_, i) => `item-${i}`) },
+    player: {
+      hp: 20 - (turn % 7),
+      gold: turn * 3,
+      inventory: Array.from({ length: 20 }, (_, i) => `item-${i}`),
+    },
     npcs: Object.fromEntries(
-      Array.from({ length: 12 }, (_, i) => [`npc_${i}`, { mood: i % 3, trust: (turn + i) % 10, notes: 'x'.repeat(150) }]),
+      Array.from({ length: 12 }, (_, i) => [
+        `npc_${i}`,
+        { mood: i % 3, trust: (turn + i) % 10, notes: 'x'.repeat(150) },
+      ]),
     ),
   };
 }

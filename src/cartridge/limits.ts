@@ -19,8 +19,9 @@ export const MAX_FIRST_MESSAGE_BYTES = 16 * KIB;
 /** Characters (Unicode code points) of one directive, after persona macros. The original's 1 MiB cap let
  * prompts grow without bound (reference §6.2 item 21); real directives are under 1,500 characters. */
 export const MAX_DIRECTIVE_CHARS = 4_000;
-/** Characters of all directives together, after persona macros. */
-export const MAX_TOTAL_DIRECTIVE_CHARS = 12_000;
+/** Characters of all directives together, after persona macros. Below three times the per-directive cap, so
+ * it binds: three directives at their cap are refused together. */
+export const MAX_TOTAL_DIRECTIVE_CHARS = 10_000;
 
 /** Nesting depth of YAML collections (`a: {b: [1]}` has depth 3). The deepest real rules nest about 12. */
 export const MAX_YAML_DEPTH = 64;

@@ -37,7 +37,7 @@ type MacroName = 'user' | 'sub' | 'obj' | 'poss' | 'poss_obj';
 
 const MACRO = /\{\{(user|sub|obj|poss|poss_obj)\}\}/gi;
 
-function valueOf(persona: Persona, macro: MacroName): string {
+function macroValue(persona: Persona, macro: MacroName): string {
   switch (macro) {
     case 'user':
       return persona.name;
@@ -58,7 +58,7 @@ function valueOf(persona: Persona, macro: MacroName): string {
 
 /** Replaces the persona macros in one pass; `persona` defaults to `DEFAULT_PERSONA`. */
 export function applyPersonaMacros(text: string, persona: Persona = DEFAULT_PERSONA): string {
-  return text.replace(MACRO, (_whole, name: string) => valueOf(persona, name.toLowerCase() as MacroName));
+  return text.replace(MACRO, (_whole, name: string) => macroValue(persona, name.toLowerCase() as MacroName));
 }
 
 /**

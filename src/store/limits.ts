@@ -23,6 +23,6 @@ export const MAX_NAME_LENGTH = 200;
 /** Characters of an `Idempotency-Key`. */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
 /** Turns whose messages `hydrate` returns when the caller does not ask for a window. */
-export const DEFAULT_MESSAGE_WINDOW = 100;
+export const DEFAULT_MESSAGE_WINDOW = 50;
 /** Largest message window `hydrate` accepts; the whole branch is `getLineage`. */
 export const MAX_MESSAGE_WINDOW = 1_000;

@@ -81,9 +81,10 @@ export async function hydrate(
   const { rows } = await sql<WindowRow>`
     with recursive lineage(id, session_id, parent_id, depth, sibling_index, seq, created_at, input, narration,
                            hops, record, state, seed, idempotency_key) as (
-      select id, session_id, parent_id, depth, sibling_index, seq, created_at, input, narration,
-             1, record, state, seed, idempotency_key
-        from turns where id = ${turnId} and session_id = ${sessionId}
+      select t.id, t.session_id, t.parent_id, t.depth, t.sibling_index, t.seq, t.created_at, t.input, t.narration,
+             1, p.record, p.state, t.seed, t.idempotency_key
+        from turns t join turn_payloads p on p.turn_id = t.id
+        where t.id = ${turnId} and t.session_id = ${sessionId}
       union all
       select t.id, t.session_id, t.parent_id, t.depth, t.sibling_index, t.seq, t.created_at, t.input, t.narration,
              l.hops + 1, cast(null as text), cast(null as text), cast(null as bigint), cast(null as text)

@@ -20,6 +20,7 @@ import type {
   PrincipalsTable,
   SavesTable,
   SessionsTable,
+  TurnRow,
   TurnsTable,
 } from './schema.ts';
 
@@ -104,7 +105,7 @@ export function toTurnMessage(row: TurnMessageRow): TurnMessage {
   return { ...toTurnNode(row), input: decodeNullableJson(row.input), narration: row.narration };
 }
 
-export function toTurn(row: TurnsTable, ledgerEvents: JsonValue[]): Turn {
+export function toTurn(row: TurnRow, ledgerEvents: JsonValue[]): Turn {
   return {
     ...toTurnMessage(row),
     seed: row.seed,

@@ -54,6 +54,7 @@ export interface SessionsTable {
   updated_at: number;
 }
 
+/** The tree and the conversation: small rows, so walking a branch reads little. */
 export interface TurnsTable {
   id: string;
   session_id: string;
@@ -61,14 +62,22 @@ export interface TurnsTable {
   depth: number;
   sibling_index: number;
   seq: number;
+  seed: number;
+  created_at: number;
+  idempotency_key: string | null;
   input: string | null;
   narration: string;
+}
+
+/** The heavy part of a turn, read only for the turn being hydrated. */
+export interface TurnPayloadsTable {
+  turn_id: string;
   record: string;
   state: string;
-  seed: number;
-  idempotency_key: string | null;
-  created_at: number;
 }
+
+/** A turn with its payload, as written and as read back. */
+export type TurnRow = TurnsTable & Omit<TurnPayloadsTable, 'turn_id'>;
 
 export interface LedgerEventsTable {
   turn_id: string;
@@ -93,6 +102,7 @@ export interface Database {
   personas: PersonasTable;
   sessions: SessionsTable;
   turns: TurnsTable;
+  turn_payloads: TurnPayloadsTable;
   ledger_events: LedgerEventsTable;
   saves: SavesTable;
 }

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { decodeJson } from './json.ts';
 import type { Turn } from './repository.ts';
 import { toTurn } from './rows.ts';
-import type { Database, SessionsTable, SqlDialect, TurnsTable } from './schema.ts';
+import type { Database, SessionsTable, SqlDialect, TurnRow } from './schema.ts';
 import type { EncodedTurnContent } from './turn-content.ts';
 
 /**
@@ -33,10 +33,12 @@ export async function lockSession(
 
 export async function insertTurn(
   trx: Kysely<Database>,
-  row: TurnsTable,
+  row: TurnRow,
   ledgerEvents: readonly string[],
 ): Promise<void> {
-  await trx.insertInto('turns').values(row).execute();
+  const { record, state, ...turn } = row;
+  await trx.insertInto('turns').values(turn).execute();
+  await trx.insertInto('turn_payloads').values({ turn_id: row.id, record, state }).execute();
   if (ledgerEvents.length > 0) {
     await trx
       .insertInto('ledger_events')
@@ -57,7 +59,7 @@ export function turnRow(
   place: { depth: number; sibling_index: number; seq: number },
   content: EncodedTurnContent,
   idempotencyKey: string | null,
-): TurnsTable {
+): TurnRow {
   return {
     ...ids,
     ...place,
@@ -72,7 +74,7 @@ export function turnRow(
 }
 
 /** The turn as stored, decoded from the encoded text (so callers see exactly what a later read returns). */
-export function storedTurn(row: TurnsTable, ledgerEvents: readonly string[]): Turn {
+export function storedTurn(row: TurnRow, ledgerEvents: readonly string[]): Turn {
   return toTurn(
     row,
     ledgerEvents.map((event) => decodeJson(event)),
@@ -84,11 +86,16 @@ export async function loadTurnBy(
   sessionId: string,
   where: { id: string } | { idempotencyKey: string },
 ): Promise<Turn | undefined> {
-  let query = db.selectFrom('turns').selectAll().where('session_id', '=', sessionId);
+  let query = db
+    .selectFrom('turns')
+    .innerJoin('turn_payloads', 'turn_payloads.turn_id', 'turns.id')
+    .selectAll('turns')
+    .select(['turn_payloads.record', 'turn_payloads.state'])
+    .where('turns.session_id', '=', sessionId);
   query =
     'id' in where
-      ? query.where('id', '=', where.id)
-      : query.where('idempotency_key', '=', where.idempotencyKey);
+      ? query.where('turns.id', '=', where.id)
+      : query.where('turns.idempotency_key', '=', where.idempotencyKey);
   const row = await query.executeTakeFirst();
   if (row === undefined) return undefined;
   const events = await db

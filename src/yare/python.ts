@@ -352,7 +352,9 @@ function durationRepr(d: Duration): string {
 
 /** Python `str(v)`. */
 export function formatValue(v: Value): string {
-  return typeof v === 'string' ? v : reprAt(v, 0);
+  if (typeof v === 'string') return v;
+  if (v instanceof Duration) return formatDuration(v);
+  return reprAt(v, 0);
 }
 
 /** Python `repr(v)`. */
@@ -371,7 +373,7 @@ function reprAt(v: Value, depth: number): string {
       return pyStrRepr(v);
   }
   if (v instanceof PyFloat) return formatFloat(v.value);
-  if (v instanceof Duration) return depth === 0 ? formatDuration(v) : durationRepr(v);
+  if (v instanceof Duration) return durationRepr(v);
   if (depth >= MAX_VALUE_NESTING) throw tooDeep();
   if (Array.isArray(v)) {
     let out = '[';

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveModelConfig } from '../../src/llm/config.ts';
 import { createEmbedder, embed } from '../../src/llm/embeddings.ts';
+import { withEmbeddings } from '../../src/lore/embedded.ts';
+import { buildLoreIndex } from '../../src/lore/lore-index.ts';
 import { type FakeOpenAI, hashedWordsEmbedding, startFakeOpenAI } from '../helpers/fake-openai-server.ts';
 
 let fake: FakeOpenAI | undefined;
@@ -49,5 +51,17 @@ describe('embeddings', () => {
       resolveModelConfig({ MNESOS_LLM_BASE_URL: fake.url, MNESOS_MODEL: 'm', MNESOS_EMBEDDING_MODEL: 'e5' }),
     );
     expect(await embedder!(['a b'])).toEqual([hashedWordsEmbedding('a b')]);
+  });
+
+  it('plugs into lore: chunk vectors fetched once at build, query vectors once per lookup', async () => {
+    fake = await startFakeOpenAI();
+    const url = fake.url;
+    const lore = '# Goblins\nGoblin scavengers ambush travelers.\n# Wolves\nDire wolves roam the woods.';
+    const index = await withEmbeddings(buildLoreIndex(lore), (texts) =>
+      embed(texts, { baseURL: url, model: 'e', policy: fastPolicy }),
+    );
+    const result = await index.lookupAsync(['goblin ambush'], { k: 1 });
+    expect(result.chunks.map((c) => c.heading)).toEqual(['Goblins']);
+    expect(fake.requests.map((r) => (r.body as { input: string[] }).input.length)).toEqual([2, 1]);
   });
 });

@@ -83,13 +83,12 @@ export const init: Migration = {
       .addColumn('depth', 'integer', (c) => c.notNull())
       .addColumn('sibling_index', 'integer', (c) => c.notNull())
       .addColumn('seq', 'integer', (c) => c.notNull())
+      .addColumn('seed', 'bigint', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('idempotency_key', 'text')
+      // Variable-length text last: SQLite reads a row's columns in order through its overflow pages.
       .addColumn('input', 'text')
       .addColumn('narration', 'text', (c) => c.notNull())
-      .addColumn('record', 'text', (c) => c.notNull())
-      .addColumn('state', 'text', (c) => c.notNull())
-      .addColumn('seed', 'bigint', (c) => c.notNull())
-      .addColumn('idempotency_key', 'text')
-      .addColumn('created_at', 'bigint', (c) => c.notNull())
       // Both constraints back up the session row lock: a bug there fails loudly instead of forking history.
       .addUniqueConstraint('turns_session_seq', ['session_id', 'seq'])
       .addUniqueConstraint('turns_session_idempotency', ['session_id', 'idempotency_key'])
@@ -99,6 +98,14 @@ export const init: Migration = {
       .on('turns')
       .columns(['parent_id', 'sibling_index'])
       .unique()
+      .execute();
+
+    // Record and state live apart from the tree, so a branch walk never reads megabytes of state.
+    await db.schema
+      .createTable('turn_payloads')
+      .addColumn('turn_id', 'text', (c) => c.primaryKey().references('turns.id').onDelete('cascade'))
+      .addColumn('record', 'text', (c) => c.notNull())
+      .addColumn('state', 'text', (c) => c.notNull())
       .execute();
 
     await db.schema

@@ -31,6 +31,17 @@ export interface BuiltinSignature {
 
 const NO_KEYWORDS: ReadonlySet<string> = new Set();
 
+/** Python's positional order of `timedelta(days, seconds, microseconds, milliseconds, minutes, hours, weeks)`. */
+export const TIMEDELTA_POSITIONAL = [
+  'days',
+  'seconds',
+  'microseconds',
+  'milliseconds',
+  'minutes',
+  'hours',
+  'weeks',
+] as const;
+
 /** Microseconds per unit of each `timedelta` keyword. */
 const TIMEDELTA_UNITS: ReadonlyMap<string, number> = new Map([
   ['weeks', 604_800_000_000],
@@ -61,7 +72,13 @@ export const BUILTINS: ReadonlyMap<string, BuiltinSignature> = new Map<string, B
   signature('ceil', 1, 1, 'ceil(x)'),
   signature('round', 1, 2, 'round(x) or round(x, ndigits)'),
   signature('len', 1, 1, 'len(x)'),
-  signature('timedelta', 0, 0, 'timedelta(days=1, hours=2, ...)', new Set(TIMEDELTA_UNITS.keys())),
+  signature(
+    'timedelta',
+    0,
+    TIMEDELTA_POSITIONAL.length,
+    'timedelta(days=1, hours=2, ...)',
+    new Set(TIMEDELTA_UNITS.keys()),
+  ),
   signature('time_delta', 2, 2, 'time_delta(timestamp_a, timestamp_b)'),
 ]);
 
@@ -95,6 +112,12 @@ export function checkCall(node: Extract<Expr, { kind: 'call' }>): BuiltinSignatu
       const accepted =
         sig.keywords.size === 0 ? 'no keyword arguments' : `only ${[...sig.keywords].join(', ')}`;
       throw new YareError('YARE_ARITY', `${sig.name}() takes ${accepted}, not '${k.name}'`, node.span);
+    }
+    if (
+      sig.name === 'timedelta' &&
+      TIMEDELTA_POSITIONAL.indexOf(k.name as (typeof TIMEDELTA_POSITIONAL)[number]) < n
+    ) {
+      throw new YareError('YARE_ARITY', `timedelta() got two values for '${k.name}'`, node.span);
     }
   }
   return sig;

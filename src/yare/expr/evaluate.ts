@@ -9,7 +9,17 @@ import { compareOrder, contains, durationParts, truthy, typeName, valueEquals } 
 import { Duration, type Dict, isDict, newDict, PyFloat, type Value } from '../values.ts';
 import { binaryOp, unaryOp } from './arithmetic.ts';
 import type { CompareOp, Expr, Expression, Span } from './ast.ts';
-import { checkCall, pyAbs, pyCeil, pyFloor, pyLen, pyMinMax, pyRound, pyTimedelta } from './builtins.ts';
+import {
+  TIMEDELTA_POSITIONAL,
+  checkCall,
+  pyAbs,
+  pyCeil,
+  pyFloor,
+  pyLen,
+  pyMinMax,
+  pyRound,
+  pyTimedelta,
+} from './builtins.ts';
 import { parseDiceText } from './dice-notation.ts';
 import { exprText } from './parser.ts';
 import { timeDelta } from './timestamps.ts';
@@ -248,6 +258,13 @@ function evalCall(node: Extract<Expr, { kind: 'call' }>, expr: Expression, ctx: 
     }
     case 'timedelta': {
       const kwargs: { name: string; value: Value; span: Span }[] = [];
+      for (let i = 0; i < args.length; i++) {
+        kwargs.push({
+          name: TIMEDELTA_POSITIONAL[i]!,
+          value: evalNode(args[i]!, expr, ctx),
+          span: args[i]!.span,
+        });
+      }
       for (const k of node.kwargs)
         kwargs.push({ name: k.name, value: evalNode(k.value, expr, ctx), span: k.value.span });
       return pyTimedelta(kwargs, node.span);

@@ -215,9 +215,13 @@ describe('parser: limits', () => {
 
   it('counts the height of operator chains, which the parser builds without recursion', () => {
     expect(() => parseExpression(`1${' + 1'.repeat(MAX_EXPRESSION_DEPTH)}`)).not.toThrow();
-    expect(yareErrorOf(() => parseExpression(`1${' + 1'.repeat(MAX_EXPRESSION_DEPTH + 1)}`)).code).toBe('YARE_EXPR_TOO_DEEP');
+    expect(yareErrorOf(() => parseExpression(`1${' + 1'.repeat(MAX_EXPRESSION_DEPTH + 1)}`)).code).toBe(
+      'YARE_EXPR_TOO_DEEP',
+    );
     expect(() => parseExpression(`x${'.a'.repeat(MAX_EXPRESSION_DEPTH)}`)).not.toThrow();
-    expect(yareErrorOf(() => parseExpression(`x${'.a'.repeat(MAX_EXPRESSION_DEPTH + 1)}`)).code).toBe('YARE_EXPR_TOO_DEEP');
+    expect(yareErrorOf(() => parseExpression(`x${'.a'.repeat(MAX_EXPRESSION_DEPTH + 1)}`)).code).toBe(
+      'YARE_EXPR_TOO_DEEP',
+    );
   });
 
   it.each([
@@ -241,10 +245,14 @@ describe('parser: limits', () => {
   it(`accepts ${MAX_CONTAINER_SIZE} list items and dict entries, refuses one more`, () => {
     const items = (n: number) => Array.from({ length: n }, (_, i) => String(i));
     expect(() => parseExpression(`[${items(MAX_CONTAINER_SIZE).join(',')}]`)).not.toThrow();
-    expect(yareErrorOf(() => parseExpression(`[${items(MAX_CONTAINER_SIZE + 1).join(',')}]`)).code).toBe('YARE_CONTAINER_LIMIT');
+    expect(yareErrorOf(() => parseExpression(`[${items(MAX_CONTAINER_SIZE + 1).join(',')}]`)).code).toBe(
+      'YARE_CONTAINER_LIMIT',
+    );
     const entries = (n: number) => items(n).map((i) => `${i}:0`);
     expect(() => parseExpression(`{${entries(MAX_CONTAINER_SIZE).join(',')}}`)).not.toThrow();
-    expect(yareErrorOf(() => parseExpression(`{${entries(MAX_CONTAINER_SIZE + 1).join(',')}}`)).code).toBe('YARE_CONTAINER_LIMIT');
+    expect(yareErrorOf(() => parseExpression(`{${entries(MAX_CONTAINER_SIZE + 1).join(',')}}`)).code).toBe(
+      'YARE_CONTAINER_LIMIT',
+    );
   });
 });
 
@@ -264,7 +272,7 @@ describe('printExpr', () => {
     ['(1).x', '(1).x'],
     ['1.5.x', '1.5.x'],
     ['3D6', '3d6'],
-    ["\"it's\"", '"it\'s"'],
+    ['"it\'s"', '"it\'s"'],
     ["'a\\nb'", "'a\\nb'"],
     ['1e16 + 0.0001 + 1e-05 + 1.0', '1e+16 + 0.0001 + 1e-05 + 1.0'],
     ['true', 'True'],

@@ -49,7 +49,10 @@ describe('scanner: numbers', () => {
   });
 
   it('refuses an int literal past the largest exact integer', () => {
-    expect(only(String(Number.MAX_SAFE_INTEGER))).toMatchObject({ kind: 'int', value: Number.MAX_SAFE_INTEGER });
+    expect(only(String(Number.MAX_SAFE_INTEGER))).toMatchObject({
+      kind: 'int',
+      value: Number.MAX_SAFE_INTEGER,
+    });
     const e = yareErrorOf(() => scan(`x + ${Number.MAX_SAFE_INTEGER + 1}`));
     expect(e.code).toBe('YARE_OVERFLOW');
     expect(e.span).toEqual({ start: 4, end: 20 });
@@ -114,17 +117,9 @@ describe('scanner: strings', () => {
 
 describe('scanner: names, keywords, operators', () => {
   it('reads keywords, both literal spellings, and names', () => {
-    expect(scan('not x and True or null in y').map((t) => (t.kind === 'keyword' ? t.keyword : t.kind))).toEqual([
-      'not',
-      'name',
-      'and',
-      'True',
-      'or',
-      'null',
-      'in',
-      'name',
-      'eof',
-    ]);
+    expect(
+      scan('not x and True or null in y').map((t) => (t.kind === 'keyword' ? t.keyword : t.kind)),
+    ).toEqual(['not', 'name', 'and', 'True', 'or', 'null', 'in', 'name', 'eof']);
   });
 
   it('reads @ as a sigil glued to a name', () => {
@@ -143,7 +138,30 @@ describe('scanner: names, keywords, operators', () => {
     const ops = scan('+ - * / // % == != < <= > >= ( ) [ ] { } , : . =')
       .filter((t) => t.kind === 'op')
       .map((t) => (t.kind === 'op' ? t.op : ''));
-    expect(ops).toEqual(['+', '-', '*', '/', '//', '%', '==', '!=', '<', '<=', '>', '>=', '(', ')', '[', ']', '{', '}', ',', ':', '.', '=']);
+    expect(ops).toEqual([
+      '+',
+      '-',
+      '*',
+      '/',
+      '//',
+      '%',
+      '==',
+      '!=',
+      '<',
+      '<=',
+      '>',
+      '>=',
+      '(',
+      ')',
+      '[',
+      ']',
+      '{',
+      '}',
+      ',',
+      ':',
+      '.',
+      '=',
+    ]);
   });
 
   it('skips comments and any whitespace', () => {

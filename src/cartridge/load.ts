@@ -1,0 +1,317 @@
+// Loading a cartridge: from a folder, or from a map of file name to content (an uploaded archive). The
+// result is an immutable `Cartridge`, or every error found (each with `file:line:col` and a stable code),
+// with the warnings in both cases. The loader keeps going after an error so an author sees all of them.
+
+import { createHash } from 'node:crypto';
+import { basename, join } from 'node:path';
+import { type Document, isMap, isScalar, type LineCounter, type Node as YamlNode } from 'yaml';
+import type { Diagnostic, SourcePlace } from '../diagnostics.ts';
+import { type CompiledRules, compileRules } from '../yare/compile.ts';
+import { didYouMean } from '../yare/diagnostics-sink.ts';
+import { cartError, cartWarning, fileStart, hasErrors, placeInText } from './diagnostics.ts';
+import { type Directives, validateDirectives } from './directives.ts';
+import {
+  CARTRIDGE_FILES,
+  type CartridgeFileKind,
+  type CartridgeFileSpec,
+  readCartridgeFolder,
+} from './files.ts';
+import { deepFreeze } from './freeze.ts';
+import { checkInjection } from './injection.ts';
+import { applyPersonaMacros, type Persona, validatePersona } from './persona.ts';
+import { decodeCartridgeFile } from './text.ts';
+import { parseYamlSafely, placeOf } from './yaml.ts';
+
+export interface CartridgeFiles {
+  readonly yare: string;
+  readonly lore: string;
+  readonly directives?: string;
+  readonly firstMessage?: string;
+}
+
+export interface Cartridge {
+  /** `bot_name` from yare.yaml when it is set, else the folder (or given) name. */
+  readonly name: string;
+  /** SHA-256 (hex) over the cartridge files' names and bytes; the persona is not part of it. */
+  readonly contentHash: string;
+  readonly rules: CompiledRules;
+  readonly directives: Directives;
+  /** `bot_lore.md` with the persona macros applied. */
+  readonly lore: string;
+  /** `first-message.md` with the persona macros applied, when the file exists. */
+  readonly firstMessage: string | undefined;
+  /** The paths the files were read from, as shown in diagnostics. */
+  readonly files: CartridgeFiles;
+}
+
+export type LoadResult =
+  | { ok: true; cartridge: Cartridge; warnings: Diagnostic[] }
+  | { ok: false; errors: Diagnostic[]; warnings: Diagnostic[] };
+
+export interface LoadOptions {
+  /** The player's persona for `{{user}}` and the pronoun macros; `DEFAULT_PERSONA` when absent. */
+  readonly persona?: Persona;
+}
+
+export interface LoadFromFilesOptions extends LoadOptions {
+  /** Prefix of file paths in diagnostics and `Cartridge.files` (the folder path); none by default. */
+  readonly root?: string;
+}
+
+/** The top-level keys of yare.yaml this engine reads; others are ignored with a warning. */
+export const KNOWN_YARE_KEYS: ReadonlySet<string> = new Set([
+  'version',
+  'bot_name',
+  'state_schema',
+  'macros',
+  'events',
+  'npc_templates',
+  'engine_settings',
+  'separate_npc',
+  'separate_npc_brain',
+  'ledger',
+]);
+
+export async function loadCartridge(dir: string, options: LoadOptions = {}): Promise<LoadResult> {
+  const read = await readCartridgeFolder(dir);
+  if (!read.ok) return { ok: false, errors: read.errors, warnings: [] };
+  const result = loadCartridgeFromFiles(read.files, basename(dir), { ...options, root: dir });
+  return read.warnings.length === 0
+    ? result
+    : { ...result, warnings: [...read.warnings, ...result.warnings] };
+}
+
+export function loadCartridgeFromFiles(
+  files: ReadonlyMap<string, string | Uint8Array>,
+  name: string,
+  options: LoadFromFilesOptions = {},
+): LoadResult {
+  const diagnostics: Diagnostic[] = [];
+  const pathOf = (spec: CartridgeFileSpec) => (options.root ? join(options.root, spec.name) : spec.name);
+  const where = options.root ? `the cartridge folder '${options.root}'` : `cartridge '${name}'`;
+
+  if (options.persona !== undefined) {
+    const personaProblems = validatePersona(options.persona);
+    if (personaProblems.length > 0) return { ok: false, errors: personaProblems, warnings: [] };
+  }
+  const persona = options.persona;
+
+  const texts = new Map<CartridgeFileKind, string>();
+  for (const spec of CARTRIDGE_FILES) {
+    const content = files.get(spec.name);
+    if (content === undefined) {
+      if (spec.required) {
+        diagnostics.push(
+          cartError(
+            'CART_FILE_MISSING',
+            `${spec.name} not found in ${where}. Create it with ${spec.purpose}, or check the folder path.`,
+            fileStart(pathOf(spec)),
+          ),
+        );
+      }
+      continue;
+    }
+    const decoded = decodeCartridgeFile(content, pathOf(spec), spec.maxBytes, spec.name);
+    if (decoded.ok) texts.set(spec.kind, decoded.text);
+    else diagnostics.push(...decoded.diagnostics);
+  }
+
+  const yarePath = pathOf(specOf('yare'));
+  const yareText = texts.get('yare');
+  let rules: CompiledRules | undefined;
+  let botName: string | undefined;
+  if (yareText !== undefined) {
+    const parsed = parseYamlSafely(yareText, yarePath, { maxBytes: specOf('yare').maxBytes });
+    if (parsed.ok) {
+      const own = checkYareTopLevel(parsed.doc, parsed.lineCounter, yarePath);
+      botName = own.botName;
+      const compiled = compileRules(
+        { file: yarePath, doc: parsed.doc, lineCounter: parsed.lineCounter },
+        { checkInjection: (text) => checkInjection(text)?.message },
+      );
+      rules = compiled.rules;
+      diagnostics.push(...own.diagnostics, ...withoutRepeats(compiled.diagnostics, own.diagnostics));
+    } else {
+      diagnostics.push(...parsed.diagnostics);
+    }
+  }
+
+  let directives: Directives = {};
+  const directivesText = texts.get('directives');
+  if (directivesText !== undefined) {
+    const path = pathOf(specOf('directives'));
+    const parsed = parseYamlSafely(directivesText, path, { maxBytes: specOf('directives').maxBytes });
+    if (parsed.ok) {
+      const checked = validateDirectives(
+        { doc: parsed.doc, lineCounter: parsed.lineCounter, source: directivesText },
+        path,
+        { persona },
+      );
+      directives = checked.directives;
+      diagnostics.push(...checked.diagnostics);
+    } else {
+      diagnostics.push(...parsed.diagnostics);
+    }
+  }
+
+  const lore = proseOf(texts.get('lore'), pathOf(specOf('lore')), persona, diagnostics);
+  const firstMessage = proseOf(
+    texts.get('firstMessage'),
+    pathOf(specOf('firstMessage')),
+    persona,
+    diagnostics,
+  );
+
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  const warnings = diagnostics.filter((d) => d.severity === 'warning');
+  if (hasErrors(diagnostics) || !rules || lore === undefined) {
+    if (errors.length === 0) {
+      // compileRules returned no rules without saying why: still a failure, never a half-loaded cartridge.
+      errors.push(cartError('CART_BAD_FIELD', 'yare.yaml did not compile.', fileStart(yarePath)));
+    }
+    return { ok: false, errors, warnings };
+  }
+
+  const fileNames: { -readonly [K in keyof CartridgeFiles]: string } = {
+    yare: yarePath,
+    lore: pathOf(specOf('lore')),
+  };
+  if (files.has(specOf('directives').name)) fileNames.directives = pathOf(specOf('directives'));
+  if (files.has(specOf('firstMessage').name)) fileNames.firstMessage = pathOf(specOf('firstMessage'));
+  const cartridge: Cartridge = {
+    name: botName ?? name,
+    contentHash: contentHash(files),
+    rules,
+    directives,
+    lore,
+    firstMessage,
+    files: fileNames,
+  };
+  return { ok: true, cartridge: deepFreeze(cartridge), warnings };
+}
+
+function specOf(kind: CartridgeFileKind): CartridgeFileSpec {
+  const spec = CARTRIDGE_FILES.find((s) => s.kind === kind);
+  if (!spec) throw new Error(`no cartridge file of kind ${kind}`);
+  return spec;
+}
+
+/**
+ * The loader's own checks of yare.yaml's top level: a mapping (or empty), `prompt_directives` refused
+ * (reference §2.2 step 1), unknown keys warned about, `bot_name` read. The rules themselves are the
+ * compiler's.
+ */
+function checkYareTopLevel(
+  doc: Document,
+  lineCounter: LineCounter,
+  file: string,
+): { diagnostics: Diagnostic[]; botName: string | undefined } {
+  const diagnostics: Diagnostic[] = [];
+  const root = doc.contents as YamlNode | null;
+  if (root === null || (isScalar(root) && root.value === null)) return { diagnostics, botName: undefined };
+  if (!isMap(root)) {
+    diagnostics.push(
+      cartError(
+        'CART_NOT_A_MAPPING',
+        'yare.yaml must be a YAML mapping (state_schema, macros, events, ...).',
+        placeOf(root, file, lineCounter),
+      ),
+    );
+    return { diagnostics, botName: undefined };
+  }
+  let botName: string | undefined;
+  for (const pair of root.items) {
+    const key = pair.key as YamlNode | null;
+    if (!isScalar(key)) continue; // refused by parseYamlSafely already
+    const name = String(key.value);
+    const at = placeOf(key, file, lineCounter);
+    if (name === 'prompt_directives') {
+      diagnostics.push(
+        cartError(
+          'CART_DIRECTIVES_IN_YARE',
+          "'prompt_directives' must live in prompt_directives.yaml, not in yare.yaml. Move it there; yare.yaml " +
+            'holds only the rules.',
+          at,
+        ),
+      );
+    } else if (!KNOWN_YARE_KEYS.has(name)) {
+      diagnostics.push(
+        cartWarning(
+          'CART_UNKNOWN_KEY',
+          `Unknown top-level key '${name}' in yare.yaml is ignored.${didYouMean(name, KNOWN_YARE_KEYS)}`,
+          at,
+        ),
+      );
+    } else if (name === 'bot_name') {
+      const value = pair.value as YamlNode | null;
+      if (isScalar(value) && typeof value.value === 'string' && value.value.trim() !== '')
+        botName = value.value;
+      else {
+        diagnostics.push(
+          cartError(
+            'CART_BAD_FIELD',
+            'bot_name must be non-empty text.',
+            placeOf(value ?? key, file, lineCounter),
+          ),
+        );
+      }
+    }
+  }
+  return { diagnostics, botName };
+}
+
+/**
+ * The compiler reports the same two top-level problems the loader checks (`prompt_directives`, unknown
+ * keys). Keep the loader's one where both name the same place, so an author reads each problem once.
+ */
+function withoutRepeats(compiled: readonly Diagnostic[], own: readonly Diagnostic[]): Diagnostic[] {
+  const ownPlaces = new Set(own.map((d) => placeKey(d.place)));
+  return compiled.filter(
+    (d) =>
+      !(
+        (d.code === 'YARE_DIRECTIVES_IN_RULES' || d.code === 'YARE_UNKNOWN_KEY') &&
+        ownPlaces.has(placeKey(d.place))
+      ),
+  );
+}
+
+function placeKey(place: SourcePlace | undefined): string {
+  return place ? `${place.file}:${place.line}:${place.col}` : '';
+}
+
+/** Lore and first message: persona macros, then the injection check as a warning only (story text). */
+function proseOf(
+  text: string | undefined,
+  file: string,
+  persona: Persona | undefined,
+  diagnostics: Diagnostic[],
+): string | undefined {
+  if (text === undefined) return undefined;
+  const expanded = applyPersonaMacros(text, persona);
+  const finding = checkInjection(expanded);
+  if (finding) {
+    // Persona values are single lines, so the line is the written one; the column counts expanded text.
+    diagnostics.push(
+      cartWarning(
+        'CART_INJECTION_SUSPECT',
+        `This text ${finding.message} It is loaded as story content, fenced off from instructions.`,
+        placeInText(expanded, finding.offset, file),
+      ),
+    );
+  }
+  return expanded;
+}
+
+function contentHash(files: ReadonlyMap<string, string | Uint8Array>): string {
+  const hash = createHash('sha256');
+  const encoder = new TextEncoder();
+  for (const spec of CARTRIDGE_FILES) {
+    const content = files.get(spec.name);
+    if (content === undefined) continue;
+    const bytes = typeof content === 'string' ? encoder.encode(content) : content;
+    // Name and length before the bytes, so no two different file sets hash the same stream.
+    hash.update(`${spec.name}\0${bytes.byteLength}\0`);
+    hash.update(bytes);
+  }
+  return hash.digest('hex');
+}

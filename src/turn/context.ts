@@ -1,0 +1,86 @@
+// The working state of one turn, shared by its phases: one rules runner and one dice generator for the
+// whole turn, and everything the record will hold. Nothing here leaves the turn unless it completes.
+
+import type { ModelRole } from '../llm/types.ts';
+import type { LoreIndex } from '../lore/lore-index.ts';
+import { DiceRoller } from '../yare/dice.ts';
+import { EventRunner, type RunResult } from '../yare/interpreter.ts';
+import type { CompiledRules } from '../yare/program.ts';
+import type { Dict, StateValue } from '../yare/values.ts';
+import { TurnError } from './errors.ts';
+import { type ClockMode, clockMode } from './game-time.ts';
+import type { TurnLimits } from './limits.ts';
+import { loreIndexOf } from './lore.ts';
+import type { PromptRecord, RuleCall, ToolTraceEntry, TurnCartridge, TurnPersona } from './types.ts';
+
+export class TurnContext {
+  readonly rules: CompiledRules;
+  readonly clock: ClockMode;
+  readonly dice: DiceRoller;
+  readonly runner: EventRunner;
+  readonly ruleCalls: RuleCall[] = [];
+  /** Notes of the rule runs that succeeded, in order: what the Narrator is told happened. */
+  readonly notes: string[] = [];
+  readonly tools: ToolTraceEntry[] = [];
+  readonly prompts: PromptRecord[] = [];
+  readonly warnings: string[] = [];
+  readonly modelIds: Partial<Record<ModelRole, string>> = {};
+  /** Lore chunks retrieved this turn, by id (first-seen order): what the NPC brain is shown. */
+  readonly lore = new Map<string, string>();
+  /** In-game seconds accepted so far this turn; applied once, after the Director. */
+  timeSeconds = 0;
+  /** NPC queries that reached the NPC model this turn. */
+  npcQueries = 0;
+  /** Directives given through `finish_turn` in the current round. */
+  finishDirectives: string | undefined;
+
+  constructor(
+    readonly cartridge: TurnCartridge,
+    state: Dict,
+    seed: number,
+    readonly limits: TurnLimits,
+    readonly persona: TurnPersona | undefined,
+    readonly signal: AbortSignal | undefined,
+    readonly now: () => number,
+  ) {
+    this.rules = cartridge.rules;
+    this.clock = clockMode(this.rules);
+    this.dice = DiceRoller.fromSeed(seed);
+    this.runner = new EventRunner(this.rules, state, this.dice);
+  }
+
+  /** Set once every rule event has run (time applied, mini-game cleared); from then on it is the state. */
+  private settled: Dict | undefined;
+
+  get state(): Dict {
+    return this.settled ?? this.runner.state;
+  }
+
+  settle(state: Dict): void {
+    this.settled = state;
+  }
+
+  get loreIndex(): LoreIndex {
+    return loreIndexOf(this.cartridge);
+  }
+
+  /** Runs one rule event as a transaction and records it for the trace and for replay. */
+  runRule(source: RuleCall['source'], event: string, inputs: { readonly [key: string]: StateValue }): RunResult {
+    const result = this.runner.run(event, inputs);
+    this.ruleCalls.push({
+      source,
+      event,
+      inputs,
+      ok: result.ok,
+      ...(result.ok ? {} : { error: { code: result.error.code, message: result.error.message } }),
+      notes: [...result.notes],
+    });
+    // A failed run changed nothing, so its notes describe nothing that happened.
+    if (result.ok) this.notes.push(...result.notes);
+    return result;
+  }
+
+  throwIfAborted(): void {
+    if (this.signal?.aborted) throw new TurnError('aborted', 'the turn was cancelled');
+  }
+}

@@ -1,0 +1,246 @@
+// The Director: a non-streaming tool loop. An ordinary turn is ONE Director call: the Director returns
+// its rule-event calls and its scene directives together (text beside the calls, or `finish_turn`); the
+// engine runs the events and goes straight to the Narrator, who also gets the events' notes, so the
+// directives never have to guess a dice outcome. The Director takes another round only when it asked to
+// see results (calls without directives, or a lore/NPC query) or when a call failed. At most
+// `maxToolRounds` Director calls per turn; after the last one the turn goes on with what it has.
+
+import type { ChatMessage, ModelSet, ToolCall } from '../llm/types.ts';
+import type { TurnContext } from './context.ts';
+import { currentGameTime } from './game-time.ts';
+import { MAX_DIRECTIVES_CHARS, MAX_TOOL_CALLS_PER_ROUND } from './limits.ts';
+import { type NpcQueryArgs, runNpcQuery } from './npc.ts';
+import { type PromptSection, assemblePrompt, block, json, messagesText, personaText, toChatMessages } from './prompts.ts';
+import {
+  type DirectorToolSet,
+  type ToolOutcome,
+  checkedArgs,
+  directorTools,
+  runAdvanceTime,
+  runEventTool,
+  runFinishTurn,
+  runLoreLookup,
+  toolError,
+} from './tools.ts';
+import type { DirectorStop, StoryMessage, TurnEvent } from './types.ts';
+
+export interface DirectorOutcome {
+  readonly directives: string;
+  readonly stop: DirectorStop;
+}
+
+/** Estimated tokens of the lore looked up for the player's words before the first Director call. */
+export const DIRECTOR_AUTO_LORE_TOKENS = 600;
+/** Cap on the recent-messages section of the Director prompt. */
+export const DIRECTOR_HISTORY_TOKENS = 2_000;
+
+function directorRole(ctx: TurnContext, tools: DirectorToolSet): string {
+  const time =
+    ctx.clock === 'engine'
+      ? '\n6. Give each rule event an engine_time_delta (ISO-8601 like PT15M) for the in-game time it takes, or call advance_game_time.'
+      : '';
+  const npc = tools.byName.has('query_npc_intent')
+    ? ` and at most ${ctx.limits.maxNpcQueries} query_npc_intent calls`
+    : '';
+  return `You are the Director of a text role-playing game. You do not write the story: you decide what happens and instruct the Narrator, who writes the prose.
+
+How to run a turn:
+1. Read the player's latest message as an intent or an attempt, never as an outcome. The player cannot declare results or change the game state by saying so ("I find a sword", "set my gold to 9999"); only rule events change the game.
+2. Resolve everything mechanical by calling rule-event tools. Never do arithmetic or roll dice yourself.
+3. In the SAME response as your tool calls, write your scene directives as text (or call finish_turn). The engine runs the events and gives their notes (the exact outcomes) to the Narrator, so do not guess outcomes that depend on dice.
+4. Call tools WITHOUT directives only when you need their results to decide; lore_lookup and query_npc_intent results always come back to you first.
+5. A tool error means nothing changed: correct the call or choose another action.${time}
+Limits: at most ${ctx.limits.maxToolRounds} responses with tool calls this turn${npc}.
+
+Scene directives: plain text under these headings, short; name the player character instead of saying "you"; never reveal hidden numbers.
+### 1. Outcomes (what happens, as physical facts)
+### 2. Dialogue (exact lines characters speak, if any)
+### 3. Scene (environment and character states worth showing)
+### 4. Guardrails (what must NOT happen or be revealed)
+### 5. Hints (optional)
+### 6. Pacing and style (optional)`;
+}
+
+function directorSections(
+  ctx: TurnContext,
+  tools: DirectorToolSet,
+  tickNotes: readonly string[],
+  lore: string,
+  history: readonly StoryMessage[],
+  turnStartTime: string | undefined,
+): PromptSection[] {
+  const now = currentGameTime(ctx.state, ctx.clock);
+  const time =
+    now === undefined
+      ? ''
+      : `state.game_time = ${JSON.stringify(now)} (turn started at ${JSON.stringify(turnStartTime ?? now)}); time accepted so far this turn: ${ctx.timeSeconds} seconds.`;
+  return [
+    { id: 'role', kind: 'static', text: directorRole(ctx, tools), required: true, why: 'the Director role, workflow and output schema' },
+    {
+      id: 'directives',
+      kind: 'static',
+      text: block('CARTRIDGE DIRECTIVES (obey)', ctx.cartridge.directives.director ?? ''),
+      required: true,
+      maxTokens: 1_000,
+      why: "the cartridge's director directive",
+    },
+    {
+      id: 'tools',
+      kind: 'static',
+      text: json(tools.specs),
+      required: true,
+      carrier: 'tools',
+      why: `${tools.specs.length} tool definitions, sent as tools`,
+    },
+    { id: 'persona', kind: 'static', text: personaText(ctx.persona), required: false, maxTokens: 500, why: 'the player character' },
+    {
+      id: 'state',
+      kind: 'volatile',
+      text: block('FULL GAME STATE (private fields included; never reveal them)', json(ctx.state)),
+      required: true,
+      maxTokens: 2_500,
+      why: 'the whole state, so the Director can choose events',
+    },
+    { id: 'game_time', kind: 'volatile', text: block('IN-GAME TIME', time), required: false, why: 'the engine keeps state.game_time' },
+    {
+      id: 'notes',
+      kind: 'volatile',
+      text: block('ENGINE NOTES SO FAR THIS TURN', tickNotes.join('\n')),
+      required: true,
+      maxTokens: 1_000,
+      why: 'notes of the cycle-tick events',
+    },
+    {
+      id: 'lore',
+      kind: 'volatile',
+      text: block('WORLD LORE (matched to the player message)', lore),
+      required: false,
+      why: "lore matched to the player's words",
+    },
+    {
+      id: 'history',
+      kind: 'volatile',
+      text: messagesText(history),
+      required: false,
+      carrier: 'messages',
+      why: `the last ${history.length} story message(s), sent as messages`,
+    },
+  ];
+}
+
+export async function* runDirector(
+  ctx: TurnContext,
+  models: ModelSet,
+  inputText: string,
+  history: readonly StoryMessage[],
+  tickNotes: readonly string[],
+): AsyncGenerator<TurnEvent, DirectorOutcome> {
+  const tools = directorTools(ctx.cartridge);
+  ctx.warnings.push(...tools.warnings);
+  const turnStartTime = currentGameTime(ctx.state, ctx.clock);
+  const lore = autoLore(ctx, inputText);
+  const exchange: ChatMessage[] = [];
+  let directives = '';
+  let stop: DirectorStop = 'round-limit';
+
+  for (let round = 1; round <= ctx.limits.maxToolRounds; round++) {
+    ctx.throwIfAborted();
+    const prompt = assemblePrompt(directorSections(ctx, tools, tickNotes, lore, history, turnStartTime), ctx.limits.directorPromptTokens);
+    ctx.prompts.push({ role: 'director', call: round, sections: prompt.sections, tokens: prompt.tokens, budget: prompt.budget });
+    const shownHistory = prompt.texts.has('history') ? toChatMessages(history) : [];
+    const response = await models.director.generate({
+      system: prompt.system,
+      messages: [...shownHistory, { role: 'user', content: inputText }, ...exchange],
+      tools: tools.specs,
+      toolChoice: 'auto',
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
+    ctx.modelIds.director = response.modelId;
+    if (response.toolCalls.length === 0) {
+      directives = response.text.trim() || directives;
+      stop = 'directives';
+      break;
+    }
+    exchange.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
+    ctx.finishDirectives = undefined;
+    let failed = false;
+    let informs = false;
+    for (const [index, call] of response.toolCalls.entries()) {
+      ctx.throwIfAborted();
+      yield { type: 'tool_call', round, id: call.id, name: call.name, args: call.args ?? null };
+      const started = ctx.now();
+      const outcome =
+        index < MAX_TOOL_CALLS_PER_ROUND
+          ? await runTool(ctx, tools, models, call, history)
+          : toolError(`Only ${MAX_TOOL_CALLS_PER_ROUND} tool calls run per response (MAX_TOOL_CALLS_PER_ROUND); ${call.name} did not run.`);
+      ctx.tools.push({
+        round,
+        id: call.id,
+        name: call.name,
+        args: call.args ?? null,
+        rawArgs: call.rawArgs,
+        ok: outcome.ok,
+        content: outcome.content,
+        durationMs: ctx.now() - started,
+      });
+      exchange.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: outcome.content });
+      yield { type: 'tool_result', round, id: call.id, name: call.name, ok: outcome.ok, content: outcome.content };
+      failed ||= !outcome.ok;
+      informs ||= outcome.informs === true;
+    }
+    const given = (ctx.finishDirectives ?? response.text).trim();
+    if (given !== '') directives = given;
+    if (given !== '' && !failed && !informs) {
+      stop = 'directives';
+      break;
+    }
+  }
+  if (directives.length > MAX_DIRECTIVES_CHARS) {
+    ctx.warnings.push(`the Director's directives were cut to ${MAX_DIRECTIVES_CHARS} characters (MAX_DIRECTIVES_CHARS)`);
+    directives = directives.slice(0, MAX_DIRECTIVES_CHARS);
+  }
+  if (stop === 'round-limit') ctx.warnings.push(`the Director used all ${ctx.limits.maxToolRounds} rounds (maxToolRounds)`);
+  return { directives, stop };
+}
+
+async function runTool(
+  ctx: TurnContext,
+  tools: DirectorToolSet,
+  models: ModelSet,
+  call: ToolCall,
+  history: readonly StoryMessage[],
+): Promise<ToolOutcome> {
+  const tool = tools.byName.get(call.name);
+  if (tool === undefined) {
+    return toolError(`There is no tool named ${JSON.stringify(call.name.slice(0, 64))}. Use only the tools you were given.`);
+  }
+  const checked = checkedArgs(tool, call);
+  if (!checked.ok) return checked.outcome;
+  switch (tool.kind) {
+    case 'event':
+      return runEventTool(ctx, call.name, checked.args, 'director');
+    case 'advance_game_time':
+      return runAdvanceTime(ctx, checked.args);
+    case 'lore_lookup':
+      return runLoreLookup(ctx, checked.args);
+    case 'query_npc_intent':
+      return runNpcQuery(ctx, models.npc, checked.args as unknown as NpcQueryArgs, history);
+    case 'finish_turn':
+      return runFinishTurn(ctx, checked.args);
+    default: {
+      const never: never = tool;
+      throw new Error(`unhandled tool kind ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** Lore matched to the player's words, looked up once without a model call. */
+function autoLore(ctx: TurnContext, inputText: string): string {
+  if (ctx.cartridge.lore.trim() === '' || inputText.trim() === '') return '';
+  const query = inputText.slice(0, 400);
+  const result = ctx.loreIndex.lookup([query], {
+    k: ctx.limits.loreK,
+    tokenBudget: Math.min(DIRECTOR_AUTO_LORE_TOKENS, ctx.limits.loreTokenBudget),
+  });
+  return result.text;
+}

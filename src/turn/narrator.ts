@@ -1,0 +1,120 @@
+// The Narrator: one streaming call that turns the scene directives and the turn's event notes into prose.
+// It sees public state only, never private fields, dice rolls or tool traces, and is told not to print
+// raw numbers unless the directives ask for them.
+
+import type { ChatModel } from '../llm/types.ts';
+import { publicState } from '../yare/schema.ts';
+import type { TurnContext } from './context.ts';
+import { currentGameTime } from './game-time.ts';
+import { MAX_NARRATION_CHARS } from './limits.ts';
+import { type PromptSection, assemblePrompt, block, json, messagesText, personaText, toChatMessages } from './prompts.ts';
+import type { StoryMessage, TurnCartridge, TurnEvent } from './types.ts';
+
+/** Cap on the recent-messages section of the Narrator prompt. */
+export const NARRATOR_HISTORY_TOKENS = 2_000;
+
+export const NARRATOR_ROLE = `You are the Narrator of a text role-playing game. You turn the Director's scene directives and the rule engine's notes into prose for the player.
+Rules:
+- Write only the story prose: no headings, lists, notes, or commentary about rules.
+- The engine notes are the exact outcomes of this turn, written as stage directions: render them faithfully, never contradict them, never invent outcomes they do not contain.
+- Do not print raw numbers (hit points, rolls, damage, prices, stats) unless the directives ask for them; show what the player sees and feels instead.
+- Obey the directives' guardrails. Never decide what the player character does, says or thinks next.
+- Address the player character as "you".`;
+
+export interface NarratorInput {
+  readonly directives: string;
+  /** The player's message of this turn (or the mini-game summary). */
+  readonly inputText: string;
+  readonly history: readonly StoryMessage[];
+}
+
+export function narratorSections(ctx: TurnContext, input: NarratorInput): PromptSection[] {
+  const now = currentGameTime(ctx.state, ctx.clock);
+  return [
+    { id: 'role', kind: 'static', text: NARRATOR_ROLE, required: true, why: 'the Narrator role and rules' },
+    {
+      id: 'directives',
+      kind: 'static',
+      text: block('CARTRIDGE DIRECTIVES (obey)', ctx.cartridge.directives.narrator ?? ''),
+      required: true,
+      maxTokens: 1_000,
+      why: "the cartridge's narrator directive",
+    },
+    { id: 'persona', kind: 'static', text: personaText(ctx.persona), required: false, maxTokens: 500, why: 'the player character' },
+    {
+      id: 'state',
+      kind: 'volatile',
+      text: block('PUBLIC GAME STATE', json(publicState(ctx.state, ctx.rules.schema))),
+      required: true,
+      maxTokens: 1_500,
+      why: 'fields marked public',
+    },
+    {
+      id: 'game_time',
+      kind: 'volatile',
+      text: now === undefined ? '' : block('IN-GAME TIME', now),
+      required: false,
+      why: 'the engine keeps state.game_time',
+    },
+    {
+      id: 'scene',
+      kind: 'volatile',
+      text: `--- DIRECTOR'S SCENE DIRECTIVES ---\n${input.directives.trim() === '' ? '(none: narrate from the engine notes)' : input.directives}`,
+      required: true,
+      maxTokens: 2_000,
+      why: "the Director's scene directives",
+    },
+    {
+      id: 'notes',
+      kind: 'volatile',
+      text: block('ENGINE NOTES (what happened this turn)', ctx.notes.join('\n')),
+      required: true,
+      maxTokens: 1_500,
+      why: `${ctx.notes.length} note(s) of this turn's rule events`,
+    },
+    {
+      id: 'history',
+      kind: 'volatile',
+      text: messagesText(input.history),
+      required: false,
+      carrier: 'messages',
+      why: `the last ${input.history.length} story message(s), sent as messages`,
+    },
+  ];
+}
+
+/** Streams the narration; returns it (cut at MAX_NARRATION_CHARS, saying so in the warnings). */
+export async function* runNarrator(ctx: TurnContext, model: ChatModel, input: NarratorInput): AsyncGenerator<TurnEvent, string> {
+  ctx.throwIfAborted();
+  const prompt = assemblePrompt(narratorSections(ctx, input), ctx.limits.narratorPromptTokens);
+  ctx.prompts.push({ role: 'narrator', call: 1, sections: prompt.sections, tokens: prompt.tokens, budget: prompt.budget });
+  const history = prompt.texts.has('history') ? toChatMessages(input.history) : [];
+  ctx.modelIds.narrator = model.id;
+  let narration = '';
+  for await (const part of model.stream({
+    system: prompt.system,
+    messages: [...history, { role: 'user', content: input.inputText }],
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  })) {
+    if (part.type === 'text-delta') {
+      const room = MAX_NARRATION_CHARS - narration.length;
+      const text = part.text.slice(0, room);
+      narration += text;
+      if (text !== '') yield { type: 'narration_delta', text };
+      if (part.text.length > room) {
+        ctx.warnings.push(`the narration was cut at ${MAX_NARRATION_CHARS} characters (MAX_NARRATION_CHARS)`);
+        break;
+      }
+    } else if (part.type === 'finish') {
+      ctx.modelIds.narrator = part.response.modelId;
+    }
+  }
+  ctx.throwIfAborted();
+  return narration;
+}
+
+/** The story's opening: the cartridge's first message as the assistant's first message of a new game. */
+export function openingMessages(cartridge: TurnCartridge): StoryMessage[] {
+  const first = cartridge.firstMessage?.trim();
+  return first ? [{ role: 'assistant', content: first }] : [];
+}

@@ -1,0 +1,157 @@
+// Prompt assembly. A prompt is a list of sections: static ones first (role, cartridge directives, tool
+// schemas, persona), so provider prompt caches hit across turns, then volatile ones (state, time, notes,
+// lore, recent messages). Each section has a cap and the prompt a budget; every section's token count and
+// the reason it was included, cut or dropped go into the turn record.
+
+import type { ChatMessage } from '../llm/types.ts';
+import { estimateTokens } from '../tokens.ts';
+import type { StoryMessage, TurnPersona } from './types.ts';
+
+export type SectionKind = 'static' | 'volatile';
+/** Where a section's text travels: in the system prompt, as tool definitions, or as chat messages. */
+export type SectionCarrier = 'system' | 'tools' | 'messages';
+
+export interface PromptSection {
+  readonly id: string;
+  readonly kind: SectionKind;
+  readonly text: string;
+  /** Required sections are never dropped for the budget (only cut to their cap). */
+  readonly required: boolean;
+  /** Cap in estimated tokens; longer text is cut (`keep: 'end'` keeps the newest part). */
+  readonly maxTokens?: number;
+  readonly keep?: 'start' | 'end';
+  readonly carrier?: SectionCarrier;
+  /** Why the section is in the prompt, for the record. */
+  readonly why: string;
+}
+
+export interface SectionReport {
+  readonly id: string;
+  readonly kind: SectionKind;
+  readonly carrier: SectionCarrier;
+  readonly tokens: number;
+  readonly included: boolean;
+  readonly reason: string;
+}
+
+export interface AssembledPrompt {
+  /** The system prompt: included `system` sections in order, separated by blank lines. */
+  readonly system: string;
+  readonly sections: readonly SectionReport[];
+  /** Included sections' tokens, all carriers. */
+  readonly tokens: number;
+  readonly budget: number;
+  /** Section text after cuts, by id (included sections only). */
+  readonly texts: ReadonlyMap<string, string>;
+}
+
+const CHARS_PER_TOKEN = 4;
+
+function cut(text: string, maxTokens: number, keep: 'start' | 'end'): string {
+  const maxChars = Math.max(0, maxTokens * CHARS_PER_TOKEN - 1);
+  if (text.length <= maxChars + 1) return text;
+  return keep === 'end' ? `…${text.slice(text.length - maxChars)}` : `${text.slice(0, maxChars)}…`;
+}
+
+/**
+ * Orders sections (static before volatile, stable), cuts each to its cap, then drops optional sections,
+ * last first, until the whole fits the budget. Required sections stay even when the budget is exceeded;
+ * the report says so.
+ */
+export function assemblePrompt(sections: readonly PromptSection[], budget: number): AssembledPrompt {
+  const ordered = [...sections.filter((s) => s.kind === 'static'), ...sections.filter((s) => s.kind === 'volatile')];
+  const work = ordered.map((section) => {
+    const carrier = section.carrier ?? 'system';
+    if (section.text.trim() === '') {
+      return { section, carrier, text: '', tokens: 0, included: false, reason: 'empty' };
+    }
+    let text = section.text;
+    let reason = section.why;
+    if (section.maxTokens !== undefined && estimateTokens(text) > section.maxTokens) {
+      text = cut(text, section.maxTokens, section.keep ?? 'start');
+      reason += `; cut from ${estimateTokens(section.text)} to its cap of ${section.maxTokens} tokens`;
+    }
+    return { section, carrier, text, tokens: estimateTokens(text), included: true, reason };
+  });
+  let total = work.reduce((sum, w) => sum + w.tokens, 0);
+  for (let i = work.length - 1; i >= 0 && total > budget; i--) {
+    const w = work[i]!;
+    if (!w.included || w.section.required) continue;
+    w.included = false;
+    w.reason = `dropped: the prompt was ${total} tokens, over its budget of ${budget}`;
+    total -= w.tokens;
+  }
+  if (total > budget) {
+    for (const w of work) if (w.included) w.reason += `; required, kept although the prompt is over budget (${total} > ${budget})`;
+  }
+  const texts = new Map<string, string>();
+  for (const w of work) if (w.included) texts.set(w.section.id, w.text);
+  return {
+    system: work
+      .filter((w) => w.included && w.carrier === 'system')
+      .map((w) => w.text)
+      .join('\n\n'),
+    sections: work.map((w) => ({
+      id: w.section.id,
+      kind: w.section.kind,
+      carrier: w.carrier,
+      tokens: w.tokens,
+      included: w.included,
+      reason: w.reason,
+    })),
+    tokens: total,
+    budget,
+    texts,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------- helpers
+
+/** The last `count` messages, newest kept, as chat messages. */
+export function recentMessages(messages: readonly StoryMessage[], count: number): StoryMessage[] {
+  return count <= 0 ? [] : messages.slice(-count);
+}
+
+/** The newest messages that fit `maxTokens` (whole messages only), oldest first. */
+export function fitMessages(messages: readonly StoryMessage[], maxTokens: number): StoryMessage[] {
+  const out: StoryMessage[] = [];
+  let used = 0;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    const tokens = estimateTokens(message.content) + 1;
+    if (used + tokens > maxTokens) break;
+    used += tokens;
+    out.unshift(message);
+  }
+  return out;
+}
+
+export function messagesText(messages: readonly StoryMessage[]): string {
+  return messages.map((m) => `${m.role === 'user' ? 'Player' : 'Narrator'}: ${m.content}`).join('\n');
+}
+
+export function toChatMessages(messages: readonly StoryMessage[]): ChatMessage[] {
+  return messages.map((m) => ({ role: m.role, content: m.content }));
+}
+
+export function personaText(persona: TurnPersona | undefined): string {
+  if (persona === undefined) return '';
+  const fields: [string, string | undefined][] = [
+    ['Name', persona.name],
+    ['Pronouns', persona.pronouns],
+    ['Appearance', persona.appearance],
+    ['Background', persona.background],
+    ['Personality', persona.personality],
+  ];
+  const lines = fields.filter(([, v]) => v !== undefined && v.trim() !== '').map(([k, v]) => `- ${k}: ${v!.trim()}`);
+  return lines.length === 0 ? '' : `--- PLAYER CHARACTER (background only; never act for them) ---\n${lines.join('\n')}`;
+}
+
+export function json(value: unknown): string {
+  return JSON.stringify(value);
+}
+
+/** A header line and a body, or '' when the body is empty (so the section reports as empty). */
+export function block(header: string, body: string): string {
+  return body.trim() === '' ? '' : `--- ${header} ---\n${body}`;
+}

@@ -1,0 +1,135 @@
+// The TurnRecord and its replay. A turn's rule work is a list of rule calls run on one seeded generator,
+// then two engine steps (clear a resolved mini-game, advance the clock); `settleState` does those two for
+// the live turn and for replay alike, so replaying a record's calls on the state before, with its seed,
+// gives back exactly its `stateAfter`.
+
+import type { RoleUsage } from '../llm/usage.ts';
+import type { ModelRole } from '../llm/types.ts';
+import { DiceRoller, type RollRecord } from '../yare/dice.ts';
+import { diffStates } from '../yare/diff.ts';
+import { EventRunner } from '../yare/interpreter.ts';
+import type { CompiledRules } from '../yare/program.ts';
+import { type Dict, newDict, toValue } from '../yare/values.ts';
+import type { TurnContext } from './context.ts';
+import { type ClockMode, checkAdvance } from './game-time.ts';
+import { clearPending } from './interaction.ts';
+import type {
+  DirectorStop,
+  GameState,
+  TimeRecord,
+  TurnCartridge,
+  TurnInputRecord,
+  TurnPhase,
+  TurnRecord,
+} from './types.ts';
+
+export interface SettleResult {
+  readonly state: Dict;
+  readonly time: TimeRecord;
+  readonly warning?: string;
+}
+
+/** The engine's own state changes after the rule calls: mini-game cleared, then the clock advanced. */
+export function settleState(
+  rules: CompiledRules,
+  clock: ClockMode,
+  state: Dict,
+  steps: { readonly clearInteraction: boolean; readonly advanceSeconds: number },
+): SettleResult {
+  let out = steps.clearInteraction ? clearPending(rules, state) : state;
+  const before = clock === 'engine' && typeof out.game_time === 'string' ? out.game_time : '';
+  const unchanged = (warning?: string): SettleResult => ({
+    state: out,
+    time: { before, after: before, advancedSeconds: 0, mode: clock },
+    ...(warning === undefined ? {} : { warning }),
+  });
+  if (clock === 'cartridge' || steps.advanceSeconds <= 0) return unchanged();
+  const advanced = checkAdvance(out, steps.advanceSeconds);
+  // Every duration was checked against the clock when it was accepted; an event may still have changed
+  // game_time afterwards, and then the clock stays where the events left it.
+  if (!advanced.ok) return unchanged(`time was not advanced: ${advanced.message}`);
+  const next = newDict();
+  for (const key of Object.keys(out)) next[key] = out[key] as Dict[string];
+  next.game_time = advanced.value;
+  out = next;
+  return {
+    state: out,
+    time: { before, after: advanced.value, advancedSeconds: steps.advanceSeconds, mode: clock },
+  };
+}
+
+export interface RecordParts {
+  readonly ctx: TurnContext;
+  readonly mode: 'online' | 'offline';
+  readonly input: TurnInputRecord;
+  readonly seed: number;
+  readonly stateBefore: Dict;
+  readonly time: TimeRecord;
+  readonly directives: string;
+  readonly narration: string;
+  readonly directorStop: DirectorStop;
+  readonly usage: Readonly<Record<ModelRole, RoleUsage>>;
+  readonly timings: Partial<Record<TurnPhase, number>> & { total: number };
+}
+
+export function buildRecord(parts: RecordParts): TurnRecord {
+  const { ctx } = parts;
+  const stateAfter = ctx.state;
+  return {
+    version: 1,
+    cartridge: { name: ctx.cartridge.name, contentHash: ctx.cartridge.contentHash },
+    mode: parts.mode,
+    input: parts.input,
+    seed: parts.seed,
+    narration: parts.narration,
+    directives: parts.directives,
+    stateAfter: stateAfter as GameState,
+    delta: diffStates(parts.stateBefore, stateAfter),
+    notes: [...ctx.notes],
+    rolls: [...ctx.dice.rolls],
+    ruleCalls: [...ctx.ruleCalls],
+    time: parts.time,
+    tools: [...ctx.tools],
+    prompts: [...ctx.prompts],
+    usage: parts.usage,
+    timings: parts.timings,
+    models: { ...ctx.modelIds },
+    directorStop: parts.directorStop,
+    warnings: [...ctx.warnings],
+    messages: [
+      { role: 'user', content: parts.input.text },
+      { role: 'assistant', content: parts.narration },
+    ],
+  };
+}
+
+export interface ReplayResult {
+  readonly state: Dict;
+  readonly rolls: readonly RollRecord[];
+  readonly notes: readonly string[];
+  /** Rule calls whose success differs from the record (a sign the cartridge or the state is not the same). */
+  readonly divergences: readonly string[];
+}
+
+/**
+ * Replays a record's rule calls against the state before the turn with the record's seed, then the same
+ * engine steps. No model is involved: the record holds every decision the models made.
+ */
+export function replayTurnRules(cartridge: TurnCartridge, stateBefore: GameState, record: TurnRecord): ReplayResult {
+  const dice = DiceRoller.fromSeed(record.seed);
+  const runner = new EventRunner(cartridge.rules, toValue(stateBefore), dice);
+  const notes: string[] = [];
+  const divergences: string[] = [];
+  record.ruleCalls.forEach((call, index) => {
+    const result = runner.run(call.event, call.inputs);
+    if (result.ok) notes.push(...result.notes);
+    if (result.ok !== call.ok) {
+      divergences.push(`rule call ${index + 1} (${call.event}) ${result.ok ? 'succeeded' : 'failed'} on replay`);
+    }
+  });
+  const settled = settleState(cartridge.rules, record.time.mode, runner.state, {
+    clearInteraction: record.input.kind === 'interaction',
+    advanceSeconds: record.time.advancedSeconds,
+  });
+  return { state: settled.state, rolls: dice.rolls, notes, divergences };
+}

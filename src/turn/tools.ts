@@ -1,0 +1,278 @@
+// The tools the Director sees, and the engine side of each. Every public YARE event is a tool (its JSON
+// Schema plus an optional `engine_time_delta`), next to four engine tools. A call is checked against its
+// schema before anything runs; an unknown tool, bad arguments or a rule error come back to the model as a
+// structured error and change nothing.
+
+import type { ToolCall, ToolSpec } from '../llm/types.ts';
+import { LoreError } from '../lore/errors.ts';
+import { MAX_LORE_QUERIES, MAX_LORE_QUERY_CHARS } from '../lore/limits.ts';
+import { eventTools } from '../yare/tools.ts';
+import type { StateValue } from '../yare/values.ts';
+import { checkArgs } from './args.ts';
+import type { TurnContext } from './context.ts';
+import { type ClockMode, checkAdvance, clockMode, parseDuration } from './game-time.ts';
+import {
+  MAX_DIRECTIVES_CHARS,
+  MAX_NPC_HISTORY_TURNS,
+  MAX_NPC_TAGS,
+  MAX_PRESENT_NPCS,
+  MAX_TOOL_ARGS_CHARS,
+  MAX_TOOL_RESULT_CHARS,
+} from './limits.ts';
+import type { RuleCall, TurnCartridge } from './types.ts';
+
+export const ADVANCE_GAME_TIME = 'advance_game_time';
+export const LORE_LOOKUP = 'lore_lookup';
+export const QUERY_NPC_INTENT = 'query_npc_intent';
+export const FINISH_TURN = 'finish_turn';
+export const TIME_DELTA_INPUT = 'engine_time_delta';
+
+/** Names the engine's own tools use; a cartridge event with one of these names is not offered. */
+export const ENGINE_TOOL_NAMES: ReadonlySet<string> = new Set([ADVANCE_GAME_TIME, LORE_LOOKUP, QUERY_NPC_INTENT, FINISH_TURN]);
+
+export type DirectorTool =
+  | { readonly kind: 'event'; readonly spec: ToolSpec }
+  | { readonly kind: 'advance_game_time'; readonly spec: ToolSpec }
+  | { readonly kind: 'lore_lookup'; readonly spec: ToolSpec }
+  | { readonly kind: 'query_npc_intent'; readonly spec: ToolSpec }
+  | { readonly kind: 'finish_turn'; readonly spec: ToolSpec };
+
+export interface DirectorToolSet {
+  readonly byName: ReadonlyMap<string, DirectorTool>;
+  readonly specs: readonly ToolSpec[];
+  /** Cartridge events left out because an engine tool has their name. */
+  readonly warnings: readonly string[];
+}
+
+const DURATION_HELP = "ISO-8601 like 'PT15M' or 'P1DT2H', or shorthand like '15m', '2h', '1d'";
+
+const advanceSpec: ToolSpec = {
+  name: ADVANCE_GAME_TIME,
+  description: `Advance the in-game clock by a duration without any other action (${DURATION_HELP}).`,
+  inputSchema: {
+    type: 'object',
+    properties: { duration: { type: 'string', maxLength: 64, description: `How long passes: ${DURATION_HELP}.` } },
+    required: ['duration'],
+    additionalProperties: false,
+  },
+};
+
+const loreSpec: ToolSpec = {
+  name: LORE_LOOKUP,
+  description:
+    'Look up world lore (places, people, factions, items). Put every question of this turn in ONE call; the results come back before you continue.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      queries: {
+        type: 'array',
+        minItems: 1,
+        maxItems: MAX_LORE_QUERIES,
+        items: { type: 'string', maxLength: MAX_LORE_QUERY_CHARS },
+        description: 'Short search phrases, one per topic.',
+      },
+    },
+    required: ['queries'],
+    additionalProperties: false,
+  },
+};
+
+const npcSpec: ToolSpec = {
+  name: QUERY_NPC_INTENT,
+  description:
+    'Ask how characters present in the scene want to react, before you resolve the rules. Name each by id, with its npc template and tags. The results come back before you continue.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      present_npcs: {
+        type: 'array',
+        minItems: 1,
+        maxItems: MAX_PRESENT_NPCS,
+        items: {
+          type: 'object',
+          properties: {
+            id: { type: 'string', maxLength: 100, description: 'Who this is (a name or a short label).' },
+            template: { type: 'string', maxLength: 100, description: 'An npc template of type name, if one fits.' },
+            tags: {
+              type: 'array',
+              maxItems: MAX_NPC_TAGS,
+              items: { type: 'string', maxLength: 100 },
+              description: 'npc templates of type tag that describe them.',
+            },
+          },
+          required: ['id'],
+          additionalProperties: false,
+        },
+      },
+      scene_context: { type: 'string', maxLength: 2000, description: 'What the characters see happening now.' },
+      history_turns: {
+        type: 'integer',
+        minimum: 0,
+        maximum: MAX_NPC_HISTORY_TURNS,
+        description: `How many recent story messages the characters remember (0 to ${MAX_NPC_HISTORY_TURNS}).`,
+      },
+      dm_directives: { type: 'string', maxLength: 2000, description: 'Private guidance for playing them.' },
+    },
+    required: ['present_npcs', 'scene_context'],
+    additionalProperties: false,
+  },
+};
+
+const finishSpec: ToolSpec = {
+  name: FINISH_TURN,
+  description:
+    'Hand the turn to the Narrator with your scene directives. Call it in the same response as your rule events when you do not need their results first.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      directives: { type: 'string', maxLength: MAX_DIRECTIVES_CHARS, description: 'The scene directives.' },
+    },
+    required: ['directives'],
+    additionalProperties: false,
+  },
+};
+
+const toolSets = new WeakMap<TurnCartridge, DirectorToolSet>();
+
+/** The Director's tools for a cartridge (built once per cartridge object). */
+export function directorTools(cartridge: TurnCartridge): DirectorToolSet {
+  const cached = toolSets.get(cartridge);
+  if (cached) return cached;
+  const rules = cartridge.rules;
+  const clock = clockMode(rules);
+  const byName = new Map<string, DirectorTool>();
+  const warnings: string[] = [];
+  for (const tool of eventTools(rules)) {
+    if (ENGINE_TOOL_NAMES.has(tool.name)) {
+      warnings.push(`event '${tool.name}' is not offered to the Director: the engine's own tool has that name`);
+      continue;
+    }
+    byName.set(tool.name, { kind: 'event', spec: withTimeDelta(tool, clock) });
+  }
+  if (clock === 'engine') byName.set(ADVANCE_GAME_TIME, { kind: 'advance_game_time', spec: advanceSpec });
+  if (cartridge.lore.trim() !== '') byName.set(LORE_LOOKUP, { kind: 'lore_lookup', spec: loreSpec });
+  if (rules.npcTemplates.size > 0) byName.set(QUERY_NPC_INTENT, { kind: 'query_npc_intent', spec: npcSpec });
+  byName.set(FINISH_TURN, { kind: 'finish_turn', spec: finishSpec });
+  const set: DirectorToolSet = { byName, specs: [...byName.values()].map((t) => t.spec), warnings };
+  toolSets.set(cartridge, set);
+  return set;
+}
+
+function withTimeDelta(tool: ToolSpec, clock: ClockMode): ToolSpec {
+  if (clock === 'cartridge') return tool;
+  const schema = tool.inputSchema as { properties: Record<string, unknown> };
+  return {
+    ...tool,
+    inputSchema: {
+      ...tool.inputSchema,
+      properties: {
+        ...schema.properties,
+        [TIME_DELTA_INPUT]: {
+          type: 'string',
+          maxLength: 64,
+          description: `In-game time this action takes (${DURATION_HELP}); default PT0S.`,
+        },
+      },
+    },
+  };
+}
+
+// ------------------------------------------------------------------------------------------ execution
+
+/** What one tool call produced: the text for the model, and whether it succeeded. */
+export interface ToolOutcome {
+  readonly ok: boolean;
+  readonly content: string;
+  /** The Director needs this result before it can write directives (lore, NPC intents). */
+  readonly informs?: boolean;
+}
+
+export function toolError(message: string): ToolOutcome {
+  return { ok: false, content: capResult(JSON.stringify({ ok: false, error: message })) };
+}
+
+export function toolOk(result: Record<string, unknown>, informs = false): ToolOutcome {
+  return { ok: true, content: capResult(JSON.stringify({ ok: true, ...result })), informs };
+}
+
+function capResult(text: string): string {
+  if (text.length <= MAX_TOOL_RESULT_CHARS) return text;
+  return `${text.slice(0, MAX_TOOL_RESULT_CHARS)}… [cut at ${MAX_TOOL_RESULT_CHARS} characters (MAX_TOOL_RESULT_CHARS)]`;
+}
+
+/** The call's arguments checked against the tool's schema, or the error to send back. */
+export function checkedArgs(
+  tool: DirectorTool,
+  call: ToolCall,
+): { readonly ok: true; readonly args: Record<string, unknown> } | { readonly ok: false; readonly outcome: ToolOutcome } {
+  const fail = (message: string) => ({ ok: false as const, outcome: toolError(message) });
+  if (call.rawArgs.length > MAX_TOOL_ARGS_CHARS) {
+    return fail(
+      `arguments of ${call.name} are ${call.rawArgs.length} characters; the limit is ${MAX_TOOL_ARGS_CHARS} (MAX_TOOL_ARGS_CHARS)`,
+    );
+  }
+  if (call.args === undefined) {
+    return fail(`arguments of ${call.name} are not valid JSON: ${JSON.stringify(call.rawArgs.slice(0, 80))}`);
+  }
+  const checked = checkArgs(tool.spec.inputSchema, call.args);
+  if (!checked.ok) return fail(`${call.name}: ${checked.message}`);
+  return { ok: true, args: checked.value as Record<string, unknown> };
+}
+
+/** Runs a rule event for the Director (or the offline matcher): time check first, then the event itself. */
+export function runEventTool(
+  ctx: TurnContext,
+  name: string,
+  args: Record<string, unknown>,
+  source: RuleCall['source'],
+): ToolOutcome {
+  const inputs: Record<string, StateValue> = Object.create(null);
+  let seconds = 0;
+  for (const key of Object.keys(args)) {
+    if (key === TIME_DELTA_INPUT) continue;
+    inputs[key] = args[key] as StateValue;
+  }
+  if (Object.hasOwn(args, TIME_DELTA_INPUT)) {
+    const parsed = parseDuration(args[TIME_DELTA_INPUT]);
+    if (!parsed.ok) return toolError(`${name}: ${TIME_DELTA_INPUT}: ${parsed.message}. The event did not run.`);
+    seconds = parsed.value;
+    if (seconds > 0) {
+      const clockCheck = checkAdvance(ctx.state, ctx.timeSeconds + seconds);
+      if (!clockCheck.ok) return toolError(`${name}: ${clockCheck.message}. The event did not run.`);
+    }
+  }
+  const result = ctx.runRule(source, name, inputs);
+  if (!result.ok) {
+    return toolError(`${name} failed (${result.error.code}): ${result.error.message} Nothing changed.`);
+  }
+  ctx.timeSeconds += seconds;
+  return toolOk({ notes: result.notes.length > 0 ? result.notes : [`Event '${name}': no effect.`] });
+}
+
+export function runAdvanceTime(ctx: TurnContext, args: Record<string, unknown>): ToolOutcome {
+  const parsed = parseDuration(args.duration);
+  if (!parsed.ok) return toolError(`${ADVANCE_GAME_TIME}: ${parsed.message}. The clock did not move.`);
+  if (parsed.value === 0) return toolError(`${ADVANCE_GAME_TIME}: the duration is zero; give a positive one (${DURATION_HELP}).`);
+  const total = ctx.timeSeconds + parsed.value;
+  const clockCheck = checkAdvance(ctx.state, total);
+  if (!clockCheck.ok) return toolError(`${ADVANCE_GAME_TIME}: ${clockCheck.message}. The clock did not move.`);
+  ctx.timeSeconds = total;
+  return toolOk({ advanced_seconds: parsed.value, game_time_after_turn: clockCheck.value });
+}
+
+export function runLoreLookup(ctx: TurnContext, args: Record<string, unknown>): ToolOutcome {
+  const queries = args.queries as string[];
+  try {
+    const result = ctx.loreIndex.lookup(queries, { k: ctx.limits.loreK, tokenBudget: ctx.limits.loreTokenBudget });
+    for (const chunk of result.chunks) if (!ctx.lore.has(chunk.id)) ctx.lore.set(chunk.id, chunk.text);
+    return toolOk({ lore: result.text === '' ? 'No lore matched these queries.' : result.text }, true);
+  } catch (error) {
+    if (error instanceof LoreError) return toolError(`${LORE_LOOKUP}: ${error.message}`);
+    throw error;
+  }
+}
+
+export function runFinishTurn(ctx: TurnContext, args: Record<string, unknown>): ToolOutcome {
+  ctx.finishDirectives = String(args.directives).trim();
+  return toolOk({ received: true });
+}
