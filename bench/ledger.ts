@@ -6,6 +6,7 @@ import {
   DEFAULT_POLICY,
   DEFAULT_SUMMARY_TOKEN_BUDGET,
   emptyWorld,
+  factCount,
   LedgerIndex,
   proposeBatch,
   summarizeWorld,
@@ -27,23 +28,32 @@ function lcg(seed: number): () => number {
 function turnBatch(turn: number, entities: number, rand: () => number): Record<string, unknown>[] {
   const pick = () => `e${Math.floor(rand() * entities)}`;
   const batch: Record<string, unknown>[] = [
-    { event_type: 'set_entity_attribute', entity: pick(), attribute: 'mood', value: rand() < 0.5 ? 'calm' : 'wary' },
+    {
+      event_type: 'set_entity_attribute',
+      entity: pick(),
+      attribute: 'mood',
+      value: rand() < 0.5 ? 'calm' : 'wary',
+    },
     { event_type: 'set_entity_status', entity: pick(), status: rand() < 0.5 ? 'active' : 'resting' },
     { event_type: 'add_fact', subject: pick(), predicate: `noticed something on turn ${turn}` },
   ];
   const place = `p${Math.floor(rand() * 20)}`;
   const who = pick();
   batch.push({ event_type: 'set_current_location', entity: who, location: place });
-  if (turn % 10 === 0) batch.push({ event_type: 'set_scene', summary: `Scene ${turn}`, location: place, present: [who] });
-  if (turn % 25 === 0) batch.push({ event_type: 'open_story_thread', thread: `t${turn}`, title: `Thread ${turn}` });
+  if (turn % 10 === 0)
+    batch.push({ event_type: 'set_scene', summary: `Scene ${turn}`, location: place, present: [who] });
+  if (turn % 25 === 0)
+    batch.push({ event_type: 'open_story_thread', thread: `t${turn}`, title: `Thread ${turn}` });
   return batch;
 }
 
 function setupBatches(entities: number): Record<string, unknown>[][] {
   const out: Record<string, unknown>[][] = [];
   const all: Record<string, unknown>[] = [];
-  for (let i = 0; i < 20; i++) all.push({ event_type: 'create_entity', entity: `p${i}`, name: `Place ${i}`, entity_type: 'place' });
-  for (let i = 0; i < entities; i++) all.push({ event_type: 'create_entity', entity: `e${i}`, name: `Person ${i}`, entity_type: 'person' });
+  for (let i = 0; i < 20; i++)
+    all.push({ event_type: 'create_entity', entity: `p${i}`, name: `Place ${i}`, entity_type: 'place' });
+  for (let i = 0; i < entities; i++)
+    all.push({ event_type: 'create_entity', entity: `e${i}`, name: `Person ${i}`, entity_type: 'person' });
   for (let i = 0; i < all.length; i += 32) out.push(all.slice(i, i + 32));
   return out;
 }
@@ -70,9 +80,8 @@ function buildSession(turns: number, entities: number) {
   const start = performance.now();
   for (; turn <= turns; turn++) {
     const batch = turnBatch(turn, entities, rand);
-    const r = proposeBatch(index.current, batch, DEFAULT_POLICY, { at: { turn } });
+    const r = index.commit(batch, DEFAULT_POLICY, { turn });
     if (!r.ok) throw new Error(`turn ${turn}: ${JSON.stringify(r.errors)}`);
-    index.append({ turn, events: r.events });
     events += r.events.length;
   }
   return { index, events, ms: performance.now() - start };
@@ -81,19 +90,43 @@ function buildSession(turns: number, entities: number) {
 function summaryWorld(entities: number, facts: number): World {
   let world = emptyWorld();
   const creates: Record<string, unknown>[] = [];
-  for (let i = 0; i < entities; i++) creates.push({ event_type: 'create_entity', entity: `e${i}`, name: `Person ${i}`, entity_type: 'person' });
+  for (let i = 0; i < entities; i++)
+    creates.push({
+      event_type: 'create_entity',
+      entity: `e${i}`,
+      name: `Person ${i}`,
+      entity_type: 'person',
+    });
   const factsEvents: Record<string, unknown>[] = [];
   for (let i = 0; i < facts; i++) {
-    factsEvents.push({ event_type: 'add_fact', fact_id: `k${i}`, subject: `e${i % entities}`, predicate: `has a secret numbered ${i}`, value: i });
+    factsEvents.push({
+      event_type: 'add_fact',
+      fact_id: `k${i}`,
+      subject: `e${i % entities}`,
+      predicate: `has a secret numbered ${i}`,
+      value: i,
+    });
   }
   const scene = [
-    { event_type: 'set_scene', summary: 'A crowded market square', location: 'e0', present: Array.from({ length: 12 }, (_, i) => `e${i + 1}`) },
-    ...Array.from({ length: 30 }, (_, i) => ({ event_type: 'open_story_thread', thread: `t${i}`, title: `A rumour about person ${i}` })),
+    {
+      event_type: 'set_scene',
+      summary: 'A crowded market square',
+      location: 'e0',
+      present: Array.from({ length: 12 }, (_, i) => `e${i + 1}`),
+    },
+    ...Array.from({ length: 30 }, (_, i) => ({
+      event_type: 'open_story_thread',
+      thread: `t${i}`,
+      title: `A rumour about person ${i}`,
+    })),
   ];
   let turn = 0;
   for (const all of [creates, factsEvents, scene]) {
     for (let i = 0; i < all.length; i += 32) {
-      const r = proposeBatch(world, all.slice(i, i + 32), DEFAULT_POLICY, { at: { turn: turn++ }, source: 'cartridge' });
+      const r = proposeBatch(world, all.slice(i, i + 32), DEFAULT_POLICY, {
+        at: { turn: turn++ },
+        source: 'cartridge',
+      });
       if (!r.ok) throw new Error(JSON.stringify(r.errors));
       world = r.world;
     }
@@ -105,7 +138,12 @@ export async function benchLedger(): Promise<Row[]> {
   const rows: Row[] = [];
 
   const { index, events, ms } = buildSession(10_000, 300);
-  rows.push({ bench: 'ledger.validate_apply', turns: 10_000, events, events_per_sec: Math.round((events / ms) * 1000) });
+  rows.push({
+    bench: 'ledger.validate_apply',
+    turns: 10_000,
+    events,
+    events_per_sec: Math.round((events / ms) * 1000),
+  });
 
   const rand = lcg(7);
   const samples: number[] = [];
@@ -121,7 +159,7 @@ export async function benchLedger(): Promise<Row[]> {
     bench: 'ledger.stateAt',
     turn: 10_000,
     entities: Object.keys(world.entities).length,
-    facts: Object.keys(world.facts).length,
+    facts: factCount(world),
     snapshot_interval: index.snapshotInterval,
     p50_ms: round(percentile(samples, 0.5)),
     p99_ms: round(percentile(samples, 0.99)),

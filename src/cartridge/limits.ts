@@ -28,8 +28,9 @@ export const MAX_YAML_DEPTH = 64;
 /** Alias nodes (`*name`) in one YAML file. */
 export const MAX_YAML_ALIASES = 100;
 /** Nodes (collections, keys and scalars) in one YAML file, counted with every alias expanded. This is what
- * stops a "billion laughs" document, which needs few aliases to expand exponentially. */
-export const MAX_YAML_NODES = 100_000;
+ * stops a "billion laughs" document, which needs few aliases to expand exponentially. The largest real
+ * cartridge has under 1,000. */
+export const MAX_YAML_NODES = 20_000;
 
 /** Characters of a persona's name (it replaces `{{user}}`). */
 export const MAX_PERSONA_NAME_CHARS = 100;

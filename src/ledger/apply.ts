@@ -9,6 +9,7 @@ import { assertNever } from './text.ts';
 import {
   type EntityRecord,
   type FactRecord,
+  factBucket,
   isRelationshipActive,
   lookup,
   type RelationshipRecord,
@@ -33,17 +34,19 @@ type TableName = 'entities' | 'facts' | 'relationships' | 'threads';
 export class WorldDraft {
   private readonly tables: {
     entities: Record<string, EntityRecord>;
-    facts: Record<string, FactRecord>;
+    facts: Record<string, Record<string, FactRecord>>;
     relationships: Record<string, RelationshipRecord>;
     threads: Record<string, ThreadRecord>;
   };
   private readonly copied = new Set<TableName>();
+  /** Fact buckets already copied by this draft. */
+  private readonly copiedBuckets = new Set<string>();
   scene: Scene | null;
 
   constructor(base: World) {
     this.tables = {
       entities: base.entities as Record<string, EntityRecord>,
-      facts: base.facts as Record<string, FactRecord>,
+      facts: base.facts as Record<string, Record<string, FactRecord>>,
       relationships: base.relationships as Record<string, RelationshipRecord>,
       threads: base.threads as Record<string, ThreadRecord>,
     };
@@ -63,7 +66,8 @@ export class WorldDraft {
     return lookup(this.tables.entities, key);
   }
   fact(id: string): FactRecord | undefined {
-    return lookup(this.tables.facts, id);
+    const bucket = lookup(this.tables.facts, factBucket(id));
+    return bucket ? lookup(bucket, id) : undefined;
   }
   relationship(id: string): RelationshipRecord | undefined {
     return lookup(this.tables.relationships, id);
@@ -79,7 +83,14 @@ export class WorldDraft {
     (this.writable('entities') as Record<string, EntityRecord>)[record.key] = record;
   }
   putFact(record: FactRecord): void {
-    (this.writable('facts') as Record<string, FactRecord>)[record.id] = record;
+    const directory = this.writable('facts') as Record<string, Record<string, FactRecord>>;
+    const name = factBucket(record.id);
+    if (!this.copiedBuckets.has(name)) {
+      const old = lookup(directory, name);
+      directory[name] = old ? copyTable(old) : (Object.create(null) as Record<string, FactRecord>);
+      this.copiedBuckets.add(name);
+    }
+    directory[name]![record.id] = record;
   }
   putRelationship(id: string, record: RelationshipRecord): void {
     (this.writable('relationships') as Record<string, RelationshipRecord>)[id] = record;

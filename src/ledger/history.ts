@@ -6,7 +6,7 @@ import type { LedgerError } from './errors.ts';
 import type { LedgerEvent } from './events.ts';
 import { DEFAULT_SNAPSHOT_INTERVAL } from './limits.ts';
 import { DEFAULT_POLICY, type LedgerPolicy } from './policy.ts';
-import { proposeBatch } from './validate.ts';
+import { type ProposeResult, proposeBatch, type ValidateOptions } from './validate.ts';
 import { emptyWorld, type Stamp, type World } from './world.ts';
 
 /** One committed batch: the turn that committed it, its story clock, its validated events. */
@@ -149,6 +149,29 @@ export class LedgerIndex {
     this.live = next;
     if (this.entries.length % this.snapshotInterval === 0) this.snapshots.push(next);
     return next;
+  }
+
+  /**
+   * Validates a batch against the live world and, if it passes, commits it at `at` in one step, reusing
+   * the scratch world validation built (no second fold). Nothing is appended on rejection.
+   */
+  commit(
+    rawEvents: unknown,
+    policy: LedgerPolicy,
+    at: Stamp,
+    options: Omit<ValidateOptions, 'at'> = {},
+  ): ProposeResult {
+    const last = this.lastTurn;
+    if (!Number.isSafeInteger(at.turn) || at.turn < 0 || (last !== null && at.turn <= last)) {
+      throw new RangeError(`turn ${at.turn} must be an integer ≥ 0 after the last committed turn (${last})`);
+    }
+    const result = proposeBatch(this.live, rawEvents, policy, { ...options, at });
+    if (!result.ok) return result;
+    const entry: LogEntry = deepFreeze({ ...at, events: result.events });
+    this.entries.push(entry);
+    this.live = result.world;
+    if (this.entries.length % this.snapshotInterval === 0) this.snapshots.push(result.world);
+    return result;
   }
 
   /** The world as of `turn`: every entry with turn ≤ `turn` (L-37); the nearest snapshot plus the tail. */

@@ -6,6 +6,7 @@ import type { LedgerEvent } from './events.ts';
 import type { LogEntry } from './history.ts';
 import { assertNever } from './text.ts';
 import {
+  allFacts,
   type FactRecord,
   isRelationshipActive,
   type RelationshipRecord,
@@ -75,10 +76,7 @@ export function factValidAt(fact: FactRecord, turn: number): boolean {
 
 /** Facts valid as of `turn`, by id order. `world` must be at `turn` or later (records keep their history). */
 export function factsValidAt(world: World, turn: number): FactRecord[] {
-  return Object.keys(world.facts)
-    .sort()
-    .map((id) => world.facts[id]!)
-    .filter((fact) => factValidAt(fact, turn));
+  return allFacts(world).filter((fact) => factValidAt(fact, turn));
 }
 
 /** Facts the ledger asserts now. */

@@ -7,7 +7,7 @@ import { estimateTokens } from '../tokens.ts';
 import type { LedgerScalar } from './events.ts';
 import { DEFAULT_SUMMARY_TOKEN_BUDGET } from './limits.ts';
 import { currentFacts } from './query.ts';
-import { type EntityRecord, type FactRecord, lookup, type World } from './world.ts';
+import { type EntityRecord, type FactRecord, getFact, lookup, type World } from './world.ts';
 
 export interface SummaryCounts {
   readonly scene: number;
@@ -54,7 +54,7 @@ function factLine(world: World, fact: FactRecord): string {
   const object =
     fact.object === undefined
       ? ''
-      : lookup(world.facts, fact.object)
+      : getFact(world, fact.object)
         ? ` fact [${fact.object}]`
         : ` ${label(world, fact.object)}`;
   const value = fact.value === undefined ? '' : ` = ${scalarText(fact.value)}`;

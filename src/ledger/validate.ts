@@ -117,7 +117,8 @@ export function proposeBatch(
     applyEvent(draft, parsed.event, index, at);
     events.push(parsed.event);
     if (parsed.event.type === 'create_entity' && ctx.names) {
-      for (const name of [parsed.event.name, ...(parsed.event.aliases ?? [])]) addName(ctx.names, parsed.event.entity, name);
+      for (const name of [parsed.event.name, ...(parsed.event.aliases ?? [])])
+        addName(ctx.names, parsed.event.entity, name);
     }
   });
   if (errors.length > 0) return { ok: false, errors: capErrors(errors) };

@@ -7,6 +7,8 @@ import { KEY_PATTERN, RESERVED_KEYS } from './limits.ts';
 import {
   type EntityRecord,
   type FactRecord,
+  type FactTable,
+  factBucket,
   nullTable,
   type RelationshipPeriod,
   type RelationshipRecord,
@@ -122,6 +124,20 @@ function readFact(raw: unknown, id: string, at: string): FactRecord {
   }) as FactRecord;
 }
 
+function readFacts(raw: unknown): FactTable {
+  const out = nullTable<Record<string, FactRecord>>();
+  const directory = obj(raw, 'facts');
+  for (const name of Object.keys(directory)) {
+    const bucket = table(directory[name], `facts[${JSON.stringify(name.slice(0, 8))}]`, readFact);
+    for (const id of Object.keys(bucket)) {
+      if (factBucket(id) !== name)
+        throw new WorldJsonError(`facts: fact ${JSON.stringify(id)} is in the wrong bucket`);
+    }
+    out[name] = bucket;
+  }
+  return out;
+}
+
 function readRelationship(raw: unknown, id: string, at: string): RelationshipRecord {
   const o = obj(raw, at);
   const source = key(o.source, `${at}.source`);
@@ -185,7 +201,7 @@ export function worldFromJson(raw: unknown): { ok: true; world: World } | { ok: 
       world: {
         version: WORLD_VERSION,
         entities: table(o.entities, 'entities', readEntity),
-        facts: table(o.facts, 'facts', readFact),
+        facts: readFacts(o.facts),
         relationships: table(o.relationships, 'relationships', readRelationship),
         threads: table(o.threads, 'threads', readThread),
         scene: readScene(o.scene),

@@ -70,10 +70,49 @@ export interface Scene {
   readonly set: Stamp;
 }
 
+/**
+ * Facts grow by about one a turn, so they are kept in FACT_BUCKETS hash buckets: a batch copies only the
+ * buckets it writes, which keeps `applyBatch` and `stateAt` independent of how many facts exist. The
+ * outer record is keyed by a two-hex-digit bucket id (`factBucket(id)`), the inner by fact id; both
+ * null-prototype. Read it through `getFact` / `allFacts`.
+ */
+export type FactTable = Readonly<Record<string, Readonly<Record<string, FactRecord>>>>;
+
+export const FACT_BUCKETS = 256;
+
+/** The bucket of a fact id: FNV-1a of its characters, modulo FACT_BUCKETS, as two hex digits. */
+export function factBucket(id: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) {
+    hash ^= id.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return ((hash >>> 0) % FACT_BUCKETS).toString(16).padStart(2, '0');
+}
+
+export function getFact(world: Pick<World, 'facts'>, id: string): FactRecord | undefined {
+  const bucket = lookup(world.facts, factBucket(id));
+  return bucket ? lookup(bucket, id) : undefined;
+}
+
+/** Every fact record, sorted by id. */
+export function allFacts(world: Pick<World, 'facts'>): FactRecord[] {
+  const out: FactRecord[] = [];
+  for (const b in world.facts) for (const id in world.facts[b]) out.push(world.facts[b]![id]!);
+  return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+export function factCount(world: Pick<World, 'facts'>): number {
+  let n = 0;
+  for (const b in world.facts) for (const _ in world.facts[b]) n++;
+  return n;
+}
+
 export interface World {
   readonly version: typeof WORLD_VERSION;
   readonly entities: Readonly<Record<string, EntityRecord>>;
-  readonly facts: Readonly<Record<string, FactRecord>>;
+  /** Hash-bucketed: use getFact / allFacts. */
+  readonly facts: FactTable;
   /** Keyed by `relationshipId(source, target, relationship)`. */
   readonly relationships: Readonly<Record<string, RelationshipRecord>>;
   readonly threads: Readonly<Record<string, ThreadRecord>>;

@@ -26,3 +26,13 @@ export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code: unknown }).code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
+
+/**
+ * Foreign-key violation (SQLite `SQLITE_CONSTRAINT_FOREIGNKEY`, PostgreSQL 23503): a referenced row was
+ * deleted between the repository's existence check and its insert, by another connection.
+ */
+export function isForeignKeyViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return false;
+  const code = (error as { code: unknown }).code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}

@@ -1,6 +1,7 @@
 // Personas: a principal's player characters. The data is JSON the store does not interpret.
 
 import type { StoreContext } from './context.ts';
+import { isForeignKeyViolation } from './errors.ts';
 import { encodeJson } from './json.ts';
 import { MAX_PERSONA_BYTES } from './limits.ts';
 import type { Persona, PersonaResult } from './repository.ts';
@@ -23,7 +24,12 @@ export async function createPersona(
   };
   if ((await getPrincipal(ctx, input.principalId)) === undefined)
     return { ok: false, reason: 'principal-not-found' };
-  await ctx.db.insertInto('personas').values(row).execute();
+  try {
+    await ctx.db.insertInto('personas').values(row).execute();
+  } catch (error) {
+    if (isForeignKeyViolation(error)) return { ok: false, reason: 'principal-not-found' };
+    throw error;
+  }
   return { ok: true, persona: toPersona(row) };
 }
 

@@ -1,7 +1,7 @@
 // Principals (who owns sessions and personas) and their API keys, stored only as sha256 digests.
 
 import type { StoreContext } from './context.ts';
-import { isUniqueViolation } from './errors.ts';
+import { isForeignKeyViolation, isUniqueViolation } from './errors.ts';
 import type { AddApiKeyResult, ApiKey, Principal } from './repository.ts';
 import { toApiKey, toPrincipal } from './rows.ts';
 import { checkId, checkKeyHash, checkName, checkTimestamp } from './validate.ts';
@@ -42,6 +42,7 @@ export async function addApiKey(
     await ctx.db.insertInto('api_keys').values(row).execute();
   } catch (error) {
     if (isUniqueViolation(error)) return { ok: false, reason: 'key-taken' };
+    if (isForeignKeyViolation(error)) return { ok: false, reason: 'principal-not-found' };
     throw error;
   }
   return { ok: true, apiKey: toApiKey(row) };

@@ -1,7 +1,7 @@
 // Saves: named bookmarks into a session's turn tree. Names are unique per session (database constraint).
 
 import type { StoreContext } from './context.ts';
-import { isUniqueViolation } from './errors.ts';
+import { isForeignKeyViolation, isUniqueViolation } from './errors.ts';
 import type { Save, SaveResult } from './repository.ts';
 import { toSave } from './rows.ts';
 import { checkName, checkTimestamp } from './validate.ts';
@@ -35,6 +35,7 @@ export async function createSave(
     await ctx.db.insertInto('saves').values(row).execute();
   } catch (error) {
     if (isUniqueViolation(error)) return { ok: false, reason: 'name-taken' };
+    if (isForeignKeyViolation(error)) return { ok: false, reason: 'turn-not-found' };
     throw error;
   }
   return { ok: true, save: toSave(row) };

@@ -67,7 +67,7 @@ function check(schema: Schema, value: unknown, path: string[], depth: number): u
   }
   const type = schema.type;
   if (typeof type === 'string' && !matchesType(value, type)) {
-    throw new Failure(`${where(path)} must be ${type === 'integer' ? 'an' : 'a'} ${type}, got ${typeOf(value)}`);
+    throw new Failure(`${where(path)} must be ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}, got ${typeOf(value)}`);
   }
   if (Array.isArray(schema.enum) && !schema.enum.some((option) => sameValue(option, value))) {
     const options = schema.enum.map((o) => JSON.stringify(o)).join(', ');

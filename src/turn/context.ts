@@ -6,7 +6,7 @@ import type { LoreIndex } from '../lore/lore-index.ts';
 import { DiceRoller } from '../yare/dice.ts';
 import { EventRunner, type RunResult } from '../yare/interpreter.ts';
 import type { CompiledRules } from '../yare/program.ts';
-import type { Dict, StateValue } from '../yare/values.ts';
+import type { Dict } from '../yare/values.ts';
 import { TurnError } from './errors.ts';
 import { type ClockMode, clockMode } from './game-time.ts';
 import type { TurnLimits } from './limits.ts';
@@ -65,12 +65,12 @@ export class TurnContext {
   }
 
   /** Runs one rule event as a transaction and records it for the trace and for replay. */
-  runRule(source: RuleCall['source'], event: string, inputs: { readonly [key: string]: StateValue }): RunResult {
+  runRule(source: RuleCall['source'], event: string, inputs: Readonly<Record<string, unknown>>): RunResult {
     const result = this.runner.run(event, inputs);
     this.ruleCalls.push({
       source,
       event,
-      inputs,
+      inputs: inputs as RuleCall['inputs'],
       ok: result.ok,
       ...(result.ok ? {} : { error: { code: result.error.code, message: result.error.message } }),
       notes: [...result.notes],

@@ -8,7 +8,9 @@ import type { CompiledRules } from '../yare/program.ts';
 import { type Dict, newDict, type StateValue } from '../yare/values.ts';
 import { checkArgs } from './args.ts';
 import { MAX_INTERACTION_STRING_CHARS } from './limits.ts';
-import type { GameState, InteractionInput } from './types.ts';
+import type { InteractionInput } from './types.ts';
+
+type StateLike = { readonly [key: string]: unknown };
 
 export const PENDING_KEY = '_pending_interaction';
 export const MINIGAME_STATUSES = ['completed', 'failed', 'aborted'] as const;
@@ -22,7 +24,7 @@ export interface PendingInteraction {
 type Check<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
 
 /** Whether the state holds a pending interaction: `_pending_interaction` is a non-empty mapping. */
-export function hasPendingInteraction(state: GameState): boolean {
+export function hasPendingInteraction(state: StateLike): boolean {
   const pending = state[PENDING_KEY];
   return typeof pending === 'object' && pending !== null && !Array.isArray(pending) && Object.keys(pending).length > 0;
 }
@@ -61,8 +63,8 @@ export function checkInteractionInput(input: unknown): Check<InteractionInput> {
 }
 
 /** The pending interaction matching the payload, or the reason it cannot be resolved. */
-export function matchPending(rules: CompiledRules, state: GameState, input: InteractionInput): Check<PendingInteraction> {
-  const pending = state[PENDING_KEY];
+export function matchPending(rules: CompiledRules, state: StateLike, input: InteractionInput): Check<PendingInteraction> {
+  const pending = state[PENDING_KEY] as Record<string, unknown> | null | undefined;
   if (typeof pending !== 'object' || pending === null || Array.isArray(pending) || Object.keys(pending).length === 0) {
     return { ok: false, message: 'There is no pending mini-game to resolve.' };
   }

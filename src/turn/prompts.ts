@@ -136,9 +136,10 @@ export function toChatMessages(messages: readonly StoryMessage[]): ChatMessage[]
 
 export function personaText(persona: TurnPersona | undefined): string {
   if (persona === undefined) return '';
+  const pronouns = [persona.pronoun_sub, persona.pronoun_obj, persona.pronoun_poss].filter((p) => p?.trim()).join('/');
   const fields: [string, string | undefined][] = [
     ['Name', persona.name],
-    ['Pronouns', persona.pronouns],
+    ['Pronouns', pronouns],
     ['Appearance', persona.appearance],
     ['Background', persona.background],
     ['Personality', persona.personality],
@@ -153,5 +154,6 @@ export function json(value: unknown): string {
 
 /** A header line and a body, or '' when the body is empty (so the section reports as empty). */
 export function block(header: string, body: string): string {
-  return body.trim() === '' ? '' : `--- ${header} ---\n${body}`;
+  const text = body.trim();
+  return text === '' ? '' : `--- ${header} ---\n${text}`;
 }

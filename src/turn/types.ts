@@ -1,5 +1,6 @@
 // The turn engine's public types: what `runTurn` takes, the events it streams, and the record it ends with.
 
+import type { Persona } from '../cartridge/persona.ts';
 import type { RoleUsage } from '../llm/usage.ts';
 import type { ModelRole, ModelSet } from '../llm/types.ts';
 import type { RollRecord } from '../yare/dice.ts';
@@ -28,13 +29,7 @@ export interface StoryMessage {
 }
 
 /** The player character, for prompts (background only; the engine never acts on it). */
-export interface TurnPersona {
-  readonly name?: string;
-  readonly pronouns?: string;
-  readonly appearance?: string;
-  readonly background?: string;
-  readonly personality?: string;
-}
+export type TurnPersona = Persona;
 
 /** A mini-game's outcome sent by the client (reference §3.9). */
 export interface InteractionInput {

@@ -22,15 +22,26 @@ export type RngState = readonly number[];
 
 const TWO_POW_32 = 0x1_0000_0000;
 
+/** murmur3's 32-bit finaliser: every input bit affects every output bit. */
+function fmix32(x: number): number {
+  let h = x | 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h | 0;
+}
+
 export class DiceRoller {
   readonly rolls: RollRecord[] = [];
 
   private constructor(private readonly rng: Generator) {}
 
   /**
-   * A roller seeded with a non-negative safe integer. Seeds below 2^32 give exactly pure-rand's
-   * `xoroshiro128plus(seed)` sequence; the high bits of larger seeds go into the other state words,
-   * so distinct seeds never collide.
+   * A roller seeded with a non-negative safe integer. The seed is hashed into the four state words
+   * (murmur3's 32-bit finaliser), so neighbouring seeds — turn 7, turn 8 — start unrelated sequences
+   * (fed raw, xoroshiro128+'s first outputs for seeds n and n+1 differ by one).
    */
   static fromSeed(seed: number): DiceRoller {
     if (!Number.isSafeInteger(seed) || seed < 0) {
@@ -41,7 +52,9 @@ export class DiceRoller {
     }
     const low = seed | 0;
     const high = Math.floor(seed / TWO_POW_32) | 0;
-    return new DiceRoller(xoroshiro128plusFromState([~high, ~low, low, high]));
+    const words = [1, 2, 3, 4].map((i) => fmix32((low + Math.imul(i, 0x9e3779b9)) ^ fmix32(high + Math.imul(i, 0x7f4a7c15))));
+    if (words.every((w) => w === 0)) words[0] = 1;
+    return new DiceRoller(xoroshiro128plusFromState(words));
   }
 
   /** A roller that continues exactly where the roller whose `state()` this was stopped. */

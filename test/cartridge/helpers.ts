@@ -6,7 +6,10 @@ import type { LoadResult } from '../../src/cartridge/index.ts';
 import type { Diagnostic } from '../../src/diagnostics.ts';
 
 /** The shared cartridges folder beside the project (never copied into it). */
-export const SHARED_CARTRIDGES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/cartridges');
+export const SHARED_CARTRIDGES = resolve(
+  dirname(fileURLToPath(import.meta.url)),
+  '../../../shared/cartridges',
+);
 export const SHARED_PRESENT = existsSync(SHARED_CARTRIDGES);
 
 export const SHARED_NAMES = [

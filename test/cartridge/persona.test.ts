@@ -71,9 +71,9 @@ describe('applyPersonaMacros', () => {
 describe('validatePersona', () => {
   it('accepts a complete persona, with or without the free-text fields', () => {
     expect(validatePersona(ARIA)).toEqual([]);
-    expect(validatePersona({ ...ARIA, appearance: 'Tall.', background: 'A smith.', personality: 'Calm.' })).toEqual(
-      [],
-    );
+    expect(
+      validatePersona({ ...ARIA, appearance: 'Tall.', background: 'A smith.', personality: 'Calm.' }),
+    ).toEqual([]);
   });
 
   it('refuses a non-object, missing or empty fields, and non-text fields', () => {

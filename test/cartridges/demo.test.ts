@@ -530,17 +530,18 @@ describe('unseal_chapel and its resolver (the lights_out mini-game)', () => {
   });
 
   it('opens the chapel when the puzzle is completed', () => {
-    const start = { world: { turn: 7 }, _pending_interaction: { minigame_id: 'lights_out' } };
+    const start = {
+      world: { turn: 7, flags: { lamps_scorched_player: true } },
+      _pending_interaction: { minigame_id: 'lights_out' },
+    };
     const r = run('resolve_chapel_lamps', start, { status: 'completed', metrics: { moves: 11 } });
     expect(r.notes[0]).toContain('the chapel door grinds open');
-    expect(r.state).toEqual({
-      ...expected(start, {
-        player: { gold: 50 },
-        world: { chapel_sealed: false, flags: { chapel_opened_on_turn: 7 } },
-      }),
-      // The resolver clears the pending interaction itself, so a replayed result cannot start it again.
-      _pending_interaction: {},
-    });
+    const want = expected(start, { player: { gold: 50 }, world: { chapel_sealed: false } });
+    // dict_set adds the turn it opened on; dict_delete drops the mark a failed attempt left.
+    (want.world as Obj).flags = { chapel_opened_on_turn: 7 };
+    // The resolver clears the pending interaction itself, so a replayed result cannot start it again.
+    want._pending_interaction = {};
+    expect(r.state).toEqual(want);
   });
 
   it('burns the player when the puzzle is failed', () => {
@@ -549,7 +550,9 @@ describe('unseal_chapel and its resolver (the lights_out mini-game)', () => {
     expect(r.notes).toEqual([
       '[SYSTEM LOG: The lamps flare back at once and scorch the player for 4 damage; player HP is 20. The door stays shut.]',
     ]);
-    expect(r.state).toEqual(expected({}, { player: { hp: 20 } }));
+    expect(r.state).toEqual(
+      expected({}, { player: { hp: 20 }, world: { flags: { lamps_scorched_player: true } } }),
+    );
   });
 
   it('treats a missing status as aborted', () => {

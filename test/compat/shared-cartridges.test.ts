@@ -40,32 +40,32 @@ describe.skipIf(!present)('shared cartridges', () => {
   });
 
   describe('seed-eldoria (the seed template: step-level if/steps/else, macros without @, @ inside expressions)', () => {
-    it('combat_strike attacker=player, seed 1: d20 7 + 5 = 12 hits, d8 1 + 2 = 3 damage', () => {
+    it('combat_strike attacker=player, seed 1: d20 7 + 5 = 12 hits, d8 4 + 2 = 6 damage', () => {
       const r = run('seed-eldoria', 'combat_strike', { attacker: 'player' }, 1);
-      expect(r.faces).toEqual([7, 1]);
-      expect(r.notes).toEqual(['Player attacks! Roll: 12. HIT! Player deals 3 damage to the NPC. NPC HP is now 27.']);
-      expect(r.state.npc.hp).toBe(27);
+      expect(r.faces).toEqual([7, 4]);
+      expect(r.notes).toEqual(['Player attacks! Roll: 12. HIT! Player deals 6 damage to the NPC. NPC HP is now 24.']);
+      expect(r.state.npc.hp).toBe(24);
       expect(r.state.player.hp).toBe(100);
     });
 
-    it('combat_strike attacker=player, seed 2: d20 6 + 5 = 11 misses', () => {
-      const r = run('seed-eldoria', 'combat_strike', { attacker: 'player' }, 2);
-      expect(r.faces).toEqual([6]);
-      expect(r.notes).toEqual(['Player attacks! Roll: 11. MISS! The attack fails to connect.']);
+    it('combat_strike attacker=player, seed 7: d20 3 + 5 = 8 misses', () => {
+      const r = run('seed-eldoria', 'combat_strike', { attacker: 'player' }, 7);
+      expect(r.faces).toEqual([3]);
+      expect(r.notes).toEqual(['Player attacks! Roll: 8. MISS! The attack fails to connect.']);
       expect(r.state.npc.hp).toBe(30);
     });
 
-    it('combat_strike attacker=npc, seed 1: d20 7 + attack_power 5 = 12 hits, d6 1 + 1 = 2 damage', () => {
+    it('combat_strike attacker=npc, seed 1: d20 7 + attack_power 5 = 12 hits, d6 2 + 1 = 3 damage', () => {
       const r = run('seed-eldoria', 'combat_strike', { attacker: 'npc' }, 1);
-      expect(r.faces).toEqual([7, 1]);
-      expect(r.notes).toEqual(['NPC attacks! Roll: 12. HIT! Player takes 2 damage. Player HP is now 98.']);
-      expect(r.state.player.hp).toBe(98);
+      expect(r.faces).toEqual([7, 2]);
+      expect(r.notes).toEqual(['NPC attacks! Roll: 12. HIT! Player takes 3 damage. Player HP is now 97.']);
+      expect(r.state.player.hp).toBe(97);
     });
 
-    it('combat_strike attacker=npc, seed 4: d20 4 + 5 = 9 misses', () => {
-      const r = run('seed-eldoria', 'combat_strike', { attacker: 'npc' }, 4);
-      expect(r.faces).toEqual([4]);
-      expect(r.notes).toEqual(['NPC attacks! Roll: 9. MISS! The player dodges the attack.']);
+    it('combat_strike attacker=npc, seed 7: d20 3 + 5 = 8 misses', () => {
+      const r = run('seed-eldoria', 'combat_strike', { attacker: 'npc' }, 7);
+      expect(r.faces).toEqual([3]);
+      expect(r.notes).toEqual(['NPC attacks! Roll: 8. MISS! The player dodges the attack.']);
       expect(r.state.player.hp).toBe(100);
     });
 
@@ -105,18 +105,18 @@ describe.skipIf(!present)('shared cartridges', () => {
   });
 
   describe('generic-rpg (dict-form inputs with enums, `- else:` with null, dynamic var paths)', () => {
-    it('combat_strike misses on seed 1 (the `- else:` arm runs) and hits on seed 8', () => {
+    it('combat_strike misses on seed 1 (the `- else:` arm runs) and hits on seed 2', () => {
       const miss = run('mnesos/generic-rpg', 'combat_strike', {}, 1);
       expect(miss.notes).toEqual(['player swung at npc and missed! (Rolled 7)']);
       expect(miss.state.npc.hp).toBe(20);
-      const hit = run('mnesos/generic-rpg', 'combat_strike', {}, 8);
-      expect(hit.notes).toEqual(['player strikes npc successfully for 8 damage! (Rolled 20)']);
+      const hit = run('mnesos/generic-rpg', 'combat_strike', {}, 2);
+      expect(hit.notes).toEqual(['player strikes npc successfully for 8 damage! (Rolled 11)']);
       expect(hit.state.npc.hp).toBe(12);
     });
 
     it('combat_strike against the player goes through the dynamic path state.player.hp', () => {
-      const r = run('mnesos/generic-rpg', 'combat_strike', { attacker: 'NPC', defender: 'Player', power: 5 }, 8);
-      expect(r.notes).toEqual(['npc strikes player successfully for 8 damage! (Rolled 25)']);
+      const r = run('mnesos/generic-rpg', 'combat_strike', { attacker: 'NPC', defender: 'Player', power: 5 }, 2);
+      expect(r.notes).toEqual(['npc strikes player successfully for 8 damage! (Rolled 16)']);
       expect(r.state.player.hp).toBe(92);
       expect(r.state.npc.hp).toBe(20);
     });
@@ -131,30 +131,30 @@ describe.skipIf(!present)('shared cartridges', () => {
       expect(costly.state.player.mana).toBe(50);
     });
 
-    it('flee fails on seed 1 and succeeds on seed 8 (moving to Safe Haven)', () => {
+    it('flee fails on seed 1 and succeeds on seed 6 (moving to Safe Haven)', () => {
       expect(run('mnesos/generic-rpg', 'flee', {}, 1).notes).toEqual(['Player failed to escape. The enemy blocks the path.']);
-      const away = run('mnesos/generic-rpg', 'flee', {}, 8);
+      const away = run('mnesos/generic-rpg', 'flee', {}, 6);
       expect(away.notes).toEqual(['Player successfully fled the encounter!']);
       expect(away.state.current_location).toBe('Safe Haven');
     });
 
     it('generic_check adds the level to the roll', () => {
       expect(run('mnesos/generic-rpg', 'generic_check', { stat: 'charm', difficulty: 10 }, 1).notes).toEqual(['Action Failed! (Rolled 8 vs 10)']);
-      expect(run('mnesos/generic-rpg', 'generic_check', { stat: 'charm', difficulty: 10 }, 8).notes).toEqual(['Action Succeeded! (Rolled 21 vs 10)']);
+      expect(run('mnesos/generic-rpg', 'generic_check', { stat: 'charm', difficulty: 10 }, 2).notes).toEqual(['Action Succeeded! (Rolled 12 vs 10)']);
     });
   });
 
   describe('dark-fantasy (macros, game_time as a domain)', () => {
-    it('combat_strike by the player misses on seed 1 and hits on seed 8', () => {
+    it('combat_strike by the player misses on seed 1 and hits on seed 2', () => {
       expect(run('mnesos/dark-fantasy', 'combat_strike', {}, 1).notes).toEqual(['Player swings wildly and misses! Rolled 9.']);
-      const hit = run('mnesos/dark-fantasy', 'combat_strike', {}, 8);
-      expect(hit.notes).toEqual(['Player strikes effectively with their trick weapon! Rolled 22. Deals 9 damage to the beast!']);
+      const hit = run('mnesos/dark-fantasy', 'combat_strike', {}, 2);
+      expect(hit.notes).toEqual(['Player strikes effectively with their trick weapon! Rolled 13. Deals 9 damage to the beast!']);
     });
 
     it('combat_strike by an npc damages and corrupts the player', () => {
       const r = run('mnesos/dark-fantasy', 'combat_strike', { attacker: 'npc' }, 1);
-      expect(r.notes).toEqual(['A monstrosity lunges from the shadows!', 'Player takes damage and corruption rises. HP is now 92. Corruption is 2.']);
-      expect(r.state.player).toEqual({ hp: 92, corruption: 2, gold: 10 });
+      expect(r.notes).toEqual(['A monstrosity lunges from the shadows!', 'Player takes damage and corruption rises. HP is now 96. Corruption is 2.']);
+      expect(r.state.player).toEqual({ hp: 96, corruption: 2, gold: 10 });
       expect(r.state.game_time).toEqual({ now: '1199-01-01T00:00:00' });
     });
 
@@ -206,9 +206,9 @@ describe.skipIf(!present)('shared cartridges', () => {
   });
 
   describe('web-client-e2e', () => {
-    it('combat_strike misses on seed 1 and hits on seed 8', () => {
+    it('combat_strike misses on seed 1 and hits on seed 2', () => {
       expect(run('mnesos/web-client-e2e', 'combat_strike', {}, 1).notes).toEqual(['player misses npc.']);
-      const hit = run('mnesos/web-client-e2e', 'combat_strike', {}, 8);
+      const hit = run('mnesos/web-client-e2e', 'combat_strike', {}, 2);
       expect(hit.notes).toEqual(['player strikes npc for 8 damage.']);
       expect(hit.state.npc.hp).toBe(12);
     });

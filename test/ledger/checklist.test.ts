@@ -2,7 +2,10 @@
 // core implements. Items owned by the turn, session or storage layers are listed in docs/ledger.md.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  allFacts,
   applyBatch,
+  getFact,
+  type LogEntry,
   canonicalJson,
   checkRecordWorldChanges,
   currentFacts,
@@ -43,7 +46,14 @@ describe('A. allowlist, parsing and shape', () => {
   });
 
   it('L-03 near-miss spellings are unknown: matched byte-exactly, no normalisation', () => {
-    for (const name of ['Create_Entity', ' create_entity', 'create-entity', 'сreate_entity', 'create_entity\u200b', 'create_entity ']) {
+    for (const name of [
+      'Create_Entity',
+      ' create_entity',
+      'create-entity',
+      'сreate_entity',
+      'create_entity\u200b',
+      'create_entity ',
+    ]) {
       expect(codes(when(emptyWorld(), [{ ...mara, event_type: name }]))).toEqual(['LEDGER_UNKNOWN_EVENT']);
     }
   });
@@ -63,17 +73,31 @@ describe('A. allowlist, parsing and shape', () => {
   });
 
   it('L-06 missing required fields are rejected; optional fields absent or null mean the same', () => {
-    expect(codes(when(emptyWorld(), [{ event_type: 'create_entity', entity: 'mara' }]))).toEqual(['LEDGER_MISSING_FIELD']);
+    expect(codes(when(emptyWorld(), [{ event_type: 'create_entity', entity: 'mara' }]))).toEqual([
+      'LEDGER_MISSING_FIELD',
+    ]);
     expect(codes(when(emptyWorld(), [{ event_type: 'create_entity', entity: 'mara', name: null }]))).toEqual([
       'LEDGER_MISSING_FIELD',
     ]);
     const absent = accepted(when(emptyWorld(), [mara]));
-    const nulls = accepted(when(emptyWorld(), [{ ...mara, description: null, aliases: null, entity_type: null }]));
+    const nulls = accepted(
+      when(emptyWorld(), [{ ...mara, description: null, aliases: null, entity_type: null }]),
+    );
     expect(canonicalJson(nulls)).toBe(canonicalJson(absent));
   });
 
   it('L-07 keys match ^[a-z][a-z0-9_]{0,63}$ and are not reserved', () => {
-    for (const key of ['Mara', '10', '_x', 'a-b', 'a'.repeat(65), '', 'constructor', 'prototype', '__proto__']) {
+    for (const key of [
+      'Mara',
+      '10',
+      '_x',
+      'a-b',
+      'a'.repeat(65),
+      '',
+      'constructor',
+      'prototype',
+      '__proto__',
+    ]) {
       expect(codes(when(emptyWorld(), [{ ...mara, entity: key }]))).toEqual(['LEDGER_BAD_KEY']);
     }
     accepted(when(emptyWorld(), [{ ...mara, entity: `m${'a'.repeat(63)}` }]));
@@ -81,7 +105,8 @@ describe('A. allowlist, parsing and shape', () => {
 
   it('L-08 value accepts only a JSON scalar: finite, safe integers', () => {
     const w = town();
-    const set = (value: unknown) => when(w, [{ event_type: 'set_entity_attribute', entity: 'mara', attribute: 'mood', value }]);
+    const set = (value: unknown) =>
+      when(w, [{ event_type: 'set_entity_attribute', entity: 'mara', attribute: 'mood', value }]);
     expect(codes(set({ $add: 50 }))).toEqual(['LEDGER_NOT_SCALAR']);
     expect(codes(set([1, 2]))).toEqual(['LEDGER_NOT_SCALAR']);
     expect(codes(set(JSON.parse('1e400')))).toEqual(['LEDGER_NON_FINITE']);
@@ -91,7 +116,8 @@ describe('A. allowlist, parsing and shape', () => {
 
   it('L-09 labels: non-empty, ≤ 40 chars, ≤ 16 items; duplicates after NFC are rejected (decided)', () => {
     const w = town();
-    const cond = (conditions: unknown) => when(w, [{ event_type: 'set_entity_conditions', entity: 'mara', conditions }]);
+    const cond = (conditions: unknown) =>
+      when(w, [{ event_type: 'set_entity_conditions', entity: 'mara', conditions }]);
     expect(codes(cond(['']))).toEqual(['LEDGER_EMPTY']);
     expect(codes(cond(['x'.repeat(41)]))).toEqual(['LEDGER_TOO_LONG']);
     expect(codes(cond(Array.from({ length: 17 }, (_, i) => `c${i}`)))).toEqual(['LEDGER_TOO_MANY_LABELS']);
@@ -102,13 +128,24 @@ describe('A. allowlist, parsing and shape', () => {
 
   it('L-10 text fields have maximum lengths; longer is rejected, not truncated', () => {
     expect(codes(when(emptyWorld(), [{ ...mara, name: 'M'.repeat(121) }]))).toEqual(['LEDGER_TOO_LONG']);
-    expect(codes(when(emptyWorld(), [{ ...mara, description: 'd'.repeat(2001) }]))).toEqual(['LEDGER_TOO_LONG']);
+    expect(codes(when(emptyWorld(), [{ ...mara, description: 'd'.repeat(2001) }]))).toEqual([
+      'LEDGER_TOO_LONG',
+    ]);
     const w = accepted(when(emptyWorld(), [{ ...mara, description: 'd'.repeat(2000) }]));
     expect(w.entities.mara!.description).toHaveLength(2000);
   });
 
   it('L-11 text rejects C0 controls (newline only in prose), bidi overrides, zero-width and tag characters', () => {
-    for (const name of ['a\u0000b', 'a\tb', 'a\nb', 'a\u202eb', 'a\u200bb', 'a\u{E0041}b', 'a\u2066b', 'a\ufeffb']) {
+    for (const name of [
+      'a\u0000b',
+      'a\tb',
+      'a\nb',
+      'a\u202eb',
+      'a\u200bb',
+      'a\u{E0041}b',
+      'a\u2066b',
+      'a\ufeffb',
+    ]) {
       expect(codes(when(emptyWorld(), [{ ...mara, name }]))).toEqual(['LEDGER_CONTROL_CHAR']);
     }
     accepted(when(emptyWorld(), [{ ...mara, description: 'line one\nline two' }]));
@@ -121,7 +158,9 @@ describe('A. allowlist, parsing and shape', () => {
     const first = (r: ReturnType<typeof args>) => (r.ok ? 'ok' : r.errors[0]!.code);
     expect(first(args(JSON.stringify(JSON.stringify({ events: [] }))))).toBe('LEDGER_NOT_OBJECT');
     expect(first(args('{"events": [{"event_type": "create_entity"'))).toBe('LEDGER_NOT_JSON');
-    expect(first(args('{"events": [{"event_type": "add_fact", "event_type": "execute_shell"}]}'))).toBe('LEDGER_DUPLICATE_KEY');
+    expect(first(args('{"events": [{"event_type": "add_fact", "event_type": "execute_shell"}]}'))).toBe(
+      'LEDGER_DUPLICATE_KEY',
+    );
     expect(first(args(`{"events": ${'['.repeat(8)}${']'.repeat(8)}}`))).toBe('LEDGER_TOO_DEEP');
     expect(first(args(`{"events": [], "x": "${'a'.repeat(64 * 1024)}"}`))).toBe('LEDGER_TOO_BIG');
     expect(first(args(JSON.stringify({ events: [mara] })))).toBe('ok');
@@ -156,24 +195,44 @@ describe('B. referential integrity', () => {
         { event_type: 'add_fact', subject: 'mara', predicate: 'knows', object: 'key_found' },
       ]),
     );
-    expect(Object.values(c03.facts).some((f) => f.object === 'key_found')).toBe(true);
-    expect(codes(when(w, [{ event_type: 'add_fact', predicate: 'p', object: 'nothing' }]))).toEqual(['LEDGER_UNKNOWN_REF']);
-    expect(codes(when(w, [{ event_type: 'add_fact', predicate: 'p', fact_id: 'mara' }]))).toEqual(['LEDGER_KEY_COLLISION']);
+    expect(allFacts(c03).some((f) => f.object === 'key_found')).toBe(true);
+    expect(codes(when(w, [{ event_type: 'add_fact', predicate: 'p', object: 'nothing' }]))).toEqual([
+      'LEDGER_UNKNOWN_REF',
+    ]);
+    expect(codes(when(w, [{ event_type: 'add_fact', predicate: 'p', fact_id: 'mara' }]))).toEqual([
+      'LEDGER_KEY_COLLISION',
+    ]);
     const withFact = accepted(when(w, [{ event_type: 'add_fact', predicate: 'p', fact_id: 'rumour' }]));
     expect(codes(when(withFact, [{ ...mara, entity: 'rumour' }]))).toEqual(['LEDGER_KEY_COLLISION']);
   });
 
   it('L-17 an existing fact_id is rejected; without one the engine assigns f_<turn>_<index>', () => {
     const w = accepted(when(town(), [{ event_type: 'add_fact', predicate: 'p', fact_id: 'a_fact' }]));
-    expect(codes(when(w, [{ event_type: 'add_fact', predicate: 'q', fact_id: 'a_fact' }]))).toEqual(['LEDGER_DUPLICATE']);
-    const auto = accepted(when(town(), [mara && { event_type: 'set_entity_status', entity: 'mara', status: 'ok' }, { event_type: 'add_fact', predicate: 'q' }], DEFAULT_POLICY, { at: { turn: 7 } }));
-    expect(Object.keys(auto.facts)).toEqual(['f_7_1']);
-    expect(codes(when(town(), [{ event_type: 'add_fact', predicate: 'q', fact_id: 'f_7_1' }]))).toEqual(['LEDGER_BAD_KEY']);
+    expect(codes(when(w, [{ event_type: 'add_fact', predicate: 'q', fact_id: 'a_fact' }]))).toEqual([
+      'LEDGER_DUPLICATE',
+    ]);
+    const auto = accepted(
+      when(
+        town(),
+        [
+          mara && { event_type: 'set_entity_status', entity: 'mara', status: 'ok' },
+          { event_type: 'add_fact', predicate: 'q' },
+        ],
+        DEFAULT_POLICY,
+        { at: { turn: 7 } },
+      ),
+    );
+    expect(allFacts(auto).map((f) => f.id)).toEqual(['f_7_1']);
+    expect(codes(when(town(), [{ event_type: 'add_fact', predicate: 'q', fact_id: 'f_7_1' }]))).toEqual([
+      'LEDGER_BAD_KEY',
+    ]);
   });
 
   it('L-18 invalidate_fact on an unknown or already-invalidated fact is rejected', () => {
     const w = accepted(when(town(), [{ event_type: 'add_fact', predicate: 'p', fact_id: 'f3' }]));
-    expect(codes(when(w, [{ event_type: 'invalidate_fact', fact_id: 'nope' }]))).toEqual(['LEDGER_UNKNOWN_REF']);
+    expect(codes(when(w, [{ event_type: 'invalidate_fact', fact_id: 'nope' }]))).toEqual([
+      'LEDGER_UNKNOWN_REF',
+    ]);
     const inv = { event_type: 'invalidate_fact', fact_id: 'f3' };
     expect(codes(when(w, [inv, inv]))).toEqual(['LEDGER_ALREADY_CLOSED']);
   });
@@ -182,7 +241,15 @@ describe('B. referential integrity', () => {
     const w = town();
     const tie = { source: 'mara', target: 'player', relationship: 'trusts' };
     expect(codes(when(w, [{ event_type: 'end_relationship', ...tie }]))).toEqual(['LEDGER_UNKNOWN_REF']);
-    expect(codes(when(w, [{ event_type: 'add_relationship', ...tie }, { event_type: 'end_relationship', ...tie }, { event_type: 'end_relationship', ...tie }]))).toEqual(['LEDGER_ALREADY_CLOSED']);
+    expect(
+      codes(
+        when(w, [
+          { event_type: 'add_relationship', ...tie },
+          { event_type: 'end_relationship', ...tie },
+          { event_type: 'end_relationship', ...tie },
+        ]),
+      ),
+    ).toEqual(['LEDGER_ALREADY_CLOSED']);
     const self = [{ event_type: 'add_relationship', source: 'mara', target: 'mara', relationship: 'doubts' }];
     expect(codes(when(w, self))).toEqual(['LEDGER_SELF_REFERENCE']);
     accepted(when(w, self, { ...DEFAULT_POLICY, allowSelfRelationships: true }));
@@ -200,7 +267,9 @@ describe('B. referential integrity', () => {
     const w = town();
     expect(codes(when(w, [{ event_type: 'set_scene', present: ['ghost'] }]))).toEqual(['LEDGER_UNKNOWN_REF']);
     expect(codes(when(w, [{ event_type: 'set_scene', location: 'moon' }]))).toEqual(['LEDGER_UNKNOWN_REF']);
-    expect(codes(when(w, [{ event_type: 'set_scene', present: ['mara', 'mara'] }]))).toEqual(['LEDGER_DUPLICATE_LABEL']);
+    expect(codes(when(w, [{ event_type: 'set_scene', present: ['mara', 'mara'] }]))).toEqual([
+      'LEDGER_DUPLICATE_LABEL',
+    ]);
   });
 });
 
@@ -269,19 +338,39 @@ describe('C. semantics of absolute events', () => {
 });
 
 describe('D. write policy', () => {
-  const schema = { player: { hp: { type: 'int' }, gold: { type: 'int' } }, current_location: { type: 'string' } };
+  const schema = {
+    player: { hp: { type: 'int' }, gold: { type: 'int' } },
+    current_location: { type: 'string' },
+  };
 
   it('L-28 rules-owned attributes cannot be written by a narrator batch, on any entity', () => {
     const policy = policyFromStateSchema(schema);
-    for (const [entity, attribute] of [['player', 'gold'], ['mara', 'gold'], ['player', 'hp'], ['player', 'player_gold'], ['mara', 'current_location'], ['mara', 'location']]) {
-      const out = when(town(), [{ event_type: 'set_entity_attribute', entity, attribute, value: 9999 }], policy);
+    for (const [entity, attribute] of [
+      ['player', 'gold'],
+      ['mara', 'gold'],
+      ['player', 'hp'],
+      ['player', 'player_gold'],
+      ['mara', 'current_location'],
+      ['mara', 'location'],
+    ]) {
+      const out = when(
+        town(),
+        [{ event_type: 'set_entity_attribute', entity, attribute, value: 9999 }],
+        policy,
+      );
       expect(codes(out)).toEqual(['LEDGER_RULES_OWNED']);
     }
   });
 
   it('L-29 declared attributes are checked for type, range and per-turn change; undeclared follow the policy', () => {
     const section = validateLedgerSection(
-      { attributes: { trust: { type: 'int', min: 0, max: 10, max_change: 3 }, mood: { type: 'string', enum: ['calm', 'angry'] } }, undeclared_attributes: 'reject' },
+      {
+        attributes: {
+          trust: { type: 'int', min: 0, max: 10, max_change: 3 },
+          mood: { type: 'string', enum: ['calm', 'angry'] },
+        },
+        undeclared_attributes: 'reject',
+      },
       { stateSchema: schema },
     );
     if (!section.ok) throw new Error(JSON.stringify(section.issues));
@@ -297,11 +386,21 @@ describe('D. write policy', () => {
     expect(codes(set(three, 'trust', 7))).toEqual(['LEDGER_CHANGE_TOO_LARGE']);
     accepted(set(three, 'trust', 6));
     // Two writes in one batch cannot leapfrog the cap: both compare with the value before the batch.
-    expect(codes(when(three, [
-      { event_type: 'set_entity_attribute', entity: 'mara', attribute: 'trust', value: 6 },
-      { event_type: 'set_entity_attribute', entity: 'mara', attribute: 'trust', value: 9 },
-    ], policy))).toEqual(['LEDGER_CHANGE_TOO_LARGE']);
-    accepted(when(w, [{ event_type: 'set_entity_attribute', entity: 'mara', attribute: 'colour', value: 'red' }]));
+    expect(
+      codes(
+        when(
+          three,
+          [
+            { event_type: 'set_entity_attribute', entity: 'mara', attribute: 'trust', value: 6 },
+            { event_type: 'set_entity_attribute', entity: 'mara', attribute: 'trust', value: 9 },
+          ],
+          policy,
+        ),
+      ),
+    ).toEqual(['LEDGER_CHANGE_TOO_LARGE']);
+    accepted(
+      when(w, [{ event_type: 'set_entity_attribute', entity: 'mara', attribute: 'colour', value: 'red' }]),
+    );
   });
 
   it('L-30 an item reaches the player only from the scene, from a present holder, or when grantable', () => {
@@ -310,23 +409,46 @@ describe('D. write policy', () => {
     expect(codes(when(w, give('sword')))).toEqual(['LEDGER_IMPLAUSIBLE']); // at the forge, player in the tavern
     accepted(when(w, give('key'))); // mara holds it and is present
     accepted(when(w, give('sword'), { ...DEFAULT_POLICY, grantableItems: new Set(['sword']) }));
-    accepted(when(w, [{ event_type: 'set_scene', location: 'forge', present: ['player'] }, ...give('sword')]));
+    accepted(
+      when(w, [{ event_type: 'set_scene', location: 'forge', present: ['player'] }, ...give('sword')]),
+    );
     accepted(when(w, give('sword'), { ...DEFAULT_POLICY, player: null }));
   });
 
   it('L-31 a thread with declared conditions resolves only when they hold in the ledger', () => {
-    const section = validateLedgerSection({ threads: { brothers: { requires: [{ fact: 'brothers_found' }, { entity: 'mara', status: 'reunited' }] } } });
+    const section = validateLedgerSection({
+      threads: {
+        brothers: { requires: [{ fact: 'brothers_found' }, { entity: 'mara', status: 'reunited' }] },
+      },
+    });
     if (!section.ok) throw new Error('section');
     const policy = section.value.policy;
-    const w = given([[mara, { event_type: 'open_story_thread', thread: 'brothers', title: 'Find her brothers' }]], policy);
-    const resolve = { event_type: 'resolve_story_thread', thread: 'brothers', resolution: '(quest complete)' };
+    const w = given(
+      [[mara, { event_type: 'open_story_thread', thread: 'brothers', title: 'Find her brothers' }]],
+      policy,
+    );
+    const resolve = {
+      event_type: 'resolve_story_thread',
+      thread: 'brothers',
+      resolution: '(quest complete)',
+    };
     expect(codes(when(w, [resolve], policy))).toEqual(['LEDGER_CONDITIONS_UNMET']);
-    expect(codes(when(w, [{ event_type: 'add_fact', fact_id: 'brothers_found', predicate: 'found' }, resolve], policy))).toEqual(['LEDGER_CONDITIONS_UNMET']);
-    accepted(when(w, [
-      { event_type: 'add_fact', fact_id: 'brothers_found', predicate: 'found' },
-      { event_type: 'set_entity_status', entity: 'mara', status: 'reunited' },
-      resolve,
-    ], policy));
+    expect(
+      codes(
+        when(w, [{ event_type: 'add_fact', fact_id: 'brothers_found', predicate: 'found' }, resolve], policy),
+      ),
+    ).toEqual(['LEDGER_CONDITIONS_UNMET']);
+    accepted(
+      when(
+        w,
+        [
+          { event_type: 'add_fact', fact_id: 'brothers_found', predicate: 'found' },
+          { event_type: 'set_entity_status', entity: 'mara', status: 'reunited' },
+          resolve,
+        ],
+        policy,
+      ),
+    );
   });
 
   it('L-32 envelope fields supplied by the model are unknown fields', () => {
@@ -344,18 +466,29 @@ describe('E. history, invalidation and as-of queries', () => {
       if (!result.ok) throw new Error(JSON.stringify(result.errors));
       index.append({ turn, gameTime: `1199-01-0${turn}T00:00:00`, events: result.events });
     };
-    commit(1, [mara, { event_type: 'create_entity', entity: 'player', name: 'Player' }, { event_type: 'add_fact', fact_id: 'rumour', predicate: 'the well is dry' }, { event_type: 'add_relationship', source: 'mara', target: 'player', relationship: 'trusts' }, { event_type: 'open_story_thread', thread: 'well', title: 'The dry well' }]);
+    commit(1, [
+      mara,
+      { event_type: 'create_entity', entity: 'player', name: 'Player' },
+      { event_type: 'add_fact', fact_id: 'rumour', predicate: 'the well is dry' },
+      { event_type: 'add_relationship', source: 'mara', target: 'player', relationship: 'trusts' },
+      { event_type: 'open_story_thread', thread: 'well', title: 'The dry well' },
+    ]);
     commit(2, [{ event_type: 'set_entity_status', entity: 'mara', status: 'worried' }]);
-    commit(3, [{ event_type: 'invalidate_fact', fact_id: 'rumour', reason: 'it rained' }, { event_type: 'end_relationship', source: 'mara', target: 'player', relationship: 'trusts' }, { event_type: 'resolve_story_thread', thread: 'well', resolution: 'rain' }, { event_type: 'set_entity_status', entity: 'mara', status: 'relieved' }]);
+    commit(3, [
+      { event_type: 'invalidate_fact', fact_id: 'rumour', reason: 'it rained' },
+      { event_type: 'end_relationship', source: 'mara', target: 'player', relationship: 'trusts' },
+      { event_type: 'resolve_story_thread', thread: 'well', resolution: 'rain' },
+      { event_type: 'set_entity_status', entity: 'mara', status: 'relieved' },
+    ]);
     return index;
   }
 
   it('L-34 an invalidated fact keeps its record with turn, game time and reason; as-of queries see it before', () => {
     const index = session();
-    const fact = index.current.facts.rumour!;
+    const fact = getFact(index.current, 'rumour')!;
     expect(fact.invalidated).toEqual({ turn: 3, gameTime: '1199-01-03T00:00:00', reason: 'it rained' });
     expect(currentFacts(index.current).map((f) => f.id)).not.toContain('rumour');
-    expect(index.stateAt(2).facts.rumour!.invalidated).toBeUndefined();
+    expect(getFact(index.stateAt(2), 'rumour')!.invalidated).toBeUndefined();
     expect(factsValidAt(index.current, 2).map((f) => f.id)).toContain('rumour');
     expect(factsValidAt(index.current, 3).map((f) => f.id)).not.toContain('rumour');
   });
@@ -363,13 +496,21 @@ describe('E. history, invalidation and as-of queries', () => {
   it('L-35 an ended relationship keeps when it began and ended; it is active in stateAt(T−1)', () => {
     const index = session();
     const [tie] = relationshipTimeline(index.current, 'mara', 'player', 'trusts');
-    expect(tie!.periods).toEqual([{ started: { turn: 1, gameTime: '1199-01-01T00:00:00' }, ended: { turn: 3, gameTime: '1199-01-03T00:00:00' } }]);
+    expect(tie!.periods).toEqual([
+      {
+        started: { turn: 1, gameTime: '1199-01-01T00:00:00' },
+        ended: { turn: 3, gameTime: '1199-01-03T00:00:00' },
+      },
+    ]);
     expect(relationshipTimeline(index.stateAt(2), 'mara', 'player')[0]!.periods[0]!.ended).toBeUndefined();
   });
 
   it('L-36 a resolved thread keeps its resolution; earlier status is recoverable with stateAt', () => {
     const index = session();
-    expect(threads(index.current, { status: 'resolved' })[0]).toMatchObject({ key: 'well', resolved: { turn: 3, resolution: 'rain' } });
+    expect(threads(index.current, { status: 'resolved' })[0]).toMatchObject({
+      key: 'well',
+      resolved: { turn: 3, resolution: 'rain' },
+    });
     expect(threads(index.stateAt(2), { status: 'open' }).map((t) => t.key)).toEqual(['well']);
     expect(index.stateAt(2).entities.mara!.status).toBe('worried');
     expect(index.stateAt(1).entities.mara!.status).toBeUndefined();
@@ -393,7 +534,7 @@ describe('E. history, invalidation and as-of queries', () => {
     expect(() => {
       (log[0]!.events[0] as { name: string }).name = 'Evil';
     }).toThrow(TypeError);
-    log.length = 0; // a copy: the index is untouched
+    (log as LogEntry[]).length = 0; // a copy: the index is untouched
     expect(index.log()).toHaveLength(3);
     expect(Object.keys(Object.getPrototypeOf(index))).not.toContain('delete');
     expect(typeof (index as unknown as Record<string, unknown>).remove).toBe('undefined');
@@ -409,7 +550,9 @@ describe('F. atomicity', () => {
       batch.splice(position, 0, bad);
       const out = when(emptyWorld(), batch);
       expect(out.ok).toBe(false);
-      expect(!out.ok && out.errors).toEqual([expect.objectContaining({ index: position, code: 'LEDGER_UNKNOWN_REF', field: 'entity' })]);
+      expect(!out.ok && out.errors).toEqual([
+        expect.objectContaining({ index: position, code: 'LEDGER_UNKNOWN_REF', field: 'entity' }),
+      ]);
     }
   });
 
@@ -445,7 +588,13 @@ describe('G. replay and determinism', () => {
     const index = new LedgerIndex({ snapshotInterval: 3 });
     let world = emptyWorld();
     for (let turn = 1; turn <= 10; turn++) {
-      const batch = turn === 1 ? [mara] : [{ event_type: 'set_entity_attribute', entity: 'mara', attribute: 'count', value: turn }, { event_type: 'add_fact', predicate: `p${turn}` }];
+      const batch =
+        turn === 1
+          ? [mara]
+          : [
+              { event_type: 'set_entity_attribute', entity: 'mara', attribute: 'count', value: turn },
+              { event_type: 'add_fact', predicate: `p${turn}` },
+            ];
       const r = validateBatch(world, batch, DEFAULT_POLICY, { at: { turn } });
       if (!r.ok) throw new Error('rejected');
       world = index.append({ turn, events: r.events });
@@ -463,7 +612,8 @@ describe('G. replay and determinism', () => {
 
   it('L-44 a snapshot plus the tail equals the full fold (every K)', () => {
     const index = log();
-    for (let n = 0; n <= 10; n++) expect(canonicalJson(index.stateAt(n))).toBe(canonicalJson(foldLog(index.log(), n)));
+    for (let n = 0; n <= 10; n++)
+      expect(canonicalJson(index.stateAt(n))).toBe(canonicalJson(foldLog(index.log(), n)));
   });
 
   afterEach(() => {
@@ -474,7 +624,10 @@ describe('G. replay and determinism', () => {
   it('L-45 apply reads no clock, randomness, environment or locale', () => {
     const tz = process.env.TZ;
     const hashes = new Set<string>();
-    for (const [zone, date] of [['UTC', '2001-01-01'], ['Asia/Tokyo', '2040-06-30']] as const) {
+    for (const [zone, date] of [
+      ['UTC', '2001-01-01'],
+      ['Asia/Tokyo', '2040-06-30'],
+    ] as const) {
       process.env.TZ = zone;
       vi.useFakeTimers();
       vi.setSystemTime(new Date(date));
@@ -495,16 +648,27 @@ describe('G. replay and determinism', () => {
 
   it('L-46 replay re-validates every event: a stored event the validator refuses fails the load precisely', () => {
     const policy: LedgerPolicy = policyFromStateSchema({ player: { gold: { type: 'int' } } });
-    const ok = replayLog([{ turn: 1, events: [{ event_type: 'create_entity', entity: 'player', name: 'P' }] }], policy);
+    const ok = replayLog(
+      [{ turn: 1, events: [{ event_type: 'create_entity', entity: 'player', name: 'P' }] }],
+      policy,
+    );
     expect(ok.ok).toBe(true);
     const tampered = replayLog(
       [
         { turn: 1, events: [{ event_type: 'create_entity', entity: 'player', name: 'P' }] },
-        { turn: 2, events: [{ event_type: 'set_entity_attribute', entity: 'player', attribute: 'gold', value: 9999 }] },
+        {
+          turn: 2,
+          events: [{ event_type: 'set_entity_attribute', entity: 'player', attribute: 'gold', value: 9999 }],
+        },
       ],
       policy,
     );
-    expect(tampered).toMatchObject({ ok: false, entry: 1, turn: 2, errors: [{ index: 0, code: 'LEDGER_RULES_OWNED' }] });
+    expect(tampered).toMatchObject({
+      ok: false,
+      entry: 1,
+      turn: 2,
+      errors: [{ index: 0, code: 'LEDGER_RULES_OWNED' }],
+    });
   });
 });
 

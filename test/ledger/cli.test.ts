@@ -20,7 +20,10 @@ function run(args: string, options: Parameters<typeof runLedgerCheck>[1] = {}) {
   return { code, lines };
 }
 
-const good = file('good.json', JSON.stringify([{ event_type: 'create_entity', entity: 'mara', name: 'Mara' }]));
+const good = file(
+  'good.json',
+  JSON.stringify([{ event_type: 'create_entity', entity: 'mara', name: 'Mara' }]),
+);
 const mixed = file(
   'mixed.json',
   JSON.stringify([
@@ -36,7 +39,10 @@ afterEach(() => {
 
 describe('ledger check', () => {
   it('prints accepted for each event and exits 0 when the batch applies', () => {
-    expect(run(good)).toEqual({ code: 0, lines: ['#0 create_entity: accepted', 'batch accepted (1 events)'] });
+    expect(run(good)).toEqual({
+      code: 0,
+      lines: ['#0 create_entity: accepted', 'batch accepted (1 events)'],
+    });
   });
 
   it('prints the rejection code and message and exits 1 when it does not', () => {
@@ -58,7 +64,12 @@ describe('ledger check', () => {
       ok: false,
       events: [
         { index: 0, event_type: 'create_entity', accepted: true, errors: [] },
-        { index: 1, event_type: 'add_fact', accepted: false, errors: [{ code: 'LEDGER_UNKNOWN_REF', field: 'subject' }] },
+        {
+          index: 1,
+          event_type: 'add_fact',
+          accepted: false,
+          errors: [{ code: 'LEDGER_UNKNOWN_REF', field: 'subject' }],
+        },
       ],
       errors: [],
     });
@@ -70,7 +81,10 @@ describe('ledger check', () => {
     expect(loaded.ok && canonicalJson(loaded.world)).toBe(canonicalJson(town()));
     expect(loaded.ok && Object.getPrototypeOf(loaded.world.entities)).toBeNull();
     const world = file('world.json', worldJson);
-    const give = file('give.json', JSON.stringify([{ event_type: 'set_possession', item: 'key', owner: 'player' }]));
+    const give = file(
+      'give.json',
+      JSON.stringify([{ event_type: 'set_possession', item: 'key', owner: 'player' }]),
+    );
     expect(run(give, { world }).code).toBe(0);
     expect(run(give).lines[0]).toContain('LEDGER_UNKNOWN_REF');
     expect(run(good, { world }).lines[0]).toContain('LEDGER_DUPLICATE');
@@ -78,22 +92,44 @@ describe('ledger check', () => {
 
   it('--cartridge applies the write policy of its yare.yaml', () => {
     const cart = mkdtempSync(join(dir, 'cart-'));
-    writeFileSync(join(cart, 'yare.yaml'), 'state_schema:\n  player:\n    gold: { type: int, default: 0 }\nledger:\n  undeclared_attributes: reject\n');
-    const gold = file('gold.json', JSON.stringify([{ event_type: 'create_entity', entity: 'player', name: 'P' }, { event_type: 'set_entity_attribute', entity: 'player', attribute: 'gold', value: 9999 }]));
-    expect(run(gold, { cartridge: cart }).lines[1]).toBe('#1 set_entity_attribute: rejected LEDGER_RULES_OWNED attribute "gold" is owned by the game rules; the narrator cannot set it');
+    writeFileSync(
+      join(cart, 'yare.yaml'),
+      'state_schema:\n  player:\n    gold: { type: int, default: 0 }\nledger:\n  undeclared_attributes: reject\n',
+    );
+    const gold = file(
+      'gold.json',
+      JSON.stringify([
+        { event_type: 'create_entity', entity: 'player', name: 'P' },
+        { event_type: 'set_entity_attribute', entity: 'player', attribute: 'gold', value: 9999 },
+      ]),
+    );
+    expect(run(gold, { cartridge: cart }).lines[1]).toBe(
+      '#1 set_entity_attribute: rejected LEDGER_RULES_OWNED attribute "gold" is owned by the game rules; the narrator cannot set it',
+    );
     expect(run(gold).code).toBe(0);
     const bad = mkdtempSync(join(dir, 'bad-'));
     writeFileSync(join(bad, 'yare.yaml'), 'ledger:\n  attributes:\n    mood: { type: text }\n');
-    expect(run(good, { cartridge: bad })).toMatchObject({ code: 1, lines: [expect.stringContaining('ledger.attributes.mood.type')] });
+    expect(run(good, { cartridge: bad })).toMatchObject({
+      code: 1,
+      lines: [expect.stringContaining('ledger.attributes.mood.type')],
+    });
   });
 
   it('unreadable, non-JSON, oversized and malformed inputs exit 1 with a clear message', () => {
     expect(run(join(dir, 'missing.json')).lines[0]).toMatch(/^error: .*missing\.json: ENOENT$/);
-    expect(run(file('trunc.json', '[{"event_type": "create_'))).toMatchObject({ code: 1, lines: ['batch: rejected LEDGER_NOT_JSON arguments are not valid JSON (truncated or malformed)', 'batch rejected (1 errors)'] });
+    expect(run(file('trunc.json', '[{"event_type": "create_'))).toMatchObject({
+      code: 1,
+      lines: [
+        'batch: rejected LEDGER_NOT_JSON arguments are not valid JSON (truncated or malformed)',
+        'batch rejected (1 errors)',
+      ],
+    });
     expect(run(file('obj.json', '{"event_type": "set_scene"}')).lines[0]).toContain('LEDGER_NOT_ARRAY');
     const world = file('w.json', JSON.stringify(town()));
     expect(run(good, { world, maxFileBytes: 10 }).lines[0]).toMatch(/larger than 10 bytes/);
-    expect(run(good, { world: file('badworld.json', '{"version":1}') }).lines[0]).toBe(`error: ${join(dir, 'badworld.json')}: entities must be an object`);
+    expect(run(good, { world: file('badworld.json', '{"version":1}') }).lines[0]).toBe(
+      `error: ${join(dir, 'badworld.json')}: entities must be an object`,
+    );
   });
 
   it('registers `ledger check` on a program and sets the exit code', async () => {
@@ -107,6 +143,8 @@ describe('ledger check', () => {
     await program.parseAsync(['ledger', 'check', mixed, '--json'], { from: 'user' });
     expect(process.exitCode).toBe(1);
     expect(JSON.parse(out.join('')).ok).toBe(false);
-    await expect(program.parseAsync(['ledger', 'check'], { from: 'user' })).rejects.toThrow(/missing required argument/);
+    await expect(program.parseAsync(['ledger', 'check'], { from: 'user' })).rejects.toThrow(
+      /missing required argument/,
+    );
   });
 });

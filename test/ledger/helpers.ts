@@ -40,7 +40,12 @@ export function town(policy: LedgerPolicy = DEFAULT_POLICY): World {
         { event_type: 'set_current_location', entity: 'player', location: 'tavern' },
         { event_type: 'set_current_location', entity: 'mara', location: 'tavern' },
         { event_type: 'set_possession', item: 'key', owner: 'mara' },
-        { event_type: 'set_scene', summary: 'Evening in the tavern', location: 'tavern', present: ['player', 'mara'] },
+        {
+          event_type: 'set_scene',
+          summary: 'Evening in the tavern',
+          location: 'tavern',
+          present: ['player', 'mara'],
+        },
       ],
     ],
     policy,
@@ -50,7 +55,12 @@ export function town(policy: LedgerPolicy = DEFAULT_POLICY): World {
 export type Outcome = { ok: true; world: World } | { ok: false; errors: LedgerError[] };
 
 /** Proposes a batch and, when it is rejected, asserts the world was not touched (L-39). */
-export function when(world: World, batch: unknown, policy: LedgerPolicy = DEFAULT_POLICY, options: ValidateOptions = {}): Outcome {
+export function when(
+  world: World,
+  batch: unknown,
+  policy: LedgerPolicy = DEFAULT_POLICY,
+  options: ValidateOptions = {},
+): Outcome {
   const before = canonicalJson(world);
   const result = proposeBatch(world, batch, policy, { at: { turn: 100 }, ...options });
   expect(canonicalJson(world)).toBe(before);

@@ -19,12 +19,29 @@ const SCHEMAS: Record<string, unknown> = {
     },
   },
   'mnesos/dark-fantasy': {
-    player: { hp: { type: 'int', default: 100 }, corruption: { type: 'int', default: 0 }, gold: { type: 'int', default: 10 } },
+    player: {
+      hp: { type: 'int', default: 100 },
+      corruption: { type: 'int', default: 0 },
+      gold: { type: 'int', default: 10 },
+    },
     game_time: { now: { type: 'string', default: '1199-01-01T00:00:00' } },
   },
   'mnesos/generic-rpg': {
-    player: { npc_visibility: true, visibility: 'public', hp: { type: 'int' }, mana: { type: 'int' }, level: { type: 'int' }, gold: { type: 'int' } },
-    npc: { npc_visibility: true, visibility: 'public', name: { type: 'string' }, hp: { type: 'int' }, strength: { type: 'int' } },
+    player: {
+      npc_visibility: true,
+      visibility: 'public',
+      hp: { type: 'int' },
+      mana: { type: 'int' },
+      level: { type: 'int' },
+      gold: { type: 'int' },
+    },
+    npc: {
+      npc_visibility: true,
+      visibility: 'public',
+      name: { type: 'string' },
+      hp: { type: 'int' },
+      strength: { type: 'int' },
+    },
     current_location: { type: 'string', default: 'Crossroads', npc_visibility: true, visibility: 'public' },
     inventory: { type: 'list', default: [], npc_visibility: true, visibility: 'public' },
   },
@@ -52,7 +69,19 @@ function stateSchemaOf(name: string): unknown {
 describe('rules-owned names', () => {
   it('cover domains, fields, domain_field spellings and flat-name suffixes (seed-eldoria)', () => {
     const names = rulesOwnedNames(stateSchemaOf('seed-eldoria'));
-    for (const n of ['player', 'hp', 'mana', 'gold', 'status', 'npc', 'type', 'attack_power', 'player_gold', 'npc_hp', 'power']) {
+    for (const n of [
+      'player',
+      'hp',
+      'mana',
+      'gold',
+      'status',
+      'npc',
+      'type',
+      'attack_power',
+      'player_gold',
+      'npc_hp',
+      'power',
+    ]) {
       expect(names.has(n), n).toBe(true);
     }
     expect(names.has('visibility')).toBe(false);
@@ -61,17 +90,32 @@ describe('rules-owned names', () => {
 
   it('cover flat schemas (lights-out-demo) and top-level scalar fields (generic-rpg)', () => {
     const flat = rulesOwnedNames(stateSchemaOf('mnesos/lights-out-demo'));
-    for (const n of ['player_credits', 'credits', 'skill_level', 'level', 'world_alarm_active', 'alarm_active', 'pending_interaction']) {
+    for (const n of [
+      'player_credits',
+      'credits',
+      'skill_level',
+      'level',
+      'world_alarm_active',
+      'alarm_active',
+      'pending_interaction',
+    ]) {
       expect(flat.has(n), n).toBe(true);
     }
     const generic = rulesOwnedNames(stateSchemaOf('mnesos/generic-rpg'));
-    for (const n of ['current_location', 'location', 'inventory', 'strength', 'name']) expect(generic.has(n), n).toBe(true);
+    for (const n of ['current_location', 'location', 'inventory', 'strength', 'name'])
+      expect(generic.has(n), n).toBe(true);
     // Domain-level flags are not names of state.
     expect(generic.has('npc_visibility')).toBe(false);
   });
 
   it('every cartridge in the shared set yields a policy, and junk schemas yield none', () => {
-    for (const c of ['seed-eldoria', 'mnesos/dark-fantasy', 'mnesos/generic-rpg', 'mnesos/lights-out-demo', 'mnesos/web-client-e2e']) {
+    for (const c of [
+      'seed-eldoria',
+      'mnesos/dark-fantasy',
+      'mnesos/generic-rpg',
+      'mnesos/lights-out-demo',
+      'mnesos/web-client-e2e',
+    ]) {
       expect(policyFromStateSchema(stateSchemaOf(c)).rulesOwned.size).toBeGreaterThan(0);
     }
     for (const junk of [undefined, null, 3, 'x', []]) expect(rulesOwnedNames(junk).size).toBe(0);
@@ -89,7 +133,11 @@ describe('the ledger: section', () => {
     const r = validateLedgerSection({
       player: 'hero',
       undeclared_attributes: 'reject',
-      attributes: { mood: { type: 'string', enum: ['calm', 'angry'] }, trust: { type: 'int', min: 0, max: 10, max_change: 2 }, wet: { type: 'bool' } },
+      attributes: {
+        mood: { type: 'string', enum: ['calm', 'angry'] },
+        trust: { type: 'int', min: 0, max: 10, max_change: 2 },
+        wet: { type: 'bool' },
+      },
       grantable_items: ['torch'],
       threads: { rescue: { requires: [{ fact: 'rescued' }, { entity: 'hero', status: 'free' }] } },
       allow_self_relationships: true,
@@ -109,7 +157,12 @@ describe('the ledger: section', () => {
       colour: 1,
       player: 'Hero',
       undeclared_attributes: 'maybe',
-      attributes: { trust: { type: 'int', min: 5, max: 1 }, mood: { type: 'text' }, Bad: { type: 'bool' }, n: { type: 'bool', min: 0 } },
+      attributes: {
+        trust: { type: 'int', min: 5, max: 1 },
+        mood: { type: 'text' },
+        Bad: { type: 'bool' },
+        n: { type: 'bool', min: 0 },
+      },
       grantable_items: 'torch',
       threads: { t: { requires: [{ fact: 'x', extra: 1 }] } },
       world: [{ event_type: 'create_entity', entity: 'x', name: 'X' }],
@@ -127,7 +180,10 @@ describe('the ledger: section', () => {
       'ledger.grantable_items',
       'ledger.threads.t.requires.0',
     ]);
-    expect(validateLedgerSection([1])).toMatchObject({ ok: false, issues: [{ path: ['ledger'], code: 'LEDGER_BAD_TYPE' }] });
+    expect(validateLedgerSection([1])).toMatchObject({
+      ok: false,
+      issues: [{ path: ['ledger'], code: 'LEDGER_BAD_TYPE' }],
+    });
   });
 
   it('validates the starting world in order, with file paths for each bad event field', () => {
@@ -137,7 +193,10 @@ describe('the ledger: section', () => {
         { event_type: 'set_current_location', entity: 'mara', location: 'tavern' },
       ],
     });
-    expect(r).toMatchObject({ ok: false, issues: [{ path: ['ledger', 'world', 1, 'entity'], code: 'LEDGER_UNKNOWN_REF' }] });
+    expect(r).toMatchObject({
+      ok: false,
+      issues: [{ path: ['ledger', 'world', 1, 'entity'], code: 'LEDGER_UNKNOWN_REF' }],
+    });
   });
 
   it('a starting world may hand items to the player from anywhere (the author sets the stage)', () => {

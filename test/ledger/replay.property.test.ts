@@ -21,20 +21,56 @@ const text = fc.constantFrom('x', 'y', 'calm', 'Mara', 'the well');
 const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
 
 const event: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
-  fc.record({ event_type: fc.constant('create_entity'), entity: key, name: text, aliases: maybe(fc.uniqueArray(text, { maxLength: 2 })) }),
+  fc.record({
+    event_type: fc.constant('create_entity'),
+    entity: key,
+    name: text,
+    aliases: maybe(fc.uniqueArray(text, { maxLength: 2 })),
+  }),
   fc.record({ event_type: fc.constant('set_entity_status'), entity: key, status: text }),
-  fc.record({ event_type: fc.constant('set_entity_attribute'), entity: key, attribute: fc.constantFrom('mood', 'trust'), value: fc.oneof(text, fc.integer({ min: -5, max: 5 }), fc.boolean(), fc.constant(null)) }),
-  fc.record({ event_type: fc.constant('set_entity_conditions'), entity: key, conditions: fc.uniqueArray(text, { maxLength: 3 }) }),
+  fc.record({
+    event_type: fc.constant('set_entity_attribute'),
+    entity: key,
+    attribute: fc.constantFrom('mood', 'trust'),
+    value: fc.oneof(text, fc.integer({ min: -5, max: 5 }), fc.boolean(), fc.constant(null)),
+  }),
+  fc.record({
+    event_type: fc.constant('set_entity_conditions'),
+    entity: key,
+    conditions: fc.uniqueArray(text, { maxLength: 3 }),
+  }),
   fc.record({ event_type: fc.constant('set_current_location'), entity: key, location: key }),
   fc.record({ event_type: fc.constant('set_possession'), item: key, owner: key }),
   fc.record({ event_type: fc.constant('clear_possession'), item: key }),
-  fc.record({ event_type: fc.constant('add_fact'), predicate: text, subject: maybe(key), object: maybe(fc.oneof(key, factId)), fact_id: maybe(factId), value: maybe(fc.integer()) }),
+  fc.record({
+    event_type: fc.constant('add_fact'),
+    predicate: text,
+    subject: maybe(key),
+    object: maybe(fc.oneof(key, factId)),
+    fact_id: maybe(factId),
+    value: maybe(fc.integer()),
+  }),
   fc.record({ event_type: fc.constant('invalidate_fact'), fact_id: factId, reason: maybe(text) }),
-  fc.record({ event_type: fc.constant('add_relationship'), source: key, target: key, relationship: fc.constantFrom('trusts', 'fears') }),
-  fc.record({ event_type: fc.constant('end_relationship'), source: key, target: key, relationship: fc.constantFrom('trusts', 'fears') }),
+  fc.record({
+    event_type: fc.constant('add_relationship'),
+    source: key,
+    target: key,
+    relationship: fc.constantFrom('trusts', 'fears'),
+  }),
+  fc.record({
+    event_type: fc.constant('end_relationship'),
+    source: key,
+    target: key,
+    relationship: fc.constantFrom('trusts', 'fears'),
+  }),
   fc.record({ event_type: fc.constant('open_story_thread'), thread, title: text }),
   fc.record({ event_type: fc.constant('resolve_story_thread'), thread, resolution: maybe(text) }),
-  fc.record({ event_type: fc.constant('set_scene'), summary: maybe(text), location: maybe(key), present: maybe(fc.uniqueArray(key, { maxLength: 3 })) }),
+  fc.record({
+    event_type: fc.constant('set_scene'),
+    summary: maybe(text),
+    location: maybe(key),
+    present: maybe(fc.uniqueArray(key, { maxLength: 3 })),
+  }),
   fc.constant({ event_type: 'execute_shell' }),
 );
 

@@ -34,9 +34,11 @@ const SEED_TYPES = [
   'set_scene',
 ];
 
-function schemaVariants(schema: Record<string, unknown>): Array<{ properties: Record<string, { const?: string }>; required: string[] }> {
+function schemaVariants(
+  schema: Record<string, unknown>,
+): Array<{ properties: Record<string, { const?: string }>; required: string[] }> {
   const events = (schema.properties as Record<string, { items: { anyOf: unknown[] } }>).events;
-  return events.items.anyOf as Array<{ properties: Record<string, { const?: string }>; required: string[] }>;
+  return events!.items.anyOf as Array<{ properties: Record<string, { const?: string }>; required: string[] }>;
 }
 
 describe('the vocabulary table', () => {
@@ -46,7 +48,9 @@ describe('the vocabulary table', () => {
       .split('\n')
       .map((line) => line.trim().split('(')[0]);
     expect(prompt).toEqual(SEED_TYPES);
-    const schemaTypes = schemaVariants(recordWorldChangesJsonSchema()).map((v) => v.properties.event_type!.const);
+    const schemaTypes = schemaVariants(recordWorldChangesJsonSchema()).map(
+      (v) => v.properties.event_type!.const,
+    );
     expect(schemaTypes).toEqual(SEED_TYPES);
     // The validator accepts every type (through the example) and apply handles every type it returns.
     const result = validateBatch(emptyWorld(), VOCABULARY_EXAMPLE);
@@ -55,13 +59,15 @@ describe('the vocabulary table', () => {
     expect(() => applyBatch(emptyWorld(), result.events, { turn: 1 })).not.toThrow();
   });
 
-  it('L-49 the event union and the table cannot drift: every variant has exactly its row\'s fields', () => {
+  it("L-49 the event union and the table cannot drift: every variant has exactly its row's fields", () => {
     // Compile time: events.ts fails to build when a variant and its row disagree. Run time: the parsed
     // example events carry only fields their row names, and each row's fields appear in the schema.
     for (const type of SEED_TYPES as LedgerEventType[]) {
       const spec = LEDGER_SPECS[type]!;
       const fields = new Set([...Object.keys(spec.required), ...Object.keys(spec.optional)]);
-      const variant = schemaVariants(recordWorldChangesJsonSchema()).find((v) => v.properties.event_type!.const === type)!;
+      const variant = schemaVariants(recordWorldChangesJsonSchema()).find(
+        (v) => v.properties.event_type!.const === type,
+      )!;
       expect(new Set(Object.keys(variant.properties))).toEqual(new Set(['event_type', ...fields]));
       expect(variant.required).toEqual(['event_type', ...Object.keys(spec.required)]);
       for (const wire of VOCABULARY_EXAMPLE.filter((e) => e.event_type === type)) {
@@ -96,13 +102,22 @@ describe('the vocabulary table', () => {
   it('L-51 removing a type from the table removes it from prompt, schema and validator at once', () => {
     const reduced = restrictSpecs(SEED_TYPES.filter((t) => t !== 'set_possession') as LedgerEventType[]);
     expect(vocabularyForPrompt(reduced)).not.toContain('set_possession');
-    expect(schemaVariants(recordWorldChangesJsonSchema(undefined, reduced)).map((v) => v.properties.event_type!.const)).not.toContain(
-      'set_possession',
-    );
+    expect(
+      schemaVariants(recordWorldChangesJsonSchema(undefined, reduced)).map(
+        (v) => v.properties.event_type!.const,
+      ),
+    ).not.toContain('set_possession');
     expect(vocabularyExample(reduced).some((e) => e.event_type === 'set_possession')).toBe(false);
-    const out = validateBatch(emptyWorld(), [{ event_type: 'set_possession', item: 'a', owner: 'b' }], undefined, { specs: reduced });
+    const out = validateBatch(
+      emptyWorld(),
+      [{ event_type: 'set_possession', item: 'a', owner: 'b' }],
+      undefined,
+      { specs: reduced },
+    );
     expect(out).toMatchObject({ ok: false, errors: [{ code: 'LEDGER_UNKNOWN_EVENT' }] });
-    expect(validateBatch(emptyWorld(), vocabularyExample(reduced), undefined, { specs: reduced }).ok).toBe(true);
+    expect(validateBatch(emptyWorld(), vocabularyExample(reduced), undefined, { specs: reduced }).ok).toBe(
+      true,
+    );
   });
 
   it('the table is frozen with a null prototype, and isLedgerEventType is byte-exact', () => {
@@ -110,20 +125,37 @@ describe('the vocabulary table', () => {
     expect(Object.getPrototypeOf(LEDGER_SPECS)).toBeNull();
     expect((LEDGER_SPECS as Record<string, unknown>).constructor).toBeUndefined();
     expect(isLedgerEventType('set_scene')).toBe(true);
-    for (const x of ['Set_scene', 'set_scene ', 'constructor', '__proto__', null, 1, ['set_scene']]) expect(isLedgerEventType(x)).toBe(false);
+    for (const x of ['Set_scene', 'set_scene ', 'constructor', '__proto__', null, 1, ['set_scene']])
+      expect(isLedgerEventType(x)).toBe(false);
   });
 
   it('the JSON Schema is closed everywhere and carries the policy hints', () => {
-    const schema = recordWorldChangesJsonSchema({ rulesOwnedAttributes: ['gold', 'hp'], declaredAttributes: ['mood'] });
+    const schema = recordWorldChangesJsonSchema({
+      rulesOwnedAttributes: ['gold', 'hp'],
+      declaredAttributes: ['mood'],
+    });
     expect(schema.additionalProperties).toBe(false);
-    for (const v of schemaVariants(schema)) expect((v as unknown as { additionalProperties: boolean }).additionalProperties).toBe(false);
-    const attr = schemaVariants(schema).find((v) => v.properties.event_type!.const === 'set_entity_attribute')!;
+    for (const v of schemaVariants(schema))
+      expect((v as unknown as { additionalProperties: boolean }).additionalProperties).toBe(false);
+    const attr = schemaVariants(schema).find(
+      (v) => v.properties.event_type!.const === 'set_entity_attribute',
+    )!;
     expect(JSON.stringify(attr.properties.attribute)).toContain('never (owned by the rules): gold, hp');
-    expect(JSON.stringify(schema)).toBe(JSON.stringify(recordWorldChangesJsonSchema({ rulesOwnedAttributes: ['gold', 'hp'], declaredAttributes: ['mood'] })));
+    expect(JSON.stringify(schema)).toBe(
+      JSON.stringify(
+        recordWorldChangesJsonSchema({ rulesOwnedAttributes: ['gold', 'hp'], declaredAttributes: ['mood'] }),
+      ),
+    );
   });
 
   it('validated events use `type`, never `event_type`, and absent optionals are omitted', () => {
-    const parsed = parseEvent({ event_type: 'create_entity', entity: 'mara', name: 'Mara', description: null }, 0);
-    expect(parsed).toEqual({ ok: true, event: { type: 'create_entity', entity: 'mara', name: 'Mara' } satisfies LedgerEvent });
+    const parsed = parseEvent(
+      { event_type: 'create_entity', entity: 'mara', name: 'Mara', description: null },
+      0,
+    );
+    expect(parsed).toEqual({
+      ok: true,
+      event: { type: 'create_entity', entity: 'mara', name: 'Mara' } satisfies LedgerEvent,
+    });
   });
 });

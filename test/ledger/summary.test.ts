@@ -52,7 +52,11 @@ describe('summarizeWorld', () => {
       const lost = s.dropped.present + s.dropped.threads + s.dropped.facts;
       expect(kept + lost).toBe(2 + 1 + 3);
     }
-    expect(summarizeWorld(world, { tokenBudget: 0 })).toMatchObject({ text: '', tokens: 0, dropped: { scene: 1 } });
+    expect(summarizeWorld(world, { tokenBudget: 0 })).toMatchObject({
+      text: '',
+      tokens: 0,
+      dropped: { scene: 1 },
+    });
     expect(summarizeWorld(world).budget).toBe(DEFAULT_SUMMARY_TOKEN_BUDGET);
   });
 

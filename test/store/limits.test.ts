@@ -2,7 +2,13 @@
 // key hashing). Database round-trips of limits run in the repository suite and on an in-memory SQLite here.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StoreInputError, StoreMigrationError } from '../../src/store/errors.ts';
+import Sqlite from 'better-sqlite3';
+import {
+  isForeignKeyViolation,
+  isUniqueViolation,
+  StoreInputError,
+  StoreMigrationError,
+} from '../../src/store/errors.ts';
 import { API_KEY_PREFIX, generateApiKey, hashApiKey } from '../../src/store/keys.ts';
 import {
   MAX_CARTRIDGE_BYTES,
@@ -189,5 +195,41 @@ describe('API keys', () => {
     expect(a.startsWith(API_KEY_PREFIX)).toBe(true);
     expect(a).not.toBe(b);
     expect(a.length).toBe(API_KEY_PREFIX.length + 43);
+  });
+});
+
+describe('constraint error classification', () => {
+  function sqliteError(statement: string): unknown {
+    const db = new Sqlite(':memory:');
+    db.pragma('foreign_keys = ON');
+    db.exec(
+      'create table p (id text primary key, name text unique); create table c (p_id text references p(id))',
+    );
+    db.exec("insert into p values ('a', 'x')");
+    try {
+      db.exec(statement);
+      return undefined;
+    } catch (error) {
+      return error;
+    } finally {
+      db.close();
+    }
+  }
+
+  it('tells unique from foreign-key violations on SQLite', () => {
+    const unique = sqliteError("insert into p values ('b', 'x')");
+    const primary = sqliteError("insert into p values ('a', 'y')");
+    const foreign = sqliteError("insert into c values ('missing')");
+    expect([isUniqueViolation(unique), isForeignKeyViolation(unique)]).toEqual([true, false]);
+    expect([isUniqueViolation(primary), isForeignKeyViolation(primary)]).toEqual([true, false]);
+    expect([isUniqueViolation(foreign), isForeignKeyViolation(foreign)]).toEqual([false, true]);
+  });
+
+  it('reads PostgreSQL SQLSTATE codes and ignores anything else', () => {
+    expect(isUniqueViolation({ code: '23505' })).toBe(true);
+    expect(isForeignKeyViolation({ code: '23503' })).toBe(true);
+    expect(isUniqueViolation({ code: '23503' })).toBe(false);
+    expect(isUniqueViolation(new Error('23505'))).toBe(false);
+    expect(isForeignKeyViolation(null)).toBe(false);
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { BUILTINS, checkCall } from '../../../src/yare/expr/builtins.ts';
+import { BUILTINS, checkCall, TIMEDELTA_POSITIONAL } from '../../../src/yare/expr/builtins.ts';
 import { evaluate, formatValue } from '../../../src/yare/expr/evaluate.ts';
 import { parseExpression } from '../../../src/yare/expr/parser.ts';
-import { MAX_DICE_COUNT, MAX_DICE_SIDES } from '../../../src/yare/limits.ts';
+import { MAX_CONTAINER_SIZE, MAX_DICE_COUNT, MAX_DICE_SIDES } from '../../../src/yare/limits.ts';
 import { Duration, PyFloat } from '../../../src/yare/values.ts';
 import { contextOf, run, yareErrorOf } from './helpers.ts';
 
@@ -16,7 +16,9 @@ function show(text: string, fixture = {}): string {
 describe('roll', () => {
   it('rolls bare dice, quoted dice, upper case and dice held in state', () => {
     const ctx = contextOf({ faces: [1, 2, 3, 4, 5, 6, 7], temp: { d: '2d6' } });
-    expect(evaluate(parseExpression("roll(1d20) + roll('1D4') + roll(temp.d) + roll(' 3d8 ')"), ctx)).toBe(28);
+    expect(evaluate(parseExpression("roll(1d20) + roll('1D4') + roll(temp.d) + roll(' 3d8 ')"), ctx)).toBe(
+      28,
+    );
     expect(ctx.rolls).toEqual([
       { count: 1, sides: 20, text: 'roll(1d20)' },
       { count: 1, sides: 4, text: "roll('1D4')" },
@@ -37,14 +39,19 @@ describe('roll', () => {
     expect(yareErrorOf(() => run("roll('1d0')")).code).toBe('YARE_BAD_DICE');
   });
 
-  it.each(["roll('d20')", "roll('2x6')", "roll('-1d6')", "roll('1d6+2')", "roll('')", 'roll(20)', 'roll(None)'])(
-    '%s is bad dice',
-    (text) => {
-      const e = yareErrorOf(() => run(text));
-      expect(e.code).toBe('YARE_BAD_DICE');
-      expect(e.span).toEqual({ start: 5, end: text.length - 1 });
-    },
-  );
+  it.each([
+    "roll('d20')",
+    "roll('2x6')",
+    "roll('-1d6')",
+    "roll('1d6+2')",
+    "roll('')",
+    'roll(20)',
+    'roll(None)',
+  ])('%s is bad dice', (text) => {
+    const e = yareErrorOf(() => run(text));
+    expect(e.code).toBe('YARE_BAD_DICE');
+    expect(e.span).toEqual({ start: 5, end: text.length - 1 });
+  });
 
   it('takes exactly one positional argument', () => {
     expect(yareErrorOf(() => run('roll()')).code).toBe('YARE_ARITY');
@@ -79,9 +86,12 @@ describe('abs, floor, ceil, len', () => {
     expect(run('ceil(2.1)')).toBe(3);
   });
 
-  it.each(["abs('a')", 'abs(None)', "floor('2')", 'ceil([1])', 'len(5)', 'len(None)'])('%s is a type error', (text) => {
-    expect(yareErrorOf(() => run(text)).code).toBe('YARE_TYPE');
-  });
+  it.each(["abs('a')", 'abs(None)', "floor('2')", 'ceil([1])', 'len(5)', 'len(None)'])(
+    '%s is a type error',
+    (text) => {
+      expect(yareErrorOf(() => run(text)).code).toBe('YARE_TYPE');
+    },
+  );
 
   it('refuses results that are not exact ints', () => {
     expect(yareErrorOf(() => run('floor(1e300)')).code).toBe('YARE_OVERFLOW');
@@ -164,9 +174,9 @@ describe('round (Python: banker’s rounding on the exact binary value)', () => 
 
 describe('timedelta', () => {
   it('builds durations from every keyword', () => {
-    expect(show('timedelta(days=1, hours=2, minutes=3, seconds=4, weeks=1, milliseconds=5, microseconds=6)')).toBe(
-      '8 days, 2:03:04.005006',
-    );
+    expect(
+      show('timedelta(days=1, hours=2, minutes=3, seconds=4, weeks=1, milliseconds=5, microseconds=6)'),
+    ).toBe('8 days, 2:03:04.005006');
     expect(run('timedelta(hours=1)')).toEqual(new Duration(3600 * SECOND));
     expect(run('timedelta()')).toEqual(new Duration(0));
   });
@@ -235,12 +245,29 @@ describe('time_delta', () => {
 
   it('refuses numbers (no clock or time zone is read) and other types', () => {
     expect(yareErrorOf(() => run("time_delta(1600000000, '2026-04-01')")).message).toContain('clock');
-    expect(yareErrorOf(() => run("time_delta([], '2026-04-01')")).message).toContain('time_delta unsupported type: list');
+    expect(yareErrorOf(() => run("time_delta([], '2026-04-01')")).message).toContain(
+      'time_delta unsupported type: list',
+    );
     expect(yareErrorOf(() => run("time_delta('2026-04-01')")).code).toBe('YARE_ARITY');
   });
 
   it('refuses a difference too large to count exactly in microseconds', () => {
     expect(yareErrorOf(() => run("time_delta('0001-01-01', '9999-12-31')")).code).toBe('YARE_OVERFLOW');
+  });
+});
+
+describe('argument limits', () => {
+  it(`accepts ${MAX_CONTAINER_SIZE} arguments in a call and refuses one more`, () => {
+    const args = (n: number) => Array.from({ length: n }, (_, i) => String(i)).join(',');
+    expect(run(`max(${args(MAX_CONTAINER_SIZE)})`)).toBe(MAX_CONTAINER_SIZE - 1);
+    const e = yareErrorOf(() => parseExpression(`max(${args(MAX_CONTAINER_SIZE + 1)})`));
+    expect(e.code).toBe('YARE_CONTAINER_LIMIT');
+    expect(e.message).toContain(String(MAX_CONTAINER_SIZE));
+  });
+
+  it(`timedelta takes ${TIMEDELTA_POSITIONAL.length} positional arguments and refuses one more`, () => {
+    expect(run('timedelta(0, 0, 0, 0, 0, 0, 1)')).toEqual(new Duration(7 * DAY));
+    expect(yareErrorOf(() => run('timedelta(0, 0, 0, 0, 0, 0, 1, 1)')).code).toBe('YARE_ARITY');
   });
 });
 

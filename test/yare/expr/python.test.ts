@@ -80,7 +80,9 @@ describe('formatValue (Python str)', () => {
     expect(formatDuration(new Duration(2 * DAY + 5))).toBe('2 days, 0:00:00.000005');
     expect(formatDuration(new Duration(-2 * DAY))).toBe('-2 days, 0:00:00');
     expect(pyRepr(new Duration(-SECOND))).toBe('datetime.timedelta(days=-1, seconds=86399)');
-    expect(pyRepr([new Duration(0), new Duration(5)])).toBe('[datetime.timedelta(0), datetime.timedelta(microseconds=5)]');
+    expect(pyRepr([new Duration(0), new Duration(5)])).toBe(
+      '[datetime.timedelta(0), datetime.timedelta(microseconds=5)]',
+    );
   });
 
   it('quotes and escapes strings like Python repr', () => {
@@ -100,7 +102,11 @@ describe('formatValue (Python str)', () => {
 
 describe('toStateValue', () => {
   it('turns floats into numbers, durations into ISO-8601, dicts into null-prototype objects', () => {
-    const out = toStateValue({ f: new PyFloat(3), d: new Duration(DAY + 7384 * SECOND), l: [new PyFloat(0.5), { x: null }] });
+    const out = toStateValue({
+      f: new PyFloat(3),
+      d: new Duration(DAY + 7384 * SECOND),
+      l: [new PyFloat(0.5), { x: null }],
+    });
     expect(out).toEqual({ f: 3, d: 'P1DT2H3M4S', l: [0.5, { x: null }] });
     expect(Object.getPrototypeOf(out)).toBeNull();
     expect(Object.getPrototypeOf((out as { l: object[] }).l[1])).toBeNull();
@@ -219,8 +225,9 @@ describe('valueEquals, typeName, compareStrings', () => {
 
   it(`compares values nested ${MAX_VALUE_NESTING} deep and refuses deeper`, () => {
     expect(valueEquals(nestedList(MAX_VALUE_NESTING), nestedList(MAX_VALUE_NESTING))).toBe(true);
-    expect(yareErrorOf(() => valueEquals(nestedList(MAX_VALUE_NESTING + 1), nestedList(MAX_VALUE_NESTING + 1))).code).toBe(
-      'YARE_BAD_VALUE',
-    );
+    expect(
+      yareErrorOf(() => valueEquals(nestedList(MAX_VALUE_NESTING + 1), nestedList(MAX_VALUE_NESTING + 1)))
+        .code,
+    ).toBe('YARE_BAD_VALUE');
   });
 });

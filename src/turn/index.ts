@@ -1,0 +1,31 @@
+// The turn engine: one function runs one turn (see run-turn.ts and docs/turn.md).
+export { runTurn, runTurnToRecord } from './run-turn.ts';
+export { replayTurnRules, type ReplayResult } from './record.ts';
+export { openingMessages } from './narrator.ts';
+export { TurnError, isTurnError } from './errors.ts';
+export { DEFAULT_TURN_LIMITS, resolveTurnLimits, type TurnLimits } from './limits.ts';
+export * as turnLimits from './limits.ts';
+export { parseDuration, clockMode, type ClockMode } from './game-time.ts';
+export { assemblePrompt, type AssembledPrompt, type PromptSection, type SectionReport } from './prompts.ts';
+export { checkArgs } from './args.ts';
+export { directorTools, ENGINE_TOOL_NAMES } from './tools.ts';
+export { chooseOffline, matchEvent, OFFLINE_LABEL } from './offline.ts';
+export { selectNpcs } from './npc.ts';
+export type {
+  DirectorStop,
+  GameState,
+  InteractionInput,
+  PromptRecord,
+  RuleCall,
+  StoryMessage,
+  TimeRecord,
+  ToolTraceEntry,
+  TurnCartridge,
+  TurnErrorKind,
+  TurnEvent,
+  TurnInputRecord,
+  TurnOptions,
+  TurnPersona,
+  TurnPhase,
+  TurnRecord,
+} from './types.ts';
