@@ -164,6 +164,7 @@ export async function benchLedger(): Promise<Row[]> {
     p50_ms: round(percentile(samples, 0.5)),
     p99_ms: round(percentile(samples, 0.99)),
     target_p50_ms: 1,
+    within_target: percentile(samples, 0.5) < 1,
   });
 
   const big = summaryWorld(500, 5_000);

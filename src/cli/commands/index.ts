@@ -2,6 +2,8 @@
 // per module.
 import type { Command } from 'commander';
 import { register as evalCommand } from './eval.ts';
+import { register as ledger } from './ledger.ts';
 import { register as runEvent } from './run-event.ts';
+import { register as validate } from './validate.ts';
 
-export const commandModules: ReadonlyArray<(program: Command) => void> = [runEvent, evalCommand];
+export const commandModules: ReadonlyArray<(program: Command) => void> = [validate, runEvent, evalCommand, ledger];
