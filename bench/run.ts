@@ -21,7 +21,9 @@ for (const [name, load] of suites) {
     for (const row of await bench()) process.stdout.write(`${JSON.stringify({ suite: name, ...row })}\n`);
   } catch (error) {
     failed = true;
-    process.stdout.write(`${JSON.stringify({ suite: name, error: error instanceof Error ? error.message : String(error) })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ suite: name, error: error instanceof Error ? error.message : String(error) })}\n`,
+    );
   }
 }
 process.exitCode = failed ? 1 : 0;

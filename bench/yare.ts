@@ -30,7 +30,10 @@ function timeLoop(fn: (i: number) => void, minMs = 400): { runs: number; ms: num
 
 // ---- hand-written equivalents (same dice, same copy-on-write, same notes) -----------------------
 
-type EldoriaState = { player: { hp: number; mana: number; gold: number; status: string }; npc: { type: string; hp: number; attack_power: number } };
+type EldoriaState = {
+  player: { hp: number; mana: number; gold: number; status: string };
+  npc: { type: string; hp: number; attack_power: number };
+};
 
 function clamp(v: number, min?: number, max?: number): number {
   let n = v;
@@ -39,14 +42,20 @@ function clamp(v: number, min?: number, max?: number): number {
   return n;
 }
 
-function eldoriaStrikeByHand(state: EldoriaState, attacker: string, dice: DiceRoller): { state: EldoriaState; notes: string[] } {
+function eldoriaStrikeByHand(
+  state: EldoriaState,
+  attacker: string,
+  dice: DiceRoller,
+): { state: EldoriaState; notes: string[] } {
   const notes: string[] = [];
   if (attacker === 'player') {
     const hit = dice.roll(1, 20, 'roll(1d20)') + 5;
     if (hit >= 12) {
       const damage = dice.roll(1, 8, 'roll(1d8)') + 2;
       const npc = { ...state.npc, hp: clamp(state.npc.hp - damage, 0, 100) };
-      notes.push(`Player attacks! Roll: ${hit}. HIT! Player deals ${damage} damage to the NPC. NPC HP is now ${npc.hp}.`);
+      notes.push(
+        `Player attacks! Roll: ${hit}. HIT! Player deals ${damage} damage to the NPC. NPC HP is now ${npc.hp}.`,
+      );
       return { state: { ...state, npc }, notes };
     }
     notes.push(`Player attacks! Roll: ${hit}. MISS! The attack fails to connect.`);
@@ -56,7 +65,9 @@ function eldoriaStrikeByHand(state: EldoriaState, attacker: string, dice: DiceRo
   if (hit >= 10) {
     const damage = dice.roll(1, 6, 'roll(1d6)') + 1;
     const player = { ...state.player, hp: clamp(state.player.hp - damage, 0, 100) };
-    notes.push(`NPC attacks! Roll: ${hit}. HIT! Player takes ${damage} damage. Player HP is now ${player.hp}.`);
+    notes.push(
+      `NPC attacks! Roll: ${hit}. HIT! Player takes ${damage} damage. Player HP is now ${player.hp}.`,
+    );
     return { state: { ...state, player }, notes };
   }
   notes.push(`NPC attacks! Roll: ${hit}. MISS! The player dodges the attack.`);
@@ -65,11 +76,20 @@ function eldoriaStrikeByHand(state: EldoriaState, attacker: string, dice: DiceRo
 
 type GenericState = Record<string, Record<string, number | string>>;
 
-function genericStrikeByHand(state: GenericState, attacker: string, defender: string, power: number, dice: DiceRoller): { state: GenericState; notes: string[] } {
+function genericStrikeByHand(
+  state: GenericState,
+  attacker: string,
+  defender: string,
+  power: number,
+  dice: DiceRoller,
+): { state: GenericState; notes: string[] } {
   const roll = dice.roll(1, 20, 'roll(1d20)') + power;
   if (roll >= 10) {
     const target = { ...state[defender]!, hp: clamp((state[defender]!.hp as number) - 8, 0) };
-    return { state: { ...state, [defender]: target }, notes: [`${attacker} strikes ${defender} successfully for 8 damage! (Rolled ${roll})`] };
+    return {
+      state: { ...state, [defender]: target },
+      notes: [`${attacker} strikes ${defender} successfully for 8 damage! (Rolled ${roll})`],
+    };
   }
   return { state, notes: [`${attacker} swung at ${defender} and missed! (Rolled ${roll})`] };
 }
@@ -82,7 +102,12 @@ async function loadRules(dir: string): Promise<CompiledRules> {
   return result.cartridge.rules;
 }
 
-function interpreterVsHand(name: string, rules: CompiledRules, inputs: Record<string, unknown>, byHand: (dice: DiceRoller) => void): Row[] {
+function interpreterVsHand(
+  name: string,
+  rules: CompiledRules,
+  inputs: Record<string, unknown>,
+  byHand: (dice: DiceRoller) => void,
+): Row[] {
   const state = rules.initialState;
   const dice = DiceRoller.fromSeed(1);
   const interp = timeLoop(() => {
@@ -98,8 +123,18 @@ function interpreterVsHand(name: string, rules: CompiledRules, inputs: Record<st
   const interpPerSec = (interp.runs / interp.ms) * 1000;
   const handPerSec = (hand.runs / hand.ms) * 1000;
   return [
-    { bench: 'yare.combat_strike', cartridge: name, runner: 'interpreter', runs_per_sec: Math.round(interpPerSec) },
-    { bench: 'yare.combat_strike', cartridge: name, runner: 'hand-written', runs_per_sec: Math.round(handPerSec) },
+    {
+      bench: 'yare.combat_strike',
+      cartridge: name,
+      runner: 'interpreter',
+      runs_per_sec: Math.round(interpPerSec),
+    },
+    {
+      bench: 'yare.combat_strike',
+      cartridge: name,
+      runner: 'hand-written',
+      runs_per_sec: Math.round(handPerSec),
+    },
     {
       bench: 'yare.combat_strike.ratio',
       cartridge: name,
@@ -118,13 +153,25 @@ export async function benchYare(): Promise<Row[]> {
   } else {
     const eldoria = await loadRules(join(SHARED, 'seed-eldoria'));
     const eState = JSON.parse(JSON.stringify(eldoria.initialState)) as EldoriaState;
-    rows.push(...interpreterVsHand('seed-eldoria', eldoria, { attacker: 'player' }, (d) => eldoriaStrikeByHand(eState, 'player', d)));
+    rows.push(
+      ...interpreterVsHand('seed-eldoria', eldoria, { attacker: 'player' }, (d) =>
+        eldoriaStrikeByHand(eState, 'player', d),
+      ),
+    );
     const generic = await loadRules(join(SHARED, 'mnesos/generic-rpg'));
     const gState = JSON.parse(JSON.stringify(generic.initialState)) as GenericState;
-    rows.push(...interpreterVsHand('generic-rpg', generic, { attacker: 'player', defender: 'npc', power: 0 }, (d) => genericStrikeByHand(gState, 'player', 'npc', 0, d)));
+    rows.push(
+      ...interpreterVsHand('generic-rpg', generic, { attacker: 'player', defender: 'npc', power: 0 }, (d) =>
+        genericStrikeByHand(gState, 'player', 'npc', 0, d),
+      ),
+    );
   }
   const dirs = [
-    ...(existsSync(SHARED) ? ['seed-eldoria', ...readdirSync(join(SHARED, 'mnesos')).map((d) => `mnesos/${d}`)].map((d) => join(SHARED, d)) : []),
+    ...(existsSync(SHARED)
+      ? ['seed-eldoria', ...readdirSync(join(SHARED, 'mnesos')).map((d) => `mnesos/${d}`)].map((d) =>
+          join(SHARED, d),
+        )
+      : []),
     ...readdirSync(join(ROOT, 'cartridges')).map((d) => join(ROOT, 'cartridges', d)),
   ];
   for (const dir of dirs) {
@@ -135,7 +182,11 @@ export async function benchYare(): Promise<Row[]> {
       times.push(performance.now() - t0);
     }
     times.sort((a, b) => a - b);
-    rows.push({ bench: 'yare.load_and_compile', cartridge: dir.replace(`${ROOT}/`, '').replace(`${SHARED}/`, 'shared/'), p50_ms: Number(times[15]!.toFixed(3)) });
+    rows.push({
+      bench: 'yare.load_and_compile',
+      cartridge: dir.replace(`${ROOT}/`, '').replace(`${SHARED}/`, 'shared/'),
+      p50_ms: Number(times[15]!.toFixed(3)),
+    });
   }
   return rows;
 }

@@ -15,5 +15,7 @@ export function toJsonText(value: unknown, indent = 0): string {
     indent || undefined,
   );
   // A float is written with a fractional part, as Python's json would.
-  return json.replace(/\{\s*"__float__":\s*(-?[0-9.eE+-]+)\s*\}/g, (_m, n: string) => (/[.eE]/.test(n) ? n : `${n}.0`));
+  return json.replace(/\{\s*"__float__":\s*(-?[0-9.eE+-]+)\s*\}/g, (_m, n: string) =>
+    /[.eE]/.test(n) ? n : `${n}.0`,
+  );
 }

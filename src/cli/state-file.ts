@@ -16,7 +16,9 @@ export function readStateFile(path: string | undefined, rules: CompiledRules): D
   try {
     const buf = readFileSync(path);
     if (buf.byteLength > MAX_STATE_FILE_BYTES) {
-      throw new UserError(`${path}: state file is ${buf.byteLength} bytes, over the ${MAX_STATE_FILE_BYTES}-byte limit.`);
+      throw new UserError(
+        `${path}: state file is ${buf.byteLength} bytes, over the ${MAX_STATE_FILE_BYTES}-byte limit.`,
+      );
     }
     text = buf.toString('utf8');
   } catch (error) {

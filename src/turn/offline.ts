@@ -94,13 +94,26 @@ export function matchEvent(rules: CompiledRules, text: string): EventDef | undef
   return best;
 }
 
-/** Inputs for a matched event: enum values named in the text (longest first), else defaults. */
-function inputsFromText(event: EventDef, text: string): { args: Record<string, unknown> } | { missing: InputSpec } {
+/**
+ * The enum option the text names: the longest option written out in full, else the one option sharing
+ * the most words with the text ("the market" → "brine market"), when that one is unambiguous.
+ */
+function namedOption(options: readonly string[], text: string): string | undefined {
   const padded = ` ${normalize(text)} `;
+  const full = options.filter((o) => padded.includes(` ${normalize(o)} `)).sort((a, b) => b.length - a.length)[0];
+  if (full !== undefined) return full;
+  const said = new Set(contentWords(text));
+  const overlap = options.map((o) => contentWords(o).filter((w) => said.has(w)).length);
+  const best = Math.max(0, ...overlap);
+  return best > 0 && overlap.filter((n) => n === best).length === 1 ? options[overlap.indexOf(best)] : undefined;
+}
+
+/** Inputs for a matched event: enum values named in the text, else defaults. */
+function inputsFromText(event: EventDef, text: string): { args: Record<string, unknown> } | { missing: InputSpec } {
   const args: Record<string, unknown> = Object.create(null);
   for (const spec of event.inputs.values()) {
     const options = (spec.enum ?? []).map((v) => toStateValue(v)).filter((v): v is string => typeof v === 'string');
-    const named = options.filter((o) => padded.includes(` ${normalize(o)} `)).sort((a, b) => b.length - a.length)[0];
+    const named = namedOption(options, text);
     if (named !== undefined) args[spec.name] = named;
     else if (!spec.hasDefault && spec.type !== undefined) return { missing: spec };
   }

@@ -19,7 +19,12 @@ export interface CheckScope {
 }
 
 export interface CheckFinding {
-  readonly code: 'YARE_UNKNOWN_PATH' | 'YARE_UNKNOWN_INPUT' | 'YARE_UNKNOWN_MACRO' | 'YARE_UNKNOWN_FUNCTION' | 'YARE_ARITY';
+  readonly code:
+    | 'YARE_UNKNOWN_PATH'
+    | 'YARE_UNKNOWN_INPUT'
+    | 'YARE_UNKNOWN_MACRO'
+    | 'YARE_UNKNOWN_FUNCTION'
+    | 'YARE_ARITY';
   readonly message: string;
   readonly start: number;
 }
@@ -95,7 +100,13 @@ export function checkExpr(e: Expr, scope: CheckScope, out: CheckFinding[], macro
   }
 }
 
-function checkChain(chain: string[], start: number, scope: CheckScope, out: CheckFinding[], macroRefs?: Set<string>): void {
+function checkChain(
+  chain: string[],
+  start: number,
+  scope: CheckScope,
+  out: CheckFinding[],
+  macroRefs?: Set<string>,
+): void {
   const [root, ...rest] = chain as [string, ...string[]];
   if (scope.locals.has(root)) return;
   switch (root) {
@@ -120,7 +131,11 @@ function checkChain(chain: string[], start: number, scope: CheckScope, out: Chec
     case 'macros': {
       const name = rest[0];
       if (name === undefined) {
-        out.push({ code: 'YARE_UNKNOWN_MACRO', message: 'Write macros.NAME to use a macro; `macros` alone is not a value.', start });
+        out.push({
+          code: 'YARE_UNKNOWN_MACRO',
+          message: 'Write macros.NAME to use a macro; `macros` alone is not a value.',
+          start,
+        });
         return;
       }
       if (!scope.macros.has(name)) {
@@ -143,7 +158,12 @@ function checkChain(chain: string[], start: number, scope: CheckScope, out: Chec
   }
 }
 
-export function checkStatePath(path: readonly string[], start: number, schema: DomainSchema, out: CheckFinding[]): void {
+export function checkStatePath(
+  path: readonly string[],
+  start: number,
+  schema: DomainSchema,
+  out: CheckFinding[],
+): void {
   if (path.length === 0) return;
   if (schemaAt(schema, path)) return;
   const text = path.join('.');

@@ -95,7 +95,9 @@ export function compileRules(
 ): { rules?: CompiledRules; diagnostics: Diagnostic[] } {
   const compiler = new RulesCompiler(source, options);
   const rules = compiler.compile();
-  return compiler.sink.hasErrors ? { diagnostics: compiler.sink.items } : { rules, diagnostics: compiler.sink.items };
+  return compiler.sink.hasErrors
+    ? { diagnostics: compiler.sink.items }
+    : { rules, diagnostics: compiler.sink.items };
 }
 
 interface EventScope {
@@ -107,7 +109,10 @@ class RulesCompiler {
   readonly sink = new DiagnosticSink();
   private readonly src: NodeSource;
   private schema!: DomainSchema;
-  private readonly macroNodes = new Map<string, { node: unknown; expr?: Expression & { place: SourcePlace } }>();
+  private readonly macroNodes = new Map<
+    string,
+    { node: unknown; expr?: Expression & { place: SourcePlace } }
+  >();
   private readonly macroRefs = new Map<string, Set<string>>();
   private eventNodes = new Map<string, { node: YAMLMap; place: SourcePlace }>();
   private readonly eventInputs = new Map<string, ReadonlyMap<string, InputSpec>>();
@@ -126,7 +131,11 @@ class RulesCompiler {
     const root = this.doc.contents;
     const rootPlace = placeOfNode(this.src, root);
     if (root !== null && !isMap(root) && !(isScalar(root) && root.value === null)) {
-      this.sink.error('YARE_BAD_SCHEMA', 'yare.yaml must be a mapping with state_schema, macros and events.', rootPlace);
+      this.sink.error(
+        'YARE_BAD_SCHEMA',
+        'yare.yaml must be a mapping with state_schema, macros and events.',
+        rootPlace,
+      );
     }
     const top = isMap(root) ? root : undefined;
     if (top) {
@@ -151,20 +160,31 @@ class RulesCompiler {
     this.schema = compileSchema(top ? getNode(top, 'state_schema') : undefined, this.src, this.sink);
     this.collectMacros(top ? getNode(top, 'macros') : undefined);
     this.collectEvents(top ? getNode(top, 'events') : undefined);
-    for (const [name, { node }] of this.eventNodes) this.eventInputs.set(name, this.compileInputs(name, getNode(node, 'inputs')));
+    for (const [name, { node }] of this.eventNodes)
+      this.eventInputs.set(name, this.compileInputs(name, getNode(node, 'inputs')));
     this.compileMacros();
     const events = new Map<string, EventDef>();
-    for (const [name, { node, place }] of this.eventNodes) events.set(name, this.compileEvent(name, node, place));
+    for (const [name, { node, place }] of this.eventNodes)
+      events.set(name, this.compileEvent(name, node, place));
     for (const [name, place] of this.resolverNames) {
       const ev = events.get(name);
       if (ev) events.set(name, { ...ev, resolver: true });
-      else this.sink.error('YARE_UNKNOWN_EVENT', `resolver_event '${name}' is not a declared event.${didYouMean(name, events.keys())}`, place);
+      else
+        this.sink.error(
+          'YARE_UNKNOWN_EVENT',
+          `resolver_event '${name}' is not a declared event.${didYouMean(name, events.keys())}`,
+          place,
+        );
     }
     const macros = new Map<string, Expression & { place: SourcePlace }>();
     for (const [name, m] of this.macroNodes) if (m.expr) macros.set(name, m.expr);
     const separate = top ? getNode(top, 'separate_npc') : undefined;
     if (separate !== undefined && typeof scalarOf(separate) !== 'boolean') {
-      this.sink.error('YARE_BAD_SCHEMA', `separate_npc must be a boolean (true or false), got ${JSON.stringify(scalarOf(separate))}.`, placeOfNode(this.src, separate));
+      this.sink.error(
+        'YARE_BAD_SCHEMA',
+        `separate_npc must be a boolean (true or false), got ${JSON.stringify(scalarOf(separate))}.`,
+        placeOfNode(this.src, separate),
+      );
     }
     const botName = top ? scalarOf(getNode(top, 'bot_name')) : undefined;
     return {
@@ -176,7 +196,8 @@ class RulesCompiler {
       eventNames: [...events.keys()],
       npcTemplates: this.compileNpcTemplates(top ? getNode(top, 'npc_templates') : undefined),
       engineSettings: this.compileEngineSettings(top ? getNode(top, 'engine_settings') : undefined),
-      ledgerSection: top && getNode(top, 'ledger') !== undefined ? plainValue(getNode(top, 'ledger')) : undefined,
+      ledgerSection:
+        top && getNode(top, 'ledger') !== undefined ? plainValue(getNode(top, 'ledger')) : undefined,
       initialState: buildInitialState(this.schema),
     };
   }
@@ -186,12 +207,20 @@ class RulesCompiler {
   private collectMacros(node: unknown): void {
     if (node === undefined || (isScalar(node) && node.value === null)) return;
     if (!isMap(node)) {
-      this.sink.error('YARE_BAD_SCHEMA', 'macros must be a mapping of name: expression.', placeOfNode(this.src, node));
+      this.sink.error(
+        'YARE_BAD_SCHEMA',
+        'macros must be a mapping of name: expression.',
+        placeOfNode(this.src, node),
+      );
       return;
     }
     for (const { key, pair, value } of mapPairs(node)) {
       if (!IDENTIFIER.test(key)) {
-        this.sink.error('YARE_BAD_SCHEMA', `Macro name '${key}' must be an identifier.`, placeOfNode(this.src, pair.key));
+        this.sink.error(
+          'YARE_BAD_SCHEMA',
+          `Macro name '${key}' must be an identifier.`,
+          placeOfNode(this.src, pair.key),
+        );
         continue;
       }
       this.macroNodes.set(key, { node: value });
@@ -204,7 +233,11 @@ class RulesCompiler {
       const raw = scalarOf(entry.node);
       const place = placeOfNode(this.src, entry.node);
       if (typeof raw !== 'string') {
-        this.sink.error('YARE_NOT_AN_EXPRESSION', `Macro '${name}' must be an expression string, e.g. "@ roll(1d20) + 2".`, place);
+        this.sink.error(
+          'YARE_NOT_AN_EXPRESSION',
+          `Macro '${name}' must be an expression string, e.g. "@ roll(1d20) + 2".`,
+          place,
+        );
         continue;
       }
       // A macro is always an expression: the leading `@` is optional (the seed's template omits it).
@@ -212,9 +245,13 @@ class RulesCompiler {
       if (!expr) continue;
       entry.expr = { source: expr.source, offset: expr.offset, ast: expr.ast, place: expr.place };
       const refs = new Set<string>();
-      this.report(
-        expr,
-        (findings) => checkExpr(expr.ast, { schema: this.schema, inputs: 'any', macros: macroNames, locals: new Set() }, findings, refs),
+      this.report(expr, (findings) =>
+        checkExpr(
+          expr.ast,
+          { schema: this.schema, inputs: 'any', macros: macroNames, locals: new Set() },
+          findings,
+          refs,
+        ),
       );
       this.macroRefs.set(name, refs);
     }
@@ -225,7 +262,11 @@ class RulesCompiler {
       if (state.get(name) === 'visiting') {
         const cycle = [...trail.slice(trail.indexOf(name)), name];
         const entry = this.macroNodes.get(name);
-        this.sink.error('YARE_MACRO_CYCLE', `Macro cycle: ${cycle.map((c) => `macros.${c}`).join(' → ')}.`, placeOfNode(this.src, entry?.node));
+        this.sink.error(
+          'YARE_MACRO_CYCLE',
+          `Macro cycle: ${cycle.map((c) => `macros.${c}`).join(' → ')}.`,
+          placeOfNode(this.src, entry?.node),
+        );
         return;
       }
       state.set(name, 'visiting');
@@ -251,17 +292,29 @@ class RulesCompiler {
   private collectEvents(node: unknown): void {
     if (node === undefined || (isScalar(node) && node.value === null)) return;
     if (!isMap(node)) {
-      this.sink.error('YARE_BAD_SCHEMA', 'events must be a mapping of event name: { steps: [...] }.', placeOfNode(this.src, node));
+      this.sink.error(
+        'YARE_BAD_SCHEMA',
+        'events must be a mapping of event name: { steps: [...] }.',
+        placeOfNode(this.src, node),
+      );
       return;
     }
     for (const { key, pair, value } of mapPairs(node)) {
       const place = placeOfNode(this.src, pair.key);
       if (!IDENTIFIER.test(key)) {
-        this.sink.error('YARE_BAD_SCHEMA', `Event name '${key}' must be an identifier (letters, digits, underscores).`, place);
+        this.sink.error(
+          'YARE_BAD_SCHEMA',
+          `Event name '${key}' must be an identifier (letters, digits, underscores).`,
+          place,
+        );
         continue;
       }
       if (!isMap(value)) {
-        this.sink.error('YARE_BAD_SCHEMA', `Event '${key}' must be a mapping with steps:.`, placeOfNode(this.src, value, place));
+        this.sink.error(
+          'YARE_BAD_SCHEMA',
+          `Event '${key}' must be a mapping with steps:.`,
+          placeOfNode(this.src, value, place),
+        );
         continue;
       }
       this.eventNodes.set(key, { node: value, place });
@@ -286,14 +339,26 @@ class RulesCompiler {
     let triggerOn: 'cycle_tick' | undefined;
     if (triggerNode !== undefined) {
       if (scalarOf(triggerNode) === 'cycle_tick') triggerOn = 'cycle_tick';
-      else this.sink.error('YARE_BAD_SCHEMA', `trigger_on supports only 'cycle_tick', got ${JSON.stringify(scalarOf(triggerNode))}.`, placeOfNode(this.src, triggerNode));
+      else
+        this.sink.error(
+          'YARE_BAD_SCHEMA',
+          `trigger_on supports only 'cycle_tick', got ${JSON.stringify(scalarOf(triggerNode))}.`,
+          placeOfNode(this.src, triggerNode),
+        );
     }
     const internalNode = getNode(node, 'internal');
     if (internalNode !== undefined && typeof scalarOf(internalNode) !== 'boolean') {
-      this.sink.error('YARE_BAD_SCHEMA', 'internal must be true or false.', placeOfNode(this.src, internalNode));
+      this.sink.error(
+        'YARE_BAD_SCHEMA',
+        'internal must be true or false.',
+        placeOfNode(this.src, internalNode),
+      );
     }
     const descriptionNode = getNode(node, 'description');
-    const description = typeof scalarOf(descriptionNode) === 'string' ? (scalarOf(descriptionNode) as string) : `Trigger the ${name} event.`;
+    const description =
+      typeof scalarOf(descriptionNode) === 'string'
+        ? (scalarOf(descriptionNode) as string)
+        : `Trigger the ${name} event.`;
     return {
       name,
       description,
@@ -311,14 +376,23 @@ class RulesCompiler {
   private compileIntents(node: unknown): string[] {
     if (node === undefined) return [];
     if (!isSeq(node)) {
-      this.sink.error('YARE_BAD_SCHEMA', 'intents must be a list of example player phrases.', placeOfNode(this.src, node));
+      this.sink.error(
+        'YARE_BAD_SCHEMA',
+        'intents must be a list of example player phrases.',
+        placeOfNode(this.src, node),
+      );
       return [];
     }
     const out: string[] = [];
     for (const item of node.items) {
       const v = scalarOf(item);
       if (typeof v === 'string' && v.trim() !== '') out.push(v);
-      else this.sink.error('YARE_BAD_SCHEMA', 'Each intent must be a non-empty string.', placeOfNode(this.src, item));
+      else
+        this.sink.error(
+          'YARE_BAD_SCHEMA',
+          'Each intent must be a non-empty string.',
+          placeOfNode(this.src, item),
+        );
     }
     return out;
   }
@@ -330,29 +404,61 @@ class RulesCompiler {
       for (const item of node.items) {
         const n = scalarOf(item);
         if (typeof n !== 'string' || !IDENTIFIER.test(n)) {
-          this.sink.error('YARE_BAD_SCHEMA', `Input names of '${eventName}' must be identifiers.`, placeOfNode(this.src, item));
+          this.sink.error(
+            'YARE_BAD_SCHEMA',
+            `Input names of '${eventName}' must be identifiers.`,
+            placeOfNode(this.src, item),
+          );
           continue;
         }
-        inputs.set(n, { name: n, type: undefined, enum: undefined, hasDefault: false, default: null, description: undefined, required: true });
+        inputs.set(n, {
+          name: n,
+          type: undefined,
+          enum: undefined,
+          hasDefault: false,
+          default: null,
+          description: undefined,
+          required: true,
+        });
       }
       return inputs;
     }
     if (!isMap(node)) {
-      this.sink.error('YARE_BAD_SCHEMA', `inputs of '${eventName}' must be a list of names or a mapping of typed inputs.`, placeOfNode(this.src, node));
+      this.sink.error(
+        'YARE_BAD_SCHEMA',
+        `inputs of '${eventName}' must be a list of names or a mapping of typed inputs.`,
+        placeOfNode(this.src, node),
+      );
       return inputs;
     }
     for (const { key, pair, value } of mapPairs(node)) {
       const place = placeOfNode(this.src, pair.key);
       if (!IDENTIFIER.test(key) || RESERVED_NAMES.has(key)) {
-        this.sink.error('YARE_BAD_SCHEMA', `Input name '${key}' of '${eventName}' must be an identifier and not a reserved name.`, place);
+        this.sink.error(
+          'YARE_BAD_SCHEMA',
+          `Input name '${key}' of '${eventName}' must be an identifier and not a reserved name.`,
+          place,
+        );
         continue;
       }
       if (value === null || (isScalar(value) && value.value === null)) {
-        inputs.set(key, { name: key, type: undefined, enum: undefined, hasDefault: false, default: null, description: undefined, required: true });
+        inputs.set(key, {
+          name: key,
+          type: undefined,
+          enum: undefined,
+          hasDefault: false,
+          default: null,
+          description: undefined,
+          required: true,
+        });
         continue;
       }
       if (!isMap(value)) {
-        this.sink.error('YARE_BAD_SCHEMA', `Input '${key}' of '${eventName}' must be a mapping like { type: int, default: 0 }.`, placeOfNode(this.src, value, place));
+        this.sink.error(
+          'YARE_BAD_SCHEMA',
+          `Input '${key}' of '${eventName}' must be a mapping like { type: int, default: 0 }.`,
+          placeOfNode(this.src, value, place),
+        );
         continue;
       }
       for (const { key: k, pair: p } of mapPairs(value)) {
@@ -367,7 +473,8 @@ class RulesCompiler {
       const typeRaw = scalarOf(getNode(value, 'type'));
       let type: FieldType | undefined;
       if (typeRaw !== undefined) {
-        if (typeof typeRaw === 'string' && (FIELD_TYPES as readonly string[]).includes(typeRaw)) type = typeRaw as FieldType;
+        if (typeof typeRaw === 'string' && (FIELD_TYPES as readonly string[]).includes(typeRaw))
+          type = typeRaw as FieldType;
         else {
           this.sink.error(
             'YARE_BAD_SCHEMA',
@@ -381,13 +488,26 @@ class RulesCompiler {
       if (enumNode !== undefined) {
         const plain = plainValue(enumNode);
         if (Array.isArray(plain) && plain.length > 0) enumValues = plain;
-        else this.sink.error('YARE_BAD_SCHEMA', `enum of input '${key}' must be a non-empty list.`, placeOfNode(this.src, enumNode));
+        else
+          this.sink.error(
+            'YARE_BAD_SCHEMA',
+            `enum of input '${key}' must be a non-empty list.`,
+            placeOfNode(this.src, enumNode),
+          );
       }
       const defaultPair = getPair(value, 'default');
       const descriptionRaw = scalarOf(getNode(value, 'description'));
       const def = defaultPair ? plainValue(defaultPair.value) : null;
-      if (defaultPair && enumValues && !enumValues.some((v) => String(v).toLowerCase() === String(def).toLowerCase())) {
-        this.sink.error('YARE_BAD_SCHEMA', `Default ${JSON.stringify(def)} of input '${key}' is not one of its enum values.`, placeOfNode(this.src, defaultPair.value));
+      if (
+        defaultPair &&
+        enumValues &&
+        !enumValues.some((v) => String(v).toLowerCase() === String(def).toLowerCase())
+      ) {
+        this.sink.error(
+          'YARE_BAD_SCHEMA',
+          `Default ${JSON.stringify(def)} of input '${key}' is not one of its enum values.`,
+          placeOfNode(this.src, defaultPair.value),
+        );
       }
       inputs.set(key, {
         name: key,
@@ -454,7 +574,11 @@ class RulesCompiler {
       case 'set': {
         const target = this.compileTarget(required('var'), scope, where);
         const value = this.compileOperand(getPair(node, 'value') ? field('value') : required('value'), scope);
-        if (target?.kind === 'static' && target.root === 'state' && target.path.join('.') === '_pending_interaction') {
+        if (
+          target?.kind === 'static' &&
+          target.root === 'state' &&
+          target.path.join('.') === '_pending_interaction'
+        ) {
           this.noteResolvers(field('value'));
         }
         return target && value ? { kind: 'set', target, value, place } : undefined;
@@ -464,11 +588,17 @@ class RulesCompiler {
         const opNode = required('op');
         const op = scalarOf(opNode);
         if (opNode !== undefined && !(MUTATE_OPS as unknown[]).includes(op)) {
-          this.sink.error('YARE_BAD_STEP', `${where}: mutate op ${JSON.stringify(op)} is unknown. Ops are: ${MUTATE_OPS.join(', ')}.`, placeOfNode(this.src, opNode));
+          this.sink.error(
+            'YARE_BAD_STEP',
+            `${where}: mutate op ${JSON.stringify(op)} is unknown. Ops are: ${MUTATE_OPS.join(', ')}.`,
+            placeOfNode(this.src, opNode),
+          );
           return undefined;
         }
         const value = this.compileOperand(required('value'), scope);
-        return target && value && op ? { kind: 'mutate', target, op: op as MutateOp, value, place } : undefined;
+        return target && value && op
+          ? { kind: 'mutate', target, op: op as MutateOp, value, place }
+          : undefined;
       }
       case 'branch':
         return this.compileBranch(node, scope, where, place);
@@ -478,12 +608,20 @@ class RulesCompiler {
         const tableNode = required('table');
         const table: { key: TableKey; value: Operand }[] = [];
         if (tableNode !== undefined && !isMap(tableNode)) {
-          this.sink.error('YARE_BAD_STEP', `${where}: table must be a mapping like { "1-5": goblin, "6+": orc }.`, placeOfNode(this.src, tableNode));
+          this.sink.error(
+            'YARE_BAD_STEP',
+            `${where}: table must be a mapping like { "1-5": goblin, "6+": orc }.`,
+            placeOfNode(this.src, tableNode),
+          );
         } else if (isMap(tableNode)) {
           for (const { key, pair, value } of mapPairs(tableNode)) {
             const parsed = parseTableKey(key);
             if (!parsed) {
-              this.sink.error('YARE_BAD_STEP', `${where}: table key '${key}' must be a number, a range like 1-5, or N+ like 11+.`, placeOfNode(this.src, pair.key));
+              this.sink.error(
+                'YARE_BAD_STEP',
+                `${where}: table key '${key}' must be a number, a range like 1-5, or N+ like 11+.`,
+                placeOfNode(this.src, pair.key),
+              );
               continue;
             }
             const operand = this.compileOperand(value, scope);
@@ -510,7 +648,11 @@ class RulesCompiler {
         const args: { name: string; value: Operand }[] = [];
         if (argsNode !== undefined && !(isScalar(argsNode) && argsNode.value === null)) {
           if (!isMap(argsNode)) {
-            this.sink.error('YARE_BAD_STEP', `${where}: args must be a mapping of input name: value.`, placeOfNode(this.src, argsNode));
+            this.sink.error(
+              'YARE_BAD_STEP',
+              `${where}: args must be a mapping of input name: value.`,
+              placeOfNode(this.src, argsNode),
+            );
           } else {
             for (const { key, pair, value } of mapPairs(argsNode)) {
               if (!calleeInputs.has(key)) {
@@ -527,8 +669,17 @@ class RulesCompiler {
           }
         }
         for (const spec of calleeInputs.values()) {
-          if (spec.required && !spec.hasDefault && spec.type !== undefined && !args.some((a) => a.name === spec.name)) {
-            this.sink.error('YARE_BAD_STEP', `${where}: call to '${eventName}' is missing its required input '${spec.name}'.`, place);
+          if (
+            spec.required &&
+            !spec.hasDefault &&
+            spec.type !== undefined &&
+            !args.some((a) => a.name === spec.name)
+          ) {
+            this.sink.error(
+              'YARE_BAD_STEP',
+              `${where}: call to '${eventName}' is missing its required input '${spec.name}'.`,
+              place,
+            );
           }
         }
         return { kind: 'call', event: eventName, args, place };
@@ -550,7 +701,11 @@ class RulesCompiler {
         const hasIndex = getPair(node, 'index') !== undefined;
         const hasValue = getPair(node, 'value') !== undefined;
         if (hasIndex === hasValue) {
-          this.sink.error('YARE_BAD_STEP', `${where}: list_remove must specify exactly one of 'index' or 'value'.`, place);
+          this.sink.error(
+            'YARE_BAD_STEP',
+            `${where}: list_remove must specify exactly one of 'index' or 'value'.`,
+            place,
+          );
           return undefined;
         }
         const index = hasIndex ? this.compileOperand(field('index'), scope) : undefined;
@@ -581,7 +736,10 @@ class RulesCompiler {
         } else {
           array = this.compileOperand(arrayNode, scope);
         }
-        const inner: EventScope = { inputs: scope.inputs, locals: new Set([...scope.locals, itemName, indexName]) };
+        const inner: EventScope = {
+          inputs: scope.inputs,
+          locals: new Set([...scope.locals, itemName, indexName]),
+        };
         const steps = this.compileSteps(required('steps'), inner, `${where}.steps`);
         return array ? { kind: 'foreach', array, itemName, indexName, steps, place } : undefined;
       }
@@ -592,20 +750,37 @@ class RulesCompiler {
     if (node === undefined) return fallback;
     const v = scalarOf(node);
     if (typeof v === 'string' && IDENTIFIER.test(v) && !RESERVED_NAMES.has(v)) return v;
-    this.sink.error('YARE_BAD_STEP', `${where}: foreach names must be identifiers that are not reserved, got ${JSON.stringify(v)}.`, placeOfNode(this.src, node));
+    this.sink.error(
+      'YARE_BAD_STEP',
+      `${where}: foreach names must be identifiers that are not reserved, got ${JSON.stringify(v)}.`,
+      placeOfNode(this.src, node),
+    );
     return fallback;
   }
 
-  private compileBranch(node: YAMLMap, scope: EventScope, where: string, place: SourcePlace): Step | undefined {
+  private compileBranch(
+    node: YAMLMap,
+    scope: EventScope,
+    where: string,
+    place: SourcePlace,
+  ): Step | undefined {
     const conditions = getNode(node, 'conditions');
     const arms: BranchArm[] = [];
     if (conditions !== undefined) {
       if (getPair(node, 'if') || getPair(node, 'else') || getPair(node, 'steps')) {
-        this.sink.error('YARE_BAD_STEP', `${where}: a branch uses either conditions: [...] or if:/steps:/else:, not both.`, place);
+        this.sink.error(
+          'YARE_BAD_STEP',
+          `${where}: a branch uses either conditions: [...] or if:/steps:/else:, not both.`,
+          place,
+        );
         return undefined;
       }
       if (!isSeq(conditions)) {
-        this.sink.error('YARE_BAD_STEP', `${where}: conditions must be a list of { if, steps } with an optional { else, steps }.`, placeOfNode(this.src, conditions));
+        this.sink.error(
+          'YARE_BAD_STEP',
+          `${where}: conditions must be a list of { if, steps } with an optional { else, steps }.`,
+          placeOfNode(this.src, conditions),
+        );
         return undefined;
       }
       let sawElse = false;
@@ -618,21 +793,30 @@ class RulesCompiler {
         }
         for (const { key, pair } of mapPairs(cond)) {
           if (key !== 'if' && key !== 'else' && key !== 'steps') {
-            this.sink.error('YARE_BAD_STEP', `${at}: unknown key '${key}'; a condition has if (or else) and steps.`, placeOfNode(this.src, pair.key));
+            this.sink.error(
+              'YARE_BAD_STEP',
+              `${at}: unknown key '${key}'; a condition has if (or else) and steps.`,
+              placeOfNode(this.src, pair.key),
+            );
           }
         }
         // An `else` key with any value is the else arm: `- else:` followed by a sibling `steps:` gives null.
         const isElse = getPair(cond, 'else') !== undefined;
         const ifPair = getPair(cond, 'if');
         if (isElse && ifPair) {
-          this.sink.error('YARE_BAD_STEP', `${at}: a condition has either if: or else:, not both.`, condPlace);
+          this.sink.error(
+            'YARE_BAD_STEP',
+            `${at}: a condition has either if: or else:, not both.`,
+            condPlace,
+          );
           return;
         }
         if (!isElse && !ifPair) {
           this.sink.error('YARE_BAD_STEP', `${at}: a condition needs if: (or else:).`, condPlace);
           return;
         }
-        if (sawElse) this.sink.warning('YARE_UNREACHABLE', `${at} comes after an else and can never run.`, condPlace);
+        if (sawElse)
+          this.sink.warning('YARE_UNREACHABLE', `${at} comes after an else and can never run.`, condPlace);
         if (isElse) sawElse = true;
         const test = ifPair ? this.compileCondition(ifPair.value, scope) : undefined;
         if (ifPair && !test) return;
@@ -642,14 +826,19 @@ class RulesCompiler {
     }
     const ifPair = getPair(node, 'if');
     if (!ifPair) {
-      this.sink.error('YARE_BAD_STEP', `${where}: a branch needs conditions: [...] or if:/steps:/else:.`, place);
+      this.sink.error(
+        'YARE_BAD_STEP',
+        `${where}: a branch needs conditions: [...] or if:/steps:/else:.`,
+        place,
+      );
       return undefined;
     }
     const test = this.compileCondition(ifPair.value, scope);
     if (!test) return undefined;
     arms.push({ test, steps: this.compileSteps(getNode(node, 'steps') ?? null, scope, `${where}.steps`) });
     const elsePair = getPair(node, 'else');
-    if (elsePair) arms.push({ test: undefined, steps: this.compileSteps(elsePair.value, scope, `${where}.else`) });
+    if (elsePair)
+      arms.push({ test: undefined, steps: this.compileSteps(elsePair.value, scope, `${where}.else`) });
     return { kind: 'branch', arms, place };
   }
 
@@ -695,7 +884,8 @@ class RulesCompiler {
       const inner = m[1]!;
       const innerText = inner.trimStart().startsWith('@') ? inner.trimStart().slice(1) : inner;
       const innerOffset = m.index + 1 + (inner.length - innerText.length);
-      const place = base === undefined ? placeOfNode(this.src, node) : placeAtOffset(this.src, base + innerOffset);
+      const place =
+        base === undefined ? placeOfNode(this.src, node) : placeAtOffset(this.src, base + innerOffset);
       const expr = this.parseText(innerText, place, base === undefined ? undefined : base + innerOffset);
       if (expr) {
         this.checkOperandExpr(expr, scope, base === undefined ? undefined : base + innerOffset, place);
@@ -712,7 +902,11 @@ class RulesCompiler {
     if (node === undefined) return undefined;
     const raw = scalarOf(node);
     if (typeof raw !== 'string') {
-      this.sink.error('YARE_BAD_STEP', `${where}.var must be a path string like state.player.hp.`, placeOfNode(this.src, node));
+      this.sink.error(
+        'YARE_BAD_STEP',
+        `${where}.var must be a path string like state.player.hp.`,
+        placeOfNode(this.src, node),
+      );
       return undefined;
     }
     if (raw.startsWith('@')) {
@@ -723,14 +917,19 @@ class RulesCompiler {
     const segments = text.split('.');
     const root = segments[0];
     if ((root !== 'state' && root !== 'temp') || segments.length < 2 || segments.some((s) => s === '')) {
-      this.sink.error('YARE_BAD_STEP', `${where}.var '${text}' must start with 'state.' or 'temp.'.`, placeOfNode(this.src, node));
+      this.sink.error(
+        'YARE_BAD_STEP',
+        `${where}.var '${text}' must start with 'state.' or 'temp.'.`,
+        placeOfNode(this.src, node),
+      );
       return undefined;
     }
     const path = segments.slice(1);
     if (root === 'state') {
       const findings: CheckFinding[] = [];
       checkStatePath(path, 0, this.schema, findings);
-      for (const f of findings) this.sink.error(f.code, `${where}.var: ${f.message}`, placeOfNode(this.src, node));
+      for (const f of findings)
+        this.sink.error(f.code, `${where}.var: ${f.message}`, placeOfNode(this.src, node));
       if (findings.length) return undefined;
     }
     return { kind: 'static', root, path, text };
@@ -747,16 +946,32 @@ class RulesCompiler {
     }
     if (isScalar(node) && typeof node.value === 'string') {
       const s = node.value.trim();
-      if (s.length >= 2 && s.startsWith("'") && s.endsWith("'")) return { kind: 'const', value: s.slice(1, -1) };
+      if (s.length >= 2 && s.startsWith("'") && s.endsWith("'"))
+        return { kind: 'const', value: s.slice(1, -1) };
       return { kind: 'const', value: node.value };
     }
     return { kind: 'const', value: plainValue(node) };
   }
 
-  private checkOperandExpr(expr: Expression, scope: EventScope, base: number | undefined, place: SourcePlace): void {
+  private checkOperandExpr(
+    expr: Expression,
+    scope: EventScope,
+    base: number | undefined,
+    place: SourcePlace,
+  ): void {
     const findings: CheckFinding[] = [];
     const refs = new Set<string>();
-    checkExpr(expr.ast, { schema: this.schema, inputs: scope.inputs, macros: new Set(this.macroNodes.keys()), locals: scope.locals }, findings, refs);
+    checkExpr(
+      expr.ast,
+      {
+        schema: this.schema,
+        inputs: scope.inputs,
+        macros: new Set(this.macroNodes.keys()),
+        locals: scope.locals,
+      },
+      findings,
+      refs,
+    );
     for (const ref of refs) {
       for (const input of this.macroInputs(ref)) {
         if (!scope.inputs.has(input)) {
@@ -769,7 +984,11 @@ class RulesCompiler {
       }
     }
     for (const f of findings) {
-      this.sink.error(f.code, f.message, base === undefined ? place : placeAtOffset(this.src, base + f.start));
+      this.sink.error(
+        f.code,
+        f.message,
+        base === undefined ? place : placeAtOffset(this.src, base + f.start),
+      );
     }
   }
 
@@ -787,14 +1006,24 @@ class RulesCompiler {
       skip = raw.length - trimmed.length + 1;
       text = raw.slice(skip);
     } else if (!atOptional) {
-      this.sink.error('YARE_NOT_AN_EXPRESSION', `Expected an expression starting with @, got ${JSON.stringify(raw)}.`, place);
+      this.sink.error(
+        'YARE_NOT_AN_EXPRESSION',
+        `Expected an expression starting with @, got ${JSON.stringify(raw)}.`,
+        place,
+      );
       return undefined;
     }
     const ws = text.length - text.trimStart().length;
     const base = contentOffset(node);
     const exprBase = base === undefined ? undefined : base + skip + ws;
-    const expr = this.parseText(text.trimStart(), exprBase === undefined ? place : placeAtOffset(this.src, exprBase), exprBase);
-    return expr ? { ...expr, place: exprBase === undefined ? place : placeAtOffset(this.src, exprBase), base: exprBase } : undefined;
+    const expr = this.parseText(
+      text.trimStart(),
+      exprBase === undefined ? place : placeAtOffset(this.src, exprBase),
+      exprBase,
+    );
+    return expr
+      ? { ...expr, place: exprBase === undefined ? place : placeAtOffset(this.src, exprBase), base: exprBase }
+      : undefined;
   }
 
   private parseText(text: string, place: SourcePlace, base: number | undefined): Expression | undefined {
@@ -802,7 +1031,8 @@ class RulesCompiler {
       return parseExpression(text);
     } catch (error) {
       if (error instanceof YareError) {
-        const at = base !== undefined && error.span ? placeAtOffset(this.src, base + error.span.start) : place;
+        const at =
+          base !== undefined && error.span ? placeAtOffset(this.src, base + error.span.start) : place;
         this.sink.error(error.code, error.message, at);
         return undefined;
       }
@@ -822,34 +1052,58 @@ class RulesCompiler {
     const out = new Map<string, NpcTemplate>();
     if (node === undefined || (isScalar(node) && node.value === null)) return out;
     if (!isMap(node)) {
-      this.sink.error('YARE_BAD_SCHEMA', 'npc_templates must be a YAML mapping.', placeOfNode(this.src, node));
+      this.sink.error(
+        'YARE_BAD_SCHEMA',
+        'npc_templates must be a YAML mapping.',
+        placeOfNode(this.src, node),
+      );
       return out;
     }
     for (const { key, pair, value } of mapPairs(node)) {
       const place = placeOfNode(this.src, pair.key);
       if (!isMap(value)) {
-        this.sink.error('YARE_BAD_SCHEMA', `npc_templates entry '${key}' must be a mapping with 'type' and 'description'.`, place);
+        this.sink.error(
+          'YARE_BAD_SCHEMA',
+          `npc_templates entry '${key}' must be a mapping with 'type' and 'description'.`,
+          place,
+        );
         continue;
       }
       const type = scalarOf(getNode(value, 'type'));
       if (type !== 'name' && type !== 'tag') {
-        this.sink.error('YARE_BAD_SCHEMA', `npc_templates entry '${key}' has invalid type ${JSON.stringify(type ?? null)}. Allowed values: name, tag.`, placeOfNode(this.src, getNode(value, 'type') ?? value));
+        this.sink.error(
+          'YARE_BAD_SCHEMA',
+          `npc_templates entry '${key}' has invalid type ${JSON.stringify(type ?? null)}. Allowed values: name, tag.`,
+          placeOfNode(this.src, getNode(value, 'type') ?? value),
+        );
         continue;
       }
       const description = scalarOf(getNode(value, 'description'));
       if (typeof description !== 'string') {
-        this.sink.error('YARE_BAD_SCHEMA', `npc_templates entry '${key}' must have a 'description' string.`, place);
+        this.sink.error(
+          'YARE_BAD_SCHEMA',
+          `npc_templates entry '${key}' must have a 'description' string.`,
+          place,
+        );
         continue;
       }
       const creditNode = getNode(value, 'credit');
       const credit = scalarOf(creditNode);
       if (creditNode !== undefined && (typeof credit !== 'number' || !Number.isInteger(credit))) {
-        this.sink.error('YARE_BAD_SCHEMA', `npc_templates entry '${key}' credit must be an integer.`, placeOfNode(this.src, creditNode));
+        this.sink.error(
+          'YARE_BAD_SCHEMA',
+          `npc_templates entry '${key}' credit must be an integer.`,
+          placeOfNode(this.src, creditNode),
+        );
         continue;
       }
       for (const { key: k, pair: p } of mapPairs(value)) {
         if (!['type', 'description', 'credit'].includes(k)) {
-          this.sink.warning('YARE_UNKNOWN_KEY', `npc_templates entry '${key}': unknown key '${k}' is ignored.`, placeOfNode(this.src, p.key));
+          this.sink.warning(
+            'YARE_UNKNOWN_KEY',
+            `npc_templates entry '${key}': unknown key '${k}' is ignored.`,
+            placeOfNode(this.src, p.key),
+          );
         }
       }
       out.set(key, { key, type, description, credit: typeof credit === 'number' ? credit : undefined });
@@ -870,9 +1124,17 @@ class RulesCompiler {
       if (key === 'npc_min_credit_threshold' && ok) settings.npcMinCreditThreshold = v;
       else if (key === 'max_batched_npcs' && ok && v >= 1) settings.maxBatchedNpcs = v;
       else if (key === 'npc_min_credit_threshold' || key === 'max_batched_npcs') {
-        this.sink.error('YARE_BAD_SCHEMA', `engine_settings.${key} must be a non-negative integer${key === 'max_batched_npcs' ? ' (at least 1)' : ''}.`, placeOfNode(this.src, value));
+        this.sink.error(
+          'YARE_BAD_SCHEMA',
+          `engine_settings.${key} must be a non-negative integer${key === 'max_batched_npcs' ? ' (at least 1)' : ''}.`,
+          placeOfNode(this.src, value),
+        );
       } else {
-        this.sink.warning('YARE_UNKNOWN_KEY', `engine_settings.${key} is unknown and ignored.`, placeOfNode(this.src, pair.key));
+        this.sink.warning(
+          'YARE_UNKNOWN_KEY',
+          `engine_settings.${key} is unknown and ignored.`,
+          placeOfNode(this.src, pair.key),
+        );
       }
     }
     return settings;

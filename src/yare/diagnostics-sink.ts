@@ -34,7 +34,11 @@ export function closest(word: string, candidates: Iterable<string>): string | un
   return bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
 }
 
-export function didYouMean(word: string, candidates: Iterable<string>, render: (c: string) => string = (c) => c): string {
+export function didYouMean(
+  word: string,
+  candidates: Iterable<string>,
+  render: (c: string) => string = (c) => c,
+): string {
   const c = closest(word, candidates);
   return c === undefined ? '' : ` Did you mean \`${render(c)}\`?`;
 }

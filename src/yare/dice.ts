@@ -52,8 +52,10 @@ export class DiceRoller {
     }
     const low = seed | 0;
     const high = Math.floor(seed / TWO_POW_32) | 0;
-    const words = [1, 2, 3, 4].map((i) => fmix32((low + Math.imul(i, 0x9e3779b9)) ^ fmix32(high + Math.imul(i, 0x7f4a7c15))));
-    if (words.every((w) => w === 0)) words[0] = 1;
+    const words = [1, 2, 3, 4].map((i) =>
+      fmix32((low + Math.imul(i, 0x9e3779b9)) ^ fmix32(high + Math.imul(i, 0x7f4a7c15))),
+    );
+    if (words.every((w) => w === 0)) return DiceRoller.fromState([1, 0, 0, 0]);
     return new DiceRoller(xoroshiro128plusFromState(words));
   }
 

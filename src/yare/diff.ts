@@ -4,7 +4,12 @@
 import type { StateValue } from './values.ts';
 
 export type StateChange =
-  | { readonly op: 'set'; readonly path: readonly string[]; readonly before?: StateValue; readonly after: StateValue }
+  | {
+      readonly op: 'set';
+      readonly path: readonly string[];
+      readonly before?: StateValue;
+      readonly after: StateValue;
+    }
   | { readonly op: 'delete'; readonly path: readonly string[]; readonly before: StateValue };
 
 type Obj = { [key: string]: StateValue };
@@ -17,11 +22,13 @@ export function diffStates(before: unknown, after: unknown, path: string[] = [])
   if (isObj(before) && isObj(after)) {
     const out: StateChange[] = [];
     for (const key of Object.keys(after)) {
-      if (!Object.hasOwn(before, key)) out.push({ op: 'set', path: [...path, key], after: after[key] as StateValue });
+      if (!Object.hasOwn(before, key))
+        out.push({ op: 'set', path: [...path, key], after: after[key] as StateValue });
       else out.push(...diffStates(before[key], after[key], [...path, key]));
     }
     for (const key of Object.keys(before)) {
-      if (!Object.hasOwn(after, key)) out.push({ op: 'delete', path: [...path, key], before: before[key] as StateValue });
+      if (!Object.hasOwn(after, key))
+        out.push({ op: 'delete', path: [...path, key], before: before[key] as StateValue });
     }
     return out;
   }
@@ -61,7 +68,8 @@ function clone(v: StateValue): StateValue {
 
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
   if (isObj(a) && isObj(b)) {
     const ka = Object.keys(a);
     const kb = Object.keys(b);

@@ -12,25 +12,48 @@ import type { Value } from './values.ts';
 
 export type EvaluateResult =
   | { readonly ok: true; readonly value: Value; readonly rolls: readonly RollRecord[] }
-  | { readonly ok: false; readonly error: { readonly code: YareErrorCode; readonly message: string; readonly column?: number } };
+  | {
+      readonly ok: false;
+      readonly error: { readonly code: YareErrorCode; readonly message: string; readonly column?: number };
+    };
 
-export function evaluateExpression(rules: CompiledRules, state: unknown, text: string, options: { seed?: number } = {}): EvaluateResult {
+export function evaluateExpression(
+  rules: CompiledRules,
+  state: unknown,
+  text: string,
+  options: { seed?: number } = {},
+): EvaluateResult {
   const trimmed = text.trimStart();
   const body = trimmed.startsWith('@') ? trimmed.slice(1).trimStart() : trimmed;
   const skipped = text.length - body.length;
   try {
     const expr = parseExpression(body);
     const findings: CheckFinding[] = [];
-    checkExpr(expr.ast, { schema: rules.schema, inputs: new Set(), macros: new Set(rules.macros.keys()), locals: new Set() }, findings);
+    checkExpr(
+      expr.ast,
+      { schema: rules.schema, inputs: new Set(), macros: new Set(rules.macros.keys()), locals: new Set() },
+      findings,
+    );
     const first = findings[0];
-    if (first) return { ok: false, error: { code: first.code, message: first.message, column: skipped + first.start + 1 } };
+    if (first)
+      return {
+        ok: false,
+        error: { code: first.code, message: first.message, column: skipped + first.start + 1 },
+      };
     const dice = DiceRoller.fromSeed(options.seed ?? 0);
     const runner = new EventRunner(rules, state, dice);
     const value = evaluate(expr, runner.scratchContext());
     return { ok: true, value, rolls: dice.rolls };
   } catch (error) {
     if (error instanceof YareError) {
-      return { ok: false, error: { code: error.code, message: error.message, ...(error.span ? { column: skipped + error.span.start + 1 } : {}) } };
+      return {
+        ok: false,
+        error: {
+          code: error.code,
+          message: error.message,
+          ...(error.span ? { column: skipped + error.span.start + 1 } : {}),
+        },
+      };
     }
     throw error;
   }

@@ -15,7 +15,16 @@ import {
   MAX_NOTE_LENGTH,
   MAX_STEPS_PER_RUN,
 } from './limits.ts';
-import type { CompiledRules, EventDef, FieldSchema, InputSpec, MutateOp, Operand, Step, Target } from './program.ts';
+import type {
+  CompiledRules,
+  EventDef,
+  FieldSchema,
+  InputSpec,
+  MutateOp,
+  Operand,
+  Step,
+  Target,
+} from './program.ts';
 import { binaryOp } from './expr/arithmetic.ts';
 import { formatValue, toNumeric, toStateValue, truthy, typeName, valueEquals } from './python.ts';
 import { allPaths, dictDepth, schemaAt } from './schema.ts';
@@ -35,7 +44,12 @@ export type RunResult =
       readonly notes: readonly string[];
       readonly rolls: readonly RollRecord[];
     }
-  | { readonly ok: false; readonly error: RunError; readonly notes: readonly string[]; readonly rolls: readonly RollRecord[] };
+  | {
+      readonly ok: false;
+      readonly error: RunError;
+      readonly notes: readonly string[];
+      readonly rolls: readonly RollRecord[];
+    };
 
 /** What the interpreter needs of a dice generator (tests may script one). */
 export interface Dice {
@@ -91,7 +105,8 @@ export class EventRunner implements EvalContext {
     readonly dice: Dice,
     private readonly maxSteps: number = MAX_STEPS_PER_RUN,
   ) {
-    this.root = isDict(state) && Object.getPrototypeOf(state) === null ? state : (toValue(state ?? {}) as Dict);
+    this.root =
+      isDict(state) && Object.getPrototypeOf(state) === null ? state : (toValue(state ?? {}) as Dict);
   }
 
   get state(): Dict {
@@ -126,7 +141,12 @@ export class EventRunner implements EvalContext {
     } catch (error) {
       this.root = before;
       this.owned = new Set();
-      return { ok: false, error: toRunError(error, eventName, this.currentPlace), notes: this.notes, rolls: this.dice.rolls.slice(this.firstRoll) };
+      return {
+        ok: false,
+        error: toRunError(error, eventName, this.currentPlace),
+        notes: this.notes,
+        rolls: this.dice.rolls.slice(this.firstRoll),
+      };
     }
   }
 
@@ -140,9 +160,13 @@ export class EventRunner implements EvalContext {
     try {
       given = raw === undefined || raw === null ? newDict() : (toValue(raw) as Dict);
     } catch (error) {
-      throw new YareError('YARE_BAD_INPUT', `Inputs of '${event.name}' are not plain data: ${(error as Error).message}.`);
+      throw new YareError(
+        'YARE_BAD_INPUT',
+        `Inputs of '${event.name}' are not plain data: ${(error as Error).message}.`,
+      );
     }
-    if (!isDict(given)) throw new YareError('YARE_BAD_INPUT', `Inputs of '${event.name}' must be a mapping of name: value.`);
+    if (!isDict(given))
+      throw new YareError('YARE_BAD_INPUT', `Inputs of '${event.name}' must be a mapping of name: value.`);
     for (const key of Object.keys(given)) {
       if (!event.inputs.has(key)) {
         const declared = [...event.inputs.keys()];
@@ -161,7 +185,10 @@ export class EventRunner implements EvalContext {
       } else if (spec.type === undefined) {
         out[spec.name] = null;
       } else {
-        throw new YareError('YARE_BAD_INPUT', `'${event.name}' needs the input '${spec.name}'${spec.description ? ` (${spec.description})` : ''}.`);
+        throw new YareError(
+          'YARE_BAD_INPUT',
+          `'${event.name}' needs the input '${spec.name}'${spec.description ? ` (${spec.description})` : ''}.`,
+        );
       }
     }
     return out;
@@ -182,7 +209,10 @@ export class EventRunner implements EvalContext {
 
   private exec(step: Step): void {
     if (++this.steps > this.maxSteps) {
-      throw new YareError('YARE_STEP_LIMIT', `Event run exceeded ${this.maxSteps} steps (MAX_STEPS_PER_RUN); check loops and calls.`);
+      throw new YareError(
+        'YARE_STEP_LIMIT',
+        `Event run exceeded ${this.maxSteps} steps (MAX_STEPS_PER_RUN); check loops and calls.`,
+      );
     }
     this.currentPlace = step.place;
     switch (step.kind) {
@@ -195,7 +225,10 @@ export class EventRunner implements EvalContext {
         const path = this.resolveTarget(step.target);
         const current = this.readPath(path);
         if (current === null || current === undefined) {
-          throw new YareError('YARE_BAD_VALUE', `mutate: path '${path.join('.')}' resolved to None; give it a default in state_schema or set it first.`);
+          throw new YareError(
+            'YARE_BAD_VALUE',
+            `mutate: path '${path.join('.')}' resolved to None; give it a default in state_schema or set it first.`,
+          );
         }
         const operand = this.operand(step.value);
         this.currentPlace = step.place;
@@ -217,7 +250,11 @@ export class EventRunner implements EvalContext {
         for (const entry of step.table) {
           const key = entry.key;
           const hit =
-            key.kind === 'exact' ? n === key.value : key.kind === 'range' ? n >= key.low && n <= key.high : n >= key.low;
+            key.kind === 'exact'
+              ? n === key.value
+              : key.kind === 'range'
+                ? n >= key.low && n <= key.high
+                : n >= key.low;
           if (hit) {
             const value = this.operand(entry.value);
             this.currentPlace = step.place;
@@ -230,7 +267,10 @@ export class EventRunner implements EvalContext {
       case 'call': {
         const callee = this.rules.events.get(step.event)!;
         if (this.frame.depth >= MAX_CALL_DEPTH) {
-          throw new YareError('YARE_CALL_DEPTH', `Call depth limit reached: '${this.frame.event.name}' at depth ${this.frame.depth} cannot call '${step.event}' (MAX_CALL_DEPTH ${MAX_CALL_DEPTH}).`);
+          throw new YareError(
+            'YARE_CALL_DEPTH',
+            `Call depth limit reached: '${this.frame.event.name}' at depth ${this.frame.depth} cannot call '${step.event}' (MAX_CALL_DEPTH ${MAX_CALL_DEPTH}).`,
+          );
         }
         const args = newDict();
         for (const arg of step.args) args[arg.name] = this.operand(arg.value);
@@ -240,9 +280,13 @@ export class EventRunner implements EvalContext {
       }
       case 'note': {
         let text = '';
-        for (const part of step.parts) text += typeof part === 'string' ? part : formatValue(this.operand(part));
+        for (const part of step.parts)
+          text += typeof part === 'string' ? part : formatValue(this.operand(part));
         if (text.length > MAX_NOTE_LENGTH) {
-          throw new YareError('YARE_NOTE_TOO_LONG', `Note is ${text.length} characters after interpolation (MAX_NOTE_LENGTH ${MAX_NOTE_LENGTH}).`);
+          throw new YareError(
+            'YARE_NOTE_TOO_LONG',
+            `Note is ${text.length} characters after interpolation (MAX_NOTE_LENGTH ${MAX_NOTE_LENGTH}).`,
+          );
         }
         this.notes.push(text);
         return;
@@ -252,7 +296,10 @@ export class EventRunner implements EvalContext {
         const item = this.operand(step.item);
         const list = this.readContainer(path, 'list', 'list_push');
         if (list.length >= MAX_CONTAINER_SIZE) {
-          throw new YareError('YARE_CONTAINER_LIMIT', `list_push: MAX_CONTAINER_SIZE reached (${MAX_CONTAINER_SIZE} items at ${path.join('.')}).`);
+          throw new YareError(
+            'YARE_CONTAINER_LIMIT',
+            `list_push: MAX_CONTAINER_SIZE reached (${MAX_CONTAINER_SIZE} items at ${path.join('.')}).`,
+          );
         }
         this.writePath(path, [...list, item], 'list_push');
         return;
@@ -278,9 +325,16 @@ export class EventRunner implements EvalContext {
         const value = this.operand(step.value);
         const dict = copyDict(this.readContainer(path, 'dict', 'dict_set'));
         dict[key] = value;
-        if (dictDepth(dict) > MAX_DICT_DEPTH) throw new YareError('YARE_DICT_DEPTH', `dict_set: MAX_DICT_DEPTH exceeded (${MAX_DICT_DEPTH}) at ${path.join('.')}.`);
+        if (dictDepth(dict) > MAX_DICT_DEPTH)
+          throw new YareError(
+            'YARE_DICT_DEPTH',
+            `dict_set: MAX_DICT_DEPTH exceeded (${MAX_DICT_DEPTH}) at ${path.join('.')}.`,
+          );
         if (Object.keys(dict).length > MAX_CONTAINER_SIZE) {
-          throw new YareError('YARE_CONTAINER_LIMIT', `dict_set: MAX_CONTAINER_SIZE reached (${MAX_CONTAINER_SIZE} keys at ${path.join('.')}).`);
+          throw new YareError(
+            'YARE_CONTAINER_LIMIT',
+            `dict_set: MAX_CONTAINER_SIZE reached (${MAX_CONTAINER_SIZE} keys at ${path.join('.')}).`,
+          );
         }
         this.writePath(path, dict, 'dict_set');
         return;
@@ -294,9 +348,16 @@ export class EventRunner implements EvalContext {
         return;
       }
       case 'foreach': {
-        const items = step.array.kind === 'path' ? this.readPath(this.resolveTarget(step.array.target)) : this.operand(step.array);
+        const items =
+          step.array.kind === 'path'
+            ? this.readPath(this.resolveTarget(step.array.target))
+            : this.operand(step.array);
         if (items === null || items === undefined) return;
-        if (!Array.isArray(items)) throw new YareError('YARE_TYPE', `foreach array must resolve to a list, got ${typeName(items as Value)}.`);
+        if (!Array.isArray(items))
+          throw new YareError(
+            'YARE_TYPE',
+            `foreach array must resolve to a list, got ${typeName(items as Value)}.`,
+          );
         const saved = this.frame;
         const snapshot = [...items];
         for (let i = 0; i < snapshot.length; i++) {
@@ -305,7 +366,10 @@ export class EventRunner implements EvalContext {
           locals.set(step.indexName, i);
           this.frame = { ...saved, locals };
           if (++this.steps > this.maxSteps) {
-            throw new YareError('YARE_STEP_LIMIT', `Event run exceeded ${this.maxSteps} steps (MAX_STEPS_PER_RUN); check loops and calls.`);
+            throw new YareError(
+              'YARE_STEP_LIMIT',
+              `Event run exceeded ${this.maxSteps} steps (MAX_STEPS_PER_RUN); check loops and calls.`,
+            );
           }
           this.execSteps(step.steps);
         }
@@ -362,7 +426,10 @@ export class EventRunner implements EvalContext {
     if (target.kind === 'static') return [target.root, ...target.path];
     const raw = this.operand(target.expr);
     if (typeof raw !== 'string') {
-      throw new YareError('YARE_BAD_PATH', `'var' must resolve to a string path, got ${typeName(raw)}: ${formatValue(raw)}.`);
+      throw new YareError(
+        'YARE_BAD_PATH',
+        `'var' must resolve to a string path, got ${typeName(raw)}: ${formatValue(raw)}.`,
+      );
     }
     const segments = raw.trim().split('.');
     const root = segments[0];
@@ -394,7 +461,10 @@ export class EventRunner implements EvalContext {
     if (current === null || current === undefined) return kind === 'list' ? [] : newDict();
     if (kind === 'list' && Array.isArray(current)) return current;
     if (kind === 'dict' && isDict(current)) return current;
-    throw new YareError('YARE_TYPE', `${action}: path '${path.join('.')}' not a ${kind} (it holds ${typeName(current)}).`);
+    throw new YareError(
+      'YARE_TYPE',
+      `${action}: path '${path.join('.')}' not a ${kind} (it holds ${typeName(current)}).`,
+    );
   }
 
   private write(target: Target, value: Value, action: string): void {
@@ -407,7 +477,8 @@ export class EventRunner implements EvalContext {
     let toWrite = value;
     if (inState) {
       const field = schemaAt(this.rules.schema, path.slice(1));
-      if (field?.kind === 'field' && field.path.length === path.length - 1) toWrite = coerceToField(value, field, path.join('.'), action);
+      if (field?.kind === 'field' && field.path.length === path.length - 1)
+        toWrite = coerceToField(value, field, path.join('.'), action);
       toWrite = toStateValue(toWrite) as Value;
       checkContainer(toWrite, path.join('.'));
     }
@@ -419,7 +490,11 @@ export class EventRunner implements EvalContext {
       let owned: Dict | Value[];
       if (next === undefined || next === null) owned = newDict();
       else if (isDict(next) || Array.isArray(next)) owned = this.own(next);
-      else throw new YareError('YARE_BAD_PATH', `Cannot write ${path.join('.')}: '${path.slice(0, i + 1).join('.')}' holds ${typeName(next)}, not a mapping.`);
+      else
+        throw new YareError(
+          'YARE_BAD_PATH',
+          `Cannot write ${path.join('.')}: '${path.slice(0, i + 1).join('.')}' holds ${typeName(next)}, not a mapping.`,
+        );
       this.owned.add(owned);
       assign(parent, key, owned, path);
       parent = owned;
@@ -446,9 +521,14 @@ function child(node: Value | undefined, key: string): Value | undefined {
 
 function assign(parent: Dict | Value[], key: string, value: Value, path: readonly string[]): void {
   if (Array.isArray(parent)) {
-    if (!/^\d+$/.test(key)) throw new YareError('YARE_BAD_PATH', `Invalid path segment '${key}' for a list in ${path.join('.')}.`);
+    if (!/^\d+$/.test(key))
+      throw new YareError('YARE_BAD_PATH', `Invalid path segment '${key}' for a list in ${path.join('.')}.`);
     const idx = Number(key);
-    if (idx >= MAX_CONTAINER_SIZE) throw new YareError('YARE_CONTAINER_LIMIT', `Index ${idx} in ${path.join('.')} is past MAX_CONTAINER_SIZE (${MAX_CONTAINER_SIZE}).`);
+    if (idx >= MAX_CONTAINER_SIZE)
+      throw new YareError(
+        'YARE_CONTAINER_LIMIT',
+        `Index ${idx} in ${path.join('.')} is past MAX_CONTAINER_SIZE (${MAX_CONTAINER_SIZE}).`,
+      );
     while (parent.length < idx) parent.push(null);
     parent[idx] = value;
     return;
@@ -470,13 +550,23 @@ function dictKey(v: Value): string {
 
 function checkContainer(v: Value, where: string): void {
   if (Array.isArray(v) && v.length > MAX_CONTAINER_SIZE) {
-    throw new YareError('YARE_CONTAINER_LIMIT', `${where}: a list of ${v.length} items exceeds MAX_CONTAINER_SIZE (${MAX_CONTAINER_SIZE}).`);
+    throw new YareError(
+      'YARE_CONTAINER_LIMIT',
+      `${where}: a list of ${v.length} items exceeds MAX_CONTAINER_SIZE (${MAX_CONTAINER_SIZE}).`,
+    );
   }
   if (isDict(v)) {
     if (Object.keys(v).length > MAX_CONTAINER_SIZE) {
-      throw new YareError('YARE_CONTAINER_LIMIT', `${where}: a dict of ${Object.keys(v).length} keys exceeds MAX_CONTAINER_SIZE (${MAX_CONTAINER_SIZE}).`);
+      throw new YareError(
+        'YARE_CONTAINER_LIMIT',
+        `${where}: a dict of ${Object.keys(v).length} keys exceeds MAX_CONTAINER_SIZE (${MAX_CONTAINER_SIZE}).`,
+      );
     }
-    if (dictDepth(v) > MAX_DICT_DEPTH) throw new YareError('YARE_DICT_DEPTH', `${where}: dict depth exceeds MAX_DICT_DEPTH (${MAX_DICT_DEPTH}).`);
+    if (dictDepth(v) > MAX_DICT_DEPTH)
+      throw new YareError(
+        'YARE_DICT_DEPTH',
+        `${where}: dict depth exceeds MAX_DICT_DEPTH (${MAX_DICT_DEPTH}).`,
+      );
   }
 }
 
@@ -508,7 +598,10 @@ export function coerceToField(value: Value, field: FieldSchema, where: string, a
 
 function coerceToType(value: Value, type: FieldSchema['type'], where: string, action: string): Value {
   const fail = (): never => {
-    throw new YareError('YARE_TYPE', `${action}: cannot coerce ${formatValue(value)} (${typeName(value)}) to ${type} for ${where}.`);
+    throw new YareError(
+      'YARE_TYPE',
+      `${action}: cannot coerce ${formatValue(value)} (${typeName(value)}) to ${type} for ${where}.`,
+    );
   };
   switch (type) {
     case undefined:
@@ -524,7 +617,8 @@ function coerceToType(value: Value, type: FieldSchema['type'], where: string, ac
       if (typeof value === 'boolean') return new PyFloat(value ? 1 : 0);
       if (typeof value === 'number') return new PyFloat(value);
       if (value instanceof PyFloat) return value;
-      if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return new PyFloat(Number(value));
+      if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
+        return new PyFloat(Number(value));
       return fail();
     }
     case 'bool': {
@@ -552,9 +646,11 @@ function coerceInput(eventName: string, spec: InputSpec, value: Value): Value {
   if (spec.type !== undefined) {
     try {
       v = coerceToType(value, spec.type, `input '${spec.name}' of '${eventName}'`, 'input');
-      if (v instanceof PyFloat && spec.type === 'float') v = v;
     } catch {
-      throw new YareError('YARE_BAD_INPUT', `Input '${spec.name}' of '${eventName}' must be ${spec.type}, got ${formatValue(value)}.`);
+      throw new YareError(
+        'YARE_BAD_INPUT',
+        `Input '${spec.name}' of '${eventName}' must be ${spec.type}, got ${formatValue(value)}.`,
+      );
     }
   }
   if (spec.enum) {
@@ -585,7 +681,12 @@ function toRunError(error: unknown, event: string, fallback: SourcePlace | undef
     return { code: error.code, message: error.message, event, ...(place ? { place } : {}) };
   }
   if (error instanceof RangeError) {
-    return { code: 'YARE_STEP_LIMIT', message: `Event run too deep: ${error.message}`, event, ...(fallback ? { place: fallback } : {}) };
+    return {
+      code: 'YARE_STEP_LIMIT',
+      message: `Event run too deep: ${error.message}`,
+      event,
+      ...(fallback ? { place: fallback } : {}),
+    };
   }
   throw error;
 }

@@ -41,7 +41,12 @@ export type Operand =
 
 /** Where a step writes: a path checked at load time, or an expression that yields a path at run time. */
 export type Target =
-  | { readonly kind: 'static'; readonly root: 'state' | 'temp'; readonly path: readonly string[]; readonly text: string }
+  | {
+      readonly kind: 'static';
+      readonly root: 'state' | 'temp';
+      readonly path: readonly string[];
+      readonly text: string;
+    }
   | { readonly kind: 'dynamic'; readonly expr: Operand };
 
 export type MutateOp = 'add' | 'sub' | 'mul' | 'div';
@@ -65,7 +70,12 @@ interface StepBase {
 
 export type Step =
   | (StepBase & { readonly kind: 'set'; readonly target: Target; readonly value: Operand })
-  | (StepBase & { readonly kind: 'mutate'; readonly target: Target; readonly op: MutateOp; readonly value: Operand })
+  | (StepBase & {
+      readonly kind: 'mutate';
+      readonly target: Target;
+      readonly op: MutateOp;
+      readonly value: Operand;
+    })
   | (StepBase & { readonly kind: 'branch'; readonly arms: readonly BranchArm[] })
   | (StepBase & {
       readonly kind: 'table_roll';
@@ -86,7 +96,12 @@ export type Step =
       readonly index: Operand | undefined;
       readonly value: Operand | undefined;
     })
-  | (StepBase & { readonly kind: 'dict_set'; readonly target: Target; readonly key: Operand; readonly value: Operand })
+  | (StepBase & {
+      readonly kind: 'dict_set';
+      readonly target: Target;
+      readonly key: Operand;
+      readonly value: Operand;
+    })
   | (StepBase & { readonly kind: 'dict_delete'; readonly target: Target; readonly key: Operand })
   | (StepBase & {
       readonly kind: 'foreach';

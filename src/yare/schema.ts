@@ -3,7 +3,7 @@
 // a domain. Domains pass `visibility` and `npc_visibility` down to their fields unless a field overrides.
 
 import type { SourcePlace } from '../diagnostics.ts';
-import { DiagnosticSink, didYouMean } from './diagnostics-sink.ts';
+import { type DiagnosticSink, didYouMean } from './diagnostics-sink.ts';
 import { MAX_CONTAINER_SIZE, MAX_DICT_DEPTH } from './limits.ts';
 import type { DomainSchema, FieldSchema, FieldType, SchemaNode, Visibility } from './program.ts';
 import { type Dict, isDict, newDict, type Value } from './values.ts';
@@ -43,14 +43,23 @@ export function compileSchema(node: unknown, src: NodeSource, sink: DiagnosticSi
   const rootPlace = placeOfNode(src, node);
   const inherited: Inherited = { visibility: 'private', npcVisible: false };
   if (node === undefined || node === null || (isScalar(node) && node.value === null)) {
-    return withEngineFields({ kind: 'domain', name: '', path: [], children: new Map(), ...inherited, place: rootPlace }, src);
+    return withEngineFields(
+      { kind: 'domain', name: '', path: [], children: new Map(), ...inherited, place: rootPlace },
+      src,
+    );
   }
   if (!isMap(node)) {
     sink.error('YARE_BAD_SCHEMA', 'state_schema must be a mapping of domains and fields.', rootPlace);
-    return withEngineFields({ kind: 'domain', name: '', path: [], children: new Map(), ...inherited, place: rootPlace }, src);
+    return withEngineFields(
+      { kind: 'domain', name: '', path: [], children: new Map(), ...inherited, place: rootPlace },
+      src,
+    );
   }
   const children = compileChildren(node, [], inherited, src, sink);
-  return withEngineFields({ kind: 'domain', name: '', path: [], children, ...inherited, place: rootPlace }, src);
+  return withEngineFields(
+    { kind: 'domain', name: '', path: [], children, ...inherited, place: rootPlace },
+    src,
+  );
 }
 
 function withEngineFields(root: DomainSchema, src: NodeSource): DomainSchema {
@@ -93,11 +102,19 @@ function compileChildren(
     if (path.length > 0 && DOMAIN_SETTING_KEYS.has(key) && !isMap(value)) continue;
     if (RESERVED_NAMES.has(key)) {
       const where = path.length === 0 ? 'domain' : `field ${[...path, key].join('.')}`;
-      sink.error('YARE_RESERVED_NAME', `state_schema ${where} '${key}' clashes with a reserved name (${[...RESERVED_NAMES].join(', ')}). Rename it.`, place);
+      sink.error(
+        'YARE_RESERVED_NAME',
+        `state_schema ${where} '${key}' clashes with a reserved name (${[...RESERVED_NAMES].join(', ')}). Rename it.`,
+        place,
+      );
       continue;
     }
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) {
-      sink.error('YARE_BAD_SCHEMA', `state_schema name '${key}' must be an identifier (letters, digits, underscores).`, place);
+      sink.error(
+        'YARE_BAD_SCHEMA',
+        `state_schema name '${key}' must be an identifier (letters, digits, underscores).`,
+        place,
+      );
       continue;
     }
     if (!isMap(value)) {
@@ -137,12 +154,21 @@ function isFieldNode(node: YAMLMap): boolean {
   return mapPairs(node).every(({ key }) => FIELD_KEYS.has(key));
 }
 
-function readVisibility(node: YAMLMap, fallback: Visibility, src: NodeSource, sink: DiagnosticSink): Visibility {
+function readVisibility(
+  node: YAMLMap,
+  fallback: Visibility,
+  src: NodeSource,
+  sink: DiagnosticSink,
+): Visibility {
   const raw = getNode(node, 'visibility');
   if (raw === undefined) return fallback;
   const v = scalarOf(raw);
   if (v === 'public' || v === 'private') return v;
-  sink.error('YARE_BAD_SCHEMA', `visibility must be 'public' or 'private', got ${JSON.stringify(v)}.`, placeOfNode(src, raw));
+  sink.error(
+    'YARE_BAD_SCHEMA',
+    `visibility must be 'public' or 'private', got ${JSON.stringify(v)}.`,
+    placeOfNode(src, raw),
+  );
   return fallback;
 }
 
@@ -199,8 +225,15 @@ function compileField(
   if (min !== undefined && max !== undefined && min > max) {
     sink.error('YARE_BAD_SCHEMA', `Field ${label} has min ${min} greater than max ${max}.`, place);
   }
-  if (typeof value === 'number' && ((min !== undefined && value < min) || (max !== undefined && value > max))) {
-    sink.error('YARE_BAD_SCHEMA', `Field ${label} default ${value} is outside its bounds [${min ?? '-∞'}, ${max ?? '∞'}].`, placeOfNode(src, defaultNode, place));
+  if (
+    typeof value === 'number' &&
+    ((min !== undefined && value < min) || (max !== undefined && value > max))
+  ) {
+    sink.error(
+      'YARE_BAD_SCHEMA',
+      `Field ${label} default ${value} is outside its bounds [${min ?? '-∞'}, ${max ?? '∞'}].`,
+      placeOfNode(src, defaultNode, place),
+    );
   }
   const descriptionNode = getNode(node, 'description');
   return {
@@ -234,7 +267,11 @@ function readBound(
     return undefined;
   }
   if (type !== 'int' && type !== 'float') {
-    sink.error('YARE_BAD_SCHEMA', `Field ${label} has ${key} but its type is ${type ?? 'untyped'}; bounds apply to int and float fields only.`, placeOfNode(src, raw));
+    sink.error(
+      'YARE_BAD_SCHEMA',
+      `Field ${label} has ${key} but its type is ${type ?? 'untyped'}; bounds apply to int and float fields only.`,
+      placeOfNode(src, raw),
+    );
     return undefined;
   }
   return v;
@@ -296,7 +333,8 @@ function checkDefault(v: Value, type: FieldType | undefined, label: string): { v
       if (Object.keys(v).length > MAX_CONTAINER_SIZE) {
         return `state_schema.${label}: default dict size ${Object.keys(v).length} exceeds MAX_CONTAINER_SIZE (${MAX_CONTAINER_SIZE}).`;
       }
-      if (dictDepth(v) > MAX_DICT_DEPTH) return `state_schema.${label}: default dict depth exceeds MAX_DICT_DEPTH (${MAX_DICT_DEPTH}).`;
+      if (dictDepth(v) > MAX_DICT_DEPTH)
+        return `state_schema.${label}: default dict depth exceeds MAX_DICT_DEPTH (${MAX_DICT_DEPTH}).`;
       return { value: v };
   }
 }
@@ -336,7 +374,8 @@ function cloneValue(v: Value): Value {
 export function schemaAt(schema: DomainSchema, path: readonly string[]): SchemaNode | undefined {
   let node: SchemaNode = schema;
   for (const segment of path) {
-    if (node.kind === 'field') return node.type === 'list' || node.type === 'dict' || node.type === undefined ? node : undefined;
+    if (node.kind === 'field')
+      return node.type === 'list' || node.type === 'dict' || node.type === undefined ? node : undefined;
     const next: SchemaNode | undefined = node.children.get(segment);
     if (!next) return undefined;
     node = next;

@@ -29,7 +29,13 @@ export function newDict(): Dict {
 }
 
 export function isDict(v: unknown): v is Dict {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof PyFloat) && !(v instanceof Duration);
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    !(v instanceof PyFloat) &&
+    !(v instanceof Duration)
+  );
 }
 
 /**
@@ -50,7 +56,8 @@ export function toValue(input: unknown, depth = 0): Value {
       if (input instanceof PyFloat || input instanceof Duration) return input;
       if (Array.isArray(input)) return input.map((item) => toValue(item, depth + 1));
       const dict = newDict();
-      for (const key of Object.keys(input)) dict[key] = toValue((input as Record<string, unknown>)[key], depth + 1);
+      for (const key of Object.keys(input))
+        dict[key] = toValue((input as Record<string, unknown>)[key], depth + 1);
       return dict;
     }
     default:

@@ -261,7 +261,7 @@ describe('toPlain', () => {
     const plain = toPlain(doc) as Record<string, unknown>;
     expect(Object.getPrototypeOf(plain)).toBeNull();
     expect(Object.hasOwn(plain, '__proto__')).toBe(true);
-    expect((plain['__proto__'] as Record<string, unknown>).polluted).toBe('yes');
+    expect((Reflect.get(plain, '__proto__') as Record<string, unknown>).polluted).toBe('yes');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.getPrototypeOf(plain.constructor)).toBeNull();
   });

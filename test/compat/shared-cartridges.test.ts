@@ -12,7 +12,13 @@ const SHARED = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared
 const present = existsSync(SHARED);
 if (!present) console.log(`compat: no shared cartridges at ${SHARED}; the compatibility suite runs nothing.`);
 
-const CARTRIDGES = ['seed-eldoria', 'mnesos/generic-rpg', 'mnesos/dark-fantasy', 'mnesos/lights-out-demo', 'mnesos/web-client-e2e'];
+const CARTRIDGES = [
+  'seed-eldoria',
+  'mnesos/generic-rpg',
+  'mnesos/dark-fantasy',
+  'mnesos/lights-out-demo',
+  'mnesos/web-client-e2e',
+];
 const loaded = new Map<string, Cartridge>();
 
 function plain(v: unknown): any {
@@ -30,7 +36,10 @@ describe.skipIf(!present)('shared cartridges', () => {
   beforeAll(async () => {
     for (const name of CARTRIDGES) {
       const result = await loadCartridge(join(SHARED, name));
-      if (!result.ok) throw new Error(`${name}: ${result.errors.map((e) => `${e.place?.line}:${e.place?.col} ${e.message}`).join('\n')}`);
+      if (!result.ok)
+        throw new Error(
+          `${name}: ${result.errors.map((e) => `${e.place?.line}:${e.place?.col} ${e.message}`).join('\n')}`,
+        );
       loaded.set(name, result.cartridge);
     }
   });
@@ -43,7 +52,9 @@ describe.skipIf(!present)('shared cartridges', () => {
     it('combat_strike attacker=player, seed 1: d20 7 + 5 = 12 hits, d8 4 + 2 = 6 damage', () => {
       const r = run('seed-eldoria', 'combat_strike', { attacker: 'player' }, 1);
       expect(r.faces).toEqual([7, 4]);
-      expect(r.notes).toEqual(['Player attacks! Roll: 12. HIT! Player deals 6 damage to the NPC. NPC HP is now 24.']);
+      expect(r.notes).toEqual([
+        'Player attacks! Roll: 12. HIT! Player deals 6 damage to the NPC. NPC HP is now 24.',
+      ]);
       expect(r.state.npc.hp).toBe(24);
       expect(r.state.player.hp).toBe(100);
     });
@@ -73,7 +84,9 @@ describe.skipIf(!present)('shared cartridges', () => {
       const hurt = { ...plain(loaded.get('seed-eldoria')!.rules.initialState) };
       hurt.player.hp = 70;
       const r = run('seed-eldoria', 'cast_heal', {}, 1, hurt);
-      expect(r.notes).toEqual(['Player casts Heal! Consumed 10 mana. Restored 20 HP. Player HP: 90 | Mana: 40.']);
+      expect(r.notes).toEqual([
+        'Player casts Heal! Consumed 10 mana. Restored 20 HP. Player HP: 90 | Mana: 40.',
+      ]);
       expect(r.state.player).toMatchObject({ hp: 90, mana: 40 });
       const full = run('seed-eldoria', 'cast_heal', {}, 1);
       expect(full.state.player).toMatchObject({ hp: 100, mana: 40 });
@@ -83,7 +96,9 @@ describe.skipIf(!present)('shared cartridges', () => {
       const dry = plain(loaded.get('seed-eldoria')!.rules.initialState);
       dry.player.mana = 9;
       const r = run('seed-eldoria', 'cast_heal', {}, 1, dry);
-      expect(r.notes).toEqual(['Player tries to cast Heal but does not have enough mana! Requires 10 mana, has 9.']);
+      expect(r.notes).toEqual([
+        'Player tries to cast Heal but does not have enough mana! Requires 10 mana, has 9.',
+      ]);
       expect(r.state).toEqual(dry);
     });
 
@@ -91,7 +106,9 @@ describe.skipIf(!present)('shared cartridges', () => {
       const tired = plain(loaded.get('seed-eldoria')!.rules.initialState);
       Object.assign(tired.player, { hp: 12, mana: 3 });
       const r = run('seed-eldoria', 'rest_at_inn', {}, 1, tired);
-      expect(r.notes).toEqual(['Player rents a room for 5 gold. Fully restored HP and Mana. Gold remaining: 15.']);
+      expect(r.notes).toEqual([
+        'Player rents a room for 5 gold. Fully restored HP and Mana. Gold remaining: 15.',
+      ]);
       expect(r.state.player).toEqual({ hp: 100, mana: 50, gold: 15, status: 'healthy' });
     });
 
@@ -115,7 +132,12 @@ describe.skipIf(!present)('shared cartridges', () => {
     });
 
     it('combat_strike against the player goes through the dynamic path state.player.hp', () => {
-      const r = run('mnesos/generic-rpg', 'combat_strike', { attacker: 'NPC', defender: 'Player', power: 5 }, 2);
+      const r = run(
+        'mnesos/generic-rpg',
+        'combat_strike',
+        { attacker: 'NPC', defender: 'Player', power: 5 },
+        2,
+      );
       expect(r.notes).toEqual(['npc strikes player successfully for 8 damage! (Rolled 16)']);
       expect(r.state.player.hp).toBe(92);
       expect(r.state.npc.hp).toBe(20);
@@ -132,28 +154,41 @@ describe.skipIf(!present)('shared cartridges', () => {
     });
 
     it('flee fails on seed 1 and succeeds on seed 6 (moving to Safe Haven)', () => {
-      expect(run('mnesos/generic-rpg', 'flee', {}, 1).notes).toEqual(['Player failed to escape. The enemy blocks the path.']);
+      expect(run('mnesos/generic-rpg', 'flee', {}, 1).notes).toEqual([
+        'Player failed to escape. The enemy blocks the path.',
+      ]);
       const away = run('mnesos/generic-rpg', 'flee', {}, 6);
       expect(away.notes).toEqual(['Player successfully fled the encounter!']);
       expect(away.state.current_location).toBe('Safe Haven');
     });
 
     it('generic_check adds the level to the roll', () => {
-      expect(run('mnesos/generic-rpg', 'generic_check', { stat: 'charm', difficulty: 10 }, 1).notes).toEqual(['Action Failed! (Rolled 8 vs 10)']);
-      expect(run('mnesos/generic-rpg', 'generic_check', { stat: 'charm', difficulty: 10 }, 2).notes).toEqual(['Action Succeeded! (Rolled 12 vs 10)']);
+      expect(run('mnesos/generic-rpg', 'generic_check', { stat: 'charm', difficulty: 10 }, 1).notes).toEqual([
+        'Action Failed! (Rolled 8 vs 10)',
+      ]);
+      expect(run('mnesos/generic-rpg', 'generic_check', { stat: 'charm', difficulty: 10 }, 2).notes).toEqual([
+        'Action Succeeded! (Rolled 12 vs 10)',
+      ]);
     });
   });
 
   describe('dark-fantasy (macros, game_time as a domain)', () => {
     it('combat_strike by the player misses on seed 1 and hits on seed 2', () => {
-      expect(run('mnesos/dark-fantasy', 'combat_strike', {}, 1).notes).toEqual(['Player swings wildly and misses! Rolled 9.']);
+      expect(run('mnesos/dark-fantasy', 'combat_strike', {}, 1).notes).toEqual([
+        'Player swings wildly and misses! Rolled 9.',
+      ]);
       const hit = run('mnesos/dark-fantasy', 'combat_strike', {}, 2);
-      expect(hit.notes).toEqual(['Player strikes effectively with their trick weapon! Rolled 13. Deals 9 damage to the beast!']);
+      expect(hit.notes).toEqual([
+        'Player strikes effectively with their trick weapon! Rolled 13. Deals 9 damage to the beast!',
+      ]);
     });
 
     it('combat_strike by an npc damages and corrupts the player', () => {
       const r = run('mnesos/dark-fantasy', 'combat_strike', { attacker: 'npc' }, 1);
-      expect(r.notes).toEqual(['A monstrosity lunges from the shadows!', 'Player takes damage and corruption rises. HP is now 96. Corruption is 2.']);
+      expect(r.notes).toEqual([
+        'A monstrosity lunges from the shadows!',
+        'Player takes damage and corruption rises. HP is now 96. Corruption is 2.',
+      ]);
       expect(r.state.player).toEqual({ hp: 96, corruption: 2, gold: 10 });
       expect(r.state.game_time).toEqual({ now: '1199-01-01T00:00:00' });
     });
@@ -171,21 +206,43 @@ describe.skipIf(!present)('shared cartridges', () => {
     it('initiate_hack sets the pending interaction once; the resolver is not a tool', () => {
       const r = run('mnesos/lights-out-demo', 'initiate_hack', {}, 1);
       expect(r.notes).toEqual(['[SYSTEM LOG: Hack terminal mini-game triggered. Attempt #1.]']);
-      expect(r.state._pending_interaction).toMatchObject({ interaction_type: 'minigame', minigame_id: 'lights_out', resolver_event: 'resolve_hack' });
+      expect(r.state._pending_interaction).toMatchObject({
+        interaction_type: 'minigame',
+        minigame_id: 'lights_out',
+        resolver_event: 'resolve_hack',
+      });
       expect(r.state._pending_interaction.config.difficulty.grid_size).toBe(4);
       expect(r.state.terminal_attempts).toBe(1);
       const again = run('mnesos/lights-out-demo', 'initiate_hack', {}, 1, r.state);
-      expect(again.notes).toEqual(['[SYSTEM LOG: Terminal security has engaged a permanent lockout after the previous attempt.]']);
+      expect(again.notes).toEqual([
+        '[SYSTEM LOG: Terminal security has engaged a permanent lockout after the previous attempt.]',
+      ]);
       expect(again.state._pending_interaction).toEqual({});
       expect(loaded.get('mnesos/lights-out-demo')!.rules.events.get('resolve_hack')!.resolver).toBe(true);
     });
 
     it('resolve_hack completed unlocks and pays; failed raises the alarm; aborted changes nothing', () => {
-      const done = run('mnesos/lights-out-demo', 'resolve_hack', { status: 'completed', metrics: { rank: 'A' }, minigame_specific_data: { moves_made: 12 } }, 1);
+      const done = run(
+        'mnesos/lights-out-demo',
+        'resolve_hack',
+        { status: 'completed', metrics: { rank: 'A' }, minigame_specific_data: { moves_made: 12 } },
+        1,
+      );
       expect(done.notes).toEqual(['[SYSTEM LOG: Terminal unlocked! +100 credits. Moves used: 12]']);
-      expect(done.state).toMatchObject({ terminal_locked: false, player_credits: 150, terminal_reward_tier: 'standard' });
-      const failed = run('mnesos/lights-out-demo', 'resolve_hack', { status: 'failed', minigame_specific_data: { grid_remaining: 3 } }, 1);
-      expect(failed.notes).toEqual(['[SYSTEM LOG: Hack failed. Alarm triggered! HP -3 penalty. Player HP: 85]']);
+      expect(done.state).toMatchObject({
+        terminal_locked: false,
+        player_credits: 150,
+        terminal_reward_tier: 'standard',
+      });
+      const failed = run(
+        'mnesos/lights-out-demo',
+        'resolve_hack',
+        { status: 'failed', minigame_specific_data: { grid_remaining: 3 } },
+        1,
+      );
+      expect(failed.notes).toEqual([
+        '[SYSTEM LOG: Hack failed. Alarm triggered! HP -3 penalty. Player HP: 85]',
+      ]);
       expect(failed.state).toMatchObject({ world_alarm_active: true, player_hp: 85 });
       const aborted = run('mnesos/lights-out-demo', 'resolve_hack', { status: 'aborted' }, 1);
       expect(aborted.notes).toEqual(['[SYSTEM LOG: Hack aborted by player. Terminal still locked.]']);
@@ -201,7 +258,9 @@ describe.skipIf(!present)('shared cartridges', () => {
       open.world_alarm_active = true;
       const moved = run('mnesos/lights-out-demo', 'move_to_server_room', {}, 1, open);
       expect(moved.state.world_current_room).toBe('server_room');
-      expect(run('mnesos/lights-out-demo', 'disable_alarm', {}, 1, open).state.world_alarm_active).toBe(false);
+      expect(run('mnesos/lights-out-demo', 'disable_alarm', {}, 1, open).state.world_alarm_active).toBe(
+        false,
+      );
     });
   });
 

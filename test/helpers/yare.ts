@@ -6,7 +6,10 @@ import type { RollRecord } from '../../src/yare/dice.ts';
 import type { CompiledRules } from '../../src/yare/program.ts';
 import type { Diagnostic } from '../../src/diagnostics.ts';
 
-export function compileYaml(text: string, file = 'yare.yaml'): { rules?: CompiledRules; diagnostics: Diagnostic[] } {
+export function compileYaml(
+  text: string,
+  file = 'yare.yaml',
+): { rules?: CompiledRules; diagnostics: Diagnostic[] } {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true });
   if (doc.errors.length) throw new Error(doc.errors.map((e) => e.message).join('\n'));
@@ -15,7 +18,10 @@ export function compileYaml(text: string, file = 'yare.yaml'): { rules?: Compile
 
 export function rulesOf(text: string): CompiledRules {
   const { rules, diagnostics } = compileYaml(text);
-  if (!rules) throw new Error(`does not compile:\n${diagnostics.map((d) => `${d.place?.line}:${d.place?.col} ${d.code} ${d.message}`).join('\n')}`);
+  if (!rules)
+    throw new Error(
+      `does not compile:\n${diagnostics.map((d) => `${d.place?.line}:${d.place?.col} ${d.code} ${d.message}`).join('\n')}`,
+    );
   return rules;
 }
 

@@ -18,7 +18,9 @@ describe('World', () => {
   it('earlier worlds never change when later batches commit (copy-on-write, shared records)', () => {
     const index = new LedgerIndex({ snapshotInterval: 2 });
     const seen: Array<[unknown, string]> = [];
-    index.commit([{ event_type: 'create_entity', entity: 'mara', name: 'Mara' }], DEFAULT_POLICY, { turn: 1 });
+    index.commit([{ event_type: 'create_entity', entity: 'mara', name: 'Mara' }], DEFAULT_POLICY, {
+      turn: 1,
+    });
     for (let turn = 2; turn <= 40; turn++) {
       seen.push([index.current, canonicalJson(index.current)]);
       const r = index.commit(
@@ -38,7 +40,9 @@ describe('World', () => {
 
   it('commit appends nothing on rejection and refuses a turn that is not after the last', () => {
     const index = new LedgerIndex();
-    expect(index.commit([{ event_type: 'set_scene', present: ['ghost'] }], DEFAULT_POLICY, { turn: 1 }).ok).toBe(false);
+    expect(
+      index.commit([{ event_type: 'set_scene', present: ['ghost'] }], DEFAULT_POLICY, { turn: 1 }).ok,
+    ).toBe(false);
     expect(index.length).toBe(0);
     expect(index.commit([], DEFAULT_POLICY, { turn: 1 }).ok).toBe(true);
     expect(() => index.commit([], DEFAULT_POLICY, { turn: 1 })).toThrow(RangeError);
@@ -68,18 +72,31 @@ describe('World', () => {
 
   it('worldFromJson names the first place a stored world is wrong', () => {
     const base = JSON.parse(JSON.stringify(town()));
-    const broken = (mutate: (w: Record<string, any>) => void) => {
+    type WorldJson = {
+      entities: Record<string, Record<string, unknown>>;
+      facts: unknown;
+      scene: Record<string, unknown>;
+    };
+    const broken = (mutate: (w: WorldJson) => void) => {
       const copy = structuredClone(base);
       mutate(copy);
       const r = worldFromJson(copy);
       return r.ok ? 'ok' : r.message;
     };
     expect(broken(() => {})).toBe('ok');
-    expect(broken((w) => (w.entities.mara.key = 'other'))).toBe('entities["mara"].key does not match its table key');
-    expect(broken((w) => (w.entities.mara.name = 5))).toBe('entities["mara"].name must be a string');
-    expect(broken((w) => (w.entities.Evil = { ...w.entities.mara, key: 'Evil' }))).toMatch(/is not a ledger key/);
-    expect(broken((w) => (w.entities.mara.attributes = { x: { nested: 1 } }))).toBe('entities["mara"].attributes.x must be a JSON scalar');
-    expect(broken((w) => (w.facts = { zz: { f: { id: 'f', predicate: 'p', added: { turn: 1 } } } }))).toMatch(/wrong bucket/);
+    expect(broken((w) => (w.entities.mara!.key = 'other'))).toBe(
+      'entities["mara"].key does not match its table key',
+    );
+    expect(broken((w) => (w.entities.mara!.name = 5))).toBe('entities["mara"].name must be a string');
+    expect(broken((w) => (w.entities.Evil = { ...w.entities.mara, key: 'Evil' }))).toMatch(
+      /is not a ledger key/,
+    );
+    expect(broken((w) => (w.entities.mara!.attributes = { x: { nested: 1 } }))).toBe(
+      'entities["mara"].attributes.x must be a JSON scalar',
+    );
+    expect(broken((w) => (w.facts = { zz: { f: { id: 'f', predicate: 'p', added: { turn: 1 } } } }))).toMatch(
+      /wrong bucket/,
+    );
     expect(broken((w) => (w.scene.present = ['Nope']))).toMatch(/scene.present\[0\]/);
     expect(worldFromJson('[]')).toEqual({ ok: false, message: 'world must be an object' });
   });

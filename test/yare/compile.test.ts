@@ -34,7 +34,7 @@ describe('paths are checked against state_schema', () => {
     expect(errors[0]!.message).toContain('state.player.gold');
   });
 
-  it("a var that does not start with state. or temp. is refused", () => {
+  it('a var that does not start with state. or temp. is refused', () => {
     const errors = errorsOf(`${SCHEMA}events:
   e:
     steps:
@@ -130,9 +130,13 @@ describe('conditions and steps', () => {
   });
 
   it(`a note template of ${MAX_NOTE_TEMPLATE_LENGTH} characters is fine and one more is refused`, () => {
-    const ok = errorsOf(`${SCHEMA}events:\n  e:\n    steps:\n      - { action: note, message: "${'x'.repeat(MAX_NOTE_TEMPLATE_LENGTH)}" }\n`);
+    const ok = errorsOf(
+      `${SCHEMA}events:\n  e:\n    steps:\n      - { action: note, message: "${'x'.repeat(MAX_NOTE_TEMPLATE_LENGTH)}" }\n`,
+    );
     expect(ok).toEqual([]);
-    const bad = errorsOf(`${SCHEMA}events:\n  e:\n    steps:\n      - { action: note, message: "${'x'.repeat(MAX_NOTE_TEMPLATE_LENGTH + 1)}" }\n`);
+    const bad = errorsOf(
+      `${SCHEMA}events:\n  e:\n    steps:\n      - { action: note, message: "${'x'.repeat(MAX_NOTE_TEMPLATE_LENGTH + 1)}" }\n`,
+    );
     expect(bad[0]!.message).toContain('exceeds max length');
   });
 
@@ -151,13 +155,18 @@ describe('conditions and steps', () => {
 });
 
 describe('schema', () => {
-  it.each(['state', 'temp', 'inputs', 'macros', 'config'])('a domain named %s is a reserved-name error', (name) => {
-    const errors = errorsOf(`state_schema:\n  ${name}:\n    x: { type: int, default: 0 }\n`);
-    expect(errors[0]!.code).toBe('YARE_RESERVED_NAME');
-  });
+  it.each(['state', 'temp', 'inputs', 'macros', 'config'])(
+    'a domain named %s is a reserved-name error',
+    (name) => {
+      const errors = errorsOf(`state_schema:\n  ${name}:\n    x: { type: int, default: 0 }\n`);
+      expect(errors[0]!.code).toBe('YARE_RESERVED_NAME');
+    },
+  );
 
   it('a reserved field name is an error', () => {
-    expect(errorsOf('state_schema:\n  player:\n    inputs: { type: int, default: 0 }\n')[0]!.message).toContain('reserved name');
+    expect(
+      errorsOf('state_schema:\n  player:\n    inputs: { type: int, default: 0 }\n')[0]!.message,
+    ).toContain('reserved name');
   });
 
   it('builds the initial state from defaults, nested to any depth', () => {
@@ -199,13 +208,17 @@ describe('schema', () => {
 
   it('a default list over MAX_CONTAINER_SIZE is refused at load', () => {
     const list = Array.from({ length: 101 }, (_, i) => i).join(', ');
-    expect(errorsOf(`state_schema:\n  l: { type: list, default: [${list}] }\n`)[0]!.message).toContain('MAX_CONTAINER_SIZE');
+    expect(errorsOf(`state_schema:\n  l: { type: list, default: [${list}] }\n`)[0]!.message).toContain(
+      'MAX_CONTAINER_SIZE',
+    );
   });
 });
 
 describe('macros', () => {
   it('a macro may omit the leading @ (the seed template does)', () => {
-    const rules = rulesOf(`${SCHEMA}macros:\n  attack: "roll(1d20) + 5"\n  mixed: "roll(1d20) + @state.player.gold"\n`);
+    const rules = rulesOf(
+      `${SCHEMA}macros:\n  attack: "roll(1d20) + 5"\n  mixed: "roll(1d20) + @state.player.gold"\n`,
+    );
     expect([...rules.macros.keys()]).toEqual(['attack', 'mixed']);
   });
 
@@ -283,7 +296,9 @@ events:
 
 describe('top level', () => {
   it('prompt_directives inside yare.yaml is an error; unknown keys warn', () => {
-    const { diagnostics } = compileYaml('prompt_directives: { narrator: x }\nbot_name: x\nversion: "1"\nfancy: 1\n');
+    const { diagnostics } = compileYaml(
+      'prompt_directives: { narrator: x }\nbot_name: x\nversion: "1"\nfancy: 1\n',
+    );
     expect(diagnostics.find((d) => d.severity === 'error')!.message).toContain('prompt_directives.yaml');
     expect(diagnostics.filter((d) => d.severity === 'warning').map((d) => d.message)).toEqual([
       "Unknown top-level key 'fancy' is ignored.",
@@ -297,7 +312,7 @@ describe('top level', () => {
   mute: { type: tag }
 `);
     expect(errors.map((e) => e.message)).toEqual([
-      "npc_templates entry 'grunt' has invalid type \"monster\". Allowed values: name, tag.",
+      'npc_templates entry \'grunt\' has invalid type "monster". Allowed values: name, tag.',
       "npc_templates entry 'mute' must have a 'description' string.",
     ]);
   });

@@ -1,7 +1,12 @@
 // The original's step-action and run_event tests (reference §5.3, §5.4), translated, plus our fixes.
 import { describe, expect, it } from 'vitest';
 import { runEvent } from '../../src/yare/interpreter.ts';
-import { MAX_CALL_DEPTH, MAX_CONTAINER_SIZE, MAX_DICT_DEPTH, MAX_STEPS_PER_RUN } from '../../src/yare/limits.ts';
+import {
+  MAX_CALL_DEPTH,
+  MAX_CONTAINER_SIZE,
+  MAX_DICT_DEPTH,
+  MAX_STEPS_PER_RUN,
+} from '../../src/yare/limits.ts';
 import { rulesOf, scriptedDice } from '../helpers/yare.ts';
 
 const FIXTURE = `
@@ -93,9 +98,21 @@ describe('run_event (reference §5.4)', () => {
   });
 
   it('generic_check succeeds on a 20 and fails on a 1 (1 + level 1 = 2 < 10)', () => {
-    const hit = runEvent(rules, initial, 'generic_check', { stat: 'hp', difficulty: 10 }, { dice: scriptedDice([20]) });
+    const hit = runEvent(
+      rules,
+      initial,
+      'generic_check',
+      { stat: 'hp', difficulty: 10 },
+      { dice: scriptedDice([20]) },
+    );
     expect(hit.ok && hit.notes).toEqual(['Action Succeeded!']);
-    const miss = runEvent(rules, initial, 'generic_check', { stat: 'hp', difficulty: 10 }, { dice: scriptedDice([1]) });
+    const miss = runEvent(
+      rules,
+      initial,
+      'generic_check',
+      { stat: 'hp', difficulty: 10 },
+      { dice: scriptedDice([1]) },
+    );
     expect(miss.ok && miss.notes).toEqual(['Action Failed!']);
   });
 
@@ -147,13 +164,15 @@ describe('step actions (reference §5.3)', () => {
     expect(r.ok && (r.state.player as any).hp).toBe(50);
   });
 
-  it("set a quoted string: \"'Safe Haven'\" stores Safe Haven", () => {
+  it('set a quoted string: "\'Safe Haven\'" stores Safe Haven', () => {
     const r = one(`- { action: set, var: state.current_location, value: "'Safe Haven'" }`);
     expect(r.ok && r.state.current_location).toBe('Safe Haven');
   });
 
   it('set temp from an expression, then use it', () => {
-    const r = one(`- { action: set, var: temp.roll, value: "@ 7 + 3" }\n- { action: note, message: "{temp.roll}" }`);
+    const r = one(
+      `- { action: set, var: temp.roll, value: "@ 7 + 3" }\n- { action: note, message: "{temp.roll}" }`,
+    );
     expect(r.ok && r.notes).toEqual(['10']);
   });
 
@@ -172,7 +191,9 @@ describe('step actions (reference §5.3)', () => {
   });
 
   it('gold add 5 then mul 2 is 10', () => {
-    const r = one('- { action: mutate, var: state.player.gold, op: add, value: 5 }\n- { action: mutate, var: state.player.gold, op: mul, value: 2 }');
+    const r = one(
+      '- { action: mutate, var: state.player.gold, op: add, value: 5 }\n- { action: mutate, var: state.player.gold, op: mul, value: 2 }',
+    );
     expect(r.ok && (r.state.player as any).gold).toBe(10);
   });
 
@@ -251,7 +272,13 @@ describe('step actions (reference §5.3)', () => {
   });
 
   it('foreach over a list reads item fields', () => {
-    const s = stateWith((x) => (x.player.inventory = [{ name: 'Potion', rare: false }, { name: 'Relic', rare: true }]));
+    const s = stateWith(
+      (x) =>
+        (x.player.inventory = [
+          { name: 'Potion', rare: false },
+          { name: 'Relic', rare: true },
+        ]),
+    );
     const r = one(
       `- action: foreach
   array: "@ state.player.inventory"
@@ -270,19 +297,25 @@ describe('step actions (reference §5.3)', () => {
 
   it('foreach exposes the index and accepts a bare state path', () => {
     const s = stateWith((x) => (x.player.inventory = ['a', 'b']));
-    const r = one(`- action: foreach
+    const r = one(
+      `- action: foreach
   array: state.player.inventory
   index: i
-  steps: [{ action: note, message: "{i}:{item}" }]`, s);
+  steps: [{ action: note, message: "{i}:{item}" }]`,
+      s,
+    );
     expect(r.ok && r.notes).toEqual(['0:a', '1:b']);
   });
 
   it('list_push and list_remove by value and by index', () => {
     const s = stateWith((x) => (x.player.inventory = ['Potion']));
-    const r = one(`- { action: list_push, var: state.player.inventory, item: "'Sword'" }
+    const r = one(
+      `- { action: list_push, var: state.player.inventory, item: "'Sword'" }
 - { action: list_remove, var: state.player.inventory, value: "'Potion'" }
 - { action: list_push, var: state.player.inventory, item: 0 }
-- { action: list_remove, var: state.player.inventory, index: 0 }`, s);
+- { action: list_remove, var: state.player.inventory, index: 0 }`,
+      s,
+    );
     expect(r.ok && (r.state.player as any).inventory).toEqual([0]);
   });
 
@@ -344,12 +377,16 @@ describe('step actions (reference §5.3)', () => {
 
 describe('limits', () => {
   it(`list_push at ${MAX_CONTAINER_SIZE - 1} items works; at ${MAX_CONTAINER_SIZE} it is refused and nothing changes`, () => {
-    const full = stateWith((x) => (x.player.inventory = Array.from({ length: MAX_CONTAINER_SIZE }, (_, i) => i)));
+    const full = stateWith(
+      (x) => (x.player.inventory = Array.from({ length: MAX_CONTAINER_SIZE }, (_, i) => i)),
+    );
     const r = one(`- { action: list_push, var: state.player.inventory, item: 1 }`, full);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.message).toContain('MAX_CONTAINER_SIZE');
     expect(full.player.inventory).toHaveLength(MAX_CONTAINER_SIZE);
-    const almost = stateWith((x) => (x.player.inventory = Array.from({ length: MAX_CONTAINER_SIZE - 1 }, (_, i) => i)));
+    const almost = stateWith(
+      (x) => (x.player.inventory = Array.from({ length: MAX_CONTAINER_SIZE - 1 }, (_, i) => i)),
+    );
     const ok = one(`- { action: list_push, var: state.player.inventory, item: 1 }`, almost);
     expect(ok.ok && (ok.state.player as any).inventory).toHaveLength(MAX_CONTAINER_SIZE);
   });
@@ -365,9 +402,13 @@ describe('limits', () => {
   });
 
   it(`dict_set to depth ${MAX_DICT_DEPTH} works; depth ${MAX_DICT_DEPTH + 1} is refused`, () => {
-    const ok = one(`- { action: dict_set, var: state.player.stats, key: "'deep'", value: { step: { step: 1 } } }`);
+    const ok = one(
+      `- { action: dict_set, var: state.player.stats, key: "'deep'", value: { step: { step: 1 } } }`,
+    );
     expect(ok.ok).toBe(true);
-    const r = one(`- { action: dict_set, var: state.player.stats, key: "'deep'", value: { step: { step: { step: 1 } } } }`);
+    const r = one(
+      `- { action: dict_set, var: state.player.stats, key: "'deep'", value: { step: { step: { step: 1 } } } }`,
+    );
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.message).toContain('MAX_DICT_DEPTH');
   });
@@ -390,7 +431,9 @@ describe('limits', () => {
   });
 
   it('an event calling itself stops at the call depth with an error, not a crash', () => {
-    const r = rulesOf('state_schema:\n  c: { type: int, default: 0 }\nevents:\n  loop:\n    steps:\n      - { action: mutate, var: state.c, op: add, value: 1 }\n      - { action: call, event: loop }\n');
+    const r = rulesOf(
+      'state_schema:\n  c: { type: int, default: 0 }\nevents:\n  loop:\n    steps:\n      - { action: mutate, var: state.c, op: add, value: 1 }\n      - { action: call, event: loop }\n',
+    );
     const out = runEvent(r, r.initialState, 'loop');
     expect(out.ok).toBe(false);
     if (!out.ok) expect(out.error.code).toBe('YARE_CALL_DEPTH');

@@ -6,4 +6,9 @@ import { register as ledger } from './ledger.ts';
 import { register as runEvent } from './run-event.ts';
 import { register as validate } from './validate.ts';
 
-export const commandModules: ReadonlyArray<(program: Command) => void> = [validate, runEvent, evalCommand, ledger];
+export const commandModules: ReadonlyArray<(program: Command) => void> = [
+  validate,
+  runEvent,
+  evalCommand,
+  ledger,
+];

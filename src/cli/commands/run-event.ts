@@ -25,7 +25,12 @@ export function register(program: Command): void {
     .description('Run one event of a cartridge and print its notes and the state diff.')
     .argument('<cartridge>', 'cartridge folder (or the name of a shipped cartridge)')
     .argument('<event>', 'event name')
-    .option('--input <key=value>', 'an input of the event (repeatable); JSON values allowed', collectKeyValue, {})
+    .option(
+      '--input <key=value>',
+      'an input of the event (repeatable); JSON values allowed',
+      collectKeyValue,
+      {},
+    )
     .option('--state <file>', 'state JSON to start from (default: the initial state)')
     .option('--seed <n>', 'dice seed', parseSeed, 0)
     .option('--json', 'print {"ok","notes","state","rolls","error?"} as JSON')
@@ -42,7 +47,11 @@ export function register(program: Command): void {
               notes: result.notes,
               state: before,
               rolls: result.rolls,
-              error: { code: result.error.code, message: result.error.message, at: result.error.place ? formatPlace(result.error.place) : null },
+              error: {
+                code: result.error.code,
+                message: result.error.message,
+                at: result.error.place ? formatPlace(result.error.place) : null,
+              },
             };
         process.stdout.write(`${toJsonText(out, 2)}\n`);
         process.exitCode = result.ok ? EXIT.ok : EXIT.user;
@@ -55,13 +64,20 @@ export function register(program: Command): void {
         return;
       }
       for (const note of result.notes) process.stdout.write(`note: ${note}\n`);
-      for (const roll of result.rolls) process.stdout.write(`roll: ${roll.expr} ${roll.dice} → [${roll.faces.join(', ')}] = ${roll.total}\n`);
+      for (const roll of result.rolls)
+        process.stdout.write(
+          `roll: ${roll.expr} ${roll.dice} → [${roll.faces.join(', ')}] = ${roll.total}\n`,
+        );
       const changes = diffStates(toStateValue(before), toStateValue(result.state));
       if (changes.length === 0) process.stdout.write('state: unchanged\n');
       for (const change of changes) {
         const path = `state.${change.path.join('.')}`;
-        if (change.op === 'delete') process.stdout.write(`${path}: ${toJsonText(change.before)} → (deleted)\n`);
-        else process.stdout.write(`${path}: ${change.before === undefined ? '(new)' : toJsonText(change.before)} → ${toJsonText(change.after)}\n`);
+        if (change.op === 'delete')
+          process.stdout.write(`${path}: ${toJsonText(change.before)} → (deleted)\n`);
+        else
+          process.stdout.write(
+            `${path}: ${change.before === undefined ? '(new)' : toJsonText(change.before)} → ${toJsonText(change.after)}\n`,
+          );
       }
     });
 }

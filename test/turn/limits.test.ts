@@ -1,0 +1,160 @@
+// Every turn limit at the limit and just past it.
+import { describe, expect, it } from 'vitest';
+import { TurnError } from '../../src/turn/errors.ts';
+import {
+  DEFAULT_TURN_LIMITS,
+  MAX_DIRECTIVES_CHARS,
+  MAX_HISTORY_MESSAGES_LIMIT,
+  MAX_INPUT_CHARS,
+  MAX_NARRATION_CHARS,
+  MAX_NPC_QUERIES_LIMIT,
+  MAX_PRESENT_NPCS,
+  MAX_PROMPT_TOKENS,
+  MAX_TOOL_ARGS_CHARS,
+  MAX_TOOL_RESULT_CHARS,
+  MAX_TOOL_ROUNDS_LIMIT,
+  MIN_PROMPT_TOKENS,
+  resolveTurnLimits,
+} from '../../src/turn/limits.ts';
+import { collect, failure, initialState, lanternmere, scripted } from './helpers.ts';
+
+const DIRECTIVES = '### 1. Outcomes\nfine';
+
+describe('resolveTurnLimits', () => {
+  it('fills in the defaults (5 tool rounds, 3 NPC queries)', () => {
+    expect(resolveTurnLimits(undefined)).toEqual(DEFAULT_TURN_LIMITS);
+    expect(DEFAULT_TURN_LIMITS.maxToolRounds).toBe(5);
+    expect(DEFAULT_TURN_LIMITS.maxNpcQueries).toBe(3);
+  });
+
+  const cases: [string, number, number, string][] = [
+    ['maxToolRounds', 1, MAX_TOOL_ROUNDS_LIMIT, 'MAX_TOOL_ROUNDS_LIMIT'],
+    ['maxNpcQueries', 0, MAX_NPC_QUERIES_LIMIT, 'MAX_NPC_QUERIES_LIMIT'],
+    ['historyMessages', 0, MAX_HISTORY_MESSAGES_LIMIT, 'MAX_HISTORY_MESSAGES_LIMIT'],
+    ['directorPromptTokens', MIN_PROMPT_TOKENS, MAX_PROMPT_TOKENS, 'MAX_PROMPT_TOKENS'],
+    ['narratorPromptTokens', MIN_PROMPT_TOKENS, MAX_PROMPT_TOKENS, 'MAX_PROMPT_TOKENS'],
+    ['npcPromptTokens', MIN_PROMPT_TOKENS, MAX_PROMPT_TOKENS, 'MAX_PROMPT_TOKENS'],
+  ];
+  for (const [key, min, max, name] of cases) {
+    it(`accepts ${key} from ${min} to ${max} and refuses one past either end`, () => {
+      expect(resolveTurnLimits({ [key]: min })).toMatchObject({ [key]: min });
+      expect(resolveTurnLimits({ [key]: max })).toMatchObject({ [key]: max });
+      expect(resolveTurnLimits({ [key]: max + 1 })).toEqual({
+        error: `limits.${key} must be an integer from ${min} to ${max} (${name}), got ${max + 1}`,
+      });
+      expect(resolveTurnLimits({ [key]: min - 1 })).toHaveProperty('error');
+      expect(resolveTurnLimits({ [key]: 2.5 })).toHaveProperty('error');
+    });
+  }
+});
+
+describe('turn limits in play', () => {
+  it(`accepts input of MAX_INPUT_CHARS (${MAX_INPUT_CHARS}) characters and refuses one more`, async () => {
+    const cartridge = await lanternmere();
+    const base = { cartridge, state: initialState(cartridge), messages: [], seed: 1, models: null };
+    const ok = await collect({ ...base, input: 'x'.repeat(MAX_INPUT_CHARS) });
+    expect(ok.record.input.text).toHaveLength(MAX_INPUT_CHARS);
+    const { error } = await failure({ ...base, input: 'x'.repeat(MAX_INPUT_CHARS + 1) });
+    expect((error as TurnError).message).toMatch(/MAX_INPUT_CHARS/);
+  });
+
+  it('accepts tool arguments of MAX_TOOL_ARGS_CHARS characters and refuses one more', async () => {
+    const cartridge = await lanternmere();
+    const padded = (length: number) => {
+      const head = '{"destination":"reedmaze"';
+      return `${head}${' '.repeat(length - head.length - 1)}}`;
+    };
+    const models = scripted({
+      director: [
+        {
+          text: DIRECTIVES,
+          toolCalls: [
+            { name: 'travel', rawArgs: padded(MAX_TOOL_ARGS_CHARS + 1) },
+            { name: 'travel', rawArgs: padded(MAX_TOOL_ARGS_CHARS) },
+          ],
+        },
+        { text: DIRECTIVES },
+      ],
+      narrator: [{ text: '.' }],
+    });
+    const { record } = await collect({ cartridge, state: initialState(cartridge), messages: [], input: 'go', seed: 1, models });
+    expect(record.tools.map((t) => t.ok)).toEqual([false, true]);
+    expect(record.tools[0]!.content).toMatch(/MAX_TOOL_ARGS_CHARS/);
+  });
+
+  it('keeps directives of MAX_DIRECTIVES_CHARS and cuts longer ones', async () => {
+    const cartridge = await lanternmere();
+    for (const [length, cut] of [
+      [MAX_DIRECTIVES_CHARS, false],
+      [MAX_DIRECTIVES_CHARS + 1, true],
+    ] as const) {
+      const models = scripted({ director: [{ text: 'd'.repeat(length) }], narrator: [{ text: '.' }] });
+      const { record } = await collect({ cartridge, state: initialState(cartridge), messages: [], input: 'x', seed: 1, models });
+      expect(record.directives).toHaveLength(MAX_DIRECTIVES_CHARS);
+      expect(record.warnings.some((w) => w.includes('MAX_DIRECTIVES_CHARS'))).toBe(cut);
+    }
+  });
+
+  it('keeps narration of MAX_NARRATION_CHARS and stops the stream past it', async () => {
+    const cartridge = await lanternmere();
+    for (const [length, cut] of [
+      [MAX_NARRATION_CHARS, false],
+      [MAX_NARRATION_CHARS + 1, true],
+    ] as const) {
+      const half = Math.floor(length / 2);
+      const models = scripted({
+        director: [{ text: DIRECTIVES }],
+        narrator: [{ chunks: ['n'.repeat(half), 'n'.repeat(length - half)] }],
+      });
+      const { record } = await collect({ cartridge, state: initialState(cartridge), messages: [], input: 'x', seed: 1, models });
+      expect(record.narration).toHaveLength(MAX_NARRATION_CHARS);
+      expect(record.warnings.some((w) => w.includes('MAX_NARRATION_CHARS'))).toBe(cut);
+    }
+  });
+
+  it('accepts MAX_PRESENT_NPCS characters in one query and refuses one more', async () => {
+    const cartridge = await lanternmere();
+    const query = (n: number) => ({
+      name: 'query_npc_intent',
+      args: { present_npcs: Array.from({ length: n }, (_, i) => ({ id: `n${i}` })), scene_context: 'crowd' },
+    });
+    const models = scripted({
+      director: [{ toolCalls: [query(MAX_PRESENT_NPCS), query(MAX_PRESENT_NPCS + 1)] }, { text: DIRECTIVES }],
+      narrator: [{ text: '.' }],
+    });
+    const { record } = await collect({ cartridge, state: initialState(cartridge), messages: [], input: 'x', seed: 1, models });
+    expect(record.tools.map((t) => t.ok)).toEqual([true, false]);
+    expect(record.tools[0]!.content).toMatch(/No qualifying NPCs/);
+    expect(record.tools[1]!.content).toMatch(new RegExp(`has ${MAX_PRESENT_NPCS + 1} items; the limit is ${MAX_PRESENT_NPCS}`));
+    expect(models.npc.requests).toHaveLength(0);
+  });
+
+  it('cuts a tool result past MAX_TOOL_RESULT_CHARS, saying so', async () => {
+    const cartridge = await lanternmere();
+    const models = scripted({
+      director: [{ toolCalls: [{ name: 'lore_lookup', args: { queries: ['lanternmere', 'chapel', 'wisp', 'market', 'inn'] } }] }, { text: DIRECTIVES }],
+      narrator: [{ text: '.' }],
+    });
+    const { record } = await collect({
+      cartridge,
+      state: initialState(cartridge),
+      messages: [],
+      input: 'x',
+      seed: 1,
+      models,
+      limits: { loreTokenBudget: 8_000, loreK: 10 },
+    });
+    const content = record.tools[0]!.content;
+    expect(content.length).toBeLessThanOrEqual(MAX_TOOL_RESULT_CHARS + 80);
+    expect(content.length > MAX_TOOL_RESULT_CHARS).toBe(content.includes('MAX_TOOL_RESULT_CHARS'));
+  });
+
+  it('shows the Director and the Narrator at most historyMessages recent messages', async () => {
+    const cartridge = await lanternmere();
+    const messages = Array.from({ length: 6 }, (_, i) => ({ role: i % 2 ? ('assistant' as const) : ('user' as const), content: `m${i}` }));
+    const models = scripted({ director: [{ text: DIRECTIVES }], narrator: [{ text: '.' }] });
+    await collect({ cartridge, state: initialState(cartridge), messages, input: 'now', seed: 1, models, limits: { historyMessages: 2 } });
+    expect(models.director.requests[0]!.messages.map((m) => m.content)).toEqual(['m4', 'm5', 'now']);
+    expect(models.narrator.requests[0]!.messages.map((m) => m.content)).toEqual(['m4', 'm5', 'now']);
+  });
+});
