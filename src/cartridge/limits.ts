@@ -17,7 +17,7 @@ export const MAX_DIRECTIVES_FILE_BYTES = 64 * KIB;
 export const MAX_FIRST_MESSAGE_BYTES = 16 * KIB;
 
 /** Characters (Unicode code points) of one directive, after persona macros. The original's 1 MiB cap let
- * prompts grow without bound (reference §6.2 item 21); real directives are under 1,500 characters. */
+ * prompts grow without bound (reference §6.2 item 21); real directives are under 1,100 characters. */
 export const MAX_DIRECTIVE_CHARS = 4_000;
 /** Characters of all directives together, after persona macros. Below three times the per-directive cap, so
  * it binds: three directives at their cap are refused together. */

@@ -122,7 +122,7 @@ export interface SectionIssue {
 
 export interface LedgerSection {
   readonly policy: LedgerPolicy;
-  /** The starting world, as raw wire events; `validateLedgerSection` has validated them from empty. */
+  /** The starting world's events, validated in order from an empty world (apply them at turn 0). */
   readonly world: readonly LedgerEvent[];
 }
 

@@ -1,11 +1,12 @@
-// The Director: a non-streaming tool loop. An ordinary turn is ONE Director call: the Director returns
+// The Director: a tool loop whose text is never streamed to the player. An ordinary turn is ONE Director call: the Director returns
 // its rule-event calls and its scene directives together (text beside the calls, or `finish_turn`); the
 // engine runs the events and goes straight to the Narrator, who also gets the events' notes, so the
 // directives never have to guess a dice outcome. The Director takes another round only when it asked to
 // see results (calls without directives, or a lore/NPC query) or when a call failed. At most
 // `maxToolRounds` Director calls per turn; after the last one the turn goes on with what it has.
 
-import type { ChatMessage, ModelSet, ToolCall } from '../llm/types.ts';
+import { ModelError } from '../llm/errors.ts';
+import type { ChatMessage, ModelResponse, ModelSet, ModelStreamPart, ToolCall } from '../llm/types.ts';
 import type { TurnContext } from './context.ts';
 import { currentGameTime } from './game-time.ts';
 import { MAX_DIRECTIVES_CHARS, MAX_TOOL_CALLS_PER_ROUND } from './limits.ts';
@@ -148,13 +149,15 @@ export async function* runDirector(
     const prompt = assemblePrompt(directorSections(ctx, tools, tickNotes, lore, history, turnStartTime), ctx.limits.directorPromptTokens);
     ctx.prompts.push({ role: 'director', call: round, sections: prompt.sections, tokens: prompt.tokens, budget: prompt.budget });
     const shownHistory = prompt.texts.has('history') ? toChatMessages(history) : [];
-    const response = await models.director.generate({
-      system: prompt.system,
-      messages: [...shownHistory, { role: 'user', content: inputText }, ...exchange],
-      tools: tools.specs,
-      toolChoice: 'auto',
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-    });
+    const response = await finalResponse(
+      models.director.stream({
+        system: prompt.system,
+        messages: [...shownHistory, { role: 'user', content: inputText }, ...exchange],
+        tools: tools.specs,
+        toolChoice: 'auto',
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+      }),
+    );
     ctx.modelIds.director = response.modelId;
     if (response.toolCalls.length === 0) {
       directives = response.text.trim() || directives;
@@ -232,6 +235,15 @@ async function runTool(
       throw new Error(`unhandled tool kind ${JSON.stringify(never)}`);
     }
   }
+}
+
+/**
+ * The Director's whole response. It is streamed (and nothing of it shown) because a stream's timeout
+ * bounds each silence rather than the whole answer, and servers such as Ollama only stream tool calls.
+ */
+async function finalResponse(parts: AsyncIterable<ModelStreamPart>): Promise<ModelResponse> {
+  for await (const part of parts) if (part.type === 'finish') return part.response;
+  throw new ModelError('bad-response', 'the Director model stream ended without a finish part');
 }
 
 /** Lore matched to the player's words, looked up once without a model call. */

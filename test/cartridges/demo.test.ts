@@ -196,9 +196,9 @@ describe('explore_fen (table_roll and call)', () => {
   });
 
   it.each([
-    [0, 8, { name: 'mire wisp', hp: 6, armor: 13, attack_power: 3, damage_dice: '1d4' }],
-    [10, 18, { name: 'bog lurcher', hp: 14, armor: 11, attack_power: 4, damage_dice: '1d6' }],
-    [8, 20, { name: 'reed wight', hp: 20, armor: 14, attack_power: 5, damage_dice: '1d8' }],
+    [3, 8, { name: 'mire wisp', hp: 6, armor: 13, attack_power: 3, damage_dice: '1d4' }],
+    [37, 18, { name: 'bog lurcher', hp: 14, armor: 11, attack_power: 4, damage_dice: '1d6' }],
+    [17, 20, { name: 'reed wight', hp: 20, armor: 14, attack_power: 5, damage_dice: '1d8' }],
   ])('seed %i rolls %i and raises the creature from the bestiary', (seed, face, foe) => {
     const r = run('explore_fen', IN_REEDMAZE, {}, seed);
     expect(r.rolls).toEqual([`roll(1d20) 1d20=${face}`]);
@@ -227,24 +227,25 @@ describe('attack (macros, hit/miss, damage, the foe answers)', () => {
   const start = { ...IN_REEDMAZE, foe: BOG_LURCHER };
 
   it('hits, and the creature hits back', () => {
-    const r = run('attack', start, {}, 0);
-    // to-hit 8 + 4 >= armor 11; damage 4 + 1; the lurcher's 13 + 4 >= armor 12; its 1d6 from state.
+    const r = run('attack', start, {}, 8);
+    // to-hit 19 + 4 >= armor 11; damage 3 + 1; the lurcher's 13 + 4 >= armor 12; its 1d6 from state.
     expect(r.rolls).toEqual([
-      'roll(1d20) 1d20=8',
-      'roll(1d6) 1d6=4',
+      'roll(1d20) 1d20=19',
+      'roll(1d6) 1d6=3',
       'roll(1d20) 1d20=13',
       'roll(state.foe.damage_dice) 1d6=3',
     ]);
     expect(r.notes).toEqual([
-      "[SYSTEM LOG: The player's hook hits the bog lurcher for 5 damage; it has 9 HP left. Describe the blow landing.]",
+      "[SYSTEM LOG: The player's hook hits the bog lurcher for 4 damage; it has 10 HP left. Describe the blow landing.]",
       '[SYSTEM LOG: The bog lurcher strikes the player for 3 damage; player HP is 21. Describe the wound.]',
     ]);
-    expect(r.state).toEqual(expected(start, { player: { hp: 21 }, foe: { hp: 9 } }));
+    expect(r.state).toEqual(expected(start, { player: { hp: 21 }, foe: { hp: 10 } }));
   });
 
   it('misses, and the creature misses too', () => {
-    const r = run('attack', start, {}, 2);
-    expect(r.rolls).toEqual(['roll(1d20) 1d20=6', 'roll(1d20) 1d20=6']);
+    const r = run('attack', start, {}, 42);
+    // to-hit 5 + 4 < armor 11; the lurcher's 6 + 4 < armor 12.
+    expect(r.rolls).toEqual(['roll(1d20) 1d20=5', 'roll(1d20) 1d20=6']);
     expect(r.notes).toEqual([
       "[SYSTEM LOG: The player's swing misses the bog lurcher. Describe the near miss.]",
       '[SYSTEM LOG: The bog lurcher lunges and misses the player. Describe the dodge.]',
@@ -254,10 +255,10 @@ describe('attack (macros, hit/miss, damage, the foe answers)', () => {
 
   it('kills, and the loot table pays out', () => {
     const weak = { ...IN_REEDMAZE, foe: { ...BOG_LURCHER, name: 'mire wisp', hp: 1 } };
-    const r = run('attack', weak, {}, 0);
-    expect(r.rolls).toEqual(['roll(1d20) 1d20=8', 'roll(1d6) 1d6=4', 'roll(1d6) 1d6=5']);
+    const r = run('attack', weak, {}, 8);
+    expect(r.rolls).toEqual(['roll(1d20) 1d20=19', 'roll(1d6) 1d6=3', 'roll(1d6) 1d6=5']);
     expect(r.notes).toEqual([
-      "[SYSTEM LOG: The player's hook hits the mire wisp for 5 damage; it has 0 HP left. Describe the blow landing.]",
+      "[SYSTEM LOG: The player's hook hits the mire wisp for 4 damage; it has 0 HP left. Describe the blow landing.]",
       '[SYSTEM LOG: The mire wisp is defeated. The player finds 5 gold in the mud. Describe the creature sinking away.]',
     ]);
     // hp clamps at its min of 0; a loot roll of 5 is in the "4-5" row.
@@ -266,7 +267,8 @@ describe('attack (macros, hit/miss, damage, the foe answers)', () => {
 
   it('knocks the player out when their HP reaches 0', () => {
     const hurt = { ...start, player: { location: 'reedmaze', hp: 3 } };
-    const r = run('attack', hurt, {}, 0);
+    // The lurcher's 13 + 4 >= armor 12, and its 1d6 rolls 3: HP 3 - 3 = 0.
+    const r = run('attack', hurt, {}, 8);
     expect(r.notes.at(-1)).toBe(
       '[SYSTEM LOG: The player collapses into the mud, unconscious. Describe the world going dark.]',
     );
@@ -286,7 +288,7 @@ describe('attack (macros, hit/miss, damage, the foe answers)', () => {
 describe('cast_spell (mana, enum input, a macro reading the input)', () => {
   it('flare burns the foe for 2d6 and costs 4 mana', () => {
     const start = { ...IN_REEDMAZE, foe: BOG_LURCHER };
-    const r = run('cast_spell', start, { spell: 'flare' }, 0);
+    const r = run('cast_spell', start, { spell: 'flare' }, 8);
     expect(r.rolls).toEqual(['roll(2d6) 2d6=6', 'roll(1d20) 1d20=13', 'roll(state.foe.damage_dice) 1d6=3']);
     expect(r.notes).toEqual([
       '[SYSTEM LOG: Flare burns the bog lurcher for 6 damage; it has 8 HP left. Describe the lamp-fire.]',
@@ -302,7 +304,7 @@ describe('cast_spell (mana, enum input, a macro reading the input)', () => {
   });
 
   it('mend heals 1d6 + 2 for 3 mana (the enum matches any case)', () => {
-    const r = run('cast_spell', { player: { hp: 10 } }, { spell: 'MEND' }, 0);
+    const r = run('cast_spell', { player: { hp: 10 } }, { spell: 'MEND' }, 23);
     expect(r.rolls).toEqual(['roll(1d6) 1d6=2']);
     expect(r.notes).toEqual([
       "[SYSTEM LOG: Mend knits the player's wounds; player HP is now 14. Describe warmth spreading.]",
@@ -429,7 +431,7 @@ describe('buy_item and sell_item (gold, prices dict, list_push, list_remove)', (
 describe('drink_tonic', () => {
   it('uses one tonic and heals 2d4 + 2', () => {
     const start = { player: { hp: 5, inventory: ['brine tonic', 'iron hook', 'brine tonic'] } };
-    const r = run('drink_tonic', start, {}, 0);
+    const r = run('drink_tonic', start, {}, 14);
     expect(r.rolls).toEqual(['roll(2d4) 2d4=8']);
     expect(r.notes).toEqual([
       '[SYSTEM LOG: The player drinks a brine tonic; player HP is now 15. Describe the salty, bitter warmth.]',

@@ -148,3 +148,19 @@ describe('ledger check', () => {
     );
   });
 });
+
+describe('ledger check --cartridge without --world', () => {
+  it("checks against the cartridge's starting world", () => {
+    const cart = mkdtempSync(join(dir, 'start-'));
+    writeFileSync(
+      join(cart, 'yare.yaml'),
+      'ledger:\n  world:\n    - { event_type: create_entity, entity: mara, name: Mara }\n',
+    );
+    const status = file(
+      'status.json',
+      JSON.stringify([{ event_type: 'set_entity_status', entity: 'mara', status: 'awake' }]),
+    );
+    expect(run(status, { cartridge: cart }).code).toBe(0);
+    expect(run(status).code).toBe(1);
+  });
+});

@@ -16,6 +16,7 @@ import {
   MIN_PROMPT_TOKENS,
   resolveTurnLimits,
 } from '../../src/turn/limits.ts';
+import { toolOk } from '../../src/turn/tools.ts';
 import { collect, failure, initialState, lanternmere, scripted } from './helpers.ts';
 
 const DIRECTIVES = '### 1. Outcomes\nfine';
@@ -129,24 +130,15 @@ describe('turn limits in play', () => {
     expect(models.npc.requests).toHaveLength(0);
   });
 
-  it('cuts a tool result past MAX_TOOL_RESULT_CHARS, saying so', async () => {
-    const cartridge = await lanternmere();
-    const models = scripted({
-      director: [{ toolCalls: [{ name: 'lore_lookup', args: { queries: ['lanternmere', 'chapel', 'wisp', 'market', 'inn'] } }] }, { text: DIRECTIVES }],
-      narrator: [{ text: '.' }],
-    });
-    const { record } = await collect({
-      cartridge,
-      state: initialState(cartridge),
-      messages: [],
-      input: 'x',
-      seed: 1,
-      models,
-      limits: { loreTokenBudget: 8_000, loreK: 10 },
-    });
-    const content = record.tools[0]!.content;
-    expect(content.length).toBeLessThanOrEqual(MAX_TOOL_RESULT_CHARS + 80);
-    expect(content.length > MAX_TOOL_RESULT_CHARS).toBe(content.includes('MAX_TOOL_RESULT_CHARS'));
+  it('sends a tool result of MAX_TOOL_RESULT_CHARS whole and cuts a longer one, saying so', () => {
+    const overhead = JSON.stringify({ ok: true, s: '' }).length;
+    const exact = toolOk({ s: 'x'.repeat(MAX_TOOL_RESULT_CHARS - overhead) }).content;
+    expect(exact).toHaveLength(MAX_TOOL_RESULT_CHARS);
+    expect(JSON.parse(exact).ok).toBe(true);
+    const over = toolOk({ s: 'x'.repeat(MAX_TOOL_RESULT_CHARS - overhead + 1) }).content;
+    expect(over.slice(0, MAX_TOOL_RESULT_CHARS - 2)).toBe(exact.slice(0, MAX_TOOL_RESULT_CHARS - 2));
+    expect(over.length).toBeGreaterThan(MAX_TOOL_RESULT_CHARS);
+    expect(over).toMatch(/\[cut at \d+ characters \(MAX_TOOL_RESULT_CHARS\)\]$/);
   });
 
   it('shows the Director and the Narrator at most historyMessages recent messages', async () => {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import {
+  applyBatch,
   DEFAULT_LIMITS,
   DEFAULT_POLICY,
   emptyWorld,
@@ -44,8 +45,7 @@ function readText(path: string, maxBytes: number): Loaded<string> {
   }
 }
 
-function loadWorld(path: string | undefined, maxBytes: number): Loaded<World> {
-  if (path === undefined) return { ok: true, value: emptyWorld() };
+function loadWorld(path: string, maxBytes: number): Loaded<World> {
   const text = readText(path, maxBytes);
   if (!text.ok) return text;
   let raw: unknown;
@@ -58,9 +58,15 @@ function loadWorld(path: string | undefined, maxBytes: number): Loaded<World> {
   return world.ok ? { ok: true, value: world.world } : { ok: false, message: `${path}: ${world.message}` };
 }
 
-/** The policy of a cartridge folder: its yare.yaml `state_schema` and optional `ledger:` section. */
-function loadPolicy(dir: string | undefined, maxBytes: number): Loaded<LedgerPolicy> {
-  if (dir === undefined) return { ok: true, value: DEFAULT_POLICY };
+interface CartridgeLedger {
+  readonly policy: LedgerPolicy;
+  /** The cartridge's starting world (`ledger.world`), applied at turn 0. */
+  readonly world: World;
+}
+
+/** The policy and starting world of a cartridge folder: its yare.yaml `state_schema` and `ledger:` section. */
+function loadCartridge(dir: string | undefined, maxBytes: number): Loaded<CartridgeLedger> {
+  if (dir === undefined) return { ok: true, value: { policy: DEFAULT_POLICY, world: emptyWorld() } };
   const file = join(dir, 'yare.yaml');
   const text = readText(file, maxBytes);
   if (!text.ok) return text;
@@ -76,7 +82,8 @@ function loadPolicy(dir: string | undefined, maxBytes: number): Loaded<LedgerPol
     const first = section.issues[0]!;
     return { ok: false, message: `${file}: ${first.path.join('.')}: ${first.message} [${first.code}]` };
   }
-  return { ok: true, value: section.value.policy };
+  const world = applyBatch(emptyWorld(), section.value.world, { turn: 0 });
+  return { ok: true, value: { policy: section.value.policy, world } };
 }
 
 function eventTypeOf(raw: unknown): string {
@@ -101,10 +108,15 @@ export function runLedgerCheck(
   if (!text.ok) return fail(text.message);
   const parsed = parseToolArguments(text.value, DEFAULT_LIMITS);
   const maxBytes = options.maxFileBytes ?? MAX_WORLD_FILE_BYTES;
-  const world = loadWorld(options.world, maxBytes);
+  const cartridge = loadCartridge(options.cartridge, maxBytes);
+  if (!cartridge.ok) return fail(cartridge.message);
+  // Without --world, a cartridge's own starting world is the world the batch is checked against.
+  const world =
+    options.world === undefined
+      ? { ok: true as const, value: cartridge.value.world }
+      : loadWorld(options.world, maxBytes);
   if (!world.ok) return fail(world.message);
-  const policy = loadPolicy(options.cartridge, maxBytes);
-  if (!policy.ok) return fail(policy.message);
+  const policy = { ok: true as const, value: cartridge.value.policy };
 
   const raw = parsed.ok ? parsed.value : undefined;
   const errors: readonly LedgerError[] = parsed.ok
@@ -150,7 +162,10 @@ export function register(program: Command): void {
       'Would this batch of world events apply? (events.json: a JSON array of {"event_type": …, …fields})',
     )
     .argument('<events.json>', 'a JSON array of ledger events')
-    .option('--world <file>', 'the world to check against (JSON as stateAt returns it); empty by default')
+    .option(
+      '--world <file>',
+      "the world to check against (JSON as stateAt returns it); default: the cartridge's starting world, or empty",
+    )
     .option('--cartridge <dir>', "use the write policy of this cartridge's yare.yaml")
     .option('--json', 'print one JSON object')
     .action((eventsPath: string, options: CheckOptions) => {
