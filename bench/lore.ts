@@ -11,12 +11,9 @@ const SECTIONS = 10_000;
 const LOOKUPS = 2_000;
 const TARGET_P50_MS = 1;
 
-const WORDS = (
-  'ancient goblin wolf dragon tower river forest village knight shadow guild merchant temple priest moon sun ' +
-  'crystal sword shield ruin mountain cave swamp bridge king queen rebel thief scholar mage spell rune portal ' +
-  'harbor ship storm winter harvest festival plague relic oath betrayal crown throne border fortress mine ' +
-  'golem spirit ghost witch herb potion market tavern bounty hunter scout caravan desert oasis jungle'
-).split(' ');
+const VOCABULARY_SIZE = 4_000;
+const SYLLABLES = 'ka ri tho mel an dor vex lu sa gor in el mar ath quen bri os tal fen yr wy ash dru nim ol'.split(' ');
+const FUNCTION_WORDS = 'the of and a to in is was with for on at by from'.split(' ');
 
 // A small deterministic generator (LCG): same lore on every run, no global randomness.
 function generator(seed: number): () => number {
@@ -27,16 +24,46 @@ function generator(seed: number): () => number {
   };
 }
 
+// Invented words with a Zipf distribution (word n has weight 1/n), like the names and nouns of real
+// lore: a few words are everywhere, most appear in a handful of sections.
+function zipfWords(random: () => number): () => string {
+  const words = Array.from({ length: VOCABULARY_SIZE }, (_, n) => {
+    let word = '';
+    let x = n + 1;
+    do {
+      word += SYLLABLES[x % SYLLABLES.length];
+      x = Math.floor(x / SYLLABLES.length);
+    } while (x > 0);
+    return word;
+  });
+  const cumulative: number[] = [];
+  let total = 0;
+  for (let n = 1; n <= VOCABULARY_SIZE; n++) cumulative.push((total += 1 / n));
+  return () => {
+    const target = random() * total;
+    let lo = 0;
+    let hi = cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cumulative[mid]! < target) lo = mid + 1;
+      else hi = mid;
+    }
+    return words[lo]!;
+  };
+}
+
 export function generateLore(sections: number, seed = 42): string {
   const random = generator(seed);
-  const word = (): string => WORDS[Math.floor(random() * WORDS.length)]!;
+  const word = zipfWords(random);
+  const any = (): string =>
+    random() < 0.3 ? FUNCTION_WORDS[Math.floor(random() * FUNCTION_WORDS.length)]! : word();
   const out: string[] = ['Generated lore for benchmarks.'];
   for (let i = 0; i < sections; i++) {
     const level = i % 10 === 0 ? '#' : i % 3 === 0 ? '###' : '##';
-    out.push(`${level} ${word()} ${word()} ${i}`);
+    out.push(`${level} ${word()} ${word()}`);
     const sentences = 2 + Math.floor(random() * 4);
     for (let s = 0; s < sentences; s++) {
-      out.push(`${Array.from({ length: 8 + Math.floor(random() * 8) }, word).join(' ')}.`);
+      out.push(`${Array.from({ length: 8 + Math.floor(random() * 8) }, any).join(' ')}.`);
     }
     out.push('');
   }
@@ -55,12 +82,12 @@ export async function benchLore(): Promise<Row[]> {
   const index = buildLoreIndex(lore);
   const buildMs = performance.now() - buildStart;
 
-  const random = generator(7);
-  const word = (): string => WORDS[Math.floor(random() * WORDS.length)]!;
+  const word = zipfWords(generator(7));
   const rows: Row[] = [];
   for (const queriesPerLookup of [1, 3]) {
     const lookups = Array.from({ length: LOOKUPS }, () =>
-      Array.from({ length: queriesPerLookup }, () => `${word()} ${word()}`),
+      // Director-style queries: one or two topic words each.
+      Array.from({ length: queriesPerLookup }, (_, q) => (q % 2 === 0 ? word() : `${word()} ${word()}`)),
     );
     for (const queries of lookups.slice(0, 200)) index.lookup(queries); // warm up
     const times: number[] = [];

@@ -7,7 +7,9 @@
 import type { JsonSchema } from '../llm/types.ts';
 import { MAX_TOOL_ARGS_DEPTH, MAX_TOOL_ARGS_ITEMS, MAX_TOOL_STRING_CHARS } from './limits.ts';
 
-export type ArgsCheck = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
+export type ArgsCheck =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly message: string };
 
 type Schema = { readonly [key: string]: unknown };
 
@@ -63,18 +65,25 @@ export function checkArgs(schema: JsonSchema, value: unknown): ArgsCheck {
 
 function check(schema: Schema, value: unknown, path: string[], depth: number): unknown {
   if (depth > MAX_TOOL_ARGS_DEPTH) {
-    throw new Failure(`${where(path)} is nested deeper than ${MAX_TOOL_ARGS_DEPTH} levels (MAX_TOOL_ARGS_DEPTH)`);
+    throw new Failure(
+      `${where(path)} is nested deeper than ${MAX_TOOL_ARGS_DEPTH} levels (MAX_TOOL_ARGS_DEPTH)`,
+    );
   }
   const type = schema.type;
   if (typeof type === 'string' && !matchesType(value, type)) {
-    throw new Failure(`${where(path)} must be ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}, got ${typeOf(value)}`);
+    throw new Failure(
+      `${where(path)} must be ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}, got ${typeOf(value)}`,
+    );
   }
   if (Array.isArray(schema.enum) && !schema.enum.some((option) => sameValue(option, value))) {
     const options = schema.enum.map((o) => JSON.stringify(o)).join(', ');
     throw new Failure(`${where(path)} must be one of ${options}, got ${JSON.stringify(truncate(value))}`);
   }
   if (typeof value === 'string') {
-    const max = Math.min(typeof schema.maxLength === 'number' ? schema.maxLength : Infinity, MAX_TOOL_STRING_CHARS);
+    const max = Math.min(
+      typeof schema.maxLength === 'number' ? schema.maxLength : Infinity,
+      MAX_TOOL_STRING_CHARS,
+    );
     if (value.length > max) {
       const limit = max === MAX_TOOL_STRING_CHARS ? ' (MAX_TOOL_STRING_CHARS)' : '';
       throw new Failure(`${where(path)} is ${value.length} characters; the limit is ${max}${limit}`);
@@ -107,7 +116,9 @@ function checkArray(schema: Schema, value: readonly unknown[], path: string[], d
     throw new Failure(`${where(path)} has ${value.length} items; the limit is ${max}${limit}`);
   }
   if (typeof schema.minItems === 'number' && value.length < schema.minItems) {
-    throw new Failure(`${where(path)} must have at least ${schema.minItems} item${schema.minItems === 1 ? '' : 's'}`);
+    throw new Failure(
+      `${where(path)} must have at least ${schema.minItems} item${schema.minItems === 1 ? '' : 's'}`,
+    );
   }
   const items = isSchema(schema.items) ? schema.items : {};
   return value.map((item, i) => check(items, item, [...path, String(i)], depth + 1));
@@ -116,11 +127,15 @@ function checkArray(schema: Schema, value: readonly unknown[], path: string[], d
 function checkObject(schema: Schema, value: Record<string, unknown>, path: string[], depth: number): object {
   const keys = Object.keys(value);
   if (keys.length > MAX_TOOL_ARGS_ITEMS) {
-    throw new Failure(`${where(path)} has ${keys.length} keys; the limit is ${MAX_TOOL_ARGS_ITEMS} (MAX_TOOL_ARGS_ITEMS)`);
+    throw new Failure(
+      `${where(path)} has ${keys.length} keys; the limit is ${MAX_TOOL_ARGS_ITEMS} (MAX_TOOL_ARGS_ITEMS)`,
+    );
   }
   const properties = isSchema(schema.properties) ? schema.properties : undefined;
   const known = (key: string): Schema | undefined =>
-    properties !== undefined && Object.hasOwn(properties, key) && isSchema(properties[key]) ? (properties[key] as Schema) : undefined;
+    properties !== undefined && Object.hasOwn(properties, key) && isSchema(properties[key])
+      ? (properties[key] as Schema)
+      : undefined;
   const out: Record<string, unknown> = Object.create(null);
   for (const key of keys) {
     const propertySchema = known(key);

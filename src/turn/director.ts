@@ -11,7 +11,15 @@ import type { TurnContext } from './context.ts';
 import { currentGameTime } from './game-time.ts';
 import { MAX_DIRECTIVES_CHARS, MAX_TOOL_CALLS_PER_ROUND } from './limits.ts';
 import { type NpcQueryArgs, runNpcQuery } from './npc.ts';
-import { type PromptSection, assemblePrompt, block, json, messagesText, personaText, toChatMessages } from './prompts.ts';
+import {
+  type PromptSection,
+  assemblePrompt,
+  block,
+  json,
+  messagesText,
+  personaText,
+  toChatMessages,
+} from './prompts.ts';
 import {
   type DirectorToolSet,
   type ToolOutcome,
@@ -76,7 +84,13 @@ function directorSections(
       ? ''
       : `state.game_time = ${JSON.stringify(now)} (turn started at ${JSON.stringify(turnStartTime ?? now)}); time accepted so far this turn: ${ctx.timeSeconds} seconds.`;
   return [
-    { id: 'role', kind: 'static', text: directorRole(ctx, tools), required: true, why: 'the Director role, workflow and output schema' },
+    {
+      id: 'role',
+      kind: 'static',
+      text: directorRole(ctx, tools),
+      required: true,
+      why: 'the Director role, workflow and output schema',
+    },
     {
       id: 'directives',
       kind: 'static',
@@ -93,7 +107,14 @@ function directorSections(
       carrier: 'tools',
       why: `${tools.specs.length} tool definitions, sent as tools`,
     },
-    { id: 'persona', kind: 'static', text: personaText(ctx.persona), required: false, maxTokens: 500, why: 'the player character' },
+    {
+      id: 'persona',
+      kind: 'static',
+      text: personaText(ctx.persona),
+      required: false,
+      maxTokens: 500,
+      why: 'the player character',
+    },
     {
       id: 'state',
       kind: 'volatile',
@@ -102,7 +123,13 @@ function directorSections(
       maxTokens: 2_500,
       why: 'the whole state, so the Director can choose events',
     },
-    { id: 'game_time', kind: 'volatile', text: block('IN-GAME TIME', time), required: false, why: 'the engine keeps state.game_time' },
+    {
+      id: 'game_time',
+      kind: 'volatile',
+      text: block('IN-GAME TIME', time),
+      required: false,
+      why: 'the engine keeps state.game_time',
+    },
     {
       id: 'notes',
       kind: 'volatile',
@@ -146,8 +173,17 @@ export async function* runDirector(
 
   for (let round = 1; round <= ctx.limits.maxToolRounds; round++) {
     ctx.throwIfAborted();
-    const prompt = assemblePrompt(directorSections(ctx, tools, tickNotes, lore, history, turnStartTime), ctx.limits.directorPromptTokens);
-    ctx.prompts.push({ role: 'director', call: round, sections: prompt.sections, tokens: prompt.tokens, budget: prompt.budget });
+    const prompt = assemblePrompt(
+      directorSections(ctx, tools, tickNotes, lore, history, turnStartTime),
+      ctx.limits.directorPromptTokens,
+    );
+    ctx.prompts.push({
+      role: 'director',
+      call: round,
+      sections: prompt.sections,
+      tokens: prompt.tokens,
+      budget: prompt.budget,
+    });
     const shownHistory = prompt.texts.has('history') ? toChatMessages(history) : [];
     const response = await finalResponse(
       models.director.stream({
@@ -175,7 +211,9 @@ export async function* runDirector(
       const outcome =
         index < MAX_TOOL_CALLS_PER_ROUND
           ? await runTool(ctx, tools, models, call, history)
-          : toolError(`Only ${MAX_TOOL_CALLS_PER_ROUND} tool calls run per response (MAX_TOOL_CALLS_PER_ROUND); ${call.name} did not run.`);
+          : toolError(
+              `Only ${MAX_TOOL_CALLS_PER_ROUND} tool calls run per response (MAX_TOOL_CALLS_PER_ROUND); ${call.name} did not run.`,
+            );
       ctx.tools.push({
         round,
         id: call.id,
@@ -187,7 +225,14 @@ export async function* runDirector(
         durationMs: ctx.now() - started,
       });
       exchange.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: outcome.content });
-      yield { type: 'tool_result', round, id: call.id, name: call.name, ok: outcome.ok, content: outcome.content };
+      yield {
+        type: 'tool_result',
+        round,
+        id: call.id,
+        name: call.name,
+        ok: outcome.ok,
+        content: outcome.content,
+      };
       failed ||= !outcome.ok;
       informs ||= outcome.informs === true;
     }
@@ -199,10 +244,13 @@ export async function* runDirector(
     }
   }
   if (directives.length > MAX_DIRECTIVES_CHARS) {
-    ctx.warnings.push(`the Director's directives were cut to ${MAX_DIRECTIVES_CHARS} characters (MAX_DIRECTIVES_CHARS)`);
+    ctx.warnings.push(
+      `the Director's directives were cut to ${MAX_DIRECTIVES_CHARS} characters (MAX_DIRECTIVES_CHARS)`,
+    );
     directives = directives.slice(0, MAX_DIRECTIVES_CHARS);
   }
-  if (stop === 'round-limit') ctx.warnings.push(`the Director used all ${ctx.limits.maxToolRounds} rounds (maxToolRounds)`);
+  if (stop === 'round-limit')
+    ctx.warnings.push(`the Director used all ${ctx.limits.maxToolRounds} rounds (maxToolRounds)`);
   return { directives, stop };
 }
 
@@ -215,7 +263,9 @@ async function runTool(
 ): Promise<ToolOutcome> {
   const tool = tools.byName.get(call.name);
   if (tool === undefined) {
-    return toolError(`There is no tool named ${JSON.stringify(call.name.slice(0, 64))}. Use only the tools you were given.`);
+    return toolError(
+      `There is no tool named ${JSON.stringify(call.name.slice(0, 64))}. Use only the tools you were given.`,
+    );
   }
   const checked = checkedArgs(tool, call);
   if (!checked.ok) return checked.outcome;

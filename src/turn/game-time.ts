@@ -14,9 +14,12 @@ export const DEFAULT_GAME_TIME = '2026-04-01T00:00:00';
 /** Characters of a duration as written. */
 export const MAX_DURATION_CHARS = 64;
 
-export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
+export type Parsed<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly message: string };
 
-const ISO_DURATION = /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/i;
+const ISO_DURATION =
+  /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/i;
 const SHORTHAND = /^(?:(\d+)\s*d)?\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m)?\s*(?:(\d+)\s*s)?$/i;
 const FORMAT_HINT = "use ISO-8601 like 'PT15M' or 'P1DT2H', or shorthand like '15m', '2h', '1d'";
 
@@ -26,18 +29,26 @@ function part(text: string | undefined, unit: number): number {
 
 /** A duration in whole seconds (0 allowed: `PT0S`). */
 export function parseDuration(input: unknown): Parsed<number> {
-  if (typeof input !== 'string') return { ok: false, message: `a duration must be a string (${FORMAT_HINT})` };
+  if (typeof input !== 'string')
+    return { ok: false, message: `a duration must be a string (${FORMAT_HINT})` };
   const text = input.trim();
   if (text.length > MAX_DURATION_CHARS) {
-    return { ok: false, message: `duration is ${text.length} characters; the limit is ${MAX_DURATION_CHARS} (MAX_DURATION_CHARS)` };
+    return {
+      ok: false,
+      message: `duration is ${text.length} characters; the limit is ${MAX_DURATION_CHARS} (MAX_DURATION_CHARS)`,
+    };
   }
   let seconds: number;
   const iso = ISO_DURATION.exec(text);
   if (iso && text.length > 1 && !/T$/i.test(text)) {
     if (iso[1] !== undefined || iso[2] !== undefined) {
-      return { ok: false, message: `duration '${text}' uses years or months, which have no fixed length; use days or weeks (P30D)` };
+      return {
+        ok: false,
+        message: `duration '${text}' uses years or months, which have no fixed length; use days or weeks (P30D)`,
+      };
     }
-    seconds = part(iso[3], 604_800) + part(iso[4], 86_400) + part(iso[5], 3600) + part(iso[6], 60) + part(iso[7], 1);
+    seconds =
+      part(iso[3], 604_800) + part(iso[4], 86_400) + part(iso[5], 3600) + part(iso[6], 60) + part(iso[7], 1);
   } else {
     const short = text === '' ? null : SHORTHAND.exec(text);
     if (!short) return { ok: false, message: `duration '${text}' is not understood; ${FORMAT_HINT}` };
@@ -60,7 +71,8 @@ interface GameTime {
   readonly offset: string;
 }
 
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:([T ])(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:([T ])(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 function isLeap(y: number): boolean {
@@ -81,7 +93,9 @@ function civilFromDays(days: number): [number, number, number] {
   const z = days + 719_468;
   const era = Math.floor(z / 146_097);
   const doe = z - era * 146_097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365,
+  );
   const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
   const mp = Math.floor((5 * doy + 2) / 153);
   const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
@@ -123,10 +137,14 @@ export function addSeconds(time: string, seconds: number): Parsed<string> {
   const days = Math.floor(total / 86_400);
   const rest = total - days * 86_400;
   const [year, month, day] = civilFromDays(days);
-  if (year > 9999) return { ok: false, message: `advancing state.game_time by ${seconds} seconds passes the year 9999` };
+  if (year > 9999)
+    return { ok: false, message: `advancing state.game_time by ${seconds} seconds passes the year 9999` };
   const { separator, fraction, offset } = parsed.value;
   const clock = `${pad(Math.floor(rest / 3600))}:${pad(Math.floor((rest % 3600) / 60))}:${pad(rest % 60)}`;
-  return { ok: true, value: `${pad(year, 4)}-${pad(month)}-${pad(day)}${separator}${clock}${fraction}${offset}` };
+  return {
+    ok: true,
+    value: `${pad(year, 4)}-${pad(month)}-${pad(day)}${separator}${clock}${fraction}${offset}`,
+  };
 }
 
 /**
@@ -139,11 +157,16 @@ export type ClockMode = 'engine' | 'cartridge';
 export function clockMode(rules: CompiledRules): ClockMode {
   const node = rules.schema.children.get('game_time');
   if (node === undefined) return 'engine';
-  return node.kind === 'field' && (node.type === 'string' || node.type === undefined) ? 'engine' : 'cartridge';
+  return node.kind === 'field' && (node.type === 'string' || node.type === undefined)
+    ? 'engine'
+    : 'cartridge';
 }
 
 /** The clock's current reading, or undefined when the engine does not keep one. */
-export function currentGameTime(state: { readonly [key: string]: unknown }, mode: ClockMode): string | undefined {
+export function currentGameTime(
+  state: { readonly [key: string]: unknown },
+  mode: ClockMode,
+): string | undefined {
   if (mode === 'cartridge') return undefined;
   const value = state.game_time;
   return typeof value === 'string' ? value : undefined;

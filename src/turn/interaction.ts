@@ -26,7 +26,12 @@ type Check<T> = { readonly ok: true; readonly value: T } | { readonly ok: false;
 /** Whether the state holds a pending interaction: `_pending_interaction` is a non-empty mapping. */
 export function hasPendingInteraction(state: StateLike): boolean {
   const pending = state[PENDING_KEY];
-  return typeof pending === 'object' && pending !== null && !Array.isArray(pending) && Object.keys(pending).length > 0;
+  return (
+    typeof pending === 'object' &&
+    pending !== null &&
+    !Array.isArray(pending) &&
+    Object.keys(pending).length > 0
+  );
 }
 
 const interactionSchema = {
@@ -45,7 +50,8 @@ const interactionSchema = {
 /** Checks the client's payload (untrusted) and returns a null-prototype copy. */
 export function checkInteractionInput(input: unknown): Check<InteractionInput> {
   const checked = checkArgs(interactionSchema, input);
-  if (!checked.ok) return { ok: false, message: `interaction: ${checked.message.replace(/^arguments/, 'payload')}` };
+  if (!checked.ok)
+    return { ok: false, message: `interaction: ${checked.message.replace(/^arguments/, 'payload')}` };
   const value = checked.value as InteractionInput;
   for (const [key, metric] of Object.entries(value.metrics ?? {})) {
     const fine =
@@ -63,13 +69,26 @@ export function checkInteractionInput(input: unknown): Check<InteractionInput> {
 }
 
 /** The pending interaction matching the payload, or the reason it cannot be resolved. */
-export function matchPending(rules: CompiledRules, state: StateLike, input: InteractionInput): Check<PendingInteraction> {
+export function matchPending(
+  rules: CompiledRules,
+  state: StateLike,
+  input: InteractionInput,
+): Check<PendingInteraction> {
   const pending = state[PENDING_KEY] as Record<string, unknown> | null | undefined;
-  if (typeof pending !== 'object' || pending === null || Array.isArray(pending) || Object.keys(pending).length === 0) {
+  if (
+    typeof pending !== 'object' ||
+    pending === null ||
+    Array.isArray(pending) ||
+    Object.keys(pending).length === 0
+  ) {
     return { ok: false, message: 'There is no pending mini-game to resolve.' };
   }
   const type = pending.interaction_type ?? 'minigame';
-  if (type !== 'minigame') return { ok: false, message: `The pending interaction is not a minigame (it is ${JSON.stringify(type)}).` };
+  if (type !== 'minigame')
+    return {
+      ok: false,
+      message: `The pending interaction is not a minigame (it is ${JSON.stringify(type)}).`,
+    };
   if (pending.minigame_id !== input.minigame_id) {
     return {
       ok: false,
@@ -80,8 +99,12 @@ export function matchPending(rules: CompiledRules, state: StateLike, input: Inte
   if (typeof resolver !== 'string' || resolver === '') {
     return { ok: false, message: 'The pending mini-game has no resolver_event.' };
   }
-  if (!rules.events.has(resolver)) return { ok: false, message: `Unknown resolver_event: ${JSON.stringify(resolver)}.` };
-  return { ok: true, value: { interactionType: 'minigame', minigameId: input.minigame_id, resolverEvent: resolver } };
+  if (!rules.events.has(resolver))
+    return { ok: false, message: `Unknown resolver_event: ${JSON.stringify(resolver)}.` };
+  return {
+    ok: true,
+    value: { interactionType: 'minigame', minigameId: input.minigame_id, resolverEvent: resolver },
+  };
 }
 
 /**
@@ -98,7 +121,8 @@ export function resolverInputs(rules: CompiledRules, resolver: string, input: In
     ['minigame_id', input.minigame_id],
   ];
   if (declared.has('data')) offer.push(['data', (input.data ?? newDict()) as StateValue]);
-  else if (declared.has('minigame_specific_data')) offer.push(['minigame_specific_data', (input.data ?? newDict()) as StateValue]);
+  else if (declared.has('minigame_specific_data'))
+    offer.push(['minigame_specific_data', (input.data ?? newDict()) as StateValue]);
   for (const [name, value] of offer) if (declared.has(name)) out[name] = value as Dict[string];
   return out;
 }

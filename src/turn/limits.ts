@@ -110,7 +110,9 @@ const RANGES: Readonly<Record<keyof TurnLimits, Range>> = {
 };
 
 /** Fills in defaults and checks ranges; a value out of range is an error naming the option and the limit. */
-export function resolveTurnLimits(given: Partial<TurnLimits> | undefined): TurnLimits | { readonly error: string } {
+export function resolveTurnLimits(
+  given: Partial<TurnLimits> | undefined,
+): TurnLimits | { readonly error: string } {
   const out: Record<string, number> = { ...DEFAULT_TURN_LIMITS };
   for (const key of Object.keys(given ?? {})) {
     if (!Object.hasOwn(RANGES, key)) {

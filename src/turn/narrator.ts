@@ -7,7 +7,15 @@ import { publicState } from '../yare/schema.ts';
 import type { TurnContext } from './context.ts';
 import { currentGameTime } from './game-time.ts';
 import { MAX_NARRATION_CHARS } from './limits.ts';
-import { type PromptSection, assemblePrompt, block, json, messagesText, personaText, toChatMessages } from './prompts.ts';
+import {
+  type PromptSection,
+  assemblePrompt,
+  block,
+  json,
+  messagesText,
+  personaText,
+  toChatMessages,
+} from './prompts.ts';
 import type { StoryMessage, TurnCartridge, TurnEvent } from './types.ts';
 
 /** Cap on the recent-messages section of the Narrator prompt. */
@@ -40,7 +48,14 @@ export function narratorSections(ctx: TurnContext, input: NarratorInput): Prompt
       maxTokens: 1_000,
       why: "the cartridge's narrator directive",
     },
-    { id: 'persona', kind: 'static', text: personaText(ctx.persona), required: false, maxTokens: 500, why: 'the player character' },
+    {
+      id: 'persona',
+      kind: 'static',
+      text: personaText(ctx.persona),
+      required: false,
+      maxTokens: 500,
+      why: 'the player character',
+    },
     {
       id: 'state',
       kind: 'volatile',
@@ -84,10 +99,20 @@ export function narratorSections(ctx: TurnContext, input: NarratorInput): Prompt
 }
 
 /** Streams the narration; returns it (cut at MAX_NARRATION_CHARS, saying so in the warnings). */
-export async function* runNarrator(ctx: TurnContext, model: ChatModel, input: NarratorInput): AsyncGenerator<TurnEvent, string> {
+export async function* runNarrator(
+  ctx: TurnContext,
+  model: ChatModel,
+  input: NarratorInput,
+): AsyncGenerator<TurnEvent, string> {
   ctx.throwIfAborted();
   const prompt = assemblePrompt(narratorSections(ctx, input), ctx.limits.narratorPromptTokens);
-  ctx.prompts.push({ role: 'narrator', call: 1, sections: prompt.sections, tokens: prompt.tokens, budget: prompt.budget });
+  ctx.prompts.push({
+    role: 'narrator',
+    call: 1,
+    sections: prompt.sections,
+    tokens: prompt.tokens,
+    budget: prompt.budget,
+  });
   const history = prompt.texts.has('history') ? toChatMessages(input.history) : [];
   ctx.modelIds.narrator = model.id;
   let narration = '';

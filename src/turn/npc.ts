@@ -110,11 +110,16 @@ export async function runNpcQuery(
 ): Promise<ToolOutcome> {
   const max = ctx.limits.maxNpcQueries;
   if (ctx.npcQueries >= max) {
-    return toolError(`Maximum NPC queries (${max}) reached for this turn (maxNpcQueries). Decide without them.`);
+    return toolError(
+      `Maximum NPC queries (${max}) reached for this turn (maxNpcQueries). Decide without them.`,
+    );
   }
   const cast = selectNpcs(ctx.rules, args.present_npcs);
   if (cast.length === 0) {
-    return toolOk({ intents: [], message: 'No qualifying NPCs: none of them has enough npc template credit.' }, true);
+    return toolOk(
+      { intents: [], message: 'No qualifying NPCs: none of them has enough npc template credit.' },
+      true,
+    );
   }
   const turns = Math.min(Math.max(args.history_turns ?? DEFAULT_NPC_HISTORY_TURNS, 0), MAX_NPC_HISTORY_TURNS);
   const sections: PromptSection[] = [
@@ -164,7 +169,9 @@ export async function runNpcQuery(
       kind: 'volatile',
       text: block(
         'THE SITUATION',
-        [args.scene_context, args.dm_directives ? `Director's private guidance: ${args.dm_directives}` : ''].filter(Boolean).join('\n'),
+        [args.scene_context, args.dm_directives ? `Director's private guidance: ${args.dm_directives}` : '']
+          .filter(Boolean)
+          .join('\n'),
       ),
       required: true,
       why: "the Director's scene context and guidance",
@@ -172,7 +179,13 @@ export async function runNpcQuery(
   ];
   const prompt = assemblePrompt(sections, ctx.limits.npcPromptTokens);
   ctx.npcQueries++;
-  ctx.prompts.push({ role: 'npc', call: ctx.npcQueries, sections: prompt.sections, tokens: prompt.tokens, budget: prompt.budget });
+  ctx.prompts.push({
+    role: 'npc',
+    call: ctx.npcQueries,
+    sections: prompt.sections,
+    tokens: prompt.tokens,
+    budget: prompt.budget,
+  });
   const response = await model.generate({
     system: prompt.system,
     messages: [{ role: 'user', content: `Give the intents of: ${cast.map((c) => c.id).join(', ')}.` }],
@@ -190,7 +203,12 @@ export async function runNpcQuery(
   const known = new Set(cast.map((c) => c.id));
   const intents: NpcIntent[] = (checked.value as { intents: NpcIntent[] }).intents
     .filter((intent) => known.has(intent.npc_id))
-    .map(({ npc_id, dialogue, action_intent, internal_monologue }) => ({ npc_id, dialogue, action_intent, internal_monologue }));
+    .map(({ npc_id, dialogue, action_intent, internal_monologue }) => ({
+      npc_id,
+      dialogue,
+      action_intent,
+      internal_monologue,
+    }));
   return toolOk({ intents }, true);
 }
 

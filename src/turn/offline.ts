@@ -14,7 +14,12 @@ import { ADVANCE_GAME_TIME, type DirectorToolSet, ENGINE_TOOL_NAMES } from './to
 
 export type OfflineChoice =
   /** Run this tool (a rule event or `advance_game_time`) with these arguments. */
-  | { readonly kind: 'call'; readonly name: string; readonly args: Record<string, unknown>; readonly how: 'command' | 'match' }
+  | {
+      readonly kind: 'call';
+      readonly name: string;
+      readonly args: Record<string, unknown>;
+      readonly how: 'command' | 'match';
+    }
   /** Nothing to run; tell the player this. */
   | { readonly kind: 'reply'; readonly text: string };
 
@@ -55,7 +60,11 @@ function wordMatches(word: string, said: ReadonlySet<string>, saidList: readonly
   return saidList.some((s) => s.length >= 4 && (s.startsWith(word) || word.startsWith(s)));
 }
 
-function countMatches(words: readonly string[], said: ReadonlySet<string>, saidList: readonly string[]): number {
+function countMatches(
+  words: readonly string[],
+  said: ReadonlySet<string>,
+  saidList: readonly string[],
+): number {
   return new Set(words.filter((w) => wordMatches(w, said, saidList))).size;
 }
 
@@ -100,19 +109,28 @@ export function matchEvent(rules: CompiledRules, text: string): EventDef | undef
  */
 function namedOption(options: readonly string[], text: string): string | undefined {
   const padded = ` ${normalize(text)} `;
-  const full = options.filter((o) => padded.includes(` ${normalize(o)} `)).sort((a, b) => b.length - a.length)[0];
+  const full = options
+    .filter((o) => padded.includes(` ${normalize(o)} `))
+    .sort((a, b) => b.length - a.length)[0];
   if (full !== undefined) return full;
   const said = new Set(contentWords(text));
   const overlap = options.map((o) => contentWords(o).filter((w) => said.has(w)).length);
   const best = Math.max(0, ...overlap);
-  return best > 0 && overlap.filter((n) => n === best).length === 1 ? options[overlap.indexOf(best)] : undefined;
+  return best > 0 && overlap.filter((n) => n === best).length === 1
+    ? options[overlap.indexOf(best)]
+    : undefined;
 }
 
 /** Inputs for a matched event: enum values named in the text, else defaults. */
-function inputsFromText(event: EventDef, text: string): { args: Record<string, unknown> } | { missing: InputSpec } {
+function inputsFromText(
+  event: EventDef,
+  text: string,
+): { args: Record<string, unknown> } | { missing: InputSpec } {
   const args: Record<string, unknown> = Object.create(null);
   for (const spec of event.inputs.values()) {
-    const options = (spec.enum ?? []).map((v) => toStateValue(v)).filter((v): v is string => typeof v === 'string');
+    const options = (spec.enum ?? [])
+      .map((v) => toStateValue(v))
+      .filter((v): v is string => typeof v === 'string');
     const named = namedOption(options, text);
     if (named !== undefined) args[spec.name] = named;
     else if (!spec.hasDefault && spec.type !== undefined) return { missing: spec };
@@ -157,7 +175,9 @@ function parseCommand(
     return { kind: 'reply', text: `There is no command /${name}. Type /help for the list.` };
   }
   const event = tool.kind === 'event' ? rules.events.get(target) : undefined;
-  const types = new Map<string, string | undefined>(event ? [...event.inputs.values()].map((s) => [s.name, s.type]) : [['duration', 'string']]);
+  const types = new Map<string, string | undefined>(
+    event ? [...event.inputs.values()].map((s) => [s.name, s.type]) : [['duration', 'string']],
+  );
   const args: Record<string, unknown> = Object.create(null);
   const pairs = [...rest.matchAll(PAIR)];
   if (pairs.length === 0 && rest.trim() !== '' && types.size === 1) {
@@ -196,11 +216,14 @@ export function helpText(rules: CompiledRules, tools: DirectorToolSet): string {
     const event = rules.events.get(tool.spec.name);
     if (event === undefined) continue;
     const inputs = [...event.inputs.values()]
-      .map((s) => (s.enum ? `${s.name}=${s.enum.map((v) => String(toStateValue(v))).join('|')}` : `${s.name}=…`))
+      .map((s) =>
+        s.enum ? `${s.name}=${s.enum.map((v) => String(toStateValue(v))).join('|')}` : `${s.name}=…`,
+      )
       .join(' ');
     lines.push(`/${event.name}${inputs ? ` ${inputs}` : ''} — ${event.description}`);
   }
-  if (tools.byName.has(ADVANCE_GAME_TIME)) lines.push('/wait <duration> — let time pass (15m, 2h, 1d, PT30M)');
+  if (tools.byName.has(ADVANCE_GAME_TIME))
+    lines.push('/wait <duration> — let time pass (15m, 2h, 1d, PT30M)');
   lines.push('Or describe what you do; words are matched to the events above.');
   return lines.join('\n');
 }
@@ -223,7 +246,9 @@ function flatten(value: unknown, path: string, out: string[]): void {
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     for (const key of Object.keys(value)) flatten((value as Dict)[key], path ? `${path}.${key}` : key, out);
   } else if (Array.isArray(value)) {
-    out.push(`${path}: ${value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', ') || '(none)'}`);
+    out.push(
+      `${path}: ${value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', ') || '(none)'}`,
+    );
   } else {
     out.push(`${path}: ${String(value)}`);
   }
@@ -236,7 +261,14 @@ export function renderScene(rules: CompiledRules, state: Dict): string {
   return lines.length === 0 ? '' : `Scene:\n${lines.map((l) => `  ${l}`).join('\n')}`;
 }
 
-export function renderOffline(rules: CompiledRules, state: Dict, notes: readonly string[], reply: string | undefined): string {
+export function renderOffline(
+  rules: CompiledRules,
+  state: Dict,
+  notes: readonly string[],
+  reply: string | undefined,
+): string {
   const body = [reply ?? '', ...notes.map(stripNote)].filter((l) => l !== '').join('\n');
-  return [OFFLINE_LABEL, body === '' ? 'Nothing happens.' : body, renderScene(rules, state)].filter((p) => p !== '').join('\n\n');
+  return [OFFLINE_LABEL, body === '' ? 'Nothing happens.' : body, renderScene(rules, state)]
+    .filter((p) => p !== '')
+    .join('\n\n');
 }

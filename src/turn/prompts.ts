@@ -59,7 +59,10 @@ function cut(text: string, maxTokens: number, keep: 'start' | 'end'): string {
  * the report says so.
  */
 export function assemblePrompt(sections: readonly PromptSection[], budget: number): AssembledPrompt {
-  const ordered = [...sections.filter((s) => s.kind === 'static'), ...sections.filter((s) => s.kind === 'volatile')];
+  const ordered = [
+    ...sections.filter((s) => s.kind === 'static'),
+    ...sections.filter((s) => s.kind === 'volatile'),
+  ];
   const work = ordered.map((section) => {
     const carrier = section.carrier ?? 'system';
     if (section.text.trim() === '') {
@@ -82,7 +85,9 @@ export function assemblePrompt(sections: readonly PromptSection[], budget: numbe
     total -= w.tokens;
   }
   if (total > budget) {
-    for (const w of work) if (w.included) w.reason += `; required, kept although the prompt is over budget (${total} > ${budget})`;
+    for (const w of work)
+      if (w.included)
+        w.reason += `; required, kept although the prompt is over budget (${total} > ${budget})`;
   }
   const texts = new Map<string, string>();
   for (const w of work) if (w.included) texts.set(w.section.id, w.text);
@@ -136,7 +141,9 @@ export function toChatMessages(messages: readonly StoryMessage[]): ChatMessage[]
 
 export function personaText(persona: TurnPersona | undefined): string {
   if (persona === undefined) return '';
-  const pronouns = [persona.pronoun_sub, persona.pronoun_obj, persona.pronoun_poss].filter((p) => p?.trim()).join('/');
+  const pronouns = [persona.pronoun_sub, persona.pronoun_obj, persona.pronoun_poss]
+    .filter((p) => p?.trim())
+    .join('/');
   const fields: [string, string | undefined][] = [
     ['Name', persona.name],
     ['Pronouns', pronouns],
@@ -144,8 +151,12 @@ export function personaText(persona: TurnPersona | undefined): string {
     ['Background', persona.background],
     ['Personality', persona.personality],
   ];
-  const lines = fields.filter(([, v]) => v !== undefined && v.trim() !== '').map(([k, v]) => `- ${k}: ${v!.trim()}`);
-  return lines.length === 0 ? '' : `--- PLAYER CHARACTER (background only; never act for them) ---\n${lines.join('\n')}`;
+  const lines = fields
+    .filter(([, v]) => v !== undefined && v.trim() !== '')
+    .map(([k, v]) => `- ${k}: ${v!.trim()}`);
+  return lines.length === 0
+    ? ''
+    : `--- PLAYER CHARACTER (background only; never act for them) ---\n${lines.join('\n')}`;
 }
 
 export function json(value: unknown): string {

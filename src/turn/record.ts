@@ -115,7 +115,11 @@ export interface ReplayResult {
  * Replays a record's rule calls against the state before the turn with the record's seed, then the same
  * engine steps. No model is involved: the record holds every decision the models made.
  */
-export function replayTurnRules(cartridge: TurnCartridge, stateBefore: GameState, record: TurnRecord): ReplayResult {
+export function replayTurnRules(
+  cartridge: TurnCartridge,
+  stateBefore: GameState,
+  record: TurnRecord,
+): ReplayResult {
   const dice = DiceRoller.fromSeed(record.seed);
   const runner = new EventRunner(cartridge.rules, toValue(stateBefore), dice);
   const notes: string[] = [];
@@ -124,7 +128,9 @@ export function replayTurnRules(cartridge: TurnCartridge, stateBefore: GameState
     const result = runner.run(call.event, call.inputs);
     if (result.ok) notes.push(...result.notes);
     if (result.ok !== call.ok) {
-      divergences.push(`rule call ${index + 1} (${call.event}) ${result.ok ? 'succeeded' : 'failed'} on replay`);
+      divergences.push(
+        `rule call ${index + 1} (${call.event}) ${result.ok ? 'succeeded' : 'failed'} on replay`,
+      );
     }
   });
   const settled = settleState(cartridge.rules, record.time.mode, runner.state, {

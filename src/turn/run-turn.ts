@@ -45,7 +45,10 @@ function prepare(options: TurnOptions): Prepared {
   const limits = resolveTurnLimits(options.limits);
   if ('error' in limits) throw new TurnError('input', limits.error);
   if (!Number.isSafeInteger(options.seed) || options.seed < 0) {
-    throw new TurnError('input', `seed must be an integer from 0 to ${MAX_SEED} (MAX_SEED), got ${String(options.seed)}`);
+    throw new TurnError(
+      'input',
+      `seed must be an integer from 0 to ${MAX_SEED} (MAX_SEED), got ${String(options.seed)}`,
+    );
   }
   let state: Dict;
   try {
@@ -59,7 +62,10 @@ function prepare(options: TurnOptions): Prepared {
   const hasText = options.input !== undefined;
   const hasInteraction = options.interaction !== undefined;
   if (hasText === hasInteraction) {
-    throw new TurnError('input', 'give exactly one of input (the player text) and interaction (a mini-game result)');
+    throw new TurnError(
+      'input',
+      'give exactly one of input (the player text) and interaction (a mini-game result)',
+    );
   }
   if (hasInteraction) {
     const checked = checkInteractionInput(options.interaction);
@@ -68,9 +74,13 @@ function prepare(options: TurnOptions): Prepared {
     return { limits, state, input: { kind: 'interaction', interaction, text: interactionText(interaction) } };
   }
   const text = options.input;
-  if (typeof text !== 'string' || text.trim() === '') throw new TurnError('input', 'input must be non-empty text');
+  if (typeof text !== 'string' || text.trim() === '')
+    throw new TurnError('input', 'input must be non-empty text');
   if (text.length > MAX_INPUT_CHARS) {
-    throw new TurnError('input', `input is ${text.length} characters; the limit is ${MAX_INPUT_CHARS} (MAX_INPUT_CHARS)`);
+    throw new TurnError(
+      'input',
+      `input is ${text.length} characters; the limit is ${MAX_INPUT_CHARS} (MAX_INPUT_CHARS)`,
+    );
   }
   if (hasPendingInteraction(state)) {
     const pending = state[PENDING_KEY] as Dict;
@@ -85,7 +95,8 @@ function prepare(options: TurnOptions): Prepared {
 function toTurnError(error: unknown, signal: AbortSignal | undefined): TurnError {
   if (error instanceof TurnError) return error;
   if (error instanceof ModelError) {
-    if (error.kind === 'aborted' || signal?.aborted) return new TurnError('aborted', 'the turn was cancelled', { cause: error });
+    if (error.kind === 'aborted' || signal?.aborted)
+      return new TurnError('aborted', 'the turn was cancelled', { cause: error });
     return new TurnError('model', `model call failed (${error.kind}): ${error.message}`, { cause: error });
   }
   if (signal?.aborted) return new TurnError('aborted', 'the turn was cancelled', { cause: error });
@@ -109,21 +120,32 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   const timings: Partial<Record<TurnPhase, number>> = {};
   const prepared = prepare(options);
   const { cartridge } = options;
-  const ctx = new TurnContext(cartridge, prepared.state, options.seed, prepared.limits, options.persona, options.signal, now);
+  const ctx = new TurnContext(
+    cartridge,
+    prepared.state,
+    options.seed,
+    prepared.limits,
+    options.persona,
+    options.signal,
+    now,
+  );
   ctx.throwIfAborted();
   const meter = new UsageMeter();
   const models = options.models === null ? null : meterModels(options.models, meter);
   const history: StoryMessage[] = recentMessages(options.messages, prepared.limits.historyMessages);
 
   // 1. Cycle ticks, in declaration order, on the turn's one generator.
-  const ticks = cartridge.rules.eventNames.filter((name) => cartridge.rules.events.get(name)?.triggerOn === 'cycle_tick');
+  const ticks = cartridge.rules.eventNames.filter(
+    (name) => cartridge.rules.events.get(name)?.triggerOn === 'cycle_tick',
+  );
   if (ticks.length > 0) {
     yield { type: 'phase', phase: 'cycle_tick' };
     const t = now();
     for (const name of ticks) {
       const result = ctx.runRule('cycle_tick', name, {});
       // A failing tick is a cartridge bug, not the player's: it changed nothing, and the turn goes on.
-      if (!result.ok) ctx.warnings.push(`cycle tick '${name}' failed (${result.error.code}): ${result.error.message}`);
+      if (!result.ok)
+        ctx.warnings.push(`cycle tick '${name}' failed (${result.error.code}): ${result.error.message}`);
     }
     timings.cycle_tick = now() - t;
   }
@@ -241,7 +263,9 @@ async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnE
 }
 
 /** Runs a turn to its end and returns the record with every event (for callers that do not stream). */
-export async function runTurnToRecord(options: TurnOptions): Promise<{ record: TurnRecord; events: TurnEvent[] }> {
+export async function runTurnToRecord(
+  options: TurnOptions,
+): Promise<{ record: TurnRecord; events: TurnEvent[] }> {
   const events: TurnEvent[] = [];
   for await (const event of runTurn(options)) events.push(event);
   const done = events.at(-1);

@@ -28,7 +28,12 @@ export const FINISH_TURN = 'finish_turn';
 export const TIME_DELTA_INPUT = 'engine_time_delta';
 
 /** Names the engine's own tools use; a cartridge event with one of these names is not offered. */
-export const ENGINE_TOOL_NAMES: ReadonlySet<string> = new Set([ADVANCE_GAME_TIME, LORE_LOOKUP, QUERY_NPC_INTENT, FINISH_TURN]);
+export const ENGINE_TOOL_NAMES: ReadonlySet<string> = new Set([
+  ADVANCE_GAME_TIME,
+  LORE_LOOKUP,
+  QUERY_NPC_INTENT,
+  FINISH_TURN,
+]);
 
 export type DirectorTool =
   | { readonly kind: 'event'; readonly spec: ToolSpec }
@@ -51,7 +56,9 @@ const advanceSpec: ToolSpec = {
   description: `Advance the in-game clock by a duration without any other action (${DURATION_HELP}).`,
   inputSchema: {
     type: 'object',
-    properties: { duration: { type: 'string', maxLength: 64, description: `How long passes: ${DURATION_HELP}.` } },
+    properties: {
+      duration: { type: 'string', maxLength: 64, description: `How long passes: ${DURATION_HELP}.` },
+    },
     required: ['duration'],
     additionalProperties: false,
   },
@@ -92,7 +99,11 @@ const npcSpec: ToolSpec = {
           type: 'object',
           properties: {
             id: { type: 'string', maxLength: 100, description: 'Who this is (a name or a short label).' },
-            template: { type: 'string', maxLength: 100, description: 'An npc template of type name, if one fits.' },
+            template: {
+              type: 'string',
+              maxLength: 100,
+              description: 'An npc template of type name, if one fits.',
+            },
             tags: {
               type: 'array',
               maxItems: MAX_NPC_TAGS,
@@ -104,7 +115,11 @@ const npcSpec: ToolSpec = {
           additionalProperties: false,
         },
       },
-      scene_context: { type: 'string', maxLength: 2000, description: 'What the characters see happening now.' },
+      scene_context: {
+        type: 'string',
+        maxLength: 2000,
+        description: 'What the characters see happening now.',
+      },
       history_turns: {
         type: 'integer',
         minimum: 0,
@@ -144,7 +159,9 @@ export function directorTools(cartridge: TurnCartridge): DirectorToolSet {
   const warnings: string[] = [];
   for (const tool of eventTools(rules)) {
     if (ENGINE_TOOL_NAMES.has(tool.name)) {
-      warnings.push(`event '${tool.name}' is not offered to the Director: the engine's own tool has that name`);
+      warnings.push(
+        `event '${tool.name}' is not offered to the Director: the engine's own tool has that name`,
+      );
       continue;
     }
     byName.set(tool.name, { kind: 'event', spec: withTimeDelta(tool, clock) });
@@ -204,7 +221,9 @@ function capResult(text: string): string {
 export function checkedArgs(
   tool: DirectorTool,
   call: ToolCall,
-): { readonly ok: true; readonly args: Record<string, unknown> } | { readonly ok: false; readonly outcome: ToolOutcome } {
+):
+  | { readonly ok: true; readonly args: Record<string, unknown> }
+  | { readonly ok: false; readonly outcome: ToolOutcome } {
   const fail = (message: string) => ({ ok: false as const, outcome: toolError(message) });
   if (call.rawArgs.length > MAX_TOOL_ARGS_CHARS) {
     return fail(
@@ -234,7 +253,8 @@ export function runEventTool(
   }
   if (Object.hasOwn(args, TIME_DELTA_INPUT)) {
     const parsed = parseDuration(args[TIME_DELTA_INPUT]);
-    if (!parsed.ok) return toolError(`${name}: ${TIME_DELTA_INPUT}: ${parsed.message}. The event did not run.`);
+    if (!parsed.ok)
+      return toolError(`${name}: ${TIME_DELTA_INPUT}: ${parsed.message}. The event did not run.`);
     seconds = parsed.value;
     if (seconds > 0) {
       const clockCheck = checkAdvance(ctx.state, ctx.timeSeconds + seconds);
@@ -252,10 +272,12 @@ export function runEventTool(
 export function runAdvanceTime(ctx: TurnContext, args: Record<string, unknown>): ToolOutcome {
   const parsed = parseDuration(args.duration);
   if (!parsed.ok) return toolError(`${ADVANCE_GAME_TIME}: ${parsed.message}. The clock did not move.`);
-  if (parsed.value === 0) return toolError(`${ADVANCE_GAME_TIME}: the duration is zero; give a positive one (${DURATION_HELP}).`);
+  if (parsed.value === 0)
+    return toolError(`${ADVANCE_GAME_TIME}: the duration is zero; give a positive one (${DURATION_HELP}).`);
   const total = ctx.timeSeconds + parsed.value;
   const clockCheck = checkAdvance(ctx.state, total);
-  if (!clockCheck.ok) return toolError(`${ADVANCE_GAME_TIME}: ${clockCheck.message}. The clock did not move.`);
+  if (!clockCheck.ok)
+    return toolError(`${ADVANCE_GAME_TIME}: ${clockCheck.message}. The clock did not move.`);
   ctx.timeSeconds = total;
   return toolOk({ advanced_seconds: parsed.value, game_time_after_turn: clockCheck.value });
 }
@@ -263,7 +285,10 @@ export function runAdvanceTime(ctx: TurnContext, args: Record<string, unknown>):
 export function runLoreLookup(ctx: TurnContext, args: Record<string, unknown>): ToolOutcome {
   const queries = args.queries as string[];
   try {
-    const result = ctx.loreIndex.lookup(queries, { k: ctx.limits.loreK, tokenBudget: ctx.limits.loreTokenBudget });
+    const result = ctx.loreIndex.lookup(queries, {
+      k: ctx.limits.loreK,
+      tokenBudget: ctx.limits.loreTokenBudget,
+    });
     for (const chunk of result.chunks) if (!ctx.lore.has(chunk.id)) ctx.lore.set(chunk.id, chunk.text);
     return toolOk({ lore: result.text === '' ? 'No lore matched these queries.' : result.text }, true);
   } catch (error) {

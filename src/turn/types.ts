@@ -71,7 +71,13 @@ export type TurnPhase = 'cycle_tick' | 'interaction' | 'director' | 'time' | 'na
 /** Everything `runTurn` streams, in order; a successful turn ends with exactly one `done`. */
 export type TurnEvent =
   | { readonly type: 'phase'; readonly phase: TurnPhase }
-  | { readonly type: 'tool_call'; readonly round: number; readonly id: string; readonly name: string; readonly args: unknown }
+  | {
+      readonly type: 'tool_call';
+      readonly round: number;
+      readonly id: string;
+      readonly name: string;
+      readonly args: unknown;
+    }
   | {
       readonly type: 'tool_result';
       readonly round: number;

@@ -26,7 +26,7 @@ import type {
   TableKey,
   Target,
 } from './program.ts';
-import { buildInitialState, compileSchema, FIELD_TYPES, RESERVED_NAMES } from './schema.ts';
+import { buildInitialState, compileSchema, FIELD_TYPES, RESERVED_NAMES, schemaAt } from './schema.ts';
 import type { Value } from './values.ts';
 import {
   contentOffset,
@@ -932,7 +932,9 @@ class RulesCompiler {
         this.sink.error(f.code, `${where}.var: ${f.message}`, placeOfNode(this.src, node));
       if (findings.length) return undefined;
     }
-    return { kind: 'static', root, path, text };
+    const declared = root === 'state' ? schemaAt(this.schema, path) : undefined;
+    const field = declared?.kind === 'field' && declared.path.length === path.length ? declared : undefined;
+    return { kind: 'static', root, path, text, segments: [root, ...path], field };
   }
 
   /** A value field: `@ expression`, a `'quoted'` string literal, any other string as is, or a YAML constant. */

@@ -96,7 +96,7 @@ export class EventRunner implements EvalContext {
   private notes: string[] = [];
   private steps = 0;
   /** Objects created during the current run, which it may change in place. */
-  private owned = new Set<object>();
+  private readonly owned = new Set<object>();
   private firstRoll = 0;
 
   constructor(
@@ -121,7 +121,7 @@ export class EventRunner implements EvalContext {
 
   run(eventName: string, inputs: unknown = {}): RunResult {
     const before = this.root;
-    this.owned = new Set();
+    this.owned.clear();
     this.temp = newDict();
     this.owned.add(this.temp);
     this.notes = [];
@@ -136,11 +136,11 @@ export class EventRunner implements EvalContext {
         );
       }
       this.invoke(event, this.prepareInputs(event, inputs), 1);
-      this.owned = new Set();
+      this.owned.clear();
       return { ok: true, state: this.root, notes: this.notes, rolls: this.dice.rolls.slice(this.firstRoll) };
     } catch (error) {
       this.root = before;
-      this.owned = new Set();
+      this.owned.clear();
       return {
         ok: false,
         error: toRunError(error, eventName, this.currentPlace),
@@ -158,7 +158,7 @@ export class EventRunner implements EvalContext {
   prepareInputs(event: EventDef, raw: unknown): Dict {
     let given: Dict;
     try {
-      given = raw === undefined || raw === null ? newDict() : (toValue(raw) as Dict);
+      given = raw === undefined || raw === null ? newDict() : shallowValue(raw);
     } catch (error) {
       throw new YareError(
         'YARE_BAD_INPUT',
@@ -232,7 +232,7 @@ export class EventRunner implements EvalContext {
         }
         const operand = this.operand(step.value);
         this.currentPlace = step.place;
-        this.writePath(path, mutateValue(step.op, current, operand), 'mutate');
+        this.writePath(path, mutateValue(step.op, current, operand), 'mutate', step.target);
         return;
       }
       case 'branch': {
@@ -301,7 +301,7 @@ export class EventRunner implements EvalContext {
             `list_push: MAX_CONTAINER_SIZE reached (${MAX_CONTAINER_SIZE} items at ${path.join('.')}).`,
           );
         }
-        this.writePath(path, [...list, item], 'list_push');
+        this.writePath(path, [...list, item], 'list_push', step.target);
         return;
       }
       case 'list_remove': {
@@ -316,7 +316,7 @@ export class EventRunner implements EvalContext {
           const at = list.findIndex((item) => valueEquals(item, value));
           if (at >= 0) list.splice(at, 1);
         }
-        this.writePath(path, list, 'list_remove');
+        this.writePath(path, list, 'list_remove', step.target);
         return;
       }
       case 'dict_set': {
@@ -336,7 +336,7 @@ export class EventRunner implements EvalContext {
             `dict_set: MAX_CONTAINER_SIZE reached (${MAX_CONTAINER_SIZE} keys at ${path.join('.')}).`,
           );
         }
-        this.writePath(path, dict, 'dict_set');
+        this.writePath(path, dict, 'dict_set', step.target);
         return;
       }
       case 'dict_delete': {
@@ -344,7 +344,7 @@ export class EventRunner implements EvalContext {
         const key = dictKey(this.operand(step.key));
         const dict = copyDict(this.readContainer(path, 'dict', 'dict_delete'));
         delete dict[key];
-        this.writePath(path, dict, 'dict_delete');
+        this.writePath(path, dict, 'dict_delete', step.target);
         return;
       }
       case 'foreach': {
@@ -422,8 +422,8 @@ export class EventRunner implements EvalContext {
 
   // ------------------------------------------------------------ paths
 
-  private resolveTarget(target: Target): string[] {
-    if (target.kind === 'static') return [target.root, ...target.path];
+  private resolveTarget(target: Target): readonly string[] {
+    if (target.kind === 'static') return target.segments;
     const raw = this.operand(target.expr);
     if (typeof raw !== 'string') {
       throw new YareError(
@@ -468,19 +468,26 @@ export class EventRunner implements EvalContext {
   }
 
   private write(target: Target, value: Value, action: string): void {
-    this.writePath(this.resolveTarget(target), value, action);
+    this.writePath(this.resolveTarget(target), value, action, target);
+  }
+
+  /** The typed field a write lands on exactly, if any (static targets know it from load time). */
+  private fieldAt(path: readonly string[], target: Target | undefined): FieldSchema | undefined {
+    if (target?.kind === 'static') return target.field;
+    if (path[0] !== 'state') return undefined;
+    const node = schemaAt(this.rules.schema, path.slice(1));
+    return node?.kind === 'field' && node.path.length === path.length - 1 ? node : undefined;
   }
 
   /** Writes with the schema's type coercion and bounds; copies only the objects on the path. */
-  private writePath(path: readonly string[], value: Value, action: string): void {
+  private writePath(path: readonly string[], value: Value, action: string, target?: Target): void {
     const inState = path[0] === 'state';
     let toWrite = value;
     if (inState) {
-      const field = schemaAt(this.rules.schema, path.slice(1));
-      if (field?.kind === 'field' && field.path.length === path.length - 1)
-        toWrite = coerceToField(value, field, path.join('.'), action);
+      const field = this.fieldAt(path, target);
+      if (field) toWrite = coerceToField(value, field, path.join('.'), action);
       toWrite = toStateValue(toWrite) as Value;
-      checkContainer(toWrite, path.join('.'));
+      if (typeof toWrite === 'object' && toWrite !== null) checkContainer(toWrite, path.join('.'));
     }
     let parent: Dict | Value[] = inState ? this.own(this.root) : this.temp;
     if (inState) this.root = parent as Dict;
@@ -534,6 +541,14 @@ function assign(parent: Dict | Value[], key: string, value: Value, path: readonl
     return;
   }
   parent[key] = value;
+}
+
+/** Inputs as a null-prototype dict; only nested containers are converted (deeply). */
+function shallowValue(raw: unknown): Dict {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return toValue(raw) as Dict;
+  const out = newDict();
+  for (const key of Object.keys(raw)) out[key] = toValue((raw as Record<string, unknown>)[key]);
+  return out;
 }
 
 function copyDict(d: Dict): Dict {

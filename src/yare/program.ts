@@ -46,6 +46,10 @@ export type Target =
       readonly root: 'state' | 'temp';
       readonly path: readonly string[];
       readonly text: string;
+      /** `[root, ...path]`, precomputed for the hot path. */
+      readonly segments: readonly string[];
+      /** The typed field written, when the path names one exactly (coercion and bounds). */
+      readonly field: FieldSchema | undefined;
     }
   | { readonly kind: 'dynamic'; readonly expr: Operand };
 

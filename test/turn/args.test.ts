@@ -14,7 +14,7 @@ const travel = {
   additionalProperties: false,
 };
 
-const message = (schema: object, value: unknown): string => {
+const message = (schema: Record<string, unknown>, value: unknown): string => {
   const r = checkArgs(schema, value);
   if (r.ok) throw new Error('expected a refusal');
   return r.message;
@@ -32,9 +32,15 @@ describe('checkArgs', () => {
   });
 
   it('checks type, enum, required and unknown properties, naming the argument', () => {
-    expect(message(travel, { destination: 'the moon' })).toMatch(/'destination' must be one of "tallow rest", "brine market"/);
-    expect(message(travel, { destination: 'brine market', power: 1.5 })).toMatch(/'power' must be an integer, got number/);
-    expect(message(travel, { destination: 'brine market', power: '3' })).toMatch(/'power' must be an integer, got string/);
+    expect(message(travel, { destination: 'the moon' })).toMatch(
+      /'destination' must be one of "tallow rest", "brine market"/,
+    );
+    expect(message(travel, { destination: 'brine market', power: 1.5 })).toMatch(
+      /'power' must be an integer, got number/,
+    );
+    expect(message(travel, { destination: 'brine market', power: '3' })).toMatch(
+      /'power' must be an integer, got string/,
+    );
     expect(message(travel, {})).toMatch(/missing required property 'destination'/);
     expect(message(travel, { destination: 'brine market', gold: 9999 })).toMatch(
       /unknown property "gold"; expected: destination, power, engine_time_delta/,
@@ -46,7 +52,9 @@ describe('checkArgs', () => {
   it('treats __proto__ and constructor as unknown properties, never as prototypes', () => {
     const hostile = JSON.parse('{"destination":"brine market","__proto__":{"polluted":true}}') as unknown;
     expect(message(travel, hostile)).toMatch(/unknown property "__proto__"/);
-    expect(message(travel, { destination: 'brine market', constructor: 1 })).toMatch(/unknown property "constructor"/);
+    expect(message(travel, { destination: 'brine market', constructor: 1 })).toMatch(
+      /unknown property "constructor"/,
+    );
     // Without additionalProperties:false the key is kept as plain data on a null-prototype object.
     const r = checkArgs({ type: 'object' }, hostile);
     expect(r.ok).toBe(true);
@@ -66,7 +74,9 @@ describe('checkArgs', () => {
 
   it('accepts MAX_TOOL_ARGS_ITEMS items or keys and refuses one more', () => {
     expect(checkArgs({ type: 'array' }, new Array(MAX_TOOL_ARGS_ITEMS).fill(1)).ok).toBe(true);
-    expect(message({ type: 'array' }, new Array(MAX_TOOL_ARGS_ITEMS + 1).fill(1))).toMatch(/MAX_TOOL_ARGS_ITEMS/);
+    expect(message({ type: 'array' }, new Array(MAX_TOOL_ARGS_ITEMS + 1).fill(1))).toMatch(
+      /MAX_TOOL_ARGS_ITEMS/,
+    );
     const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]));
     expect(checkArgs({ type: 'object' }, keys(MAX_TOOL_ARGS_ITEMS)).ok).toBe(true);
     expect(message({ type: 'object' }, keys(MAX_TOOL_ARGS_ITEMS + 1))).toMatch(/MAX_TOOL_ARGS_ITEMS/);

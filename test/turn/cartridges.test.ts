@@ -1,18 +1,30 @@
 // Scripted-model turns for every shared MnesOS cartridge: state, notes, narration and record, plus the
 // lights-out mini-game played end to end, dark-fantasy's own game_time, and NPC templates without credit.
 import { describe, expect, it } from 'vitest';
-import { TurnError } from '../../src/turn/errors.ts';
+import type { TurnError } from '../../src/turn/errors.ts';
 import { openingMessages } from '../../src/turn/narrator.ts';
 import { replayTurnRules } from '../../src/turn/record.ts';
 import { directorTools } from '../../src/turn/tools.ts';
 import type { GameState, TurnOptions } from '../../src/turn/types.ts';
-import { collect, failure, initialState, plain, promptsOf, SHARED_CARTRIDGES, scripted, shared } from './helpers.ts';
+import {
+  collect,
+  failure,
+  initialState,
+  plain,
+  promptsOf,
+  SHARED_CARTRIDGES,
+  scripted,
+  shared,
+  type Loose,
+} from './helpers.ts';
 
 const DIRECTIVES = '### 1. Outcomes\nThe deed is done.';
-type Loose = Record<string, any>;
 
 describe('every shared cartridge plays a scripted turn', () => {
-  const cases: Record<(typeof SHARED_CARTRIDGES)[number], { call: { name: string; args: object }; note: RegExp; check: (s: Loose) => void }> = {
+  const cases: Record<
+    (typeof SHARED_CARTRIDGES)[number],
+    { call: { name: string; args: object }; note: RegExp; check: (s: Loose) => void }
+  > = {
     'seed-eldoria': {
       call: { name: 'cast_heal', args: {} },
       note: /Player casts Heal! Consumed 10 mana\. Restored 20 HP\. Player HP: 100 \| Mana: 40\./,
@@ -49,7 +61,14 @@ describe('every shared cartridge plays a scripted turn', () => {
         director: [{ text: DIRECTIVES, toolCalls: [call] }],
         narrator: [{ text: `Prose for ${name}.` }],
       });
-      const { record } = await collect({ cartridge, state, messages: openingMessages(cartridge), input: 'I act.', seed: 3, models });
+      const { record } = await collect({
+        cartridge,
+        state,
+        messages: openingMessages(cartridge),
+        input: 'I act.',
+        seed: 3,
+        models,
+      });
       expect(record.notes.at(-1)).toMatch(note);
       check(record.stateAfter as Loose);
       expect(record.narration).toBe(`Prose for ${name}.`);
@@ -77,7 +96,14 @@ describe('dark-fantasy declares game_time as a domain', () => {
       ],
       narrator: [{ text: 'Bells.' }],
     });
-    const { record } = await collect({ cartridge, state, messages: [], input: 'I pray for an hour', seed: 1, models });
+    const { record } = await collect({
+      cartridge,
+      state,
+      messages: [],
+      input: 'I pray for an hour',
+      seed: 1,
+      models,
+    });
     expect(record.tools[0]!.ok).toBe(false);
     expect(record.tools[0]!.content).toMatch(/unknown property \\"engine_time_delta\\"/);
     expect((record.stateAfter as Loose).game_time).toEqual({ now: '1199-01-01T00:00:00' });
@@ -96,7 +122,11 @@ describe('generic-rpg NPC templates carry no credit', () => {
             {
               name: 'query_npc_intent',
               args: {
-                present_npcs: [{ id: 'boss', template: 'Mr_XYZ' }, { id: 'grunt', tags: ['goblin', 'thug'] }, { id: 'nobody' }],
+                present_npcs: [
+                  { id: 'boss', template: 'Mr_XYZ' },
+                  { id: 'grunt', tags: ['goblin', 'thug'] },
+                  { id: 'nobody' },
+                ],
                 scene_context: 'The player draws a sword.',
                 history_turns: 2,
                 dm_directives: 'They are nervous.',
@@ -110,8 +140,18 @@ describe('generic-rpg NPC templates carry no credit', () => {
         {
           text: JSON.stringify({
             intents: [
-              { npc_id: 'boss', dialogue: 'Guards!', action_intent: 'backs away', internal_monologue: 'Not today.' },
-              { npc_id: 'stranger', dialogue: 'I was never asked.', action_intent: '-', internal_monologue: '-' },
+              {
+                npc_id: 'boss',
+                dialogue: 'Guards!',
+                action_intent: 'backs away',
+                internal_monologue: 'Not today.',
+              },
+              {
+                npc_id: 'stranger',
+                dialogue: 'I was never asked.',
+                action_intent: '-',
+                internal_monologue: '-',
+              },
             ],
           }),
         },
@@ -122,10 +162,19 @@ describe('generic-rpg NPC templates carry no credit', () => {
       role: i % 2 === 0 ? ('user' as const) : ('assistant' as const),
       content,
     }));
-    const { record } = await collect({ cartridge, state: initialState(cartridge), messages, input: 'I draw my sword', seed: 1, models });
+    const { record } = await collect({
+      cartridge,
+      state: initialState(cartridge),
+      messages,
+      input: 'I draw my sword',
+      seed: 1,
+      models,
+    });
     const npcPrompt = promptsOf(models, 'npc')[0]!;
     expect(npcPrompt).toContain('NPC: boss | Profile: CEO of Evil Corp.');
-    expect(npcPrompt).toContain('NPC: grunt | Profile: Small, green, cowardly creature. Aggressive, relies on physical intimidation.');
+    expect(npcPrompt).toContain(
+      'NPC: grunt | Profile: Small, green, cowardly creature. Aggressive, relies on physical intimidation.',
+    );
     expect(npcPrompt).not.toContain('nobody');
     expect(npcPrompt).toContain('msg3');
     expect(npcPrompt).toContain('msg2');
@@ -155,13 +204,32 @@ describe('the lights-out mini-game, end to end', () => {
     });
     const opening = openingMessages(cartridge);
     expect(opening[0]!.content).toMatch(/^The emergency lighting flickers/);
-    const { record } = await collect({ cartridge, state: initialState(cartridge), messages: opening, input: 'I hack the terminal', seed: 1, models });
-    expect(models.narrator.requests[0]!.messages[0]).toEqual({ role: 'assistant', content: opening[0]!.content });
+    const { record } = await collect({
+      cartridge,
+      state: initialState(cartridge),
+      messages: opening,
+      input: 'I hack the terminal',
+      seed: 1,
+      models,
+    });
+    expect(models.narrator.requests[0]!.messages[0]).toEqual({
+      role: 'assistant',
+      content: opening[0]!.content,
+    });
     const pending = (record.stateAfter as Loose)._pending_interaction;
-    expect(pending).toMatchObject({ interaction_type: 'minigame', minigame_id: 'lights_out', resolver_event: 'resolve_hack' });
+    expect(pending).toMatchObject({
+      interaction_type: 'minigame',
+      minigame_id: 'lights_out',
+      resolver_event: 'resolve_hack',
+    });
     return {
       state: plain(record.stateAfter),
-      options: { cartridge, state: plain(record.stateAfter), messages: [...opening, ...record.messages], seed: 2 },
+      options: {
+        cartridge,
+        state: plain(record.stateAfter),
+        messages: [...opening, ...record.messages],
+        seed: 2,
+      },
     };
   }
 
@@ -184,7 +252,11 @@ describe('the lights-out mini-game, end to end', () => {
       'Minigame resolved: lights_out (completed).',
       '[SYSTEM LOG: Terminal unlocked! +100 credits. Moves used: 12]',
     ]);
-    expect(record.input).toEqual({ kind: 'interaction', interaction, text: '[minigame:lights_out status=completed time_taken_ms=1234 rank=A]' });
+    expect(record.input).toEqual({
+      kind: 'interaction',
+      interaction,
+      text: '[minigame:lights_out status=completed time_taken_ms=1234 rank=A]',
+    });
     expect(record.ruleCalls.map((c) => [c.source, c.event])).toEqual([['resolver', 'resolve_hack']]);
     expect(record.narration).toBe('Red becomes green.');
     expect(promptsOf(models, 'narrator')[0]).toContain('Terminal unlocked');
@@ -193,17 +265,32 @@ describe('the lights-out mini-game, end to end', () => {
 
   it('refuses a result for another mini-game, or when nothing is pending', async () => {
     const { options } = await startHack();
-    const wrong = await failure({ ...options, interaction: { ...interaction, minigame_id: 'snake' }, models: scripted({}) });
+    const wrong = await failure({
+      ...options,
+      interaction: { ...interaction, minigame_id: 'snake' },
+      models: scripted({}),
+    });
     expect((wrong.error as TurnError).message).toMatch(/minigame_id mismatch/);
     const cartridge = options.cartridge;
-    const none = await failure({ cartridge, state: initialState(cartridge), messages: [], seed: 1, interaction, models: scripted({}) });
+    const none = await failure({
+      cartridge,
+      state: initialState(cartridge),
+      messages: [],
+      seed: 1,
+      interaction,
+      models: scripted({}),
+    });
     expect((none.error as TurnError).kind).toBe('interaction');
     expect((none.error as TurnError).message).toMatch(/no pending mini-game/);
   });
 
   it('refuses a malformed payload from the client', async () => {
     const { options } = await startHack();
-    const bad = await failure({ ...options, interaction: { ...interaction, status: 'won' } as never, models: scripted({}) });
+    const bad = await failure({
+      ...options,
+      interaction: { ...interaction, status: 'won' } as never,
+      models: scripted({}),
+    });
     expect((bad.error as TurnError).message).toMatch(/'status' must be one of/);
     const hostile = await failure({
       ...options,
@@ -221,10 +308,24 @@ describe('the lights-out mini-game, end to end', () => {
 
   it('plays offline too: words start the hack, the client result resolves it', async () => {
     const cartridge = await shared('mnesos/lights-out-demo');
-    const first = await collect({ cartridge, state: initialState(cartridge), messages: [], input: 'I hack the terminal', seed: 1, models: null });
+    const first = await collect({
+      cartridge,
+      state: initialState(cartridge),
+      messages: [],
+      input: 'I hack the terminal',
+      seed: 1,
+      models: null,
+    });
     expect(first.record.mode).toBe('offline');
     expect((first.record.stateAfter as Loose)._pending_interaction.minigame_id).toBe('lights_out');
-    const second = await collect({ cartridge, state: plain(first.record.stateAfter), messages: [], seed: 2, interaction, models: null });
+    const second = await collect({
+      cartridge,
+      state: plain(first.record.stateAfter),
+      messages: [],
+      seed: 2,
+      interaction,
+      models: null,
+    });
     expect((second.record.stateAfter as Loose).terminal_locked).toBe(false);
     expect(second.record.narration).toContain('Terminal unlocked! +100 credits. Moves used: 12');
     expect(second.record.narration).not.toContain('[SYSTEM LOG');

@@ -97,7 +97,14 @@ describe('the game clock', () => {
   });
 
   it('refuses a clock it cannot read instead of jumping to an invented date', () => {
-    for (const bad of ['not a date at all', '2026-13-01T00:00:00', '2026-02-30T00:00:00', '2026-04-01T24:00:00', 12345, null]) {
+    for (const bad of [
+      'not a date at all',
+      '2026-13-01T00:00:00',
+      '2026-02-30T00:00:00',
+      '2026-04-01T24:00:00',
+      12345,
+      null,
+    ]) {
       const parsed = parseGameTime(bad);
       expect(parsed.ok).toBe(false);
       if (!parsed.ok) expect(parsed.message).toMatch(/state\.game_time/);

@@ -1,6 +1,6 @@
 // Every turn limit at the limit and just past it.
 import { describe, expect, it } from 'vitest';
-import { TurnError } from '../../src/turn/errors.ts';
+import type { TurnError } from '../../src/turn/errors.ts';
 import {
   DEFAULT_TURN_LIMITS,
   MAX_DIRECTIVES_CHARS,
@@ -78,7 +78,14 @@ describe('turn limits in play', () => {
       ],
       narrator: [{ text: '.' }],
     });
-    const { record } = await collect({ cartridge, state: initialState(cartridge), messages: [], input: 'go', seed: 1, models });
+    const { record } = await collect({
+      cartridge,
+      state: initialState(cartridge),
+      messages: [],
+      input: 'go',
+      seed: 1,
+      models,
+    });
     expect(record.tools.map((t) => t.ok)).toEqual([false, true]);
     expect(record.tools[0]!.content).toMatch(/MAX_TOOL_ARGS_CHARS/);
   });
@@ -90,7 +97,14 @@ describe('turn limits in play', () => {
       [MAX_DIRECTIVES_CHARS + 1, true],
     ] as const) {
       const models = scripted({ director: [{ text: 'd'.repeat(length) }], narrator: [{ text: '.' }] });
-      const { record } = await collect({ cartridge, state: initialState(cartridge), messages: [], input: 'x', seed: 1, models });
+      const { record } = await collect({
+        cartridge,
+        state: initialState(cartridge),
+        messages: [],
+        input: 'x',
+        seed: 1,
+        models,
+      });
       expect(record.directives).toHaveLength(MAX_DIRECTIVES_CHARS);
       expect(record.warnings.some((w) => w.includes('MAX_DIRECTIVES_CHARS'))).toBe(cut);
     }
@@ -107,7 +121,14 @@ describe('turn limits in play', () => {
         director: [{ text: DIRECTIVES }],
         narrator: [{ chunks: ['n'.repeat(half), 'n'.repeat(length - half)] }],
       });
-      const { record } = await collect({ cartridge, state: initialState(cartridge), messages: [], input: 'x', seed: 1, models });
+      const { record } = await collect({
+        cartridge,
+        state: initialState(cartridge),
+        messages: [],
+        input: 'x',
+        seed: 1,
+        models,
+      });
       expect(record.narration).toHaveLength(MAX_NARRATION_CHARS);
       expect(record.warnings.some((w) => w.includes('MAX_NARRATION_CHARS'))).toBe(cut);
     }
@@ -123,10 +144,19 @@ describe('turn limits in play', () => {
       director: [{ toolCalls: [query(MAX_PRESENT_NPCS), query(MAX_PRESENT_NPCS + 1)] }, { text: DIRECTIVES }],
       narrator: [{ text: '.' }],
     });
-    const { record } = await collect({ cartridge, state: initialState(cartridge), messages: [], input: 'x', seed: 1, models });
+    const { record } = await collect({
+      cartridge,
+      state: initialState(cartridge),
+      messages: [],
+      input: 'x',
+      seed: 1,
+      models,
+    });
     expect(record.tools.map((t) => t.ok)).toEqual([true, false]);
     expect(record.tools[0]!.content).toMatch(/No qualifying NPCs/);
-    expect(record.tools[1]!.content).toMatch(new RegExp(`has ${MAX_PRESENT_NPCS + 1} items; the limit is ${MAX_PRESENT_NPCS}`));
+    expect(record.tools[1]!.content).toMatch(
+      new RegExp(`has ${MAX_PRESENT_NPCS + 1} items; the limit is ${MAX_PRESENT_NPCS}`),
+    );
     expect(models.npc.requests).toHaveLength(0);
   });
 
@@ -143,9 +173,20 @@ describe('turn limits in play', () => {
 
   it('shows the Director and the Narrator at most historyMessages recent messages', async () => {
     const cartridge = await lanternmere();
-    const messages = Array.from({ length: 6 }, (_, i) => ({ role: i % 2 ? ('assistant' as const) : ('user' as const), content: `m${i}` }));
+    const messages = Array.from({ length: 6 }, (_, i) => ({
+      role: i % 2 ? ('assistant' as const) : ('user' as const),
+      content: `m${i}`,
+    }));
     const models = scripted({ director: [{ text: DIRECTIVES }], narrator: [{ text: '.' }] });
-    await collect({ cartridge, state: initialState(cartridge), messages, input: 'now', seed: 1, models, limits: { historyMessages: 2 } });
+    await collect({
+      cartridge,
+      state: initialState(cartridge),
+      messages,
+      input: 'now',
+      seed: 1,
+      models,
+      limits: { historyMessages: 2 },
+    });
     expect(models.director.requests[0]!.messages.map((m) => m.content)).toEqual(['m4', 'm5', 'now']);
     expect(models.narrator.requests[0]!.messages.map((m) => m.content)).toEqual(['m4', 'm5', 'now']);
   });

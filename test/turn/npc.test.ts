@@ -22,12 +22,26 @@ describe('selectNpcs', () => {
   it('keeps NPCs at or above the threshold (default 5) and drops the rest', () => {
     const r = rules('', templates);
     expect(r.engineSettings).toEqual({ npcMinCreditThreshold: 5, maxBatchedNpcs: 3 });
-    expect(ids(selectNpcs(r, [{ id: 'b', template: 'boss' }, { id: 'm', tags: ['minion'] }]))).toEqual(['b']);
+    expect(
+      ids(
+        selectNpcs(r, [
+          { id: 'b', template: 'boss' },
+          { id: 'm', tags: ['minion'] },
+        ]),
+      ),
+    ).toEqual(['b']);
   });
 
   it('adds template and tag credits: 3 + 3 qualifies, 3 alone does not', () => {
     const r = rules('', templates);
-    expect(ids(selectNpcs(r, [{ id: 'two', tags: ['orc', 'brute'] }, { id: 'one', tags: ['orc'] }]))).toEqual(['two']);
+    expect(
+      ids(
+        selectNpcs(r, [
+          { id: 'two', tags: ['orc', 'brute'] },
+          { id: 'one', tags: ['orc'] },
+        ]),
+      ),
+    ).toEqual(['two']);
     // A repeated tag counts once.
     expect(ids(selectNpcs(r, [{ id: 'x', tags: ['orc', 'orc'] }]))).toEqual([]);
   });
@@ -66,15 +80,30 @@ describe('the NPC answer', () => {
     const cartridge = await lanternmere();
     const models = scripted({
       director: [
-        { toolCalls: [{ name: 'query_npc_intent', args: { present_npcs: [{ id: 'mother_hesk' }], scene_context: 'x' } }] },
+        {
+          toolCalls: [
+            { name: 'query_npc_intent', args: { present_npcs: [{ id: 'mother_hesk' }], scene_context: 'x' } },
+          ],
+        },
         { text: '### 1. Outcomes\nfine' },
       ],
-      npc: [{ toolCalls: [{ name: 'npc_intents', args: { intents: [{ npc_id: 'mother_hesk', dialogue: 7 }] } }] }],
+      npc: [
+        { toolCalls: [{ name: 'npc_intents', args: { intents: [{ npc_id: 'mother_hesk', dialogue: 7 }] } }] },
+      ],
       narrator: [{ text: '.' }],
     });
-    const { record } = await collect({ cartridge, state: initialState(cartridge), messages: [], input: 'hello', seed: 1, models });
+    const { record } = await collect({
+      cartridge,
+      state: initialState(cartridge),
+      messages: [],
+      input: 'hello',
+      seed: 1,
+      models,
+    });
     expect(record.tools[0]!.ok).toBe(false);
-    expect(record.tools[0]!.content).toMatch(/NPC brain gave an invalid answer .*'intents\.0\.dialogue' must be a string/);
+    expect(record.tools[0]!.content).toMatch(
+      /NPC brain gave an invalid answer .*'intents\.0\.dialogue' must be a string/,
+    );
     expect(record.usage.npc.calls).toBe(1);
     expect(record.narration).toBe('.');
     // It was asked with a forced structured-output tool.

@@ -3,9 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { chooseOffline, matchEvent, OFFLINE_LABEL, stripNote } from '../../src/turn/offline.ts';
 import { directorTools } from '../../src/turn/tools.ts';
 import { rulesOf } from '../helpers/yare.ts';
-import { collect, initialState, lanternmere, plain } from './helpers.ts';
-
-type Loose = Record<string, any>;
+import { collect, initialState, lanternmere, plain, type Loose } from './helpers.ts';
 
 describe('choosing an event offline', () => {
   it('matches the player words against intents, names and descriptions', async () => {
@@ -36,18 +34,26 @@ describe('choosing an event offline', () => {
     });
     const missing = chooseOffline(cartridge.rules, tools, 'I travel somewhere');
     expect(missing.kind).toBe('reply');
-    if (missing.kind === 'reply') expect(missing.text).toMatch(/travel, which needs destination \(one of: tallow rest, brine market/);
+    if (missing.kind === 'reply')
+      expect(missing.text).toMatch(/travel, which needs destination \(one of: tallow rest, brine market/);
   });
 
   it('runs slash commands with key=value pairs, a bare value, or quoted text', async () => {
     const cartridge = await lanternmere();
     const tools = directorTools(cartridge);
     const plainArgs = (text: string) => plain(chooseOffline(cartridge.rules, tools, text));
-    expect(plainArgs('/travel destination="brine market"')).toMatchObject({ kind: 'call', name: 'travel', args: { destination: 'brine market' } });
+    expect(plainArgs('/travel destination="brine market"')).toMatchObject({
+      kind: 'call',
+      name: 'travel',
+      args: { destination: 'brine market' },
+    });
     expect(plainArgs('/cast_spell flare')).toMatchObject({ name: 'cast_spell', args: { spell: 'flare' } });
     expect(plainArgs('/wait 15m')).toMatchObject({ name: 'advance_game_time', args: { duration: '15m' } });
     expect(plainArgs('/attack')).toMatchObject({ name: 'attack', args: {} });
-    expect(plainArgs('/spawn_foe kind=reed wight')).toEqual({ kind: 'reply', text: 'There is no command /spawn_foe. Type /help for the list.' });
+    expect(plainArgs('/spawn_foe kind=reed wight')).toEqual({
+      kind: 'reply',
+      text: 'There is no command /spawn_foe. Type /help for the list.',
+    });
     const help = chooseOffline(cartridge.rules, tools, '/help');
     expect(help.kind).toBe('reply');
     if (help.kind === 'reply') {
@@ -100,7 +106,14 @@ describe('an offline turn', () => {
 
   it('says so when nothing matches, and still runs the cycle tick', async () => {
     const cartridge = await lanternmere();
-    const { record } = await collect({ cartridge, state: initialState(cartridge), messages: [], input: 'I sing', seed: 1, models: null });
+    const { record } = await collect({
+      cartridge,
+      state: initialState(cartridge),
+      messages: [],
+      input: 'I sing',
+      seed: 1,
+      models: null,
+    });
     expect(record.narration).toContain('Nothing in the rules matches that. Type /help for the commands.');
     expect((record.stateAfter as Loose).world.turn).toBe(1);
     expect(record.tools).toEqual([]);
@@ -108,14 +121,28 @@ describe('an offline turn', () => {
 
   it('reports a refused command as text to the player', async () => {
     const cartridge = await lanternmere();
-    const { record } = await collect({ cartridge, state: initialState(cartridge), messages: [], input: '/travel destination=moon', seed: 1, models: null });
+    const { record } = await collect({
+      cartridge,
+      state: initialState(cartridge),
+      messages: [],
+      input: '/travel destination=moon',
+      seed: 1,
+      models: null,
+    });
     expect(record.narration).toMatch(/That did not work: travel: argument 'destination' must be one of/);
     expect((record.stateAfter as Loose).player.location).toBe('tallow rest');
   });
 
   it('advances the clock with /wait', async () => {
     const cartridge = await lanternmere();
-    const { record } = await collect({ cartridge, state: initialState(cartridge), messages: [], input: '/wait 2h', seed: 1, models: null });
+    const { record } = await collect({
+      cartridge,
+      state: initialState(cartridge),
+      messages: [],
+      input: '/wait 2h',
+      seed: 1,
+      models: null,
+    });
     expect((record.stateAfter as Loose).game_time).toBe('1147-03-09T20:00:00');
     expect(record.narration).toContain('Time passes.');
   });
@@ -124,8 +151,17 @@ describe('an offline turn', () => {
     const cartridge = await lanternmere();
     const state = plain(initialState(cartridge)) as Loose;
     state.player.location = 'drowned chapel';
-    const first = await collect({ cartridge, state, messages: [], input: 'I work the lamp-lock', seed: 1, models: null });
-    expect((first.record.stateAfter as Loose)._pending_interaction.resolver_event).toBe('resolve_chapel_lamps');
+    const first = await collect({
+      cartridge,
+      state,
+      messages: [],
+      input: 'I work the lamp-lock',
+      seed: 1,
+      models: null,
+    });
+    expect((first.record.stateAfter as Loose)._pending_interaction.resolver_event).toBe(
+      'resolve_chapel_lamps',
+    );
     const second = await collect({
       cartridge,
       state: plain(first.record.stateAfter),

@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { assemblePrompt, fitMessages, type PromptSection, personaText } from '../../src/turn/prompts.ts';
 import { estimateTokens } from '../../src/tokens.ts';
 
-const section = (id: string, kind: 'static' | 'volatile', text: string, extra: Partial<PromptSection> = {}): PromptSection => ({
+const section = (
+  id: string,
+  kind: 'static' | 'volatile',
+  text: string,
+  extra: Partial<PromptSection> = {},
+): PromptSection => ({
   id,
   kind,
   text,
@@ -27,7 +32,11 @@ describe('assemblePrompt', () => {
     expect(p.system).toBe('ROLE\n\nSTATE');
     expect(p.sections.every((s) => s.included)).toBe(true);
     expect(p.tokens).toBe(p.sections.reduce((n, s) => n + s.tokens, 0));
-    expect(p.sections[0]).toMatchObject({ reason: 'why role', carrier: 'system', tokens: estimateTokens('ROLE') });
+    expect(p.sections[0]).toMatchObject({
+      reason: 'why role',
+      carrier: 'system',
+      tokens: estimateTokens('ROLE'),
+    });
   });
 
   it('reports empty sections as left out', () => {
@@ -60,14 +69,19 @@ describe('assemblePrompt', () => {
     expect(tight.sections[2]!.reason).toBe('dropped: the prompt was 300 tokens, over its budget of 299');
     const tiny = assemblePrompt(sections, 50);
     expect(tiny.sections.map((s) => s.included)).toEqual([true, false, false]);
-    expect(tiny.sections[0]!.reason).toMatch(/required, kept although the prompt is over budget \(100 > 50\)/);
+    expect(tiny.sections[0]!.reason).toMatch(
+      /required, kept although the prompt is over budget \(100 > 50\)/,
+    );
     expect(tiny.tokens).toBe(100);
   });
 });
 
 describe('helpers', () => {
   it('fitMessages keeps the newest whole messages that fit', () => {
-    const messages = ['one', 'two', 'three'].map((content) => ({ role: 'user' as const, content: content.repeat(8) }));
+    const messages = ['one', 'two', 'three'].map((content) => ({
+      role: 'user' as const,
+      content: content.repeat(8),
+    }));
     // 'three'×8 is 11 tokens with its separator, 'two'×8 and 'one'×8 are 7 each.
     expect(fitMessages(messages, 17).map((m) => m.content)).toEqual(['three'.repeat(8)]);
     expect(fitMessages(messages, 18).map((m) => m.content)).toEqual(['two'.repeat(8), 'three'.repeat(8)]);

@@ -6,13 +6,22 @@ import { TurnError } from '../../src/turn/errors.ts';
 import { replayTurnRules } from '../../src/turn/record.ts';
 import { runTurn } from '../../src/turn/run-turn.ts';
 import type { GameState, TurnEvent } from '../../src/turn/types.ts';
-import { collect, failure, initialState, lanternmere, plain, promptsOf, scripted } from './helpers.ts';
+import {
+  collect,
+  failure,
+  initialState,
+  lanternmere,
+  plain,
+  promptsOf,
+  scripted,
+  type Loose,
+} from './helpers.ts';
 
 const DIRECTIVES = '### 1. Outcomes\nMira walks on.\n### 4. Guardrails\nNo monsters yet.';
 
 /** Lanternmere with a bog lurcher in front of the player. */
 async function inFight(): Promise<GameState> {
-  const state = plain(initialState(await lanternmere())) as Record<string, any>;
+  const state = plain(initialState(await lanternmere())) as Loose;
   state.player.location = 'reedmaze';
   state.foe = { name: 'bog lurcher', hp: 14, armor: 11, attack_power: 4, damage_dice: '1d6' };
   return state;
@@ -56,7 +65,7 @@ describe('an ordinary turn', () => {
     ]);
     expect(state).toEqual(before); // the input is never mutated
 
-    const after = record.stateAfter as Record<string, any>;
+    const after = record.stateAfter as Loose;
     expect(after.player.location).toBe('brine market');
     expect(after.world.turn).toBe(1); // the cycle tick ran first
     expect(after.game_time).toBe('1147-03-09T18:20:00');
@@ -91,12 +100,28 @@ describe('an ordinary turn', () => {
     expect(record.tools).toHaveLength(1);
     expect(record.tools[0]).toMatchObject({ round: 1, name: 'travel', ok: true });
     expect(record.tools[0]!.durationMs).toBeGreaterThanOrEqual(0);
-    expect(record.usage.director).toEqual({ calls: 1, inputTokens: 900, outputTokens: 40, cachedInputTokens: 0 });
-    expect(record.usage.narrator).toEqual({ calls: 1, inputTokens: 500, outputTokens: 8, cachedInputTokens: 0 });
+    expect(record.usage.director).toEqual({
+      calls: 1,
+      inputTokens: 900,
+      outputTokens: 40,
+      cachedInputTokens: 0,
+    });
+    expect(record.usage.narrator).toEqual({
+      calls: 1,
+      inputTokens: 500,
+      outputTokens: 8,
+      cachedInputTokens: 0,
+    });
     expect(record.usage.npc.calls).toBe(0);
     expect(record.models).toEqual({ director: 'scripted-director', narrator: 'scripted-narrator' });
     expect(record.seed).toBe(11);
-    expect(Object.keys(record.timings).sort()).toEqual(['cycle_tick', 'director', 'narrator', 'time', 'total']);
+    expect(Object.keys(record.timings).sort()).toEqual([
+      'cycle_tick',
+      'director',
+      'narrator',
+      'time',
+      'total',
+    ]);
     expect(record.cartridge).toEqual({ name: cartridge.name, contentHash: cartridge.contentHash });
     expect(plain(record)).toEqual(JSON.parse(JSON.stringify(record))); // JSON-serialisable
   });
@@ -129,7 +154,9 @@ describe('an ordinary turn', () => {
     expect(byId.get('persona')).toMatchObject({ included: false, reason: 'empty' });
     expect(byId.get('history')).toMatchObject({ carrier: 'messages', included: true, kind: 'volatile' });
     expect(byId.get('state')!.tokens).toBeGreaterThan(0);
-    expect(director.tokens).toBe(director.sections.filter((s) => s.included).reduce((n, s) => n + s.tokens, 0));
+    expect(director.tokens).toBe(
+      director.sections.filter((s) => s.included).reduce((n, s) => n + s.tokens, 0),
+    );
     const narrator = record.prompts.find((p) => p.role === 'narrator')!;
     expect(narrator.sections.map((s) => s.id)).toEqual([
       'role',
@@ -153,7 +180,14 @@ describe('an ordinary turn', () => {
       director: [{ toolCalls: [{ name: 'check_pack', args: {} }] }, { text: DIRECTIVES }],
       narrator: [{ text: 'You rummage.' }],
     });
-    const { record } = await collect({ cartridge, state: initialState(cartridge), messages: [], input: 'what do I carry?', seed: 2, models });
+    const { record } = await collect({
+      cartridge,
+      state: initialState(cartridge),
+      messages: [],
+      input: 'what do I carry?',
+      seed: 2,
+      models,
+    });
     expect(models.calls.map((c) => c.role)).toEqual(['director', 'director', 'narrator']);
     const second = models.director.requests[1]!.messages;
     expect(second.at(-1)).toMatchObject({ role: 'tool', toolName: 'check_pack' });
@@ -175,7 +209,14 @@ describe('an ordinary turn', () => {
       ],
       narrator: [{ text: 'Reeds.' }],
     });
-    const { record } = await collect({ cartridge, state: initialState(cartridge), messages: [], input: 'into the reeds', seed: 3, models });
+    const { record } = await collect({
+      cartridge,
+      state: initialState(cartridge),
+      messages: [],
+      input: 'into the reeds',
+      seed: 3,
+      models,
+    });
     expect(models.calls).toHaveLength(2);
     expect(record.directives).toBe(DIRECTIVES);
     expect(models.narrator.requests[0]!.system).toContain('Mira walks on.');
@@ -185,12 +226,22 @@ describe('an ordinary turn', () => {
     const cartridge = await lanternmere();
     const models = scripted({
       director: [
-        { text: 'Let me check.', toolCalls: [{ name: 'lore_lookup', args: { queries: ['drowned chapel', 'drowned chapel'] } }] },
+        {
+          text: 'Let me check.',
+          toolCalls: [{ name: 'lore_lookup', args: { queries: ['drowned chapel', 'drowned chapel'] } }],
+        },
         { text: DIRECTIVES },
       ],
       narrator: [{ text: 'The chapel.' }],
     });
-    const { record } = await collect({ cartridge, state: initialState(cartridge), messages: [], input: 'tell me of the chapel', seed: 3, models });
+    const { record } = await collect({
+      cartridge,
+      state: initialState(cartridge),
+      messages: [],
+      input: 'tell me of the chapel',
+      seed: 3,
+      models,
+    });
     expect(models.calls).toHaveLength(3);
     const result = JSON.parse(record.tools[0]!.content) as { ok: boolean; lore: string };
     expect(result.ok).toBe(true);
@@ -223,7 +274,7 @@ describe('tool errors go back to the Director and change nothing', () => {
       seed: 4,
       models,
     });
-    expect((record.stateAfter as Record<string, any>).player.gold).toBe(20);
+    expect((record.stateAfter as Loose).player.gold).toBe(20);
     expect(record.delta.filter((c) => c.path[0] === 'player')).toEqual([]);
     expect(record.tools.map((t) => [t.name, t.ok])).toEqual([
       ['set_state', false],
@@ -247,10 +298,17 @@ describe('tool errors go back to the Director and change nothing', () => {
       ],
       narrator: [{ text: 'Reeds.' }],
     });
-    const { record } = await collect({ cartridge, state: initialState(cartridge), messages: [], input: 'to the moon', seed: 5, models });
+    const { record } = await collect({
+      cartridge,
+      state: initialState(cartridge),
+      messages: [],
+      input: 'to the moon',
+      seed: 5,
+      models,
+    });
     expect(record.tools.map((t) => t.ok)).toEqual([false, true]);
     expect(record.tools[0]!.content).toMatch(/'destination' must be one of/);
-    expect((record.stateAfter as Record<string, any>).player.location).toBe('reedmaze');
+    expect((record.stateAfter as Loose).player.location).toBe('reedmaze');
   });
 
   it('refuses malformed JSON arguments and a bad duration without running the event', async () => {
@@ -269,12 +327,19 @@ describe('tool errors go back to the Director and change nothing', () => {
       ],
       narrator: [{ text: 'Nothing.' }],
     });
-    const { record } = await collect({ cartridge, state: initialState(cartridge), messages: [], input: 'go', seed: 5, models });
+    const { record } = await collect({
+      cartridge,
+      state: initialState(cartridge),
+      messages: [],
+      input: 'go',
+      seed: 5,
+      models,
+    });
     expect(record.tools.map((t) => t.ok)).toEqual([false, false, false]);
     expect(record.tools[0]!.content).toMatch(/not valid JSON/);
     expect(record.tools[1]!.content).toMatch(/engine_time_delta.*not understood.*did not run/);
     expect(record.tools[2]!.content).toMatch(/years or months/);
-    expect((record.stateAfter as Record<string, any>).player.location).toBe('tallow rest');
+    expect((record.stateAfter as Loose).player.location).toBe('tallow rest');
     expect(record.time.advancedSeconds).toBe(0);
   });
 
@@ -293,9 +358,16 @@ describe('tool errors go back to the Director and change nothing', () => {
       ],
       narrator: [{ text: 'Time passes.' }],
     });
-    const { record } = await collect({ cartridge, state: initialState(cartridge), messages: [], input: 'wait a long time', seed: 5, models });
+    const { record } = await collect({
+      cartridge,
+      state: initialState(cartridge),
+      messages: [],
+      input: 'wait a long time',
+      seed: 5,
+      models,
+    });
     expect(record.time.advancedSeconds).toBe(15 * 60 + 3600 + 26 * 3600);
-    expect((record.stateAfter as Record<string, any>).game_time).toBe('1147-03-10T21:15:00');
+    expect((record.stateAfter as Loose).game_time).toBe('1147-03-10T21:15:00');
     expect(record.delta.filter((c) => c.path[0] === 'game_time')).toHaveLength(1);
   });
 });
@@ -318,7 +390,14 @@ describe('replay', () => {
         ],
         narrator: [{ text: 'Steel and fire.' }],
       });
-      const { record } = await collect({ cartridge, state: before, messages: [], input: 'I fight', seed, models });
+      const { record } = await collect({
+        cartridge,
+        state: before,
+        messages: [],
+        input: 'I fight',
+        seed,
+        models,
+      });
       expect(record.rolls.length).toBeGreaterThan(0);
       const replay = replayTurnRules(cartridge, before, record);
       expect(replay.divergences).toEqual([]);
@@ -332,10 +411,25 @@ describe('replay', () => {
     const cartridge = await lanternmere();
     const before = await inFight();
     const models = scripted({
-      director: [{ text: DIRECTIVES, toolCalls: [{ name: 'attack', args: {} }, { name: 'attack', args: {} }] }],
+      director: [
+        {
+          text: DIRECTIVES,
+          toolCalls: [
+            { name: 'attack', args: {} },
+            { name: 'attack', args: {} },
+          ],
+        },
+      ],
       narrator: [{ text: '…' }],
     });
-    const { record } = await collect({ cartridge, state: before, messages: [], input: 'attack twice', seed: 9, models });
+    const { record } = await collect({
+      cartridge,
+      state: before,
+      messages: [],
+      input: 'attack twice',
+      seed: 9,
+      models,
+    });
     const tampered = { ...record, ruleCalls: record.ruleCalls.slice(0, 2) };
     const replay = replayTurnRules(cartridge, before, tampered);
     expect(plain(replay.state)).not.toEqual(plain(record.stateAfter));
@@ -346,7 +440,7 @@ describe('privacy', () => {
   it('never shows a private value to the Narrator or the NPC brain (the Director may see it)', async () => {
     const cartridge = await lanternmere();
     const SIGIL = 'PRIVATE-SIGIL-7f3a91';
-    const state = plain(initialState(cartridge)) as Record<string, any>;
+    const state = plain(initialState(cartridge)) as Loose;
     state.bestiary[SIGIL] = { hp: 1, armor: 1, attack_power: 1, damage_dice: '1d4' };
     state.player.attack_bonus = 4;
     const models = scripted({
@@ -368,7 +462,12 @@ describe('privacy', () => {
               name: 'npc_intents',
               args: {
                 intents: [
-                  { npc_id: 'mother_hesk', dialogue: 'Five coins.', action_intent: 'holds out a hand', internal_monologue: 'Thin purse.' },
+                  {
+                    npc_id: 'mother_hesk',
+                    dialogue: 'Five coins.',
+                    action_intent: 'holds out a hand',
+                    internal_monologue: 'Thin purse.',
+                  },
                 ],
               },
             },
@@ -377,7 +476,14 @@ describe('privacy', () => {
       ],
       narrator: [{ text: 'You sleep.' }],
     });
-    const { record } = await collect({ cartridge, state, messages: [], input: 'I ask Mother Hesk for a room', seed: 6, models });
+    const { record } = await collect({
+      cartridge,
+      state,
+      messages: [],
+      input: 'I ask Mother Hesk for a room',
+      seed: 6,
+      models,
+    });
     expect(promptsOf(models, 'director').join('\n')).toContain(SIGIL);
     expect(promptsOf(models, 'narrator').join('\n')).not.toContain(SIGIL);
     expect(promptsOf(models, 'npc').join('\n')).not.toContain(SIGIL);
@@ -413,9 +519,22 @@ describe('limits', () => {
   it('runs MAX_TOOL_CALLS_PER_ROUND calls of one response and refuses the next', async () => {
     const { MAX_TOOL_CALLS_PER_ROUND } = await import('../../src/turn/limits.ts');
     const cartridge = await lanternmere();
-    const calls = Array.from({ length: MAX_TOOL_CALLS_PER_ROUND + 1 }, () => ({ name: 'check_pack', args: {} }));
-    const models = scripted({ director: [{ text: DIRECTIVES, toolCalls: calls }, { text: DIRECTIVES }], narrator: [{ text: '.' }] });
-    const { record } = await collect({ cartridge, state: initialState(cartridge), messages: [], input: 'x', seed: 1, models });
+    const calls = Array.from({ length: MAX_TOOL_CALLS_PER_ROUND + 1 }, () => ({
+      name: 'check_pack',
+      args: {},
+    }));
+    const models = scripted({
+      director: [{ text: DIRECTIVES, toolCalls: calls }, { text: DIRECTIVES }],
+      narrator: [{ text: '.' }],
+    });
+    const { record } = await collect({
+      cartridge,
+      state: initialState(cartridge),
+      messages: [],
+      input: 'x',
+      seed: 1,
+      models,
+    });
     expect(record.tools.slice(0, MAX_TOOL_CALLS_PER_ROUND).every((t) => t.ok)).toBe(true);
     expect(record.tools[MAX_TOOL_CALLS_PER_ROUND]).toMatchObject({ ok: false });
     expect(record.tools[MAX_TOOL_CALLS_PER_ROUND]!.content).toMatch(/MAX_TOOL_CALLS_PER_ROUND/);
@@ -423,12 +542,24 @@ describe('limits', () => {
 
   it('answers maxNpcQueries NPC queries and refuses the next without calling the NPC model', async () => {
     const cartridge = await lanternmere();
-    const query = { name: 'query_npc_intent', args: { present_npcs: [{ id: 'tobin_quell' }], scene_context: 'haggling' } };
+    const query = {
+      name: 'query_npc_intent',
+      args: { present_npcs: [{ id: 'tobin_quell' }], scene_context: 'haggling' },
+    };
     const intent = {
       toolCalls: [
         {
           name: 'npc_intents',
-          args: { intents: [{ npc_id: 'tobin_quell', dialogue: 'Ten.', action_intent: 'haggles', internal_monologue: 'Mark.' }] },
+          args: {
+            intents: [
+              {
+                npc_id: 'tobin_quell',
+                dialogue: 'Ten.',
+                action_intent: 'haggles',
+                internal_monologue: 'Mark.',
+              },
+            ],
+          },
         },
       ],
     };
@@ -455,8 +586,17 @@ describe('limits', () => {
 describe('failures', () => {
   it('turns a model failure into an error event and a TurnError of kind model, with no record', async () => {
     const cartridge = await lanternmere();
-    const models = scripted({ director: [{ error: { kind: 'http', status: 500, message: 'upstream exploded' } }] });
-    const { events, error } = await failure({ cartridge, state: initialState(cartridge), messages: [], input: 'hi', seed: 1, models });
+    const models = scripted({
+      director: [{ error: { kind: 'http', status: 500, message: 'upstream exploded' } }],
+    });
+    const { events, error } = await failure({
+      cartridge,
+      state: initialState(cartridge),
+      messages: [],
+      input: 'hi',
+      seed: 1,
+      models,
+    });
     expect(error).toBeInstanceOf(TurnError);
     expect((error as TurnError).kind).toBe('model');
     expect((error as TurnError).cause).toBeInstanceOf(ModelError);
@@ -494,7 +634,15 @@ describe('cancellation', () => {
     const controller = new AbortController();
     const events: TurnEvent[] = [];
     try {
-      for await (const event of runTurn({ cartridge, state, messages: [], input: 'go', seed: 1, models, signal: controller.signal })) {
+      for await (const event of runTurn({
+        cartridge,
+        state,
+        messages: [],
+        input: 'go',
+        seed: 1,
+        models,
+        signal: controller.signal,
+      })) {
         events.push(event);
         if (when(event)) controller.abort();
       }
@@ -507,8 +655,15 @@ describe('cancellation', () => {
   it('mid-Director: no record, an aborted error, the input state untouched', async () => {
     const state = initialState(await lanternmere());
     const snapshot = plain(state);
-    const models = scripted({ director: [{ text: DIRECTIVES, delayMs: 10_000 }], narrator: [{ text: 'never' }] });
-    const { events, error } = await cancelled(models, (e) => e.type === 'phase' && e.phase === 'director', state);
+    const models = scripted({
+      director: [{ text: DIRECTIVES, delayMs: 10_000 }],
+      narrator: [{ text: 'never' }],
+    });
+    const { events, error } = await cancelled(
+      models,
+      (e) => e.type === 'phase' && e.phase === 'director',
+      state,
+    );
     expect((error as TurnError).kind).toBe('aborted');
     expect(events.at(-1)).toMatchObject({ type: 'error', kind: 'aborted' });
     expect(events.some((e) => e.type === 'done')).toBe(false);
