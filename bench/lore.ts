@@ -12,7 +12,8 @@ const LOOKUPS = 2_000;
 const TARGET_P50_MS = 1;
 
 const VOCABULARY_SIZE = 4_000;
-const SYLLABLES = 'ka ri tho mel an dor vex lu sa gor in el mar ath quen bri os tal fen yr wy ash dru nim ol'.split(' ');
+const SYLLABLES =
+  'ka ri tho mel an dor vex lu sa gor in el mar ath quen bri os tal fen yr wy ash dru nim ol'.split(' ');
 const FUNCTION_WORDS = 'the of and a to in is was with for on at by from'.split(' ');
 
 // A small deterministic generator (LCG): same lore on every run, no global randomness.

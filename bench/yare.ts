@@ -3,14 +3,15 @@
 // same run, and compile time per cartridge. One JSON object per line.
 
 import { existsSync, readdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { loadCartridge } from '../src/cartridge/index.ts';
+import { PROJECT_ROOT } from '../src/project-root.ts';
 import { DiceRoller } from '../src/yare/dice.ts';
 import { runEvent } from '../src/yare/interpreter.ts';
 import type { CompiledRules } from '../src/yare/program.ts';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = PROJECT_ROOT;
 const SHARED = resolve(ROOT, '../shared/cartridges');
 
 type Row = Record<string, unknown>;

@@ -2,13 +2,13 @@
 // under `cartridges/` (the demo cartridge is the default).
 
 import { existsSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { type Cartridge, loadCartridge } from '../cartridge/index.ts';
 import { formatDiagnostic } from '../diagnostics.ts';
+import { PROJECT_ROOT } from '../project-root.ts';
 import { UserError } from './user-error.ts';
 
-export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export { PROJECT_ROOT };
 export const DEFAULT_CARTRIDGE = 'lanternmere';
 
 export function resolveCartridgePath(arg: string | undefined): string {

@@ -85,7 +85,11 @@ describe('provider selection', () => {
 
   it('OPENAI_BASE_URL with OPENAI_API_KEY means openai-compatible with that pair', () => {
     const config = online(
-      resolveModelConfig({ OPENAI_BASE_URL: 'http://localhost:1234/v1', OPENAI_API_KEY: 'k-1', MNESOS_MODEL: 'm' }),
+      resolveModelConfig({
+        OPENAI_BASE_URL: 'http://localhost:1234/v1',
+        OPENAI_API_KEY: 'k-1',
+        MNESOS_MODEL: 'm',
+      }),
     );
     expect(config.provider).toBe('openai-compatible');
     expect(config.baseURL).toBe('http://localhost:1234/v1');
@@ -94,14 +98,22 @@ describe('provider selection', () => {
 
   it('OPENAI_API_KEY is not sent to a server named by MNESOS_LLM_BASE_URL', () => {
     const config = online(
-      resolveModelConfig({ MNESOS_LLM_BASE_URL: 'http://localhost:1234/v1', OPENAI_API_KEY: 'k-1', MNESOS_MODEL: 'm' }),
+      resolveModelConfig({
+        MNESOS_LLM_BASE_URL: 'http://localhost:1234/v1',
+        OPENAI_API_KEY: 'k-1',
+        MNESOS_MODEL: 'm',
+      }),
     );
     expect(config.apiKey).toBeUndefined();
   });
 
   it('MNESOS_LLM_API_KEY is used for any provider', () => {
     const config = online(
-      resolveModelConfig({ MNESOS_PROVIDER: 'anthropic', MNESOS_LLM_API_KEY: 'a-key', MNESOS_MODEL: 'claude-x' }),
+      resolveModelConfig({
+        MNESOS_PROVIDER: 'anthropic',
+        MNESOS_LLM_API_KEY: 'a-key',
+        MNESOS_MODEL: 'claude-x',
+      }),
     );
     expect(config.provider).toBe('anthropic');
     expect(config.apiKey?.reveal()).toBe('a-key');
@@ -109,11 +121,17 @@ describe('provider selection', () => {
 
   it('anthropic and google fall back to their standard key variables', () => {
     expect(
-      online(resolveModelConfig({ MNESOS_PROVIDER: 'anthropic', ANTHROPIC_API_KEY: 'ak', MNESOS_MODEL: 'c' })).apiKey?.reveal(),
+      online(
+        resolveModelConfig({ MNESOS_PROVIDER: 'anthropic', ANTHROPIC_API_KEY: 'ak', MNESOS_MODEL: 'c' }),
+      ).apiKey?.reveal(),
     ).toBe('ak');
     expect(
       online(
-        resolveModelConfig({ MNESOS_PROVIDER: 'google', GOOGLE_GENERATIVE_AI_API_KEY: 'gk', MNESOS_MODEL: 'g' }),
+        resolveModelConfig({
+          MNESOS_PROVIDER: 'google',
+          GOOGLE_GENERATIVE_AI_API_KEY: 'gk',
+          MNESOS_MODEL: 'g',
+        }),
       ).apiKey?.reveal(),
     ).toBe('gk');
   });
@@ -136,7 +154,9 @@ describe('configuration errors', () => {
   });
 
   it('a model without a provider is an error, not a silent offline', () => {
-    expect(configError(() => resolveModelConfig({ MNESOS_MODEL: 'm' })).message).toContain('MNESOS_LLM_BASE_URL');
+    expect(configError(() => resolveModelConfig({ MNESOS_MODEL: 'm' })).message).toContain(
+      'MNESOS_LLM_BASE_URL',
+    );
   });
 
   it('a provider without a model for some role names the missing roles', () => {
@@ -148,49 +168,57 @@ describe('configuration errors', () => {
   });
 
   it('native providers need a key', () => {
-    expect(configError(() => resolveModelConfig({ MNESOS_PROVIDER: 'google', MNESOS_MODEL: 'g' })).message).toContain(
-      'GOOGLE_GENERATIVE_AI_API_KEY',
-    );
-    expect(configError(() => resolveModelConfig({ MNESOS_PROVIDER: 'openai', MNESOS_MODEL: 'g' })).message).toContain(
-      'OPENAI_API_KEY',
-    );
+    expect(
+      configError(() => resolveModelConfig({ MNESOS_PROVIDER: 'google', MNESOS_MODEL: 'g' })).message,
+    ).toContain('GOOGLE_GENERATIVE_AI_API_KEY');
+    expect(
+      configError(() => resolveModelConfig({ MNESOS_PROVIDER: 'openai', MNESOS_MODEL: 'g' })).message,
+    ).toContain('OPENAI_API_KEY');
   });
 
   it('openai-compatible needs a base URL', () => {
-    const error = configError(() => resolveModelConfig({ MNESOS_PROVIDER: 'openai-compatible', MNESOS_MODEL: 'm' }));
+    const error = configError(() =>
+      resolveModelConfig({ MNESOS_PROVIDER: 'openai-compatible', MNESOS_MODEL: 'm' }),
+    );
     expect(error.message).toContain('MNESOS_LLM_BASE_URL');
   });
 
   it('a base URL must be http(s)', () => {
     expect(
-      configError(() => resolveModelConfig({ MNESOS_LLM_BASE_URL: 'localhost:11434', MNESOS_MODEL: 'm' })).message,
+      configError(() => resolveModelConfig({ MNESOS_LLM_BASE_URL: 'localhost:11434', MNESOS_MODEL: 'm' }))
+        .message,
     ).toContain('MNESOS_LLM_BASE_URL');
     expect(
-      configError(() => resolveModelConfig({ MNESOS_LLM_BASE_URL: 'ftp://localhost/v1', MNESOS_MODEL: 'm' })).message,
+      configError(() => resolveModelConfig({ MNESOS_LLM_BASE_URL: 'ftp://localhost/v1', MNESOS_MODEL: 'm' }))
+        .message,
     ).toContain('only http and https');
   });
 
   const env = { MNESOS_LLM_BASE_URL: 'http://localhost:1/v1', MNESOS_MODEL: 'm' };
 
   it('timeout: at the limit is accepted, past it is refused naming the limit', () => {
-    expect(online(resolveModelConfig({ ...env, MNESOS_LLM_TIMEOUT_MS: String(MAX_TIMEOUT_MS) })).retry.timeoutMs).toBe(
-      MAX_TIMEOUT_MS,
+    expect(
+      online(resolveModelConfig({ ...env, MNESOS_LLM_TIMEOUT_MS: String(MAX_TIMEOUT_MS) })).retry.timeoutMs,
+    ).toBe(MAX_TIMEOUT_MS);
+    const error = configError(() =>
+      resolveModelConfig({ ...env, MNESOS_LLM_TIMEOUT_MS: String(MAX_TIMEOUT_MS + 1) }),
     );
-    const error = configError(() => resolveModelConfig({ ...env, MNESOS_LLM_TIMEOUT_MS: String(MAX_TIMEOUT_MS + 1) }));
     expect(error.message).toContain('MNESOS_LLM_TIMEOUT_MS');
     expect(error.message).toContain('MAX_TIMEOUT_MS');
   });
 
   it('retries: at the limit is accepted, past it is refused naming the limit', () => {
     expect(
-      online(resolveModelConfig({ ...env, MNESOS_LLM_MAX_RETRIES: String(MAX_RETRIES_LIMIT) })).retry.maxRetries,
+      online(resolveModelConfig({ ...env, MNESOS_LLM_MAX_RETRIES: String(MAX_RETRIES_LIMIT) })).retry
+        .maxRetries,
     ).toBe(MAX_RETRIES_LIMIT);
     expect(
-      configError(() => resolveModelConfig({ ...env, MNESOS_LLM_MAX_RETRIES: String(MAX_RETRIES_LIMIT + 1) })).message,
+      configError(() => resolveModelConfig({ ...env, MNESOS_LLM_MAX_RETRIES: String(MAX_RETRIES_LIMIT + 1) }))
+        .message,
     ).toContain('MAX_RETRIES_LIMIT');
-    expect(configError(() => resolveModelConfig({ ...env, MNESOS_LLM_MAX_RETRIES: '1.5' })).message).toContain(
-      'not an integer',
-    );
+    expect(
+      configError(() => resolveModelConfig({ ...env, MNESOS_LLM_MAX_RETRIES: '1.5' })).message,
+    ).toContain('not an integer');
   });
 });
 
@@ -223,7 +251,9 @@ describe('config file', () => {
   });
 
   it('an unknown key is reported at its file:line:col', () => {
-    const error = configError(() => parseModelConfigFile('llm:\n  model: x\n  modle: y\n', 'mnesos.config.yaml'));
+    const error = configError(() =>
+      parseModelConfigFile('llm:\n  model: x\n  modle: y\n', 'mnesos.config.yaml'),
+    );
     expect(error.message).toMatch(/^mnesos\.config\.yaml:3:3: llm\.modle: unknown key/);
   });
 
@@ -235,7 +265,9 @@ describe('config file', () => {
   });
 
   it('YAML syntax errors carry the place', () => {
-    expect(configError(() => parseModelConfigFile('llm: [unclosed\n', 'c.yaml')).message).toMatch(/^c\.yaml:\d+:\d+: /);
+    expect(configError(() => parseModelConfigFile('llm: [unclosed\n', 'c.yaml')).message).toMatch(
+      /^c\.yaml:\d+:\d+: /,
+    );
   });
 
   it('a missing file and an oversized file are refused, naming the file', () => {

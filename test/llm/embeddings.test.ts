@@ -11,7 +11,13 @@ afterEach(async () => {
   fake = undefined;
 });
 
-const fastPolicy = { timeoutMs: 5_000, maxRetries: 0, backoffInitialMs: 0, backoffFactor: 2, backoffMaxMs: 0 };
+const fastPolicy = {
+  timeoutMs: 5_000,
+  maxRetries: 0,
+  backoffInitialMs: 0,
+  backoffFactor: 2,
+  backoffMaxMs: 0,
+};
 
 describe('embeddings', () => {
   it('embed() calls /v1/embeddings once and returns one vector per text, in order', async () => {
@@ -32,7 +38,9 @@ describe('embeddings', () => {
 
   it('errors come back as ModelError with the status', async () => {
     fake = await startFakeOpenAI([], { embeddingsError: { status: 404, message: 'model not found' } });
-    await expect(embed(['x'], { baseURL: fake.url, model: 'missing', policy: fastPolicy })).rejects.toMatchObject({
+    await expect(
+      embed(['x'], { baseURL: fake.url, model: 'missing', policy: fastPolicy }),
+    ).rejects.toMatchObject({
       kind: 'http',
       status: 404,
     });
@@ -41,10 +49,17 @@ describe('embeddings', () => {
   it('createEmbedder follows the config: null offline, without an embedding model, or on Anthropic', async () => {
     fake = await startFakeOpenAI();
     expect(createEmbedder(resolveModelConfig({}))).toBeNull();
-    expect(createEmbedder(resolveModelConfig({ MNESOS_LLM_BASE_URL: fake.url, MNESOS_MODEL: 'm' }))).toBeNull();
+    expect(
+      createEmbedder(resolveModelConfig({ MNESOS_LLM_BASE_URL: fake.url, MNESOS_MODEL: 'm' })),
+    ).toBeNull();
     expect(
       createEmbedder(
-        resolveModelConfig({ MNESOS_PROVIDER: 'anthropic', ANTHROPIC_API_KEY: 'k', MNESOS_MODEL: 'm', MNESOS_EMBEDDING_MODEL: 'e' }),
+        resolveModelConfig({
+          MNESOS_PROVIDER: 'anthropic',
+          ANTHROPIC_API_KEY: 'k',
+          MNESOS_MODEL: 'm',
+          MNESOS_EMBEDDING_MODEL: 'e',
+        }),
       ),
     ).toBeNull();
     const embedder = createEmbedder(

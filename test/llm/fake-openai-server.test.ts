@@ -41,14 +41,18 @@ describe('fake OpenAI server', () => {
         usage: { prompt_tokens: 3, completion_tokens: 2 },
       },
     ]);
-    const response = await post('/chat/completions', { stream: true, stream_options: { include_usage: true } });
+    const response = await post('/chat/completions', {
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     const data = sseData(await response.text());
     expect(data.at(-1)).toBe('[DONE]');
     const chunks = data.slice(0, -1).map((d) => JSON.parse(d));
     const deltas = chunks.flatMap((c) => c.choices.map((ch: { delta: unknown }) => ch.delta));
-    const fragments = deltas.flatMap((d: { tool_calls?: { index: number; function: { arguments: string } }[] }) =>
-      (d.tool_calls ?? []).map((t) => [t.index, t.function.arguments]),
+    const fragments = deltas.flatMap(
+      (d: { tool_calls?: { index: number; function: { arguments: string } }[] }) =>
+        (d.tool_calls ?? []).map((t) => [t.index, t.function.arguments]),
     );
     expect(fragments).toEqual([
       [0, ''],
@@ -60,7 +64,9 @@ describe('fake OpenAI server', () => {
   });
 
   it('Ollama style sends each call whole without an index, finish reason on the same chunk', async () => {
-    fake = await startFakeOpenAI([{ kind: 'tool-calls', style: 'ollama', calls: [{ id: 'c1', name: 'f', arguments: '{}' }] }]);
+    fake = await startFakeOpenAI([
+      { kind: 'tool-calls', style: 'ollama', calls: [{ id: 'c1', name: 'f', arguments: '{}' }] },
+    ]);
     const data = sseData(await (await post('/chat/completions', { stream: true })).text());
     const chunks = data.slice(0, -1).map((d) => JSON.parse(d));
     expect(chunks.at(-1).choices[0]).toEqual({

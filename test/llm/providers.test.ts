@@ -13,9 +13,16 @@ const quick = { MNESOS_LLM_MAX_RETRIES: '0', MNESOS_LLM_TIMEOUT_MS: '5000' };
 
 describe('createModels', () => {
   it('builds one model per role with its own model id', async () => {
-    fake = await startFakeOpenAI([{ kind: 'text', text: 'd' }, { kind: 'text', text: 'n' }]);
+    fake = await startFakeOpenAI([
+      { kind: 'text', text: 'd' },
+      { kind: 'text', text: 'n' },
+    ]);
     const models = createModels(
-      resolveModelConfig({ MNESOS_LLM_BASE_URL: fake.url, MNESOS_MODEL: 'small', MNESOS_NARRATOR_MODEL: 'big' }),
+      resolveModelConfig({
+        MNESOS_LLM_BASE_URL: fake.url,
+        MNESOS_MODEL: 'small',
+        MNESOS_NARRATOR_MODEL: 'big',
+      }),
     );
     expect(models?.director.id).toBe('small');
     expect(models?.narrator.id).toBe('big');
@@ -36,7 +43,10 @@ describe('createModels', () => {
         MNESOS_MODEL: 'gpt-x',
       }),
     );
-    const response = await models!.director.generate({ system: 's', messages: [{ role: 'user', content: 'u' }] });
+    const response = await models!.director.generate({
+      system: 's',
+      messages: [{ role: 'user', content: 'u' }],
+    });
     expect(response.text).toBe('Hello from OpenAI.');
     expect(fake.requests[0]?.path).toBe('/v1/chat/completions');
     expect(fake.requests[0]?.headers.authorization).toBe('Bearer sk-native');
@@ -48,7 +58,13 @@ describe('createModels', () => {
   ])('%s is built and its HTTP errors come back as ModelError kind http', async (provider, keyVar, path) => {
     fake = await startFakeOpenAI([]);
     const models = createModels(
-      resolveModelConfig({ ...quick, MNESOS_PROVIDER: provider, [keyVar]: 'k', MNESOS_LLM_BASE_URL: fake.url, MNESOS_MODEL: 'gem' }),
+      resolveModelConfig({
+        ...quick,
+        MNESOS_PROVIDER: provider,
+        [keyVar]: 'k',
+        MNESOS_LLM_BASE_URL: fake.url,
+        MNESOS_MODEL: 'gem',
+      }),
     );
     await expect(
       models!.npc.generate({ system: 's', messages: [{ role: 'user', content: 'u' }] }),

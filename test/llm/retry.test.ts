@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { ModelError } from '../../src/llm/errors.ts';
 import { abortableSleep, backoffDelayMs, type RetryPolicy, withRetries } from '../../src/llm/retry.ts';
 
-const policy: RetryPolicy = { timeoutMs: 1_000, maxRetries: 3, backoffInitialMs: 100, backoffFactor: 2, backoffMaxMs: 350 };
+const policy: RetryPolicy = {
+  timeoutMs: 1_000,
+  maxRetries: 3,
+  backoffInitialMs: 100,
+  backoffFactor: 2,
+  backoffMaxMs: 350,
+};
 const quick: RetryPolicy = { ...policy, backoffInitialMs: 0, backoffMaxMs: 0 };
 
 describe('backoffDelayMs', () => {
@@ -60,7 +66,12 @@ describe('withRetries', () => {
     const controller = new AbortController();
     let calls = 0;
     const pending = withRetries(
-      { policy: { ...policy, backoffInitialMs: 60_000, backoffMaxMs: 60_000 }, modelId: 'm', classify, signal: controller.signal },
+      {
+        policy: { ...policy, backoffInitialMs: 60_000, backoffMaxMs: 60_000 },
+        modelId: 'm',
+        classify,
+        signal: controller.signal,
+      },
       async () => {
         calls++;
         setTimeout(() => controller.abort(), 0);

@@ -40,7 +40,12 @@ describe('playback', () => {
     });
     const first = await models.director.generate(req);
     expect(first.toolCalls).toEqual([
-      { id: 'call_director_1_0', name: 'combat_strike', args: { target: 'goblin' }, rawArgs: '{"target":"goblin"}' },
+      {
+        id: 'call_director_1_0',
+        name: 'combat_strike',
+        args: { target: 'goblin' },
+        rawArgs: '{"target":"goblin"}',
+      },
     ]);
     expect(first.finishReason).toBe('tool-calls');
     await expect(models.director.generate(req)).rejects.toMatchObject({ kind: 'http', status: 500 });
@@ -53,13 +58,20 @@ describe('playback', () => {
 
   it('streams the given chunks, or the text split into words', async () => {
     const models = createScriptedModels({
-      narrator: [{ text: 'The goblin falls.', chunks: ['The ', 'goblin ', 'falls.'] }, { text: 'Dawn breaks slowly.' }],
+      narrator: [
+        { text: 'The goblin falls.', chunks: ['The ', 'goblin ', 'falls.'] },
+        { text: 'Dawn breaks slowly.' },
+      ],
     });
-    const deltas = (parts: ModelStreamPart[]) => parts.flatMap((p) => (p.type === 'text-delta' ? [p.text] : []));
+    const deltas = (parts: ModelStreamPart[]) =>
+      parts.flatMap((p) => (p.type === 'text-delta' ? [p.text] : []));
     expect(deltas(await collect(models.narrator.stream(req)))).toEqual(['The ', 'goblin ', 'falls.']);
     const second = await collect(models.narrator.stream(req));
     expect(deltas(second)).toEqual(['Dawn ', 'breaks ', 'slowly.']);
-    expect(second.at(-1)).toMatchObject({ type: 'finish', response: { text: 'Dawn breaks slowly.', modelId: 'scripted-narrator' } });
+    expect(second.at(-1)).toMatchObject({
+      type: 'finish',
+      response: { text: 'Dawn breaks slowly.', modelId: 'scripted-narrator' },
+    });
   });
 
   it('streams tool calls and malformed raw arguments as args undefined', async () => {
@@ -79,19 +91,28 @@ describe('playback', () => {
     await models.narrator.generate({ system: 'N', messages, signal: new AbortController().signal });
     messages.push({ role: 'user', content: 'mutated later' });
     await models.director.generate({ system: 'D', messages: [] });
-    expect(models.narrator.requests).toEqual([{ system: 'N', messages: [{ role: 'user', content: 'hello' }] }]);
+    expect(models.narrator.requests).toEqual([
+      { system: 'N', messages: [{ role: 'user', content: 'hello' }] },
+    ]);
     expect(models.calls.map((c) => c.role)).toEqual(['narrator', 'director']);
     expect(models.narrator.remaining()).toBe(0);
   });
 
   it('usage defaults to token estimates, or is taken from the script', async () => {
     const models = createScriptedModels({
-      director: [{ text: 'abcdefgh' }, { text: 'x', usage: { inputTokens: 5, outputTokens: 6, cachedInputTokens: 2 } }],
+      director: [
+        { text: 'abcdefgh' },
+        { text: 'x', usage: { inputTokens: 5, outputTokens: 6, cachedInputTokens: 2 } },
+      ],
     });
     const estimated = await models.director.generate(req);
     expect(estimated.usage.outputTokens).toBe(2);
     expect(estimated.usage.inputTokens).toBeGreaterThan(0);
-    expect((await models.director.generate(req)).usage).toEqual({ inputTokens: 5, outputTokens: 6, cachedInputTokens: 2 });
+    expect((await models.director.generate(req)).usage).toEqual({
+      inputTokens: 5,
+      outputTokens: 6,
+      cachedInputTokens: 2,
+    });
   });
 
   it('honours cancellation: before the call (nothing consumed) and during a scripted delay', async () => {
@@ -110,22 +131,29 @@ describe('playback', () => {
 describe('script validation', () => {
   it('names the file and the entry path', () => {
     const error = configError(() =>
-      parseModelScript(JSON.stringify({ director: [{ text: 'ok' }, { toolCalls: [{ args: {} }] }] }), 'turn.json'),
+      parseModelScript(
+        JSON.stringify({ director: [{ text: 'ok' }, { toolCalls: [{ args: {} }] }] }),
+        'turn.json',
+      ),
     );
     expect(error.message).toMatch(/^turn\.json: director\[1\]\.toolCalls\[0\]\.name: /);
   });
 
   it('refuses unknown keys, unknown roles, chunks that do not join to the text, an http error without status', () => {
-    expect(configError(() => validateModelScript({ director: [{ txt: 'x' }] })).message).toContain('director[0].txt: unknown key');
-    expect(configError(() => validateModelScript({ narator: [] })).message).toContain('narator: unknown key');
-    expect(configError(() => validateModelScript({ narrator: [{ text: 'ab', chunks: ['a'] }] })).message).toContain(
-      'chunks must join to exactly text',
+    expect(configError(() => validateModelScript({ director: [{ txt: 'x' }] })).message).toContain(
+      'director[0].txt: unknown key',
     );
+    expect(configError(() => validateModelScript({ narator: [] })).message).toContain('narator: unknown key');
+    expect(
+      configError(() => validateModelScript({ narrator: [{ text: 'ab', chunks: ['a'] }] })).message,
+    ).toContain('chunks must join to exactly text');
     expect(configError(() => validateModelScript({ npc: [{ error: { kind: 'http' } }] })).message).toContain(
       'npc[0].error.status',
     );
     expect(
-      configError(() => validateModelScript({ npc: [{ toolCalls: [{ name: 'a', args: {}, rawArgs: '{}' }] }] })).message,
+      configError(() =>
+        validateModelScript({ npc: [{ toolCalls: [{ name: 'a', args: {}, rawArgs: '{}' }] }] }),
+      ).message,
     ).toContain('either args or rawArgs');
   });
 

@@ -8,7 +8,13 @@ import type { RetryPolicy } from '../../src/llm/retry.ts';
 import type { ChatModel, ModelRequest, ModelStreamPart, ToolSpec } from '../../src/llm/types.ts';
 import { type FakeOpenAI, type FakeReply, startFakeOpenAI } from '../helpers/fake-openai-server.ts';
 
-const FAST: RetryPolicy = { timeoutMs: 5_000, maxRetries: 2, backoffInitialMs: 1, backoffFactor: 2, backoffMaxMs: 5 };
+const FAST: RetryPolicy = {
+  timeoutMs: 5_000,
+  maxRetries: 2,
+  backoffInitialMs: 1,
+  backoffFactor: 2,
+  backoffMaxMs: 5,
+};
 
 const STRIKE: ToolSpec = {
   name: 'combat_strike',
@@ -51,7 +57,10 @@ async function rejection(promise: Promise<unknown>): Promise<ModelError> {
   throw new Error('expected a rejection');
 }
 
-const base: ModelRequest = { system: 'You are the narrator.', messages: [{ role: 'user', content: 'I attack.' }] };
+const base: ModelRequest = {
+  system: 'You are the narrator.',
+  messages: [{ role: 'user', content: 'I attack.' }],
+};
 
 describe('streamed text', () => {
   it('yields each delta, then one finish with the whole text and the usage', async () => {
@@ -64,7 +73,11 @@ describe('streamed text', () => {
       },
     ]);
     const parts = await collect(model.stream(base));
-    expect(parts.filter((p) => p.type === 'text-delta').map((p) => p.text)).toEqual(['The ', 'goblin ', 'falls.']);
+    expect(parts.filter((p) => p.type === 'text-delta').map((p) => p.text)).toEqual([
+      'The ',
+      'goblin ',
+      'falls.',
+    ]);
     const finish = parts.at(-1);
     expect(finish?.type).toBe('finish');
     if (finish?.type !== 'finish') return;
@@ -119,32 +132,41 @@ describe('tool calls', () => {
     expect(finish?.type === 'finish' && finish.response.toolCalls).toEqual(calls);
     // The tool is declared to the provider but never executed by the SDK.
     const body = fake!.chatRequests()[0]!;
-    expect((body.tools as { function: { name: string } }[]).map((t) => t.function.name)).toEqual(['combat_strike']);
+    expect((body.tools as { function: { name: string } }[]).map((t) => t.function.name)).toEqual([
+      'combat_strike',
+    ]);
   });
 
-  it.each(['stop', 'tool_calls'])('Ollama shape: whole calls in one chunk each, finish_reason %s', async (finishReason) => {
-    const model = await modelFor([
-      {
-        kind: 'tool-calls',
-        style: 'ollama',
-        finishReason,
-        calls: [
-          { id: 'call_1', name: 'combat_strike', arguments: { target: 'goblin' } },
-          { id: 'call_2', name: 'combat_strike', arguments: { target: 'wolf' } },
-        ],
-      },
-    ]);
-    const parts = await collect(model.stream({ ...base, tools: [STRIKE] }));
-    const calls = parts.flatMap((p) => (p.type === 'tool-call' ? [p.call] : []));
-    expect(calls.map((c) => [c.id, c.args])).toEqual([
-      ['call_1', { target: 'goblin' }],
-      ['call_2', { target: 'wolf' }],
-    ]);
-  });
+  it.each(['stop', 'tool_calls'])(
+    'Ollama shape: whole calls in one chunk each, finish_reason %s',
+    async (finishReason) => {
+      const model = await modelFor([
+        {
+          kind: 'tool-calls',
+          style: 'ollama',
+          finishReason,
+          calls: [
+            { id: 'call_1', name: 'combat_strike', arguments: { target: 'goblin' } },
+            { id: 'call_2', name: 'combat_strike', arguments: { target: 'wolf' } },
+          ],
+        },
+      ]);
+      const parts = await collect(model.stream({ ...base, tools: [STRIKE] }));
+      const calls = parts.flatMap((p) => (p.type === 'tool-call' ? [p.call] : []));
+      expect(calls.map((c) => [c.id, c.args])).toEqual([
+        ['call_1', { target: 'goblin' }],
+        ['call_2', { target: 'wolf' }],
+      ]);
+    },
+  );
 
   it('non-streamed generate returns the calls and does not execute them', async () => {
     const model = await modelFor([
-      { kind: 'tool-calls', text: 'Attacking.', calls: [{ id: 'c1', name: 'combat_strike', arguments: { target: 'x' } }] },
+      {
+        kind: 'tool-calls',
+        text: 'Attacking.',
+        calls: [{ id: 'c1', name: 'combat_strike', arguments: { target: 'x' } }],
+      },
     ]);
     const response = await model.generate({ ...base, tools: [STRIKE], toolChoice: 'required' });
     expect(response.text).toBe('Attacking.');
@@ -193,7 +215,9 @@ describe('tool calls', () => {
         {
           role: 'assistant',
           content: '',
-          toolCalls: [{ id: 'c1', name: 'combat_strike', args: { target: 'goblin' }, rawArgs: '{"target":"goblin"}' }],
+          toolCalls: [
+            { id: 'c1', name: 'combat_strike', args: { target: 'goblin' }, rawArgs: '{"target":"goblin"}' },
+          ],
         },
         { role: 'tool', toolCallId: 'c1', toolName: 'combat_strike', content: '{"ok":true}' },
       ],
@@ -202,7 +226,9 @@ describe('tool calls', () => {
     const messages = body.messages as Record<string, unknown>[];
     expect(messages[2]).toMatchObject({
       role: 'assistant',
-      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'combat_strike', arguments: '{"target":"goblin"}' } }],
+      tool_calls: [
+        { id: 'c1', type: 'function', function: { name: 'combat_strike', arguments: '{"target":"goblin"}' } },
+      ],
     });
     expect(messages[3]).toEqual({ role: 'tool', tool_call_id: 'c1', content: '{"ok":true}' });
     expect(body.tool_choice).toEqual({ type: 'function', function: { name: 'combat_strike' } });
@@ -214,10 +240,16 @@ describe('tool calls', () => {
       { kind: 'tool-calls', calls: [{ id: 'c9', name: 'combat_strike', arguments: { target: 'y' } }] },
     ]);
     const ignored = await model.generate({ ...base, tools: [STRIKE], toolChoice: 'required' });
-    expect(ignored).toMatchObject({ text: 'I would rather talk.', toolCalls: [], usage: { inputTokens: 9, outputTokens: 5 } });
+    expect(ignored).toMatchObject({
+      text: 'I would rather talk.',
+      toolCalls: [],
+      usage: { inputTokens: 9, outputTokens: 5 },
+    });
     const parts = await collect(model.stream({ ...base, tools: [STRIKE], toolChoice: 'none' }));
     const calls = parts.flatMap((p) => (p.type === 'tool-call' ? [p.call] : []));
-    expect(calls).toEqual([{ id: 'c9', name: 'combat_strike', args: { target: 'y' }, rawArgs: '{"target":"y"}' }]);
+    expect(calls).toEqual([
+      { id: 'c9', name: 'combat_strike', args: { target: 'y' }, rawArgs: '{"target":"y"}' },
+    ]);
     expect(parts.at(-1)).toMatchObject({ type: 'finish', response: { finishReason: 'tool_calls' } });
   });
 
@@ -272,7 +304,9 @@ describe('retries, timeouts and cancellation', () => {
   });
 
   it('retries a timeout, then succeeds', async () => {
-    const model = await modelFor([{ kind: 'hang' }, { kind: 'text', text: 'Late but fine.' }], { timeoutMs: 200 });
+    const model = await modelFor([{ kind: 'hang' }, { kind: 'text', text: 'Late but fine.' }], {
+      timeoutMs: 200,
+    });
     expect((await model.generate(base)).text).toBe('Late but fine.');
     expect(fake!.chatRequests()).toHaveLength(2);
   });
@@ -284,9 +318,15 @@ describe('retries, timeouts and cancellation', () => {
   });
 
   it('a stream that goes silent after output times out without a retry (the text was already shown)', async () => {
-    const model = await modelFor([{ kind: 'stall', chunks: ['The '] }, { kind: 'text', text: 'never' }], {
-      timeoutMs: 200,
-    });
+    const model = await modelFor(
+      [
+        { kind: 'stall', chunks: ['The '] },
+        { kind: 'text', text: 'never' },
+      ],
+      {
+        timeoutMs: 200,
+      },
+    );
     const seen: string[] = [];
     let failure: unknown;
     try {
@@ -301,7 +341,9 @@ describe('retries, timeouts and cancellation', () => {
   });
 
   it('a stream that times out before any output is retried', async () => {
-    const model = await modelFor([{ kind: 'hang' }, { kind: 'text', text: 'Second try.' }], { timeoutMs: 200 });
+    const model = await modelFor([{ kind: 'hang' }, { kind: 'text', text: 'Second try.' }], {
+      timeoutMs: 200,
+    });
     const parts = await collect(model.stream(base));
     expect(parts.at(-1)).toMatchObject({ type: 'finish', response: { text: 'Second try.' } });
   });
@@ -362,9 +404,13 @@ describe('retries, timeouts and cancellation', () => {
 describe('secrets', () => {
   it('sends the key as a bearer token but never puts it in an error message', async () => {
     const key = 'sk-test-very-secret-key-123';
-    const model = await modelFor([{ kind: 'error', status: 401, message: `Incorrect API key provided: ${key}` }], {}, {
-      MNESOS_LLM_API_KEY: key,
-    });
+    const model = await modelFor(
+      [{ kind: 'error', status: 401, message: `Incorrect API key provided: ${key}` }],
+      {},
+      {
+        MNESOS_LLM_API_KEY: key,
+      },
+    );
     const error = await rejection(model.generate(base));
     expect(fake!.requests[0]!.headers.authorization).toBe(`Bearer ${key}`);
     expect(error).toMatchObject({ kind: 'http', status: 401 });

@@ -18,18 +18,33 @@ describe('UsageMeter', () => {
 
   it('meterModels counts finished generate and stream calls, and nothing for failed ones', async () => {
     const scripted = createScriptedModels({
-      director: [{ text: 'a', usage: { inputTokens: 7, outputTokens: 1 } }, { error: { kind: 'http', status: 500 } }],
+      director: [
+        { text: 'a', usage: { inputTokens: 7, outputTokens: 1 } },
+        { error: { kind: 'http', status: 500 } },
+      ],
       narrator: [{ text: 'b c', usage: { inputTokens: 9, outputTokens: 2, cachedInputTokens: 4 } }],
     });
     const meter = new UsageMeter();
     const models = meterModels(scripted, meter);
     await models.director.generate({ system: '', messages: [] });
-    await expect(models.director.generate({ system: '', messages: [] })).rejects.toMatchObject({ kind: 'http' });
+    await expect(models.director.generate({ system: '', messages: [] })).rejects.toMatchObject({
+      kind: 'http',
+    });
     for await (const _part of models.narrator.stream({ system: '', messages: [] })) {
       // drain
     }
-    expect(meter.get('director')).toEqual({ calls: 1, inputTokens: 7, outputTokens: 1, cachedInputTokens: 0 });
-    expect(meter.get('narrator')).toEqual({ calls: 1, inputTokens: 9, outputTokens: 2, cachedInputTokens: 4 });
+    expect(meter.get('director')).toEqual({
+      calls: 1,
+      inputTokens: 7,
+      outputTokens: 1,
+      cachedInputTokens: 0,
+    });
+    expect(meter.get('narrator')).toEqual({
+      calls: 1,
+      inputTokens: 9,
+      outputTokens: 2,
+      cachedInputTokens: 4,
+    });
     expect(models.director.id).toBe('scripted-director');
   });
 });

@@ -7,9 +7,18 @@ import { estimateTokens } from '../../src/tokens.ts';
 describe('chunkLore', () => {
   it('splits on #, ## and ###; text before the first heading is a chunk too', () => {
     const chunks = chunkLore(
-      ['Intro text.', '', '# World', 'The world.', '## Town', 'A town.', '### Inn', 'An inn.', '## Woods', 'Trees.'].join(
-        '\n',
-      ),
+      [
+        'Intro text.',
+        '',
+        '# World',
+        'The world.',
+        '## Town',
+        'A town.',
+        '### Inn',
+        'An inn.',
+        '## Woods',
+        'Trees.',
+      ].join('\n'),
     );
     expect(chunks.map((c) => [c.id, c.heading, c.path, c.text, c.line])).toEqual([
       ['L1', '', [], 'Intro text.', 1],

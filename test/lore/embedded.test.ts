@@ -92,9 +92,13 @@ describe('withEmbeddings', () => {
     await expect(withEmbeddings(base, async () => [[1, 0], [1], [0, 1]])).rejects.toThrow(
       /chunk vector 2 has 1 dimensions, expected 2/,
     );
-    await expect(withEmbeddings(base, async () => [[1], [Number.NaN], [1]])).rejects.toBeInstanceOf(LoreError);
+    await expect(withEmbeddings(base, async () => [[1], [Number.NaN], [1]])).rejects.toBeInstanceOf(
+      LoreError,
+    );
     let call = 0;
-    const index = await withEmbeddings(base, async (texts) => (call++ === 0 ? texts.map(conceptEmbed) : [[1, 2]]));
+    const index = await withEmbeddings(base, async (texts) =>
+      call++ === 0 ? texts.map(conceptEmbed) : [[1, 2]],
+    );
     await expect(index.lookupAsync(['wolf'])).rejects.toThrow(/query vector 1 has 2 dimensions, expected 4/);
   });
 });

@@ -12,7 +12,10 @@ import { buildLoreIndex } from '../../src/lore/lore-index.ts';
 import { LORE_SEPARATOR } from '../../src/lore/select.ts';
 import { estimateTokens } from '../../src/tokens.ts';
 
-const SEED_LORE = readFileSync(new URL('../../../shared/cartridges/seed-eldoria/bot_lore.md', import.meta.url), 'utf8');
+const SEED_LORE = readFileSync(
+  new URL('../../../shared/cartridges/seed-eldoria/bot_lore.md', import.meta.url),
+  'utf8',
+);
 
 const LORE = [
   '# Dragons',
@@ -128,15 +131,19 @@ describe('limits', () => {
   });
 
   it('k and tokenBudget: at the limit accepted, past it refused', () => {
-    expect(() => index.lookup(['goblin'], { k: MAX_LORE_K, tokenBudget: MAX_LORE_TOKEN_BUDGET })).not.toThrow();
+    expect(() =>
+      index.lookup(['goblin'], { k: MAX_LORE_K, tokenBudget: MAX_LORE_TOKEN_BUDGET }),
+    ).not.toThrow();
     expect(loreError(() => index.lookup(['goblin'], { k: MAX_LORE_K + 1 })).message).toContain('MAX_LORE_K');
     expect(loreError(() => index.lookup(['goblin'], { k: 0 })).code).toBe('LORE_BAD_OPTION');
-    expect(loreError(() => index.lookup(['goblin'], { tokenBudget: MAX_LORE_TOKEN_BUDGET + 1 })).message).toContain(
-      'MAX_LORE_TOKEN_BUDGET',
-    );
+    expect(
+      loreError(() => index.lookup(['goblin'], { tokenBudget: MAX_LORE_TOKEN_BUDGET + 1 })).message,
+    ).toContain('MAX_LORE_TOKEN_BUDGET');
   });
 
   it('a non-string query from a model is refused, not crashed on', () => {
-    expect(loreError(() => index.lookup([42 as unknown as string])).message).toContain('query 1 is not a string');
+    expect(loreError(() => index.lookup([42 as unknown as string])).message).toContain(
+      'query 1 is not a string',
+    );
   });
 });

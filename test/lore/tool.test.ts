@@ -10,10 +10,16 @@ describe('lore_lookup tool', () => {
   });
 
   it('accepts a list or a single string, refuses anything else with a message for the model', () => {
-    expect(parseLoreLookupArgs({ queries: ['goblin', 'woods'] })).toEqual({ ok: true, queries: ['goblin', 'woods'] });
+    expect(parseLoreLookupArgs({ queries: ['goblin', 'woods'] })).toEqual({
+      ok: true,
+      queries: ['goblin', 'woods'],
+    });
     expect(parseLoreLookupArgs({ queries: 'goblin' })).toEqual({ ok: true, queries: ['goblin'] });
     expect(parseLoreLookupArgs(undefined)).toMatchObject({ ok: false });
-    expect(parseLoreLookupArgs({ queries: [1] })).toEqual({ ok: false, error: 'lore_lookup: "queries" must be a list of strings' });
+    expect(parseLoreLookupArgs({ queries: [1] })).toEqual({
+      ok: false,
+      error: 'lore_lookup: "queries" must be a list of strings',
+    });
     expect(parseLoreLookupArgs([])).toMatchObject({ ok: false });
   });
 });

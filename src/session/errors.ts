@@ -1,0 +1,35 @@
+// What a session operation can fail with. The server maps each code to an HTTP status (routes/errors.ts);
+// the CLI prints the message. Expected failures are values of this one class, never stray strings.
+
+export type SessionErrorCode =
+  /** The session, turn, save or persona does not exist for this principal (another's is "not found" too). */
+  | 'not-found'
+  /** Another turn is being played on this session in this process. */
+  | 'turn-in-flight'
+  /** The head moved while the turn ran (another replica, another tab): nothing was committed. */
+  | 'conflict'
+  /** The request is well formed but the game refuses it (bad input, pending mini-game, unknown event). */
+  | 'invalid'
+  /** The stored cartridge version no longer loads (a newer engine refuses it). */
+  | 'cartridge'
+  /** The model failed after its retries. */
+  | 'model'
+  /** The client went away or the turn ran out of time: nothing was committed. */
+  | 'aborted'
+  | 'timeout';
+
+export class SessionError extends Error {
+  override readonly name = 'SessionError';
+
+  constructor(
+    readonly code: SessionErrorCode,
+    message: string,
+    readonly details: Readonly<Record<string, unknown>> = {},
+  ) {
+    super(message);
+  }
+}
+
+export function isSessionError(value: unknown): value is SessionError {
+  return value instanceof SessionError;
+}

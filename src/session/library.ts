@@ -1,0 +1,156 @@
+// The cartridge library: every cartridge version a session can play, kept in the store by content hash, and
+// loaded cartridges cached in memory. A session pins a version id, so it always plays exactly the files it
+// started with, on every replica, whatever is uploaded later.
+
+import { readCartridgeFolder } from '../cartridge/files.ts';
+import {
+  CARTRIDGE_FILES,
+  type Cartridge,
+  loadCartridgeFromFiles,
+  type Persona,
+} from '../cartridge/index.ts';
+import type { Diagnostic } from '../diagnostics.ts';
+import { StoreInputError } from '../store/errors.ts';
+import type { CartridgeVersion, Store } from '../store/repository.ts';
+import { canonicalJson } from './canonical.ts';
+import { SessionError } from './errors.ts';
+import { CARTRIDGE_CACHE_SIZE } from './limits.ts';
+
+export type RegisterResult =
+  | { ok: true; version: CartridgeVersion; cartridge: Cartridge; warnings: Diagnostic[] }
+  | { ok: false; errors: Diagnostic[]; warnings: Diagnostic[] };
+
+export interface LoadedCartridge {
+  readonly version: CartridgeVersion;
+  readonly cartridge: Cartridge;
+}
+
+const CARTRIDGE_FILE_NAMES: ReadonlySet<string> = new Set(CARTRIDGE_FILES.map((spec) => spec.name));
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * The files the store keeps: the cartridge's own files as text. `ignoreBOM` keeps a byte-order mark as a
+ * character, so re-encoding gives back the same bytes and the same content hash.
+ */
+function toStoredFiles(files: ReadonlyMap<string, string | Uint8Array>): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  for (const [name, content] of files) {
+    if (!CARTRIDGE_FILE_NAMES.has(name)) continue;
+    out[name] = typeof content === 'string' ? content : utf8.decode(content);
+  }
+  return out;
+}
+
+function fromStoredFiles(version: CartridgeVersion): Map<string, string> {
+  const files = new Map<string, string>();
+  const stored = version.files;
+  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return files;
+  for (const [name, content] of Object.entries(stored)) {
+    if (CARTRIDGE_FILE_NAMES.has(name) && typeof content === 'string') files.set(name, content);
+  }
+  return files;
+}
+
+export class CartridgeLibrary {
+  readonly #store: Store;
+  readonly #cacheSize: number;
+  /** Loaded cartridges by content hash and persona, most recently used last. */
+  readonly #cache = new Map<string, Promise<Cartridge>>();
+
+  constructor(store: Store, options: { cacheSize?: number } = {}) {
+    this.#store = store;
+    this.#cacheSize = options.cacheSize ?? CARTRIDGE_CACHE_SIZE;
+  }
+
+  /** Validates the files and stores them as a version (idempotent: the same files give the same version). */
+  async register(files: ReadonlyMap<string, string | Uint8Array>, name: string): Promise<RegisterResult> {
+    const loaded = loadCartridgeFromFiles(files, name);
+    if (!loaded.ok) return loaded;
+    const { cartridge } = loaded;
+    const warnings = [...loaded.warnings];
+    for (const file of files.keys()) {
+      if (!CARTRIDGE_FILE_NAMES.has(file)) {
+        warnings.push({
+          severity: 'warning',
+          code: 'CART_EXTRA_FILE',
+          message: `${file} is not a cartridge file and was not stored (known: ${[...CARTRIDGE_FILE_NAMES].join(', ')}).`,
+          place: { file, line: 1, col: 1 },
+        });
+      }
+    }
+    let version: CartridgeVersion;
+    try {
+      version = await this.#store.putCartridgeVersion({
+        name: cartridge.name,
+        contentHash: cartridge.contentHash,
+        files: toStoredFiles(files),
+      });
+    } catch (error) {
+      // The same files were stored before under another name (a different upload name, same bot_name-less
+      // folder): the content is what a session pins, so that version is the answer.
+      if (!(error instanceof StoreInputError)) throw error;
+      const existing = await this.#store.getCartridgeVersion(cartridge.contentHash);
+      if (existing === undefined) throw error;
+      version = existing;
+      warnings.push({
+        severity: 'warning',
+        code: 'CART_ALREADY_STORED',
+        message: `These files are already stored as cartridge '${existing.name}'; that version is used.`,
+      });
+    }
+    return { ok: true, version, cartridge, warnings };
+  }
+
+  /** Reads a cartridge folder and registers it. */
+  async registerFolder(dir: string, name?: string): Promise<RegisterResult> {
+    const read = await readCartridgeFolder(dir);
+    if (!read.ok) return { ok: false, errors: read.errors, warnings: [] };
+    const folderName = name ?? dir.split(/[\\/]/).filter(Boolean).at(-1) ?? 'cartridge';
+    return this.register(read.files, folderName);
+  }
+
+  /** A stored version, loaded with the persona's macros; undefined when no such version exists. */
+  async load(versionIdOrHash: string, persona?: Persona): Promise<LoadedCartridge | undefined> {
+    const version = await this.#store.getCartridgeVersion(versionIdOrHash);
+    if (version === undefined) return undefined;
+    return { version, cartridge: await this.loadVersion(version, persona) };
+  }
+
+  /** Loads a version's files, or takes them from the cache. */
+  loadVersion(version: CartridgeVersion, persona?: Persona): Promise<Cartridge> {
+    const key = `${version.contentHash}\0${persona === undefined ? '' : canonicalJson(persona)}`;
+    const cached = this.#cache.get(key);
+    if (cached !== undefined) {
+      this.#cache.delete(key);
+      this.#cache.set(key, cached);
+      return cached;
+    }
+    const loading = Promise.resolve().then(() => {
+      const result = loadCartridgeFromFiles(fromStoredFiles(version), version.name, persona ? { persona } : {});
+      if (!result.ok) {
+        throw new SessionError(
+          'cartridge',
+          `cartridge '${version.name}' (${version.contentHash}) no longer loads: ${result.errors
+            .slice(0, 3)
+            .map((d) => d.message)
+            .join('; ')}`,
+        );
+      }
+      return result.cartridge;
+    });
+    // A failure is not cached: the next call tries again (and reports the same errors).
+    loading.catch(() => this.#cache.delete(key));
+    this.#cache.set(key, loading);
+    while (this.#cache.size > this.#cacheSize) {
+      const oldest = this.#cache.keys().next().value;
+      if (oldest === undefined) break;
+      this.#cache.delete(oldest);
+    }
+    return loading;
+  }
+
+  /** Cartridges held in memory (for metrics and tests). */
+  get cachedCount(): number {
+    return this.#cache.size;
+  }
+}
