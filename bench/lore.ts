@@ -39,7 +39,10 @@ function zipfWords(random: () => number): () => string {
   });
   const cumulative: number[] = [];
   let total = 0;
-  for (let n = 1; n <= VOCABULARY_SIZE; n++) cumulative.push((total += 1 / n));
+  for (let n = 1; n <= VOCABULARY_SIZE; n++) {
+    total += 1 / n;
+    cumulative.push(total);
+  }
   return () => {
     const target = random() * total;
     let lo = 0;

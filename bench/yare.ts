@@ -77,20 +77,31 @@ function eldoriaStrikeByHand(
 
 type GenericState = Record<string, Record<string, number | string>>;
 
-function genericStrikeByHand(
-  state: GenericState,
-  attacker: string,
-  defender: string,
-  power: number,
-  dice: DiceRoller,
-): { state: GenericState; notes: string[] } {
+const SIDES = new Map([
+  ['player', 'player'],
+  ['npc', 'npc'],
+]);
+
+/** The same input handling the rules declare: enum values matched case-insensitively, defaults, an int power. */
+function genericInputs(raw: Record<string, unknown>): { attacker: string; defender: string; power: number } {
+  const side = (v: unknown, fallback: string, name: string): string => {
+    if (v === undefined || v === null) return fallback;
+    const match = SIDES.get(String(v).toLowerCase());
+    if (match === undefined) throw new Error(`${name} must be one of player, npc`);
+    return match;
+  };
+  const power = raw.power ?? 0;
+  if (typeof power !== 'number' || !Number.isInteger(power)) throw new Error('power must be int');
+  for (const key of Object.keys(raw)) if (key !== 'attacker' && key !== 'defender' && key !== 'power') throw new Error(`no input ${key}`);
+  return { attacker: side(raw.attacker, 'player', 'attacker'), defender: side(raw.defender, 'npc', 'defender'), power };
+}
+
+function genericStrikeByHand(state: GenericState, raw: Record<string, unknown>, dice: DiceRoller): { state: GenericState; notes: string[] } {
+  const { attacker, defender, power } = genericInputs(raw);
   const roll = dice.roll(1, 20, 'roll(1d20)') + power;
   if (roll >= 10) {
     const target = { ...state[defender]!, hp: clamp((state[defender]!.hp as number) - 8, 0) };
-    return {
-      state: { ...state, [defender]: target },
-      notes: [`${attacker} strikes ${defender} successfully for 8 damage! (Rolled ${roll})`],
-    };
+    return { state: { ...state, [defender]: target }, notes: [`${attacker} strikes ${defender} successfully for 8 damage! (Rolled ${roll})`] };
   }
   return { state, notes: [`${attacker} swung at ${defender} and missed! (Rolled ${roll})`] };
 }
@@ -163,7 +174,7 @@ export async function benchYare(): Promise<Row[]> {
     const gState = JSON.parse(JSON.stringify(generic.initialState)) as GenericState;
     rows.push(
       ...interpreterVsHand('generic-rpg', generic, { attacker: 'player', defender: 'npc', power: 0 }, (d) =>
-        genericStrikeByHand(gState, 'player', 'npc', 0, d),
+        genericStrikeByHand(gState, { attacker: 'player', defender: 'npc', power: 0 }, d),
       ),
     );
   }

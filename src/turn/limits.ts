@@ -50,12 +50,9 @@ export const MAX_NARRATION_CHARS = 20_000;
 /** In-game time one turn may advance (all durations of the turn together): a year and a day. */
 export const MAX_TIME_ADVANCE_SECONDS = 366 * 24 * 3600;
 
-/** Characters in players' mini-game payloads: `minigame_id`, each metric key and string value. */
+/** Characters of a mini-game payload's `minigame_id` and of each metric key and string value (the rest of
+ * the payload is bounded like tool arguments). */
 export const MAX_INTERACTION_STRING_CHARS = 200;
-/** Keys of `metrics` and, recursively, items of `data` in a mini-game payload. */
-export const MAX_INTERACTION_ITEMS = 50;
-/** Nesting depth of a mini-game payload's `data`. */
-export const MAX_INTERACTION_DEPTH = 4;
 
 /** NPCs the Director may name in one `query_npc_intent`. */
 export const MAX_PRESENT_NPCS = 16;

@@ -10,12 +10,13 @@ import { eventTools } from '../yare/tools.ts';
 import type { StateValue } from '../yare/values.ts';
 import { checkArgs } from './args.ts';
 import type { TurnContext } from './context.ts';
-import { type ClockMode, checkAdvance, clockMode, parseDuration } from './game-time.ts';
+import { type ClockMode, checkAdvance, clockMode, type Parsed, parseDuration } from './game-time.ts';
 import {
   MAX_DIRECTIVES_CHARS,
   MAX_NPC_HISTORY_TURNS,
   MAX_NPC_TAGS,
   MAX_PRESENT_NPCS,
+  MAX_TIME_ADVANCE_SECONDS,
   MAX_TOOL_ARGS_CHARS,
   MAX_TOOL_RESULT_CHARS,
 } from './limits.ts';
@@ -257,7 +258,7 @@ export function runEventTool(
       return toolError(`${name}: ${TIME_DELTA_INPUT}: ${parsed.message}. The event did not run.`);
     seconds = parsed.value;
     if (seconds > 0) {
-      const clockCheck = checkAdvance(ctx.state, ctx.timeSeconds + seconds);
+      const clockCheck = checkTurnTime(ctx, seconds);
       if (!clockCheck.ok) return toolError(`${name}: ${clockCheck.message}. The event did not run.`);
     }
   }
@@ -269,16 +270,27 @@ export function runEventTool(
   return toolOk({ notes: result.notes.length > 0 ? result.notes : [`Event '${name}': no effect.`] });
 }
 
+/** Whether `seconds` more fit this turn (MAX_TIME_ADVANCE_SECONDS in all) and the clock can take them. */
+function checkTurnTime(ctx: TurnContext, seconds: number): Parsed<string> {
+  const total = ctx.timeSeconds + seconds;
+  if (total > MAX_TIME_ADVANCE_SECONDS) {
+    return {
+      ok: false,
+      message: `this turn would advance time by ${total} seconds in all; the limit is ${MAX_TIME_ADVANCE_SECONDS} (MAX_TIME_ADVANCE_SECONDS)`,
+    };
+  }
+  return checkAdvance(ctx.state, total);
+}
+
 export function runAdvanceTime(ctx: TurnContext, args: Record<string, unknown>): ToolOutcome {
   const parsed = parseDuration(args.duration);
   if (!parsed.ok) return toolError(`${ADVANCE_GAME_TIME}: ${parsed.message}. The clock did not move.`);
   if (parsed.value === 0)
     return toolError(`${ADVANCE_GAME_TIME}: the duration is zero; give a positive one (${DURATION_HELP}).`);
-  const total = ctx.timeSeconds + parsed.value;
-  const clockCheck = checkAdvance(ctx.state, total);
+  const clockCheck = checkTurnTime(ctx, parsed.value);
   if (!clockCheck.ok)
     return toolError(`${ADVANCE_GAME_TIME}: ${clockCheck.message}. The clock did not move.`);
-  ctx.timeSeconds = total;
+  ctx.timeSeconds += parsed.value;
   return toolOk({ advanced_seconds: parsed.value, game_time_after_turn: clockCheck.value });
 }
 

@@ -27,6 +27,7 @@ import type {
   Target,
 } from './program.ts';
 import { buildInitialState, compileSchema, FIELD_TYPES, RESERVED_NAMES, schemaAt } from './schema.ts';
+import { formatValue } from './python.ts';
 import type { Value } from './values.ts';
 import {
   contentOffset,
@@ -415,6 +416,7 @@ class RulesCompiler {
           name: n,
           type: undefined,
           enum: undefined,
+          enumIndex: undefined,
           hasDefault: false,
           default: null,
           description: undefined,
@@ -446,6 +448,7 @@ class RulesCompiler {
           name: key,
           type: undefined,
           enum: undefined,
+          enumIndex: undefined,
           hasDefault: false,
           default: null,
           description: undefined,
@@ -513,6 +516,7 @@ class RulesCompiler {
         name: key,
         type,
         enum: enumValues,
+        enumIndex: enumValues ? new Map(enumValues.map((v) => [formatValue(v).toLowerCase(), v])) : undefined,
         hasDefault: defaultPair !== undefined,
         default: def,
         description: typeof descriptionRaw === 'string' ? descriptionRaw : undefined,

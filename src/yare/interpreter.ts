@@ -425,6 +425,9 @@ export class EventRunner implements EvalContext {
   private resolveTarget(target: Target): readonly string[] {
     if (target.kind === 'static') return target.segments;
     const raw = this.operand(target.expr);
+    const cache = dynamicPaths.get(target);
+    const hit = typeof raw === 'string' ? cache?.get(raw) : undefined;
+    if (hit) return hit;
     if (typeof raw !== 'string') {
       throw new YareError(
         'YARE_BAD_PATH',
@@ -442,6 +445,8 @@ export class EventRunner implements EvalContext {
         `Path '${raw}' is not declared in state_schema.${didYouMean(segments.slice(1).join('.'), allPaths(this.rules.schema), (c) => `state.${c}`)}`,
       );
     }
+    if (!cache) dynamicPaths.set(target, new Map([[raw, segments]]));
+    else if (cache.size < DYNAMIC_PATH_CACHE_SIZE) cache.set(raw, segments);
     return segments;
   }
 
@@ -485,7 +490,7 @@ export class EventRunner implements EvalContext {
     let toWrite = value;
     if (inState) {
       const field = this.fieldAt(path, target);
-      if (field) toWrite = coerceToField(value, field, path.join('.'), action);
+      if (field) toWrite = coerceToField(value, field, () => path.join('.'), action);
       toWrite = toStateValue(toWrite) as Value;
       if (typeof toWrite === 'object' && toWrite !== null) checkContainer(toWrite, path.join('.'));
     }
@@ -585,6 +590,10 @@ function checkContainer(v: Value, where: string): void {
   }
 }
 
+/** Checked paths of dynamic `var:` targets by their text: the same path is split and checked once. */
+const dynamicPaths = new WeakMap<Target, Map<string, readonly string[]>>();
+const DYNAMIC_PATH_CACHE_SIZE = 64;
+
 const NO_SPAN: Span = { start: 0, end: 0 };
 
 function mutateValue(op: MutateOp, current: Value, operand: Value): Value {
@@ -600,9 +609,18 @@ function mutateValue(op: MutateOp, current: Value, operand: Value): Value {
   }
 }
 
+/** Returned by `tryCoerce` when a value cannot become the type (errors are built only then). */
+const CANNOT = Symbol('cannot coerce');
+
 /** Coerces a value written to a typed state field, then clamps numbers to the field's bounds. */
-export function coerceToField(value: Value, field: FieldSchema, where: string, action: string): Value {
-  const coerced = coerceToType(value, field.type, where, action);
+export function coerceToField(value: Value, field: FieldSchema, where: () => string, action: string): Value {
+  const coerced = tryCoerce(value, field.type);
+  if (coerced === CANNOT) {
+    throw new YareError(
+      'YARE_TYPE',
+      `${action}: cannot coerce ${formatValue(value)} (${typeName(value)}) to ${field.type} for ${where()}.`,
+    );
+  }
   if (field.type !== 'int' && field.type !== 'float') return coerced;
   let n = coerced instanceof PyFloat ? coerced.value : (coerced as number);
   if (field.min !== undefined && n < field.min) n = field.min;
@@ -611,22 +629,16 @@ export function coerceToField(value: Value, field: FieldSchema, where: string, a
   return new PyFloat(n);
 }
 
-function coerceToType(value: Value, type: FieldSchema['type'], where: string, action: string): Value {
-  const fail = (): never => {
-    throw new YareError(
-      'YARE_TYPE',
-      `${action}: cannot coerce ${formatValue(value)} (${typeName(value)}) to ${type} for ${where}.`,
-    );
-  };
+function tryCoerce(value: Value, type: FieldSchema['type']): Value | typeof CANNOT {
   switch (type) {
     case undefined:
       return value;
     case 'int': {
+      if (typeof value === 'number') return Number.isFinite(value) ? Math.trunc(value) : CANNOT;
       if (typeof value === 'boolean') return value ? 1 : 0;
-      if (typeof value === 'number') return Number.isFinite(value) ? Math.trunc(value) : fail();
-      if (value instanceof PyFloat) return Number.isFinite(value.value) ? Math.trunc(value.value) : fail();
+      if (value instanceof PyFloat) return Number.isFinite(value.value) ? Math.trunc(value.value) : CANNOT;
       if (typeof value === 'string' && /^\s*[+-]?\d+\s*$/.test(value)) return Number.parseInt(value, 10);
-      return fail();
+      return CANNOT;
     }
     case 'float': {
       if (typeof value === 'boolean') return new PyFloat(value ? 1 : 0);
@@ -634,7 +646,7 @@ function coerceToType(value: Value, type: FieldSchema['type'], where: string, ac
       if (value instanceof PyFloat) return value;
       if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
         return new PyFloat(Number(value));
-      return fail();
+      return CANNOT;
     }
     case 'bool': {
       if (typeof value === 'boolean') return value;
@@ -642,39 +654,34 @@ function coerceToType(value: Value, type: FieldSchema['type'], where: string, ac
         const s = value.trim().toLowerCase();
         if (s === 'true') return true;
         if (s === 'false') return false;
-        return fail();
+        return CANNOT;
       }
       if (typeof value === 'number' || value instanceof PyFloat || value === null) return truthy(value);
-      return fail();
+      return CANNOT;
     }
     case 'string':
       return typeof value === 'string' ? value : formatValue(value);
     case 'list':
-      return Array.isArray(value) ? value : fail();
+      return Array.isArray(value) ? value : CANNOT;
     case 'dict':
-      return isDict(value) ? value : fail();
+      return isDict(value) ? value : CANNOT;
   }
 }
 
 function coerceInput(eventName: string, spec: InputSpec, value: Value): Value {
-  let v = value;
-  if (spec.type !== undefined) {
-    try {
-      v = coerceToType(value, spec.type, `input '${spec.name}' of '${eventName}'`, 'input');
-    } catch {
-      throw new YareError(
-        'YARE_BAD_INPUT',
-        `Input '${spec.name}' of '${eventName}' must be ${spec.type}, got ${formatValue(value)}.`,
-      );
-    }
+  const v = tryCoerce(value, spec.type);
+  if (v === CANNOT) {
+    throw new YareError(
+      'YARE_BAD_INPUT',
+      `Input '${spec.name}' of '${eventName}' must be ${spec.type}, got ${formatValue(value)}.`,
+    );
   }
-  if (spec.enum) {
-    const wanted = formatValue(v).toLowerCase();
-    const match = spec.enum.find((e) => formatValue(e).toLowerCase() === wanted);
+  if (spec.enumIndex) {
+    const match = spec.enumIndex.get(typeof v === 'string' ? v.toLowerCase() : formatValue(v).toLowerCase());
     if (match === undefined) {
       throw new YareError(
         'YARE_BAD_INPUT',
-        `Input '${spec.name}' of '${eventName}' must be one of ${spec.enum.map((e) => formatValue(e)).join(', ')}; got ${formatValue(v)}.`,
+        `Input '${spec.name}' of '${eventName}' must be one of ${(spec.enum ?? []).map((e) => formatValue(e)).join(', ')}; got ${formatValue(v)}.`,
       );
     }
     return match;

@@ -122,6 +122,8 @@ export interface InputSpec {
   /** `undefined` for list-form inputs (any value). */
   readonly type: FieldType | undefined;
   readonly enum: readonly Value[] | undefined;
+  /** Enum values by their lower-cased text: inputs match case-insensitively and keep the declared spelling. */
+  readonly enumIndex: ReadonlyMap<string, Value> | undefined;
   readonly hasDefault: boolean;
   readonly default: Value;
   readonly description: string | undefined;

@@ -8,7 +8,7 @@
  *   { kind: 'error', status: 500 },
  * ]);
  * // point a provider at `${fake.url}` (it ends in `/v1`), run the code under test, then:
- * fake.requests;      // every request received: { method, path, headers, body }
+ * fake.requests;      // every request received: { method, path, headers, body, clientClosed }
  * fake.chatRequests(); // only POST /v1/chat/completions bodies
  * await fake.close();
  * ```
@@ -97,6 +97,8 @@ export interface FakeRequest {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /** The parsed JSON body (`undefined` when the body was empty or not JSON). */
   readonly body: unknown;
+  /** Becomes true when the client closed the connection before the reply was complete (abort, timeout). */
+  readonly clientClosed: boolean;
 }
 
 export type FakeHandler = (request: FakeRequest, index: number) => FakeReply | Promise<FakeReply>;
@@ -146,7 +148,10 @@ export async function startFakeOpenAI(
       body = undefined;
     }
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const request: FakeRequest = { method: req.method ?? 'GET', path, headers: req.headers, body };
+    const request = { method: req.method ?? 'GET', path, headers: req.headers, body, clientClosed: false };
+    res.on('close', () => {
+      if (!res.writableFinished) request.clientClosed = true;
+    });
     requests.push(request);
 
     if (req.method === 'POST' && path === '/v1/chat/completions') {

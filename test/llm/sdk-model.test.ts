@@ -1,6 +1,6 @@
 // The AI SDK adapter against a real HTTP server speaking the OpenAI wire format.
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resolveModelConfig } from '../../src/llm/config.ts';
 import { ModelError } from '../../src/llm/errors.ts';
 import { createModels } from '../../src/llm/providers.ts';
@@ -359,6 +359,7 @@ describe('retries, timeouts and cancellation', () => {
     expect(error.kind).toBe('aborted');
     expect(fake!.chatRequests()).toHaveLength(1);
     expect(fake!.remaining()).toBe(1);
+    await vi.waitFor(() => expect(fake!.requests[0]!.clientClosed).toBe(true));
   });
 
   it('cancelling a stream mid-way stops it with kind aborted', async () => {
@@ -376,6 +377,14 @@ describe('retries, timeouts and cancellation', () => {
     }
     expect(seen).toEqual(['The ', 'goblin ']);
     expect(failure).toMatchObject({ kind: 'aborted' });
+  });
+
+  it('a consumer that stops iterating early closes the HTTP request', async () => {
+    const model = await modelFor([{ kind: 'stall', chunks: ['The ', 'goblin '] }], { timeoutMs: 60_000 });
+    for await (const part of model.stream(base)) {
+      if (part.type === 'text-delta') break;
+    }
+    await vi.waitFor(() => expect(fake!.requests[0]!.clientClosed).toBe(true));
   });
 
   it('an already-aborted signal makes no request', async () => {

@@ -6,17 +6,25 @@ import {
   MAX_DIRECTIVES_CHARS,
   MAX_HISTORY_MESSAGES_LIMIT,
   MAX_INPUT_CHARS,
+  MAX_INTERACTION_STRING_CHARS,
   MAX_NARRATION_CHARS,
+  MAX_NPC_FIELD_CHARS,
+  MAX_NPC_HISTORY_TURNS,
+  MAX_NPC_TAGS,
   MAX_NPC_QUERIES_LIMIT,
   MAX_PRESENT_NPCS,
   MAX_PROMPT_TOKENS,
+  MAX_SEED,
+  MAX_TIME_ADVANCE_SECONDS,
   MAX_TOOL_ARGS_CHARS,
   MAX_TOOL_RESULT_CHARS,
   MAX_TOOL_ROUNDS_LIMIT,
   MIN_PROMPT_TOKENS,
   resolveTurnLimits,
 } from '../../src/turn/limits.ts';
-import { toolOk } from '../../src/turn/tools.ts';
+import { checkArgs } from '../../src/turn/args.ts';
+import { checkInteractionInput } from '../../src/turn/interaction.ts';
+import { directorTools, toolOk } from '../../src/turn/tools.ts';
 import { collect, failure, initialState, lanternmere, scripted } from './helpers.ts';
 
 const DIRECTIVES = '### 1. Outcomes\nfine';
@@ -189,5 +197,107 @@ describe('turn limits in play', () => {
     });
     expect(models.director.requests[0]!.messages.map((m) => m.content)).toEqual(['m4', 'm5', 'now']);
     expect(models.narrator.requests[0]!.messages.map((m) => m.content)).toEqual(['m4', 'm5', 'now']);
+  });
+});
+
+describe('more fixed limits', () => {
+  it('accepts MAX_TIME_ADVANCE_SECONDS in one turn and refuses a second more, summed over calls', async () => {
+    const cartridge = await lanternmere();
+    const half = MAX_TIME_ADVANCE_SECONDS / 2;
+    const models = scripted({
+      director: [
+        {
+          text: DIRECTIVES,
+          toolCalls: [
+            { name: 'advance_game_time', args: { duration: `PT${half}S` } },
+            { name: 'advance_game_time', args: { duration: `PT${half}S` } },
+            { name: 'advance_game_time', args: { duration: 'PT1S' } },
+          ],
+        },
+        { text: DIRECTIVES },
+      ],
+      narrator: [{ text: '.' }],
+    });
+    const { record } = await collect({
+      cartridge,
+      state: initialState(cartridge),
+      messages: [],
+      input: 'sleep',
+      seed: 1,
+      models,
+    });
+    expect(record.tools.map((t) => t.ok)).toEqual([true, true, false]);
+    expect(record.tools[2]!.content).toMatch(/MAX_TIME_ADVANCE_SECONDS/);
+    expect(record.time.advancedSeconds).toBe(MAX_TIME_ADVANCE_SECONDS);
+  });
+
+  it('accepts the largest seed (MAX_SEED) and refuses one past it', async () => {
+    const cartridge = await lanternmere();
+    const base = { cartridge, state: initialState(cartridge), messages: [], input: '/attack', models: null };
+    expect((await collect({ ...base, seed: MAX_SEED })).record.seed).toBe(MAX_SEED);
+    const { error } = await failure({ ...base, seed: MAX_SEED + 1 });
+    expect((error as TurnError).message).toMatch(/MAX_SEED/);
+  });
+
+  it(`accepts a minigame_id and metric strings of MAX_INTERACTION_STRING_CHARS and refuses longer`, () => {
+    const at = 'x'.repeat(MAX_INTERACTION_STRING_CHARS);
+    const past = `${at}x`;
+    expect(checkInteractionInput({ minigame_id: at, status: 'completed', metrics: { rank: at } }).ok).toBe(
+      true,
+    );
+    expect(checkInteractionInput({ minigame_id: past, status: 'completed' })).toMatchObject({ ok: false });
+    const metric = checkInteractionInput({ minigame_id: 'a', status: 'completed', metrics: { rank: past } });
+    expect(metric.ok ? '' : metric.message).toMatch(/MAX_INTERACTION_STRING_CHARS/);
+  });
+
+  it(`accepts MAX_NPC_TAGS tags and history_turns of MAX_NPC_HISTORY_TURNS, refusing one more`, async () => {
+    const schema = directorTools(await lanternmere()).byName.get('query_npc_intent')!.spec.inputSchema;
+    const query = (tags: number, history: number) => ({
+      present_npcs: [{ id: 'a', tags: Array.from({ length: tags }, (_, i) => `t${i}`) }],
+      scene_context: 's',
+      history_turns: history,
+    });
+    expect(checkArgs(schema, query(MAX_NPC_TAGS, MAX_NPC_HISTORY_TURNS)).ok).toBe(true);
+    expect(checkArgs(schema, query(MAX_NPC_TAGS + 1, 0)).ok).toBe(false);
+    expect(checkArgs(schema, query(0, MAX_NPC_HISTORY_TURNS + 1)).ok).toBe(false);
+  });
+
+  it('accepts NPC answers with fields of MAX_NPC_FIELD_CHARS and refuses longer ones', async () => {
+    const cartridge = await lanternmere();
+    for (const [length, ok] of [
+      [MAX_NPC_FIELD_CHARS, true],
+      [MAX_NPC_FIELD_CHARS + 1, false],
+    ] as const) {
+      const intent = {
+        npc_id: 'mother_hesk',
+        dialogue: 'd'.repeat(length),
+        action_intent: 'a',
+        internal_monologue: 'm',
+      };
+      const models = scripted({
+        director: [
+          {
+            toolCalls: [
+              {
+                name: 'query_npc_intent',
+                args: { present_npcs: [{ id: 'mother_hesk' }], scene_context: 's' },
+              },
+            ],
+          },
+          { text: DIRECTIVES },
+        ],
+        npc: [{ toolCalls: [{ name: 'npc_intents', args: { intents: [intent] } }] }],
+        narrator: [{ text: '.' }],
+      });
+      const { record } = await collect({
+        cartridge,
+        state: initialState(cartridge),
+        messages: [],
+        input: 'hi',
+        seed: 1,
+        models,
+      });
+      expect(record.tools[0]!.ok).toBe(ok);
+    }
   });
 });

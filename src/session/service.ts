@@ -1,0 +1,526 @@
+// Sessions: a game played from one cartridge version, stored as a tree of immutable turns. A turn goes on
+// the head or on an explicit parent (a branch); undo moves the head back; regenerate plays the same input
+// again from the same parent with a new seed (a sibling, "swipe"); saves bookmark turns.
+//
+// A turn is prepared (ownership, idempotency, the in-flight lock, hydration) before it runs, so the caller
+// can answer "not found" or "conflict" before it starts streaming; then it runs and commits its state,
+// record and ledger batch in one store transaction, or nothing at all (abort, timeout, model failure, or a
+// head that moved meanwhile).
+
+import { randomUUID } from 'node:crypto';
+import { type Persona, validatePersona } from '../cartridge/index.ts';
+import type { ModelRole, ModelSet } from '../llm/types.ts';
+import type { JsonValue, Session, Store, Turn } from '../store/repository.ts';
+import { isTurnError } from '../turn/errors.ts';
+import type { TurnLimits } from '../turn/limits.ts';
+import { runTurn } from '../turn/run-turn.ts';
+import type { GameState, InteractionInput, TurnEvent, TurnRecord } from '../turn/types.ts';
+import { runEvent } from '../yare/interpreter.ts';
+import { plainJson } from './canonical.ts';
+import { SessionError } from './errors.ts';
+import { InFlight } from './in-flight.ts';
+import { timeModels } from './instrument.ts';
+import { cartridgeLedger, worldFromRows } from './ledger.ts';
+import type { CartridgeLibrary, LoadedCartridge } from './library.ts';
+import { MAX_DRAWN_SEED, MAX_EVENT_NAME_CHARS, TURN_HISTORY_WINDOW } from './limits.ts';
+import { storyMessages } from './messages.ts';
+import {
+  type AuthorEventRecord,
+  type GenesisRecord,
+  ledgerEventsOf,
+  turnRecordOf,
+} from './records.ts';
+import { cryptoSeeds, freshSeed, type SeedSource } from './seeds.ts';
+
+/** How a finished turn went, for metrics. */
+export type TurnOutcome = 'committed' | 'replayed' | 'conflict' | 'aborted' | 'timeout' | 'model' | 'invalid' | 'error';
+
+export interface SessionObserver {
+  onTurn?(outcome: TurnOutcome, durationMs: number, record?: TurnRecord): void;
+  onModelCall?(role: ModelRole, durationMs: number, ok: boolean): void;
+}
+
+export interface SessionServiceOptions {
+  readonly store: Store;
+  readonly library: CartridgeLibrary;
+  /** The models of one turn; null means offline. Called once per turn (scripted sets are stateful). */
+  readonly models: () => ModelSet | null;
+  readonly seeds?: SeedSource;
+  /** Wall clock in milliseconds, for `createdAt` (default Date.now). */
+  readonly clock?: () => number;
+  /** Monotonic milliseconds for durations (default performance.now). */
+  readonly monotonic?: () => number;
+  readonly turnLimits?: Partial<TurnLimits>;
+  readonly observer?: SessionObserver;
+  readonly newId?: () => string;
+}
+
+export interface CreateSessionRequest {
+  /** A version id or content hash. */
+  readonly cartridgeVersion: string;
+  readonly personaId?: string | null;
+  readonly seed?: number;
+  readonly title?: string | null;
+}
+
+export type TurnInput = { readonly input: string } | { readonly interaction: InteractionInput };
+
+export interface TurnRequest {
+  /** The turn to play after; the session head when absent. */
+  readonly parentId?: string;
+  readonly turn: TurnInput;
+  readonly idempotencyKey?: string;
+}
+
+export interface RunOptions {
+  readonly signal?: AbortSignal;
+  /** Milliseconds before the turn is abandoned (nothing committed). */
+  readonly timeoutMs?: number;
+}
+
+/** A turn ready to run: it holds the session's in-flight lock until `run` ends or `release` is called. */
+export interface ReadyTurn {
+  readonly kind: 'ready';
+  readonly turnId: string;
+  readonly parentId: string;
+  readonly seed: number;
+  readonly mode: 'online' | 'offline';
+  /** Streams the turn's events; returns the committed turn. Throws SessionError when nothing was committed. */
+  run(options?: RunOptions): AsyncGenerator<TurnEvent, Turn, undefined>;
+  /** Gives the lock back without running (the client went away before the stream started). */
+  release(): void;
+}
+
+export type PreparedTurn = { readonly kind: 'replayed'; readonly turn: Turn } | ReadyTurn;
+
+function notFound(what: string): SessionError {
+  return new SessionError('not-found', `${what} not found`);
+}
+
+export class SessionService {
+  readonly store: Store;
+  readonly library: CartridgeLibrary;
+  readonly #options: SessionServiceOptions;
+  readonly #inFlight = new InFlight();
+  readonly #seeds: SeedSource;
+  readonly #clock: () => number;
+  readonly #monotonic: () => number;
+  readonly #newId: () => string;
+
+  constructor(options: SessionServiceOptions) {
+    this.store = options.store;
+    this.library = options.library;
+    this.#options = options;
+    this.#seeds = options.seeds ?? cryptoSeeds;
+    this.#clock = options.clock ?? Date.now;
+    this.#monotonic = options.monotonic ?? (() => performance.now());
+    this.#newId = options.newId ?? randomUUID;
+  }
+
+  /** Turns running in this process now. */
+  get turnsInFlight(): number {
+    return this.#inFlight.size;
+  }
+
+  async getSession(principalId: string, sessionId: string): Promise<Session> {
+    const session = await this.store.getSession(sessionId, principalId);
+    if (session === undefined) throw notFound(`session ${sessionId}`);
+    return session;
+  }
+
+  async getTurn(principalId: string, sessionId: string, turnId: string): Promise<Turn> {
+    await this.getSession(principalId, sessionId);
+    const turn = await this.store.getTurn(sessionId, turnId);
+    if (turn === undefined) throw notFound(`turn ${turnId}`);
+    return turn;
+  }
+
+  async persona(principalId: string, personaId: string | null | undefined): Promise<Persona | undefined> {
+    if (personaId === null || personaId === undefined) return undefined;
+    const stored = await this.store.getPersona(personaId, principalId);
+    if (stored === undefined) return undefined;
+    const data = stored.data;
+    return validatePersona(data).length === 0 ? (data as unknown as Persona) : undefined;
+  }
+
+  /** The session's cartridge, with the session owner's persona applied. */
+  async cartridgeOf(session: Session): Promise<LoadedCartridge> {
+    const persona = await this.persona(session.principalId, session.personaId);
+    const loaded = await this.library.load(session.cartridgeVersionId, persona);
+    if (loaded === undefined) {
+      throw new SessionError('cartridge', `cartridge version ${session.cartridgeVersionId} is not in the store`);
+    }
+    return loaded;
+  }
+
+  async createSession(principalId: string, request: CreateSessionRequest): Promise<{ session: Session; turn: Turn }> {
+    let persona: Persona | undefined;
+    if (request.personaId !== undefined && request.personaId !== null) {
+      persona = await this.persona(principalId, request.personaId);
+      if (persona === undefined) throw notFound(`persona ${request.personaId}`);
+    }
+    const loaded = await this.library.load(request.cartridgeVersion, persona);
+    if (loaded === undefined) throw notFound(`cartridge version ${request.cartridgeVersion}`);
+    const { version, cartridge } = loaded;
+    const seed = request.seed ?? this.#seeds();
+    if (!Number.isSafeInteger(seed) || seed < 0 || seed > MAX_DRAWN_SEED) {
+      throw new SessionError('invalid', `seed must be an integer from 0 to ${MAX_DRAWN_SEED} (MAX_DRAWN_SEED)`);
+    }
+    const record: GenesisRecord = {
+      kind: 'genesis',
+      version: 1,
+      cartridge: { name: cartridge.name, contentHash: cartridge.contentHash, versionId: version.id },
+      persona: persona ?? null,
+      seed,
+    };
+    const yare = (version.files as Record<string, unknown> | null)?.['yare.yaml'];
+    const ledger = cartridgeLedger(cartridge, typeof yare === 'string' ? yare : undefined);
+    const created = await this.store.createSession({
+      principalId,
+      cartridgeVersionId: version.id,
+      personaId: request.personaId ?? null,
+      seed,
+      title: request.title ?? null,
+      createdAt: this.#clock(),
+      genesis: {
+        input: null,
+        narration: cartridge.firstMessage ?? '',
+        record,
+        state: plainJson(cartridge.rules.initialState),
+        ledgerEvents: ledger.world,
+        seed,
+        createdAt: this.#clock(),
+      },
+    });
+    if (!created.ok) {
+      switch (created.reason) {
+        case 'principal-not-found':
+          throw notFound(`principal ${principalId}`);
+        case 'cartridge-version-not-found':
+          throw notFound(`cartridge version ${request.cartridgeVersion}`);
+        case 'persona-not-found':
+          throw notFound(`persona ${String(request.personaId)}`);
+        default: {
+          const unreachable: never = created;
+          throw new Error(`unexpected createSession result ${JSON.stringify(unreachable)}`);
+        }
+      }
+    }
+    return { session: created.session, turn: created.turn };
+  }
+
+  /** Checks ownership, idempotency and the in-flight lock, and hydrates the parent; does not run anything. */
+  async prepareTurn(principalId: string, sessionId: string, request: TurnRequest, avoidSeeds: ReadonlySet<number> = new Set()): Promise<PreparedTurn> {
+    const session = await this.getSession(principalId, sessionId);
+    if (request.idempotencyKey !== undefined) {
+      const first = await this.store.findTurnByIdempotencyKey(sessionId, request.idempotencyKey);
+      if (first !== undefined) return { kind: 'replayed', turn: first };
+    }
+    if (!this.#inFlight.tryAcquire(sessionId)) {
+      throw new SessionError('turn-in-flight', `a turn is already being played on session ${sessionId}; wait for it to finish`);
+    }
+    try {
+      const parentId = request.parentId ?? session.headTurnId;
+      const hydrated = await this.store.hydrate(sessionId, parentId, { messageWindow: TURN_HISTORY_WINDOW });
+      if (hydrated === undefined) throw notFound(`turn ${parentId}`);
+      const { cartridge } = await this.cartridgeOf(session);
+      const persona = await this.persona(principalId, session.personaId);
+      const baseModels = this.#options.models();
+      const observer = this.#options.observer;
+      const models =
+        baseModels !== null && observer?.onModelCall
+          ? timeModels(baseModels, (role, ms, ok) => observer.onModelCall?.(role, ms, ok), this.#monotonic)
+          : baseModels;
+      const turnId = this.#newId();
+      const seed = freshSeed(this.#seeds, avoidSeeds);
+      let released = false;
+      const release = (): void => {
+        if (released) return;
+        released = true;
+        this.#inFlight.release(sessionId);
+      };
+      const service = this;
+      return {
+        kind: 'ready',
+        turnId,
+        parentId,
+        seed,
+        mode: models === null ? 'offline' : 'online',
+        release,
+        async *run(options: RunOptions = {}) {
+          const started = service.#monotonic();
+          const control = new AbortController();
+          let timedOut = false;
+          const onAbort = (): void => control.abort(options.signal?.reason);
+          if (options.signal?.aborted) control.abort(options.signal.reason);
+          else options.signal?.addEventListener('abort', onAbort, { once: true });
+          const timer =
+            options.timeoutMs === undefined
+              ? undefined
+              : setTimeout(() => {
+                  timedOut = true;
+                  control.abort(new Error('turn timeout'));
+                }, options.timeoutMs);
+          let outcome: TurnOutcome = 'error';
+          let record: TurnRecord | undefined;
+          try {
+            try {
+              for await (const event of runTurn({
+                cartridge,
+                state: hydrated.state as GameState,
+                messages: storyMessages(hydrated.messages),
+                ...('input' in request.turn ? { input: request.turn.input } : { interaction: request.turn.interaction }),
+                seed,
+                models,
+                signal: control.signal,
+                ...(persona ? { persona } : {}),
+                ...(service.#options.turnLimits ? { limits: service.#options.turnLimits } : {}),
+              })) {
+                if (event.type === 'done') record = event.record;
+                yield event;
+              }
+            } catch (error) {
+              throw service.#turnFailure(error, control.signal, timedOut);
+            }
+            if (control.signal.aborted) throw service.#turnFailure(undefined, control.signal, timedOut);
+            if (record === undefined) throw new SessionError('invalid', 'the turn ended without a record');
+            const appended = await service.store.appendTurn({
+              id: turnId,
+              sessionId,
+              parentId,
+              expectedHeadId: session.headTurnId,
+              ...(request.idempotencyKey === undefined ? {} : { idempotencyKey: request.idempotencyKey }),
+              input: record.input,
+              narration: record.narration,
+              record: turnRecordOf(record),
+              state: record.stateAfter,
+              ledgerEvents: ledgerEventsOf(record),
+              seed,
+              createdAt: service.#clock(),
+            });
+            if (!appended.ok) {
+              switch (appended.reason) {
+                case 'conflict':
+                  throw new SessionError(
+                    'conflict',
+                    'the session moved on while this turn ran (another turn was committed); nothing was saved',
+                    { headTurnId: appended.headTurnId },
+                  );
+                case 'session-not-found':
+                  throw notFound(`session ${sessionId}`);
+                case 'parent-not-found':
+                  throw notFound(`turn ${parentId}`);
+                default: {
+                  const unreachable: never = appended;
+                  throw new Error(`unexpected appendTurn result ${JSON.stringify(unreachable)}`);
+                }
+              }
+            }
+            outcome = appended.replayed ? 'replayed' : 'committed';
+            return appended.turn;
+          } catch (error) {
+            outcome = outcomeOf(error);
+            throw error;
+          } finally {
+            if (timer !== undefined) clearTimeout(timer);
+            options.signal?.removeEventListener('abort', onAbort);
+            release();
+            service.#options.observer?.onTurn?.(outcome, service.#monotonic() - started, record);
+          }
+        },
+      };
+    } catch (error) {
+      this.#inFlight.release(sessionId);
+      throw error;
+    }
+  }
+
+  #turnFailure(error: unknown, signal: AbortSignal, timedOut: boolean): SessionError {
+    if (timedOut) return new SessionError('timeout', 'the turn took too long and was abandoned; nothing was saved');
+    if (signal.aborted) return new SessionError('aborted', 'the turn was cancelled; nothing was saved');
+    if (error instanceof SessionError) return error;
+    if (isTurnError(error)) {
+      switch (error.kind) {
+        case 'input':
+        case 'interaction':
+          return new SessionError('invalid', error.message, { kind: error.kind });
+        case 'model':
+          return new SessionError('model', error.message);
+        case 'aborted':
+          return new SessionError('aborted', 'the turn was cancelled; nothing was saved');
+        default: {
+          const unreachable: never = error.kind;
+          return new SessionError('invalid', String(unreachable));
+        }
+      }
+    }
+    throw error;
+  }
+
+  /** Plays a turn to its end without streaming (CLI, tests, the JSON answer of the API). */
+  async playTurn(principalId: string, sessionId: string, request: TurnRequest, options: RunOptions = {}): Promise<{ turn: Turn; replayed: boolean }> {
+    const prepared = await this.prepareTurn(principalId, sessionId, request);
+    if (prepared.kind === 'replayed') return { turn: prepared.turn, replayed: true };
+    const run = prepared.run(options);
+    for (;;) {
+      const next = await run.next();
+      if (next.done) return { turn: next.value, replayed: false };
+    }
+  }
+
+  /** Prepares a new sibling of `turnId` (the head by default): its input again, with a new seed. */
+  async prepareRegenerate(principalId: string, sessionId: string, options: { turnId?: string; idempotencyKey?: string } = {}): Promise<PreparedTurn> {
+    const session = await this.getSession(principalId, sessionId);
+    const target = await this.store.getTurn(sessionId, options.turnId ?? session.headTurnId);
+    if (target === undefined) throw notFound(`turn ${String(options.turnId)}`);
+    if (target.parentId === null) throw new SessionError('invalid', 'the first message cannot be regenerated; start a new session');
+    const turn = storedTurnInput(target.input);
+    if (turn === undefined) throw new SessionError('invalid', `turn ${target.id} has no input to play again`);
+    return this.prepareTurn(
+      principalId,
+      sessionId,
+      {
+        parentId: target.parentId,
+        turn,
+        ...(options.idempotencyKey === undefined ? {} : { idempotencyKey: options.idempotencyKey }),
+      },
+      new Set([target.seed]),
+    );
+  }
+
+  /** Moves the head to its parent; the undone turn stays in the tree (redo = move the head back). */
+  async undo(principalId: string, sessionId: string, expectedHeadId?: string): Promise<Session> {
+    const session = await this.getSession(principalId, sessionId);
+    const head = await this.store.getTurn(sessionId, session.headTurnId);
+    if (head === undefined) throw notFound(`turn ${session.headTurnId}`);
+    if (head.parentId === null) throw new SessionError('invalid', 'nothing to undo: the session is at its first message');
+    return this.moveHead(principalId, sessionId, head.parentId, expectedHeadId ?? session.headTurnId);
+  }
+
+  async moveHead(principalId: string, sessionId: string, turnId: string, expectedHeadId?: string): Promise<Session> {
+    await this.getSession(principalId, sessionId);
+    const moved = await this.store.setHead(sessionId, turnId, {
+      ...(expectedHeadId === undefined ? {} : { expectedHeadId }),
+      updatedAt: this.#clock(),
+    });
+    if (moved.ok) return moved.session;
+    switch (moved.reason) {
+      case 'conflict':
+        throw new SessionError('conflict', 'the session head moved meanwhile', { headTurnId: moved.headTurnId });
+      case 'session-not-found':
+        throw notFound(`session ${sessionId}`);
+      case 'turn-not-found':
+        throw notFound(`turn ${turnId}`);
+      default: {
+        const unreachable: never = moved;
+        throw new Error(`unexpected setHead result ${JSON.stringify(unreachable)}`);
+      }
+    }
+  }
+
+  /** The world ledger at a turn (the replay of its branch's batches). */
+  async worldAt(principalId: string, sessionId: string, turnId: string) {
+    const session = await this.getSession(principalId, sessionId);
+    const rows = await this.store.getLedgerLog(sessionId, turnId);
+    if (rows === undefined) throw notFound(`turn ${turnId}`);
+    const { version, cartridge } = await this.cartridgeOf(session);
+    const yare = (version.files as Record<string, unknown> | null)?.['yare.yaml'];
+    const ledger = cartridgeLedger(cartridge, typeof yare === 'string' ? yare : undefined);
+    return { rows, result: worldFromRows(rows, ledger.policy) };
+  }
+
+  /**
+   * Author mode: runs one rule event by hand on the state at `parentId` (the head by default). With
+   * `commit`, the result becomes a turn (its seed recorded, so verify replays it); otherwise nothing changes.
+   */
+  async runAuthorEvent(
+    principalId: string,
+    sessionId: string,
+    request: { event: string; inputs?: unknown; parentId?: string; commit?: boolean; seed?: number },
+  ): Promise<{ record: AuthorEventRecord; turn?: Turn }> {
+    const session = await this.getSession(principalId, sessionId);
+    if (request.event.length === 0 || request.event.length > MAX_EVENT_NAME_CHARS) {
+      throw new SessionError('invalid', `event name must be 1 to ${MAX_EVENT_NAME_CHARS} characters (MAX_EVENT_NAME_CHARS)`);
+    }
+    const parentId = request.parentId ?? session.headTurnId;
+    const parent = await this.store.getTurn(sessionId, parentId);
+    if (parent === undefined) throw notFound(`turn ${parentId}`);
+    const { cartridge } = await this.cartridgeOf(session);
+    if (!cartridge.rules.events.has(request.event)) {
+      throw new SessionError('invalid', `the cartridge has no event '${request.event}'`, {
+        known: cartridge.rules.eventNames,
+      });
+    }
+    const seed = request.seed ?? this.#seeds();
+    const result = runEvent(cartridge.rules, parent.state, request.event, request.inputs ?? {}, { seed });
+    if (!result.ok) {
+      throw new SessionError('invalid', `event '${request.event}' failed (${result.error.code}): ${result.error.message}`, {
+        code: result.error.code,
+      });
+    }
+    const record: AuthorEventRecord = {
+      kind: 'author-event',
+      version: 1,
+      event: request.event,
+      inputs: plainJson(request.inputs ?? {}),
+      seed,
+      notes: [...result.notes],
+      rolls: plainJson(result.rolls),
+      stateAfter: plainJson(result.state),
+    };
+    if (request.commit !== true) return { record };
+    const appended = await this.store.appendTurn({
+      sessionId,
+      parentId,
+      expectedHeadId: session.headTurnId,
+      input: { kind: 'author-event', event: request.event, text: `[author] ${request.event}` },
+      narration: '',
+      record,
+      state: record.stateAfter,
+      seed,
+      createdAt: this.#clock(),
+    });
+    if (!appended.ok) {
+      if (appended.reason === 'conflict') {
+        throw new SessionError('conflict', 'the session head moved meanwhile', { headTurnId: appended.headTurnId });
+      }
+      throw notFound(appended.reason === 'session-not-found' ? `session ${sessionId}` : `turn ${parentId}`);
+    }
+    return { record, turn: appended.turn };
+  }
+}
+
+function outcomeOf(error: unknown): TurnOutcome {
+  if (!(error instanceof SessionError)) return 'error';
+  switch (error.code) {
+    case 'conflict':
+    case 'turn-in-flight':
+      return 'conflict';
+    case 'aborted':
+      return 'aborted';
+    case 'timeout':
+      return 'timeout';
+    case 'model':
+      return 'model';
+    case 'invalid':
+      return 'invalid';
+    case 'not-found':
+    case 'cartridge':
+      return 'error';
+    default: {
+      const unreachable: never = error.code;
+      return unreachable;
+    }
+  }
+}
+
+/** Recovers what the player sent from a stored input (`{kind:'text'|'interaction', …}`). */
+export function storedTurnInput(input: JsonValue | null): TurnInput | undefined {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
+  const record = input as Record<string, unknown>;
+  if (record.kind === 'text' && typeof record.text === 'string') return { input: record.text };
+  if (record.kind === 'interaction' && typeof record.interaction === 'object' && record.interaction !== null) {
+    return { interaction: record.interaction as unknown as InteractionInput };
+  }
+  return undefined;
+}
