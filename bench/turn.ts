@@ -21,7 +21,11 @@ const MEASURED_TURNS = 2_000;
 const DIRECTIVES = '### 1. Outcomes\nThe player walks on.\n### 4. Guardrails\nNo new creatures.';
 
 /** A model that answers at once with a fixed response; it counts its calls and records nothing. */
-function instantModel(id: string, response: Omit<ModelResponse, 'modelId'>, counter: { calls: number }): ChatModel {
+function instantModel(
+  id: string,
+  response: Omit<ModelResponse, 'modelId'>,
+  counter: { calls: number },
+): ChatModel {
   const full: ModelResponse = { ...response, modelId: id };
   return {
     id,
@@ -56,7 +60,11 @@ function instantModels(counter: { calls: number }): ModelSet {
       { text: 'You cross the plank-ways to the market.', toolCalls: [], usage, finishReason: 'stop' },
       counter,
     ),
-    npc: instantModel('instant-npc', { text: '{"intents":[]}', toolCalls: [], usage, finishReason: 'stop' }, counter),
+    npc: instantModel(
+      'instant-npc',
+      { text: '{"intents":[]}', toolCalls: [], usage, finishReason: 'stop' },
+      counter,
+    ),
   };
 }
 
@@ -75,10 +83,13 @@ const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
 export async function benchTurn(): Promise<Row[]> {
   const loaded = await loadCartridge(resolve(ROOT, 'cartridges/lanternmere'));
-  if (!loaded.ok) throw new Error(`lanternmere does not load: ${loaded.errors.map((e) => e.message).join('; ')}`);
+  if (!loaded.ok)
+    throw new Error(`lanternmere does not load: ${loaded.errors.map((e) => e.message).join('; ')}`);
   const cartridge = loaded.cartridge;
   const state = JSON.parse(JSON.stringify(cartridge.rules.initialState)) as GameState;
-  const messages = cartridge.firstMessage ? [{ role: 'assistant' as const, content: cartridge.firstMessage }] : [];
+  const messages = cartridge.firstMessage
+    ? [{ role: 'assistant' as const, content: cartridge.firstMessage }]
+    : [];
   const rows: Row[] = [];
 
   for (const mode of ['online', 'offline'] as const) {

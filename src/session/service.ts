@@ -10,7 +10,8 @@
 import { randomUUID } from 'node:crypto';
 import { type Persona, validatePersona } from '../cartridge/index.ts';
 import type { ModelRole, ModelSet } from '../llm/types.ts';
-import type { JsonValue, Session, Store, Turn } from '../store/repository.ts';
+import type { JsonValue } from '../store/json.ts';
+import type { Session, Store, Turn } from '../store/repository.ts';
 import { isTurnError } from '../turn/errors.ts';
 import type { TurnLimits } from '../turn/limits.ts';
 import { runTurn } from '../turn/run-turn.ts';
@@ -201,8 +202,8 @@ export class SessionService {
         case 'persona-not-found':
           throw notFound(`persona ${String(request.personaId)}`);
         default: {
-          const unreachable: never = created;
-          throw new Error(`unexpected createSession result ${JSON.stringify(unreachable)}`);
+          const unreachable: never = created.reason;
+          throw new Error(`unexpected createSession result ${String(unreachable)}`);
         }
       }
     }

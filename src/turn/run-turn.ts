@@ -258,8 +258,7 @@ async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnE
   });
   yield { type: 'tool_result', round: 1, id, name: choice.name, ok: outcome.ok, content: outcome.content };
   if (outcome.ok) return tool.kind === 'advance_game_time' ? 'Time passes.' : undefined;
-  const error = (JSON.parse(outcome.content) as { error?: string }).error ?? 'that did not work';
-  return `That did not work: ${error}`;
+  return `That did not work: ${outcome.error ?? 'the rules refused it'}`;
 }
 
 /** Runs a turn to its end and returns the record with every event (for callers that do not stream). */

@@ -203,10 +203,12 @@ export interface ToolOutcome {
   readonly content: string;
   /** The Director needs this result before it can write directives (lore, NPC intents). */
   readonly informs?: boolean;
+  /** The error message, for failed calls. */
+  readonly error?: string;
 }
 
 export function toolError(message: string): ToolOutcome {
-  return { ok: false, content: capResult(JSON.stringify({ ok: false, error: message })) };
+  return { ok: false, content: capResult(JSON.stringify({ ok: false, error: message })), error: message };
 }
 
 export function toolOk(result: Record<string, unknown>, informs = false): ToolOutcome {

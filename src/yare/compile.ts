@@ -364,6 +364,7 @@ class RulesCompiler {
       name,
       description,
       inputs,
+      inputList: [...inputs.values()],
       inputsListForm: isSeq(getNode(node, 'inputs')),
       steps,
       triggerOn,

@@ -28,7 +28,7 @@ import type {
 import { binaryOp } from './expr/arithmetic.ts';
 import { formatValue, toNumeric, toStateValue, truthy, typeName, valueEquals } from './python.ts';
 import { allPaths, dictDepth, schemaAt } from './schema.ts';
-import { type Dict, isDict, newDict, PyFloat, type Value, toValue } from './values.ts';
+import { type Dict, inheritsNothing, isDict, newDict, PyFloat, type Value, toValue } from './values.ts';
 
 export interface RunError {
   readonly code: YareErrorCode;
@@ -106,7 +106,7 @@ export class EventRunner implements EvalContext {
     private readonly maxSteps: number = MAX_STEPS_PER_RUN,
   ) {
     this.root =
-      isDict(state) && Object.getPrototypeOf(state) === null ? state : (toValue(state ?? {}) as Dict);
+      isDict(state) && inheritsNothing(state) ? state : (toValue(state ?? {}) as Dict);
   }
 
   get state(): Dict {
@@ -156,19 +156,12 @@ export class EventRunner implements EvalContext {
 
   /** Checks and coerces an event's inputs: declared names only, typed values, enum values, defaults. */
   prepareInputs(event: EventDef, raw: unknown): Dict {
-    let given: Dict;
-    try {
-      given = raw === undefined || raw === null ? newDict() : shallowValue(raw);
-    } catch (error) {
-      throw new YareError(
-        'YARE_BAD_INPUT',
-        `Inputs of '${event.name}' are not plain data: ${(error as Error).message}.`,
-      );
-    }
-    if (!isDict(given))
+    if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw))) {
       throw new YareError('YARE_BAD_INPUT', `Inputs of '${event.name}' must be a mapping of name: value.`);
-    for (const key of Object.keys(given)) {
-      if (!event.inputs.has(key)) {
+    }
+    const given = (raw ?? NO_INPUTS) as Record<string, unknown>;
+    for (const key in given) {
+      if (Object.hasOwn(given, key) && !event.inputs.has(key)) {
         const declared = [...event.inputs.keys()];
         throw new YareError(
           'YARE_BAD_INPUT',
@@ -177,9 +170,10 @@ export class EventRunner implements EvalContext {
       }
     }
     const out = newDict();
-    for (const spec of event.inputs.values()) {
-      if (Object.hasOwn(given, spec.name) && given[spec.name] !== null) {
-        out[spec.name] = coerceInput(event.name, spec, given[spec.name] as Value);
+    for (const spec of event.inputList) {
+      const v = Object.hasOwn(given, spec.name) ? given[spec.name] : undefined;
+      if (v !== undefined && v !== null) {
+        out[spec.name] = coerceInput(event.name, spec, inputValue(event.name, spec.name, v));
       } else if (spec.hasDefault) {
         out[spec.name] = spec.default;
       } else if (spec.type === undefined) {
@@ -548,17 +542,23 @@ function assign(parent: Dict | Value[], key: string, value: Value, path: readonl
   parent[key] = value;
 }
 
-/** Inputs as a null-prototype dict; only nested containers are converted (deeply). */
-function shallowValue(raw: unknown): Dict {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return toValue(raw) as Dict;
-  const out = newDict();
-  for (const key of Object.keys(raw)) out[key] = toValue((raw as Record<string, unknown>)[key]);
-  return out;
+const NO_INPUTS: Record<string, unknown> = Object.freeze(newDict());
+
+/** One input value from untrusted data: primitives as they are, containers converted (null-prototype dicts). */
+function inputValue(event: string, name: string, v: unknown): Value {
+  if (typeof v === 'string' || typeof v === 'boolean') return v;
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  try {
+    return toValue(v);
+  } catch (error) {
+    throw new YareError('YARE_BAD_INPUT', `Input '${name}' of '${event}' is not plain data: ${(error as Error).message}.`);
+  }
 }
 
 function copyDict(d: Dict): Dict {
   const out = newDict();
-  for (const k of Object.keys(d)) out[k] = d[k] as Value;
+  // for…in on a null-prototype dict visits exactly its own keys.
+  for (const k in d) out[k] = d[k] as Value;
   return out;
 }
 

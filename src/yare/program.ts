@@ -134,6 +134,8 @@ export interface EventDef {
   readonly name: string;
   readonly description: string;
   readonly inputs: ReadonlyMap<string, InputSpec>;
+  /** The same inputs in declaration order, for the hot path. */
+  readonly inputList: readonly InputSpec[];
   /** Inputs were written in list form: undeclared types, values pass through. */
   readonly inputsListForm: boolean;
   readonly steps: readonly Step[];

@@ -3,7 +3,7 @@ import type { Expression } from '../../../src/yare/expr/ast.ts';
 import { evaluate, formatValue } from '../../../src/yare/expr/evaluate.ts';
 import { parseAtExpression, parseExpression } from '../../../src/yare/expr/parser.ts';
 import { MAX_CONTAINER_SIZE, MAX_STRING_LENGTH } from '../../../src/yare/limits.ts';
-import { Duration, PyFloat } from '../../../src/yare/values.ts';
+import { Duration, inheritsNothing, PyFloat } from '../../../src/yare/values.ts';
 import { contextOf, run, yareErrorOf } from './helpers.ts';
 
 /** Python's str() of the result: distinguishes 3 from 3.0 and True from 1. */
@@ -130,7 +130,7 @@ describe('reference §5.1 evaluator cases', () => {
   it('list and dict literals evaluate their items', () => {
     const v = run("@ {'id': temp.id, 'health': 100}", { temp: { id: 'x42' } });
     expect({ ...(v as object) }).toEqual({ id: 'x42', health: 100 });
-    expect(Object.getPrototypeOf(v)).toBeNull();
+    expect(inheritsNothing(v)).toBe(true);
     expect(run("@ [1, inputs.val, 'a']", { inputs: { val: 7 } })).toEqual([1, 7, 'a']);
   });
 
@@ -433,7 +433,7 @@ describe('attribute and subscript safety', () => {
       unknown
     >;
     expect(Object.keys(v)).toEqual(['__proto__', 'constructor', 'prototype']);
-    expect(Object.getPrototypeOf(v)).toBeNull();
+    expect(inheritsNothing(v)).toBe(true);
     expect(run("{'__proto__': {'polluted': 1}}['__proto__']['polluted']")).toBe(1);
     expect(run("{'__proto__': 5}.__proto__")).toBe(5);
     expect(run("{'a': 1}['__proto__']")).toBeNull();

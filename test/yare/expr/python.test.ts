@@ -14,7 +14,7 @@ import {
   typeName,
   valueEquals,
 } from '../../../src/yare/python.ts';
-import { Duration, newDict, PyFloat, type Value } from '../../../src/yare/values.ts';
+import { Duration, inheritsNothing, newDict, PyFloat, type Value } from '../../../src/yare/values.ts';
 import { yareErrorOf } from './helpers.ts';
 
 const SECOND = 1_000_000;
@@ -108,8 +108,8 @@ describe('toStateValue', () => {
       l: [new PyFloat(0.5), { x: null }],
     });
     expect(out).toEqual({ f: 3, d: 'P1DT2H3M4S', l: [0.5, { x: null }] });
-    expect(Object.getPrototypeOf(out)).toBeNull();
-    expect(Object.getPrototypeOf((out as { l: object[] }).l[1])).toBeNull();
+    expect(inheritsNothing(out)).toBe(true);
+    expect(inheritsNothing((out as { l: object[] }).l[1])).toBe(true);
     expect(JSON.stringify(out)).toBe('{"f":3,"d":"P1DT2H3M4S","l":[0.5,{"x":null}]}');
   });
 

@@ -1,0 +1,121 @@
+// A small, strict reader of tar (ustar, with pax and GNU long names) held in memory. Regular files and
+// folders only: links, devices and FIFOs are refused. Every header's checksum is checked.
+
+import { ArchiveError } from './errors.ts';
+import { MAX_ARCHIVE_ENTRIES, MAX_ENTRY_BYTES, MAX_EXTRACTED_BYTES } from './limits.ts';
+import { entrySegments } from './paths.ts';
+
+const BLOCK = 512;
+const latin1 = new TextDecoder('latin1');
+const utf8 = new TextDecoder('utf-8');
+
+function field(header: Uint8Array, offset: number, length: number): string {
+  const bytes = header.subarray(offset, offset + length);
+  const end = bytes.indexOf(0);
+  return utf8.decode(end === -1 ? bytes : bytes.subarray(0, end));
+}
+
+function octal(header: Uint8Array, offset: number, length: number, what: string): number {
+  const text = latin1.decode(header.subarray(offset, offset + length)).replace(/\0.*$/s, '').trim();
+  if (text === '') return 0;
+  if (!/^[0-7]+$/.test(text)) throw new ArchiveError('archive_format', `bad tar ${what} field '${text}'`);
+  return Number.parseInt(text, 8);
+}
+
+function checksumOk(header: Uint8Array): boolean {
+  const stored = octal(header, 148, 8, 'checksum');
+  let sum = 0;
+  for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 32 : (header[i] ?? 0);
+  return sum === stored;
+}
+
+/** The `path=` record of a pax extended header, if any. */
+function paxPath(data: Uint8Array): string | undefined {
+  const text = utf8.decode(data);
+  let at = 0;
+  while (at < text.length) {
+    const space = text.indexOf(' ', at);
+    if (space === -1) break;
+    const length = Number.parseInt(text.slice(at, space), 10);
+    if (!Number.isSafeInteger(length) || length <= 0) throw new ArchiveError('archive_format', 'bad pax header');
+    const record = text.slice(space + 1, at + length - 1);
+    if (record.startsWith('path=')) return record.slice(5);
+    at += length;
+  }
+  return undefined;
+}
+
+export interface RawEntry {
+  readonly segments: string[];
+  readonly data: Uint8Array;
+}
+
+export function isTar(bytes: Uint8Array): boolean {
+  return bytes.length >= BLOCK && latin1.decode(bytes.subarray(257, 262)) === 'ustar';
+}
+
+export function readTar(bytes: Uint8Array): RawEntry[] {
+  const files: RawEntry[] = [];
+  let offset = 0;
+  let entries = 0;
+  let total = 0;
+  let longName: string | undefined;
+  while (offset + BLOCK <= bytes.length) {
+    const header = bytes.subarray(offset, offset + BLOCK);
+    if (header.every((b) => b === 0)) return files;
+    if (!checksumOk(header)) throw new ArchiveError('archive_format', `tar header at byte ${offset} has a bad checksum`);
+    entries += 1;
+    if (entries > MAX_ARCHIVE_ENTRIES) {
+      throw new ArchiveError('archive_too_large', `more than ${MAX_ARCHIVE_ENTRIES} entries (MAX_ARCHIVE_ENTRIES)`);
+    }
+    const type = String.fromCharCode(header[156] ?? 0);
+    const size = octal(header, 124, 12, 'size');
+    const dataStart = offset + BLOCK;
+    const dataEnd = dataStart + size;
+    if (dataEnd > bytes.length) throw new ArchiveError('archive_format', 'the tar stream ends inside an entry');
+    const data = bytes.subarray(dataStart, dataEnd);
+    offset = dataStart + Math.ceil(size / BLOCK) * BLOCK;
+    const prefix = field(header, 345, 155);
+    const baseName = field(header, 0, 100);
+    const name = longName ?? (prefix === '' ? baseName : `${prefix}/${baseName}`);
+    switch (type) {
+      case 'x':
+        longName = paxPath(data) ?? longName;
+        continue;
+      case 'g':
+        continue;
+      case 'L':
+        longName = field(data, 0, data.length);
+        continue;
+      case '0':
+      case '\0':
+      case '7': {
+        longName = undefined;
+        const segments = entrySegments(name);
+        if (size > MAX_ENTRY_BYTES) {
+          throw new ArchiveError('archive_too_large', `${size} bytes; the limit per file is ${MAX_ENTRY_BYTES} (MAX_ENTRY_BYTES)`, name);
+        }
+        total += size;
+        if (total > MAX_EXTRACTED_BYTES) {
+          throw new ArchiveError('archive_too_large', `files total over ${MAX_EXTRACTED_BYTES} bytes (MAX_EXTRACTED_BYTES)`, name);
+        }
+        files.push({ segments, data: data.slice() });
+        continue;
+      }
+      case '5':
+        longName = undefined;
+        entrySegments(name);
+        continue;
+      case '1':
+      case '2':
+        throw new ArchiveError('archive_link', 'links are refused in cartridge archives', name);
+      case '3':
+      case '4':
+      case '6':
+        throw new ArchiveError('archive_link', 'devices and FIFOs are refused in cartridge archives', name);
+      default:
+        throw new ArchiveError('archive_unsupported', `tar entry type '${type}' is not supported`, name);
+    }
+  }
+  return files;
+}

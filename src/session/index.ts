@@ -1,0 +1,29 @@
+// Sessions: the turn tree, saves, branching, hydration and concurrency over the store (see service.ts).
+export { canonicalJson, plainJson } from './canonical.ts';
+export { isSessionError, SessionError, type SessionErrorCode } from './errors.ts';
+export { cartridgeLedger, type CartridgeLedger, logEntries, type WorldResult, worldFromRows } from './ledger.ts';
+export { CartridgeLibrary, type LoadedCartridge, type RegisterResult } from './library.ts';
+export * from './limits.ts';
+export { inputText, storyMessages } from './messages.ts';
+export {
+  type AuthorEventRecord,
+  classifyRecord,
+  type GenesisRecord,
+  type SessionRecord,
+  type StoredTurnRecord,
+} from './records.ts';
+export { countingSeeds, cryptoSeeds, freshSeed, type SeedSource } from './seeds.ts';
+export {
+  type CreateSessionRequest,
+  type PreparedTurn,
+  type ReadyTurn,
+  type RunOptions,
+  type SessionObserver,
+  SessionService,
+  type SessionServiceOptions,
+  storedTurnInput,
+  type TurnInput,
+  type TurnOutcome,
+  type TurnRequest,
+} from './service.ts';
+export { type Divergence, type DivergenceKind, type VerifyReport, verifySession } from './verify.ts';

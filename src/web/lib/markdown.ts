@@ -1,0 +1,322 @@
+// A small Markdown reader for narration. Model text is untrusted, so this never produces HTML: it produces
+// a typed tree that the view renders with Preact (which escapes every string). Raw HTML stays literal text,
+// and a link keeps its target only when it is http(s) or mailto; anything else (`javascript:`, `data:`,
+// relative paths) renders as plain text.
+//
+// Supported: paragraphs, line breaks (two trailing spaces, a backslash, or a single newline inside a
+// paragraph, since models write prose line by line), ATX headings, *emphasis*, **strong**, `code`, fenced
+// code blocks, > blockquotes, - / * / + and 1. lists, --- rules, [links](https://…).
+
+/** Characters read from one message; the rest is cut (a message this long is a bug upstream). */
+export const MAX_MARKDOWN_CHARS = 100_000;
+/** Nesting of blockquotes; deeper `>` markers stay literal text. */
+export const MAX_BLOCKQUOTE_DEPTH = 4;
+/** Nesting of emphasis/strong/link spans; deeper markers stay literal text. */
+export const MAX_INLINE_DEPTH = 6;
+
+export type Inline =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'em'; readonly children: readonly Inline[] }
+  | { readonly kind: 'strong'; readonly children: readonly Inline[] }
+  | { readonly kind: 'code'; readonly text: string }
+  | { readonly kind: 'br' }
+  | { readonly kind: 'link'; readonly href: string; readonly children: readonly Inline[] };
+
+export type Block =
+  | { readonly kind: 'paragraph'; readonly children: readonly Inline[] }
+  | { readonly kind: 'heading'; readonly level: 1 | 2 | 3 | 4 | 5 | 6; readonly children: readonly Inline[] }
+  | {
+      readonly kind: 'list';
+      readonly ordered: boolean;
+      readonly start: number;
+      readonly items: readonly (readonly Inline[])[];
+    }
+  | { readonly kind: 'code'; readonly text: string }
+  | { readonly kind: 'blockquote'; readonly children: readonly Block[] }
+  | { readonly kind: 'rule' };
+
+export interface ParsedMarkdown {
+  readonly blocks: readonly Block[];
+  /** True when the input was longer than MAX_MARKDOWN_CHARS and was cut. */
+  readonly truncated: boolean;
+}
+
+const SAFE_LINK = /^(?:https?:\/\/|mailto:)[^\s<>"'`]+$/i;
+
+/** The link target when it is safe to follow, else undefined. */
+export function safeHref(raw: string): string | undefined {
+  const href = raw.trim();
+  // Control characters and backslashes are how browsers get tricked into other schemes.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting them is the point
+  if (/[\u0000-\u001f\u007f\\]/.test(href)) return undefined;
+  return SAFE_LINK.test(href) ? href : undefined;
+}
+
+export function parseMarkdown(source: string): ParsedMarkdown {
+  const truncated = source.length > MAX_MARKDOWN_CHARS;
+  const text = (truncated ? source.slice(0, MAX_MARKDOWN_CHARS) : source).replace(/\r\n?/g, '\n');
+  return { blocks: parseBlocks(text.split('\n'), 0), truncated };
+}
+
+const FENCE = /^ {0,3}(```+|~~~+)\s*([\w-]*)\s*$/;
+const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*#*[ \t]*$/;
+const RULE = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+const BULLET = /^ {0,3}[-*+][ \t]+(.*)$/;
+const ORDERED = /^ {0,3}(\d{1,9})[.)][ \t]+(.*)$/;
+const QUOTE = /^ {0,3}>[ \t]?(.*)$/;
+
+function parseBlocks(lines: readonly string[], quoteDepth: number): Block[] {
+  const blocks: Block[] = [];
+  let paragraph: string[] = [];
+  const flush = (): void => {
+    if (paragraph.length > 0) blocks.push({ kind: 'paragraph', children: parseInlines(paragraph.join('\n')) });
+    paragraph = [];
+  };
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i] ?? '';
+    if (line.trim() === '') {
+      flush();
+      i++;
+      continue;
+    }
+    const fence = FENCE.exec(line);
+    if (fence) {
+      flush();
+      const marker = fence[1] ?? '```';
+      const body: string[] = [];
+      i++;
+      while (i < lines.length && !(lines[i] ?? '').trim().startsWith(marker)) {
+        body.push(lines[i] ?? '');
+        i++;
+      }
+      i++; // the closing fence (or the end of the text: an unclosed fence runs to the end)
+      blocks.push({ kind: 'code', text: body.join('\n') });
+      continue;
+    }
+    const heading = HEADING.exec(line);
+    if (heading) {
+      flush();
+      const level = (heading[1] ?? '#').length as 1 | 2 | 3 | 4 | 5 | 6;
+      blocks.push({ kind: 'heading', level, children: parseInlines(heading[2] ?? '') });
+      i++;
+      continue;
+    }
+    if (RULE.test(line)) {
+      flush();
+      blocks.push({ kind: 'rule' });
+      i++;
+      continue;
+    }
+    if (QUOTE.test(line) && quoteDepth < MAX_BLOCKQUOTE_DEPTH) {
+      flush();
+      const inner: string[] = [];
+      while (i < lines.length) {
+        const m = QUOTE.exec(lines[i] ?? '');
+        if (!m) break;
+        inner.push(m[1] ?? '');
+        i++;
+      }
+      blocks.push({ kind: 'blockquote', children: parseBlocks(inner, quoteDepth + 1) });
+      continue;
+    }
+    const bullet = BULLET.exec(line);
+    const ordered = bullet ? null : ORDERED.exec(line);
+    if (bullet || ordered) {
+      flush();
+      const isOrdered = ordered !== null;
+      const pattern = isOrdered ? ORDERED : BULLET;
+      const items: Inline[][] = [];
+      let current: string[] = [];
+      while (i < lines.length) {
+        const l = lines[i] ?? '';
+        const m = pattern.exec(l);
+        if (m) {
+          if (current.length > 0) items.push(parseInlines(current.join('\n')));
+          current = [(isOrdered ? m[2] : m[1]) ?? ''];
+          i++;
+        } else if (l.trim() !== '' && /^\s+/.test(l) && current.length > 0) {
+          current.push(l.trim()); // an indented continuation line belongs to the item
+          i++;
+        } else break;
+      }
+      if (current.length > 0) items.push(parseInlines(current.join('\n')));
+      const start = isOrdered ? Number.parseInt(ordered?.[1] ?? '1', 10) : 1;
+      blocks.push({ kind: 'list', ordered: isOrdered, start, items });
+      continue;
+    }
+    paragraph.push(line);
+    i++;
+  }
+  flush();
+  return blocks;
+}
+
+/** Characters a backslash may escape (CommonMark's ASCII punctuation). */
+const ESCAPABLE = new Set('\\`*_{}[]()#+-.!>~|<"\''.split(''));
+
+export function parseInlines(text: string, depth = 0): Inline[] {
+  const out: Inline[] = [];
+  let buffer = '';
+  const pushText = (s: string): void => {
+    buffer += s;
+  };
+  const flushText = (): void => {
+    if (buffer.length > 0) {
+      const last = out[out.length - 1];
+      if (last?.kind === 'text') out[out.length - 1] = { kind: 'text', text: last.text + buffer };
+      else out.push({ kind: 'text', text: buffer });
+    }
+    buffer = '';
+  };
+  const push = (node: Inline): void => {
+    flushText();
+    out.push(node);
+  };
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i] ?? '';
+    if (c === '\\') {
+      const next = text[i + 1];
+      if (next === '\n') {
+        push({ kind: 'br' });
+        i += 2;
+        continue;
+      }
+      if (next !== undefined && ESCAPABLE.has(next)) {
+        pushText(next);
+        i += 2;
+        continue;
+      }
+      pushText(c);
+      i++;
+      continue;
+    }
+    if (c === '\n') {
+      // Trailing spaces before a newline are a hard break in Markdown; models rarely write them, and a
+      // newline inside a paragraph is almost always meant as one, so both become a line break.
+      buffer = buffer.replace(/ +$/, '');
+      push({ kind: 'br' });
+      i++;
+      continue;
+    }
+    if (c === '`') {
+      const run = /^`+/.exec(text.slice(i))?.[0] ?? '`';
+      const close = text.indexOf(run, i + run.length);
+      if (close > i) {
+        push({ kind: 'code', text: text.slice(i + run.length, close).replace(/\n/g, ' ') });
+        i = close + run.length;
+        continue;
+      }
+      pushText(run);
+      i += run.length;
+      continue;
+    }
+    if ((c === '*' || c === '_') && depth < MAX_INLINE_DEPTH) {
+      const double = text[i + 1] === c;
+      const marker = double ? c + c : c;
+      const span = findClosing(text, i + marker.length, marker);
+      // `_` inside a word (snake_case) is not emphasis.
+      const wordy = c === '_' && /\w/.test(text[i - 1] ?? '');
+      if (span !== -1 && !wordy) {
+        const inner = text.slice(i + marker.length, span);
+        push({ kind: double ? 'strong' : 'em', children: parseInlines(inner, depth + 1) });
+        i = span + marker.length;
+        continue;
+      }
+      pushText(marker);
+      i += marker.length;
+      continue;
+    }
+    if (c === '[' && depth < MAX_INLINE_DEPTH) {
+      const link = /^\[([^\]\n]{1,500})\]\(([^()\s]{1,2000})\)/.exec(text.slice(i));
+      if (link) {
+        const href = safeHref(link[2] ?? '');
+        const children = parseInlines(link[1] ?? '', depth + 1);
+        if (href !== undefined) push({ kind: 'link', href, children });
+        else {
+          // An unsafe target: keep the label, drop the link (the target is not shown either).
+          flushText();
+          for (const child of children) push(child);
+        }
+        i += link[0].length;
+        continue;
+      }
+    }
+    pushText(c);
+    i++;
+  }
+  flushText();
+  return out;
+}
+
+/** Index of the closing marker for a span opened just before `from`, or -1. */
+function findClosing(text: string, from: number, marker: string): number {
+  // The opening marker must be followed by a non-space, the closing one preceded by one.
+  if (from >= text.length || /\s/.test(text[from] ?? ' ')) return -1;
+  let i = from;
+  while (i < text.length) {
+    const at = text.indexOf(marker, i);
+    if (at === -1) return -1;
+    if (text[at - 1] === '\\') {
+      i = at + marker.length;
+      continue;
+    }
+    // For a single marker, skip over a double one (it belongs to a nested strong span).
+    if (marker.length === 1 && text[at + 1] === marker) {
+      const inner = findClosing(text, at + 2, marker + marker);
+      if (inner !== -1) {
+        i = inner + 2;
+        continue;
+      }
+    }
+    if (at > from && !/\s/.test(text[at - 1] ?? ' ')) return at;
+    i = at + marker.length;
+  }
+  return -1;
+}
+
+/** The plain text of a tree (for the live region, titles and tests). */
+export function plainText(blocks: readonly Block[]): string {
+  const inline = (nodes: readonly Inline[]): string =>
+    nodes
+      .map((n) => {
+        switch (n.kind) {
+          case 'text':
+          case 'code':
+            return n.text;
+          case 'br':
+            return '\n';
+          case 'em':
+          case 'strong':
+          case 'link':
+            return inline(n.children);
+          default: {
+            const unreachable: never = n;
+            return String(unreachable);
+          }
+        }
+      })
+      .join('');
+  return blocks
+    .map((b) => {
+      switch (b.kind) {
+        case 'paragraph':
+        case 'heading':
+          return inline(b.children);
+        case 'list':
+          return b.items.map(inline).join('\n');
+        case 'code':
+          return b.text;
+        case 'blockquote':
+          return plainText(b.children);
+        case 'rule':
+          return '';
+        default: {
+          const unreachable: never = b;
+          return String(unreachable);
+        }
+      }
+    })
+    .join('\n\n');
+}

@@ -1,0 +1,110 @@
+// The session's turn tree, as the client shows it: the branch to the head (the story), the swipes of each
+// turn (its siblings), and an outline of the whole tree in which a chain of turns stays in one column and
+// each further branch moves one column right, so a long game stays narrow.
+
+export interface TreeNode {
+  readonly id: string;
+  readonly parentId: string | null;
+  readonly depth: number;
+  readonly siblingIndex: number;
+  readonly seq: number;
+}
+
+export interface Tree {
+  readonly byId: ReadonlyMap<string, TreeNode>;
+  /** Children by parent id, in sibling order. */
+  readonly children: ReadonlyMap<string, readonly TreeNode[]>;
+  readonly root: TreeNode | undefined;
+}
+
+export function buildTree(nodes: readonly TreeNode[]): Tree {
+  const byId = new Map<string, TreeNode>();
+  const children = new Map<string, TreeNode[]>();
+  let root: TreeNode | undefined;
+  for (const node of nodes) byId.set(node.id, node);
+  for (const node of nodes) {
+    if (node.parentId === null || !byId.has(node.parentId)) {
+      if (root === undefined || node.seq < root.seq) root = node;
+      continue;
+    }
+    const list = children.get(node.parentId) ?? [];
+    list.push(node);
+    children.set(node.parentId, list);
+  }
+  for (const list of children.values()) list.sort((a, b) => a.siblingIndex - b.siblingIndex || a.seq - b.seq);
+  return { byId, children, root };
+}
+
+/** Ids from the root to `id`, inclusive (empty when `id` is unknown). */
+export function lineage(tree: Tree, id: string): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  let node = tree.byId.get(id);
+  while (node !== undefined && !seen.has(node.id)) {
+    seen.add(node.id);
+    out.push(node.id);
+    node = node.parentId === null ? undefined : tree.byId.get(node.parentId);
+  }
+  return out.reverse();
+}
+
+export interface Swipes {
+  /** 0-based position of the turn among its siblings. */
+  readonly index: number;
+  readonly count: number;
+  readonly previous: string | undefined;
+  readonly next: string | undefined;
+}
+
+/** Where a turn sits among its siblings (the alternatives of the same input). */
+export function swipesOf(tree: Tree, id: string): Swipes | undefined {
+  const node = tree.byId.get(id);
+  if (node === undefined || node.parentId === null) return undefined;
+  const siblings = tree.children.get(node.parentId) ?? [node];
+  const index = siblings.findIndex((s) => s.id === id);
+  return {
+    index,
+    count: siblings.length,
+    previous: siblings[index - 1]?.id,
+    next: siblings[index + 1]?.id,
+  };
+}
+
+/** The deepest turn reached by always following the first child, from `id` (where a swipe leads). */
+export function leafOf(tree: Tree, id: string): string {
+  let current = id;
+  const seen = new Set<string>();
+  for (;;) {
+    seen.add(current);
+    const first = tree.children.get(current)?.[0];
+    if (first === undefined || seen.has(first.id)) return current;
+    current = first.id;
+  }
+}
+
+export interface OutlineRow {
+  readonly id: string;
+  readonly depth: number;
+  /** Column: 0 for the main line, +1 for each branch taken off it. */
+  readonly column: number;
+  /** The turn has siblings (it is one of several swipes). */
+  readonly branched: boolean;
+}
+
+/** Every turn in depth-first order (first child first), iteratively so a deep game cannot overflow. */
+export function outline(tree: Tree): OutlineRow[] {
+  const rows: OutlineRow[] = [];
+  if (tree.root === undefined) return rows;
+  const stack: { node: TreeNode; column: number }[] = [{ node: tree.root, column: 0 }];
+  while (stack.length > 0) {
+    const { node, column } = stack.pop() as { node: TreeNode; column: number };
+    const siblings = node.parentId === null ? 1 : (tree.children.get(node.parentId)?.length ?? 1);
+    rows.push({ id: node.id, depth: node.depth, column, branched: siblings > 1 });
+    const kids = tree.children.get(node.id) ?? [];
+    for (let i = kids.length - 1; i >= 0; i--) {
+      const kid = kids[i] as TreeNode;
+      stack.push({ node: kid, column: i === 0 ? column : column + 1 });
+    }
+  }
+  return rows;
+}
