@@ -91,12 +91,13 @@ interface Frame {
  */
 export class EventRunner implements EvalContext {
   private root: Dict;
-  private temp: Dict = newDict();
+  private temp: Dict = NO_TEMP;
   private frame!: Frame;
   private notes: string[] = [];
   private steps = 0;
   /** Objects created during the current run, which it may change in place. */
-  private readonly owned = new Set<object>();
+  /** A short list (a handful of objects per run): scanning it beats a Set's allocation and hashing. */
+  private readonly owned: object[] = [];
   private firstRoll = 0;
 
   constructor(
@@ -121,9 +122,9 @@ export class EventRunner implements EvalContext {
 
   run(eventName: string, inputs: unknown = {}): RunResult {
     const before = this.root;
-    this.owned.clear();
+    this.owned.length = 0;
     this.temp = newDict();
-    this.owned.add(this.temp);
+    this.owned.push(this.temp);
     this.notes = [];
     this.steps = 0;
     this.firstRoll = this.dice.rolls.length;
@@ -136,11 +137,11 @@ export class EventRunner implements EvalContext {
         );
       }
       this.invoke(event, this.prepareInputs(event, inputs), 1);
-      this.owned.clear();
+      this.owned.length = 0;
       return { ok: true, state: this.root, notes: this.notes, rolls: this.dice.rolls.slice(this.firstRoll) };
     } catch (error) {
       this.root = before;
-      this.owned.clear();
+      this.owned.length = 0;
       return {
         ok: false,
         error: toRunError(error, eventName, this.currentPlace),
@@ -501,7 +502,7 @@ export class EventRunner implements EvalContext {
           'YARE_BAD_PATH',
           `Cannot write ${path.join('.')}: '${path.slice(0, i + 1).join('.')}' holds ${typeName(next)}, not a mapping.`,
         );
-      this.owned.add(owned);
+      if (!this.owned.includes(owned)) this.owned.push(owned);
       assign(parent, key, owned, path);
       parent = owned;
     }
@@ -509,9 +510,9 @@ export class EventRunner implements EvalContext {
   }
 
   private own<T extends Dict | Value[]>(obj: T): T {
-    if (this.owned.has(obj)) return obj;
+    if (this.owned.includes(obj)) return obj;
     const copy = (Array.isArray(obj) ? [...obj] : copyDict(obj as Dict)) as T;
-    this.owned.add(copy);
+    this.owned.push(copy);
     return copy;
   }
 }
@@ -543,6 +544,7 @@ function assign(parent: Dict | Value[], key: string, value: Value, path: readonl
 }
 
 const NO_INPUTS: Record<string, unknown> = Object.freeze(newDict());
+const NO_TEMP: Dict = Object.freeze(newDict()) as Dict;
 
 /** One input value from untrusted data: primitives as they are, containers converted (null-prototype dicts). */
 function inputValue(event: string, name: string, v: unknown): Value {

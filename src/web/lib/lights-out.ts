@@ -22,10 +22,14 @@ export interface LightsOutConfig {
   readonly hooks: { readonly onNearMiss?: string; readonly onSuccess?: string; readonly onFailure?: string };
 }
 
-export type ConfigCheck = { readonly ok: true; readonly config: LightsOutConfig } | { readonly ok: false; readonly errors: string[] };
+export type ConfigCheck =
+  | { readonly ok: true; readonly config: LightsOutConfig }
+  | { readonly ok: false; readonly errors: string[] };
 
 function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 function intSetting(
@@ -40,17 +44,26 @@ function intSetting(
   const raw = difficulty[key];
   if (raw === undefined || raw === null) return fallback;
   if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < min || raw > max) {
-    errors.push(`config.difficulty.${key}: must be an integer from ${min} to ${max} (${limitName}), got ${JSON.stringify(raw)}`);
+    errors.push(
+      `config.difficulty.${key}: must be an integer from ${min} to ${max} (${limitName}), got ${JSON.stringify(raw)}`,
+    );
     return fallback;
   }
   return raw;
 }
 
-function textSetting(source: Record<string, unknown> | undefined, key: string, place: string, errors: string[]): string | undefined {
+function textSetting(
+  source: Record<string, unknown> | undefined,
+  key: string,
+  place: string,
+  errors: string[],
+): string | undefined {
   const raw = source?.[key];
   if (raw === undefined || raw === null) return undefined;
   if (typeof raw !== 'string' || raw.length > MAX_CONFIG_TEXT_CHARS) {
-    errors.push(`${place}.${key}: must be text of at most ${MAX_CONFIG_TEXT_CHARS} characters (MAX_CONFIG_TEXT_CHARS)`);
+    errors.push(
+      `${place}.${key}: must be text of at most ${MAX_CONFIG_TEXT_CHARS} characters (MAX_CONFIG_TEXT_CHARS)`,
+    );
     return undefined;
   }
   return raw;
@@ -63,9 +76,33 @@ export function readLightsOutConfig(config: unknown): ConfigCheck {
   const difficulty = record(root.difficulty) ?? {};
   const assets = record(root.assets);
   const hooks = record(root.narrative_hooks);
-  const gridSize = intSetting(difficulty, 'grid_size', DEFAULT_GRID_SIZE, MIN_GRID_SIZE, MAX_GRID_SIZE, 'MIN_GRID_SIZE..MAX_GRID_SIZE', errors);
-  const maxMoves = intSetting(difficulty, 'max_moves', DEFAULT_MAX_MOVES, 1, MAX_MOVES_LIMIT, 'MAX_MOVES_LIMIT', errors);
-  const scrambleDepth = intSetting(difficulty, 'scramble_depth', DEFAULT_SCRAMBLE_DEPTH, 1, MAX_SCRAMBLE_DEPTH, 'MAX_SCRAMBLE_DEPTH', errors);
+  const gridSize = intSetting(
+    difficulty,
+    'grid_size',
+    DEFAULT_GRID_SIZE,
+    MIN_GRID_SIZE,
+    MAX_GRID_SIZE,
+    'MIN_GRID_SIZE..MAX_GRID_SIZE',
+    errors,
+  );
+  const maxMoves = intSetting(
+    difficulty,
+    'max_moves',
+    DEFAULT_MAX_MOVES,
+    1,
+    MAX_MOVES_LIMIT,
+    'MAX_MOVES_LIMIT',
+    errors,
+  );
+  const scrambleDepth = intSetting(
+    difficulty,
+    'scramble_depth',
+    DEFAULT_SCRAMBLE_DEPTH,
+    1,
+    MAX_SCRAMBLE_DEPTH,
+    'MAX_SCRAMBLE_DEPTH',
+    errors,
+  );
   const iconOn = textSetting(assets, 'icon_on', 'config.assets', errors) ?? '💡';
   const iconOff = textSetting(assets, 'icon_off', 'config.assets', errors) ?? '⬛';
   const onNearMiss = textSetting(hooks, 'on_near_miss', 'config.narrative_hooks', errors);
@@ -147,7 +184,8 @@ export function play(game: LightsOutGame, index: number): LightsOutGame {
   if (game.status !== 'playing' || index < 0 || index >= game.board.length) return game;
   const board = press(game.board, game.config.gridSize, index);
   const movesMade = game.movesMade + 1;
-  const status = litCount(board) === 0 ? 'completed' : movesMade >= game.config.maxMoves ? 'failed' : 'playing';
+  const status =
+    litCount(board) === 0 ? 'completed' : movesMade >= game.config.maxMoves ? 'failed' : 'playing';
   return { ...game, board, movesMade, status };
 }
 

@@ -69,7 +69,8 @@ function parseBlocks(lines: readonly string[], quoteDepth: number): Block[] {
   const blocks: Block[] = [];
   let paragraph: string[] = [];
   const flush = (): void => {
-    if (paragraph.length > 0) blocks.push({ kind: 'paragraph', children: parseInlines(paragraph.join('\n')) });
+    if (paragraph.length > 0)
+      blocks.push({ kind: 'paragraph', children: parseInlines(paragraph.join('\n')) });
     paragraph = [];
   };
   let i = 0;
@@ -173,6 +174,9 @@ export function parseInlines(text: string, depth = 0): Inline[] {
     flushText();
     out.push(node);
   };
+  // Where a search for each closing marker already failed: later openers cannot succeed either (their
+  // candidates are a subset), which keeps a run of unmatched markers linear instead of quadratic.
+  const failedFrom = new Map<string, number>();
   let i = 0;
   while (i < text.length) {
     const c = text[i] ?? '';
@@ -215,7 +219,7 @@ export function parseInlines(text: string, depth = 0): Inline[] {
     if ((c === '*' || c === '_') && depth < MAX_INLINE_DEPTH) {
       const double = text[i + 1] === c;
       const marker = double ? c + c : c;
-      const span = findClosing(text, i + marker.length, marker);
+      const span = findClosing(text, i + marker.length, marker, failedFrom);
       // `_` inside a word (snake_case) is not emphasis.
       const wordy = c === '_' && /\w/.test(text[i - 1] ?? '');
       if (span !== -1 && !wordy) {
@@ -251,9 +255,17 @@ export function parseInlines(text: string, depth = 0): Inline[] {
 }
 
 /** Index of the closing marker for a span opened just before `from`, or -1. */
-function findClosing(text: string, from: number, marker: string): number {
+function findClosing(text: string, from: number, marker: string, failedFrom: Map<string, number>): number {
   // The opening marker must be followed by a non-space, the closing one preceded by one.
   if (from >= text.length || /\s/.test(text[from] ?? ' ')) return -1;
+  const failed = failedFrom.get(marker);
+  if (failed !== undefined && from >= failed) return -1;
+  const found = scanClosing(text, from, marker, failedFrom);
+  if (found === -1) failedFrom.set(marker, Math.min(failed ?? from, from));
+  return found;
+}
+
+function scanClosing(text: string, from: number, marker: string, failedFrom: Map<string, number>): number {
   let i = from;
   while (i < text.length) {
     const at = text.indexOf(marker, i);
@@ -264,7 +276,7 @@ function findClosing(text: string, from: number, marker: string): number {
     }
     // For a single marker, skip over a double one (it belongs to a nested strong span).
     if (marker.length === 1 && text[at + 1] === marker) {
-      const inner = findClosing(text, at + 2, marker + marker);
+      const inner = findClosing(text, at + 2, marker + marker, failedFrom);
       if (inner !== -1) {
         i = inner + 2;
         continue;

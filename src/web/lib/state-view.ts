@@ -18,12 +18,31 @@ export const MAX_PANEL_DEPTH = 6;
 export const MAX_PANEL_TEXT_CHARS = 300;
 
 export type PanelEntry =
-  | { readonly kind: 'bar'; readonly key: string; readonly path: string; readonly value: number; readonly min: number; readonly max: number }
+  | {
+      readonly kind: 'bar';
+      readonly key: string;
+      readonly path: string;
+      readonly value: number;
+      readonly min: number;
+      readonly max: number;
+    }
   | { readonly kind: 'number'; readonly key: string; readonly path: string; readonly value: number }
   | { readonly kind: 'text'; readonly key: string; readonly path: string; readonly value: string }
   | { readonly kind: 'flag'; readonly key: string; readonly path: string; readonly value: boolean }
-  | { readonly kind: 'list'; readonly key: string; readonly path: string; readonly items: readonly string[]; readonly more: number }
-  | { readonly kind: 'group'; readonly key: string; readonly path: string; readonly entries: readonly PanelEntry[]; readonly more: number };
+  | {
+      readonly kind: 'list';
+      readonly key: string;
+      readonly path: string;
+      readonly items: readonly string[];
+      readonly more: number;
+    }
+  | {
+      readonly kind: 'group';
+      readonly key: string;
+      readonly path: string;
+      readonly entries: readonly PanelEntry[];
+      readonly more: number;
+    };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

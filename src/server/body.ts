@@ -1,0 +1,112 @@
+// Reading request bodies safely: the declared and the actual size are both capped (the stream is cut at
+// the cap, so a lying Content-Length or a chunked flood cannot fill memory), JSON must say it is JSON,
+// nesting is bounded before anything recursive runs, and `__proto__`/`constructor`/`prototype` keys are
+// refused wherever they appear.
+
+import { ApiError } from './errors.ts';
+import { MAX_JSON_DEPTH } from './limits.ts';
+
+const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Reads at most `maxBytes` of the body; more is a 413 and the rest is never read. */
+export async function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > maxBytes) {
+    throw new ApiError(413, 'body_too_large', `the body is ${declared} bytes; the limit is ${maxBytes}`, { limit: maxBytes });
+  }
+  if (request.body === null) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw new ApiError(413, 'body_too_large', `the body is over ${maxBytes} bytes (the limit)`, { limit: maxBytes });
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
+}
+
+export function isJsonContentType(value: string | null): boolean {
+  if (value === null) return false;
+  const type = value.split(';')[0]?.trim().toLowerCase();
+  return type === 'application/json';
+}
+
+/** Depth of the JSON text's nesting, found by scanning (no recursion, strings skipped). */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      depth++;
+      if (depth > max) max = depth;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return max;
+}
+
+/** Finds a forbidden key anywhere in parsed JSON (iterative: depth is already bounded, but stay safe). */
+function forbiddenKey(value: unknown): string | undefined {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    if (Array.isArray(node)) {
+      stack.push(...node);
+      continue;
+    }
+    for (const key of Object.keys(node)) {
+      if (FORBIDDEN_KEYS.has(key)) return key;
+      stack.push((node as Record<string, unknown>)[key]);
+    }
+  }
+  return undefined;
+}
+
+export function parseJsonText(text: string): unknown {
+  const depth = jsonDepth(text);
+  if (depth > MAX_JSON_DEPTH) {
+    throw new ApiError(400, 'too_deep', `the JSON body nests ${depth} levels; the limit is ${MAX_JSON_DEPTH} (MAX_JSON_DEPTH)`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ApiError(400, 'malformed_json', `the body is not valid JSON: ${(error as Error).message}`);
+  }
+  const bad = forbiddenKey(value);
+  if (bad !== undefined) throw new ApiError(400, 'forbidden_key', `the key '${bad}' is not allowed anywhere in a request`);
+  return value;
+}
+
+/** A JSON body: 415 unless `application/json`, 413 past the cap, 400 when malformed, too deep or hostile. */
+export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+  if (!isJsonContentType(request.headers.get('content-type'))) {
+    throw new ApiError(415, 'unsupported_media_type', 'send the body as application/json');
+  }
+  const bytes = await readBodyBytes(request, maxBytes);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new ApiError(400, 'malformed_json', 'the body is not UTF-8');
+  }
+  return parseJsonText(text);
+}

@@ -1,0 +1,169 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type Block,
+  type Inline,
+  MAX_BLOCKQUOTE_DEPTH,
+  MAX_INLINE_DEPTH,
+  MAX_MARKDOWN_CHARS,
+  parseInlines,
+  parseMarkdown,
+  plainText,
+  safeHref,
+} from '../../src/web/lib/markdown.ts';
+
+const text = (t: string): Inline => ({ kind: 'text', text: t });
+
+/** Every link target in a tree. */
+function hrefs(blocks: readonly Block[]): string[] {
+  const out: string[] = [];
+  const walkInline = (nodes: readonly Inline[]): void => {
+    for (const n of nodes) {
+      if (n.kind === 'link') out.push(n.href);
+      if (n.kind === 'em' || n.kind === 'strong' || n.kind === 'link') walkInline(n.children);
+    }
+  };
+  const walk = (bs: readonly Block[]): void => {
+    for (const b of bs) {
+      if (b.kind === 'paragraph' || b.kind === 'heading') walkInline(b.children);
+      if (b.kind === 'list') b.items.forEach(walkInline);
+      if (b.kind === 'blockquote') walk(b.children);
+    }
+  };
+  walk(blocks);
+  return out;
+}
+
+describe('markdown blocks', () => {
+  it('reads paragraphs, headings, lists, code, quotes and rules', () => {
+    const { blocks } = parseMarkdown(
+      '# Title\n\nFirst *para*.\n\n- one\n- **two**\n\n3. c\n4. d\n\n```js\nlet x = 1 < 2;\n```\n\n> said\n> twice\n\n---',
+    );
+    expect(blocks.map((b) => b.kind)).toEqual(['heading', 'paragraph', 'list', 'list', 'code', 'blockquote', 'rule']);
+    expect(blocks[0]).toEqual({ kind: 'heading', level: 1, children: [text('Title')] });
+    expect(blocks[1]).toEqual({
+      kind: 'paragraph',
+      children: [text('First '), { kind: 'em', children: [text('para')] }, text('.')],
+    });
+    expect(blocks[2]).toEqual({
+      kind: 'list',
+      ordered: false,
+      start: 1,
+      items: [[text('one')], [{ kind: 'strong', children: [text('two')] }]],
+    });
+    expect(blocks[3]).toMatchObject({ kind: 'list', ordered: true, start: 3 });
+    expect(blocks[4]).toEqual({ kind: 'code', text: 'let x = 1 < 2;' });
+    expect(blocks[5]).toEqual({
+      kind: 'blockquote',
+      children: [{ kind: 'paragraph', children: [text('said'), { kind: 'br' }, text('twice')] }],
+    });
+  });
+
+  it('keeps a single newline inside a paragraph as a line break', () => {
+    expect(parseMarkdown('line one  \nline two').blocks[0]).toEqual({
+      kind: 'paragraph',
+      children: [text('line one'), { kind: 'br' }, text('line two')],
+    });
+  });
+
+  it('runs an unclosed fence to the end (text streamed so far)', () => {
+    expect(parseMarkdown('```\npartial *not em*').blocks).toEqual([{ kind: 'code', text: 'partial *not em*' }]);
+  });
+
+  it('reads CRLF text like LF text', () => {
+    expect(parseMarkdown('a\r\nb\r\n\r\nc')).toEqual(parseMarkdown('a\nb\n\nc'));
+  });
+});
+
+describe('markdown inlines', () => {
+  it('reads nested emphasis, code and escapes', () => {
+    expect(parseInlines('*a **b** c*')).toEqual([
+      { kind: 'em', children: [text('a '), { kind: 'strong', children: [text('b')] }, text(' c')] },
+    ]);
+    expect(parseInlines('use `a*b*c` here')).toEqual([text('use '), { kind: 'code', text: 'a*b*c' }, text(' here')]);
+    expect(parseInlines('\\*not em\\*')).toEqual([text('*not em*')]);
+  });
+
+  it('leaves unmatched markers and snake_case alone', () => {
+    expect(parseInlines('2 * 3 * 4')).toEqual([text('2 * 3 * 4')]);
+    expect(parseInlines('max_hp and min_hp')).toEqual([text('max_hp and min_hp')]);
+    expect(parseInlines('**open')).toEqual([text('**open')]);
+  });
+
+  it(`opens spans up to MAX_INLINE_DEPTH (${MAX_INLINE_DEPTH}) and keeps deeper markers as text`, () => {
+    // The depth argument is the nesting the caller is already in.
+    expect(parseInlines('*x*', MAX_INLINE_DEPTH - 1)).toEqual([{ kind: 'em', children: [text('x')] }]);
+    expect(parseInlines('*x*', MAX_INLINE_DEPTH)).toEqual([text('*x*')]);
+    expect(parseInlines('[x](https://a.example/)', MAX_INLINE_DEPTH)).toEqual([text('[x](https://a.example/)')]);
+    expect(parseInlines('**a *b* c**')).toEqual([
+      { kind: 'strong', children: [text('a '), { kind: 'em', children: [text('b')] }, text(' c')] },
+    ]);
+  });
+});
+
+describe('hostile markdown', () => {
+  it('never produces HTML: tags stay literal text', () => {
+    const { blocks } = parseMarkdown('<script>alert(1)</script> <img src=x onerror=alert(1)>');
+    expect(blocks).toEqual([
+      { kind: 'paragraph', children: [text('<script>alert(1)</script> <img src=x onerror=alert(1)>')] },
+    ]);
+  });
+
+  it('drops unsafe link targets and keeps the label', () => {
+    const hostile = [
+      '[a](javascript:alert(1))',
+      '[a](JaVaScRiPt:alert(1))',
+      '[a](data:text/html;base64,PHNjcmlwdD4=)',
+      '[a](vbscript:msgbox)',
+      '[a](//evil.example/x)',
+      '[a](/relative)',
+      '[a](java\tscript:alert(1))',
+      '[a](https://ok.example/"onmouseover="x)',
+      '[a](javascript:void)',
+    ];
+    for (const source of hostile) expect(hrefs(parseMarkdown(source).blocks), source).toEqual([]);
+    // A well-formed link with an unsafe target keeps its label only; the target is not shown.
+    expect(plainText(parseMarkdown('[the door](javascript:void)').blocks)).toBe('the door');
+  });
+
+  it('keeps http(s) and mailto links', () => {
+    expect(hrefs(parseMarkdown('[site](https://lanternmere.example/map) [m](mailto:a@b.example)').blocks)).toEqual([
+      'https://lanternmere.example/map',
+      'mailto:a@b.example',
+    ]);
+    expect(safeHref(' https://a.example/ ')).toBe('https://a.example/');
+    expect(safeHref('https://a.example/\\@evil')).toBeUndefined();
+    expect(safeHref('https://a.example/\u0000')).toBeUndefined();
+  });
+
+  it(`nests blockquotes up to MAX_BLOCKQUOTE_DEPTH (${MAX_BLOCKQUOTE_DEPTH}), deeper markers stay text`, () => {
+    const quoteDepth = (blocks: readonly Block[]): number =>
+      Math.max(0, ...blocks.map((b) => (b.kind === 'blockquote' ? 1 + quoteDepth(b.children) : 0)));
+    expect(quoteDepth(parseMarkdown(`${'>'.repeat(MAX_BLOCKQUOTE_DEPTH)} deep`).blocks)).toBe(MAX_BLOCKQUOTE_DEPTH);
+    const past = parseMarkdown(`${'> '.repeat(MAX_BLOCKQUOTE_DEPTH + 1)}deep`).blocks;
+    expect(quoteDepth(past)).toBe(MAX_BLOCKQUOTE_DEPTH);
+    expect(plainText(past)).toBe('> deep');
+  });
+
+  it(`cuts text longer than MAX_MARKDOWN_CHARS (${MAX_MARKDOWN_CHARS}) and says so`, () => {
+    const at = parseMarkdown('a'.repeat(MAX_MARKDOWN_CHARS));
+    expect(at.truncated).toBe(false);
+    expect(plainText(at.blocks)).toHaveLength(MAX_MARKDOWN_CHARS);
+    const past = parseMarkdown('a'.repeat(MAX_MARKDOWN_CHARS + 1));
+    expect(past.truncated).toBe(true);
+    expect(plainText(past.blocks)).toHaveLength(MAX_MARKDOWN_CHARS);
+  });
+
+  it('stays fast on pathological emphasis (no backtracking blow-up)', () => {
+    // 20,000 openers none of which can close (each closer candidate follows a space).
+    const source = 'a *'.repeat(20_000);
+    const { blocks } = parseMarkdown(source);
+    expect(plainText(blocks)).toBe(source.trimEnd());
+  });
+
+  it('treats __proto__ and constructor as plain words', () => {
+    expect(parseInlines('__proto__ constructor')).toEqual([
+      { kind: 'strong', children: [text('proto')] },
+      text(' constructor'),
+    ]);
+  });
+});
