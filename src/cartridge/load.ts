@@ -7,6 +7,7 @@ import { basename, join } from 'node:path';
 import { type Document, isMap, isScalar, type LineCounter, type Node as YamlNode } from 'yaml';
 import type { Diagnostic, SourcePlace } from '../diagnostics.ts';
 import { type CompiledRules, compileRules } from '../yare/compile.ts';
+import { type LedgerSection, validateLedgerSection } from '../ledger/index.ts';
 import { didYouMean } from '../yare/diagnostics-sink.ts';
 import { cartError, cartWarning, fileStart, hasErrors, placeInText } from './diagnostics.ts';
 import { type Directives, validateDirectives } from './directives.ts';
@@ -20,7 +21,7 @@ import { deepFreeze } from './freeze.ts';
 import { checkInjection } from './injection.ts';
 import { applyPersonaMacros, type Persona, validatePersona } from './persona.ts';
 import { decodeCartridgeFile } from './text.ts';
-import { parseYamlSafely, placeOf } from './yaml.ts';
+import { parseYamlSafely, placeAtPath, placeOf, toPlain } from './yaml.ts';
 
 export interface CartridgeFiles {
   readonly yare: string;
@@ -35,6 +36,8 @@ export interface Cartridge {
   /** SHA-256 (hex) over the cartridge files' names and bytes; the persona is not part of it. */
   readonly contentHash: string;
   readonly rules: CompiledRules;
+  /** The world-ledger write policy (rules-owned names, narrator-owned attributes) and the starting world. */
+  readonly ledger: LedgerSection;
   readonly directives: Directives;
   /** `bot_lore.md` with the persona macros applied. */
   readonly lore: string;
@@ -119,6 +122,7 @@ export function loadCartridgeFromFiles(
   const yarePath = pathOf(specOf('yare'));
   const yareText = texts.get('yare');
   let rules: CompiledRules | undefined;
+  let ledger: LedgerSection | undefined;
   let botName: string | undefined;
   if (yareText !== undefined) {
     const parsed = parseYamlSafely(yareText, yarePath, { maxBytes: specOf('yare').maxBytes });
@@ -131,6 +135,19 @@ export function loadCartridgeFromFiles(
       );
       rules = compiled.rules;
       diagnostics.push(...own.diagnostics, ...withoutRepeats(compiled.diagnostics, own.diagnostics));
+      const plain = toPlain(parsed.doc) as Record<string, unknown> | null;
+      const checked = validateLedgerSection(plain?.ledger, { stateSchema: plain?.state_schema });
+      if (checked.ok) ledger = checked.value;
+      else {
+        for (const issue of checked.issues) {
+          diagnostics.push({
+            severity: 'error',
+            code: issue.code,
+            message: `${issue.path.join('.')}: ${issue.message}`,
+            place: placeAtPath(parsed.doc, issue.path, yarePath, parsed.lineCounter),
+          });
+        }
+      }
     } else {
       diagnostics.push(...parsed.diagnostics);
     }
@@ -164,7 +181,7 @@ export function loadCartridgeFromFiles(
 
   const errors = diagnostics.filter((d) => d.severity === 'error');
   const warnings = diagnostics.filter((d) => d.severity === 'warning');
-  if (hasErrors(diagnostics) || !rules || lore === undefined) {
+  if (hasErrors(diagnostics) || !rules || !ledger || lore === undefined) {
     if (errors.length === 0) {
       // compileRules returned no rules without saying why: still a failure, never a half-loaded cartridge.
       errors.push(cartError('CART_BAD_FIELD', 'yare.yaml did not compile.', fileStart(yarePath)));
@@ -182,6 +199,7 @@ export function loadCartridgeFromFiles(
     name: botName ?? name,
     contentHash: contentHash(files),
     rules,
+    ledger,
     directives,
     lore,
     firstMessage,

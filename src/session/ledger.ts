@@ -26,26 +26,18 @@ export interface CartridgeLedger {
 
 const byHash = new Map<string, CartridgeLedger>();
 
-/** The cartridge's ledger policy and starting world (cached by content hash: it depends on the files only). */
-export function cartridgeLedger(cartridge: Cartridge, yareText?: string): CartridgeLedger {
+/**
+ * The cartridge's ledger policy and starting world. The cartridge loader validates the `ledger:` section
+ * (with file:line:col errors) and builds the policy from `state_schema`; this only converts the starting
+ * world to wire form, cached by content hash.
+ */
+export function cartridgeLedger(cartridge: Cartridge, _yareText?: string): CartridgeLedger {
   const cached = byHash.get(cartridge.contentHash);
   if (cached !== undefined) return cached;
-  let stateSchema: unknown;
-  try {
-    // The file already loaded through the safe YAML reader; this only recovers the raw state_schema.
-    const root = yareText === undefined ? undefined : (parseYaml(yareText, { maxAliasCount: 0 }) as unknown);
-    stateSchema = typeof root === 'object' && root !== null ? (root as { state_schema?: unknown }).state_schema : undefined;
-  } catch {
-    stateSchema = undefined;
-  }
-  const section = validateLedgerSection(cartridge.rules.ledgerSection, { stateSchema });
-  const ledger: CartridgeLedger = section.ok
-    ? { policy: section.value.policy, world: section.value.world.map((event) => toWire(event)) }
-    : {
-        policy: DEFAULT_POLICY,
-        world: [],
-        problem: section.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '),
-      };
+  const ledger: CartridgeLedger = {
+    policy: cartridge.ledger.policy,
+    world: cartridge.ledger.world.map((event) => toWire(event)),
+  };
   byHash.set(cartridge.contentHash, ledger);
   return ledger;
 }

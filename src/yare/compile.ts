@@ -197,8 +197,6 @@ class RulesCompiler {
       eventNames: [...events.keys()],
       npcTemplates: this.compileNpcTemplates(top ? getNode(top, 'npc_templates') : undefined),
       engineSettings: this.compileEngineSettings(top ? getNode(top, 'engine_settings') : undefined),
-      ledgerSection:
-        top && getNode(top, 'ledger') !== undefined ? plainValue(getNode(top, 'ledger')) : undefined,
       initialState: buildInitialState(this.schema),
     };
   }

@@ -169,7 +169,5 @@ export interface CompiledRules {
   readonly eventNames: readonly string[];
   readonly npcTemplates: ReadonlyMap<string, NpcTemplate>;
   readonly engineSettings: EngineSettings;
-  /** The raw `ledger:` section, validated by the ledger module. */
-  readonly ledgerSection: unknown;
   readonly initialState: Readonly<Record<string, unknown>>;
 }

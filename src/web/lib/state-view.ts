@@ -12,7 +12,7 @@ export interface SchemaFieldView {
 
 /** Entries shown per group and items per list; the rest is summarised as "… N more". */
 export const MAX_PANEL_ENTRIES = 200;
-/** Nesting shown; deeper values are summarised as JSON text. */
+/** Nested groups shown; a mapping deeper than that is summarised as JSON text. */
 export const MAX_PANEL_DEPTH = 6;
 /** Characters of JSON text shown for a value too deep to lay out. */
 export const MAX_PANEL_TEXT_CHARS = 300;
@@ -105,7 +105,7 @@ function entryOf(
       more: Math.max(0, value.length - MAX_PANEL_ENTRIES),
     };
   }
-  if (isRecord(value) && depth + 1 < MAX_PANEL_DEPTH) {
+  if (isRecord(value) && depth < MAX_PANEL_DEPTH) {
     const { entries, more } = entriesOf(value, path, index, depth + 1);
     return { kind: 'group', key, path: dotted, entries, more };
   }

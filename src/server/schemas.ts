@@ -1,0 +1,99 @@
+// Request and response schemas shared by the routes (and the OpenAPI document).
+
+import { z } from 'zod';
+import { MAX_IDEMPOTENCY_KEY_LENGTH, MAX_NAME_LENGTH } from '../store/limits.ts';
+import { MAX_DRAWN_SEED, MAX_EVENT_NAME_CHARS } from '../session/limits.ts';
+
+export const id = z.string().min(1).max(MAX_NAME_LENGTH);
+export const name = z.string().trim().min(1).max(MAX_NAME_LENGTH);
+export const seed = z.number().int().min(0).max(MAX_DRAWN_SEED);
+
+export const sessionParams = z.object({ id });
+export const turnParams = z.object({ id, turnId: id });
+export const saveParams = z.object({ id, saveId: id });
+
+export const interaction = z.object({
+  minigame_id: z.string().min(1).max(200),
+  status: z.enum(['completed', 'failed', 'aborted']),
+  metrics: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  data: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** Exactly one of `input` and `interaction`; the length of `input` is checked by the route (413). */
+export const turnBody = z
+  .strictObject({
+    input: z.string().optional(),
+    interaction: interaction.optional(),
+    parentId: id.optional(),
+  })
+  .refine((b) => (b.input === undefined) !== (b.interaction === undefined), {
+    message: 'give exactly one of input (the player text) and interaction (a mini-game result)',
+  });
+
+export const regenerateBody = z.strictObject({ turnId: id.optional() });
+export const undoBody = z.strictObject({ expectedHeadId: id.optional() });
+export const headBody = z.strictObject({ turnId: id, expectedHeadId: id.optional() });
+
+export const createSessionBody = z.strictObject({
+  /** A cartridge version id or content hash, or a cartridge name (its latest version). */
+  cartridge: z.string().min(1).max(MAX_NAME_LENGTH),
+  personaId: id.nullable().optional(),
+  seed: seed.optional(),
+  title: name.nullable().optional(),
+});
+export const renameSessionBody = z.strictObject({ title: name.nullable() });
+
+export const personaData = z.strictObject({
+  name: z.string().min(1).max(100),
+  pronoun_sub: z.string().min(1).max(32),
+  pronoun_obj: z.string().min(1).max(32),
+  pronoun_poss: z.string().min(1).max(32),
+  pronoun_poss_obj: z.string().min(1).max(32),
+  appearance: z.string().max(4000).optional(),
+  background: z.string().max(4000).optional(),
+  personality: z.string().max(4000).optional(),
+});
+export const personaPatch = personaData.partial();
+
+export const saveBody = z.strictObject({ name, turnId: id.optional() });
+export const renameSaveBody = z.strictObject({ name });
+
+export const stateQuery = z.object({ turnId: id.optional(), view: z.enum(['public', 'full']).optional() });
+export const turnQuery = z.object({ view: z.enum(['public', 'full']).optional() });
+export const atTurnQuery = z.object({ turnId: id.optional() });
+
+export const authorEventBody = z.strictObject({
+  event: z.string().min(1).max(MAX_EVENT_NAME_CHARS),
+  inputs: z.record(z.string(), z.unknown()).optional(),
+  parentId: id.optional(),
+  commit: z.boolean().optional(),
+  seed: seed.optional(),
+});
+
+export const statelessTurnBody = z
+  .strictObject({
+    cartridge: z.string().min(1).max(MAX_NAME_LENGTH),
+    state: z.record(z.string(), z.unknown()).optional(),
+    messages: z
+      .array(z.strictObject({ role: z.enum(['user', 'assistant']), content: z.string().max(20_000) }))
+      .max(200)
+      .optional(),
+    input: z.string().optional(),
+    interaction: interaction.optional(),
+    seed: seed.optional(),
+    persona: personaData.optional(),
+  })
+  .refine((b) => (b.input === undefined) !== (b.interaction === undefined), {
+    message: 'give exactly one of input (the player text) and interaction (a mini-game result)',
+  });
+
+export const uploadQuery = z.object({ name: name.optional() });
+
+export const idempotencyKey = z.string().min(1).max(MAX_IDEMPOTENCY_KEY_LENGTH);
+
+export const errorSchema = z.object({
+  error: z.object({ code: z.string(), message: z.string() }).catchall(z.unknown()),
+});
+
+/** Loose response shapes: documented, not re-validated on the way out. */
+export const anyObject = z.record(z.string(), z.unknown());

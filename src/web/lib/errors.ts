@@ -1,0 +1,57 @@
+// What the server answers when something is wrong (`{error: {code, message, ...details}}`), read without
+// trusting its shape: a proxy or a crash may answer with anything.
+
+export interface Problem {
+  readonly file: string;
+  readonly line: number;
+  readonly col: number;
+  readonly message: string;
+  readonly code?: string | undefined;
+}
+
+export class ApiFailure extends Error {
+  override readonly name = 'ApiFailure';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    /** `file:line:col` problems (cartridge validation), when the server sent them. */
+    readonly problems: readonly Problem[] = [],
+    readonly details: Readonly<Record<string, unknown>> = {},
+  ) {
+    super(message);
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Diagnostics in either shape the server uses: `{file,line,col,…}` or `{place:{file,line,col},…}`. */
+export function problemsOf(value: unknown): Problem[] {
+  if (!Array.isArray(value)) return [];
+  const out: Problem[] = [];
+  for (const item of value) {
+    if (!isRecord(item)) continue;
+    const place = isRecord(item.place) ? item.place : item;
+    const file = typeof place.file === 'string' ? place.file : '?';
+    const line = typeof place.line === 'number' ? place.line : 0;
+    const col = typeof place.col === 'number' ? place.col : 0;
+    const message = typeof item.message === 'string' ? item.message : JSON.stringify(item);
+    out.push({ file, line, col, message, code: typeof item.code === 'string' ? item.code : undefined });
+  }
+  return out;
+}
+
+export function formatProblem(p: Problem): string {
+  return `${p.file}:${p.line}:${p.col}: ${p.message}`;
+}
+
+/** Builds the failure from a status and a parsed (or unparsable) body. */
+export function failureOf(status: number, body: unknown): ApiFailure {
+  const error = isRecord(body) && isRecord(body.error) ? body.error : undefined;
+  const code = typeof error?.code === 'string' ? error.code : `http_${status}`;
+  const message = typeof error?.message === 'string' ? error.message : `the server answered ${status}`;
+  const problems = problemsOf(error?.errors ?? error?.diagnostics ?? (isRecord(body) ? body.errors : undefined));
+  return new ApiFailure(status, code, message, problems, error ?? {});
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { buildTree, leafOf, lineage, outline, swipesOf, type TreeNode } from '../../src/web/lib/tree.ts';
+
+// g ─ a ─ b ─ c
+//       ├ b2 ─ d
+//       └ b3
+const nodes: TreeNode[] = [
+  { id: 'g', parentId: null, depth: 0, siblingIndex: 0, seq: 0 },
+  { id: 'a', parentId: 'g', depth: 1, siblingIndex: 0, seq: 1 },
+  { id: 'b', parentId: 'a', depth: 2, siblingIndex: 0, seq: 2 },
+  { id: 'c', parentId: 'b', depth: 3, siblingIndex: 0, seq: 3 },
+  { id: 'b3', parentId: 'a', depth: 2, siblingIndex: 2, seq: 6 },
+  { id: 'b2', parentId: 'a', depth: 2, siblingIndex: 1, seq: 4 },
+  { id: 'd', parentId: 'b2', depth: 3, siblingIndex: 0, seq: 5 },
+];
+
+describe('turn tree', () => {
+  const tree = buildTree(nodes);
+
+  it('walks the branch from the first message to a turn', () => {
+    expect(lineage(tree, 'd')).toEqual(['g', 'a', 'b2', 'd']);
+    expect(lineage(tree, 'missing')).toEqual([]);
+  });
+
+  it('lists swipes in sibling order', () => {
+    expect(swipesOf(tree, 'b2')).toEqual({ index: 1, count: 3, previous: 'b', next: 'b3' });
+    expect(swipesOf(tree, 'b')).toMatchObject({ index: 0, previous: undefined, next: 'b2' });
+    expect(swipesOf(tree, 'g')).toBeUndefined();
+  });
+
+  it('follows first children to the leaf a swipe leads to', () => {
+    expect(leafOf(tree, 'b2')).toBe('d');
+    expect(leafOf(tree, 'b3')).toBe('b3');
+  });
+
+  it('outlines the tree depth-first, branches one column right', () => {
+    expect(outline(tree).map((r) => `${r.id}@${r.column}${r.branched ? '*' : ''}`)).toEqual([
+      'g@0',
+      'a@0',
+      'b@0*',
+      'c@0',
+      'b2@1*',
+      'd@1',
+      'b3@1*',
+    ]);
+  });
+
+  it('outlines a 20,000-turn line without recursion', () => {
+    const long: TreeNode[] = Array.from({ length: 20_000 }, (_, i) => ({
+      id: `t${i}`,
+      parentId: i === 0 ? null : `t${i - 1}`,
+      depth: i,
+      siblingIndex: 0,
+      seq: i,
+    }));
+    const rows = outline(buildTree(long));
+    expect(rows).toHaveLength(20_000);
+    expect(rows.every((r) => r.column === 0)).toBe(true);
+  });
+});
