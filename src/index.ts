@@ -1,0 +1,80 @@
+// MnesOS as a library: the pure core (rules, cartridges, ledger, lore) and `createEngine`, which binds a
+// cartridge to models for turns. Storage, the HTTP server and the CLI are separate entry points.
+
+import { type Cartridge, type LoadResult, loadCartridge } from './cartridge/index.ts';
+import { createModels, loadModelConfig } from './llm/index.ts';
+import type { ModelSet } from './llm/types.ts';
+import { runTurn } from './turn/index.ts';
+import type { GameState, StoryMessage, TurnEvent, TurnOptions } from './turn/types.ts';
+import { type EvaluateResult, evaluateExpression } from './yare/evaluate-text.ts';
+import { type EventTool, eventTools, publicState, type RunResult, runEvent } from './yare/index.ts';
+import { toStateValue } from './yare/python.ts';
+
+export * from './cartridge/index.ts';
+export type { Diagnostic, SourcePlace } from './diagnostics.ts';
+export * as ledger from './ledger/index.ts';
+export * as llm from './llm/index.ts';
+export * as lore from './lore/index.ts';
+export * as turn from './turn/index.ts';
+export * as yare from './yare/index.ts';
+
+export interface EngineOptions {
+  /** A cartridge folder, or a cartridge already loaded. */
+  readonly cartridge: string | Cartridge;
+  /** Models per role; `null` for offline; omitted: configured from the environment (offline when nothing is set). */
+  readonly models?: ModelSet | null;
+}
+
+export interface Engine {
+  readonly cartridge: Cartridge;
+  readonly models: ModelSet | null;
+  /** The cartridge's initial state (a fresh copy). */
+  initialState(): GameState;
+  /** The state a player may see: public fields only. */
+  publicState(state: GameState): GameState;
+  /** Public events as tool descriptors (name, description, JSON Schema of inputs). */
+  tools(): EventTool[];
+  /** Runs one event as a transaction with seeded dice. */
+  runEvent(state: GameState, event: string, inputs?: Record<string, unknown>, seed?: number): RunResult;
+  /** Evaluates an expression against a state. */
+  evaluate(state: GameState, expression: string, seed?: number): EvaluateResult;
+  /** Runs one turn: a stream of typed events ending with `done` and its TurnRecord. */
+  turn(
+    options: Omit<TurnOptions, 'cartridge' | 'models'> & { readonly messages?: readonly StoryMessage[] },
+  ): AsyncGenerator<TurnEvent, void>;
+}
+
+export class EngineLoadError extends Error {
+  constructor(readonly result: Extract<LoadResult, { ok: false }>) {
+    super(
+      result.errors
+        .map((e) => `${e.place ? `${e.place.file}:${e.place.line}:${e.place.col}: ` : ''}${e.message}`)
+        .join('\n'),
+    );
+    this.name = 'EngineLoadError';
+  }
+}
+
+export async function createEngine(options: EngineOptions): Promise<Engine> {
+  let cartridge: Cartridge;
+  if (typeof options.cartridge === 'string') {
+    const loaded = await loadCartridge(options.cartridge);
+    if (!loaded.ok) throw new EngineLoadError(loaded);
+    cartridge = loaded.cartridge;
+  } else {
+    cartridge = options.cartridge;
+  }
+  const models = options.models === undefined ? createModels(loadModelConfig(process.env)) : options.models;
+  const rules = cartridge.rules;
+  return {
+    cartridge,
+    models,
+    initialState: () => toStateValue(rules.initialState as never) as GameState,
+    publicState: (state) => publicState(state, rules.schema) as GameState,
+    tools: () => eventTools(rules),
+    runEvent: (state, event, inputs = {}, seed = 0) => runEvent(rules, state, event, inputs, { seed }),
+    evaluate: (state, expression, seed = 0) => evaluateExpression(rules, state, expression, { seed }),
+    turn: (turnOptions) =>
+      runTurn({ ...turnOptions, messages: turnOptions.messages ?? [], cartridge, models }),
+  };
+}

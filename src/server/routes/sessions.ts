@@ -1,0 +1,113 @@
+// Sessions: create from a cartridge version (turn 0 is the first message), list the caller's own, get,
+// rename, delete. Another principal's session is a 404.
+
+import type { SessionService } from '../../session/service.ts';
+import type { AppDeps } from '../deps.ts';
+import { ApiError } from '../errors.ts';
+import type { RouteRegistry } from '../openapi.ts';
+import { anyObject, createSessionBody, errorSchema, renameSessionBody, sessionParams } from '../schemas.ts';
+import { sessionView, turnView } from '../views.ts';
+import { guarded } from './guard.ts';
+
+const NOT_FOUND = { description: 'No such session (another principal’s is not found either)', schema: errorSchema };
+
+/** A version id, a content hash, or a cartridge name (its newest version). */
+export async function resolveCartridgeVersion(deps: AppDeps, ref: string): Promise<string> {
+  const version = await deps.store.getCartridgeVersion(ref);
+  if (version !== undefined) return version.id;
+  const versions = await deps.store.listCartridgeVersions(ref);
+  const newest = versions[0];
+  if (newest === undefined) throw new ApiError(404, 'not_found', `no cartridge or cartridge version '${ref}'`);
+  return newest.id;
+}
+
+export function registerSessionRoutes(api: RouteRegistry, deps: AppDeps): void {
+  const service: SessionService = deps.service;
+
+  api.add(
+    {
+      method: 'post',
+      path: '/v1/sessions',
+      tag: 'sessions',
+      summary: 'Start a session from a cartridge (version id, content hash, or name for its newest version), with an optional persona and seed.',
+      body: createSessionBody,
+      responses: {
+        201: { description: 'The session and its turn 0 (the first message)', schema: anyObject },
+        404: { description: 'No such cartridge or persona', schema: errorSchema },
+      },
+    },
+    async ({ c, body }) =>
+      guarded(async () => {
+        const principal = c.get('principal');
+        const cartridgeVersion = await resolveCartridgeVersion(deps, body.cartridge);
+        const { session, turn } = await service.createSession(principal.id, {
+          cartridgeVersion,
+          ...(body.personaId === undefined ? {} : { personaId: body.personaId }),
+          ...(body.seed === undefined ? {} : { seed: body.seed }),
+          ...(body.title === undefined ? {} : { title: body.title }),
+        });
+        const { cartridge } = await service.cartridgeOf(session);
+        return c.json({ session: sessionView(session), turn: turnView(turn, cartridge, 'public'), modelMode: deps.modelMode }, 201);
+      }),
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/v1/sessions',
+      tag: 'sessions',
+      summary: 'The caller’s sessions, most recently played first.',
+      responses: { 200: { description: 'Sessions', schema: anyObject } },
+    },
+    async ({ c }) => {
+      const sessions = await deps.store.listSessions(c.get('principal').id);
+      return c.json({ sessions: sessions.map(sessionView) });
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/v1/sessions/:id',
+      tag: 'sessions',
+      summary: 'One session.',
+      params: sessionParams,
+      responses: { 200: { description: 'The session', schema: anyObject }, 404: NOT_FOUND },
+    },
+    async ({ c, params }) =>
+      guarded(async () => c.json({ session: sessionView(await service.getSession(c.get('principal').id, params.id)) })),
+  );
+
+  api.add(
+    {
+      method: 'patch',
+      path: '/v1/sessions/:id',
+      tag: 'sessions',
+      summary: 'Rename a session.',
+      params: sessionParams,
+      body: renameSessionBody,
+      responses: { 200: { description: 'The session', schema: anyObject }, 404: NOT_FOUND },
+    },
+    async ({ c, params, body }) => {
+      const session = await deps.store.renameSession(params.id, c.get('principal').id, body.title);
+      if (session === undefined) throw new ApiError(404, 'not_found', `session ${params.id} not found`);
+      return c.json({ session: sessionView(session) });
+    },
+  );
+
+  api.add(
+    {
+      method: 'delete',
+      path: '/v1/sessions/:id',
+      tag: 'sessions',
+      summary: 'Delete a session with its turns, ledger and saves.',
+      params: sessionParams,
+      responses: { 204: { description: 'Deleted' }, 404: NOT_FOUND },
+    },
+    async ({ c, params }) => {
+      const deleted = await deps.store.deleteSession(params.id, c.get('principal').id);
+      if (!deleted) throw new ApiError(404, 'not_found', `session ${params.id} not found`);
+      return c.body(null, 204);
+    },
+  );
+}

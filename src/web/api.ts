@@ -1,0 +1,334 @@
+// The browser's client for the MnesOS HTTP API (docs/api.md, /openapi.json). Response shapes are the
+// server's own view functions' types (`import type`: no server code reaches the bundle). A turn is a POST
+// that answers with `text/event-stream`; it is read with fetch and parsed here (EventSource cannot POST).
+
+import type { nodeView, saveView, sessionView, turnView } from '../server/views.ts';
+import { ApiFailure, failureOf } from './lib/errors.ts';
+import { readSse } from './lib/sse.ts';
+import type { SchemaFieldView } from './lib/state-view.ts';
+
+export type SessionView = ReturnType<typeof sessionView>;
+export type NodeView = ReturnType<typeof nodeView>;
+export type SaveView = ReturnType<typeof saveView>;
+/** A turn as the server shows it; author mode adds `record`, `seed`, `ledgerEvents` and the full state. */
+export type TurnView = ReturnType<typeof turnView> & {
+  readonly record?: unknown;
+  readonly seed?: number;
+  readonly ledgerEvents?: unknown;
+};
+
+export interface CartridgeVersionView {
+  readonly id: string;
+  readonly name: string;
+  readonly contentHash: string;
+  readonly createdAt: number;
+}
+export interface CartridgeView {
+  readonly name: string;
+  readonly latest: CartridgeVersionView;
+  readonly versionCount: number;
+}
+export interface PersonaView {
+  readonly id: string;
+  readonly name: string;
+  readonly data: unknown;
+}
+
+/** The live events of a turn, as the client handles them. */
+export type StreamEvent =
+  | { readonly type: 'start'; readonly turnId: string; readonly parentId: string | null }
+  | { readonly type: 'phase'; readonly phase: string }
+  | { readonly type: 'tool_call'; readonly round: number; readonly name: string; readonly args?: unknown }
+  | { readonly type: 'tool_result'; readonly round: number; readonly name: string; readonly ok: boolean; readonly content?: string }
+  | { readonly type: 'narration'; readonly text: string }
+  | { readonly type: 'committed'; readonly turn: TurnView }
+  | { readonly type: 'failed'; readonly failure: ApiFailure };
+
+export type TurnBody =
+  | { readonly input: string; readonly parentId?: string }
+  | { readonly interaction: InteractionBody; readonly parentId?: string };
+
+export interface InteractionBody {
+  readonly minigame_id: string;
+  readonly status: 'completed' | 'failed' | 'aborted';
+  readonly metrics?: Record<string, string | number | boolean>;
+  readonly data?: Record<string, unknown>;
+}
+
+export interface WorldView {
+  readonly [key: string]: unknown;
+}
+
+export interface ModelSettings {
+  readonly baseUrl?: string | undefined;
+  readonly models?: Partial<Record<'director' | 'narrator' | 'npc', string>> | undefined;
+  readonly temperature?: number | undefined;
+}
+
+export interface AuthorEventResult {
+  readonly record: {
+    readonly event: string;
+    readonly notes: readonly string[];
+    readonly rolls: readonly unknown[];
+    readonly stateAfter: unknown;
+    readonly seed: number;
+  };
+  readonly turn?: TurnView;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Reads one SSE message into a client event (unknown events are skipped: the server may add some). */
+export function streamEventOf(event: string, data: unknown): StreamEvent | undefined {
+  const d = isRecord(data) ? data : {};
+  switch (event) {
+    case 'start':
+      return { type: 'start', turnId: String(d.turnId ?? ''), parentId: typeof d.parentId === 'string' ? d.parentId : null };
+    case 'phase':
+      return { type: 'phase', phase: String(d.phase ?? '') };
+    case 'tool_call':
+      return { type: 'tool_call', round: Number(d.round ?? 0), name: String(d.name ?? ''), args: d.args };
+    case 'tool_result':
+      return {
+        type: 'tool_result',
+        round: Number(d.round ?? 0),
+        name: String(d.name ?? ''),
+        ok: d.ok === true,
+        ...(typeof d.content === 'string' ? { content: d.content } : {}),
+      };
+    case 'narration':
+      return typeof d.text === 'string' ? { type: 'narration', text: d.text } : undefined;
+    case 'committed':
+      return isRecord(d.turn) ? { type: 'committed', turn: d.turn as unknown as TurnView } : undefined;
+    case 'error': {
+      const status = typeof d.status === 'number' ? d.status : 500;
+      return { type: 'failed', failure: failureOf(status, { error: d.error ?? d }) };
+    }
+    default:
+      return undefined;
+  }
+}
+
+export class Api {
+  readonly #base: string;
+  readonly #key: () => string | undefined;
+
+  /** `apiKey` is read for each request (the settings screen may change it). */
+  constructor(base = '', apiKey: () => string | undefined = () => undefined) {
+    this.#base = base;
+    this.#key = apiKey;
+  }
+
+  #headers(extra: Record<string, string> = {}): Record<string, string> {
+    const key = this.#key();
+    return { ...(key ? { authorization: `Bearer ${key}` } : {}), ...extra };
+  }
+
+  async #request<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+    const init: RequestInit = { method, headers: this.#headers(body === undefined ? {} : { 'content-type': 'application/json' }) };
+    if (body !== undefined) init.body = JSON.stringify(body);
+    if (signal) init.signal = signal;
+    const response = await fetch(this.#base + path, init);
+    return (await this.#read(response)) as T;
+  }
+
+  async #read(response: Response): Promise<unknown> {
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (!response.ok) throw failureOf(response.status, parsed);
+    return parsed;
+  }
+
+  health(): Promise<{ status: string; models?: string; mode?: string; authorMode?: boolean; [k: string]: unknown }> {
+    return this.#request('GET', '/healthz');
+  }
+
+  async cartridges(): Promise<CartridgeView[]> {
+    return listOf<CartridgeView>(await this.#request('GET', '/v1/cartridges'), 'cartridges');
+  }
+
+  async versions(name: string): Promise<CartridgeVersionView[]> {
+    return listOf<CartridgeVersionView>(await this.#request('GET', `/v1/cartridges/${encodeURIComponent(name)}/versions`), 'versions');
+  }
+
+  /** Uploads a `.zip` or `.tar.gz` cartridge archive; validation problems arrive as an ApiFailure with `problems`. */
+  async upload(file: Blob, fileName: string, name?: string): Promise<{ version: CartridgeVersionView; warnings: unknown[] }> {
+    const gz = /\.(tar\.gz|tgz)$/i.test(fileName);
+    const query = name ? `?name=${encodeURIComponent(name)}` : '';
+    const response = await fetch(`${this.#base}/v1/cartridges${query}`, {
+      method: 'POST',
+      headers: this.#headers({ 'content-type': gz ? 'application/gzip' : 'application/zip' }),
+      body: file,
+    });
+    const body = (await this.#read(response)) as Record<string, unknown>;
+    return {
+      version: (isRecord(body.version) ? body.version : body) as unknown as CartridgeVersionView,
+      warnings: Array.isArray(body.warnings) ? body.warnings : [],
+    };
+  }
+
+  async personas(): Promise<PersonaView[]> {
+    return listOf<PersonaView>(await this.#request('GET', '/v1/personas'), 'personas');
+  }
+
+  async sessions(): Promise<SessionView[]> {
+    return listOf<SessionView>(await this.#request('GET', '/v1/sessions'), 'sessions');
+  }
+
+  async createSession(body: { cartridge: string; personaId?: string | null; seed?: number; title?: string | null }): Promise<{
+    session: SessionView;
+    turn: TurnView;
+  }> {
+    return this.#request('POST', '/v1/sessions', body);
+  }
+
+  async session(id: string): Promise<SessionView> {
+    const body = await this.#request<Record<string, unknown>>('GET', `/v1/sessions/${encodeURIComponent(id)}`);
+    return (isRecord(body.session) ? body.session : body) as unknown as SessionView;
+  }
+
+  deleteSession(id: string): Promise<unknown> {
+    return this.#request('DELETE', `/v1/sessions/${encodeURIComponent(id)}`);
+  }
+
+  async tree(id: string): Promise<NodeView[]> {
+    return listOf<NodeView>(await this.#request('GET', `/v1/sessions/${encodeURIComponent(id)}/tree`), 'turns', 'nodes');
+  }
+
+  async turn(id: string, turnId: string, view: 'public' | 'full' = 'public'): Promise<TurnView> {
+    const body = await this.#request<Record<string, unknown>>(
+      'GET',
+      `/v1/sessions/${encodeURIComponent(id)}/turns/${encodeURIComponent(turnId)}?view=${view}`,
+    );
+    return (isRecord(body.turn) ? body.turn : body) as unknown as TurnView;
+  }
+
+  /** The branch from the first message to `turnId` (the story), oldest first. */
+  async history(id: string, turnId: string): Promise<TurnView[]> {
+    const body = await this.#request('GET', `/v1/sessions/${encodeURIComponent(id)}/history?turnId=${encodeURIComponent(turnId)}`);
+    return listOf<TurnView>(body, 'turns', 'messages');
+  }
+
+  async undo(id: string, expectedHeadId?: string): Promise<SessionView> {
+    const body = await this.#request<Record<string, unknown>>(
+      'POST',
+      `/v1/sessions/${encodeURIComponent(id)}/undo`,
+      expectedHeadId ? { expectedHeadId } : {},
+    );
+    return (isRecord(body.session) ? body.session : body) as unknown as SessionView;
+  }
+
+  async moveHead(id: string, turnId: string, expectedHeadId?: string): Promise<SessionView> {
+    const body = await this.#request<Record<string, unknown>>('PUT', `/v1/sessions/${encodeURIComponent(id)}/head`, {
+      turnId,
+      ...(expectedHeadId ? { expectedHeadId } : {}),
+    });
+    return (isRecord(body.session) ? body.session : body) as unknown as SessionView;
+  }
+
+  /** Streams a new turn. */
+  playTurn(id: string, body: TurnBody, signal?: AbortSignal): AsyncGenerator<StreamEvent> {
+    return this.#stream(`/v1/sessions/${encodeURIComponent(id)}/turns`, body, signal);
+  }
+
+  /** Streams a new sibling of `turnId` (the head by default): the same input with a new seed. */
+  regenerate(id: string, turnId?: string, signal?: AbortSignal): AsyncGenerator<StreamEvent> {
+    return this.#stream(`/v1/sessions/${encodeURIComponent(id)}/regenerate`, turnId ? { turnId } : {}, signal);
+  }
+
+  async *#stream(path: string, body: unknown, signal?: AbortSignal): AsyncGenerator<StreamEvent> {
+    const init: RequestInit = {
+      method: 'POST',
+      headers: this.#headers({ 'content-type': 'application/json', accept: 'text/event-stream' }),
+      body: JSON.stringify(body),
+    };
+    if (signal) init.signal = signal;
+    const response = await fetch(this.#base + path, init);
+    const type = response.headers.get('content-type') ?? '';
+    if (!response.ok || response.body === null || !type.includes('text/event-stream')) {
+      const parsed = await this.#read(response);
+      // A JSON answer (an idempotent replay, or a server that does not stream): the committed turn.
+      if (isRecord(parsed) && isRecord(parsed.turn)) yield { type: 'committed', turn: parsed.turn as unknown as TurnView };
+      return;
+    }
+    for await (const message of readSse(response.body, signal)) {
+      let data: unknown;
+      try {
+        data = JSON.parse(message.data);
+      } catch {
+        continue;
+      }
+      const event = streamEventOf(message.event, data);
+      if (event) yield event;
+    }
+  }
+
+  async state(id: string, turnId: string, view: 'public' | 'full' = 'public'): Promise<Record<string, unknown>> {
+    const body = await this.#request<Record<string, unknown>>(
+      'GET',
+      `/v1/sessions/${encodeURIComponent(id)}/state?turnId=${encodeURIComponent(turnId)}&view=${view}`,
+    );
+    return (isRecord(body.state) ? body.state : body) as Record<string, unknown>;
+  }
+
+  /** The public fields of the session's cartridge schema (for bars). */
+  async schema(id: string): Promise<SchemaFieldView[]> {
+    return listOf<SchemaFieldView>(await this.#request('GET', `/v1/sessions/${encodeURIComponent(id)}/schema`), 'fields');
+  }
+
+  async world(id: string, turnId: string): Promise<WorldView> {
+    return this.#request('GET', `/v1/sessions/${encodeURIComponent(id)}/world?turnId=${encodeURIComponent(turnId)}`);
+  }
+
+  async saves(id: string): Promise<SaveView[]> {
+    return listOf<SaveView>(await this.#request('GET', `/v1/sessions/${encodeURIComponent(id)}/saves`), 'saves');
+  }
+
+  async createSave(id: string, name: string, turnId?: string): Promise<SaveView> {
+    const body = await this.#request<Record<string, unknown>>('POST', `/v1/sessions/${encodeURIComponent(id)}/saves`, {
+      name,
+      ...(turnId ? { turnId } : {}),
+    });
+    return (isRecord(body.save) ? body.save : body) as unknown as SaveView;
+  }
+
+  deleteSave(id: string, saveId: string): Promise<unknown> {
+    return this.#request('DELETE', `/v1/sessions/${encodeURIComponent(id)}/saves/${encodeURIComponent(saveId)}`);
+  }
+
+  runEvent(
+    id: string,
+    body: { event: string; inputs?: Record<string, unknown>; parentId?: string; commit?: boolean; seed?: number },
+  ): Promise<AuthorEventResult> {
+    return this.#request('POST', `/v1/sessions/${encodeURIComponent(id)}/events`, body);
+  }
+
+  settings(): Promise<ModelSettings> {
+    return this.#request('GET', '/v1/settings');
+  }
+
+  saveSettings(settings: ModelSettings): Promise<ModelSettings> {
+    return this.#request('PUT', '/v1/settings', settings);
+  }
+}
+
+/** A list answer, bare or wrapped (`{cartridges: [...]}`). */
+function listOf<T>(body: unknown, ...keys: string[]): T[] {
+  if (Array.isArray(body)) return body as T[];
+  if (isRecord(body)) {
+    for (const key of [...keys, 'items']) {
+      const value = body[key];
+      if (Array.isArray(value)) return value as T[];
+    }
+  }
+  return [];
+}
+
+export { ApiFailure };
