@@ -31,9 +31,7 @@ export type CartridgeCode =
   | 'CART_UNSAFE_INTEGER'
   // structure
   | 'CART_NOT_A_MAPPING'
-  | 'CART_UNKNOWN_KEY'
   | 'CART_BAD_FIELD'
-  | 'CART_DIRECTIVES_IN_YARE'
   // directives
   | 'CART_UNKNOWN_DIRECTIVE'
   | 'CART_DIRECTIVE_RENAMED'

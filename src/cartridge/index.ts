@@ -14,7 +14,6 @@ export * from './limits.ts';
 export {
   type Cartridge,
   type CartridgeFiles,
-  KNOWN_YARE_KEYS,
   type LoadFromFilesOptions,
   type LoadOptions,
   type LoadResult,

@@ -4,11 +4,9 @@
 
 import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
-import { type Document, isMap, isScalar, type LineCounter, type Node as YamlNode } from 'yaml';
-import type { Diagnostic, SourcePlace } from '../diagnostics.ts';
+import type { Diagnostic } from '../diagnostics.ts';
 import { type CompiledRules, compileRules } from '../yare/compile.ts';
 import { type LedgerSection, validateLedgerSection } from '../ledger/index.ts';
-import { didYouMean } from '../yare/diagnostics-sink.ts';
 import { cartError, cartWarning, fileStart, hasErrors, placeInText } from './diagnostics.ts';
 import { type Directives, validateDirectives } from './directives.ts';
 import {
@@ -21,7 +19,7 @@ import { deepFreeze } from './freeze.ts';
 import { checkInjection } from './injection.ts';
 import { applyPersonaMacros, type Persona, validatePersona } from './persona.ts';
 import { decodeCartridgeFile } from './text.ts';
-import { parseYamlSafely, placeAtPath, placeOf, toPlain } from './yaml.ts';
+import { parseYamlSafely, placeAtPath, toPlain } from './yaml.ts';
 
 export interface CartridgeFiles {
   readonly yare: string;
@@ -60,20 +58,6 @@ export interface LoadFromFilesOptions extends LoadOptions {
   /** Prefix of file paths in diagnostics and `Cartridge.files` (the folder path); none by default. */
   readonly root?: string;
 }
-
-/** The top-level keys of yare.yaml this engine reads; others are ignored with a warning. */
-export const KNOWN_YARE_KEYS: ReadonlySet<string> = new Set([
-  'version',
-  'bot_name',
-  'state_schema',
-  'macros',
-  'events',
-  'npc_templates',
-  'engine_settings',
-  'separate_npc',
-  'separate_npc_brain',
-  'ledger',
-]);
 
 export async function loadCartridge(dir: string, options: LoadOptions = {}): Promise<LoadResult> {
   const read = await readCartridgeFolder(dir);
@@ -127,14 +111,13 @@ export function loadCartridgeFromFiles(
   if (yareText !== undefined) {
     const parsed = parseYamlSafely(yareText, yarePath, { maxBytes: specOf('yare').maxBytes });
     if (parsed.ok) {
-      const own = checkYareTopLevel(parsed.doc, parsed.lineCounter, yarePath);
-      botName = own.botName;
       const compiled = compileRules(
         { file: yarePath, doc: parsed.doc, lineCounter: parsed.lineCounter },
         { checkInjection: (text) => checkInjection(text)?.message },
       );
       rules = compiled.rules;
-      diagnostics.push(...own.diagnostics, ...withoutRepeats(compiled.diagnostics, own.diagnostics));
+      botName = rules?.botName;
+      diagnostics.push(...compiled.diagnostics);
       const plain = toPlain(parsed.doc) as Record<string, unknown> | null;
       const checked = validateLedgerSection(plain?.ledger, { stateSchema: plain?.state_schema });
       if (checked.ok) ledger = checked.value;
@@ -212,89 +195,6 @@ function specOf(kind: CartridgeFileKind): CartridgeFileSpec {
   const spec = CARTRIDGE_FILES.find((s) => s.kind === kind);
   if (!spec) throw new Error(`no cartridge file of kind ${kind}`);
   return spec;
-}
-
-/**
- * The loader's own checks of yare.yaml's top level: a mapping (or empty), `prompt_directives` refused
- * (reference §2.2 step 1), unknown keys warned about, `bot_name` read. The rules themselves are the
- * compiler's.
- */
-function checkYareTopLevel(
-  doc: Document,
-  lineCounter: LineCounter,
-  file: string,
-): { diagnostics: Diagnostic[]; botName: string | undefined } {
-  const diagnostics: Diagnostic[] = [];
-  const root = doc.contents as YamlNode | null;
-  if (root === null || (isScalar(root) && root.value === null)) return { diagnostics, botName: undefined };
-  if (!isMap(root)) {
-    diagnostics.push(
-      cartError(
-        'CART_NOT_A_MAPPING',
-        'yare.yaml must be a YAML mapping (state_schema, macros, events, ...).',
-        placeOf(root, file, lineCounter),
-      ),
-    );
-    return { diagnostics, botName: undefined };
-  }
-  let botName: string | undefined;
-  for (const pair of root.items) {
-    const key = pair.key as YamlNode | null;
-    if (!isScalar(key)) continue; // refused by parseYamlSafely already
-    const name = String(key.value);
-    const at = placeOf(key, file, lineCounter);
-    if (name === 'prompt_directives') {
-      diagnostics.push(
-        cartError(
-          'CART_DIRECTIVES_IN_YARE',
-          "'prompt_directives' must live in prompt_directives.yaml, not in yare.yaml. Move it there; yare.yaml " +
-            'holds only the rules.',
-          at,
-        ),
-      );
-    } else if (!KNOWN_YARE_KEYS.has(name)) {
-      diagnostics.push(
-        cartWarning(
-          'CART_UNKNOWN_KEY',
-          `Unknown top-level key '${name}' in yare.yaml is ignored.${didYouMean(name, KNOWN_YARE_KEYS)}`,
-          at,
-        ),
-      );
-    } else if (name === 'bot_name') {
-      const value = pair.value as YamlNode | null;
-      if (isScalar(value) && typeof value.value === 'string' && value.value.trim() !== '')
-        botName = value.value;
-      else {
-        diagnostics.push(
-          cartError(
-            'CART_BAD_FIELD',
-            'bot_name must be non-empty text.',
-            placeOf(value ?? key, file, lineCounter),
-          ),
-        );
-      }
-    }
-  }
-  return { diagnostics, botName };
-}
-
-/**
- * The compiler reports the same two top-level problems the loader checks (`prompt_directives`, unknown
- * keys). Keep the loader's one where both name the same place, so an author reads each problem once.
- */
-function withoutRepeats(compiled: readonly Diagnostic[], own: readonly Diagnostic[]): Diagnostic[] {
-  const ownPlaces = new Set(own.map((d) => placeKey(d.place)));
-  return compiled.filter(
-    (d) =>
-      !(
-        (d.code === 'YARE_DIRECTIVES_IN_RULES' || d.code === 'YARE_UNKNOWN_KEY') &&
-        ownPlaces.has(placeKey(d.place))
-      ),
-  );
-}
-
-function placeKey(place: SourcePlace | undefined): string {
-  return place ? `${place.file}:${place.line}:${place.col}` : '';
 }
 
 /** Lore and first message: persona macros, then the injection check as a warning only (story text). */

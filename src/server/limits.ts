@@ -52,3 +52,8 @@ export function resolveServerLimits(given: Partial<ServerLimits> = {}): ServerLi
   }
   return out;
 }
+
+/** Milliseconds a client has to send a whole request (headers and body): a slow-loris upload is cut off. */
+export const REQUEST_RECEIVE_TIMEOUT_MS = 30_000;
+/** Milliseconds a client has to send the request headers. */
+export const HEADERS_TIMEOUT_MS = 10_000;

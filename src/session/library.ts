@@ -17,7 +17,7 @@ import { SessionError } from './errors.ts';
 import { CARTRIDGE_CACHE_SIZE } from './limits.ts';
 
 export type RegisterResult =
-  | { ok: true; version: CartridgeVersion; cartridge: Cartridge; warnings: Diagnostic[] }
+  | { ok: true; version: CartridgeVersion; cartridge: Cartridge; warnings: Diagnostic[]; created: boolean }
   | { ok: false; errors: Diagnostic[]; warnings: Diagnostic[] };
 
 export interface LoadedCartridge {
@@ -78,7 +78,10 @@ export class CartridgeLibrary {
         });
       }
     }
+    const stored = await this.#store.getCartridgeVersion(cartridge.contentHash);
+    if (stored !== undefined) return { ok: true, version: stored, cartridge, warnings, created: false };
     let version: CartridgeVersion;
+    let created = true;
     try {
       version = await this.#store.putCartridgeVersion({
         name: cartridge.name,
@@ -92,13 +95,14 @@ export class CartridgeLibrary {
       const existing = await this.#store.getCartridgeVersion(cartridge.contentHash);
       if (existing === undefined) throw error;
       version = existing;
+      created = false;
       warnings.push({
         severity: 'warning',
         code: 'CART_ALREADY_STORED',
         message: `These files are already stored as cartridge '${existing.name}'; that version is used.`,
       });
     }
-    return { ok: true, version, cartridge, warnings };
+    return { ok: true, version, cartridge, warnings, created };
   }
 
   /** Reads a cartridge folder and registers it. */

@@ -58,7 +58,8 @@ export interface CompileRulesOptions {
   readonly checkInjection?: (text: string) => string | undefined;
 }
 
-const KNOWN_TOP_LEVEL = new Set([
+/** The top-level keys of yare.yaml this engine reads; others are ignored with a warning. */
+export const KNOWN_TOP_LEVEL: ReadonlySet<string> = new Set([
   'version',
   'bot_name',
   'state_schema',
@@ -69,7 +70,6 @@ const KNOWN_TOP_LEVEL = new Set([
   'separate_npc',
   'separate_npc_brain',
   'ledger',
-  'prompt_directives',
 ]);
 const EVENT_KEYS = new Set(['description', 'inputs', 'steps', 'trigger_on', 'internal', 'intents']);
 const INPUT_KEYS = new Set(['type', 'enum', 'default', 'description']);
@@ -141,10 +141,10 @@ class RulesCompiler {
     const top = isMap(root) ? root : undefined;
     if (top) {
       for (const { key, pair } of mapPairs(top)) {
-        if (!KNOWN_TOP_LEVEL.has(key)) {
+        if (key !== 'prompt_directives' && !KNOWN_TOP_LEVEL.has(key)) {
           this.sink.warning(
             'YARE_UNKNOWN_KEY',
-            `Unknown top-level key '${key}' is ignored.${didYouMean(key, KNOWN_TOP_LEVEL)}`,
+            `Unknown top-level key '${key}' in yare.yaml is ignored.${didYouMean(key, KNOWN_TOP_LEVEL)}`,
             placeOfNode(this.src, pair.key),
           );
         }
@@ -187,7 +187,11 @@ class RulesCompiler {
         placeOfNode(this.src, separate),
       );
     }
-    const botName = top ? scalarOf(getNode(top, 'bot_name')) : undefined;
+    const botNameNode = top ? getNode(top, 'bot_name') : undefined;
+    const botName = scalarOf(botNameNode);
+    if (botNameNode !== undefined && (typeof botName !== 'string' || botName.trim() === '')) {
+      this.sink.error('YARE_BAD_SCHEMA', 'bot_name must be non-empty text.', placeOfNode(this.src, botNameNode));
+    }
     return {
       file: this.src.file,
       botName: typeof botName === 'string' ? botName : undefined,

@@ -46,7 +46,7 @@ describe('loadCartridgeFromFiles: files', () => {
   it('names the cartridge by bot_name when it is set', () => {
     expect(loaded({ 'yare.yaml': 'bot_name: "Neon Nexus"\n' }).cartridge.name).toBe('Neon Nexus');
     const bad = load({ 'yare.yaml': 'bot_name: 42\n' });
-    expect(codesOf(errorsOf(bad))).toEqual(['CART_BAD_FIELD']);
+    expect(codesOf(errorsOf(bad))).toEqual(['YARE_BAD_SCHEMA']);
     expect(where(errorsOf(bad)[0])).toBe('yare.yaml:1:11');
   });
 
@@ -68,11 +68,7 @@ describe('loadCartridgeFromFiles: files', () => {
       'prompt_directives.yaml': 'narator: x\n',
       'yare.yaml': 'prompt_directives: {}\n',
     });
-    expect(codesOf(errorsOf(r)).sort()).toEqual([
-      'CART_DIRECTIVES_IN_YARE',
-      'CART_FILE_MISSING',
-      'CART_UNKNOWN_DIRECTIVE',
-    ]);
+    expect(codesOf(errorsOf(r)).sort()).toEqual(['CART_FILE_MISSING', 'CART_UNKNOWN_DIRECTIVE', 'YARE_DIRECTIVES_IN_RULES']);
   });
 
   it('reads the first message', () => {
@@ -122,14 +118,14 @@ describe('loadCartridgeFromFiles: yare.yaml', () => {
   it('refuses prompt_directives inside yare.yaml, at the key', () => {
     const r = load({ 'yare.yaml': 'version: "1.0"\nprompt_directives:\n  narrator: x\n' });
     const errors = errorsOf(r);
-    expect(codesOf(errors)).toEqual(['CART_DIRECTIVES_IN_YARE']);
+    expect(codesOf(errors)).toEqual(['YARE_DIRECTIVES_IN_RULES']);
     expect(where(errors[0])).toBe('yare.yaml:2:1');
     expect(errors[0]?.message).toMatch(/prompt_directives\.yaml/);
   });
 
   it('warns once about an unknown top-level key, with a suggestion', () => {
     const r = loaded({ 'yare.yaml': 'version: "1.0"\nevnets: {}\nbot_name: x\n' });
-    expect(codesOf(r.warnings)).toEqual(['CART_UNKNOWN_KEY']);
+    expect(codesOf(r.warnings)).toEqual(['YARE_UNKNOWN_KEY']);
     expect(where(r.warnings[0])).toBe('yare.yaml:2:1');
     expect(r.warnings[0]?.message).toMatch(/Did you mean `events`/);
   });
@@ -153,7 +149,7 @@ describe('loadCartridgeFromFiles: yare.yaml', () => {
   it('accepts an empty yare.yaml, refuses a non-mapping one', () => {
     expect(load({ 'yare.yaml': '' }).ok).toBe(true);
     const r = load({ 'yare.yaml': '- a\n- b\n' });
-    expect(codesOf(errorsOf(r))).toContain('CART_NOT_A_MAPPING');
+    expect(codesOf(errorsOf(r))).toContain('YARE_BAD_SCHEMA');
   });
 
   it('passes YAML errors through with positions', () => {

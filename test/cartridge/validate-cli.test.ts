@@ -64,7 +64,7 @@ describe('mnesos validate', () => {
     expect(r.exitCode).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe(
-      `${join(dir, 'yare.yaml')}:2:1: warning: Unknown top-level key 'evnets' in yare.yaml is ignored. Did you mean \`events\`? [CART_UNKNOWN_KEY]`,
+      `${join(dir, 'yare.yaml')}:2:1: warning: Unknown top-level key 'evnets' in yare.yaml is ignored. Did you mean \`events\`? [YARE_UNKNOWN_KEY]`,
     );
     expect(lines[1]).toBe('ok: valid (0 events, 1 warning)');
   });

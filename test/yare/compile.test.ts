@@ -301,7 +301,7 @@ describe('top level', () => {
     );
     expect(diagnostics.find((d) => d.severity === 'error')!.message).toContain('prompt_directives.yaml');
     expect(diagnostics.filter((d) => d.severity === 'warning').map((d) => d.message)).toEqual([
-      "Unknown top-level key 'fancy' is ignored.",
+      "Unknown top-level key 'fancy' in yare.yaml is ignored.",
     ]);
   });
 

@@ -1,0 +1,76 @@
+// The HTTP app, built from injected dependencies (store, services, auth, limits, metrics) so tests build
+// exactly what `serve` runs. Order of the layers: request metrics and the error handler outermost, then the
+// Host/Origin check, then (for /v1) authentication and the rate limit, then the typed routes.
+
+import { Hono } from 'hono';
+import { authenticate, hostCheck } from './auth.ts';
+import type { AppDeps } from './deps.ts';
+import { ApiError, errorBody } from './errors.ts';
+import { type AppEnv, RouteRegistry } from './openapi.ts';
+import { rateLimit } from './rate-limit.ts';
+import { registerCartridgeRoutes } from './routes/cartridges.ts';
+import { registerPersonaRoutes } from './routes/personas.ts';
+import { registerSaveRoutes } from './routes/saves.ts';
+import { registerSessionRoutes } from './routes/sessions.ts';
+import { registerStateRoutes } from './routes/state.ts';
+import { registerStatelessRoutes } from './routes/stateless.ts';
+import { registerSystemRoutes } from './routes/system.ts';
+import { registerTurnRoutes } from './routes/turns.ts';
+import { serveStatic } from './static.ts';
+
+export const API_VERSION = '1.0.0';
+
+export interface BuiltApp {
+  readonly app: Hono<AppEnv>;
+  readonly registry: RouteRegistry;
+}
+
+export function createApp(deps: AppDeps): BuiltApp {
+  const app = new Hono<AppEnv>();
+  const registry = new RouteRegistry(app, () => deps.limits.maxJsonBodyBytes);
+
+  app.use('*', async (c, next) => {
+    await next();
+    c.header('x-content-type-options', 'nosniff');
+    deps.metrics.requests.inc({ method: c.req.method, route: c.get('route') ?? 'unmatched', status: String(c.res.status) });
+  });
+  app.onError((error, c) => {
+    if (error instanceof ApiError) {
+      deps.metrics.errors.inc({ code: error.code });
+      return c.json(errorBody(error.code, error.message, error.details), error.status);
+    }
+    deps.metrics.errors.inc({ code: 'internal' });
+    console.error('[server] unhandled error:', error);
+    return c.json(errorBody('internal', 'internal server error'), 500);
+  });
+  app.use('*', hostCheck(deps.auth));
+  app.use('/v1/*', authenticate(deps.auth));
+  app.use('/v1/*', rateLimit(deps.limits.rateLimit, deps.limits.rateWindowMs));
+
+  deps.metrics.gauge('mnesos_turns_in_flight', 'Turns running in this process.', () => deps.service.turnsInFlight);
+  deps.metrics.gauge('mnesos_cartridges_cached', 'Loaded cartridges held in memory.', () => deps.library.cachedCount);
+
+  registerSystemRoutes(registry, deps);
+  registerCartridgeRoutes(registry, deps);
+  registerPersonaRoutes(registry, deps);
+  registerSessionRoutes(registry, deps);
+  registerTurnRoutes(registry, deps);
+  registerSaveRoutes(registry, deps);
+  registerStateRoutes(registry, deps);
+  registerStatelessRoutes(registry, deps);
+
+  const document = registry.document({ title: 'MnesOS API', version: API_VERSION });
+  app.get('/openapi.json', (c) => {
+    c.set('route', '/openapi.json');
+    return c.json(document);
+  });
+
+  app.notFound(async (c) => {
+    if (deps.staticDir !== undefined && c.req.method === 'GET' && !c.req.path.startsWith('/v1/')) {
+      const response = await serveStatic(deps.staticDir, c.req.path);
+      if (response !== undefined) return response;
+    }
+    return c.json(errorBody('not_found', `no route ${c.req.method} ${c.req.path}`), 404);
+  });
+  return { app, registry };
+}

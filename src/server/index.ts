@@ -1,0 +1,19 @@
+// The HTTP server: the app (app.ts) and listening (start.ts).
+export { type BuiltApp, createApp } from './app.ts';
+export { ArchiveError, readArchive } from './archive/index.ts';
+export { type AuthConfig, installApiKeys, localPrincipal, parseApiKeys } from './auth.ts';
+export type { AppDeps } from './deps.ts';
+export { ApiError } from './errors.ts';
+export * from './limits.ts';
+export { Metrics } from './metrics.ts';
+export {
+  checkBindRule,
+  DEFAULT_CARTRIDGE_DIR,
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  isLoopbackBindHost,
+  type RunningServer,
+  StartRefused,
+  type StartOptions,
+  startServer,
+} from './start.ts';

@@ -1,0 +1,51 @@
+// Unauthenticated operational routes: health, metrics, the OpenAPI document, and who am I (authenticated).
+
+import { z } from 'zod';
+import type { AppDeps } from '../deps.ts';
+import type { RouteRegistry } from '../openapi.ts';
+import { anyObject } from '../schemas.ts';
+
+export function registerSystemRoutes(api: RouteRegistry, deps: AppDeps): void {
+  api.add(
+    {
+      method: 'get',
+      path: '/healthz',
+      tag: 'system',
+      auth: false,
+      summary: 'Liveness and configuration: the store dialect, the model mode (offline when no model is configured), the auth mode.',
+      responses: {
+        200: {
+          description: 'Healthy',
+          schema: z.object({ status: z.literal('ok'), store: z.string(), modelMode: z.enum(['online', 'offline']), auth: z.enum(['local', 'keys']), authorMode: z.boolean() }),
+        },
+      },
+    },
+    async ({ c }) => c.json({ status: 'ok', store: deps.store.dialect, modelMode: deps.modelMode, auth: deps.auth.kind, authorMode: deps.authorMode }),
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/metrics',
+      tag: 'system',
+      auth: false,
+      summary: 'Prometheus metrics: requests, turns by outcome, turn and model latency, tokens, errors.',
+      responses: { 200: { description: 'Text exposition format', contentType: 'text/plain; version=0.0.4' } },
+    },
+    async ({ c }) => c.body(deps.metrics.render(), 200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }),
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/v1/me',
+      tag: 'system',
+      summary: 'The principal the request is authenticated as.',
+      responses: { 200: { description: 'The principal', schema: anyObject } },
+    },
+    async ({ c }) => {
+      const principal = c.get('principal');
+      return c.json({ principal: { id: principal.id, name: principal.name }, authorMode: deps.authorMode, modelMode: deps.modelMode });
+    },
+  );
+}

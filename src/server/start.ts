@@ -1,0 +1,148 @@
+// Listening. The rule: with no API keys the server is one local user and binds to loopback only; asked to
+// bind anywhere else without keys it refuses to start and says why. Keys from MNESOS_API_KEYS are hashed
+// at start (only hashes reach the store); each maps to its own principal.
+
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import type { ModelSet } from '../llm/types.ts';
+import { CartridgeLibrary } from '../session/library.ts';
+import type { SeedSource } from '../session/seeds.ts';
+import { SessionService } from '../session/service.ts';
+import { openStore } from '../store/open.ts';
+import type { Store } from '../store/repository.ts';
+import { createApp } from './app.ts';
+import { type AuthConfig, installApiKeys, isLoopbackHostName, localPrincipal } from './auth.ts';
+import type { AppDeps } from './deps.ts';
+import { HEADERS_TIMEOUT_MS, REQUEST_RECEIVE_TIMEOUT_MS, resolveServerLimits, type ServerLimits } from './limits.ts';
+import { Metrics } from './metrics.ts';
+
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 8787;
+/** The demo cartridge every fresh server offers. */
+export const DEFAULT_CARTRIDGE_DIR = fileURLToPath(new URL('../../cartridges/lanternmere', import.meta.url));
+
+export class StartRefused extends Error {
+  override readonly name = 'StartRefused';
+}
+
+export interface StartOptions {
+  readonly host?: string;
+  /** 0 picks a free port. */
+  readonly port?: number;
+  /** Used when `store` is not given (MNESOS_DATABASE_URL); SQLite under ./.mnesos by default. */
+  readonly databaseUrl?: string;
+  /** An open store to use (not closed by `close`). */
+  readonly store?: Store;
+  readonly apiKeys?: ReadonlyArray<{ label: string; key: string }>;
+  /** Models for each turn; null (or absent) means offline. */
+  readonly models?: () => ModelSet | null;
+  readonly modelMode?: 'online' | 'offline';
+  readonly authorMode?: boolean;
+  readonly limits?: Partial<ServerLimits>;
+  readonly staticDir?: string;
+  /** Cartridge folders registered at start (default: the demo cartridge). */
+  readonly cartridgeDirs?: readonly string[];
+  readonly seeds?: SeedSource;
+  /** Host names accepted in keys mode (behind a proxy); any when absent. */
+  readonly allowedHosts?: readonly string[];
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  readonly deps: AppDeps;
+  close(): Promise<void>;
+}
+
+export function isLoopbackBindHost(host: string): boolean {
+  const name = host.trim().toLowerCase();
+  return isLoopbackHostName(name) || isLoopbackHostName(`[${name}]`);
+}
+
+/** Throws StartRefused when the loopback rule forbids this configuration. */
+export function checkBindRule(host: string, keyCount: number): void {
+  if (keyCount === 0 && !isLoopbackBindHost(host)) {
+    throw new StartRefused(
+      `refusing to listen on ${host} without API keys: anyone who can reach it could play as the local user. ` +
+        'Set MNESOS_API_KEYS (comma-separated keys, at least 16 characters each), or bind to 127.0.0.1.',
+    );
+  }
+}
+
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? DEFAULT_HOST;
+  const keys = options.apiKeys ?? [];
+  checkBindRule(host, keys.length);
+  const limits = resolveServerLimits(options.limits);
+  const ownStore = options.store === undefined;
+  const store = options.store ?? (await openStore(options.databaseUrl));
+  try {
+    const library = new CartridgeLibrary(store);
+    for (const dir of options.cartridgeDirs ?? [DEFAULT_CARTRIDGE_DIR]) {
+      const registered = await library.registerFolder(dir);
+      if (!registered.ok) {
+        throw new StartRefused(`cartridge ${dir} does not load: ${registered.errors.map((e) => e.message).join('; ')}`);
+      }
+    }
+    const auth: AuthConfig =
+      keys.length === 0
+        ? { kind: 'local', principal: await localPrincipal(store) }
+        : { kind: 'keys', store, ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) };
+    if (keys.length > 0) await installApiKeys(store, keys);
+    const metrics = new Metrics();
+    const models = options.models ?? (() => null);
+    const service = new SessionService({
+      store,
+      library,
+      models,
+      observer: metrics.observer(),
+      ...(options.seeds ? { seeds: options.seeds } : {}),
+    });
+    const deps: AppDeps = {
+      store,
+      library,
+      service,
+      auth,
+      limits,
+      metrics,
+      models,
+      modelMode: options.modelMode ?? (options.models === undefined ? 'offline' : 'online'),
+      authorMode: options.authorMode ?? false,
+      ...(options.staticDir ? { staticDir: options.staticDir } : {}),
+    };
+    const { app } = createApp(deps);
+    const server = await new Promise<Server>((resolvePromise, reject) => {
+      const s = serve(
+        {
+          fetch: app.fetch,
+          hostname: host,
+          port: options.port ?? DEFAULT_PORT,
+          serverOptions: { requestTimeout: REQUEST_RECEIVE_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS },
+        },
+        () => resolvePromise(s as Server),
+      ) as Server;
+      s.once('error', reject);
+    });
+    const address = server.address() as AddressInfo;
+    const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    return {
+      url: `http://${urlHost}:${address.port}`,
+      host,
+      port: address.port,
+      deps,
+      async close() {
+        await new Promise<void>((done) => {
+          server.close(() => done());
+          server.closeAllConnections();
+        });
+        if (ownStore) await store.close();
+      },
+    };
+  } catch (error) {
+    if (ownStore) await store.close();
+    throw error;
+  }
+}

@@ -1,0 +1,76 @@
+// The shell: header navigation and the three screens, switched by the location hash (`#/library`,
+// `#/play/<session id>`, `#/settings`). The hash carries only ids, never keys or settings.
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { Api } from '../api.ts';
+import { Ctx, type ServerInfo, storedApiKey } from './context.ts';
+import { Library } from './library.tsx';
+import { Play } from './play.tsx';
+import { Settings } from './settings.tsx';
+
+type Route = { readonly screen: 'library' } | { readonly screen: 'play'; readonly sessionId: string } | { readonly screen: 'settings' };
+
+export function routeOf(hash: string): Route {
+  const parts = hash.replace(/^#\/?/, '').split('/');
+  if (parts[0] === 'play' && parts[1]) return { screen: 'play', sessionId: decodeURIComponent(parts[1]) };
+  if (parts[0] === 'settings') return { screen: 'settings' };
+  return { screen: 'library' };
+}
+
+export function App() {
+  const [hash, setHash] = useState(() => location.hash);
+  const [info, setInfo] = useState<ServerInfo>({ modelMode: 'unknown', authorMode: false });
+  const api = useMemo(() => new Api('', storedApiKey), []);
+  useEffect(() => {
+    const onHash = (): void => setHash(location.hash);
+    addEventListener('hashchange', onHash);
+    return () => removeEventListener('hashchange', onHash);
+  }, []);
+  useEffect(() => {
+    api
+      .health()
+      .then((h) => {
+        const mode = h.modelMode ?? h.models ?? h.mode;
+        setInfo({
+          modelMode: mode === 'online' || mode === 'offline' ? mode : 'unknown',
+          authorMode: h.authorMode === true,
+        });
+      })
+      .catch(() => undefined);
+  }, [api]);
+  const route = routeOf(hash);
+  const navigate = (to: string): void => {
+    location.hash = to;
+  };
+  const current = (screen: Route['screen']) => (route.screen === screen ? 'page' : undefined);
+  return (
+    <Ctx.Provider value={{ api, info, navigate }}>
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header class="app-header">
+        <span class="brand">MnesOS</span>
+        <nav aria-label="Main">
+          <a href="#/library" aria-current={current('library')}>
+            Library
+          </a>
+          {route.screen === 'play' ? (
+            <a href={`#/play/${encodeURIComponent(route.sessionId)}`} aria-current="page">
+              Play
+            </a>
+          ) : null}
+          <a href="#/settings" aria-current={current('settings')}>
+            Settings
+          </a>
+        </nav>
+        <span class="mode" data-testid="model-mode">
+          {info.modelMode === 'offline' ? 'Offline: no model configured, narration comes from the rules' : info.modelMode === 'online' ? 'Model connected' : ''}
+        </span>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {route.screen === 'library' ? <Library /> : null}
+        {route.screen === 'play' ? <Play key={route.sessionId} sessionId={route.sessionId} /> : null}
+        {route.screen === 'settings' ? <Settings /> : null}
+      </main>
+    </Ctx.Provider>
+  );
+}

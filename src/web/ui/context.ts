@@ -1,0 +1,38 @@
+// What every screen needs: the API client and what the server said about itself.
+import { createContext } from 'preact';
+import { useContext } from 'preact/hooks';
+import { Api } from '../api.ts';
+
+export interface ServerInfo {
+  /** `offline` when the server has no model configured (narration comes from the rules' notes). */
+  readonly modelMode: 'online' | 'offline' | 'unknown';
+  /** Whether the server allows author mode (the full state, traces and the event console). */
+  readonly authorMode: boolean;
+}
+
+export interface AppContext {
+  readonly api: Api;
+  readonly info: ServerInfo;
+  readonly navigate: (hash: string) => void;
+}
+
+/** Where an API key for a server that requires one is kept: this browser tab only, never the URL. */
+export const API_KEY_STORAGE = 'mnesos.apiKey';
+
+export function storedApiKey(): string | undefined {
+  try {
+    return sessionStorage.getItem(API_KEY_STORAGE) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const Ctx = createContext<AppContext>({
+  api: new Api('', storedApiKey),
+  info: { modelMode: 'unknown', authorMode: false },
+  navigate: () => undefined,
+});
+
+export function useApp(): AppContext {
+  return useContext(Ctx);
+}

@@ -1,0 +1,253 @@
+// Library: the server's cartridges (upload one, with its problems listed as file:line:col), a form to
+// start a game (cartridge version, persona, seed) and the player's games to resume or delete.
+import { useEffect, useState } from 'preact/hooks';
+import type { CartridgeVersionView, CartridgeView, PersonaView, SessionView } from '../api.ts';
+import { ApiFailure, formatProblem, type Problem } from '../lib/errors.ts';
+import { useApp } from './context.ts';
+
+/** Largest seed the form accepts (the server's MAX_DRAWN_SEED is the real bound; it answers past it). */
+export const MAX_FORM_SEED = 2 ** 31 - 1;
+
+type UploadState =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'busy' }
+  | { readonly kind: 'ok'; readonly message: string }
+  | { readonly kind: 'failed'; readonly message: string; readonly problems: readonly Problem[] };
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function Library() {
+  const { api, navigate } = useApp();
+  const [cartridges, setCartridges] = useState<CartridgeView[]>([]);
+  const [sessions, setSessions] = useState<SessionView[]>([]);
+  const [personas, setPersonas] = useState<PersonaView[]>([]);
+  const [error, setError] = useState('');
+  const [upload, setUpload] = useState<UploadState>({ kind: 'idle' });
+  const [file, setFile] = useState<File | null>(null);
+
+  const refresh = async (): Promise<void> => {
+    try {
+      const [c, s, p] = await Promise.all([api.cartridges(), api.sessions(), api.personas().catch(() => [])]);
+      setCartridges(c);
+      setSessions(s);
+      setPersonas(p);
+      setError('');
+    } catch (e) {
+      setError(messageOf(e));
+    }
+  };
+  useEffect(() => {
+    void refresh();
+  }, []);
+
+  const onUpload = async (event: Event): Promise<void> => {
+    event.preventDefault();
+    if (!file) return;
+    setUpload({ kind: 'busy' });
+    try {
+      const result = await api.upload(file, file.name);
+      setUpload({ kind: 'ok', message: `Added ${result.version.name} (${result.version.contentHash.slice(0, 12)})` });
+      await refresh();
+    } catch (e) {
+      setUpload({
+        kind: 'failed',
+        message: messageOf(e),
+        problems: e instanceof ApiFailure ? e.problems : [],
+      });
+    }
+  };
+
+  return (
+    <div class="grid-2">
+      <section class="card" aria-labelledby="cartridges-h">
+        <h2 id="cartridges-h">Cartridges</h2>
+        {error ? (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <ul class="list-plain" data-testid="cartridge-list">
+          {cartridges.map((c) => (
+            <li key={c.name} data-testid="cartridge-item">
+              <strong>{c.name}</strong>
+              <span class="muted">
+                {c.versionCount} version{c.versionCount === 1 ? '' : 's'}
+              </span>
+            </li>
+          ))}
+          {cartridges.length === 0 ? <li class="muted">No cartridges yet.</li> : null}
+        </ul>
+        <form onSubmit={onUpload} class="row" style={{ marginTop: '1rem' }}>
+          <label>
+            Upload a cartridge (.zip or .tar.gz)
+            <input
+              type="file"
+              accept=".zip,.tar.gz,.tgz,application/zip,application/gzip"
+              data-testid="upload-file"
+              onChange={(e) => setFile((e.currentTarget as HTMLInputElement).files?.[0] ?? null)}
+            />
+          </label>
+          <button type="submit" disabled={!file || upload.kind === 'busy'} data-testid="upload-submit">
+            Upload
+          </button>
+        </form>
+        <div aria-live="polite" data-testid="upload-result">
+          {upload.kind === 'ok' ? <p class="ok">{upload.message}</p> : null}
+          {upload.kind === 'failed' ? (
+            <div role="alert">
+              <p class="error">{upload.message}</p>
+              {upload.problems.length > 0 ? (
+                <ul class="problems" data-testid="upload-problems">
+                  {upload.problems.map((p, i) => (
+                    <li key={i}>{formatProblem(p)}</li>
+                  ))}
+                </ul>
+              ) : null}
+            </div>
+          ) : null}
+        </div>
+      </section>
+      <NewGame cartridges={cartridges} personas={personas} onStarted={(id) => navigate(`#/play/${encodeURIComponent(id)}`)} />
+      <section class="card" aria-labelledby="games-h">
+        <h2 id="games-h">Your games</h2>
+        <ul class="list-plain" data-testid="session-list">
+          {sessions.map((s) => (
+            <li key={s.id}>
+              <span>{s.title ?? `Game ${s.id.slice(0, 8)}`}</span>
+              <span class="muted">{new Date(s.updatedAt).toLocaleString()}</span>
+              <a href={`#/play/${encodeURIComponent(s.id)}`}>Resume</a>
+              <button
+                type="button"
+                onClick={async () => {
+                  if (!confirm('Delete this game, its turns and saves?')) return;
+                  await api.deleteSession(s.id).catch((e) => setError(messageOf(e)));
+                  await refresh();
+                }}
+              >
+                Delete
+              </button>
+            </li>
+          ))}
+          {sessions.length === 0 ? <li class="muted">No games yet.</li> : null}
+        </ul>
+      </section>
+    </div>
+  );
+}
+
+function NewGame(props: { cartridges: CartridgeView[]; personas: PersonaView[]; onStarted: (id: string) => void }) {
+  const { api } = useApp();
+  const [cartridge, setCartridge] = useState('');
+  const [versions, setVersions] = useState<CartridgeVersionView[]>([]);
+  const [version, setVersion] = useState('');
+  const [persona, setPersona] = useState('');
+  const [seed, setSeed] = useState('');
+  const [title, setTitle] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const chosen = cartridge || props.cartridges[0]?.name || '';
+  useEffect(() => {
+    if (!chosen) return;
+    api
+      .versions(chosen)
+      .then((v) => {
+        setVersions(v);
+        setVersion(v[v.length - 1]?.id ?? '');
+      })
+      .catch(() => setVersions([]));
+  }, [chosen]);
+
+  const seedError = (() => {
+    if (seed.trim() === '') return '';
+    const n = Number(seed);
+    return Number.isInteger(n) && n >= 0 && n <= MAX_FORM_SEED ? '' : `the seed must be a whole number from 0 to ${MAX_FORM_SEED}`;
+  })();
+
+  const start = async (event: Event): Promise<void> => {
+    event.preventDefault();
+    if (seedError || !chosen) return;
+    setBusy(true);
+    setError('');
+    try {
+      const { session } = await api.createSession({
+        cartridge: version || chosen,
+        ...(persona ? { personaId: persona } : {}),
+        ...(seed.trim() === '' ? {} : { seed: Number(seed) }),
+        ...(title.trim() === '' ? {} : { title: title.trim() }),
+      });
+      props.onStarted(session.id);
+    } catch (e) {
+      setError(messageOf(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section class="card" aria-labelledby="new-game-h">
+      <h2 id="new-game-h">New game</h2>
+      <form onSubmit={start} style={{ display: 'grid', gap: '0.5rem' }}>
+        <label>
+          Cartridge
+          <select data-testid="new-cartridge" value={chosen} onChange={(e) => setCartridge((e.currentTarget as HTMLSelectElement).value)}>
+            {props.cartridges.map((c) => (
+              <option key={c.name} value={c.name}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Version
+          <select data-testid="new-version" value={version} onChange={(e) => setVersion((e.currentTarget as HTMLSelectElement).value)}>
+            {versions.map((v) => (
+              <option key={v.id} value={v.id}>
+                {v.contentHash.slice(0, 12)} — {new Date(v.createdAt).toLocaleString()}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Persona
+          <select value={persona} onChange={(e) => setPersona((e.currentTarget as HTMLSelectElement).value)}>
+            <option value="">(none)</option>
+            {props.personas.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Seed (optional)
+          <input
+            data-testid="new-seed"
+            inputMode="numeric"
+            value={seed}
+            aria-invalid={seedError ? 'true' : 'false'}
+            aria-describedby="seed-error"
+            onInput={(e) => setSeed((e.currentTarget as HTMLInputElement).value)}
+          />
+        </label>
+        <span id="seed-error" class="error">
+          {seedError}
+        </span>
+        <label>
+          Title (optional)
+          <input value={title} maxLength={200} onInput={(e) => setTitle((e.currentTarget as HTMLInputElement).value)} />
+        </label>
+        <button type="submit" class="primary" disabled={busy || !chosen || seedError !== ''} data-testid="start-game">
+          Start game
+        </button>
+        {error ? (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        ) : null}
+      </form>
+    </section>
+  );
+}

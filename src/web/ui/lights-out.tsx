@@ -1,0 +1,122 @@
+// The `lights_out` mini-game, driven by the pending interaction's config. Keyboard: Tab reaches the grid,
+// arrow keys move between lamps, Enter or Space presses one. The result is sent as an interaction turn.
+import { useMemo, useRef, useState } from 'preact/hooks';
+import type { InteractionBody } from '../api.ts';
+import { abort, isNearMiss, type LightsOutGame, litCount, metricsOf, newGame, play, readLightsOutConfig } from '../lib/lights-out.ts';
+
+export function LightsOut({ config, onResult }: { config: unknown; onResult: (result: InteractionBody) => void }) {
+  const checked = useMemo(() => readLightsOutConfig(config), [config]);
+  const [game, setGame] = useState<LightsOutGame | null>(() => (checked.ok ? newGame(checked.config, Math.random) : null));
+  const [focus, setFocus] = useState(0);
+  const grid = useRef<HTMLDivElement>(null);
+
+  const finish = (final: LightsOutGame): void => {
+    const hooks: string[] = [];
+    if (final.status === 'completed' && final.config.hooks.onSuccess) hooks.push(final.config.hooks.onSuccess);
+    if (final.status === 'failed' && final.config.hooks.onFailure) hooks.push(final.config.hooks.onFailure);
+    if (isNearMiss(final) && final.config.hooks.onNearMiss) hooks.push(final.config.hooks.onNearMiss);
+    const metrics = metricsOf(final);
+    onResult({
+      minigame_id: 'lights_out',
+      status: final.status === 'playing' ? 'aborted' : final.status,
+      metrics,
+      // The original sent the metrics again as `minigame_specific_data`; resolvers read either.
+      data: { ...metrics, triggered_hooks: hooks },
+    });
+  };
+
+  if (!checked.ok || game === null) {
+    return (
+      <section class="minigame" aria-label="Mini-game: lights out" data-testid="minigame">
+        <h2>Lights out</h2>
+        <p class="error">The cartridge's mini-game settings are not usable:</p>
+        <ul class="problems">{checked.ok ? null : checked.errors.map((e) => <li key={e}>{e}</li>)}</ul>
+        <button type="button" onClick={() => onResult({ minigame_id: 'lights_out', status: 'aborted' })}>
+          Give up
+        </button>
+      </section>
+    );
+  }
+
+  const size = game.config.gridSize;
+  const move = (index: number): void => {
+    const next = play(game, index);
+    setGame(next);
+  };
+  const onKey = (e: KeyboardEvent, index: number): void => {
+    const row = Math.floor(index / size);
+    const col = index % size;
+    const target =
+      e.key === 'ArrowRight' ? row * size + Math.min(size - 1, col + 1)
+      : e.key === 'ArrowLeft' ? row * size + Math.max(0, col - 1)
+      : e.key === 'ArrowDown' ? Math.min(size - 1, row + 1) * size + col
+      : e.key === 'ArrowUp' ? Math.max(0, row - 1) * size + col
+      : -1;
+    if (target < 0) return;
+    e.preventDefault();
+    setFocus(target);
+    (grid.current?.querySelectorAll('button')[target] as HTMLButtonElement | undefined)?.focus();
+  };
+  const left = litCount(game.board);
+  const over = game.status !== 'playing';
+  return (
+    <section class="minigame" aria-label="Mini-game: lights out" data-testid="minigame" data-status={game.status}>
+      <h2>Lights out</h2>
+      <p>
+        Put out every lamp. Pressing a lamp flips it and its neighbours. <span class="muted">(arrow keys move, Enter presses)</span>
+      </p>
+      <p role="status" data-testid="minigame-status">
+        {game.status === 'playing' ? `${left} lit · ${game.config.maxMoves - game.movesMade} moves left` : null}
+        {game.status === 'completed' ? `All dark in ${game.movesMade} moves!` : null}
+        {game.status === 'failed' ? `Out of moves with ${left} still lit.${isNearMiss(game) && game.config.hooks.onNearMiss ? ` ${game.config.hooks.onNearMiss}` : ''}` : null}
+      </p>
+      <div
+        class="lights"
+        ref={grid}
+        role="grid"
+        aria-label={`Lamps, ${size} by ${size}`}
+        data-size={size}
+        style={{ gridTemplateColumns: `repeat(${size}, 1fr)` }}
+      >
+        {game.board.map((lit, i) => (
+          <button
+            key={i}
+            type="button"
+            role="gridcell"
+            aria-pressed={lit}
+            aria-label={`Lamp row ${Math.floor(i / size) + 1} column ${(i % size) + 1}, ${lit ? 'lit' : 'dark'}`}
+            tabIndex={i === focus ? 0 : -1}
+            disabled={over}
+            data-testid="lamp"
+            onClick={() => {
+              setFocus(i);
+              move(i);
+            }}
+            onKeyDown={(e) => onKey(e, i)}
+          >
+            {lit ? game.config.iconOn : game.config.iconOff}
+          </button>
+        ))}
+      </div>
+      <div class="toolbar">
+        {over ? (
+          <button type="button" class="primary" data-testid="minigame-send" onClick={() => finish(game)}>
+            Continue the story
+          </button>
+        ) : (
+          <button
+            type="button"
+            data-testid="minigame-abort"
+            onClick={() => {
+              const stopped = abort(game);
+              setGame(stopped);
+              finish(stopped);
+            }}
+          >
+            Give up
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}

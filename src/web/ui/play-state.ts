@@ -1,0 +1,208 @@
+// The play screen's state: the session, its turn tree, the turns seen so far (immutable, so cached by id),
+// and the turn being streamed. Every action (play, regenerate, undo, jump, swipe, load a save) ends by
+// re-reading the session head, so the screen always shows what the server committed.
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { Api, NodeView, SessionView, StreamEvent, TurnBody, TurnView } from '../api.ts';
+import { ApiFailure } from '../lib/errors.ts';
+import type { SchemaFieldView } from '../lib/state-view.ts';
+import { buildTree, leafOf, lineage, type Tree } from '../lib/tree.ts';
+
+/** Turns fetched at once when the story needs several (keeps a long branch from flooding the server). */
+export const TURN_FETCH_CONCURRENCY = 6;
+
+export type PhaseLabel = 'thinking' | 'rolling' | 'narrating' | 'saving';
+
+export interface LiveTurn {
+  readonly kind: 'turn' | 'regenerate';
+  /** What the player sent (shown at once, before the server answers). */
+  readonly input: string | null;
+  readonly narration: string;
+  readonly phase: PhaseLabel;
+  /** The tool (rule event) being run, when rolling. */
+  readonly tool: string | null;
+}
+
+export interface PlayState {
+  readonly session: SessionView | null;
+  readonly tree: Tree;
+  readonly story: readonly TurnView[];
+  readonly head: TurnView | null;
+  readonly live: LiveTurn | null;
+  readonly error: string;
+  readonly fields: readonly SchemaFieldView[];
+  readonly busy: boolean;
+}
+
+export function phaseLabel(phase: string): PhaseLabel {
+  switch (phase) {
+    case 'director':
+      return 'thinking';
+    case 'narrator':
+      return 'narrating';
+    default:
+      // cycle ticks, a mini-game's resolver and the clock all run rules.
+      return 'rolling';
+  }
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof ApiFailure) return error.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function usePlay(api: Api, sessionId: string) {
+  const [session, setSession] = useState<SessionView | null>(null);
+  const [nodes, setNodes] = useState<NodeView[]>([]);
+  const [turns, setTurns] = useState<ReadonlyMap<string, TurnView>>(new Map());
+  const [live, setLive] = useState<LiveTurn | null>(null);
+  const [error, setError] = useState('');
+  const [fields, setFields] = useState<readonly SchemaFieldView[]>([]);
+  const [busy, setBusy] = useState(false);
+  const cache = useRef(new Map<string, TurnView>());
+  const historyRoute = useRef(true);
+  const abort = useRef<AbortController | null>(null);
+
+  const tree = useMemo(() => buildTree(nodes), [nodes]);
+
+  const fetchTurns = async (ids: readonly string[]): Promise<void> => {
+    const missing = ids.filter((id) => !cache.current.has(id));
+    if (missing.length === 0) return;
+    const last = missing[missing.length - 1] as string;
+    if (historyRoute.current && missing.length > 1) {
+      try {
+        for (const t of await api.history(sessionId, last)) cache.current.set(t.id, t);
+      } catch (e) {
+        // A server without the history route: fall back to one request per turn.
+        if (e instanceof ApiFailure && (e.status === 404 || e.status === 405)) historyRoute.current = false;
+        else throw e;
+      }
+    }
+    const still = missing.filter((id) => !cache.current.has(id));
+    for (let i = 0; i < still.length; i += TURN_FETCH_CONCURRENCY) {
+      const batch = still.slice(i, i + TURN_FETCH_CONCURRENCY);
+      const fetched = await Promise.all(batch.map((id) => api.turn(sessionId, id)));
+      for (const t of fetched) cache.current.set(t.id, t);
+    }
+  };
+
+  /** Re-reads the session, its tree and the turns on the head's branch. */
+  const reload = async (): Promise<void> => {
+    const [s, n] = await Promise.all([api.session(sessionId), api.tree(sessionId)]);
+    const t = buildTree(n);
+    await fetchTurns(lineage(t, s.headTurnId));
+    setNodes(n);
+    setSession(s);
+    setTurns(new Map(cache.current));
+  };
+
+  useEffect(() => {
+    let cancelled = false;
+    reload().catch((e) => !cancelled && setError(messageOf(e)));
+    api
+      .schema(sessionId)
+      .then((f) => !cancelled && setFields(f))
+      .catch(() => undefined); // bars need the schema; without it numbers are shown plainly
+    return () => {
+      cancelled = true;
+      abort.current?.abort();
+    };
+  }, [sessionId]);
+
+  const story = useMemo(() => {
+    if (!session) return [];
+    return lineage(tree, session.headTurnId).flatMap((id) => {
+      const t = turns.get(id);
+      return t ? [t] : [];
+    });
+  }, [tree, session, turns]);
+  const head = session ? (turns.get(session.headTurnId) ?? null) : null;
+
+  const run = async (action: () => Promise<void>): Promise<void> => {
+    if (busy) return;
+    setBusy(true);
+    setError('');
+    try {
+      await action();
+    } catch (e) {
+      setError(messageOf(e));
+      await reload().catch(() => undefined);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const stream = async (kind: LiveTurn['kind'], input: string | null, events: AsyncGenerator<StreamEvent>): Promise<void> => {
+    let current: LiveTurn = { kind, input, narration: '', phase: 'thinking', tool: null };
+    setLive(current);
+    const update = (patch: Partial<LiveTurn>): void => {
+      current = { ...current, ...patch };
+      setLive(current);
+    };
+    try {
+      for await (const event of events) {
+        switch (event.type) {
+          case 'start':
+            break;
+          case 'phase':
+            update({ phase: phaseLabel(event.phase), tool: null });
+            break;
+          case 'tool_call':
+            update({ phase: 'rolling', tool: event.name });
+            break;
+          case 'tool_result':
+            break;
+          case 'narration':
+            update({ phase: 'narrating', narration: current.narration + event.text });
+            break;
+          case 'committed':
+            cache.current.set(event.turn.id, event.turn);
+            update({ phase: 'saving' });
+            break;
+          case 'failed':
+            throw event.failure;
+          default: {
+            const unreachable: never = event;
+            throw new Error(`unknown stream event ${JSON.stringify(unreachable)}`);
+          }
+        }
+      }
+      await reload();
+    } finally {
+      setLive(null);
+    }
+  };
+
+  const controller = (): AbortController => {
+    abort.current?.abort();
+    abort.current = new AbortController();
+    return abort.current;
+  };
+
+  return {
+    state: { session, tree, story, head, live, error, fields, busy } satisfies PlayState,
+    send: (body: TurnBody, shown: string | null) =>
+      run(() => stream('turn', shown, api.playTurn(sessionId, body, controller().signal))),
+    regenerate: (turnId?: string) =>
+      run(() => stream('regenerate', null, api.regenerate(sessionId, turnId, controller().signal))),
+    undo: () =>
+      run(async () => {
+        await api.undo(sessionId, session?.headTurnId);
+        await reload();
+      }),
+    /** Moves the head to a turn (the tree, a loaded save); playing on from there makes a branch. */
+    jump: (turnId: string) =>
+      run(async () => {
+        await api.moveHead(sessionId, turnId, session?.headTurnId);
+        await reload();
+      }),
+    /** Shows another swipe of a turn: the head moves to where that alternative leads. */
+    swipe: (siblingId: string) =>
+      run(async () => {
+        await api.moveHead(sessionId, leafOf(tree, siblingId), session?.headTurnId);
+        await reload();
+      }),
+    stop: () => abort.current?.abort(),
+    reload: () => run(reload),
+    turnCached: (id: string) => turns.get(id),
+  };
+}

@@ -1,0 +1,282 @@
+// The play screen: the story (Markdown, streamed), the input, undo / regenerate / swipes, the mini-game
+// when one is pending, and side panels (state, world, tree, saves, author).
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { TurnView } from '../api.ts';
+import { swipesOf } from '../lib/tree.ts';
+import { AuthorPanel } from './author-panel.tsx';
+import { useApp } from './context.ts';
+import { LightsOut } from './lights-out.tsx';
+import { Markdown } from './markdown-view.tsx';
+import { type LiveTurn, type PhaseLabel, usePlay } from './play-state.ts';
+import { SavesPanel } from './saves-panel.tsx';
+import { StatePanel } from './state-panel.tsx';
+import { TreePanel } from './tree-panel.tsx';
+import { WorldPanel } from './world-panel.tsx';
+
+/** Characters the input box takes (the engine's MAX_INPUT_CHARS; the server answers past it anyway). */
+export const MAX_INPUT_CHARS = 4_000;
+
+const PHASE_TEXT: Record<PhaseLabel, string> = {
+  thinking: 'Thinking…',
+  rolling: 'Rolling…',
+  narrating: 'Narrating…',
+  saving: 'Saving…',
+};
+
+type Tab = 'state' | 'world' | 'tree' | 'saves' | 'author';
+const TABS: readonly { id: Tab; label: string }[] = [
+  { id: 'state', label: 'State' },
+  { id: 'world', label: 'World' },
+  { id: 'tree', label: 'Tree' },
+  { id: 'saves', label: 'Saves' },
+  { id: 'author', label: 'Author' },
+];
+
+interface Pending {
+  readonly minigameId: string;
+  readonly config: unknown;
+}
+
+function pendingOf(turn: TurnView | null): Pending | null {
+  const p = turn?.pendingInteraction as Record<string, unknown> | null | undefined;
+  if (!p || typeof p.minigame_id !== 'string') return null;
+  return { minigameId: p.minigame_id, config: p.config };
+}
+
+export function Play({ sessionId }: { sessionId: string }) {
+  const { api } = useApp();
+  const play = usePlay(api, sessionId);
+  const { session, story, head, live, error, busy, tree } = play.state;
+  const [text, setText] = useState('');
+  const [tab, setTab] = useState<Tab>('state');
+  const input = useRef<HTMLTextAreaElement>(null);
+  const end = useRef<HTMLDivElement>(null);
+  const pending = pendingOf(head);
+  const running = live !== null || busy;
+
+  useEffect(() => {
+    end.current?.scrollIntoView?.({ block: 'end' });
+  }, [story.length, live?.narration.length]);
+  useEffect(() => {
+    if (!running && !pending) input.current?.focus();
+  }, [running, pending]);
+
+  const send = (event?: Event): void => {
+    event?.preventDefault();
+    const value = text.trim();
+    if (value === '' || running || pending) return;
+    setText('');
+    void play.send({ input: value }, value);
+  };
+
+  const headSwipes = head ? swipesOf(tree, head.id) : undefined;
+
+  return (
+    <div class="play">
+      <div class="story-col">
+        <div class="toolbar" role="toolbar" aria-label="Turn controls">
+          <h1 class="visually-hidden">{session?.title ?? 'Game'}</h1>
+          <button type="button" onClick={() => void play.undo()} disabled={running || !head?.parentId} data-testid="undo">
+            Undo
+          </button>
+          <button
+            type="button"
+            onClick={() => void play.regenerate()}
+            disabled={running || !head?.parentId || head.input === null}
+            data-testid="regenerate"
+          >
+            Regenerate
+          </button>
+          {live ? (
+            <button type="button" onClick={() => play.stop()} data-testid="stop">
+              Stop
+            </button>
+          ) : null}
+          <GameTime state={head?.state} />
+        </div>
+        {error ? (
+          <p class="error" role="alert" data-testid="play-error">
+            {error}
+          </p>
+        ) : null}
+        <ol class="story" role="log" aria-label="Story" aria-live="polite" aria-relevant="additions text" data-testid="story">
+          {story.map((turn, i) => (
+            <StoryTurn
+              key={turn.id}
+              turn={turn}
+              last={i === story.length - 1}
+              swipes={i === story.length - 1 ? headSwipes : swipesOf(tree, turn.id)}
+              onSwipe={(id) => void play.swipe(id)}
+              disabled={running}
+            />
+          ))}
+          {live ? <LiveView live={live} /> : null}
+        </ol>
+        <div ref={end} />
+        <p class="phase" role="status" data-testid="phase">
+          {live ? `${PHASE_TEXT[live.phase]}${live.tool ? ` (${live.tool})` : ''}` : ''}
+        </p>
+        {pending && !running ? (
+          pending.minigameId === 'lights_out' ? (
+            <LightsOut config={pending.config} onResult={(interaction) => void play.send({ interaction }, null)} />
+          ) : (
+            <div class="notice" role="alert">
+              This game needs the mini-game “{pending.minigameId}”, which this client does not have.{' '}
+              <button type="button" onClick={() => void play.send({ interaction: { minigame_id: pending.minigameId, status: 'aborted' } }, null)}>
+                Skip it
+              </button>
+            </div>
+          )
+        ) : null}
+        <form class="composer" onSubmit={send}>
+          <label class="visually-hidden" for="player-input">
+            What do you do?
+          </label>
+          <textarea
+            id="player-input"
+            ref={input}
+            data-testid="player-input"
+            rows={2}
+            maxLength={MAX_INPUT_CHARS}
+            placeholder={pending ? 'Finish the mini-game first' : 'What do you do? (Enter to send, Shift+Enter for a new line)'}
+            value={text}
+            disabled={running || pending !== null}
+            onInput={(e) => setText((e.currentTarget as HTMLTextAreaElement).value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) send(e);
+            }}
+          />
+          <button type="submit" class="primary" disabled={running || pending !== null || text.trim() === ''} data-testid="send">
+            Send
+          </button>
+        </form>
+      </div>
+      <aside class="side" aria-label="Game panels">
+        <div class="tabs" role="tablist" aria-label="Panels">
+          {TABS.map((t) => (
+            <button
+              key={t.id}
+              type="button"
+              role="tab"
+              id={`tab-${t.id}`}
+              aria-selected={tab === t.id}
+              aria-controls={`panel-${t.id}`}
+              tabIndex={tab === t.id ? 0 : -1}
+              data-testid={`tab-${t.id}`}
+              onClick={() => setTab(t.id)}
+              onKeyDown={(e) => {
+                const i = TABS.findIndex((x) => x.id === tab);
+                const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+                if (step === 0) return;
+                const next = TABS[(i + step + TABS.length) % TABS.length] as (typeof TABS)[number];
+                setTab(next.id);
+                document.getElementById(`tab-${next.id}`)?.focus();
+              }}
+            >
+              {t.label}
+            </button>
+          ))}
+        </div>
+        <div class="tabpanel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} tabIndex={0}>
+          {tab === 'state' ? <StatePanel state={head?.state} fields={play.state.fields} /> : null}
+          {tab === 'world' && head ? <WorldPanel sessionId={sessionId} turnId={head.id} /> : null}
+          {tab === 'tree' && session ? (
+            <TreePanel
+              tree={tree}
+              headId={session.headTurnId}
+              label={(id) => play.turnCached(id)}
+              disabled={running}
+              onJump={(id) => void play.jump(id)}
+            />
+          ) : null}
+          {tab === 'saves' && head ? <SavesPanel sessionId={sessionId} headId={head.id} disabled={running} onLoad={(id) => void play.jump(id)} /> : null}
+          {tab === 'author' && head ? <AuthorPanel sessionId={sessionId} turnId={head.id} onCommitted={() => void play.reload()} /> : null}
+        </div>
+      </aside>
+    </div>
+  );
+}
+
+function GameTime({ state }: { state: unknown }) {
+  const time = (state as Record<string, unknown> | undefined)?.game_time;
+  if (typeof time !== 'string' || time === '') return null;
+  const date = new Date(`${time}Z`);
+  const shown = Number.isNaN(date.getTime())
+    ? time
+    : `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, '0')}-${String(date.getUTCDate()).padStart(2, '0')} ${String(date.getUTCHours()).padStart(2, '0')}:${String(date.getUTCMinutes()).padStart(2, '0')}`;
+  return (
+    <span class="muted" style={{ marginLeft: 'auto' }} data-testid="game-time">
+      <span class="visually-hidden">Game time: </span>🕯 {shown}
+    </span>
+  );
+}
+
+function StoryTurn(props: {
+  turn: TurnView;
+  last: boolean;
+  swipes: ReturnType<typeof swipesOf>;
+  onSwipe: (id: string) => void;
+  disabled: boolean;
+}) {
+  const { turn, swipes } = props;
+  return (
+    <>
+      {turn.input !== null && turn.input !== '' ? (
+        <li class="msg player" data-testid="player-message">
+          <div class="who">You</div>
+          <Markdown text={turn.input} />
+        </li>
+      ) : null}
+      {turn.narration !== '' || turn.parentId === null ? (
+        <li class="msg narrator" data-testid="narration" data-turn-id={turn.id}>
+          <div class="who">
+            Narrator
+            {swipes && swipes.count > 1 ? (
+              <span class="swipes" data-testid="swipes">
+                <button
+                  type="button"
+                  aria-label="Previous version"
+                  disabled={props.disabled || !swipes.previous}
+                  data-testid="swipe-prev"
+                  onClick={() => swipes.previous && props.onSwipe(swipes.previous)}
+                >
+                  ‹
+                </button>
+                <span data-testid="swipe-position">
+                  {swipes.index + 1}/{swipes.count}
+                </span>
+                <button
+                  type="button"
+                  aria-label="Next version"
+                  disabled={props.disabled || !swipes.next}
+                  data-testid="swipe-next"
+                  onClick={() => swipes.next && props.onSwipe(swipes.next)}
+                >
+                  ›
+                </button>
+              </span>
+            ) : null}
+          </div>
+          <Markdown text={turn.narration} />
+        </li>
+      ) : null}
+    </>
+  );
+}
+
+function LiveView({ live }: { live: LiveTurn }) {
+  return (
+    <>
+      {live.input ? (
+        <li class="msg player" data-testid="player-message">
+          <div class="who">You</div>
+          <Markdown text={live.input} />
+        </li>
+      ) : null}
+      <li class="msg narrator streaming" data-testid="live-narration" aria-busy="false">
+        <div class="who">Narrator</div>
+        {live.narration === '' ? <p class="muted">…</p> : <Markdown text={live.narration} />}
+      </li>
+    </>
+  );
+}
