@@ -287,6 +287,14 @@ export class Api {
     return this.#request('GET', `/v1/sessions/${encodeURIComponent(id)}/world?turnId=${encodeURIComponent(turnId)}`);
   }
 
+  /** What the ledger recorded about one entity, up to `turnId`. */
+  entityHistory(id: string, turnId: string, entity: string): Promise<unknown> {
+    return this.#request(
+      'GET',
+      `/v1/sessions/${encodeURIComponent(id)}/world/entities/${encodeURIComponent(entity)}/history?turnId=${encodeURIComponent(turnId)}`,
+    );
+  }
+
   async saves(id: string): Promise<SaveView[]> {
     return listOf<SaveView>(await this.#request('GET', `/v1/sessions/${encodeURIComponent(id)}/saves`), 'saves');
   }

@@ -33,6 +33,7 @@ import {
   contentOffset,
   getNode,
   getPair,
+  isAbsent,
   isMap,
   isScalar,
   isSeq,
@@ -190,7 +191,11 @@ class RulesCompiler {
     const botNameNode = top ? getNode(top, 'bot_name') : undefined;
     const botName = scalarOf(botNameNode);
     if (botNameNode !== undefined && (typeof botName !== 'string' || botName.trim() === '')) {
-      this.sink.error('YARE_BAD_SCHEMA', 'bot_name must be non-empty text.', placeOfNode(this.src, botNameNode));
+      this.sink.error(
+        'YARE_BAD_SCHEMA',
+        'bot_name must be non-empty text.',
+        placeOfNode(this.src, botNameNode),
+      );
     }
     return {
       file: this.src.file,
@@ -205,19 +210,20 @@ class RulesCompiler {
     };
   }
 
+  /** A mapping section, or undefined when it is absent (null) or not a mapping (reported). */
+  private mapping(node: unknown, message: string): YAMLMap | undefined {
+    if (isAbsent(node)) return undefined;
+    if (isMap(node)) return node;
+    this.sink.error('YARE_BAD_SCHEMA', message, placeOfNode(this.src, node));
+    return undefined;
+  }
+
   // ---------------------------------------------------------------- macros
 
   private collectMacros(node: unknown): void {
-    if (node === undefined || (isScalar(node) && node.value === null)) return;
-    if (!isMap(node)) {
-      this.sink.error(
-        'YARE_BAD_SCHEMA',
-        'macros must be a mapping of name: expression.',
-        placeOfNode(this.src, node),
-      );
-      return;
-    }
-    for (const { key, pair, value } of mapPairs(node)) {
+    const map = this.mapping(node, 'macros must be a mapping of name: expression.');
+    if (!map) return;
+    for (const { key, pair, value } of mapPairs(map)) {
       if (!IDENTIFIER.test(key)) {
         this.sink.error(
           'YARE_BAD_SCHEMA',
@@ -293,16 +299,9 @@ class RulesCompiler {
   // ---------------------------------------------------------------- events
 
   private collectEvents(node: unknown): void {
-    if (node === undefined || (isScalar(node) && node.value === null)) return;
-    if (!isMap(node)) {
-      this.sink.error(
-        'YARE_BAD_SCHEMA',
-        'events must be a mapping of event name: { steps: [...] }.',
-        placeOfNode(this.src, node),
-      );
-      return;
-    }
-    for (const { key, pair, value } of mapPairs(node)) {
+    const map = this.mapping(node, 'events must be a mapping of event name: { steps: [...] }.');
+    if (!map) return;
+    for (const { key, pair, value } of mapPairs(map)) {
       const place = placeOfNode(this.src, pair.key);
       if (!IDENTIFIER.test(key)) {
         this.sink.error(
@@ -403,7 +402,7 @@ class RulesCompiler {
 
   private compileInputs(eventName: string, node: unknown): ReadonlyMap<string, InputSpec> {
     const inputs = new Map<string, InputSpec>();
-    if (node === undefined || (isScalar(node) && node.value === null)) return inputs;
+    if (isAbsent(node)) return inputs;
     if (isSeq(node)) {
       for (const item of node.items) {
         const n = scalarOf(item);
@@ -1059,16 +1058,9 @@ class RulesCompiler {
 
   private compileNpcTemplates(node: unknown): ReadonlyMap<string, NpcTemplate> {
     const out = new Map<string, NpcTemplate>();
-    if (node === undefined || (isScalar(node) && node.value === null)) return out;
-    if (!isMap(node)) {
-      this.sink.error(
-        'YARE_BAD_SCHEMA',
-        'npc_templates must be a YAML mapping.',
-        placeOfNode(this.src, node),
-      );
-      return out;
-    }
-    for (const { key, pair, value } of mapPairs(node)) {
+    const map = this.mapping(node, 'npc_templates must be a YAML mapping.');
+    if (!map) return out;
+    for (const { key, pair, value } of mapPairs(map)) {
       const place = placeOfNode(this.src, pair.key);
       if (!isMap(value)) {
         this.sink.error(
@@ -1122,12 +1114,9 @@ class RulesCompiler {
 
   private compileEngineSettings(node: unknown): EngineSettings {
     const settings = { npcMinCreditThreshold: 5, maxBatchedNpcs: 3 };
-    if (node === undefined || (isScalar(node) && node.value === null)) return settings;
-    if (!isMap(node)) {
-      this.sink.error('YARE_BAD_SCHEMA', 'engine_settings must be a mapping.', placeOfNode(this.src, node));
-      return settings;
-    }
-    for (const { key, pair, value } of mapPairs(node)) {
+    const map = this.mapping(node, 'engine_settings must be a mapping.');
+    if (!map) return settings;
+    for (const { key, pair, value } of mapPairs(map)) {
       const v = scalarOf(value);
       const ok = typeof v === 'number' && Number.isInteger(v) && v >= 0;
       if (key === 'npc_min_credit_threshold' && ok) settings.npcMinCreditThreshold = v;

@@ -80,6 +80,11 @@ function scalarValue(v: unknown): Value {
   return String(v);
 }
 
+/** A YAML value that is missing or written as null (`key:` with nothing after it). */
+export function isAbsent(node: unknown): boolean {
+  return node === undefined || node === null || (isScalar(node) && node.value === null);
+}
+
 export function isScalarNode(node: unknown): boolean {
   return node === null || node === undefined || isScalar(node);
 }
