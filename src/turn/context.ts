@@ -1,6 +1,7 @@
 // The working state of one turn, shared by its phases: one rules runner and one dice generator for the
 // whole turn, and everything the record will hold. Nothing here leaves the turn unless it completes.
 
+import { summarizeWorld, type WorldSummary } from '../ledger/index.ts';
 import type { ModelRole } from '../llm/types.ts';
 import type { LoreIndex } from '../lore/lore-index.ts';
 import { DiceRoller } from '../yare/dice.ts';
@@ -9,6 +10,7 @@ import type { CompiledRules } from '../yare/program.ts';
 import type { Dict } from '../yare/values.ts';
 import { TurnError } from './errors.ts';
 import { type ClockMode, clockMode } from './game-time.ts';
+import type { LedgerOptions } from './ledger-world.ts';
 import type { TurnLimits } from './limits.ts';
 import { loreIndexOf } from './lore.ts';
 import type { PromptRecord, RuleCall, ToolTraceEntry, TurnCartridge, TurnPersona } from './types.ts';
@@ -42,6 +44,8 @@ export class TurnContext {
     readonly persona: TurnPersona | undefined,
     readonly signal: AbortSignal | undefined,
     readonly now: () => number,
+    /** The world before the turn, the ledger turn to commit at, and how the Narrator proposes changes. */
+    readonly ledger: LedgerOptions,
   ) {
     this.rules = cartridge.rules;
     this.clock = clockMode(this.rules);
@@ -58,6 +62,17 @@ export class TurnContext {
 
   settle(state: Dict): void {
     this.settled = state;
+  }
+
+  private summary: WorldSummary | undefined;
+
+  /**
+   * The world before the turn, summarised once for every prompt of the turn (the world does not change
+   * until the turn's batch commits, after the last prompt that shows it).
+   */
+  get worldSummary(): WorldSummary {
+    this.summary ??= summarizeWorld(this.ledger.world, { tokenBudget: this.limits.worldSummaryTokens });
+    return this.summary;
   }
 
   get loreIndex(): LoreIndex {

@@ -1,6 +1,7 @@
 // Every bound of a turn, in one place. The configurable ones (`TurnLimits`) have a named default and a
 // named ceiling; the rest are fixed. Each has a test at the limit and just past it (test/turn/limits.test.ts).
 
+import { DEFAULT_SUMMARY_TOKEN_BUDGET } from '../ledger/limits.ts';
 import { MAX_LORE_K, MAX_LORE_TOKEN_BUDGET } from '../lore/limits.ts';
 
 /** Director model calls per turn. Every call's tool calls are run; after the last one the turn goes on. */
@@ -25,6 +26,18 @@ export const MAX_PROMPT_TOKENS = 200_000;
 /** Lore chunks per query and the estimated tokens one `lore_lookup` may return. */
 export const DEFAULT_LORE_K = 3;
 export const DEFAULT_LORE_TOKEN_BUDGET = 1_200;
+
+/** Estimated tokens of the world-ledger summary in the Director and Narrator prompts (0: no summary). */
+export const DEFAULT_WORLD_SUMMARY_TOKENS = DEFAULT_SUMMARY_TOKEN_BUDGET;
+export const MAX_WORLD_SUMMARY_TOKENS_LIMIT = 8_000;
+
+/**
+ * Repair calls after a rejected world-ledger batch (reference §4.1): the model gets the errors and sends
+ * the events again, at most this many times; then the turn keeps its narration and is `unledgered`.
+ */
+export const MAX_LEDGER_REPAIRS = 2;
+/** Characters of a ledger tool call's raw arguments kept in the record's audit trail (the rest is cut). */
+export const MAX_LEDGER_AUDIT_CHARS = 4_000;
 
 /** Characters of the player's input. */
 export const MAX_INPUT_CHARS = 4_000;
@@ -76,6 +89,7 @@ export interface TurnLimits {
   readonly npcPromptTokens: number;
   readonly loreK: number;
   readonly loreTokenBudget: number;
+  readonly worldSummaryTokens: number;
 }
 
 export const DEFAULT_TURN_LIMITS: TurnLimits = Object.freeze({
@@ -87,6 +101,7 @@ export const DEFAULT_TURN_LIMITS: TurnLimits = Object.freeze({
   npcPromptTokens: DEFAULT_NPC_PROMPT_TOKENS,
   loreK: DEFAULT_LORE_K,
   loreTokenBudget: DEFAULT_LORE_TOKEN_BUDGET,
+  worldSummaryTokens: DEFAULT_WORLD_SUMMARY_TOKENS,
 });
 
 interface Range {
@@ -104,6 +119,11 @@ const RANGES: Readonly<Record<keyof TurnLimits, Range>> = {
   npcPromptTokens: { min: MIN_PROMPT_TOKENS, max: MAX_PROMPT_TOKENS, limitName: 'MAX_PROMPT_TOKENS' },
   loreK: { min: 1, max: MAX_LORE_K, limitName: 'MAX_LORE_K' },
   loreTokenBudget: { min: 0, max: MAX_LORE_TOKEN_BUDGET, limitName: 'MAX_LORE_TOKEN_BUDGET' },
+  worldSummaryTokens: {
+    min: 0,
+    max: MAX_WORLD_SUMMARY_TOKENS_LIMIT,
+    limitName: 'MAX_WORLD_SUMMARY_TOKENS_LIMIT',
+  },
 };
 
 /** Fills in defaults and checks ranges; a value out of range is an error naming the option and the limit. */

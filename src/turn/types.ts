@@ -1,6 +1,7 @@
 // The turn engine's public types: what `runTurn` takes, the events it streams, and the record it ends with.
 
 import type { Persona } from '../cartridge/persona.ts';
+import type { LedgerErrorCode, LedgerSection, TimeChange, World } from '../ledger/index.ts';
 import type { RoleUsage } from '../llm/usage.ts';
 import type { ModelRole, ModelSet } from '../llm/types.ts';
 import type { RollRecord } from '../yare/dice.ts';
@@ -20,6 +21,8 @@ export interface TurnCartridge {
   readonly lore: string;
   /** `first-message.md`, persona macros already applied: the opening assistant message of a new game. */
   readonly firstMessage?: string;
+  /** The world-ledger write policy and the starting world (the cartridge's `ledger:` section). */
+  readonly ledger: LedgerSection;
 }
 
 /** One message of the story as the player sees it. */
@@ -58,15 +61,93 @@ export interface TurnOptions {
   readonly persona?: TurnPersona;
   readonly signal?: AbortSignal;
   /**
-   * Reserved for the world ledger (a later issue): the world before the turn, which the Narrator will
-   * see and propose changes to after narrating. Accepted and ignored for now.
+   * The world ledger before the turn: what the Director and Narrator see summarised, and what the
+   * Narrator's `record_world_changes` batch is validated against. Default: the cartridge's starting world
+   * (`initialWorld(cartridge)`).
    */
-  readonly world?: unknown;
+  readonly world?: World;
+  /**
+   * The ledger turn this turn's batch commits at: its stamps and engine fact ids (`f_<turn>_<index>`).
+   * The session passes the turn's depth in the tree (the starting world is turn 0). Default 1.
+   */
+  readonly ledgerTurn?: number;
+  /** How the Narrator proposes world changes (default `inline`); offline turns are always `off`. */
+  readonly ledgerMode?: LedgerMode;
   /** Milliseconds clock for the record's timings (default `performance.now`). */
   readonly now?: () => number;
 }
 
-export type TurnPhase = 'cycle_tick' | 'interaction' | 'director' | 'time' | 'narrator';
+export type TurnPhase = 'cycle_tick' | 'interaction' | 'director' | 'time' | 'narrator' | 'ledger';
+
+/**
+ * How the Narrator proposes the turn's world changes:
+ * - `inline`: the Narrator's own call offers `record_world_changes`; it writes its prose, then calls it;
+ * - `separate`: the prose call has no tools; a short second call to the narrator model extracts the changes
+ *   from the finished narration (for models that cannot write text and then call a tool);
+ * - `off`: no proposals; the world only changes through the cartridge's starting world.
+ */
+export type LedgerMode = 'inline' | 'separate' | 'off';
+
+/**
+ * What became of the turn's world changes:
+ * - `applied`: a batch (events and/or a time change) passed validation and is committed with the turn;
+ * - `unledgered`: every attempt was rejected (first proposal and its repairs); the narration stands, the
+ *   world does not change, and `errors` says why;
+ * - `none`: the Narrator proposed no change;
+ * - `off`: no proposal was asked for (offline, or `ledgerMode: 'off'`).
+ */
+export type LedgerStatus = 'applied' | 'unledgered' | 'none' | 'off';
+
+/** Errors the turn layer adds to the ledger's own codes (about the tool call rather than its events). */
+export type TurnLedgerErrorCode =
+  /** The Narrator called a tool other than `record_world_changes`. */
+  | 'LEDGER_UNKNOWN_TOOL'
+  /** More than one tool call in one response (all of a turn's events go in one call). */
+  | 'LEDGER_MULTIPLE_CALLS'
+  /** A repair or extraction call answered without calling the tool. */
+  | 'LEDGER_NO_CALL'
+  /** The repair or extraction call itself failed (a provider error): the turn stays unledgered. */
+  | 'LEDGER_MODEL_ERROR';
+
+/** One problem with a proposal: the event's index in the batch (-1 for the call as a whole), a stable code. */
+export interface LedgerIssue {
+  readonly index: number;
+  readonly code: LedgerErrorCode | TurnLedgerErrorCode;
+  readonly field?: string;
+  readonly message: string;
+}
+
+/** One proposal the model made this turn (the audit trail, L-53): what it sent and what was wrong. */
+export interface LedgerAttempt {
+  /** `narrator`: the prose call's own tool call; `extraction`: the separate call; `repair`: after a rejection. */
+  readonly kind: 'narrator' | 'extraction' | 'repair';
+  /** The calls as the model sent them; raw argument text cut at MAX_LEDGER_AUDIT_CHARS. */
+  readonly calls: readonly { readonly name: string; readonly rawArgs: string }[];
+  readonly ok: boolean;
+  readonly errors: readonly LedgerIssue[];
+}
+
+/** The world ledger's part of a TurnRecord. */
+export interface LedgerRecord {
+  readonly status: LedgerStatus;
+  /** The mode the turn ran in (`off` for offline turns). */
+  readonly mode: LedgerMode;
+  /** The ledger turn and story clock the batch was stamped with. */
+  readonly turn: number;
+  readonly gameTime?: string;
+  /** The accepted `time` of the batch (already included in `TurnRecord.time`), or null. */
+  readonly time: TimeChange | null;
+  /** Repair calls made (at most MAX_LEDGER_REPAIRS). */
+  readonly repairs: number;
+  /** Why the turn is `unledgered`; empty otherwise (earlier rejected attempts are in `attempts`). */
+  readonly errors: readonly LedgerIssue[];
+  readonly attempts: readonly LedgerAttempt[];
+  /** The world after the turn: the world before with the committed batch applied (or unchanged). */
+  readonly worldAfter: World;
+}
+
+/** A ledger event in wire form (`event_type` beside its fields): what the store keeps and replays. */
+export type WireLedgerEvent = Readonly<Record<string, unknown>>;
 
 /** Everything `runTurn` streams, in order; a successful turn ends with exactly one `done`. */
 export type TurnEvent =
@@ -177,6 +258,10 @@ export interface TurnRecord {
   readonly warnings: readonly string[];
   /** The messages this turn adds to the story: the player's input and the narration. */
   readonly messages: readonly StoryMessage[];
+  /** The world ledger: status, repairs, errors, the audit trail and the world after the turn. */
+  readonly ledger: LedgerRecord;
+  /** The committed batch in wire form, in order (empty unless `ledger.status` is `applied`). */
+  readonly ledgerEvents: readonly WireLedgerEvent[];
 }
 
 export type DirectorStop =

@@ -39,7 +39,13 @@ export type StreamEvent =
   | { readonly type: 'start'; readonly turnId: string; readonly parentId: string | null }
   | { readonly type: 'phase'; readonly phase: string }
   | { readonly type: 'tool_call'; readonly round: number; readonly name: string; readonly args?: unknown }
-  | { readonly type: 'tool_result'; readonly round: number; readonly name: string; readonly ok: boolean; readonly content?: string }
+  | {
+      readonly type: 'tool_result';
+      readonly round: number;
+      readonly name: string;
+      readonly ok: boolean;
+      readonly content?: string;
+    }
   | { readonly type: 'narration'; readonly text: string }
   | { readonly type: 'committed'; readonly turn: TurnView }
   | { readonly type: 'failed'; readonly failure: ApiFailure };
@@ -53,6 +59,13 @@ export interface InteractionBody {
   readonly status: 'completed' | 'failed' | 'aborted';
   readonly metrics?: Record<string, string | number | boolean>;
   readonly data?: Record<string, unknown>;
+}
+
+export interface LedgerRow {
+  readonly turnId: string;
+  readonly depth: number;
+  readonly position: number;
+  readonly event: unknown;
 }
 
 export interface WorldView {
@@ -85,7 +98,11 @@ export function streamEventOf(event: string, data: unknown): StreamEvent | undef
   const d = isRecord(data) ? data : {};
   switch (event) {
     case 'start':
-      return { type: 'start', turnId: String(d.turnId ?? ''), parentId: typeof d.parentId === 'string' ? d.parentId : null };
+      return {
+        type: 'start',
+        turnId: String(d.turnId ?? ''),
+        parentId: typeof d.parentId === 'string' ? d.parentId : null,
+      };
     case 'phase':
       return { type: 'phase', phase: String(d.phase ?? '') };
     case 'tool_call':
@@ -127,7 +144,10 @@ export class Api {
   }
 
   async #request<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
-    const init: RequestInit = { method, headers: this.#headers(body === undefined ? {} : { 'content-type': 'application/json' }) };
+    const init: RequestInit = {
+      method,
+      headers: this.#headers(body === undefined ? {} : { 'content-type': 'application/json' }),
+    };
     if (body !== undefined) init.body = JSON.stringify(body);
     if (signal) init.signal = signal;
     const response = await fetch(this.#base + path, init);
@@ -146,7 +166,13 @@ export class Api {
     return parsed;
   }
 
-  health(): Promise<{ status: string; models?: string; mode?: string; authorMode?: boolean; [k: string]: unknown }> {
+  health(): Promise<{
+    status: string;
+    models?: string;
+    mode?: string;
+    authorMode?: boolean;
+    [k: string]: unknown;
+  }> {
     return this.#request('GET', '/healthz');
   }
 
@@ -155,11 +181,18 @@ export class Api {
   }
 
   async versions(name: string): Promise<CartridgeVersionView[]> {
-    return listOf<CartridgeVersionView>(await this.#request('GET', `/v1/cartridges/${encodeURIComponent(name)}/versions`), 'versions');
+    return listOf<CartridgeVersionView>(
+      await this.#request('GET', `/v1/cartridges/${encodeURIComponent(name)}/versions`),
+      'versions',
+    );
   }
 
   /** Uploads a `.zip` or `.tar.gz` cartridge archive; validation problems arrive as an ApiFailure with `problems`. */
-  async upload(file: Blob, fileName: string, name?: string): Promise<{ version: CartridgeVersionView; warnings: unknown[] }> {
+  async upload(
+    file: Blob,
+    fileName: string,
+    name = cartridgeNameOf(fileName),
+  ): Promise<{ version: CartridgeVersionView; warnings: unknown[] }> {
     const gz = /\.(tar\.gz|tgz)$/i.test(fileName);
     const query = name ? `?name=${encodeURIComponent(name)}` : '';
     const response = await fetch(`${this.#base}/v1/cartridges${query}`, {
@@ -182,7 +215,12 @@ export class Api {
     return listOf<SessionView>(await this.#request('GET', '/v1/sessions'), 'sessions');
   }
 
-  async createSession(body: { cartridge: string; personaId?: string | null; seed?: number; title?: string | null }): Promise<{
+  async createSession(body: {
+    cartridge: string;
+    personaId?: string | null;
+    seed?: number;
+    title?: string | null;
+  }): Promise<{
     session: SessionView;
     turn: TurnView;
   }> {
@@ -190,7 +228,10 @@ export class Api {
   }
 
   async session(id: string): Promise<SessionView> {
-    const body = await this.#request<Record<string, unknown>>('GET', `/v1/sessions/${encodeURIComponent(id)}`);
+    const body = await this.#request<Record<string, unknown>>(
+      'GET',
+      `/v1/sessions/${encodeURIComponent(id)}`,
+    );
     return (isRecord(body.session) ? body.session : body) as unknown as SessionView;
   }
 
@@ -199,7 +240,11 @@ export class Api {
   }
 
   async tree(id: string): Promise<NodeView[]> {
-    return listOf<NodeView>(await this.#request('GET', `/v1/sessions/${encodeURIComponent(id)}/tree`), 'turns', 'nodes');
+    return listOf<NodeView>(
+      await this.#request('GET', `/v1/sessions/${encodeURIComponent(id)}/tree`),
+      'turns',
+      'nodes',
+    );
   }
 
   async turn(id: string, turnId: string, view: 'public' | 'full' = 'public'): Promise<TurnView> {
@@ -212,7 +257,10 @@ export class Api {
 
   /** The branch from the first message to `turnId` (the story), oldest first. */
   async history(id: string, turnId: string): Promise<TurnView[]> {
-    const body = await this.#request('GET', `/v1/sessions/${encodeURIComponent(id)}/history?turnId=${encodeURIComponent(turnId)}`);
+    const body = await this.#request(
+      'GET',
+      `/v1/sessions/${encodeURIComponent(id)}/history?turnId=${encodeURIComponent(turnId)}`,
+    );
     return listOf<TurnView>(body, 'turns', 'messages');
   }
 
@@ -226,10 +274,14 @@ export class Api {
   }
 
   async moveHead(id: string, turnId: string, expectedHeadId?: string): Promise<SessionView> {
-    const body = await this.#request<Record<string, unknown>>('PUT', `/v1/sessions/${encodeURIComponent(id)}/head`, {
-      turnId,
-      ...(expectedHeadId ? { expectedHeadId } : {}),
-    });
+    const body = await this.#request<Record<string, unknown>>(
+      'POST',
+      `/v1/sessions/${encodeURIComponent(id)}/head`,
+      {
+        turnId,
+        ...(expectedHeadId ? { expectedHeadId } : {}),
+      },
+    );
     return (isRecord(body.session) ? body.session : body) as unknown as SessionView;
   }
 
@@ -240,7 +292,11 @@ export class Api {
 
   /** Streams a new sibling of `turnId` (the head by default): the same input with a new seed. */
   regenerate(id: string, turnId?: string, signal?: AbortSignal): AsyncGenerator<StreamEvent> {
-    return this.#stream(`/v1/sessions/${encodeURIComponent(id)}/regenerate`, turnId ? { turnId } : {}, signal);
+    return this.#stream(
+      `/v1/sessions/${encodeURIComponent(id)}/regenerate`,
+      turnId ? { turnId } : {},
+      signal,
+    );
   }
 
   async *#stream(path: string, body: unknown, signal?: AbortSignal): AsyncGenerator<StreamEvent> {
@@ -255,7 +311,8 @@ export class Api {
     if (!response.ok || response.body === null || !type.includes('text/event-stream')) {
       const parsed = await this.#read(response);
       // A JSON answer (an idempotent replay, or a server that does not stream): the committed turn.
-      if (isRecord(parsed) && isRecord(parsed.turn)) yield { type: 'committed', turn: parsed.turn as unknown as TurnView };
+      if (isRecord(parsed) && isRecord(parsed.turn))
+        yield { type: 'committed', turn: parsed.turn as unknown as TurnView };
       return;
     }
     for await (const message of readSse(response.body, signal)) {
@@ -270,7 +327,11 @@ export class Api {
     }
   }
 
-  async state(id: string, turnId: string, view: 'public' | 'full' = 'public'): Promise<Record<string, unknown>> {
+  async state(
+    id: string,
+    turnId: string,
+    view: 'public' | 'full' = 'public',
+  ): Promise<Record<string, unknown>> {
     const body = await this.#request<Record<string, unknown>>(
       'GET',
       `/v1/sessions/${encodeURIComponent(id)}/state?turnId=${encodeURIComponent(turnId)}&view=${view}`,
@@ -280,40 +341,63 @@ export class Api {
 
   /** The public fields of the session's cartridge schema (for bars). */
   async schema(id: string): Promise<SchemaFieldView[]> {
-    return listOf<SchemaFieldView>(await this.#request('GET', `/v1/sessions/${encodeURIComponent(id)}/schema`), 'fields');
-  }
-
-  async world(id: string, turnId: string): Promise<WorldView> {
-    return this.#request('GET', `/v1/sessions/${encodeURIComponent(id)}/world?turnId=${encodeURIComponent(turnId)}`);
-  }
-
-  /** What the ledger recorded about one entity, up to `turnId`. */
-  entityHistory(id: string, turnId: string, entity: string): Promise<unknown> {
-    return this.#request(
-      'GET',
-      `/v1/sessions/${encodeURIComponent(id)}/world/entities/${encodeURIComponent(entity)}/history?turnId=${encodeURIComponent(turnId)}`,
+    return listOf<SchemaFieldView>(
+      await this.#request('GET', `/v1/sessions/${encodeURIComponent(id)}/schema`),
+      'fields',
     );
   }
 
+  async world(id: string, turnId: string): Promise<WorldView> {
+    return this.#request(
+      'GET',
+      `/v1/sessions/${encodeURIComponent(id)}/world?turnId=${encodeURIComponent(turnId)}`,
+    );
+  }
+
+  /** The ledger log of the branch ending at `turnId`: every event with the depth of the turn that made it. */
+  async ledger(id: string, turnId: string): Promise<LedgerRow[]> {
+    const body = await this.#request(
+      'GET',
+      `/v1/sessions/${encodeURIComponent(id)}/ledger?turnId=${encodeURIComponent(turnId)}`,
+    );
+    return listOf<LedgerRow>(body, 'entries');
+  }
+
   async saves(id: string): Promise<SaveView[]> {
-    return listOf<SaveView>(await this.#request('GET', `/v1/sessions/${encodeURIComponent(id)}/saves`), 'saves');
+    return listOf<SaveView>(
+      await this.#request('GET', `/v1/sessions/${encodeURIComponent(id)}/saves`),
+      'saves',
+    );
   }
 
   async createSave(id: string, name: string, turnId?: string): Promise<SaveView> {
-    const body = await this.#request<Record<string, unknown>>('POST', `/v1/sessions/${encodeURIComponent(id)}/saves`, {
-      name,
-      ...(turnId ? { turnId } : {}),
-    });
+    const body = await this.#request<Record<string, unknown>>(
+      'POST',
+      `/v1/sessions/${encodeURIComponent(id)}/saves`,
+      {
+        name,
+        ...(turnId ? { turnId } : {}),
+      },
+    );
     return (isRecord(body.save) ? body.save : body) as unknown as SaveView;
   }
 
   deleteSave(id: string, saveId: string): Promise<unknown> {
-    return this.#request('DELETE', `/v1/sessions/${encodeURIComponent(id)}/saves/${encodeURIComponent(saveId)}`);
+    return this.#request(
+      'DELETE',
+      `/v1/sessions/${encodeURIComponent(id)}/saves/${encodeURIComponent(saveId)}`,
+    );
   }
 
   runEvent(
     id: string,
-    body: { event: string; inputs?: Record<string, unknown>; parentId?: string; commit?: boolean; seed?: number },
+    body: {
+      event: string;
+      inputs?: Record<string, unknown>;
+      parentId?: string;
+      commit?: boolean;
+      seed?: number;
+    },
   ): Promise<AuthorEventResult> {
     return this.#request('POST', `/v1/sessions/${encodeURIComponent(id)}/events`, body);
   }
@@ -325,6 +409,15 @@ export class Api {
   saveSettings(settings: ModelSettings): Promise<ModelSettings> {
     return this.#request('PUT', '/v1/settings', settings);
   }
+}
+
+/** The cartridge name an archive's file name suggests (`lanternmere-v2.tar.gz` → `lanternmere-v2`). */
+export function cartridgeNameOf(fileName: string): string {
+  const base = fileName.split(/[\\/]/).pop() ?? '';
+  return base
+    .replace(/\.(tar\.gz|tgz|zip|tar)$/i, '')
+    .trim()
+    .slice(0, 100);
 }
 
 /** A list answer, bare or wrapped (`{cartridges: [...]}`). */

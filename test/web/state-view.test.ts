@@ -38,6 +38,16 @@ describe('state panel', () => {
     ]);
   });
 
+  it('without schema bounds, makes a bar of x beside max_x (and not of max_x itself)', () => {
+    const panel = statePanel({ mana: 4, max_mana: 10, gold: 3, max_gold: 0 });
+    expect(panel).toEqual([
+      { kind: 'bar', key: 'mana', path: 'mana', value: 4, min: 0, max: 10 },
+      { kind: 'number', key: 'max_mana', path: 'max_mana', value: 10 },
+      { kind: 'number', key: 'gold', path: 'gold', value: 3 },
+      { kind: 'number', key: 'max_gold', path: 'max_gold', value: 0 },
+    ]);
+  });
+
   it('clamps bars whose value is out of bounds', () => {
     expect(barPercent({ value: 30, min: 0, max: 24 })).toBe(100);
     expect(barPercent({ value: -3, min: 0, max: 24 })).toBe(0);

@@ -52,6 +52,8 @@ export function failureOf(status: number, body: unknown): ApiFailure {
   const error = isRecord(body) && isRecord(body.error) ? body.error : undefined;
   const code = typeof error?.code === 'string' ? error.code : `http_${status}`;
   const message = typeof error?.message === 'string' ? error.message : `the server answered ${status}`;
-  const problems = problemsOf(error?.errors ?? error?.diagnostics ?? (isRecord(body) ? body.errors : undefined));
+  const problems = problemsOf(
+    error?.errors ?? error?.diagnostics ?? (isRecord(body) ? body.errors : undefined),
+  );
   return new ApiFailure(status, code, message, problems, error ?? {});
 }

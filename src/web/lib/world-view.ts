@@ -18,9 +18,15 @@ export interface EntityLine {
 }
 
 export interface WorldPanel {
-  readonly scene?: { readonly summary?: string | undefined; readonly location?: string | undefined } | undefined;
+  readonly scene?:
+    | { readonly summary?: string | undefined; readonly location?: string | undefined }
+    | undefined;
   readonly present: readonly EntityLine[];
-  readonly threads: readonly { readonly key: string; readonly title: string; readonly description?: string | undefined }[];
+  readonly threads: readonly {
+    readonly key: string;
+    readonly title: string;
+    readonly description?: string | undefined;
+  }[];
   readonly facts: readonly string[];
   readonly entities: readonly EntityLine[];
   readonly more: { readonly facts: number; readonly entities: number; readonly threads: number };
@@ -38,13 +44,19 @@ function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-function entityLine(entity: EntityRecord, all: readonly EntityRecord[], names: ReadonlyMap<string, string>): EntityLine {
+function entityLine(
+  entity: EntityRecord,
+  all: readonly EntityRecord[],
+  names: ReadonlyMap<string, string>,
+): EntityLine {
   return {
     key: String(entity.key),
     name: text(entity.name) ?? String(entity.key),
     type: text(entity.entityType),
     status: text(entity.status),
-    conditions: Array.isArray(entity.conditions) ? entity.conditions.filter((c) => typeof c === 'string') : [],
+    conditions: Array.isArray(entity.conditions)
+      ? entity.conditions.filter((c) => typeof c === 'string')
+      : [],
     carries: all.filter((e) => e.holder === entity.key).map((e) => text(e.name) ?? String(e.key)),
     location: entity.location === undefined ? undefined : (names.get(entity.location) ?? entity.location),
   };
@@ -52,8 +64,14 @@ function entityLine(entity: EntityRecord, all: readonly EntityRecord[], names: R
 
 function factLine(fact: FactRecord, names: ReadonlyMap<string, string>): string {
   const name = (key: string | undefined): string => (key === undefined ? '' : (names.get(key) ?? key));
-  const value = fact.value === undefined ? '' : ` = ${typeof fact.value === 'string' ? fact.value : JSON.stringify(fact.value)}`;
-  return [name(fact.subject), String(fact.predicate ?? ''), name(fact.object)].filter((s) => s !== '').join(' ') + value;
+  const value =
+    fact.value === undefined
+      ? ''
+      : ` = ${typeof fact.value === 'string' ? fact.value : JSON.stringify(fact.value)}`;
+  return (
+    [name(fact.subject), String(fact.predicate ?? ''), name(fact.object)].filter((s) => s !== '').join(' ') +
+    value
+  );
 }
 
 /** The world's facts, from the bucketed table (`{bucket: {id: fact}}`) or a flat list. */
@@ -67,11 +85,15 @@ function factsOf(world: Record<string, unknown>): FactRecord[] {
 
 export function worldPanel(input: unknown): WorldPanel {
   const world = isRecord(input) && isRecord(input.world) ? input.world : isRecord(input) ? input : {};
-  const entities = values<EntityRecord>((world as Partial<World>).entities).filter((e) => typeof e.key === 'string');
+  const entities = values<EntityRecord>((world as Partial<World>).entities).filter(
+    (e) => typeof e.key === 'string',
+  );
   const names = new Map<string, string>();
   for (const e of entities) names.set(e.key, text(e.name) ?? e.key);
   const scene = isRecord(world.scene) ? world.scene : undefined;
-  const presentKeys = Array.isArray(scene?.present) ? (scene.present as unknown[]).filter((k) => typeof k === 'string') : [];
+  const presentKeys = Array.isArray(scene?.present)
+    ? (scene.present as unknown[]).filter((k) => typeof k === 'string')
+    : [];
   const byKey = new Map(entities.map((e) => [e.key, e]));
   const present = presentKeys.flatMap((k) => {
     const e = byKey.get(k);
@@ -83,7 +105,8 @@ export function worldPanel(input: unknown): WorldPanel {
     scene: scene
       ? {
           summary: text(scene.summary),
-          location: typeof scene.location === 'string' ? (names.get(scene.location) ?? scene.location) : undefined,
+          location:
+            typeof scene.location === 'string' ? (names.get(scene.location) ?? scene.location) : undefined,
         }
       : undefined,
     present,
@@ -100,4 +123,28 @@ export function worldPanel(input: unknown): WorldPanel {
       threads: Math.max(0, open.length - MAX_WORLD_ITEMS),
     },
   };
+}
+
+/** A ledger log entry (the shape `entityHistory` reads): one turn's events. */
+export interface LogEntry {
+  readonly turn: number;
+  readonly events: readonly unknown[];
+}
+
+/** Groups the server's ledger rows (`{depth, position, event}`) into one entry per turn, in order. */
+export function logOf(
+  rows: readonly { readonly depth: number; readonly position: number; readonly event: unknown }[],
+): LogEntry[] {
+  const byDepth = new Map<number, { position: number; event: unknown }[]>();
+  for (const row of rows) {
+    const list = byDepth.get(row.depth) ?? [];
+    list.push({ position: row.position, event: row.event });
+    byDepth.set(row.depth, list);
+  }
+  return [...byDepth.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([turn, events]) => ({
+      turn,
+      events: events.sort((a, b) => a.position - b.position).map((e) => e.event),
+    }));
 }

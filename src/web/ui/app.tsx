@@ -7,7 +7,10 @@ import { Library } from './library.tsx';
 import { Play } from './play.tsx';
 import { Settings } from './settings.tsx';
 
-type Route = { readonly screen: 'library' } | { readonly screen: 'play'; readonly sessionId: string } | { readonly screen: 'settings' };
+type Route =
+  | { readonly screen: 'library' }
+  | { readonly screen: 'play'; readonly sessionId: string }
+  | { readonly screen: 'settings' };
 
 export function routeOf(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/');
@@ -63,7 +66,11 @@ export function App() {
           </a>
         </nav>
         <span class="mode" data-testid="model-mode">
-          {info.modelMode === 'offline' ? 'Offline: no model configured, narration comes from the rules' : info.modelMode === 'online' ? 'Model connected' : ''}
+          {info.modelMode === 'offline'
+            ? 'Offline: no model configured, narration comes from the rules'
+            : info.modelMode === 'online'
+              ? 'Model connected'
+              : ''}
         </span>
       </header>
       <main id="main" tabIndex={-1}>

@@ -18,7 +18,8 @@ function TurnTrace({ record }: { record: SessionRecord }) {
     case 'genesis':
       return (
         <p data-testid="trace-genesis">
-          The first message of {record.cartridge.name} (version {record.cartridge.contentHash.slice(0, 12)}), seed {record.seed}.
+          The first message of {record.cartridge.name} (version {record.cartridge.contentHash.slice(0, 12)}),
+          seed {record.seed}.
         </p>
       );
     case 'author-event':
@@ -35,7 +36,8 @@ function TurnTrace({ record }: { record: SessionRecord }) {
       return (
         <div>
           <p>
-            {record.mode === 'offline' ? 'Offline turn' : 'Model turn'}, seed <span data-testid="trace-seed">{record.seed}</span>
+            {record.mode === 'offline' ? 'Offline turn' : 'Model turn'}, seed{' '}
+            <span data-testid="trace-seed">{record.seed}</span>
             {record.time.advancedSeconds > 0 ? `, time ${record.time.before} → ${record.time.after}` : ''}.
           </p>
           <h3>Tool calls</h3>
@@ -60,7 +62,11 @@ function TurnTrace({ record }: { record: SessionRecord }) {
                   <td>
                     <code>{d.path.join('.')}</code>
                   </td>
-                  <td>{d.op === 'set' ? `${JSON.stringify(d.before ?? null)} → ${JSON.stringify(d.after)}` : `deleted (was ${JSON.stringify(d.before)})`}</td>
+                  <td>
+                    {d.op === 'set'
+                      ? `${JSON.stringify(d.before ?? null)} → ${JSON.stringify(d.after)}`
+                      : `deleted (was ${JSON.stringify(d.before)})`}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -148,7 +154,11 @@ function TurnTrace({ record }: { record: SessionRecord }) {
   }
 }
 
-function Rolls({ rolls }: { rolls: readonly { expr: string; dice: string; faces: readonly number[]; total: number }[] }) {
+function Rolls({
+  rolls,
+}: {
+  rolls: readonly { expr: string; dice: string; faces: readonly number[]; total: number }[];
+}) {
   return (
     <>
       <h3>Dice</h3>
@@ -189,7 +199,8 @@ export function AuthorPanel(props: { sessionId: string; turnId: string; onCommit
       .turn(props.sessionId, props.turnId, 'full')
       .then((t) => {
         if (cancelled) return;
-        if (t.record === undefined) setError('Author mode is off on this server: start it with author mode to see turn traces.');
+        if (t.record === undefined)
+          setError('Author mode is off on this server: start it with author mode to see turn traces.');
         else setRecord(t.record as SessionRecord);
       })
       .catch((e: Error) => !cancelled && setError(e.message));
@@ -245,11 +256,20 @@ function EventConsole(props: { sessionId: string; turnId: string; onCommitted: (
     }
   };
   return (
-    <form onSubmit={run} style={{ display: 'grid', gap: '0.5rem', marginTop: '1rem' }} aria-label="Event console">
+    <form
+      onSubmit={run}
+      style={{ display: 'grid', gap: '0.5rem', marginTop: '1rem' }}
+      aria-label="Event console"
+    >
       <h2>Event console</h2>
       <label>
         Event
-        <input data-testid="console-event" value={event} onInput={(e) => setEvent((e.currentTarget as HTMLInputElement).value)} required />
+        <input
+          data-testid="console-event"
+          value={event}
+          onInput={(e) => setEvent((e.currentTarget as HTMLInputElement).value)}
+          required
+        />
       </label>
       <label>
         Inputs (JSON)
@@ -263,11 +283,19 @@ function EventConsole(props: { sessionId: string; turnId: string; onCommitted: (
       <div class="row">
         <label>
           Seed (optional)
-          <input inputMode="numeric" value={seed} onInput={(e) => setSeed((e.currentTarget as HTMLInputElement).value)} />
+          <input
+            inputMode="numeric"
+            value={seed}
+            onInput={(e) => setSeed((e.currentTarget as HTMLInputElement).value)}
+          />
         </label>
         <label style={{ flexDirection: 'row', alignItems: 'center' }}>
-          <input type="checkbox" checked={commit} onChange={(e) => setCommit((e.currentTarget as HTMLInputElement).checked)} /> keep
-          the result as a turn
+          <input
+            type="checkbox"
+            checked={commit}
+            onChange={(e) => setCommit((e.currentTarget as HTMLInputElement).checked)}
+          />{' '}
+          keep the result as a turn
         </label>
         <button type="submit" data-testid="console-run" disabled={!event.trim()}>
           Run

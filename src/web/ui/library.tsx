@@ -48,7 +48,10 @@ export function Library() {
     setUpload({ kind: 'busy' });
     try {
       const result = await api.upload(file, file.name);
-      setUpload({ kind: 'ok', message: `Added ${result.version.name} (${result.version.contentHash.slice(0, 12)})` });
+      setUpload({
+        kind: 'ok',
+        message: `Added ${result.version.name} (${result.version.contentHash.slice(0, 12)})`,
+      });
       await refresh();
     } catch (e) {
       setUpload({
@@ -109,7 +112,11 @@ export function Library() {
           ) : null}
         </div>
       </section>
-      <NewGame cartridges={cartridges} personas={personas} onStarted={(id) => navigate(`#/play/${encodeURIComponent(id)}`)} />
+      <NewGame
+        cartridges={cartridges}
+        personas={personas}
+        onStarted={(id) => navigate(`#/play/${encodeURIComponent(id)}`)}
+      />
       <section class="card" aria-labelledby="games-h">
         <h2 id="games-h">Your games</h2>
         <ul class="list-plain" data-testid="session-list">
@@ -137,7 +144,11 @@ export function Library() {
   );
 }
 
-function NewGame(props: { cartridges: CartridgeView[]; personas: PersonaView[]; onStarted: (id: string) => void }) {
+function NewGame(props: {
+  cartridges: CartridgeView[];
+  personas: PersonaView[];
+  onStarted: (id: string) => void;
+}) {
   const { api } = useApp();
   const [cartridge, setCartridge] = useState('');
   const [versions, setVersions] = useState<CartridgeVersionView[]>([]);
@@ -155,7 +166,7 @@ function NewGame(props: { cartridges: CartridgeView[]; personas: PersonaView[]; 
       .versions(chosen)
       .then((v) => {
         setVersions(v);
-        setVersion(v[v.length - 1]?.id ?? '');
+        setVersion(v[0]?.id ?? ''); // newest first
       })
       .catch(() => setVersions([]));
   }, [chosen]);
@@ -163,7 +174,9 @@ function NewGame(props: { cartridges: CartridgeView[]; personas: PersonaView[]; 
   const seedError = (() => {
     if (seed.trim() === '') return '';
     const n = Number(seed);
-    return Number.isInteger(n) && n >= 0 && n <= MAX_FORM_SEED ? '' : `the seed must be a whole number from 0 to ${MAX_FORM_SEED}`;
+    return Number.isInteger(n) && n >= 0 && n <= MAX_FORM_SEED
+      ? ''
+      : `the seed must be a whole number from 0 to ${MAX_FORM_SEED}`;
   })();
 
   const start = async (event: Event): Promise<void> => {
@@ -192,7 +205,11 @@ function NewGame(props: { cartridges: CartridgeView[]; personas: PersonaView[]; 
       <form onSubmit={start} style={{ display: 'grid', gap: '0.5rem' }}>
         <label>
           Cartridge
-          <select data-testid="new-cartridge" value={chosen} onChange={(e) => setCartridge((e.currentTarget as HTMLSelectElement).value)}>
+          <select
+            data-testid="new-cartridge"
+            value={chosen}
+            onChange={(e) => setCartridge((e.currentTarget as HTMLSelectElement).value)}
+          >
             {props.cartridges.map((c) => (
               <option key={c.name} value={c.name}>
                 {c.name}
@@ -202,7 +219,11 @@ function NewGame(props: { cartridges: CartridgeView[]; personas: PersonaView[]; 
         </label>
         <label>
           Version
-          <select data-testid="new-version" value={version} onChange={(e) => setVersion((e.currentTarget as HTMLSelectElement).value)}>
+          <select
+            data-testid="new-version"
+            value={version}
+            onChange={(e) => setVersion((e.currentTarget as HTMLSelectElement).value)}
+          >
             {versions.map((v) => (
               <option key={v.id} value={v.id}>
                 {v.contentHash.slice(0, 12)} — {new Date(v.createdAt).toLocaleString()}
@@ -237,9 +258,18 @@ function NewGame(props: { cartridges: CartridgeView[]; personas: PersonaView[]; 
         </span>
         <label>
           Title (optional)
-          <input value={title} maxLength={200} onInput={(e) => setTitle((e.currentTarget as HTMLInputElement).value)} />
+          <input
+            value={title}
+            maxLength={200}
+            onInput={(e) => setTitle((e.currentTarget as HTMLInputElement).value)}
+          />
         </label>
-        <button type="submit" class="primary" disabled={busy || !chosen || seedError !== ''} data-testid="start-game">
+        <button
+          type="submit"
+          class="primary"
+          disabled={busy || !chosen || seedError !== ''}
+          data-testid="start-game"
+        >
           Start game
         </button>
         {error ? (

@@ -2,17 +2,35 @@
 // arrow keys move between lamps, Enter or Space presses one. The result is sent as an interaction turn.
 import { useMemo, useRef, useState } from 'preact/hooks';
 import type { InteractionBody } from '../api.ts';
-import { abort, isNearMiss, type LightsOutGame, litCount, metricsOf, newGame, play, readLightsOutConfig } from '../lib/lights-out.ts';
+import {
+  abort,
+  isNearMiss,
+  type LightsOutGame,
+  litCount,
+  metricsOf,
+  newGame,
+  play,
+  readLightsOutConfig,
+} from '../lib/lights-out.ts';
 
-export function LightsOut({ config, onResult }: { config: unknown; onResult: (result: InteractionBody) => void }) {
+export function LightsOut({
+  config,
+  onResult,
+}: {
+  config: unknown;
+  onResult: (result: InteractionBody) => void;
+}) {
   const checked = useMemo(() => readLightsOutConfig(config), [config]);
-  const [game, setGame] = useState<LightsOutGame | null>(() => (checked.ok ? newGame(checked.config, Math.random) : null));
+  const [game, setGame] = useState<LightsOutGame | null>(() =>
+    checked.ok ? newGame(checked.config, Math.random) : null,
+  );
   const [focus, setFocus] = useState(0);
   const grid = useRef<HTMLDivElement>(null);
 
   const finish = (final: LightsOutGame): void => {
     const hooks: string[] = [];
-    if (final.status === 'completed' && final.config.hooks.onSuccess) hooks.push(final.config.hooks.onSuccess);
+    if (final.status === 'completed' && final.config.hooks.onSuccess)
+      hooks.push(final.config.hooks.onSuccess);
     if (final.status === 'failed' && final.config.hooks.onFailure) hooks.push(final.config.hooks.onFailure);
     if (isNearMiss(final) && final.config.hooks.onNearMiss) hooks.push(final.config.hooks.onNearMiss);
     const metrics = metricsOf(final);
@@ -47,11 +65,15 @@ export function LightsOut({ config, onResult }: { config: unknown; onResult: (re
     const row = Math.floor(index / size);
     const col = index % size;
     const target =
-      e.key === 'ArrowRight' ? row * size + Math.min(size - 1, col + 1)
-      : e.key === 'ArrowLeft' ? row * size + Math.max(0, col - 1)
-      : e.key === 'ArrowDown' ? Math.min(size - 1, row + 1) * size + col
-      : e.key === 'ArrowUp' ? Math.max(0, row - 1) * size + col
-      : -1;
+      e.key === 'ArrowRight'
+        ? row * size + Math.min(size - 1, col + 1)
+        : e.key === 'ArrowLeft'
+          ? row * size + Math.max(0, col - 1)
+          : e.key === 'ArrowDown'
+            ? Math.min(size - 1, row + 1) * size + col
+            : e.key === 'ArrowUp'
+              ? Math.max(0, row - 1) * size + col
+              : -1;
     if (target < 0) return;
     e.preventDefault();
     setFocus(target);
@@ -60,15 +82,25 @@ export function LightsOut({ config, onResult }: { config: unknown; onResult: (re
   const left = litCount(game.board);
   const over = game.status !== 'playing';
   return (
-    <section class="minigame" aria-label="Mini-game: lights out" data-testid="minigame" data-status={game.status}>
+    <section
+      class="minigame"
+      aria-label="Mini-game: lights out"
+      data-testid="minigame"
+      data-status={game.status}
+    >
       <h2>Lights out</h2>
       <p>
-        Put out every lamp. Pressing a lamp flips it and its neighbours. <span class="muted">(arrow keys move, Enter presses)</span>
+        Put out every lamp. Pressing a lamp flips it and its neighbours.{' '}
+        <span class="muted">(arrow keys move, Enter presses)</span>
       </p>
       <p role="status" data-testid="minigame-status">
-        {game.status === 'playing' ? `${left} lit · ${game.config.maxMoves - game.movesMade} moves left` : null}
+        {game.status === 'playing'
+          ? `${left} lit · ${game.config.maxMoves - game.movesMade} moves left`
+          : null}
         {game.status === 'completed' ? `All dark in ${game.movesMade} moves!` : null}
-        {game.status === 'failed' ? `Out of moves with ${left} still lit.${isNearMiss(game) && game.config.hooks.onNearMiss ? ` ${game.config.hooks.onNearMiss}` : ''}` : null}
+        {game.status === 'failed'
+          ? `Out of moves with ${left} still lit.${isNearMiss(game) && game.config.hooks.onNearMiss ? ` ${game.config.hooks.onNearMiss}` : ''}`
+          : null}
       </p>
       <div
         class="lights"

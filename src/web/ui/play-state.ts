@@ -131,7 +131,11 @@ export function usePlay(api: Api, sessionId: string) {
     }
   };
 
-  const stream = async (kind: LiveTurn['kind'], input: string | null, events: AsyncGenerator<StreamEvent>): Promise<void> => {
+  const stream = async (
+    kind: LiveTurn['kind'],
+    input: string | null,
+    events: AsyncGenerator<StreamEvent>,
+  ): Promise<void> => {
     let current: LiveTurn = { kind, input, narration: '', phase: 'thinking', tool: null };
     setLive(current);
     const update = (patch: Partial<LiveTurn>): void => {

@@ -76,7 +76,12 @@ export function Play({ sessionId }: { sessionId: string }) {
       <div class="story-col">
         <div class="toolbar" role="toolbar" aria-label="Turn controls">
           <h1 class="visually-hidden">{session?.title ?? 'Game'}</h1>
-          <button type="button" onClick={() => void play.undo()} disabled={running || !head?.parentId} data-testid="undo">
+          <button
+            type="button"
+            onClick={() => void play.undo()}
+            disabled={running || !head?.parentId}
+            data-testid="undo"
+          >
             Undo
           </button>
           <button
@@ -99,30 +104,43 @@ export function Play({ sessionId }: { sessionId: string }) {
             {error}
           </p>
         ) : null}
-        <ol class="story" role="log" aria-label="Story" aria-live="polite" aria-relevant="additions text" data-testid="story">
-          {story.map((turn, i) => (
-            <StoryTurn
-              key={turn.id}
-              turn={turn}
-              last={i === story.length - 1}
-              swipes={i === story.length - 1 ? headSwipes : swipesOf(tree, turn.id)}
-              onSwipe={(id) => void play.swipe(id)}
-              disabled={running}
-            />
-          ))}
-          {live ? <LiveView live={live} /> : null}
-        </ol>
+        <div role="log" aria-label="Story" aria-live="polite" aria-relevant="additions text">
+          <ol class="story" data-testid="story">
+            {story.map((turn, i) => (
+              <StoryTurn
+                key={turn.id}
+                turn={turn}
+                last={i === story.length - 1}
+                swipes={i === story.length - 1 ? headSwipes : swipesOf(tree, turn.id)}
+                onSwipe={(id) => void play.swipe(id)}
+                disabled={running}
+              />
+            ))}
+            {live ? <LiveView live={live} /> : null}
+          </ol>
+        </div>
         <div ref={end} />
         <p class="phase" role="status" data-testid="phase">
           {live ? `${PHASE_TEXT[live.phase]}${live.tool ? ` (${live.tool})` : ''}` : ''}
         </p>
         {pending && !running ? (
           pending.minigameId === 'lights_out' ? (
-            <LightsOut config={pending.config} onResult={(interaction) => void play.send({ interaction }, null)} />
+            <LightsOut
+              config={pending.config}
+              onResult={(interaction) => void play.send({ interaction }, null)}
+            />
           ) : (
             <div class="notice" role="alert">
               This game needs the mini-game “{pending.minigameId}”, which this client does not have.{' '}
-              <button type="button" onClick={() => void play.send({ interaction: { minigame_id: pending.minigameId, status: 'aborted' } }, null)}>
+              <button
+                type="button"
+                onClick={() =>
+                  void play.send(
+                    { interaction: { minigame_id: pending.minigameId, status: 'aborted' } },
+                    null,
+                  )
+                }
+              >
                 Skip it
               </button>
             </div>
@@ -138,7 +156,11 @@ export function Play({ sessionId }: { sessionId: string }) {
             data-testid="player-input"
             rows={2}
             maxLength={MAX_INPUT_CHARS}
-            placeholder={pending ? 'Finish the mini-game first' : 'What do you do? (Enter to send, Shift+Enter for a new line)'}
+            placeholder={
+              pending
+                ? 'Finish the mini-game first'
+                : 'What do you do? (Enter to send, Shift+Enter for a new line)'
+            }
             value={text}
             disabled={running || pending !== null}
             onInput={(e) => setText((e.currentTarget as HTMLTextAreaElement).value)}
@@ -146,7 +168,12 @@ export function Play({ sessionId }: { sessionId: string }) {
               if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) send(e);
             }}
           />
-          <button type="submit" class="primary" disabled={running || pending !== null || text.trim() === ''} data-testid="send">
+          <button
+            type="submit"
+            class="primary"
+            disabled={running || pending !== null || text.trim() === ''}
+            data-testid="send"
+          >
             Send
           </button>
         </form>
@@ -189,8 +216,17 @@ export function Play({ sessionId }: { sessionId: string }) {
               onJump={(id) => void play.jump(id)}
             />
           ) : null}
-          {tab === 'saves' && head ? <SavesPanel sessionId={sessionId} headId={head.id} disabled={running} onLoad={(id) => void play.jump(id)} /> : null}
-          {tab === 'author' && head ? <AuthorPanel sessionId={sessionId} turnId={head.id} onCommitted={() => void play.reload()} /> : null}
+          {tab === 'saves' && head ? (
+            <SavesPanel
+              sessionId={sessionId}
+              headId={head.id}
+              disabled={running}
+              onLoad={(id) => void play.jump(id)}
+            />
+          ) : null}
+          {tab === 'author' && head ? (
+            <AuthorPanel sessionId={sessionId} turnId={head.id} onCommitted={() => void play.reload()} />
+          ) : null}
         </div>
       </aside>
     </div>

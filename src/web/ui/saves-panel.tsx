@@ -6,7 +6,12 @@ import { useApp } from './context.ts';
 /** Characters of a save name (the store's name limit is larger; a save name is a label). */
 export const MAX_SAVE_NAME_CHARS = 100;
 
-export function SavesPanel(props: { sessionId: string; headId: string; disabled: boolean; onLoad: (turnId: string) => void }) {
+export function SavesPanel(props: {
+  sessionId: string;
+  headId: string;
+  disabled: boolean;
+  onLoad: (turnId: string) => void;
+}) {
   const { api } = useApp();
   const [saves, setSaves] = useState<SaveView[]>([]);
   const [name, setName] = useState('');

@@ -49,7 +49,8 @@ export function Settings() {
         <h2 id="models-h">Models</h2>
         {!available ? (
           <p class="muted" data-testid="settings-unavailable">
-            This server does not store model settings; it uses the models it was started with (see docs/models.md).
+            This server does not store model settings; it uses the models it was started with (see
+            docs/models.md).
           </p>
         ) : (
           <form onSubmit={save} style={{ display: 'grid', gap: '0.5rem' }}>
@@ -59,7 +60,12 @@ export function Settings() {
                 type="url"
                 value={settings.baseUrl ?? ''}
                 placeholder="http://localhost:11434/v1"
-                onInput={(e) => setSettings({ ...settings, baseUrl: (e.currentTarget as HTMLInputElement).value || undefined })}
+                onInput={(e) =>
+                  setSettings({
+                    ...settings,
+                    baseUrl: (e.currentTarget as HTMLInputElement).value || undefined,
+                  })
+                }
               />
             </label>
             {ROLES.map((role) => (
@@ -68,7 +74,13 @@ export function Settings() {
                 <input
                   value={settings.models?.[role] ?? ''}
                   onInput={(e) =>
-                    setSettings({ ...settings, models: { ...settings.models, [role]: (e.currentTarget as HTMLInputElement).value || undefined } })
+                    setSettings({
+                      ...settings,
+                      models: {
+                        ...settings.models,
+                        [role]: (e.currentTarget as HTMLInputElement).value || undefined,
+                      },
+                    })
                   }
                 />
               </label>
@@ -98,7 +110,9 @@ export function Settings() {
       </section>
       <section class="card" aria-labelledby="key-h">
         <h2 id="key-h">Server access</h2>
-        <p class="muted">Only needed when the server was started with API keys. Kept in this browser tab until it closes.</p>
+        <p class="muted">
+          Only needed when the server was started with API keys. Kept in this browser tab until it closes.
+        </p>
         <form
           class="row"
           onSubmit={(e) => {
@@ -114,7 +128,12 @@ export function Settings() {
         >
           <label style={{ flex: 1 }}>
             API key
-            <input type="password" autocomplete="off" value={key} onInput={(e) => setKey((e.currentTarget as HTMLInputElement).value)} />
+            <input
+              type="password"
+              autocomplete="off"
+              value={key}
+              onInput={(e) => setKey((e.currentTarget as HTMLInputElement).value)}
+            />
           </label>
           <button type="submit">Use key</button>
         </form>

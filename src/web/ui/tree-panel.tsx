@@ -21,7 +21,11 @@ export function TreePanel(props: {
       <ul class="tree" data-testid="tree">
         {rows.map((row) => {
           const turn = props.label(row.id);
-          const text = turn ? (turn.input ?? turn.narration) || '(first message)' : row.depth === 0 ? '(first message)' : '';
+          const text = turn
+            ? (turn.input ?? turn.narration) || '(first message)'
+            : row.depth === 0
+              ? '(first message)'
+              : '';
           const short = text.length > TREE_LABEL_CHARS ? `${text.slice(0, TREE_LABEL_CHARS)}…` : text;
           return (
             <li key={row.id} style={{ paddingLeft: `${row.column * 1}rem` }}>

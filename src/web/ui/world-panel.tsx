@@ -1,7 +1,9 @@
 // The world panel: what the ledger knows at the head turn (scene, who is present and what they carry,
 // open threads, known facts) and, on request, one entity's history.
 import { useEffect, useState } from 'preact/hooks';
-import { worldPanel, type WorldPanel as Model } from '../lib/world-view.ts';
+import { entityHistory } from '../../ledger/query.ts';
+import type { LedgerRow } from '../api.ts';
+import { type LogEntry, logOf, worldPanel, type WorldPanel as Model } from '../lib/world-view.ts';
 import { useApp } from './context.ts';
 
 export function WorldPanel({ sessionId, turnId }: { sessionId: string; turnId: string }) {
@@ -9,7 +11,8 @@ export function WorldPanel({ sessionId, turnId }: { sessionId: string; turnId: s
   const [model, setModel] = useState<Model | null>(null);
   const [error, setError] = useState('');
   const [entity, setEntity] = useState('');
-  const [history, setHistory] = useState<unknown>(null);
+  const [log, setLog] = useState<LogEntry[] | null>(null);
+  const [historyError, setHistoryError] = useState('');
   useEffect(() => {
     let cancelled = false;
     api
@@ -23,10 +26,11 @@ export function WorldPanel({ sessionId, turnId }: { sessionId: string; turnId: s
   useEffect(() => {
     if (!entity) return;
     api
-      .entityHistory(sessionId, turnId, entity)
-      .then(setHistory)
-      .catch((e: Error) => setHistory({ error: e.message }));
+      .ledger(sessionId, turnId)
+      .then((rows: LedgerRow[]) => setLog(logOf(rows)))
+      .catch((e: Error) => setHistoryError(e.message));
   }, [entity, turnId]);
+  const history = entity && log ? entityHistory(log as never, entity) : [];
   if (error) return <p class="error">{error}</p>;
   if (!model) return <p class="muted">Loading the world…</p>;
   return (
@@ -73,7 +77,11 @@ export function WorldPanel({ sessionId, turnId }: { sessionId: string; turnId: s
       {model.entities.length > 0 ? (
         <>
           <h3>History of…</h3>
-          <select aria-label="Entity" value={entity} onChange={(e) => setEntity((e.currentTarget as HTMLSelectElement).value)}>
+          <select
+            aria-label="Entity"
+            value={entity}
+            onChange={(e) => setEntity((e.currentTarget as HTMLSelectElement).value)}
+          >
             <option value="">(choose someone or something)</option>
             {model.entities.map((e) => (
               <option key={e.key} value={e.key}>
@@ -81,7 +89,17 @@ export function WorldPanel({ sessionId, turnId }: { sessionId: string; turnId: s
               </option>
             ))}
           </select>
-          {history ? <pre class="json">{JSON.stringify(history, null, 2)}</pre> : null}
+          {historyError ? <p class="error">{historyError}</p> : null}
+          {entity && log ? (
+            <ol data-testid="entity-history">
+              {history.length === 0 ? <li class="muted">Nothing recorded about them yet.</li> : null}
+              {history.map((h, i) => (
+                <li key={i}>
+                  turn {h.turn}: <code>{h.event.type}</code> {JSON.stringify({ ...h.event, type: undefined })}
+                </li>
+              ))}
+            </ol>
+          ) : null}
         </>
       ) : null}
     </section>
