@@ -82,16 +82,28 @@ function genericInputs(raw: Record<string, unknown>): { attacker: string; defend
   };
   const power = raw.power ?? 0;
   if (typeof power !== 'number' || !Number.isInteger(power)) throw new Error('power must be int');
-  for (const key of Object.keys(raw)) if (key !== 'attacker' && key !== 'defender' && key !== 'power') throw new Error(`no input ${key}`);
-  return { attacker: side(raw.attacker, 'player', 'attacker'), defender: side(raw.defender, 'npc', 'defender'), power };
+  for (const key of Object.keys(raw))
+    if (key !== 'attacker' && key !== 'defender' && key !== 'power') throw new Error(`no input ${key}`);
+  return {
+    attacker: side(raw.attacker, 'player', 'attacker'),
+    defender: side(raw.defender, 'npc', 'defender'),
+    power,
+  };
 }
 
-function genericStrikeByHand(state: GenericState, raw: Record<string, unknown>, dice: DiceRoller): { state: GenericState; notes: string[] } {
+function genericStrikeByHand(
+  state: GenericState,
+  raw: Record<string, unknown>,
+  dice: DiceRoller,
+): { state: GenericState; notes: string[] } {
   const { attacker, defender, power } = genericInputs(raw);
   const roll = dice.roll(1, 20, 'roll(1d20)') + power;
   if (roll >= 10) {
     const target = { ...state[defender]!, hp: clamp((state[defender]!.hp as number) - 8, 0) };
-    return { state: { ...state, [defender]: target }, notes: [`${attacker} strikes ${defender} successfully for 8 damage! (Rolled ${roll})`] };
+    return {
+      state: { ...state, [defender]: target },
+      notes: [`${attacker} strikes ${defender} successfully for 8 damage! (Rolled ${roll})`],
+    };
   }
   return { state, notes: [`${attacker} swung at ${defender} and missed! (Rolled ${roll})`] };
 }
@@ -159,8 +171,18 @@ function interpreterVsHand(
   const ratio = median(ratios);
   const interpPerSec = median(interpRates);
   return [
-    { bench: 'yare.combat_strike', cartridge: name, runner: 'interpreter', runs_per_sec: Math.round(interpPerSec) },
-    { bench: 'yare.combat_strike', cartridge: name, runner: 'hand-written', runs_per_sec: Math.round(median(handRates)) },
+    {
+      bench: 'yare.combat_strike',
+      cartridge: name,
+      runner: 'interpreter',
+      runs_per_sec: Math.round(interpPerSec),
+    },
+    {
+      bench: 'yare.combat_strike',
+      cartridge: name,
+      runner: 'hand-written',
+      runs_per_sec: Math.round(median(handRates)),
+    },
     {
       bench: 'yare.combat_strike.ratio',
       cartridge: name,

@@ -40,7 +40,9 @@ export interface Engine {
   evaluate(state: GameState, expression: string, seed?: number): EvaluateResult;
   /** Runs one turn: a stream of typed events ending with `done` and its TurnRecord. */
   turn(
-    options: Omit<TurnOptions, 'cartridge' | 'models'> & { readonly messages?: readonly StoryMessage[] },
+    options: Omit<TurnOptions, 'cartridge' | 'models' | 'messages'> & {
+      readonly messages?: readonly StoryMessage[];
+    },
   ): AsyncGenerator<TurnEvent, void>;
 }
 

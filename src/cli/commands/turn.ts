@@ -5,7 +5,8 @@
 
 import type { Command } from 'commander';
 import { isTurnError, openingMessages, runTurn } from '../../turn/index.ts';
-import type { InteractionInput, StoryMessage, TurnRecord } from '../../turn/types.ts';
+import type { GameState, InteractionInput, StoryMessage, TurnRecord } from '../../turn/types.ts';
+import { toStateValue } from '../../yare/python.ts';
 import { loadCartridgeArg } from '../cartridge-arg.ts';
 import { EXIT } from '../exit-codes.ts';
 import { toJsonText } from '../json-output.ts';
@@ -50,7 +51,7 @@ export function register(program: Command): void {
         throw new UserError('give exactly one of --input and --interaction', EXIT.usage);
       }
       const cartridge = await loadCartridgeArg(cartridgeArg);
-      const state = readStateFile(flags.state, cartridge.rules);
+      const state = toStateValue(readStateFile(flags.state, cartridge.rules)) as GameState;
       const history: StoryMessage[] =
         flags.messages === undefined ? openingMessages(cartridge) : readMessagesFile(flags.messages);
       const choice = chooseModels({ llmScript: flags.llmScript, env: process.env });

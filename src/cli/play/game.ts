@@ -53,6 +53,7 @@ const PHASE_LABELS: Readonly<Record<TurnPhase, string>> = {
   director: 'The Director is working…',
   time: 'Time passes…',
   narrator: 'The Narrator is writing…',
+  ledger: 'The world ledger is updated…',
 };
 
 function pendingMinigame(state: unknown): string | undefined {

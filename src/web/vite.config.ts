@@ -1,0 +1,25 @@
+// Vite configuration of the web client. `npm start` builds through src/web/build.ts, which uses this file.
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+export default defineConfig({
+  root,
+  base: '/',
+  // Everything the page needs is in the bundle: no CDN, no fonts, no network but its own server.
+  publicDir: false,
+  logLevel: 'warn',
+  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    sourcemap: false,
+    reportCompressedSize: false,
+  },
+  server: {
+    // `vite dev` in src/web talks to `mnesos serve` on its default port.
+    proxy: { '/v1': 'http://127.0.0.1:8787', '/healthz': 'http://127.0.0.1:8787' },
+  },
+});
