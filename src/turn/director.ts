@@ -9,6 +9,7 @@ import { ModelError } from '../llm/errors.ts';
 import type { ChatMessage, ModelResponse, ModelSet, ModelStreamPart, ToolCall } from '../llm/types.ts';
 import type { TurnContext } from './context.ts';
 import { currentGameTime } from './game-time.ts';
+import { worldSection } from './ledger-prompt.ts';
 import { MAX_DIRECTIVES_CHARS, MAX_TOOL_CALLS_PER_ROUND } from './limits.ts';
 import { type NpcQueryArgs, runNpcQuery } from './npc.ts';
 import {
@@ -130,6 +131,7 @@ function directorSections(
       required: false,
       why: 'the engine keeps state.game_time',
     },
+    worldSection(ctx),
     {
       id: 'notes',
       kind: 'volatile',

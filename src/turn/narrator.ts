@@ -2,10 +2,12 @@
 // It sees public state only, never private fields, dice rolls or tool traces, and is told not to print
 // raw numbers unless the directives ask for them.
 
-import type { ChatModel } from '../llm/types.ts';
+import type { ChatModel, ToolCall } from '../llm/types.ts';
 import { publicState } from '../yare/schema.ts';
 import type { TurnContext } from './context.ts';
 import { currentGameTime } from './game-time.ts';
+import { ledgerTool, narratorLedgerSections, worldSection } from './ledger-prompt.ts';
+import type { LedgerConversation } from './ledger-turn.ts';
 import { MAX_NARRATION_CHARS } from './limits.ts';
 import {
   type PromptSection,
@@ -38,6 +40,7 @@ export interface NarratorInput {
 
 export function narratorSections(ctx: TurnContext, input: NarratorInput): PromptSection[] {
   const now = currentGameTime(ctx.state, ctx.clock);
+  const ledger = ctx.ledger.mode === 'inline' ? narratorLedgerSections(ctx) : [];
   return [
     { id: 'role', kind: 'static', text: NARRATOR_ROLE, required: true, why: 'the Narrator role and rules' },
     {
@@ -56,6 +59,7 @@ export function narratorSections(ctx: TurnContext, input: NarratorInput): Prompt
       maxTokens: 500,
       why: 'the player character',
     },
+    ...ledger,
     {
       id: 'state',
       kind: 'volatile',
@@ -71,6 +75,7 @@ export function narratorSections(ctx: TurnContext, input: NarratorInput): Prompt
       required: false,
       why: 'the engine keeps state.game_time',
     },
+    worldSection(ctx),
     {
       id: 'scene',
       kind: 'volatile',
@@ -98,12 +103,21 @@ export function narratorSections(ctx: TurnContext, input: NarratorInput): Prompt
   ];
 }
 
-/** Streams the narration; returns it (cut at MAX_NARRATION_CHARS, saying so in the warnings). */
+export interface NarratorResult {
+  /** The prose (cut at MAX_NARRATION_CHARS, saying so in the warnings). */
+  readonly narration: string;
+  /** Tool calls after the prose (`inline` ledger mode: the `record_world_changes` proposal). */
+  readonly toolCalls: readonly ToolCall[];
+  /** The call as made, so a rejected proposal can be repaired in the same conversation. */
+  readonly conversation: LedgerConversation;
+}
+
+/** Streams the narration; returns it with any tool calls that followed it. */
 export async function* runNarrator(
   ctx: TurnContext,
   model: ChatModel,
   input: NarratorInput,
-): AsyncGenerator<TurnEvent, string> {
+): AsyncGenerator<TurnEvent, NarratorResult> {
   ctx.throwIfAborted();
   const prompt = assemblePrompt(narratorSections(ctx, input), ctx.limits.narratorPromptTokens);
   ctx.prompts.push({
@@ -115,10 +129,14 @@ export async function* runNarrator(
   });
   const history = prompt.texts.has('history') ? toChatMessages(input.history) : [];
   ctx.modelIds.narrator = model.id;
+  const messages = [...history, { role: 'user' as const, content: input.inputText }];
+  const inline = ctx.ledger.mode === 'inline';
   let narration = '';
+  let toolCalls: ToolCall[] = [];
   for await (const part of model.stream({
     system: prompt.system,
-    messages: [...history, { role: 'user', content: input.inputText }],
+    messages,
+    ...(inline ? { tools: [ledgerTool(ctx.cartridge).spec], toolChoice: 'auto' as const } : {}),
     ...(ctx.signal ? { signal: ctx.signal } : {}),
   })) {
     if (part.type === 'text-delta') {
@@ -130,12 +148,27 @@ export async function* runNarrator(
         ctx.warnings.push(`the narration was cut at ${MAX_NARRATION_CHARS} characters (MAX_NARRATION_CHARS)`);
         break;
       }
+    } else if (part.type === 'tool-call') {
+      toolCalls.push(part.call);
     } else if (part.type === 'finish') {
       ctx.modelIds.narrator = part.response.modelId;
+      // The finish part holds every call of the response, including any not streamed as parts.
+      if (part.response.toolCalls.length > 0) toolCalls = [...part.response.toolCalls];
     }
   }
   ctx.throwIfAborted();
-  return narration;
+  return {
+    narration,
+    // Tool calls are only offered inline; a model that makes one anyway in another mode is not heard.
+    toolCalls: inline ? toolCalls : [],
+    conversation: {
+      system: prompt.system,
+      messages,
+      sections: prompt.sections,
+      tokens: prompt.tokens,
+      budget: prompt.budget,
+    },
+  };
 }
 
 /** The story's opening: the cartridge's first message as the assistant's first message of a new game. */

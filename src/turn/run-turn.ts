@@ -3,6 +3,7 @@
 // state and a record from the state it was given, and the caller commits both (or nothing). Cancelling
 // (the signal) or any model failure yields an `error` event, throws a `TurnError`, and yields no record.
 
+import { applyBatch } from '../ledger/index.ts';
 import { ModelError } from '../llm/errors.ts';
 import { UsageMeter, meterModels } from '../llm/usage.ts';
 import type { Dict } from '../yare/values.ts';
@@ -10,6 +11,7 @@ import { toValue } from '../yare/values.ts';
 import { TurnContext } from './context.ts';
 import { type DirectorOutcome, DIRECTOR_HISTORY_TOKENS, runDirector } from './director.ts';
 import { TurnError } from './errors.ts';
+import { currentGameTime } from './game-time.ts';
 import {
   checkInteractionInput,
   hasPendingInteraction,
@@ -19,6 +21,8 @@ import {
   PENDING_KEY,
   resolverInputs,
 } from './interaction.ts';
+import { resolveLedgerOptions } from './ledger-world.ts';
+import { extractWorldChanges, type LedgerOutcome, settleProposal } from './ledger-turn.ts';
 import { MAX_INPUT_CHARS, MAX_SEED, type TurnLimits, resolveTurnLimits } from './limits.ts';
 import { NARRATOR_HISTORY_TOKENS, runNarrator } from './narrator.ts';
 import { chooseOffline, renderOffline } from './offline.ts';
@@ -128,6 +132,7 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
     options.persona,
     options.signal,
     now,
+    resolveLedgerOptions(options, options.models === null),
   );
   ctx.throwIfAborted();
   const meter = new UsageMeter();
@@ -173,7 +178,8 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
 
   // 3. The engine's own changes: clear a resolved mini-game, advance the clock once.
   const t3 = now();
-  const settled = settleState(cartridge.rules, ctx.clock, ctx.state, {
+  const stateBeforeSettle = ctx.state;
+  let settled = settleState(cartridge.rules, ctx.clock, stateBeforeSettle, {
     clearInteraction: input.kind === 'interaction',
     advanceSeconds: ctx.timeSeconds,
   });
@@ -186,20 +192,48 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   yield { type: 'phase', phase: 'narrator' };
   const t4 = now();
   let narration: string;
+  let ledger: LedgerOutcome;
   if (models !== null) {
-    narration = yield* runNarrator(ctx, models.narrator, {
+    const told = yield* runNarrator(ctx, models.narrator, {
       directives: outcome.directives,
       inputText: input.text,
       history: fitMessages(history, NARRATOR_HISTORY_TOKENS),
     });
+    narration = told.narration;
+    timings.narrator = now() - t4;
+
+    // 5. The world ledger: the Narrator's proposal (inline) or a separate extraction call, checked against
+    // the world before the turn and repaired at most twice. Nothing is committed here: the record carries
+    // the resulting world, and the caller commits it with the turn.
+    const t5 = now();
+    const mode = ctx.ledger.mode;
+    if (mode === 'inline' && told.toolCalls.length > 0) {
+      yield { type: 'phase', phase: 'ledger' };
+      ledger = await settleProposal(ctx, models.narrator, told.conversation, told, 'narrator');
+    } else if (mode === 'separate') {
+      yield { type: 'phase', phase: 'ledger' };
+      ledger = await extractWorldChanges(ctx, models.narrator, { inputText: input.text, narration });
+    } else {
+      ledger = unchangedLedger(ctx, mode === 'off' ? 'off' : 'none');
+    }
+    if (ledger.status !== 'none' || mode === 'separate') timings.ledger = now() - t5;
   } else {
     narration = renderOffline(cartridge.rules, ctx.state, ctx.notes, offlineReply);
     yield { type: 'narration_delta', text: narration };
+    timings.narrator = now() - t4;
+    ledger = unchangedLedger(ctx, 'off');
   }
-  timings.narrator = now() - t4;
-  // The world ledger (a later issue) goes here: the Narrator's proposed world events, checked against
-  // `options.world`, become part of the record before it is returned.
   ctx.throwIfAborted();
+
+  // The Narrator's accepted time joins the Director's: the clock still advances once, by the sum.
+  if (ledger.seconds > 0) {
+    settled = settleState(cartridge.rules, ctx.clock, stateBeforeSettle, {
+      clearInteraction: input.kind === 'interaction',
+      advanceSeconds: ctx.timeSeconds + ledger.seconds,
+    });
+    ctx.settle(settled.state);
+  }
+  const committed = stampedWorld(ctx, ledger);
 
   const record: TurnRecord = buildRecord({
     ctx,
@@ -213,8 +247,36 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
     directorStop: outcome.stop,
     usage: meter.byRole(),
     timings: { ...timings, total: now() - started },
+    ledger: committed,
   });
   yield { type: 'done', record };
+}
+
+function unchangedLedger(ctx: TurnContext, status: 'none' | 'off'): LedgerOutcome {
+  return {
+    status,
+    events: [],
+    world: ctx.ledger.world,
+    at: { turn: ctx.ledger.turn },
+    time: null,
+    seconds: 0,
+    repairs: 0,
+    errors: [],
+    attempts: [],
+  };
+}
+
+/**
+ * The outcome stamped with the clock the turn ends at. Validation stamped the batch with the clock after
+ * the Director; when the Narrator's own `time` moved it further, the (already validated) events are applied
+ * again at the final stamp — validation does not depend on the clock, only the stamps do.
+ */
+function stampedWorld(ctx: TurnContext, ledger: LedgerOutcome): LedgerOutcome {
+  const gameTime = currentGameTime(ctx.state, ctx.clock);
+  const at = gameTime === undefined ? { turn: ctx.ledger.turn } : { turn: ctx.ledger.turn, gameTime };
+  if (ledger.status !== 'applied') return { ...ledger, at };
+  if (at.gameTime === ledger.at.gameTime) return ledger;
+  return { ...ledger, at, world: applyBatch(ctx.ledger.world, ledger.events, at) };
 }
 
 function resolveInteraction(ctx: TurnContext, interaction: InteractionInput): void {

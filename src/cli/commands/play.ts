@@ -45,6 +45,11 @@ export function register(program: Command): void {
     .option('--llm-script <file>', 'play scripted model responses from this file (tests and demos)')
     .option('--seed <n>', 'dice seed of the first turn; later turns count up from it (default: random)', parseSeed)
     .action(async (cartridgeArg: string | undefined, flags: PlayFlags) => {
+      // A closed pipe (`mnesos play | head`) ends the game quietly; a committed turn is already stored whole.
+      process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code === 'EPIPE') process.exit(0);
+        throw error;
+      });
       const choice = chooseModels({ llmScript: flags.llmScript, env: process.env });
       const store = await open(flags.db ?? process.env.MNESOS_DATABASE_URL);
       try {

@@ -256,7 +256,8 @@ export class PlayGame {
             wrote += event.text;
             break;
           case 'done':
-            if (wrote !== '' && !wrote.endsWith('\n')) out.write('\n');
+            // A blank line between a turn's prose and whatever comes next.
+            out.write(wrote === '' || wrote.endsWith('\n') ? '\n' : '\n\n');
             break;
           case 'tool_call':
           case 'tool_result':
