@@ -32,7 +32,11 @@ export function createApp(deps: AppDeps): BuiltApp {
   app.use('*', async (c, next) => {
     await next();
     c.header('x-content-type-options', 'nosniff');
-    deps.metrics.requests.inc({ method: c.req.method, route: c.get('route') ?? 'unmatched', status: String(c.res.status) });
+    deps.metrics.requests.inc({
+      method: c.req.method,
+      route: c.get('route') ?? 'unmatched',
+      status: String(c.res.status),
+    });
   });
   app.onError((error, c) => {
     if (error instanceof ApiError) {
@@ -47,8 +51,16 @@ export function createApp(deps: AppDeps): BuiltApp {
   app.use('/v1/*', authenticate(deps.auth));
   app.use('/v1/*', rateLimit(deps.limits.rateLimit, deps.limits.rateWindowMs));
 
-  deps.metrics.gauge('mnesos_turns_in_flight', 'Turns running in this process.', () => deps.service.turnsInFlight);
-  deps.metrics.gauge('mnesos_cartridges_cached', 'Loaded cartridges held in memory.', () => deps.library.cachedCount);
+  deps.metrics.gauge(
+    'mnesos_turns_in_flight',
+    'Turns running in this process.',
+    () => deps.service.turnsInFlight,
+  );
+  deps.metrics.gauge(
+    'mnesos_cartridges_cached',
+    'Loaded cartridges held in memory.',
+    () => deps.library.cachedCount,
+  );
 
   registerSystemRoutes(registry, deps);
   registerCartridgeRoutes(registry, deps);

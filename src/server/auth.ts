@@ -34,7 +34,11 @@ export function isLoopbackHostName(name: string): boolean {
 function checkLocalRequest(request: Request): void {
   const host = request.headers.get('host');
   if (host === null || !isLoopbackHostName(hostName(host))) {
-    throw new ApiError(403, 'host_not_allowed', 'this local server only answers requests addressed to localhost or 127.0.0.1');
+    throw new ApiError(
+      403,
+      'host_not_allowed',
+      'this local server only answers requests addressed to localhost or 127.0.0.1',
+    );
   }
   const origin = request.headers.get('origin');
   if (origin !== null && origin !== 'null') {
@@ -48,7 +52,11 @@ function checkLocalRequest(request: Request): void {
       throw new ApiError(403, 'origin_not_allowed', 'cross-site requests are refused by this local server');
     }
   } else if (origin === 'null') {
-    throw new ApiError(403, 'origin_not_allowed', 'requests from opaque origins are refused by this local server');
+    throw new ApiError(
+      403,
+      'origin_not_allowed',
+      'requests from opaque origins are refused by this local server',
+    );
   }
 }
 
@@ -65,7 +73,8 @@ export function hostCheck(config: AuthConfig): MiddlewareHandler<AppEnv> {
     if (config.kind === 'local') checkLocalRequest(c.req.raw);
     else if (config.allowedHosts !== undefined && config.allowedHosts.length > 0) {
       const host = hostName(c.req.header('host') ?? '');
-      if (!config.allowedHosts.includes(host)) throw new ApiError(403, 'host_not_allowed', 'this host name is not served here');
+      if (!config.allowedHosts.includes(host))
+        throw new ApiError(403, 'host_not_allowed', 'this host name is not served here');
     }
     await next();
   };
@@ -111,7 +120,8 @@ export function parseApiKeys(text: string | undefined): Array<{ label: string; k
     const eq = item.indexOf('=');
     const label = eq > 0 ? item.slice(0, eq).trim() : '';
     const key = eq > 0 ? item.slice(eq + 1).trim() : item;
-    if (key.length < 16) throw new RangeError('every API key in MNESOS_API_KEYS must be at least 16 characters');
+    if (key.length < 16)
+      throw new RangeError('every API key in MNESOS_API_KEYS must be at least 16 characters');
     out.push({ label: label || `key-${hashApiKey(key).slice(0, 8)}`, key });
   }
   return out;
@@ -121,7 +131,10 @@ export function parseApiKeys(text: string | undefined): Array<{ label: string; k
  * Makes each configured key's principal exist (one principal per key, its id derived from the key's hash,
  * so sessions keep their owner across restarts and replicas) and stores the hash.
  */
-export async function installApiKeys(store: Store, keys: ReadonlyArray<{ label: string; key: string }>): Promise<Principal[]> {
+export async function installApiKeys(
+  store: Store,
+  keys: ReadonlyArray<{ label: string; key: string }>,
+): Promise<Principal[]> {
   const principals: Principal[] = [];
   for (const { label, key } of keys) {
     const hash = hashApiKey(key);
@@ -137,7 +150,8 @@ export async function installApiKeys(store: Store, keys: ReadonlyArray<{ label: 
       }
     }
     const added = await store.addApiKey({ principalId: principal.id, keyHash: hash, label });
-    if (!added.ok && added.reason !== 'key-taken') throw new Error(`cannot store API key '${label}': ${added.reason}`);
+    if (!added.ok && added.reason !== 'key-taken')
+      throw new Error(`cannot store API key '${label}': ${added.reason}`);
     principals.push(principal);
   }
   return principals;

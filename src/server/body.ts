@@ -12,7 +12,9 @@ const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor',
 export async function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > maxBytes) {
-    throw new ApiError(413, 'body_too_large', `the body is ${declared} bytes; the limit is ${maxBytes}`, { limit: maxBytes });
+    throw new ApiError(413, 'body_too_large', `the body is ${declared} bytes; the limit is ${maxBytes}`, {
+      limit: maxBytes,
+    });
   }
   if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
@@ -24,7 +26,9 @@ export async function readBodyBytes(request: Request, maxBytes: number): Promise
     total += value.byteLength;
     if (total > maxBytes) {
       await reader.cancel().catch(() => undefined);
-      throw new ApiError(413, 'body_too_large', `the body is over ${maxBytes} bytes (the limit)`, { limit: maxBytes });
+      throw new ApiError(413, 'body_too_large', `the body is over ${maxBytes} bytes (the limit)`, {
+        limit: maxBytes,
+      });
     }
     chunks.push(value);
   }
@@ -83,7 +87,11 @@ function forbiddenKey(value: unknown): string | undefined {
 export function parseJsonText(text: string): unknown {
   const depth = jsonDepth(text);
   if (depth > MAX_JSON_DEPTH) {
-    throw new ApiError(400, 'too_deep', `the JSON body nests ${depth} levels; the limit is ${MAX_JSON_DEPTH} (MAX_JSON_DEPTH)`);
+    throw new ApiError(
+      400,
+      'too_deep',
+      `the JSON body nests ${depth} levels; the limit is ${MAX_JSON_DEPTH} (MAX_JSON_DEPTH)`,
+    );
   }
   let value: unknown;
   try {
@@ -92,7 +100,8 @@ export function parseJsonText(text: string): unknown {
     throw new ApiError(400, 'malformed_json', `the body is not valid JSON: ${(error as Error).message}`);
   }
   const bad = forbiddenKey(value);
-  if (bad !== undefined) throw new ApiError(400, 'forbidden_key', `the key '${bad}' is not allowed anywhere in a request`);
+  if (bad !== undefined)
+    throw new ApiError(400, 'forbidden_key', `the key '${bad}' is not allowed anywhere in a request`);
   return value;
 }
 

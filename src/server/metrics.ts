@@ -31,7 +31,8 @@ class Counter {
   }
   render(): string {
     const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`];
-    for (const { labels, value } of this.#values.values()) lines.push(`${this.name}${labelText(labels)} ${value}`);
+    for (const { labels, value } of this.#values.values())
+      lines.push(`${this.name}${labelText(labels)} ${value}`);
     return lines.join('\n');
   }
 }
@@ -76,12 +77,29 @@ class Histogram {
 const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
 export class Metrics {
-  readonly requests = new Counter('mnesos_http_requests_total', 'HTTP requests by method, route pattern and status.');
-  readonly turns = new Counter('mnesos_turns_total', 'Turns by outcome (committed, replayed, conflict, aborted, timeout, model, invalid, error).');
-  readonly turnSeconds = new Histogram('mnesos_turn_duration_seconds', 'Time from the start of a turn to its commit or failure.', SECONDS_BUCKETS);
-  readonly modelSeconds = new Histogram('mnesos_model_call_duration_seconds', 'Model call latency by role.', SECONDS_BUCKETS);
+  readonly requests = new Counter(
+    'mnesos_http_requests_total',
+    'HTTP requests by method, route pattern and status.',
+  );
+  readonly turns = new Counter(
+    'mnesos_turns_total',
+    'Turns by outcome (committed, replayed, conflict, aborted, timeout, model, invalid, error).',
+  );
+  readonly turnSeconds = new Histogram(
+    'mnesos_turn_duration_seconds',
+    'Time from the start of a turn to its commit or failure.',
+    SECONDS_BUCKETS,
+  );
+  readonly modelSeconds = new Histogram(
+    'mnesos_model_call_duration_seconds',
+    'Model call latency by role.',
+    SECONDS_BUCKETS,
+  );
   readonly modelCalls = new Counter('mnesos_model_calls_total', 'Model calls by role and result.');
-  readonly tokens = new Counter('mnesos_model_tokens_total', 'Model tokens by role and kind (input, output, cached_input).');
+  readonly tokens = new Counter(
+    'mnesos_model_tokens_total',
+    'Model tokens by role and kind (input, output, cached_input).',
+  );
   readonly errors = new Counter('mnesos_http_errors_total', 'Error answers by error code.');
   #gauges: Array<{ name: string; help: string; read: () => number }> = [];
 
@@ -121,7 +139,8 @@ export class Metrics {
       this.modelSeconds,
       this.tokens,
     ].map((m) => m.render());
-    for (const g of this.#gauges) parts.push(`# HELP ${g.name} ${g.help}\n# TYPE ${g.name} gauge\n${g.name} ${g.read()}`);
+    for (const g of this.#gauges)
+      parts.push(`# HELP ${g.name} ${g.help}\n# TYPE ${g.name} gauge\n${g.name} ${g.read()}`);
     return `${parts.join('\n')}\n`;
   }
 }

@@ -53,7 +53,9 @@ function parse<T extends z.ZodType>(schema: T | undefined, value: unknown, where
   if (schema === undefined) return undefined as z.infer<T>;
   const result = schema.safeParse(value);
   if (!result.success) {
-    throw new ApiError(400, 'invalid_request', `the request ${where} is not valid`, { issues: issuesOf(result.error) });
+    throw new ApiError(400, 'invalid_request', `the request ${where} is not valid`, {
+      issues: issuesOf(result.error),
+    });
   }
   return result.data;
 }
@@ -66,7 +68,11 @@ export class RouteRegistry {
     readonly maxJsonBodyBytes: () => number,
   ) {}
 
-  add<P extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, B extends z.ZodType = z.ZodUndefined>(
+  add<
+    P extends z.ZodType = z.ZodUndefined,
+    Q extends z.ZodType = z.ZodUndefined,
+    B extends z.ZodType = z.ZodUndefined,
+  >(
     spec: RouteSpec<P, Q, B>,
     handler: (input: Handled<z.infer<P>, z.infer<Q>, z.infer<B>>) => Response | Promise<Response>,
   ): void {
@@ -76,7 +82,10 @@ export class RouteRegistry {
       const params = parse(spec.params, c.req.param(), 'path');
       // URLSearchParams only: no nested query objects, so `a[__proto__][x]=1` is just an odd key name.
       const query = parse(spec.query, Object.fromEntries(new URL(c.req.url).searchParams), 'query');
-      const body = spec.body === undefined ? undefined : parse(spec.body, await readJsonBody(c.req.raw, this.maxJsonBodyBytes()), 'body');
+      const body =
+        spec.body === undefined
+          ? undefined
+          : parse(spec.body, await readJsonBody(c.req.raw, this.maxJsonBodyBytes()), 'body');
       return handler({ c, params, query, body: body as z.infer<B> });
     });
   }
@@ -91,7 +100,12 @@ export class RouteRegistry {
       const addParams = (s: z.ZodType | undefined, where: 'path' | 'query') => {
         if (s === undefined || !(s instanceof z.ZodObject)) return;
         for (const [name, field] of Object.entries(s.shape as Record<string, z.ZodType>)) {
-          parameters.push({ name, in: where, required: where === 'path' || !field.safeParse(undefined).success, schema: schema(field) });
+          parameters.push({
+            name,
+            in: where,
+            required: where === 'path' || !field.safeParse(undefined).success,
+            schema: schema(field),
+          });
         }
       };
       addParams(route.params, 'path');
@@ -101,7 +115,13 @@ export class RouteRegistry {
         responses[status] = {
           description: response.description,
           ...(response.schema || response.contentType
-            ? { content: { [response.contentType ?? 'application/json']: response.schema ? { schema: schema(response.schema) } : {} } }
+            ? {
+                content: {
+                  [response.contentType ?? 'application/json']: response.schema
+                    ? { schema: schema(response.schema) }
+                    : {},
+                },
+              }
             : {}),
         };
       }
@@ -112,12 +132,18 @@ export class RouteRegistry {
         responses,
         ...(route.auth === false ? { security: [] } : {}),
       };
-      if (route.body) operation.requestBody = { required: true, content: { 'application/json': { schema: schema(route.body) } } };
+      if (route.body)
+        operation.requestBody = {
+          required: true,
+          content: { 'application/json': { schema: schema(route.body) } },
+        };
       if (route.rawBody) {
         operation.requestBody = {
           required: true,
           description: route.rawBody.description,
-          content: Object.fromEntries(route.rawBody.contentTypes.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])),
+          content: Object.fromEntries(
+            route.rawBody.contentTypes.map((t) => [t, { schema: { type: 'string', format: 'binary' } }]),
+          ),
         };
       }
       paths[path] ??= {};
@@ -126,7 +152,11 @@ export class RouteRegistry {
     return {
       openapi: '3.1.0',
       info,
-      components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key from MNESOS_API_KEYS' } } },
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'http', scheme: 'bearer', description: 'An API key from MNESOS_API_KEYS' },
+        },
+      },
       security: [{ apiKey: [] }],
       paths,
     };

@@ -6,7 +6,11 @@ import type { MiddlewareHandler } from 'hono';
 import { ApiError } from './errors.ts';
 import type { AppEnv } from './openapi.ts';
 
-export function rateLimit(limit: number, windowMs: number, now: () => number = Date.now): MiddlewareHandler<AppEnv> {
+export function rateLimit(
+  limit: number,
+  windowMs: number,
+  now: () => number = Date.now,
+): MiddlewareHandler<AppEnv> {
   const windows = new Map<string, { start: number; count: number }>();
   return async (c, next) => {
     const id = c.get('principal').id;
@@ -23,10 +27,15 @@ export function rateLimit(limit: number, windowMs: number, now: () => number = D
     if (window.count > limit) {
       const retry = Math.max(1, Math.ceil((window.start + windowMs - t) / 1000));
       c.header('Retry-After', String(retry));
-      throw new ApiError(429, 'rate_limited', `more than ${limit} requests in ${windowMs / 1000} s; retry in ${retry} s`, {
-        limit,
-        windowMs,
-      });
+      throw new ApiError(
+        429,
+        'rate_limited',
+        `more than ${limit} requests in ${windowMs / 1000} s; retry in ${retry} s`,
+        {
+          limit,
+          windowMs,
+        },
+      );
     }
     await next();
   };

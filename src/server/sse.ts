@@ -17,7 +17,9 @@ export function formatSse(event: SseEvent): string {
 }
 
 export function wantsEventStream(accept: string | undefined): boolean {
-  return (accept ?? '').split(',').some((part) => part.split(';')[0]?.trim().toLowerCase() === 'text/event-stream');
+  return (accept ?? '')
+    .split(',')
+    .some((part) => part.split(';')[0]?.trim().toLowerCase() === 'text/event-stream');
 }
 
 /**

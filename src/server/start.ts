@@ -15,7 +15,12 @@ import type { Store } from '../store/repository.ts';
 import { createApp } from './app.ts';
 import { type AuthConfig, installApiKeys, isLoopbackHostName, localPrincipal } from './auth.ts';
 import type { AppDeps } from './deps.ts';
-import { HEADERS_TIMEOUT_MS, REQUEST_RECEIVE_TIMEOUT_MS, resolveServerLimits, type ServerLimits } from './limits.ts';
+import {
+  HEADERS_TIMEOUT_MS,
+  REQUEST_RECEIVE_TIMEOUT_MS,
+  resolveServerLimits,
+  type ServerLimits,
+} from './limits.ts';
 import { Metrics } from './metrics.ts';
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -84,7 +89,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     for (const dir of options.cartridgeDirs ?? [DEFAULT_CARTRIDGE_DIR]) {
       const registered = await library.registerFolder(dir);
       if (!registered.ok) {
-        throw new StartRefused(`cartridge ${dir} does not load: ${registered.errors.map((e) => e.message).join('; ')}`);
+        throw new StartRefused(
+          `cartridge ${dir} does not load: ${registered.errors.map((e) => e.message).join('; ')}`,
+        );
       }
     }
     const auth: AuthConfig =

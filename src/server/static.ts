@@ -38,5 +38,8 @@ export async function serveStatic(root: string, pathname: string): Promise<Respo
   if (decoded.includes('\0')) return undefined;
   const target = resolve(join(base, decoded));
   if (target !== base && !target.startsWith(base + sep)) return undefined;
-  return (await fileResponse(target === base ? join(base, 'index.html') : target)) ?? fileResponse(join(base, 'index.html'));
+  return (
+    (await fileResponse(target === base ? join(base, 'index.html') : target)) ??
+    fileResponse(join(base, 'index.html'))
+  );
 }

@@ -38,7 +38,13 @@ export function nodeView(node: TurnNode) {
 }
 
 export function saveView(save: Save) {
-  return { id: save.id, sessionId: save.sessionId, turnId: save.turnId, name: save.name, createdAt: save.createdAt };
+  return {
+    id: save.id,
+    sessionId: save.sessionId,
+    turnId: save.turnId,
+    name: save.name,
+    createdAt: save.createdAt,
+  };
 }
 
 /** The client-facing part of `_pending_interaction` (never its resolver event). */
@@ -57,12 +63,18 @@ export function turnView(turn: Turn, cartridge: Cartridge, view: View) {
     sessionId: turn.sessionId,
     input: turn.parentId === null ? null : (inputText(turn.input) ?? null),
     narration: turn.narration,
-    mode: record?.kind === 'turn' ? record.mode : record?.kind ?? 'unknown',
+    mode: record?.kind === 'turn' ? record.mode : (record?.kind ?? 'unknown'),
     state: plainJson(publicState(turn.state, cartridge.rules.schema)),
     pendingInteraction: pendingInteraction(turn.state),
   };
   if (view === 'public') return base;
-  return { ...base, state: turn.state, seed: turn.seed, record: turn.record, ledgerEvents: turn.ledgerEvents };
+  return {
+    ...base,
+    state: turn.state,
+    seed: turn.seed,
+    record: turn.record,
+    ledgerEvents: turn.ledgerEvents,
+  };
 }
 
 /** A live turn event as a client sees it; undefined for events that are not sent (`done`, `error`). */
@@ -73,7 +85,10 @@ export function eventView(event: TurnEvent, view: View): { event: string; data: 
     case 'tool_call':
       return {
         event: 'tool_call',
-        data: view === 'full' ? { round: event.round, id: event.id, name: event.name, args: event.args } : { round: event.round, name: event.name },
+        data:
+          view === 'full'
+            ? { round: event.round, id: event.id, name: event.name, args: event.args }
+            : { round: event.round, name: event.name },
       };
     case 'tool_result':
       return {
@@ -101,12 +116,27 @@ export function eventView(event: TurnEvent, view: View): { event: string; data: 
  * (or replaying an idempotent request). Ids follow the live stream's numbering: `start` is 0.
  */
 export function replayEvents(turn: Turn, cartridge: Cartridge, view: View): SseEvent[] {
-  const events: Array<{ event: string; data: unknown }> = [{ event: 'start', data: { turnId: turn.id, parentId: turn.parentId } }];
+  const events: Array<{ event: string; data: unknown }> = [
+    { event: 'start', data: { turnId: turn.id, parentId: turn.parentId } },
+  ];
   const record = classifyRecord(turn.record);
   if (record?.kind === 'turn') {
     for (const tool of record.tools) {
-      const call = eventView({ type: 'tool_call', round: tool.round, id: tool.id, name: tool.name, args: tool.args }, view);
-      const result = eventView({ type: 'tool_result', round: tool.round, id: tool.id, name: tool.name, ok: tool.ok, content: tool.content }, view);
+      const call = eventView(
+        { type: 'tool_call', round: tool.round, id: tool.id, name: tool.name, args: tool.args },
+        view,
+      );
+      const result = eventView(
+        {
+          type: 'tool_result',
+          round: tool.round,
+          id: tool.id,
+          name: tool.name,
+          ok: tool.ok,
+          content: tool.content,
+        },
+        view,
+      );
       if (call) events.push(call);
       if (result) events.push(result);
     }

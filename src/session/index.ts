@@ -1,7 +1,13 @@
 // Sessions: the turn tree, saves, branching, hydration and concurrency over the store (see service.ts).
 export { canonicalJson, plainJson } from './canonical.ts';
 export { isSessionError, SessionError, type SessionErrorCode } from './errors.ts';
-export { cartridgeLedger, type CartridgeLedger, logEntries, type WorldResult, worldFromRows } from './ledger.ts';
+export {
+  cartridgeLedger,
+  type CartridgeLedger,
+  logEntries,
+  type WorldResult,
+  worldFromRows,
+} from './ledger.ts';
 export { CartridgeLibrary, type LoadedCartridge, type RegisterResult } from './library.ts';
 export * from './limits.ts';
 export { inputText, storyMessages } from './messages.ts';

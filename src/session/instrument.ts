@@ -32,7 +32,11 @@ function timed(model: ChatModel, role: ModelRole, observe: ModelCallObserver, no
   };
 }
 
-export function timeModels(models: ModelSet, observe: ModelCallObserver, now: () => number = performance.now.bind(performance)): ModelSet {
+export function timeModels(
+  models: ModelSet,
+  observe: ModelCallObserver,
+  now: () => number = performance.now.bind(performance),
+): ModelSet {
   return {
     director: timed(models.director, 'director', observe, now),
     narrator: timed(models.narrator, 'narrator', observe, now),

@@ -2,16 +2,13 @@
 // world at a turn is the replay of the batches on its branch (genesis first: the cartridge's starting
 // world), re-validated under the cartridge's policy, so a tampered row shows up as a failed replay.
 
-import { parse as parseYaml } from 'yaml';
 import type { Cartridge } from '../cartridge/index.ts';
 import {
-  DEFAULT_POLICY,
   type LedgerError,
   type LedgerPolicy,
   type LogEntry,
   replayLog,
   toWire,
-  validateLedgerSection,
   type World,
 } from '../ledger/index.ts';
 import type { LedgerEntry } from '../store/repository.ts';
@@ -20,8 +17,6 @@ export interface CartridgeLedger {
   readonly policy: LedgerPolicy;
   /** The starting world as wire events: the genesis turn's ledger batch. */
   readonly world: readonly Record<string, unknown>[];
-  /** Why the cartridge's `ledger:` section was not usable (the default policy is used instead). */
-  readonly problem?: string;
 }
 
 const byHash = new Map<string, CartridgeLedger>();
@@ -31,7 +26,7 @@ const byHash = new Map<string, CartridgeLedger>();
  * (with file:line:col errors) and builds the policy from `state_schema`; this only converts the starting
  * world to wire form, cached by content hash.
  */
-export function cartridgeLedger(cartridge: Cartridge, _yareText?: string): CartridgeLedger {
+export function cartridgeLedger(cartridge: Cartridge): CartridgeLedger {
   const cached = byHash.get(cartridge.contentHash);
   if (cached !== undefined) return cached;
   const ledger: CartridgeLedger = {

@@ -3,12 +3,7 @@
 // started with, on every replica, whatever is uploaded later.
 
 import { readCartridgeFolder } from '../cartridge/files.ts';
-import {
-  CARTRIDGE_FILES,
-  type Cartridge,
-  loadCartridgeFromFiles,
-  type Persona,
-} from '../cartridge/index.ts';
+import { CARTRIDGE_FILES, type Cartridge, loadCartridgeFromFiles, type Persona } from '../cartridge/index.ts';
 import type { Diagnostic } from '../diagnostics.ts';
 import { StoreInputError } from '../store/errors.ts';
 import type { CartridgeVersion, Store } from '../store/repository.ts';
@@ -130,7 +125,11 @@ export class CartridgeLibrary {
       return cached;
     }
     const loading = Promise.resolve().then(() => {
-      const result = loadCartridgeFromFiles(fromStoredFiles(version), version.name, persona ? { persona } : {});
+      const result = loadCartridgeFromFiles(
+        fromStoredFiles(version),
+        version.name,
+        persona ? { persona } : {},
+      );
       if (!result.ok) {
         throw new SessionError(
           'cartridge',

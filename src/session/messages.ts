@@ -18,7 +18,8 @@ export function storyMessages(turns: readonly TurnMessage[]): StoryMessage[] {
   const out: StoryMessage[] = [];
   for (const turn of turns) {
     const text = inputText(turn.input);
-    if (turn.parentId !== null && text !== undefined && text !== '') out.push({ role: 'user', content: text });
+    if (turn.parentId !== null && text !== undefined && text !== '')
+      out.push({ role: 'user', content: text });
     if (turn.narration !== '') out.push({ role: 'assistant', content: turn.narration });
   }
   return out;

@@ -25,16 +25,19 @@ import { cartridgeLedger, worldFromRows } from './ledger.ts';
 import type { CartridgeLibrary, LoadedCartridge } from './library.ts';
 import { MAX_DRAWN_SEED, MAX_EVENT_NAME_CHARS, TURN_HISTORY_WINDOW } from './limits.ts';
 import { storyMessages } from './messages.ts';
-import {
-  type AuthorEventRecord,
-  type GenesisRecord,
-  ledgerEventsOf,
-  turnRecordOf,
-} from './records.ts';
+import { type AuthorEventRecord, type GenesisRecord, ledgerEventsOf, turnRecordOf } from './records.ts';
 import { cryptoSeeds, freshSeed, type SeedSource } from './seeds.ts';
 
 /** How a finished turn went, for metrics. */
-export type TurnOutcome = 'committed' | 'replayed' | 'conflict' | 'aborted' | 'timeout' | 'model' | 'invalid' | 'error';
+export type TurnOutcome =
+  | 'committed'
+  | 'replayed'
+  | 'conflict'
+  | 'aborted'
+  | 'timeout'
+  | 'model'
+  | 'invalid'
+  | 'error';
 
 export interface SessionObserver {
   onTurn?(outcome: TurnOutcome, durationMs: number, record?: TurnRecord): void;
@@ -149,12 +152,18 @@ export class SessionService {
     const persona = await this.persona(session.principalId, session.personaId);
     const loaded = await this.library.load(session.cartridgeVersionId, persona);
     if (loaded === undefined) {
-      throw new SessionError('cartridge', `cartridge version ${session.cartridgeVersionId} is not in the store`);
+      throw new SessionError(
+        'cartridge',
+        `cartridge version ${session.cartridgeVersionId} is not in the store`,
+      );
     }
     return loaded;
   }
 
-  async createSession(principalId: string, request: CreateSessionRequest): Promise<{ session: Session; turn: Turn }> {
+  async createSession(
+    principalId: string,
+    request: CreateSessionRequest,
+  ): Promise<{ session: Session; turn: Turn }> {
     let persona: Persona | undefined;
     if (request.personaId !== undefined && request.personaId !== null) {
       persona = await this.persona(principalId, request.personaId);
@@ -165,7 +174,10 @@ export class SessionService {
     const { version, cartridge } = loaded;
     const seed = request.seed ?? this.#seeds();
     if (!Number.isSafeInteger(seed) || seed < 0 || seed > MAX_DRAWN_SEED) {
-      throw new SessionError('invalid', `seed must be an integer from 0 to ${MAX_DRAWN_SEED} (MAX_DRAWN_SEED)`);
+      throw new SessionError(
+        'invalid',
+        `seed must be an integer from 0 to ${MAX_DRAWN_SEED} (MAX_DRAWN_SEED)`,
+      );
     }
     const record: GenesisRecord = {
       kind: 'genesis',
@@ -174,8 +186,7 @@ export class SessionService {
       persona: persona ?? null,
       seed,
     };
-    const yare = (version.files as Record<string, unknown> | null)?.['yare.yaml'];
-    const ledger = cartridgeLedger(cartridge, typeof yare === 'string' ? yare : undefined);
+    const ledger = cartridgeLedger(cartridge);
     const created = await this.store.createSession({
       principalId,
       cartridgeVersionId: version.id,
@@ -211,14 +222,22 @@ export class SessionService {
   }
 
   /** Checks ownership, idempotency and the in-flight lock, and hydrates the parent; does not run anything. */
-  async prepareTurn(principalId: string, sessionId: string, request: TurnRequest, avoidSeeds: ReadonlySet<number> = new Set()): Promise<PreparedTurn> {
+  async prepareTurn(
+    principalId: string,
+    sessionId: string,
+    request: TurnRequest,
+    avoidSeeds: ReadonlySet<number> = new Set(),
+  ): Promise<PreparedTurn> {
     const session = await this.getSession(principalId, sessionId);
     if (request.idempotencyKey !== undefined) {
       const first = await this.store.findTurnByIdempotencyKey(sessionId, request.idempotencyKey);
       if (first !== undefined) return { kind: 'replayed', turn: first };
     }
     if (!this.#inFlight.tryAcquire(sessionId)) {
-      throw new SessionError('turn-in-flight', `a turn is already being played on session ${sessionId}; wait for it to finish`);
+      throw new SessionError(
+        'turn-in-flight',
+        `a turn is already being played on session ${sessionId}; wait for it to finish`,
+      );
     }
     try {
       const parentId = request.parentId ?? session.headTurnId;
@@ -270,7 +289,9 @@ export class SessionService {
                 cartridge,
                 state: hydrated.state as GameState,
                 messages: storyMessages(hydrated.messages),
-                ...('input' in request.turn ? { input: request.turn.input } : { interaction: request.turn.interaction }),
+                ...('input' in request.turn
+                  ? { input: request.turn.input }
+                  : { interaction: request.turn.interaction }),
                 seed,
                 models,
                 signal: control.signal,
@@ -337,7 +358,8 @@ export class SessionService {
   }
 
   #turnFailure(error: unknown, signal: AbortSignal, timedOut: boolean): SessionError {
-    if (timedOut) return new SessionError('timeout', 'the turn took too long and was abandoned; nothing was saved');
+    if (timedOut)
+      return new SessionError('timeout', 'the turn took too long and was abandoned; nothing was saved');
     if (signal.aborted) return new SessionError('aborted', 'the turn was cancelled; nothing was saved');
     if (error instanceof SessionError) return error;
     if (isTurnError(error)) {
@@ -359,7 +381,12 @@ export class SessionService {
   }
 
   /** Plays a turn to its end without streaming (CLI, tests, the JSON answer of the API). */
-  async playTurn(principalId: string, sessionId: string, request: TurnRequest, options: RunOptions = {}): Promise<{ turn: Turn; replayed: boolean }> {
+  async playTurn(
+    principalId: string,
+    sessionId: string,
+    request: TurnRequest,
+    options: RunOptions = {},
+  ): Promise<{ turn: Turn; replayed: boolean }> {
     const prepared = await this.prepareTurn(principalId, sessionId, request);
     if (prepared.kind === 'replayed') return { turn: prepared.turn, replayed: true };
     const run = prepared.run(options);
@@ -370,11 +397,16 @@ export class SessionService {
   }
 
   /** Prepares a new sibling of `turnId` (the head by default): its input again, with a new seed. */
-  async prepareRegenerate(principalId: string, sessionId: string, options: { turnId?: string; idempotencyKey?: string } = {}): Promise<PreparedTurn> {
+  async prepareRegenerate(
+    principalId: string,
+    sessionId: string,
+    options: { turnId?: string; idempotencyKey?: string } = {},
+  ): Promise<PreparedTurn> {
     const session = await this.getSession(principalId, sessionId);
     const target = await this.store.getTurn(sessionId, options.turnId ?? session.headTurnId);
     if (target === undefined) throw notFound(`turn ${String(options.turnId)}`);
-    if (target.parentId === null) throw new SessionError('invalid', 'the first message cannot be regenerated; start a new session');
+    if (target.parentId === null)
+      throw new SessionError('invalid', 'the first message cannot be regenerated; start a new session');
     const turn = storedTurnInput(target.input);
     if (turn === undefined) throw new SessionError('invalid', `turn ${target.id} has no input to play again`);
     return this.prepareTurn(
@@ -394,11 +426,17 @@ export class SessionService {
     const session = await this.getSession(principalId, sessionId);
     const head = await this.store.getTurn(sessionId, session.headTurnId);
     if (head === undefined) throw notFound(`turn ${session.headTurnId}`);
-    if (head.parentId === null) throw new SessionError('invalid', 'nothing to undo: the session is at its first message');
+    if (head.parentId === null)
+      throw new SessionError('invalid', 'nothing to undo: the session is at its first message');
     return this.moveHead(principalId, sessionId, head.parentId, expectedHeadId ?? session.headTurnId);
   }
 
-  async moveHead(principalId: string, sessionId: string, turnId: string, expectedHeadId?: string): Promise<Session> {
+  async moveHead(
+    principalId: string,
+    sessionId: string,
+    turnId: string,
+    expectedHeadId?: string,
+  ): Promise<Session> {
     await this.getSession(principalId, sessionId);
     const moved = await this.store.setHead(sessionId, turnId, {
       ...(expectedHeadId === undefined ? {} : { expectedHeadId }),
@@ -407,7 +445,9 @@ export class SessionService {
     if (moved.ok) return moved.session;
     switch (moved.reason) {
       case 'conflict':
-        throw new SessionError('conflict', 'the session head moved meanwhile', { headTurnId: moved.headTurnId });
+        throw new SessionError('conflict', 'the session head moved meanwhile', {
+          headTurnId: moved.headTurnId,
+        });
       case 'session-not-found':
         throw notFound(`session ${sessionId}`);
       case 'turn-not-found':
@@ -424,9 +464,8 @@ export class SessionService {
     const session = await this.getSession(principalId, sessionId);
     const rows = await this.store.getLedgerLog(sessionId, turnId);
     if (rows === undefined) throw notFound(`turn ${turnId}`);
-    const { version, cartridge } = await this.cartridgeOf(session);
-    const yare = (version.files as Record<string, unknown> | null)?.['yare.yaml'];
-    const ledger = cartridgeLedger(cartridge, typeof yare === 'string' ? yare : undefined);
+    const { cartridge } = await this.cartridgeOf(session);
+    const ledger = cartridgeLedger(cartridge);
     return { rows, result: worldFromRows(rows, ledger.policy) };
   }
 
@@ -441,7 +480,10 @@ export class SessionService {
   ): Promise<{ record: AuthorEventRecord; turn?: Turn }> {
     const session = await this.getSession(principalId, sessionId);
     if (request.event.length === 0 || request.event.length > MAX_EVENT_NAME_CHARS) {
-      throw new SessionError('invalid', `event name must be 1 to ${MAX_EVENT_NAME_CHARS} characters (MAX_EVENT_NAME_CHARS)`);
+      throw new SessionError(
+        'invalid',
+        `event name must be 1 to ${MAX_EVENT_NAME_CHARS} characters (MAX_EVENT_NAME_CHARS)`,
+      );
     }
     const parentId = request.parentId ?? session.headTurnId;
     const parent = await this.store.getTurn(sessionId, parentId);
@@ -455,9 +497,13 @@ export class SessionService {
     const seed = request.seed ?? this.#seeds();
     const result = runEvent(cartridge.rules, parent.state, request.event, request.inputs ?? {}, { seed });
     if (!result.ok) {
-      throw new SessionError('invalid', `event '${request.event}' failed (${result.error.code}): ${result.error.message}`, {
-        code: result.error.code,
-      });
+      throw new SessionError(
+        'invalid',
+        `event '${request.event}' failed (${result.error.code}): ${result.error.message}`,
+        {
+          code: result.error.code,
+        },
+      );
     }
     const record: AuthorEventRecord = {
       kind: 'author-event',
@@ -483,7 +529,9 @@ export class SessionService {
     });
     if (!appended.ok) {
       if (appended.reason === 'conflict') {
-        throw new SessionError('conflict', 'the session head moved meanwhile', { headTurnId: appended.headTurnId });
+        throw new SessionError('conflict', 'the session head moved meanwhile', {
+          headTurnId: appended.headTurnId,
+        });
       }
       throw notFound(appended.reason === 'session-not-found' ? `session ${sessionId}` : `turn ${parentId}`);
     }
@@ -520,7 +568,11 @@ export function storedTurnInput(input: JsonValue | null): TurnInput | undefined 
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const record = input as Record<string, unknown>;
   if (record.kind === 'text' && typeof record.text === 'string') return { input: record.text };
-  if (record.kind === 'interaction' && typeof record.interaction === 'object' && record.interaction !== null) {
+  if (
+    record.kind === 'interaction' &&
+    typeof record.interaction === 'object' &&
+    record.interaction !== null
+  ) {
     return { interaction: record.interaction as unknown as InteractionInput };
   }
   return undefined;

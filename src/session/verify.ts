@@ -32,7 +32,7 @@ export interface VerifyReport {
 function checkTree(nodes: readonly TurnNode[], out: Divergence[]): void {
   const byId = new Map(nodes.map((node) => [node.id, node]));
   const children = new Map<string, number[]>();
-  nodes.forEach((node, index) => {
+  for (const [index, node] of nodes.entries()) {
     const at = (message: string): void => {
       out.push({ turnId: node.id, seq: node.seq, kind: 'tree', message });
     };
@@ -40,16 +40,19 @@ function checkTree(nodes: readonly TurnNode[], out: Divergence[]): void {
     if (node.parentId === null) {
       if (index !== 0) at('a second root turn');
       if (node.depth !== 0) at(`the root has depth ${node.depth}`);
-      return;
+      continue;
     }
     const parent = byId.get(node.parentId);
-    if (parent === undefined) return at(`parent ${node.parentId} is not in the session`);
+    if (parent === undefined) {
+      at(`parent ${node.parentId} is not in the session`);
+      continue;
+    }
     if (parent.seq >= node.seq) at('the parent was stored after its child');
     if (node.depth !== parent.depth + 1) at(`depth ${node.depth}, parent depth ${parent.depth}`);
     const siblings = children.get(parent.id) ?? [];
     siblings.push(node.siblingIndex);
     children.set(parent.id, siblings);
-  });
+  }
   for (const [parentId, indexes] of children) {
     const sorted = [...indexes].sort((a, b) => a - b);
     if (sorted.some((value, i) => value !== i)) {
@@ -63,7 +66,11 @@ function checkTree(nodes: readonly TurnNode[], out: Divergence[]): void {
   }
 }
 
-export async function verifySession(store: Store, library: CartridgeLibrary, sessionId: string): Promise<VerifyReport | undefined> {
+export async function verifySession(
+  store: Store,
+  library: CartridgeLibrary,
+  sessionId: string,
+): Promise<VerifyReport | undefined> {
   const nodes = await store.listTree(sessionId);
   if (nodes.length === 0) return undefined;
   const divergences: Divergence[] = [];
@@ -80,7 +87,12 @@ export async function verifySession(store: Store, library: CartridgeLibrary, ses
   const genesis = root && (await store.getTurn(sessionId, root.id));
   const genesisRecord = classifyRecord(genesis?.record);
   if (genesis === undefined || genesisRecord?.kind !== 'genesis') {
-    divergences.push({ turnId: root?.id ?? null, seq: 0, kind: 'record', message: 'the first turn has no genesis record' });
+    divergences.push({
+      turnId: root?.id ?? null,
+      seq: 0,
+      kind: 'record',
+      message: 'the first turn has no genesis record',
+    });
     return report(0);
   }
   const info: GenesisRecord = genesisRecord;
@@ -90,16 +102,29 @@ export async function verifySession(store: Store, library: CartridgeLibrary, ses
       turnId: genesis.id,
       seq: 0,
       kind: 'cartridge',
-      message: loaded instanceof Error ? loaded.message : `cartridge version ${info.cartridge.versionId} is not stored`,
+      message:
+        loaded instanceof Error
+          ? loaded.message
+          : `cartridge version ${info.cartridge.versionId} is not stored`,
     });
     return report(0);
   }
-  const { cartridge, version } = loaded;
+  const { cartridge } = loaded;
   if (cartridge.contentHash !== info.cartridge.contentHash) {
-    divergences.push({ turnId: genesis.id, seq: 0, kind: 'cartridge', message: 'the stored cartridge files do not match the recorded content hash' });
+    divergences.push({
+      turnId: genesis.id,
+      seq: 0,
+      kind: 'cartridge',
+      message: 'the stored cartridge files do not match the recorded content hash',
+    });
   }
   if (canonicalJson(genesis.state) !== canonicalJson(cartridge.rules.initialState)) {
-    divergences.push({ turnId: genesis.id, seq: 0, kind: 'state', message: "turn 0's state is not the cartridge's initial state" });
+    divergences.push({
+      turnId: genesis.id,
+      seq: 0,
+      kind: 'state',
+      message: "turn 0's state is not the cartridge's initial state",
+    });
   }
 
   // States are read once each; a child needs only its parent's, so memory stays at one state per open branch
@@ -107,7 +132,8 @@ export async function verifySession(store: Store, library: CartridgeLibrary, ses
   const states = new Map<string, unknown>([[genesis.id, genesis.state]]);
   const remainingChildren = new Map<string, number>();
   for (const node of nodes) {
-    if (node.parentId !== null) remainingChildren.set(node.parentId, (remainingChildren.get(node.parentId) ?? 0) + 1);
+    if (node.parentId !== null)
+      remainingChildren.set(node.parentId, (remainingChildren.get(node.parentId) ?? 0) + 1);
   }
   for (const node of nodes) {
     if (node.parentId === null) continue;
@@ -121,8 +147,7 @@ export async function verifySession(store: Store, library: CartridgeLibrary, ses
     if (left === 0) states.delete(node.parentId);
   }
 
-  const yare = (version.files as Record<string, unknown> | null)?.['yare.yaml'];
-  const ledger = cartridgeLedger(cartridge, typeof yare === 'string' ? yare : undefined);
+  const ledger = cartridgeLedger(cartridge);
   const parents = new Set(nodes.map((node) => node.parentId));
   const leaves = nodes.filter((node) => !parents.has(node.id));
   for (const leaf of leaves) {
@@ -143,21 +168,36 @@ export async function verifySession(store: Store, library: CartridgeLibrary, ses
   return report(leaves.length);
 }
 
-function checkTurn(turn: Turn, before: unknown, cartridge: Parameters<typeof replayTurnRules>[0], out: Divergence[]): void {
+function checkTurn(
+  turn: Turn,
+  before: unknown,
+  cartridge: Parameters<typeof replayTurnRules>[0],
+  out: Divergence[],
+): void {
   const at = (kind: DivergenceKind, message: string): void => {
     out.push({ turnId: turn.id, seq: turn.seq, kind, message });
   };
   const record = classifyRecord(turn.record);
-  if (record === undefined || record.kind === 'genesis') return at('record', 'the turn has no turn record');
-  if (record.seed !== turn.seed) at('record', `the record's seed ${record.seed} is not the turn's seed ${turn.seed}`);
+  if (record === undefined || record.kind === 'genesis') {
+    at('record', 'the turn has no turn record');
+    return;
+  }
+  if (record.seed !== turn.seed)
+    at('record', `the record's seed ${record.seed} is not the turn's seed ${turn.seed}`);
   const stored = canonicalJson(turn.state);
-  if (canonicalJson(record.stateAfter) !== stored) at('record', "the record's stateAfter is not the stored state");
+  if (canonicalJson(record.stateAfter) !== stored)
+    at('record', "the record's stateAfter is not the stored state");
 
   if (record.kind === 'author-event') {
     const replay = runEvent(cartridge.rules, before, record.event, record.inputs, { seed: record.seed });
-    if (!replay.ok) return at('rules', `event '${record.event}' fails on replay: ${replay.error.message}`);
-    if (canonicalJson(replay.state) !== stored) at('state', `replaying '${record.event}' gives a different state`);
-    if (canonicalJson(replay.rolls) !== canonicalJson(record.rolls)) at('rolls', 'the dice rolled differently on replay');
+    if (!replay.ok) {
+      at('rules', `event '${record.event}' fails on replay: ${replay.error.message}`);
+      return;
+    }
+    if (canonicalJson(replay.state) !== stored)
+      at('state', `replaying '${record.event}' gives a different state`);
+    if (canonicalJson(replay.rolls) !== canonicalJson(record.rolls))
+      at('rolls', 'the dice rolled differently on replay');
     return;
   }
   if (record.cartridge.contentHash !== cartridge.contentHash) {
@@ -166,6 +206,8 @@ function checkTurn(turn: Turn, before: unknown, cartridge: Parameters<typeof rep
   if (record.narration !== turn.narration) at('record', "the record's narration is not the stored narration");
   const replay = replayTurnRules(cartridge, before as GameState, record);
   for (const message of replay.divergences) at('rules', message);
-  if (canonicalJson(replay.state) !== stored) at('state', 'replaying the rule calls with the recorded seed gives a different state');
-  if (canonicalJson(replay.rolls) !== canonicalJson(record.rolls)) at('rolls', 'the dice rolled differently on replay');
+  if (canonicalJson(replay.state) !== stored)
+    at('state', 'replaying the rule calls with the recorded seed gives a different state');
+  if (canonicalJson(replay.rolls) !== canonicalJson(record.rolls))
+    at('rolls', 'the dice rolled differently on replay');
 }

@@ -8,6 +8,7 @@
 import { ModelError } from '../llm/errors.ts';
 import type { ChatMessage, ModelResponse, ModelSet, ModelStreamPart, ToolCall } from '../llm/types.ts';
 import type { TurnContext } from './context.ts';
+import { echoableCalls } from './echo.ts';
 import { currentGameTime } from './game-time.ts';
 import { worldSection } from './ledger-prompt.ts';
 import { MAX_DIRECTIVES_CHARS, MAX_TOOL_CALLS_PER_ROUND } from './limits.ts';
@@ -202,7 +203,7 @@ export async function* runDirector(
       stop = 'directives';
       break;
     }
-    exchange.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
+    exchange.push({ role: 'assistant', content: response.text, toolCalls: echoableCalls(response.toolCalls) });
     ctx.finishDirectives = undefined;
     let failed = false;
     let informs = false;

@@ -1,6 +1,7 @@
 // The turn engine: one function runs one turn (see run-turn.ts and docs/turn.md).
 export { runTurn, runTurnToRecord } from './run-turn.ts';
-export { replayTurnRules, type ReplayResult } from './record.ts';
+export { replayTurnRules, type ReplayOptions, type ReplayResult } from './record.ts';
+export { initialWorld, LEDGER_MODES, STARTING_WORLD_TURN } from './ledger-world.ts';
 export { openingMessages } from './narrator.ts';
 export { TurnError, isTurnError } from './errors.ts';
 export { DEFAULT_TURN_LIMITS, resolveTurnLimits, type TurnLimits } from './limits.ts';
@@ -15,6 +16,11 @@ export type {
   DirectorStop,
   GameState,
   InteractionInput,
+  LedgerAttempt,
+  LedgerIssue,
+  LedgerMode,
+  LedgerRecord,
+  LedgerStatus,
   PromptRecord,
   RuleCall,
   StoryMessage,
@@ -24,8 +30,10 @@ export type {
   TurnErrorKind,
   TurnEvent,
   TurnInputRecord,
+  TurnLedgerErrorCode,
   TurnOptions,
   TurnPersona,
   TurnPhase,
   TurnRecord,
+  WireLedgerEvent,
 } from './types.ts';

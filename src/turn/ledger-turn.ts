@@ -19,6 +19,7 @@ import { ModelError } from '../llm/errors.ts';
 import type { ChatMessage, ChatModel, ModelResponse, ToolCall } from '../llm/types.ts';
 import { estimateTokens } from '../tokens.ts';
 import type { TurnContext } from './context.ts';
+import { echoableCalls } from './echo.ts';
 import { currentGameTime } from './game-time.ts';
 import { extractionMessage, extractionSections, ledgerTool } from './ledger-prompt.ts';
 import { planLedgerTime } from './ledger-time.ts';
@@ -164,7 +165,7 @@ function repairMessages(
   }
   return [
     ...messages,
-    { role: 'assistant', content: answer.text, toolCalls: answer.toolCalls },
+    { role: 'assistant', content: answer.text, toolCalls: echoableCalls(answer.toolCalls) },
     // Every call gets its result (providers require one per call id), each with the batch's errors.
     ...answer.toolCalls.map(
       (call): ChatMessage => ({ role: 'tool', toolCallId: call.id, toolName: call.name, content }),

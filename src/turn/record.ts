@@ -3,6 +3,7 @@
 // the live turn and for replay alike, so replaying a record's calls on the state before, with its seed,
 // gives back exactly its `stateAfter`.
 
+import { canonicalJson, proposeBatch, type Stamp, toWire, type World } from '../ledger/index.ts';
 import type { RoleUsage } from '../llm/usage.ts';
 import type { ModelRole } from '../llm/types.ts';
 import { DiceRoller, type RollRecord } from '../yare/dice.ts';
@@ -13,6 +14,7 @@ import { type Dict, newDict, toValue } from '../yare/values.ts';
 import type { TurnContext } from './context.ts';
 import { type ClockMode, checkAdvance } from './game-time.ts';
 import { clearPending } from './interaction.ts';
+import type { LedgerOutcome } from './ledger-turn.ts';
 import type {
   DirectorStop,
   GameState,
@@ -70,6 +72,7 @@ export interface RecordParts {
   readonly directorStop: DirectorStop;
   readonly usage: Readonly<Record<ModelRole, RoleUsage>>;
   readonly timings: Partial<Record<TurnPhase, number>> & { total: number };
+  readonly ledger: LedgerOutcome;
 }
 
 export function buildRecord(parts: RecordParts): TurnRecord {
@@ -100,6 +103,18 @@ export function buildRecord(parts: RecordParts): TurnRecord {
       { role: 'user', content: parts.input.text },
       { role: 'assistant', content: parts.narration },
     ],
+    ledger: {
+      status: parts.ledger.status,
+      mode: ctx.ledger.mode,
+      turn: parts.ledger.at.turn,
+      ...(parts.ledger.at.gameTime === undefined ? {} : { gameTime: parts.ledger.at.gameTime }),
+      time: parts.ledger.time,
+      repairs: parts.ledger.repairs,
+      errors: parts.ledger.errors,
+      attempts: parts.ledger.attempts,
+      worldAfter: parts.ledger.world,
+    },
+    ledgerEvents: parts.ledger.events.map(toWire),
   };
 }
 
@@ -107,8 +122,19 @@ export interface ReplayResult {
   readonly state: Dict;
   readonly rolls: readonly RollRecord[];
   readonly notes: readonly string[];
-  /** Rule calls whose success differs from the record (a sign the cartridge or the state is not the same). */
+  /**
+   * Rule calls whose success differs from the record (a sign the cartridge or the state is not the same),
+   * and, when the world before was given, a committed ledger batch that no longer validates or applies to
+   * a different world.
+   */
   readonly divergences: readonly string[];
+  /** The world after the turn, re-validated and re-applied; only when `options.world` was given. */
+  readonly world?: World;
+}
+
+export interface ReplayOptions {
+  /** The world before the turn (the previous record's `ledger.worldAfter`, or `initialWorld(cartridge)`). */
+  readonly world?: World;
 }
 
 /**
@@ -119,6 +145,7 @@ export function replayTurnRules(
   cartridge: TurnCartridge,
   stateBefore: GameState,
   record: TurnRecord,
+  options: ReplayOptions = {},
 ): ReplayResult {
   const dice = DiceRoller.fromSeed(record.seed);
   const runner = new EventRunner(cartridge.rules, toValue(stateBefore), dice);
@@ -137,5 +164,36 @@ export function replayTurnRules(
     clearInteraction: record.input.kind === 'interaction',
     advanceSeconds: record.time.advancedSeconds,
   });
-  return { state: settled.state, rolls: dice.rolls, notes, divergences };
+  if (options.world === undefined) return { state: settled.state, rolls: dice.rolls, notes, divergences };
+  const world = replayLedger(cartridge, record, options.world, divergences);
+  return { state: settled.state, rolls: dice.rolls, notes, divergences, world };
+}
+
+/**
+ * Re-validates the record's committed batch against the world before (the save is untrusted input, L-46)
+ * and re-applies it at the recorded stamp. Records written before the ledger existed carry no batch.
+ */
+function replayLedger(cartridge: TurnCartridge, record: TurnRecord, before: World, divergences: string[]): World {
+  const ledger = (record as Partial<Pick<TurnRecord, 'ledger'>>).ledger;
+  const events: readonly unknown[] = Array.isArray(record.ledgerEvents) ? record.ledgerEvents : [];
+  if (ledger === undefined || ledger.status !== 'applied') {
+    if (events.length > 0) {
+      divergences.push(`the record says ${ledger?.status ?? 'no ledger'} but carries ${events.length} ledger event(s)`);
+    }
+    return before;
+  }
+  const at: Stamp = ledger.gameTime === undefined ? { turn: ledger.turn } : { turn: ledger.turn, gameTime: ledger.gameTime };
+  const result = proposeBatch(before, events, cartridge.ledger.policy, { at, source: 'narrator' });
+  if (!result.ok) {
+    const reasons = result.errors.map((e) => `#${e.index} ${e.code}: ${e.message}`).join('; ');
+    divergences.push(`the committed ledger batch is rejected on replay: ${reasons}`);
+    return before;
+  }
+  if (canonicalJson(result.events.map(toWire)) !== canonicalJson(events)) {
+    divergences.push('the committed ledger batch validates to different events on replay');
+  }
+  if (ledger.worldAfter !== undefined && canonicalJson(result.world) !== canonicalJson(ledger.worldAfter)) {
+    divergences.push("re-applying the ledger batch gives a different world than the record's worldAfter");
+  }
+  return result.world;
 }

@@ -209,14 +209,16 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
     const mode = ctx.ledger.mode;
     if (mode === 'inline' && told.toolCalls.length > 0) {
       yield { type: 'phase', phase: 'ledger' };
-      ledger = await settleProposal(ctx, models.narrator, told.conversation, told, 'narrator');
+      const answer = { text: narration, toolCalls: told.toolCalls };
+      ledger = await settleProposal(ctx, models.narrator, told.conversation, answer, 'narrator');
+      timings.ledger = now() - t5;
     } else if (mode === 'separate') {
       yield { type: 'phase', phase: 'ledger' };
       ledger = await extractWorldChanges(ctx, models.narrator, { inputText: input.text, narration });
+      timings.ledger = now() - t5;
     } else {
       ledger = unchangedLedger(ctx, mode === 'off' ? 'off' : 'none');
     }
-    if (ledger.status !== 'none' || mode === 'separate') timings.ledger = now() - t5;
   } else {
     narration = renderOffline(cartridge.rules, ctx.state, ctx.notes, offlineReply);
     yield { type: 'narration_delta', text: narration };

@@ -148,10 +148,10 @@ const finishSpec: ToolSpec = {
   },
 };
 
-const toolSets = new WeakMap<TurnCartridge, DirectorToolSet>();
+const toolSets = new WeakMap<object, DirectorToolSet>();
 
 /** The Director's tools for a cartridge (built once per cartridge object). */
-export function directorTools(cartridge: TurnCartridge): DirectorToolSet {
+export function directorTools(cartridge: Omit<TurnCartridge, 'ledger'>): DirectorToolSet {
   const cached = toolSets.get(cartridge);
   if (cached) return cached;
   const rules = cartridge.rules;

@@ -1,11 +1,12 @@
-// Builds the web client with Vite into src/web/dist (or another folder), and tells whether a build is
-// stale. `tsx src/web/build.ts --if-needed` is what `npm start` runs before serving.
+// Builds the web client with Vite into dist/web (or another folder), and tells whether a build is stale.
+// `tsx src/web/build.ts --if-needed` is what `npm start` runs before serving. dist/ is git-ignored and
+// outside the lint and type-check globs, so a built bundle never trips them.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const WEB_ROOT = fileURLToPath(new URL('.', import.meta.url));
-export const WEB_DIST = join(WEB_ROOT, 'dist');
+export const WEB_DIST = join(WEB_ROOT, '..', '..', 'dist', 'web');
 const CONFIG_FILE = join(WEB_ROOT, 'vite.config.ts');
 
 /** Newest modification time of the client's sources (its own files and the shared code it imports). */
@@ -16,7 +17,7 @@ function newestSource(): number {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (path !== WEB_DIST && entry.name !== 'node_modules') walk(path);
+        if (entry.name !== 'node_modules') walk(path);
       } else if (/\.(tsx?|css|html)$/.test(entry.name)) {
         newest = Math.max(newest, statSync(path).mtimeMs);
       }

@@ -12,7 +12,7 @@ export default defineConfig({
   logLevel: 'warn',
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
-    outDir: 'dist',
+    outDir: '../../dist/web',
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: false,

@@ -7,7 +7,8 @@ import { DiceRoller, type RngState, type RollRecord } from './dice.ts';
 import { didYouMean } from './diagnostics-sink.ts';
 import { YareError, type YareErrorCode } from './errors.ts';
 import type { Expression, Span } from './expr/ast.ts';
-import { type EvalContext, evaluate } from './expr/evaluate.ts';
+import { type Closure, type ClosureOptions, compileClosure } from './expr/closure.ts';
+import type { EvalContext } from './expr/evaluate.ts';
 import {
   MAX_CALL_DEPTH,
   MAX_CONTAINER_SIZE,
@@ -17,6 +18,7 @@ import {
 } from './limits.ts';
 import type {
   CompiledRules,
+  DomainSchema,
   EventDef,
   FieldSchema,
   InputSpec,
@@ -74,15 +76,8 @@ export function runEvent(
   options: RunEventOptions = {},
 ): RunResult {
   const dice = options.dice ?? DiceRoller.fromSeed(options.seed ?? 0);
-  const runner = new EventRunner(rules, state, dice, options.maxSteps);
-  return runner.run(eventName, inputs);
-}
-
-interface Frame {
-  readonly event: EventDef;
-  readonly inputs: Dict;
-  readonly locals: Map<string, Value> | undefined;
-  readonly depth: number;
+  const machine = new Machine(programOf(rules), state, dice, options.maxSteps ?? MAX_STEPS_PER_RUN);
+  return machine.run(eventName, inputs);
 }
 
 /**
@@ -90,37 +85,172 @@ interface Frame {
  * `run` is its own transaction: on error the working state is what it was before that run.
  */
 export class EventRunner implements EvalContext {
-  private root: Dict;
-  private temp: Dict = NO_TEMP;
-  private frame!: Frame;
-  private notes: string[] = [];
-  private steps = 0;
-  /** Objects created during the current run, which it may change in place. */
-  /** A short list (a handful of objects per run): scanning it beats a Set's allocation and hashing. */
-  private readonly owned: object[] = [];
-  private firstRoll = 0;
+  private readonly machine: Machine;
 
   constructor(
     readonly rules: CompiledRules,
     state: unknown,
     readonly dice: Dice,
-    private readonly maxSteps: number = MAX_STEPS_PER_RUN,
+    maxSteps: number = MAX_STEPS_PER_RUN,
   ) {
-    this.root =
-      isDict(state) && inheritsNothing(state) ? state : (toValue(state ?? {}) as Dict);
+    this.machine = new Machine(programOf(rules), state, dice, maxSteps);
   }
 
   get state(): Dict {
-    return this.root;
+    return this.machine.root;
   }
 
   /** An evaluation context outside any event: `state` and an empty `temp` and `inputs`. */
   scratchContext(): EvalContext {
-    this.frame = { event: undefined as unknown as EventDef, inputs: newDict(), locals: undefined, depth: 0 };
-    return this;
+    return this.machine.scratch();
   }
 
   run(eventName: string, inputs: unknown = {}): RunResult {
+    return this.machine.run(eventName, inputs);
+  }
+
+  /** Checks and coerces an event's inputs: declared names only, typed values, enum values, defaults. */
+  prepareInputs(event: EventDef, raw: unknown): Dict {
+    return prepareInputs(event, raw);
+  }
+
+  lookup(name: string): Value | undefined {
+    return this.machine.lookup(name);
+  }
+
+  macro(name: string, span: Span): Value {
+    return this.machine.macro(name, span);
+  }
+
+  roll(count: number, sides: number, text: string): number {
+    return this.dice.roll(count, sides, text);
+  }
+}
+
+// ------------------------------------------------------------------------------ compiled program
+//
+// Each event's steps become closures the first time the event runs (and its expressions become closures
+// from `compileClosure`), so a run does no `switch` over step or node kinds, no WeakMap look-up per path,
+// and no allocation it does not need. The compiled form is cached per `CompiledRules` object, which is
+// immutable once built.
+
+/** A compiled step; it runs against the machine's current frame. */
+type StepFn = (m: Machine) => void;
+/** A compiled operand: a constant, or an expression evaluated with its place recorded for errors. */
+type OperandFn = (m: Machine) => Value;
+
+interface CompiledEvent {
+  readonly def: EventDef;
+  readonly steps: readonly StepFn[];
+}
+
+/** A write or read target with everything known about it: static ones are built once at compile time. */
+interface ResolvedPath {
+  readonly segments: readonly string[];
+  /** `segments.join('.')`, for messages. */
+  readonly text: string;
+  readonly inState: boolean;
+  /** The typed field written, when the path names one exactly (coercion and bounds). */
+  readonly field: FieldSchema | undefined;
+  readonly where: () => string;
+}
+
+type TargetFn = (m: Machine) => ResolvedPath;
+
+const programs = new WeakMap<CompiledRules, Program>();
+
+function programOf(rules: CompiledRules): Program {
+  let program = programs.get(rules);
+  if (program === undefined) {
+    program = new Program(rules);
+    programs.set(rules, program);
+  }
+  return program;
+}
+
+const NOT_COMPILED: Closure = () => {
+  throw new Error('macro used before it was compiled');
+};
+
+class Program {
+  private readonly events = new Map<string, CompiledEvent>();
+  private readonly macros = new Map<string, Closure>();
+  /** `macros.NAME` in any expression resolves to the macro's closure while compiling. */
+  readonly closureOptions: ClosureOptions = { macro: (name) => this.macro(name) };
+
+  constructor(readonly rules: CompiledRules) {}
+
+  event(name: string): CompiledEvent | undefined {
+    let compiled = this.events.get(name);
+    if (compiled === undefined) {
+      const def = this.rules.events.get(name);
+      if (def === undefined) return undefined;
+      compiled = { def, steps: compileSteps(def.steps, this) };
+      this.events.set(name, compiled);
+    }
+    return compiled;
+  }
+
+  /**
+   * A macro's closure, evaluated in the caller's scope; errors inside it carry the macro's place. The
+   * entry is cached before the body compiles, so a macro cycle (refused at load) compiles to a closure
+   * that recurses at run time, as `evaluate` did, instead of looping here.
+   */
+  macro(name: string): Closure | undefined {
+    const cached = this.macros.get(name);
+    if (cached !== undefined) return cached;
+    const def = this.rules.macros.get(name);
+    if (def === undefined) return undefined;
+    let body = NOT_COMPILED;
+    const fn: Closure = (ctx) => {
+      try {
+        return body(ctx);
+      } catch (error) {
+        throw withPlace(error, def.place, def);
+      }
+    };
+    this.macros.set(name, fn);
+    body = compileClosure(def, this.closureOptions);
+    return fn;
+  }
+}
+
+/** The mutable state of runs: the working state, the current frame, and what the current run produced. */
+class Machine implements EvalContext {
+  root: Dict;
+  temp: Dict = NO_TEMP;
+  // The current frame, kept in fields rather than a frame object: `invoke` saves and restores them.
+  event: EventDef | undefined = undefined;
+  inputs: Dict = NO_TEMP;
+  locals: Map<string, Value> | undefined = undefined;
+  depth = 0;
+  notes: string[] = [];
+  steps = 0;
+  /** Objects created during the current run, which it may change in place. */
+  /** A short list (a handful of objects per run): scanning it beats a Set's allocation and hashing. */
+  readonly owned: object[] = [];
+  firstRoll = 0;
+  /** The place of the step or expression running now: where an error without its own place happened. */
+  currentPlace: SourcePlace | undefined = undefined;
+
+  constructor(
+    readonly program: Program,
+    state: unknown,
+    readonly dice: Dice,
+    readonly maxSteps: number,
+  ) {
+    this.root = isDict(state) && inheritsNothing(state) ? state : (toValue(state ?? {}) as Dict);
+  }
+
+  scratch(): EvalContext {
+    this.event = undefined;
+    this.inputs = newDict();
+    this.locals = undefined;
+    this.depth = 0;
+    return this;
+  }
+
+  run(eventName: string, inputs: unknown): RunResult {
     const before = this.root;
     this.owned.length = 0;
     this.temp = newDict();
@@ -129,14 +259,14 @@ export class EventRunner implements EvalContext {
     this.steps = 0;
     this.firstRoll = this.dice.rolls.length;
     try {
-      const event = this.rules.events.get(eventName);
-      if (!event) {
+      const event = this.program.event(eventName);
+      if (event === undefined) {
         throw new YareError(
           'YARE_UNKNOWN_EVENT',
-          `Unknown event '${eventName}'.${didYouMean(eventName, this.rules.events.keys())}`,
+          `Unknown event '${eventName}'.${didYouMean(eventName, this.program.rules.events.keys())}`,
         );
       }
-      this.invoke(event, this.prepareInputs(event, inputs), 1);
+      this.invoke(event, prepareInputs(event.def, inputs), 1);
       this.owned.length = 0;
       return { ok: true, state: this.root, notes: this.notes, rolls: this.dice.rolls.slice(this.firstRoll) };
     } catch (error) {
@@ -151,98 +281,173 @@ export class EventRunner implements EvalContext {
     }
   }
 
-  private currentPlace: SourcePlace | undefined;
-
-  // ------------------------------------------------------------ inputs
-
-  /** Checks and coerces an event's inputs: declared names only, typed values, enum values, defaults. */
-  prepareInputs(event: EventDef, raw: unknown): Dict {
-    if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw))) {
-      throw new YareError('YARE_BAD_INPUT', `Inputs of '${event.name}' must be a mapping of name: value.`);
-    }
-    const given = (raw ?? NO_INPUTS) as Record<string, unknown>;
-    for (const key in given) {
-      if (Object.hasOwn(given, key) && !event.inputs.has(key)) {
-        const declared = [...event.inputs.keys()];
-        throw new YareError(
-          'YARE_BAD_INPUT',
-          `'${event.name}' has no input '${key}'${declared.length ? ` (inputs: ${declared.join(', ')})` : ' (it takes none)'}.${didYouMean(key, declared)}`,
-        );
-      }
-    }
-    const out = newDict();
-    for (const spec of event.inputList) {
-      const v = Object.hasOwn(given, spec.name) ? given[spec.name] : undefined;
-      if (v !== undefined && v !== null) {
-        out[spec.name] = coerceInput(event.name, spec, inputValue(event.name, spec.name, v));
-      } else if (spec.hasDefault) {
-        out[spec.name] = spec.default;
-      } else if (spec.type === undefined) {
-        out[spec.name] = null;
-      } else {
-        throw new YareError(
-          'YARE_BAD_INPUT',
-          `'${event.name}' needs the input '${spec.name}'${spec.description ? ` (${spec.description})` : ''}.`,
-        );
-      }
-    }
-    return out;
+  invoke(event: CompiledEvent, inputs: Dict, depth: number): void {
+    const savedEvent = this.event;
+    const savedInputs = this.inputs;
+    const savedLocals = this.locals;
+    const savedDepth = this.depth;
+    this.event = event.def;
+    this.inputs = inputs;
+    this.locals = undefined;
+    this.depth = depth;
+    runSteps(this, event.steps);
+    this.event = savedEvent;
+    this.inputs = savedInputs;
+    this.locals = savedLocals;
+    this.depth = savedDepth;
   }
 
-  // ------------------------------------------------------------ execution
-
-  private invoke(event: EventDef, inputs: Dict, depth: number): void {
-    const saved = this.frame;
-    this.frame = { event, inputs, locals: undefined, depth };
-    this.execSteps(event.steps);
-    this.frame = saved;
+  lookup(name: string): Value | undefined {
+    const locals = this.locals;
+    if (locals?.has(name)) return locals.get(name);
+    switch (name) {
+      case 'state':
+        return this.root;
+      case 'temp':
+        return this.temp;
+      case 'inputs':
+        return this.inputs;
+      default:
+        return undefined;
+    }
   }
 
-  private execSteps(steps: readonly Step[]): void {
-    for (const step of steps) this.exec(step);
+  macro(name: string, _span: Span): Value {
+    const macro = this.program.macro(name);
+    if (macro === undefined) throw new YareError('YARE_UNKNOWN_MACRO', `Unknown macro '${name}'.`);
+    return macro(this);
   }
 
-  private exec(step: Step): void {
-    if (++this.steps > this.maxSteps) {
+  roll(count: number, sides: number, text: string): number {
+    return this.dice.roll(count, sides, text);
+  }
+
+  own<T extends Dict | Value[]>(obj: T): T {
+    if (this.owned.includes(obj)) return obj;
+    const copy = (Array.isArray(obj) ? [...obj] : copyDict(obj as Dict)) as T;
+    this.owned.push(copy);
+    return copy;
+  }
+}
+
+// ------------------------------------------------------------------------------ inputs
+
+/** Checks and coerces an event's inputs: declared names only, typed values, enum values, defaults. */
+function prepareInputs(event: EventDef, raw: unknown): Dict {
+  if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw))) {
+    throw new YareError('YARE_BAD_INPUT', `Inputs of '${event.name}' must be a mapping of name: value.`);
+  }
+  const given = (raw ?? NO_INPUTS) as Record<string, unknown>;
+  for (const key in given) {
+    if (Object.hasOwn(given, key) && !event.inputs.has(key)) {
+      const declared = [...event.inputs.keys()];
       throw new YareError(
-        'YARE_STEP_LIMIT',
-        `Event run exceeded ${this.maxSteps} steps (MAX_STEPS_PER_RUN); check loops and calls.`,
+        'YARE_BAD_INPUT',
+        `'${event.name}' has no input '${key}'${declared.length ? ` (inputs: ${declared.join(', ')})` : ' (it takes none)'}.${didYouMean(key, declared)}`,
       );
     }
-    this.currentPlace = step.place;
-    switch (step.kind) {
-      case 'set': {
-        const value = this.operand(step.value);
-        this.write(step.target, value, 'set');
-        return;
-      }
-      case 'mutate': {
-        const path = this.resolveTarget(step.target);
-        const current = this.readPath(path);
+  }
+  const out = newDict();
+  const specs = event.inputList;
+  for (let i = 0; i < specs.length; i++) {
+    const spec = specs[i]!;
+    const v = Object.hasOwn(given, spec.name) ? given[spec.name] : undefined;
+    if (v !== undefined && v !== null) {
+      out[spec.name] = coerceInput(event.name, spec, inputValue(event.name, spec.name, v));
+    } else if (spec.hasDefault) {
+      out[spec.name] = spec.default;
+    } else if (spec.type === undefined) {
+      out[spec.name] = null;
+    } else {
+      throw new YareError(
+        'YARE_BAD_INPUT',
+        `'${event.name}' needs the input '${spec.name}'${spec.description ? ` (${spec.description})` : ''}.`,
+      );
+    }
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------------------ steps
+
+function runSteps(m: Machine, steps: readonly StepFn[]): void {
+  for (let i = 0; i < steps.length; i++) steps[i]!(m);
+}
+
+/** Every step and every loop iteration counts against the run's step budget. */
+function countStep(m: Machine): void {
+  if (++m.steps > m.maxSteps) {
+    throw new YareError(
+      'YARE_STEP_LIMIT',
+      `Event run exceeded ${m.maxSteps} steps (MAX_STEPS_PER_RUN); check loops and calls.`,
+    );
+  }
+}
+
+function compileSteps(steps: readonly Step[], program: Program): StepFn[] {
+  return steps.map((step) => compileStep(step, program));
+}
+
+function compileStep(step: Step, program: Program): StepFn {
+  const place = step.place;
+  switch (step.kind) {
+    case 'set': {
+      const value = compileOperand(step.value, program);
+      const target = compileTarget(step.target, program);
+      return (m) => {
+        countStep(m);
+        m.currentPlace = place;
+        const v = value(m);
+        writePath(m, target(m), v, 'set');
+      };
+    }
+    case 'mutate': {
+      const target = compileTarget(step.target, program);
+      const value = compileOperand(step.value, program);
+      const op = step.op;
+      return (m) => {
+        countStep(m);
+        m.currentPlace = place;
+        const path = target(m);
+        const current = readPath(m, path.segments);
         if (current === null || current === undefined) {
           throw new YareError(
             'YARE_BAD_VALUE',
-            `mutate: path '${path.join('.')}' resolved to None; give it a default in state_schema or set it first.`,
+            `mutate: path '${path.text}' resolved to None; give it a default in state_schema or set it first.`,
           );
         }
-        const operand = this.operand(step.value);
-        this.currentPlace = step.place;
-        this.writePath(path, mutateValue(step.op, current, operand), 'mutate', step.target);
-        return;
-      }
-      case 'branch': {
-        for (const arm of step.arms) {
-          if (arm.test === undefined || truthy(this.operand(arm.test))) {
-            this.execSteps(arm.steps);
+        const operand = value(m);
+        m.currentPlace = place;
+        writePath(m, path, mutateValue(op, current, operand), 'mutate');
+      };
+    }
+    case 'branch': {
+      const arms = step.arms.map((arm) => ({
+        test: arm.test === undefined ? undefined : compileOperand(arm.test, program),
+        steps: compileSteps(arm.steps, program),
+      }));
+      return (m) => {
+        countStep(m);
+        m.currentPlace = place;
+        for (let i = 0; i < arms.length; i++) {
+          const arm = arms[i]!;
+          if (arm.test === undefined || truthy(arm.test(m))) {
+            runSteps(m, arm.steps);
             return;
           }
         }
-        return;
-      }
-      case 'table_roll': {
-        const rolled = toNumeric(this.operand(step.roll));
+      };
+    }
+    case 'table_roll': {
+      const roll = compileOperand(step.roll, program);
+      const target = compileTarget(step.target, program);
+      const table = step.table.map((entry) => ({ key: entry.key, value: compileOperand(entry.value, program) }));
+      return (m) => {
+        countStep(m);
+        m.currentPlace = place;
+        const rolled = toNumeric(roll(m));
         const n = rolled instanceof PyFloat ? rolled.value : rolled;
-        for (const entry of step.table) {
+        for (const entry of table) {
           const key = entry.key;
           const hit =
             key.kind === 'exact'
@@ -251,270 +456,316 @@ export class EventRunner implements EvalContext {
                 ? n >= key.low && n <= key.high
                 : n >= key.low;
           if (hit) {
-            const value = this.operand(entry.value);
-            this.currentPlace = step.place;
-            this.write(step.target, value, 'table_roll');
+            const value = entry.value(m);
+            m.currentPlace = place;
+            writePath(m, target(m), value, 'table_roll');
             return;
           }
         }
-        return;
-      }
-      case 'call': {
-        const callee = this.rules.events.get(step.event)!;
-        if (this.frame.depth >= MAX_CALL_DEPTH) {
+      };
+    }
+    case 'call': {
+      const eventName = step.event;
+      const args = step.args.map((arg) => ({ name: arg.name, value: compileOperand(arg.value, program) }));
+      return (m) => {
+        countStep(m);
+        m.currentPlace = place;
+        // Looked up when it runs (and compiled then, once): an event may call itself.
+        const callee = m.program.event(eventName)!;
+        if (m.depth >= MAX_CALL_DEPTH) {
           throw new YareError(
             'YARE_CALL_DEPTH',
-            `Call depth limit reached: '${this.frame.event.name}' at depth ${this.frame.depth} cannot call '${step.event}' (MAX_CALL_DEPTH ${MAX_CALL_DEPTH}).`,
+            `Call depth limit reached: '${m.event!.name}' at depth ${m.depth} cannot call '${eventName}' (MAX_CALL_DEPTH ${MAX_CALL_DEPTH}).`,
           );
         }
-        const args = newDict();
-        for (const arg of step.args) args[arg.name] = this.operand(arg.value);
-        const inputs = this.prepareInputs(callee, args);
-        this.invoke(callee, inputs, this.frame.depth + 1);
-        return;
-      }
-      case 'note': {
-        let text = '';
-        for (const part of step.parts)
-          text += typeof part === 'string' ? part : formatValue(this.operand(part));
-        if (text.length > MAX_NOTE_LENGTH) {
-          throw new YareError(
-            'YARE_NOTE_TOO_LONG',
-            `Note is ${text.length} characters after interpolation (MAX_NOTE_LENGTH ${MAX_NOTE_LENGTH}).`,
-          );
-        }
-        this.notes.push(text);
-        return;
-      }
-      case 'list_push': {
-        const path = this.resolveTarget(step.target);
-        const item = this.operand(step.item);
-        const list = this.readContainer(path, 'list', 'list_push');
+        const given = newDict();
+        for (const arg of args) given[arg.name] = arg.value(m);
+        const inputs = prepareInputs(callee.def, given);
+        m.invoke(callee, inputs, m.depth + 1);
+      };
+    }
+    case 'note':
+      return compileNote(step, program);
+    case 'list_push': {
+      const target = compileTarget(step.target, program);
+      const item = compileOperand(step.item, program);
+      return (m) => {
+        countStep(m);
+        m.currentPlace = place;
+        const path = target(m);
+        const value = item(m);
+        const list = readList(m, path, 'list_push');
         if (list.length >= MAX_CONTAINER_SIZE) {
           throw new YareError(
             'YARE_CONTAINER_LIMIT',
-            `list_push: MAX_CONTAINER_SIZE reached (${MAX_CONTAINER_SIZE} items at ${path.join('.')}).`,
+            `list_push: MAX_CONTAINER_SIZE reached (${MAX_CONTAINER_SIZE} items at ${path.text}).`,
           );
         }
-        this.writePath(path, [...list, item], 'list_push', step.target);
-        return;
-      }
-      case 'list_remove': {
-        const path = this.resolveTarget(step.target);
-        const list = [...this.readContainer(path, 'list', 'list_remove')];
-        if (step.index !== undefined) {
-          const raw = this.operand(step.index);
+        writePath(m, path, [...list, value], 'list_push');
+      };
+    }
+    case 'list_remove': {
+      const target = compileTarget(step.target, program);
+      const index = step.index === undefined ? undefined : compileOperand(step.index, program);
+      const byValue = step.value === undefined ? undefined : compileOperand(step.value, program);
+      return (m) => {
+        countStep(m);
+        m.currentPlace = place;
+        const path = target(m);
+        const list = [...readList(m, path, 'list_remove')];
+        if (index !== undefined) {
+          const raw = index(m);
           const idx = typeof raw === 'number' ? raw : Number(formatValue(raw));
           if (Number.isInteger(idx) && idx >= 0 && idx < list.length) list.splice(idx, 1);
-        } else if (step.value !== undefined) {
-          const value = this.operand(step.value);
+        } else if (byValue !== undefined) {
+          const value = byValue(m);
           const at = list.findIndex((item) => valueEquals(item, value));
           if (at >= 0) list.splice(at, 1);
         }
-        this.writePath(path, list, 'list_remove', step.target);
-        return;
-      }
-      case 'dict_set': {
-        const path = this.resolveTarget(step.target);
-        const key = dictKey(this.operand(step.key));
-        const value = this.operand(step.value);
-        const dict = copyDict(this.readContainer(path, 'dict', 'dict_set'));
+        writePath(m, path, list, 'list_remove');
+      };
+    }
+    case 'dict_set': {
+      const target = compileTarget(step.target, program);
+      const keyOf = compileOperand(step.key, program);
+      const valueOf = compileOperand(step.value, program);
+      return (m) => {
+        countStep(m);
+        m.currentPlace = place;
+        const path = target(m);
+        const key = dictKey(keyOf(m));
+        const value = valueOf(m);
+        const dict = copyDict(readDict(m, path, 'dict_set'));
         dict[key] = value;
         if (dictDepth(dict) > MAX_DICT_DEPTH)
           throw new YareError(
             'YARE_DICT_DEPTH',
-            `dict_set: MAX_DICT_DEPTH exceeded (${MAX_DICT_DEPTH}) at ${path.join('.')}.`,
+            `dict_set: MAX_DICT_DEPTH exceeded (${MAX_DICT_DEPTH}) at ${path.text}.`,
           );
         if (Object.keys(dict).length > MAX_CONTAINER_SIZE) {
           throw new YareError(
             'YARE_CONTAINER_LIMIT',
-            `dict_set: MAX_CONTAINER_SIZE reached (${MAX_CONTAINER_SIZE} keys at ${path.join('.')}).`,
+            `dict_set: MAX_CONTAINER_SIZE reached (${MAX_CONTAINER_SIZE} keys at ${path.text}).`,
           );
         }
-        this.writePath(path, dict, 'dict_set', step.target);
-        return;
-      }
-      case 'dict_delete': {
-        const path = this.resolveTarget(step.target);
-        const key = dictKey(this.operand(step.key));
-        const dict = copyDict(this.readContainer(path, 'dict', 'dict_delete'));
+        writePath(m, path, dict, 'dict_set');
+      };
+    }
+    case 'dict_delete': {
+      const target = compileTarget(step.target, program);
+      const keyOf = compileOperand(step.key, program);
+      return (m) => {
+        countStep(m);
+        m.currentPlace = place;
+        const path = target(m);
+        const key = dictKey(keyOf(m));
+        const dict = copyDict(readDict(m, path, 'dict_delete'));
         delete dict[key];
-        this.writePath(path, dict, 'dict_delete', step.target);
-        return;
-      }
-      case 'foreach': {
-        const items =
-          step.array.kind === 'path'
-            ? this.readPath(this.resolveTarget(step.array.target))
-            : this.operand(step.array);
-        if (items === null || items === undefined) return;
-        if (!Array.isArray(items))
-          throw new YareError(
-            'YARE_TYPE',
-            `foreach array must resolve to a list, got ${typeName(items as Value)}.`,
-          );
-        const saved = this.frame;
-        const snapshot = [...items];
-        for (let i = 0; i < snapshot.length; i++) {
-          const locals = new Map(saved.locals ?? []);
-          locals.set(step.itemName, snapshot[i]!);
-          locals.set(step.indexName, i);
-          this.frame = { ...saved, locals };
-          if (++this.steps > this.maxSteps) {
-            throw new YareError(
-              'YARE_STEP_LIMIT',
-              `Event run exceeded ${this.maxSteps} steps (MAX_STEPS_PER_RUN); check loops and calls.`,
-            );
-          }
-          this.execSteps(step.steps);
-        }
-        this.frame = saved;
-        return;
-      }
+        writePath(m, path, dict, 'dict_delete');
+      };
+    }
+    case 'foreach':
+      return compileForeach(step, program);
+    default: {
+      const never: never = step;
+      throw new YareError('YARE_BAD_STEP', `unknown step kind '${(never as Step).kind}'`);
     }
   }
+}
 
-  // ------------------------------------------------------------ expressions
+function compileNote(step: Extract<Step, { kind: 'note' }>, program: Program): StepFn {
+  const place = step.place;
+  // Text and expressions alternate: `lead`, then each expression followed by the text after it.
+  let lead = '';
+  const exprs: OperandFn[] = [];
+  const after: string[] = [];
+  for (const part of step.parts) {
+    if (typeof part === 'string') {
+      if (exprs.length === 0) lead += part;
+      else after[after.length - 1] += part;
+    } else {
+      exprs.push(compileOperand(part, program));
+      after.push('');
+    }
+  }
+  return (m) => {
+    countStep(m);
+    m.currentPlace = place;
+    let text = lead;
+    for (let i = 0; i < exprs.length; i++) text += formatValue(exprs[i]!(m)) + after[i]!;
+    if (text.length > MAX_NOTE_LENGTH) {
+      throw new YareError(
+        'YARE_NOTE_TOO_LONG',
+        `Note is ${text.length} characters after interpolation (MAX_NOTE_LENGTH ${MAX_NOTE_LENGTH}).`,
+      );
+    }
+    m.notes.push(text);
+  };
+}
 
-  private operand(op: Operand): Value {
-    if (op.kind === 'const') return op.value;
-    this.currentPlace = op.place;
+function compileForeach(step: Extract<Step, { kind: 'foreach' }>, program: Program): StepFn {
+  const place = step.place;
+  const source = step.array;
+  const readItems: OperandFn =
+    source.kind === 'path'
+      ? ((target: TargetFn): OperandFn =>
+          (m) =>
+            readPath(m, target(m).segments) ?? null)(compileTarget(source.target, program))
+      : compileOperand(source, program);
+  const { itemName, indexName } = step;
+  const body = compileSteps(step.steps, program);
+  return (m) => {
+    countStep(m);
+    m.currentPlace = place;
+    const items = readItems(m);
+    if (items === null) return;
+    if (!Array.isArray(items))
+      throw new YareError('YARE_TYPE', `foreach array must resolve to a list, got ${typeName(items)}.`);
+    const saved = m.locals;
+    const snapshot = [...items];
+    for (let i = 0; i < snapshot.length; i++) {
+      const locals = new Map(saved ?? []);
+      locals.set(itemName, snapshot[i]!);
+      locals.set(indexName, i);
+      m.locals = locals;
+      countStep(m);
+      runSteps(m, body);
+    }
+    m.locals = saved;
+  };
+}
+
+// ------------------------------------------------------------------------------ operands and paths
+
+function compileOperand(op: Operand, program: Program): OperandFn {
+  if (op.kind === 'const') {
+    const value = op.value;
+    return () => value;
+  }
+  const { expr, place } = op;
+  const fn = compileClosure(expr, program.closureOptions);
+  return (m) => {
+    m.currentPlace = place;
     try {
-      return evaluate(op.expr, this);
+      return fn(m);
     } catch (error) {
-      throw withPlace(error, op.place, op.expr);
+      throw withPlace(error, place, expr);
     }
+  };
+}
+
+function resolvedPath(segments: readonly string[], field: FieldSchema | undefined): ResolvedPath {
+  const text = segments.join('.');
+  return { segments, text, inState: segments[0] === 'state', field, where: () => text };
+}
+
+/** The typed field a dynamic path lands on exactly, if any. */
+function fieldOf(schema: DomainSchema, segments: readonly string[]): FieldSchema | undefined {
+  if (segments[0] !== 'state') return undefined;
+  const node = schemaAt(schema, segments.slice(1));
+  return node?.kind === 'field' && node.path.length === segments.length - 1 ? node : undefined;
+}
+
+/** Checked paths of a dynamic `var:` target, by their text: the same path is split and checked once. */
+const DYNAMIC_PATH_CACHE_SIZE = 64;
+
+function compileTarget(target: Target, program: Program): TargetFn {
+  if (target.kind === 'static') {
+    const resolved = resolvedPath(target.segments, target.field);
+    return () => resolved;
   }
-
-  lookup(name: string): Value | undefined {
-    const locals = this.frame.locals;
-    if (locals?.has(name)) return locals.get(name);
-    switch (name) {
-      case 'state':
-        return this.root;
-      case 'temp':
-        return this.temp;
-      case 'inputs':
-        return this.frame.inputs;
-      default:
-        return undefined;
-    }
-  }
-
-  macro(name: string, _span: Span): Value {
-    const macro = this.rules.macros.get(name);
-    if (!macro) throw new YareError('YARE_UNKNOWN_MACRO', `Unknown macro '${name}'.`);
-    try {
-      return evaluate(macro, this);
-    } catch (error) {
-      throw withPlace(error, macro.place, macro);
-    }
-  }
-
-  roll(count: number, sides: number, text: string): number {
-    return this.dice.roll(count, sides, text);
-  }
-
-  // ------------------------------------------------------------ paths
-
-  private resolveTarget(target: Target): readonly string[] {
-    if (target.kind === 'static') return target.segments;
-    const raw = this.operand(target.expr);
-    const cache = dynamicPaths.get(target);
-    const hit = typeof raw === 'string' ? cache?.get(raw) : undefined;
-    if (hit) return hit;
+  const expr = compileOperand(target.expr, program);
+  const schema = program.rules.schema;
+  const cache = new Map<string, ResolvedPath>();
+  return (m) => {
+    const raw = expr(m);
     if (typeof raw !== 'string') {
       throw new YareError(
         'YARE_BAD_PATH',
         `'var' must resolve to a string path, got ${typeName(raw)}: ${formatValue(raw)}.`,
       );
     }
+    const hit = cache.get(raw);
+    if (hit !== undefined) return hit;
     const segments = raw.trim().split('.');
     const root = segments[0];
     if ((root !== 'state' && root !== 'temp') || segments.length < 2 || segments.some((s) => s === '')) {
       throw new YareError('YARE_BAD_PATH', `Path '${raw}' must start with 'state.' or 'temp.'.`);
     }
-    if (root === 'state' && !schemaAt(this.rules.schema, segments.slice(1))) {
+    if (root === 'state' && !schemaAt(schema, segments.slice(1))) {
       throw new YareError(
         'YARE_BAD_PATH',
-        `Path '${raw}' is not declared in state_schema.${didYouMean(segments.slice(1).join('.'), allPaths(this.rules.schema), (c) => `state.${c}`)}`,
+        `Path '${raw}' is not declared in state_schema.${didYouMean(segments.slice(1).join('.'), allPaths(schema), (c) => `state.${c}`)}`,
       );
     }
-    if (!cache) dynamicPaths.set(target, new Map([[raw, segments]]));
-    else if (cache.size < DYNAMIC_PATH_CACHE_SIZE) cache.set(raw, segments);
-    return segments;
-  }
+    const resolved = resolvedPath(segments, fieldOf(schema, segments));
+    if (cache.size < DYNAMIC_PATH_CACHE_SIZE) cache.set(raw, resolved);
+    return resolved;
+  };
+}
 
-  private readPath(path: readonly string[]): Value | undefined {
-    let node: Value | undefined = path[0] === 'state' ? this.root : this.temp;
-    for (let i = 1; i < path.length; i++) {
-      node = child(node, path[i]!);
-      if (node === undefined) return undefined;
-    }
-    return node;
+function readPath(m: Machine, path: readonly string[]): Value | undefined {
+  let node: Value | undefined = path[0] === 'state' ? m.root : m.temp;
+  for (let i = 1; i < path.length; i++) {
+    node = child(node, path[i]!);
+    if (node === undefined) return undefined;
   }
+  return node;
+}
 
-  private readContainer(path: readonly string[], kind: 'list', action: string): Value[];
-  private readContainer(path: readonly string[], kind: 'dict', action: string): Dict;
-  private readContainer(path: readonly string[], kind: 'list' | 'dict', action: string): Value[] | Dict {
-    const current = this.readPath(path);
-    if (current === null || current === undefined) return kind === 'list' ? [] : newDict();
-    if (kind === 'list' && Array.isArray(current)) return current;
-    if (kind === 'dict' && isDict(current)) return current;
-    throw new YareError(
-      'YARE_TYPE',
-      `${action}: path '${path.join('.')}' not a ${kind} (it holds ${typeName(current)}).`,
-    );
-  }
+function readList(m: Machine, path: ResolvedPath, action: string): Value[] {
+  const current = readPath(m, path.segments);
+  if (current === null || current === undefined) return [];
+  if (Array.isArray(current)) return current;
+  throw notA('list', action, path, current);
+}
 
-  private write(target: Target, value: Value, action: string): void {
-    this.writePath(this.resolveTarget(target), value, action, target);
-  }
+function readDict(m: Machine, path: ResolvedPath, action: string): Dict {
+  const current = readPath(m, path.segments);
+  if (current === null || current === undefined) return newDict();
+  if (isDict(current)) return current;
+  throw notA('dict', action, path, current);
+}
 
-  /** The typed field a write lands on exactly, if any (static targets know it from load time). */
-  private fieldAt(path: readonly string[], target: Target | undefined): FieldSchema | undefined {
-    if (target?.kind === 'static') return target.field;
-    if (path[0] !== 'state') return undefined;
-    const node = schemaAt(this.rules.schema, path.slice(1));
-    return node?.kind === 'field' && node.path.length === path.length - 1 ? node : undefined;
-  }
+function notA(kind: 'list' | 'dict', action: string, path: ResolvedPath, current: Value): YareError {
+  return new YareError(
+    'YARE_TYPE',
+    `${action}: path '${path.text}' not a ${kind} (it holds ${typeName(current)}).`,
+  );
+}
 
-  /** Writes with the schema's type coercion and bounds; copies only the objects on the path. */
-  private writePath(path: readonly string[], value: Value, action: string, target?: Target): void {
-    const inState = path[0] === 'state';
-    let toWrite = value;
-    if (inState) {
-      const field = this.fieldAt(path, target);
-      if (field) toWrite = coerceToField(value, field, () => path.join('.'), action);
-      toWrite = toStateValue(toWrite) as Value;
-      if (typeof toWrite === 'object' && toWrite !== null) checkContainer(toWrite, path.join('.'));
-    }
-    let parent: Dict | Value[] = inState ? this.own(this.root) : this.temp;
-    if (inState) this.root = parent as Dict;
-    for (let i = 1; i < path.length - 1; i++) {
-      const key = path[i]!;
-      const next = child(parent, key);
-      let owned: Dict | Value[];
-      if (next === undefined || next === null) owned = newDict();
-      else if (isDict(next) || Array.isArray(next)) owned = this.own(next);
-      else
-        throw new YareError(
-          'YARE_BAD_PATH',
-          `Cannot write ${path.join('.')}: '${path.slice(0, i + 1).join('.')}' holds ${typeName(next)}, not a mapping.`,
-        );
-      if (!this.owned.includes(owned)) this.owned.push(owned);
-      assign(parent, key, owned, path);
-      parent = owned;
-    }
-    assign(parent, path[path.length - 1]!, toWrite, path);
+/** Writes with the schema's type coercion and bounds; copies only the objects on the path. */
+function writePath(m: Machine, target: ResolvedPath, value: Value, action: string): void {
+  const path = target.segments;
+  const inState = target.inState;
+  let toWrite = value;
+  if (inState) {
+    const field = target.field;
+    if (field) toWrite = coerceToField(value, field, target.where, action);
+    toWrite = toStateValue(toWrite) as Value;
+    if (typeof toWrite === 'object' && toWrite !== null) checkContainer(toWrite, target.text);
   }
-
-  private own<T extends Dict | Value[]>(obj: T): T {
-    if (this.owned.includes(obj)) return obj;
-    const copy = (Array.isArray(obj) ? [...obj] : copyDict(obj as Dict)) as T;
-    this.owned.push(copy);
-    return copy;
+  let parent: Dict | Value[];
+  if (inState) {
+    parent = m.own(m.root);
+    m.root = parent;
+  } else parent = m.temp;
+  for (let i = 1; i < path.length - 1; i++) {
+    const key = path[i]!;
+    const next = child(parent, key);
+    let owned: Dict | Value[];
+    if (next === undefined || next === null) owned = newDict();
+    else if (isDict(next) || Array.isArray(next)) owned = m.own(next);
+    else
+      throw new YareError(
+        'YARE_BAD_PATH',
+        `Cannot write ${target.text}: '${path.slice(0, i + 1).join('.')}' holds ${typeName(next)}, not a mapping.`,
+      );
+    if (!m.owned.includes(owned)) m.owned.push(owned);
+    assign(parent, key, owned, path);
+    parent = owned;
   }
+  assign(parent, path[path.length - 1]!, toWrite, path);
 }
 
 function child(node: Value | undefined, key: string): Value | undefined {
@@ -591,10 +842,6 @@ function checkContainer(v: Value, where: string): void {
       );
   }
 }
-
-/** Checked paths of dynamic `var:` targets by their text: the same path is split and checked once. */
-const dynamicPaths = new WeakMap<Target, Map<string, readonly string[]>>();
-const DYNAMIC_PATH_CACHE_SIZE = 64;
 
 const NO_SPAN: Span = { start: 0, end: 0 };
 

@@ -14,46 +14,75 @@ describe('the API (author mode)', () => {
 
   it('health says the store, offline mode and the auth mode', async () => {
     const health = await server.json('/healthz');
-    expect(health.body).toEqual({ status: 'ok', store: 'sqlite', modelMode: 'offline', auth: 'local', authorMode: true });
+    expect(health.body).toEqual({
+      status: 'ok',
+      store: 'sqlite',
+      modelMode: 'offline',
+      auth: 'local',
+      authorMode: true,
+    });
   });
 
   it('the demo cartridge is registered at start', async () => {
     const list = await server.json('/v1/cartridges');
     expect(list.body.cartridges.map((c: { name: string }) => c.name)).toContain('Lanternmere');
     const version = await server.json(`/v1/cartridge-versions/${list.body.cartridges[0].latest.id}`);
-    expect(Object.keys(version.body.version.files).sort()).toEqual(['bot_lore.md', 'first-message.md', 'prompt_directives.yaml', 'yare.yaml']);
+    expect(Object.keys(version.body.version.files).sort()).toEqual([
+      'bot_lore.md',
+      'first-message.md',
+      'prompt_directives.yaml',
+      'yare.yaml',
+    ]);
     expect((await server.json('/v1/cartridges/Nope/versions')).status).toBe(404);
   });
 
   it('session lifecycle: create (turn 0 is the first message), get, rename, list, delete', async () => {
-    const created = await server.json('/v1/sessions', { method: 'POST', json: { cartridge: 'Lanternmere', title: 'first', seed: 5 } });
+    const created = await server.json('/v1/sessions', {
+      method: 'POST',
+      json: { cartridge: 'Lanternmere', title: 'first', seed: 5 },
+    });
     expect(created.status).toBe(201);
     expect(created.body.turn.depth).toBe(0);
     expect(created.body.turn.narration.length).toBeGreaterThan(0);
     expect(created.body.modelMode).toBe('offline');
     const id = created.body.session.id;
-    expect((await server.json(`/v1/sessions/${id}`, { method: 'PATCH', json: { title: 'renamed' } })).body.session.title).toBe('renamed');
+    expect(
+      (await server.json(`/v1/sessions/${id}`, { method: 'PATCH', json: { title: 'renamed' } })).body.session
+        .title,
+    ).toBe('renamed');
     expect((await server.json('/v1/sessions')).body.sessions.map((s: { id: string }) => s.id)).toContain(id);
     expect((await server.call(`/v1/sessions/${id}`, { method: 'DELETE' })).status).toBe(204);
     expect((await server.call(`/v1/sessions/${id}`)).status).toBe(404);
     expect((await server.call(`/v1/sessions/${id}`, { method: 'DELETE' })).status).toBe(404);
-    expect((await server.json('/v1/sessions', { method: 'POST', json: { cartridge: 'no-such' } })).status).toBe(404);
+    expect(
+      (await server.json('/v1/sessions', { method: 'POST', json: { cartridge: 'no-such' } })).status,
+    ).toBe(404);
   });
 
   it('the tree: play, undo, regenerate (a sibling with a new seed), branch, move the head', async () => {
     const { id, head: genesis } = await newSession(server);
-    const a = await server.json(`/v1/sessions/${id}/turns`, { method: 'POST', json: { input: '/travel brine market' } });
+    const a = await server.json(`/v1/sessions/${id}/turns`, {
+      method: 'POST',
+      json: { input: '/travel brine market' },
+    });
     expect(a.status).toBe(201);
     const undo = await server.json(`/v1/sessions/${id}/undo`, { method: 'POST', json: {} });
     expect(undo.body.session.headTurnId).toBe(genesis);
     expect((await server.json(`/v1/sessions/${id}/undo`, { method: 'POST', json: {} })).status).toBe(422);
     await server.json(`/v1/sessions/${id}/head`, { method: 'POST', json: { turnId: a.body.turn.id } });
-    const regen = await server.json(`/v1/sessions/${id}/regenerate`, { method: 'POST', json: {}, headers: {} });
+    const regen = await server.json(`/v1/sessions/${id}/regenerate`, {
+      method: 'POST',
+      json: {},
+      headers: {},
+    });
     expect(regen.status).toBe(201);
     expect(regen.body.turn.parentId).toBe(genesis);
     expect(regen.body.turn.siblingIndex).toBe(1);
     expect(regen.body.turn.input).toBe('/travel brine market');
-    const branch = await server.json(`/v1/sessions/${id}/turns`, { method: 'POST', json: { input: '/check_pack', parentId: genesis } });
+    const branch = await server.json(`/v1/sessions/${id}/turns`, {
+      method: 'POST',
+      json: { input: '/check_pack', parentId: genesis },
+    });
     expect(branch.body.turn.siblingIndex).toBe(2);
     const children = await server.json(`/v1/sessions/${id}/turns/${genesis}/children`);
     expect(children.body.turns.map((t: { siblingIndex: number }) => t.siblingIndex)).toEqual([0, 1, 2]);
@@ -61,25 +90,46 @@ describe('the API (author mode)', () => {
     expect(tree.body.turns).toHaveLength(4);
     expect(tree.body.headTurnId).toBe(branch.body.turn.id);
     // Moving the head with a stale expectation is a conflict.
-    const stale = await server.json(`/v1/sessions/${id}/head`, { method: 'POST', json: { turnId: genesis, expectedHeadId: a.body.turn.id } });
+    const stale = await server.json(`/v1/sessions/${id}/head`, {
+      method: 'POST',
+      json: { turnId: genesis, expectedHeadId: a.body.turn.id },
+    });
     expect(stale.status).toBe(409);
     // Regenerating the first message is refused.
-    expect((await server.json(`/v1/sessions/${id}/regenerate`, { method: 'POST', json: { turnId: genesis } })).status).toBe(422);
+    expect(
+      (await server.json(`/v1/sessions/${id}/regenerate`, { method: 'POST', json: { turnId: genesis } }))
+        .status,
+    ).toBe(422);
   });
 
   it('saves: create (unique names), list, rename, load (moves the head), delete', async () => {
     const { id, head: genesis } = await newSession(server);
     await server.json(`/v1/sessions/${id}/turns`, { method: 'POST', json: { input: '/check_pack' } });
-    const save = await server.json(`/v1/sessions/${id}/saves`, { method: 'POST', json: { name: 'start', turnId: genesis } });
+    const save = await server.json(`/v1/sessions/${id}/saves`, {
+      method: 'POST',
+      json: { name: 'start', turnId: genesis },
+    });
     expect(save.status).toBe(201);
-    expect((await server.json(`/v1/sessions/${id}/saves`, { method: 'POST', json: { name: 'start' } })).status).toBe(409);
-    const renamed = await server.json(`/v1/sessions/${id}/saves/${save.body.save.id}`, { method: 'PATCH', json: { name: 'dawn' } });
+    expect(
+      (await server.json(`/v1/sessions/${id}/saves`, { method: 'POST', json: { name: 'start' } })).status,
+    ).toBe(409);
+    const renamed = await server.json(`/v1/sessions/${id}/saves/${save.body.save.id}`, {
+      method: 'PATCH',
+      json: { name: 'dawn' },
+    });
     expect(renamed.body.save.name).toBe('dawn');
-    const loaded = await server.json(`/v1/sessions/${id}/saves/${save.body.save.id}/load`, { method: 'POST' });
+    const loaded = await server.json(`/v1/sessions/${id}/saves/${save.body.save.id}/load`, {
+      method: 'POST',
+    });
     expect(loaded.body.session.headTurnId).toBe(genesis);
     expect((await server.json(`/v1/sessions/${id}/saves`)).body.saves).toHaveLength(1);
-    expect((await server.call(`/v1/sessions/${id}/saves/${save.body.save.id}`, { method: 'DELETE' })).status).toBe(204);
-    expect((await server.json(`/v1/sessions/${id}/saves`, { method: 'POST', json: { name: 'x', turnId: 'nope' } })).status).toBe(404);
+    expect(
+      (await server.call(`/v1/sessions/${id}/saves/${save.body.save.id}`, { method: 'DELETE' })).status,
+    ).toBe(204);
+    expect(
+      (await server.json(`/v1/sessions/${id}/saves`, { method: 'POST', json: { name: 'x', turnId: 'nope' } }))
+        .status,
+    ).toBe(404);
   });
 
   it('state: public fields by default; the full state with view=full in author mode', async () => {
@@ -104,30 +154,55 @@ describe('the API (author mode)', () => {
 
   it('author events: a dry run changes nothing; a committed run becomes a turn', async () => {
     const { id, head } = await newSession(server);
-    const dry = await server.json(`/v1/sessions/${id}/events`, { method: 'POST', json: { event: 'travel', inputs: { destination: 'reedmaze' } } });
+    const dry = await server.json(`/v1/sessions/${id}/events`, {
+      method: 'POST',
+      json: { event: 'travel', inputs: { destination: 'reedmaze' } },
+    });
     expect(dry.status).toBe(200);
     expect(dry.body.record.stateAfter.player.location).toBe('reedmaze');
     expect((await server.json(`/v1/sessions/${id}`)).body.session.headTurnId).toBe(head);
-    const done = await server.json(`/v1/sessions/${id}/events`, { method: 'POST', json: { event: 'travel', inputs: { destination: 'reedmaze' }, commit: true } });
+    const done = await server.json(`/v1/sessions/${id}/events`, {
+      method: 'POST',
+      json: { event: 'travel', inputs: { destination: 'reedmaze' }, commit: true },
+    });
     expect(done.status).toBe(201);
     expect(done.body.turn.state.player.location).toBe('reedmaze');
-    const unknown = await server.json(`/v1/sessions/${id}/events`, { method: 'POST', json: { event: 'grant_gold' } });
+    const unknown = await server.json(`/v1/sessions/${id}/events`, {
+      method: 'POST',
+      json: { event: 'grant_gold' },
+    });
     expect(unknown.status).toBe(422);
-    const failing = await server.json(`/v1/sessions/${id}/events`, { method: 'POST', json: { event: 'travel', inputs: { destination: 'the moon' } } });
+    const failing = await server.json(`/v1/sessions/${id}/events`, {
+      method: 'POST',
+      json: { event: 'travel', inputs: { destination: 'the moon' } },
+    });
     expect(failing.status).toBe(422);
   });
 
   it('the stateless turn: state in, state and record out; nothing stored', async () => {
     const before = (await server.json('/v1/sessions')).body.sessions.length;
-    const result = await server.json('/v1/turn', { method: 'POST', json: { cartridge: 'Lanternmere', input: '/travel reedmaze', seed: 3 } });
+    const result = await server.json('/v1/turn', {
+      method: 'POST',
+      json: { cartridge: 'Lanternmere', input: '/travel reedmaze', seed: 3 },
+    });
     expect(result.status).toBe(200);
     expect(result.body.state.player.location).toBe('reedmaze');
     expect(result.body.record.seed).toBe(3);
     expect(result.body.modelMode).toBe('offline');
-    const next = await server.json('/v1/turn', { method: 'POST', json: { cartridge: 'Lanternmere', state: result.body.state, input: '/check_pack', seed: 4 } });
+    const next = await server.json('/v1/turn', {
+      method: 'POST',
+      json: { cartridge: 'Lanternmere', state: result.body.state, input: '/check_pack', seed: 4 },
+    });
     expect(next.body.state.player.location).toBe('reedmaze');
     expect((await server.json('/v1/sessions')).body.sessions.length).toBe(before);
-    expect((await server.json('/v1/turn', { method: 'POST', json: { cartridge: 'Lanternmere', state: [], input: 'x' } })).status).toBe(400);
+    expect(
+      (
+        await server.json('/v1/turn', {
+          method: 'POST',
+          json: { cartridge: 'Lanternmere', state: [], input: 'x' },
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it('the OpenAPI document describes every route with its schemas', async () => {
@@ -157,7 +232,10 @@ describe('the API without author mode', () => {
   it('the full state view and direct event runs are refused with 403', async () => {
     const { id } = await newSession(server);
     expect((await server.json(`/v1/sessions/${id}/state?view=full`)).status).toBe(403);
-    const run = await server.json(`/v1/sessions/${id}/events`, { method: 'POST', json: { event: 'check_pack' } });
+    const run = await server.json(`/v1/sessions/${id}/events`, {
+      method: 'POST',
+      json: { event: 'check_pack' },
+    });
     expect([run.status, run.body.error.code]).toEqual([403, 'author_mode_off']);
     expect((await server.store.listTree(id)).length).toBe(1);
   });

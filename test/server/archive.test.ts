@@ -29,22 +29,38 @@ const text = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);
 
 describe('reading archives', () => {
   it('reads a zip (stored and deflated) and strips the single top folder', () => {
-    const files = readArchive(zip([{ name: 'cart/yare.yaml', data: 'a: 1', method: 0 }, { name: 'cart/bot_lore.md', data: '# Lore' }, { name: 'cart/' }]));
+    const files = readArchive(
+      zip([
+        { name: 'cart/yare.yaml', data: 'a: 1', method: 0 },
+        { name: 'cart/bot_lore.md', data: '# Lore' },
+        { name: 'cart/' },
+      ]),
+    );
     expect([...files.keys()].sort()).toEqual(['bot_lore.md', 'yare.yaml']);
     expect(text(files.get('yare.yaml'))).toBe('a: 1');
   });
 
   it('reads a tar.gz and a plain tar', () => {
-    const entries = [{ name: 'x/yare.yaml', data: 'a: 1' }, { name: 'x/', type: '5' }, { name: 'x/bot_lore.md', data: '# L' }];
+    const entries = [
+      { name: 'x/yare.yaml', data: 'a: 1' },
+      { name: 'x/', type: '5' },
+      { name: 'x/bot_lore.md', data: '# L' },
+    ];
     expect([...readArchive(tarGz(entries)).keys()].sort()).toEqual(['bot_lore.md', 'yare.yaml']);
     expect([...readArchive(tar(entries)).keys()].sort()).toEqual(['bot_lore.md', 'yare.yaml']);
   });
 
   it('keeps paths when files are not all under one folder', () => {
-    expect([...readArchive(zip([{ name: 'yare.yaml', data: '' }, { name: 'sub/bot_lore.md', data: '' }])).keys()].sort()).toEqual([
-      'sub/bot_lore.md',
-      'yare.yaml',
-    ]);
+    expect(
+      [
+        ...readArchive(
+          zip([
+            { name: 'yare.yaml', data: '' },
+            { name: 'sub/bot_lore.md', data: '' },
+          ]),
+        ).keys(),
+      ].sort(),
+    ).toEqual(['sub/bot_lore.md', 'yare.yaml']);
   });
 
   it('refuses what is not an archive', () => {
@@ -55,7 +71,14 @@ describe('reading archives', () => {
 
 describe('hostile archives', () => {
   it('path traversal, absolute paths, backslashes and NUL are refused', () => {
-    for (const name of ['../evil.yaml', 'cart/../../etc/passwd', '/etc/passwd', 'C:/x.yaml', 'a\\..\\b', 'a\0b']) {
+    for (const name of [
+      '../evil.yaml',
+      'cart/../../etc/passwd',
+      '/etc/passwd',
+      'C:/x.yaml',
+      'a\\..\\b',
+      'a\0b',
+    ]) {
       expect(refused(zip([{ name, data: 'x' }])).code).toBe('archive_bad_path');
       // A tar name field ends at its first NUL by format, so only the other names apply to tar.
       if (!name.includes('\0')) expect(refused(tarGz([{ name, data: 'x' }])).code).toBe('archive_bad_path');
@@ -63,8 +86,12 @@ describe('hostile archives', () => {
   });
 
   it('symlinks, hardlinks, devices and FIFOs are refused', () => {
-    expect(refused(zip([{ name: 'yare.yaml', data: '/etc/passwd', unixMode: 0o120777, method: 0 }])).code).toBe('archive_link');
-    expect(refused(tarGz([{ name: 'yare.yaml', type: '2', linkName: '/etc/passwd' }])).code).toBe('archive_link');
+    expect(
+      refused(zip([{ name: 'yare.yaml', data: '/etc/passwd', unixMode: 0o120777, method: 0 }])).code,
+    ).toBe('archive_link');
+    expect(refused(tarGz([{ name: 'yare.yaml', type: '2', linkName: '/etc/passwd' }])).code).toBe(
+      'archive_link',
+    );
     expect(refused(tarGz([{ name: 'yare.yaml', type: '1', linkName: 'other' }])).code).toBe('archive_link');
     expect(refused(tarGz([{ name: 'dev', type: '3' }])).code).toBe('archive_link');
     expect(refused(tarGz([{ name: 'fifo', type: '6' }])).code).toBe('archive_link');
@@ -79,8 +106,15 @@ describe('hostile archives', () => {
   });
 
   it('a zip whose declared sizes break the caps is refused before anything is inflated', () => {
-    expect(refused(zip([{ name: 'big', data: 'x', declaredSize: MAX_ENTRY_BYTES + 1, method: 0 }])).message).toMatch(/MAX_ENTRY_BYTES/);
-    const many = Array.from({ length: 3 }, (_, i) => ({ name: `f${i}`, data: 'x', declaredSize: MAX_ENTRY_BYTES, method: 0 as const }));
+    expect(
+      refused(zip([{ name: 'big', data: 'x', declaredSize: MAX_ENTRY_BYTES + 1, method: 0 }])).message,
+    ).toMatch(/MAX_ENTRY_BYTES/);
+    const many = Array.from({ length: 3 }, (_, i) => ({
+      name: `f${i}`,
+      data: 'x',
+      declaredSize: MAX_ENTRY_BYTES,
+      method: 0 as const,
+    }));
     expect(refused(zip(many)).message).toMatch(/MAX_EXTRACTED_BYTES/);
   });
 
@@ -92,7 +126,14 @@ describe('hostile archives', () => {
 
   it('encryption, duplicates and CRC mismatches are refused', () => {
     expect(refused(zip([{ name: 'a', data: 'x', encrypted: true }])).code).toBe('archive_unsupported');
-    expect(refused(zip([{ name: 'a', data: 'x' }, { name: './a', data: 'y' }])).code).toBe('archive_duplicate');
+    expect(
+      refused(
+        zip([
+          { name: 'a', data: 'x' },
+          { name: './a', data: 'y' },
+        ]),
+      ).code,
+    ).toBe('archive_duplicate');
     const corrupt = zip([{ name: 'a', data: 'hello', method: 0 }]);
     corrupt[30 + 1] = 'X'.charCodeAt(0);
     expect(refused(corrupt).code).toBe('archive_format');
@@ -109,15 +150,26 @@ describe('archive limits', () => {
   });
 
   it('a file at the per-file cap is read; one byte more is refused', () => {
-    expect(readArchive(tarGz([{ name: 'f', data: new Uint8Array(MAX_ENTRY_BYTES) }])).get('f')?.length).toBe(MAX_ENTRY_BYTES);
-    expect(refused(tarGz([{ name: 'f', data: new Uint8Array(MAX_ENTRY_BYTES + 1) }])).message).toMatch(/MAX_ENTRY_BYTES/);
-    expect(readArchive(zip([{ name: 'f', data: new Uint8Array(MAX_ENTRY_BYTES) }])).get('f')?.length).toBe(MAX_ENTRY_BYTES);
-    expect(refused(zip([{ name: 'f', data: new Uint8Array(MAX_ENTRY_BYTES + 1) }])).message).toMatch(/MAX_ENTRY_BYTES/);
+    expect(readArchive(tarGz([{ name: 'f', data: new Uint8Array(MAX_ENTRY_BYTES) }])).get('f')?.length).toBe(
+      MAX_ENTRY_BYTES,
+    );
+    expect(refused(tarGz([{ name: 'f', data: new Uint8Array(MAX_ENTRY_BYTES + 1) }])).message).toMatch(
+      /MAX_ENTRY_BYTES/,
+    );
+    expect(readArchive(zip([{ name: 'f', data: new Uint8Array(MAX_ENTRY_BYTES) }])).get('f')?.length).toBe(
+      MAX_ENTRY_BYTES,
+    );
+    expect(refused(zip([{ name: 'f', data: new Uint8Array(MAX_ENTRY_BYTES + 1) }])).message).toMatch(
+      /MAX_ENTRY_BYTES/,
+    );
   });
 
   it('files totalling the extracted cap are read; one byte more is refused', () => {
     const half = MAX_EXTRACTED_BYTES / 2;
-    const full = [{ name: 'a', data: new Uint8Array(half) }, { name: 'b', data: new Uint8Array(half) }];
+    const full = [
+      { name: 'a', data: new Uint8Array(half) },
+      { name: 'b', data: new Uint8Array(half) },
+    ];
     expect(readArchive(zip(full)).size).toBe(2);
     expect(refused(zip([...full, { name: 'c', data: 'x' }])).message).toMatch(/MAX_EXTRACTED_BYTES/);
     expect(readArchive(tarGz(full)).size).toBe(2);

@@ -46,10 +46,18 @@ describe('API keys and ownership', () => {
 
   it("another principal's session is a 404 on every session route, and nothing changes", async () => {
     const { id, head } = await newSession(server, KEY_A);
-    const played = await server.json(`/v1/sessions/${id}/turns`, { method: 'POST', key: KEY_A, json: { input: '/check_pack' } });
+    const played = await server.json(`/v1/sessions/${id}/turns`, {
+      method: 'POST',
+      key: KEY_A,
+      json: { input: '/check_pack' },
+    });
     expect(played.status).toBe(201);
     const turnId = played.body.turn.id as string;
-    const save = await server.json(`/v1/sessions/${id}/saves`, { method: 'POST', key: KEY_A, json: { name: 'a' } });
+    const save = await server.json(`/v1/sessions/${id}/saves`, {
+      method: 'POST',
+      key: KEY_A,
+      json: { name: 'a' },
+    });
     const saveId = save.body.save.id as string;
     const matrix: Array<[string, string, unknown?]> = [
       ['GET', `/v1/sessions/${id}`],
@@ -75,7 +83,11 @@ describe('API keys and ownership', () => {
       ['DELETE', `/v1/sessions/${id}`],
     ];
     for (const [method, path, json] of matrix) {
-      const response = await server.json(path, { method, key: KEY_B, ...(json === undefined ? {} : { json }) });
+      const response = await server.json(path, {
+        method,
+        key: KEY_B,
+        ...(json === undefined ? {} : { json }),
+      });
       expect([method, path, response.status]).toEqual([method, path, 404]);
     }
     const own = await server.json(`/v1/sessions/${id}`, { key: KEY_A });
@@ -91,16 +103,27 @@ describe('API keys and ownership', () => {
     const persona = await server.json('/v1/personas', {
       method: 'POST',
       key: KEY_A,
-      json: { name: 'Ada', pronoun_sub: 'she', pronoun_obj: 'her', pronoun_poss: 'her', pronoun_poss_obj: 'hers' },
+      json: {
+        name: 'Ada',
+        pronoun_sub: 'she',
+        pronoun_obj: 'her',
+        pronoun_poss: 'her',
+        pronoun_poss_obj: 'hers',
+      },
     });
     expect(persona.status).toBe(201);
     const mine = await server.json('/v1/sessions', { key: KEY_A });
     const theirs = await server.json('/v1/sessions', { key: KEY_B });
     expect(mine.body.sessions.length).toBeGreaterThan(0);
-    for (const s of mine.body.sessions) expect(theirs.body.sessions.map((t: { id: string }) => t.id)).not.toContain(s.id);
+    for (const s of mine.body.sessions)
+      expect(theirs.body.sessions.map((t: { id: string }) => t.id)).not.toContain(s.id);
     expect((await server.json(`/v1/personas/${persona.body.persona.id}`, { key: KEY_B })).status).toBe(404);
     // B cannot start a session with A's persona.
-    const stolen = await server.json('/v1/sessions', { method: 'POST', key: KEY_B, json: { cartridge: 'Lanternmere', personaId: persona.body.persona.id } });
+    const stolen = await server.json('/v1/sessions', {
+      method: 'POST',
+      key: KEY_B,
+      json: { cartridge: 'Lanternmere', personaId: persona.body.persona.id },
+    });
     expect(stolen.status).toBe(404);
   });
 });
@@ -114,7 +137,9 @@ describe('the loopback rule without keys', () => {
     expect(() => checkBindRule('localhost', 0)).not.toThrow();
     expect(() => checkBindRule('::1', 0)).not.toThrow();
     expect(() => checkBindRule('0.0.0.0', 1)).not.toThrow();
-    await expect(startServer({ host: '0.0.0.0', port: 0, databaseUrl: ':memory:' })).rejects.toThrow(StartRefused);
+    await expect(startServer({ host: '0.0.0.0', port: 0, databaseUrl: ':memory:' })).rejects.toThrow(
+      StartRefused,
+    );
   });
 
   it('a short key in MNESOS_API_KEYS is refused', () => {
@@ -146,7 +171,11 @@ describe('the loopback rule without keys', () => {
     });
 
     it('403 for a cross-site Origin (CSRF); a loopback Origin is fine', async () => {
-      const cross = await server.json('/v1/sessions', { method: 'POST', headers: { origin: 'https://evil.example' }, json: { cartridge: 'Lanternmere' } });
+      const cross = await server.json('/v1/sessions', {
+        method: 'POST',
+        headers: { origin: 'https://evil.example' },
+        json: { cartridge: 'Lanternmere' },
+      });
       expect(cross.status).toBe(403);
       expect(cross.body.error.code).toBe('origin_not_allowed');
       expect((await server.json('/v1/sessions', { headers: { origin: 'null' } })).status).toBe(403);

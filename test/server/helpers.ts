@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: response bodies are read loosely; each test asserts the fields it needs.
 // A real server over loopback for HTTP tests: @hono/node-server on 127.0.0.1 port 0, a SQLite store in a
 // temporary folder, real fetch. Each test file starts the servers it needs and closes them.
 
@@ -20,20 +21,33 @@ export interface TestServer extends RunningServer {
   /** fetch relative to the server, with JSON and the key when given. */
   call(path: string, init?: RequestInit & { json?: unknown; key?: string }): Promise<Response>;
   /** call + parse JSON. */
-  json<T = any>(path: string, init?: RequestInit & { json?: unknown; key?: string }): Promise<{ status: number; body: T; headers: Headers }>;
+  json<T = any>(
+    path: string,
+    init?: RequestInit & { json?: unknown; key?: string },
+  ): Promise<{ status: number; body: T; headers: Headers }>;
   stop(): Promise<void>;
 }
 
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'mnesos-server-test-'));
   const store = options.store ?? (await openStore(join(dir, 'mnesos.db')));
-  const server = await startServer({ host: '127.0.0.1', port: 0, seeds: countingSeeds(1000), ...options, store });
+  const server = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    seeds: countingSeeds(1000),
+    ...options,
+    store,
+  });
   const call = (path: string, init: RequestInit & { json?: unknown; key?: string } = {}) => {
     const { json, key, headers, ...rest } = init;
     const h = new Headers(headers);
     if (json !== undefined && !h.has('content-type')) h.set('content-type', 'application/json');
     if (key !== undefined) h.set('authorization', `Bearer ${key}`);
-    return fetch(`${server.url}${path}`, { ...rest, headers: h, ...(json !== undefined ? { body: JSON.stringify(json) } : {}) });
+    return fetch(`${server.url}${path}`, {
+      ...rest,
+      headers: h,
+      ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
+    });
   };
   return {
     ...server,
@@ -42,7 +56,11 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     async json(path, init) {
       const response = await call(path, init);
       const text = await response.text();
-      return { status: response.status, body: text === '' ? undefined : JSON.parse(text), headers: response.headers };
+      return {
+        status: response.status,
+        body: text === '' ? undefined : JSON.parse(text),
+        headers: response.headers,
+      };
     },
     async stop() {
       await server.close();
@@ -53,7 +71,10 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
 }
 
 /** The lanternmere folder's files, optionally changed, as archive entries under one top folder. */
-export function cartridgeEntries(changes: Record<string, string | undefined> = {}, top = 'lanternmere'): TarEntry[] {
+export function cartridgeEntries(
+  changes: Record<string, string | undefined> = {},
+  top = 'lanternmere',
+): TarEntry[] {
   const files: Record<string, string | undefined> = {
     'yare.yaml': readFileSync(join(LANTERNMERE_DIR, 'yare.yaml'), 'utf8'),
     'bot_lore.md': readFileSync(join(LANTERNMERE_DIR, 'bot_lore.md'), 'utf8'),
@@ -66,8 +87,10 @@ export function cartridgeEntries(changes: Record<string, string | undefined> = {
     .map(([name, data]) => ({ name: top === '' ? name : `${top}/${name}`, data }));
 }
 
-export const cartridgeZip = (changes?: Record<string, string | undefined>, top?: string) => zip(cartridgeEntries(changes, top));
-export const cartridgeTarGz = (changes?: Record<string, string | undefined>, top?: string) => tarGz(cartridgeEntries(changes, top));
+export const cartridgeZip = (changes?: Record<string, string | undefined>, top?: string) =>
+  zip(cartridgeEntries(changes, top));
+export const cartridgeTarGz = (changes?: Record<string, string | undefined>, top?: string) =>
+  tarGz(cartridgeEntries(changes, top));
 
 /** Reads an SSE body into events (event, id, data parsed). */
 export async function readSse(response: Response): Promise<Array<{ event: string; id?: string; data: any }>> {
@@ -87,14 +110,23 @@ export function parseSse(text: string): Array<{ event: string; id?: string; data
       else if (line.startsWith('id: ')) id = line.slice(4);
       else if (line.startsWith('data: ')) data += line.slice(6);
     }
-    out.push({ event, ...(id === undefined ? {} : { id }), data: data === '' ? undefined : JSON.parse(data) });
+    out.push({
+      event,
+      ...(id === undefined ? {} : { id }),
+      data: data === '' ? undefined : JSON.parse(data),
+    });
   }
   return out;
 }
 
 /** Creates a session on the demo cartridge; returns its id and head. */
 export async function newSession(server: TestServer, key?: string): Promise<{ id: string; head: string }> {
-  const created = await server.json('/v1/sessions', { method: 'POST', json: { cartridge: 'Lanternmere' }, ...(key ? { key } : {}) });
-  if (created.status !== 201) throw new Error(`session create: ${created.status} ${JSON.stringify(created.body)}`);
+  const created = await server.json('/v1/sessions', {
+    method: 'POST',
+    json: { cartridge: 'Lanternmere' },
+    ...(key ? { key } : {}),
+  });
+  if (created.status !== 201)
+    throw new Error(`session create: ${created.status} ${JSON.stringify(created.body)}`);
   return { id: created.body.session.id, head: created.body.session.headTurnId };
 }

@@ -46,19 +46,32 @@ describe('hostile requests', () => {
 
   it('wrong content types are 415 (a cross-site text/plain POST cannot start a turn)', async () => {
     const { id } = await newSession(server);
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+    ]) {
       const response = await post(`/v1/sessions/${id}/turns`, '{"input":"/check_pack"}', type);
       expect([type, response.status]).toEqual([type, 415]);
     }
-    expect((await server.call(`/v1/sessions/${id}/turns`, { method: 'POST', body: '{"input":"/check_pack"}' })).status).toBe(415);
+    expect(
+      (await server.call(`/v1/sessions/${id}/turns`, { method: 'POST', body: '{"input":"/check_pack"}' }))
+        .status,
+    ).toBe(415);
     expect((await server.store.listTree(id)).length).toBe(1);
   });
 
   it('unknown fields and wrong types are 400 with the field named', async () => {
-    const response = await server.json('/v1/sessions', { method: 'POST', json: { cartridge: 'Lanternmere', admin: true } });
+    const response = await server.json('/v1/sessions', {
+      method: 'POST',
+      json: { cartridge: 'Lanternmere', admin: true },
+    });
     expect(response.status).toBe(400);
     expect(JSON.stringify(response.body.error.issues)).toContain('admin');
-    const both = await server.json('/v1/turn', { method: 'POST', json: { cartridge: 'Lanternmere', input: 'x', interaction: { minigame_id: 'a', status: 'completed' } } });
+    const both = await server.json('/v1/turn', {
+      method: 'POST',
+      json: { cartridge: 'Lanternmere', input: 'x', interaction: { minigame_id: 'a', status: 'completed' } },
+    });
     expect(both.status).toBe(400);
   });
 
@@ -80,7 +93,9 @@ describe('hostile requests', () => {
   it('two concurrent turns on one session: one commits, the other is 409, never a double apply', async () => {
     const { id } = await newSession(server);
     const responses = await Promise.all(
-      Array.from({ length: 4 }, () => server.json(`/v1/sessions/${id}/turns`, { method: 'POST', json: { input: '/check_pack' } })),
+      Array.from({ length: 4 }, () =>
+        server.json(`/v1/sessions/${id}/turns`, { method: 'POST', json: { input: '/check_pack' } }),
+      ),
     );
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(1);
@@ -90,14 +105,26 @@ describe('hostile requests', () => {
 
   it('a retry with the same Idempotency-Key gets the first result, not a second turn', async () => {
     const { id } = await newSession(server);
-    const first = await server.json(`/v1/sessions/${id}/turns`, { method: 'POST', headers: { 'idempotency-key': 'retry-1' }, json: { input: '/check_pack' } });
-    const again = await server.json(`/v1/sessions/${id}/turns`, { method: 'POST', headers: { 'idempotency-key': 'retry-1' }, json: { input: '/check_pack' } });
+    const first = await server.json(`/v1/sessions/${id}/turns`, {
+      method: 'POST',
+      headers: { 'idempotency-key': 'retry-1' },
+      json: { input: '/check_pack' },
+    });
+    const again = await server.json(`/v1/sessions/${id}/turns`, {
+      method: 'POST',
+      headers: { 'idempotency-key': 'retry-1' },
+      json: { input: '/check_pack' },
+    });
     expect(first.status).toBe(201);
     expect(again.status).toBe(200);
     expect(again.body.replayed).toBe(true);
     expect(again.body.turn.id).toBe(first.body.turn.id);
     expect((await server.store.listTree(id)).length).toBe(2);
-    const tooLong = await server.json(`/v1/sessions/${id}/turns`, { method: 'POST', headers: { 'idempotency-key': 'k'.repeat(201) }, json: { input: '/check_pack' } });
+    const tooLong = await server.json(`/v1/sessions/${id}/turns`, {
+      method: 'POST',
+      headers: { 'idempotency-key': 'k'.repeat(201) },
+      json: { input: '/check_pack' },
+    });
     expect(tooLong.status).toBe(400);
   });
 });
@@ -110,7 +137,11 @@ describe('hostile uploads', () => {
   afterAll(() => server.stop());
 
   const upload = (bytes: Uint8Array, type = 'application/zip', query = '') =>
-    server.json(`/v1/cartridges${query}`, { method: 'POST', headers: { 'content-type': type }, body: bytes });
+    server.json(`/v1/cartridges${query}`, {
+      method: 'POST',
+      headers: { 'content-type': type },
+      body: Buffer.from(bytes),
+    });
   const versions = async () => (await server.store.listCartridges()).reduce((n, c) => n + c.versionCount, 0);
 
   it('a valid folder uploads as .zip (201, new version) and as .tar.gz (same files: the same version)', async () => {
@@ -118,7 +149,10 @@ describe('hostile uploads', () => {
     const created = await upload(changed);
     expect(created.status).toBe(201);
     expect(created.body.version.name).toBe('Lanternmere');
-    const same = await upload(cartridgeTarGz({ 'bot_lore.md': '# Lanternmere, again\n\nA second edition.\n' }), 'application/gzip');
+    const same = await upload(
+      cartridgeTarGz({ 'bot_lore.md': '# Lanternmere, again\n\nA second edition.\n' }),
+      'application/gzip',
+    );
     expect(same.status).toBe(200);
     expect(same.body.version.id).toBe(created.body.version.id);
     const listed = await server.json('/v1/cartridges/Lanternmere/versions');
@@ -127,7 +161,12 @@ describe('hostile uploads', () => {
 
   it('an invalid cartridge is 422 with every error as file:line:col, and nothing is stored', async () => {
     const before = await versions();
-    const broken = await upload(cartridgeZip({ 'yare.yaml': 'version: "1.0"\nstate_schema:\n  hp: { type: int, default: 1 }\nevents:\n  hit:\n    steps:\n      - set: { path: state.nope, value: 1 }\n' }));
+    const broken = await upload(
+      cartridgeZip({
+        'yare.yaml':
+          'version: "1.0"\nstate_schema:\n  hp: { type: int, default: 1 }\nevents:\n  hit:\n    steps:\n      - set: { path: state.nope, value: 1 }\n',
+      }),
+    );
     expect(broken.status).toBe(422);
     expect(broken.body.error.code).toBe('cartridge_invalid');
     expect(broken.body.error.errors.length).toBeGreaterThan(0);
@@ -146,9 +185,13 @@ describe('hostile uploads', () => {
     const before = await versions();
     const traversal = await upload(zip([{ name: '../../yare.yaml', data: 'x' }]));
     expect([traversal.status, traversal.body.error.code]).toEqual([422, 'archive_bad_path']);
-    const link = await upload(zip([{ name: 'yare.yaml', data: '/etc/passwd', unixMode: 0o120777, method: 0 }]));
+    const link = await upload(
+      zip([{ name: 'yare.yaml', data: '/etc/passwd', unixMode: 0o120777, method: 0 }]),
+    );
     expect([link.status, link.body.error.code]).toEqual([422, 'archive_link']);
-    const bomb = await upload(zip([{ name: 'yare.yaml', data: new Uint8Array(MAX_ENTRY_BYTES), declaredSize: 10 }]));
+    const bomb = await upload(
+      zip([{ name: 'yare.yaml', data: new Uint8Array(MAX_ENTRY_BYTES), declaredSize: 10 }]),
+    );
     expect([bomb.status, bomb.body.error.code]).toEqual([413, 'archive_too_large']);
     expect(await versions()).toBe(before);
   });

@@ -13,13 +13,22 @@ const BODY_LIMIT = 4096;
 describe('limits', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ limits: { maxJsonBodyBytes: BODY_LIMIT, maxInputChars: 100, rateLimit: 10_000 } });
+    server = await startTestServer({
+      limits: { maxJsonBodyBytes: BODY_LIMIT, maxInputChars: 100, rateLimit: 10_000 },
+    });
   });
   afterAll(() => server.stop());
 
   /** A JSON body of exactly `bytes` bytes: a persona with padding in `background`. */
   function personaOfBytes(bytes: number): string {
-    const base = { name: 'A', pronoun_sub: 's', pronoun_obj: 'o', pronoun_poss: 'p', pronoun_poss_obj: 'q', background: '' };
+    const base = {
+      name: 'A',
+      pronoun_sub: 's',
+      pronoun_obj: 'o',
+      pronoun_poss: 'p',
+      pronoun_poss_obj: 'q',
+      background: '',
+    };
     const empty = JSON.stringify(base).length;
     return JSON.stringify({ ...base, background: 'x'.repeat(bytes - empty) });
   }
@@ -27,10 +36,18 @@ describe('limits', () => {
   it('a JSON body at the size limit is read; one byte over is 413', async () => {
     const at = personaOfBytes(BODY_LIMIT);
     expect(Buffer.byteLength(at)).toBe(BODY_LIMIT);
-    const ok = await server.call('/v1/personas', { method: 'POST', headers: { 'content-type': 'application/json' }, body: at });
+    const ok = await server.call('/v1/personas', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: at,
+    });
     // 4,000 is the persona background's own limit: 4,096 bytes of body hold about 3,990 characters of it.
     expect(ok.status).toBe(201);
-    const over = await server.call('/v1/personas', { method: 'POST', headers: { 'content-type': 'application/json' }, body: personaOfBytes(BODY_LIMIT + 1) });
+    const over = await server.call('/v1/personas', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: personaOfBytes(BODY_LIMIT + 1),
+    });
     expect(over.status).toBe(413);
     expect(((await over.json()) as { error: { code: string } }).error.code).toBe('body_too_large');
     expect((await server.store.listPersonas('local-user')).length).toBe(1);
@@ -55,9 +72,15 @@ describe('limits', () => {
 
   it('input at the length limit plays; one character over is 413 input_too_long before any model call', async () => {
     const { id } = await newSession(server);
-    const at = await server.json(`/v1/sessions/${id}/turns`, { method: 'POST', json: { input: `/check_pack ${'a'.repeat(100 - 12)}` } });
+    const at = await server.json(`/v1/sessions/${id}/turns`, {
+      method: 'POST',
+      json: { input: `/check_pack ${'a'.repeat(100 - 12)}` },
+    });
     expect(at.status).toBe(201);
-    const over = await server.json(`/v1/sessions/${id}/turns`, { method: 'POST', json: { input: 'a'.repeat(101) } });
+    const over = await server.json(`/v1/sessions/${id}/turns`, {
+      method: 'POST',
+      json: { input: 'a'.repeat(101) },
+    });
     expect(over.status).toBe(413);
     expect(over.body.error.code).toBe('input_too_long');
     expect(over.body.error.limit).toBe(100);
@@ -72,10 +95,18 @@ describe('limits', () => {
 
   it(`JSON nesting at ${MAX_JSON_DEPTH} levels is parsed; ${MAX_JSON_DEPTH + 1} is 400 too_deep`, async () => {
     const nested = (depth: number) => `${'['.repeat(depth - 1)}{}${']'.repeat(depth - 1)}`;
-    const at = await server.json('/v1/personas', { method: 'POST', headers: { 'content-type': 'application/json' }, body: nested(MAX_JSON_DEPTH) });
+    const at = await server.json('/v1/personas', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: nested(MAX_JSON_DEPTH),
+    });
     expect(at.status).toBe(400);
     expect(at.body.error.code).toBe('invalid_request');
-    const over = await server.json('/v1/personas', { method: 'POST', headers: { 'content-type': 'application/json' }, body: nested(MAX_JSON_DEPTH + 1) });
+    const over = await server.json('/v1/personas', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: nested(MAX_JSON_DEPTH + 1),
+    });
     expect(over.status).toBe(400);
     expect(over.body.error.code).toBe('too_deep');
   });
@@ -115,7 +146,10 @@ describe('the turn timeout', () => {
 
   it('a turn past the timeout is 504 turn_timeout and commits nothing', async () => {
     const { id } = await newSession(server);
-    const response = await server.json(`/v1/sessions/${id}/turns`, { method: 'POST', json: { input: 'wait for the fog' } });
+    const response = await server.json(`/v1/sessions/${id}/turns`, {
+      method: 'POST',
+      json: { input: 'wait for the fog' },
+    });
     expect(response.status).toBe(504);
     expect(response.body.error.code).toBe('turn_timeout');
     expect((await server.store.listTree(id)).length).toBe(1);
@@ -127,14 +161,21 @@ describe('the turn timeout, not reached', () => {
   beforeAll(async () => {
     server = await startTestServer({
       limits: { turnTimeoutMs: 5_000 },
-      models: () => createScriptedModels({ director: [{ text: 'Fog.', delayMs: 50 }], narrator: [{ text: 'The fog lifts.' }] }),
+      models: () =>
+        createScriptedModels({
+          director: [{ text: 'Fog.', delayMs: 50 }],
+          narrator: [{ text: 'The fog lifts.' }],
+        }),
     });
   });
   afterAll(() => server.stop());
 
   it('a turn within the timeout commits', async () => {
     const { id } = await newSession(server);
-    const response = await server.json(`/v1/sessions/${id}/turns`, { method: 'POST', json: { input: 'wait for the fog' } });
+    const response = await server.json(`/v1/sessions/${id}/turns`, {
+      method: 'POST',
+      json: { input: 'wait for the fog' },
+    });
     expect(response.status).toBe(201);
     expect(response.body.turn.narration).toBe('The fog lifts.');
   });

@@ -21,7 +21,11 @@ describe('SSE turns (offline)', () => {
 
   it('streams start, phases, tool events, narration and committed, each with an increasing id', async () => {
     const { id } = await newSession(server);
-    const response = await server.call(`/v1/sessions/${id}/turns`, { method: 'POST', headers: SSE, json: { input: '/travel brine market' } });
+    const response = await server.call(`/v1/sessions/${id}/turns`, {
+      method: 'POST',
+      headers: SSE,
+      json: { input: '/travel brine market' },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(response.headers.get('x-mnesos-model-mode')).toBe('offline');
@@ -32,7 +36,7 @@ describe('SSE turns (offline)', () => {
     expect(names).toContain('tool_call');
     expect(names).toContain('narration');
     const turnId = events[0]!.data.turnId as string;
-    events.forEach((e, seq) => expect(e.id).toBe(`${turnId}:${seq}`));
+    expect(events.map((e) => e.id)).toEqual(events.map((_, seq) => `${turnId}:${seq}`));
     const committed = events.at(-1)!.data.turn;
     expect(committed.id).toBe(turnId);
     expect(committed.state.player.location).toBe('brine market');
@@ -45,19 +49,31 @@ describe('SSE turns (offline)', () => {
 
   it('reconnect: the committed turn as JSON, and its events after Last-Event-ID', async () => {
     const { id } = await newSession(server);
-    const events = await readSse(await server.call(`/v1/sessions/${id}/turns`, { method: 'POST', headers: SSE, json: { input: '/check_pack' } }));
+    const events = await readSse(
+      await server.call(`/v1/sessions/${id}/turns`, {
+        method: 'POST',
+        headers: SSE,
+        json: { input: '/check_pack' },
+      }),
+    );
     const turnId = events[0]!.data.turnId as string;
     const json = await server.json(`/v1/sessions/${id}/turns/${turnId}`);
     expect(json.status).toBe(200);
     expect(json.body.turn.narration).toBe(events.at(-1)!.data.turn.narration);
-    const rest = await readSse(await server.call(`/v1/sessions/${id}/turns/${turnId}`, { headers: { ...SSE, 'last-event-id': `${turnId}:1` } }));
+    const rest = await readSse(
+      await server.call(`/v1/sessions/${id}/turns/${turnId}`, {
+        headers: { ...SSE, 'last-event-id': `${turnId}:1` },
+      }),
+    );
     expect(rest[0]!.id).toBe(`${turnId}:2`);
     expect(rest.at(-1)!.event).toBe('committed');
     const all = await readSse(await server.call(`/v1/sessions/${id}/turns/${turnId}`, { headers: SSE }));
     expect(all[0]!.event).toBe('start');
     expect(all.length).toBe(rest.length + 2);
     // A turn that never committed is not found.
-    expect((await server.call(`/v1/sessions/${id}/turns/00000000-0000-0000-0000-000000000000`)).status).toBe(404);
+    expect((await server.call(`/v1/sessions/${id}/turns/00000000-0000-0000-0000-000000000000`)).status).toBe(
+      404,
+    );
   });
 
   it('a refused input ends the stream with one error event and commits nothing', async () => {
@@ -79,7 +95,11 @@ describe('SSE disconnect', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({
-      models: () => createScriptedModels({ director: [{ text: 'The bell tolls.', delayMs: 10_000 }], narrator: [{ text: 'never' }] }),
+      models: () =>
+        createScriptedModels({
+          director: [{ text: 'The bell tolls.', delayMs: 10_000 }],
+          narrator: [{ text: 'never' }],
+        }),
     });
   });
   afterAll(() => server.stop());
@@ -99,7 +119,8 @@ describe('SSE disconnect', () => {
     controller.abort();
     // The scripted Director would answer after 10 s; the turn must end long before that.
     const started = Date.now();
-    while (server.deps.service.turnsInFlight > 0 && Date.now() - started < 5_000) await new Promise((r) => setTimeout(r, 20));
+    while (server.deps.service.turnsInFlight > 0 && Date.now() - started < 5_000)
+      await new Promise((r) => setTimeout(r, 20));
     expect(server.deps.service.turnsInFlight).toBe(0);
     expect((await server.store.listTree(id)).length).toBe(1);
     expect(server.deps.metrics.turns.get({ outcome: 'aborted' })).toBe(1);
@@ -115,10 +136,18 @@ describe('SSE with a model behind OpenAI-compatible HTTP', () => {
   beforeAll(async () => {
     fake = await startFakeOpenAI((request) =>
       request.body && JSON.stringify(request.body).includes('You are the Narrator')
-        ? { kind: 'text', text: 'Mist curls around the lamps.', chunks: ['Mist curls ', 'around ', 'the lamps.'] }
+        ? {
+            kind: 'text',
+            text: 'Mist curls around the lamps.',
+            chunks: ['Mist curls ', 'around ', 'the lamps.'],
+          }
         : { kind: 'text', text: 'A quiet evening. Narrate the mist.' },
     );
-    const config = loadModelConfig({ MNESOS_LLM_BASE_URL: fake.url, MNESOS_MODEL: 'fake-model', MNESOS_LLM_API_KEY: 'test' });
+    const config = loadModelConfig({
+      MNESOS_LLM_BASE_URL: fake.url,
+      MNESOS_MODEL: 'fake-model',
+      MNESOS_LLM_API_KEY: 'test',
+    });
     server = await startTestServer({ models: () => createModels(config), modelMode: 'online' });
   });
   afterAll(async () => {
@@ -128,7 +157,13 @@ describe('SSE with a model behind OpenAI-compatible HTTP', () => {
 
   it('streams the narration deltas as they arrive and records usage in the metrics', async () => {
     const { id } = await newSession(server);
-    const events = await readSse(await server.call(`/v1/sessions/${id}/turns`, { method: 'POST', headers: SSE, json: { input: 'I watch the lamps' } }));
+    const events = await readSse(
+      await server.call(`/v1/sessions/${id}/turns`, {
+        method: 'POST',
+        headers: SSE,
+        json: { input: 'I watch the lamps' },
+      }),
+    );
     const narration = events.filter((e) => e.event === 'narration').map((e) => e.data.text);
     expect(narration).toEqual(['Mist curls ', 'around ', 'the lamps.']);
     expect(events.at(-1)!.data.turn.narration).toBe('Mist curls around the lamps.');

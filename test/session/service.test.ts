@@ -43,7 +43,10 @@ describe('sessions', () => {
   });
 
   it('starts with turn 0: the first message and the initial state, recording the cartridge version', async () => {
-    const { session, turn } = await f.service.createSession(f.principal.id, { cartridgeVersion: f.version.id, seed: 9 });
+    const { session, turn } = await f.service.createSession(f.principal.id, {
+      cartridgeVersion: f.version.id,
+      seed: 9,
+    });
     expect(session.headTurnId).toBe(turn.id);
     expect(turn.depth).toBe(0);
     expect(turn.narration).toContain('Lanternmere');
@@ -54,9 +57,14 @@ describe('sessions', () => {
   });
 
   it('a cartridge version can be named by its content hash; an unknown one is not found', async () => {
-    const { session } = await f.service.createSession(f.principal.id, { cartridgeVersion: f.version.contentHash });
+    const { session } = await f.service.createSession(f.principal.id, {
+      cartridgeVersion: f.version.contentHash,
+    });
     expect(session.cartridgeVersionId).toBe(f.version.id);
-    await expectSessionError(f.service.createSession(f.principal.id, { cartridgeVersion: 'nope' }), 'not-found');
+    await expectSessionError(
+      f.service.createSession(f.principal.id, { cartridgeVersion: 'nope' }),
+      'not-found',
+    );
   });
 
   it("another principal's session is not found", async () => {
@@ -70,8 +78,12 @@ describe('sessions', () => {
   });
 
   it('plays on the head, undoes, regenerates with a new seed, and branches from any turn', async () => {
-    const { session, turn: genesis } = await f.service.createSession(f.principal.id, { cartridgeVersion: f.version.id });
-    const first = await f.service.playTurn(f.principal.id, session.id, { turn: { input: '/travel brine market' } });
+    const { session, turn: genesis } = await f.service.createSession(f.principal.id, {
+      cartridgeVersion: f.version.id,
+    });
+    const first = await f.service.playTurn(f.principal.id, session.id, {
+      turn: { input: '/travel brine market' },
+    });
     expect(first.turn.parentId).toBe(genesis.id);
     expect((await f.service.getSession(f.principal.id, session.id)).headTurnId).toBe(first.turn.id);
 
@@ -95,7 +107,10 @@ describe('sessions', () => {
     expect(swipe.siblingIndex).toBe(1);
     expect(swipe.input).toEqual(first.turn.input);
 
-    const branch = await f.service.playTurn(f.principal.id, session.id, { parentId: genesis.id, turn: { input: '/check_pack' } });
+    const branch = await f.service.playTurn(f.principal.id, session.id, {
+      parentId: genesis.id,
+      turn: { input: '/check_pack' },
+    });
     expect(branch.turn.siblingIndex).toBe(2);
     const children = await f.store.listChildren(session.id, genesis.id);
     expect(children.map((c) => c.id)).toEqual([first.turn.id, swipe.id, branch.turn.id]);
@@ -116,10 +131,17 @@ describe('branch isolation', () => {
     };
     const captured: ReturnType<typeof createScriptedModels>[] = [];
     const f = await fixture(await freshStore(), { models });
-    const { session, turn: genesis } = await f.service.createSession(f.principal.id, { cartridgeVersion: f.version.id });
+    const { session, turn: genesis } = await f.service.createSession(f.principal.id, {
+      cartridgeVersion: f.version.id,
+    });
 
-    const a = await f.service.playTurn(f.principal.id, session.id, { turn: { input: 'SECRET-A I whistle a tune' } });
-    const b = await f.service.playTurn(f.principal.id, session.id, { parentId: genesis.id, turn: { input: 'plain B words' } });
+    const a = await f.service.playTurn(f.principal.id, session.id, {
+      turn: { input: 'SECRET-A I whistle a tune' },
+    });
+    const b = await f.service.playTurn(f.principal.id, session.id, {
+      parentId: genesis.id,
+      turn: { input: 'plain B words' },
+    });
     // Branch A's ledger batch, stored the way a turn stores it.
     await f.store.appendTurn({
       sessionId: session.id,
@@ -133,14 +155,21 @@ describe('branch isolation', () => {
       createdAt: Date.now(),
       moveHead: false,
     });
-    const worldA = await f.service.worldAt(f.principal.id, session.id, (await f.store.listChildren(session.id, a.turn.id))[0]!.id);
+    const worldA = await f.service.worldAt(
+      f.principal.id,
+      session.id,
+      (await f.store.listChildren(session.id, a.turn.id))[0]!.id,
+    );
     expect(worldA.result.ok).toBe(true);
     if (worldA.result.ok) expect(Object.keys(worldA.result.world.entities)).toContain('mara');
     const worldB = await f.service.worldAt(f.principal.id, session.id, b.turn.id);
     expect(worldB.result.ok && Object.keys(worldB.result.world.entities)).toEqual([]);
 
     // Playing on B: the models see B's history only.
-    await f.service.playTurn(f.principal.id, session.id, { parentId: b.turn.id, turn: { input: 'next on B' } });
+    await f.service.playTurn(f.principal.id, session.id, {
+      parentId: b.turn.id,
+      turn: { input: 'next on B' },
+    });
     const last = captured.at(-1)!;
     const seen = [...last.director.requests, ...last.narrator.requests]
       .map((r) => [r.system, ...r.messages.map((m) => m.content)].join('\n'))
@@ -149,15 +178,25 @@ describe('branch isolation', () => {
     expect(seen).not.toContain('SECRET-A');
 
     // State: a travel on one branch does not move the player on the other.
-    const moved = await f.service.playTurn(f.principal.id, session.id, { parentId: genesis.id, turn: { input: 'go' } });
+    const moved = await f.service.playTurn(f.principal.id, session.id, {
+      parentId: genesis.id,
+      turn: { input: 'go' },
+    });
     expect(moved.turn.parentId).toBe(genesis.id);
   });
 
   it('state changes on one branch are absent from its sibling', async () => {
     const f = await fixture(await freshStore());
-    const { session, turn: genesis } = await f.service.createSession(f.principal.id, { cartridgeVersion: f.version.id });
-    const travel = await f.service.playTurn(f.principal.id, session.id, { turn: { input: '/travel brine market' } });
-    const stay = await f.service.playTurn(f.principal.id, session.id, { parentId: genesis.id, turn: { input: '/check_pack' } });
+    const { session, turn: genesis } = await f.service.createSession(f.principal.id, {
+      cartridgeVersion: f.version.id,
+    });
+    const travel = await f.service.playTurn(f.principal.id, session.id, {
+      turn: { input: '/travel brine market' },
+    });
+    const stay = await f.service.playTurn(f.principal.id, session.id, {
+      parentId: genesis.id,
+      turn: { input: '/check_pack' },
+    });
     const loc = (state: unknown) => (state as { player: { location: string } }).player.location;
     expect(loc(travel.turn.state)).toBe('brine market');
     expect(loc(stay.turn.state)).toBe('tallow rest');
@@ -208,19 +247,31 @@ describe('concurrency', () => {
   it('an Idempotency-Key returns the first result on retry', async () => {
     const f = await fixture(await freshStore());
     const { session } = await f.service.createSession(f.principal.id, { cartridgeVersion: f.version.id });
-    const first = await f.service.playTurn(f.principal.id, session.id, { turn: { input: '/check_pack' }, idempotencyKey: 'k1' });
-    const retry = await f.service.playTurn(f.principal.id, session.id, { turn: { input: '/check_pack' }, idempotencyKey: 'k1' });
+    const first = await f.service.playTurn(f.principal.id, session.id, {
+      turn: { input: '/check_pack' },
+      idempotencyKey: 'k1',
+    });
+    const retry = await f.service.playTurn(f.principal.id, session.id, {
+      turn: { input: '/check_pack' },
+      idempotencyKey: 'k1',
+    });
     expect(retry.replayed).toBe(true);
     expect(retry.turn.id).toBe(first.turn.id);
     expect((await f.store.listTree(session.id)).length).toBe(2);
   });
 
   it('an aborted turn commits nothing and frees the session', async () => {
-    const models = () => createScriptedModels({ director: [{ text: 'ok', delayMs: 5_000 }], narrator: [{ text: 'never' }] });
+    const models = () =>
+      createScriptedModels({ director: [{ text: 'ok', delayMs: 5_000 }], narrator: [{ text: 'never' }] });
     const f = await fixture(await freshStore(), { models });
     const { session } = await f.service.createSession(f.principal.id, { cartridgeVersion: f.version.id });
     const controller = new AbortController();
-    const pending = f.service.playTurn(f.principal.id, session.id, { turn: { input: 'wait' } }, { signal: controller.signal });
+    const pending = f.service.playTurn(
+      f.principal.id,
+      session.id,
+      { turn: { input: 'wait' } },
+      { signal: controller.signal },
+    );
     setTimeout(() => controller.abort(), 20);
     await expectSessionError(pending, 'aborted');
     expect((await f.store.listTree(session.id)).length).toBe(1);
@@ -228,7 +279,8 @@ describe('concurrency', () => {
   });
 
   it('a turn past its timeout is abandoned with nothing committed', async () => {
-    const models = () => createScriptedModels({ director: [{ text: 'ok', delayMs: 5_000 }], narrator: [{ text: 'never' }] });
+    const models = () =>
+      createScriptedModels({ director: [{ text: 'ok', delayMs: 5_000 }], narrator: [{ text: 'never' }] });
     const f = await fixture(await freshStore(), { models });
     const { session } = await f.service.createSession(f.principal.id, { cartridgeVersion: f.version.id });
     await expectSessionError(

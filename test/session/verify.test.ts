@@ -22,14 +22,20 @@ async function playedSession() {
   const path = join(dir, `v${n}.db`);
   const store = await openStore(path);
   const f = await fixture(store);
-  const { session, turn: genesis } = await f.service.createSession(f.principal.id, { cartridgeVersion: f.version.id });
+  const { session, turn: genesis } = await f.service.createSession(f.principal.id, {
+    cartridgeVersion: f.version.id,
+  });
   const p = f.principal.id;
   const a = await f.service.playTurn(p, session.id, { turn: { input: '/travel reedmaze' } });
   await f.service.playTurn(p, session.id, { turn: { input: '/explore_fen' } });
   await f.service.playTurn(p, session.id, { turn: { input: 'attack' } });
   await f.service.playTurn(p, session.id, { parentId: genesis.id, turn: { input: '/check_pack' } });
   await f.service.playTurn(p, session.id, { parentId: a.turn.id, turn: { input: '/rest_at_inn' } });
-  await f.service.runAuthorEvent(p, session.id, { event: 'travel', inputs: { destination: 'brine market' }, commit: true });
+  await f.service.runAuthorEvent(p, session.id, {
+    event: 'travel',
+    inputs: { destination: 'brine market' },
+    commit: true,
+  });
   await store.close();
   return { path, sessionId: session.id, turnId: a.turn.id };
 }
@@ -59,7 +65,7 @@ describe('verifySession', () => {
     const report = await verifyAt(path, sessionId);
     expect(report?.divergences).toEqual([]);
     expect(report?.ok).toBe(true);
-    expect(report?.turns).toBe(8);
+    expect(report?.turns).toBe(7);
     expect(report?.branches).toBe(3);
   });
 
@@ -70,7 +76,11 @@ describe('verifySession', () => {
 
   it('a tampered state is reported at its turn', async () => {
     const { path, sessionId, turnId } = await playedSession();
-    tamper(path, `update turn_payloads set state = json_set(state, '$.player.gold', 9999) where turn_id = ?`, turnId);
+    tamper(
+      path,
+      `update turn_payloads set state = json_set(state, '$.player.gold', 9999) where turn_id = ?`,
+      turnId,
+    );
     const report = await verifyAt(path, sessionId);
     expect(report?.ok).toBe(false);
     const kinds = report!.divergences.filter((d) => d.turnId === turnId).map((d) => d.kind);
@@ -82,7 +92,9 @@ describe('verifySession', () => {
     const { path, sessionId, turnId } = await playedSession();
     tamper(path, `update turns set seed = seed + 1 where id = ?`, turnId);
     const report = await verifyAt(path, sessionId);
-    expect(report!.divergences.some((d) => d.turnId === turnId && d.kind === 'record' && /seed/.test(d.message))).toBe(true);
+    expect(
+      report!.divergences.some((d) => d.turnId === turnId && d.kind === 'record' && /seed/.test(d.message)),
+    ).toBe(true);
   });
 
   it('a forged ledger event is reported on its branch', async () => {
@@ -131,8 +143,12 @@ describe('mnesos session verify', () => {
     const { path, sessionId, turnId } = await playedSession();
     const clean = await cli([sessionId, '--db', path]);
     expect(clean.exitCode).toBe(0);
-    expect(clean.stdout).toMatch(/^ok: 8 turns, 3 branch\(es\), 0 divergence/m);
-    tamper(path, `update turn_payloads set state = json_set(state, '$.player.hp', 1) where turn_id = ?`, turnId);
+    expect(clean.stdout).toMatch(/^ok: 7 turns, 3 branch\(es\), 0 divergence/m);
+    tamper(
+      path,
+      `update turn_payloads set state = json_set(state, '$.player.hp', 1) where turn_id = ?`,
+      turnId,
+    );
     const bad = await cli([sessionId, '--db', path, '--json']);
     expect(bad.exitCode).toBe(1);
     const report = JSON.parse(bad.stdout) as { ok: boolean; divergences: Array<{ turnId: string }> };

@@ -74,7 +74,8 @@ describe('a turn over HTTP', () => {
     expect(bodies).toHaveLength(2);
     expect(bodies.every((b) => b.stream === true)).toBe(true);
     expect(Array.isArray(bodies[0]!.tools)).toBe(true);
-    expect(bodies[1]!.tools).toBeUndefined();
+    // The Narrator is offered one tool only: record_world_changes, for the world ledger (inline mode).
+    expect((bodies[1]!.tools as Loose[]).map((t) => t.function.name)).toEqual(['record_world_changes']);
   });
 
   for (const style of ['openai', 'ollama'] as const) {
@@ -146,7 +147,12 @@ describe('a turn over HTTP', () => {
         ? { kind: 'tool-calls', calls: [{ name: 'check_pack', arguments: {} }] }
         : { kind: 'text', text: 'You give up counting.' };
     });
-    const { record } = await collect({ ...(await options(models)), limits: { maxToolRounds: 2 } });
+    // The world ledger is off so that only the Director's requests carry tools.
+    const { record } = await collect({
+      ...(await options(models)),
+      limits: { maxToolRounds: 2 },
+      ledgerMode: 'off',
+    });
     expect(fake!.chatRequests().filter((b) => b.tools)).toHaveLength(2);
     expect(record.directorStop).toBe('round-limit');
     expect(record.narration).toBe('You give up counting.');

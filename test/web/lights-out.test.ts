@@ -63,14 +63,17 @@ describe('lights-out config', () => {
     for (const bad of [MIN_GRID_SIZE - 1, MAX_GRID_SIZE + 1, 4.5, '4']) {
       const checked = readLightsOutConfig({ difficulty: { grid_size: bad } });
       expect(checked.ok).toBe(false);
-      if (!checked.ok) expect(checked.errors[0]).toMatch(/^config\.difficulty\.grid_size: must be an integer from 3 to 7/);
+      if (!checked.ok)
+        expect(checked.errors[0]).toMatch(/^config\.difficulty\.grid_size: must be an integer from 3 to 7/);
     }
   });
 
   it('bounds max_moves and scramble_depth', () => {
     expect(config({ max_moves: MAX_MOVES_LIMIT }).maxMoves).toBe(MAX_MOVES_LIMIT);
     expect(config({ scramble_depth: MAX_SCRAMBLE_DEPTH }).scrambleDepth).toBe(MAX_SCRAMBLE_DEPTH);
-    const past = readLightsOutConfig({ difficulty: { max_moves: MAX_MOVES_LIMIT + 1, scramble_depth: MAX_SCRAMBLE_DEPTH + 1 } });
+    const past = readLightsOutConfig({
+      difficulty: { max_moves: MAX_MOVES_LIMIT + 1, scramble_depth: MAX_SCRAMBLE_DEPTH + 1 },
+    });
     expect(past.ok ? [] : past.errors).toEqual([
       `config.difficulty.max_moves: must be an integer from 1 to ${MAX_MOVES_LIMIT} (MAX_MOVES_LIMIT), got ${MAX_MOVES_LIMIT + 1}`,
       `config.difficulty.scramble_depth: must be an integer from 1 to ${MAX_SCRAMBLE_DEPTH} (MAX_SCRAMBLE_DEPTH), got ${MAX_SCRAMBLE_DEPTH + 1}`,

@@ -38,7 +38,15 @@ describe('markdown blocks', () => {
     const { blocks } = parseMarkdown(
       '# Title\n\nFirst *para*.\n\n- one\n- **two**\n\n3. c\n4. d\n\n```js\nlet x = 1 < 2;\n```\n\n> said\n> twice\n\n---',
     );
-    expect(blocks.map((b) => b.kind)).toEqual(['heading', 'paragraph', 'list', 'list', 'code', 'blockquote', 'rule']);
+    expect(blocks.map((b) => b.kind)).toEqual([
+      'heading',
+      'paragraph',
+      'list',
+      'list',
+      'code',
+      'blockquote',
+      'rule',
+    ]);
     expect(blocks[0]).toEqual({ kind: 'heading', level: 1, children: [text('Title')] });
     expect(blocks[1]).toEqual({
       kind: 'paragraph',
@@ -54,19 +62,27 @@ describe('markdown blocks', () => {
     expect(blocks[4]).toEqual({ kind: 'code', text: 'let x = 1 < 2;' });
     expect(blocks[5]).toEqual({
       kind: 'blockquote',
-      children: [{ kind: 'paragraph', children: [text('said'), { kind: 'br' }, text('twice')] }],
+      children: [{ kind: 'paragraph', children: [text('said twice')] }],
     });
   });
 
-  it('keeps a single newline inside a paragraph as a line break', () => {
-    expect(parseMarkdown('line one  \nline two').blocks[0]).toEqual({
+  it('reflows a single newline and breaks the line on two trailing spaces or a backslash', () => {
+    expect(parseMarkdown('wrapped by\nhand').blocks[0]).toEqual({
       kind: 'paragraph',
-      children: [text('line one'), { kind: 'br' }, text('line two')],
+      children: [text('wrapped by hand')],
     });
+    for (const source of ['line one  \nline two', 'line one\\\nline two']) {
+      expect(parseMarkdown(source).blocks[0], source).toEqual({
+        kind: 'paragraph',
+        children: [text('line one'), { kind: 'br' }, text('line two')],
+      });
+    }
   });
 
   it('runs an unclosed fence to the end (text streamed so far)', () => {
-    expect(parseMarkdown('```\npartial *not em*').blocks).toEqual([{ kind: 'code', text: 'partial *not em*' }]);
+    expect(parseMarkdown('```\npartial *not em*').blocks).toEqual([
+      { kind: 'code', text: 'partial *not em*' },
+    ]);
   });
 
   it('reads CRLF text like LF text', () => {
@@ -79,7 +95,11 @@ describe('markdown inlines', () => {
     expect(parseInlines('*a **b** c*')).toEqual([
       { kind: 'em', children: [text('a '), { kind: 'strong', children: [text('b')] }, text(' c')] },
     ]);
-    expect(parseInlines('use `a*b*c` here')).toEqual([text('use '), { kind: 'code', text: 'a*b*c' }, text(' here')]);
+    expect(parseInlines('use `a*b*c` here')).toEqual([
+      text('use '),
+      { kind: 'code', text: 'a*b*c' },
+      text(' here'),
+    ]);
     expect(parseInlines('\\*not em\\*')).toEqual([text('*not em*')]);
   });
 
@@ -93,7 +113,9 @@ describe('markdown inlines', () => {
     // The depth argument is the nesting the caller is already in.
     expect(parseInlines('*x*', MAX_INLINE_DEPTH - 1)).toEqual([{ kind: 'em', children: [text('x')] }]);
     expect(parseInlines('*x*', MAX_INLINE_DEPTH)).toEqual([text('*x*')]);
-    expect(parseInlines('[x](https://a.example/)', MAX_INLINE_DEPTH)).toEqual([text('[x](https://a.example/)')]);
+    expect(parseInlines('[x](https://a.example/)', MAX_INLINE_DEPTH)).toEqual([
+      text('[x](https://a.example/)'),
+    ]);
     expect(parseInlines('**a *b* c**')).toEqual([
       { kind: 'strong', children: [text('a '), { kind: 'em', children: [text('b')] }, text(' c')] },
     ]);
@@ -126,10 +148,9 @@ describe('hostile markdown', () => {
   });
 
   it('keeps http(s) and mailto links', () => {
-    expect(hrefs(parseMarkdown('[site](https://lanternmere.example/map) [m](mailto:a@b.example)').blocks)).toEqual([
-      'https://lanternmere.example/map',
-      'mailto:a@b.example',
-    ]);
+    expect(
+      hrefs(parseMarkdown('[site](https://lanternmere.example/map) [m](mailto:a@b.example)').blocks),
+    ).toEqual(['https://lanternmere.example/map', 'mailto:a@b.example']);
     expect(safeHref(' https://a.example/ ')).toBe('https://a.example/');
     expect(safeHref('https://a.example/\\@evil')).toBeUndefined();
     expect(safeHref('https://a.example/\u0000')).toBeUndefined();
@@ -138,7 +159,9 @@ describe('hostile markdown', () => {
   it(`nests blockquotes up to MAX_BLOCKQUOTE_DEPTH (${MAX_BLOCKQUOTE_DEPTH}), deeper markers stay text`, () => {
     const quoteDepth = (blocks: readonly Block[]): number =>
       Math.max(0, ...blocks.map((b) => (b.kind === 'blockquote' ? 1 + quoteDepth(b.children) : 0)));
-    expect(quoteDepth(parseMarkdown(`${'>'.repeat(MAX_BLOCKQUOTE_DEPTH)} deep`).blocks)).toBe(MAX_BLOCKQUOTE_DEPTH);
+    expect(quoteDepth(parseMarkdown(`${'>'.repeat(MAX_BLOCKQUOTE_DEPTH)} deep`).blocks)).toBe(
+      MAX_BLOCKQUOTE_DEPTH,
+    );
     const past = parseMarkdown(`${'> '.repeat(MAX_BLOCKQUOTE_DEPTH + 1)}deep`).blocks;
     expect(quoteDepth(past)).toBe(MAX_BLOCKQUOTE_DEPTH);
     expect(plainText(past)).toBe('> deep');

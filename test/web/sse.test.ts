@@ -22,7 +22,10 @@ describe('SseParser', () => {
     for (const eol of ['\n', '\r\n', '\r']) {
       const text = body.replace(/\n/g, eol);
       for (let cut = 0; cut <= text.length; cut++) {
-        expect(parseAll([text.slice(0, cut), text.slice(cut)]), `eol ${JSON.stringify(eol)} cut ${cut}`).toEqual(expected);
+        expect(
+          parseAll([text.slice(0, cut), text.slice(cut)]),
+          `eol ${JSON.stringify(eol)} cut ${cut}`,
+        ).toEqual(expected);
       }
       expect(parseAll([...text])).toEqual(expected);
     }
@@ -43,7 +46,9 @@ describe('SseParser', () => {
     expect(at.push('\n')[0]?.data).toHaveLength(MAX_SSE_MESSAGE_CHARS - 1);
     const past = new SseParser();
     expect(() => past.push(`data: ${'x'.repeat(MAX_SSE_MESSAGE_CHARS)}\n`)).toThrow(SseParseError);
-    expect(() => new SseParser().push('x'.repeat(MAX_SSE_MESSAGE_CHARS + 1))).toThrow(/MAX_SSE_MESSAGE_CHARS/);
+    expect(() => new SseParser().push('x'.repeat(MAX_SSE_MESSAGE_CHARS + 1))).toThrow(
+      /MAX_SSE_MESSAGE_CHARS/,
+    );
   });
 });
 

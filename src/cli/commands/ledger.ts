@@ -1,6 +1,7 @@
 // `mnesos ledger check <events.json> [--world world.json] [--cartridge dir] [--json]`: would this batch of
 // world events apply? Prints, for each event, accepted or the rejection code and message. Exit 0 when the
 // batch would apply, 1 when not (or the input is unreadable), 2 for usage errors (commander).
+// `mnesos ledger show <session>` (ledger-show.ts): the world of a stored session at one of its turns.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +22,7 @@ import {
   worldFromJson,
 } from '../../ledger/index.ts';
 import { EXIT } from '../exit-codes.ts';
+import { runLedgerShow, type ShowOptions } from './ledger-show.ts';
 
 /** Largest world.json / yare.yaml read by the command (a world is much larger than one batch). */
 export const MAX_WORLD_FILE_BYTES = 32 * 1024 * 1024;
@@ -170,6 +172,19 @@ export function register(program: Command): void {
     .option('--json', 'print one JSON object')
     .action((eventsPath: string, options: CheckOptions) => {
       process.exitCode = runLedgerCheck(eventsPath, options, (line) => {
+        process.stdout.write(`${line}\n`);
+      });
+    });
+  ledger
+    .command('show')
+    .description('Print the world of a stored session at a turn: scene, entities, facts, relationships, threads.')
+    .argument('<session>', 'the session id')
+    .option('--turn <n|id>', "a depth on the head's branch (0: the starting world) or a turn id; default: the head")
+    .option('--db <url>', 'the database: sqlite:PATH, a file path or postgres://…; default MNESOS_DATABASE_URL, else ./.mnesos/mnesos.db')
+    .option('--principal <id>', 'the owner of the session (default: the local user, local-user)')
+    .option('--json', 'print one JSON object: {ok, session, turn: {id, depth}, world}')
+    .action(async (sessionId: string, options: ShowOptions) => {
+      process.exitCode = await runLedgerShow(sessionId, options, (line) => {
         process.stdout.write(`${line}\n`);
       });
     });

@@ -24,17 +24,23 @@ interface ServeFlags {
 function parsePort(text: string | undefined): number {
   if (text === undefined) return DEFAULT_PORT;
   const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UserError(`--port must be 0 to 65535, got '${text}'`, EXIT.usage);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new UserError(`--port must be 0 to 65535, got '${text}'`, EXIT.usage);
   return port;
 }
 
 export function register(program: Command): void {
   program
     .command('serve')
-    .description('Run the HTTP API (SSE streaming, sessions, saves); SQLite by default, PostgreSQL with --db postgres://…')
+    .description(
+      'Run the HTTP API (SSE streaming, sessions, saves); SQLite by default, PostgreSQL with --db postgres://…',
+    )
     .option('--host <host>', `address to bind (default ${DEFAULT_HOST}; anything else needs MNESOS_API_KEYS)`)
     .option('--port <port>', `port (default ${DEFAULT_PORT}; 0 picks a free one)`)
-    .option('--db <url>', 'database: a SQLite path, sqlite:PATH or postgres://… (default MNESOS_DATABASE_URL)')
+    .option(
+      '--db <url>',
+      'database: a SQLite path, sqlite:PATH or postgres://… (default MNESOS_DATABASE_URL)',
+    )
     .option('--author', 'author mode: full state views and direct event runs for session owners')
     .option('--static <dir>', 'serve this folder for non-API paths (default web/dist when it exists)')
     .action(async (flags: ServeFlags) => {
@@ -62,7 +68,8 @@ export function register(program: Command): void {
         if (error instanceof StartRefused) throw new UserError(error.message);
         throw error;
       }
-      const mode = config.provider === 'offline' ? `offline (${config.reason})` : `models via ${config.provider}`;
+      const mode =
+        config.provider === 'offline' ? `offline (${config.reason})` : `models via ${config.provider}`;
       process.stdout.write(
         `mnesos: listening on ${server.url} (${server.deps.store.dialect}, ${keys.length === 0 ? 'local user, loopback only' : `${keys.length} API key(s)`}, ${mode})\n`,
       );

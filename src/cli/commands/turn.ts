@@ -1,32 +1,11 @@
-// `mnesos turn <cartridge> --input "…" [--state f] [--messages f] [--llm-script f] [--seed N] [--json]`: one
-// stateless turn, the MnesOS contract: state (and story) in, state, story and record out. Narration streams
-// to stdout as it arrives; `--json` prints one object at the end instead. Exit codes: 1 bad cartridge or
-// input, 2 usage, 3 the model provider failed.
+// `mnesos turn <cartridge> --input "…" [--state f] [--messages f] [--world f] [--llm-script f] [--seed N]
+// [--json]`: one stateless turn, the MnesOS contract: state (story, world) in; state, story, world and
+// record out. Registration only; the work is in ../play/turn-command.ts, imported when the command runs.
 
 import type { Command } from 'commander';
-import { isTurnError, openingMessages, runTurn } from '../../turn/index.ts';
-import type { GameState, InteractionInput, StoryMessage, TurnRecord } from '../../turn/types.ts';
-import { toStateValue } from '../../yare/python.ts';
-import { loadCartridgeArg } from '../cartridge-arg.ts';
-import { EXIT } from '../exit-codes.ts';
-import { toJsonText } from '../json-output.ts';
 import { parseSeed } from '../options.ts';
 import { parseInteractionArg } from '../play/interaction-arg.ts';
-import { chooseModels, OFFLINE_HELP } from '../play/models.ts';
-import { formatChanges } from '../play/render.ts';
-import { readMessagesFile } from '../play/story-file.ts';
-import { readStateFile } from '../state-file.ts';
-import { UserError } from '../user-error.ts';
-
-interface TurnFlags {
-  input?: string;
-  interaction?: Record<string, unknown>;
-  state?: string;
-  messages?: string;
-  llmScript?: string;
-  seed: number;
-  json?: boolean;
-}
+import type { TurnFlags } from '../play/turn-command.ts';
 
 export function register(program: Command): void {
   program
@@ -42,55 +21,20 @@ export function register(program: Command): void {
       parseInteractionArg,
     )
     .option('--state <file>', 'state JSON to start from (default: the initial state)')
-    .option('--messages <file>', 'the story so far: a JSON array of {role, content} (default: the first message)')
+    .option(
+      '--messages <file>',
+      'the story so far: a JSON array of {role, content} (default: the first message)',
+    )
+    .option(
+      '--world <file>',
+      'the world ledger to start from, as --json prints it (default: the starting world)',
+    )
     .option('--llm-script <file>', 'play scripted model responses from this file instead of a provider')
     .option('--seed <n>', 'dice seed', parseSeed, 0)
-    .option('--json', 'print {"ok","state","messages","record"} as JSON')
+    .option('--json', 'print {"ok","state","world","messages","record"} as JSON')
     .action(async (cartridgeArg: string, flags: TurnFlags) => {
-      if ((flags.input === undefined) === (flags.interaction === undefined)) {
-        throw new UserError('give exactly one of --input and --interaction', EXIT.usage);
-      }
-      const cartridge = await loadCartridgeArg(cartridgeArg);
-      const state = toStateValue(readStateFile(flags.state, cartridge.rules)) as GameState;
-      const history: StoryMessage[] =
-        flags.messages === undefined ? openingMessages(cartridge) : readMessagesFile(flags.messages);
-      const choice = chooseModels({ llmScript: flags.llmScript, env: process.env });
-      if (choice.kind === 'offline' && !flags.json) process.stderr.write(`${OFFLINE_HELP}\n`);
-
-      let record: TurnRecord | undefined;
-      try {
-        for await (const event of runTurn({
-          cartridge,
-          state,
-          messages: history,
-          ...(flags.input !== undefined
-            ? { input: flags.input }
-            : { interaction: flags.interaction as unknown as InteractionInput }),
-          seed: flags.seed,
-          models: choice.models,
-        })) {
-          if (event.type === 'narration_delta' && !flags.json) process.stdout.write(event.text);
-          if (event.type === 'done') record = event.record;
-        }
-      } catch (error) {
-        if (!isTurnError(error)) throw error;
-        throw new UserError(error.message, error.kind === 'model' ? EXIT.provider : EXIT.user);
-      }
-      if (record === undefined) throw new Error('the turn ended without a record');
-
-      if (flags.json) {
-        const out = {
-          ok: true,
-          state: record.stateAfter,
-          messages: [...history, ...record.messages],
-          record,
-        };
-        process.stdout.write(`${toJsonText(out, 2)}\n`);
-        return;
-      }
-      process.stdout.write(record.narration.endsWith('\n') ? '' : '\n');
-      const changes = formatChanges(record.delta);
-      process.stdout.write(`\n${changes.length === 0 ? 'state: unchanged' : changes.join('\n')}\n`);
-      for (const warning of record.warnings) process.stderr.write(`warning: ${warning}\n`);
+      // Imported on use: the turn engine and model layer are not loaded for other commands.
+      const { runTurnCommand } = await import('../play/turn-command.ts');
+      await runTurnCommand(cartridgeArg, flags);
     });
 }

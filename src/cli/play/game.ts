@@ -139,7 +139,9 @@ export class PlayGame {
     switch (code) {
       case 'model':
         this.#say(c.red(`The model failed: ${message}`));
-        this.#info('Nothing was saved. Type your action again, or check the model settings (docs/models.md).');
+        this.#info(
+          'Nothing was saved. Type your action again, or check the model settings (docs/models.md).',
+        );
         return;
       case 'aborted':
       case 'timeout':
@@ -164,7 +166,10 @@ export class PlayGame {
         this.#say(await this.#help());
         return 'continue';
       case 'say':
-        await this.#play(await service.prepareTurn(principalId, sessionId, { turn: { input: command.text } }), signal);
+        await this.#play(
+          await service.prepareTurn(principalId, sessionId, { turn: { input: command.text } }),
+          signal,
+        );
         return 'continue';
       case 'retry':
         await this.#play(await service.prepareRegenerate(principalId, sessionId), signal);
@@ -200,7 +205,10 @@ export class PlayGame {
       case 'undo': {
         const head = await this.#head();
         await service.undo(principalId, sessionId, head.session.headTurnId);
-        const text = typeof head.turn.input === 'object' && head.turn.input !== null ? (head.turn.input as { text?: unknown }).text : undefined;
+        const text =
+          typeof head.turn.input === 'object' && head.turn.input !== null
+            ? (head.turn.input as { text?: unknown }).text
+            : undefined;
         this.#say(`Undone${typeof text === 'string' ? `: ${text}` : ''}.`);
         const now = await this.#head();
         this.#pendingNotice(now.turn.state);
@@ -376,7 +384,9 @@ export class PlayGame {
     for (const event of publicEvents(head.cartridge.rules)) {
       const inputs = [...event.inputs.values()]
         .map((s) =>
-          s.enum ? `${s.name}=${s.enum.map((v) => JSON.stringify(toStateValue(v))).join('|')}` : `${s.name}=…`,
+          s.enum
+            ? `${s.name}=${s.enum.map((v) => JSON.stringify(toStateValue(v))).join('|')}`
+            : `${s.name}=…`,
         )
         .join(' ');
       lines.push(`  ${event.name}${inputs === '' ? '' : ` ${inputs}`} — ${event.description}`);

@@ -13,3 +13,5 @@ export const MAX_INTERACTION_ARG_CHARS = 16_000;
 export const MAX_PLAY_NAME_CHARS = MAX_NAME_LENGTH;
 /** Characters of one line typed at the game's prompt; the turn engine's own input limit is lower. */
 export const MAX_LINE_CHARS = 64 * 1024;
+/** Bytes of a `--world` file (a world ledger as `turn --json` prints it). */
+export const MAX_WORLD_FILE_BYTES = 4 * 1024 * 1024;

@@ -1,19 +1,18 @@
 // Which models a `turn` or `play` command uses: a `--llm-script` file (tests and demos), else the
 // configured provider (environment, then `./mnesos.config.yaml`), else none (offline). A bad script or
 // configuration is the user's to fix (exit 1); a provider that fails during a turn is exit 3 (elsewhere).
+// The providers and the AI SDK are imported only when a model is used: offline play starts faster.
 
 import { existsSync } from 'node:fs';
 import {
-  createModels,
-  createScriptedModels,
   DEFAULT_CONFIG_FILE_NAME,
   describeModelConfig,
   type Env,
-  isModelError,
   loadModelConfig,
-  loadModelScript,
-  type ModelSet,
-} from '../../llm/index.ts';
+} from '../../llm/config.ts';
+import { isModelError } from '../../llm/errors.ts';
+import { loadModelScript } from '../../llm/script.ts';
+import type { ModelSet } from '../../llm/types.ts';
 import { UserError } from '../user-error.ts';
 
 export type ModelChoice =
@@ -35,10 +34,11 @@ export interface ChooseModelsOptions {
   readonly configFile?: string;
 }
 
-export function chooseModels(options: ChooseModelsOptions): ModelChoice {
+export async function chooseModels(options: ChooseModelsOptions): Promise<ModelChoice> {
   try {
     if (options.llmScript !== undefined) {
       const script = loadModelScript(options.llmScript);
+      const { createScriptedModels } = await import('../../llm/scripted.ts');
       // One set for the whole game: a script is played in order across turns.
       return {
         kind: 'scripted',
@@ -48,6 +48,9 @@ export function chooseModels(options: ChooseModelsOptions): ModelChoice {
     }
     const file = options.configFile ?? DEFAULT_CONFIG_FILE_NAME;
     const config = loadModelConfig(options.env, existsSync(file) ? file : undefined);
+    if (config.provider === 'offline')
+      return { kind: 'offline', models: null, description: describeModelConfig(config) };
+    const { createModels } = await import('../../llm/providers.ts');
     const models = createModels(config);
     if (models === null) return { kind: 'offline', models: null, description: describeModelConfig(config) };
     return { kind: 'online', models, description: describeModelConfig(config) };

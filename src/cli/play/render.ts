@@ -28,7 +28,9 @@ export const MAX_DEBUG_VALUE_CHARS = 400;
 
 function brief(value: unknown): string {
   const text = typeof value === 'string' ? value : toJsonText(value);
-  return text.length > MAX_DEBUG_VALUE_CHARS ? `${text.slice(0, MAX_DEBUG_VALUE_CHARS)}… (${text.length} chars)` : text;
+  return text.length > MAX_DEBUG_VALUE_CHARS
+    ? `${text.slice(0, MAX_DEBUG_VALUE_CHARS)}… (${text.length} chars)`
+    : text;
 }
 
 function list<T>(title: string, items: readonly T[] | undefined, line: (item: T) => string): string[] {
@@ -88,6 +90,14 @@ function turnDebug(record: StoredTurnRecord): string[] {
   lines.push(`Timings: ${[...phaseText, `total ${Math.round(total)} ms`].join(', ')}`);
   if (record.time.advancedSeconds > 0) {
     lines.push(`Game time: ${record.time.before} → ${record.time.after} (+${record.time.advancedSeconds} s)`);
+  }
+  // Records stored before the world ledger existed have no `ledger` part.
+  const ledger = (record as { ledger?: { status?: unknown; errors?: readonly { message?: unknown }[] } })
+    .ledger;
+  const events = (record as { ledgerEvents?: readonly unknown[] }).ledgerEvents ?? [];
+  if (ledger !== undefined) {
+    lines.push(`World ledger: ${String(ledger.status)}, ${events.length} event(s)`);
+    for (const issue of ledger.errors ?? []) lines.push(`  ${String(issue.message)}`);
   }
   lines.push(...list('Warnings', record.warnings, (w) => w));
   return lines;

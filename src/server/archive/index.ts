@@ -22,7 +22,10 @@ function isGzip(bytes: Uint8Array): boolean {
 
 export function readArchive(bytes: Uint8Array): Map<string, Uint8Array> {
   if (bytes.length > MAX_ARCHIVE_BYTES) {
-    throw new ArchiveError('archive_too_large', `the archive is ${bytes.length} bytes; the limit is ${MAX_ARCHIVE_BYTES} (MAX_ARCHIVE_BYTES)`);
+    throw new ArchiveError(
+      'archive_too_large',
+      `the archive is ${bytes.length} bytes; the limit is ${MAX_ARCHIVE_BYTES} (MAX_ARCHIVE_BYTES)`,
+    );
   }
   let entries: RawEntry[];
   if (isZip(bytes)) {
@@ -33,7 +36,10 @@ export function readArchive(bytes: Uint8Array): Map<string, Uint8Array> {
       tar = gunzipSync(bytes, { maxOutputLength: MAX_TAR_STREAM_BYTES });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
-        throw new ArchiveError('archive_too_large', `inflates past ${MAX_TAR_STREAM_BYTES} bytes (a gzip bomb?)`);
+        throw new ArchiveError(
+          'archive_too_large',
+          `inflates past ${MAX_TAR_STREAM_BYTES} bytes (a gzip bomb?)`,
+        );
       }
       throw new ArchiveError('archive_format', `not valid gzip: ${(error as Error).message}`);
     }

@@ -8,13 +8,21 @@ import { MAX_ENTRY_PATH_CHARS } from './limits.ts';
 /** The path's segments, or an ArchiveError. `./a//b/` gives ['a', 'b']. */
 export function entrySegments(path: string): string[] {
   if (path.length > MAX_ENTRY_PATH_CHARS) {
-    throw new ArchiveError('archive_bad_path', `path is ${path.length} characters; the limit is ${MAX_ENTRY_PATH_CHARS} (MAX_ENTRY_PATH_CHARS)`, path.slice(0, 80));
+    throw new ArchiveError(
+      'archive_bad_path',
+      `path is ${path.length} characters; the limit is ${MAX_ENTRY_PATH_CHARS} (MAX_ENTRY_PATH_CHARS)`,
+      path.slice(0, 80),
+    );
   }
-  if (path.includes('\0')) throw new ArchiveError('archive_bad_path', 'path contains a NUL character', path.replaceAll('\0', '\\0'));
-  if (path.includes('\\')) throw new ArchiveError('archive_bad_path', 'path contains a backslash (use forward slashes)', path);
-  if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) throw new ArchiveError('archive_bad_path', 'absolute paths are refused', path);
+  if (path.includes('\0'))
+    throw new ArchiveError('archive_bad_path', 'path contains a NUL character', path.replaceAll('\0', '\\0'));
+  if (path.includes('\\'))
+    throw new ArchiveError('archive_bad_path', 'path contains a backslash (use forward slashes)', path);
+  if (path.startsWith('/') || /^[A-Za-z]:/.test(path))
+    throw new ArchiveError('archive_bad_path', 'absolute paths are refused', path);
   const segments = path.split('/').filter((s) => s !== '' && s !== '.');
-  if (segments.some((s) => s === '..')) throw new ArchiveError('archive_bad_path', "'..' in a path is refused", path);
+  if (segments.some((s) => s === '..'))
+    throw new ArchiveError('archive_bad_path', "'..' in a path is refused", path);
   if (segments.length === 0) throw new ArchiveError('archive_bad_path', 'empty path', path);
   return segments;
 }
@@ -23,7 +31,9 @@ export function entrySegments(path: string): string[] {
  * Files keyed by their path inside the cartridge. When every file sits in one top-level folder (a zipped
  * folder), that folder is stripped, so `lanternmere/yare.yaml` becomes `yare.yaml`.
  */
-export function stripTopFolder(files: ReadonlyArray<{ segments: string[]; data: Uint8Array }>): Map<string, Uint8Array> {
+export function stripTopFolder(
+  files: ReadonlyArray<{ segments: string[]; data: Uint8Array }>,
+): Map<string, Uint8Array> {
   const first = files[0]?.segments[0];
   const common =
     first !== undefined && files.every((file) => file.segments.length > 1 && file.segments[0] === first);

@@ -16,7 +16,10 @@ function field(header: Uint8Array, offset: number, length: number): string {
 }
 
 function octal(header: Uint8Array, offset: number, length: number, what: string): number {
-  const text = latin1.decode(header.subarray(offset, offset + length)).replace(/\0.*$/s, '').trim();
+  const text = latin1
+    .decode(header.subarray(offset, offset + length))
+    .replace(/\0.*$/s, '')
+    .trim();
   if (text === '') return 0;
   if (!/^[0-7]+$/.test(text)) throw new ArchiveError('archive_format', `bad tar ${what} field '${text}'`);
   return Number.parseInt(text, 8);
@@ -37,7 +40,8 @@ function paxPath(data: Uint8Array): string | undefined {
     const space = text.indexOf(' ', at);
     if (space === -1) break;
     const length = Number.parseInt(text.slice(at, space), 10);
-    if (!Number.isSafeInteger(length) || length <= 0) throw new ArchiveError('archive_format', 'bad pax header');
+    if (!Number.isSafeInteger(length) || length <= 0)
+      throw new ArchiveError('archive_format', 'bad pax header');
     const record = text.slice(space + 1, at + length - 1);
     if (record.startsWith('path=')) return record.slice(5);
     at += length;
@@ -63,16 +67,21 @@ export function readTar(bytes: Uint8Array): RawEntry[] {
   while (offset + BLOCK <= bytes.length) {
     const header = bytes.subarray(offset, offset + BLOCK);
     if (header.every((b) => b === 0)) return files;
-    if (!checksumOk(header)) throw new ArchiveError('archive_format', `tar header at byte ${offset} has a bad checksum`);
+    if (!checksumOk(header))
+      throw new ArchiveError('archive_format', `tar header at byte ${offset} has a bad checksum`);
     entries += 1;
     if (entries > MAX_ARCHIVE_ENTRIES) {
-      throw new ArchiveError('archive_too_large', `more than ${MAX_ARCHIVE_ENTRIES} entries (MAX_ARCHIVE_ENTRIES)`);
+      throw new ArchiveError(
+        'archive_too_large',
+        `more than ${MAX_ARCHIVE_ENTRIES} entries (MAX_ARCHIVE_ENTRIES)`,
+      );
     }
     const type = String.fromCharCode(header[156] ?? 0);
     const size = octal(header, 124, 12, 'size');
     const dataStart = offset + BLOCK;
     const dataEnd = dataStart + size;
-    if (dataEnd > bytes.length) throw new ArchiveError('archive_format', 'the tar stream ends inside an entry');
+    if (dataEnd > bytes.length)
+      throw new ArchiveError('archive_format', 'the tar stream ends inside an entry');
     const data = bytes.subarray(dataStart, dataEnd);
     offset = dataStart + Math.ceil(size / BLOCK) * BLOCK;
     const prefix = field(header, 345, 155);
@@ -93,11 +102,19 @@ export function readTar(bytes: Uint8Array): RawEntry[] {
         longName = undefined;
         const segments = entrySegments(name);
         if (size > MAX_ENTRY_BYTES) {
-          throw new ArchiveError('archive_too_large', `${size} bytes; the limit per file is ${MAX_ENTRY_BYTES} (MAX_ENTRY_BYTES)`, name);
+          throw new ArchiveError(
+            'archive_too_large',
+            `${size} bytes; the limit per file is ${MAX_ENTRY_BYTES} (MAX_ENTRY_BYTES)`,
+            name,
+          );
         }
         total += size;
         if (total > MAX_EXTRACTED_BYTES) {
-          throw new ArchiveError('archive_too_large', `files total over ${MAX_EXTRACTED_BYTES} bytes (MAX_EXTRACTED_BYTES)`, name);
+          throw new ArchiveError(
+            'archive_too_large',
+            `files total over ${MAX_EXTRACTED_BYTES} bytes (MAX_EXTRACTED_BYTES)`,
+            name,
+          );
         }
         files.push({ segments, data: data.slice() });
         continue;

@@ -43,9 +43,13 @@ export function readZip(bytes: Uint8Array): RawEntry[] {
     throw new ArchiveError('archive_unsupported', 'zip64 archives are not supported');
   }
   if (count > MAX_ARCHIVE_ENTRIES) {
-    throw new ArchiveError('archive_too_large', `${count} entries; the limit is ${MAX_ARCHIVE_ENTRIES} (MAX_ARCHIVE_ENTRIES)`);
+    throw new ArchiveError(
+      'archive_too_large',
+      `${count} entries; the limit is ${MAX_ARCHIVE_ENTRIES} (MAX_ARCHIVE_ENTRIES)`,
+    );
   }
-  if (cdOffset + cdSize > eocd) throw new ArchiveError('archive_format', 'the central directory lies outside the archive');
+  if (cdOffset + cdSize > eocd)
+    throw new ArchiveError('archive_format', 'the central directory lies outside the archive');
 
   // Pass 1: read and check the whole directory, so no byte is inflated from an archive that breaks a cap.
   interface Planned {
@@ -75,26 +79,44 @@ export function readZip(bytes: Uint8Array): RawEntry[] {
     const commentLength = view.getUint16(at + 32, true);
     const external = view.getUint32(at + 38, true);
     const local = view.getUint32(at + 42, true);
-    if (at + 46 + nameLength > eocd) throw new ArchiveError('archive_format', `central directory entry ${i + 1} is truncated`);
+    if (at + 46 + nameLength > eocd)
+      throw new ArchiveError('archive_format', `central directory entry ${i + 1} is truncated`);
     const name = utf8.decode(bytes.subarray(at + 46, at + 46 + nameLength));
     at += 46 + nameLength + extraLength + commentLength;
     const segments = entrySegments(name);
-    if (flags & 0x1) throw new ArchiveError('archive_unsupported', 'encrypted entries are not supported', name);
+    if (flags & 0x1)
+      throw new ArchiveError('archive_unsupported', 'encrypted entries are not supported', name);
     const unixMode = madeBy >> 8 === 3 ? external >>> 16 : 0;
     const fileType = unixMode & S_IFMT;
     if (fileType !== 0 && fileType !== S_IFREG && fileType !== S_IFDIR) {
-      throw new ArchiveError('archive_link', 'symbolic links and special files are refused in cartridge archives', name);
+      throw new ArchiveError(
+        'archive_link',
+        'symbolic links and special files are refused in cartridge archives',
+        name,
+      );
     }
     if (name.endsWith('/') || fileType === S_IFDIR) continue;
     if (method !== 0 && method !== 8) {
-      throw new ArchiveError('archive_unsupported', `compression method ${method} (only stored and deflate)`, name);
+      throw new ArchiveError(
+        'archive_unsupported',
+        `compression method ${method} (only stored and deflate)`,
+        name,
+      );
     }
     if (size > MAX_ENTRY_BYTES) {
-      throw new ArchiveError('archive_too_large', `${size} bytes; the limit per file is ${MAX_ENTRY_BYTES} (MAX_ENTRY_BYTES)`, name);
+      throw new ArchiveError(
+        'archive_too_large',
+        `${size} bytes; the limit per file is ${MAX_ENTRY_BYTES} (MAX_ENTRY_BYTES)`,
+        name,
+      );
     }
     total += size;
     if (total > MAX_EXTRACTED_BYTES) {
-      throw new ArchiveError('archive_too_large', `files total over ${MAX_EXTRACTED_BYTES} bytes (MAX_EXTRACTED_BYTES)`, name);
+      throw new ArchiveError(
+        'archive_too_large',
+        `files total over ${MAX_EXTRACTED_BYTES} bytes (MAX_EXTRACTED_BYTES)`,
+        name,
+      );
     }
     planned.push({ name, segments, method, crc, compressed, size, local });
   }
@@ -105,9 +127,11 @@ export function readZip(bytes: Uint8Array): RawEntry[] {
     if (entry.local + 30 > bytes.length || view.getUint32(entry.local, true) !== LOCAL_SIGNATURE) {
       throw new ArchiveError('archive_format', 'local header missing', name);
     }
-    const start = entry.local + 30 + view.getUint16(entry.local + 26, true) + view.getUint16(entry.local + 28, true);
+    const start =
+      entry.local + 30 + view.getUint16(entry.local + 26, true) + view.getUint16(entry.local + 28, true);
     const end = start + entry.compressed;
-    if (end > bytes.length) throw new ArchiveError('archive_format', 'data runs past the end of the archive', name);
+    if (end > bytes.length)
+      throw new ArchiveError('archive_format', 'data runs past the end of the archive', name);
     const raw = bytes.subarray(start, end);
     let data: Uint8Array;
     if (entry.method === 0) {
@@ -130,7 +154,8 @@ export function readZip(bytes: Uint8Array): RawEntry[] {
         name,
       );
     }
-    if (crc32(data) !== entry.crc) throw new ArchiveError('archive_format', 'CRC mismatch (a corrupt archive)', name);
+    if (crc32(data) !== entry.crc)
+      throw new ArchiveError('archive_format', 'CRC mismatch (a corrupt archive)', name);
     return { segments: entry.segments, data: Uint8Array.from(data) };
   });
 }

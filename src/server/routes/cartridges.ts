@@ -43,10 +43,22 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
   const { store, library } = deps;
 
   api.add(
-    { method: 'get', path: '/v1/cartridges', tag: 'cartridges', summary: 'Every cartridge with its newest version.', responses: { 200: { description: 'Cartridges', schema: anyObject } } },
+    {
+      method: 'get',
+      path: '/v1/cartridges',
+      tag: 'cartridges',
+      summary: 'Every cartridge with its newest version.',
+      responses: { 200: { description: 'Cartridges', schema: anyObject } },
+    },
     async ({ c }) => {
       const list = await store.listCartridges();
-      return c.json({ cartridges: list.map((s) => ({ name: s.name, versionCount: s.versionCount, latest: versionView(s.latest) })) });
+      return c.json({
+        cartridges: list.map((s) => ({
+          name: s.name,
+          versionCount: s.versionCount,
+          latest: versionView(s.latest),
+        })),
+      });
     },
   );
 
@@ -62,15 +74,25 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
       responses: {
         200: { description: 'The same files were already stored: that version', schema: anyObject },
         201: { description: 'The new version, with warnings', schema: anyObject },
-        413: { description: 'The archive, a file or the total is too large (or inflates too far)', schema: errorSchema },
+        413: {
+          description: 'The archive, a file or the total is too large (or inflates too far)',
+          schema: errorSchema,
+        },
         415: { description: 'Not an archive content type', schema: errorSchema },
-        422: { description: 'A bad archive (paths, links, format) or an invalid cartridge (`errors`)', schema: errorSchema },
+        422: {
+          description: 'A bad archive (paths, links, format) or an invalid cartridge (`errors`)',
+          schema: errorSchema,
+        },
       },
     },
     async ({ c, query }) => {
       const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
       if (!ARCHIVE_CONTENT_TYPES.includes(type)) {
-        throw new ApiError(415, 'unsupported_media_type', `send the archive as one of ${ARCHIVE_CONTENT_TYPES.join(', ')}`);
+        throw new ApiError(
+          415,
+          'unsupported_media_type',
+          `send the archive as one of ${ARCHIVE_CONTENT_TYPES.join(', ')}`,
+        );
       }
       const bytes = await readBodyBytes(c.req.raw, deps.limits.maxUploadBytes);
       let files: Map<string, Uint8Array>;
@@ -78,7 +100,12 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
         files = readArchive(bytes);
       } catch (error) {
         if (!(error instanceof ArchiveError)) throw error;
-        throw new ApiError(archiveStatus(error), error.code, error.message, error.entry === undefined ? {} : { entry: error.entry });
+        throw new ApiError(
+          archiveStatus(error),
+          error.code,
+          error.message,
+          error.entry === undefined ? {} : { entry: error.entry },
+        );
       }
       const result = await library.register(files, query.name ?? 'cartridge');
       if (!result.ok) {
@@ -88,7 +115,11 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
         });
       }
       return c.json(
-        { version: versionView(result.version), created: result.created, warnings: result.warnings.map(diagnosticView) },
+        {
+          version: versionView(result.version),
+          created: result.created,
+          warnings: result.warnings.map(diagnosticView),
+        },
         result.created ? 201 : 200,
       );
     },
@@ -101,7 +132,10 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
       tag: 'cartridges',
       summary: 'A cartridge’s versions, newest first.',
       params: z.object({ name }),
-      responses: { 200: { description: 'Versions', schema: anyObject }, 404: { description: 'No such cartridge', schema: errorSchema } },
+      responses: {
+        200: { description: 'Versions', schema: anyObject },
+        404: { description: 'No such cartridge', schema: errorSchema },
+      },
     },
     async ({ c, params }) => {
       const versions = await store.listCartridgeVersions(params.name);
@@ -117,7 +151,10 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
       tag: 'cartridges',
       summary: 'One cartridge version (by id or content hash) with its files.',
       params: z.object({ id }),
-      responses: { 200: { description: 'The version', schema: anyObject }, 404: { description: 'No such version', schema: errorSchema } },
+      responses: {
+        200: { description: 'The version', schema: anyObject },
+        404: { description: 'No such version', schema: errorSchema },
+      },
     },
     async ({ c, params }) => {
       const version = await store.getCartridgeVersion(params.id);

@@ -12,7 +12,12 @@ const params = z.object({ id });
 const NOT_FOUND = { description: 'No such persona', schema: errorSchema };
 
 function view(persona: Persona) {
-  return { id: persona.id, ...(persona.data as Record<string, unknown>), createdAt: persona.createdAt, updatedAt: persona.updatedAt };
+  return {
+    id: persona.id,
+    ...(persona.data as Record<string, unknown>),
+    createdAt: persona.createdAt,
+    updatedAt: persona.updatedAt,
+  };
 }
 
 export function registerPersonaRoutes(api: RouteRegistry, deps: AppDeps): void {
@@ -28,19 +33,36 @@ export function registerPersonaRoutes(api: RouteRegistry, deps: AppDeps): void {
       responses: { 201: { description: 'The persona', schema: anyObject } },
     },
     async ({ c, body }) => {
-      const result = await store.createPersona({ principalId: c.get('principal').id, name: body.name, data: body });
+      const result = await store.createPersona({
+        principalId: c.get('principal').id,
+        name: body.name,
+        data: body,
+      });
       if (!result.ok) throw new ApiError(404, 'not_found', 'principal not found');
       return c.json({ persona: view(result.persona) }, 201);
     },
   );
 
   api.add(
-    { method: 'get', path: '/v1/personas', tag: 'personas', summary: 'The caller’s personas.', responses: { 200: { description: 'Personas', schema: anyObject } } },
+    {
+      method: 'get',
+      path: '/v1/personas',
+      tag: 'personas',
+      summary: 'The caller’s personas.',
+      responses: { 200: { description: 'Personas', schema: anyObject } },
+    },
     async ({ c }) => c.json({ personas: (await store.listPersonas(c.get('principal').id)).map(view) }),
   );
 
   api.add(
-    { method: 'get', path: '/v1/personas/:id', tag: 'personas', summary: 'One persona.', params, responses: { 200: { description: 'The persona', schema: anyObject }, 404: NOT_FOUND } },
+    {
+      method: 'get',
+      path: '/v1/personas/:id',
+      tag: 'personas',
+      summary: 'One persona.',
+      params,
+      responses: { 200: { description: 'The persona', schema: anyObject }, 404: NOT_FOUND },
+    },
     async ({ c, params }) => {
       const persona = await store.getPersona(params.id, c.get('principal').id);
       if (persona === undefined) throw new ApiError(404, 'not_found', `persona ${params.id} not found`);
@@ -79,7 +101,8 @@ export function registerPersonaRoutes(api: RouteRegistry, deps: AppDeps): void {
       responses: { 204: { description: 'Deleted' }, 404: NOT_FOUND },
     },
     async ({ c, params }) => {
-      if (!(await store.deletePersona(params.id, c.get('principal').id))) throw new ApiError(404, 'not_found', `persona ${params.id} not found`);
+      if (!(await store.deletePersona(params.id, c.get('principal').id)))
+        throw new ApiError(404, 'not_found', `persona ${params.id} not found`);
       return c.body(null, 204);
     },
   );

@@ -13,7 +13,9 @@ const ERRORS = {
   409: { description: 'The name is taken in this session', schema: errorSchema },
 } as const;
 
-function saveFailure(reason: 'session-not-found' | 'turn-not-found' | 'save-not-found' | 'name-taken'): ApiError {
+function saveFailure(
+  reason: 'session-not-found' | 'turn-not-found' | 'save-not-found' | 'name-taken',
+): ApiError {
   switch (reason) {
     case 'name-taken':
       return new ApiError(409, 'name_taken', 'a save of this session already has that name');
@@ -30,7 +32,8 @@ function saveFailure(reason: 'session-not-found' | 'turn-not-found' | 'save-not-
 
 export function registerSaveRoutes(api: RouteRegistry, deps: AppDeps): void {
   const { service, store } = deps;
-  const owned = (principalId: string, sessionId: string) => guarded(() => service.getSession(principalId, sessionId));
+  const owned = (principalId: string, sessionId: string) =>
+    guarded(() => service.getSession(principalId, sessionId));
 
   api.add(
     {
@@ -44,7 +47,11 @@ export function registerSaveRoutes(api: RouteRegistry, deps: AppDeps): void {
     },
     async ({ c, params, body }) => {
       const session = await owned(c.get('principal').id, params.id);
-      const result = await store.createSave({ sessionId: params.id, turnId: body.turnId ?? session.headTurnId, name: body.name });
+      const result = await store.createSave({
+        sessionId: params.id,
+        turnId: body.turnId ?? session.headTurnId,
+        name: body.name,
+      });
       if (!result.ok) throw saveFailure(result.reason);
       return c.json({ save: saveView(result.save) }, 201);
     },
@@ -94,7 +101,8 @@ export function registerSaveRoutes(api: RouteRegistry, deps: AppDeps): void {
     },
     async ({ c, params }) => {
       await owned(c.get('principal').id, params.id);
-      if (!(await store.deleteSave(params.id, params.saveId))) throw new ApiError(404, 'not_found', 'save not found');
+      if (!(await store.deleteSave(params.id, params.saveId)))
+        throw new ApiError(404, 'not_found', 'save not found');
       return c.body(null, 204);
     },
   );

@@ -9,7 +9,10 @@ import { anyObject, createSessionBody, errorSchema, renameSessionBody, sessionPa
 import { sessionView, turnView } from '../views.ts';
 import { guarded } from './guard.ts';
 
-const NOT_FOUND = { description: 'No such session (another principal’s is not found either)', schema: errorSchema };
+const NOT_FOUND = {
+  description: 'No such session (another principal’s is not found either)',
+  schema: errorSchema,
+};
 
 /** A version id, a content hash, or a cartridge name (its newest version). */
 export async function resolveCartridgeVersion(deps: AppDeps, ref: string): Promise<string> {
@@ -17,7 +20,8 @@ export async function resolveCartridgeVersion(deps: AppDeps, ref: string): Promi
   if (version !== undefined) return version.id;
   const versions = await deps.store.listCartridgeVersions(ref);
   const newest = versions[0];
-  if (newest === undefined) throw new ApiError(404, 'not_found', `no cartridge or cartridge version '${ref}'`);
+  if (newest === undefined)
+    throw new ApiError(404, 'not_found', `no cartridge or cartridge version '${ref}'`);
   return newest.id;
 }
 
@@ -29,7 +33,8 @@ export function registerSessionRoutes(api: RouteRegistry, deps: AppDeps): void {
       method: 'post',
       path: '/v1/sessions',
       tag: 'sessions',
-      summary: 'Start a session from a cartridge (version id, content hash, or name for its newest version), with an optional persona and seed.',
+      summary:
+        'Start a session from a cartridge (version id, content hash, or name for its newest version), with an optional persona and seed.',
       body: createSessionBody,
       responses: {
         201: { description: 'The session and its turn 0 (the first message)', schema: anyObject },
@@ -47,7 +52,14 @@ export function registerSessionRoutes(api: RouteRegistry, deps: AppDeps): void {
           ...(body.title === undefined ? {} : { title: body.title }),
         });
         const { cartridge } = await service.cartridgeOf(session);
-        return c.json({ session: sessionView(session), turn: turnView(turn, cartridge, 'public'), modelMode: deps.modelMode }, 201);
+        return c.json(
+          {
+            session: sessionView(session),
+            turn: turnView(turn, cartridge, 'public'),
+            modelMode: deps.modelMode,
+          },
+          201,
+        );
       }),
   );
 
@@ -75,7 +87,9 @@ export function registerSessionRoutes(api: RouteRegistry, deps: AppDeps): void {
       responses: { 200: { description: 'The session', schema: anyObject }, 404: NOT_FOUND },
     },
     async ({ c, params }) =>
-      guarded(async () => c.json({ session: sessionView(await service.getSession(c.get('principal').id, params.id)) })),
+      guarded(async () =>
+        c.json({ session: sessionView(await service.getSession(c.get('principal').id, params.id)) }),
+      ),
   );
 
   api.add(

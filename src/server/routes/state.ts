@@ -6,7 +6,14 @@ import { plainJson } from '../../session/canonical.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import { anyObject, atTurnQuery, authorEventBody, errorSchema, sessionParams, stateQuery } from '../schemas.ts';
+import {
+  anyObject,
+  atTurnQuery,
+  authorEventBody,
+  errorSchema,
+  sessionParams,
+  stateQuery,
+} from '../schemas.ts';
 import { turnView } from '../views.ts';
 import { guarded } from './guard.ts';
 import { viewFor } from './turns.ts';
@@ -39,7 +46,12 @@ export function registerStateRoutes(api: RouteRegistry, deps: AppDeps): void {
         const turn = await service.getTurn(principalId, params.id, query.turnId ?? session.headTurnId);
         const { cartridge } = await service.cartridgeOf(session);
         const shown = turnView(turn, cartridge, view);
-        return c.json({ turnId: turn.id, view, state: shown.state, pendingInteraction: shown.pendingInteraction });
+        return c.json({
+          turnId: turn.id,
+          view,
+          state: shown.state,
+          pendingInteraction: shown.pendingInteraction,
+        });
       }),
   );
 
@@ -48,7 +60,8 @@ export function registerStateRoutes(api: RouteRegistry, deps: AppDeps): void {
       method: 'get',
       path: '/v1/sessions/:id/world',
       tag: 'ledger',
-      summary: 'The world ledger at a turn (the head by default): the replay of its branch’s batches, and a summary.',
+      summary:
+        'The world ledger at a turn (the head by default): the replay of its branch’s batches, and a summary.',
       params: sessionParams,
       query: atTurnQuery,
       responses: {
@@ -64,9 +77,16 @@ export function registerStateRoutes(api: RouteRegistry, deps: AppDeps): void {
         const turnId = query.turnId ?? session.headTurnId;
         const { result } = await service.worldAt(principalId, params.id, turnId);
         if (!result.ok) {
-          throw new ApiError(500, 'ledger_replay_failed', 'the stored ledger does not replay', { turn: result.turn, errors: result.errors });
+          throw new ApiError(500, 'ledger_replay_failed', 'the stored ledger does not replay', {
+            turn: result.turn,
+            errors: result.errors,
+          });
         }
-        return c.json({ turnId, world: plainJson(result.world), summary: plainJson(summarizeWorld(result.world)) });
+        return c.json({
+          turnId,
+          world: plainJson(result.world),
+          summary: plainJson(summarizeWorld(result.world)),
+        });
       }),
   );
 
@@ -75,7 +95,8 @@ export function registerStateRoutes(api: RouteRegistry, deps: AppDeps): void {
       method: 'get',
       path: '/v1/sessions/:id/ledger',
       tag: 'ledger',
-      summary: 'The ledger log of the branch ending at a turn (the head by default): every event with its turn.',
+      summary:
+        'The ledger log of the branch ending at a turn (the head by default): every event with its turn.',
       params: sessionParams,
       query: atTurnQuery,
       responses: { 200: { description: 'The log', schema: anyObject }, 404: NOT_FOUND },
@@ -111,7 +132,12 @@ export function registerStateRoutes(api: RouteRegistry, deps: AppDeps): void {
     },
     async ({ c, params, body }) =>
       guarded(async () => {
-        if (!deps.authorMode) throw new ApiError(403, 'author_mode_off', 'direct event runs need the server in author mode (serve --author)');
+        if (!deps.authorMode)
+          throw new ApiError(
+            403,
+            'author_mode_off',
+            'direct event runs need the server in author mode (serve --author)',
+          );
         const principalId = c.get('principal').id;
         const session = await service.getSession(principalId, params.id);
         const result = await service.runAuthorEvent(principalId, params.id, {

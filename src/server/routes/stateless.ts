@@ -32,13 +32,19 @@ export function registerStatelessRoutes(api: RouteRegistry, deps: AppDeps): void
     },
     async ({ c, body }) => {
       if (body.input !== undefined && body.input.length > deps.limits.maxInputChars) {
-        throw new ApiError(413, 'input_too_long', `the input is ${body.input.length} characters; the limit is ${deps.limits.maxInputChars}`, {
-          limit: deps.limits.maxInputChars,
-        });
+        throw new ApiError(
+          413,
+          'input_too_long',
+          `the input is ${body.input.length} characters; the limit is ${deps.limits.maxInputChars}`,
+          {
+            limit: deps.limits.maxInputChars,
+          },
+        );
       }
       const versionId = await resolveCartridgeVersion(deps, body.cartridge);
       const loaded = await deps.library.load(versionId, body.persona);
-      if (loaded === undefined) throw new ApiError(404, 'not_found', `no cartridge version '${body.cartridge}'`);
+      if (loaded === undefined)
+        throw new ApiError(404, 'not_found', `no cartridge version '${body.cartridge}'`);
       const { cartridge } = loaded;
       const seed = body.seed ?? cryptoSeeds();
       const signal = AbortSignal.any([c.req.raw.signal, AbortSignal.timeout(deps.limits.turnTimeoutMs)]);
@@ -47,14 +53,21 @@ export function registerStatelessRoutes(api: RouteRegistry, deps: AppDeps): void
           cartridge,
           state: (body.state ?? plainJson(cartridge.rules.initialState)) as GameState,
           messages: body.messages ?? [],
-          ...(body.input !== undefined ? { input: body.input } : { interaction: body.interaction as InteractionInput }),
+          ...(body.input !== undefined
+            ? { input: body.input }
+            : { interaction: body.interaction as InteractionInput }),
           seed,
           models: deps.models(),
           signal,
           ...(body.persona ? { persona: body.persona } : {}),
         });
         return c.json(
-          { state: plainJson(record.stateAfter), narration: record.narration, record: plainJson(record), modelMode: deps.modelMode },
+          {
+            state: plainJson(record.stateAfter),
+            narration: record.narration,
+            record: plainJson(record),
+            modelMode: deps.modelMode,
+          },
           200,
           { 'x-mnesos-model-mode': deps.modelMode },
         );

@@ -12,15 +12,29 @@ export function registerSystemRoutes(api: RouteRegistry, deps: AppDeps): void {
       path: '/healthz',
       tag: 'system',
       auth: false,
-      summary: 'Liveness and configuration: the store dialect, the model mode (offline when no model is configured), the auth mode.',
+      summary:
+        'Liveness and configuration: the store dialect, the model mode (offline when no model is configured), the auth mode.',
       responses: {
         200: {
           description: 'Healthy',
-          schema: z.object({ status: z.literal('ok'), store: z.string(), modelMode: z.enum(['online', 'offline']), auth: z.enum(['local', 'keys']), authorMode: z.boolean() }),
+          schema: z.object({
+            status: z.literal('ok'),
+            store: z.string(),
+            modelMode: z.enum(['online', 'offline']),
+            auth: z.enum(['local', 'keys']),
+            authorMode: z.boolean(),
+          }),
         },
       },
     },
-    async ({ c }) => c.json({ status: 'ok', store: deps.store.dialect, modelMode: deps.modelMode, auth: deps.auth.kind, authorMode: deps.authorMode }),
+    async ({ c }) =>
+      c.json({
+        status: 'ok',
+        store: deps.store.dialect,
+        modelMode: deps.modelMode,
+        auth: deps.auth.kind,
+        authorMode: deps.authorMode,
+      }),
   );
 
   api.add(
@@ -32,7 +46,8 @@ export function registerSystemRoutes(api: RouteRegistry, deps: AppDeps): void {
       summary: 'Prometheus metrics: requests, turns by outcome, turn and model latency, tokens, errors.',
       responses: { 200: { description: 'Text exposition format', contentType: 'text/plain; version=0.0.4' } },
     },
-    async ({ c }) => c.body(deps.metrics.render(), 200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }),
+    async ({ c }) =>
+      c.body(deps.metrics.render(), 200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }),
   );
 
   api.add(
@@ -45,7 +60,11 @@ export function registerSystemRoutes(api: RouteRegistry, deps: AppDeps): void {
     },
     async ({ c }) => {
       const principal = c.get('principal');
-      return c.json({ principal: { id: principal.id, name: principal.name }, authorMode: deps.authorMode, modelMode: deps.modelMode });
+      return c.json({
+        principal: { id: principal.id, name: principal.name },
+        authorMode: deps.authorMode,
+        modelMode: deps.modelMode,
+      });
     },
   );
 }

@@ -27,11 +27,17 @@ import { eventView, nodeView, replayEvents, sessionView, turnView, type View } f
 
 const TURN_ERRORS = {
   400: { description: 'Malformed request', schema: errorSchema },
-  404: { description: 'No such session or turn (another principal’s is not found either)', schema: errorSchema },
+  404: {
+    description: 'No such session or turn (another principal’s is not found either)',
+    schema: errorSchema,
+  },
   409: { description: 'A turn is in flight, or the head moved (nothing was committed)', schema: errorSchema },
   413: { description: 'Body or input too long', schema: errorSchema },
   415: { description: 'Not application/json', schema: errorSchema },
-  422: { description: 'The game refuses the input (pending mini-game, bad interaction)', schema: errorSchema },
+  422: {
+    description: 'The game refuses the input (pending mini-game, bad interaction)',
+    schema: errorSchema,
+  },
   429: { description: 'Rate limited', schema: errorSchema },
   502: { description: 'The model failed', schema: errorSchema },
   504: { description: 'The turn timed out (nothing was committed)', schema: errorSchema },
@@ -41,14 +47,20 @@ function idempotencyKeyOf(c: Context<AppEnv>): string | undefined {
   const value = c.req.header('idempotency-key');
   if (value === undefined) return undefined;
   const parsed = idempotencyKey.safeParse(value);
-  if (!parsed.success) throw new ApiError(400, 'invalid_request', 'Idempotency-Key must be 1 to 200 characters');
+  if (!parsed.success)
+    throw new ApiError(400, 'invalid_request', 'Idempotency-Key must be 1 to 200 characters');
   return parsed.data;
 }
 
 /** The full view is for the owner in author mode, on request; everyone else gets the player view. */
 export function viewFor(deps: AppDeps, requested: View | undefined): View {
   if (requested !== 'full') return 'public';
-  if (!deps.authorMode) throw new ApiError(403, 'author_mode_off', 'the full view needs the server in author mode (serve --author)');
+  if (!deps.authorMode)
+    throw new ApiError(
+      403,
+      'author_mode_off',
+      'the full view needs the server in author mode (serve --author)',
+    );
   return 'full';
 }
 
@@ -69,7 +81,11 @@ async function answer(
       const events = replayEvents(prepared.turn, cartridge, view);
       return sseResponse(async (send) => events.forEach(send), { headers: modeHeaders(deps) });
     }
-    return c.json({ turn: turnView(prepared.turn, cartridge, view), replayed: true, modelMode: deps.modelMode }, 200, modeHeaders(deps));
+    return c.json(
+      { turn: turnView(prepared.turn, cartridge, view), replayed: true, modelMode: deps.modelMode },
+      200,
+      modeHeaders(deps),
+    );
   }
   const timeoutMs = deps.limits.turnTimeoutMs;
   if (!wantsEventStream(c.req.header('accept'))) {
@@ -82,7 +98,11 @@ async function answer(
         break;
       }
     }
-    return c.json({ turn: turnView(turn, cartridge, view), replayed: false, modelMode: deps.modelMode }, 201, modeHeaders(deps));
+    return c.json(
+      { turn: turnView(turn, cartridge, view), replayed: false, modelMode: deps.modelMode },
+      201,
+      modeHeaders(deps),
+    );
   }
   return sseResponse(
     async (send, signal) => {
@@ -98,27 +118,47 @@ async function answer(
         for (;;) {
           const step = await run.next();
           if (step.done) {
-            send({ event: 'committed', id: id(), data: { turn: turnView(step.value, cartridge, view), replayed: false } });
+            send({
+              event: 'committed',
+              id: id(),
+              data: { turn: turnView(step.value, cartridge, view), replayed: false },
+            });
             return;
           }
           const shown = eventView(step.value, view);
           if (shown) send({ ...shown, id: id() });
         }
       } catch (error) {
-        const api = error instanceof SessionError ? fromSessionError(error) : new ApiError(500, 'internal', 'the turn failed');
+        const api =
+          error instanceof SessionError
+            ? fromSessionError(error)
+            : new ApiError(500, 'internal', 'the turn failed');
         deps.metrics.errors.inc({ code: api.code });
-        send({ event: 'error', id: id(), data: { status: api.status, ...errorBody(api.code, api.message, api.details) } });
+        send({
+          event: 'error',
+          id: id(),
+          data: { status: api.status, ...errorBody(api.code, api.message, api.details) },
+        });
       }
     },
     { requestSignal: c.req.raw.signal, headers: modeHeaders(deps) },
   );
 }
 
-function turnRequest(deps: AppDeps, body: { input?: string | undefined; interaction?: unknown; parentId?: string | undefined }, key: string | undefined): TurnRequest {
+function turnRequest(
+  deps: AppDeps,
+  body: { input?: string | undefined; interaction?: unknown; parentId?: string | undefined },
+  key: string | undefined,
+): TurnRequest {
   if (body.input !== undefined && body.input.length > deps.limits.maxInputChars) {
-    throw new ApiError(413, 'input_too_long', `the input is ${body.input.length} characters; the limit is ${deps.limits.maxInputChars}`, {
-      limit: deps.limits.maxInputChars,
-    });
+    throw new ApiError(
+      413,
+      'input_too_long',
+      `the input is ${body.input.length} characters; the limit is ${deps.limits.maxInputChars}`,
+      {
+        limit: deps.limits.maxInputChars,
+      },
+    );
   }
   return {
     ...(body.parentId === undefined ? {} : { parentId: body.parentId }),
@@ -163,7 +203,8 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
       method: 'post',
       path: '/v1/sessions/:id/regenerate',
       tag: 'turns',
-      summary: 'Play a turn’s input again from its parent with a new seed: a sibling (swipe). The head by default.',
+      summary:
+        'Play a turn’s input again from its parent with a new seed: a sibling (swipe). The head by default.',
       params: sessionParams,
       query: turnQuery,
       body: regenerateBody,
@@ -212,7 +253,12 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
     },
     async ({ c, params, body }) =>
       guarded(async () => {
-        const session = await service.moveHead(c.get('principal').id, params.id, body.turnId, body.expectedHeadId);
+        const session = await service.moveHead(
+          c.get('principal').id,
+          params.id,
+          body.turnId,
+          body.expectedHeadId,
+        );
         return c.json({ session: sessionView(session) });
       }),
   );

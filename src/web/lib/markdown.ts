@@ -3,8 +3,8 @@
 // and a link keeps its target only when it is http(s) or mailto; anything else (`javascript:`, `data:`,
 // relative paths) renders as plain text.
 //
-// Supported: paragraphs, line breaks (two trailing spaces, a backslash, or a single newline inside a
-// paragraph, since models write prose line by line), ATX headings, *emphasis*, **strong**, `code`, fenced
+// Supported: paragraphs (a single newline is a soft break), hard line breaks (two trailing spaces or a
+// backslash before the newline), ATX headings, *emphasis*, **strong**, `code`, fenced
 // code blocks, > blockquotes, - / * / + and 1. lists, --- rules, [links](https://…).
 
 /** Characters read from one message; the rest is cut (a message this long is a bug upstream). */
@@ -197,10 +197,12 @@ export function parseInlines(text: string, depth = 0): Inline[] {
       continue;
     }
     if (c === '\n') {
-      // Trailing spaces before a newline are a hard break in Markdown; models rarely write them, and a
-      // newline inside a paragraph is almost always meant as one, so both become a line break.
+      // CommonMark: two trailing spaces make a hard break; otherwise a newline inside a paragraph is a
+      // soft break (a space), so text an author wrapped by hand reflows.
+      const hard = / {2,}$/.test(buffer);
       buffer = buffer.replace(/ +$/, '');
-      push({ kind: 'br' });
+      if (hard) push({ kind: 'br' });
+      else pushText(' ');
       i++;
       continue;
     }

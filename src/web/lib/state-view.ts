@@ -119,13 +119,6 @@ function entryOf(
   return { kind: 'text', key, path: dotted, value: shortJson(value) };
 }
 
-/** 0–100: where a bar's value sits between its bounds (clamped, since state may be out of bounds). */
-export function barPercent(entry: { value: number; min: number; max: number }): number {
-  const span = entry.max - entry.min;
-  if (!(span > 0)) return 0;
-  return Math.round(Math.min(1, Math.max(0, (entry.value - entry.min) / span)) * 100);
-}
-
 /** A readable label from a state key (`max_hp` → `max hp`). */
 export function labelOf(key: string): string {
   return key.replace(/_/g, ' ');

@@ -25,7 +25,7 @@ export function LightsOut({
     checked.ok ? newGame(checked.config, Math.random) : null,
   );
   const [focus, setFocus] = useState(0);
-  const grid = useRef<HTMLDivElement>(null);
+  const grid = useRef<HTMLFieldSetElement>(null);
 
   const finish = (final: LightsOutGame): void => {
     const hooks: string[] = [];
@@ -102,19 +102,20 @@ export function LightsOut({
           ? `Out of moves with ${left} still lit.${isNearMiss(game) && game.config.hooks.onNearMiss ? ` ${game.config.hooks.onNearMiss}` : ''}`
           : null}
       </p>
-      <div
+      <fieldset
         class="lights"
         ref={grid}
-        role="grid"
-        aria-label={`Lamps, ${size} by ${size}`}
+        data-testid="lamps"
         data-size={size}
         style={{ gridTemplateColumns: `repeat(${size}, 1fr)` }}
       >
+        <legend class="visually-hidden">
+          Lamps, {size} by {size}
+        </legend>
         {game.board.map((lit, i) => (
           <button
             key={i}
             type="button"
-            role="gridcell"
             aria-pressed={lit}
             aria-label={`Lamp row ${Math.floor(i / size) + 1} column ${(i % size) + 1}, ${lit ? 'lit' : 'dark'}`}
             tabIndex={i === focus ? 0 : -1}
@@ -129,7 +130,7 @@ export function LightsOut({
             {lit ? game.config.iconOn : game.config.iconOff}
           </button>
         ))}
-      </div>
+      </fieldset>
       <div class="toolbar">
         {over ? (
           <button type="button" class="primary" data-testid="minigame-send" onClick={() => finish(game)}>

@@ -119,7 +119,7 @@ export function Play({ sessionId }: { sessionId: string }) {
             {live ? <LiveView live={live} /> : null}
           </ol>
         </div>
-        <div ref={end} />
+        <div ref={end} class="story-end" />
         <p class="phase" role="status" data-testid="phase">
           {live ? `${PHASE_TEXT[live.phase]}${live.tool ? ` (${live.tool})` : ''}` : ''}
         </p>
@@ -204,7 +204,7 @@ export function Play({ sessionId }: { sessionId: string }) {
             </button>
           ))}
         </div>
-        <div class="tabpanel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} tabIndex={0}>
+        <div class="tabpanel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
           {tab === 'state' ? <StatePanel state={head?.state} fields={play.state.fields} /> : null}
           {tab === 'world' && head ? <WorldPanel sessionId={sessionId} turnId={head.id} /> : null}
           {tab === 'tree' && session ? (
@@ -242,7 +242,7 @@ function GameTime({ state }: { state: unknown }) {
     : `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, '0')}-${String(date.getUTCDate()).padStart(2, '0')} ${String(date.getUTCHours()).padStart(2, '0')}:${String(date.getUTCMinutes()).padStart(2, '0')}`;
   return (
     <span class="muted" style={{ marginLeft: 'auto' }} data-testid="game-time">
-      <span class="visually-hidden">Game time: </span>🕯 {shown}
+      Game time: {shown}
     </span>
   );
 }

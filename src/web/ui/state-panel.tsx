@@ -1,5 +1,5 @@
 // The state panel: the player-facing state laid out by the cartridge schema (bars for bounded numbers).
-import { barPercent, labelOf, type PanelEntry, type SchemaFieldView, statePanel } from '../lib/state-view.ts';
+import { labelOf, type PanelEntry, type SchemaFieldView, statePanel } from '../lib/state-view.ts';
 
 function Entry({ entry }: { entry: PanelEntry }) {
   switch (entry.kind) {
@@ -7,16 +7,13 @@ function Entry({ entry }: { entry: PanelEntry }) {
       return (
         <div class="stat" data-testid={`stat-${entry.path}`}>
           <span class="k">{labelOf(entry.key)}</span>
-          <div
+          <meter
             class="bar"
-            role="meter"
             aria-label={labelOf(entry.key)}
-            aria-valuemin={entry.min}
-            aria-valuemax={entry.max}
-            aria-valuenow={entry.value}
-          >
-            <span style={{ width: `${barPercent(entry)}%` }} />
-          </div>
+            min={entry.min}
+            max={entry.max}
+            value={entry.value}
+          />
           <span>
             {entry.value}/{entry.max}
           </span>

@@ -116,7 +116,8 @@ function evalNode(node: Expr, expr: Expression, ctx: EvalContext): Value {
   }
 }
 
-function compareLink(op: CompareOp, a: Value, b: Value, span: Span): boolean {
+/** One link `a op b` of a (possibly chained) comparison. */
+export function compareLink(op: CompareOp, a: Value, b: Value, span: Span): boolean {
   switch (op) {
     case '==':
       return a === b || valueEquals(a, b);
@@ -200,27 +201,40 @@ function evalDict(node: Extract<Expr, { kind: 'dict' }>, expr: Expression, ctx: 
   const out = newDict();
   let size = 0;
   for (const entry of node.entries) {
-    const k = evalNode(entry.key, expr, ctx);
-    let key: string;
-    if (typeof k === 'string') key = k;
-    else if (typeof k === 'number' && Number.isSafeInteger(k)) key = String(k);
-    else
-      throw new YareError(
-        'YARE_TYPE',
-        `a dict key must be a string or a whole number, not a ${typeName(k)}`,
-        entry.key.span,
-      );
+    const key = dictKeyOf(evalNode(entry.key, expr, ctx), entry.key.span);
     const value = evalNode(entry.value, expr, ctx);
-    if (!Object.hasOwn(out, key) && ++size > MAX_CONTAINER_SIZE) {
-      throw new YareError(
-        'YARE_CONTAINER_LIMIT',
-        `a dict has more than ${MAX_CONTAINER_SIZE} keys (MAX_CONTAINER_SIZE)`,
-        entry.key.span,
-      );
-    }
-    out[key] = value;
+    size = dictEntry(out, key, value, size, entry.key.span);
   }
   return out;
+}
+
+/** A dict literal's key: a string, or a whole number written as its text. */
+export function dictKeyOf(k: Value, span: Span): string {
+  if (typeof k === 'string') return k;
+  if (typeof k === 'number' && Number.isSafeInteger(k)) return String(k);
+  throw new YareError('YARE_TYPE', `a dict key must be a string or a whole number, not a ${typeName(k)}`, span);
+}
+
+/** Stores one entry of a dict literal; returns the new key count (a repeated key replaces, as in Python). */
+export function dictEntry(out: Dict, key: string, value: Value, size: number, span: Span): number {
+  let n = size;
+  if (!Object.hasOwn(out, key) && ++n > MAX_CONTAINER_SIZE) {
+    throw new YareError(
+      'YARE_CONTAINER_LIMIT',
+      `a dict has more than ${MAX_CONTAINER_SIZE} keys (MAX_CONTAINER_SIZE)`,
+      span,
+    );
+  }
+  out[key] = value;
+  return n;
+}
+
+/** The dice a computed `roll(...)` argument names, e.g. `roll('3d6')`. */
+export function diceOf(v: Value, span: Span): { count: number; sides: number } {
+  if (typeof v !== 'string') {
+    throw new YareError('YARE_BAD_DICE', `roll() needs dice like 1d20, not a ${typeName(v)}`, span);
+  }
+  return parseDiceText(v, span);
 }
 
 function evalCall(node: Extract<Expr, { kind: 'call' }>, expr: Expression, ctx: EvalContext): Value {
@@ -230,11 +244,7 @@ function evalCall(node: Extract<Expr, { kind: 'call' }>, expr: Expression, ctx: 
     case 'roll': {
       const arg = args[0]!;
       if (arg.kind === 'dice') return ctx.roll(arg.count, arg.sides, exprText(expr, node.span));
-      const v = evalNode(arg, expr, ctx);
-      if (typeof v !== 'string') {
-        throw new YareError('YARE_BAD_DICE', `roll() needs dice like 1d20, not a ${typeName(v)}`, arg.span);
-      }
-      const dice = parseDiceText(v, arg.span);
+      const dice = diceOf(evalNode(arg, expr, ctx), arg.span);
       return ctx.roll(dice.count, dice.sides, exprText(expr, node.span));
     }
     case 'abs':

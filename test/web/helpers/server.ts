@@ -45,7 +45,9 @@ function paced(model: ChatModel): ChatModel {
 
 function modelsFor(turn: TurnScript): ModelSet {
   const director = [
-    ...(turn.tools && turn.tools.length > 0 ? [{ toolCalls: turn.tools.map((t) => ({ name: t.name, args: t.args })) }] : []),
+    ...(turn.tools && turn.tools.length > 0
+      ? [{ toolCalls: turn.tools.map((t) => ({ name: t.name, args: t.args })) }]
+      : []),
     { text: 'Describe the outcome plainly.' },
   ];
   const text = turn.narration.join('');

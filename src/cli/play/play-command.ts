@@ -1,0 +1,78 @@
+// The terminal game (`mnesos play`): models, store, local player, session, then the read–play loop.
+// Sessions live in the same store as the server (`./.mnesos/mnesos.db` by default), owned by the same local
+// user, so a game started here can be continued in the browser and the other way round.
+
+import pc from 'picocolors';
+import { localPrincipal } from '../../server/auth.ts';
+import { CartridgeLibrary } from '../../session/library.ts';
+import { countingSeeds } from '../../session/seeds.ts';
+import { SessionService } from '../../session/service.ts';
+import { StoreInputError } from '../../store/errors.ts';
+import { openStore } from '../../store/open.ts';
+import type { Store } from '../../store/repository.ts';
+import { PlayGame } from './game.ts';
+import { chooseModels } from './models.ts';
+import { openPlaySession } from './open-session.ts';
+import { runRepl } from './repl.ts';
+import { createSpinner } from './spinner.ts';
+import { UserError } from '../user-error.ts';
+
+export interface PlayFlags {
+  session?: string;
+  db?: string;
+  llmScript?: string;
+  seed?: number;
+}
+
+async function open(url: string | undefined): Promise<Store> {
+  try {
+    return await openStore(url);
+  } catch (error) {
+    if (error instanceof StoreInputError) throw new UserError(`--db / MNESOS_DATABASE_URL: ${error.message}`);
+    throw error;
+  }
+}
+
+export async function runPlayCommand(cartridgeArg: string | undefined, flags: PlayFlags): Promise<void> {
+  // A closed pipe (`mnesos play | head`) ends the game quietly; a committed turn is already stored whole.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+  const choice = await chooseModels({ llmScript: flags.llmScript, env: process.env });
+  const store = await open(flags.db ?? process.env.MNESOS_DATABASE_URL);
+  try {
+    const principal = await localPrincipal(store);
+    const library = new CartridgeLibrary(store);
+    const service = new SessionService({
+      store,
+      library,
+      models: () => choice.models,
+      ...(flags.seed === undefined ? {} : { seeds: countingSeeds(flags.seed) }),
+    });
+    const opened = await openPlaySession({
+      store,
+      library,
+      service,
+      principalId: principal.id,
+      cartridgeArg,
+      sessionName: flags.session,
+    });
+    const terminal = process.stdout.isTTY === true && process.stdin.isTTY === true;
+    const colors = pc.createColors(process.stdout.isTTY === true && process.env.NO_COLOR === undefined);
+    const game = new PlayGame({
+      service,
+      store,
+      principalId: principal.id,
+      sessionId: opened.session.id,
+      choice,
+      out: { write: (text) => process.stdout.write(text) },
+      spinner: createSpinner(process.stdout),
+      colors,
+    });
+    await game.intro(opened);
+    await runRepl(game, { input: process.stdin, output: process.stdout, terminal, signals: process });
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,100 @@
+// Runs the CLI as a child process in a temporary working directory, with stdin fed from a string, and
+// collects its output. The environment is stripped of model and database settings so a test is offline
+// unless it says otherwise.
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+export const ROOT = resolve(HERE, '../..');
+/** main.ts with `turn` and `play` registered (see entry.ts). */
+const CLI = join(HERE, 'mnesos.mjs');
+
+export interface CliResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface CliOptions {
+  readonly cwd: string;
+  readonly input?: string;
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+function cleanEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (/^(MNESOS_|OPENAI_|ANTHROPIC_|GOOGLE_|FORCE_COLOR|NO_COLOR)/.test(key)) continue;
+    env[key] = value;
+  }
+  return { ...env, ...extra };
+}
+
+export function runCli(args: readonly string[], options: CliOptions): Promise<CliResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: options.cwd,
+      env: cleanEnv(options.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+export function tempDir(): {
+  dir: string;
+  file: (name: string, content: string) => string;
+  cleanup: () => void;
+} {
+  const dir = mkdtempSync(join(tmpdir(), 'mnesos-cli-'));
+  return {
+    dir,
+    file: (name, content) => {
+      const path = join(dir, name);
+      writeFileSync(path, content);
+      return path;
+    },
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** A loopback port nothing listens on (bound, then closed). */
+export function closedPort(): Promise<number> {
+  return new Promise((resolvePromise, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolvePromise(port));
+    });
+  });
+}
+
+/** Lines of a stdin script. */
+export function lines(...commands: string[]): string {
+  return `${commands.join('\n')}\n`;
+}
+
+export const ESC = '\u001b';
+
+/**
+ * Per-test time for tests that start the CLI several times: each start loads TypeScript through tsx, which
+ * takes seconds on a busy machine. A correctness bound, not a speed target.
+ */
+export const SPAWN_TIMEOUT_MS = 180_000;

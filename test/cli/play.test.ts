@@ -1,0 +1,172 @@
+// `mnesos play` driven through its stdin, as a player in a pipe would: no prompt, no escape codes, and the
+// game ends at end of input. Each test has its own working directory, so its own ./.mnesos database.
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { ESC, lines, runCli, SPAWN_TIMEOUT_MS, tempDir } from './helpers.ts';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+function workspace() {
+  const t = tempDir();
+  cleanups.push(t.cleanup);
+  return t;
+}
+
+/** Every `"key": value` printed for a key, in order (the /state dumps). */
+function valuesOf(stdout: string, key: string): string[] {
+  return [...stdout.matchAll(new RegExp(`"${key}": ("[^"]*"|[^,\\n]+)`, 'g'))].map((m) => m[1]!);
+}
+
+describe('play offline', { timeout: SPAWN_TIMEOUT_MS }, () => {
+  it('plays turns, shows the public state, undoes, saves and loads, and resumes the session later', async () => {
+    const { dir } = workspace();
+    const first = await runCli(['play', '--session', 'one', '--seed', '10'], {
+      cwd: dir,
+      input: lines(
+        '/travel destination="reedmaze"',
+        '/state',
+        '/save there',
+        '/explore_fen',
+        '/debug',
+        '/undo',
+        '/undo',
+        '/state',
+        '/load there',
+        '/state',
+        '/quit',
+      ),
+    });
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    const out = first.stdout;
+    // Offline, and says how to get a model.
+    expect(out).toContain('OFFLINE MODE');
+    expect(out).toContain('MNESOS_LLM_BASE_URL');
+    // The cartridge's first message opens the game; narration of the turns follows.
+    expect(out).toContain('Lanternmere');
+    expect(out).toContain('The player walks the plank-ways to the reedmaze.');
+    // /state: reedmaze after travel, tallow rest after two undos, reedmaze again after /load.
+    expect(valuesOf(out, 'location')).toEqual(['"reedmaze"', '"tallow rest"', '"reedmaze"']);
+    // /state is the public state only: no private fields (armor, attack_bonus, the bestiary).
+    expect(out).not.toContain('"attack_bonus"');
+    expect(out).not.toContain('"bestiary"');
+    expect(out).not.toContain('_pending_interaction');
+    // /debug shows the dice of the exploration and the rule calls.
+    expect(out).toMatch(/Rolls:\n {2}roll\(1d20\): 1d20 → \[\d+\] = \d+/);
+    expect(out).toContain('offline explore_fen {} ok');
+    expect(out).toContain('Undone: /explore_fen.');
+    expect(out).toContain("Saved 'there'.");
+    expect(out).toContain("Loaded 'there'.");
+    // A pipe gets plain text: no colours, no spinner.
+    expect(out).not.toContain(ESC);
+
+    const again = await runCli(['play', '--session', 'one'], { cwd: dir, input: lines('/state', '/saves') });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain("session 'one', resumed");
+    expect(valuesOf(again.stdout, 'location')).toEqual(['"reedmaze"']);
+    expect(again.stdout).toMatch(/^there$/m);
+  });
+
+  it('runs mini-games through /resolve, refuses free text meanwhile, and /event, /retry and /undo are turns', async () => {
+    const { dir } = workspace();
+    const result = await runCli(['play', '--seed', '1'], {
+      cwd: dir,
+      input: lines(
+        '/event travel destination="drowned chapel"',
+        '/unseal_chapel',
+        'I knock on the door',
+        '/resolve status=completed moves=9',
+        '/state',
+        '/debug',
+        '/retry',
+        '/undo',
+        '/undo',
+        '/undo',
+        '/state',
+      ),
+    });
+    expect(result.code).toBe(0);
+    const out = result.stdout;
+    expect(out).toContain('state.player.location: "tallow rest" → "drowned chapel"');
+    expect(out).toContain('A mini-game is waiting: lights_out.');
+    expect(out).toContain('/resolve status=completed');
+    expect(out).toContain('Cannot process free-text input while a mini-game is pending');
+    expect(out).toContain('Every witch-lamp goes dark and the chapel door grinds open.');
+    expect(out).toContain('Input: [minigame:lights_out status=completed moves=9]');
+    // The resolver ran: the chapel is open, then three undos (retry sibling → puzzle → /event) undo it all.
+    expect(valuesOf(out, 'chapel_sealed')).toEqual(['false', 'true']);
+    expect(valuesOf(out, 'location')).toEqual(['"drowned chapel"', '"tallow rest"']);
+    expect(out).toContain('Undone: [author] travel.');
+  });
+
+  it('lists the commands and the cartridge events with /help', async () => {
+    const { dir } = workspace();
+    const result = await runCli(['play'], { cwd: dir, input: lines('/help') });
+    expect(result.code).toBe(0);
+    for (const command of [
+      '/state',
+      '/debug',
+      '/event',
+      '/undo',
+      '/retry',
+      '/save',
+      '/load',
+      '/resolve',
+      '/quit',
+    ]) {
+      expect(result.stdout).toContain(command);
+    }
+    expect(result.stdout).toContain('travel destination="tallow rest"|"brine market"');
+  });
+});
+
+describe('play with a scripted model', { timeout: SPAWN_TIMEOUT_MS }, () => {
+  it('streams the narration, survives a provider failure without saving it, and shows the trace in /debug', async () => {
+    const { dir, file } = workspace();
+    const script = file(
+      'script.json',
+      JSON.stringify({
+        director: [
+          { error: { kind: 'http', status: 500, message: 'upstream exploded' } },
+          {
+            text: '### 1. Outcomes\nThe player reaches the market.',
+            toolCalls: [{ name: 'travel', args: { destination: 'brine market' } }],
+          },
+        ],
+        narrator: [{ chunks: ['The plank-ways ', 'creak underfoot ', 'as you reach the Brine Market.'] }],
+      }),
+    );
+    const result = await runCli(['play', '--llm-script', script], {
+      cwd: dir,
+      input: lines('I walk to the market', '/state', 'I walk to the market', '/state', '/debug'),
+    });
+    expect(result.code).toBe(0);
+    const out = result.stdout;
+    expect(out).toContain('Model: scripted models from');
+    expect(out).not.toContain('OFFLINE MODE');
+    expect(out).toContain('The model failed');
+    expect(out).toContain('upstream exploded');
+    expect(out).toContain('The plank-ways creak underfoot as you reach the Brine Market.');
+    // The failed turn changed nothing; the second one moved the player.
+    expect(valuesOf(out, 'location')).toEqual(['"tallow rest"', '"brine market"']);
+    expect(out).toContain('round 1 travel({"destination":"brine market"}) → ok');
+    expect(out).toMatch(/director #1: \d+ of 8000 tokens/);
+    expect(out).toMatch(/director: 1 call\(s\), \d+ in \(0 cached\), \d+ out/);
+    expect(out).toContain('narrator=scripted-narrator');
+  });
+});
+
+describe('play exit codes', { timeout: SPAWN_TIMEOUT_MS }, () => {
+  it('exits 1 for a cartridge that does not exist, 2 for a bad option', async () => {
+    const { dir } = workspace();
+    const missing = await runCli(['play', 'no-such-cartridge'], { cwd: dir });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("No cartridge folder at 'no-such-cartridge'");
+    const bad = await runCli(['play', '--no-such-option'], { cwd: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('unknown option');
+  });
+});
