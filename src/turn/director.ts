@@ -203,7 +203,11 @@ export async function* runDirector(
       stop = 'directives';
       break;
     }
-    exchange.push({ role: 'assistant', content: response.text, toolCalls: echoableCalls(response.toolCalls) });
+    exchange.push({
+      role: 'assistant',
+      content: response.text,
+      toolCalls: echoableCalls(response.toolCalls),
+    });
     ctx.finishDirectives = undefined;
     let failed = false;
     let informs = false;

@@ -214,7 +214,11 @@ export async function settleProposal(
 ): Promise<LedgerOutcome> {
   const at = stampOf(ctx);
   const attempts: LedgerAttempt[] = [];
-  const unchanged = (status: LedgerStatus, repairs: number, errors: readonly LedgerIssue[]): LedgerOutcome => ({
+  const unchanged = (
+    status: LedgerStatus,
+    repairs: number,
+    errors: readonly LedgerIssue[],
+  ): LedgerOutcome => ({
     status,
     events: [],
     world: ctx.ledger.world,

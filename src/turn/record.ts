@@ -173,16 +173,24 @@ export function replayTurnRules(
  * Re-validates the record's committed batch against the world before (the save is untrusted input, L-46)
  * and re-applies it at the recorded stamp. Records written before the ledger existed carry no batch.
  */
-function replayLedger(cartridge: TurnCartridge, record: TurnRecord, before: World, divergences: string[]): World {
+function replayLedger(
+  cartridge: TurnCartridge,
+  record: TurnRecord,
+  before: World,
+  divergences: string[],
+): World {
   const ledger = (record as Partial<Pick<TurnRecord, 'ledger'>>).ledger;
   const events: readonly unknown[] = Array.isArray(record.ledgerEvents) ? record.ledgerEvents : [];
   if (ledger === undefined || ledger.status !== 'applied') {
     if (events.length > 0) {
-      divergences.push(`the record says ${ledger?.status ?? 'no ledger'} but carries ${events.length} ledger event(s)`);
+      divergences.push(
+        `the record says ${ledger?.status ?? 'no ledger'} but carries ${events.length} ledger event(s)`,
+      );
     }
     return before;
   }
-  const at: Stamp = ledger.gameTime === undefined ? { turn: ledger.turn } : { turn: ledger.turn, gameTime: ledger.gameTime };
+  const at: Stamp =
+    ledger.gameTime === undefined ? { turn: ledger.turn } : { turn: ledger.turn, gameTime: ledger.gameTime };
   const result = proposeBatch(before, events, cartridge.ledger.policy, { at, source: 'narrator' });
   if (!result.ok) {
     const reasons = result.errors.map((e) => `#${e.index} ${e.code}: ${e.message}`).join('; ');

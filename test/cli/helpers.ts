@@ -2,7 +2,7 @@
 // collects its output. The environment is stripped of model and database settings so a test is offline
 // unless it says otherwise.
 
-import { spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -35,25 +35,52 @@ function cleanEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessE
   return { ...env, ...extra };
 }
 
-export function runCli(args: readonly string[], options: CliOptions): Promise<CliResult> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: options.cwd,
-      env: cleanEnv(options.env),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
+export interface RunningCli {
+  readonly child: ChildProcessWithoutNullStreams;
+  /** Resolves when stdout contains `text`. */
+  waitFor(text: string): Promise<void>;
+  readonly done: Promise<CliResult>;
+}
+
+/** Starts the CLI and leaves stdin open, for tests that talk to it or signal it. */
+export function startCli(args: readonly string[], options: Omit<CliOptions, 'input'>): RunningCli {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: options.cwd,
+    env: cleanEnv(options.env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const waiters: { text: string; resolve: () => void }[] = [];
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    for (const waiter of waiters.splice(0)) {
+      if (stdout.includes(waiter.text)) waiter.resolve();
+      else waiters.push(waiter);
+    }
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const done = new Promise<CliResult>((resolvePromise, reject) => {
     child.on('error', reject);
     child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
   });
+  return {
+    child,
+    done,
+    waitFor: (text) =>
+      new Promise((resolveWait) => {
+        if (stdout.includes(text)) resolveWait();
+        else waiters.push({ text, resolve: resolveWait });
+      }),
+  };
+}
+
+export function runCli(args: readonly string[], options: CliOptions): Promise<CliResult> {
+  const running = startCli(args, options);
+  running.child.stdin.end(options.input ?? '');
+  return running.done;
 }
 
 export function tempDir(): {

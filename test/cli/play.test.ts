@@ -2,7 +2,7 @@
 // game ends at end of input. Each test has its own working directory, so its own ./.mnesos database.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { ESC, lines, runCli, SPAWN_TIMEOUT_MS, tempDir } from './helpers.ts';
+import { ESC, lines, runCli, SPAWN_TIMEOUT_MS, startCli, tempDir } from './helpers.ts';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -156,6 +156,37 @@ describe('play with a scripted model', { timeout: SPAWN_TIMEOUT_MS }, () => {
     expect(out).toMatch(/director #1: \d+ of 8000 tokens/);
     expect(out).toMatch(/director: 1 call\(s\), \d+ in \(0 cached\), \d+ out/);
     expect(out).toContain('narrator=scripted-narrator');
+  });
+});
+
+describe('play interrupted', { timeout: SPAWN_TIMEOUT_MS }, () => {
+  it('leaves cleanly on SIGINT and never commits the turn it cancelled', async () => {
+    const { dir, file } = workspace();
+    // The Director takes long enough that the interrupt always comes first (the delay honours the abort).
+    const script = file(
+      'slow.json',
+      JSON.stringify({
+        director: [
+          {
+            delayMs: 60_000,
+            text: '### 1. Outcomes\nMarket.',
+            toolCalls: [{ name: 'travel', args: { destination: 'brine market' } }],
+          },
+        ],
+        narrator: [{ text: 'You arrive.' }],
+      }),
+    );
+    const game = startCli(['play', '--session', 'cut', '--llm-script', script], { cwd: dir });
+    await game.waitFor('Type what you do');
+    game.child.stdin.write('I walk to the market\n/state\n');
+    game.child.kill('SIGINT');
+    const result = await game.done;
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('You arrive.');
+
+    const after = await runCli(['play', '--session', 'cut'], { cwd: dir, input: lines('/state', '/debug') });
+    expect(valuesOf(after.stdout, 'location')).toEqual(['"tallow rest"']);
+    expect(after.stdout).toContain('No turn played yet');
   });
 });
 

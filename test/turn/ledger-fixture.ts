@@ -77,9 +77,7 @@ export const DIRECTIVES = '### 1. Outcomes\nThe scene goes on.\n### 4. Guardrail
 
 /** A narrator response: prose, then one `record_world_changes` call with these arguments. */
 export function narrate(text: string, args?: unknown): Record<string, unknown> {
-  return args === undefined
-    ? { text }
-    : { text, toolCalls: [{ name: 'record_world_changes', args }] };
+  return args === undefined ? { text } : { text, toolCalls: [{ name: 'record_world_changes', args }] };
 }
 
 /** A repair answer: only the tool call, with these arguments (or this raw text). */

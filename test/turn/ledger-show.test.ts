@@ -58,7 +58,10 @@ beforeAll(async () => {
   if (!registered.ok) throw new Error(registered.errors.map((e) => e.message).join('\n'));
   await store.createPrincipal({ id: 'local-user', name: 'local user' });
   const service = new SessionService({ store, library, models: () => null });
-  const created = await service.createSession('local-user', { cartridgeVersion: registered.version.id, seed: 1 });
+  const created = await service.createSession('local-user', {
+    cartridgeVersion: registered.version.id,
+    seed: 1,
+  });
   sessionId = created.session.id;
   let parentId = created.turn.id;
   let world = undefined as TurnRecord['ledger']['worldAfter'] | undefined;
@@ -100,7 +103,9 @@ describe('ledger show', () => {
     expect(text).toContain('Scene (turn 2) at The Hollow Woods [woods]: "Alone in the woods."');
     expect(text).toContain('  present: Wren [player]');
     expect(text).toContain('Entities (9):');
-    expect(text).toContain('  - Wren [player] (person); at: The Old Mill [mill]; holds: Brass Lantern [lantern]');
+    expect(text).toContain(
+      '  - Wren [player] (person); at: The Old Mill [mill]; holds: Brass Lantern [lantern]',
+    );
     expect(text).toContain('  - Brass Lantern [lantern] (item); held by: Wren [player]');
     expect(text).toContain('Facts (0 current, 1 withdrawn):');
     expect(text).toContain(
@@ -175,7 +180,10 @@ describe('ledger show', () => {
       if (!registered.ok) throw new Error('no cartridge');
       await other.createPrincipal({ id: 'local-user', name: 'local user' });
       const service = new SessionService({ store: other, library, models: () => null });
-      const created = await service.createSession('local-user', { cartridgeVersion: registered.version.id, seed: 1 });
+      const created = await service.createSession('local-user', {
+        cartridgeVersion: registered.version.id,
+        seed: 1,
+      });
       const gold = { event_type: 'set_entity_attribute', entity: 'player', attribute: 'gold', value: 9999 };
       const appended = await other.appendTurn({
         sessionId: created.session.id,
@@ -198,9 +206,13 @@ describe('ledger show', () => {
 
   it('is a bin/mnesos command', async () => {
     const run = promisify(execFile);
-    const { stdout } = await run(join(ROOT, 'bin/mnesos'), ['ledger', 'show', sessionId, '--db', db, '--turn', '2', '--json'], {
-      cwd: ROOT,
-    });
+    const { stdout } = await run(
+      join(ROOT, 'bin/mnesos'),
+      ['ledger', 'show', sessionId, '--db', db, '--turn', '2', '--json'],
+      {
+        cwd: ROOT,
+      },
+    );
     expect(JSON.parse(stdout)).toMatchObject({ ok: true, turn: { depth: 2 } });
     // Same world as the function prints.
     const { out, push } = lines();

@@ -30,15 +30,7 @@ import {
 } from '../../src/turn/limits.ts';
 import type { LedgerIssue } from '../../src/turn/types.ts';
 import { collect, initialState, lanternmere, scripted, shared } from './helpers.ts';
-import {
-  DIRECTIVES,
-  millRoad,
-  millState,
-  millTurn,
-  narrate,
-  rawCall,
-  recordCall,
-} from './ledger-fixture.ts';
+import { DIRECTIVES, millRoad, millState, millTurn, narrate, rawCall, recordCall } from './ledger-fixture.ts';
 
 const CREATE_TOM = {
   events: [
@@ -85,7 +77,12 @@ describe('inline proposals', () => {
       errors: [],
     });
     expect(record.ledger.attempts).toEqual([
-      { kind: 'narrator', calls: [{ name: 'record_world_changes', rawArgs: JSON.stringify(CREATE_TOM) }], ok: true, errors: [] },
+      {
+        kind: 'narrator',
+        calls: [{ name: 'record_world_changes', rawArgs: JSON.stringify(CREATE_TOM) }],
+        ok: true,
+        errors: [],
+      },
     ]);
     // Wire form, in order; the engine assigned the fact id from the ledger turn and the event's index.
     expect(record.ledgerEvents.map((e) => e.event_type)).toEqual([
@@ -215,7 +212,9 @@ describe('repairs', () => {
     const { record, models } = await millTurn([
       narrate('The mill creaks.', BAD_REF),
       recordCall(BAD_REF),
-      recordCall({ events: [{ event_type: 'set_entity_attribute', entity: 'player', attribute: 'gold', value: 9999 }] }),
+      recordCall({
+        events: [{ event_type: 'set_entity_attribute', entity: 'player', attribute: 'gold', value: 9999 }],
+      }),
       recordCall(CREATE_TOM),
     ]);
     expect(MAX_LEDGER_REPAIRS).toBe(2);
@@ -245,7 +244,11 @@ describe('repairs', () => {
   it('keeps the raw arguments in the audit trail up to MAX_LEDGER_AUDIT_CHARS and cuts one past it', async () => {
     const at = 'x'.repeat(MAX_LEDGER_AUDIT_CHARS);
     const past = 'y'.repeat(MAX_LEDGER_AUDIT_CHARS + 1);
-    const { record } = await millTurn([{ text: 'Hm.', ...rawCall(at) }, rawCall(past), recordCall({ events: [] })]);
+    const { record } = await millTurn([
+      { text: 'Hm.', ...rawCall(at) },
+      rawCall(past),
+      recordCall({ events: [] }),
+    ]);
     const [first, second] = record.ledger.attempts;
     expect(first!.calls[0]!.rawArgs).toBe(at);
     expect(codes(first!.errors)).toEqual(['LEDGER_NOT_JSON']);
@@ -360,19 +363,27 @@ describe('time from record_world_changes', () => {
     ]);
     expect(record.stateAfter.game_time).toBe('1199-01-01T21:00:00');
     expect(record.time.advancedSeconds).toBe(13 * 3600);
-    expect(record.ledger.worldAfter.entities.tom!.created).toEqual({ turn: 1, gameTime: '1199-01-01T21:00:00' });
+    expect(record.ledger.worldAfter.entities.tom!.created).toEqual({
+      turn: 1,
+      gameTime: '1199-01-01T21:00:00',
+    });
   });
 
   it('a time.set in the past, or more time than a turn may take, rejects the batch (then repaired)', async () => {
-    const { record } = await millTurn([
-      narrate('Back to dawn.', { ...CREATE_TOM, time: { set: '1199-01-01T06:00:00' } }),
-      recordCall({ events: [], time: { advance: '366d' } }),
-      recordCall({ events: [], time: { advance: '1h' } }),
-    ], { director: [travel] });
+    const { record } = await millTurn(
+      [
+        narrate('Back to dawn.', { ...CREATE_TOM, time: { set: '1199-01-01T06:00:00' } }),
+        recordCall({ events: [], time: { advance: '366d' } }),
+        recordCall({ events: [], time: { advance: '1h' } }),
+      ],
+      { director: [travel] },
+    );
     const [past, tooLong] = record.ledger.attempts;
     expect(past!.errors[0]).toMatchObject({ code: 'LEDGER_BAD_TIME', field: 'time' });
     expect(past!.errors[0]!.message).toMatch(/the clock never goes back/);
-    expect(tooLong!.errors[0]!.message).toContain(`the limit is ${MAX_TIME_ADVANCE_SECONDS} (MAX_TIME_ADVANCE_SECONDS)`);
+    expect(tooLong!.errors[0]!.message).toContain(
+      `the limit is ${MAX_TIME_ADVANCE_SECONDS} (MAX_TIME_ADVANCE_SECONDS)`,
+    );
     expect(record.ledger.status).toBe('applied');
     expect(record.time.advancedSeconds).toBe(1800 + 3600);
   });
@@ -461,7 +472,10 @@ describe('echoing hostile tool calls back to the model', () => {
 
   it('a ledger repair echoes a 30,000-deep call as {} (B-44), so nothing downstream recurses into it', async () => {
     const deep = `{"events":${'['.repeat(30_000)}${']'.repeat(30_000)}}`;
-    const { record, models } = await millTurn([{ text: 'Deep.', ...rawCall(deep) }, recordCall({ events: [] })]);
+    const { record, models } = await millTurn([
+      { text: 'Deep.', ...rawCall(deep) },
+      recordCall({ events: [] }),
+    ]);
     expect(record.ledger.attempts[0]!.errors[0]!.code).toBe('LEDGER_TOO_DEEP');
     const echoed = models.narrator.requests[1]!.messages.find((m) => m.role === 'assistant');
     expect(echoed).toMatchObject({ toolCalls: [{ args: {}, rawArgs: '{}' }] });

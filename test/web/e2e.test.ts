@@ -307,14 +307,21 @@ describe('web client', () => {
     expect(await roll.textContent()).toMatch(/1d20 → \[\d+\] = \d+/);
     expect(await textOf('trace-tool')).toContain('explore_fen');
     await screenshot(page, '11-author-roll');
+    // The console runs an event on the current state without changing the game.
+    await page.getByTestId('console-event').fill('travel');
+    await page.getByLabel('Inputs (JSON)').fill('{"destination": "brine market"}');
+    await page.getByTestId('console-run').click();
+    await expect.poll(() => textOf('console-result')).toContain('brine market');
+    expect(await narrations()).toHaveLength(3);
   });
 
   it('plays a turn and moves between panels with the keyboard alone', async () => {
     server.queueTurn({ narration: ['The reeds ', 'whisper ', 'back.'] });
-    // After a turn the input has the focus again: type and press Enter.
-    await expect
-      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
-      .toBe('player-input');
+    // The focus is on the Author tab (the last test opened it): Shift+Tab back to the input.
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? '');
+    for (let i = 0; i < 5 && (await focused()) !== 'player-input'; i++)
+      await page.keyboard.press('Shift+Tab');
+    expect(await focused()).toBe('player-input');
     await page.keyboard.type('I whisper to the reeds');
     await page.keyboard.press('Enter');
     await expect.poll(() => lastNarration(), { timeout: 15_000 }).toContain('whisper back.');

@@ -4,6 +4,8 @@ import type { Command } from 'commander';
 import { register as evalCommand } from './eval.ts';
 import { register as ledger } from './ledger.ts';
 import { register as runEvent } from './run-event.ts';
+import { register as serve } from './serve.ts';
+import { register as session } from './session.ts';
 import { register as validate } from './validate.ts';
 
 export const commandModules: ReadonlyArray<(program: Command) => void> = [

@@ -51,14 +51,18 @@ function entityLine(world: World, e: EntityRecord, holds: readonly string[]): st
   if (holds.length > 0) parts.push(`holds: ${holds.map((k) => name(world, k)).join(', ')}`);
   if (e.conditions.length > 0) parts.push(`conditions: ${e.conditions.join(', ')}`);
   const attrs = Object.keys(e.attributes).sort();
-  if (attrs.length > 0) parts.push(`attributes: ${attrs.map((a) => `${a}=${JSON.stringify(e.attributes[a])}`).join(', ')}`);
+  if (attrs.length > 0)
+    parts.push(`attributes: ${attrs.map((a) => `${a}=${JSON.stringify(e.attributes[a])}`).join(', ')}`);
   if (e.description !== undefined) parts.push(`description: ${JSON.stringify(e.description)}`);
   return `  - ${parts.join('; ')}`;
 }
 
 function factLine(world: World, f: FactRecord): string {
   const subject = f.subject === undefined ? '' : `${name(world, f.subject)} `;
-  const object = f.object === undefined ? '' : ` ${lookup(world.entities, f.object) ? name(world, f.object) : `fact [${f.object}]`}`;
+  const object =
+    f.object === undefined
+      ? ''
+      : ` ${lookup(world.entities, f.object) ? name(world, f.object) : `fact [${f.object}]`}`;
   const value = f.value === undefined ? '' : ` = ${JSON.stringify(f.value)}`;
   const withdrawn =
     f.invalidated === undefined
@@ -74,8 +78,12 @@ export function formatWorld(world: World): string[] {
   if (scene === null) lines.push('Scene: none');
   else {
     const where = scene.location === undefined ? '' : ` at ${name(world, scene.location)}`;
-    lines.push(`Scene (${when(scene.set)})${where}${scene.summary === undefined ? '' : `: ${JSON.stringify(scene.summary)}`}`);
-    lines.push(`  present: ${scene.present.length === 0 ? 'nobody' : scene.present.map((k) => name(world, k)).join(', ')}`);
+    lines.push(
+      `Scene (${when(scene.set)})${where}${scene.summary === undefined ? '' : `: ${JSON.stringify(scene.summary)}`}`,
+    );
+    lines.push(
+      `  present: ${scene.present.length === 0 ? 'nobody' : scene.present.map((k) => name(world, k)).join(', ')}`,
+    );
   }
   const keys = Object.keys(world.entities).sort();
   const holds = new Map<string, string[]>();
@@ -89,13 +97,19 @@ export function formatWorld(world: World): string[] {
   const withdrawn = facts.filter((f) => f.invalidated !== undefined).length;
   lines.push(`Facts (${facts.length - withdrawn} current, ${withdrawn} withdrawn):`);
   for (const fact of facts) lines.push(factLine(world, fact));
-  const ties = Object.keys(world.relationships).sort().map((id) => world.relationships[id]!);
+  const ties = Object.keys(world.relationships)
+    .sort()
+    .map((id) => world.relationships[id]!);
   lines.push(`Relationships (${ties.length}):`);
   for (const tie of ties) {
     const periods = tie.periods
-      .map((p) => (p.ended === undefined ? `since ${when(p.started)}` : `${when(p.started)} to ${when(p.ended)}`))
+      .map((p) =>
+        p.ended === undefined ? `since ${when(p.started)}` : `${when(p.started)} to ${when(p.ended)}`,
+      )
       .join('; ');
-    lines.push(`  - ${name(world, tie.source)} ${JSON.stringify(tie.relationship)} ${name(world, tie.target)} (${periods})`);
+    lines.push(
+      `  - ${name(world, tie.source)} ${JSON.stringify(tie.relationship)} ${name(world, tie.target)} (${periods})`,
+    );
   }
   const threadKeys = Object.keys(world.threads).sort();
   lines.push(`Threads (${threadKeys.length}):`);
@@ -136,7 +150,9 @@ async function show(sessionId: string, options: ShowOptions, env: NodeJS.Process
       session = await service.getSession(principal, sessionId);
     } catch (error) {
       if (isSessionError(error) && error.code === 'not-found') {
-        throw new ShowError(`session ${sessionId} not found for principal ${principal} (another owner? use --principal)`);
+        throw new ShowError(
+          `session ${sessionId} not found for principal ${principal} (another owner? use --principal)`,
+        );
       }
       throw error;
     }
@@ -164,7 +180,9 @@ async function show(sessionId: string, options: ShowOptions, env: NodeJS.Process
     const turn = await store.getTurn(sessionId, turnId);
     if (!found.result.ok) {
       const reasons = found.result.errors.map((e) => `${e.code}: ${e.message}`).join('; ');
-      throw new ShowError(`the ledger of session ${sessionId} does not replay at depth ${found.result.turn ?? '?'}: ${reasons}`);
+      throw new ShowError(
+        `the ledger of session ${sessionId} does not replay at depth ${found.result.turn ?? '?'}: ${reasons}`,
+      );
     }
     return { sessionId, turn: { id: turnId, depth: turn?.depth ?? depth }, world: found.result.world };
   } finally {

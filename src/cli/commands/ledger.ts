@@ -177,10 +177,18 @@ export function register(program: Command): void {
     });
   ledger
     .command('show')
-    .description('Print the world of a stored session at a turn: scene, entities, facts, relationships, threads.')
+    .description(
+      'Print the world of a stored session at a turn: scene, entities, facts, relationships, threads.',
+    )
     .argument('<session>', 'the session id')
-    .option('--turn <n|id>', "a depth on the head's branch (0: the starting world) or a turn id; default: the head")
-    .option('--db <url>', 'the database: sqlite:PATH, a file path or postgres://…; default MNESOS_DATABASE_URL, else ./.mnesos/mnesos.db')
+    .option(
+      '--turn <n|id>',
+      "a depth on the head's branch (0: the starting world) or a turn id; default: the head",
+    )
+    .option(
+      '--db <url>',
+      'the database: sqlite:PATH, a file path or postgres://…; default MNESOS_DATABASE_URL, else ./.mnesos/mnesos.db',
+    )
     .option('--principal <id>', 'the owner of the session (default: the local user, local-user)')
     .option('--json', 'print one JSON object: {ok, session, turn: {id, depth}, world}')
     .action(async (sessionId: string, options: ShowOptions) => {

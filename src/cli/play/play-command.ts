@@ -70,8 +70,9 @@ export async function runPlayCommand(cartridgeArg: string | undefined, flags: Pl
       spinner: createSpinner(process.stdout),
       colors,
     });
-    await game.intro(opened);
-    await runRepl(game, { input: process.stdin, output: process.stdout, terminal, signals: process });
+    await runRepl(game, { input: process.stdin, output: process.stdout, terminal, signals: process }, () =>
+      game.intro(opened),
+    );
   } finally {
     await store.close();
   }

@@ -17,7 +17,8 @@ export interface ReplIO {
 
 export const PROMPT = '> ';
 
-export async function runRepl(game: PlayGame, io: ReplIO): Promise<void> {
+/** `start` runs once the interrupt handlers are in place (the intro), so an early Ctrl-C is handled too. */
+export async function runRepl(game: PlayGame, io: ReplIO, start?: () => Promise<void>): Promise<void> {
   const rl = createInterface({
     input: io.input,
     ...(io.terminal ? { output: io.output } : {}),
@@ -39,8 +40,11 @@ export async function runRepl(game: PlayGame, io: ReplIO): Promise<void> {
   };
   io.signals?.on('SIGINT', onSignal);
   try {
-    if (io.terminal) rl.prompt();
+    await start?.();
+    if (io.terminal && !stopping) rl.prompt();
     for await (const line of rl) {
+      // Lines already read when the interrupt came are not played.
+      if (stopping) break;
       running = new AbortController();
       let outcome: Awaited<ReturnType<PlayGame['handle']>>;
       try {
