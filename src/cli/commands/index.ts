@@ -13,4 +13,6 @@ export const commandModules: ReadonlyArray<(program: Command) => void> = [
   runEvent,
   evalCommand,
   ledger,
+  serve,
+  session,
 ];

@@ -48,7 +48,8 @@ export function phaseLabel(phase: string): PhaseLabel {
 function messageOf(error: unknown): string {
   if (error instanceof ApiFailure) return error.message;
   // The player pressed Stop: the server abandons the turn and commits nothing.
-  if (error instanceof Error && error.name === 'AbortError') return 'Stopped: the turn was cancelled and nothing was saved.';
+  if (error instanceof Error && error.name === 'AbortError')
+    return 'Stopped: the turn was cancelled and nothing was saved.';
   return error instanceof Error ? error.message : String(error);
 }
 
