@@ -4,12 +4,13 @@
 
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import type { ModelSet } from '../llm/types.ts';
 import { CartridgeLibrary } from '../session/library.ts';
 import type { SeedSource } from '../session/seeds.ts';
 import { SessionService } from '../session/service.ts';
+import { PROJECT_ROOT } from '../project-root.ts';
 import { openStore } from '../store/open.ts';
 import type { Store } from '../store/repository.ts';
 import { createApp } from './app.ts';
@@ -26,7 +27,7 @@ import { Metrics } from './metrics.ts';
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8787;
 /** The demo cartridge every fresh server offers. */
-export const DEFAULT_CARTRIDGE_DIR = fileURLToPath(new URL('../../cartridges/lanternmere', import.meta.url));
+export const DEFAULT_CARTRIDGE_DIR = join(PROJECT_ROOT, 'cartridges', 'lanternmere');
 
 export class StartRefused extends Error {
   override readonly name = 'StartRefused';

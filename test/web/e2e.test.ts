@@ -308,10 +308,9 @@ describe('web client', () => {
     expect(await textOf('trace-tool')).toContain('explore_fen');
     await screenshot(page, '11-author-roll');
     // The console runs an event on the current state without changing the game.
-    await page.getByTestId('console-event').fill('travel');
-    await page.getByLabel('Inputs (JSON)').fill('{"destination": "brine market"}');
+    await page.getByTestId('console-event').fill('check_pack');
     await page.getByTestId('console-run').click();
-    await expect.poll(() => textOf('console-result')).toContain('brine market');
+    await expect.poll(() => textOf('console-result')).toContain('Pack item 1: iron hook.');
     expect(await narrations()).toHaveLength(3);
   });
 

@@ -39,10 +39,12 @@ export async function runRepl(game: PlayGame, io: ReplIO, start?: () => Promise<
     rl.close();
   };
   io.signals?.on('SIGINT', onSignal);
+  // Taken before `start` so lines that arrive during the intro are buffered, not dropped.
+  const input = rl[Symbol.asyncIterator]();
   try {
     await start?.();
     if (io.terminal && !stopping) rl.prompt();
-    for await (const line of rl) {
+    for await (const line of { [Symbol.asyncIterator]: () => input }) {
       // Lines already read when the interrupt came are not played.
       if (stopping) break;
       running = new AbortController();
