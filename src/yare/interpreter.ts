@@ -30,7 +30,7 @@ import type {
 import { binaryOp } from './expr/arithmetic.ts';
 import { formatValue, toNumeric, toStateValue, truthy, typeName, valueEquals } from './python.ts';
 import { allPaths, dictDepth, schemaAt } from './schema.ts';
-import { type Dict, inheritsNothing, isDict, newDict, PyFloat, type Value, toValue } from './values.ts';
+import { DICT_PROTOTYPE, type Dict, inheritsNothing, isDict, newDict, PyFloat, type Value, toValue } from './values.ts';
 
 export interface RunError {
   readonly code: YareErrorCode;
@@ -226,9 +226,11 @@ class Machine implements EvalContext {
   depth = 0;
   notes: string[] = [];
   steps = 0;
-  /** Objects created during the current run, which it may change in place. */
-  /** A short list (a handful of objects per run): scanning it beats a Set's allocation and hashing. */
-  readonly owned: object[] = [];
+  /**
+   * Objects created during the current run, which it may change in place. A short list (a handful of
+   * objects per run): scanning it beats a Set's allocation and hashing.
+   */
+  owned: object[] = NOTHING_OWNED;
   firstRoll = 0;
   /** The place of the step or expression running now: where an error without its own place happened. */
   currentPlace: SourcePlace | undefined = undefined;
@@ -252,9 +254,10 @@ class Machine implements EvalContext {
 
   run(eventName: string, inputs: unknown): RunResult {
     const before = this.root;
-    this.owned.length = 0;
-    this.temp = newDict();
-    this.owned.push(this.temp);
+    const temp = newDict();
+    this.temp = temp;
+    // A fresh list per run (cheaper than truncating one): nothing from an earlier run is owned by this one.
+    this.owned = [temp];
     this.notes = [];
     this.steps = 0;
     this.firstRoll = this.dice.rolls.length;
@@ -267,11 +270,11 @@ class Machine implements EvalContext {
         );
       }
       this.invoke(event, prepareInputs(event.def, inputs), 1);
-      this.owned.length = 0;
+      this.owned = NOTHING_OWNED;
       return { ok: true, state: this.root, notes: this.notes, rolls: this.dice.rolls.slice(this.firstRoll) };
     } catch (error) {
       this.root = before;
-      this.owned.length = 0;
+      this.owned = NOTHING_OWNED;
       return {
         ok: false,
         error: toRunError(error, eventName, this.currentPlace),
@@ -339,7 +342,7 @@ function prepareInputs(event: EventDef, raw: unknown): Dict {
   }
   const given = (raw ?? NO_INPUTS) as Record<string, unknown>;
   for (const key in given) {
-    if (Object.hasOwn(given, key) && !event.inputs.has(key)) {
+    if (!event.inputs.has(key) && Object.hasOwn(given, key)) {
       const declared = [...event.inputs.keys()];
       throw new YareError(
         'YARE_BAD_INPUT',
@@ -769,6 +772,9 @@ function writePath(m: Machine, target: ResolvedPath, value: Value, action: strin
 }
 
 function child(node: Value | undefined, key: string): Value | undefined {
+  // One of our dicts inherits nothing, so a plain read finds an own key or nothing at all.
+  if (typeof node === 'object' && node !== null && Object.getPrototypeOf(node) === DICT_PROTOTYPE)
+    return (node as Dict)[key];
   if (Array.isArray(node)) {
     if (!/^\d+$/.test(key)) return undefined;
     return node[Number(key)];
@@ -794,6 +800,8 @@ function assign(parent: Dict | Value[], key: string, value: Value, path: readonl
   parent[key] = value;
 }
 
+/** Outside a run nothing is owned, and nothing may be (frozen: a write outside a run would throw). */
+const NOTHING_OWNED: object[] = Object.freeze([]) as unknown as object[];
 const NO_INPUTS: Record<string, unknown> = Object.freeze(newDict());
 const NO_TEMP: Dict = Object.freeze(newDict()) as Dict;
 

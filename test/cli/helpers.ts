@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const ROOT = resolve(HERE, '../..');
-/** main.ts with `turn` and `play` registered (see entry.ts). */
-const CLI = join(HERE, 'mnesos.mjs');
+/** The real command, as a user runs it. */
+const CLI = join(ROOT, 'bin', 'mnesos');
 
 export interface CliResult {
   readonly code: number | null;

@@ -246,6 +246,21 @@ describe('web client', () => {
     await screenshot(page, '08-save-load');
   });
 
+  it('edits an earlier message and plays it again as a new branch', async () => {
+    server.queueTurn({ narration: ['You follow ', 'the ', 'lanterns ', 'at a run.'] });
+    await page.getByTestId('edit-message').last().click();
+    await page.getByTestId('edit-input').fill('I run after the drowned lanterns');
+    await page.getByTestId('edit-submit').click();
+    await expect.poll(() => lastNarration(), { timeout: 15_000 }).toContain('at a run.');
+    expect(await narrations()).toHaveLength(3);
+    expect(await page.getByTestId('player-message').last().textContent()).toContain(
+      'I run after the drowned lanterns',
+    );
+    // The edited message is a new version of that turn; the original is one swipe away.
+    await expect.poll(() => textOf('swipe-position')).toBe('4/4');
+    await screenshot(page, '09-edit');
+  });
+
   it('plays the lights-out mini-game to a result, free text blocked meanwhile', async () => {
     server.queueTurn({
       tools: [{ name: 'travel', args: { destination: 'drowned chapel' } }],
@@ -282,7 +297,7 @@ describe('web client', () => {
       at = target;
     }
     await expect.poll(() => game.getAttribute('data-status')).toBe('completed');
-    await screenshot(page, '09-lights-out-solved');
+    await screenshot(page, '10-lights-out-solved');
 
     server.queueTurn({ narration: ['The last lamp ', 'dies ', 'and the door ', 'grinds open.'] });
     await page.getByTestId('minigame-send').click();
@@ -291,7 +306,7 @@ describe('web client', () => {
     expect(await page.getByTestId('player-input').isEnabled()).toBe(true);
     await expect.poll(() => textOf('stat-world.chapel_sealed')).toContain('✘ no');
     expect(await statNumber('player.gold')).toBe(gold + 30);
-    await screenshot(page, '10-lights-out-result');
+    await screenshot(page, '11-lights-out-result');
   });
 
   it('shows the last turn’s roll in author mode', async () => {
@@ -306,7 +321,7 @@ describe('web client', () => {
     await expect.poll(() => roll.isVisible()).toBe(true);
     expect(await roll.textContent()).toMatch(/1d20 → \[\d+\] = \d+/);
     expect(await textOf('trace-tool')).toContain('explore_fen');
-    await screenshot(page, '11-author-roll');
+    await screenshot(page, '12-author-roll');
     // The console runs an event on the current state without changing the game.
     await page.getByTestId('console-event').fill('check_pack');
     await page.getByTestId('console-run').click();
@@ -316,26 +331,27 @@ describe('web client', () => {
 
   it('plays a turn and moves between panels with the keyboard alone', async () => {
     server.queueTurn({ narration: ['The reeds ', 'whisper ', 'back.'] });
-    // The focus is on the Author tab (the last test opened it): Shift+Tab back to the input.
+    // A player arriving at the game: the page opens with the focus in the input.
     const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? '');
-    for (let i = 0; i < 5 && (await focused()) !== 'player-input'; i++)
-      await page.keyboard.press('Shift+Tab');
-    expect(await focused()).toBe('player-input');
+    await page.reload();
+    await expect.poll(() => focused()).toBe('player-input');
     await page.keyboard.type('I whisper to the reeds');
     await page.keyboard.press('Enter');
     await expect.poll(() => lastNarration(), { timeout: 15_000 }).toContain('whisper back.');
-    // After the turn the input has the focus again; Tab reaches the selected panel tab (Author), and the
+    // After the turn the input has the focus again; Tab reaches the selected panel tab (State), and the
     // arrow keys move between tabs.
     await expect.poll(() => focused()).toBe('player-input');
-    for (let i = 0; i < 5 && (await focused()) !== 'tab-author'; i++) await page.keyboard.press('Tab');
+    for (let i = 0; i < 5 && (await focused()) !== 'tab-state'; i++) await page.keyboard.press('Tab');
+    expect(await focused()).toBe('tab-state');
+    await page.keyboard.press('ArrowLeft'); // wraps round to the last tab
     expect(await focused()).toBe('tab-author');
-    await page.keyboard.press('ArrowRight'); // wraps to the first tab
+    await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => page.getByTestId('tab-world').getAttribute('aria-selected')).toBe('true');
     expect(await focused()).toBe('tab-world');
     await expect.poll(() => page.getByTestId('world-panel').isVisible()).toBe(true);
     expect(await textOf('world-panel')).toContain('Scene');
-    await screenshot(page, '12-keyboard-world');
+    await screenshot(page, '13-keyboard-world');
   });
 
   it('fits a phone screen', async () => {
@@ -346,7 +362,7 @@ describe('web client', () => {
     const input = await page.getByTestId('player-input').boundingBox();
     expect(input).not.toBeNull();
     expect((input?.x ?? 0) + (input?.width ?? 0)).toBeLessThanOrEqual(390);
-    await screenshot(page, '13-phone');
+    await screenshot(page, '14-phone');
     expect(foreignRequests).toEqual([]);
   });
 });

@@ -3,9 +3,11 @@
 import type { Command } from 'commander';
 import { register as evalCommand } from './eval.ts';
 import { register as ledger } from './ledger.ts';
+import { register as play } from './play.ts';
 import { register as runEvent } from './run-event.ts';
 import { register as serve } from './serve.ts';
 import { register as session } from './session.ts';
+import { register as turn } from './turn.ts';
 import { register as validate } from './validate.ts';
 
 export const commandModules: ReadonlyArray<(program: Command) => void> = [
@@ -13,6 +15,8 @@ export const commandModules: ReadonlyArray<(program: Command) => void> = [
   runEvent,
   evalCommand,
   ledger,
+  turn,
+  play,
   serve,
   session,
 ];

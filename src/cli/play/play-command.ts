@@ -12,7 +12,7 @@ import { openStore } from '../../store/open.ts';
 import type { Store } from '../../store/repository.ts';
 import { PlayGame } from './game.ts';
 import { chooseModels } from './models.ts';
-import { openPlaySession } from './open-session.ts';
+import { checkSessionName, openPlaySession } from './open-session.ts';
 import { runRepl } from './repl.ts';
 import { createSpinner } from './spinner.ts';
 import { UserError } from '../user-error.ts';
@@ -39,6 +39,8 @@ export async function runPlayCommand(cartridgeArg: string | undefined, flags: Pl
     if (error.code === 'EPIPE') process.exit(0);
     throw error;
   });
+  // Checked before anything is opened or created: a bad name is a usage error with nothing left behind.
+  if (flags.session !== undefined) checkSessionName(flags.session);
   const choice = await chooseModels({ llmScript: flags.llmScript, env: process.env });
   const store = await open(flags.db ?? process.env.MNESOS_DATABASE_URL);
   try {

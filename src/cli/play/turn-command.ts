@@ -35,6 +35,7 @@ export async function runTurnCommand(cartridgeArg: string, flags: TurnFlags): Pr
   const state = toStateValue(readStateFile(flags.state, cartridge.rules)) as GameState;
   const history: StoryMessage[] =
     flags.messages === undefined ? openingMessages(cartridge) : readMessagesFile(flags.messages);
+  const world = flags.world === undefined ? undefined : readWorldFile(flags.world);
   const choice = await chooseModels({ llmScript: flags.llmScript, env: process.env });
   if (choice.kind === 'offline' && !flags.json) process.stderr.write(`${OFFLINE_HELP}\n`);
 
@@ -49,7 +50,7 @@ export async function runTurnCommand(cartridgeArg: string, flags: TurnFlags): Pr
         : { interaction: flags.interaction as unknown as InteractionInput }),
       seed: flags.seed,
       models: choice.models,
-      ...(flags.world === undefined ? {} : { world: readWorldFile(flags.world) }),
+      ...(world === undefined ? {} : { world }),
       ledgerTurn: ledgerTurnOf(history),
     })) {
       if (event.type === 'narration_delta' && !flags.json) process.stdout.write(event.text);

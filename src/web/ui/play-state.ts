@@ -14,6 +14,9 @@ export type PhaseLabel = 'thinking' | 'rolling' | 'narrating' | 'saving';
 
 export interface LiveTurn {
   readonly kind: 'turn' | 'regenerate';
+  /** The turn it is played after, when that is not the head (an edited message): the story is shown up
+   * to there while it runs. */
+  readonly after: string | null;
   /** What the player sent (shown at once, before the server answers). */
   readonly input: string | null;
   readonly narration: string;
@@ -113,11 +116,14 @@ export function usePlay(api: Api, sessionId: string) {
 
   const story = useMemo(() => {
     if (!session) return [];
-    return lineage(tree, session.headTurnId).flatMap((id) => {
+    const ids = lineage(tree, session.headTurnId);
+    // While an edited message is replayed, the story stops where the new branch starts.
+    const cut = live?.after ? ids.indexOf(live.after) : -1;
+    return (cut >= 0 ? ids.slice(0, cut + 1) : ids).flatMap((id) => {
       const t = turns.get(id);
       return t ? [t] : [];
     });
-  }, [tree, session, turns]);
+  }, [tree, session, turns, live?.after]);
   const head = session ? (turns.get(session.headTurnId) ?? null) : null;
 
   const run = async (action: () => Promise<void>): Promise<void> => {
@@ -189,6 +195,20 @@ export function usePlay(api: Api, sessionId: string) {
     state: { session, tree, story, head, live, error, fields, busy } satisfies PlayState,
     send: (body: TurnBody, shown: string | null) =>
       run(() => stream('turn', shown, api.playTurn(sessionId, body, controller().signal))),
+    /** Edits a message the player sent: the new text is played from the same point, as a new branch
+     * (the original stays in the tree, one swipe away). */
+    edit: (turnId: string, text: string) =>
+      run(async () => {
+        const turn = turns.get(turnId);
+        if (!turn?.parentId) throw new Error('only a message you sent can be edited');
+        const parentId = turn.parentId;
+        await stream(
+          'turn',
+          text,
+          api.playTurn(sessionId, { input: text, parentId }, controller().signal),
+          parentId,
+        );
+      }),
     regenerate: (turnId?: string) =>
       run(() => stream('regenerate', null, api.regenerate(sessionId, turnId, controller().signal))),
     undo: () =>

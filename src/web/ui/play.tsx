@@ -252,15 +252,70 @@ function StoryTurn(props: {
   last: boolean;
   swipes: ReturnType<typeof swipesOf>;
   onSwipe: (id: string) => void;
+  onEdit: (text: string) => void;
   disabled: boolean;
 }) {
   const { turn, swipes } = props;
+  const [editing, setEditing] = useState<string | null>(null);
+  // Mini-game results and author events are recorded as text too, but replaying them as free text would
+  // not mean the same thing.
+  const editable = turn.input !== null && !/^\[(minigame:|author\])/.test(turn.input);
   return (
     <>
       {turn.input !== null && turn.input !== '' ? (
         <li class="msg player" data-testid="player-message">
-          <div class="who">You</div>
-          <Markdown text={turn.input} />
+          <div class="who">
+            You
+            {editable && editing === null ? (
+              <button
+                type="button"
+                class="edit"
+                aria-label="Edit this message and play it again"
+                data-testid="edit-message"
+                disabled={props.disabled}
+                onClick={() => setEditing(turn.input ?? '')}
+              >
+                Edit
+              </button>
+            ) : null}
+          </div>
+          {editing === null ? (
+            <Markdown text={turn.input} />
+          ) : (
+            <form
+              class="composer"
+              style={{ position: 'static' }}
+              onSubmit={(e) => {
+                e.preventDefault();
+                const text = editing.trim();
+                if (text === '') return;
+                setEditing(null);
+                props.onEdit(text);
+              }}
+            >
+              <textarea
+                aria-label="Edited message"
+                data-testid="edit-input"
+                maxLength={MAX_INPUT_CHARS}
+                value={editing}
+                onInput={(e) => setEditing((e.currentTarget as HTMLTextAreaElement).value)}
+                onKeyDown={(e) => {
+                  if (e.key === 'Escape') setEditing(null);
+                }}
+              />
+              <button
+                type="submit"
+                class="primary"
+                data-testid="edit-submit"
+                disabled={editing.trim() === ''}
+              >
+                Play
+              </button>
+              <button type="button" onClick={() => setEditing(null)}>
+                Cancel
+              </button>
+            </form>
+          )}
         </li>
       ) : null}
       {turn.narration !== '' || turn.parentId === null ? (

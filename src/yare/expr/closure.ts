@@ -9,7 +9,7 @@
 
 import { YareError } from '../errors.ts';
 import { compareOrder, contains, truthy, valueEquals } from '../python.ts';
-import { type Dict, newDict, PyFloat, type Value } from '../values.ts';
+import { DICT_PROTOTYPE, type Dict, newDict, PyFloat, type Value } from '../values.ts';
 import { binaryOp, unaryOp } from './arithmetic.ts';
 import type { BinaryOp, CompareOp, Expr, Expression, Span } from './ast.ts';
 import {
@@ -188,7 +188,7 @@ function compileAttribute(
   if (base.kind !== 'name' || base.name === 'macros') {
     const inner = compileNode(object, expr, options);
     const name = node.name;
-    return (ctx) => getAttribute(inner(ctx), name);
+    return (ctx) => attr(inner(ctx), name);
   }
   const { name: root, span } = base;
   if (keys.length === 1) {
@@ -196,7 +196,7 @@ function compileAttribute(
     return (ctx) => {
       const v = ctx.lookup(root);
       if (v === undefined) throw unknownName(root, span);
-      return getAttribute(v, k0);
+      return attr(v, k0);
     };
   }
   if (keys.length === 2) {
@@ -205,15 +205,28 @@ function compileAttribute(
     return (ctx) => {
       const v = ctx.lookup(root);
       if (v === undefined) throw unknownName(root, span);
-      return getAttribute(getAttribute(v, k0), k1);
+      return attr(attr(v, k0), k1);
     };
   }
   return (ctx) => {
     let v = ctx.lookup(root);
     if (v === undefined) throw unknownName(root, span);
-    for (let i = 0; i < keys.length; i++) v = getAttribute(v, keys[i]!);
+    for (let i = 0; i < keys.length; i++) v = attr(v, keys[i]!);
     return v;
   };
+}
+
+/**
+ * `getAttribute` with the common case first: one of our dicts, known by its prototype (so not a list, a
+ * float or a duration). Anything else goes to `getAttribute` itself.
+ */
+function attr(v: Value, key: string): Value {
+  if (typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === DICT_PROTOTYPE) {
+    // DICT_PROTOTYPE is empty and has no prototype: a plain read finds an own key or nothing at all.
+    const found = (v as Dict)[key];
+    return found === undefined ? null : found;
+  }
+  return getAttribute(v, key);
 }
 
 // ------------------------------------------------------------------------------ arithmetic
