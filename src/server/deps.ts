@@ -22,6 +22,6 @@ export interface AppDeps {
   readonly modelMode: 'online' | 'offline';
   /** Author mode: the full state view and direct event runs, for the session's owner. */
   readonly authorMode: boolean;
-  /** A folder of static files (the web client's `web/dist`), served for non-API GETs when set. */
+  /** A folder of static files (the web client (`dist/web`)), served for non-API GETs when set. */
   readonly staticDir?: string;
 }

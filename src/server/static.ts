@@ -1,4 +1,4 @@
-// The static-files hook for the web client (`web/dist`): GETs outside /v1 are served from one folder, an
+// The static-files hook for the web client (`dist/web`): GETs outside /v1 are served from one folder, an
 // unknown path falls back to index.html (a single-page app). Paths are resolved inside the folder only.
 
 import { readFile, stat } from 'node:fs/promises';

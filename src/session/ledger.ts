@@ -58,3 +58,8 @@ export function worldFromRows(rows: readonly LedgerEntry[], policy: LedgerPolicy
     ? { ok: true, world: replay.world, log: replay.log }
     : { ok: false, turn: replay.turn, errors: replay.errors };
 }
+
+/** The world a turn record says it left, if it is a played turn's record. */
+export function recordedWorld(record: unknown): World | undefined {
+  return (record as { ledger?: { worldAfter?: World } } | null)?.ledger?.worldAfter;
+}

@@ -8,7 +8,8 @@
 // head that moved meanwhile).
 
 import { randomUUID } from 'node:crypto';
-import { type Persona, validatePersona } from '../cartridge/index.ts';
+import { type Cartridge, type Persona, validatePersona } from '../cartridge/index.ts';
+import type { World } from '../ledger/index.ts';
 import type { ModelRole, ModelSet } from '../llm/types.ts';
 import type { JsonValue } from '../store/json.ts';
 import type { Session, Store, Turn } from '../store/repository.ts';
@@ -21,7 +22,7 @@ import { plainJson } from './canonical.ts';
 import { SessionError } from './errors.ts';
 import { InFlight } from './in-flight.ts';
 import { timeModels } from './instrument.ts';
-import { cartridgeLedger, worldFromRows } from './ledger.ts';
+import { cartridgeLedger, recordedWorld, worldFromRows } from './ledger.ts';
 import type { CartridgeLibrary, LoadedCartridge } from './library.ts';
 import { MAX_DRAWN_SEED, MAX_EVENT_NAME_CHARS, TURN_HISTORY_WINDOW } from './limits.ts';
 import { storyMessages } from './messages.ts';
@@ -244,6 +245,7 @@ export class SessionService {
       const hydrated = await this.store.hydrate(sessionId, parentId, { messageWindow: TURN_HISTORY_WINDOW });
       if (hydrated === undefined) throw notFound(`turn ${parentId}`);
       const { cartridge } = await this.cartridgeOf(session);
+      const world = await this.#worldBefore(sessionId, parentId, cartridge, hydrated.turn.record);
       const persona = await this.persona(principalId, session.personaId);
       const baseModels = this.#options.models();
       const observer = this.#options.observer;
@@ -288,6 +290,8 @@ export class SessionService {
               for await (const event of runTurn({
                 cartridge,
                 state: hydrated.state as GameState,
+                world,
+                ledgerTurn: hydrated.turn.depth + 1,
                 messages: storyMessages(hydrated.messages),
                 ...('input' in request.turn
                   ? { input: request.turn.input }
@@ -457,6 +461,25 @@ export class SessionService {
         throw new Error(`unexpected setHead result ${JSON.stringify(unreachable)}`);
       }
     }
+  }
+
+  /**
+   * The world before a turn on `parentId`: the parent's recorded world when it has one (every played
+   * turn does), else the replay of the branch's stored batches (genesis, author events).
+   */
+  async #worldBefore(
+    sessionId: string,
+    parentId: string,
+    cartridge: Cartridge,
+    parentRecord: unknown,
+  ): Promise<World> {
+    const recorded = recordedWorld(parentRecord);
+    if (recorded !== undefined) return recorded;
+    const rows = (await this.store.getLedgerLog(sessionId, parentId)) ?? [];
+    const replay = worldFromRows(rows, cartridgeLedger(cartridge).policy);
+    if (!replay.ok)
+      throw new SessionError('invalid', `the stored world ledger does not replay at turn ${replay.turn}`);
+    return replay.world;
   }
 
   /** The world ledger at a turn (the replay of its branch's batches). */

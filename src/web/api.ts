@@ -411,6 +411,9 @@ export class Api {
   }
 }
 
+/** Characters of a cartridge name taken from an archive's file name (the server's name limit is larger). */
+export const MAX_CARTRIDGE_NAME_CHARS = 100;
+
 /** The cartridge name an archive's file name suggests (`lanternmere-v2.tar.gz` → `lanternmere-v2`). */
 export function cartridgeNameOf(fileName: string): string {
   const base = fileName.split(/[\\/]/).pop() ?? '';

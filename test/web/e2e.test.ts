@@ -156,9 +156,9 @@ describe('web client', () => {
     await expect.poll(() => narrations()).toHaveLength(1);
     expect(await lastNarration()).toContain('Lanternmere');
     // The state panel is built from the schema: hp is a bar, inventory a list.
-    await expect
-      .poll(() => page.getByTestId('stat-player.hp').locator('meter').getAttribute('value'))
-      .toBe('24');
+    await expect.poll(() => statNumber('player.hp')).toBe(24);
+    expect(await page.getByTestId('stat-player.hp').locator('.bar').count()).toBe(1);
+    expect(await page.getByTestId('stat-player.gold').locator('.bar').count()).toBe(0);
     expect(await textOf('stat-player.inventory')).toContain('iron hook');
     await screenshot(page, '03-new-game');
   });
@@ -284,6 +284,7 @@ describe('web client', () => {
     const board = (await lamps.evaluateAll((els) => els.map((e) => e.getAttribute('aria-pressed')))).map(
       (v) => v === 'true',
     );
+    await screenshot(page, '10-lights-out-start');
     const presses = solve(board, size);
     expect(presses).toBeDefined();
     // Played with the keyboard: arrow keys move between lamps, Enter presses one.

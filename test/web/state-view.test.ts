@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PANEL_DEPTH, MAX_PANEL_ENTRIES, statePanel } from '../../src/web/lib/state-view.ts';
+import { barPercent, MAX_PANEL_DEPTH, MAX_PANEL_ENTRIES, statePanel } from '../../src/web/lib/state-view.ts';
 
 describe('state panel', () => {
   const fields = [
@@ -52,6 +52,13 @@ describe('state panel', () => {
       { kind: 'number', key: 'gold', path: 'gold', value: 3 },
       { kind: 'number', key: 'max_gold', path: 'max_gold', value: 0 },
     ]);
+  });
+
+  it('places a bar between its bounds, clamped when the value is out of them', () => {
+    expect(barPercent({ value: 12, min: 0, max: 24 })).toBe(50);
+    expect(barPercent({ value: 30, min: 0, max: 24 })).toBe(100);
+    expect(barPercent({ value: -3, min: 0, max: 24 })).toBe(0);
+    expect(barPercent({ value: 1, min: 5, max: 5 })).toBe(0);
   });
 
   it(`shows at most MAX_PANEL_ENTRIES (${MAX_PANEL_ENTRIES}) entries per group and counts the rest`, () => {

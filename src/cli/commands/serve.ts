@@ -4,12 +4,13 @@
 // MNESOS_* model configuration (offline when none). Without keys the server binds to loopback only.
 
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { loadModelConfig } from '../../llm/config.ts';
 import { createModels } from '../../llm/providers.ts';
 import { parseApiKeys } from '../../server/auth.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, StartRefused, startServer } from '../../server/start.ts';
+import { PROJECT_ROOT } from '../../project-root.ts';
 import { EXIT } from '../exit-codes.ts';
 import { UserError } from '../user-error.ts';
 
@@ -42,7 +43,10 @@ export function register(program: Command): void {
       'database: a SQLite path, sqlite:PATH or postgres://… (default MNESOS_DATABASE_URL)',
     )
     .option('--author', 'author mode: full state views and direct event runs for session owners')
-    .option('--static <dir>', 'serve this folder for non-API paths (default web/dist when it exists)')
+    .option(
+      '--static <dir>',
+      'serve this folder for non-API paths (default: the built web client, dist/web, when it exists)',
+    )
     .action(async (flags: ServeFlags) => {
       let keys: Array<{ label: string; key: string }>;
       try {
@@ -51,7 +55,8 @@ export function register(program: Command): void {
         throw new UserError(`MNESOS_API_KEYS: ${(error as Error).message}`);
       }
       const config = loadModelConfig(process.env);
-      const staticDir = flags.static ?? (existsSync(resolve('web/dist')) ? resolve('web/dist') : undefined);
+      const builtClient = join(PROJECT_ROOT, 'dist', 'web');
+      const staticDir = flags.static ?? (existsSync(builtClient) ? builtClient : undefined);
       let server: Awaited<ReturnType<typeof startServer>>;
       try {
         server = await startServer({

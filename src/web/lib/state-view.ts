@@ -119,6 +119,17 @@ function entryOf(
   return { kind: 'text', key, path: dotted, value: shortJson(value) };
 }
 
+/** 0–100: where a bar's value sits between its bounds (clamped: state may be out of bounds). */
+export function barPercent(entry: {
+  readonly value: number;
+  readonly min: number;
+  readonly max: number;
+}): number {
+  const span = entry.max - entry.min;
+  if (!(span > 0)) return 0;
+  return Math.round(Math.min(1, Math.max(0, (entry.value - entry.min) / span)) * 100);
+}
+
 /** A readable label from a state key (`max_hp` → `max hp`). */
 export function labelOf(key: string): string {
   return key.replace(/_/g, ' ');

@@ -4,10 +4,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { AuthorEventResult } from '../api.ts';
 import type { SessionRecord } from '../../session/records.ts';
+import { MAX_TOOL_ARGS_CHARS } from '../../turn/limits.ts';
 import { useApp } from './context.ts';
-
-/** Characters of the console's inputs JSON. */
-export const MAX_CONSOLE_INPUT_CHARS = 16_000;
 
 function json(value: unknown): string {
   return JSON.stringify(value, null, 2) ?? 'undefined';
@@ -275,7 +273,7 @@ function EventConsole(props: { sessionId: string; turnId: string; onCommitted: (
         Inputs (JSON)
         <textarea
           rows={3}
-          maxLength={MAX_CONSOLE_INPUT_CHARS}
+          maxLength={MAX_TOOL_ARGS_CHARS}
           value={inputs}
           onInput={(e) => setInputs((e.currentTarget as HTMLTextAreaElement).value)}
         />

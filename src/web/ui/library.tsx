@@ -3,10 +3,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { CartridgeVersionView, CartridgeView, PersonaView, SessionView } from '../api.ts';
 import { ApiFailure, formatProblem, type Problem } from '../lib/errors.ts';
+import { seedError } from '../lib/forms.ts';
 import { useApp } from './context.ts';
-
-/** Largest seed the form accepts (the server's MAX_DRAWN_SEED is the real bound; it answers past it). */
-export const MAX_FORM_SEED = 2 ** 31 - 1;
 
 type UploadState =
   | { readonly kind: 'idle' }
@@ -171,17 +169,11 @@ function NewGame(props: {
       .catch(() => setVersions([]));
   }, [chosen]);
 
-  const seedError = (() => {
-    if (seed.trim() === '') return '';
-    const n = Number(seed);
-    return Number.isInteger(n) && n >= 0 && n <= MAX_FORM_SEED
-      ? ''
-      : `the seed must be a whole number from 0 to ${MAX_FORM_SEED}`;
-  })();
+  const seedProblem = seedError(seed);
 
   const start = async (event: Event): Promise<void> => {
     event.preventDefault();
-    if (seedError || !chosen) return;
+    if (seedProblem || !chosen) return;
     setBusy(true);
     setError('');
     try {
@@ -248,13 +240,13 @@ function NewGame(props: {
             data-testid="new-seed"
             inputMode="numeric"
             value={seed}
-            aria-invalid={seedError ? 'true' : 'false'}
+            aria-invalid={seedProblem ? 'true' : 'false'}
             aria-describedby="seed-error"
             onInput={(e) => setSeed((e.currentTarget as HTMLInputElement).value)}
           />
         </label>
         <span id="seed-error" class="error">
-          {seedError}
+          {seedProblem}
         </span>
         <label>
           Title (optional)
@@ -267,7 +259,7 @@ function NewGame(props: {
         <button
           type="submit"
           class="primary"
-          disabled={busy || !chosen || seedError !== ''}
+          disabled={busy || !chosen || seedProblem !== ''}
           data-testid="start-game"
         >
           Start game

@@ -144,8 +144,9 @@ export function usePlay(api: Api, sessionId: string) {
     kind: LiveTurn['kind'],
     input: string | null,
     events: AsyncGenerator<StreamEvent>,
+    after: string | null = null,
   ): Promise<void> => {
-    let current: LiveTurn = { kind, input, narration: '', phase: 'thinking', tool: null };
+    let current: LiveTurn = { kind, input, narration: '', phase: 'thinking', tool: null, after };
     setLive(current);
     const update = (patch: Partial<LiveTurn>): void => {
       current = { ...current, ...patch };

@@ -1,6 +1,7 @@
 // The play screen: the story (Markdown, streamed), the input, undo / regenerate / swipes, the mini-game
 // when one is pending, and side panels (state, world, tree, saves, author).
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { MAX_INPUT_CHARS } from '../../turn/limits.ts';
 import type { TurnView } from '../api.ts';
 import { swipesOf } from '../lib/tree.ts';
 import { AuthorPanel } from './author-panel.tsx';
@@ -12,9 +13,6 @@ import { SavesPanel } from './saves-panel.tsx';
 import { StatePanel } from './state-panel.tsx';
 import { TreePanel } from './tree-panel.tsx';
 import { WorldPanel } from './world-panel.tsx';
-
-/** Characters the input box takes (the engine's MAX_INPUT_CHARS; the server answers past it anyway). */
-export const MAX_INPUT_CHARS = 4_000;
 
 const PHASE_TEXT: Record<PhaseLabel, string> = {
   thinking: 'Thinking…',
@@ -113,7 +111,8 @@ export function Play({ sessionId }: { sessionId: string }) {
                 last={i === story.length - 1}
                 swipes={i === story.length - 1 ? headSwipes : swipesOf(tree, turn.id)}
                 onSwipe={(id) => void play.swipe(id)}
-                disabled={running}
+                onEdit={(text) => void play.edit(turn.id, text)}
+                disabled={running || pending !== null}
               />
             ))}
             {live ? <LiveView live={live} /> : null}

@@ -1,10 +1,8 @@
 // Named saves: bookmarks of turns. Loading one moves the head to its turn.
 import { useEffect, useState } from 'preact/hooks';
+import { MAX_NAME_LENGTH } from '../../store/limits.ts';
 import type { SaveView } from '../api.ts';
 import { useApp } from './context.ts';
-
-/** Characters of a save name (the store's name limit is larger; a save name is a label). */
-export const MAX_SAVE_NAME_CHARS = 100;
 
 export function SavesPanel(props: {
   sessionId: string;
@@ -44,7 +42,7 @@ export function SavesPanel(props: {
           <input
             data-testid="save-name"
             value={name}
-            maxLength={MAX_SAVE_NAME_CHARS}
+            maxLength={MAX_NAME_LENGTH}
             onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)}
           />
         </label>

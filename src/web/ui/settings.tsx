@@ -3,10 +3,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ModelSettings } from '../api.ts';
 import { ApiFailure } from '../lib/errors.ts';
+import { MAX_TEMPERATURE, MIN_TEMPERATURE, temperatureError } from '../lib/forms.ts';
 import { API_KEY_STORAGE, storedApiKey, useApp } from './context.ts';
 
-export const MIN_TEMPERATURE = 0;
-export const MAX_TEMPERATURE = 2;
 const ROLES = ['director', 'narrator', 'npc'] as const;
 
 export function Settings() {
@@ -27,14 +26,11 @@ export function Settings() {
   }, []);
 
   const temperature = settings.temperature;
-  const temperatureError =
-    temperature === undefined || (temperature >= MIN_TEMPERATURE && temperature <= MAX_TEMPERATURE)
-      ? ''
-      : `temperature must be from ${MIN_TEMPERATURE} to ${MAX_TEMPERATURE}`;
+  const temperatureProblem = temperatureError(temperature);
 
   const save = async (event: Event): Promise<void> => {
     event.preventDefault();
-    if (temperatureError) return;
+    if (temperatureProblem) return;
     try {
       setSettings(await api.saveSettings(settings));
       setStatus('Saved.');
@@ -93,14 +89,14 @@ export function Settings() {
                 min={MIN_TEMPERATURE}
                 max={MAX_TEMPERATURE}
                 value={temperature ?? ''}
-                aria-invalid={temperatureError ? 'true' : 'false'}
+                aria-invalid={temperatureProblem ? 'true' : 'false'}
                 onInput={(e) => {
                   const v = (e.currentTarget as HTMLInputElement).value;
                   setSettings({ ...settings, temperature: v === '' ? undefined : Number(v) });
                 }}
               />
             </label>
-            {temperatureError ? <p class="error">{temperatureError}</p> : null}
+            {temperatureProblem ? <p class="error">{temperatureProblem}</p> : null}
             <button type="submit" class="primary">
               Save settings
             </button>

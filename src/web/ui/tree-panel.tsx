@@ -1,10 +1,8 @@
 // The branch tree: every turn of the session, the head's branch highlighted. Choosing a turn moves the
 // head there; the next turn played from it starts a new branch (the old one stays in the tree).
 import type { TurnView } from '../api.ts';
+import { treeLabel } from '../lib/forms.ts';
 import { lineage, outline, type Tree } from '../lib/tree.ts';
-
-/** Characters of a turn's text shown in its row. */
-export const TREE_LABEL_CHARS = 60;
 
 export function TreePanel(props: {
   tree: Tree;
@@ -26,7 +24,7 @@ export function TreePanel(props: {
             : row.depth === 0
               ? '(first message)'
               : '';
-          const short = text.length > TREE_LABEL_CHARS ? `${text.slice(0, TREE_LABEL_CHARS)}…` : text;
+          const short = treeLabel(text);
           return (
             <li key={row.id} style={{ paddingLeft: `${row.column * 1}rem` }}>
               <button

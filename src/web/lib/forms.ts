@@ -1,0 +1,30 @@
+// Checks of what the player types in forms, before anything is sent. The server checks again; these give
+// the message next to the field instead of after a round trip.
+
+/** Largest seed the new-game form accepts: the session layer's MAX_DRAWN_SEED (2^31 − 1). */
+export const MAX_FORM_SEED = 2 ** 31 - 1;
+export const MIN_TEMPERATURE = 0;
+export const MAX_TEMPERATURE = 2;
+/** Characters of a turn's text shown in a tree row. */
+export const TREE_LABEL_CHARS = 60;
+
+/** '' when the seed field is fine (empty means "draw one"), else what is wrong. */
+export function seedError(text: string): string {
+  if (text.trim() === '') return '';
+  const n = Number(text);
+  return Number.isInteger(n) && n >= 0 && n <= MAX_FORM_SEED
+    ? ''
+    : `the seed must be a whole number from 0 to ${MAX_FORM_SEED}`;
+}
+
+export function temperatureError(value: number | undefined): string {
+  if (value === undefined) return '';
+  return Number.isFinite(value) && value >= MIN_TEMPERATURE && value <= MAX_TEMPERATURE
+    ? ''
+    : `temperature must be from ${MIN_TEMPERATURE} to ${MAX_TEMPERATURE}`;
+}
+
+/** A turn's text cut for a tree row (the full text goes in the row's title). */
+export function treeLabel(text: string): string {
+  return text.length > TREE_LABEL_CHARS ? `${text.slice(0, TREE_LABEL_CHARS)}…` : text;
+}

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { cartridgeNameOf, streamEventOf } from '../../src/web/api.ts';
+import { ApiFailure, failureOf, formatProblem, problemsOf } from '../../src/web/lib/errors.ts';
+
+describe('stream events', () => {
+  it('reads the server’s turn events', () => {
+    expect(streamEventOf('start', { turnId: 't2', parentId: 't1' })).toEqual({
+      type: 'start',
+      turnId: 't2',
+      parentId: 't1',
+    });
+    expect(streamEventOf('phase', { phase: 'narrator' })).toEqual({ type: 'phase', phase: 'narrator' });
+    expect(streamEventOf('tool_call', { round: 1, name: 'attack' })).toMatchObject({
+      type: 'tool_call',
+      round: 1,
+      name: 'attack',
+    });
+    expect(streamEventOf('narration', { text: 'The ' })).toEqual({ type: 'narration', text: 'The ' });
+    expect(streamEventOf('committed', { turn: { id: 't2' }, replayed: false })).toEqual({
+      type: 'committed',
+      turn: { id: 't2' },
+    });
+  });
+
+  it('turns an error event into a failure with the server’s status and code', () => {
+    const event = streamEventOf('error', {
+      status: 409,
+      error: { code: 'turn_conflict', message: 'the session moved on while this turn ran' },
+    });
+    expect(event?.type).toBe('failed');
+    const failure = event?.type === 'failed' ? event.failure : undefined;
+    expect(failure).toBeInstanceOf(ApiFailure);
+    expect([failure?.status, failure?.code, failure?.message]).toEqual([
+      409,
+      'turn_conflict',
+      'the session moved on while this turn ran',
+    ]);
+  });
+
+  it('skips unknown events and malformed payloads', () => {
+    expect(streamEventOf('future_event', {})).toBeUndefined();
+    expect(streamEventOf('narration', { text: 42 })).toBeUndefined();
+    expect(streamEventOf('committed', 'nope')).toBeUndefined();
+  });
+});
+
+describe('API failures', () => {
+  it('reads cartridge problems in the server’s shape and formats them as file:line:col', () => {
+    const failure = failureOf(422, {
+      error: {
+        code: 'cartridge_invalid',
+        message: 'the cartridge has 1 error(s)',
+        errors: [
+          {
+            file: 'yare.yaml',
+            line: 12,
+            col: 7,
+            code: 'YARE_PATH',
+            message: 'unknown path state.player.locaton',
+          },
+        ],
+      },
+    });
+    expect(failure.problems.map(formatProblem)).toEqual([
+      'yare.yaml:12:7: unknown path state.player.locaton',
+    ]);
+    expect(
+      problemsOf([{ place: { file: 'a.md', line: 1, col: 2 }, message: 'm' }]).map(formatProblem),
+    ).toEqual(['a.md:1:2: m']);
+  });
+
+  it('survives a body that is not the API’s error shape', () => {
+    for (const body of [undefined, null, 'Bad Gateway', [1], { error: 'x' }]) {
+      const failure = failureOf(502, body);
+      expect(failure.code).toBe('http_502');
+      expect(failure.message).toBe('the server answered 502');
+      expect(failure.problems).toEqual([]);
+    }
+  });
+});
+
+describe('cartridge names from archive names', () => {
+  it('strips the folder and the archive extension', () => {
+    expect(cartridgeNameOf('fenlight.tar.gz')).toBe('fenlight');
+    expect(cartridgeNameOf('C:\\\\carts\\\\Marsh Tale.ZIP')).toBe('Marsh Tale');
+    expect(cartridgeNameOf('x.tgz')).toBe('x');
+  });
+});
