@@ -270,6 +270,7 @@ class Machine implements EvalContext {
         );
       }
       this.invoke(event, prepareInputs(event.def, inputs), 1);
+      this.owned = NOTHING_OWNED;
       return { ok: true, state: this.root, notes: this.notes, rolls: this.dice.rolls.slice(this.firstRoll) };
     } catch (error) {
       this.root = before;

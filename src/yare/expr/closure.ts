@@ -256,7 +256,7 @@ function compileBinary(
       const a = left(ctx);
       if (typeof a === 'number' && Number.isSafeInteger(a)) {
         const r = a + step;
-        if (Number.isSafeInteger(r)) return r + 0;
+        return r + 0;
       }
       return binaryOp(op, a, k, span);
     };
