@@ -3,14 +3,15 @@
 // the demo cartridge by section. Lore lookup time is measured by the lore benchmark.
 // Standalone: `npx tsx bench/turn.ts` prints one JSON object per line.
 
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from '../src/project-root.ts';
 import { loadCartridge } from '../src/cartridge/index.ts';
 import type { ChatModel, ModelRequest, ModelResponse, ModelSet, ModelStreamPart } from '../src/llm/types.ts';
 import { runTurn } from '../src/turn/run-turn.ts';
 import type { GameState, TurnOptions, TurnRecord } from '../src/turn/types.ts';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = PROJECT_ROOT;
 type Row = Record<string, unknown>;
 
 const TARGET_P50_MS = 1;

@@ -67,6 +67,8 @@ const values = [
   '@ 9007199254740991 + state.count',
   '@ state.npc.hp >= 20',
   "@ {'k': {'k': {'k': 1}}}",
+  "@ {'a': {'k': {'k': {'k': 1}}}}",
+  '@ state.player.bag + state.player.bag',
   5,
   -3,
   0,
@@ -101,6 +103,7 @@ const targets = [
   '@ temp.x',
   "@ 'state.player.bag.1'",
   "@ ' state.count '",
+  "@ 'state.player.flags.k'",
 ];
 
 const noteExprs = [
@@ -270,7 +273,8 @@ describe('compiled interpreter ≡ reference interpreter', () => {
   it('on generated events with foreach locals', () => {
     fc.assert(
       fc.property(stepsArb(true), stepsArb(true), fc.nat(1000), (inner, after, seed) => {
-        // A loop inside a loop with the same names: after the inner one, `item` and `i` are the outer's again.
+        // Loops inside a loop: one with the same names (after it, `item` and `i` are the outer's again),
+        // one with its own names (inside it, the outer's are still there).
         const steps = [
           {
             action: 'foreach',
@@ -280,6 +284,13 @@ describe('compiled interpreter ≡ reference interpreter', () => {
             steps: [
               { action: 'foreach', array: '@ [10, 20]', item: 'item', index: 'i', steps: inner },
               { action: 'note', message: 'outer {item} {i}' },
+              {
+                action: 'foreach',
+                array: '@ [7, 8]',
+                item: 'sub',
+                index: 'j',
+                steps: [{ action: 'note', message: 'nested {item} {i} {sub} {j}' }, ...inner],
+              },
               ...after,
             ],
           },

@@ -221,7 +221,7 @@ function compileAttribute(
  * float or a duration). Anything else goes to `getAttribute` itself.
  */
 function attr(v: Value, key: string): Value {
-  if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
+  if (typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === DICT_PROTOTYPE) {
     // DICT_PROTOTYPE is empty and has no prototype: a plain read finds an own key or nothing at all.
     const found = (v as Dict)[key];
     return found === undefined ? null : found;

@@ -10,7 +10,7 @@ import type { Expr, Expression, Span } from '../../../src/yare/expr/ast.ts';
 import { type Closure, type ClosureOptions, compileClosure } from '../../../src/yare/expr/closure.ts';
 import { type EvalContext, evaluate } from '../../../src/yare/expr/evaluate.ts';
 import { parseExpression, printExpr } from '../../../src/yare/expr/parser.ts';
-import { MAX_EXPRESSION_LENGTH } from '../../../src/yare/limits.ts';
+import { MAX_CONTAINER_SIZE, MAX_EXPRESSION_LENGTH } from '../../../src/yare/limits.ts';
 import { DICT_PROTOTYPE, Duration, PyFloat, toValue, type Value } from '../../../src/yare/values.ts';
 import { expr } from './generators.ts';
 
@@ -20,7 +20,7 @@ function roots(): Map<string, Value> {
   Object.assign(inputs, { a: null, hp: -3, b: ['1', true], d: new Duration(90_061_000_001) });
   return new Map<string, Value>([
     ['state', toValue({ a: 1, b: [1, 2.5, 'x'], hp: 10, c: { d: 'e', hp: 3, a: { b: 7 } }, days: 2 })],
-    ['temp', { a: 'text', b: 0, hp: 2.5, c: [1, { d: 1 }], d: { a: true } } as unknown as Value],
+    ['temp', { a: 'text', b: 0, hp: 2.5, f: 1.5, c: [1, { d: 1, f: 0.5 }], d: { a: true } } as unknown as Value],
     ['inputs', inputs as Value],
     ['x', [toValue({ a: 1, hp: 4 }), 'two', 3, new PyFloat(1.5)]],
   ]);
@@ -119,6 +119,7 @@ function expectSame(expression: Expression, seed: number): void {
   }
 }
 
+const S0: Span = { start: 0, end: 0 };
 const asExpression = (ast: Expr): Expression => ({ source: printExpr(ast), offset: 0, ast });
 
 describe('compileClosure ≡ evaluate', () => {
@@ -156,6 +157,19 @@ describe('compileClosure ≡ evaluate', () => {
       "state.hp + '1'",
       'temp.hp + 1',
       'temp.hp - temp.hp',
+      'temp.f + temp.f',
+      'temp.f + temp.c[1].f',
+      'temp.f - temp.c[1].f',
+      'temp.f * 2',
+      'temp.f + 1',
+      '1 <= 1',
+      '1 < 1',
+      '2 >= 2',
+      '2 > 2',
+      'state.hp <= 10',
+      'state.hp >= 10',
+      '1 == 1.0',
+      '1 != True',
       "'a' + 'b'",
       'x[3] + 1',
       'inputs.d.days + inputs.d.seconds',
@@ -194,6 +208,22 @@ describe('compileClosure ≡ evaluate', () => {
     for (const text of cases) {
       for (const seed of [0, 1, 2]) expectSame(parseExpression(text), seed);
     }
+  });
+
+  it(`a dict literal of ${MAX_CONTAINER_SIZE} keys is built; one more key is refused by both`, () => {
+    const literal = (value: number | string): Expr => ({ kind: 'literal', value, span: S0 });
+    const dictOf = (n: number): Expression =>
+      asExpression({
+        kind: 'dict',
+        entries: Array.from({ length: n }, (_, i) => ({ key: literal(`k${i}`), value: literal(i) })),
+        span: S0,
+      });
+    const atLimit = outcomeOf((ctx) => compileClosure(dictOf(MAX_CONTAINER_SIZE))(ctx), 0);
+    expect(Object.keys(atLimit.value as object)).toHaveLength(MAX_CONTAINER_SIZE);
+    expectSame(dictOf(MAX_CONTAINER_SIZE), 0);
+    const past = outcomeOf((ctx) => compileClosure(dictOf(MAX_CONTAINER_SIZE + 1))(ctx), 0);
+    expect(past.error?.code).toBe('YARE_CONTAINER_LIMIT');
+    expectSame(dictOf(MAX_CONTAINER_SIZE + 1), 0);
   });
 
   it('compiling never throws, even for a call that fails its check (it fails each time it runs)', () => {

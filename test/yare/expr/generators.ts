@@ -18,6 +18,7 @@ const attributeNames = [
   'c',
   'd',
   'hp',
+  'f',
   'days',
   'seconds',
   'total_seconds',
