@@ -9,9 +9,12 @@ import { ApiError, errorBody } from './errors.ts';
 import { type AppEnv, RouteRegistry } from './openapi.ts';
 import { rateLimit } from './rate-limit.ts';
 import { registerCartridgeRoutes } from './routes/cartridges.ts';
+import { registerHistoryRoutes } from './routes/history.ts';
 import { registerPersonaRoutes } from './routes/personas.ts';
 import { registerSaveRoutes } from './routes/saves.ts';
+import { registerSchemaRoutes } from './routes/schema.ts';
 import { registerSessionRoutes } from './routes/sessions.ts';
+import { registerSettingsRoutes } from './routes/settings.ts';
 import { registerStateRoutes } from './routes/state.ts';
 import { registerStatelessRoutes } from './routes/stateless.ts';
 import { registerSystemRoutes } from './routes/system.ts';
@@ -67,9 +70,12 @@ export function createApp(deps: AppDeps): BuiltApp {
   registerPersonaRoutes(registry, deps);
   registerSessionRoutes(registry, deps);
   registerTurnRoutes(registry, deps);
+  registerHistoryRoutes(registry, deps);
   registerSaveRoutes(registry, deps);
   registerStateRoutes(registry, deps);
+  registerSchemaRoutes(registry, deps);
   registerStatelessRoutes(registry, deps);
+  registerSettingsRoutes(registry, deps);
 
   const document = registry.document({ title: 'MnesOS API', version: API_VERSION });
   app.get('/openapi.json', (c) => {

@@ -1,8 +1,8 @@
 // What the HTTP app is built from. Everything with a side effect is injected, so tests build the same app
 // over a temporary store, scripted models and their own limits.
 
-import type { ModelSet } from '../llm/types.ts';
 import type { CartridgeLibrary } from '../session/library.ts';
+import type { PrincipalModels } from '../session/principal-models.ts';
 import type { SessionService } from '../session/service.ts';
 import type { Store } from '../store/repository.ts';
 import type { AuthConfig } from './auth.ts';
@@ -16,9 +16,9 @@ export interface AppDeps {
   readonly auth: AuthConfig;
   readonly limits: ServerLimits;
   readonly metrics: Metrics;
-  /** The models of one stateless turn (sessions get theirs through the service); null means offline. */
-  readonly models: () => ModelSet | null;
-  /** `offline` when no model is configured: said in /healthz, in every turn answer and its headers. */
+  /** Each principal's models (the server's, overridden by the principal's settings) and the settings policy. */
+  readonly models: PrincipalModels;
+  /** The server's own mode, said in /healthz; each turn answer says the mode of that principal's models. */
   readonly modelMode: 'online' | 'offline';
   /** Author mode: the full state view and direct event runs, for the session's owner. */
   readonly authorMode: boolean;

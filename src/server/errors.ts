@@ -35,6 +35,8 @@ export function fromSessionError(error: SessionError): ApiError {
       return new ApiError(500, 'cartridge_unloadable', error.message);
     case 'model':
       return new ApiError(502, 'model_failed', error.message);
+    case 'settings':
+      return new ApiError(422, 'settings_unusable', error.message);
     case 'aborted':
       return new ApiError(400, 'turn_aborted', error.message);
     case 'timeout':

@@ -20,6 +20,13 @@ export const DEFAULT_RATE_WINDOW_MS = 60_000;
 export const DEFAULT_TURN_TIMEOUT_MS = 120_000;
 /** Items returned by list routes. */
 export const MAX_LIST_ITEMS = 1_000;
+/** Turns `GET /v1/sessions/{id}/history` returns at most: the newest of the branch (`complete` says if that is all). */
+export const HISTORY_MAX_TURNS = 500;
+/**
+ * Characters of stored turn content (state, record, input, narration) one history answer may read: a branch
+ * of large states comes back in fewer turns (at least one), and the client asks again from where it stopped.
+ */
+export const HISTORY_MAX_CHARS = 16 * 1024 * 1024;
 
 export interface ServerLimits {
   readonly maxJsonBodyBytes: number;

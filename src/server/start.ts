@@ -6,8 +6,11 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
+import type { ModelConfig } from '../llm/config.ts';
 import type { ModelSet } from '../llm/types.ts';
 import { CartridgeLibrary } from '../session/library.ts';
+import type { ServerModels } from '../session/model-settings.ts';
+import { PrincipalModels } from '../session/principal-models.ts';
 import type { SeedSource } from '../session/seeds.ts';
 import { SessionService } from '../session/service.ts';
 import { PROJECT_ROOT } from '../project-root.ts';
@@ -42,8 +45,18 @@ export interface StartOptions {
   /** An open store to use (not closed by `close`). */
   readonly store?: Store;
   readonly apiKeys?: ReadonlyArray<{ label: string; key: string }>;
-  /** Models for each turn; null (or absent) means offline. */
+  /**
+   * The operator's model configuration (what `serve` resolves from the environment): the server builds
+   * the models from it, and principals' settings override it. Give this or `models`, not both.
+   */
+  readonly modelConfig?: ModelConfig;
+  /**
+   * Models for each turn, given by code (tests, embedding); null (or absent) means offline. Principals'
+   * settings can only set the temperature of these.
+   */
   readonly models?: () => ModelSet | null;
+  /** Let principals choose the base URL and provider of their models (`serve --allow-user-base-url`). */
+  readonly allowUserBaseUrl?: boolean;
   readonly modelMode?: 'online' | 'offline';
   readonly authorMode?: boolean;
   readonly limits?: Partial<ServerLimits>;
@@ -78,8 +91,23 @@ export function checkBindRule(host: string, keyCount: number): void {
   }
 }
 
+function serverModels(options: StartOptions): ServerModels {
+  if (options.modelConfig !== undefined && options.models !== undefined) {
+    throw new StartRefused('give the server either modelConfig or models, not both');
+  }
+  if (options.modelConfig !== undefined) return { kind: 'config', config: options.modelConfig };
+  return { kind: 'injected', models: options.models ?? (() => null) };
+}
+
+function defaultModelMode(options: StartOptions): 'online' | 'offline' {
+  if (options.modelConfig !== undefined)
+    return options.modelConfig.provider === 'offline' ? 'offline' : 'online';
+  return options.models === undefined ? 'offline' : 'online';
+}
+
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const host = options.host ?? DEFAULT_HOST;
+  const server = serverModels(options);
   const keys = options.apiKeys ?? [];
   checkBindRule(host, keys.length);
   const limits = resolveServerLimits(options.limits);
@@ -101,11 +129,15 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         : { kind: 'keys', store, ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) };
     if (keys.length > 0) await installApiKeys(store, keys);
     const metrics = new Metrics();
-    const models = options.models ?? (() => null);
+    const models = new PrincipalModels({
+      store,
+      server,
+      allowUserBaseUrl: options.allowUserBaseUrl ?? false,
+    });
     const service = new SessionService({
       store,
       library,
-      models,
+      models: (principalId) => models.modelsFor(principalId),
       observer: metrics.observer(),
       ...(options.seeds ? { seeds: options.seeds } : {}),
     });
@@ -117,12 +149,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       limits,
       metrics,
       models,
-      modelMode: options.modelMode ?? (options.models === undefined ? 'offline' : 'online'),
+      modelMode: options.modelMode ?? defaultModelMode(options),
       authorMode: options.authorMode ?? false,
       ...(options.staticDir ? { staticDir: options.staticDir } : {}),
     };
     const { app } = createApp(deps);
-    const server = await new Promise<Server>((resolvePromise, reject) => {
+    const listening = await new Promise<Server>((resolvePromise, reject) => {
       const s = serve(
         {
           fetch: app.fetch,
@@ -134,7 +166,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       ) as Server;
       s.once('error', reject);
     });
-    const address = server.address() as AddressInfo;
+    const address = listening.address() as AddressInfo;
     const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     return {
       url: `http://${urlHost}:${address.port}`,
@@ -143,8 +175,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       deps,
       async close() {
         await new Promise<void>((done) => {
-          server.close(() => done());
-          server.closeAllConnections();
+          listening.close(() => done());
+          listening.closeAllConnections();
         });
         if (ownStore) await store.close();
       },

@@ -6,7 +6,7 @@ import type { Cartridge } from '../cartridge/index.ts';
 import { plainJson } from '../session/canonical.ts';
 import { inputText } from '../session/messages.ts';
 import { classifyRecord } from '../session/records.ts';
-import type { Save, Session, Turn, TurnNode } from '../store/repository.ts';
+import type { BranchTurn, Save, Session, Turn, TurnNode } from '../store/repository.ts';
 import type { TurnEvent } from '../turn/types.ts';
 import { publicState } from '../yare/schema.ts';
 import type { SseEvent } from './sse.ts';
@@ -56,9 +56,10 @@ function pendingInteraction(state: unknown): unknown {
   return plainJson({ interaction_type, minigame_id, config });
 }
 
-export function turnView(turn: Turn, cartridge: Cartridge, view: View) {
+/** The player view of a turn: public state only, no record, seed or ledger events. */
+export function publicTurnView(turn: BranchTurn, cartridge: Cartridge) {
   const record = classifyRecord(turn.record);
-  const base = {
+  return {
     ...nodeView(turn),
     sessionId: turn.sessionId,
     input: turn.parentId === null ? null : (inputText(turn.input) ?? null),
@@ -67,6 +68,10 @@ export function turnView(turn: Turn, cartridge: Cartridge, view: View) {
     state: plainJson(publicState(turn.state, cartridge.rules.schema)),
     pendingInteraction: pendingInteraction(turn.state),
   };
+}
+
+export function turnView(turn: Turn, cartridge: Cartridge, view: View) {
+  const base = publicTurnView(turn, cartridge);
   if (view === 'public') return base;
   return {
     ...base,

@@ -14,6 +14,8 @@ export type SessionErrorCode =
   | 'cartridge'
   /** The model failed after its retries. */
   | 'model'
+  /** The principal's stored model settings cannot be used on this server (change them, or the operator's flags). */
+  | 'settings'
   /** The client went away or the turn ran out of time: nothing was committed. */
   | 'aborted'
   | 'timeout';

@@ -48,8 +48,11 @@ export interface SessionObserver {
 export interface SessionServiceOptions {
   readonly store: Store;
   readonly library: CartridgeLibrary;
-  /** The models of one turn; null means offline. Called once per turn (scripted sets are stateful). */
-  readonly models: () => ModelSet | null;
+  /**
+   * The models of one turn of this principal; null means offline. Called once per turn (scripted sets are
+   * stateful). The server passes `PrincipalModels.modelsFor`: the server's models with the principal's settings.
+   */
+  readonly models: (principalId: string) => ModelSet | null | Promise<ModelSet | null>;
   readonly seeds?: SeedSource;
   /** Wall clock in milliseconds, for `createdAt` (default Date.now). */
   readonly clock?: () => number;
@@ -247,7 +250,7 @@ export class SessionService {
       const { cartridge } = await this.cartridgeOf(session);
       const world = await this.#worldBefore(sessionId, parentId, cartridge, hydrated.turn.record);
       const persona = await this.persona(principalId, session.personaId);
-      const baseModels = this.#options.models();
+      const baseModels = await this.#options.models(principalId);
       const observer = this.#options.observer;
       const models =
         baseModels !== null && observer?.onModelCall
@@ -573,6 +576,7 @@ function outcomeOf(error: unknown): TurnOutcome {
     case 'timeout':
       return 'timeout';
     case 'model':
+    case 'settings':
       return 'model';
     case 'invalid':
       return 'invalid';

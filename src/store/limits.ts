@@ -26,3 +26,9 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
 export const DEFAULT_MESSAGE_WINDOW = 50;
 /** Largest message window `hydrate` accepts; the whole branch is `getLineage`. */
 export const MAX_MESSAGE_WINDOW = 1_000;
+/** UTF-8 bytes of a principal's model settings (JSON text). */
+export const MAX_SETTINGS_BYTES = 16 * 1024;
+/** Turns `getBranch` returns at most (the newest ones of the branch). */
+export const MAX_BRANCH_TURNS = 1_000;
+/** Characters of turn content (state, record, input, narration) `getBranch` may read in one call. */
+export const MAX_BRANCH_CHARS = 64 * 1024 * 1024;

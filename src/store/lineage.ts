@@ -3,15 +3,25 @@
 //
 // Hydration cost must not grow with depth, so `hydrate` walks only the last `messageWindow` turns: the
 // full game state is a snapshot on every turn (so deletions inside the state survive by construction),
-// and the prompt only ever shows recent history. The whole branch is `getLineage` / `getLedgerLog`.
+// and the prompt only ever shows recent history. The whole branch is `getLineage` / `getLedgerLog`;
+// `getBranch` reads the newest turns of a branch with their state and record (a client's story view),
+// bounded by a turn count and by the characters it may read.
 
 import { sql } from 'kysely';
 import type { StoreContext } from './context.ts';
 import { decodeJson, type JsonValue } from './json.ts';
 import { DEFAULT_MESSAGE_WINDOW } from './limits.ts';
-import type { HydrateOptions, Hydrated, LedgerEntry, TurnMessage } from './repository.ts';
+import type {
+  Branch,
+  BranchOptions,
+  BranchTurn,
+  HydrateOptions,
+  Hydrated,
+  LedgerEntry,
+  TurnMessage,
+} from './repository.ts';
 import { type TurnMessageRow, toTurn, toTurnMessage } from './rows.ts';
-import { checkMessageWindow } from './validate.ts';
+import { checkBranchChars, checkBranchTurns, checkMessageWindow } from './validate.ts';
 
 export async function getLineage(
   ctx: StoreContext,
@@ -28,6 +38,51 @@ export async function getLineage(
     )
     select * from lineage order by depth`.execute(ctx.db);
   return rows.length === 0 ? undefined : rows.map(toTurnMessage);
+}
+
+interface BranchRow extends TurnMessageRow {
+  seed: number;
+  idempotency_key: string | null;
+  record: string;
+  state: string;
+}
+
+export async function getBranch(
+  ctx: StoreContext,
+  sessionId: string,
+  turnId: string,
+  options: BranchOptions,
+): Promise<Branch | undefined> {
+  const limit = checkBranchTurns('getBranch.limit', options.limit);
+  const maxChars = checkBranchChars('getBranch.maxChars', options.maxChars);
+  // The walk reads only the small tree rows; payloads are joined for the walked turns alone, and the
+  // running total (newest first) drops the older turns past the character budget inside the database,
+  // so a branch of megabyte states never reaches this process whole. The anchor turn always comes back.
+  const { rows } = await sql<BranchRow>`
+    with recursive lineage(id, parent_id, hops) as (
+      select id, parent_id, 1 from turns where id = ${turnId} and session_id = ${sessionId}
+      union all
+      select t.id, t.parent_id, l.hops + 1 from turns t join lineage l on t.id = l.parent_id
+        where l.hops < ${limit}
+    ),
+    sized as (
+      select t.id, t.session_id, t.parent_id, t.depth, t.sibling_index, t.seq, t.created_at, t.input,
+             t.narration, t.seed, t.idempotency_key, p.record, p.state, l.hops,
+             sum(length(p.record) + length(p.state) + length(t.narration) + coalesce(length(t.input), 0))
+               over (order by l.hops rows between unbounded preceding and current row) as running
+        from lineage l join turns t on t.id = l.id join turn_payloads p on p.turn_id = t.id
+    )
+    select id, session_id, parent_id, depth, sibling_index, seq, created_at, input, narration, seed,
+           idempotency_key, record, state
+      from sized where hops = 1 or running <= ${maxChars}
+      order by depth`.execute(ctx.db);
+  const first = rows[0];
+  if (first === undefined) return undefined;
+  const turns: BranchTurn[] = rows.map((row) => {
+    const { ledgerEvents: _, ...turn } = toTurn(row, []);
+    return turn;
+  });
+  return { turns, complete: first.depth === 0 };
 }
 
 interface LedgerLogRow {

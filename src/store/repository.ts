@@ -97,6 +97,37 @@ export interface Turn extends TurnMessage {
   idempotencyKey: string | null;
 }
 
+/** A turn with its state and record but not its ledger events: what a branch read returns. */
+export type BranchTurn = Omit<Turn, 'ledgerEvents'>;
+
+/** The newest turns of a branch, oldest first. */
+export interface Branch {
+  turns: BranchTurn[];
+  /** True when `turns` starts at the genesis turn (nothing of the branch was left out). */
+  complete: boolean;
+}
+
+export interface BranchOptions {
+  /** Turns to return at most, counted from `turnId` back (1 to MAX_BRANCH_TURNS). */
+  limit: number;
+  /**
+   * Characters of content (state, record, input and narration, as stored) to return at most, counted from
+   * `turnId` back (1 to MAX_BRANCH_CHARS). The turn `turnId` itself is always returned.
+   */
+  maxChars: number;
+}
+
+/** A principal's model settings: JSON the store does not interpret (the server validates it). */
+export interface StoredModelSettings {
+  principalId: string;
+  settings: JsonValue;
+  updatedAt: number;
+}
+
+export type PutModelSettingsResult =
+  | { ok: true; stored: StoredModelSettings }
+  | Failure<'principal-not-found'>;
+
 /** What the caller produced for one turn. */
 export interface TurnContent {
   /** Player text or an interaction object; null (or absent) for the genesis turn. */
@@ -260,6 +291,11 @@ export interface Store {
   listChildren(sessionId: string, turnId: string): Promise<TurnMessage[]>;
   /** The branch from the genesis turn to `turnId`, in one query. */
   getLineage(sessionId: string, turnId: string): Promise<TurnMessage[] | undefined>;
+  /**
+   * The newest turns of the branch ending at `turnId` with their state and record, oldest first, in one
+   * query: at most `limit` turns and `maxChars` characters of content, so a deep branch stays cheap.
+   */
+  getBranch(sessionId: string, turnId: string, options: BranchOptions): Promise<Branch | undefined>;
   /** Every ledger event on the branch ending at `turnId`, in order, in one query. */
   getLedgerLog(sessionId: string, turnId: string): Promise<LedgerEntry[] | undefined>;
   /** State, record and recent history of a turn in a constant number of queries, whatever its depth. */
@@ -284,4 +320,12 @@ export interface Store {
   listSaves(sessionId: string): Promise<Save[]>;
   renameSave(sessionId: string, saveId: string, name: string): Promise<SaveResult>;
   deleteSave(sessionId: string, saveId: string): Promise<boolean>;
+
+  getModelSettings(principalId: string): Promise<StoredModelSettings | undefined>;
+  /** Replaces the principal's settings (at most MAX_SETTINGS_BYTES of JSON). */
+  putModelSettings(input: {
+    principalId: string;
+    settings: unknown;
+    updatedAt?: number;
+  }): Promise<PutModelSettingsResult>;
 }

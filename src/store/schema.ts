@@ -94,6 +94,13 @@ export interface SavesTable {
   created_at: number;
 }
 
+/** A principal's model settings (JSON the store does not interpret). */
+export interface ModelSettingsTable {
+  principal_id: string;
+  settings: string;
+  updated_at: number;
+}
+
 export interface Database {
   store_migrations: StoreMigrationsTable;
   principals: PrincipalsTable;
@@ -105,4 +112,5 @@ export interface Database {
   turn_payloads: TurnPayloadsTable;
   ledger_events: LedgerEventsTable;
   saves: SavesTable;
+  model_settings: ModelSettingsTable;
 }

@@ -17,7 +17,8 @@ import {
   putCartridgeVersion,
 } from './cartridges.ts';
 import type { StoreContext } from './context.ts';
-import { getLedgerLog, getLineage, hydrate } from './lineage.ts';
+import { getBranch, getLedgerLog, getLineage, hydrate } from './lineage.ts';
+import { getModelSettings, putModelSettings } from './model-settings.ts';
 import { createPersona, deletePersona, getPersona, listPersonas, updatePersona } from './personas.ts';
 import type { Store } from './repository.ts';
 import { createSave, deleteSave, getSave, listSaves, renameSave } from './saves.ts';
@@ -66,6 +67,7 @@ export function createStore(ctx: StoreContext, close: () => Promise<void>): Stor
     findTurnByIdempotencyKey: (sessionId, key) => findTurnByIdempotencyKey(ctx, sessionId, key),
     listChildren: (sessionId, turnId) => listChildren(ctx, sessionId, turnId),
     getLineage: (sessionId, turnId) => getLineage(ctx, sessionId, turnId),
+    getBranch: (sessionId, turnId, options) => getBranch(ctx, sessionId, turnId, options),
     getLedgerLog: (sessionId, turnId) => getLedgerLog(ctx, sessionId, turnId),
     hydrate: (sessionId, turnId, options) => hydrate(ctx, sessionId, turnId, options),
     setHead: (sessionId, turnId, options) => setHead(ctx, sessionId, turnId, options),
@@ -76,5 +78,8 @@ export function createStore(ctx: StoreContext, close: () => Promise<void>): Stor
     listSaves: (sessionId) => listSaves(ctx, sessionId),
     renameSave: (sessionId, saveId, name) => renameSave(ctx, sessionId, saveId, name),
     deleteSave: (sessionId, saveId) => deleteSave(ctx, sessionId, saveId),
+
+    getModelSettings: (principalId) => getModelSettings(ctx, principalId),
+    putModelSettings: (input) => putModelSettings(ctx, input),
   };
 }

@@ -1,7 +1,13 @@
 // Argument checks shared by every repository method. Each throws a StoreInputError naming the argument.
 
 import { StoreInputError } from './errors.ts';
-import { MAX_IDEMPOTENCY_KEY_LENGTH, MAX_MESSAGE_WINDOW, MAX_NAME_LENGTH } from './limits.ts';
+import {
+  MAX_BRANCH_CHARS,
+  MAX_BRANCH_TURNS,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  MAX_MESSAGE_WINDOW,
+  MAX_NAME_LENGTH,
+} from './limits.ts';
 
 export function checkName(place: string, value: unknown): string {
   if (typeof value !== 'string') throw new StoreInputError(place, 'must be a string');
@@ -78,15 +84,22 @@ export function checkContentHash(place: string, value: unknown): string {
   return value;
 }
 
-export function checkMessageWindow(place: string, value: unknown): number {
+function checkCount(place: string, value: unknown, max: number, limitName: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
     throw new StoreInputError(place, 'must be a positive integer');
   }
-  if (value > MAX_MESSAGE_WINDOW) {
-    throw new StoreInputError(
-      place,
-      `is ${value}, over the limit MAX_MESSAGE_WINDOW = ${MAX_MESSAGE_WINDOW}`,
-    );
-  }
+  if (value > max) throw new StoreInputError(place, `is ${value}, over the limit ${limitName} = ${max}`);
   return value;
+}
+
+export function checkMessageWindow(place: string, value: unknown): number {
+  return checkCount(place, value, MAX_MESSAGE_WINDOW, 'MAX_MESSAGE_WINDOW');
+}
+
+export function checkBranchTurns(place: string, value: unknown): number {
+  return checkCount(place, value, MAX_BRANCH_TURNS, 'MAX_BRANCH_TURNS');
+}
+
+export function checkBranchChars(place: string, value: unknown): number {
+  return checkCount(place, value, MAX_BRANCH_CHARS, 'MAX_BRANCH_CHARS');
 }

@@ -2,6 +2,8 @@
 // server's own view functions' types (`import type`: no server code reaches the bundle). A turn is a POST
 // that answers with `text/event-stream`; it is read with fetch and parsed here (EventSource cannot POST).
 
+import type { z } from 'zod';
+import type { settingsResponse } from '../server/routes/settings.ts';
 import type { nodeView, saveView, sessionView, turnView } from '../server/views.ts';
 import { ApiFailure, failureOf } from './lib/errors.ts';
 import { readSse } from './lib/sse.ts';
@@ -72,10 +74,24 @@ export interface WorldView {
   readonly [key: string]: unknown;
 }
 
+export const MODEL_PROVIDERS = ['openai-compatible', 'openai', 'anthropic', 'google'] as const;
+export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
+
+/** A principal's model settings as the form edits them (a field left undefined uses the server's). */
 export interface ModelSettings {
+  readonly provider?: ModelProvider | undefined;
   readonly baseUrl?: string | undefined;
-  readonly models?: Partial<Record<'director' | 'narrator' | 'npc', string>> | undefined;
+  readonly models?: Partial<Record<'director' | 'narrator' | 'npc', string | undefined>> | undefined;
   readonly temperature?: number | undefined;
+}
+
+/** `GET`/`PUT /v1/settings`: the stored settings, the server's own models, and why they may not apply. */
+export type SettingsView = z.infer<typeof settingsResponse>;
+
+/** A branch read in one request: its newest turns, oldest first; `complete` when it starts at turn 0. */
+export interface HistoryView {
+  readonly turns: readonly TurnView[];
+  readonly complete: boolean;
 }
 
 export interface AuthorEventResult {
@@ -255,13 +271,19 @@ export class Api {
     return (isRecord(body.turn) ? body.turn : body) as unknown as TurnView;
   }
 
-  /** The branch from the first message to `turnId` (the story), oldest first. */
-  async history(id: string, turnId: string): Promise<TurnView[]> {
+  /**
+   * The branch ending at `turnId`, oldest first: its newest turns (the server caps an answer); when
+   * `complete` is false, ask again from the oldest turn's parent.
+   */
+  async history(id: string, turnId: string): Promise<HistoryView> {
     const body = await this.#request(
       'GET',
       `/v1/sessions/${encodeURIComponent(id)}/history?turnId=${encodeURIComponent(turnId)}`,
     );
-    return listOf<TurnView>(body, 'turns', 'messages');
+    return {
+      turns: listOf<TurnView>(body, 'turns'),
+      complete: isRecord(body) && body.complete === true,
+    };
   }
 
   async undo(id: string, expectedHeadId?: string): Promise<SessionView> {
@@ -402,13 +424,31 @@ export class Api {
     return this.#request('POST', `/v1/sessions/${encodeURIComponent(id)}/events`, body);
   }
 
-  settings(): Promise<ModelSettings> {
+  /** The caller's model settings, kept on the server (never in the page URL). */
+  settings(): Promise<SettingsView> {
     return this.#request('GET', '/v1/settings');
   }
 
-  saveSettings(settings: ModelSettings): Promise<ModelSettings> {
-    return this.#request('PUT', '/v1/settings', settings);
+  /** Replaces the caller's model settings; empty fields are left out (the server's apply). */
+  saveSettings(settings: ModelSettings): Promise<SettingsView> {
+    return this.#request('PUT', '/v1/settings', settingsBody(settings));
   }
+}
+
+/** What `PUT /v1/settings` receives: blank fields dropped, model names trimmed. */
+export function settingsBody(settings: ModelSettings): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  if (settings.provider !== undefined) body.provider = settings.provider;
+  const baseUrl = settings.baseUrl?.trim();
+  if (baseUrl) body.baseUrl = baseUrl;
+  const models: Record<string, string> = {};
+  for (const role of ['director', 'narrator', 'npc'] as const) {
+    const name = settings.models?.[role]?.trim();
+    if (name) models[role] = name;
+  }
+  if (Object.keys(models).length > 0) body.models = models;
+  if (settings.temperature !== undefined) body.temperature = settings.temperature;
+  return body;
 }
 
 /** Characters of a cartridge name taken from an archive's file name (the server's name limit is larger). */

@@ -1,6 +1,9 @@
 // Runs compiled events against a state. Each run is a transaction: writes copy the path they touch
 // (structural sharing), so the input state is never mutated and a failed run leaves no trace.
 // Dice come from a seeded generator and every roll is recorded, so a run can be replayed exactly.
+// Steps and expressions run as closures compiled once per event (see "compiled program" below); the
+// behaviour is the tree-walking interpreter's, checked against a frozen copy of it in
+// test/yare/interpreter.differential.test.ts.
 
 import type { SourcePlace } from '../diagnostics.ts';
 import { DiceRoller, type RngState, type RollRecord } from './dice.ts';
@@ -30,7 +33,16 @@ import type {
 import { binaryOp } from './expr/arithmetic.ts';
 import { formatValue, toNumeric, toStateValue, truthy, typeName, valueEquals } from './python.ts';
 import { allPaths, dictDepth, schemaAt } from './schema.ts';
-import { DICT_PROTOTYPE, type Dict, inheritsNothing, isDict, newDict, PyFloat, type Value, toValue } from './values.ts';
+import {
+  DICT_PROTOTYPE,
+  type Dict,
+  inheritsNothing,
+  isDict,
+  newDict,
+  PyFloat,
+  type Value,
+  toValue,
+} from './values.ts';
 
 export interface RunError {
   readonly code: YareErrorCode;
@@ -76,7 +88,8 @@ export function runEvent(
   options: RunEventOptions = {},
 ): RunResult {
   const dice = options.dice ?? DiceRoller.fromSeed(options.seed ?? 0);
-  const machine = new Machine(programOf(rules), state, dice, options.maxSteps ?? MAX_STEPS_PER_RUN);
+  const maxSteps = options.maxSteps === undefined ? MAX_STEPS_PER_RUN : options.maxSteps;
+  const machine = new Machine(programOf(rules), state, dice, maxSteps);
   return machine.run(eventName, inputs);
 }
 
@@ -241,7 +254,7 @@ class Machine implements EvalContext {
     readonly dice: Dice,
     readonly maxSteps: number,
   ) {
-    this.root = isDict(state) && inheritsNothing(state) ? state : (toValue(state ?? {}) as Dict);
+    this.root = inheritsNothing(state) && isDict(state) ? state : (toValue(state ?? {}) as Dict);
   }
 
   scratch(): EvalContext {
@@ -444,7 +457,10 @@ function compileStep(step: Step, program: Program): StepFn {
     case 'table_roll': {
       const roll = compileOperand(step.roll, program);
       const target = compileTarget(step.target, program);
-      const table = step.table.map((entry) => ({ key: entry.key, value: compileOperand(entry.value, program) }));
+      const table = step.table.map((entry) => ({
+        key: entry.key,
+        value: compileOperand(entry.value, program),
+      }));
       return (m) => {
         countStep(m);
         m.currentPlace = place;
@@ -531,13 +547,13 @@ function compileStep(step: Step, program: Program): StepFn {
     case 'dict_set': {
       const target = compileTarget(step.target, program);
       const keyOf = compileOperand(step.key, program);
-      const valueOf = compileOperand(step.value, program);
+      const itemOf = compileOperand(step.value, program);
       return (m) => {
         countStep(m);
         m.currentPlace = place;
         const path = target(m);
         const key = dictKey(keyOf(m));
-        const value = valueOf(m);
+        const value = itemOf(m);
         const dict = copyDict(readDict(m, path, 'dict_set'));
         dict[key] = value;
         if (dictDepth(dict) > MAX_DICT_DEPTH)
@@ -595,7 +611,7 @@ function compileNote(step: Extract<Step, { kind: 'note' }>, program: Program): S
     countStep(m);
     m.currentPlace = place;
     let text = lead;
-    for (let i = 0; i < exprs.length; i++) text += formatValue(exprs[i]!(m)) + after[i]!;
+    for (let i = 0; i < exprs.length; i++) text += noteText(exprs[i]!(m)) + after[i]!;
     if (text.length > MAX_NOTE_LENGTH) {
       throw new YareError(
         'YARE_NOTE_TOO_LONG',
@@ -606,14 +622,23 @@ function compileNote(step: Extract<Step, { kind: 'note' }>, program: Program): S
   };
 }
 
+/** `formatValue`, with the two values notes show most (text and whole numbers) done inline. */
+function noteText(v: Value): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
+  return formatValue(v);
+}
+
 function compileForeach(step: Extract<Step, { kind: 'foreach' }>, program: Program): StepFn {
   const place = step.place;
   const source = step.array;
   const readItems: OperandFn =
     source.kind === 'path'
-      ? ((target: TargetFn): OperandFn =>
+      ? (
+          (target: TargetFn): OperandFn =>
           (m) =>
-            readPath(m, target(m).segments) ?? null)(compileTarget(source.target, program))
+            readPath(m, target(m).segments) ?? null
+        )(compileTarget(source.target, program))
       : compileOperand(source, program);
   const { itemName, indexName } = step;
   const body = compileSteps(step.steps, program);
@@ -745,8 +770,11 @@ function writePath(m: Machine, target: ResolvedPath, value: Value, action: strin
   if (inState) {
     const field = target.field;
     if (field) toWrite = coerceToField(value, field, target.where, action);
-    toWrite = toStateValue(toWrite) as Value;
-    if (typeof toWrite === 'object' && toWrite !== null) checkContainer(toWrite, target.text);
+    // A finite number is already a state value; everything else is converted (floats unboxed, checked).
+    if (typeof toWrite !== 'number' || !Number.isFinite(toWrite)) {
+      toWrite = toStateValue(toWrite) as Value;
+      if (typeof toWrite === 'object' && toWrite !== null) checkContainer(toWrite, target.text);
+    }
   }
   let parent: Dict | Value[];
   if (inState) {
@@ -812,7 +840,10 @@ function inputValue(event: string, name: string, v: unknown): Value {
   try {
     return toValue(v);
   } catch (error) {
-    throw new YareError('YARE_BAD_INPUT', `Input '${name}' of '${event}' is not plain data: ${(error as Error).message}.`);
+    throw new YareError(
+      'YARE_BAD_INPUT',
+      `Input '${name}' of '${event}' is not plain data: ${(error as Error).message}.`,
+    );
   }
 }
 

@@ -5,18 +5,29 @@ import { StoreInputError, StoreMigrationError } from '../../src/store/errors.ts'
 import { hashApiKey } from '../../src/store/keys.ts';
 import {
   DEFAULT_MESSAGE_WINDOW,
+  MAX_BRANCH_CHARS,
+  MAX_BRANCH_TURNS,
   MAX_LEDGER_EVENTS_PER_TURN,
   MAX_MESSAGE_WINDOW,
+  MAX_SETTINGS_BYTES,
   MAX_STATE_BYTES,
 } from '../../src/store/limits.ts';
 import { MIGRATIONS } from '../../src/store/migrations/index.ts';
 import type { Migration } from '../../src/store/migrations/migration.ts';
-import type { Store, Turn } from '../../src/store/repository.ts';
+import type { BranchTurn, Store, Turn } from '../../src/store/repository.ts';
 import { appendChain, content, mustAppend, seedSession, tick } from './fixtures.ts';
 import type { StoreHarness } from './harness.ts';
 
 /** Depth of the long branch used for the one-query lineage checks. */
 const LONG_BRANCH = 2_000;
+
+/** Characters `getBranch` counts for a turn: its content as stored (JSON text, narration as is). */
+function storedChars(turn: BranchTurn): number {
+  const input = turn.input === null ? 0 : JSON.stringify(turn.input).length;
+  return (
+    JSON.stringify(turn.record).length + JSON.stringify(turn.state).length + turn.narration.length + input
+  );
+}
 
 /** A JSON string value whose encoding is exactly `bytes` bytes long. */
 function jsonOfBytes(bytes: number): string {
@@ -78,11 +89,30 @@ export function repositorySuite(harness: StoreHarness): void {
       const v2again = await harness.open(url, { migrations: [...MIGRATIONS, addNotes] });
       await v2again.close();
       expect(ran).toBe(1);
-      await expect(harness.open(url)).rejects.toThrow(/schema version 2 \('test_notes'\) is newer/);
+      await expect(harness.open(url)).rejects.toThrow(
+        `schema version ${MIGRATIONS.length + 1} ('test_notes') is newer`,
+      );
       const renamed: Migration = { ...addNotes, name: 'other' };
       await expect(harness.open(url, { migrations: [...MIGRATIONS, renamed] })).rejects.toThrow(
         StoreMigrationError,
       );
+    });
+
+    it('bring a database made by the first release up to model settings, keeping its rows', async () => {
+      const url = await harness.freshUrl();
+      const old = await harness.open(url, { migrations: MIGRATIONS.slice(0, 1) });
+      const principal = await old.createPrincipal({ name: 'early' });
+      expect(await old.schemaVersion()).toBe(1);
+      await old.close();
+      const current = await harness.open(url);
+      expect(await current.schemaVersion()).toBe(MIGRATIONS.length);
+      expect(
+        await current.putModelSettings({ principalId: principal.id, settings: { temperature: 1 } }),
+      ).toEqual({
+        ok: true,
+        stored: expect.objectContaining({ settings: { temperature: 1 } }),
+      });
+      await current.close();
     });
 
     it('roll back a failing migration completely', async () => {
@@ -612,6 +642,14 @@ export function repositorySuite(harness: StoreHarness): void {
         { shared: true },
         { side: 'right' },
       ]);
+      const wide = { limit: 10, maxChars: 10_000 };
+      const rightBranch = await store.getBranch(session.id, right.id, wide);
+      expect(rightBranch?.complete).toBe(true);
+      expect(rightBranch?.turns.map((t) => t.state)).toEqual([{ hp: 10 }, { at: 'root' }, { at: 'right' }]);
+      const leftBranch = await store.getBranch(session.id, leftMore.id, wide);
+      expect(leftBranch?.turns.map((t) => t.id)).toEqual([genesis.id, root.id, left.id, leftMore.id]);
+      const { ledgerEvents: _, ...leftMoreWithoutLedger } = leftMore;
+      expect(leftBranch?.turns.at(-1)).toEqual(leftMoreWithoutLedger);
     });
 
     it('does not read turns through another session', async () => {
@@ -621,7 +659,46 @@ export function repositorySuite(harness: StoreHarness): void {
       expect(await store.hydrate(two.session.id, one.genesis.id)).toBeUndefined();
       expect(await store.getLineage(two.session.id, one.genesis.id)).toBeUndefined();
       expect(await store.getLedgerLog(two.session.id, one.genesis.id)).toBeUndefined();
+      expect(
+        await store.getBranch(two.session.id, one.genesis.id, { limit: 5, maxChars: 1_000 }),
+      ).toBeUndefined();
       expect(await store.listChildren(two.session.id, one.genesis.id)).toEqual([]);
+    });
+
+    it('reads a branch of MAX_BRANCH_TURNS turns and MAX_BRANCH_CHARS characters, refusing more', async () => {
+      const { session, genesis } = await seedSession(store);
+      const at = { limit: MAX_BRANCH_TURNS, maxChars: MAX_BRANCH_CHARS };
+      expect((await store.getBranch(session.id, genesis.id, at))?.turns).toHaveLength(1);
+      await expect(
+        store.getBranch(session.id, genesis.id, { ...at, limit: MAX_BRANCH_TURNS + 1 }),
+      ).rejects.toThrow(`getBranch.limit: is ${MAX_BRANCH_TURNS + 1}, over the limit MAX_BRANCH_TURNS`);
+      await expect(
+        store.getBranch(session.id, genesis.id, { ...at, maxChars: MAX_BRANCH_CHARS + 1 }),
+      ).rejects.toThrow(`getBranch.maxChars: is ${MAX_BRANCH_CHARS + 1}, over the limit MAX_BRANCH_CHARS`);
+      await expect(store.getBranch(session.id, genesis.id, { ...at, limit: 0 })).rejects.toThrow(
+        StoreInputError,
+      );
+      await expect(store.getBranch(session.id, genesis.id, { ...at, maxChars: 0.5 })).rejects.toThrow(
+        StoreInputError,
+      );
+    });
+
+    it('cuts a branch at the character budget, newest turns first, and always keeps the turn asked for', async () => {
+      const { session, genesis } = await seedSession(store);
+      const chain = await appendChain(store, session.id, genesis.id, 4);
+      const last = chain[3]!;
+      const whole = await store.getBranch(session.id, last.id, { limit: 10, maxChars: 10_000 });
+      expect(whole?.turns.map((t) => t.depth)).toEqual([0, 1, 2, 3, 4]);
+      const sizes = whole!.turns.map(storedChars);
+      const newestThree = sizes[2]! + sizes[3]! + sizes[4]!;
+      const three = await store.getBranch(session.id, last.id, { limit: 10, maxChars: newestThree });
+      expect(three?.turns.map((t) => t.depth)).toEqual([2, 3, 4]);
+      expect(three?.complete).toBe(false);
+      const two = await store.getBranch(session.id, last.id, { limit: 10, maxChars: newestThree - 1 });
+      expect(two?.turns.map((t) => t.depth)).toEqual([3, 4]);
+      const one = await store.getBranch(session.id, last.id, { limit: 10, maxChars: 1 });
+      expect(one?.turns.map((t) => t.id)).toEqual([last.id]);
+      expect(one?.turns[0]?.state).toEqual({ n: 4 });
     });
 
     it('accepts a message window of MAX_MESSAGE_WINDOW and refuses one more', async () => {
@@ -683,6 +760,25 @@ export function repositorySuite(harness: StoreHarness): void {
         );
       });
 
+      it('reads the newest turns of the branch with their state in one query, saying it is incomplete', async () => {
+        const deepest = chain[LONG_BRANCH - 1]!;
+        const branch = await countQueries(() =>
+          store.getBranch(sessionId, deepest.id, { limit: 500, maxChars: MAX_BRANCH_CHARS }),
+        );
+        expect(branch.count).toBe(1);
+        expect(branch.result?.complete).toBe(false);
+        expect(branch.result?.turns).toHaveLength(500);
+        expect(branch.result?.turns[0]?.depth).toBe(LONG_BRANCH - 499);
+        expect(branch.result?.turns.at(-1)?.state).toEqual({ n: LONG_BRANCH });
+        const shallow = await store.getBranch(sessionId, chain[498]!.id, {
+          limit: 500,
+          maxChars: MAX_BRANCH_CHARS,
+        });
+        expect(shallow?.complete).toBe(true);
+        expect(shallow?.turns.map((t) => t.depth)).toEqual(Array.from({ length: 500 }, (_, i) => i));
+        expect(shallow?.turns[0]?.id).toBe(genesisId);
+      });
+
       it('honours a smaller window and reports a complete one', async () => {
         const five = await store.hydrate(sessionId, chain[999]!.id, { messageWindow: 5 });
         expect(five?.messages.map((m) => m.depth)).toEqual([996, 997, 998, 999, 1000]);
@@ -697,6 +793,55 @@ export function repositorySuite(harness: StoreHarness): void {
         expect(tree.map((n) => n.seq)).toEqual(Array.from({ length: LONG_BRANCH + 1 }, (_, i) => i));
         expect(tree[1]?.parentId).toBe(genesisId);
       });
+    });
+  });
+
+  describe('model settings', () => {
+    it('are one row per principal, replaced as a whole, and absent until first stored', async () => {
+      const alice = await store.createPrincipal({ name: 'alice' });
+      const bob = await store.createPrincipal({ name: 'bob' });
+      expect(await store.getModelSettings(alice.id)).toBeUndefined();
+      const first = await store.putModelSettings({
+        principalId: alice.id,
+        settings: { models: { narrator: 'a' }, temperature: 0.5 },
+        updatedAt: 10,
+      });
+      expect(first).toEqual({
+        ok: true,
+        stored: {
+          principalId: alice.id,
+          settings: { models: { narrator: 'a' }, temperature: 0.5 },
+          updatedAt: 10,
+        },
+      });
+      const replaced = await store.putModelSettings({
+        principalId: alice.id,
+        settings: { baseUrl: 'http://127.0.0.1:1/v1' },
+        updatedAt: 11,
+      });
+      expect(replaced.ok).toBe(true);
+      expect(await store.getModelSettings(alice.id)).toEqual({
+        principalId: alice.id,
+        settings: { baseUrl: 'http://127.0.0.1:1/v1' },
+        updatedAt: 11,
+      });
+      expect(await store.getModelSettings(bob.id)).toBeUndefined();
+      expect(await store.putModelSettings({ principalId: 'nobody', settings: {} })).toEqual({
+        ok: false,
+        reason: 'principal-not-found',
+      });
+    });
+
+    it(`accept MAX_SETTINGS_BYTES of JSON and refuse one byte more, keeping what was stored`, async () => {
+      const p = await store.createPrincipal({ name: 'big' });
+      const at = jsonOfBytes(MAX_SETTINGS_BYTES);
+      expect((await store.putModelSettings({ principalId: p.id, settings: at })).ok).toBe(true);
+      await expect(
+        store.putModelSettings({ principalId: p.id, settings: jsonOfBytes(MAX_SETTINGS_BYTES + 1) }),
+      ).rejects.toThrow(
+        `putModelSettings.settings: is ${MAX_SETTINGS_BYTES + 1} bytes, over the limit MAX_SETTINGS_BYTES`,
+      );
+      expect((await store.getModelSettings(p.id))?.settings).toBe(at);
     });
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cartridgeNameOf, streamEventOf } from '../../src/web/api.ts';
-import { ApiFailure, failureOf, formatProblem, problemsOf } from '../../src/web/lib/errors.ts';
+import { Api, cartridgeNameOf, settingsBody, streamEventOf } from '../../src/web/api.ts';
+import { ApiFailure, failureOf, formatProblem, issueLines, problemsOf } from '../../src/web/lib/errors.ts';
 
 describe('stream events', () => {
   it('reads the server’s turn events', () => {
@@ -86,3 +86,54 @@ describe('cartridge names from archive names', () => {
     expect(cartridgeNameOf('x.tgz')).toBe('x');
   });
 });
+
+describe('model settings requests', () => {
+  it('leave blank fields out and trim model names, so the server’s models apply to them', () => {
+    expect(
+      settingsBody({
+        baseUrl: '  ',
+        models: { director: ' llama3.1:8b ', narrator: '', npc: undefined },
+        temperature: 0,
+      }),
+    ).toEqual({ models: { director: 'llama3.1:8b' }, temperature: 0 });
+    expect(settingsBody({ provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:1/v1' })).toEqual({
+      provider: 'openai-compatible',
+      baseUrl: 'http://127.0.0.1:1/v1',
+    });
+    expect(settingsBody({})).toEqual({});
+  });
+
+  it('lists the field problems of a 400 as path: message', () => {
+    const failure = failureOf(400, {
+      error: {
+        code: 'invalid_request',
+        message: 'the request body is not valid',
+        issues: [{ path: 'models.narrator', message: 'must be at most 200 characters' }, 'junk', { message: 'x' }],
+      },
+    });
+    expect(issueLines(failure)).toEqual(['models.narrator: must be at most 200 characters', 'x']);
+    expect(issueLines(failureOf(500, 'nope'))).toEqual([]);
+  });
+});
+
+describe('history requests', () => {
+  it('read the turns and whether the branch is complete, asking for the given turn', async () => {
+    const asked: string[] = [];
+    const original = globalThis.fetch;
+    globalThis.fetch = (async (input: RequestInfo | URL) => {
+      asked.push(String(input));
+      return new Response(JSON.stringify({ turnId: 't9', turns: [{ id: 't8' }, { id: 't9' }], complete: false }), {
+        headers: { 'content-type': 'application/json' },
+      });
+    }) as typeof fetch;
+    try {
+      const history = await new Api('http://127.0.0.1:1').history('s 1', 't9');
+      expect(history.turns.map((t) => t.id)).toEqual(['t8', 't9']);
+      expect(history.complete).toBe(false);
+      expect(asked).toEqual(['http://127.0.0.1:1/v1/sessions/s%201/history?turnId=t9']);
+    } finally {
+      globalThis.fetch = original;
+    }
+  });
+});
+

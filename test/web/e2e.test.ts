@@ -330,6 +330,43 @@ describe('web client', () => {
     expect(await narrations()).toHaveLength(3);
   });
 
+  it('keeps model settings on the server, never in the page URL, and reloads the story in one request', async () => {
+    const playUrl = page.url();
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await expect.poll(() => textOf('settings-server')).toContain('set by the server’s code');
+    // The test server was not started with --allow-user-base-url: no base URL field.
+    expect(await page.getByTestId('settings-endpoint-locked').isVisible()).toBe(true);
+    expect(await page.getByTestId('settings-base-url').count()).toBe(0);
+    await page.getByTestId('settings-model-narrator').fill('my-narrator');
+    await page.getByTestId('settings-temperature').fill('0.4');
+    await page.getByTestId('settings-save').click();
+    await expect.poll(() => textOf('settings-status')).toBe('Saved.');
+    // Models given by code (the scripted test models) take the temperature only, and the page says so.
+    expect(await textOf('settings-problem')).toContain('only the temperature applies');
+    expect(page.url()).not.toContain('my-narrator');
+    const stored = await (await fetch(`${server.url}/v1/settings`)).json();
+    expect(stored.settings).toEqual({ models: { narrator: 'my-narrator' }, temperature: 0.4 });
+    await page.reload();
+    await expect.poll(() => page.getByTestId('settings-model-narrator').inputValue()).toBe('my-narrator');
+    expect(await page.getByTestId('settings-temperature').inputValue()).toBe('0.4');
+    await screenshot(page, '12-settings');
+
+    const reads: string[] = [];
+    const onRequest = (request: { method(): string; url(): string }): void => {
+      if (request.method() === 'GET') reads.push(new URL(request.url()).pathname);
+    };
+    page.on('request', onRequest);
+    try {
+      await page.goto(playUrl);
+      await expect.poll(() => narrations().then((n) => n.length)).toBeGreaterThanOrEqual(3);
+    } finally {
+      page.off('request', onRequest);
+    }
+    expect(reads.filter((path) => path.endsWith('/history'))).toHaveLength(1);
+    expect(reads.filter((path) => /\/turns\/[^/]+$/.test(path))).toEqual([]);
+    expect(reads.filter((path) => path.endsWith('/schema'))).toHaveLength(1);
+  });
+
   it('plays a turn and moves between panels with the keyboard alone', async () => {
     server.queueTurn({ narration: ['The reeds ', 'whisper ', 'back.'] });
     // A player arriving at the game: the page opens with the focus in the input.

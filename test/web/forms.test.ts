@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import * as server from '../../src/session/model-settings.ts';
 import { cartridgeNameOf, MAX_CARTRIDGE_NAME_CHARS } from '../../src/web/api.ts';
 import {
+  baseUrlError,
+  MAX_BASE_URL_CHARS,
   MAX_FORM_SEED,
+  MAX_MODEL_NAME_CHARS,
   MAX_TEMPERATURE,
   MIN_TEMPERATURE,
   seedError,
@@ -38,5 +42,28 @@ describe('form checks', () => {
     expect(cartridgeNameOf(`${'a'.repeat(MAX_CARTRIDGE_NAME_CHARS + 1)}.zip`)).toHaveLength(
       MAX_CARTRIDGE_NAME_CHARS,
     );
+  });
+
+  it('checks the settings form with the server’s own limits', () => {
+    expect([MIN_TEMPERATURE, MAX_TEMPERATURE, MAX_MODEL_NAME_CHARS, MAX_BASE_URL_CHARS]).toEqual([
+      server.MIN_TEMPERATURE,
+      server.MAX_TEMPERATURE,
+      server.MAX_MODEL_NAME_CHARS,
+      server.MAX_BASE_URL_CHARS,
+    ]);
+  });
+
+  it(`accepts base URLs of up to MAX_BASE_URL_CHARS (${MAX_BASE_URL_CHARS}) characters, http(s) only, no credentials`, () => {
+    const prefix = 'http://127.0.0.1:1/';
+    const atLimit = prefix + 'a'.repeat(MAX_BASE_URL_CHARS - prefix.length);
+    for (const ok of [undefined, '', '  ', 'http://localhost:11434/v1', 'https://example.test/v1', atLimit])
+      expect(baseUrlError(ok), String(ok)).toBe('');
+    expect(baseUrlError(`${atLimit}a`)).toBe(`the base URL must be at most ${MAX_BASE_URL_CHARS} characters`);
+    expect(baseUrlError('localhost:11434')).toContain('http:// or https://');
+    expect(baseUrlError('not a url')).toContain('must be a URL');
+    expect(baseUrlError('http://me:pw@127.0.0.1/v1')).toContain('user name or password');
+    // Whatever the form lets through, the server accepts too.
+    for (const ok of ['http://localhost:11434/v1', atLimit])
+      expect(server.modelSettingsSchema.safeParse({ baseUrl: ok }).success).toBe(true);
   });
 });

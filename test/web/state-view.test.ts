@@ -44,13 +44,16 @@ describe('state panel', () => {
     ]);
   });
 
-  it('without schema bounds, makes a bar of x beside max_x (and not of max_x itself)', () => {
-    const panel = statePanel({ mana: 4, max_mana: 10, gold: 3, max_gold: 0 });
+  it('makes bars only of numbers the schema bounds on both sides, never guessing from max_x', () => {
+    const panel = statePanel({ mana: 4, max_mana: 10, hp: 3, level: 2 }, [
+      { path: ['hp'], type: 'int', min: 0 },
+      { path: ['level'], type: 'int', min: 5, max: 5 },
+    ]);
     expect(panel).toEqual([
-      { kind: 'bar', key: 'mana', path: 'mana', value: 4, min: 0, max: 10 },
+      { kind: 'number', key: 'mana', path: 'mana', value: 4 },
       { kind: 'number', key: 'max_mana', path: 'max_mana', value: 10 },
-      { kind: 'number', key: 'gold', path: 'gold', value: 3 },
-      { kind: 'number', key: 'max_gold', path: 'max_gold', value: 0 },
+      { kind: 'number', key: 'hp', path: 'hp', value: 3 },
+      { kind: 'number', key: 'level', path: 'level', value: 2 },
     ]);
   });
 

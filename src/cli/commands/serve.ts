@@ -1,4 +1,4 @@
-// `mnesos serve [--host H] [--port N] [--db URL] [--author]`: the HTTP API (and the web client when built).
+// `mnesos serve [--host H] [--port N] [--db URL] [--author] [--allow-user-base-url]`: the HTTP API (and the web client when built).
 // Keys come from MNESOS_API_KEYS (comma-separated raw keys, optionally `label=key`), hashed at start; the
 // database from --db or MNESOS_DATABASE_URL (SQLite under ./.mnesos by default); models from the usual
 // MNESOS_* model configuration (offline when none). Without keys the server binds to loopback only.
@@ -7,7 +7,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { loadModelConfig } from '../../llm/config.ts';
-import { createModels } from '../../llm/providers.ts';
 import { parseApiKeys } from '../../server/auth.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, StartRefused, startServer } from '../../server/start.ts';
 import { PROJECT_ROOT } from '../../project-root.ts';
@@ -19,6 +18,7 @@ interface ServeFlags {
   readonly port?: string;
   readonly db?: string;
   readonly author?: boolean;
+  readonly allowUserBaseUrl?: boolean;
   readonly static?: string;
 }
 
@@ -44,6 +44,10 @@ export function register(program: Command): void {
     )
     .option('--author', 'author mode: full state views and direct event runs for session owners')
     .option(
+      '--allow-user-base-url',
+      'let users choose the base URL and provider of their models in Settings (their requests carry the server’s API key)',
+    )
+    .option(
       '--static <dir>',
       'serve this folder for non-API paths (default: the built web client, dist/web, when it exists)',
     )
@@ -64,8 +68,8 @@ export function register(program: Command): void {
           port: parsePort(flags.port),
           databaseUrl: flags.db ?? process.env.MNESOS_DATABASE_URL,
           apiKeys: keys,
-          models: () => createModels(config),
-          modelMode: config.provider === 'offline' ? 'offline' : 'online',
+          modelConfig: config,
+          allowUserBaseUrl: flags.allowUserBaseUrl === true,
           authorMode: flags.author === true,
           ...(staticDir ? { staticDir } : {}),
         });
@@ -74,7 +78,8 @@ export function register(program: Command): void {
         throw error;
       }
       const mode =
-        config.provider === 'offline' ? `offline (${config.reason})` : `models via ${config.provider}`;
+        (config.provider === 'offline' ? `offline (${config.reason})` : `models via ${config.provider}`) +
+        (flags.allowUserBaseUrl === true ? '; users may choose model base URLs' : '');
       process.stdout.write(
         `mnesos: listening on ${server.url} (${server.deps.store.dialect}, ${keys.length === 0 ? 'local user, loopback only' : `${keys.length} API key(s)`}, ${mode})\n`,
       );

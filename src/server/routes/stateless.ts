@@ -10,6 +10,7 @@ import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
 import { anyObject, errorSchema, statelessTurnBody } from '../schemas.ts';
+import { guarded } from './guard.ts';
 import { resolveCartridgeVersion } from './sessions.ts';
 
 export function registerStatelessRoutes(api: RouteRegistry, deps: AppDeps): void {
@@ -25,7 +26,10 @@ export function registerStatelessRoutes(api: RouteRegistry, deps: AppDeps): void
         200: { description: 'The turn’s result', schema: anyObject },
         404: { description: 'No such cartridge', schema: errorSchema },
         413: { description: 'Input too long', schema: errorSchema },
-        422: { description: 'The engine refuses the input or state', schema: errorSchema },
+        422: {
+          description: 'The engine refuses the input or state, or the caller’s model settings cannot be used',
+          schema: errorSchema,
+        },
         502: { description: 'The model failed', schema: errorSchema },
         504: { description: 'Timed out', schema: errorSchema },
       },
@@ -47,6 +51,8 @@ export function registerStatelessRoutes(api: RouteRegistry, deps: AppDeps): void
         throw new ApiError(404, 'not_found', `no cartridge version '${body.cartridge}'`);
       const { cartridge } = loaded;
       const seed = body.seed ?? cryptoSeeds();
+      const models = await guarded(() => deps.models.modelsFor(c.get('principal').id));
+      const modelMode = models === null ? 'offline' : 'online';
       const signal = AbortSignal.any([c.req.raw.signal, AbortSignal.timeout(deps.limits.turnTimeoutMs)]);
       try {
         const { record } = await runTurnToRecord({
@@ -57,7 +63,7 @@ export function registerStatelessRoutes(api: RouteRegistry, deps: AppDeps): void
             ? { input: body.input }
             : { interaction: body.interaction as InteractionInput }),
           seed,
-          models: deps.models(),
+          models,
           signal,
           ...(body.persona ? { persona: body.persona } : {}),
         });
@@ -66,10 +72,10 @@ export function registerStatelessRoutes(api: RouteRegistry, deps: AppDeps): void
             state: plainJson(record.stateAfter),
             narration: record.narration,
             record: plainJson(record),
-            modelMode: deps.modelMode,
+            modelMode,
           },
           200,
-          { 'x-mnesos-model-mode': deps.modelMode },
+          { 'x-mnesos-model-mode': modelMode },
         );
       } catch (error) {
         if (!isTurnError(error)) throw error;

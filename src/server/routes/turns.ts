@@ -35,7 +35,8 @@ const TURN_ERRORS = {
   413: { description: 'Body or input too long', schema: errorSchema },
   415: { description: 'Not application/json', schema: errorSchema },
   422: {
-    description: 'The game refuses the input (pending mini-game, bad interaction)',
+    description:
+      'The game refuses the input (pending mini-game, bad interaction), or the caller’s model settings cannot be used (`settings_unusable`)',
     schema: errorSchema,
   },
   429: { description: 'Rate limited', schema: errorSchema },
@@ -64,8 +65,10 @@ export function viewFor(deps: AppDeps, requested: View | undefined): View {
   return 'full';
 }
 
-function modeHeaders(deps: AppDeps): Record<string, string> {
-  return { 'x-mnesos-model-mode': deps.modelMode };
+type ModelMode = 'online' | 'offline';
+
+function modeHeaders(mode: ModelMode): Record<string, string> {
+  return { 'x-mnesos-model-mode': mode };
 }
 
 async function answer(
@@ -79,14 +82,16 @@ async function answer(
   if (prepared.kind === 'replayed') {
     if (wantsEventStream(c.req.header('accept'))) {
       const events = replayEvents(prepared.turn, cartridge, view);
-      return sseResponse(async (send) => events.forEach(send), { headers: modeHeaders(deps) });
+      return sseResponse(async (send) => events.forEach(send), { headers: modeHeaders(deps.modelMode) });
     }
     return c.json(
       { turn: turnView(prepared.turn, cartridge, view), replayed: true, modelMode: deps.modelMode },
       200,
-      modeHeaders(deps),
+      modeHeaders(deps.modelMode),
     );
   }
+  // The principal's own models decide the mode (their settings may differ from the server's).
+  const mode = prepared.mode;
   const timeoutMs = deps.limits.turnTimeoutMs;
   if (!wantsEventStream(c.req.header('accept'))) {
     const run = prepared.run({ signal: c.req.raw.signal, timeoutMs });
@@ -99,9 +104,9 @@ async function answer(
       }
     }
     return c.json(
-      { turn: turnView(turn, cartridge, view), replayed: false, modelMode: deps.modelMode },
+      { turn: turnView(turn, cartridge, view), replayed: false, modelMode: mode },
       201,
-      modeHeaders(deps),
+      modeHeaders(mode),
     );
   }
   return sseResponse(
@@ -111,7 +116,7 @@ async function answer(
       send({
         event: 'start',
         id: id(),
-        data: { turnId: prepared.turnId, parentId: prepared.parentId, modelMode: prepared.mode },
+        data: { turnId: prepared.turnId, parentId: prepared.parentId, modelMode: mode },
       });
       const run = prepared.run({ signal, timeoutMs });
       try {
@@ -141,7 +146,7 @@ async function answer(
         });
       }
     },
-    { requestSignal: c.req.raw.signal, headers: modeHeaders(deps) },
+    { requestSignal: c.req.raw.signal, headers: modeHeaders(mode) },
   );
 }
 
@@ -305,7 +310,7 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
           const last = c.req.header('last-event-id');
           const after = last?.startsWith(`${turn.id}:`) ? Number(last.slice(turn.id.length + 1)) : -1;
           const events = replayEvents(turn, cartridge, view).filter((_, seq) => seq > after);
-          return sseResponse(async (send) => events.forEach(send), { headers: modeHeaders(deps) });
+          return sseResponse(async (send) => events.forEach(send), { headers: modeHeaders(deps.modelMode) });
         }
         return c.json({ turn: turnView(turn, cartridge, view) });
       }),

@@ -1,5 +1,6 @@
 import { init } from './0001_init.ts';
+import { modelSettings } from './0002_model_settings.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in order. Append only. */
-export const MIGRATIONS: readonly Migration[] = [init];
+export const MIGRATIONS: readonly Migration[] = [init, modelSettings];

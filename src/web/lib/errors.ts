@@ -57,3 +57,15 @@ export function failureOf(status: number, body: unknown): ApiFailure {
   );
   return new ApiFailure(status, code, message, problems, error ?? {});
 }
+
+/** The field problems of a 400 `invalid_request` (`issues: [{path, message}]`) as `path: message` lines. */
+export function issueLines(failure: ApiFailure): string[] {
+  const issues = failure.details.issues;
+  if (!Array.isArray(issues)) return [];
+  const out: string[] = [];
+  for (const issue of issues) {
+    if (!isRecord(issue) || typeof issue.message !== 'string') continue;
+    out.push(typeof issue.path === 'string' ? `${issue.path}: ${issue.message}` : issue.message);
+  }
+  return out;
+}

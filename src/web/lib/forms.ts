@@ -5,6 +5,9 @@
 export const MAX_FORM_SEED = 2 ** 31 - 1;
 export const MIN_TEMPERATURE = 0;
 export const MAX_TEMPERATURE = 2;
+/** Characters of a model name and of a base URL: the server's limits (checked equal by test/web/forms.test.ts). */
+export const MAX_MODEL_NAME_CHARS = 200;
+export const MAX_BASE_URL_CHARS = 2_048;
 /** Characters of a turn's text shown in a tree row. */
 export const TREE_LABEL_CHARS = 60;
 
@@ -22,6 +25,23 @@ export function temperatureError(value: number | undefined): string {
   return Number.isFinite(value) && value >= MIN_TEMPERATURE && value <= MAX_TEMPERATURE
     ? ''
     : `temperature must be from ${MIN_TEMPERATURE} to ${MAX_TEMPERATURE}`;
+}
+
+/** '' when the base URL field is fine (empty means "the server's"), else what is wrong. */
+export function baseUrlError(text: string | undefined): string {
+  const value = text?.trim() ?? '';
+  if (value === '') return '';
+  if (value.length > MAX_BASE_URL_CHARS) return `the base URL must be at most ${MAX_BASE_URL_CHARS} characters`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'the base URL must be a URL like http://localhost:11434/v1';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'the base URL must start with http:// or https://';
+  if (url.username !== '' || url.password !== '')
+    return 'the base URL must not contain a user name or password (keys stay on the server)';
+  return '';
 }
 
 /** A turn's text cut for a tree row (the full text goes in the row's title). */

@@ -1,14 +1,16 @@
 // The state panel's model: the player-facing state laid out by the cartridge schema. A number with both
 // `min` and `max` is a bar; other numbers, text, flags (booleans), lists and nested groups are shown as
-// they are. Keys starting with `_` are engine plumbing (`_pending_interaction`) and are left out. With no
-// schema bounds, a number `x` next to a positive number `max_x` is a bar from 0 to `max_x`.
+// they are. Keys starting with `_` are engine plumbing (`_pending_interaction`) and are left out. Bounds come
+// only from the schema (`GET /v1/sessions/:id/schema`): the client does not guess a bar from names such as
+// `hp` beside `max_hp`, since the cartridge author says which numbers are bounded.
 
-/** A schema field as the server describes it (JSON; the compiled schema itself holds Maps). */
+/** A public schema field as the server describes it (JSON; the compiled schema itself holds Maps). */
 export interface SchemaFieldView {
   readonly path: readonly string[];
   readonly type?: string | undefined;
   readonly min?: number | undefined;
   readonly max?: number | undefined;
+  readonly description?: string | undefined;
 }
 
 /** Entries shown per group and items per list; the rest is summarised as "… N more". */
@@ -75,7 +77,7 @@ function entriesOf(
   const keys = Object.keys(value).filter((k) => !k.startsWith('_'));
   const entries: PanelEntry[] = [];
   for (const key of keys.slice(0, MAX_PANEL_ENTRIES)) {
-    entries.push(entryOf(key, value[key], [...path, key], index, depth, value));
+    entries.push(entryOf(key, value[key], [...path, key], index, depth));
   }
   return { entries, more: Math.max(0, keys.length - MAX_PANEL_ENTRIES) };
 }
@@ -86,18 +88,12 @@ function entryOf(
   path: readonly string[],
   index: ReadonlyMap<string, SchemaFieldView>,
   depth: number,
-  siblings: Record<string, unknown>,
 ): PanelEntry {
   const dotted = path.join('.');
   const field = index.get(dotted);
   if (typeof value === 'number') {
     if (field?.min !== undefined && field.max !== undefined && field.max > field.min) {
       return { kind: 'bar', key, path: dotted, value, min: field.min, max: field.max };
-    }
-    // Without schema bounds, the RPG convention `hp` beside `max_hp` still makes a bar from 0.
-    const cap = Object.hasOwn(siblings, `max_${key}`) ? siblings[`max_${key}`] : undefined;
-    if (field?.max === undefined && typeof cap === 'number' && cap > 0) {
-      return { kind: 'bar', key, path: dotted, value, min: field?.min ?? 0, max: cap };
     }
     return { kind: 'number', key, path: dotted, value };
   }

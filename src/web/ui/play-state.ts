@@ -7,8 +7,11 @@ import { ApiFailure } from '../lib/errors.ts';
 import type { SchemaFieldView } from '../lib/state-view.ts';
 import { buildTree, leafOf, lineage, type Tree } from '../lib/tree.ts';
 
-/** Turns fetched at once when the story needs several (keeps a long branch from flooding the server). */
-export const TURN_FETCH_CONCURRENCY = 6;
+/**
+ * History pages read for one branch: each is one request of at most the server's HISTORY_MAX_TURNS (500)
+ * turns, so a story of up to 10,000 turns loads whole; older turns of a longer one stay out of view.
+ */
+export const MAX_HISTORY_PAGES = 20;
 
 export type PhaseLabel = 'thinking' | 'rolling' | 'narrating' | 'saving';
 
@@ -65,29 +68,26 @@ export function usePlay(api: Api, sessionId: string) {
   const [fields, setFields] = useState<readonly SchemaFieldView[]>([]);
   const [busy, setBusy] = useState(false);
   const cache = useRef(new Map<string, TurnView>());
-  const historyRoute = useRef(true);
   const abort = useRef<AbortController | null>(null);
 
   const tree = useMemo(() => buildTree(nodes), [nodes]);
 
+  /** Reads the turns of `ids` (a branch, oldest first) that are not cached yet. */
   const fetchTurns = async (ids: readonly string[]): Promise<void> => {
     const missing = ids.filter((id) => !cache.current.has(id));
-    if (missing.length === 0) return;
-    const last = missing[missing.length - 1] as string;
-    if (historyRoute.current && missing.length > 1) {
-      try {
-        for (const t of await api.history(sessionId, last)) cache.current.set(t.id, t);
-      } catch (e) {
-        // A server without the history route: fall back to one request per turn.
-        if (e instanceof ApiFailure && (e.status === 404 || e.status === 405)) historyRoute.current = false;
-        else throw e;
-      }
+    const last = missing[missing.length - 1];
+    if (last === undefined) return;
+    if (missing.length === 1) {
+      cache.current.set(last, await api.turn(sessionId, last));
+      return;
     }
-    const still = missing.filter((id) => !cache.current.has(id));
-    for (let i = 0; i < still.length; i += TURN_FETCH_CONCURRENCY) {
-      const batch = still.slice(i, i + TURN_FETCH_CONCURRENCY);
-      const fetched = await Promise.all(batch.map((id) => api.turn(sessionId, id)));
-      for (const t of fetched) cache.current.set(t.id, t);
+    // One request per page of the branch, newest first, until every missing turn is cached.
+    let from: string | null = last;
+    for (let page = 0; from !== null && page < MAX_HISTORY_PAGES; page++) {
+      const { turns, complete } = await api.history(sessionId, from);
+      for (const t of turns) cache.current.set(t.id, t);
+      if (complete || missing.every((id) => cache.current.has(id))) break;
+      from = turns[0]?.parentId ?? null;
     }
   };
 
@@ -107,7 +107,7 @@ export function usePlay(api: Api, sessionId: string) {
     api
       .schema(sessionId)
       .then((f) => !cancelled && setFields(f))
-      .catch(() => undefined); // bars need the schema; without it numbers are shown plainly
+      .catch(() => undefined); // bars need the schema; if it cannot be read, numbers are shown plainly
     return () => {
       cancelled = true;
       abort.current?.abort();

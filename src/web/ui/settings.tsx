@@ -1,41 +1,74 @@
 // Settings: the model provider for this principal, kept on the server (never in the page URL), and the
-// API key this browser tab uses when the server requires one (kept in sessionStorage).
+// API key this browser tab uses when the server requires one (kept in sessionStorage). The API key of the
+// model provider is not a setting: it stays in the server's environment.
 import { useEffect, useState } from 'preact/hooks';
-import type { ModelSettings } from '../api.ts';
-import { ApiFailure } from '../lib/errors.ts';
-import { MAX_TEMPERATURE, MIN_TEMPERATURE, temperatureError } from '../lib/forms.ts';
+import { MODEL_PROVIDERS, type ModelProvider, type ModelSettings, type SettingsView } from '../api.ts';
+import { ApiFailure, issueLines } from '../lib/errors.ts';
+import {
+  baseUrlError,
+  MAX_BASE_URL_CHARS,
+  MAX_MODEL_NAME_CHARS,
+  MAX_TEMPERATURE,
+  MIN_TEMPERATURE,
+  temperatureError,
+} from '../lib/forms.ts';
 import { API_KEY_STORAGE, storedApiKey, useApp } from './context.ts';
 
 const ROLES = ['director', 'narrator', 'npc'] as const;
 
+function isProvider(value: string): value is ModelProvider {
+  return (MODEL_PROVIDERS as readonly string[]).includes(value);
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof ApiFailure) {
+    const lines = issueLines(error);
+    return lines.length > 0 ? `${error.message}: ${lines.join('; ')}` : error.message;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
 export function Settings() {
   const { api } = useApp();
+  const [view, setView] = useState<SettingsView | null>(null);
   const [settings, setSettings] = useState<ModelSettings>({});
   const [status, setStatus] = useState('');
-  const [available, setAvailable] = useState(true);
+  const [problem, setProblem] = useState('');
   const [key, setKey] = useState(() => storedApiKey() ?? '');
+
+  const show = (next: SettingsView): void => {
+    setView(next);
+    setSettings(next.settings);
+    setProblem(next.problem ?? '');
+  };
 
   useEffect(() => {
     api
       .settings()
-      .then((s) => setSettings(s ?? {}))
-      .catch((e) => {
-        if (e instanceof ApiFailure && e.status === 404) setAvailable(false);
-        else setStatus((e as Error).message);
-      });
+      .then(show)
+      .catch((e) => setStatus(messageOf(e)));
   }, []);
 
   const temperature = settings.temperature;
   const temperatureProblem = temperatureError(temperature);
+  const server = view?.server;
+  const endpointAllowed = server?.allowUserBaseUrl === true;
+  const urlProblem = endpointAllowed ? baseUrlError(settings.baseUrl) : '';
 
   const save = async (event: Event): Promise<void> => {
     event.preventDefault();
-    if (temperatureProblem) return;
+    if (temperatureProblem || urlProblem) return;
+    setStatus('');
     try {
-      setSettings(await api.saveSettings(settings));
+      // Without the operator's consent the endpoint is the server's: a stale stored one is cleared on save.
+      show(
+        await api.saveSettings(
+          endpointAllowed ? settings : { ...settings, provider: undefined, baseUrl: undefined },
+        ),
+      );
       setStatus('Saved.');
     } catch (e) {
-      setStatus((e as Error).message);
+      setStatus(messageOf(e));
     }
   };
 
@@ -43,66 +76,109 @@ export function Settings() {
     <div class="grid-2">
       <section class="card" aria-labelledby="models-h">
         <h2 id="models-h">Models</h2>
-        {!available ? (
-          <p class="muted" data-testid="settings-unavailable">
-            This server does not store model settings; it uses the models it was started with (see
-            docs/models.md).
-          </p>
-        ) : (
-          <form onSubmit={save} style={{ display: 'grid', gap: '0.5rem' }}>
-            <label>
-              Provider base URL
-              <input
-                type="url"
-                value={settings.baseUrl ?? ''}
-                placeholder="http://localhost:11434/v1"
-                onInput={(e) =>
-                  setSettings({
-                    ...settings,
-                    baseUrl: (e.currentTarget as HTMLInputElement).value || undefined,
-                  })
-                }
-              />
-            </label>
-            {ROLES.map((role) => (
-              <label key={role}>
-                Model for the {role}
+        <p class="muted" data-testid="settings-server">
+          {server === undefined
+            ? 'Reading the settings…'
+            : server.models === null
+              ? `Server models: ${server.provider === 'offline' ? 'none (offline)' : 'set by the server’s code'}.`
+              : `Server models (${server.provider}): ${ROLES.map((r) => `${r} ${server.models?.[r]}`).join(', ')}. Empty fields use these.`}
+        </p>
+        <form onSubmit={save} style={{ display: 'grid', gap: '0.5rem' }} data-testid="settings-form">
+          {endpointAllowed ? (
+            <>
+              <label>
+                Provider
+                <select
+                  data-testid="settings-provider"
+                  value={settings.provider ?? ''}
+                  onChange={(e) => {
+                    const v = (e.currentTarget as HTMLSelectElement).value;
+                    setSettings({ ...settings, provider: isProvider(v) ? v : undefined });
+                  }}
+                >
+                  <option value="">The server’s ({server?.provider})</option>
+                  {MODEL_PROVIDERS.map((p) => (
+                    <option key={p} value={p}>
+                      {p}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label>
+                Provider base URL
                 <input
-                  value={settings.models?.[role] ?? ''}
+                  type="url"
+                  data-testid="settings-base-url"
+                  maxLength={MAX_BASE_URL_CHARS}
+                  value={settings.baseUrl ?? ''}
+                  placeholder="http://localhost:11434/v1"
+                  aria-invalid={urlProblem ? 'true' : 'false'}
                   onInput={(e) =>
                     setSettings({
                       ...settings,
-                      models: {
-                        ...settings.models,
-                        [role]: (e.currentTarget as HTMLInputElement).value || undefined,
-                      },
+                      baseUrl: (e.currentTarget as HTMLInputElement).value || undefined,
                     })
                   }
                 />
               </label>
-            ))}
-            <label>
-              Temperature
+              {urlProblem ? <p class="error">{urlProblem}</p> : null}
+              <p class="muted">Requests to this URL carry the server’s API key.</p>
+            </>
+          ) : (
+            <p class="muted" data-testid="settings-endpoint-locked">
+              The base URL and provider are the server’s: its operator has not allowed choosing them
+              (mnesos serve --allow-user-base-url).
+            </p>
+          )}
+          {ROLES.map((role) => (
+            <label key={role}>
+              Model for the {role}
               <input
-                type="number"
-                step="0.1"
-                min={MIN_TEMPERATURE}
-                max={MAX_TEMPERATURE}
-                value={temperature ?? ''}
-                aria-invalid={temperatureProblem ? 'true' : 'false'}
-                onInput={(e) => {
-                  const v = (e.currentTarget as HTMLInputElement).value;
-                  setSettings({ ...settings, temperature: v === '' ? undefined : Number(v) });
-                }}
+                data-testid={`settings-model-${role}`}
+                maxLength={MAX_MODEL_NAME_CHARS}
+                value={settings.models?.[role] ?? ''}
+                placeholder={server?.models?.[role] ?? ''}
+                onInput={(e) =>
+                  setSettings({
+                    ...settings,
+                    models: {
+                      ...settings.models,
+                      [role]: (e.currentTarget as HTMLInputElement).value || undefined,
+                    },
+                  })
+                }
               />
             </label>
-            {temperatureProblem ? <p class="error">{temperatureProblem}</p> : null}
-            <button type="submit" class="primary">
-              Save settings
-            </button>
-          </form>
-        )}
-        <p role="status">{status}</p>
+          ))}
+          <label>
+            Temperature
+            <input
+              type="number"
+              step="0.1"
+              data-testid="settings-temperature"
+              min={MIN_TEMPERATURE}
+              max={MAX_TEMPERATURE}
+              value={temperature ?? ''}
+              aria-invalid={temperatureProblem ? 'true' : 'false'}
+              onInput={(e) => {
+                const v = (e.currentTarget as HTMLInputElement).value;
+                setSettings({ ...settings, temperature: v === '' ? undefined : Number(v) });
+              }}
+            />
+          </label>
+          {temperatureProblem ? <p class="error">{temperatureProblem}</p> : null}
+          {problem ? (
+            <p class="error" data-testid="settings-problem">
+              {problem}
+            </p>
+          ) : null}
+          <button type="submit" class="primary" data-testid="settings-save">
+            Save settings
+          </button>
+        </form>
+        <p role="status" data-testid="settings-status">
+          {status}
+        </p>
       </section>
       <section class="card" aria-labelledby="key-h">
         <h2 id="key-h">Server access</h2>

@@ -366,7 +366,11 @@ function compareOne(op: CompareOp, left: Closure, right: Closure, span: Span): C
 
 // ------------------------------------------------------------------------------ calls
 
-function compileCall(node: Extract<Expr, { kind: 'call' }>, expr: Expression, options: ClosureOptions): Closure {
+function compileCall(
+  node: Extract<Expr, { kind: 'call' }>,
+  expr: Expression,
+  options: ClosureOptions,
+): Closure {
   let sig: BuiltinSignature;
   try {
     sig = checkCall(node);

@@ -1,7 +1,8 @@
-// Evaluator: a tight switch over a parsed tree. The tree is parsed once at load time and evaluated
-// many times per turn, so this path allocates only the values it returns — no closures, no
+// Evaluator: a tight switch over a parsed tree. It allocates only the values it returns — no
 // exceptions for control flow. `and`/`or` short-circuit and the conditional is lazy (the original
 // evaluated both sides of `and`/`or`, so a roll or an error on the skipped side still happened).
+// This is the reference semantics of expressions: the event interpreter runs the same trees compiled
+// to closures (closure.ts), which must agree with it exactly (test/yare/expr/closure.property.test.ts).
 
 import { YareError } from '../errors.ts';
 import { MAX_CONTAINER_SIZE } from '../limits.ts';
@@ -212,7 +213,11 @@ function evalDict(node: Extract<Expr, { kind: 'dict' }>, expr: Expression, ctx: 
 export function dictKeyOf(k: Value, span: Span): string {
   if (typeof k === 'string') return k;
   if (typeof k === 'number' && Number.isSafeInteger(k)) return String(k);
-  throw new YareError('YARE_TYPE', `a dict key must be a string or a whole number, not a ${typeName(k)}`, span);
+  throw new YareError(
+    'YARE_TYPE',
+    `a dict key must be a string or a whole number, not a ${typeName(k)}`,
+    span,
+  );
 }
 
 /** Stores one entry of a dict literal; returns the new key count (a repeated key replaces, as in Python). */

@@ -20,7 +20,10 @@ function roots(): Map<string, Value> {
   Object.assign(inputs, { a: null, hp: -3, b: ['1', true], d: new Duration(90_061_000_001) });
   return new Map<string, Value>([
     ['state', toValue({ a: 1, b: [1, 2.5, 'x'], hp: 10, c: { d: 'e', hp: 3, a: { b: 7 } }, days: 2 })],
-    ['temp', { a: 'text', b: 0, hp: 2.5, f: 1.5, c: [1, { d: 1, f: 0.5 }], d: { a: true } } as unknown as Value],
+    [
+      'temp',
+      { a: 'text', b: 0, hp: 2.5, f: 1.5, c: [1, { d: 1, f: 0.5 }], d: { a: true } } as unknown as Value,
+    ],
     ['inputs', inputs as Value],
     ['x', [toValue({ a: 1, hp: 4 }), 'two', 3, new PyFloat(1.5)]],
   ]);
@@ -107,7 +110,10 @@ function expectSame(expression: Expression, seed: number): void {
   const reference = outcomeOf((ctx) => evaluate(expression, ctx), seed);
   const viaContext = outcomeOf((ctx) => compileClosure(expression)(ctx), seed);
   let current: string[] = [];
-  const resolved = compileClosure(expression, resolvingOptions(() => current));
+  const resolved = compileClosure(
+    expression,
+    resolvingOptions(() => current),
+  );
   const viaResolver = outcomeOf((ctx) => {
     current = ctx.macroCalls;
     return resolved(ctx);

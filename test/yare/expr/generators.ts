@@ -55,11 +55,14 @@ const leaf: fc.Arbitrary<Expr> = fc.oneof(
     .record({ count: fc.integer({ min: 0, max: 4 }), sides: fc.integer({ min: 1, max: 20 }) })
     .map(({ count, sides }): Expr => ({ kind: 'dice', count, sides, span: S })),
   fc.constantFrom(...ROOT_NAMES, 'nowhere', 'macros').map((name): Expr => ({ kind: 'name', name, span: S })),
-  fc
-    .constantFrom(...MACRO_NAMES)
-    .map(
-      (name): Expr => ({ kind: 'attribute', object: { kind: 'name', name: 'macros', span: S }, name, span: S }),
-    ),
+  fc.constantFrom(...MACRO_NAMES).map(
+    (name): Expr => ({
+      kind: 'attribute',
+      object: { kind: 'name', name: 'macros', span: S },
+      name,
+      span: S,
+    }),
+  ),
 );
 
 /** `root.k1.k2…`: the path shape nearly every cartridge expression has. */
@@ -142,17 +145,15 @@ export const { expr } = fc.letrec<{ expr: Expr }>((tie) => ({
     fc
       .tuple(fc.constantFrom('min', 'max'), fc.array(tie('expr'), { minLength: 1, maxLength: 3 }))
       .map(([callee, args]): Expr => ({ kind: 'call', callee, args, kwargs: [], span: S })),
-    fc
-      .tuple(fc.array(tie('expr'), { maxLength: 2 }), fc.option(tie('expr'), { nil: undefined }))
-      .map(
-        ([args, hours]): Expr => ({
-          kind: 'call',
-          callee: 'timedelta',
-          args,
-          kwargs: hours === undefined ? [] : [{ name: 'hours', value: hours }],
-          span: S,
-        }),
-      ),
+    fc.tuple(fc.array(tie('expr'), { maxLength: 2 }), fc.option(tie('expr'), { nil: undefined })).map(
+      ([args, hours]): Expr => ({
+        kind: 'call',
+        callee: 'timedelta',
+        args,
+        kwargs: hours === undefined ? [] : [{ name: 'hours', value: hours }],
+        span: S,
+      }),
+    ),
     fc
       .tuple(tie('expr'), tie('expr'))
       .map(([a, b]): Expr => ({ kind: 'call', callee: 'time_delta', args: [a, b], kwargs: [], span: S })),
@@ -161,7 +162,13 @@ export const { expr } = fc.letrec<{ expr: Expr }>((tie) => ({
       .tuple(fc.constantFrom('eval', 'abs', 'roll', 'len'), fc.array(tie('expr'), { maxLength: 3 }))
       .map(([callee, args]): Expr => ({ kind: 'call', callee, args, kwargs: [], span: S })),
     tie('expr').map(
-      (value): Expr => ({ kind: 'call', callee: 'abs', args: [value], kwargs: [{ name: 'x', value }], span: S }),
+      (value): Expr => ({
+        kind: 'call',
+        callee: 'abs',
+        args: [value],
+        kwargs: [{ name: 'x', value }],
+        span: S,
+      }),
     ),
   ),
 }));

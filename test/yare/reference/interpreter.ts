@@ -31,9 +31,24 @@ import type {
   Target,
 } from '../../../src/yare/program.ts';
 import { binaryOp } from '../../../src/yare/expr/arithmetic.ts';
-import { formatValue, toNumeric, toStateValue, truthy, typeName, valueEquals } from '../../../src/yare/python.ts';
+import {
+  formatValue,
+  toNumeric,
+  toStateValue,
+  truthy,
+  typeName,
+  valueEquals,
+} from '../../../src/yare/python.ts';
 import { allPaths, dictDepth, schemaAt } from '../../../src/yare/schema.ts';
-import { type Dict, inheritsNothing, isDict, newDict, PyFloat, type Value, toValue } from '../../../src/yare/values.ts';
+import {
+  type Dict,
+  inheritsNothing,
+  isDict,
+  newDict,
+  PyFloat,
+  type Value,
+  toValue,
+} from '../../../src/yare/values.ts';
 
 export interface RunError {
   readonly code: YareErrorCode;
@@ -111,8 +126,7 @@ export class EventRunner implements EvalContext {
     readonly dice: Dice,
     private readonly maxSteps: number = MAX_STEPS_PER_RUN,
   ) {
-    this.root =
-      isDict(state) && inheritsNothing(state) ? state : (toValue(state ?? {}) as Dict);
+    this.root = isDict(state) && inheritsNothing(state) ? state : (toValue(state ?? {}) as Dict);
   }
 
   get state(): Dict {
@@ -558,7 +572,10 @@ function inputValue(event: string, name: string, v: unknown): Value {
   try {
     return toValue(v);
   } catch (error) {
-    throw new YareError('YARE_BAD_INPUT', `Input '${name}' of '${event}' is not plain data: ${(error as Error).message}.`);
+    throw new YareError(
+      'YARE_BAD_INPUT',
+      `Input '${name}' of '${event}' is not plain data: ${(error as Error).message}.`,
+    );
   }
 }
 
