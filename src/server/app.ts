@@ -60,6 +60,11 @@ export function createApp(deps: AppDeps): BuiltApp {
     () => deps.service.turnsInFlight,
   );
   deps.metrics.gauge(
+    'mnesos_model_sets_cached',
+    'Principals whose models (built from their settings) are held in memory.',
+    () => deps.models.cachedCount,
+  );
+  deps.metrics.gauge(
     'mnesos_cartridges_cached',
     'Loaded cartridges held in memory.',
     () => deps.library.cachedCount,

@@ -12,6 +12,29 @@ export { CartridgeLibrary, type LoadedCartridge, type RegisterResult } from './l
 export * from './limits.ts';
 export { inputText, storyMessages } from './messages.ts';
 export {
+  ENDPOINT_NOT_ALLOWED_MESSAGE,
+  MAX_BASE_URL_CHARS,
+  MAX_MODEL_NAME_CHARS,
+  MAX_TEMPERATURE,
+  MIN_TEMPERATURE,
+  mergeConfig,
+  type ModelRecipe,
+  type ModelSettings,
+  modelSettingsSchema,
+  planModels,
+  type ServerModels,
+  type SettingsPlan,
+  type SettingsPolicy,
+  withTemperature,
+} from './model-settings.ts';
+export {
+  MODEL_CACHE_SIZE,
+  PrincipalModels,
+  type PrincipalModelsOptions,
+  type ServerModelsView,
+  type SettingsState,
+} from './principal-models.ts';
+export {
   type AuthorEventRecord,
   classifyRecord,
   type GenesisRecord,

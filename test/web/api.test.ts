@@ -108,7 +108,11 @@ describe('model settings requests', () => {
       error: {
         code: 'invalid_request',
         message: 'the request body is not valid',
-        issues: [{ path: 'models.narrator', message: 'must be at most 200 characters' }, 'junk', { message: 'x' }],
+        issues: [
+          { path: 'models.narrator', message: 'must be at most 200 characters' },
+          'junk',
+          { message: 'x' },
+        ],
       },
     });
     expect(issueLines(failure)).toEqual(['models.narrator: must be at most 200 characters', 'x']);
@@ -122,9 +126,12 @@ describe('history requests', () => {
     const original = globalThis.fetch;
     globalThis.fetch = (async (input: RequestInfo | URL) => {
       asked.push(String(input));
-      return new Response(JSON.stringify({ turnId: 't9', turns: [{ id: 't8' }, { id: 't9' }], complete: false }), {
-        headers: { 'content-type': 'application/json' },
-      });
+      return new Response(
+        JSON.stringify({ turnId: 't9', turns: [{ id: 't8' }, { id: 't9' }], complete: false }),
+        {
+          headers: { 'content-type': 'application/json' },
+        },
+      );
     }) as typeof fetch;
     try {
       const history = await new Api('http://127.0.0.1:1').history('s 1', 't9');
@@ -136,4 +143,3 @@ describe('history requests', () => {
     }
   });
 });
-

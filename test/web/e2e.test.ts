@@ -155,10 +155,13 @@ describe('web client', () => {
     await expect.poll(() => page.url()).toContain('#/play/');
     await expect.poll(() => narrations()).toHaveLength(1);
     expect(await lastNarration()).toContain('Lanternmere');
-    // The state panel is built from the schema: hp is a bar, inventory a list.
+    // The state panel is laid out by the schema route: numbers with min and max are bars (hp 0–24, gold
+    // 0–9999), a number with a min alone is plain (the foe's hp), inventory a list.
     await expect.poll(() => statNumber('player.hp')).toBe(24);
-    expect(await page.getByTestId('stat-player.hp').locator('.bar').count()).toBe(1);
-    expect(await page.getByTestId('stat-player.gold').locator('.bar').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('stat-player.hp').locator('.bar').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('stat-player.gold').locator('.bar').count()).toBe(1);
+    expect(await textOf('stat-player.gold')).toContain('20/9999');
+    expect(await page.getByTestId('stat-foe.hp').locator('.bar').count()).toBe(0);
     expect(await textOf('stat-player.inventory')).toContain('iron hook');
     await screenshot(page, '03-new-game');
   });

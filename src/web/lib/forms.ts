@@ -31,14 +31,16 @@ export function temperatureError(value: number | undefined): string {
 export function baseUrlError(text: string | undefined): string {
   const value = text?.trim() ?? '';
   if (value === '') return '';
-  if (value.length > MAX_BASE_URL_CHARS) return `the base URL must be at most ${MAX_BASE_URL_CHARS} characters`;
+  if (value.length > MAX_BASE_URL_CHARS)
+    return `the base URL must be at most ${MAX_BASE_URL_CHARS} characters`;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     return 'the base URL must be a URL like http://localhost:11434/v1';
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'the base URL must start with http:// or https://';
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return 'the base URL must start with http:// or https://';
   if (url.username !== '' || url.password !== '')
     return 'the base URL must not contain a user name or password (keys stay on the server)';
   return '';

@@ -126,8 +126,8 @@ export function Settings() {
             </>
           ) : (
             <p class="muted" data-testid="settings-endpoint-locked">
-              The base URL and provider are the server’s: its operator has not allowed choosing them
-              (mnesos serve --allow-user-base-url).
+              The base URL and provider are the server’s: its operator has not allowed choosing them (mnesos
+              serve --allow-user-base-url).
             </p>
           )}
           {ROLES.map((role) => (
