@@ -141,8 +141,11 @@ function inputsFromText(
 const COMMAND = /^\/([A-Za-z_][A-Za-z0-9_]*)(?:\s+([\s\S]*))?$/;
 const PAIR = /([A-Za-z_][A-Za-z0-9_]*)=(?:"([^"]*)"|'([^']*)'|(\S+))/g;
 
-/** A command argument as the input's type wants it (`3` → 3 for an int, `true` → true for a bool). */
-function coerce(raw: string, type: string | undefined): unknown {
+/**
+ * A typed word as an input's type wants it (`3` → 3 for an int, `true` → true for a bool, JSON for lists,
+ * dicts and untyped inputs, else the text). The rules check the value again; this only spares quoting.
+ */
+export function coerceTypedWord(raw: string, type: string | undefined): unknown {
   switch (type) {
     case 'int':
     case 'float':
@@ -152,13 +155,18 @@ function coerce(raw: string, type: string | undefined): unknown {
     case 'list':
     case 'dict':
     case undefined:
-      try {
-        return JSON.parse(raw) as unknown;
-      } catch {
-        return raw;
-      }
+      return jsonOrText(raw);
     default:
       return raw;
+  }
+}
+
+/** The value of a JSON text, or the text itself when it is not JSON. */
+export function jsonOrText(raw: string): unknown {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
   }
 }
 
@@ -183,9 +191,9 @@ function parseCommand(
   if (pairs.length === 0 && rest.trim() !== '' && types.size === 1) {
     // `/cast_spell flare`, `/wait 15m`: a bare value for the only input.
     const [only] = [...types.entries()];
-    args[only![0]] = coerce(rest.trim().replace(/^["']|["']$/g, ''), only![1]);
+    args[only![0]] = coerceTypedWord(rest.trim().replace(/^["']|["']$/g, ''), only![1]);
   } else {
-    for (const m of pairs) args[m[1]!] = coerce(m[2] ?? m[3] ?? m[4] ?? '', types.get(m[1]!));
+    for (const m of pairs) args[m[1]!] = coerceTypedWord(m[2] ?? m[3] ?? m[4] ?? '', types.get(m[1]!));
   }
   return { kind: 'call', name: target, args, how: 'command' };
 }

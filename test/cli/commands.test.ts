@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { type CommandArgs, parseArgs, parseLine, splitWords } from '../../src/cli/play/commands.ts';
 import { MAX_LINE_CHARS, MAX_PLAY_NAME_CHARS } from '../../src/cli/play/limits.ts';
-import { coerceInput, eventInputs, interactionFromArgs } from '../../src/cli/play/values.ts';
+import { eventInputs, interactionFromArgs } from '../../src/cli/play/values.ts';
+import { coerceTypedWord as coerceInput } from '../../src/turn/offline.ts';
 import type { EventDef } from '../../src/yare/program.ts';
 import { lanternmere } from '../turn/helpers.ts';
 

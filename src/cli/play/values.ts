@@ -2,40 +2,12 @@
 // `/resolve` arguments turned into a mini-game result. The rules and the turn engine check them again;
 // this only spares the player JSON quoting (`difficulty=12`, `loud=true`).
 
+import { coerceTypedWord, jsonOrText } from '../../turn/offline.ts';
 import type { InteractionInput } from '../../turn/types.ts';
 import type { EventDef, FieldType } from '../../yare/program.ts';
 import type { CommandArgs } from './commands.ts';
 
 type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
-
-function jsonOrText(raw: string): unknown {
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    return raw;
-  }
-}
-
-/** A typed word: numbers for int/float, booleans for bool, JSON for list/dict/untyped, else the text. */
-export function coerceInput(raw: string, type: FieldType | undefined): unknown {
-  switch (type) {
-    case 'int':
-    case 'float':
-      return /^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw;
-    case 'bool':
-      return raw === 'true' ? true : raw === 'false' ? false : raw;
-    case 'list':
-    case 'dict':
-    case undefined:
-      return jsonOrText(raw);
-    case 'string':
-      return raw;
-    default: {
-      const never: never = type;
-      return never;
-    }
-  }
-}
 
 /** `/event NAME key=value…`, or `/event NAME value` for an event with a single input. */
 export function eventInputs(event: EventDef, args: CommandArgs): Result<Record<string, unknown>> {
@@ -49,7 +21,7 @@ export function eventInputs(event: EventDef, args: CommandArgs): Result<Record<s
         message: `give the inputs of ${event.name} as key=value (${specs.map((s) => s.name).join(', ') || 'it has none'})`,
       };
     }
-    inputs[only.name] = coerceInput(args.bare.join(' '), only.type);
+    inputs[only.name] = coerceTypedWord(args.bare.join(' '), only.type);
     return { ok: true, value: inputs };
   }
   for (const [key, raw] of args.pairs) {
@@ -58,7 +30,7 @@ export function eventInputs(event: EventDef, args: CommandArgs): Result<Record<s
       const known = specs.map((s) => s.name).join(', ');
       return { ok: false, message: `${event.name} has no input '${key}' (inputs: ${known || 'none'})` };
     }
-    inputs[key] = coerceInput(raw, spec.type);
+    inputs[key] = coerceTypedWord(raw, spec.type);
   }
   return { ok: true, value: inputs };
 }
