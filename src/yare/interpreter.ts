@@ -274,6 +274,8 @@ class Machine implements EvalContext {
     this.notes = [];
     this.steps = 0;
     this.firstRoll = this.dice.rolls.length;
+    // An error before the first step (unknown event, bad input) has no place of its own.
+    this.currentPlace = undefined;
     try {
       const event = this.program.event(eventName);
       if (event === undefined) {

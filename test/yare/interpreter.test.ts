@@ -1,6 +1,6 @@
 // The original's step-action and run_event tests (reference §5.3, §5.4), translated, plus our fixes.
 import { describe, expect, it } from 'vitest';
-import { runEvent } from '../../src/yare/interpreter.ts';
+import { EventRunner, runEvent } from '../../src/yare/interpreter.ts';
 import {
   MAX_CALL_DEPTH,
   MAX_CONTAINER_SIZE,
@@ -483,5 +483,23 @@ describe('transactions', () => {
     expect(r.error.code).toBe('YARE_ZERO_DIVISION');
     expect(r.error.place?.file).toBe('yare.yaml');
     expect(r.error.place?.line).toBeGreaterThan(50);
+  });
+});
+
+describe('fixes found by the differential tests', () => {
+  it('round() of an int to a huge negative number of digits is 0, not a crash', () => {
+    const r = one(
+      `- { action: note, message: "{round(1, -9007199254740990)} {round(150, -2)} {round(-9007199254740991, -17)}" }`,
+    );
+    expect(r.ok && r.notes).toEqual(['0 200 0']);
+  });
+
+  it('an error before the first step has no place left over from an earlier run', () => {
+    const runner = new EventRunner(rules, initial, scriptedDice([]));
+    const bad = runner.run('deal_damage');
+    expect(bad.ok).toBe(true);
+    const unknown = runner.run('no_such_event');
+    expect(unknown.ok).toBe(false);
+    if (!unknown.ok) expect(unknown.error.place).toBeUndefined();
   });
 });

@@ -247,8 +247,12 @@ function roundFloatDigits(x: number, ndigits: number): number {
   return negative ? -result : result;
 }
 
+/** Beyond this many digits to the left, every safe integer rounds to 0 (it has at most 16 digits). */
+const ROUND_INT_DIGITS = 17;
+
 function roundInt(n: number, ndigits: number, span: Span): number {
   if (ndigits >= 0) return n;
+  if (-ndigits > ROUND_INT_DIGITS) return 0;
   const unit = TEN ** BigInt(-ndigits);
   const big = BigInt(n);
   const negative = big < 0n;
