@@ -5,6 +5,7 @@ import {
   MAX_CALL_DEPTH,
   MAX_CONTAINER_SIZE,
   MAX_DICT_DEPTH,
+  MAX_NOTE_LENGTH,
   MAX_STEPS_PER_RUN,
 } from '../../src/yare/limits.ts';
 import { rulesOf, scriptedDice } from '../helpers/yare.ts';
@@ -501,5 +502,21 @@ describe('fixes found by the differential tests', () => {
     const unknown = runner.run('no_such_event');
     expect(unknown.ok).toBe(false);
     if (!unknown.ok) expect(unknown.error.place).toBeUndefined();
+  });
+});
+
+describe('note length after interpolation', () => {
+  it(`a note of exactly MAX_NOTE_LENGTH (${MAX_NOTE_LENGTH}) characters is kept; one more is an error`, () => {
+    const fill = (n: number) =>
+      one(
+        `- { action: set, var: temp.pad, value: "${'y'.repeat(n)}" }\n- { action: note, message: "{temp.pad}{temp.pad}" }`,
+      );
+    const exact = fill(MAX_NOTE_LENGTH / 2);
+    expect(exact.ok && exact.notes[0]).toHaveLength(MAX_NOTE_LENGTH);
+    const over = one(
+      `- { action: set, var: temp.pad, value: "${'y'.repeat(MAX_NOTE_LENGTH / 2)}" }\n- { action: note, message: "{temp.pad}{temp.pad}!" }`,
+    );
+    expect(over.ok).toBe(false);
+    if (!over.ok) expect(over.error.code).toBe('YARE_NOTE_TOO_LONG');
   });
 });
