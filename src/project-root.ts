@@ -8,7 +8,8 @@ function findRoot(start: string): string {
   let dir = start;
   for (;;) {
     const pkg = join(dir, 'package.json');
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'mnesos') return dir;
+    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'mnesos')
+      return dir;
     const up = dirname(dir);
     if (up === dir) throw new Error(`cannot find the mnesos package root above ${start}`);
     dir = up;

@@ -29,7 +29,11 @@ describe('ledger section', () => {
 `);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.cartridge.ledger.world.map((e) => e.type)).toEqual(['create_entity', 'create_entity', 'set_current_location']);
+    expect(r.cartridge.ledger.world.map((e) => e.type)).toEqual([
+      'create_entity',
+      'create_entity',
+      'set_current_location',
+    ]);
     expect(r.cartridge.ledger.policy.rulesOwned.has('gold')).toBe(true);
   });
 

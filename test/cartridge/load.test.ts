@@ -68,7 +68,11 @@ describe('loadCartridgeFromFiles: files', () => {
       'prompt_directives.yaml': 'narator: x\n',
       'yare.yaml': 'prompt_directives: {}\n',
     });
-    expect(codesOf(errorsOf(r)).sort()).toEqual(['CART_FILE_MISSING', 'CART_UNKNOWN_DIRECTIVE', 'YARE_DIRECTIVES_IN_RULES']);
+    expect(codesOf(errorsOf(r)).sort()).toEqual([
+      'CART_FILE_MISSING',
+      'CART_UNKNOWN_DIRECTIVE',
+      'YARE_DIRECTIVES_IN_RULES',
+    ]);
   });
 
   it('reads the first message', () => {

@@ -4,7 +4,7 @@
 
 import { coerceTypedWord, jsonOrText } from '../../turn/offline.ts';
 import type { InteractionInput } from '../../turn/types.ts';
-import type { EventDef, FieldType } from '../../yare/program.ts';
+import type { EventDef } from '../../yare/program.ts';
 import type { CommandArgs } from './commands.ts';
 
 type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
