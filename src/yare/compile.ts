@@ -414,16 +414,7 @@ class RulesCompiler {
           );
           continue;
         }
-        inputs.set(n, {
-          name: n,
-          type: undefined,
-          enum: undefined,
-          enumIndex: undefined,
-          hasDefault: false,
-          default: null,
-          description: undefined,
-          required: true,
-        });
+        inputs.set(n, untypedInput(n));
       }
       return inputs;
     }
@@ -446,16 +437,7 @@ class RulesCompiler {
         continue;
       }
       if (value === null || (isScalar(value) && value.value === null)) {
-        inputs.set(key, {
-          name: key,
-          type: undefined,
-          enum: undefined,
-          enumIndex: undefined,
-          hasDefault: false,
-          default: null,
-          description: undefined,
-          required: true,
-        });
+        inputs.set(key, untypedInput(key));
         continue;
       }
       if (!isMap(value)) {
@@ -1191,6 +1173,20 @@ function collectInputRefs(e: Expr, out: Set<string>): void {
     case 'name':
       return;
   }
+}
+
+/** An input declared by name only (list form, or `name:` with nothing after it): any value, required. */
+function untypedInput(name: string): InputSpec {
+  return {
+    name,
+    type: undefined,
+    enum: undefined,
+    enumIndex: undefined,
+    hasDefault: false,
+    default: null,
+    description: undefined,
+    required: true,
+  };
 }
 
 function parseTableKey(key: string): TableKey | undefined {

@@ -2,7 +2,7 @@
 // folders only: links, devices and FIFOs are refused. Every header's checksum is checked.
 
 import { ArchiveError } from './errors.ts';
-import { MAX_ARCHIVE_ENTRIES, MAX_ENTRY_BYTES, MAX_EXTRACTED_BYTES } from './limits.ts';
+import { addEntrySize, MAX_ARCHIVE_ENTRIES } from './limits.ts';
 import { entrySegments } from './paths.ts';
 
 const BLOCK = 512;
@@ -101,21 +101,7 @@ export function readTar(bytes: Uint8Array): RawEntry[] {
       case '7': {
         longName = undefined;
         const segments = entrySegments(name);
-        if (size > MAX_ENTRY_BYTES) {
-          throw new ArchiveError(
-            'archive_too_large',
-            `${size} bytes; the limit per file is ${MAX_ENTRY_BYTES} (MAX_ENTRY_BYTES)`,
-            name,
-          );
-        }
-        total += size;
-        if (total > MAX_EXTRACTED_BYTES) {
-          throw new ArchiveError(
-            'archive_too_large',
-            `files total over ${MAX_EXTRACTED_BYTES} bytes (MAX_EXTRACTED_BYTES)`,
-            name,
-          );
-        }
+        total = addEntrySize(total, size, name);
         files.push({ segments, data: data.slice() });
         continue;
       }

@@ -5,7 +5,7 @@
 
 import { crc32, inflateRawSync } from 'node:zlib';
 import { ArchiveError } from './errors.ts';
-import { MAX_ARCHIVE_ENTRIES, MAX_ENTRY_BYTES, MAX_EXTRACTED_BYTES } from './limits.ts';
+import { addEntrySize, MAX_ARCHIVE_ENTRIES } from './limits.ts';
 import { entrySegments } from './paths.ts';
 import type { RawEntry } from './tar.ts';
 
@@ -103,21 +103,7 @@ export function readZip(bytes: Uint8Array): RawEntry[] {
         name,
       );
     }
-    if (size > MAX_ENTRY_BYTES) {
-      throw new ArchiveError(
-        'archive_too_large',
-        `${size} bytes; the limit per file is ${MAX_ENTRY_BYTES} (MAX_ENTRY_BYTES)`,
-        name,
-      );
-    }
-    total += size;
-    if (total > MAX_EXTRACTED_BYTES) {
-      throw new ArchiveError(
-        'archive_too_large',
-        `files total over ${MAX_EXTRACTED_BYTES} bytes (MAX_EXTRACTED_BYTES)`,
-        name,
-      );
-    }
+    total = addEntrySize(total, size, name);
     planned.push({ name, segments, method, crc, compressed, size, local });
   }
 
