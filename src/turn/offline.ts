@@ -243,10 +243,21 @@ const SYSTEM_LOG = /^\s*\[SYSTEM LOG:\s*([\s\S]*?)\]\s*$/;
 /** Scene fields shown under an offline narration. */
 export const MAX_SCENE_FIELDS = 12;
 
-/** A note without its `[SYSTEM LOG: …]` wrapper. */
+/**
+ * Sentences that instruct the Narrator ("Describe the arrival.") rather than state what happened; authors
+ * write notes as stage directions (the seed's combat-mechanics notes), which a player should not read.
+ */
+const STAGE_DIRECTION =
+  /^(describe|narrate|convey|depict|render|show|hint|mention|emphasi[sz]e|let the player)\b/i;
+
+/** A note as a player may read it: without its `[SYSTEM LOG: …]` wrapper and without stage directions. */
 export function stripNote(note: string): string {
   const m = SYSTEM_LOG.exec(note);
-  return (m ? m[1]! : note).trim();
+  const text = (m ? m[1]! : note).trim();
+  const sentences = text.split(/(?<=[.!?])\s+/);
+  const facts = sentences.filter((sentence) => !STAGE_DIRECTION.test(sentence));
+  // A note that is only a direction is kept whole: it is all the offline player would learn.
+  return facts.length === 0 || facts.length === sentences.length ? text : facts.join(' ');
 }
 
 function flatten(value: unknown, path: string, out: string[]): void {

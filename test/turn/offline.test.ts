@@ -221,5 +221,11 @@ describe('an offline turn', () => {
   it('strips only a whole [SYSTEM LOG: …] wrapper', () => {
     expect(stripNote('[SYSTEM LOG: The door opens.]')).toBe('The door opens.');
     expect(stripNote('Player attacks! Roll: 12.')).toBe('Player attacks! Roll: 12.');
+    expect(
+      stripNote('[SYSTEM LOG: The player walks to the reedmaze. It is day. Describe the arrival.]'),
+    ).toBe('The player walks to the reedmaze. It is day.');
+    expect(stripNote('[SYSTEM LOG: Describe the stillness and one odd detail.]')).toBe(
+      'Describe the stillness and one odd detail.',
+    );
   });
 });
