@@ -75,33 +75,35 @@ async function checkWhole(store: Store, sessionId: string, principalId: string):
   return tree.length;
 }
 
+/** A store file with one session (turn 0 only), closed again so a child process can write to it. */
+async function newCrashSession(path: string, name: string) {
+  const setup = await openStore(path);
+  const principal = await setup.createPrincipal({ name });
+  const version = await setup.putCartridgeVersion({ name, contentHash: `sha256:${name}-0001`, files: {} });
+  const created = await setup.createSession({
+    principalId: principal.id,
+    cartridgeVersionId: version.id,
+    seed: 1,
+    genesis: {
+      narration: 'It begins.',
+      record: { seq: 0, events: 0 },
+      state: { seq: 0, blob: '' },
+      seed: 0,
+      createdAt: 1,
+    },
+  });
+  await setup.close();
+  if (!created.ok) throw new Error(created.reason);
+  return { principal, created };
+}
+
 describe('SQLite store: kill -9 during appends', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mnesos-crash-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('leaves each turn whole or absent and the head consistent', async () => {
     const path = join(dir, 'crash.db');
-    const setup = await openStore(path);
-    const principal = await setup.createPrincipal({ name: 'crash' });
-    const version = await setup.putCartridgeVersion({
-      name: 'crash',
-      contentHash: 'sha256:crash0001',
-      files: {},
-    });
-    const created = await setup.createSession({
-      principalId: principal.id,
-      cartridgeVersionId: version.id,
-      seed: 1,
-      genesis: {
-        narration: 'It begins.',
-        record: { seq: 0, events: 0 },
-        state: { seq: 0, blob: '' },
-        seed: 0,
-        createdAt: 1,
-      },
-    });
-    await setup.close();
-    if (!created.ok) throw new Error(created.reason);
+    const { principal, created } = await newCrashSession(path, 'crash');
 
     let turns = 1;
     for (const delay of KILL_DELAYS_MS) {
@@ -133,27 +135,7 @@ describe('SQLite store: kill -9 during appends', () => {
 
   it('drops a turn killed inside its transaction, after its row was written', async () => {
     const path = join(dir, 'paused.db');
-    const setup = await openStore(path);
-    const principal = await setup.createPrincipal({ name: 'paused' });
-    const version = await setup.putCartridgeVersion({
-      name: 'paused',
-      contentHash: 'sha256:paused001',
-      files: {},
-    });
-    const created = await setup.createSession({
-      principalId: principal.id,
-      cartridgeVersionId: version.id,
-      seed: 1,
-      genesis: {
-        narration: 'It begins.',
-        record: { seq: 0, events: 0 },
-        state: { seq: 0, blob: '' },
-        seed: 0,
-        createdAt: 1,
-      },
-    });
-    await setup.close();
-    if (!created.ok) throw new Error(created.reason);
+    const { principal, created } = await newCrashSession(path, 'paused');
 
     const writer = startWriter([path, created.session.id, principal.id, 'pause']);
     const exited = new Promise<NodeJS.Signals | null>((resolve) =>
