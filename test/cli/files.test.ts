@@ -2,7 +2,7 @@
 // limit and just past it, and errors that name the file and the place.
 
 import { InvalidArgumentError } from 'commander';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseInteractionArg } from '../../src/cli/play/interaction-arg.ts';
 import {
   MAX_INTERACTION_ARG_CHARS,
@@ -15,17 +15,9 @@ import { checkSessionName } from '../../src/cli/play/open-session.ts';
 import { parseMessages, readMessagesFile } from '../../src/cli/play/story-file.ts';
 import { ledgerTurnOf, readWorldFile } from '../../src/cli/play/world-file.ts';
 import { UserError } from '../../src/cli/user-error.ts';
-import { tempDir } from './helpers.ts';
+import { workspaces } from './helpers.ts';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
-function workspace() {
-  const t = tempDir();
-  cleanups.push(t.cleanup);
-  return t;
-}
+const workspace = workspaces();
 
 /** JSON text of exactly `bytes` bytes: an array of one message padded with spaces. */
 function paddedMessages(bytes: number): string {

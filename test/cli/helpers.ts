@@ -6,6 +6,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
+import { afterEach } from 'vitest';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -125,3 +126,16 @@ export const ESC = '\u001b';
  * takes seconds on a busy machine. A correctness bound, not a speed target.
  */
 export const SPAWN_TIMEOUT_MS = 180_000;
+
+/** A factory of temporary working directories, each removed after the test that made it. */
+export function workspaces(): () => ReturnType<typeof tempDir> {
+  const cleanups: (() => void)[] = [];
+  afterEach(() => {
+    for (const cleanup of cleanups.splice(0)) cleanup();
+  });
+  return () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    return t;
+  };
+}

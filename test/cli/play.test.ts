@@ -1,19 +1,10 @@
 // `mnesos play` driven through its stdin, as a player in a pipe would: no prompt, no escape codes, and the
 // game ends at end of input. Each test has its own working directory, so its own ./.mnesos database.
 
-import { afterEach, describe, expect, it } from 'vitest';
-import { ESC, lines, runCli, SPAWN_TIMEOUT_MS, startCli, tempDir } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { ESC, lines, runCli, SPAWN_TIMEOUT_MS, startCli, workspaces } from './helpers.ts';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
-
-function workspace() {
-  const t = tempDir();
-  cleanups.push(t.cleanup);
-  return t;
-}
+const workspace = workspaces();
 
 /** Every `"key": value` printed for a key, in order (the /state dumps). */
 function valuesOf(stdout: string, key: string): string[] {

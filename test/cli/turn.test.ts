@@ -2,19 +2,10 @@
 // out in `--json`, so a script can chain turns; exit codes say whose fault a failure is.
 
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { closedPort, runCli, SPAWN_TIMEOUT_MS, tempDir } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { closedPort, runCli, SPAWN_TIMEOUT_MS, workspaces } from './helpers.ts';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
-
-function workspace() {
-  const t = tempDir();
-  cleanups.push(t.cleanup);
-  return t;
-}
+const workspace = workspaces();
 
 // biome-ignore lint/suspicious/noExplicitAny: the --json output is inspected field by field
 type Loose = Record<string, any>;
