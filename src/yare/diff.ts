@@ -36,36 +36,6 @@ export function diffStates(before: unknown, after: unknown, path: string[] = [])
   return [{ op: 'set', path, before: before as StateValue, after: after as StateValue }];
 }
 
-/** Applies changes to a state without mutating it. */
-export function applyChanges(state: unknown, changes: readonly StateChange[]): StateValue {
-  let root = clone(state as StateValue);
-  for (const change of changes) {
-    if (change.path.length === 0) {
-      root = change.op === 'set' ? clone(change.after) : null;
-      continue;
-    }
-    let node = root as Obj;
-    for (const key of change.path.slice(0, -1)) {
-      if (!isObj(node[key])) node[key] = Object.create(null) as Obj;
-      node = node[key] as Obj;
-    }
-    const last = change.path[change.path.length - 1]!;
-    if (change.op === 'set') node[last] = clone(change.after);
-    else delete node[last];
-  }
-  return root;
-}
-
-function clone(v: StateValue): StateValue {
-  if (Array.isArray(v)) return v.map(clone);
-  if (isObj(v)) {
-    const out = Object.create(null) as Obj;
-    for (const k of Object.keys(v)) out[k] = clone(v[k] as StateValue);
-    return out;
-  }
-  return v;
-}
-
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a) && Array.isArray(b))

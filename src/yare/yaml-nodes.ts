@@ -85,10 +85,6 @@ export function isAbsent(node: unknown): boolean {
   return node === undefined || node === null || (isScalar(node) && node.value === null);
 }
 
-export function isScalarNode(node: unknown): boolean {
-  return node === null || node === undefined || isScalar(node);
-}
-
 export function scalarOf(node: unknown): unknown {
   return isScalar(node) ? node.value : node;
 }
