@@ -1,5 +1,5 @@
-// The difference between two states as a list of changes, deletions included, so a stored delta can be
-// replayed exactly (the original's top-level merge lost deletions inside nested dicts).
+// The difference between two states as a list of changes, deletions included (the original's top-level
+// merge lost deletions inside nested dicts): the turn record's delta and `run-event`'s printed diff.
 
 import type { StateValue } from './values.ts';
 
