@@ -29,6 +29,7 @@ export type YareErrorCode =
   | 'YARE_BAD_DICE'
   | 'YARE_CALL_DEPTH'
   | 'YARE_STEP_LIMIT'
+  | 'YARE_TIME_LIMIT'
   | 'YARE_CONTAINER_LIMIT'
   | 'YARE_DICT_DEPTH'
   | 'YARE_NOTE_TOO_LONG'

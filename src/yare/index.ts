@@ -2,7 +2,15 @@
 export { compileRules, type CompileRulesOptions, type RulesSource } from './compile.ts';
 export { DiceRoller, type RngState, type RollRecord } from './dice.ts';
 export { YareError, type YareErrorCode } from './errors.ts';
-export { EventRunner, type RunError, type RunEventOptions, type RunResult, runEvent } from './interpreter.ts';
+export {
+  CLOCK_CHECK_INTERVAL,
+  EventRunner,
+  type RunBudget,
+  type RunError,
+  type RunEventOptions,
+  type RunResult,
+  runEvent,
+} from './interpreter.ts';
 export * as limits from './limits.ts';
 export type { CompiledRules, EventDef, FieldSchema, DomainSchema, SchemaNode, Step } from './program.ts';
 export { npcVisibleState, publicState, schemaAt } from './schema.ts';

@@ -57,13 +57,34 @@ export type RunResult =
       readonly state: Dict;
       readonly notes: readonly string[];
       readonly rolls: readonly RollRecord[];
+      /** Steps this run executed (nested calls and loop iterations included), for per-turn budgets. */
+      readonly stepsUsed: number;
     }
   | {
       readonly ok: false;
       readonly error: RunError;
       readonly notes: readonly string[];
       readonly rolls: readonly RollRecord[];
+      /** Steps executed before the error (a step refused by a budget is not counted). */
+      readonly stepsUsed: number;
     };
+
+/**
+ * Bounds of one run beyond the language's own limits: a caller spreading a budget over several runs (a
+ * turn's tool calls) passes what is left of it.
+ */
+export interface RunBudget {
+  /** Steps this run may execute (default `MAX_STEPS_PER_RUN`); one more fails with `YARE_STEP_LIMIT`. */
+  readonly maxSteps?: number;
+  /**
+   * A wall-clock deadline on the `now` clock (milliseconds, monotonic: `performance.now()` by default).
+   * Checked before the first step and then every `CLOCK_CHECK_INTERVAL` steps; past it the run fails with
+   * `YARE_TIME_LIMIT` and is rolled back. Results never depend on the clock unless the deadline is hit.
+   */
+  readonly deadline?: number;
+  /** The clock `deadline` is read on (tests inject one; the core reads no clock unless given a deadline). */
+  readonly now?: () => number;
+}
 
 /** What the interpreter needs of a dice generator (tests may script one). */
 export interface Dice {
@@ -71,13 +92,15 @@ export interface Dice {
   roll(count: number, sides: number, expr: string): number;
 }
 
-export interface RunEventOptions {
+export interface RunEventOptions extends RunBudget {
   /** Seed for a fresh dice generator (default 0). Ignored when `dice` is given. */
   readonly seed?: number;
   /** A generator to continue (its rolls so far are not repeated in the result). */
   readonly dice?: Dice;
-  readonly maxSteps?: number;
 }
+
+/** Steps between two readings of the clock when a run has a deadline. */
+export const CLOCK_CHECK_INTERVAL = 64;
 
 /** Runs one event as a transaction: `{ok, state, notes, rolls}` or `{ok:false, error}` with the input state untouched. */
 export function runEvent(
@@ -88,9 +111,8 @@ export function runEvent(
   options: RunEventOptions = {},
 ): RunResult {
   const dice = options.dice ?? DiceRoller.fromSeed(options.seed ?? 0);
-  const maxSteps = options.maxSteps === undefined ? MAX_STEPS_PER_RUN : options.maxSteps;
-  const machine = new Machine(programOf(rules), state, dice, maxSteps);
-  return machine.run(eventName, inputs);
+  const machine = new Machine(programOf(rules), state, dice, MAX_STEPS_PER_RUN);
+  return machine.run(eventName, inputs, options);
 }
 
 /**
@@ -118,8 +140,9 @@ export class EventRunner implements EvalContext {
     return this.machine.scratch();
   }
 
-  run(eventName: string, inputs: unknown = {}): RunResult {
-    return this.machine.run(eventName, inputs);
+  /** Runs one event; `budget` overrides the runner's step limit for this run and may add a deadline. */
+  run(eventName: string, inputs: unknown = {}, budget?: RunBudget): RunResult {
+    return this.machine.run(eventName, inputs, budget);
   }
 
   /** Checks and coerces an event's inputs: declared names only, typed values, enum values, defaults. */
@@ -239,6 +262,15 @@ class Machine implements EvalContext {
   depth = 0;
   notes: string[] = [];
   steps = 0;
+  /** This run's step limit and deadline. */
+  runMaxSteps = 0;
+  deadline: number | undefined = undefined;
+  now: () => number = monotonicNow;
+  /**
+   * The step count at which `countStep` leaves its fast path: the step limit, or sooner the next clock
+   * reading when the run has a deadline. One comparison per step either way.
+   */
+  checkAt = 0;
   /**
    * Objects created during the current run, which it may change in place. A short list (a handful of
    * objects per run): scanning it beats a Set's allocation and hashing.
@@ -265,8 +297,13 @@ class Machine implements EvalContext {
     return this;
   }
 
-  run(eventName: string, inputs: unknown): RunResult {
+  run(eventName: string, inputs: unknown, budget?: RunBudget): RunResult {
     const before = this.root;
+    this.runMaxSteps = budget?.maxSteps ?? this.maxSteps;
+    this.deadline = budget?.deadline;
+    this.now = budget?.now ?? monotonicNow;
+    // With a deadline the very first step reads the clock: a run started too late does nothing.
+    this.checkAt = this.deadline === undefined ? this.runMaxSteps : 0;
     const temp = newDict();
     this.temp = temp;
     // A fresh list per run (cheaper than truncating one): nothing from an earlier run is owned by this one.
@@ -286,7 +323,13 @@ class Machine implements EvalContext {
       }
       this.invoke(event, prepareInputs(event.def, inputs), 1);
       this.owned = NOTHING_OWNED;
-      return { ok: true, state: this.root, notes: this.notes, rolls: this.dice.rolls.slice(this.firstRoll) };
+      return {
+        ok: true,
+        state: this.root,
+        notes: this.notes,
+        rolls: this.dice.rolls.slice(this.firstRoll),
+        stepsUsed: this.steps,
+      };
     } catch (error) {
       this.root = before;
       this.owned = NOTHING_OWNED;
@@ -295,6 +338,7 @@ class Machine implements EvalContext {
         error: toRunError(error, eventName, this.currentPlace),
         notes: this.notes,
         rolls: this.dice.rolls.slice(this.firstRoll),
+        stepsUsed: this.steps,
       };
     }
   }
@@ -394,12 +438,32 @@ function runSteps(m: Machine, steps: readonly StepFn[]): void {
 
 /** Every step and every loop iteration counts against the run's step budget. */
 function countStep(m: Machine): void {
-  if (++m.steps > m.maxSteps) {
+  if (++m.steps > m.checkAt) checkBudget(m);
+}
+
+/** The slow path of `countStep`: the step limit, and the deadline every `CLOCK_CHECK_INTERVAL` steps. */
+function checkBudget(m: Machine): void {
+  if (m.steps > m.runMaxSteps) {
+    m.steps--; // the refused step did not run
     throw new YareError(
       'YARE_STEP_LIMIT',
-      `Event run exceeded ${m.maxSteps} steps (MAX_STEPS_PER_RUN); check loops and calls.`,
+      `Event run exceeded ${m.runMaxSteps} steps (MAX_STEPS_PER_RUN ${MAX_STEPS_PER_RUN}, or what is left of the turn's budget); check loops and calls.`,
     );
   }
+  if (m.deadline !== undefined) {
+    if (m.now() >= m.deadline) {
+      m.steps--;
+      throw new YareError(
+        'YARE_TIME_LIMIT',
+        `Event run passed its time limit after ${m.steps} steps; check loops and calls.`,
+      );
+    }
+    m.checkAt = Math.min(m.runMaxSteps, m.steps + CLOCK_CHECK_INTERVAL - 1);
+  } else m.checkAt = m.runMaxSteps;
+}
+
+function monotonicNow(): number {
+  return performance.now();
 }
 
 function compileSteps(steps: readonly Step[], program: Program): StepFn[] {
