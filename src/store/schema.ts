@@ -101,6 +101,23 @@ export interface ModelSettingsTable {
   updated_at: number;
 }
 
+/** A principal's library entry for a stored version (owner '' is the operator). */
+export interface CartridgeEntriesTable {
+  owner_id: string;
+  version_id: string;
+  name: string;
+  bytes: number;
+  created_at: number;
+}
+
+/** An Idempotency-Key claimed before its turn runs (see migration 0003). */
+export interface TurnClaimsTable {
+  session_id: string;
+  idempotency_key: string;
+  turn_id: string;
+  claimed_at: number;
+}
+
 export interface Database {
   store_migrations: StoreMigrationsTable;
   principals: PrincipalsTable;
@@ -113,4 +130,6 @@ export interface Database {
   ledger_events: LedgerEventsTable;
   saves: SavesTable;
   model_settings: ModelSettingsTable;
+  cartridge_entries: CartridgeEntriesTable;
+  turn_claims: TurnClaimsTable;
 }
