@@ -25,10 +25,10 @@ import {
   resolveServerLimits,
   type ServerLimits,
 } from './limits.ts';
+import { DEFAULT_HOST, DEFAULT_PORT } from './defaults.ts';
 import { Metrics } from './metrics.ts';
 
-export const DEFAULT_HOST = '127.0.0.1';
-export const DEFAULT_PORT = 8787;
+export { DEFAULT_HOST, DEFAULT_PORT };
 /** The demo cartridge every fresh server offers. */
 export const DEFAULT_CARTRIDGE_DIR = join(PROJECT_ROOT, 'cartridges', 'lanternmere');
 

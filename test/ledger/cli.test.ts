@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { register, runLedgerCheck } from '../../src/cli/commands/ledger.ts';
+import { register } from '../../src/cli/commands/ledger.ts';
+import { runLedgerCheck } from '../../src/cli/run/ledger-check.ts';
 import { canonicalJson, worldFromJson } from '../../src/ledger/index.ts';
 import { town } from './helpers.ts';
 

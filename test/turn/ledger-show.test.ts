@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runLedgerShow } from '../../src/cli/commands/ledger-show.ts';
+import { runLedgerShow } from '../../src/cli/run/ledger-show.ts';
 import { canonicalJson, worldFromJson } from '../../src/ledger/index.ts';
 import { CartridgeLibrary } from '../../src/session/library.ts';
 import { SessionService } from '../../src/session/service.ts';

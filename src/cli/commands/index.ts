@@ -1,5 +1,14 @@
-// The list of command modules. Each exports `register(program)`; keep one command (or one command group)
-// per module.
+// The list of commands. HOW TO ADD A COMMAND (lazily, so `mnesos --help` and the other commands stay fast):
+//   1. Write the work in its own module, e.g. src/cli/run/<name>.ts exporting `run<Name>(args…, flags)`.
+//   2. Add src/cli/commands/<name>.ts exporting `register(program: Command)`: the name, arguments, options
+//      and description only. Its static imports are `import type …` and light helpers (../options.ts,
+//      ../exit-codes.ts, ../user-error.ts); the action loads the work when the command runs:
+//        .action(async (arg, flags) => {
+//          const { runName } = await import('../run/<name>.ts');
+//          await runName(arg, flags);
+//        });
+//   3. Add one line here: `import { register as name } from './<name>.ts';` and `name` to the list below.
+// test/cli/lazy-commands.test.ts fails when `--help` loads the server, the store or a model SDK.
 import type { Command } from 'commander';
 import { register as evalCommand } from './eval.ts';
 import { register as ledger } from './ledger.ts';

@@ -1,34 +1,9 @@
-// `mnesos serve [--host H] [--port N] [--db URL] [--author] [--allow-user-base-url]`: the HTTP API (and the web client when built).
-// Keys come from MNESOS_API_KEYS (comma-separated raw keys, optionally `label=key`), hashed at start; the
-// database from --db or MNESOS_DATABASE_URL (SQLite under ./.mnesos by default); models from the usual
-// MNESOS_* model configuration (offline when none). Without keys the server binds to loopback only.
+// `mnesos serve [--host H] [--port N] [--db URL] [--author] [--allow-user-base-url]`: the HTTP API (and the
+// web client when built). Registration only; the work is in ../run/serve.ts, imported when the command runs.
 
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Command } from 'commander';
-import { loadModelConfig } from '../../llm/config.ts';
-import { parseApiKeys } from '../../server/auth.ts';
-import { DEFAULT_HOST, DEFAULT_PORT, StartRefused, startServer } from '../../server/start.ts';
-import { PROJECT_ROOT } from '../../project-root.ts';
-import { EXIT } from '../exit-codes.ts';
-import { UserError } from '../user-error.ts';
-
-interface ServeFlags {
-  readonly host?: string;
-  readonly port?: string;
-  readonly db?: string;
-  readonly author?: boolean;
-  readonly allowUserBaseUrl?: boolean;
-  readonly static?: string;
-}
-
-function parsePort(text: string | undefined): number {
-  if (text === undefined) return DEFAULT_PORT;
-  const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535)
-    throw new UserError(`--port must be 0 to 65535, got '${text}'`, EXIT.usage);
-  return port;
-}
+import { DEFAULT_HOST, DEFAULT_PORT } from '../../server/defaults.ts';
+import type { ServeFlags } from '../run/serve.ts';
 
 export function register(program: Command): void {
   program
@@ -52,45 +27,7 @@ export function register(program: Command): void {
       'serve this folder for non-API paths (default: the built web client, dist/web, when it exists)',
     )
     .action(async (flags: ServeFlags) => {
-      let keys: Array<{ label: string; key: string }>;
-      try {
-        keys = parseApiKeys(process.env.MNESOS_API_KEYS);
-      } catch (error) {
-        throw new UserError(`MNESOS_API_KEYS: ${(error as Error).message}`);
-      }
-      const config = loadModelConfig(process.env);
-      const builtClient = join(PROJECT_ROOT, 'dist', 'web');
-      const staticDir = flags.static ?? (existsSync(builtClient) ? builtClient : undefined);
-      let server: Awaited<ReturnType<typeof startServer>>;
-      try {
-        server = await startServer({
-          host: flags.host ?? DEFAULT_HOST,
-          port: parsePort(flags.port),
-          databaseUrl: flags.db ?? process.env.MNESOS_DATABASE_URL,
-          apiKeys: keys,
-          modelConfig: config,
-          allowUserBaseUrl: flags.allowUserBaseUrl === true,
-          authorMode: flags.author === true,
-          ...(staticDir ? { staticDir } : {}),
-        });
-      } catch (error) {
-        if (error instanceof StartRefused) throw new UserError(error.message);
-        throw error;
-      }
-      const mode =
-        (config.provider === 'offline' ? `offline (${config.reason})` : `models via ${config.provider}`) +
-        (flags.allowUserBaseUrl === true ? '; users may choose model base URLs' : '');
-      process.stdout.write(
-        `mnesos: listening on ${server.url} (${server.deps.store.dialect}, ${keys.length === 0 ? 'local user, loopback only' : `${keys.length} API key(s)`}, ${mode})\n`,
-      );
-      await new Promise<void>((done) => {
-        const stop = () => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          void server.close().then(done);
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-      });
+      const { runServe } = await import('../run/serve.ts');
+      await runServe(flags);
     });
 }
