@@ -11,6 +11,12 @@
 // URLs: refused, loopback included. Nothing in a game needs the model to visit or print a web address;
 // links are how data leaves a session (a client fetches a Markdown image URL on its own), and a loopback
 // URL is worse, not better: it points at services on the player's own machine.
+//
+// Cost: the text is normalised once (zero-width characters dropped, every whitespace run collapsed to one
+// character) and every pattern below uses only bounded quantifiers (`?`, `{m,n}`; never `*`, `+` or
+// `{m,}`; the test checks the sources). A backtracking engine then does at most a constant amount of work
+// per start position, so a check is linear in the text however it is built (an earlier pattern with
+// `\s*(?:…)?\s*` took 33 s on "system" and 80,000 spaces). bench/injection.ts measures the worst cases.
 
 export type InjectionKind =
   | 'hidden-text'
@@ -39,16 +45,16 @@ interface Rule {
   readonly why: string;
 }
 
-// Not preceded by a negation: "never ignore the rules" is a fine directive. The whitespace is bounded so
-// the look-behind costs the same at every position (an unbounded one is quadratic on a run of spaces).
-const NOT_NEGATED = String.raw`(?<!(?:\bnot|\bnever|n['’]t|\bno)\s{1,3})`;
-const DETERMINERS = String.raw`(?:(?:all|any|every|each|of|the|your|my|its|these|those|previous|prior|above|earlier|preceding|original|initial|system|safety|current|existing|engine|model|developer|other|former)(?:['’]s)?\s+){0,4}`;
+// Not preceded by a negation: "never ignore the rules" is a fine directive. Whitespace runs are one
+// character after normalisation, so `\s` stands for any run (and `\s?` for an optional one).
+const NOT_NEGATED = String.raw`(?<!(?:\bnot|\bnever|n['’]t|\bno)\s)`;
+const DETERMINERS = String.raw`(?:(?:all|any|every|each|of|the|your|my|its|these|those|previous|prior|above|earlier|preceding|original|initial|system|safety|current|existing|engine|model|developer|other|former)(?:['’]s)?\s){0,4}`;
 // Nouns that only mean the model's instructions; "rules", "restrictions" and "constraints" are also story
 // words, so "the rules of war" is left alone.
-const STRONG_NOUNS = String.raw`(?:instructions?|guidelines?|directives?|system\s+prompts?|prompts?|programming|guardrails?|content\s+polic(?:y|ies)|safety\s+(?:rules|filters?|guidelines))\b`;
-const WEAK_NOUNS = String.raw`(?:rules|restrictions|constraints)\b(?!\s+(?:of|on|for|in)\b)`;
+const STRONG_NOUNS = String.raw`(?:instructions?|guidelines?|directives?|system\sprompts?|prompts?|programming|guardrails?|content\spolic(?:y|ies)|safety\s(?:rules|filters?|guidelines))\b`;
+const WEAK_NOUNS = String.raw`(?:rules|restrictions|constraints)\b(?!\s(?:of|on|for|in)\b)`;
 const BACKWARD = String.raw`(?:above|previous(?:ly)?|prior|earlier|preceding|foregoing)\b`;
-const BACKWARD_FOLLOWERS = String.raw`(?=\s*(?:$|[^\w\s]|(?:and|then|instead|now|completely|entirely|instructions?|messages?|text|content|rules|prompts?|context|directions|guidance|conversation|lines?|directives?|guidelines?)\b))`;
+const BACKWARD_FOLLOWERS = String.raw`(?=\s?(?:$|[^\w\s]|(?:and|then|instead|now|completely|entirely|instructions?|messages?|text|content|rules|prompts?|context|directions|guidance|conversation|lines?|directives?|guidelines?)\b))`;
 
 const RULES: readonly Rule[] = [
   {
@@ -66,18 +72,18 @@ const RULES: readonly Rule[] = [
   {
     kind: 'html',
     regex:
-      /<\s*(?:script|iframe|object|embed|style|link|meta|svg|img|form|base)\b[^<>]{0,200}>|\bjavascript:(?!\s)|\bon(?:error|load|click|mouseover)\s*=/i,
+      /<\s?(?:script|iframe|object|embed|style|link|meta|svg|img|form|base)\b[^<>]{0,200}>|\bjavascript:(?!\s)|\bon(?:error|load|click|mouseover)\s?=/i,
     why: 'Active HTML (scripts, frames, images, event handlers) has no place in game text.',
   },
   {
     kind: 'url',
-    regex: /\b(?:https?|ftp|file|wss?):\/\/|\bdata:[a-z]+\/[a-z0-9.+-]+[;,]/i,
+    regex: /\b(?:https?|ftp|file|wss?):\/\/|\bdata:[a-z]{1,40}\/[a-z0-9.+-]{1,80}[;,]/i,
     why: 'Web addresses are refused: a game never needs the model to visit or show one, and links can leak data.',
   },
   {
     kind: 'ignore-instructions',
     regex: new RegExp(
-      String.raw`\b${NOT_NEGATED}(?:ignore|disregard|forget|override|bypass|circumvent)\s+${DETERMINERS}(?:${STRONG_NOUNS}|${WEAK_NOUNS})`,
+      String.raw`\b${NOT_NEGATED}(?:ignore|disregard|forget|override|bypass|circumvent)\s${DETERMINERS}(?:${STRONG_NOUNS}|${WEAK_NOUNS})`,
       'i',
     ),
     why: 'It tells the model to drop its instructions.',
@@ -85,7 +91,7 @@ const RULES: readonly Rule[] = [
   {
     kind: 'ignore-instructions',
     regex: new RegExp(
-      String.raw`\b${NOT_NEGATED}(?:ignore|disregard|forget)\s+(?:(?:all|any|everything|anything|the|what(?:ever)?|was|is|you\s+were|were|said|written|stated|told|of|that)\s+){0,4}${BACKWARD}${BACKWARD_FOLLOWERS}`,
+      String.raw`\b${NOT_NEGATED}(?:ignore|disregard|forget)\s(?:(?:all|any|everything|anything|the|what(?:ever)?|was|is|you\swere|were|said|written|stated|told|of|that)\s){0,4}${BACKWARD}${BACKWARD_FOLLOWERS}`,
       'i',
     ),
     why: 'It tells the model to drop what came before it.',
@@ -93,54 +99,54 @@ const RULES: readonly Rule[] = [
   {
     kind: 'role-reassignment',
     regex:
-      /\byou\s+are\s+(?:now|actually|really)\s+(?:(?:a|an|the|my|DAN|free|unrestricted|unfiltered|uncensored|jailbroken|called|named)\b|in\s+(?:developer|debug|god|admin|jailbreak|DAN)\s+mode\b|no\s+longer\b)|\byou\s+are\s+no\s+longer\s+(?:bound|restricted|limited|required|an?\s+(?:AI|assistant|language\s+model|model|narrator|director))\b/i,
+      /\byou\sare\s(?:now|actually|really)\s(?:(?:a|an|the|my|DAN|free|unrestricted|unfiltered|uncensored|jailbroken|called|named)\b|in\s(?:developer|debug|god|admin|jailbreak|DAN)\smode\b|no\slonger\b)|\byou\sare\sno\slonger\s(?:bound|restricted|limited|required|an?\s(?:AI|assistant|language\smodel|model|narrator|director))\b/i,
     why: 'It tells the model that it is someone else now.',
   },
   {
     kind: 'role-reassignment',
-    regex: /\b(?:act|pretend|behave)\s+as\s+(?:if\s+|though\s+)?you\b/i,
+    regex: /\b(?:act|pretend|behave)\sas\s(?:if\s|though\s)?you\b/i,
     why: 'It tells the model to act outside its role.',
   },
   {
     kind: 'role-reassignment',
     regex:
-      /\b(?:new|updated|real|true|actual|secret|hidden)\s+(?:persona|instructions|system\s+prompt|role|context|directives?)\s*:|\byour\s+(?:new|real|true)\s+(?:persona|role|instructions|identity|purpose|directives?|system\s+prompt)\b/i,
+      /\b(?:new|updated|real|true|actual|secret|hidden)\s(?:persona|instructions|system\sprompt|role|context|directives?)\s?:|\byour\s(?:new|real|true)\s(?:persona|role|instructions|identity|purpose|directives?|system\sprompt)\b/i,
     why: 'It hands the model a new role or new instructions.',
   },
   {
     kind: 'role-spoofing',
     regex:
-      /\b(?:system|assistant|developer|user|human)\s*(?:message|prompt)?\s*:\s*(?:you\s+(?:are|must)|ignore|override|forget|disregard|act\s+as|pretend|new\s+instructions|from\s+now\s+on)\b/i,
+      /\b(?:system|assistant|developer|user|human)(?:\s?(?:message|prompt))?\s?:\s?(?:you\s(?:are|must)|ignore|override|forget|disregard|act\sas|pretend|new\sinstructions|from\snow\son)\b/i,
     why: 'A fake role line ("system: …") followed by an order to the model.',
   },
   {
     kind: 'heading-spoofing',
     regex:
-      /^[ \t]*#{1,6}[ \t]*(?:system[ \t]+(?:prompt|message|override|instructions?)|new[ \t]+instructions?|override|jailbreak|developer[ \t]+mode|ignore\b[^\n]*)[ \t]*:?[ \t]*$/im,
+      /^[ \t]?#{1,6}[ \t]?(?:(?:system[ \t](?:prompt|message|override|instructions?)|new[ \t]instructions?|override|jailbreak|developer[ \t]mode)[ \t]?:?[ \t]?$|ignore\b)/im,
     why: 'A Markdown heading that pretends to start a new set of system instructions.',
   },
   {
     kind: 'jailbreak',
     regex:
-      /\bjailbreak(?:s|ing|ed)?\b|\b(?:developer|DAN|jailbreak|unrestricted|unfiltered)\s+mode\b|\b(?:system|admin|developer|sudo)\s+override\b/i,
+      /\bjailbreak(?:s|ing|ed)?\b|\b(?:developer|DAN|jailbreak|unrestricted|unfiltered)\smode\b|\b(?:system|admin|developer|sudo)\soverride\b/i,
     why: 'Jailbreak vocabulary aimed at the model.',
   },
   {
     kind: 'prompt-leak',
     regex: new RegExp(
-      String.raw`\b${NOT_NEGATED}(?:reveal|print|repeat|show|output|leak|disclose|dump|recite)\s+(?:(?:your|the|all|my|its|this|every|entire|full|whole|hidden|original|initial)\s+){0,3}(?:system\s+prompt|hidden\s+instructions|instructions\s+above|prompt\s+above|private\s+(?:state|fields?|rules|data)|api\s+keys?)\b`,
+      String.raw`\b${NOT_NEGATED}(?:reveal|print|repeat|show|output|leak|disclose|dump|recite)\s(?:(?:your|the|all|my|its|this|every|entire|full|whole|hidden|original|initial)\s){0,3}(?:system\sprompt|hidden\sinstructions|instructions\sabove|prompt\sabove|private\s(?:state|fields?|rules|data)|api\skeys?)\b`,
       'i',
     ),
     why: 'It asks the model to leak its prompt, private state or keys.',
   },
 ];
 
-// Zero-width characters are dropped before matching, so "ig\u200Bnore" cannot slip through.
-const ZERO_WIDTH = /[\u00AD\u200B-\u200D\u2060\uFEFF]/g;
+/** The patterns, for the test that checks every quantifier is bounded. */
+export const INJECTION_PATTERNS: readonly RegExp[] = RULES.map((rule) => rule.regex);
 
-/** The earliest injection-like passage in `text`, or undefined. Pure; linear-time patterns only. */
+/** The earliest injection-like passage in `text`, or undefined. Pure; linear in the text's length. */
 export function checkInjection(text: string): InjectionFinding | undefined {
-  const { checked, originalOffset } = withoutZeroWidth(text);
+  const { checked, originalOffset } = normalizeForMatching(text);
   let best: { rule: Rule; index: number; match: string } | undefined;
   for (const rule of RULES) {
     const m = rule.regex.exec(checked);
@@ -155,19 +161,80 @@ export function checkInjection(text: string): InjectionFinding | undefined {
   };
 }
 
-function withoutZeroWidth(text: string): { checked: string; originalOffset: (i: number) => number } {
-  ZERO_WIDTH.lastIndex = 0;
-  if (!ZERO_WIDTH.test(text)) return { checked: text, originalOffset: (i) => i };
-  const kept: number[] = [];
-  let checked = '';
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    ZERO_WIDTH.lastIndex = 0;
-    if (ZERO_WIDTH.test(ch)) continue;
-    kept.push(i);
-    checked += ch;
+function isZeroWidth(code: number): boolean {
+  return code === 0xad || (code >= 0x200b && code <= 0x200d) || code === 0x2060 || code === 0xfeff;
+}
+
+function isLineBreak(code: number): boolean {
+  return code === 0x0a || code === 0x0d || code === 0x2028 || code === 0x2029;
+}
+
+/** What `\s` matches, less U+FEFF (a zero-width character here). */
+function isSpace(code: number): boolean {
+  return (
+    (code >= 0x09 && code <= 0x0d) ||
+    code === 0x20 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000
+  );
+}
+
+/**
+ * The text the patterns see, in one pass: zero-width characters dropped (so "ig\u200Bnore" cannot slip
+ * through) and each whitespace run collapsed to one character, a line break if the run holds one (so `^`
+ * and `$` still see lines), else a space. `originalOffset` maps an index back to the given text.
+ */
+export function normalizeForMatching(text: string): {
+  checked: string;
+  originalOffset: (index: number) => number;
+} {
+  // Code units into a typed buffer, turned into a string in large chunks: far cheaper than many small
+  // slices when an adversary makes every other character a collapsed run.
+  const out = new Uint16Array(text.length);
+  const origin = new Int32Array(text.length + 1);
+  let length = 0;
+  let changed = false;
+  let i = 0;
+  while (i < text.length) {
+    const code = text.charCodeAt(i);
+    if (isZeroWidth(code)) {
+      changed = true;
+      i += 1;
+      continue;
+    }
+    if (!isSpace(code)) {
+      out[length] = code;
+      origin[length++] = i;
+      i += 1;
+      continue;
+    }
+    let end = i;
+    let lineBreak = false;
+    while (end < text.length) {
+      const next = text.charCodeAt(end);
+      if (isSpace(next)) lineBreak ||= isLineBreak(next);
+      else if (!isZeroWidth(next)) break;
+      end += 1;
+    }
+    const collapsed = lineBreak ? 0x0a : 0x20;
+    if (end !== i + 1 || code !== collapsed) changed = true;
+    out[length] = collapsed;
+    origin[length++] = i;
+    i = end;
   }
-  return { checked, originalOffset: (i) => kept[i] ?? text.length };
+  if (!changed) return { checked: text, originalOffset: (index) => index };
+  origin[length] = text.length;
+  const chunks: string[] = [];
+  for (let from = 0; from < length; from += 8192)
+    chunks.push(String.fromCharCode(...out.subarray(from, Math.min(length, from + 8192))));
+  const checked = chunks.join('');
+  return { checked, originalOffset: (index) => origin[Math.min(index, length)] ?? text.length };
 }
 
 function snippet(match: string): string {

@@ -1,0 +1,68 @@
+// Injection-check benchmark: the worst inputs found for the old patterns and for the new ones, at a quarter
+// of the lore cap and at the cap (2 MiB). The check is linear when the 4n/n time ratio stays near 4 (a
+// quadratic check gives 16); target: every ratio under 8 and every check at the cap under 1 s.
+// `npx tsx bench/injection.ts` prints one JSON object per line.
+
+import { pathToFileURL } from 'node:url';
+import { checkInjection } from '../src/cartridge/injection.ts';
+import { MAX_LORE_BYTES } from '../src/cartridge/limits.ts';
+
+type Row = Record<string, unknown>;
+
+const TARGET_RATIO = 8;
+const TARGET_CAP_MS = 1_000;
+
+function fill(unit: string, length: number): string {
+  return unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
+}
+
+/** Each case builds a text of exactly `n` characters. */
+const CASES: Record<string, (n: number) => string> = {
+  // The reported attack: a role word, then one long run of whitespace (33 s at 80,000 spaces before).
+  'system-then-spaces': (n) => `system${' '.repeat(n - 6)}`,
+  'system-then-mixed-whitespace': (n) => `system${fill(' \u200B\t\n', n - 6)}`,
+  'role-words-repeated': (n) => fill('system message ', n),
+  'ignore-determiners': (n) => fill('ignore the ', n),
+  'negated-look-behind': (n) => fill('not ignore all ', n),
+  'html-window': (n) => fill(`<script ${'a'.repeat(190)}`, n),
+  'angle-brackets': (n) => '<'.repeat(n),
+  'heading-lines': (n) => fill('# system \n', n),
+  'zero-width': (n) => '\u200B'.repeat(n),
+  prose: (n) => fill('The ferryman counts the lanterns twice. ', n),
+};
+
+function timeCheck(text: string): number {
+  const started = performance.now();
+  checkInjection(text);
+  return performance.now() - started;
+}
+
+export async function benchInjection(): Promise<Row[]> {
+  const rows: Row[] = [];
+  const cap = MAX_LORE_BYTES;
+  for (const [name, make] of Object.entries(CASES)) {
+    const small = make(cap / 4);
+    const large = make(cap);
+    timeCheck(small); // warm-up
+    const smallMs = Math.min(...Array.from({ length: 5 }, () => timeCheck(small)));
+    const largeMs = Math.min(...Array.from({ length: 5 }, () => timeCheck(large)));
+    // Below 5 ms at n, timer and GC noise dominate: the ratio is taken against 5 ms then.
+    const ratio = largeMs / Math.max(smallMs, 5);
+    rows.push({
+      bench: 'injection-check',
+      case: name,
+      chars: cap,
+      quarterMs: Number(smallMs.toFixed(2)),
+      capMs: Number(largeMs.toFixed(2)),
+      ratio: Number(ratio.toFixed(2)),
+      targetRatio: TARGET_RATIO,
+      targetCapMs: TARGET_CAP_MS,
+      ok: ratio < TARGET_RATIO && largeMs < TARGET_CAP_MS,
+    });
+  }
+  return rows;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  for (const row of await benchInjection()) process.stdout.write(`${JSON.stringify(row)}\n`);
+}
