@@ -16,6 +16,7 @@ import { register as play } from './play.ts';
 import { register as runEvent } from './run-event.ts';
 import { register as serve } from './serve.ts';
 import { register as session } from './session.ts';
+import { register as test } from './test.ts';
 import { register as turn } from './turn.ts';
 import { register as validate } from './validate.ts';
 
@@ -28,4 +29,5 @@ export const commandModules: ReadonlyArray<(program: Command) => void> = [
   play,
   serve,
   session,
+  test,
 ];
