@@ -15,6 +15,11 @@ export type CartridgeCode =
   | 'CART_BAD_ENCODING'
   | 'CART_CONTROL_CHARACTER'
   | 'CART_UNSUPPORTED_FILE'
+  | 'CART_RULES_AMBIGUOUS'
+  // rules written in JavaScript / TypeScript (yare.js, yare.ts)
+  | 'CART_RULES_SCRIPT'
+  | 'CART_RULES_SCRIPT_SHAPE'
+  | 'CART_RULES_SCRIPT_LIMIT'
   // YAML
   | 'CART_YAML_SYNTAX'
   | 'CART_YAML_DIRECTIVE'
@@ -43,7 +48,12 @@ export type CartridgeCode =
   | 'CART_INJECTION'
   | 'CART_INJECTION_SUSPECT'
   // persona
-  | 'CART_BAD_PERSONA';
+  | 'CART_BAD_PERSONA'
+  // intents.yaml
+  | 'CART_INTENT_EVENT'
+  | 'CART_INTENT_INPUT'
+  | 'CART_INTENT_VALUE'
+  | 'CART_INTENT_DUPLICATE';
 
 export function cartError(code: CartridgeCode, message: string, place?: SourcePlace): Diagnostic {
   return place ? { severity: 'error', code, message, place } : { severity: 'error', code, message };

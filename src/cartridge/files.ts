@@ -10,15 +10,25 @@ import type { Stats } from 'node:fs';
 import { lstat, open, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
 import type { Diagnostic, SourcePlace } from '../diagnostics.ts';
-import { type CartridgeCode, cartError, cartWarning, fileStart } from './diagnostics.ts';
+import { type CartridgeCode, cartError, fileStart } from './diagnostics.ts';
 import {
   MAX_DIRECTIVES_FILE_BYTES,
   MAX_FIRST_MESSAGE_BYTES,
+  MAX_INTENTS_FILE_BYTES,
   MAX_LORE_BYTES,
   MAX_YARE_BYTES,
 } from './limits.ts';
+import { MAX_WORLD_INFO_BYTES } from '../lore/world-info-limits.ts';
 
-export type CartridgeFileKind = 'yare' | 'lore' | 'directives' | 'firstMessage';
+export type CartridgeFileKind =
+  | 'yare'
+  | 'yareJs'
+  | 'yareTs'
+  | 'lore'
+  | 'directives'
+  | 'firstMessage'
+  | 'intents'
+  | 'worldInfo';
 
 export interface CartridgeFileSpec {
   readonly kind: CartridgeFileKind;
@@ -31,6 +41,22 @@ export interface CartridgeFileSpec {
 
 export const CARTRIDGE_FILES: readonly CartridgeFileSpec[] = [
   { kind: 'yare', name: 'yare.yaml', required: true, maxBytes: MAX_YARE_BYTES, purpose: 'the rules' },
+  // The rules may instead be a JavaScript or TypeScript module (src/cartridge/js-rules): exactly one of
+  // the three rules files. yare.yaml stays `required` so a folder with none says what to create.
+  {
+    kind: 'yareJs',
+    name: 'yare.js',
+    required: false,
+    maxBytes: MAX_YARE_BYTES,
+    purpose: 'the rules in JavaScript',
+  },
+  {
+    kind: 'yareTs',
+    name: 'yare.ts',
+    required: false,
+    maxBytes: MAX_YARE_BYTES,
+    purpose: 'the rules in TypeScript',
+  },
   { kind: 'lore', name: 'bot_lore.md', required: true, maxBytes: MAX_LORE_BYTES, purpose: 'the world lore' },
   {
     kind: 'directives',
@@ -46,10 +72,21 @@ export const CARTRIDGE_FILES: readonly CartridgeFileSpec[] = [
     maxBytes: MAX_FIRST_MESSAGE_BYTES,
     purpose: 'the opening message',
   },
+  {
+    kind: 'intents',
+    name: 'intents.yaml',
+    required: false,
+    maxBytes: MAX_INTENTS_FILE_BYTES,
+    purpose: 'the inputs intent phrases imply',
+  },
+  {
+    kind: 'worldInfo',
+    name: 'world_info.json',
+    required: false,
+    maxBytes: MAX_WORLD_INFO_BYTES,
+    purpose: 'SillyTavern World Info entries',
+  },
 ];
-
-/** The JavaScript rules format of the original, which this engine does not read. */
-export const UNSUPPORTED_RULES_FILE = 'yare.js';
 
 export type FolderReadResult =
   | { ok: true; files: Map<string, Uint8Array>; warnings: Diagnostic[] }
@@ -106,15 +143,6 @@ export async function readCartridgeFolder(dir: string): Promise<FolderReadResult
         throw new Error(`unreachable ${String(unreachable)}`);
       }
     }
-  }
-  if (await exists(join(dir, UNSUPPORTED_RULES_FILE))) {
-    warnings.push(
-      cartWarning(
-        'CART_UNSUPPORTED_FILE',
-        `${UNSUPPORTED_RULES_FILE} is not read: this engine takes the rules from yare.yaml only.`,
-        fileStart(join(dir, UNSUPPORTED_RULES_FILE)),
-      ),
-    );
   }
   return errors.length > 0 ? { ok: false, errors } : { ok: true, files, warnings };
 }
@@ -194,15 +222,6 @@ async function readBounded(path: string, target: string, maxBytes: number): Prom
 
 function refused(code: CartridgeCode, message: string, place: SourcePlace): ReadOne {
   return { kind: 'refused', error: cartError(code, message, place) };
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function errorCode(error: unknown): string {

@@ -16,6 +16,13 @@ export const MAX_DIRECTIVES_FILE_BYTES = 64 * KIB;
 /** Bytes of `first-message.md`: it is shown to the player as the opening message. */
 export const MAX_FIRST_MESSAGE_BYTES = 16 * KIB;
 
+/** Bytes of `intents.yaml` (implied inputs of intent phrases). */
+export const MAX_INTENTS_FILE_BYTES = 64 * KIB;
+/** Phrases in `intents.yaml`, all events together. */
+export const MAX_INTENT_PHRASES = 1_000;
+/** Characters of one phrase in `intents.yaml`: a phrase is a few words a player says. */
+export const MAX_INTENT_PHRASE_CHARS = 200;
+
 /** Characters (Unicode code points) of one directive, after persona macros. The original's 1 MiB cap let
  * prompts grow without bound (reference §6.2 item 21); real directives are under 1,100 characters. */
 export const MAX_DIRECTIVE_CHARS = 4_000;

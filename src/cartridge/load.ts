@@ -17,7 +17,11 @@ import {
 } from './files.ts';
 import { deepFreeze } from './freeze.ts';
 import { checkInjection } from './injection.ts';
+import { type IntentInputs, NO_INTENT_INPUTS, validateIntentInputs } from './intents.ts';
+import { hasRulesScript, rulesScriptOf } from './js-rules/hook.ts';
 import { applyPersonaMacros, type Persona, validatePersona } from './persona.ts';
+import type { WorldInfoBook } from '../lore/world-info-types.ts';
+import { loadWorldInfo } from './world-info.ts';
 import { decodeCartridgeFile } from './text.ts';
 import { parseYamlSafely, placeAtPath, toPlain } from './yaml.ts';
 
@@ -26,6 +30,8 @@ export interface CartridgeFiles {
   readonly lore: string;
   readonly directives?: string;
   readonly firstMessage?: string;
+  readonly intents?: string;
+  readonly worldInfo?: string;
 }
 
 export interface Cartridge {
@@ -41,6 +47,10 @@ export interface Cartridge {
   readonly lore: string;
   /** `first-message.md` with the persona macros applied, when the file exists. */
   readonly firstMessage: string | undefined;
+  /** `intents.yaml`: the inputs intent phrases imply, by event (empty without the file). */
+  readonly intentInputs: IntentInputs;
+  /** `world_info.json` (persona macros applied): entries activated by their keys each turn; absent without the file. */
+  readonly worldInfo?: WorldInfoBook;
   /** The paths the files were read from, as shown in diagnostics. */
   readonly files: CartridgeFiles;
 }
@@ -87,7 +97,7 @@ export function loadCartridgeFromFiles(
   for (const spec of CARTRIDGE_FILES) {
     const content = files.get(spec.name);
     if (content === undefined) {
-      if (spec.required) {
+      if (spec.required && !(spec.kind === 'yare' && hasRulesScript(files))) {
         diagnostics.push(
           cartError(
             'CART_FILE_MISSING',
@@ -103,8 +113,12 @@ export function loadCartridgeFromFiles(
     else diagnostics.push(...decoded.diagnostics);
   }
 
-  const yarePath = pathOf(specOf('yare'));
-  const yareText = texts.get('yare');
+  // yare.js / yare.ts: evaluated in the sandbox, then compiled as the YAML it produces (js-rules/).
+  const script = rulesScriptOf(files, texts, pathOf);
+  if (script) diagnostics.push(...script.diagnostics);
+  const yarePath = script ? script.generatedFile : pathOf(specOf('yare'));
+  const yareText = script ? script.yaml : texts.get('yare');
+  const firstRulesDiagnostic = diagnostics.length;
   let rules: CompiledRules | undefined;
   let ledger: LedgerSection | undefined;
   let botName: string | undefined;
@@ -135,6 +149,12 @@ export function loadCartridgeFromFiles(
       diagnostics.push(...parsed.diagnostics);
     }
   }
+  if (script)
+    diagnostics.splice(
+      firstRulesDiagnostic,
+      Infinity,
+      ...diagnostics.slice(firstRulesDiagnostic).map(script.remap),
+    );
 
   let directives: Directives = {};
   const directivesText = texts.get('directives');
@@ -152,6 +172,34 @@ export function loadCartridgeFromFiles(
     } else {
       diagnostics.push(...parsed.diagnostics);
     }
+  }
+
+  let intentInputs: IntentInputs = NO_INTENT_INPUTS;
+  const intentsText = texts.get('intents');
+  if (intentsText !== undefined && rules !== undefined) {
+    const path = pathOf(specOf('intents'));
+    const parsed = parseYamlSafely(intentsText, path, { maxBytes: specOf('intents').maxBytes });
+    if (parsed.ok) {
+      const source = {
+        file: path,
+        doc: parsed.doc,
+        lineCounter: parsed.lineCounter,
+        plain: toPlain(parsed.doc),
+      };
+      const checked = validateIntentInputs(source, rules);
+      intentInputs = checked.intents;
+      diagnostics.push(...checked.diagnostics);
+    } else {
+      diagnostics.push(...parsed.diagnostics);
+    }
+  }
+
+  let worldInfo: WorldInfoBook | undefined;
+  const worldInfoText = texts.get('worldInfo');
+  if (worldInfoText !== undefined) {
+    const loaded = loadWorldInfo(worldInfoText, pathOf(specOf('worldInfo')), botName ?? name, persona);
+    worldInfo = loaded.book;
+    diagnostics.push(...loaded.diagnostics);
   }
 
   const lore = proseOf(texts.get('lore'), pathOf(specOf('lore')), persona, diagnostics);
@@ -173,11 +221,13 @@ export function loadCartridgeFromFiles(
   }
 
   const fileNames: { -readonly [K in keyof CartridgeFiles]: string } = {
-    yare: yarePath,
+    yare: script ? script.path : yarePath,
     lore: pathOf(specOf('lore')),
   };
   if (files.has(specOf('directives').name)) fileNames.directives = pathOf(specOf('directives'));
   if (files.has(specOf('firstMessage').name)) fileNames.firstMessage = pathOf(specOf('firstMessage'));
+  if (files.has(specOf('intents').name)) fileNames.intents = pathOf(specOf('intents'));
+  if (files.has(specOf('worldInfo').name)) fileNames.worldInfo = pathOf(specOf('worldInfo'));
   const cartridge: Cartridge = {
     name: botName ?? name,
     contentHash: contentHash(files),
@@ -186,6 +236,8 @@ export function loadCartridgeFromFiles(
     directives,
     lore,
     firstMessage,
+    intentInputs,
+    ...(worldInfo === undefined ? {} : { worldInfo }),
     files: fileNames,
   };
   return { ok: true, cartridge: deepFreeze(cartridge), warnings };

@@ -172,6 +172,19 @@ export function currentGameTime(
   return typeof value === 'string' ? value : undefined;
 }
 
+/**
+ * How a cartridge's events say they took time: they add minutes to `state._elapsed_minutes` (declared as an
+ * int); at the end of the turn the engine adds them to the clock with the Director's time and resets the
+ * field to 0. A field that is absent, not a whole number or not positive adds nothing.
+ */
+export const ELAPSED_MINUTES_KEY = '_elapsed_minutes';
+
+/** Seconds the turn's events asked for through `_elapsed_minutes`. */
+export function elapsedSeconds(state: { readonly [key: string]: unknown }): number {
+  const minutes = state[ELAPSED_MINUTES_KEY];
+  return typeof minutes === 'number' && Number.isSafeInteger(minutes) && minutes > 0 ? minutes * 60 : 0;
+}
+
 /** Whether `seconds` more can be applied to this state's clock; the message says why not. */
 export function checkAdvance(state: { readonly [key: string]: unknown }, seconds: number): Parsed<string> {
   const start = Object.hasOwn(state, 'game_time') ? state.game_time : DEFAULT_GAME_TIME;

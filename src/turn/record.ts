@@ -12,7 +12,7 @@ import { EventRunner } from '../yare/interpreter.ts';
 import type { CompiledRules } from '../yare/program.ts';
 import { type Dict, newDict, toValue } from '../yare/values.ts';
 import type { TurnContext } from './context.ts';
-import { type ClockMode, checkAdvance } from './game-time.ts';
+import { type ClockMode, checkAdvance, ELAPSED_MINUTES_KEY, elapsedSeconds } from './game-time.ts';
 import { clearPending } from './interaction.ts';
 import type { LedgerOutcome } from './ledger-turn.ts';
 import type {
@@ -39,6 +39,13 @@ export function settleState(
   steps: { readonly clearInteraction: boolean; readonly advanceSeconds: number },
 ): SettleResult {
   let out = steps.clearInteraction ? clearPending(rules, state) : state;
+  // The events' own time is in `steps.advanceSeconds` (the caller read it); the field starts each turn at 0.
+  if (elapsedSeconds(out) > 0) {
+    const reset = newDict();
+    for (const key of Object.keys(out)) reset[key] = out[key] as Dict[string];
+    reset[ELAPSED_MINUTES_KEY] = 0;
+    out = reset;
+  }
   const before = clock === 'engine' && typeof out.game_time === 'string' ? out.game_time : '';
   const unchanged = (warning?: string): SettleResult => ({
     state: out,

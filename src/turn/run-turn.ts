@@ -11,7 +11,7 @@ import { toValue } from '../yare/values.ts';
 import { TurnContext } from './context.ts';
 import { type DirectorOutcome, DIRECTOR_HISTORY_TOKENS, runDirector } from './director.ts';
 import { TurnError } from './errors.ts';
-import { currentGameTime } from './game-time.ts';
+import { currentGameTime, elapsedSeconds } from './game-time.ts';
 import {
   checkInteractionInput,
   hasPendingInteraction,
@@ -29,6 +29,7 @@ import { chooseOffline, renderOffline } from './offline.ts';
 import { fitMessages, recentMessages } from './prompts.ts';
 import { buildRecord, settleState } from './record.ts';
 import { checkedArgs, directorTools, runAdvanceTime, runEventTool, type ToolOutcome } from './tools.ts';
+import { activateForTurn, withWorldInfoState, worldInfoLore } from './world-info.ts';
 import type {
   InteractionInput,
   StoryMessage,
@@ -138,6 +139,8 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   const meter = new UsageMeter();
   const models = options.models === null ? null : meterModels(options.models, meter);
   const history: StoryMessage[] = recentMessages(options.messages, prepared.limits.historyMessages);
+  ctx.worldInfo = activateForTurn(cartridge, prepared.state, options.messages, prepared.input.text, options.seed);
+  for (const [id, text] of worldInfoLore(ctx.worldInfo)) ctx.lore.set(id, text);
 
   // 1. Cycle ticks, in declaration order, on the turn's one generator.
   const ticks = cartridge.rules.eventNames.filter(
@@ -181,7 +184,7 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   const stateBeforeSettle = ctx.state;
   let settled = settleState(cartridge.rules, ctx.clock, stateBeforeSettle, {
     clearInteraction: input.kind === 'interaction',
-    advanceSeconds: ctx.timeSeconds,
+    advanceSeconds: ctx.timeSeconds + elapsedSeconds(stateBeforeSettle),
   });
   if (settled.warning) ctx.warnings.push(settled.warning);
   ctx.settle(settled.state);
@@ -231,10 +234,11 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   if (ledger.seconds > 0) {
     settled = settleState(cartridge.rules, ctx.clock, stateBeforeSettle, {
       clearInteraction: input.kind === 'interaction',
-      advanceSeconds: ctx.timeSeconds + ledger.seconds,
+      advanceSeconds: ctx.timeSeconds + elapsedSeconds(stateBeforeSettle) + ledger.seconds,
     });
     ctx.settle(settled.state);
   }
+  ctx.settle(withWorldInfoState(ctx.state, ctx.worldInfo));
   const committed = stampedWorld(ctx, ledger);
 
   const record: TurnRecord = buildRecord({

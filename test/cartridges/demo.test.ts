@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Cartridge, loadCartridge } from '../../src/cartridge/index.ts';
+import { evaluateExpression } from '../../src/yare/evaluate-text.ts';
 import { eventTools, publicEvents, runEvent } from '../../src/yare/index.ts';
 
 const DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../cartridges/lanternmere');
@@ -151,9 +152,18 @@ describe('travel', () => {
   it('moves the player', () => {
     const r = run('travel', {}, { destination: 'reedmaze' });
     expect(r.notes).toEqual([
-      '[SYSTEM LOG: The player walks the plank-ways to the reedmaze. It is day. Describe the arrival.]',
+      '[SYSTEM LOG: The player walks the plank-ways to the reedmaze; it is evening when they arrive. ((Describe the arrival.))]',
     ]);
-    expect(r.state).toEqual(expected({}, IN_REEDMAZE));
+    // An hour out to the fen: the engine adds _elapsed_minutes to game_time at the end of the turn.
+    expect(r.state).toEqual(expected({}, { ...IN_REEDMAZE, _elapsed_minutes: 60 }));
+  });
+
+  it('takes half an hour between the two town stops, and tells the part of the day on arrival', () => {
+    const r = run('travel', { game_time: '1147-03-09T16:45:00' }, { destination: 'brine market' });
+    expect(r.notes[0]).toContain('it is evening when they arrive');
+    expect(r.state._elapsed_minutes).toBe(30);
+    const early = run('travel', { game_time: '1147-03-09T16:15:00' }, { destination: 'brine market' });
+    expect(early.notes[0]).toContain('it is afternoon when they arrive');
   });
 
   it('matches the destination without regard to case', () => {
@@ -164,7 +174,7 @@ describe('travel', () => {
   it('stays put when already there', () => {
     const r = run('travel', {}, { destination: 'tallow rest' });
     expect(r.notes).toEqual([
-      '[SYSTEM LOG: The player is already at the tallow rest. Describe the place anew.]',
+      '[SYSTEM LOG: The player is already at the tallow rest. ((Describe the place anew.))]',
     ]);
     expect(r.state).toEqual(initial);
   });
@@ -190,9 +200,9 @@ describe('explore_fen (table_roll and call)', () => {
     const r = run('explore_fen', IN_REEDMAZE, {}, 1);
     expect(r.rolls).toEqual(['roll(1d20) 1d20=7']);
     expect(r.notes).toEqual([
-      '[SYSTEM LOG: The fen is quiet: frogs, dripping reeds, a far bell. Describe the stillness and one odd detail.]',
+      '[SYSTEM LOG: The fen is quiet: frogs, dripping reeds, a far bell. ((Describe the stillness and one odd detail.))]',
     ]);
-    expect(r.state).toEqual(stateWith(IN_REEDMAZE));
+    expect(r.state).toEqual(stateWith({ ...IN_REEDMAZE, _elapsed_minutes: 60 }));
   });
 
   it.each([
@@ -203,9 +213,9 @@ describe('explore_fen (table_roll and call)', () => {
     const r = run('explore_fen', IN_REEDMAZE, {}, seed);
     expect(r.rolls).toEqual([`roll(1d20) 1d20=${face}`]);
     expect(r.notes).toEqual([
-      `[SYSTEM LOG: A ${foe.name} rises out of the fen and turns toward the player. Describe it and its threat.]`,
+      `[SYSTEM LOG: A ${foe.name} rises out of the fen and turns toward the player. ((Describe it and its threat.))]`,
     ]);
-    expect(r.state).toEqual(expected(IN_REEDMAZE, { foe }));
+    expect(r.state).toEqual(expected(IN_REEDMAZE, { foe, _elapsed_minutes: 60 }));
   });
 
   it('is safe in town', () => {
@@ -219,7 +229,7 @@ describe('explore_fen (table_roll and call)', () => {
     const start = { ...IN_REEDMAZE, foe: BOG_LURCHER };
     const r = run('explore_fen', start, {}, 0);
     expect(r.rolls).toEqual([]);
-    expect(r.notes).toEqual(['[SYSTEM LOG: The bog lurcher is still here. Describe it pressing closer.]']);
+    expect(r.notes).toEqual(['[SYSTEM LOG: The bog lurcher is still here. ((Describe it pressing closer.))]']);
   });
 });
 
@@ -236,8 +246,8 @@ describe('attack (macros, hit/miss, damage, the foe answers)', () => {
       'roll(state.foe.damage_dice) 1d6=3',
     ]);
     expect(r.notes).toEqual([
-      "[SYSTEM LOG: The player's hook hits the bog lurcher for 4 damage; it has 10 HP left. Describe the blow landing.]",
-      '[SYSTEM LOG: The bog lurcher strikes the player for 3 damage; player HP is 21. Describe the wound.]',
+      "[SYSTEM LOG: The player's hook hits the bog lurcher for 4 damage; it has 10 HP left. ((Describe the blow landing.))]",
+      '[SYSTEM LOG: The bog lurcher strikes the player for 3 damage, leaving 21 HP. ((Describe the wound.))]',
     ]);
     expect(r.state).toEqual(expected(start, { player: { hp: 21 }, foe: { hp: 10 } }));
   });
@@ -247,8 +257,8 @@ describe('attack (macros, hit/miss, damage, the foe answers)', () => {
     // to-hit 5 + 4 < armor 11; the lurcher's 6 + 4 < armor 12.
     expect(r.rolls).toEqual(['roll(1d20) 1d20=5', 'roll(1d20) 1d20=6']);
     expect(r.notes).toEqual([
-      "[SYSTEM LOG: The player's swing misses the bog lurcher. Describe the near miss.]",
-      '[SYSTEM LOG: The bog lurcher lunges and misses the player. Describe the dodge.]',
+      "[SYSTEM LOG: The player's swing misses the bog lurcher. ((Describe the near miss.))]",
+      '[SYSTEM LOG: The bog lurcher lunges and misses the player. ((Describe the dodge.))]',
     ]);
     expect(r.state).toEqual(stateWith(start));
   });
@@ -258,8 +268,8 @@ describe('attack (macros, hit/miss, damage, the foe answers)', () => {
     const r = run('attack', weak, {}, 8);
     expect(r.rolls).toEqual(['roll(1d20) 1d20=19', 'roll(1d6) 1d6=3', 'roll(1d6) 1d6=5']);
     expect(r.notes).toEqual([
-      "[SYSTEM LOG: The player's hook hits the mire wisp for 4 damage; it has 0 HP left. Describe the blow landing.]",
-      '[SYSTEM LOG: The mire wisp is defeated. The player finds 5 gold in the mud. Describe the creature sinking away.]',
+      "[SYSTEM LOG: The player's hook hits the mire wisp for 4 damage; it has 0 HP left. ((Describe the blow landing.))]",
+      '[SYSTEM LOG: The mire wisp is defeated. The player finds 5 gold in the mud. ((Describe the creature sinking away.))]',
     ]);
     // hp clamps at its min of 0; a loot roll of 5 is in the "4-5" row.
     expect(r.state).toEqual(expected(weak, { player: { gold: 25 }, foe: { name: 'none', hp: 0 } }));
@@ -270,7 +280,7 @@ describe('attack (macros, hit/miss, damage, the foe answers)', () => {
     // The lurcher's 13 + 4 >= armor 12, and its 1d6 rolls 3: HP 3 - 3 = 0.
     const r = run('attack', hurt, {}, 8);
     expect(r.notes.at(-1)).toBe(
-      '[SYSTEM LOG: The player collapses into the mud, unconscious. Describe the world going dark.]',
+      '[SYSTEM LOG: The player collapses into the mud, unconscious. ((Describe the world going dark.))]',
     );
     expect((r.state.player as Obj).hp).toBe(0);
   });
@@ -279,7 +289,7 @@ describe('attack (macros, hit/miss, damage, the foe answers)', () => {
     const r = run('attack', {}, {}, 0);
     expect(r.rolls).toEqual([]);
     expect(r.notes).toEqual([
-      '[SYSTEM LOG: There is nothing to fight. Describe the player swinging at mist.]',
+      '[SYSTEM LOG: There is nothing to fight. ((Describe the player swinging at mist.))]',
     ]);
     expect(r.state).toEqual(initial);
   });
@@ -291,8 +301,8 @@ describe('cast_spell (mana, enum input, a macro reading the input)', () => {
     const r = run('cast_spell', start, { spell: 'flare' }, 8);
     expect(r.rolls).toEqual(['roll(2d6) 2d6=6', 'roll(1d20) 1d20=13', 'roll(state.foe.damage_dice) 1d6=3']);
     expect(r.notes).toEqual([
-      '[SYSTEM LOG: Flare burns the bog lurcher for 6 damage; it has 8 HP left. Describe the lamp-fire.]',
-      '[SYSTEM LOG: The bog lurcher strikes the player for 3 damage; player HP is 21. Describe the wound.]',
+      '[SYSTEM LOG: Flare burns the bog lurcher for 6 damage; it has 8 HP left. ((Describe the lamp-fire.))]',
+      '[SYSTEM LOG: The bog lurcher strikes the player for 3 damage, leaving 21 HP. ((Describe the wound.))]',
     ]);
     expect(r.state).toEqual(expected(start, { player: { mana: 6, hp: 21 }, foe: { hp: 8 } }));
   });
@@ -307,7 +317,7 @@ describe('cast_spell (mana, enum input, a macro reading the input)', () => {
     const r = run('cast_spell', { player: { hp: 10 } }, { spell: 'MEND' }, 23);
     expect(r.rolls).toEqual(['roll(1d6) 1d6=2']);
     expect(r.notes).toEqual([
-      "[SYSTEM LOG: Mend knits the player's wounds; player HP is now 14. Describe warmth spreading.]",
+      "[SYSTEM LOG: Mend knits the player's wounds back to 14 HP. ((Describe warmth spreading.))]",
     ]);
     expect(r.state).toEqual(expected({ player: { hp: 10 } }, { player: { hp: 14, mana: 7 } }));
   });
@@ -320,7 +330,7 @@ describe('cast_spell (mana, enum input, a macro reading the input)', () => {
   it('glimmer costs 1 mana', () => {
     const r = run('cast_spell', {}, { spell: 'glimmer' }, 0);
     expect(r.notes).toEqual([
-      '[SYSTEM LOG: Glimmer lights a small steady flame. Describe one hidden thing it reveals nearby.]',
+      '[SYSTEM LOG: Glimmer lights a small steady flame. ((Describe one hidden thing it reveals nearby.))]',
     ]);
     expect(r.state).toEqual(expected({}, { player: { mana: 9 } }));
   });
@@ -329,7 +339,7 @@ describe('cast_spell (mana, enum input, a macro reading the input)', () => {
     expect(run('cast_spell', { player: { mana: 3 } }, { spell: 'mend' }, 0).notes[0]).toContain('Mend knits');
     const r = run('cast_spell', { player: { mana: 2 } }, { spell: 'mend' }, 0);
     expect(r.notes).toEqual([
-      '[SYSTEM LOG: The player tries to cast mend without enough mana. Describe the spell guttering out.]',
+      '[SYSTEM LOG: The player tries to cast mend without enough mana. ((Describe the spell guttering out.))]',
     ]);
     expect(r.state).toEqual(stateWith({ player: { mana: 2 } }));
   });
@@ -348,7 +358,7 @@ describe('buy_item and sell_item (gold, prices dict, list_push, list_remove)', (
   it('buys at the market price', () => {
     const r = run('buy_item', AT_MARKET, { item: 'brine tonic' });
     expect(r.notes).toEqual([
-      '[SYSTEM LOG: The player buys the brine tonic for 8 gold and has 12 left. Describe the trade.]',
+      '[SYSTEM LOG: The player buys the brine tonic for 8 gold and has 12 left. ((Describe the trade.))]',
     ]);
     expect(r.state).toEqual(
       expected(AT_MARKET, { player: { gold: 12, inventory: ['iron hook', 'tallow candle', 'brine tonic'] } }),
@@ -368,7 +378,7 @@ describe('buy_item and sell_item (gold, prices dict, list_push, list_remove)', (
       { item: 'eelskin cloak' },
     );
     expect(short.notes).toEqual([
-      "[SYSTEM LOG: The player cannot afford the eelskin cloak (15 gold, has 14). Describe the trader's shrug.]",
+      "[SYSTEM LOG: The player cannot afford the eelskin cloak (15 gold, has 14). ((Describe the trader's shrug.))]",
     ]);
     expect(short.state).toEqual(stateWith({ player: { location: 'brine market', gold: 14 } }));
   });
@@ -388,7 +398,7 @@ describe('buy_item and sell_item (gold, prices dict, list_push, list_remove)', (
       { item: 'lamp oil' },
     );
     expect(r.notes).toEqual([
-      "[SYSTEM LOG: The player's pack is full. Describe them juggling their things.]",
+      "[SYSTEM LOG: The player's pack is full. ((Describe them juggling their things.))]",
     ]);
     expect((r.state.player as Obj).inventory).toEqual(full);
   });
@@ -403,7 +413,7 @@ describe('buy_item and sell_item (gold, prices dict, list_push, list_remove)', (
   it('sells for half the price, rounded down', () => {
     const r = run('sell_item', AT_MARKET, { item: 'iron hook' });
     expect(r.notes).toEqual([
-      "[SYSTEM LOG: The player sells the iron hook for 3 gold. Describe the trader's appraisal.]",
+      "[SYSTEM LOG: The player sells the iron hook for 3 gold. ((Describe the trader's appraisal.))]",
     ]);
     expect(r.state).toEqual(expected(AT_MARKET, { player: { gold: 23, inventory: ['tallow candle'] } }));
   });
@@ -422,7 +432,7 @@ describe('buy_item and sell_item (gold, prices dict, list_push, list_remove)', (
   it('cannot sell what the player does not have', () => {
     const r = run('sell_item', AT_MARKET, { item: 'lamp oil' });
     expect(r.notes).toEqual([
-      '[SYSTEM LOG: The player has no lamp oil to sell. Describe them searching their pack in vain.]',
+      '[SYSTEM LOG: The player has no lamp oil to sell. ((Describe them searching their pack in vain.))]',
     ]);
     expect(r.state).toEqual(stateWith(AT_MARKET));
   });
@@ -434,14 +444,14 @@ describe('drink_tonic', () => {
     const r = run('drink_tonic', start, {}, 14);
     expect(r.rolls).toEqual(['roll(2d4) 2d4=8']);
     expect(r.notes).toEqual([
-      '[SYSTEM LOG: The player drinks a brine tonic; player HP is now 15. Describe the salty, bitter warmth.]',
+      '[SYSTEM LOG: The player drinks a brine tonic and is back to 15 HP. ((Describe the salty, bitter warmth.))]',
     ]);
     expect(r.state).toEqual(expected(start, { player: { hp: 15, inventory: ['iron hook', 'brine tonic'] } }));
   });
 
   it('does nothing without a tonic', () => {
     const r = run('drink_tonic', {}, {}, 0);
-    expect(r.notes).toEqual(['[SYSTEM LOG: The player has no brine tonic. Describe the empty pocket.]']);
+    expect(r.notes).toEqual(['[SYSTEM LOG: The player has no brine tonic. ((Describe the empty pocket.))]']);
     expect(r.state).toEqual(initial);
   });
 });
@@ -450,7 +460,7 @@ describe('check_pack (foreach)', () => {
   it('notes each item with its position', () => {
     const r = run('check_pack');
     expect(r.notes).toEqual([
-      '[SYSTEM LOG: The player checks their pack: 2 items and 20 gold. List them plainly.]',
+      '[SYSTEM LOG: The player checks their pack: 2 items and 20 gold. ((List them plainly.))]',
       '[SYSTEM LOG: Pack item 1: iron hook.]',
       '[SYSTEM LOG: Pack item 2: tallow candle.]',
     ]);
@@ -460,7 +470,7 @@ describe('check_pack (foreach)', () => {
   it('lists nothing for an empty pack', () => {
     const r = run('check_pack', { player: { inventory: [] } });
     expect(r.notes).toEqual([
-      '[SYSTEM LOG: The player checks their pack: 0 items and 20 gold. List them plainly.]',
+      '[SYSTEM LOG: The player checks their pack: 0 items and 20 gold. ((List them plainly.))]',
     ]);
   });
 });
@@ -470,9 +480,18 @@ describe('rest_at_inn', () => {
     const start = { player: { hp: 3, mana: 0, hunger: 6 } };
     const r = run('rest_at_inn', start);
     expect(r.notes).toEqual([
-      '[SYSTEM LOG: The player pays 5 gold, eats stew and sleeps; health and mana are fully restored. Describe the night at the inn.]',
+      '[SYSTEM LOG: The player pays 5 gold, eats stew and sleeps until morning; health and mana are fully restored. ((Describe the night at the inn.))]',
     ]);
-    expect(r.state).toEqual(expected(start, { player: { hp: 24, mana: 10, hunger: 0, gold: 15 } }));
+    // Evening (18:00) to seven in the morning: 13 hours, added to game_time by the engine.
+    expect(r.state).toEqual(
+      expected(start, { player: { hp: 24, mana: 10, hunger: 0, gold: 15 }, _elapsed_minutes: 780 }),
+    );
+  });
+
+  it('sleeps until seven, and a full day when it is seven already', () => {
+    expect(run('rest_at_inn', { game_time: '1147-03-10T02:30:00' }).state._elapsed_minutes).toBe(270);
+    expect(run('rest_at_inn', { game_time: '1147-03-10T06:59:00' }).state._elapsed_minutes).toBe(1);
+    expect(run('rest_at_inn', { game_time: '1147-03-10T07:00:00' }).state._elapsed_minutes).toBe(1440);
   });
 
   it('turns the player away with 4 gold, and takes exactly 5', () => {
@@ -485,7 +504,7 @@ describe('rest_at_inn', () => {
   it('only at the Tallow Rest', () => {
     const r = run('rest_at_inn', AT_CHAPEL);
     expect(r.notes).toEqual([
-      '[SYSTEM LOG: There is no bed here. Remind the player the Tallow Rest is the inn.]',
+      '[SYSTEM LOG: There is no bed here; Mother Hesk keeps the beds at the Tallow Rest.]',
     ]);
     expect(r.state).toEqual(stateWith(AT_CHAPEL));
   });
@@ -495,7 +514,7 @@ describe('unseal_chapel and its resolver (the lights_out mini-game)', () => {
   it('starts the mini-game', () => {
     const r = run('unseal_chapel', AT_CHAPEL);
     expect(r.notes).toEqual([
-      '[SYSTEM LOG: The witch-lamps on the chapel door wake. The story pauses while the player works the lamp-lock. Describe the glowing ring, not the outcome.]',
+      '[SYSTEM LOG: The witch-lamps on the chapel door wake. The story pauses while the player works the lamp-lock. ((Describe the glowing ring, not the outcome.))]',
     ]);
     expect(r.state).toEqual(
       expected(AT_CHAPEL, {
@@ -515,12 +534,12 @@ describe('unseal_chapel and its resolver (the lights_out mini-game)', () => {
 
   it('only at the chapel, and only while it is sealed', () => {
     expect(run('unseal_chapel').notes[0]).toContain(
-      'Remind the player to travel to the drowned chapel first',
+      'the player has to travel to the drowned chapel first',
     );
     const open = { ...AT_CHAPEL, world: { chapel_sealed: false } };
     const r = run('unseal_chapel', open);
     expect(r.notes).toEqual([
-      '[SYSTEM LOG: The chapel door already stands open. Describe the dark nave beyond.]',
+      '[SYSTEM LOG: The chapel door already stands open. ((Describe the dark nave beyond.))]',
     ]);
     expect(r.state).toEqual(stateWith(open));
   });
@@ -550,7 +569,7 @@ describe('unseal_chapel and its resolver (the lights_out mini-game)', () => {
     const r = run('resolve_chapel_lamps', {}, { status: 'failed' }, 0);
     expect(r.rolls).toEqual(['roll(1d4) 1d4=4']);
     expect(r.notes).toEqual([
-      '[SYSTEM LOG: The lamps flare back at once and scorch the player for 4 damage; player HP is 20. The door stays shut.]',
+      '[SYSTEM LOG: The lamps flare back at once and scorch the player for 4 damage, leaving 20 HP. The door stays shut.]',
     ]);
     expect(r.state).toEqual(
       expected({}, { player: { hp: 20 }, world: { flags: { lamps_scorched_player: true } } }),
@@ -569,23 +588,36 @@ describe('pass_time (cycle tick)', () => {
     expect(cartridge.rules.events.get('pass_time')!.triggerOn).toBe('cycle_tick');
   });
 
-  it('counts turns; the fourth brings night and hunger', () => {
+  it('counts turns; the fourth brings hunger', () => {
     expect(run('pass_time').state).toEqual(expected({}, { world: { turn: 1 } }));
     const r = run('pass_time', { world: { turn: 3 } });
     expect(r.notes).toEqual([]);
-    expect(r.state).toEqual(
-      expected({}, { world: { turn: 4, time_of_day: 'night' }, player: { hunger: 1 } }),
-    );
+    expect(r.state).toEqual(expected({}, { world: { turn: 4 }, player: { hunger: 1 } }));
   });
 
   it('costs HP when hunger reaches 8', () => {
     const r = run('pass_time', { world: { turn: 7 }, player: { hunger: 7 } });
     expect(r.notes).toEqual([
-      '[SYSTEM LOG: The player is starving and loses strength. Mention their hunger.]',
+      '[SYSTEM LOG: The player is starving and loses strength. ((Mention their hunger.))]',
     ]);
     expect(r.state).toEqual(
-      expected({}, { world: { turn: 8, time_of_day: 'day' }, player: { hunger: 8, hp: 23 } }),
+      expected({}, { world: { turn: 8 }, player: { hunger: 8, hp: 23 } }),
     );
+  });
+});
+
+describe('the part of the day (macros.time_of_day)', () => {
+  it.each([
+    ['1147-03-09T05:59:00', 'night'],
+    ['1147-03-09T06:00:00', 'morning'],
+    ['1147-03-09T11:59:00', 'morning'],
+    ['1147-03-09T12:00:00', 'afternoon'],
+    ['1147-03-09T17:00:00', 'evening'],
+    ['1147-03-09T20:59:00', 'evening'],
+    ['1147-03-09T21:00:00', 'night'],
+  ])('at %s it is %s: derived from game_time, never stored', (gameTime, part) => {
+    const result = evaluateExpression(cartridge.rules, stateWith({ game_time: gameTime }), 'macros.time_of_day');
+    expect(result).toMatchObject({ ok: true, value: part });
   });
 });
 

@@ -45,7 +45,6 @@ describe('GET /v1/sessions/{id}/schema', () => {
       'player.inventory',
       'foe.name',
       'foe.hp',
-      'world.time_of_day',
       'world.chapel_sealed',
       'market.prices',
     ]);

@@ -1,0 +1,244 @@
+// `intents.yaml`: the inputs an intent phrase implies. A rule event lists phrases a player might say
+// (`intents:` in yare.yaml); some of them name what the event needs without naming an input value
+// ("return to the inn" is `travel` with `destination: tallow rest`). This file says so, per event:
+//
+//   travel:
+//     "return to the inn": { destination: tallow rest }
+//
+// The offline matcher uses it (a phrase said in full fills those inputs) and counts each phrase as an
+// intent of its event. Checked against the compiled rules at load: the event must exist and be one a
+// player can ask for, each input must be declared, each value must fit the input's type and enum.
+
+import type { Document, LineCounter } from 'yaml';
+import type { Diagnostic } from '../diagnostics.ts';
+import type { CompiledRules, EventDef, InputSpec } from '../yare/program.ts';
+import { formatValue } from '../yare/python.ts';
+import type { Value } from '../yare/values.ts';
+import { cartError } from './diagnostics.ts';
+import { MAX_INTENT_PHRASE_CHARS, MAX_INTENT_PHRASES } from './limits.ts';
+import { codePointLength } from './text.ts';
+import { placeAtPath } from './yaml.ts';
+
+/** One phrase and the inputs it implies (values in the spelling the rules declare). */
+export interface ImpliedIntent {
+  readonly phrase: string;
+  readonly inputs: Readonly<Record<string, string | number | boolean>>;
+}
+
+/** Implied inputs by event name (null-prototype: keys are cartridge text). */
+export type IntentInputs = Readonly<Record<string, readonly ImpliedIntent[]>>;
+
+export const NO_INTENT_INPUTS: IntentInputs = Object.freeze(Object.create(null) as IntentInputs);
+
+export interface IntentsSource {
+  readonly file: string;
+  readonly doc: Document.Parsed;
+  readonly lineCounter: LineCounter;
+  /** The document as plain data (`toPlain`). */
+  readonly plain: unknown;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Lower case, letters and digits only, single spaces: how phrases are compared with each other. */
+function phraseKey(phrase: string): string {
+  return phrase
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/** Why the event cannot take implied inputs, or undefined when it can. */
+function refusal(event: EventDef): string | undefined {
+  if (event.internal) return 'is internal (a player cannot ask for it)';
+  if (event.resolver) return "is a mini-game's resolver_event (only the mini-game runs it)";
+  if (event.triggerOn !== undefined) return `runs on ${event.triggerOn} (a player cannot ask for it)`;
+  return undefined;
+}
+
+/** The value as the input declares it, or a message saying why it does not fit. */
+function fitValue(
+  spec: InputSpec,
+  value: unknown,
+): { ok: true; value: string | number | boolean } | { ok: false; message: string } {
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
+    return { ok: false, message: 'must be a single value (text, a number or true/false)' };
+  }
+  switch (spec.type) {
+    case 'int':
+      if (!Number.isSafeInteger(value)) return { ok: false, message: 'must be a whole number (type int)' };
+      break;
+    case 'float':
+      if (typeof value !== 'number') return { ok: false, message: 'must be a number (type float)' };
+      break;
+    case 'bool':
+      if (typeof value !== 'boolean') return { ok: false, message: 'must be true or false (type bool)' };
+      break;
+    case 'string':
+      if (typeof value !== 'string') return { ok: false, message: 'must be text (type string)' };
+      break;
+    case 'list':
+    case 'dict':
+      return { ok: false, message: `cannot be implied: the input takes a ${spec.type}` };
+    case undefined:
+      break;
+    default: {
+      const unreachable: never = spec.type;
+      return { ok: false, message: `has an unknown type ${String(unreachable)}` };
+    }
+  }
+  if (spec.enumIndex !== undefined) {
+    const declared: Value | undefined = spec.enumIndex.get(formatValue(value).toLowerCase());
+    if (declared === undefined) {
+      const options = [...spec.enumIndex.values()].map((v) => formatValue(v)).join(', ');
+      return { ok: false, message: `must be one of: ${options}` };
+    }
+    if (typeof declared === 'string' || typeof declared === 'number' || typeof declared === 'boolean') {
+      return { ok: true, value: declared };
+    }
+  }
+  return { ok: true, value };
+}
+
+/** Checks `intents.yaml` against the rules; every problem is reported with its `file:line:col`. */
+export function validateIntentInputs(
+  source: IntentsSource,
+  rules: CompiledRules,
+): { intents: IntentInputs; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const at = (path: readonly (string | number)[], where: 'key' | 'value' = 'value') =>
+    placeAtPath(source.doc, path, source.file, source.lineCounter, where);
+  const out: Record<string, ImpliedIntent[]> = Object.create(null);
+  if (source.plain === null || source.plain === undefined) return { intents: out, diagnostics };
+  if (!isRecord(source.plain)) {
+    diagnostics.push(
+      cartError(
+        'CART_NOT_A_MAPPING',
+        'intents.yaml must be a mapping of event name → { "phrase": { input: value } }.',
+        at([]),
+      ),
+    );
+    return { intents: out, diagnostics };
+  }
+  const seen = new Map<string, string>();
+  let count = 0;
+  for (const eventName of Object.keys(source.plain)) {
+    const event = rules.events.get(eventName);
+    if (event === undefined) {
+      diagnostics.push(
+        cartError(
+          'CART_INTENT_EVENT',
+          `intents.yaml names event '${eventName}', which yare.yaml does not declare.`,
+          at([eventName], 'key'),
+        ),
+      );
+      continue;
+    }
+    const refused = refusal(event);
+    if (refused !== undefined) {
+      diagnostics.push(
+        cartError(
+          'CART_INTENT_EVENT',
+          `Event '${eventName}' ${refused}; intent phrases cannot imply its inputs.`,
+          at([eventName], 'key'),
+        ),
+      );
+      continue;
+    }
+    const phrases = source.plain[eventName];
+    if (!isRecord(phrases)) {
+      diagnostics.push(
+        cartError(
+          'CART_NOT_A_MAPPING',
+          `intents.yaml: '${eventName}' must be a mapping of "phrase": { input: value }.`,
+          at([eventName]),
+        ),
+      );
+      continue;
+    }
+    for (const phrase of Object.keys(phrases)) {
+      count++;
+      if (count > MAX_INTENT_PHRASES) {
+        diagnostics.push(
+          cartError(
+            'CART_BAD_FIELD',
+            `intents.yaml has more than ${MAX_INTENT_PHRASES} phrases (MAX_INTENT_PHRASES).`,
+            at([eventName, phrase], 'key'),
+          ),
+        );
+        return { intents: out, diagnostics };
+      }
+      const key = phraseKey(phrase);
+      if (key === '' || codePointLength(phrase) > MAX_INTENT_PHRASE_CHARS) {
+        diagnostics.push(
+          cartError(
+            'CART_BAD_FIELD',
+            key === ''
+              ? `intents.yaml: a phrase of '${eventName}' has no words.`
+              : `intents.yaml: a phrase of '${eventName}' has ${codePointLength(phrase)} characters; the limit is ${MAX_INTENT_PHRASE_CHARS} (MAX_INTENT_PHRASE_CHARS).`,
+            at([eventName, phrase], 'key'),
+          ),
+        );
+        continue;
+      }
+      const earlier = seen.get(key);
+      if (earlier !== undefined) {
+        diagnostics.push(
+          cartError(
+            'CART_INTENT_DUPLICATE',
+            `intents.yaml: the phrase "${phrase}" is already given for '${earlier}'; a phrase can imply only one event.`,
+            at([eventName, phrase], 'key'),
+          ),
+        );
+        continue;
+      }
+      seen.set(key, eventName);
+      const implied = phrases[phrase];
+      if (!isRecord(implied)) {
+        diagnostics.push(
+          cartError(
+            'CART_NOT_A_MAPPING',
+            `intents.yaml: "${phrase}" must map input names to values, like { ${event.inputList[0]?.name ?? 'input'}: … }.`,
+            at([eventName, phrase]),
+          ),
+        );
+        continue;
+      }
+      const inputs: Record<string, string | number | boolean> = Object.create(null);
+      let good = true;
+      for (const inputName of Object.keys(implied)) {
+        const spec = event.inputs.get(inputName);
+        if (spec === undefined) {
+          const declared = event.inputList.map((s) => s.name).join(', ') || 'none';
+          diagnostics.push(
+            cartError(
+              'CART_INTENT_INPUT',
+              `intents.yaml: '${eventName}' has no input '${inputName}' (its inputs: ${declared}).`,
+              at([eventName, phrase, inputName], 'key'),
+            ),
+          );
+          good = false;
+          continue;
+        }
+        const fitted = fitValue(spec, implied[inputName]);
+        if (!fitted.ok) {
+          diagnostics.push(
+            cartError(
+              'CART_INTENT_VALUE',
+              `intents.yaml: ${eventName}.${inputName} for "${phrase}" ${fitted.message}.`,
+              at([eventName, phrase, inputName]),
+            ),
+          );
+          good = false;
+          continue;
+        }
+        inputs[inputName] = fitted.value;
+      }
+      if (good) (out[eventName] ??= []).push({ phrase, inputs });
+    }
+  }
+  return { intents: out, diagnostics };
+}
