@@ -4,7 +4,6 @@
 import { type CheckFinding, checkExpr } from './check.ts';
 import { DiceRoller, type RollRecord } from './dice.ts';
 import { YareError, type YareErrorCode } from './errors.ts';
-import { evaluate } from './expr/evaluate.ts';
 import { parseExpression } from './expr/parser.ts';
 import { EventRunner } from './interpreter.ts';
 import type { CompiledRules } from './program.ts';
@@ -42,7 +41,7 @@ export function evaluateExpression(
       };
     const dice = DiceRoller.fromSeed(options.seed ?? 0);
     const runner = new EventRunner(rules, state, dice);
-    const value = evaluate(expr, runner.scratchContext());
+    const value = runner.evaluate(expr);
     return { ok: true, value, rolls: dice.rolls };
   } catch (error) {
     if (error instanceof YareError) {

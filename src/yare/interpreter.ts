@@ -31,7 +31,16 @@ import type {
   Target,
 } from './program.ts';
 import { binaryOp } from './expr/arithmetic.ts';
-import { formatValue, toNumeric, toStateValue, truthy, typeName, valueEquals } from './python.ts';
+import {
+  formatValue,
+  parseFloatText,
+  pyInt,
+  toNumeric,
+  toStateValue,
+  truthy,
+  typeName,
+  valueEquals,
+} from './python.ts';
 import { allPaths, dictDepth, schemaAt } from './schema.ts';
 import {
   DICT_PROTOTYPE,
@@ -135,9 +144,12 @@ export class EventRunner implements EvalContext {
     return this.machine.root;
   }
 
-  /** An evaluation context outside any event: `state` and an empty `temp` and `inputs`. */
-  scratchContext(): EvalContext {
-    return this.machine.scratch();
+  /**
+   * Evaluates an expression outside any event (`state`, and an empty `temp` and `inputs`), compiled as the
+   * rules' own expressions are: one semantics for `eval` and events.
+   */
+  evaluate(expr: Expression): Value {
+    return compileClosure(expr, this.machine.program.closureOptions)(this.machine.scratch());
   }
 
   /** Runs one event; `budget` overrides the runner's step limit for this run and may add a deadline. */
@@ -211,10 +223,19 @@ const NOT_COMPILED: Closure = () => {
 class Program {
   private readonly events = new Map<string, CompiledEvent>();
   private readonly macros = new Map<string, Closure>();
-  /** `macros.NAME` in any expression resolves to the macro's closure while compiling. */
-  readonly closureOptions: ClosureOptions = { macro: (name) => this.macro(name) };
+  /**
+   * `macros.NAME` in any expression resolves to the macro's closure while compiling, and reads of
+   * `float` fields give floats.
+   */
+  readonly closureOptions: ClosureOptions;
 
-  constructor(readonly rules: CompiledRules) {}
+  constructor(readonly rules: CompiledRules) {
+    const schema = rules.schema;
+    this.closureOptions = {
+      macro: (name) => this.macro(name),
+      floatField: (keys) => fieldOf(schema, ['state', ...keys])?.type === 'float',
+    };
+  }
 
   event(name: string): CompiledEvent | undefined {
     let compiled = this.events.get(name);
@@ -600,8 +621,15 @@ function compileStep(step: Step, program: Program): StepFn {
         const list = [...readList(m, path, 'list_remove')];
         if (index !== undefined) {
           const raw = index(m);
-          const idx = typeof raw === 'number' ? raw : Number(formatValue(raw));
-          if (Number.isInteger(idx) && idx >= 0 && idx < list.length) list.splice(idx, 1);
+          // `int(index)` as the original: True is 1, 1.7 is 1, '2' is 2; what int() refuses is an error.
+          const idx = typeof raw === 'number' && Number.isSafeInteger(raw) ? raw : pyInt(raw);
+          if (idx === undefined) {
+            throw new YareError(
+              'YARE_TYPE',
+              `list_remove: index must be a whole number, got ${typeName(raw)}: ${formatValue(raw)}.`,
+            );
+          }
+          if (idx >= 0 && idx < list.length) list.splice(idx, 1);
         } else if (byValue !== undefined) {
           const value = byValue(m);
           const at = list.findIndex((item) => valueEquals(item, value));
@@ -968,7 +996,14 @@ const CANNOT = Symbol('cannot coerce');
 
 /** Coerces a value written to a typed state field, then clamps numbers to the field's bounds. */
 export function coerceToField(value: Value, field: FieldSchema, where: () => string, action: string): Value {
-  const coerced = tryCoerce(value, field.type);
+  let coerced: Value | typeof CANNOT;
+  try {
+    coerced = tryCoerce(value, field.type);
+  } catch (error) {
+    if (error instanceof YareError && error.code === 'YARE_OVERFLOW')
+      throw new YareError('YARE_OVERFLOW', `${action}: ${error.message} (${where()} is an int field).`);
+    throw error;
+  }
   if (coerced === CANNOT) {
     throw new YareError(
       'YARE_TYPE',
@@ -988,18 +1023,20 @@ function tryCoerce(value: Value, type: FieldSchema['type']): Value | typeof CANN
     case undefined:
       return value;
     case 'int': {
-      if (typeof value === 'number') return Number.isFinite(value) ? Math.trunc(value) : CANNOT;
-      if (typeof value === 'boolean') return value ? 1 : 0;
-      if (value instanceof PyFloat) return Number.isFinite(value.value) ? Math.trunc(value.value) : CANNOT;
-      if (typeof value === 'string' && /^\s*[+-]?\d+\s*$/.test(value)) return Number.parseInt(value, 10);
-      return CANNOT;
+      // Python `int()`: floats truncate, `'1_000'` is 1000, `'3.5'` is refused; beyond ±2^53 is
+      // YARE_OVERFLOW rather than a float that silently loses precision.
+      if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
+      return pyInt(value) ?? CANNOT;
     }
     case 'float': {
+      // Python `float()`, finite values only: `'1_000'` is 1000.0, `'0x10'` is refused.
       if (typeof value === 'boolean') return new PyFloat(value ? 1 : 0);
       if (typeof value === 'number') return new PyFloat(value);
       if (value instanceof PyFloat) return value;
-      if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
-        return new PyFloat(Number(value));
+      if (typeof value === 'string') {
+        const n = parseFloatText(value);
+        return n === undefined ? CANNOT : new PyFloat(n);
+      }
       return CANNOT;
     }
     case 'bool': {

@@ -99,6 +99,56 @@ export function parseNumericText(text: string, span?: Span): number | PyFloat | 
 }
 
 /**
+ * Python `int(s)` on a string: optional sign, digits with single underscores between them, surrounding
+ * whitespace. Undefined when `int()` would raise; `YARE_OVERFLOW` beyond ±2^53.
+ */
+export function parseIntText(text: string, span?: Span): number | undefined {
+  const s = text.trim();
+  if (!INT_TEXT.test(s)) return undefined;
+  const n = Number(s.replaceAll('_', ''));
+  if (!Number.isSafeInteger(n)) {
+    throw new YareError('YARE_OVERFLOW', `integer text ${pyStrRepr(s)} is beyond ±${Number.MAX_SAFE_INTEGER}`, span);
+  }
+  return n + 0;
+}
+
+/**
+ * Python `int(v)` for a scalar: an int as it is, a float truncated toward zero, a bool as 0/1, integer
+ * text as in `parseIntText`. Undefined when `int()` would raise (None, a list, `'1.5'`, `inf`, `nan`);
+ * `YARE_OVERFLOW` when the whole number is beyond ±2^53 (`int(1e16)` is exact in Python, not here).
+ */
+export function pyInt(v: Value, span?: Span): number | undefined {
+  let n: number;
+  if (typeof v === 'number') n = v;
+  else if (typeof v === 'boolean') return v ? 1 : 0;
+  else if (v instanceof PyFloat) n = v.value;
+  else if (typeof v === 'string') return parseIntText(v, span);
+  else return undefined;
+  if (!Number.isFinite(n)) return undefined;
+  const whole = Math.trunc(n) + 0;
+  if (!Number.isSafeInteger(whole)) {
+    throw new YareError(
+      'YARE_OVERFLOW',
+      `${formatFloat(n)} is beyond ±${Number.MAX_SAFE_INTEGER} and cannot be held exactly as an int`,
+      span,
+    );
+  }
+  return whole;
+}
+
+/**
+ * Python `float(s)` on a string, finite values only: decimal text with optional exponent and single
+ * underscores between digits. Undefined for anything else — `'0x10'` (which `Number()` would read as
+ * 16), and `'inf'`/`'nan'`, which Python accepts but no JSON state can hold.
+ */
+export function parseFloatText(text: string): number | undefined {
+  const s = text.trim();
+  if (!INT_TEXT.test(s) && !FLOAT_TEXT.test(s)) return undefined;
+  const n = Number(s.replaceAll('_', ''));
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/**
  * Python-like `to_numeric` used by arithmetic when one operand is a number: int/float unchanged,
  * bool → 0/1, None → 0, numeric string → its number, other string → 0. Lists, dicts and durations
  * are refused (the original silently turned them into 0, which hid authoring mistakes).
@@ -244,14 +294,25 @@ export function contains(container: Value, item: Value, span?: Span): boolean {
     if (Array.isArray(item) || isDict(item)) {
       throw new YareError('YARE_TYPE', `a ${typeName(item)} cannot be a dict key`, span);
     }
-    // Dict keys are strings; a number or None is never equal to a string key in Python.
-    return typeof item === 'string' && Object.hasOwn(container, item);
+    // Dict keys are strings: a whole number is looked up as its text, as `d[1]` reads it.
+    const key = dictKeyText(item);
+    return key !== undefined && Object.hasOwn(container, key);
   }
   throw new YareError(
     'YARE_TYPE',
     `'in' needs a string, list or dict on the right, not a ${typeName(container)}`,
     span,
   );
+}
+
+/**
+ * The key a value names in a dict: dict keys are strings, and a whole number names the key that is its
+ * text (a dict literal `{1: 'x'}` has the key `'1'`). Anything else names no key.
+ */
+export function dictKeyText(v: Value): string | undefined {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
+  return undefined;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -208,7 +208,8 @@ function compileField(
         `Field ${label} has unknown type ${JSON.stringify(raw)}. Types are: ${FIELD_TYPES.join(', ')}.${didYouMean(String(raw), FIELD_TYPES)}`,
         placeOfNode(src, typeNode),
       );
-      return undefined;
+      // The field is still declared: one error here, not one more at every path that names it.
+      return brokenField(name, path, undefined, inherited, place);
     }
   }
   const defaultNode = getNode(node, 'default');
@@ -217,7 +218,7 @@ function compileField(
   const checked = checkDefault(value, type, label);
   if (typeof checked === 'string') {
     sink.error('YARE_BAD_SCHEMA', checked, placeOfNode(src, defaultNode, place));
-    return undefined;
+    return brokenField(name, path, type, inherited, place);
   }
   value = checked.value;
   const min = readBound(node, 'min', type, label, src, sink);
@@ -247,6 +248,32 @@ function compileField(
     visibility: readVisibility(node, inherited.visibility, src, sink),
     npcVisible: readNpcVisibility(node, inherited.npcVisible),
     description: descriptionNode === undefined ? undefined : String(scalarOf(descriptionNode)),
+    place,
+  };
+}
+
+/**
+ * A field whose declaration has an error (reported already): kept with its type's zero value so the
+ * checker still knows its path and the cartridge gets one error, not a cascade of "not declared".
+ */
+function brokenField(
+  name: string,
+  path: readonly string[],
+  type: FieldType | undefined,
+  inherited: Inherited,
+  place: SourcePlace,
+): FieldSchema {
+  return {
+    kind: 'field',
+    name,
+    path,
+    type,
+    default: zeroValue(type),
+    min: undefined,
+    max: undefined,
+    visibility: inherited.visibility,
+    npcVisible: inherited.npcVisible,
+    description: undefined,
     place,
   };
 }

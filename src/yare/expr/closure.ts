@@ -45,6 +45,11 @@ export interface ClosureOptions {
    * `ctx.macro(NAME, span)` would. `undefined` (or no resolver) leaves the call to `ctx.macro` at run time.
    */
   readonly macro?: (name: string) => Closure | undefined;
+  /**
+   * Whether `state.<keys>` is a field declared `type: float`. State is JSON, where `2.0` is stored as
+   * `2`; a read of a float field gives the float back (`{state.f}` prints `2.0`, as in the original).
+   */
+  readonly floatField?: (keys: readonly string[]) => boolean;
 }
 
 /** Compiles an expression. Never throws: an expression that cannot run fails when it runs, as with `evaluate`. */
@@ -191,6 +196,18 @@ function compileAttribute(
     return (ctx) => attr(inner(ctx), name);
   }
   const { name: root, span } = base;
+  const read = rootPath(root, keys, span);
+  if (root === 'state' && options.floatField?.(keys)) {
+    return (ctx) => {
+      const v = read(ctx);
+      return typeof v === 'number' ? new PyFloat(v) : v;
+    };
+  }
+  return read;
+}
+
+/** `root.k0.k1…` read in one closure, specialised for the common lengths. */
+function rootPath(root: string, keys: readonly string[], span: Span): Closure {
   if (keys.length === 1) {
     const k0 = keys[0]!;
     return (ctx) => {

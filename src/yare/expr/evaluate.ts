@@ -6,7 +6,16 @@
 
 import { YareError } from '../errors.ts';
 import { MAX_CONTAINER_SIZE } from '../limits.ts';
-import { compareOrder, contains, durationParts, truthy, typeName, valueEquals } from '../python.ts';
+import {
+  compareOrder,
+  contains,
+  dictKeyText,
+  durationParts,
+  pyInt,
+  truthy,
+  typeName,
+  valueEquals,
+} from '../python.ts';
 import { Duration, type Dict, isDict, newDict, PyFloat, type Value } from '../values.ts';
 import { binaryOp, unaryOp } from './arithmetic.ts';
 import type { CompareOp, Expr, Expression, Span } from './ast.ts';
@@ -166,15 +175,15 @@ function durationAttribute(d: Duration, name: string): Value {
   }
 }
 
-const INT_TEXT = /^\s*[+-]?\d+\s*$/;
-
 /** A list position the way the original's `int(idx)` read it; undefined when it is not one. */
 function listPosition(idx: Value): number | undefined {
-  if (typeof idx === 'number') return Number.isFinite(idx) ? Math.trunc(idx) : undefined;
-  if (typeof idx === 'boolean') return idx ? 1 : 0;
-  if (idx instanceof PyFloat) return Number.isFinite(idx.value) ? Math.trunc(idx.value) : undefined;
-  if (typeof idx === 'string' && INT_TEXT.test(idx)) return Number(idx);
-  return undefined;
+  try {
+    return pyInt(idx);
+  } catch (error) {
+    // A whole number beyond ±2^53 is no position in a list of at most MAX_CONTAINER_SIZE items.
+    if (error instanceof YareError && error.code === 'YARE_OVERFLOW') return undefined;
+    throw error;
+  }
 }
 
 /**
@@ -188,12 +197,7 @@ export function getItem(base: Value, idx: Value): Value {
     return base[i] ?? null;
   }
   if (!isDict(base)) return null;
-  const key =
-    typeof idx === 'string'
-      ? idx
-      : typeof idx === 'number' && Number.isSafeInteger(idx)
-        ? String(idx)
-        : undefined;
+  const key = dictKeyText(idx);
   if (key === undefined || !Object.hasOwn(base, key)) return null;
   return base[key] ?? null;
 }

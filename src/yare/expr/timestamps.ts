@@ -1,5 +1,6 @@
 // ISO-8601 timestamps for `time_delta(a, b)`, as Python 3.11's `datetime.fromisoformat` reads them
-// (dates `YYYY-MM-DD`/`YYYYMMDD`, times `HH[:MM[:SS[.ffffff]]]` or compact, offsets `Z`/`±HH[:MM[:SS]]`).
+// (dates `YYYY-MM-DD`/`YYYYMMDD` and week dates `YYYY-Www-D`, times `HH[:MM[:SS]][.ffffff]` or compact,
+// offsets `Z`/`±HH[:MM[:SS]]`).
 // Pure integer arithmetic: no Date object, no clock, no local time zone. Numbers are refused on
 // purpose — the original read them as local-time POSIX timestamps, which depends on the machine.
 
@@ -20,10 +21,14 @@ interface Timestamp {
   readonly offset: number | null;
 }
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})|^(\d{4})(\d{2})(\d{2})/;
-const TIME = /^(\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d+))?)?)?$/;
-const EXTENDED_TIME = /^(\d{2})(?::(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?$/;
-const OFFSET = /^([+-])(\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d+))?)?)?$/;
+// Calendar dates: `YYYY-MM-DD`/`YYYYMMDD`, and ISO week dates `YYYY-Www[-D]`/`YYYYWww[D]` (day 1 when
+// omitted). Ordinal dates (`YYYY-DDD`) are refused, as Python 3.11 refuses them.
+const CALENDAR_DATE = /^(\d{4})(?:-(\d{2})-(\d{2})|(\d{2})(\d{2}))/;
+// In `2026-W14-10:00` the `-` after the week is the date/time separator (two digits follow), as in Python.
+const WEEK_DATE = /^(\d{4})(?:-W(\d{2})(?:-(\d)(?!\d))?|W(\d{2})(\d)?)/;
+// `HH[:MM[:SS]]` or `HH[MM[SS]]`, each optionally followed by a fraction. Python's C parser reads a
+// fraction after HH or HH:MM too, as a fraction of a second (`10:30.5` is 10:30:00.5); so do we.
+const TIME = /^(\d{2})(?::(\d{2})(?::(\d{2}))?|(\d{2})(\d{2})?)?(?:[.,](\d+))?$/;
 
 /** Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's days_from_civil). */
 function daysFromCivil(year: number, month: number, day: number): number {
@@ -41,54 +46,88 @@ function daysInMonth(year: number, month: number): number {
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
+function isLeapYear(year: number): boolean {
+  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+}
+
+/** Weekday of a day count from 1970-01-01 (a Thursday): Monday 0 … Sunday 6. */
+function weekdayOf(day: number): number {
+  return (((day + 3) % 7) + 7) % 7;
+}
+
+/** Python's `iso_to_ymd`, as a day count: week 53 only in years that have one, days 1–7. */
+function isoWeekDay(year: number, week: number, weekday: number): number | undefined {
+  const jan1 = daysFromCivil(year, 1, 1);
+  const jan1Weekday = weekdayOf(jan1);
+  if (week < 1 || week > 53) return undefined;
+  if (week === 53 && !(jan1Weekday === 3 || (jan1Weekday === 2 && isLeapYear(year)))) return undefined;
+  if (weekday < 1 || weekday > 7) return undefined;
+  const week1Monday = jan1 - jan1Weekday + (jan1Weekday > 3 ? 7 : 0);
+  return week1Monday + (week - 1) * 7 + weekday - 1;
+}
+
+/** Python's datetime range: years 1 to 9999. */
+const FIRST_DAY = daysFromCivil(1, 1, 1);
+const LAST_DAY = daysFromCivil(9999, 12, 31);
+
+function parseDate(text: string): { day: number; length: number } | undefined {
+  const week = WEEK_DATE.exec(text);
+  if (week) {
+    const day = isoWeekDay(Number(week[1]), Number(week[2] ?? week[4]), Number(week[3] ?? week[5] ?? 1));
+    if (day === undefined || day < FIRST_DAY || day > LAST_DAY) return undefined;
+    return { day, length: week[0].length };
+  }
+  const date = CALENDAR_DATE.exec(text);
+  if (!date) return undefined;
+  const year = Number(date[1]);
+  const month = Number(date[2] ?? date[4]);
+  const dayOfMonth = Number(date[3] ?? date[5]);
+  if (year < 1 || month < 1 || month > 12 || dayOfMonth < 1 || dayOfMonth > daysInMonth(year, month))
+    return undefined;
+  return { day: daysFromCivil(year, month, dayOfMonth), length: date[0].length };
+}
+
 function fractionMicros(digits: string | undefined): number {
   // Python keeps six digits and drops the rest.
   return digits === undefined ? 0 : Number(digits.slice(0, 6).padEnd(6, '0'));
 }
 
-function parseTime(text: string, compactAllowed: boolean): { micros: number } | undefined {
-  const m = (compactAllowed ? TIME : EXTENDED_TIME).exec(text);
+/** `HH[:MM[:SS]][.ffffff]` (or compact) as microseconds since midnight; also an offset's magnitude. */
+function parseTime(text: string): number | undefined {
+  const m = TIME.exec(text);
   if (!m) return undefined;
   const h = Number(m[1]);
-  const min = m[2] === undefined ? 0 : Number(m[2]);
-  const s = m[3] === undefined ? 0 : Number(m[3]);
+  const min = Number(m[2] ?? m[4] ?? 0);
+  const s = Number(m[3] ?? m[5] ?? 0);
   if (h > 23 || min > 59 || s > 59) return undefined;
-  return { micros: ((h * 60 + min) * 60 + s) * MICROS_PER_SECOND + fractionMicros(m[4]) };
+  return ((h * 60 + min) * 60 + s) * MICROS_PER_SECOND + fractionMicros(m[6]);
 }
 
 function parseOffset(text: string): number | undefined {
   if (text === 'Z') return 0;
-  const m = OFFSET.exec(text);
-  if (!m) return undefined;
-  const h = Number(m[2]);
-  const min = m[3] === undefined ? 0 : Number(m[3]);
-  const s = m[4] === undefined ? 0 : Number(m[4]);
-  if (h > 23 || min > 59 || s > 59) return undefined;
-  const micros = ((h * 60 + min) * 60 + s) * MICROS_PER_SECOND + fractionMicros(m[5]);
-  return m[1] === '-' ? -micros : micros;
+  const sign = text[0];
+  if (sign !== '+' && sign !== '-') return undefined;
+  const micros = parseTime(text.slice(1));
+  if (micros === undefined) return undefined;
+  return sign === '-' ? -micros : micros;
 }
 
 function parseIso(text: string): Timestamp | undefined {
-  const date = DATE.exec(text);
+  const date = parseDate(text);
   if (!date) return undefined;
-  const year = Number(date[1] ?? date[4]);
-  const month = Number(date[2] ?? date[5]);
-  const dayOfMonth = Number(date[3] ?? date[6]);
-  if (year < 1 || month < 1 || month > 12 || dayOfMonth < 1 || dayOfMonth > daysInMonth(year, month))
-    return undefined;
-  const day = daysFromCivil(year, month, dayOfMonth);
-  const rest = text.slice(date[0].length);
+  const { day } = date;
+  const rest = text.slice(date.length);
   if (rest === '') return { day, micros: 0, offset: null };
   // Any single character separates date and time (Python 3.11), usually 'T' or a space.
   const afterSeparator = rest.slice(String.fromCodePoint(rest.codePointAt(0)!).length);
   const zoneAt = afterSeparator.search(/[Z+-]/);
   const timeText = zoneAt < 0 ? afterSeparator : afterSeparator.slice(0, zoneAt);
-  const time = parseTime(timeText, !timeText.includes(':'));
-  if (!time) return undefined;
-  if (zoneAt < 0) return { day, micros: time.micros, offset: null };
+  const micros = parseTime(timeText);
+  if (micros === undefined) return undefined;
+  if (zoneAt < 0) return { day, micros, offset: null };
   const offset = parseOffset(afterSeparator.slice(zoneAt));
   if (offset === undefined) return undefined;
-  return { day, micros: time.micros, offset };
+  return { day, micros, offset };
 }
 
 function toTimestamp(v: Value, span: Span): Timestamp {

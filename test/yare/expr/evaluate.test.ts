@@ -300,7 +300,11 @@ describe('comparisons', () => {
     ["'x' not in 'hello'", true],
     ['2 in [1, 2.0]', true],
     ["'a' in {'a': 1}", true],
-    ["1 in {'1': 1}", false],
+    // Dict keys are strings: `1` names the key '1', for `in` as for `d[1]` (yare-differences.md).
+    ["1 in {'1': 1}", true],
+    ['1 in {1: 2}', true],
+    ['1.5 in {1: 2}', false],
+    ['None in {1: 2}', false],
     ['[1] in [[1], 2]', true],
     ['1 < 2 < 3', true],
     ['1 < 3 < 2', false],
