@@ -13,6 +13,7 @@ import type { Command } from 'commander';
 import { register as evalCommand } from './eval.ts';
 import { register as ledger } from './ledger.ts';
 import { register as newCartridge } from './new.ts';
+import { register as pack } from './pack.ts';
 import { register as play } from './play.ts';
 import { register as runEvent } from './run-event.ts';
 import { register as serve } from './serve.ts';
@@ -32,4 +33,5 @@ export const commandModules: ReadonlyArray<(program: Command) => void> = [
   session,
   test,
   newCartridge,
+  pack,
 ];

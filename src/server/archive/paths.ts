@@ -5,7 +5,11 @@
 import { ArchiveError } from './errors.ts';
 import { MAX_ENTRY_PATH_CHARS } from './limits.ts';
 
-/** The path's segments, or an ArchiveError. `./a//b/` gives ['a', 'b']. */
+/**
+ * The path's segments, or an ArchiveError. `./a//b/` gives ['a', 'b']. The archive's own root (`./` or `.`,
+ * which `tar czf x.tar.gz -C folder .` writes as a folder entry) gives [], which only a folder may have:
+ * `stripTopFolder` refuses a file without a name.
+ */
 export function entrySegments(path: string): string[] {
   if (path.length > MAX_ENTRY_PATH_CHARS) {
     throw new ArchiveError(
@@ -23,9 +27,13 @@ export function entrySegments(path: string): string[] {
   const segments = path.split('/').filter((s) => s !== '' && s !== '.');
   if (segments.some((s) => s === '..'))
     throw new ArchiveError('archive_bad_path', "'..' in a path is refused", path);
-  if (segments.length === 0) throw new ArchiveError('archive_bad_path', 'empty path', path);
+  if (segments.length === 0 && !ROOT_FOLDER.test(path))
+    throw new ArchiveError('archive_bad_path', 'empty path', path);
   return segments;
 }
+
+/** `.`, `./`, `./.`…: the archive's root folder as tar writes it. */
+const ROOT_FOLDER = /^\.(?:\/\.?)*$/;
 
 /**
  * Files keyed by their path inside the cartridge. When every file sits in one top-level folder (a zipped
@@ -39,6 +47,7 @@ export function stripTopFolder(
     first !== undefined && files.every((file) => file.segments.length > 1 && file.segments[0] === first);
   const out = new Map<string, Uint8Array>();
   for (const file of files) {
+    if (file.segments.length === 0) throw new ArchiveError('archive_bad_path', 'a file without a name', '.');
     const path = (common ? file.segments.slice(1) : file.segments).join('/');
     if (out.has(path)) throw new ArchiveError('archive_duplicate', 'the same path appears twice', path);
     out.set(path, file.data);
