@@ -14,3 +14,12 @@ export {
   type LoreLookupArgs,
   parseLoreLookupArgs,
 } from './tool.ts';
+export {
+  type ActivationInput,
+  type ActivationResult,
+  activateWorldInfo,
+  type EntryDecision,
+  type TimedEffect,
+} from './world-info.ts';
+export { parseCharacterBook, parseWorldInfoFile, toCharacterBook, toWorldInfoFile } from './world-info-format.ts';
+export type { WorldInfoBook, WorldInfoEntry } from './world-info-types.ts';

@@ -1,0 +1,63 @@
+// `world_info.json`: a SillyTavern World Info file (or a `lorebook_v3`) inside a cartridge. When present, its
+// entries are activated by their keys every turn, as SillyTavern does (src/lore/world-info.ts), beside the
+// BM25 lookup over `bot_lore.md`. Problems name their place (`world_info.json:12:7`); options that behave
+// differently from SillyTavern are warnings.
+
+import type { Diagnostic } from '../diagnostics.ts';
+import { locateJsonPath, parseJsonText } from '../lore/json-place.ts';
+import { parseWorldInfoFile } from '../lore/world-info-format.ts';
+import type { WorldInfoBook } from '../lore/world-info-types.ts';
+import { applyPersonaMacros, type Persona } from './persona.ts';
+
+export const WORLD_INFO_FILE = 'world_info.json';
+
+export function loadWorldInfo(
+  text: string,
+  file: string,
+  bookName: string,
+  persona: Persona | undefined,
+): { book: WorldInfoBook | undefined; diagnostics: Diagnostic[] } {
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) {
+    return {
+      book: undefined,
+      diagnostics: [
+        {
+          severity: 'error',
+          code: 'CART_BAD_WORLD_INFO',
+          message: parsed.message,
+          place: { file, ...parsed.at },
+        },
+      ],
+    };
+  }
+  const read = parseWorldInfoFile(parsed.value, bookName);
+  if (!read.ok) {
+    return {
+      book: undefined,
+      diagnostics: read.issues.map((issue) => ({
+        severity: 'error',
+        code: 'CART_BAD_WORLD_INFO',
+        message: `${issue.path}: ${issue.message}`,
+        place: { file, ...locateJsonPath(text, issue.path) },
+      })),
+    };
+  }
+  const diagnostics: Diagnostic[] = read.notes.map((note) => ({
+    severity: 'warning',
+    code: 'CART_WORLD_INFO_DIFFERS',
+    message: `${note.path}: ${note.message}`,
+    place: { file, ...locateJsonPath(text, note.path) },
+  }));
+  const macro = (s: string) => applyPersonaMacros(s, persona);
+  const book: WorldInfoBook = {
+    ...read.book,
+    entries: read.book.entries.map((entry) => ({
+      ...entry,
+      content: macro(entry.content),
+      keys: entry.keys.map(macro),
+      secondaryKeys: entry.secondaryKeys.map(macro),
+    })),
+  };
+  return { book, diagnostics };
+}

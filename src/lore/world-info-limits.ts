@@ -1,0 +1,33 @@
+// Bounds of World Info. A lorebook comes from a stranger's card, so every loop it can drive is bounded.
+// Each has a test at the limit and just past it (test/sillytavern/world-info-limits.test.ts).
+
+/** Bytes of a cartridge's `world_info.json`. */
+export const MAX_WORLD_INFO_BYTES = 4 * 1024 * 1024;
+/** Entries in one book. */
+export const MAX_WI_ENTRIES = 2_000;
+/** Keys (primary + secondary) of one entry. */
+export const MAX_WI_KEYS_PER_ENTRY = 100;
+/** Characters of one key. */
+export const MAX_WI_KEY_CHARS = 300;
+/** Characters of one entry's content. */
+export const MAX_WI_CONTENT_CHARS = 50_000;
+/** Characters of a `/regex/flags` key's pattern (see world-info-regex.ts for the whole policy). */
+export const MAX_WI_REGEX_CHARS = 200;
+/** Characters of the text a regex key runs against (the newest part of the scan text is kept). */
+export const MAX_WI_REGEX_TEXT_CHARS = 8_000;
+/** Characters of the scan text (messages and recursion buffer) the plain keys run against. */
+export const MAX_WI_SCAN_CHARS = 100_000;
+/** Messages an entry or book may scan (SillyTavern's own maximum). */
+export const MAX_WI_SCAN_DEPTH = 1_000;
+/** Recursion passes of one activation. */
+export const MAX_WI_RECURSION_STEPS = 10;
+/** Token budget of one activation. */
+export const MAX_WI_TOKEN_BUDGET = 32_000;
+/** Default budget when the book sets none (SillyTavern uses 25% of the context). */
+export const DEFAULT_WI_TOKEN_BUDGET = 2_000;
+/** SillyTavern's default scan depth. */
+export const DEFAULT_WI_SCAN_DEPTH = 2;
+/** `depth`, `sticky`, `cooldown` and `delay` values. */
+export const MAX_WI_MESSAGES_SETTING = 10_000;
+/** Timed effects (sticky + cooldown) kept in a session's state. */
+export const MAX_WI_TIMED_EFFECTS = 100;

@@ -1,0 +1,555 @@
+// World Info activation, as SillyTavern does it (reference worldinfo.md §3, `checkWorldInfo`): keys matched
+// against the newest messages, secondary keys with the four selective logics, constant/sticky entries,
+// cooldown and delay, recursion (with exclude/prevent/delay-until-recursion), inclusion groups (sticky
+// first, optional scoring, override by order, else a weighted roll), probability, and the token budget.
+// Pure: the caller gives the messages, the timed effects of its branch and a seed; the result says which
+// entries activate, where they go, why each entry did or did not, and the timed effects to keep.
+// Randomness (probability, group rolls) comes from the seed, so the same turn activates the same entries.
+
+import { estimateTokens } from '../tokens.ts';
+import {
+  MAX_WI_RECURSION_STEPS,
+  MAX_WI_REGEX_TEXT_CHARS,
+  MAX_WI_SCAN_CHARS,
+  MAX_WI_TIMED_EFFECTS,
+  MAX_WI_TOKEN_BUDGET,
+} from './world-info-limits.ts';
+import { parseRegexKey, type RegexKey } from './world-info-regex.ts';
+import type { WorldInfoBook, WorldInfoEntry, WorldInfoRole } from './world-info-types.ts';
+
+/** A generation type, as `triggers` name them. */
+export type WorldInfoTrigger = 'normal' | 'continue' | 'swipe' | 'regenerate';
+
+/** A sticky or cooldown effect: from message `start` until message `end` (chat lengths). */
+export interface TimedEffect {
+  readonly kind: 'sticky' | 'cooldown';
+  readonly uid: number;
+  readonly start: number;
+  readonly end: number;
+  /** A cooldown that began when a sticky ended: kept even if the chat has not moved on since. */
+  readonly protected: boolean;
+}
+
+export interface ActivationInput {
+  /** The story's messages, NEWEST FIRST, this turn's input included. */
+  readonly messages: readonly string[];
+  /** Messages in the chat so far, this turn's input included (what sticky/cooldown/delay count). */
+  readonly chatLength: number;
+  /** The timed effects of this branch before the turn. */
+  readonly timed: readonly TimedEffect[];
+  readonly seed: number;
+  readonly trigger?: WorldInfoTrigger;
+  /** Overrides the book's token budget. */
+  readonly tokenBudget?: number;
+}
+
+export type DecisionStatus = 'activated' | 'skipped';
+
+export interface EntryDecision {
+  readonly uid: number;
+  readonly comment: string;
+  readonly status: DecisionStatus;
+  /** Why: `key "dragon"`, `constant`, `sticky`, `on cooldown until message 9`, `probability roll 73 > 50`, … */
+  readonly reason: string;
+  /** The scan pass that decided (0 = first pass, 1.. = recursion). */
+  readonly pass: number;
+}
+
+export interface ActivatedEntry {
+  readonly entry: WorldInfoEntry;
+  readonly reason: string;
+  readonly pass: number;
+}
+
+export interface DepthInsertion {
+  readonly depth: number;
+  readonly role: WorldInfoRole;
+  readonly content: string;
+}
+
+export interface ActivationResult {
+  /** Activated entries, lowest `order` first (the order they are inserted in). */
+  readonly activated: readonly ActivatedEntry[];
+  /** Entries placed before the character's definitions, joined with a newline. */
+  readonly before: string;
+  /** Entries placed after the character (also Author's Note, example-message and outlet positions). */
+  readonly after: string;
+  /** @depth entries, grouped by depth and role (in that order). */
+  readonly atDepth: readonly DepthInsertion[];
+  /** One decision per entry that was considered, in book order. */
+  readonly decisions: readonly EntryDecision[];
+  /** The timed effects after this activation (what the branch keeps). */
+  readonly timed: readonly TimedEffect[];
+  readonly tokens: number;
+  readonly budget: number;
+  /** The budget ran out and some entries were left out. */
+  readonly overflowed: boolean;
+}
+
+/** A uniform number in [0, 1) from the seed and some integers (no shared generator is touched). */
+export function seededUnit(seed: number, ...parts: number[]): number {
+  let h = (seed >>> 0) ^ Math.floor(seed / 2 ** 32) ^ 0x9e3779b9;
+  for (const part of parts) {
+    h = Math.imul(h ^ (part | 0), 0x85ebca6b);
+    h ^= h >>> 13;
+    h = Math.imul(h, 0xc2b2ae35);
+    h ^= h >>> 16;
+  }
+  h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
+  h ^= h >>> 12;
+  return (h >>> 0) / 2 ** 32;
+}
+
+const PROBABILITY_ROLL = 1;
+const GROUP_ROLL = 2;
+
+function isWordChar(ch: string | undefined): boolean {
+  return ch !== undefined && /[A-Za-z0-9_]/.test(ch);
+}
+
+/** Whole-word search as SillyTavern's `(?:^|\W)key(?:$|\W)` (ASCII word characters), without a regex. */
+function containsWholeWord(text: string, key: string): boolean {
+  let from = 0;
+  for (;;) {
+    const at = text.indexOf(key, from);
+    if (at < 0) return false;
+    if (!isWordChar(text[at - 1]) && !isWordChar(text[at + key.length])) return true;
+    from = at + 1;
+  }
+}
+
+/** Compiled keys, once per book object. */
+const compiledKeys = new WeakMap<WorldInfoEntry, Map<string, RegexKey>>();
+
+function regexOf(entry: WorldInfoEntry, key: string): RegexKey {
+  let map = compiledKeys.get(entry);
+  if (map === undefined) {
+    map = new Map();
+    compiledKeys.set(entry, map);
+  }
+  let parsed = map.get(key);
+  if (parsed === undefined) {
+    parsed = parseRegexKey(key);
+    map.set(key, parsed);
+  }
+  return parsed;
+}
+
+interface ScanText {
+  readonly raw: string;
+  readonly lower: string;
+  readonly regexText: string;
+}
+
+function scanTextOf(text: string): ScanText {
+  const raw = text.length > MAX_WI_SCAN_CHARS ? text.slice(0, MAX_WI_SCAN_CHARS) : text;
+  return { raw, lower: raw.toLowerCase(), regexText: raw.slice(0, MAX_WI_REGEX_TEXT_CHARS) };
+}
+
+function keyMatches(book: WorldInfoBook, entry: WorldInfoEntry, key: string, text: ScanText): boolean {
+  const parsed = regexOf(entry, key);
+  switch (parsed.kind) {
+    case 'regex':
+      parsed.regex.lastIndex = 0;
+      return parsed.regex.test(text.regexText);
+    case 'refused':
+      return false;
+    case 'plain': {
+      const caseSensitive = entry.caseSensitive ?? book.settings.caseSensitive;
+      const wholeWords = entry.matchWholeWords ?? book.settings.matchWholeWords;
+      const haystack = caseSensitive ? text.raw : text.lower;
+      const needle = caseSensitive ? key : key.toLowerCase();
+      if (wholeWords && !/\s/.test(needle)) return containsWholeWord(haystack, needle);
+      return haystack.includes(needle);
+    }
+    default: {
+      const unreachable: never = parsed;
+      return unreachable;
+    }
+  }
+}
+
+interface Candidate {
+  readonly entry: WorldInfoEntry;
+  readonly reason: string;
+  readonly sticky: boolean;
+  readonly score: number;
+}
+
+/** Primary and secondary keys: a reason when the entry matches, else undefined with `why` set. */
+function matchEntry(
+  book: WorldInfoBook,
+  entry: WorldInfoEntry,
+  text: ScanText,
+): { ok: true; reason: string; score: number } | { ok: false; why: string } {
+  const primary = entry.keys.filter((key) => keyMatches(book, entry, key, text));
+  if (primary.length === 0) return { ok: false, why: 'no key matched' };
+  let reason = `key ${JSON.stringify(primary[0])}`;
+  let score = primary.length;
+  if (entry.selective && entry.secondaryKeys.length > 0) {
+    const secondary = entry.secondaryKeys.filter((key) => keyMatches(book, entry, key, text));
+    const all = secondary.length === entry.secondaryKeys.length;
+    const any = secondary.length > 0;
+    switch (entry.selectiveLogic) {
+      case 'and_any':
+        if (!any)
+          return {
+            ok: false,
+            why: `key ${JSON.stringify(primary[0])} matched but no secondary key (AND ANY)`,
+          };
+        reason += ` and secondary ${JSON.stringify(secondary[0])} (AND ANY)`;
+        score += secondary.length;
+        break;
+      case 'and_all':
+        if (!all)
+          return {
+            ok: false,
+            why: `key ${JSON.stringify(primary[0])} matched but not every secondary key (AND ALL)`,
+          };
+        reason += ' and every secondary key (AND ALL)';
+        score += secondary.length;
+        break;
+      case 'not_any':
+        if (any)
+          return { ok: false, why: `secondary key ${JSON.stringify(secondary[0])} is present (NOT ANY)` };
+        reason += ' and no secondary key (NOT ANY)';
+        break;
+      case 'not_all':
+        if (all) return { ok: false, why: 'every secondary key is present (NOT ALL)' };
+        reason += ' and not every secondary key (NOT ALL)';
+        break;
+      default: {
+        const unreachable: never = entry.selectiveLogic;
+        return unreachable;
+      }
+    }
+  }
+  return { ok: true, reason, score };
+}
+
+/** Drops effects the chat has not reached or has passed; a sticky that ends starts its cooldown. */
+export function advanceTimedEffects(
+  book: WorldInfoBook,
+  timed: readonly TimedEffect[],
+  chatLength: number,
+): TimedEffect[] {
+  const byUid = new Map(book.entries.map((e) => [e.uid, e]));
+  const kept: TimedEffect[] = [];
+  const started: TimedEffect[] = [];
+  for (const effect of timed) {
+    const entry = byUid.get(effect.uid);
+    if (entry === undefined) continue;
+    // Not reached: the chat was rolled back past the activation (SillyTavern's swipe rule).
+    if (chatLength <= effect.start && !effect.protected) continue;
+    if (chatLength >= effect.end) {
+      if (effect.kind === 'sticky' && entry.cooldown > 0) {
+        started.push({
+          kind: 'cooldown',
+          uid: entry.uid,
+          start: chatLength,
+          end: chatLength + entry.cooldown,
+          protected: true,
+        });
+      }
+      continue;
+    }
+    kept.push(effect);
+  }
+  for (const effect of started) {
+    const at = kept.findIndex((e) => e.kind === 'cooldown' && e.uid === effect.uid);
+    if (at >= 0) kept.splice(at, 1);
+    kept.push(effect);
+  }
+  return kept;
+}
+
+export function activateWorldInfo(book: WorldInfoBook, input: ActivationInput): ActivationResult {
+  const trigger = input.trigger ?? 'normal';
+  const budget = Math.max(1, Math.min(input.tokenBudget ?? book.settings.tokenBudget, MAX_WI_TOKEN_BUDGET));
+  const sorted = [...book.entries].sort((a, b) => b.order - a.order || a.uid - b.uid);
+  const rank = new Map(sorted.map((e, i) => [e.uid, i]));
+  const timed = advanceTimedEffects(book, input.timed, input.chatLength);
+  const sticky = new Set(timed.filter((e) => e.kind === 'sticky').map((e) => e.uid));
+  const cooldownUntil = new Map(timed.filter((e) => e.kind === 'cooldown').map((e) => [e.uid, e.end]));
+
+  const decisions = new Map<number, EntryDecision>();
+  const decide = (entry: WorldInfoEntry, status: DecisionStatus, reason: string, pass: number): void => {
+    decisions.set(entry.uid, { uid: entry.uid, comment: entry.comment, status, reason, pass });
+  };
+  const activated: ActivatedEntry[] = [];
+  const activatedUids = new Set<number>();
+  const failedProbability = new Set<number>();
+  const groupsWon = new Set<string>();
+  let usedTokens = 0;
+  let overflowed = false;
+  let recursionBuffer = '';
+  const textCache = new Map<number, ScanText>();
+  const messagesText = (depth: number): string => input.messages.slice(0, depth).join('\n');
+
+  const levels = [...new Set(book.entries.map((e) => e.delayUntilRecursion).filter((l) => l > 0))].sort(
+    (a, b) => a - b,
+  );
+  let level = levels.shift() ?? 0;
+  const maxSteps = Math.min(
+    book.settings.maxRecursionSteps || MAX_WI_RECURSION_STEPS,
+    MAX_WI_RECURSION_STEPS,
+  );
+
+  for (let pass = 0; pass <= maxSteps; pass++) {
+    const recursion = pass > 0;
+    const candidates: Candidate[] = [];
+    for (const entry of sorted) {
+      if (activatedUids.has(entry.uid) || failedProbability.has(entry.uid)) continue;
+      const isSticky = sticky.has(entry.uid);
+      if (entry.disable) {
+        decide(entry, 'skipped', 'disabled', pass);
+        continue;
+      }
+      if (entry.triggers.length > 0 && !entry.triggers.includes(trigger)) {
+        decide(entry, 'skipped', `only for ${entry.triggers.join(', ')} (this is ${trigger})`, pass);
+        continue;
+      }
+      if (entry.delay > 0 && input.chatLength < entry.delay) {
+        decide(entry, 'skipped', `delayed until message ${entry.delay} (chat has ${input.chatLength})`, pass);
+        continue;
+      }
+      const cooling = cooldownUntil.get(entry.uid);
+      if (cooling !== undefined && !isSticky) {
+        decide(entry, 'skipped', `on cooldown until message ${cooling}`, pass);
+        continue;
+      }
+      if (entry.delayUntilRecursion > 0 && !isSticky && (!recursion || level < entry.delayUntilRecursion)) {
+        decide(entry, 'skipped', `delayed until recursion level ${entry.delayUntilRecursion}`, pass);
+        continue;
+      }
+      if (recursion && book.settings.recursive && entry.excludeRecursion && !isSticky) {
+        decide(entry, 'skipped', 'excluded from recursion', pass);
+        continue;
+      }
+      if (entry.forceSkip) {
+        decide(entry, 'skipped', '@@dont_activate', pass);
+        continue;
+      }
+      if (entry.forceActivate || entry.constant || isSticky) {
+        const reason = entry.forceActivate ? '@@activate' : entry.constant ? 'constant' : 'sticky';
+        candidates.push({ entry, reason, sticky: isSticky, score: entry.keys.length });
+        continue;
+      }
+      if (entry.keys.length === 0) {
+        decide(entry, 'skipped', 'no keys', pass);
+        continue;
+      }
+      const depth = entry.scanDepth ?? book.settings.scanDepth;
+      let text = textCache.get(depth);
+      if (text === undefined || recursion) {
+        const base = messagesText(depth);
+        text = scanTextOf(recursionBuffer === '' ? base : `${base}\n${recursionBuffer}`);
+        if (!recursion) textCache.set(depth, text);
+      }
+      const matched = matchEntry(book, entry, text);
+      if (!matched.ok) {
+        decide(entry, 'skipped', matched.why, pass);
+        continue;
+      }
+      candidates.push({
+        entry,
+        reason: recursion ? `${matched.reason} (recursion)` : matched.reason,
+        sticky: false,
+        score: matched.score,
+      });
+    }
+
+    // Sticky first, then book order.
+    candidates.sort(
+      (a, b) => Number(b.sticky) - Number(a.sticky) || rank.get(a.entry.uid)! - rank.get(b.entry.uid)!,
+    );
+    const kept = filterGroups(book, candidates, groupsWon, input.seed, pass, (c, why) =>
+      decide(c.entry, 'skipped', why, pass),
+    );
+
+    const fresh: ActivatedEntry[] = [];
+    for (const candidate of kept) {
+      const { entry } = candidate;
+      if (overflowed && !entry.ignoreBudget) {
+        decide(entry, 'skipped', `token budget (${budget}) already used up`, pass);
+        continue;
+      }
+      if (entry.useProbability && entry.probability < 100 && !candidate.sticky) {
+        const roll = Math.floor(seededUnit(input.seed, PROBABILITY_ROLL, entry.uid) * 100) + 1;
+        if (roll > entry.probability) {
+          failedProbability.add(entry.uid);
+          decide(entry, 'skipped', `probability roll ${roll} > ${entry.probability}`, pass);
+          continue;
+        }
+      }
+      const tokens = estimateTokens(entry.content);
+      if (!entry.ignoreBudget && usedTokens + tokens > budget) {
+        overflowed = true;
+        decide(entry, 'skipped', `token budget: ${usedTokens} + ${tokens} > ${budget}`, pass);
+        continue;
+      }
+      usedTokens += tokens;
+      activatedUids.add(entry.uid);
+      const done = { entry, reason: candidate.reason, pass };
+      activated.push(done);
+      fresh.push(done);
+      decide(entry, 'activated', candidate.reason, pass);
+    }
+
+    const feeding = fresh.filter((a) => !a.entry.preventRecursion && a.entry.content !== '');
+    if (book.settings.recursive && !overflowed && feeding.length > 0 && pass < maxSteps) {
+      recursionBuffer = [recursionBuffer, ...feeding.map((a) => a.entry.content)]
+        .filter((t) => t !== '')
+        .join('\n');
+      continue;
+    }
+    if (levels.length > 0 && !overflowed && pass < maxSteps) {
+      level = levels.shift()!;
+      continue;
+    }
+    break;
+  }
+
+  const inOrder = [...activated].sort((a, b) => a.entry.order - b.entry.order || a.entry.uid - b.entry.uid);
+  const join = (list: ActivatedEntry[]) =>
+    list
+      .map((a) => a.entry.content)
+      .filter((t) => t.trim() !== '')
+      .join('\n');
+  const before = join(inOrder.filter((a) => a.entry.position === 'before_char'));
+  const after = join(
+    inOrder.filter((a) => a.entry.position !== 'before_char' && a.entry.position !== 'at_depth'),
+  );
+  const depthGroups = new Map<string, DepthInsertion>();
+  for (const a of inOrder) {
+    if (a.entry.position !== 'at_depth' || a.entry.content.trim() === '') continue;
+    const key = `${a.entry.depth}:${a.entry.role}`;
+    const existing = depthGroups.get(key);
+    depthGroups.set(key, {
+      depth: a.entry.depth,
+      role: a.entry.role,
+      content: existing === undefined ? a.entry.content : `${existing.content}\n${a.entry.content}`,
+    });
+  }
+  const roleOrder: WorldInfoRole[] = ['system', 'user', 'assistant'];
+  const atDepth = [...depthGroups.values()].sort(
+    (a, b) => a.depth - b.depth || roleOrder.indexOf(a.role) - roleOrder.indexOf(b.role),
+  );
+
+  return {
+    activated: inOrder,
+    before,
+    after,
+    atDepth,
+    decisions: book.entries.filter((e) => decisions.has(e.uid)).map((e) => decisions.get(e.uid)!),
+    timed: recordTimedEffects(timed, activated, input.chatLength),
+    tokens: usedTokens,
+    budget,
+    overflowed,
+  };
+}
+
+/** Sticky and cooldown start when an entry activates (an effect already running is not restarted). */
+function recordTimedEffects(
+  timed: TimedEffect[],
+  activated: readonly ActivatedEntry[],
+  chatLength: number,
+): TimedEffect[] {
+  const out = [...timed];
+  const has = (kind: TimedEffect['kind'], uid: number) => out.some((e) => e.kind === kind && e.uid === uid);
+  for (const { entry } of activated) {
+    if (entry.sticky > 0 && !has('sticky', entry.uid))
+      out.push({
+        kind: 'sticky',
+        uid: entry.uid,
+        start: chatLength,
+        end: chatLength + entry.sticky,
+        protected: false,
+      });
+    if (entry.cooldown > 0 && !has('cooldown', entry.uid))
+      out.push({
+        kind: 'cooldown',
+        uid: entry.uid,
+        start: chatLength,
+        end: chatLength + entry.cooldown,
+        protected: false,
+      });
+  }
+  return out.length > MAX_WI_TIMED_EFFECTS ? out.slice(out.length - MAX_WI_TIMED_EFFECTS) : out;
+}
+
+/** Inclusion groups (SillyTavern's `filterByInclusionGroups`): one winner per group and scan. */
+function filterGroups(
+  book: WorldInfoBook,
+  candidates: readonly Candidate[],
+  groupsWon: Set<string>,
+  seed: number,
+  pass: number,
+  lose: (c: Candidate, why: string) => void,
+): Candidate[] {
+  const removed = new Set<number>();
+  const groupNames = [...new Set(candidates.flatMap((c) => c.entry.groups))];
+  for (const group of groupNames) {
+    let members = candidates.filter((c) => c.entry.groups.includes(group) && !removed.has(c.entry.uid));
+    if (members.length === 0) continue;
+    const drop = (list: readonly Candidate[], why: string) => {
+      for (const c of list) {
+        removed.add(c.entry.uid);
+        lose(c, why);
+      }
+    };
+    if (groupsWon.has(group)) {
+      drop(members, `group "${group}" already has an entry from an earlier pass`);
+      continue;
+    }
+    if (members.some((c) => c.sticky)) {
+      drop(
+        members.filter((c) => !c.sticky),
+        `group "${group}": a sticky member wins`,
+      );
+      members = members.filter((c) => c.sticky);
+    }
+    const scoring = members.some((c) => c.entry.useGroupScoring ?? book.settings.groupScoring);
+    if (scoring && members.length > 1) {
+      const best = Math.max(...members.map((c) => c.score));
+      const low = members.filter(
+        (c) => (c.entry.useGroupScoring ?? book.settings.groupScoring) && c.score < best,
+      );
+      drop(low, `group "${group}": lower match score than ${best}`);
+      members = members.filter((c) => !low.includes(c));
+    }
+    groupsWon.add(group);
+    if (members.length === 1) continue;
+    const overrides = members.filter((c) => c.entry.groupOverride);
+    let winner: Candidate;
+    if (overrides.length > 0) {
+      winner = [...overrides].sort((a, b) => b.entry.order - a.entry.order || a.entry.uid - b.entry.uid)[0]!;
+      drop(
+        members.filter((c) => c !== winner),
+        `group "${group}": ${JSON.stringify(winner.entry.comment || `entry ${winner.entry.uid}`)} has priority`,
+      );
+      continue;
+    }
+    const total = members.reduce((sum, c) => sum + Math.max(0, c.entry.groupWeight), 0);
+    let roll = seededUnit(seed, GROUP_ROLL, pass, hashText(group)) * total;
+    winner = members[members.length - 1]!;
+    for (const c of members) {
+      roll -= Math.max(0, c.entry.groupWeight);
+      if (roll < 0) {
+        winner = c;
+        break;
+      }
+    }
+    drop(
+      members.filter((c) => c !== winner),
+      `group "${group}": lost the weighted roll`,
+    );
+  }
+  return candidates.filter((c) => !removed.has(c.entry.uid));
+}
+
+function hashText(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h | 0;
+}
