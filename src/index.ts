@@ -11,6 +11,7 @@ import { type EventTool, eventTools, publicState, type RunResult, runEvent } fro
 import { toStateValue } from './yare/python.ts';
 
 export * from './cartridge/index.ts';
+export { defineRules, type RulesObject } from './cartridge/js-rules/define.ts';
 export type { Diagnostic, SourcePlace } from './diagnostics.ts';
 export * as ledger from './ledger/index.ts';
 export * as llm from './llm/index.ts';
