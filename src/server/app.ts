@@ -8,6 +8,7 @@ import type { AppDeps } from './deps.ts';
 import { ApiError, errorBody } from './errors.ts';
 import { type AppEnv, RouteRegistry } from './openapi.ts';
 import { rateLimit } from './rate-limit.ts';
+import { registerAuthoringSchemaRoutes } from './routes/authoring-schemas.ts';
 import { registerCartridgeRoutes } from './routes/cartridges.ts';
 import { registerHistoryRoutes } from './routes/history.ts';
 import { registerPersonaRoutes } from './routes/personas.ts';
@@ -79,6 +80,7 @@ export function createApp(deps: AppDeps): BuiltApp {
   registerSaveRoutes(registry, deps);
   registerStateRoutes(registry, deps);
   registerSchemaRoutes(registry, deps);
+  registerAuthoringSchemaRoutes(registry, deps);
   registerStatelessRoutes(registry, deps);
   registerSettingsRoutes(registry, deps);
 

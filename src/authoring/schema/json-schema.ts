@@ -8,7 +8,6 @@ export function toJsonSchema(file: FileShape, id: string): Json {
   const definitions: Json = {};
   for (const [name, shape] of Object.entries(file.definitions)) definitions[name] = convert(shape);
   return {
-    $schema: 'http://json-schema.org/draft-07/schema#',
     $id: id,
     title: file.title,
     ...convert(file.root),

@@ -16,6 +16,7 @@ import { register as newCartridge } from './new.ts';
 import { register as pack } from './pack.ts';
 import { register as play } from './play.ts';
 import { register as runEvent } from './run-event.ts';
+import { register as schema } from './schema.ts';
 import { register as serve } from './serve.ts';
 import { register as session } from './session.ts';
 import { register as test } from './test.ts';
@@ -34,4 +35,5 @@ export const commandModules: ReadonlyArray<(program: Command) => void> = [
   test,
   newCartridge,
   pack,
+  schema,
 ];
