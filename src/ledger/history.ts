@@ -56,11 +56,17 @@ export type ReplayResult =
 export function replayLog(
   entries: ReadonlyArray<{ turn: unknown; gameTime?: unknown; events: unknown }>,
   policy: LedgerPolicy = DEFAULT_POLICY,
-  options: { readonly cartridgeTurn?: number } = {},
+  options: {
+    readonly cartridgeTurn?: number;
+    /** The world the entries apply to (a stored snapshot); empty when omitted. */
+    readonly base?: World;
+    /** Entries must have turns greater than this (the snapshot's turn); -1 when omitted. */
+    readonly afterTurn?: number;
+  } = {},
 ): ReplayResult {
-  let world = emptyWorld();
+  let world = options.base ?? emptyWorld();
   const log: LogEntry[] = [];
-  let lastTurn = -1;
+  let lastTurn = options.afterTurn ?? -1;
   for (let i = 0; i < entries.length; i++) {
     const raw = entries[i]!;
     const turn = raw.turn;

@@ -11,7 +11,8 @@ import {
   toWire,
   type World,
 } from '../ledger/index.ts';
-import type { LedgerEntry } from '../store/repository.ts';
+import { worldFromJson } from '../ledger/world-json.ts';
+import type { LedgerEntry, WorldBase } from '../store/repository.ts';
 
 export interface CartridgeLedger {
   readonly policy: LedgerPolicy;
@@ -38,12 +39,19 @@ export function cartridgeLedger(cartridge: Cartridge): CartridgeLedger {
 }
 
 /** Groups a branch's stored ledger rows into one log entry per turn (by depth), oldest first. */
-export function logEntries(rows: readonly LedgerEntry[]): Array<{ turn: number; events: unknown[] }> {
-  const out: Array<{ turn: number; events: unknown[] }> = [];
+export function logEntries(
+  rows: readonly LedgerEntry[],
+): Array<{ turn: number; gameTime?: string; events: unknown[] }> {
+  const out: Array<{ turn: number; gameTime?: string; events: unknown[] }> = [];
   for (const row of rows) {
     const last = out.at(-1);
     if (last !== undefined && last.turn === row.depth) last.events.push(row.event);
-    else out.push({ turn: row.depth, events: [row.event] });
+    else
+      out.push({
+        turn: row.depth,
+        ...(row.gameTime === undefined ? {} : { gameTime: row.gameTime }),
+        events: [row.event],
+      });
   }
   return out;
 }
@@ -59,7 +67,38 @@ export function worldFromRows(rows: readonly LedgerEntry[], policy: LedgerPolicy
     : { ok: false, turn: replay.turn, errors: replay.errors };
 }
 
-/** The world a turn record says it left, if it is a played turn's record. */
-export function recordedWorld(record: unknown): World | undefined {
-  return (record as { ledger?: { worldAfter?: World } } | null)?.ledger?.worldAfter;
+/**
+ * The world a stored base gives: its snapshot (checked field by field, since it is read back from the
+ * database) with the batches after it replayed and re-validated; from the empty world when there is none.
+ */
+export function worldFromBase(base: WorldBase, policy: LedgerPolicy): WorldResult {
+  let start: World | undefined;
+  if (base.snapshot !== null) {
+    const read = worldFromJson(base.snapshot.world);
+    if (!read.ok) {
+      const message = `the world snapshot at depth ${base.snapshot.depth} is not a world: ${read.message}`;
+      return {
+        ok: false,
+        turn: base.snapshot.depth,
+        errors: [{ index: -1, code: 'LEDGER_BAD_TYPE', message }],
+      };
+    }
+    start = read.world;
+  }
+  const replay = replayLog(
+    logEntries(base.entries),
+    policy,
+    start === undefined ? {} : { base: start, afterTurn: base.snapshot!.depth },
+  );
+  return replay.ok
+    ? { ok: true, world: replay.world, log: replay.log }
+    : { ok: false, turn: replay.turn, errors: replay.errors };
+}
+
+/** A played turn's record as the store keeps it: the world after the turn is left out (see world-cache.ts). */
+export function withoutWorld<R extends { readonly ledger?: unknown }>(record: R): R {
+  const ledger = record.ledger as { worldAfter?: unknown } | undefined;
+  if (ledger === undefined || !('worldAfter' in ledger)) return record;
+  const { worldAfter: _world, ...rest } = ledger;
+  return { ...record, ledger: rest };
 }

@@ -8,3 +8,14 @@ export const MAX_DRAWN_SEED = 2 ** 48 - 1;
 export const CARTRIDGE_CACHE_SIZE = 64;
 /** Characters of an author-mode event name. */
 export const MAX_EVENT_NAME_CHARS = 100;
+/** Worlds kept in memory per process, by turn id (a session's head is the one its next turn needs). */
+export const WORLD_CACHE_SIZE = 256;
+/**
+ * A turn stores a world snapshot once the ledger events written on its branch since the last snapshot
+ * reach 1/SNAPSHOT_REPLAY_RATIO of that snapshot's size (and at least MIN_SNAPSHOT_EVENT_CHARS): snapshot
+ * storage stays at about SNAPSHOT_REPLAY_RATIO × the events' own size per turn however big the world
+ * grows, and a cold read replays at most a quarter of the world's size in events.
+ */
+export const SNAPSHOT_REPLAY_RATIO = 4;
+/** Characters of ledger events between two snapshots on a branch, at least. */
+export const MIN_SNAPSHOT_EVENT_CHARS = 16 * 1024;

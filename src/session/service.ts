@@ -22,12 +22,19 @@ import { plainJson } from './canonical.ts';
 import { SessionError } from './errors.ts';
 import { InFlight } from './in-flight.ts';
 import { timeModels } from './instrument.ts';
-import { cartridgeLedger, recordedWorld, worldFromRows } from './ledger.ts';
+import { cartridgeLedger, type WorldResult, withoutWorld, worldFromBase } from './ledger.ts';
 import type { CartridgeLibrary, LoadedCartridge } from './library.ts';
 import { MAX_DRAWN_SEED, MAX_EVENT_NAME_CHARS, TURN_HISTORY_WINDOW } from './limits.ts';
 import { storyMessages } from './messages.ts';
 import { type AuthorEventRecord, type GenesisRecord, ledgerEventsOf, turnRecordOf } from './records.ts';
 import { cryptoSeeds, freshSeed, type SeedSource } from './seeds.ts';
+import {
+  type BranchWorld,
+  DEFAULT_SNAPSHOT_RULE,
+  type SnapshotRule,
+  snapshotDue,
+  WorldCache,
+} from './world-cache.ts';
 
 /** How a finished turn went, for metrics. */
 export type TurnOutcome =
@@ -61,6 +68,10 @@ export interface SessionServiceOptions {
   readonly turnLimits?: Partial<TurnLimits>;
   readonly observer?: SessionObserver;
   readonly newId?: () => string;
+  /** Worlds kept in memory by turn id (default WORLD_CACHE_SIZE; 0 reads every world from the store). */
+  readonly worldCacheSize?: number;
+  /** When a turn stores a world snapshot (default DEFAULT_SNAPSHOT_RULE; tests use small thresholds). */
+  readonly snapshotRule?: SnapshotRule;
 }
 
 export interface CreateSessionRequest {
@@ -114,8 +125,10 @@ export class SessionService {
   readonly #clock: () => number;
   readonly #monotonic: () => number;
   readonly #newId: () => string;
+  readonly #worlds: WorldCache;
 
   constructor(options: SessionServiceOptions) {
+    this.#worlds = new WorldCache(options.worldCacheSize);
     this.store = options.store;
     this.library = options.library;
     this.#options = options;
@@ -248,7 +261,7 @@ export class SessionService {
       const hydrated = await this.store.hydrate(sessionId, parentId, { messageWindow: TURN_HISTORY_WINDOW });
       if (hydrated === undefined) throw notFound(`turn ${parentId}`);
       const { cartridge } = await this.cartridgeOf(session);
-      const world = await this.#worldBefore(sessionId, parentId, cartridge, hydrated.turn.record);
+      const before = await this.#branchWorld(sessionId, parentId, cartridge);
       const persona = await this.persona(principalId, session.personaId);
       const baseModels = await this.#options.models(principalId);
       const observer = this.#options.observer;
@@ -293,7 +306,7 @@ export class SessionService {
               for await (const event of runTurn({
                 cartridge,
                 state: hydrated.state as GameState,
-                world,
+                world: before.world,
                 ledgerTurn: hydrated.turn.depth + 1,
                 messages: storyMessages(hydrated.messages),
                 ...('input' in request.turn
@@ -313,6 +326,13 @@ export class SessionService {
             }
             if (control.signal.aborted) throw service.#turnFailure(undefined, control.signal, timedOut);
             if (record === undefined) throw new SessionError('invalid', 'the turn ended without a record');
+            const ledgerEvents = ledgerEventsOf(record);
+            const after = nextBranchWorld(
+              before,
+              record.ledger.worldAfter,
+              ledgerEvents,
+              service.#options.snapshotRule ?? DEFAULT_SNAPSHOT_RULE,
+            );
             const appended = await service.store.appendTurn({
               id: turnId,
               sessionId,
@@ -321,9 +341,11 @@ export class SessionService {
               ...(request.idempotencyKey === undefined ? {} : { idempotencyKey: request.idempotencyKey }),
               input: record.input,
               narration: record.narration,
-              record: turnRecordOf(record),
+              record: withoutWorld(turnRecordOf(record)),
               state: record.stateAfter,
-              ledgerEvents: ledgerEventsOf(record),
+              ledgerEvents,
+              ...(record.ledger.gameTime === undefined ? {} : { ledgerGameTime: record.ledger.gameTime }),
+              ...(after.snapshot ? { worldSnapshot: after.entry.world } : {}),
               seed,
               createdAt: service.#clock(),
             });
@@ -346,6 +368,7 @@ export class SessionService {
               }
             }
             outcome = appended.replayed ? 'replayed' : 'committed';
+            if (!appended.replayed) service.#worlds.set(appended.turn.id, after.entry);
             return appended.turn;
           } catch (error) {
             outcome = outcomeOf(error);
@@ -373,6 +396,7 @@ export class SessionService {
       switch (error.kind) {
         case 'input':
         case 'interaction':
+        case 'reply': // offline: the engine answered the player instead of playing (details.kind says so)
           return new SessionError('invalid', error.message, { kind: error.kind });
         case 'model':
           return new SessionError('model', error.message);
@@ -467,32 +491,56 @@ export class SessionService {
   }
 
   /**
-   * The world before a turn on `parentId`: the parent's recorded world when it has one (every played
-   * turn does), else the replay of the branch's stored batches (genesis, author events).
+   * The world at a turn with its branch's snapshot bookkeeping: from memory when this process has it, else
+   * the store's nearest snapshot on the branch plus the batches after it (re-validated).
    */
-  async #worldBefore(
-    sessionId: string,
-    parentId: string,
-    cartridge: Cartridge,
-    parentRecord: unknown,
-  ): Promise<World> {
-    const recorded = recordedWorld(parentRecord);
-    if (recorded !== undefined) return recorded;
-    const rows = (await this.store.getLedgerLog(sessionId, parentId)) ?? [];
-    const replay = worldFromRows(rows, cartridgeLedger(cartridge).policy);
-    if (!replay.ok)
-      throw new SessionError('invalid', `the stored world ledger does not replay at turn ${replay.turn}`);
-    return replay.world;
+  async #branchWorld(sessionId: string, turnId: string, cartridge: Cartridge): Promise<BranchWorld> {
+    const loaded = await this.#loadWorld(sessionId, turnId, cartridge);
+    if (loaded === undefined) throw notFound(`turn ${turnId}`);
+    if (!loaded.result.ok)
+      throw new SessionError(
+        'invalid',
+        `the stored world ledger does not replay at turn ${loaded.result.turn}`,
+      );
+    return loaded.entry ?? { world: loaded.result.world, sinceSnapshotChars: 0, snapshotChars: 0 };
   }
 
-  /** The world ledger at a turn (the replay of its branch's batches). */
-  async worldAt(principalId: string, sessionId: string, turnId: string) {
+  async #loadWorld(
+    sessionId: string,
+    turnId: string,
+    cartridge: Cartridge,
+  ): Promise<{ depth: number | null; result: WorldResult; entry?: BranchWorld } | undefined> {
+    const cached = this.#worlds.get(turnId);
+    if (cached !== undefined)
+      return { depth: null, result: { ok: true, world: cached.world, log: [] }, entry: cached };
+    const base = await this.store.getWorldBase(sessionId, turnId);
+    if (base === undefined) return undefined;
+    const result = worldFromBase(base, cartridgeLedger(cartridge).policy);
+    if (!result.ok) return { depth: base.depth, result };
+    const entry: BranchWorld = {
+      world: result.world,
+      sinceSnapshotChars: base.eventChars,
+      snapshotChars: base.snapshot?.chars ?? 0,
+    };
+    this.#worlds.set(turnId, entry);
+    return { depth: base.depth, result, entry };
+  }
+
+  /**
+   * The world ledger at a turn: the nearest snapshot on its branch plus the batches after it, so the cost
+   * does not grow with the branch's depth. `result.log` holds only the replayed batches (the whole log is
+   * paged by `GET /ledger`).
+   */
+  async worldAt(
+    principalId: string,
+    sessionId: string,
+    turnId: string,
+  ): Promise<{ depth: number | null; result: WorldResult }> {
     const session = await this.getSession(principalId, sessionId);
-    const rows = await this.store.getLedgerLog(sessionId, turnId);
-    if (rows === undefined) throw notFound(`turn ${turnId}`);
     const { cartridge } = await this.cartridgeOf(session);
-    const ledger = cartridgeLedger(cartridge);
-    return { rows, result: worldFromRows(rows, ledger.policy) };
+    const loaded = await this.#loadWorld(sessionId, turnId, cartridge);
+    if (loaded === undefined) throw notFound(`turn ${turnId}`);
+    return { depth: loaded.depth, result: loaded.result };
   }
 
   /**
@@ -553,6 +601,11 @@ export class SessionService {
       seed,
       createdAt: this.#clock(),
     });
+    if (appended.ok && !appended.replayed) {
+      // A rule event by hand changes no world: the new turn's world is its parent's.
+      const parentWorld = this.#worlds.get(parentId);
+      if (parentWorld !== undefined) this.#worlds.set(appended.turn.id, parentWorld);
+    }
     if (!appended.ok) {
       if (appended.reason === 'conflict') {
         throw new SessionError('conflict', 'the session head moved meanwhile', {
@@ -603,4 +656,27 @@ export function storedTurnInput(input: JsonValue | null): TurnInput | undefined 
     return { interaction: record.interaction as unknown as InteractionInput };
   }
   return undefined;
+}
+
+/**
+ * The branch bookkeeping after a turn: its events count towards the next snapshot, and when they reach the
+ * snapshot rule's threshold this turn stores the world it leaves.
+ */
+function nextBranchWorld(
+  before: BranchWorld,
+  worldAfter: World,
+  events: readonly unknown[],
+  rule: SnapshotRule,
+): { entry: BranchWorld; snapshot: boolean } {
+  let chars = 0;
+  for (const event of events) chars += JSON.stringify(event)?.length ?? 0;
+  const since = before.sinceSnapshotChars + chars;
+  if (chars > 0 && snapshotDue(since, before.snapshotChars, rule)) {
+    const snapshotChars = JSON.stringify(worldAfter).length;
+    return { entry: { world: worldAfter, sinceSnapshotChars: 0, snapshotChars }, snapshot: true };
+  }
+  return {
+    entry: { world: worldAfter, sinceSnapshotChars: since, snapshotChars: before.snapshotChars },
+    snapshot: false,
+  };
 }

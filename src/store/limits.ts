@@ -32,3 +32,9 @@ export const MAX_SETTINGS_BYTES = 16 * 1024;
 export const MAX_BRANCH_TURNS = 1_000;
 /** Characters of turn content (state, record, input, narration) `getBranch` may read in one call. */
 export const MAX_BRANCH_CHARS = 64 * 1024 * 1024;
+/** UTF-8 bytes of one stored world snapshot (JSON text of a ledger World). */
+export const MAX_WORLD_SNAPSHOT_BYTES = 64 * 1024 * 1024;
+/** Turns of ledger events one `getLedgerPage` call returns at most. */
+export const MAX_LEDGER_PAGE_TURNS = 1_000;
+/** Characters of the story-clock stamp stored with a turn's ledger events (an ISO date-time is 20–30). */
+export const MAX_LEDGER_GAME_TIME_CHARS = 64;

@@ -18,10 +18,12 @@ import type {
   HydrateOptions,
   Hydrated,
   LedgerEntry,
+  LedgerPage,
   TurnMessage,
+  WorldBase,
 } from './repository.ts';
 import { type TurnMessageRow, toTurn, toTurnMessage } from './rows.ts';
-import { checkBranchChars, checkBranchTurns, checkMessageWindow } from './validate.ts';
+import { checkBranchChars, checkBranchTurns, checkLedgerPageTurns, checkMessageWindow } from './validate.ts';
 
 export async function getLineage(
   ctx: StoreContext,
@@ -90,6 +92,24 @@ interface LedgerLogRow {
   depth: number;
   position: number | null;
   event: string | null;
+  game_time: string | null;
+}
+
+function ledgerEntry(row: {
+  turn_id: string;
+  depth: number;
+  position: number;
+  event: string;
+  game_time: string | null;
+}): LedgerEntry {
+  const entry: LedgerEntry = {
+    turnId: row.turn_id,
+    depth: row.depth,
+    position: row.position,
+    event: decodeJson(row.event),
+  };
+  if (row.game_time !== null) entry.gameTime = row.game_time;
+  return entry;
 }
 
 export async function getLedgerLog(
@@ -104,14 +124,15 @@ export async function getLedgerLog(
       union all
       select t.id, t.parent_id, t.depth from turns t join lineage l on t.id = l.parent_id
     )
-    select l.id as turn_id, l.depth as depth, e.position as position, e.event as event
+    select l.id as turn_id, l.depth as depth, e.position as position, e.event as event,
+           e.game_time as game_time
       from lineage l left join ledger_events e on e.turn_id = l.id
       order by l.depth, e.position`.execute(ctx.db);
   if (rows.length === 0) return undefined;
   const log: LedgerEntry[] = [];
   for (const row of rows) {
     if (row.position === null || row.event === null) continue;
-    log.push({ turnId: row.turn_id, depth: row.depth, position: row.position, event: decodeJson(row.event) });
+    log.push(ledgerEntry({ ...row, position: row.position, event: row.event }));
   }
   return log;
 }
@@ -194,4 +215,103 @@ export async function hydrate(
     ledgerEvents,
     messagesComplete: first.depth === 0,
   };
+}
+
+interface WorldBaseRow {
+  turn_id: string;
+  depth: number;
+  snap: number;
+  world: string | null;
+  position: number | null;
+  event: string | null;
+  game_time: string | null;
+}
+
+/**
+ * One query: walk up from the turn while the current turn has no snapshot, then return the snapshot (if
+ * the walk found one) and the events of every walked turn below it. Snapshots are written often enough
+ * (see the session's snapshot rule) that the walk is bounded; on a branch with none it stops at genesis.
+ */
+export async function getWorldBase(
+  ctx: StoreContext,
+  sessionId: string,
+  turnId: string,
+): Promise<WorldBase | undefined> {
+  const { rows } = await sql<WorldBaseRow>`
+    with recursive chain(id, parent_id, depth, snap) as (
+      select t.id, t.parent_id, t.depth,
+             case when exists (select 1 from world_snapshots s where s.turn_id = t.id) then 1 else 0 end
+        from turns t where t.id = ${turnId} and t.session_id = ${sessionId}
+      union all
+      select t.id, t.parent_id, t.depth,
+             case when exists (select 1 from world_snapshots s where s.turn_id = t.id) then 1 else 0 end
+        from turns t join chain c on t.id = c.parent_id
+        where c.snap = 0
+    )
+    select c.id as turn_id, c.depth as depth, c.snap as snap, s.world as world, e.position as position,
+           e.event as event, e.game_time as game_time
+      from chain c
+      left join world_snapshots s on s.turn_id = c.id and c.snap = 1
+      left join ledger_events e on e.turn_id = c.id and c.snap = 0
+      order by c.depth, e.position`.execute(ctx.db);
+  if (rows.length === 0) return undefined;
+  let snapshot: WorldBase['snapshot'] = null;
+  const entries: LedgerEntry[] = [];
+  let eventChars = 0;
+  for (const row of rows) {
+    if (Number(row.snap) === 1 && row.world !== null) {
+      snapshot = {
+        turnId: row.turn_id,
+        depth: row.depth,
+        world: decodeJson(row.world),
+        chars: row.world.length,
+      };
+      continue;
+    }
+    if (row.position === null || row.event === null) continue;
+    eventChars += row.event.length;
+    entries.push(ledgerEntry({ ...row, position: row.position, event: row.event }));
+  }
+  return { snapshot, entries, eventChars, depth: rows[rows.length - 1]!.depth };
+}
+
+interface LedgerPageRow {
+  turn_id: string;
+  parent_id: string | null;
+  depth: number;
+  hops: number;
+  position: number | null;
+  event: string | null;
+  game_time: string | null;
+}
+
+/** The events of the `limit` turns ending at `turnId`: a bounded walk, whatever the branch's depth. */
+export async function getLedgerPage(
+  ctx: StoreContext,
+  sessionId: string,
+  turnId: string,
+  limit: number,
+): Promise<LedgerPage | undefined> {
+  const turns = checkLedgerPageTurns('getLedgerPage.limit', limit);
+  const { rows } = await sql<LedgerPageRow>`
+    with recursive lineage(id, parent_id, depth, hops) as (
+      select id, parent_id, depth, 1 from turns where id = ${turnId} and session_id = ${sessionId}
+      union all
+      select t.id, t.parent_id, t.depth, l.hops + 1 from turns t join lineage l on t.id = l.parent_id
+        where l.hops < ${turns}
+    )
+    select l.id as turn_id, l.parent_id as parent_id, l.depth as depth, l.hops as hops,
+           e.position as position, e.event as event, e.game_time as game_time
+      from lineage l left join ledger_events e on e.turn_id = l.id
+      order by l.depth, e.position`.execute(ctx.db);
+  const oldest = rows[0];
+  if (oldest === undefined) return undefined;
+  const entries: LedgerEntry[] = [];
+  let covered = 0;
+  for (const row of rows) covered = Math.max(covered, Number(row.hops));
+  for (const row of rows) {
+    if (row.position === null || row.event === null) continue;
+    entries.push(ledgerEntry({ ...row, position: row.position, event: row.event }));
+  }
+  return { entries, turns: covered, nextTurnId: oldest.parent_id };
 }

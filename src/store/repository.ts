@@ -45,6 +45,25 @@ export interface CartridgeSummary {
   versionCount: number;
 }
 
+/** A cartridge a principal may start: the operator's (offered to everyone) or the principal's own upload. */
+export interface OwnedCartridgeSummary extends CartridgeSummary {
+  owner: 'operator' | 'self';
+}
+
+/**
+ * How a principal may read a stored version: its `owner` (uploaded it) sees every file; a version the
+ * `operator` offers, or one a session of theirs plays (`player`), is shown as the Narrator sees it.
+ */
+export type CartridgeAccess = 'owner' | 'operator' | 'player';
+
+export type DeleteCartridgeResult =
+  | { ok: true; versionDeleted: boolean }
+  | Failure<'not-found'>
+  | { ok: false; reason: 'in-use'; sessions: number };
+
+/** A claim on an Idempotency-Key: won, or held by another request's turn. */
+export type ClaimResult = { claimed: true } | { claimed: false; turnId: string; claimedAt: number };
+
 export interface Persona {
   id: string;
   principalId: string;
@@ -137,6 +156,13 @@ export interface TurnContent {
   state: unknown;
   /** World-ledger events in the order they were applied; may be empty. */
   ledgerEvents?: readonly unknown[];
+  /**
+   * The world after this turn, kept as a snapshot (JSON the store does not interpret). Given on some turns
+   * only: the world at any turn is the nearest snapshot on its branch plus the ledger events after it.
+   */
+  worldSnapshot?: unknown;
+  /** The story clock the ledger batch was stamped with (kept beside its events, for exact replays). */
+  ledgerGameTime?: string;
   seed: number;
   createdAt: number;
 }
@@ -146,6 +172,30 @@ export interface LedgerEntry {
   depth: number;
   position: number;
   event: JsonValue;
+  /** The story clock the turn's batch was stamped with, when it had one. */
+  gameTime?: string;
+}
+
+/** What the world at a turn is built from: the nearest snapshot on its branch and the events after it. */
+export interface WorldBase {
+  /** The nearest snapshot at or above the turn, or null when the walk reached the genesis turn without one. */
+  snapshot: { turnId: string; depth: number; world: JsonValue; chars: number } | null;
+  /** Ledger events of the turns after the snapshot (from genesis when there is none) up to the turn, in order. */
+  entries: LedgerEntry[];
+  /** Characters of the stored events in `entries` (JSON text), for snapshot scheduling. */
+  eventChars: number;
+  /** The turn's depth. */
+  depth: number;
+}
+
+/** One page of a branch's ledger, newest turns first by page, events oldest first within it. */
+export interface LedgerPage {
+  /** Events of the page's turns, in order (turn depth, then position). */
+  entries: LedgerEntry[];
+  /** Turns the page covers (with or without events). */
+  turns: number;
+  /** The turn to ask for next (the parent of the page's oldest turn), or null when the page reached genesis. */
+  nextTurnId: string | null;
 }
 
 export interface Hydrated {
@@ -251,6 +301,24 @@ export interface Store {
   getCartridgeVersion(idOrHash: string): Promise<CartridgeVersion | undefined>;
   listCartridges(): Promise<CartridgeSummary[]>;
   listCartridgeVersions(name: string): Promise<CartridgeVersionSummary[]>;
+  /** Adds (or re-stamps as newest) an owner's entry for a stored version; owner '' is the operator. */
+  addCartridgeEntry(input: {
+    ownerId: string;
+    versionId: string;
+    name: string;
+    bytes: number;
+    createdAt?: number;
+  }): Promise<void>;
+  /** The newest version of `name` the principal may start: the operator's name wins over their own. */
+  resolveCartridgeName(principalId: string, name: string): Promise<string | undefined>;
+  /** The operator's cartridges and the principal's own, each name with its newest version. */
+  listOwnedCartridges(principalId: string): Promise<OwnedCartridgeSummary[]>;
+  listOwnedCartridgeVersions(principalId: string, name: string): Promise<CartridgeVersionSummary[]>;
+  cartridgeAccess(principalId: string, versionId: string): Promise<CartridgeAccess | undefined>;
+  /** Bytes and versions in the owner's entries (the storage quota counts these). */
+  cartridgeUsage(ownerId: string): Promise<{ bytes: number; versions: number }>;
+  /** Removes the owner's entry, and the version when nothing else refers to it. */
+  deleteCartridgeEntry(ownerId: string, versionId: string): Promise<DeleteCartridgeResult>;
 
   createPersona(input: {
     principalId: string;
@@ -287,6 +355,15 @@ export interface Store {
   appendTurn(input: AppendTurnInput): Promise<AppendTurnResult>;
   getTurn(sessionId: string, turnId: string): Promise<Turn | undefined>;
   findTurnByIdempotencyKey(sessionId: string, key: string): Promise<Turn | undefined>;
+  /** Claims the key for `turnId` before the turn runs; a claim older than `staleBefore` may be taken over. */
+  claimIdempotencyKey(input: {
+    sessionId: string;
+    key: string;
+    turnId: string;
+    claimedAt: number;
+    staleBefore: number;
+  }): Promise<ClaimResult>;
+  releaseIdempotencyKey(sessionId: string, key: string, turnId: string): Promise<void>;
   /** The turn's children (swipes), by sibling index. */
   listChildren(sessionId: string, turnId: string): Promise<TurnMessage[]>;
   /** The branch from the genesis turn to `turnId`, in one query. */
@@ -298,6 +375,10 @@ export interface Store {
   getBranch(sessionId: string, turnId: string, options: BranchOptions): Promise<Branch | undefined>;
   /** Every ledger event on the branch ending at `turnId`, in order, in one query. */
   getLedgerLog(sessionId: string, turnId: string): Promise<LedgerEntry[] | undefined>;
+  /** What the world at `turnId` is built from, in one query: the nearest snapshot and the events after it. */
+  getWorldBase(sessionId: string, turnId: string): Promise<WorldBase | undefined>;
+  /** The ledger events of the `limit` turns ending at `turnId` (1 to MAX_LEDGER_PAGE_TURNS), in one query. */
+  getLedgerPage(sessionId: string, turnId: string, limit: number): Promise<LedgerPage | undefined>;
   /** State, record and recent history of a turn in a constant number of queries, whatever its depth. */
   hydrate(sessionId: string, turnId: string, options?: HydrateOptions): Promise<Hydrated | undefined>;
   /** Undo / jump: point the head at any turn of the session. */

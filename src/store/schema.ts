@@ -84,6 +84,8 @@ export interface LedgerEventsTable {
   session_id: string;
   position: number;
   event: string;
+  /** The story clock the turn's batch was stamped with (migration 0004); null when it had none. */
+  game_time: string | null;
 }
 
 export interface SavesTable {
@@ -118,6 +120,13 @@ export interface TurnClaimsTable {
   claimed_at: number;
 }
 
+/** The world after a turn, kept for some turns of each branch (see migration 0004). */
+export interface WorldSnapshotsTable {
+  turn_id: string;
+  session_id: string;
+  world: string;
+}
+
 export interface Database {
   store_migrations: StoreMigrationsTable;
   principals: PrincipalsTable;
@@ -132,4 +141,5 @@ export interface Database {
   model_settings: ModelSettingsTable;
   cartridge_entries: CartridgeEntriesTable;
   turn_claims: TurnClaimsTable;
+  world_snapshots: WorldSnapshotsTable;
 }

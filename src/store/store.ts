@@ -16,13 +16,23 @@ import {
   listCartridgeVersions,
   putCartridgeVersion,
 } from './cartridges.ts';
+import {
+  addCartridgeEntry,
+  cartridgeAccess,
+  cartridgeUsage,
+  deleteCartridgeEntry,
+  listOwnedCartridges,
+  listOwnedCartridgeVersions,
+  resolveCartridgeName,
+} from './cartridge-entries.ts';
 import type { StoreContext } from './context.ts';
-import { getBranch, getLedgerLog, getLineage, hydrate } from './lineage.ts';
+import { getBranch, getLedgerLog, getLedgerPage, getLineage, getWorldBase, hydrate } from './lineage.ts';
 import { getModelSettings, putModelSettings } from './model-settings.ts';
 import { createPersona, deletePersona, getPersona, listPersonas, updatePersona } from './personas.ts';
 import type { Store } from './repository.ts';
 import { createSave, deleteSave, getSave, listSaves, renameSave } from './saves.ts';
 import { createSession, deleteSession, getSession, listSessions, renameSession } from './sessions.ts';
+import { claimIdempotencyKey, releaseIdempotencyKey } from './turn-claims.ts';
 import { appendTurn, findTurnByIdempotencyKey, getTurn, listChildren, listTree, setHead } from './turns.ts';
 
 export function createStore(ctx: StoreContext, close: () => Promise<void>): Store {
@@ -48,6 +58,13 @@ export function createStore(ctx: StoreContext, close: () => Promise<void>): Stor
     getCartridgeVersion: (idOrHash) => getCartridgeVersion(ctx, idOrHash),
     listCartridges: () => listCartridges(ctx),
     listCartridgeVersions: (name) => listCartridgeVersions(ctx, name),
+    addCartridgeEntry: (input) => addCartridgeEntry(ctx, input),
+    resolveCartridgeName: (principalId, name) => resolveCartridgeName(ctx, principalId, name),
+    listOwnedCartridges: (principalId) => listOwnedCartridges(ctx, principalId),
+    listOwnedCartridgeVersions: (principalId, name) => listOwnedCartridgeVersions(ctx, principalId, name),
+    cartridgeAccess: (principalId, versionId) => cartridgeAccess(ctx, principalId, versionId),
+    cartridgeUsage: (ownerId) => cartridgeUsage(ctx, ownerId),
+    deleteCartridgeEntry: (ownerId, versionId) => deleteCartridgeEntry(ctx, ownerId, versionId),
 
     createPersona: (input) => createPersona(ctx, input),
     getPersona: (id, principalId) => getPersona(ctx, id, principalId),
@@ -65,10 +82,14 @@ export function createStore(ctx: StoreContext, close: () => Promise<void>): Stor
     appendTurn: (input) => appendTurn(ctx, input),
     getTurn: (sessionId, turnId) => getTurn(ctx, sessionId, turnId),
     findTurnByIdempotencyKey: (sessionId, key) => findTurnByIdempotencyKey(ctx, sessionId, key),
+    claimIdempotencyKey: (input) => claimIdempotencyKey(ctx, input),
+    releaseIdempotencyKey: (sessionId, key, turnId) => releaseIdempotencyKey(ctx, sessionId, key, turnId),
     listChildren: (sessionId, turnId) => listChildren(ctx, sessionId, turnId),
     getLineage: (sessionId, turnId) => getLineage(ctx, sessionId, turnId),
     getBranch: (sessionId, turnId, options) => getBranch(ctx, sessionId, turnId, options),
     getLedgerLog: (sessionId, turnId) => getLedgerLog(ctx, sessionId, turnId),
+    getWorldBase: (sessionId, turnId) => getWorldBase(ctx, sessionId, turnId),
+    getLedgerPage: (sessionId, turnId, limit) => getLedgerPage(ctx, sessionId, turnId, limit),
     hydrate: (sessionId, turnId, options) => hydrate(ctx, sessionId, turnId, options),
     setHead: (sessionId, turnId, options) => setHead(ctx, sessionId, turnId, options),
     listTree: (sessionId) => listTree(ctx, sessionId),

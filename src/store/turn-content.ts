@@ -6,9 +6,11 @@ import {
   MAX_INPUT_BYTES,
   MAX_LEDGER_EVENT_BYTES,
   MAX_LEDGER_EVENTS_PER_TURN,
+  MAX_LEDGER_GAME_TIME_CHARS,
   MAX_NARRATION_BYTES,
   MAX_RECORD_BYTES,
   MAX_STATE_BYTES,
+  MAX_WORLD_SNAPSHOT_BYTES,
 } from './limits.ts';
 import type { TurnContent } from './repository.ts';
 import { checkSeed, checkTimestamp } from './validate.ts';
@@ -21,6 +23,9 @@ export interface EncodedTurnContent {
   seed: number;
   created_at: number;
   ledgerEvents: string[];
+  /** JSON text of the world snapshot, when the caller gave one. */
+  worldSnapshot: string | null;
+  ledgerGameTime: string | null;
 }
 
 export function encodeTurnContent(place: string, content: TurnContent): EncodedTurnContent {
@@ -48,5 +53,26 @@ export function encodeTurnContent(place: string, content: TurnContent): EncodedT
     ledgerEvents: events.map((event, i) =>
       encodeJson(`${place}.ledgerEvents[${i}]`, event, MAX_LEDGER_EVENT_BYTES, 'MAX_LEDGER_EVENT_BYTES'),
     ),
+    ledgerGameTime: checkGameTime(`${place}.ledgerGameTime`, content.ledgerGameTime),
+    worldSnapshot:
+      content.worldSnapshot === undefined
+        ? null
+        : encodeJson(
+            `${place}.worldSnapshot`,
+            content.worldSnapshot,
+            MAX_WORLD_SNAPSHOT_BYTES,
+            'MAX_WORLD_SNAPSHOT_BYTES',
+          ),
   };
+}
+
+function checkGameTime(place: string, value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') throw new StoreInputError(place, 'must be a string');
+  if (value.length > MAX_LEDGER_GAME_TIME_CHARS)
+    throw new StoreInputError(
+      place,
+      `is ${value.length} characters, over the limit MAX_LEDGER_GAME_TIME_CHARS = ${MAX_LEDGER_GAME_TIME_CHARS}`,
+    );
+  return value;
 }

@@ -35,6 +35,8 @@ export async function insertTurn(
   trx: Kysely<Database>,
   row: TurnRow,
   ledgerEvents: readonly string[],
+  worldSnapshot: string | null = null,
+  gameTime: string | null = null,
 ): Promise<void> {
   const { record, state, ...turn } = row;
   await trx.insertInto('turns').values(turn).execute();
@@ -48,8 +50,16 @@ export async function insertTurn(
           session_id: row.session_id,
           position,
           event,
+          // Only when set: the column exists from migration 0004 on.
+          ...(gameTime === null ? {} : { game_time: gameTime }),
         })),
       )
+      .execute();
+  }
+  if (worldSnapshot !== null) {
+    await trx
+      .insertInto('world_snapshots')
+      .values({ turn_id: row.id, session_id: row.session_id, world: worldSnapshot })
       .execute();
   }
 }

@@ -61,7 +61,7 @@ export async function appendTurn(ctx: StoreContext, input: AppendTurnInput): Pro
         content,
         key,
       );
-      await insertTurn(trx, row, content.ledgerEvents);
+      await insertTurn(trx, row, content.ledgerEvents, content.worldSnapshot, content.ledgerGameTime);
       await trx
         .updateTable('sessions')
         .set({

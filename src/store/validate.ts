@@ -4,6 +4,7 @@ import { StoreInputError } from './errors.ts';
 import {
   MAX_BRANCH_CHARS,
   MAX_BRANCH_TURNS,
+  MAX_LEDGER_PAGE_TURNS,
   MAX_IDEMPOTENCY_KEY_LENGTH,
   MAX_MESSAGE_WINDOW,
   MAX_NAME_LENGTH,
@@ -98,6 +99,10 @@ export function checkMessageWindow(place: string, value: unknown): number {
 
 export function checkBranchTurns(place: string, value: unknown): number {
   return checkCount(place, value, MAX_BRANCH_TURNS, 'MAX_BRANCH_TURNS');
+}
+
+export function checkLedgerPageTurns(place: string, value: unknown): number {
+  return checkCount(place, value, MAX_LEDGER_PAGE_TURNS, 'MAX_LEDGER_PAGE_TURNS');
 }
 
 export function checkBranchChars(place: string, value: unknown): number {

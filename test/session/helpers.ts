@@ -5,7 +5,11 @@ import { resolve } from 'node:path';
 import type { ModelSet } from '../../src/llm/types.ts';
 import { CartridgeLibrary } from '../../src/session/library.ts';
 import { countingSeeds } from '../../src/session/seeds.ts';
-import { type SessionObserver, SessionService } from '../../src/session/service.ts';
+import {
+  type SessionObserver,
+  SessionService,
+  type SessionServiceOptions,
+} from '../../src/session/service.ts';
 import type { CartridgeVersion, Principal, Store } from '../../src/store/repository.ts';
 import { ROOT } from '../turn/helpers.ts';
 
@@ -21,7 +25,11 @@ export interface Fixture {
 
 export async function fixture(
   store: Store,
-  options: { models?: () => ModelSet | null; observer?: SessionObserver } = {},
+  options: {
+    models?: () => ModelSet | null;
+    observer?: SessionObserver;
+    service?: Partial<SessionServiceOptions>;
+  } = {},
 ): Promise<Fixture> {
   const library = new CartridgeLibrary(store);
   const registered = await library.registerFolder(LANTERNMERE_DIR);
@@ -32,6 +40,7 @@ export async function fixture(
     models: options.models ?? (() => null),
     seeds: countingSeeds(100),
     ...(options.observer ? { observer: options.observer } : {}),
+    ...options.service,
   });
   const principal = await store.createPrincipal({ name: 'player' });
   return { store, library, service, principal, version: registered.version };

@@ -63,18 +63,13 @@ describe('world ledger through sessions', () => {
     const first = await f.service.playTurn(f.principal.id, session.id, { turn: { input: 'I look around' } });
     expect((first.turn.record as { ledger: { status: string } }).ledger.status).toBe('applied');
     const second = await f.service.playTurn(f.principal.id, session.id, { turn: { input: 'I greet her' } });
-    const ledger = (
-      second.turn.record as {
-        ledger: {
-          status: string;
-          turn: number;
-          worldAfter: { entities: Record<string, { status?: string }> };
-        };
-      }
-    ).ledger;
+    const ledger = (second.turn.record as { ledger: { status: string; turn: number } }).ledger;
     expect(ledger.status).toBe('applied');
     expect(ledger.turn).toBe(2);
-    expect(ledger.worldAfter.entities.hesk?.status).toBe('wary');
+    // The stored record keeps the batch, not the world; the world is read at the turn.
+    expect('worldAfter' in ledger).toBe(false);
+    const world = await f.service.worldAt(f.principal.id, session.id, second.turn.id);
+    expect(world.result.ok && world.result.world.entities.hesk?.status).toBe('wary');
 
     const branch = await f.service.playTurn(f.principal.id, session.id, {
       parentId: genesis.id,

@@ -19,6 +19,7 @@ import {
   MAX_NARRATION_BYTES,
   MAX_PERSONA_BYTES,
   MAX_RECORD_BYTES,
+  MAX_WORLD_SNAPSHOT_BYTES,
 } from '../../src/store/limits.ts';
 import { checkMigrationList } from '../../src/store/migrate.ts';
 import { MIGRATIONS } from '../../src/store/migrations/index.ts';
@@ -42,6 +43,7 @@ describe('turn content limits', () => {
     ['MAX_INPUT_BYTES', MAX_INPUT_BYTES, (n) => ({ input: jsonOfBytes(n) })],
     ['MAX_NARRATION_BYTES', MAX_NARRATION_BYTES, (n) => ({ narration: 'x'.repeat(n) })],
     ['MAX_LEDGER_EVENT_BYTES', MAX_LEDGER_EVENT_BYTES, (n) => ({ ledgerEvents: [{}, jsonOfBytes(n)] })],
+    ['MAX_WORLD_SNAPSHOT_BYTES', MAX_WORLD_SNAPSHOT_BYTES, (n) => ({ worldSnapshot: jsonOfBytes(n) })],
   ];
   for (const [name, limit, make] of cases) {
     it(`${name}: ${limit} bytes pass, ${limit + 1} fail with the limit named`, () => {

@@ -10,6 +10,7 @@ import type { Store } from '../../src/store/repository.ts';
 import { content, seedSession } from './fixtures.ts';
 import { postgresHarness, probePostgres, testPgUrl } from './harness.ts';
 import { repositorySuite } from './repository-suite.ts';
+import { worldStorageSuite } from './world-storage-suite.ts';
 
 const url = testPgUrl();
 const unreachable = await probePostgres(url);
@@ -29,6 +30,10 @@ if (unreachable !== null && process.env.CI) {
 } else {
   describe('PostgreSQL store: repository suite', () => {
     repositorySuite(postgresHarness(url));
+  });
+
+  describe('PostgreSQL store: world storage', () => {
+    worldStorageSuite(postgresHarness(url));
   });
 
   describe('PostgreSQL store: several processes on one database', () => {

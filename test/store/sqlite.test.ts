@@ -6,9 +6,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open.ts';
 import { sqliteHarness } from './harness.ts';
 import { repositorySuite } from './repository-suite.ts';
+import { worldStorageSuite } from './world-storage-suite.ts';
 
 describe('SQLite store: repository suite', () => {
   repositorySuite(sqliteHarness());
+});
+
+describe('SQLite store: world storage', () => {
+  worldStorageSuite(sqliteHarness());
 });
 
 describe('SQLite store: files', () => {

@@ -176,7 +176,7 @@ async function show(sessionId: string, options: ShowOptions, env: NodeJS.Process
       if (isSessionError(error)) throw new ShowError(`--turn ${options.turn}: ${error.message}`);
       throw error;
     }
-    const depth = found.rows.at(-1)?.depth ?? 0;
+    const depth = found.depth ?? 0;
     const turn = await store.getTurn(sessionId, turnId);
     if (!found.result.ok) {
       const reasons = found.result.errors.map((e) => `${e.code}: ${e.message}`).join('; ');

@@ -1,7 +1,8 @@
 import { init } from './0001_init.ts';
 import { modelSettings } from './0002_model_settings.ts';
 import { ownersAndClaims } from './0003_owners_and_claims.ts';
+import { worldSnapshots } from './0004_world_snapshots.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in order. Append only. */
-export const MIGRATIONS: readonly Migration[] = [init, modelSettings, ownersAndClaims];
+export const MIGRATIONS: readonly Migration[] = [init, modelSettings, ownersAndClaims, worldSnapshots];

@@ -1,0 +1,71 @@
+// The world at a turn, without the world in the turn's record. A record keeps only its batch; the world at
+// a turn is read from memory when this process played or read that turn recently, else built from the
+// store's nearest snapshot on the branch plus the batches after it (re-validated, as any stored ledger).
+// Worlds are immutable values and turns never change, so a cached world is never stale.
+
+import type { World } from '../ledger/index.ts';
+import { MIN_SNAPSHOT_EVENT_CHARS, SNAPSHOT_REPLAY_RATIO, WORLD_CACHE_SIZE } from './limits.ts';
+
+/** A branch's world at one turn, with what the snapshot rule needs to know about the branch above it. */
+export interface BranchWorld {
+  readonly world: World;
+  /** Characters of ledger events stored on the branch since its last snapshot (or since genesis). */
+  readonly sinceSnapshotChars: number;
+  /** Characters of that snapshot (0 when there is none). */
+  readonly snapshotChars: number;
+}
+
+/** When a turn stores a snapshot (the defaults are SNAPSHOT_REPLAY_RATIO and MIN_SNAPSHOT_EVENT_CHARS). */
+export interface SnapshotRule {
+  readonly ratio: number;
+  readonly minEventChars: number;
+}
+
+export const DEFAULT_SNAPSHOT_RULE: SnapshotRule = {
+  ratio: SNAPSHOT_REPLAY_RATIO,
+  minEventChars: MIN_SNAPSHOT_EVENT_CHARS,
+};
+
+/** Whether the turn that brings the branch to `sinceSnapshotChars` should store a snapshot. */
+export function snapshotDue(
+  sinceSnapshotChars: number,
+  snapshotChars: number,
+  rule: SnapshotRule = DEFAULT_SNAPSHOT_RULE,
+): boolean {
+  return sinceSnapshotChars >= Math.max(rule.minEventChars, Math.ceil(snapshotChars / rule.ratio));
+}
+
+/** Least recently used worlds by turn id. */
+export class WorldCache {
+  readonly #entries = new Map<string, BranchWorld>();
+  readonly #size: number;
+
+  constructor(size = WORLD_CACHE_SIZE) {
+    if (!Number.isSafeInteger(size) || size < 0)
+      throw new RangeError(`world cache size must be an integer ≥ 0`);
+    this.#size = size;
+  }
+
+  get(turnId: string): BranchWorld | undefined {
+    const entry = this.#entries.get(turnId);
+    if (entry === undefined) return undefined;
+    this.#entries.delete(turnId);
+    this.#entries.set(turnId, entry);
+    return entry;
+  }
+
+  set(turnId: string, entry: BranchWorld): void {
+    if (this.#size === 0) return;
+    this.#entries.delete(turnId);
+    this.#entries.set(turnId, entry);
+    while (this.#entries.size > this.#size) {
+      const oldest = this.#entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.#entries.delete(oldest);
+    }
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}
