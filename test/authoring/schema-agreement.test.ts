@@ -71,7 +71,7 @@ function companions(action: string, key: string): string[] {
   if (action === 'branch') return key === 'conditions' ? [] : ['if', 'steps'];
   if (action === 'list_remove') return key === 'var' ? ['var', 'index'] : ['var'];
   if (action === 'list_push') return ['var', 'item'];
-  return STEP_SHAPES[action]!.required ?? [];
+  return [...(STEP_SHAPES[action]!.required ?? [])];
 }
 
 function stepText(action: string, keys: string[]): string {
