@@ -18,6 +18,7 @@ import { openStore } from '../store/open.ts';
 import type { Store } from '../store/repository.ts';
 import { createApp } from './app.ts';
 import { type AuthConfig, installApiKeys, isLoopbackHostName, localPrincipal } from './auth.ts';
+import { CartridgeChecker } from './cartridge-checker.ts';
 import type { AppDeps } from './deps.ts';
 import {
   HEADERS_TIMEOUT_MS,
@@ -91,6 +92,28 @@ export function checkBindRule(host: string, keyCount: number): void {
   }
 }
 
+/** A listen failure the operator can fix, said as such; anything else unchanged. */
+function listenRefusal(error: Error, host: string, port: number): Error {
+  const where = `${host}:${port}`;
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'EADDRINUSE':
+      return new StartRefused(
+        `cannot listen on ${where}: the port is already in use (another mnesos serve?). ` +
+          'Stop that process, or choose another port with --port (0 picks a free one).',
+      );
+    case 'EACCES':
+      return new StartRefused(
+        `cannot listen on ${where}: permission denied (ports below 1024 need privileges). Choose another with --port.`,
+      );
+    case 'EADDRNOTAVAIL':
+      return new StartRefused(
+        `cannot listen on ${where}: ${host} is not an address of this machine. Choose another with --host.`,
+      );
+    default:
+      return error;
+  }
+}
+
 function serverModels(options: StartOptions): ServerModels {
   if (options.modelConfig !== undefined && options.models !== undefined) {
     throw new StartRefused('give the server either modelConfig or models, not both');
@@ -141,9 +164,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       observer: metrics.observer(),
       ...(options.seeds ? { seeds: options.seeds } : {}),
     });
+    const checker = new CartridgeChecker();
     const deps: AppDeps = {
       store,
       library,
+      checker,
       service,
       auth,
       limits,
@@ -164,7 +189,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         },
         () => resolvePromise(s as Server),
       ) as Server;
-      s.once('error', reject);
+      s.once('error', (error) => reject(listenRefusal(error, host, options.port ?? DEFAULT_PORT)));
     });
     const address = listening.address() as AddressInfo;
     const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -178,6 +203,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
           listening.close(() => done());
           listening.closeAllConnections();
         });
+        await checker.close();
         if (ownStore) await store.close();
       },
     };

@@ -60,8 +60,23 @@ export interface OpenStoreOptions {
   poolSize?: number;
 }
 
+/**
+ * The database could not be opened for a reason its operator can fix: a bad URL, a server that is not
+ * there, a wrong password, a missing database, a folder that cannot hold the SQLite file. The message
+ * names the database (never its password) and what to do; the CLI prints it without a stack trace.
+ */
+export class StoreOpenError extends Error {
+  override readonly name = 'StoreOpenError';
+}
+
 export async function openStore(url?: string, options: OpenStoreOptions = {}): Promise<Store> {
-  const target = parseDatabaseUrl(url);
+  let target: DatabaseTarget;
+  try {
+    target = parseDatabaseUrl(url);
+  } catch (error) {
+    if (error instanceof StoreInputError) throw new StoreOpenError(error.message, { cause: error });
+    throw error;
+  }
   const log = options.onQuery && queryLogger(options.onQuery);
   const db =
     target.kind === 'sqlite'
@@ -79,9 +94,57 @@ export async function openStore(url?: string, options: OpenStoreOptions = {}): P
     await migrate(db, dialect, options.migrations ?? MIGRATIONS, ctx.now());
   } catch (error) {
     await db.destroy();
-    throw error;
+    throw target.kind === 'postgres'
+      ? (postgresOpenError(error, target.url) ?? error)
+      : sqliteOpenError(error, target.path);
   }
   return createStore(ctx, () => db.destroy());
+}
+
+/** The URL as it may be shown: user, host, port and database, never the password. */
+export function describePostgresUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const user = parsed.username === '' ? '' : `${decodeURIComponent(parsed.username)}@`;
+    return `postgres://${user}${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`;
+  } catch {
+    return 'the PostgreSQL URL given';
+  }
+}
+
+const WHERE_URL = 'Check --db or MNESOS_DATABASE_URL.';
+
+/** A StoreOpenError for the connection failures an operator can fix; undefined for anything else. */
+export function postgresOpenError(error: unknown, url: string): StoreOpenError | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  const at = describePostgresUrl(url);
+  const say = (text: string) => new StoreOpenError(`PostgreSQL at ${at}: ${text}`, { cause: error });
+  switch (code) {
+    case 'ECONNREFUSED':
+      return say(`connection refused: is the server running and listening on that port? ${WHERE_URL}`);
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return say(`unknown host. ${WHERE_URL}`);
+    case 'ETIMEDOUT':
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return say(`the server cannot be reached (${code}). ${WHERE_URL}`);
+    case 'ECONNRESET':
+      return say(`the server closed the connection (does it expect TLS? add ?sslmode=require). ${WHERE_URL}`);
+    case '28P01':
+      return say(`the password was refused for that user. ${WHERE_URL}`);
+    case '28000':
+      return say(`the server refused that user or this client's address (pg_hba.conf). ${WHERE_URL}`);
+    case '3D000':
+      return say(
+        `the database does not exist. Create it (createdb ${at.split('/').pop() ?? ''}) or name another. ${WHERE_URL}`,
+      );
+    default:
+      // No password given where the server asks for one: pg says so in a message, without a code.
+      if (error instanceof Error && /password must be a string|password authentication/i.test(error.message))
+        return say(`the server wants a password and the URL gives none that works. ${WHERE_URL}`);
+      return undefined;
+  }
 }
 
 function queryLogger(onQuery: (sql: string) => void): (event: LogEvent) => void {
@@ -90,15 +153,45 @@ function queryLogger(onQuery: (sql: string) => void): (event: LogEvent) => void 
   };
 }
 
+/** Why a SQLite file cannot be used, in the operator's terms, by the error code the file system or SQLite gave. */
+const SQLITE_OPEN_HINTS: Readonly<Record<string, string>> = {
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EEXIST: 'a part of the path is a file, not a folder',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  SQLITE_CANTOPEN: 'the file cannot be opened (is its folder writable?)',
+  SQLITE_READONLY: 'the file or its folder is read-only',
+  SQLITE_PERM: 'permission denied',
+  SQLITE_NOTADB: 'the file is not a SQLite database',
+  SQLITE_CORRUPT: 'the file is damaged',
+};
+
+function sqliteOpenError(error: unknown, path: string): unknown {
+  const code = String((error as { code?: unknown } | null)?.code ?? '');
+  const hint = SQLITE_OPEN_HINTS[code];
+  if (hint === undefined) return error;
+  return new StoreOpenError(
+    `cannot use the SQLite database ${path}: ${hint}. Choose another path with --db (or MNESOS_DATABASE_URL).`,
+    { cause: error },
+  );
+}
+
 function openSqlite(path: string): Sqlite.Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const database = new Sqlite(path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
-  // WAL: readers never block the writer. synchronous=NORMAL in WAL keeps every transaction atomic across
-  // a process crash (kill -9); only an OS crash or power loss can drop the last commits, never half of one.
-  database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = NORMAL');
-  database.pragma('foreign_keys = ON');
-  return database;
+  let database: Sqlite.Database | undefined;
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    database = new Sqlite(path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
+    // WAL: readers never block the writer. synchronous=NORMAL in WAL keeps every transaction atomic across
+    // a process crash (kill -9); only an OS crash or power loss can drop the last commits, never half of one.
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = NORMAL');
+    database.pragma('foreign_keys = ON');
+    return database;
+  } catch (error) {
+    database?.close();
+    throw sqliteOpenError(error, path);
+  }
 }
 
 /** PostgreSQL returns BIGINT (INT8, oid 20) as text; every BIGINT here is a millisecond time, seed or count. */

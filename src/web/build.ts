@@ -1,40 +1,63 @@
 // Builds the web client with Vite into dist/web (or another folder), and tells whether a build is stale.
-// `tsx src/web/build.ts --if-needed` is what `npm start` runs before serving. dist/ is git-ignored and
-// outside the lint and type-check globs, so a built bundle never trips them.
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+// `node bin/build.mjs --if-needed` (what `npm start` runs) uses both. A build is stale when any file the
+// client is built from is newer than it: the files are found by following the client's imports from
+// index.html, so constants it bundles from elsewhere (src/turn/limits.ts, src/store/limits.ts, …) count.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from '../project-root.ts';
 
-export const WEB_ROOT = fileURLToPath(new URL('.', import.meta.url));
-export const WEB_DIST = join(WEB_ROOT, '..', '..', 'dist', 'web');
+export const WEB_ROOT = join(PROJECT_ROOT, 'src', 'web');
+export const WEB_DIST = join(PROJECT_ROOT, 'dist', 'web');
 const CONFIG_FILE = join(WEB_ROOT, 'vite.config.ts');
+const ENTRY = join(WEB_ROOT, 'index.html');
 
-/** Newest modification time of the client's sources (its own files and the shared code it imports). */
-function newestSource(): number {
-  const folders = [WEB_ROOT, join(WEB_ROOT, '..', 'ledger')];
-  let newest = 0;
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (entry.name !== 'node_modules') walk(path);
-      } else if (/\.(tsx?|css|html)$/.test(entry.name)) {
-        newest = Math.max(newest, statSync(path).mtimeMs);
-      }
-    }
-  };
-  for (const folder of folders) if (existsSync(folder)) walk(folder);
-  return newest;
+// A relative module specifier after `from`, `import`, `import(` or an HTML `src=`/`href=`. One quoted string
+// per match, no nested quantifiers: linear in the file's length.
+const SPECIFIER = /(?:\bfrom|\bimport|\bsrc=|\bhref=)\s*\(?\s*["'](\.{1,2}\/[^"'\n]*)["']/g;
+const TYPE_ONLY = /^\s*(?:import|export)\s+type\s/;
+const RESOLVE_SUFFIXES = ['', '.ts', '.tsx', '/index.ts', '/index.tsx'];
+
+function resolveSpecifier(fromFile: string, specifier: string): string | undefined {
+  const base = resolve(dirname(fromFile), specifier.split('?')[0]!);
+  for (const suffix of RESOLVE_SUFFIXES) {
+    const candidate = base + suffix;
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  }
+  return undefined;
 }
 
-/** True when `outDir` has no build, or one older than the sources. */
+/** Every file the client is built from: index.html, the Vite config, and all they reach by relative imports. */
+export function clientSources(): string[] {
+  const seen = new Set<string>([CONFIG_FILE]);
+  const pending = [ENTRY];
+  while (pending.length > 0) {
+    const file = pending.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    if (!/\.(tsx?|html|css)$/.test(file)) continue;
+    // Statement by statement: `import type …` / `export type …` are erased from the bundle, so what they
+    // name is not something the client is built from (Biome ends every statement with a semicolon).
+    for (const statement of readFileSync(file, 'utf8').split(';')) {
+      if (TYPE_ONLY.test(statement)) continue;
+      for (const match of statement.matchAll(SPECIFIER)) {
+        const target = resolveSpecifier(file, match[1]!);
+        if (target !== undefined && !seen.has(target)) pending.push(target);
+      }
+    }
+  }
+  return [...seen].filter((file) => existsSync(file)).sort();
+}
+
+/** True when `outDir` has no build, or one older than a file the client is built from. */
 export function webClientStale(outDir = WEB_DIST): boolean {
   const index = join(outDir, 'index.html');
   if (!existsSync(index)) return true;
-  return statSync(index).mtimeMs < newestSource();
+  const built = statSync(index).mtimeMs;
+  return clientSources().some((file) => statSync(file).mtimeMs > built);
 }
 
-/** Builds the client into `outDir` and returns it. */
+/** Builds the client into `outDir` and returns it. Needs Vite (a development dependency). */
 export async function buildWebClient(outDir = WEB_DIST): Promise<string> {
   const { build } = await import('vite');
   await build({ configFile: CONFIG_FILE, build: { outDir, emptyOutDir: true } });

@@ -4,8 +4,10 @@
 
 import { loadCartridge } from '../../cartridge/index.ts';
 import { type Diagnostic, formatDiagnostic } from '../../diagnostics.ts';
-import { resolveCartridgePath } from '../cartridge-arg.ts';
+import { existsSync } from 'node:fs';
+import { cartridgeNotFoundMessage, resolveCartridgePath } from '../cartridge-arg.ts';
 import { EXIT } from '../exit-codes.ts';
+import { UserError } from '../user-error.ts';
 
 export interface JsonDiagnostic {
   readonly file: string;
@@ -27,7 +29,9 @@ export function toJsonDiagnostic(d: Diagnostic): JsonDiagnostic {
 }
 
 export async function runValidate(cartridgeArg: string, flags: { json?: boolean }): Promise<void> {
-  const result = await loadCartridge(folderOf(cartridgeArg));
+  const folder = folderOf(cartridgeArg, flags.json === true);
+  if (folder === undefined) return;
+  const result = await loadCartridge(folder);
   const errors = result.ok ? [] : sortByPlace(result.errors);
   const warnings = sortByPlace(result.warnings);
   if (flags.json) {
@@ -53,13 +57,22 @@ export async function runValidate(cartridgeArg: string, flags: { json?: boolean 
   process.exitCode = result.ok ? EXIT.ok : EXIT.user;
 }
 
-/** A folder path, or a shipped cartridge's name; anything else is passed on so the loader reports it. */
-function folderOf(arg: string): string {
+/**
+ * A folder path, or a shipped cartridge's name. A bare word that is neither is refused here, listing the
+ * shipped cartridges; any other path is passed on so the loader reports it with its place.
+ */
+function folderOf(arg: string, json: boolean): string | undefined {
   try {
     return resolveCartridgePath(arg);
   } catch {
-    return arg;
+    if (existsSync(arg) || /[\\/]/.test(arg)) return arg;
   }
+  const message = cartridgeNotFoundMessage(arg);
+  if (!json) throw new UserError(message);
+  const diagnostic = { file: '', line: 0, col: 0, code: 'CART_NOT_FOUND', message };
+  process.stdout.write(`${JSON.stringify({ ok: false, errors: [diagnostic], warnings: [] })}\n`);
+  process.exitCode = EXIT.user;
+  return undefined;
 }
 
 function sortByPlace(diagnostics: readonly Diagnostic[]): Diagnostic[] {

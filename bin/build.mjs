@@ -1,0 +1,84 @@
+// The package build, and the staleness check of a development checkout.
+//   node bin/build.mjs              TypeScript into dist/ (tsc -p tsconfig.build.json), then the web client
+//                                   into dist/web (Vite); what `npm run build`, `prepare` and `prepack` run.
+//   node bin/build.mjs --if-needed  the same, skipping each part that is already up to date.
+// bin/mnesos and the test setup import `compiledStale()`: in a checkout with sources (src/ beside dist/),
+// any source newer than the last compile means dist/ must not be trusted. An installed package has no
+// src/, so it always runs dist/. Plain JavaScript: it runs before anything is compiled.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const STAMP = join(ROOT, 'dist', '.build-stamp');
+/** Files outside src/ that change what tsc emits. */
+const CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json'];
+
+/** True in a development checkout (the TypeScript sources are present), false in an installed package. */
+export function isDevCheckout() {
+  return existsSync(join(ROOT, 'src', 'cli', 'main.ts'));
+}
+
+function newestIn(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestIn(path));
+    else if (/\.(ts|tsx|mts|json)$/.test(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** True when dist/ is missing or older than a source it is compiled from (development checkouts only). */
+export function compiledStale() {
+  if (!isDevCheckout()) return false;
+  let built;
+  try {
+    built = statSync(STAMP).mtimeMs;
+  } catch {
+    return true;
+  }
+  let newest = newestIn(join(ROOT, 'src'));
+  for (const file of CONFIG_FILES) newest = Math.max(newest, statSync(join(ROOT, file)).mtimeMs);
+  return newest > built;
+}
+
+/**
+ * Compiles src/ (and bench/) into dist/. The stamp carries the time the compile started, so a source saved
+ * during the compile still counts as newer. Returns tsc's exit status (type errors are reported; the
+ * JavaScript is emitted either way, as tsc does).
+ */
+export function compile() {
+  const started = new Date();
+  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const result = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  if (result.error) throw result.error;
+  if (existsSync(join(ROOT, 'dist', 'src', 'cli', 'main.js'))) {
+    mkdirSync(join(ROOT, 'dist'), { recursive: true });
+    writeFileSync(STAMP, `${started.toISOString()}\n`);
+    utimesSync(STAMP, started, started);
+  }
+  return result.status ?? 1;
+}
+
+async function main(argv) {
+  const ifNeeded = argv.includes('--if-needed');
+  let status = 0;
+  if (!ifNeeded || compiledStale()) status = compile();
+  else process.stdout.write('compiled JavaScript is up to date (dist/)\n');
+  // The web client's own staleness check follows what the client imports (src/web/build.ts).
+  const web = await import(pathToFileURL(join(ROOT, 'dist', 'src', 'web', 'build.js')).href);
+  if (!ifNeeded || web.webClientStale()) {
+    await web.buildWebClient();
+    process.stdout.write('web client built into dist/web\n');
+  } else process.stdout.write('web client is up to date (dist/web)\n');
+  return status;
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  process.exitCode = await main(process.argv.slice(2));
+}
