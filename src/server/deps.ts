@@ -6,12 +6,15 @@ import type { PrincipalModels } from '../session/principal-models.ts';
 import type { SessionService } from '../session/service.ts';
 import type { Store } from '../store/repository.ts';
 import type { AuthConfig } from './auth.ts';
+import type { CartridgeChecker } from './cartridge-checker.ts';
 import type { ServerLimits } from './limits.ts';
 import type { Metrics } from './metrics.ts';
 
 export interface AppDeps {
   readonly store: Store;
   readonly library: CartridgeLibrary;
+  /** Checks uploaded cartridges off the request thread. */
+  readonly checker: CartridgeChecker;
   readonly service: SessionService;
   readonly auth: AuthConfig;
   readonly limits: ServerLimits;

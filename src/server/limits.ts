@@ -27,6 +27,11 @@ export const HISTORY_MAX_TURNS = 500;
  * of large states comes back in fewer turns (at least one), and the client asks again from where it stopped.
  */
 export const HISTORY_MAX_CHARS = 16 * 1024 * 1024;
+/**
+ * Bytes of stored cartridge files each principal may hold (their uploads' files as stored; a version
+ * deleted with `DELETE /v1/cartridge-versions/{id}` gives its bytes back).
+ */
+export const DEFAULT_CARTRIDGE_QUOTA_BYTES = 64 * 1024 * 1024;
 
 export interface ServerLimits {
   readonly maxJsonBodyBytes: number;
@@ -35,6 +40,7 @@ export interface ServerLimits {
   readonly rateLimit: number;
   readonly rateWindowMs: number;
   readonly turnTimeoutMs: number;
+  readonly cartridgeQuotaBytes: number;
 }
 
 export const DEFAULT_SERVER_LIMITS: ServerLimits = Object.freeze({
@@ -44,6 +50,7 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = Object.freeze({
   rateLimit: DEFAULT_RATE_LIMIT,
   rateWindowMs: DEFAULT_RATE_WINDOW_MS,
   turnTimeoutMs: DEFAULT_TURN_TIMEOUT_MS,
+  cartridgeQuotaBytes: DEFAULT_CARTRIDGE_QUOTA_BYTES,
 });
 
 export function resolveServerLimits(given: Partial<ServerLimits> = {}): ServerLimits {

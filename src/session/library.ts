@@ -5,6 +5,7 @@
 import { readCartridgeFolder } from '../cartridge/files.ts';
 import { CARTRIDGE_FILES, type Cartridge, loadCartridgeFromFiles, type Persona } from '../cartridge/index.ts';
 import type { Diagnostic } from '../diagnostics.ts';
+import { OPERATOR_OWNER } from '../store/cartridge-entries.ts';
 import { StoreInputError } from '../store/errors.ts';
 import type { CartridgeVersion, Store } from '../store/repository.ts';
 import { canonicalJson } from './canonical.ts';
@@ -14,6 +15,26 @@ import { CARTRIDGE_CACHE_SIZE } from './limits.ts';
 export type RegisterResult =
   | { ok: true; version: CartridgeVersion; cartridge: Cartridge; warnings: Diagnostic[]; created: boolean }
   | { ok: false; errors: Diagnostic[]; warnings: Diagnostic[] };
+
+/** What an upload check found (the server runs it off the request thread): see server/cartridge-checker.ts. */
+export type UploadCheck =
+  | { ok: true; name: string; contentHash: string; warnings: Diagnostic[] }
+  | { ok: false; errors: Diagnostic[]; warnings: Diagnostic[] };
+
+export type UploadResult =
+  | { ok: true; version: CartridgeVersion; warnings: Diagnostic[]; created: boolean }
+  | { ok: false; reason: 'invalid'; errors: Diagnostic[]; warnings: Diagnostic[] }
+  | { ok: false; reason: 'name-reserved'; name: string }
+  | { ok: false; reason: 'quota'; usedBytes: number; bytes: number; quotaBytes: number };
+
+export interface UploadOptions {
+  /** The uploading principal: the version joins their library, and their name space. */
+  readonly ownerId: string;
+  /** Checks the files (loads the cartridge) and says its name and content hash. */
+  readonly check: (files: ReadonlyMap<string, string | Uint8Array>, name: string) => Promise<UploadCheck>;
+  /** Bytes of stored cartridge files the owner may hold in all. */
+  readonly quotaBytes: number;
+}
 
 export interface LoadedCartridge {
   readonly version: CartridgeVersion;
@@ -46,6 +67,11 @@ function fromStoredFiles(version: CartridgeVersion): Map<string, string> {
   return files;
 }
 
+/** UTF-8 bytes of the files as stored (what counts against a quota). */
+function storedBytes(files: ReadonlyMap<string, string | Uint8Array>): number {
+  return Buffer.byteLength(JSON.stringify(toStoredFiles(files)));
+}
+
 export class CartridgeLibrary {
   readonly #store: Store;
   readonly #cacheSize: number;
@@ -57,12 +83,70 @@ export class CartridgeLibrary {
     this.#cacheSize = options.cacheSize ?? CARTRIDGE_CACHE_SIZE;
   }
 
-  /** Validates the files and stores them as a version (idempotent: the same files give the same version). */
+  /**
+   * Validates the files and stores them as a version (idempotent: the same files give the same version), in
+   * the operator's library (cartridges the server or the CLI offers), newest of its name.
+   */
   async register(files: ReadonlyMap<string, string | Uint8Array>, name: string): Promise<RegisterResult> {
     const loaded = loadCartridgeFromFiles(files, name);
     if (!loaded.ok) return loaded;
     const { cartridge } = loaded;
-    const warnings = [...loaded.warnings];
+    const stored = await this.#storeVersion(files, cartridge.name, cartridge.contentHash, loaded.warnings);
+    await this.#store.addCartridgeEntry({
+      ownerId: OPERATOR_OWNER,
+      versionId: stored.version.id,
+      name: cartridge.name,
+      bytes: storedBytes(files),
+    });
+    return { ok: true, cartridge, ...stored };
+  }
+
+  /**
+   * A principal's upload: checked by `options.check` (off the request thread in the server), refused when
+   * its name is one the operator offers (nobody can shadow the demo) or when it would take the owner past
+   * their quota, else stored in the owner's library.
+   */
+  async registerUpload(
+    files: ReadonlyMap<string, string | Uint8Array>,
+    uploadName: string,
+    options: UploadOptions,
+  ): Promise<UploadResult> {
+    const checked = await options.check(files, uploadName);
+    if (!checked.ok)
+      return { ok: false, reason: 'invalid', errors: checked.errors, warnings: checked.warnings };
+    if (options.ownerId !== OPERATOR_OWNER) {
+      const offered = await this.#store.listOwnedCartridges(options.ownerId);
+      if (offered.some((c) => c.owner === 'operator' && c.name === checked.name))
+        return { ok: false, reason: 'name-reserved', name: checked.name };
+    }
+    const bytes = storedBytes(files);
+    const existing = await this.#store.getCartridgeVersion(checked.contentHash);
+    const alreadyOwned =
+      existing !== undefined && (await this.#store.cartridgeAccess(options.ownerId, existing.id)) === 'owner';
+    if (!alreadyOwned) {
+      const usage = await this.#store.cartridgeUsage(options.ownerId);
+      if (usage.bytes + bytes > options.quotaBytes)
+        return { ok: false, reason: 'quota', usedBytes: usage.bytes, bytes, quotaBytes: options.quotaBytes };
+    }
+    const stored = await this.#storeVersion(files, checked.name, checked.contentHash, checked.warnings);
+    if (!alreadyOwned) {
+      await this.#store.addCartridgeEntry({
+        ownerId: options.ownerId,
+        versionId: stored.version.id,
+        name: checked.name,
+        bytes,
+      });
+    }
+    return { ok: true, ...stored, created: stored.created || !alreadyOwned };
+  }
+
+  async #storeVersion(
+    files: ReadonlyMap<string, string | Uint8Array>,
+    cartridgeName: string,
+    contentHash: string,
+    loadWarnings: readonly Diagnostic[],
+  ): Promise<{ version: CartridgeVersion; warnings: Diagnostic[]; created: boolean }> {
+    const warnings = [...loadWarnings];
     for (const file of files.keys()) {
       if (!CARTRIDGE_FILE_NAMES.has(file)) {
         warnings.push({
@@ -73,21 +157,21 @@ export class CartridgeLibrary {
         });
       }
     }
-    const stored = await this.#store.getCartridgeVersion(cartridge.contentHash);
-    if (stored !== undefined) return { ok: true, version: stored, cartridge, warnings, created: false };
+    const stored = await this.#store.getCartridgeVersion(contentHash);
+    if (stored !== undefined) return { version: stored, warnings, created: false };
     let version: CartridgeVersion;
     let created = true;
     try {
       version = await this.#store.putCartridgeVersion({
-        name: cartridge.name,
-        contentHash: cartridge.contentHash,
+        name: cartridgeName,
+        contentHash,
         files: toStoredFiles(files),
       });
     } catch (error) {
       // The same files were stored before under another name (a different upload name, same bot_name-less
       // folder): the content is what a session pins, so that version is the answer.
       if (!(error instanceof StoreInputError)) throw error;
-      const existing = await this.#store.getCartridgeVersion(cartridge.contentHash);
+      const existing = await this.#store.getCartridgeVersion(contentHash);
       if (existing === undefined) throw error;
       version = existing;
       created = false;
@@ -97,7 +181,7 @@ export class CartridgeLibrary {
         message: `These files are already stored as cartridge '${existing.name}'; that version is used.`,
       });
     }
-    return { ok: true, version, cartridge, warnings, created };
+    return { version, warnings, created };
   }
 
   /** Reads a cartridge folder and registers it. */

@@ -179,17 +179,28 @@ describe('the API (author mode)', () => {
     expect(failing.status).toBe(422);
   });
 
-  it('the stateless turn: state in, state and record out; nothing stored', async () => {
+  it('the stateless turn: public state by default; state and record with view=full; nothing stored', async () => {
     const before = (await server.json('/v1/sessions')).body.sessions.length;
-    const result = await server.json('/v1/turn', {
+    const shown = await server.json('/v1/turn', {
+      method: 'POST',
+      json: { cartridge: 'Lanternmere', input: '/travel reedmaze', seed: 3 },
+    });
+    expect(shown.status).toBe(200);
+    expect(shown.body.view).toBe('public');
+    expect(shown.body.record).toBeUndefined();
+    expect(shown.body.state.player.location).toBe('reedmaze');
+    expect(shown.body.state.player.attack_bonus).toBeUndefined();
+    const result = await server.json('/v1/turn?view=full', {
       method: 'POST',
       json: { cartridge: 'Lanternmere', input: '/travel reedmaze', seed: 3 },
     });
     expect(result.status).toBe(200);
+    expect(result.body.view).toBe('full');
+    expect(result.body.state.player.attack_bonus).toBe(4);
     expect(result.body.state.player.location).toBe('reedmaze');
     expect(result.body.record.seed).toBe(3);
     expect(result.body.modelMode).toBe('offline');
-    const next = await server.json('/v1/turn', {
+    const next = await server.json('/v1/turn?view=full', {
       method: 'POST',
       json: { cartridge: 'Lanternmere', state: result.body.state, input: '/check_pack', seed: 4 },
     });

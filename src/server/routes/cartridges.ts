@@ -1,15 +1,25 @@
-// Cartridges: list, upload a folder as a .zip or .tar.gz (validated; errors come back as file:line:col),
-// a cartridge's versions, and one version with its files. Versions are content-addressed and immutable.
+// Cartridges: list, upload a folder as a .zip or .tar.gz (validated off the request thread; errors come
+// back as file:line:col), a cartridge's versions, one version, and deleting one. Versions are
+// content-addressed and immutable; names are namespaced: a principal sees and starts the operator's
+// cartridges (the ones the server registers at start, which nobody can shadow) and their own uploads.
+// Only an owner reads a version's files; everyone else sees what the Narrator may see.
 
 import { z } from 'zod';
 import type { Diagnostic } from '../../diagnostics.ts';
-import type { CartridgeVersionSummary } from '../../store/repository.ts';
+import type { UploadResult } from '../../session/library.ts';
+import { OPERATOR_OWNER } from '../../store/cartridge-entries.ts';
+import type { CartridgeAccess, CartridgeVersion, CartridgeVersionSummary } from '../../store/repository.ts';
+import { publicState } from '../../yare/schema.ts';
 import { ArchiveError, readArchive } from '../archive/index.ts';
 import { readBodyBytes } from '../body.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
 import { anyObject, errorSchema, id, name, uploadQuery } from '../schemas.ts';
+import { guarded } from './guard.ts';
+import type { Principal } from '../../store/repository.ts';
+import { CartridgeCheckError } from '../cartridge-checker.ts';
+import { plainJson } from '../../session/canonical.ts';
 
 export const ARCHIVE_CONTENT_TYPES: readonly string[] = [
   'application/zip',
@@ -35,6 +45,68 @@ export function diagnosticView(d: Diagnostic) {
   };
 }
 
+/**
+ * Whose library a principal's uploads join: their own in keys mode; the operator's in local mode, where the
+ * one local user is the operator.
+ */
+export function libraryOwner(deps: AppDeps, principal: Principal): string {
+  return deps.auth.kind === 'local' ? OPERATOR_OWNER : principal.id;
+}
+
+/** How the principal may read the version (the local user owns the operator's cartridges). */
+export async function accessTo(deps: AppDeps, principal: Principal, versionId: string) {
+  const access = await deps.store.cartridgeAccess(principal.id, versionId);
+  if (deps.auth.kind === 'local' && access === 'operator') return 'owner';
+  return access;
+}
+
+/**
+ * A version as a player sees it: what the Narrator may see (lore, first message, directives, the public
+ * part of the initial state), never the rules file with its private defaults.
+ */
+async function versionFilesView(deps: AppDeps, version: CartridgeVersion, access: CartridgeAccess) {
+  if (access === 'owner') return { files: version.files, view: 'full' as const };
+  const files = version.files as Record<string, unknown>;
+  const shown: Record<string, unknown> = Object.create(null);
+  for (const file of ['bot_lore.md', 'first-message.md', 'prompt_directives.yaml']) {
+    if (typeof files[file] === 'string') shown[file] = files[file];
+  }
+  const cartridge = await deps.library.loadVersion(version);
+  return {
+    files: shown,
+    view: 'public' as const,
+    initialState: plainJson(publicState(cartridge.rules.initialState, cartridge.rules.schema)),
+  };
+}
+
+function uploadFailure(result: Exclude<UploadResult, { ok: true }>): ApiError {
+  switch (result.reason) {
+    case 'invalid':
+      return new ApiError(422, 'cartridge_invalid', `the cartridge has ${result.errors.length} error(s)`, {
+        errors: result.errors.map(diagnosticView),
+        warnings: result.warnings.map(diagnosticView),
+      });
+    case 'name-reserved':
+      return new ApiError(
+        409,
+        'name_reserved',
+        `'${result.name}' is a cartridge this server offers to everyone; upload yours under another bot_name`,
+        { name: result.name },
+      );
+    case 'quota':
+      return new ApiError(
+        413,
+        'quota_exceeded',
+        `storing this cartridge (${result.bytes} bytes) would pass your cartridge storage quota of ${result.quotaBytes} bytes (${result.usedBytes} used); delete versions you no longer need`,
+        { usedBytes: result.usedBytes, bytes: result.bytes, quotaBytes: result.quotaBytes },
+      );
+    default: {
+      const unreachable: never = result;
+      return new ApiError(500, 'internal', String(unreachable));
+    }
+  }
+}
+
 function archiveStatus(error: ArchiveError): 413 | 422 {
   return error.code === 'archive_too_large' ? 413 : 422;
 }
@@ -47,17 +119,22 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
       method: 'get',
       path: '/v1/cartridges',
       tag: 'cartridges',
-      summary: 'Every cartridge with its newest version.',
+      summary:
+        'The cartridges the caller may start (the server’s own, then the caller’s uploads), each with its newest version, and the caller’s storage use.',
       responses: { 200: { description: 'Cartridges', schema: anyObject } },
     },
     async ({ c }) => {
-      const list = await store.listCartridges();
+      const principal = c.get('principal');
+      const list = await store.listOwnedCartridges(principal.id);
+      const usage = await store.cartridgeUsage(libraryOwner(deps, principal));
       return c.json({
         cartridges: list.map((s) => ({
           name: s.name,
+          owner: deps.auth.kind === 'local' ? 'self' : s.owner,
           versionCount: s.versionCount,
           latest: versionView(s.latest),
         })),
+        storage: { usedBytes: usage.bytes, quotaBytes: deps.limits.cartridgeQuotaBytes },
       });
     },
   );
@@ -74,8 +151,13 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
       responses: {
         200: { description: 'The same files were already stored: that version', schema: anyObject },
         201: { description: 'The new version, with warnings', schema: anyObject },
+        409: {
+          description: 'The name is one the server offers to everyone (`name_reserved`)',
+          schema: errorSchema,
+        },
         413: {
-          description: 'The archive, a file or the total is too large (or inflates too far)',
+          description:
+            'The archive, a file or the total is too large (or inflates too far), or the caller’s storage quota would be passed (`quota_exceeded`)',
           schema: errorSchema,
         },
         415: { description: 'Not an archive content type', schema: errorSchema },
@@ -107,13 +189,22 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
           error.entry === undefined ? {} : { entry: error.entry },
         );
       }
-      const result = await library.register(files, query.name ?? 'cartridge');
-      if (!result.ok) {
-        throw new ApiError(422, 'cartridge_invalid', `the cartridge has ${result.errors.length} error(s)`, {
-          errors: result.errors.map(diagnosticView),
-          warnings: result.warnings.map(diagnosticView),
+      let result: UploadResult;
+      try {
+        result = await library.registerUpload(files, query.name ?? 'cartridge', {
+          ownerId: libraryOwner(deps, c.get('principal')),
+          check: (f, n) => deps.checker.check(f, n),
+          quotaBytes: deps.limits.cartridgeQuotaBytes,
         });
+      } catch (error) {
+        if (!(error instanceof CartridgeCheckError)) throw error;
+        throw new ApiError(
+          422,
+          'cartridge_check_failed',
+          `the cartridge could not be checked: ${error.message}`,
+        );
       }
+      if (!result.ok) throw uploadFailure(result);
       return c.json(
         {
           version: versionView(result.version),
@@ -130,7 +221,7 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
       method: 'get',
       path: '/v1/cartridges/:name/versions',
       tag: 'cartridges',
-      summary: 'A cartridge’s versions, newest first.',
+      summary: 'A cartridge’s versions the caller may start, newest first.',
       params: z.object({ name }),
       responses: {
         200: { description: 'Versions', schema: anyObject },
@@ -138,7 +229,7 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
       },
     },
     async ({ c, params }) => {
-      const versions = await store.listCartridgeVersions(params.name);
+      const versions = await store.listOwnedCartridgeVersions(c.get('principal').id, params.name);
       if (versions.length === 0) throw new ApiError(404, 'not_found', `no cartridge '${params.name}'`);
       return c.json({ name: params.name, versions: versions.map(versionView) });
     },
@@ -149,17 +240,55 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
       method: 'get',
       path: '/v1/cartridge-versions/:id',
       tag: 'cartridges',
-      summary: 'One cartridge version (by id or content hash) with its files.',
+      summary:
+        'One cartridge version (by id or content hash). Its owner gets every file (`view: "full"`); anyone else who may play it gets what the Narrator sees (`view: "public"`: lore, first message, directives and the public initial state, no rules file).',
       params: z.object({ id }),
       responses: {
         200: { description: 'The version', schema: anyObject },
-        404: { description: 'No such version', schema: errorSchema },
+        404: { description: 'No such version (or one the caller may not see)', schema: errorSchema },
+      },
+    },
+    async ({ c, params }) =>
+      guarded(async () => {
+        const version = await store.getCartridgeVersion(params.id);
+        const access = version && (await accessTo(deps, c.get('principal'), version.id));
+        if (version === undefined || access === undefined)
+          throw new ApiError(404, 'not_found', `no cartridge version '${params.id}'`);
+        return c.json({
+          version: { ...versionView(version), ...(await versionFilesView(deps, version, access)) },
+        });
+      }),
+  );
+
+  api.add(
+    {
+      method: 'delete',
+      path: '/v1/cartridge-versions/:id',
+      tag: 'cartridges',
+      summary:
+        'Delete one of the caller’s uploaded versions (its bytes leave the caller’s quota). Refused while one of the caller’s sessions plays it.',
+      params: z.object({ id }),
+      responses: {
+        204: { description: 'Deleted' },
+        404: { description: 'Not one of the caller’s versions', schema: errorSchema },
+        409: { description: 'A session of the caller plays it (`in_use`)', schema: errorSchema },
       },
     },
     async ({ c, params }) => {
       const version = await store.getCartridgeVersion(params.id);
-      if (version === undefined) throw new ApiError(404, 'not_found', `no cartridge version '${params.id}'`);
-      return c.json({ version: { ...versionView(version), files: version.files } });
+      const owner = libraryOwner(deps, c.get('principal'));
+      const deleted = version && (await store.deleteCartridgeEntry(owner, version.id));
+      if (deleted === undefined || (!deleted.ok && deleted.reason === 'not-found'))
+        throw new ApiError(404, 'not_found', `no cartridge version '${params.id}' of yours`);
+      if (!deleted.ok) {
+        throw new ApiError(
+          409,
+          'in_use',
+          `${deleted.sessions} of your sessions play this version; delete them first`,
+          { sessions: deleted.sessions },
+        );
+      }
+      return c.body(null, 204);
     },
   );
 }

@@ -2,6 +2,7 @@
 // rename, delete. Another principal's session is a 404.
 
 import type { SessionService } from '../../session/service.ts';
+import type { Principal } from '../../store/repository.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
@@ -14,15 +15,22 @@ const NOT_FOUND = {
   schema: errorSchema,
 };
 
-/** A version id, a content hash, or a cartridge name (its newest version). */
-export async function resolveCartridgeVersion(deps: AppDeps, ref: string): Promise<string> {
+/**
+ * A version id or content hash the principal may play (the operator's, their own, or one a session of
+ * theirs plays), or a cartridge name: the operator's newest version of it, else the principal's own. Another
+ * principal's upload is never found, so nobody's upload changes what a name means for anyone else.
+ */
+export async function resolveCartridgeVersion(
+  deps: AppDeps,
+  principal: Principal,
+  ref: string,
+): Promise<string> {
   const version = await deps.store.getCartridgeVersion(ref);
-  if (version !== undefined) return version.id;
-  const versions = await deps.store.listCartridgeVersions(ref);
-  const newest = versions[0];
-  if (newest === undefined)
-    throw new ApiError(404, 'not_found', `no cartridge or cartridge version '${ref}'`);
-  return newest.id;
+  if (version !== undefined && (await deps.store.cartridgeAccess(principal.id, version.id)) !== undefined)
+    return version.id;
+  const named = await deps.store.resolveCartridgeName(principal.id, ref);
+  if (named === undefined) throw new ApiError(404, 'not_found', `no cartridge or cartridge version '${ref}'`);
+  return named;
 }
 
 export function registerSessionRoutes(api: RouteRegistry, deps: AppDeps): void {
@@ -44,7 +52,7 @@ export function registerSessionRoutes(api: RouteRegistry, deps: AppDeps): void {
     async ({ c, body }) =>
       guarded(async () => {
         const principal = c.get('principal');
-        const cartridgeVersion = await resolveCartridgeVersion(deps, body.cartridge);
+        const cartridgeVersion = await resolveCartridgeVersion(deps, principal, body.cartridge);
         const { session, turn } = await service.createSession(principal.id, {
           cartridgeVersion,
           ...(body.personaId === undefined ? {} : { personaId: body.personaId }),

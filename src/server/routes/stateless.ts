@@ -1,5 +1,7 @@
 // The stateless turn of the MnesOS contract: state in, state and record out. Nothing is stored; the
-// cartridge is a stored version (id, content hash or name).
+// cartridge is a stored version (id, content hash or name). Players get the public state and narration;
+// the full state and the record (private fields, rolls, tool calls) only with `?view=full`, for the
+// cartridge's owner or on a server in author mode.
 
 import { runTurnToRecord } from '../../turn/run-turn.ts';
 import { isTurnError } from '../../turn/errors.ts';
@@ -9,8 +11,10 @@ import { cryptoSeeds } from '../../session/seeds.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import { anyObject, errorSchema, statelessTurnBody } from '../schemas.ts';
+import { anyObject, errorSchema, statelessTurnBody, turnQuery } from '../schemas.ts';
+import { publicState } from '../../yare/schema.ts';
 import { guarded } from './guard.ts';
+import { accessTo } from './cartridges.ts';
 import { resolveCartridgeVersion } from './sessions.ts';
 
 export function registerStatelessRoutes(api: RouteRegistry, deps: AppDeps): void {
@@ -22,8 +26,14 @@ export function registerStatelessRoutes(api: RouteRegistry, deps: AppDeps): void
       summary:
         'One stateless turn: the cartridge, the state before (its initial state when absent), recent messages and the input in; the state after, the narration and the full record out. Nothing is stored.',
       body: statelessTurnBody,
+      query: turnQuery,
       responses: {
         200: { description: 'The turn’s result', schema: anyObject },
+        403: {
+          description:
+            '`view=full` by a caller who neither owns the cartridge nor runs an author-mode server',
+          schema: errorSchema,
+        },
         404: { description: 'No such cartridge', schema: errorSchema },
         413: { description: 'Input too long', schema: errorSchema },
         422: {
@@ -34,7 +44,7 @@ export function registerStatelessRoutes(api: RouteRegistry, deps: AppDeps): void
         504: { description: 'Timed out', schema: errorSchema },
       },
     },
-    async ({ c, body }) => {
+    async ({ c, body, query }) => {
       if (body.input !== undefined && body.input.length > deps.limits.maxInputChars) {
         throw new ApiError(
           413,
@@ -45,7 +55,16 @@ export function registerStatelessRoutes(api: RouteRegistry, deps: AppDeps): void
           },
         );
       }
-      const versionId = await resolveCartridgeVersion(deps, body.cartridge);
+      const principal = c.get('principal');
+      const versionId = await resolveCartridgeVersion(deps, principal, body.cartridge);
+      const full = query.view === 'full';
+      if (full && !deps.authorMode && (await accessTo(deps, principal, versionId)) !== 'owner') {
+        throw new ApiError(
+          403,
+          'full_view_refused',
+          'the full state and record are for the cartridge’s owner or an author-mode server (serve --author)',
+        );
+      }
       const loaded = await deps.library.load(versionId, body.persona);
       if (loaded === undefined)
         throw new ApiError(404, 'not_found', `no cartridge version '${body.cartridge}'`);
@@ -67,22 +86,19 @@ export function registerStatelessRoutes(api: RouteRegistry, deps: AppDeps): void
           signal,
           ...(body.persona ? { persona: body.persona } : {}),
         });
-        return c.json(
-          {
-            state: plainJson(record.stateAfter),
-            narration: record.narration,
-            record: plainJson(record),
-            modelMode,
-          },
-          200,
-          { 'x-mnesos-model-mode': modelMode },
-        );
+        const answer = full
+          ? { view: 'full', state: plainJson(record.stateAfter), record: plainJson(record) }
+          : { view: 'public', state: plainJson(publicState(record.stateAfter, cartridge.rules.schema)) };
+        return c.json({ ...answer, narration: record.narration, modelMode }, 200, {
+          'x-mnesos-model-mode': modelMode,
+        });
       } catch (error) {
         if (!isTurnError(error)) throw error;
         switch (error.kind) {
           case 'input':
           case 'interaction':
-            throw new ApiError(422, 'invalid_turn', error.message);
+          case 'reply': // offline: a question or what can be done here, for the player; nothing ran
+            throw new ApiError(422, 'invalid_turn', error.message, { kind: error.kind });
           case 'model':
             throw new ApiError(502, 'model_failed', error.message);
           case 'aborted':

@@ -1,0 +1,212 @@
+// Principals' cartridge libraries (migration 0003). A stored version is shared by content hash; an entry
+// says that an owner has it under a name. Names resolve within the operator's entries (owner '', the
+// cartridges the server registers at start) and then the caller's own, so one principal's upload never
+// changes what another's name means. Entries count their bytes against their owner's quota.
+
+import { sql } from 'kysely';
+import type { StoreContext } from './context.ts';
+import type {
+  CartridgeAccess,
+  CartridgeVersionSummary,
+  DeleteCartridgeResult,
+  OwnedCartridgeSummary,
+} from './repository.ts';
+import { inTransaction } from './transaction.ts';
+import { checkId, checkName, checkTimestamp } from './validate.ts';
+
+/** The owner id of the operator's entries. */
+export const OPERATOR_OWNER = '';
+
+function checkOwner(place: string, value: unknown): string {
+  return value === OPERATOR_OWNER ? OPERATOR_OWNER : checkId(place, value);
+}
+
+export async function addCartridgeEntry(
+  ctx: StoreContext,
+  input: { ownerId: string; versionId: string; name: string; bytes: number; createdAt?: number },
+): Promise<void> {
+  const row = {
+    owner_id: checkOwner('addCartridgeEntry.ownerId', input.ownerId),
+    version_id: checkId('addCartridgeEntry.versionId', input.versionId),
+    name: checkName('addCartridgeEntry.name', input.name),
+    bytes: Math.max(0, Math.trunc(input.bytes)),
+    created_at: checkTimestamp('addCartridgeEntry.createdAt', input.createdAt ?? ctx.now()),
+  };
+  // Adding again re-stamps the entry: the server's start-up registration makes its cartridges the newest.
+  await ctx.db
+    .insertInto('cartridge_entries')
+    .values(row)
+    .onConflict((oc) =>
+      oc.columns(['owner_id', 'version_id']).doUpdateSet({ created_at: row.created_at, name: row.name }),
+    )
+    .execute();
+}
+
+const ENTRY_COLUMNS = [
+  'e.owner_id as owner_id',
+  'e.name as name',
+  'e.created_at as created_at',
+  'v.id as id',
+  'v.content_hash as content_hash',
+] as const;
+
+function entriesOf(ctx: StoreContext, ownerId: string) {
+  const owner = checkOwner('ownerId', ownerId);
+  return ctx.db
+    .selectFrom('cartridge_entries as e')
+    .innerJoin('cartridge_versions as v', 'v.id', 'e.version_id')
+    .select(ENTRY_COLUMNS)
+    .where((eb) => eb.or([eb('e.owner_id', '=', OPERATOR_OWNER), eb('e.owner_id', '=', owner)]));
+}
+
+function summaryOf(row: { id: string; name: string; content_hash: string; created_at: number }) {
+  return { id: row.id, name: row.name, contentHash: row.content_hash, createdAt: Number(row.created_at) };
+}
+
+/** The newest version of `name` the owner may start: the operator's name wins over the owner's own. */
+export async function resolveCartridgeName(
+  ctx: StoreContext,
+  ownerId: string,
+  name: string,
+): Promise<string | undefined> {
+  const row = await entriesOf(ctx, ownerId)
+    .where('e.name', '=', name)
+    .orderBy(sql`case when e.owner_id = ${OPERATOR_OWNER} then 0 else 1 end`)
+    .orderBy('e.created_at', 'desc')
+    .orderBy('v.id', 'desc')
+    .executeTakeFirst();
+  return row?.id;
+}
+
+export async function listOwnedCartridges(
+  ctx: StoreContext,
+  ownerId: string,
+): Promise<OwnedCartridgeSummary[]> {
+  const rows = await entriesOf(ctx, ownerId)
+    .orderBy('e.name')
+    .orderBy(sql`case when e.owner_id = ${OPERATOR_OWNER} then 0 else 1 end`)
+    .orderBy('e.created_at', 'desc')
+    .orderBy('v.id', 'desc')
+    .execute();
+  const byName = new Map<string, OwnedCartridgeSummary>();
+  for (const row of rows) {
+    const seen = byName.get(row.name);
+    if (seen === undefined) {
+      byName.set(row.name, {
+        name: row.name,
+        latest: summaryOf(row),
+        versionCount: 1,
+        owner: row.owner_id === OPERATOR_OWNER ? 'operator' : 'self',
+      });
+    } else seen.versionCount += 1;
+  }
+  return [...byName.values()];
+}
+
+export async function listOwnedCartridgeVersions(
+  ctx: StoreContext,
+  ownerId: string,
+  name: string,
+): Promise<CartridgeVersionSummary[]> {
+  const rows = await entriesOf(ctx, ownerId)
+    .where('e.name', '=', name)
+    .orderBy(sql`case when e.owner_id = ${OPERATOR_OWNER} then 0 else 1 end`)
+    .orderBy('e.created_at', 'desc')
+    .orderBy('v.id', 'desc')
+    .execute();
+  const seen = new Set<string>();
+  const out: CartridgeVersionSummary[] = [];
+  for (const row of rows) {
+    if (seen.has(row.id)) continue;
+    seen.add(row.id);
+    out.push(summaryOf(row));
+  }
+  return out;
+}
+
+/** How a principal may read a version; undefined when it may not see it at all. */
+export async function cartridgeAccess(
+  ctx: StoreContext,
+  principalId: string,
+  versionId: string,
+): Promise<CartridgeAccess | undefined> {
+  const owner = checkId('cartridgeAccess.principalId', principalId);
+  const entries = await ctx.db
+    .selectFrom('cartridge_entries')
+    .select('owner_id')
+    .where('version_id', '=', versionId)
+    .where((eb) => eb.or([eb('owner_id', '=', OPERATOR_OWNER), eb('owner_id', '=', owner)]))
+    .execute();
+  if (entries.some((e) => e.owner_id === owner)) return 'owner';
+  if (entries.length > 0) return 'operator';
+  const session = await ctx.db
+    .selectFrom('sessions')
+    .select('id')
+    .where('principal_id', '=', owner)
+    .where('cartridge_version_id', '=', versionId)
+    .limit(1)
+    .executeTakeFirst();
+  return session === undefined ? undefined : 'player';
+}
+
+export async function cartridgeUsage(
+  ctx: StoreContext,
+  ownerId: string,
+): Promise<{ bytes: number; versions: number }> {
+  const row = await ctx.db
+    .selectFrom('cartridge_entries')
+    .select([sql<number | string | null>`sum(bytes)`.as('bytes'), sql<number | string>`count(*)`.as('n')])
+    .where('owner_id', '=', checkOwner('cartridgeUsage.ownerId', ownerId))
+    .executeTakeFirst();
+  return { bytes: Number(row?.bytes ?? 0), versions: Number(row?.n ?? 0) };
+}
+
+/**
+ * Removes the owner's entry. A version one of the owner's sessions plays (for the operator: anyone's) is
+ * kept (`in-use`); the stored
+ * version itself goes when no entry and no session refers to it any more.
+ */
+export async function deleteCartridgeEntry(
+  ctx: StoreContext,
+  ownerId: string,
+  versionId: string,
+): Promise<DeleteCartridgeResult> {
+  const owner = checkOwner('deleteCartridgeEntry.ownerId', ownerId);
+  return inTransaction(ctx.db, ctx.dialect, async (trx) => {
+    const entry = await trx
+      .selectFrom('cartridge_entries')
+      .select('version_id')
+      .where('owner_id', '=', owner)
+      .where('version_id', '=', versionId)
+      .executeTakeFirst();
+    if (entry === undefined) return { ok: false, reason: 'not-found' };
+    // The operator's cartridges are played by everyone; a principal's, by themselves.
+    let playingQuery = trx
+      .selectFrom('sessions')
+      .select(sql<number | string>`count(*)`.as('n'))
+      .where('cartridge_version_id', '=', versionId);
+    if (owner !== OPERATOR_OWNER) playingQuery = playingQuery.where('principal_id', '=', owner);
+    const playing = await playingQuery.executeTakeFirst();
+    if (Number(playing?.n ?? 0) > 0) return { ok: false, reason: 'in-use', sessions: Number(playing?.n) };
+    await trx
+      .deleteFrom('cartridge_entries')
+      .where('owner_id', '=', owner)
+      .where('version_id', '=', versionId)
+      .execute();
+    const others = await trx
+      .selectFrom('cartridge_entries')
+      .select('owner_id')
+      .where('version_id', '=', versionId)
+      .limit(1)
+      .executeTakeFirst();
+    const sessions = await trx
+      .selectFrom('sessions')
+      .select('id')
+      .where('cartridge_version_id', '=', versionId)
+      .limit(1)
+      .executeTakeFirst();
+    const versionDeleted = others === undefined && sessions === undefined;
+    if (versionDeleted) await trx.deleteFrom('cartridge_versions').where('id', '=', versionId).execute();
+    return { ok: true, versionDeleted };
+  });
+}
