@@ -354,15 +354,14 @@ describe('loadCartridge: folders', () => {
     expect(codesOf(errorsOf(await loadCartridge(dir)))).toEqual(['CART_CONTROL_CHARACTER']);
   });
 
-  it('warns that yare.js is not read', async () => {
+  it('refuses yare.yaml and yare.js side by side (one rules file; test/cartridge/js-rules.test.ts)', async () => {
     const dir = await folder('with-js', {
       'yare.yaml': MINIMAL_YARE,
       'bot_lore.md': 'x',
-      'yare.js': 'export {}',
+      'yare.js': 'export default {}',
     });
     const r = await loadCartridge(dir);
-    expect(r.ok).toBe(true);
-    expect(codesOf(r.warnings)).toEqual(['CART_UNSUPPORTED_FILE']);
+    expect(codesOf(errorsOf(r))).toEqual(['CART_RULES_AMBIGUOUS']);
   });
 });
 

@@ -84,7 +84,7 @@ export function rulesFromScript(
     case 'timeout':
       return fail(
         'CART_RULES_SCRIPT_LIMIT',
-        `The rules module did not finish within ${limits.timeMs} ms (RULES_SCRIPT_TIME_MS is ${RULES_SCRIPT_TIME_MS}); it was stopped. Look for a loop that never ends.`,
+        `The rules module did not finish within ${result.waitedMs} ms and was stopped (RULES_SCRIPT_TIME_MS is ${RULES_SCRIPT_TIME_MS}, plus SANDBOX_GRACE_MS). Look for a loop that never ends, or a huge nested value.`,
       );
     case 'crashed':
       return fail(
@@ -145,7 +145,9 @@ export function rulesFromScript(
 }
 
 /** A sandbox error that is one of the limits, said plainly; undefined for the module's own errors. */
-function limitMessage(message: string, limits: SandboxLimits): string | undefined {
+function limitMessage(raw: string, limits: SandboxLimits): string | undefined {
+  // An error rethrown through a getter or toJSON arrives as its text: "InternalError: interrupted".
+  const message = raw.startsWith('InternalError: ') ? raw.slice('InternalError: '.length) : raw;
   if (message === 'interrupted')
     return `did not finish within ${limits.timeMs} ms and was stopped (RULES_SCRIPT_TIME_MS). Look for a loop that never ends`;
   if (message.startsWith('out of memory') || message === 'string too long')

@@ -25,6 +25,8 @@ export interface SandboxLimits {
   readonly memoryBytes: number;
   readonly stackBytes: number;
   readonly maxJsonChars: number;
+  /** How long the caller waits before ending the worker; default timeMs + SANDBOX_GRACE_MS. */
+  readonly waitMs?: number;
 }
 
 export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
@@ -111,7 +113,8 @@ export function runRulesModule(
   const id = nextId++;
   Atomics.store(running.flag, 0, 0);
   running.worker.postMessage({ id, code, file, ...limits });
-  const budget = limits.timeMs + SANDBOX_GRACE_MS + (running.started ? 0 : SANDBOX_START_MS);
+  const budget =
+    (limits.waitMs ?? limits.timeMs + SANDBOX_GRACE_MS) + (running.started ? 0 : SANDBOX_START_MS);
   const began = Date.now();
   for (;;) {
     const left = budget - (Date.now() - began);
