@@ -71,3 +71,8 @@ export function resolveServerLimits(given: Partial<ServerLimits> = {}): ServerLi
 export const REQUEST_RECEIVE_TIMEOUT_MS = 30_000;
 /** Milliseconds a client has to send the request headers. */
 export const HEADERS_TIMEOUT_MS = 10_000;
+/** Records `GET /v1/sessions/{id}/world` returns per page by default, and at most (`limit`). */
+export const DEFAULT_WORLD_PAGE_RECORDS = 1_000;
+export const MAX_WORLD_PAGE_RECORDS = 5_000;
+/** Turns of events `GET /v1/sessions/{id}/ledger` returns per page by default (at most MAX_LEDGER_PAGE_TURNS). */
+export const DEFAULT_LEDGER_PAGE_TURNS = 200;

@@ -1,16 +1,21 @@
 // The game at a turn: its state (player view, or the full state for the owner in author mode), its world
 // ledger (the replayed world and the log), and author-mode event runs.
 
+import { z } from 'zod';
 import { summarizeWorld } from '../../ledger/index.ts';
+import { worldPage } from '../../ledger/world-page.ts';
 import { plainJson } from '../../session/canonical.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
+import { MAX_LEDGER_PAGE_TURNS } from '../../store/limits.ts';
+import { DEFAULT_LEDGER_PAGE_TURNS, DEFAULT_WORLD_PAGE_RECORDS, MAX_WORLD_PAGE_RECORDS } from '../limits.ts';
 import type { RouteRegistry } from '../openapi.ts';
 import {
   anyObject,
   atTurnQuery,
   authorEventBody,
   errorSchema,
+  id,
   sessionParams,
   stateQuery,
 } from '../schemas.ts';
@@ -19,6 +24,20 @@ import { guarded } from './guard.ts';
 import { viewFor } from './turns.ts';
 
 const NOT_FOUND = { description: 'No such session or turn', schema: errorSchema };
+
+/** Characters of a world page cursor (a table name and a record key). */
+const MAX_WORLD_CURSOR_CHARS = 2_000;
+
+const worldQuery = z.object({
+  turnId: id.optional(),
+  limit: z.coerce.number().int().min(1).max(MAX_WORLD_PAGE_RECORDS).optional(),
+  cursor: z.string().min(1).max(MAX_WORLD_CURSOR_CHARS).optional(),
+});
+
+const ledgerQuery = z.object({
+  turnId: id.optional(),
+  limit: z.coerce.number().int().min(1).max(MAX_LEDGER_PAGE_TURNS).optional(),
+});
 
 export function registerStateRoutes(api: RouteRegistry, deps: AppDeps): void {
   const { service, store } = deps;
@@ -61,9 +80,9 @@ export function registerStateRoutes(api: RouteRegistry, deps: AppDeps): void {
       path: '/v1/sessions/:id/world',
       tag: 'ledger',
       summary:
-        'The world ledger at a turn (the head by default): the replay of its branch’s batches, and a summary.',
+        'The world ledger at a turn (the head by default), a page of at most `limit` records (default 1000, at most 5000) with a summary; `page.next` is the `cursor` of the next page (null at the end). The world is the nearest stored snapshot on the branch plus the batches after it, so the cost does not grow with the branch’s depth.',
       params: sessionParams,
-      query: atTurnQuery,
+      query: worldQuery,
       responses: {
         200: { description: 'The world', schema: anyObject },
         404: NOT_FOUND,
@@ -82,9 +101,16 @@ export function registerStateRoutes(api: RouteRegistry, deps: AppDeps): void {
             errors: result.errors,
           });
         }
+        const paged = worldPage(
+          result.world,
+          query.limit ?? DEFAULT_WORLD_PAGE_RECORDS,
+          query.cursor ?? null,
+        );
+        if (!paged.ok) throw new ApiError(400, 'bad_cursor', paged.message);
         return c.json({
           turnId,
-          world: plainJson(result.world),
+          world: plainJson(paged.page.world),
+          page: { records: paged.page.records, next: paged.page.next },
           summary: plainJson(summarizeWorld(result.world)),
         });
       }),
@@ -96,9 +122,9 @@ export function registerStateRoutes(api: RouteRegistry, deps: AppDeps): void {
       path: '/v1/sessions/:id/ledger',
       tag: 'ledger',
       summary:
-        'The ledger log of the branch ending at a turn (the head by default): every event with its turn.',
+        'The ledger log of the branch ending at a turn (the head by default), one page at a time: the events of the `limit` turns ending there (default 200, at most 1000), oldest first; `nextTurnId` is the `turnId` of the next (older) page, null once the page reached the first turn.',
       params: sessionParams,
-      query: atTurnQuery,
+      query: ledgerQuery,
       responses: { 200: { description: 'The log', schema: anyObject }, 404: NOT_FOUND },
     },
     async ({ c, params, query }) =>
@@ -106,9 +132,9 @@ export function registerStateRoutes(api: RouteRegistry, deps: AppDeps): void {
         const principalId = c.get('principal').id;
         const session = await service.getSession(principalId, params.id);
         const turnId = query.turnId ?? session.headTurnId;
-        const rows = await store.getLedgerLog(params.id, turnId);
-        if (rows === undefined) throw new ApiError(404, 'not_found', `turn ${turnId} not found`);
-        return c.json({ turnId, entries: rows });
+        const page = await store.getLedgerPage(params.id, turnId, query.limit ?? DEFAULT_LEDGER_PAGE_TURNS);
+        if (page === undefined) throw new ApiError(404, 'not_found', `turn ${turnId} not found`);
+        return c.json({ turnId, entries: page.entries, turns: page.turns, nextTurnId: page.nextTurnId });
       }),
   );
 
