@@ -21,5 +21,10 @@ export {
   type EntryDecision,
   type TimedEffect,
 } from './world-info.ts';
-export { parseCharacterBook, parseWorldInfoFile, toCharacterBook, toWorldInfoFile } from './world-info-format.ts';
+export {
+  parseCharacterBook,
+  parseWorldInfoFile,
+  toCharacterBook,
+  toWorldInfoFile,
+} from './world-info-format.ts';
 export type { WorldInfoBook, WorldInfoEntry } from './world-info-types.ts';

@@ -287,7 +287,15 @@ function readEntry(
         );
       else position = named;
     } else if (value === 'before_char' || value === 'after_char') position = value;
-    else r.issue(where, `must be 0..7 or "before_char"/"after_char", got ${describe(value)}`);
+    else if (typeof value === 'string' && shape === 'book') {
+      // SillyTavern's import: anything but "before_char" is after the character.
+      position = 'after_char';
+      r.note(
+        `position "${value.slice(0, 40)}"`,
+        where,
+        'not a card-spec position; placed after the character (as SillyTavern does)',
+      );
+    } else r.issue(where, `must be 0..7 or "before_char"/"after_char", got ${describe(value)}`);
   } else if (shape === 'book') {
     position = 'after_char';
   }
@@ -459,12 +467,6 @@ function notesOfEntry(
     default:
       break;
   }
-  if (shape === 'book' && raw.use_regex === true && entry.keys.some((k) => parseRegexKey(k).kind === 'plain'))
-    r.note(
-      'use_regex',
-      `${path}.use_regex`,
-      'as in SillyTavern, a key is a regex only when written /pattern/flags',
-    );
   if (shape === 'book' && raw.priority !== undefined && raw.priority !== null)
     r.note(
       'priority',

@@ -13,6 +13,7 @@ import { type ClockMode, clockMode } from './game-time.ts';
 import type { LedgerOptions } from './ledger-world.ts';
 import type { TurnLimits } from './limits.ts';
 import { loreIndexOf } from './lore.ts';
+import type { TurnWorldInfo } from './world-info.ts';
 import type { PromptRecord, RuleCall, ToolTraceEntry, TurnCartridge, TurnPersona } from './types.ts';
 
 export class TurnContext {
@@ -35,6 +36,8 @@ export class TurnContext {
   npcQueries = 0;
   /** Directives given through `finish_turn` in the current round. */
   finishDirectives: string | undefined;
+  /** The World Info activated for this turn (cartridges with `world_info.json`). */
+  worldInfo: TurnWorldInfo | undefined;
 
   constructor(
     readonly cartridge: TurnCartridge,

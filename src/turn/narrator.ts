@@ -19,6 +19,7 @@ import {
   toChatMessages,
 } from './prompts.ts';
 import type { StoryMessage, TurnCartridge, TurnEvent } from './types.ts';
+import { insertAtDepth, worldInfoSections } from './world-info.ts';
 
 /** Cap on the recent-messages section of the Narrator prompt. */
 export const NARRATOR_HISTORY_TOKENS = 2_000;
@@ -41,8 +42,10 @@ export interface NarratorInput {
 export function narratorSections(ctx: TurnContext, input: NarratorInput): PromptSection[] {
   const now = currentGameTime(ctx.state, ctx.clock);
   const ledger = ctx.ledger.mode === 'inline' ? narratorLedgerSections(ctx) : [];
+  const worldInfo = worldInfoSections(ctx.worldInfo);
   return [
     { id: 'role', kind: 'static', text: NARRATOR_ROLE, required: true, why: 'the Narrator role and rules' },
+    ...worldInfo.before,
     {
       id: 'directives',
       kind: 'static',
@@ -51,6 +54,7 @@ export function narratorSections(ctx: TurnContext, input: NarratorInput): Prompt
       maxTokens: 1_000,
       why: "the cartridge's narrator directive",
     },
+    ...worldInfo.after,
     {
       id: 'persona',
       kind: 'static',
@@ -129,7 +133,7 @@ export async function* runNarrator(
   });
   const history = prompt.texts.has('history') ? toChatMessages(input.history) : [];
   ctx.modelIds.narrator = model.id;
-  const messages = [...history, { role: 'user' as const, content: input.inputText }];
+  const messages = insertAtDepth([...history, { role: 'user' as const, content: input.inputText }], ctx.worldInfo);
   const inline = ctx.ledger.mode === 'inline';
   let narration = '';
   let toolCalls: ToolCall[] = [];

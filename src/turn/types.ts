@@ -3,6 +3,7 @@
 import type { Persona } from '../cartridge/persona.ts';
 import type { LedgerErrorCode, LedgerSection, TimeChange, World } from '../ledger/index.ts';
 import type { RoleUsage } from '../llm/usage.ts';
+import type { WorldInfoBook } from '../lore/world-info-types.ts';
 import type { ModelRole, ModelSet } from '../llm/types.ts';
 import type { RollRecord } from '../yare/dice.ts';
 import type { StateChange } from '../yare/diff.ts';
@@ -23,6 +24,8 @@ export interface TurnCartridge {
   readonly firstMessage?: string;
   /** The world-ledger write policy and the starting world (the cartridge's `ledger:` section). */
   readonly ledger: LedgerSection;
+  /** `world_info.json`: SillyTavern World Info, activated by its keys each turn (src/turn/world-info.ts). */
+  readonly worldInfo?: WorldInfoBook;
 }
 
 /** One message of the story as the player sees it. */

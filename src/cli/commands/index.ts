@@ -11,7 +11,10 @@
 // test/cli/lazy-commands.test.ts fails when `--help` loads the server, the store or a model SDK.
 import type { Command } from 'commander';
 import { register as evalCommand } from './eval.ts';
+import { register as exportCommand } from './export.ts';
+import { register as importCommand } from './import.ts';
 import { register as ledger } from './ledger.ts';
+import { register as lore } from './lore.ts';
 import { register as newCartridge } from './new.ts';
 import { register as pack } from './pack.ts';
 import { register as play } from './play.ts';
@@ -36,4 +39,7 @@ export const commandModules: ReadonlyArray<(program: Command) => void> = [
   newCartridge,
   pack,
   schema,
+  importCommand,
+  exportCommand,
+  lore,
 ];

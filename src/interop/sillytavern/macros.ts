@@ -1,0 +1,26 @@
+// Card macros at import: `{{char}}`, `<BOT>`, `<CHAR>` become the character's name (the V3 `nickname` when
+// set, as the spec says); `<USER>` becomes `{{user}}`, which the cartridge loader replaces with the
+// player's persona; `{{// comments}}` are removed. Every other macro stays as written and is counted in the
+// loss report by name. The patterns are linear: a bounded negated class between fixed delimiters.
+
+import type { LossReport } from './loss.ts';
+
+/** Macros the cartridge loader itself replaces (docs/cartridges.md, persona macros). */
+const PERSONA_MACROS = new Set(['user', 'sub', 'obj', 'poss', 'poss_obj']);
+const MACRO = /\{\{([^{}]{0,200})\}\}/g;
+const LEGACY = /<(user|bot|char)>/gi;
+
+export function resolveCardMacros(text: string, charName: string, loss: LossReport, place: string): string {
+  const legacy = text.replace(LEGACY, (_m, who: string) =>
+    who.toLowerCase() === 'user' ? '{{user}}' : charName,
+  );
+  return legacy.replace(MACRO, (whole, inner: string) => {
+    const body = inner.trim();
+    if (body.startsWith('//')) return '';
+    const name = body.split(/[:\s]/)[0]!.toLowerCase();
+    if (name === 'char') return charName;
+    if (PERSONA_MACROS.has(name) && body.toLowerCase() === name) return `{{${name}}}`;
+    loss.add(`macro {{${name}}}`, place, 'not a macro here: left as written');
+    return whole;
+  });
+}
