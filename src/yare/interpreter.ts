@@ -1,9 +1,8 @@
 // Runs compiled events against a state. Each run is a transaction: writes copy the path they touch
 // (structural sharing), so the input state is never mutated and a failed run leaves no trace.
 // Dice come from a seeded generator and every roll is recorded, so a run can be replayed exactly.
-// Steps and expressions run as closures compiled once per event (see "compiled program" below); the
-// behaviour is the tree-walking interpreter's, checked against a frozen copy of it in
-// test/yare/interpreter.differential.test.ts.
+// Steps and expressions run as closures compiled once per event (see "compiled program" below): the one
+// executable semantics of YARE, pinned by recorded outcomes (test/yare/recorded.test.ts).
 
 import type { SourcePlace } from '../diagnostics.ts';
 import { DiceRoller, type RngState, type RollRecord } from './dice.ts';
@@ -11,7 +10,7 @@ import { didYouMean } from './diagnostics-sink.ts';
 import { YareError, type YareErrorCode } from './errors.ts';
 import type { Expression, Span } from './expr/ast.ts';
 import { type Closure, type ClosureOptions, compileClosure } from './expr/closure.ts';
-import type { EvalContext } from './expr/evaluate.ts';
+import type { EvalContext } from './expr/runtime.ts';
 import {
   MAX_CALL_DEPTH,
   MAX_CONTAINER_SIZE,

@@ -107,7 +107,11 @@ export function parseIntText(text: string, span?: Span): number | undefined {
   if (!INT_TEXT.test(s)) return undefined;
   const n = Number(s.replaceAll('_', ''));
   if (!Number.isSafeInteger(n)) {
-    throw new YareError('YARE_OVERFLOW', `integer text ${pyStrRepr(s)} is beyond ±${Number.MAX_SAFE_INTEGER}`, span);
+    throw new YareError(
+      'YARE_OVERFLOW',
+      `integer text ${pyStrRepr(s)} is beyond ±${Number.MAX_SAFE_INTEGER}`,
+      span,
+    );
   }
   return n + 0;
 }

@@ -112,11 +112,17 @@ describe('4. list_remove reads its index with int()', () => {
     expect(remove(index)).toBe(expected);
   });
 
-  it.each(['@ None', "@ '1.5'", "@ 'x'", '@ [1]'])('index %s is an error, as int() raises in 0.6', (index) => {
-    const error = errorOf(schema, `      - { action: list_remove, var: state.l, index: ${JSON.stringify(index)} }`);
-    expect(error.code).toBe('YARE_TYPE');
-    expect(error.message).toMatch(/^list_remove: index must be a whole number, got /);
-  });
+  it.each(['@ None', "@ '1.5'", "@ 'x'", '@ [1]'])(
+    'index %s is an error, as int() raises in 0.6',
+    (index) => {
+      const error = errorOf(
+        schema,
+        `      - { action: list_remove, var: state.l, index: ${JSON.stringify(index)} }`,
+      );
+      expect(error.code).toBe('YARE_TYPE');
+      expect(error.message).toMatch(/^list_remove: index must be a whole number, got /);
+    },
+  );
 });
 
 describe('5. time_delta reads what Python 3.11 fromisoformat reads', () => {
@@ -189,9 +195,9 @@ describe('6–8. coercion to int and float fields is Python int() and float()', 
     expect(error.code).toBe('YARE_OVERFLOW');
     expect(error.message).toContain('state.n');
     // The largest exact value is kept exactly.
-    expect(notesOf(schema, '      - { action: set, var: state.n, value: "@ 9007199254740991.0" }').state.n).toBe(
-      9007199254740991,
-    );
+    expect(
+      notesOf(schema, '      - { action: set, var: state.n, value: "@ 9007199254740991.0" }').state.n,
+    ).toBe(9007199254740991);
     expect(errorOf(schema, '      - { action: set, var: state.n, value: "@ 9007199254740992.0" }').code).toBe(
       'YARE_OVERFLOW',
     );
@@ -227,7 +233,10 @@ describe('documented differences', () => {
   });
 
   it("'inf' and 'nan' are refused where a number is stored", () => {
-    const error = errorOf('  u: { default: null }', `      - { action: set, var: state.u, value: "@ 1e308 * 10" }`);
+    const error = errorOf(
+      '  u: { default: null }',
+      `      - { action: set, var: state.u, value: "@ 1e308 * 10" }`,
+    );
     expect(error.code).toBe('YARE_BAD_VALUE');
   });
 

@@ -1,11 +1,10 @@
-// Compiles a parsed expression once, at load, into a tree of JS closures. `evaluate` walks the tree with a
-// `switch` on `node.kind` every time; nodes of a dozen shapes make that read megamorphic, and it is the
-// hottest line of an event run. A closure per node knows its kind when it is made, and the common shapes
-// (`a.b.c`, `x + 5`, `a >= b`, `roll(1d20)`) get closures of their own with the integer fast path inline.
-//
-// Semantics are exactly `evaluate`'s — the same helpers, the same evaluation order, the same errors with
-// the same spans (test/yare/expr/closure.property.test.ts compares the two on generated trees). No code
-// is generated from text: every closure below is written out in this file.
+// Lowers a parsed expression, once, into a tree of JS closures: this is the semantics of YARE expressions
+// (events, conditions, notes, macros and `eval` all run them; `evaluate` is this, cached). A closure per
+// node knows its kind when it is made, so a run does no `switch` over node kinds, and the common shapes
+// (`a.b.c`, `x + 5`, `a >= b`, `roll(1d20)`) get closures of their own with the integer fast path inline;
+// every other case goes to the shared operations (runtime.ts, arithmetic.ts, builtins.ts, python.ts).
+// Evaluation order is left to right, `and`/`or` and the conditional are lazy, and every error carries
+// the span of its node. No code is generated from text: every closure below is written out in this file.
 
 import { YareError } from '../errors.ts';
 import { compareOrder, contains, truthy, valueEquals } from '../python.ts';
@@ -32,11 +31,11 @@ import {
   type EvalContext,
   getAttribute,
   getItem,
-} from './evaluate.ts';
+} from './runtime.ts';
 import { exprText } from './parser.ts';
 import { timeDelta } from './timestamps.ts';
 
-/** A compiled expression: evaluates it in a context, like `evaluate(expr, ctx)`. */
+/** A compiled expression: its value in a context. */
 export type Closure = (ctx: EvalContext) => Value;
 
 export interface ClosureOptions {
@@ -52,7 +51,7 @@ export interface ClosureOptions {
   readonly floatField?: (keys: readonly string[]) => boolean;
 }
 
-/** Compiles an expression. Never throws: an expression that cannot run fails when it runs, as with `evaluate`. */
+/** Compiles an expression. Never throws: an expression that cannot run fails each time it runs. */
 export function compileClosure(expr: Expression, options: ClosureOptions = {}): Closure {
   return compileNode(expr.ast, expr, options);
 }
@@ -62,7 +61,7 @@ function compileNode(node: Expr, expr: Expression, options: ClosureOptions): Clo
     case 'literal': {
       const v = node.value;
       if (v !== null && typeof v === 'object') {
-        // A fresh float each time, as `evaluate` returns: values are never shared between evaluations.
+        // A fresh float each time: values are never shared between evaluations.
         const f = v.float;
         return () => new PyFloat(f);
       }
@@ -257,7 +256,7 @@ function intLiteral(node: Expr): number | undefined {
 
 /**
  * `+`, `-` and `*` of two ints are done inline; any other case (floats, strings, overflow) goes to
- * `binaryOp`, which computes it — or throws — exactly as `evaluate` does.
+ * `binaryOp`, which computes it — or throws.
  */
 function compileBinary(
   node: Extract<Expr, { kind: 'binary' }>,
@@ -393,7 +392,7 @@ function compileCall(
     sig = checkCall(node);
   } catch (error) {
     if (!(error instanceof YareError)) throw error;
-    // `evaluate` checks the call each time it runs; so does this closure (a fresh error every time).
+    // The call is checked each time it runs (a fresh error every time: the interpreter adds its place).
     return () => {
       checkCall(node);
       throw error;

@@ -1,5 +1,5 @@
 // The YARE expression language: parse once (`parseAtExpression`), check (`walkExpr`, `checkCall`),
-// evaluate many times (`evaluate`).
+// lower to closures once (`compileClosure`) and run them many times (`evaluate` does both, cached).
 
 export type { BinaryOp, CompareOp, Expr, Expression, Span, UnaryOp } from './ast.ts';
 export { BUILTINS, type BuiltinName, type BuiltinSignature, checkCall } from './builtins.ts';
@@ -17,6 +17,7 @@ export {
   valueEquals,
 } from './evaluate.ts';
 export { exprText, parseAtExpression, parseExpression, type SourceLocation } from './parser.ts';
+export { type Closure, type ClosureOptions, compileClosure } from './closure.ts';
 export { printExpr } from './printer.ts';
 export { type Keyword, scan, type Token } from './scanner.ts';
 export { type ExprVisitor, walkExpr } from './walk.ts';

@@ -228,7 +228,8 @@ describe('time_delta', () => {
     "'2026-04-01Z'",
     "'2026-4-01'",
     "'2026-04-01T10:00z'",
-    "'2026-W01-1'",
+    "'2026-W54-1'", // week dates are read (as Python 3.11 reads them), but 2026 has no week 54
+    "'2026-123'", // ordinal dates are not (nor by Python 3.11)
     "''",
   ])('%s is an unsupported timestamp format', (text) => {
     const e = yareErrorOf(() => run(`time_delta(${text}, '2026-04-01')`));
