@@ -1,16 +1,11 @@
 // Small helpers for the cartridge tests: in-memory cartridges and diagnostic summaries.
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { LoadResult } from '../../src/cartridge/index.ts';
 import type { Diagnostic } from '../../src/diagnostics.ts';
 
-/** The shared cartridges folder beside the project (never copied into it). */
-export const SHARED_CARTRIDGES = resolve(
-  dirname(fileURLToPath(import.meta.url)),
-  '../../../shared/cartridges',
-);
-export const SHARED_PRESENT = existsSync(SHARED_CARTRIDGES);
+import { sharedPath } from '../helpers/shared.ts';
+
+/** The shared cartridges folder beside the project (never copied into it; see test/helpers/shared.ts). */
+export const SHARED_CARTRIDGES = sharedPath('cartridges');
 
 export const SHARED_NAMES = [
   'seed-eldoria',

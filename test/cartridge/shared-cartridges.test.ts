@@ -11,10 +11,10 @@ import {
   parseYamlSafely,
   toPlain,
 } from '../../src/cartridge/index.ts';
-import { codesOf, SHARED_CARTRIDGES, SHARED_NAMES, SHARED_PRESENT, where } from './helpers.ts';
+import { sharedAvailable } from '../helpers/shared.ts';
+import { codesOf, SHARED_CARTRIDGES, SHARED_NAMES, where } from './helpers.ts';
 
-if (!SHARED_PRESENT)
-  console.log(`cartridge: no shared cartridges at ${SHARED_CARTRIDGES}; this file runs nothing.`);
+const SHARED_PRESENT = sharedAvailable('the MnesOS 0.6 cartridges load cleanly', 'cartridges');
 
 const results = new Map<string, LoadResult>();
 

@@ -1,16 +1,12 @@
 // Compatibility: every cartridge written for MnesOS 0.6 (and the seed's template) loads unchanged and every
 // event runs with a fixed seed to the notes and state asserted here. The cartridges are read in place from
 // the shared folder beside the project; they are not copied into it.
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Cartridge, loadCartridge } from '../../src/cartridge/index.ts';
 import { runEvent } from '../../src/yare/interpreter.ts';
+import { sharedAvailable, sharedPath } from '../helpers/shared.ts';
 
-const SHARED = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/cartridges');
-const present = existsSync(SHARED);
-if (!present) console.log(`compat: no shared cartridges at ${SHARED}; the compatibility suite runs nothing.`);
+const present = sharedAvailable('compatibility with the MnesOS 0.6 cartridges', 'cartridges');
 
 const CARTRIDGES = [
   'seed-eldoria',
@@ -35,7 +31,7 @@ function run(name: string, event: string, inputs: Record<string, unknown>, seed:
 describe.skipIf(!present)('shared cartridges', () => {
   beforeAll(async () => {
     for (const name of CARTRIDGES) {
-      const result = await loadCartridge(join(SHARED, name));
+      const result = await loadCartridge(sharedPath('cartridges', name));
       if (!result.ok)
         throw new Error(
           `${name}: ${result.errors.map((e) => `${e.place?.line}:${e.place?.col} ${e.message}`).join('\n')}`,

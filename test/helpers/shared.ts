@@ -6,7 +6,9 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const SHARED_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared');
+/** `../shared` beside the project; MNESOS_TEST_SHARED_DIR points elsewhere (a missing path: as a fresh clone). */
+export const SHARED_DIR =
+  process.env.MNESOS_TEST_SHARED_DIR || resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared');
 
 /** The path of `parts` inside `../shared`. */
 export function sharedPath(...parts: string[]): string {
@@ -22,6 +24,8 @@ export function sharedAvailable(what: string, ...parts: string[]): boolean {
   if (existsSync(path)) return true;
   const shown = ['..', 'shared', ...parts].join('/');
   if (process.env.CI === 'true') throw new Error(`${what}: ${shown} is missing, and CI=true requires it`);
-  console.log(`skipped: ${what} — ${shown} is not beside this clone (compatibility content written elsewhere)`);
+  console.log(
+    `skipped: ${what} — ${shown} is not beside this clone (compatibility content written elsewhere)`,
+  );
   return false;
 }

@@ -12,10 +12,8 @@ import { buildLoreIndex } from '../../src/lore/lore-index.ts';
 import { LORE_SEPARATOR } from '../../src/lore/select.ts';
 import { estimateTokens } from '../../src/tokens.ts';
 
-const SEED_LORE = readFileSync(
-  new URL('../../../shared/cartridges/seed-eldoria/bot_lore.md', import.meta.url),
-  'utf8',
-);
+/** A lore file of several sections (the project's own fixture), where one word occurs in two of them. */
+const KINGDOM_LORE = readFileSync(new URL('../fixtures/lore/kingdom.md', import.meta.url), 'utf8');
 
 const LORE = [
   '# Dragons',
@@ -39,11 +37,13 @@ function loreError(run: () => unknown): LoreError {
 }
 
 describe('ranking', () => {
-  it('"goblin" on the seed cartridge finds the bestiary section first', () => {
-    const index = buildLoreIndex(SEED_LORE);
+  it('"goblin" finds the bestiary section first, before a longer section that mentions goblins once', () => {
+    const index = buildLoreIndex(KINGDOM_LORE);
+    const both = index.lookup(['goblin'], { k: 3 });
+    expect(both.chunks.map((c) => c.heading)).toEqual(['Enemies & Bestiary', 'Factions']);
     const result = index.lookup(['goblin'], { k: 1 });
     expect(result.chunks.map((c) => c.heading)).toEqual(['Enemies & Bestiary']);
-    expect(result.text).toContain('Goblin Scavengers');
+    expect(result.text).toContain('Goblin Raiders');
   });
 
   it('matches word prefixes ("dragon" finds "dragons") and skips chunks with no match', () => {

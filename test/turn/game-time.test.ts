@@ -11,7 +11,7 @@ import {
 } from '../../src/turn/game-time.ts';
 import { MAX_TIME_ADVANCE_SECONDS } from '../../src/turn/limits.ts';
 import { rulesOf } from '../helpers/yare.ts';
-import { lanternmere, shared } from './helpers.ts';
+import { fixture, lanternmere } from './helpers.ts';
 
 const seconds = (text: unknown) => {
   const parsed = parseDuration(text);
@@ -120,8 +120,8 @@ describe('the game clock', () => {
 
   it('is kept by the engine unless the schema declares game_time as something other than a string', async () => {
     expect(clockMode((await lanternmere()).rules)).toBe('engine');
-    expect(clockMode((await shared('seed-eldoria')).rules)).toBe('engine');
-    expect(clockMode((await shared('mnesos/dark-fantasy')).rules)).toBe('cartridge');
+    expect(clockMode((await fixture('vault')).rules)).toBe('engine');
+    expect(clockMode((await fixture('keep-time')).rules)).toBe('cartridge');
     expect(clockMode(rulesOf('state_schema:\n  game_time: { type: int, default: 0 }\n'))).toBe('cartridge');
   });
 });

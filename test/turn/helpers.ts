@@ -5,6 +5,7 @@ import { type Cartridge, loadCartridge } from '../../src/cartridge/index.ts';
 import { createScriptedModels, type ModelScriptInput, type ScriptedModelSet } from '../../src/llm/index.ts';
 import { runTurn } from '../../src/turn/run-turn.ts';
 import type { GameState, TurnEvent, TurnOptions, TurnRecord } from '../../src/turn/types.ts';
+import { sharedPath } from '../helpers/shared.ts';
 
 /** Nested state in assertions (`state.player.gold`); tests check the values, not the types. */
 // biome-ignore lint/suspicious/noExplicitAny: deep property access on JSON state in assertions
@@ -12,8 +13,10 @@ export type Loose = Record<string, any>;
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const ROOT = resolve(HERE, '../..');
-export const SHARED = resolve(ROOT, '../shared/cartridges');
 export const LANTERNMERE = resolve(ROOT, 'cartridges/lanternmere');
+/** The project's own test cartridges (test/fixtures/cartridges), one behaviour each. */
+export const SHARED = sharedPath('cartridges');
+export const FIXTURES = resolve(ROOT, 'test/fixtures/cartridges');
 
 export const SHARED_CARTRIDGES = [
   'seed-eldoria',
@@ -40,6 +43,8 @@ export function cartridgeAt(dir: string): Promise<Cartridge> {
 }
 
 export const lanternmere = (): Promise<Cartridge> => cartridgeAt(LANTERNMERE);
+export const fixture = (name: string): Promise<Cartridge> => cartridgeAt(resolve(FIXTURES, name));
+/** A cartridge of ../shared/cartridges: only for suites guarded by `sharedAvailable` (compatibility). */
 export const shared = (name: string): Promise<Cartridge> => cartridgeAt(resolve(SHARED, name));
 
 /** The initial state as plain JSON (what a client would send). */

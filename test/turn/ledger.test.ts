@@ -29,7 +29,7 @@ import {
   MAX_WORLD_SUMMARY_TOKENS_LIMIT,
 } from '../../src/turn/limits.ts';
 import type { LedgerIssue } from '../../src/turn/types.ts';
-import { collect, initialState, lanternmere, scripted, shared } from './helpers.ts';
+import { collect, fixture, initialState, lanternmere, scripted } from './helpers.ts';
 import { DIRECTIVES, millRoad, millState, millTurn, narrate, rawCall, recordCall } from './ledger-fixture.ts';
 
 const CREATE_TOM = {
@@ -389,7 +389,7 @@ describe('time from record_world_changes', () => {
   });
 
   it('a cartridge that keeps its own game_time is never overwritten: no time argument, a given one is ignored', async () => {
-    const cartridge = await shared('mnesos/dark-fantasy');
+    const cartridge = await fixture('keep-time');
     const state = initialState(cartridge);
     const models = scripted({
       director: [{ text: DIRECTIVES }],
