@@ -17,6 +17,7 @@ import { MIGRATIONS } from './migrations/index.ts';
 import type { Migration } from './migrations/migration.ts';
 import type { Store } from './repository.ts';
 import type { Database, SqlDialect } from './schema.ts';
+import { withNamedStatements, withStatementCache } from './prepared.ts';
 import { createStore } from './store.ts';
 
 export const DEFAULT_SQLITE_PATH = '.mnesos/mnesos.db';
@@ -81,11 +82,13 @@ export async function openStore(url?: string, options: OpenStoreOptions = {}): P
   const db =
     target.kind === 'sqlite'
       ? new Kysely<Database>({
-          dialect: new SqliteDialect({ database: openSqlite(target.path) }),
+          dialect: new SqliteDialect({ database: withStatementCache(openSqlite(target.path)) }),
           ...(log ? { log } : {}),
         })
       : new Kysely<Database>({
-          dialect: new PostgresDialect({ pool: openPgPool(target.url, options.poolSize) }),
+          dialect: new PostgresDialect({
+            pool: withNamedStatements(openPgPool(target.url, options.poolSize)),
+          }),
           ...(log ? { log } : {}),
         });
   const dialect: SqlDialect = target.kind;
