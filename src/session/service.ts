@@ -15,6 +15,7 @@ import type { JsonValue } from '../store/json.ts';
 import type { Session, Store, Turn } from '../store/repository.ts';
 import { isTurnError } from '../turn/errors.ts';
 import type { TurnLimits } from '../turn/limits.ts';
+import type { WorldInfoTrigger } from '../lore/world-info.ts';
 import { runTurn } from '../turn/run-turn.ts';
 import type { GameState, InteractionInput, TurnEvent, TurnRecord } from '../turn/types.ts';
 import { runEvent } from '../yare/interpreter.ts';
@@ -89,6 +90,10 @@ export interface TurnRequest {
   readonly parentId?: string;
   readonly turn: TurnInput;
   readonly idempotencyKey?: string;
+  /** Notes from the player's own chat front end (its prompts, persona): context for the Narrator, never rules. */
+  readonly playerContext?: string;
+  /** What kind of generation this is, for World Info entries limited by `triggers` (default `normal`). */
+  readonly trigger?: WorldInfoTrigger;
 }
 
 export interface RunOptions {
@@ -316,6 +321,8 @@ export class SessionService {
                 models,
                 signal: control.signal,
                 ...(persona ? { persona } : {}),
+                ...(request.playerContext ? { playerContext: request.playerContext } : {}),
+                ...(request.trigger ? { worldInfoTrigger: request.trigger } : {}),
                 ...(service.#options.turnLimits ? { limits: service.#options.turnLimits } : {}),
               })) {
                 if (event.type === 'done') record = event.record;

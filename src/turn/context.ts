@@ -38,6 +38,8 @@ export class TurnContext {
   finishDirectives: string | undefined;
   /** The World Info activated for this turn (cartridges with `world_info.json`). */
   worldInfo: TurnWorldInfo | undefined;
+  /** System messages from the player's chat front end (OpenAI-compatible endpoint): player context, never rules. */
+  playerContext: string | undefined;
 
   constructor(
     readonly cartridge: TurnCartridge,

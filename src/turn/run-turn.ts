@@ -139,8 +139,16 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   const meter = new UsageMeter();
   const models = options.models === null ? null : meterModels(options.models, meter);
   const history: StoryMessage[] = recentMessages(options.messages, prepared.limits.historyMessages);
-  ctx.worldInfo = activateForTurn(cartridge, prepared.state, options.messages, prepared.input.text, options.seed);
+  ctx.worldInfo = activateForTurn(
+    cartridge,
+    prepared.state,
+    options.messages,
+    prepared.input.text,
+    options.seed,
+    options.worldInfoTrigger,
+  );
   for (const [id, text] of worldInfoLore(ctx.worldInfo)) ctx.lore.set(id, text);
+  ctx.playerContext = options.playerContext;
 
   // 1. Cycle ticks, in declaration order, on the turn's one generator.
   const ticks = cartridge.rules.eventNames.filter(

@@ -3,6 +3,7 @@
 import type { Persona } from '../cartridge/persona.ts';
 import type { LedgerErrorCode, LedgerSection, TimeChange, World } from '../ledger/index.ts';
 import type { RoleUsage } from '../llm/usage.ts';
+import type { WorldInfoTrigger } from '../lore/world-info.ts';
 import type { WorldInfoBook } from '../lore/world-info-types.ts';
 import type { ModelRole, ModelSet } from '../llm/types.ts';
 import type { RollRecord } from '../yare/dice.ts';
@@ -76,6 +77,10 @@ export interface TurnOptions {
   readonly ledgerTurn?: number;
   /** How the Narrator proposes world changes (default `inline`); offline turns are always `off`. */
   readonly ledgerMode?: LedgerMode;
+  /** Notes from the player's chat front end (system prompts it sent): shown to the Narrator as player context. */
+  readonly playerContext?: string;
+  /** The generation type World Info `triggers` see (default `normal`). */
+  readonly worldInfoTrigger?: WorldInfoTrigger;
   /** Milliseconds clock for the record's timings (default `performance.now`). */
   readonly now?: () => number;
 }
