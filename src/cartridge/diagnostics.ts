@@ -20,6 +20,9 @@ export type CartridgeCode =
   | 'CART_RULES_SCRIPT'
   | 'CART_RULES_SCRIPT_SHAPE'
   | 'CART_RULES_SCRIPT_LIMIT'
+  // mini-games started by the rules (src/minigames manifests)
+  | 'CART_MINIGAME_UNKNOWN'
+  | 'CART_MINIGAME_CONFIG'
   // YAML
   | 'CART_YAML_SYNTAX'
   | 'CART_YAML_DIRECTIVE'

@@ -19,6 +19,7 @@ import { deepFreeze } from './freeze.ts';
 import { checkInjection } from './injection.ts';
 import { type IntentInputs, NO_INTENT_INPUTS, validateIntentInputs } from './intents.ts';
 import { hasRulesScript, rulesScriptOf } from './js-rules/hook.ts';
+import { checkMinigameConfigs } from './minigame-configs.ts';
 import { applyPersonaMacros, type Persona, validatePersona } from './persona.ts';
 import type { WorldInfoBook } from '../lore/world-info-types.ts';
 import { loadWorldInfo } from './world-info.ts';
@@ -133,6 +134,9 @@ export function loadCartridgeFromFiles(
       botName = rules?.botName;
       diagnostics.push(...compiled.diagnostics);
       const plain = toPlain(parsed.doc) as Record<string, unknown> | null;
+      diagnostics.push(
+        ...checkMinigameConfigs(plain, (path) => placeAtPath(parsed.doc, path, yarePath, parsed.lineCounter)),
+      );
       const checked = validateLedgerSection(plain?.ledger, { stateSchema: plain?.state_schema });
       if (checked.ok) ledger = checked.value;
       else {

@@ -15,7 +15,12 @@ export const saveParams = z.object({ id, saveId: id });
 export const interaction = z.object({
   minigame_id: z.string().min(1).max(200),
   status: z.enum(['completed', 'failed', 'aborted']),
-  metrics: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  metrics: z
+    .record(
+      z.string(),
+      z.union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number(), z.boolean()]))]),
+    )
+    .optional(),
   data: z.record(z.string(), z.unknown()).optional(),
 });
 

@@ -7,6 +7,7 @@
 import type { CompiledRules } from '../yare/program.ts';
 import { type Dict, newDict, type StateValue } from '../yare/values.ts';
 import { checkArgs } from './args.ts';
+import { MAX_METRIC_LIST_ITEMS } from '../minigames/manifest.ts';
 import { MAX_INTERACTION_STRING_CHARS } from './limits.ts';
 import type { InteractionInput } from './types.ts';
 
@@ -53,15 +54,19 @@ export function checkInteractionInput(input: unknown): Check<InteractionInput> {
   if (!checked.ok)
     return { ok: false, message: `interaction: ${checked.message.replace(/^arguments/, 'payload')}` };
   const value = checked.value as InteractionInput;
+  const scalar = (metric: unknown) =>
+    typeof metric === 'boolean' ||
+    (typeof metric === 'number' && Number.isFinite(metric)) ||
+    (typeof metric === 'string' && metric.length <= MAX_INTERACTION_STRING_CHARS);
   for (const [key, metric] of Object.entries(value.metrics ?? {})) {
-    const fine =
-      typeof metric === 'boolean' ||
-      (typeof metric === 'number' && Number.isFinite(metric)) ||
-      (typeof metric === 'string' && metric.length <= MAX_INTERACTION_STRING_CHARS);
+    // A list of scalars is a metric too (articulation_scramble's selected_sequence; the original refused it).
+    const fine = Array.isArray(metric)
+      ? metric.length <= MAX_METRIC_LIST_ITEMS && metric.every(scalar)
+      : scalar(metric);
     if (!fine || key.length > MAX_INTERACTION_STRING_CHARS) {
       return {
         ok: false,
-        message: `interaction: metric '${key.slice(0, 60)}' must be a string (at most ${MAX_INTERACTION_STRING_CHARS} characters, MAX_INTERACTION_STRING_CHARS), a number or a boolean`,
+        message: `interaction: metric '${key.slice(0, 60)}' must be a string (at most ${MAX_INTERACTION_STRING_CHARS} characters, MAX_INTERACTION_STRING_CHARS), a number, a boolean, or a list of at most ${MAX_METRIC_LIST_ITEMS} of them (MAX_METRIC_LIST_ITEMS)`,
       };
     }
   }

@@ -38,11 +38,14 @@ export interface StoryMessage {
 /** The player character, for prompts (background only; the engine never acts on it). */
 export type TurnPersona = Persona;
 
+/** One metric of a mini-game result: a scalar, or a list of scalars (`selected_sequence`). */
+export type MetricValue = string | number | boolean | readonly (string | number | boolean)[];
+
 /** A mini-game's outcome sent by the client (reference §3.9). */
 export interface InteractionInput {
   readonly minigame_id: string;
   readonly status: 'completed' | 'failed' | 'aborted';
-  readonly metrics?: Readonly<Record<string, string | number | boolean>>;
+  readonly metrics?: Readonly<Record<string, MetricValue>>;
   readonly data?: Readonly<Record<string, unknown>>;
 }
 

@@ -59,7 +59,7 @@ export type TurnBody =
 export interface InteractionBody {
   readonly minigame_id: string;
   readonly status: 'completed' | 'failed' | 'aborted';
-  readonly metrics?: Record<string, string | number | boolean>;
+  readonly metrics?: Record<string, string | number | boolean | (string | number | boolean)[]>;
   readonly data?: Record<string, unknown>;
 }
 
