@@ -11,7 +11,8 @@ export function register(program: Command): void {
     .description('Check a cartridge: every error with file:line:col; exit 0 when it is valid.')
     .argument('<cartridge>', 'cartridge folder (or the name of a shipped cartridge)')
     .option('--json', 'print the result as JSON')
-    .action(async (cartridgeArg: string, flags: { json?: boolean }) => {
+    .option('--strict', 'fail (exit 1) on warnings too, lint findings included')
+    .action(async (cartridgeArg: string, flags: { json?: boolean; strict?: boolean }) => {
       const { runValidate } = await import('../run/validate.ts');
       await runValidate(cartridgeArg, flags);
     });

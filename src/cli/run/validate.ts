@@ -2,6 +2,7 @@
 // loads, printing any warnings; else exit 1 with one `file:line:col: message` line per error. `--json`
 // prints `{"ok","errors":[{"file","line","col","code","message"}],"warnings":[…]}` instead.
 
+import { lintCartridge } from '../../authoring/lint/index.ts';
 import { loadCartridge } from '../../cartridge/index.ts';
 import { type Diagnostic, formatDiagnostic } from '../../diagnostics.ts';
 import { existsSync } from 'node:fs';
@@ -28,15 +29,22 @@ export function toJsonDiagnostic(d: Diagnostic): JsonDiagnostic {
   };
 }
 
-export async function runValidate(cartridgeArg: string, flags: { json?: boolean }): Promise<void> {
+export async function runValidate(
+  cartridgeArg: string,
+  flags: { json?: boolean; strict?: boolean },
+): Promise<void> {
   const folder = folderOf(cartridgeArg, flags.json === true);
   if (folder === undefined) return;
   const result = await loadCartridge(folder);
   const errors = result.ok ? [] : sortByPlace(result.errors);
-  const warnings = sortByPlace(result.warnings);
+  // Lint findings (src/authoring/lint) are warnings; --strict makes any warning a failure.
+  const warnings = sortByPlace(
+    result.ok ? [...result.warnings, ...lintCartridge(result.cartridge)] : result.warnings,
+  );
+  const ok = result.ok && !(flags.strict === true && warnings.length > 0);
   if (flags.json) {
     const body = {
-      ok: result.ok,
+      ok,
       errors: errors.map(toJsonDiagnostic),
       warnings: warnings.map(toJsonDiagnostic),
     };
@@ -53,8 +61,9 @@ export async function runValidate(cartridgeArg: string, flags: { json?: boolean 
     } else {
       process.stderr.write(`${errors.length} error${errors.length === 1 ? '' : 's'}\n`);
     }
+    if (result.ok && !ok) process.stderr.write('--strict: warnings count as errors\n');
   }
-  process.exitCode = result.ok ? EXIT.ok : EXIT.user;
+  process.exitCode = ok ? EXIT.ok : EXIT.user;
 }
 
 /**
