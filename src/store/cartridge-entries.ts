@@ -130,7 +130,7 @@ export async function cartridgeAccess(
   principalId: string,
   versionId: string,
 ): Promise<CartridgeAccess | undefined> {
-  const owner = checkId('cartridgeAccess.principalId', principalId);
+  const owner = checkOwner('cartridgeAccess.principalId', principalId);
   const entries = await ctx.db
     .selectFrom('cartridge_entries')
     .select('owner_id')

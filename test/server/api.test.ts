@@ -30,9 +30,11 @@ describe('the API (author mode)', () => {
     expect(Object.keys(version.body.version.files).sort()).toEqual([
       'bot_lore.md',
       'first-message.md',
+      'intents.yaml',
       'prompt_directives.yaml',
       'yare.yaml',
     ]);
+    expect(version.body.version.view).toBe('full');
     expect((await server.json('/v1/cartridges/Nope/versions')).status).toBe(404);
   });
 
