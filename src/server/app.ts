@@ -11,7 +11,7 @@ import { rateLimit } from './rate-limit.ts';
 import { registerAuthoringSchemaRoutes } from './routes/authoring-schemas.ts';
 import { registerCartridgeRoutes } from './routes/cartridges.ts';
 import { registerHistoryRoutes } from './routes/history.ts';
-import { registerMinigameRoutes } from './routes/minigames.ts';
+import { registerOpenAiCompatRoutes } from './routes/openai-compat.ts';
 import { registerPersonaRoutes } from './routes/personas.ts';
 import { registerSaveRoutes } from './routes/saves.ts';
 import { registerSchemaRoutes } from './routes/schema.ts';
@@ -82,9 +82,9 @@ export function createApp(deps: AppDeps): BuiltApp {
   registerStateRoutes(registry, deps);
   registerSchemaRoutes(registry, deps);
   registerAuthoringSchemaRoutes(registry, deps);
-  registerMinigameRoutes(registry, deps);
   registerStatelessRoutes(registry, deps);
   registerSettingsRoutes(registry, deps);
+  registerOpenAiCompatRoutes(registry, deps);
 
   const document = registry.document({ title: 'MnesOS API', version: API_VERSION });
   app.get('/openapi.json', (c) => {

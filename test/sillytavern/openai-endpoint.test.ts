@@ -1,0 +1,331 @@
+// The OpenAI-compatible endpoint, driven by the official `openai` client over real HTTP: a whole game from a
+// card imported in the test (with World Info), with swipes, an edit, a continue and a retried request, and
+// no duplicate turns in the store. Plus the raw SSE wire format SillyTavern reads, errors and API keys.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importSillyTavern } from '../../src/interop/sillytavern/import.ts';
+import type { ChatModel, ModelRequest, ModelResponse, ModelSet } from '../../src/llm/types.ts';
+import { inputText } from '../../src/session/messages.ts';
+import { CONTINUE_INPUT } from '../../src/server/openai/conversation.ts';
+import { KEY_A, startTestServer, type TestServer } from '../server/helpers.ts';
+
+const CARD = {
+  spec: 'chara_card_v2',
+  spec_version: '2.0',
+  data: {
+    name: 'Mira',
+    description: '{{char}} keeps the lighthouse and talks to {{user}} about the sea.',
+    personality: 'calm',
+    scenario: 'A stormy night at the lighthouse.',
+    first_mes: '*{{char}} opens the door.* Come in, {{user}}, out of the rain.',
+    mes_example: '',
+    creator_notes: '',
+    system_prompt: '',
+    post_history_instructions: '',
+    alternate_greetings: [],
+    tags: [],
+    creator: '',
+    character_version: '',
+    extensions: {},
+    character_book: {
+      extensions: {},
+      entries: [
+        {
+          keys: ['moonstone'],
+          content: 'The moonstone is the lighthouse lens, cut from a fallen star.',
+          extensions: {},
+          enabled: true,
+          insertion_order: 10,
+          use_regex: false,
+        },
+      ],
+    },
+  },
+};
+
+let calls = 0;
+function response(text: string): ModelResponse {
+  return {
+    text,
+    toolCalls: [],
+    usage: { inputTokens: 1, outputTokens: 1 },
+    finishReason: 'stop',
+    modelId: 'fake',
+  };
+}
+/** A narrator that says which call it is and whether World Info reached its prompt. */
+const narrator: ChatModel = {
+  id: 'fake-narrator',
+  async generate(req) {
+    return response(narrate(req));
+  },
+  async *stream(req) {
+    const text = narrate(req);
+    const half = Math.floor(text.length / 2);
+    yield { type: 'text-delta', text: text.slice(0, half) };
+    yield { type: 'text-delta', text: text.slice(half) };
+    yield { type: 'finish', response: response(text) };
+  },
+};
+function narrate(req: ModelRequest): string {
+  calls++;
+  const last = req.messages.at(-1);
+  const said = last && 'content' in last ? last.content : '';
+  const lore = req.system.includes('fallen star') ? ' The lens shines like a fallen star.' : '';
+  const context = req.system.includes('NOTES FROM THE PLAYER') ? ' (context seen)' : '';
+  return `Narration ${calls} for "${said}".${lore}${context}`;
+}
+const director: ChatModel = {
+  id: 'fake-director',
+  async generate() {
+    return response('Describe the scene; no rules apply.');
+  },
+  async *stream() {
+    yield { type: 'finish', response: response('Describe the scene; no rules apply.') };
+  },
+};
+const models = (): ModelSet => ({ director, narrator, npc: director });
+
+let server: TestServer;
+let keyed: TestServer;
+let folder: string;
+
+beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), 'mnesos-openai-'));
+  const imported = importSillyTavern(Buffer.from(JSON.stringify(CARD)), 'mira.json');
+  for (const [name, content] of imported.files) writeFileSync(join(folder, name), content);
+  server = await startTestServer({ cartridgeDirs: [folder], models });
+  keyed = await startTestServer({ cartridgeDirs: [folder], models, apiKeys: [{ label: 'a', key: KEY_A }] });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await keyed?.stop();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+
+function client(s: TestServer, options: { apiKey?: string; fetch?: typeof fetch } = {}): OpenAI {
+  return new OpenAI({
+    baseURL: `${s.url}/openai/v1`,
+    apiKey: options.apiKey ?? 'unused-in-local-mode',
+    maxRetries: 2,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+}
+
+let keyCount = 0;
+const key = () => ({ headers: { 'Idempotency-Key': `test-${++keyCount}` } });
+
+async function streamed(openai: OpenAI, messages: Message[], headers = key()): Promise<string> {
+  const stream = await openai.chat.completions.create({ model: 'Mira', messages, stream: true }, headers);
+  let text = '';
+  for await (const part of stream) text += part.choices[0]?.delta?.content ?? '';
+  return text;
+}
+
+async function plain(openai: OpenAI, messages: Message[], headers = key()): Promise<string> {
+  const done = await openai.chat.completions.create({ model: 'Mira', messages }, headers);
+  return done.choices[0]!.message.content ?? '';
+}
+
+async function turnsOf(s: TestServer, sessionId: string) {
+  const nodes = await s.store.listTree(sessionId);
+  return Promise.all(nodes.map((n) => s.store.getTurn(sessionId, n.id))).then((turns) =>
+    turns.map((t) => ({
+      id: t!.id,
+      parentId: t!.parentId,
+      input: inputText(t!.input) ?? null,
+      narration: t!.narration,
+    })),
+  );
+}
+
+describe('the OpenAI-compatible endpoint with the openai client', () => {
+  it('lists cartridges and sessions as models', async () => {
+    const list = await client(server).models.list();
+    expect(list.data.map((m) => m.id)).toContain('Mira');
+  });
+
+  it('plays a whole game: new messages, swipes, a retried request, an edit and a continue, without duplicate turns', async () => {
+    const openai = client(server);
+    const system: Message = {
+      role: 'system',
+      content: "Write Mira's next reply. The user's persona: a tired sailor.",
+    };
+    const greeting: Message = {
+      role: 'assistant',
+      content: '*Mira opens the door.* Come in, Sailor, out of the rain.',
+    };
+
+    // 1. A new conversation: a new session, one turn.
+    const history: Message[] = [
+      system,
+      greeting,
+      { role: 'user', content: 'Thank you. What is that light?' },
+    ];
+    const reply1 = await streamed(openai, history);
+    expect(reply1).toMatch(/^Narration \d+ for "Thank you\. What is that light\?"\./);
+    expect(reply1).toContain('(context seen)');
+    const sessions = await server.store.listSessions('local-user');
+    expect(sessions).toHaveLength(1);
+    const sessionId = sessions[0]!.id;
+
+    // 2. The next message, matched to the first turn; World Info activates on "moonstone".
+    history.push(
+      { role: 'assistant', content: reply1 },
+      { role: 'user', content: 'Tell me about the moonstone.' },
+    );
+    const reply2 = await plain(openai, history);
+    expect(reply2).toContain('The lens shines like a fallen star.');
+
+    // 3. Two swipes of that reply: siblings with the same parent and input.
+    const swipe1 = await plain(openai, history);
+    const swipe2 = await streamed(openai, history);
+    expect(new Set([reply2, swipe1, swipe2]).size).toBe(3);
+
+    // 4. A retried request: the first answer is lost on the way back; the client retries with the same
+    // Idempotency-Key, and the stored turn comes back instead of a new one.
+    let dropped = 0;
+    const lossy: typeof fetch = async (input, init) => {
+      const answer = await fetch(input, init);
+      if (dropped === 0 && String(input).includes('/chat/completions')) {
+        dropped++;
+        await answer.text();
+        throw new TypeError('connection reset');
+      }
+      return answer;
+    };
+    history.push({ role: 'assistant', content: swipe2 }, { role: 'user', content: 'I sit by the fire.' });
+    const before = (await turnsOf(server, sessionId)).length;
+    const retried = await plain(client(server, { fetch: lossy }), history, key());
+    expect(dropped).toBe(1);
+    expect((await turnsOf(server, sessionId)).length).toBe(before + 1);
+    const fireTurns = (await turnsOf(server, sessionId)).filter((t) => t.input === 'I sit by the fire.');
+    expect(fireTurns).toHaveLength(1);
+    expect(fireTurns[0]!.narration).toBe(retried);
+
+    // 5. An edit: the player rewrote their second message; the game branches after the first turn.
+    const edited: Message[] = [
+      system,
+      greeting,
+      { role: 'user', content: 'Thank you. What is that light?' },
+      { role: 'assistant', content: reply1 },
+      { role: 'user', content: 'Tell me about the moonstone, please.' },
+      { role: 'assistant', content: reply2 },
+      { role: 'user', content: 'I look out to sea.' },
+    ];
+    const branched = await plain(openai, edited);
+    const afterEdit = await turnsOf(server, sessionId);
+    const first = afterEdit.find((t) => t.input === 'Thank you. What is that light?')!;
+    const sea = afterEdit.find((t) => t.input === 'I look out to sea.')!;
+    expect(sea.parentId).toBe(first.id);
+    expect(sea.narration).toBe(branched);
+    expect(branched).toContain('(context seen)');
+
+    // 6. Continue: the transcript ends with the assistant's message; a turn extends the narration, and the
+    // next message (with the reply as the front end shows it, continuation appended) follows it.
+    const cont: Message[] = [...history, { role: 'assistant', content: retried }];
+    const continuation = await plain(openai, cont);
+    const continued = (await turnsOf(server, sessionId)).find((t) => t.input === CONTINUE_INPUT)!;
+    expect(continued.parentId).toBe(fireTurns[0]!.id);
+    expect(continued.narration).toBe(continuation);
+    const next: Message[] = [
+      ...history,
+      { role: 'assistant', content: `${retried} ${continuation}` },
+      { role: 'user', content: 'I fall asleep.' },
+    ];
+    await plain(openai, next);
+    const asleep = (await turnsOf(server, sessionId)).find((t) => t.input === 'I fall asleep.')!;
+    expect(asleep.parentId).toBe(continued.id);
+
+    // No duplicates: the only turns sharing a parent and an input are the two swipes of reply 2.
+    const all = await turnsOf(server, sessionId);
+    const byPlace = new Map<string, number>();
+    for (const t of all)
+      byPlace.set(`${t.parentId}|${t.input}`, (byPlace.get(`${t.parentId}|${t.input}`) ?? 0) + 1);
+    const repeated = [...byPlace.entries()].filter(([, n]) => n > 1);
+    expect(repeated).toEqual([[expect.stringContaining('|Tell me about the moonstone.'), 3]]);
+    // genesis, light, moonstone ×3, fire, sea, continue, asleep
+    expect(all).toHaveLength(9);
+    expect(await server.store.listSessions('local-user')).toHaveLength(1);
+  });
+
+  it('replays an identical request without an Idempotency-Key that arrives within the retry window', async () => {
+    const openai = client(server);
+    const messages: Message[] = [
+      { role: 'assistant', content: 'Hello.' },
+      { role: 'user', content: 'A brand new chat begins here.' },
+    ];
+    const a = await plain(openai, messages, { headers: {} });
+    const b = await plain(openai, messages, { headers: {} });
+    expect(b).toBe(a);
+    const session = (await server.store.listSessions('local-user')).find(
+      (s) => s.title?.includes('Mira') && s.turnCount === 2,
+    );
+    expect(session).toBeDefined();
+  });
+});
+
+describe('the wire format SillyTavern reads', () => {
+  it('streams data-only events with choices[0].delta.content, ending with data: [DONE]', async () => {
+    const response = await server.call('/openai/v1/chat/completions', {
+      method: 'POST',
+      json: { model: 'Mira', stream: true, messages: [{ role: 'user', content: 'Wire format check.' }] },
+    });
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const text = await response.text();
+    const events = text.split('\n\n').filter((e) => e !== '');
+    for (const event of events) expect(event).toMatch(/^data: /);
+    expect(events.at(-1)).toBe('data: [DONE]');
+    const chunks = events.slice(0, -1).map((e) => JSON.parse(e.slice(6)));
+    expect(
+      chunks.every((c) => c.object === 'chat.completion.chunk' && !('message' in c) && !('error' in c)),
+    ).toBe(true);
+    expect(chunks.map((c) => c.choices[0].delta.content ?? '').join('')).toMatch(
+      /^Narration \d+ for "Wire format check\."/,
+    );
+    expect(chunks.at(-1).choices[0].finish_reason).toBe('stop');
+  });
+
+  it('appends the details block when asked, and the next request still matches the turn', async () => {
+    const messages = [{ role: 'user', content: 'Details, please.' }];
+    const first = await server.json('/openai/v1/chat/completions', {
+      method: 'POST',
+      json: { model: 'Mira', messages, mnesos_details: true },
+    });
+    expect(first.status).toBe(200);
+    const content: string = first.body.choices[0].message.content;
+    // This cartridge has no dice and no public state: nothing to add.
+    expect(content).not.toContain('[MnesOS');
+  });
+
+  it('answers errors as {error: {...}} with the right status', async () => {
+    const unknown = await server.json('/openai/v1/chat/completions', {
+      method: 'POST',
+      json: { model: 'no-such-cartridge', messages: [{ role: 'user', content: 'hi' }] },
+    });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('model_not_found');
+    expect(typeof unknown.body.error.message).toBe('string');
+    const empty = await server.json('/openai/v1/chat/completions', {
+      method: 'POST',
+      json: { model: 'Mira', messages: [{ role: 'system', content: 'only a system prompt' }] },
+    });
+    expect(empty.status).toBe(400);
+    expect(empty.body.error.message).toMatch(/no user message/);
+  });
+
+  it('needs a valid bearer API key when the server has keys', async () => {
+    const none = await keyed.json('/openai/v1/models', { headers: { authorization: 'Bearer ' } });
+    expect(none.status).toBe(401);
+    expect(none.body.error).toBeDefined();
+    await expect(client(keyed, { apiKey: 'wrong-key-wrong-key' }).models.list()).rejects.toThrow(/401/);
+    const list = await client(keyed, { apiKey: KEY_A }).models.list();
+    expect(list.data.map((m) => m.id)).toContain('Mira');
+  });
+});
