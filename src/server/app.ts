@@ -5,6 +5,7 @@
 import { Hono } from 'hono';
 import { authenticate, hostCheck } from './auth.ts';
 import type { AppDeps } from './deps.ts';
+import { StoreInputError } from '../store/errors.ts';
 import { ApiError, errorBody } from './errors.ts';
 import { type AppEnv, RouteRegistry } from './openapi.ts';
 import { rateLimit } from './rate-limit.ts';
@@ -47,6 +48,12 @@ export function createApp(deps: AppDeps): BuiltApp {
     if (error instanceof ApiError) {
       deps.metrics.errors.inc({ code: error.code });
       return c.json(errorBody(error.code, error.message, error.details), error.status);
+    }
+    // Input the store refuses (a name with a control character, say) that no route checked first: a 400
+    // naming the field, the same on SQLite and PostgreSQL, never a 500.
+    if (error instanceof StoreInputError) {
+      deps.metrics.errors.inc({ code: 'invalid_input' });
+      return c.json(errorBody('invalid_input', error.message, { field: error.place }), 400);
     }
     deps.metrics.errors.inc({ code: 'internal' });
     console.error('[server] unhandled error:', error);

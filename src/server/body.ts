@@ -3,6 +3,7 @@
 // nesting is bounded before anything recursive runs, and `__proto__`/`constructor`/`prototype` keys are
 // refused wherever they appear.
 
+import { storableTextProblem } from '../text-policy.ts';
 import { ApiError } from './errors.ts';
 import { MAX_JSON_DEPTH } from './limits.ts';
 
@@ -84,6 +85,33 @@ function forbiddenKey(value: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * The first string (key or value) that no database may store: NUL or a lone surrogate, refused the same
+ * way on SQLite and PostgreSQL. Iterative, like `forbiddenKey`. The path is JSON-pointer-like (`/title`).
+ */
+function unstorableString(value: unknown): { path: string; problem: string } | undefined {
+  const stack: Array<{ node: unknown; path: string }> = [{ node: value, path: '' }];
+  while (stack.length > 0) {
+    const { node, path } = stack.pop()!;
+    if (typeof node === 'string') {
+      const problem = storableTextProblem(node);
+      if (problem !== undefined) return { path: path || '/', problem };
+      continue;
+    }
+    if (typeof node !== 'object' || node === null) continue;
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) stack.push({ node: node[i], path: `${path}/${i}` });
+      continue;
+    }
+    for (const key of Object.keys(node)) {
+      const problem = storableTextProblem(key);
+      if (problem !== undefined) return { path: path || '/', problem: `a key ${problem}` };
+      stack.push({ node: (node as Record<string, unknown>)[key], path: `${path}/${key}` });
+    }
+  }
+  return undefined;
+}
+
 export function parseJsonText(text: string): unknown {
   const depth = jsonDepth(text);
   if (depth > MAX_JSON_DEPTH) {
@@ -102,6 +130,12 @@ export function parseJsonText(text: string): unknown {
   const bad = forbiddenKey(value);
   if (bad !== undefined)
     throw new ApiError(400, 'forbidden_key', `the key '${bad}' is not allowed anywhere in a request`);
+  const unstorable = unstorableString(value);
+  if (unstorable !== undefined) {
+    throw new ApiError(400, 'invalid_string', `${unstorable.path}: ${unstorable.problem}`, {
+      path: unstorable.path,
+    });
+  }
   return value;
 }
 

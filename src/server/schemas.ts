@@ -3,9 +3,16 @@
 import { z } from 'zod';
 import { MAX_IDEMPOTENCY_KEY_LENGTH, MAX_NAME_LENGTH } from '../store/limits.ts';
 import { MAX_DRAWN_SEED, MAX_EVENT_NAME_CHARS } from '../session/limits.ts';
+import { nameProblem } from '../text-policy.ts';
 
 export const id = z.string().min(1).max(MAX_NAME_LENGTH);
-export const name = z.string().trim().min(1).max(MAX_NAME_LENGTH);
+/** A name is one visible line: no control, bidirectional or tag characters, no NUL or lone surrogate. */
+const visibleName = (schema: z.ZodString) =>
+  schema.superRefine((value, ctx) => {
+    const problem = nameProblem(value);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  });
+export const name = visibleName(z.string().trim().min(1).max(MAX_NAME_LENGTH));
 export const seed = z.number().int().min(0).max(MAX_DRAWN_SEED);
 
 export const sessionParams = z.object({ id });
@@ -49,7 +56,7 @@ export const createSessionBody = z.strictObject({
 export const renameSessionBody = z.strictObject({ title: name.nullable() });
 
 export const personaData = z.strictObject({
-  name: z.string().min(1).max(100),
+  name: visibleName(z.string().min(1).max(100)),
   pronoun_sub: z.string().min(1).max(32),
   pronoun_obj: z.string().min(1).max(32),
   pronoun_poss: z.string().min(1).max(32),

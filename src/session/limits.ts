@@ -8,6 +8,13 @@ export const MAX_DRAWN_SEED = 2 ** 48 - 1;
 export const CARTRIDGE_CACHE_SIZE = 64;
 /** Characters of an author-mode event name. */
 export const MAX_EVENT_NAME_CHARS = 100;
+/**
+ * Milliseconds a turn request waits for another request's turn with the same Idempotency-Key to be stored
+ * (longer than the server's turn timeout, so a live winner always finishes first).
+ */
+export const IDEMPOTENCY_WAIT_MS = 130_000;
+/** Milliseconds after which a claim on an Idempotency-Key whose turn never finished (a dead replica) is taken over. */
+export const CLAIM_STALE_MS = 150_000;
 /** Worlds kept in memory per process, by turn id (a session's head is the one its next turn needs). */
 export const WORLD_CACHE_SIZE = 256;
 /**

@@ -8,6 +8,7 @@
 // head that moved meanwhile).
 
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type Cartridge, type Persona, validatePersona } from '../cartridge/index.ts';
 import type { World } from '../ledger/index.ts';
 import type { ModelRole, ModelSet } from '../llm/types.ts';
@@ -25,7 +26,13 @@ import { InFlight } from './in-flight.ts';
 import { timeModels } from './instrument.ts';
 import { cartridgeLedger, type WorldResult, withoutWorld, worldFromBase } from './ledger.ts';
 import type { CartridgeLibrary, LoadedCartridge } from './library.ts';
-import { MAX_DRAWN_SEED, MAX_EVENT_NAME_CHARS, TURN_HISTORY_WINDOW } from './limits.ts';
+import {
+  CLAIM_STALE_MS,
+  IDEMPOTENCY_WAIT_MS,
+  MAX_DRAWN_SEED,
+  MAX_EVENT_NAME_CHARS,
+  TURN_HISTORY_WINDOW,
+} from './limits.ts';
 import { storyMessages } from './messages.ts';
 import { type AuthorEventRecord, type GenesisRecord, ledgerEventsOf, turnRecordOf } from './records.ts';
 import { cryptoSeeds, freshSeed, type SeedSource } from './seeds.ts';
@@ -69,6 +76,10 @@ export interface SessionServiceOptions {
   readonly turnLimits?: Partial<TurnLimits>;
   readonly observer?: SessionObserver;
   readonly newId?: () => string;
+  /** Milliseconds a request waits for another request's turn with the same Idempotency-Key (IDEMPOTENCY_WAIT_MS). */
+  readonly idempotencyWaitMs?: number;
+  /** Milliseconds after which an unfinished claim on a key is taken over (CLAIM_STALE_MS). */
+  readonly claimStaleMs?: number;
   /** Worlds kept in memory by turn id (default WORLD_CACHE_SIZE; 0 reads every world from the store). */
   readonly worldCacheSize?: number;
   /** When a turn stores a world snapshot (default DEFAULT_SNAPSHOT_RULE; tests use small thresholds). */
@@ -251,11 +262,18 @@ export class SessionService {
     avoidSeeds: ReadonlySet<number> = new Set(),
   ): Promise<PreparedTurn> {
     const session = await this.getSession(principalId, sessionId);
-    if (request.idempotencyKey !== undefined) {
-      const first = await this.store.findTurnByIdempotencyKey(sessionId, request.idempotencyKey);
+    const turnId = this.#newId();
+    const key = request.idempotencyKey;
+    if (key !== undefined) {
+      const first = await this.#claimKey(sessionId, key, turnId);
       if (first !== undefined) return { kind: 'replayed', turn: first };
     }
+    const releaseClaim = (): void => {
+      if (key === undefined) return;
+      this.store.releaseIdempotencyKey(sessionId, key, turnId).catch(() => undefined);
+    };
     if (!this.#inFlight.tryAcquire(sessionId)) {
+      releaseClaim();
       throw new SessionError(
         'turn-in-flight',
         `a turn is already being played on session ${sessionId}; wait for it to finish`,
@@ -274,13 +292,13 @@ export class SessionService {
         baseModels !== null && observer?.onModelCall
           ? timeModels(baseModels, (role, ms, ok) => observer.onModelCall?.(role, ms, ok), this.#monotonic)
           : baseModels;
-      const turnId = this.#newId();
       const seed = freshSeed(this.#seeds, avoidSeeds);
       let released = false;
       const release = (): void => {
         if (released) return;
         released = true;
         this.#inFlight.release(sessionId);
+        releaseClaim();
       };
       const service = this;
       return {
@@ -390,7 +408,49 @@ export class SessionService {
       };
     } catch (error) {
       this.#inFlight.release(sessionId);
+      releaseClaim();
       throw error;
+    }
+  }
+
+  /**
+   * Claims an Idempotency-Key in the database before anything runs, so two requests with one key (on one
+   * replica or two) never both call the model. Returns the turn already stored under the key, or undefined
+   * when this request won the claim and must play the turn. A loser waits (polling, with backoff, at most
+   * `idempotencyWaitMs`) until the winner's turn is stored, or until the winner gives the claim back
+   * (its turn failed; then this request plays it), or a stale claim of a dead replica can be taken over.
+   */
+  async #claimKey(sessionId: string, key: string, turnId: string): Promise<Turn | undefined> {
+    const waitMs = this.#options.idempotencyWaitMs ?? IDEMPOTENCY_WAIT_MS;
+    const staleMs = this.#options.claimStaleMs ?? CLAIM_STALE_MS;
+    const deadline = this.#monotonic() + waitMs;
+    let pause = 10;
+    for (;;) {
+      const first = await this.store.findTurnByIdempotencyKey(sessionId, key);
+      if (first !== undefined) return first;
+      const now = this.#clock();
+      const claim = await this.store.claimIdempotencyKey({
+        sessionId,
+        key,
+        turnId,
+        claimedAt: now,
+        staleBefore: now - staleMs,
+      });
+      if (claim.claimed) {
+        // The winner may have committed and given its claim back between the two statements above.
+        const committed = await this.store.findTurnByIdempotencyKey(sessionId, key);
+        if (committed === undefined) return undefined;
+        await this.store.releaseIdempotencyKey(sessionId, key, turnId);
+        return committed;
+      }
+      if (this.#monotonic() >= deadline) {
+        throw new SessionError(
+          'conflict',
+          `another request with this Idempotency-Key is still playing its turn after ${waitMs} ms; retry later`,
+        );
+      }
+      await sleep(pause);
+      pause = Math.min(pause * 2, 250);
     }
   }
 

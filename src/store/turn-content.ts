@@ -1,6 +1,7 @@
 // Checks and encodes the caller's turn content into column values, before any transaction starts.
 
 import { checkBytes, encodeJson } from './json.ts';
+import { storableTextProblem } from '../text-policy.ts';
 import { StoreInputError } from './errors.ts';
 import {
   MAX_INPUT_BYTES,
@@ -32,6 +33,8 @@ export function encodeTurnContent(place: string, content: TurnContent): EncodedT
   if (typeof content.narration !== 'string')
     throw new StoreInputError(`${place}.narration`, 'must be a string');
   checkBytes(`${place}.narration`, content.narration, MAX_NARRATION_BYTES, 'MAX_NARRATION_BYTES');
+  const unstorable = storableTextProblem(content.narration);
+  if (unstorable !== undefined) throw new StoreInputError(`${place}.narration`, unstorable);
   const events = content.ledgerEvents ?? [];
   if (!Array.isArray(events)) throw new StoreInputError(`${place}.ledgerEvents`, 'must be an array');
   if (events.length > MAX_LEDGER_EVENTS_PER_TURN) {

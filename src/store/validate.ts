@@ -1,5 +1,6 @@
 // Argument checks shared by every repository method. Each throws a StoreInputError naming the argument.
 
+import { nameProblem } from '../text-policy.ts';
 import { StoreInputError } from './errors.ts';
 import {
   MAX_BRANCH_CHARS,
@@ -19,6 +20,9 @@ export function checkName(place: string, value: unknown): string {
       `is ${value.length} characters, over the limit MAX_NAME_LENGTH = ${MAX_NAME_LENGTH}`,
     );
   }
+  // The same on both databases: PostgreSQL would fail on NUL and mangle a lone surrogate, SQLite keep both.
+  const problem = nameProblem(value);
+  if (problem !== undefined) throw new StoreInputError(place, problem);
   return value;
 }
 
