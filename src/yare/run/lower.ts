@@ -1,0 +1,432 @@
+// Lowering: a checked event's steps (program.ts) become closures the first time the event runs, and their
+// expressions become closures from `compileClosure`, so a run does no `switch` over step or node kinds,
+// no WeakMap look-up per path, and no allocation it does not need. The lowered form is cached per
+// `CompiledRules` object, which is immutable once built.
+
+import { YareError } from '../errors.ts';
+import { binaryOp } from '../expr/arithmetic.ts';
+import type { Span } from '../expr/ast.ts';
+import { type Closure, type ClosureOptions, compileClosure } from '../expr/closure.ts';
+import { MAX_CALL_DEPTH, MAX_CONTAINER_SIZE, MAX_DICT_DEPTH, MAX_NOTE_LENGTH } from '../limits.ts';
+import type { CompiledRules, EventDef, MutateOp, Operand, Step, Target } from '../program.ts';
+import { formatValue, pyInt, toNumeric, truthy, typeName, valueEquals } from '../python.ts';
+import { dictDepth } from '../schema.ts';
+import { newDict, PyFloat, type Value } from '../values.ts';
+import { countStep } from './budget.ts';
+import { withPlace } from './errors.ts';
+import { prepareInputs } from './inputs.ts';
+import type { Machine } from './machine.ts';
+import {
+  checkedDynamicPath,
+  copyDict,
+  dictKey,
+  fieldOf,
+  type ResolvedPath,
+  readDict,
+  readList,
+  readPath,
+  resolvedPath,
+  writePath,
+} from './paths.ts';
+
+/** A lowered step; it runs against the machine's current frame. */
+type StepFn = (m: Machine) => void;
+/** A lowered operand: a constant, or an expression evaluated with its place recorded for errors. */
+type OperandFn = (m: Machine) => Value;
+
+export interface LoweredEvent {
+  readonly def: EventDef;
+  readonly steps: readonly StepFn[];
+}
+
+type TargetFn = (m: Machine) => ResolvedPath;
+
+const NOT_COMPILED: Closure = () => {
+  throw new Error('macro used before it was compiled');
+};
+
+/** The lowered events and macros of one set of rules, each lowered the first time it is needed. */
+export class LoweredProgram {
+  private readonly events = new Map<string, LoweredEvent>();
+  private readonly macros = new Map<string, Closure>();
+  /**
+   * `macros.NAME` in any expression resolves to the macro's closure while compiling, and reads of
+   * `float` fields give floats.
+   */
+  readonly closureOptions: ClosureOptions;
+
+  constructor(readonly rules: CompiledRules) {
+    const schema = rules.schema;
+    this.closureOptions = {
+      macro: (name) => this.macro(name),
+      floatField: (keys) => fieldOf(schema, ['state', ...keys])?.type === 'float',
+    };
+  }
+
+  event(name: string): LoweredEvent | undefined {
+    let compiled = this.events.get(name);
+    if (compiled === undefined) {
+      const def = this.rules.events.get(name);
+      if (def === undefined) return undefined;
+      compiled = { def, steps: lowerSteps(def.steps, this) };
+      this.events.set(name, compiled);
+    }
+    return compiled;
+  }
+
+  /**
+   * A macro's closure, evaluated in the caller's scope; errors inside it carry the macro's place. The
+   * entry is cached before the body compiles, so a macro cycle (refused at load) compiles to a closure
+   * that recurses at run time, as `evaluate` did, instead of looping here.
+   */
+  macro(name: string): Closure | undefined {
+    const cached = this.macros.get(name);
+    if (cached !== undefined) return cached;
+    const def = this.rules.macros.get(name);
+    if (def === undefined) return undefined;
+    let body = NOT_COMPILED;
+    const fn: Closure = (ctx) => {
+      try {
+        return body(ctx);
+      } catch (error) {
+        throw withPlace(error, def.place, def);
+      }
+    };
+    this.macros.set(name, fn);
+    body = compileClosure(def, this.closureOptions);
+    return fn;
+  }
+}
+
+export function runSteps(m: Machine, steps: readonly StepFn[]): void {
+  for (let i = 0; i < steps.length; i++) steps[i]!(m);
+}
+
+function lowerSteps(steps: readonly Step[], program: LoweredProgram): StepFn[] {
+  return steps.map((step) => lowerStep(step, program));
+}
+
+function lowerStep(step: Step, program: LoweredProgram): StepFn {
+  const place = step.place;
+  switch (step.kind) {
+    case 'set': {
+      const value = lowerOperand(step.value, program);
+      const target = lowerTarget(step.target, program);
+      return (m) => {
+        countStep(m);
+        m.currentPlace = place;
+        const v = value(m);
+        writePath(m, target(m), v, 'set');
+      };
+    }
+    case 'mutate': {
+      const target = lowerTarget(step.target, program);
+      const value = lowerOperand(step.value, program);
+      const op = step.op;
+      return (m) => {
+        countStep(m);
+        m.currentPlace = place;
+        const path = target(m);
+        const current = readPath(m, path.segments);
+        if (current === null || current === undefined) {
+          throw new YareError(
+            'YARE_BAD_VALUE',
+            `mutate: path '${path.text}' resolved to None; give it a default in state_schema or set it first.`,
+          );
+        }
+        const operand = value(m);
+        m.currentPlace = place;
+        writePath(m, path, mutateValue(op, current, operand), 'mutate');
+      };
+    }
+    case 'branch': {
+      const arms = step.arms.map((arm) => ({
+        test: arm.test === undefined ? undefined : lowerOperand(arm.test, program),
+        steps: lowerSteps(arm.steps, program),
+      }));
+      return (m) => {
+        countStep(m);
+        m.currentPlace = place;
+        for (let i = 0; i < arms.length; i++) {
+          const arm = arms[i]!;
+          if (arm.test === undefined || truthy(arm.test(m))) {
+            runSteps(m, arm.steps);
+            return;
+          }
+        }
+      };
+    }
+    case 'table_roll': {
+      const roll = lowerOperand(step.roll, program);
+      const target = lowerTarget(step.target, program);
+      const table = step.table.map((entry) => ({
+        key: entry.key,
+        value: lowerOperand(entry.value, program),
+      }));
+      return (m) => {
+        countStep(m);
+        m.currentPlace = place;
+        const rolled = toNumeric(roll(m));
+        const n = rolled instanceof PyFloat ? rolled.value : rolled;
+        for (const entry of table) {
+          const key = entry.key;
+          const hit =
+            key.kind === 'exact'
+              ? n === key.value
+              : key.kind === 'range'
+                ? n >= key.low && n <= key.high
+                : n >= key.low;
+          if (hit) {
+            const value = entry.value(m);
+            m.currentPlace = place;
+            writePath(m, target(m), value, 'table_roll');
+            return;
+          }
+        }
+      };
+    }
+    case 'call': {
+      const eventName = step.event;
+      const args = step.args.map((arg) => ({ name: arg.name, value: lowerOperand(arg.value, program) }));
+      return (m) => {
+        countStep(m);
+        m.currentPlace = place;
+        // Looked up when it runs (and compiled then, once): an event may call itself.
+        const callee = m.program.event(eventName)!;
+        if (m.depth >= MAX_CALL_DEPTH) {
+          throw new YareError(
+            'YARE_CALL_DEPTH',
+            `Call depth limit reached: '${m.event!.name}' at depth ${m.depth} cannot call '${eventName}' (MAX_CALL_DEPTH ${MAX_CALL_DEPTH}).`,
+          );
+        }
+        const given = newDict();
+        for (const arg of args) given[arg.name] = arg.value(m);
+        const inputs = prepareInputs(callee.def, given);
+        m.invoke(callee, inputs, m.depth + 1);
+      };
+    }
+    case 'note':
+      return lowerNote(step, program);
+    case 'list_push': {
+      const target = lowerTarget(step.target, program);
+      const item = lowerOperand(step.item, program);
+      return (m) => {
+        countStep(m);
+        m.currentPlace = place;
+        const path = target(m);
+        const value = item(m);
+        const list = readList(m, path, 'list_push');
+        if (list.length >= MAX_CONTAINER_SIZE) {
+          throw new YareError(
+            'YARE_CONTAINER_LIMIT',
+            `list_push: MAX_CONTAINER_SIZE reached (${MAX_CONTAINER_SIZE} items at ${path.text}).`,
+          );
+        }
+        writePath(m, path, [...list, value], 'list_push');
+      };
+    }
+    case 'list_remove': {
+      const target = lowerTarget(step.target, program);
+      const index = step.index === undefined ? undefined : lowerOperand(step.index, program);
+      const byValue = step.value === undefined ? undefined : lowerOperand(step.value, program);
+      return (m) => {
+        countStep(m);
+        m.currentPlace = place;
+        const path = target(m);
+        const list = [...readList(m, path, 'list_remove')];
+        if (index !== undefined) {
+          const raw = index(m);
+          // `int(index)` as the original: True is 1, 1.7 is 1, '2' is 2; what int() refuses is an error.
+          const idx = typeof raw === 'number' && Number.isSafeInteger(raw) ? raw : pyInt(raw);
+          if (idx === undefined) {
+            throw new YareError(
+              'YARE_TYPE',
+              `list_remove: index must be a whole number, got ${typeName(raw)}: ${formatValue(raw)}.`,
+            );
+          }
+          if (idx >= 0 && idx < list.length) list.splice(idx, 1);
+        } else if (byValue !== undefined) {
+          const value = byValue(m);
+          const at = list.findIndex((item) => valueEquals(item, value));
+          if (at >= 0) list.splice(at, 1);
+        }
+        writePath(m, path, list, 'list_remove');
+      };
+    }
+    case 'dict_set': {
+      const target = lowerTarget(step.target, program);
+      const keyOf = lowerOperand(step.key, program);
+      const itemOf = lowerOperand(step.value, program);
+      return (m) => {
+        countStep(m);
+        m.currentPlace = place;
+        const path = target(m);
+        const key = dictKey(keyOf(m));
+        const value = itemOf(m);
+        const dict = copyDict(readDict(m, path, 'dict_set'));
+        dict[key] = value;
+        if (dictDepth(dict) > MAX_DICT_DEPTH)
+          throw new YareError(
+            'YARE_DICT_DEPTH',
+            `dict_set: MAX_DICT_DEPTH exceeded (${MAX_DICT_DEPTH}) at ${path.text}.`,
+          );
+        if (Object.keys(dict).length > MAX_CONTAINER_SIZE) {
+          throw new YareError(
+            'YARE_CONTAINER_LIMIT',
+            `dict_set: MAX_CONTAINER_SIZE reached (${MAX_CONTAINER_SIZE} keys at ${path.text}).`,
+          );
+        }
+        writePath(m, path, dict, 'dict_set');
+      };
+    }
+    case 'dict_delete': {
+      const target = lowerTarget(step.target, program);
+      const keyOf = lowerOperand(step.key, program);
+      return (m) => {
+        countStep(m);
+        m.currentPlace = place;
+        const path = target(m);
+        const key = dictKey(keyOf(m));
+        const dict = copyDict(readDict(m, path, 'dict_delete'));
+        delete dict[key];
+        writePath(m, path, dict, 'dict_delete');
+      };
+    }
+    case 'foreach':
+      return lowerForeach(step, program);
+    default: {
+      const never: never = step;
+      throw new YareError('YARE_BAD_STEP', `unknown step kind '${(never as Step).kind}'`);
+    }
+  }
+}
+
+function lowerNote(step: Extract<Step, { kind: 'note' }>, program: LoweredProgram): StepFn {
+  const place = step.place;
+  // Text and expressions alternate: `lead`, then each expression followed by the text after it.
+  let lead = '';
+  const exprs: OperandFn[] = [];
+  const after: string[] = [];
+  for (const part of step.parts) {
+    if (typeof part === 'string') {
+      if (exprs.length === 0) lead += part;
+      else after[after.length - 1] += part;
+    } else {
+      exprs.push(lowerOperand(part, program));
+      after.push('');
+    }
+  }
+  return (m) => {
+    countStep(m);
+    m.currentPlace = place;
+    let text = lead;
+    for (let i = 0; i < exprs.length; i++) text += noteText(exprs[i]!(m)) + after[i]!;
+    if (text.length > MAX_NOTE_LENGTH) {
+      throw new YareError(
+        'YARE_NOTE_TOO_LONG',
+        `Note is ${text.length} characters after interpolation (MAX_NOTE_LENGTH ${MAX_NOTE_LENGTH}).`,
+      );
+    }
+    m.notes.push(text);
+  };
+}
+
+/** `formatValue`, with the two values notes show most (text and whole numbers) done inline. */
+function noteText(v: Value): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
+  return formatValue(v);
+}
+
+function lowerForeach(step: Extract<Step, { kind: 'foreach' }>, program: LoweredProgram): StepFn {
+  const place = step.place;
+  const source = step.array;
+  const readItems: OperandFn =
+    source.kind === 'path'
+      ? (
+          (target: TargetFn): OperandFn =>
+          (m) =>
+            readPath(m, target(m).segments) ?? null
+        )(lowerTarget(source.target, program))
+      : lowerOperand(source, program);
+  const { itemName, indexName } = step;
+  const body = lowerSteps(step.steps, program);
+  return (m) => {
+    countStep(m);
+    m.currentPlace = place;
+    const items = readItems(m);
+    if (items === null) return;
+    if (!Array.isArray(items))
+      throw new YareError('YARE_TYPE', `foreach array must resolve to a list, got ${typeName(items)}.`);
+    const saved = m.locals;
+    const snapshot = [...items];
+    for (let i = 0; i < snapshot.length; i++) {
+      const locals = new Map(saved ?? []);
+      locals.set(itemName, snapshot[i]!);
+      locals.set(indexName, i);
+      m.locals = locals;
+      countStep(m);
+      runSteps(m, body);
+    }
+    m.locals = saved;
+  };
+}
+
+function lowerOperand(op: Operand, program: LoweredProgram): OperandFn {
+  if (op.kind === 'const') {
+    const value = op.value;
+    return () => value;
+  }
+  const { expr, place } = op;
+  const fn = compileClosure(expr, program.closureOptions);
+  return (m) => {
+    m.currentPlace = place;
+    try {
+      return fn(m);
+    } catch (error) {
+      throw withPlace(error, place, expr);
+    }
+  };
+}
+
+/** Checked paths of a dynamic `var:` target, by their text: the same path is split and checked once. */
+const DYNAMIC_PATH_CACHE_SIZE = 64;
+
+function lowerTarget(target: Target, program: LoweredProgram): TargetFn {
+  if (target.kind === 'static') {
+    const resolved = resolvedPath(target.segments, target.field);
+    return () => resolved;
+  }
+  const expr = lowerOperand(target.expr, program);
+  const schema = program.rules.schema;
+  const cache = new Map<string, ResolvedPath>();
+  return (m) => {
+    const raw = expr(m);
+    if (typeof raw !== 'string') {
+      throw new YareError(
+        'YARE_BAD_PATH',
+        `'var' must resolve to a string path, got ${typeName(raw)}: ${formatValue(raw)}.`,
+      );
+    }
+    const hit = cache.get(raw);
+    if (hit !== undefined) return hit;
+    const resolved = checkedDynamicPath(raw, schema);
+    if (cache.size < DYNAMIC_PATH_CACHE_SIZE) cache.set(raw, resolved);
+    return resolved;
+  };
+}
+
+const NO_SPAN: Span = { start: 0, end: 0 };
+
+function mutateValue(op: MutateOp, current: Value, operand: Value): Value {
+  switch (op) {
+    case 'add':
+      return binaryOp('+', current, operand, NO_SPAN);
+    case 'sub':
+      return binaryOp('-', current, operand, NO_SPAN);
+    case 'mul':
+      return binaryOp('*', current, operand, NO_SPAN);
+    case 'div':
+      return binaryOp('/', current, operand, NO_SPAN);
+  }
+}
