@@ -2,4 +2,4 @@
 export declare const ROOT: string;
 export declare function isDevCheckout(): boolean;
 export declare function compiledStale(): boolean;
-export declare function compile(): number;
+export declare function compile(options?: { quiet?: boolean }): number;

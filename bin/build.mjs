@@ -46,15 +46,15 @@ export function compiledStale() {
 
 /**
  * Compiles src/ (and bench/) into dist/. The stamp carries the time the compile started, so a source saved
- * during the compile still counts as newer. Returns tsc's exit status (type errors are reported; the
- * JavaScript is emitted either way, as tsc does).
+ * during the compile still counts as newer. Returns tsc's exit status (type errors are reported, unless
+ * `quiet`; the JavaScript is emitted either way, as tsc does).
  */
-export function compile() {
+export function compile({ quiet = false } = {}) {
   const started = new Date();
   const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
   const result = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], {
     cwd: ROOT,
-    stdio: 'inherit',
+    stdio: quiet ? 'ignore' : 'inherit',
   });
   if (result.error) throw result.error;
   if (existsSync(join(ROOT, 'dist', 'src', 'cli', 'main.js'))) {

@@ -1,7 +1,15 @@
-// Prints the CI's closing line, `vitest: N passed, N failed, N skipped`, after Vitest's own summary.
+// Prints the run's wall-clock duration and then the CI's closing line, `vitest: N passed, N failed, N skipped`,
+// after Vitest's own summary. Skipped tests are counted one by one: a suite skipped because ../shared or
+// PostgreSQL is missing still collects its tests, so the count shows what the skip removed.
 import type { Reporter, TestModule } from 'vitest/node';
 
 export default class SummaryReporter implements Reporter {
+  private started = performance.now();
+
+  onInit(): void {
+    this.started = performance.now();
+  }
+
   onTestRunEnd(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<unknown>): void {
     let passed = 0;
     let failed = 0;
@@ -16,6 +24,11 @@ export default class SummaryReporter implements Reporter {
       if (m.state() === 'failed' && [...m.children.allTests()].length === 0) failed++;
     }
     failed += errors.length;
-    process.stdout.write(`\nvitest: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+    const seconds = (performance.now() - this.started) / 1000;
+    const minutes = Math.floor(seconds / 60);
+    const took =
+      minutes > 0 ? `${minutes} min ${(seconds - minutes * 60).toFixed(0)} s` : `${seconds.toFixed(1)} s`;
+    process.stdout.write(`\nnpm test took ${took} (${modules.length} files)\n`);
+    process.stdout.write(`vitest: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
 }
