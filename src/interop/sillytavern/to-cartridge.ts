@@ -168,7 +168,7 @@ export function cardToCartridge(
       `cut to ${MAX_FIRST_MESSAGE_BYTES} bytes (the first-message limit)`,
     );
   }
-  if (first !== '') files.set('first-message.md', `${first}\n`);
+  if (first !== '') files.set('first-message.md', first);
 
   const book = worldInfoOf(card, loss, macros);
   if (book !== undefined) files.set('world_info.json', `${JSON.stringify(toWorldInfoFile(book), null, 4)}\n`);
