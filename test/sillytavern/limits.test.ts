@@ -1,0 +1,176 @@
+// Every bound of World Info and of SillyTavern imports, at the limit and one past it; and the regex policy
+// for keys from strangers' lorebooks (refused patterns never run).
+import { describe, expect, it } from 'vitest';
+import { ImportError } from '../../src/interop/sillytavern/errors.ts';
+import { importSillyTavern } from '../../src/interop/sillytavern/import.ts';
+import {
+  MAX_ALTERNATE_GREETINGS,
+  MAX_CARD_CHUNK_BYTES,
+  MAX_CARD_FIELD_CHARS,
+  MAX_IMPORT_FILE_BYTES,
+} from '../../src/interop/sillytavern/limits.ts';
+import { activateWorldInfo } from '../../src/lore/world-info.ts';
+import { parseWorldInfoFile } from '../../src/lore/world-info-format.ts';
+import {
+  MAX_WI_CONTENT_CHARS,
+  MAX_WI_ENTRIES,
+  MAX_WI_KEY_CHARS,
+  MAX_WI_KEYS_PER_ENTRY,
+  MAX_WI_REGEX_CHARS,
+  MAX_WI_REGEX_TEXT_CHARS,
+  MAX_WI_TIMED_EFFECTS,
+} from '../../src/lore/world-info-limits.ts';
+import { parseRegexKey, unsafeReason } from '../../src/lore/world-info-regex.ts';
+import { readWorldInfoState, worldInfoStateValue } from '../../src/lore/world-info-state.ts';
+import { book, png, textChunk } from './helpers.ts';
+
+function world(entries: Record<string, unknown>[]) {
+  return parseWorldInfoFile({ entries: Object.fromEntries(entries.map((e, i) => [String(i), e])) }, 'b');
+}
+
+describe('World Info limits', () => {
+  it('entries per book', () => {
+    const entry = { key: ['a'], content: 'x' };
+    expect(world(Array.from({ length: MAX_WI_ENTRIES }, () => entry)).ok).toBe(true);
+    const over = world(Array.from({ length: MAX_WI_ENTRIES + 1 }, () => entry));
+    expect(over.ok).toBe(false);
+    expect(!over.ok && over.issues[0]!.message).toContain('MAX_WI_ENTRIES');
+  });
+
+  it('keys per entry and characters per key', () => {
+    const keys = (n: number) => Array.from({ length: n }, (_, i) => `k${i}`);
+    expect(world([{ key: keys(MAX_WI_KEYS_PER_ENTRY), content: 'x' }]).ok).toBe(true);
+    expect(world([{ key: keys(MAX_WI_KEYS_PER_ENTRY + 1), content: 'x' }]).ok).toBe(false);
+    expect(world([{ key: ['k'.repeat(MAX_WI_KEY_CHARS)], content: 'x' }]).ok).toBe(true);
+    const long = world([{ key: ['k'.repeat(MAX_WI_KEY_CHARS + 1)], content: 'x' }]);
+    expect(!long.ok && long.issues[0]!.path).toBe('entries.0.key.0');
+  });
+
+  it('characters of content', () => {
+    expect(world([{ key: ['a'], content: 'c'.repeat(MAX_WI_CONTENT_CHARS) }]).ok).toBe(true);
+    const over = world([{ key: ['a'], content: 'c'.repeat(MAX_WI_CONTENT_CHARS + 1) }]);
+    expect(!over.ok && over.issues[0]!.path).toBe('entries.0.content');
+  });
+
+  it('timed effects kept in the state', () => {
+    const effects = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        kind: 'sticky' as const,
+        uid: i,
+        start: 1,
+        end: 9,
+        protected: false,
+      }));
+    const at = worldInfoStateValue({ messages: 3, effects: effects(MAX_WI_TIMED_EFFECTS) });
+    expect(at.effects).toHaveLength(MAX_WI_TIMED_EFFECTS);
+    const over = worldInfoStateValue({ messages: 3, effects: effects(MAX_WI_TIMED_EFFECTS + 1) });
+    expect(over.effects).toHaveLength(MAX_WI_TIMED_EFFECTS);
+    expect(over.effects[0]).toBe('sticky:1:1:9');
+    // Read back forgivingly: malformed items (a client's state) are dropped.
+    const read = readWorldInfoState({
+      _world_info: { messages: 3, effects: ['sticky:1:1:9', 'bogus', 42, 'cooldown:2:1:5:p'] },
+    });
+    expect(read?.effects).toEqual([
+      { kind: 'sticky', uid: 1, start: 1, end: 9, protected: false },
+      { kind: 'cooldown', uid: 2, start: 1, end: 5, protected: true },
+    ]);
+    expect(readWorldInfoState({ _world_info: { messages: -1 } })).toBeUndefined();
+  });
+
+  it('a regex key runs against at most MAX_WI_REGEX_TEXT_CHARS of the newest text', () => {
+    const b = book([{ key: ['/needle/'], content: 'x' }]);
+    const at = `needle${'.'.repeat(MAX_WI_REGEX_TEXT_CHARS - 6)}`;
+    expect(
+      activateWorldInfo(b, { messages: [at], chatLength: 1, timed: [], seed: 0 }).activated,
+    ).toHaveLength(1);
+    const past = `${'.'.repeat(MAX_WI_REGEX_TEXT_CHARS)}needle`;
+    expect(
+      activateWorldInfo(b, { messages: [past], chatLength: 1, timed: [], seed: 0 }).activated,
+    ).toHaveLength(0);
+  });
+});
+
+describe('regex key policy', () => {
+  it('parses /pattern/flags as SillyTavern does, else a plain key', () => {
+    expect(parseRegexKey('/dragon/i').kind).toBe('regex');
+    expect(parseRegexKey('plain words').kind).toBe('plain');
+    expect(parseRegexKey('/a/b/').kind).toBe('plain'); // an unescaped slash inside
+    expect(parseRegexKey('/a\\/b/').kind).toBe('regex');
+    expect(parseRegexKey('/x/q').kind).toBe('plain'); // not a flag
+  });
+
+  it('pattern length at the limit and past it', () => {
+    expect(parseRegexKey(`/${'a'.repeat(MAX_WI_REGEX_CHARS)}/`).kind).toBe('regex');
+    const over = parseRegexKey(`/${'a'.repeat(MAX_WI_REGEX_CHARS + 1)}/`);
+    expect(over.kind === 'refused' && over.reason).toContain('MAX_WI_REGEX_CHARS');
+  });
+
+  it.each([
+    ['(a+)+$', /nested quantifiers/],
+    ['(a|aa)*b', /nested quantifiers/],
+    ['(\\w+\\s?)*x', /nested quantifiers/],
+    ['\\w*\\w*x', /more than one unbounded/],
+    ['a.*b.*c', /more than one unbounded/],
+    ['(a)\\1', /backreferences/],
+    ['(?<n>a)\\k<n>', /backreferences/],
+    ['a(?=b)', /lookahead/],
+    ['(?<!a)b', /lookahead/],
+    ['a{1,51}', /MAX_BOUNDED_REPEAT/],
+  ])('refuses %s', (pattern, reason) => {
+    expect(unsafeReason(pattern)).toMatch(reason);
+  });
+
+  it.each([
+    '\\b(sword|blade)s?\\b',
+    'test\\d+',
+    '[a-z]{2,5}ing',
+    'dragon|wyrm',
+    '(?:red|blue) gem',
+    'a{1,50}',
+  ])('allows %s', (pattern) => {
+    expect(unsafeReason(pattern)).toBeUndefined();
+  });
+});
+
+describe('import limits', () => {
+  const card = (data: Record<string, unknown>) => ({
+    spec: 'chara_card_v2',
+    spec_version: '2.0',
+    data: { name: 'X', ...data },
+  });
+  const run = (value: unknown) => importSillyTavern(Buffer.from(JSON.stringify(value)), 'c.json');
+
+  it('bytes of the file', () => {
+    const big = new Uint8Array(MAX_IMPORT_FILE_BYTES + 1);
+    expect(() => importSillyTavern(big, 'huge.png')).toThrow(ImportError);
+    expect(() => importSillyTavern(big, 'huge.png')).toThrow(/MAX_IMPORT_FILE_BYTES/);
+    // At the limit the size is fine (and the content is what is wrong).
+    expect(() => importSillyTavern(new Uint8Array(MAX_IMPORT_FILE_BYTES), 'zeros.bin')).toThrow(
+      /not a PNG, a CHARX/,
+    );
+  });
+
+  it('bytes of a card chunk', () => {
+    const at = 'A'.repeat(MAX_CARD_CHUNK_BYTES);
+    // At the limit the chunk is read (its decoded bytes are simply not JSON).
+    expect(() => importSillyTavern(png([textChunk('chara', at)]), 'x.png')).toThrow(/invalid JSON/);
+    expect(() => importSillyTavern(png([textChunk('chara', `${at}A`)]), 'x.png')).toThrow(
+      /MAX_CARD_CHUNK_BYTES/,
+    );
+  });
+
+  it('characters of a card field', () => {
+    expect(run(card({ description: 'd'.repeat(MAX_CARD_FIELD_CHARS) })).name).toBe('X');
+    expect(() => run(card({ description: 'd'.repeat(MAX_CARD_FIELD_CHARS + 1) }))).toThrow(
+      /MAX_CARD_FIELD_CHARS/,
+    );
+  });
+
+  it('alternate greetings', () => {
+    const greetings = (n: number) => Array.from({ length: n }, (_, i) => `hello ${i}`);
+    expect(run(card({ alternate_greetings: greetings(MAX_ALTERNATE_GREETINGS) })).name).toBe('X');
+    expect(() => run(card({ alternate_greetings: greetings(MAX_ALTERNATE_GREETINGS + 1) }))).toThrow(
+      /101 items; the limit is 100/,
+    );
+  });
+});
