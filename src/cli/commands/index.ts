@@ -15,6 +15,7 @@ import { register as exportCommand } from './export.ts';
 import { register as importCommand } from './import.ts';
 import { register as ledger } from './ledger.ts';
 import { register as lore } from './lore.ts';
+import { register as lsp } from './lsp.ts';
 import { register as newCartridge } from './new.ts';
 import { register as pack } from './pack.ts';
 import { register as play } from './play.ts';
@@ -39,6 +40,7 @@ export const commandModules: ReadonlyArray<(program: Command) => void> = [
   newCartridge,
   pack,
   schema,
+  lsp,
   importCommand,
   exportCommand,
   lore,
