@@ -77,6 +77,11 @@ export class CartridgeLibrary {
   readonly #cacheSize: number;
   /** Loaded cartridges by content hash and persona, most recently used last. */
   readonly #cache = new Map<string, Promise<Cartridge>>();
+  /**
+   * Stored versions by id and by content hash. A version's files never change, so a turn resolves its
+   * session's pinned version from memory instead of reading (and decoding) its files from the store.
+   */
+  readonly #versions = new Map<string, CartridgeVersion>();
 
   constructor(store: Store, options: { cacheSize?: number } = {}) {
     this.#store = store;
@@ -194,9 +199,31 @@ export class CartridgeLibrary {
 
   /** A stored version, loaded with the persona's macros; undefined when no such version exists. */
   async load(versionIdOrHash: string, persona?: Persona): Promise<LoadedCartridge | undefined> {
-    const version = await this.#store.getCartridgeVersion(versionIdOrHash);
+    const version = await this.version(versionIdOrHash);
     if (version === undefined) return undefined;
     return { version, cartridge: await this.loadVersion(version, persona) };
+  }
+
+  /** A stored version by id or content hash, from memory after its first read. */
+  async version(idOrHash: string): Promise<CartridgeVersion | undefined> {
+    const known = this.#versions.get(idOrHash);
+    if (known !== undefined) return known;
+    const version = await this.#store.getCartridgeVersion(idOrHash);
+    if (version === undefined) return undefined;
+    this.#versions.set(version.id, version);
+    this.#versions.set(version.contentHash, version);
+    while (this.#versions.size > 2 * this.#cacheSize) {
+      const oldest = this.#versions.keys().next().value;
+      if (oldest === undefined) break;
+      this.#versions.delete(oldest);
+    }
+    return version;
+  }
+
+  /** Drops a version from memory (it was deleted from the store). */
+  forgetVersion(version: { readonly id: string; readonly contentHash: string }): void {
+    this.#versions.delete(version.id);
+    this.#versions.delete(version.contentHash);
   }
 
   /** Loads a version's files, or takes them from the cache. */

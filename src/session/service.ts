@@ -181,8 +181,11 @@ export class SessionService {
   }
 
   /** The session's cartridge, with the session owner's persona applied. */
-  async cartridgeOf(session: Session): Promise<LoadedCartridge> {
-    const persona = await this.persona(session.principalId, session.personaId);
+  async cartridgeOf(
+    session: Session,
+    known?: { readonly persona: Persona | undefined },
+  ): Promise<LoadedCartridge> {
+    const persona = known ? known.persona : await this.persona(session.principalId, session.personaId);
     const loaded = await this.library.load(session.cartridgeVersionId, persona);
     if (loaded === undefined) {
       throw new SessionError(
@@ -281,11 +284,15 @@ export class SessionService {
     }
     try {
       const parentId = request.parentId ?? session.headTurnId;
-      const hydrated = await this.store.hydrate(sessionId, parentId, { messageWindow: TURN_HISTORY_WINDOW });
+      // The world comes from the world cache or a snapshot, not from the window's events.
+      const hydrated = await this.store.hydrate(sessionId, parentId, {
+        messageWindow: TURN_HISTORY_WINDOW,
+        ledgerEvents: false,
+      });
       if (hydrated === undefined) throw notFound(`turn ${parentId}`);
-      const { cartridge } = await this.cartridgeOf(session);
-      const before = await this.#branchWorld(sessionId, parentId, cartridge);
       const persona = await this.persona(principalId, session.personaId);
+      const { cartridge } = await this.cartridgeOf(session, { persona });
+      const before = await this.#branchWorld(sessionId, parentId, cartridge);
       const baseModels = await this.#options.models(principalId);
       const observer = this.#options.observer;
       const models =

@@ -9,7 +9,7 @@
 
 import { sql } from 'kysely';
 import type { StoreContext } from './context.ts';
-import { decodeJson, type JsonValue } from './json.ts';
+import { decodeJson } from './json.ts';
 import { DEFAULT_MESSAGE_WINDOW } from './limits.ts';
 import type {
   Branch,
@@ -23,6 +23,7 @@ import type {
   WorldBase,
 } from './repository.ts';
 import { type TurnMessageRow, toTurn, toTurnMessage } from './rows.ts';
+import { storedTurn } from './turn-rows.ts';
 import { checkBranchChars, checkBranchTurns, checkLedgerPageTurns, checkMessageWindow } from './validate.ts';
 
 export async function getLineage(
@@ -179,15 +180,18 @@ export async function hydrate(
   ) {
     return undefined;
   }
-  const events = await ctx.db
-    .selectFrom('ledger_events')
-    .select(['turn_id', 'position', 'event'])
-    .where(
-      'turn_id',
-      'in',
-      rows.map((r) => r.id),
-    )
-    .execute();
+  const events =
+    options.ledgerEvents === false
+      ? []
+      : await ctx.db
+          .selectFrom('ledger_events')
+          .select(['turn_id', 'position', 'event'])
+          .where(
+            'turn_id',
+            'in',
+            rows.map((r) => r.id),
+          )
+          .execute();
   const depthOf = new Map(rows.map((r) => [r.id, r.depth]));
   const ledgerEvents: LedgerEntry[] = events
     .map((e) => ({
@@ -197,8 +201,12 @@ export async function hydrate(
       event: decodeJson(e.event),
     }))
     .sort((a, b) => a.depth - b.depth || a.position - b.position);
-  const ownEvents: JsonValue[] = ledgerEvents.filter((e) => e.turnId === self.id).map((e) => e.event);
-  const turn = toTurn(
+  const ownEvents: string[] = events
+    .filter((e) => e.turn_id === self.id)
+    .sort((a, b) => a.position - b.position)
+    .map((e) => e.event);
+  // The record is decoded only if the caller reads it (a turn's own prompt needs the state, not the record).
+  const turn = storedTurn(
     {
       ...self,
       record: self.record,

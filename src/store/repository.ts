@@ -268,6 +268,11 @@ export type AddApiKeyResult = { ok: true; apiKey: ApiKey } | Failure<'principal-
 export interface HydrateOptions {
   /** Turns of history to return (default DEFAULT_MESSAGE_WINDOW, at most MAX_MESSAGE_WINDOW). */
   messageWindow?: number;
+  /**
+   * Read the window's ledger events (default true). False saves a query when the caller builds the world
+   * elsewhere: `ledgerEvents` and `turn.ledgerEvents` are then empty.
+   */
+  ledgerEvents?: boolean;
 }
 
 export interface Store {

@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import { decodeJson } from './json.ts';
 import type { Turn } from './repository.ts';
-import { toTurn } from './rows.ts';
+import { toTurnMessage } from './rows.ts';
 import type { Database, SessionsTable, SqlDialect, TurnRow } from './schema.ts';
 import type { EncodedTurnContent } from './turn-content.ts';
 
@@ -83,12 +83,38 @@ export function turnRow(
   };
 }
 
-/** The turn as stored, decoded from the encoded text (so callers see exactly what a later read returns). */
+/**
+ * The turn as stored, decoded from the encoded text (so callers see exactly what a later read returns).
+ * The heavy fields are decoded on first read: a caller that only needs the turn's place in the tree (most
+ * writers) never parses the record it just wrote.
+ */
 export function storedTurn(row: TurnRow, ledgerEvents: readonly string[]): Turn {
-  return toTurn(
-    row,
-    ledgerEvents.map((event) => decodeJson(event)),
-  );
+  const turn = { ...toTurnMessage(row), seed: row.seed } as Turn;
+  decodeOnRead(turn, 'record', () => decodeJson(row.record));
+  decodeOnRead(turn, 'state', () => decodeJson(row.state));
+  decodeOnRead(turn, 'ledgerEvents', () => ledgerEvents.map((event) => decodeJson(event)));
+  turn.idempotencyKey = row.idempotency_key;
+  return turn;
+}
+
+/** An enumerable property computed on first read, then a plain value (spread and JSON see it as one). */
+function decodeOnRead<K extends 'record' | 'state' | 'ledgerEvents'>(
+  turn: Turn,
+  key: K,
+  decode: () => Turn[K],
+): void {
+  Object.defineProperty(turn, key, {
+    enumerable: true,
+    configurable: true,
+    get() {
+      const value = decode();
+      Object.defineProperty(turn, key, { value, enumerable: true, writable: true, configurable: true });
+      return value;
+    },
+    set(value: Turn[K]) {
+      Object.defineProperty(turn, key, { value, enumerable: true, writable: true, configurable: true });
+    },
+  });
 }
 
 export async function loadTurnBy(

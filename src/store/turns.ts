@@ -38,19 +38,20 @@ export async function appendTurn(ctx: StoreContext, input: AppendTurnInput): Pro
       if (input.expectedHeadId !== undefined && session.head_turn_id !== input.expectedHeadId) {
         return { ok: false, reason: 'conflict', headTurnId: session.head_turn_id };
       }
+      // The parent's depth and its children's last sibling index in one statement.
       const parent = await trx
         .selectFrom('turns')
-        .select('depth')
+        .select([
+          'depth',
+          sql<number | null>`(select max(c.sibling_index) from turns c where c.parent_id = turns.id)`.as(
+            'last',
+          ),
+        ])
         .where('id', '=', input.parentId)
         .where('session_id', '=', input.sessionId)
         .executeTakeFirst();
       if (parent === undefined) return { ok: false, reason: 'parent-not-found' };
-      const siblings = await trx
-        .selectFrom('turns')
-        .select(sql<number | null>`max(sibling_index)`.as('last'))
-        .where('parent_id', '=', input.parentId)
-        .executeTakeFirst();
-      const last = siblings?.last ?? null;
+      const last = parent.last ?? null;
       const row = turnRow(
         { id: turnId, session_id: input.sessionId, parent_id: input.parentId },
         {

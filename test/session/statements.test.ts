@@ -1,0 +1,40 @@
+// The fast storage path (issue 10): an ordinary turn's statements, counted on a real SQLite file. The
+// append is one transaction of at most six statements; the cartridge version is read once per process.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/open.ts';
+import type { Store } from '../../src/store/repository.ts';
+import { fixture } from './helpers.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'mnesos-statements-'));
+const stores: Store[] = [];
+afterAll(async () => {
+  for (const store of stores) await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('statements per turn', () => {
+  it('an offline turn: one append transaction of at most 6 statements, no cartridge re-read', async () => {
+    let log: string[] = [];
+    const store = await openStore(join(dir, 's.db'), { onQuery: (sql) => log.push(sql) });
+    stores.push(store);
+    const f = await fixture(store);
+    const { session } = await f.service.createSession(f.principal.id, {
+      cartridgeVersion: f.version.id,
+      seed: 1,
+    });
+    await f.service.playTurn(f.principal.id, session.id, { turn: { input: 'check pack' } });
+    log = [];
+    await f.service.playTurn(f.principal.id, session.id, { turn: { input: 'check pack' } });
+    const begin = log.findIndex((q) => /^begin/i.test(q));
+    const commit = log.findIndex((q) => /^commit/i.test(q));
+    expect(begin).toBeGreaterThanOrEqual(0);
+    expect(commit - begin - 1).toBeLessThanOrEqual(6);
+    expect(log.filter((q) => /^begin/i.test(q))).toHaveLength(1);
+    expect(log.some((q) => /from "cartridge_versions"/.test(q))).toBe(false);
+    // Session read, hydrate (one recursive query), then the append: 9 today (13 before issue 10).
+    expect(log.length).toBeLessThanOrEqual(10);
+  });
+});
