@@ -20,6 +20,7 @@ import { type ModelChoice, OFFLINE_HELP } from './models.ts';
 import type { OpenedSession } from './open-session.ts';
 import { formatChanges, formatDebug, formatNotes } from './render.ts';
 import type { Spinner } from './spinner.ts';
+import { type TerminalMinigameOptions, TerminalMinigames } from './minigame-text.ts';
 import { eventInputs, interactionFromArgs } from './values.ts';
 
 export type Colors = ReturnType<typeof pc.createColors>;
@@ -37,6 +38,8 @@ export interface PlayGameOptions {
   readonly out: PlayOutput;
   readonly spinner: Spinner;
   readonly colors: Colors;
+  /** The clock and dice of the text mini-games (tests); the real ones by default. */
+  readonly minigames?: TerminalMinigameOptions;
 }
 
 export type CommandOutcome = 'continue' | 'quit';
@@ -65,9 +68,11 @@ function pendingMinigame(state: unknown): string | undefined {
 
 export class PlayGame {
   readonly #o: PlayGameOptions;
+  readonly #minigames: TerminalMinigames;
 
   constructor(options: PlayGameOptions) {
     this.#o = options;
+    this.#minigames = new TerminalMinigames(options.minigames);
   }
 
   #say(text: string): void {
@@ -115,6 +120,12 @@ export class PlayGame {
   }
 
   #pendingNotice(state: unknown): void {
+    // A mini-game with a terminal form is played here as text (minigame-text.ts).
+    const intro = this.#minigames.start(state);
+    if (intro !== undefined) {
+      this.#say(this.#o.colors.yellow(intro));
+      return;
+    }
     const minigame = pendingMinigame(state);
     if (minigame === undefined) return;
     this.#say(
@@ -154,6 +165,18 @@ export class PlayGame {
 
   async #dispatch(command: PlayCommand, signal: AbortSignal): Promise<CommandOutcome> {
     const { service, principalId, sessionId } = this.#o;
+    const answer =
+      command.kind === 'say' || command.kind === 'empty'
+        ? this.#minigames.input(command.kind === 'say' ? command.text : '')
+        : undefined;
+    if (answer !== undefined) {
+      this.#say(answer.output);
+      if (answer.result !== undefined) {
+        const interaction = { interaction: answer.result };
+        await this.#play(await service.prepareTurn(principalId, sessionId, { turn: interaction }), signal);
+      }
+      return 'continue';
+    }
     switch (command.kind) {
       case 'empty':
         return 'continue';
