@@ -13,6 +13,7 @@ import { registerAuthoringSchemaRoutes } from './routes/authoring-schemas.ts';
 import { registerCartridgeRoutes } from './routes/cartridges.ts';
 import { registerHistoryRoutes } from './routes/history.ts';
 import { registerOpenAiCompatRoutes } from './routes/openai-compat.ts';
+import { registerSillyTavernImportRoute } from './routes/sillytavern-import.ts';
 import { registerPersonaRoutes } from './routes/personas.ts';
 import { registerSaveRoutes } from './routes/saves.ts';
 import { registerSchemaRoutes } from './routes/schema.ts';
@@ -92,6 +93,7 @@ export function createApp(deps: AppDeps): BuiltApp {
   registerStatelessRoutes(registry, deps);
   registerSettingsRoutes(registry, deps);
   registerOpenAiCompatRoutes(registry, deps);
+  registerSillyTavernImportRoute(registry, deps);
 
   const document = registry.document({ title: 'MnesOS API', version: API_VERSION });
   app.get('/openapi.json', (c) => {

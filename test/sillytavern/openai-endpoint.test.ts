@@ -11,6 +11,7 @@ import type { ChatModel, ModelRequest, ModelResponse, ModelSet } from '../../src
 import { inputText } from '../../src/session/messages.ts';
 import { CONTINUE_INPUT } from '../../src/server/openai/conversation.ts';
 import { KEY_A, startTestServer, type TestServer } from '../server/helpers.ts';
+import { base64Json, png, textChunk } from './helpers.ts';
 
 const CARD = {
   spec: 'chara_card_v2',
@@ -119,7 +120,9 @@ function client(s: TestServer, options: { apiKey?: string; fetch?: typeof fetch 
 }
 
 let keyCount = 0;
-const key = () => ({ headers: { 'Idempotency-Key': `test-${++keyCount}` } });
+const key = (): { headers: Record<string, string> } => ({
+  headers: { 'Idempotency-Key': `test-${++keyCount}` },
+});
 
 async function streamed(openai: OpenAI, messages: Message[], headers = key()): Promise<string> {
   const stream = await openai.chat.completions.create({ model: 'Mira', messages, stream: true }, headers);
@@ -268,6 +271,33 @@ describe('the OpenAI-compatible endpoint with the openai client', () => {
       (s) => s.title?.includes('Mira') && s.turnCount === 2,
     );
     expect(session).toBeDefined();
+  });
+});
+
+describe('importing a card through the API', () => {
+  it('POST /v1/cartridges/import stores the cartridge and answers the loss report; the endpoint can play it', async () => {
+    const card = { ...CARD, data: { ...CARD.data, name: 'Uploaded Mira', alternate_greetings: ['Hi.'] } };
+    const file = png([textChunk('chara', base64Json(card))]);
+    const response = await server.call('/v1/cartridges/import', {
+      method: 'POST',
+      body: file,
+      headers: { 'content-type': 'image/png' },
+    });
+    expect(response.status).toBe(201);
+    const body = await response.json();
+    expect(body).toMatchObject({ kind: 'png', spec: 'v2', created: true });
+    expect(body.loss.map((l: { name: string }) => l.name)).toContain('alternate_greetings');
+    const list = await client(server).models.list();
+    expect(list.data.map((m) => m.id)).toContain('Uploaded Mira');
+
+    const broken = await server.json('/v1/cartridges/import', {
+      method: 'POST',
+      body: png([textChunk('chara', '%%%')]),
+      headers: { 'content-type': 'image/png' },
+    });
+    expect(broken.status).toBe(422);
+    expect(broken.body.error.code).toBe('import_bad_base64');
+    expect(broken.body.error.where).toMatch(/^upload: chunk 3/);
   });
 });
 
