@@ -38,7 +38,7 @@ describe('play offline', { timeout: SPAWN_TIMEOUT_MS }, () => {
     expect(out).toContain('MNESOS_LLM_BASE_URL');
     // The cartridge's first message opens the game; narration of the turns follows.
     expect(out).toContain('Lanternmere');
-    expect(out).toContain('The player walks the plank-ways to the reedmaze.');
+    expect(out).toContain('The player walks the plank-ways to the reedmaze; it is evening when they arrive.');
     // /state: reedmaze after travel, tallow rest after two undos, reedmaze again after /load.
     expect(valuesOf(out, 'location')).toEqual(['"reedmaze"', '"tallow rest"', '"reedmaze"']);
     // /state is the public state only: no private fields (armor, attack_bonus, the bestiary).
@@ -174,6 +174,7 @@ describe('play interrupted', { timeout: SPAWN_TIMEOUT_MS }, () => {
     const result = await game.done;
     expect(result.code).toBe(0);
     expect(result.stdout).not.toContain('You arrive.');
+    expect(result.stderr).not.toMatch(/^ {4}at /m);
 
     const after = await runCli(['play', '--session', 'cut'], { cwd: dir, input: lines('/state', '/debug') });
     expect(valuesOf(after.stdout, 'location')).toEqual(['"tallow rest"']);
