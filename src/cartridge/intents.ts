@@ -237,7 +237,10 @@ export function validateIntentInputs(
         }
         inputs[inputName] = fitted.value;
       }
-      if (good) (out[eventName] ??= []).push({ phrase, inputs });
+      if (!good) continue;
+      const list = out[eventName] ?? [];
+      list.push({ phrase, inputs });
+      out[eventName] = list;
     }
   }
   return { intents: out, diagnostics };

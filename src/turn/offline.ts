@@ -1,15 +1,18 @@
 // Offline play (no model configured). The Director is replaced by a deterministic matcher: a slash
 // command (`/travel destination="brine market"`, `/cast_spell flare`) names an event directly; otherwise
-// the player's words are scored against each public event's `intents:` phrases, name and description.
-// The Narrator is replaced by a renderer of the turn's notes (without `[SYSTEM LOG: …]` wrappers) and the
-// scene. Same words, same state ⇒ same choice.
+// the player's words are scored against each public event's `intents:` phrases (and the phrases of the
+// cartridge's `intents.yaml`), name, description and input values. A matched event gets its inputs from
+// the words, from the phrase said (`intents.yaml`), or from defaults; when one is still missing the player
+// is asked one question. Words that match nothing get the list of what can be done here. A question, the
+// list and /help spend no turn. The Narrator is replaced by offline-narration.ts. Same words, same state ⇒
+// same choice.
 
-import type { EventDef, InputSpec } from '../yare/program.ts';
-import { publicState } from '../yare/schema.ts';
-import { publicEvents } from '../yare/tools.ts';
-import type { CompiledRules } from '../yare/program.ts';
+import type { ImpliedIntent, IntentInputs } from '../cartridge/intents.ts';
+import type { CompiledRules, EventDef, InputSpec } from '../yare/program.ts';
 import { toStateValue } from '../yare/python.ts';
+import { publicEvents } from '../yare/tools.ts';
 import type { Dict } from '../yare/values.ts';
+import { type AvailableAction, availableActions } from './offline-actions.ts';
 import { ADVANCE_GAME_TIME, type DirectorToolSet, ENGINE_TOOL_NAMES } from './tools.ts';
 
 export type OfflineChoice =
@@ -20,8 +23,19 @@ export type OfflineChoice =
       readonly args: Record<string, unknown>;
       readonly how: 'command' | 'match';
     }
-  /** Nothing to run; tell the player this. */
-  | { readonly kind: 'reply'; readonly text: string };
+  /**
+   * Nothing to run; tell the player this and spend no turn: the command list (`help`), one question about a
+   * missing input (`question`), what can be done here (`unmatched`), or an unknown command (`unknown`).
+   */
+  | { readonly kind: 'reply'; readonly reason: OfflineReplyReason; readonly text: string };
+
+export type OfflineReplyReason = 'help' | 'question' | 'unmatched' | 'unknown';
+
+/** What the matcher knows beyond the rules: the state (for what can be done here) and `intents.yaml`. */
+export interface OfflineContext {
+  readonly state?: Dict;
+  readonly intentInputs?: IntentInputs;
+}
 
 /** Score an event must reach to be chosen from free text (one intent phrase, or a word of its name). */
 export const MIN_MATCH_SCORE = 3;
@@ -30,6 +44,8 @@ const NAME_WORD_SCORE = 3;
 const INTENT_WORD_SCORE = 1;
 const DESCRIPTION_WORD_SCORE = 1;
 const MAX_WORD_SCORE = 3;
+/** An input value named in full ("reedmaze") counts like a word of the event's name. */
+const OPTION_SCORE = 3;
 
 const STOP_WORDS = new Set(
   (
@@ -68,20 +84,36 @@ function countMatches(
   return new Set(words.filter((w) => wordMatches(w, said, saidList))).size;
 }
 
-export function scoreEvent(event: EventDef, text: string): number {
+function impliedOf(context: OfflineContext | undefined, event: string): readonly ImpliedIntent[] {
+  const all = context?.intentInputs;
+  return all !== undefined && Object.hasOwn(all, event) ? (all[event] ?? []) : [];
+}
+
+function enumOptions(spec: InputSpec): string[] {
+  return (spec.enum ?? []).map((v) => toStateValue(v)).filter((v): v is string => typeof v === 'string');
+}
+
+export function scoreEvent(event: EventDef, text: string, context?: OfflineContext): number {
   const padded = ` ${normalize(text)} `;
   const saidList = contentWords(text);
   const said = new Set(saidList);
   let phrase = 0;
-  for (const intent of event.intents) {
+  const phrases = [...event.intents, ...impliedOf(context, event.name).map((i) => i.phrase)];
+  for (const intent of phrases) {
     const p = normalize(intent);
     if (p !== '' && padded.includes(` ${p} `)) phrase = Math.max(phrase, PHRASE_BONUS + p.split(' ').length);
   }
   const nameWords = event.name.split('_').filter((w) => w.length > 1 && !STOP_WORDS.has(w));
-  const intentWords = [...new Set(event.intents.flatMap(contentWords))];
+  const intentWords = [...new Set(phrases.flatMap(contentWords))];
   const descriptionWords = contentWords(event.description).filter((w) => w.length >= 4);
+  const option = event.inputList.some((spec) =>
+    enumOptions(spec).some((o) => normalize(o) !== '' && padded.includes(` ${normalize(o)} `)),
+  )
+    ? OPTION_SCORE
+    : 0;
   return (
     phrase +
+    option +
     NAME_WORD_SCORE * countMatches(nameWords, said, saidList) +
     Math.min(MAX_WORD_SCORE, INTENT_WORD_SCORE * countMatches(intentWords, said, saidList)) +
     Math.min(MAX_WORD_SCORE, DESCRIPTION_WORD_SCORE * countMatches(descriptionWords, said, saidList))
@@ -89,12 +121,16 @@ export function scoreEvent(event: EventDef, text: string): number {
 }
 
 /** The best-scoring public event for free text, or undefined below MIN_MATCH_SCORE (ties: first declared). */
-export function matchEvent(rules: CompiledRules, text: string): EventDef | undefined {
+export function matchEvent(
+  rules: CompiledRules,
+  text: string,
+  context?: OfflineContext,
+): EventDef | undefined {
   let best: EventDef | undefined;
   let bestScore = MIN_MATCH_SCORE - 1;
   for (const event of publicEvents(rules)) {
     if (ENGINE_TOOL_NAMES.has(event.name)) continue;
-    const score = scoreEvent(event, text);
+    const score = scoreEvent(event, text, context);
     if (score > bestScore) {
       best = event;
       bestScore = score;
@@ -121,21 +157,70 @@ function namedOption(options: readonly string[], text: string): string | undefin
     : undefined;
 }
 
-/** Inputs for a matched event: enum values named in the text, else defaults. */
+/** The longest implied phrase said in full, if any. */
+function saidPhrase(implied: readonly ImpliedIntent[], text: string): ImpliedIntent | undefined {
+  const padded = ` ${normalize(text)} `;
+  let best: ImpliedIntent | undefined;
+  for (const intent of implied) {
+    const p = normalize(intent.phrase);
+    if (
+      p !== '' &&
+      padded.includes(` ${p} `) &&
+      (best === undefined || p.length > normalize(best.phrase).length)
+    )
+      best = intent;
+  }
+  return best;
+}
+
+/**
+ * Inputs for a matched event: enum values named in the text, else what the phrase said implies
+ * (`intents.yaml`), else defaults.
+ */
 function inputsFromText(
   event: EventDef,
   text: string,
+  context: OfflineContext | undefined,
 ): { args: Record<string, unknown> } | { missing: InputSpec } {
   const args: Record<string, unknown> = Object.create(null);
-  for (const spec of event.inputs.values()) {
-    const options = (spec.enum ?? [])
-      .map((v) => toStateValue(v))
-      .filter((v): v is string => typeof v === 'string');
-    const named = namedOption(options, text);
+  const implied = saidPhrase(impliedOf(context, event.name), text);
+  for (const spec of event.inputList) {
+    const named = namedOption(enumOptions(spec), text);
     if (named !== undefined) args[spec.name] = named;
+    else if (implied !== undefined && Object.hasOwn(implied.inputs, spec.name))
+      args[spec.name] = implied.inputs[spec.name];
     else if (!spec.hasDefault && spec.type !== undefined) return { missing: spec };
   }
   return { args };
+}
+
+/** "a, b, c or d" */
+function orList(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
+}
+
+/** One question about the one missing input, with its values and the command that answers it. */
+export function questionFor(event: EventDef, spec: InputSpec): string {
+  const options = (spec.enum ?? []).map((v) => String(toStateValue(v)));
+  const what = spec.name.replaceAll('_', ' ');
+  const ask = options.length > 0 ? `Which ${what}: ${orList(options)}?` : `What ${what}?`;
+  const example = options.length > 0 ? `${spec.name}=${options[0]}` : `${spec.name}=…`;
+  return `${ask} (Say it with the action, or type /${event.name} ${example}.)`;
+}
+
+function describeAction(action: AvailableAction): string {
+  const name = action.event.replaceAll('_', ' ');
+  return action.values.length === 0 ? `- ${name}` : `- ${name}: ${orList(action.values)}`;
+}
+
+/** The reply to words that match nothing: what can be done here, when the state is known. */
+export function unmatchedReply(rules: CompiledRules, text: string, state: Dict | undefined): string {
+  const shown = text.length > 60 ? `${text.slice(0, 57)}…` : text;
+  const lines = [`“${shown.trim()}” is not something the rules can do here.`];
+  const actions = state === undefined ? [] : availableActions(rules, state);
+  if (actions.length > 0) lines.push('What you can do here:', ...actions.map(describeAction));
+  lines.push('Say one in your own words, or type /help for every command.');
+  return lines.join('\n');
 }
 
 const COMMAND = /^\/([A-Za-z_][A-Za-z0-9_]*)(?:\s+([\s\S]*))?$/;
@@ -176,11 +261,15 @@ function parseCommand(
   name: string,
   rest: string,
 ): OfflineChoice {
-  if (name === 'help') return { kind: 'reply', text: helpText(rules, tools) };
+  if (name === 'help') return { kind: 'reply', reason: 'help', text: helpText(rules, tools) };
   const target = name === 'wait' ? ADVANCE_GAME_TIME : name;
   const tool = tools.byName.get(target);
   if (tool === undefined || (tool.kind !== 'event' && tool.kind !== 'advance_game_time')) {
-    return { kind: 'reply', text: `There is no command /${name}. Type /help for the list.` };
+    return {
+      kind: 'reply',
+      reason: 'unknown',
+      text: `There is no command /${name}. Type /help for the list.`,
+    };
   }
   const event = tool.kind === 'event' ? rules.events.get(target) : undefined;
   const types = new Map<string, string | undefined>(
@@ -198,21 +287,21 @@ function parseCommand(
   return { kind: 'call', name: target, args, how: 'command' };
 }
 
-export function chooseOffline(rules: CompiledRules, tools: DirectorToolSet, text: string): OfflineChoice {
+export function chooseOffline(
+  rules: CompiledRules,
+  tools: DirectorToolSet,
+  text: string,
+  context?: OfflineContext,
+): OfflineChoice {
   const command = COMMAND.exec(text.trim());
   if (command) return parseCommand(rules, tools, command[1]!, command[2] ?? '');
-  const event = matchEvent(rules, text);
+  const event = matchEvent(rules, text, context);
   if (event === undefined) {
-    return { kind: 'reply', text: 'Nothing in the rules matches that. Type /help for the commands.' };
+    return { kind: 'reply', reason: 'unmatched', text: unmatchedReply(rules, text, context?.state) };
   }
-  const inputs = inputsFromText(event, text);
+  const inputs = inputsFromText(event, text, context);
   if ('missing' in inputs) {
-    const spec = inputs.missing;
-    const options = spec.enum ? ` (one of: ${spec.enum.map((v) => String(toStateValue(v))).join(', ')})` : '';
-    return {
-      kind: 'reply',
-      text: `That sounds like ${event.name}, which needs ${spec.name}${options}. Try /${event.name} ${spec.name}=…`,
-    };
+    return { kind: 'reply', reason: 'question', text: questionFor(event, inputs.missing) };
   }
   return { kind: 'call', name: event.name, args: inputs.args, how: 'match' };
 }
@@ -234,60 +323,4 @@ export function helpText(rules: CompiledRules, tools: DirectorToolSet): string {
     lines.push('/wait <duration> — let time pass (15m, 2h, 1d, PT30M)');
   lines.push('Or describe what you do; words are matched to the events above.');
   return lines.join('\n');
-}
-
-// -------------------------------------------------------------------------------------------- narration
-
-export const OFFLINE_LABEL = '[offline: no model is configured; this is the rules engine speaking]';
-const SYSTEM_LOG = /^\s*\[SYSTEM LOG:\s*([\s\S]*?)\]\s*$/;
-/** Scene fields shown under an offline narration. */
-export const MAX_SCENE_FIELDS = 12;
-
-/**
- * Sentences that instruct the Narrator ("Describe the arrival.") rather than state what happened; authors
- * write notes as stage directions (the seed's combat-mechanics notes), which a player should not read.
- */
-const STAGE_DIRECTION =
-  /^(describe|narrate|convey|depict|render|show|hint|mention|emphasi[sz]e|let the player)\b/i;
-
-/** A note as a player may read it: without its `[SYSTEM LOG: …]` wrapper and without stage directions. */
-export function stripNote(note: string): string {
-  const m = SYSTEM_LOG.exec(note);
-  const text = (m ? m[1]! : note).trim();
-  const sentences = text.split(/(?<=[.!?])\s+/);
-  const facts = sentences.filter((sentence) => !STAGE_DIRECTION.test(sentence));
-  // A note that is only a direction is kept whole: it is all the offline player would learn.
-  return facts.length === 0 || facts.length === sentences.length ? text : facts.join(' ');
-}
-
-function flatten(value: unknown, path: string, out: string[]): void {
-  if (out.length >= MAX_SCENE_FIELDS) return;
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    for (const key of Object.keys(value)) flatten((value as Dict)[key], path ? `${path}.${key}` : key, out);
-  } else if (Array.isArray(value)) {
-    out.push(
-      `${path}: ${value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', ') || '(none)'}`,
-    );
-  } else {
-    out.push(`${path}: ${String(value)}`);
-  }
-}
-
-/** The scene as public state, one `path: value` per line (at most MAX_SCENE_FIELDS). */
-export function renderScene(rules: CompiledRules, state: Dict): string {
-  const lines: string[] = [];
-  flatten(publicState(state, rules.schema), '', lines);
-  return lines.length === 0 ? '' : `Scene:\n${lines.map((l) => `  ${l}`).join('\n')}`;
-}
-
-export function renderOffline(
-  rules: CompiledRules,
-  state: Dict,
-  notes: readonly string[],
-  reply: string | undefined,
-): string {
-  const body = [reply ?? '', ...notes.map(stripNote)].filter((l) => l !== '').join('\n');
-  return [OFFLINE_LABEL, body === '' ? 'Nothing happens.' : body, renderScene(rules, state)]
-    .filter((p) => p !== '')
-    .join('\n\n');
 }

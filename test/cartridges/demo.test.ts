@@ -229,7 +229,9 @@ describe('explore_fen (table_roll and call)', () => {
     const start = { ...IN_REEDMAZE, foe: BOG_LURCHER };
     const r = run('explore_fen', start, {}, 0);
     expect(r.rolls).toEqual([]);
-    expect(r.notes).toEqual(['[SYSTEM LOG: The bog lurcher is still here. ((Describe it pressing closer.))]']);
+    expect(r.notes).toEqual([
+      '[SYSTEM LOG: The bog lurcher is still here. ((Describe it pressing closer.))]',
+    ]);
   });
 });
 
@@ -533,9 +535,7 @@ describe('unseal_chapel and its resolver (the lights_out mini-game)', () => {
   });
 
   it('only at the chapel, and only while it is sealed', () => {
-    expect(run('unseal_chapel').notes[0]).toContain(
-      'the player has to travel to the drowned chapel first',
-    );
+    expect(run('unseal_chapel').notes[0]).toContain('the player has to travel to the drowned chapel first');
     const open = { ...AT_CHAPEL, world: { chapel_sealed: false } };
     const r = run('unseal_chapel', open);
     expect(r.notes).toEqual([
@@ -600,9 +600,7 @@ describe('pass_time (cycle tick)', () => {
     expect(r.notes).toEqual([
       '[SYSTEM LOG: The player is starving and loses strength. ((Mention their hunger.))]',
     ]);
-    expect(r.state).toEqual(
-      expected({}, { world: { turn: 8 }, player: { hunger: 8, hp: 23 } }),
-    );
+    expect(r.state).toEqual(expected({}, { world: { turn: 8 }, player: { hunger: 8, hp: 23 } }));
   });
 });
 
@@ -616,7 +614,11 @@ describe('the part of the day (macros.time_of_day)', () => {
     ['1147-03-09T20:59:00', 'evening'],
     ['1147-03-09T21:00:00', 'night'],
   ])('at %s it is %s: derived from game_time, never stored', (gameTime, part) => {
-    const result = evaluateExpression(cartridge.rules, stateWith({ game_time: gameTime }), 'macros.time_of_day');
+    const result = evaluateExpression(
+      cartridge.rules,
+      stateWith({ game_time: gameTime }),
+      'macros.time_of_day',
+    );
     expect(result).toMatchObject({ ok: true, value: part });
   });
 });

@@ -1,17 +1,15 @@
 // Offline play: slash commands, word matching with `intents:`, and narration rendered from notes.
 import { describe, expect, it } from 'vitest';
-import {
-  chooseOffline,
-  MAX_SCENE_FIELDS,
-  MIN_MATCH_SCORE,
-  matchEvent,
-  OFFLINE_LABEL,
-  renderScene,
-  stripNote,
-} from '../../src/turn/offline.ts';
+import { isTurnError } from '../../src/turn/errors.ts';
+import { chooseOffline, MIN_MATCH_SCORE, matchEvent } from '../../src/turn/offline.ts';
+import { narrateOffline, stripNote } from '../../src/turn/offline-narration.ts';
+import { runTurn } from '../../src/turn/run-turn.ts';
+import type { TurnOptions } from '../../src/turn/types.ts';
 import { directorTools } from '../../src/turn/tools.ts';
+import { runEvent } from '../../src/yare/interpreter.ts';
 import { rulesOf } from '../helpers/yare.ts';
 import { collect, initialState, lanternmere, plain, type Loose } from './helpers.ts';
+import { replayTurnRules } from '../../src/turn/record.ts';
 
 describe('choosing an event offline', () => {
   it('matches the player words against intents, names and descriptions', async () => {
@@ -56,9 +54,11 @@ events:
       how: 'match',
     });
     const missing = chooseOffline(cartridge.rules, tools, 'I travel somewhere');
-    expect(missing.kind).toBe('reply');
+    expect(missing).toMatchObject({ kind: 'reply', reason: 'question' });
     if (missing.kind === 'reply')
-      expect(missing.text).toMatch(/travel, which needs destination \(one of: tallow rest, brine market/);
+      expect(missing.text).toBe(
+        'Which destination: tallow rest, brine market, reedmaze or drowned chapel? (Say it with the action, or type /travel destination=tallow rest.)',
+      );
   });
 
   it('runs slash commands with key=value pairs, a bare value, or quoted text', async () => {
@@ -75,6 +75,7 @@ events:
     expect(plainArgs('/attack')).toMatchObject({ name: 'attack', args: {} });
     expect(plainArgs('/spawn_foe kind=reed wight')).toEqual({
       kind: 'reply',
+      reason: 'unknown',
       text: 'There is no command /spawn_foe. Type /help for the list.',
     });
     const help = chooseOffline(cartridge.rules, tools, '/help');
@@ -104,70 +105,166 @@ events:
   });
 });
 
+/** Plays one offline turn; a reply (question, list, help, refusal) comes back as `{ reply }`. */
+async function offlineTurn(options: Omit<TurnOptions, 'models' | 'messages'>) {
+  const events = [];
+  try {
+    for await (const event of runTurn({ ...options, messages: [], models: null })) events.push(event);
+  } catch (error) {
+    if (isTurnError(error) && error.kind === 'reply') return { reply: error.message, events };
+    throw error;
+  }
+  const done = events.at(-1);
+  if (done?.type !== 'done') throw new Error('no record');
+  return { record: done.record, events };
+}
+
 describe('an offline turn', () => {
-  it('is labelled, renders notes without SYSTEM LOG wrappers and the scene, and records no model use', async () => {
+  it('reads as a story: the notes as prose, no banner, no field dump, no stage directions', async () => {
     const cartridge = await lanternmere();
-    const { record, events } = await collect({
+    const { record, events } = await offlineTurn({
       cartridge,
       state: initialState(cartridge),
-      messages: [],
       input: 'I head to the market',
       seed: 1,
-      models: null,
     });
-    expect(record.mode).toBe('offline');
-    expect(record.narration.startsWith(OFFLINE_LABEL)).toBe(true);
-    expect(record.narration).toContain('The player walks the plank-ways to the brine market.');
-    expect(record.narration).not.toContain('[SYSTEM LOG');
-    expect(record.narration).toMatch(/Scene:\n {2}game_time: 1147-03-09T18:00:00/);
-    expect(record.narration).not.toContain('attack_bonus');
-    expect((record.stateAfter as Loose).player.location).toBe('brine market');
-    expect(record.usage.director.calls + record.usage.narrator.calls + record.usage.npc.calls).toBe(0);
-    expect(record.tools.map((t) => [t.name, t.ok])).toEqual([['travel', true]]);
+    expect(record!.mode).toBe('offline');
+    expect(record!.narration).toBe(
+      'The player walks the plank-ways to the brine market; it is evening when they arrive.',
+    );
+    expect((record!.stateAfter as Loose).player.location).toBe('brine market');
+    expect(record!.usage.director.calls + record!.usage.narrator.calls + record!.usage.npc.calls).toBe(0);
+    expect(record!.tools.map((t) => [t.name, t.ok])).toEqual([['travel', true]]);
     expect(events.filter((e) => e.type === 'narration_delta')).toHaveLength(1);
   });
 
-  it('says so when nothing matches, and still runs the cycle tick', async () => {
+  it('names the player by the persona', async () => {
     const cartridge = await lanternmere();
-    const { record } = await collect({
+    const persona = {
+      name: 'Mara',
+      pronoun_sub: 'she',
+      pronoun_obj: 'her',
+      pronoun_poss: 'her',
+      pronoun_poss_obj: 'hers',
+    };
+    const { record } = await offlineTurn({
       cartridge,
       state: initialState(cartridge),
-      messages: [],
-      input: 'I sing',
+      input: 'heal myself',
       seed: 1,
-      models: null,
+      persona,
     });
-    expect(record.narration).toContain('Nothing in the rules matches that. Type /help for the commands.');
-    expect((record.stateAfter as Loose).world.turn).toBe(1);
-    expect(record.tools).toEqual([]);
+    expect(record!.narration).toBe("Mend knits Mara's wounds back to 24 HP.");
   });
 
-  it('reports a refused command as text to the player', async () => {
+  it('travel takes time: the clock moves with the event, and a replay gives the same clock', async () => {
     const cartridge = await lanternmere();
-    const { record } = await collect({
+    const before = initialState(cartridge);
+    const { record } = await offlineTurn({ cartridge, state: before, input: 'go to the reedmaze', seed: 4 });
+    expect(record!.time).toMatchObject({
+      before: '1147-03-09T18:00:00',
+      after: '1147-03-09T19:00:00',
+      advancedSeconds: 3600,
+    });
+    expect((record!.stateAfter as Loose)._elapsed_minutes).toBe(0);
+    expect(plain(replayTurnRules(cartridge, before, record!).state)).toEqual(plain(record!.stateAfter));
+  });
+
+  it('resolves the phrases intents.yaml gives inputs for', async () => {
+    const cartridge = await lanternmere();
+    const atMarket = plain(initialState(cartridge)) as Loose;
+    atMarket.player.location = 'brine market';
+    const home = await offlineTurn({ cartridge, state: atMarket, input: 'I return to the inn', seed: 1 });
+    expect((home.record!.stateAfter as Loose).player.location).toBe('tallow rest');
+    const tools = directorTools(cartridge);
+    const context = { intentInputs: cartridge.intentInputs };
+    expect(chooseOffline(cartridge.rules, tools, 'heal myself', context)).toMatchObject({
+      kind: 'call',
+      name: 'cast_spell',
+      args: { spell: 'mend' },
+    });
+    // A value the player names outright wins over the phrase's.
+    expect(
+      chooseOffline(cartridge.rules, tools, 'return to the inn, no, the drowned chapel', context),
+    ).toMatchObject({ name: 'travel', args: { destination: 'drowned chapel' } });
+    // Without intents.yaml the same words need a question.
+    expect(chooseOffline(cartridge.rules, tools, 'return to the inn')).toMatchObject({
+      kind: 'reply',
+      reason: 'question',
+    });
+  });
+
+  it('spends no turn on words that match nothing, and lists what can be done here', async () => {
+    const cartridge = await lanternmere();
+    for (const input of ['look around', 'talk to Mother Hesk']) {
+      const { reply, events } = await offlineTurn({
+        cartridge,
+        state: initialState(cartridge),
+        input,
+        seed: 1,
+      });
+      expect(events.some((e) => e.type === 'done')).toBe(false);
+      expect(reply).toBe(
+        [
+          `“${input}” is not something the rules can do here.`,
+          'What you can do here:',
+          '- travel: brine market, reedmaze or drowned chapel',
+          '- cast spell: mend or glimmer',
+          '- check pack',
+          '- rest at inn',
+          'Say one in your own words, or type /help for every command.',
+        ].join('\n'),
+      );
+    }
+  });
+
+  it('lists what the conditions allow where the player is', async () => {
+    const cartridge = await lanternmere();
+    const state = plain(initialState(cartridge)) as Loose;
+    state.player.location = 'brine market';
+    state.player.gold = 3;
+    const { reply } = await offlineTurn({ cartridge, state, input: 'hum a tune', seed: 1 });
+    expect(reply).toContain('- buy item: lamp oil or tallow candle\n');
+    expect(reply).toContain('- sell item: iron hook or tallow candle\n');
+    expect(reply).not.toContain('rest at inn');
+    expect(reply).toContain('- travel: tallow rest, reedmaze or drowned chapel\n');
+  });
+
+  it('asks one question when an input is missing, and spends no turn', async () => {
+    const cartridge = await lanternmere();
+    const { reply, events } = await offlineTurn({
       cartridge,
       state: initialState(cartridge),
-      messages: [],
+      input: 'I want to buy something',
+      seed: 1,
+    });
+    expect(events.some((e) => e.type === 'done')).toBe(false);
+    expect(reply).toBe(
+      'Which item: brine tonic, lamp oil, eelskin cloak or tallow candle? (Say it with the action, or type /buy_item item=brine tonic.)',
+    );
+  });
+
+  it('answers a refused command without spending a turn', async () => {
+    const cartridge = await lanternmere();
+    const { reply } = await offlineTurn({
+      cartridge,
+      state: initialState(cartridge),
       input: '/travel destination=moon',
       seed: 1,
-      models: null,
     });
-    expect(record.narration).toMatch(/That did not work: travel: argument 'destination' must be one of/);
-    expect((record.stateAfter as Loose).player.location).toBe('tallow rest');
+    expect(reply).toMatch(/^That did not work: travel: argument 'destination' must be one of/);
   });
 
   it('advances the clock with /wait', async () => {
     const cartridge = await lanternmere();
-    const { record } = await collect({
+    const { record } = await offlineTurn({
       cartridge,
       state: initialState(cartridge),
-      messages: [],
       input: '/wait 2h',
       seed: 1,
-      models: null,
     });
-    expect((record.stateAfter as Loose).game_time).toBe('1147-03-09T20:00:00');
-    expect(record.narration).toContain('Time passes.');
+    expect((record!.stateAfter as Loose).game_time).toBe('1147-03-09T20:00:00');
+    expect(record!.narration).toBe('Time passes.');
   });
 
   it("plays Lanternmere's chapel mini-game, whose resolver takes `data`", async () => {
@@ -197,35 +294,75 @@ describe('an offline turn', () => {
     expect(after._pending_interaction).toEqual({});
     expect(after.world.chapel_sealed).toBe(true);
     expect(after.player.hp).toBeLessThan(24);
+    // The engine's own note ("Minigame resolved: …") is not the story.
+    expect(second.record.notes[0]).toMatch(/^Minigame resolved/);
+    expect(second.record.narration).toMatch(
+      /^The lamps flare back at once and scorch the player for \d damage/,
+    );
     expect(second.record.ruleCalls.find((c) => c.source === 'resolver')?.inputs).toEqual({
       status: 'failed',
       metrics: {},
       data: { lamps_left: 3 },
     });
   });
+});
 
-  it('shows at most MAX_SCENE_FIELDS public fields in the scene', () => {
-    const schema = (n: number) =>
-      `state_schema:\n${Array.from({ length: n }, (_, i) => `  f${i}: { type: int, default: ${i}, visibility: public }`).join('\n')}\n  secret: { type: int, default: 7 }\n`;
-    const lines = (n: number) => {
-      const rules = rulesOf(schema(n));
-      return renderScene(rules, rules.initialState as never)
-        .split('\n')
-        .slice(1);
-    };
-    expect(lines(MAX_SCENE_FIELDS)).toHaveLength(MAX_SCENE_FIELDS);
-    expect(lines(MAX_SCENE_FIELDS + 1)).toHaveLength(MAX_SCENE_FIELDS);
-    expect(lines(2)).toEqual(['  f0: 0', '  f1: 1']);
-  });
-
-  it('strips only a whole [SYSTEM LOG: …] wrapper', () => {
+describe('the offline narrator', () => {
+  it('drops the wrapper, ((narrator-only)) text and unmarked stage directions', () => {
     expect(stripNote('[SYSTEM LOG: The door opens.]')).toBe('The door opens.');
     expect(stripNote('Player attacks! Roll: 12.')).toBe('Player attacks! Roll: 12.');
-    expect(
-      stripNote('[SYSTEM LOG: The player walks to the reedmaze. It is day. Describe the arrival.]'),
-    ).toBe('The player walks to the reedmaze. It is day.');
-    expect(stripNote('[SYSTEM LOG: Describe the stillness and one odd detail.]')).toBe(
-      'Describe the stillness and one odd detail.',
+    expect(stripNote('[SYSTEM LOG: The player walks in. It is day. Describe the arrival.]')).toBe(
+      'The player walks in. It is day.',
     );
+    expect(stripNote('[SYSTEM LOG: No bed here. Remind the player the Tallow Rest is the inn.]')).toBe(
+      'No bed here.',
+    );
+    expect(stripNote('[SYSTEM LOG: 2 items. List them plainly.]')).toBe('2 items.');
+    expect(stripNote('The wisp rises. ((Describe it (briefly) and its threat.)) It hisses.')).toBe(
+      'The wisp rises. It hisses.',
+    );
+    expect(stripNote('[SYSTEM LOG: Describe the stillness and one odd detail.]')).toBe('');
+    // An unclosed (( is text, and scanning for it stays linear on hostile input.
+    expect(stripNote('a ((b')).toBe('a ((b');
+    expect(stripNote('(('.repeat(20_000))).toBe('(('.repeat(20_000));
+  });
+
+  it('never shows a private field: notes are rendered through the public view of the state', () => {
+    const rules = rulesOf(`
+state_schema:
+  player:
+    visibility: public
+    name: { type: string, default: "Ada" }
+    secret_code: { type: string, default: "XK-4471", visibility: private }
+  vault:
+    combination: { type: int, default: 9182 }
+macros:
+  hint: "@ state.player.secret_code + '!'"
+events:
+  open_vault:
+    steps:
+      - action: note
+        message: "[SYSTEM LOG: {state.player.name} touches the vault. It knows the code {state.player.secret_code}. It hums. ((Describe it.))]"
+      - action: note
+        message: "The dial reads {macros.hint}. The lock clicks."
+      - action: note
+        message: "{state.vault.combination}"
+      - action: note
+        message: "{state.player.name}{state.player.secret_code}"
+      - action: note
+        message: "Whole state: {state}"
+`);
+    const result = runEvent(rules, rules.initialState, 'open_vault', {}, { seed: 0 });
+    expect(result.ok).toBe(true);
+    expect(result.notes.join(' ')).toContain('XK-4471'); // the rules themselves see it
+    const told = narrateOffline(rules, { notes: result.notes });
+    expect(told).toBe('Ada touches the vault. It hums. The lock clicks.');
+    expect(told).not.toContain('XK-4471');
+    expect(told).not.toContain('9182');
+  });
+
+  it('says nothing happens when no note is left', () => {
+    const rules = rulesOf('events:\n  wait:\n    steps: []\n');
+    expect(narrateOffline(rules, { notes: ['Minigame resolved: x (completed).'] })).toBe('Nothing happens.');
   });
 });

@@ -76,8 +76,7 @@ export function lintCartridge(cartridge: Cartridge): Diagnostic[] {
       for (const w of uses.writes) {
         const field = fieldAt(rules.schema, w.path);
         const dotted = `state.${w.path.join('.')}`;
-        if (!field || field.visibility !== 'public' || (field.type !== 'int' && field.type !== 'float'))
-          continue;
+        if (field?.visibility !== 'public' || (field.type !== 'int' && field.type !== 'float')) continue;
         if (reported.has(dotted)) continue;
         const said =
           [...mentioned].some(
@@ -209,7 +208,7 @@ export function rollRange(roll: Operand): { low: number; high: number } | undefi
     if (left && rc !== undefined) [d, shift] = [left, ast.op === '+' ? rc : -rc];
     else if (right && lc !== undefined && ast.op === '+') [d, shift] = [right, lc];
   }
-  if (!d || d.kind !== 'dice') return undefined;
+  if (d?.kind !== 'dice') return undefined;
   return { low: d.count + shift, high: d.count * d.sides + shift };
 }
 
