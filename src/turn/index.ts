@@ -10,7 +10,8 @@ export { parseDuration, clockMode, type ClockMode } from './game-time.ts';
 export { assemblePrompt, type AssembledPrompt, type PromptSection, type SectionReport } from './prompts.ts';
 export { checkArgs } from './args.ts';
 export { directorTools, ENGINE_TOOL_NAMES } from './tools.ts';
-export { chooseOffline, matchEvent, OFFLINE_LABEL } from './offline.ts';
+export { chooseOffline, matchEvent } from './offline.ts';
+export { narrateOffline } from './offline-narration.ts';
 export { selectNpcs } from './npc.ts';
 export type {
   DirectorStop,

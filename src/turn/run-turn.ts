@@ -25,7 +25,8 @@ import { resolveLedgerOptions } from './ledger-world.ts';
 import { extractWorldChanges, type LedgerOutcome, settleProposal } from './ledger-turn.ts';
 import { MAX_INPUT_CHARS, MAX_SEED, type TurnLimits, resolveTurnLimits } from './limits.ts';
 import { NARRATOR_HISTORY_TOKENS, runNarrator } from './narrator.ts';
-import { chooseOffline, renderOffline } from './offline.ts';
+import { chooseOffline } from './offline.ts';
+import { narrateOffline } from './offline-narration.ts';
 import { fitMessages, recentMessages } from './prompts.ts';
 import { buildRecord, settleState } from './record.ts';
 import { checkedArgs, directorTools, runAdvanceTime, runEventTool, type ToolOutcome } from './tools.ts';
@@ -231,7 +232,7 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
       ledger = unchangedLedger(ctx, mode === 'off' ? 'off' : 'none');
     }
   } else {
-    narration = renderOffline(cartridge.rules, ctx.state, ctx.notes, offlineReply);
+    narration = narrateOffline(cartridge.rules, { notes: ctx.notes, reply: offlineReply, persona: ctx.persona });
     yield { type: 'narration_delta', text: narration };
     timings.narrator = now() - t4;
     ledger = unchangedLedger(ctx, 'off');
@@ -310,8 +311,10 @@ function resolveInteraction(ctx: TurnContext, interaction: InteractionInput): vo
 /** Offline: one deterministic choice from the player's words, run through the same tool checks. */
 async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnEvent, string | undefined> {
   const tools = directorTools(ctx.cartridge);
-  const choice = chooseOffline(ctx.rules, tools, text);
-  if (choice.kind === 'reply') return choice.text;
+  const context = { state: ctx.state, intentInputs: ctx.cartridge.intentInputs };
+  const choice = chooseOffline(ctx.rules, tools, text, context);
+  // A question, the list of what can be done, /help: the player is answered and no turn is spent.
+  if (choice.kind === 'reply') throw new TurnError('reply', choice.text);
   const id = 'offline_1';
   const rawArgs = JSON.stringify(choice.args);
   yield { type: 'tool_call', round: 1, id, name: choice.name, args: choice.args };
@@ -334,7 +337,7 @@ async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnE
   });
   yield { type: 'tool_result', round: 1, id, name: choice.name, ok: outcome.ok, content: outcome.content };
   if (outcome.ok) return tool.kind === 'advance_game_time' ? 'Time passes.' : undefined;
-  return `That did not work: ${outcome.error ?? 'the rules refused it'}`;
+  throw new TurnError('reply', `That did not work: ${outcome.error ?? 'the rules refused it'}`);
 }
 
 /** Runs a turn to its end and returns the record with every event (for callers that do not stream). */

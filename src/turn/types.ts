@@ -1,5 +1,6 @@
 // The turn engine's public types: what `runTurn` takes, the events it streams, and the record it ends with.
 
+import type { IntentInputs } from '../cartridge/intents.ts';
 import type { Persona } from '../cartridge/persona.ts';
 import type { LedgerErrorCode, LedgerSection, TimeChange, World } from '../ledger/index.ts';
 import type { RoleUsage } from '../llm/usage.ts';
@@ -27,6 +28,8 @@ export interface TurnCartridge {
   readonly ledger: LedgerSection;
   /** `world_info.json`: SillyTavern World Info, activated by its keys each turn (src/turn/world-info.ts). */
   readonly worldInfo?: WorldInfoBook;
+  /** `intents.yaml`: the inputs intent phrases imply (the offline matcher's). */
+  readonly intentInputs?: IntentInputs;
 }
 
 /** One message of the story as the player sees it. */
@@ -191,7 +194,12 @@ export type TurnErrorKind =
   /** A model call failed (after the model layer's retries); `cause` is the `ModelError`. */
   | 'model'
   /** The caller's signal cancelled the turn. */
-  | 'aborted';
+  | 'aborted'
+  /**
+   * Offline, the engine answered instead of playing: a question about a missing input, what can be done
+   * here, the command list, or a refused command. The message is for the player; nothing is committed.
+   */
+  | 'reply';
 
 /** One rule event the turn ran, in order: what replay needs to reproduce the state exactly. */
 export interface RuleCall {

@@ -43,8 +43,10 @@ describe('SSE turns (offline)', () => {
     // The player view: no private fields, no tool arguments.
     expect(committed.state.player.armor).toBeUndefined();
     expect(events.find((e) => e.event === 'tool_call')!.data.args).toBeUndefined();
-    // Offline is said, never hidden: the narration says no model is configured.
-    expect(committed.narration).toMatch(/offline: no model is configured/);
+    // Offline is said by the header (x-mnesos-model-mode above), not inside the story.
+    expect(committed.narration).toBe(
+      'The player walks the plank-ways to the brine market; it is evening when they arrive.',
+    );
   });
 
   it('reconnect: the committed turn as JSON, and its events after Last-Event-ID', async () => {

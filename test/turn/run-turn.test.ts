@@ -68,15 +68,16 @@ describe('an ordinary turn', () => {
     const after = record.stateAfter as Loose;
     expect(after.player.location).toBe('brine market');
     expect(after.world.turn).toBe(1); // the cycle tick ran first
-    expect(after.game_time).toBe('1147-03-09T18:20:00');
+    // The Director's 20 minutes and the 30 the travel event takes (`_elapsed_minutes`), applied once.
+    expect(after.game_time).toBe('1147-03-09T18:50:00');
     expect(record.time).toEqual({
       before: '1147-03-09T18:00:00',
-      after: '1147-03-09T18:20:00',
-      advancedSeconds: 1200,
+      after: '1147-03-09T18:50:00',
+      advancedSeconds: 3000,
       mode: 'engine',
     });
     expect(record.notes).toEqual([
-      '[SYSTEM LOG: The player walks the plank-ways to the brine market. It is day. Describe the arrival.]',
+      '[SYSTEM LOG: The player walks the plank-ways to the brine market; it is evening when they arrive. ((Describe the arrival.))]',
     ]);
     expect(record.narration).toBe('You cross the plank-ways.');
     expect(record.directives).toBe(DIRECTIVES);
@@ -90,7 +91,7 @@ describe('an ordinary turn', () => {
     expect(record.delta).toEqual(
       expect.arrayContaining([
         { op: 'set', path: ['player', 'location'], before: 'tallow rest', after: 'brine market' },
-        { op: 'set', path: ['game_time'], before: '1147-03-09T18:00:00', after: '1147-03-09T18:20:00' },
+        { op: 'set', path: ['game_time'], before: '1147-03-09T18:00:00', after: '1147-03-09T18:50:00' },
       ]),
     );
     expect(record.ruleCalls.map((c) => [c.source, c.event, c.ok])).toEqual([
@@ -370,8 +371,9 @@ describe('tool errors go back to the Director and change nothing', () => {
       seed: 5,
       models,
     });
-    expect(record.time.advancedSeconds).toBe(15 * 60 + 3600 + 26 * 3600);
-    expect((record.stateAfter as Loose).game_time).toBe('1147-03-10T21:15:00');
+    // The travel event's own hour (`_elapsed_minutes`) joins the Director's durations.
+    expect(record.time.advancedSeconds).toBe(15 * 60 + 3600 + 26 * 3600 + 3600);
+    expect((record.stateAfter as Loose).game_time).toBe('1147-03-10T22:15:00');
     expect(record.delta.filter((c) => c.path[0] === 'game_time')).toHaveLength(1);
   });
 });

@@ -2,7 +2,7 @@
 // Pure functions from records to lines, so the formats are tested without a terminal.
 
 import type { AuthorEventRecord, SessionRecord, StoredTurnRecord } from '../../session/records.ts';
-import { stripNote } from '../../turn/offline.ts';
+import { stripNote } from '../../turn/offline-narration.ts';
 import type { StateChange } from '../../yare/diff.ts';
 import { toJsonText } from '../json-output.ts';
 
