@@ -1,0 +1,229 @@
+// Pass 2, resolve events: each event's inputs (names, types, enums, defaults), then (pass 3) its keys,
+// steps, trigger, visibility and intents. Inputs are resolved for every event before any steps are
+// checked, so a `call` can check its arguments against a callee declared later in the file.
+
+import type { SourcePlace } from '../../diagnostics.ts';
+import { didYouMean } from '../diagnostics-sink.ts';
+import type { EventDef, FieldType, InputSpec } from '../program.ts';
+import { formatValue } from '../python.ts';
+import { FIELD_TYPES, RESERVED_NAMES } from '../schema.ts';
+import type { Value } from '../values.ts';
+import { type CompileContext, type EventScope, IDENTIFIER } from './context.ts';
+import { checkSteps } from './steps.ts';
+import {
+  getNode,
+  getPair,
+  isAbsent,
+  isMap,
+  isScalar,
+  isSeq,
+  mapPairs,
+  placeOfNode,
+  plainValue,
+  scalarOf,
+  type YAMLMap,
+} from '../yaml-nodes.ts';
+
+const EVENT_KEYS = new Set(['description', 'inputs', 'steps', 'trigger_on', 'internal', 'intents']);
+const INPUT_KEYS = new Set(['type', 'enum', 'default', 'description']);
+
+export function resolveInputs(
+  ctx: CompileContext,
+  eventName: string,
+  node: unknown,
+): ReadonlyMap<string, InputSpec> {
+  const inputs = new Map<string, InputSpec>();
+  if (isAbsent(node)) return inputs;
+  if (isSeq(node)) {
+    for (const item of node.items) {
+      const n = scalarOf(item);
+      if (typeof n !== 'string' || !IDENTIFIER.test(n)) {
+        ctx.sink.error(
+          'YARE_BAD_SCHEMA',
+          `Input names of '${eventName}' must be identifiers.`,
+          placeOfNode(ctx.src, item),
+        );
+        continue;
+      }
+      inputs.set(n, untypedInput(n));
+    }
+    return inputs;
+  }
+  if (!isMap(node)) {
+    ctx.sink.error(
+      'YARE_BAD_SCHEMA',
+      `inputs of '${eventName}' must be a list of names or a mapping of typed inputs.`,
+      placeOfNode(ctx.src, node),
+    );
+    return inputs;
+  }
+  for (const { key, pair, value } of mapPairs(node)) {
+    const place = placeOfNode(ctx.src, pair.key);
+    if (!IDENTIFIER.test(key) || RESERVED_NAMES.has(key)) {
+      ctx.sink.error(
+        'YARE_BAD_SCHEMA',
+        `Input name '${key}' of '${eventName}' must be an identifier and not a reserved name.`,
+        place,
+      );
+      continue;
+    }
+    if (value === null || (isScalar(value) && value.value === null)) {
+      inputs.set(key, untypedInput(key));
+      continue;
+    }
+    if (!isMap(value)) {
+      ctx.sink.error(
+        'YARE_BAD_SCHEMA',
+        `Input '${key}' of '${eventName}' must be a mapping like { type: int, default: 0 }.`,
+        placeOfNode(ctx.src, value, place),
+      );
+      continue;
+    }
+    for (const { key: k, pair: p } of mapPairs(value)) {
+      if (!INPUT_KEYS.has(k)) {
+        ctx.sink.error(
+          'YARE_BAD_SCHEMA',
+          `Unknown key '${k}' in input '${key}' of '${eventName}'. Input keys are: ${[...INPUT_KEYS].join(', ')}.${didYouMean(k, INPUT_KEYS)}`,
+          placeOfNode(ctx.src, p.key),
+        );
+      }
+    }
+    const typeRaw = scalarOf(getNode(value, 'type'));
+    let type: FieldType | undefined;
+    if (typeRaw !== undefined) {
+      if (typeof typeRaw === 'string' && (FIELD_TYPES as readonly string[]).includes(typeRaw))
+        type = typeRaw as FieldType;
+      else {
+        ctx.sink.error(
+          'YARE_BAD_SCHEMA',
+          `Input '${key}' of '${eventName}' has unknown type ${JSON.stringify(typeRaw)}. Types are: ${FIELD_TYPES.join(', ')}.${didYouMean(String(typeRaw), FIELD_TYPES)}`,
+          placeOfNode(ctx.src, getNode(value, 'type')),
+        );
+      }
+    }
+    const enumNode = getNode(value, 'enum');
+    let enumValues: Value[] | undefined;
+    if (enumNode !== undefined) {
+      const plain = plainValue(enumNode);
+      if (Array.isArray(plain) && plain.length > 0) enumValues = plain;
+      else
+        ctx.sink.error(
+          'YARE_BAD_SCHEMA',
+          `enum of input '${key}' must be a non-empty list.`,
+          placeOfNode(ctx.src, enumNode),
+        );
+    }
+    const defaultPair = getPair(value, 'default');
+    const descriptionRaw = scalarOf(getNode(value, 'description'));
+    const def = defaultPair ? plainValue(defaultPair.value) : null;
+    if (
+      defaultPair &&
+      enumValues &&
+      !enumValues.some((v) => String(v).toLowerCase() === String(def).toLowerCase())
+    ) {
+      ctx.sink.error(
+        'YARE_BAD_SCHEMA',
+        `Default ${JSON.stringify(def)} of input '${key}' is not one of its enum values.`,
+        placeOfNode(ctx.src, defaultPair.value),
+      );
+    }
+    inputs.set(key, {
+      name: key,
+      type,
+      enum: enumValues,
+      enumIndex: enumValues ? new Map(enumValues.map((v) => [formatValue(v).toLowerCase(), v])) : undefined,
+      hasDefault: defaultPair !== undefined,
+      default: def,
+      description: typeof descriptionRaw === 'string' ? descriptionRaw : undefined,
+      required: defaultPair === undefined,
+    });
+  }
+  return inputs;
+}
+
+export function checkEvent(ctx: CompileContext, name: string, node: YAMLMap, place: SourcePlace): EventDef {
+  for (const { key, pair } of mapPairs(node)) {
+    if (!EVENT_KEYS.has(key)) {
+      ctx.sink.error(
+        'YARE_BAD_SCHEMA',
+        `Unknown key '${key}' in event '${name}'. Event keys are: ${[...EVENT_KEYS].join(', ')}.${didYouMean(key, EVENT_KEYS)}`,
+        placeOfNode(ctx.src, pair.key),
+      );
+    }
+  }
+  const inputs = ctx.eventInputs.get(name) ?? new Map();
+  const scope: EventScope = { inputs: new Set(inputs.keys()), locals: new Set() };
+  const stepsNode = getNode(node, 'steps');
+  const steps = stepsNode === undefined ? [] : checkSteps(ctx, stepsNode, scope, `events.${name}.steps`);
+  const triggerNode = getNode(node, 'trigger_on');
+  let triggerOn: 'cycle_tick' | undefined;
+  if (triggerNode !== undefined) {
+    if (scalarOf(triggerNode) === 'cycle_tick') triggerOn = 'cycle_tick';
+    else
+      ctx.sink.error(
+        'YARE_BAD_SCHEMA',
+        `trigger_on supports only 'cycle_tick', got ${JSON.stringify(scalarOf(triggerNode))}.`,
+        placeOfNode(ctx.src, triggerNode),
+      );
+  }
+  const internalNode = getNode(node, 'internal');
+  if (internalNode !== undefined && typeof scalarOf(internalNode) !== 'boolean') {
+    ctx.sink.error('YARE_BAD_SCHEMA', 'internal must be true or false.', placeOfNode(ctx.src, internalNode));
+  }
+  const descriptionNode = getNode(node, 'description');
+  const description =
+    typeof scalarOf(descriptionNode) === 'string'
+      ? (scalarOf(descriptionNode) as string)
+      : `Trigger the ${name} event.`;
+  return {
+    name,
+    description,
+    inputs,
+    inputList: [...inputs.values()],
+    inputsListForm: isSeq(getNode(node, 'inputs')),
+    steps,
+    triggerOn,
+    internal: scalarOf(internalNode) === true,
+    resolver: false,
+    intents: checkIntents(ctx, getNode(node, 'intents')),
+    place,
+  };
+}
+
+export function checkIntents(ctx: CompileContext, node: unknown): string[] {
+  if (node === undefined) return [];
+  if (!isSeq(node)) {
+    ctx.sink.error(
+      'YARE_BAD_SCHEMA',
+      'intents must be a list of example player phrases.',
+      placeOfNode(ctx.src, node),
+    );
+    return [];
+  }
+  const out: string[] = [];
+  for (const item of node.items) {
+    const v = scalarOf(item);
+    if (typeof v === 'string' && v.trim() !== '') out.push(v);
+    else
+      ctx.sink.error(
+        'YARE_BAD_SCHEMA',
+        'Each intent must be a non-empty string.',
+        placeOfNode(ctx.src, item),
+      );
+  }
+  return out;
+}
+
+/** An input declared by name only (list form, or `name:` with nothing after it): any value, required. */
+function untypedInput(name: string): InputSpec {
+  return {
+    name,
+    type: undefined,
+    enum: undefined,
+    enumIndex: undefined,
+    hasDefault: false,
+    default: null,
+    description: undefined,
+    required: true,
+  };
+}
