@@ -6,6 +6,7 @@ import type { ModelRole } from '../llm/types.ts';
 import type { LoreIndex } from '../lore/lore-index.ts';
 import { DiceRoller } from '../yare/dice.ts';
 import { EventRunner, type RunResult } from '../yare/interpreter.ts';
+import { MAX_STEPS_PER_RUN } from '../yare/limits.ts';
 import type { CompiledRules } from '../yare/program.ts';
 import type { Dict } from '../yare/values.ts';
 import { TurnError } from './errors.ts';
@@ -34,6 +35,10 @@ export class TurnContext {
   timeSeconds = 0;
   /** NPC queries that reached the NPC model this turn. */
   npcQueries = 0;
+  /** Rule steps used by this turn's runs so far (the budget is `limits.maxRuleSteps`). */
+  ruleSteps = 0;
+  /** When this turn's rule runs must stop (`limits.maxRuleMs` after the turn started), on `now`. */
+  readonly ruleDeadline: number;
   /** Directives given through `finish_turn` in the current round. */
   finishDirectives: string | undefined;
   /** The World Info activated for this turn (cartridges with `world_info.json`). */
@@ -56,6 +61,7 @@ export class TurnContext {
     this.clock = clockMode(this.rules);
     this.dice = DiceRoller.fromSeed(seed);
     this.runner = new EventRunner(this.rules, state, this.dice);
+    this.ruleDeadline = now() + limits.maxRuleMs;
   }
 
   /** Set once every rule event has run (time applied, mini-game cleared); from then on it is the state. */
@@ -84,16 +90,46 @@ export class TurnContext {
     return loreIndexOf(this.cartridge);
   }
 
-  /** Runs one rule event as a transaction and records it for the trace and for replay. */
+  /**
+   * Runs one rule event as a transaction, within what is left of the turn's rule budget (steps and wall
+   * time across every run of the turn), and records it for the trace and for replay (with its steps, so a
+   * replay stops a budget-stopped run at the same step).
+   */
   runRule(source: RuleCall['source'], event: string, inputs: Readonly<Record<string, unknown>>): RunResult {
-    const result = this.runner.run(event, inputs);
+    const left = Math.max(0, this.limits.maxRuleSteps - this.ruleSteps);
+    const turnCapped = left < MAX_STEPS_PER_RUN;
+    const ran = this.runner.run(event, inputs, {
+      maxSteps: Math.min(MAX_STEPS_PER_RUN, left),
+      deadline: this.ruleDeadline,
+      now: this.now,
+    });
+    this.ruleSteps += ran.stepsUsed;
+    const overBudget = !ran.ok && turnCapped && ran.error.code === 'YARE_STEP_LIMIT';
+    const result: RunResult =
+      overBudget && !ran.ok
+        ? {
+            ...ran,
+            error: {
+              ...ran.error,
+              message: `the turn's rule budget of ${this.limits.maxRuleSteps} steps (maxRuleSteps) is used up; '${event}' did not run to its end and changed nothing`,
+            },
+          }
+        : ran;
     this.ruleCalls.push({
       source,
       event,
       inputs: inputs as RuleCall['inputs'],
       ok: result.ok,
-      ...(result.ok ? {} : { error: { code: result.error.code, message: result.error.message } }),
+      ...(result.ok
+        ? {}
+        : {
+            error: {
+              code: overBudget ? 'TURN_RULE_BUDGET' : result.error.code,
+              message: result.error.message,
+            },
+          }),
       notes: [...result.notes],
+      steps: result.stepsUsed,
     });
     // A failed run changed nothing, so its notes describe nothing that happened.
     if (result.ok) this.notes.push(...result.notes);

@@ -76,6 +76,17 @@ export const MAX_NPC_HISTORY_TURNS = 10;
 /** Characters of each field of one NPC intent (dialogue, action, monologue). */
 export const MAX_NPC_FIELD_CHARS = 2_000;
 
+/**
+ * Rule steps all the rule runs of one turn may execute together (cycle ticks, Director tools, the
+ * mini-game resolver). Each run also stops at MAX_STEPS_PER_RUN; a run past what is left of the turn's
+ * budget fails with TURN_RULE_BUDGET and changes nothing, and so does every later run of the turn.
+ */
+export const DEFAULT_MAX_RULE_STEPS = 200_000;
+export const MAX_RULE_STEPS_LIMIT = 10_000_000;
+/** Milliseconds of wall time all the rule runs of one turn may take together (then YARE_TIME_LIMIT). */
+export const DEFAULT_MAX_RULE_MS = 1_000;
+export const MAX_RULE_MS_LIMIT = 60_000;
+
 /** The seed must be a non-negative safe integer (the dice generator's domain). */
 export const MAX_SEED = Number.MAX_SAFE_INTEGER;
 
@@ -90,6 +101,8 @@ export interface TurnLimits {
   readonly loreK: number;
   readonly loreTokenBudget: number;
   readonly worldSummaryTokens: number;
+  readonly maxRuleSteps: number;
+  readonly maxRuleMs: number;
 }
 
 export const DEFAULT_TURN_LIMITS: TurnLimits = Object.freeze({
@@ -102,6 +115,8 @@ export const DEFAULT_TURN_LIMITS: TurnLimits = Object.freeze({
   loreK: DEFAULT_LORE_K,
   loreTokenBudget: DEFAULT_LORE_TOKEN_BUDGET,
   worldSummaryTokens: DEFAULT_WORLD_SUMMARY_TOKENS,
+  maxRuleSteps: DEFAULT_MAX_RULE_STEPS,
+  maxRuleMs: DEFAULT_MAX_RULE_MS,
 });
 
 interface Range {
@@ -124,6 +139,8 @@ const RANGES: Readonly<Record<keyof TurnLimits, Range>> = {
     max: MAX_WORLD_SUMMARY_TOKENS_LIMIT,
     limitName: 'MAX_WORLD_SUMMARY_TOKENS_LIMIT',
   },
+  maxRuleSteps: { min: 0, max: MAX_RULE_STEPS_LIMIT, limitName: 'MAX_RULE_STEPS_LIMIT' },
+  maxRuleMs: { min: 1, max: MAX_RULE_MS_LIMIT, limitName: 'MAX_RULE_MS_LIMIT' },
 };
 
 /** Fills in defaults and checks ranges; a value out of range is an error naming the option and the limit. */

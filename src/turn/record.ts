@@ -139,6 +139,9 @@ export interface ReplayResult {
   readonly world?: World;
 }
 
+/** Error codes of a run stopped by a budget rather than by its rules. */
+const BUDGET_CODES: ReadonlySet<string> = new Set(['TURN_RULE_BUDGET', 'YARE_TIME_LIMIT', 'YARE_STEP_LIMIT']);
+
 export interface ReplayOptions {
   /** The world before the turn (the previous record's `ledger.worldAfter`, or `initialWorld(cartridge)`). */
   readonly world?: World;
@@ -159,7 +162,10 @@ export function replayTurnRules(
   const notes: string[] = [];
   const divergences: string[] = [];
   record.ruleCalls.forEach((call, index) => {
-    const result = runner.run(call.event, call.inputs);
+    // A run the turn's budget (steps or wall time) stopped is stopped at the same step on replay, so its
+    // dice and its failure are the same whatever the replaying machine's speed.
+    const stopped = !call.ok && call.steps !== undefined && BUDGET_CODES.has(call.error?.code ?? '');
+    const result = runner.run(call.event, call.inputs, stopped ? { maxSteps: call.steps } : undefined);
     if (result.ok) notes.push(...result.notes);
     if (result.ok !== call.ok) {
       divergences.push(

@@ -209,6 +209,8 @@ export interface RuleCall {
   readonly ok: boolean;
   readonly error?: { readonly code: string; readonly message: string };
   readonly notes: readonly string[];
+  /** Rule steps the run executed (records since issue 16): a replay stops a budget-stopped run here. */
+  readonly steps?: number;
 }
 
 /** One tool call of the Director (or of the offline matcher) as it happened. */
