@@ -6,7 +6,9 @@ import type { TurnView } from '../api.ts';
 import { swipesOf } from '../lib/tree.ts';
 import { AuthorPanel } from './author-panel.tsx';
 import { useApp } from './context.ts';
+import { ArticulationScramble } from './articulation-scramble.tsx';
 import { LightsOut } from './lights-out.tsx';
+import { ReflexDial } from './reflex-dial.tsx';
 import { Markdown } from './markdown-view.tsx';
 import { type LiveTurn, type PhaseLabel, usePlay } from './play-state.ts';
 import { SavesPanel } from './saves-panel.tsx';
@@ -125,6 +127,16 @@ export function Play({ sessionId }: { sessionId: string }) {
         {pending && !running ? (
           pending.minigameId === 'lights_out' ? (
             <LightsOut
+              config={pending.config}
+              onResult={(interaction) => void play.send({ interaction }, null)}
+            />
+          ) : pending.minigameId === 'articulation_scramble' ? (
+            <ArticulationScramble
+              config={pending.config}
+              onResult={(interaction) => void play.send({ interaction }, null)}
+            />
+          ) : pending.minigameId === 'reflex_dial' ? (
+            <ReflexDial
               config={pending.config}
               onResult={(interaction) => void play.send({ interaction }, null)}
             />

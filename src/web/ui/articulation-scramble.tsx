@@ -1,0 +1,171 @@
+// The `articulation_scramble` mini-game: build the sentence by choosing words from a shuffled bank.
+// Keyboard: Tab moves through the word buttons, Enter or Space chooses one, Backspace takes the last word
+// back, "Say it" answers. Screen readers: the sentence so far and the time left are a polite status line.
+// The logic is src/minigames/articulation-scramble.ts; this is only its face.
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import {
+  abortScramble,
+  choose,
+  expire,
+  newScramble,
+  readScrambleConfig,
+  type ScrambleGame,
+  scrambleHooks,
+  scrambleMetrics,
+  secondsLeft,
+  sentence,
+  submit,
+  unchoose,
+} from '../../minigames/articulation-scramble.ts';
+import type { InteractionBody } from '../api.ts';
+
+const ID = 'articulation_scramble';
+
+export function ArticulationScramble({
+  config,
+  onResult,
+}: {
+  config: unknown;
+  onResult: (result: InteractionBody) => void;
+}) {
+  const checked = useMemo(() => readScrambleConfig(config), [config]);
+  const [game, setGame] = useState<ScrambleGame | null>(() =>
+    checked.ok ? newScramble(checked.config, Math.random, performance.now()) : null,
+  );
+  const [now, setNow] = useState(() => performance.now());
+  const timed = checked.ok && checked.config.maxTimeSeconds !== undefined;
+
+  // The clock: only while a timed game is being played.
+  useEffect(() => {
+    if (!timed || game?.status !== 'playing') return;
+    const timer = setInterval(() => {
+      const at = performance.now();
+      setNow(at);
+      setGame((g) => (g ? expire(g, at) : g));
+    }, 250);
+    return () => clearInterval(timer);
+  }, [timed, game?.status]);
+
+  const finish = (final: ScrambleGame): void => {
+    const metrics = scrambleMetrics(final);
+    const hooks = scrambleHooks(final);
+    onResult({
+      minigame_id: ID,
+      status: final.status === 'playing' ? 'aborted' : final.status,
+      metrics,
+      data: { ...metrics, triggered_hooks: hooks },
+    });
+  };
+
+  if (!checked.ok || game === null) {
+    return (
+      <section class="minigame" aria-label="Mini-game: articulation scramble" data-testid="minigame">
+        <h2>Articulation scramble</h2>
+        <p class="error">The cartridge's mini-game settings are not usable:</p>
+        <ul class="problems">{checked.ok ? null : checked.errors.map((e) => <li key={e}>{e}</li>)}</ul>
+        <button type="button" onClick={() => onResult({ minigame_id: ID, status: 'aborted' })}>
+          Give up
+        </button>
+      </section>
+    );
+  }
+
+  const over = game.status !== 'playing';
+  const said = sentence(game);
+  const left = secondsLeft(game, now);
+  const act = (next: (g: ScrambleGame, at: number) => ScrambleGame) => setGame(next(game, performance.now()));
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'Backspace' && !over) {
+      e.preventDefault();
+      act(unchoose);
+    }
+  };
+  const outcome =
+    game.ending === 'right'
+      ? `Right: “${said.join(' ')}”.`
+      : game.ending === 'wrong'
+        ? `Wrong: “${said.join(' ')}”.`
+        : game.ending === 'timeout'
+          ? 'Too slow: the time ran out.'
+          : game.ending === 'aborted'
+            ? 'Given up.'
+            : '';
+  return (
+    <section
+      class="minigame"
+      aria-label="Mini-game: articulation scramble"
+      data-testid="minigame"
+      data-minigame={ID}
+      data-status={game.status}
+      onKeyDown={onKeyDown}
+    >
+      <h2>Articulation scramble</h2>
+      <p>
+        {game.config.prompt} <span class="muted">(choose the words in order; Backspace takes one back)</span>
+      </p>
+      <p role="status" aria-live="polite" data-testid="minigame-status">
+        {game.config.prefix ? `${game.config.prefix} ` : ''}
+        <strong data-testid="scramble-sentence">{said.length > 0 ? said.join(' ') : '…'}</strong>
+        {!over && left !== undefined ? ` · ${Math.ceil(left)} s left` : ''}
+        {over ? ` — ${outcome}` : ''}
+      </p>
+      <fieldset
+        class="word-bank"
+        style={{ border: 'none', padding: 0, display: 'flex', flexWrap: 'wrap', gap: '0.4rem' }}
+      >
+        <legend class="visually-hidden">Words to choose from</legend>
+        {game.bank.map((word, i) => (
+          <button
+            key={i}
+            type="button"
+            data-testid="scramble-word"
+            data-word={word}
+            aria-pressed={game.chosen.includes(i)}
+            disabled={over || game.chosen.includes(i)}
+            onClick={() => act((g, at) => choose(g, i, at))}
+          >
+            {word}
+          </button>
+        ))}
+      </fieldset>
+      <div class="toolbar">
+        {over ? (
+          <button type="button" class="primary" data-testid="minigame-send" onClick={() => finish(game)}>
+            Continue the story
+          </button>
+        ) : (
+          <>
+            <button
+              type="button"
+              class="primary"
+              data-testid="scramble-submit"
+              disabled={said.length === 0}
+              onClick={() => act(submit)}
+            >
+              Say it
+            </button>
+            <button
+              type="button"
+              data-testid="scramble-undo"
+              disabled={said.length === 0}
+              onClick={() => act(unchoose)}
+            >
+              Take back the last word
+            </button>
+            <button
+              type="button"
+              data-testid="minigame-abort"
+              onClick={() => {
+                const stopped = abortScramble(game, performance.now());
+                setGame(stopped);
+                finish(stopped);
+              }}
+            >
+              Give up
+            </button>
+          </>
+        )}
+      </div>
+    </section>
+  );
+}
