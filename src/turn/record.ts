@@ -14,6 +14,7 @@ import { type Dict, newDict, toValue } from '../yare/values.ts';
 import type { TurnContext } from './context.ts';
 import { type ClockMode, checkAdvance, ELAPSED_MINUTES_KEY, elapsedSeconds } from './game-time.ts';
 import { clearPending } from './interaction.ts';
+import { withRecordedWorldInfo } from './world-info.ts';
 import type { LedgerOutcome } from './ledger-turn.ts';
 import type {
   DirectorStop,
@@ -177,9 +178,11 @@ export function replayTurnRules(
     clearInteraction: record.input.kind === 'interaction',
     advanceSeconds: record.time.advancedSeconds,
   });
-  if (options.world === undefined) return { state: settled.state, rolls: dice.rolls, notes, divergences };
+  // World Info bookkeeping is recorded, not recomputed: it depends on the story's messages.
+  const state = withRecordedWorldInfo(settled.state, record.worldInfo);
+  if (options.world === undefined) return { state, rolls: dice.rolls, notes, divergences };
   const world = replayLedger(cartridge, record, options.world, divergences);
-  return { state: settled.state, rolls: dice.rolls, notes, divergences, world };
+  return { state, rolls: dice.rolls, notes, divergences, world };
 }
 
 /**

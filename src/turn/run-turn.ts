@@ -30,7 +30,7 @@ import { narrateOffline } from './offline-narration.ts';
 import { fitMessages, recentMessages } from './prompts.ts';
 import { buildRecord, settleState } from './record.ts';
 import { checkedArgs, directorTools, runAdvanceTime, runEventTool, type ToolOutcome } from './tools.ts';
-import { activateForTurn, withWorldInfoState, worldInfoLore } from './world-info.ts';
+import { activateForTurn, withWorldInfoState, worldInfoLore, worldInfoRecord } from './world-info.ts';
 import type {
   InteractionInput,
   StoryMessage,
@@ -232,7 +232,11 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
       ledger = unchangedLedger(ctx, mode === 'off' ? 'off' : 'none');
     }
   } else {
-    narration = narrateOffline(cartridge.rules, { notes: ctx.notes, reply: offlineReply, persona: ctx.persona });
+    narration = narrateOffline(cartridge.rules, {
+      notes: ctx.notes,
+      reply: offlineReply,
+      persona: ctx.persona,
+    });
     yield { type: 'narration_delta', text: narration };
     timings.narrator = now() - t4;
     ledger = unchangedLedger(ctx, 'off');
@@ -250,7 +254,7 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   ctx.settle(withWorldInfoState(ctx.state, ctx.worldInfo));
   const committed = stampedWorld(ctx, ledger);
 
-  const record: TurnRecord = buildRecord({
+  const built: TurnRecord = buildRecord({
     ctx,
     mode: models === null ? 'offline' : 'online',
     input,
@@ -264,6 +268,8 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
     timings: { ...timings, total: now() - started },
     ledger: committed,
   });
+  const record: TurnRecord =
+    ctx.worldInfo === undefined ? built : { ...built, worldInfo: worldInfoRecord(ctx.worldInfo) };
   yield { type: 'done', record };
 }
 

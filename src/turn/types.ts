@@ -32,6 +32,12 @@ export interface TurnCartridge {
   readonly intentInputs?: IntentInputs;
 }
 
+/** What a turn's World Info did: activated entries (uid and why) and the state it left. */
+export interface WorldInfoRecord {
+  readonly activated: readonly { readonly uid: number; readonly reason: string }[];
+  readonly state: { readonly messages: number; readonly effects: readonly string[] };
+}
+
 /** One message of the story as the player sees it. */
 export interface StoryMessage {
   readonly role: 'user' | 'assistant';
@@ -283,6 +289,11 @@ export interface TurnRecord {
   readonly ledger: LedgerRecord;
   /** The committed batch in wire form, in order (empty unless `ledger.status` is `applied`). */
   readonly ledgerEvents: readonly WireLedgerEvent[];
+  /**
+   * World Info (cartridges with `world_info.json`): the entries that activated and the bookkeeping written to
+   * `state._world_info`, so a replay without the story's messages gives the same state.
+   */
+  readonly worldInfo?: WorldInfoRecord;
 }
 
 export type DirectorStop =

@@ -7,7 +7,7 @@ import { type ActivationResult, activateWorldInfo, type WorldInfoTrigger } from 
 import { readWorldInfoState, WORLD_INFO_STATE_KEY, worldInfoStateValue } from '../lore/world-info-state.ts';
 import { type Dict, toValue } from '../yare/values.ts';
 import type { PromptSection } from './prompts.ts';
-import type { StoryMessage, TurnCartridge } from './types.ts';
+import type { StoryMessage, TurnCartridge, WorldInfoRecord } from './types.ts';
 
 export interface TurnWorldInfo {
   readonly result: ActivationResult;
@@ -109,6 +109,26 @@ export function withWorldInfoState(state: Dict, wi: TurnWorldInfo | undefined): 
   next[WORLD_INFO_STATE_KEY] = toValue(
     worldInfoStateValue({ messages: wi.chatLength, effects: wi.result.timed }),
   );
+  return next;
+}
+
+/** The record's part: what activated and the state written (replayed by `replayTurnRules`). */
+export function worldInfoRecord(wi: TurnWorldInfo): WorldInfoRecord {
+  return {
+    activated: wi.result.activated.map((a) => ({ uid: a.entry.uid, reason: a.reason })),
+    state: worldInfoStateValue({ messages: wi.chatLength, effects: wi.result.timed }),
+  };
+}
+
+/** The state with a recorded turn's World Info bookkeeping (replay: no messages needed). */
+export function withRecordedWorldInfo(state: Dict, recorded: WorldInfoRecord | undefined): Dict {
+  if (recorded === undefined) return state;
+  const next = { ...state } as Dict;
+  Object.setPrototypeOf(next, Object.getPrototypeOf(state));
+  next[WORLD_INFO_STATE_KEY] = toValue({
+    messages: recorded.state.messages,
+    effects: [...recorded.state.effects],
+  });
   return next;
 }
 

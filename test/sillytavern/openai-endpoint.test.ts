@@ -280,7 +280,7 @@ describe('importing a card through the API', () => {
     const file = png([textChunk('chara', base64Json(card))]);
     const response = await server.call('/v1/cartridges/import', {
       method: 'POST',
-      body: file,
+      body: new Uint8Array(file),
       headers: { 'content-type': 'image/png' },
     });
     expect(response.status).toBe(201);
@@ -292,7 +292,7 @@ describe('importing a card through the API', () => {
 
     const broken = await server.json('/v1/cartridges/import', {
       method: 'POST',
-      body: png([textChunk('chara', '%%%')]),
+      body: new Uint8Array(png([textChunk('chara', '%%%')])),
       headers: { 'content-type': 'image/png' },
     });
     expect(broken.status).toBe(422);

@@ -10,6 +10,7 @@ import { readWorldInfoState } from '../../src/lore/world-info-state.ts';
 import { CartridgeLibrary } from '../../src/session/library.ts';
 import { countingSeeds } from '../../src/session/seeds.ts';
 import { SessionService } from '../../src/session/service.ts';
+import { verifySession } from '../../src/session/verify.ts';
 import { openStore } from '../../src/store/open.ts';
 import type { Store } from '../../src/store/repository.ts';
 
@@ -66,6 +67,7 @@ let store: Store;
 let service: SessionService;
 let principalId: string;
 let versionId: string;
+let library: CartridgeLibrary;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'mnesos-wi-turns-'));
@@ -78,7 +80,7 @@ beforeAll(async () => {
   writeFileSync(join(cart, 'first-message.md'), 'The door creaks.');
   writeFileSync(join(cart, 'world_info.json'), JSON.stringify(WORLD));
   store = await openStore(join(dir, 'db.sqlite'));
-  const library = new CartridgeLibrary(store);
+  library = new CartridgeLibrary(store);
   const registered = await library.registerFolder(cart);
   if (!registered.ok) throw new Error(JSON.stringify(registered.errors));
   versionId = registered.version.id;
@@ -154,5 +156,13 @@ describe('World Info in turns', () => {
     };
     const narratorPrompt = record.prompts.find((p) => p.role === 'narrator')!;
     expect(narratorPrompt.sections.map((s) => s.id)).toContain('world_info_after');
+    expect((a3.turn.record as { worldInfo?: unknown }).worldInfo).toMatchObject({
+      activated: [{ uid: 1, reason: 'key "bell"' }],
+    });
+
+    // The records replay to the stored states (World Info bookkeeping included) without any model.
+    const report = await verifySession(store, library, session.id);
+    expect(report?.divergences).toEqual([]);
+    expect(report?.ok).toBe(true);
   });
 });
