@@ -11,6 +11,7 @@ const suites: Array<[string, () => Promise<Bench>]> = [
   ['ledger', async () => (await import('./ledger.ts')).benchLedger],
   ['turn', async () => (await import('./turn.ts')).benchTurn],
   ['store', async () => (await import('./store.ts')).benchStore],
+  ['startup', async () => (await import('./startup.ts')).benchStartup],
 ];
 
 const only = process.argv.slice(2);

@@ -3,6 +3,7 @@
 // OpenAPI document, health and offline mode.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/server/app.ts';
 import { newSession, startTestServer, type TestServer } from './helpers.ts';
 
 describe('the API (author mode)', () => {
@@ -221,6 +222,18 @@ describe('the API (author mode)', () => {
   it('the OpenAPI document describes every route with its schemas', async () => {
     const doc = await server.json('/openapi.json');
     expect(doc.body.openapi).toBe('3.1.0');
+    // Every route the app registers (an app built from the same deps), but the document itself.
+    const registered = new Set(
+      createApp(server.deps)
+        .app.routes.filter((r) => r.method !== 'ALL' && r.path !== '/openapi.json')
+        .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:([A-Za-z_]+)/g, '{$1}')}`),
+    );
+    expect(registered.size).toBeGreaterThan(30);
+    const undocumented = [...registered].filter((route) => {
+      const [method, path] = route.split(' ') as [string, string];
+      return doc.body.paths[path]?.[method] === undefined;
+    });
+    expect(undocumented).toEqual([]);
     const turns = doc.body.paths['/v1/sessions/{id}/turns'].post;
     expect(turns.requestBody.content['application/json'].schema.properties.input).toBeDefined();
     expect(Object.keys(turns.responses)).toEqual(expect.arrayContaining(['201', '404', '409', '413', '429']));

@@ -90,17 +90,32 @@ describe('hostile requests', () => {
     expect((await server.call('/v1/cartridge-versions/..%2F..%2Fetc%2Fpasswd')).status).toBe(404);
   });
 
-  it('two concurrent turns on one session: one commits, the other is 409, never a double apply', async () => {
+  it('concurrent turns on one session: each commits on the head or is refused with 409; the commits form one chain', async () => {
     const { id } = await newSession(server);
     const responses = await Promise.all(
       Array.from({ length: 4 }, () =>
         server.json(`/v1/sessions/${id}/turns`, { method: 'POST', json: { input: '/check_pack' } }),
       ),
     );
-    const statuses = responses.map((r) => r.status).sort();
-    expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(1);
-    for (const s of statuses) expect([201, 409]).toContain(s);
-    expect((await server.store.listTree(id)).length).toBe(1 + statuses.filter((s) => s === 201).length);
+    const statuses = responses.map((r) => r.status);
+    const committed = statuses.filter((s) => s === 201).length;
+    expect(committed).toBeGreaterThanOrEqual(1);
+    for (const r of responses) {
+      expect([201, 409]).toContain(r.status);
+      if (r.status === 409) expect(r.body.error.code).toMatch(/^[a-z_]+$/);
+    }
+    // Never a double apply: no two committed turns share a parent (that would be two turns applied to the
+    // same head); they form one chain from the first message, and the session's head is its end.
+    const tree = await server.store.listTree(id);
+    expect(tree).toHaveLength(1 + committed);
+    const byDepth = [...tree].sort((a, b) => a.depth - b.depth);
+    expect(byDepth.map((t) => t.depth)).toEqual(Array.from({ length: 1 + committed }, (_, i) => i));
+    for (let i = 1; i < byDepth.length; i++) {
+      expect(byDepth[i]!.parentId).toBe(byDepth[i - 1]!.id);
+      expect(byDepth[i]!.siblingIndex).toBe(0);
+    }
+    const session = await server.json(`/v1/sessions/${id}`);
+    expect(session.body.session.headTurnId).toBe(byDepth.at(-1)!.id);
   });
 
   it('a retry with the same Idempotency-Key gets the first result, not a second turn', async () => {

@@ -1,0 +1,180 @@
+// Start-up cost of the `mnesos` command, as ratios to `node -e 0` measured in the same run (medians of 7,
+// the commands taking turns so load from other processes hits them alike): `--help`, `validate lanternmere`,
+// `run-event lanternmere explore_fen`, and `serve` until its first `/healthz` 200. Plus the number of ES
+// modules `--help` loads (the lazy command registry keeps the server, the store and the model SDKs out).
+// Runs the compiled CLI: bin/mnesos when dist/ is up to date, else dist/src/cli/main.js directly (a
+// development checkout with newer sources would make bin/mnesos run them through tsx).
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { PROJECT_ROOT } from '../src/project-root.ts';
+
+type Row = Record<string, unknown>;
+
+const ROUNDS = 7;
+const TARGETS = { help: 3, validate: 6, run_event: 6, serve_first_healthz: 10 } as const;
+
+function median(xs: readonly number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** Milliseconds from spawn to exit; fails on a non-zero exit. */
+function timeRun(args: readonly string[], cwd: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0) resolve(performance.now() - started);
+      else reject(new Error(`${args.join(' ')} exited ${code}: ${stderr.slice(0, 300)}`));
+    });
+  });
+}
+
+/** Milliseconds from spawning `serve` to its first `/healthz` 200; the server is stopped afterwards. */
+function timeServe(entry: readonly string[], dir: string, round: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const db = join(dir, `serve-${round}.db`);
+    const child = spawn(process.execPath, [...entry, 'serve', '--port', '0', '--db', db], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let polling = false;
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (!polling)
+        reject(new Error(`serve exited ${code ?? signal} before listening: ${out.slice(0, 300)}`));
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.stdout.on('data', async (chunk: Buffer) => {
+      out += chunk.toString();
+      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      if (url === undefined || polling) return;
+      polling = true;
+      for (;;) {
+        const ok = await fetch(`${url}/healthz`).then(
+          (r) => r.status === 200,
+          () => false,
+        );
+        if (ok) break;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      const elapsed = performance.now() - started;
+      child.once('close', () => resolve(elapsed));
+      child.kill('SIGTERM');
+    });
+  });
+}
+
+/** What a command must not load to start fast: the server, the store, the model layer and their packages. */
+export const HEAVY_MODULE =
+  /node_modules\/(kysely|hono|@hono|pg|better-sqlite3|ai|@ai-sdk|zod)\/|\/src\/(server|store|llm|session)\//;
+
+/** The file: URLs of the ES modules `node <entry> <args>` loads, reported by a resolve hook. */
+export async function loadedModules(
+  entry: readonly string[],
+  args: readonly string[],
+  dir: string,
+): Promise<string[]> {
+  const hooks = join(dir, 'count-hooks.mjs');
+  writeFileSync(
+    hooks,
+    'export async function resolve(s, c, next) { const r = await next(s, c); ' +
+      "if (r.url.startsWith('file:')) process.send?.(r.url); return r; }\n",
+  );
+  const register = join(dir, 'count-register.mjs');
+  writeFileSync(
+    register,
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+  );
+  const urls = new Set<string>();
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', register, ...entry, ...args], {
+      cwd: dir,
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    });
+    child.on('message', (url) => urls.add(String(url)));
+    child.on('error', reject);
+    child.on('close', () => resolve());
+  });
+  return [...urls];
+}
+
+export async function benchStartup(): Promise<Row[]> {
+  // By path from the project root: this file also runs compiled, from dist/bench/.
+  const build = (await import(
+    pathToFileURL(join(PROJECT_ROOT, 'bin', 'build.mjs')).href
+  )) as typeof import('../bin/build.mjs');
+  const stale = build.compiledStale();
+  const entry = stale
+    ? [join(PROJECT_ROOT, 'dist', 'src', 'cli', 'main.js')]
+    : [join(PROJECT_ROOT, 'bin', 'mnesos')];
+  const dir = mkdtempSync(join(tmpdir(), 'mnesos-bench-startup-'));
+  try {
+    const commands: Record<Exclude<keyof typeof TARGETS, 'serve_first_healthz'>, string[]> = {
+      help: ['--help'],
+      validate: ['validate', 'lanternmere'],
+      run_event: ['run-event', 'lanternmere', 'explore_fen'],
+    };
+    const times: Record<string, number[]> = {
+      node: [],
+      help: [],
+      validate: [],
+      run_event: [],
+      serve_first_healthz: [],
+    };
+    await timeRun(['-e', '0'], dir); // warm the file cache
+    await timeRun([...entry, '--help'], dir);
+    for (let round = 0; round < ROUNDS; round++) {
+      times.node!.push(await timeRun(['-e', '0'], dir));
+      for (const [name, args] of Object.entries(commands))
+        times[name]!.push(await timeRun([...entry, ...args], dir));
+      times.serve_first_healthz!.push(await timeServe(entry, dir, round));
+    }
+    const base = median(times.node!);
+    const rows: Row[] = [{ bench: 'startup.node_e_0', median_ms: Number(base.toFixed(1)), rounds: ROUNDS }];
+    let allMet = true;
+    for (const [name, target] of Object.entries(TARGETS)) {
+      const ms = median(times[name]!);
+      const ratio = ms / base;
+      allMet &&= ratio <= target;
+      rows.push({
+        bench: `startup.${name}`,
+        median_ms: Number(ms.toFixed(1)),
+        ratio_to_node: Number(ratio.toFixed(2)),
+        target_ratio_max: target,
+        meets_target: ratio <= target,
+      });
+    }
+    const modules = await loadedModules(entry, ['--help'], dir);
+    const heavy = modules.filter((url) => HEAVY_MODULE.test(url));
+    rows.push({
+      bench: 'startup.help_modules',
+      es_modules: modules.length,
+      heavy_modules: heavy.length,
+      meets_target: heavy.length === 0,
+    });
+    rows.push({
+      bench: 'startup.summary',
+      entry: stale
+        ? 'dist/src/cli/main.js (sources newer than dist/: bin/mnesos would run them through tsx)'
+        : 'bin/mnesos',
+      meets_targets: allMet && heavy.length === 0,
+    });
+    return rows;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

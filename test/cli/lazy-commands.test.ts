@@ -1,0 +1,42 @@
+// The command registry is lazy (src/cli/commands/index.ts): registering every command loads only commander
+// and the registrations, so `--help`, `validate`, `eval` and `run-event` never load the server, the store or
+// a model SDK. Counted on the compiled CLI by a module-resolve hook (bench/startup.ts reports the figures).
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { HEAVY_MODULE, loadedModules } from '../../bench/startup.ts';
+import { ROOT, SPAWN_TIMEOUT_MS, workspaces } from './helpers.ts';
+
+const workspace = workspaces();
+const MAIN = [join(ROOT, 'dist', 'src', 'cli', 'main.js')];
+
+describe('lazy commands', { timeout: SPAWN_TIMEOUT_MS }, () => {
+  it('--help, validate, eval and run-event load no server, store or model module', async () => {
+    const { dir } = workspace();
+    const runs = {
+      help: ['--help'],
+      validate: ['validate', 'lanternmere'],
+      eval: ['eval', 'lanternmere', '@ 1 + 1'],
+      runEvent: ['run-event', 'lanternmere', 'explore_fen'],
+    };
+    for (const [name, args] of Object.entries(runs)) {
+      const modules = await loadedModules(MAIN, args, dir);
+      expect(
+        modules.some((url) => url.endsWith('/dist/src/cli/program.js')),
+        name,
+      ).toBe(true);
+      expect(
+        modules
+          .filter((url) => HEAVY_MODULE.test(url))
+          .map((url) => url.replace(/^.*\/(node_modules|src)\//, '$1/')),
+        name,
+      ).toEqual([]);
+    }
+  });
+
+  it('serve loads the server only when it runs (the hook sees it)', async () => {
+    const { dir } = workspace();
+    // `serve --port x` fails its port check after loading its implementation: the server is loaded then.
+    const modules = await loadedModules(MAIN, ['serve', '--port', 'not-a-port'], dir);
+    expect(modules.some((url) => /\/dist\/src\/server\/start\.js$/.test(url))).toBe(true);
+  });
+});
