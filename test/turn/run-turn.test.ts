@@ -9,6 +9,7 @@ import type { GameState, TurnEvent } from '../../src/turn/types.ts';
 import {
   collect,
   failure,
+  fixture,
   initialState,
   lanternmere,
   plain,
@@ -414,17 +415,20 @@ describe('replay', () => {
   });
 
   it('replays failed calls too, so the dice stay aligned', async () => {
-    const cartridge = await lanternmere();
-    const before = await inFight();
+    // dice-slip: `slip` rolls a die and then fails; `strike` rolls after it.
+    const cartridge = await fixture('dice-slip');
+    const before = initialState(cartridge);
     const models = scripted({
       director: [
         {
           text: DIRECTIVES,
           toolCalls: [
-            { name: 'attack', args: {} },
-            { name: 'attack', args: {} },
+            { name: 'slip', args: {} },
+            { name: 'strike', args: {} },
           ],
         },
+        // A failed call gives the Director another round; it ends the phase.
+        { text: DIRECTIVES },
       ],
       narrator: [{ text: '…' }],
     });
@@ -432,13 +436,21 @@ describe('replay', () => {
       cartridge,
       state: before,
       messages: [],
-      input: 'attack twice',
+      input: 'roll',
       seed: 9,
       models,
     });
-    const tampered = { ...record, ruleCalls: record.ruleCalls.slice(0, 2) };
-    const replay = replayTurnRules(cartridge, before, tampered);
-    expect(plain(replay.state)).not.toEqual(plain(record.stateAfter));
+    expect(record.ruleCalls.map((c) => [c.event, c.ok, c.error?.code])).toEqual([
+      ['slip', false, 'YARE_ZERO_DIVISION'],
+      ['strike', true, undefined],
+    ]);
+    // The failed call's die counts: the replay re-runs it, and lands on the recorded state.
+    const replay = replayTurnRules(cartridge, before, record);
+    expect(replay.divergences).toEqual([]);
+    expect(plain(replay.state)).toEqual(plain(record.stateAfter));
+    // Without it, `strike` gets the die `slip` used, and the state differs.
+    const skipped = replayTurnRules(cartridge, before, { ...record, ruleCalls: record.ruleCalls.slice(1) });
+    expect(plain(skipped.state)).not.toEqual(plain(record.stateAfter));
   });
 });
 
@@ -522,7 +534,7 @@ describe('limits', () => {
     expect(record.warnings).toContain('the Director used all 3 rounds (maxToolRounds)');
   });
 
-  it('runs MAX_TOOL_CALLS_PER_ROUND calls of one response and refuses the next', async () => {
+  it('runs MAX_TOOL_CALLS_PER_ROUND calls of one response and drops the next, saying so', async () => {
     const { MAX_TOOL_CALLS_PER_ROUND } = await import('../../src/turn/limits.ts');
     const cartridge = await lanternmere();
     const calls = Array.from({ length: MAX_TOOL_CALLS_PER_ROUND + 1 }, () => ({
@@ -541,9 +553,10 @@ describe('limits', () => {
       seed: 1,
       models,
     });
-    expect(record.tools.slice(0, MAX_TOOL_CALLS_PER_ROUND).every((t) => t.ok)).toBe(true);
-    expect(record.tools[MAX_TOOL_CALLS_PER_ROUND]).toMatchObject({ ok: false });
-    expect(record.tools[MAX_TOOL_CALLS_PER_ROUND]!.content).toMatch(/MAX_TOOL_CALLS_PER_ROUND/);
+    expect(record.tools).toHaveLength(MAX_TOOL_CALLS_PER_ROUND);
+    expect(record.tools.every((t) => t.ok)).toBe(true);
+    expect(record.tools.at(-1)!.content).toMatch(/1 more tool call\(s\) of this response were dropped/);
+    expect(record.warnings.some((w) => w.includes('MAX_TOOL_CALLS_PER_ROUND'))).toBe(true);
   });
 
   it('answers maxNpcQueries NPC queries and refuses the next without calling the NPC model', async () => {
