@@ -102,178 +102,230 @@ export function checkStep(
     if (!v) ctx.sink.error('YARE_BAD_STEP', `${where}: '${action}' needs a '${name}' field.`, place);
     return v?.value;
   };
-  switch (action) {
-    case 'set': {
-      const target = checkTarget(ctx, required('var'), scope, where);
-      const value = checkOperand(ctx, getPair(node, 'value') ? field('value') : required('value'), scope);
-      if (
-        target?.kind === 'static' &&
-        target.root === 'state' &&
-        target.path.join('.') === '_pending_interaction'
-      ) {
-        noteResolvers(ctx, field('value'));
-      }
-      return target && value ? { kind: 'set', target, value, place } : undefined;
-    }
-    case 'mutate': {
-      const target = checkTarget(ctx, required('var'), scope, where);
-      const opNode = required('op');
-      const op = scalarOf(opNode);
-      if (opNode !== undefined && !(MUTATE_OPS as unknown[]).includes(op)) {
+  return CHECK_ACTION[action]({ ctx, node, scope, where, place, field, required });
+}
+
+/** A step being checked: its node, scope and place, and readers of its fields. */
+interface StepSite {
+  readonly ctx: CompileContext;
+  readonly node: YAMLMap;
+  readonly scope: EventScope;
+  /** The step's path in the file, for messages: `events.attack.steps[2]`. */
+  readonly where: string;
+  readonly place: SourcePlace;
+  /** A field's node, or undefined. */
+  field(name: string): unknown;
+  /** A field's node; a missing one is reported. */
+  required(name: string): unknown;
+}
+
+/** The checker of each action. */
+const CHECK_ACTION: Readonly<Record<Step['kind'], (site: StepSite) => Step | undefined>> = {
+  set: checkSetStep,
+  mutate: checkMutateStep,
+  branch: checkBranchStep,
+  table_roll: checkTableRollStep,
+  call: checkCallStep,
+  note: checkNoteStep,
+  list_push: checkListPushStep,
+  list_remove: checkListRemoveStep,
+  dict_set: checkDictSetStep,
+  dict_delete: checkDictDeleteStep,
+  foreach: checkForeachStep,
+};
+
+function checkSetStep(site: StepSite): Step | undefined {
+  const { ctx, node, scope, where, place, field, required } = site;
+  const target = checkTarget(ctx, required('var'), scope, where);
+  const value = checkOperand(ctx, getPair(node, 'value') ? field('value') : required('value'), scope);
+  if (
+    target?.kind === 'static' &&
+    target.root === 'state' &&
+    target.path.join('.') === '_pending_interaction'
+  ) {
+    noteResolvers(ctx, field('value'));
+  }
+  return target && value ? { kind: 'set', target, value, place } : undefined;
+}
+
+function checkMutateStep(site: StepSite): Step | undefined {
+  const { ctx, scope, where, place, required } = site;
+  const target = checkTarget(ctx, required('var'), scope, where);
+  const opNode = required('op');
+  const op = scalarOf(opNode);
+  if (opNode !== undefined && !(MUTATE_OPS as unknown[]).includes(op)) {
+    ctx.sink.error(
+      'YARE_BAD_STEP',
+      `${where}: mutate op ${JSON.stringify(op)} is unknown. Ops are: ${MUTATE_OPS.join(', ')}.`,
+      placeOfNode(ctx.src, opNode),
+    );
+    return undefined;
+  }
+  const value = checkOperand(ctx, required('value'), scope);
+  return target && value && op ? { kind: 'mutate', target, op: op as MutateOp, value, place } : undefined;
+}
+
+function checkBranchStep(site: StepSite): Step | undefined {
+  const { ctx, node, scope, where, place } = site;
+  return checkBranch(ctx, node, scope, where, place);
+}
+
+function checkTableRollStep(site: StepSite): Step | undefined {
+  const { ctx, scope, where, place, required } = site;
+  const roll = checkOperand(ctx, required('roll'), scope);
+  const target = checkTarget(ctx, required('var'), scope, where);
+  const tableNode = required('table');
+  const table: { key: TableKey; value: Operand }[] = [];
+  if (tableNode !== undefined && !isMap(tableNode)) {
+    ctx.sink.error(
+      'YARE_BAD_STEP',
+      `${where}: table must be a mapping like { "1-5": goblin, "6+": orc }.`,
+      placeOfNode(ctx.src, tableNode),
+    );
+  } else if (isMap(tableNode)) {
+    for (const { key, pair, value } of mapPairs(tableNode)) {
+      const parsed = parseTableKey(key);
+      if (!parsed) {
         ctx.sink.error(
           'YARE_BAD_STEP',
-          `${where}: mutate op ${JSON.stringify(op)} is unknown. Ops are: ${MUTATE_OPS.join(', ')}.`,
-          placeOfNode(ctx.src, opNode),
+          `${where}: table key '${key}' must be a number, a range like 1-5, or N+ like 11+.`,
+          placeOfNode(ctx.src, pair.key),
         );
-        return undefined;
+        continue;
       }
-      const value = checkOperand(ctx, required('value'), scope);
-      return target && value && op ? { kind: 'mutate', target, op: op as MutateOp, value, place } : undefined;
-    }
-    case 'branch':
-      return checkBranch(ctx, node, scope, where, place);
-    case 'table_roll': {
-      const roll = checkOperand(ctx, required('roll'), scope);
-      const target = checkTarget(ctx, required('var'), scope, where);
-      const tableNode = required('table');
-      const table: { key: TableKey; value: Operand }[] = [];
-      if (tableNode !== undefined && !isMap(tableNode)) {
-        ctx.sink.error(
-          'YARE_BAD_STEP',
-          `${where}: table must be a mapping like { "1-5": goblin, "6+": orc }.`,
-          placeOfNode(ctx.src, tableNode),
-        );
-      } else if (isMap(tableNode)) {
-        for (const { key, pair, value } of mapPairs(tableNode)) {
-          const parsed = parseTableKey(key);
-          if (!parsed) {
-            ctx.sink.error(
-              'YARE_BAD_STEP',
-              `${where}: table key '${key}' must be a number, a range like 1-5, or N+ like 11+.`,
-              placeOfNode(ctx.src, pair.key),
-            );
-            continue;
-          }
-          const operand = checkOperand(ctx, value, scope);
-          if (operand) table.push({ key: parsed, value: operand });
-        }
-      }
-      return roll && target ? { kind: 'table_roll', roll, target, table, place } : undefined;
-    }
-    case 'call': {
-      const eventNode = required('event');
-      const eventName = scalarOf(eventNode);
-      if (typeof eventName !== 'string' || !ctx.eventNodes.has(eventName)) {
-        if (eventNode !== undefined) {
-          ctx.sink.error(
-            'YARE_UNKNOWN_EVENT',
-            `${where} calls undefined event ${JSON.stringify(eventName)}. Declared events: ${[...ctx.eventNodes.keys()].join(', ')}.${typeof eventName === 'string' ? didYouMean(eventName, ctx.eventNodes.keys()) : ''}`,
-            placeOfNode(ctx.src, eventNode),
-          );
-        }
-        return undefined;
-      }
-      const calleeInputs = ctx.eventInputs.get(eventName) ?? new Map<string, InputSpec>();
-      const argsNode = field('args');
-      const args: { name: string; value: Operand }[] = [];
-      if (argsNode !== undefined && !(isScalar(argsNode) && argsNode.value === null)) {
-        if (!isMap(argsNode)) {
-          ctx.sink.error(
-            'YARE_BAD_STEP',
-            `${where}: args must be a mapping of input name: value.`,
-            placeOfNode(ctx.src, argsNode),
-          );
-        } else {
-          for (const { key, pair, value } of mapPairs(argsNode)) {
-            if (!calleeInputs.has(key)) {
-              ctx.sink.error(
-                'YARE_UNKNOWN_INPUT',
-                `${where}: '${eventName}' has no input '${key}'.${didYouMean(key, calleeInputs.keys())}`,
-                placeOfNode(ctx.src, pair.key),
-              );
-              continue;
-            }
-            const operand = checkOperand(ctx, value, scope);
-            if (operand) args.push({ name: key, value: operand });
-          }
-        }
-      }
-      for (const spec of calleeInputs.values()) {
-        if (
-          spec.required &&
-          !spec.hasDefault &&
-          spec.type !== undefined &&
-          !args.some((a) => a.name === spec.name)
-        ) {
-          ctx.sink.error(
-            'YARE_BAD_STEP',
-            `${where}: call to '${eventName}' is missing its required input '${spec.name}'.`,
-            place,
-          );
-        }
-      }
-      return { kind: 'call', event: eventName, args, place };
-    }
-    case 'note':
-      return checkNote(ctx, required('message'), scope, where, place);
-    case 'list_push': {
-      const target = checkTarget(ctx, required('var'), scope, where);
-      const itemPair = getPair(node, 'item') ?? getPair(node, 'value');
-      if (!itemPair) {
-        ctx.sink.error('YARE_BAD_STEP', `${where}: list_push needs an 'item' field.`, place);
-        return undefined;
-      }
-      const item = checkOperand(ctx, itemPair.value, scope);
-      return target && item ? { kind: 'list_push', target, item, place } : undefined;
-    }
-    case 'list_remove': {
-      const target = checkTarget(ctx, required('var'), scope, where);
-      const hasIndex = getPair(node, 'index') !== undefined;
-      const hasValue = getPair(node, 'value') !== undefined;
-      if (hasIndex === hasValue) {
-        ctx.sink.error(
-          'YARE_BAD_STEP',
-          `${where}: list_remove must specify exactly one of 'index' or 'value'.`,
-          place,
-        );
-        return undefined;
-      }
-      const index = hasIndex ? checkOperand(ctx, field('index'), scope) : undefined;
-      const value = hasValue ? checkOperand(ctx, field('value'), scope) : undefined;
-      return target ? { kind: 'list_remove', target, index, value, place } : undefined;
-    }
-    case 'dict_set': {
-      const target = checkTarget(ctx, required('var'), scope, where);
-      const key = checkOperand(ctx, required('key'), scope);
-      const value = checkOperand(ctx, required('value'), scope);
-      return target && key && value ? { kind: 'dict_set', target, key, value, place } : undefined;
-    }
-    case 'dict_delete': {
-      const target = checkTarget(ctx, required('var'), scope, where);
-      const key = checkOperand(ctx, required('key'), scope);
-      return target && key ? { kind: 'dict_delete', target, key, place } : undefined;
-    }
-    case 'foreach': {
-      const arrayNode = required('array');
-      const itemName = localName(ctx, field('item'), 'item', where);
-      const indexName = localName(ctx, field('index'), 'index', where);
-      const rawArray = scalarOf(arrayNode);
-      let array: Operand | { kind: 'path'; target: Target } | undefined;
-      if (typeof rawArray === 'string' && !rawArray.startsWith('@') && /^(state|temp)\./.test(rawArray)) {
-        // The original reads a bare `state.x` path directly; keep that, checked like any target.
-        const target = checkTarget(ctx, arrayNode, scope, where);
-        array = target ? { kind: 'path', target } : undefined;
-      } else {
-        array = checkOperand(ctx, arrayNode, scope);
-      }
-      const inner: EventScope = {
-        inputs: scope.inputs,
-        locals: new Set([...scope.locals, itemName, indexName]),
-      };
-      const steps = checkSteps(ctx, required('steps'), inner, `${where}.steps`);
-      return array ? { kind: 'foreach', array, itemName, indexName, steps, place } : undefined;
+      const operand = checkOperand(ctx, value, scope);
+      if (operand) table.push({ key: parsed, value: operand });
     }
   }
+  return roll && target ? { kind: 'table_roll', roll, target, table, place } : undefined;
+}
+
+function checkCallStep(site: StepSite): Step | undefined {
+  const { ctx, scope, where, place, field, required } = site;
+  const eventNode = required('event');
+  const eventName = scalarOf(eventNode);
+  if (typeof eventName !== 'string' || !ctx.eventNodes.has(eventName)) {
+    if (eventNode !== undefined) {
+      ctx.sink.error(
+        'YARE_UNKNOWN_EVENT',
+        `${where} calls undefined event ${JSON.stringify(eventName)}. Declared events: ${[...ctx.eventNodes.keys()].join(', ')}.${typeof eventName === 'string' ? didYouMean(eventName, ctx.eventNodes.keys()) : ''}`,
+        placeOfNode(ctx.src, eventNode),
+      );
+    }
+    return undefined;
+  }
+  const calleeInputs = ctx.eventInputs.get(eventName) ?? new Map<string, InputSpec>();
+  const argsNode = field('args');
+  const args: { name: string; value: Operand }[] = [];
+  if (argsNode !== undefined && !(isScalar(argsNode) && argsNode.value === null)) {
+    if (!isMap(argsNode)) {
+      ctx.sink.error(
+        'YARE_BAD_STEP',
+        `${where}: args must be a mapping of input name: value.`,
+        placeOfNode(ctx.src, argsNode),
+      );
+    } else {
+      for (const { key, pair, value } of mapPairs(argsNode)) {
+        if (!calleeInputs.has(key)) {
+          ctx.sink.error(
+            'YARE_UNKNOWN_INPUT',
+            `${where}: '${eventName}' has no input '${key}'.${didYouMean(key, calleeInputs.keys())}`,
+            placeOfNode(ctx.src, pair.key),
+          );
+          continue;
+        }
+        const operand = checkOperand(ctx, value, scope);
+        if (operand) args.push({ name: key, value: operand });
+      }
+    }
+  }
+  for (const spec of calleeInputs.values()) {
+    if (
+      spec.required &&
+      !spec.hasDefault &&
+      spec.type !== undefined &&
+      !args.some((a) => a.name === spec.name)
+    ) {
+      ctx.sink.error(
+        'YARE_BAD_STEP',
+        `${where}: call to '${eventName}' is missing its required input '${spec.name}'.`,
+        place,
+      );
+    }
+  }
+  return { kind: 'call', event: eventName, args, place };
+}
+
+function checkNoteStep(site: StepSite): Step | undefined {
+  const { ctx, scope, where, place, required } = site;
+  return checkNote(ctx, required('message'), scope, where, place);
+}
+
+function checkListPushStep(site: StepSite): Step | undefined {
+  const { ctx, node, scope, where, place, required } = site;
+  const target = checkTarget(ctx, required('var'), scope, where);
+  const itemPair = getPair(node, 'item') ?? getPair(node, 'value');
+  if (!itemPair) {
+    ctx.sink.error('YARE_BAD_STEP', `${where}: list_push needs an 'item' field.`, place);
+    return undefined;
+  }
+  const item = checkOperand(ctx, itemPair.value, scope);
+  return target && item ? { kind: 'list_push', target, item, place } : undefined;
+}
+
+function checkListRemoveStep(site: StepSite): Step | undefined {
+  const { ctx, node, scope, where, place, field, required } = site;
+  const target = checkTarget(ctx, required('var'), scope, where);
+  const hasIndex = getPair(node, 'index') !== undefined;
+  const hasValue = getPair(node, 'value') !== undefined;
+  if (hasIndex === hasValue) {
+    ctx.sink.error(
+      'YARE_BAD_STEP',
+      `${where}: list_remove must specify exactly one of 'index' or 'value'.`,
+      place,
+    );
+    return undefined;
+  }
+  const index = hasIndex ? checkOperand(ctx, field('index'), scope) : undefined;
+  const value = hasValue ? checkOperand(ctx, field('value'), scope) : undefined;
+  return target ? { kind: 'list_remove', target, index, value, place } : undefined;
+}
+
+function checkDictSetStep(site: StepSite): Step | undefined {
+  const { ctx, scope, where, place, required } = site;
+  const target = checkTarget(ctx, required('var'), scope, where);
+  const key = checkOperand(ctx, required('key'), scope);
+  const value = checkOperand(ctx, required('value'), scope);
+  return target && key && value ? { kind: 'dict_set', target, key, value, place } : undefined;
+}
+
+function checkDictDeleteStep(site: StepSite): Step | undefined {
+  const { ctx, scope, where, place, required } = site;
+  const target = checkTarget(ctx, required('var'), scope, where);
+  const key = checkOperand(ctx, required('key'), scope);
+  return target && key ? { kind: 'dict_delete', target, key, place } : undefined;
+}
+
+function checkForeachStep(site: StepSite): Step | undefined {
+  const { ctx, scope, where, place, field, required } = site;
+  const arrayNode = required('array');
+  const itemName = localName(ctx, field('item'), 'item', where);
+  const indexName = localName(ctx, field('index'), 'index', where);
+  const rawArray = scalarOf(arrayNode);
+  let array: Operand | { kind: 'path'; target: Target } | undefined;
+  if (typeof rawArray === 'string' && !rawArray.startsWith('@') && /^(state|temp)\./.test(rawArray)) {
+    // The original reads a bare `state.x` path directly; keep that, checked like any target.
+    const target = checkTarget(ctx, arrayNode, scope, where);
+    array = target ? { kind: 'path', target } : undefined;
+  } else {
+    array = checkOperand(ctx, arrayNode, scope);
+  }
+  const inner: EventScope = {
+    inputs: scope.inputs,
+    locals: new Set([...scope.locals, itemName, indexName]),
+  };
+  const steps = checkSteps(ctx, required('steps'), inner, `${where}.steps`);
+  return array ? { kind: 'foreach', array, itemName, indexName, steps, place } : undefined;
 }
 
 export function localName(ctx: CompileContext, node: unknown, fallback: string, where: string): string {
