@@ -163,3 +163,84 @@ function isSchema(value: unknown): value is Schema {
 function truncate(value: unknown): unknown {
   return typeof value === 'string' && value.length > 60 ? `${value.slice(0, 60)}…` : value;
 }
+
+/**
+ * What a model's raw argument text is, found in one pass before anything parses it (B-44): `too-deep`
+ * past MAX_TOOL_ARGS_DEPTH, `duplicate-key` when an object names a key twice (JSON.parse would keep the
+ * last one silently), `malformed` when it is not one JSON value. Linear, iterative, no recursion.
+ */
+export type RawArgsScan =
+  | { readonly ok: true }
+  | {
+      readonly ok: false;
+      readonly reason: 'too-deep' | 'duplicate-key' | 'malformed';
+      readonly message: string;
+    };
+
+export function scanRawArgs(raw: string): RawArgsScan {
+  // One frame per open object or array; an object frame keeps the keys seen and whether a key comes next.
+  const stack: Array<{ keys: Set<string> | undefined; expectKey: boolean }> = [];
+  let i = 0;
+  while (i < raw.length) {
+    const c = raw.charCodeAt(i);
+    if (c === 0x22) {
+      let end = i + 1;
+      while (end < raw.length && raw.charCodeAt(end) !== 0x22) end += raw.charCodeAt(end) === 0x5c ? 2 : 1;
+      if (end >= raw.length) return { ok: false, reason: 'malformed', message: 'an unterminated string' };
+      const top = stack.at(-1);
+      if (top?.keys !== undefined && top.expectKey) {
+        let key: string;
+        try {
+          key = JSON.parse(raw.slice(i, end + 1)) as string;
+        } catch {
+          return { ok: false, reason: 'malformed', message: `a bad string at offset ${i}` };
+        }
+        if (top.keys.has(key)) {
+          return {
+            ok: false,
+            reason: 'duplicate-key',
+            message: `the key ${JSON.stringify(key.slice(0, 60))} appears twice in one object`,
+          };
+        }
+        top.keys.add(key);
+        top.expectKey = false;
+      }
+      i = end + 1;
+      continue;
+    }
+    if (c === 0x7b || c === 0x5b) {
+      if (stack.length >= MAX_TOOL_ARGS_DEPTH) {
+        return {
+          ok: false,
+          reason: 'too-deep',
+          message: `nested deeper than ${MAX_TOOL_ARGS_DEPTH} levels (MAX_TOOL_ARGS_DEPTH)`,
+        };
+      }
+      stack.push(c === 0x7b ? { keys: new Set(), expectKey: true } : { keys: undefined, expectKey: false });
+    } else if (c === 0x7d || c === 0x5d) {
+      if (stack.pop() === undefined)
+        return { ok: false, reason: 'malformed', message: `an unmatched bracket at offset ${i}` };
+    } else if (c === 0x2c) {
+      const top = stack.at(-1);
+      if (top?.keys !== undefined) top.expectKey = true;
+    }
+    i += 1;
+  }
+  if (stack.length > 0) return { ok: false, reason: 'malformed', message: 'unclosed brackets' };
+  return { ok: true };
+}
+
+/** Parses a model's raw arguments after `scanRawArgs` passed them; empty text is `{}`. */
+export function parseRawArgs(raw: string): ArgsCheck {
+  if (raw.trim() === '') return { ok: true, value: {} };
+  const scan = scanRawArgs(raw);
+  if (!scan.ok) {
+    const what = scan.reason === 'malformed' ? 'are not valid JSON' : 'are refused';
+    return { ok: false, message: `arguments ${what}: ${scan.message}` };
+  }
+  try {
+    return { ok: true, value: JSON.parse(raw) as unknown };
+  } catch (error) {
+    return { ok: false, message: `arguments are not valid JSON (${(error as Error).message.slice(0, 120)})` };
+  }
+}

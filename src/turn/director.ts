@@ -11,7 +11,7 @@ import type { TurnContext } from './context.ts';
 import { echoableCalls } from './echo.ts';
 import { currentGameTime } from './game-time.ts';
 import { worldSection } from './ledger-prompt.ts';
-import { MAX_DIRECTIVES_CHARS, MAX_TOOL_CALLS_PER_ROUND } from './limits.ts';
+import { MAX_DIRECTIVES_CHARS, MAX_TOOL_CALLS_PER_ROUND, MAX_TOOL_CALLS_PER_TURN } from './limits.ts';
 import { type NpcQueryArgs, runNpcQuery } from './npc.ts';
 import {
   type PromptSection,
@@ -26,6 +26,8 @@ import {
   type DirectorToolSet,
   type ToolOutcome,
   checkedArgs,
+  type RefusedArgs,
+  refusedArgs,
   directorTools,
   runAdvanceTime,
   runEventTool,
@@ -173,6 +175,7 @@ export async function* runDirector(
   const exchange: ChatMessage[] = [];
   let directives = '';
   let stop: DirectorStop = 'round-limit';
+  let callsRun = 0;
 
   for (let round = 1; round <= ctx.limits.maxToolRounds; round++) {
     ctx.throwIfAborted();
@@ -203,30 +206,50 @@ export async function* runDirector(
       stop = 'directives';
       break;
     }
+    // Model output is bounded before anything of it is kept: at most MAX_TOOL_CALLS_PER_ROUND calls of a
+    // response and MAX_TOOL_CALLS_PER_TURN of the turn run; the rest are dropped unrun, unrecorded and
+    // unechoed (a response of 1,000 calls costs what one of 8 does), and the Director is told so.
+    const room = Math.max(0, Math.min(MAX_TOOL_CALLS_PER_ROUND, MAX_TOOL_CALLS_PER_TURN - callsRun));
+    const calls = response.toolCalls.slice(0, room);
+    const dropped = response.toolCalls.length - calls.length;
+    if (dropped > 0) {
+      ctx.warnings.push(
+        `the Director sent ${response.toolCalls.length} tool calls in round ${round}; ${dropped} were dropped (MAX_TOOL_CALLS_PER_ROUND = ${MAX_TOOL_CALLS_PER_ROUND}, MAX_TOOL_CALLS_PER_TURN = ${MAX_TOOL_CALLS_PER_TURN})`,
+      );
+    }
+    if (calls.length === 0) break;
     exchange.push({
       role: 'assistant',
       content: response.text,
-      toolCalls: echoableCalls(response.toolCalls),
+      toolCalls: echoableCalls(calls),
     });
     ctx.finishDirectives = undefined;
     let failed = false;
     let informs = false;
-    for (const [index, call] of response.toolCalls.entries()) {
+    for (const [index, call] of calls.entries()) {
       ctx.throwIfAborted();
-      yield { type: 'tool_call', round, id: call.id, name: call.name, args: call.args ?? null };
+      callsRun += 1;
       const started = ctx.now();
+      const ran = await runTool(ctx, tools, models, call, history);
       const outcome =
-        index < MAX_TOOL_CALLS_PER_ROUND
-          ? await runTool(ctx, tools, models, call, history)
-          : toolError(
-              `Only ${MAX_TOOL_CALLS_PER_ROUND} tool calls run per response (MAX_TOOL_CALLS_PER_ROUND); ${call.name} did not run.`,
-            );
+        dropped > 0 && index === calls.length - 1
+          ? withNote(
+              ran,
+              `${dropped} more tool call(s) of this response were dropped unrun: at most ${MAX_TOOL_CALLS_PER_ROUND} run per response and ${MAX_TOOL_CALLS_PER_TURN} per turn.`,
+            )
+          : ran;
+      // Refused arguments are kept as a reason and a hash, never raw; accepted ones are within
+      // MAX_TOOL_ARGS_CHARS and MAX_TOOL_ARGS_DEPTH.
+      const refused = ran.refused;
+      const name = call.name.length > 64 ? `${call.name.slice(0, 64)}…` : call.name;
+      yield { type: 'tool_call', round, id: call.id, name, args: refused ? null : (call.args ?? null) };
       ctx.tools.push({
         round,
         id: call.id,
-        name: call.name,
-        args: call.args ?? null,
-        rawArgs: call.rawArgs,
+        name,
+        args: refused ? null : (call.args ?? null),
+        rawArgs: refused ? '' : call.rawArgs,
+        ...(refused ? { refused } : {}),
         ok: outcome.ok,
         content: outcome.content,
         durationMs: ctx.now() - started,
@@ -236,7 +259,7 @@ export async function* runDirector(
         type: 'tool_result',
         round,
         id: call.id,
-        name: call.name,
+        name,
         ok: outcome.ok,
         content: outcome.content,
       };
@@ -261,21 +284,29 @@ export async function* runDirector(
   return { directives, stop };
 }
 
+/** The tool result with a note for the Director appended (it is JSON: the note goes in as a field). */
+function withNote(
+  outcome: ToolOutcome & { refused?: RefusedArgs },
+  note: string,
+): ToolOutcome & { refused?: RefusedArgs } {
+  return { ...outcome, content: `${outcome.content}\n[engine] ${note}` };
+}
+
 async function runTool(
   ctx: TurnContext,
   tools: DirectorToolSet,
   models: ModelSet,
   call: ToolCall,
   history: readonly StoryMessage[],
-): Promise<ToolOutcome> {
+): Promise<ToolOutcome & { refused?: RefusedArgs }> {
   const tool = tools.byName.get(call.name);
   if (tool === undefined) {
-    return toolError(
-      `There is no tool named ${JSON.stringify(call.name.slice(0, 64))}. Use only the tools you were given.`,
-    );
+    const message = `There is no tool named ${JSON.stringify(call.name.slice(0, 64))}. Use only the tools you were given.`;
+    return { ...toolError(message), refused: refusedArgs(message, call.rawArgs) };
   }
   const checked = checkedArgs(tool, call);
-  if (!checked.ok) return checked.outcome;
+  if (!checked.ok)
+    return { ...checked.outcome, refused: refusedArgs(checked.outcome.error ?? 'refused', call.rawArgs) };
   switch (tool.kind) {
     case 'event':
       return runEventTool(ctx, call.name, checked.args, 'director');

@@ -42,8 +42,10 @@ export const MAX_LEDGER_AUDIT_CHARS = 4_000;
 /** Characters of the player's input. */
 export const MAX_INPUT_CHARS = 4_000;
 
-/** Tool calls run from one Director response; later ones get an error result. */
+/** Tool calls run from one Director response; later ones are dropped (unrun, unrecorded) with a warning. */
 export const MAX_TOOL_CALLS_PER_ROUND = 8;
+/** Tool calls run in one turn, all rounds together; past it the Director's calls are dropped and it stops. */
+export const MAX_TOOL_CALLS_PER_TURN = 24;
 /** Characters of one tool call's raw argument JSON. */
 export const MAX_TOOL_ARGS_CHARS = 16_000;
 /** Characters of any string inside tool arguments. */

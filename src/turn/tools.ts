@@ -8,7 +8,8 @@ import { LoreError } from '../lore/errors.ts';
 import { MAX_LORE_QUERIES, MAX_LORE_QUERY_CHARS } from '../lore/limits.ts';
 import { eventTools } from '../yare/tools.ts';
 import type { StateValue } from '../yare/values.ts';
-import { checkArgs } from './args.ts';
+import { createHash } from 'node:crypto';
+import { checkArgs, parseRawArgs } from './args.ts';
 import type { TurnContext } from './context.ts';
 import { type ClockMode, checkAdvance, clockMode, type Parsed, parseDuration } from './game-time.ts';
 import {
@@ -220,7 +221,29 @@ function capResult(text: string): string {
   return `${text.slice(0, MAX_TOOL_RESULT_CHARS)}… [cut at ${MAX_TOOL_RESULT_CHARS} characters (MAX_TOOL_RESULT_CHARS)]`;
 }
 
-/** The call's arguments checked against the tool's schema, or the error to send back. */
+/**
+ * A refused tool call as the record keeps it: why, how long the raw arguments were and their sha256, never
+ * the arguments themselves (a model can send a megabyte per call; the record stays small).
+ */
+export interface RefusedArgs {
+  readonly reason: string;
+  readonly chars: number;
+  readonly sha256: string;
+}
+
+export function refusedArgs(reason: string, rawArgs: string): RefusedArgs {
+  return {
+    reason: reason.length > 300 ? `${reason.slice(0, 300)}…` : reason,
+    chars: rawArgs.length,
+    sha256: createHash('sha256').update(rawArgs).digest('hex'),
+  };
+}
+
+/**
+ * The call's arguments checked against the tool's schema, or the error to send back. The raw text is
+ * checked first (size, then nesting depth and duplicate keys in one pass) and parsed here, so a hostile
+ * value never reaches recursive code; the provider's own parse of it is not used.
+ */
 export function checkedArgs(
   tool: DirectorTool,
   call: ToolCall,
@@ -233,10 +256,9 @@ export function checkedArgs(
       `arguments of ${call.name} are ${call.rawArgs.length} characters; the limit is ${MAX_TOOL_ARGS_CHARS} (MAX_TOOL_ARGS_CHARS)`,
     );
   }
-  if (call.args === undefined) {
-    return fail(`arguments of ${call.name} are not valid JSON: ${JSON.stringify(call.rawArgs.slice(0, 80))}`);
-  }
-  const checked = checkArgs(tool.spec.inputSchema, call.args);
+  const parsed = parseRawArgs(call.rawArgs);
+  if (!parsed.ok) return fail(`${call.name}: ${parsed.message}`);
+  const checked = checkArgs(tool.spec.inputSchema, parsed.value);
   if (!checked.ok) return fail(`${call.name}: ${checked.message}`);
   return { ok: true, args: checked.value as Record<string, unknown> };
 }

@@ -226,7 +226,10 @@ export interface ToolTraceEntry {
   readonly name: string;
   /** Parsed arguments (`null` when the JSON was malformed). */
   readonly args: unknown;
+  /** The raw argument text as the model wrote it; empty when the call was refused (see `refused`). */
   readonly rawArgs: string;
+  /** Why the call was refused before running, with the raw arguments' length and sha256 (never the text). */
+  readonly refused?: { readonly reason: string; readonly chars: number; readonly sha256: string };
   readonly ok: boolean;
   /** The text the Director got back. */
   readonly content: string;
