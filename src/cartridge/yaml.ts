@@ -27,6 +27,7 @@ import type { Diagnostic, SourcePlace } from '../diagnostics.ts';
 import { type CartridgeCode, cartError, placeInText } from './diagnostics.ts';
 import { MAX_YAML_ALIASES, MAX_YAML_DEPTH, MAX_YAML_ERRORS_REPORTED, MAX_YAML_NODES } from './limits.ts';
 import { decodeCartridgeFile, firstControlCharacter, hex4 } from './text.ts';
+import { findIndentationProblem } from './yaml-indentation.ts';
 
 export interface YamlLimits {
   readonly maxBytes: number;
@@ -113,7 +114,10 @@ export function parseYamlSafely(text: string, file: string, limits: YamlLimits):
       ),
     );
   }
-  for (const e of doc.errors) diagnostics.push(fromYamlProblem(e, source, at));
+  // One root cause, one error: the parser's first error only (the rest are usually its cascade), or, when
+  // a mis-indented line explains it, that line with the indentation it should have.
+  const firstError = doc.errors[0];
+  if (firstError) diagnostics.push(rootCause(firstError, source, file, at));
   for (const w of doc.warnings) diagnostics.push(fromYamlProblem(w, source, at));
   if (diagnostics.length > 0) return { ok: false, diagnostics: capReported(diagnostics, file) };
 
@@ -598,13 +602,59 @@ function fromYamlProblem(
       return cartError('CART_YAML_SYNTAX', `${message}. Indent with spaces.`, place);
     case 'BAD_INDENT':
       return cartError('CART_YAML_SYNTAX', `${message}. Check the indentation of this line.`, place);
-    default:
+    default: {
+      const plain = plainWords(message);
       return cartError(
         'CART_YAML_SYNTAX',
-        `${message}. Check the YAML syntax here (indentation, quotes, brackets, a colon after each key).`,
+        plain
+          ? `${plain} (YAML: ${message})`
+          : `${message}. Check the YAML syntax here (indentation, quotes, brackets, a colon after each key).`,
         place,
       );
+    }
   }
+}
+
+function rootCause(
+  problem: YAMLError,
+  source: string,
+  file: string,
+  at: (offset: number) => SourcePlace,
+): Diagnostic {
+  const reported = fromYamlProblem(problem, source, at);
+  const line = findIndentationProblem(source);
+  if (line === undefined || line.line > (reported.place?.line ?? 0) + 1) return reported;
+  const detail = problem.message.split('\n')[0] ?? problem.message;
+  return cartError('CART_YAML_SYNTAX', `${line.message} (YAML: ${detail})`, {
+    file,
+    line: line.line,
+    col: line.col,
+  });
+}
+
+/** The parser's wording in plain words, for the problems authors meet most. */
+function plainWords(message: string): string | undefined {
+  if (message.startsWith('All mapping items must start at the same column'))
+    return 'Wrong indentation: this line does not line up with the keys around it.';
+  if (message.startsWith('Nested mappings are not allowed in compact mappings'))
+    return 'A "key: value" was found where only a value can be: a line indented too far, or a colon inside text that should be quoted.';
+  if (
+    message.startsWith('Implicit keys need to be on a single line') ||
+    message.startsWith('Implicit map keys need to be followed by map values')
+  )
+    return 'This line has no "key:" where one is needed: a colon is missing, or the line above is unfinished.';
+  if (message.startsWith('A block sequence may not be used as an implicit map key'))
+    return 'A list item ("- ") is where a key was expected: check its indentation.';
+  if (message.startsWith('Sequence item without - indicator') || message.includes('without - indicator'))
+    return 'This line is in a list but does not start with "- ": indent it to continue the item above, or start a new item.';
+  if (message.startsWith('Missing closing')) return 'A quoted text is not closed: add the closing quote.';
+  if (
+    message.includes('flow collection') ||
+    message.includes('flow sequence') ||
+    message.includes('flow map')
+  )
+    return 'A [list] or {mapping} written on one line is not closed, or has a stray comma: check its brackets.';
+  return undefined;
 }
 
 function capReported(diagnostics: Diagnostic[], file: string): Diagnostic[] {
