@@ -2,7 +2,7 @@
 // Keyboard: Tab moves through the word buttons, Enter or Space chooses one, Backspace takes the last word
 // back, "Say it" answers. Screen readers: the sentence so far and the time left are a polite status line.
 // The logic is src/minigames/articulation-scramble.ts; this is only its face.
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import {
   abortScramble,
   choose,
@@ -34,6 +34,18 @@ export function ArticulationScramble({
   );
   const [now, setNow] = useState(() => performance.now());
   const timed = checked.ok && checked.config.maxTimeSeconds !== undefined;
+  const root = useRef<HTMLElement>(null);
+
+  // A chosen word's button is disabled, which drops the keyboard focus: give it to the next word left
+  // (or to "Say it"), so Enter, Tab and Backspace keep working without a mouse.
+  useEffect(() => {
+    const active = document.activeElement as HTMLButtonElement | null;
+    if (root.current === null || (active && active !== document.body && !active.disabled)) return;
+    const next =
+      root.current.querySelector<HTMLButtonElement>('[data-testid="scramble-word"]:not([disabled])') ??
+      root.current.querySelector<HTMLButtonElement>('button:not([disabled])');
+    next?.focus();
+  }, [game?.chosen.length, game?.status]);
 
   // The clock: only while a timed game is being played.
   useEffect(() => {
@@ -45,6 +57,19 @@ export function ArticulationScramble({
     }, 250);
     return () => clearInterval(timer);
   }, [timed, game?.status]);
+
+  // Backspace takes back the last word wherever the focus is (a chosen word's button loses it), except
+  // in a text field.
+  useEffect(() => {
+    const onKeyDown = (e: KeyboardEvent) => {
+      const target = e.target as HTMLElement | null;
+      if (e.key !== 'Backspace' || target?.closest('input, textarea, [contenteditable]')) return;
+      e.preventDefault();
+      setGame((g) => (g ? unchoose(g, performance.now()) : g));
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, []);
 
   const finish = (final: ScrambleGame): void => {
     const metrics = scrambleMetrics(final);
@@ -74,12 +99,6 @@ export function ArticulationScramble({
   const said = sentence(game);
   const left = secondsLeft(game, now);
   const act = (next: (g: ScrambleGame, at: number) => ScrambleGame) => setGame(next(game, performance.now()));
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key === 'Backspace' && !over) {
-      e.preventDefault();
-      act(unchoose);
-    }
-  };
   const outcome =
     game.ending === 'right'
       ? `Right: “${said.join(' ')}”.`
@@ -97,7 +116,7 @@ export function ArticulationScramble({
       data-testid="minigame"
       data-minigame={ID}
       data-status={game.status}
-      onKeyDown={onKeyDown}
+      ref={root}
     >
       <h2>Articulation scramble</h2>
       <p>
