@@ -210,12 +210,25 @@ export class Api {
     name = cartridgeNameOf(fileName),
   ): Promise<{ version: CartridgeVersionView; warnings: unknown[] }> {
     const gz = /\.(tar\.gz|tgz)$/i.test(fileName);
-    const query = name ? `?name=${encodeURIComponent(name)}` : '';
-    const response = await fetch(`${this.#base}/v1/cartridges${query}`, {
-      method: 'POST',
-      headers: this.#headers({ 'content-type': gz ? 'application/gzip' : 'application/zip' }),
-      body: file,
-    });
+    // A SillyTavern card or World Info file is imported (docs/sillytavern.md); the cartridge is named after it.
+    const card = /\.(png|json|charx)$/i.exec(fileName)?.[1]?.toLowerCase();
+    const query = name && card === undefined ? `?name=${encodeURIComponent(name)}` : '';
+    const type =
+      card === 'png'
+        ? 'image/png'
+        : card === 'json'
+          ? 'application/json'
+          : gz
+            ? 'application/gzip'
+            : 'application/zip';
+    const response = await fetch(
+      `${this.#base}/v1/cartridges${card === undefined ? '' : '/import'}${query}`,
+      {
+        method: 'POST',
+        headers: this.#headers({ 'content-type': type }),
+        body: file,
+      },
+    );
     const body = (await this.#read(response)) as Record<string, unknown>;
     return {
       version: (isRecord(body.version) ? body.version : body) as unknown as CartridgeVersionView,

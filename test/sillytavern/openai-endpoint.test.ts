@@ -11,6 +11,7 @@ import type { ChatModel, ModelRequest, ModelResponse, ModelSet } from '../../src
 import { inputText } from '../../src/session/messages.ts';
 import { CONTINUE_INPUT } from '../../src/server/openai/conversation.ts';
 import { KEY_A, startTestServer, type TestServer } from '../server/helpers.ts';
+import { Api } from '../../src/web/api.ts';
 import { base64Json, png, textChunk } from './helpers.ts';
 
 const CARD = {
@@ -298,6 +299,21 @@ describe('importing a card through the API', () => {
     expect(broken.status).toBe(422);
     expect(broken.body.error.code).toBe('import_bad_base64');
     expect(broken.body.error.where).toMatch(/^upload: chunk 3/);
+  });
+});
+
+describe("the web client's upload", () => {
+  it('imports a .png or .json card through /v1/cartridges/import', async () => {
+    const api = new Api(server.url);
+    const card = { ...CARD, data: { ...CARD.data, name: 'Web Mira' } };
+    const fromJson = await api.upload(new Blob([JSON.stringify(card)]), 'web-mira.json');
+    expect(fromJson.version.name).toBe('Web Mira');
+    const pngCard = { ...CARD, data: { ...CARD.data, name: 'Web Mira PNG' } };
+    const fromPng = await api.upload(
+      new Blob([new Uint8Array(png([textChunk('chara', base64Json(pngCard))]))]),
+      'mira.png',
+    );
+    expect(fromPng.version.name).toBe('Web Mira PNG');
   });
 });
 

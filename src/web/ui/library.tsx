@@ -82,10 +82,10 @@ export function Library() {
         </ul>
         <form onSubmit={onUpload} class="row" style={{ marginTop: '1rem' }}>
           <label>
-            Upload a cartridge (.zip or .tar.gz)
+            Upload a cartridge (.zip or .tar.gz) or import a SillyTavern card (.png, .json, .charx)
             <input
               type="file"
-              accept=".zip,.tar.gz,.tgz,application/zip,application/gzip"
+              accept=".zip,.tar.gz,.tgz,.png,.json,.charx,application/zip,application/gzip"
               data-testid="upload-file"
               onChange={(e) => setFile((e.currentTarget as HTMLInputElement).files?.[0] ?? null)}
             />
