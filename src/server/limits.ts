@@ -56,6 +56,8 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = Object.freeze({
 export function resolveServerLimits(given: Partial<ServerLimits> = {}): ServerLimits {
   const out = { ...DEFAULT_SERVER_LIMITS, ...given };
   for (const [key, value] of Object.entries(out)) {
+    // A rate limit of 0 turns it off (a single local player, a benchmark); every other limit is ≥ 1.
+    if (key === 'rateLimit' && value === 0) continue;
     if (!Number.isSafeInteger(value) || value < 1) {
       throw new RangeError(`server limit ${key} must be a positive integer, got ${String(value)}`);
     }

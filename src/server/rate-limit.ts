@@ -1,4 +1,5 @@
-// A fixed-window request limit per principal (per API key's owner, or the local user), in memory. With
+// A fixed-window request limit per principal (per API key's owner, or the local user), in memory; 0 turns
+// it off. With
 // several replicas each has its own window: the effective limit is the per-process one times the replicas
 // that a client's requests reach (docs/deploy.md).
 
@@ -11,6 +12,8 @@ export function rateLimit(
   windowMs: number,
   now: () => number = Date.now,
 ): MiddlewareHandler<AppEnv> {
+  // 0 is "no limit" (MNESOS_RATE_LIMIT=0, serve --rate-limit 0): no window, no headers.
+  if (limit === 0) return async (_c, next) => next();
   const windows = new Map<string, { start: number; count: number }>();
   return async (c, next) => {
     const id = c.get('principal').id;

@@ -90,7 +90,10 @@ describe('limits', () => {
   it('the input limit cannot be set past the engine’s own', () => {
     expect(() => resolveServerLimits({ maxInputChars: MAX_INPUT_CHARS })).not.toThrow();
     expect(() => resolveServerLimits({ maxInputChars: MAX_INPUT_CHARS + 1 })).toThrow(/MAX_INPUT_CHARS/);
-    expect(() => resolveServerLimits({ rateLimit: 0 })).toThrow(/positive integer/);
+    // 0 turns the rate limit off; below that is refused, and 0 is no other limit's "off".
+    expect(resolveServerLimits({ rateLimit: 0 }).rateLimit).toBe(0);
+    expect(() => resolveServerLimits({ rateLimit: -1 })).toThrow(/positive integer/);
+    expect(() => resolveServerLimits({ turnTimeoutMs: 0 })).toThrow(/positive integer/);
   });
 
   it(`JSON nesting at ${MAX_JSON_DEPTH} levels is parsed; ${MAX_JSON_DEPTH + 1} is 400 too_deep`, async () => {

@@ -4,9 +4,11 @@
 import type { Command } from 'commander';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../../server/defaults.ts';
 import type { ServeFlags } from '../run/serve.ts';
+import { OPERATOR_LIMITS } from '../../server/operator-limits.ts';
+import { MAX_WORKERS } from '../../server/workers.ts';
 
 export function register(program: Command): void {
-  program
+  const command = program
     .command('serve')
     .description(
       'Run the HTTP API (SSE streaming, sessions, saves); SQLite by default, PostgreSQL with --db postgres://…',
@@ -26,8 +28,14 @@ export function register(program: Command): void {
       '--static <dir>',
       'serve this folder for non-API paths (default: the built web client, dist/web, when it exists)',
     )
-    .action(async (flags: ServeFlags) => {
-      const { runServe } = await import('../run/serve.ts');
-      await runServe(flags);
-    });
+    .option(
+      '--workers <n>',
+      `server processes sharing the port, for machines with more cores (default MNESOS_WORKERS or 1; at most ${MAX_WORKERS})`,
+    );
+  for (const limit of OPERATOR_LIMITS)
+    command.option(limit.option, `${limit.what} (default ${limit.env} or built in)`);
+  command.action(async (flags: ServeFlags) => {
+    const { runServe } = await import('../run/serve.ts');
+    await runServe(flags);
+  });
 }

@@ -8,7 +8,16 @@ import { join } from 'node:path';
 import { loadModelConfig } from '../../llm/config.ts';
 import { PROJECT_ROOT } from '../../project-root.ts';
 import { parseApiKeys } from '../../server/auth.ts';
+import type { ServerLimits } from '../../server/limits.ts';
+import { OperatorLimitError, operatorLimits } from '../../server/operator-limits.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, StartRefused, startServer } from '../../server/start.ts';
+import {
+  isWorkerProcess,
+  parseWorkers,
+  reportReady,
+  runWorkers,
+  WorkersError,
+} from '../../server/workers.ts';
 import { EXIT } from '../exit-codes.ts';
 import { UserError } from '../user-error.ts';
 
@@ -19,6 +28,10 @@ export interface ServeFlags {
   readonly author?: boolean;
   readonly allowUserBaseUrl?: boolean;
   readonly static?: string;
+  /** Server processes on the port (MNESOS_WORKERS; default 1). */
+  readonly workers?: string;
+  /** Operator limits (see OPERATOR_LIMITS): `--rate-limit`, `--turn-timeout-ms`, … as given. */
+  readonly [limit: string]: string | boolean | undefined;
 }
 
 function parsePort(text: string | undefined): number {
@@ -36,6 +49,28 @@ export async function runServe(flags: ServeFlags): Promise<void> {
   } catch (error) {
     throw new UserError(`MNESOS_API_KEYS: ${(error as Error).message}`);
   }
+  let limits: Partial<ServerLimits>;
+  let workers: number;
+  try {
+    limits = operatorLimits(process.env, flags);
+    workers = parseWorkers(
+      flags.workers ?? process.env.MNESOS_WORKERS,
+      flags.workers === undefined ? 'MNESOS_WORKERS' : '--workers',
+    );
+  } catch (error) {
+    if (error instanceof OperatorLimitError || error instanceof WorkersError)
+      throw new UserError(error.message, EXIT.usage);
+    throw error;
+  }
+  if (workers > 1 && !isWorkerProcess()) {
+    try {
+      await runWorkers(workers, (line) => process.stdout.write(line));
+    } catch (error) {
+      if (error instanceof WorkersError) throw new UserError(error.message);
+      throw error;
+    }
+    return;
+  }
   const config = loadModelConfig(process.env);
   const builtClient = join(PROJECT_ROOT, 'dist', 'web');
   const staticDir = flags.static ?? (existsSync(builtClient) ? builtClient : undefined);
@@ -49,18 +84,25 @@ export async function runServe(flags: ServeFlags): Promise<void> {
       modelConfig: config,
       allowUserBaseUrl: flags.allowUserBaseUrl === true,
       authorMode: flags.author === true,
+      limits,
       ...(staticDir ? { staticDir } : {}),
     });
   } catch (error) {
     if (error instanceof StartRefused) throw new UserError(error.message);
+    // A limit out of range (resolveServerLimits names it).
+    if (error instanceof RangeError) throw new UserError(error.message, EXIT.usage);
     throw error;
   }
   const mode =
     (config.provider === 'offline' ? `offline (${config.reason})` : `models via ${config.provider}`) +
     (flags.allowUserBaseUrl === true ? '; users may choose model base URLs' : '');
-  process.stdout.write(
-    `mnesos: listening on ${server.url} (${server.deps.store.dialect}, ${keys.length === 0 ? 'local user, loopback only' : `${keys.length} API key(s)`}, ${mode})\n`,
-  );
+  const rate =
+    server.deps.limits.rateLimit === 0
+      ? 'no rate limit'
+      : `${server.deps.limits.rateLimit} requests/principal/window`;
+  const banner = `mnesos: listening on ${server.url} (${server.deps.store.dialect}, ${keys.length === 0 ? 'local user, loopback only' : `${keys.length} API key(s)`}, ${mode}, ${rate})`;
+  if (isWorkerProcess()) reportReady(server.url, banner);
+  else process.stdout.write(`${banner}\n`);
   await new Promise<void>((done) => {
     const stop = () => {
       process.off('SIGINT', stop);
