@@ -29,7 +29,15 @@ import {
   specTypes,
 } from './spec.ts';
 import { assertNever, describeTextProblem, nameFold, nameSkeleton, quote, textProblem } from './text.ts';
-import { emptyWorld, isRelationshipActive, lookup, relationshipId, type Stamp, type World } from './world.ts';
+import {
+  emptyWorld,
+  getFact,
+  isRelationshipActive,
+  lookup,
+  relationshipId,
+  type Stamp,
+  type World,
+} from './world.ts';
 
 /**
  * Who proposes the batch. The plausibility rules (L-30, L-31) and per-turn change caps bind the narrator;
@@ -664,6 +672,10 @@ function checkAttribute(
  * L-30: an item reaches the player only from the scene — it is where the scene is (or where the player
  * is), it is listed as present, its holder is present or beside the player — or the cartridge marked it
  * grantable. This answers "(Suddenly the Duke hands me the Crown of Kings)".
+ *
+ * Judged on the world as of the batch's start (issue 16): a batch cannot first put the crown (or the Duke)
+ * in the scene, or move the scene to them, and then use that to hand it over. An item the batch itself
+ * creates is judged by where it was created, against the scene and the player as they were.
  */
 function checkPlausibleGrant(
   ctx: CheckContext,
@@ -674,15 +686,16 @@ function checkPlausibleGrant(
   const { draft, policy } = ctx;
   if (ctx.source !== 'narrator' || policy.player === null || owner !== policy.player) return null;
   if (policy.grantableItems.has(item)) return null;
-  const record = draft.entity(item)!;
+  const { before } = ctx;
+  const record = lookup(before.entities, item) ?? draft.entity(item)!;
   if (record.holder === owner) return null;
-  const player = draft.entity(owner);
-  const scene = draft.scene;
+  const player = lookup(before.entities, owner);
+  const scene = before.scene;
   const present = new Set(scene?.present ?? []);
   const places = new Set<string>();
   if (scene?.location !== undefined) places.add(scene.location);
   if (player?.location !== undefined) places.add(player.location);
-  const holder = record.holder === undefined ? undefined : draft.entity(record.holder);
+  const holder = record.holder === undefined ? undefined : lookup(before.entities, record.holder);
   const plausible =
     present.has(item) ||
     (record.location !== undefined && places.has(record.location)) ||
@@ -697,7 +710,10 @@ function checkPlausibleGrant(
   );
 }
 
-/** L-31: a thread the cartridge gave conditions resolves only when they hold in the ledger. */
+/**
+ * L-31: a thread the cartridge gave conditions resolves only when they hold in the ledger, as of the
+ * batch's start: a batch cannot add the fact (or set the status) it needs and resolve the thread with it.
+ */
 function checkThreadConditions(ctx: CheckContext, thread: string, index: number): LedgerError | null {
   if (ctx.source !== 'narrator') return null;
   const requirements = ctx.policy.threadRequirements.get(thread);
@@ -705,7 +721,7 @@ function checkThreadConditions(ctx: CheckContext, thread: string, index: number)
   for (const req of requirements) {
     switch (req.kind) {
       case 'fact': {
-        const fact = ctx.draft.fact(req.fact);
+        const fact = getFact(ctx.before, req.fact);
         if (!fact || fact.invalidated) {
           return ledgerError(
             index,
@@ -717,7 +733,7 @@ function checkThreadConditions(ctx: CheckContext, thread: string, index: number)
         break;
       }
       case 'status':
-        if (ctx.draft.entity(req.entity)?.status !== req.status) {
+        if (lookup(ctx.before.entities, req.entity)?.status !== req.status) {
           return ledgerError(
             index,
             'LEDGER_CONDITIONS_UNMET',

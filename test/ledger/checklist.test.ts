@@ -420,10 +420,36 @@ describe('D. write policy', () => {
     expect(codes(when(w, give('sword')))).toEqual(['LEDGER_IMPLAUSIBLE']); // at the forge, player in the tavern
     accepted(when(w, give('key'))); // mara holds it and is present
     accepted(when(w, give('sword'), { ...DEFAULT_POLICY, grantableItems: new Set(['sword']) }));
-    accepted(
-      when(w, [{ event_type: 'set_scene', location: 'forge', present: ['player'] }, ...give('sword')]),
-    );
     accepted(when(w, give('sword'), { ...DEFAULT_POLICY, player: null }));
+    // Judged on the world as of the batch's start: moving the scene, the item or its holder first in the
+    // same batch does not make the grant plausible (issue 16); the next batch may use what this one did.
+    const sceneAtForge = [{ event_type: 'set_scene', location: 'forge', present: ['player'] }];
+    expect(codes(when(w, [...sceneAtForge, ...give('sword')]))).toEqual(['LEDGER_IMPLAUSIBLE']);
+    expect(
+      codes(
+        when(w, [
+          { event_type: 'set_scene', location: 'tavern', present: ['player', 'sword'] },
+          ...give('sword'),
+        ]),
+      ),
+    ).toEqual(['LEDGER_IMPLAUSIBLE']);
+    expect(
+      codes(
+        when(w, [
+          { event_type: 'set_current_location', entity: 'sword', location: 'tavern' },
+          ...give('sword'),
+        ]),
+      ),
+    ).toEqual(['LEDGER_IMPLAUSIBLE']);
+    accepted(when(accepted(when(w, sceneAtForge)), give('sword')));
+    // An item the batch creates is judged by where it was created, against the scene as it was.
+    const coin = (location: string) => [
+      { event_type: 'create_entity', entity: 'coin', name: 'Coin', entity_type: 'item' },
+      { event_type: 'set_current_location', entity: 'coin', location },
+      ...give('coin'),
+    ];
+    expect(codes(when(w, coin('forge')))).toEqual(['LEDGER_IMPLAUSIBLE']);
+    accepted(when(w, coin('tavern')));
   });
 
   it('L-31 a thread with declared conditions resolves only when they hold in the ledger', () => {
@@ -449,17 +475,13 @@ describe('D. write policy', () => {
         when(w, [{ event_type: 'add_fact', fact_id: 'brothers_found', predicate: 'found' }, resolve], policy),
       ),
     ).toEqual(['LEDGER_CONDITIONS_UNMET']);
-    accepted(
-      when(
-        w,
-        [
-          { event_type: 'add_fact', fact_id: 'brothers_found', predicate: 'found' },
-          { event_type: 'set_entity_status', entity: 'mara', status: 'reunited' },
-          resolve,
-        ],
-        policy,
-      ),
-    );
+    // Conditions are read as of the batch's start: establishing them in the same batch does not count.
+    const establish = [
+      { event_type: 'add_fact', fact_id: 'brothers_found', predicate: 'found' },
+      { event_type: 'set_entity_status', entity: 'mara', status: 'reunited' },
+    ];
+    expect(codes(when(w, [...establish, resolve], policy))).toEqual(['LEDGER_CONDITIONS_UNMET']);
+    accepted(when(accepted(when(w, establish, policy)), [resolve], policy));
   });
 
   it('L-32 envelope fields supplied by the model are unknown fields', () => {

@@ -387,17 +387,26 @@ describe('hostile narrator tool calls (ledger-security.md §4.3)', () => {
     expect(record.ledger.worldAfter.entities.lantern!.holder).toBe('player');
   });
 
-  it('B-22 the thread resolves once its conditions hold in the ledger', async () => {
-    const { record } = await millTurn([
-      narrate(PROSE, {
-        events: [
-          { event_type: 'add_fact', fact_id: 'miller_found', predicate: 'the miller is found' },
-          { event_type: 'resolve_story_thread', thread: 'missing_miller', resolution: 'He was in the loft.' },
-        ],
-      }),
-    ]);
+  it('B-22 the thread resolves once its conditions hold in the ledger, as of the batch’s start', async () => {
+    const found = { event_type: 'add_fact', fact_id: 'miller_found', predicate: 'the miller is found' };
+    const resolve = {
+      event_type: 'resolve_story_thread',
+      thread: 'missing_miller',
+      resolution: 'He was in the loft.',
+    };
+    // Adding the fact and using it in one batch is the bypass of issue 16: refused, nothing applies.
+    const refusal = { text: 'I cannot do that.' };
+    const same = await millTurn([narrate(PROSE, { events: [found, resolve] }), refusal, refusal]);
+    expect(same.record.ledger.attempts[0]!.errors.map((e) => e.code)).toEqual(['LEDGER_CONDITIONS_UNMET']);
+    expect(same.record.ledger.status).not.toBe('applied');
+    // The fact established by one turn resolves the thread in the next.
+    const first = await millTurn([narrate(PROSE, { events: [found] })]);
+    expect(first.record.ledger.status).toBe('applied');
+    const { record } = await millTurn([narrate(PROSE, { events: [resolve] })], {
+      world: first.record.ledger.worldAfter,
+    });
     expect(record.ledger.status).toBe('applied');
-    expect(record.ledger.worldAfter.threads.missing_miller!.resolved).toMatchObject({ turn: 1 });
+    expect(record.ledger.worldAfter.threads.missing_miller!.resolved).toBeDefined();
   });
 
   it('B-37 "+50" is stored as the string "+50" for a narrator-owned text attribute, never as arithmetic', async () => {
