@@ -353,6 +353,12 @@ export interface Store {
     title: string | null,
     updatedAt?: number,
   ): Promise<Session | undefined>;
+  /** Who the player plays from the next turn on; `persona-not-found` unless the persona is the owner's. */
+  setSessionPersona(
+    id: string,
+    principalId: string,
+    personaId: string | null,
+  ): Promise<Session | undefined | 'persona-not-found'>;
   /** Removes the session with its turns, ledger events and saves. */
   deleteSession(id: string, principalId: string): Promise<boolean>;
 

@@ -109,6 +109,42 @@ export async function renameSession(
   return result.numUpdatedRows === 0n ? undefined : getSession(ctx, id, principalId);
 }
 
+/**
+ * Who the player plays in a session from the next turn on (null: nobody in particular). The persona must be
+ * the session owner's; undefined when the session is not theirs, `persona-not-found` when the persona is not.
+ */
+export async function setSessionPersona(
+  ctx: StoreContext,
+  id: string,
+  principalId: string,
+  personaId: string | null,
+): Promise<Session | undefined | 'persona-not-found'> {
+  return inTransaction(
+    ctx.db,
+    ctx.dialect,
+    async (trx): Promise<Session | undefined | 'persona-not-found'> => {
+      if (personaId !== null) {
+        const persona = await trx
+          .selectFrom('personas')
+          .select('id')
+          .where('id', '=', checkId('setSessionPersona.personaId', personaId))
+          .where('principal_id', '=', principalId)
+          .executeTakeFirst();
+        if (persona === undefined) return 'persona-not-found' as const;
+      }
+      const result = await trx
+        .updateTable('sessions')
+        .set({ persona_id: personaId, updated_at: checkTimestamp('setSessionPersona.updatedAt', ctx.now()) })
+        .where('id', '=', id)
+        .where('principal_id', '=', principalId)
+        .executeTakeFirst();
+      if (result.numUpdatedRows === 0n) return undefined;
+      const row = await trx.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      return toSession(row);
+    },
+  );
+}
+
 export async function deleteSession(ctx: StoreContext, id: string, principalId: string): Promise<boolean> {
   // Turns, ledger events and saves go with the session through ON DELETE CASCADE, in this one statement.
   const result = await ctx.db

@@ -31,7 +31,14 @@ import { getModelSettings, putModelSettings } from './model-settings.ts';
 import { createPersona, deletePersona, getPersona, listPersonas, updatePersona } from './personas.ts';
 import type { Store } from './repository.ts';
 import { createSave, deleteSave, getSave, listSaves, renameSave } from './saves.ts';
-import { createSession, deleteSession, getSession, listSessions, renameSession } from './sessions.ts';
+import {
+  createSession,
+  deleteSession,
+  getSession,
+  listSessions,
+  renameSession,
+  setSessionPersona,
+} from './sessions.ts';
 import { claimIdempotencyKey, releaseIdempotencyKey } from './turn-claims.ts';
 import { appendTurn, findTurnByIdempotencyKey, getTurn, listChildren, listTree, setHead } from './turns.ts';
 
@@ -77,6 +84,7 @@ export function createStore(ctx: StoreContext, close: () => Promise<void>): Stor
     listSessions: (principalId) => listSessions(ctx, principalId),
     renameSession: (id, principalId, title, updatedAt) =>
       renameSession(ctx, id, principalId, title, updatedAt),
+    setSessionPersona: (id, principalId, personaId) => setSessionPersona(ctx, id, principalId, personaId),
     deleteSession: (id, principalId) => deleteSession(ctx, id, principalId),
 
     appendTurn: (input) => appendTurn(ctx, input),

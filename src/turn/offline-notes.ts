@@ -67,7 +67,8 @@ function computedIndexes(expr: Expr): Expr[] {
   return out;
 }
 
-function pathIsPrivate(schema: DomainSchema, path: readonly string[]): boolean {
+/** Whether `state.<path>` shows a private field (or a group holding one). */
+export function pathIsPrivate(schema: DomainSchema, path: readonly string[]): boolean {
   let node: DomainSchema = schema;
   for (const segment of path) {
     const child = node.children.get(segment);
@@ -80,7 +81,8 @@ function pathIsPrivate(schema: DomainSchema, path: readonly string[]): boolean {
   return hasPrivate(node);
 }
 
-function readsPrivate(rules: CompiledRules, expr: Expr, depth: number): boolean {
+/** Whether an expression reads a private field, directly or through a macro. */
+export function readsPrivate(rules: CompiledRules, expr: Expr, depth = 0): boolean {
   if (depth > MAX_MACRO_DEPTH) return true;
   let found = false;
   const visit = (node: Expr): void => {

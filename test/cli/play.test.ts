@@ -193,3 +193,80 @@ describe('play exit codes', { timeout: SPAWN_TIMEOUT_MS }, () => {
     expect(bad.stderr).toContain('unknown option');
   });
 });
+
+describe('play: a story, with its rules in sight', { timeout: SPAWN_TIMEOUT_MS }, () => {
+  it('wraps streamed prose at the width, shows the dice and changes under each turn, and /rules off hides them', async () => {
+    const { dir, file } = workspace();
+    const script = file(
+      'script.json',
+      JSON.stringify({
+        director: [
+          {
+            text: '### 1. Outcomes\nThe player reaches the market.',
+            toolCalls: [{ name: 'travel', args: { destination: 'brine market' } }],
+          },
+          { text: '### 1. Outcomes\nNothing.', toolCalls: [] },
+        ],
+        narrator: [
+          {
+            chunks: [
+              'You walk the plank-ways toward the market, and bey',
+              'ond the last lantern the mist thins.',
+            ],
+          },
+          { chunks: ['Nothing stirs.'] },
+        ],
+      }),
+    );
+    const result = await runCli(['play', '--llm-script', script], {
+      cwd: dir,
+      env: { COLUMNS: '40' },
+      input: lines('I walk to the market', '/rules off', 'I wait'),
+    });
+    expect(result.code).toBe(0);
+    const out = result.stdout;
+    // "bey|ond" arrived in two pieces; the word is whole and every prose line fits in 40 columns.
+    expect(out).toContain(
+      'You walk the plank-ways toward the\nmarket, and beyond the last lantern the\nmist thins.',
+    );
+    // Under the prose: what changed, from the public part of the record.
+    expect(out).toContain(
+      'mist thins.\n  player location: tallow rest → brine market\n  30 min passed (18:00 → 18:30)\n',
+    );
+    expect(out).toContain('The dice and changes under each turn are hidden (/rules on|off).');
+    expect(out).toMatch(/Nothing stirs\.\n\n/);
+  });
+
+  it('makes, chooses and uses a persona with /persona; words that match nothing spend no turn', async () => {
+    const { dir } = workspace();
+    const result = await runCli(['play', '--seed', '2'], {
+      cwd: dir,
+      input: lines(
+        'look around',
+        '/persona new Mara Vell she -- A lamplighter with a burnt sleeve.',
+        '/persona use Mara Vell',
+        '/persona edit Mara Vell appearance=tall',
+        '/persona',
+        'go to the reedmaze',
+        '/state',
+        '/persona delete Mara Vell',
+        '/persona',
+      ),
+    });
+    expect(result.code).toBe(0);
+    const out = result.stdout;
+    expect(out).toMatch(/^MnesOS — Lanternmere \[offline\]/m);
+    expect(out).toContain(
+      '“look around” is not something the rules can do here.\nWhat you can do here:\n- travel:',
+    );
+    expect(out).toContain('Created Mara Vell.');
+    expect(out).toContain('You play Mara Vell from the next turn on.');
+    expect(out).toContain('Saved Mara Vell.');
+    expect(out).toContain('Mara Vell (she/her) (playing) — A lamplighter with a burnt sleeve.');
+    expect(out).toContain('Mara Vell walks the plank-ways to the reedmaze; it is evening when they arrive.');
+    // "look around" spent no turn: the clock moved only with the travel, and the turn counter is 1.
+    expect(valuesOf(out, 'game_time')).toEqual(['"1147-03-09T19:00:00"']);
+    expect(out).toContain('Deleted Mara Vell.');
+    expect(out).toContain('No personas yet.');
+  });
+});

@@ -4,6 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { formatChanges, formatDebug, formatNotes, MAX_DEBUG_VALUE_CHARS } from '../../src/cli/play/render.ts';
 import { createSpinner, SPINNER_FRAMES, SPINNER_INTERVAL_MS } from '../../src/cli/play/spinner.ts';
+import { MAX_WRAP_WIDTH, MIN_WRAP_WIDTH, WordWrapper, wrapText, wrapWidth } from '../../src/cli/play/wrap.ts';
+import { describeOutcome, MAX_OUTCOME_ITEMS, publicOutcome } from '../../src/turn/public-outcome.ts';
 import { turnRecordOf } from '../../src/session/records.ts';
 import { runTurnToRecord } from '../../src/turn/index.ts';
 import { initialState, lanternmere, scripted } from '../turn/helpers.ts';
@@ -151,5 +153,123 @@ describe('formatDebug', () => {
     expect(text).toContain('roll(1d6): 1d6 → [4] = 4');
     const shown = /travel (\S+)…/.exec(text)?.[1] ?? '';
     expect(shown.length).toBe(MAX_DEBUG_VALUE_CHARS);
+  });
+});
+
+describe('prose wrapped at the terminal width', () => {
+  it('breaks at word boundaries, also when the text streams in pieces that split words', () => {
+    const text =
+      'The mist parts beyond the last lantern and the reeds bow low as something large moves through them.';
+    const whole = wrapText(text, 30);
+    for (const line of whole.split('\n')) expect(line.length).toBeLessThanOrEqual(30);
+    expect(whole.replaceAll('\n', ' ')).toBe(text);
+    // The same text in pieces that cut words in two ("bey|ond") wraps exactly the same.
+    let streamed = '';
+    const wrapper = new WordWrapper(30, (piece) => {
+      streamed += piece;
+    });
+    for (let i = 0; i < text.length; i += 7) wrapper.push(text.slice(i, i + 7));
+    wrapper.end();
+    expect(streamed).toBe(whole);
+    expect(streamed).not.toMatch(/bey\nond/);
+  });
+
+  it('joins the lines of a paragraph, keeps paragraphs and list items, and cuts a word longer than a line', () => {
+    expect(wrapText('one two\nthree\n\nfour\n- a list item', 40)).toBe(
+      'one two three\n\nfour\n- a list item',
+    );
+    expect(wrapText('x'.repeat(25), 20)).toBe(`${'x'.repeat(20)}\n${'x'.repeat(5)}`);
+    expect(wrapText('a'.repeat(19), 20)).toBe('a'.repeat(19));
+  });
+
+  it(`wraps between ${MIN_WRAP_WIDTH} and ${MAX_WRAP_WIDTH} columns, and not at all below`, () => {
+    expect(wrapWidth(undefined)).toBe(0);
+    expect(wrapWidth(MIN_WRAP_WIDTH - 1)).toBe(0);
+    expect(wrapWidth(MIN_WRAP_WIDTH)).toBe(MIN_WRAP_WIDTH);
+    expect(wrapWidth(MAX_WRAP_WIDTH)).toBe(MAX_WRAP_WIDTH);
+    expect(wrapWidth(MAX_WRAP_WIDTH + 1)).toBe(MAX_WRAP_WIDTH);
+    expect(wrapText('no wrapping at all here', 0)).toBe('no wrapping at all here');
+  });
+});
+
+describe('the rules under each turn', () => {
+  it('lists the dice and the public changes, never a private field', async () => {
+    const cartridge = await lanternmere();
+    // biome-ignore lint/suspicious/noExplicitAny: JSON state in a test
+    const fight = JSON.parse(JSON.stringify(initialState(cartridge))) as Record<string, any>;
+    fight.player.location = 'reedmaze';
+    fight.foe = { name: 'bog lurcher', hp: 14, armor: 11, attack_power: 4, damage_dice: '1d6' };
+    // The first seed whose attack lands (the seeds are fixed, so this is always the same one).
+    let landed: Awaited<ReturnType<typeof runTurnToRecord>>['record'] | undefined;
+    for (let seed = 1; landed === undefined && seed < 100; seed++) {
+      const played = await runTurnToRecord({
+        cartridge,
+        state: fight,
+        messages: [],
+        input: '/attack',
+        seed,
+        models: null,
+      });
+      // biome-ignore lint/suspicious/noExplicitAny: JSON state in a test
+      if ((played.record.stateAfter as any).foe.hp < 14) landed = played.record;
+    }
+    if (landed === undefined) throw new Error('no seed below 100 lands a blow');
+    const record = landed;
+    const lines = describeOutcome(publicOutcome(cartridge.rules, record));
+    // To-hit and damage dice are shown; the creature's damage dice come from a private field: total only.
+    expect(lines.filter((l) => l.startsWith('roll'))).toEqual(
+      record.rolls.map((r) =>
+        r.expr.includes('damage_dice')
+          ? `roll: ${r.total}`
+          : `roll ${r.dice}: ${r.faces.length > 1 ? `${r.faces.join(' + ')} = ` : ''}${r.total}`,
+      ),
+    );
+    expect(lines.join('\n')).not.toMatch(/armor|attack_power|attack_bonus|damage_dice|world turn/);
+    // biome-ignore lint/suspicious/noExplicitAny: JSON state in a test
+    const hp = (record.stateAfter as any).foe.hp as number;
+    expect(lines).toContain(`foe hp 14 → ${hp} (${hp - 14})`);
+  });
+
+  it('says what was gained and used, and how much time passed', () => {
+    const rules = { schema: { kind: 'domain', children: new Map(), visibility: 'public' } } as never;
+    const outcome = publicOutcome(rules, {
+      rolls: [{ expr: 'roll(2d4)', dice: '2d4', faces: [3, 1], total: 4 }],
+      delta: [
+        { op: 'set', path: ['player', 'gold'], before: 20, after: 50 },
+        {
+          op: 'set',
+          path: ['player', 'inventory'],
+          before: ['hook', 'brine tonic'],
+          after: ['hook', 'lamp oil'],
+        },
+        { op: 'set', path: ['_pending_interaction'], before: {}, after: { a: 1 } },
+      ],
+      time: {
+        before: '1147-03-09T18:00:00',
+        after: '1147-03-09T20:30:00',
+        advancedSeconds: 9000,
+        mode: 'engine',
+      },
+    });
+    expect(describeOutcome(outcome)).toEqual([
+      'roll 2d4: 3 + 1 = 4',
+      'player gold 20 → 50 (+30)',
+      'player inventory: + lamp oil',
+      'player inventory: − brine tonic',
+      '2 h 30 min passed (18:00 → 20:30)',
+    ]);
+  });
+
+  it(`lists at most ${MAX_OUTCOME_ITEMS} rolls and changes, and counts the rest`, () => {
+    const rules = { schema: { kind: 'domain', children: new Map(), visibility: 'public' } } as never;
+    const rolls = (n: number) =>
+      Array.from({ length: n }, () => ({ expr: 'roll(1d6)', dice: '1d6', faces: [2], total: 2 }));
+    const none = { before: '', after: '', advancedSeconds: 0, mode: 'engine' as const };
+    const at = publicOutcome(rules, { rolls: rolls(MAX_OUTCOME_ITEMS), delta: [], time: none });
+    expect(at.rolls).toHaveLength(MAX_OUTCOME_ITEMS);
+    expect(at.more).toBe(0);
+    const past = publicOutcome(rules, { rolls: rolls(MAX_OUTCOME_ITEMS + 1), delta: [], time: none });
+    expect(past.rolls).toHaveLength(MAX_OUTCOME_ITEMS);
+    expect(describeOutcome(past).at(-1)).toBe('… 1 more');
   });
 });

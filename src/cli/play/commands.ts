@@ -3,6 +3,7 @@
 // matcher understands) is a turn for the engine.
 
 import { MAX_LINE_CHARS, MAX_PLAY_NAME_CHARS } from './limits.ts';
+import { type PersonaAction, parsePersonaCommand } from './personas.ts';
 
 /** `key=value` pairs and bare words of a command, quotes removed (`destination="brine market"`). */
 export interface CommandArgs {
@@ -23,6 +24,9 @@ export type PlayCommand =
   | { readonly kind: 'load'; readonly name: string }
   | { readonly kind: 'saves' }
   | { readonly kind: 'help' }
+  /** Show (true) or hide (false) the dice and changes under each turn; undefined: say which. */
+  | { readonly kind: 'rules'; readonly show: boolean | undefined }
+  | { readonly kind: 'persona'; readonly action: PersonaAction }
   | { readonly kind: 'quit' }
   | { readonly kind: 'invalid'; readonly message: string };
 
@@ -112,6 +116,16 @@ export function parseLine(line: string): PlayCommand {
       return { kind: 'saves' };
     case 'help':
       return { kind: 'help' };
+    case 'rules': {
+      const word = rest.trim().toLowerCase();
+      if (word === '') return { kind: 'rules', show: undefined };
+      if (word === 'on' || word === 'off') return { kind: 'rules', show: word === 'on' };
+      return { kind: 'invalid', message: 'usage: /rules on|off' };
+    }
+    case 'persona': {
+      const action = parsePersonaCommand(rest);
+      return 'error' in action ? { kind: 'invalid', message: action.error } : { kind: 'persona', action };
+    }
     case 'quit':
     case 'exit':
       return { kind: 'quit' };

@@ -9,7 +9,7 @@ import { classifyRecord } from '../../session/records.ts';
 import type { PreparedTurn, SessionService } from '../../session/service.ts';
 import type { Session, Store, Turn } from '../../store/repository.ts';
 import { PENDING_KEY, hasPendingInteraction } from '../../turn/interaction.ts';
-import type { TurnPhase } from '../../turn/types.ts';
+import type { TurnPhase, TurnRecord } from '../../turn/types.ts';
 import { diffStates } from '../../yare/diff.ts';
 import { publicState } from '../../yare/schema.ts';
 import { isPublicEvent, publicEvents } from '../../yare/tools.ts';
@@ -19,6 +19,9 @@ import type { PlayCommand } from './commands.ts';
 import { type ModelChoice, OFFLINE_HELP } from './models.ts';
 import type { OpenedSession } from './open-session.ts';
 import { formatChanges, formatDebug, formatNotes } from './render.ts';
+import { describeOutcome, publicOutcome } from '../../turn/public-outcome.ts';
+import { WordWrapper, wrapText } from './wrap.ts';
+import { type PersonaAction, PlayPersonas } from './personas.ts';
 import type { Spinner } from './spinner.ts';
 import { type TerminalMinigameOptions, TerminalMinigames } from './minigame-text.ts';
 import { eventInputs, interactionFromArgs } from './values.ts';
@@ -40,6 +43,8 @@ export interface PlayGameOptions {
   readonly colors: Colors;
   /** The clock and dice of the text mini-games (tests); the real ones by default. */
   readonly minigames?: TerminalMinigameOptions;
+  /** Column prose wraps at (`wrapWidth`); 0 or absent: no wrapping. */
+  readonly width?: number;
 }
 
 export type CommandOutcome = 'continue' | 'quit';
@@ -69,6 +74,8 @@ function pendingMinigame(state: unknown): string | undefined {
 export class PlayGame {
   readonly #o: PlayGameOptions;
   readonly #minigames: TerminalMinigames;
+  /** The dice and changes under each turn (`/rules off` hides them). */
+  #showRules = true;
 
   constructor(options: PlayGameOptions) {
     this.#o = options;
@@ -81,6 +88,18 @@ export class PlayGame {
 
   #info(text: string): void {
     this.#say(this.#o.colors.dim(text));
+  }
+
+  /** Story text, wrapped at the terminal's width. */
+  #prose(text: string): void {
+    this.#say(wrapText(text, this.#o.width ?? 0));
+  }
+
+  /** The rules' outcome of a turn, under its prose: dice and what changed, public fields only. */
+  #outcome(rules: Cartridge['rules'], record: Pick<TurnRecord, 'rolls' | 'delta' | 'time'>): void {
+    if (!this.#showRules) return;
+    const lines = describeOutcome(publicOutcome(rules, record));
+    if (lines.length > 0) this.#info(lines.map((line) => `  ${line}`).join('\n'));
   }
 
   async #head(): Promise<Head> {
@@ -96,7 +115,14 @@ export class PlayGame {
     const { session, turn, cartridge } = await this.#head();
     const c = this.#o.colors;
     const name = session.title === null ? `new session ${session.id}` : `session '${session.title}'`;
-    this.#say(c.bold(`MnesOS — ${cartridge.name}`) + c.dim(` (${name}${opened.resumed ? ', resumed' : ''})`));
+    const badge = this.#o.choice.kind === 'offline' ? c.yellow(' [offline]') : '';
+    const persona = await this.#o.service.persona(session.principalId, session.personaId);
+    const playing = persona === undefined ? '' : `, playing ${persona.name}`;
+    this.#say(
+      c.bold(`MnesOS — ${cartridge.name}`) +
+        badge +
+        c.dim(` (${name}${opened.resumed ? ', resumed' : ''}${playing})`),
+    );
     switch (this.#o.choice.kind) {
       case 'offline':
         this.#say(c.yellow(`OFFLINE MODE. ${OFFLINE_HELP}`));
@@ -115,7 +141,7 @@ export class PlayGame {
     if (opened.note !== undefined) this.#say(c.yellow(opened.note));
     this.#info('Type what you do. /help lists the commands; /quit leaves (the game is saved as you play).');
     this.#say('');
-    if (turn.narration !== '') this.#say(turn.narration);
+    if (turn.narration !== '') this.#prose(turn.narration);
     this.#pendingNotice(turn.state);
   }
 
@@ -140,7 +166,9 @@ export class PlayGame {
       return await this.#dispatch(command, signal);
     } catch (error) {
       if (!isSessionError(error)) throw error;
-      this.#failure(error.code, error.message);
+      // Offline, the engine answered instead of playing (a question, what can be done here): no turn spent.
+      if (error.code === 'invalid' && error.details.kind === 'reply') this.#say(error.message);
+      else this.#failure(error.code, error.message);
       return 'continue';
     }
   }
@@ -187,6 +215,15 @@ export class PlayGame {
         return 'continue';
       case 'help':
         this.#say(await this.#help());
+        return 'continue';
+      case 'rules':
+        if (command.show !== undefined) this.#showRules = command.show;
+        this.#say(
+          `The dice and changes under each turn are ${this.#showRules ? 'shown' : 'hidden'} (/rules on|off).`,
+        );
+        return 'continue';
+      case 'persona':
+        await this.#persona(command.action);
         return 'continue';
       case 'say':
         await this.#play(
@@ -262,11 +299,12 @@ export class PlayGame {
   /** Streams one prepared turn: spinner while the rules and models work, narration as it arrives. */
   async #play(prepared: PreparedTurn, signal: AbortSignal): Promise<void> {
     if (prepared.kind === 'replayed') {
-      this.#say(prepared.turn.narration);
+      this.#prose(prepared.turn.narration);
       return;
     }
     const { spinner, out } = this.#o;
     const run = prepared.run({ signal });
+    const wrapper = new WordWrapper(this.#o.width ?? 0, (text) => out.write(text));
     let wrote = '';
     spinner.start(PHASE_LABELS.cycle_tick);
     try {
@@ -283,13 +321,17 @@ export class PlayGame {
             break;
           case 'narration_delta':
             spinner.stop();
-            out.write(event.text);
+            wrapper.push(event.text);
             wrote += event.text;
             break;
-          case 'done':
-            // A blank line between a turn's prose and whatever comes next.
-            out.write(wrote === '' || wrote.endsWith('\n') ? '\n' : '\n\n');
+          case 'done': {
+            wrapper.end();
+            if (wrote !== '' && !wrote.endsWith('\n')) out.write('\n');
+            this.#outcome((await this.#head()).cartridge.rules, event.record);
+            // A blank line between a turn and whatever comes next.
+            out.write('\n');
             break;
+          }
           case 'tool_call':
           case 'tool_result':
           case 'error':
@@ -303,6 +345,7 @@ export class PlayGame {
       }
     } catch (error) {
       spinner.stop();
+      wrapper.end();
       if (wrote !== '' && !wrote.endsWith('\n')) out.write('\n');
       if (isSessionError(error) && error.code === 'invalid' && error.details.kind === 'interaction') {
         this.#say(this.#o.colors.red(error.message));
@@ -345,6 +388,12 @@ export class PlayGame {
     this.#pendingNotice(record.stateAfter);
   }
 
+  async #persona(action: PersonaAction): Promise<void> {
+    const { store, principalId, sessionId } = this.#o;
+    const head = await this.#head();
+    this.#say(await new PlayPersonas(store, principalId, sessionId).run(action, head.session));
+  }
+
   async #save(name: string): Promise<void> {
     const { store, sessionId } = this.#o;
     const head = await this.#head();
@@ -380,7 +429,7 @@ export class PlayGame {
     await service.moveHead(principalId, sessionId, save.turnId);
     const head = await this.#head();
     this.#say(`Loaded '${name}'.`);
-    if (head.turn.narration !== '') this.#say(head.turn.narration);
+    if (head.turn.narration !== '') this.#prose(head.turn.narration);
     this.#pendingNotice(head.turn.state);
   }
 
@@ -399,6 +448,9 @@ export class PlayGame {
       '  /load NAME          go back to a bookmark; playing on starts a new branch',
       '  /saves              list the bookmarks',
       '  /resolve status=completed|failed|aborted [k=v…]  finish a pending mini-game (k=v are metrics, data.k=v data)',
+      '  /rules on|off       show or hide the dice and changes under each turn',
+      '  /persona            your characters: /persona new NAME [she|he|they] [— description],',
+      '                      /persona edit NAME field=value…, /persona use NAME, /persona delete NAME',
       '  /help               this list',
       '  /quit               leave (Ctrl-D too); every finished turn is already saved',
       '',

@@ -15,6 +15,7 @@ import { chooseModels } from './models.ts';
 import { checkSessionName, openPlaySession } from './open-session.ts';
 import { runRepl } from './repl.ts';
 import { createSpinner } from './spinner.ts';
+import { wrapWidth } from './wrap.ts';
 import { UserError } from '../user-error.ts';
 
 export interface PlayFlags {
@@ -71,6 +72,10 @@ export async function runPlayCommand(cartridgeArg: string | undefined, flags: Pl
       out: { write: (text) => process.stdout.write(text) },
       spinner: createSpinner(process.stdout),
       colors,
+      // Prose wraps at the terminal's width; in a pipe only when COLUMNS says how wide.
+      width: wrapWidth(
+        process.stdout.isTTY ? process.stdout.columns : Number(process.env.COLUMNS) || undefined,
+      ),
     });
     await runRepl(game, { input: process.stdin, output: process.stdout, terminal, signals: process }, () =>
       game.intro(opened),
