@@ -3,7 +3,7 @@
 // parent's stored state give the stored state, the record agrees with its row, and every branch's ledger
 // batches replay under the cartridge's policy. No model is called: the records hold the models' decisions.
 
-import type { Store, Turn, TurnNode } from '../store/repository.ts';
+import type { Session, Store, Turn, TurnNode } from '../store/repository.ts';
 import { replayTurnRules } from '../turn/record.ts';
 import type { GameState } from '../turn/types.ts';
 import { runEvent } from '../yare/interpreter.ts';
@@ -72,9 +72,11 @@ export async function verifySession(
   sessionId: string,
 ): Promise<VerifyReport | undefined> {
   const nodes = await store.listTree(sessionId);
-  if (nodes.length === 0) return undefined;
+  const session = await store.findSessionForAudit(sessionId);
+  if (nodes.length === 0 && session === undefined) return undefined;
   const divergences: Divergence[] = [];
   checkTree(nodes, divergences);
+  await checkHead(store, sessionId, session, nodes, divergences);
   const report = (branches: number): VerifyReport => ({
     sessionId,
     ok: divergences.length === 0,
@@ -138,7 +140,15 @@ export async function verifySession(
   for (const node of nodes) {
     if (node.parentId === null) continue;
     const turn = await store.getTurn(sessionId, node.id);
-    if (turn === undefined) continue;
+    if (turn === undefined) {
+      divergences.push({
+        turnId: node.id,
+        seq: node.seq,
+        kind: 'record',
+        message: 'the turn is in the tree but cannot be read (its record and state are missing)',
+      });
+      continue;
+    }
     const before = states.get(node.parentId);
     if (before !== undefined) checkTurn(turn, before, cartridge, divergences);
     if ((remainingChildren.get(node.id) ?? 0) > 0) states.set(node.id, turn.state);
@@ -166,6 +176,44 @@ export async function verifySession(
     }
   }
   return report(leaves.length);
+}
+
+/**
+ * What the API reads first: the session row, its head (every turn answer and the next turn start there),
+ * the count the next turn's `seq` comes from, and the head's branch and hydration.
+ */
+async function checkHead(
+  store: Store,
+  sessionId: string,
+  session: Session | undefined,
+  nodes: readonly TurnNode[],
+  out: Divergence[],
+): Promise<void> {
+  const at = (turnId: string | null, message: string): void => {
+    out.push({ turnId, seq: null, kind: 'tree', message });
+  };
+  if (session === undefined) {
+    at(null, 'the session row is missing while its turns are stored');
+    return;
+  }
+  if (session.turnCount !== nodes.length) {
+    at(
+      session.headTurnId,
+      `the session counts ${session.turnCount} turns but ${nodes.length} are stored (a turn row was lost)`,
+    );
+  }
+  const head = nodes.find((node) => node.id === session.headTurnId);
+  if (head === undefined) {
+    at(session.headTurnId, `the head turn ${session.headTurnId} is not stored: every read of the session fails`);
+    return;
+  }
+  const lineage = await store.getLineage(sessionId, head.id);
+  if (lineage === undefined || lineage.length !== head.depth + 1 || lineage[0]?.parentId !== null) {
+    at(head.id, "the head's branch does not reach the first turn");
+  }
+  if ((await store.hydrate(sessionId, head.id)) === undefined) {
+    at(head.id, 'the head turn cannot be hydrated (its record or state is missing)');
+  }
 }
 
 function checkTurn(

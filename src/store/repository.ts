@@ -322,6 +322,8 @@ export interface Store {
   cartridgeAccess(principalId: string, versionId: string): Promise<CartridgeAccess | undefined>;
   /** Bytes and versions in the owner's entries (the storage quota counts these). */
   cartridgeUsage(ownerId: string): Promise<{ bytes: number; versions: number }>;
+  /** A session by id alone, for operator tools (`session verify`); request handlers use `getSession`. */
+  findSessionForAudit(id: string): Promise<Session | undefined>;
   /** Removes the owner's entry, and the version when nothing else refers to it. */
   deleteCartridgeEntry(ownerId: string, versionId: string): Promise<DeleteCartridgeResult>;
 

@@ -26,6 +26,7 @@ import {
   resolveCartridgeName,
 } from './cartridge-entries.ts';
 import type { StoreContext } from './context.ts';
+import { findSessionForAudit } from './session-audit.ts';
 import { getBranch, getLedgerLog, getLedgerPage, getLineage, getWorldBase, hydrate } from './lineage.ts';
 import { getModelSettings, putModelSettings } from './model-settings.ts';
 import { createPersona, deletePersona, getPersona, listPersonas, updatePersona } from './personas.ts';
@@ -72,6 +73,7 @@ export function createStore(ctx: StoreContext, close: () => Promise<void>): Stor
     cartridgeAccess: (principalId, versionId) => cartridgeAccess(ctx, principalId, versionId),
     cartridgeUsage: (ownerId) => cartridgeUsage(ctx, ownerId),
     deleteCartridgeEntry: (ownerId, versionId) => deleteCartridgeEntry(ctx, ownerId, versionId),
+    findSessionForAudit: (id) => findSessionForAudit(ctx, id),
 
     createPersona: (input) => createPersona(ctx, input),
     getPersona: (id, principalId) => getPersona(ctx, id, principalId),
