@@ -1,6 +1,7 @@
 // The Narrator's one ledger tool, `record_world_changes({events[], time?})`: its input checked as a whole —
 // raw argument text or an already-parsed value — before the events go to `proposeBatch`.
 
+import { isIsoDateTime, parseDuration as parseTimeDuration } from '../time/index.ts';
 import { type LedgerError, ledgerError } from './errors.ts';
 import type { LedgerEvent } from './events.ts';
 import { guardJsonValue, parseToolArguments } from './json.ts';
@@ -28,36 +29,17 @@ export type ToolInputResult =
     }
   | { readonly ok: false; readonly errors: LedgerError[] };
 
-const ISO_DURATION = /^P(?:(\d{1,4})W)?(?:(\d{1,4})D)?(?:T(?:(\d{1,5})H)?(?:(\d{1,6})M)?(?:(\d{1,7})S)?)?$/;
-const SHORT_DURATION = /^(\d{1,6})\s?(s|m|h|d)$/;
-const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?(Z|[+-]\d{2}:\d{2})?$/;
-
-/** Seconds of an ISO-8601 duration (`PT15M`, `P1DT2H`) or a short one (`15m`, `2h`, `1d`), or null. */
+/**
+ * Seconds of a duration (`PT15M`, `P1DT2H`, `15m`, `1h30m`, `pt15m`: the one grammar of time/, the same
+ * as the Director's clock), or null when it is not one or is longer than MAX_TIME_ADVANCE_SECONDS.
+ */
 export function parseDuration(text: string): number | null {
-  const short = SHORT_DURATION.exec(text);
-  if (short) {
-    const unit = { s: 1, m: 60, h: 3600, d: 86_400 }[short[2] as 's' | 'm' | 'h' | 'd'];
-    return Number(short[1]) * unit;
-  }
-  const iso = ISO_DURATION.exec(text);
-  if (!iso || text === 'P' || text.endsWith('T')) return null;
-  const [, w, d, h, m, s] = iso.map((part) => (part === undefined ? 0 : Number(part)));
-  return (w ?? 0) * 604_800 + (d ?? 0) * 86_400 + (h ?? 0) * 3600 + (m ?? 0) * 60 + (s ?? 0);
+  const parsed = parseTimeDuration(text, MAX_TIME_ADVANCE_SECONDS, 'MAX_TIME_ADVANCE_SECONDS');
+  return parsed.ok ? parsed.value : null;
 }
 
-/** Whether `text` is an ISO-8601 date-time with in-range fields (no clock, no Date: any year 0000–9999). */
-export function isIsoDateTime(text: string): boolean {
-  const m = ISO_DATE_TIME.exec(text);
-  if (!m) return false;
-  const [month, day, hour, minute, second] = [m[2], m[3], m[4], m[5], m[6] ?? '0'].map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  return month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour <= 23 && minute <= 59 && second <= 59;
-}
+/** Whether `text` is an ISO-8601 date-time on a day the calendar has (no clock, no Date: any year 0000–9999). */
+export { isIsoDateTime } from '../time/index.ts';
 
 function parseTime(raw: unknown): { ok: true; time: TimeChange | null } | { ok: false; error: LedgerError } {
   const bad = (message: string): { ok: false; error: LedgerError } => ({

@@ -4,6 +4,7 @@
 // Pure integer arithmetic: no Date object, no clock, no local time zone. Numbers are refused on
 // purpose — the original read them as local-time POSIX timestamps, which depends on the machine.
 
+import { daysFromCivil, daysInMonth, isLeapYear, weekdayOf } from '../../time/calendar.ts';
 import { YareError } from '../errors.ts';
 import { pyStrRepr, typeName } from '../python.ts';
 import { Duration, type Value } from '../values.ts';
@@ -29,31 +30,6 @@ const WEEK_DATE = /^(\d{4})(?:-W(\d{2})(?:-(\d)(?!\d))?|W(\d{2})(\d)?)/;
 // `HH[:MM[:SS]]` or `HH[MM[SS]]`, each optionally followed by a fraction. Python's C parser reads a
 // fraction after HH or HH:MM too, as a fraction of a second (`10:30.5` is 10:30:00.5); so do we.
 const TIME = /^(\d{2})(?::(\d{2})(?::(\d{2}))?|(\d{2})(\d{2})?)?(?:[.,](\d+))?$/;
-
-/** Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's days_from_civil). */
-function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const mp = (month + 9) % 12;
-  const doy = Math.floor((153 * mp + 2) / 5) + day - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
-}
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
-  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
-}
-
-function isLeapYear(year: number): boolean {
-  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-}
-
-/** Weekday of a day count from 1970-01-01 (a Thursday): Monday 0 … Sunday 6. */
-function weekdayOf(day: number): number {
-  return (((day + 3) % 7) + 7) % 7;
-}
 
 /** Python's `iso_to_ymd`, as a day count: week 53 only in years that have one, days 1–7. */
 function isoWeekDay(year: number, week: number, weekday: number): number | undefined {
