@@ -9,8 +9,11 @@ export const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u00
 export const BIDI_CHARS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 /** Unicode tag characters, invisible ASCII look-alikes used for "ASCII smuggling" (B-24). */
 export const TAG_CHARS = /[\u{E0000}-\u{E007F}]/gu;
-/** Zero-width characters that hide text inside words. */
-export const ZERO_WIDTH_CHARS = /[\u200B-\u200D\u2060\uFEFF]/g;
+/**
+ * Zero-width characters that hide text inside words. The joiners (U+200C, U+200D) are kept: scripts and
+ * emoji sequences need them.
+ */
+export const ZERO_WIDTH_CHARS = /[\u200B\u2060\uFEFF]/g;
 
 /** Any UTF-16 surrogate: a quick test before the pair-by-pair scan. */
 const SURROGATE = /[\uD800-\uDFFF]/;

@@ -29,6 +29,7 @@ import { chooseOffline } from './offline.ts';
 import { narrateOffline } from './offline-narration.ts';
 import { fitMessages, recentMessages } from './prompts.ts';
 import { buildRecord, settleState } from './record.ts';
+import { sanitizeForPrompt } from './sanitize.ts';
 import { checkedArgs, directorTools, runAdvanceTime, runEventTool, type ToolOutcome } from './tools.ts';
 import { activateForTurn, withWorldInfoState, worldInfoLore, worldInfoRecord } from './world-info.ts';
 import type {
@@ -139,12 +140,16 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   ctx.throwIfAborted();
   const meter = new UsageMeter();
   const models = options.models === null ? null : meterModels(options.models, meter);
-  const history: StoryMessage[] = recentMessages(options.messages, prepared.limits.historyMessages);
+  // Player text and earlier prose reach prompts only neutralised (B-24); the record keeps the raw input.
+  const history: StoryMessage[] = recentMessages(options.messages, prepared.limits.historyMessages).map(
+    (message) => ({ ...message, content: sanitizeForPrompt(message.content) }),
+  );
+  const promptText = sanitizeForPrompt(prepared.input.text);
   ctx.worldInfo = activateForTurn(
     cartridge,
     prepared.state,
     options.messages,
-    prepared.input.text,
+    promptText,
     options.seed,
     options.worldInfoTrigger,
   );
@@ -182,8 +187,8 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
     yield { type: 'phase', phase: 'director' };
     const t = now();
     const directorHistory = fitMessages(history, DIRECTOR_HISTORY_TOKENS);
-    if (models !== null) outcome = yield* runDirector(ctx, models, input.text, directorHistory, tickNotes);
-    else offlineReply = yield* runOffline(ctx, input.text);
+    if (models !== null) outcome = yield* runDirector(ctx, models, promptText, directorHistory, tickNotes);
+    else offlineReply = yield* runOffline(ctx, promptText);
     timings.director = now() - t;
   }
   ctx.throwIfAborted();
@@ -208,10 +213,11 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   if (models !== null) {
     const told = yield* runNarrator(ctx, models.narrator, {
       directives: outcome.directives,
-      inputText: input.text,
+      inputText: promptText,
       history: fitMessages(history, NARRATOR_HISTORY_TOKENS),
     });
-    narration = told.narration;
+    // Model prose is stored (and shown in later prompts) neutralised, like the player's words.
+    narration = sanitizeForPrompt(told.narration);
     timings.narrator = now() - t4;
 
     // 5. The world ledger: the Narrator's proposal (inline) or a separate extraction call, checked against
@@ -226,7 +232,7 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
       timings.ledger = now() - t5;
     } else if (mode === 'separate') {
       yield { type: 'phase', phase: 'ledger' };
-      ledger = await extractWorldChanges(ctx, models.narrator, { inputText: input.text, narration });
+      ledger = await extractWorldChanges(ctx, models.narrator, { inputText: promptText, narration });
       timings.ledger = now() - t5;
     } else {
       ledger = unchangedLedger(ctx, mode === 'off' ? 'off' : 'none');
