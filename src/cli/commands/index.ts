@@ -12,6 +12,7 @@
 import type { Command } from 'commander';
 import { register as evalCommand } from './eval.ts';
 import { register as exportCommand } from './export.ts';
+import { register as generate } from './generate.ts';
 import { register as importCommand } from './import.ts';
 import { register as ledger } from './ledger.ts';
 import { register as lore } from './lore.ts';
@@ -43,5 +44,6 @@ export const commandModules: ReadonlyArray<(program: Command) => void> = [
   lsp,
   importCommand,
   exportCommand,
+  generate,
   lore,
 ];

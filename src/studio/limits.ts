@@ -1,0 +1,17 @@
+// The bounds of the AI generator: every loop a model can drive has a budget, and nothing a model sends is
+// kept unbounded. Each has a test at the limit and just past it (test/studio/generate.test.ts).
+
+/** Repair rounds after the first draft, by default (the original retried 3 times). */
+export const DEFAULT_REPAIR_ROUNDS = 3;
+/** Repair rounds a caller may ask for. */
+export const MAX_REPAIR_ROUNDS = 8;
+/** Characters of one model answer that are read; a longer answer is refused (a runaway model). */
+export const MAX_ANSWER_CHARS = 600_000;
+/** Characters of the plain-English requirements. */
+export const MAX_REQUIREMENTS_CHARS = 8_000;
+/** Checker findings sent back to the model per round (the first ones point at the cause). */
+export const MAX_ERRORS_SENT = 20;
+/** Characters of a model answer kept in the transcript per round (the files themselves are kept whole). */
+export const MAX_TRANSCRIPT_ANSWER_CHARS = 100_000;
+/** Output tokens asked of the model per round: four files of a small cartridge fit easily. */
+export const GENERATE_MAX_OUTPUT_TOKENS = 16_000;
