@@ -4,6 +4,7 @@
 // on the way in). Every pattern here is a single character class: linear on any input.
 
 /** C0 and C1 controls and DEL, except tab, line feed and carriage return (prose keeps those). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 export const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
 /** Bidirectional marks, embeddings, overrides and isolates (B-24: "Trojan Source" style reordering). */
 export const BIDI_CHARS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
@@ -59,6 +60,7 @@ export function nameProblem(text: string): string | undefined {
   const stored = storableTextProblem(text);
   if (stored !== undefined) return stored;
   for (const [pattern, what] of [
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
     [/[\u0000-\u001F\u007F-\u009F]/g, 'a control character'],
     [BIDI_CHARS, 'a bidirectional control character'],
     [TAG_CHARS, 'a Unicode tag character'],

@@ -204,7 +204,10 @@ async function checkHead(
   }
   const head = nodes.find((node) => node.id === session.headTurnId);
   if (head === undefined) {
-    at(session.headTurnId, `the head turn ${session.headTurnId} is not stored: every read of the session fails`);
+    at(
+      session.headTurnId,
+      `the head turn ${session.headTurnId} is not stored: every read of the session fails`,
+    );
     return;
   }
   const lineage = await store.getLineage(sessionId, head.id);
