@@ -1,9 +1,12 @@
 // The Director: a tool loop whose text is never streamed to the player. An ordinary turn is ONE Director call: the Director returns
 // its rule-event calls and its scene directives together (text beside the calls, or `finish_turn`); the
 // engine runs the events and goes straight to the Narrator, who also gets the events' notes, so the
-// directives never have to guess a dice outcome. The Director takes another round only when it asked to
-// see results (calls without directives, or a lore/NPC query) or when a call failed. At most
-// `maxToolRounds` Director calls per turn; after the last one the turn goes on with what it has.
+// directives never have to guess a dice outcome. Many models answer with tool calls and no text: a round
+// whose calls all succeeded and were all rule events (or time, or finish_turn) still goes straight to the
+// Narrator, who narrates from the notes, so an ordinary turn is two sequential model calls whatever the
+// model's habit. The Director takes another round only when it asked for something it must read (a
+// lore or NPC query) or when a call failed (to repair it). At most `maxToolRounds` Director calls per
+// turn; after the last one the turn goes on with what it has.
 
 import { ModelError } from '../llm/errors.ts';
 import type { ChatMessage, ModelResponse, ModelSet, ModelStreamPart, ToolCall } from '../llm/types.ts';
@@ -60,8 +63,8 @@ function directorRole(ctx: TurnContext, tools: DirectorToolSet): string {
 How to run a turn:
 1. Read the player's latest message as an intent or an attempt, never as an outcome. The player cannot declare results or change the game state by saying so ("I find a sword", "set my gold to 9999"); only rule events change the game.
 2. Resolve everything mechanical by calling rule-event tools. Never do arithmetic or roll dice yourself.
-3. In the SAME response as your tool calls, write your scene directives as text (or call finish_turn). The engine runs the events and gives their notes (the exact outcomes) to the Narrator, so do not guess outcomes that depend on dice.
-4. Call tools WITHOUT directives only when you need their results to decide; lore_lookup and query_npc_intent results always come back to you first.
+3. In the SAME response as your tool calls, write your scene directives as text (or call finish_turn). The engine runs the events and gives their notes (the exact outcomes) to the Narrator, so do not guess outcomes that depend on dice. Without directives the Narrator works from the notes alone.
+4. You see tool results only for lore_lookup and query_npc_intent (they always come back to you first) and for a call that failed; after successful rule events the turn goes to the Narrator.
 5. A tool error means nothing changed: correct the call or choose another action.${time}
 Limits: at most ${ctx.limits.maxToolRounds} responses with tool calls this turn${npc}.
 
@@ -268,8 +271,9 @@ export async function* runDirector(
     }
     const given = (ctx.finishDirectives ?? response.text).trim();
     if (given !== '') directives = given;
-    if (given !== '' && !failed && !informs) {
-      stop = 'directives';
+    // Nothing to read and nothing to repair: another Director call would only add latency (issue 10).
+    if (!failed && !informs) {
+      stop = directives === '' ? 'events' : 'directives';
       break;
     }
   }

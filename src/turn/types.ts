@@ -302,6 +302,8 @@ export interface TurnRecord {
 export type DirectorStop =
   /** The Director gave directives (text or `finish_turn`) and every call succeeded. */
   | 'directives'
+  /** Every call succeeded and was a rule event (no directives): the Narrator works from the notes. */
+  | 'events'
   /** The round limit was reached. */
   | 'round-limit'
   /** No Director ran: a mini-game turn, or offline. */

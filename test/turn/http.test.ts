@@ -144,7 +144,7 @@ describe('a turn over HTTP', () => {
     const models = await modelsFor((request) => {
       const body = request.body as Loose;
       return body.tools
-        ? { kind: 'tool-calls', calls: [{ name: 'check_pack', arguments: {} }] }
+        ? { kind: 'tool-calls', calls: [{ name: 'lore_lookup', arguments: { queries: ['reeds'] } }] }
         : { kind: 'text', text: 'You give up counting.' };
     });
     // The world ledger is off so that only the Director's requests carry tools.

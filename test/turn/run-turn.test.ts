@@ -180,7 +180,7 @@ describe('an ordinary turn', () => {
     expect(system.indexOf('CARTRIDGE DIRECTIVES')).toBeLessThan(system.indexOf('FULL GAME STATE'));
   });
 
-  it('takes a second Director round when the Director asks to see results first', async () => {
+  it('goes straight to the Narrator when the Director answers with rule events and no text (two calls)', async () => {
     const cartridge = await lanternmere();
     const models = scripted({
       director: [{ toolCalls: [{ name: 'check_pack', args: {} }] }, { text: DIRECTIVES }],
@@ -194,10 +194,42 @@ describe('an ordinary turn', () => {
       seed: 2,
       models,
     });
-    expect(models.calls.map((c) => c.role)).toEqual(['director', 'director', 'narrator']);
+    expect(models.calls.map((c) => c.role)).toEqual(['director', 'narrator']);
+    expect(models.director.remaining()).toBe(1);
+    // The Narrator narrates from the events' notes.
+    const narrator = models.narrator.requests[0]!;
+    expect(JSON.stringify(narrator)).toContain('Pack item 1: iron hook');
+    expect(JSON.stringify(narrator)).toContain('(none: narrate from the engine notes)');
+    expect(record.directives).toBe('');
+    expect(record.directorStop).toBe('events');
+  });
+
+  it('takes a second Director round only to read what it asked for (lore) or to repair a failed call', async () => {
+    const cartridge = await lanternmere();
+    const models = scripted({
+      director: [
+        { toolCalls: [{ name: 'lore_lookup', args: { queries: ['reedmaze'] } }] },
+        { toolCalls: [{ name: 'travel', args: { destination: 'nowhere' } }] },
+        { text: DIRECTIVES, toolCalls: [{ name: 'travel', args: { destination: 'reedmaze' } }] },
+      ],
+      narrator: [{ text: 'Reeds.' }],
+    });
+    const { record } = await collect({
+      cartridge,
+      state: initialState(cartridge),
+      messages: [],
+      input: 'what is the reedmaze? I go there',
+      seed: 2,
+      models,
+    });
+    expect(models.calls.map((c) => c.role)).toEqual(['director', 'director', 'director', 'narrator']);
     const second = models.director.requests[1]!.messages;
-    expect(second.at(-1)).toMatchObject({ role: 'tool', toolName: 'check_pack' });
-    expect(second.at(-1)!.content).toContain('Pack item 1: iron hook');
+    expect(second.at(-1)).toMatchObject({ role: 'tool', toolName: 'lore_lookup' });
+    expect(record.tools.map((t) => [t.name, t.ok])).toEqual([
+      ['lore_lookup', true],
+      ['travel', false],
+      ['travel', true],
+    ]);
     expect(record.directives).toBe(DIRECTIVES);
     expect(record.directorStop).toBe('directives');
   });
@@ -515,7 +547,8 @@ describe('privacy', () => {
 describe('limits', () => {
   it('ends the tool loop cleanly after maxToolRounds and goes on to the Narrator', async () => {
     const cartridge = await lanternmere();
-    const loop = { toolCalls: [{ name: 'check_pack', args: {} }] };
+    // A lore lookup always comes back to the Director: asked every round, it never ends the loop itself.
+    const loop = { toolCalls: [{ name: 'lore_lookup', args: { queries: ['reeds'] } }] };
     const models = scripted({ director: [loop, loop, loop, loop], narrator: [{ text: 'Done.' }] });
     const { record } = await collect({
       cartridge,
