@@ -5,6 +5,7 @@
 
 import type { Diagnostic, SourcePlace } from '../diagnostics.ts';
 import { checkMinigameConfig, MINIGAMES, minigameManifest } from '../minigames/index.ts';
+import { PENDING_KEY } from '../yare/schema.ts';
 import { cartError, cartWarning } from './diagnostics.ts';
 
 type Path = readonly (string | number)[];
@@ -39,7 +40,7 @@ export function checkMinigameConfigs(rules: unknown, placeOf: (path: Path) => So
     for (const { steps, path } of stepLists(record(event)?.steps, ['events', name, 'steps'])) {
       for (const [i, step] of steps.entries()) {
         const s = record(step);
-        if (s?.action !== 'set' || s.var !== 'state._pending_interaction') continue;
+        if (s?.action !== 'set' || s.var !== `state.${PENDING_KEY}`) continue;
         const value = record(s.value);
         if (!value || typeof value.minigame_id !== 'string') continue;
         if (value.interaction_type !== undefined && value.interaction_type !== 'minigame') continue;

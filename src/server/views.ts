@@ -8,7 +8,7 @@ import { inputText } from '../session/messages.ts';
 import { classifyRecord } from '../session/records.ts';
 import type { BranchTurn, Save, Session, Turn, TurnNode } from '../store/repository.ts';
 import type { TurnEvent } from '../turn/types.ts';
-import { publicState } from '../yare/schema.ts';
+import { PENDING_KEY, publicState } from '../yare/schema.ts';
 import type { SseEvent } from './sse.ts';
 
 export type View = 'public' | 'full';
@@ -50,7 +50,7 @@ export function saveView(save: Save) {
 /** The client-facing part of `_pending_interaction` (never its resolver event). */
 function pendingInteraction(state: unknown): unknown {
   if (typeof state !== 'object' || state === null) return null;
-  const pending = (state as Record<string, unknown>)._pending_interaction;
+  const pending = (state as Record<string, unknown>)[PENDING_KEY];
   if (typeof pending !== 'object' || pending === null || Object.keys(pending).length === 0) return null;
   const { interaction_type, minigame_id, config } = pending as Record<string, unknown>;
   return plainJson({ interaction_type, minigame_id, config });

@@ -10,10 +10,11 @@ import { checkArgs } from './args.ts';
 import { MAX_METRIC_LIST_ITEMS } from '../minigames/manifest.ts';
 import { MAX_INTERACTION_STRING_CHARS } from './limits.ts';
 import type { InteractionInput } from './types.ts';
+import { PENDING_KEY } from '../yare/schema.ts';
 
 type StateLike = { readonly [key: string]: unknown };
 
-export const PENDING_KEY = '_pending_interaction';
+export { PENDING_KEY };
 export const MINIGAME_STATUSES = ['completed', 'failed', 'aborted'] as const;
 
 export interface PendingInteraction {

@@ -13,6 +13,6 @@ export {
 } from './interpreter.ts';
 export * as limits from './limits.ts';
 export type { CompiledRules, EventDef, FieldSchema, DomainSchema, SchemaNode, Step } from './program.ts';
-export { npcVisibleState, publicState, schemaAt } from './schema.ts';
+export { GAME_TIME_KEY, npcVisibleState, PENDING_KEY, publicState, schemaAt } from './schema.ts';
 export { type EventTool, eventTools, isPublicEvent, publicEvents } from './tools.ts';
 export { type Dict, Duration, PyFloat, type StateValue, toValue, type Value } from './values.ts';

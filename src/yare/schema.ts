@@ -25,13 +25,18 @@ export const FIELD_TYPES: readonly FieldType[] = ['int', 'float', 'bool', 'strin
 const FIELD_KEYS = new Set(['type', 'default', 'min', 'max', 'visibility', 'npc_visibility', 'description']);
 const DOMAIN_SETTING_KEYS = new Set(['visibility', 'npc_visibility', 'description']);
 
+/** The in-game clock (turn/game-time.ts). */
+export const GAME_TIME_KEY = 'game_time';
+/** The mini-game an event started and the player has not finished (turn/interaction.ts). */
+export const PENDING_KEY = '_pending_interaction';
+
 /**
  * Fields the engine itself reads or writes. Declaring them is optional; the checker knows them either way.
  * A cartridge that declares them differently (a `game_time` domain, say) keeps its own declaration.
  */
 export const ENGINE_FIELDS: ReadonlyMap<string, FieldType> = new Map<string, FieldType>([
-  ['game_time', 'string'],
-  ['_pending_interaction', 'dict'],
+  [GAME_TIME_KEY, 'string'],
+  [PENDING_KEY, 'dict'],
 ]);
 
 interface Inherited {

@@ -9,6 +9,7 @@ import { tokenize } from '../../lore/bm25.ts';
 import { type Expr, walkExpr } from '../../yare/expr/index.ts';
 import type { DomainSchema, FieldSchema, SchemaNode, Step } from '../../yare/index.ts';
 import type { Operand, TableKey } from '../../yare/program.ts';
+import { ENGINE_FIELDS as ENGINE_FIELD_TYPES } from '../../yare/schema.ts';
 import { eventUses, macroReads } from './uses.ts';
 
 export type LintCode =
@@ -25,7 +26,7 @@ export type LintCode =
 /** Values of a dice roll checked one by one for table gaps; wider rolls are checked for overlaps only. */
 const MAX_TABLE_SPAN = 100_000;
 /** The engine's own fields: written by the engine, read by the client. */
-const ENGINE_FIELDS = new Set(['game_time', '_pending_interaction']);
+const ENGINE_FIELDS: ReadonlySet<string> = new Set(ENGINE_FIELD_TYPES.keys());
 
 export function lintCartridge(cartridge: Cartridge): Diagnostic[] {
   const out: Diagnostic[] = [];

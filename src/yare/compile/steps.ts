@@ -17,7 +17,7 @@ import type {
   TableKey,
   Target,
 } from '../program.ts';
-import { RESERVED_NAMES, schemaAt } from '../schema.ts';
+import { PENDING_KEY, RESERVED_NAMES, schemaAt } from '../schema.ts';
 import { type CompileContext, type EventScope, IDENTIFIER } from './context.ts';
 import { checkOperandExpr, parseExpressionAt, parseScalarExpression } from './expressions.ts';
 import {
@@ -138,11 +138,7 @@ function checkSetStep(site: StepSite): Step | undefined {
   const { ctx, node, scope, where, place, field, required } = site;
   const target = checkTarget(ctx, required('var'), scope, where);
   const value = checkOperand(ctx, getPair(node, 'value') ? field('value') : required('value'), scope);
-  if (
-    target?.kind === 'static' &&
-    target.root === 'state' &&
-    target.path.join('.') === '_pending_interaction'
-  ) {
+  if (target?.kind === 'static' && target.root === 'state' && target.path.join('.') === PENDING_KEY) {
     noteResolvers(ctx, field('value'));
   }
   return target && value ? { kind: 'set', target, value, place } : undefined;
