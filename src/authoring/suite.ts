@@ -6,12 +6,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { basename, join, relative } from 'node:path';
 import type { Cartridge } from '../cartridge/index.ts';
 import type { Diagnostic } from '../diagnostics.ts';
+import { TESTS_FOLDER } from './scenario/files.ts';
 import { lineDiff } from './text-diff.ts';
 import { MAX_SCENARIO_FILE_BYTES, MAX_SCENARIO_FILES } from './scenario/limits.ts';
 import { parseScenarioFile } from './scenario/parse.ts';
 import { type CaseResult, type Failure, type RunContext, runProperty, runScenario } from './scenario/run.ts';
 
-export const TESTS_FOLDER = 'tests';
+export { TESTS_FOLDER };
 
 export interface SuiteOptions {
   /** Write observed transcripts as the blessed ones instead of comparing. */

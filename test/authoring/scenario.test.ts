@@ -121,7 +121,7 @@ describe('running scenarios', () => {
 
   it('a scripted turn whose script is not used up fails, saying so', async () => {
     const file = parse(
-      'scenarios:\n  - name: a\n    steps:\n      - turn: "light it"\n        director:\n          - toolCalls: [{ name: light_lamp, args: {} }]\n          - text: ""\n          - text: "spare"\n        narrator: [{ text: "Lit." }]\n',
+      'scenarios:\n  - name: a\n    steps:\n      - turn: "light it"\n        director:\n          - toolCalls: [{ name: light_lamp, args: {} }]\n          - text: "spare"\n        narrator: [{ text: "Lit." }]\n',
     );
     const result = await runScenario(ctx, file.scenarios[0]!);
     expect(result.failures.map((f) => f.message)).toEqual([

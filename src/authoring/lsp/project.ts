@@ -10,7 +10,7 @@ import type { Diagnostic } from '../../diagnostics.ts';
 import { lintCartridge } from '../lint/index.ts';
 import { MAX_SCENARIO_FILE_BYTES } from '../scenario/limits.ts';
 import { parseScenarioFile } from '../scenario/parse.ts';
-import { TESTS_FOLDER } from '../suite.ts';
+import { TESTS_FOLDER } from '../scenario/files.ts';
 
 export type FileRole = CartridgeFileKind | 'scenario' | 'other';
 

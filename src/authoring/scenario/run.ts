@@ -5,7 +5,8 @@
 import type { Cartridge } from '../../cartridge/index.ts';
 import type { SourcePlace } from '../../diagnostics.ts';
 import type { World } from '../../ledger/index.ts';
-import { createScriptedModels, isModelError } from '../../llm/index.ts';
+import { isModelError } from '../../llm/errors.ts';
+import { createScriptedModels } from '../../llm/scripted.ts';
 import {
   type GameState,
   initialWorld,
@@ -248,6 +249,7 @@ async function runStep(
           }
         }
         const detail = [
+          ...(record.directives === '' ? [] : [`directives: ${record.directives}`]),
           ...record.tools.map((t) => `tool: ${t.name} ${t.rawArgs} → ${t.ok ? 'ok' : 'refused'}`),
           ...record.ledgerEvents.map((e) => `world: ${JSON.stringify(e)}`),
           `ledger: ${record.ledger.status}`,
