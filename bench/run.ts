@@ -7,6 +7,7 @@ type Bench = () => Promise<Array<Record<string, unknown>>>;
 const suites: Array<[string, () => Promise<Bench>]> = [
   ['yare', async () => (await import('./yare.ts')).benchYare],
   ['lore', async () => (await import('./lore.ts')).benchLore],
+  ['world-info', async () => (await import('./world-info.ts')).benchWorldInfo],
   ['injection', async () => (await import('./injection.ts')).benchInjection],
   ['ledger', async () => (await import('./ledger.ts')).benchLedger],
   ['turn', async () => (await import('./turn.ts')).benchTurn],

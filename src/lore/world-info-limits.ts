@@ -13,8 +13,13 @@ export const MAX_WI_KEY_CHARS = 300;
 export const MAX_WI_CONTENT_CHARS = 50_000;
 /** Characters of a `/regex/flags` key's pattern (see world-info-regex.ts for the whole policy). */
 export const MAX_WI_REGEX_CHARS = 200;
-/** Characters of the text a regex key runs against (the newest part of the scan text is kept). */
-export const MAX_WI_REGEX_TEXT_CHARS = 8_000;
+/**
+ * Characters a regex key runs against: the newest part of the messages, and of each recursion pass's new
+ * content. With one unbounded quantifier a test is at worst quadratic in this (a few milliseconds).
+ */
+export const MAX_WI_REGEX_TEXT_CHARS = 2_000;
+/** Regex tests in one activation (each key on each piece of text at most once); past it regex keys do not match. */
+export const MAX_WI_REGEX_TESTS = 100;
 /** Characters of the scan text (messages and recursion buffer) the plain keys run against. */
 export const MAX_WI_SCAN_CHARS = 100_000;
 /** Messages an entry or book may scan (SillyTavern's own maximum). */

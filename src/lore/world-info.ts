@@ -9,12 +9,13 @@
 import { estimateTokens } from '../tokens.ts';
 import {
   MAX_WI_RECURSION_STEPS,
+  MAX_WI_REGEX_TESTS,
   MAX_WI_REGEX_TEXT_CHARS,
   MAX_WI_SCAN_CHARS,
   MAX_WI_TIMED_EFFECTS,
   MAX_WI_TOKEN_BUDGET,
 } from './world-info-limits.ts';
-import { parseRegexKey, type RegexKey } from './world-info-regex.ts';
+import { parseRegexKey } from './world-info-regex.ts';
 import type { WorldInfoBook, WorldInfoEntry, WorldInfoRole } from './world-info-types.ts';
 
 /** A generation type, as `triggers` name them. */
@@ -103,8 +104,11 @@ export function seededUnit(seed: number, ...parts: number[]): number {
 const PROBABILITY_ROLL = 1;
 const GROUP_ROLL = 2;
 
-function isWordChar(ch: string | undefined): boolean {
-  return ch !== undefined && /[A-Za-z0-9_]/.test(ch);
+/** ASCII `\w` (SillyTavern's whole-word test uses JavaScript's `\W`): letters, digits, underscore. */
+function isWordCode(code: number): boolean {
+  return (
+    (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95
+  );
 }
 
 /** Whole-word search as SillyTavern's `(?:^|\W)key(?:$|\W)` (ASCII word characters), without a regex. */
@@ -113,60 +117,147 @@ function containsWholeWord(text: string, key: string): boolean {
   for (;;) {
     const at = text.indexOf(key, from);
     if (at < 0) return false;
-    if (!isWordChar(text[at - 1]) && !isWordChar(text[at + key.length])) return true;
+    const before = at === 0 ? 32 : text.charCodeAt(at - 1);
+    const after = at + key.length >= text.length ? 32 : text.charCodeAt(at + key.length);
+    if (!isWordCode(before) && !isWordCode(after)) return true;
     from = at + 1;
   }
 }
 
-/** Compiled keys, once per book object. */
-const compiledKeys = new WeakMap<WorldInfoEntry, Map<string, RegexKey>>();
+/**
+ * A key ready to match: how (regex, whole word by word set, whole word by search, substring) and the
+ * needle in the case it is compared in. Compiled once per entry and book settings, not per scan.
+ */
+type CompiledKey =
+  | { readonly kind: 'regex'; readonly key: string; readonly regex: RegExp }
+  | { readonly kind: 'refused'; readonly key: string }
+  | {
+      readonly kind: 'word' | 'bounded' | 'substring';
+      readonly key: string;
+      readonly needle: string;
+      readonly caseSensitive: boolean;
+    };
 
-function regexOf(entry: WorldInfoEntry, key: string): RegexKey {
-  let map = compiledKeys.get(entry);
-  if (map === undefined) {
-    map = new Map();
-    compiledKeys.set(entry, map);
-  }
-  let parsed = map.get(key);
-  if (parsed === undefined) {
-    parsed = parseRegexKey(key);
-    map.set(key, parsed);
-  }
-  return parsed;
+interface CompiledEntry {
+  readonly settings: WorldInfoBook['settings'];
+  readonly keys: readonly CompiledKey[];
+  readonly secondaryKeys: readonly CompiledKey[];
 }
 
-interface ScanText {
+const compiledEntries = new WeakMap<WorldInfoEntry, CompiledEntry>();
+
+function compileKey(book: WorldInfoBook, entry: WorldInfoEntry, key: string): CompiledKey {
+  const parsed = parseRegexKey(key);
+  if (parsed.kind === 'regex') return { kind: 'regex', key, regex: parsed.regex };
+  if (parsed.kind === 'refused') return { kind: 'refused', key };
+  const caseSensitive = entry.caseSensitive ?? book.settings.caseSensitive;
+  const wholeWords = entry.matchWholeWords ?? book.settings.matchWholeWords;
+  const needle = caseSensitive ? key : key.toLowerCase();
+  const kind = !wholeWords || /\s/.test(needle) ? 'substring' : ASCII_WORD.test(needle) ? 'word' : 'bounded';
+  return { kind, key, needle, caseSensitive };
+}
+
+function compiledOf(book: WorldInfoBook, entry: WorldInfoEntry): CompiledEntry {
+  const known = compiledEntries.get(entry);
+  if (known !== undefined && known.settings === book.settings) return known;
+  const compiled = {
+    settings: book.settings,
+    keys: entry.keys.map((k) => compileKey(book, entry, k)),
+    secondaryKeys: entry.secondaryKeys.map((k) => compileKey(book, entry, k)),
+  };
+  compiledEntries.set(entry, compiled);
+  return compiled;
+}
+
+/**
+ * One piece of the text an entry is scanned against: the newest messages (per scan depth), or what one
+ * recursion pass added to the recursion buffer. A key's result on a piece is computed once per activation
+ * (the pieces never change), so a recursion pass only scans what is new.
+ */
+interface ScanPart {
   readonly raw: string;
   readonly lower: string;
   readonly regexText: string;
+  /** Results by kind and needle (`w`/`b`/`s` + case), and of regex keys by pattern. */
+  readonly results: Map<string, boolean>;
+  /** The text's maximal runs of ASCII word characters (as written / lower-cased), built on first use. */
+  words?: Set<string>;
+  lowerWords?: Set<string>;
 }
 
-function scanTextOf(text: string): ScanText {
-  const raw = text.length > MAX_WI_SCAN_CHARS ? text.slice(0, MAX_WI_SCAN_CHARS) : text;
-  return { raw, lower: raw.toLowerCase(), regexText: raw.slice(0, MAX_WI_REGEX_TEXT_CHARS) };
+/** Maximal runs of ASCII word characters: a key made only of them matches as a whole word iff it is one. */
+function wordRuns(text: string): Set<string> {
+  const out = new Set<string>();
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const word = i < text.length && isWordCode(text.charCodeAt(i));
+    if (word && start < 0) start = i;
+    else if (!word && start >= 0) {
+      out.add(text.slice(start, i));
+      start = -1;
+    }
+  }
+  return out;
 }
 
-function keyMatches(book: WorldInfoBook, entry: WorldInfoEntry, key: string, text: ScanText): boolean {
-  const parsed = regexOf(entry, key);
-  switch (parsed.kind) {
-    case 'regex':
-      parsed.regex.lastIndex = 0;
-      return parsed.regex.test(text.regexText);
+const ASCII_WORD = /^[A-Za-z0-9_]+$/;
+
+function scanPartOf(text: string): ScanPart {
+  const raw = text.length <= MAX_WI_SCAN_CHARS ? text : text.slice(0, MAX_WI_SCAN_CHARS);
+  return {
+    raw,
+    lower: raw.toLowerCase(),
+    regexText: raw.slice(0, MAX_WI_REGEX_TEXT_CHARS),
+    results: new Map(),
+  };
+}
+
+/** Regex tests left in this activation (MAX_WI_REGEX_TESTS), shared by every key. */
+interface RegexBudget {
+  left: number;
+}
+
+function keyMatchesPart(key: CompiledKey, part: ScanPart, budget: RegexBudget): boolean {
+  switch (key.kind) {
     case 'refused':
       return false;
-    case 'plain': {
-      const caseSensitive = entry.caseSensitive ?? book.settings.caseSensitive;
-      const wholeWords = entry.matchWholeWords ?? book.settings.matchWholeWords;
-      const haystack = caseSensitive ? text.raw : text.lower;
-      const needle = caseSensitive ? key : key.toLowerCase();
-      if (wholeWords && !/\s/.test(needle)) return containsWholeWord(haystack, needle);
-      return haystack.includes(needle);
+    case 'word': {
+      // A set lookup: no memo needed.
+      if (key.caseSensitive) return (part.words ??= wordRuns(part.raw)).has(key.needle);
+      return (part.lowerWords ??= wordRuns(part.lower)).has(key.needle);
+    }
+    case 'regex': {
+      const memo = `r${key.key}`;
+      const known = part.results.get(memo);
+      if (known !== undefined) return known;
+      if (budget.left <= 0) return false; // not memoised: the budget, not the text, decided
+      budget.left--;
+      key.regex.lastIndex = 0;
+      const result = key.regex.test(part.regexText);
+      part.results.set(memo, result);
+      return result;
+    }
+    case 'bounded':
+    case 'substring': {
+      const memo = `${key.kind === 'bounded' ? 'b' : 's'}${key.caseSensitive ? 'c' : 'i'}${key.needle}`;
+      const known = part.results.get(memo);
+      if (known !== undefined) return known;
+      const haystack = key.caseSensitive ? part.raw : part.lower;
+      const result =
+        key.kind === 'bounded' ? containsWholeWord(haystack, key.needle) : haystack.includes(key.needle);
+      part.results.set(memo, result);
+      return result;
     }
     default: {
-      const unreachable: never = parsed;
+      const unreachable: never = key;
       return unreachable;
     }
   }
+}
+
+function keyMatches(key: CompiledKey, parts: readonly ScanPart[], budget: RegexBudget): boolean {
+  for (const part of parts) if (keyMatchesPart(key, part, budget)) return true;
+  return false;
 }
 
 interface Candidate {
@@ -180,14 +271,16 @@ interface Candidate {
 function matchEntry(
   book: WorldInfoBook,
   entry: WorldInfoEntry,
-  text: ScanText,
+  text: readonly ScanPart[],
+  budget: RegexBudget,
 ): { ok: true; reason: string; score: number } | { ok: false; why: string } {
-  const primary = entry.keys.filter((key) => keyMatches(book, entry, key, text));
+  const compiled = compiledOf(book, entry);
+  const primary = compiled.keys.filter((key) => keyMatches(key, text, budget)).map((k) => k.key);
   if (primary.length === 0) return { ok: false, why: 'no key matched' };
   let reason = `key ${JSON.stringify(primary[0])}`;
   let score = primary.length;
   if (entry.selective && entry.secondaryKeys.length > 0) {
-    const secondary = entry.secondaryKeys.filter((key) => keyMatches(book, entry, key, text));
+    const secondary = compiled.secondaryKeys.filter((key) => keyMatches(key, text, budget)).map((k) => k.key);
     const all = secondary.length === entry.secondaryKeys.length;
     const any = secondary.length > 0;
     switch (entry.selectiveLogic) {
@@ -282,9 +375,17 @@ export function activateWorldInfo(book: WorldInfoBook, input: ActivationInput): 
   const groupsWon = new Set<string>();
   let usedTokens = 0;
   let overflowed = false;
-  let recursionBuffer = '';
-  const textCache = new Map<number, ScanText>();
-  const messagesText = (depth: number): string => input.messages.slice(0, depth).join('\n');
+  const bufferParts: ScanPart[] = [];
+  const messageParts = new Map<number, ScanPart>();
+  const messagesPart = (depth: number): ScanPart => {
+    let part = messageParts.get(depth);
+    if (part === undefined) {
+      part = scanPartOf(input.messages.slice(0, depth).join('\n'));
+      messageParts.set(depth, part);
+    }
+    return part;
+  };
+  const regexBudget: RegexBudget = { left: MAX_WI_REGEX_TESTS };
 
   const levels = [...new Set(book.entries.map((e) => e.delayUntilRecursion).filter((l) => l > 0))].sort(
     (a, b) => a - b,
@@ -340,13 +441,7 @@ export function activateWorldInfo(book: WorldInfoBook, input: ActivationInput): 
         continue;
       }
       const depth = entry.scanDepth ?? book.settings.scanDepth;
-      let text = textCache.get(depth);
-      if (text === undefined || recursion) {
-        const base = messagesText(depth);
-        text = scanTextOf(recursionBuffer === '' ? base : `${base}\n${recursionBuffer}`);
-        if (!recursion) textCache.set(depth, text);
-      }
-      const matched = matchEntry(book, entry, text);
+      const matched = matchEntry(book, entry, [messagesPart(depth), ...bufferParts], regexBudget);
       if (!matched.ok) {
         decide(entry, 'skipped', matched.why, pass);
         continue;
@@ -398,9 +493,8 @@ export function activateWorldInfo(book: WorldInfoBook, input: ActivationInput): 
 
     const feeding = fresh.filter((a) => !a.entry.preventRecursion && a.entry.content !== '');
     if (book.settings.recursive && !overflowed && feeding.length > 0 && pass < maxSteps) {
-      recursionBuffer = [recursionBuffer, ...feeding.map((a) => a.entry.content)]
-        .filter((t) => t !== '')
-        .join('\n');
+      // Only what this pass added is new to scan; the buffer as a whole is bounded by the token budget.
+      bufferParts.push(scanPartOf(feeding.map((a) => a.entry.content).join('\n')));
       continue;
     }
     if (levels.length > 0 && !overflowed && pass < maxSteps) {
