@@ -223,8 +223,12 @@ function keyMatchesPart(key: CompiledKey, part: ScanPart, budget: RegexBudget): 
       return false;
     case 'word': {
       // A set lookup: no memo needed.
-      if (key.caseSensitive) return (part.words ??= wordRuns(part.raw)).has(key.needle);
-      return (part.lowerWords ??= wordRuns(part.lower)).has(key.needle);
+      if (key.caseSensitive) {
+        part.words ??= wordRuns(part.raw);
+        return part.words.has(key.needle);
+      }
+      part.lowerWords ??= wordRuns(part.lower);
+      return part.lowerWords.has(key.needle);
     }
     case 'regex': {
       const memo = `r${key.key}`;
