@@ -128,6 +128,12 @@ describe('mnesos lsp --stdio', () => {
     );
     expect(items).toEqual(expect.arrayContaining(['value']));
     expect(items).not.toContain('var');
+    // Values of an enum key: the actions after `action:`.
+    const actionAt = positionOf('- action: mutate', '- action: '.length);
+    const actions = labels(
+      await client.request('textDocument/completion', { textDocument: { uri: yareUri }, position: actionAt }),
+    );
+    expect(actions).toEqual(expect.arrayContaining(['set', 'mutate', 'branch', 'table_roll', 'foreach']));
   });
 
   it('hovers a field (type, range, visibility) and a function (signature)', async () => {

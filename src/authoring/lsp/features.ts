@@ -9,6 +9,7 @@ import {
 } from 'vscode-languageserver/node.js';
 import { BUILTINS } from '../../yare/expr/index.ts';
 import { type CompiledRules, type EventDef, type SchemaNode, schemaAt } from '../../yare/index.ts';
+import { DIRECTIVES_FILE } from '../schema/directives-shape.ts';
 import { SCENARIO_FILE } from '../schema/scenario-shape.ts';
 import type { FileShape, Shape } from '../schema/shape.ts';
 import { YARE_FILE } from '../schema/yare-shape.ts';
@@ -22,7 +23,16 @@ const KEY_VALUE = /^\s*(?:-\s+)?([A-Za-z_][A-Za-z0-9_]*):\s*["']?[A-Za-z0-9_]*$/
 const KEY_ONLY = /^(\s*)(-\s+)?[A-Za-z_]*$/;
 
 export function shapeOfRole(role: FileRole): FileShape | undefined {
-  return role === 'yare' ? YARE_FILE : role === 'scenario' ? SCENARIO_FILE : undefined;
+  switch (role) {
+    case 'yare':
+      return YARE_FILE;
+    case 'scenario':
+      return SCENARIO_FILE;
+    case 'directives':
+      return DIRECTIVES_FILE;
+    default:
+      return undefined;
+  }
 }
 
 export function complete(
