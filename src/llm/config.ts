@@ -2,6 +2,7 @@
 // Environment wins over the file; nothing configured means offline. Keys are wrapped in `Secret` so a
 // logged config never shows them.
 
+import { baseUrlProblem, normaliseBaseUrl } from '../base-url-policy.ts';
 import { readFileSync, statSync } from 'node:fs';
 import { isMap, isScalar, LineCounter, parseDocument, type YAMLMap } from 'yaml';
 import { z } from 'zod';
@@ -240,17 +241,11 @@ function readRetryPolicy(env: Env, file: LlmFileSection): RetryPolicy {
   return policy;
 }
 
+/** The operator's base URL under the one base-URL policy (credentials allowed: it is their own config). */
 function normaliseBaseURL(value: string, source: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw configError(`${source}: not a URL (expected something like http://localhost:11434/v1)`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw configError(`${source}: only http and https URLs are supported, not ${url.protocol}`);
-  }
-  return value.replace(/\/+$/, '');
+  const problem = baseUrlProblem(value, { allowCredentials: true });
+  if (problem !== undefined) throw configError(`${source} ${problem.message}`);
+  return normaliseBaseUrl(value);
 }
 
 function parseProvider(value: string, source: string): ProviderName {

@@ -7,6 +7,7 @@
 // than the server's own never receives the server's key at all.
 
 import { z } from 'zod';
+import { MAX_BASE_URL_CHARS, baseUrlProblem as sharedBaseUrlProblem } from '../base-url-policy.ts';
 import {
   type ModelConfig,
   ONLINE_PROVIDERS,
@@ -18,8 +19,7 @@ import { type ChatModel, MODEL_ROLES, type ModelRole, type ModelSet } from '../l
 
 /** Characters of a model name (`llama3.1:8b`, `gpt-4o-mini`, `org/model@rev`). */
 export const MAX_MODEL_NAME_CHARS = 200;
-/** Characters of a base URL. */
-export const MAX_BASE_URL_CHARS = 2_048;
+export { MAX_BASE_URL_CHARS } from '../base-url-policy.ts';
 /** The sampling temperature range every supported provider accepts. */
 export const MIN_TEMPERATURE = 0;
 export const MAX_TEMPERATURE = 2;
@@ -34,20 +34,12 @@ const modelName = z
   .max(MAX_MODEL_NAME_CHARS, `must be at most ${MAX_MODEL_NAME_CHARS} characters (MAX_MODEL_NAME_CHARS)`)
   .refine((name) => !CONTROL.test(name), 'must not contain control characters');
 
-/** Why a base URL is refused, or undefined when it is a usable http(s) URL without credentials. */
+/**
+ * Why a principal's base URL is refused, or undefined: the one base-URL policy, without credentials (they
+ * would be a secret stored in the database in clear text).
+ */
 export function baseUrlProblem(text: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return 'is not a URL (expected something like http://localhost:11434/v1)';
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    return `must be an http or https URL, not ${url.protocol}`;
-  // Credentials in the URL would be a secret stored in the database in clear text.
-  if (url.username !== '' || url.password !== '')
-    return 'must not contain a user name or password; keys stay in the server environment';
-  return undefined;
+  return sharedBaseUrlProblem(text, { allowCredentials: false })?.message;
 }
 
 const baseUrl = z
