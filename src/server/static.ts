@@ -1,5 +1,6 @@
 // The static-files hook for the web client (`dist/web`): GETs outside /v1 are served from one folder, an
 // unknown path falls back to index.html (a single-page app). Paths are resolved inside the folder only.
+// Only "no such file" falls back: a file the server cannot read (EACCES) is an error (500), not a 404.
 
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
@@ -16,14 +17,22 @@ const TYPES: Readonly<Record<string, string>> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
+/** The errors that mean "no such file here"; any other (EACCES, EMFILE, EIO) is a server fault, not a 404. */
+const NOT_FOUND_CODES: ReadonlySet<string> = new Set(['ENOENT', 'ENOTDIR', 'ENAMETOOLONG']);
+
+function isNotFound(error: unknown): boolean {
+  return error instanceof Error && NOT_FOUND_CODES.has((error as NodeJS.ErrnoException).code ?? '');
+}
+
 async function fileResponse(path: string): Promise<Response | undefined> {
   try {
     const info = await stat(path);
     if (!info.isFile()) return undefined;
     const type = TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
     return new Response(await readFile(path), { headers: { 'content-type': type } });
-  } catch {
-    return undefined;
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
   }
 }
 
@@ -32,8 +41,10 @@ export async function serveStatic(root: string, pathname: string): Promise<Respo
   let decoded: string;
   try {
     decoded = decodeURIComponent(pathname);
-  } catch {
-    return undefined;
+  } catch (error) {
+    // A malformed escape (`%E0%A4%A`) names no file.
+    if (error instanceof URIError) return undefined;
+    throw error;
   }
   if (decoded.includes('\0')) return undefined;
   const target = resolve(join(base, decoded));
