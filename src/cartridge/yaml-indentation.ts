@@ -19,7 +19,8 @@ interface Level {
 }
 
 const BLOCK_SCALAR = /:\s*[|>][-+0-9]*\s*(#.*)?$/;
-const KEY = /^((?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#'"{[\]}:,-][^:#]*?|-[^\s:#][^:#]*?))\s*:(?:\s|$)/;
+// Linear by construction: one lazy run up to the first colon (spaces before it are part of the run).
+const KEY = /^(?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#'"{[\]}:,-][^:#]*?|-[^\s:#][^:#]*?):(?:\s|$)/;
 
 export function findIndentationProblem(source: string): IndentationProblem | undefined {
   const lines = source.split('\n');

@@ -56,6 +56,14 @@ describe('YAML indentation errors', () => {
     expect(errors[0]!.message).toContain('indented 1 space, which lines up with nothing above it');
   });
 
+  it('hostile lines (long runs of spaces and colons) are scanned in linear time', () => {
+    const long = 200_000;
+    expect(findIndentationProblem(`a:\n  b${' '.repeat(long)}x\n`)).toBeUndefined();
+    expect(findIndentationProblem(`a: 1\n${'x '.repeat(long / 2)}\n`)).toBeUndefined();
+    expect(findIndentationProblem(`a:\n${' :'.repeat(long / 2)}\n`)).toBeUndefined();
+    expect(findIndentationProblem(`${'- '.repeat(long / 2)}a\n`)).toBeUndefined();
+  });
+
   it('a list item among keys', () => {
     expect(findIndentationProblem('a:\n  b: 1\n  - c\n')?.message).toContain(
       'starts a list item ("- ") among keys',
