@@ -75,9 +75,15 @@ const narrator: ChatModel = {
 function narrate(req: ModelRequest): string {
   calls++;
   const last = req.messages.at(-1);
-  const said = last && 'content' in last ? last.content : '';
-  const lore = req.system.includes('fallen star') ? ' The lens shines like a fallen star.' : '';
-  const context = req.system.includes('NOTES FROM THE PLAYER') ? ' (context seen)' : '';
+  const content = last && 'content' in last ? last.content : '';
+  // The player's words end the last message (after the turn's volatile context, when the prompt carries it there).
+  const marker = '--- THE PLAYER NOW ---\n';
+  const said = content.includes(marker)
+    ? content.slice(content.lastIndexOf(marker) + marker.length)
+    : content;
+  const everything = [req.system, ...req.messages.map((m) => ('content' in m ? m.content : ''))].join('\n');
+  const lore = everything.includes('fallen star') ? ' The lens shines like a fallen star.' : '';
+  const context = everything.includes('NOTES FROM THE PLAYER') ? ' (context seen)' : '';
   return `Narration ${calls} for "${said}".${lore}${context}`;
 }
 const director: ChatModel = {

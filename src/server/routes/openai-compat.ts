@@ -14,6 +14,7 @@
 // - a transcript ending with the assistant's message is "continue": a turn extends the narration;
 // - system messages (the front end's prompts, persona, World Info) are player context, never rules.
 
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Cartridge } from '../../cartridge/index.ts';
 import { SessionError } from '../../session/errors.ts';
@@ -30,7 +31,13 @@ import {
   walkExchanges,
 } from '../openai/conversation.ts';
 import { detailsBlock } from '../openai/details.ts';
-import { MAX_TRANSCRIPT_MESSAGES, readTranscript, type Transcript } from '../openai/transcript.ts';
+import {
+  MAX_PLAYER_CONTEXT_CHARS,
+  MAX_TRANSCRIPT_MESSAGES,
+  normalized,
+  readTranscript,
+  type Transcript,
+} from '../openai/transcript.ts';
 import { rateLimit } from '../rate-limit.ts';
 
 export const OPENAI_PREFIX = '/openai/v1';
@@ -175,7 +182,14 @@ async function resolveConversation(
   const found = await findSession(deps, principalId, model, transcript);
   const { cartridge } = await deps.service.cartridgeOf(found.session);
   const unmatched = transcript.exchanges.slice(found.matched);
-  const context = [transcript.context, editedHistoryContext(unmatched)].filter((t) => t !== '').join('\n\n');
+  // A front end may open with another greeting (SillyTavern offers a card's alternate greetings as swipes
+  // of the first message): the Narrator is told which one the player sees.
+  const greeting =
+    transcript.greeting.trim() !== '' &&
+    normalized(transcript.greeting) !== normalized(found.genesis.narration)
+      ? `The player's chat opened with this greeting (instead of the game's own):\n${transcript.greeting.trim()}`
+      : '';
+  const context = boundedContext([greeting, editedHistoryContext(unmatched), transcript.context]);
   const base = {
     session: found.session,
     cartridge,
@@ -197,7 +211,14 @@ function idempotencyKeyOf(header: string | undefined, sessionId: string): string
   if (header === undefined) return undefined;
   if (header.length < 1 || header.length > 200)
     throw openAiError(400, 'invalid_request', 'Idempotency-Key must be 1 to 200 characters');
-  return `openai:${sessionId}:${header}`;
+  // Scoped to the conversation, and of a fixed length whatever the client sent.
+  return `openai:${createHash('sha256').update(`${sessionId}\0${header}`).digest('hex').slice(0, 40)}`;
+}
+
+/** The player context from its pieces, cut at MAX_PLAYER_CONTEXT_CHARS (the start is kept). */
+function boundedContext(pieces: readonly string[]): string {
+  const text = pieces.filter((t) => t !== '').join('\n\n');
+  return text.length <= MAX_PLAYER_CONTEXT_CHARS ? text : `${text.slice(0, MAX_PLAYER_CONTEXT_CHARS - 1)}…`;
 }
 
 function completionId(turnId: string): string {

@@ -1,0 +1,102 @@
+// The pure parts of the OpenAI-compatible endpoint: reading a front end's transcript (system messages as
+// context, greeting, exchanges, continue) and the details block (dice and PUBLIC changes only).
+import { describe, expect, it } from 'vitest';
+import type { Turn } from '../../src/store/repository.ts';
+import { detailsBlock } from '../../src/server/openai/details.ts';
+import { MAX_PLAYER_CONTEXT_CHARS, readTranscript } from '../../src/server/openai/transcript.ts';
+import { lanternmere } from '../turn/helpers.ts';
+
+describe('readTranscript', () => {
+  it('splits system context, greeting and exchanges, and sees a new message', () => {
+    const t = readTranscript([
+      { role: 'system', content: 'Main prompt.' },
+      { role: 'assistant', content: 'Greeting.' },
+      { role: 'system', content: '[Start a new Chat]' },
+      { role: 'user', content: 'One.' },
+      { role: 'assistant', content: 'Reply one.' },
+      {
+        role: 'user',
+        content: [{ type: 'text', text: 'Two' }, { type: 'image_url' }, { type: 'text', text: 'parts' }],
+      },
+      { role: 'system', content: 'Main prompt.' },
+    ]);
+    expect(t).toEqual({
+      kind: 'reply',
+      context: 'Main prompt.\n\n[Start a new Chat]',
+      greeting: 'Greeting.',
+      exchanges: [{ user: 'One.', assistant: 'Reply one.' }],
+      user: 'Two\nparts',
+    });
+  });
+
+  it('reads a transcript ending with the assistant as continue (prefill and nudge alike)', () => {
+    const prefill = readTranscript([
+      { role: 'user', content: 'Go.' },
+      { role: 'assistant', content: 'It begins' },
+    ]);
+    expect(prefill).toMatchObject({ kind: 'continue', exchanges: [{ user: 'Go.', assistant: 'It begins' }] });
+    const nudge = readTranscript([
+      { role: 'user', content: 'Go.' },
+      { role: 'assistant', content: 'It begins' },
+      { role: 'system', content: '[Continue your last message without repeating its original content.]' },
+    ]);
+    expect(nudge).toMatchObject({ kind: 'continue' });
+  });
+
+  it('merges consecutive messages of one role and refuses a transcript with nothing to answer', () => {
+    const merged = readTranscript([
+      { role: 'user', content: 'a' },
+      { role: 'user', content: 'b' },
+    ]);
+    expect(merged).toMatchObject({ kind: 'reply', user: 'a\nb' });
+    expect(readTranscript([{ role: 'system', content: 'x' }])).toEqual({
+      error: 'the messages hold no user message to answer',
+    });
+    expect(readTranscript([{ role: 'user', content: '   ' }])).toEqual({
+      error: 'the last user message is empty',
+    });
+  });
+
+  it('keeps MAX_PLAYER_CONTEXT_CHARS of system context, no more', () => {
+    const at = readTranscript([
+      { role: 'system', content: 'x'.repeat(MAX_PLAYER_CONTEXT_CHARS) },
+      { role: 'user', content: 'hi' },
+    ]);
+    expect('context' in at && at.context.length).toBe(MAX_PLAYER_CONTEXT_CHARS);
+    const over = readTranscript([
+      { role: 'system', content: 'x'.repeat(MAX_PLAYER_CONTEXT_CHARS + 1) },
+      { role: 'user', content: 'hi' },
+    ]);
+    expect('context' in over && over.context.length).toBe(MAX_PLAYER_CONTEXT_CHARS);
+    expect('context' in over && over.context.endsWith('…')).toBe(true);
+  });
+});
+
+describe('detailsBlock', () => {
+  const turn = (record: unknown, state: unknown) => ({ record, state }) as unknown as Turn;
+
+  it('lists dice and changes to public fields, never private ones', async () => {
+    const cartridge = await lanternmere();
+    const state = JSON.parse(JSON.stringify(cartridge.rules.initialState));
+    state.player.hp = 17;
+    const record = {
+      kind: 'turn',
+      rolls: [{ expr: 'roll(1d20) + @state.bestiary.secret', dice: '1d20', faces: [14], total: 14 }],
+      delta: [
+        { op: 'set', path: ['player', 'hp'], before: 24, after: 17 },
+        { op: 'set', path: ['bestiary', 'eel', 'weakness'], before: 'x', after: 'fire' },
+        { op: 'delete', path: ['player', 'inventory'], before: [] },
+      ],
+    };
+    const block = detailsBlock(turn(record, state), cartridge);
+    expect(block).toBe('[MnesOS · 1d20 = 14 · player.hp: 24 → 17]');
+    expect(block).not.toContain('bestiary');
+    expect(block).not.toContain('secret');
+  });
+
+  it('is empty for a turn without dice or public changes, and for the first message', async () => {
+    const cartridge = await lanternmere();
+    expect(detailsBlock(turn({ kind: 'turn', rolls: [], delta: [] }, {}), cartridge)).toBe('');
+    expect(detailsBlock(turn({ kind: 'genesis' }, {}), cartridge)).toBe('');
+  });
+});
