@@ -39,6 +39,10 @@ export function createApp(deps: AppDeps): BuiltApp {
   app.use('*', async (c, next) => {
     await next();
     c.header('x-content-type-options', 'nosniff');
+    // The web client must not be framed by another site (clickjacking): both the old header and CSP.
+    c.header('x-frame-options', 'DENY');
+    c.header('content-security-policy', "frame-ancestors 'none'");
+    c.header('referrer-policy', 'no-referrer');
     deps.metrics.requests.inc({
       method: c.req.method,
       route: c.get('route') ?? 'unmatched',

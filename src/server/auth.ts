@@ -3,7 +3,8 @@
 //   store (raw keys are never stored). Unknown or revoked keys are 401.
 // - `local`: no keys configured. The server listens on loopback only and every request is the one local
 //   user. A browser page elsewhere can still reach 127.0.0.1, so the Host header must name a loopback host
-//   (DNS rebinding) and a cross-site Origin is refused (CSRF); both are 403.
+//   (DNS rebinding) and an Origin other than the server's own (another site, or another port on this
+//   machine) is refused (CSRF); both are 403.
 
 import type { MiddlewareHandler } from 'hono';
 import { hashApiKey } from '../store/keys.ts';
@@ -31,6 +32,19 @@ export function isLoopbackHostName(name: string): boolean {
   return LOOPBACK_HOSTNAMES.has(name) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
 }
 
+/**
+ * Whether the Origin is this server's own: plain http (a local server speaks nothing else) on the host and
+ * port the request was sent to.
+ */
+function sameHost(origin: string, host: string): boolean {
+  try {
+    const from = new URL(origin);
+    return from.protocol === 'http:' && from.host === new URL(`http://${host.trim()}`).host;
+  } catch {
+    return false;
+  }
+}
+
 function checkLocalRequest(request: Request): void {
   const host = request.headers.get('host');
   if (host === null || !isLoopbackHostName(hostName(host))) {
@@ -50,6 +64,15 @@ function checkLocalRequest(request: Request): void {
     }
     if (!isLoopbackHostName(originHost)) {
       throw new ApiError(403, 'origin_not_allowed', 'cross-site requests are refused by this local server');
+    }
+    // Bound to the server's own origin: a page served by another program on this machine (another port)
+    // is another origin, and must not drive the local user's games.
+    if (!sameHost(origin, host)) {
+      throw new ApiError(
+        403,
+        'origin_not_allowed',
+        'requests from another origin (another port on this machine) are refused by this local server',
+      );
     }
   } else if (origin === 'null') {
     throw new ApiError(

@@ -59,6 +59,8 @@ export interface StartOptions {
   readonly models?: () => ModelSet | null;
   /** Let principals choose the base URL and provider of their models (`serve --allow-user-base-url`). */
   readonly allowUserBaseUrl?: boolean;
+  /** Model names principals may choose (MNESOS_ALLOWED_MODELS); any when absent. */
+  readonly allowedModels?: ReadonlySet<string>;
   readonly modelMode?: 'online' | 'offline';
   readonly authorMode?: boolean;
   readonly limits?: Partial<ServerLimits>;
@@ -157,6 +159,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       store,
       server,
       allowUserBaseUrl: options.allowUserBaseUrl ?? false,
+      ...(options.allowedModels === undefined ? {} : { allowedModels: options.allowedModels }),
     });
     const service = new SessionService({
       store,

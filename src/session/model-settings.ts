@@ -93,6 +93,31 @@ export type ServerModels =
 export interface SettingsPolicy {
   /** The operator lets users choose the base URL and provider (`serve --allow-user-base-url`). */
   readonly allowUserBaseUrl: boolean;
+  /**
+   * The model names principals may choose (MNESOS_ALLOWED_MODELS), since their requests can carry the
+   * server's key; any name when absent.
+   */
+  readonly allowedModels?: ReadonlySet<string>;
+}
+
+/** Most names an allowlist may hold. */
+export const MAX_ALLOWED_MODELS = 100;
+
+/** The operator's allowlist from comma-separated names (MNESOS_ALLOWED_MODELS); undefined when unset. */
+export function parseAllowedModels(text: string | undefined): ReadonlySet<string> | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  const names = text
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  if (names.length > MAX_ALLOWED_MODELS)
+    throw new RangeError(`MNESOS_ALLOWED_MODELS names ${names.length} models; the limit is ${MAX_ALLOWED_MODELS}`);
+  for (const name of names) {
+    const checked = modelName.safeParse(name);
+    if (!checked.success)
+      throw new RangeError(`MNESOS_ALLOWED_MODELS: '${name.slice(0, 60)}' ${checked.error.issues[0]?.message}`);
+  }
+  return new Set(names);
 }
 
 /** How a principal's models are made. */
@@ -109,8 +134,11 @@ export type SettingsPlan =
     }
   | {
       readonly ok: false;
-      /** `endpoint-not-allowed`: base URL or provider without the operator's consent; `unusable`: no working config. */
-      readonly reason: 'endpoint-not-allowed' | 'unusable';
+      /**
+       * `endpoint-not-allowed`: base URL or provider without the operator's consent; `model-not-allowed`: a
+       * model name outside the operator's allowlist; `unusable`: no working config.
+       */
+      readonly reason: 'endpoint-not-allowed' | 'model-not-allowed' | 'unusable';
       readonly message: string;
     };
 
@@ -135,6 +163,17 @@ export function planModels(
   const movesEndpoint = settings.baseUrl !== undefined || settings.provider !== undefined;
   if (movesEndpoint && !policy.allowUserBaseUrl) {
     return { ok: false, reason: 'endpoint-not-allowed', message: ENDPOINT_NOT_ALLOWED_MESSAGE };
+  }
+  if (policy.allowedModels !== undefined) {
+    for (const role of MODEL_ROLES) {
+      const chosen = settings.models?.[role];
+      if (chosen === undefined || policy.allowedModels.has(chosen)) continue;
+      return {
+        ok: false,
+        reason: 'model-not-allowed',
+        message: `models.${role}: '${chosen}' is not a model this server offers (${[...policy.allowedModels].join(', ')}); the operator lists them in MNESOS_ALLOWED_MODELS`,
+      };
+    }
   }
   switch (server.kind) {
     case 'injected': {

@@ -27,6 +27,8 @@ export interface PrincipalModelsOptions {
   readonly store: Store;
   readonly server: ServerModels;
   readonly allowUserBaseUrl?: boolean;
+  /** The model names principals may choose (MNESOS_ALLOWED_MODELS); any when absent. */
+  readonly allowedModels?: ReadonlySet<string>;
   /** Builds the models of a config (default `createModels`); tests count the builds. */
   readonly build?: (config: ModelConfig) => ModelSet | null;
   readonly cacheSize?: number;
@@ -60,7 +62,10 @@ export class PrincipalModels {
     this.#store = options.store;
     this.#server = options.server;
     this.#build = options.build ?? createModels;
-    this.policy = { allowUserBaseUrl: options.allowUserBaseUrl ?? false };
+    this.policy = {
+      allowUserBaseUrl: options.allowUserBaseUrl ?? false,
+      ...(options.allowedModels === undefined ? {} : { allowedModels: options.allowedModels }),
+    };
     const size = options.cacheSize ?? MODEL_CACHE_SIZE;
     if (!Number.isSafeInteger(size) || size < 1)
       throw new RangeError(`model cache size must be a positive integer, got ${String(size)}`);

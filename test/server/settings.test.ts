@@ -251,7 +251,7 @@ describe('settings on a server that does not allow a user base URL', () => {
       [{ temperature: '1' }, 'temperature', ''],
       [{ models: { narrator: `${name}m` } }, 'models.narrator', 'MAX_MODEL_NAME_CHARS'],
       [{ models: { narrator: '   ' } }, 'models.narrator', 'must not be empty'],
-      [{ models: { narrator: 'a\u0000b' } }, 'models.narrator', 'control characters'],
+      [{ models: { narrator: 'a\u0007b' } }, 'models.narrator', 'control characters'],
       [{ models: { painter: 'x' } }, 'models', ''],
       [{ apiKey: 'sk-nope' }, '(root)', ''],
     ];

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadModelConfig } from '../../llm/config.ts';
 import { PROJECT_ROOT } from '../../project-root.ts';
+import { parseAllowedModels } from '../../session/model-settings.ts';
 import { parseApiKeys } from '../../server/auth.ts';
 import type { ServerLimits } from '../../server/limits.ts';
 import { OperatorLimitError, operatorLimits } from '../../server/operator-limits.ts';
@@ -83,6 +84,7 @@ export async function runServe(flags: ServeFlags): Promise<void> {
       apiKeys: keys,
       modelConfig: config,
       allowUserBaseUrl: flags.allowUserBaseUrl === true,
+      allowedModels: parseAllowedModels(process.env.MNESOS_ALLOWED_MODELS),
       authorMode: flags.author === true,
       limits,
       ...(staticDir ? { staticDir } : {}),

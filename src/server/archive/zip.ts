@@ -1,5 +1,5 @@
 // A small, strict zip reader: the central directory is the index, each entry's local header is checked
-// against it, data is stored or deflated. Refused: encryption, zip64, other methods, symbolic links,
+// against it (signature and file name), data is stored or deflated. Refused: encryption, zip64, other methods, symbolic links,
 // declared sizes over the caps (before inflating), data that inflates past its declared size (a bomb that
 // lies) and CRC mismatches.
 
@@ -113,8 +113,18 @@ export function readZip(bytes: Uint8Array): RawEntry[] {
     if (entry.local + 30 > bytes.length || view.getUint32(entry.local, true) !== LOCAL_SIGNATURE) {
       throw new ArchiveError('archive_format', 'local header missing', name);
     }
-    const start =
-      entry.local + 30 + view.getUint16(entry.local + 26, true) + view.getUint16(entry.local + 28, true);
+    // The local header must name the same file as the directory: a tool that reads local headers (most
+    // streaming unzippers) would otherwise see other names, and paths, than the ones checked here.
+    const localNameLength = view.getUint16(entry.local + 26, true);
+    const localName = bytes.subarray(entry.local + 30, entry.local + 30 + localNameLength);
+    if (entry.local + 30 + localNameLength > bytes.length || utf8.decode(localName) !== name) {
+      throw new ArchiveError(
+        'archive_format',
+        'the local header names a different file than the central directory',
+        name,
+      );
+    }
+    const start = entry.local + 30 + localNameLength + view.getUint16(entry.local + 28, true);
     const end = start + entry.compressed;
     if (end > bytes.length)
       throw new ArchiveError('archive_format', 'data runs past the end of the archive', name);

@@ -87,6 +87,8 @@ export function registerSettingsRoutes(api: RouteRegistry, deps: AppDeps): void 
         switch (plan.reason) {
           case 'endpoint-not-allowed':
             throw new ApiError(403, 'base_url_not_allowed', plan.message);
+          case 'model-not-allowed':
+            throw new ApiError(403, 'model_not_allowed', plan.message);
           case 'unusable':
             throw new ApiError(422, 'settings_unusable', plan.message);
           default: {
