@@ -261,6 +261,42 @@ describe('containers', () => {
     ]);
   });
 
+  it('reads Pygmalion-style fields as SillyTavern does', () => {
+    const gradio = {
+      char_name: 'Pyg',
+      char_persona: 'A {{char}} of old.',
+      char_greeting: 'Hi!',
+      world_scenario: 'A cave.',
+      example_dialogue: '',
+    };
+    const result = importJson(gradio);
+    expect(result.name).toBe('Pyg');
+    expect(loads(result.files).directives.narrator).toContain('A Pyg of old.');
+  });
+
+  it('imports a CCv3 lorebook file ({spec: "lorebook_v3", data})', () => {
+    const lorebook = {
+      spec: 'lorebook_v3',
+      data: {
+        name: 'Deep',
+        extensions: {},
+        entries: [
+          {
+            keys: ['abyss'],
+            content: 'Dark.',
+            enabled: true,
+            insertion_order: 1,
+            use_regex: false,
+            extensions: {},
+          },
+        ],
+      },
+    };
+    const result = importSillyTavern(Buffer.from(JSON.stringify(lorebook)), 'deep.json');
+    expect(result.kind).toBe('world-info');
+    expect(loads(result.files).worldInfo!.entries[0]).toMatchObject({ keys: ['abyss'], content: 'Dark.' });
+  });
+
   it('imports a SillyTavern World Info file, with a minimal cartridge around it', () => {
     const world = {
       name: 'Isles',

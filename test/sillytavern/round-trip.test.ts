@@ -223,6 +223,16 @@ describe('the import, export and lore commands', () => {
     });
     expect(out).toMatch(/#1: disabled/);
     expect(out).toMatch(/#2 Character's Note: constant/);
+    // A saved state's timed effects: entry 0 on cooldown until message 9.
+    const state = join(dir, 'state.json');
+    writeFileSync(state, JSON.stringify({ _world_info: { messages: 3, effects: ['cooldown:0:3:9'] } }));
+    out = '';
+    await runLore(folder, 'the river ferry', { state, json: true });
+    const shown = JSON.parse(out);
+    expect(shown.worldInfo.chatLength).toBe(5);
+    expect(shown.worldInfo.decisions.find((d: { uid: number }) => d.uid === 0).reason).toBe(
+      'on cooldown until message 9',
+    );
     out = '';
     await runLore(LANTERNMERE, 'the inn', {});
     expect(out).toContain('World Info: none');
