@@ -53,7 +53,11 @@ export const createSessionBody = z.strictObject({
   seed: seed.optional(),
   title: name.nullable().optional(),
 });
-export const renameSessionBody = z.strictObject({ title: name.nullable() });
+export const renameSessionBody = z
+  .strictObject({ title: name.nullable().optional(), personaId: id.nullable().optional() })
+  .refine((b) => b.title !== undefined || b.personaId !== undefined, {
+    message: 'give title, personaId or both',
+  });
 
 export const personaData = z.strictObject({
   name: visibleName(z.string().min(1).max(100)),

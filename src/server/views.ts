@@ -8,6 +8,7 @@ import { inputText } from '../session/messages.ts';
 import { classifyRecord } from '../session/records.ts';
 import type { BranchTurn, Save, Session, Turn, TurnNode } from '../store/repository.ts';
 import type { TurnEvent } from '../turn/types.ts';
+import { publicOutcome } from '../turn/public-outcome.ts';
 import { PENDING_KEY, publicState } from '../yare/schema.ts';
 import type { SseEvent } from './sse.ts';
 
@@ -67,6 +68,8 @@ export function publicTurnView(turn: BranchTurn, cartridge: Cartridge) {
     mode: record?.kind === 'turn' ? record.mode : (record?.kind ?? 'unknown'),
     state: plainJson(publicState(turn.state, cartridge.rules.schema)),
     pendingInteraction: pendingInteraction(turn.state),
+    // The dice and what changed, public fields only: shown under the turn's prose.
+    outcome: record?.kind === 'turn' ? plainJson(publicOutcome(cartridge.rules, record)) : null,
   };
 }
 

@@ -30,10 +30,21 @@ export interface CartridgeView {
   readonly latest: CartridgeVersionView;
   readonly versionCount: number;
 }
-export interface PersonaView {
+/** A persona as the server shows it: its fields beside its id. */
+export interface PersonaView extends PersonaFields {
   readonly id: string;
+}
+
+/** What a player writes of a persona (`background` is shown as its description). */
+export interface PersonaFields {
   readonly name: string;
-  readonly data: unknown;
+  readonly pronoun_sub: string;
+  readonly pronoun_obj: string;
+  readonly pronoun_poss: string;
+  readonly pronoun_poss_obj: string;
+  readonly appearance?: string;
+  readonly background?: string;
+  readonly personality?: string;
 }
 
 /** The live events of a turn, as the client handles them. */
@@ -260,6 +271,36 @@ export class Api {
     const body = await this.#request<Record<string, unknown>>(
       'GET',
       `/v1/sessions/${encodeURIComponent(id)}`,
+    );
+    return (isRecord(body.session) ? body.session : body) as unknown as SessionView;
+  }
+
+  async createPersona(fields: PersonaFields): Promise<PersonaView> {
+    const body = await this.#request<Record<string, unknown>>('POST', '/v1/personas', fields);
+    return (isRecord(body.persona) ? body.persona : body) as unknown as PersonaView;
+  }
+
+  async updatePersona(id: string, fields: Partial<PersonaFields>): Promise<PersonaView> {
+    const body = await this.#request<Record<string, unknown>>(
+      'PATCH',
+      `/v1/personas/${encodeURIComponent(id)}`,
+      fields,
+    );
+    return (isRecord(body.persona) ? body.persona : body) as unknown as PersonaView;
+  }
+
+  deletePersona(id: string): Promise<unknown> {
+    return this.#request('DELETE', `/v1/personas/${encodeURIComponent(id)}`);
+  }
+
+  /** Who the player plays in a session from the next turn on (null: nobody in particular). */
+  async setSessionPersona(id: string, personaId: string | null): Promise<SessionView> {
+    const body = await this.#request<Record<string, unknown>>(
+      'PATCH',
+      `/v1/sessions/${encodeURIComponent(id)}`,
+      {
+        personaId,
+      },
     );
     return (isRecord(body.session) ? body.session : body) as unknown as SessionView;
   }

@@ -85,7 +85,9 @@ export async function runServe(flags: ServeFlags): Promise<void> {
       modelConfig: config,
       allowUserBaseUrl: flags.allowUserBaseUrl === true,
       allowedModels: parseAllowedModels(process.env.MNESOS_ALLOWED_MODELS),
-      authorMode: flags.author === true,
+      // Single-user local mode (loopback, no API keys): the one user owns everything, so the author tools
+      // are on without a flag. With keys, `--author` turns them on for session owners.
+      authorMode: flags.author === true || keys.length === 0,
       limits,
       ...(staticDir ? { staticDir } : {}),
     });

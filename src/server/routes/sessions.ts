@@ -105,13 +105,21 @@ export function registerSessionRoutes(api: RouteRegistry, deps: AppDeps): void {
       method: 'patch',
       path: '/v1/sessions/:id',
       tag: 'sessions',
-      summary: 'Rename a session.',
+      summary: 'Rename a session, or choose who the player plays in it (personaId, from the next turn on).',
       params: sessionParams,
       body: renameSessionBody,
       responses: { 200: { description: 'The session', schema: anyObject }, 404: NOT_FOUND },
     },
     async ({ c, params, body }) => {
-      const session = await deps.store.renameSession(params.id, c.get('principal').id, body.title);
+      const principalId = c.get('principal').id;
+      let session = await deps.store.getSession(params.id, principalId);
+      if (session !== undefined && body.personaId !== undefined) {
+        const chosen = await deps.store.setSessionPersona(params.id, principalId, body.personaId);
+        if (chosen === 'persona-not-found') throw new ApiError(404, 'not_found', `persona ${body.personaId} not found`);
+        session = chosen;
+      }
+      if (session !== undefined && body.title !== undefined)
+        session = await deps.store.renameSession(params.id, principalId, body.title);
       if (session === undefined) throw new ApiError(404, 'not_found', `session ${params.id} not found`);
       return c.json({ session: sessionView(session) });
     },

@@ -2,7 +2,8 @@
 // `#/play/<session id>`, `#/settings`). The hash carries only ids, never keys or settings.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Api } from '../api.ts';
-import { Ctx, type ServerInfo, storedApiKey } from './context.ts';
+import { Ctx, type ModelStatus, type ServerInfo, storedApiKey } from './context.ts';
+import { StatusIcon } from './icons.tsx';
 import { Library } from './library.tsx';
 import { Play } from './play.tsx';
 import { Settings } from './settings.tsx';
@@ -22,6 +23,7 @@ export function routeOf(hash: string): Route {
 export function App() {
   const [hash, setHash] = useState(() => location.hash);
   const [info, setInfo] = useState<ServerInfo>({ modelMode: 'unknown', authorMode: false });
+  const [modelFailing, setModelFailing] = useState(false);
   const api = useMemo(() => new Api('', storedApiKey), []);
   useEffect(() => {
     const onHash = (): void => setHash(location.hash);
@@ -46,7 +48,7 @@ export function App() {
   };
   const current = (screen: Route['screen']) => (route.screen === screen ? 'page' : undefined);
   return (
-    <Ctx.Provider value={{ api, info, navigate }}>
+    <Ctx.Provider value={{ api, info, navigate, reportModel: setModelFailing }}>
       <a class="skip-link" href="#main">
         Skip to content
       </a>
@@ -65,13 +67,7 @@ export function App() {
             Settings
           </a>
         </nav>
-        <span class="mode" data-testid="model-mode">
-          {info.modelMode === 'offline'
-            ? 'Offline: no model configured, narration comes from the rules'
-            : info.modelMode === 'online'
-              ? 'Model connected'
-              : ''}
-        </span>
+        <ModelBadge status={modelFailing ? 'failing' : info.modelMode} />
       </header>
       <main id="main" tabIndex={-1}>
         {route.screen === 'library' ? <Library /> : null}
@@ -79,5 +75,23 @@ export function App() {
         {route.screen === 'settings' ? <Settings /> : null}
       </main>
     </Ctx.Provider>
+  );
+}
+
+/** The header's model status: offline, connected, or failing (the last turn's model call failed). */
+function ModelBadge({ status }: { status: ModelStatus }) {
+  const text =
+    status === 'offline'
+      ? 'Offline: no model configured, narration comes from the rules'
+      : status === 'online'
+        ? 'Model connected'
+        : status === 'failing'
+          ? 'Model not answering: the last turn failed'
+          : '';
+  if (text === '') return <span class="mode" data-testid="model-mode" />;
+  return (
+    <span class={`mode badge ${status}`} data-testid="model-mode" data-status={status} role="status">
+      <StatusIcon status={status} /> {text}
+    </span>
   );
 }

@@ -10,10 +10,26 @@ export interface ServerInfo {
   readonly authorMode: boolean;
 }
 
+/** What the header says of the model: the server's mode, or that the last turn's model call failed. */
+export type ModelStatus = 'online' | 'offline' | 'failing' | 'unknown';
+
 export interface AppContext {
   readonly api: Api;
   readonly info: ServerInfo;
   readonly navigate: (hash: string) => void;
+  /** A turn's model call failed (true) or a turn went through again (false): the header follows. */
+  readonly reportModel: (failing: boolean) => void;
+}
+
+/** Whether the dice and changes are shown under each turn (a setting of this browser). */
+export const SHOW_RULES_STORAGE = 'mnesos.showRules';
+
+export function storedShowRules(): boolean {
+  try {
+    return localStorage.getItem(SHOW_RULES_STORAGE) !== 'off';
+  } catch {
+    return true;
+  }
 }
 
 /** Where an API key for a server that requires one is kept: this browser tab only, never the URL. */
@@ -31,6 +47,7 @@ export const Ctx = createContext<AppContext>({
   api: new Api('', storedApiKey),
   info: { modelMode: 'unknown', authorMode: false },
   navigate: () => undefined,
+  reportModel: () => undefined,
 });
 
 export function useApp(): AppContext {

@@ -5,6 +5,7 @@ import type { CartridgeVersionView, CartridgeView, PersonaView, SessionView } fr
 import { ApiFailure, formatProblem, type Problem } from '../lib/errors.ts';
 import { seedError } from '../lib/forms.ts';
 import { useApp } from './context.ts';
+import { PersonaManager } from './personas.tsx';
 
 type UploadState =
   | { readonly kind: 'idle' }
@@ -24,6 +25,8 @@ export function Library() {
   const [error, setError] = useState('');
   const [upload, setUpload] = useState<UploadState>({ kind: 'idle' });
   const [file, setFile] = useState<File | null>(null);
+  /** Cartridge name by version id, for the games list. */
+  const [versionNames, setVersionNames] = useState<ReadonlyMap<string, string>>(new Map());
 
   const refresh = async (): Promise<void> => {
     try {
@@ -32,6 +35,13 @@ export function Library() {
       setSessions(s);
       setPersonas(p);
       setError('');
+      const lists = await Promise.all(c.map((x) => api.versions(x.name).catch(() => [])));
+      const names = new Map<string, string>();
+      c.forEach((x, i) => {
+        names.set(x.latest.id, x.name);
+        for (const v of lists[i] ?? []) names.set(v.id, x.name);
+      });
+      setVersionNames(names);
     } catch (e) {
       setError(messageOf(e));
     }
@@ -115,13 +125,27 @@ export function Library() {
         personas={personas}
         onStarted={(id) => navigate(`#/play/${encodeURIComponent(id)}`)}
       />
+      <PersonaManager onChanged={setPersonas} />
       <section class="card" aria-labelledby="games-h">
         <h2 id="games-h">Your games</h2>
-        <ul class="list-plain" data-testid="session-list">
+        <ul class="list-plain games" data-testid="session-list">
           {sessions.map((s) => (
-            <li key={s.id}>
-              <span>{s.title ?? `Game ${s.id.slice(0, 8)}`}</span>
-              <span class="muted">{new Date(s.updatedAt).toLocaleString()}</span>
+            <li key={s.id} data-testid="session-item">
+              <span class="game-title">
+                <strong>{s.title ?? versionNames.get(s.cartridgeVersionId) ?? 'Untitled game'}</strong>
+                <span class="muted" data-testid="session-cartridge">
+                  {versionNames.get(s.cartridgeVersionId) ?? 'cartridge no longer in the library'}
+                </span>
+              </span>
+              <span class="muted" data-testid="session-turns">
+                {Math.max(0, s.turnCount - 1)} turn{s.turnCount - 1 === 1 ? '' : 's'}
+              </span>
+              <span class="muted">
+                last played{' '}
+                <time dateTime={new Date(s.updatedAt).toISOString()}>
+                  {new Date(s.updatedAt).toLocaleString()}
+                </time>
+              </span>
               <a href={`#/play/${encodeURIComponent(s.id)}`}>Resume</a>
               <button
                 type="button"
@@ -181,7 +205,8 @@ function NewGame(props: {
         cartridge: version || chosen,
         ...(persona ? { personaId: persona } : {}),
         ...(seed.trim() === '' ? {} : { seed: Number(seed) }),
-        ...(title.trim() === '' ? {} : { title: title.trim() }),
+        // An untitled game is named after its cartridge, so the games list says what it is.
+        title: title.trim() === '' ? chosen : title.trim(),
       });
       props.onStarted(session.id);
     } catch (e) {
@@ -225,7 +250,11 @@ function NewGame(props: {
         </label>
         <label>
           Persona
-          <select value={persona} onChange={(e) => setPersona((e.currentTarget as HTMLSelectElement).value)}>
+          <select
+            data-testid="new-persona"
+            value={persona}
+            onChange={(e) => setPersona((e.currentTarget as HTMLSelectElement).value)}
+          >
             <option value="">(none)</option>
             {props.personas.map((p) => (
               <option key={p.id} value={p.id}>

@@ -12,6 +12,7 @@ import {
   play,
   readLightsOutConfig,
 } from '../lib/lights-out.ts';
+import { LampIcon } from './icons.tsx';
 
 export function LightsOut({
   config,
@@ -127,7 +128,7 @@ export function LightsOut({
             }}
             onKeyDown={(e) => onKey(e, i)}
           >
-            {lit ? game.config.iconOn : game.config.iconOff}
+            <LampIcon lit={lit} />
           </button>
         ))}
       </fieldset>

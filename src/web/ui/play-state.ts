@@ -28,13 +28,27 @@ export interface LiveTurn {
   readonly tool: string | null;
 }
 
+/**
+ * Why the last action did not go through, shown next to the input:
+ * - `reply`: offline, the engine answered instead of playing (a question, what can be done here);
+ * - `model`: the model did not answer; nothing was saved, and the turn can be retried as it was;
+ * - `other`: anything else (a conflict, a refused input).
+ * `retry` is the turn to send again, and `input` the player's words to put back in the box.
+ */
+export interface PlayError {
+  readonly kind: 'reply' | 'model' | 'other';
+  readonly message: string;
+  readonly retry: { readonly body: TurnBody; readonly shown: string | null } | null;
+  readonly input: string | null;
+}
+
 export interface PlayState {
   readonly session: SessionView | null;
   readonly tree: Tree;
   readonly story: readonly TurnView[];
   readonly head: TurnView | null;
   readonly live: LiveTurn | null;
-  readonly error: string;
+  readonly error: PlayError | null;
   readonly fields: readonly SchemaFieldView[];
   readonly busy: boolean;
 }
@@ -51,6 +65,12 @@ export function phaseLabel(phase: string): PhaseLabel {
   }
 }
 
+function kindOf(error: unknown): PlayError['kind'] {
+  if (!(error instanceof ApiFailure)) return 'other';
+  if (error.details.kind === 'reply') return 'reply';
+  return error.code === 'model_failed' || error.status === 502 ? 'model' : 'other';
+}
+
 function messageOf(error: unknown): string {
   if (error instanceof ApiFailure) return error.message;
   // The player pressed Stop: the server abandons the turn and commits nothing.
@@ -59,12 +79,18 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-export function usePlay(api: Api, sessionId: string) {
+export function usePlay(
+  api: Api,
+  sessionId: string,
+  reportModel: (failing: boolean) => void = () => undefined,
+) {
   const [session, setSession] = useState<SessionView | null>(null);
   const [nodes, setNodes] = useState<NodeView[]>([]);
   const [turns, setTurns] = useState<ReadonlyMap<string, TurnView>>(new Map());
   const [live, setLive] = useState<LiveTurn | null>(null);
-  const [error, setError] = useState('');
+  const [error, setErrorState] = useState<PlayError | null>(null);
+  const setError = (message: string): void =>
+    setErrorState(message === '' ? null : { kind: 'other', message, retry: null, input: null });
   const [fields, setFields] = useState<readonly SchemaFieldView[]>([]);
   const [busy, setBusy] = useState(false);
   const cache = useRef(new Map<string, TurnView>());
@@ -126,14 +152,18 @@ export function usePlay(api: Api, sessionId: string) {
   }, [tree, session, turns, live?.after]);
   const head = session ? (turns.get(session.headTurnId) ?? null) : null;
 
-  const run = async (action: () => Promise<void>): Promise<void> => {
+  const run = async (action: () => Promise<void>, turn: PlayError['retry'] = null): Promise<void> => {
     if (busy) return;
     setBusy(true);
-    setError('');
+    setErrorState(null);
     try {
       await action();
+      if (turn !== null) reportModel(false);
     } catch (e) {
-      setError(messageOf(e));
+      const kind = kindOf(e);
+      if (kind === 'model') reportModel(true);
+      const input = turn !== null && 'input' in turn.body ? turn.body.input : null;
+      setErrorState({ kind, message: messageOf(e), retry: kind === 'reply' ? null : turn, input });
       await reload().catch(() => undefined);
     } finally {
       setBusy(false);
@@ -195,7 +225,20 @@ export function usePlay(api: Api, sessionId: string) {
   return {
     state: { session, tree, story, head, live, error, fields, busy } satisfies PlayState,
     send: (body: TurnBody, shown: string | null) =>
-      run(() => stream('turn', shown, api.playTurn(sessionId, body, controller().signal))),
+      run(() => stream('turn', shown, api.playTurn(sessionId, body, controller().signal)), {
+        body,
+        shown,
+      }),
+    /** Sends the failed turn again, as it was. */
+    retry: () => {
+      const turn = error?.retry;
+      if (!turn) return Promise.resolve();
+      return run(
+        () => stream('turn', turn.shown, api.playTurn(sessionId, turn.body, controller().signal)),
+        turn,
+      );
+    },
+    dismiss: () => setErrorState(null),
     /** Edits a message the player sent: the new text is played from the same point, as a new branch
      * (the original stays in the tree, one swipe away). */
     edit: (turnId: string, text: string) =>

@@ -2,15 +2,17 @@
 // when one is pending, and side panels (state, world, tree, saves, author).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { MAX_INPUT_CHARS } from '../../turn/limits.ts';
-import type { TurnView } from '../api.ts';
+import type { PersonaView, SessionView, TurnView } from '../api.ts';
+import { describeOutcome, type PublicOutcome } from '../../turn/outcome-text.ts';
 import { swipesOf } from '../lib/tree.ts';
 import { AuthorPanel } from './author-panel.tsx';
-import { useApp } from './context.ts';
+import { storedShowRules, useApp } from './context.ts';
+import { AlertIcon, DiceIcon, PersonIcon, RegenerateIcon, RetryIcon, UndoIcon } from './icons.tsx';
 import { ArticulationScramble } from './articulation-scramble.tsx';
 import { LightsOut } from './lights-out.tsx';
 import { ReflexDial } from './reflex-dial.tsx';
 import { Markdown } from './markdown-view.tsx';
-import { type LiveTurn, type PhaseLabel, usePlay } from './play-state.ts';
+import { type LiveTurn, type PhaseLabel, type PlayError, usePlay } from './play-state.ts';
 import { SavesPanel } from './saves-panel.tsx';
 import { StatePanel } from './state-panel.tsx';
 import { TreePanel } from './tree-panel.tsx';
@@ -44,15 +46,30 @@ function pendingOf(turn: TurnView | null): Pending | null {
 }
 
 export function Play({ sessionId }: { sessionId: string }) {
-  const { api } = useApp();
-  const play = usePlay(api, sessionId);
+  const { api, reportModel } = useApp();
+  const play = usePlay(api, sessionId, reportModel);
   const { session, story, head, live, error, busy, tree } = play.state;
   const [text, setText] = useState('');
   const [tab, setTab] = useState<Tab>('state');
   const input = useRef<HTMLTextAreaElement>(null);
   const end = useRef<HTMLDivElement>(null);
+  const game = useRef<HTMLDivElement>(null);
   const pending = pendingOf(head);
   const running = live !== null || busy;
+  const showRules = useState(storedShowRules)[0];
+
+  // A failed turn gives the player's words back, so nothing typed is lost.
+  useEffect(() => {
+    if (error?.input) setText((current) => (current === '' ? (error.input ?? '') : current));
+  }, [error]);
+  // A mini-game opens in view and takes the keyboard, so the player does not have to look for it.
+  useEffect(() => {
+    if (!pending || running) return;
+    const box = game.current;
+    box?.scrollIntoView?.({ block: 'center' });
+    const first = box?.querySelector<HTMLElement>('[tabindex="0"], button:not([disabled]), input');
+    first?.focus();
+  }, [pending?.minigameId, running, head?.id]);
 
   useEffect(() => {
     end.current?.scrollIntoView?.({ block: 'end' });
@@ -82,7 +99,7 @@ export function Play({ sessionId }: { sessionId: string }) {
             disabled={running || !head?.parentId}
             data-testid="undo"
           >
-            Undo
+            <UndoIcon /> Undo
           </button>
           <button
             type="button"
@@ -90,7 +107,7 @@ export function Play({ sessionId }: { sessionId: string }) {
             disabled={running || !head?.parentId || head.input === null}
             data-testid="regenerate"
           >
-            Regenerate
+            <RegenerateIcon /> Regenerate
           </button>
           {live ? (
             <button type="button" onClick={() => play.stop()} data-testid="stop">
@@ -98,12 +115,10 @@ export function Play({ sessionId }: { sessionId: string }) {
             </button>
           ) : null}
           <GameTime state={head?.state} />
+          {session ? (
+            <PersonaChooser session={session} disabled={running} onChanged={() => void play.reload()} />
+          ) : null}
         </div>
-        {error ? (
-          <p class="error" role="alert" data-testid="play-error">
-            {error}
-          </p>
-        ) : null}
         <div role="log" aria-label="Story" aria-live="polite" aria-relevant="additions text">
           <ol class="story" data-testid="story">
             {story.map((turn, i) => (
@@ -115,6 +130,7 @@ export function Play({ sessionId }: { sessionId: string }) {
                 onSwipe={(id) => void play.swipe(id)}
                 onEdit={(text) => void play.edit(turn.id, text)}
                 disabled={running || pending !== null}
+                showRules={showRules}
               />
             ))}
             {live ? <LiveView live={live} /> : null}
@@ -124,70 +140,82 @@ export function Play({ sessionId }: { sessionId: string }) {
         <p class="phase" role="status" data-testid="phase">
           {live ? `${PHASE_TEXT[live.phase]}${live.tool ? ` (${live.tool})` : ''}` : ''}
         </p>
-        {pending && !running ? (
-          pending.minigameId === 'lights_out' ? (
-            <LightsOut
-              config={pending.config}
-              onResult={(interaction) => void play.send({ interaction }, null)}
+        <div ref={game} class="minigame-wrap" data-testid="minigame-wrap">
+          {pending && !running ? (
+            pending.minigameId === 'lights_out' ? (
+              <LightsOut
+                config={pending.config}
+                onResult={(interaction) => void play.send({ interaction }, null)}
+              />
+            ) : pending.minigameId === 'articulation_scramble' ? (
+              <ArticulationScramble
+                config={pending.config}
+                onResult={(interaction) => void play.send({ interaction }, null)}
+              />
+            ) : pending.minigameId === 'reflex_dial' ? (
+              <ReflexDial
+                config={pending.config}
+                onResult={(interaction) => void play.send({ interaction }, null)}
+              />
+            ) : (
+              <div class="notice" role="alert">
+                This game needs the mini-game “{pending.minigameId}”, which this client does not have.{' '}
+                <button
+                  type="button"
+                  onClick={() =>
+                    void play.send(
+                      { interaction: { minigame_id: pending.minigameId, status: 'aborted' } },
+                      null,
+                    )
+                  }
+                >
+                  Skip it
+                </button>
+              </div>
+            )
+          ) : null}
+        </div>
+        <div class="composer-wrap">
+          {error ? (
+            <TurnProblem
+              error={error}
+              running={running}
+              onRetry={() => void play.retry()}
+              onDismiss={play.dismiss}
             />
-          ) : pending.minigameId === 'articulation_scramble' ? (
-            <ArticulationScramble
-              config={pending.config}
-              onResult={(interaction) => void play.send({ interaction }, null)}
+          ) : null}
+          <form class="composer" onSubmit={send}>
+            <label class="visually-hidden" for="player-input">
+              What do you do?
+            </label>
+            <textarea
+              id="player-input"
+              ref={input}
+              data-testid="player-input"
+              rows={2}
+              maxLength={MAX_INPUT_CHARS}
+              placeholder={
+                pending
+                  ? 'Finish the mini-game first'
+                  : 'What do you do? (Enter to send, Shift+Enter for a new line)'
+              }
+              value={text}
+              disabled={running || pending !== null}
+              onInput={(e) => setText((e.currentTarget as HTMLTextAreaElement).value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) send(e);
+              }}
             />
-          ) : pending.minigameId === 'reflex_dial' ? (
-            <ReflexDial
-              config={pending.config}
-              onResult={(interaction) => void play.send({ interaction }, null)}
-            />
-          ) : (
-            <div class="notice" role="alert">
-              This game needs the mini-game “{pending.minigameId}”, which this client does not have.{' '}
-              <button
-                type="button"
-                onClick={() =>
-                  void play.send(
-                    { interaction: { minigame_id: pending.minigameId, status: 'aborted' } },
-                    null,
-                  )
-                }
-              >
-                Skip it
-              </button>
-            </div>
-          )
-        ) : null}
-        <form class="composer" onSubmit={send}>
-          <label class="visually-hidden" for="player-input">
-            What do you do?
-          </label>
-          <textarea
-            id="player-input"
-            ref={input}
-            data-testid="player-input"
-            rows={2}
-            maxLength={MAX_INPUT_CHARS}
-            placeholder={
-              pending
-                ? 'Finish the mini-game first'
-                : 'What do you do? (Enter to send, Shift+Enter for a new line)'
-            }
-            value={text}
-            disabled={running || pending !== null}
-            onInput={(e) => setText((e.currentTarget as HTMLTextAreaElement).value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) send(e);
-            }}
-          />
-          <button
-            type="submit"
-            class="primary"
-            disabled={running || pending !== null || text.trim() === ''}
-            data-testid="send"
-          >
-            Send
-          </button>
-        </form>
+            <button
+              type="submit"
+              class="primary"
+              disabled={running || pending !== null || text.trim() === ''}
+              data-testid="send"
+            >
+              Send
+            </button>
+          </form>
+        </div>
       </div>
       <aside class="side" aria-label="Game panels">
         <div class="tabs" role="tablist" aria-label="Panels">
@@ -265,6 +293,7 @@ function StoryTurn(props: {
   onSwipe: (id: string) => void;
   onEdit: (text: string) => void;
   disabled: boolean;
+  showRules: boolean;
 }) {
   const { turn, swipes } = props;
   const [editing, setEditing] = useState<string | null>(null);
@@ -360,9 +389,120 @@ function StoryTurn(props: {
             ) : null}
           </div>
           <Markdown text={turn.narration} />
+          {props.showRules ? <OutcomeView outcome={turn.outcome} /> : null}
         </li>
       ) : null}
     </>
+  );
+}
+
+/** The dice and what changed, under a turn's prose (public fields only; collapsible). */
+function OutcomeView({ outcome }: { outcome: PublicOutcome | null | undefined }) {
+  if (!outcome) return null;
+  const lines = describeOutcome(outcome);
+  if (lines.length === 0) return null;
+  return (
+    <details class="outcome" open data-testid="outcome">
+      <summary>
+        <DiceIcon /> Rules
+      </summary>
+      <ul>
+        {lines.map((line, i) => (
+          <li key={i} data-testid="outcome-line">
+            {line}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+/** A failed turn, next to the input: what went wrong and a way to send it again. */
+function TurnProblem(props: {
+  error: PlayError;
+  running: boolean;
+  onRetry: () => void;
+  onDismiss: () => void;
+}) {
+  const { error } = props;
+  if (error.kind === 'reply') {
+    // Offline, the rules answered instead of playing (a question, what can be done here): not an error.
+    return (
+      <div class="notice reply" role="status" data-testid="play-reply">
+        <p>{error.message}</p>
+        <button type="button" onClick={props.onDismiss}>
+          OK
+        </button>
+      </div>
+    );
+  }
+  return (
+    <div class="problem" role="alert" data-testid="play-error">
+      <AlertIcon />
+      <p>
+        {error.message}
+        {error.kind === 'model' ? ' Nothing was saved; your words are back in the box.' : ''}
+      </p>
+      {error.retry ? (
+        <button
+          type="button"
+          class="primary"
+          disabled={props.running}
+          onClick={props.onRetry}
+          data-testid="retry"
+        >
+          <RetryIcon /> Retry
+        </button>
+      ) : null}
+      <button type="button" onClick={props.onDismiss}>
+        Dismiss
+      </button>
+    </div>
+  );
+}
+
+/** Who the player plays in this game; a change applies from the next turn on. */
+function PersonaChooser(props: { session: SessionView; disabled: boolean; onChanged: () => void }) {
+  const { api } = useApp();
+  const [personas, setPersonas] = useState<PersonaView[]>([]);
+  const [problem, setProblem] = useState('');
+  useEffect(() => {
+    api
+      .personas()
+      .then(setPersonas)
+      .catch(() => undefined);
+  }, [props.session.id]);
+  return (
+    <label class="persona-chooser">
+      <PersonIcon /> <span class="visually-hidden">Playing as</span>
+      <select
+        data-testid="play-persona"
+        value={props.session.personaId ?? ''}
+        disabled={props.disabled}
+        onChange={async (e) => {
+          const value = (e.currentTarget as HTMLSelectElement).value;
+          try {
+            await api.setSessionPersona(props.session.id, value === '' ? null : value);
+            setProblem('');
+            props.onChanged();
+          } catch (err) {
+            setProblem(err instanceof Error ? err.message : String(err));
+          }
+        }}
+      >
+        <option value="">No persona</option>
+        {personas.map((p) => (
+          <option key={p.id} value={p.id}>
+            {p.name}
+          </option>
+        ))}
+      </select>
+      {problem ? (
+        <span class="error" role="alert">
+          {problem}
+        </span>
+      ) : null}
+    </label>
   );
 }
 

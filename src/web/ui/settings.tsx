@@ -12,7 +12,8 @@ import {
   MIN_TEMPERATURE,
   temperatureError,
 } from '../lib/forms.ts';
-import { API_KEY_STORAGE, storedApiKey, useApp } from './context.ts';
+import { API_KEY_STORAGE, SHOW_RULES_STORAGE, storedApiKey, storedShowRules, useApp } from './context.ts';
+import { PersonaManager } from './personas.tsx';
 
 const ROLES = ['director', 'narrator', 'npc'] as const;
 
@@ -28,7 +29,7 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-export function Settings() {
+function ModelSettingsForm() {
   const { api } = useApp();
   const [view, setView] = useState<SettingsView | null>(null);
   const [settings, setSettings] = useState<ModelSettings>({});
@@ -211,5 +212,42 @@ export function Settings() {
         </form>
       </section>
     </div>
+  );
+}
+
+/** Settings: this browser's display choices, the personas, and the model settings. */
+export function Settings() {
+  return (
+    <div class="grid-2">
+      <DisplaySettings />
+      <PersonaManager />
+      <ModelSettingsForm />
+    </div>
+  );
+}
+
+function DisplaySettings() {
+  const [showRules, setShowRules] = useState(storedShowRules);
+  return (
+    <section class="card" aria-labelledby="display-h">
+      <h2 id="display-h">Display</h2>
+      <label class="check">
+        <input
+          type="checkbox"
+          data-testid="show-rules"
+          checked={showRules}
+          onChange={(e) => {
+            const on = (e.currentTarget as HTMLInputElement).checked;
+            setShowRules(on);
+            try {
+              localStorage.setItem(SHOW_RULES_STORAGE, on ? 'on' : 'off');
+            } catch {
+              // storage refused (private mode): the choice lasts for this page only
+            }
+          }}
+        />{' '}
+        Show the dice and what changed under each turn
+      </label>
+    </section>
   );
 }

@@ -3,6 +3,7 @@
 import type { TurnView } from '../api.ts';
 import { treeLabel } from '../lib/forms.ts';
 import { lineage, outline, type Tree } from '../lib/tree.ts';
+import { BranchIcon } from './icons.tsx';
 
 export function TreePanel(props: {
   tree: Tree;
@@ -38,7 +39,7 @@ export function TreePanel(props: {
                 title={text}
                 onClick={() => props.onJump(row.id)}
               >
-                {row.branched ? '⑂ ' : ''}#{row.depth} {short || `turn ${row.id.slice(0, 6)}`}
+                {row.branched ? <BranchIcon /> : null}#{row.depth} {short || `turn ${row.id.slice(0, 6)}`}
               </button>
             </li>
           );
