@@ -19,6 +19,7 @@ import {
   MAX_YARE_BYTES,
 } from './limits.ts';
 import { MAX_WORLD_INFO_BYTES } from '../lore/world-info-limits.ts';
+import { errnoCode, isNotFound } from '../errno.ts';
 
 export type CartridgeFileKind =
   | 'yare'
@@ -111,14 +112,22 @@ export async function readCartridgeFolder(dir: string): Promise<FolderReadResult
     }
     realDir = await realpath(dir);
   } catch (error) {
+    const code = errnoCode(error);
+    if (code === undefined) throw error;
     return {
       ok: false,
       errors: [
-        cartError(
-          'CART_NOT_FOUND',
-          `No cartridge folder at '${dir}' (${errorCode(error)}). Check the path.`,
-          fileStart(dir),
-        ),
+        isNotFound(error)
+          ? cartError(
+              'CART_NOT_FOUND',
+              `No cartridge folder at '${dir}' (${code}). Check the path.`,
+              fileStart(dir),
+            )
+          : cartError(
+              'CART_FILE_UNREADABLE',
+              `Cannot read the cartridge folder '${dir}' (${code}). Check its permissions.`,
+              fileStart(dir),
+            ),
       ],
     };
   }
@@ -158,8 +167,8 @@ async function readOne(path: string, realDir: string, maxBytes: number): Promise
   try {
     link = await lstat(path);
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return { kind: 'absent' };
-    return refused('CART_FILE_UNREADABLE', `Cannot read ${path} (${errorCode(error)}).`, place);
+    if (errnoCode(error) === 'ENOENT') return { kind: 'absent' };
+    return refused('CART_FILE_UNREADABLE', `Cannot read ${path} (${fsCode(error)}).`, place);
   }
   let target = path;
   if (link.isSymbolicLink()) {
@@ -168,7 +177,7 @@ async function readOne(path: string, realDir: string, maxBytes: number): Promise
     } catch (error) {
       return refused(
         'CART_FILE_UNREADABLE',
-        `${path} is a symbolic link to nothing (${errorCode(error)}). Replace it with the file itself.`,
+        `${path} is a symbolic link to nothing (${fsCode(error)}). Replace it with the file itself.`,
         place,
       );
     }
@@ -184,7 +193,7 @@ async function readOne(path: string, realDir: string, maxBytes: number): Promise
   try {
     return await readBounded(path, target, maxBytes);
   } catch (error) {
-    return refused('CART_FILE_UNREADABLE', `Cannot read ${path} (${errorCode(error)}).`, place);
+    return refused('CART_FILE_UNREADABLE', `Cannot read ${path} (${fsCode(error)}).`, place);
   }
 }
 
@@ -224,7 +233,9 @@ function refused(code: CartridgeCode, message: string, place: SourcePlace): Read
   return { kind: 'refused', error: cartError(code, message, place) };
 }
 
-function errorCode(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : String(error);
+/** A file-system failure's errno code; anything else is not a file-system failure and is rethrown. */
+function fsCode(error: unknown): string {
+  const code = errnoCode(error);
+  if (code === undefined) throw error;
+  return code;
 }

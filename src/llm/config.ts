@@ -3,6 +3,7 @@
 // logged config never shows them.
 
 import { baseUrlProblem, normaliseBaseUrl } from '../base-url-policy.ts';
+import { errnoCode, isNotFound } from '../errno.ts';
 import { readFileSync, statSync } from 'node:fs';
 import { isMap, isScalar, LineCounter, parseDocument, type YAMLMap } from 'yaml';
 import { z } from 'zod';
@@ -131,8 +132,11 @@ export function readModelConfigFile(path: string): LlmFileSection {
   let size: number;
   try {
     size = statSync(path).size;
-  } catch {
-    throw configError(`${path}: config file not found`);
+  } catch (error) {
+    if (isNotFound(error)) throw configError(`${path}: config file not found`);
+    const code = errnoCode(error);
+    if (code !== undefined) throw configError(`${path}: config file cannot be read (${code})`);
+    throw error;
   }
   if (size > MAX_CONFIG_FILE_BYTES) {
     throw configError(

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ModelError, type ModelErrorKind } from './errors.ts';
 import { MAX_SCRIPT_ENTRIES_PER_ROLE, MAX_SCRIPT_FILE_BYTES } from './limits.ts';
 import type { ModelRole } from './types.ts';
+import { errnoCode, isNotFound } from '../errno.ts';
 
 /** A scripted delay longer than this is refused (scripts are for tests, not for waiting). */
 export const MAX_SCRIPT_DELAY_MS = 60_000;
@@ -153,8 +154,11 @@ export function loadModelScript(path: string): ModelScript {
   let size: number;
   try {
     size = statSync(path).size;
-  } catch {
-    throw new ModelError('config', `${path}: script file not found`);
+  } catch (error) {
+    if (isNotFound(error)) throw new ModelError('config', `${path}: script file not found`);
+    const code = errnoCode(error);
+    if (code !== undefined) throw new ModelError('config', `${path}: script file cannot be read (${code})`);
+    throw error;
   }
   if (size > MAX_SCRIPT_FILE_BYTES) {
     throw new ModelError(

@@ -4,6 +4,7 @@
 
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
+import { isNotFound } from '../errno.ts';
 
 const TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
@@ -17,13 +18,6 @@ const TYPES: Readonly<Record<string, string>> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** The errors that mean "no such file here"; any other (EACCES, EMFILE, EIO) is a server fault, not a 404. */
-const NOT_FOUND_CODES: ReadonlySet<string> = new Set(['ENOENT', 'ENOTDIR', 'ENAMETOOLONG']);
-
-function isNotFound(error: unknown): boolean {
-  return error instanceof Error && NOT_FOUND_CODES.has((error as NodeJS.ErrnoException).code ?? '');
-}
-
 async function fileResponse(path: string): Promise<Response | undefined> {
   try {
     const info = await stat(path);
@@ -31,6 +25,7 @@ async function fileResponse(path: string): Promise<Response | undefined> {
     const type = TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
     return new Response(await readFile(path), { headers: { 'content-type': type } });
   } catch (error) {
+    // "No such file" only; any other failure (EACCES, EMFILE, EIO) is a server fault, not a 404.
     if (isNotFound(error)) return undefined;
     throw error;
   }
