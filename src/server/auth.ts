@@ -7,6 +7,7 @@
 //   machine) is refused (CSRF); both are 403.
 
 import type { MiddlewareHandler } from 'hono';
+import { isUniqueViolation } from '../store/errors.ts';
 import { hashApiKey } from '../store/keys.ts';
 import type { Principal, Store } from '../store/repository.ts';
 import { ApiError } from './errors.ts';
@@ -40,8 +41,10 @@ function sameHost(origin: string, host: string): boolean {
   try {
     const from = new URL(origin);
     return from.protocol === 'http:' && from.host === new URL(`http://${host.trim()}`).host;
-  } catch {
-    return false;
+  } catch (error) {
+    // The URL constructor's one failure: text that is not a URL is not this server's origin.
+    if (error instanceof TypeError) return false;
+    throw error;
   }
 }
 
@@ -59,7 +62,8 @@ function checkLocalRequest(request: Request): void {
     let originHost: string;
     try {
       originHost = new URL(origin).hostname.toLowerCase();
-    } catch {
+    } catch (error) {
+      if (!(error instanceof TypeError)) throw error;
       throw new ApiError(403, 'origin_not_allowed', 'the Origin header is not a URL');
     }
     if (!isLoopbackHostName(originHost)) {
@@ -167,7 +171,8 @@ export async function installApiKeys(
       try {
         principal = await store.createPrincipal({ id, name: label });
       } catch (error) {
-        // Another replica created it at the same moment.
+        // Another replica created it at the same moment: that is a unique violation, and nothing else is.
+        if (!isUniqueViolation(error)) throw error;
         principal = await store.getPrincipal(id);
         if (principal === undefined) throw error;
       }
@@ -188,6 +193,8 @@ export async function localPrincipal(store: Store): Promise<Principal> {
   try {
     return await store.createPrincipal({ id, name: 'local user' });
   } catch (error) {
+    // Only a concurrent first start (a unique violation) is retried as a read.
+    if (!isUniqueViolation(error)) throw error;
     const again = await store.getPrincipal(id);
     if (again === undefined) throw error;
     return again;
