@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { settingsResponse } from '../server/routes/settings.ts';
 import type { nodeView, saveView, sessionView, turnView } from '../server/views.ts';
 import { ApiFailure, failureOf } from './lib/errors.ts';
-import { readSse } from './lib/sse.ts';
+import { jsonData, readSse } from './lib/sse.ts';
 import type { SchemaFieldView } from './lib/state-view.ts';
 
 export type SessionView = ReturnType<typeof sessionView>;
@@ -392,13 +392,8 @@ export class Api {
       return;
     }
     for await (const message of readSse(response.body, signal)) {
-      let data: unknown;
-      try {
-        data = JSON.parse(message.data);
-      } catch {
-        continue;
-      }
-      const event = streamEventOf(message.event, data);
+      // Data that is not JSON is a broken stream: an error, not a frame skipped in silence.
+      const event = streamEventOf(message.event, jsonData(message));
       if (event) yield event;
     }
   }

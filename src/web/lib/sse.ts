@@ -16,6 +16,27 @@ export interface SseMessage {
 
 export class SseParseError extends Error {}
 
+/** Characters of a malformed message's data quoted in the error. */
+const QUOTED_DATA_CHARS = 80;
+
+/**
+ * A message's data as JSON. Our server sends JSON in every message, so data that does not parse is a broken
+ * stream (a truncating proxy, a server bug): an `SseParseError` naming the event, never a frame dropped in
+ * silence (a dropped `done` would leave the player waiting for ever).
+ */
+export function jsonData(message: SseMessage): unknown {
+  try {
+    return JSON.parse(message.data);
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    const quoted =
+      message.data.length > QUOTED_DATA_CHARS ? `${message.data.slice(0, QUOTED_DATA_CHARS)}…` : message.data;
+    throw new SseParseError(
+      `event stream: the '${message.event}' message is not JSON (${error.message}): ${JSON.stringify(quoted)}`,
+    );
+  }
+}
+
 export class SseParser {
   #buffer = '';
   #event = '';
@@ -118,6 +139,8 @@ export async function* readSse(
     }
   } finally {
     // A consumer that stops early cancels the body, so the server sees the disconnect and aborts the turn.
+    // `cancel` rejects only with the stream's own error (a body that already failed), which is the error
+    // already on its way out of this generator, so that rejection is the one expected here.
     if (!finished) await reader.cancel().catch(() => undefined);
     reader.releaseLock();
   }
