@@ -151,7 +151,7 @@ describe('the player’s experience', () => {
       .toEqual(['player location: tallow rest → brine market', '30 min passed (18:00 → 18:30)']);
     expect(await page.getByTestId('outcome').last().getAttribute('open')).not.toBeNull();
     expect(await page.locator('body').textContent()).not.toMatch(/attack_bonus|armor/);
-    await screenshot(page, 'experience-01-rules-under-turn');
+    await screenshot(page, 'experience-01-rules-under-turn', 'view');
   });
 
   it('shows a failed turn next to the input, in view, restores the words, offers Retry, and says so in the header', async () => {
@@ -166,7 +166,7 @@ describe('the player’s experience', () => {
     expect(await page.getByTestId('model-mode').getAttribute('data-status')).toBe('failing');
     expect(await page.getByTestId('model-mode').textContent()).toContain('Model not answering');
     expect(await narrations()).toEqual(before); // nothing was committed
-    await screenshot(page, 'experience-02-model-down');
+    await screenshot(page, 'experience-02-model-down', 'view');
 
     plan = { kind: 'answer', tools: [], narration: 'The trader laughs and names a price for the truth.' };
     await page.getByTestId('retry').click();
@@ -189,7 +189,7 @@ describe('the player’s experience', () => {
     expect(await reply.getAttribute('role')).toBe('status');
     expect(await narrations()).toEqual(before);
     expect(await page.getByTestId('player-input').inputValue()).toBe('look around');
-    await screenshot(page, 'experience-03-offline-reply');
+    await screenshot(page, 'experience-03-offline-reply', 'view');
   });
 
   it('tells offline turns as a story with the persona’s name, no banner and no field dump', async () => {
@@ -210,7 +210,7 @@ describe('the player’s experience', () => {
       .toBe('lamp');
     // Lamps are drawn as inline SVG, with no emoji font needed.
     expect(await page.getByTestId('lamp').first().locator('svg').count()).toBe(1);
-    await screenshot(page, 'experience-04-minigame-in-view');
+    await screenshot(page, 'experience-04-minigame-in-view', 'view');
     await page.getByTestId('minigame-abort').click();
     await expect.poll(() => page.getByTestId('minigame').count(), { timeout: 15_000 }).toBe(0);
   });
@@ -231,7 +231,7 @@ describe('the player’s experience', () => {
     expect(await inViewport('undo')).toBe(true);
     expect(await inViewport('player-input')).toBe(true);
     expect(await page.locator('.side').evaluate((el) => el.getBoundingClientRect().top >= 0)).toBe(true);
-    await screenshot(page, 'experience-05-wide-layout');
+    await screenshot(page, 'experience-05-wide-layout', 'view');
   });
 
   it('chooses another persona for the game from the play screen, and hides the rules by a setting', async () => {

@@ -22,9 +22,10 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** Saves a screenshot: the whole page, or (`view`) what the player sees in the window right now. */
+export async function screenshot(page: Page, name: string, what: 'page' | 'view' = 'page'): Promise<string> {
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
   const path = join(ARTIFACTS_DIR, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage: what === 'page' });
   return path;
 }
