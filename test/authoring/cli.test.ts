@@ -79,6 +79,9 @@ describe('mnesos new, test and pack', () => {
       const blessed = await runCli(['test', 'g', '--bless', '--filter', 'scripted'], { cwd: ws.dir });
       expect(blessed.code).toBe(0);
       expect(blessed.stdout).toContain('(transcript blessed)');
+      const none = await runCli(['test', 'g', '--filter', 'no such scenario'], { cwd: ws.dir });
+      expect(none.code).toBe(1);
+      expect(none.stderr).toContain("No scenario or property matches --filter 'no such scenario'");
       const json = await runCli(['test', 'g', '--json', '--filter', 'scripted'], { cwd: ws.dir });
       expect(json.code).toBe(0);
       expect(JSON.parse(json.stdout).cases).toEqual([

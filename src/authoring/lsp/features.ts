@@ -107,6 +107,22 @@ export function complete(
   if (keyOnly && file) {
     const column = keyOnly[1]!.length + (keyOnly[2]?.length ?? 0);
     const context = keyContext(lines, lineNo, column);
+    // The inputs of the event a scenario step runs (`inputs:`) or a call step calls (`args:`).
+    const owner = context.path.at(-1);
+    if (rules && (owner === 'inputs' || owner === 'args')) {
+      const eventName = eventOfInputs(lines, lineNo, column);
+      const event = eventName === undefined ? undefined : rules.events.get(eventName);
+      if (event)
+        return [...event.inputs.values()]
+          .filter((i) => !context.siblings.has(i.name))
+          .map((i) => ({
+            label: i.name,
+            kind: CompletionItemKind.Variable,
+            detail: i.type ?? 'any',
+            documentation: i.description,
+            insertText: `${i.name}: `,
+          }));
+    }
     return [...keysAt(file, context)].map(([key, shape]) => ({
       label: key,
       kind: CompletionItemKind.Property,
@@ -180,6 +196,35 @@ export function hover(
     }
     const event = rules?.events.get(found.token);
     if (event) return markdown(describeEvent(event));
+  }
+  return undefined;
+}
+
+/** The `event:` beside the `inputs:`/`args:` mapping holding this line (a sibling of that key). */
+function eventOfInputs(lines: readonly string[], lineNo: number, column: number): string | undefined {
+  const holder = keyContext(lines, lineNo, column);
+  const depth = holder.path.length;
+  for (let i = lineNo - 1; i >= 0; i--) {
+    const line = lines[i]!;
+    const at = line.search(/\S/);
+    if (at === -1 || at >= column) continue;
+    const key = /^\s*(?:-\s+)?(inputs|args)\s*:/.exec(line);
+    if (!key) return undefined;
+    const keyColumn = line.indexOf(key[1]!);
+    const siblings = keyContext(lines, i, keyColumn);
+    if (siblings.path.length !== depth - 1) return undefined;
+    const event = siblings.siblings.get('event');
+    if (event !== undefined) return event.replace(/^["']|["']$/g, '');
+    // `event:` may come after `inputs:` in the same mapping.
+    for (let j = i + 1; j < lines.length; j++) {
+      const next = lines[j]!;
+      const col = next.search(/\S/);
+      if (col === -1) continue;
+      if (col < keyColumn) break;
+      const m = col === keyColumn ? /^\s*event:\s*["']?([A-Za-z0-9_]+)/.exec(next) : null;
+      if (m) return m[1];
+    }
+    return undefined;
   }
   return undefined;
 }

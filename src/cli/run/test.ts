@@ -15,6 +15,8 @@ export async function runTestCommand(cartridgeArg: string, flags: TestFlags): Pr
       `No scenario files in ${dir}/tests (tests/*.yaml). docs/authoring.md shows how to write one.`,
     );
   const result = await runSuite(dir, cartridge, { bless: flags.bless, filter: flags.filter });
+  if (result.cases.length === 0 && result.fileErrors.length === 0)
+    throw new UserError(`No scenario or property matches --filter '${flags.filter ?? ''}'.`);
   const failed = result.cases.filter((c) => c.failures.length > 0);
   const ok = failed.length === 0 && result.fileErrors.length === 0;
   if (flags.json) {

@@ -1,0 +1,70 @@
+// The language server's completion and hover, called in-process on texts an author is typing (the stdio
+// protocol itself is covered by lsp.test.ts).
+
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { complete, hover } from '../../src/authoring/lsp/features.ts';
+import { type Cartridge, loadCartridge } from '../../src/cartridge/index.ts';
+import { ROOT } from '../cli/helpers.ts';
+
+let cartridge: Cartridge;
+beforeAll(async () => {
+  const loaded = await loadCartridge(join(ROOT, 'cartridges', 'lanternmere'));
+  if (!loaded.ok) throw new Error('lanternmere does not load');
+  cartridge = loaded.cartridge;
+});
+
+const labels = (text: string, role: 'yare' | 'scenario' | 'directives', at = text.length) =>
+  complete(text, at, role, cartridge.rules).map((i) => i.label);
+
+describe('completion', () => {
+  it("a scenario step's inputs are the event's inputs; a call's args the callee's", () => {
+    expect(
+      labels(
+        'scenarios:\n  - name: a\n    steps:\n      - event: buy_item\n        inputs:\n          ',
+        'scenario',
+      ),
+    ).toEqual(['item']);
+    expect(
+      labels(
+        'events:\n  e:\n    steps:\n      - action: call\n        event: spawn_foe\n        args:\n          ',
+        'yare',
+      ),
+    ).toEqual(['kind']);
+  });
+
+  it('scenario keys: step keys under steps, expectation keys under expect', () => {
+    expect(labels('scenarios:\n  - name: a\n    steps:\n      - ', 'scenario')).toEqual(
+      expect.arrayContaining(['event', 'turn', 'minigame', 'expect']),
+    );
+    expect(
+      labels(
+        'scenarios:\n  - name: a\n    steps:\n      - event: attack\n        expect:\n          - ',
+        'scenario',
+      ),
+    ).toEqual(expect.arrayContaining(['path', 'note', 'refused', 'entity']));
+  });
+
+  it('the keys of prompt_directives.yaml not yet written', () => {
+    expect(labels('director: |\n  Be brief.\n', 'directives')).toEqual(['npc', 'narrator', 'npc_brain']);
+  });
+
+  it('nothing is offered after an unknown path root', () => {
+    expect(labels('x: "@ nothing.', 'yare')).toEqual([]);
+  });
+});
+
+describe('hover', () => {
+  it('an event named in a scenario shows its description and inputs', () => {
+    const text = 'scenarios:\n  - name: a\n    steps:\n      - event: buy_item\n';
+    const shown = hover(text, text.indexOf('buy_item') + 2, 'scenario', cartridge.rules);
+    expect(JSON.stringify(shown)).toContain('event buy_item');
+    expect(JSON.stringify(shown)).toContain('`item`: string (required)');
+  });
+
+  it('a key shows its meaning from the schema', () => {
+    const text = 'events:\n  e:\n    trigger_on: cycle_tick\n';
+    const shown = hover(text, text.indexOf('trigger_on') + 3, 'yare', cartridge.rules);
+    expect(JSON.stringify(shown)).toContain('runs once per turn');
+  });
+});
