@@ -133,7 +133,11 @@ export function usePlay(
     api
       .schema(sessionId)
       .then((f) => !cancelled && setFields(f))
-      .catch(() => undefined); // bars need the schema; if it cannot be read, numbers are shown plainly
+      .catch((e: unknown) => {
+        // Bars need the schema; when the server cannot give it, numbers are shown plainly. Anything else
+        // (a network failure, a bug) is shown like any error.
+        if (!(e instanceof ApiFailure) && !cancelled) setError(messageOf(e));
+      });
     return () => {
       cancelled = true;
       abort.current?.abort();
@@ -164,7 +168,17 @@ export function usePlay(
       if (kind === 'model') reportModel(true);
       const input = turn !== null && 'input' in turn.body ? turn.body.input : null;
       setErrorState({ kind, message: messageOf(e), retry: kind === 'reply' ? null : turn, input });
-      await reload().catch(() => undefined);
+      // The story may be behind what the server committed: re-read it, and if that fails too, say so
+      // next to the first error instead of leaving a stale story without a word.
+      await reload().catch((again: unknown) =>
+        setErrorState(
+          (shown) =>
+            shown && {
+              ...shown,
+              message: `${shown.message} (The story could not be re-read: ${messageOf(again)})`,
+            },
+        ),
+      );
     } finally {
       setBusy(false);
     }
