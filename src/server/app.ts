@@ -12,6 +12,8 @@ import { rateLimit } from './rate-limit.ts';
 import { registerAuthoringSchemaRoutes } from './routes/authoring-schemas.ts';
 import { registerCartridgeRoutes } from './routes/cartridges.ts';
 import { registerHistoryRoutes } from './routes/history.ts';
+import { registerBuilderRoutes } from './routes/builder.ts';
+import { registerMinigameRoutes } from './routes/minigames.ts';
 import { registerOpenAiCompatRoutes } from './routes/openai-compat.ts';
 import { registerSillyTavernImportRoute } from './routes/sillytavern-import.ts';
 import { registerPersonaRoutes } from './routes/personas.ts';
@@ -94,6 +96,8 @@ export function createApp(deps: AppDeps): BuiltApp {
   registerStateRoutes(registry, deps);
   registerSchemaRoutes(registry, deps);
   registerAuthoringSchemaRoutes(registry, deps);
+  registerMinigameRoutes(registry, deps);
+  registerBuilderRoutes(registry, deps);
   registerStatelessRoutes(registry, deps);
   registerSettingsRoutes(registry, deps);
   registerOpenAiCompatRoutes(registry, deps);
