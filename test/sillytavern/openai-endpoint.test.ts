@@ -9,7 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importSillyTavern } from '../../src/interop/sillytavern/import.ts';
 import type { ChatModel, ModelRequest, ModelResponse, ModelSet } from '../../src/llm/types.ts';
 import { inputText } from '../../src/session/messages.ts';
+import { ModelError } from '../../src/llm/errors.ts';
 import { CONTINUE_INPUT } from '../../src/server/openai/conversation.ts';
+import { MAX_TRANSCRIPT_MESSAGES } from '../../src/server/openai/transcript.ts';
+import { MAX_INPUT_CHARS } from '../../src/turn/limits.ts';
 import { KEY_A, startTestServer, type TestServer } from '../server/helpers.ts';
 import { Api } from '../../src/web/api.ts';
 import { base64Json, png, textChunk } from './helpers.ts';
@@ -379,5 +382,81 @@ describe('the wire format SillyTavern reads', () => {
     await expect(client(keyed, { apiKey: 'wrong-key-wrong-key' }).models.list()).rejects.toThrow(/401/);
     const list = await client(keyed, { apiKey: KEY_A }).models.list();
     expect(list.data.map((m) => m.id)).toContain('Mira');
+  });
+});
+
+describe('hostile and failing requests', () => {
+  let failing: TestServer;
+  beforeAll(async () => {
+    const broken: ChatModel = {
+      id: 'broken',
+      async generate() {
+        throw new ModelError('network', 'the provider is down');
+      },
+      // biome-ignore lint/correctness/useYield: a stream that fails before its first part
+      async *stream() {
+        throw new ModelError('network', 'the provider is down');
+      },
+    };
+    failing = await startTestServer({
+      cartridgeDirs: [folder],
+      models: () => ({ director, narrator: broken, npc: director }),
+    });
+  });
+  afterAll(async () => {
+    await failing?.stop();
+  });
+
+  it('a model failure after the stream began is one data: {"error"} event, then [DONE]; nothing is stored', async () => {
+    const response = await failing.call('/openai/v1/chat/completions', {
+      method: 'POST',
+      json: { model: 'Mira', stream: true, messages: [{ role: 'user', content: 'Anyone there?' }] },
+    });
+    expect(response.status).toBe(200);
+    const events = (await response.text()).split('\n\n').filter((e) => e !== '');
+    expect(events.at(-1)).toBe('data: [DONE]');
+    const error = JSON.parse(events.at(-2)!.slice(6));
+    expect(error.error).toMatchObject({ code: 'model_failed', type: 'server_error' });
+    const sessions = await failing.store.listSessions('local-user');
+    const turns = await failing.store.listTree(sessions[0]!.id);
+    expect(turns).toHaveLength(1); // the first message only
+  });
+
+  it('without streaming, a model failure is a 502 with an error object', async () => {
+    const answer = await failing.json('/openai/v1/chat/completions', {
+      method: 'POST',
+      json: { model: 'Mira', messages: [{ role: 'user', content: 'Anyone there?' }] },
+    });
+    expect(answer.status).toBe(502);
+    expect(answer.body.error.code).toBe('model_failed');
+  });
+
+  it('refuses malformed bodies with 400 and never a 500', async () => {
+    const bodies: unknown[] = [
+      { model: 'Mira', messages: [] },
+      { model: 'Mira', messages: [{ role: 'user', content: 42 }] },
+      { model: 'Mira', messages: 'hello' },
+      {
+        model: 'Mira',
+        messages: Array.from({ length: MAX_TRANSCRIPT_MESSAGES + 1 }, () => ({ role: 'user', content: 'x' })),
+      },
+      { model: 7, messages: [{ role: 'user', content: 'x' }] },
+    ];
+    for (const json of bodies) {
+      const answer = await server.json('/openai/v1/chat/completions', { method: 'POST', json });
+      expect(answer.status, JSON.stringify(json).slice(0, 80)).toBe(400);
+      expect(answer.body.error).toBeDefined();
+    }
+    const unknownSession = await server.json('/openai/v1/chat/completions', {
+      method: 'POST',
+      json: { model: 'session:not-a-session', messages: [{ role: 'user', content: 'x' }] },
+    });
+    expect(unknownSession.status).toBe(404);
+    const tooLong = await server.json('/openai/v1/chat/completions', {
+      method: 'POST',
+      json: { model: 'Mira', messages: [{ role: 'user', content: 'y'.repeat(MAX_INPUT_CHARS + 1) }] },
+    });
+    expect(tooLong.status).toBe(422);
+    expect(tooLong.body.error.message).toContain('MAX_INPUT_CHARS');
   });
 });
