@@ -70,8 +70,18 @@ describe('group Y: YAML cartridges', () => {
   });
 
   it('B-06 merge keys are not merged', () => {
-    const codes = errorCodes('base: &b { x: 1 }\nevents:\n  e:\n    <<: *b\n    steps: []\n');
-    expect(codes.length).toBeGreaterThan(0);
+    const r = load('base: &b { x: 1 }\nevents:\n  e:\n    <<: *b\n    steps: []\n');
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors).toEqual([
+      {
+        severity: 'error',
+        code: 'CART_FORBIDDEN_KEY',
+        message:
+          'Merge keys (`<<`) are not supported: cartridges use YAML 1.2 without merges. Write the keys out.',
+        place: { file: 'yare.yaml', line: 4, col: 5 },
+      },
+    ]);
   });
 
   it('B-07 custom tags are refused', () => {

@@ -478,12 +478,20 @@ describe('transactions', () => {
   });
 
   it('errors carry the file:line:col of the failing expression', () => {
-    const r = one(`- { action: note, message: "ok" }\n- { action: set, var: temp.x, value: "@ 1 // 0" }`);
+    const steps = `- { action: note, message: "ok" }\n- { action: set, var: temp.x, value: "@ 1 + 1 // 0" }`;
+    const r = one(steps);
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.error.code).toBe('YARE_ZERO_DIVISION');
-    expect(r.error.place?.file).toBe('yare.yaml');
-    expect(r.error.place?.line).toBeGreaterThan(50);
+    // The file `one` compiles, and where in it the failing `1 // 0` starts (line and column from 1).
+    const lines = `${FIXTURE}\n  probe:\n    steps:\n${steps
+      .split('\n')
+      .map((l) => `      ${l}`)
+      .join('\n')}\n`.split('\n');
+    const line = lines.findIndex((l) => l.includes('1 + 1 // 0')) + 1;
+    const col = lines[line - 1]!.indexOf('1 // 0') + 1;
+    expect(line).toBeGreaterThan(1);
+    expect(r.error.place).toEqual({ file: 'yare.yaml', line, col });
   });
 });
 
