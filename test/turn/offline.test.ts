@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { isTurnError } from '../../src/turn/errors.ts';
 import { chooseOffline, MIN_MATCH_SCORE, matchEvent } from '../../src/turn/offline.ts';
+import { availableActions, MAX_TRIES, MAX_TRIES_PER_EVENT } from '../../src/turn/offline-actions.ts';
 import { narrateOffline, stripNote } from '../../src/turn/offline-narration.ts';
 import { runTurn } from '../../src/turn/run-turn.ts';
 import type { TurnOptions } from '../../src/turn/types.ts';
@@ -364,5 +365,43 @@ events:
   it('says nothing happens when no note is left', () => {
     const rules = rulesOf('events:\n  wait:\n    steps: []\n');
     expect(narrateOffline(rules, { notes: ['Minigame resolved: x (completed).'] })).toBe('Nothing happens.');
+  });
+});
+
+describe('what can be done here', () => {
+  const rulesWith = (values: number) =>
+    rulesOf(`
+state_schema:
+  picked: { type: string, default: "", visibility: public }
+events:
+  pick:
+    inputs:
+      which: { type: string, enum: [${Array.from({ length: values }, (_, i) => `"v${i}"`).join(', ')}] }
+    steps:
+      - action: set
+        var: state.picked
+        value: "@ inputs.which"
+`);
+
+  it(`tries ${MAX_TRIES_PER_EVENT} values of an event's input, not one more`, () => {
+    const at = rulesWith(MAX_TRIES_PER_EVENT);
+    expect(availableActions(at, at.initialState as never)[0]!.values).toHaveLength(MAX_TRIES_PER_EVENT);
+    const past = rulesWith(MAX_TRIES_PER_EVENT + 1);
+    const listed = availableActions(past, past.initialState as never)[0]!.values;
+    expect(listed).toHaveLength(MAX_TRIES_PER_EVENT);
+    expect(listed).not.toContain(`v${MAX_TRIES_PER_EVENT}`);
+  });
+
+  it(`tries at most ${MAX_TRIES} times in all, however many events a cartridge has`, () => {
+    const events = Math.ceil(MAX_TRIES / MAX_TRIES_PER_EVENT) + 3;
+    const rules = rulesOf(
+      `state_schema:\n  n: { type: int, default: 0, visibility: public }\nevents:\n${Array.from(
+        { length: events },
+        (_, e) =>
+          `  e${e}:\n    inputs:\n      k: { type: string, enum: [${Array.from({ length: MAX_TRIES_PER_EVENT }, (_, i) => `"k${i}"`).join(', ')}] }\n    steps:\n      - action: mutate\n        var: state.n\n        op: add\n        value: 1\n`,
+      ).join('')}`,
+    );
+    const listed = availableActions(rules, rules.initialState as never);
+    expect(listed.reduce((n, a) => n + a.values.length, 0)).toBe(MAX_TRIES);
   });
 });
