@@ -10,7 +10,16 @@ const PERSONA_MACROS = new Set(['user', 'sub', 'obj', 'poss', 'poss_obj']);
 const MACRO = /\{\{([^{}]{0,200})\}\}/g;
 const LEGACY = /<(user|bot|char)>/gi;
 
+/** Control characters a cartridge file may not hold (tab, line feed and carriage return are fine). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+
 export function resolveCardMacros(text: string, charName: string, loss: LossReport, place: string): string {
+  const controls = text.match(CONTROL)?.length ?? 0;
+  if (controls > 0) {
+    loss.add('control characters', place, 'removed: cartridge files may not hold them', controls);
+    text = text.replace(CONTROL, '');
+  }
   const legacy = text.replace(LEGACY, (_m, who: string) =>
     who.toLowerCase() === 'user' ? '{{user}}' : charName,
   );
