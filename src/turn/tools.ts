@@ -3,7 +3,8 @@
 // schema before anything runs; an unknown tool, bad arguments or a rule error come back to the model as a
 // structured error and change nothing.
 
-import type { ToolCall, ToolSpec } from '../llm/types.ts';
+import { z } from 'zod';
+import type { JsonSchema, ToolCall, ToolSpec } from '../llm/types.ts';
 import { LoreError } from '../lore/errors.ts';
 import { MAX_LORE_QUERIES, MAX_LORE_QUERY_CHARS } from '../lore/limits.ts';
 import { eventTools } from '../yare/tools.ts';
@@ -53,101 +54,126 @@ export interface DirectorToolSet {
 
 const DURATION_HELP = "ISO-8601 like 'PT15M' or 'P1DT2H', or shorthand like '15m', '2h', '1d'";
 
+// The engine's own tools: each argument schema is one zod object that gives both the JSON Schema the
+// model sees and the check its arguments pass (no second, hand-written copy to drift).
+
+const advanceArgs = z.strictObject({
+  duration: z.string().max(64).describe(`How long passes: ${DURATION_HELP}.`),
+});
+
+const loreArgs = z.strictObject({
+  queries: z
+    .array(z.string().max(MAX_LORE_QUERY_CHARS))
+    .min(1)
+    .max(MAX_LORE_QUERIES)
+    .describe('Short search phrases, one per topic.'),
+});
+
+const npcArgs = z.strictObject({
+  present_npcs: z
+    .array(
+      z.strictObject({
+        id: z.string().max(100).describe('Who this is (a name or a short label).'),
+        template: z.string().max(100).describe('An npc template of type name, if one fits.').optional(),
+        tags: z
+          .array(z.string().max(100))
+          .max(MAX_NPC_TAGS)
+          .describe('npc templates of type tag that describe them.')
+          .optional(),
+      }),
+    )
+    .min(1)
+    .max(MAX_PRESENT_NPCS),
+  scene_context: z.string().max(2000).describe('What the characters see happening now.'),
+  history_turns: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_NPC_HISTORY_TURNS)
+    .describe(`How many recent story messages the characters remember (0 to ${MAX_NPC_HISTORY_TURNS}).`)
+    .optional(),
+  dm_directives: z.string().max(2000).describe('Private guidance for playing them.').optional(),
+});
+
+const finishArgs = z.strictObject({
+  directives: z.string().max(MAX_DIRECTIVES_CHARS).describe('The scene directives.'),
+});
+
+/** The JSON Schema of a zod argument object, as a tool's `inputSchema`. */
+function toolInputSchema(schema: z.ZodType): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema) as Record<string, unknown>;
+  return rest as JsonSchema;
+}
+
 const advanceSpec: ToolSpec = {
   name: ADVANCE_GAME_TIME,
   description: `Advance the in-game clock by a duration without any other action (${DURATION_HELP}).`,
-  inputSchema: {
-    type: 'object',
-    properties: {
-      duration: { type: 'string', maxLength: 64, description: `How long passes: ${DURATION_HELP}.` },
-    },
-    required: ['duration'],
-    additionalProperties: false,
-  },
+  inputSchema: toolInputSchema(advanceArgs),
 };
 
 const loreSpec: ToolSpec = {
   name: LORE_LOOKUP,
   description:
     'Look up world lore (places, people, factions, items). Put every question of this turn in ONE call; the results come back before you continue.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      queries: {
-        type: 'array',
-        minItems: 1,
-        maxItems: MAX_LORE_QUERIES,
-        items: { type: 'string', maxLength: MAX_LORE_QUERY_CHARS },
-        description: 'Short search phrases, one per topic.',
-      },
-    },
-    required: ['queries'],
-    additionalProperties: false,
-  },
+  inputSchema: toolInputSchema(loreArgs),
 };
 
 const npcSpec: ToolSpec = {
   name: QUERY_NPC_INTENT,
   description:
     'Ask how characters present in the scene want to react, before you resolve the rules. Name each by id, with its npc template and tags. The results come back before you continue.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      present_npcs: {
-        type: 'array',
-        minItems: 1,
-        maxItems: MAX_PRESENT_NPCS,
-        items: {
-          type: 'object',
-          properties: {
-            id: { type: 'string', maxLength: 100, description: 'Who this is (a name or a short label).' },
-            template: {
-              type: 'string',
-              maxLength: 100,
-              description: 'An npc template of type name, if one fits.',
-            },
-            tags: {
-              type: 'array',
-              maxItems: MAX_NPC_TAGS,
-              items: { type: 'string', maxLength: 100 },
-              description: 'npc templates of type tag that describe them.',
-            },
-          },
-          required: ['id'],
-          additionalProperties: false,
-        },
-      },
-      scene_context: {
-        type: 'string',
-        maxLength: 2000,
-        description: 'What the characters see happening now.',
-      },
-      history_turns: {
-        type: 'integer',
-        minimum: 0,
-        maximum: MAX_NPC_HISTORY_TURNS,
-        description: `How many recent story messages the characters remember (0 to ${MAX_NPC_HISTORY_TURNS}).`,
-      },
-      dm_directives: { type: 'string', maxLength: 2000, description: 'Private guidance for playing them.' },
-    },
-    required: ['present_npcs', 'scene_context'],
-    additionalProperties: false,
-  },
+  inputSchema: toolInputSchema(npcArgs),
 };
 
 const finishSpec: ToolSpec = {
   name: FINISH_TURN,
   description:
     'Hand the turn to the Narrator with your scene directives. Call it in the same response as your rule events when you do not need their results first.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      directives: { type: 'string', maxLength: MAX_DIRECTIVES_CHARS, description: 'The scene directives.' },
-    },
-    required: ['directives'],
-    additionalProperties: false,
-  },
+  inputSchema: toolInputSchema(finishArgs),
 };
+
+/** The zod check of each engine tool's arguments (event tools are checked against their JSON Schema). */
+const ENGINE_ARGS: ReadonlyMap<string, z.ZodType> = new Map<string, z.ZodType>([
+  [ADVANCE_GAME_TIME, advanceArgs],
+  [LORE_LOOKUP, loreArgs],
+  [QUERY_NPC_INTENT, npcArgs],
+  [FINISH_TURN, finishArgs],
+]);
+
+/** A zod failure said like the JSON-Schema checker says it: the argument's path, then the problem. */
+function zodMessage(error: z.ZodError, value: unknown): string {
+  const issue = error.issues[0];
+  if (issue === undefined) return 'arguments are invalid';
+  const at = (path: readonly PropertyKey[]) =>
+    path.length === 0 ? 'arguments' : `argument '${path.map(String).join('.')}'`;
+  const where = at(issue.path);
+  let found: unknown = value;
+  for (const key of issue.path) {
+    found =
+      typeof found === 'object' && found !== null && Object.hasOwn(found, key)
+        ? (found as Record<PropertyKey, unknown>)[key]
+        : undefined;
+  }
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return `${where}: unknown property ${JSON.stringify(String(issue.keys[0]).slice(0, 60))}`;
+    case 'invalid_type':
+      if (found === undefined && issue.path.length > 0)
+        return `${at(issue.path.slice(0, -1))}: missing required property '${String(issue.path.at(-1))}'`;
+      return `${where} must be ${issue.expected}`;
+    case 'too_big':
+      if (Array.isArray(found)) return `${where} has ${found.length} items; the limit is ${issue.maximum}`;
+      if (typeof found === 'string')
+        return `${where} is ${found.length} characters; the limit is ${issue.maximum}`;
+      return `${where} must be at most ${issue.maximum}, got ${String(found)}`;
+    case 'too_small':
+      if (Array.isArray(found)) return `${where} must have at least ${issue.minimum} item(s)`;
+      if (typeof found === 'string') return `${where} must have at least ${issue.minimum} characters`;
+      return `${where} must be at least ${issue.minimum}, got ${String(found)}`;
+    default:
+      return `${where}: ${issue.message}`;
+  }
+}
 
 const toolSets = new WeakMap<object, DirectorToolSet>();
 
@@ -258,6 +284,12 @@ export function checkedArgs(
   }
   const parsed = parseRawArgs(call.rawArgs);
   if (!parsed.ok) return fail(`${call.name}: ${parsed.message}`);
+  const engineArgs = tool.kind === 'event' ? undefined : ENGINE_ARGS.get(tool.spec.name);
+  if (engineArgs !== undefined) {
+    const result = engineArgs.safeParse(parsed.value);
+    if (!result.success) return fail(`${call.name}: ${zodMessage(result.error, parsed.value)}`);
+    return { ok: true, args: result.data as Record<string, unknown> };
+  }
   const checked = checkArgs(tool.spec.inputSchema, parsed.value);
   if (!checked.ok) return fail(`${call.name}: ${checked.message}`);
   return { ok: true, args: checked.value as Record<string, unknown> };

@@ -2,7 +2,9 @@
 // refused arguments kept as a reason and a hash (never raw), nesting depth and duplicate keys found in the
 // raw text before any parse, and no turn that fails because of what the model sent.
 import { describe, expect, it } from 'vitest';
+import { MAX_LORE_QUERIES } from '../../src/lore/limits.ts';
 import { scanRawArgs } from '../../src/turn/args.ts';
+import { checkedArgs, directorTools } from '../../src/turn/tools.ts';
 import {
   MAX_TOOL_ARGS_CHARS,
   MAX_TOOL_ARGS_DEPTH,
@@ -28,7 +30,9 @@ async function turnOf(director: unknown[]) {
   return { record, events, models };
 }
 
-const checkPack = (n: number) => Array.from({ length: n }, () => ({ name: 'check_pack', args: {} }));
+/** Lore lookups: their results go back to the Director, so each response earns another round. */
+const lookups = (n: number) =>
+  Array.from({ length: n }, () => ({ name: 'lore_lookup', args: { queries: ['fen'] } }));
 
 describe('raw argument scan (before any parse)', () => {
   const nested = (depth: number) => `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
@@ -61,7 +65,7 @@ describe('raw argument scan (before any parse)', () => {
 
 describe('tool calls a model sends', () => {
   it('1,000 calls in one response: 8 run, the rest are dropped unrecorded, and the next prompt stays small', async () => {
-    const { record, models } = await turnOf([{ toolCalls: checkPack(1_000) }, { text: DIRECTIVES }]);
+    const { record, models } = await turnOf([{ toolCalls: lookups(1_000) }, { text: DIRECTIVES }]);
     expect(record.tools).toHaveLength(MAX_TOOL_CALLS_PER_ROUND);
     expect(record.tools.at(-1)!.content).toMatch(/992 more tool call\(s\)/);
     const second = models.calls.filter((c) => c.role === 'director')[1]!;
@@ -71,7 +75,7 @@ describe('tool calls a model sends', () => {
   });
 
   it(`at most MAX_TOOL_CALLS_PER_TURN (${MAX_TOOL_CALLS_PER_TURN}) calls run in a turn; then the Director stops`, async () => {
-    const responses = Array.from({ length: 5 }, () => ({ toolCalls: checkPack(MAX_TOOL_CALLS_PER_ROUND) }));
+    const responses = Array.from({ length: 5 }, () => ({ toolCalls: lookups(MAX_TOOL_CALLS_PER_ROUND) }));
     const { record, models } = await turnOf(responses);
     expect(record.tools).toHaveLength(MAX_TOOL_CALLS_PER_TURN);
     expect(record.tools.every((t) => t.ok)).toBe(true);
@@ -135,5 +139,33 @@ describe('tool calls a model sends', () => {
     ]);
     expect(record.tools[0]!.name.length).toBeLessThanOrEqual(65);
     expect(record.tools[0]).toMatchObject({ ok: false, rawArgs: '' });
+  });
+});
+
+describe('engine tools: one zod object gives the JSON Schema and the check', () => {
+  it('lore_lookup takes MAX_LORE_QUERIES queries and refuses one more, and unknown keys, as its schema says', async () => {
+    const tool = directorTools(await lanternmere()).byName.get('lore_lookup')!;
+    expect(tool.spec.inputSchema).toMatchObject({
+      type: 'object',
+      additionalProperties: false,
+      required: ['queries'],
+      properties: { queries: { type: 'array', minItems: 1, maxItems: MAX_LORE_QUERIES } },
+    });
+    const call = (args: unknown) =>
+      checkedArgs(tool, { id: 'c', name: 'lore_lookup', args, rawArgs: JSON.stringify(args) });
+    const queries = (n: number) => Array.from({ length: n }, (_, i) => `q${i}`);
+    expect(call({ queries: queries(MAX_LORE_QUERIES) }).ok).toBe(true);
+    const past = call({ queries: queries(MAX_LORE_QUERIES + 1) });
+    expect(past.ok).toBe(false);
+    if (!past.ok)
+      expect(past.outcome.error).toMatch(
+        `has ${MAX_LORE_QUERIES + 1} items; the limit is ${MAX_LORE_QUERIES}`,
+      );
+    const extra = call({ queries: ['a'], also: 1 });
+    if (!extra.ok) expect(extra.outcome.error).toMatch(/unknown property "also"/);
+    expect(extra.ok).toBe(false);
+    const missing = call({});
+    if (!missing.ok) expect(missing.outcome.error).toMatch(/missing required property 'queries'/);
+    expect(missing.ok).toBe(false);
   });
 });
