@@ -55,7 +55,12 @@ export function createModels(config: ModelConfig): ModelSet | null {
   const build = (role: ModelRole): ChatModel => {
     const modelId = config.models[role];
     if (modelId.trim() === '') throw new ModelError('config', `the ${role} model id is empty`);
-    return createSdkChatModel(factory(modelId), modelId, { policy: config.retry, secrets });
+    return createSdkChatModel(factory(modelId), modelId, {
+      policy: config.retry,
+      secrets,
+      // Anthropic caches only up to explicit breakpoints; the other providers cache prefixes themselves.
+      ...(config.provider === 'anthropic' ? { promptCache: 'anthropic' as const } : {}),
+    });
   };
   return { director: build('director'), narrator: build('narrator'), npc: build('npc') };
 }

@@ -1,19 +1,40 @@
 // Converts the engine's provider-neutral request into AI SDK call settings. Tools are declared
 // without `execute`, so the SDK never runs anything: the engine runs tools and replies with results.
 
-import { jsonSchema, type ModelMessage, type ToolChoice as SdkToolChoice, type ToolSet, tool } from 'ai';
+import {
+  jsonSchema,
+  type ModelMessage,
+  type UserModelMessage,
+  type ToolChoice as SdkToolChoice,
+  type ToolSet,
+  tool,
+} from 'ai';
 import { ModelError } from './errors.ts';
 import { TOOL_NAME_PATTERN } from './limits.ts';
 import type { ChatMessage, ToolCall, ToolChoice, ToolSpec } from './types.ts';
 
-export function toModelMessages(messages: readonly ChatMessage[]): ModelMessage[] {
+/**
+ * The engine's messages as AI SDK messages. With `breakpoint`, a message flagged `cacheBreakpoint` carries
+ * it as provider options (the provider that understands them caches the prompt up to there).
+ */
+/** Provider options as the AI SDK types them on a message. */
+type MessageProviderOptions = NonNullable<UserModelMessage['providerOptions']>;
+
+export function toModelMessages(
+  messages: readonly ChatMessage[],
+  breakpoint?: MessageProviderOptions,
+): ModelMessage[] {
   return messages.map((message): ModelMessage => {
+    const marked =
+      breakpoint !== undefined && message.role !== 'tool' && message.cacheBreakpoint === true
+        ? { providerOptions: breakpoint }
+        : {};
     switch (message.role) {
       case 'user':
-        return { role: 'user', content: message.content };
+        return { role: 'user', content: message.content, ...marked };
       case 'assistant': {
         const calls = message.toolCalls ?? [];
-        if (calls.length === 0) return { role: 'assistant', content: message.content };
+        if (calls.length === 0) return { role: 'assistant', content: message.content, ...marked };
         return {
           role: 'assistant',
           content: [

@@ -29,6 +29,12 @@ export interface SdkChatModelOptions {
   readonly policy: RetryPolicy;
   /** Strings to remove from every error message (the API key). */
   readonly secrets?: readonly string[];
+  /**
+   * `anthropic`: mark cache breakpoints (the system prompt, which follows the tools, and each message the
+   * engine flagged with `cacheBreakpoint`, the end of the history), so consecutive turns read their
+   * shared prefix from Anthropic's prompt cache.
+   */
+  readonly promptCache?: 'anthropic';
 }
 
 /** Tool-call arguments exactly as the provider sent them, keyed by call id, captured per call. */
@@ -128,6 +134,9 @@ function violationCalls(error: ToolChoiceViolationError, raw: RawArgs): { text: 
   return { text, calls };
 }
 
+/** Anthropic's cache breakpoint, as AI SDK provider options. */
+const ANTHROPIC_BREAKPOINT = { anthropic: { cacheControl: { type: 'ephemeral' } } } as const;
+
 export function createSdkChatModel(
   model: SdkLanguageModel,
   id: string,
@@ -141,8 +150,16 @@ export function createSdkChatModel(
     const toolChoice = tools === undefined ? undefined : toToolChoice(req.toolChoice);
     return {
       model: wrapLanguageModel({ model, middleware: captureRaw(captured) }),
-      system: req.system,
-      messages: toModelMessages(req.messages),
+      ...(options.promptCache === 'anthropic'
+        ? {
+            messages: [
+              { role: 'system' as const, content: req.system, providerOptions: ANTHROPIC_BREAKPOINT },
+              ...toModelMessages(req.messages, ANTHROPIC_BREAKPOINT),
+            ],
+            // The system message is the engine's own prompt (it carries the breakpoint), never model text.
+            allowSystemInMessages: true,
+          }
+        : { system: req.system, messages: toModelMessages(req.messages) }),
       ...(tools === undefined ? {} : { tools }),
       ...(toolChoice === undefined ? {} : { toolChoice }),
       ...(req.temperature === undefined ? {} : { temperature: req.temperature }),

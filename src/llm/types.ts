@@ -23,8 +23,18 @@ export interface ToolCall {
 }
 
 export type ChatMessage =
-  | { readonly role: 'user'; readonly content: string }
-  | { readonly role: 'assistant'; readonly content: string; readonly toolCalls?: readonly ToolCall[] }
+  | { readonly role: 'user'; readonly content: string; readonly cacheBreakpoint?: boolean }
+  | {
+      readonly role: 'assistant';
+      readonly content: string;
+      readonly toolCalls?: readonly ToolCall[];
+      /**
+       * The prompt up to and including this message is worth caching (the end of the append-only
+       * history). Providers with explicit cache control (Anthropic) get a breakpoint here; the others
+       * cache prefixes by themselves and ignore it.
+       */
+      readonly cacheBreakpoint?: boolean;
+    }
   | {
       readonly role: 'tool';
       readonly toolCallId: string;

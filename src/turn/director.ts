@@ -20,6 +20,7 @@ import {
   type PromptSection,
   assemblePrompt,
   block,
+  cacheFriendly,
   json,
   messagesText,
   personaText,
@@ -194,10 +195,12 @@ export async function* runDirector(
       budget: prompt.budget,
     });
     const shownHistory = prompt.texts.has('history') ? toChatMessages(history) : [];
+    // Stable system prompt, append-only history, then the volatile context with the player's words.
+    const call = cacheFriendly(prompt, shownHistory, inputText);
     const response = await finalResponse(
       models.director.stream({
-        system: prompt.system,
-        messages: [...shownHistory, { role: 'user', content: inputText }, ...exchange],
+        system: call.system,
+        messages: [...call.messages, ...exchange],
         tools: tools.specs,
         toolChoice: 'auto',
         ...(ctx.signal ? { signal: ctx.signal } : {}),

@@ -12,6 +12,7 @@ import { MAX_NARRATION_CHARS } from './limits.ts';
 import {
   type PromptSection,
   assemblePrompt,
+  cacheFriendly,
   block,
   json,
   messagesText,
@@ -149,15 +150,14 @@ export async function* runNarrator(
   });
   const history = prompt.texts.has('history') ? toChatMessages(input.history) : [];
   ctx.modelIds.narrator = model.id;
-  const messages = insertAtDepth(
-    [...history, { role: 'user' as const, content: input.inputText }],
-    ctx.worldInfo,
-  );
+  // Stable system prompt, append-only history, then the volatile context in the final message (issue 10).
+  const call = cacheFriendly(prompt, history, input.inputText);
+  const messages = insertAtDepth(call.messages, ctx.worldInfo);
   const inline = ctx.ledger.mode === 'inline';
   let narration = '';
   let toolCalls: ToolCall[] = [];
   for await (const part of model.stream({
-    system: prompt.system,
+    system: call.system,
     messages,
     ...(inline ? { tools: [ledgerTool(ctx.cartridge).spec], toolChoice: 'auto' as const } : {}),
     ...(ctx.signal ? { signal: ctx.signal } : {}),
@@ -185,7 +185,7 @@ export async function* runNarrator(
     // Tool calls are only offered inline; a model that makes one anyway in another mode is not heard.
     toolCalls: inline ? toolCalls : [],
     conversation: {
-      system: prompt.system,
+      system: call.system,
       messages,
       sections: prompt.sections,
       tokens: prompt.tokens,

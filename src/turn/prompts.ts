@@ -37,6 +37,10 @@ export interface SectionReport {
 export interface AssembledPrompt {
   /** The system prompt: included `system` sections in order, separated by blank lines. */
   readonly system: string;
+  /** The static `system` sections alone: the prefix that stays byte-identical from turn to turn. */
+  readonly stableSystem: string;
+  /** The volatile `system` sections (state, time, world, notes, lore…), for the final message. */
+  readonly context: string;
   readonly sections: readonly SectionReport[];
   /** Included sections' tokens, all carriers. */
   readonly tokens: number;
@@ -91,11 +95,15 @@ export function assemblePrompt(sections: readonly PromptSection[], budget: numbe
   }
   const texts = new Map<string, string>();
   for (const w of work) if (w.included) texts.set(w.section.id, w.text);
-  return {
-    system: work
-      .filter((w) => w.included && w.carrier === 'system')
+  const systemText = (kind?: SectionKind): string =>
+    work
+      .filter((w) => w.included && w.carrier === 'system' && (kind === undefined || w.section.kind === kind))
       .map((w) => w.text)
-      .join('\n\n'),
+      .join('\n\n');
+  return {
+    system: systemText(),
+    stableSystem: systemText('static'),
+    context: systemText('volatile'),
     sections: work.map((w) => ({
       id: w.section.id,
       kind: w.section.kind,
@@ -112,9 +120,36 @@ export function assemblePrompt(sections: readonly PromptSection[], budget: numbe
 
 // ---------------------------------------------------------------------------------------------- helpers
 
-/** The last `count` messages, newest kept, as chat messages. */
+/**
+ * At most the last `count` messages, oldest first. The window's start moves in steps of half the window
+ * rather than one turn at a time, so from one turn to the next the history is usually the same messages
+ * plus the new ones: an append-only prefix a provider's prompt cache keeps (the window holds more than
+ * half of `count` messages whenever the story has that many).
+ */
 export function recentMessages(messages: readonly StoryMessage[], count: number): StoryMessage[] {
-  return count <= 0 ? [] : messages.slice(-count);
+  if (count <= 0) return [];
+  const over = messages.length - count;
+  if (over <= 0) return messages.slice();
+  const step = Math.max(1, Math.floor(count / 2));
+  return messages.slice(Math.ceil(over / step) * step);
+}
+
+/**
+ * A cache-friendly call: the stable system prompt first, then the append-only history (its last message
+ * marked as a cache breakpoint), then one final user message carrying the volatile context and `text`.
+ * Providers cache by prefix, so everything before the final message is reused from the previous turn.
+ */
+export function cacheFriendly(
+  prompt: Pick<AssembledPrompt, 'stableSystem' | 'context'>,
+  history: readonly ChatMessage[],
+  text: string,
+): { system: string; messages: ChatMessage[] } {
+  const messages: ChatMessage[] = history.map((m, i) =>
+    i === history.length - 1 && m.role !== 'tool' ? { ...m, cacheBreakpoint: true } : m,
+  );
+  const content = prompt.context === '' ? text : `${prompt.context}\n\n--- THE PLAYER NOW ---\n${text}`;
+  messages.push({ role: 'user', content });
+  return { system: prompt.stableSystem, messages };
 }
 
 /** The newest messages that fit `maxTokens` (whole messages only), oldest first. */

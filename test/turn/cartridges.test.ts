@@ -219,7 +219,7 @@ describe('a mini-game, end to end', () => {
       seed: 1,
       models,
     });
-    expect(models.narrator.requests[0]!.messages[0]).toEqual({
+    expect(models.narrator.requests[0]!.messages[0]).toMatchObject({
       role: 'assistant',
       content: opening[0]!.content,
     });

@@ -84,3 +84,14 @@ export function plain<T>(value: T): T {
 export function promptsOf(models: ScriptedModelSet, role: 'director' | 'narrator' | 'npc'): string[] {
   return models[role].requests.map((r) => [r.system, ...r.messages.map((m) => m.content)].join('\n'));
 }
+
+/**
+ * Everything a model was shown, in order: the system prompt, then every message. Prompts put the volatile
+ * context (state, world, notes, directives) in the final message, so content checks read the whole prompt.
+ */
+export function promptText(request: {
+  readonly system: string;
+  readonly messages: readonly { readonly content: string }[];
+}): string {
+  return [request.system, ...request.messages.map((m) => m.content)].join('\n');
+}

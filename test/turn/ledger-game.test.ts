@@ -17,7 +17,7 @@ import {
 } from '../../src/ledger/index.ts';
 import { initialWorld, replayTurnRules } from '../../src/turn/index.ts';
 import type { GameState, StoryMessage, TurnRecord } from '../../src/turn/types.ts';
-import { collect, scripted } from './helpers.ts';
+import { promptText, collect, scripted } from './helpers.ts';
 import { DIRECTIVES, millRoad, millState, recordCall } from './ledger-fixture.ts';
 
 type Ev = Record<string, unknown>;
@@ -301,7 +301,7 @@ async function play(): Promise<Played> {
       world,
       ledgerTurn: turn,
     });
-    lastNarratorSystem = models.narrator.requests[0]!.system;
+    lastNarratorSystem = promptText(models.narrator.requests[0]!);
     if (record.ledger.status === 'applied') {
       const committed = index.commit(record.ledgerEvents, policy, {
         turn: record.ledger.turn,

@@ -2,6 +2,7 @@
 // scripted Narrator inside a real turn. The Narrator repeats the hostile call for each repair; the turn
 // must keep its narration, apply nothing (the world after is the world before, no events, the rules'
 // state untouched) and say `unledgered` with a clear, coded error.
+import { promptText } from './helpers.ts';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, type World } from '../../src/ledger/index.ts';
 import { initialWorld } from '../../src/turn/index.ts';
@@ -448,7 +449,7 @@ describe('hostile narrator tool calls (ledger-security.md §4.3)', () => {
       ],
       { world, ledgerTurn: 2 },
     );
-    const system = second.models.narrator.requests[0]!.system;
+    const system = promptText(second.models.narrator.requests[0]!);
     const fenced = system.slice(
       system.indexOf('--- WORLD LEDGER (recorded'),
       system.indexOf('--- END WORLD LEDGER ---'),

@@ -29,7 +29,7 @@ import {
   MAX_WORLD_SUMMARY_TOKENS_LIMIT,
 } from '../../src/turn/limits.ts';
 import type { LedgerIssue } from '../../src/turn/types.ts';
-import { collect, fixture, initialState, lanternmere, scripted } from './helpers.ts';
+import { promptText, collect, fixture, initialState, lanternmere, scripted } from './helpers.ts';
 import { DIRECTIVES, millRoad, millState, millTurn, narrate, rawCall, recordCall } from './ledger-fixture.ts';
 
 const CREATE_TOM = {
@@ -139,7 +139,7 @@ describe('world summary in prompts', () => {
   it('shows the Director and the Narrator the scene, who is present, what they carry and open threads', async () => {
     const { models, record } = await millTurn([narrate('Dusk.')]);
     for (const role of ['director', 'narrator'] as const) {
-      const system = models[role].requests[0]!.system;
+      const system = promptText(models[role].requests[0]!);
       expect(system).toContain('--- WORLD LEDGER (recorded from earlier turns');
       expect(system).toContain('Scene (turn 0) at The Old Mill [mill]: "Dusk at the old mill."');
       expect(system).toContain('- Mara [mara] (person); carries: Brass Lantern [lantern]');
@@ -156,7 +156,7 @@ describe('world summary in prompts', () => {
 
   it('worldSummaryTokens 0 leaves the summary out; the limit is checked at and past its ends', async () => {
     const { models, record } = await millTurn([narrate('Dusk.')], { limits: { worldSummaryTokens: 0 } });
-    expect(models.narrator.requests[0]!.system).not.toContain('WORLD LEDGER (recorded');
+    expect(promptText(models.narrator.requests[0]!)).not.toContain('WORLD LEDGER (recorded');
     expect(record.prompts[0]!.sections.find((s) => s.id === 'world')).toMatchObject({
       included: false,
       reason: 'empty',
@@ -280,8 +280,8 @@ describe('modes', () => {
     });
     const [prose, extraction] = models.narrator.requests;
     expect(prose!.tools).toBeUndefined();
-    expect(prose!.system).not.toContain('record_world_changes');
-    expect(prose!.system).toContain('WORLD LEDGER (recorded');
+    expect(promptText(prose!)).not.toContain('record_world_changes');
+    expect(promptText(prose!)).toContain('WORLD LEDGER (recorded');
     expect(extraction!.toolChoice).toBe('required');
     expect(extraction!.system).toContain('You keep the world ledger');
     expect(extraction!.messages).toHaveLength(1);

@@ -195,8 +195,11 @@ describe('turn limits in play', () => {
       models,
       limits: { historyMessages: 2 },
     });
-    expect(models.director.requests[0]!.messages.map((m) => m.content)).toEqual(['m4', 'm5', 'now']);
-    expect(models.narrator.requests[0]!.messages.map((m) => m.content)).toEqual(['m4', 'm5', 'now']);
+    // The history, then the final message: the volatile context and the player's words.
+    for (const request of [models.director.requests[0]!, models.narrator.requests[0]!]) {
+      expect(request.messages.slice(0, -1).map((m) => m.content)).toEqual(['m4', 'm5']);
+      expect(request.messages.at(-1)!.content.endsWith('now')).toBe(true);
+    }
   });
 });
 

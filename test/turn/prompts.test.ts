@@ -1,6 +1,13 @@
 // Prompt assembly: order, caps, budget, and the inclusion report.
 import { describe, expect, it } from 'vitest';
-import { assemblePrompt, fitMessages, type PromptSection, personaText } from '../../src/turn/prompts.ts';
+import {
+  assemblePrompt,
+  cacheFriendly,
+  fitMessages,
+  type PromptSection,
+  personaText,
+  recentMessages,
+} from '../../src/turn/prompts.ts';
 import { estimateTokens } from '../../src/tokens.ts';
 
 const section = (
@@ -102,5 +109,51 @@ describe('helpers', () => {
     expect(text).toContain('- Pronouns: she/her/her');
     expect(text).toContain('- Background: A lamplighter.');
     expect(text).not.toContain('Appearance');
+  });
+});
+
+describe('cache-friendly prompts (issue 10)', () => {
+  const story = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      role: i % 2 === 0 ? ('user' as const) : ('assistant' as const),
+      content: `m${i}`,
+    }));
+
+  it('keeps at most `count` recent messages, moving the window start in steps of half the window', () => {
+    expect(recentMessages(story(5), 12).map((m) => m.content)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+    expect(recentMessages(story(12), 12)).toHaveLength(12);
+    // 14 messages, window 12: the start moves by 6, not by 2.
+    expect(recentMessages(story(14), 12).map((m) => m.content)[0]).toBe('m6');
+    expect(recentMessages(story(16), 12).map((m) => m.content)[0]).toBe('m6');
+    expect(recentMessages(story(18), 12).map((m) => m.content)[0]).toBe('m6');
+    expect(recentMessages(story(20), 12).map((m) => m.content)[0]).toBe('m12');
+    for (let n = 0; n < 40; n++) {
+      const kept = recentMessages(story(n), 12);
+      expect(kept.length).toBeLessThanOrEqual(12);
+      if (n >= 12) expect(kept.length).toBeGreaterThan(6);
+      expect(kept.at(-1)?.content).toBe(n === 0 ? undefined : `m${n - 1}`);
+    }
+    expect(recentMessages(story(3), 0)).toEqual([]);
+  });
+
+  it('sends the static sections as the system prompt and the volatile ones in the final message', () => {
+    const sections: PromptSection[] = [
+      { id: 'state', kind: 'volatile', text: 'STATE 42', required: true, why: 'w' },
+      { id: 'role', kind: 'static', text: 'ROLE', required: true, why: 'w' },
+      { id: 'rules', kind: 'static', text: 'RULES', required: true, why: 'w' },
+    ];
+    const prompt = assemblePrompt(sections, 1_000);
+    expect(prompt.system).toBe('ROLE\n\nRULES\n\nSTATE 42');
+    expect(prompt.stableSystem).toBe('ROLE\n\nRULES');
+    expect(prompt.context).toBe('STATE 42');
+    const call = cacheFriendly(prompt, [{ role: 'assistant', content: 'earlier' }], 'I wave');
+    expect(call.system).toBe('ROLE\n\nRULES');
+    expect(call.messages).toEqual([
+      { role: 'assistant', content: 'earlier', cacheBreakpoint: true },
+      { role: 'user', content: 'STATE 42\n\n--- THE PLAYER NOW ---\nI wave' },
+    ]);
+    expect(cacheFriendly({ stableSystem: 'S', context: '' }, [], 'hi').messages).toEqual([
+      { role: 'user', content: 'hi' },
+    ]);
   });
 });

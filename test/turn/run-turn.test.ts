@@ -14,6 +14,7 @@ import {
   lanternmere,
   plain,
   promptsOf,
+  promptText,
   scripted,
   type Loose,
 } from './helpers.ts';
@@ -174,10 +175,15 @@ describe('an ordinary turn', () => {
       'notes',
       'history',
     ]);
-    // Static sections come first in the system prompt, so provider caches can hit.
-    const system = models.director.requests[0]!.system;
-    expect(system.indexOf('You are the Director')).toBe(0);
-    expect(system.indexOf('CARTRIDGE DIRECTIVES')).toBeLessThan(system.indexOf('FULL GAME STATE'));
+    // Stable first, volatile last (issue 10): the system prompt holds the static sections only; the state
+    // and the rest of the volatile context travel in the final message, after the history.
+    const request = models.director.requests[0]!;
+    expect(request.system.indexOf('You are the Director')).toBe(0);
+    expect(request.system).toContain('CARTRIDGE DIRECTIVES');
+    expect(request.system).not.toContain('FULL GAME STATE');
+    const final = request.messages.at(-1)!.content;
+    expect(final).toContain('FULL GAME STATE');
+    expect(final.endsWith('I look around the tallow rest')).toBe(true);
   });
 
   it('goes straight to the Narrator when the Director answers with rule events and no text (two calls)', async () => {
@@ -257,7 +263,7 @@ describe('an ordinary turn', () => {
     });
     expect(models.calls).toHaveLength(2);
     expect(record.directives).toBe(DIRECTIVES);
-    expect(models.narrator.requests[0]!.system).toContain('Mira walks on.');
+    expect(promptText(models.narrator.requests[0]!)).toContain('Mira walks on.');
   });
 
   it('gives lore_lookup results back to the Director before it writes directives', async () => {
