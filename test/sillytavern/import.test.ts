@@ -151,7 +151,7 @@ describe('card versions', () => {
     const cartridge = loads(result.files);
     expect(cartridge.directives.narrator).not.toContain('Ignore all previous');
     expect(cartridge.lore).toContain('Ignore all previous');
-    expect(result.loss.map((l) => l.name)).toContain('description not in directives');
+    expect(result.loss.find((l) => l.name === 'description not in directives')?.count).toBe(1);
   });
 
   it('turns the Character’s Note into a constant @depth World Info entry', () => {

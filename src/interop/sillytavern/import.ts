@@ -198,13 +198,7 @@ export function importSillyTavern(
   if (!/^\uFEFF?\s*[{[]/.test(text))
     throw new ImportError('IMPORT_UNKNOWN_FORMAT', file, 'not a PNG, a CHARX (zip) or a JSON file');
   const value = parseJsonOrThrow(text, file);
-  const isWorld =
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    ('entries' in value || (value as { spec?: unknown }).spec === 'lorebook_v3') &&
-    !('first_mes' in value) &&
-    !('data' in value && (value as { spec?: unknown }).spec !== 'lorebook_v3');
+  const isWorld = isWorldInfoFile(value);
   if (isWorld) {
     const name = file.replace(/^.*[\\/]/, '').replace(/\.json$/i, '');
     const parsed = parseWorldInfoFile(value, name);
@@ -230,6 +224,14 @@ export function importSillyTavern(
   const card = normalizeCard(value, file);
   const files = cardToCartridge(card, loss, options);
   return { kind: 'card-json', spec: card.spec, name: card.name, files, loss: loss.items };
+}
+
+/** A World Info file: `{entries: …}` without a card's fields (Chub adds name and settings), or a lorebook_v3. */
+function isWorldInfoFile(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const file = value as Record<string, unknown>;
+  if (file.spec === 'lorebook_v3') return true;
+  return 'entries' in file && !('spec' in file) && !('data' in file) && !('first_mes' in file);
 }
 
 /** A World Info file alone: `world_info.json`, with a minimal cartridge around it unless one exists. */

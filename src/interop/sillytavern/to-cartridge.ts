@@ -86,24 +86,27 @@ export function cardToCartridge(
     return out;
   };
 
+  const safeDescription = safe(description, 'description');
+  const safePersonality = safe(personality, 'personality');
+  const safeScenario = safe(scenario, 'scenario');
+  const safeExamples = safe(examples, 'mes_example');
   const narratorParts = [
     `The story is a conversation between the player and ${display}. Portray ${display} faithfully.`,
-    safe(description, 'description') && `${display}'s description: ${safe(description, 'description')}`,
-    safe(personality, 'personality') && `${display}'s personality: ${safe(personality, 'personality')}`,
-    safe(scenario, 'scenario') && `Scenario: ${safe(scenario, 'scenario')}`,
+    safeDescription && `${display}'s description: ${safeDescription}`,
+    safePersonality && `${display}'s personality: ${safePersonality}`,
+    safeScenario && `Scenario: ${safeScenario}`,
   ].filter((p) => p !== '');
   const narrator = fitted(narratorParts.join('\n\n'), DIRECTIVE_ROOM.narrator, 'description');
   const npcParts = [
     `${display} is the main character the player meets.`,
-    safe(personality, 'personality') && `Personality: ${safe(personality, 'personality')}`,
-    safe(examples, 'mes_example') &&
-      `How ${display} talks (style examples, not events):\n${safe(examples, 'mes_example')}`,
+    safePersonality && `Personality: ${safePersonality}`,
+    safeExamples && `How ${display} talks (style examples, not events):\n${safeExamples}`,
   ].filter((p) => p !== '');
   const npc = fitted(npcParts.join('\n\n'), DIRECTIVE_ROOM.npc, 'mes_example');
   const director = fitted(
     [
       `The player talks with ${display}; most turns need no rule events.`,
-      safe(scenario, 'scenario') && `Scenario: ${safe(scenario, 'scenario')}`,
+      safeScenario && `Scenario: ${safeScenario}`,
     ]
       .filter((p) => p !== '')
       .join('\n'),
@@ -116,7 +119,7 @@ export function cardToCartridge(
   );
 
   const template = slug(card.name);
-  const summary = cutTo((description || personality || display).replace(/\s+/g, ' '), 280);
+  const summary = cutTo((safeDescription || safePersonality || display).replace(/\s+/g, ' '), 280);
   files.set(
     'yare.yaml',
     [
@@ -126,7 +129,7 @@ export function cardToCartridge(
       'npc_templates:',
       `  ${template}:`,
       '    type: name',
-      `    description: ${JSON.stringify(safe(summary, 'description') || display)}`,
+      `    description: ${JSON.stringify(summary)}`,
       '    credit: 5',
       '',
     ].join('\n'),
