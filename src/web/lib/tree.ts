@@ -108,3 +108,44 @@ export function outline(tree: Tree): OutlineRow[] {
   }
   return rows;
 }
+
+/**
+ * The tree as it reads: a chain of turns (each with one next turn) as one list, and where a turn has
+ * several next turns (swipes of the same input, or branches played from there), one group per
+ * alternative right under it. A branch made from turn #2 therefore sits under #2, not after the end of
+ * the longest line.
+ */
+export interface Chain {
+  readonly ids: readonly string[];
+  /** The alternatives after the last turn of `ids`, in sibling order (empty: the chain ends). */
+  readonly branches: readonly Chain[];
+}
+
+/** The whole tree as chains, built without recursion so a long game cannot overflow the stack. */
+export function chains(tree: Tree): Chain | undefined {
+  if (tree.root === undefined) return undefined;
+  type Building = { ids: string[]; branches: Building[] };
+  const top: Building = { ids: [], branches: [] };
+  const work: { start: TreeNode; into: Building }[] = [{ start: tree.root, into: top }];
+  const seen = new Set<string>();
+  while (work.length > 0) {
+    const { start, into } = work.pop() as { start: TreeNode; into: Building };
+    let node: TreeNode | undefined = start;
+    while (node !== undefined && !seen.has(node.id)) {
+      seen.add(node.id);
+      into.ids.push(node.id);
+      const kids: readonly TreeNode[] = tree.children.get(node.id) ?? [];
+      if (kids.length === 1) {
+        node = kids[0];
+        continue;
+      }
+      for (const kid of kids) {
+        const branch: Building = { ids: [], branches: [] };
+        into.branches.push(branch);
+        work.push({ start: kid, into: branch });
+      }
+      node = undefined;
+    }
+  }
+  return top;
+}
