@@ -9,6 +9,7 @@ const suites: Array<[string, () => Promise<Bench>]> = [
   ['lore', async () => (await import('./lore.ts')).benchLore],
   ['world-info', async () => (await import('./world-info.ts')).benchWorldInfo],
   ['injection', async () => (await import('./injection.ts')).benchInjection],
+  ['js-rules', async () => (await import('./js-rules.ts')).benchJsRules],
   ['ledger', async () => (await import('./ledger.ts')).benchLedger],
   ['turn', async () => (await import('./turn.ts')).benchTurn],
   ['store', async () => (await import('./store.ts')).benchStore],
