@@ -326,6 +326,47 @@ describe("the web client's upload", () => {
   });
 });
 
+describe('the request SillyTavern sends', () => {
+  it("accepts SillyTavern's default Chat Completion body: system prompts anywhere, example messages, samplers", async () => {
+    const body = {
+      messages: [
+        { role: 'system', content: "Write Mira's next reply in a fictional chat between Mira and Sailor." },
+        { role: 'system', content: 'The moonstone is the lighthouse lens.' },
+        { role: 'system', content: 'Mira keeps the lighthouse.' },
+        { role: 'system', content: '[Example Chat]' },
+        { role: 'system', name: 'example_user', content: 'Hello?' },
+        { role: 'system', name: 'example_assistant', content: 'Come in.' },
+        { role: 'system', content: '[Start a new Chat]' },
+        { role: 'assistant', content: 'Come in, Sailor, out of the rain.' },
+        { role: 'user', content: 'A SillyTavern-shaped hello.' },
+        { role: 'system', content: "[Mira's note: stay calm]" },
+      ],
+      model: 'Mira',
+      temperature: 1,
+      frequency_penalty: 0,
+      presence_penalty: 0,
+      top_p: 1,
+      max_tokens: 300,
+      stream: false,
+      seed: 7,
+      stop: ['\nSailor:'],
+      logit_bias: {},
+      custom_extra: { from: 'include_body' },
+    };
+    const answer = await server.json('/openai/v1/chat/completions', {
+      method: 'POST',
+      json: body,
+      headers: { authorization: 'Bearer ' },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.object).toBe('chat.completion');
+    expect(answer.body.choices[0].message).toMatchObject({ role: 'assistant' });
+    expect(answer.body.choices[0].message.content).toMatch(
+      /^Narration \d+ for "A SillyTavern-shaped hello\."\. \(context seen\)$/,
+    );
+  });
+});
+
 describe('the wire format SillyTavern reads', () => {
   it('streams data-only events with choices[0].delta.content, ending with data: [DONE]', async () => {
     const response = await server.call('/openai/v1/chat/completions', {
