@@ -216,7 +216,16 @@ export function transcriptMarkdown(transcript: Transcript): string {
       out.push(
         `- \`${e.place ? `${e.place.file}:${e.place.line}:${e.place.col}` : '?'}\` ${e.message} [${e.code}]`,
       );
-    out.push('', '<details><summary>The answer</summary>', '', '````text', r.answer, '````', '', '</details>');
+    out.push(
+      '',
+      '<details><summary>The answer</summary>',
+      '',
+      '````text',
+      r.answer,
+      '````',
+      '',
+      '</details>',
+    );
   }
   return `${out.join('\n')}\n`;
 }

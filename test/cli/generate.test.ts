@@ -62,7 +62,7 @@ describe('mnesos generate', { timeout: SPAWN_TIMEOUT_MS }, () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ ok: true, rounds: 2, errors: [] });
     const requests = fake.chatRequests();
     expect(requests).toHaveLength(2);
-    const lastMessage = JSON.stringify((requests[1]?.messages as unknown[]).at(-1));
+    const lastMessage = JSON.stringify((requests[1]?.messages as unknown[] | undefined)?.at(-1));
     expect(lastMessage).toContain('yare.yaml:16:13');
     expect(lastMessage).toContain('CART_MINIGAME_CONFIG');
   });
