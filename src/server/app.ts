@@ -9,6 +9,7 @@ import { StoreInputError } from '../store/errors.ts';
 import { ApiError, errorBody } from './errors.ts';
 import { type AppEnv, RouteRegistry } from './openapi.ts';
 import { rateLimit } from './rate-limit.ts';
+import { refuseUnstorableUrl } from './url-guard.ts';
 import { registerAuthoringSchemaRoutes } from './routes/authoring-schemas.ts';
 import { registerCartridgeRoutes } from './routes/cartridges.ts';
 import { registerHistoryRoutes } from './routes/history.ts';
@@ -68,6 +69,7 @@ export function createApp(deps: AppDeps): BuiltApp {
   });
   app.use('*', hostCheck(deps.auth));
   app.use('/v1/*', authenticate(deps.auth));
+  app.use('/v1/*', refuseUnstorableUrl());
   app.use('/v1/*', rateLimit(deps.limits.rateLimit, deps.limits.rateWindowMs));
 
   deps.metrics.gauge(

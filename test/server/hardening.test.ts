@@ -333,6 +333,52 @@ function idempotencySuite(openShared: () => Promise<{ stores: [Store, Store]; cl
   });
 }
 
+/** NUL in a URL: PostgreSQL failed on it (500) where SQLite answered 404; now both answer the same. */
+function urlPolicySuite(open: () => Promise<{ store: Store; cleanup(): Promise<void> }>) {
+  let server: TestServer;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    const opened = await open();
+    cleanup = opened.cleanup;
+    server = await startTestServer({ store: opened.store });
+  }, 60_000);
+  afterAll(async () => {
+    await server.stop();
+    await cleanup();
+  });
+
+  it('a NUL in an id is 404 and in a query parameter 400, never a 500', async () => {
+    const { id } = await newSession(server);
+    for (const path of [
+      '/v1/sessions/%00',
+      `/v1/sessions/${id}/turns/a%00b`,
+      '/v1/cartridge-versions/%00',
+      '/v1/personas/%00',
+      '/v1/cartridges/%00/versions',
+    ]) {
+      expect((await server.call(path)).status, path).toBe(404);
+    }
+    const query = await server.json(`/v1/sessions/${id}/state?turnId=%00`);
+    expect(query.status).toBe(400);
+    expect(query.body.error.code).toBe('invalid_string');
+    expect((await server.json(`/v1/sessions/${id}`)).status).toBe(200);
+  });
+}
+
+describe('one string policy in URLs on SQLite', () => {
+  urlPolicySuite(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mnesos-url-'));
+    const store = await openStore(join(dir, 'url.db'));
+    return {
+      store,
+      async cleanup() {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  });
+});
+
 describe('one Idempotency-Key across two replicas on one SQLite file', () => {
   idempotencySuite(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mnesos-idem-'));
@@ -361,6 +407,20 @@ if (pgUnreachable !== null && process.env.CI) {
 } else if (pgUnreachable !== null) {
   console.log(`[server] SKIPPING PostgreSQL idempotency tests: server unreachable (${pgUnreachable})`);
 } else {
+  describe('one string policy in URLs on PostgreSQL', () => {
+    urlPolicySuite(async () => {
+      const harness = postgresHarness(pgUrl);
+      const store = await harness.open(await harness.freshUrl());
+      return {
+        store,
+        async cleanup() {
+          await store.close();
+          await harness.cleanup();
+        },
+      };
+    });
+  });
+
   describe('one Idempotency-Key across two replicas on PostgreSQL', () => {
     idempotencySuite(async () => {
       const harness = postgresHarness(pgUrl);
