@@ -501,3 +501,39 @@ describe('hostile and failing requests', () => {
     expect(tooLong.body.error.message).toContain('MAX_INPUT_CHARS');
   });
 });
+
+describe('the details block on a cartridge with dice (Lanternmere, offline)', () => {
+  let demo: TestServer;
+  beforeAll(async () => {
+    demo = await startTestServer();
+  });
+  afterAll(async () => {
+    await demo?.stop();
+  });
+
+  it('appends dice and public changes, and the next request still follows that turn', async () => {
+    const first = [{ role: 'user', content: '/travel destination="brine market"' }];
+    const answer = await demo.json('/openai/v1/chat/completions', {
+      method: 'POST',
+      json: { model: 'Lanternmere', messages: first, mnesos_details: true },
+    });
+    expect(answer.status).toBe(200);
+    const content: string = answer.body.choices[0].message.content;
+    expect(content).toMatch(/\n\n\[MnesOS · [^\]]*player\.location: tallow rest → brine market[^\]]*\]$/);
+    expect(content).not.toContain('_elapsed_minutes');
+    const session = answer.headers.get('x-mnesos-session')!;
+    const next = [
+      ...first,
+      { role: 'assistant', content },
+      { role: 'user', content: '/travel destination="tallow rest"' },
+    ];
+    const second = await demo.json('/openai/v1/chat/completions', {
+      method: 'POST',
+      json: { model: 'Lanternmere', messages: next, mnesos_details: true },
+    });
+    expect(second.status).toBe(200);
+    expect(second.headers.get('x-mnesos-session')).toBe(session);
+    const tree = await demo.store.listTree(session);
+    expect(tree.map((t) => t.depth).sort()).toEqual([0, 1, 2]);
+  });
+});
