@@ -34,6 +34,8 @@ function ModelSettingsForm() {
   const [view, setView] = useState<SettingsView | null>(null);
   const [settings, setSettings] = useState<ModelSettings>({});
   const [status, setStatus] = useState('');
+  /** The last save failed: the status is then an alert, shown beside the button that failed. */
+  const [failed, setFailed] = useState(false);
   const [problem, setProblem] = useState('');
   const [key, setKey] = useState(() => storedApiKey() ?? '');
 
@@ -68,8 +70,10 @@ function ModelSettingsForm() {
         ),
       );
       setStatus('Saved.');
+      setFailed(false);
     } catch (e) {
       setStatus(messageOf(e));
+      setFailed(true);
     }
   };
 
@@ -177,7 +181,11 @@ function ModelSettingsForm() {
             Save settings
           </button>
         </form>
-        <p role="status" data-testid="settings-status">
+        <p
+          role={failed ? 'alert' : 'status'}
+          class={failed ? 'error' : undefined}
+          data-testid="settings-status"
+        >
           {status}
         </p>
       </section>
