@@ -1,5 +1,6 @@
 // GET /v1/minigames (the manifests) and a mini-game result with a list-valued metric over HTTP: the
 // original refused `selected_sequence` with a 422; here the resolver of Ember Toll (rules in yare.ts) runs.
+// A hostile rules module uploaded is a 422 naming the limit, and the server keeps answering.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,5 +90,26 @@ describe('a list-valued metric in a mini-game result', () => {
     const refused = await turn(Array(MAX_METRIC_LIST_ITEMS + 1).fill('w'));
     expect(refused.status).toBe(422);
     expect(JSON.stringify(refused.body)).toContain('MAX_METRIC_LIST_ITEMS');
+  });
+});
+
+describe('a hostile rules module uploaded', () => {
+  it('an endless yare.js is 422 with the time limit named, nothing is stored, and the server answers next', async () => {
+    const before = (await server.json('/v1/cartridges')).body.cartridges.length;
+    const upload = await server.json('/v1/cartridges?name=endless', {
+      method: 'POST',
+      headers: { 'content-type': 'application/zip' },
+      body: Buffer.from(
+        zip([
+          { name: 'yare.js', data: 'for (;;) {}\nexport default {};\n' },
+          { name: 'bot_lore.md', data: '# x\n' },
+        ]),
+      ),
+    });
+    expect(upload.status).toBe(422);
+    expect(upload.body.error.errors[0]).toMatchObject({ file: 'yare.js', code: 'CART_RULES_SCRIPT_LIMIT' });
+    expect(upload.body.error.errors[0].message).toContain('did not finish within');
+    expect((await server.json('/v1/cartridges')).body.cartridges.length).toBe(before);
+    expect((await server.json('/v1/minigames')).status).toBe(200);
   });
 });
