@@ -1,13 +1,16 @@
 // Every bound of World Info and of SillyTavern imports, at the limit and one past it; and the regex policy
 // for keys from strangers' lorebooks (refused patterns never run).
 import { describe, expect, it } from 'vitest';
+import { loadCartridgeFromFiles } from '../../src/cartridge/index.ts';
 import { ImportError } from '../../src/interop/sillytavern/errors.ts';
 import { importSillyTavern } from '../../src/interop/sillytavern/import.ts';
 import {
   MAX_ALTERNATE_GREETINGS,
   MAX_CARD_CHUNK_BYTES,
   MAX_CARD_FIELD_CHARS,
+  MAX_CARD_JSON_CHARS,
   MAX_IMPORT_FILE_BYTES,
+  MAX_PNG_CHUNKS,
 } from '../../src/interop/sillytavern/limits.ts';
 import { activateWorldInfo } from '../../src/lore/world-info.ts';
 import { parseWorldInfoFile } from '../../src/lore/world-info-format.ts';
@@ -17,12 +20,17 @@ import {
   MAX_WI_KEY_CHARS,
   MAX_WI_KEYS_PER_ENTRY,
   MAX_WI_REGEX_CHARS,
+  MAX_WI_REGEX_TESTS,
   MAX_WI_REGEX_TEXT_CHARS,
+  MAX_WI_SCAN_DEPTH,
   MAX_WI_TIMED_EFFECTS,
+  MAX_WI_TOKEN_BUDGET,
+  MAX_WORLD_INFO_BYTES,
 } from '../../src/lore/world-info-limits.ts';
 import { parseRegexKey, unsafeReason } from '../../src/lore/world-info-regex.ts';
 import { readWorldInfoState, worldInfoStateValue } from '../../src/lore/world-info-state.ts';
-import { book, png, textChunk } from './helpers.ts';
+import { readTranscript, MAX_TRANSCRIPT_MESSAGES } from '../../src/server/openai/transcript.ts';
+import { book, chunk, png, textChunk } from './helpers.ts';
 
 function world(entries: Record<string, unknown>[]) {
   return parseWorldInfoFile({ entries: Object.fromEntries(entries.map((e, i) => [String(i), e])) }, 'b');
@@ -172,5 +180,74 @@ describe('import limits', () => {
     expect(() => run(card({ alternate_greetings: greetings(MAX_ALTERNATE_GREETINGS + 1) }))).toThrow(
       /101 items; the limit is 100/,
     );
+  });
+});
+
+describe('more bounds, at the limit and one past it', () => {
+  it('PNG chunks', () => {
+    const filler = (n: number) => Array.from({ length: n }, () => chunk('tIME', Buffer.alloc(7)));
+    // png() adds IHDR, IDAT and IEND: 3 chunks.
+    expect(() => importSillyTavern(png(filler(MAX_PNG_CHUNKS - 3)), 'x.png')).toThrow(/no "chara" or "ccv3"/);
+    expect(() => importSillyTavern(png(filler(MAX_PNG_CHUNKS - 2)), 'x.png')).toThrow(/MAX_PNG_CHUNKS/);
+  });
+
+  it('characters of card JSON', () => {
+    const base = JSON.stringify({ name: 'X', pad: '' });
+    const padded = (n: number) => JSON.stringify({ name: 'X', pad: 'p'.repeat(n - base.length) });
+    expect(importSillyTavern(Buffer.from(padded(MAX_CARD_JSON_CHARS)), 'c.json').name).toBe('X');
+    expect(() => importSillyTavern(Buffer.from(padded(MAX_CARD_JSON_CHARS + 1)), 'c.json')).toThrow(
+      /MAX_CARD_JSON_CHARS/,
+    );
+  });
+
+  it('book settings: scan depth and token budget', () => {
+    const at = parseWorldInfoFile(
+      { entries: {}, scan_depth: MAX_WI_SCAN_DEPTH, token_budget: MAX_WI_TOKEN_BUDGET },
+      'b',
+    );
+    expect(at.ok).toBe(true);
+    const deep = parseWorldInfoFile({ entries: {}, scan_depth: MAX_WI_SCAN_DEPTH + 1 }, 'b');
+    expect(!deep.ok && deep.issues[0]!.path).toBe('(root).scan_depth');
+    const rich = parseWorldInfoFile({ entries: {}, token_budget: MAX_WI_TOKEN_BUDGET + 1 }, 'b');
+    expect(!rich.ok && rich.issues[0]!.message).toContain(`1..${MAX_WI_TOKEN_BUDGET}`);
+  });
+
+  it('regex tests per activation', () => {
+    const entries = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ key: [`/word${i}\\b/`], content: `c${i}` }));
+    const text = Array.from({ length: MAX_WI_REGEX_TESTS + 1 }, (_, i) => `word${i}`).join(' ');
+    const at = activateWorldInfo(book(entries(MAX_WI_REGEX_TESTS)), {
+      messages: [text],
+      chatLength: 1,
+      timed: [],
+      seed: 0,
+    });
+    expect(at.activated).toHaveLength(MAX_WI_REGEX_TESTS);
+    const past = activateWorldInfo(book(entries(MAX_WI_REGEX_TESTS + 1)), {
+      messages: [text],
+      chatLength: 1,
+      timed: [],
+      seed: 0,
+    });
+    expect(past.activated).toHaveLength(MAX_WI_REGEX_TESTS);
+  });
+
+  it('bytes of a cartridge world_info.json', () => {
+    const files = (size: number) =>
+      new Map<string, string>([
+        ['yare.yaml', 'version: 1\nbot_name: "W"\n'],
+        ['bot_lore.md', '# W\n'],
+        ['world_info.json', `{"entries": {}, "pad": "${'p'.repeat(size - 26)}"}`],
+      ]);
+    expect(files(MAX_WORLD_INFO_BYTES).get('world_info.json')!.length).toBe(MAX_WORLD_INFO_BYTES);
+    expect(loadCartridgeFromFiles(files(MAX_WORLD_INFO_BYTES), 'w').ok).toBe(true);
+    const over = loadCartridgeFromFiles(files(MAX_WORLD_INFO_BYTES + 1), 'w');
+    expect(!over.ok && over.errors[0]!.code).toBe('CART_FILE_TOO_LARGE');
+  });
+
+  it('transcript messages', () => {
+    const messages = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `m${i}` }));
+    expect(readTranscript(messages(MAX_TRANSCRIPT_MESSAGES - 1))).toMatchObject({ kind: 'reply' });
   });
 });
