@@ -6,7 +6,7 @@
 // development checkout with newer sources would make bin/mnesos run them through tsx).
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -78,37 +78,55 @@ function timeServe(entry: readonly string[], dir: string, round: number): Promis
   });
 }
 
-/** What a command must not load to start fast: the server, the store, the model layer and their packages. */
+/**
+ * What a command must not load to start fast: the server, the store, the model layer and their packages
+ * (their small constant modules, such as default ports or limits, are fine).
+ */
 export const HEAVY_MODULE =
-  /node_modules\/(kysely|hono|@hono|pg|better-sqlite3|ai|@ai-sdk|zod)\/|\/src\/(server|store|llm|session)\//;
+  /node_modules\/(kysely|hono|@hono|pg|better-sqlite3|ai|@ai-sdk|openai|zod)\/|\/src\/(server\/(app|start)|store\/(open|store)|llm\/(providers|sdk-model)|session\/service)\.[jt]s$/;
+/node_modules\/(kysely|hono|@hono|pg|better-sqlite3|ai|@ai-sdk|zod)\/|\/src\/(server|store|llm|session)\//;
 
-/** The file: URLs of the ES modules `node <entry> <args>` loads, reported by a resolve hook. */
+/**
+ * The file: URLs of the ES modules `node <entry> <args>` loads. A module-resolve hook (which runs on its own
+ * thread) appends each resolved URL to a file, read once the command has exited.
+ */
 export async function loadedModules(
   entry: readonly string[],
   args: readonly string[],
   dir: string,
 ): Promise<string[]> {
+  const log = join(dir, `modules-${process.pid}-${Date.now()}.txt`);
+  writeFileSync(log, '');
   const hooks = join(dir, 'count-hooks.mjs');
   writeFileSync(
     hooks,
-    'export async function resolve(s, c, next) { const r = await next(s, c); ' +
-      "if (r.url.startsWith('file:')) process.send?.(r.url); return r; }\n",
+    [
+      "import { appendFileSync } from 'node:fs';",
+      'let log;',
+      'export function initialize(data) { log = data.log; }',
+      'export async function resolve(specifier, context, next) {',
+      '  const resolved = await next(specifier, context);',
+      "  if (resolved.url.startsWith('file:')) appendFileSync(log, resolved.url + '\\n');",
+      '  return resolved;',
+      '}',
+      '',
+    ].join('\n'),
   );
   const register = join(dir, 'count-register.mjs');
   writeFileSync(
     register,
-    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)}, { data: { log: ${JSON.stringify(log)} } });\n`,
   );
-  const urls = new Set<string>();
   await new Promise<void>((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', register, ...entry, ...args], {
       cwd: dir,
-      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+      stdio: 'ignore',
     });
-    child.on('message', (url) => urls.add(String(url)));
     child.on('error', reject);
     child.on('close', () => resolve());
   });
+  const urls = new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean));
+  urls.delete(pathToFileURL(register).href);
   return [...urls];
 }
 

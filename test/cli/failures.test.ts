@@ -18,9 +18,11 @@ import {
   runCli,
   SPAWN_TIMEOUT_MS,
   startCli,
+  useCompiledCli,
   workspaces,
 } from './helpers.ts';
 
+useCompiledCli();
 const workspace = workspaces();
 const STACK_LINE = /^ {4}at /m;
 

@@ -18,8 +18,14 @@ export const CLI = join(ROOT, 'bin', 'mnesos');
 
 /** A compile of dist/ on a busy machine can take this long (once per run, only when a source changed). */
 const COMPILE_TIMEOUT_MS = 300_000;
-// Every file that starts the CLI through these helpers runs the compiled build, compiled first if stale.
-beforeAll(() => ensureCompiled(), COMPILE_TIMEOUT_MS);
+
+/**
+ * For a test file that starts the CLI as a process: compile dist/ first when a source is newer, so the CLI
+ * runs compiled (fast) and never stale. Files that only run it in-process need not call this.
+ */
+export function useCompiledCli(): void {
+  beforeAll(() => ensureCompiled(), COMPILE_TIMEOUT_MS);
+}
 
 export interface CliResult {
   readonly code: number | null;
@@ -145,4 +151,71 @@ export function workspaces(): () => ReturnType<typeof tempDir> {
     cleanups.push(t.cleanup);
     return t;
   };
+}
+
+/** The working directory of this test process, restored after each in-process run. */
+const TEST_CWD = process.cwd();
+/** In-process runs share the process's cwd, env and streams: they take turns. */
+let inProcessQueue: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs the CLI inside this test process (the program's `main`, as bin/mnesos runs it), for tests where the
+ * process boundary is not what is tested: the same arguments, working directory and cleaned environment as
+ * `runCli`, with stdout, stderr (and console output) and the exit code captured. No process start, so it
+ * costs milliseconds. Concurrent calls run one after another. Not for commands that read stdin (`play`).
+ */
+export function runCliInProcess(
+  args: readonly string[],
+  options: Omit<CliOptions, 'input'>,
+): Promise<CliResult> {
+  const result = inProcessQueue.then(() => runOnce(args, options));
+  inProcessQueue = result.catch(() => undefined);
+  return result;
+}
+
+async function runOnce(args: readonly string[], options: Omit<CliOptions, 'input'>): Promise<CliResult> {
+  const { main } = await import('../../src/cli/program.ts');
+  const { format } = await import('node:util');
+  const savedEnv = { ...process.env };
+  const writeOut = process.stdout.write;
+  const writeErr = process.stderr.write;
+  const savedConsole = { log: console.log, info: console.info, warn: console.warn, error: console.error };
+  let stdout = '';
+  let stderr = '';
+  const toOut = (text: string) => {
+    stdout += text;
+  };
+  const toErr = (text: string) => {
+    stderr += text;
+  };
+  const capture =
+    (append: (text: string) => void) =>
+    (chunk: string | Uint8Array, ...rest: unknown[]): boolean => {
+      append(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+      const callback = rest.find((arg) => typeof arg === 'function') as (() => void) | undefined;
+      callback?.();
+      return true;
+    };
+  for (const key of Object.keys(process.env)) delete process.env[key];
+  Object.assign(process.env, cleanEnv(options.env));
+  process.chdir(options.cwd);
+  process.exitCode = undefined;
+  process.stdout.write = capture(toOut) as typeof process.stdout.write;
+  process.stderr.write = capture(toErr) as typeof process.stderr.write;
+  console.log = (...values: unknown[]) => toOut(`${format(...values)}\n`);
+  console.info = console.log;
+  console.warn = (...values: unknown[]) => toErr(`${format(...values)}\n`);
+  console.error = console.warn;
+  try {
+    const code = await main([...args]);
+    return { code, stdout, stderr };
+  } finally {
+    process.stdout.write = writeOut;
+    process.stderr.write = writeErr;
+    Object.assign(console, savedConsole);
+    process.exitCode = undefined;
+    process.chdir(TEST_CWD);
+    for (const key of Object.keys(process.env)) delete process.env[key];
+    Object.assign(process.env, savedEnv);
+  }
 }

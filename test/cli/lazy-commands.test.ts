@@ -4,8 +4,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HEAVY_MODULE, loadedModules } from '../../bench/startup.ts';
-import { ROOT, SPAWN_TIMEOUT_MS, workspaces } from './helpers.ts';
+import { ROOT, SPAWN_TIMEOUT_MS, useCompiledCli, workspaces } from './helpers.ts';
 
+useCompiledCli();
 const workspace = workspaces();
 const MAIN = [join(ROOT, 'dist', 'src', 'cli', 'main.js')];
 

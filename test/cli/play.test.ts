@@ -2,8 +2,9 @@
 // game ends at end of input. Each test has its own working directory, so its own ./.mnesos database.
 
 import { describe, expect, it } from 'vitest';
-import { ESC, lines, runCli, SPAWN_TIMEOUT_MS, startCli, workspaces } from './helpers.ts';
+import { ESC, lines, runCli, SPAWN_TIMEOUT_MS, startCli, useCompiledCli, workspaces } from './helpers.ts';
 
+useCompiledCli();
 const workspace = workspaces();
 
 /** Every `"key": value` printed for a key, in order (the /state dumps). */

@@ -1,9 +1,10 @@
-// `mnesos turn`: one stateless turn as a child process. State, story and world go in as files and come
-// out in `--json`, so a script can chain turns; exit codes say whose fault a failure is.
+// `mnesos turn`: one stateless turn. State, story and world go in as files and come out in `--json`, so a
+// script can chain turns; exit codes say whose fault a failure is. Run in-process (the program's `main`):
+// the process boundary (exit codes, stack-free failures) is tested in failures.test.ts.
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { closedPort, runCli, SPAWN_TIMEOUT_MS, workspaces } from './helpers.ts';
+import { closedPort, runCliInProcess as runCli, SPAWN_TIMEOUT_MS, workspaces } from './helpers.ts';
 
 const workspace = workspaces();
 
