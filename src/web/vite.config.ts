@@ -1,4 +1,4 @@
-// Vite configuration of the web client. `npm start` builds through src/web/build.ts, which uses this file.
+// Vite configuration of the web client. `npm run build` and `npm start` build through src/web/build.ts (via bin/build.mjs), which uses this file.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
