@@ -268,6 +268,44 @@ describe('the OpenAI-compatible endpoint with the openai client', () => {
     expect(await server.store.listSessions('local-user')).toHaveLength(1);
   });
 
+  it('follows a transcript whose oldest messages the front end cut to fit its context', async () => {
+    const call = async (messages: Message[]) => {
+      const answer = await server.json('/openai/v1/chat/completions', {
+        method: 'POST',
+        json: { model: 'Mira', messages },
+        headers: { 'idempotency-key': `trim-${++keyCount}` },
+      });
+      expect(answer.status).toBe(200);
+      return {
+        text: answer.body.choices[0].message.content as string,
+        session: answer.headers.get('x-mnesos-session')!,
+      };
+    };
+    const full: Message[] = [
+      { role: 'assistant', content: 'Welcome.' },
+      { role: 'user', content: 'Trim one.' },
+    ];
+    const one = await call(full);
+    full.push({ role: 'assistant', content: one.text }, { role: 'user', content: 'Trim two.' });
+    const two = await call(full);
+    full.push({ role: 'assistant', content: two.text }, { role: 'user', content: 'Trim three.' });
+    const three = await call(full);
+    expect(new Set([one.session, two.session, three.session]).size).toBe(1);
+    // The front end drops the greeting and the first exchange: the same session, after the third turn.
+    const trimmed: Message[] = [
+      { role: 'user', content: 'Trim two.' },
+      { role: 'assistant', content: two.text },
+      { role: 'user', content: 'Trim three.' },
+      { role: 'assistant', content: three.text },
+      { role: 'user', content: 'Trim four.' },
+    ];
+    const four = await call(trimmed);
+    expect(four.session).toBe(one.session);
+    const turns = await turnsOf(server, one.session);
+    const third = turns.find((t) => t.input === 'Trim three.')!;
+    expect(turns.find((t) => t.input === 'Trim four.')!.parentId).toBe(third.id);
+  });
+
   it('replays an identical request without an Idempotency-Key that arrives within the retry window', async () => {
     const openai = client(server);
     const messages: Message[] = [

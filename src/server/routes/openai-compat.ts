@@ -31,7 +31,9 @@ import {
   walkExchanges,
 } from '../openai/conversation.ts';
 import { detailsBlock } from '../openai/details.ts';
+import { inputText } from '../../session/messages.ts';
 import {
+  type Exchange,
   MAX_PLAYER_CONTEXT_CHARS,
   MAX_TRANSCRIPT_MESSAGES,
   normalized,
@@ -45,6 +47,8 @@ export const OPENAI_PREFIX = '/openai/v1';
 export const RETRY_WINDOW_MS = 5_000;
 /** Sessions of one cartridge searched for the transcript (newest first). */
 export const MAX_CANDIDATE_SESSIONS = 20;
+/** Sessions looked at (newest first) to find those of the model's cartridge. */
+export const MAX_SESSIONS_EXAMINED = 200;
 /** Model ids listed (cartridges, then sessions). */
 export const MAX_LISTED_MODELS = 200;
 const SESSION_MODEL = 'session:';
@@ -96,12 +100,33 @@ interface Conversation {
   readonly replay?: TurnMessage;
 }
 
-async function genesisOf(deps: AppDeps, session: Session): Promise<TurnMessage> {
-  const lineage = await deps.store.getLineage(session.id, session.headTurnId);
-  const genesis = lineage?.find((t) => t.parentId === null);
+/**
+ * Where the transcript sits in one session: walked from the first message, or — when the front end cut the
+ * oldest messages to fit its context (SillyTavern does) — from the turn on the head's branch where the
+ * transcript's first exchange was played. The walk that holds more of the transcript wins.
+ */
+async function walkSession(
+  deps: AppDeps,
+  session: Session,
+  exchanges: readonly Exchange[],
+): Promise<{ genesis: TurnMessage; matched: number; node: TurnMessage }> {
+  const lineage = (await deps.store.getLineage(session.id, session.headTurnId)) ?? [];
+  const genesis = lineage.find((t) => t.parentId === null);
   if (genesis === undefined)
     throw openAiError(500, 'internal', `session ${session.id} has no first turn`, 'server_error');
-  return genesis;
+  const fromStart = await walkExchanges(deps.store, session.id, genesis, exchanges);
+  const first = exchanges[0];
+  if (first === undefined || fromStart.matched > 0) return { genesis, ...fromStart };
+  // The newest turn of the branch that played the first exchange: the transcript starts at its parent.
+  const wanted = normalized(first.user);
+  for (let i = lineage.length - 1; i > 0; i--) {
+    const turn = lineage[i]!;
+    if (normalized(inputText(turn.input) ?? '') !== wanted) continue;
+    const parent = lineage[i - 1]!;
+    const fromAnchor = await walkExchanges(deps.store, session.id, parent, exchanges);
+    if (fromAnchor.matched > 0) return { genesis, ...fromAnchor };
+  }
+  return { genesis, ...fromStart };
 }
 
 /** The session (existing or new) the transcript belongs to, and how far its tree holds the transcript. */
@@ -115,9 +140,7 @@ async function findSession(
   const exchanges = transcript.exchanges;
   if (model.startsWith(SESSION_MODEL)) {
     const session = await service.getSession(principalId, model.slice(SESSION_MODEL.length));
-    const genesis = await genesisOf(deps, session);
-    const walk = await walkExchanges(store, session.id, genesis, exchanges);
-    return { session, genesis, ...walk };
+    return { session, ...(await walkSession(deps, session, exchanges)) };
   }
   let name = model;
   if (name === '') {
@@ -138,7 +161,9 @@ async function findSession(
       `no cartridge or session "${model}" (GET /openai/v1/models lists them)`,
     );
   const names = new Map<string, string | undefined>();
-  const sessions = (await store.listSessions(principalId)).sort((a, b) => b.updatedAt - a.updatedAt);
+  const sessions = (await store.listSessions(principalId))
+    .sort((a, b) => b.updatedAt - a.updatedAt)
+    .slice(0, MAX_SESSIONS_EXAMINED);
   let best:
     | { session: Session; genesis: TurnMessage; matched: number; node: TurnMessage; score: number }
     | undefined;
@@ -152,13 +177,12 @@ async function findSession(
       );
     if (names.get(session.cartridgeVersionId) !== name) continue;
     searched++;
-    const genesis = await genesisOf(deps, session);
-    const walk = await walkExchanges(store, session.id, genesis, exchanges);
+    const walk = await walkSession(deps, session, exchanges);
     let score = walk.matched;
     if (transcript.kind === 'reply' && walk.matched === exchanges.length) {
       if ((await childWithInput(store, session.id, walk.node, transcript.user)).length > 0) score += 0.5;
     }
-    if (score > 0 && (best === undefined || score > best.score)) best = { session, genesis, ...walk, score };
+    if (score > 0 && (best === undefined || score > best.score)) best = { session, ...walk, score };
   }
   if (best !== undefined) return best;
   const created = await service.createSession(principalId, {
