@@ -2,8 +2,9 @@
 //   node bin/build.mjs              TypeScript into dist/ (tsc -p tsconfig.build.json), then the web client
 //                                   into dist/web (Vite); what `npm run build`, `prepare` and `prepack` run.
 //   node bin/build.mjs --if-needed  the same, skipping each part that is already up to date.
-//   … --type-errors-ok              report type errors but do not fail on them (`npm start`: the JavaScript
-//                                   is emitted either way; `npm run typecheck` is the check).
+//   … --type-errors-ok              report type errors but do not fail on them (`npm ci`'s prepare and
+//                                   `npm start`: the JavaScript is emitted either way, and
+//                                   `npm run typecheck` is the check; `npm pack` stays strict).
 // bin/mnesos and the test setup import `compiledStale()`: in a checkout with sources (src/ beside dist/),
 // any source newer than the last compile means dist/ must not be trusted. An installed package has no
 // src/, so it always runs dist/. Plain JavaScript: it runs before anything is compiled.
