@@ -19,7 +19,6 @@ import type { Store } from '../store/repository.ts';
 import { createApp } from './app.ts';
 import { type AuthConfig, installApiKeys, isLoopbackHostName, localPrincipal } from './auth.ts';
 import { CartridgeChecker } from './cartridge-checker.ts';
-import { CartridgeChecker } from './cartridge-checker.ts';
 import type { AppDeps } from './deps.ts';
 import {
   HEADERS_TIMEOUT_MS,
@@ -169,11 +168,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       ...(options.seeds ? { seeds: options.seeds } : {}),
     });
     const checker = new CartridgeChecker();
-    const checker = new CartridgeChecker();
     const deps: AppDeps = {
       store,
       library,
-      checker,
       checker,
       service,
       auth,
@@ -209,7 +206,6 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
           listening.close(() => done());
           listening.closeAllConnections();
         });
-        await checker.close();
         await checker.close();
         if (ownStore) await store.close();
       },
