@@ -13,6 +13,8 @@ const suites: Array<[string, () => Promise<Bench>]> = [
   ['ledger', async () => (await import('./ledger.ts')).benchLedger],
   ['turn', async () => (await import('./turn.ts')).benchTurn],
   ['store', async () => (await import('./store.ts')).benchStore],
+  ['long-game', async () => (await import('./long-game.ts')).benchLongGame],
+  ['prompt-cache', async () => (await import('./prompt-cache.ts')).benchPromptCache],
   ['startup', async () => (await import('./startup.ts')).benchStartup],
 ];
 

@@ -4,9 +4,15 @@
 
 import type { Cartridge } from '../cartridge/index.ts';
 import {
+  emptyWorld,
+  WorldDraft,
+  applyEvent,
+  LedgerApplyError,
   type LedgerError,
+  type LedgerEvent,
   type LedgerPolicy,
   type LogEntry,
+  parseEvent,
   replayLog,
   toWire,
   type World,
@@ -69,10 +75,13 @@ export function worldFromRows(rows: readonly LedgerEntry[], policy: LedgerPolicy
 
 /**
  * The world a stored base gives: its snapshot (checked field by field, since it is read back from the
- * database) with the batches after it replayed and re-validated; from the empty world when there is none.
+ * database) with the batches after it folded on in one draft, so reading it costs the snapshot plus the
+ * events, never a table copy per batch. The batches were validated when they were committed; here each
+ * event is only parsed and applied (an event that does not apply fails the read with its turn). A full
+ * re-validation of a branch, as for an untrusted save, is `worldFromRows` (used by `session verify`).
  */
-export function worldFromBase(base: WorldBase, policy: LedgerPolicy): WorldResult {
-  let start: World | undefined;
+export function worldFromBase(base: WorldBase, _policy: LedgerPolicy): WorldResult {
+  let start = emptyWorld();
   if (base.snapshot !== null) {
     const read = worldFromJson(base.snapshot.world);
     if (!read.ok) {
@@ -85,14 +94,36 @@ export function worldFromBase(base: WorldBase, policy: LedgerPolicy): WorldResul
     }
     start = read.world;
   }
-  const replay = replayLog(
-    logEntries(base.entries),
-    policy,
-    start === undefined ? {} : { base: start, afterTurn: base.snapshot!.depth },
-  );
-  return replay.ok
-    ? { ok: true, world: replay.world, log: replay.log }
-    : { ok: false, turn: replay.turn, errors: replay.errors };
+  const log: LogEntry[] = [];
+  for (const entry of logEntries(base.entries)) {
+    const events: LedgerEvent[] = [];
+    for (let i = 0; i < entry.events.length; i++) {
+      const parsed = parseEvent(entry.events[i], i);
+      if (!parsed.ok) return { ok: false, turn: entry.turn, errors: parsed.errors };
+      events.push(parsed.event);
+    }
+    log.push({
+      turn: entry.turn,
+      ...(entry.gameTime === undefined ? {} : { gameTime: entry.gameTime }),
+      events,
+    });
+  }
+  const draft = new WorldDraft(start);
+  for (const entry of log) {
+    const at =
+      entry.gameTime === undefined ? { turn: entry.turn } : { turn: entry.turn, gameTime: entry.gameTime };
+    try {
+      entry.events.forEach((event, index) => applyEvent(draft, event, index, at));
+    } catch (error) {
+      if (!(error instanceof LedgerApplyError)) throw error;
+      return {
+        ok: false,
+        turn: entry.turn,
+        errors: [{ index: -1, code: 'LEDGER_BAD_TYPE', message: error.message }],
+      };
+    }
+  }
+  return { ok: true, world: draft.finish(), log };
 }
 
 /** A played turn's record as the store keeps it: the world after the turn is left out (see world-cache.ts). */

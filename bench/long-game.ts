@@ -1,0 +1,325 @@
+// Long games (issue 10): the same whole path timed at turn ~10 and at turn BENCH_LONG_DEPTH, with a world
+// that grows by one entity and one fact every turn. Turns 1–30 are played through SessionService.playTurn
+// (scripted models: one Director call, one Narrator call recording `create_entity` + `add_fact`); the
+// turns between are written straight through the store (the same rows a played turn writes: its record,
+// state, batch, and a world snapshot whenever the session's snapshot rule asks for one), and then turns are
+// played again at the bottom by a fresh SessionService, whose first turn reads the world from the store.
+// Standalone: `npx tsx bench/long-game.ts`; BENCH_LONG_DEPTH overrides the depth (default 10,000).
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import Sqlite from 'better-sqlite3';
+import {
+  applyBatch,
+  applyEvent,
+  emptyWorld,
+  type LedgerEvent,
+  summarizeWorld,
+  toWire,
+  type World,
+  WorldDraft,
+} from '../src/ledger/index.ts';
+import { worldPage } from '../src/ledger/world-page.ts';
+import { createScriptedModels } from '../src/llm/scripted.ts';
+import { PROJECT_ROOT } from '../src/project-root.ts';
+import { CartridgeLibrary } from '../src/session/library.ts';
+import { countingSeeds } from '../src/session/seeds.ts';
+import { SessionService } from '../src/session/service.ts';
+import { snapshotDue } from '../src/session/world-cache.ts';
+import { openStore } from '../src/store/open.ts';
+import type { Store } from '../src/store/repository.ts';
+
+const DEPTH = Number(process.env.BENCH_LONG_DEPTH ?? 10_000);
+/** Turns timed at each depth. */
+const TIMED = 20;
+const HYDRATIONS = 200;
+const RECORD_LIMIT = 64 * 1024;
+
+function p50(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+const round = (n: number, digits = 3): number => Number(n.toFixed(digits));
+
+/** One turn's batch: a new entity and a fact about it (the world grows every turn). */
+function batch(n: number): LedgerEvent[] {
+  return [
+    { type: 'create_entity', entity: `stranger_${n}`, name: `Stranger number ${n}`, entity_type: 'person' },
+    { type: 'add_fact', subject: `stranger_${n}`, predicate: 'arrived_on_turn', value: n },
+  ] as LedgerEvent[];
+}
+
+function oneTurnModels(counter: { n: number }) {
+  return () => {
+    counter.n += 1;
+    return createScriptedModels({
+      director: [{ text: 'Factual outcomes: a stranger arrives.' }],
+      narrator: [
+        {
+          text: 'A stranger walks out of the fog and nods.',
+          toolCalls: [{ name: 'record_world_changes', args: { events: batch(counter.n).map(toWire) } }],
+        },
+      ],
+      npc: [],
+    });
+  };
+}
+
+export async function benchLongGame(): Promise<Array<Record<string, unknown>>> {
+  const dir = mkdtempSync(join(tmpdir(), 'mnesos-bench-long-'));
+  const path = join(dir, 'long.db');
+  const store: Store = await openStore(path);
+  const rows: Array<Record<string, unknown>> = [];
+  try {
+    const library = new CartridgeLibrary(store);
+    const registered = await library.registerFolder(join(PROJECT_ROOT, 'cartridges', 'lanternmere'));
+    if (!registered.ok) throw new Error('the demo cartridge does not load');
+    const principal = await store.createPrincipal({ name: 'bench' });
+    const counter = { n: 0 };
+    const service = new SessionService({
+      store,
+      library,
+      models: oneTurnModels(counter),
+      seeds: countingSeeds(1),
+    });
+    const { session } = await service.createSession(principal.id, {
+      cartridgeVersion: registered.version.id,
+      seed: 1,
+    });
+    const play = async (svc: SessionService) => {
+      const started = performance.now();
+      const played = await svc.playTurn(principal.id, session.id, { turn: { input: 'I wait by the road' } });
+      return { ms: performance.now() - started, turn: played.turn };
+    };
+    // Turns 1–5 warm the process up; 6–25 are the "turn 10" window.
+    let last = (await play(service)).turn;
+    for (let i = 0; i < 4; i++) last = (await play(service)).turn;
+    const early: number[] = [];
+    for (let i = 0; i < TIMED; i++) {
+      const r = await play(service);
+      early.push(r.ms);
+      last = r.turn;
+    }
+    const earlyTurnId = last.id;
+
+    // The bulk: the rows a played turn writes, with the world kept by applying each batch.
+    const base = await service.worldAt(principal.id, session.id, last.id);
+    if (!base.result.ok) throw new Error('the world does not read back');
+    let world: World = base.result.world;
+    let draft = new WorldDraft(world);
+    let since = 0;
+    let snapshotChars = 0;
+    const record = last.record;
+    const writeStarted = performance.now();
+    let parentId = last.id;
+    for (let depth = last.depth + 1; depth < DEPTH; depth++) {
+      counter.n += 1;
+      const events = batch(counter.n);
+      // One draft between snapshots (the bench's own bookkeeping, not what it times): a table copy per
+      // snapshot instead of one per turn.
+      events.forEach((event, index) => applyEvent(draft, event, index, { turn: depth }));
+      const wire = events.map(toWire);
+      for (const e of wire) since += JSON.stringify(e).length;
+      const snapshot = snapshotDue(since, snapshotChars);
+      if (snapshot) {
+        world = draft.finish();
+        snapshotChars = JSON.stringify(world).length;
+        since = 0;
+      }
+      const appended = await store.appendTurn({
+        sessionId: session.id,
+        parentId,
+        input: last.input,
+        narration: last.narration,
+        record,
+        state: last.state,
+        ledgerEvents: wire,
+        ...(snapshot ? { worldSnapshot: world } : {}),
+        seed: depth,
+        createdAt: depth,
+      });
+      // The snapshot was encoded when appendTurn was called; later turns write to a fresh draft.
+      if (snapshot) draft = new WorldDraft(world);
+      if (!appended.ok) throw new Error(`append failed at depth ${depth}`);
+      parentId = appended.turn.id;
+    }
+    const writeSeconds = (performance.now() - writeStarted) / 1000;
+
+    // The bottom, played by a process that never saw the session: the first turn reads the world from the
+    // store (snapshot + batches), the rest from memory.
+    const fresh = new SessionService({
+      store,
+      library,
+      models: oneTurnModels(counter),
+      seeds: countingSeeds(9),
+    });
+    const cold = await play(fresh);
+    const late: number[] = [];
+    let bottom = cold.turn;
+    for (let i = 0; i < TIMED; i++) {
+      const r = await play(fresh);
+      late.push(r.ms);
+      bottom = r.turn;
+    }
+    const turnRatio = p50(late) / p50(early);
+    rows.push({
+      name: 'playTurn p50 (SessionService.playTurn: hydrate, world, runTurn, append; SQLite; scripted models)',
+      depthEarly: '6–25',
+      earlyMs: round(p50(early)),
+      depthLate: `${DEPTH}–${DEPTH + TIMED}`,
+      lateMs: round(p50(late)),
+      worldEntities: counter.n,
+      ratio: round(turnRatio, 2),
+      target: '≤ 1.5×',
+      pass: turnRatio <= 1.5,
+    });
+    rows.push({
+      name: 'first turn of a process at the bottom (world read from the nearest snapshot + batches)',
+      ms: round(cold.ms),
+      note: 'informational: the cold path; later turns read the world from memory',
+    });
+
+    const hydrate = async (turnId: string) => {
+      const times: number[] = [];
+      for (let i = 0; i < HYDRATIONS; i++) {
+        const started = performance.now();
+        await store.hydrate(session.id, turnId, { messageWindow: 24, ledgerEvents: false });
+        times.push(performance.now() - started);
+      }
+      return p50(times);
+    };
+    const hEarly = await hydrate(earlyTurnId);
+    const hLate = await hydrate(bottom.id);
+    rows.push({
+      name: 'hydrate p50 (store.hydrate, window 24, as the service calls it)',
+      earlyMs: round(hEarly),
+      lateMs: round(hLate),
+      ratio: round(hLate / hEarly, 2),
+      target: '≤ 1.5×',
+      pass: hLate / hEarly <= 1.5,
+    });
+
+    // GET /world's work without HTTP: the world at the turn, one page (1,000 records), the summary, JSON.
+    const worldRoute = async (svc: SessionService, turnId: string) => {
+      const times: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const started = performance.now();
+        const at = await svc.worldAt(principal.id, session.id, turnId);
+        if (!at.result.ok) throw new Error('world does not replay');
+        const page = worldPage(at.result.world, 1_000, null);
+        if (!page.ok) throw new Error(page.message);
+        JSON.stringify({ world: page.page.world, summary: summarizeWorld(at.result.world) });
+        times.push(performance.now() - started);
+      }
+      return p50(times);
+    };
+    const wEarly = await worldRoute(fresh, earlyTurnId);
+    const wLate = await worldRoute(fresh, bottom.id);
+    rows.push({
+      name: 'GET /world handler p50 (worldAt + first page of 1,000 records + summary + JSON; no HTTP)',
+      earlyMs: round(wEarly),
+      lateMs: round(wLate),
+      ratio: round(wLate / wEarly, 2),
+      target: '≤ 1.5×',
+      pass: wLate / wEarly <= 1.5,
+    });
+    const coldService = new SessionService({ store, library, models: () => null, worldCacheSize: 0 });
+    const wcEarly = await worldRoute(coldService, earlyTurnId);
+    const wcLate = await worldRoute(coldService, bottom.id);
+    rows.push({
+      name: 'GET /world handler p50 with no world cache (every read: nearest snapshot + batches)',
+      earlyMs: round(wcEarly),
+      lateMs: round(wcLate),
+      ratio: round(wcLate / wcEarly, 2),
+      note: 'informational: bounded by the snapshot rule, grows with the world (the snapshot is parsed)',
+    });
+
+    // Storage per turn, straight from the database file.
+    const db = new Sqlite(path, { readonly: true });
+    try {
+      const bytes = (from: number, to: number): number => {
+        const row = db
+          .prepare(
+            `select
+               coalesce(sum(length(t.narration) + coalesce(length(t.input), 0) + length(p.record) + length(p.state)), 0)
+             + coalesce((select sum(length(e.event)) from ledger_events e join turns u on u.id = e.turn_id
+                          where u.session_id = ? and u.depth between ? and ?), 0)
+             + coalesce((select sum(length(s.world)) from world_snapshots s join turns u on u.id = s.turn_id
+                          where u.session_id = ? and u.depth between ? and ?), 0) as bytes
+             from turns t join turn_payloads p on p.turn_id = t.id
+             where t.session_id = ? and t.depth between ? and ?`,
+          )
+          .get(session.id, from, to, session.id, from, to, session.id, from, to) as { bytes: number };
+        return row.bytes / (to - from + 1);
+      };
+      const first = bytes(1, 1_000);
+      const lastK = bytes(DEPTH - 1_000, DEPTH - 1);
+      rows.push({
+        name: 'storage per turn (turn row, payload, ledger events, snapshots; characters)',
+        first1000: Math.round(first),
+        last1000: Math.round(lastK),
+        ratio: round(lastK / first, 2),
+        target: '≤ 1.2×',
+        pass: lastK / first <= 1.2,
+      });
+      const biggest = db.prepare('select max(length(record)) as n from turn_payloads').get() as { n: number };
+      const snapshots = db
+        .prepare('select count(*) as n, max(length(world)) as max from world_snapshots')
+        .get() as {
+        n: number;
+        max: number;
+      };
+      rows.push({
+        name: 'largest stored record',
+        bytes: biggest.n,
+        target: `≤ ${RECORD_LIMIT}`,
+        pass: biggest.n <= RECORD_LIMIT,
+        snapshots: snapshots.n,
+        largestSnapshotChars: snapshots.max,
+        bulkWriteSeconds: round(writeSeconds, 1),
+      });
+    } finally {
+      db.close();
+    }
+
+    // Ledger apply: one turn's batch on a world of 100 entities and on one of 10,000.
+    const worldOf = (n: number): World => {
+      let w = emptyWorld();
+      const all: LedgerEvent[] = [];
+      for (let i = 1; i <= n; i++) all.push(...batch(1_000_000 + i));
+      w = applyBatch(w, all, { turn: 1 });
+      return w;
+    };
+    const applyP50 = (w: World): number => {
+      const times: number[] = [];
+      for (let i = 0; i < 2_000; i++) {
+        const events = batch(2_000_000 + i);
+        const started = performance.now();
+        applyBatch(w, events, { turn: 2 });
+        times.push(performance.now() - started);
+      }
+      return p50(times);
+    };
+    const small = applyP50(worldOf(100));
+    const large = applyP50(worldOf(10_000));
+    rows.push({
+      name: 'ledger apply p50 (applyBatch, one turn: create_entity + add_fact)',
+      entities100Ms: round(small, 4),
+      entities10000Ms: round(large, 4),
+      ratio: round(large / small, 2),
+      target: '≤ 2×',
+      pass: large / small <= 2,
+    });
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  for (const row of await benchLongGame()) process.stdout.write(`${JSON.stringify(row)}\n`);
+}
