@@ -111,11 +111,15 @@ export function parseAllowedModels(text: string | undefined): ReadonlySet<string
     .map((name) => name.trim())
     .filter((name) => name !== '');
   if (names.length > MAX_ALLOWED_MODELS)
-    throw new RangeError(`MNESOS_ALLOWED_MODELS names ${names.length} models; the limit is ${MAX_ALLOWED_MODELS}`);
+    throw new RangeError(
+      `MNESOS_ALLOWED_MODELS names ${names.length} models; the limit is ${MAX_ALLOWED_MODELS}`,
+    );
   for (const name of names) {
     const checked = modelName.safeParse(name);
     if (!checked.success)
-      throw new RangeError(`MNESOS_ALLOWED_MODELS: '${name.slice(0, 60)}' ${checked.error.issues[0]?.message}`);
+      throw new RangeError(
+        `MNESOS_ALLOWED_MODELS: '${name.slice(0, 60)}' ${checked.error.issues[0]?.message}`,
+      );
   }
   return new Set(names);
 }
