@@ -21,8 +21,8 @@ export const WORLD_CACHE_SIZE = 256;
  * A turn stores a world snapshot once the ledger events written on its branch since the last snapshot
  * reach 1/SNAPSHOT_REPLAY_RATIO of that snapshot's size (and at least MIN_SNAPSHOT_EVENT_CHARS): snapshot
  * storage stays at about SNAPSHOT_REPLAY_RATIO × the events' own size per turn however big the world
- * grows, and a cold read replays at most a quarter of the world's size in events.
+ * grows, and a cold read folds at most half the world's size in events onto the snapshot.
  */
-export const SNAPSHOT_REPLAY_RATIO = 4;
+export const SNAPSHOT_REPLAY_RATIO = 2;
 /** Characters of ledger events between two snapshots on a branch, at least. */
 export const MIN_SNAPSHOT_EVENT_CHARS = 16 * 1024;
