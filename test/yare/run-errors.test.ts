@@ -104,3 +104,30 @@ describe('a run that meets an engine bug', () => {
     expect((runner.state as { n: number }).n).toBe(0);
   });
 });
+
+describe('inputs that are not plain data', () => {
+  const rules = rulesOf(`state_schema:
+  n: { type: int, default: 0 }
+events:
+  take:
+    inputs: [thing]
+    steps:
+      - { action: note, message: "{inputs.thing}" }
+`);
+  let deep: unknown = 1;
+  for (let i = 0; i < 70; i++) deep = [deep];
+
+  it.each([
+    ['a function', [() => 1], 'unsupported value of type function'],
+    ['a NaN inside a list', [1, Number.NaN], 'non-finite number NaN'],
+    ['a value nested 70 deep', deep, 'value nested deeper than 64 levels'],
+  ])('%s is YARE_BAD_INPUT naming the input', (_what, thing, why) => {
+    const runner = new EventRunner(rules, rules.initialState, throwingDice(new Error('no dice')));
+    const r = runner.run('take', { thing });
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.code).toBe('YARE_BAD_INPUT');
+      expect(r.error.message).toBe(`Input 'thing' of 'take' is not plain data: ${why}.`);
+    }
+  });
+});

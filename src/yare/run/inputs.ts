@@ -53,9 +53,11 @@ function inputValue(event: string, name: string, v: unknown): Value {
   try {
     return toValue(v);
   } catch (error) {
+    // `toValue` refuses what JSON cannot hold with a TypeError; anything else is a bug.
+    if (!(error instanceof TypeError)) throw error;
     throw new YareError(
       'YARE_BAD_INPUT',
-      `Input '${name}' of '${event}' is not plain data: ${(error as Error).message}.`,
+      `Input '${name}' of '${event}' is not plain data: ${error.message}.`,
     );
   }
 }
