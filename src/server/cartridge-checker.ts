@@ -67,11 +67,13 @@ export class CartridgeChecker {
 
   #ensureWorker(): Worker {
     if (this.#worker !== undefined) return this.#worker;
-    const entry = new URL(
-      import.meta.url.endsWith('.ts') ? './cartridge-check-worker.ts' : './cartridge-check-worker.js',
-      import.meta.url,
-    ).href;
-    const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: { entry } });
+    // Compiled (dist/, what bin/mnesos runs) the worker is plain JavaScript; from sources (tsx, vitest) it
+    // starts through worker-boot.mjs, which registers tsx's loader in the worker first.
+    const worker = import.meta.url.endsWith('.ts')
+      ? new Worker(new URL('./worker-boot.mjs', import.meta.url), {
+          workerData: { entry: new URL('./cartridge-check-worker.ts', import.meta.url).href },
+        })
+      : new Worker(new URL('./cartridge-check-worker.js', import.meta.url));
     worker.unref();
     worker.on('message', (reply: CheckReply) => {
       const pending = this.#pending.get(reply.id);
