@@ -15,6 +15,7 @@ const suites: Array<[string, () => Promise<Bench>]> = [
   ['store', async () => (await import('./store.ts')).benchStore],
   ['long-game', async () => (await import('./long-game.ts')).benchLongGame],
   ['prompt-cache', async () => (await import('./prompt-cache.ts')).benchPromptCache],
+  ['model-client', async () => (await import('./model-client.ts')).benchModelClient],
   ['startup', async () => (await import('./startup.ts')).benchStartup],
 ];
 

@@ -1,0 +1,112 @@
+// Model client CPU per turn (issue 10) over the OpenAI-compatible wire, against the fake server of the
+// tests (test/helpers/fake-openai-server.ts) on loopback. A turn is a streamed Director call (directives
+// beside one tool call, arguments in 12-character fragments) and a streamed Narrator call (1,200
+// characters in 12-character chunks). The fake server runs in this process, so its CPU is measured
+// separately, by reading the same streams with a bare `fetch`, and subtracted: the figure is what the
+// engine's client (the AI SDK path of src/llm) adds on top of reading the bytes. Standalone:
+// `npx tsx bench/model-client.ts`.
+
+import { pathToFileURL } from 'node:url';
+import { resolveModelConfig } from '../src/llm/config.ts';
+import { createModels } from '../src/llm/providers.ts';
+import type { ChatModel, ModelRequest } from '../src/llm/types.ts';
+import { type FakeReply, startFakeOpenAI } from '../test/helpers/fake-openai-server.ts';
+
+const TURNS = 40;
+const CHUNK = 12;
+const NARRATION = 'The fog lifts from the water and the lamps of the market glow. '
+  .repeat(20)
+  .slice(0, 1_200);
+const chunks = (text: string): string[] =>
+  Array.from({ length: Math.ceil(text.length / CHUNK) }, (_, i) => text.slice(i * CHUNK, (i + 1) * CHUNK));
+
+function reply(body: Record<string, unknown>): FakeReply {
+  if (Array.isArray(body.tools) && (body.tools as unknown[]).length > 1) {
+    return {
+      kind: 'tool-calls',
+      text: 'Factual outcomes: the player checks the pack.',
+      fragmentSize: CHUNK,
+      calls: [{ id: 'c1', name: 'check_pack', arguments: { reason: 'the player asked what they carry' } }],
+    };
+  }
+  return { kind: 'text', text: NARRATION, chunks: chunks(NARRATION) };
+}
+
+const request: ModelRequest = {
+  system: 'You are the Director.',
+  messages: [{ role: 'user', content: 'I check my pack' }],
+  tools: [
+    {
+      name: 'check_pack',
+      description: 'Look in the pack',
+      inputSchema: { type: 'object', properties: { reason: { type: 'string' } } },
+    },
+    { name: 'travel', description: 'Go somewhere', inputSchema: { type: 'object', properties: {} } },
+  ],
+};
+const narratorRequest: ModelRequest = {
+  system: 'You are the Narrator.',
+  messages: [{ role: 'user', content: 'go on' }],
+};
+
+async function drain(model: ChatModel, req: ModelRequest): Promise<void> {
+  for await (const _ of model.stream(req)) {
+    // consume
+  }
+}
+
+function cpuMs(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
+
+export async function benchModelClient(): Promise<Array<Record<string, unknown>>> {
+  const fake = await startFakeOpenAI((r) => reply((r.body ?? {}) as Record<string, unknown>));
+  try {
+    const models = createModels(resolveModelConfig({ MNESOS_LLM_BASE_URL: fake.url, MNESOS_MODEL: 'm' }));
+    if (models === null) throw new Error('expected models');
+    const raw = async (body: unknown): Promise<void> => {
+      const response = await fetch(`${fake.url}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      await response.text();
+    };
+    const rawTurn = async () => {
+      await raw({ model: 'm', stream: true, messages: [], tools: [{}, {}] });
+      await raw({ model: 'm', stream: true, messages: [] });
+    };
+    const sdkTurn = async () => {
+      await drain(models.director, request);
+      await drain(models.narrator, narratorRequest);
+    };
+    for (let i = 0; i < 5; i++) {
+      await rawTurn();
+      await sdkTurn();
+    }
+    let start = process.cpuUsage();
+    for (let i = 0; i < TURNS; i++) await rawTurn();
+    const baseline = cpuMs(start) / TURNS;
+    start = process.cpuUsage();
+    for (let i = 0; i < TURNS; i++) await sdkTurn();
+    const total = cpuMs(start) / TURNS;
+    const client = total - baseline;
+    return [
+      {
+        name: 'model client CPU per turn (AI SDK path, OpenAI-compatible wire, 12-character chunks; fake server and bare reads subtracted)',
+        clientMs: Number(client.toFixed(2)),
+        withServerMs: Number(total.toFixed(2)),
+        bareReadMs: Number(baseline.toFixed(2)),
+        target: '≤ 5 ms',
+        pass: client <= 5,
+      },
+    ];
+  } finally {
+    await fake.close();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  for (const row of await benchModelClient()) process.stdout.write(`${JSON.stringify(row)}\n`);
+}
