@@ -105,9 +105,9 @@ export async function runServe(flags: ServeFlags): Promise<void> {
       ? 'no rate limit'
       : `${server.deps.limits.rateLimit} requests/principal/window`;
   const banner = `mnesos: listening on ${server.url} (${server.deps.store.dialect}, ${keys.length === 0 ? 'local user, loopback only' : `${keys.length} API key(s)`}, ${mode}, ${rate})`;
-  if (isWorkerProcess()) reportReady(server.url, banner);
-  else process.stdout.write(`${banner}\n`);
-  await new Promise<void>((done) => {
+  // Ctrl-C and SIGTERM close the server and its store. Installed before saying it listens: whoever reads
+  // the banner may stop the server at once.
+  const stopped = new Promise<void>((done) => {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
@@ -116,4 +116,7 @@ export async function runServe(flags: ServeFlags): Promise<void> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  if (isWorkerProcess()) reportReady(server.url, banner);
+  else process.stdout.write(`${banner}\n`);
+  await stopped;
 }
