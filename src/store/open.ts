@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { Kysely, type LogEvent, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { StoreContext } from './context.ts';
 import { StoreInputError } from './errors.ts';
 import { migrate } from './migrate.ts';
@@ -79,6 +79,8 @@ export async function openStore(url?: string, options: OpenStoreOptions = {}): P
     throw error;
   }
   const log = options.onQuery && queryLogger(options.onQuery);
+  // The PostgreSQL driver is loaded only for a PostgreSQL URL: a SQLite server starts without it.
+  const pgDriver = target.kind === 'postgres' ? (await import('pg')).default : undefined;
   const db =
     target.kind === 'sqlite'
       ? new Kysely<Database>({
@@ -87,7 +89,7 @@ export async function openStore(url?: string, options: OpenStoreOptions = {}): P
         })
       : new Kysely<Database>({
           dialect: new PostgresDialect({
-            pool: withNamedStatements(openPgPool(target.url, options.poolSize)),
+            pool: withNamedStatements(openPgPool(pgDriver!, target.url, options.poolSize)),
           }),
           ...(log ? { log } : {}),
         });
@@ -206,15 +208,15 @@ function parseInt8(text: string): number {
   return value;
 }
 
-function openPgPool(url: string, poolSize = DEFAULT_PG_POOL_SIZE): pg.Pool {
-  const pool = new pg.Pool({
+function openPgPool(driver: typeof pg, url: string, poolSize = DEFAULT_PG_POOL_SIZE): pg.Pool {
+  const pool = new driver.Pool({
     connectionString: url,
     max: poolSize,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === INT8_OID && format !== 'binary'
           ? parseInt8
-          : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+          : driver.types.getTypeParser(oid, format ?? 'text')) as typeof driver.types.getTypeParser,
     },
   });
   // An idle client losing its connection emits 'error' on the pool; unhandled, that would kill the process.
