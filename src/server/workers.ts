@@ -46,6 +46,14 @@ export function isWorkerProcess(): boolean {
   return cluster.isWorker;
 }
 
+/** Milliseconds a worker has to stop after SIGTERM before the primary kills it. */
+export const WORKER_STOP_TIMEOUT_MS = 10_000;
+
+/** Called by a worker once its server has closed: drops the channel to the primary, so the process can end. */
+export function leaveCluster(): void {
+  if (cluster.isWorker) process.disconnect?.();
+}
+
 /** Called by a worker once its server listens. */
 export function reportReady(url: string, banner: string): void {
   const message: ReadyMessage = { type: 'mnesos-ready', url, banner };
@@ -88,7 +96,12 @@ export async function runWorkers(count: number, write: (line: string) => void): 
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
       if (workers.size === 0) done();
-      for (const worker of workers) worker.kill('SIGTERM');
+      // The signal itself, not worker.kill(): that first waits for the worker's connections to drain.
+      // The worker closes its server (and its connections) on SIGTERM, then leaves the cluster.
+      for (const worker of workers) worker.process.kill('SIGTERM');
+      setTimeout(() => {
+        for (const worker of workers) worker.process.kill('SIGKILL');
+      }, WORKER_STOP_TIMEOUT_MS).unref();
     };
     cluster.on('exit', (worker, code, signal) => {
       workers.delete(worker);

@@ -25,10 +25,22 @@ describe('serve --workers and operator limits', () => {
       cwd: temp.dir,
     });
     let stdout = '';
+    let stderr = '';
     cli.child.stdout.on('data', (chunk: string) => {
       stdout += chunk;
     });
-    await cli.waitFor('with 2 workers');
+    cli.child.stderr.on('data', (chunk: Buffer | string) => {
+      stderr += String(chunk);
+    });
+    // Workers start one after the other (the first alone); on a loaded machine that takes a while.
+    const started = await Promise.race([
+      cli.waitFor('with 2 workers').then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 150_000)),
+    ]);
+    if (!started) {
+      cli.child.kill('SIGKILL');
+      throw new Error(`no banner after 150 s\nstdout: ${stdout}\nstderr: ${stderr}`);
+    }
     const base = /listening on (http:\/\/\S+)/.exec(stdout)?.[1];
     expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(stdout).toContain('no rate limit');

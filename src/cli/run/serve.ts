@@ -14,6 +14,7 @@ import { OperatorLimitError, operatorLimits } from '../../server/operator-limits
 import { DEFAULT_HOST, DEFAULT_PORT, StartRefused, startServer } from '../../server/start.ts';
 import {
   isWorkerProcess,
+  leaveCluster,
   parseWorkers,
   reportReady,
   runWorkers,
@@ -119,4 +120,5 @@ export async function runServe(flags: ServeFlags): Promise<void> {
   if (isWorkerProcess()) reportReady(server.url, banner);
   else process.stdout.write(`${banner}\n`);
   await stopped;
+  leaveCluster();
 }
