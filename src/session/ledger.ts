@@ -113,7 +113,7 @@ export function worldFromBase(base: WorldBase, _policy: LedgerPolicy): WorldResu
     const at =
       entry.gameTime === undefined ? { turn: entry.turn } : { turn: entry.turn, gameTime: entry.gameTime };
     try {
-      entry.events.forEach((event, index) => applyEvent(draft, event, index, at));
+      for (const [index, event] of entry.events.entries()) applyEvent(draft, event, index, at);
     } catch (error) {
       if (!(error instanceof LedgerApplyError)) throw error;
       return {

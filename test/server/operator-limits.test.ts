@@ -7,7 +7,7 @@ describe('operator limits', () => {
   it('reads every limit from its variable; a flag wins over the variable', () => {
     const env = Object.fromEntries(OPERATOR_LIMITS.map((l, i) => [l.env, String(100 + i)]));
     const fromEnv = operatorLimits(env);
-    OPERATOR_LIMITS.forEach((l, i) => expect(fromEnv[l.key]).toBe(100 + i));
+    for (const [i, l] of OPERATOR_LIMITS.entries()) expect(fromEnv[l.key]).toBe(100 + i);
     expect(operatorLimits({ MNESOS_RATE_LIMIT: '50' }, { rateLimit: '0' }).rateLimit).toBe(0);
     expect(operatorLimits({ MNESOS_RATE_LIMIT: ' ' })).toEqual({});
     expect(operatorLimits({})).toEqual({});

@@ -10,15 +10,7 @@ import { ApiError } from '../errors.ts';
 import { MAX_LEDGER_PAGE_TURNS } from '../../store/limits.ts';
 import { DEFAULT_LEDGER_PAGE_TURNS, DEFAULT_WORLD_PAGE_RECORDS, MAX_WORLD_PAGE_RECORDS } from '../limits.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import {
-  anyObject,
-  atTurnQuery,
-  authorEventBody,
-  errorSchema,
-  id,
-  sessionParams,
-  stateQuery,
-} from '../schemas.ts';
+import { anyObject, authorEventBody, errorSchema, id, sessionParams, stateQuery } from '../schemas.ts';
 import { turnView } from '../views.ts';
 import { guarded } from './guard.ts';
 import { viewFor } from './turns.ts';
