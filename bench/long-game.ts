@@ -28,7 +28,7 @@ import { PROJECT_ROOT } from '../src/project-root.ts';
 import { CartridgeLibrary } from '../src/session/library.ts';
 import { countingSeeds } from '../src/session/seeds.ts';
 import { SessionService } from '../src/session/service.ts';
-import { snapshotDue } from '../src/session/world-cache.ts';
+import { DEFAULT_SNAPSHOT_RULE, snapshotDue } from '../src/session/world-cache.ts';
 import { openStore } from '../src/store/open.ts';
 import type { Store } from '../src/store/repository.ts';
 
@@ -112,6 +112,7 @@ export async function benchLongGame(): Promise<Array<Record<string, unknown>>> {
     let draft = new WorldDraft(world);
     let since = 0;
     let snapshotChars = 0;
+    let turnsSince = 0;
     const record = last.record;
     const writeStarted = performance.now();
     let parentId = last.id;
@@ -123,8 +124,10 @@ export async function benchLongGame(): Promise<Array<Record<string, unknown>>> {
       for (const [index, event] of events.entries()) applyEvent(draft, event, index, { turn: depth });
       const wire = events.map(toWire);
       for (const e of wire) since += JSON.stringify(e).length;
-      const snapshot = snapshotDue(since, snapshotChars);
+      turnsSince += 1;
+      const snapshot = snapshotDue(since, snapshotChars, DEFAULT_SNAPSHOT_RULE, turnsSince);
       if (snapshot) {
+        turnsSince = 0;
         world = draft.finish();
         snapshotChars = JSON.stringify(world).length;
         since = 0;

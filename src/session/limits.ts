@@ -24,5 +24,10 @@ export const WORLD_CACHE_SIZE = 256;
  * grows, and a cold read folds at most half the world's size in events onto the snapshot.
  */
 export const SNAPSHOT_REPLAY_RATIO = 2;
+/**
+ * Turns between two snapshots on a branch, at most, whatever the events: a branch of turns that record
+ * nothing (offline play) still gets a snapshot now and then, so a cold read never walks a whole branch.
+ */
+export const MAX_TURNS_BETWEEN_SNAPSHOTS = 1_000;
 /** Characters of ledger events between two snapshots on a branch, at least. */
 export const MIN_SNAPSHOT_EVENT_CHARS = 16 * 1024;

@@ -576,7 +576,14 @@ export class SessionService {
         'invalid',
         `the stored world ledger does not replay at turn ${loaded.result.turn}`,
       );
-    return loaded.entry ?? { world: loaded.result.world, sinceSnapshotChars: 0, snapshotChars: 0 };
+    return (
+      loaded.entry ?? {
+        world: loaded.result.world,
+        sinceSnapshotChars: 0,
+        snapshotChars: 0,
+        sinceSnapshotTurns: 0,
+      }
+    );
   }
 
   async #loadWorld(
@@ -595,6 +602,7 @@ export class SessionService {
       world: result.world,
       sinceSnapshotChars: base.eventChars,
       snapshotChars: base.snapshot?.chars ?? 0,
+      sinceSnapshotTurns: base.depth - (base.snapshot?.depth ?? 0),
     };
     this.#worlds.set(turnId, entry);
     return { depth: base.depth, result, entry };
@@ -678,7 +686,11 @@ export class SessionService {
     if (appended.ok && !appended.replayed) {
       // A rule event by hand changes no world: the new turn's world is its parent's.
       const parentWorld = this.#worlds.get(parentId);
-      if (parentWorld !== undefined) this.#worlds.set(appended.turn.id, parentWorld);
+      if (parentWorld !== undefined)
+        this.#worlds.set(appended.turn.id, {
+          ...parentWorld,
+          sinceSnapshotTurns: parentWorld.sinceSnapshotTurns + 1,
+        });
     }
     if (!appended.ok) {
       if (appended.reason === 'conflict') {
@@ -745,12 +757,21 @@ function nextBranchWorld(
   let chars = 0;
   for (const event of events) chars += JSON.stringify(event)?.length ?? 0;
   const since = before.sinceSnapshotChars + chars;
-  if (chars > 0 && snapshotDue(since, before.snapshotChars, rule)) {
+  const turns = before.sinceSnapshotTurns + 1;
+  if (snapshotDue(since, before.snapshotChars, rule, turns)) {
     const snapshotChars = JSON.stringify(worldAfter).length;
-    return { entry: { world: worldAfter, sinceSnapshotChars: 0, snapshotChars }, snapshot: true };
+    return {
+      entry: { world: worldAfter, sinceSnapshotChars: 0, snapshotChars, sinceSnapshotTurns: 0 },
+      snapshot: true,
+    };
   }
   return {
-    entry: { world: worldAfter, sinceSnapshotChars: since, snapshotChars: before.snapshotChars },
+    entry: {
+      world: worldAfter,
+      sinceSnapshotChars: since,
+      snapshotChars: before.snapshotChars,
+      sinceSnapshotTurns: turns,
+    },
     snapshot: false,
   };
 }

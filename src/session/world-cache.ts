@@ -4,7 +4,12 @@
 // Worlds are immutable values and turns never change, so a cached world is never stale.
 
 import type { World } from '../ledger/index.ts';
-import { MIN_SNAPSHOT_EVENT_CHARS, SNAPSHOT_REPLAY_RATIO, WORLD_CACHE_SIZE } from './limits.ts';
+import {
+  MAX_TURNS_BETWEEN_SNAPSHOTS,
+  MIN_SNAPSHOT_EVENT_CHARS,
+  SNAPSHOT_REPLAY_RATIO,
+  WORLD_CACHE_SIZE,
+} from './limits.ts';
 
 /** A branch's world at one turn, with what the snapshot rule needs to know about the branch above it. */
 export interface BranchWorld {
@@ -13,17 +18,22 @@ export interface BranchWorld {
   readonly sinceSnapshotChars: number;
   /** Characters of that snapshot (0 when there is none). */
   readonly snapshotChars: number;
+  /** Turns on the branch since that snapshot (or since genesis). */
+  readonly sinceSnapshotTurns: number;
 }
 
 /** When a turn stores a snapshot (the defaults are SNAPSHOT_REPLAY_RATIO and MIN_SNAPSHOT_EVENT_CHARS). */
 export interface SnapshotRule {
   readonly ratio: number;
   readonly minEventChars: number;
+  /** Default MAX_TURNS_BETWEEN_SNAPSHOTS. */
+  readonly maxTurns?: number;
 }
 
 export const DEFAULT_SNAPSHOT_RULE: SnapshotRule = {
   ratio: SNAPSHOT_REPLAY_RATIO,
   minEventChars: MIN_SNAPSHOT_EVENT_CHARS,
+  maxTurns: MAX_TURNS_BETWEEN_SNAPSHOTS,
 };
 
 /** Whether the turn that brings the branch to `sinceSnapshotChars` should store a snapshot. */
@@ -31,8 +41,13 @@ export function snapshotDue(
   sinceSnapshotChars: number,
   snapshotChars: number,
   rule: SnapshotRule = DEFAULT_SNAPSHOT_RULE,
+  sinceSnapshotTurns = 0,
 ): boolean {
-  return sinceSnapshotChars >= Math.max(rule.minEventChars, Math.ceil(snapshotChars / rule.ratio));
+  if (sinceSnapshotTurns >= (rule.maxTurns ?? MAX_TURNS_BETWEEN_SNAPSHOTS)) return true;
+  return (
+    sinceSnapshotChars > 0 &&
+    sinceSnapshotChars >= Math.max(rule.minEventChars, Math.ceil(snapshotChars / rule.ratio))
+  );
 }
 
 /** Least recently used worlds by turn id. */

@@ -207,11 +207,39 @@ describe('the snapshot rule and the world cache', () => {
     expect(snapshotDue(100, 0, rule)).toBe(true);
     expect(snapshotDue(249, 1_000, rule)).toBe(false);
     expect(snapshotDue(250, 1_000, rule)).toBe(true);
+    // However few the events, at most `maxTurns` turns pass between two snapshots.
+    const turns = { ...rule, maxTurns: 3 };
+    expect(snapshotDue(0, 1_000, turns, 2)).toBe(false);
+    expect(snapshotDue(0, 1_000, turns, 3)).toBe(true);
+  });
+
+  it('a branch of turns that record nothing (offline play) still gets a snapshot every maxTurns turns', async () => {
+    const store = await openStore(join(dir, 'offline.db'));
+    stores.push(store);
+    const f = await fixture(store, {
+      service: { snapshotRule: { ratio: 2, minEventChars: 16_384, maxTurns: 3 } },
+    });
+    const { session } = await f.service.createSession(f.principal.id, {
+      cartridgeVersion: f.version.id,
+      seed: 4,
+    });
+    let head = '';
+    for (let i = 0; i < 7; i++)
+      head = (await f.service.playTurn(f.principal.id, session.id, { turn: { input: 'check pack' } })).turn
+        .id;
+    const base = await store.getWorldBase(session.id, head);
+    expect(base?.snapshot?.depth).toBe(6);
+    expect(base?.depth).toBe(7);
   });
 
   it('keeps the most recently used worlds up to its size', () => {
     const cache = new WorldCache(2);
-    const entry = (n: number) => ({ world: { n } as never, sinceSnapshotChars: n, snapshotChars: 0 });
+    const entry = (n: number) => ({
+      world: { n } as never,
+      sinceSnapshotChars: n,
+      snapshotChars: 0,
+      sinceSnapshotTurns: 0,
+    });
     cache.set('a', entry(1));
     cache.set('b', entry(2));
     expect(cache.get('a')?.sinceSnapshotChars).toBe(1);
