@@ -129,8 +129,9 @@ describe('formatDebug', () => {
     expect(text).toContain('Input: I search the reeds');
     expect(text).toMatch(/Rolls:\n {2}roll\(1d20\): 1d20 → \[\d+\] = \d+/);
     expect(text).toContain('round 1 explore_fen({}) → ok');
-    // A refused call shows its arguments and the error the Director got back.
-    expect(text).toMatch(/round 1 travel\(\{"destination":"mars"\}\) → error: .*mars/);
+    // A refused call's arguments are not stored: their length and hash stand in, beside the error the
+    // Director got back (`{"destination":"mars"}` is 22 characters).
+    expect(text).toMatch(/round 1 travel\(‹refused: 22 chars, sha256 [0-9a-f]{12}›\) → error: .*mars/);
     expect(text).toMatch(/director #1: \d+ of 8000 tokens/);
     expect(text).toMatch(/ {4}state: \d+ tokens, included \(/);
     expect(text).toMatch(/narrator: 1 call\(s\), \d+ in \(0 cached\), \d+ out/);

