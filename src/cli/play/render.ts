@@ -36,7 +36,8 @@ function brief(value: unknown): string {
 
 /** A call's arguments; a refused call's were never stored, so its length and hash stand in for them. */
 function toolArgsText(tool: ToolTraceEntry): string {
-  if (tool.refused !== undefined) return `‹refused: ${tool.refused.chars} chars, sha256 ${tool.refused.sha256.slice(0, 12)}›`;
+  if (tool.refused !== undefined)
+    return `‹refused: ${tool.refused.chars} chars, sha256 ${tool.refused.sha256.slice(0, 12)}›`;
   return tool.args === null ? brief(tool.rawArgs) : brief(tool.args);
 }
 
