@@ -115,6 +115,17 @@ describe('npm pack, installed with --omit=dev into an empty folder', { timeout: 
     expect(existsSync(join(app, '.mnesos', 'mnesos.db'))).toBe(true);
   });
 
+  it('scaffolds a cartridge from the packaged templates, tests it, and loads rules written in TypeScript', async () => {
+    const made = await mnesos(['new', 'mygame', '--template', 'combat']);
+    expect(made.code, made.stderr).toBe(0);
+    const tested = await mnesos(['test', 'mygame']);
+    expect(tested.code, tested.stdout + tested.stderr).toBe(0);
+    // Ember Toll's rules are yare.ts: esbuild strips the types and QuickJS runs them, both at run time.
+    const ember = await mnesos(['validate', 'ember-toll']);
+    expect(ember.code, ember.stderr).toBe(0);
+    expect(ember.stdout).toMatch(/^ok: /m);
+  });
+
   it('serves the API and the built web client, with no Vite installed', async () => {
     const server: ChildProcess = spawn(
       process.execPath,
