@@ -1,6 +1,7 @@
 // The archive readers on archives the tests build: zip (stored, deflate) and tar.gz, the top folder
 // stripped, every cap at its value and past it, and hostile archives: path traversal, absolute paths,
-// links, devices, zip and gzip bombs, lying sizes, encryption, duplicates.
+// links, devices, zip and gzip bombs, lying sizes, encryption, duplicates; zip64 (end record, extra fields,
+// 64-bit sizes at the caps and past Number.MAX_SAFE_INTEGER) and a self-extracting prefix.
 
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -187,5 +188,112 @@ describe('archive limits', () => {
     const big = new Uint8Array(MAX_ARCHIVE_BYTES + 1);
     big.set([0x50, 0x4b, 3, 4]);
     expect(refused(big).message).toMatch(/MAX_ARCHIVE_BYTES/);
+  });
+});
+
+describe('zip64', () => {
+  const zip64Entries = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ name: `f${i}`, data: `file ${i}`, zip64: true }));
+
+  it('reads zip64 entries (extra fields in central and local headers) with and without a zip64 end record', () => {
+    const entries = [
+      { name: 'cart/yare.yaml', data: 'name: x', zip64: true, method: 0 as const },
+      { name: 'cart/lore.md', data: 'deflated '.repeat(100), zip64: true },
+      { name: 'cart/plain.txt', data: 'classic entry' },
+    ];
+    for (const zip64End of [false, true]) {
+      const files = readArchive(zip(entries, { zip64End }));
+      expect([...files.keys()].sort()).toEqual(['lore.md', 'plain.txt', 'yare.yaml']);
+      expect(text(files.get('yare.yaml'))).toBe('name: x');
+      expect(text(files.get('lore.md'))).toBe('deflated '.repeat(100));
+      expect(text(files.get('plain.txt'))).toBe('classic entry');
+    }
+  });
+
+  it(`a zip64 entry count of ${MAX_ARCHIVE_ENTRIES} is read; one more is refused`, () => {
+    expect(readArchive(zip(zip64Entries(MAX_ARCHIVE_ENTRIES), { zip64End: true })).size).toBe(
+      MAX_ARCHIVE_ENTRIES,
+    );
+    expect(refused(zip(zip64Entries(MAX_ARCHIVE_ENTRIES + 1), { zip64End: true })).message).toMatch(
+      /MAX_ARCHIVE_ENTRIES/,
+    );
+    // A huge 64-bit count is refused by the same cap, before the directory is walked.
+    expect(refused(zip(zip64Entries(1), { zip64End: true, count64: 2n ** 40n })).message).toMatch(
+      /MAX_ARCHIVE_ENTRIES/,
+    );
+  });
+
+  it('zip64 sizes meet the per-file and total caps before anything is inflated', () => {
+    expect(
+      readArchive(zip([{ name: 'f', data: new Uint8Array(MAX_ENTRY_BYTES), zip64: true }])).get('f')?.length,
+    ).toBe(MAX_ENTRY_BYTES);
+    expect(
+      refused(zip([{ name: 'f', data: 'x', zip64: true, size64: BigInt(MAX_ENTRY_BYTES + 1), method: 0 }]))
+        .message,
+    ).toMatch(/MAX_ENTRY_BYTES/);
+    const many = Array.from({ length: 3 }, (_, i) => ({
+      name: `f${i}`,
+      data: 'x',
+      zip64: true,
+      size64: BigInt(MAX_ENTRY_BYTES),
+      method: 0 as const,
+    }));
+    expect(refused(zip(many)).message).toMatch(/MAX_EXTRACTED_BYTES/);
+  });
+
+  it('a 64-bit value at Number.MAX_SAFE_INTEGER meets the caps; one more is refused as unsafe', () => {
+    const at = refused(zip([{ name: 'f', data: 'x', zip64: true, size64: BigInt(Number.MAX_SAFE_INTEGER) }]));
+    expect(at.code).toBe('archive_too_large');
+    expect(at.message).toMatch(/MAX_ENTRY_BYTES/);
+    for (const size64 of [BigInt(Number.MAX_SAFE_INTEGER) + 1n, 2n ** 64n - 1n]) {
+      const past = refused(zip([{ name: 'f', data: 'x', zip64: true, size64 }]));
+      expect(past.code).toBe('archive_too_large');
+      expect(past.message).toMatch(/f: zip64 size is \d+, past Number\.MAX_SAFE_INTEGER/);
+    }
+    const count = refused(zip(zip64Entries(1), { zip64End: true, count64: 2n ** 53n }));
+    expect(count.message).toMatch(/zip64 entry count .* past Number\.MAX_SAFE_INTEGER/);
+  });
+
+  it('a zip64 bomb that lies about its size is stopped at the declared size', () => {
+    const bomb = zip([{ name: 'f', data: new Uint8Array(MAX_ENTRY_BYTES * 2), zip64: true, size64: 1000n }]);
+    expect(bomb.length).toBeLessThan(20_000);
+    const error = refused(bomb);
+    expect(error.code).toBe('archive_too_large');
+    expect(error.message).toMatch(/declared size/);
+  });
+
+  it('traversal, links and a renamed local header are refused in zip64 archives too', () => {
+    expect(refused(zip([{ name: '../evil.yaml', data: 'x', zip64: true }], { zip64End: true })).code).toBe(
+      'archive_bad_path',
+    );
+    expect(
+      refused(zip([{ name: 'yare.yaml', data: '/etc/passwd', unixMode: 0o120777, zip64: true }])).code,
+    ).toBe('archive_link');
+    const renamed = zip([{ name: 'yare.yaml', data: 'x', zip64: true }], { zip64End: true });
+    renamed[30] = 'Y'.charCodeAt(0);
+    expect(refused(renamed).message).toMatch(/local header names a different file/);
+  });
+
+  it('a local header whose zip64 sizes disagree with the directory is refused', () => {
+    const error = refused(zip([{ name: 'f', data: 'hello', zip64: true, localSize64: 4n }]));
+    expect(error.code).toBe('archive_format');
+    expect(error.message).toMatch(/f: the local header gives other zip64 sizes/);
+  });
+
+  it('placeholders without their zip64 data are refused', () => {
+    const noExtra = zip([{ name: 'f', data: 'hello', method: 0 }]);
+    const central = noExtra.length - 22 - 46 - 1;
+    new DataView(noExtra.buffer).setUint32(central + 24, 0xffffffff, true);
+    expect(refused(noExtra).message).toMatch(/f: the zip64 extra field is missing or too short for its size/);
+    const noLocator = zip([{ name: 'f', data: 'hello' }]);
+    new DataView(noLocator.buffer).setUint32(noLocator.length - 22 + 16, 0xffffffff, true);
+    expect(refused(noLocator).message).toMatch(/no zip64 locator/);
+  });
+
+  it('data before the archive (a self-extracting prefix) is refused with the reason', () => {
+    const prefixed = zip([{ name: 'f', data: 'x' }], { prefix: new TextEncoder().encode('PK\x03\x04stub') });
+    const error = refused(prefixed);
+    expect(error.code).toBe('archive_format');
+    expect(error.message).toMatch(/self-extracting prefix/);
   });
 });

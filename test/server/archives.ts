@@ -1,5 +1,5 @@
-// Minimal archive writers for tests: zip (stored or deflated, with room to lie about sizes and set unix
-// modes) and tar (ustar, any entry type), so tests build every hostile archive they need.
+// Minimal archive writers for tests: zip (stored or deflated, zip64 or not, with room to lie about sizes, set unix
+// modes and prepend a stub) and tar (ustar, any entry type), so tests build every hostile archive they need.
 
 import { crc32, deflateRawSync, gzipSync } from 'node:zlib';
 
@@ -12,12 +12,37 @@ export interface ZipEntry {
   /** Unix mode for the external attributes (e.g. 0o120777 for a symlink). */
   readonly unixMode?: number;
   readonly encrypted?: boolean;
+  /** Write sizes and offset as zip64: placeholders in the headers, the values in zip64 extra fields. */
+  readonly zip64?: boolean;
+  /** With zip64: the size written in the extra fields (default: the declared size); may pass 2^53. */
+  readonly size64?: bigint;
+  /** With zip64: the local header's extra field gives this size instead (a header that disagrees). */
+  readonly localSize64?: bigint;
+}
+
+export interface ZipOptions {
+  /** Write a zip64 end record and locator, with placeholders in the classic end record. */
+  readonly zip64End?: boolean;
+  /** With zip64End: the entry count written in the zip64 end record (default: the real count). */
+  readonly count64?: bigint;
+  /** Bytes before the archive (a self-extracting stub); offsets stay relative to the archive's start. */
+  readonly prefix?: Uint8Array;
+}
+
+function zip64Extra(values: readonly bigint[]): Buffer {
+  const extra = Buffer.alloc(4 + values.length * 8);
+  extra.writeUInt16LE(0x0001, 0);
+  extra.writeUInt16LE(values.length * 8, 2);
+  values.forEach((value, i) => {
+    extra.writeBigUInt64LE(value, 4 + i * 8);
+  });
+  return extra;
 }
 
 const bytesOf = (data: Uint8Array | string | undefined): Uint8Array =>
   typeof data === 'string' ? new TextEncoder().encode(data) : (data ?? new Uint8Array(0));
 
-export function zip(entries: readonly ZipEntry[]): Uint8Array {
+export function zip(entries: readonly ZipEntry[], options: ZipOptions = {}): Uint8Array {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
@@ -38,6 +63,18 @@ export function zip(entries: readonly ZipEntry[]): Uint8Array {
     local.writeUInt32LE(packed.length, 18);
     local.writeUInt32LE(size, 22);
     local.writeUInt16LE(name.length, 26);
+    const size64 = entry.size64 ?? BigInt(size);
+    const localExtra = entry.zip64
+      ? zip64Extra([entry.localSize64 ?? size64, BigInt(packed.length)])
+      : Buffer.alloc(0);
+    const centralExtra = entry.zip64
+      ? zip64Extra([size64, BigInt(packed.length), BigInt(offset)])
+      : Buffer.alloc(0);
+    if (entry.zip64) {
+      local.writeUInt32LE(0xffffffff, 18);
+      local.writeUInt32LE(0xffffffff, 22);
+      local.writeUInt16LE(localExtra.length, 28);
+    }
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(entry.unixMode === undefined ? 20 : (3 << 8) | 20, 4);
@@ -50,9 +87,15 @@ export function zip(entries: readonly ZipEntry[]): Uint8Array {
     central.writeUInt16LE(name.length, 28);
     central.writeUInt32LE(entry.unixMode === undefined ? 0 : (entry.unixMode << 16) >>> 0, 38);
     central.writeUInt32LE(offset, 42);
-    locals.push(local, name, packed);
-    centrals.push(central, name);
-    offset += local.length + name.length + packed.length;
+    if (entry.zip64) {
+      central.writeUInt32LE(0xffffffff, 20);
+      central.writeUInt32LE(0xffffffff, 24);
+      central.writeUInt32LE(0xffffffff, 42);
+      central.writeUInt16LE(centralExtra.length, 30);
+    }
+    locals.push(local, name, localExtra, packed);
+    centrals.push(central, name, centralExtra);
+    offset += local.length + name.length + localExtra.length + packed.length;
   }
   const cd = Buffer.concat(centrals);
   const end = Buffer.alloc(22);
@@ -61,7 +104,29 @@ export function zip(entries: readonly ZipEntry[]): Uint8Array {
   end.writeUInt16LE(entries.length, 10);
   end.writeUInt32LE(cd.length, 12);
   end.writeUInt32LE(offset, 16);
-  return new Uint8Array(Buffer.concat([...locals, cd, end]));
+  const zip64End: Buffer[] = [];
+  if (options.zip64End) {
+    const record = Buffer.alloc(56);
+    record.writeUInt32LE(0x06064b50, 0);
+    record.writeBigUInt64LE(44n, 4);
+    record.writeUInt16LE(45, 12);
+    record.writeUInt16LE(45, 14);
+    record.writeBigUInt64LE(options.count64 ?? BigInt(entries.length), 24);
+    record.writeBigUInt64LE(options.count64 ?? BigInt(entries.length), 32);
+    record.writeBigUInt64LE(BigInt(cd.length), 40);
+    record.writeBigUInt64LE(BigInt(offset), 48);
+    const locator = Buffer.alloc(20);
+    locator.writeUInt32LE(0x07064b50, 0);
+    locator.writeBigUInt64LE(BigInt(offset + cd.length), 8);
+    locator.writeUInt32LE(1, 16);
+    zip64End.push(record, locator);
+    end.writeUInt16LE(0xffff, 8);
+    end.writeUInt16LE(0xffff, 10);
+    end.writeUInt32LE(0xffffffff, 12);
+    end.writeUInt32LE(0xffffffff, 16);
+  }
+  const prefix = Buffer.from(options.prefix ?? new Uint8Array(0));
+  return new Uint8Array(Buffer.concat([prefix, ...locals, cd, ...zip64End, end]));
 }
 
 export interface TarEntry {

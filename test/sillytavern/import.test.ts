@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadCartridgeFromFiles } from '../../src/cartridge/index.ts';
 import { ImportError } from '../../src/interop/sillytavern/errors.ts';
 import { importSillyTavern } from '../../src/interop/sillytavern/import.ts';
+import { zip as zipWith } from '../server/archives.ts';
 import { base64Json, chunk, png, textChunk, zip } from './helpers.ts';
 
 const V1 = {
@@ -213,6 +214,23 @@ describe('containers', () => {
     expect(result).toMatchObject({ kind: 'charx', spec: 'v3', name: 'Aster' });
     expect(result.files.get('avatar.png')).toEqual(new Uint8Array(icon));
     expect(result.loss.find((l) => l.name === 'asset emotion')?.count).toBe(1);
+  });
+
+  it('reads a zip64 CHARX (zip64 extra fields and end record, as some writers always produce)', () => {
+    const icon = png();
+    const card = v3({
+      assets: [{ type: 'icon', uri: 'embeded://assets/main.png', name: 'main', ext: 'png' }],
+    });
+    const file = zipWith(
+      [
+        { name: 'card.json', data: JSON.stringify(card), zip64: true },
+        { name: 'assets/main.png', data: icon, zip64: true },
+      ],
+      { zip64End: true },
+    );
+    const result = importSillyTavern(file, 'aster.charx');
+    expect(result).toMatchObject({ kind: 'charx', spec: 'v3', name: 'Aster' });
+    expect(result.files.get('avatar.png')).toEqual(new Uint8Array(icon));
   });
 
   it('imports an embedded character_book (spec names, extensions win) as world_info.json', () => {
@@ -441,5 +459,25 @@ describe('malformed input names the place', () => {
     const cd = bomb.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
     bomb.writeUInt32LE(5 * 1024 * 1024, cd + 24);
     expectImportError(() => importSillyTavern(bomb, 'x.charx'), 'IMPORT_TOO_LARGE', /^x\.charx: card\.json/);
+  });
+
+  it('a zip64 CHARX whose 64-bit size is past Number.MAX_SAFE_INTEGER, and one with data before the zip', () => {
+    const huge = zipWith([
+      { name: 'card.json', data: '{}', zip64: true, size64: BigInt(Number.MAX_SAFE_INTEGER) + 1n },
+    ]);
+    const tooLarge = expectImportError(
+      () => importSillyTavern(huge, 'x.charx'),
+      'IMPORT_TOO_LARGE',
+      'x.charx: card.json',
+    );
+    expect(tooLarge.message).toMatch(/MAX_SAFE_INTEGER/);
+    const stub = new TextEncoder().encode('MZ self-extractor stub');
+    const prefixed = zipWith([{ name: 'card.json', data: JSON.stringify(v3()) }], { prefix: stub });
+    const refused = expectImportError(
+      () => importSillyTavern(prefixed, 'x.charx'),
+      'IMPORT_BAD_CHARX',
+      'x.charx',
+    );
+    expect(refused.message).toMatch(/self-extracting prefix/);
   });
 });

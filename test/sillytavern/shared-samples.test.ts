@@ -1,5 +1,5 @@
 // Compatibility with SillyTavern content written elsewhere: the real samples in ../shared/st-samples import
-// into cartridges that load (or, for the zip64 CHARX files, are refused with the reason), and the default
+// (PNG, JSON and the zip64 CHARX files) into cartridges that load, and the default
 // Seraphina card's World Info activates as SillyTavern's would.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -54,10 +54,31 @@ describe.runIf(available)('real SillyTavern samples', () => {
     expect(quiet.activated).toHaveLength(0);
   });
 
-  it.each(['tavernkit_test_character.charx', 'tavernkit_test_character_with_lorebook.charx'])(
-    '%s (zip64 sizes) is refused with the reason, not misread',
-    (file) => {
-      expect(() => importSillyTavern(readFileSync(sharedPath('st-samples', file)), file)).toThrow(/zip64/);
-    },
-  );
+  it.each([
+    ['tavernkit_test_character.charx', 'Test Character'],
+    ['tavernkit_test_character_with_lorebook.charx', 'Lorebook Test Character'],
+  ])('%s (a zip64 CHARX) imports and loads, its main icon the image', (file, name) => {
+    const { result } = loadImported(file);
+    expect(result.kind).toBe('charx');
+    expect(result.name).toBe(name);
+    const avatar = result.files.get('avatar.png');
+    expect(avatar).toBeInstanceOf(Uint8Array);
+    expect((avatar as Uint8Array).subarray(0, 8)).toEqual(
+      new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    );
+  });
+
+  it('carries the CHARX lorebook into World Info that activates', () => {
+    const { cartridge } = loadImported('tavernkit_test_character_with_lorebook.charx');
+    const book = cartridge.worldInfo!;
+    expect(book.entries).toHaveLength(2);
+    const seen = (text: string) =>
+      activateWorldInfo(book, { messages: [text], chatLength: 2, timed: [], seed: 1 }).activated.length;
+    expect(seen('Say keyword2 again.')).toBe(1);
+    expect(seen('A secret door.')).toBe(1);
+    expect(seen('Hello there.')).toBe(0);
+    // As in SillyTavern, the card-level `case_sensitive` is not an override (those live in `extensions`):
+    // the global default (case-insensitive) applies.
+    expect(seen('A SECRET door.')).toBe(1);
+  });
 });

@@ -1,12 +1,13 @@
 // `mnesos import`: a SillyTavern file in, cartridge files and a loss report out. The container is told by
 // its first bytes (PNG signature, zip `PK`, else JSON text), never by the file name:
 // - PNG/APNG: the `ccv3` tEXt chunk wins over `chara` (as the V3 spec, SillyTavern and RisuAI agree);
-// - CHARX: a zip with `card.json`, read by the server's capped zip reader; the main icon is the avatar;
+// - CHARX: a zip (zip64 too) with `card.json`, read by the server's capped zip reader; the main icon is the
+//   avatar; data before the zip (a self-extracting prefix) is refused;
 // - JSON: a card (V1, V2, V3, hybrid) or a World Info file (`{entries: {uid: …}}`, `lorebook_v3`).
 // Pure apart from what it is given: the CLI and the upload route do the reading and writing.
 
 import { ArchiveError } from '../../server/archive/errors.ts';
-import { isZip, readZip } from '../../server/archive/zip.ts';
+import { endsLikeZip, isZip, readZip } from '../../server/archive/zip.ts';
 import { locateJsonPath, parseJsonText } from '../../lore/json-place.ts';
 import { parseWorldInfoFile, toWorldInfoFile } from '../../lore/world-info-format.ts';
 import type { WorldInfoBook } from '../../lore/world-info-types.ts';
@@ -87,13 +88,6 @@ function charxCard(
   bytes: Uint8Array,
   file: string,
 ): { card: unknown; cardText: string; icon?: { bytes: Uint8Array; ext: string } } {
-  const zip64 = zip64Entry(bytes);
-  if (zip64 !== undefined)
-    throw new ImportError(
-      'IMPORT_BAD_CHARX',
-      `${file}: ${zip64}`,
-      'this CHARX stores zip64 sizes, which the archive reader does not support; re-zip it without zip64',
-    );
   let entries: ReturnType<typeof readZip>;
   try {
     entries = readZip(bytes);
@@ -136,30 +130,6 @@ function charxCard(
   return icon === undefined ? { card, cardText } : { card, cardText, icon };
 }
 
-/** The first central-directory entry whose sizes are zip64 placeholders (0xFFFFFFFF), if any. */
-function zip64Entry(bytes: Uint8Array): string | undefined {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let eocd = -1;
-  for (let at = bytes.length - 22; at >= Math.max(0, bytes.length - 22 - 0xffff); at--) {
-    if (view.getUint32(at, true) === 0x06054b50) {
-      eocd = at;
-      break;
-    }
-  }
-  if (eocd < 0) return undefined;
-  const count = view.getUint16(eocd + 10, true);
-  let at = view.getUint32(eocd + 16, true);
-  for (let i = 0; i < count && at + 46 <= eocd; i++) {
-    if (view.getUint32(at, true) !== 0x02014b50) return undefined;
-    const nameLength = view.getUint16(at + 28, true);
-    const name = new TextDecoder().decode(bytes.subarray(at + 46, at + 46 + nameLength));
-    if (view.getUint32(at + 20, true) === 0xffffffff || view.getUint32(at + 24, true) === 0xffffffff)
-      return name;
-    at += 46 + nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
-  }
-  return undefined;
-}
-
 export interface ImportOptions extends ToCartridgeOptions {
   /** For a World Info import into an existing cartridge: keep its files, write only `world_info.json`. */
   readonly intoExistingCartridge?: boolean;
@@ -189,6 +159,12 @@ export function importSillyTavern(
     const files = cardToCartridge(card, loss, { ...options, ...(icon ? { image: icon } : {}) });
     return { kind: 'charx', spec: card.spec, name: card.name, files, loss: loss.items };
   }
+  if (endsLikeZip(bytes) && !/^\uFEFF?\s*[{[]/.test(new TextDecoder().decode(bytes.subarray(0, 16))))
+    throw new ImportError(
+      'IMPORT_BAD_CHARX',
+      file,
+      'data before the zip archive (a self-extracting prefix?) is refused; re-zip the CHARX without it',
+    );
   let text: string;
   try {
     text = utf8.decode(bytes);

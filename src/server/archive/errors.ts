@@ -3,7 +3,7 @@
 export type ArchiveErrorCode =
   /** Not a zip, gzip or tar archive, or a malformed one. */
   | 'archive_format'
-  /** A feature this reader refuses: encryption, zip64, an unknown compression method. */
+  /** A feature this reader refuses: encryption, split archives, an unknown compression method. */
   | 'archive_unsupported'
   /** An absolute path, `..`, a NUL or backslash, or a path over MAX_ENTRY_PATH_CHARS. */
   | 'archive_bad_path'
