@@ -27,3 +27,10 @@ export const MAX_CONFIG_FILE_BYTES = 64 * 1024;
 
 /** Tool names as the OpenAI, Anthropic and Gemini APIs all accept them. */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** One server-sent event of a model stream (a line being read plus the event's data so far). */
+export const MAX_SSE_EVENT_CHARS = 1024 * 1024;
+/** A whole model response body (non-streamed) or a whole streamed answer (text plus tool arguments). */
+export const MAX_RESPONSE_CHARS = 8 * 1024 * 1024;
+/** Tool calls in one model response; more is a broken or hostile server. */
+export const MAX_TOOL_CALLS_PER_RESPONSE = 256;

@@ -7,6 +7,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { ModelConfig, OnlineModelConfig } from './config.ts';
 import { ModelError } from './errors.ts';
+import { createOpenAICompatibleChatModel } from './openai-compatible-model.ts';
 import { createSdkChatModel, type SdkLanguageModel } from './sdk-model.ts';
 import type { ChatModel, ModelRole, ModelSet } from './types.ts';
 
@@ -55,6 +56,17 @@ export function createModels(config: ModelConfig): ModelSet | null {
   const build = (role: ModelRole): ChatModel => {
     const modelId = config.models[role];
     if (modelId.trim() === '') throw new ModelError('config', `the ${role} model id is empty`);
+    if (config.provider === 'openai-compatible' && config.baseURL !== undefined) {
+      // Our own client for this wire: the SDK's per-chunk stream pipeline costs several times the
+      // per-turn CPU budget (issue 10, bench/model-client.ts). The other providers keep the SDK.
+      const apiKey = config.apiKey?.reveal();
+      return createOpenAICompatibleChatModel(modelId, {
+        baseURL: config.baseURL,
+        ...(apiKey === undefined ? {} : { apiKey }),
+        policy: config.retry,
+        secrets,
+      });
+    }
     return createSdkChatModel(factory(modelId), modelId, {
       policy: config.retry,
       secrets,

@@ -76,7 +76,7 @@ export function classifySdkError(error: unknown, modelId: string, secrets: reado
   return new ModelError('bad-response', `model ${modelId}: ${cleaned(message)}`, { modelId, cause: error });
 }
 
-function retryAfterFromHeaders(headers: Record<string, string> | undefined): number | undefined {
+export function retryAfterFromHeaders(headers: Record<string, string> | undefined): number | undefined {
   if (headers === undefined) return undefined;
   const ms = headers['retry-after-ms'];
   if (ms !== undefined && Number.isFinite(Number.parseFloat(ms))) return Number.parseFloat(ms);

@@ -10,7 +10,7 @@ import {
   tool,
 } from 'ai';
 import { ModelError } from './errors.ts';
-import { TOOL_NAME_PATTERN } from './limits.ts';
+import { checkToolSpecs } from './tool-specs.ts';
 import type { ChatMessage, ToolCall, ToolChoice, ToolSpec } from './types.ts';
 
 /**
@@ -70,24 +70,16 @@ export function toModelMessages(
 
 // Providers re-encode an assistant's tool-call input as JSON, and Anthropic requires an object; a call
 // whose arguments were malformed is echoed as `{}` (the tool result that follows explains the error).
-function echoedInput(call: ToolCall): unknown {
+export function echoedInput(call: ToolCall): unknown {
   return call.args !== null && typeof call.args === 'object' ? call.args : {};
 }
 
 export function toToolSet(tools: readonly ToolSpec[] | undefined): ToolSet | undefined {
   if (tools === undefined || tools.length === 0) return undefined;
+  checkToolSpecs(tools);
   // Null prototype: the SDK looks tools up by the name the model sent, which may be `constructor`.
   const set: ToolSet = Object.create(null);
   for (const spec of tools) {
-    if (!TOOL_NAME_PATTERN.test(spec.name)) {
-      throw new ModelError(
-        'bad-request',
-        `tool name ${JSON.stringify(spec.name)} is not 1-64 characters of A-Z a-z 0-9 _ -`,
-      );
-    }
-    if (Object.hasOwn(set, spec.name)) {
-      throw new ModelError('bad-request', `tool ${spec.name} is declared twice`);
-    }
     set[spec.name] = tool({
       description: spec.description,
       // No `validate`: the SDK passes whatever JSON the model sent; the engine checks inputs itself.

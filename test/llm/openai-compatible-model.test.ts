@@ -1,0 +1,218 @@
+// The engine's own OpenAI-compatible client: tool-call delta assembly in both wire shapes, and hostile
+// or odd streams from a real HTTP server (CRLF, comments, [DONE], malformed JSON, a line that never ends).
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { resolveModelConfig } from '../../src/llm/config.ts';
+import { ModelError } from '../../src/llm/errors.ts';
+import { MAX_SSE_EVENT_CHARS, MAX_TOOL_CALLS_PER_RESPONSE } from '../../src/llm/limits.ts';
+import { StreamAssembler } from '../../src/llm/openai-wire.ts';
+import { createModels } from '../../src/llm/providers.ts';
+import type { ChatModel, ModelStreamPart } from '../../src/llm/types.ts';
+import { type FakeOpenAI, type FakeReply, startFakeOpenAI } from '../helpers/fake-openai-server.ts';
+
+const delta = (d: Record<string, unknown>, finish: string | null = null) => ({
+  model: 'm',
+  choices: [{ index: 0, delta: d, finish_reason: finish }],
+});
+
+describe('StreamAssembler: tool-call deltas', () => {
+  it('OpenAI shape: fragments of two calls interleaved by index become two whole calls in start order', () => {
+    const a = new StreamAssembler('m');
+    a.chunk(
+      delta({
+        tool_calls: [{ index: 1, id: 'b', type: 'function', function: { name: 'go', arguments: '' } }],
+      }),
+    );
+    a.chunk(
+      delta({
+        tool_calls: [{ index: 0, id: 'a', type: 'function', function: { name: 'hit', arguments: '{"t' } }],
+      }),
+    );
+    a.chunk(delta({ tool_calls: [{ index: 1, function: { arguments: '{"to":' } }] }));
+    a.chunk(delta({ tool_calls: [{ index: 0, function: { arguments: '":"x"}' } }] }));
+    a.chunk(delta({ tool_calls: [{ index: 1, function: { arguments: '"inn"}' } }] }, 'tool_calls'));
+    expect(a.toolCalls()).toEqual([
+      { id: 'b', name: 'go', args: { to: 'inn' }, rawArgs: '{"to":"inn"}' },
+      { id: 'a', name: 'hit', args: { t: 'x' }, rawArgs: '{"t":"x"}' },
+    ]);
+    expect(a.rawFinishReason).toBe('tool_calls');
+  });
+
+  it('Ollama shape: whole calls without an index, also with arguments as an object', () => {
+    const a = new StreamAssembler('m');
+    a.chunk(delta({ tool_calls: [{ id: 'c1', function: { name: 'hit', arguments: '{"t":"x"}' } }] }));
+    a.chunk(delta({ tool_calls: [{ id: 'c2', function: { name: 'hit', arguments: { t: 'y' } } }] }, 'stop'));
+    expect(a.toolCalls()).toEqual([
+      { id: 'c1', name: 'hit', args: { t: 'x' }, rawArgs: '{"t":"x"}' },
+      { id: 'c2', name: 'hit', args: { t: 'y' }, rawArgs: '{"t":"y"}' },
+    ]);
+  });
+
+  it('a call whose id comes after its first fragment takes that id; a call with no id gets one', () => {
+    const a = new StreamAssembler('m');
+    a.chunk(delta({ tool_calls: [{ index: 0, function: { name: 'hit', arguments: '{' } }] }));
+    a.chunk(delta({ tool_calls: [{ index: 0, id: 'late', function: { arguments: '}' } }] }));
+    a.chunk(delta({ tool_calls: [{ function: { name: 'go', arguments: '' } }] }));
+    expect(a.toolCalls()).toEqual([
+      { id: 'late', name: 'hit', args: {}, rawArgs: '{}' },
+      { id: 'call_1', name: 'go', args: {}, rawArgs: '' },
+    ]);
+  });
+
+  it('malformed arguments stay a call with args undefined; a call with no name is dropped', () => {
+    const a = new StreamAssembler('m');
+    a.chunk(
+      delta({ tool_calls: [{ index: 0, id: 'x', function: { name: 'hit', arguments: '{"t": "gob' } }] }),
+    );
+    a.chunk(delta({ tool_calls: [{ index: 1, id: 'y', function: { arguments: '{}' } }] }));
+    expect(a.toolCalls()).toEqual([{ id: 'x', name: 'hit', args: undefined, rawArgs: '{"t": "gob' }]);
+  });
+
+  it(`takes ${MAX_TOOL_CALLS_PER_RESPONSE} calls and refuses one more as a bad response`, () => {
+    const a = new StreamAssembler('m');
+    const calls = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        index: from + i,
+        id: `c${from + i}`,
+        function: { name: 'f', arguments: '' },
+      }));
+    a.chunk(delta({ tool_calls: calls(0, MAX_TOOL_CALLS_PER_RESPONSE) }));
+    expect(a.toolCalls()).toHaveLength(MAX_TOOL_CALLS_PER_RESPONSE);
+    expect(() => a.chunk(delta({ tool_calls: calls(MAX_TOOL_CALLS_PER_RESPONSE, 1) }))).toThrow(
+      /MAX_TOOL_CALLS_PER_RESPONSE/,
+    );
+  });
+
+  it('collects text, usage (with cached tokens) and the model id the server names', () => {
+    const a = new StreamAssembler('asked');
+    expect(a.chunk(delta({ role: 'assistant', content: '' }))).toBe('');
+    expect(a.chunk(delta({ content: 'Hi ' }))).toBe('Hi ');
+    expect(a.chunk(delta({ content: 'there' }, 'stop'))).toBe('there');
+    a.chunk({
+      model: 'served',
+      choices: [],
+      usage: { prompt_tokens: 9, completion_tokens: 2, prompt_tokens_details: { cached_tokens: 4 } },
+    });
+    expect(a.text).toBe('Hi there');
+    expect(a.usage).toEqual({ inputTokens: 9, outputTokens: 2, cachedInputTokens: 4 });
+    expect(a.responseModelId).toBe('served');
+  });
+
+  it('an error object mid-stream, or a chunk that is not an object, is a bad response', () => {
+    const a = new StreamAssembler('m');
+    expect(() => a.chunk({ error: { message: 'overloaded' } })).toThrow(/mid-stream: overloaded/);
+    expect(() => a.chunk([1, 2])).toThrow(ModelError);
+    expect(() => a.chunk(delta({ tool_calls: ['nope'] }))).toThrow(/tool call delta/);
+  });
+});
+
+let fake: FakeOpenAI | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+async function modelFor(script: FakeReply[]): Promise<ChatModel> {
+  fake = await startFakeOpenAI(script);
+  const config = resolveModelConfig({ MNESOS_LLM_BASE_URL: fake.url, MNESOS_MODEL: 'm' });
+  if (config.provider === 'offline') throw new Error('expected online');
+  const models = createModels({
+    ...config,
+    retry: { timeoutMs: 5_000, maxRetries: 1, backoffInitialMs: 1, backoffFactor: 2, backoffMaxMs: 2 },
+  });
+  if (models === null) throw new Error('expected models');
+  return models.director;
+}
+
+const sse = (body: string): FakeReply => ({
+  kind: 'raw',
+  status: 200,
+  contentType: 'text/event-stream',
+  body,
+});
+const req = { system: 's', messages: [{ role: 'user' as const, content: 'u' }] };
+
+async function collect(model: ChatModel): Promise<ModelStreamPart[]> {
+  const out: ModelStreamPart[] = [];
+  for await (const part of model.stream(req)) out.push(part);
+  return out;
+}
+
+async function failure(model: ChatModel): Promise<ModelError> {
+  try {
+    await collect(model);
+  } catch (error) {
+    if (error instanceof ModelError) return error;
+    throw error;
+  }
+  throw new Error('expected a failure');
+}
+
+const ev = (value: unknown) => `data: ${JSON.stringify(value)}`;
+
+describe('createModels (openai-compatible): odd and hostile streams', () => {
+  it('reads CRLF framing with comments and stops at [DONE], ignoring anything after it', async () => {
+    const body = [
+      ': ping',
+      '',
+      ev(delta({ content: 'Hello' })),
+      '',
+      ev(delta({ content: ', world' }, 'stop')),
+      '',
+      'data: [DONE]',
+      '',
+      'data: {not json after the end',
+      '',
+    ].join('\r\n');
+    const parts = await collect(await modelFor([sse(body)]));
+    expect(parts).toEqual([
+      { type: 'text-delta', text: 'Hello' },
+      { type: 'text-delta', text: ', world' },
+      {
+        type: 'finish',
+        response: {
+          text: 'Hello, world',
+          toolCalls: [],
+          usage: { inputTokens: 0, outputTokens: 0 },
+          finishReason: 'stop',
+          modelId: 'm',
+        },
+      },
+    ]);
+  });
+
+  it('malformed JSON in an event is a bad-response error naming it, not a crash', async () => {
+    const body = `${ev(delta({ content: 'A' }))}\n\ndata: {"choices": [oops\n\n`;
+    const error = await failure(await modelFor([sse(body)]));
+    expect(error.kind).toBe('bad-response');
+    expect(error.message).toContain('a stream event is not JSON: {"choices": [oops');
+    // Text was already delivered: no retry (it would repeat the text).
+    expect(error.attempts).toBe(1);
+    expect(fake!.chatRequests()).toHaveLength(1);
+  });
+
+  it('an event longer than MAX_SSE_EVENT_CHARS is a bad-response error, not unbounded memory', async () => {
+    const body = `data: "${'x'.repeat(MAX_SSE_EVENT_CHARS + 10)}"\n\n`;
+    const error = await failure(await modelFor([sse(body), sse(body)]));
+    expect(error.kind).toBe('bad-response');
+    expect(error.message).toContain('MAX_SSE_EVENT_CHARS');
+  });
+
+  it('a non-JSON body to a non-streamed call is a bad-response error', async () => {
+    const model = await modelFor([
+      { kind: 'raw', status: 200, contentType: 'application/json', body: '<html>' },
+    ]);
+    await expect(model.generate(req)).rejects.toMatchObject({ kind: 'bad-response' });
+  });
+
+  it('an HTTP error with a plain-text body keeps that text in the message', async () => {
+    const model = await modelFor([
+      { kind: 'raw', status: 400, contentType: 'text/plain', body: 'context too long' },
+    ]);
+    await expect(model.generate(req)).rejects.toMatchObject({
+      kind: 'http',
+      status: 400,
+      message: expect.stringContaining('HTTP 400 from the provider: context too long'),
+    });
+  });
+});
