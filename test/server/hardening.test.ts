@@ -12,7 +12,7 @@ import { createScriptedModels, type ScriptedModelSet } from '../../src/llm/index
 import { parseApiKeys } from '../../src/server/auth.ts';
 import { openStore } from '../../src/store/open.ts';
 import type { Store } from '../../src/store/repository.ts';
-import { postgresHarness, probePostgres, testPgUrl } from '../store/harness.ts';
+import { postgresAvailable, postgresHarness, testPgUrl } from '../store/harness.ts';
 import {
   cartridgeEntries,
   cartridgeZip,
@@ -403,44 +403,35 @@ describe('one Idempotency-Key across two replicas on one SQLite file', () => {
 });
 
 const pgUrl = testPgUrl();
-const pgUnreachable = await probePostgres(pgUrl);
-if (pgUnreachable !== null && process.env.CI) {
-  describe('one Idempotency-Key across two replicas on PostgreSQL', () => {
-    it('needs a reachable PostgreSQL server under CI', () => {
-      throw new Error(`PostgreSQL is unreachable (${pgUnreachable})`);
-    });
-  });
-} else if (pgUnreachable !== null) {
-  console.log(`[server] SKIPPING PostgreSQL idempotency tests: server unreachable (${pgUnreachable})`);
-} else {
-  describe('one string policy in URLs on PostgreSQL', () => {
-    urlPolicySuite(async () => {
-      const harness = postgresHarness(pgUrl);
-      const store = await harness.open(await harness.freshUrl());
-      return {
-        store,
-        async cleanup() {
-          await store.close();
-          await harness.cleanup();
-        },
-      };
-    });
-  });
+const pgAvailable = await postgresAvailable('the PostgreSQL server hardening suites', pgUrl);
 
-  describe('one Idempotency-Key across two replicas on PostgreSQL', () => {
-    idempotencySuite(async () => {
-      const harness = postgresHarness(pgUrl);
-      const url = await harness.freshUrl();
-      const first = await harness.open(url);
-      const second = await harness.open(url);
-      return {
-        stores: [first, second],
-        async cleanup() {
-          await first.close();
-          await second.close();
-          await harness.cleanup();
-        },
-      };
-    });
+describe.skipIf(!pgAvailable)('one string policy in URLs on PostgreSQL', () => {
+  urlPolicySuite(async () => {
+    const harness = postgresHarness(pgUrl);
+    const store = await harness.open(await harness.freshUrl());
+    return {
+      store,
+      async cleanup() {
+        await store.close();
+        await harness.cleanup();
+      },
+    };
   });
-}
+});
+
+describe.skipIf(!pgAvailable)('one Idempotency-Key across two replicas on PostgreSQL', () => {
+  idempotencySuite(async () => {
+    const harness = postgresHarness(pgUrl);
+    const url = await harness.freshUrl();
+    const first = await harness.open(url);
+    const second = await harness.open(url);
+    return {
+      stores: [first, second],
+      async cleanup() {
+        await first.close();
+        await second.close();
+        await harness.cleanup();
+      },
+    };
+  });
+});
