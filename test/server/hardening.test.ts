@@ -129,6 +129,9 @@ describe('cartridges between principals (keys mode)', () => {
     );
     expect((await server.json(`/v1/cartridge-versions/${id}`, { key: KEY_B })).status).toBe(404);
     expect(await server.store.getCartridgeVersion(id)).toBeUndefined();
+    // Nothing kept in memory brings it back: a new game on the deleted version is 404.
+    const again = await server.json('/v1/sessions', { method: 'POST', json: { cartridge: id }, key: KEY_B });
+    expect(again.status).toBe(404);
     const demo = (await server.json('/v1/cartridges', { key: KEY_B })).body.cartridges.find(
       (c: any) => c.name === 'Lanternmere',
     );

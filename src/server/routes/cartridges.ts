@@ -288,6 +288,8 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
           { sessions: deleted.sessions },
         );
       }
+      // The library keeps versions in memory (never re-read per turn); a deleted row must leave it too.
+      if (deleted.versionDeleted && version !== undefined) library.forgetVersion(version);
       return c.body(null, 204);
     },
   );
