@@ -123,9 +123,9 @@ export async function benchModelClient(): Promise<Array<Record<string, unknown>>
     return [
       row('engine client: src/llm/openai-compatible-model.ts', own),
       {
-        ...row('AI SDK adapter, for comparison', sdk),
-        target: 'none (reference: what the engine client replaced)',
-        pass: true,
+        ...row('AI SDK adapter it replaced, for comparison', sdk),
+        // Still measured against the same target, so the gap stays visible; the engine no longer uses it here.
+        usedForThisWire: false,
         sdkOverOwn: Number(((sdk - baseline) / Math.max(own - baseline, 0.01)).toFixed(1)),
       },
     ];

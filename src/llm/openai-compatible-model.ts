@@ -7,7 +7,7 @@
 // mapped to the same ModelError kinds and messages.
 
 import { ModelError, redactSecrets } from './errors.ts';
-import { MAX_RESPONSE_CHARS } from './limits.ts';
+import { MAX_RESPONSE_CHARS, MAX_SSE_EVENT_CHARS } from './limits.ts';
 import { chatCompletionBody, finishReasonOf, readCompletion, StreamAssembler } from './openai-wire.ts';
 import {
   AttemptSignal,
@@ -100,25 +100,29 @@ export function createOpenAICompatibleChatModel(id: string, options: OpenAICompa
         const assembler = new StreamAssembler(id);
         let done = false;
         let deltas: string[] = [];
-        const parser = new SseParser((data) => {
-          if (done) return;
-          if (data === '[DONE]') {
-            done = true;
-            return;
-          }
-          let value: unknown;
-          try {
-            value = JSON.parse(data);
-          } catch (error) {
-            throw new ModelError(
-              'bad-response',
-              `model ${id}: unusable response: a stream event is not JSON: ${clip(data, secrets)}`,
-              { modelId: id, cause: error },
-            );
-          }
-          const text = assembler.chunk(value);
-          if (text !== '') deltas.push(text);
-        });
+        const parser = new SseParser(
+          (data) => {
+            if (done) return;
+            if (data === '[DONE]') {
+              done = true;
+              return;
+            }
+            let value: unknown;
+            try {
+              value = JSON.parse(data);
+            } catch (error) {
+              throw new ModelError(
+                'bad-response',
+                `model ${id}: unusable response: a stream event is not JSON: ${clip(data, secrets)}`,
+                { modelId: id, cause: error },
+              );
+            }
+            const text = assembler.chunk(value);
+            if (text !== '') deltas.push(text);
+          },
+          MAX_SSE_EVENT_CHARS,
+          `model ${id}: unusable response: `,
+        );
         const reader = bodyReader(response);
         const decoder = new TextDecoder();
         try {

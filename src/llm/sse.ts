@@ -14,6 +14,7 @@ const DATA_PREFIX_CHARS = 6;
 export class SseParser {
   readonly #onData: (data: string) => void;
   readonly #maxEventChars: number;
+  readonly #errorPrefix: string;
   /** Characters received but not yet ended by a line break. */
   #pending = '';
   /** Data lines of the event being read, already joined with `\n`; `undefined` when it has none. */
@@ -21,9 +22,11 @@ export class SseParser {
   /** The last piece ended with CR: a LF at the start of the next piece belongs to that line break. */
   #afterCR = false;
 
-  constructor(onData: (data: string) => void, maxEventChars: number = MAX_SSE_EVENT_CHARS) {
+  /** `errorPrefix` starts the message of the error past the limit (e.g. `model m: unusable response: `). */
+  constructor(onData: (data: string) => void, maxEventChars: number = MAX_SSE_EVENT_CHARS, errorPrefix = '') {
     this.#onData = onData;
     this.#maxEventChars = maxEventChars;
+    this.#errorPrefix = errorPrefix;
   }
 
   /** Feeds decoded text; calls `onData` for every event it completes. Throws past the size limit. */
@@ -90,7 +93,7 @@ export class SseParser {
     if (pendingChars + (this.#data?.length ?? 0) > this.#maxEventChars) {
       throw new ModelError(
         'bad-response',
-        `a server-sent event is longer than ${this.#maxEventChars} characters (MAX_SSE_EVENT_CHARS)`,
+        `${this.#errorPrefix}a server-sent event is longer than ${this.#maxEventChars} characters (MAX_SSE_EVENT_CHARS)`,
       );
     }
   }

@@ -4,7 +4,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveModelConfig } from '../../src/llm/config.ts';
 import { ModelError } from '../../src/llm/errors.ts';
-import { MAX_SSE_EVENT_CHARS, MAX_TOOL_CALLS_PER_RESPONSE } from '../../src/llm/limits.ts';
+import {
+  MAX_RESPONSE_CHARS,
+  MAX_SSE_EVENT_CHARS,
+  MAX_TOOL_CALLS_PER_RESPONSE,
+} from '../../src/llm/limits.ts';
 import { StreamAssembler } from '../../src/llm/openai-wire.ts';
 import { createModels } from '../../src/llm/providers.ts';
 import type { ChatModel, ModelStreamPart } from '../../src/llm/types.ts';
@@ -96,6 +100,15 @@ describe('StreamAssembler: tool-call deltas', () => {
     expect(a.text).toBe('Hi there');
     expect(a.usage).toEqual({ inputTokens: 9, outputTokens: 2, cachedInputTokens: 4 });
     expect(a.responseModelId).toBe('served');
+  });
+
+  it(`an answer (text and tool arguments) of ${MAX_RESPONSE_CHARS} characters is read; one more is refused`, () => {
+    const a = new StreamAssembler('m');
+    const piece = 'x'.repeat(MAX_RESPONSE_CHARS / 8);
+    for (let i = 0; i < 7; i++) a.chunk(delta({ content: piece }));
+    a.chunk(delta({ tool_calls: [{ index: 0, id: 'c', function: { name: 'f', arguments: piece } }] }));
+    expect(a.text.length + (a.toolCalls()[0]?.rawArgs.length ?? 0)).toBe(MAX_RESPONSE_CHARS);
+    expect(() => a.chunk(delta({ content: 'y' }))).toThrow(/MAX_RESPONSE_CHARS/);
   });
 
   it('an error object mid-stream, or a chunk that is not an object, is a bad response', () => {
@@ -195,7 +208,33 @@ describe('createModels (openai-compatible): odd and hostile streams', () => {
     const body = `data: "${'x'.repeat(MAX_SSE_EVENT_CHARS + 10)}"\n\n`;
     const error = await failure(await modelFor([sse(body), sse(body)]));
     expect(error.kind).toBe('bad-response');
-    expect(error.message).toContain('MAX_SSE_EVENT_CHARS');
+    expect(error.message).toContain(
+      `model m: unusable response: a server-sent event is longer than ${MAX_SSE_EVENT_CHARS} characters (MAX_SSE_EVENT_CHARS)`,
+    );
+  });
+
+  it(`a non-streamed body of ${MAX_RESPONSE_CHARS} characters is read; one more is refused`, async () => {
+    const shell = JSON.stringify({
+      model: 'm',
+      choices: [{ index: 0, message: { role: 'assistant', content: '' } }],
+    });
+    const atLimit = shell.replace(
+      '"content":""',
+      `"content":"${'z'.repeat(MAX_RESPONSE_CHARS - shell.length)}"`,
+    );
+    expect(atLimit).toHaveLength(MAX_RESPONSE_CHARS);
+    const json = (body: string): FakeReply => ({
+      kind: 'raw',
+      status: 200,
+      contentType: 'application/json',
+      body,
+    });
+    const model = await modelFor([json(atLimit), json(`${atLimit} `)]);
+    expect((await model.generate(req)).text).toHaveLength(MAX_RESPONSE_CHARS - shell.length);
+    await expect(model.generate(req)).rejects.toMatchObject({
+      kind: 'bad-response',
+      message: expect.stringContaining('MAX_RESPONSE_CHARS'),
+    });
   });
 
   it('a non-JSON body to a non-streamed call is a bad-response error', async () => {
