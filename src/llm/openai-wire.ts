@@ -46,7 +46,8 @@ function wireMessage(message: ChatMessage): Record<string, unknown> {
       if (calls.length === 0) return { role: 'assistant', content: message.content };
       return {
         role: 'assistant',
-        content: message.content,
+        // As OpenAI documents it (and the AI SDK sends it): no text beside tool calls is `null`.
+        content: message.content === '' ? null : message.content,
         tool_calls: calls.map((call) => ({
           id: call.id,
           type: 'function',
