@@ -3,6 +3,7 @@
 // Run alone with `npx tsx bench/ledger.ts` (one JSON line per row).
 
 import {
+  applyBatch,
   DEFAULT_POLICY,
   DEFAULT_SUMMARY_TOKEN_BUDGET,
   emptyWorld,
@@ -10,6 +11,7 @@ import {
   LedgerIndex,
   proposeBatch,
   summarizeWorld,
+  type LedgerEvent,
   type World,
 } from '../src/ledger/index.ts';
 
@@ -134,8 +136,80 @@ function summaryWorld(entities: number, facts: number): World {
   return world;
 }
 
-export async function benchLedger(): Promise<Row[]> {
+/** A world of `n` people (created through the validator, as a cartridge would), plus 20 places. */
+function peopleWorld(n: number): World {
+  let world = emptyWorld();
+  let turn = 0;
+  for (const batch of setupBatches(n)) {
+    const r = proposeBatch(world, batch, DEFAULT_POLICY, { at: { turn: turn++ }, source: 'cartridge' });
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    world = r.world;
+  }
+  return world;
+}
+
+/** p50 of `fn` over `runs` calls, after a warm-up, in ms. */
+function p50Of(runs: number, fn: (i: number) => void): number {
+  for (let i = 0; i < 200; i++) fn(i);
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    fn(i);
+    times.push(performance.now() - t0);
+  }
+  return percentile(
+    times.sort((a, b) => a - b),
+    0.5,
+  );
+}
+
+/**
+ * Ledger apply must cost O(batch), not O(world) (issue 10): one turn's batch — a new entity, an attribute,
+ * a status, a move and a fact — on a world of 100 entities and on one of 10,000, both the bare apply and
+ * the whole per-turn validate + apply (`proposeBatch`, which also runs the look-alike name check).
+ */
+export function benchApplyScaling(): Row[] {
   const rows: Row[] = [];
+  const small = peopleWorld(100);
+  const large = peopleWorld(10_000);
+  const turnEvents = (i: number): Record<string, unknown>[] => [
+    { event_type: 'create_entity', entity: `newcomer_${i}`, name: `Newcomer ${i}`, entity_type: 'person' },
+    { event_type: 'set_entity_attribute', entity: `e${i % 100}`, attribute: 'mood', value: 'wary' },
+    { event_type: 'set_entity_status', entity: `e${(i * 7) % 100}`, status: 'resting' },
+    { event_type: 'set_current_location', entity: `e${(i * 3) % 100}`, location: `p${i % 20}` },
+    { event_type: 'add_fact', subject: `e${i % 100}`, predicate: `noticed something on turn ${i}` },
+  ];
+  // The same validated batches for both worlds: validation is timed separately below.
+  const validated: LedgerEvent[][] = [];
+  for (let i = 0; i < 256; i++) {
+    const r = proposeBatch(small, turnEvents(i), DEFAULT_POLICY, { at: { turn: 100_000 } });
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    validated.push(r.events as LedgerEvent[]);
+  }
+  const measure = (name: string, fn: (world: World, i: number) => void) => {
+    const a = p50Of(2_000, (i) => fn(small, i));
+    const b = p50Of(2_000, (i) => fn(large, i));
+    rows.push({
+      bench: name,
+      entities100Ms: round(a, 4),
+      entities10000Ms: round(b, 4),
+      ratio: round(b / a, 2),
+      target: '≤ 2×',
+      pass: b / a <= 2,
+    });
+  };
+  measure('ledger.apply_scaling (applyBatch, one turn of 5 events)', (world, i) => {
+    applyBatch(world, validated[i % validated.length]!, { turn: 100_000 });
+  });
+  measure('ledger.propose_scaling (validate + apply, one turn of 5 events)', (world, i) => {
+    const r = proposeBatch(world, turnEvents(i), DEFAULT_POLICY, { at: { turn: 100_000 } });
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  });
+  return rows;
+}
+
+export async function benchLedger(): Promise<Row[]> {
+  const rows: Row[] = [...benchApplyScaling()];
 
   const { index, events, ms } = buildSession(10_000, 300);
   rows.push({

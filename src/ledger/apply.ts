@@ -1,10 +1,12 @@
 // Applying validated events: one exhaustive switch over the union, pure (no clock, no randomness, no
 // environment: every stamp comes from `at`). The input world is never mutated: a WorldDraft copies a
 // table the first time it is written and replaces records instead of editing them, so snapshots and
-// earlier worlds can share every record that did not change.
+// earlier worlds can share every record that did not change. Entities, relationships and threads are
+// structurally shared tables (shared-table.ts), so a batch costs O(batch) however big the world is.
 
 import { LedgerApplyError } from './errors.ts';
 import type { LedgerEvent } from './events.ts';
+import { sharedTableOf, TableWriter, tableView } from './shared-table.ts';
 import { assertNever } from './text.ts';
 import {
   type EntityRecord,
@@ -28,62 +30,68 @@ function copyTable<T>(table: Readonly<Record<string, T>>): Record<string, T> {
   return out;
 }
 
-type TableName = 'entities' | 'facts' | 'relationships' | 'threads';
+/** One of the record tables a draft writes through a TableWriter (facts keep their own buckets). */
+class DraftTable<T> {
+  private writer: TableWriter<T> | undefined;
+  constructor(private readonly base: Readonly<Record<string, T>>) {}
+  get(key: string): T | undefined {
+    return this.writer ? this.writer.get(key) : lookup(this.base, key);
+  }
+  set(key: string, value: T): void {
+    this.writer ??= new TableWriter(sharedTableOf(this.base));
+    this.writer.set(key, value);
+  }
+  /** The table as it is now; the base object itself when nothing was written. */
+  view(): Readonly<Record<string, T>> {
+    return this.writer ? tableView(this.writer.finish()) : this.base;
+  }
+}
 
-/** A world being changed: reads see earlier writes; tables are copied lazily, once per draft. */
+/** A world being changed: reads see earlier writes; the input world is never touched. */
 export class WorldDraft {
-  private readonly tables: {
-    entities: Record<string, EntityRecord>;
-    facts: Record<string, Record<string, FactRecord>>;
-    relationships: Record<string, RelationshipRecord>;
-    threads: Record<string, ThreadRecord>;
-  };
-  private readonly copied = new Set<TableName>();
+  private readonly entityTable: DraftTable<EntityRecord>;
+  private readonly relationshipTable: DraftTable<RelationshipRecord>;
+  private readonly threadTable: DraftTable<ThreadRecord>;
+  private facts: Record<string, Record<string, FactRecord>>;
+  private factsCopied = false;
   /** Fact buckets already copied by this draft. */
   private readonly copiedBuckets = new Set<string>();
   scene: Scene | null;
 
   constructor(base: World) {
-    this.tables = {
-      entities: base.entities as Record<string, EntityRecord>,
-      facts: base.facts as Record<string, Record<string, FactRecord>>,
-      relationships: base.relationships as Record<string, RelationshipRecord>,
-      threads: base.threads as Record<string, ThreadRecord>,
-    };
+    this.entityTable = new DraftTable(base.entities);
+    this.relationshipTable = new DraftTable(base.relationships);
+    this.threadTable = new DraftTable(base.threads);
+    this.facts = base.facts as Record<string, Record<string, FactRecord>>;
     this.scene = base.scene;
   }
 
-  private writable<N extends TableName>(name: N): World[N] & Record<string, unknown> {
-    if (!this.copied.has(name)) {
-      const tables = this.tables as Record<TableName, Readonly<Record<string, unknown>>>;
-      tables[name] = copyTable(tables[name]);
-      this.copied.add(name);
-    }
-    return this.tables[name] as World[N] & Record<string, unknown>;
-  }
-
   entity(key: string): EntityRecord | undefined {
-    return lookup(this.tables.entities, key);
+    return this.entityTable.get(key);
   }
   fact(id: string): FactRecord | undefined {
-    const bucket = lookup(this.tables.facts, factBucket(id));
+    const bucket = lookup(this.facts, factBucket(id));
     return bucket ? lookup(bucket, id) : undefined;
   }
   relationship(id: string): RelationshipRecord | undefined {
-    return lookup(this.tables.relationships, id);
+    return this.relationshipTable.get(id);
   }
   thread(key: string): ThreadRecord | undefined {
-    return lookup(this.tables.threads, key);
+    return this.threadTable.get(key);
   }
   entities(): Readonly<Record<string, EntityRecord>> {
-    return this.tables.entities;
+    return this.entityTable.view();
   }
 
   putEntity(record: EntityRecord): void {
-    (this.writable('entities') as Record<string, EntityRecord>)[record.key] = record;
+    this.entityTable.set(record.key, record);
   }
   putFact(record: FactRecord): void {
-    const directory = this.writable('facts') as Record<string, Record<string, FactRecord>>;
+    if (!this.factsCopied) {
+      this.facts = copyTable(this.facts);
+      this.factsCopied = true;
+    }
+    const directory = this.facts;
     const name = factBucket(record.id);
     if (!this.copiedBuckets.has(name)) {
       const old = lookup(directory, name);
@@ -93,19 +101,19 @@ export class WorldDraft {
     directory[name]![record.id] = record;
   }
   putRelationship(id: string, record: RelationshipRecord): void {
-    (this.writable('relationships') as Record<string, RelationshipRecord>)[id] = record;
+    this.relationshipTable.set(id, record);
   }
   putThread(record: ThreadRecord): void {
-    (this.writable('threads') as Record<string, ThreadRecord>)[record.key] = record;
+    this.threadTable.set(record.key, record);
   }
 
   finish(): World {
     return {
       version: WORLD_VERSION,
-      entities: this.tables.entities,
-      facts: this.tables.facts,
-      relationships: this.tables.relationships,
-      threads: this.tables.threads,
+      entities: this.entityTable.view(),
+      facts: this.facts,
+      relationships: this.relationshipTable.view(),
+      threads: this.threadTable.view(),
       scene: this.scene,
     };
   }

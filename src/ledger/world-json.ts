@@ -2,6 +2,7 @@
 // Object.prototype and no guarantees, so every table is rebuilt with a null prototype and every record
 // is checked for the fields and types the World type promises. Keys must still be valid ledger keys.
 
+import { sharedView } from './shared-table.ts';
 import type { LedgerScalar } from './events.ts';
 import { KEY_PATTERN, RESERVED_KEYS } from './limits.ts';
 import {
@@ -200,10 +201,11 @@ export function worldFromJson(raw: unknown): { ok: true; world: World } | { ok: 
       ok: true,
       world: {
         version: WORLD_VERSION,
-        entities: table(o.entities, 'entities', readEntity),
+        // Shared tables, so the batches applied after a snapshot cost O(batch), not O(world).
+        entities: sharedView(table(o.entities, 'entities', readEntity)),
         facts: readFacts(o.facts),
-        relationships: table(o.relationships, 'relationships', readRelationship),
-        threads: table(o.threads, 'threads', readThread),
+        relationships: sharedView(table(o.relationships, 'relationships', readRelationship)),
+        threads: sharedView(table(o.threads, 'threads', readThread)),
         scene: readScene(o.scene),
       },
     };
