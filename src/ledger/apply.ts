@@ -6,6 +6,7 @@
 
 import { LedgerApplyError } from './errors.ts';
 import type { LedgerEvent } from './events.ts';
+import { keepNameIndex, keptNameIndex, NameIndexWriter, nameIndexOf } from './name-index.ts';
 import { sharedTableOf, TableWriter, tableView } from './shared-table.ts';
 import { assertNever } from './text.ts';
 import {
@@ -56,9 +57,14 @@ export class WorldDraft {
   private factsCopied = false;
   /** Fact buckets already copied by this draft. */
   private readonly copiedBuckets = new Set<string>();
+  private readonly baseEntities: World['entities'];
+  /** Entities this draft created, in order: what the name index gains. */
+  private readonly created: EntityRecord[] = [];
+  private names: NameIndexWriter | undefined;
   scene: Scene | null;
 
   constructor(base: World) {
+    this.baseEntities = base.entities;
     this.entityTable = new DraftTable(base.entities);
     this.relationshipTable = new DraftTable(base.relationships);
     this.threadTable = new DraftTable(base.threads);
@@ -83,7 +89,20 @@ export class WorldDraft {
     return this.entityTable.view();
   }
 
+  /** The look-alike name index of the world as drafted so far (built once if the base kept none). */
+  nameIndex(): NameIndexWriter {
+    if (!this.names) {
+      this.names = new NameIndexWriter(nameIndexOf(this.baseEntities));
+      for (const record of this.created) this.names.addEntity(record);
+    }
+    return this.names;
+  }
+
   putEntity(record: EntityRecord): void {
+    if (this.entityTable.get(record.key) === undefined) {
+      this.created.push(record);
+      this.names?.addEntity(record);
+    }
     this.entityTable.set(record.key, record);
   }
   putFact(record: FactRecord): void {
@@ -108,9 +127,20 @@ export class WorldDraft {
   }
 
   finish(): World {
+    const entities = this.entityTable.view();
+    if (entities !== this.baseEntities) {
+      // Carry the name index forward when the base kept one: O(entities created), never O(world).
+      const base = keptNameIndex(this.baseEntities);
+      if (this.names) keepNameIndex(entities, this.names.finish());
+      else if (base) {
+        const names = new NameIndexWriter(base);
+        for (const record of this.created) names.addEntity(record);
+        keepNameIndex(entities, names.finish());
+      }
+    }
     return {
       version: WORLD_VERSION,
-      entities: this.entityTable.view(),
+      entities,
       facts: this.facts,
       relationships: this.relationshipTable.view(),
       threads: this.threadTable.view(),

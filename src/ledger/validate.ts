@@ -124,10 +124,6 @@ export function proposeBatch(
     }
     applyEvent(draft, parsed.event, index, at);
     events.push(parsed.event);
-    if (parsed.event.type === 'create_entity' && ctx.names) {
-      for (const name of [parsed.event.name, ...(parsed.event.aliases ?? [])])
-        addName(ctx.names, parsed.event.entity, name);
-    }
   });
   if (errors.length > 0) return { ok: false, errors: capErrors(errors) };
   return { ok: true, events, world: draft.finish() };
@@ -332,8 +328,6 @@ interface CheckContext {
   readonly before: World;
   readonly at: Stamp;
   readonly source: BatchSource;
-  /** Name look-alike index, built on first use and kept current as the batch creates entities. */
-  names?: Map<string, NameEntry[]>;
 }
 
 function checkEvent(ctx: CheckContext, event: LedgerEvent, index: number): LedgerError | null {
@@ -549,45 +543,18 @@ function checkEvent(ctx: CheckContext, event: LedgerEvent, index: number): Ledge
   }
 }
 
-interface NameEntry {
-  readonly key: string;
-  readonly name: string;
-  readonly fold: string;
-}
-
-/** Skeleton → names of existing entities, built once per batch on the first create_entity. */
-function nameIndex(ctx: CheckContext): Map<string, NameEntry[]> {
-  if (ctx.names) return ctx.names;
-  const index = new Map<string, NameEntry[]>();
-  const entities = ctx.draft.entities();
-  for (const key in entities) {
-    const entity = entities[key]!;
-    for (const name of [entity.name, ...entity.aliases]) addName(index, key, name);
-  }
-  ctx.names = index;
-  return index;
-}
-
-function addName(index: Map<string, NameEntry[]>, key: string, name: string): void {
-  const skeleton = nameSkeleton(name);
-  if (skeleton.length === 0) return;
-  const list = index.get(skeleton);
-  const entry = { key, name, fold: nameFold(name) };
-  if (list) list.push(entry);
-  else index.set(skeleton, [entry]);
-}
-
 /** B-25: a new name that only *looks* like an existing one ("Mаra" with a Cyrillic а) is refused. */
 function checkConfusable(
   ctx: CheckContext,
   event: Extract<LedgerEvent, { type: 'create_entity' }>,
   index: number,
 ): LedgerError | null {
-  const names = nameIndex(ctx);
+  // Kept with the world and current with this batch's earlier creates (name-index.ts).
+  const names = ctx.draft.nameIndex();
   const mine = [event.name, ...(event.aliases ?? [])];
   for (const name of mine) {
     const fold = nameFold(name);
-    for (const other of names.get(nameSkeleton(name)) ?? []) {
+    for (const other of names.lookalikes(nameSkeleton(name))) {
       // The same name written the same way (two "Guard"s) is allowed; a look-alike spelling is not.
       if (other.fold !== fold) {
         return ledgerError(
