@@ -21,6 +21,11 @@ import { classifySdkError, MAX_PROVIDER_MESSAGE_CHARS, retryAfterFromHeaders } f
 import { SseParser } from './sse.ts';
 import type { ChatModel, ModelRequest, ModelResponse, ModelStreamPart, ToolCall } from './types.ts';
 
+/** Bytes read after `[DONE]` while waiting for the body to end (keeps the connection reusable). */
+const MAX_BYTES_AFTER_DONE = 64 * 1024;
+/** How long the body may stay open after `[DONE]` before the request is dropped (the answer is whole). */
+const DRAIN_AFTER_DONE_MS = 1_000;
+
 export interface OpenAICompatibleOptions {
   /** e.g. `http://127.0.0.1:11434/v1`; `/chat/completions` is appended. */
   readonly baseURL: string;
@@ -126,13 +131,25 @@ export function createOpenAICompatibleChatModel(id: string, options: OpenAICompa
         const reader = bodyReader(response);
         const decoder = new TextDecoder();
         try {
-          while (!done) {
-            const { value, done: ended } = await reader.read();
+          let bytesAfterDone = 0;
+          for (;;) {
+            // After `[DONE]` the answer is whole: the end of the body is waited for only briefly.
+            const read = done ? await readWithin(reader, DRAIN_AFTER_DONE_MS) : await reader.read();
+            if (read === undefined) break;
+            const { value, done: ended } = read;
             attempt.reset();
             if (ended) {
-              parser.push(decoder.decode());
-              parser.end();
+              if (!done) {
+                parser.push(decoder.decode());
+                parser.end();
+              }
               break;
+            }
+            if (done) {
+              // Read the (normally empty) rest so the connection can be reused; never much of it.
+              bytesAfterDone += value.byteLength;
+              if (bytesAfterDone > MAX_BYTES_AFTER_DONE) break;
+              continue;
             }
             parser.push(decoder.decode(value, { stream: true }));
             if (deltas.length > 0) {
@@ -196,6 +213,22 @@ function finishReasonFor(req: ModelRequest, raw: string | undefined, calls: read
 function bodyReader(response: Response): ReadableStreamDefaultReader<Uint8Array> {
   if (response.body === null) throw new ModelError('bad-response', 'the provider sent no response body');
   return response.body.getReader();
+}
+
+/** One read, or `undefined` when it takes longer than `ms`. */
+async function readWithin<T>(
+  reader: ReadableStreamDefaultReader<T>,
+  ms: number,
+): Promise<ReadableStreamReadResult<T> | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([reader.read(), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function readBody(response: Response, onText: (text: string) => void): Promise<void> {

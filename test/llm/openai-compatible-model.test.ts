@@ -1,6 +1,8 @@
 // The engine's own OpenAI-compatible client: tool-call delta assembly in both wire shapes, and hostile
 // or odd streams from a real HTTP server (CRLF, comments, [DONE], malformed JSON, a line that never ends).
 
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveModelConfig } from '../../src/llm/config.ts';
 import { ModelError } from '../../src/llm/errors.ts';
@@ -10,6 +12,7 @@ import {
   MAX_TOOL_CALLS_PER_RESPONSE,
 } from '../../src/llm/limits.ts';
 import { StreamAssembler } from '../../src/llm/openai-wire.ts';
+import { createOpenAICompatibleChatModel } from '../../src/llm/openai-compatible-model.ts';
 import { createModels } from '../../src/llm/providers.ts';
 import type { ChatModel, ModelStreamPart } from '../../src/llm/types.ts';
 import { type FakeOpenAI, type FakeReply, startFakeOpenAI } from '../helpers/fake-openai-server.ts';
@@ -253,5 +256,48 @@ describe('createModels (openai-compatible): odd and hostile streams', () => {
       status: 400,
       message: expect.stringContaining('HTTP 400 from the provider: context too long'),
     });
+  });
+});
+
+describe('after [DONE]', () => {
+  let server: Server | undefined;
+  afterEach(async () => {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
+    server = undefined;
+  });
+
+  /** A server that sends one answer and [DONE], then `after` (or nothing), and never ends the body. */
+  async function neverEnding(after?: string): Promise<ChatModel> {
+    server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`${ev(delta({ content: 'Whole.' }, 'stop'))}\n\ndata: [DONE]\n\n`);
+      if (after !== undefined) res.write(after);
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const policy = {
+      timeoutMs: 30_000,
+      maxRetries: 0,
+      backoffInitialMs: 1,
+      backoffFactor: 2,
+      backoffMaxMs: 2,
+    };
+    return createOpenAICompatibleChatModel('m', { baseURL: `http://127.0.0.1:${port}/v1`, policy });
+  }
+
+  it('a body left open after [DONE] still gives the whole answer, without waiting for the call timeout', async () => {
+    const started = Date.now();
+    const parts = await collect(await neverEnding());
+    expect(parts.at(-1)).toMatchObject({
+      type: 'finish',
+      response: { text: 'Whole.', finishReason: 'stop' },
+    });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('junk after [DONE] is ignored (and not read without end)', async () => {
+    const parts = await collect(await neverEnding(`data: {broken\n\n${'x'.repeat(200_000)}`));
+    expect(parts.map((p) => p.type)).toEqual(['text-delta', 'finish']);
   });
 });
