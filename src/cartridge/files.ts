@@ -12,6 +12,7 @@ import { isAbsolute, join, relative } from 'node:path';
 import type { Diagnostic, SourcePlace } from '../diagnostics.ts';
 import { type CartridgeCode, cartError, fileStart } from './diagnostics.ts';
 import {
+  MAX_ALTERNATE_GREETINGS_BYTES,
   MAX_DIRECTIVES_FILE_BYTES,
   MAX_FIRST_MESSAGE_BYTES,
   MAX_INTENTS_FILE_BYTES,
@@ -28,6 +29,7 @@ export type CartridgeFileKind =
   | 'lore'
   | 'directives'
   | 'firstMessage'
+  | 'alternateGreetings'
   | 'intents'
   | 'worldInfo';
 
@@ -72,6 +74,13 @@ export const CARTRIDGE_FILES: readonly CartridgeFileSpec[] = [
     required: false,
     maxBytes: MAX_FIRST_MESSAGE_BYTES,
     purpose: 'the opening message',
+  },
+  {
+    kind: 'alternateGreetings',
+    name: 'alternate_greetings.json',
+    required: false,
+    maxBytes: MAX_ALTERNATE_GREETINGS_BYTES,
+    purpose: 'other opening messages a new game may start with',
   },
   {
     kind: 'intents',

@@ -15,6 +15,10 @@ export const MAX_LORE_BYTES = 2 * MIB;
 export const MAX_DIRECTIVES_FILE_BYTES = 64 * KIB;
 /** Bytes of `first-message.md`: it is shown to the player as the opening message. */
 export const MAX_FIRST_MESSAGE_BYTES = 16 * KIB;
+/** Bytes of `alternate_greetings.json` (other opening messages a new game may start with). */
+export const MAX_ALTERNATE_GREETINGS_BYTES = 256 * KIB;
+/** Greetings in `alternate_greetings.json`; each is capped like `first-message.md`. */
+export const MAX_ALTERNATE_GREETINGS = 100;
 
 /** Bytes of `intents.yaml` (implied inputs of intent phrases). */
 export const MAX_INTENTS_FILE_BYTES = 64 * KIB;

@@ -22,6 +22,7 @@ import { hasRulesScript, rulesScriptOf } from './js-rules/hook.ts';
 import { checkMinigameConfigs } from './minigame-configs.ts';
 import { applyPersonaMacros, type Persona, validatePersona } from './persona.ts';
 import type { WorldInfoBook } from '../lore/world-info-types.ts';
+import { parseAlternateGreetings } from './greetings.ts';
 import { loadWorldInfo } from './world-info.ts';
 import { decodeCartridgeFile } from './text.ts';
 import { parseYamlSafely, placeAtPath, toPlain } from './yaml.ts';
@@ -31,6 +32,7 @@ export interface CartridgeFiles {
   readonly lore: string;
   readonly directives?: string;
   readonly firstMessage?: string;
+  readonly alternateGreetings?: string;
   readonly intents?: string;
   readonly worldInfo?: string;
 }
@@ -48,6 +50,8 @@ export interface Cartridge {
   readonly lore: string;
   /** `first-message.md` with the persona macros applied, when the file exists. */
   readonly firstMessage: string | undefined;
+  /** `alternate_greetings.json` with the persona macros applied: greeting n (n ≥ 1) of a new game is item n-1. */
+  readonly alternateGreetings: readonly string[];
   /** `intents.yaml`: the inputs intent phrases imply, by event (empty without the file). */
   readonly intentInputs: IntentInputs;
   /** `world_info.json` (persona macros applied): entries activated by their keys each turn; absent without the file. */
@@ -214,6 +218,16 @@ export function loadCartridgeFromFiles(
     diagnostics,
   );
 
+  const alternateGreetings: string[] = [];
+  const greetingsText = texts.get('alternateGreetings');
+  if (greetingsText !== undefined) {
+    const file = pathOf(specOf('alternateGreetings'));
+    const read = parseAlternateGreetings(greetingsText, file);
+    diagnostics.push(...read.diagnostics);
+    for (const greeting of read.greetings)
+      alternateGreetings.push(proseOf(greeting, file, persona, diagnostics) ?? greeting);
+  }
+
   const errors = diagnostics.filter((d) => d.severity === 'error');
   const warnings = diagnostics.filter((d) => d.severity === 'warning');
   if (hasErrors(diagnostics) || !rules || !ledger || lore === undefined) {
@@ -230,6 +244,8 @@ export function loadCartridgeFromFiles(
   };
   if (files.has(specOf('directives').name)) fileNames.directives = pathOf(specOf('directives'));
   if (files.has(specOf('firstMessage').name)) fileNames.firstMessage = pathOf(specOf('firstMessage'));
+  if (files.has(specOf('alternateGreetings').name))
+    fileNames.alternateGreetings = pathOf(specOf('alternateGreetings'));
   if (files.has(specOf('intents').name)) fileNames.intents = pathOf(specOf('intents'));
   if (files.has(specOf('worldInfo').name)) fileNames.worldInfo = pathOf(specOf('worldInfo'));
   const cartridge: Cartridge = {
@@ -240,6 +256,7 @@ export function loadCartridgeFromFiles(
     directives,
     lore,
     firstMessage,
+    alternateGreetings,
     intentInputs,
     ...(worldInfo === undefined ? {} : { worldInfo }),
     files: fileNames,

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { MAX_IDEMPOTENCY_KEY_LENGTH, MAX_NAME_LENGTH } from '../store/limits.ts';
 import { MAX_DRAWN_SEED, MAX_EVENT_NAME_CHARS } from '../session/limits.ts';
+import { MAX_ALTERNATE_GREETINGS } from '../cartridge/limits.ts';
 import { nameProblem } from '../text-policy.ts';
 
 export const id = z.string().min(1).max(MAX_NAME_LENGTH);
@@ -52,6 +53,8 @@ export const createSessionBody = z.strictObject({
   personaId: id.nullable().optional(),
   seed: seed.optional(),
   title: name.nullable().optional(),
+  /** The opening message: 0 `first-message.md` (default), n the cartridge's alternate greeting n. */
+  greeting: z.number().int().min(0).max(MAX_ALTERNATE_GREETINGS).optional(),
 });
 export const renameSessionBody = z
   .strictObject({ title: name.nullable().optional(), personaId: id.nullable().optional() })

@@ -92,6 +92,8 @@ export interface CreateSessionRequest {
   readonly personaId?: string | null;
   readonly seed?: number;
   readonly title?: string | null;
+  /** The opening message: 0 (default) `first-message.md`, n the cartridge's alternate greeting n. */
+  readonly greeting?: number;
 }
 
 export type TurnInput = { readonly input: string } | { readonly interaction: InteractionInput };
@@ -215,6 +217,14 @@ export class SessionService {
         `seed must be an integer from 0 to ${MAX_DRAWN_SEED} (MAX_DRAWN_SEED)`,
       );
     }
+    const greeting = request.greeting ?? 0;
+    const greetings = [cartridge.firstMessage ?? '', ...cartridge.alternateGreetings];
+    if (!Number.isSafeInteger(greeting) || greeting < 0 || greeting >= greetings.length) {
+      throw new SessionError(
+        'invalid',
+        `greeting ${greeting} does not exist: this cartridge has greetings 0 (first-message.md)${greetings.length > 1 ? ` to ${greetings.length - 1} (alternate_greetings.json)` : ''}`,
+      );
+    }
     const record: GenesisRecord = {
       kind: 'genesis',
       version: 1,
@@ -232,7 +242,7 @@ export class SessionService {
       createdAt: this.#clock(),
       genesis: {
         input: null,
-        narration: cartridge.firstMessage ?? '',
+        narration: greetings[greeting] ?? '',
         record,
         state: plainJson(cartridge.rules.initialState),
         ledgerEvents: ledger.world,

@@ -112,12 +112,24 @@ describe('card versions', () => {
     expect(cartridge.directives.narrator).toContain('Scenario: top-level scenario');
   });
 
-  it('offers alternate greetings: --greeting picks one, the report counts them', () => {
+  it('keeps alternate greetings for game start; --greeting picks the first message, the others stay selectable', () => {
     const card = v2({ alternate_greetings: ['Second hello, {{user}}.', 'Third hello.'] });
+    const plain = importJson(card);
+    expect(loads(plain.files).firstMessage).toBe('Welcome, Player. Aster lowers the telescope.');
+    expect(JSON.parse(plain.files.get('alternate_greetings.json') as string)).toEqual([
+      'Second hello, {{user}}.',
+      'Third hello.',
+    ]);
+    expect(loads(plain.files).alternateGreetings).toEqual(['Second hello, Player.', 'Third hello.']);
+    expect(plain.loss.find((l) => l.name === 'alternate_greetings')).toBeUndefined();
     const result = importJson(card, { greeting: 2 });
     expect(loads(result.files).firstMessage).toBe('Third hello.');
-    expect(result.loss.find((l) => l.name === 'alternate_greetings')?.count).toBe(2);
+    expect(loads(result.files).alternateGreetings).toEqual([
+      'Welcome, Player. Aster lowers the telescope.',
+      'Second hello, Player.',
+    ]);
     expectImportError(() => importJson(card, { greeting: 3 }), 'IMPORT_BAD_CARD', 'data.alternate_greetings');
+    expect(importJson(v2()).files.has('alternate_greetings.json')).toBe(false);
   });
 
   it('reports fields, extensions and macros that are not carried over', () => {

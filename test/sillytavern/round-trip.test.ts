@@ -180,14 +180,19 @@ describe('the import, export and lore commands', () => {
     const folder = join(dir, 'orin');
     await runImport(cardFile, folder, {});
     expect(out).toContain('Imported "Orin"');
-    expect(out).toContain('- alternate_greetings ×1');
+    expect(out).not.toContain('- alternate_greetings ×');
+    expect(JSON.parse(readFileSync(join(folder, 'alternate_greetings.json'), 'utf8'))).toHaveLength(1);
     expect(readFileSync(join(folder, 'import-report.md'), 'utf8')).toContain('system_prompt ×1');
     expect((await loadCartridge(folder)).ok).toBe(true);
     await expect(runImport(cardFile, folder, {})).rejects.toThrow(/already holds a cartridge/);
 
     const exported = join(dir, 'out.png');
     await runExport(folder, { card: exported, world: join(dir, 'world.json') });
-    expect(importSillyTavern(readFileSync(exported), 'out.png').name).toBe('Orin');
+    const back = importSillyTavern(readFileSync(exported), 'out.png');
+    expect(back.name).toBe('Orin');
+    expect(back.files.get('alternate_greetings.json')).toBe(
+      readFileSync(join(folder, 'alternate_greetings.json'), 'utf8'),
+    );
     const world = JSON.parse(readFileSync(join(dir, 'world.json'), 'utf8'));
     expect(Object.keys(world.entries)).toHaveLength(3);
   });

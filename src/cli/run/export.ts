@@ -19,6 +19,7 @@ const TEXT_FILES = [
   'prompt_directives.yaml',
   'bot_lore.md',
   'first-message.md',
+  'alternate_greetings.json',
   'world_info.json',
   CARD_COPY_FILE,
 ];

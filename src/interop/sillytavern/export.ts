@@ -2,7 +2,7 @@
 // keeps its card (`sillytavern-card.json`): every field the engine does not use goes back unchanged, and the
 // first message and the lorebook come from the cartridge as it is now. Any other cartridge becomes a
 // card named after it: the narrator directive and NPC templates as the description, `first-message.md` as
-// the greeting, and `world_info.json` (or else each `bot_lore.md` section, keyed by its heading) as the
+// the greeting (`alternate_greetings.json` as the alternate greetings, for both kinds), and `world_info.json` (or else each `bot_lore.md` section, keyed by its heading) as the
 // lorebook. PNG cards carry both chunks, `chara` (V2) and `ccv3` (V3), as SillyTavern writes them.
 
 import { chunkLore } from '../../lore/chunk.ts';
@@ -106,6 +106,8 @@ export function exportCard(texts: CartridgeTexts, cartridgeName: string, spec: '
     data.creator_notes = 'Exported from a MnesOS cartridge.';
   }
   if (first !== undefined) data.first_mes = first.trim();
+  const alternates = alternateGreetingsOf(texts);
+  if (alternates !== undefined) data.alternate_greetings = alternates;
   const hasNote = isObject(data.extensions) && isObject((data.extensions as Obj).depth_prompt);
   const entries =
     book?.entries.filter(
@@ -165,4 +167,13 @@ function emptySettings(): WorldInfoBook['settings'] {
   const parsed = parseWorldInfoFile({ entries: {} }, '');
   if (!parsed.ok) throw new Error('an empty book always parses');
   return parsed.book.settings;
+}
+
+/** `alternate_greetings.json` when it is an array of texts (the loader refuses anything else). */
+function alternateGreetingsOf(texts: CartridgeTexts): string[] | undefined {
+  const text = texts.get('alternate_greetings.json');
+  if (text === undefined) return undefined;
+  const parsed = parseJsonText(text);
+  if (!parsed.ok || !Array.isArray(parsed.value)) return undefined;
+  return parsed.value.filter((item): item is string => typeof item === 'string');
 }

@@ -1,7 +1,7 @@
 // A normalised card as a cartridge folder: the character as an NPC (`yare.yaml`), its description,
 // personality and scenario in the directives (within the directive limits and the injection check; what
 // does not fit or is refused there goes to the lore, and the loss report says so), the chosen greeting as
-// `first-message.md`, the example messages as the NPC's style guidance, the lorebook (and the Character's
+// `first-message.md` and the others as `alternate_greetings.json` (selectable at game start), the example messages as the NPC's style guidance, the lorebook (and the Character's
 // Note) as `world_info.json`, the avatar as `avatar.<ext>`, and the card itself as `sillytavern-card.json`
 // so an export gives back what the loader does not use.
 
@@ -150,28 +150,30 @@ export function cardToCartridge(
       `greeting ${chosen} does not exist: the card has ${greetings.length} (0 = first_mes, 1..${greetings.length - 1} = alternate greetings)`,
     );
   }
-  if (card.alternateGreetings.length > 0)
+  const placeOf = (index: number) =>
+    index === 0 ? 'data.first_mes' : `data.alternate_greetings.${index - 1}`;
+  // A greeting over the first-message limit is cut (whole 256-character steps) and the report says so.
+  const greetingText = (index: number): string => {
+    let text = macros(greetings[index]!, placeOf(index)).trim();
+    if (Buffer.byteLength(text, 'utf8') <= MAX_FIRST_MESSAGE_BYTES) return text;
+    while (Buffer.byteLength(`${text}…`, 'utf8') > MAX_FIRST_MESSAGE_BYTES)
+      text = text.slice(0, text.length - 256);
     loss.add(
-      'alternate_greetings',
-      'data.alternate_greetings',
-      `a cartridge starts with one greeting; greeting ${chosen} was used (choose another with --greeting N)`,
-      card.alternateGreetings.length,
-    );
-  let first = macros(
-    greetings[chosen]!,
-    chosen === 0 ? 'data.first_mes' : `data.alternate_greetings.${chosen - 1}`,
-  ).trim();
-  if (Buffer.byteLength(first, 'utf8') > MAX_FIRST_MESSAGE_BYTES) {
-    while (Buffer.byteLength(`${first}…`, 'utf8') > MAX_FIRST_MESSAGE_BYTES)
-      first = first.slice(0, first.length - 256);
-    first = `${first}…`;
-    loss.add(
-      'first_mes shortened',
-      'data.first_mes',
+      index === 0 ? 'first_mes shortened' : 'alternate greeting shortened',
+      placeOf(index),
       `cut to ${MAX_FIRST_MESSAGE_BYTES} bytes (the first-message limit)`,
     );
-  }
+    return `${text}…`;
+  };
+  const first = greetingText(chosen);
   if (first !== '') files.set('first-message.md', first);
+  // The other greetings, in the card's order, can open a new game instead (`greeting` at session start).
+  const others = greetings
+    .map((_, index) => index)
+    .filter((index) => index !== chosen)
+    .map(greetingText)
+    .filter((text) => text !== '');
+  if (others.length > 0) files.set('alternate_greetings.json', `${JSON.stringify(others, null, 2)}\n`);
 
   const book = worldInfoOf(card, loss, macros);
   if (book !== undefined) files.set('world_info.json', `${JSON.stringify(toWorldInfoFile(book), null, 4)}\n`);

@@ -68,7 +68,12 @@ async function versionFilesView(deps: AppDeps, version: CartridgeVersion, access
   if (access === 'owner') return { files: version.files, view: 'full' as const };
   const files = version.files as Record<string, unknown>;
   const shown: Record<string, unknown> = Object.create(null);
-  for (const file of ['bot_lore.md', 'first-message.md', 'prompt_directives.yaml']) {
+  for (const file of [
+    'bot_lore.md',
+    'first-message.md',
+    'alternate_greetings.json',
+    'prompt_directives.yaml',
+  ]) {
     if (typeof files[file] === 'string') shown[file] = files[file];
   }
   const cartridge = await deps.library.loadVersion(version);

@@ -42,7 +42,7 @@ export function registerSessionRoutes(api: RouteRegistry, deps: AppDeps): void {
       path: '/v1/sessions',
       tag: 'sessions',
       summary:
-        'Start a session from a cartridge (version id, content hash, or name for its newest version), with an optional persona and seed.',
+        'Start a session from a cartridge (version id, content hash, or name for its newest version), with an optional persona, seed and greeting (0 = first-message.md, n = alternate greeting n).',
       body: createSessionBody,
       responses: {
         201: { description: 'The session and its turn 0 (the first message)', schema: anyObject },
@@ -58,6 +58,7 @@ export function registerSessionRoutes(api: RouteRegistry, deps: AppDeps): void {
           ...(body.personaId === undefined ? {} : { personaId: body.personaId }),
           ...(body.seed === undefined ? {} : { seed: body.seed }),
           ...(body.title === undefined ? {} : { title: body.title }),
+          ...(body.greeting === undefined ? {} : { greeting: body.greeting }),
         });
         const { cartridge } = await service.cartridgeOf(session);
         return c.json(
@@ -115,7 +116,8 @@ export function registerSessionRoutes(api: RouteRegistry, deps: AppDeps): void {
       let session = await deps.store.getSession(params.id, principalId);
       if (session !== undefined && body.personaId !== undefined) {
         const chosen = await deps.store.setSessionPersona(params.id, principalId, body.personaId);
-        if (chosen === 'persona-not-found') throw new ApiError(404, 'not_found', `persona ${body.personaId} not found`);
+        if (chosen === 'persona-not-found')
+          throw new ApiError(404, 'not_found', `persona ${body.personaId} not found`);
         session = chosen;
       }
       if (session !== undefined && body.title !== undefined)
