@@ -13,6 +13,12 @@ import {
 } from '../../src/cartridge/limits.ts';
 import { exportCard } from '../../src/interop/sillytavern/export.ts';
 import { importSillyTavern } from '../../src/interop/sillytavern/import.ts';
+import { openPlaySession } from '../../src/cli/play/open-session.ts';
+import { UserError } from '../../src/cli/user-error.ts';
+import { localPrincipal } from '../../src/server/auth.ts';
+import { CartridgeLibrary } from '../../src/session/library.ts';
+import { SessionService } from '../../src/session/service.ts';
+import { openStore } from '../../src/store/open.ts';
 import { startTestServer, type TestServer } from '../server/helpers.ts';
 
 const BASE = new Map<string, string>([
@@ -120,6 +126,25 @@ describe('choosing the greeting at game start (POST /v1/sessions)', () => {
     expect(second.body.turn.narration).toBe('*Hostess waves from the bar.*');
     const third = await create({ greeting: 2 });
     expect(third.body.turn.narration).toBe('Closed for the night!');
+  });
+
+  it('mnesos play --greeting: a new game opens with it; one the cartridge lacks is a user error', async () => {
+    const store = await openStore(join(folder, '..', `${folder.split('/').pop()}.db`));
+    try {
+      const library = new CartridgeLibrary(store);
+      const service = new SessionService({ store, library, models: () => null });
+      const principalId = (await localPrincipal(store)).id;
+      const base = { store, library, service, principalId, cartridgeArg: folder, sessionName: undefined };
+      const opened = await openPlaySession({ ...base, greeting: 2 });
+      const genesis = await store.getTurn(opened.session.id, opened.session.headTurnId);
+      expect(genesis?.narration).toBe('Closed for the night!');
+      const refused = openPlaySession({ ...base, greeting: 3 });
+      await expect(refused).rejects.toBeInstanceOf(UserError);
+      await expect(refused).rejects.toThrow(/--greeting: greeting 3 does not exist/);
+    } finally {
+      await store.close();
+      rmSync(join(folder, '..', `${folder.split('/').pop()}.db`), { force: true });
+    }
   });
 
   it('refuses a greeting the cartridge does not have, naming the range', async () => {

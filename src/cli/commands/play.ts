@@ -1,8 +1,9 @@
-// `mnesos play [cartridge] [--session NAME] [--db URL] [--llm-script f] [--seed N]`: the terminal game.
+// `mnesos play [cartridge] [--session NAME] [--db URL] [--llm-script f] [--seed N] [--greeting N]`: the terminal game.
 // Registration only; the game is in ../play/play-command.ts, imported when the command runs (the store
 // drivers and model SDKs are not loaded for other commands).
 
 import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
 import { parseSeed } from '../options.ts';
 import type { PlayFlags } from '../play/play-command.ts';
 
@@ -22,8 +23,19 @@ export function register(program: Command): void {
       'dice seed of the first turn; later turns count up from it (default: random)',
       parseSeed,
     )
+    .option(
+      '--greeting <n>',
+      'opening message of a new game: 0 = first-message.md (default), n = alternate greeting n',
+      parseGreeting,
+    )
     .action(async (cartridgeArg: string | undefined, flags: PlayFlags) => {
       const { runPlayCommand } = await import('../play/play-command.ts');
       await runPlayCommand(cartridgeArg, flags);
     });
+}
+
+function parseGreeting(raw: string): number {
+  if (!/^\d{1,3}$/.test(raw))
+    throw new InvalidArgumentError(`the greeting must be a whole number from 0, got '${raw}'`);
+  return Number(raw);
 }

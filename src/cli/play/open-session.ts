@@ -2,6 +2,7 @@
 // and creates it when there is none; without it every `play` starts a new game. A new session pins the
 // cartridge folder's current files in the store, so a resumed game always plays the version it began with.
 
+import { SessionError } from '../../session/errors.ts';
 import type { CartridgeLibrary } from '../../session/library.ts';
 import type { SessionService } from '../../session/service.ts';
 import type { Session, Store } from '../../store/repository.ts';
@@ -24,6 +25,8 @@ export interface OpenSessionOptions {
   /** The cartridge argument as typed (undefined: the demo cartridge). */
   readonly cartridgeArg: string | undefined;
   readonly sessionName: string | undefined;
+  /** For a new session: its opening message (0 = first-message.md, n = alternate greeting n). */
+  readonly greeting?: number;
 }
 
 export function checkSessionName(name: string): string {
@@ -60,9 +63,17 @@ export async function openPlaySession(options: OpenSessionOptions): Promise<Open
   await loadCartridgeArg(options.cartridgeArg);
   const registered = await library.registerFolder(resolveCartridgePath(options.cartridgeArg));
   if (!registered.ok) throw new UserError(registered.errors.map((e) => e.message).join('\n'));
-  const { session } = await service.createSession(principalId, {
-    cartridgeVersion: registered.version.id,
-    ...(name === undefined ? {} : { title: name }),
-  });
-  return { session, resumed: false };
+  try {
+    const { session } = await service.createSession(principalId, {
+      cartridgeVersion: registered.version.id,
+      ...(name === undefined ? {} : { title: name }),
+      ...(options.greeting === undefined ? {} : { greeting: options.greeting }),
+    });
+    return { session, resumed: false };
+  } catch (error) {
+    // A greeting the cartridge does not have is the player's mistake (exit 1), not a crash.
+    if (error instanceof SessionError && error.code === 'invalid')
+      throw new UserError(`--greeting: ${error.message}`);
+    throw error;
+  }
 }

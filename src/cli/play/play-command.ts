@@ -23,6 +23,8 @@ export interface PlayFlags {
   db?: string;
   llmScript?: string;
   seed?: number;
+  /** Opening message of a new game: 0 = first-message.md, n = alternate greeting n. */
+  greeting?: number;
 }
 
 async function open(url: string | undefined): Promise<Store> {
@@ -60,6 +62,7 @@ export async function runPlayCommand(cartridgeArg: string | undefined, flags: Pl
       principalId: principal.id,
       cartridgeArg,
       sessionName: flags.session,
+      ...(flags.greeting === undefined ? {} : { greeting: flags.greeting }),
     });
     const terminal = process.stdout.isTTY === true && process.stdin.isTTY === true;
     const colors = pc.createColors(process.stdout.isTTY === true && process.env.NO_COLOR === undefined);
