@@ -207,3 +207,18 @@ export function sharedTableOf<T>(table: Readonly<Record<string, T>>): SharedTabl
 export function sharedView<T>(table: Readonly<Record<string, T>>): Readonly<Record<string, T>> {
   return tableOfView.has(table) ? table : tableView(sharedTableOf(table));
 }
+
+/** A table's keys in plain-object order, without going through the view's traps when it is one. */
+export function tableKeys(table: Readonly<Record<string, unknown>>): readonly string[] {
+  return tableOfView.get(table)?.keys() ?? Object.keys(table);
+}
+
+/**
+ * Own-property lookup in a world table, straight from the shared table behind a view (one WeakMap hit
+ * instead of two proxy traps); never reaches a prototype, whatever the key.
+ */
+export function tableGet<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  const shared = tableOfView.get(table);
+  if (shared) return shared.get(key) as T | undefined;
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}

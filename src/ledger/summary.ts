@@ -7,6 +7,7 @@ import { estimateTokens } from '../tokens.ts';
 import type { LedgerScalar } from './events.ts';
 import { DEFAULT_SUMMARY_TOKEN_BUDGET } from './limits.ts';
 import { currentFacts } from './query.ts';
+import { tableKeys } from './shared-table.ts';
 import { type EntityRecord, type FactRecord, getFact, lookup, type World } from './world.ts';
 
 export interface SummaryCounts {
@@ -92,8 +93,8 @@ export function summarizeWorld(world: World, options: SummaryOptions = {}): Worl
   const scene = world.scene;
   const present = scene?.present.filter((k) => lookup(world.entities, k) !== undefined) ?? [];
   const carriedBy = new Map<string, string[]>();
-  for (const key of Object.keys(world.entities).sort()) {
-    const holder = world.entities[key]!.holder;
+  for (const key of [...tableKeys(world.entities)].sort()) {
+    const holder = lookup(world.entities, key)!.holder;
     if (holder !== undefined) carriedBy.set(holder, [...(carriedBy.get(holder) ?? []), key]);
   }
 
@@ -107,13 +108,13 @@ export function summarizeWorld(world: World, options: SummaryOptions = {}): Worl
   let presentIncluded = 0;
   if (sceneIncluded && present.length > 0 && fits('Present:')) {
     for (const key of present) {
-      if (!fits(entityLine(world, world.entities[key]!, carriedBy.get(key) ?? []))) break;
+      if (!fits(entityLine(world, lookup(world.entities, key)!, carriedBy.get(key) ?? []))) break;
       presentIncluded += 1;
     }
   }
 
-  const open = Object.keys(world.threads)
-    .map((k) => world.threads[k]!)
+  const open = tableKeys(world.threads)
+    .map((k) => lookup(world.threads, k)!)
     .filter((t) => t.resolved === undefined)
     .sort((a, b) => b.opened.turn - a.opened.turn || (a.key < b.key ? -1 : 1));
   let threadsIncluded = 0;
@@ -128,8 +129,8 @@ export function summarizeWorld(world: World, options: SummaryOptions = {}): Worl
   if (scene?.location !== undefined) focus.add(scene.location);
   const nearby = new Set<string>();
   for (const key of focus) for (const item of carriedBy.get(key) ?? []) nearby.add(item);
-  for (const key of Object.keys(world.entities)) {
-    const loc = world.entities[key]!.location;
+  for (const key of tableKeys(world.entities)) {
+    const loc = lookup(world.entities, key)!.location;
     if (loc !== undefined && focus.has(loc) && !focus.has(key)) nearby.add(key);
   }
   const ranked = currentFacts(world)

@@ -3,6 +3,7 @@
 // deleted: facts are invalidated, relationships ended and threads resolved, each keeping when and why.
 
 import type { LedgerScalar } from './events.ts';
+import { tableGet } from './shared-table.ts';
 
 export const WORLD_VERSION = 1;
 
@@ -149,5 +150,5 @@ export function isRelationshipActive(record: RelationshipRecord): boolean {
 
 /** Own-property lookup in a world table; never reaches a prototype, whatever the key. */
 export function lookup<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
-  return Object.hasOwn(table, key) ? table[key] : undefined;
+  return tableGet(table, key);
 }
