@@ -3,7 +3,8 @@
 // own order, which never changes for a given world (records are replaced in place, never deleted). The
 // cursor names the last record a page held, so the next page starts right after it.
 
-import { nullTable, type FactTable, type World, WORLD_VERSION } from './world.ts';
+import { tableKeys } from './shared-table.ts';
+import { type FactTable, lookup, nullTable, type World, WORLD_VERSION } from './world.ts';
 
 export type WorldTable = 'entities' | 'relationships' | 'threads' | 'facts';
 
@@ -39,7 +40,7 @@ function* rowsOf(world: World, table: WorldTable): Generator<[string, string | u
     return;
   }
   const records = world[table] as Readonly<Record<string, unknown>>;
-  for (const key in records) yield [key, undefined, records[key]];
+  for (const key of tableKeys(records)) yield [key, undefined, lookup(records, key)];
 }
 
 /** The page of at most `limit` records after `cursor` (from the start when null). */
