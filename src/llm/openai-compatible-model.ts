@@ -173,14 +173,14 @@ export function createOpenAICompatibleChatModel(id: string, options: OpenAICompa
           delivered = true;
           yield { type: 'tool-call', call };
         }
-        const response2: ModelResponse = {
+        const finished: ModelResponse = {
           text: assembler.text,
           toolCalls,
           usage: assembler.usage,
           finishReason: finishReasonFor(req, assembler.rawFinishReason, toolCalls),
           modelId: assembler.responseModelId || id,
         };
-        yield { type: 'finish', response: response2 };
+        yield { type: 'finish', response: finished };
         return;
       } catch (thrown) {
         failure = attempt.classify(thrown, classify, id);
