@@ -49,7 +49,7 @@ function arrayIndex(key: string): number | undefined {
 }
 
 export class SharedTable<T> {
-  private order: readonly string[] | undefined;
+  private order: { keys: readonly string[]; values: readonly T[] } | undefined;
 
   constructor(
     /** Never mutated once a SharedTable holds it. */
@@ -72,27 +72,43 @@ export class SharedTable<T> {
 
   /** Every key in plain-object order; computed once per table (tables never change). */
   keys(): readonly string[] {
+    return this.ordered().keys;
+  }
+
+  /** Every value, in the order of `keys()`. */
+  values(): readonly T[] {
+    return this.ordered().values;
+  }
+
+  private ordered(): { keys: readonly string[]; values: readonly T[] } {
     if (this.order) return this.order;
-    const indexed: [number, string][] = [];
-    const named: [number, string][] = [];
+    const indexed: [number, string, T][] = [];
+    const named: [number, string, T][] = [];
     for (const directory of this.top) {
       if (!directory) continue;
       for (const bucket of directory) {
         if (!bucket) continue;
         for (const [key, slot] of bucket) {
           const n = arrayIndex(key);
-          if (n === undefined) named.push([slot.seq, key]);
-          else indexed.push([n, key]);
+          if (n === undefined) named.push([slot.seq, key, slot.value]);
+          else indexed.push([n, key, slot.value]);
         }
       }
     }
     indexed.sort((a, b) => a[0] - b[0]);
     named.sort((a, b) => a[0] - b[0]);
-    const order: string[] = [];
-    for (const [, key] of indexed) order.push(key);
-    for (const [, key] of named) order.push(key);
-    this.order = order;
-    return order;
+    const keys: string[] = [];
+    const values: T[] = [];
+    for (const [, key, value] of indexed) {
+      keys.push(key);
+      values.push(value);
+    }
+    for (const [, key, value] of named) {
+      keys.push(key);
+      values.push(value);
+    }
+    this.order = { keys, values };
+    return this.order;
   }
 }
 
@@ -167,7 +183,9 @@ function readOnly(): never {
 
 function plainCopy<T>(table: SharedTable<T>): Record<string, T> {
   const out = Object.create(null) as Record<string, T>;
-  for (const key of table.keys()) out[key] = table.get(key) as T;
+  const keys = table.keys();
+  const values = table.values();
+  for (let i = 0; i < keys.length; i++) out[keys[i]!] = values[i]!;
   return out;
 }
 
