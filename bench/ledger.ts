@@ -1,4 +1,5 @@
-// Ledger benchmarks: validation + apply throughput, stateAt at turn 10,000 (target p50 < 1 ms), and the
+// Ledger benchmarks: apply and validate + apply cost at 100 vs 10,000 entities (target ≤ 2×: O(batch),
+// not O(world)), validation + apply throughput, stateAt at turn 10,000 (target p50 < 1 ms), and the
 // world-summary size for a world of 500 entities and 5,000 facts (it must stay within its budget).
 // Run alone with `npx tsx bench/ledger.ts` (one JSON line per row).
 
