@@ -7,7 +7,7 @@
 import { LedgerApplyError } from './errors.ts';
 import type { LedgerEvent } from './events.ts';
 import { keepNameIndex, keptNameIndex, NameIndexWriter, nameIndexOf } from './name-index.ts';
-import { sharedTableOf, TableWriter, tableView } from './shared-table.ts';
+import { SharedTable, sharedTableOf, TableWriter, tableView } from './shared-table.ts';
 import { assertNever } from './text.ts';
 import {
   type EntityRecord,
@@ -53,10 +53,9 @@ export class WorldDraft {
   private readonly entityTable: DraftTable<EntityRecord>;
   private readonly relationshipTable: DraftTable<RelationshipRecord>;
   private readonly threadTable: DraftTable<ThreadRecord>;
-  private facts: Record<string, Record<string, FactRecord>>;
-  private factsCopied = false;
-  /** Fact buckets already copied by this draft. */
-  private readonly copiedBuckets = new Set<string>();
+  private readonly facts: World['facts'];
+  /** Writers of the fact buckets this draft changed, by bucket id. */
+  private readonly factWriters = new Map<string, TableWriter<FactRecord>>();
   private readonly baseEntities: World['entities'];
   /** Entities this draft created, in order: what the name index gains. */
   private readonly created: EntityRecord[] = [];
@@ -68,7 +67,7 @@ export class WorldDraft {
     this.entityTable = new DraftTable(base.entities);
     this.relationshipTable = new DraftTable(base.relationships);
     this.threadTable = new DraftTable(base.threads);
-    this.facts = base.facts as Record<string, Record<string, FactRecord>>;
+    this.facts = base.facts;
     this.scene = base.scene;
   }
 
@@ -76,7 +75,10 @@ export class WorldDraft {
     return this.entityTable.get(key);
   }
   fact(id: string): FactRecord | undefined {
-    const bucket = lookup(this.facts, factBucket(id));
+    const name = factBucket(id);
+    const writer = this.factWriters.get(name);
+    if (writer) return writer.get(id);
+    const bucket = lookup(this.facts, name);
     return bucket ? lookup(bucket, id) : undefined;
   }
   relationship(id: string): RelationshipRecord | undefined {
@@ -106,18 +108,16 @@ export class WorldDraft {
     this.entityTable.set(record.key, record);
   }
   putFact(record: FactRecord): void {
-    if (!this.factsCopied) {
-      this.facts = copyTable(this.facts);
-      this.factsCopied = true;
-    }
-    const directory = this.facts;
+    // Each written bucket is itself a shared table, so a batch's cost does not grow with the facts a
+    // bucket holds (about one in 256 of all facts).
     const name = factBucket(record.id);
-    if (!this.copiedBuckets.has(name)) {
-      const old = lookup(directory, name);
-      directory[name] = old ? copyTable(old) : (Object.create(null) as Record<string, FactRecord>);
-      this.copiedBuckets.add(name);
+    let writer = this.factWriters.get(name);
+    if (!writer) {
+      const old = lookup(this.facts, name);
+      writer = new TableWriter(old ? sharedTableOf(old) : SharedTable.empty<FactRecord>());
+      this.factWriters.set(name, writer);
     }
-    directory[name]![record.id] = record;
+    writer.set(record.id, record);
   }
   putRelationship(id: string, record: RelationshipRecord): void {
     this.relationshipTable.set(id, record);
@@ -138,10 +138,16 @@ export class WorldDraft {
         keepNameIndex(entities, names.finish());
       }
     }
+    let facts = this.facts;
+    if (this.factWriters.size > 0) {
+      const directory = copyTable(this.facts) as Record<string, Readonly<Record<string, FactRecord>>>;
+      for (const [name, writer] of this.factWriters) directory[name] = tableView(writer.finish());
+      facts = directory;
+    }
     return {
       version: WORLD_VERSION,
       entities,
-      facts: this.facts,
+      facts,
       relationships: this.relationshipTable.view(),
       threads: this.threadTable.view(),
       scene: this.scene,

@@ -244,6 +244,13 @@ export function tableKeys(table: Readonly<Record<string, unknown>>): readonly st
   return tableOfView.get(table)?.keys() ?? Object.keys(table);
 }
 
+/** A table's values in the order of `tableKeys`. */
+export function tableValues<T>(table: Readonly<Record<string, T>>): readonly T[] {
+  const shared = tableOfView.get(table);
+  if (shared) return shared.values() as readonly T[];
+  return Object.keys(table).map((key) => table[key] as T);
+}
+
 /**
  * Own-property lookup in a world table, straight from the shared table behind a view (one WeakMap hit
  * instead of two proxy traps); never reaches a prototype, whatever the key.

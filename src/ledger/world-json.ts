@@ -134,7 +134,7 @@ function readFacts(raw: unknown): FactTable {
       if (factBucket(id) !== name)
         throw new WorldJsonError(`facts: fact ${JSON.stringify(id)} is in the wrong bucket`);
     }
-    out[name] = bucket;
+    out[name] = sharedView(bucket);
   }
   return out;
 }

@@ -36,7 +36,8 @@ function parseCursor(cursor: string): { table: WorldTable; key: string } | undef
 function* rowsOf(world: World, table: WorldTable): Generator<[string, string | undefined, unknown]> {
   if (table === 'facts') {
     const facts = world.facts as FactTable;
-    for (const bucket in facts) for (const id in facts[bucket]) yield [id, bucket, facts[bucket]![id]];
+    for (const bucket in facts)
+      for (const id of tableKeys(facts[bucket]!)) yield [id, bucket, lookup(facts[bucket]!, id)];
     return;
   }
   const records = world[table] as Readonly<Record<string, unknown>>;

@@ -3,7 +3,7 @@
 // deleted: facts are invalidated, relationships ended and threads resolved, each keeping when and why.
 
 import type { LedgerScalar } from './events.ts';
-import { tableGet } from './shared-table.ts';
+import { tableGet, tableKeys, tableValues } from './shared-table.ts';
 
 export const WORLD_VERSION = 1;
 
@@ -99,13 +99,13 @@ export function getFact(world: Pick<World, 'facts'>, id: string): FactRecord | u
 /** Every fact record, sorted by id. */
 export function allFacts(world: Pick<World, 'facts'>): FactRecord[] {
   const out: FactRecord[] = [];
-  for (const b in world.facts) for (const id in world.facts[b]) out.push(world.facts[b]![id]!);
+  for (const b in world.facts) out.push(...tableValues(world.facts[b]!));
   return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 export function factCount(world: Pick<World, 'facts'>): number {
   let n = 0;
-  for (const b in world.facts) for (const _ in world.facts[b]) n++;
+  for (const b in world.facts) n += tableKeys(world.facts[b]!).length;
   return n;
 }
 
