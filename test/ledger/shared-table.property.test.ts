@@ -3,7 +3,14 @@
 // every earlier version unchanged after later writes — the property that lets worlds share structure.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyBatch, emptyWorld, type LedgerEvent, proposeBatch } from '../../src/ledger/index.ts';
+import {
+  applyBatch,
+  emptyWorld,
+  factCount,
+  getFact,
+  type LedgerEvent,
+  proposeBatch,
+} from '../../src/ledger/index.ts';
 import { nameIndexOf } from '../../src/ledger/name-index.ts';
 import { SharedTable, sharedTableOf, TableWriter, tableView } from '../../src/ledger/shared-table.ts';
 import { worldFromJson } from '../../src/ledger/world-json.ts';
@@ -123,11 +130,21 @@ describe('worlds over shared tables', () => {
     let world = emptyWorld();
     const history: { world: typeof world; json: string }[] = [];
     for (let turn = 1; turn <= 300; turn++) {
-      world = applyBatch(world, [create(`e${turn}`, `Person ${turn}`)], { turn });
+      world = applyBatch(
+        world,
+        [
+          create(`e${turn}`, `Person ${turn}`),
+          { type: 'add_fact', fact_id: `k${turn}`, subject: `e${turn}`, predicate: 'arrived' } as LedgerEvent,
+        ],
+        { turn },
+      );
       history.push({ world, json: JSON.stringify(world) });
     }
     for (const { world: w, json } of history) expect(JSON.stringify(w)).toBe(json);
     expect(Object.keys(history[9]!.world.entities)).toHaveLength(10);
+    expect(factCount(history[9]!.world)).toBe(10);
+    expect(getFact(history[9]!.world, 'k11')).toBeUndefined();
+    expect(getFact(world, 'k11')?.subject).toBe('e11');
     expect(Object.keys(world.entities).slice(0, 3)).toEqual(['e1', 'e2', 'e3']);
     // A world read back from JSON encodes to the same bytes and keeps growing from there.
     const decoded = worldFromJson(JSON.parse(JSON.stringify(world)));
