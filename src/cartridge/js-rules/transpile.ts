@@ -2,8 +2,16 @@
 // an import stays an import and the sandbox decides). Syntax errors come back with the source's line:col;
 // the source map lets sandbox errors in the output be placed in the TypeScript file.
 
-import { SourceMap } from 'node:module';
-import { transformSync } from 'esbuild';
+import { createRequire, SourceMap } from 'node:module';
+
+type Esbuild = typeof import('esbuild');
+let esbuild: Esbuild | undefined;
+
+/** esbuild, loaded on the first `yare.ts` only: commands and servers that never meet one skip its start-up. */
+function loadEsbuild(): Esbuild {
+  esbuild ??= createRequire(import.meta.url)('esbuild') as Esbuild;
+  return esbuild;
+}
 
 export type TranspileResult =
   | { readonly ok: true; readonly code: string; readonly map: SourceMap }
@@ -11,7 +19,7 @@ export type TranspileResult =
 
 export function transpileTypeScript(source: string, file: string): TranspileResult {
   try {
-    const out = transformSync(source, {
+    const out = loadEsbuild().transformSync(source, {
       loader: 'ts',
       format: 'esm',
       target: 'es2022',
