@@ -10,7 +10,8 @@
 
 import { pathToFileURL } from 'node:url';
 import { resolveModelConfig } from '../src/llm/config.ts';
-import { createModels, languageModelFactory } from '../src/llm/providers.ts';
+import { createModels } from '../src/llm/providers.ts';
+import { languageModelFactory } from '../src/llm/sdk-providers.ts';
 import { createSdkChatModel } from '../src/llm/sdk-model.ts';
 import type { ChatModel, ModelRequest } from '../src/llm/types.ts';
 import { type FakeReply, startFakeOpenAI } from '../test/helpers/fake-openai-server.ts';

@@ -5,7 +5,7 @@
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { embedMany } from 'ai';
+import type { embedMany as EmbedMany } from 'ai';
 import type { ModelConfig, OnlineModelConfig } from './config.ts';
 import { ModelError } from './errors.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetries } from './retry.ts';
@@ -14,7 +14,7 @@ import { classifySdkError } from './sdk-errors.ts';
 /** Embeds texts in order; one vector per text. */
 export type EmbedFunction = (texts: string[], signal?: AbortSignal) => Promise<number[][]>;
 
-type EmbeddingModel = Parameters<typeof embedMany>[0]['model'];
+type EmbeddingModel = Parameters<typeof EmbedMany>[0]['model'];
 
 function embeddingModelOf(config: OnlineModelConfig, modelId: string): EmbeddingModel | null {
   const apiKey = config.apiKey?.reveal();
@@ -60,6 +60,8 @@ export function embedFunctionFor(
         ...(signal === undefined ? {} : { signal }),
       },
       async (attemptSignal) => {
+        // The SDK is imported when embeddings are first computed, not when the module loads.
+        const { embedMany } = await import('ai');
         const result = await embedMany({ model, values: texts, maxRetries: 0, abortSignal: attemptSignal });
         if (result.embeddings.length !== texts.length) {
           throw new ModelError(

@@ -5,7 +5,7 @@
 
 import { ModelError } from './errors.ts';
 import { MAX_RESPONSE_CHARS, MAX_TOOL_CALLS_PER_RESPONSE } from './limits.ts';
-import { echoedInput, parseToolArgs } from './sdk-messages.ts';
+import { echoedInput, parseToolArgs } from './tool-args.ts';
 import { checkToolSpecs } from './tool-specs.ts';
 import type { ChatMessage, ModelRequest, ToolCall, ToolChoice, Usage } from './types.ts';
 

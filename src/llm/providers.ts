@@ -1,57 +1,15 @@
 // Builds one ChatModel per role from a resolved config. Every provider goes through the same adapter,
 // so retries, timeouts, cancellation and tool-call handling behave the same everywhere.
 
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { ModelConfig, OnlineModelConfig } from './config.ts';
 import { ModelError } from './errors.ts';
 import { createOpenAICompatibleChatModel } from './openai-compatible-model.ts';
-import { createSdkChatModel, type SdkLanguageModel } from './sdk-model.ts';
-import type { ChatModel, ModelRole, ModelSet } from './types.ts';
-
-/** Returns the factory that turns a model id into an AI SDK language model for this provider. */
-export function languageModelFactory(config: OnlineModelConfig): (modelId: string) => SdkLanguageModel {
-  const apiKey = config.apiKey?.reveal();
-  const baseURL = config.baseURL;
-  switch (config.provider) {
-    case 'openai-compatible': {
-      if (baseURL === undefined)
-        throw new ModelError('config', 'provider openai-compatible needs a base URL');
-      const provider = createOpenAICompatible({
-        name: 'mnesos',
-        baseURL,
-        ...(apiKey === undefined ? {} : { apiKey }),
-        // Ask for the usage chunk at the end of a stream (OpenAI, vLLM, Ollama and llama.cpp send it).
-        includeUsage: true,
-      });
-      return (id) => provider.chatModel(id);
-    }
-    case 'openai': {
-      const provider = createOpenAI({ apiKey, ...(baseURL === undefined ? {} : { baseURL }) });
-      // Chat Completions, not the Responses API: the same wire shape as every compatible server.
-      return (id) => provider.chat(id);
-    }
-    case 'anthropic': {
-      const provider = createAnthropic({ apiKey, ...(baseURL === undefined ? {} : { baseURL }) });
-      return (id) => provider(id);
-    }
-    case 'google': {
-      const provider = createGoogleGenerativeAI({ apiKey, ...(baseURL === undefined ? {} : { baseURL }) });
-      return (id) => provider(id);
-    }
-    default: {
-      const never: never = config.provider;
-      throw new ModelError('config', `unknown provider ${String(never)}`);
-    }
-  }
-}
+import type { SdkChatModelOptions } from './sdk-model.ts';
+import type { ChatModel, ModelRequest, ModelRole, ModelSet, ModelStreamPart } from './types.ts';
 
 /** One model per role, or `null` when the config is offline. */
 export function createModels(config: ModelConfig): ModelSet | null {
   if (config.provider === 'offline') return null;
-  const factory = languageModelFactory(config);
   const secrets = config.apiKey === undefined ? [] : [config.apiKey.reveal()];
   const build = (role: ModelRole): ChatModel => {
     const modelId = config.models[role];
@@ -67,7 +25,7 @@ export function createModels(config: ModelConfig): ModelSet | null {
         secrets,
       });
     }
-    return createSdkChatModel(factory(modelId), modelId, {
+    return lazySdkChatModel(config, modelId, {
       policy: config.retry,
       secrets,
       // Anthropic caches only up to explicit breakpoints; the other providers cache prefixes themselves.
@@ -75,4 +33,32 @@ export function createModels(config: ModelConfig): ModelSet | null {
     });
   };
   return { director: build('director'), narrator: build('narrator'), npc: build('npc') };
+}
+
+/**
+ * A model of an AI SDK provider whose SDK is imported on its first call, not when the models are built:
+ * `serve`, `play` and `turn` start without the SDK unless such a model is actually used.
+ */
+function lazySdkChatModel(
+  config: OnlineModelConfig,
+  modelId: string,
+  options: SdkChatModelOptions,
+): ChatModel {
+  let loaded: Promise<ChatModel> | undefined;
+  const model = (): Promise<ChatModel> => {
+    loaded ??= Promise.all([import('./sdk-providers.ts'), import('./sdk-model.ts')]).then(
+      ([providers, sdk]) =>
+        sdk.createSdkChatModel(providers.languageModelFactory(config)(modelId), modelId, options),
+    );
+    return loaded;
+  };
+  return {
+    id: modelId,
+    generate: async (req: ModelRequest) => (await model()).generate(req),
+    stream: (req: ModelRequest): AsyncIterable<ModelStreamPart> => ({
+      async *[Symbol.asyncIterator]() {
+        yield* (await model()).stream(req);
+      },
+    }),
+  };
 }

@@ -12,7 +12,7 @@ import {
   type ScriptEntry,
   validateModelScript,
 } from './script.ts';
-import { parseToolArgs } from './sdk-messages.ts';
+import { parseToolArgs } from './tool-args.ts';
 import type {
   ChatModel,
   ModelRequest,

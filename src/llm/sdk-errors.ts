@@ -1,17 +1,18 @@
 // Maps whatever the AI SDK or fetch throws onto ModelError kinds. Messages are cut short and have the
 // API key removed, because provider error bodies end up in logs and in CLI output.
 
-import {
-  APICallError,
-  InvalidResponseDataError,
-  JSONParseError,
-  LoadAPIKeyError,
-  NoOutputGeneratedError,
-  RetryError,
-  ToolChoiceViolationError,
-  TypeValidationError,
-} from 'ai';
+import type { APICallError, RetryError } from 'ai';
 import { ModelError, redactSecrets } from './errors.ts';
+
+/**
+ * Whether `error` is the AI SDK's error class `name`. The SDK marks each class with
+ * `Symbol.for('vercel.ai.error.<name>')` and its own `isInstance` checks exactly that, so classifying needs
+ * no import of the SDK (which the OpenAI-compatible client and offline play never load).
+ */
+function isSdkError(error: unknown, name: string): error is Error {
+  if (error === null || typeof error !== 'object') return false;
+  return (error as Record<symbol, unknown>)[Symbol.for(`vercel.ai.error.${name}`)] === true;
+}
 
 /** Characters of a provider's error message kept in ours. */
 export const MAX_PROVIDER_MESSAGE_CHARS = 300;
@@ -21,9 +22,11 @@ export function classifySdkError(error: unknown, modelId: string, secrets: reado
   const cleaned = (text: string): string =>
     redactSecrets(text, secrets).slice(0, MAX_PROVIDER_MESSAGE_CHARS).replace(/\s+/g, ' ').trim();
 
-  if (RetryError.isInstance(error)) return classifySdkError(error.lastError, modelId, secrets);
-  if (APICallError.isInstance(error)) {
-    const status = error.statusCode;
+  if (isSdkError(error, 'AI_RetryError'))
+    return classifySdkError((error as RetryError).lastError, modelId, secrets);
+  if (isSdkError(error, 'AI_APICallError')) {
+    const call = error as APICallError;
+    const status = call.statusCode;
     if (status === undefined) {
       return new ModelError(
         'network',
@@ -34,7 +37,7 @@ export function classifySdkError(error: unknown, modelId: string, secrets: reado
         },
       );
     }
-    const retryAfterMs = retryAfterFromHeaders(error.responseHeaders);
+    const retryAfterMs = retryAfterFromHeaders(call.responseHeaders);
     return new ModelError(
       'http',
       `model ${modelId}: HTTP ${status} from the provider: ${cleaned(error.message)}`,
@@ -46,15 +49,15 @@ export function classifySdkError(error: unknown, modelId: string, secrets: reado
       },
     );
   }
-  if (LoadAPIKeyError.isInstance(error)) {
+  if (isSdkError(error, 'AI_LoadAPIKeyError')) {
     return new ModelError('config', `model ${modelId}: ${cleaned(error.message)}`, { modelId, cause: error });
   }
   if (
-    InvalidResponseDataError.isInstance(error) ||
-    JSONParseError.isInstance(error) ||
-    TypeValidationError.isInstance(error) ||
-    NoOutputGeneratedError.isInstance(error) ||
-    ToolChoiceViolationError.isInstance(error)
+    isSdkError(error, 'AI_InvalidResponseDataError') ||
+    isSdkError(error, 'AI_JSONParseError') ||
+    isSdkError(error, 'AI_TypeValidationError') ||
+    isSdkError(error, 'AI_NoOutputGeneratedError') ||
+    isSdkError(error, 'AI_ToolChoiceViolationError')
   ) {
     return new ModelError('bad-response', `model ${modelId}: unusable response: ${cleaned(error.message)}`, {
       modelId,

@@ -11,6 +11,9 @@ import {
 } from 'ai';
 import { ModelError } from './errors.ts';
 import { checkToolSpecs } from './tool-specs.ts';
+import { echoedInput } from './tool-args.ts';
+
+export { echoedInput, parseToolArgs } from './tool-args.ts';
 import type { ChatMessage, ToolCall, ToolChoice, ToolSpec } from './types.ts';
 
 /**
@@ -68,12 +71,6 @@ export function toModelMessages(
   });
 }
 
-// Providers re-encode an assistant's tool-call input as JSON, and Anthropic requires an object; a call
-// whose arguments were malformed is echoed as `{}` (the tool result that follows explains the error).
-export function echoedInput(call: ToolCall): unknown {
-  return call.args !== null && typeof call.args === 'object' ? call.args : {};
-}
-
 export function toToolSet(tools: readonly ToolSpec[] | undefined): ToolSet | undefined {
   if (tools === undefined || tools.length === 0) return undefined;
   checkToolSpecs(tools);
@@ -93,14 +90,4 @@ export function toToolChoice(choice: ToolChoice | undefined): SdkToolChoice<Tool
   if (choice === undefined) return undefined;
   if (typeof choice === 'object') return { type: 'tool', toolName: choice.tool };
   return choice;
-}
-
-/** Parses tool arguments the way the SDK does (`""` means no arguments); `undefined` when malformed. */
-export function parseToolArgs(raw: string): unknown {
-  if (raw.trim() === '') return {};
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    return undefined;
-  }
 }

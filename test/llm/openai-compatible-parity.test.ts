@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { resolveModelConfig } from '../../src/llm/config.ts';
 import { ModelError } from '../../src/llm/errors.ts';
 import { createOpenAICompatibleChatModel } from '../../src/llm/openai-compatible-model.ts';
-import { languageModelFactory } from '../../src/llm/providers.ts';
+import { languageModelFactory } from '../../src/llm/sdk-providers.ts';
 import type { RetryPolicy } from '../../src/llm/retry.ts';
 import { createSdkChatModel } from '../../src/llm/sdk-model.ts';
 import type { ChatModel, ModelRequest, ModelStreamPart, ToolSpec } from '../../src/llm/types.ts';
