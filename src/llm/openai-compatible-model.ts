@@ -12,9 +12,8 @@ import { chatCompletionBody, finishReasonOf, readCompletion, StreamAssembler } f
 import {
   AttemptSignal,
   type RetryPolicy,
-  abortableSleep,
+  afterFailedStreamAttempt,
   abortedError,
-  backoffDelayMs,
   withRetries,
 } from './retry.ts';
 import { classifySdkError, MAX_PROVIDER_MESSAGE_CHARS, retryAfterFromHeaders } from './sdk-errors.ts';
@@ -188,15 +187,12 @@ export function createOpenAICompatibleChatModel(id: string, options: OpenAICompa
         // Also runs when the consumer stops iterating early: aborts the HTTP request still in flight.
         attempt.dispose();
       }
-      if (delivered || !failure.retryable || attemptNo > options.policy.maxRetries) {
-        throw new ModelError(failure.kind, failure.message, {
-          ...(failure.status === undefined ? {} : { status: failure.status }),
-          modelId: id,
-          attempts: attemptNo,
-          cause: failure.cause,
-        });
-      }
-      await abortableSleep(backoffDelayMs(attemptNo, options.policy, failure.retryAfterMs), req.signal);
+      await afterFailedStreamAttempt(
+        failure,
+        { number: attemptNo, delivered, modelId: id },
+        options.policy,
+        req.signal,
+      );
     }
   }
 

@@ -139,6 +139,28 @@ function withAttempts(error: ModelError, attempts: number): ModelError {
   });
 }
 
+/**
+ * After a failed attempt of a streamed call: throws the final error (with the attempt count), or waits out
+ * the backoff before the next attempt. A stream that already delivered output is never retried: the
+ * consumer has seen part of it.
+ */
+export async function afterFailedStreamAttempt(
+  failure: ModelError,
+  attempt: { readonly number: number; readonly delivered: boolean; readonly modelId: string },
+  policy: RetryPolicy,
+  signal?: AbortSignal,
+): Promise<void> {
+  if (attempt.delivered || !failure.retryable || attempt.number > policy.maxRetries) {
+    throw new ModelError(failure.kind, failure.message, {
+      ...(failure.status === undefined ? {} : { status: failure.status }),
+      modelId: attempt.modelId,
+      attempts: attempt.number,
+      cause: failure.cause,
+    });
+  }
+  await abortableSleep(backoffDelayMs(attempt.number, policy, failure.retryAfterMs), signal);
+}
+
 /** Runs `attempt` until it succeeds, fails for good, or the retries run out. */
 export async function withRetries<T>(
   ctx: RetryContext,

@@ -14,7 +14,7 @@ import { checkToolSpecs } from './tool-specs.ts';
 import { echoedInput } from './tool-args.ts';
 
 export { echoedInput, parseToolArgs } from './tool-args.ts';
-import type { ChatMessage, ToolCall, ToolChoice, ToolSpec } from './types.ts';
+import type { ChatMessage, ToolChoice, ToolSpec } from './types.ts';
 
 /**
  * The engine's messages as AI SDK messages. With `breakpoint`, a message flagged `cacheBreakpoint` carries

@@ -10,13 +10,12 @@ import {
   ToolChoiceViolationError,
   wrapLanguageModel,
 } from 'ai';
-import { ModelError } from './errors.ts';
+import type { ModelError } from './errors.ts';
 import {
   AttemptSignal,
   type RetryPolicy,
-  abortableSleep,
+  afterFailedStreamAttempt,
   abortedError,
-  backoffDelayMs,
   withRetries,
 } from './retry.ts';
 import { classifySdkError } from './sdk-errors.ts';
@@ -273,15 +272,12 @@ export function createSdkChatModel(
         // Also runs when the consumer stops iterating early: aborts the HTTP request still in flight.
         attempt.dispose();
       }
-      if (delivered || !failure.retryable || attemptNo > options.policy.maxRetries) {
-        throw new ModelError(failure.kind, failure.message, {
-          ...(failure.status === undefined ? {} : { status: failure.status }),
-          modelId: id,
-          attempts: attemptNo,
-          cause: failure.cause,
-        });
-      }
-      await abortableSleep(backoffDelayMs(attemptNo, options.policy, failure.retryAfterMs), req.signal);
+      await afterFailedStreamAttempt(
+        failure,
+        { number: attemptNo, delivered, modelId: id },
+        options.policy,
+        req.signal,
+      );
     }
   }
 
