@@ -18,6 +18,7 @@ import {
   unchoose,
 } from '../../minigames/articulation-scramble.ts';
 import type { InteractionBody } from '../api.ts';
+import { reportGameResult, UnusableSettings } from './minigame-parts.tsx';
 
 const ID = 'articulation_scramble';
 
@@ -71,27 +72,17 @@ export function ArticulationScramble({
     return () => window.removeEventListener('keydown', onKeyDown);
   }, []);
 
-  const finish = (final: ScrambleGame): void => {
-    const metrics = scrambleMetrics(final);
-    const hooks = scrambleHooks(final);
-    onResult({
-      minigame_id: ID,
-      status: final.status === 'playing' ? 'aborted' : final.status,
-      metrics,
-      data: { ...metrics, triggered_hooks: hooks },
-    });
-  };
+  const finish = (final: ScrambleGame): void =>
+    reportGameResult(onResult, ID, final.status, scrambleMetrics(final), scrambleHooks(final));
 
   if (!checked.ok || game === null) {
     return (
-      <section class="minigame" aria-label="Mini-game: articulation scramble" data-testid="minigame">
-        <h2>Articulation scramble</h2>
-        <p class="error">The cartridge's mini-game settings are not usable:</p>
-        <ul class="problems">{checked.ok ? null : checked.errors.map((e) => <li key={e}>{e}</li>)}</ul>
-        <button type="button" onClick={() => onResult({ minigame_id: ID, status: 'aborted' })}>
-          Give up
-        </button>
-      </section>
+      <UnusableSettings
+        title="Articulation scramble"
+        minigameId={ID}
+        errors={checked.ok ? [] : checked.errors}
+        onResult={onResult}
+      />
     );
   }
 

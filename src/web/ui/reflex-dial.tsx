@@ -18,6 +18,7 @@ import {
   stopNeedle,
 } from '../../minigames/reflex-dial.ts';
 import type { InteractionBody } from '../api.ts';
+import { reportGameResult, UnusableSettings } from './minigame-parts.tsx';
 
 const ID = 'reflex_dial';
 const SIZE = 200;
@@ -68,27 +69,17 @@ export function ReflexDial({
     section.current?.focus();
   }, []);
 
-  const finish = (final: DialGame): void => {
-    const metrics = dialMetrics(final);
-    const hooks = dialHooks(final);
-    onResult({
-      minigame_id: ID,
-      status: final.status === 'playing' ? 'aborted' : final.status,
-      metrics,
-      data: { ...metrics, triggered_hooks: hooks },
-    });
-  };
+  const finish = (final: DialGame): void =>
+    reportGameResult(onResult, ID, final.status, dialMetrics(final), dialHooks(final));
 
   if (!checked.ok || game === null) {
     return (
-      <section class="minigame" aria-label="Mini-game: reflex dial" data-testid="minigame">
-        <h2>Reflex dial</h2>
-        <p class="error">The cartridge's mini-game settings are not usable:</p>
-        <ul class="problems">{checked.ok ? null : checked.errors.map((e) => <li key={e}>{e}</li>)}</ul>
-        <button type="button" onClick={() => onResult({ minigame_id: ID, status: 'aborted' })}>
-          Give up
-        </button>
-      </section>
+      <UnusableSettings
+        title="Reflex dial"
+        minigameId={ID}
+        errors={checked.ok ? [] : checked.errors}
+        onResult={onResult}
+      />
     );
   }
 

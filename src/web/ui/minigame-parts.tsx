@@ -1,0 +1,46 @@
+// What the text mini-games (articulation scramble, reflex dial) share: how a finished game is reported to
+// the server, and the panel shown when a cartridge's settings for one cannot be used.
+
+import type { InteractionBody } from '../api.ts';
+
+/** Reports a game that ended (or was left while still playing: aborted) with its metrics and hooks. */
+export function reportGameResult(
+  onResult: (result: InteractionBody) => void,
+  minigameId: string,
+  status: 'playing' | InteractionBody['status'],
+  metrics: NonNullable<InteractionBody['metrics']>,
+  hooks: readonly string[],
+): void {
+  onResult({
+    minigame_id: minigameId,
+    status: status === 'playing' ? 'aborted' : status,
+    metrics,
+    data: { ...metrics, triggered_hooks: hooks },
+  });
+}
+
+/** The panel for settings that failed their manifest's check: the problems, and a way out. */
+export function UnusableSettings(props: {
+  readonly title: string;
+  readonly minigameId: string;
+  readonly errors: readonly string[];
+  readonly onResult: (result: InteractionBody) => void;
+}) {
+  return (
+    <section class="minigame" aria-label={`Mini-game: ${props.title.toLowerCase()}`} data-testid="minigame">
+      <h2>{props.title}</h2>
+      <p class="error">The cartridge's mini-game settings are not usable:</p>
+      <ul class="problems">
+        {props.errors.map((e) => (
+          <li key={e}>{e}</li>
+        ))}
+      </ul>
+      <button
+        type="button"
+        onClick={() => props.onResult({ minigame_id: props.minigameId, status: 'aborted' })}
+      >
+        Give up
+      </button>
+    </section>
+  );
+}
