@@ -9,13 +9,7 @@
 import { ModelError, redactSecrets } from './errors.ts';
 import { MAX_RESPONSE_CHARS, MAX_SSE_EVENT_CHARS } from './limits.ts';
 import { chatCompletionBody, finishReasonOf, readCompletion, StreamAssembler } from './openai-wire.ts';
-import {
-  AttemptSignal,
-  type RetryPolicy,
-  afterFailedStreamAttempt,
-  abortedError,
-  withRetries,
-} from './retry.ts';
+import { type RetryPolicy, withRetries, withStreamRetries } from './retry.ts';
 import { classifySdkError, MAX_PROVIDER_MESSAGE_CHARS, retryAfterFromHeaders } from './sdk-errors.ts';
 import { SseParser } from './sse.ts';
 import type { ChatModel, ModelRequest, ModelResponse, ModelStreamPart, ToolCall } from './types.ts';
@@ -92,14 +86,15 @@ export function createOpenAICompatibleChatModel(id: string, options: OpenAICompa
     );
   }
 
-  async function* stream(req: ModelRequest): AsyncGenerator<ModelStreamPart> {
-    for (let attemptNo = 1; ; attemptNo++) {
-      if (req.signal?.aborted) throw abortedError(id);
-      const attempt = new AttemptSignal(options.policy.timeoutMs, req.signal);
-      // Once the caller has seen output, a retry would repeat it: only failures before that are retried.
-      let delivered = false;
-      let failure: ModelError | undefined;
-      try {
+  function stream(req: ModelRequest): AsyncIterable<ModelStreamPart> {
+    return withStreamRetries(
+      {
+        policy: options.policy,
+        modelId: id,
+        classify,
+        ...(req.signal === undefined ? {} : { signal: req.signal }),
+      },
+      async function* (attempt) {
         const response = await post(req, true, attempt.signal);
         const assembler = new StreamAssembler(id);
         let done = false;
@@ -154,24 +149,15 @@ export function createOpenAICompatibleChatModel(id: string, options: OpenAICompa
             if (deltas.length > 0) {
               const ready = deltas;
               deltas = [];
-              for (const text of ready) {
-                delivered = true;
-                yield { type: 'text-delta', text };
-              }
+              for (const text of ready) yield { type: 'text-delta', text };
             }
           }
         } finally {
           reader.releaseLock();
         }
-        for (const text of deltas) {
-          delivered = true;
-          yield { type: 'text-delta', text };
-        }
+        for (const text of deltas) yield { type: 'text-delta', text };
         const toolCalls = assembler.toolCalls();
-        for (const call of toolCalls) {
-          delivered = true;
-          yield { type: 'tool-call', call };
-        }
+        for (const call of toolCalls) yield { type: 'tool-call', call };
         const finished: ModelResponse = {
           text: assembler.text,
           toolCalls,
@@ -180,20 +166,8 @@ export function createOpenAICompatibleChatModel(id: string, options: OpenAICompa
           modelId: assembler.responseModelId || id,
         };
         yield { type: 'finish', response: finished };
-        return;
-      } catch (thrown) {
-        failure = attempt.classify(thrown, classify, id);
-      } finally {
-        // Also runs when the consumer stops iterating early: aborts the HTTP request still in flight.
-        attempt.dispose();
-      }
-      await afterFailedStreamAttempt(
-        failure,
-        { number: attemptNo, delivered, modelId: id },
-        options.policy,
-        req.signal,
-      );
-    }
+      },
+    );
   }
 
   return { id, generate, stream };

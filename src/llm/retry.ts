@@ -140,25 +140,41 @@ function withAttempts(error: ModelError, attempts: number): ModelError {
 }
 
 /**
- * After a failed attempt of a streamed call: throws the final error (with the attempt count), or waits out
- * the backoff before the next attempt. A stream that already delivered output is never retried: the
- * consumer has seen part of it.
+ * A streamed call under the retry policy: each attempt gets its own `AttemptSignal` (the attempt calls
+ * `reset()` on every piece it reads, so the timeout bounds silence) and its parts are passed on. A stream
+ * that already delivered a part is never retried: the consumer has seen part of it. When the consumer stops
+ * iterating early, the attempt's signal is disposed, which aborts the HTTP request still in flight.
  */
-export async function afterFailedStreamAttempt(
-  failure: ModelError,
-  attempt: { readonly number: number; readonly delivered: boolean; readonly modelId: string },
-  policy: RetryPolicy,
-  signal?: AbortSignal,
-): Promise<void> {
-  if (attempt.delivered || !failure.retryable || attempt.number > policy.maxRetries) {
-    throw new ModelError(failure.kind, failure.message, {
-      ...(failure.status === undefined ? {} : { status: failure.status }),
-      modelId: attempt.modelId,
-      attempts: attempt.number,
-      cause: failure.cause,
-    });
+export async function* withStreamRetries<T>(
+  ctx: RetryContext,
+  attempt: (signal: AttemptSignal) => AsyncIterable<T>,
+): AsyncGenerator<T> {
+  for (let attemptNo = 1; ; attemptNo++) {
+    if (ctx.signal?.aborted) throw abortedError(ctx.modelId);
+    const attemptSignal = new AttemptSignal(ctx.policy.timeoutMs, ctx.signal);
+    let delivered = false;
+    let failure: ModelError;
+    try {
+      for await (const part of attempt(attemptSignal)) {
+        delivered = true;
+        yield part;
+      }
+      return;
+    } catch (thrown) {
+      failure = attemptSignal.classify(thrown, ctx.classify, ctx.modelId);
+    } finally {
+      attemptSignal.dispose();
+    }
+    if (delivered || !failure.retryable || attemptNo > ctx.policy.maxRetries) {
+      throw new ModelError(failure.kind, failure.message, {
+        ...(failure.status === undefined ? {} : { status: failure.status }),
+        modelId: ctx.modelId,
+        attempts: attemptNo,
+        cause: failure.cause,
+      });
+    }
+    await abortableSleep(backoffDelayMs(attemptNo, ctx.policy, failure.retryAfterMs), ctx.signal);
   }
-  await abortableSleep(backoffDelayMs(attempt.number, policy, failure.retryAfterMs), signal);
 }
 
 /** Runs `attempt` until it succeeds, fails for good, or the retries run out. */

@@ -12,17 +12,15 @@ import {
 import { ModelError } from './errors.ts';
 import { checkToolSpecs } from './tool-specs.ts';
 import { echoedInput } from './tool-args.ts';
-
-export { echoedInput, parseToolArgs } from './tool-args.ts';
 import type { ChatMessage, ToolChoice, ToolSpec } from './types.ts';
+
+/** Provider options as the AI SDK types them on a message. */
+type MessageProviderOptions = NonNullable<UserModelMessage['providerOptions']>;
 
 /**
  * The engine's messages as AI SDK messages. With `breakpoint`, a message flagged `cacheBreakpoint` carries
  * it as provider options (the provider that understands them caches the prompt up to there).
  */
-/** Provider options as the AI SDK types them on a message. */
-type MessageProviderOptions = NonNullable<UserModelMessage['providerOptions']>;
-
 export function toModelMessages(
   messages: readonly ChatMessage[],
   breakpoint?: MessageProviderOptions,

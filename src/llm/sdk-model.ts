@@ -11,15 +11,10 @@ import {
   wrapLanguageModel,
 } from 'ai';
 import type { ModelError } from './errors.ts';
-import {
-  AttemptSignal,
-  type RetryPolicy,
-  afterFailedStreamAttempt,
-  abortedError,
-  withRetries,
-} from './retry.ts';
+import { type RetryPolicy, abortedError, withRetries, withStreamRetries } from './retry.ts';
 import { classifySdkError } from './sdk-errors.ts';
-import { parseToolArgs, toModelMessages, toToolChoice, toToolSet } from './sdk-messages.ts';
+import { toModelMessages, toToolChoice, toToolSet } from './sdk-messages.ts';
+import { parseToolArgs } from './tool-args.ts';
 import type { ChatModel, ModelRequest, ModelResponse, ModelStreamPart, ToolCall, Usage } from './types.ts';
 
 export type SdkLanguageModel = Parameters<typeof wrapLanguageModel>[0]['model'];
@@ -199,14 +194,10 @@ export function createSdkChatModel(
     );
   }
 
-  async function* stream(req: ModelRequest): AsyncGenerator<ModelStreamPart> {
-    for (let attemptNo = 1; ; attemptNo++) {
-      if (req.signal?.aborted) throw abortedError(id);
-      const attempt = new AttemptSignal(options.policy.timeoutMs, req.signal);
-      // Once the caller has seen output, a retry would repeat it: only failures before that are retried.
-      let delivered = false;
-      let failure: ModelError | undefined;
-      try {
+  function stream(req: ModelRequest): AsyncIterable<ModelStreamPart> {
+    return withStreamRetries(
+      { policy: options.policy, modelId: id, classify, ...signalOf(req) },
+      async function* (attempt) {
         const captured: Captured = { raw: new Map() };
         const raw = captured.raw;
         const result = streamText({
@@ -225,13 +216,11 @@ export function createSdkChatModel(
             case 'text-delta':
               if (part.text === '') break;
               text += part.text;
-              delivered = true;
               yield { type: 'text-delta', text: part.text };
               break;
             case 'tool-call': {
               const call = toToolCall(part, raw);
               toolCalls.push(call);
-              delivered = true;
               yield { type: 'tool-call', call };
               break;
             }
@@ -251,7 +240,6 @@ export function createSdkChatModel(
                 // Tool calls the SDK withheld under `toolChoice: 'none'`: hand them over anyway.
                 for (const call of violationCalls(part.error, raw).calls) {
                   toolCalls.push(call);
-                  delivered = true;
                   yield { type: 'tool-call', call };
                 }
                 break;
@@ -265,20 +253,8 @@ export function createSdkChatModel(
           }
         }
         yield { type: 'finish', response: { text, toolCalls, usage, finishReason, modelId } };
-        return;
-      } catch (thrown) {
-        failure = attempt.classify(thrown, classify, id);
-      } finally {
-        // Also runs when the consumer stops iterating early: aborts the HTTP request still in flight.
-        attempt.dispose();
-      }
-      await afterFailedStreamAttempt(
-        failure,
-        { number: attemptNo, delivered, modelId: id },
-        options.policy,
-        req.signal,
-      );
-    }
+      },
+    );
   }
 
   return { id, generate, stream };
