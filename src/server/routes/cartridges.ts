@@ -29,7 +29,7 @@ export const ARCHIVE_CONTENT_TYPES: readonly string[] = [
   'application/octet-stream',
 ];
 
-function versionView(v: CartridgeVersionSummary) {
+export function versionView(v: CartridgeVersionSummary) {
   return { id: v.id, name: v.name, contentHash: v.contentHash, createdAt: v.createdAt };
 }
 
@@ -112,6 +112,43 @@ function uploadFailure(result: Exclude<UploadResult, { ok: true }>): ApiError {
   }
 }
 
+/** 415 unless the request's media type (parameters aside) is one of `accepted`. */
+export function requireContentType(
+  header: string | undefined,
+  accepted: readonly string[],
+  what: string,
+): void {
+  const type = (header ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (!accepted.includes(type)) {
+    throw new ApiError(415, 'unsupported_media_type', `send ${what} as one of ${accepted.join(', ')}`);
+  }
+}
+
+/**
+ * Stores uploaded cartridge files in the caller's library (checked off the request thread): the stored
+ * version, or the ApiError that says why not (invalid, reserved name, quota, the check itself failed).
+ */
+export async function storeUpload(
+  deps: AppDeps,
+  principal: Principal,
+  files: ReadonlyMap<string, string | Uint8Array>,
+  name: string,
+): Promise<Extract<UploadResult, { ok: true }>> {
+  let result: UploadResult;
+  try {
+    result = await deps.library.registerUpload(files, name, {
+      ownerId: libraryOwner(deps, principal),
+      check: (f, n) => deps.checker.check(f, n),
+      quotaBytes: deps.limits.cartridgeQuotaBytes,
+    });
+  } catch (error) {
+    if (!(error instanceof CartridgeCheckError)) throw error;
+    throw new ApiError(422, 'cartridge_check_failed', `the cartridge could not be checked: ${error.message}`);
+  }
+  if (!result.ok) throw uploadFailure(result);
+  return result;
+}
+
 function archiveStatus(error: ArchiveError): 413 | 422 {
   return error.code === 'archive_too_large' ? 413 : 422;
 }
@@ -173,14 +210,7 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
       },
     },
     async ({ c, query }) => {
-      const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-      if (!ARCHIVE_CONTENT_TYPES.includes(type)) {
-        throw new ApiError(
-          415,
-          'unsupported_media_type',
-          `send the archive as one of ${ARCHIVE_CONTENT_TYPES.join(', ')}`,
-        );
-      }
+      requireContentType(c.req.header('content-type'), ARCHIVE_CONTENT_TYPES, 'the archive');
       const bytes = await readBodyBytes(c.req.raw, deps.limits.maxUploadBytes);
       let files: Map<string, Uint8Array>;
       try {
@@ -194,22 +224,7 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
           error.entry === undefined ? {} : { entry: error.entry },
         );
       }
-      let result: UploadResult;
-      try {
-        result = await library.registerUpload(files, query.name ?? 'cartridge', {
-          ownerId: libraryOwner(deps, c.get('principal')),
-          check: (f, n) => deps.checker.check(f, n),
-          quotaBytes: deps.limits.cartridgeQuotaBytes,
-        });
-      } catch (error) {
-        if (!(error instanceof CartridgeCheckError)) throw error;
-        throw new ApiError(
-          422,
-          'cartridge_check_failed',
-          `the cartridge could not be checked: ${error.message}`,
-        );
-      }
-      if (!result.ok) throw uploadFailure(result);
+      const result = await storeUpload(deps, c.get('principal'), files, query.name ?? 'cartridge');
       return c.json(
         {
           version: versionView(result.version),

@@ -7,14 +7,12 @@ import { CARTRIDGE_FILES } from '../../cartridge/files.ts';
 import { ImportError } from '../../interop/sillytavern/errors.ts';
 import { importSillyTavern } from '../../interop/sillytavern/import.ts';
 import { MAX_IMPORT_FILE_BYTES } from '../../interop/sillytavern/limits.ts';
-import type { UploadResult } from '../../session/library.ts';
 import { readBodyBytes } from '../body.ts';
-import { CartridgeCheckError } from '../cartridge-checker.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
 import { anyObject, errorSchema } from '../schemas.ts';
-import { diagnosticView, libraryOwner } from './cartridges.ts';
+import { diagnosticView, requireContentType, storeUpload, versionView } from './cartridges.ts';
 
 export const IMPORT_CONTENT_TYPES: readonly string[] = [
   'image/png',
@@ -29,36 +27,6 @@ const CARTRIDGE_FILE_NAMES = new Set(CARTRIDGE_FILES.map((f) => f.name));
 const importQuery = z.object({
   greeting: z.coerce.number().int().min(0).max(1_000).optional(),
 });
-
-function failure(result: Exclude<UploadResult, { ok: true }>): ApiError {
-  switch (result.reason) {
-    case 'invalid':
-      return new ApiError(
-        422,
-        'cartridge_invalid',
-        `the imported cartridge has ${result.errors.length} error(s)`,
-        {
-          errors: result.errors.map(diagnosticView),
-        },
-      );
-    case 'name-reserved':
-      return new ApiError(
-        409,
-        'name_reserved',
-        `the server already offers a cartridge named '${result.name}'`,
-      );
-    case 'quota':
-      return new ApiError(
-        413,
-        'quota_exceeded',
-        `storing ${result.bytes} more bytes would pass your quota of ${result.quotaBytes}`,
-      );
-    default: {
-      const unreachable: never = result;
-      return new ApiError(500, 'internal', String(unreachable));
-    }
-  }
-}
 
 export function registerSillyTavernImportRoute(api: RouteRegistry, deps: AppDeps): void {
   api.add(
@@ -82,13 +50,7 @@ export function registerSillyTavernImportRoute(api: RouteRegistry, deps: AppDeps
       },
     },
     async ({ c, query }) => {
-      const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-      if (!IMPORT_CONTENT_TYPES.includes(type))
-        throw new ApiError(
-          415,
-          'unsupported_media_type',
-          `send the file as one of ${IMPORT_CONTENT_TYPES.join(', ')}`,
-        );
+      requireContentType(c.req.header('content-type'), IMPORT_CONTENT_TYPES, 'the file');
       const bytes = await readBodyBytes(
         c.req.raw,
         Math.min(deps.limits.maxUploadBytes, MAX_IMPORT_FILE_BYTES),
@@ -111,29 +73,10 @@ export function registerSillyTavernImportRoute(api: RouteRegistry, deps: AppDeps
       }
       // Only the cartridge's own files are stored (the avatar and the card copy stay with `mnesos import`).
       const files = new Map([...imported.files].filter(([name]) => CARTRIDGE_FILE_NAMES.has(name)));
-      let result: UploadResult;
-      try {
-        result = await deps.library.registerUpload(files, imported.name, {
-          ownerId: libraryOwner(deps, c.get('principal')),
-          check: (f, n) => deps.checker.check(f, n),
-          quotaBytes: deps.limits.cartridgeQuotaBytes,
-        });
-      } catch (error) {
-        if (!(error instanceof CartridgeCheckError)) throw error;
-        throw new ApiError(
-          422,
-          'cartridge_check_failed',
-          `the cartridge could not be checked: ${error.message}`,
-        );
-      }
-      if (!result.ok) throw failure(result);
+      const result = await storeUpload(deps, c.get('principal'), files, imported.name);
       return c.json(
         {
-          version: {
-            id: result.version.id,
-            name: result.version.name,
-            contentHash: result.version.contentHash,
-          },
+          version: versionView(result.version),
           created: result.created,
           kind: imported.kind,
           spec: imported.spec ?? null,
