@@ -3,7 +3,13 @@
 // deterministic: the shuffle takes a seeded random function, and time is whatever clock value the caller
 // passes (the web form's performance.now(), the terminal's Date.now(), a test's numbers).
 
-import { checkMinigameConfig, type MinigameManifest, MAX_HOOK_TEXT_CHARS, settingOf } from './manifest.ts';
+import {
+  type GameStatus,
+  MAX_HOOK_TEXT_CHARS,
+  type MinigameManifest,
+  type ReadConfig,
+  readMinigameConfig,
+} from './manifest.ts';
 
 export const MAX_SEQUENCE_WORDS = 12;
 export const MAX_DECOY_WORDS = 12;
@@ -75,31 +81,17 @@ export interface ScrambleConfig {
   readonly hooks: Readonly<Record<string, string>>;
 }
 
-export type ReadConfig<T> =
-  | { readonly ok: true; readonly config: T }
-  | { readonly ok: false; readonly errors: string[] };
-
 /** The pending interaction's `config`, checked against the manifest. */
 export function readScrambleConfig(config: unknown): ReadConfig<ScrambleConfig> {
-  const problems = checkMinigameConfig(ARTICULATION_SCRAMBLE, config);
-  if (problems.length > 0)
-    return { ok: false, errors: problems.map((p) => `config.${p.path.join('.')}: ${p.message}`) };
-  const root = (config ?? {}) as Record<string, unknown>;
-  const d = root.difficulty;
-  return {
-    ok: true,
-    config: {
-      prompt: settingOf(d, 'prompt', 'Say it right.'),
-      prefix: settingOf(d, 'prefix', ''),
-      correctSequence: settingOf<string[]>(d, 'correct_sequence', []),
-      confuseWords: settingOf<string[]>(d, 'confuse_words', []),
-      maxTimeSeconds: settingOf<number | undefined>(d, 'max_time_seconds', undefined),
-      hooks: settingOf<Record<string, string>>(root, 'narrative_hooks', {}),
-    },
-  };
+  return readMinigameConfig(ARTICULATION_SCRAMBLE, config, (d, hooks) => ({
+    prompt: d.prompt as string,
+    prefix: d.prefix as string,
+    correctSequence: d.correct_sequence as string[],
+    confuseWords: (d.confuse_words as string[] | undefined) ?? [],
+    maxTimeSeconds: d.max_time_seconds as number | undefined,
+    hooks,
+  }));
 }
-
-export type GameStatus = 'playing' | 'completed' | 'failed' | 'aborted';
 
 export interface ScrambleGame {
   readonly config: ScrambleConfig;

@@ -258,10 +258,35 @@ function fieldSchema(field: ConfigField): Record<string, unknown> {
   }
 }
 
-/** A field's value from a checked config, or its default. */
-export function settingOf<T>(section: unknown, name: string, fallback: T): T {
-  const value = record(section)?.[name];
-  return value === undefined || value === null ? fallback : (value as T);
+/** How a game stands: every game's state carries one. */
+export type GameStatus = 'playing' | 'completed' | 'failed' | 'aborted';
+
+export type ReadConfig<T> =
+  | { readonly ok: true; readonly config: T }
+  | { readonly ok: false; readonly errors: string[] };
+
+/**
+ * The pending interaction's `config`, checked against the manifest and handed to `build` with every
+ * absent `difficulty` setting at the manifest's default (so each default is written once, in the manifest).
+ */
+export function readMinigameConfig<T>(
+  manifest: MinigameManifest,
+  config: unknown,
+  build: (difficulty: Readonly<Record<string, unknown>>, hooks: Readonly<Record<string, string>>) => T,
+): ReadConfig<T> {
+  const problems = checkMinigameConfig(manifest, config);
+  if (problems.length > 0)
+    return { ok: false, errors: problems.map((p) => `config.${p.path.join('.')}: ${p.message}`) };
+  const root = record(config);
+  const given = record(root?.difficulty);
+  const difficulty = Object.fromEntries(
+    Object.entries(manifest.difficulty).map(([name, field]) => [
+      name,
+      given?.[name] ?? (field.kind === 'text_list' ? undefined : field.default),
+    ]),
+  );
+  const hooks = root?.narrative_hooks;
+  return { ok: true, config: build(difficulty, (hooks ?? {}) as Record<string, string>) };
 }
 
 /** A deterministic generator of numbers in [0, 1) from a seed (mulberry32): the games' only randomness. */

@@ -4,8 +4,7 @@
 // another key is a miss. Pure and deterministic: zone placement takes a seeded random function, and the
 // needle's angle is computed from clock values the caller passes.
 
-import { checkMinigameConfig, type MinigameManifest, settingOf } from './manifest.ts';
-import type { GameStatus, ReadConfig } from './articulation-scramble.ts';
+import { type GameStatus, type MinigameManifest, type ReadConfig, readMinigameConfig } from './manifest.ts';
 
 export const MIN_SPEED = 0.05;
 export const MAX_SPEED = 3;
@@ -79,21 +78,13 @@ export interface DialConfig {
 }
 
 export function readDialConfig(config: unknown): ReadConfig<DialConfig> {
-  const problems = checkMinigameConfig(REFLEX_DIAL, config);
-  if (problems.length > 0)
-    return { ok: false, errors: problems.map((p) => `config.${p.path.join('.')}: ${p.message}`) };
-  const root = (config ?? {}) as Record<string, unknown>;
-  const d = root.difficulty;
-  return {
-    ok: true,
-    config: {
-      speed: settingOf(d, 'indicator_speed', 0.5),
-      zoneWidth: settingOf(d, 'zone_width_degrees', 45),
-      requiredHits: settingOf(d, 'required_success_hits', 3),
-      keys: settingOf<string[] | undefined>(d, 'key_sequence', undefined),
-      hooks: settingOf<Record<string, string>>(root, 'narrative_hooks', {}),
-    },
-  };
+  return readMinigameConfig(REFLEX_DIAL, config, (d, hooks) => ({
+    speed: d.indicator_speed as number,
+    zoneWidth: d.zone_width_degrees as number,
+    requiredHits: d.required_success_hits as number,
+    keys: d.key_sequence as string[] | undefined,
+    hooks,
+  }));
 }
 
 export interface DialGame {
