@@ -6,11 +6,11 @@
 // a timeout bounding a whole `generate` or each silence inside a `stream`, cancellation, and errors
 // mapped to the same ModelError kinds and messages.
 
-import { ModelError, redactSecrets } from './errors.ts';
+import { ModelError } from './errors.ts';
 import { MAX_RESPONSE_CHARS, MAX_SSE_EVENT_CHARS } from './limits.ts';
 import { chatCompletionBody, finishReasonOf, readCompletion, StreamAssembler } from './openai-wire.ts';
 import { type RetryPolicy, withRetries, withStreamRetries } from './retry.ts';
-import { classifySdkError, MAX_PROVIDER_MESSAGE_CHARS, retryAfterFromHeaders } from './sdk-errors.ts';
+import { classifySdkError, cleanProviderText, retryAfterFromHeaders } from './sdk-errors.ts';
 import { SseParser } from './sse.ts';
 import type { ChatModel, ModelRequest, ModelResponse, ModelStreamPart, ToolCall } from './types.ts';
 
@@ -112,7 +112,7 @@ export function createOpenAICompatibleChatModel(id: string, options: OpenAICompa
             } catch (error) {
               throw new ModelError(
                 'bad-response',
-                `model ${id}: unusable response: a stream event is not JSON: ${clip(data, secrets)}`,
+                `model ${id}: unusable response: a stream event is not JSON: ${cleanProviderText(data, secrets)}`,
                 { modelId: id, cause: error },
               );
             }
@@ -216,10 +216,6 @@ async function readBody(response: Response, onText: (text: string) => void): Pro
   }
 }
 
-function clip(text: string, secrets: readonly string[]): string {
-  return redactSecrets(text, secrets).slice(0, MAX_PROVIDER_MESSAGE_CHARS).replace(/\s+/g, ' ').trim();
-}
-
 /** An HTTP error status as kind `http`, with the provider's own message (OpenAI error shape) when it sent one. */
 async function httpError(
   response: Response,
@@ -243,7 +239,7 @@ async function httpError(
   const retryAfterMs = retryAfterFromHeaders(Object.fromEntries(response.headers));
   return new ModelError(
     'http',
-    `model ${modelId}: HTTP ${response.status} from the provider: ${clip(detail, secrets)}`,
+    `model ${modelId}: HTTP ${response.status} from the provider: ${cleanProviderText(detail, secrets)}`,
     {
       modelId,
       status: response.status,

@@ -17,10 +17,14 @@ function isSdkError(error: unknown, name: string): error is Error {
 /** Characters of a provider's error message kept in ours. */
 export const MAX_PROVIDER_MESSAGE_CHARS = 300;
 
+/** A provider's text as it may appear in our messages: API key removed, cut short, on one line. */
+export function cleanProviderText(text: string, secrets: readonly string[]): string {
+  return redactSecrets(text, secrets).slice(0, MAX_PROVIDER_MESSAGE_CHARS).replace(/\s+/g, ' ').trim();
+}
+
 export function classifySdkError(error: unknown, modelId: string, secrets: readonly string[]): ModelError {
   if (error instanceof ModelError) return error;
-  const cleaned = (text: string): string =>
-    redactSecrets(text, secrets).slice(0, MAX_PROVIDER_MESSAGE_CHARS).replace(/\s+/g, ' ').trim();
+  const cleaned = (text: string): string => cleanProviderText(text, secrets);
 
   if (isSdkError(error, 'AI_RetryError'))
     return classifySdkError((error as RetryError).lastError, modelId, secrets);
