@@ -6,6 +6,7 @@
 import {
   abortScramble,
   choose,
+  type GameStatus,
   newScramble,
   readScrambleConfig,
   type ScrambleGame,
@@ -125,21 +126,30 @@ function brokenForm(id: string, errors: readonly string[]): TextForm {
   };
 }
 
-function scrambleForm(start: ScrambleGame, now: () => number): TextForm {
-  let game = start;
-  const finish = (ended: ScrambleGame, output: string): TextAnswer => {
-    const metrics = scrambleMetrics(ended);
-    const hooks = scrambleHooks(ended);
+/** The answer that ends a game: the closing line and the hooks that fired, and the result to send. */
+function finisher<G extends { readonly status: GameStatus }>(
+  minigameId: string,
+  metricsOf: (game: G) => NonNullable<InteractionInput['metrics']>,
+  hooksOf: (game: G) => string[],
+): (ended: G, output: string) => TextAnswer {
+  return (ended, output) => {
+    const metrics = metricsOf(ended);
+    const hooks = hooksOf(ended);
     return {
       output: [output, ...hooks].join('\n'),
       result: {
-        minigame_id: 'articulation_scramble',
+        minigame_id: minigameId,
         status: ended.status === 'playing' ? 'aborted' : ended.status,
         metrics,
         data: { ...metrics, triggered_hooks: hooks },
       },
     };
   };
+}
+
+function scrambleForm(start: ScrambleGame, now: () => number): TextForm {
+  let game = start;
+  const finish = finisher('articulation_scramble', scrambleMetrics, scrambleHooks);
   return {
     intro: () => {
       const c = game.config;
@@ -201,19 +211,7 @@ function dialForm(start: DialGame, now: () => number): TextForm {
     return key === ' ' ? 'press Enter' : `type ${JSON.stringify(key)} and press Enter`;
   };
   const zone = (g: DialGame) => `${degrees(g.zoneStart)}–${degrees(g.zoneStart + g.config.zoneWidth)}`;
-  const finish = (ended: DialGame, output: string): TextAnswer => {
-    const metrics = dialMetrics(ended);
-    const hooks = dialHooks(ended);
-    return {
-      output: [output, ...hooks].join('\n'),
-      result: {
-        minigame_id: 'reflex_dial',
-        status: ended.status === 'playing' ? 'aborted' : ended.status,
-        metrics,
-        data: { ...metrics, triggered_hooks: hooks },
-      },
-    };
-  };
+  const finish = finisher('reflex_dial', dialMetrics, dialHooks);
   return {
     intro: () => {
       const c = game.config;
