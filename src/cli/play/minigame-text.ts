@@ -6,7 +6,6 @@
 import {
   abortScramble,
   choose,
-  type GameStatus,
   newScramble,
   readScrambleConfig,
   type ScrambleGame,
@@ -27,6 +26,7 @@ import {
   readDialConfig,
   stopNeedle,
 } from '../../minigames/reflex-dial.ts';
+import type { GameStatus } from '../../minigames/manifest.ts';
 import { hasPendingInteraction, PENDING_KEY } from '../../turn/interaction.ts';
 import type { InteractionInput } from '../../turn/types.ts';
 
