@@ -6,6 +6,7 @@
 // itself) is left out too.
 
 import type { Expr } from '../yare/expr/ast.ts';
+import { walkExpr } from '../yare/expr/walk.ts';
 import type { CompiledRules, DomainSchema, NotePart, Step } from '../yare/program.ts';
 
 interface Template {
@@ -85,56 +86,22 @@ export function pathIsPrivate(schema: DomainSchema, path: readonly string[]): bo
 export function readsPrivate(rules: CompiledRules, expr: Expr, depth = 0): boolean {
   if (depth > MAX_MACRO_DEPTH) return true;
   let found = false;
-  const visit = (node: Expr): void => {
-    if (found) return;
+  const visit = (node: Expr): boolean => {
+    if (found) return false;
     const named = statePath(node);
-    if (named !== undefined) {
-      if (named.root === 'state' && pathIsPrivate(rules.schema, named.path)) found = true;
-      else if (named.root === 'macros' && named.path.length > 0) {
-        const macro = rules.macros.get(named.path[0]!);
-        if (macro !== undefined && readsPrivate(rules, macro.ast, depth + 1)) found = true;
-      }
-      // The chain itself is judged whole (its prefix `state.player` is not a read of the group); only
-      // the keys it computes are expressions of their own.
-      for (const index of computedIndexes(node)) visit(index);
-      return;
+    if (named === undefined) return true;
+    if (named.root === 'state' && pathIsPrivate(rules.schema, named.path)) found = true;
+    else if (named.root === 'macros' && named.path.length > 0) {
+      const macro = rules.macros.get(named.path[0]!);
+      if (macro !== undefined && readsPrivate(rules, macro.ast, depth + 1)) found = true;
     }
-    for (const child of childrenOf(node)) visit(child);
+    // The chain itself is judged whole (its prefix `state.player` is not a read of the group); only
+    // the keys it computes are expressions of their own.
+    for (const index of computedIndexes(node)) walkExpr(index, visit);
+    return false;
   };
-  visit(expr);
+  walkExpr(expr, visit);
   return found;
-}
-
-function childrenOf(node: Expr): readonly Expr[] {
-  switch (node.kind) {
-    case 'literal':
-    case 'dice':
-    case 'name':
-      return [];
-    case 'attribute':
-      return [node.object];
-    case 'index':
-      return [node.object, node.index];
-    case 'call':
-      return [...node.args, ...node.kwargs.map((k) => k.value)];
-    case 'unary':
-      return [node.operand];
-    case 'binary':
-    case 'logical':
-      return [node.left, node.right];
-    case 'compare':
-      return node.operands;
-    case 'conditional':
-      return [node.test, node.then, node.otherwise];
-    case 'list':
-      return node.items;
-    case 'dict':
-      return node.entries.flatMap((e) => [e.key, e.value]);
-    default: {
-      const unreachable: never = node;
-      return unreachable;
-    }
-  }
 }
 
 function templateOf(rules: CompiledRules, parts: readonly NotePart[]): Template {
