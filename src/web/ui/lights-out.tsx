@@ -13,6 +13,9 @@ import {
   readLightsOutConfig,
 } from '../lib/lights-out.ts';
 import { LampIcon } from './icons.tsx';
+import { reportGameResult, UnusableSettings } from './minigame-parts.tsx';
+
+const ID = 'lights_out';
 
 export function LightsOut({
   config,
@@ -34,26 +37,17 @@ export function LightsOut({
       hooks.push(final.config.hooks.onSuccess);
     if (final.status === 'failed' && final.config.hooks.onFailure) hooks.push(final.config.hooks.onFailure);
     if (isNearMiss(final) && final.config.hooks.onNearMiss) hooks.push(final.config.hooks.onNearMiss);
-    const metrics = metricsOf(final);
-    onResult({
-      minigame_id: 'lights_out',
-      status: final.status === 'playing' ? 'aborted' : final.status,
-      metrics,
-      // The original sent the metrics again as `minigame_specific_data`; resolvers read either.
-      data: { ...metrics, triggered_hooks: hooks },
-    });
+    reportGameResult(onResult, ID, final.status, metricsOf(final), hooks);
   };
 
   if (!checked.ok || game === null) {
     return (
-      <section class="minigame" aria-label="Mini-game: lights out" data-testid="minigame">
-        <h2>Lights out</h2>
-        <p class="error">The cartridge's mini-game settings are not usable:</p>
-        <ul class="problems">{checked.ok ? null : checked.errors.map((e) => <li key={e}>{e}</li>)}</ul>
-        <button type="button" onClick={() => onResult({ minigame_id: 'lights_out', status: 'aborted' })}>
-          Give up
-        </button>
-      </section>
+      <UnusableSettings
+        title="Lights out"
+        minigameId={ID}
+        errors={checked.ok ? [] : checked.errors}
+        onResult={onResult}
+      />
     );
   }
 

@@ -1,5 +1,5 @@
-// What the text mini-games (articulation scramble, reflex dial) share: how a finished game is reported to
-// the server, and the panel shown when a cartridge's settings for one cannot be used.
+// What the web mini-games (lights out, articulation scramble, reflex dial) share: how a finished game is
+// reported to the server, and the panel shown when a cartridge's settings for one cannot be used.
 
 import type { InteractionBody } from '../api.ts';
 
@@ -15,6 +15,7 @@ export function reportGameResult(
     minigame_id: minigameId,
     status: status === 'playing' ? 'aborted' : status,
     metrics,
+    // The original sent the metrics again as `minigame_specific_data`; resolvers read either.
     data: { ...metrics, triggered_hooks: hooks },
   });
 }
