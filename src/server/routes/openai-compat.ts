@@ -160,6 +160,7 @@ async function findSession(
       'model_not_found',
       `no cartridge or session "${model}" (GET /openai/v1/models lists them)`,
     );
+  // Versions are immutable: their names come from the library's memory, not from a read of each row.
   const names = new Map<string, string | undefined>();
   const sessions = (await store.listSessions(principalId))
     .sort((a, b) => b.updatedAt - a.updatedAt)
@@ -171,10 +172,7 @@ async function findSession(
   for (const session of sessions) {
     if (searched >= MAX_CANDIDATE_SESSIONS) break;
     if (!names.has(session.cartridgeVersionId))
-      names.set(
-        session.cartridgeVersionId,
-        (await store.getCartridgeVersion(session.cartridgeVersionId))?.name,
-      );
+      names.set(session.cartridgeVersionId, (await deps.library.version(session.cartridgeVersionId))?.name);
     if (names.get(session.cartridgeVersionId) !== name) continue;
     searched++;
     const walk = await walkSession(deps, session, exchanges);
