@@ -101,15 +101,21 @@ export function insertAtDepth(
   return out;
 }
 
+/** A copy of `state` (same prototype) holding the World Info bookkeeping `value`. */
+function withWorldInfoValue(state: Dict, value: WorldInfoRecord['state']): Dict {
+  const next = { ...state } as Dict;
+  Object.setPrototypeOf(next, Object.getPrototypeOf(state));
+  next[WORLD_INFO_STATE_KEY] = toValue({ messages: value.messages, effects: [...value.effects] });
+  return next;
+}
+
 /** The state with this turn's World Info bookkeeping (chat length and timed effects). */
 export function withWorldInfoState(state: Dict, wi: TurnWorldInfo | undefined): Dict {
   if (wi === undefined) return state;
-  const next = { ...state } as Dict;
-  Object.setPrototypeOf(next, Object.getPrototypeOf(state));
-  next[WORLD_INFO_STATE_KEY] = toValue(
+  return withWorldInfoValue(
+    state,
     worldInfoStateValue({ messages: wi.chatLength, effects: wi.result.timed }),
   );
-  return next;
 }
 
 /** The record's part: what activated and the state written (replayed by `replayTurnRules`). */
@@ -122,14 +128,7 @@ export function worldInfoRecord(wi: TurnWorldInfo): WorldInfoRecord {
 
 /** The state with a recorded turn's World Info bookkeeping (replay: no messages needed). */
 export function withRecordedWorldInfo(state: Dict, recorded: WorldInfoRecord | undefined): Dict {
-  if (recorded === undefined) return state;
-  const next = { ...state } as Dict;
-  Object.setPrototypeOf(next, Object.getPrototypeOf(state));
-  next[WORLD_INFO_STATE_KEY] = toValue({
-    messages: recorded.state.messages,
-    effects: [...recorded.state.effects],
-  });
-  return next;
+  return recorded === undefined ? state : withWorldInfoValue(state, recorded.state);
 }
 
 /** The NPC brain sees what the World Info activated, beside the lore the Director looked up. */
