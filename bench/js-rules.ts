@@ -16,16 +16,12 @@ import {
   stopRulesSandbox,
 } from '../src/cartridge/js-rules/index.ts';
 import { PROJECT_ROOT } from '../src/project-root.ts';
+import { median } from './common.ts';
 
 type Row = Record<string, unknown>;
 
 const TARGET_RATIO = 20;
 const RUNS = 15;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-}
 
 function timeLoads(files: Map<string, string>): number {
   const times: number[] = [];

@@ -15,17 +15,9 @@ import {
   type LedgerEvent,
   type World,
 } from '../src/ledger/index.ts';
+import { lcg, percentile } from './common.ts';
 
 type Row = Record<string, unknown>;
-
-/** A deterministic generator (no Math.random), so runs are comparable. */
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1_664_525) + 1_013_904_223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 /** A realistic turn: a few attribute/location/status changes, a fact, sometimes a new entity or a thread. */
 function turnBatch(turn: number, entities: number, rand: () => number): Record<string, unknown>[] {
@@ -59,10 +51,6 @@ function setupBatches(entities: number): Record<string, unknown>[][] {
     all.push({ event_type: 'create_entity', entity: `e${i}`, name: `Person ${i}`, entity_type: 'person' });
   for (let i = 0; i < all.length; i += 32) out.push(all.slice(i, i + 32));
   return out;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 }
 
 function round(n: number, digits = 3): number {
@@ -160,7 +148,7 @@ function p50Of(runs: number, fn: (i: number) => void): number {
   }
   return percentile(
     times.sort((a, b) => a - b),
-    0.5,
+    50,
   );
 }
 
@@ -236,10 +224,10 @@ export async function benchLedger(): Promise<Row[]> {
     entities: Object.keys(world.entities).length,
     facts: factCount(world),
     snapshot_interval: index.snapshotInterval,
-    p50_ms: round(percentile(samples, 0.5)),
-    p99_ms: round(percentile(samples, 0.99)),
+    p50_ms: round(percentile(samples, 50)),
+    p99_ms: round(percentile(samples, 99)),
     target_p50_ms: 1,
-    within_target: percentile(samples, 0.5) < 1,
+    within_target: percentile(samples, 50) < 1,
   });
 
   const big = summaryWorld(500, 5_000);

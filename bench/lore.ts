@@ -4,6 +4,7 @@
 
 import { pathToFileURL } from 'node:url';
 import { buildLoreIndex } from '../src/lore/lore-index.ts';
+import { lcg, percentile, round3 as round } from './common.ts';
 
 type Row = Record<string, unknown>;
 
@@ -15,15 +16,6 @@ const VOCABULARY_SIZE = 4_000;
 const SYLLABLES =
   'ka ri tho mel an dor vex lu sa gor in el mar ath quen bri os tal fen yr wy ash dru nim ol'.split(' ');
 const FUNCTION_WORDS = 'the of and a to in is was with for on at by from'.split(' ');
-
-// A small deterministic generator (LCG): same lore on every run, no global randomness.
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 // Invented words with a Zipf distribution (word n has weight 1/n), like the names and nouns of real
 // lore: a few words are everywhere, most appear in a handful of sections.
@@ -57,7 +49,7 @@ function zipfWords(random: () => number): () => string {
 }
 
 export function generateLore(sections: number, seed = 42): string {
-  const random = generator(seed);
+  const random = lcg(seed);
   const word = zipfWords(random);
   const any = (): string =>
     random() < 0.3 ? FUNCTION_WORDS[Math.floor(random() * FUNCTION_WORDS.length)]! : word();
@@ -74,19 +66,13 @@ export function generateLore(sections: number, seed = 42): string {
   return out.join('\n');
 }
 
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-const round = (ms: number): number => Math.round(ms * 1000) / 1000;
-
 export async function benchLore(): Promise<Row[]> {
   const lore = generateLore(SECTIONS);
   const buildStart = performance.now();
   const index = buildLoreIndex(lore);
   const buildMs = performance.now() - buildStart;
 
-  const word = zipfWords(generator(7));
+  const word = zipfWords(lcg(7));
   const rows: Row[] = [];
   for (const queriesPerLookup of [1, 3]) {
     const lookups = Array.from({ length: LOOKUPS }, () =>

@@ -12,16 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PROJECT_ROOT } from '../src/project-root.ts';
+import { median } from './common.ts';
 
 type Row = Record<string, unknown>;
 
 const ROUNDS = 7;
 const TARGETS = { help: 3, validate: 6, run_event: 6, serve_first_healthz: 10 } as const;
-
-function median(xs: readonly number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 /** Milliseconds from spawn to exit; fails on a non-zero exit. */
 function timeRun(args: readonly string[], cwd: string): Promise<number> {

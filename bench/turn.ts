@@ -10,6 +10,7 @@ import { loadCartridge } from '../src/cartridge/index.ts';
 import type { ChatModel, ModelRequest, ModelResponse, ModelSet, ModelStreamPart } from '../src/llm/types.ts';
 import { runTurn } from '../src/turn/run-turn.ts';
 import type { GameState, TurnOptions, TurnRecord } from '../src/turn/types.ts';
+import { percentile, round3 } from './common.ts';
 
 const ROOT = PROJECT_ROOT;
 type Row = Record<string, unknown>;
@@ -75,12 +76,6 @@ async function oneTurn(options: TurnOptions): Promise<TurnRecord> {
   if (record === undefined) throw new Error('the turn ended without a record');
   return record;
 }
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
 export async function benchTurn(): Promise<Row[]> {
   const loaded = await loadCartridge(resolve(ROOT, 'cartridges/lanternmere'));

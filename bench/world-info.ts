@@ -10,6 +10,7 @@ import { activateWorldInfo } from '../src/lore/world-info.ts';
 import { parseWorldInfoFile } from '../src/lore/world-info-format.ts';
 import { MAX_WI_ENTRIES, MAX_WI_REGEX_TEXT_CHARS } from '../src/lore/world-info-limits.ts';
 import { parseRegexKey } from '../src/lore/world-info-regex.ts';
+import { lcg, percentile, round3 as round } from './common.ts';
 
 type Row = Record<string, unknown>;
 
@@ -20,14 +21,6 @@ const TARGET_P50_MS: ReadonlyMap<number, number> = new Map([
 ]);
 const TARGET_REGEX_MS = 10;
 
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
 const SYLLABLES = 'ka ri tho mel an dor vex lu sa gor in el mar ath quen bri os tal fen yr'.split(' ');
 function word(random: () => number): string {
   return Array.from(
@@ -36,12 +29,8 @@ function word(random: () => number): string {
   ).join('');
 }
 
-const round = (ms: number): number => Math.round(ms * 1000) / 1000;
-const percentile = (sorted: readonly number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-
 function activationRow(size: number): Row {
-  const random = generator(11);
+  const random = lcg(11);
   const entries: Record<string, unknown> = {};
   for (let uid = 0; uid < size; uid++) {
     entries[uid] = {

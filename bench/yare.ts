@@ -12,6 +12,7 @@ import { PROJECT_ROOT } from '../src/project-root.ts';
 import { DiceRoller } from '../src/yare/dice.ts';
 import { runEvent } from '../src/yare/interpreter.ts';
 import type { CompiledRules } from '../src/yare/program.ts';
+import { median } from './common.ts';
 
 const ROOT = PROJECT_ROOT;
 const SHARED = resolve(ROOT, '../shared/cartridges');
@@ -167,11 +168,6 @@ function rate(fn: () => void, ms: number): number {
     now = performance.now();
   }
   return (runs / (now - start)) * 1000;
-}
-
-function median(xs: number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 /**
