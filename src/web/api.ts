@@ -3,6 +3,7 @@
 // that answers with `text/event-stream`; it is read with fetch and parsed here (EventSource cannot POST).
 
 import type { z } from 'zod';
+import type { Persona } from '../cartridge/persona.ts';
 import type { settingsResponse } from '../server/routes/settings.ts';
 import type { nodeView, saveView, sessionView, turnView } from '../server/views.ts';
 import { ApiFailure, failureOf } from './lib/errors.ts';
@@ -35,17 +36,8 @@ export interface PersonaView extends PersonaFields {
   readonly id: string;
 }
 
-/** What a player writes of a persona (`background` is shown as its description). */
-export interface PersonaFields {
-  readonly name: string;
-  readonly pronoun_sub: string;
-  readonly pronoun_obj: string;
-  readonly pronoun_poss: string;
-  readonly pronoun_poss_obj: string;
-  readonly appearance?: string;
-  readonly background?: string;
-  readonly personality?: string;
-}
+/** What a player writes of a persona (`background` is shown as its description): the engine's own type. */
+export type PersonaFields = Persona;
 
 /** The live events of a turn, as the client handles them. */
 export type StreamEvent =

@@ -2,6 +2,7 @@
 // the Library and in Settings) and chosen when a game starts or from the play screen. The chosen persona's
 // name replaces "the player" in the story and reaches the models' prompts.
 import { useEffect, useState } from 'preact/hooks';
+import { MAX_PERSONA_NAME_CHARS, MAX_PERSONA_TEXT_CHARS } from '../../cartridge/limits.ts';
 import type { PersonaFields, PersonaView } from '../api.ts';
 import { ApiFailure, issueLines } from '../lib/errors.ts';
 import { useApp } from './context.ts';
@@ -14,10 +15,6 @@ const PRONOUNS = {
   it: ['it', 'it', 'its', 'its'],
 } as const;
 type PronounSet = keyof typeof PRONOUNS;
-
-/** Characters of a persona's name and description (the server's limits). */
-export const MAX_PERSONA_NAME = 100;
-export const MAX_PERSONA_DESCRIPTION = 4000;
 
 function pronounsOf(persona: PersonaView): PronounSet {
   const found = (Object.keys(PRONOUNS) as PronounSet[]).find((k) => PRONOUNS[k][0] === persona.pronoun_sub);
@@ -156,7 +153,7 @@ function PersonaForm(props: {
         <input
           data-testid="persona-name"
           value={name}
-          maxLength={MAX_PERSONA_NAME}
+          maxLength={MAX_PERSONA_NAME_CHARS}
           aria-invalid={nameProblem ? 'true' : 'false'}
           onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)}
         />
@@ -181,7 +178,7 @@ function PersonaForm(props: {
           data-testid="persona-description"
           rows={3}
           value={description}
-          maxLength={MAX_PERSONA_DESCRIPTION}
+          maxLength={MAX_PERSONA_TEXT_CHARS}
           onInput={(e) => setDescription((e.currentTarget as HTMLTextAreaElement).value)}
         />
       </label>
