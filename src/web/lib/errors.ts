@@ -69,3 +69,12 @@ export function issueLines(failure: ApiFailure): string[] {
   }
   return out;
 }
+
+/** A failure as one line for the player: the server's message and, for a refused form, each field's problem. */
+export function failureText(error: unknown): string {
+  if (error instanceof ApiFailure) {
+    const lines = issueLines(error);
+    return lines.length > 0 ? `${error.message}: ${lines.join('; ')}` : error.message;
+  }
+  return error instanceof Error ? error.message : String(error);
+}

@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { MAX_PERSONA_NAME_CHARS, MAX_PERSONA_TEXT_CHARS } from '../../cartridge/limits.ts';
 import type { PersonaFields, PersonaView } from '../api.ts';
-import { ApiFailure, issueLines } from '../lib/errors.ts';
+import { failureText } from '../lib/errors.ts';
 import { useApp } from './context.ts';
 import { PersonIcon } from './icons.tsx';
 
@@ -33,14 +33,6 @@ function fieldsOf(name: string, pronouns: PronounSet, description: string): Pers
   };
 }
 
-function messageOf(error: unknown): string {
-  if (error instanceof ApiFailure) {
-    const lines = issueLines(error);
-    return lines.length > 0 ? `${error.message}: ${lines.join('; ')}` : error.message;
-  }
-  return error instanceof Error ? error.message : String(error);
-}
-
 export function PersonaManager(props: { onChanged?: (personas: PersonaView[]) => void }) {
   const { api } = useApp();
   const [personas, setPersonas] = useState<PersonaView[]>([]);
@@ -53,7 +45,7 @@ export function PersonaManager(props: { onChanged?: (personas: PersonaView[]) =>
       setPersonas(list);
       props.onChanged?.(list);
     } catch (e) {
-      setProblem(messageOf(e));
+      setProblem(failureText(e));
     }
   };
   useEffect(() => {
@@ -88,7 +80,7 @@ export function PersonaManager(props: { onChanged?: (personas: PersonaView[]) =>
                   await api.deletePersona(p.id);
                   await refresh();
                 } catch (e) {
-                  setProblem(messageOf(e));
+                  setProblem(failureText(e));
                 }
               }}
             >
@@ -115,7 +107,7 @@ export function PersonaManager(props: { onChanged?: (personas: PersonaView[]) =>
               setProblem('');
               await refresh();
             } catch (e) {
-              setProblem(messageOf(e));
+              setProblem(failureText(e));
             }
           }}
         />

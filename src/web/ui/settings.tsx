@@ -3,7 +3,7 @@
 // model provider is not a setting: it stays in the server's environment.
 import { useEffect, useState } from 'preact/hooks';
 import { MODEL_PROVIDERS, type ModelProvider, type ModelSettings, type SettingsView } from '../api.ts';
-import { ApiFailure, issueLines } from '../lib/errors.ts';
+import { failureText } from '../lib/errors.ts';
 import {
   baseUrlError,
   MAX_BASE_URL_CHARS,
@@ -19,14 +19,6 @@ const ROLES = ['director', 'narrator', 'npc'] as const;
 
 function isProvider(value: string): value is ModelProvider {
   return (MODEL_PROVIDERS as readonly string[]).includes(value);
-}
-
-function messageOf(error: unknown): string {
-  if (error instanceof ApiFailure) {
-    const lines = issueLines(error);
-    return lines.length > 0 ? `${error.message}: ${lines.join('; ')}` : error.message;
-  }
-  return error instanceof Error ? error.message : String(error);
 }
 
 function ModelSettingsForm() {
@@ -49,7 +41,7 @@ function ModelSettingsForm() {
     api
       .settings()
       .then(show)
-      .catch((e) => setStatus(messageOf(e)));
+      .catch((e) => setStatus(failureText(e)));
   }, []);
 
   const temperature = settings.temperature;
@@ -72,7 +64,7 @@ function ModelSettingsForm() {
       setStatus('Saved.');
       setFailed(false);
     } catch (e) {
-      setStatus(messageOf(e));
+      setStatus(failureText(e));
       setFailed(true);
     }
   };
