@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildTree,
-  chains,
-  leafOf,
-  lineage,
-  outline,
-  swipesOf,
-  type TreeNode,
-} from '../../src/web/lib/tree.ts';
+import { buildTree, chains, leafOf, lineage, swipesOf, type TreeNode } from '../../src/web/lib/tree.ts';
 
 // g ─ a ─ b ─ c
 //       ├ b2 ─ d
@@ -39,31 +31,6 @@ describe('turn tree', () => {
   it('follows first children to the leaf a swipe leads to', () => {
     expect(leafOf(tree, 'b2')).toBe('d');
     expect(leafOf(tree, 'b3')).toBe('b3');
-  });
-
-  it('outlines the tree depth-first, branches one column right', () => {
-    expect(outline(tree).map((r) => `${r.id}@${r.column}${r.branched ? '*' : ''}`)).toEqual([
-      'g@0',
-      'a@0',
-      'b@0*',
-      'c@0',
-      'b2@1*',
-      'd@1',
-      'b3@1*',
-    ]);
-  });
-
-  it('outlines a 20,000-turn line without recursion', () => {
-    const long: TreeNode[] = Array.from({ length: 20_000 }, (_, i) => ({
-      id: `t${i}`,
-      parentId: i === 0 ? null : `t${i - 1}`,
-      depth: i,
-      siblingIndex: 0,
-      seq: i,
-    }));
-    const rows = outline(buildTree(long));
-    expect(rows).toHaveLength(20_000);
-    expect(rows.every((r) => r.column === 0)).toBe(true);
   });
 });
 

@@ -1,6 +1,6 @@
 // The session's turn tree, as the client shows it: the branch to the head (the story), the swipes of each
-// turn (its siblings), and an outline of the whole tree in which a chain of turns stays in one column and
-// each further branch moves one column right, so a long game stays narrow.
+// turn (its siblings), and the whole tree as chains of turns with the alternatives grouped under the turn
+// they follow, so a long game stays narrow.
 
 export interface TreeNode {
   readonly id: string;
@@ -80,33 +80,6 @@ export function leafOf(tree: Tree, id: string): string {
     if (first === undefined || seen.has(first.id)) return current;
     current = first.id;
   }
-}
-
-export interface OutlineRow {
-  readonly id: string;
-  readonly depth: number;
-  /** Column: 0 for the main line, +1 for each branch taken off it. */
-  readonly column: number;
-  /** The turn has siblings (it is one of several swipes). */
-  readonly branched: boolean;
-}
-
-/** Every turn in depth-first order (first child first), iteratively so a deep game cannot overflow. */
-export function outline(tree: Tree): OutlineRow[] {
-  const rows: OutlineRow[] = [];
-  if (tree.root === undefined) return rows;
-  const stack: { node: TreeNode; column: number }[] = [{ node: tree.root, column: 0 }];
-  while (stack.length > 0) {
-    const { node, column } = stack.pop() as { node: TreeNode; column: number };
-    const siblings = node.parentId === null ? 1 : (tree.children.get(node.parentId)?.length ?? 1);
-    rows.push({ id: node.id, depth: node.depth, column, branched: siblings > 1 });
-    const kids = tree.children.get(node.id) ?? [];
-    for (let i = kids.length - 1; i >= 0; i--) {
-      const kid = kids[i] as TreeNode;
-      stack.push({ node: kid, column: i === 0 ? column : column + 1 });
-    }
-  }
-  return rows;
 }
 
 /**

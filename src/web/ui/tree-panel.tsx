@@ -4,7 +4,7 @@
 // turn moves the head there; the next turn played from it starts a new branch (the old one stays).
 import type { TurnView } from '../api.ts';
 import { treeLabel } from '../lib/forms.ts';
-import { type Chain, chains, lineage, type Tree } from '../lib/tree.ts';
+import { type Chain, chains, lineage, swipesOf, type Tree } from '../lib/tree.ts';
 import { BranchIcon } from './icons.tsx';
 
 interface Props {
@@ -67,7 +67,7 @@ function TurnButton({ id, props, onPath }: { id: string; props: Props; onPath: R
     : depth === 0
       ? '(first message)'
       : '';
-  const siblings = node?.parentId ? (props.tree.children.get(node.parentId)?.length ?? 1) : 1;
+  const siblings = swipesOf(props.tree, id)?.count ?? 1;
   const short = treeLabel(text);
   return (
     <button
