@@ -1,8 +1,9 @@
 // The play screen: the story (Markdown, streamed), the input, undo / regenerate / swipes, the mini-game
 // when one is pending, and side panels (state, world, tree, saves, author).
+import type { ComponentType } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { MAX_INPUT_CHARS } from '../../turn/limits.ts';
-import type { PersonaView, SessionView, TurnView } from '../api.ts';
+import type { InteractionBody, PersonaView, SessionView, TurnView } from '../api.ts';
 import { describeOutcome, type PublicOutcome } from '../../turn/outcome-text.ts';
 import { swipesOf } from '../lib/tree.ts';
 import { AuthorPanel } from './author-panel.tsx';
@@ -39,6 +40,16 @@ interface Pending {
   readonly config: unknown;
 }
 
+/** The mini-games this client can play, by id (a Map: the id comes from the cartridge). */
+const MINIGAME_VIEWS: ReadonlyMap<
+  string,
+  ComponentType<{ config: unknown; onResult: (result: InteractionBody) => void }>
+> = new Map([
+  ['lights_out', LightsOut],
+  ['articulation_scramble', ArticulationScramble],
+  ['reflex_dial', ReflexDial],
+]);
+
 function pendingOf(turn: TurnView | null): Pending | null {
   const p = turn?.pendingInteraction as Record<string, unknown> | null | undefined;
   if (!p || typeof p.minigame_id !== 'string') return null;
@@ -55,6 +66,7 @@ export function Play({ sessionId }: { sessionId: string }) {
   const end = useRef<HTMLDivElement>(null);
   const game = useRef<HTMLDivElement>(null);
   const pending = pendingOf(head);
+  const GameView = pending ? MINIGAME_VIEWS.get(pending.minigameId) : undefined;
   const running = live !== null || busy;
   const showRules = useState(storedShowRules)[0];
 
@@ -142,18 +154,8 @@ export function Play({ sessionId }: { sessionId: string }) {
         </p>
         <div ref={game} class="minigame-wrap" data-testid="minigame-wrap">
           {pending && !running ? (
-            pending.minigameId === 'lights_out' ? (
-              <LightsOut
-                config={pending.config}
-                onResult={(interaction) => void play.send({ interaction }, null)}
-              />
-            ) : pending.minigameId === 'articulation_scramble' ? (
-              <ArticulationScramble
-                config={pending.config}
-                onResult={(interaction) => void play.send({ interaction }, null)}
-              />
-            ) : pending.minigameId === 'reflex_dial' ? (
-              <ReflexDial
+            GameView ? (
+              <GameView
                 config={pending.config}
                 onResult={(interaction) => void play.send({ interaction }, null)}
               />
