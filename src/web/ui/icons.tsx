@@ -1,6 +1,7 @@
 // Icons drawn inline as SVG, so they never depend on an emoji font (without one, glyphs such as the
 // branch marker render as empty boxes). Decorative: hidden from screen readers, the text beside says it.
 import type { ComponentChildren } from 'preact';
+import type { ModelStatus } from './context.ts';
 
 function Svg({ children }: { children: ComponentChildren }) {
   return (
@@ -65,7 +66,7 @@ export const AlertIcon = () => (
 export const RetryIcon = RegenerateIcon;
 
 /** A status dot: filled for a connected model, hollow offline, a cross when the model failed. */
-export const StatusIcon = ({ status }: { status: 'online' | 'offline' | 'failing' | 'unknown' }) => (
+export const StatusIcon = ({ status }: { status: ModelStatus }) => (
   <Svg>
     {status === 'failing' ? (
       <path d="M4 4l8 8M12 4l-8 8" />
