@@ -59,7 +59,7 @@ export async function createSession(
       if (persona === undefined) return { ok: false, reason: 'persona-not-found' };
     }
     await trx.insertInto('sessions').values(session).execute();
-    await insertTurn(trx, turn, content.ledgerEvents, content.worldSnapshot, content.ledgerGameTime);
+    await insertTurn(trx, turn, content);
     return { ok: true, session: toSession(session), turn: storedTurn(turn, content.ledgerEvents) };
   });
 }

@@ -34,10 +34,9 @@ export async function lockSession(
 export async function insertTurn(
   trx: Kysely<Database>,
   row: TurnRow,
-  ledgerEvents: readonly string[],
-  worldSnapshot: string | null = null,
-  gameTime: string | null = null,
+  content: Pick<EncodedTurnContent, 'ledgerEvents' | 'worldSnapshot' | 'ledgerGameTime'>,
 ): Promise<void> {
+  const { ledgerEvents, worldSnapshot, ledgerGameTime: gameTime } = content;
   const { record, state, ...turn } = row;
   await trx.insertInto('turns').values(turn).execute();
   await trx.insertInto('turn_payloads').values({ turn_id: row.id, record, state }).execute();

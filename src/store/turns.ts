@@ -62,7 +62,7 @@ export async function appendTurn(ctx: StoreContext, input: AppendTurnInput): Pro
         content,
         key,
       );
-      await insertTurn(trx, row, content.ledgerEvents, content.worldSnapshot, content.ledgerGameTime);
+      await insertTurn(trx, row, content);
       await trx
         .updateTable('sessions')
         .set({
