@@ -80,7 +80,6 @@ function timeServe(entry: readonly string[], dir: string, db: string): Promise<n
  */
 export const HEAVY_MODULE =
   /node_modules\/(kysely|hono|@hono|pg|better-sqlite3|ai|@ai-sdk|openai|zod)\/|\/src\/(server\/(app|start)|store\/(open|store)|llm\/(providers|sdk-model)|session\/service)\.[jt]s$/;
-/node_modules\/(kysely|hono|@hono|pg|better-sqlite3|ai|@ai-sdk|zod)\/|\/src\/(server|store|llm|session)\//;
 
 /**
  * The file: URLs of the ES modules `node <entry> <args>` loads. A module-resolve hook (which runs on its own
