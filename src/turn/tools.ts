@@ -54,8 +54,8 @@ export interface DirectorToolSet {
 
 const DURATION_HELP = "ISO-8601 like 'PT15M' or 'P1DT2H', or shorthand like '15m', '2h', '1d'";
 
-// The engine's own tools: each argument schema is one zod object that gives both the JSON Schema the
-// model sees and the check its arguments pass (no second, hand-written copy to drift).
+// The engine's own tools: each argument schema is one zod object, turned into the JSON Schema the model
+// sees; their arguments are checked against that JSON Schema by `checkArgs`, like an event tool's.
 
 const advanceArgs = z.strictObject({
   duration: z.string().max(64).describe(`How long passes: ${DURATION_HELP}.`),
@@ -131,49 +131,6 @@ const finishSpec: ToolSpec = {
     'Hand the turn to the Narrator with your scene directives. Call it in the same response as your rule events when you do not need their results first.',
   inputSchema: toolInputSchema(finishArgs),
 };
-
-/** The zod check of each engine tool's arguments (event tools are checked against their JSON Schema). */
-const ENGINE_ARGS: ReadonlyMap<string, z.ZodType> = new Map<string, z.ZodType>([
-  [ADVANCE_GAME_TIME, advanceArgs],
-  [LORE_LOOKUP, loreArgs],
-  [QUERY_NPC_INTENT, npcArgs],
-  [FINISH_TURN, finishArgs],
-]);
-
-/** A zod failure said like the JSON-Schema checker says it: the argument's path, then the problem. */
-function zodMessage(error: z.ZodError, value: unknown): string {
-  const issue = error.issues[0];
-  if (issue === undefined) return 'arguments are invalid';
-  const at = (path: readonly PropertyKey[]) =>
-    path.length === 0 ? 'arguments' : `argument '${path.map(String).join('.')}'`;
-  const where = at(issue.path);
-  let found: unknown = value;
-  for (const key of issue.path) {
-    found =
-      typeof found === 'object' && found !== null && Object.hasOwn(found, key)
-        ? (found as Record<PropertyKey, unknown>)[key]
-        : undefined;
-  }
-  switch (issue.code) {
-    case 'unrecognized_keys':
-      return `${where}: unknown property ${JSON.stringify(String(issue.keys[0]).slice(0, 60))}`;
-    case 'invalid_type':
-      if (found === undefined && issue.path.length > 0)
-        return `${at(issue.path.slice(0, -1))}: missing required property '${String(issue.path.at(-1))}'`;
-      return `${where} must be ${issue.expected}`;
-    case 'too_big':
-      if (Array.isArray(found)) return `${where} has ${found.length} items; the limit is ${issue.maximum}`;
-      if (typeof found === 'string')
-        return `${where} is ${found.length} characters; the limit is ${issue.maximum}`;
-      return `${where} must be at most ${issue.maximum}, got ${String(found)}`;
-    case 'too_small':
-      if (Array.isArray(found)) return `${where} must have at least ${issue.minimum} item(s)`;
-      if (typeof found === 'string') return `${where} must have at least ${issue.minimum} characters`;
-      return `${where} must be at least ${issue.minimum}, got ${String(found)}`;
-    default:
-      return `${where}: ${issue.message}`;
-  }
-}
 
 const toolSets = new WeakMap<object, DirectorToolSet>();
 
@@ -284,12 +241,6 @@ export function checkedArgs(
   }
   const parsed = parseRawArgs(call.rawArgs);
   if (!parsed.ok) return fail(`${call.name}: ${parsed.message}`);
-  const engineArgs = tool.kind === 'event' ? undefined : ENGINE_ARGS.get(tool.spec.name);
-  if (engineArgs !== undefined) {
-    const result = engineArgs.safeParse(parsed.value);
-    if (!result.success) return fail(`${call.name}: ${zodMessage(result.error, parsed.value)}`);
-    return { ok: true, args: result.data as Record<string, unknown> };
-  }
   const checked = checkArgs(tool.spec.inputSchema, parsed.value);
   if (!checked.ok) return fail(`${call.name}: ${checked.message}`);
   return { ok: true, args: checked.value as Record<string, unknown> };
