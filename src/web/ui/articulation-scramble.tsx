@@ -18,7 +18,7 @@ import {
   unchoose,
 } from '../../minigames/articulation-scramble.ts';
 import type { InteractionBody } from '../api.ts';
-import { reportGameResult, UnusableSettings } from './minigame-parts.tsx';
+import { GameActions, reportGameResult, UnusableSettings } from './minigame-parts.tsx';
 
 const ID = 'articulation_scramble';
 
@@ -138,44 +138,33 @@ export function ArticulationScramble({
           </button>
         ))}
       </fieldset>
-      <div class="toolbar">
-        {over ? (
-          <button type="button" class="primary" data-testid="minigame-send" onClick={() => finish(game)}>
-            Continue the story
-          </button>
-        ) : (
-          <>
-            <button
-              type="button"
-              class="primary"
-              data-testid="scramble-submit"
-              disabled={said.length === 0}
-              onClick={() => act(submit)}
-            >
-              Say it
-            </button>
-            <button
-              type="button"
-              data-testid="scramble-undo"
-              disabled={said.length === 0}
-              onClick={() => act(unchoose)}
-            >
-              Take back the last word
-            </button>
-            <button
-              type="button"
-              data-testid="minigame-abort"
-              onClick={() => {
-                const stopped = abortScramble(game, performance.now());
-                setGame(stopped);
-                finish(stopped);
-              }}
-            >
-              Give up
-            </button>
-          </>
-        )}
-      </div>
+      <GameActions
+        over={over}
+        onContinue={() => finish(game)}
+        onGiveUp={() => {
+          const stopped = abortScramble(game, performance.now());
+          setGame(stopped);
+          finish(stopped);
+        }}
+      >
+        <button
+          type="button"
+          class="primary"
+          data-testid="scramble-submit"
+          disabled={said.length === 0}
+          onClick={() => act(submit)}
+        >
+          Say it
+        </button>
+        <button
+          type="button"
+          data-testid="scramble-undo"
+          disabled={said.length === 0}
+          onClick={() => act(unchoose)}
+        >
+          Take back the last word
+        </button>
+      </GameActions>
     </section>
   );
 }

@@ -13,7 +13,7 @@ import {
   readLightsOutConfig,
 } from '../lib/lights-out.ts';
 import { LampIcon } from './icons.tsx';
-import { reportGameResult, UnusableSettings } from './minigame-parts.tsx';
+import { GameActions, reportGameResult, UnusableSettings } from './minigame-parts.tsx';
 
 const ID = 'lights_out';
 
@@ -126,25 +126,15 @@ export function LightsOut({
           </button>
         ))}
       </fieldset>
-      <div class="toolbar">
-        {over ? (
-          <button type="button" class="primary" data-testid="minigame-send" onClick={() => finish(game)}>
-            Continue the story
-          </button>
-        ) : (
-          <button
-            type="button"
-            data-testid="minigame-abort"
-            onClick={() => {
-              const stopped = abort(game);
-              setGame(stopped);
-              finish(stopped);
-            }}
-          >
-            Give up
-          </button>
-        )}
-      </div>
+      <GameActions
+        over={over}
+        onContinue={() => finish(game)}
+        onGiveUp={() => {
+          const stopped = abort(game);
+          setGame(stopped);
+          finish(stopped);
+        }}
+      />
     </section>
   );
 }

@@ -1,6 +1,8 @@
 // What the web mini-games (lights out, articulation scramble, reflex dial) share: how a finished game is
-// reported to the server, and the panel shown when a cartridge's settings for one cannot be used.
+// reported to the server, the buttons under a game, and the panel shown when a cartridge's settings for
+// one cannot be used.
 
+import type { ComponentChildren } from 'preact';
 import type { InteractionBody } from '../api.ts';
 
 /** Reports a game that ended (or was left while still playing: aborted) with its metrics and hooks. */
@@ -43,5 +45,33 @@ export function UnusableSettings(props: {
         Give up
       </button>
     </section>
+  );
+}
+
+/**
+ * The buttons under a game: while it is played, the game's own (`children`) and "Give up"; once it is over,
+ * "Continue the story", which sends the result.
+ */
+export function GameActions(props: {
+  readonly over: boolean;
+  readonly onContinue: () => void;
+  readonly onGiveUp: () => void;
+  readonly children?: ComponentChildren;
+}) {
+  return (
+    <div class="toolbar">
+      {props.over ? (
+        <button type="button" class="primary" data-testid="minigame-send" onClick={props.onContinue}>
+          Continue the story
+        </button>
+      ) : (
+        <>
+          {props.children}
+          <button type="button" data-testid="minigame-abort" onClick={props.onGiveUp}>
+            Give up
+          </button>
+        </>
+      )}
+    </div>
   );
 }

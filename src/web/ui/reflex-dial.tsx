@@ -18,7 +18,7 @@ import {
   stopNeedle,
 } from '../../minigames/reflex-dial.ts';
 import type { InteractionBody } from '../api.ts';
-import { reportGameResult, UnusableSettings } from './minigame-parts.tsx';
+import { GameActions, reportGameResult, UnusableSettings } from './minigame-parts.tsx';
 
 const ID = 'reflex_dial';
 const SIZE = 200;
@@ -152,30 +152,19 @@ export function ReflexDial({
         {game.status === 'completed' ? ' — the dial gives way.' : ''}
         {game.status === 'failed' ? ' — out of attempts.' : ''}
       </p>
-      <div class="toolbar">
-        {over ? (
-          <button type="button" class="primary" data-testid="minigame-send" onClick={() => finish(game)}>
-            Continue the story
-          </button>
-        ) : (
-          <>
-            <button type="button" class="primary" data-testid="dial-stop" onClick={() => stop(wanted)}>
-              Stop the needle
-            </button>
-            <button
-              type="button"
-              data-testid="minigame-abort"
-              onClick={() => {
-                const stopped = abortDial(game);
-                setGame(stopped);
-                finish(stopped);
-              }}
-            >
-              Give up
-            </button>
-          </>
-        )}
-      </div>
+      <GameActions
+        over={over}
+        onContinue={() => finish(game)}
+        onGiveUp={() => {
+          const stopped = abortDial(game);
+          setGame(stopped);
+          finish(stopped);
+        }}
+      >
+        <button type="button" class="primary" data-testid="dial-stop" onClick={() => stop(wanted)}>
+          Stop the needle
+        </button>
+      </GameActions>
     </section>
   );
 }
