@@ -76,18 +76,9 @@ const SPECIAL_FLOAT_TEXT = /^([+-]?)(inf|infinity|nan)$/i;
  * when the text is neither (the caller decides: `to_numeric` maps that to 0).
  */
 export function parseNumericText(text: string, span?: Span): number | PyFloat | undefined {
+  const int = parseIntText(text, span);
+  if (int !== undefined) return int;
   const s = text.trim();
-  if (INT_TEXT.test(s)) {
-    const n = Number(s.replaceAll('_', ''));
-    if (!Number.isSafeInteger(n)) {
-      throw new YareError(
-        'YARE_OVERFLOW',
-        `integer text ${pyStrRepr(s)} is beyond ±${Number.MAX_SAFE_INTEGER}`,
-        span,
-      );
-    }
-    return n === 0 ? 0 : n;
-  }
   if (FLOAT_TEXT.test(s)) return new PyFloat(Number(s.replaceAll('_', '')));
   const special = SPECIAL_FLOAT_TEXT.exec(s);
   if (special) {
