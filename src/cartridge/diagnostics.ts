@@ -2,6 +2,7 @@
 // Codes are part of the public contract (`validate --json`, docs/cartridges.md): never rename one.
 
 import type { Diagnostic, SourcePlace } from '../diagnostics.ts';
+import { lineColAt } from '../lore/json-place.ts';
 
 export type CartridgeCode =
   // files
@@ -68,14 +69,7 @@ export function cartWarning(code: CartridgeCode, message: string, place?: Source
 
 /** `file:line:col` of a character offset inside a text that is not YAML (lore, first message). */
 export function placeInText(text: string, offset: number, file: string): SourcePlace {
-  const end = Math.max(0, Math.min(offset, text.length));
-  let line = 1;
-  let lineStart = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return { file, line, col: end - lineStart + 1 };
+  return { file, ...lineColAt(text, offset) };
 }
 
 /** The start of a file, for problems about the file as a whole (missing, too large, wrong type). */
