@@ -234,7 +234,7 @@ export class Api {
     );
     const body = (await this.#read(response)) as Record<string, unknown>;
     return {
-      version: (isRecord(body.version) ? body.version : body) as unknown as CartridgeVersionView,
+      version: itemOf<CartridgeVersionView>(body, 'version'),
       warnings: Array.isArray(body.warnings) ? body.warnings : [],
     };
   }
@@ -264,12 +264,12 @@ export class Api {
       'GET',
       `/v1/sessions/${encodeURIComponent(id)}`,
     );
-    return (isRecord(body.session) ? body.session : body) as unknown as SessionView;
+    return itemOf<SessionView>(body, 'session');
   }
 
   async createPersona(fields: PersonaFields): Promise<PersonaView> {
     const body = await this.#request<Record<string, unknown>>('POST', '/v1/personas', fields);
-    return (isRecord(body.persona) ? body.persona : body) as unknown as PersonaView;
+    return itemOf<PersonaView>(body, 'persona');
   }
 
   async updatePersona(id: string, fields: Partial<PersonaFields>): Promise<PersonaView> {
@@ -278,7 +278,7 @@ export class Api {
       `/v1/personas/${encodeURIComponent(id)}`,
       fields,
     );
-    return (isRecord(body.persona) ? body.persona : body) as unknown as PersonaView;
+    return itemOf<PersonaView>(body, 'persona');
   }
 
   deletePersona(id: string): Promise<unknown> {
@@ -294,7 +294,7 @@ export class Api {
         personaId,
       },
     );
-    return (isRecord(body.session) ? body.session : body) as unknown as SessionView;
+    return itemOf<SessionView>(body, 'session');
   }
 
   deleteSession(id: string): Promise<unknown> {
@@ -314,7 +314,7 @@ export class Api {
       'GET',
       `/v1/sessions/${encodeURIComponent(id)}/turns/${encodeURIComponent(turnId)}?view=${view}`,
     );
-    return (isRecord(body.turn) ? body.turn : body) as unknown as TurnView;
+    return itemOf<TurnView>(body, 'turn');
   }
 
   /**
@@ -338,7 +338,7 @@ export class Api {
       `/v1/sessions/${encodeURIComponent(id)}/undo`,
       expectedHeadId ? { expectedHeadId } : {},
     );
-    return (isRecord(body.session) ? body.session : body) as unknown as SessionView;
+    return itemOf<SessionView>(body, 'session');
   }
 
   async moveHead(id: string, turnId: string, expectedHeadId?: string): Promise<SessionView> {
@@ -350,7 +350,7 @@ export class Api {
         ...(expectedHeadId ? { expectedHeadId } : {}),
       },
     );
-    return (isRecord(body.session) ? body.session : body) as unknown as SessionView;
+    return itemOf<SessionView>(body, 'session');
   }
 
   /** Streams a new turn. */
@@ -399,7 +399,7 @@ export class Api {
       'GET',
       `/v1/sessions/${encodeURIComponent(id)}/state?turnId=${encodeURIComponent(turnId)}&view=${view}`,
     );
-    return (isRecord(body.state) ? body.state : body) as Record<string, unknown>;
+    return itemOf<Record<string, unknown>>(body, 'state');
   }
 
   /** The public fields of the session's cartridge schema (for bars). */
@@ -442,7 +442,7 @@ export class Api {
         ...(turnId ? { turnId } : {}),
       },
     );
-    return (isRecord(body.save) ? body.save : body) as unknown as SaveView;
+    return itemOf<SaveView>(body, 'save');
   }
 
   deleteSave(id: string, saveId: string): Promise<unknown> {
@@ -505,6 +505,12 @@ export function cartridgeNameOf(fileName: string): string {
 }
 
 /** A list answer, bare or wrapped (`{cartridges: [...]}`). */
+/** The object under `key` of an answer, or the answer itself when it is not wrapped. */
+function itemOf<T>(body: Record<string, unknown>, key: string): T {
+  const value = body[key];
+  return (isRecord(value) ? value : body) as unknown as T;
+}
+
 function listOf<T>(body: unknown, ...keys: string[]): T[] {
   if (Array.isArray(body)) return body as T[];
   if (isRecord(body)) {
