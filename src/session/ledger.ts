@@ -80,7 +80,7 @@ export function worldFromRows(rows: readonly LedgerEntry[], policy: LedgerPolicy
  * event is only parsed and applied (an event that does not apply fails the read with its turn). A full
  * re-validation of a branch, as for an untrusted save, is `worldFromRows` (used by `session verify`).
  */
-export function worldFromBase(base: WorldBase, _policy: LedgerPolicy): WorldResult {
+export function worldFromBase(base: WorldBase): WorldResult {
   let start = emptyWorld();
   if (base.snapshot !== null) {
     const read = worldFromJson(base.snapshot.world);

@@ -9,7 +9,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Cartridge, type Persona, validatePersona } from '../cartridge/index.ts';
+import { type Persona, validatePersona } from '../cartridge/index.ts';
 import type { World } from '../ledger/index.ts';
 import type { ModelRole, ModelSet } from '../llm/types.ts';
 import type { JsonValue } from '../store/json.ts';
@@ -302,7 +302,7 @@ export class SessionService {
       if (hydrated === undefined) throw notFound(`turn ${parentId}`);
       const persona = await this.persona(principalId, session.personaId);
       const { cartridge } = await this.cartridgeOf(session, { persona });
-      const before = await this.#branchWorld(sessionId, parentId, cartridge);
+      const before = await this.#branchWorld(sessionId, parentId);
       const baseModels = await this.#options.models(principalId);
       const observer = this.#options.observer;
       const models =
@@ -576,10 +576,11 @@ export class SessionService {
 
   /**
    * The world at a turn with its branch's snapshot bookkeeping: from memory when this process has it, else
-   * the store's nearest snapshot on the branch plus the batches after it (re-validated).
+   * the store's nearest snapshot on the branch plus the batches after it (parsed and applied, as
+   * `worldFromBase` says).
    */
-  async #branchWorld(sessionId: string, turnId: string, cartridge: Cartridge): Promise<BranchWorld> {
-    const loaded = await this.#loadWorld(sessionId, turnId, cartridge);
+  async #branchWorld(sessionId: string, turnId: string): Promise<BranchWorld> {
+    const loaded = await this.#loadWorld(sessionId, turnId);
     if (loaded === undefined) throw notFound(`turn ${turnId}`);
     if (!loaded.result.ok)
       throw new SessionError(
@@ -599,14 +600,13 @@ export class SessionService {
   async #loadWorld(
     sessionId: string,
     turnId: string,
-    cartridge: Cartridge,
   ): Promise<{ depth: number | null; result: WorldResult; entry?: BranchWorld } | undefined> {
     const cached = this.#worlds.get(turnId);
     if (cached !== undefined)
       return { depth: null, result: { ok: true, world: cached.world, log: [] }, entry: cached };
     const base = await this.store.getWorldBase(sessionId, turnId);
     if (base === undefined) return undefined;
-    const result = worldFromBase(base, cartridgeLedger(cartridge).policy);
+    const result = worldFromBase(base);
     if (!result.ok) return { depth: base.depth, result };
     const entry: BranchWorld = {
       world: result.world,
@@ -628,9 +628,8 @@ export class SessionService {
     sessionId: string,
     turnId: string,
   ): Promise<{ depth: number | null; result: WorldResult }> {
-    const session = await this.getSession(principalId, sessionId);
-    const { cartridge } = await this.cartridgeOf(session);
-    const loaded = await this.#loadWorld(sessionId, turnId, cartridge);
+    await this.getSession(principalId, sessionId);
+    const loaded = await this.#loadWorld(sessionId, turnId);
     if (loaded === undefined) throw notFound(`turn ${turnId}`);
     return { depth: loaded.depth, result: loaded.result };
   }

@@ -1,6 +1,7 @@
 // The world at a turn, without the world in the turn's record. A record keeps only its batch; the world at
 // a turn is read from memory when this process played or read that turn recently, else built from the
-// store's nearest snapshot on the branch plus the batches after it (re-validated, as any stored ledger).
+// store's nearest snapshot on the branch plus the batches after it (parsed and applied: the batches were
+// validated when they were committed).
 // Worlds are immutable values and turns never change, so a cached world is never stale.
 
 import type { World } from '../ledger/index.ts';
