@@ -50,13 +50,23 @@ const ENTRY_COLUMNS = [
   'v.content_hash as content_hash',
 ] as const;
 
-function entriesOf(ctx: StoreContext, ownerId: string) {
+/**
+ * The entries the owner may start (the operator's and their own; of one name when given), by name, then
+ * precedence (the operator's first), then newest first.
+ */
+function entriesOf(ctx: StoreContext, ownerId: string, name?: string) {
   const owner = checkOwner('ownerId', ownerId);
-  return ctx.db
+  let query = ctx.db
     .selectFrom('cartridge_entries as e')
     .innerJoin('cartridge_versions as v', 'v.id', 'e.version_id')
     .select(ENTRY_COLUMNS)
     .where((eb) => eb.or([eb('e.owner_id', '=', OPERATOR_OWNER), eb('e.owner_id', '=', owner)]));
+  if (name !== undefined) query = query.where('e.name', '=', name);
+  return query
+    .orderBy('e.name')
+    .orderBy(sql`case when e.owner_id = ${OPERATOR_OWNER} then 0 else 1 end`)
+    .orderBy('e.created_at', 'desc')
+    .orderBy('v.id', 'desc');
 }
 
 function summaryOf(row: { id: string; name: string; content_hash: string; created_at: number }) {
@@ -69,12 +79,7 @@ export async function resolveCartridgeName(
   ownerId: string,
   name: string,
 ): Promise<string | undefined> {
-  const row = await entriesOf(ctx, ownerId)
-    .where('e.name', '=', name)
-    .orderBy(sql`case when e.owner_id = ${OPERATOR_OWNER} then 0 else 1 end`)
-    .orderBy('e.created_at', 'desc')
-    .orderBy('v.id', 'desc')
-    .executeTakeFirst();
+  const row = await entriesOf(ctx, ownerId, name).executeTakeFirst();
   return row?.id;
 }
 
@@ -82,12 +87,7 @@ export async function listOwnedCartridges(
   ctx: StoreContext,
   ownerId: string,
 ): Promise<OwnedCartridgeSummary[]> {
-  const rows = await entriesOf(ctx, ownerId)
-    .orderBy('e.name')
-    .orderBy(sql`case when e.owner_id = ${OPERATOR_OWNER} then 0 else 1 end`)
-    .orderBy('e.created_at', 'desc')
-    .orderBy('v.id', 'desc')
-    .execute();
+  const rows = await entriesOf(ctx, ownerId).execute();
   const byName = new Map<string, OwnedCartridgeSummary>();
   for (const row of rows) {
     const seen = byName.get(row.name);
@@ -108,12 +108,7 @@ export async function listOwnedCartridgeVersions(
   ownerId: string,
   name: string,
 ): Promise<CartridgeVersionSummary[]> {
-  const rows = await entriesOf(ctx, ownerId)
-    .where('e.name', '=', name)
-    .orderBy(sql`case when e.owner_id = ${OPERATOR_OWNER} then 0 else 1 end`)
-    .orderBy('e.created_at', 'desc')
-    .orderBy('v.id', 'desc')
-    .execute();
+  const rows = await entriesOf(ctx, ownerId, name).execute();
   const seen = new Set<string>();
   const out: CartridgeVersionSummary[] = [];
   for (const row of rows) {
