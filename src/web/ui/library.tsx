@@ -30,10 +30,10 @@ export function Library() {
 
   const refresh = async (): Promise<void> => {
     try {
-      const [c, s, p] = await Promise.all([api.cartridges(), api.sessions(), api.personas().catch(() => [])]);
+      // The personas come from the PersonaManager below (its onChanged), which reads them itself.
+      const [c, s] = await Promise.all([api.cartridges(), api.sessions()]);
       setCartridges(c);
       setSessions(s);
-      setPersonas(p);
       setError('');
       const lists = await Promise.all(c.map((x) => api.versions(x.name).catch(() => [])));
       const names = new Map<string, string>();
