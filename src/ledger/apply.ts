@@ -129,14 +129,9 @@ export class WorldDraft {
   finish(): World {
     const entities = this.entityTable.view();
     if (entities !== this.baseEntities) {
-      // Carry the name index forward when the base kept one: O(entities created), never O(world).
-      const base = keptNameIndex(this.baseEntities);
-      if (this.names) keepNameIndex(entities, this.names.finish());
-      else if (base) {
-        const names = new NameIndexWriter(base);
-        for (const record of this.created) names.addEntity(record);
-        keepNameIndex(entities, names.finish());
-      }
+      // Carry the name index forward when this draft or the base has one: O(entities created), never
+      // O(world) (a base without one is not indexed here; its first look-up builds it).
+      if (this.names || keptNameIndex(this.baseEntities)) keepNameIndex(entities, this.nameIndex().finish());
     }
     let facts = this.facts;
     if (this.factWriters.size > 0) {
