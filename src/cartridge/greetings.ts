@@ -6,8 +6,6 @@ import type { Diagnostic } from '../diagnostics.ts';
 import { locateJsonPath, parseJsonText } from '../lore/json-place.ts';
 import { MAX_ALTERNATE_GREETINGS, MAX_FIRST_MESSAGE_BYTES } from './limits.ts';
 
-export const ALTERNATE_GREETINGS_FILE = 'alternate_greetings.json';
-
 /** The greetings as written (persona macros not yet applied), or the errors that refuse the file. */
 export function parseAlternateGreetings(
   text: string,

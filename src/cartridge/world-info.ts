@@ -9,8 +9,6 @@ import { parseWorldInfoFile } from '../lore/world-info-format.ts';
 import type { WorldInfoBook } from '../lore/world-info-types.ts';
 import { applyPersonaMacros, type Persona } from './persona.ts';
 
-export const WORLD_INFO_FILE = 'world_info.json';
-
 export function loadWorldInfo(
   text: string,
   file: string,

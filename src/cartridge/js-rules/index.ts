@@ -36,13 +36,6 @@ export type RulesScriptResult =
     }
   | { readonly ok: false; readonly diagnostics: Diagnostic[] };
 
-/** The language of a rules file name, or undefined when it is not one. */
-export function rulesScriptLanguage(fileName: string): RulesScriptLanguage | undefined {
-  if (fileName.endsWith('.ts')) return 'ts';
-  if (fileName.endsWith('.js')) return 'js';
-  return undefined;
-}
-
 export function rulesFromScript(
   source: string,
   language: RulesScriptLanguage,
