@@ -291,11 +291,11 @@ export async function* runDirector(
   return { directives, stop };
 }
 
-/** The tool result with a note for the Director appended (it is JSON: the note goes in as a field). */
-function withNote(
-  outcome: ToolOutcome & { refused?: RefusedArgs },
-  note: string,
-): ToolOutcome & { refused?: RefusedArgs } {
+/** A tool's outcome, with why its arguments were refused when they were. */
+type RanTool = ToolOutcome & { refused?: RefusedArgs };
+
+/** The tool result with a note for the Director appended on a line of its own, after the JSON. */
+function withNote(outcome: RanTool, note: string): RanTool {
   return { ...outcome, content: `${outcome.content}\n[engine] ${note}` };
 }
 
@@ -305,7 +305,7 @@ async function runTool(
   models: ModelSet,
   call: ToolCall,
   history: readonly StoryMessage[],
-): Promise<ToolOutcome & { refused?: RefusedArgs }> {
+): Promise<RanTool> {
   const tool = tools.byName.get(call.name);
   if (tool === undefined) {
     const message = `There is no tool named ${JSON.stringify(call.name.slice(0, 64))}. Use only the tools you were given.`;
