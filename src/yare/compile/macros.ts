@@ -4,6 +4,7 @@
 
 import { checkExpr } from '../check.ts';
 import type { Expr } from '../expr/ast.ts';
+import { walkExpr } from '../expr/walk.ts';
 import type { CompileContext } from './context.ts';
 import { parseScalarExpression, report } from './expressions.ts';
 import { placeOfNode, scalarOf } from '../yaml-nodes.ts';
@@ -68,48 +69,13 @@ export function macroInputs(ctx: CompileContext, name: string, seen = new Set<st
   return out;
 }
 
-export function collectInputRefs(e: Expr, out: Set<string>): void {
-  switch (e.kind) {
-    case 'attribute':
-      if (e.object.kind === 'name' && e.object.name === 'inputs') out.add(e.name);
-      else collectInputRefs(e.object, out);
-      return;
-    case 'index':
-      collectInputRefs(e.object, out);
-      collectInputRefs(e.index, out);
-      return;
-    case 'call':
-      for (const a of e.args) collectInputRefs(a, out);
-      for (const k of e.kwargs) collectInputRefs(k.value, out);
-      return;
-    case 'unary':
-      collectInputRefs(e.operand, out);
-      return;
-    case 'binary':
-    case 'logical':
-      collectInputRefs(e.left, out);
-      collectInputRefs(e.right, out);
-      return;
-    case 'compare':
-      for (const o of e.operands) collectInputRefs(o, out);
-      return;
-    case 'conditional':
-      collectInputRefs(e.test, out);
-      collectInputRefs(e.then, out);
-      collectInputRefs(e.otherwise, out);
-      return;
-    case 'list':
-      for (const i of e.items) collectInputRefs(i, out);
-      return;
-    case 'dict':
-      for (const en of e.entries) {
-        collectInputRefs(en.key, out);
-        collectInputRefs(en.value, out);
-      }
-      return;
-    case 'literal':
-    case 'dice':
-    case 'name':
-      return;
-  }
+/** Adds every `inputs.<name>` the expression reads to `out`. */
+function collectInputRefs(e: Expr, out: Set<string>): void {
+  walkExpr(e, (node) => {
+    if (node.kind === 'attribute' && node.object.kind === 'name' && node.object.name === 'inputs') {
+      out.add(node.name);
+      return false;
+    }
+    return true;
+  });
 }
