@@ -67,35 +67,22 @@ export function jsonDepth(text: string): number {
   return max;
 }
 
-/** Finds a forbidden key anywhere in parsed JSON (iterative: depth is already bounded, but stay safe). */
-function forbiddenKey(value: unknown): string | undefined {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (typeof node !== 'object' || node === null) continue;
-    if (Array.isArray(node)) {
-      stack.push(...node);
-      continue;
-    }
-    for (const key of Object.keys(node)) {
-      if (FORBIDDEN_KEYS.has(key)) return key;
-      stack.push((node as Record<string, unknown>)[key]);
-    }
-  }
-  return undefined;
-}
-
 /**
- * The first string (key or value) that no database may store: NUL or a lone surrogate, refused the same
- * way on SQLite and PostgreSQL. Iterative, like `forbiddenKey`. The path is JSON-pointer-like (`/title`).
+ * What parsed JSON may not hold, found in one walk (iterative: depth is already bounded, but stay safe):
+ * the first forbidden key anywhere, which wins; else the first string (key or value) that no database may
+ * store, NUL or a lone surrogate, refused the same way on SQLite and PostgreSQL. The path is
+ * JSON-pointer-like (`/title`).
  */
-function unstorableString(value: unknown): { path: string; problem: string } | undefined {
+function refusedContent(
+  value: unknown,
+): { forbidden: string } | { unstorable: { path: string; problem: string } } | undefined {
+  let unstorable: { path: string; problem: string } | undefined;
   const stack: Array<{ node: unknown; path: string }> = [{ node: value, path: '' }];
   while (stack.length > 0) {
     const { node, path } = stack.pop()!;
     if (typeof node === 'string') {
-      const problem = storableTextProblem(node);
-      if (problem !== undefined) return { path: path || '/', problem };
+      const problem = unstorable === undefined ? storableTextProblem(node) : undefined;
+      if (problem !== undefined) unstorable = { path: path || '/', problem };
       continue;
     }
     if (typeof node !== 'object' || node === null) continue;
@@ -104,12 +91,13 @@ function unstorableString(value: unknown): { path: string; problem: string } | u
       continue;
     }
     for (const key of Object.keys(node)) {
-      const problem = storableTextProblem(key);
-      if (problem !== undefined) return { path: path || '/', problem: `a key ${problem}` };
+      if (FORBIDDEN_KEYS.has(key)) return { forbidden: key };
+      const problem = unstorable === undefined ? storableTextProblem(key) : undefined;
+      if (problem !== undefined) unstorable = { path: path || '/', problem: `a key ${problem}` };
       stack.push({ node: (node as Record<string, unknown>)[key], path: `${path}/${key}` });
     }
   }
-  return undefined;
+  return unstorable === undefined ? undefined : { unstorable };
 }
 
 export function parseJsonText(text: string): unknown {
@@ -127,14 +115,16 @@ export function parseJsonText(text: string): unknown {
   } catch (error) {
     throw new ApiError(400, 'malformed_json', `the body is not valid JSON: ${(error as Error).message}`);
   }
-  const bad = forbiddenKey(value);
-  if (bad !== undefined)
-    throw new ApiError(400, 'forbidden_key', `the key '${bad}' is not allowed anywhere in a request`);
-  const unstorable = unstorableString(value);
-  if (unstorable !== undefined) {
-    throw new ApiError(400, 'invalid_string', `${unstorable.path}: ${unstorable.problem}`, {
-      path: unstorable.path,
-    });
+  const refused = refusedContent(value);
+  if (refused !== undefined && 'forbidden' in refused)
+    throw new ApiError(
+      400,
+      'forbidden_key',
+      `the key '${refused.forbidden}' is not allowed anywhere in a request`,
+    );
+  if (refused !== undefined) {
+    const { path, problem } = refused.unstorable;
+    throw new ApiError(400, 'invalid_string', `${path}: ${problem}`, { path });
   }
   return value;
 }

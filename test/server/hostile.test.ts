@@ -44,6 +44,17 @@ describe('hostile requests', () => {
     expect((await server.store.listPersonas('local-user')).length).toBe(0);
   });
 
+  it('a forbidden key wins over an unstorable string met first; without one, the unstorable string is named', async () => {
+    const both = await post('/v1/personas', '{"x":{"constructor":1},"name":"A\\u0000"}');
+    expect(both.status).toBe(400);
+    expect(both.body.error.code).toBe('forbidden_key');
+    const unstorable = await post('/v1/personas', '{"name":"A","x":{"bio":"b\\u0000"}}');
+    expect(unstorable.status).toBe(400);
+    expect(unstorable.body.error.code).toBe('invalid_string');
+    expect(unstorable.body.error.path).toBe('/x/bio');
+    expect((await server.store.listPersonas('local-user')).length).toBe(0);
+  });
+
   it('wrong content types are 415 (a cross-site text/plain POST cannot start a turn)', async () => {
     const { id } = await newSession(server);
     for (const type of [
