@@ -3,8 +3,6 @@
 // logged config never shows them.
 
 import { baseUrlProblem, normaliseBaseUrl } from '../base-url-policy.ts';
-import { errnoCode, isNotFound } from '../errno.ts';
-import { readFileSync, statSync } from 'node:fs';
 import { isMap, isScalar, LineCounter, parseDocument, type YAMLMap } from 'yaml';
 import { z } from 'zod';
 import { ModelError } from './errors.ts';
@@ -22,6 +20,7 @@ import {
 } from './limits.ts';
 import type { RetryPolicy } from './retry.ts';
 import { Secret } from './secret.ts';
+import { readSmallFile } from './small-file.ts';
 import { MODEL_ROLES, type ModelRole } from './types.ts';
 
 export const DEFAULT_CONFIG_FILE_NAME = 'mnesos.config.yaml';
@@ -129,21 +128,8 @@ function keyNode(map: YAMLMap, name: string): unknown {
 
 /** Reads and parses a config file; a missing or oversized file is an error naming it. */
 export function readModelConfigFile(path: string): LlmFileSection {
-  let size: number;
-  try {
-    size = statSync(path).size;
-  } catch (error) {
-    if (isNotFound(error)) throw configError(`${path}: config file not found`);
-    const code = errnoCode(error);
-    if (code !== undefined) throw configError(`${path}: config file cannot be read (${code})`);
-    throw error;
-  }
-  if (size > MAX_CONFIG_FILE_BYTES) {
-    throw configError(
-      `${path}: config file is ${size} bytes, the limit is ${MAX_CONFIG_FILE_BYTES} (MAX_CONFIG_FILE_BYTES)`,
-    );
-  }
-  return parseModelConfigFile(readFileSync(path, 'utf8'), path);
+  const text = readSmallFile(path, 'config file', MAX_CONFIG_FILE_BYTES, 'MAX_CONFIG_FILE_BYTES');
+  return parseModelConfigFile(text, path);
 }
 
 /** Environment first, then the config file (when a path is given), then defaults. */

@@ -1,12 +1,11 @@
 // The scripted-provider file format (`--llm-script file.json`): per role, a list of responses played
 // back in order. Validated up front so a typo fails with the file and the entry's path, not mid-turn.
 
-import { readFileSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { ModelError, type ModelErrorKind } from './errors.ts';
 import { MAX_SCRIPT_ENTRIES_PER_ROLE, MAX_SCRIPT_FILE_BYTES } from './limits.ts';
+import { readSmallFile } from './small-file.ts';
 import type { ModelRole } from './types.ts';
-import { errnoCode, isNotFound } from '../errno.ts';
 
 /** A scripted delay longer than this is refused (scripts are for tests, not for waiting). */
 export const MAX_SCRIPT_DELAY_MS = 60_000;
@@ -151,22 +150,8 @@ export function parseModelScript(text: string, fileName: string): ModelScript {
 
 /** Reads, size-checks and validates a script file. */
 export function loadModelScript(path: string): ModelScript {
-  let size: number;
-  try {
-    size = statSync(path).size;
-  } catch (error) {
-    if (isNotFound(error)) throw new ModelError('config', `${path}: script file not found`);
-    const code = errnoCode(error);
-    if (code !== undefined) throw new ModelError('config', `${path}: script file cannot be read (${code})`);
-    throw error;
-  }
-  if (size > MAX_SCRIPT_FILE_BYTES) {
-    throw new ModelError(
-      'config',
-      `${path}: script file is ${size} bytes, the limit is ${MAX_SCRIPT_FILE_BYTES} (MAX_SCRIPT_FILE_BYTES)`,
-    );
-  }
-  return parseModelScript(readFileSync(path, 'utf8'), path);
+  const text = readSmallFile(path, 'script file', MAX_SCRIPT_FILE_BYTES, 'MAX_SCRIPT_FILE_BYTES');
+  return parseModelScript(text, path);
 }
 
 export function isScriptError(entry: ScriptEntry): entry is ScriptError {
