@@ -107,7 +107,7 @@ export async function openStore(url?: string, options: OpenStoreOptions = {}): P
 }
 
 /** The URL as it may be shown: user, host, port and database, never the password. */
-export function describePostgresUrl(url: string): string {
+function describePostgresUrl(url: string): string {
   try {
     const parsed = new URL(url);
     const user = parsed.username === '' ? '' : `${decodeURIComponent(parsed.username)}@`;
@@ -120,7 +120,7 @@ export function describePostgresUrl(url: string): string {
 const WHERE_URL = 'Check --db or MNESOS_DATABASE_URL.';
 
 /** A StoreOpenError for the connection failures an operator can fix; undefined for anything else. */
-export function postgresOpenError(error: unknown, url: string): StoreOpenError | undefined {
+function postgresOpenError(error: unknown, url: string): StoreOpenError | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   const at = describePostgresUrl(url);
   const say = (text: string) => new StoreOpenError(`PostgreSQL at ${at}: ${text}`, { cause: error });

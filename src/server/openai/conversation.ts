@@ -29,7 +29,7 @@ function afterDetails(rest: string): string {
 }
 
 /** The deepest turn whose narration (with its continuations) is `text`; undefined when none is. */
-export async function matchReply(
+async function matchReply(
   store: Store,
   sessionId: string,
   node: TurnMessage,

@@ -35,7 +35,7 @@ export type Transcript =
     };
 
 /** A message's text: a string, or the text parts of a content array. */
-export function messageText(content: unknown): string {
+function messageText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
     return content

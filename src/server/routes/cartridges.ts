@@ -49,7 +49,7 @@ export function diagnosticView(d: Diagnostic) {
  * Whose library a principal's uploads join: their own in keys mode; the operator's in local mode, where the
  * one local user is the operator.
  */
-export function libraryOwner(deps: AppDeps, principal: Principal): string {
+function libraryOwner(deps: AppDeps, principal: Principal): string {
   return deps.auth.kind === 'local' ? OPERATOR_OWNER : principal.id;
 }
 

@@ -23,7 +23,7 @@ interface OldPayload {
 }
 
 /** The record without `ledger.worldAfter`, and that world's JSON text; undefined when there is none. */
-export function splitWorldAfter(
+function splitWorldAfter(
   recordText: string,
 ): { record: string; world: string; gameTime: string | null } | undefined {
   let record: unknown;
