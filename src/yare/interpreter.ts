@@ -7,12 +7,10 @@
 // values), run/budget.ts (steps and deadline), run/errors.ts (what a failure looks like to the caller).
 
 import { DiceRoller, type RngState, type RollRecord } from './dice.ts';
-import type { Expression, Span } from './expr/ast.ts';
+import type { Expression } from './expr/ast.ts';
 import { compileClosure } from './expr/closure.ts';
-import type { EvalContext } from './expr/runtime.ts';
 import { MAX_STEPS_PER_RUN } from './limits.ts';
-import type { CompiledRules, EventDef } from './program.ts';
-import { prepareInputs } from './run/inputs.ts';
+import type { CompiledRules } from './program.ts';
 import { LoweredProgram } from './run/lower.ts';
 import { type Dice, Machine } from './run/machine.ts';
 import type { RunError } from './run/errors.ts';
@@ -82,7 +80,7 @@ export function runEvent(
  * Applies events one after another to a working state (the Director's tool calls, cycle ticks). Each
  * `run` is its own transaction: on error the working state is what it was before that run.
  */
-export class EventRunner implements EvalContext {
+export class EventRunner {
   private readonly machine: Machine;
 
   constructor(
@@ -109,23 +107,6 @@ export class EventRunner implements EvalContext {
   /** Runs one event; `budget` overrides the runner's step limit for this run and may add a deadline. */
   run(eventName: string, inputs: unknown = {}, budget?: RunBudget): RunResult {
     return this.machine.run(eventName, inputs, budget);
-  }
-
-  /** Checks and coerces an event's inputs: declared names only, typed values, enum values, defaults. */
-  prepareInputs(event: EventDef, raw: unknown): Dict {
-    return prepareInputs(event, raw);
-  }
-
-  lookup(name: string): Value | undefined {
-    return this.machine.lookup(name);
-  }
-
-  macro(name: string, span: Span): Value {
-    return this.machine.macro(name, span);
-  }
-
-  roll(count: number, sides: number, text: string): number {
-    return this.dice.roll(count, sides, text);
   }
 }
 
