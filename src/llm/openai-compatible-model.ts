@@ -16,6 +16,8 @@ import type { ChatModel, ModelRequest, ModelResponse, ModelStreamPart, ToolCall 
 
 /** Bytes read after `[DONE]` while waiting for the body to end (keeps the connection reusable). */
 const MAX_BYTES_AFTER_DONE = 64 * 1024;
+/** Characters of an HTTP error body read for its message; the rest is not read (a body may never end). */
+const MAX_ERROR_BODY_CHARS = 64 * 1024;
 /** How long the body may stay open after `[DONE]` before the request is dropped (the answer is whole). */
 const DRAIN_AFTER_DONE_MS = 1_000;
 
@@ -216,6 +218,26 @@ async function readBody(response: Response, onText: (text: string) => void): Pro
   }
 }
 
+/** At most `maxChars` of a body; the rest is cancelled, never buffered. */
+async function readCapped(response: Response, maxChars: number): Promise<string> {
+  const reader = bodyReader(response);
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return text + decoder.decode();
+      text += decoder.decode(value, { stream: true });
+      if (text.length >= maxChars) {
+        await reader.cancel();
+        return text.slice(0, maxChars);
+      }
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
 /** An HTTP error status as kind `http`, with the provider's own message (OpenAI error shape) when it sent one. */
 async function httpError(
   response: Response,
@@ -224,7 +246,7 @@ async function httpError(
 ): Promise<ModelError> {
   let detail = response.statusText;
   try {
-    const text = (await response.text()).slice(0, 64 * 1024);
+    const text = await readCapped(response, MAX_ERROR_BODY_CHARS);
     let message: unknown;
     try {
       const parsed = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };

@@ -296,6 +296,38 @@ describe('after [DONE]', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
+  it('an HTTP error whose body never ends is reported from its first bytes, not read without end', async () => {
+    let sent = 0;
+    server = createServer((_req, res) => {
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      const chunk = `overloaded ${'x'.repeat(16 * 1024)}`;
+      const pump = () => {
+        // Bounded for the test's own sake: 64 MiB, far past what the client may read.
+        while (sent < 64 * 1024 * 1024 && res.write(chunk)) sent += chunk.length;
+        if (sent < 64 * 1024 * 1024) res.once('drain', pump);
+      };
+      res.on('close', () => res.removeAllListeners('drain'));
+      pump();
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const policy = {
+      timeoutMs: 30_000,
+      maxRetries: 0,
+      backoffInitialMs: 1,
+      backoffFactor: 2,
+      backoffMaxMs: 2,
+    };
+    const model = createOpenAICompatibleChatModel('m', { baseURL: `http://127.0.0.1:${port}/v1`, policy });
+    await expect(model.generate(req)).rejects.toMatchObject({
+      kind: 'http',
+      status: 500,
+      message: expect.stringContaining('HTTP 500 from the provider: overloaded x'),
+    });
+    // The client stopped reading near the cap: the server could not push the whole 64 MiB.
+    expect(sent).toBeLessThan(16 * 1024 * 1024);
+  });
+
   it('junk after [DONE] is ignored (and not read without end)', async () => {
     const parts = await collect(await neverEnding(`data: {broken\n\n${'x'.repeat(200_000)}`));
     expect(parts.map((p) => p.type)).toEqual(['text-delta', 'finish']);
