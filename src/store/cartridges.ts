@@ -4,7 +4,7 @@ import type { StoreContext } from './context.ts';
 import { StoreInputError } from './errors.ts';
 import { encodeJson } from './json.ts';
 import { MAX_CARTRIDGE_BYTES } from './limits.ts';
-import type { CartridgeSummary, CartridgeVersion, CartridgeVersionSummary } from './repository.ts';
+import type { CartridgeSummary, CartridgeVersion } from './repository.ts';
 import { toCartridgeSummary, toCartridgeVersion } from './rows.ts';
 import { checkContentHash, checkName, checkTimestamp } from './validate.ts';
 
@@ -69,18 +69,4 @@ export async function listCartridges(ctx: StoreContext): Promise<CartridgeSummar
     else seen.versionCount += 1;
   }
   return [...byName.values()];
-}
-
-export async function listCartridgeVersions(
-  ctx: StoreContext,
-  name: string,
-): Promise<CartridgeVersionSummary[]> {
-  const rows = await ctx.db
-    .selectFrom('cartridge_versions')
-    .select(SUMMARY_COLUMNS)
-    .where('name', '=', name)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .execute();
-  return rows.map(toCartridgeSummary);
 }

@@ -305,7 +305,6 @@ export interface Store {
   /** By version id or by content hash. */
   getCartridgeVersion(idOrHash: string): Promise<CartridgeVersion | undefined>;
   listCartridges(): Promise<CartridgeSummary[]>;
-  listCartridgeVersions(name: string): Promise<CartridgeVersionSummary[]>;
   /** Adds (or re-stamps as newest) an owner's entry for a stored version; owner '' is the operator. */
   addCartridgeEntry(input: {
     ownerId: string;

@@ -10,12 +10,7 @@ import {
   listApiKeys,
   revokeApiKey,
 } from './principals.ts';
-import {
-  getCartridgeVersion,
-  listCartridges,
-  listCartridgeVersions,
-  putCartridgeVersion,
-} from './cartridges.ts';
+import { getCartridgeVersion, listCartridges, putCartridgeVersion } from './cartridges.ts';
 import {
   addCartridgeEntry,
   cartridgeAccess,
@@ -65,7 +60,6 @@ export function createStore(ctx: StoreContext, close: () => Promise<void>): Stor
     putCartridgeVersion: (input) => putCartridgeVersion(ctx, input),
     getCartridgeVersion: (idOrHash) => getCartridgeVersion(ctx, idOrHash),
     listCartridges: () => listCartridges(ctx),
-    listCartridgeVersions: (name) => listCartridgeVersions(ctx, name),
     addCartridgeEntry: (input) => addCartridgeEntry(ctx, input),
     resolveCartridgeName: (principalId, name) => resolveCartridgeName(ctx, principalId, name),
     listOwnedCartridges: (principalId) => listOwnedCartridges(ctx, principalId),
