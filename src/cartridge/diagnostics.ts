@@ -57,7 +57,10 @@ export type CartridgeCode =
   | 'CART_INTENT_EVENT'
   | 'CART_INTENT_INPUT'
   | 'CART_INTENT_VALUE'
-  | 'CART_INTENT_DUPLICATE';
+  | 'CART_INTENT_DUPLICATE'
+  // world_info.json
+  | 'CART_BAD_WORLD_INFO'
+  | 'CART_WORLD_INFO_DIFFERS';
 
 export function cartError(code: CartridgeCode, message: string, place?: SourcePlace): Diagnostic {
   return place ? { severity: 'error', code, message, place } : { severity: 'error', code, message };

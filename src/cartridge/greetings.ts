@@ -4,6 +4,7 @@
 
 import type { Diagnostic } from '../diagnostics.ts';
 import { locateJsonPath, parseJsonText } from '../lore/json-place.ts';
+import { cartError } from './diagnostics.ts';
 import { MAX_ALTERNATE_GREETINGS, MAX_FIRST_MESSAGE_BYTES } from './limits.ts';
 
 /** The greetings as written (persona macros not yet applied), or the errors that refuse the file. */
@@ -11,19 +12,13 @@ export function parseAlternateGreetings(
   text: string,
   file: string,
 ): { greetings: string[]; diagnostics: Diagnostic[] } {
-  const error = (message: string, path: string): Diagnostic => ({
-    severity: 'error',
-    code: 'CART_BAD_FIELD',
-    message,
-    place: { file, ...locateJsonPath(text, path) },
-  });
+  const error = (message: string, path: string): Diagnostic =>
+    cartError('CART_BAD_FIELD', message, { file, ...locateJsonPath(text, path) });
   const parsed = parseJsonText(text);
   if (!parsed.ok) {
     return {
       greetings: [],
-      diagnostics: [
-        { severity: 'error', code: 'CART_BAD_FIELD', message: parsed.message, place: { file, ...parsed.at } },
-      ],
+      diagnostics: [cartError('CART_BAD_FIELD', parsed.message, { file, ...parsed.at })],
     };
   }
   const value = parsed.value;

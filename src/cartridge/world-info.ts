@@ -7,6 +7,7 @@ import type { Diagnostic } from '../diagnostics.ts';
 import { locateJsonPath, parseJsonText } from '../lore/json-place.ts';
 import { parseWorldInfoFile } from '../lore/world-info-format.ts';
 import type { WorldInfoBook } from '../lore/world-info-types.ts';
+import { cartError, cartWarning } from './diagnostics.ts';
 import { applyPersonaMacros, type Persona } from './persona.ts';
 
 export function loadWorldInfo(
@@ -19,34 +20,27 @@ export function loadWorldInfo(
   if (!parsed.ok) {
     return {
       book: undefined,
-      diagnostics: [
-        {
-          severity: 'error',
-          code: 'CART_BAD_WORLD_INFO',
-          message: parsed.message,
-          place: { file, ...parsed.at },
-        },
-      ],
+      diagnostics: [cartError('CART_BAD_WORLD_INFO', parsed.message, { file, ...parsed.at })],
     };
   }
   const read = parseWorldInfoFile(parsed.value, bookName);
   if (!read.ok) {
     return {
       book: undefined,
-      diagnostics: read.issues.map((issue) => ({
-        severity: 'error',
-        code: 'CART_BAD_WORLD_INFO',
-        message: `${issue.path}: ${issue.message}`,
-        place: { file, ...locateJsonPath(text, issue.path) },
-      })),
+      diagnostics: read.issues.map((issue) =>
+        cartError('CART_BAD_WORLD_INFO', `${issue.path}: ${issue.message}`, {
+          file,
+          ...locateJsonPath(text, issue.path),
+        }),
+      ),
     };
   }
-  const diagnostics: Diagnostic[] = read.notes.map((note) => ({
-    severity: 'warning',
-    code: 'CART_WORLD_INFO_DIFFERS',
-    message: `${note.path}: ${note.message}`,
-    place: { file, ...locateJsonPath(text, note.path) },
-  }));
+  const diagnostics = read.notes.map((note) =>
+    cartWarning('CART_WORLD_INFO_DIFFERS', `${note.path}: ${note.message}`, {
+      file,
+      ...locateJsonPath(text, note.path),
+    }),
+  );
   const macro = (s: string) => applyPersonaMacros(s, persona);
   const book: WorldInfoBook = {
     ...read.book,
