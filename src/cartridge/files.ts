@@ -98,6 +98,13 @@ export const CARTRIDGE_FILES: readonly CartridgeFileSpec[] = [
   },
 ];
 
+/** The spec of a file kind (every kind has exactly one). */
+export function specOf(kind: CartridgeFileKind): CartridgeFileSpec {
+  const spec = CARTRIDGE_FILES.find((s) => s.kind === kind);
+  if (!spec) throw new Error(`no cartridge file of kind ${kind}`);
+  return spec;
+}
+
 export type FolderReadResult =
   | { ok: true; files: Map<string, Uint8Array>; warnings: Diagnostic[] }
   | { ok: false; errors: Diagnostic[] };

@@ -14,6 +14,7 @@ import {
   type CartridgeFileKind,
   type CartridgeFileSpec,
   readCartridgeFolder,
+  specOf,
 } from './files.ts';
 import { deepFreeze } from './freeze.ts';
 import { checkInjection } from './injection.ts';
@@ -262,12 +263,6 @@ export function loadCartridgeFromFiles(
     files: fileNames,
   };
   return { ok: true, cartridge: deepFreeze(cartridge), warnings };
-}
-
-function specOf(kind: CartridgeFileKind): CartridgeFileSpec {
-  const spec = CARTRIDGE_FILES.find((s) => s.kind === kind);
-  if (!spec) throw new Error(`no cartridge file of kind ${kind}`);
-  return spec;
 }
 
 /** Lore and first message: persona macros, then the injection check as a warning only (story text). */

@@ -3,17 +3,11 @@
 
 import type { Diagnostic } from '../../diagnostics.ts';
 import { cartError, fileStart } from '../diagnostics.ts';
-import { CARTRIDGE_FILES, type CartridgeFileKind, type CartridgeFileSpec } from '../files.ts';
+import { type CartridgeFileKind, type CartridgeFileSpec, specOf } from '../files.ts';
 import { rulesFromScript } from './index.ts';
 
 const SCRIPT_KINDS = ['yareJs', 'yareTs'] as const;
 const RULES_KINDS: readonly CartridgeFileKind[] = ['yare', ...SCRIPT_KINDS];
-
-function specOf(kind: CartridgeFileKind): CartridgeFileSpec {
-  const spec = CARTRIDGE_FILES.find((s) => s.kind === kind);
-  if (!spec) throw new Error(`no cartridge file of kind ${kind}`);
-  return spec;
-}
 
 /** Whether the files include a rules module (so a missing yare.yaml is no error). */
 export function hasRulesScript(files: ReadonlyMap<string, unknown>): boolean {
