@@ -42,8 +42,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Lower case, letters and digits only, single spaces: how phrases are compared with each other. */
-function phraseKey(phrase: string): string {
+/**
+ * Lower case, letters and digits only, single spaces: how phrases are compared with each other here and
+ * with the player's words by the offline matcher (turn/offline.ts), so both agree on what "the same" is.
+ */
+export function phraseKey(phrase: string): string {
   return phrase
     .toLowerCase()
     .normalize('NFKD')

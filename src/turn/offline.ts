@@ -7,7 +7,7 @@
 // list and /help spend no turn. The Narrator is replaced by offline-narration.ts. Same words, same state ⇒
 // same choice.
 
-import type { ImpliedIntent, IntentInputs } from '../cartridge/intents.ts';
+import { type ImpliedIntent, type IntentInputs, phraseKey as normalize } from '../cartridge/intents.ts';
 import type { CompiledRules, EventDef, InputSpec } from '../yare/program.ts';
 import { toStateValue } from '../yare/python.ts';
 import { publicEvents } from '../yare/tools.ts';
@@ -54,14 +54,6 @@ const STOP_WORDS = new Set(
     'trigger some can let lets want try'
   ).split(' '),
 );
-
-export function normalize(text: string): string {
-  return text
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
 
 function contentWords(text: string): string[] {
   return normalize(text)
