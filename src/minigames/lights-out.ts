@@ -1,5 +1,5 @@
 // The manifest of `lights_out`. Its logic and web form live in src/web/lib/lights-out.ts (the first
-// mini-game, written with the web client); test/minigames/manifests.test.ts keeps these bounds equal to
+// mini-game, written with the web client); test/minigames/games.test.ts keeps these bounds equal to
 // the constants there.
 
 import type { MinigameManifest } from './manifest.ts';
