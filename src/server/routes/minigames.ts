@@ -3,12 +3,7 @@
 // with its config as JSON Schema. `GET /v1/minigames/:id` is one of them.
 
 import { z } from 'zod';
-import {
-  configJsonSchema,
-  MINIGAMES,
-  type MinigameManifest,
-  minigameManifest,
-} from '../../minigames/index.ts';
+import { configJsonSchema, MINIGAMES, type MinigameManifest } from '../../minigames/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
@@ -19,6 +14,9 @@ function view(manifest: MinigameManifest): Record<string, unknown> {
 }
 
 export function registerMinigameRoutes(api: RouteRegistry, _deps: AppDeps): void {
+  // The manifests are fixed: their views (with the config JSON Schema) are built once, not per request.
+  const views = new Map(MINIGAMES.map((manifest) => [manifest.minigame_id, view(manifest)]));
+  const all = { minigames: [...views.values()] };
   api.add(
     {
       method: 'get',
@@ -29,7 +27,7 @@ export function registerMinigameRoutes(api: RouteRegistry, _deps: AppDeps): void
         200: { description: 'The manifests', schema: z.object({ minigames: z.array(anyObject) }) },
       },
     },
-    async ({ c }) => c.json({ minigames: MINIGAMES.map(view) }),
+    async ({ c }) => c.json(all),
   );
   api.add(
     {
@@ -44,14 +42,14 @@ export function registerMinigameRoutes(api: RouteRegistry, _deps: AppDeps): void
       },
     },
     async ({ c, params }) => {
-      const manifest = minigameManifest(params.id);
-      if (!manifest)
+      const shown = views.get(params.id);
+      if (!shown)
         throw new ApiError(
           404,
           'not_found',
           `no mini-game '${params.id}'; known: ${MINIGAMES.map((m) => m.minigame_id).join(', ')}`,
         );
-      return c.json(view(manifest));
+      return c.json(shown);
     },
   );
 }
