@@ -9,6 +9,8 @@ import type { RouteRegistry } from '../openapi.ts';
 import { anyObject, errorSchema } from '../schemas.ts';
 
 export function registerAuthoringSchemaRoutes(api: RouteRegistry, _deps: AppDeps): void {
+  // The schemas are fixed: each is built on its first request, then served from here.
+  const built = new Map<string, Record<string, unknown>>();
   api.add(
     {
       method: 'get',
@@ -24,7 +26,12 @@ export function registerAuthoringSchemaRoutes(api: RouteRegistry, _deps: AppDeps
     async ({ c, params }) => {
       if (!isSchemaKind(params.kind))
         throw new ApiError(404, 'not_found', `no schema '${params.kind}'; kinds: ${SCHEMA_KINDS.join(', ')}`);
-      return c.json(jsonSchemaOf(params.kind));
+      let schema = built.get(params.kind);
+      if (schema === undefined) {
+        schema = jsonSchemaOf(params.kind);
+        built.set(params.kind, schema);
+      }
+      return c.json(schema);
     },
   );
 }
