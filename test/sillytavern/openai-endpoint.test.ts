@@ -557,7 +557,7 @@ describe('the details block on a cartridge with dice (Lanternmere, offline)', ()
     });
     expect(answer.status).toBe(200);
     const content: string = answer.body.choices[0].message.content;
-    expect(content).toMatch(/\n\n\[MnesOS · [^\]]*player\.location: tallow rest → brine market[^\]]*\]$/);
+    expect(content).toMatch(/\n\n\[MnesOS · [^\]]*player location: tallow rest → brine market[^\]]*\]$/);
     expect(content).not.toContain('_elapsed_minutes');
     const session = answer.headers.get('x-mnesos-session')!;
     const next = [

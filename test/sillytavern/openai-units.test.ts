@@ -89,9 +89,21 @@ describe('detailsBlock', () => {
       ],
     };
     const block = detailsBlock(turn(record, state), cartridge);
-    expect(block).toBe('[MnesOS · 1d20 = 14 · player.hp: 24 → 17]');
+    // The roll reads a private field, so only its total shows (as under each turn in the web client).
+    expect(block).toBe('[MnesOS · roll: 14 · player hp 24 → 17 (-7) · player inventory removed]');
     expect(block).not.toContain('bestiary');
     expect(block).not.toContain('secret');
+  });
+
+  it('shows public dice with their faces, and keeps the block to one bracketed line', async () => {
+    const cartridge = await lanternmere();
+    const record = {
+      kind: 'turn',
+      rolls: [{ expr: 'roll(2d6)', dice: '2d6', faces: [3, 5], total: 8 }],
+      delta: [{ op: 'set', path: ['player', 'location'], before: 'tallow rest', after: 'x]\ny' }],
+    };
+    const block = detailsBlock(turn(record, cartridge.rules.initialState), cartridge);
+    expect(block).toBe('[MnesOS · roll 2d6: 3 + 5 = 8 · player location: tallow rest → x  y]');
   });
 
   it('is empty for a turn without dice or public changes, and for the first message', async () => {
