@@ -3,7 +3,12 @@
 import { z } from 'zod';
 import { MAX_IDEMPOTENCY_KEY_LENGTH, MAX_NAME_LENGTH } from '../store/limits.ts';
 import { MAX_DRAWN_SEED, MAX_EVENT_NAME_CHARS } from '../session/limits.ts';
-import { MAX_ALTERNATE_GREETINGS } from '../cartridge/limits.ts';
+import {
+  MAX_ALTERNATE_GREETINGS,
+  MAX_PERSONA_NAME_CHARS,
+  MAX_PERSONA_TEXT_CHARS,
+  MAX_PRONOUN_CHARS,
+} from '../cartridge/limits.ts';
 import { nameProblem } from '../text-policy.ts';
 
 export const id = z.string().min(1).max(MAX_NAME_LENGTH);
@@ -63,14 +68,14 @@ export const renameSessionBody = z
   });
 
 export const personaData = z.strictObject({
-  name: visibleName(z.string().min(1).max(100)),
-  pronoun_sub: z.string().min(1).max(32),
-  pronoun_obj: z.string().min(1).max(32),
-  pronoun_poss: z.string().min(1).max(32),
-  pronoun_poss_obj: z.string().min(1).max(32),
-  appearance: z.string().max(4000).optional(),
-  background: z.string().max(4000).optional(),
-  personality: z.string().max(4000).optional(),
+  name: visibleName(z.string().min(1).max(MAX_PERSONA_NAME_CHARS)),
+  pronoun_sub: z.string().min(1).max(MAX_PRONOUN_CHARS),
+  pronoun_obj: z.string().min(1).max(MAX_PRONOUN_CHARS),
+  pronoun_poss: z.string().min(1).max(MAX_PRONOUN_CHARS),
+  pronoun_poss_obj: z.string().min(1).max(MAX_PRONOUN_CHARS),
+  appearance: z.string().max(MAX_PERSONA_TEXT_CHARS).optional(),
+  background: z.string().max(MAX_PERSONA_TEXT_CHARS).optional(),
+  personality: z.string().max(MAX_PERSONA_TEXT_CHARS).optional(),
 });
 export const personaPatch = personaData.partial();
 
