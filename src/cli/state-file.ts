@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import type { CompiledRules } from '../yare/index.ts';
-import { type Dict, isDict, newDict, toValue, type Value } from '../yare/values.ts';
+import { type Dict, isDict, mergeDicts, toValue, type Value } from '../yare/values.ts';
 import { UserError } from './user-error.ts';
 
 /** State files are JSON read whole; the cap keeps a mistaken path from filling memory. */
@@ -38,16 +38,5 @@ export function readStateFile(path: string | undefined, rules: CompiledRules): D
     throw new UserError(`${path}: ${(error as Error).message}.`);
   }
   if (!isDict(value)) throw new UserError(`${path}: a state file must hold a JSON object.`);
-  return merge(initial, value);
-}
-
-function merge(base: Dict, over: Dict): Dict {
-  const out = newDict();
-  for (const k of Object.keys(base)) out[k] = base[k] as Value;
-  for (const k of Object.keys(over)) {
-    const a = out[k];
-    const b = over[k] as Value;
-    out[k] = isDict(a) && isDict(b) ? merge(a, b) : b;
-  }
-  return out;
+  return mergeDicts(initial, value);
 }

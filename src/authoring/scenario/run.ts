@@ -17,7 +17,7 @@ import {
 } from '../../turn/index.ts';
 import { runEvent } from '../../yare/index.ts';
 import { toStateValue } from '../../yare/python.ts';
-import { type Dict, isDict, newDict, toValue, type Value } from '../../yare/values.ts';
+import { type Dict, mergeDicts, toValue } from '../../yare/values.ts';
 import { checkExpectation } from './expect.ts';
 import type { Expectation, PropertyCheck, Scenario, ScenarioStep, Start } from './model.ts';
 import type { StepObservation } from './observation.ts';
@@ -140,7 +140,7 @@ function startPlay(ctx: RunContext, start: Start, failures: Failure[]): Play | u
   }
   let state: GameState;
   try {
-    state = toStateValue(merge(initial, toValue(over) as Dict)) as GameState;
+    state = toStateValue(mergeDicts(initial, toValue(over) as Dict)) as GameState;
   } catch (error) {
     failures.push({
       place: { file: '', line: 0, col: 0 },
@@ -154,17 +154,6 @@ function startPlay(ctx: RunContext, start: Start, failures: Failure[]): Play | u
     messages: [...openingMessages(ctx.cartridge)],
     turns: 0,
   };
-}
-
-function merge(base: Dict, over: Dict): Dict {
-  const out = newDict();
-  for (const k of Object.keys(base)) out[k] = base[k] as Value;
-  for (const k of Object.keys(over)) {
-    const a = out[k];
-    const b = over[k] as Value;
-    out[k] = isDict(a) && isDict(b) ? merge(a, b) : b;
-  }
-  return out;
 }
 
 /** Runs one step; on a failure that stops the scenario (the turn itself failed) returns undefined. */
