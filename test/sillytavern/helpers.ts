@@ -1,7 +1,7 @@
 // Shared helpers of the SillyTavern tests: books written as SillyTavern World Info JSON, PNG encoding of
 // cards (done here, by hand, so the tests never depend on the importer's own writer), and zips.
 
-import { deflateRawSync } from 'node:zlib';
+import { crc32, deflateRawSync } from 'node:zlib';
 import { parseWorldInfoFile } from '../../src/lore/world-info-format.ts';
 import type { WorldInfoBook } from '../../src/lore/world-info-types.ts';
 
@@ -19,29 +19,13 @@ export function book(
   return parsed.book;
 }
 
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-export function crc(bytes: Uint8Array): number {
-  let c = 0xffffffff;
-  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
 export function chunk(type: string, data: Uint8Array, badCrc = false): Buffer {
   const head = Buffer.alloc(8);
   head.writeUInt32BE(data.length, 0);
   head.write(type, 4, 'latin1');
   const body = Buffer.concat([head.subarray(4), data]);
   const tail = Buffer.alloc(4);
-  tail.writeUInt32BE(badCrc ? (crc(body) ^ 1) >>> 0 : crc(body), 0);
+  tail.writeUInt32BE(badCrc ? (crc32(body) ^ 1) >>> 0 : crc32(body), 0);
   return Buffer.concat([head.subarray(0, 4), body, tail]);
 }
 
@@ -93,7 +77,7 @@ export function zip(files: Readonly<Record<string, string | Uint8Array>>): Buffe
   for (const [name, content] of Object.entries(files)) {
     const data = typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content);
     const nameBytes = Buffer.from(name, 'utf8');
-    const sum = crc(data);
+    const sum = crc32(data);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);

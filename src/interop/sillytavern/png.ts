@@ -2,27 +2,11 @@
 // checked, sizes and counts are capped, and nothing is decompressed. A character card lives in `tEXt`
 // chunks with the keyword `chara` (V1/V2) or `ccv3` (V3): base64 of the card's UTF-8 JSON.
 
+import { crc32 } from 'node:zlib';
 import { ImportError } from './errors.ts';
 import { MAX_CARD_CHUNK_BYTES, MAX_PNG_CHUNKS } from './limits.ts';
 
 export const PNG_SIGNATURE = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-/** CRC-32 as PNG defines it (ISO 3309), over the chunk type and data. */
-export function crc32(bytes: Uint8Array, start = 0, end = bytes.length): number {
-  let c = 0xffffffff;
-  for (let i = start; i < end; i++) c = CRC_TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
 
 export interface PngChunk {
   readonly type: string;
@@ -63,7 +47,7 @@ export function readPngChunks(bytes: Uint8Array, file: string): PngChunk[] {
       throw new ImportError('IMPORT_BAD_PNG', where, `its length ${length} runs past the end of the file`);
     const dataStart = at + 8;
     const stored = view.getUint32(dataStart + length);
-    if (crc32(bytes, at + 4, dataStart + length) !== stored)
+    if (crc32(bytes.subarray(at + 4, dataStart + length)) !== stored)
       throw new ImportError('IMPORT_BAD_PNG', where, 'CRC mismatch (the file is damaged)');
     chunks.push({ type, offset: at, data: bytes.subarray(dataStart, dataStart + length) });
     at = dataStart + length + 4;
@@ -116,7 +100,7 @@ function encodeChunk(type: string, data: Uint8Array): Uint8Array {
   view.setUint32(0, data.length);
   for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
   out.set(data, 8);
-  view.setUint32(8 + data.length, crc32(out, 4, 8 + data.length));
+  view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
   return out;
 }
 
