@@ -109,10 +109,17 @@ export function startLanguageServer(
     if (!c) return null;
     return hover(c.doc.getText(), c.doc.offsetAt(params.position), c.role, c.rules) ?? null;
   });
+  /** Definition and rename work in the rules and the scenario files, over the whole project. */
+  const navigable = (uri: string) => {
+    const c = context(uri);
+    if (!c || (c.role !== 'yare' && c.role !== 'scenario')) return undefined;
+    return { ...c, role: c.role, project: projectOf(c.path) };
+  };
+
   connection.onDefinition((params) => {
-    const c = context(params.textDocument.uri);
-    if (!c || (c.role !== 'yare' && c.role !== 'scenario')) return null;
-    const project = projectOf(c.path);
+    const c = navigable(params.textDocument.uri);
+    if (!c) return null;
+    const { project } = c;
     const found = definition(
       project,
       c.path,
@@ -133,9 +140,9 @@ export function startLanguageServer(
     return { uri: target.uri, range };
   });
   connection.onRenameRequest((params) => {
-    const c = context(params.textDocument.uri);
-    if (!c || (c.role !== 'yare' && c.role !== 'scenario')) return null;
-    const project = projectOf(c.path);
+    const c = navigable(params.textDocument.uri);
+    if (!c) return null;
+    const { project } = c;
     const result = rename(
       project,
       c.path,
