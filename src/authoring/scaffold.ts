@@ -8,7 +8,6 @@ import { PROJECT_ROOT } from '../project-root.ts';
 import { jsonSchemaOf, SCHEMA_KINDS, schemaFileName } from './schema/index.ts';
 
 export const TEMPLATES_DIR = join(PROJECT_ROOT, 'templates');
-export const DEFAULT_TEMPLATE = 'minimal';
 export const SCHEMAS_FOLDER = '.schemas';
 
 export function templateNames(): string[] {

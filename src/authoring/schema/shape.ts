@@ -86,7 +86,3 @@ export function resolveShape(shape: Shape, file: FileShape): Shape {
   }
   return current;
 }
-
-export function docOf(shape: Shape): string | undefined {
-  return shape.doc;
-}
