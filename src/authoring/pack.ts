@@ -86,30 +86,26 @@ export function writeZip(entries: readonly { name: string; data: Uint8Array }[])
     const nameBytes = Buffer.from(name, 'utf8');
     const compressed = deflateRawSync(data);
     const crc = crc32(data);
+    // The local and central headers share one run of fields (version needed … name length); only where
+    // it starts differs.
+    const shared = (header: Buffer, at: number): void => {
+      header.writeUInt16LE(20, at); // version needed
+      header.writeUInt16LE(0x0800, at + 2); // UTF-8 names
+      header.writeUInt16LE(8, at + 4); // deflate
+      header.writeUInt16LE(DOS_TIME, at + 6);
+      header.writeUInt16LE(DOS_DATE, at + 8);
+      header.writeUInt32LE(crc, at + 10);
+      header.writeUInt32LE(compressed.byteLength, at + 14);
+      header.writeUInt32LE(data.byteLength, at + 18);
+      header.writeUInt16LE(nameBytes.byteLength, at + 22);
+    };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4); // version needed
-    local.writeUInt16LE(0x0800, 6); // UTF-8 names
-    local.writeUInt16LE(8, 8); // deflate
-    local.writeUInt16LE(DOS_TIME, 10);
-    local.writeUInt16LE(DOS_DATE, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(compressed.byteLength, 18);
-    local.writeUInt32LE(data.byteLength, 22);
-    local.writeUInt16LE(nameBytes.byteLength, 26);
-    local.writeUInt16LE(0, 28);
+    shared(local, 4);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE((3 << 8) | 20, 4); // made by Unix, 2.0
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt16LE(DOS_TIME, 12);
-    central.writeUInt16LE(DOS_DATE, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(compressed.byteLength, 20);
-    central.writeUInt32LE(data.byteLength, 24);
-    central.writeUInt16LE(nameBytes.byteLength, 28);
+    shared(central, 6);
     central.writeUInt32LE((0o100644 << 16) >>> 0, 38); // a regular file, rw-r--r--
     central.writeUInt32LE(offset, 42);
     locals.push(local, nameBytes, compressed);
