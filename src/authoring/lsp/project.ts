@@ -25,8 +25,6 @@ export function locate(path: string): { root: string; role: FileRole } {
 }
 
 export class Project {
-  private lastRules: CompiledRules | undefined;
-
   constructor(
     readonly root: string,
     /** Unsaved editor text by absolute path. */
@@ -60,7 +58,7 @@ export class Project {
     return join(this.root, 'yare.yaml');
   }
 
-  /** Every diagnostic of the cartridge and its scenario files, keyed by file path. */
+  /** Every diagnostic of the cartridge and its scenario files, keyed by file path; the rules that compiled (else `previous`). */
   check(previous?: CompiledRules): { byFile: Map<string, Diagnostic[]>; rules: CompiledRules | undefined } {
     const files = new Map<string, string>();
     for (const spec of CARTRIDGE_FILES) {
@@ -77,7 +75,6 @@ export class Project {
     const result = loadCartridgeFromFiles(files, basename(this.root), { root: this.root });
     for (const d of result.ok ? result.warnings : [...result.errors, ...result.warnings]) add(d);
     if (result.ok) {
-      this.lastRules = result.cartridge.rules;
       for (const d of lintCartridge(result.cartridge)) add(d);
     }
     for (const path of this.scenarioPaths()) {
@@ -86,7 +83,7 @@ export class Project {
       const parsed = parseScenarioFile(text, path);
       if (!parsed.ok) for (const d of parsed.errors) add(d);
     }
-    return { byFile, rules: this.lastRules ?? previous };
+    return { byFile, rules: result.ok ? result.cartridge.rules : previous };
   }
 
   scenarioTexts(): string[] {
