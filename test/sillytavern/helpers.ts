@@ -3,6 +3,7 @@
 
 import { crc32, deflateRawSync } from 'node:zlib';
 import { parseWorldInfoFile } from '../../src/lore/world-info-format.ts';
+import type { ModelResponse } from '../../src/llm/types.ts';
 import type { WorldInfoBook } from '../../src/lore/world-info-types.ts';
 
 /** A book from SillyTavern-style entries (`key`, `order`, …), listed in order; uids 0, 1, 2, … */
@@ -109,4 +110,15 @@ export function zip(files: Readonly<Record<string, string | Uint8Array>>): Buffe
   eocd.writeUInt32LE(cd.length, 12);
   eocd.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, cd, eocd]);
+}
+
+/** A fake model's plain-text answer (no tool calls). */
+export function textResponse(text: string): ModelResponse {
+  return {
+    text,
+    toolCalls: [],
+    usage: { inputTokens: 1, outputTokens: 1 },
+    finishReason: 'stop',
+    modelId: 'fake',
+  };
 }

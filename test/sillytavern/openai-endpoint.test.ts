@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importSillyTavern } from '../../src/interop/sillytavern/import.ts';
-import type { ChatModel, ModelRequest, ModelResponse, ModelSet } from '../../src/llm/types.ts';
+import type { ChatModel, ModelRequest, ModelSet } from '../../src/llm/types.ts';
 import { inputText } from '../../src/session/messages.ts';
 import { ModelError } from '../../src/llm/errors.ts';
 import { CONTINUE_INPUT } from '../../src/server/openai/conversation.ts';
@@ -15,7 +15,7 @@ import { MAX_TRANSCRIPT_MESSAGES } from '../../src/server/openai/transcript.ts';
 import { MAX_INPUT_CHARS } from '../../src/turn/limits.ts';
 import { KEY_A, startTestServer, type TestServer } from '../server/helpers.ts';
 import { Api } from '../../src/web/api.ts';
-import { base64Json, png, textChunk } from './helpers.ts';
+import { base64Json, png, textChunk, textResponse } from './helpers.ts';
 
 const CARD = {
   spec: 'chara_card_v2',
@@ -52,27 +52,18 @@ const CARD = {
 };
 
 let calls = 0;
-function response(text: string): ModelResponse {
-  return {
-    text,
-    toolCalls: [],
-    usage: { inputTokens: 1, outputTokens: 1 },
-    finishReason: 'stop',
-    modelId: 'fake',
-  };
-}
 /** A narrator that says which call it is and whether World Info reached its prompt. */
 const narrator: ChatModel = {
   id: 'fake-narrator',
   async generate(req) {
-    return response(narrate(req));
+    return textResponse(narrate(req));
   },
   async *stream(req) {
     const text = narrate(req);
     const half = Math.floor(text.length / 2);
     yield { type: 'text-delta', text: text.slice(0, half) };
     yield { type: 'text-delta', text: text.slice(half) };
-    yield { type: 'finish', response: response(text) };
+    yield { type: 'finish', response: textResponse(text) };
   },
 };
 function narrate(req: ModelRequest): string {
@@ -92,10 +83,10 @@ function narrate(req: ModelRequest): string {
 const director: ChatModel = {
   id: 'fake-director',
   async generate() {
-    return response('Describe the scene; no rules apply.');
+    return textResponse('Describe the scene; no rules apply.');
   },
   async *stream() {
-    yield { type: 'finish', response: response('Describe the scene; no rules apply.') };
+    yield { type: 'finish', response: textResponse('Describe the scene; no rules apply.') };
   },
 };
 const models = (): ModelSet => ({ director, narrator, npc: director });

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatModel, ModelRequest, ModelResponse } from '../../src/llm/types.ts';
+import type { ChatModel, ModelRequest } from '../../src/llm/types.ts';
 import { readWorldInfoState } from '../../src/lore/world-info-state.ts';
 import { CartridgeLibrary } from '../../src/session/library.ts';
 import { countingSeeds } from '../../src/session/seeds.ts';
@@ -13,6 +13,7 @@ import { SessionService } from '../../src/session/service.ts';
 import { verifySession } from '../../src/session/verify.ts';
 import { openStore } from '../../src/store/open.ts';
 import type { Store } from '../../src/store/repository.ts';
+import { textResponse } from './helpers.ts';
 
 const WORLD = {
   entries: {
@@ -31,34 +32,25 @@ const WORLD = {
 };
 
 const requests: ModelRequest[] = [];
-function response(text: string): ModelResponse {
-  return {
-    text,
-    toolCalls: [],
-    usage: { inputTokens: 1, outputTokens: 1 },
-    finishReason: 'stop',
-    modelId: 'fake',
-  };
-}
 const narrator: ChatModel = {
   id: 'fake',
   async generate(req) {
     requests.push(req);
-    return response('ok');
+    return textResponse('ok');
   },
   async *stream(req) {
     requests.push(req);
     yield { type: 'text-delta', text: 'The night goes on.' };
-    yield { type: 'finish', response: response('The night goes on.') };
+    yield { type: 'finish', response: textResponse('The night goes on.') };
   },
 };
 const director: ChatModel = {
   id: 'fake',
   async generate() {
-    return response('Narrate.');
+    return textResponse('Narrate.');
   },
   async *stream() {
-    yield { type: 'finish', response: response('Narrate.') };
+    yield { type: 'finish', response: textResponse('Narrate.') };
   },
 };
 
