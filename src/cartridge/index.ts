@@ -18,6 +18,7 @@ export {
   type LoadOptions,
   type LoadResult,
   loadCartridge,
+  contentHash,
   loadCartridgeFromFiles,
 } from './load.ts';
 export { applyPersonaMacros, DEFAULT_PERSONA, type Persona, validatePersona } from './persona.ts';

@@ -288,7 +288,8 @@ function proseOf(
   return expanded;
 }
 
-function contentHash(files: ReadonlyMap<string, string | Uint8Array>): string {
+/** The content hash a cartridge loaded from these files would have (what a stored version is keyed by). */
+export function contentHash(files: ReadonlyMap<string, string | Uint8Array>): string {
   const hash = createHash('sha256');
   const encoder = new TextEncoder();
   for (const spec of CARTRIDGE_FILES) {

@@ -141,7 +141,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   try {
     const library = new CartridgeLibrary(store);
     for (const dir of options.cartridgeDirs ?? [DEFAULT_CARTRIDGE_DIR]) {
-      const registered = await library.registerFolder(dir);
+      const registered = await library.offerFolder(dir);
       if (!registered.ok) {
         throw new StartRefused(
           `cartridge ${dir} does not load: ${registered.errors.map((e) => e.message).join('; ')}`,

@@ -3,7 +3,13 @@
 // started with, on every replica, whatever is uploaded later.
 
 import { readCartridgeFolder } from '../cartridge/files.ts';
-import { CARTRIDGE_FILES, type Cartridge, loadCartridgeFromFiles, type Persona } from '../cartridge/index.ts';
+import {
+  CARTRIDGE_FILES,
+  type Cartridge,
+  contentHash,
+  loadCartridgeFromFiles,
+  type Persona,
+} from '../cartridge/index.ts';
 import type { Diagnostic } from '../diagnostics.ts';
 import { OPERATOR_OWNER } from '../store/cartridge-entries.ts';
 import { StoreInputError } from '../store/errors.ts';
@@ -70,6 +76,11 @@ function fromStoredFiles(version: CartridgeVersion): Map<string, string> {
 /** UTF-8 bytes of the files as stored (what counts against a quota). */
 function storedBytes(files: ReadonlyMap<string, string | Uint8Array>): number {
   return Buffer.byteLength(JSON.stringify(toStoredFiles(files)));
+}
+
+/** A cartridge's name when its files give none: its folder's. */
+function folderNameOf(dir: string): string {
+  return dir.split(/[\\/]/).filter(Boolean).at(-1) ?? 'cartridge';
 }
 
 export class CartridgeLibrary {
@@ -189,12 +200,32 @@ export class CartridgeLibrary {
     return { version, warnings, created };
   }
 
+  /**
+   * A folder the server offers at start: registered as `registerFolder` does, except when the operator's
+   * library already holds exactly these files (every start after the first). Then nothing is parsed: the
+   * files were validated when they were stored, and the first game on them loads them (`loadVersion`), as it
+   * does any stored version. This keeps `serve` start-up free of the YAML parse and rules compile.
+   */
+  async offerFolder(
+    dir: string,
+  ): Promise<{ ok: true; version: CartridgeVersion } | { ok: false; errors: Diagnostic[] }> {
+    const read = await readCartridgeFolder(dir);
+    if (!read.ok) return { ok: false, errors: read.errors };
+    const known = await this.#store.getCartridgeVersion(contentHash(read.files));
+    if (known !== undefined && (await this.#store.cartridgeAccess(OPERATOR_OWNER, known.id)) === 'owner') {
+      this.#versions.set(known.id, known);
+      this.#versions.set(known.contentHash, known);
+      return { ok: true, version: known };
+    }
+    const registered = await this.register(read.files, folderNameOf(dir));
+    return registered.ok ? { ok: true, version: registered.version } : registered;
+  }
+
   /** Reads a cartridge folder and registers it. */
   async registerFolder(dir: string, name?: string): Promise<RegisterResult> {
     const read = await readCartridgeFolder(dir);
     if (!read.ok) return { ok: false, errors: read.errors, warnings: [] };
-    const folderName = name ?? dir.split(/[\\/]/).filter(Boolean).at(-1) ?? 'cartridge';
-    return this.register(read.files, folderName);
+    return this.register(read.files, name ?? folderNameOf(dir));
   }
 
   /** A stored version, loaded with the persona's macros; undefined when no such version exists. */
