@@ -17,3 +17,11 @@ export {
 } from './open.ts';
 export type * from './repository.ts';
 export type { SqlDialect } from './schema.ts';
+export {
+  type CreateDraftResult,
+  type Draft,
+  type DraftSummary,
+  MAX_DRAFT_BYTES,
+  MAX_DRAFT_TRANSCRIPT_BYTES,
+  MAX_DRAFTS_PER_PRINCIPAL,
+} from './drafts.ts';

@@ -11,6 +11,7 @@
 // - Turn-level methods are scoped by session: a turn id from another session is "not found". The caller
 //   checks that the principal owns the session (`getSession(id, principalId)`) before using them.
 
+import type { CreateDraftResult, Draft, DraftSummary } from './drafts.ts';
 import type { JsonValue } from './json.ts';
 import type { SqlDialect } from './schema.ts';
 
@@ -413,6 +414,25 @@ export interface Store {
   listSaves(sessionId: string): Promise<Save[]>;
   renameSave(sessionId: string, saveId: string, name: string): Promise<SaveResult>;
   deleteSave(sessionId: string, saveId: string): Promise<boolean>;
+
+  /** A builder draft of the principal's (at most MAX_DRAFTS_PER_PRINCIPAL each; `quota` past it). */
+  createDraft(input: {
+    principalId: string;
+    name: string;
+    files: unknown;
+    transcript?: string | null;
+    createdAt?: number;
+  }): Promise<CreateDraftResult>;
+  /** Another principal's draft is not found. */
+  getDraft(id: string, principalId: string): Promise<Draft | undefined>;
+  /** Most recently changed first, without files. */
+  listDrafts(principalId: string): Promise<DraftSummary[]>;
+  updateDraft(
+    id: string,
+    principalId: string,
+    patch: { name?: string; files?: unknown; transcript?: string | null; updatedAt?: number },
+  ): Promise<Draft | undefined>;
+  deleteDraft(id: string, principalId: string): Promise<boolean>;
 
   getModelSettings(principalId: string): Promise<StoredModelSettings | undefined>;
   /** Replaces the principal's settings (at most MAX_SETTINGS_BYTES of JSON). */

@@ -110,6 +110,35 @@ export interface CartridgeEntriesTable {
   name: string;
   bytes: number;
   created_at: number;
+  /** The version's tag and notes, and when it was archived (migration 0005). */
+  tag: string | null;
+  notes: string | null;
+  archived_at: number | null;
+}
+
+/** A cartridge: an owner's name, with its metadata and visibility (migration 0005). */
+export interface CartridgesTable {
+  id: string;
+  owner_id: string;
+  name: string;
+  title: string;
+  description: string;
+  genre: string;
+  /** JSON array of strings. */
+  tags: string;
+  visibility: 'private' | 'public';
+  archived_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A cartridge's cover image (base64 text, so both databases store it the same way). */
+export interface CartridgeCoversTable {
+  cartridge_id: string;
+  media_type: string;
+  data: string;
+  bytes: number;
+  updated_at: number;
 }
 
 /** An Idempotency-Key claimed before its turn runs (see migration 0003). */
@@ -127,6 +156,17 @@ export interface WorldSnapshotsTable {
   world: string;
 }
 
+/** A principal's builder draft (see migration 0006): files as JSON text, the generator's transcript. */
+export interface DraftsTable {
+  id: string;
+  principal_id: string;
+  name: string;
+  files: string;
+  transcript: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   store_migrations: StoreMigrationsTable;
   principals: PrincipalsTable;
@@ -140,6 +180,9 @@ export interface Database {
   saves: SavesTable;
   model_settings: ModelSettingsTable;
   cartridge_entries: CartridgeEntriesTable;
+  cartridges: CartridgesTable;
+  cartridge_covers: CartridgeCoversTable;
   turn_claims: TurnClaimsTable;
   world_snapshots: WorldSnapshotsTable;
+  drafts: DraftsTable;
 }

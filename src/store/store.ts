@@ -21,6 +21,7 @@ import {
   resolveCartridgeName,
 } from './cartridge-entries.ts';
 import type { StoreContext } from './context.ts';
+import { createDraft, deleteDraft, getDraft, listDrafts, updateDraft } from './drafts.ts';
 import { findSessionForAudit } from './session-audit.ts';
 import { getBranch, getLedgerLog, getLedgerPage, getLineage, getWorldBase, hydrate } from './lineage.ts';
 import { getModelSettings, putModelSettings } from './model-settings.ts';
@@ -103,6 +104,12 @@ export function createStore(ctx: StoreContext, close: () => Promise<void>): Stor
     listSaves: (sessionId) => listSaves(ctx, sessionId),
     renameSave: (sessionId, saveId, name) => renameSave(ctx, sessionId, saveId, name),
     deleteSave: (sessionId, saveId) => deleteSave(ctx, sessionId, saveId),
+
+    createDraft: (input) => createDraft(ctx, input),
+    getDraft: (id, principalId) => getDraft(ctx, id, principalId),
+    listDrafts: (principalId) => listDrafts(ctx, principalId),
+    updateDraft: (id, principalId, patch) => updateDraft(ctx, id, principalId, patch),
+    deleteDraft: (id, principalId) => deleteDraft(ctx, id, principalId),
 
     getModelSettings: (principalId) => getModelSettings(ctx, principalId),
     putModelSettings: (input) => putModelSettings(ctx, input),
