@@ -106,9 +106,9 @@ export type LedgerEvent =
   | ResolveStoryThread
   | SetScene;
 
-// ---- Compile-time drift check between the union and the table (L-49). ----
-// The event type derived from a table row: its required fields, its optional fields, and `type`.
-type FieldValue<F> = F extends { readonly type: 'text' }
+// ---- The event type derived from the table, and the compile-time drift check against the union (L-49). ----
+/** What a field of each spec type holds once the validator has checked it. */
+export type FieldValue<F> = F extends { readonly type: 'text' }
   ? string
   : F extends { readonly type: 'key' }
     ? string
@@ -118,7 +118,8 @@ type FieldValue<F> = F extends { readonly type: 'text' }
         ? readonly string[]
         : never;
 type Row<K extends LedgerEventType> = LedgerSpecTable[K];
-type DerivedEvent<K extends LedgerEventType> = { readonly type: K } & {
+/** The event a table row describes: `type`, its required fields and its optional fields. */
+export type DerivedEvent<K extends LedgerEventType> = { readonly type: K } & {
   readonly [F in keyof Row<K>['required']]: FieldValue<Row<K>['required'][F]>;
 } & { readonly [F in keyof Row<K>['optional']]?: FieldValue<Row<K>['optional'][F]> };
 

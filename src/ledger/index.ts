@@ -57,9 +57,9 @@ export {
   type TimeChange,
   type ToolInputResult,
 } from './tool.ts';
+export type { BatchSource } from './event-checks.ts';
+export { parseEvent } from './event-shape.ts';
 export {
-  type BatchSource,
-  parseEvent,
   type ProposeResult,
   proposeBatch,
   type ValidateOptions,

@@ -78,6 +78,35 @@ describe('the vocabulary table', () => {
     }
   });
 
+  it("every row's refs are checked: each ref field naming a missing entity is refused on that field", () => {
+    // The reference pass takes its entity references from the table row (event-checks.ts checkRefs), so a
+    // row's `refs` are the fields that must name an existing entity — every one of them, in every row.
+    const checked = new Set<string>();
+    VOCABULARY_EXAMPLE.forEach((wire, at) => {
+      const type = wire.event_type as LedgerEventType;
+      for (const field of LEDGER_SPECS[type]!.refs) {
+        if (wire[field] === undefined) continue;
+        const ghost = Array.isArray(wire[field]) ? ['ghost'] : 'ghost';
+        const batch = [...VOCABULARY_EXAMPLE.slice(0, at), { ...wire, [field]: ghost }];
+        const result = validateBatch(emptyWorld(), batch);
+        if (result.ok) throw new Error(`${type}.${field} naming a missing entity passed`);
+        expect(result.errors).toEqual([
+          expect.objectContaining({ index: at, code: 'LEDGER_UNKNOWN_REF', field }),
+        ]);
+        expect(result.errors[0]!.message).toBe(
+          `${field} "ghost" does not exist; create it first with create_entity`,
+        );
+        checked.add(`${type}.${field}`);
+      }
+    });
+    // Every ref field of every row appears in the example, so none went unchecked.
+    const refFields = SEED_TYPES.flatMap((t) =>
+      LEDGER_SPECS[t as LedgerEventType]!.refs.map((f) => `${t}.${f}`),
+    );
+    expect(checked).toEqual(new Set(refFields));
+    expect(checked.size).toBe(15);
+  });
+
   it('L-50 every example in the prompt passes the validator, and the prompt text is stable', () => {
     expect(validateBatch(emptyWorld(), vocabularyExample()).ok).toBe(true);
     expect(vocabularyForPrompt()).toBe(vocabularyForPrompt());
