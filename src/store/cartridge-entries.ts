@@ -17,7 +17,7 @@ import { checkId, checkName, checkTimestamp } from './validate.ts';
 /** The owner id of the operator's entries. */
 export const OPERATOR_OWNER = '';
 
-function checkOwner(place: string, value: unknown): string {
+export function checkOwner(place: string, value: unknown): string {
   return value === OPERATOR_OWNER ? OPERATOR_OWNER : checkId(place, value);
 }
 
@@ -32,14 +32,35 @@ export async function addCartridgeEntry(
     bytes: Math.max(0, Math.trunc(input.bytes)),
     created_at: checkTimestamp('addCartridgeEntry.createdAt', input.createdAt ?? ctx.now()),
   };
-  // Adding again re-stamps the entry: the server's start-up registration makes its cartridges the newest.
-  await ctx.db
-    .insertInto('cartridge_entries')
-    .values(row)
-    .onConflict((oc) =>
-      oc.columns(['owner_id', 'version_id']).doUpdateSet({ created_at: row.created_at, name: row.name }),
-    )
-    .execute();
+  await inTransaction(ctx.db, ctx.dialect, async (trx) => {
+    // The cartridge's own row (metadata, visibility) exists from its first version on: the operator's
+    // cartridges are offered to everyone, a principal's are private until its owner says otherwise.
+    await trx
+      .insertInto('cartridges')
+      .values({
+        id: ctx.newId(),
+        owner_id: row.owner_id,
+        name: row.name,
+        title: row.name,
+        description: '',
+        genre: '',
+        tags: '[]',
+        visibility: row.owner_id === OPERATOR_OWNER ? 'public' : 'private',
+        archived_at: null,
+        created_at: row.created_at,
+        updated_at: row.created_at,
+      })
+      .onConflict((oc) => oc.columns(['owner_id', 'name']).doNothing())
+      .execute();
+    // Adding again re-stamps the entry: the server's start-up registration makes its cartridges the newest.
+    await trx
+      .insertInto('cartridge_entries')
+      .values(row)
+      .onConflict((oc) =>
+        oc.columns(['owner_id', 'version_id']).doUpdateSet({ created_at: row.created_at, name: row.name }),
+      )
+      .execute();
+  });
 }
 
 const ENTRY_COLUMNS = [
@@ -51,16 +72,26 @@ const ENTRY_COLUMNS = [
 ] as const;
 
 /**
- * The entries the owner may start (the operator's and their own; of one name when given), by name, then
- * precedence (the operator's first), then newest first.
+ * The entries the viewer may start (the operator's public ones and their own, neither archived; of one name
+ * when given), by name, then precedence (the operator's first), then newest first.
  */
 function entriesOf(ctx: StoreContext, ownerId: string, name?: string) {
   const owner = checkOwner('ownerId', ownerId);
   let query = ctx.db
     .selectFrom('cartridge_entries as e')
     .innerJoin('cartridge_versions as v', 'v.id', 'e.version_id')
+    .innerJoin('cartridges as c', (join) =>
+      join.onRef('c.owner_id', '=', 'e.owner_id').onRef('c.name', '=', 'e.name'),
+    )
     .select(ENTRY_COLUMNS)
-    .where((eb) => eb.or([eb('e.owner_id', '=', OPERATOR_OWNER), eb('e.owner_id', '=', owner)]));
+    .where('e.archived_at', 'is', null)
+    .where('c.archived_at', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('e.owner_id', '=', OPERATOR_OWNER), eb('c.visibility', '=', 'public')]),
+        eb('e.owner_id', '=', owner),
+      ]),
+    );
   if (name !== undefined) query = query.where('e.name', '=', name);
   return query
     .orderBy('e.name')
@@ -119,7 +150,11 @@ export async function listOwnedCartridgeVersions(
   return out;
 }
 
-/** How a principal may read a version; undefined when it may not see it at all. */
+/**
+ * How a principal may read a version; undefined when it may not see it at all. Their own entry (archived or
+ * not) makes them its owner; a listed entry of a public cartridge shows it to everyone; a session of theirs
+ * that plays it keeps it readable after it is archived or deleted.
+ */
 export async function cartridgeAccess(
   ctx: StoreContext,
   principalId: string,
@@ -127,13 +162,25 @@ export async function cartridgeAccess(
 ): Promise<CartridgeAccess | undefined> {
   const owner = checkOwner('cartridgeAccess.principalId', principalId);
   const entries = await ctx.db
-    .selectFrom('cartridge_entries')
-    .select('owner_id')
-    .where('version_id', '=', versionId)
-    .where((eb) => eb.or([eb('owner_id', '=', OPERATOR_OWNER), eb('owner_id', '=', owner)]))
+    .selectFrom('cartridge_entries as e')
+    .innerJoin('cartridges as c', (join) =>
+      join.onRef('c.owner_id', '=', 'e.owner_id').onRef('c.name', '=', 'e.name'),
+    )
+    .select([
+      'e.owner_id as owner_id',
+      'e.archived_at as entry_archived',
+      'c.archived_at as archived',
+      'c.visibility as visibility',
+    ])
+    .where('e.version_id', '=', versionId)
+    .limit(64)
     .execute();
   if (entries.some((e) => e.owner_id === owner)) return 'owner';
-  if (entries.length > 0) return 'operator';
+  const listed = entries.filter(
+    (e) => e.entry_archived === null && e.archived === null && e.visibility === 'public',
+  );
+  if (listed.some((e) => e.owner_id === OPERATOR_OWNER)) return 'operator';
+  if (listed.length > 0) return 'public';
   const session = await ctx.db
     .selectFrom('sessions')
     .select('id')
@@ -144,22 +191,81 @@ export async function cartridgeAccess(
   return session === undefined ? undefined : 'player';
 }
 
+/** Bytes of the owner's entries and cover images (both count against the quota), and their versions. */
 export async function cartridgeUsage(
   ctx: StoreContext,
   ownerId: string,
 ): Promise<{ bytes: number; versions: number }> {
+  const owner = checkOwner('cartridgeUsage.ownerId', ownerId);
   const row = await ctx.db
     .selectFrom('cartridge_entries')
     .select([sql<number | string | null>`sum(bytes)`.as('bytes'), sql<number | string>`count(*)`.as('n')])
-    .where('owner_id', '=', checkOwner('cartridgeUsage.ownerId', ownerId))
+    .where('owner_id', '=', owner)
     .executeTakeFirst();
-  return { bytes: Number(row?.bytes ?? 0), versions: Number(row?.n ?? 0) };
+  const covers = await ctx.db
+    .selectFrom('cartridge_covers as k')
+    .innerJoin('cartridges as c', 'c.id', 'k.cartridge_id')
+    .select(sql<number | string | null>`sum(k.bytes)`.as('bytes'))
+    .where('c.owner_id', '=', owner)
+    .executeTakeFirst();
+  return { bytes: Number(row?.bytes ?? 0) + Number(covers?.bytes ?? 0), versions: Number(row?.n ?? 0) };
+}
+
+/** Sessions (anyone's: a public cartridge is played by every principal) that play the version. */
+export async function sessionsPlaying(db: StoreContext['db'], versionId: string): Promise<number> {
+  const playing = await db
+    .selectFrom('sessions')
+    .select(sql<number | string>`count(*)`.as('n'))
+    .where('cartridge_version_id', '=', versionId)
+    .executeTakeFirst();
+  return Number(playing?.n ?? 0);
 }
 
 /**
- * Removes the owner's entry. A version one of the owner's sessions plays (for the operator: anyone's) is
- * kept (`in-use`); the stored
- * version itself goes when no entry and no session refers to it any more.
+ * Removes one entry and, when nothing refers to it any more, the stored version; the cartridge's row goes
+ * with its last entry. Runs inside the caller's transaction. True when the stored version was deleted.
+ */
+export async function removeEntry(
+  trx: StoreContext['db'],
+  owner: string,
+  name: string,
+  versionId: string,
+): Promise<boolean> {
+  await trx
+    .deleteFrom('cartridge_entries')
+    .where('owner_id', '=', owner)
+    .where('version_id', '=', versionId)
+    .execute();
+  const sibling = await trx
+    .selectFrom('cartridge_entries')
+    .select('version_id')
+    .where('owner_id', '=', owner)
+    .where('name', '=', name)
+    .limit(1)
+    .executeTakeFirst();
+  if (sibling === undefined)
+    await trx.deleteFrom('cartridges').where('owner_id', '=', owner).where('name', '=', name).execute();
+  const others = await trx
+    .selectFrom('cartridge_entries')
+    .select('owner_id')
+    .where('version_id', '=', versionId)
+    .limit(1)
+    .executeTakeFirst();
+  const sessions = await trx
+    .selectFrom('sessions')
+    .select('id')
+    .where('cartridge_version_id', '=', versionId)
+    .limit(1)
+    .executeTakeFirst();
+  const versionDeleted = others === undefined && sessions === undefined;
+  if (versionDeleted) await trx.deleteFrom('cartridge_versions').where('id', '=', versionId).execute();
+  return versionDeleted;
+}
+
+/**
+ * Removes the owner's entry. A version a session plays is kept (`in-use`) unless its entry is archived:
+ * then the entry goes and the stored version stays for those sessions. The stored version itself goes when
+ * no entry and no session refers to it any more.
  */
 export async function deleteCartridgeEntry(
   ctx: StoreContext,
@@ -170,38 +276,16 @@ export async function deleteCartridgeEntry(
   return inTransaction(ctx.db, ctx.dialect, async (trx) => {
     const entry = await trx
       .selectFrom('cartridge_entries')
-      .select('version_id')
+      .select(['version_id', 'name', 'archived_at'])
       .where('owner_id', '=', owner)
       .where('version_id', '=', versionId)
       .executeTakeFirst();
     if (entry === undefined) return { ok: false, reason: 'not-found' };
-    // The operator's cartridges are played by everyone; a principal's, by themselves.
-    let playingQuery = trx
-      .selectFrom('sessions')
-      .select(sql<number | string>`count(*)`.as('n'))
-      .where('cartridge_version_id', '=', versionId);
-    if (owner !== OPERATOR_OWNER) playingQuery = playingQuery.where('principal_id', '=', owner);
-    const playing = await playingQuery.executeTakeFirst();
-    if (Number(playing?.n ?? 0) > 0) return { ok: false, reason: 'in-use', sessions: Number(playing?.n) };
-    await trx
-      .deleteFrom('cartridge_entries')
-      .where('owner_id', '=', owner)
-      .where('version_id', '=', versionId)
-      .execute();
-    const others = await trx
-      .selectFrom('cartridge_entries')
-      .select('owner_id')
-      .where('version_id', '=', versionId)
-      .limit(1)
-      .executeTakeFirst();
-    const sessions = await trx
-      .selectFrom('sessions')
-      .select('id')
-      .where('cartridge_version_id', '=', versionId)
-      .limit(1)
-      .executeTakeFirst();
-    const versionDeleted = others === undefined && sessions === undefined;
-    if (versionDeleted) await trx.deleteFrom('cartridge_versions').where('id', '=', versionId).execute();
+    if (entry.archived_at === null) {
+      const playing = await sessionsPlaying(trx, versionId);
+      if (playing > 0) return { ok: false, reason: 'in-use', sessions: playing };
+    }
+    const versionDeleted = await removeEntry(trx, owner, entry.name, versionId);
     return { ok: true, versionDeleted };
   });
 }

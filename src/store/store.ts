@@ -21,6 +21,18 @@ import {
   resolveCartridgeName,
 } from './cartridge-entries.ts';
 import type { StoreContext } from './context.ts';
+import {
+  canStartVersion,
+  deleteLibraryCartridge,
+  findLibraryCartridge,
+  getCartridgeCover,
+  getLibraryVersion,
+  listLibrary,
+  listLibraryVersions,
+  setCartridgeCover,
+  updateLibraryCartridge,
+  updateLibraryVersion,
+} from './library.ts';
 import { createDraft, deleteDraft, getDraft, listDrafts, updateDraft } from './drafts.ts';
 import { findSessionForAudit } from './session-audit.ts';
 import { getBranch, getLedgerLog, getLedgerPage, getLineage, getWorldBase, hydrate } from './lineage.ts';
@@ -69,6 +81,17 @@ export function createStore(ctx: StoreContext, close: () => Promise<void>): Stor
     cartridgeUsage: (ownerId) => cartridgeUsage(ctx, ownerId),
     deleteCartridgeEntry: (ownerId, versionId) => deleteCartridgeEntry(ctx, ownerId, versionId),
     findSessionForAudit: (id) => findSessionForAudit(ctx, id),
+    listLibrary: (viewerId, options) => listLibrary(ctx, viewerId, options),
+    findLibraryCartridge: (viewerId, ref) => findLibraryCartridge(ctx, viewerId, ref),
+    listLibraryVersions: (cartridgeId, options) => listLibraryVersions(ctx, cartridgeId, options),
+    getLibraryVersion: (ownerId, versionId) => getLibraryVersion(ctx, ownerId, versionId),
+    canStartVersion: (viewerId, versionId) => canStartVersion(ctx, viewerId, versionId),
+    updateLibraryCartridge: (ownerId, cartridgeId, patch) =>
+      updateLibraryCartridge(ctx, ownerId, cartridgeId, patch),
+    updateLibraryVersion: (ownerId, versionId, patch) => updateLibraryVersion(ctx, ownerId, versionId, patch),
+    deleteLibraryCartridge: (ownerId, cartridgeId) => deleteLibraryCartridge(ctx, ownerId, cartridgeId),
+    setCartridgeCover: (ownerId, cartridgeId, cover) => setCartridgeCover(ctx, ownerId, cartridgeId, cover),
+    getCartridgeCover: (cartridgeId) => getCartridgeCover(ctx, cartridgeId),
 
     createPersona: (input) => createPersona(ctx, input),
     getPersona: (id, principalId) => getPersona(ctx, id, principalId),

@@ -2,7 +2,14 @@ import { init } from './0001_init.ts';
 import { modelSettings } from './0002_model_settings.ts';
 import { ownersAndClaims } from './0003_owners_and_claims.ts';
 import { worldSnapshots } from './0004_world_snapshots.ts';
+import { library } from './0005_library.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in order. Append only. */
-export const MIGRATIONS: readonly Migration[] = [init, modelSettings, ownersAndClaims, worldSnapshots];
+export const MIGRATIONS: readonly Migration[] = [
+  init,
+  modelSettings,
+  ownersAndClaims,
+  worldSnapshots,
+  library,
+];
