@@ -35,3 +35,8 @@ export class SessionError extends Error {
 export function isSessionError(value: unknown): value is SessionError {
   return value instanceof SessionError;
 }
+
+/** The one wording of a missing session, turn, persona or cartridge version. */
+export function notFound(what: string): SessionError {
+  return new SessionError('not-found', `${what} not found`);
+}
