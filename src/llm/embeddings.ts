@@ -1,10 +1,8 @@
 // Text embeddings through an OpenAI-compatible (or native OpenAI / Gemini) `/embeddings` endpoint,
 // via the AI SDK's `embedMany`, which batches to the model's per-call limit. Same retry policy,
-// timeout and cancellation as chat calls.
+// timeout and cancellation as chat calls. The SDK modules are imported when embeddings are first computed,
+// not when this module loads: llm/index.ts re-exports it, and a turn or the server imports that index.
 
-import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { embedMany as EmbedMany } from 'ai';
 import type { ModelConfig, OnlineModelConfig } from './config.ts';
 import { ModelError } from './errors.ts';
@@ -15,24 +13,28 @@ import { classifySdkError } from './sdk-errors.ts';
 export type EmbedFunction = (texts: string[], signal?: AbortSignal) => Promise<number[][]>;
 
 type EmbeddingModel = Parameters<typeof EmbedMany>[0]['model'];
+/** Makes the SDK embedding model, importing the provider's SDK module on first use. */
+type EmbeddingModelFactory = () => Promise<EmbeddingModel>;
 
-function embeddingModelOf(config: OnlineModelConfig, modelId: string): EmbeddingModel | null {
+function embeddingModelOf(config: OnlineModelConfig, modelId: string): EmbeddingModelFactory | null {
   const apiKey = config.apiKey?.reveal();
   const baseURL = config.baseURL;
   switch (config.provider) {
     case 'openai-compatible':
       if (baseURL === undefined) return null;
-      return createOpenAICompatible({
-        name: 'mnesos',
-        baseURL,
-        ...(apiKey === undefined ? {} : { apiKey }),
-      }).embeddingModel(modelId);
+      return () => compatibleModel(baseURL, modelId, apiKey);
     case 'openai':
-      return createOpenAI({ apiKey, ...(baseURL === undefined ? {} : { baseURL }) }).embedding(modelId);
+      return async () => {
+        const { createOpenAI } = await import('@ai-sdk/openai');
+        return createOpenAI({ apiKey, ...(baseURL === undefined ? {} : { baseURL }) }).embedding(modelId);
+      };
     case 'google':
-      return createGoogleGenerativeAI({ apiKey, ...(baseURL === undefined ? {} : { baseURL }) }).embedding(
-        modelId,
-      );
+      return async () => {
+        const { createGoogleGenerativeAI } = await import('@ai-sdk/google');
+        return createGoogleGenerativeAI({ apiKey, ...(baseURL === undefined ? {} : { baseURL }) }).embedding(
+          modelId,
+        );
+      };
     case 'anthropic':
       // Anthropic has no embeddings endpoint.
       return null;
@@ -43,15 +45,31 @@ function embeddingModelOf(config: OnlineModelConfig, modelId: string): Embedding
   }
 }
 
-/** Wraps an AI SDK embedding model as an EmbedFunction with our retry policy. */
-export function embedFunctionFor(
-  model: EmbeddingModel,
+async function compatibleModel(
+  baseURL: string,
+  modelId: string,
+  apiKey: string | undefined,
+): Promise<EmbeddingModel> {
+  const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
+  return createOpenAICompatible({
+    name: 'mnesos',
+    baseURL,
+    ...(apiKey === undefined ? {} : { apiKey }),
+  }).embeddingModel(modelId);
+}
+
+/** Wraps an AI SDK embedding model (made on first use) as an EmbedFunction with our retry policy. */
+function embedFunctionFor(
+  modelOf: EmbeddingModelFactory,
   modelId: string,
   policy: RetryPolicy,
   secrets: readonly string[] = [],
 ): EmbedFunction {
+  let made: Promise<EmbeddingModel> | undefined;
   return async (texts, signal) => {
     if (texts.length === 0) return [];
+    made ??= modelOf();
+    const model = await made;
     return withRetries(
       {
         policy,
@@ -60,7 +78,6 @@ export function embedFunctionFor(
         ...(signal === undefined ? {} : { signal }),
       },
       async (attemptSignal) => {
-        // The SDK is imported when embeddings are first computed, not when the module loads.
         const { embedMany } = await import('ai');
         const result = await embedMany({ model, values: texts, maxRetries: 0, abortSignal: attemptSignal });
         if (result.embeddings.length !== texts.length) {
@@ -99,14 +116,9 @@ export interface CompatibleEmbedOptions {
 
 /** One-shot embeddings from an OpenAI-compatible `/embeddings` endpoint. */
 export function embed(texts: string[], options: CompatibleEmbedOptions): Promise<number[][]> {
-  const model = createOpenAICompatible({
-    name: 'mnesos',
-    baseURL: options.baseURL.replace(/\/+$/, ''),
-    ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
-  }).embeddingModel(options.model);
   const secrets = options.apiKey === undefined ? [] : [options.apiKey];
   return embedFunctionFor(
-    model,
+    () => compatibleModel(options.baseURL.replace(/\/+$/, ''), options.model, options.apiKey),
     options.model,
     options.policy ?? DEFAULT_RETRY_POLICY,
     secrets,
