@@ -4,7 +4,9 @@
 //
 // One liberty: the install runs with --ignore-scripts and takes better-sqlite3's compiled binding from this
 // checkout (same version, same Node). Compiling it from source takes minutes on a small machine, and it is
-// not this package's code; everything else is what a user gets.
+// not this package's code; everything else is what a user gets. The install prefers npm's cache but may ask
+// the registry for what the cache lacks: `npm ci` caches tarballs, not the package documents that resolving
+// the tarball's version ranges needs, so a fresh machine has none of them.
 
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import {
@@ -13,6 +15,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -64,7 +67,7 @@ beforeAll(async () => {
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
   await run(
     'npm',
-    ['install', '--omit=dev', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', tarball],
+    ['install', '--omit=dev', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', tarball],
     { cwd: app, maxBuffer: 64 * 1024 * 1024 },
   );
   const binding = join('node_modules', 'better-sqlite3', 'build', 'Release');
@@ -90,6 +93,19 @@ describe('npm pack, installed with --omit=dev into an empty folder', { timeout: 
     expect(
       files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.includes('/cartridges/')),
     ).toEqual([]);
+  });
+
+  it('ships kysely and zod each bundled into one module, and its compiled code imports those', () => {
+    const installed = join(app, 'node_modules', 'mnesos', 'dist');
+    for (const name of ['kysely', 'zod'])
+      expect(readFileSync(join(installed, 'vendor', `${name}.js`), 'utf8')).toMatch(
+        new RegExp(`^// ${name}@\\d+\\.\\d+`),
+      );
+    const store = readFileSync(join(installed, 'src', 'store', 'store.js'), 'utf8');
+    expect(store).toContain("from '../../vendor/kysely.js'");
+    expect(store).not.toMatch(/from 'kysely'/);
+    const schemas = readFileSync(join(installed, 'src', 'server', 'schemas.js'), 'utf8');
+    expect(schemas).toContain("from '../../vendor/zod.js'");
   });
 
   it('installs no development dependency', () => {
