@@ -1,20 +1,32 @@
-// `POST /v1/builder/generate`: the AI generator (src/studio/generate.ts) over Server-Sent Events, with the
-// caller's models. Events: `round` (the model is asked: draft or repair), `answered`, `checked` (the
-// checker's findings as file:line:col), then `done` with the files, the findings and the transcript, or
-// `error` (the model failed, or the client went away). Nothing is stored: the caller keeps the draft.
+// The builder's working routes. `POST /v1/builder/check`: a draft's files through the checker of
+// `mnesos validate` (off the request thread, as uploads are), findings at file:line:col. `POST
+// /v1/builder/complete`: the language server's completion for one file. `POST /v1/builder/try`: one event
+// on a chosen state with a seed, as `mnesos run-event`. `POST /v1/builder/generate`: the AI generator
+// (src/studio/generate.ts) over Server-Sent Events, with the caller's models. Events: `round` (the model
+// is asked: draft or repair), `answered`, `checked` (the checker's findings as file:line:col), then `done`
+// with the files, the findings, the transcript and the draft they were saved as, or `error` (the model
+// failed, or the client went away). Drafts themselves are in builder-drafts.ts.
 
 import { z } from 'zod';
 import { formatPlace } from '../../diagnostics.ts';
 import type { Diagnostic } from '../../diagnostics.ts';
 import { isModelError } from '../../llm/errors.ts';
 import { DRAFT_FILES, type DraftFiles } from '../../studio/draft.ts';
+import { builderCompletions } from '../../studio/completion.ts';
+import { draftFilesOf, filesMap } from '../../studio/draft-files.ts';
+import { compileDraftRules } from '../../studio/draft-rules.ts';
 import { generateCartridge, transcriptMarkdown } from '../../studio/generate.ts';
 import { MAX_REPAIR_ROUNDS, MAX_REQUIREMENTS_CHARS } from '../../studio/limits.ts';
+import { TryInputError, tryEvent } from '../../studio/try-event.ts';
+import { CartridgeCheckError } from '../cartridge-checker.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import { errorSchema } from '../schemas.ts';
+import { anyObject, errorSchema, id, name } from '../schemas.ts';
 import { sseResponse } from '../sse.ts';
+import { createDraftFor, registerBuilderDraftRoutes } from './builder-drafts.ts';
+import { checkBody, completeBody, tryBody } from './builder-schemas.ts';
+import { diagnosticView } from './cartridges.ts';
 import { guarded } from './guard.ts';
 
 const MAX_EXISTING_FILE_CHARS = 2 * 1024 * 1024;
@@ -27,7 +39,21 @@ const generateBody = z.strictObject({
     .partialRecord(z.enum(DRAFT_FILES), z.string().max(MAX_EXISTING_FILE_CHARS))
     .refine((files) => files['yare.yaml'] !== undefined, { message: 'existing needs yare.yaml' })
     .optional(),
+  /** Save the result into this draft of the caller's (its files are replaced by the generated ones). */
+  draftId: id.optional(),
+  /** The name of the new draft the result is saved as (when no `draftId`); the cartridge's bot_name by default. */
+  draftName: name.optional(),
 });
+
+/** A draft's name from generated rules: their bot_name when it is a plain short line. */
+function botNameOf(yare: string | undefined): string | undefined {
+  const line = yare?.split('\n').find((l) => l.startsWith('bot_name:'));
+  const value = line
+    ?.slice('bot_name:'.length)
+    .trim()
+    .replace(/^["']|["']$/g, '');
+  return value && value.length <= 100 && /^[\p{L}\p{N} .,'!?&-]+$/u.test(value) ? value : undefined;
+}
 
 function finding(d: Diagnostic): Record<string, unknown> {
   return {
@@ -40,21 +66,124 @@ function finding(d: Diagnostic): Record<string, unknown> {
 }
 
 export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
+  registerBuilderDraftRoutes(api, deps);
+  api.add(
+    {
+      method: 'post',
+      path: '/v1/builder/check',
+      tag: 'builder',
+      summary:
+        'Checks a draft’s files with the checker of `mnesos validate` (off the request thread): every error and warning at file:line:col. Nothing is stored.',
+      body: checkBody,
+      responses: {
+        200: { description: '`ok`, `errors` and `warnings`', schema: anyObject },
+        400: { description: 'A bad body (an unknown file name, a file over its limit)', schema: errorSchema },
+        422: { description: 'The check itself failed (took too long)', schema: errorSchema },
+      },
+    },
+    async ({ c, body }) => {
+      let result: Awaited<ReturnType<typeof deps.checker.check>>;
+      try {
+        result = await deps.checker.check(filesMap(body.files), 'draft');
+      } catch (error) {
+        if (!(error instanceof CartridgeCheckError)) throw error;
+        throw new ApiError(422, 'cartridge_check_failed', `the draft could not be checked: ${error.message}`);
+      }
+      return c.json({
+        ok: result.ok,
+        errors: result.ok ? [] : result.errors.map(diagnosticView),
+        warnings: result.warnings.map(diagnosticView),
+      });
+    },
+  );
+
+  api.add(
+    {
+      method: 'post',
+      path: '/v1/builder/complete',
+      tag: 'builder',
+      summary:
+        'Completion at `offset` of one file (the language server’s): keys and values, and with `rules` (the rules file that last compiled) state paths, inputs, macros, functions and event names.',
+      body: completeBody,
+      responses: {
+        200: { description: '`from` (where the word starts) and `items`', schema: anyObject },
+        400: { description: 'A bad body', schema: errorSchema },
+      },
+    },
+    async ({ c, body }) =>
+      c.json(
+        builderCompletions({
+          file: body.file,
+          text: body.text,
+          offset: body.offset,
+          ...(body.rules === undefined ? {} : { rulesFiles: body.rules }),
+        }),
+      ),
+  );
+
+  api.add(
+    {
+      method: 'post',
+      path: '/v1/builder/try',
+      tag: 'builder',
+      summary:
+        'Runs one event of a draft’s rules on a state (the initial one, or `state` merged over it) with a seed, as `mnesos run-event`: notes, dice rolls and the state diff. Nothing is stored.',
+      body: tryBody,
+      responses: {
+        200: { description: 'The run: `ok`, `notes`, `rolls`, `changes` (or `error`)', schema: anyObject },
+        400: { description: 'A bad body', schema: errorSchema },
+        422: {
+          description: 'The rules do not compile (`rules_invalid`, with `errors`), or no such event',
+          schema: errorSchema,
+        },
+      },
+    },
+    async ({ c, body }) => {
+      const compiled = compileDraftRules(body.files);
+      if (!compiled.ok)
+        throw new ApiError(
+          422,
+          'rules_invalid',
+          `the rules do not compile (${compiled.errors.length} error(s)); fix them to try an event`,
+          { errors: compiled.errors.map(diagnosticView) },
+        );
+      try {
+        return c.json(
+          tryEvent(compiled.rules, {
+            event: body.event,
+            ...(body.inputs === undefined ? {} : { inputs: body.inputs }),
+            ...(body.state === undefined ? {} : { state: body.state }),
+            ...(body.seed === undefined ? {} : { seed: body.seed }),
+          }),
+        );
+      } catch (error) {
+        if (error instanceof TryInputError) throw new ApiError(422, 'try_refused', error.message);
+        throw error;
+      }
+    },
+  );
+
   api.add(
     {
       method: 'post',
       path: '/v1/builder/generate',
-      tag: 'system',
+      tag: 'builder',
       summary:
-        'Draft a cartridge from plain English (or change `existing`) with the caller’s models; the checker’s file:line:col findings go back to the model for repair. Streams round, answered, checked, then done or error.',
+        'Draft a cartridge from plain English (or change `existing`) with the caller’s models; the checker’s file:line:col findings go back to the model for repair. Streams round, answered, checked, then done (with the draft the result was saved as, `draftId`) or error.',
       body: generateBody,
       responses: {
         200: { description: 'Event stream', contentType: 'text/event-stream' },
+        404: { description: '`draftId` is not one of the caller’s drafts', schema: errorSchema },
         409: { description: 'No model is configured for the caller', schema: errorSchema },
       },
     },
     async ({ c, body }) => {
-      const models = await guarded(() => deps.models.modelsFor(c.get('principal').id));
+      const principal = c.get('principal');
+      const target =
+        body.draftId === undefined ? undefined : await deps.store.getDraft(body.draftId, principal.id);
+      if (body.draftId !== undefined && target === undefined)
+        throw new ApiError(404, 'not_found', `no draft '${body.draftId}' of yours`);
+      const models = await guarded(() => deps.models.modelsFor(principal.id));
       if (models === null)
         throw new ApiError(
           409,
@@ -75,6 +204,19 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
               const next = await run.next();
               if (next.done) {
                 const result = next.value;
+                const transcript = transcriptMarkdown(result.transcript);
+                // The result lands as a draft (never lost on reload), with the transcript of what was tried.
+                const draft =
+                  target === undefined
+                    ? await createDraftFor(deps, principal, {
+                        name: body.draftName ?? botNameOf(result.files['yare.yaml']) ?? 'Generated cartridge',
+                        files: result.files,
+                        transcript,
+                      })
+                    : await deps.store.updateDraft(target.id, principal.id, {
+                        files: { ...draftFilesOf(target.files), ...result.files },
+                        transcript,
+                      });
                 send({
                   event: 'done',
                   data: {
@@ -83,7 +225,8 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
                     errors: result.errors.map(finding),
                     warnings: result.warnings.map(finding),
                     rounds: result.transcript.rounds.length,
-                    transcript: transcriptMarkdown(result.transcript),
+                    transcript,
+                    draftId: draft?.id ?? null,
                   },
                 });
                 return;
@@ -123,7 +266,9 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
               event: 'error',
               data: isModelError(error)
                 ? { code: 'model', message: `the model failed: ${error.message}` }
-                : { code: 'internal', message: 'the generator failed' },
+                : error instanceof ApiError
+                  ? { code: error.code, message: error.message }
+                  : { code: 'internal', message: 'the generator failed' },
             });
           }
         },

@@ -3,6 +3,7 @@ import { modelSettings } from './0002_model_settings.ts';
 import { ownersAndClaims } from './0003_owners_and_claims.ts';
 import { worldSnapshots } from './0004_world_snapshots.ts';
 import { library } from './0005_library.ts';
+import { drafts } from './0006_drafts.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in order. Append only. */
@@ -12,4 +13,5 @@ export const MIGRATIONS: readonly Migration[] = [
   ownersAndClaims,
   worldSnapshots,
   library,
+  drafts,
 ];

@@ -1,0 +1,101 @@
+// Completion for the builder's editors, from the language server's own completion (src/authoring/lsp):
+// keys and enum values from the editor schemas, and — given rules that compiled — state paths, inputs,
+// macros, functions and event names. The builder sends the rules text that last compiled, so completion
+// still knows the state schema while the file being typed is broken (as the language server keeps its
+// last good rules).
+
+import { CompletionItemKind } from 'vscode-languageserver/node.js';
+import { complete } from '../authoring/lsp/features.ts';
+import type { FileRole } from '../authoring/lsp/project.ts';
+import { CARTRIDGE_FILES } from '../cartridge/index.ts';
+import { compileDraftRules } from './draft-rules.ts';
+
+/** Completions returned at most (the client filters them as the author types on). */
+export const MAX_COMPLETIONS = 500;
+
+export type CompletionKind =
+  | 'key'
+  | 'value'
+  | 'field'
+  | 'domain'
+  | 'macro'
+  | 'input'
+  | 'event'
+  | 'function'
+  | 'keyword';
+
+export interface BuilderCompletion {
+  readonly label: string;
+  readonly kind: CompletionKind;
+  readonly detail?: string;
+  readonly info?: string;
+  /** The text inserted (the label when absent). */
+  readonly apply?: string;
+}
+
+export interface CompletionAnswer {
+  /** Offset where the completed word starts (the client replaces from there to the cursor). */
+  readonly from: number;
+  readonly items: readonly BuilderCompletion[];
+}
+
+function kindOf(kind: CompletionItemKind | undefined): CompletionKind {
+  switch (kind) {
+    case CompletionItemKind.Field:
+      return 'field';
+    case CompletionItemKind.Module:
+      return 'domain';
+    case CompletionItemKind.Constant:
+      return 'macro';
+    case CompletionItemKind.Variable:
+      return 'input';
+    case CompletionItemKind.Event:
+      return 'event';
+    case CompletionItemKind.Function:
+      return 'function';
+    case CompletionItemKind.Keyword:
+      return 'keyword';
+    case CompletionItemKind.EnumMember:
+      return 'value';
+    default:
+      return 'key';
+  }
+}
+
+function roleOf(file: string): FileRole {
+  return CARTRIDGE_FILES.find((s) => s.name === file)?.kind ?? 'other';
+}
+
+function docText(doc: unknown): string | undefined {
+  if (typeof doc === 'string') return doc;
+  if (typeof doc === 'object' && doc !== null && typeof (doc as { value?: unknown }).value === 'string')
+    return (doc as { value: string }).value;
+  return undefined;
+}
+
+/** Completions at `offset` of `text` (file `file`), with the rules compiled from `rulesFiles` if given. */
+export function builderCompletions(input: {
+  file: string;
+  text: string;
+  offset: number;
+  rulesFiles?: Readonly<Record<string, string | undefined>>;
+}): CompletionAnswer {
+  const offset = Math.max(0, Math.min(input.offset, input.text.length));
+  let from = offset;
+  while (from > 0 && /[A-Za-z0-9_]/.test(input.text[from - 1]!)) from--;
+  const compiled = input.rulesFiles ? compileDraftRules(input.rulesFiles) : undefined;
+  const rules = compiled?.ok ? compiled.rules : undefined;
+  const items = complete(input.text, offset, roleOf(input.file), rules)
+    .slice(0, MAX_COMPLETIONS)
+    .map((item) => {
+      const info = docText(item.documentation);
+      return {
+        label: item.label,
+        kind: kindOf(item.kind),
+        ...(item.detail ? { detail: item.detail } : {}),
+        ...(info ? { info } : {}),
+        ...(item.insertText && item.insertText !== item.label ? { apply: item.insertText } : {}),
+      };
+    });
+  return { from, items };
+}

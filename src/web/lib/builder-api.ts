@@ -1,0 +1,281 @@
+// The builder's client for the /v1/builder routes (docs/api.md): drafts, check, completion, try, save as
+// version, the archive and the generator's stream. Answers are read without trusting their shape.
+
+import { failureOf, type Problem, problemsOf } from './errors.ts';
+import { jsonData, readSse } from './sse.ts';
+
+export type BuilderFiles = Partial<Record<string, string>>;
+
+export interface DraftSummaryView {
+  readonly id: string;
+  readonly name: string;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export interface DraftView extends DraftSummaryView {
+  readonly files: BuilderFiles;
+  readonly transcript: string | null;
+}
+
+export interface CheckView {
+  readonly ok: boolean;
+  readonly errors: readonly Problem[];
+  readonly warnings: readonly Problem[];
+}
+
+export interface CompletionView {
+  readonly from: number;
+  readonly items: readonly {
+    readonly label: string;
+    readonly kind: string;
+    readonly detail?: string;
+    readonly info?: string;
+    readonly apply?: string;
+  }[];
+}
+
+export interface TryView {
+  readonly ok: boolean;
+  readonly notes: readonly string[];
+  readonly rolls: readonly { expr: string; dice: string; faces: readonly number[]; total: number }[];
+  readonly changes?: readonly { path: string; op: 'set' | 'delete'; before: unknown; after: unknown }[];
+  readonly error?: { readonly code: string; readonly message: string; readonly where: string | null };
+}
+
+export interface SavedVersion {
+  readonly version: { readonly id: string; readonly name: string; readonly contentHash: string };
+  readonly created: boolean;
+}
+
+/** The generator's progress, as the builder shows it. */
+export type GenerateEvent =
+  | { readonly type: 'round'; readonly round: number; readonly kind: string; readonly errors: number }
+  | { readonly type: 'checked'; readonly round: number; readonly errors: readonly Problem[] }
+  | { readonly type: 'done'; readonly ok: boolean; readonly draftId: string | null; readonly rounds: number }
+  | { readonly type: 'error'; readonly message: string };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function filesOf(value: unknown): BuilderFiles {
+  const out: BuilderFiles = {};
+  if (!isRecord(value)) return out;
+  for (const [name, text] of Object.entries(value)) if (typeof text === 'string') out[name] = text;
+  return out;
+}
+
+function summaryOf(value: unknown): DraftSummaryView {
+  const d = isRecord(value) ? value : {};
+  return {
+    id: String(d.id ?? ''),
+    name: String(d.name ?? ''),
+    createdAt: Number(d.createdAt ?? 0),
+    updatedAt: Number(d.updatedAt ?? 0),
+  };
+}
+
+function draftOf(body: unknown): DraftView {
+  const d = isRecord(body) && isRecord(body.draft) ? body.draft : {};
+  return {
+    ...summaryOf(d),
+    files: filesOf(d.files),
+    transcript: typeof d.transcript === 'string' ? d.transcript : null,
+  };
+}
+
+/** One generator stream message as a builder event (unknown events are skipped). */
+export function generateEventOf(event: string, data: unknown): GenerateEvent | undefined {
+  const d = isRecord(data) ? data : {};
+  switch (event) {
+    case 'round':
+      return {
+        type: 'round',
+        round: Number(d.round ?? 0),
+        kind: String(d.kind ?? ''),
+        errors: Number(d.errors ?? 0),
+      };
+    case 'checked':
+      return { type: 'checked', round: Number(d.round ?? 0), errors: problemsOf(d.errors) };
+    case 'done':
+      return {
+        type: 'done',
+        ok: d.ok === true,
+        draftId: typeof d.draftId === 'string' ? d.draftId : null,
+        rounds: Number(d.rounds ?? 0),
+      };
+    case 'error':
+      return { type: 'error', message: String(d.message ?? 'the generator failed') };
+    default:
+      return undefined;
+  }
+}
+
+export class BuilderApi {
+  readonly #base: string;
+  readonly #key: () => string | undefined;
+
+  constructor(base = '', apiKey: () => string | undefined = () => undefined) {
+    this.#base = base;
+    this.#key = apiKey;
+  }
+
+  #headers(extra: Record<string, string> = {}): Record<string, string> {
+    const key = this.#key();
+    return { ...(key ? { authorization: `Bearer ${key}` } : {}), ...extra };
+  }
+
+  async #request(
+    method: string,
+    path: string,
+    body?: unknown,
+    options: { signal?: AbortSignal; keepalive?: boolean } = {},
+  ): Promise<unknown> {
+    const init: RequestInit = {
+      method,
+      headers: this.#headers(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.keepalive ? { keepalive: true } : {}),
+    };
+    if (body !== undefined) init.body = JSON.stringify(body);
+    const response = await fetch(this.#base + path, init);
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (!response.ok) throw failureOf(response.status, parsed);
+    return parsed;
+  }
+
+  async templates(): Promise<string[]> {
+    const body = await this.#request('GET', '/v1/builder/templates');
+    return isRecord(body) && Array.isArray(body.templates) ? body.templates.map(String) : [];
+  }
+
+  async drafts(): Promise<DraftSummaryView[]> {
+    const body = await this.#request('GET', '/v1/builder/drafts');
+    return isRecord(body) && Array.isArray(body.drafts) ? body.drafts.map(summaryOf) : [];
+  }
+
+  async createDraft(body: {
+    name: string;
+    template?: string;
+    fromVersion?: string;
+    files?: BuilderFiles;
+  }): Promise<DraftView> {
+    return draftOf(await this.#request('POST', '/v1/builder/drafts', body));
+  }
+
+  async draft(id: string): Promise<DraftView> {
+    return draftOf(await this.#request('GET', `/v1/builder/drafts/${encodeURIComponent(id)}`));
+  }
+
+  /** Saves the draft; `keepalive` lets a save started as the page unloads finish. */
+  async saveDraft(
+    id: string,
+    patch: { name?: string; files?: BuilderFiles },
+    keepalive = false,
+  ): Promise<void> {
+    await this.#request('PUT', `/v1/builder/drafts/${encodeURIComponent(id)}`, patch, { keepalive });
+  }
+
+  async deleteDraft(id: string): Promise<void> {
+    await this.#request('DELETE', `/v1/builder/drafts/${encodeURIComponent(id)}`);
+  }
+
+  async check(files: BuilderFiles, signal?: AbortSignal): Promise<CheckView> {
+    const body = await this.#request('POST', '/v1/builder/check', { files }, signal ? { signal } : {});
+    const d = isRecord(body) ? body : {};
+    return { ok: d.ok === true, errors: problemsOf(d.errors), warnings: problemsOf(d.warnings) };
+  }
+
+  async complete(
+    request: { file: string; text: string; offset: number; rules?: BuilderFiles },
+    signal?: AbortSignal,
+  ): Promise<CompletionView> {
+    const body = await this.#request('POST', '/v1/builder/complete', request, signal ? { signal } : {});
+    const d = isRecord(body) ? body : {};
+    const items = Array.isArray(d.items) ? d.items.filter(isRecord) : [];
+    return {
+      from: Number(d.from ?? request.offset),
+      items: items.map((i) => ({
+        label: String(i.label ?? ''),
+        kind: String(i.kind ?? 'key'),
+        ...(typeof i.detail === 'string' ? { detail: i.detail } : {}),
+        ...(typeof i.info === 'string' ? { info: i.info } : {}),
+        ...(typeof i.apply === 'string' ? { apply: i.apply } : {}),
+      })),
+    };
+  }
+
+  async tryEvent(request: {
+    files: BuilderFiles;
+    event: string;
+    inputs?: Record<string, unknown>;
+    state?: Record<string, unknown>;
+    seed?: number;
+  }): Promise<TryView> {
+    return (await this.#request('POST', '/v1/builder/try', request)) as TryView;
+  }
+
+  async saveVersion(id: string): Promise<SavedVersion> {
+    return (await this.#request(
+      'POST',
+      `/v1/builder/drafts/${encodeURIComponent(id)}/versions`,
+    )) as SavedVersion;
+  }
+
+  /** The draft as a zip archive (a Blob to hand to a download link). */
+  async archive(id: string): Promise<Blob> {
+    const response = await fetch(`${this.#base}/v1/builder/drafts/${encodeURIComponent(id)}/archive`, {
+      headers: this.#headers(),
+    });
+    if (!response.ok) {
+      let parsed: unknown;
+      try {
+        parsed = await response.json();
+      } catch {
+        parsed = undefined;
+      }
+      throw failureOf(response.status, parsed);
+    }
+    return response.blob();
+  }
+
+  async startSession(versionId: string): Promise<string> {
+    const body = await this.#request('POST', '/v1/sessions', { cartridge: versionId });
+    const session = isRecord(body) && isRecord(body.session) ? body.session : {};
+    return String(session.id ?? '');
+  }
+
+  /** Streams the generator; its result is saved as a draft (`done.draftId`). */
+  async *generate(
+    body: { requirements: string; draftId?: string; rounds?: number },
+    signal?: AbortSignal,
+  ): AsyncGenerator<GenerateEvent> {
+    const response = await fetch(`${this.#base}/v1/builder/generate`, {
+      method: 'POST',
+      headers: this.#headers({ 'content-type': 'application/json', accept: 'text/event-stream' }),
+      body: JSON.stringify(body),
+      ...(signal ? { signal } : {}),
+    });
+    const type = response.headers.get('content-type') ?? '';
+    if (!response.ok || response.body === null || !type.includes('text/event-stream')) {
+      let parsed: unknown;
+      try {
+        parsed = await response.json();
+      } catch {
+        parsed = undefined;
+      }
+      throw failureOf(response.status, parsed);
+    }
+    for await (const message of readSse(response.body, signal)) {
+      const event = generateEventOf(message.event, jsonData(message));
+      if (event) yield event;
+    }
+  }
+}

@@ -1,0 +1,746 @@
+// The builder (loaded as its own chunk, see builder-route.tsx): a principal's drafts, a new draft from a
+// template, the generator, and the editor of one draft — a CodeMirror pane per file, the checker's
+// findings as you type (squiggles and a problems list), completion, a "try it" pane, save as version,
+// test play and download. Every edit is saved on the server shortly after it is made (and as the page
+// unloads), so a reload never loses a draft.
+import './builder.css';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { ApiFailure, failureText, formatProblem, type Problem } from '../lib/errors.ts';
+import {
+  BuilderApi,
+  type BuilderFiles,
+  type CheckView,
+  type DraftSummaryView,
+  type DraftView,
+  type TryView,
+} from '../lib/builder-api.ts';
+import { type BuilderEditor, createEditor } from '../lib/builder-editor.ts';
+import { eventNames, jsonObjectField } from '../lib/builder-text.ts';
+import { storedApiKey, useApp } from './context.ts';
+
+/** The four files every draft shows, then any other cartridge file it holds. */
+const MAIN_FILES = ['yare.yaml', 'bot_lore.md', 'prompt_directives.yaml', 'first-message.md'];
+const OTHER_FILES = ['alternate_greetings.json', 'intents.yaml', 'world_info.json', 'yare.js', 'yare.ts'];
+const RULES_FILES = ['yare.yaml', 'yare.js', 'yare.ts'];
+const FILE_LABELS: Readonly<Record<string, string>> = {
+  'yare.yaml': 'Rules',
+  'bot_lore.md': 'Lore',
+  'prompt_directives.yaml': 'Directives',
+  'first-message.md': 'First message',
+};
+/** Milliseconds after the last keystroke before the draft is checked, and before it is saved. */
+export const CHECK_DELAY_MS = 400;
+export const SAVE_DELAY_MS = 700;
+
+type Finding = Problem & { readonly severity: 'error' | 'warning' };
+
+export function Builder({ draftId }: { draftId?: string | undefined }) {
+  const api = useMemo(() => new BuilderApi('', storedApiKey), []);
+  return draftId ? <DraftEditor key={draftId} api={api} id={draftId} /> : <Drafts api={api} />;
+}
+
+function Drafts({ api }: { api: BuilderApi }) {
+  const { navigate } = useApp();
+  const [drafts, setDrafts] = useState<DraftSummaryView[]>([]);
+  const [templates, setTemplates] = useState<string[]>(['empty']);
+  const [name, setName] = useState('');
+  const [template, setTemplate] = useState('empty');
+  const [error, setError] = useState('');
+  const [requirements, setRequirements] = useState('');
+  const [progress, setProgress] = useState<string[]>([]);
+  const [generating, setGenerating] = useState(false);
+
+  useEffect(() => {
+    Promise.all([api.drafts(), api.templates()])
+      .then(([d, t]) => {
+        setDrafts(d);
+        if (t.length > 0) setTemplates(t);
+      })
+      .catch((e) => setError(failureText(e)));
+  }, [api]);
+
+  const create = async (event: Event): Promise<void> => {
+    event.preventDefault();
+    try {
+      const draft = await api.createDraft({ name: name.trim() || 'Untitled', template });
+      navigate(`#/builder/${encodeURIComponent(draft.id)}`);
+    } catch (e) {
+      setError(failureText(e));
+    }
+  };
+
+  const generate = async (event: Event): Promise<void> => {
+    event.preventDefault();
+    setGenerating(true);
+    setProgress([]);
+    setError('');
+    const log = (line: string) => setProgress((p) => [...p, line]);
+    try {
+      for await (const e of api.generate({ requirements })) {
+        switch (e.type) {
+          case 'round':
+            log(
+              e.kind === 'draft'
+                ? `Round ${e.round}: the model writes a draft…`
+                : `Round ${e.round}: the model repairs ${e.errors} error(s)…`,
+            );
+            break;
+          case 'checked':
+            log(
+              e.errors.length === 0
+                ? `Round ${e.round}: the checker found no errors.`
+                : `Round ${e.round}: the checker found ${e.errors.length} error(s): ${e.errors.map(formatProblem).join('; ')}`,
+            );
+            break;
+          case 'done':
+            log(
+              e.ok
+                ? `Done: a valid draft after ${e.rounds} round(s).`
+                : `Done after ${e.rounds} round(s); the draft still has errors.`,
+            );
+            if (e.draftId) navigate(`#/builder/${encodeURIComponent(e.draftId)}`);
+            break;
+          case 'error':
+            setError(e.message);
+            break;
+        }
+      }
+    } catch (e) {
+      setError(failureText(e));
+    } finally {
+      setGenerating(false);
+    }
+  };
+
+  return (
+    <div class="grid-2 builder-home">
+      <section class="card" aria-labelledby="drafts-h">
+        <h2 id="drafts-h">Drafts</h2>
+        {error ? (
+          <p class="error" role="alert" data-testid="builder-error">
+            {error}
+          </p>
+        ) : null}
+        <ul class="list-plain" data-testid="draft-list">
+          {drafts.map((d) => (
+            <li key={d.id} data-testid="draft-item">
+              <a href={`#/builder/${encodeURIComponent(d.id)}`}>{d.name}</a>{' '}
+              <span class="muted">changed {new Date(d.updatedAt).toLocaleString()}</span>
+            </li>
+          ))}
+          {drafts.length === 0 ? <li class="muted">No drafts yet.</li> : null}
+        </ul>
+        <form onSubmit={create} class="row" style={{ marginTop: '1rem' }}>
+          <label>
+            Name{' '}
+            <input
+              value={name}
+              onInput={(e) => setName(e.currentTarget.value)}
+              data-testid="new-draft-name"
+            />
+          </label>
+          <label>
+            Start from{' '}
+            <select
+              value={template}
+              onChange={(e) => setTemplate(e.currentTarget.value)}
+              data-testid="new-draft-template"
+            >
+              {templates.map((t) => (
+                <option key={t} value={t}>
+                  {t === 'empty' ? 'empty template' : `${t} template`}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" data-testid="new-draft-create">
+            New draft
+          </button>
+        </form>
+      </section>
+      <section class="card" aria-labelledby="generate-h">
+        <h2 id="generate-h">Generate a cartridge</h2>
+        <p class="muted">
+          Say what the game is about. The configured model writes the files, the checker finds what is wrong,
+          and the model repairs it; the result opens here as a draft.
+        </p>
+        <form onSubmit={generate}>
+          <label>
+            Requirements
+            <textarea
+              rows={5}
+              value={requirements}
+              onInput={(e) => setRequirements(e.currentTarget.value)}
+              data-testid="generate-requirements"
+            />
+          </label>
+          <button
+            type="submit"
+            disabled={generating || requirements.trim() === ''}
+            data-testid="generate-run"
+          >
+            {generating ? 'Generating…' : 'Generate'}
+          </button>
+        </form>
+        <ol aria-live="polite" class="generate-log" data-testid="generate-progress">
+          {progress.map((line, i) => (
+            <li key={i}>{line}</li>
+          ))}
+        </ol>
+      </section>
+    </div>
+  );
+}
+
+type SaveState = 'saved' | 'unsaved' | 'saving' | 'failed';
+type CheckState =
+  | { readonly kind: 'checking' }
+  | { readonly kind: 'done'; readonly result: CheckView }
+  | { readonly kind: 'failed'; readonly message: string };
+
+function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
+  const { navigate } = useApp();
+  const [draft, setDraft] = useState<DraftView | undefined>();
+  const [loadError, setLoadError] = useState('');
+  const files = useRef<BuilderFiles>({});
+  const [fileNames, setFileNames] = useState<string[]>([]);
+  const [active, setActive] = useState('yare.yaml');
+  const [name, setName] = useState('');
+  const [save, setSave] = useState<SaveState>('saved');
+  const [check, setCheck] = useState<CheckState>({ kind: 'checking' });
+  const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | undefined>();
+  const [busy, setBusy] = useState(false);
+  const [yareText, setYareText] = useState('');
+  const editors = useRef(new Map<string, BuilderEditor>());
+  const lastGoodRules = useRef<BuilderFiles | undefined>(undefined);
+  const saveTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const checkTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const checkSeq = useRef(0);
+  const findings = useRef<Finding[]>([]);
+  const dirty = useRef(false);
+
+  const rulesOf = (f: BuilderFiles): BuilderFiles => {
+    const out: BuilderFiles = {};
+    for (const n of RULES_FILES) if (f[n] !== undefined) out[n] = f[n];
+    return out;
+  };
+
+  const showFindings = (): void => {
+    for (const [file, editor] of editors.current)
+      editor.setProblems(findings.current.filter((p) => p.file === file));
+  };
+
+  const runCheck = async (): Promise<void> => {
+    const seq = ++checkSeq.current;
+    const snapshot = { ...files.current };
+    setCheck({ kind: 'checking' });
+    try {
+      const result = await api.check(snapshot);
+      if (seq !== checkSeq.current) return;
+      findings.current = [
+        ...result.errors.map((p) => ({ ...p, severity: 'error' as const })),
+        ...result.warnings.map((p) => ({ ...p, severity: 'warning' as const })),
+      ];
+      // Completion keeps the rules that last compiled, so it knows the state while the rules are broken.
+      if (!result.errors.some((p) => RULES_FILES.includes(p.file))) lastGoodRules.current = rulesOf(snapshot);
+      setCheck({ kind: 'done', result });
+      showFindings();
+    } catch (e) {
+      if (seq === checkSeq.current) setCheck({ kind: 'failed', message: failureText(e) });
+    }
+  };
+
+  const flushSave = async (): Promise<boolean> => {
+    clearTimeout(saveTimer.current);
+    if (!dirty.current) return true;
+    dirty.current = false;
+    setSave('saving');
+    try {
+      await api.saveDraft(id, { files: { ...files.current } });
+      setSave(dirty.current ? 'unsaved' : 'saved');
+      return true;
+    } catch (e) {
+      dirty.current = true;
+      setSave('failed');
+      setMessage({ kind: 'error', text: `The draft was not saved: ${failureText(e)}` });
+      return false;
+    }
+  };
+
+  const edited = (file: string, text: string): void => {
+    files.current = { ...files.current, [file]: text };
+    if (file === 'yare.yaml') setYareText(text);
+    dirty.current = true;
+    setSave('unsaved');
+    clearTimeout(saveTimer.current);
+    saveTimer.current = setTimeout(() => void flushSave(), SAVE_DELAY_MS);
+    clearTimeout(checkTimer.current);
+    checkTimer.current = setTimeout(() => void runCheck(), CHECK_DELAY_MS);
+  };
+
+  useEffect(() => {
+    api
+      .draft(id)
+      .then((d) => {
+        files.current = { ...d.files };
+        setDraft(d);
+        setName(d.name);
+        setYareText(d.files['yare.yaml'] ?? '');
+        const names = [...MAIN_FILES, ...OTHER_FILES.filter((n) => d.files[n] !== undefined)].filter(
+          (n) =>
+            n !== 'yare.yaml' ||
+            d.files['yare.yaml'] !== undefined ||
+            !RULES_FILES.some((r) => d.files[r] !== undefined),
+        );
+        setFileNames(names);
+        setActive(names[0] ?? 'yare.yaml');
+        void runCheck();
+      })
+      .catch((e) => setLoadError(failureText(e)));
+    // A save still pending as the page goes away is sent with keepalive, so it outlives the page.
+    const onHide = (): void => {
+      if (!dirty.current) return;
+      dirty.current = false;
+      void api.saveDraft(id, { files: { ...files.current } }, true).catch(() => undefined);
+    };
+    addEventListener('pagehide', onHide);
+    return () => {
+      removeEventListener('pagehide', onHide);
+      onHide();
+      clearTimeout(saveTimer.current);
+      clearTimeout(checkTimer.current);
+      for (const editor of editors.current.values()) editor.destroy();
+      editors.current.clear();
+    };
+  }, [api, id]);
+
+  const mountEditor = (file: string) => (element: HTMLDivElement | null) => {
+    if (element === null || editors.current.has(file)) return;
+    const editor = createEditor(element, {
+      file,
+      text: files.current[file] ?? '',
+      label: `${file} editor`,
+      onChange: (text) => edited(file, text),
+      complete: (text, offset, signal) =>
+        api.complete(
+          {
+            file,
+            text,
+            offset,
+            ...(lastGoodRules.current ? { rules: lastGoodRules.current } : {}),
+          },
+          signal,
+        ),
+    });
+    editors.current.set(file, editor);
+    editor.setProblems(findings.current.filter((p) => p.file === file));
+  };
+
+  const goToProblem = (p: Finding): void => {
+    if (!fileNames.includes(p.file)) return;
+    setActive(p.file);
+    // The pane becomes visible on the next render; then the cursor moves there.
+    setTimeout(() => editors.current.get(p.file)?.goTo(p.line, p.col), 0);
+  };
+
+  const saveVersion = async (): Promise<string | undefined> => {
+    if (!(await flushSave())) return undefined;
+    const result = await api.saveVersion(id);
+    setMessage({
+      kind: 'ok',
+      text: `${result.created ? 'Saved as a new version' : 'This version is already saved'}: ${result.version.name} (${result.version.contentHash.slice(0, 12)})`,
+    });
+    return result.version.id;
+  };
+
+  const act = async (work: () => Promise<void>): Promise<void> => {
+    setBusy(true);
+    setMessage(undefined);
+    try {
+      await work();
+    } catch (e) {
+      const problems = e instanceof ApiFailure ? e.problems : [];
+      setMessage({
+        kind: 'error',
+        text: `${failureText(e)}${problems.length > 0 ? `: ${problems.map(formatProblem).join('; ')}` : ''}`,
+      });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const testPlay = () =>
+    act(async () => {
+      const versionId = await saveVersion();
+      if (versionId === undefined) return;
+      const sessionId = await api.startSession(versionId);
+      navigate(`#/play/${encodeURIComponent(sessionId)}`);
+    });
+
+  const download = () =>
+    act(async () => {
+      if (!(await flushSave())) return;
+      const blob = await api.archive(id);
+      const url = URL.createObjectURL(blob);
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = `${name.replace(/[^A-Za-z0-9._-]+/g, '-') || 'draft'}.zip`;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      setMessage({ kind: 'ok', text: `Downloaded ${link.download}` });
+    });
+
+  const rename = () =>
+    act(async () => {
+      if (name.trim() === '' || name === draft?.name) return;
+      await api.saveDraft(id, { name: name.trim() });
+      setMessage({ kind: 'ok', text: 'Renamed.' });
+    });
+
+  const remove = () =>
+    act(async () => {
+      if (!confirm(`Delete the draft “${name}”? Versions saved from it stay in the library.`)) return;
+      await api.deleteDraft(id);
+      dirty.current = false;
+      navigate('#/builder');
+    });
+
+  const addFile = (file: string): void => {
+    if (file === '' || fileNames.includes(file)) return;
+    files.current = { ...files.current, [file]: files.current[file] ?? '' };
+    setFileNames([...fileNames, file]);
+    setActive(file);
+    edited(file, files.current[file] ?? '');
+  };
+
+  const onTabKey = (event: KeyboardEvent): void => {
+    const at = fileNames.indexOf(active);
+    const next =
+      event.key === 'ArrowRight'
+        ? fileNames[(at + 1) % fileNames.length]
+        : event.key === 'ArrowLeft'
+          ? fileNames[(at - 1 + fileNames.length) % fileNames.length]
+          : event.key === 'Home'
+            ? fileNames[0]
+            : event.key === 'End'
+              ? fileNames[fileNames.length - 1]
+              : undefined;
+    if (next === undefined) return;
+    event.preventDefault();
+    setActive(next);
+    document.getElementById(`file-tab-${next}`)?.focus();
+  };
+
+  if (loadError)
+    return (
+      <section class="card">
+        <p class="error" role="alert">
+          {loadError}
+        </p>
+        <a href="#/builder">Back to the drafts</a>
+      </section>
+    );
+  if (!draft) return <p class="muted">Loading the draft…</p>;
+
+  const result = check.kind === 'done' ? check.result : undefined;
+  const all: Finding[] = result
+    ? [
+        ...result.errors.map((p) => ({ ...p, severity: 'error' as const })),
+        ...result.warnings.map((p) => ({ ...p, severity: 'warning' as const })),
+      ]
+    : [];
+  const valid = result?.ok === true;
+
+  return (
+    <div class="builder">
+      <div class="toolbar builder-bar">
+        <a href="#/builder">Drafts</a>
+        <label>
+          Draft name{' '}
+          <input
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+            onBlur={() => void rename()}
+            data-testid="draft-name"
+          />
+        </label>
+        <span class="muted" data-testid="save-state" aria-live="polite">
+          {save === 'saved'
+            ? 'Saved'
+            : save === 'saving'
+              ? 'Saving…'
+              : save === 'unsaved'
+                ? 'Unsaved changes'
+                : 'Not saved'}
+        </span>
+        <span data-testid="check-state" aria-live="polite" class={valid ? 'ok' : 'muted'}>
+          {check.kind === 'checking'
+            ? 'Checking…'
+            : check.kind === 'failed'
+              ? `Check failed: ${check.message}`
+              : valid
+                ? 'Valid'
+                : `${result?.errors.length ?? 0} error(s)`}
+        </span>
+        <button
+          type="button"
+          disabled={busy || !valid}
+          onClick={() => void act(async () => void (await saveVersion()))}
+          data-testid="save-version"
+        >
+          Save as version
+        </button>
+        <button
+          type="button"
+          disabled={busy || !valid}
+          onClick={() => void testPlay()}
+          data-testid="test-play"
+        >
+          Test play
+        </button>
+        <button type="button" disabled={busy} onClick={() => void download()} data-testid="download-zip">
+          Download .zip
+        </button>
+        <button type="button" disabled={busy} onClick={() => void remove()} data-testid="delete-draft">
+          Delete draft
+        </button>
+      </div>
+      {message ? (
+        <p
+          class={message.kind === 'ok' ? 'ok' : 'error'}
+          role={message.kind === 'ok' ? 'status' : 'alert'}
+          data-testid="builder-message"
+        >
+          {message.text}
+        </p>
+      ) : null}
+      <div class="builder-main">
+        <section class="card builder-files" aria-label="Files">
+          <div class="tabs" role="tablist" aria-label="Cartridge files" onKeyDown={onTabKey}>
+            {fileNames.map((file) => (
+              <button
+                key={file}
+                type="button"
+                role="tab"
+                id={`file-tab-${file}`}
+                aria-selected={active === file}
+                aria-controls={`file-pane-${file}`}
+                tabIndex={active === file ? 0 : -1}
+                onClick={() => setActive(file)}
+                data-testid={`file-tab-${file}`}
+              >
+                {FILE_LABELS[file] ? `${FILE_LABELS[file]} (${file})` : file}
+                {all.some((p) => p.file === file && p.severity === 'error') ? ' ⚠' : ''}
+              </button>
+            ))}
+            <select
+              aria-label="Add a file"
+              value=""
+              onChange={(e) => addFile(e.currentTarget.value)}
+              data-testid="add-file"
+            >
+              <option value="">Add a file…</option>
+              {OTHER_FILES.filter((f) => !fileNames.includes(f)).map((f) => (
+                <option key={f} value={f}>
+                  {f}
+                </option>
+              ))}
+            </select>
+          </div>
+          {fileNames.map((file) => (
+            <div
+              key={file}
+              id={`file-pane-${file}`}
+              role="tabpanel"
+              aria-labelledby={`file-tab-${file}`}
+              hidden={active !== file}
+              class="builder-editor"
+              data-testid={`editor-${file}`}
+              ref={mountEditor(file)}
+            />
+          ))}
+        </section>
+        <aside class="builder-side">
+          <section class="card" aria-labelledby="problems-h">
+            <h2 id="problems-h">Problems</h2>
+            <ul class="problems" data-testid="problem-list">
+              {all.map((p, i) => (
+                <li key={i}>
+                  <button
+                    type="button"
+                    class={`problem-link ${p.severity}`}
+                    onClick={() => goToProblem(p)}
+                    data-testid="problem"
+                  >
+                    {p.severity === 'warning' ? 'warning: ' : ''}
+                    {formatProblem(p)}
+                    {p.code ? ` [${p.code}]` : ''}
+                  </button>
+                </li>
+              ))}
+              {result && all.length === 0 ? <li class="ok">No problems.</li> : null}
+            </ul>
+          </section>
+          <TryPane api={api} files={files} events={eventNames(yareText)} />
+          {draft.transcript ? (
+            <details class="card" data-testid="transcript">
+              <summary>Generator transcript</summary>
+              <pre class="transcript">{draft.transcript}</pre>
+            </details>
+          ) : null}
+        </aside>
+      </div>
+    </div>
+  );
+}
+
+function TryPane({
+  api,
+  files,
+  events,
+}: {
+  api: BuilderApi;
+  files: { current: BuilderFiles };
+  events: readonly string[];
+}) {
+  const [event, setEvent] = useState('');
+  const [inputs, setInputs] = useState('');
+  const [state, setState] = useState('');
+  const [seed, setSeed] = useState('1');
+  const [result, setResult] = useState<TryView | undefined>();
+  const [error, setError] = useState('');
+  const [running, setRunning] = useState(false);
+
+  const run = async (e: Event): Promise<void> => {
+    e.preventDefault();
+    setError('');
+    const parsedInputs = jsonObjectField(inputs, 'inputs');
+    const parsedState = jsonObjectField(state, 'state');
+    const seedNumber = Number(seed);
+    if (!parsedInputs.ok) return setError(parsedInputs.message);
+    if (!parsedState.ok) return setError(parsedState.message);
+    if (!Number.isInteger(seedNumber) || seedNumber < 0) return setError('seed: a whole number from 0');
+    setRunning(true);
+    try {
+      setResult(
+        await api.tryEvent({
+          files: { ...files.current },
+          event: event.trim(),
+          ...(parsedInputs.value ? { inputs: parsedInputs.value } : {}),
+          ...(parsedState.value ? { state: parsedState.value } : {}),
+          seed: seedNumber,
+        }),
+      );
+    } catch (failure) {
+      setResult(undefined);
+      const problems = failure instanceof ApiFailure ? failure.problems : [];
+      setError(
+        `${failureText(failure)}${problems.length > 0 ? `: ${problems.map(formatProblem).join('; ')}` : ''}`,
+      );
+    } finally {
+      setRunning(false);
+    }
+  };
+
+  return (
+    <section class="card" aria-labelledby="try-h">
+      <h2 id="try-h">Try it</h2>
+      <form onSubmit={run} class="try-form">
+        <label>
+          Event
+          <input
+            list="try-events"
+            value={event}
+            onInput={(e) => setEvent(e.currentTarget.value)}
+            data-testid="try-event"
+            required
+          />
+        </label>
+        <datalist id="try-events">
+          {events.map((n) => (
+            <option key={n} value={n} />
+          ))}
+        </datalist>
+        <label>
+          Inputs (JSON object)
+          <input
+            value={inputs}
+            onInput={(e) => setInputs(e.currentTarget.value)}
+            placeholder='{"target": "wolf"}'
+            data-testid="try-inputs"
+          />
+        </label>
+        <label>
+          State (JSON: the fields that differ from the initial state)
+          <textarea
+            rows={2}
+            value={state}
+            onInput={(e) => setState(e.currentTarget.value)}
+            placeholder='{"player": {"hp": 3}}'
+            data-testid="try-state"
+          />
+        </label>
+        <label>
+          Seed
+          <input
+            type="number"
+            min={0}
+            value={seed}
+            onInput={(e) => setSeed(e.currentTarget.value)}
+            data-testid="try-seed"
+          />
+        </label>
+        <button type="submit" disabled={running || event.trim() === ''} data-testid="try-run">
+          Run
+        </button>
+      </form>
+      <div aria-live="polite" data-testid="try-result">
+        {error ? (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        {result ? (
+          <div>
+            {result.error ? (
+              <p class="error">
+                {result.error.where ? `${result.error.where}: ` : ''}
+                {result.error.message} [{result.error.code}]
+              </p>
+            ) : null}
+            {result.notes.length > 0 ? (
+              <ul class="list-plain">
+                {result.notes.map((n, i) => (
+                  <li key={i} data-testid="try-note">
+                    {n}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+            <h3>Dice</h3>
+            <ul class="list-plain">
+              {result.rolls.map((r, i) => (
+                <li key={i} data-testid="try-roll">
+                  {r.expr}: {r.dice} → [{r.faces.join(', ')}] = {r.total}
+                </li>
+              ))}
+              {result.rolls.length === 0 ? <li class="muted">No dice rolled.</li> : null}
+            </ul>
+            <h3>Changes</h3>
+            <ul class="list-plain">
+              {(result.changes ?? []).map((c, i) => (
+                <li key={i} data-testid="try-change">
+                  {c.path}: {c.before === undefined || c.before === null ? '(new)' : JSON.stringify(c.before)}{' '}
+                  → {c.op === 'delete' ? '(deleted)' : JSON.stringify(c.after)}
+                </li>
+              ))}
+              {result.ok && (result.changes ?? []).length === 0 ? (
+                <li class="muted">The state is unchanged.</li>
+              ) : null}
+            </ul>
+          </div>
+        ) : null}
+      </div>
+    </section>
+  );
+}
