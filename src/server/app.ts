@@ -13,6 +13,7 @@ import { refuseUnstorableUrl } from './url-guard.ts';
 import { registerAuthoringSchemaRoutes } from './routes/authoring-schemas.ts';
 import { registerCartridgeRoutes } from './routes/cartridges.ts';
 import { registerHistoryRoutes } from './routes/history.ts';
+import { registerLibraryRoutes } from './routes/library.ts';
 import { registerBuilderRoutes } from './routes/builder.ts';
 import { registerMinigameRoutes } from './routes/minigames.ts';
 import { registerOpenAiCompatRoutes } from './routes/openai-compat.ts';
@@ -30,6 +31,14 @@ import { serveStatic } from './static.ts';
 
 export const API_VERSION = '1.0.0';
 
+/** On every answer. The web client must not be framed by another site (clickjacking): the old header and CSP. */
+const SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
+  ['x-content-type-options', 'nosniff'],
+  ['x-frame-options', 'DENY'],
+  ['content-security-policy', "frame-ancestors 'none'"],
+  ['referrer-policy', 'no-referrer'],
+];
+
 export interface BuiltApp {
   readonly app: Hono<AppEnv>;
   readonly registry: RouteRegistry;
@@ -40,12 +49,14 @@ export function createApp(deps: AppDeps): BuiltApp {
   const registry = new RouteRegistry(app, () => deps.limits.maxJsonBodyBytes);
 
   app.use('*', async (c, next) => {
+    // Set before the route answers, so `c.json`/`c.body` build the response with them. Set after, they would
+    // make Hono rebuild the finished response around its body as a stream (a Web Response, a ReadableStream
+    // and a chunked write for every JSON answer). A Response a route returns whole (the event stream, static
+    // files) does not take prepared headers, so those get them after.
+    for (const [name, value] of SECURITY_HEADERS) c.header(name, value);
     await next();
-    c.header('x-content-type-options', 'nosniff');
-    // The web client must not be framed by another site (clickjacking): both the old header and CSP.
-    c.header('x-frame-options', 'DENY');
-    c.header('content-security-policy', "frame-ancestors 'none'");
-    c.header('referrer-policy', 'no-referrer');
+    if (!c.res.headers.has('x-content-type-options'))
+      for (const [name, value] of SECURITY_HEADERS) c.header(name, value);
     deps.metrics.requests.inc({
       method: c.req.method,
       route: c.get('route') ?? 'unmatched',
@@ -90,6 +101,7 @@ export function createApp(deps: AppDeps): BuiltApp {
 
   registerSystemRoutes(registry, deps);
   registerCartridgeRoutes(registry, deps);
+  registerLibraryRoutes(registry, deps);
   registerPersonaRoutes(registry, deps);
   registerSessionRoutes(registry, deps);
   registerTurnRoutes(registry, deps);

@@ -16,6 +16,7 @@ import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
 import { anyObject, errorSchema, id, name, uploadQuery } from '../schemas.ts';
+import { libraryCartridgeView, libraryVersionView, versionNotes, versionTag } from '../library-views.ts';
 import { guarded } from './guard.ts';
 import type { Principal } from '../../store/repository.ts';
 import { CartridgeCheckError } from '../cartridge-checker.ts';
@@ -49,7 +50,7 @@ export function diagnosticView(d: Diagnostic) {
  * Whose library a principal's uploads join: their own in keys mode; the operator's in local mode, where the
  * one local user is the operator.
  */
-function libraryOwner(deps: AppDeps, principal: Principal): string {
+export function libraryOwner(deps: AppDeps, principal: Principal): string {
   return deps.auth.kind === 'local' ? OPERATOR_OWNER : principal.id;
 }
 
@@ -124,21 +125,41 @@ export function requireContentType(
   }
 }
 
+/** What a new version carries besides its files, and what it must keep. */
+export interface NewVersionOptions {
+  /** The version's tag (unique within its cartridge: 409 `tag_taken` otherwise, and nothing is stored). */
+  readonly tag?: string | undefined;
+  readonly notes?: string | undefined;
+  /**
+   * The cartridge the version must join: when the files name another (`bot_name`), the upload is refused
+   * (422 `name_changed`) and nothing is stored. Single-file updates and the builder's "save as version" set it.
+   */
+  readonly cartridgeName?: string | undefined;
+}
+
 /**
- * Stores uploaded cartridge files in the caller's library (checked off the request thread): the stored
- * version, or the ApiError that says why not (invalid, reserved name, quota, the check itself failed).
+ * Stores cartridge files as a version in the caller's library (checked off the request thread): the stored
+ * version, or the ApiError that says why not (invalid, reserved name, quota, tag taken, renamed, the check
+ * itself failed). Uploads, SillyTavern imports, single-file updates and the builder all store through it.
  */
 export async function storeUpload(
   deps: AppDeps,
   principal: Principal,
   files: ReadonlyMap<string, string | Uint8Array>,
   name: string,
+  options: NewVersionOptions = {},
 ): Promise<Extract<UploadResult, { ok: true }>> {
+  const owner = libraryOwner(deps, principal);
   let result: UploadResult;
   try {
     result = await deps.library.registerUpload(files, name, {
-      ownerId: libraryOwner(deps, principal),
-      check: (f, n) => deps.checker.check(f, n),
+      ownerId: owner,
+      check: async (f, n) => {
+        const checked = await deps.checker.check(f, n);
+        // Refusals that depend on what the files are, made before anything is stored.
+        if (checked.ok) await refuseBeforeStoring(deps, owner, checked, options);
+        return checked;
+      },
       quotaBytes: deps.limits.cartridgeQuotaBytes,
     });
   } catch (error) {
@@ -146,8 +167,53 @@ export async function storeUpload(
     throw new ApiError(422, 'cartridge_check_failed', `the cartridge could not be checked: ${error.message}`);
   }
   if (!result.ok) throw uploadFailure(result);
+  if (options.tag !== undefined || options.notes !== undefined) {
+    const tagged = await deps.store.updateLibraryVersion(owner, result.version.id, {
+      ...(options.tag === undefined ? {} : { tag: options.tag }),
+      ...(options.notes === undefined ? {} : { notes: options.notes }),
+    });
+    if (!tagged.ok && tagged.reason === 'tag-taken') throw tagTaken(tagged.tag, tagged.versionId);
+  }
   return result;
 }
+
+export function tagTaken(tag: string, versionId: string): ApiError {
+  return new ApiError(409, 'tag_taken', `another version of this cartridge is tagged '${tag}'`, {
+    tag,
+    versionId,
+  });
+}
+
+async function refuseBeforeStoring(
+  deps: AppDeps,
+  owner: string,
+  checked: { name: string; contentHash: string },
+  options: NewVersionOptions,
+): Promise<void> {
+  if (options.cartridgeName !== undefined && checked.name !== options.cartridgeName) {
+    throw new ApiError(
+      422,
+      'name_changed',
+      `these files name the cartridge '${checked.name}' (bot_name in the rules), not '${options.cartridgeName}'; keep its name to add a version to it, or upload it as a new cartridge`,
+      { name: checked.name, expected: options.cartridgeName },
+    );
+  }
+  if (options.tag === undefined) return;
+  const cartridge = await deps.store.findLibraryCartridge(owner, checked.name);
+  if (cartridge === undefined || cartridge.ownerId !== owner) return;
+  const versions = await deps.store.listLibraryVersions(cartridge.id, { includeArchived: true });
+  const holder = versions.find((v) => v.tag === options.tag && v.contentHash !== checked.contentHash);
+  if (holder !== undefined) throw tagTaken(options.tag, holder.id);
+}
+
+/** `archived=true`: include the caller's own archived cartridges and versions. */
+const listQuery = z.object({ archived: z.enum(['true', 'false']).optional() });
+
+const archiveUploadQuery = uploadQuery.extend({
+  /** The new version's tag and notes. */
+  tag: versionTag.optional(),
+  notes: versionNotes.optional(),
+});
 
 function archiveStatus(error: ArchiveError): 413 | 422 {
   return error.code === 'archive_too_large' ? 413 : 422;
@@ -162,19 +228,20 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
       path: '/v1/cartridges',
       tag: 'cartridges',
       summary:
-        'The cartridges the caller may start (the server’s own, then the caller’s uploads), each with its newest version, and the caller’s storage use.',
+        'The cartridges the caller may start: the server’s own, the caller’s, and every other principal’s public ones, each with its metadata, visibility, cover and newest version, and the caller’s storage use. `archived=true` adds the caller’s own archived cartridges and versions.',
+      query: listQuery,
       responses: { 200: { description: 'Cartridges', schema: anyObject } },
     },
-    async ({ c }) => {
+    async ({ c, query }) => {
       const principal = c.get('principal');
-      const list = await store.listOwnedCartridges(principal.id);
-      const usage = await store.cartridgeUsage(libraryOwner(deps, principal));
+      const viewer = libraryOwner(deps, principal);
+      const list = await store.listLibrary(viewer, { includeArchived: query.archived === 'true' });
+      const usage = await store.cartridgeUsage(viewer);
       return c.json({
         cartridges: list.map((s) => ({
-          name: s.name,
-          owner: deps.auth.kind === 'local' ? 'self' : s.owner,
+          ...libraryCartridgeView(s, viewer),
           versionCount: s.versionCount,
-          latest: versionView(s.latest),
+          latest: libraryVersionView(s.latest),
         })),
         storage: { usedBytes: usage.bytes, quotaBytes: deps.limits.cartridgeQuotaBytes },
       });
@@ -188,13 +255,14 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
       tag: 'cartridges',
       summary:
         'Upload a cartridge folder as a .zip or .tar.gz archive (one top-level folder is stripped). Invalid cartridges are refused with every error as file:line:col.',
-      query: uploadQuery,
+      query: archiveUploadQuery,
       rawBody: { contentTypes: ARCHIVE_CONTENT_TYPES, description: 'The archive bytes' },
       responses: {
         200: { description: 'The same files were already stored: that version', schema: anyObject },
         201: { description: 'The new version, with warnings', schema: anyObject },
         409: {
-          description: 'The name is one the server offers to everyone (`name_reserved`)',
+          description:
+            'The name is one the server offers to everyone (`name_reserved`), or `tag` names another version (`tag_taken`)',
           schema: errorSchema,
         },
         413: {
@@ -224,7 +292,10 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
           error.entry === undefined ? {} : { entry: error.entry },
         );
       }
-      const result = await storeUpload(deps, c.get('principal'), files, query.name ?? 'cartridge');
+      const result = await storeUpload(deps, c.get('principal'), files, query.name ?? 'cartridge', {
+        tag: query.tag,
+        notes: query.notes,
+      });
       return c.json(
         {
           version: versionView(result.version),
@@ -241,17 +312,30 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
       method: 'get',
       path: '/v1/cartridges/:name/versions',
       tag: 'cartridges',
-      summary: 'A cartridge’s versions the caller may start, newest first.',
+      summary:
+        'A cartridge’s versions the caller may start, newest first, with their tags and notes. The cartridge is its id, or a name (the server’s cartridge of that name, else the caller’s own). Its owner may add `archived=true` to see archived versions too.',
       params: z.object({ name }),
+      query: listQuery,
       responses: {
         200: { description: 'Versions', schema: anyObject },
-        404: { description: 'No such cartridge', schema: errorSchema },
+        404: { description: 'No such cartridge (or one the caller may not see)', schema: errorSchema },
       },
     },
-    async ({ c, params }) => {
-      const versions = await store.listOwnedCartridgeVersions(c.get('principal').id, params.name);
-      if (versions.length === 0) throw new ApiError(404, 'not_found', `no cartridge '${params.name}'`);
-      return c.json({ name: params.name, versions: versions.map(versionView) });
+    async ({ c, params, query }) => {
+      const viewer = libraryOwner(deps, c.get('principal'));
+      const cartridge = await store.findLibraryCartridge(viewer, params.name);
+      const versions =
+        cartridge &&
+        (await store.listLibraryVersions(cartridge.id, {
+          includeArchived: query.archived === 'true' && cartridge.ownerId === viewer,
+        }));
+      if (cartridge === undefined || versions === undefined || versions.length === 0)
+        throw new ApiError(404, 'not_found', `no cartridge '${params.name}'`);
+      return c.json({
+        name: cartridge.name,
+        cartridgeId: cartridge.id,
+        versions: versions.map(libraryVersionView),
+      });
     },
   );
 
@@ -286,12 +370,12 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
       path: '/v1/cartridge-versions/:id',
       tag: 'cartridges',
       summary:
-        'Delete one of the caller’s uploaded versions (its bytes leave the caller’s quota). Refused while one of the caller’s sessions plays it.',
+        'Delete one of the caller’s versions (its bytes leave the caller’s quota). Refused while a session plays it unless it is archived first (`PATCH` with `archived: true`): the sessions then keep their exact version.',
       params: z.object({ id }),
       responses: {
         204: { description: 'Deleted' },
         404: { description: 'Not one of the caller’s versions', schema: errorSchema },
-        409: { description: 'A session of the caller plays it (`in_use`)', schema: errorSchema },
+        409: { description: 'A session plays it and it is not archived (`in_use`)', schema: errorSchema },
       },
     },
     async ({ c, params }) => {
@@ -304,7 +388,7 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
         throw new ApiError(
           409,
           'in_use',
-          `${deleted.sessions} of your sessions play this version; delete them first`,
+          `${deleted.sessions} session(s) play this version; archive it first (PATCH /v1/cartridge-versions/${version?.id} with {"archived": true}): archived versions are no longer listed or startable, but the sessions keep playing them; then delete it`,
           { sessions: deleted.sessions },
         );
       }

@@ -1,13 +1,14 @@
 // Sessions: create from a cartridge version (turn 0 is the first message), list the caller's own, get,
 // rename, delete. Another principal's session is a 404.
 
-import type { SessionService } from '../../session/service.ts';
-import type { Principal } from '../../store/repository.ts';
+import type { SessionService } from '../../session/index.ts';
+import type { Principal } from '../../store/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
 import { anyObject, createSessionBody, errorSchema, renameSessionBody, sessionParams } from '../schemas.ts';
 import { sessionView, turnView } from '../views.ts';
+import { libraryOwner } from './cartridges.ts';
 import { guarded } from './guard.ts';
 
 const NOT_FOUND = {
@@ -16,21 +17,35 @@ const NOT_FOUND = {
 };
 
 /**
- * A version id or content hash the principal may play (the operator's, their own, or one a session of
- * theirs plays), or a cartridge name: the operator's newest version of it, else the principal's own. Another
- * principal's upload is never found, so nobody's upload changes what a name means for anyone else.
+ * A version id or content hash the principal may start (a listed version of the operator's, their own, or a
+ * public cartridge), a cartridge name (the operator's newest version of it, else the principal's own) or a
+ * cartridge id (its newest listed version). Another principal's private upload is never found, so nobody's
+ * upload changes what a name means for anyone else; an archived version is refused (409), though the
+ * sessions that already play it go on.
  */
 export async function resolveCartridgeVersion(
   deps: AppDeps,
   principal: Principal,
   ref: string,
 ): Promise<string> {
+  const viewer = libraryOwner(deps, principal);
   const version = await deps.store.getCartridgeVersion(ref);
-  if (version !== undefined && (await deps.store.cartridgeAccess(principal.id, version.id)) !== undefined)
-    return version.id;
-  const named = await deps.store.resolveCartridgeName(principal.id, ref);
-  if (named === undefined) throw new ApiError(404, 'not_found', `no cartridge or cartridge version '${ref}'`);
-  return named;
+  if (version !== undefined) {
+    if (await deps.store.canStartVersion(viewer, version.id)) return version.id;
+    if ((await deps.store.cartridgeAccess(principal.id, version.id)) !== undefined)
+      throw new ApiError(
+        409,
+        'archived',
+        `cartridge version '${ref}' is archived or no longer in the library: the sessions that play it go on, but no new one can start on it`,
+      );
+  }
+  const named = await deps.store.resolveCartridgeName(viewer, ref);
+  if (named !== undefined) return named;
+  const cartridge = await deps.store.findLibraryCartridge(viewer, ref);
+  const newest =
+    cartridge && cartridge.archivedAt === null && (await deps.store.listLibraryVersions(cartridge.id))[0];
+  if (newest) return newest.id;
+  throw new ApiError(404, 'not_found', `no cartridge or cartridge version '${ref}'`);
 }
 
 export function registerSessionRoutes(api: RouteRegistry, deps: AppDeps): void {
@@ -47,6 +62,7 @@ export function registerSessionRoutes(api: RouteRegistry, deps: AppDeps): void {
       responses: {
         201: { description: 'The session and its turn 0 (the first message)', schema: anyObject },
         404: { description: 'No such cartridge or persona', schema: errorSchema },
+        409: { description: 'The version is archived (`archived`)', schema: errorSchema },
       },
     },
     async ({ c, body }) =>
