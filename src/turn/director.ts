@@ -10,6 +10,7 @@
 
 import { ModelError } from '../llm/errors.ts';
 import type { ChatMessage, ModelResponse, ModelSet, ModelStreamPart, ToolCall } from '../llm/types.ts';
+import { estimateTokens } from '../tokens.ts';
 import type { TurnContext } from './context.ts';
 import { echoableCalls } from './echo.ts';
 import { currentGameTime } from './game-time.ts';
@@ -48,6 +49,8 @@ export interface DirectorOutcome {
 
 /** Estimated tokens of the lore looked up for the player's words before the first Director call. */
 export const DIRECTOR_AUTO_LORE_TOKENS = 600;
+/** Cap on the game-state section of the Director prompt. */
+const DIRECTOR_STATE_TOKENS = 2_500;
 /** Cap on the recent-messages section of the Director prompt. */
 export const DIRECTOR_HISTORY_TOKENS = 2_000;
 
@@ -87,10 +90,19 @@ function directorSections(
   turnStartTime: string | undefined,
 ): PromptSection[] {
   const now = currentGameTime(ctx.state, ctx.clock);
+  const state = block('FULL GAME STATE (private fields included; never reveal them)', json(ctx.state));
+  // Until time moves this turn, state.game_time (in the state) is all there is to say about the clock, so
+  // the block is left out while the state is shown whole: the volatile final message, which a prefix cache
+  // cannot reuse from turn to turn, stays short (issue 10).
+  const moved = ctx.timeSeconds !== 0 || (turnStartTime !== undefined && turnStartTime !== now);
   const time =
     now === undefined
       ? ''
-      : `state.game_time = ${JSON.stringify(now)} (turn started at ${JSON.stringify(turnStartTime ?? now)}); time accepted so far this turn: ${ctx.timeSeconds} seconds.`;
+      : moved
+        ? `state.game_time = ${JSON.stringify(now)} (turn started at ${JSON.stringify(turnStartTime ?? now)}); time accepted so far this turn: ${ctx.timeSeconds} seconds.`
+        : estimateTokens(state) > DIRECTOR_STATE_TOKENS
+          ? `state.game_time = ${JSON.stringify(now)}; no time accepted yet this turn.`
+          : '';
   return [
     {
       id: 'role',
@@ -126,9 +138,9 @@ function directorSections(
     {
       id: 'state',
       kind: 'volatile',
-      text: block('FULL GAME STATE (private fields included; never reveal them)', json(ctx.state)),
+      text: state,
       required: true,
-      maxTokens: 2_500,
+      maxTokens: DIRECTOR_STATE_TOKENS,
       why: 'the whole state, so the Director can choose events',
     },
     {

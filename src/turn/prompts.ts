@@ -121,7 +121,16 @@ export function assemblePrompt(sections: readonly PromptSection[], budget: numbe
 // ---------------------------------------------------------------------------------------------- helpers
 
 /**
- * At most the last `count` messages, oldest first. The window's start moves in steps of half the window
+ * How far a history window's start moves at a time: half the window (at least one message). Both
+ * `recentMessages` and `fitMessages` move in these steps, so between two steps the history a prompt shows is
+ * the previous turn's plus the new messages (an append-only prefix a provider's cache keeps).
+ */
+export function historyStep(count: number): number {
+  return Math.max(1, Math.floor(count / 2));
+}
+
+/**
+ * At most the last `count` messages, oldest first. The window's start moves in steps of `historyStep(count)`
  * rather than one turn at a time, so from one turn to the next the history is usually the same messages
  * plus the new ones: an append-only prefix a provider's prompt cache keeps (the window holds more than
  * half of `count` messages whenever the story has that many).
@@ -130,7 +139,7 @@ export function recentMessages(messages: readonly StoryMessage[], count: number)
   if (count <= 0) return [];
   const over = messages.length - count;
   if (over <= 0) return messages.slice();
-  const step = Math.max(1, Math.floor(count / 2));
+  const step = historyStep(count);
   return messages.slice(Math.ceil(over / step) * step);
 }
 
@@ -152,18 +161,24 @@ export function cacheFriendly(
   return { system: prompt.stableSystem, messages };
 }
 
-/** The newest messages that fit `maxTokens` (whole messages only), oldest first. */
-export function fitMessages(messages: readonly StoryMessage[], maxTokens: number): StoryMessage[] {
-  const out: StoryMessage[] = [];
+/**
+ * The newest whole messages that fit `maxTokens`, oldest first. The start moves in steps of `step` messages
+ * counted from the first of `messages` (a `recentMessages` window, whose own start moves in the same steps),
+ * so when long messages overflow the cap the history loses a block of old messages now and then instead of
+ * one message every turn, which would change the prompt from its history on and defeat prefix caching.
+ * When the newest step alone does not fit, the newest messages that fit.
+ */
+export function fitMessages(messages: readonly StoryMessage[], maxTokens: number, step = 1): StoryMessage[] {
+  let start = messages.length;
   let used = 0;
   for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i]!;
-    const tokens = estimateTokens(message.content) + 1;
+    const tokens = estimateTokens(messages[i]!.content) + 1;
     if (used + tokens > maxTokens) break;
     used += tokens;
-    out.unshift(message);
+    start = i;
   }
-  return out;
+  const aligned = start === 0 ? 0 : Math.ceil(start / Math.max(1, step)) * Math.max(1, step);
+  return messages.slice(aligned < messages.length ? aligned : start);
 }
 
 export function messagesText(messages: readonly StoryMessage[]): string {

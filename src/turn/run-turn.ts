@@ -27,7 +27,7 @@ import { MAX_INPUT_CHARS, MAX_SEED, type TurnLimits, resolveTurnLimits } from '.
 import { NARRATOR_HISTORY_TOKENS, runNarrator } from './narrator.ts';
 import { chooseOffline } from './offline.ts';
 import { narrateOffline } from './offline-narration.ts';
-import { fitMessages, recentMessages } from './prompts.ts';
+import { fitMessages, historyStep, recentMessages } from './prompts.ts';
 import { buildRecord, settleState } from './record.ts';
 import { sanitizeForPrompt } from './sanitize.ts';
 import { checkedArgs, directorTools, runAdvanceTime, runEventTool, type ToolOutcome } from './tools.ts';
@@ -144,6 +144,8 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   const history: StoryMessage[] = recentMessages(options.messages, prepared.limits.historyMessages).map(
     (message) => ({ ...message, content: sanitizeForPrompt(message.content) }),
   );
+  // The roles' token caps trim the window in the window's own steps (cache-friendly, see fitMessages).
+  const step = historyStep(prepared.limits.historyMessages);
   const promptText = sanitizeForPrompt(prepared.input.text);
   ctx.worldInfo = activateForTurn(
     cartridge,
@@ -186,7 +188,7 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   } else {
     yield { type: 'phase', phase: 'director' };
     const t = now();
-    const directorHistory = fitMessages(history, DIRECTOR_HISTORY_TOKENS);
+    const directorHistory = fitMessages(history, DIRECTOR_HISTORY_TOKENS, step);
     if (models !== null) outcome = yield* runDirector(ctx, models, promptText, directorHistory, tickNotes);
     else offlineReply = yield* runOffline(ctx, promptText);
     timings.director = now() - t;
@@ -214,7 +216,7 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
     const told = yield* runNarrator(ctx, models.narrator, {
       directives: outcome.directives,
       inputText: promptText,
-      history: fitMessages(history, NARRATOR_HISTORY_TOKENS),
+      history: fitMessages(history, NARRATOR_HISTORY_TOKENS, step),
     });
     // Model prose is stored (and shown in later prompts) neutralised, like the player's words.
     narration = sanitizeForPrompt(told.narration);

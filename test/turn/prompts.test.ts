@@ -4,6 +4,7 @@ import {
   assemblePrompt,
   cacheFriendly,
   fitMessages,
+  historyStep,
   type PromptSection,
   personaText,
   recentMessages,
@@ -93,6 +94,41 @@ describe('helpers', () => {
     expect(fitMessages(messages, 17).map((m) => m.content)).toEqual(['three'.repeat(8)]);
     expect(fitMessages(messages, 18).map((m) => m.content)).toEqual(['two'.repeat(8), 'three'.repeat(8)]);
     expect(fitMessages(messages, 10)).toEqual([]);
+  });
+
+  it('fitMessages with a step moves the start in whole steps, so the kept history only grows between steps', () => {
+    // Ten messages of 10 tokens each (36 characters + the separator token).
+    const ten = Array.from({ length: 10 }, (_, i) => ({
+      role: 'user' as const,
+      content: `${String(i).padStart(2, '0')}${'x'.repeat(34)}`,
+    }));
+    const starts = (maxTokens: number, step: number, n = ten.length) =>
+      fitMessages(ten.slice(0, n), maxTokens, step)[0]?.content.slice(0, 2);
+    expect(starts(100, 4)).toBe('00'); // all fit: nothing dropped
+    // 99 tokens: the newest nine fit (start 1); with step 4 the start moves to 4, not 1.
+    expect(starts(99, 4)).toBe('04');
+    expect(starts(99, 1)).toBe('01');
+    // 60 tokens: newest six fit (start 4, on a step); 59: newest five (start 5) -> the next step, 8.
+    expect(starts(60, 4)).toBe('04');
+    expect(starts(59, 4)).toBe('08');
+    // 19 tokens: the newest step (8, 9) does not fit, so the newest messages that fit (just 9).
+    expect(starts(19, 4)).toBe('09');
+    expect(fitMessages(ten, 9, 4)).toEqual([]);
+    // As the story grows under a fixed cap the start moves at most once a step, never one message a turn.
+    let moves = 0;
+    let previous: string | undefined;
+    for (let n = 1; n <= 10; n++) {
+      const kept = fitMessages(ten.slice(0, n), 40, 4);
+      expect(kept.length * 10).toBeLessThanOrEqual(40);
+      expect(kept.at(-1)).toBe(ten[n - 1]);
+      const start = kept[0]?.content.slice(0, 2);
+      if (previous !== undefined && start !== previous) moves++;
+      previous = start;
+    }
+    expect(moves).toBe(2); // 00 -> 04 at n = 5, 04 -> 08 at n = 9
+    expect(historyStep(12)).toBe(6);
+    expect(historyStep(1)).toBe(1);
+    expect(historyStep(0)).toBe(1);
   });
 
   it('personaText lists the persona and is empty without one', () => {
