@@ -1,7 +1,9 @@
-// The shell: header navigation and the three screens, switched by the location hash (`#/library`,
-// `#/play/<session id>`, `#/settings`). The hash carries only ids, never keys or settings.
+// The shell: header navigation and the screens, switched by the location hash (`#/library`,
+// `#/play/<session id>`, `#/builder[/<draft id>]`, `#/settings`). The hash carries only ids, never keys or
+// settings. The builder is its own chunk, loaded when its screen opens (builder-route.tsx).
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Api } from '../api.ts';
+import { BuilderRoute } from './builder-route.tsx';
 import { Ctx, type ModelStatus, type ServerInfo, storedApiKey } from './context.ts';
 import { StatusIcon } from './icons.tsx';
 import { Library } from './library.tsx';
@@ -11,11 +13,14 @@ import { Settings } from './settings.tsx';
 type Route =
   | { readonly screen: 'library' }
   | { readonly screen: 'play'; readonly sessionId: string }
+  | { readonly screen: 'builder'; readonly draftId?: string }
   | { readonly screen: 'settings' };
 
 export function routeOf(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/');
   if (parts[0] === 'play' && parts[1]) return { screen: 'play', sessionId: decodeURIComponent(parts[1]) };
+  if (parts[0] === 'builder')
+    return parts[1] ? { screen: 'builder', draftId: decodeURIComponent(parts[1]) } : { screen: 'builder' };
   if (parts[0] === 'settings') return { screen: 'settings' };
   return { screen: 'library' };
 }
@@ -63,6 +68,9 @@ export function App() {
               Play
             </a>
           ) : null}
+          <a href="#/builder" aria-current={current('builder')}>
+            Builder
+          </a>
           <a href="#/settings" aria-current={current('settings')}>
             Settings
           </a>
@@ -72,6 +80,9 @@ export function App() {
       <main id="main" tabIndex={-1}>
         {route.screen === 'library' ? <Library /> : null}
         {route.screen === 'play' ? <Play key={route.sessionId} sessionId={route.sessionId} /> : null}
+        {route.screen === 'builder' ? (
+          <BuilderRoute key={route.draftId ?? ''} draftId={route.draftId} />
+        ) : null}
         {route.screen === 'settings' ? <Settings /> : null}
       </main>
     </Ctx.Provider>
