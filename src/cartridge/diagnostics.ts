@@ -2,7 +2,7 @@
 // Codes are part of the public contract (`validate --json`, docs/cartridges.md): never rename one.
 
 import type { Diagnostic, SourcePlace } from '../diagnostics.ts';
-import { lineColAt } from '../lore/json-place.ts';
+import { lineColAt } from '../lore/index.ts';
 
 export type CartridgeCode =
   // files

@@ -5,7 +5,7 @@
 
 import { type Document, isMap, isScalar, isSeq, type LineCounter, type Node as YamlNode } from 'yaml';
 import type { Diagnostic, SourcePlace } from '../diagnostics.ts';
-import { didYouMean } from '../yare/diagnostics-sink.ts';
+import { didYouMean } from '../yare/index.ts';
 import { cartError, cartWarning, fileStart } from './diagnostics.ts';
 import { checkInjection } from './injection.ts';
 import { MAX_DIRECTIVE_CHARS, MAX_TOTAL_DIRECTIVE_CHARS } from './limits.ts';

@@ -19,7 +19,7 @@ import {
   MAX_LORE_BYTES,
   MAX_YARE_BYTES,
 } from './limits.ts';
-import { MAX_WORLD_INFO_BYTES } from '../lore/world-info-limits.ts';
+import { MAX_WORLD_INFO_BYTES } from '../lore/index.ts';
 import { errnoCode, isNotFound } from '../errno.ts';
 
 export type CartridgeFileKind =

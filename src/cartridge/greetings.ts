@@ -3,7 +3,7 @@
 // n-1. Each is capped like `first-message.md`, and problems name their place (`alternate_greetings.json:3:5`).
 
 import type { Diagnostic } from '../diagnostics.ts';
-import { locateJsonPath, parseJsonText } from '../lore/json-place.ts';
+import { locateJsonPath, parseJsonText } from '../lore/index.ts';
 import { cartError } from './diagnostics.ts';
 import { MAX_ALTERNATE_GREETINGS, MAX_FIRST_MESSAGE_BYTES } from './limits.ts';
 

@@ -8,7 +8,12 @@ export {
   type DirectivesInput,
   validateDirectives,
 } from './directives.ts';
-export { CARTRIDGE_FILES, type CartridgeFileKind, type CartridgeFileSpec } from './files.ts';
+export {
+  CARTRIDGE_FILES,
+  type CartridgeFileKind,
+  type CartridgeFileSpec,
+  readCartridgeFolder,
+} from './files.ts';
 export { checkInjection, type InjectionFinding, type InjectionKind } from './injection.ts';
 export * from './limits.ts';
 export {
@@ -31,3 +36,5 @@ export {
   type YamlLimits,
   type YamlParseResult,
 } from './yaml.ts';
+export { defineRules, type RulesObject } from './js-rules/define.ts';
+export { type ImpliedIntent, type IntentInputs, phraseKey } from './intents.ts';

@@ -11,9 +11,7 @@
 
 import type { Document, LineCounter } from 'yaml';
 import type { Diagnostic } from '../diagnostics.ts';
-import type { CompiledRules, EventDef, InputSpec } from '../yare/program.ts';
-import { formatValue } from '../yare/python.ts';
-import type { Value } from '../yare/values.ts';
+import { type CompiledRules, type EventDef, formatValue, type InputSpec, type Value } from '../yare/index.ts';
 import { cartError } from './diagnostics.ts';
 import { MAX_INTENT_PHRASE_CHARS, MAX_INTENT_PHRASES } from './limits.ts';
 import { codePointLength } from './text.ts';

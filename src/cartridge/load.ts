@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
 import type { Diagnostic } from '../diagnostics.ts';
-import { type CompiledRules, compileRules } from '../yare/compile.ts';
+import { type CompiledRules, compileRules } from '../yare/index.ts';
 import { type LedgerSection, validateLedgerSection } from '../ledger/index.ts';
 import { cartError, cartWarning, fileStart, hasErrors, placeInText } from './diagnostics.ts';
 import { type Directives, validateDirectives } from './directives.ts';
@@ -22,7 +22,7 @@ import { type IntentInputs, NO_INTENT_INPUTS, validateIntentInputs } from './int
 import { hasRulesScript, rulesScriptOf } from './js-rules/hook.ts';
 import { checkMinigameConfigs } from './minigame-configs.ts';
 import { applyPersonaMacros, type Persona, validatePersona } from './persona.ts';
-import type { WorldInfoBook } from '../lore/world-info-types.ts';
+import type { WorldInfoBook } from '../lore/index.ts';
 import { parseAlternateGreetings } from './greetings.ts';
 import { loadWorldInfo } from './world-info.ts';
 import { decodeCartridgeFile } from './text.ts';

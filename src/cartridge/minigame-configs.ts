@@ -5,7 +5,7 @@
 
 import type { Diagnostic, SourcePlace } from '../diagnostics.ts';
 import { checkMinigameConfig, MINIGAMES, minigameManifest } from '../minigames/index.ts';
-import { PENDING_KEY } from '../yare/schema.ts';
+import { PENDING_KEY } from '../yare/index.ts';
 import { cartError, cartWarning } from './diagnostics.ts';
 
 type Path = readonly (string | number)[];

@@ -4,9 +4,7 @@
 // differently from SillyTavern are warnings.
 
 import type { Diagnostic } from '../diagnostics.ts';
-import { locateJsonPath, parseJsonText } from '../lore/json-place.ts';
-import { parseWorldInfoFile } from '../lore/world-info-format.ts';
-import type { WorldInfoBook } from '../lore/world-info-types.ts';
+import { locateJsonPath, parseJsonText, parseWorldInfoFile, type WorldInfoBook } from '../lore/index.ts';
 import { cartError, cartWarning } from './diagnostics.ts';
 import { applyPersonaMacros, type Persona } from './persona.ts';
 

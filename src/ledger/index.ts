@@ -69,3 +69,4 @@ export {
 } from './validate.ts';
 export * from './world.ts';
 export { worldFromJson } from './world-json.ts';
+export { worldPage } from './world-page.ts';

@@ -15,3 +15,26 @@ export const MINIGAMES: readonly MinigameManifest[] = [LIGHTS_OUT, ARTICULATION_
 export function minigameManifest(id: string): MinigameManifest | undefined {
   return MINIGAMES.find((m) => m.minigame_id === id);
 }
+export {
+  abortScramble,
+  choose,
+  newScramble,
+  readScrambleConfig,
+  type ScrambleGame,
+  scrambleHooks,
+  scrambleMetrics,
+  secondsLeft,
+  sentence,
+  submit,
+} from './articulation-scramble.ts';
+export {
+  abortDial,
+  attemptsAllowed,
+  type DialGame,
+  dialHooks,
+  dialMetrics,
+  expectedKey,
+  newDial,
+  readDialConfig,
+  stopNeedle,
+} from './reflex-dial.ts';

@@ -12,7 +12,45 @@ export {
   runEvent,
 } from './interpreter.ts';
 export * as limits from './limits.ts';
-export type { CompiledRules, EventDef, FieldSchema, DomainSchema, SchemaNode, Step } from './program.ts';
-export { GAME_TIME_KEY, npcVisibleState, PENDING_KEY, publicState, schemaAt } from './schema.ts';
+export type {
+  CompiledRules,
+  DomainSchema,
+  EventDef,
+  FieldSchema,
+  FieldType,
+  InputSpec,
+  NotePart,
+  Operand,
+  SchemaNode,
+  Step,
+  TableKey,
+  Target,
+} from './program.ts';
+export {
+  ENGINE_FIELDS,
+  GAME_TIME_KEY,
+  npcVisibleState,
+  PENDING_KEY,
+  publicState,
+  schemaAt,
+} from './schema.ts';
 export { type EventTool, eventTools, isPublicEvent, publicEvents } from './tools.ts';
-export { type Dict, Duration, PyFloat, type StateValue, toValue, type Value } from './values.ts';
+export {
+  type Dict,
+  Duration,
+  isDict,
+  mergeDicts,
+  newDict,
+  PyFloat,
+  type StateValue,
+  toValue,
+  type Value,
+} from './values.ts';
+export { BUILTINS, type Expr, walkExpr } from './expr/index.ts';
+export { evaluateExpression, type EvaluateResult } from './evaluate-text.ts';
+export { formatValue, toStateValue, truthy } from './python.ts';
+export { mapPairs, placeOfNode } from './yaml-nodes.ts';
+export { diffStates, type StateChange } from './diff.ts';
+export { didYouMean } from './diagnostics-sink.ts';
+export { MAX_STEPS_PER_RUN } from './limits.ts';
+export { parseExpression } from './expr/parser.ts';

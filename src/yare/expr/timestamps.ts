@@ -4,7 +4,7 @@
 // Pure integer arithmetic: no Date object, no clock, no local time zone. Numbers are refused on
 // purpose — the original read them as local-time POSIX timestamps, which depends on the machine.
 
-import { daysFromCivil, daysInMonth, isLeapYear, weekdayOf } from '../../time/calendar.ts';
+import { daysFromCivil, daysInMonth, isLeapYear, weekdayOf } from '../../time/index.ts';
 import { YareError } from '../errors.ts';
 import { pyStrRepr, typeName } from '../python.ts';
 import { Duration, type Value } from '../values.ts';
