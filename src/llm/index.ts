@@ -27,6 +27,7 @@ export {
   loadModelConfig,
   type ModelConfig,
   type OfflineModelConfig,
+  ONLINE_PROVIDERS,
   type OnlineModelConfig,
   type OnlineProvider,
   parseModelConfigFile,

@@ -4,7 +4,7 @@
 // anything is walked, and the checked value is rebuilt with null-prototype objects, so a `__proto__` or
 // `constructor` key is only ever an unknown property.
 
-import type { JsonSchema } from '../llm/types.ts';
+import type { JsonSchema } from '../llm/index.ts';
 import { MAX_TOOL_ARGS_DEPTH, MAX_TOOL_ARGS_ITEMS, MAX_TOOL_STRING_CHARS } from './limits.ts';
 
 export type ArgsCheck =

@@ -2,13 +2,16 @@
 // whole turn, and everything the record will hold. Nothing here leaves the turn unless it completes.
 
 import { summarizeWorld, type WorldSummary } from '../ledger/index.ts';
-import type { ModelRole } from '../llm/types.ts';
-import type { LoreIndex } from '../lore/lore-index.ts';
-import { DiceRoller } from '../yare/dice.ts';
-import { EventRunner, type RunResult } from '../yare/interpreter.ts';
-import { MAX_STEPS_PER_RUN } from '../yare/limits.ts';
-import type { CompiledRules } from '../yare/program.ts';
-import type { Dict } from '../yare/values.ts';
+import type { ModelRole } from '../llm/index.ts';
+import type { LoreIndex } from '../lore/index.ts';
+import {
+  type CompiledRules,
+  DiceRoller,
+  type Dict,
+  EventRunner,
+  MAX_STEPS_PER_RUN,
+  type RunResult,
+} from '../yare/index.ts';
 import { TurnError } from './errors.ts';
 import { type ClockMode, clockMode } from './game-time.ts';
 import type { LedgerOptions } from './ledger-world.ts';

@@ -4,7 +4,7 @@
 // waste the next prompt. Such arguments are echoed as `{}`; the tool result that follows says what was
 // wrong with them.
 
-import type { ToolCall } from '../llm/types.ts';
+import type { ToolCall } from '../llm/index.ts';
 
 /** Raw argument characters echoed back as sent; longer arguments are echoed as `{}`. */
 export const MAX_ECHO_ARGS_CHARS = 64 * 1024;

@@ -7,7 +7,7 @@
 // as 1147 work and results are identical everywhere. The grammars of durations and date-times are the
 // ones in time/, shared with the Narrator's ledger tool.
 
-import type { CompiledRules } from '../yare/program.ts';
+import type { CompiledRules } from '../yare/index.ts';
 import {
   civilFromDays,
   type IsoDateTime,

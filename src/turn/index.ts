@@ -4,14 +4,14 @@ export { replayTurnRules, type ReplayOptions, type ReplayResult } from './record
 export { initialWorld, LEDGER_MODES, STARTING_WORLD_TURN } from './ledger-world.ts';
 export { openingMessages } from './narrator.ts';
 export { TurnError, isTurnError } from './errors.ts';
-export { DEFAULT_TURN_LIMITS, resolveTurnLimits, type TurnLimits } from './limits.ts';
+export { DEFAULT_TURN_LIMITS, MAX_INPUT_CHARS, resolveTurnLimits, type TurnLimits } from './limits.ts';
 export * as turnLimits from './limits.ts';
 export { parseDuration, clockMode, type ClockMode } from './game-time.ts';
 export { assemblePrompt, type AssembledPrompt, type PromptSection, type SectionReport } from './prompts.ts';
 export { checkArgs } from './args.ts';
 export { directorTools, ENGINE_TOOL_NAMES } from './tools.ts';
-export { chooseOffline, matchEvent } from './offline.ts';
-export { narrateOffline } from './offline-narration.ts';
+export { chooseOffline, coerceTypedWord, jsonOrText, matchEvent } from './offline.ts';
+export { narrateOffline, stripNote } from './offline-narration.ts';
 export { selectNpcs } from './npc.ts';
 export type {
   DirectorStop,
@@ -38,3 +38,5 @@ export type {
   TurnRecord,
   WireLedgerEvent,
 } from './types.ts';
+export { hasPendingInteraction, PENDING_KEY } from './interaction.ts';
+export { describeOutcome, publicOutcome } from './public-outcome.ts';

@@ -4,13 +4,11 @@
 // model decides anything), clears the pending interaction, and the Narrator tells the outcome. While one is
 // pending, free text is refused. The checks and messages follow the original's input router.
 
-import type { CompiledRules } from '../yare/program.ts';
-import { type Dict, newDict, type StateValue } from '../yare/values.ts';
+import { type CompiledRules, type Dict, newDict, PENDING_KEY, type StateValue } from '../yare/index.ts';
 import { checkArgs } from './args.ts';
-import { MAX_METRIC_LIST_ITEMS } from '../minigames/manifest.ts';
+import { MAX_METRIC_LIST_ITEMS } from '../minigames/index.ts';
 import { MAX_INTERACTION_STRING_CHARS } from './limits.ts';
 import type { InteractionInput } from './types.ts';
-import { PENDING_KEY } from '../yare/schema.ts';
 
 type StateLike = { readonly [key: string]: unknown };
 

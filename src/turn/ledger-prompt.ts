@@ -10,7 +10,7 @@ import {
   vocabularyForPrompt,
   type WorldSummary,
 } from '../ledger/index.ts';
-import type { ToolSpec } from '../llm/types.ts';
+import type { ToolSpec } from '../llm/index.ts';
 import type { TurnContext } from './context.ts';
 import { type ClockMode, clockMode } from './game-time.ts';
 import { json, type PromptSection } from './prompts.ts';

@@ -15,8 +15,13 @@ import {
   type TimeChange,
   type World,
 } from '../ledger/index.ts';
-import { ModelError } from '../llm/errors.ts';
-import type { ChatMessage, ChatModel, ModelResponse, ToolCall } from '../llm/types.ts';
+import {
+  type ChatMessage,
+  type ChatModel,
+  ModelError,
+  type ModelResponse,
+  type ToolCall,
+} from '../llm/index.ts';
 import { estimateTokens } from '../tokens.ts';
 import type { TurnContext } from './context.ts';
 import { echoableCalls } from './echo.ts';

@@ -1,8 +1,8 @@
 // Every bound of a turn, in one place. The configurable ones (`TurnLimits`) have a named default and a
 // named ceiling; the rest are fixed. Each has a test at the limit and just past it (test/turn/limits.test.ts).
 
-import { DEFAULT_SUMMARY_TOKEN_BUDGET } from '../ledger/limits.ts';
-import { MAX_LORE_K, MAX_LORE_TOKEN_BUDGET } from '../lore/limits.ts';
+import { DEFAULT_SUMMARY_TOKEN_BUDGET } from '../ledger/index.ts';
+import { MAX_LORE_K, MAX_LORE_TOKEN_BUDGET } from '../lore/index.ts';
 
 /** Director model calls per turn. Every call's tool calls are run; after the last one the turn goes on. */
 export const DEFAULT_MAX_TOOL_ROUNDS = 5;

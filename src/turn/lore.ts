@@ -1,7 +1,7 @@
 // The lore index of a cartridge, built on first use and kept with the cartridge object, so a session's
 // turns index the lore once (the original rebuilt it every turn).
 
-import { buildLoreIndex, type LoreIndex } from '../lore/lore-index.ts';
+import { buildLoreIndex, type LoreIndex } from '../lore/index.ts';
 import type { TurnCartridge } from './types.ts';
 
 const indexes = new WeakMap<TurnCartridge, LoreIndex>();

@@ -2,8 +2,8 @@
 // It sees public state only, never private fields, dice rolls or tool traces, and is told not to print
 // raw numbers unless the directives ask for them.
 
-import type { ChatModel, ToolCall } from '../llm/types.ts';
-import { publicState } from '../yare/schema.ts';
+import type { ChatModel, ToolCall } from '../llm/index.ts';
+import { publicState } from '../yare/index.ts';
 import type { TurnContext } from './context.ts';
 import { currentGameTime } from './game-time.ts';
 import { ledgerTool, narratorLedgerSections, worldSection } from './ledger-prompt.ts';

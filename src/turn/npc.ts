@@ -6,9 +6,8 @@
 // A template without `credit` counts as meeting the threshold on its own, so cartridges written without
 // credits (generic-rpg) still get their characters voiced.
 
-import type { ChatModel, ToolSpec } from '../llm/types.ts';
-import type { CompiledRules } from '../yare/program.ts';
-import { npcVisibleState } from '../yare/schema.ts';
+import type { ChatModel, ToolSpec } from '../llm/index.ts';
+import { type CompiledRules, npcVisibleState } from '../yare/index.ts';
 import { checkArgs } from './args.ts';
 import type { TurnContext } from './context.ts';
 import { MAX_NPC_FIELD_CHARS, MAX_NPC_HISTORY_TURNS, MAX_PRESENT_NPCS } from './limits.ts';

@@ -4,13 +4,19 @@
 // always does what it says, like looking in the pack). A try that only leaves a note ("There is no bed
 // here") is a refusal. Used by the offline matcher when the player's words match nothing.
 
-import { DiceRoller } from '../yare/dice.ts';
-import { diffStates } from '../yare/diff.ts';
-import { EventRunner } from '../yare/interpreter.ts';
-import type { CompiledRules, EventDef, InputSpec, Step } from '../yare/program.ts';
-import { formatValue } from '../yare/python.ts';
-import { publicEvents } from '../yare/tools.ts';
-import type { Dict, Value } from '../yare/values.ts';
+import {
+  type CompiledRules,
+  DiceRoller,
+  type Dict,
+  diffStates,
+  type EventDef,
+  EventRunner,
+  formatValue,
+  type InputSpec,
+  publicEvents,
+  type Step,
+  type Value,
+} from '../yare/index.ts';
 import { ENGINE_TOOL_NAMES } from './tools.ts';
 
 /** Tries of one event (values of its enum input); values past it are not tried and not listed. */

@@ -5,8 +5,8 @@
 // player" becomes the persona's name. No banner, no field dump: the interface shows that play is offline,
 // and what changed is shown from the turn record beside the prose.
 
-import type { Persona } from '../cartridge/persona.ts';
-import type { CompiledRules } from '../yare/program.ts';
+import type { Persona } from '../cartridge/index.ts';
+import type { CompiledRules } from '../yare/index.ts';
 import { publicNote } from './offline-notes.ts';
 
 /** Removes text the author marked for the Narrator model only: `((` to the next `))` (no nesting). */

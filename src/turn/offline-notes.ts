@@ -5,9 +5,14 @@
 // or through a macro) is left out. A note no template of the cartridge produced (one the engine wrote for
 // itself) is left out too.
 
-import type { Expr } from '../yare/expr/ast.ts';
-import { walkExpr } from '../yare/expr/walk.ts';
-import type { CompiledRules, DomainSchema, NotePart, Step } from '../yare/program.ts';
+import {
+  type CompiledRules,
+  type DomainSchema,
+  type Expr,
+  type NotePart,
+  type Step,
+  walkExpr,
+} from '../yare/index.ts';
 
 interface Template {
   /** Text before the first value, then [value, text after it] pairs. */

@@ -7,11 +7,15 @@
 // list and /help spend no turn. The Narrator is replaced by offline-narration.ts. Same words, same state ⇒
 // same choice.
 
-import { type ImpliedIntent, type IntentInputs, phraseKey as normalize } from '../cartridge/intents.ts';
-import type { CompiledRules, EventDef, InputSpec } from '../yare/program.ts';
-import { toStateValue } from '../yare/python.ts';
-import { publicEvents } from '../yare/tools.ts';
-import type { Dict } from '../yare/values.ts';
+import { type ImpliedIntent, type IntentInputs, phraseKey as normalize } from '../cartridge/index.ts';
+import {
+  type CompiledRules,
+  type Dict,
+  type EventDef,
+  type InputSpec,
+  publicEvents,
+  toStateValue,
+} from '../yare/index.ts';
 import { type AvailableAction, availableActions } from './offline-actions.ts';
 import { ADVANCE_GAME_TIME, type DirectorToolSet, ENGINE_TOOL_NAMES } from './tools.ts';
 

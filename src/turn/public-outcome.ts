@@ -3,9 +3,7 @@
 // private field, or to an engine key (`_pending_interaction`), is never listed; a roll whose dice come from
 // a private field shows its total only. The web client and the terminal show this under each turn's prose.
 
-import { parseExpression } from '../yare/expr/parser.ts';
-import type { CompiledRules } from '../yare/program.ts';
-import { formatValue } from '../yare/python.ts';
+import { type CompiledRules, formatValue, parseExpression } from '../yare/index.ts';
 import { pathIsPrivate, readsPrivate } from './offline-notes.ts';
 import { MAX_OUTCOME_ITEMS, type PublicChange, type PublicOutcome, type PublicRoll } from './outcome-text.ts';
 import type { TurnRecord } from './types.ts';

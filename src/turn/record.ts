@@ -4,13 +4,17 @@
 // gives back exactly its `stateAfter`.
 
 import { canonicalJson, proposeBatch, type Stamp, toWire, type World } from '../ledger/index.ts';
-import type { RoleUsage } from '../llm/usage.ts';
-import type { ModelRole } from '../llm/types.ts';
-import { DiceRoller, type RollRecord } from '../yare/dice.ts';
-import { diffStates } from '../yare/diff.ts';
-import { EventRunner } from '../yare/interpreter.ts';
-import type { CompiledRules } from '../yare/program.ts';
-import { type Dict, newDict, toValue } from '../yare/values.ts';
+import type { ModelRole, RoleUsage } from '../llm/index.ts';
+import {
+  type CompiledRules,
+  DiceRoller,
+  type Dict,
+  diffStates,
+  EventRunner,
+  newDict,
+  type RollRecord,
+  toValue,
+} from '../yare/index.ts';
 import type { TurnContext } from './context.ts';
 import { type ClockMode, checkAdvance, ELAPSED_MINUTES_KEY, elapsedSeconds } from './game-time.ts';
 import { clearPending } from './interaction.ts';

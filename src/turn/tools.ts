@@ -4,11 +4,9 @@
 // structured error and change nothing.
 
 import { z } from 'zod';
-import type { JsonSchema, ToolCall, ToolSpec } from '../llm/types.ts';
-import { LoreError } from '../lore/errors.ts';
-import { MAX_LORE_QUERIES, MAX_LORE_QUERY_CHARS } from '../lore/limits.ts';
-import { eventTools } from '../yare/tools.ts';
-import type { StateValue } from '../yare/values.ts';
+import type { JsonSchema, ToolCall, ToolSpec } from '../llm/index.ts';
+import { LoreError, MAX_LORE_QUERIES, MAX_LORE_QUERY_CHARS } from '../lore/index.ts';
+import { eventTools, type StateValue } from '../yare/index.ts';
 import { createHash } from 'node:crypto';
 import { checkArgs, parseRawArgs } from './args.ts';
 import type { TurnContext } from './context.ts';

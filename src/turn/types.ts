@@ -1,16 +1,10 @@
 // The turn engine's public types: what `runTurn` takes, the events it streams, and the record it ends with.
 
-import type { IntentInputs } from '../cartridge/intents.ts';
-import type { Persona } from '../cartridge/persona.ts';
+import type { IntentInputs, Persona } from '../cartridge/index.ts';
 import type { LedgerErrorCode, LedgerSection, TimeChange, World } from '../ledger/index.ts';
-import type { RoleUsage } from '../llm/usage.ts';
-import type { WorldInfoTrigger } from '../lore/world-info.ts';
-import type { WorldInfoBook } from '../lore/world-info-types.ts';
-import type { ModelRole, ModelSet } from '../llm/types.ts';
-import type { RollRecord } from '../yare/dice.ts';
-import type { StateChange } from '../yare/diff.ts';
-import type { CompiledRules } from '../yare/program.ts';
-import type { StateValue } from '../yare/values.ts';
+import type { ModelRole, ModelSet, RoleUsage } from '../llm/index.ts';
+import type { WorldInfoBook, WorldInfoTrigger } from '../lore/index.ts';
+import type { CompiledRules, RollRecord, StateChange, StateValue } from '../yare/index.ts';
 import type { TurnLimits } from './limits.ts';
 import type { SectionReport } from './prompts.ts';
 

@@ -2,10 +2,16 @@
 // the Narrator's sections (before and after the character's definitions) and @depth messages, and the
 // timed effects written into the state the turn ends with (`_world_info`), so each branch keeps its own.
 
-import type { ChatMessage } from '../llm/types.ts';
-import { type ActivationResult, activateWorldInfo, type WorldInfoTrigger } from '../lore/world-info.ts';
-import { readWorldInfoState, WORLD_INFO_STATE_KEY, worldInfoStateValue } from '../lore/world-info-state.ts';
-import { type Dict, toValue } from '../yare/values.ts';
+import type { ChatMessage } from '../llm/index.ts';
+import {
+  activateWorldInfo,
+  type ActivationResult,
+  readWorldInfoState,
+  WORLD_INFO_STATE_KEY,
+  worldInfoStateValue,
+  type WorldInfoTrigger,
+} from '../lore/index.ts';
+import { type Dict, toValue } from '../yare/index.ts';
 import type { PromptSection } from './prompts.ts';
 import type { StoryMessage, TurnCartridge, WorldInfoRecord } from './types.ts';
 
