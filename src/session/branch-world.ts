@@ -3,7 +3,7 @@
 // bookkeeping a new turn leaves for the next one.
 
 import type { World } from '../ledger/index.ts';
-import type { Store } from '../store/repository.ts';
+import type { Store } from '../store/index.ts';
 import { notFound, SessionError } from './errors.ts';
 import { type WorldResult, worldFromBase } from './ledger.ts';
 import { type BranchWorld, type SnapshotRule, snapshotDue, type WorldCache } from './world-cache.ts';

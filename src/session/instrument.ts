@@ -1,7 +1,7 @@
 // Timing of model calls for metrics: wraps each role's model so every call reports its duration and
 // outcome. The wrapper changes nothing else; the turn engine sees the same responses and errors.
 
-import type { ChatModel, ModelRole, ModelSet } from '../llm/types.ts';
+import type { ChatModel, ModelRole, ModelSet } from '../llm/index.ts';
 
 export type ModelCallObserver = (role: ModelRole, durationMs: number, ok: boolean) => void;
 

@@ -17,8 +17,8 @@ import {
   toWire,
   type World,
 } from '../ledger/index.ts';
-import { worldFromJson } from '../ledger/world-json.ts';
-import type { LedgerEntry, WorldBase } from '../store/repository.ts';
+import { worldFromJson } from '../ledger/index.ts';
+import type { LedgerEntry, WorldBase } from '../store/index.ts';
 
 export interface CartridgeLedger {
   readonly policy: LedgerPolicy;

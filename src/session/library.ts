@@ -2,7 +2,7 @@
 // loaded cartridges cached in memory. A session pins a version id, so it always plays exactly the files it
 // started with, on every replica, whatever is uploaded later.
 
-import { readCartridgeFolder } from '../cartridge/files.ts';
+import { readCartridgeFolder } from '../cartridge/index.ts';
 import {
   CARTRIDGE_FILES,
   type Cartridge,
@@ -11,9 +11,7 @@ import {
   type Persona,
 } from '../cartridge/index.ts';
 import type { Diagnostic } from '../diagnostics.ts';
-import { OPERATOR_OWNER } from '../store/cartridge-entries.ts';
-import { StoreInputError } from '../store/errors.ts';
-import type { CartridgeVersion, Store } from '../store/repository.ts';
+import { type CartridgeVersion, OPERATOR_OWNER, type Store, StoreInputError } from '../store/index.ts';
 import { canonicalJson } from './canonical.ts';
 import { SessionError } from './errors.ts';
 import { CARTRIDGE_CACHE_SIZE } from './limits.ts';

@@ -1,8 +1,8 @@
 // The story as the turn engine sees it, rebuilt from hydrated turns: each turn contributes the player's
 // input (its text) and the narration. Turn 0 contributes only the first message.
 
-import type { TurnMessage } from '../store/repository.ts';
-import type { StoryMessage } from '../turn/types.ts';
+import type { TurnMessage } from '../store/index.ts';
+import type { StoryMessage } from '../turn/index.ts';
 
 /** The text of a stored input: `{kind, text}` as the turn record keeps it, or a bare string. */
 export function inputText(input: unknown): string | undefined {

@@ -9,13 +9,16 @@
 import { z } from 'zod';
 import { MAX_BASE_URL_CHARS, baseUrlProblem as sharedBaseUrlProblem } from '../base-url-policy.ts';
 import {
+  type ChatModel,
+  DEFAULT_RETRY_POLICY,
+  MODEL_ROLES,
   type ModelConfig,
+  type ModelRole,
+  type ModelSet,
   ONLINE_PROVIDERS,
   type OnlineModelConfig,
   type OnlineProvider,
-} from '../llm/config.ts';
-import { DEFAULT_RETRY_POLICY } from '../llm/retry.ts';
-import { type ChatModel, MODEL_ROLES, type ModelRole, type ModelSet } from '../llm/types.ts';
+} from '../llm/index.ts';
 
 /** Characters of a model name (`llama3.1:8b`, `gpt-4o-mini`, `org/model@rev`). */
 export const MAX_MODEL_NAME_CHARS = 200;

@@ -3,10 +3,8 @@
 // applies to the next turn everywhere; models built from a config are cached per principal and rebuilt
 // only when that principal's settings change.
 
-import type { ModelConfig } from '../llm/config.ts';
-import { createModels } from '../llm/providers.ts';
-import type { ModelRole, ModelSet } from '../llm/types.ts';
-import type { Store } from '../store/repository.ts';
+import { createModels, type ModelConfig, type ModelRole, type ModelSet } from '../llm/index.ts';
+import type { Store } from '../store/index.ts';
 import { canonicalJson } from './canonical.ts';
 import { SessionError } from './errors.ts';
 import {

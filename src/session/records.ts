@@ -5,8 +5,8 @@
 // - `author-event`: an event run by hand in author mode, with its seed, so replay reproduces it.
 
 import type { Persona } from '../cartridge/index.ts';
-import type { RollRecord } from '../yare/dice.ts';
-import type { TurnRecord } from '../turn/types.ts';
+import type { RollRecord } from '../yare/index.ts';
+import type { TurnRecord } from '../turn/index.ts';
 
 export interface GenesisRecord {
   readonly kind: 'genesis';

@@ -9,12 +9,10 @@
 
 import { randomUUID } from 'node:crypto';
 import type { Persona } from '../cartridge/index.ts';
-import type { ModelSet } from '../llm/types.ts';
-import type { JsonValue } from '../store/json.ts';
-import type { Session, Store, Turn } from '../store/repository.ts';
-import type { TurnLimits } from '../turn/limits.ts';
-import type { InteractionInput } from '../turn/types.ts';
-import { runEvent } from '../yare/interpreter.ts';
+import type { ModelSet } from '../llm/index.ts';
+import type { JsonValue, Session, Store, Turn } from '../store/index.ts';
+import type { InteractionInput, TurnLimits } from '../turn/index.ts';
+import { runEvent } from '../yare/index.ts';
 import { loadWorld } from './branch-world.ts';
 import { plainJson } from './canonical.ts';
 import { notFound, SessionError } from './errors.ts';

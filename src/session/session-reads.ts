@@ -3,7 +3,7 @@
 // applied.
 
 import { type Persona, validatePersona } from '../cartridge/index.ts';
-import type { Session, Store } from '../store/repository.ts';
+import type { Session, Store } from '../store/index.ts';
 import { notFound, SessionError } from './errors.ts';
 import type { CartridgeLibrary, LoadedCartridge } from './library.ts';
 

@@ -3,10 +3,9 @@
 // parent's stored state give the stored state, the record agrees with its row, and every branch's ledger
 // batches replay under the cartridge's policy. No model is called: the records hold the models' decisions.
 
-import type { Session, Store, Turn, TurnNode } from '../store/repository.ts';
-import { replayTurnRules } from '../turn/record.ts';
-import type { GameState } from '../turn/types.ts';
-import { runEvent } from '../yare/interpreter.ts';
+import type { Session, Store, Turn, TurnNode } from '../store/index.ts';
+import { type GameState, replayTurnRules } from '../turn/index.ts';
+import { runEvent } from '../yare/index.ts';
 import { canonicalJson } from './canonical.ts';
 import { cartridgeLedger, worldFromRows } from './ledger.ts';
 import type { CartridgeLibrary } from './library.ts';

@@ -1,5 +1,5 @@
 // Public surface of the storage layer.
-export { StoreInputError, StoreMigrationError } from './errors.ts';
+export { isUniqueViolation, StoreInputError, StoreMigrationError } from './errors.ts';
 export type { JsonValue } from './json.ts';
 export { API_KEY_PREFIX, generateApiKey, hashApiKey } from './keys.ts';
 export * from './limits.ts';
@@ -25,3 +25,4 @@ export {
   MAX_DRAFT_TRANSCRIPT_BYTES,
   MAX_DRAFTS_PER_PRINCIPAL,
 } from './drafts.ts';
+export { OPERATOR_OWNER } from './cartridge-entries.ts';

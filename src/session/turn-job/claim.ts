@@ -2,7 +2,7 @@
 // in-flight lock in this process. A TurnClaim holds both and gives them back once, however the turn ends.
 
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Turn } from '../../store/repository.ts';
+import type { Turn } from '../../store/index.ts';
 import { SessionError } from '../errors.ts';
 import type { TurnEnvironment } from './types.ts';
 

@@ -3,8 +3,8 @@
 // when the head moved since prepare or the parent is gone; a retry with a committed Idempotency-Key is
 // `replayed` (the store answers with the first turn).
 
-import type { Turn } from '../../store/repository.ts';
-import type { TurnRecord } from '../../turn/types.ts';
+import type { Turn } from '../../store/index.ts';
+import type { TurnRecord } from '../../turn/index.ts';
 import { nextBranchWorld } from '../branch-world.ts';
 import { notFound, SessionError } from '../errors.ts';
 import { withoutWorld } from '../ledger.ts';

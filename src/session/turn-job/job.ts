@@ -1,8 +1,8 @@
 // A prepared turn as the caller holds it: `run` streams the run stage, then commits; whatever happens, the
 // claim is given back once and the observer hears the outcome and duration (from the start of `run`).
 
-import type { Turn } from '../../store/repository.ts';
-import type { TurnEvent, TurnRecord } from '../../turn/types.ts';
+import type { Turn } from '../../store/index.ts';
+import type { TurnEvent, TurnRecord } from '../../turn/index.ts';
 import { SessionError } from '../errors.ts';
 import type { TurnClaim } from './claim.ts';
 import { type CommitDeps, commitTurn } from './commit.ts';

@@ -3,8 +3,8 @@
 // and world, the cartridge with the persona, the models, a fresh seed). Ends early with `replayed` when the
 // Idempotency-Key already names a stored turn.
 
-import type { Turn } from '../../store/repository.ts';
-import type { GameState } from '../../turn/types.ts';
+import type { Turn } from '../../store/index.ts';
+import type { GameState } from '../../turn/index.ts';
 import { branchWorld } from '../branch-world.ts';
 import { notFound } from '../errors.ts';
 import { timeModels } from '../instrument.ts';

@@ -2,10 +2,14 @@
 // timeout. Touches no store. Ends with the turn's record, or with the SessionError that says why nothing
 // may be committed; an error the engine was not expected to throw propagates as it is.
 
-import type { TurnLimits } from '../../turn/limits.ts';
-import { isTurnError } from '../../turn/errors.ts';
-import { runTurn } from '../../turn/run-turn.ts';
-import type { TurnEvent, TurnOptions, TurnRecord } from '../../turn/types.ts';
+import {
+  isTurnError,
+  runTurn,
+  type TurnEvent,
+  type TurnLimits,
+  type TurnOptions,
+  type TurnRecord,
+} from '../../turn/index.ts';
 import { SessionError } from '../errors.ts';
 import type { RunOptions, TurnContext } from './types.ts';
 

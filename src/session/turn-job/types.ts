@@ -2,18 +2,18 @@
 // what the caller holds between prepare and run (PreparedTurn), and what the stages share (TurnEnvironment).
 
 import type { Persona } from '../../cartridge/index.ts';
-import type { ModelRole, ModelSet } from '../../llm/types.ts';
-import type { WorldInfoTrigger } from '../../lore/world-info.ts';
-import type { Store, Turn } from '../../store/repository.ts';
-import type { TurnLimits } from '../../turn/limits.ts';
+import type { ModelRole, ModelSet } from '../../llm/index.ts';
+import type { WorldInfoTrigger } from '../../lore/index.ts';
+import type { Store, Turn } from '../../store/index.ts';
 import type {
   GameState,
   InteractionInput,
   StoryMessage,
   TurnCartridge,
   TurnEvent,
+  TurnLimits,
   TurnRecord,
-} from '../../turn/types.ts';
+} from '../../turn/index.ts';
 import type { InFlight } from '../in-flight.ts';
 import type { CartridgeLibrary } from '../library.ts';
 import type { SeedSource } from '../seeds.ts';
