@@ -6,7 +6,7 @@ import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, deflateRawSync } from 'node:zlib';
 import { CARTRIDGE_FILES } from '../cartridge/index.ts';
-import { MAX_ARCHIVE_BYTES, MAX_ARCHIVE_ENTRIES, MAX_ENTRY_BYTES } from '../server/archive/limits.ts';
+import { MAX_ARCHIVE_BYTES, MAX_ARCHIVE_ENTRIES, MAX_ENTRY_BYTES } from '../server/index.ts';
 import { TESTS_FOLDER } from './scenario/files.ts';
 
 export type PackResult = { ok: true; bytes: Uint8Array; files: string[] } | { ok: false; message: string };

@@ -4,9 +4,9 @@
 // rounds. Every round is kept in a transcript. Effects are the caller's: this takes a ChatModel and
 // returns the files; it reads and writes nothing. Progress is the generator's events.
 
-import { loadCartridgeFromFiles } from '../cartridge/load.ts';
+import { loadCartridgeFromFiles } from '../cartridge/index.ts';
 import type { Diagnostic } from '../diagnostics.ts';
-import type { ChatMessage, ChatModel } from '../llm/types.ts';
+import type { ChatMessage, ChatModel } from '../llm/index.ts';
 import { DRAFT_FILES, type DraftFileName, type DraftFiles, formatDraft, parseDraftAnswer } from './draft.ts';
 import {
   DEFAULT_REPAIR_ROUNDS,

@@ -4,12 +4,18 @@
 
 import type { Cartridge } from '../../cartridge/index.ts';
 import type { Diagnostic, SourcePlace } from '../../diagnostics.ts';
-import { chunkLore } from '../../lore/index.ts';
-import { tokenize } from '../../lore/bm25.ts';
-import { type Expr, walkExpr } from '../../yare/expr/index.ts';
-import type { DomainSchema, FieldSchema, SchemaNode, Step } from '../../yare/index.ts';
-import type { Operand, TableKey } from '../../yare/program.ts';
-import { ENGINE_FIELDS as ENGINE_FIELD_TYPES } from '../../yare/schema.ts';
+import { chunkLore, tokenize } from '../../lore/index.ts';
+import {
+  type DomainSchema,
+  ENGINE_FIELDS as ENGINE_FIELD_TYPES,
+  type Expr,
+  type FieldSchema,
+  type Operand,
+  type SchemaNode,
+  type Step,
+  type TableKey,
+  walkExpr,
+} from '../../yare/index.ts';
 import { eventUses, macroReads } from './uses.ts';
 
 export type LintCode =

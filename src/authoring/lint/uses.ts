@@ -2,9 +2,7 @@
 // targets, macros used, events called. The linter's raw material; pure, over the compiled program.
 
 import type { SourcePlace } from '../../diagnostics.ts';
-import type { Expr } from '../../yare/expr/index.ts';
-import type { CompiledRules, Step } from '../../yare/index.ts';
-import type { Operand, Target } from '../../yare/program.ts';
+import type { CompiledRules, Expr, Operand, Step, Target } from '../../yare/index.ts';
 
 export interface Write {
   readonly path: readonly string[];

@@ -7,8 +7,7 @@ import {
   type Hover,
   MarkupKind,
 } from 'vscode-languageserver/node.js';
-import { BUILTINS } from '../../yare/expr/index.ts';
-import { type CompiledRules, type EventDef, type SchemaNode, schemaAt } from '../../yare/index.ts';
+import { BUILTINS, type CompiledRules, type EventDef, schemaAt, type SchemaNode } from '../../yare/index.ts';
 import { DIRECTIVES_FILE } from '../schema/directives-shape.ts';
 import { SCENARIO_FILE } from '../schema/scenario-shape.ts';
 import type { FileShape, Shape } from '../schema/shape.ts';

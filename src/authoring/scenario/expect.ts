@@ -2,10 +2,14 @@
 // expected and the observed value; the caller adds the expectation's `file:line:col`.
 
 import { allFacts, lookup } from '../../ledger/index.ts';
-import type { CompiledRules } from '../../yare/index.ts';
-import { evaluateExpression } from '../../yare/evaluate-text.ts';
-import { toStateValue, truthy } from '../../yare/python.ts';
-import { toValue, type Value } from '../../yare/values.ts';
+import {
+  type CompiledRules,
+  evaluateExpression,
+  toStateValue,
+  toValue,
+  truthy,
+  type Value,
+} from '../../yare/index.ts';
 import type { Bound, Expectation } from './model.ts';
 import type { StepObservation } from './observation.ts';
 

@@ -5,7 +5,7 @@ import { isMap, isScalar, isSeq, type YAMLMap } from 'yaml';
 import { parseYamlSafely } from '../../cartridge/index.ts';
 import type { Diagnostic, SourcePlace } from '../../diagnostics.ts';
 import type { ModelScriptInput } from '../../llm/index.ts';
-import { mapPairs, placeOfNode } from '../../yare/yaml-nodes.ts';
+import { mapPairs, placeOfNode } from '../../yare/index.ts';
 import { checkShape } from '../schema/check.ts';
 import { SCENARIO_FILE } from '../schema/scenario-shape.ts';
 import {

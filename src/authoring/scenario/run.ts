@@ -5,8 +5,7 @@
 import type { Cartridge } from '../../cartridge/index.ts';
 import type { SourcePlace } from '../../diagnostics.ts';
 import type { World } from '../../ledger/index.ts';
-import { isModelError } from '../../llm/errors.ts';
-import { createScriptedModels } from '../../llm/scripted.ts';
+import { createScriptedModels, isModelError } from '../../llm/index.ts';
 import {
   type GameState,
   initialWorld,
@@ -15,9 +14,7 @@ import {
   runTurnToRecord,
   type StoryMessage,
 } from '../../turn/index.ts';
-import { runEvent } from '../../yare/index.ts';
-import { toStateValue } from '../../yare/python.ts';
-import { type Dict, mergeDicts, toValue } from '../../yare/values.ts';
+import { type Dict, mergeDicts, runEvent, toStateValue, toValue } from '../../yare/index.ts';
 import { checkExpectation } from './expect.ts';
 import type { Expectation, PropertyCheck, Scenario, ScenarioStep, Start } from './model.ts';
 import type { StepObservation } from './observation.ts';

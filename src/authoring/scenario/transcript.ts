@@ -1,7 +1,7 @@
 // A step as transcript text: what an author reads when a blessed transcript differs. Only what the rules
 // and the models decided goes in (no timings, no token counts), so a transcript is stable across machines.
 
-import { diffStates } from '../../yare/diff.ts';
+import { diffStates } from '../../yare/index.ts';
 import type { ScenarioStep } from './model.ts';
 import type { StepObservation } from './observation.ts';
 

@@ -3,8 +3,7 @@
 
 import { isMap, isScalar, isSeq, type LineCounter, type Node as YamlNode } from 'yaml';
 import type { Diagnostic, SourcePlace } from '../../diagnostics.ts';
-import { didYouMean } from '../../yare/diagnostics-sink.ts';
-import { mapPairs, placeOfNode } from '../../yare/yaml-nodes.ts';
+import { didYouMean, mapPairs, placeOfNode } from '../../yare/index.ts';
 import { type FileShape, resolveShape, type Shape } from './shape.ts';
 
 export interface ShapeCheckSource {

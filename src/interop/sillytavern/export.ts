@@ -5,11 +5,15 @@
 // the greeting (`alternate_greetings.json` as the alternate greetings, for both kinds), and `world_info.json` (or else each `bot_lore.md` section, keyed by its heading) as the
 // lorebook. PNG cards carry both chunks, `chara` (V2) and `ccv3` (V3), as SillyTavern writes them.
 
-import { chunkLore } from '../../lore/chunk.ts';
-import { parseWorldInfoFile, toCharacterBook, toWorldInfoFile } from '../../lore/world-info-format.ts';
-import type { WorldInfoBook } from '../../lore/world-info-types.ts';
+import {
+  chunkLore,
+  parseJsonText,
+  parseWorldInfoFile,
+  toCharacterBook,
+  toWorldInfoFile,
+  type WorldInfoBook,
+} from '../../lore/index.ts';
 import { ImportError } from './errors.ts';
-import { parseJsonText } from '../../lore/json-place.ts';
 import { blankPng, withCardChunks } from './png.ts';
 import { CARD_COPY_FILE } from './to-cartridge.ts';
 

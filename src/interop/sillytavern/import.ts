@@ -6,11 +6,14 @@
 // - JSON: a card (V1, V2, V3, hybrid) or a World Info file (`{entries: {uid: …}}`, `lorebook_v3`).
 // Pure apart from what it is given: the CLI and the upload route do the reading and writing.
 
-import { ArchiveError } from '../../server/archive/errors.ts';
-import { endsLikeZip, isZip, readZip } from '../../server/archive/zip.ts';
-import { locateJsonPath, parseJsonText } from '../../lore/json-place.ts';
-import { parseWorldInfoFile, toWorldInfoFile } from '../../lore/world-info-format.ts';
-import type { WorldInfoBook } from '../../lore/world-info-types.ts';
+import { ArchiveError, endsLikeZip, isZip, readZip } from '../../server/index.ts';
+import {
+  locateJsonPath,
+  parseJsonText,
+  parseWorldInfoFile,
+  toWorldInfoFile,
+  type WorldInfoBook,
+} from '../../lore/index.ts';
 import { looksLikeCard, type NormalizedCard, normalizeCard } from './card.ts';
 import { ImportError } from './errors.ts';
 import { MAX_CARD_JSON_CHARS, MAX_IMPORT_FILE_BYTES } from './limits.ts';

@@ -5,11 +5,15 @@
 // Note) as `world_info.json`, the avatar as `avatar.<ext>`, and the card itself as `sillytavern-card.json`
 // so an export gives back what the loader does not use.
 
-import { checkInjection } from '../../cartridge/injection.ts';
+import { checkInjection } from '../../cartridge/index.ts';
 import { MAX_DIRECTIVE_CHARS, MAX_FIRST_MESSAGE_BYTES } from '../../cartridge/limits.ts';
-import { parseCharacterBook, toWorldInfoFile } from '../../lore/world-info-format.ts';
-import type { WorldInfoBook, WorldInfoEntry } from '../../lore/world-info-types.ts';
-import { WORLD_INFO_ROLES } from '../../lore/world-info-types.ts';
+import {
+  parseCharacterBook,
+  toWorldInfoFile,
+  WORLD_INFO_ROLES,
+  type WorldInfoBook,
+  type WorldInfoEntry,
+} from '../../lore/index.ts';
 import type { NormalizedCard } from './card.ts';
 import { ImportError } from './errors.ts';
 import type { LossReport } from './loss.ts';
