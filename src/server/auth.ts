@@ -7,9 +7,7 @@
 //   machine) is refused (CSRF); both are 403.
 
 import type { MiddlewareHandler } from 'hono';
-import { isUniqueViolation } from '../store/errors.ts';
-import { hashApiKey } from '../store/keys.ts';
-import type { Principal, Store } from '../store/repository.ts';
+import { hashApiKey, isUniqueViolation, type Principal, type Store } from '../store/index.ts';
 import { ApiError } from './errors.ts';
 import type { AppEnv } from './openapi.ts';
 

@@ -1,10 +1,8 @@
 // What the HTTP app is built from. Everything with a side effect is injected, so tests build the same app
 // over a temporary store, scripted models and their own limits.
 
-import type { CartridgeLibrary } from '../session/library.ts';
-import type { PrincipalModels } from '../session/principal-models.ts';
-import type { SessionService } from '../session/service.ts';
-import type { Store } from '../store/repository.ts';
+import type { CartridgeLibrary, PrincipalModels, SessionService } from '../session/index.ts';
+import type { Store } from '../store/index.ts';
 import type { AuthConfig } from './auth.ts';
 import type { CartridgeChecker } from './cartridge-checker.ts';
 import type { ServerLimits } from './limits.ts';

@@ -1,7 +1,7 @@
 // Every error the API answers with: `{ "error": { "code", "message", ...details } }` and a status. Routes
 // throw ApiError; the app's error handler turns it (and a SessionError) into the response.
 
-import type { SessionError } from '../session/errors.ts';
+import type { SessionError } from '../session/index.ts';
 
 export class ApiError extends Error {
   override readonly name = 'ApiError';

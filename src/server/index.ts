@@ -17,3 +17,14 @@ export {
   type StartOptions,
   startServer,
 } from './start.ts';
+export { MAX_ARCHIVE_BYTES, MAX_ARCHIVE_ENTRIES, MAX_ENTRY_BYTES } from './archive/limits.ts';
+export { OperatorLimitError, operatorLimits } from './operator-limits.ts';
+export {
+  isWorkerProcess,
+  leaveCluster,
+  parseWorkers,
+  reportReady,
+  runWorkers,
+  WorkersError,
+} from './workers.ts';
+export { endsLikeZip, isZip, readZip } from './archive/zip.ts';

@@ -1,7 +1,7 @@
 // The server's user-facing limits, in one place. Each has a test at the limit and just past it
 // (test/server/limits.test.ts). `ServerLimits` lets an operator (and tests) change them per server.
 
-import { MAX_INPUT_CHARS } from '../turn/limits.ts';
+import { MAX_INPUT_CHARS } from '../turn/index.ts';
 import { MAX_ARCHIVE_BYTES } from './archive/limits.ts';
 
 /** Bytes of a JSON request body. A stateless turn carries a whole game state, so this is generous. */

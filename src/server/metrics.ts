@@ -2,9 +2,9 @@
 // callback, and histograms with fixed buckets. Label values come from the server's own vocabulary (route
 // patterns, outcome codes, role names), never from request text, so the series count stays bounded.
 
-import type { ModelRole } from '../llm/types.ts';
-import type { SessionObserver, TurnOutcome } from '../session/service.ts';
-import type { TurnRecord } from '../turn/types.ts';
+import type { ModelRole } from '../llm/index.ts';
+import type { SessionObserver, TurnOutcome } from '../session/index.ts';
+import type { TurnRecord } from '../turn/index.ts';
 
 type Labels = Readonly<Record<string, string>>;
 

@@ -2,7 +2,7 @@
 // type and bounds, so a client can draw bounded numbers as bars. Private fields (and the domains holding
 // only private fields) never appear: their names alone can give away the plot.
 
-import type { DomainSchema, FieldType } from '../yare/program.ts';
+import type { DomainSchema, FieldType } from '../yare/index.ts';
 
 export type SchemaFieldType = FieldType | 'any';
 

@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import { MAX_IDEMPOTENCY_KEY_LENGTH, MAX_NAME_LENGTH } from '../store/limits.ts';
-import { MAX_DRAWN_SEED, MAX_EVENT_NAME_CHARS } from '../session/limits.ts';
+import { MAX_DRAWN_SEED, MAX_EVENT_NAME_CHARS } from '../session/index.ts';
 import {
   MAX_ALTERNATE_GREETINGS,
   MAX_PERSONA_NAME_CHARS,

@@ -6,16 +6,16 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
-import type { ModelConfig } from '../llm/config.ts';
-import type { ModelSet } from '../llm/types.ts';
-import { CartridgeLibrary } from '../session/library.ts';
-import type { ServerModels } from '../session/model-settings.ts';
-import { PrincipalModels } from '../session/principal-models.ts';
-import type { SeedSource } from '../session/seeds.ts';
-import { SessionService } from '../session/service.ts';
+import type { ModelConfig, ModelSet } from '../llm/index.ts';
+import {
+  CartridgeLibrary,
+  PrincipalModels,
+  type SeedSource,
+  type ServerModels,
+  SessionService,
+} from '../session/index.ts';
 import { PROJECT_ROOT } from '../project-root.ts';
-import { openStore } from '../store/open.ts';
-import type { Store } from '../store/repository.ts';
+import { openStore, type Store } from '../store/index.ts';
 import { createApp } from './app.ts';
 import { type AuthConfig, installApiKeys, isLoopbackHostName, localPrincipal } from './auth.ts';
 import { CartridgeChecker } from './cartridge-checker.ts';

@@ -3,13 +3,10 @@
 // (owner, author mode) carries everything.
 
 import type { Cartridge } from '../cartridge/index.ts';
-import { plainJson } from '../session/canonical.ts';
-import { inputText } from '../session/messages.ts';
-import { classifyRecord } from '../session/records.ts';
-import type { BranchTurn, Save, Session, Turn, TurnNode } from '../store/repository.ts';
-import type { TurnEvent } from '../turn/types.ts';
-import { publicOutcome } from '../turn/public-outcome.ts';
-import { PENDING_KEY, publicState } from '../yare/schema.ts';
+import { classifyRecord, inputText, plainJson } from '../session/index.ts';
+import type { BranchTurn, Save, Session, Turn, TurnNode } from '../store/index.ts';
+import { publicOutcome, type TurnEvent } from '../turn/index.ts';
+import { PENDING_KEY, publicState } from '../yare/index.ts';
 import type { SseEvent } from './sse.ts';
 
 export type View = 'public' | 'full';

@@ -3,8 +3,8 @@
 // "continue" extended follows the continuation turns under it. The walk stops at the first exchange the
 // tree does not hold (an edited history): what is left is shown to the next turn as player context.
 
-import { inputText } from '../../session/messages.ts';
-import type { Store, TurnMessage } from '../../store/repository.ts';
+import { inputText } from '../../session/index.ts';
+import type { Store, TurnMessage } from '../../store/index.ts';
 import { type Exchange, normalized } from './transcript.ts';
 
 /** The input of a turn that continues the previous narration. */

@@ -4,10 +4,9 @@
 // fields never appear, and dice that come from a private field show their total only.
 
 import type { Cartridge } from '../../cartridge/index.ts';
-import { classifyRecord } from '../../session/records.ts';
-import type { Turn } from '../../store/repository.ts';
-import { describeOutcome, publicOutcome } from '../../turn/public-outcome.ts';
-import type { TurnRecord } from '../../turn/types.ts';
+import { classifyRecord } from '../../session/index.ts';
+import type { Turn } from '../../store/index.ts';
+import { describeOutcome, publicOutcome, type TurnRecord } from '../../turn/index.ts';
 import { DETAILS_MARKER } from './conversation.ts';
 
 /** `[MnesOS · roll 1d20: 14 · player hp 24 → 17 (-7)]`, or '' when the turn showed nothing public. */

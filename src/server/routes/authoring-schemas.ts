@@ -2,7 +2,7 @@
 // `mnesos schema <kind>` prints.
 
 import { z } from 'zod';
-import { isSchemaKind, jsonSchemaOf, SCHEMA_KINDS } from '../../authoring/schema/index.ts';
+import { isSchemaKind, jsonSchemaOf, SCHEMA_KINDS } from '../../authoring/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';

@@ -1,6 +1,6 @@
 // Runs a route body, turning a SessionError into its HTTP answer.
 
-import { SessionError } from '../../session/errors.ts';
+import { SessionError } from '../../session/index.ts';
 import { fromSessionError } from '../errors.ts';
 
 export async function guarded<T>(work: () => Promise<T>): Promise<T> {

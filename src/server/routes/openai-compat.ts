@@ -17,9 +17,8 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Cartridge } from '../../cartridge/index.ts';
-import { SessionError } from '../../session/errors.ts';
-import type { PreparedTurn } from '../../session/service.ts';
-import type { Session, Turn, TurnMessage } from '../../store/repository.ts';
+import { inputText, type PreparedTurn, SessionError } from '../../session/index.ts';
+import type { Session, Turn, TurnMessage } from '../../store/index.ts';
 import { authenticate } from '../auth.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError, fromSessionError } from '../errors.ts';
@@ -31,7 +30,6 @@ import {
   walkExchanges,
 } from '../openai/conversation.ts';
 import { detailsBlock } from '../openai/details.ts';
-import { inputText } from '../../session/messages.ts';
 import {
   type Exchange,
   MAX_PLAYER_CONTEXT_CHARS,

@@ -1,7 +1,7 @@
 // Personas: the player characters of a principal (name, pronouns, background), used for the persona
 // macros and the Narrator's prompt. Another principal's persona is a 404.
 
-import type { Persona } from '../../store/repository.ts';
+import type { Persona } from '../../store/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';

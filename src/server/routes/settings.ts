@@ -4,9 +4,8 @@
 // `serve --allow-user-base-url`, because those requests carry the server's key.
 
 import { z } from 'zod';
-import { MODEL_ROLES } from '../../llm/types.ts';
-import { modelSettingsSchema } from '../../session/model-settings.ts';
-import type { PrincipalModels } from '../../session/principal-models.ts';
+import { MODEL_ROLES } from '../../llm/index.ts';
+import { modelSettingsSchema, type PrincipalModels } from '../../session/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';

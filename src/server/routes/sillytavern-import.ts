@@ -3,10 +3,8 @@
 // the answer. The cartridge is checked and stored like any upload (quota, reserved names).
 
 import { z } from 'zod';
-import { CARTRIDGE_FILES } from '../../cartridge/files.ts';
-import { ImportError } from '../../interop/sillytavern/errors.ts';
-import { importSillyTavern } from '../../interop/sillytavern/import.ts';
-import { MAX_IMPORT_FILE_BYTES } from '../../interop/sillytavern/limits.ts';
+import { CARTRIDGE_FILES } from '../../cartridge/index.ts';
+import { ImportError, importSillyTavern, MAX_IMPORT_FILE_BYTES } from '../../interop/index.ts';
 import { readBodyBytes } from '../body.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';

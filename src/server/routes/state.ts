@@ -2,9 +2,8 @@
 // ledger (the replayed world and the log), and author-mode event runs.
 
 import { z } from 'zod';
-import { summarizeWorld } from '../../ledger/index.ts';
-import { worldPage } from '../../ledger/world-page.ts';
-import { plainJson } from '../../session/canonical.ts';
+import { summarizeWorld, worldPage } from '../../ledger/index.ts';
+import { plainJson } from '../../session/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import { MAX_LEDGER_PAGE_TURNS } from '../../store/limits.ts';

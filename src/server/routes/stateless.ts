@@ -3,16 +3,13 @@
 // the full state and the record (private fields, rolls, tool calls) only with `?view=full`, for the
 // cartridge's owner or on a server in author mode.
 
-import { runTurnToRecord } from '../../turn/run-turn.ts';
-import { isTurnError } from '../../turn/errors.ts';
-import type { GameState, InteractionInput } from '../../turn/types.ts';
-import { plainJson } from '../../session/canonical.ts';
-import { cryptoSeeds } from '../../session/seeds.ts';
+import { type GameState, type InteractionInput, isTurnError, runTurnToRecord } from '../../turn/index.ts';
+import { cryptoSeeds, plainJson } from '../../session/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
 import { anyObject, errorSchema, statelessTurnBody, turnQuery } from '../schemas.ts';
-import { publicState } from '../../yare/schema.ts';
+import { publicState } from '../../yare/index.ts';
 import { guarded } from './guard.ts';
 import { accessTo } from './cartridges.ts';
 import { resolveCartridgeVersion } from './sessions.ts';

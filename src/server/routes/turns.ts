@@ -3,9 +3,13 @@
 // client that reconnects after the turn ended).
 
 import type { Context } from 'hono';
-import { SessionError } from '../../session/errors.ts';
-import type { PreparedTurn, SessionService, TurnRequest } from '../../session/service.ts';
-import type { Session, Turn } from '../../store/repository.ts';
+import {
+  type PreparedTurn,
+  SessionError,
+  type SessionService,
+  type TurnRequest,
+} from '../../session/index.ts';
+import type { Session, Turn } from '../../store/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError, errorBody, fromSessionError } from '../errors.ts';
 import type { AppEnv, RouteRegistry } from '../openapi.ts';
