@@ -2,16 +2,27 @@
 // cartridge to models for turns. Storage, the HTTP server and the CLI are separate entry points.
 
 import { type Cartridge, type LoadResult, loadCartridge } from './cartridge/index.ts';
-import { createModels, loadModelConfig } from './llm/index.ts';
-import type { ModelSet } from './llm/types.ts';
-import { runTurn } from './turn/index.ts';
-import type { GameState, StoryMessage, TurnEvent, TurnOptions } from './turn/types.ts';
-import { type EvaluateResult, evaluateExpression } from './yare/evaluate-text.ts';
-import { type EventTool, eventTools, publicState, type RunResult, runEvent } from './yare/index.ts';
-import { toStateValue } from './yare/python.ts';
+import { createModels, loadModelConfig, type ModelSet } from './llm/index.ts';
+import {
+  type GameState,
+  runTurn,
+  type StoryMessage,
+  type TurnEvent,
+  type TurnOptions,
+} from './turn/index.ts';
+import {
+  evaluateExpression,
+  type EvaluateResult,
+  type EventTool,
+  eventTools,
+  publicState,
+  runEvent,
+  type RunResult,
+  toStateValue,
+} from './yare/index.ts';
 
 export * from './cartridge/index.ts';
-export { defineRules, type RulesObject } from './cartridge/js-rules/define.ts';
+export { defineRules, type RulesObject } from './cartridge/index.ts';
 export type { Diagnostic, SourcePlace } from './diagnostics.ts';
 export * as ledger from './ledger/index.ts';
 export * as llm from './llm/index.ts';

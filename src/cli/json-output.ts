@@ -1,8 +1,7 @@
 // JSON for the terminal and for `--json`: YARE floats keep their Python form (`3.0`), so an author sees
 // exactly the value the rules computed.
 
-import { Duration, PyFloat } from '../yare/values.ts';
-import { formatValue } from '../yare/python.ts';
+import { Duration, formatValue, PyFloat } from '../yare/index.ts';
 
 export function toJsonText(value: unknown, indent = 0): string {
   const json = JSON.stringify(

@@ -2,8 +2,7 @@
 // file may give only the fields that matter (a full state, as `run-event --json` prints, works as is).
 
 import { readFileSync } from 'node:fs';
-import type { CompiledRules } from '../yare/index.ts';
-import { type Dict, isDict, mergeDicts, toValue, type Value } from '../yare/values.ts';
+import { type CompiledRules, type Dict, isDict, mergeDicts, toValue, type Value } from '../yare/index.ts';
 import { UserError } from './user-error.ts';
 
 /** State files are JSON read whole; the cap keeps a mistaken path from filling memory. */

@@ -2,10 +2,8 @@
 // web client when built). Registration only; the work is in ../run/serve.ts, imported when the command runs.
 
 import type { Command } from 'commander';
-import { DEFAULT_HOST, DEFAULT_PORT } from '../../server/defaults.ts';
+import { DEFAULT_HOST, DEFAULT_PORT, MAX_WORKERS, OPERATOR_LIMITS } from '../../server/defaults.ts';
 import type { ServeFlags } from '../run/serve.ts';
-import { OPERATOR_LIMITS } from '../../server/operator-limits.ts';
-import { MAX_WORKERS } from '../../server/workers.ts';
 
 export function register(program: Command): void {
   const command = program

@@ -4,22 +4,27 @@
 
 import type pc from 'picocolors';
 import type { Cartridge } from '../../cartridge/index.ts';
-import { isSessionError } from '../../session/errors.ts';
-import { classifyRecord } from '../../session/records.ts';
-import type { PreparedTurn, SessionService } from '../../session/service.ts';
-import type { Session, Store, Turn } from '../../store/repository.ts';
-import { PENDING_KEY, hasPendingInteraction } from '../../turn/interaction.ts';
-import type { TurnPhase, TurnRecord } from '../../turn/types.ts';
-import { diffStates } from '../../yare/diff.ts';
-import { publicState } from '../../yare/schema.ts';
-import { isPublicEvent, publicEvents } from '../../yare/tools.ts';
-import { toStateValue } from '../../yare/python.ts';
+import {
+  classifyRecord,
+  isSessionError,
+  type PreparedTurn,
+  type SessionService,
+} from '../../session/index.ts';
+import type { Session, Store, Turn } from '../../store/index.ts';
+import {
+  describeOutcome,
+  hasPendingInteraction,
+  PENDING_KEY,
+  publicOutcome,
+  type TurnPhase,
+  type TurnRecord,
+} from '../../turn/index.ts';
+import { diffStates, isPublicEvent, publicEvents, publicState, toStateValue } from '../../yare/index.ts';
 import { toJsonText } from '../json-output.ts';
 import type { PlayCommand } from './commands.ts';
 import { type ModelChoice, OFFLINE_HELP } from './models.ts';
 import type { OpenedSession } from './open-session.ts';
 import { formatChanges, formatDebug, formatNotes } from './render.ts';
-import { describeOutcome, publicOutcome } from '../../turn/public-outcome.ts';
 import { WordWrapper, wrapText } from './wrap.ts';
 import { type PersonaAction, PlayPersonas } from './personas.ts';
 import type { Spinner } from './spinner.ts';

@@ -4,31 +4,28 @@
 // `/resolve status=…` command. The clock and the random function are injected, so tests play exactly.
 
 import {
+  abortDial,
   abortScramble,
+  attemptsAllowed,
   choose,
+  type DialGame,
+  dialHooks,
+  dialMetrics,
+  expectedKey,
+  type GameStatus,
+  newDial,
   newScramble,
+  readDialConfig,
   readScrambleConfig,
   type ScrambleGame,
   scrambleHooks,
   scrambleMetrics,
   secondsLeft,
   sentence,
-  submit,
-} from '../../minigames/articulation-scramble.ts';
-import {
-  abortDial,
-  attemptsAllowed,
-  type DialGame,
-  dialHooks,
-  dialMetrics,
-  expectedKey,
-  newDial,
-  readDialConfig,
   stopNeedle,
-} from '../../minigames/reflex-dial.ts';
-import type { GameStatus } from '../../minigames/manifest.ts';
-import { hasPendingInteraction, PENDING_KEY } from '../../turn/interaction.ts';
-import type { InteractionInput } from '../../turn/types.ts';
+  submit,
+} from '../../minigames/index.ts';
+import { hasPendingInteraction, type InteractionInput, PENDING_KEY } from '../../turn/index.ts';
 
 export interface TextAnswer {
   readonly output: string;

@@ -8,11 +8,11 @@ import {
   DEFAULT_CONFIG_FILE_NAME,
   describeModelConfig,
   type Env,
+  isModelError,
   loadModelConfig,
-} from '../../llm/config.ts';
-import { isModelError } from '../../llm/errors.ts';
-import { loadModelScript } from '../../llm/script.ts';
-import type { ModelSet } from '../../llm/types.ts';
+  loadModelScript,
+  type ModelSet,
+} from '../../llm/index.ts';
 import { UserError } from '../user-error.ts';
 
 export type ModelChoice =

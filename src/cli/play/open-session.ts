@@ -2,10 +2,8 @@
 // and creates it when there is none; without it every `play` starts a new game. A new session pins the
 // cartridge folder's current files in the store, so a resumed game always plays the version it began with.
 
-import { SessionError } from '../../session/errors.ts';
-import type { CartridgeLibrary } from '../../session/library.ts';
-import type { SessionService } from '../../session/service.ts';
-import type { Session, Store } from '../../store/repository.ts';
+import { type CartridgeLibrary, SessionError, type SessionService } from '../../session/index.ts';
+import type { Session, Store } from '../../store/index.ts';
 import { loadCartridgeArg, resolveCartridgePath } from '../cartridge-arg.ts';
 import { UserError } from '../user-error.ts';
 import { MAX_PLAY_NAME_CHARS } from './limits.ts';

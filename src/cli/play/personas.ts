@@ -2,8 +2,8 @@
 // store as the browser's, so a persona made here is offered there too. The chosen persona is the session's
 // from the next turn on: its name replaces "the player" in offline narration and reaches the prompts.
 
-import { validatePersona } from '../../cartridge/persona.ts';
-import type { Persona as StoredPersona, Session, Store } from '../../store/repository.ts';
+import { validatePersona } from '../../cartridge/index.ts';
+import type { Persona as StoredPersona, Session, Store } from '../../store/index.ts';
 import { splitWords } from './commands.ts';
 
 export type PersonaAction =

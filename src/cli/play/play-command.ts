@@ -3,13 +3,9 @@
 // user, so a game started here can be continued in the browser and the other way round.
 
 import pc from 'picocolors';
-import { localPrincipal } from '../../server/auth.ts';
-import { CartridgeLibrary } from '../../session/library.ts';
-import { countingSeeds } from '../../session/seeds.ts';
-import { SessionService } from '../../session/service.ts';
-import { StoreInputError } from '../../store/errors.ts';
-import { openStore } from '../../store/open.ts';
-import type { Store } from '../../store/repository.ts';
+import { localPrincipal } from '../../server/index.ts';
+import { CartridgeLibrary, countingSeeds, SessionService } from '../../session/index.ts';
+import { openStore, type Store, StoreInputError } from '../../store/index.ts';
 import { PlayGame } from './game.ts';
 import { chooseModels } from './models.ts';
 import { checkSessionName, openPlaySession } from './open-session.ts';

@@ -1,10 +1,9 @@
 // Text the terminal shows: state changes, the public state, and the author's view of a turn (`/debug`).
 // Pure functions from records to lines, so the formats are tested without a terminal.
 
-import type { AuthorEventRecord, SessionRecord, StoredTurnRecord } from '../../session/records.ts';
-import { stripNote } from '../../turn/offline-narration.ts';
-import type { ToolTraceEntry } from '../../turn/types.ts';
-import type { StateChange } from '../../yare/diff.ts';
+import type { AuthorEventRecord, SessionRecord, StoredTurnRecord } from '../../session/index.ts';
+import { stripNote, type ToolTraceEntry } from '../../turn/index.ts';
+import type { StateChange } from '../../yare/index.ts';
 import { toJsonText } from '../json-output.ts';
 
 /** One line per change: `state.player.gold: 20 → 12`. */

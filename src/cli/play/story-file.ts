@@ -2,7 +2,7 @@
 // oldest first — exactly the `messages` a previous `turn --json` printed, so turns chain.
 
 import { readFileSync, statSync } from 'node:fs';
-import type { StoryMessage } from '../../turn/types.ts';
+import type { StoryMessage } from '../../turn/index.ts';
 import { UserError } from '../user-error.ts';
 import { MAX_MESSAGES_FILE_BYTES, MAX_STORY_MESSAGES } from './limits.ts';
 

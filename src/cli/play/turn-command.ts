@@ -3,9 +3,16 @@
 // record out. Narration streams to stdout as it arrives; `--json` prints one object at the end instead.
 // Exit codes: 1 bad cartridge or input, 2 usage, 3 the model provider failed.
 
-import { isTurnError, openingMessages, runTurn } from '../../turn/index.ts';
-import type { GameState, InteractionInput, StoryMessage, TurnRecord } from '../../turn/types.ts';
-import { toStateValue } from '../../yare/python.ts';
+import {
+  type GameState,
+  type InteractionInput,
+  isTurnError,
+  openingMessages,
+  runTurn,
+  type StoryMessage,
+  type TurnRecord,
+} from '../../turn/index.ts';
+import { toStateValue } from '../../yare/index.ts';
 import { loadCartridgeArg } from '../cartridge-arg.ts';
 import { EXIT } from '../exit-codes.ts';
 import { toJsonText } from '../json-output.ts';

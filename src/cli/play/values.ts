@@ -2,9 +2,8 @@
 // `/resolve` arguments turned into a mini-game result. The rules and the turn engine check them again;
 // this only spares the player JSON quoting (`difficulty=12`, `loud=true`).
 
-import { coerceTypedWord, jsonOrText } from '../../turn/offline.ts';
-import type { InteractionInput } from '../../turn/types.ts';
-import type { EventDef } from '../../yare/program.ts';
+import { coerceTypedWord, type InteractionInput, jsonOrText } from '../../turn/index.ts';
+import type { EventDef } from '../../yare/index.ts';
 import type { CommandArgs } from './commands.ts';
 
 type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };

@@ -3,7 +3,7 @@
 
 import { readFileSync, statSync } from 'node:fs';
 import { type World, worldFromJson } from '../../ledger/index.ts';
-import type { StoryMessage } from '../../turn/types.ts';
+import type { StoryMessage } from '../../turn/index.ts';
 import { UserError } from '../user-error.ts';
 import { MAX_WORLD_FILE_BYTES } from './limits.ts';
 

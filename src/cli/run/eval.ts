@@ -1,6 +1,6 @@
 // The work of `mnesos eval <cartridge> '<expression>' [--state f] [--seed N]`: prints the value as JSON.
 
-import { evaluateExpression } from '../../yare/evaluate-text.ts';
+import { evaluateExpression } from '../../yare/index.ts';
 import { loadCartridgeArg } from '../cartridge-arg.ts';
 import { EXIT } from '../exit-codes.ts';
 import { toJsonText } from '../json-output.ts';

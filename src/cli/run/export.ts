@@ -3,14 +3,14 @@
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ImportError } from '../../interop/sillytavern/errors.ts';
 import {
+  CARD_COPY_FILE,
   type CartridgeTexts,
   exportCard,
   exportPngCard,
   exportWorldInfo,
-} from '../../interop/sillytavern/export.ts';
-import { CARD_COPY_FILE } from '../../interop/sillytavern/to-cartridge.ts';
+  ImportError,
+} from '../../interop/index.ts';
 import { loadCartridgeArg, resolveCartridgePath } from '../cartridge-arg.ts';
 import { EXIT } from '../exit-codes.ts';
 import { UserError } from '../user-error.ts';

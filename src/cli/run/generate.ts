@@ -8,16 +8,17 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { formatDiagnostic } from '../../diagnostics.ts';
-import { isModelError } from '../../llm/errors.ts';
-import { DRAFT_FILES, type DraftFiles } from '../../studio/draft.ts';
+import { isModelError } from '../../llm/index.ts';
 import {
-  type GenerateEvent,
-  type GenerateResult,
-  GenerateInputError,
+  DRAFT_FILES,
+  type DraftFiles,
   generateCartridge,
+  type GenerateEvent,
+  GenerateInputError,
+  type GenerateResult,
   type Transcript,
   transcriptMarkdown,
-} from '../../studio/generate.ts';
+} from '../../studio/index.ts';
 import { EXIT } from '../exit-codes.ts';
 import { toJsonText } from '../json-output.ts';
 import { chooseModels } from '../play/models.ts';

@@ -4,14 +4,15 @@
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadCartridgeFromFiles } from '../../cartridge/index.ts';
-import { readCartridgeFolder } from '../../cartridge/files.ts';
+import { loadCartridgeFromFiles, readCartridgeFolder } from '../../cartridge/index.ts';
 import { formatDiagnostic } from '../../diagnostics.ts';
-import { ImportError } from '../../interop/sillytavern/errors.ts';
-import { importSillyTavern } from '../../interop/sillytavern/import.ts';
-import { MAX_IMPORT_FILE_BYTES } from '../../interop/sillytavern/limits.ts';
-import { formatLossReport } from '../../interop/sillytavern/loss.ts';
-import { REPORT_FILE } from '../../interop/sillytavern/to-cartridge.ts';
+import {
+  formatLossReport,
+  ImportError,
+  importSillyTavern,
+  MAX_IMPORT_FILE_BYTES,
+  REPORT_FILE,
+} from '../../interop/index.ts';
 import { EXIT } from '../exit-codes.ts';
 import { toJsonText } from '../json-output.ts';
 import { UserError } from '../user-error.ts';

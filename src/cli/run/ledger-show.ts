@@ -13,13 +13,14 @@ import {
   type Stamp,
   type World,
 } from '../../ledger/index.ts';
-import { CartridgeLibrary } from '../../session/library.ts';
-import { isSessionError } from '../../session/errors.ts';
-import { cartridgeLedger, worldFromRows } from '../../session/ledger.ts';
-import { SessionService } from '../../session/service.ts';
-import { StoreInputError } from '../../store/errors.ts';
-import { openStore, parseDatabaseUrl } from '../../store/open.ts';
-import type { Store } from '../../store/repository.ts';
+import {
+  cartridgeLedger,
+  CartridgeLibrary,
+  isSessionError,
+  SessionService,
+  worldFromRows,
+} from '../../session/index.ts';
+import { openStore, parseDatabaseUrl, type Store, StoreInputError } from '../../store/index.ts';
 import { EXIT } from '../exit-codes.ts';
 
 /** The principal the local server plays as (server/auth.ts `localPrincipal`). */

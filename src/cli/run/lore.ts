@@ -2,9 +2,7 @@
 // entry's decision and why, with the timed effects of --state), then the bot_lore.md sections a BM25
 // lookup of the text returns.
 
-import { readWorldInfoState } from '../../lore/world-info-state.ts';
-import { activateWorldInfo } from '../../lore/world-info.ts';
-import { buildLoreIndex } from '../../lore/lore-index.ts';
+import { activateWorldInfo, buildLoreIndex, readWorldInfoState } from '../../lore/index.ts';
 import { loadCartridgeArg } from '../cartridge-arg.ts';
 import { EXIT } from '../exit-codes.ts';
 import { toJsonText } from '../json-output.ts';

@@ -1,6 +1,6 @@
 // The work of `mnesos lsp --stdio` (see ../commands/lsp.ts): serves until the editor closes the stream.
 
-import { startLanguageServer } from '../../authoring/lsp/server.ts';
+import { startLanguageServer } from '../../authoring/lsp/index.ts';
 
 export async function runLsp(): Promise<void> {
   const connection = startLanguageServer();

@@ -1,6 +1,6 @@
 // The work of `mnesos new <folder> [--template NAME]` (see ../commands/new.ts).
 
-import { scaffoldCartridge } from '../../authoring/scaffold.ts';
+import { scaffoldCartridge } from '../../authoring/index.ts';
 import { UserError } from '../user-error.ts';
 
 export function runNew(folder: string, flags: { template: string }): void {

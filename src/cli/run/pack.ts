@@ -3,10 +3,10 @@
 
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { packCartridge } from '../../authoring/pack.ts';
+import { packCartridge } from '../../authoring/index.ts';
 import { loadCartridgeFromFiles } from '../../cartridge/index.ts';
 import { formatDiagnostic } from '../../diagnostics.ts';
-import { readArchive } from '../../server/archive/index.ts';
+import { readArchive } from '../../server/index.ts';
 import { loadCartridgeArg, resolveCartridgePath } from '../cartridge-arg.ts';
 import { UserError } from '../user-error.ts';
 

@@ -2,9 +2,7 @@
 // prints its notes and the state diff.
 
 import { formatPlace } from '../../diagnostics.ts';
-import { diffStates } from '../../yare/diff.ts';
-import { runEvent } from '../../yare/index.ts';
-import { toStateValue } from '../../yare/python.ts';
+import { diffStates, runEvent, toStateValue } from '../../yare/index.ts';
 import { loadCartridgeArg } from '../cartridge-arg.ts';
 import { EXIT } from '../exit-codes.ts';
 import { toJsonText } from '../json-output.ts';

@@ -1,6 +1,6 @@
 // The work of `mnesos schema <kind>` (see ../commands/schema.ts).
 
-import { isSchemaKind, jsonSchemaOf, SCHEMA_KINDS } from '../../authoring/schema/index.ts';
+import { isSchemaKind, jsonSchemaOf, SCHEMA_KINDS } from '../../authoring/index.ts';
 import { EXIT } from '../exit-codes.ts';
 import { UserError } from '../user-error.ts';
 

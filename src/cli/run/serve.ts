@@ -5,21 +5,25 @@
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadModelConfig } from '../../llm/config.ts';
+import { loadModelConfig } from '../../llm/index.ts';
 import { PROJECT_ROOT } from '../../project-root.ts';
-import { parseAllowedModels } from '../../session/model-settings.ts';
-import { parseApiKeys } from '../../server/auth.ts';
-import type { ServerLimits } from '../../server/limits.ts';
-import { OperatorLimitError, operatorLimits } from '../../server/operator-limits.ts';
-import { DEFAULT_HOST, DEFAULT_PORT, StartRefused, startServer } from '../../server/start.ts';
+import { parseAllowedModels } from '../../session/index.ts';
 import {
+  DEFAULT_HOST,
+  DEFAULT_PORT,
   isWorkerProcess,
   leaveCluster,
+  OperatorLimitError,
+  operatorLimits,
+  parseApiKeys,
   parseWorkers,
   reportReady,
   runWorkers,
+  type ServerLimits,
+  StartRefused,
+  startServer,
   WorkersError,
-} from '../../server/workers.ts';
+} from '../../server/index.ts';
 import { EXIT } from '../exit-codes.ts';
 import { UserError } from '../user-error.ts';
 

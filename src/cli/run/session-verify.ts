@@ -1,9 +1,8 @@
 // The work of `mnesos session verify <id> [--db URL] [--json]`: replays a stored session's records and
 // reports any divergence. Exit 0 when clean, 1 when not (or unknown).
 
-import { CartridgeLibrary } from '../../session/library.ts';
-import { verifySession } from '../../session/verify.ts';
-import { openStore } from '../../store/open.ts';
+import { CartridgeLibrary, verifySession } from '../../session/index.ts';
+import { openStore } from '../../store/index.ts';
 import { EXIT } from '../exit-codes.ts';
 
 export async function runSessionVerify(id: string, flags: { db?: string; json?: boolean }): Promise<void> {

@@ -1,6 +1,6 @@
 // The work of `mnesos test <cartridge> [--bless] [--filter TEXT] [--json]` (see ../commands/test.ts).
 
-import { runSuite, scenarioFiles, type SuiteCase } from '../../authoring/suite.ts';
+import { runSuite, scenarioFiles, type SuiteCase } from '../../authoring/index.ts';
 import { formatDiagnostic, formatPlace } from '../../diagnostics.ts';
 import { loadCartridgeArg, resolveCartridgePath } from '../cartridge-arg.ts';
 import type { TestFlags } from '../commands/test.ts';
