@@ -1,116 +1,183 @@
-// Server benchmark (`npm run bench:server`, or `npx tsx bench/server.ts`): one JSON object per line.
-// - turns per second and p50/p99 latency over HTTP, driven from a second process (this file re-run with
-//   `--load`: a small fetch-based load generator), with a zero-latency model, on SQLite and (when
-//   reachable) PostgreSQL; any error answer fails the row;
-// - the time to hydrate and prepare a turn at depth 10,000;
-// - memory per idle session (the server keeps none: sessions live in the store).
+// Server benchmark (issue 10; in `npm run bench` as the `server` suite, or `npx tsx bench/server.ts`): one
+// JSON object per line. What each row covers:
+// - `http-turns`: offline turns (no model configured: the offline matcher and narration) over HTTP, each of
+//   BENCH_SESSIONS sessions played by its own API key (so the per-principal rate limit is per player, and
+//   off here), one request in flight per session, driven from a second process (this file re-run with
+//   `--load`, plain node:http with keep-alive). The server runs in this process: `serverCpuMsPerTurn` is
+//   this process's CPU (process.cpuUsage, user + system) over the run divided by the turns, the figure that
+//   does not depend on the machine's load; PostgreSQL's own CPU is not in it. `loadAverage` names the load
+//   the machine was under. The SQLite run also reports the server's RSS after warm-up and after its turns.
+// - `playTurn-cpu`: SessionService.playTurn offline on SQLite without HTTP, CPU per turn (p50 of 400).
+// - `workers`: `mnesos serve --workers 1` and then `--workers 2` on PostgreSQL as child processes, the same
+//   load against each in one run; the figure is the ratio of their turns/s.
+// - `prepare-at-depth`: the time to prepare a turn at depth BENCH_DEPTH.
+// Any error answer fails its row. Throughput targets are for this 2-core machine with the load generator
+// on it; on a loaded machine compare the CPU per turn and the ratios.
 
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { Agent, request } from 'node:http';
+import { createServer } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
-import type { ChatModel, ModelResponse, ModelSet } from '../src/llm/types.ts';
+import { PROJECT_ROOT } from '../src/project-root.ts';
 import { startServer } from '../src/server/start.ts';
+import { CartridgeLibrary } from '../src/session/library.ts';
+import { SessionService } from '../src/session/service.ts';
 import { openStore } from '../src/store/open.ts';
 import type { Store } from '../src/store/repository.ts';
+import { percentile } from './common.ts';
 
-/** Concurrent sessions the load generator plays (one request in flight per session). */
+/** Concurrent sessions the load generator plays (one request in flight per session), each with its own key. */
 export const BENCH_SESSIONS = 16;
-/** Turns played per session. */
-export const BENCH_TURNS_PER_SESSION = 40;
+/** Turns played per session in a throughput run (16 × 125 = 2,000 turns). */
+export const BENCH_TURNS_PER_SESSION = 125;
+/** Turns per session before the timed part (JIT, caches, connection pools). */
+export const BENCH_WARMUP_TURNS = 10;
 /** Depth of the branch a turn is prepared on. */
 export const BENCH_DEPTH = 10_000;
-/** Sessions created to measure the memory of idle sessions. */
-export const BENCH_IDLE_SESSIONS = 500;
+/** Turns timed for the in-process playTurn CPU figure. */
+export const BENCH_PLAY_TURNS = 400;
 const DEFAULT_PG_URL = 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
 const SELF = fileURLToPath(import.meta.url);
+/** What the players say: free text through the offline matcher (two events of the demo cartridge). */
+const INPUTS = ['I check my pack', 'I look through my pack again'];
 
-/** A model that answers at once, forever: the Director gives directives, the Narrator one sentence. */
-function instantModels(): ModelSet {
-  const response: ModelResponse = {
-    text: 'The lamps burn on.',
-    toolCalls: [],
-    usage: { inputTokens: 100, outputTokens: 5 },
-    finishReason: 'stop',
-    modelId: 'bench-instant',
-  };
-  const model: ChatModel = {
-    id: 'bench-instant',
-    generate: async () => response,
-    async *stream() {
-      yield { type: 'text-delta', text: response.text };
-      yield { type: 'finish', response };
-    },
-  };
-  return { director: model, narrator: model, npc: model };
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-}
+const TARGET_TURNS_PER_SECOND = { sqlite: 300, postgres: 150 } as const;
+const TARGET_PLAY_CPU_MS = 2;
+const TARGET_WORKERS_RATIO = 1.6;
 
 const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+const cpuMs = (usage: NodeJS.CpuUsage): number => (usage.user + usage.system) / 1000;
+const load = (): number[] => loadavg().map((n) => round(n, 2));
+
+/** One bench key per session (at least 16 characters, as MNESOS_API_KEYS requires). */
+function benchKeys(count: number): Array<{ label: string; key: string }> {
+  return Array.from({ length: count }, (_, i) => ({
+    label: `bench-${i}`,
+    key: `bench-key-${i}-${randomBytes(8).toString('hex')}`,
+  }));
+}
 
 // --- the load generator (child process) ---
 
-async function runLoad(url: string, sessions: number, turns: number): Promise<void> {
+interface LoadResult {
+  readonly turns: number;
+  readonly seconds: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly errors: Record<string, number>;
+  readonly clientCpuMs: number;
+}
+
+function post(
+  agent: Agent,
+  url: URL,
+  path: string,
+  key: string,
+  body: unknown,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const payload = JSON.stringify(body);
+    const req = request(
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+async function runLoad(base: string, keys: readonly string[], turns: number, warmup: number): Promise<void> {
+  const url = new URL(base);
+  const agent = new Agent({ keepAlive: true, maxSockets: keys.length });
   const ids: string[] = [];
-  for (let i = 0; i < sessions; i++) {
-    const response = await fetch(`${url}/v1/sessions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ cartridge: 'Lanternmere' }),
-    });
-    ids.push(((await response.json()) as { session: { id: string } }).session.id);
+  for (const key of keys) {
+    const created = await post(agent, url, '/v1/sessions', key, { cartridge: 'Lanternmere' });
+    if (created.status !== 201) throw new Error(`session not created: ${created.status} ${created.text}`);
+    ids.push((JSON.parse(created.text) as { session: { id: string } }).session.id);
   }
   const latencies: number[] = [];
   const errors: Record<string, number> = {};
+  const play = async (count: number, timed: boolean) => {
+    await Promise.all(
+      ids.map(async (id, s) => {
+        for (let t = 0; t < count; t++) {
+          const t0 = performance.now();
+          const answer = await post(agent, url, `/v1/sessions/${id}/turns`, keys[s]!, {
+            input: INPUTS[t % INPUTS.length],
+          });
+          if (!timed) continue;
+          latencies.push(performance.now() - t0);
+          if (answer.status !== 201) errors[answer.status] = (errors[answer.status] ?? 0) + 1;
+        }
+      }),
+    );
+  };
+  await play(warmup, false);
+  // Tell the parent the timed part starts (it reads its own CPU counter now).
+  process.stdout.write('timed\n');
+  const cpu = process.cpuUsage();
   const started = performance.now();
-  await Promise.all(
-    ids.map(async (id, s) => {
-      for (let t = 0; t < turns; t++) {
-        const t0 = performance.now();
-        const response = await fetch(`${url}/v1/sessions/${id}/turns`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ input: `I keep watch (${s}.${t})` }),
-        });
-        await response.arrayBuffer();
-        latencies.push(performance.now() - t0);
-        if (response.status !== 201) errors[response.status] = (errors[response.status] ?? 0) + 1;
-      }
-    }),
-  );
+  await play(turns, true);
   const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  process.stdout.write(
-    `${JSON.stringify({ turns: latencies.length, seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors })}\n`,
-  );
+  const result: LoadResult = {
+    turns: latencies.length,
+    seconds,
+    p50: percentile(
+      latencies.sort((a, b) => a - b),
+      50,
+    ),
+    p99: percentile(latencies, 99),
+    errors,
+    clientCpuMs: cpuMs(process.cpuUsage(cpu)),
+  };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  agent.destroy();
 }
 
-function loadFromChild(
-  url: string,
-): Promise<{ turns: number; seconds: number; p50: number; p99: number; errors: Record<string, number> }> {
+/** Runs the load generator against `url`; `onTimed` runs when its warm-up is over. */
+function loadFromChild(url: string, keys: readonly string[], onTimed: () => void): Promise<LoadResult> {
+  const args = SELF.endsWith('.ts') ? ['--import', 'tsx', SELF] : [SELF];
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', SELF, '--load', url, String(BENCH_SESSIONS), String(BENCH_TURNS_PER_SESSION)],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
+      [...args, '--load', url, keys.join(','), String(BENCH_TURNS_PER_SESSION), String(BENCH_WARMUP_TURNS)],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
+      const before = out;
       out += chunk.toString();
+      if (!before.includes('timed\n') && out.includes('timed\n')) onTimed();
     });
     child.once('exit', (code) => {
       if (code !== 0) return reject(new Error(`load generator exited with ${code}`));
-      resolve(JSON.parse(out.trim().split('\n').at(-1) ?? '{}'));
+      resolve(JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as LoadResult);
     });
   });
 }
@@ -137,35 +204,187 @@ async function withPostgres<T>(work: (url: string) => Promise<T>): Promise<T | u
   }
 }
 
+function loadRow(
+  database: 'sqlite' | 'postgres',
+  result: LoadResult,
+  extra: Record<string, unknown>,
+): Record<string, unknown> {
+  const errorCount = Object.values(result.errors).reduce((a, b) => a + b, 0);
+  const turnsPerSecond = result.turns / result.seconds;
+  return {
+    sessions: BENCH_SESSIONS,
+    turns: result.turns,
+    turnsPerSecond: round(turnsPerSecond, 1),
+    p50Ms: round(result.p50),
+    p99Ms: round(result.p99),
+    ...extra,
+    clientCpuMsPerTurn: round(result.clientCpuMs / result.turns, 3),
+    errors: errorCount,
+    target: `≥ ${TARGET_TURNS_PER_SECOND[database]} turns/s`,
+    pass: errorCount === 0 && turnsPerSecond >= TARGET_TURNS_PER_SECOND[database],
+  };
+}
+
 async function throughput(database: 'sqlite' | 'postgres', store: Store): Promise<Record<string, unknown>> {
-  const server = await startServer({
-    port: 0,
-    store,
-    models: instantModels,
-    modelMode: 'online',
-    limits: { rateLimit: 1_000_000 },
-  });
+  const keys = benchKeys(BENCH_SESSIONS);
+  const server = await startServer({ port: 0, store, apiKeys: keys, limits: { rateLimit: 0 } });
   try {
-    const load = await loadFromChild(server.url);
-    const errorCount = Object.values(load.errors).reduce((a, b) => a + b, 0);
+    const loadBefore = load();
+    let cpu: NodeJS.CpuUsage | undefined;
+    let rssWarm = 0;
+    const result = await loadFromChild(
+      server.url,
+      keys.map((k) => k.key),
+      () => {
+        cpu = process.cpuUsage();
+        rssWarm = process.memoryUsage().rss;
+      },
+    );
+    const serverCpu = cpu === undefined ? Number.NaN : cpuMs(process.cpuUsage(cpu));
     return {
       bench: 'http-turns',
       database,
-      sessions: BENCH_SESSIONS,
-      turns: load.turns,
-      turnsPerSecond: round(load.turns / load.seconds, 1),
-      p50Ms: round(load.p50),
-      p99Ms: round(load.p99),
-      errors: errorCount,
-      ok: errorCount === 0,
+      mode: 'offline',
+      ...loadRow(database, result, {
+        serverCpuMsPerTurn: round(serverCpu / result.turns, 3),
+        ...(database === 'sqlite'
+          ? {
+              rssWarmMiB: round(rssWarm / 2 ** 20, 1),
+              rssAfterMiB: round(process.memoryUsage().rss / 2 ** 20, 1),
+            }
+          : {}),
+      }),
+      loadAverage: { before: loadBefore, after: load() },
     };
   } finally {
     await server.close();
   }
 }
 
+/** playTurn offline without HTTP: CPU per turn of this process (store, hydrate, world, runTurn, append). */
+async function playTurnCpu(store: Store): Promise<Record<string, unknown>> {
+  const library = new CartridgeLibrary(store);
+  const registered = await library.registerFolder(join(PROJECT_ROOT, 'cartridges', 'lanternmere'));
+  if (!registered.ok) throw new Error('the demo cartridge does not load');
+  const principal = await store.createPrincipal({ name: 'bench' });
+  const service = new SessionService({ store, library, models: () => null });
+  const { session } = await service.createSession(principal.id, { cartridgeVersion: registered.version.id });
+  const times: number[] = [];
+  for (let i = 0; i < BENCH_PLAY_TURNS + 50; i++) {
+    const cpu = process.cpuUsage();
+    await service.playTurn(principal.id, session.id, { turn: { input: INPUTS[i % INPUTS.length]! } });
+    if (i >= 50) times.push(cpuMs(process.cpuUsage(cpu)));
+  }
+  times.sort((a, b) => a - b);
+  const p50 = percentile(times, 50);
+  return {
+    bench: 'playTurn-cpu',
+    database: 'sqlite',
+    mode: 'offline',
+    turns: BENCH_PLAY_TURNS,
+    cpuP50Ms: round(p50, 3),
+    cpuP99Ms: round(percentile(times, 99), 3),
+    target: `≤ ${TARGET_PLAY_CPU_MS} ms`,
+    pass: p50 <= TARGET_PLAY_CPU_MS,
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** `mnesos serve --workers N` as a child process; resolves once it says it listens. */
+async function spawnServe(
+  workers: number,
+  databaseUrl: string,
+  keys: ReadonlyArray<{ label: string; key: string }>,
+): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [
+      join(PROJECT_ROOT, 'bin', 'mnesos'),
+      'serve',
+      '--port',
+      String(port),
+      '--db',
+      databaseUrl,
+      '--workers',
+      String(workers),
+      '--rate-limit',
+      '0',
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: {
+        PATH: process.env.PATH ?? '',
+        MNESOS_API_KEYS: keys.map((k) => `${k.label}=${k.key}`).join(','),
+      },
+    },
+  );
+  let out = '';
+  const listening = new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`serve --workers ${workers} exited with ${code}: ${out}`)));
+  });
+  return { url: await listening, child };
+}
+
+async function stopServe(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function workersRatio(databaseUrl: string): Promise<Record<string, unknown>> {
+  const keys = benchKeys(BENCH_SESSIONS);
+  const perSecond: number[] = [];
+  const errors: number[] = [];
+  for (const workers of [1, 2]) {
+    const { url, child } = await spawnServe(workers, databaseUrl, keys);
+    try {
+      const result = await loadFromChild(
+        url,
+        keys.map((k) => k.key),
+        () => undefined,
+      );
+      perSecond.push(result.turns / result.seconds);
+      errors.push(Object.values(result.errors).reduce((a, b) => a + b, 0));
+    } finally {
+      await stopServe(child);
+    }
+  }
+  const ratio = perSecond[1]! / perSecond[0]!;
+  const errorCount = errors.reduce((a, b) => a + b, 0);
+  return {
+    bench: 'workers',
+    database: 'postgres',
+    mode: 'offline',
+    sessions: BENCH_SESSIONS,
+    oneWorkerTurnsPerSecond: round(perSecond[0]!, 1),
+    twoWorkersTurnsPerSecond: round(perSecond[1]!, 1),
+    ratio: round(ratio, 2),
+    errors: errorCount,
+    loadAverage: load(),
+    target: `≥ ${TARGET_WORKERS_RATIO}×`,
+    pass: errorCount === 0 && ratio >= TARGET_WORKERS_RATIO,
+  };
+}
+
 async function deepTurn(database: 'sqlite' | 'postgres', store: Store): Promise<Record<string, unknown>> {
-  const server = await startServer({ port: 0, store, models: instantModels, modelMode: 'online' });
+  const server = await startServer({ port: 0, store });
   try {
     const { service } = server.deps;
     const principal = 'local-user';
@@ -192,12 +411,12 @@ async function deepTurn(database: 'sqlite' | 'postgres', store: Store): Promise<
     const times: number[] = [];
     for (let i = 0; i < 50; i++) {
       const t0 = performance.now();
-      const prepared = await service.prepareTurn(principal, session.id, { turn: { input: 'look' } });
+      const prepared = await service.prepareTurn(principal, session.id, { turn: { input: INPUTS[0]! } });
       times.push(performance.now() - t0);
       if (prepared.kind === 'ready') prepared.release();
     }
     const t0 = performance.now();
-    await service.playTurn(principal, session.id, { turn: { input: 'look' } });
+    await service.playTurn(principal, session.id, { turn: { input: INPUTS[0]! } });
     const played = performance.now() - t0;
     times.sort((a, b) => a - b);
     return {
@@ -213,56 +432,47 @@ async function deepTurn(database: 'sqlite' | 'postgres', store: Store): Promise<
   }
 }
 
-async function idleMemory(store: Store): Promise<Record<string, unknown>> {
-  const server = await startServer({ port: 0, store, models: instantModels, modelMode: 'online' });
-  const gc = (globalThis as { gc?: () => void }).gc;
-  try {
-    const version = (await store.listCartridges())[0]!.latest.id;
-    // Warm the cartridge cache first, so only the sessions themselves are measured.
-    await server.deps.service.createSession('local-user', { cartridgeVersion: version });
-    gc?.();
-    const before = process.memoryUsage().heapUsed;
-    for (let i = 0; i < BENCH_IDLE_SESSIONS; i++)
-      await server.deps.service.createSession('local-user', { cartridgeVersion: version });
-    gc?.();
-    const after = process.memoryUsage().heapUsed;
-    return {
-      bench: 'idle-session-memory',
-      sessions: BENCH_IDLE_SESSIONS,
-      bytesPerSession: Math.max(0, Math.round((after - before) / BENCH_IDLE_SESSIONS)),
-      gcExposed: gc !== undefined,
-      note: 'the server holds no per-session memory; sessions live in the store',
-    };
-  } finally {
-    await server.close();
-  }
+/** Which parts to run: all by default; `BENCH_SERVER_ONLY=sqlite,postgres,workers,play,deep` picks some. */
+function wanted(part: string): boolean {
+  const only = process.env.BENCH_SERVER_ONLY;
+  return only === undefined || only === '' || only.split(',').includes(part);
 }
 
 export async function benchServer(): Promise<Array<Record<string, unknown>>> {
   const rows: Array<Record<string, unknown>> = [];
   const dir = mkdtempSync(join(tmpdir(), 'mnesos-bench-server-'));
   try {
-    const sqlite = await openStore(join(dir, 'throughput.db'));
-    rows.push(await throughput('sqlite', sqlite));
-    await sqlite.close();
-    const deep = await openStore(join(dir, 'deep.db'));
-    rows.push(await deepTurn('sqlite', deep));
-    await deep.close();
-    const idle = await openStore(join(dir, 'idle.db'));
-    rows.push(await idleMemory(idle));
-    await idle.close();
+    if (wanted('sqlite')) {
+      const sqlite = await openStore(join(dir, 'throughput.db'));
+      rows.push(await throughput('sqlite', sqlite));
+      await sqlite.close();
+    }
+    if (wanted('play')) {
+      const play = await openStore(join(dir, 'play.db'));
+      rows.push(await playTurnCpu(play));
+      await play.close();
+    }
+    if (wanted('deep')) {
+      const deep = await openStore(join(dir, 'deep.db'));
+      rows.push(await deepTurn('sqlite', deep));
+      await deep.close();
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  if (!wanted('postgres') && !wanted('workers')) return rows;
   const pgRows = await withPostgres(async (url) => {
     const out: Array<Record<string, unknown>> = [];
-    const store = await openStore(url);
-    try {
-      out.push(await throughput('postgres', store));
-      out.push(await deepTurn('postgres', store));
-    } finally {
-      await store.close();
+    if (wanted('postgres')) {
+      const store = await openStore(url);
+      try {
+        out.push(await throughput('postgres', store));
+        if (wanted('deep')) out.push(await deepTurn('postgres', store));
+      } finally {
+        await store.close();
+      }
     }
+    if (wanted('workers')) out.push(await workersRatio(url));
     return out;
   });
   rows.push(
@@ -274,11 +484,11 @@ export async function benchServer(): Promise<Array<Record<string, unknown>>> {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const args = process.argv.slice(2);
   if (args[0] === '--load') {
-    await runLoad(args[1]!, Number(args[2]), Number(args[3]));
+    await runLoad(args[1]!, args[2]!.split(','), Number(args[3]), Number(args[4]));
   } else {
     let failed = false;
     for (const row of await benchServer()) {
-      if (row.ok === false) failed = true;
+      if (row.pass === false) failed = true;
       process.stdout.write(`${JSON.stringify({ suite: 'server', ...row })}\n`);
     }
     process.exitCode = failed ? 1 : 0;

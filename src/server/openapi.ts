@@ -2,6 +2,7 @@
 // and its responses. The same declaration validates requests (through the safe body reader) and produces
 // the OpenAPI document served at /openapi.json, so the document cannot drift from what the server does.
 
+import { IncomingMessage } from 'node:http';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { Principal } from '../store/repository.ts';
@@ -60,6 +61,12 @@ function parse<T extends z.ZodType>(schema: T | undefined, value: unknown, where
   return result.data;
 }
 
+/** The Node request under the Web one when @hono/node-server serves the app (its `env`); else undefined. */
+export function nodeRequestOf(c: Context<AppEnv>): IncomingMessage | undefined {
+  const env = c.env as { incoming?: unknown } | undefined;
+  return env?.incoming instanceof IncomingMessage ? env.incoming : undefined;
+}
+
 export class RouteRegistry {
   readonly routes: RouteSpec<z.ZodType, z.ZodType, z.ZodType>[] = [];
 
@@ -85,7 +92,11 @@ export class RouteRegistry {
       const body =
         spec.body === undefined
           ? undefined
-          : parse(spec.body, await readJsonBody(c.req.raw, this.maxJsonBodyBytes()), 'body');
+          : parse(
+              spec.body,
+              await readJsonBody(c.req.raw, this.maxJsonBodyBytes(), nodeRequestOf(c)),
+              'body',
+            );
       return handler({ c, params, query, body: body as z.infer<B> });
     });
   }
