@@ -1,0 +1,79 @@
+// Fixtures for the turn stages one at a time: a TurnEnvironment over a real store, and a TurnContext built
+// by hand from store reads (what prepare would resolve), so run and commit are tested without prepare.
+
+import { InFlight } from '../../../src/session/in-flight.ts';
+import type { CartridgeLibrary } from '../../../src/session/library.ts';
+import { CLAIM_STALE_MS, IDEMPOTENCY_WAIT_MS, TURN_HISTORY_WINDOW } from '../../../src/session/limits.ts';
+import { storyMessages } from '../../../src/session/messages.ts';
+import { countingSeeds } from '../../../src/session/seeds.ts';
+import type { TurnContext, TurnEnvironment, TurnRequest } from '../../../src/session/turn-job/types.ts';
+import { DEFAULT_SNAPSHOT_RULE, WorldCache } from '../../../src/session/world-cache.ts';
+import type { Store } from '../../../src/store/repository.ts';
+import { initialWorld } from '../../../src/turn/index.ts';
+import type { GameState } from '../../../src/turn/types.ts';
+
+export function stageEnv(
+  store: Store,
+  library: CartridgeLibrary,
+  overrides: Partial<TurnEnvironment> = {},
+): TurnEnvironment {
+  let ids = 0;
+  return {
+    store,
+    library,
+    inFlight: new InFlight(),
+    worlds: new WorldCache(),
+    seeds: countingSeeds(100),
+    clock: Date.now,
+    monotonic: () => performance.now(),
+    newId: () => `stage-turn-${++ids}`,
+    models: () => null,
+    observer: undefined,
+    turnLimits: undefined,
+    snapshotRule: DEFAULT_SNAPSHOT_RULE,
+    idempotencyWaitMs: IDEMPOTENCY_WAIT_MS,
+    claimStaleMs: CLAIM_STALE_MS,
+    ...overrides,
+  };
+}
+
+/** The context of a turn after the session head, read from the store directly (no prepare stage). */
+export async function contextAtHead(
+  store: Store,
+  library: CartridgeLibrary,
+  principalId: string,
+  sessionId: string,
+  request: TurnRequest,
+  fields: Partial<TurnContext> = {},
+): Promise<TurnContext> {
+  const session = await store.getSession(sessionId, principalId);
+  if (session === undefined) throw new Error('no session');
+  const hydrated = await store.hydrate(sessionId, session.headTurnId, {
+    messageWindow: TURN_HISTORY_WINDOW,
+    ledgerEvents: false,
+  });
+  if (hydrated === undefined) throw new Error('no head');
+  const loaded = await library.load(session.cartridgeVersionId, undefined);
+  if (loaded === undefined) throw new Error('no cartridge');
+  return {
+    sessionId,
+    turnId: `hand-made-${hydrated.turn.depth + 1}`,
+    parentId: session.headTurnId,
+    expectedHeadId: session.headTurnId,
+    request,
+    cartridge: loaded.cartridge,
+    persona: undefined,
+    state: hydrated.state as GameState,
+    messages: storyMessages(hydrated.messages),
+    ledgerTurn: hydrated.turn.depth + 1,
+    before: {
+      world: initialWorld(loaded.cartridge),
+      sinceSnapshotChars: 0,
+      snapshotChars: 0,
+      sinceSnapshotTurns: 0,
+    },
+    models: null,
+    seed: 7,
+    ...fields,
+  };
+}
