@@ -43,14 +43,14 @@ function client(server: TestServer) {
       server.json(`/v1/cartridges/${encodeURIComponent(ref)}/files/${file}${query}`, {
         method: 'PUT',
         headers: { 'content-type': 'text/plain; charset=utf-8' },
-        body: text,
+        body: typeof text === 'string' ? text : new Uint8Array(text),
         ...(key === undefined ? {} : { key }),
       }),
     putCover: (ref: string, bytes: Buffer, key: string | undefined, type = 'image/png') =>
       server.json(`/v1/cartridges/${encodeURIComponent(ref)}/cover`, {
         method: 'PUT',
         headers: { 'content-type': type },
-        body: bytes,
+        body: new Uint8Array(bytes),
         ...(key === undefined ? {} : { key }),
       }),
   };

@@ -1,10 +1,14 @@
-// Library: the server's cartridges (upload one, with its problems listed as file:line:col), a form to
-// start a game (cartridge version, persona, seed) and the player's games to resume or delete.
-import { useEffect, useState } from 'preact/hooks';
-import type { CartridgeVersionView, CartridgeView, PersonaView, SessionView } from '../api.ts';
+// Library: the cartridges the player may start (their own, the server's, and other players' public ones),
+// each with its title, genre, tags and visibility and a "Manage" panel (cartridge-manager.tsx); uploading
+// one (its problems listed as file:line:col); a form to start a game (cartridge version, persona, seed) and
+// the player's games to resume or delete.
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { CartridgeVersionView, PersonaView, SessionView } from '../api.ts';
+import { LibraryApi, type LibraryListItem } from '../library-api.ts';
 import { ApiFailure, formatProblem, type Problem } from '../lib/errors.ts';
 import { seedError } from '../lib/forms.ts';
-import { useApp } from './context.ts';
+import { CartridgeManager } from './cartridge-manager.tsx';
+import { storedApiKey, useApp } from './context.ts';
 import { PersonaManager } from './personas.tsx';
 
 type UploadState =
@@ -19,7 +23,10 @@ function messageOf(error: unknown): string {
 
 export function Library() {
   const { api, navigate } = useApp();
-  const [cartridges, setCartridges] = useState<CartridgeView[]>([]);
+  const library = useMemo(() => new LibraryApi('', storedApiKey), []);
+  const [cartridges, setCartridges] = useState<readonly LibraryListItem[]>([]);
+  /** The cartridge whose Manage panel is open. */
+  const [managing, setManaging] = useState<string | undefined>(undefined);
   const [sessions, setSessions] = useState<SessionView[]>([]);
   const [personas, setPersonas] = useState<PersonaView[]>([]);
   const [error, setError] = useState('');
@@ -31,15 +38,16 @@ export function Library() {
   const refresh = async (): Promise<void> => {
     try {
       // The personas come from the PersonaManager below (its onChanged), which reads them itself.
-      const [c, s] = await Promise.all([api.cartridges(), api.sessions()]);
+      const [listed, s] = await Promise.all([library.list(), api.sessions()]);
+      const c = listed.cartridges;
       setCartridges(c);
       setSessions(s);
       setError('');
-      const lists = await Promise.all(c.map((x) => api.versions(x.name).catch(() => [])));
+      const lists = await Promise.all(c.map((x) => api.versions(x.id).catch(() => [])));
       const names = new Map<string, string>();
       c.forEach((x, i) => {
-        names.set(x.latest.id, x.name);
-        for (const v of lists[i] ?? []) names.set(v.id, x.name);
+        names.set(x.latest.id, x.title);
+        for (const v of lists[i] ?? []) names.set(v.id, x.title);
       });
       setVersionNames(names);
     } catch (e) {
@@ -81,11 +89,30 @@ export function Library() {
         ) : null}
         <ul class="list-plain" data-testid="cartridge-list">
           {cartridges.map((c) => (
-            <li key={c.name} data-testid="cartridge-item">
-              <strong>{c.name}</strong>
+            <li key={c.id} data-testid="cartridge-item" data-cartridge={c.name}>
+              <strong data-testid="cartridge-title">{c.title}</strong>
+              {c.title !== c.name ? <span class="muted">{c.name}</span> : null}
+              {c.genre ? (
+                <span class="muted" data-testid="cartridge-genre">
+                  {c.genre}
+                </span>
+              ) : null}
+              <span class="muted" data-testid="cartridge-visibility">
+                {c.visibility}
+                {c.owner === 'other' ? ', shared by another player' : ''}
+              </span>
               <span class="muted">
                 {c.versionCount} version{c.versionCount === 1 ? '' : 's'}
               </span>
+              <button
+                type="button"
+                data-testid="cartridge-manage"
+                aria-expanded={managing === c.id}
+                aria-label={`${c.canEdit ? 'Manage' : 'Details of'} ${c.title}`}
+                onClick={() => setManaging(managing === c.id ? undefined : c.id)}
+              >
+                {c.canEdit ? 'Manage' : 'Details'}
+              </button>
             </li>
           ))}
           {cartridges.length === 0 ? <li class="muted">No cartridges yet.</li> : null}
@@ -120,6 +147,15 @@ export function Library() {
           ) : null}
         </div>
       </section>
+      {managing !== undefined ? (
+        <CartridgeManager
+          key={managing}
+          api={library}
+          cartridgeId={managing}
+          onChanged={() => void refresh()}
+          onClose={() => setManaging(undefined)}
+        />
+      ) : null}
       <NewGame
         cartridges={cartridges}
         personas={personas}
@@ -167,7 +203,7 @@ export function Library() {
 }
 
 function NewGame(props: {
-  cartridges: CartridgeView[];
+  cartridges: readonly LibraryListItem[];
   personas: PersonaView[];
   onStarted: (id: string) => void;
 }) {
@@ -181,7 +217,9 @@ function NewGame(props: {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
 
-  const chosen = cartridge || props.cartridges[0]?.name || '';
+  /** A cartridge id (another player's public cartridge has no name of the caller's to go by). */
+  const chosen = cartridge || props.cartridges[0]?.id || '';
+  const chosenTitle = props.cartridges.find((c) => c.id === chosen)?.title ?? chosen;
   useEffect(() => {
     if (!chosen) return;
     api
@@ -206,7 +244,7 @@ function NewGame(props: {
         ...(persona ? { personaId: persona } : {}),
         ...(seed.trim() === '' ? {} : { seed: Number(seed) }),
         // An untitled game is named after its cartridge, so the games list says what it is.
-        title: title.trim() === '' ? chosen : title.trim(),
+        title: title.trim() === '' ? chosenTitle : title.trim(),
       });
       props.onStarted(session.id);
     } catch (e) {
@@ -228,8 +266,8 @@ function NewGame(props: {
             onChange={(e) => setCartridge((e.currentTarget as HTMLSelectElement).value)}
           >
             {props.cartridges.map((c) => (
-              <option key={c.name} value={c.name}>
-                {c.name}
+              <option key={c.id} value={c.id}>
+                {c.title}
               </option>
             ))}
           </select>

@@ -1,0 +1,179 @@
+// The browser's client for library management (docs/api.md, "Library"): a cartridge's metadata,
+// visibility, cover, versions with tags and notes, archiving, deleting, and single-file updates. Shapes
+// are the server's own view types (`import type`: no server code reaches the bundle).
+
+import type { LibraryCartridgeView, LibraryVersionView } from '../server/library-views.ts';
+import { failureOf } from './lib/errors.ts';
+
+export type { LibraryCartridgeView, LibraryVersionView };
+
+/** A cartridge as the library lists it: with its newest listed version and how many it lists. */
+export type LibraryListItem = LibraryCartridgeView & {
+  readonly versionCount: number;
+  readonly latest: LibraryVersionView;
+};
+
+export interface LibraryList {
+  readonly cartridges: readonly LibraryListItem[];
+  readonly storage: { readonly usedBytes: number; readonly quotaBytes: number };
+}
+
+export interface CartridgeDetail {
+  readonly cartridge: LibraryCartridgeView;
+  readonly versions: readonly LibraryVersionView[];
+}
+
+export interface MetadataPatch {
+  readonly title?: string;
+  readonly description?: string;
+  readonly genre?: string;
+  readonly tags?: readonly string[];
+  readonly visibility?: 'private' | 'public';
+  readonly archived?: boolean;
+}
+
+export interface VersionPatch {
+  readonly tag?: string | null;
+  readonly notes?: string | null;
+  readonly archived?: boolean;
+}
+
+/** The files a single-file update may replace, in the order the page offers them. */
+export const CARTRIDGE_FILE_NAMES = [
+  'yare.yaml',
+  'bot_lore.md',
+  'prompt_directives.yaml',
+  'first-message.md',
+  'alternate_greetings.json',
+  'intents.yaml',
+  'world_info.json',
+  'yare.js',
+  'yare.ts',
+] as const;
+
+/** Splits a comma-separated tag field into tags (trimmed, empty ones dropped, each once). */
+export function tagsOf(text: string): string[] {
+  const out: string[] = [];
+  for (const part of text.split(',')) {
+    const tag = part.trim();
+    if (tag !== '' && !out.includes(tag)) out.push(tag);
+  }
+  return out;
+}
+
+const cartridgePath = (ref: string) => `/v1/cartridges/${encodeURIComponent(ref)}`;
+
+export class LibraryApi {
+  readonly #base: string;
+  readonly #key: () => string | undefined;
+
+  constructor(base = '', apiKey: () => string | undefined = () => undefined) {
+    this.#base = base;
+    this.#key = apiKey;
+  }
+
+  async #send(method: string, path: string, body?: { json: unknown } | { raw: Blob | string; type: string }) {
+    const headers: Record<string, string> = {};
+    const key = this.#key();
+    if (key) headers.authorization = `Bearer ${key}`;
+    const init: RequestInit = { method, headers };
+    if (body !== undefined && 'json' in body) {
+      headers['content-type'] = 'application/json';
+      init.body = JSON.stringify(body.json);
+    } else if (body !== undefined) {
+      headers['content-type'] = body.type;
+      init.body = body.raw;
+    }
+    return fetch(this.#base + path, init);
+  }
+
+  async #json<T>(
+    method: string,
+    path: string,
+    body?: { json: unknown } | { raw: Blob | string; type: string },
+  ) {
+    const response = await this.#send(method, path, body);
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (!response.ok) throw failureOf(response.status, parsed);
+    return parsed as T;
+  }
+
+  list(includeArchived = false): Promise<LibraryList> {
+    return this.#json('GET', `/v1/cartridges${includeArchived ? '?archived=true' : ''}`);
+  }
+
+  get(ref: string, includeArchived = false): Promise<CartridgeDetail> {
+    return this.#json('GET', `${cartridgePath(ref)}${includeArchived ? '?archived=true' : ''}`);
+  }
+
+  async update(ref: string, patch: MetadataPatch): Promise<LibraryCartridgeView> {
+    return (
+      await this.#json<{ cartridge: LibraryCartridgeView }>('PATCH', cartridgePath(ref), { json: patch })
+    ).cartridge;
+  }
+
+  async remove(ref: string): Promise<void> {
+    await this.#json('DELETE', cartridgePath(ref));
+  }
+
+  async setCover(ref: string, image: Blob): Promise<LibraryCartridgeView> {
+    const type = image.type || 'application/octet-stream';
+    return (
+      await this.#json<{ cartridge: LibraryCartridgeView }>('PUT', `${cartridgePath(ref)}/cover`, {
+        raw: image,
+        type,
+      })
+    ).cartridge;
+  }
+
+  async removeCover(ref: string): Promise<void> {
+    await this.#json('DELETE', `${cartridgePath(ref)}/cover`);
+  }
+
+  /** The cover as an object URL (an <img> cannot send the API key itself); the caller revokes it. */
+  async coverUrl(ref: string): Promise<string> {
+    const response = await this.#send('GET', `${cartridgePath(ref)}/cover`);
+    if (!response.ok) throw failureOf(response.status, undefined);
+    return URL.createObjectURL(await response.blob());
+  }
+
+  /** Replaces one file and stores the result as a new version; problems arrive as an ApiFailure. */
+  putFile(
+    ref: string,
+    file: string,
+    content: Blob | string,
+    options: { tag?: string; notes?: string } = {},
+  ): Promise<{ version: LibraryVersionView; created: boolean; warnings: unknown[] }> {
+    const query = new URLSearchParams();
+    if (options.tag) query.set('tag', options.tag);
+    if (options.notes) query.set('notes', options.notes);
+    const text = query.toString();
+    const suffix = text === '' ? '' : `?${text}`;
+    return this.#json('PUT', `${cartridgePath(ref)}/files/${encodeURIComponent(file)}${suffix}`, {
+      raw: content,
+      type: 'text/plain; charset=utf-8',
+    });
+  }
+
+  async updateVersion(id: string, patch: VersionPatch): Promise<LibraryVersionView> {
+    return (
+      await this.#json<{ version: LibraryVersionView }>(
+        'PATCH',
+        `/v1/cartridge-versions/${encodeURIComponent(id)}`,
+        {
+          json: patch,
+        },
+      )
+    ).version;
+  }
+
+  async deleteVersion(id: string): Promise<void> {
+    await this.#json('DELETE', `/v1/cartridge-versions/${encodeURIComponent(id)}`);
+  }
+}
