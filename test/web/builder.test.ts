@@ -1,0 +1,243 @@
+// The builder in headless Chromium, end to end on a real server (SQLite, scripted models, the built
+// client): a cartridge made from the empty template, an error shown at the right line while typing (a
+// squiggle and a problem naming yare.yaml:line:col), fixed, tried, saved as a version, kept across a
+// reload, played; the generator run with a scripted model that writes three errors and repairs them,
+// its draft opened in the builder; the download loaded back; keyboard paths; the builder's chunk is not
+// loaded by the other screens.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCartridgeFromFiles } from '../../src/cartridge/index.ts';
+import { createScriptedModels } from '../../src/llm/scripted.ts';
+import type { ModelSet } from '../../src/llm/types.ts';
+import { readArchive } from '../../src/cartridge/archive/index.ts';
+import { type RunningServer, startServer } from '../../src/server/start.ts';
+import { countingSeeds } from '../../src/session/seeds.ts';
+import { buildWebClient } from '../../src/web/build.ts';
+import { FIRST_ANSWER, REPAIR_ANSWER } from '../studio/drafts.ts';
+import { launchChromium, screenshot } from './helpers/browser.ts';
+
+/** The rules typed into the empty template; line 17 holds `var: state.player.hp`. */
+const RULES = `version: "1.0"
+bot_name: "Pond Test"
+state_schema:
+  player:
+    visibility: public
+    hp: { type: int, default: 10, min: 0, max: 10 }
+    wet: { type: bool, default: false }
+events:
+  swim:
+    description: "Swim across the pond."
+    intents: ["swim", "swim across"]
+    steps:
+      - action: set
+        var: temp.r
+        value: "@ roll(1d20)"
+      - action: mutate
+        var: state.player.hp
+        op: sub
+        value: 1
+      - action: note
+        message: "[SYSTEM LOG: rolled {temp.r}. Describe the cold water.]"
+`;
+const HP_LINE = 17;
+/** The first check starts the checker's worker thread (from sources under vitest): allow it a while. */
+const CHECKED = { timeout: 30_000 };
+
+let distDir: string;
+let dbDir: string;
+let server: RunningServer;
+let browser: Browser;
+let page: Page;
+let models: ModelSet;
+const requested: string[] = [];
+
+beforeAll(async () => {
+  distDir = mkdtempSync(join(tmpdir(), 'mnesos-web-dist-'));
+  dbDir = mkdtempSync(join(tmpdir(), 'mnesos-web-builder-'));
+  await buildWebClient(distDir);
+  server = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    databaseUrl: join(dbDir, 'builder.sqlite'),
+    models: () => models,
+    modelMode: 'online',
+    authorMode: true,
+    staticDir: distDir,
+    seeds: countingSeeds(1000),
+    limits: { rateLimit: 100_000 },
+  });
+  browser = await launchChromium();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  page.on('request', (r) => requested.push(r.url()));
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  if (distDir) rmSync(distDir, { recursive: true, force: true });
+  if (dbDir) rmSync(dbDir, { recursive: true, force: true });
+});
+
+const yareEditor = () => page.locator('[data-file="yare.yaml"]');
+const textOf = async (testId: string) => (await page.getByTestId(testId).first().textContent()) ?? '';
+
+/** The 1-based line of the first error squiggle in the yare editor (-1 when there is none). */
+async function squiggleLine(): Promise<number> {
+  return yareEditor().evaluate((content) => {
+    const mark = content.querySelector('.cm-lintRange-error');
+    const line = mark?.closest('.cm-line');
+    return line ? [...content.querySelectorAll('.cm-line')].indexOf(line) + 1 : -1;
+  });
+}
+
+describe('the builder', () => {
+  it('is a separate chunk: the library does not load it', async () => {
+    await page.goto(server.url);
+    await expect.poll(() => page.getByTestId('cartridge-item').count()).toBeGreaterThan(0);
+    expect(requested.filter((u) => /\/assets\/builder-/.test(u))).toEqual([]);
+    await page.getByRole('link', { name: 'Builder' }).click();
+    await expect.poll(() => requested.some((u) => /\/assets\/builder-[^/]+\.js$/.test(u))).toBe(true);
+  });
+
+  it('creates a draft from the empty template, shows an error at its line while typing, and clears it', async () => {
+    await page.getByTestId('new-draft-name').fill('Pond Test');
+    await page.getByTestId('new-draft-template').selectOption('empty');
+    await page.getByTestId('new-draft-create').click();
+    await expect.poll(() => page.url()).toMatch(/#\/builder\/[^/]+$/);
+    await expect.poll(() => textOf('check-state'), CHECKED).toBe('Valid');
+
+    await yareEditor().click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.insertText(RULES);
+    await expect.poll(() => textOf('check-state'), CHECKED).toBe('Valid');
+    // Typing one letter after `hp` on line 16 makes an unknown path: the squiggle is on that line.
+    await page.getByTestId('try-event').fill(''); // move focus away and back, as an author does
+    await yareEditor()
+      .locator('.cm-line')
+      .nth(HP_LINE - 1)
+      .click();
+    await page.keyboard.press('End');
+    await page.keyboard.type('p');
+    await expect.poll(() => squiggleLine(), CHECKED).toBe(HP_LINE);
+    await expect.poll(() => textOf('check-state'), CHECKED).toBe('1 error(s)');
+    const problem = page.getByTestId('problem').first();
+    expect(await problem.textContent()).toMatch(
+      new RegExp(`^yare\\.yaml:${HP_LINE}:14: .*hpp.*\\[YARE_UNKNOWN_PATH\\]`),
+    );
+    expect(await page.getByTestId('save-version').isDisabled()).toBe(true);
+    await screenshot(page, 'builder-01-error');
+
+    // Keyboard: the problem is a button; Enter puts the cursor on the error's line in the editor.
+    await problem.focus();
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => yareEditor().locator('.cm-activeLine').textContent())
+      .toContain('state.player.hpp');
+
+    await page.keyboard.press('End');
+    await page.keyboard.press('Backspace');
+    await expect.poll(() => textOf('check-state'), CHECKED).toBe('Valid');
+    expect(await squiggleLine()).toBe(-1);
+  });
+
+  it('completes state paths from the rules as you type', async () => {
+    await yareEditor()
+      .locator('.cm-line')
+      .nth(HP_LINE - 1)
+      .click();
+    await page.keyboard.press('End');
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.press('ControlOrMeta+End');
+    await page.keyboard.insertText('      - action: set\n        var: state.player');
+    await page.keyboard.type('.');
+    const options = page.locator('.cm-tooltip-autocomplete li');
+    await expect
+      .poll(() => options.allTextContents())
+      .toEqual([expect.stringContaining('hp'), expect.stringContaining('wet')]);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.insertText(RULES);
+    await expect.poll(() => textOf('check-state'), CHECKED).toBe('Valid');
+  });
+
+  it('tries an event with a seed: the dice and the diff', async () => {
+    await page.getByTestId('try-event').fill('swim');
+    await page.getByTestId('try-state').fill('{"player": {"hp": 4}}');
+    await page.getByTestId('try-seed').fill('7');
+    await page.getByTestId('try-run').click();
+    await expect.poll(() => page.getByTestId('try-roll').count()).toBe(1);
+    expect(await textOf('try-roll')).toMatch(/1d20 → \[\d+\] = \d+/);
+    expect(await page.getByTestId('try-change').allTextContents()).toEqual(['state.player.hp: 4 → 3']);
+    expect(await textOf('try-note')).toContain('Describe the cold water');
+    await screenshot(page, 'builder-02-try');
+  });
+
+  it('keeps the draft across a reload, saves it as a version and test-plays it', async () => {
+    await expect.poll(() => textOf('save-state')).toBe('Saved');
+    await page.reload();
+    await expect.poll(() => yareEditor().textContent()).toContain('bot_name: "Pond Test"');
+    await expect.poll(() => textOf('check-state'), CHECKED).toBe('Valid');
+
+    // Keyboard: the file tabs move with the arrow keys.
+    await page.getByTestId('file-tab-yare.yaml').focus();
+    await page.keyboard.press('ArrowRight');
+    await expect
+      .poll(() => page.getByTestId('file-tab-bot_lore.md').getAttribute('aria-selected'))
+      .toBe('true');
+    await page.keyboard.press('ArrowLeft');
+
+    await page.getByTestId('save-version').click();
+    await expect.poll(() => textOf('builder-message')).toContain('Saved as a new version: Pond Test');
+
+    models = createScriptedModels(
+      { director: [{ text: 'Describe the swim.' }], narrator: [{ text: 'You swim through the cold pond.' }] },
+      'builder-e2e',
+    );
+    await page.getByTestId('test-play').click();
+    await expect.poll(() => page.url()).toContain('#/play/');
+    const input = page.getByTestId('player-input');
+    await expect.poll(() => input.isEnabled()).toBe(true);
+    await input.fill('I swim across');
+    await input.press('Enter');
+    await expect
+      .poll(() => page.locator('[data-testid="narration"] .md').last().textContent())
+      .toContain('You swim through the cold pond.');
+    await screenshot(page, 'builder-03-played');
+  });
+
+  it('runs the generator: three errors found, repaired, the valid draft opened in the builder', async () => {
+    models = createScriptedModels({ director: [{ text: FIRST_ANSWER }, { text: REPAIR_ANSWER }] }, 'gen');
+    await page.goto(`${server.url}/#/builder`);
+    await page.getByTestId('generate-requirements').fill('A mill pond with a swim and a wheel puzzle.');
+    await page.getByTestId('generate-run').click();
+    await expect.poll(() => page.url()).toMatch(/#\/builder\/[^/]+$/);
+    await expect.poll(() => textOf('check-state'), CHECKED).toBe('Valid');
+    await expect.poll(() => yareEditor().textContent()).toContain('bot_name: "Mill Pond"');
+    expect(await page.getByTestId('draft-name').inputValue()).toBe('Mill Pond');
+    const transcript = page.getByTestId('transcript');
+    expect(await transcript.textContent()).toContain('The checker found 3 error(s)');
+    await screenshot(page, 'builder-04-generated');
+  });
+
+  it('downloads a zip the loader accepts', async () => {
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('download-zip').click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('Mill-Pond.zip');
+    const path = await download.path();
+    const files = readArchive(new Uint8Array(readFileSync(path)));
+    expect([...files.keys()].sort()).toEqual([
+      'bot_lore.md',
+      'first-message.md',
+      'prompt_directives.yaml',
+      'yare.yaml',
+    ]);
+    expect(loadCartridgeFromFiles(files, 'downloaded').ok).toBe(true);
+  });
+});
