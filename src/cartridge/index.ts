@@ -38,3 +38,5 @@ export {
 } from './yaml.ts';
 export { defineRules, type RulesObject } from './js-rules/define.ts';
 export { type ImpliedIntent, type IntentInputs, phraseKey } from './intents.ts';
+export * from './archive/index.ts';
+export { endsLikeZip, isZip, readZip } from './archive/zip.ts';

@@ -1,6 +1,5 @@
 // The HTTP server: the app (app.ts) and listening (start.ts).
 export { type BuiltApp, createApp } from './app.ts';
-export { ArchiveError, readArchive } from './archive/index.ts';
 export { type AuthConfig, installApiKeys, localPrincipal, parseApiKeys } from './auth.ts';
 export type { AppDeps } from './deps.ts';
 export { ApiError } from './errors.ts';
@@ -17,7 +16,6 @@ export {
   type StartOptions,
   startServer,
 } from './start.ts';
-export { MAX_ARCHIVE_BYTES, MAX_ARCHIVE_ENTRIES, MAX_ENTRY_BYTES } from './archive/limits.ts';
 export { OperatorLimitError, operatorLimits } from './operator-limits.ts';
 export {
   isWorkerProcess,
@@ -27,4 +25,3 @@ export {
   runWorkers,
   WorkersError,
 } from './workers.ts';
-export { endsLikeZip, isZip, readZip } from './archive/zip.ts';

@@ -2,7 +2,7 @@
 // (test/server/limits.test.ts). `ServerLimits` lets an operator (and tests) change them per server.
 
 import { MAX_INPUT_CHARS } from '../turn/index.ts';
-import { MAX_ARCHIVE_BYTES } from './archive/limits.ts';
+import { MAX_ARCHIVE_BYTES } from '../cartridge/index.ts';
 
 /** Bytes of a JSON request body. A stateless turn carries a whole game state, so this is generous. */
 export const DEFAULT_MAX_JSON_BODY_BYTES = 1024 * 1024;

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCartridgeFromFiles } from '../../src/cartridge/index.ts';
-import { readArchive } from '../../src/server/archive/index.ts';
+import { readArchive } from '../../src/cartridge/archive/index.ts';
 import { runCli, SPAWN_TIMEOUT_MS, workspaces } from '../cli/helpers.ts';
 
 const workspace = workspaces();

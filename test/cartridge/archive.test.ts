@@ -13,8 +13,8 @@ import {
   MAX_ENTRY_PATH_CHARS,
   MAX_EXTRACTED_BYTES,
   readArchive,
-} from '../../src/server/archive/index.ts';
-import { tar, tarGz, zip } from './archives.ts';
+} from '../../src/cartridge/archive/index.ts';
+import { tar, tarGz, zip } from '../server/archives.ts';
 
 function refused(bytes: Uint8Array): ArchiveError {
   try {

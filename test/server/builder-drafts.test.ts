@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCartridgeFromFiles } from '../../src/cartridge/index.ts';
 import { MAX_YARE_BYTES } from '../../src/cartridge/limits.ts';
 import { createScriptedModels } from '../../src/llm/scripted.ts';
-import { readArchive } from '../../src/server/archive/index.ts';
+import { readArchive } from '../../src/cartridge/archive/index.ts';
 import { parseApiKeys } from '../../src/server/auth.ts';
 import { FIRST_ANSWER, FIXED_YARE, REPAIR_ANSWER } from '../studio/drafts.ts';
 import { KEY_A, KEY_B, LANTERNMERE_DIR, readSse, startTestServer, type TestServer } from './helpers.ts';

@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveModelConfig } from '../../src/llm/config.ts';
-import { readArchive } from '../../src/server/archive/index.ts';
+import { readArchive } from '../../src/cartridge/archive/index.ts';
 import { MAX_ALLOWED_MODELS, parseAllowedModels } from '../../src/session/model-settings.ts';
 import { zip } from './archives.ts';
 import { cartridgeEntries, KEY_A, startTestServer, type TestServer } from './helpers.ts';

@@ -1,10 +1,13 @@
 // Which models a `turn` or `play` command uses: a `--llm-script` file (tests and demos), else the
 // configured provider (environment, then `./mnesos.config.yaml`), else none (offline). A bad script or
 // configuration is the user's to fix (exit 1); a provider that fails during a turn is exit 3 (elsewhere).
-// The providers and the AI SDK are imported only when a model is used: offline play starts faster.
+// The AI SDK is imported only when a model is used (llm/providers.ts loads it on first use): offline play
+// starts faster.
 
 import { existsSync } from 'node:fs';
 import {
+  createModels,
+  createScriptedModels,
   DEFAULT_CONFIG_FILE_NAME,
   describeModelConfig,
   type Env,
@@ -38,7 +41,6 @@ export async function chooseModels(options: ChooseModelsOptions): Promise<ModelC
   try {
     if (options.llmScript !== undefined) {
       const script = loadModelScript(options.llmScript);
-      const { createScriptedModels } = await import('../../llm/scripted.ts');
       // One set for the whole game: a script is played in order across turns.
       return {
         kind: 'scripted',
@@ -50,7 +52,6 @@ export async function chooseModels(options: ChooseModelsOptions): Promise<ModelC
     const config = loadModelConfig(options.env, existsSync(file) ? file : undefined);
     if (config.provider === 'offline')
       return { kind: 'offline', models: null, description: describeModelConfig(config) };
-    const { createModels } = await import('../../llm/providers.ts');
     const models = createModels(config);
     if (models === null) return { kind: 'offline', models: null, description: describeModelConfig(config) };
     return { kind: 'online', models, description: describeModelConfig(config) };

@@ -1,12 +1,11 @@
 // The work of `mnesos pack <cartridge> [-o file.zip]` (see ../commands/pack.ts). The cartridge must load;
-// the archive is read back with the server's reader and loaded again before it is written.
+// the archive is read back with the upload's reader (cartridge/archive) and loaded again before it is written.
 
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { packCartridge } from '../../authoring/index.ts';
-import { loadCartridgeFromFiles } from '../../cartridge/index.ts';
+import { loadCartridgeFromFiles, readArchive } from '../../cartridge/index.ts';
 import { formatDiagnostic } from '../../diagnostics.ts';
-import { readArchive } from '../../server/index.ts';
 import { loadCartridgeArg, resolveCartridgePath } from '../cartridge-arg.ts';
 import { UserError } from '../user-error.ts';
 

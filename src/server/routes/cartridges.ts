@@ -10,7 +10,7 @@ import type { UploadResult } from '../../session/library.ts';
 import { OPERATOR_OWNER } from '../../store/cartridge-entries.ts';
 import type { CartridgeAccess, CartridgeVersion, CartridgeVersionSummary } from '../../store/repository.ts';
 import { publicState } from '../../yare/schema.ts';
-import { ArchiveError, readArchive } from '../archive/index.ts';
+import { ArchiveError, readArchive } from '../../cartridge/index.ts';
 import { readBodyBytes } from '../body.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
