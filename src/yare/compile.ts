@@ -1,29 +1,33 @@
-// Compiles the parsed `yare.yaml` document into checked rules, in passes that each have a file of their
-// own (compile/): every finding carries `file:line:col`, and the compiler keeps going after an error so
-// an author sees all of them.
+// Compiles the parsed `yare.yaml` document into checked rules, in passes that each have files of their
+// own (compile/), jlox-style: every finding carries `file:line:col`, and the compiler keeps going after an
+// error so an author sees all of them.
 //
-//   1. shape     (compile/shape.ts)       the top level; name → node tables of macros and events
-//   2. resolve   (schema.ts, compile/events.ts `resolveInputs`, compile/macros.ts)
-//                                          the state schema, every event's inputs, every macro parsed and
-//                                          checked, macro cycles
-//   3. check     (compile/events.ts `checkEvent`, compile/steps.ts, compile/expressions.ts)
-//                                          each event's steps: shapes, expressions parsed and checked (paths,
-//                                          inputs, macros, functions, arity), targets, calls
-//   4. settings  (compile/settings.ts)    npc_templates, engine_settings, separate_npc, bot_name
+//   1. shape    (compile/shape*.ts)   YAML → the raw tree (compile/raw-ast.ts): sections, names, fields,
+//                                     scalars read, expressions parsed, inputs and settings read; every
+//                                     node with its place. Reads only YAML; its problems ride on the nodes.
+//   2. resolve  (schema.ts, compile/resolve-macros.ts)
+//                                     the state schema, every event's inputs, every macro checked, cycles
+//   3. check    (compile/check-*.ts)  each event's steps resolved: paths, inputs, macros, functions, arity,
+//                                     targets, calls, notes — into the checked program (program.ts)
+//   4. lower    (run/lower.ts)        the checked steps to closures, when an event first runs
 //
-// The result (program.ts) is lowered to closures when an event first runs (run/lower.ts).
+// Passes 2 and 3 walk the raw tree in file order and report each shape problem when they reach its node,
+// so the findings come in the order one walk over the file meets them.
 
-import type { Diagnostic, SourcePlace } from '../diagnostics.ts';
-import { CompileContext, type CompileRulesOptions, type RulesSource } from './compile/context.ts';
-import { checkEvent, resolveInputs } from './compile/events.ts';
-import { resolveMacros } from './compile/macros.ts';
-import { checkEngineSettings, checkNpcTemplates, checkTopLevelSettings } from './compile/settings.ts';
-import { shapeDocument, shapeEvents, shapeMacros } from './compile/shape.ts';
+import type { Diagnostic } from '../diagnostics.ts';
+import { checkEvent } from './compile/check-events.ts';
+import {
+  CheckContext,
+  type CompileRulesOptions,
+  reportShapeProblems,
+  type RulesSource,
+} from './compile/context.ts';
+import type { RawDocument } from './compile/raw-ast.ts';
+import { resolveMacros } from './compile/resolve-macros.ts';
+import { shapeDocument } from './compile/shape.ts';
 import { didYouMean } from './diagnostics-sink.ts';
-import type { Expression } from './expr/ast.ts';
 import type { CompiledRules, EventDef } from './program.ts';
 import { buildInitialState, compileSchema } from './schema.ts';
-import { getNode } from './yaml-nodes.ts';
 
 export type { CompileRulesOptions, RulesSource } from './compile/context.ts';
 export { KNOWN_TOP_LEVEL } from './compile/shape.ts';
@@ -33,45 +37,47 @@ export function compileRules(
   source: RulesSource,
   options: CompileRulesOptions = {},
 ): { rules?: CompiledRules; diagnostics: Diagnostic[] } {
-  const ctx = new CompileContext(source, options);
-  const rules = compilePasses(ctx);
+  const ctx = new CheckContext(source, options);
+  // 1. shape
+  const raw = shapeDocument({ src: ctx.src }, source.doc);
+  // 2.–3. resolve and check
+  const rules = checkDocument(ctx, raw);
   return ctx.sink.hasErrors ? { diagnostics: ctx.sink.items } : { rules, diagnostics: ctx.sink.items };
 }
 
-function compilePasses(ctx: CompileContext): CompiledRules {
-  // 1. shape
-  const top = shapeDocument(ctx);
-  const section = (key: string): unknown => (top ? getNode(top, key) : undefined);
-  ctx.schema = compileSchema(section('state_schema'), ctx.src, ctx.sink);
-  shapeMacros(ctx, section('macros'));
-  shapeEvents(ctx, section('events'));
-  // 2. resolve: inputs of every event before any steps (a call may name an event declared later)
-  for (const [name, { node }] of ctx.eventNodes)
-    ctx.eventInputs.set(name, resolveInputs(ctx, name, getNode(node, 'inputs')));
+function checkDocument(ctx: CheckContext, raw: RawDocument): CompiledRules {
+  reportShapeProblems(ctx, raw.problems);
+  ctx.schema = compileSchema(raw.stateSchema, ctx.src, ctx.sink);
+  reportShapeProblems(ctx, raw.macros.problems);
+  for (const macro of raw.macros.items) ctx.macros.set(macro.name, macro);
+  reportShapeProblems(ctx, raw.events.problems);
+  for (const event of raw.events.items) ctx.events.set(event.name, event);
+  // Inputs of every event before any steps: a call may name an event declared later.
+  for (const [name, event] of ctx.events) {
+    reportShapeProblems(ctx, event.inputs.problems);
+    ctx.eventInputs.set(name, event.inputs.specs);
+  }
   resolveMacros(ctx);
-  // 3. check
   const events = new Map<string, EventDef>();
-  for (const [name, { node, place }] of ctx.eventNodes) events.set(name, checkEvent(ctx, name, node, place));
+  for (const [name, event] of ctx.events) events.set(name, checkEvent(ctx, event));
   markResolvers(ctx, events);
-  const macros = new Map<string, Expression & { place: SourcePlace }>();
-  for (const [name, m] of ctx.macroNodes) if (m.expr) macros.set(name, m.expr);
-  // 4. settings
-  const botName = checkTopLevelSettings(ctx, top);
+  // The settings name nothing: the shape pass read them whole, and the walk meets them last.
+  reportShapeProblems(ctx, raw.settings.problems);
   return {
     file: ctx.src.file,
-    botName,
+    botName: raw.settings.botName,
     schema: ctx.schema,
-    macros,
+    macros: ctx.macroExprs,
     events,
     eventNames: [...events.keys()],
-    npcTemplates: checkNpcTemplates(ctx, section('npc_templates')),
-    engineSettings: checkEngineSettings(ctx, section('engine_settings')),
+    npcTemplates: raw.settings.npcTemplates,
+    engineSettings: raw.settings.engineSettings,
     initialState: buildInitialState(ctx.schema),
   };
 }
 
 /** Events named as a `resolver_event` are resolvers (never offered to a model); the name must exist. */
-function markResolvers(ctx: CompileContext, events: Map<string, EventDef>): void {
+function markResolvers(ctx: CheckContext, events: Map<string, EventDef>): void {
   for (const [name, place] of ctx.resolverNames) {
     const ev = events.get(name);
     if (ev) events.set(name, { ...ev, resolver: true });

@@ -1,12 +1,14 @@
-// The state the compiler's passes share: where findings go, the source for places, and what earlier
-// passes found (the schema, the macros and events by name, each event's inputs, resolver events).
+// The state the check pass shares: where findings go, the source for places, and what it has resolved so
+// far (the schema, the macros and events by name, each event's inputs, the macros each macro uses,
+// resolver events).
 
 import type { Document, LineCounter } from 'yaml';
-import type { SourcePlace } from '../../diagnostics.ts';
+import type { Diagnostic, SourcePlace } from '../../diagnostics.ts';
 import { DiagnosticSink } from '../diagnostics-sink.ts';
 import type { Expression } from '../expr/ast.ts';
 import type { DomainSchema, InputSpec } from '../program.ts';
-import { isAbsent, isMap, type NodeSource, placeOfNode, type YAMLMap } from '../yaml-nodes.ts';
+import type { NodeSource } from '../yaml-nodes.ts';
+import type { Problems, RawEvent, RawMacro } from './raw-ast.ts';
 
 export interface RulesSource {
   readonly file: string;
@@ -28,27 +30,22 @@ export interface EventScope {
   readonly locals: ReadonlySet<string>;
 }
 
-export interface MacroEntry {
-  readonly node: unknown;
-  /** Set by `resolveMacros` when the macro parses. */
-  expr?: Expression & { place: SourcePlace };
-}
-
-export class CompileContext {
+export class CheckContext {
   readonly sink = new DiagnosticSink();
   readonly src: NodeSource;
-  readonly doc: Document.Parsed;
-  /** Set by the schema pass; every later pass checks paths against it. */
+  /** Set by the schema pass; every later check reads paths against it. */
   schema!: DomainSchema;
-  /** Macros by name (shape pass), with their parsed expressions (resolve pass). */
-  readonly macroNodes = new Map<string, MacroEntry>();
-  /** The macros each macro uses (resolve pass), for cycles and the inputs a macro reads. */
+  /** Macros by name (a later one of the same name replaces an earlier one, as YAML reads them). */
+  readonly macros = new Map<string, RawMacro>();
+  /** Each macro that parsed, by name (resolve). */
+  readonly macroExprs = new Map<string, Expression & { place: SourcePlace }>();
+  /** The macros each macro uses (resolve), for cycles and the inputs a macro reads. */
   readonly macroRefs = new Map<string, Set<string>>();
-  /** Events by name (shape pass). */
-  readonly eventNodes = new Map<string, { node: YAMLMap; place: SourcePlace }>();
-  /** Each event's declared inputs (resolve pass), so a `call` can be checked before its callee. */
+  /** Events by name. */
+  readonly events = new Map<string, RawEvent>();
+  /** Each event's declared inputs, so a `call` can be checked before its callee. */
   readonly eventInputs = new Map<string, ReadonlyMap<string, InputSpec>>();
-  /** `resolver_event` names found in literal `_pending_interaction` values (step pass). */
+  /** `resolver_event` names found in literal `_pending_interaction` values (step checks). */
   readonly resolverNames = new Map<string, SourcePlace>();
 
   constructor(
@@ -56,14 +53,15 @@ export class CompileContext {
     readonly options: CompileRulesOptions,
   ) {
     this.src = { file: source.file, lineCounter: source.lineCounter };
-    this.doc = source.doc;
   }
 }
 
-/** A mapping section, or undefined when it is absent (null) or not a mapping (reported). */
-export function mapping(ctx: CompileContext, node: unknown, message: string): YAMLMap | undefined {
-  if (isAbsent(node)) return undefined;
-  if (isMap(node)) return node;
-  ctx.sink.error('YARE_BAD_SCHEMA', message, placeOfNode(ctx.src, node));
-  return undefined;
+/** Reports the problems the shape pass left on a node, now that the walk has reached it. */
+export function reportShapeProblems(ctx: CheckContext, problems: Problems | undefined): void {
+  if (problems) for (const problem of problems) ctx.sink.items.push(problem);
+}
+
+/** One problem the shape pass left on a node, if there is one. */
+export function reportShapeProblem(ctx: CheckContext, problem: Diagnostic | undefined): void {
+  if (problem) ctx.sink.items.push(problem);
 }

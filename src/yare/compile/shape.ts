@@ -1,10 +1,33 @@
-// Pass 1, shape: the YAML document's top level and the name → node tables of its macros and events,
-// with the names checked as identifiers and every section checked to be a mapping. Nothing is parsed or
-// resolved yet; later passes work from these tables.
+// Shape pass: the parsed yare.yaml document into the raw tree (raw-ast.ts) — the top level and its
+// known keys, the macros and events tables with their names checked as identifiers and each section a
+// mapping, every macro's expression parsed, every event shaped (shape-events.ts), the settings read
+// (shape-settings.ts). It reads only YAML and reports nothing: problems ride on the raw nodes, and the
+// check pass reports them in walk order.
 
+import type { Document } from 'yaml';
+import type { Diagnostic } from '../../diagnostics.ts';
 import { didYouMean } from '../diagnostics-sink.ts';
-import { type CompileContext, IDENTIFIER, mapping } from './context.ts';
-import { getPair, isMap, isScalar, mapPairs, placeOfNode, type YAMLMap } from '../yaml-nodes.ts';
+import {
+  getNode,
+  getPair,
+  isMap,
+  isScalar,
+  mapPairs,
+  placeOfNode,
+  scalarOf,
+  type YAMLMap,
+} from '../yaml-nodes.ts';
+import { IDENTIFIER } from './context.ts';
+import type { RawDocument, RawEvent, RawMacro, RawTable } from './raw-ast.ts';
+import { shapeEvent } from './shape-events.ts';
+import { shapeSettings } from './shape-settings.ts';
+import {
+  type ShapeContext,
+  shapeError,
+  shapeMapping,
+  shapeScalarExpression,
+  shapeWarning,
+} from './shape-values.ts';
 
 /** The top-level keys of yare.yaml this engine reads; others are ignored with a warning. */
 export const KNOWN_TOP_LEVEL: ReadonlySet<string> = new Set([
@@ -20,77 +43,120 @@ export const KNOWN_TOP_LEVEL: ReadonlySet<string> = new Set([
   'ledger',
 ]);
 
+export function shapeDocument(ctx: ShapeContext, doc: Document.Parsed): RawDocument {
+  const problems: Diagnostic[] = [];
+  const top = shapeTopLevel(ctx, doc, problems);
+  const section = (key: string): unknown => (top ? getNode(top, key) : undefined);
+  return {
+    problems,
+    stateSchema: section('state_schema'),
+    macros: shapeMacros(ctx, section('macros')),
+    events: shapeEvents(ctx, section('events')),
+    settings: shapeSettings(ctx, top),
+  };
+}
+
 /** The document's top level: a mapping, its known keys (others warned about), no prompt directives. */
-export function shapeDocument(ctx: CompileContext): YAMLMap | undefined {
-  const root = ctx.doc.contents;
+function shapeTopLevel(ctx: ShapeContext, doc: Document.Parsed, problems: Diagnostic[]): YAMLMap | undefined {
+  const root = doc.contents;
   const rootPlace = placeOfNode(ctx.src, root);
   if (root !== null && !isMap(root) && !(isScalar(root) && root.value === null)) {
-    ctx.sink.error(
-      'YARE_BAD_SCHEMA',
-      'yare.yaml must be a mapping with state_schema, macros and events.',
-      rootPlace,
+    problems.push(
+      shapeError(
+        'YARE_BAD_SCHEMA',
+        'yare.yaml must be a mapping with state_schema, macros and events.',
+        rootPlace,
+      ),
     );
   }
   const top = isMap(root) ? root : undefined;
   if (top) {
     for (const { key, pair } of mapPairs(top)) {
       if (key !== 'prompt_directives' && !KNOWN_TOP_LEVEL.has(key)) {
-        ctx.sink.warning(
-          'YARE_UNKNOWN_KEY',
-          `Unknown top-level key '${key}' in yare.yaml is ignored.${didYouMean(key, KNOWN_TOP_LEVEL)}`,
-          placeOfNode(ctx.src, pair.key),
+        problems.push(
+          shapeWarning(
+            'YARE_UNKNOWN_KEY',
+            `Unknown top-level key '${key}' in yare.yaml is ignored.${didYouMean(key, KNOWN_TOP_LEVEL)}`,
+            placeOfNode(ctx.src, pair.key),
+          ),
         );
       }
     }
     const directives = getPair(top, 'prompt_directives');
     if (directives) {
-      ctx.sink.error(
-        'YARE_DIRECTIVES_IN_RULES',
-        "'prompt_directives' must live in prompt_directives.yaml, not in yare.yaml. Keep yare.yaml purely procedural.",
-        placeOfNode(ctx.src, directives.key),
+      problems.push(
+        shapeError(
+          'YARE_DIRECTIVES_IN_RULES',
+          "'prompt_directives' must live in prompt_directives.yaml, not in yare.yaml. Keep yare.yaml purely procedural.",
+          placeOfNode(ctx.src, directives.key),
+        ),
       );
     }
   }
   return top;
 }
 
-export function shapeMacros(ctx: CompileContext, node: unknown): void {
-  const map = mapping(ctx, node, 'macros must be a mapping of name: expression.');
-  if (!map) return;
-  for (const { key, pair, value } of mapPairs(map)) {
+function shapeMacros(ctx: ShapeContext, node: unknown): RawTable<RawMacro> {
+  const problems: Diagnostic[] = [];
+  const items: RawMacro[] = [];
+  const map = shapeMapping(ctx, node, 'macros must be a mapping of name: expression.', problems);
+  for (const { key, pair, value } of map ? mapPairs(map) : []) {
     if (!IDENTIFIER.test(key)) {
-      ctx.sink.error(
-        'YARE_BAD_SCHEMA',
-        `Macro name '${key}' must be an identifier.`,
-        placeOfNode(ctx.src, pair.key),
+      problems.push(
+        shapeError(
+          'YARE_BAD_SCHEMA',
+          `Macro name '${key}' must be an identifier.`,
+          placeOfNode(ctx.src, pair.key),
+        ),
       );
       continue;
     }
-    ctx.macroNodes.set(key, { node: value });
+    const place = placeOfNode(ctx.src, value);
+    const raw = scalarOf(value);
+    // A macro is always an expression: the leading `@` is optional (the seed's template omits it).
+    const expr: RawMacro['expr'] =
+      typeof raw === 'string'
+        ? shapeScalarExpression(ctx, raw, value, true)
+        : {
+            ok: false,
+            problem: shapeError(
+              'YARE_NOT_AN_EXPRESSION',
+              `Macro '${key}' must be an expression string, e.g. "@ roll(1d20) + 2".`,
+              place,
+            ),
+          };
+    items.push({ name: key, place, expr });
   }
+  return { problems, items };
 }
 
-export function shapeEvents(ctx: CompileContext, node: unknown): void {
-  const map = mapping(ctx, node, 'events must be a mapping of event name: { steps: [...] }.');
-  if (!map) return;
-  for (const { key, pair, value } of mapPairs(map)) {
+function shapeEvents(ctx: ShapeContext, node: unknown): RawTable<RawEvent> {
+  const problems: Diagnostic[] = [];
+  const items: RawEvent[] = [];
+  const map = shapeMapping(ctx, node, 'events must be a mapping of event name: { steps: [...] }.', problems);
+  for (const { key, pair, value } of map ? mapPairs(map) : []) {
     const place = placeOfNode(ctx.src, pair.key);
     if (!IDENTIFIER.test(key)) {
-      ctx.sink.error(
-        'YARE_BAD_SCHEMA',
-        `Event name '${key}' must be an identifier (letters, digits, underscores).`,
-        place,
+      problems.push(
+        shapeError(
+          'YARE_BAD_SCHEMA',
+          `Event name '${key}' must be an identifier (letters, digits, underscores).`,
+          place,
+        ),
       );
       continue;
     }
     if (!isMap(value)) {
-      ctx.sink.error(
-        'YARE_BAD_SCHEMA',
-        `Event '${key}' must be a mapping with steps:.`,
-        placeOfNode(ctx.src, value, place),
+      problems.push(
+        shapeError(
+          'YARE_BAD_SCHEMA',
+          `Event '${key}' must be a mapping with steps:.`,
+          placeOfNode(ctx.src, value, place),
+        ),
       );
       continue;
     }
-    ctx.eventNodes.set(key, { node: value, place });
+    items.push(shapeEvent(ctx, key, value, place));
   }
+  return { problems, items };
 }

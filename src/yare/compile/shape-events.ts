@@ -1,0 +1,243 @@
+// Shape pass, events: each event's mapping read into a raw event — its keys, its inputs (names, types,
+// enums, defaults: all local to the input, so they are final here), its steps (shape-steps.ts), trigger,
+// visibility, description and intents. Nothing an event names is resolved yet.
+
+import type { Diagnostic, SourcePlace } from '../../diagnostics.ts';
+import { didYouMean } from '../diagnostics-sink.ts';
+import type { FieldType, InputSpec } from '../program.ts';
+import { formatValue } from '../python.ts';
+import { FIELD_TYPES, RESERVED_NAMES } from '../schema.ts';
+import type { Value } from '../values.ts';
+import {
+  getNode,
+  getPair,
+  isAbsent,
+  isMap,
+  isScalar,
+  isSeq,
+  mapPairs,
+  placeOfNode,
+  plainValue,
+  scalarOf,
+  type YAMLMap,
+} from '../yaml-nodes.ts';
+import { IDENTIFIER } from './context.ts';
+import type { RawEvent, RawInputs } from './raw-ast.ts';
+import { shapeSteps } from './shape-steps.ts';
+import { type ShapeContext, shapeError } from './shape-values.ts';
+
+const EVENT_KEYS = new Set(['description', 'inputs', 'steps', 'trigger_on', 'internal', 'intents']);
+const INPUT_KEYS = new Set(['type', 'enum', 'default', 'description']);
+
+export function shapeEvent(ctx: ShapeContext, name: string, node: YAMLMap, place: SourcePlace): RawEvent {
+  const keyProblems = mapPairs(node)
+    .filter(({ key }) => !EVENT_KEYS.has(key))
+    .map(({ key, pair }) =>
+      shapeError(
+        'YARE_BAD_SCHEMA',
+        `Unknown key '${key}' in event '${name}'. Event keys are: ${[...EVENT_KEYS].join(', ')}.${didYouMean(key, EVENT_KEYS)}`,
+        placeOfNode(ctx.src, pair.key),
+      ),
+    );
+  const stepsNode = getNode(node, 'steps');
+  const steps = stepsNode === undefined ? undefined : shapeSteps(ctx, stepsNode, `events.${name}.steps`);
+  const trailingProblems: Diagnostic[] = [];
+  const triggerNode = getNode(node, 'trigger_on');
+  let triggerOn: 'cycle_tick' | undefined;
+  if (triggerNode !== undefined) {
+    if (scalarOf(triggerNode) === 'cycle_tick') triggerOn = 'cycle_tick';
+    else
+      trailingProblems.push(
+        shapeError(
+          'YARE_BAD_SCHEMA',
+          `trigger_on supports only 'cycle_tick', got ${JSON.stringify(scalarOf(triggerNode))}.`,
+          placeOfNode(ctx.src, triggerNode),
+        ),
+      );
+  }
+  const internalNode = getNode(node, 'internal');
+  if (internalNode !== undefined && typeof scalarOf(internalNode) !== 'boolean') {
+    trailingProblems.push(
+      shapeError('YARE_BAD_SCHEMA', 'internal must be true or false.', placeOfNode(ctx.src, internalNode)),
+    );
+  }
+  const description = scalarOf(getNode(node, 'description'));
+  return {
+    name,
+    place,
+    keyProblems,
+    inputs: shapeInputs(ctx, name, getNode(node, 'inputs')),
+    steps,
+    description: typeof description === 'string' ? description : `Trigger the ${name} event.`,
+    triggerOn,
+    internal: scalarOf(internalNode) === true,
+    intents: shapeIntents(ctx, getNode(node, 'intents'), trailingProblems),
+    trailingProblems,
+  };
+}
+
+export function shapeInputs(ctx: ShapeContext, eventName: string, node: unknown): RawInputs {
+  const specs = new Map<string, InputSpec>();
+  const problems: Diagnostic[] = [];
+  const result = (): RawInputs => ({ problems, specs, listForm: isSeq(node) });
+  if (isAbsent(node)) return result();
+  if (isSeq(node)) {
+    for (const item of node.items) {
+      const n = scalarOf(item);
+      if (typeof n !== 'string' || !IDENTIFIER.test(n)) {
+        problems.push(
+          shapeError(
+            'YARE_BAD_SCHEMA',
+            `Input names of '${eventName}' must be identifiers.`,
+            placeOfNode(ctx.src, item),
+          ),
+        );
+        continue;
+      }
+      specs.set(n, untypedInput(n));
+    }
+    return result();
+  }
+  if (!isMap(node)) {
+    problems.push(
+      shapeError(
+        'YARE_BAD_SCHEMA',
+        `inputs of '${eventName}' must be a list of names or a mapping of typed inputs.`,
+        placeOfNode(ctx.src, node),
+      ),
+    );
+    return result();
+  }
+  for (const { key, pair, value } of mapPairs(node)) {
+    const place = placeOfNode(ctx.src, pair.key);
+    if (!IDENTIFIER.test(key) || RESERVED_NAMES.has(key)) {
+      problems.push(
+        shapeError(
+          'YARE_BAD_SCHEMA',
+          `Input name '${key}' of '${eventName}' must be an identifier and not a reserved name.`,
+          place,
+        ),
+      );
+      continue;
+    }
+    if (value === null || (isScalar(value) && value.value === null)) {
+      specs.set(key, untypedInput(key));
+      continue;
+    }
+    if (!isMap(value)) {
+      problems.push(
+        shapeError(
+          'YARE_BAD_SCHEMA',
+          `Input '${key}' of '${eventName}' must be a mapping like { type: int, default: 0 }.`,
+          placeOfNode(ctx.src, value, place),
+        ),
+      );
+      continue;
+    }
+    for (const { key: k, pair: p } of mapPairs(value)) {
+      if (!INPUT_KEYS.has(k)) {
+        problems.push(
+          shapeError(
+            'YARE_BAD_SCHEMA',
+            `Unknown key '${k}' in input '${key}' of '${eventName}'. Input keys are: ${[...INPUT_KEYS].join(', ')}.${didYouMean(k, INPUT_KEYS)}`,
+            placeOfNode(ctx.src, p.key),
+          ),
+        );
+      }
+    }
+    const typeRaw = scalarOf(getNode(value, 'type'));
+    let type: FieldType | undefined;
+    if (typeRaw !== undefined) {
+      if (typeof typeRaw === 'string' && (FIELD_TYPES as readonly string[]).includes(typeRaw))
+        type = typeRaw as FieldType;
+      else {
+        problems.push(
+          shapeError(
+            'YARE_BAD_SCHEMA',
+            `Input '${key}' of '${eventName}' has unknown type ${JSON.stringify(typeRaw)}. Types are: ${FIELD_TYPES.join(', ')}.${didYouMean(String(typeRaw), FIELD_TYPES)}`,
+            placeOfNode(ctx.src, getNode(value, 'type')),
+          ),
+        );
+      }
+    }
+    const enumNode = getNode(value, 'enum');
+    let enumValues: Value[] | undefined;
+    if (enumNode !== undefined) {
+      const plain = plainValue(enumNode);
+      if (Array.isArray(plain) && plain.length > 0) enumValues = plain;
+      else
+        problems.push(
+          shapeError(
+            'YARE_BAD_SCHEMA',
+            `enum of input '${key}' must be a non-empty list.`,
+            placeOfNode(ctx.src, enumNode),
+          ),
+        );
+    }
+    const defaultPair = getPair(value, 'default');
+    const descriptionRaw = scalarOf(getNode(value, 'description'));
+    const def = defaultPair ? plainValue(defaultPair.value) : null;
+    if (
+      defaultPair &&
+      enumValues &&
+      !enumValues.some((v) => String(v).toLowerCase() === String(def).toLowerCase())
+    ) {
+      problems.push(
+        shapeError(
+          'YARE_BAD_SCHEMA',
+          `Default ${JSON.stringify(def)} of input '${key}' is not one of its enum values.`,
+          placeOfNode(ctx.src, defaultPair.value),
+        ),
+      );
+    }
+    specs.set(key, {
+      name: key,
+      type,
+      enum: enumValues,
+      enumIndex: enumValues ? new Map(enumValues.map((v) => [formatValue(v).toLowerCase(), v])) : undefined,
+      hasDefault: defaultPair !== undefined,
+      default: def,
+      description: typeof descriptionRaw === 'string' ? descriptionRaw : undefined,
+      required: defaultPair === undefined,
+    });
+  }
+  return result();
+}
+
+function shapeIntents(ctx: ShapeContext, node: unknown, problems: Diagnostic[]): string[] {
+  if (node === undefined) return [];
+  if (!isSeq(node)) {
+    problems.push(
+      shapeError(
+        'YARE_BAD_SCHEMA',
+        'intents must be a list of example player phrases.',
+        placeOfNode(ctx.src, node),
+      ),
+    );
+    return [];
+  }
+  const out: string[] = [];
+  for (const item of node.items) {
+    const v = scalarOf(item);
+    if (typeof v === 'string' && v.trim() !== '') out.push(v);
+    else
+      problems.push(
+        shapeError('YARE_BAD_SCHEMA', 'Each intent must be a non-empty string.', placeOfNode(ctx.src, item)),
+      );
+  }
+  return out;
+}
+
+/** An input declared by name only (list form, or `name:` with nothing after it): any value, required. */
+function untypedInput(name: string): InputSpec {
+  return {
+    name,
+    type: undefined,
+    enum: undefined,
+    enumIndex: undefined,
+    hasDefault: false,
+    default: null,
+    description: undefined,
+    required: true,
+  };
+}

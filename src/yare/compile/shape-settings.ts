@@ -1,0 +1,144 @@
+// Shape pass, settings: the top-level entries that are not rules — separate_npc, bot_name,
+// npc_templates and engine_settings — each read and checked for its type. They name nothing, so they are
+// final here; their problems are reported after the rules', where one walk over the file met them.
+
+import type { Diagnostic } from '../../diagnostics.ts';
+import type { EngineSettings, NpcTemplate } from '../program.ts';
+import { getNode, isMap, mapPairs, placeOfNode, scalarOf, type YAMLMap } from '../yaml-nodes.ts';
+import type { RawSettings } from './raw-ast.ts';
+import { type ShapeContext, shapeError, shapeMapping, shapeWarning } from './shape-values.ts';
+
+export function shapeSettings(ctx: ShapeContext, top: YAMLMap | undefined): RawSettings {
+  const problems: Diagnostic[] = [];
+  const section = (key: string): unknown => (top ? getNode(top, key) : undefined);
+  const botName = shapeTopLevelSettings(ctx, top, problems);
+  const npcTemplates = shapeNpcTemplates(ctx, section('npc_templates'), problems);
+  const engineSettings = shapeEngineSettings(ctx, section('engine_settings'), problems);
+  return { problems, botName, npcTemplates, engineSettings };
+}
+
+function shapeNpcTemplates(
+  ctx: ShapeContext,
+  node: unknown,
+  problems: Diagnostic[],
+): ReadonlyMap<string, NpcTemplate> {
+  const out = new Map<string, NpcTemplate>();
+  const map = shapeMapping(ctx, node, 'npc_templates must be a YAML mapping.', problems);
+  if (!map) return out;
+  for (const { key, pair, value } of mapPairs(map)) {
+    const place = placeOfNode(ctx.src, pair.key);
+    if (!isMap(value)) {
+      problems.push(
+        shapeError(
+          'YARE_BAD_SCHEMA',
+          `npc_templates entry '${key}' must be a mapping with 'type' and 'description'.`,
+          place,
+        ),
+      );
+      continue;
+    }
+    const type = scalarOf(getNode(value, 'type'));
+    if (type !== 'name' && type !== 'tag') {
+      problems.push(
+        shapeError(
+          'YARE_BAD_SCHEMA',
+          `npc_templates entry '${key}' has invalid type ${JSON.stringify(type ?? null)}. Allowed values: name, tag.`,
+          placeOfNode(ctx.src, getNode(value, 'type') ?? value),
+        ),
+      );
+      continue;
+    }
+    const description = scalarOf(getNode(value, 'description'));
+    if (typeof description !== 'string') {
+      problems.push(
+        shapeError(
+          'YARE_BAD_SCHEMA',
+          `npc_templates entry '${key}' must have a 'description' string.`,
+          place,
+        ),
+      );
+      continue;
+    }
+    const creditNode = getNode(value, 'credit');
+    const credit = scalarOf(creditNode);
+    if (creditNode !== undefined && (typeof credit !== 'number' || !Number.isInteger(credit))) {
+      problems.push(
+        shapeError(
+          'YARE_BAD_SCHEMA',
+          `npc_templates entry '${key}' credit must be an integer.`,
+          placeOfNode(ctx.src, creditNode),
+        ),
+      );
+      continue;
+    }
+    for (const { key: k, pair: p } of mapPairs(value)) {
+      if (!['type', 'description', 'credit'].includes(k)) {
+        problems.push(
+          shapeWarning(
+            'YARE_UNKNOWN_KEY',
+            `npc_templates entry '${key}': unknown key '${k}' is ignored.`,
+            placeOfNode(ctx.src, p.key),
+          ),
+        );
+      }
+    }
+    out.set(key, { key, type, description, credit: typeof credit === 'number' ? credit : undefined });
+  }
+  return out;
+}
+
+function shapeEngineSettings(ctx: ShapeContext, node: unknown, problems: Diagnostic[]): EngineSettings {
+  const settings = { npcMinCreditThreshold: 5, maxBatchedNpcs: 3 };
+  const map = shapeMapping(ctx, node, 'engine_settings must be a mapping.', problems);
+  if (!map) return settings;
+  for (const { key, pair, value } of mapPairs(map)) {
+    const v = scalarOf(value);
+    const ok = typeof v === 'number' && Number.isInteger(v) && v >= 0;
+    if (key === 'npc_min_credit_threshold' && ok) settings.npcMinCreditThreshold = v;
+    else if (key === 'max_batched_npcs' && ok && v >= 1) settings.maxBatchedNpcs = v;
+    else if (key === 'npc_min_credit_threshold' || key === 'max_batched_npcs') {
+      problems.push(
+        shapeError(
+          'YARE_BAD_SCHEMA',
+          `engine_settings.${key} must be a non-negative integer${key === 'max_batched_npcs' ? ' (at least 1)' : ''}.`,
+          placeOfNode(ctx.src, value),
+        ),
+      );
+    } else {
+      problems.push(
+        shapeWarning(
+          'YARE_UNKNOWN_KEY',
+          `engine_settings.${key} is unknown and ignored.`,
+          placeOfNode(ctx.src, pair.key),
+        ),
+      );
+    }
+  }
+  return settings;
+}
+
+/** `separate_npc` (a boolean) and `bot_name` (non-empty text); returns the bot name when valid. */
+function shapeTopLevelSettings(
+  ctx: ShapeContext,
+  top: YAMLMap | undefined,
+  problems: Diagnostic[],
+): string | undefined {
+  const separate = top ? getNode(top, 'separate_npc') : undefined;
+  if (separate !== undefined && typeof scalarOf(separate) !== 'boolean') {
+    problems.push(
+      shapeError(
+        'YARE_BAD_SCHEMA',
+        `separate_npc must be a boolean (true or false), got ${JSON.stringify(scalarOf(separate))}.`,
+        placeOfNode(ctx.src, separate),
+      ),
+    );
+  }
+  const botNameNode = top ? getNode(top, 'bot_name') : undefined;
+  const botName = scalarOf(botNameNode);
+  if (botNameNode !== undefined && (typeof botName !== 'string' || botName.trim() === '')) {
+    problems.push(
+      shapeError('YARE_BAD_SCHEMA', 'bot_name must be non-empty text.', placeOfNode(ctx.src, botNameNode)),
+    );
+  }
+  return typeof botName === 'string' ? botName : undefined;
+}
