@@ -18,6 +18,7 @@ export function minigameManifest(id: string): MinigameManifest | undefined {
 export {
   abortScramble,
   choose,
+  expire,
   newScramble,
   readScrambleConfig,
   type ScrambleGame,
@@ -26,6 +27,7 @@ export {
   secondsLeft,
   sentence,
   submit,
+  unchoose,
 } from './articulation-scramble.ts';
 export {
   abortDial,
@@ -34,6 +36,8 @@ export {
   dialHooks,
   dialMetrics,
   expectedKey,
+  inZone,
+  needleAngle,
   newDial,
   readDialConfig,
   stopNeedle,

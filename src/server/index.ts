@@ -25,3 +25,6 @@ export {
   runWorkers,
   WorkersError,
 } from './workers.ts';
+export { type settingsResponse } from './routes/settings.ts';
+export { type nodeView, type saveView, type sessionView, type turnView } from './views.ts';
+export { type LibraryCartridgeView, type LibraryVersionView } from './library-views.ts';

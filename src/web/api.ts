@@ -3,9 +3,8 @@
 // that answers with `text/event-stream`; it is read with fetch and parsed here (EventSource cannot POST).
 
 import type { z } from 'zod';
-import type { Persona } from '../cartridge/persona.ts';
-import type { settingsResponse } from '../server/routes/settings.ts';
-import type { nodeView, saveView, sessionView, turnView } from '../server/views.ts';
+import type { Persona } from '../cartridge/index.ts';
+import type { nodeView, saveView, sessionView, settingsResponse, turnView } from '../server/index.ts';
 import { ApiFailure, failureOf } from './lib/errors.ts';
 import { jsonData, readSse } from './lib/sse.ts';
 import type { SchemaFieldView } from './lib/state-view.ts';

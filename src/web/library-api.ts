@@ -2,7 +2,7 @@
 // visibility, cover, versions with tags and notes, archiving, deleting, and single-file updates. Shapes
 // are the server's own view types (`import type`: no server code reaches the bundle).
 
-import type { LibraryCartridgeView, LibraryVersionView } from '../server/library-views.ts';
+import type { LibraryCartridgeView, LibraryVersionView } from '../server/index.ts';
 import { failureOf } from './lib/errors.ts';
 
 export type { LibraryCartridgeView, LibraryVersionView };

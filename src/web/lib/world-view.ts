@@ -2,7 +2,7 @@
 // who is present and what each carries, open threads, facts still valid, and any entity on request. The
 // world is model-proposed text, so every field is read defensively and shown only as text.
 
-import type { EntityRecord, FactRecord, ThreadRecord, World } from '../../ledger/world.ts';
+import type { EntityRecord, FactRecord, ThreadRecord, World } from '../../ledger/index.ts';
 
 /** Facts, threads and entities listed in the panel; the rest is counted. */
 export const MAX_WORLD_ITEMS = 100;

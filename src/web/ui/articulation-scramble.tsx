@@ -16,7 +16,7 @@ import {
   sentence,
   submit,
   unchoose,
-} from '../../minigames/articulation-scramble.ts';
+} from '../../minigames/index.ts';
 import type { InteractionBody } from '../api.ts';
 import { GameActions, reportGameResult, UnusableSettings } from './minigame-parts.tsx';
 

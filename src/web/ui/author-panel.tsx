@@ -3,8 +3,8 @@
 // why each was included, token use and latency per role — and a console to run any event on the state.
 import { useEffect, useState } from 'preact/hooks';
 import type { AuthorEventResult } from '../api.ts';
-import type { SessionRecord } from '../../session/records.ts';
-import { MAX_TOOL_ARGS_CHARS } from '../../turn/limits.ts';
+import type { SessionRecord } from '../../session/index.ts';
+import { MAX_TOOL_ARGS_CHARS } from '../../turn/browser.ts';
 import { useApp } from './context.ts';
 
 function json(value: unknown): string {

@@ -16,7 +16,7 @@ import {
   newDial,
   readDialConfig,
   stopNeedle,
-} from '../../minigames/reflex-dial.ts';
+} from '../../minigames/index.ts';
 import type { InteractionBody } from '../api.ts';
 import { GameActions, reportGameResult, UnusableSettings } from './minigame-parts.tsx';
 

@@ -1,7 +1,7 @@
 // The world panel: what the ledger knows at the head turn (scene, who is present and what they carry,
 // open threads, known facts) and, on request, one entity's history.
 import { useEffect, useState } from 'preact/hooks';
-import { entityHistory } from '../../ledger/query.ts';
+import { entityHistory } from '../../ledger/index.ts';
 import type { LedgerRow } from '../api.ts';
 import { type LogEntry, logOf, worldPanel, type WorldPanel as Model } from '../lib/world-view.ts';
 import { useApp } from './context.ts';
