@@ -119,9 +119,11 @@ export function CartridgeManager(props: {
   useEffect(() => {
     void load();
   }, [cartridgeId, showArchived]);
+  // The panel takes the focus once its heading exists, so a keyboard user lands in what they opened.
+  const loaded = detail !== undefined;
   useEffect(() => {
-    heading.current?.focus();
-  }, [cartridgeId]);
+    if (loaded) heading.current?.focus();
+  }, [loaded]);
   const coverStamp = detail?.cartridge.cover?.updatedAt;
   useEffect(() => {
     let url: string | undefined;

@@ -1,0 +1,187 @@
+// The Library page's management panel in headless Chromium (issue 14, item 1): metadata edited, the
+// visibility switch, a cover, a single-file update refused with file:line:col and then accepted with a tag
+// and notes, version tags edited, deleting with confirmation (and Escape to cancel), a cartridge refused
+// while a game plays it until that version is archived. Much of it is driven from the keyboard.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildWebClient } from '../../src/web/build.ts';
+import { tarGz } from './helpers/archive.ts';
+import { launchChromium, screenshot } from './helpers/browser.ts';
+import { startTestServer, type TestServer } from './helpers/server.ts';
+
+const LANTERNMERE = join(import.meta.dirname, '..', '..', 'cartridges', 'lanternmere');
+const read = (file: string): string => readFileSync(join(LANTERNMERE, file), 'utf8');
+const YARE = read('yare.yaml').replace('bot_name: "Lanternmere"', 'bot_name: "Marshlight"');
+/** A 1×1 PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+let distDir: string;
+let server: TestServer;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  distDir = mkdtempSync(join(tmpdir(), 'mnesos-web-dist-'));
+  await buildWebClient(distDir);
+  server = await startTestServer(distDir);
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  page.setDefaultTimeout(15_000);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  if (distDir) rmSync(distDir, { recursive: true, force: true });
+});
+
+const textOf = async (testId: string): Promise<string> =>
+  (await page.getByTestId(testId).first().textContent()) ?? '';
+const item = (name: string) => page.locator(`[data-testid="cartridge-item"][data-cartridge="${name}"]`);
+const versions = () => page.getByTestId('version-item');
+const activeTestId = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? '');
+
+describe('library management in the browser', () => {
+  it('uploads a cartridge and opens its panel from the keyboard', async () => {
+    await page.goto(server.url);
+    await page.getByTestId('upload-file').setInputFiles({
+      name: 'marshlight.tar.gz',
+      mimeType: 'application/gzip',
+      buffer: tarGz({ 'marshlight/yare.yaml': YARE, 'marshlight/bot_lore.md': read('bot_lore.md') }),
+    });
+    await page.getByTestId('upload-submit').click();
+    await expect.poll(() => textOf('upload-result'), { timeout: 30_000 }).toContain('Added');
+    await expect.poll(() => item('Marshlight').count()).toBe(1);
+    await item('Marshlight').getByTestId('cartridge-manage').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('manage-h');
+    // The local user's uploads join the server's own library, which is offered to every key: public.
+    expect(await textOf('manage-visibility')).toContain('Public');
+    expect(await versions().count()).toBe(1);
+  });
+
+  it('edits the metadata, switches its visibility both ways from the keyboard, and sets a cover', async () => {
+    await page.getByTestId('meta-title').fill('Marshlight Tales');
+    await page.getByTestId('meta-genre').fill('fen mystery');
+    await page.getByTestId('meta-tags').fill('fen, mist, fen');
+    await page.getByTestId('meta-description').fill('Lanterns over the water.');
+    await page.getByTestId('meta-title').press('Enter');
+    await expect.poll(() => textOf('manage-result')).toContain('Saved');
+    await expect
+      .poll(() => item('Marshlight').getByTestId('cartridge-title').textContent())
+      .toBe('Marshlight Tales');
+    expect(await item('Marshlight').getByTestId('cartridge-genre').textContent()).toBe('fen mystery');
+    expect(await page.getByTestId('cartridge-manager').locator('.chip').allTextContents()).toEqual([
+      'fen',
+      'mist',
+    ]);
+
+    await page.getByTestId('visibility-toggle').focus();
+    await page.keyboard.press('Space');
+    await expect.poll(() => textOf('manage-visibility')).toContain('Public');
+    await expect
+      .poll(() => item('Marshlight').getByTestId('cartridge-visibility').textContent())
+      .toContain('public');
+
+    await page
+      .getByTestId('cover-file')
+      .setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: PNG });
+    await page.getByTestId('cover-submit').click();
+    await expect.poll(() => textOf('manage-result')).toContain('Cover saved');
+    await expect
+      .poll(() => page.getByTestId('cover-image').evaluate((img) => (img as HTMLImageElement).naturalWidth))
+      .toBe(1);
+    await screenshot(page, 'library-01-metadata');
+  });
+
+  it('a bad single file is refused with file:line:col and stores nothing; a good one makes a tagged version', async () => {
+    const broken = YARE.replace('var: state.player.location', 'var: state.player.locaton');
+    await page.getByTestId('file-name').selectOption('yare.yaml');
+    await page
+      .getByTestId('file-content')
+      .setInputFiles({ name: 'yare.yaml', mimeType: 'text/yaml', buffer: Buffer.from(broken) });
+    await page.getByTestId('file-submit').click();
+    const problems = page.getByTestId('manage-result-problems').locator('li');
+    await expect.poll(() => problems.count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    const first = (await problems.first().textContent()) ?? '';
+    expect(first).toMatch(/^yare\.yaml:\d+:\d+: /);
+    expect(first).toContain('locaton');
+    expect(await versions().count()).toBe(1);
+    await screenshot(page, 'library-02-file-problems');
+
+    await page.getByTestId('file-name').selectOption('bot_lore.md');
+    await page.getByTestId('file-content').setInputFiles({
+      name: 'bot_lore.md',
+      mimeType: 'text/markdown',
+      buffer: Buffer.from(`${read('bot_lore.md')}\n\n## The marsh\n\nLights drift over the reeds.\n`),
+    });
+    await page.getByTestId('file-tag').fill('v2');
+    await page.getByTestId('file-notes').fill('More marsh');
+    await page.getByTestId('file-submit').click();
+    await expect.poll(() => textOf('manage-result'), { timeout: 30_000 }).toContain('New version');
+    await expect.poll(() => versions().count()).toBe(2);
+    expect(await versions().first().getByTestId('version-tag').textContent()).toBe('v2');
+    expect(await versions().first().getByTestId('version-notes').textContent()).toBe('More marsh');
+  });
+
+  it('tags the older version, and deletes it only after confirming (Escape cancels)', async () => {
+    const older = versions().nth(1);
+    await older.getByTestId('version-edit').click();
+    await older.getByTestId('version-tag-input').fill('v1');
+    await older.getByTestId('version-tag-input').press('Enter');
+    await expect.poll(() => versions().nth(1).getByTestId('version-tag').textContent()).toBe('v1');
+
+    await versions().nth(1).getByTestId('version-delete').focus();
+    await page.keyboard.press('Enter');
+    // Focus lands on Cancel, so a second Enter does not delete by accident; Escape closes the question.
+    await expect.poll(activeTestId).toBe('version-delete-cancel');
+    await page.keyboard.press('Escape');
+    await expect.poll(activeTestId).toBe('version-delete');
+    expect(await versions().count()).toBe(2);
+
+    await page.keyboard.press('Enter');
+    await page.getByTestId('version-delete-confirm').click();
+    await expect.poll(() => textOf('manage-result')).toContain('Version deleted');
+    await expect.poll(() => versions().count()).toBe(1);
+    expect(await versions().first().getByTestId('version-tag').textContent()).toBe('v2');
+  });
+
+  it('a cartridge a game plays is refused with a clear message until its version is archived; then it goes', async () => {
+    await page.getByTestId('manage-close').click();
+    await page.getByTestId('new-cartridge').selectOption({ label: 'Marshlight Tales' });
+    await expect.poll(() => page.getByTestId('new-version').locator('option').count()).toBe(1);
+    await page.getByTestId('start-game').click();
+    await expect.poll(() => page.url()).toContain('#/play/');
+    await page.goto(`${server.url}/#/library`);
+    await item('Marshlight').getByTestId('cartridge-manage').click();
+    await page.getByTestId('delete-cartridge').click();
+    await page.getByTestId('delete-cartridge-confirm').click();
+    await expect.poll(() => textOf('manage-result')).toMatch(/1 session\(s\) play 1 version\(s\).*archive/);
+    expect(await item('Marshlight').count()).toBe(1);
+    await screenshot(page, 'library-03-in-use');
+
+    await versions().first().getByTestId('version-archive').click();
+    await expect.poll(() => textOf('manage-result')).toContain('Version archived');
+    await expect.poll(() => versions().count()).toBe(0);
+    await page.getByTestId('show-archived').check();
+    await expect.poll(() => versions().count()).toBe(1);
+    expect(await versions().first().getByTestId('version-archived').count()).toBe(1);
+
+    await page.getByTestId('delete-cartridge').click();
+    await page.getByTestId('delete-cartridge-confirm').click();
+    await expect.poll(() => page.getByTestId('cartridge-manager').count()).toBe(0);
+    await expect.poll(() => item('Marshlight').count()).toBe(0);
+    // The game goes on: it keeps its exact version.
+    const games = page.getByTestId('session-item');
+    expect(await games.count()).toBe(1);
+    await games.first().getByRole('link', { name: 'Resume' }).click();
+    await expect.poll(() => page.getByTestId('narration').count()).toBeGreaterThan(0);
+    await screenshot(page, 'library-04-deleted-game-resumes');
+  });
+});
