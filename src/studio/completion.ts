@@ -5,8 +5,7 @@
 // last good rules).
 
 import { CompletionItemKind } from 'vscode-languageserver/node.js';
-import { complete } from '../authoring/lsp/features.ts';
-import type { FileRole } from '../authoring/lsp/project.ts';
+import { complete, type FileRole } from '../authoring/lsp/index.ts';
 import { CARTRIDGE_FILES } from '../cartridge/index.ts';
 import { compileDraftRules } from './draft-rules.ts';
 

@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TEMPLATES_DIR, templateNames } from '../authoring/scaffold.ts';
+import { TEMPLATES_DIR, templateNames } from '../authoring/index.ts';
 import { CARTRIDGE_FILES } from '../cartridge/index.ts';
 import { isNotFound } from '../errno.ts';
 

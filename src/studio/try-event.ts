@@ -2,10 +2,17 @@
 // (the same runEvent, the same state merge as its --state file, the same diff), answered as data.
 
 import { formatPlace } from '../diagnostics.ts';
-import { diffStates } from '../yare/diff.ts';
-import { type CompiledRules, type Dict, runEvent, toValue } from '../yare/index.ts';
-import { toStateValue } from '../yare/python.ts';
-import { isDict, mergeDicts, type Value } from '../yare/values.ts';
+import {
+  type CompiledRules,
+  type Dict,
+  diffStates,
+  isDict,
+  mergeDicts,
+  runEvent,
+  toStateValue,
+  toValue,
+  type Value,
+} from '../yare/index.ts';
 
 export interface TryChange {
   readonly path: string;

@@ -6,9 +6,8 @@
 import { z } from 'zod';
 import { MAX_DRAFTS_PER_PRINCIPAL } from '../../store/index.ts';
 import type { Draft, DraftSummary, Principal } from '../../store/index.ts';
-import { writeZip } from '../../authoring/pack.ts';
-import { draftFilesOf, filesMap } from '../../studio/draft-files.ts';
-import { builderTemplates, templateFiles } from '../../studio/templates.ts';
+import { writeZip } from '../../authoring/index.ts';
+import { builderTemplates, draftFilesOf, filesMap, templateFiles } from '../../studio/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';

@@ -3,7 +3,7 @@
 
 import { z } from 'zod';
 import { CARTRIDGE_FILES } from '../../cartridge/index.ts';
-import { MAX_EVENT_NAME_CHARS } from '../../session/limits.ts';
+import { MAX_EVENT_NAME_CHARS } from '../../session/index.ts';
 import { seed } from '../schemas.ts';
 
 export const builderFiles = z.strictObject(

@@ -10,14 +10,21 @@
 import { z } from 'zod';
 import { formatPlace } from '../../diagnostics.ts';
 import type { Diagnostic } from '../../diagnostics.ts';
-import { isModelError } from '../../llm/errors.ts';
-import { DRAFT_FILES, type DraftFiles } from '../../studio/draft.ts';
-import { builderCompletions } from '../../studio/completion.ts';
-import { draftFilesOf, filesMap } from '../../studio/draft-files.ts';
-import { compileDraftRules } from '../../studio/draft-rules.ts';
-import { generateCartridge, transcriptMarkdown } from '../../studio/generate.ts';
-import { MAX_REPAIR_ROUNDS, MAX_REQUIREMENTS_CHARS } from '../../studio/limits.ts';
-import { TryInputError, tryEvent } from '../../studio/try-event.ts';
+import { isModelError } from '../../llm/index.ts';
+import {
+  builderCompletions,
+  compileDraftRules,
+  DRAFT_FILES,
+  type DraftFiles,
+  draftFilesOf,
+  filesMap,
+  generateCartridge,
+  MAX_REPAIR_ROUNDS,
+  MAX_REQUIREMENTS_CHARS,
+  TryInputError,
+  transcriptMarkdown,
+  tryEvent,
+} from '../../studio/index.ts';
 import { CartridgeCheckError } from '../cartridge-checker.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
