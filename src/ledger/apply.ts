@@ -8,6 +8,7 @@ import { LedgerApplyError } from './errors.ts';
 import type { LedgerEvent } from './events.ts';
 import { keepNameIndex, keptNameIndex, NameIndexWriter, nameIndexOf } from './name-index.ts';
 import { SharedTable, sharedTableOf, TableWriter, tableView } from './shared-table.ts';
+import { noteDerivedWorld } from './summary-index.ts';
 import { assertNever } from './text.ts';
 import {
   type EntityRecord,
@@ -62,7 +63,7 @@ export class WorldDraft {
   private names: NameIndexWriter | undefined;
   scene: Scene | null;
 
-  constructor(base: World) {
+  constructor(private readonly base: World) {
     this.baseEntities = base.entities;
     this.entityTable = new DraftTable(base.entities);
     this.relationshipTable = new DraftTable(base.relationships);
@@ -139,7 +140,7 @@ export class WorldDraft {
       for (const [name, writer] of this.factWriters) directory[name] = tableView(writer.finish());
       facts = directory;
     }
-    return {
+    const world: World = {
       version: WORLD_VERSION,
       entities,
       facts,
@@ -147,6 +148,9 @@ export class WorldDraft {
       threads: this.threadTable.view(),
       scene: this.scene,
     };
+    // The summary index follows a game from world to world through this link (summary-index.ts).
+    noteDerivedWorld(world, this.base);
+    return world;
   }
 }
 

@@ -49,17 +49,22 @@ function arrayIndex(key: string): number | undefined {
 }
 
 export class SharedTable<T> {
-  private order: { keys: readonly string[]; values: readonly T[] } | undefined;
+  private orderedKeys: readonly string[] | undefined;
+  private orderedValues: readonly T[] | undefined;
 
   constructor(
     /** Never mutated once a SharedTable holds it. */
     readonly top: Readonly<Top<T>>,
     readonly size: number,
     readonly nextSeq: number,
-  ) {}
+    /** The keys in order, when the writer could derive them from its base's (see TableWriter.finish). */
+    keys?: readonly string[],
+  ) {
+    this.orderedKeys = keys;
+  }
 
   static empty<T>(): SharedTable<T> {
-    return new SharedTable<T>(new Array(FANOUT).fill(undefined), 0, 0);
+    return new SharedTable<T>(new Array(FANOUT).fill(undefined), 0, 0, []);
   }
 
   get(key: string): T | undefined {
@@ -72,16 +77,25 @@ export class SharedTable<T> {
 
   /** Every key in plain-object order; computed once per table (tables never change). */
   keys(): readonly string[] {
-    return this.ordered().keys;
+    if (this.orderedKeys === undefined) this.order();
+    return this.orderedKeys!;
+  }
+
+  /** The keys if they are already known, without computing them. */
+  knownKeys(): readonly string[] | undefined {
+    return this.orderedKeys;
   }
 
   /** Every value, in the order of `keys()`. */
   values(): readonly T[] {
-    return this.ordered().values;
+    if (this.orderedValues === undefined) {
+      if (this.orderedKeys === undefined) this.order();
+      else this.orderedValues = this.orderedKeys.map((key) => this.get(key)!);
+    }
+    return this.orderedValues!;
   }
 
-  private ordered(): { keys: readonly string[]; values: readonly T[] } {
-    if (this.order) return this.order;
+  private order(): void {
     const indexed: [number, string, T][] = [];
     const named: [number, string, T][] = [];
     for (const directory of this.top) {
@@ -107,8 +121,8 @@ export class SharedTable<T> {
       keys.push(key);
       values.push(value);
     }
-    this.order = { keys, values };
-    return this.order;
+    this.orderedKeys = keys;
+    this.orderedValues = values;
   }
 }
 
@@ -122,12 +136,17 @@ export class TableWriter<T> {
   private readonly ownedDirectories = new Set<number>();
   private readonly ownedBuckets = new Set<number>();
   private frozen: SharedTable<T> | undefined;
+  /** The table the writes since the last finish apply to, and the keys they added, in order. */
+  private base: SharedTable<T>;
+  private added: string[] = [];
+  private addedIndex = false;
 
   constructor(base: SharedTable<T>) {
     this.top = base.top as Top<T>;
     this.size = base.size;
     this.nextSeq = base.nextSeq;
     this.frozen = base;
+    this.base = base;
   }
 
   get(key: string): T | undefined {
@@ -159,6 +178,8 @@ export class TableWriter<T> {
     else {
       bucket!.set(key, { value, seq: this.nextSeq++ });
       this.size++;
+      this.added.push(key);
+      if (arrayIndex(key) !== undefined) this.addedIndex = true;
     }
     this.frozen = undefined;
   }
@@ -166,7 +187,21 @@ export class TableWriter<T> {
   /** The table as it is now. Later writes copy again, so the returned table never changes. */
   finish(): SharedTable<T> {
     if (this.frozen) return this.frozen;
-    this.frozen = new SharedTable(this.top, this.size, this.nextSeq);
+    // A new named key goes after every key the base has (it has the highest sequence number), so when the
+    // base's order is known the new order is that plus the added keys: O(keys) copying, no sort. A table
+    // read in order after every batch (GET /world at the head) never sorts again. An array-index key
+    // has its numeric place, so its table is ordered from scratch when first read.
+    const baseKeys = this.base.knownKeys();
+    const keys =
+      baseKeys === undefined || this.addedIndex
+        ? undefined
+        : this.added.length === 0
+          ? baseKeys
+          : baseKeys.concat(this.added);
+    this.frozen = new SharedTable(this.top, this.size, this.nextSeq, keys);
+    this.base = this.frozen;
+    this.added = [];
+    this.addedIndex = false;
     this.ownsTop = false;
     this.ownedDirectories.clear();
     this.ownedBuckets.clear();
@@ -259,4 +294,56 @@ export function tableGet<T>(table: Readonly<Record<string, T>>, key: string): T 
   const shared = tableOfView.get(table);
   if (shared) return shared.get(key) as T | undefined;
   return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
+/**
+ * Calls `visit` for every key whose record differs between two tables (added, replaced or gone), in no
+ * particular order. Two shared tables are compared trie node by trie node: a directory or bucket both
+ * hold (the same object) is skipped unread, so tables one batch apart cost about 2·FANOUT comparisons
+ * plus the changed buckets, whatever their size. A plain table on either side is compared key by key.
+ */
+export function diffTables<T>(
+  before: Readonly<Record<string, T>>,
+  after: Readonly<Record<string, T>>,
+  visit: (key: string, old: T | undefined, now: T | undefined) => void,
+): void {
+  if (before === after) return;
+  const a = tableOfView.get(before) as SharedTable<T> | undefined;
+  const b = tableOfView.get(after) as SharedTable<T> | undefined;
+  if (a !== undefined && b !== undefined) {
+    diffShared(a, b, visit);
+    return;
+  }
+  for (const key of tableKeys(before)) {
+    const old = tableGet(before, key);
+    const now = tableGet(after, key);
+    if (old !== now) visit(key, old, now);
+  }
+  const had = (key: string): boolean => (a !== undefined ? a.has(key) : Object.hasOwn(before, key));
+  for (const key of tableKeys(after)) if (!had(key)) visit(key, undefined, tableGet(after, key));
+}
+
+function diffShared<T>(
+  a: SharedTable<T>,
+  b: SharedTable<T>,
+  visit: (key: string, old: T | undefined, now: T | undefined) => void,
+): void {
+  if (a.top === b.top) return;
+  for (let d = 0; d < FANOUT; d++) {
+    const da = a.top[d];
+    const db = b.top[d];
+    if (da === db) continue;
+    for (let i = 0; i < FANOUT; i++) {
+      const ba = da?.[i];
+      const bb = db?.[i];
+      if (ba === bb) continue;
+      if (ba !== undefined)
+        for (const [key, slot] of ba) {
+          const now = bb?.get(key);
+          if (now === undefined || now.value !== slot.value) visit(key, slot.value, now?.value);
+        }
+      if (bb !== undefined)
+        for (const [key, slot] of bb) if (!ba?.has(key)) visit(key, undefined, slot.value);
+    }
+  }
 }

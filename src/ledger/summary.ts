@@ -6,8 +6,7 @@
 import { estimateTokens } from '../tokens.ts';
 import type { LedgerScalar } from './events.ts';
 import { DEFAULT_SUMMARY_TOKEN_BUDGET } from './limits.ts';
-import { currentFacts } from './query.ts';
-import { tableKeys } from './shared-table.ts';
+import { summaryIndexOf } from './summary-index.ts';
 import { type EntityRecord, type FactRecord, getFact, lookup, type World } from './world.ts';
 
 export interface SummaryCounts {
@@ -90,13 +89,12 @@ export function summarizeWorld(world: World, options: SummaryOptions = {}): Worl
     return true;
   };
 
+  // Everything below reads the world through its summary index, so the cost is what the summary shows
+  // (the scene's entities and facts, the open threads, the newest facts up to the budget), not the world.
+  const index = summaryIndexOf(world);
   const scene = world.scene;
   const present = scene?.present.filter((k) => lookup(world.entities, k) !== undefined) ?? [];
-  const carriedBy = new Map<string, string[]>();
-  for (const key of [...tableKeys(world.entities)].sort()) {
-    const holder = lookup(world.entities, key)!.holder;
-    if (holder !== undefined) carriedBy.set(holder, [...(carriedBy.get(holder) ?? []), key]);
-  }
+  const carriedBy = (key: string): string[] => [...(index.carried.get(key) ?? [])].sort();
 
   let sceneIncluded = 0;
   if (scene) {
@@ -108,15 +106,14 @@ export function summarizeWorld(world: World, options: SummaryOptions = {}): Worl
   let presentIncluded = 0;
   if (sceneIncluded && present.length > 0 && fits('Present:')) {
     for (const key of present) {
-      if (!fits(entityLine(world, lookup(world.entities, key)!, carriedBy.get(key) ?? []))) break;
+      if (!fits(entityLine(world, lookup(world.entities, key)!, carriedBy(key)))) break;
       presentIncluded += 1;
     }
   }
 
-  const open = tableKeys(world.threads)
-    .map((k) => lookup(world.threads, k)!)
-    .filter((t) => t.resolved === undefined)
-    .sort((a, b) => b.opened.turn - a.opened.turn || (a.key < b.key ? -1 : 1));
+  const open = [...index.openThreads.values()].sort(
+    (a, b) => b.opened.turn - a.opened.turn || (a.key < b.key ? -1 : 1),
+  );
   let threadsIncluded = 0;
   if (open.length > 0 && fits('Open threads:')) {
     for (const t of open) {
@@ -128,20 +125,29 @@ export function summarizeWorld(world: World, options: SummaryOptions = {}): Worl
   const focus = new Set<string>(present);
   if (scene?.location !== undefined) focus.add(scene.location);
   const nearby = new Set<string>();
-  for (const key of focus) for (const item of carriedBy.get(key) ?? []) nearby.add(item);
-  for (const key of tableKeys(world.entities)) {
-    const loc = lookup(world.entities, key)!.location;
-    if (loc !== undefined && focus.has(loc) && !focus.has(key)) nearby.add(key);
-  }
-  const ranked = currentFacts(world)
-    .map((fact) => ({ fact, score: factScore(fact, focus, nearby) }))
+  for (const key of focus) for (const item of index.carried.get(key) ?? []) nearby.add(item);
+  for (const key of focus)
+    for (const there of index.located.get(key) ?? []) if (!focus.has(there)) nearby.add(there);
+  // Facts touching the scene (score > 0) ranked among themselves; then every other current fact, newest
+  // first — the same order as ranking all current facts by score, then turn (newest first), then id.
+  const touching = new Map<string, number>();
+  for (const key of [...focus, ...nearby])
+    for (const id of index.factsAbout.get(key) ?? [])
+      if (!touching.has(id)) touching.set(id, factScore(index.current.get(id)!, focus, nearby));
+  const scored = [...touching]
+    .map(([id, score]) => ({ fact: index.current.get(id)!, score }))
     .sort(
       (a, b) =>
         b.score - a.score || b.fact.added.turn - a.fact.added.turn || (a.fact.id < b.fact.id ? -1 : 1),
     );
+  function* ranked(): Generator<FactRecord> {
+    for (const { fact } of scored) yield fact;
+    for (const fact of index.newestFacts()) if (!touching.has(fact.id)) yield fact;
+  }
+  const factCount = index.current.size;
   let factsIncluded = 0;
-  if (ranked.length > 0 && fits('Facts:')) {
-    for (const { fact } of ranked) {
+  if (factCount > 0 && fits('Facts:')) {
+    for (const fact of ranked()) {
       if (!fits(factLine(world, fact))) break;
       factsIncluded += 1;
     }
@@ -162,7 +168,7 @@ export function summarizeWorld(world: World, options: SummaryOptions = {}): Worl
       scene: scene && !sceneIncluded ? 1 : 0,
       present: present.length - presentIncluded,
       threads: open.length - threadsIncluded,
-      facts: ranked.length - factsIncluded,
+      facts: factCount - factsIncluded,
     },
   };
 }
