@@ -82,12 +82,19 @@ describe('library management in the browser', () => {
       'mist',
     ]);
 
-    await page.getByTestId('visibility-toggle').focus();
-    await page.keyboard.press('Space');
-    await expect.poll(() => textOf('manage-visibility')).toContain('Public');
-    await expect
-      .poll(() => item('Marshlight').getByTestId('cartridge-visibility').textContent())
-      .toContain('public');
+    // Space on the switch, twice: private (the list says so too), then public again.
+    for (const [shown, listed] of [
+      ['Private', 'private'],
+      ['Public', 'public'],
+    ] as const) {
+      await page.getByTestId('visibility-toggle').focus();
+      await page.keyboard.press('Space');
+      await expect.poll(() => textOf('manage-visibility')).toContain(shown);
+      await expect
+        .poll(() => item('Marshlight').getByTestId('cartridge-visibility').textContent())
+        .toContain(listed);
+      expect(await page.getByTestId('visibility-toggle').isChecked()).toBe(listed === 'public');
+    }
 
     await page
       .getByTestId('cover-file')
@@ -97,6 +104,7 @@ describe('library management in the browser', () => {
     await expect
       .poll(() => page.getByTestId('cover-image').evaluate((img) => (img as HTMLImageElement).naturalWidth))
       .toBe(1);
+    expect(await textOf('manage-visibility')).toContain('Public');
     await screenshot(page, 'library-01-metadata');
   });
 
