@@ -11,6 +11,8 @@ import { compileDraftRules } from './draft-rules.ts';
 
 /** Completions returned at most (the client filters them as the author types on). */
 export const MAX_COMPLETIONS = 500;
+/** Characters of the line before the cursor that completion reads; on a longer line it offers nothing. */
+export const MAX_COMPLETION_LINE_CHARS = 4_000;
 
 export type CompletionKind =
   | 'key'
@@ -80,8 +82,10 @@ export function builderCompletions(input: {
   rulesFiles?: Readonly<Record<string, string | undefined>>;
 }): CompletionAnswer {
   const offset = Math.max(0, Math.min(input.offset, input.text.length));
+  const lineStart = input.text.lastIndexOf('\n', offset - 1) + 1;
+  if (offset - lineStart > MAX_COMPLETION_LINE_CHARS) return { from: offset, items: [] };
   let from = offset;
-  while (from > 0 && /[A-Za-z0-9_]/.test(input.text[from - 1]!)) from--;
+  while (from > lineStart && /[A-Za-z0-9_]/.test(input.text[from - 1]!)) from--;
   const compiled = input.rulesFiles ? compileDraftRules(input.rulesFiles) : undefined;
   const rules = compiled?.ok ? compiled.rules : undefined;
   const items = complete(input.text, offset, roleOf(input.file), rules)

@@ -9,7 +9,13 @@ export {
   type Transcript,
   transcriptMarkdown,
 } from './generate.ts';
-export { type BuilderCompletion, builderCompletions, type CompletionAnswer } from './completion.ts';
+export {
+  type BuilderCompletion,
+  builderCompletions,
+  type CompletionAnswer,
+  MAX_COMPLETION_LINE_CHARS,
+  MAX_COMPLETIONS,
+} from './completion.ts';
 export { BUILDER_FILE_NAMES, type BuilderFiles, draftFilesOf, filesMap } from './draft-files.ts';
 export { compileDraftRules, type DraftRules, RULES_FILES } from './draft-rules.ts';
 export { MAX_REPAIR_ROUNDS, MAX_REQUIREMENTS_CHARS } from './limits.ts';

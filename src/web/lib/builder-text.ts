@@ -2,7 +2,7 @@
 // the event names a yare.yaml declares (for the "try it" pane), and the JSON fields of that pane.
 
 /** Lines of yare.yaml scanned for event names. */
-const MAX_SCANNED_LINES = 20_000;
+export const MAX_SCANNED_LINES = 20_000;
 const EVENT_KEY = /^ {2}([A-Za-z_][A-Za-z0-9_]*)\s*:/;
 const TOP_KEY = /^[A-Za-z_][A-Za-z0-9_]*\s*:/;
 

@@ -1,0 +1,95 @@
+// The builder's pure text helpers (src/web/lib/builder-text.ts) and its generator stream reader: where a
+// file:line:col finding falls, the event names offered by "try it" (bounded scan), the JSON fields.
+import { describe, expect, it } from 'vitest';
+import { generateEventOf } from '../../src/web/lib/builder-api.ts';
+import {
+  eventNames,
+  jsonObjectField,
+  MAX_SCANNED_LINES,
+  problemRange,
+} from '../../src/web/lib/builder-text.ts';
+
+describe('problemRange', () => {
+  const text = 'a: 1\n  var: state.player.hpp\nlast';
+  it('covers the word at line:col (1-based)', () => {
+    const { from, to } = problemRange(text, 2, 8);
+    expect(text.slice(from, to)).toBe('state.player.hpp');
+  });
+  it('covers one character where no word starts, and clamps a column past the line end to it', () => {
+    const at = problemRange(text, 2, 7);
+    expect(text.slice(at.from, at.to)).toBe(' ');
+    const past = problemRange(text, 1, 99);
+    expect(past.from).toBe(4);
+    expect(text.slice(past.from, past.to)).toBe('\n');
+  });
+  it('puts line 0 and a line past the end at the start of the file', () => {
+    expect(problemRange(text, 0, 5)).toEqual({ from: 0, to: 1 });
+    expect(problemRange(text, 9, 1)).toEqual({ from: 0, to: 1 });
+    expect(problemRange('', 1, 1)).toEqual({ from: 0, to: 0 });
+    expect(problemRange(text, 3, 1)).toEqual({ from: text.indexOf('last'), to: text.length });
+  });
+});
+
+describe('eventNames', () => {
+  it('lists the keys under events: in order, and nothing from other sections', () => {
+    const yare =
+      'state_schema:\n  player: {}\nevents:\n  swim:\n    steps: []\n  # note\n  fish_2:\n    steps: []\nmacros:\n  x: "@ 1"\n';
+    expect(eventNames(yare)).toEqual(['swim', 'fish_2']);
+    expect(eventNames('events: {}\n')).toEqual([]);
+  });
+  it(`reads the first ${MAX_SCANNED_LINES} lines only`, () => {
+    const filler = (n: number) => 'events:\n' + '    # filler\n'.repeat(n);
+    expect(eventNames(`${filler(MAX_SCANNED_LINES - 2)}  late:\n`)).toEqual(['late']);
+    expect(eventNames(`${filler(MAX_SCANNED_LINES - 1)}  late:\n`)).toEqual([]);
+  });
+});
+
+describe('jsonObjectField', () => {
+  it('takes blank as absent, an object as it is, and names the field otherwise', () => {
+    expect(jsonObjectField('  ', 'state')).toEqual({ ok: true, value: undefined });
+    expect(jsonObjectField('{"hp": 3}', 'state')).toEqual({ ok: true, value: { hp: 3 } });
+    expect(jsonObjectField('[1]', 'state')).toEqual({
+      ok: false,
+      message: expect.stringMatching(/^state: must be a JSON object/),
+    });
+    expect(jsonObjectField('{hp', 'inputs')).toEqual({
+      ok: false,
+      message: expect.stringMatching(/^inputs: not JSON/),
+    });
+  });
+});
+
+describe('generateEventOf', () => {
+  it('reads the generator stream without trusting it', () => {
+    expect(generateEventOf('round', { round: 2, kind: 'repair', errors: 3 })).toEqual({
+      type: 'round',
+      round: 2,
+      kind: 'repair',
+      errors: 3,
+    });
+    expect(
+      generateEventOf('checked', {
+        round: 1,
+        errors: [{ file: 'yare.yaml', line: 15, col: 14, message: 'm', code: 'C' }],
+      }),
+    ).toEqual({
+      type: 'checked',
+      round: 1,
+      errors: [{ file: 'yare.yaml', line: 15, col: 14, message: 'm', code: 'C' }],
+    });
+    expect(generateEventOf('done', { ok: true, draftId: 'd1', rounds: 2 })).toEqual({
+      type: 'done',
+      ok: true,
+      draftId: 'd1',
+      rounds: 2,
+    });
+    expect(generateEventOf('done', { ok: 'yes', draftId: 7 })).toEqual({
+      type: 'done',
+      ok: false,
+      draftId: null,
+      rounds: 0,
+    });
+    expect(generateEventOf('error', null)).toEqual({ type: 'error', message: 'the generator failed' });
+    expect(generateEventOf('answered', {})).toBeUndefined();
+  });
+});
