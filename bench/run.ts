@@ -18,6 +18,7 @@ const suites: Array<[string, () => Promise<Bench>]> = [
   ['prompt-cache', async () => (await import('./prompt-cache.ts')).benchPromptCache],
   ['model-client', async () => (await import('./model-client.ts')).benchModelClient],
   ['startup', async () => (await import('./startup.ts')).benchStartup],
+  ['builder', async () => (await import('./builder.ts')).benchBuilder],
 ];
 
 const only = process.argv.slice(2);
