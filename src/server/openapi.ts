@@ -15,7 +15,8 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface ResponseSpec {
   readonly description: string;
-  readonly schema?: z.ZodType;
+  /** Classic zod or zod/mini (the answers the browser parses too: responses.ts). */
+  readonly schema?: z.core.$ZodType;
   /** Default application/json; `text/event-stream` for streams. */
   readonly contentType?: string;
 }
@@ -104,7 +105,7 @@ export class RouteRegistry {
   /** The OpenAPI 3.1 document of every registered route. */
   document(info: { title: string; version: string }): Record<string, unknown> {
     const paths: Record<string, Record<string, unknown>> = {};
-    const schema = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' });
+    const schema = (s: z.core.$ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' });
     for (const route of this.routes) {
       const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}');
       const parameters: unknown[] = [];

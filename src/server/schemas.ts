@@ -122,35 +122,9 @@ export const errorSchema = z.object({
 /** Loose response shapes: documented, not re-validated on the way out. */
 export const anyObject = z.record(z.string(), z.unknown());
 
-// Typed response shapes of the routes the web client reads field by field (documented in /openapi.json).
-
-/** A turn as players see it (`publicTurnView`). */
-export const publicTurnSchema = z.object({
-  id: z.string(),
-  parentId: z.string().nullable(),
-  depth: z.number().int(),
-  siblingIndex: z.number().int(),
-  seq: z.number().int(),
-  createdAt: z.number().int(),
-  sessionId: z.string(),
-  input: z.string().nullable().describe('What the player sent; null for the first message'),
-  narration: z.string(),
-  mode: z.string().describe('`online` or `offline` for a played turn; `genesis`, `author-event` otherwise'),
-  state: z.record(z.string(), z.unknown()).describe('Public fields only'),
-  pendingInteraction: z
-    .object({ interaction_type: z.unknown(), minigame_id: z.unknown(), config: z.unknown() })
-    .nullable(),
-});
-
-export const historyResponse = z.object({
-  turnId: z.string().describe('The last turn of the branch (the head by default)'),
-  turns: z.array(publicTurnSchema).describe('The newest turns of the branch, oldest first'),
-  complete: z
-    .boolean()
-    .describe(
-      'True when `turns` starts at the first message; otherwise ask again from the first turn’s parent',
-    ),
-});
+// Typed response shapes of the routes the web client reads field by field (documented in /openapi.json):
+// in responses.ts, which the browser bundles too and parses every answer with.
+export { historyResponse, publicTurnSchema } from './responses.ts';
 
 export const schemaFieldSchema = z.object({
   path: z.array(z.string()),

@@ -1,23 +1,38 @@
-// The browser's client for the MnesOS HTTP API (docs/api.md, /openapi.json). Response shapes are the
-// server's own view functions' types (`import type`: no server code reaches the bundle). A turn is a POST
-// that answers with `text/event-stream`; it is read with fetch and parsed here (EventSource cannot POST).
+// The browser's client for the MnesOS HTTP API (docs/api.md, /openapi.json). Every answer the client reads
+// field by field is parsed with the server's own schema (server/responses.ts, through server/browser.ts),
+// so an answer that does not match is an ApiFailure (`bad_response`) naming the fields, never a view built
+// on a cast. A turn is a POST that answers with `text/event-stream`; it is read with fetch and parsed here
+// (EventSource cannot POST).
 
 import type { z } from 'zod';
+import { type core, safeParse } from 'zod/mini';
 import type { Persona } from '../cartridge/index.ts';
-import type { nodeView, saveView, sessionView, settingsResponse, turnView } from '../server/index.ts';
+import {
+  createdSessionResponse,
+  historyResponse,
+  type NodeView,
+  type PersonaView,
+  personaResponse,
+  personasResponse,
+  responseProblems,
+  type SaveView,
+  type SessionView,
+  saveResponse,
+  savesResponse,
+  sessionResponse,
+  sessionsResponse,
+  type TurnView,
+  treeResponse,
+  turnResponse,
+  turnViewSchema,
+} from '../server/browser.ts';
+import type { settingsResponse } from '../server/index.ts';
 import { ApiFailure, failureOf } from './lib/errors.ts';
 import { jsonData, readSse } from './lib/sse.ts';
 import type { SchemaFieldView } from './lib/state-view.ts';
 
-export type SessionView = ReturnType<typeof sessionView>;
-export type NodeView = ReturnType<typeof nodeView>;
-export type SaveView = ReturnType<typeof saveView>;
 /** A turn as the server shows it; author mode adds `record`, `seed`, `ledgerEvents` and the full state. */
-export type TurnView = ReturnType<typeof turnView> & {
-  readonly record?: unknown;
-  readonly seed?: number;
-  readonly ledgerEvents?: unknown;
-};
+export type { NodeView, PersonaView, SaveView, SessionView, TurnView };
 
 export interface CartridgeVersionView {
   readonly id: string;
@@ -30,11 +45,6 @@ export interface CartridgeView {
   readonly latest: CartridgeVersionView;
   readonly versionCount: number;
 }
-/** A persona as the server shows it: its fields beside its id. */
-export interface PersonaView extends PersonaFields {
-  readonly id: string;
-}
-
 /** What a player writes of a persona (`background` is shown as its description): the engine's own type. */
 export type PersonaFields = Persona;
 
@@ -136,13 +146,57 @@ export function streamEventOf(event: string, data: unknown): StreamEvent | undef
     case 'narration':
       return typeof d.text === 'string' ? { type: 'narration', text: d.text } : undefined;
     case 'committed':
-      return isRecord(d.turn) ? { type: 'committed', turn: d.turn as unknown as TurnView } : undefined;
+      return committedEvent(d.turn);
     case 'error': {
       const status = typeof d.status === 'number' ? d.status : 500;
       return { type: 'failed', failure: failureOf(status, { error: d.error ?? d }) };
     }
     default:
       return undefined;
+  }
+}
+
+/**
+ * An answer parsed with the server's schema. One that does not match is an ApiFailure `bad_response` whose
+ * message names the request and the first fields that are wrong (the UI shows failures' messages).
+ */
+export function parseAnswer<S extends core.$ZodType>(
+  schema: S,
+  body: unknown,
+  request: string,
+  status = 200,
+): core.output<S> {
+  const result = safeParse(schema, body);
+  if (result.success) return result.data;
+  const problems = responseProblems(result.error);
+  const shown = problems.slice(0, MAX_SHOWN_PROBLEMS).join('; ');
+  const more =
+    problems.length > MAX_SHOWN_PROBLEMS ? ` (and ${problems.length - MAX_SHOWN_PROBLEMS} more)` : '';
+  return failWith(
+    new ApiFailure(
+      status,
+      'bad_response',
+      `the server's answer to ${request} is not what this client expects: ${shown}${more}`,
+      [],
+      { problems },
+    ),
+  );
+}
+
+/** Field problems named in a bad_response message; the rest are counted. */
+export const MAX_SHOWN_PROBLEMS = 3;
+
+function failWith(failure: ApiFailure): never {
+  throw failure;
+}
+
+/** A `committed` stream event: the turn parsed, or a failure naming what is wrong with it. */
+function committedEvent(turn: unknown): StreamEvent {
+  try {
+    return { type: 'committed', turn: parseAnswer(turnViewSchema, turn, 'the turn stream (committed)') };
+  } catch (error) {
+    if (error instanceof ApiFailure) return { type: 'failed', failure: error };
+    throw error;
   }
 }
 
@@ -170,6 +224,16 @@ export class Api {
     if (signal) init.signal = signal;
     const response = await fetch(this.#base + path, init);
     return (await this.#read(response)) as T;
+  }
+
+  /** A request whose answer is parsed with the server's schema (see parseAnswer). */
+  async #answer<S extends core.$ZodType>(
+    schema: S,
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<core.output<S>> {
+    return parseAnswer(schema, await this.#request(method, path, body), `${method} ${path}`);
   }
 
   async #read(response: Response): Promise<unknown> {
@@ -239,11 +303,11 @@ export class Api {
   }
 
   async personas(): Promise<PersonaView[]> {
-    return listOf<PersonaView>(await this.#request('GET', '/v1/personas'), 'personas');
+    return (await this.#answer(personasResponse, 'GET', '/v1/personas')).personas;
   }
 
   async sessions(): Promise<SessionView[]> {
-    return listOf<SessionView>(await this.#request('GET', '/v1/sessions'), 'sessions');
+    return (await this.#answer(sessionsResponse, 'GET', '/v1/sessions')).sessions;
   }
 
   async createSession(body: {
@@ -255,29 +319,20 @@ export class Api {
     session: SessionView;
     turn: TurnView;
   }> {
-    return this.#request('POST', '/v1/sessions', body);
+    return this.#answer(createdSessionResponse, 'POST', '/v1/sessions', body);
   }
 
   async session(id: string): Promise<SessionView> {
-    const body = await this.#request<Record<string, unknown>>(
-      'GET',
-      `/v1/sessions/${encodeURIComponent(id)}`,
-    );
-    return itemOf<SessionView>(body, 'session');
+    return (await this.#answer(sessionResponse, 'GET', `/v1/sessions/${encodeURIComponent(id)}`)).session;
   }
 
   async createPersona(fields: PersonaFields): Promise<PersonaView> {
-    const body = await this.#request<Record<string, unknown>>('POST', '/v1/personas', fields);
-    return itemOf<PersonaView>(body, 'persona');
+    return (await this.#answer(personaResponse, 'POST', '/v1/personas', fields)).persona;
   }
 
   async updatePersona(id: string, fields: Partial<PersonaFields>): Promise<PersonaView> {
-    const body = await this.#request<Record<string, unknown>>(
-      'PATCH',
-      `/v1/personas/${encodeURIComponent(id)}`,
-      fields,
-    );
-    return itemOf<PersonaView>(body, 'persona');
+    const path = `/v1/personas/${encodeURIComponent(id)}`;
+    return (await this.#answer(personaResponse, 'PATCH', path, fields)).persona;
   }
 
   deletePersona(id: string): Promise<unknown> {
@@ -286,14 +341,8 @@ export class Api {
 
   /** Who the player plays in a session from the next turn on (null: nobody in particular). */
   async setSessionPersona(id: string, personaId: string | null): Promise<SessionView> {
-    const body = await this.#request<Record<string, unknown>>(
-      'PATCH',
-      `/v1/sessions/${encodeURIComponent(id)}`,
-      {
-        personaId,
-      },
-    );
-    return itemOf<SessionView>(body, 'session');
+    const path = `/v1/sessions/${encodeURIComponent(id)}`;
+    return (await this.#answer(sessionResponse, 'PATCH', path, { personaId })).session;
   }
 
   deleteSession(id: string): Promise<unknown> {
@@ -301,19 +350,12 @@ export class Api {
   }
 
   async tree(id: string): Promise<NodeView[]> {
-    return listOf<NodeView>(
-      await this.#request('GET', `/v1/sessions/${encodeURIComponent(id)}/tree`),
-      'turns',
-      'nodes',
-    );
+    return (await this.#answer(treeResponse, 'GET', `/v1/sessions/${encodeURIComponent(id)}/tree`)).turns;
   }
 
   async turn(id: string, turnId: string, view: 'public' | 'full' = 'public'): Promise<TurnView> {
-    const body = await this.#request<Record<string, unknown>>(
-      'GET',
-      `/v1/sessions/${encodeURIComponent(id)}/turns/${encodeURIComponent(turnId)}?view=${view}`,
-    );
-    return itemOf<TurnView>(body, 'turn');
+    const path = `/v1/sessions/${encodeURIComponent(id)}/turns/${encodeURIComponent(turnId)}?view=${view}`;
+    return (await this.#answer(turnResponse, 'GET', path)).turn;
   }
 
   /**
@@ -321,35 +363,21 @@ export class Api {
    * `complete` is false, ask again from the oldest turn's parent.
    */
   async history(id: string, turnId: string): Promise<HistoryView> {
-    const body = await this.#request(
-      'GET',
-      `/v1/sessions/${encodeURIComponent(id)}/history?turnId=${encodeURIComponent(turnId)}`,
-    );
-    return {
-      turns: listOf<TurnView>(body, 'turns'),
-      complete: isRecord(body) && body.complete === true,
-    };
+    const path = `/v1/sessions/${encodeURIComponent(id)}/history?turnId=${encodeURIComponent(turnId)}`;
+    const { turns, complete } = await this.#answer(historyResponse, 'GET', path);
+    return { turns, complete };
   }
 
   async undo(id: string, expectedHeadId?: string): Promise<SessionView> {
-    const body = await this.#request<Record<string, unknown>>(
-      'POST',
-      `/v1/sessions/${encodeURIComponent(id)}/undo`,
-      expectedHeadId ? { expectedHeadId } : {},
-    );
-    return itemOf<SessionView>(body, 'session');
+    const path = `/v1/sessions/${encodeURIComponent(id)}/undo`;
+    return (await this.#answer(sessionResponse, 'POST', path, expectedHeadId ? { expectedHeadId } : {}))
+      .session;
   }
 
   async moveHead(id: string, turnId: string, expectedHeadId?: string): Promise<SessionView> {
-    const body = await this.#request<Record<string, unknown>>(
-      'POST',
-      `/v1/sessions/${encodeURIComponent(id)}/head`,
-      {
-        turnId,
-        ...(expectedHeadId ? { expectedHeadId } : {}),
-      },
-    );
-    return itemOf<SessionView>(body, 'session');
+    const path = `/v1/sessions/${encodeURIComponent(id)}/head`;
+    const body = { turnId, ...(expectedHeadId ? { expectedHeadId } : {}) };
+    return (await this.#answer(sessionResponse, 'POST', path, body)).session;
   }
 
   /** Streams a new turn. */
@@ -378,8 +406,7 @@ export class Api {
     if (!response.ok || response.body === null || !type.includes('text/event-stream')) {
       const parsed = await this.#read(response);
       // A JSON answer (an idempotent replay, or a server that does not stream): the committed turn.
-      if (isRecord(parsed) && isRecord(parsed.turn))
-        yield { type: 'committed', turn: parsed.turn as unknown as TurnView };
+      if (isRecord(parsed) && parsed.turn !== undefined) yield committedEvent(parsed.turn);
       return;
     }
     for await (const message of readSse(response.body, signal)) {
@@ -426,22 +453,12 @@ export class Api {
   }
 
   async saves(id: string): Promise<SaveView[]> {
-    return listOf<SaveView>(
-      await this.#request('GET', `/v1/sessions/${encodeURIComponent(id)}/saves`),
-      'saves',
-    );
+    return (await this.#answer(savesResponse, 'GET', `/v1/sessions/${encodeURIComponent(id)}/saves`)).saves;
   }
 
   async createSave(id: string, name: string, turnId?: string): Promise<SaveView> {
-    const body = await this.#request<Record<string, unknown>>(
-      'POST',
-      `/v1/sessions/${encodeURIComponent(id)}/saves`,
-      {
-        name,
-        ...(turnId ? { turnId } : {}),
-      },
-    );
-    return itemOf<SaveView>(body, 'save');
+    const path = `/v1/sessions/${encodeURIComponent(id)}/saves`;
+    return (await this.#answer(saveResponse, 'POST', path, { name, ...(turnId ? { turnId } : {}) })).save;
   }
 
   deleteSave(id: string, saveId: string): Promise<unknown> {

@@ -43,6 +43,10 @@ export const EXTRA_ENTRIES: ReadonlyMap<string, string> = new Map([
     'what the browser shows of a turn (input limits, the outcome text); turn/index.ts loads the models',
   ],
   [
+    'src/server/browser.ts',
+    'the schemas of the API answers the browser parses (zod/mini); server/index.ts loads the HTTP app',
+  ],
+  [
     'src/authoring/lint/index.ts',
     '`validate --strict` lints without loading the scenario runner (models, zod) that authoring/index.ts exports',
   ],
@@ -60,6 +64,7 @@ export const BROWSER_ENTRIES: ReadonlySet<string> = new Set([
   'src/store/limits.ts',
   'src/cartridge/limits.ts',
   'src/turn/browser.ts',
+  'src/server/browser.ts',
 ]);
 
 /** The packages the browser bundle may contain (by package name: `preact/hooks` is `preact`). */

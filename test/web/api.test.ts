@@ -1,5 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { Api, cartridgeNameOf, settingsBody, streamEventOf } from '../../src/web/api.ts';
+
+/** A turn as the server's player view shows it (server/responses.ts publicTurnSchema). */
+function turn(id: string, parentId: string | null) {
+  return {
+    id,
+    parentId,
+    depth: parentId === null ? 0 : 1,
+    siblingIndex: 0,
+    seq: parentId === null ? 0 : 1,
+    createdAt: 1,
+    sessionId: 's1',
+    input: parentId === null ? null : 'look',
+    narration: 'The fen is quiet.',
+    mode: 'offline',
+    state: {},
+    pendingInteraction: null,
+    outcome: null,
+  };
+}
 import { ApiFailure, failureOf, formatProblem, issueLines, problemsOf } from '../../src/web/lib/errors.ts';
 
 describe('stream events', () => {
@@ -16,9 +35,9 @@ describe('stream events', () => {
       name: 'attack',
     });
     expect(streamEventOf('narration', { text: 'The ' })).toEqual({ type: 'narration', text: 'The ' });
-    expect(streamEventOf('committed', { turn: { id: 't2' }, replayed: false })).toEqual({
+    expect(streamEventOf('committed', { turn: turn('t2', 't1'), replayed: false })).toEqual({
       type: 'committed',
-      turn: { id: 't2' },
+      turn: turn('t2', 't1'),
     });
   });
 
@@ -37,10 +56,12 @@ describe('stream events', () => {
     ]);
   });
 
-  it('skips unknown events and malformed payloads', () => {
+  it('skips unknown events and malformed narration; a malformed committed turn is a failure', () => {
     expect(streamEventOf('future_event', {})).toBeUndefined();
     expect(streamEventOf('narration', { text: 42 })).toBeUndefined();
-    expect(streamEventOf('committed', 'nope')).toBeUndefined();
+    const event = streamEventOf('committed', 'nope');
+    expect(event?.type).toBe('failed');
+    expect(event?.type === 'failed' ? event.failure.code : undefined).toBe('bad_response');
   });
 });
 
@@ -127,7 +148,7 @@ describe('history requests', () => {
     globalThis.fetch = (async (input: RequestInfo | URL) => {
       asked.push(String(input));
       return new Response(
-        JSON.stringify({ turnId: 't9', turns: [{ id: 't8' }, { id: 't9' }], complete: false }),
+        JSON.stringify({ turnId: 't9', turns: [turn('t8', null), turn('t9', 't8')], complete: false }),
         {
           headers: { 'content-type': 'application/json' },
         },

@@ -1,0 +1,163 @@
+// The web client parses the server's answers with the server's own schemas (server/responses.ts): a real
+// server's answers (SQLite, offline) all pass and read back as sent, and a malformed answer — from a stub
+// fetch — is an ApiFailure `bad_response` whose message names the request and the wrong fields, which is
+// what the UI shows (failureText).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, startServer } from '../../src/server/start.ts';
+import { countingSeeds } from '../../src/session/seeds.ts';
+import { Api, MAX_SHOWN_PROBLEMS, parseAnswer, type StreamEvent } from '../../src/web/api.ts';
+import { ApiFailure, failureText } from '../../src/web/lib/errors.ts';
+import { sessionsResponse } from '../../src/server/responses.ts';
+
+const PERSONA = {
+  name: 'Wren',
+  pronoun_sub: 'she',
+  pronoun_obj: 'her',
+  pronoun_poss: 'her',
+  pronoun_poss_obj: 'hers',
+};
+
+describe('a real server’s answers', () => {
+  let dir: string;
+  let server: RunningServer;
+  let api: Api;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mnesos-responses-'));
+    server = await startServer({
+      host: '127.0.0.1',
+      port: 0,
+      databaseUrl: join(dir, 'db.sqlite'),
+      models: () => null,
+      seeds: countingSeeds(7),
+    });
+    api = new Api(server.url, () => undefined);
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('parse with the schemas for sessions, turns, the tree, history, saves and personas', async () => {
+    const persona = await api.createPersona(PERSONA);
+    expect(persona).toMatchObject({ ...PERSONA, id: expect.any(String) });
+    expect((await api.personas()).map((p) => p.id)).toEqual([persona.id]);
+    expect((await api.updatePersona(persona.id, { background: 'a lamplighter' })).background).toBe(
+      'a lamplighter',
+    );
+
+    const { session, turn: genesis } = await api.createSession({ cartridge: 'Lanternmere', seed: 3 });
+    expect(genesis).toMatchObject({ id: session.headTurnId, parentId: null, depth: 0, input: null });
+    expect((await api.sessions()).map((s) => s.id)).toEqual([session.id]);
+    expect((await api.session(session.id)).turnCount).toBe(1);
+
+    const events: StreamEvent[] = [];
+    for await (const event of api.playTurn(session.id, { input: 'check pack' })) events.push(event);
+    const committed = events.find((e) => e.type === 'committed');
+    expect(committed?.type).toBe('committed');
+    const played = committed?.type === 'committed' ? committed.turn : undefined;
+    expect(played).toMatchObject({ parentId: genesis.id, depth: 1, input: 'check pack' });
+
+    expect((await api.turn(session.id, played!.id)).narration).toBe(played!.narration);
+    expect((await api.tree(session.id)).map((n) => [n.id, n.parentId])).toEqual([
+      [genesis.id, null],
+      [played!.id, genesis.id],
+    ]);
+    const history = await api.history(session.id, played!.id);
+    expect([history.turns.map((t) => t.id), history.complete]).toEqual([[genesis.id, played!.id], true]);
+
+    const save = await api.createSave(session.id, 'before the fen', played!.id);
+    expect(save).toMatchObject({ sessionId: session.id, turnId: played!.id, name: 'before the fen' });
+    expect((await api.saves(session.id)).map((s) => s.id)).toEqual([save.id]);
+
+    expect((await api.setSessionPersona(session.id, persona.id)).personaId).toBe(persona.id);
+    expect((await api.undo(session.id)).headTurnId).toBe(genesis.id);
+    expect((await api.moveHead(session.id, played!.id)).headTurnId).toBe(played!.id);
+  });
+});
+
+describe('a malformed answer', () => {
+  const original = globalThis.fetch;
+  afterEach(() => {
+    globalThis.fetch = original;
+  });
+
+  function answer(body: unknown, type = 'application/json'): void {
+    globalThis.fetch = (async () =>
+      new Response(JSON.stringify(body), { headers: { 'content-type': type } })) as typeof fetch;
+  }
+
+  const session = {
+    id: 's1',
+    cartridgeVersionId: 'v1',
+    personaId: null,
+    title: null,
+    headTurnId: 't1',
+    turnCount: 1,
+    createdAt: 1,
+    updatedAt: 2,
+  };
+
+  it('is a bad_response failure naming the request and the field, shown as such in the UI', async () => {
+    answer({ sessions: [session, { ...session, createdAt: 'yesterday' }] });
+    const error = await new Api('http://127.0.0.1:1').sessions().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiFailure);
+    expect((error as ApiFailure).code).toBe('bad_response');
+    const expected =
+      "the server's answer to GET /v1/sessions is not what this client expects: sessions.1.createdAt: expected number";
+    expect((error as ApiFailure).message).toBe(expected);
+    expect(failureText(error)).toBe(expected);
+  });
+
+  it('names a missing wrapper and a wrong type of the whole answer', async () => {
+    answer({ session });
+    await expect(new Api('http://127.0.0.1:1').sessions()).rejects.toThrow(
+      'GET /v1/sessions is not what this client expects: sessions: expected array',
+    );
+    answer([1, 2]);
+    await expect(new Api('http://127.0.0.1:1').session('s1')).rejects.toThrow(
+      'GET /v1/sessions/s1 is not what this client expects: (the answer): expected object',
+    );
+  });
+
+  it(`shows ${MAX_SHOWN_PROBLEMS} field problems and counts the rest`, () => {
+    const bad = (n: number) => ({ sessions: Array.from({ length: n }, () => ({ ...session, id: 7 })) });
+    const messageOf = (n: number) => {
+      try {
+        parseAnswer(sessionsResponse, bad(n), 'GET /v1/sessions');
+        return 'parsed';
+      } catch (error) {
+        return (error as ApiFailure).message;
+      }
+    };
+    const atLimit = messageOf(MAX_SHOWN_PROBLEMS);
+    expect(atLimit.match(/expected string/g)?.length).toBe(MAX_SHOWN_PROBLEMS);
+    expect(atLimit).not.toContain('more');
+    const past = messageOf(MAX_SHOWN_PROBLEMS + 1);
+    expect(past.match(/expected string/g)?.length).toBe(MAX_SHOWN_PROBLEMS);
+    expect(past).toMatch(/\(and 1 more\)$/);
+  });
+
+  it('in a turn stream, a committed turn that does not match is a failed event, not a turn', async () => {
+    const frames = 'event: committed\ndata: {"turn":{"id":"t2","narration":5}}\n\n';
+    globalThis.fetch = (async () =>
+      new Response(frames, { headers: { 'content-type': 'text/event-stream' } })) as typeof fetch;
+    const events: StreamEvent[] = [];
+    for await (const event of new Api('http://127.0.0.1:1').playTurn('s1', { input: 'x' }))
+      events.push(event);
+    expect(events).toHaveLength(1);
+    const failed = events[0];
+    expect(failed?.type).toBe('failed');
+    const failure = failed?.type === 'failed' ? failed.failure : undefined;
+    expect(failure?.code).toBe('bad_response');
+    expect(failure?.message).toContain('the turn stream (committed)');
+    expect(failure?.message).toContain(
+      'is not what this client expects: parentId: expected string; depth: expected number;',
+    );
+    expect(failure?.details.problems).toContain('narration: expected string');
+  });
+});
