@@ -196,14 +196,14 @@ export function CartridgeManager(props: {
             style={{ maxWidth: '160px', maxHeight: '160px', borderRadius: '6px' }}
           />
         ) : null}
-        <div>
+        <div style={{ flex: 1 }}>
           <p data-testid="manage-visibility">
             {cartridge.visibility === 'public' ? 'Public: every key may play it' : 'Private: only its owner'}
             {cartridge.owner === 'other' ? ' · another player’s cartridge' : ''}
           </p>
           {cartridge.genre ? <p class="muted">Genre: {cartridge.genre}</p> : null}
           {cartridge.tags.length > 0 ? (
-            <ul class="chips" aria-label="Tags">
+            <ul class="chips" aria-label="Tags" style={{ listStyle: 'none', padding: 0 }}>
               {cartridge.tags.map((t) => (
                 <li class="chip" key={t}>
                   {t}
@@ -217,7 +217,7 @@ export function CartridgeManager(props: {
       <OutcomeView outcome={outcome} testId="manage-result" />
       {editable ? (
         <>
-          <label class="row">
+          <label style={{ flexDirection: 'row', alignItems: 'center', gap: '0.5rem' }}>
             <input
               type="checkbox"
               role="switch"
@@ -268,7 +268,7 @@ export function CartridgeManager(props: {
       ) : null}
       <h3>Versions</h3>
       {editable ? (
-        <label class="row">
+        <label style={{ flexDirection: 'row', alignItems: 'center', gap: '0.5rem' }}>
           <input
             type="checkbox"
             data-testid="show-archived"
