@@ -83,7 +83,6 @@ interface StepSite {
   /** The step's path in the file, for messages: `events.attack.steps[2]`. */
   readonly where: string;
   readonly place: SourcePlace;
-  readonly action: StepKind;
   /** Fields the action does not have. */
   readonly problems: readonly Diagnostic[];
   /** A field's node, or undefined. */
@@ -127,7 +126,6 @@ export function shapeStep(ctx: ShapeContext, node: unknown, where: string): RawS
     node,
     where,
     place,
-    action,
     problems,
     field: (name) => getNode(node, name),
     required: (name, shape) => {
