@@ -161,26 +161,28 @@ export async function cartridgeAccess(
   versionId: string,
 ): Promise<CartridgeAccess | undefined> {
   const owner = checkOwner('cartridgeAccess.principalId', principalId);
-  const entries = await ctx.db
+  const own = await ctx.db
+    .selectFrom('cartridge_entries')
+    .select('owner_id')
+    .where('version_id', '=', versionId)
+    .where('owner_id', '=', owner)
+    .executeTakeFirst();
+  if (own !== undefined) return 'owner';
+  // A listed entry of a public cartridge; the operator's first (it says who offers the version).
+  const listed = await ctx.db
     .selectFrom('cartridge_entries as e')
     .innerJoin('cartridges as c', (join) =>
       join.onRef('c.owner_id', '=', 'e.owner_id').onRef('c.name', '=', 'e.name'),
     )
-    .select([
-      'e.owner_id as owner_id',
-      'e.archived_at as entry_archived',
-      'c.archived_at as archived',
-      'c.visibility as visibility',
-    ])
+    .select('e.owner_id as owner_id')
     .where('e.version_id', '=', versionId)
-    .limit(64)
-    .execute();
-  if (entries.some((e) => e.owner_id === owner)) return 'owner';
-  const listed = entries.filter(
-    (e) => e.entry_archived === null && e.archived === null && e.visibility === 'public',
-  );
-  if (listed.some((e) => e.owner_id === OPERATOR_OWNER)) return 'operator';
-  if (listed.length > 0) return 'public';
+    .where('e.archived_at', 'is', null)
+    .where('c.archived_at', 'is', null)
+    .where('c.visibility', '=', 'public')
+    .orderBy(sql`case when e.owner_id = ${OPERATOR_OWNER} then 0 else 1 end`)
+    .limit(1)
+    .executeTakeFirst();
+  if (listed !== undefined) return listed.owner_id === OPERATOR_OWNER ? 'operator' : 'public';
   const session = await ctx.db
     .selectFrom('sessions')
     .select('id')

@@ -186,14 +186,22 @@ export async function listLibrary(
         ? eb.or([eb('c.archived_at', 'is', null), eb('c.owner_id', '=', viewer)])
         : eb('c.archived_at', 'is', null),
     )
+    // The bound keeps the server's and the viewer's own cartridges; other principals' public ones fill the rest.
+    .orderBy(sql`case when c.owner_id = ${OPERATOR_OWNER} or c.owner_id = ${viewer} then 0 else 1 end`)
     .orderBy('c.name')
-    .orderBy(
-      sql`case when c.owner_id = ${OPERATOR_OWNER} then 0 when c.owner_id = ${viewer} then 1 else 2 end`,
-    )
     .orderBy('c.id')
     .limit(MAX_LISTED_CARTRIDGES)
     .execute()) as CartridgeRow[];
   if (rows.length === 0) return [];
+  // Shown by name; for one name the operator's first, then the viewer's, then others'.
+  const rank = (row: CartridgeRow) => (row.owner_id === OPERATOR_OWNER ? 0 : row.owner_id === viewer ? 1 : 2);
+  rows.sort((a, b) =>
+    a.name < b.name
+      ? -1
+      : a.name > b.name
+        ? 1
+        : rank(a) - rank(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
   // Versions per cartridge: counted and the newest read in one grouped pass over the listed entries.
   const ids = rows.map((r) => r.id);
   const versions = (await versionsQuery(ctx.db)

@@ -12,6 +12,7 @@ import {
   MAX_COVER_BYTES,
   MAX_DESCRIPTION_CHARS,
   MAX_GENRE_CHARS,
+  MAX_LISTED_CARTRIDGES,
   MAX_TAG_CHARS,
   MAX_TAGS,
   MAX_TITLE_CHARS,
@@ -299,6 +300,44 @@ export function librarySuite(harness: StoreHarness): void {
       expect(await store.deleteCartridgeEntry(bob, v.id)).toEqual({ ok: true, versionDeleted: true });
       expect(await store.findLibraryCartridge(bob, 'Lonely')).toBeUndefined();
     });
+  });
+
+  describe('the listing bound', () => {
+    it(`lists MAX_LISTED_CARTRIDGES (${MAX_LISTED_CARTRIDGES}) cartridges and not one more, the viewer’s own first`, async () => {
+      const url = await harness.freshUrl();
+      const many = await harness.open(url);
+      try {
+        const carol = (await many.createPrincipal({ name: 'carol' })).id;
+        const dave = (await many.createPrincipal({ name: 'dave' })).id;
+        // Dave's public cartridges sort before Carol's by name; Carol's own still come first for her.
+        for (let i = 0; i < MAX_LISTED_CARTRIDGES - 1; i++) {
+          const v = await addVersion(many, dave, `a-${String(i).padStart(4, '0')}`);
+          if (i === 0) {
+            const c = (await many.findLibraryCartridge(dave, v.name))!;
+            await many.updateLibraryCartridge(dave, c.id, { visibility: 'public' });
+          }
+        }
+        await addVersion(many, carol, 'z-mine');
+        const atLimit = await many.listLibrary(carol);
+        expect(atLimit.map((c) => c.name)).toEqual(['a-0000', 'z-mine']);
+        // Make every one of Dave's public: exactly the limit for Dave (his own), one past it for Carol.
+        for (const c of await many.listLibrary(dave))
+          await many.updateLibraryCartridge(dave, c.id, { visibility: 'public' });
+        expect(await many.listLibrary(dave)).toHaveLength(MAX_LISTED_CARTRIDGES - 1);
+        const carols = await many.listLibrary(carol);
+        expect(carols).toHaveLength(MAX_LISTED_CARTRIDGES);
+        expect(carols.map((c) => c.name)).toContain('z-mine');
+        await addVersion(many, carol, 'z-mine-2');
+        const past = await many.listLibrary(carol);
+        expect(past).toHaveLength(MAX_LISTED_CARTRIDGES);
+        expect(past.map((c) => c.name)).toEqual(expect.arrayContaining(['z-mine', 'z-mine-2']));
+        expect(past.map((c) => c.name)).not.toContain(
+          `a-${String(MAX_LISTED_CARTRIDGES - 2).padStart(4, '0')}`,
+        );
+      } finally {
+        await many.close();
+      }
+    }, 120_000);
   });
 
   describe('migration 0005', () => {
