@@ -2,10 +2,12 @@
 // macros, the injection check, chunking, hashing) takes a few hundred milliseconds of CPU; on the request
 // thread that would stall every other request, /healthz included. One worker thread, started on first use,
 // checks uploads one at a time; a check that runs past its time budget is answered with a failure and its
-// worker is replaced.
+// worker is replaced. The builder's "try it" runs there too: compiling a draft's rules may evaluate a
+// `yare.js`/`yare.ts` module in the sandbox, which holds its caller for up to the sandbox's time limit.
 
 import { Worker } from 'node:worker_threads';
 import type { Diagnostic } from '../diagnostics.ts';
+import type { TryResult } from '../studio/index.ts';
 
 export type CheckResult =
   | { ok: true; name: string; contentHash: string; warnings: Diagnostic[] }
@@ -13,12 +15,34 @@ export type CheckResult =
 
 export interface CheckRequest {
   readonly id: number;
+  readonly kind?: 'check';
   readonly name: string;
   readonly files: ReadonlyArray<[string, string | Uint8Array]>;
 }
 
+/** One event of a draft's rules, run as `mnesos run-event` does (src/studio/try-event.ts). */
+export interface TryInput {
+  readonly files: Readonly<Record<string, string | undefined>>;
+  readonly event: string;
+  readonly inputs?: unknown;
+  readonly state?: unknown;
+  readonly seed?: number;
+}
+
+export interface TryRequest extends TryInput {
+  readonly id: number;
+  readonly kind: 'try';
+}
+
+export type TryOutcome =
+  | { readonly kind: 'ran'; readonly result: TryResult }
+  | { readonly kind: 'rules-invalid'; readonly errors: Diagnostic[] }
+  | { readonly kind: 'refused'; readonly message: string };
+
+export type WorkerRequest = CheckRequest | TryRequest;
+
 export type CheckReply =
-  | { readonly id: number; readonly result: CheckResult }
+  | { readonly id: number; readonly result: CheckResult | TryOutcome }
   | { readonly id: number; readonly failure: string };
 
 export class CartridgeCheckError extends Error {
@@ -29,7 +53,7 @@ export class CartridgeCheckError extends Error {
 export const CARTRIDGE_CHECK_TIMEOUT_MS = 30_000;
 
 interface Pending {
-  resolve(result: CheckResult): void;
+  resolve(result: CheckResult | TryOutcome): void;
   reject(error: Error): void;
   timer: NodeJS.Timeout;
 }
@@ -45,16 +69,24 @@ export class CartridgeChecker {
   }
 
   check(files: ReadonlyMap<string, string | Uint8Array>, name: string): Promise<CheckResult> {
+    return this.#send((id) => ({ id, name, files: [...files] })) as Promise<CheckResult>;
+  }
+
+  /** Compiles a draft's rules and runs one event on them, in the worker (the builder's "try it"). */
+  tryEvent(input: TryInput): Promise<TryOutcome> {
+    return this.#send((id) => ({ ...input, id, kind: 'try' })) as Promise<TryOutcome>;
+  }
+
+  #send(request: (id: number) => WorkerRequest): Promise<CheckResult | TryOutcome> {
     const worker = this.#ensureWorker();
     const id = this.#nextId++;
-    return new Promise<CheckResult>((resolve, reject) => {
+    return new Promise<CheckResult | TryOutcome>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#failAll(new CartridgeCheckError(`the cartridge check took over ${this.#timeoutMs} ms`));
       }, this.#timeoutMs);
       timer.unref();
       this.#pending.set(id, { resolve, reject, timer });
-      const request: CheckRequest = { id, name, files: [...files] };
-      worker.postMessage(request);
+      worker.postMessage(request(id));
     });
   }
 

@@ -2,7 +2,7 @@
 // keys and enum values from the editor schemas, and — given rules that compiled — state paths, inputs,
 // macros, functions and event names. The builder sends the rules text that last compiled, so completion
 // still knows the state schema while the file being typed is broken (as the language server keeps its
-// last good rules).
+// last good rules). Only a yare.yaml is compiled here (this runs on the request thread).
 
 import { CompletionItemKind } from 'vscode-languageserver/node.js';
 import { complete, type FileRole } from '../authoring/lsp/index.ts';
@@ -86,7 +86,10 @@ export function builderCompletions(input: {
   if (offset - lineStart > MAX_COMPLETION_LINE_CHARS) return { from: offset, items: [] };
   let from = offset;
   while (from > lineStart && /[A-Za-z0-9_]/.test(input.text[from - 1]!)) from--;
-  const compiled = input.rulesFiles ? compileDraftRules(input.rulesFiles) : undefined;
+  // Only yare.yaml: rules in yare.js/yare.ts would run the sandbox, which holds its caller (the request
+  // thread here) for up to its time limit; the builder's completion is for the YAML rules anyway.
+  const yare = input.rulesFiles?.['yare.yaml'];
+  const compiled = yare === undefined ? undefined : compileDraftRules({ 'yare.yaml': yare });
   const rules = compiled?.ok ? compiled.rules : undefined;
   const items = complete(input.text, offset, roleOf(input.file), rules)
     .slice(0, MAX_COMPLETIONS)

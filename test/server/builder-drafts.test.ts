@@ -240,6 +240,51 @@ describe('try', () => {
   });
 });
 
+describe('try with rules in TypeScript or JavaScript (run in the checker worker)', () => {
+  it('tries an event of a yare.ts draft', async () => {
+    const ember = (file: string) => readFileSync(join(LANTERNMERE_DIR, '..', 'ember-toll', file), 'utf8');
+    const r = await post('/v1/builder/try', {
+      files: { 'yare.ts': ember('yare.ts'), 'bot_lore.md': ember('bot_lore.md') },
+      event: 'pay_copper',
+      seed: 3,
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.changes).toEqual(
+      expect.arrayContaining([{ path: 'state.player.coins', op: 'set', before: 6, after: 4 }]),
+    );
+  });
+
+  it('a yare.js that never ends is stopped by the sandbox, and the server answers other requests meanwhile', async () => {
+    let settled = false;
+    const trying = post('/v1/builder/try', {
+      files: { 'yare.js': 'while (true) {}\nexport default {};\n' },
+      event: 'x',
+    }).finally(() => {
+      settled = true;
+    });
+    const health = await server.json('/healthz');
+    expect(health.status).toBe(200);
+    // The request thread was free while the sandbox ran the endless module in the worker.
+    expect(settled).toBe(false);
+    const r = await trying;
+    expect(r.status).toBe(422);
+    expect(r.body.error.code).toBe('rules_invalid');
+    expect(r.body.error.errors[0].file).toBe('yare.js');
+  });
+
+  it('completion does not run a rules script: it offers keys only for yare.js rules', async () => {
+    const text = 'x: "@ state.';
+    const r = await post('/v1/builder/complete', {
+      file: 'yare.yaml',
+      text,
+      offset: text.length,
+      rules: { 'yare.js': 'while (true) {}\nexport default {};\n' },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.items).toEqual([]);
+  });
+});
+
 describe('save as version, play, download', () => {
   it('saves a valid draft as a version (again: the same version), refuses an invalid one, and plays it', async () => {
     const files = { ...POND, 'first-message.md': 'A second telling.\n' };

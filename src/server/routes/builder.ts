@@ -13,7 +13,6 @@ import type { Diagnostic } from '../../diagnostics.ts';
 import { isModelError } from '../../llm/index.ts';
 import {
   builderCompletions,
-  compileDraftRules,
   DRAFT_FILES,
   type DraftFiles,
   draftFilesOf,
@@ -21,11 +20,9 @@ import {
   generateCartridge,
   MAX_REPAIR_ROUNDS,
   MAX_REQUIREMENTS_CHARS,
-  TryInputError,
   transcriptMarkdown,
-  tryEvent,
 } from '../../studio/index.ts';
-import { CartridgeCheckError } from '../cartridge-checker.ts';
+import { CartridgeCheckError, type TryOutcome } from '../cartridge-checker.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
@@ -146,26 +143,36 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
       },
     },
     async ({ c, body }) => {
-      const compiled = compileDraftRules(body.files);
-      if (!compiled.ok)
-        throw new ApiError(
-          422,
-          'rules_invalid',
-          `the rules do not compile (${compiled.errors.length} error(s)); fix them to try an event`,
-          { errors: compiled.errors.map(diagnosticView) },
-        );
+      let outcome: TryOutcome;
       try {
-        return c.json(
-          tryEvent(compiled.rules, {
-            event: body.event,
-            ...(body.inputs === undefined ? {} : { inputs: body.inputs }),
-            ...(body.state === undefined ? {} : { state: body.state }),
-            ...(body.seed === undefined ? {} : { seed: body.seed }),
-          }),
-        );
+        // In the checker's worker: compiling the rules may run a yare.js/yare.ts module in the sandbox.
+        outcome = await deps.checker.tryEvent({
+          files: body.files,
+          event: body.event,
+          ...(body.inputs === undefined ? {} : { inputs: body.inputs }),
+          ...(body.state === undefined ? {} : { state: body.state }),
+          ...(body.seed === undefined ? {} : { seed: body.seed }),
+        });
       } catch (error) {
-        if (error instanceof TryInputError) throw new ApiError(422, 'try_refused', error.message);
-        throw error;
+        if (!(error instanceof CartridgeCheckError)) throw error;
+        throw new ApiError(422, 'cartridge_check_failed', `the event could not be tried: ${error.message}`);
+      }
+      switch (outcome.kind) {
+        case 'ran':
+          return c.json(outcome.result);
+        case 'rules-invalid':
+          throw new ApiError(
+            422,
+            'rules_invalid',
+            `the rules do not compile (${outcome.errors.length} error(s)); fix them to try an event`,
+            { errors: outcome.errors.map(diagnosticView) },
+          );
+        case 'refused':
+          throw new ApiError(422, 'try_refused', outcome.message);
+        default: {
+          const never: never = outcome;
+          throw new Error(`unknown outcome ${JSON.stringify(never)}`);
+        }
       }
     },
   );
