@@ -114,6 +114,62 @@ export const personaViewSchema = z.looseObject({
   personality: z.optional(z.string()),
 });
 
+/** A cartridge version as listed (`versionView`; the library adds tags, notes and archiving). */
+export const cartridgeVersionViewSchema = z.looseObject({
+  id,
+  name: z.string(),
+  contentHash: z.string(),
+  createdAt: time,
+});
+
+/** A cartridge in the list: its newest version and how many there are. */
+export const cartridgeViewSchema = z.looseObject({
+  name: z.string(),
+  latest: cartridgeVersionViewSchema,
+  versionCount: count,
+});
+
+export const schemaFieldSchema = z.object({
+  path: z.array(z.string()),
+  type: z.enum(['int', 'float', 'bool', 'string', 'list', 'dict', 'any']),
+  min: z.optional(z.number()),
+  max: z.optional(z.number()),
+  description: z.optional(z.string()),
+});
+
+export const schemaResponse = z.object({
+  fields: z.array(schemaFieldSchema).check(z.describe('Every public field of the cartridge’s state schema')),
+});
+
+/** One event of the ledger log, with the turn that made it (`GET …/ledger`). */
+export const ledgerRowSchema = z.looseObject({
+  turnId: id,
+  depth: count,
+  position: count,
+  event: z.unknown(),
+});
+
+/** What an author event did (`POST …/events`); `turn` when it was committed as a turn. */
+export const authorEventResponse = z.looseObject({
+  record: z.looseObject({
+    event: z.string(),
+    notes: z.array(z.string()),
+    rolls: z.array(z.unknown()),
+    stateAfter: z.unknown(),
+    seed: z.number(),
+  }),
+  turn: z.optional(turnViewSchema),
+});
+
+export const cartridgesResponse = z.looseObject({ cartridges: z.array(cartridgeViewSchema) });
+export const versionsResponse = z.looseObject({ versions: z.array(cartridgeVersionViewSchema) });
+export const uploadResponse = z.looseObject({
+  version: cartridgeVersionViewSchema,
+  warnings: z.optional(z.array(z.unknown())),
+});
+export const stateResponse = z.looseObject({ state: z.record(z.string(), z.unknown()) });
+export const worldResponse = z.looseObject({ turnId: id });
+export const ledgerResponse = z.looseObject({ entries: z.array(ledgerRowSchema) });
 export const sessionResponse = z.looseObject({ session: sessionViewSchema });
 export const sessionsResponse = z.looseObject({ sessions: z.array(sessionViewSchema) });
 export const createdSessionResponse = z.looseObject({ session: sessionViewSchema, turn: turnViewSchema });
@@ -131,6 +187,11 @@ export type PublicTurnView = z.infer<typeof publicTurnSchema>;
 export type TurnView = z.infer<typeof turnViewSchema>;
 export type HistoryView = z.infer<typeof historyResponse>;
 export type PersonaView = z.infer<typeof personaViewSchema>;
+export type CartridgeVersionView = z.infer<typeof cartridgeVersionViewSchema>;
+export type CartridgeView = z.infer<typeof cartridgeViewSchema>;
+export type SchemaFieldView = z.infer<typeof schemaFieldSchema>;
+export type LedgerRow = z.infer<typeof ledgerRowSchema>;
+export type AuthorEventResult = z.infer<typeof authorEventResponse>;
 
 /** One line per problem of an answer that does not match: `sessions.0.createdAt: expected number`. */
 export function responseProblems(error: z.core.$ZodError): string[] {

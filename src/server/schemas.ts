@@ -124,16 +124,4 @@ export const anyObject = z.record(z.string(), z.unknown());
 
 // Typed response shapes of the routes the web client reads field by field (documented in /openapi.json):
 // in responses.ts, which the browser bundles too and parses every answer with.
-export { historyResponse, publicTurnSchema } from './responses.ts';
-
-export const schemaFieldSchema = z.object({
-  path: z.array(z.string()),
-  type: z.enum(['int', 'float', 'bool', 'string', 'list', 'dict', 'any']),
-  min: z.number().optional(),
-  max: z.number().optional(),
-  description: z.string().optional(),
-});
-
-export const schemaResponse = z.object({
-  fields: z.array(schemaFieldSchema).describe('Every public field of the cartridge’s state schema'),
-});
+export { historyResponse, publicTurnSchema, schemaFieldSchema, schemaResponse } from './responses.ts';

@@ -8,43 +8,53 @@ import type { z } from 'zod';
 import { type core, safeParse } from 'zod/mini';
 import type { Persona } from '../cartridge/index.ts';
 import {
+  type AuthorEventResult,
+  authorEventResponse,
+  type CartridgeVersionView,
+  type CartridgeView,
+  cartridgesResponse,
   createdSessionResponse,
   historyResponse,
+  type LedgerRow,
+  ledgerResponse,
   type NodeView,
   type PersonaView,
   personaResponse,
   personasResponse,
   responseProblems,
   type SaveView,
+  type SchemaFieldView,
   type SessionView,
   saveResponse,
   savesResponse,
+  schemaResponse,
   sessionResponse,
   sessionsResponse,
+  stateResponse,
   type TurnView,
   treeResponse,
   turnResponse,
   turnViewSchema,
+  uploadResponse,
+  versionsResponse,
+  worldResponse,
 } from '../server/browser.ts';
 import type { settingsResponse } from '../server/index.ts';
 import { ApiFailure, failureOf } from './lib/errors.ts';
 import { jsonData, readSse } from './lib/sse.ts';
-import type { SchemaFieldView } from './lib/state-view.ts';
 
 /** A turn as the server shows it; author mode adds `record`, `seed`, `ledgerEvents` and the full state. */
-export type { NodeView, PersonaView, SaveView, SessionView, TurnView };
-
-export interface CartridgeVersionView {
-  readonly id: string;
-  readonly name: string;
-  readonly contentHash: string;
-  readonly createdAt: number;
-}
-export interface CartridgeView {
-  readonly name: string;
-  readonly latest: CartridgeVersionView;
-  readonly versionCount: number;
-}
+export type {
+  AuthorEventResult,
+  CartridgeVersionView,
+  CartridgeView,
+  LedgerRow,
+  NodeView,
+  PersonaView,
+  SaveView,
+  SessionView,
+  TurnView,
+};
 /** What a player writes of a persona (`background` is shown as its description): the engine's own type. */
 export type PersonaFields = Persona;
 
@@ -75,13 +85,6 @@ export interface InteractionBody {
   readonly data?: Record<string, unknown>;
 }
 
-export interface LedgerRow {
-  readonly turnId: string;
-  readonly depth: number;
-  readonly position: number;
-  readonly event: unknown;
-}
-
 export interface WorldView {
   readonly [key: string]: unknown;
 }
@@ -104,17 +107,6 @@ export type SettingsView = z.infer<typeof settingsResponse>;
 export interface HistoryView {
   readonly turns: readonly TurnView[];
   readonly complete: boolean;
-}
-
-export interface AuthorEventResult {
-  readonly record: {
-    readonly event: string;
-    readonly notes: readonly string[];
-    readonly rolls: readonly unknown[];
-    readonly stateAfter: unknown;
-    readonly seed: number;
-  };
-  readonly turn?: TurnView;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -259,14 +251,12 @@ export class Api {
   }
 
   async cartridges(): Promise<CartridgeView[]> {
-    return listOf<CartridgeView>(await this.#request('GET', '/v1/cartridges'), 'cartridges');
+    return (await this.#answer(cartridgesResponse, 'GET', '/v1/cartridges')).cartridges;
   }
 
   async versions(name: string): Promise<CartridgeVersionView[]> {
-    return listOf<CartridgeVersionView>(
-      await this.#request('GET', `/v1/cartridges/${encodeURIComponent(name)}/versions`),
-      'versions',
-    );
+    const path = `/v1/cartridges/${encodeURIComponent(name)}/versions`;
+    return (await this.#answer(versionsResponse, 'GET', path)).versions;
   }
 
   /** Uploads a `.zip` or `.tar.gz` cartridge archive; validation problems arrive as an ApiFailure with `problems`. */
@@ -287,19 +277,14 @@ export class Api {
           : gz
             ? 'application/gzip'
             : 'application/zip';
-    const response = await fetch(
-      `${this.#base}/v1/cartridges${card === undefined ? '' : '/import'}${query}`,
-      {
-        method: 'POST',
-        headers: this.#headers({ 'content-type': type }),
-        body: file,
-      },
-    );
-    const body = (await this.#read(response)) as Record<string, unknown>;
-    return {
-      version: itemOf<CartridgeVersionView>(body, 'version'),
-      warnings: Array.isArray(body.warnings) ? body.warnings : [],
-    };
+    const path = `/v1/cartridges${card === undefined ? '' : '/import'}${query}`;
+    const response = await fetch(this.#base + path, {
+      method: 'POST',
+      headers: this.#headers({ 'content-type': type }),
+      body: file,
+    });
+    const body = parseAnswer(uploadResponse, await this.#read(response), `POST ${path}`, response.status);
+    return { version: body.version, warnings: body.warnings ?? [] };
   }
 
   async personas(): Promise<PersonaView[]> {
@@ -421,35 +406,25 @@ export class Api {
     turnId: string,
     view: 'public' | 'full' = 'public',
   ): Promise<Record<string, unknown>> {
-    const body = await this.#request<Record<string, unknown>>(
-      'GET',
-      `/v1/sessions/${encodeURIComponent(id)}/state?turnId=${encodeURIComponent(turnId)}&view=${view}`,
-    );
-    return itemOf<Record<string, unknown>>(body, 'state');
+    const path = `/v1/sessions/${encodeURIComponent(id)}/state?turnId=${encodeURIComponent(turnId)}&view=${view}`;
+    return (await this.#answer(stateResponse, 'GET', path)).state;
   }
 
   /** The public fields of the session's cartridge schema (for bars). */
   async schema(id: string): Promise<SchemaFieldView[]> {
-    return listOf<SchemaFieldView>(
-      await this.#request('GET', `/v1/sessions/${encodeURIComponent(id)}/schema`),
-      'fields',
-    );
+    return (await this.#answer(schemaResponse, 'GET', `/v1/sessions/${encodeURIComponent(id)}/schema`))
+      .fields;
   }
 
   async world(id: string, turnId: string): Promise<WorldView> {
-    return this.#request(
-      'GET',
-      `/v1/sessions/${encodeURIComponent(id)}/world?turnId=${encodeURIComponent(turnId)}`,
-    );
+    const path = `/v1/sessions/${encodeURIComponent(id)}/world?turnId=${encodeURIComponent(turnId)}`;
+    return this.#answer(worldResponse, 'GET', path);
   }
 
   /** The ledger log of the branch ending at `turnId`: every event with the depth of the turn that made it. */
   async ledger(id: string, turnId: string): Promise<LedgerRow[]> {
-    const body = await this.#request(
-      'GET',
-      `/v1/sessions/${encodeURIComponent(id)}/ledger?turnId=${encodeURIComponent(turnId)}`,
-    );
-    return listOf<LedgerRow>(body, 'entries');
+    const path = `/v1/sessions/${encodeURIComponent(id)}/ledger?turnId=${encodeURIComponent(turnId)}`;
+    return (await this.#answer(ledgerResponse, 'GET', path)).entries;
   }
 
   async saves(id: string): Promise<SaveView[]> {
@@ -478,7 +453,7 @@ export class Api {
       seed?: number;
     },
   ): Promise<AuthorEventResult> {
-    return this.#request('POST', `/v1/sessions/${encodeURIComponent(id)}/events`, body);
+    return this.#answer(authorEventResponse, 'POST', `/v1/sessions/${encodeURIComponent(id)}/events`, body);
   }
 
   /** The caller's model settings, kept on the server (never in the page URL). */
@@ -518,24 +493,6 @@ export function cartridgeNameOf(fileName: string): string {
     .replace(/\.(tar\.gz|tgz|zip|tar)$/i, '')
     .trim()
     .slice(0, 100);
-}
-
-/** A list answer, bare or wrapped (`{cartridges: [...]}`). */
-/** The object under `key` of an answer, or the answer itself when it is not wrapped. */
-function itemOf<T>(body: Record<string, unknown>, key: string): T {
-  const value = body[key];
-  return (isRecord(value) ? value : body) as unknown as T;
-}
-
-function listOf<T>(body: unknown, ...keys: string[]): T[] {
-  if (Array.isArray(body)) return body as T[];
-  if (isRecord(body)) {
-    for (const key of [...keys, 'items']) {
-      const value = body[key];
-      if (Array.isArray(value)) return value as T[];
-    }
-  }
-  return [];
 }
 
 export { ApiFailure };

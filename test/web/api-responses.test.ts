@@ -33,6 +33,7 @@ describe('a real server’s answers', () => {
       databaseUrl: join(dir, 'db.sqlite'),
       models: () => null,
       seeds: countingSeeds(7),
+      authorMode: true,
     });
     api = new Api(server.url, () => undefined);
   });
@@ -42,7 +43,7 @@ describe('a real server’s answers', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('parse with the schemas for sessions, turns, the tree, history, saves and personas', async () => {
+  it('parse with the schemas: sessions, turns, tree, history, state, world, ledger, events, saves, personas, cartridges', async () => {
     const persona = await api.createPersona(PERSONA);
     expect(persona).toMatchObject({ ...PERSONA, id: expect.any(String) });
     expect((await api.personas()).map((p) => p.id)).toEqual([persona.id]);
@@ -73,6 +74,16 @@ describe('a real server’s answers', () => {
     const save = await api.createSave(session.id, 'before the fen', played!.id);
     expect(save).toMatchObject({ sessionId: session.id, turnId: played!.id, name: 'before the fen' });
     expect((await api.saves(session.id)).map((s) => s.id)).toEqual([save.id]);
+
+    expect(Object.keys(await api.state(session.id, played!.id))).toContain('player');
+    expect((await api.schema(session.id)).some((f) => f.path.join('.') === 'player.hp')).toBe(true);
+    expect((await api.world(session.id, played!.id)).turnId).toBe(played!.id);
+    expect(Array.isArray(await api.ledger(session.id, played!.id))).toBe(true);
+    const event = await api.runEvent(session.id, { event: 'check_pack', parentId: played!.id, seed: 5 });
+    expect([event.record.event, event.record.seed]).toEqual(['check_pack', 5]);
+    const listed = (await api.cartridges()).find((c) => c.latest.id === session.cartridgeVersionId);
+    expect(listed?.versionCount).toBeGreaterThan(0);
+    expect((await api.versions(listed!.name)).map((v) => v.id)).toContain(listed!.latest.id);
 
     expect((await api.setSessionPersona(session.id, persona.id)).personaId).toBe(persona.id);
     expect((await api.undo(session.id)).headTurnId).toBe(genesis.id);
