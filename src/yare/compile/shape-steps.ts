@@ -59,6 +59,10 @@ const STEP_FIELDS: Readonly<Record<StepKind, readonly string[]>> = {
 const ACTIONS = Object.keys(STEP_FIELDS) as StepKind[];
 const MUTATE_OPS: readonly MutateOp[] = ['add', 'sub', 'mul', 'div'];
 
+function isMutateOp(op: unknown): op is MutateOp {
+  return (MUTATE_OPS as readonly unknown[]).includes(op);
+}
+
 function isActionName(name: unknown): name is StepKind {
   return typeof name === 'string' && Object.hasOwn(STEP_FIELDS, name);
 }
@@ -164,12 +168,9 @@ function base(site: StepSite): { place: SourcePlace; where: string; problems: re
 }
 
 function shapeSetStep(site: StepSite): RawStep {
-  const { ctx, node } = site;
+  const { ctx } = site;
   const target = site.required('var', targetOf(site));
-  // A `value:` that is there but empty is a null constant, not a missing field.
-  const value: RawField<RawOperand> = getPair(node, 'value')
-    ? { missing: undefined, raw: shapeOperand(ctx, site.field('value')) }
-    : site.required('value', operandOf(site));
+  const value = site.required('value', operandOf(site));
   // A literal `_pending_interaction` mapping names its resolver event, which is never offered as a tool.
   const valueNode = site.field('value');
   const resolverNode = isMap(valueNode) ? getNode(valueNode, 'resolver_event') : undefined;
@@ -186,7 +187,7 @@ function shapeMutateStep(site: StepSite): RawStep {
   const opField = site.required('op', (node) => ({ node, op: scalarOf(node) }));
   const opNode = opField.raw?.node;
   const op = opField.raw?.op;
-  const known = (MUTATE_OPS as readonly unknown[]).includes(op);
+  const known = isMutateOp(op) ? op : undefined;
   const problem =
     opNode !== undefined && !known
       ? shapeError(
@@ -203,7 +204,7 @@ function shapeMutateStep(site: StepSite): RawStep {
     kind: 'mutate',
     ...base(site),
     target,
-    op: { missing: opField.missing, raw: known ? (op as MutateOp) : undefined, problem },
+    op: { missing: opField.missing, raw: known, problem },
     value,
   };
 }
