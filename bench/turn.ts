@@ -1,7 +1,14 @@
-// Turn-engine benchmarks: the engine's own time per turn with zero-latency models (p50 and p99; target
-// p50 under 1 ms, no storage), model calls per ordinary turn (target 2), and prompt tokens per turn of
-// the demo cartridge by section. Lore lookup time is measured by the lore benchmark.
-// Standalone: `npx tsx bench/turn.ts` prints one JSON object per line.
+// Turn benchmarks, one JSON object per line (standalone: `npx tsx bench/turn.ts`):
+// - `runTurn alone`: the turn engine's own time with zero-latency in-process models, a fixed state and one
+//   history message, no storage, no HTTP, no model client (p50 and p99; target p50 under 1 ms);
+// - the full path (bench/http-game.ts): turns played over HTTP against the server with SQLite storage and
+//   the OpenAI-compatible model client talking to a model server in another process, on a game whose
+//   history fills its window and whose world gains an entity and a fact every turn: the server's CPU per
+//   turn early and late in the game (target p50 ≤ 8 ms: playTurn's 2 ms, the model client's 5 ms and 1 ms
+//   of HTTP; late ≤ 1.5× early), and the model calls of every ordinary turn for both Director habits
+//   (directives beside the rule call, or the call alone; target 2);
+// - prompt tokens per turn of the demo cartridge by section.
+// Lore lookup time is measured by the lore benchmark, the model client alone by model-client.
 
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +18,7 @@ import type { ChatModel, ModelRequest, ModelResponse, ModelSet, ModelStreamPart 
 import { runTurn } from '../src/turn/run-turn.ts';
 import type { GameState, TurnOptions, TurnRecord } from '../src/turn/types.ts';
 import { percentile, round3 } from './common.ts';
+import { type DirectorHabit, playHttpGame, type TurnSample } from './http-game.ts';
 
 const ROOT = PROJECT_ROOT;
 type Row = Record<string, unknown>;
@@ -19,6 +27,13 @@ const TARGET_P50_MS = 1;
 const TARGET_MODEL_CALLS = 2;
 const WARMUP_TURNS = 200;
 const MEASURED_TURNS = 2_000;
+/** Turns of the full-path game; CPU is compared between turns 21–80 and the last 60. */
+const HTTP_TURNS = 300;
+const HTTP_WINDOW = 60;
+/** Turns of the game with the other Director habit (calls counted on every one). */
+const HTTP_HABIT_TURNS = 40;
+const TARGET_HTTP_CPU_P50_MS = 8;
+const TARGET_HTTP_GROWTH = 1.5;
 
 const DIRECTIVES = '### 1. Outcomes\nThe player walks on.\n### 4. Guardrails\nNo new creatures.';
 
@@ -102,7 +117,7 @@ export async function benchTurn(): Promise<Row[]> {
     times.sort((a, b) => a - b);
     const p50 = percentile(times, 50);
     rows.push({
-      name: 'turn_engine_overhead',
+      name: 'turn_engine_overhead (runTurn alone: fixed state, one history message, no storage/HTTP/model client)',
       mode,
       cartridge: cartridge.name,
       turns: MEASURED_TURNS,
@@ -122,13 +137,7 @@ export async function benchTurn(): Promise<Row[]> {
     seed: 1,
     models: instantModels(counter),
   });
-  rows.push({
-    name: 'model_calls_per_ordinary_turn',
-    cartridge: cartridge.name,
-    calls: counter.calls,
-    target: TARGET_MODEL_CALLS,
-    ok: counter.calls <= TARGET_MODEL_CALLS,
-  });
+  rows.push(...(await fullPathRows()));
   for (const prompt of record.prompts) {
     rows.push({
       name: 'prompt_tokens',
@@ -141,6 +150,65 @@ export async function benchTurn(): Promise<Row[]> {
     });
   }
   return rows;
+}
+
+/** p50 of the server's CPU over a slice of turns. */
+function cpuP50(turns: readonly TurnSample[]): number {
+  return percentile(
+    turns.map((t) => t.cpuMs).sort((a, b) => a - b),
+    50,
+  );
+}
+
+function callsRow(habit: DirectorHabit, turns: readonly TurnSample[]): Row {
+  const calls = turns.map((t) => t.modelCalls);
+  const failed = turns.filter((t) => t.status !== 201).length;
+  return {
+    name: `model_calls_per_ordinary_turn (over HTTP, Director habit: ${habit === 'text' ? 'directives beside the rule call' : 'the rule call alone'}; every turn of ${turns.length})`,
+    min: Math.min(...calls),
+    max: Math.max(...calls),
+    failedTurns: failed,
+    target: TARGET_MODEL_CALLS,
+    pass: failed === 0 && calls.every((n) => n === TARGET_MODEL_CALLS),
+  };
+}
+
+async function fullPathRows(): Promise<Row[]> {
+  const game = await playHttpGame({ turns: HTTP_TURNS, habit: 'text', sampleEvery: HTTP_TURNS });
+  const early = game.turns.slice(20, 20 + HTTP_WINDOW);
+  const late = game.turns.slice(-HTTP_WINDOW);
+  const all = game.turns.map((t) => t.cpuMs).sort((a, b) => a - b);
+  const earlyP50 = cpuP50(early);
+  const lateP50 = cpuP50(late);
+  const failed = game.turns.filter((t) => t.status !== 201).length;
+  const wall = game.turns.map((t) => t.wallMs).sort((a, b) => a - b);
+  const other = await playHttpGame({
+    turns: HTTP_HABIT_TURNS,
+    habit: 'calls-only',
+    sampleEvery: HTTP_HABIT_TURNS,
+  });
+  return [
+    {
+      name: `turn server CPU, full path (HTTP, SessionService, SQLite, model client; history window full, world +1 entity +1 fact a turn; ${HTTP_TURNS} turns)`,
+      cpuP50Ms: round3(percentile(all, 50)),
+      cpuP99Ms: round3(percentile(all, 99)),
+      wallP50Ms: round3(percentile(wall, 50)),
+      worldEntitiesAtEnd: game.worldEntities,
+      failedTurns: failed,
+      target_p50_ms: TARGET_HTTP_CPU_P50_MS,
+      pass: failed === 0 && percentile(all, 50) <= TARGET_HTTP_CPU_P50_MS,
+    },
+    {
+      name: `turn server CPU growth, full path (p50 of turns 21–${20 + HTTP_WINDOW} vs turns ${HTTP_TURNS - HTTP_WINDOW + 1}–${HTTP_TURNS})`,
+      earlyMs: round3(earlyP50),
+      lateMs: round3(lateP50),
+      ratio: Number((lateP50 / earlyP50).toFixed(2)),
+      target: `≤ ${TARGET_HTTP_GROWTH}×`,
+      pass: lateP50 / earlyP50 <= TARGET_HTTP_GROWTH,
+    },
+    callsRow('text', game.turns),
+    callsRow('calls-only', other.turns),
+  ];
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
