@@ -19,7 +19,13 @@ import { notFound, SessionError } from './errors.ts';
 import { InFlight } from './in-flight.ts';
 import { cartridgeLedger, type WorldResult } from './ledger.ts';
 import type { CartridgeLibrary, LoadedCartridge } from './library.ts';
-import { CLAIM_STALE_MS, IDEMPOTENCY_WAIT_MS, MAX_DRAWN_SEED, MAX_EVENT_NAME_CHARS } from './limits.ts';
+import {
+  CLAIM_STALE_MS,
+  IDEMPOTENCY_WAIT_MS,
+  MAX_DRAWN_SEED,
+  MAX_EVENT_NAME_CHARS,
+  TURN_HISTORY_WINDOW,
+} from './limits.ts';
 import type { AuthorEventRecord, GenesisRecord } from './records.ts';
 import { cryptoSeeds, type SeedSource } from './seeds.ts';
 import { ownedSession, personaOf, sessionCartridge } from './session-reads.ts';
@@ -33,6 +39,7 @@ import type {
   TurnInput,
   TurnRequest,
 } from './turn-job/types.ts';
+import { WindowCache } from './window-cache.ts';
 import { DEFAULT_SNAPSHOT_RULE, type SnapshotRule, WorldCache } from './world-cache.ts';
 
 export type {
@@ -95,6 +102,7 @@ export class SessionService {
       library: options.library,
       inFlight: new InFlight(),
       worlds: new WorldCache(options.worldCacheSize),
+      windows: new WindowCache(TURN_HISTORY_WINDOW, options.worldCacheSize),
       seeds: options.seeds ?? cryptoSeeds,
       clock: options.clock ?? Date.now,
       monotonic: options.monotonic ?? (() => performance.now()),

@@ -51,18 +51,17 @@ export function snapshotDue(
   );
 }
 
-/** Least recently used worlds by turn id. */
-export class WorldCache {
-  readonly #entries = new Map<string, BranchWorld>();
+/** Least recently used values by turn id (turns never change, so an entry is never stale). */
+export class TurnLru<V> {
+  readonly #entries = new Map<string, V>();
   readonly #size: number;
 
-  constructor(size = WORLD_CACHE_SIZE) {
-    if (!Number.isSafeInteger(size) || size < 0)
-      throw new RangeError(`world cache size must be an integer ≥ 0`);
+  constructor(size: number, what: string) {
+    if (!Number.isSafeInteger(size) || size < 0) throw new RangeError(`${what} size must be an integer ≥ 0`);
     this.#size = size;
   }
 
-  get(turnId: string): BranchWorld | undefined {
+  get(turnId: string): V | undefined {
     const entry = this.#entries.get(turnId);
     if (entry === undefined) return undefined;
     this.#entries.delete(turnId);
@@ -70,7 +69,7 @@ export class WorldCache {
     return entry;
   }
 
-  set(turnId: string, entry: BranchWorld): void {
+  set(turnId: string, entry: V): void {
     if (this.#size === 0) return;
     this.#entries.delete(turnId);
     this.#entries.set(turnId, entry);
@@ -83,5 +82,12 @@ export class WorldCache {
 
   get size(): number {
     return this.#entries.size;
+  }
+}
+
+/** Least recently used worlds by turn id. */
+export class WorldCache extends TurnLru<BranchWorld> {
+  constructor(size = WORLD_CACHE_SIZE) {
+    super(size, 'world cache');
   }
 }

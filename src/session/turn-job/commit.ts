@@ -9,9 +9,10 @@ import { nextBranchWorld } from '../branch-world.ts';
 import { notFound, SessionError } from '../errors.ts';
 import { withoutWorld } from '../ledger.ts';
 import { ledgerEventsOf, turnRecordOf } from '../records.ts';
+import { keepChildWindow } from '../window-cache.ts';
 import type { TurnContext, TurnEnvironment } from './types.ts';
 
-export type CommitDeps = Pick<TurnEnvironment, 'store' | 'worlds' | 'snapshotRule' | 'clock'>;
+export type CommitDeps = Pick<TurnEnvironment, 'store' | 'worlds' | 'windows' | 'snapshotRule' | 'clock'>;
 
 export type CommitResult =
   | { readonly kind: 'committed'; readonly turn: Turn }
@@ -45,6 +46,7 @@ export async function commitTurn(
   if (appended.ok) {
     if (appended.replayed) return { kind: 'replayed', turn: appended.turn };
     deps.worlds.set(appended.turn.id, after.entry);
+    keepChildWindow(deps.windows, parentId, appended.turn);
     return { kind: 'committed', turn: appended.turn };
   }
   switch (appended.reason) {

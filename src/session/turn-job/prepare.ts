@@ -8,10 +8,10 @@ import type { GameState } from '../../turn/index.ts';
 import { branchWorld } from '../branch-world.ts';
 import { notFound } from '../errors.ts';
 import { timeModels } from '../instrument.ts';
-import { TURN_HISTORY_WINDOW } from '../limits.ts';
 import { storyMessages } from '../messages.ts';
 import { freshSeed } from '../seeds.ts';
 import { ownedSession, personaOf, sessionCartridge } from '../session-reads.ts';
+import { turnWindow } from '../window-cache.ts';
 import { claimIdempotencyKey, TurnClaim } from './claim.ts';
 import type { TurnContext, TurnEnvironment, TurnRequest } from './types.ts';
 
@@ -21,6 +21,7 @@ export type PrepareDeps = Pick<
   | 'library'
   | 'inFlight'
   | 'worlds'
+  | 'windows'
   | 'seeds'
   | 'clock'
   | 'monotonic'
@@ -54,12 +55,10 @@ export async function prepareTurn(
   const claim = TurnClaim.acquire(deps, sessionId, key, turnId);
   try {
     const parentId = request.parentId ?? session.headTurnId;
-    // The world comes from the world cache or a snapshot, not from the window's events.
-    const hydrated = await deps.store.hydrate(sessionId, parentId, {
-      messageWindow: TURN_HISTORY_WINDOW,
-      ledgerEvents: false,
-    });
-    if (hydrated === undefined) throw notFound(`turn ${parentId}`);
+    // The state and story window from memory when this process played the parent, else from the store;
+    // the world comes from the world cache or a snapshot, not from the window's events.
+    const parent = await turnWindow(deps.store, deps.windows, sessionId, parentId);
+    if (parent === undefined) throw notFound(`turn ${parentId}`);
     const persona = await personaOf(deps.store, principalId, session.personaId);
     const { cartridge } = await sessionCartridge(deps.library, session, persona);
     const before = await branchWorld(deps.store, deps.worlds, sessionId, parentId);
@@ -77,9 +76,9 @@ export async function prepareTurn(
       request,
       cartridge,
       persona,
-      state: hydrated.state as GameState,
-      messages: storyMessages(hydrated.messages),
-      ledgerTurn: hydrated.turn.depth + 1,
+      state: parent.state as GameState,
+      messages: storyMessages(parent.messages),
+      ledgerTurn: parent.depth + 1,
       before,
       models,
       seed: freshSeed(deps.seeds, avoidSeeds),

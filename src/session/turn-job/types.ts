@@ -17,6 +17,7 @@ import type {
 import type { InFlight } from '../in-flight.ts';
 import type { CartridgeLibrary } from '../library.ts';
 import type { SeedSource } from '../seeds.ts';
+import type { WindowCache } from '../window-cache.ts';
 import type { BranchWorld, SnapshotRule, WorldCache } from '../world-cache.ts';
 
 /** How a finished turn went, for metrics. */
@@ -97,6 +98,8 @@ export interface TurnEnvironment {
   readonly library: CartridgeLibrary;
   readonly inFlight: InFlight;
   readonly worlds: WorldCache;
+  /** Parents' states and story windows by turn id (window-cache.ts). */
+  readonly windows: WindowCache;
   readonly seeds: SeedSource;
   /** Wall clock (createdAt, claim times). */
   readonly clock: () => number;

@@ -7,6 +7,7 @@ import { CLAIM_STALE_MS, IDEMPOTENCY_WAIT_MS, TURN_HISTORY_WINDOW } from '../../
 import { storyMessages } from '../../../src/session/messages.ts';
 import { countingSeeds } from '../../../src/session/seeds.ts';
 import type { TurnContext, TurnEnvironment, TurnRequest } from '../../../src/session/turn-job/types.ts';
+import { WindowCache } from '../../../src/session/window-cache.ts';
 import { DEFAULT_SNAPSHOT_RULE, WorldCache } from '../../../src/session/world-cache.ts';
 import type { Store } from '../../../src/store/repository.ts';
 import { initialWorld } from '../../../src/turn/index.ts';
@@ -23,6 +24,7 @@ export function stageEnv(
     library,
     inFlight: new InFlight(),
     worlds: new WorldCache(),
+    windows: new WindowCache(TURN_HISTORY_WINDOW),
     seeds: countingSeeds(100),
     clock: Date.now,
     monotonic: () => performance.now(),
