@@ -5,7 +5,7 @@
 import { Hono } from 'hono';
 import { authenticate, hostCheck } from './auth.ts';
 import type { AppDeps } from './deps.ts';
-import { StoreInputError } from '../store/errors.ts';
+import { StoreInputError } from '../store/index.ts';
 import { ApiError, errorBody } from './errors.ts';
 import { type AppEnv, RouteRegistry } from './openapi.ts';
 import { rateLimit } from './rate-limit.ts';

@@ -3,6 +3,8 @@
 
 import { z } from 'zod';
 import {
+  type LibraryCartridge,
+  type LibraryVersion,
   MAX_DESCRIPTION_CHARS,
   MAX_GENRE_CHARS,
   MAX_TAG_CHARS,
@@ -11,8 +13,7 @@ import {
   MAX_VERSION_NOTES_CHARS,
   MAX_VERSION_TAG_CHARS,
   VISIBILITIES,
-} from '../store/library-limits.ts';
-import type { LibraryCartridge, LibraryVersion } from '../store/repository.ts';
+} from '../store/index.ts';
 import { nameProblem, storableTextProblem } from '../text-policy.ts';
 
 /** A line of text (no control characters) of at most `max` characters. */

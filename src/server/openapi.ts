@@ -5,7 +5,7 @@
 import { IncomingMessage } from 'node:http';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
-import type { Principal } from '../store/repository.ts';
+import type { Principal } from '../store/index.ts';
 import { readJsonBody } from './body.ts';
 import { ApiError } from './errors.ts';
 

@@ -8,7 +8,7 @@ export {
   type WorldResult,
   worldFromRows,
 } from './ledger.ts';
-export { CartridgeLibrary, type LoadedCartridge, type RegisterResult } from './library.ts';
+export { CartridgeLibrary, type LoadedCartridge, type RegisterResult, type UploadResult } from './library.ts';
 export * from './limits.ts';
 export { inputText, storyMessages } from './messages.ts';
 export {

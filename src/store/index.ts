@@ -26,3 +26,16 @@ export {
   MAX_DRAFTS_PER_PRINCIPAL,
 } from './drafts.ts';
 export { OPERATOR_OWNER } from './cartridge-entries.ts';
+export {
+  COVER_MEDIA_TYPES,
+  type CoverMediaType,
+  MAX_COVER_BYTES,
+  MAX_DESCRIPTION_CHARS,
+  MAX_GENRE_CHARS,
+  MAX_TAG_CHARS,
+  MAX_TAGS,
+  MAX_TITLE_CHARS,
+  MAX_VERSION_NOTES_CHARS,
+  MAX_VERSION_TAG_CHARS,
+  VISIBILITIES,
+} from './library-limits.ts';

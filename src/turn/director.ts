@@ -8,8 +8,14 @@
 // lore or NPC query) or when a call failed (to repair it). At most `maxToolRounds` Director calls per
 // turn; after the last one the turn goes on with what it has.
 
-import { ModelError } from '../llm/errors.ts';
-import type { ChatMessage, ModelResponse, ModelSet, ModelStreamPart, ToolCall } from '../llm/types.ts';
+import {
+  type ChatMessage,
+  ModelError,
+  type ModelResponse,
+  type ModelSet,
+  type ModelStreamPart,
+  type ToolCall,
+} from '../llm/index.ts';
 import { estimateTokens } from '../tokens.ts';
 import type { TurnContext } from './context.ts';
 import { echoableCalls } from './echo.ts';

@@ -3,7 +3,7 @@
 // lore, recent messages). Each section has a cap and the prompt a budget; every section's token count and
 // the reason it was included, cut or dropped go into the turn record.
 
-import type { ChatMessage } from '../llm/types.ts';
+import type { ChatMessage } from '../llm/index.ts';
 import { estimateTokens } from '../tokens.ts';
 import type { StoryMessage, TurnPersona } from './types.ts';
 

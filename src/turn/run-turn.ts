@@ -4,10 +4,8 @@
 // (the signal) or any model failure yields an `error` event, throws a `TurnError`, and yields no record.
 
 import { applyBatch } from '../ledger/index.ts';
-import { ModelError } from '../llm/errors.ts';
-import { UsageMeter, meterModels } from '../llm/usage.ts';
-import type { Dict } from '../yare/values.ts';
-import { toValue } from '../yare/values.ts';
+import { meterModels, ModelError, UsageMeter } from '../llm/index.ts';
+import { type Dict, toValue } from '../yare/index.ts';
 import { TurnContext } from './context.ts';
 import { type DirectorOutcome, DIRECTOR_HISTORY_TOKENS, runDirector } from './director.ts';
 import { TurnError } from './errors.ts';

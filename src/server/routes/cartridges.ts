@@ -6,10 +6,15 @@
 
 import { z } from 'zod';
 import type { Diagnostic } from '../../diagnostics.ts';
-import type { UploadResult } from '../../session/library.ts';
-import { OPERATOR_OWNER } from '../../store/cartridge-entries.ts';
-import type { CartridgeAccess, CartridgeVersion, CartridgeVersionSummary } from '../../store/repository.ts';
-import { publicState } from '../../yare/schema.ts';
+import { plainJson, type UploadResult } from '../../session/index.ts';
+import {
+  type CartridgeAccess,
+  type CartridgeVersion,
+  type CartridgeVersionSummary,
+  OPERATOR_OWNER,
+  type Principal,
+} from '../../store/index.ts';
+import { publicState } from '../../yare/index.ts';
 import { ArchiveError, readArchive } from '../../cartridge/index.ts';
 import { readBodyBytes } from '../body.ts';
 import type { AppDeps } from '../deps.ts';
@@ -18,9 +23,7 @@ import type { RouteRegistry } from '../openapi.ts';
 import { anyObject, errorSchema, id, name, uploadQuery } from '../schemas.ts';
 import { libraryCartridgeView, libraryVersionView, versionNotes, versionTag } from '../library-views.ts';
 import { guarded } from './guard.ts';
-import type { Principal } from '../../store/repository.ts';
 import { CartridgeCheckError } from '../cartridge-checker.ts';
-import { plainJson } from '../../session/canonical.ts';
 
 export const ARCHIVE_CONTENT_TYPES: readonly string[] = [
   'application/zip',

@@ -6,8 +6,12 @@
 
 import { z } from 'zod';
 import { CARTRIDGE_FILES } from '../../cartridge/index.ts';
-import { COVER_MEDIA_TYPES, type CoverMediaType, MAX_COVER_BYTES } from '../../store/library-limits.ts';
-import type { LibraryCartridge } from '../../store/repository.ts';
+import {
+  COVER_MEDIA_TYPES,
+  type CoverMediaType,
+  type LibraryCartridge,
+  MAX_COVER_BYTES,
+} from '../../store/index.ts';
 import { readBodyBytes } from '../body.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
