@@ -35,6 +35,10 @@ export const EXTRA_ENTRIES: ReadonlyMap<string, string> = new Map([
     'plain numbers: the CLI options (`turn --help`) and the browser show the name limit; store/index.ts loads the drivers',
   ],
   [
+    'src/store/library-limits.ts',
+    'plain numbers and cover types the library page checks before it uploads; store/index.ts loads the drivers',
+  ],
+  [
     'src/cartridge/limits.ts',
     'plain numbers the browser shows (persona limits); cartridge/index.ts loads the file reader and the sandbox',
   ],
@@ -62,6 +66,7 @@ export const BROWSER_ENTRIES: ReadonlySet<string> = new Set([
   'src/minigames/index.ts',
   'src/ledger/index.ts',
   'src/store/limits.ts',
+  'src/store/library-limits.ts',
   'src/cartridge/limits.ts',
   'src/turn/browser.ts',
   'src/server/browser.ts',
