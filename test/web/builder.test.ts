@@ -191,6 +191,11 @@ describe('the builder', () => {
       .toBe('true');
     await page.keyboard.press('ArrowLeft');
 
+    // Renaming the draft: type a name and leave the field with Tab.
+    await page.getByTestId('draft-name').fill('Pond draft');
+    await page.keyboard.press('Tab');
+    await expect.poll(() => textOf('builder-message')).toBe('Renamed to Pond draft.');
+
     await page.getByTestId('save-version').click();
     await expect.poll(() => textOf('builder-message')).toContain('Saved as a new version: Pond Test');
 
@@ -239,5 +244,14 @@ describe('the builder', () => {
       'yare.yaml',
     ]);
     expect(loadCartridgeFromFiles(files, 'downloaded').ok).toBe(true);
+  });
+
+  it('deletes a draft after confirming, and lists the rest', async () => {
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByTestId('delete-draft').click();
+    await expect.poll(() => page.url()).toMatch(/#\/builder$/);
+    await expect
+      .poll(() => page.getByTestId('draft-item').allTextContents())
+      .toEqual([expect.stringContaining('Pond draft')]);
   });
 });

@@ -218,6 +218,8 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
   const checkSeq = useRef(0);
   const findings = useRef<Finding[]>([]);
   const dirty = useRef(false);
+  /** The name as last saved: leaving the name field unchanged saves nothing. */
+  const savedName = useRef('');
 
   const rulesOf = (f: BuilderFiles): BuilderFiles => {
     const out: BuilderFiles = {};
@@ -285,6 +287,7 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
         files.current = { ...d.files };
         setDraft(d);
         setName(d.name);
+        savedName.current = d.name;
         setYareText(d.files['yare.yaml'] ?? '');
         const names = [...MAIN_FILES, ...OTHER_FILES.filter((n) => d.files[n] !== undefined)].filter(
           (n) =>
@@ -390,12 +393,15 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
       setMessage({ kind: 'ok', text: `Downloaded ${link.download}` });
     });
 
-  const rename = () =>
-    act(async () => {
-      if (name.trim() === '' || name === draft?.name) return;
-      await api.saveDraft(id, { name: name.trim() });
-      setMessage({ kind: 'ok', text: 'Renamed.' });
+  const rename = async (): Promise<void> => {
+    const wanted = name.trim();
+    if (wanted === '' || wanted === savedName.current) return;
+    await act(async () => {
+      await api.saveDraft(id, { name: wanted });
+      savedName.current = wanted;
+      setMessage({ kind: 'ok', text: `Renamed to ${wanted}.` });
     });
+  };
 
   const remove = () =>
     act(async () => {
