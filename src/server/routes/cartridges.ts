@@ -4,6 +4,7 @@
 // cartridges (the ones the server registers at start, which nobody can shadow) and their own uploads.
 // Only an owner reads a version's files; everyone else sees what the Narrator may see.
 
+import type { Context } from 'hono';
 import { z } from 'zod';
 import type { Diagnostic } from '../../diagnostics.ts';
 import { plainJson, type UploadResult } from '../../session/index.ts';
@@ -19,7 +20,7 @@ import { ArchiveError, readArchive } from '../../cartridge/index.ts';
 import { readBodyBytes } from '../body.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
-import type { RouteRegistry } from '../openapi.ts';
+import type { AppEnv, RouteRegistry } from '../openapi.ts';
 import { anyObject, errorSchema, id, name, uploadQuery } from '../schemas.ts';
 import { libraryCartridgeView, libraryVersionView, versionNotes, versionTag } from '../library-views.ts';
 import { guarded } from './guard.ts';
@@ -180,6 +181,18 @@ export async function storeUpload(
   return result;
 }
 
+/** The answer for stored files: 201 with the new version, 200 when those files were stored already. */
+export function storedVersionAnswer(
+  c: Context<AppEnv>,
+  result: Extract<UploadResult, { ok: true }>,
+  version: object = versionView(result.version),
+): Response {
+  return c.json(
+    { version, created: result.created, warnings: result.warnings.map(diagnosticView) },
+    result.created ? 201 : 200,
+  );
+}
+
 export function tagTaken(tag: string, versionId: string): ApiError {
   return new ApiError(409, 'tag_taken', `another version of this cartridge is tagged '${tag}'`, {
     tag,
@@ -299,14 +312,7 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
         tag: query.tag,
         notes: query.notes,
       });
-      return c.json(
-        {
-          version: versionView(result.version),
-          created: result.created,
-          warnings: result.warnings.map(diagnosticView),
-        },
-        result.created ? 201 : 200,
-      );
+      return storedVersionAnswer(c, result);
     },
   );
 

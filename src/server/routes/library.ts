@@ -25,7 +25,13 @@ import {
 } from '../library-views.ts';
 import type { RouteRegistry } from '../openapi.ts';
 import { anyObject, errorSchema, id } from '../schemas.ts';
-import { diagnosticView, libraryOwner, requireContentType, storeUpload, tagTaken } from './cartridges.ts';
+import {
+  libraryOwner,
+  requireContentType,
+  storedVersionAnswer,
+  storeUpload,
+  tagTaken,
+} from './cartridges.ts';
 
 const cartridgeParams = z.object({ ref: id });
 const RULES_FILES: ReadonlySet<string> = new Set(
@@ -343,14 +349,7 @@ export function registerLibraryRoutes(api: RouteRegistry, deps: AppDeps): void {
         cartridgeName: cartridge.name,
       });
       const stored = await store.getLibraryVersion(owner, result.version.id);
-      return c.json(
-        {
-          version: stored ? libraryVersionView(stored) : result.version,
-          created: result.created,
-          warnings: result.warnings.map(diagnosticView),
-        },
-        result.created ? 201 : 200,
-      );
+      return storedVersionAnswer(c, result, stored ? libraryVersionView(stored) : undefined);
     },
   );
 

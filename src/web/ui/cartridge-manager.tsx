@@ -10,41 +10,14 @@ import {
   type LibraryVersionView,
   tagsOf,
 } from '../library-api.ts';
-import { ApiFailure, formatProblem, type Problem } from '../lib/errors.ts';
-
-type Outcome =
-  | { readonly kind: 'idle' }
-  | { readonly kind: 'busy' }
-  | { readonly kind: 'ok'; readonly message: string }
-  | { readonly kind: 'failed'; readonly message: string; readonly problems: readonly Problem[] };
-
-function failed(error: unknown): Outcome {
-  return {
-    kind: 'failed',
-    message: error instanceof Error ? error.message : String(error),
-    problems: error instanceof ApiFailure ? error.problems : [],
-  };
-}
-
-function OutcomeView({ outcome, testId }: { outcome: Outcome; testId: string }) {
-  return (
-    <div aria-live="polite" data-testid={testId}>
-      {outcome.kind === 'ok' ? <p class="ok">{outcome.message}</p> : null}
-      {outcome.kind === 'failed' ? (
-        <div role="alert">
-          <p class="error">{outcome.message}</p>
-          {outcome.problems.length > 0 ? (
-            <ul class="problems" data-testid={`${testId}-problems`}>
-              {outcome.problems.map((p, i) => (
-                <li key={i}>{formatProblem(p)}</li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
-      ) : null}
-    </div>
-  );
-}
+import {
+  MAX_DESCRIPTION_CHARS,
+  MAX_GENRE_CHARS,
+  MAX_TITLE_CHARS,
+  MAX_VERSION_NOTES_CHARS,
+  MAX_VERSION_TAG_CHARS,
+} from '../../store/library-limits.ts';
+import { failedOutcome as failed, type Outcome, OutcomeView, TextField } from './outcome.tsx';
 
 /**
  * A delete button that asks first: the first press shows "Confirm" and "Cancel" (focus on Cancel, so a
@@ -333,39 +306,28 @@ function MetadataForm(props: {
         void props.onSave({ title: title.trim(), description, genre: genre.trim(), tags: tagsOf(tags) });
       }}
     >
-      <label>
-        Title
-        <input
-          data-testid="meta-title"
-          value={title}
-          maxLength={200}
-          required
-          onInput={(e) => setTitle((e.currentTarget as HTMLInputElement).value)}
-        />
-      </label>
-      <label>
-        Genre
-        <input
-          data-testid="meta-genre"
-          value={genre}
-          maxLength={64}
-          onInput={(e) => setGenre((e.currentTarget as HTMLInputElement).value)}
-        />
-      </label>
-      <label>
-        Tags (comma-separated)
-        <input
-          data-testid="meta-tags"
-          value={tags}
-          onInput={(e) => setTags((e.currentTarget as HTMLInputElement).value)}
-        />
-      </label>
+      <TextField
+        label="Title"
+        testId="meta-title"
+        value={title}
+        onChange={setTitle}
+        maxLength={MAX_TITLE_CHARS}
+        required
+      />
+      <TextField
+        label="Genre"
+        testId="meta-genre"
+        value={genre}
+        onChange={setGenre}
+        maxLength={MAX_GENRE_CHARS}
+      />
+      <TextField label="Tags (comma-separated)" testId="meta-tags" value={tags} onChange={setTags} />
       <label>
         Description
         <textarea
           data-testid="meta-description"
           value={description}
-          maxLength={4000}
+          maxLength={MAX_DESCRIPTION_CHARS}
           rows={3}
           onInput={(e) => setDescription((e.currentTarget as HTMLTextAreaElement).value)}
         />
@@ -459,24 +421,20 @@ function FileUpdate(props: {
             onChange={(e) => setFile((e.currentTarget as HTMLInputElement).files?.[0] ?? null)}
           />
         </label>
-        <label>
-          Version tag (optional)
-          <input
-            data-testid="file-tag"
-            value={tag}
-            maxLength={64}
-            onInput={(e) => setTag((e.currentTarget as HTMLInputElement).value)}
-          />
-        </label>
-        <label>
-          Version notes (optional)
-          <input
-            data-testid="file-notes"
-            value={notes}
-            maxLength={4000}
-            onInput={(e) => setNotes((e.currentTarget as HTMLInputElement).value)}
-          />
-        </label>
+        <TextField
+          label="Version tag (optional)"
+          testId="file-tag"
+          value={tag}
+          onChange={setTag}
+          maxLength={MAX_VERSION_TAG_CHARS}
+        />
+        <TextField
+          label="Version notes (optional)"
+          testId="file-notes"
+          value={notes}
+          onChange={setNotes}
+          maxLength={MAX_VERSION_NOTES_CHARS}
+        />
         <button type="submit" disabled={!file} data-testid="file-submit">
           Upload file
         </button>
@@ -533,24 +491,20 @@ function VersionItem(props: {
               });
           }}
         >
-          <label>
-            Tag
-            <input
-              data-testid="version-tag-input"
-              value={tag}
-              maxLength={64}
-              onInput={(e) => setTag((e.currentTarget as HTMLInputElement).value)}
-            />
-          </label>
-          <label>
-            Notes
-            <input
-              data-testid="version-notes-input"
-              value={notes}
-              maxLength={4000}
-              onInput={(e) => setNotes((e.currentTarget as HTMLInputElement).value)}
-            />
-          </label>
+          <TextField
+            label="Tag"
+            testId="version-tag-input"
+            value={tag}
+            onChange={setTag}
+            maxLength={MAX_VERSION_TAG_CHARS}
+          />
+          <TextField
+            label="Notes"
+            testId="version-notes-input"
+            value={notes}
+            onChange={setNotes}
+            maxLength={MAX_VERSION_NOTES_CHARS}
+          />
           <button type="submit" data-testid="version-save">
             Save
           </button>

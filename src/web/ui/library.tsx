@@ -5,17 +5,11 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { CartridgeVersionView, PersonaView, SessionView } from '../api.ts';
 import { LibraryApi, type LibraryListItem } from '../library-api.ts';
-import { ApiFailure, formatProblem, type Problem } from '../lib/errors.ts';
 import { seedError } from '../lib/forms.ts';
 import { CartridgeManager } from './cartridge-manager.tsx';
 import { storedApiKey, useApp } from './context.ts';
+import { failedOutcome, type Outcome, OutcomeView } from './outcome.tsx';
 import { PersonaManager } from './personas.tsx';
-
-type UploadState =
-  | { readonly kind: 'idle' }
-  | { readonly kind: 'busy' }
-  | { readonly kind: 'ok'; readonly message: string }
-  | { readonly kind: 'failed'; readonly message: string; readonly problems: readonly Problem[] };
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -30,7 +24,7 @@ export function Library() {
   const [sessions, setSessions] = useState<SessionView[]>([]);
   const [personas, setPersonas] = useState<PersonaView[]>([]);
   const [error, setError] = useState('');
-  const [upload, setUpload] = useState<UploadState>({ kind: 'idle' });
+  const [upload, setUpload] = useState<Outcome>({ kind: 'idle' });
   const [file, setFile] = useState<File | null>(null);
   /** Cartridge name by version id, for the games list. */
   const [versionNames, setVersionNames] = useState<ReadonlyMap<string, string>>(new Map());
@@ -70,11 +64,7 @@ export function Library() {
       });
       await refresh();
     } catch (e) {
-      setUpload({
-        kind: 'failed',
-        message: messageOf(e),
-        problems: e instanceof ApiFailure ? e.problems : [],
-      });
+      setUpload(failedOutcome(e));
     }
   };
 
@@ -131,21 +121,7 @@ export function Library() {
             Upload
           </button>
         </form>
-        <div aria-live="polite" data-testid="upload-result">
-          {upload.kind === 'ok' ? <p class="ok">{upload.message}</p> : null}
-          {upload.kind === 'failed' ? (
-            <div role="alert">
-              <p class="error">{upload.message}</p>
-              {upload.problems.length > 0 ? (
-                <ul class="problems" data-testid="upload-problems">
-                  {upload.problems.map((p, i) => (
-                    <li key={i}>{formatProblem(p)}</li>
-                  ))}
-                </ul>
-              ) : null}
-            </div>
-          ) : null}
-        </div>
+        <OutcomeView outcome={upload} testId="upload-result" problemsTestId="upload-problems" />
       </section>
       {managing !== undefined ? (
         <CartridgeManager
