@@ -30,6 +30,7 @@ describe('POST /v1/builder/generate', () => {
       'round',
       'answered',
       'checked',
+      'saved',
       'done',
     ]);
     expect(

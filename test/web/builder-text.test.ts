@@ -89,6 +89,7 @@ describe('generateEventOf', () => {
       draftId: null,
       rounds: 0,
     });
+    expect(generateEventOf('saved', { draftId: 'd2' })).toEqual({ type: 'saved', draftId: 'd2' });
     expect(generateEventOf('error', null)).toEqual({ type: 'error', message: 'the generator failed' });
     expect(generateEventOf('answered', {})).toBeUndefined();
   });

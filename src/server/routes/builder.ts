@@ -3,9 +3,9 @@
 // /v1/builder/complete`: the language server's completion for one file. `POST /v1/builder/try`: one event
 // on a chosen state with a seed, as `mnesos run-event`. `POST /v1/builder/generate`: the AI generator
 // (src/studio/generate.ts) over Server-Sent Events, with the caller's models. Events: `round` (the model
-// is asked: draft or repair), `answered`, `checked` (the checker's findings as file:line:col), then `done`
-// with the files, the findings, the transcript and the draft they were saved as, or `error` (the model
-// failed, or the client went away). Drafts themselves are in builder-drafts.ts.
+// is asked: draft or repair), `answered`, `checked` (the checker's findings as file:line:col), then
+// `saved` (the draft the result was saved as) and `done` with the files, the findings and the transcript,
+// or `error` (the model failed, or the client went away). Drafts themselves are in builder-drafts.ts.
 
 import { z } from 'zod';
 import { formatPlace } from '../../diagnostics.ts';
@@ -183,7 +183,7 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
       path: '/v1/builder/generate',
       tag: 'builder',
       summary:
-        'Draft a cartridge from plain English (or change `existing`) with the caller’s models; the checker’s file:line:col findings go back to the model for repair. Streams round, answered, checked, then done (with the draft the result was saved as, `draftId`) or error.',
+        'Draft a cartridge from plain English (or change `existing`) with the caller’s models; the checker’s file:line:col findings go back to the model for repair. Streams round, answered, checked, then saved (the draft the result was saved as, `draftId`) and done, or error.',
       body: generateBody,
       responses: {
         200: { description: 'Event stream', contentType: 'text/event-stream' },
@@ -231,6 +231,15 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
                         files: { ...draftFilesOf(target.files), ...result.files },
                         transcript,
                       });
+                // Its own small event first: a client that cannot read a large `done` still finds the draft.
+                send({
+                  event: 'saved',
+                  data: {
+                    draftId: draft?.id ?? null,
+                    ok: result.ok,
+                    rounds: result.transcript.rounds.length,
+                  },
+                });
                 send({
                   event: 'done',
                   data: {

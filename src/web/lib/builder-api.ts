@@ -52,6 +52,7 @@ export interface SavedVersion {
 export type GenerateEvent =
   | { readonly type: 'round'; readonly round: number; readonly kind: string; readonly errors: number }
   | { readonly type: 'checked'; readonly round: number; readonly errors: readonly Problem[] }
+  | { readonly type: 'saved'; readonly draftId: string | null }
   | { readonly type: 'done'; readonly ok: boolean; readonly draftId: string | null; readonly rounds: number }
   | { readonly type: 'error'; readonly message: string };
 
@@ -98,6 +99,8 @@ export function generateEventOf(event: string, data: unknown): GenerateEvent | u
       };
     case 'checked':
       return { type: 'checked', round: Number(d.round ?? 0), errors: problemsOf(d.errors) };
+    case 'saved':
+      return { type: 'saved', draftId: typeof d.draftId === 'string' ? d.draftId : null };
     case 'done':
       return {
         type: 'done',

@@ -75,6 +75,7 @@ function Drafts({ api }: { api: BuilderApi }) {
     setProgress([]);
     setError('');
     const log = (line: string) => setProgress((p) => [...p, line]);
+    let saved: string | null = null;
     try {
       for await (const e of api.generate({ requirements })) {
         switch (e.type) {
@@ -92,13 +93,16 @@ function Drafts({ api }: { api: BuilderApi }) {
                 : `Round ${e.round}: the checker found ${e.errors.length} error(s): ${e.errors.map(formatProblem).join('; ')}`,
             );
             break;
+          case 'saved':
+            saved = e.draftId;
+            break;
           case 'done':
             log(
               e.ok
                 ? `Done: a valid draft after ${e.rounds} round(s).`
                 : `Done after ${e.rounds} round(s); the draft still has errors.`,
             );
-            if (e.draftId) navigate(`#/builder/${encodeURIComponent(e.draftId)}`);
+            saved = e.draftId ?? saved;
             break;
           case 'error':
             setError(e.message);
@@ -110,6 +114,8 @@ function Drafts({ api }: { api: BuilderApi }) {
     } finally {
       setGenerating(false);
     }
+    // The draft is on the server once `saved` came, even if the stream broke after it.
+    if (saved !== null) navigate(`#/builder/${encodeURIComponent(saved)}`);
   };
 
   return (
