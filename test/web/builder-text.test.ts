@@ -2,6 +2,7 @@
 // file:line:col finding falls, the event names offered by "try it" (bounded scan), the JSON fields.
 import { describe, expect, it } from 'vitest';
 import { generateEventOf } from '../../src/web/lib/builder-api.ts';
+import { ApiFailure, readAnswer } from '../../src/web/lib/errors.ts';
 import {
   eventNames,
   jsonObjectField,
@@ -92,5 +93,21 @@ describe('generateEventOf', () => {
     expect(generateEventOf('saved', { draftId: 'd2' })).toEqual({ type: 'saved', draftId: 'd2' });
     expect(generateEventOf('error', null)).toEqual({ type: 'error', message: 'the generator failed' });
     expect(generateEventOf('answered', {})).toBeUndefined();
+  });
+});
+
+describe('readAnswer', () => {
+  it('reads JSON, takes an empty or non-JSON body as undefined, and throws the failure of an error status', async () => {
+    expect(await readAnswer(new Response('{"a":1}'))).toEqual({ a: 1 });
+    expect(await readAnswer(new Response(''))).toBeUndefined();
+    expect(await readAnswer(new Response('<html>'))).toBeUndefined();
+    const failure = await readAnswer(
+      new Response('{"error":{"code":"not_found","message":"no draft"}}', { status: 404 }),
+    ).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(ApiFailure);
+    expect(failure).toMatchObject({ status: 404, code: 'not_found', message: 'no draft' });
+    await expect(readAnswer(new Response('oops', { status: 502 }))).rejects.toMatchObject({
+      code: 'http_502',
+    });
   });
 });

@@ -1,7 +1,7 @@
 // The builder's client for the /v1/builder routes (docs/api.md): drafts, check, completion, try, save as
 // version, the archive and the generator's stream. Answers are read without trusting their shape.
 
-import { failureOf, type Problem, problemsOf } from './errors.ts';
+import { ApiFailure, type Problem, problemsOf, readAnswer } from './errors.ts';
 import { jsonData, readSse } from './sse.ts';
 
 export type BuilderFiles = Partial<Record<string, string>>;
@@ -142,16 +142,7 @@ export class BuilderApi {
       ...(options.keepalive ? { keepalive: true } : {}),
     };
     if (body !== undefined) init.body = JSON.stringify(body);
-    const response = await fetch(this.#base + path, init);
-    const text = await response.text();
-    let parsed: unknown;
-    try {
-      parsed = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    if (!response.ok) throw failureOf(response.status, parsed);
-    return parsed;
+    return readAnswer(await fetch(this.#base + path, init));
   }
 
   async templates(): Promise<string[]> {
@@ -237,15 +228,7 @@ export class BuilderApi {
     const response = await fetch(`${this.#base}/v1/builder/drafts/${encodeURIComponent(id)}/archive`, {
       headers: this.#headers(),
     });
-    if (!response.ok) {
-      let parsed: unknown;
-      try {
-        parsed = await response.json();
-      } catch {
-        parsed = undefined;
-      }
-      throw failureOf(response.status, parsed);
-    }
+    if (!response.ok) await readAnswer(response);
     return response.blob();
   }
 
@@ -268,13 +251,12 @@ export class BuilderApi {
     });
     const type = response.headers.get('content-type') ?? '';
     if (!response.ok || response.body === null || !type.includes('text/event-stream')) {
-      let parsed: unknown;
-      try {
-        parsed = await response.json();
-      } catch {
-        parsed = undefined;
-      }
-      throw failureOf(response.status, parsed);
+      await readAnswer(response);
+      throw new ApiFailure(
+        response.status,
+        'not_a_stream',
+        'the generator did not answer with an event stream',
+      );
     }
     for await (const message of readSse(response.body, signal)) {
       const event = generateEventOf(message.event, jsonData(message));

@@ -58,6 +58,22 @@ export function failureOf(status: number, body: unknown): ApiFailure {
   return new ApiFailure(status, code, message, problems, error ?? {});
 }
 
+/**
+ * A response's JSON body (undefined when empty or not JSON), or, for an error status, the ApiFailure it
+ * describes. One reading for every client of the API.
+ */
+export async function readAnswer(response: Response): Promise<unknown> {
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (!response.ok) throw failureOf(response.status, parsed);
+  return parsed;
+}
+
 /** The field problems of a 400 `invalid_request` (`issues: [{path, message}]`) as `path: message` lines. */
 export function issueLines(failure: ApiFailure): string[] {
   const issues = failure.details.issues;
