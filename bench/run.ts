@@ -19,6 +19,7 @@ const suites: Array<[string, () => Promise<Bench>]> = [
   ['model-client', async () => (await import('./model-client.ts')).benchModelClient],
   ['startup', async () => (await import('./startup.ts')).benchStartup],
   ['builder', async () => (await import('./builder.ts')).benchBuilder],
+  ['library', async () => (await import('./library.ts')).benchLibrary],
 ];
 
 const only = process.argv.slice(2);
