@@ -14,6 +14,7 @@ const suites: Array<[string, () => Promise<Bench>]> = [
   ['turn', async () => (await import('./turn.ts')).benchTurn],
   ['store', async () => (await import('./store.ts')).benchStore],
   ['long-game', async () => (await import('./long-game.ts')).benchLongGame],
+  ['server-memory', async () => (await import('./server-memory.ts')).benchServerMemory],
   ['server', async () => (await import('./server.ts')).benchServer],
   ['prompt-cache', async () => (await import('./prompt-cache.ts')).benchPromptCache],
   ['model-client', async () => (await import('./model-client.ts')).benchModelClient],
