@@ -15,7 +15,8 @@ const ENTRY = join(WEB_ROOT, 'index.html');
 // A relative module specifier after `from`, `import`, `import(` or an HTML `src=`/`href=`. One quoted string
 // per match, no nested quantifiers: linear in the file's length.
 const SPECIFIER = /(?:\bfrom|\bimport|\bsrc=|\bhref=)\s*\(?\s*["'](\.{1,2}\/[^"'\n]*)["']/g;
-const TYPE_ONLY = /^\s*(?:import|export)\s+type\s/;
+// A type-only declaration, after any comments before it (a file's header comment shares its first statement).
+const TYPE_ONLY = /^(?:\s|\/\/[^\n]*\n|\/\*(?:[^*]|\*(?!\/))*\*\/)*(?:import|export)\s+type\s/;
 const RESOLVE_SUFFIXES = ['', '.ts', '.tsx', '/index.ts', '/index.tsx'];
 
 function resolveSpecifier(fromFile: string, specifier: string): string | undefined {
