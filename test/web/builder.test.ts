@@ -170,10 +170,13 @@ describe('the builder', () => {
     await page.getByTestId('try-state').fill('{"player": {"hp": 4}}');
     await page.getByTestId('try-seed').fill('7');
     await page.getByTestId('try-run').click();
-    await expect.poll(() => page.getByTestId('try-roll').count()).toBe(1);
-    expect(await textOf('try-roll')).toMatch(/1d20 → \[\d+\] = \d+/);
+    const result = page.getByTestId('try-result');
+    await expect.poll(() => result.getByTestId('trace-roll').count()).toBe(1);
+    expect(await result.getByTestId('trace-roll').textContent()).toMatch(
+      /^roll\(1d20\): 1d20 → \[\d+\] = \d+$/,
+    );
     expect(await page.getByTestId('try-change').allTextContents()).toEqual(['state.player.hp: 4 → 3']);
-    expect(await textOf('try-note')).toContain('Describe the cold water');
+    expect(await result.getByTestId('trace-notes').textContent()).toContain('Describe the cold water');
     await screenshot(page, 'builder-02-try');
   });
 

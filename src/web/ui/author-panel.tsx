@@ -152,7 +152,8 @@ function TurnTrace({ record }: { record: SessionRecord }) {
   }
 }
 
-function Rolls({
+/** A run's dice rolls (the trace, the event console, the builder's "try it"). */
+export function Rolls({
   rolls,
 }: {
   rolls: readonly { expr: string; dice: string; faces: readonly number[]; total: number }[];
@@ -172,7 +173,8 @@ function Rolls({
   );
 }
 
-function Notes({ notes }: { notes: readonly string[] }) {
+/** A run's notes for the Narrator. */
+export function Notes({ notes }: { notes: readonly string[] }) {
   return (
     <>
       <h3>Notes</h3>

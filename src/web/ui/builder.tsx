@@ -16,6 +16,7 @@ import {
 } from '../lib/builder-api.ts';
 import { type BuilderEditor, createEditor } from '../lib/builder-editor.ts';
 import { eventNames, jsonObjectField } from '../lib/builder-text.ts';
+import { Notes, Rolls } from './author-panel.tsx';
 import { storedApiKey, useApp } from './context.ts';
 
 /** The four files every draft shows, then any other cartridge file it holds. */
@@ -720,24 +721,8 @@ function TryPane({
                 {result.error.message} [{result.error.code}]
               </p>
             ) : null}
-            {result.notes.length > 0 ? (
-              <ul class="list-plain">
-                {result.notes.map((n, i) => (
-                  <li key={i} data-testid="try-note">
-                    {n}
-                  </li>
-                ))}
-              </ul>
-            ) : null}
-            <h3>Dice</h3>
-            <ul class="list-plain">
-              {result.rolls.map((r, i) => (
-                <li key={i} data-testid="try-roll">
-                  {r.expr}: {r.dice} → [{r.faces.join(', ')}] = {r.total}
-                </li>
-              ))}
-              {result.rolls.length === 0 ? <li class="muted">No dice rolled.</li> : null}
-            </ul>
+            <Notes notes={result.notes} />
+            <Rolls rolls={result.rolls} />
             <h3>Changes</h3>
             <ul class="list-plain">
               {(result.changes ?? []).map((c, i) => (
