@@ -48,23 +48,37 @@ function arrayIndex(key: string): number | undefined {
   return Number.isInteger(n) && n >= 0 && n < 4294967295 && String(n) === key ? n : undefined;
 }
 
+/**
+ * How a table's key order follows from an earlier table's: those keys, then the keys added since (new
+ * named keys come after every older one). Kept instead of the order itself until someone reads it, so a
+ * batch costs O(keys it adds), not a copy of the order.
+ */
+interface PendingOrder {
+  readonly keys: readonly string[];
+  readonly added: readonly string[];
+}
+
+/** Keys added since the last table whose order was read, past which a table is ordered from scratch. */
+const MAX_PENDING_KEYS = 1_024;
+
 export class SharedTable<T> {
   private orderedKeys: readonly string[] | undefined;
   private orderedValues: readonly T[] | undefined;
+  private pending: PendingOrder | undefined;
 
   constructor(
     /** Never mutated once a SharedTable holds it. */
     readonly top: Readonly<Top<T>>,
     readonly size: number,
     readonly nextSeq: number,
-    /** The keys in order, when the writer could derive them from its base's (see TableWriter.finish). */
-    keys?: readonly string[],
+    /** How the order follows from an earlier table's, when the writer knew (see TableWriter.finish). */
+    pending?: PendingOrder,
   ) {
-    this.orderedKeys = keys;
+    this.pending = pending;
   }
 
   static empty<T>(): SharedTable<T> {
-    return new SharedTable<T>(new Array(FANOUT).fill(undefined), 0, 0, []);
+    return new SharedTable<T>(new Array(FANOUT).fill(undefined), 0, 0, { keys: [], added: [] });
   }
 
   get(key: string): T | undefined {
@@ -77,20 +91,27 @@ export class SharedTable<T> {
 
   /** Every key in plain-object order; computed once per table (tables never change). */
   keys(): readonly string[] {
-    if (this.orderedKeys === undefined) this.order();
+    if (this.orderedKeys === undefined) {
+      if (this.pending !== undefined) {
+        this.orderedKeys =
+          this.pending.added.length === 0 ? this.pending.keys : this.pending.keys.concat(this.pending.added);
+        this.pending = undefined;
+      } else this.order();
+    }
     return this.orderedKeys!;
   }
 
-  /** The keys if they are already known, without computing them. */
-  knownKeys(): readonly string[] | undefined {
-    return this.orderedKeys;
+  /** What a table written from this one can derive its order from (undefined: it sorts when read). */
+  orderBasis(): PendingOrder | undefined {
+    return this.orderedKeys !== undefined ? { keys: this.orderedKeys, added: [] } : this.pending;
   }
 
   /** Every value, in the order of `keys()`. */
   values(): readonly T[] {
     if (this.orderedValues === undefined) {
-      if (this.orderedKeys === undefined) this.order();
-      else this.orderedValues = this.orderedKeys.map((key) => this.get(key)!);
+      const keys = this.orderedKeys ?? (this.pending !== undefined ? this.keys() : undefined);
+      if (keys === undefined) this.order();
+      else this.orderedValues = keys.map((key) => this.get(key)!);
     }
     return this.orderedValues!;
   }
@@ -188,16 +209,14 @@ export class TableWriter<T> {
   finish(): SharedTable<T> {
     if (this.frozen) return this.frozen;
     // A new named key goes after every key the base has (it has the highest sequence number), so when the
-    // base's order is known the new order is that plus the added keys: O(keys) copying, no sort. A table
-    // read in order after every batch (GET /world at the head) never sorts again. An array-index key
-    // has its numeric place, so its table is ordered from scratch when first read.
-    const baseKeys = this.base.knownKeys();
+    // base's order is known (or derivable) this table's is that plus the added keys, kept pending until
+    // read: no sort and no copy per batch, and a table read in order after every batch (GET /world at the
+    // head) never sorts. An array-index key has its numeric place, so that table sorts when first read.
+    const basis = this.base.orderBasis();
     const keys =
-      baseKeys === undefined || this.addedIndex
+      basis === undefined || this.addedIndex || basis.added.length + this.added.length > MAX_PENDING_KEYS
         ? undefined
-        : this.added.length === 0
-          ? baseKeys
-          : baseKeys.concat(this.added);
+        : { keys: basis.keys, added: this.added.length === 0 ? basis.added : basis.added.concat(this.added) };
     this.frozen = new SharedTable(this.top, this.size, this.nextSeq, keys);
     this.base = this.frozen;
     this.added = [];
