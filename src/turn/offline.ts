@@ -80,39 +80,81 @@ function countMatches(
   return new Set(words.filter((w) => wordMatches(w, said, saidList))).size;
 }
 
+/** The absent `intents.yaml` entry: one array, so the per-event cache below has one key for it. */
+const NO_IMPLIED: readonly ImpliedIntent[] = [];
+
 function impliedOf(context: OfflineContext | undefined, event: string): readonly ImpliedIntent[] {
   const all = context?.intentInputs;
-  return all !== undefined && Object.hasOwn(all, event) ? (all[event] ?? []) : [];
+  return all !== undefined && Object.hasOwn(all, event) ? (all[event] ?? NO_IMPLIED) : NO_IMPLIED;
 }
 
 function enumOptions(spec: InputSpec): string[] {
   return (spec.enum ?? []).map((v) => toStateValue(v)).filter((v): v is string => typeof v === 'string');
 }
 
-export function scoreEvent(event: EventDef, text: string, context?: OfflineContext): number {
-  const padded = ` ${normalize(text)} `;
-  const saidList = contentWords(text);
-  const said = new Set(saidList);
-  let phrase = 0;
-  const phrases = [...event.intents, ...impliedOf(context, event.name).map((i) => i.phrase)];
-  for (const intent of phrases) {
-    const p = normalize(intent);
-    if (p !== '' && padded.includes(` ${p} `)) phrase = Math.max(phrase, PHRASE_BONUS + p.split(' ').length);
+/** What an event is matched on, normalised: the same for every turn, so worked out once per event. */
+interface EventWords {
+  /** Its intent phrases (and `intents.yaml`'s), normalised, empty ones left out. */
+  readonly phrases: readonly string[];
+  readonly nameWords: readonly string[];
+  readonly intentWords: readonly string[];
+  readonly descriptionWords: readonly string[];
+  /** Its inputs' enum options, normalised, empty ones left out. */
+  readonly options: readonly string[];
+}
+
+const wordsOfEvents = new WeakMap<EventDef, WeakMap<readonly ImpliedIntent[], EventWords>>();
+
+function eventWords(event: EventDef, implied: readonly ImpliedIntent[]): EventWords {
+  let byImplied = wordsOfEvents.get(event);
+  if (byImplied === undefined) {
+    byImplied = new WeakMap();
+    wordsOfEvents.set(event, byImplied);
   }
-  const nameWords = event.name.split('_').filter((w) => w.length > 1 && !STOP_WORDS.has(w));
-  const intentWords = [...new Set(phrases.flatMap(contentWords))];
-  const descriptionWords = contentWords(event.description).filter((w) => w.length >= 4);
-  const option = event.inputList.some((spec) =>
-    enumOptions(spec).some((o) => normalize(o) !== '' && padded.includes(` ${normalize(o)} `)),
-  )
-    ? OPTION_SCORE
-    : 0;
+  let words = byImplied.get(implied);
+  if (words === undefined) {
+    const phrases = [...event.intents, ...implied.map((i) => i.phrase)];
+    words = {
+      phrases: phrases.map(normalize).filter((p) => p !== ''),
+      nameWords: event.name.split('_').filter((w) => w.length > 1 && !STOP_WORDS.has(w)),
+      intentWords: [...new Set(phrases.flatMap(contentWords))],
+      descriptionWords: contentWords(event.description).filter((w) => w.length >= 4),
+      options: event.inputList.flatMap((spec) => enumOptions(spec).map(normalize)).filter((o) => o !== ''),
+    };
+    byImplied.set(implied, words);
+  }
+  return words;
+}
+
+/** The player's words, normalised once for every event scored against them. */
+interface SaidText {
+  readonly padded: string;
+  readonly said: ReadonlySet<string>;
+  readonly saidList: readonly string[];
+}
+
+function saidText(text: string): SaidText {
+  const saidList = contentWords(text);
+  return { padded: ` ${normalize(text)} `, said: new Set(saidList), saidList };
+}
+
+export function scoreEvent(event: EventDef, text: string, context?: OfflineContext): number {
+  return scoreSaid(event, saidText(text), context);
+}
+
+function scoreSaid(event: EventDef, text: SaidText, context: OfflineContext | undefined): number {
+  const { padded, said, saidList } = text;
+  const words = eventWords(event, impliedOf(context, event.name));
+  let phrase = 0;
+  for (const p of words.phrases)
+    if (padded.includes(` ${p} `)) phrase = Math.max(phrase, PHRASE_BONUS + p.split(' ').length);
+  const option = words.options.some((o) => padded.includes(` ${o} `)) ? OPTION_SCORE : 0;
   return (
     phrase +
     option +
-    NAME_WORD_SCORE * countMatches(nameWords, said, saidList) +
-    Math.min(MAX_WORD_SCORE, INTENT_WORD_SCORE * countMatches(intentWords, said, saidList)) +
-    Math.min(MAX_WORD_SCORE, DESCRIPTION_WORD_SCORE * countMatches(descriptionWords, said, saidList))
+    NAME_WORD_SCORE * countMatches(words.nameWords, said, saidList) +
+    Math.min(MAX_WORD_SCORE, INTENT_WORD_SCORE * countMatches(words.intentWords, said, saidList)) +
+    Math.min(MAX_WORD_SCORE, DESCRIPTION_WORD_SCORE * countMatches(words.descriptionWords, said, saidList))
   );
 }
 
@@ -124,9 +166,10 @@ export function matchEvent(
 ): EventDef | undefined {
   let best: EventDef | undefined;
   let bestScore = MIN_MATCH_SCORE - 1;
+  const said = saidText(text);
   for (const event of publicEvents(rules)) {
     if (ENGINE_TOOL_NAMES.has(event.name)) continue;
-    const score = scoreEvent(event, text, context);
+    const score = scoreSaid(event, said, context);
     if (score > bestScore) {
       best = event;
       bestScore = score;
