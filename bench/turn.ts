@@ -124,7 +124,7 @@ export async function benchTurn(): Promise<Row[]> {
       p50_ms: round3(p50),
       p99_ms: round3(percentile(times, 99)),
       target_p50_ms: TARGET_P50_MS,
-      ok: p50 < TARGET_P50_MS,
+      pass: p50 < TARGET_P50_MS,
     });
   }
 
@@ -147,6 +147,8 @@ export async function benchTurn(): Promise<Row[]> {
       total: prompt.tokens,
       budget: prompt.budget,
       sections: Object.fromEntries(prompt.sections.map((s) => [s.id, s.included ? s.tokens : 0])),
+      target: `≤ ${prompt.budget} (the role's prompt budget)`,
+      pass: prompt.tokens <= prompt.budget,
     });
   }
   return rows;
