@@ -84,6 +84,11 @@ describe('the ownership matrix (keys mode): owner, another key, no key', () => {
         owner: 201,
       },
       {
+        name: 'a stateless turn on a version',
+        call: api.req('/v1/turn', { method: 'POST', json: { cartridge: v1, input: '/travel brine market' } }),
+        owner: 200,
+      },
+      {
         name: 'update metadata',
         call: api.req(`/v1/cartridges/${cartridgeId}`, { method: 'PATCH', json: { title: 'The Marsh' } }),
         owner: 200,
