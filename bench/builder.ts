@@ -4,8 +4,9 @@
 // thread loading every file, the JSON answer), completion of a state path with the last good rules
 // (cached compiled rules after the first request), "try it" (one event with a seed, the diff), and the
 // draft save. Warm: the first request of each kind is not counted. Median and p95 of RUNS requests.
-// Targets: a check lands within CHECK_TARGET_MS, so a squiggle appears within a second of the
-// 400 ms pause; completion, try and save are interactive (≤ INTERACTIVE_TARGET_MS at p95).
+// Targets (on the median: the p95 of a loaded shared machine is mostly other processes, so it is reported
+// without one): a check lands within CHECK_TARGET_MS, so a squiggle appears within a second of the 400 ms
+// pause; completion, try and save are interactive (≤ INTERACTIVE_TARGET_MS).
 // `npx tsx bench/builder.ts` prints one JSON object per line.
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -19,8 +20,8 @@ import { median, percentile, round3 } from './common.ts';
 type Row = Record<string, unknown>;
 
 const RUNS = 30;
-const CHECK_TARGET_MS = 500;
-const INTERACTIVE_TARGET_MS = 60;
+const CHECK_TARGET_MS = 300;
+const INTERACTIVE_TARGET_MS = 50;
 
 export async function benchBuilder(): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), 'mnesos-bench-builder-'));
@@ -92,15 +93,15 @@ export async function benchBuilder(): Promise<Row[]> {
         times.push(performance.now() - start);
       }
       times.sort((a, b) => a - b);
-      const p95 = percentile(times, 95);
+      const mid = median(times);
       rows.push({
         bench: `builder ${name}`,
         covers,
         runs: RUNS,
-        median_ms: round3(median(times)),
-        p95_ms: round3(p95),
-        target: `p95 ≤ ${target} ms`,
-        pass: p95 <= target,
+        median_ms: round3(mid),
+        p95_ms: round3(percentile(times, 95)),
+        target: `median ≤ ${target} ms`,
+        pass: mid <= target,
       });
     }
     return rows;
