@@ -1,13 +1,17 @@
 // The Library page's management panel in headless Chromium (issue 14, item 1): metadata edited, the
 // visibility switch, a cover, a single-file update refused with file:line:col and then accepted with a tag
 // and notes, version tags edited, deleting with confirmation (and Escape to cancel), a cartridge refused
-// while a game plays it until that version is archived. Much of it is driven from the keyboard.
+// while a game plays it until that version is archived; and, on a server with keys, another player’s public
+// cartridge shown read-only and played. Much of it is driven from the keyboard.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseApiKeys } from '../../src/server/auth.ts';
+import { type RunningServer, startServer } from '../../src/server/start.ts';
 import { buildWebClient } from '../../src/web/build.ts';
+import { API_KEY_STORAGE } from '../../src/web/ui/context.ts';
 import { tarGz } from './helpers/archive.ts';
 import { launchChromium, screenshot } from './helpers/browser.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
@@ -191,5 +195,81 @@ describe('library management in the browser', () => {
     await games.first().getByRole('link', { name: 'Resume' }).click();
     await expect.poll(() => page.getByTestId('narration').count()).toBeGreaterThan(0);
     await screenshot(page, 'library-04-deleted-game-resumes');
+  });
+});
+
+describe('another player’s public cartridge in the browser (keys mode)', () => {
+  const ALICE = 'mnesos_web_key_alice_0123456789';
+  const BOB = 'mnesos_web_key_bob_0123456789ab';
+  let keyed: RunningServer;
+  let dir: string;
+  let bobPage: Page;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mnesos-web-keys-'));
+    keyed = await startServer({
+      host: '127.0.0.1',
+      port: 0,
+      databaseUrl: join(dir, 'keys.sqlite'),
+      apiKeys: parseApiKeys(`alice=${ALICE},bob=${BOB}`),
+      staticDir: distDir,
+      limits: { rateLimit: 100_000 },
+    });
+    const upload = await fetch(`${keyed.url}/v1/cartridges`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ALICE}`, 'content-type': 'application/gzip' },
+      body: new Uint8Array(
+        tarGz({
+          'heath/yare.yaml': YARE.replace('bot_name: "Marshlight"', 'bot_name: "Heathland"'),
+          'heath/bot_lore.md': read('bot_lore.md'),
+        }),
+      ),
+    });
+    expect(upload.status).toBe(201);
+    const found = (await (
+      await fetch(`${keyed.url}/v1/cartridges/Heathland`, { headers: { authorization: `Bearer ${ALICE}` } })
+    ).json()) as { cartridge: { id: string } };
+    const made = await fetch(`${keyed.url}/v1/cartridges/${found.cartridge.id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${ALICE}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ visibility: 'public', title: 'Heathland Walks', genre: 'moor' }),
+    });
+    expect(made.status).toBe(200);
+    bobPage = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    bobPage.setDefaultTimeout(15_000);
+    await bobPage.addInitScript(
+      ([storage, key]) => sessionStorage.setItem(storage as string, key as string),
+      [API_KEY_STORAGE, BOB],
+    );
+  }, 60_000);
+  afterAll(async () => {
+    await bobPage?.close();
+    await keyed?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is listed as shared, opens read-only (no form, switch or delete), and starts a game', async () => {
+    await bobPage.goto(keyed.url);
+    const heath = bobPage.locator('[data-testid="cartridge-item"][data-cartridge="Heathland"]');
+    await expect.poll(() => heath.count()).toBe(1);
+    expect(await heath.getByTestId('cartridge-visibility').textContent()).toContain(
+      'shared by another player',
+    );
+    expect(await heath.getByTestId('cartridge-manage').textContent()).toBe('Details');
+    await heath.getByTestId('cartridge-manage').click();
+    await expect.poll(() => bobPage.getByTestId('version-item').count()).toBe(1);
+    expect(await bobPage.getByTestId('manage-visibility').textContent()).toContain('another player');
+    for (const control of [
+      'metadata-form',
+      'visibility-toggle',
+      'file-update',
+      'version-delete',
+      'delete-cartridge',
+    ])
+      expect([control, await bobPage.getByTestId(control).count()]).toEqual([control, 0]);
+    await bobPage.getByTestId('new-cartridge').selectOption({ label: 'Heathland Walks' });
+    await bobPage.getByTestId('start-game').click();
+    await expect.poll(() => bobPage.url()).toContain('#/play/');
+    await expect.poll(() => bobPage.getByTestId('narration').count()).toBeGreaterThan(0);
+    await screenshot(bobPage, 'library-05-shared-details');
   });
 });
