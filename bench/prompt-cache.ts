@@ -5,7 +5,9 @@
 // Measured with short narrations (~330 characters a turn, the history stays under the roles' 2,000-token
 // caps) and long ones (~1,600 characters, five fill the cap, so the token fit trims the history): each turn
 // adds the new story messages and a new final message, neither of which a cache can hold, so the share
-// falls as narrations grow (an upper bound of 1 − (new messages + final message) / request).
+// falls as narrations grow (an upper bound of 1 − (new messages + final message) / request). A third game
+// has the Narrator record a new entity and a fact every turn: the world summary, part of the final message,
+// then grows and changes every turn.
 // Calls per ordinary turn are counted for a Director that writes directives beside its rule calls and for
 // one that sends the calls alone. Standalone: `npx tsx bench/prompt-cache.ts`.
 
@@ -36,6 +38,16 @@ function wire(request: ModelRequest): string {
 }
 
 type Narration = 'short' | 'long';
+
+const strangerArrives = (t: number) => [
+  {
+    event_type: 'create_entity',
+    entity: `stranger_${t}`,
+    name: `Stranger number ${t}`,
+    entity_type: 'person',
+  },
+  { event_type: 'add_fact', subject: `stranger_${t}`, predicate: `arrived on turn ${t}` },
+];
 const NARRATION: Record<Narration, (turn: number) => string> = {
   short: (t) => `Turn ${t}. You open the pack by lamplight; the fog presses at the shutters. `.repeat(4),
   long: (t) =>
@@ -51,7 +63,7 @@ function sharedPrefix(a: string, b: string): number {
   return i;
 }
 
-async function game(habit: 'text' | 'calls-only', narration: Narration = 'short') {
+async function game(habit: 'text' | 'calls-only', narration: Narration = 'short', growWorld = false) {
   const loaded = await loadCartridge(join(PROJECT_ROOT, 'cartridges', 'lanternmere'));
   if (!loaded.ok) throw new Error('the demo cartridge does not load');
   const cartridge = loaded.cartridge;
@@ -67,7 +79,16 @@ async function game(habit: 'text' | 'calls-only', narration: Narration = 'short'
     const call = { name: 'check_pack', args: {} };
     const models = createScriptedModels({
       director: [habit === 'text' ? { text: DIRECTIVES, toolCalls: [call] } : { toolCalls: [call] }],
-      narrator: [{ text: NARRATION[narration](t) }],
+      narrator: [
+        {
+          text: NARRATION[narration](t),
+          // The Narrator records a new entity and a fact (inline ledger): the world summary in the final
+          // message grows and changes every turn.
+          ...(growWorld
+            ? { toolCalls: [{ name: 'record_world_changes', args: { events: strangerArrives(t) } }] }
+            : {}),
+        },
+      ],
       npc: [],
     });
     let record: TurnRecord | undefined;
@@ -107,9 +128,11 @@ export async function benchPromptCache(): Promise<Array<Record<string, unknown>>
   const rows: Array<Record<string, unknown>> = [];
   const text = await game('text');
   const long = await game('text', 'long');
+  const growing = await game('text', 'short', true);
   for (const [narration, result] of [
     ['short narrations, ~330 chars a turn', text],
     ['long narrations, ~1,600 chars a turn', long],
+    ['short narrations, world +1 entity +1 fact a turn', growing],
   ] as const) {
     for (const role of ['director', 'narrator'] as const) {
       rows.push({
