@@ -232,6 +232,19 @@ export class BuilderApi {
     return response.blob();
   }
 
+  /** The caller's own cartridges (they may edit them), each with its newest version, to start a draft from. */
+  async editableCartridges(): Promise<{ label: string; versionId: string }[]> {
+    const body = await this.#request('GET', '/v1/cartridges');
+    const list = isRecord(body) && Array.isArray(body.cartridges) ? body.cartridges.filter(isRecord) : [];
+    return list
+      .filter((c) => (c.canEdit ?? c.owner === 'self') === true && isRecord(c.latest))
+      .map((c) => ({
+        label: String(c.title || c.name || ''),
+        versionId: String((c.latest as Record<string, unknown>).id ?? ''),
+      }))
+      .filter((c) => c.versionId !== '');
+  }
+
   async startSession(versionId: string): Promise<string> {
     const body = await this.#request('POST', '/v1/sessions', { cartridge: versionId });
     const session = isRecord(body) && isRecord(body.session) ? body.session : {};

@@ -44,6 +44,8 @@ function Drafts({ api }: { api: BuilderApi }) {
   const { navigate } = useApp();
   const [drafts, setDrafts] = useState<DraftSummaryView[]>([]);
   const [templates, setTemplates] = useState<string[]>(['empty']);
+  const [editable, setEditable] = useState<{ label: string; versionId: string }[]>([]);
+  const [fromVersion, setFromVersion] = useState('');
   const [name, setName] = useState('');
   const [template, setTemplate] = useState('empty');
   const [error, setError] = useState('');
@@ -52,10 +54,12 @@ function Drafts({ api }: { api: BuilderApi }) {
   const [generating, setGenerating] = useState(false);
 
   useEffect(() => {
-    Promise.all([api.drafts(), api.templates()])
-      .then(([d, t]) => {
+    Promise.all([api.drafts(), api.templates(), api.editableCartridges()])
+      .then(([d, t, e]) => {
         setDrafts(d);
         if (t.length > 0) setTemplates(t);
+        setEditable(e);
+        setFromVersion(e[0]?.versionId ?? '');
       })
       .catch((e) => setError(failureText(e)));
   }, [api]);
@@ -64,6 +68,18 @@ function Drafts({ api }: { api: BuilderApi }) {
     event.preventDefault();
     try {
       const draft = await api.createDraft({ name: name.trim() || 'Untitled', template });
+      navigate(`#/builder/${encodeURIComponent(draft.id)}`);
+    } catch (e) {
+      setError(failureText(e));
+    }
+  };
+
+  const edit = async (event: Event): Promise<void> => {
+    event.preventDefault();
+    const chosen = editable.find((c) => c.versionId === fromVersion);
+    if (!chosen) return;
+    try {
+      const draft = await api.createDraft({ name: chosen.label, fromVersion: chosen.versionId });
       navigate(`#/builder/${encodeURIComponent(draft.id)}`);
     } catch (e) {
       setError(failureText(e));
@@ -164,6 +180,27 @@ function Drafts({ api }: { api: BuilderApi }) {
             New draft
           </button>
         </form>
+        {editable.length > 0 ? (
+          <form onSubmit={edit} class="row" style={{ marginTop: '1rem' }}>
+            <label>
+              Or edit a cartridge of yours{' '}
+              <select
+                value={fromVersion}
+                onChange={(e) => setFromVersion(e.currentTarget.value)}
+                data-testid="edit-cartridge"
+              >
+                {editable.map((c) => (
+                  <option key={c.versionId} value={c.versionId}>
+                    {c.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="submit" data-testid="edit-cartridge-open">
+              Edit in the builder
+            </button>
+          </form>
+        ) : null}
       </section>
       <section class="card" aria-labelledby="generate-h">
         <h2 id="generate-h">Generate a cartridge</h2>
