@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { MAX_LORE_BYTES } from '../../src/cartridge/limits.ts';
 import { parseApiKeys } from '../../src/server/auth.ts';
 import { MAX_COVER_BYTES } from '../../src/store/library-limits.ts';
@@ -397,6 +398,21 @@ describe('single-file updates and covers', () => {
     expect(await count()).toBe(before);
     expect((await api.putFile(id, 'bot_lore.md', atLimit, KEY_A)).status).toBe(201);
     expect(await count()).toBe(before + 1);
+  });
+
+  it('a rules file replaces the other rules file: yare.js in, yare.yaml out', async () => {
+    const module = `export default ${JSON.stringify(parseYaml(withName('Weir')))};\n`;
+    const put = await api.putFile(id, 'yare.js', module, KEY_A);
+    expect(put.status).toBe(201);
+    const full = await server.json(`/v1/cartridge-versions/${put.body.version.id}`, { key: KEY_A });
+    expect(Object.keys(full.body.version.files).sort()).toEqual(
+      ['bot_lore.md', 'first-message.md', 'prompt_directives.yaml', 'yare.js'].sort(),
+    );
+    const back = await api.putFile(id, 'yare.yaml', `${withName('Weir')}\n# back to YAML\n`, KEY_A);
+    expect(back.status).toBe(201);
+    const yaml = await server.json(`/v1/cartridge-versions/${back.body.version.id}`, { key: KEY_A });
+    expect(Object.keys(yaml.body.version.files)).toContain('yare.yaml');
+    expect(Object.keys(yaml.body.version.files)).not.toContain('yare.js');
   });
 
   it('covers: at MAX_COVER_BYTES stored and served safely; one byte more 413; wrong bytes 422; SVG 415', async () => {
