@@ -61,6 +61,19 @@ export function tagsOf(text: string): string[] {
   return out;
 }
 
+/** Bytes as people read them (`12.3 KiB`, `50 MiB`). */
+export function byteSize(bytes: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  const shown = unit === 0 || value >= 100 ? Math.round(value) : Math.round(value * 10) / 10;
+  return `${shown} ${units[unit]}`;
+}
+
 const cartridgePath = (ref: string) => `/v1/cartridges/${encodeURIComponent(ref)}`;
 
 export class LibraryApi {

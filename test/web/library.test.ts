@@ -109,6 +109,7 @@ describe('library management in the browser', () => {
       .poll(() => page.getByTestId('cover-image').evaluate((img) => (img as HTMLImageElement).naturalWidth))
       .toBe(1);
     expect(await textOf('manage-visibility')).toContain('Public');
+    expect(await textOf('storage')).toMatch(/^Your storage: \d[\d.]* (bytes|KiB|MiB) of \d/);
     await screenshot(page, 'library-01-metadata');
   });
 

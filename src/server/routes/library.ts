@@ -4,6 +4,7 @@
 // 404 on every route, and so is a change to a cartridge the caller sees but does not own (as deleting the
 // server's own versions always was).
 
+import type { Context } from 'hono';
 import { z } from 'zod';
 import { CARTRIDGE_FILES } from '../../cartridge/index.ts';
 import {
@@ -23,7 +24,7 @@ import {
   versionPatchBody,
   versionTag,
 } from '../library-views.ts';
-import type { RouteRegistry } from '../openapi.ts';
+import type { AppEnv, RouteRegistry } from '../openapi.ts';
 import { anyObject, errorSchema, id } from '../schemas.ts';
 import {
   libraryOwner,
@@ -89,7 +90,7 @@ export function registerLibraryRoutes(api: RouteRegistry, deps: AppDeps): void {
   const { store, library } = deps;
 
   /** The cartridge the caller may see, or 404. */
-  async function visible(c: { get(key: 'principal'): Parameters<typeof libraryOwner>[1] }, ref: string) {
+  async function visible(c: Context<AppEnv>, ref: string) {
     const viewer = libraryOwner(deps, c.get('principal'));
     const cartridge = await store.findLibraryCartridge(viewer, ref);
     if (cartridge === undefined) throw new ApiError(404, 'not_found', `no cartridge '${ref}'`);
@@ -98,7 +99,7 @@ export function registerLibraryRoutes(api: RouteRegistry, deps: AppDeps): void {
 
   /** The caller's own cartridge, or 404 (another's, public or not, is not the caller's to change). */
   async function owned(
-    c: { get(key: 'principal'): Parameters<typeof libraryOwner>[1] },
+    c: Context<AppEnv>,
     ref: string,
   ): Promise<{ owner: string; cartridge: LibraryCartridge }> {
     const { viewer, cartridge } = await visible(c, ref);

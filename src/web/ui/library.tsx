@@ -4,7 +4,7 @@
 // the player's games to resume or delete.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { CartridgeVersionView, PersonaView, SessionView } from '../api.ts';
-import { LibraryApi, type LibraryListItem } from '../library-api.ts';
+import { byteSize, LibraryApi, type LibraryList, type LibraryListItem } from '../library-api.ts';
 import { seedError } from '../lib/forms.ts';
 import { CartridgeManager } from './cartridge-manager.tsx';
 import { storedApiKey, useApp } from './context.ts';
@@ -19,6 +19,7 @@ export function Library() {
   const { api, navigate } = useApp();
   const library = useMemo(() => new LibraryApi('', storedApiKey), []);
   const [cartridges, setCartridges] = useState<readonly LibraryListItem[]>([]);
+  const [storage, setStorage] = useState<LibraryList['storage'] | undefined>(undefined);
   /** The cartridge whose Manage panel is open. */
   const [managing, setManaging] = useState<string | undefined>(undefined);
   const [sessions, setSessions] = useState<SessionView[]>([]);
@@ -35,6 +36,7 @@ export function Library() {
       const [listed, s] = await Promise.all([library.list(), api.sessions()]);
       const c = listed.cartridges;
       setCartridges(c);
+      setStorage(listed.storage);
       setSessions(s);
       setError('');
       const lists = await Promise.all(c.map((x) => api.versions(x.id).catch(() => [])));
@@ -107,6 +109,11 @@ export function Library() {
           ))}
           {cartridges.length === 0 ? <li class="muted">No cartridges yet.</li> : null}
         </ul>
+        {storage ? (
+          <p class="muted" data-testid="storage">
+            Your storage: {byteSize(storage.usedBytes)} of {byteSize(storage.quotaBytes)}
+          </p>
+        ) : null}
         <form onSubmit={onUpload} class="row" style={{ marginTop: '1rem' }}>
           <label>
             Upload a cartridge (.zip or .tar.gz) or import a SillyTavern card (.png, .json, .charx)
