@@ -1,6 +1,6 @@
 // Low-level turn reads and writes shared by session creation and appends.
 
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { decodeJson } from './json.ts';
 import type { Turn } from './repository.ts';
 import { toTurnMessage } from './rows.ts';
@@ -24,6 +24,113 @@ export async function lockSession(
       return query.forUpdate().executeTakeFirst();
     case 'sqlite':
       return query.executeTakeFirst();
+    default: {
+      const unreachable: never = dialect;
+      throw new Error(`unknown dialect ${String(unreachable)}`);
+    }
+  }
+}
+
+/** The session row, locked as `lockSession` says, with the parent turn's depth and last child index. */
+export interface LockedAppend {
+  readonly session: SessionsTable;
+  /** Undefined when the parent is not a turn of this session. */
+  readonly parent: { readonly depth: number; readonly last: number | null } | undefined;
+}
+
+/**
+ * `lockSession` and the parent's place in one statement: the session row (locked until the transaction
+ * ends on PostgreSQL, `FOR UPDATE OF s`), the parent's depth and its children's last sibling index.
+ */
+export async function lockSessionWithParent(
+  trx: Kysely<Database>,
+  dialect: SqlDialect,
+  sessionId: string,
+  parentId: string,
+): Promise<LockedAppend | undefined> {
+  const lock = dialect === 'postgres' ? sql` for update of s` : sql``;
+  const { rows } = await sql<SessionsTable & { parent_depth: number | null; parent_last: number | null }>`
+    select s.id, s.principal_id, s.cartridge_version_id, s.persona_id, s.seed, s.title, s.head_turn_id,
+           s.turn_count, s.created_at, s.updated_at, p.depth as parent_depth,
+           (select max(c.sibling_index) from turns c where c.parent_id = p.id) as parent_last
+      from sessions s left join turns p on p.id = ${parentId} and p.session_id = s.id
+     where s.id = ${sessionId}${lock}`.execute(trx);
+  const row = rows[0];
+  if (row === undefined) return undefined;
+  const { parent_depth: depth, parent_last: last, ...session } = row;
+  return {
+    session,
+    parent: depth === null ? undefined : { depth: Number(depth), last: last === null ? null : Number(last) },
+  };
+}
+
+/**
+ * Writes a new turn (its row, payload, ledger batch and snapshot) and the session's count, time and head;
+ * returns the sibling index stored (SQLite: the row's; PostgreSQL: counted by the write itself).
+ * PostgreSQL: one statement (data-modifying CTEs), so an append is one round trip inside its transaction;
+ * SQLite: the statements one by one (no round trips to save, and SQLite has no INSERT in a CTE).
+ */
+export async function writeTurn(
+  trx: Kysely<Database>,
+  dialect: SqlDialect,
+  row: TurnRow,
+  content: Pick<EncodedTurnContent, 'ledgerEvents' | 'worldSnapshot' | 'ledgerGameTime'>,
+  session: Pick<SessionsTable, 'id' | 'turn_count' | 'updated_at' | 'head_turn_id'>,
+): Promise<number> {
+  switch (dialect) {
+    case 'sqlite':
+      await insertTurn(trx, row, content);
+      await trx
+        .updateTable('sessions')
+        .set({
+          turn_count: session.turn_count,
+          updated_at: session.updated_at,
+          head_turn_id: session.head_turn_id,
+        })
+        .where('id', '=', session.id)
+        .execute();
+      return row.sibling_index;
+    case 'postgres': {
+      const { ledgerEvents, worldSnapshot, ledgerGameTime: gameTime } = content;
+      const parts = [
+        // The sibling index is counted here, not taken from the locking read: that read's snapshot predates
+        // the lock it waited for, so a swipe committed meanwhile would be missed (READ COMMITTED).
+        sql`t as (insert into turns (id, session_id, parent_id, depth, sibling_index, seq, input, narration, seed,
+                    idempotency_key, created_at)
+                  values (${row.id}, ${row.session_id}, ${row.parent_id}, ${row.depth},
+                          coalesce((select max(c.sibling_index) + 1 from turns c where c.parent_id = ${row.parent_id}), 0),
+                          ${row.seq}, ${row.input}, ${row.narration}, ${row.seed}, ${row.idempotency_key},
+                          ${row.created_at})
+                  returning sibling_index)`,
+        sql`p as (insert into turn_payloads (turn_id, record, state) values (${row.id}, ${row.record}, ${row.state}))`,
+      ];
+      if (ledgerEvents.length > 0) {
+        const values = ledgerEvents.map((event, position) =>
+          gameTime === null
+            ? sql`(${row.id}, ${row.session_id}, ${position}, ${event})`
+            : sql`(${row.id}, ${row.session_id}, ${position}, ${event}, ${gameTime})`,
+        );
+        parts.push(
+          gameTime === null
+            ? sql`e as (insert into ledger_events (turn_id, session_id, position, event) values ${sql.join(values)})`
+            : sql`e as (insert into ledger_events (turn_id, session_id, position, event, game_time)
+                        values ${sql.join(values)})`,
+        );
+      }
+      if (worldSnapshot !== null)
+        parts.push(
+          sql`w as (insert into world_snapshots (turn_id, session_id, world)
+                    values (${row.id}, ${row.session_id}, ${worldSnapshot}))`,
+        );
+      parts.push(
+        sql`u as (update sessions set turn_count = ${session.turn_count}, updated_at = ${session.updated_at},
+                  head_turn_id = ${session.head_turn_id} where id = ${session.id})`,
+      );
+      const { rows } = await sql<{
+        sibling_index: number;
+      }>`with ${sql.join(parts)} select sibling_index from t`.execute(trx);
+      return Number(rows[0]!.sibling_index);
+    }
     default: {
       const unreachable: never = dialect;
       throw new Error(`unknown dialect ${String(unreachable)}`);

@@ -1,6 +1,5 @@
 // Writing and reading the turn tree: append (with head check and idempotency), undo/jump, listings.
 
-import { sql } from 'kysely';
 import type { StoreContext } from './context.ts';
 import { isUniqueViolation, StoreInputError } from './errors.ts';
 import type {
@@ -14,7 +13,14 @@ import type {
 import { TURN_MESSAGE_COLUMNS, TURN_NODE_COLUMNS, toSession, toTurnMessage, toTurnNode } from './rows.ts';
 import { inTransaction } from './transaction.ts';
 import { encodeTurnContent } from './turn-content.ts';
-import { insertTurn, loadTurnBy, lockSession, storedTurn, turnRow } from './turn-rows.ts';
+import {
+  loadTurnBy,
+  lockSession,
+  lockSessionWithParent,
+  storedTurn,
+  turnRow,
+  writeTurn,
+} from './turn-rows.ts';
 import { checkId, checkIdempotencyKey, checkTimestamp } from './validate.ts';
 
 export async function appendTurn(ctx: StoreContext, input: AppendTurnInput): Promise<AppendTurnResult> {
@@ -29,8 +35,9 @@ export async function appendTurn(ctx: StoreContext, input: AppendTurnInput): Pro
     return await inTransaction(ctx.db, ctx.dialect, async (trx): Promise<AppendTurnResult> => {
       // Every statement below runs while this transaction holds the session (see lockSession), so the
       // idempotency lookup, head check, sibling numbering and seq are all decided by the database.
-      const session = await lockSession(trx, ctx.dialect, input.sessionId);
-      if (session === undefined) return { ok: false, reason: 'session-not-found' };
+      const locked = await lockSessionWithParent(trx, ctx.dialect, input.sessionId, input.parentId);
+      if (locked === undefined) return { ok: false, reason: 'session-not-found' };
+      const { session, parent } = locked;
       if (key !== null) {
         const first = await loadTurnBy(trx, input.sessionId, { idempotencyKey: key });
         if (first !== undefined) return { ok: true, turn: first, replayed: true };
@@ -38,40 +45,23 @@ export async function appendTurn(ctx: StoreContext, input: AppendTurnInput): Pro
       if (input.expectedHeadId !== undefined && session.head_turn_id !== input.expectedHeadId) {
         return { ok: false, reason: 'conflict', headTurnId: session.head_turn_id };
       }
-      // The parent's depth and its children's last sibling index in one statement.
-      const parent = await trx
-        .selectFrom('turns')
-        .select([
-          'depth',
-          sql<number | null>`(select max(c.sibling_index) from turns c where c.parent_id = turns.id)`.as(
-            'last',
-          ),
-        ])
-        .where('id', '=', input.parentId)
-        .where('session_id', '=', input.sessionId)
-        .executeTakeFirst();
       if (parent === undefined) return { ok: false, reason: 'parent-not-found' };
-      const last = parent.last ?? null;
       const row = turnRow(
         { id: turnId, session_id: input.sessionId, parent_id: input.parentId },
         {
           depth: parent.depth + 1,
-          sibling_index: last === null ? 0 : Number(last) + 1,
+          sibling_index: parent.last === null ? 0 : parent.last + 1,
           seq: session.turn_count,
         },
         content,
         key,
       );
-      await insertTurn(trx, row, content);
-      await trx
-        .updateTable('sessions')
-        .set({
-          turn_count: session.turn_count + 1,
-          updated_at: Math.max(session.updated_at, content.created_at),
-          ...(moveHead ? { head_turn_id: turnId } : {}),
-        })
-        .where('id', '=', input.sessionId)
-        .execute();
+      row.sibling_index = await writeTurn(trx, ctx.dialect, row, content, {
+        id: input.sessionId,
+        turn_count: session.turn_count + 1,
+        updated_at: Math.max(session.updated_at, content.created_at),
+        head_turn_id: moveHead ? turnId : session.head_turn_id,
+      });
       return { ok: true, turn: storedTurn(row, content.ledgerEvents), replayed: false };
     });
   } catch (error) {
