@@ -16,7 +16,7 @@ import { readArchive } from '../../src/cartridge/archive/index.ts';
 import { type RunningServer, startServer } from '../../src/server/start.ts';
 import { countingSeeds } from '../../src/session/seeds.ts';
 import { buildWebClient } from '../../src/web/build.ts';
-import { FIRST_ANSWER, REPAIR_ANSWER } from '../studio/drafts.ts';
+import { FIRST_ANSWER, FIXED_YARE, REPAIR_ANSWER } from '../studio/drafts.ts';
 import { launchChromium, screenshot } from './helpers/browser.ts';
 
 /** The rules typed into the empty template; line 17 holds `var: state.player.hp`. */
@@ -249,6 +249,37 @@ describe('the builder', () => {
       const transcript = page.getByTestId('transcript');
       expect(await transcript.textContent()).toContain('The checker found 3 error(s)');
       await screenshot(page, 'builder-04-generated');
+    },
+    SLOW_TEST_MS,
+  );
+
+  it(
+    'changes the draft with the generator: the request and the draft go to the model, its answer replaces the rules',
+    async () => {
+      const changed = FIXED_YARE.replace(
+        '    dry: { type: bool, default: true }\n',
+        '    dry: { type: bool, default: true }\n    cold: { type: int, default: 0, min: 0, max: 5 }\n',
+      );
+      expect(changed).not.toBe(FIXED_YARE);
+      const refine = createScriptedModels(
+        { director: [{ text: `=== file: yare.yaml ===\n${changed}` }] },
+        'refine',
+      );
+      models = refine;
+      await page.getByTestId('refine').locator('summary').click();
+      await page.getByTestId('refine-request').fill('Track how cold the player is.');
+      await page.getByTestId('refine-run').click();
+      await expect.poll(() => textOf('refine-progress')).toBe('Done after 1 round(s): the draft is valid.');
+      await expect.poll(() => yareEditor().textContent()).toContain('cold: { type: int');
+      // The model was asked with the change request and the draft as it was.
+      const asked = refine.director.requests[0]?.messages[0]?.content ?? '';
+      expect(asked).toContain('Track how cold the player is.');
+      expect(asked).toContain(FIXED_YARE);
+      await expect.poll(() => textOf('check-state'), CHECKED).toBe('Valid');
+      // The lore was sent as it was and kept.
+      await page.getByTestId('file-tab-bot_lore.md').click();
+      expect(await page.locator('[data-file="bot_lore.md"]').textContent()).toContain('Mill Pond');
+      await page.getByTestId('file-tab-yare.yaml').click();
     },
     SLOW_TEST_MS,
   );

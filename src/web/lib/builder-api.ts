@@ -253,7 +253,7 @@ export class BuilderApi {
 
   /** Streams the generator; its result is saved as a draft (`done.draftId`). */
   async *generate(
-    body: { requirements: string; draftId?: string; rounds?: number },
+    body: { requirements: string; draftId?: string; rounds?: number; existing?: BuilderFiles },
     signal?: AbortSignal,
   ): AsyncGenerator<GenerateEvent> {
     const response = await fetch(`${this.#base}/v1/builder/generate`, {

@@ -26,6 +26,8 @@ export interface EditorOptions {
 export interface BuilderEditor {
   readonly view: EditorView;
   setProblems(problems: readonly (Problem & { readonly severity: 'error' | 'warning' })[]): void;
+  /** Replaces the whole text (a change from outside: the generator). */
+  setText(text: string): void;
   /** Moves the cursor to a 1-based line and column and focuses the editor. */
   goTo(line: number, col: number): void;
   destroy(): void;
@@ -96,6 +98,10 @@ export function createEditor(parent: HTMLElement, options: EditorOptions): Build
         };
       });
       view.dispatch(setDiagnostics(view.state, diagnostics));
+    },
+    setText(text) {
+      if (text === view.state.doc.toString()) return;
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
     },
     goTo(line, col) {
       const range = problemRange(view.state.doc.toString(), line, col);

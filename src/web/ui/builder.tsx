@@ -19,7 +19,7 @@ import { eventNames, jsonObjectField } from '../lib/builder-text.ts';
 import { Notes, Rolls } from './author-panel.tsx';
 import { storedApiKey, useApp } from './context.ts';
 
-/** The four files every draft shows, then any other cartridge file it holds. */
+/** The four files every draft shows (and the generator writes), then any other cartridge file it holds. */
 const MAIN_FILES = ['yare.yaml', 'bot_lore.md', 'prompt_directives.yaml', 'first-message.md'];
 const OTHER_FILES = ['alternate_greetings.json', 'intents.yaml', 'world_info.json', 'yare.js', 'yare.ts'];
 const RULES_FILES = ['yare.yaml', 'yare.js', 'yare.ts'];
@@ -255,6 +255,7 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
   const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | undefined>();
   const [busy, setBusy] = useState(false);
   const [yareText, setYareText] = useState('');
+  const [transcript, setTranscript] = useState<string | null>(null);
   const editors = useRef(new Map<string, BuilderEditor>());
   const lastGoodRules = useRef<BuilderFiles | undefined>(undefined);
   const saveTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -330,6 +331,7 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
       .then((d) => {
         files.current = { ...d.files };
         setDraft(d);
+        setTranscript(d.transcript);
         setName(d.name);
         savedName.current = d.name;
         setYareText(d.files['yare.yaml'] ?? '');
@@ -381,6 +383,21 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
     });
     editors.current.set(file, editor);
     editor.setProblems(findings.current.filter((p) => p.file === file));
+  };
+
+  /** The generator changed the draft on the server: its files replace the editors' text. */
+  const reloadFromServer = async (): Promise<void> => {
+    const d = await api.draft(id);
+    for (const [file, text] of Object.entries(d.files)) {
+      if (text === undefined) continue;
+      files.current = { ...files.current, [file]: text };
+      editors.current.get(file)?.setText(text);
+    }
+    if (d.files['yare.yaml'] !== undefined) setYareText(d.files['yare.yaml']);
+    setTranscript(d.transcript);
+    dirty.current = false;
+    setSave('saved');
+    void runCheck();
   };
 
   const goToProblem = (p: Finding): void => {
@@ -632,10 +649,11 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
             </ul>
           </section>
           <TryPane api={api} files={files} events={eventNames(yareText)} />
-          {draft.transcript ? (
+          <RefinePane api={api} id={id} files={files} before={flushSave} onDone={reloadFromServer} />
+          {transcript ? (
             <details class="card" data-testid="transcript">
               <summary>Generator transcript</summary>
-              <pre class="transcript">{draft.transcript}</pre>
+              <pre class="transcript">{transcript}</pre>
             </details>
           ) : null}
         </aside>
@@ -776,5 +794,89 @@ function TryPane({
         ) : null}
       </div>
     </section>
+  );
+}
+
+/** "Change with the generator": the draft and a change request go to the model; the result replaces it. */
+function RefinePane({
+  api,
+  id,
+  files,
+  before,
+  onDone,
+}: {
+  api: BuilderApi;
+  id: string;
+  files: { current: BuilderFiles };
+  before: () => Promise<boolean>;
+  onDone: () => Promise<void>;
+}) {
+  const [request, setRequest] = useState('');
+  const [progress, setProgress] = useState('');
+  const [error, setError] = useState('');
+  const [running, setRunning] = useState(false);
+
+  const run = async (event: Event): Promise<void> => {
+    event.preventDefault();
+    setError('');
+    setRunning(true);
+    try {
+      if (!(await before())) return;
+      const existing: BuilderFiles = {};
+      for (const name of MAIN_FILES)
+        if (files.current[name] !== undefined) existing[name] = files.current[name];
+      let saved = false;
+      for await (const e of api.generate({ requirements: request, existing, draftId: id })) {
+        if (e.type === 'round')
+          setProgress(
+            `Round ${e.round}: ${e.kind === 'draft' ? 'the model changes the draft' : `the model repairs ${e.errors} error(s)`}…`,
+          );
+        else if (e.type === 'saved') saved = true;
+        else if (e.type === 'done')
+          setProgress(
+            e.ok
+              ? `Done after ${e.rounds} round(s): the draft is valid.`
+              : `Done after ${e.rounds} round(s); the draft still has errors.`,
+          );
+        else if (e.type === 'error') setError(e.message);
+      }
+      if (saved) await onDone();
+    } catch (e) {
+      setError(failureText(e));
+    } finally {
+      setRunning(false);
+    }
+  };
+
+  return (
+    <details class="card" data-testid="refine">
+      <summary>Change with the generator</summary>
+      <form onSubmit={run}>
+        <label>
+          What to change
+          <textarea
+            rows={3}
+            value={request}
+            onInput={(e) => setRequest(e.currentTarget.value)}
+            data-testid="refine-request"
+          />
+        </label>
+        <button
+          type="submit"
+          disabled={running || request.trim() === '' || files.current['yare.yaml'] === undefined}
+          data-testid="refine-run"
+        >
+          {running ? 'Changing…' : 'Change the draft'}
+        </button>
+      </form>
+      <p aria-live="polite" class="muted" data-testid="refine-progress">
+        {progress}
+      </p>
+      {error ? (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </details>
   );
 }
