@@ -6,7 +6,7 @@
 import { type Kysely, sql } from 'kysely';
 import { checkOwner, removeEntry, sessionsPlaying, OPERATOR_OWNER } from './cartridge-entries.ts';
 import type { StoreContext } from './context.ts';
-import { StoreInputError } from './errors.ts';
+import { isUniqueViolation, StoreInputError } from './errors.ts';
 import {
   COVER_MEDIA_TYPES,
   MAX_COVER_BYTES,
@@ -368,6 +368,33 @@ export async function updateLibraryVersion(
     patch.notes === undefined || patch.notes === null
       ? patch.notes
       : checkText('updateLibraryVersion.notes', patch.notes, MAX_VERSION_NOTES_CHARS, false);
+  try {
+    return await writeVersionPatch(ctx, owner, versionId, { tag, notes, archived: patch.archived });
+  } catch (error) {
+    // Two requests tagging two versions alike at once: the unique index lets one through.
+    if (typeof tag !== 'string' || !isUniqueViolation(error)) throw error;
+    const holder = await ctx.db
+      .selectFrom('cartridge_entries as e')
+      .innerJoin('cartridge_entries as mine', (join) =>
+        join.onRef('mine.owner_id', '=', 'e.owner_id').onRef('mine.name', '=', 'e.name'),
+      )
+      .select('e.version_id')
+      .where('mine.owner_id', '=', owner)
+      .where('mine.version_id', '=', versionId)
+      .where('e.tag', '=', tag)
+      .executeTakeFirst();
+    return { ok: false, reason: 'tag-taken', tag, versionId: holder?.version_id ?? versionId };
+  }
+}
+
+/** The checks and the write of a version patch, in one transaction. */
+function writeVersionPatch(
+  ctx: StoreContext,
+  owner: string,
+  versionId: string,
+  patch: { tag: string | null | undefined; notes: string | null | undefined; archived: boolean | undefined },
+): Promise<UpdateLibraryVersionResult> {
+  const { tag, notes } = patch;
   return inTransaction(ctx.db, ctx.dialect, async (trx) => {
     const entry = await trx
       .selectFrom('cartridge_entries')

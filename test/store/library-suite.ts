@@ -224,6 +224,24 @@ export function librarySuite(harness: StoreHarness): void {
       expect(listed.map((v) => v.id)).toEqual([v2.id, v1.id]);
     });
 
+    it('two versions tagged alike at once: exactly one gets the tag', async () => {
+      const a = await addVersion(store, bob, 'Race');
+      const b = await addVersion(store, bob, 'Race');
+      for (let round = 0; round < 5; round++) {
+        const tag = `race-${round}`;
+        const results = await Promise.all([
+          store.updateLibraryVersion(bob, a.id, { tag }),
+          store.updateLibraryVersion(bob, b.id, { tag }),
+        ]);
+        expect(results.filter((r) => r.ok)).toHaveLength(1);
+        expect(results.find((r) => !r.ok)).toMatchObject({ ok: false, reason: 'tag-taken', tag });
+        const tagged = (
+          await store.listLibraryVersions((await store.findLibraryCartridge(bob, 'Race'))!.id)
+        ).filter((v) => v.tag === tag);
+        expect(tagged).toHaveLength(1);
+      }
+    });
+
     it('an archived version is neither listed nor startable, stays readable by its sessions, and can be deleted while played', async () => {
       const v1 = await addVersion(store, alice, 'Archive');
       const v2 = await addVersion(store, alice, 'Archive');

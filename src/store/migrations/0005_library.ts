@@ -50,6 +50,13 @@ export const library: Migration = {
     await db.schema.alterTable('cartridge_entries').addColumn('tag', 'text').execute();
     await db.schema.alterTable('cartridge_entries').addColumn('notes', 'text').execute();
     await db.schema.alterTable('cartridge_entries').addColumn('archived_at', 'bigint').execute();
+    // A tag names one version of a cartridge; untagged entries (NULL) never collide on either database.
+    await db.schema
+      .createIndex('cartridge_entries_tag')
+      .on('cartridge_entries')
+      .columns(['owner_id', 'name', 'tag'])
+      .unique()
+      .execute();
 
     let after: { owner: string; name: string } | undefined;
     for (;;) {
