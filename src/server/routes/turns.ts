@@ -9,7 +9,7 @@ import {
   type SessionService,
   type TurnRequest,
 } from '../../session/index.ts';
-import type { Session, Turn } from '../../store/index.ts';
+import type { Turn } from '../../store/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError, errorBody, fromSessionError } from '../errors.ts';
 import type { AppEnv, RouteRegistry } from '../openapi.ts';
@@ -75,15 +75,22 @@ function modeHeaders(mode: ModelMode): Record<string, string> {
   return { 'x-mnesos-model-mode': mode };
 }
 
+/**
+ * The answer to a prepared turn. A turn about to run carries its cartridge; a replayed one (its
+ * Idempotency-Key already answered) reads the session's, so the first request of a turn reads the session
+ * once (in prepare) and not again here.
+ */
 async function answer(
   c: Context<AppEnv>,
   deps: AppDeps,
-  session: Session,
+  principalId: string,
+  sessionId: string,
   prepared: PreparedTurn,
   view: View,
 ): Promise<Response> {
-  const { cartridge } = await deps.service.cartridgeOf(session);
   if (prepared.kind === 'replayed') {
+    const session = await deps.service.getSession(principalId, sessionId);
+    const { cartridge } = await deps.service.cartridgeOf(session);
     if (wantsEventStream(c.req.header('accept'))) {
       const events = replayEvents(prepared.turn, cartridge, view);
       return sseResponse(async (send) => events.forEach(send), { headers: modeHeaders(deps.modelMode) });
@@ -94,6 +101,7 @@ async function answer(
       modeHeaders(deps.modelMode),
     );
   }
+  const { cartridge } = prepared;
   // The principal's own models decide the mode (their settings may differ from the server's).
   const mode = prepared.mode;
   const timeoutMs = deps.limits.turnTimeoutMs;
@@ -201,9 +209,8 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
         const principal = c.get('principal');
         const view = viewFor(deps, query.view);
         const request = turnRequest(deps, body, idempotencyKeyOf(c));
-        const session = await service.getSession(principal.id, params.id);
         const prepared = await service.prepareTurn(principal.id, params.id, request);
-        return answer(c, deps, session, prepared, view);
+        return answer(c, deps, principal.id, params.id, prepared, view);
       }),
   );
 
@@ -223,13 +230,12 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
       guarded(async () => {
         const principal = c.get('principal');
         const view = viewFor(deps, query.view);
-        const session = await service.getSession(principal.id, params.id);
         const key = idempotencyKeyOf(c);
         const prepared = await service.prepareRegenerate(principal.id, params.id, {
           ...(body.turnId === undefined ? {} : { turnId: body.turnId }),
           ...(key === undefined ? {} : { idempotencyKey: key }),
         });
-        return answer(c, deps, session, prepared, view);
+        return answer(c, deps, principal.id, params.id, prepared, view);
       }),
   );
 

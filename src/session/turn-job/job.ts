@@ -1,6 +1,7 @@
 // A prepared turn as the caller holds it: `run` streams the run stage, then commits; whatever happens, the
 // claim is given back once and the observer hears the outcome and duration (from the start of `run`).
 
+import type { Cartridge } from '../../cartridge/index.ts';
 import type { Turn } from '../../store/index.ts';
 import type { TurnEvent, TurnRecord } from '../../turn/index.ts';
 import { SessionError } from '../errors.ts';
@@ -17,6 +18,7 @@ export class TurnJob implements ReadyTurn {
   readonly parentId: string;
   readonly seed: number;
   readonly mode: 'online' | 'offline';
+  readonly cartridge: Cartridge;
   readonly #deps: TurnJobDeps;
   readonly #context: TurnContext;
   readonly #claim: TurnClaim;
@@ -29,6 +31,7 @@ export class TurnJob implements ReadyTurn {
     this.parentId = context.parentId;
     this.seed = context.seed;
     this.mode = context.models === null ? 'offline' : 'online';
+    this.cartridge = context.cartridge;
   }
 
   release(): void {

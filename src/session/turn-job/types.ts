@@ -1,7 +1,7 @@
 // The shapes a turn passes through: what the caller asks (TurnRequest), what prepare resolves (TurnContext),
 // what the caller holds between prepare and run (PreparedTurn), and what the stages share (TurnEnvironment).
 
-import type { Persona } from '../../cartridge/index.ts';
+import type { Cartridge, Persona } from '../../cartridge/index.ts';
 import type { ModelRole, ModelSet } from '../../llm/index.ts';
 import type { WorldInfoTrigger } from '../../lore/index.ts';
 import type { Store, Turn } from '../../store/index.ts';
@@ -9,7 +9,6 @@ import type {
   GameState,
   InteractionInput,
   StoryMessage,
-  TurnCartridge,
   TurnEvent,
   TurnLimits,
   TurnRecord,
@@ -62,6 +61,8 @@ export interface ReadyTurn {
   readonly parentId: string;
   readonly seed: number;
   readonly mode: 'online' | 'offline';
+  /** The cartridge the turn plays (persona applied): what its answer is shown with. */
+  readonly cartridge: Cartridge;
   /** Streams the turn's events; returns the committed turn. Throws SessionError when nothing was committed. */
   run(options?: RunOptions): AsyncGenerator<TurnEvent, Turn, undefined>;
   /** Gives the lock back without running (the client went away before the stream started). */
@@ -79,7 +80,8 @@ export interface TurnContext {
   /** The session head when the turn was prepared: commit refuses when another turn moved it meanwhile. */
   readonly expectedHeadId: string;
   readonly request: TurnRequest;
-  readonly cartridge: TurnCartridge;
+  /** The session's cartridge version with the owner's persona applied. */
+  readonly cartridge: Cartridge;
   readonly persona: Persona | undefined;
   /** The parent's state, messages (the history window) and ledger turn (its depth + 1). */
   readonly state: GameState;
