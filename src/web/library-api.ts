@@ -3,7 +3,7 @@
 // are the server's own view types (`import type`: no server code reaches the bundle).
 
 import type { LibraryCartridgeView, LibraryVersionView } from '../server/index.ts';
-import { failureOf } from './lib/errors.ts';
+import { failureOf, readAnswer } from './lib/errors.ts';
 
 export type { LibraryCartridgeView, LibraryVersionView };
 
@@ -105,16 +105,7 @@ export class LibraryApi {
     path: string,
     body?: { json: unknown } | { raw: Blob | string; type: string },
   ) {
-    const response = await this.#send(method, path, body);
-    const text = await response.text();
-    let parsed: unknown;
-    try {
-      parsed = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    if (!response.ok) throw failureOf(response.status, parsed);
-    return parsed as T;
+    return (await readAnswer(await this.#send(method, path, body))) as T;
   }
 
   list(includeArchived = false): Promise<LibraryList> {
