@@ -164,6 +164,35 @@ describe('check', () => {
     const fixed = await post('/v1/builder/check', { files: POND });
     expect(fixed.body).toEqual({ ok: true, errors: [], warnings: [] });
   });
+
+  it('saves and checks in one request with PUT ?check=true (the saved files are what is checked)', async () => {
+    const draft = (await post('/v1/builder/drafts', { name: 'sync' })).body.draft;
+    const broken = { ...POND, 'yare.yaml': POND_YARE.replace('op: sub', 'op: minus') };
+    const r = await server.json(`/v1/builder/drafts/${draft.id}?check=true`, {
+      method: 'PUT',
+      key: KEY_A,
+      json: { files: broken },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.draft.id).toBe(draft.id);
+    expect(r.body.check.ok).toBe(false);
+    expect(r.body.check.errors.map((e: { code: string }) => e.code)).toEqual(['YARE_BAD_STEP']);
+    expect((await server.json(`/v1/builder/drafts/${draft.id}`, { key: KEY_A })).body.draft.files).toEqual(
+      broken,
+    );
+    const plain = await server.json(`/v1/builder/drafts/${draft.id}`, {
+      method: 'PUT',
+      key: KEY_A,
+      json: { files: POND },
+    });
+    expect(plain.body.check).toBeUndefined();
+    const bad = await server.json(`/v1/builder/drafts/${draft.id}?check=yes`, {
+      method: 'PUT',
+      key: KEY_A,
+      json: {},
+    });
+    expect(bad.status).toBe(400);
+  });
 });
 
 describe('complete', () => {

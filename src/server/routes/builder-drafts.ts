@@ -14,6 +14,7 @@ import type { RouteRegistry } from '../openapi.ts';
 import { anyObject, errorSchema, id, name } from '../schemas.ts';
 import { builderFiles } from './builder-schemas.ts';
 import { accessTo, diagnosticView, storeUpload, versionView } from './cartridges.ts';
+import { CartridgeCheckError } from '../cartridge-checker.ts';
 
 const draftParams = z.object({ id });
 
@@ -27,6 +28,23 @@ const createDraftBody = z.strictObject({
 });
 
 const updateDraftBody = z.strictObject({ name: name.optional(), files: builderFiles.optional() });
+const updateDraftQuery = z.object({ check: z.enum(['true', 'false']).optional() });
+
+/** A draft's files through the checker of `mnesos validate`, off the request thread. */
+export async function checkDraftFiles(deps: AppDeps, files: Record<string, string | undefined>) {
+  let result: Awaited<ReturnType<typeof deps.checker.check>>;
+  try {
+    result = await deps.checker.check(filesMap(files), 'draft');
+  } catch (error) {
+    if (!(error instanceof CartridgeCheckError)) throw error;
+    throw new ApiError(422, 'cartridge_check_failed', `the draft could not be checked: ${error.message}`);
+  }
+  return {
+    ok: result.ok,
+    errors: result.ok ? [] : result.errors.map(diagnosticView),
+    warnings: result.warnings.map(diagnosticView),
+  };
+}
 
 export function draftSummaryView(d: DraftSummary) {
   return { id: d.id, name: d.name, createdAt: d.createdAt, updatedAt: d.updatedAt };
@@ -165,22 +183,25 @@ export function registerBuilderDraftRoutes(api: RouteRegistry, deps: AppDeps): v
       path: '/v1/builder/drafts/:id',
       tag: 'builder',
       summary:
-        'Saves a draft: its name and/or its files (the files given replace all of them). Nothing is checked: a draft may be invalid.',
+        'Saves a draft: its name and/or its files (the files given replace all of them). A draft may be invalid; with `?check=true` the saved files are also checked as by `POST /v1/builder/check` (`check` in the answer), so the builder saves and checks in one request.',
       params: draftParams,
+      query: updateDraftQuery,
       body: updateDraftBody,
       responses: {
-        200: { description: 'The saved draft (without files)', schema: anyObject },
+        200: { description: 'The saved draft (without files), and `check` when asked', schema: anyObject },
         400: { description: 'A bad body, or files over the draft limit', schema: errorSchema },
         404: { description: 'Not one of the caller’s drafts', schema: errorSchema },
       },
     },
-    async ({ c, params, body }) => {
+    async ({ c, params, query, body }) => {
       const draft = await store.updateDraft(params.id, c.get('principal').id, {
         ...(body.name === undefined ? {} : { name: body.name }),
         ...(body.files === undefined ? {} : { files: body.files }),
       });
       if (draft === undefined) throw notFound(params.id);
-      return c.json({ draft: draftSummaryView(draft) });
+      if (query.check !== 'true') return c.json({ draft: draftSummaryView(draft) });
+      const check = await checkDraftFiles(deps, draftFilesOf(draft.files));
+      return c.json({ draft: draftSummaryView(draft), check });
     },
   );
 

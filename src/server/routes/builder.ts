@@ -16,7 +16,6 @@ import {
   DRAFT_FILES,
   type DraftFiles,
   draftFilesOf,
-  filesMap,
   generateCartridge,
   MAX_REPAIR_ROUNDS,
   MAX_REQUIREMENTS_CHARS,
@@ -28,7 +27,7 @@ import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
 import { anyObject, errorSchema, id, name } from '../schemas.ts';
 import { sseResponse } from '../sse.ts';
-import { createDraftFor, registerBuilderDraftRoutes } from './builder-drafts.ts';
+import { checkDraftFiles, createDraftFor, registerBuilderDraftRoutes } from './builder-drafts.ts';
 import { checkBody, completeBody, tryBody } from './builder-schemas.ts';
 import { diagnosticView } from './cartridges.ts';
 import { guarded } from './guard.ts';
@@ -85,20 +84,7 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
         422: { description: 'The check itself failed (took too long)', schema: errorSchema },
       },
     },
-    async ({ c, body }) => {
-      let result: Awaited<ReturnType<typeof deps.checker.check>>;
-      try {
-        result = await deps.checker.check(filesMap(body.files), 'draft');
-      } catch (error) {
-        if (!(error instanceof CartridgeCheckError)) throw error;
-        throw new ApiError(422, 'cartridge_check_failed', `the draft could not be checked: ${error.message}`);
-      }
-      return c.json({
-        ok: result.ok,
-        errors: result.ok ? [] : result.errors.map(diagnosticView),
-        warnings: result.warnings.map(diagnosticView),
-      });
-    },
+    async ({ c, body }) => c.json(await checkDraftFiles(deps, body.files)),
   );
 
   api.add(

@@ -86,6 +86,11 @@ function draftOf(body: unknown): DraftView {
   };
 }
 
+function checkViewOf(body: unknown): CheckView {
+  const d = isRecord(body) ? body : {};
+  return { ok: d.ok === true, errors: problemsOf(d.errors), warnings: problemsOf(d.warnings) };
+}
+
 /** One generator stream message as a builder event (unknown events are skipped). */
 export function generateEventOf(event: string, data: unknown): GenerateEvent | undefined {
   const d = isRecord(data) ? data : {};
@@ -177,14 +182,20 @@ export class BuilderApi {
     await this.#request('PUT', `/v1/builder/drafts/${encodeURIComponent(id)}`, patch, { keepalive });
   }
 
+  /** Saves the draft's files and checks them, in one request (the builder's pause after typing). */
+  async saveAndCheck(id: string, files: BuilderFiles): Promise<CheckView> {
+    const body = await this.#request('PUT', `/v1/builder/drafts/${encodeURIComponent(id)}?check=true`, {
+      files,
+    });
+    return checkViewOf(isRecord(body) ? body.check : undefined);
+  }
+
   async deleteDraft(id: string): Promise<void> {
     await this.#request('DELETE', `/v1/builder/drafts/${encodeURIComponent(id)}`);
   }
 
   async check(files: BuilderFiles, signal?: AbortSignal): Promise<CheckView> {
-    const body = await this.#request('POST', '/v1/builder/check', { files }, signal ? { signal } : {});
-    const d = isRecord(body) ? body : {};
-    return { ok: d.ok === true, errors: problemsOf(d.errors), warnings: problemsOf(d.warnings) };
+    return checkViewOf(await this.#request('POST', '/v1/builder/check', { files }, signal ? { signal } : {}));
   }
 
   async complete(

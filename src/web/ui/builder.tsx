@@ -29,9 +29,10 @@ const FILE_LABELS: Readonly<Record<string, string>> = {
   'prompt_directives.yaml': 'Directives',
   'first-message.md': 'First message',
 };
-/** Milliseconds after the last keystroke before the draft is checked, and before it is saved. */
-export const CHECK_DELAY_MS = 400;
-export const SAVE_DELAY_MS = 700;
+/** Milliseconds after the last keystroke before the draft is saved and checked (one request). */
+export const SYNC_DELAY_MS = 400;
+/** Milliseconds before a failed save (a network blip, the rate limit) is tried again. */
+export const SAVE_RETRY_MS = 5_000;
 
 type Finding = Problem & { readonly severity: 'error' | 'warning' };
 
@@ -258,8 +259,9 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
   const [transcript, setTranscript] = useState<string | null>(null);
   const editors = useRef(new Map<string, BuilderEditor>());
   const lastGoodRules = useRef<BuilderFiles | undefined>(undefined);
-  const saveTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const checkTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const syncTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  /** Saves run one after another, so an older text never lands after a newer one. */
+  const saving = useRef<Promise<unknown>>(Promise.resolve());
   const checkSeq = useRef(0);
   const findings = useRef<Finding[]>([]);
   const dirty = useRef(false);
@@ -277,12 +279,23 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
       editor.setProblems(findings.current.filter((p) => p.file === file));
   };
 
-  const runCheck = async (): Promise<void> => {
+  /**
+   * Saves the files if they changed (and checks them in the same request), or only checks them; a
+   * result that arrives after a newer one was asked for is dropped.
+   */
+  const sync = async (): Promise<void> => {
+    clearTimeout(syncTimer.current);
     const seq = ++checkSeq.current;
     const snapshot = { ...files.current };
+    const save = dirty.current;
+    dirty.current = false;
     setCheck({ kind: 'checking' });
+    if (save) setSave('saving');
+    const request = saving.current.then(() => (save ? api.saveAndCheck(id, snapshot) : api.check(snapshot)));
+    saving.current = request.catch(() => undefined);
     try {
-      const result = await api.check(snapshot);
+      const result = await request;
+      if (save) setSave(dirty.current ? 'unsaved' : 'saved');
       if (seq !== checkSeq.current) return;
       findings.current = [
         ...result.errors.map((p) => ({ ...p, severity: 'error' as const })),
@@ -293,17 +306,30 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
       setCheck({ kind: 'done', result });
       showFindings();
     } catch (e) {
+      if (save) {
+        // Kept dirty and tried again: a reload after this still finds the last saved text, never less.
+        dirty.current = true;
+        setSave('failed');
+        syncTimer.current = setTimeout(() => void sync(), SAVE_RETRY_MS);
+      }
       if (seq === checkSeq.current) setCheck({ kind: 'failed', message: failureText(e) });
     }
   };
 
+  /** Saves now what is not saved yet (before save as version, test play, download, the generator). */
   const flushSave = async (): Promise<boolean> => {
-    clearTimeout(saveTimer.current);
-    if (!dirty.current) return true;
+    clearTimeout(syncTimer.current);
+    if (!dirty.current) {
+      await saving.current;
+      return true;
+    }
     dirty.current = false;
     setSave('saving');
+    const snapshot = { ...files.current };
+    const request = saving.current.then(() => api.saveDraft(id, { files: snapshot }));
+    saving.current = request.catch(() => undefined);
     try {
-      await api.saveDraft(id, { files: { ...files.current } });
+      await request;
       setSave(dirty.current ? 'unsaved' : 'saved');
       return true;
     } catch (e) {
@@ -319,10 +345,8 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
     if (file === 'yare.yaml') setYareText(text);
     dirty.current = true;
     setSave('unsaved');
-    clearTimeout(saveTimer.current);
-    saveTimer.current = setTimeout(() => void flushSave(), SAVE_DELAY_MS);
-    clearTimeout(checkTimer.current);
-    checkTimer.current = setTimeout(() => void runCheck(), CHECK_DELAY_MS);
+    clearTimeout(syncTimer.current);
+    syncTimer.current = setTimeout(() => void sync(), SYNC_DELAY_MS);
   };
 
   useEffect(() => {
@@ -343,7 +367,7 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
         );
         setFileNames(names);
         setActive(names[0] ?? 'yare.yaml');
-        void runCheck();
+        void sync();
       })
       .catch((e) => setLoadError(failureText(e)));
     // A save still pending as the page goes away is sent with keepalive, so it outlives the page.
@@ -356,8 +380,7 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
     return () => {
       removeEventListener('pagehide', onHide);
       onHide();
-      clearTimeout(saveTimer.current);
-      clearTimeout(checkTimer.current);
+      clearTimeout(syncTimer.current);
       for (const editor of editors.current.values()) editor.destroy();
       editors.current.clear();
     };
@@ -397,7 +420,7 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
     setTranscript(d.transcript);
     dirty.current = false;
     setSave('saved');
-    void runCheck();
+    void sync();
   };
 
   const goToProblem = (p: Finding): void => {
