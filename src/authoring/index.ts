@@ -1,5 +1,7 @@
-// Tools built on the engine for cartridge authors: scenario tests and their suite, lint, editor schemas,
-// the language server, `new` (scaffold) and `pack`. The CLI and the server import them from here.
+// Tools built on the engine for cartridge authors: scenario tests and their suite, editor schemas, `new`
+// (scaffold) and `pack`. The CLI and the server import them from here. Two parts have entries of their own
+// (test/architecture/policy.ts): lint/index.ts, so `validate --strict` loads no scenario runner (models),
+// and lsp/index.ts, the language server and completion (vscode-languageserver).
 export { scaffoldCartridge, TEMPLATES_DIR, templateNames } from './scaffold.ts';
 export { packCartridge, writeZip } from './pack.ts';
 export { isSchemaKind, jsonSchemaOf, SCHEMA_KINDS } from './schema/index.ts';
