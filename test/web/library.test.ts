@@ -165,6 +165,28 @@ describe('library management in the browser', () => {
     expect(await versions().first().getByTestId('version-tag').textContent()).toBe('v2');
   });
 
+  it('archives the whole cartridge (gone from the list and the new-game form), shows it on request, unarchives it', async () => {
+    await page.getByTestId('archive-cartridge').click();
+    await expect.poll(() => textOf('manage-visibility')).toContain('archived');
+    await page.getByTestId('manage-close').click();
+    await expect.poll(() => item('Marshlight').count()).toBe(0);
+    expect(await page.getByTestId('new-cartridge').locator('option').allTextContents()).not.toContain(
+      'Marshlight Tales',
+    );
+    await page.getByTestId('show-archived-cartridges').check();
+    await expect.poll(() => item('Marshlight').count()).toBe(1);
+    expect(await item('Marshlight').getByTestId('cartridge-archived').count()).toBe(1);
+    await item('Marshlight').getByTestId('cartridge-manage').click();
+    await page.getByTestId('archive-cartridge').click();
+    await expect.poll(() => textOf('manage-result')).toContain('Cartridge unarchived');
+    await page.getByTestId('show-archived-cartridges').uncheck();
+    await expect.poll(() => item('Marshlight').getByTestId('cartridge-archived').count()).toBe(0);
+    expect(await item('Marshlight').count()).toBe(1);
+    expect(await page.getByTestId('new-cartridge').locator('option').allTextContents()).toContain(
+      'Marshlight Tales',
+    );
+  });
+
   it('a cartridge a game plays is refused with a clear message until its version is archived; then it goes', async () => {
     await page.getByTestId('manage-close').click();
     await page.getByTestId('new-cartridge').selectOption({ label: 'Marshlight Tales' });
@@ -264,6 +286,7 @@ describe('another player’s public cartridge in the browser (keys mode)', () =>
       'visibility-toggle',
       'file-update',
       'version-delete',
+      'archive-cartridge',
       'delete-cartridge',
     ])
       expect([control, await bobPage.getByTestId(control).count()]).toEqual([control, 0]);

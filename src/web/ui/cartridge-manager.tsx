@@ -172,6 +172,7 @@ export function CartridgeManager(props: {
         <div style={{ flex: 1 }}>
           <p data-testid="manage-visibility">
             {cartridge.visibility === 'public' ? 'Public: every key may play it' : 'Private: only its owner'}
+            {cartridge.archived ? ' · archived: not listed or startable' : ''}
             {cartridge.owner === 'other' ? ' · another player’s cartridge' : ''}
           </p>
           {cartridge.genre ? <p class="muted">Genre: {cartridge.genre}</p> : null}
@@ -265,6 +266,20 @@ export function CartridgeManager(props: {
       </ul>
       {editable ? (
         <div class="row" style={{ marginTop: '1rem' }}>
+          <button
+            type="button"
+            data-testid="archive-cartridge"
+            onClick={() =>
+              void change(
+                () => api.update(cartridge.id, { archived: !cartridge.archived }),
+                cartridge.archived
+                  ? 'Cartridge unarchived'
+                  : 'Cartridge archived: no longer listed or startable',
+              )
+            }
+          >
+            {cartridge.archived ? 'Unarchive cartridge' : 'Archive cartridge'}
+          </button>
           <ConfirmDelete
             label="Delete cartridge"
             question={`Delete ${cartridge.title} and every version?`}

@@ -20,6 +20,8 @@ export function Library() {
   const library = useMemo(() => new LibraryApi('', storedApiKey), []);
   const [cartridges, setCartridges] = useState<readonly LibraryListItem[]>([]);
   const [storage, setStorage] = useState<LibraryList['storage'] | undefined>(undefined);
+  /** Whether the list includes the player's archived cartridges (to manage or unarchive them). */
+  const [showArchived, setShowArchived] = useState(false);
   /** The cartridge whose Manage panel is open. */
   const [managing, setManaging] = useState<string | undefined>(undefined);
   const [sessions, setSessions] = useState<SessionView[]>([]);
@@ -33,7 +35,7 @@ export function Library() {
   const refresh = async (): Promise<void> => {
     try {
       // The personas come from the PersonaManager below (its onChanged), which reads them itself.
-      const [listed, s] = await Promise.all([library.list(), api.sessions()]);
+      const [listed, s] = await Promise.all([library.list(showArchived), api.sessions()]);
       const c = listed.cartridges;
       setCartridges(c);
       setStorage(listed.storage);
@@ -52,7 +54,7 @@ export function Library() {
   };
   useEffect(() => {
     void refresh();
-  }, []);
+  }, [showArchived]);
 
   const onUpload = async (event: Event): Promise<void> => {
     event.preventDefault();
@@ -96,6 +98,11 @@ export function Library() {
               <span class="muted">
                 {c.versionCount} version{c.versionCount === 1 ? '' : 's'}
               </span>
+              {c.archived ? (
+                <span class="chip" data-testid="cartridge-archived">
+                  archived
+                </span>
+              ) : null}
               <button
                 type="button"
                 data-testid="cartridge-manage"
@@ -109,6 +116,15 @@ export function Library() {
           ))}
           {cartridges.length === 0 ? <li class="muted">No cartridges yet.</li> : null}
         </ul>
+        <label style={{ flexDirection: 'row', alignItems: 'center', gap: '0.5rem' }}>
+          <input
+            type="checkbox"
+            data-testid="show-archived-cartridges"
+            checked={showArchived}
+            onChange={(e) => setShowArchived((e.currentTarget as HTMLInputElement).checked)}
+          />
+          Show my archived cartridges
+        </label>
         {storage ? (
           <p class="muted" data-testid="storage">
             Your storage: {byteSize(storage.usedBytes)} of {byteSize(storage.quotaBytes)}
@@ -140,7 +156,7 @@ export function Library() {
         />
       ) : null}
       <NewGame
-        cartridges={cartridges}
+        cartridges={cartridges.filter((c) => !c.archived)}
         personas={personas}
         onStarted={(id) => navigate(`#/play/${encodeURIComponent(id)}`)}
       />
