@@ -267,10 +267,20 @@ function findClosing(text: string, from: number, marker: string, failedFrom: Map
   return found;
 }
 
+/**
+ * Characters the closing-marker searches have passed over since the module loaded: the test of linear time
+ * compares it with the text's length (a count, unlike a clock, is the same on a loaded machine).
+ */
+let closingScanWork = 0;
+export function closingScanCharacters(): number {
+  return closingScanWork;
+}
+
 function scanClosing(text: string, from: number, marker: string, failedFrom: Map<string, number>): number {
   let i = from;
   while (i < text.length) {
     const at = text.indexOf(marker, i);
+    closingScanWork += (at === -1 ? text.length : at + marker.length) - i;
     if (at === -1) return -1;
     if (text[at - 1] === '\\') {
       i = at + marker.length;
