@@ -5,17 +5,43 @@
 // garbage collection are sampled every 100 turns. What is kept per session is bounded (the world cache
 // holds WORLD_CACHE_SIZE worlds, structurally shared), so after warm-up memory must stay flat: the target
 // is turn 2,000 ≤ 1.25× turn 500 for both figures (the growing world itself is a few hundred KB).
-// Standalone: `npx tsx bench/server-memory.ts`.
+// The server runs in a fresh process (this file re-run with `--measure`), so what earlier suites of
+// `npm run bench` left in memory is not counted. Standalone: `npx tsx bench/server-memory.ts`.
 
-import { pathToFileURL } from 'node:url';
+import { spawn } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { playHttpGame } from './http-game.ts';
+
+const SELF = fileURLToPath(import.meta.url);
 
 const TURNS = 2_000;
 const SAMPLE_EVERY = 100;
 const BASE_TURN = 500;
 const TARGET_GROWTH = 1.25;
 
-export async function benchServerMemory(): Promise<Array<Record<string, unknown>>> {
+/** The rows, measured in a fresh process. */
+export function benchServerMemory(): Promise<Array<Record<string, unknown>>> {
+  const args = SELF.endsWith('.ts') ? ['--import', 'tsx', SELF] : [SELF];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...args, '--measure'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`the server-memory process exited with ${code}`));
+      resolve(
+        out
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as Record<string, unknown>),
+      );
+    });
+  });
+}
+
+async function measure(): Promise<Array<Record<string, unknown>>> {
   const game = await playHttpGame({
     turns: TURNS,
     habit: 'text',
@@ -42,6 +68,7 @@ export async function benchServerMemory(): Promise<Array<Record<string, unknown>
       [`turn${TURNS}`]: end.rssMiB,
       max: Math.max(...game.memory.map((m) => m.rssMiB)),
       ratio: Number(rssRatio.toFixed(2)),
+      perTurnKiB: Math.round(((end.rssMiB - base.rssMiB) * 1024) / (TURNS - BASE_TURN)),
       worldEntitiesAtEnd: game.worldEntities,
       failedTurns: failed,
       target: `turn ${TURNS} ≤ ${TARGET_GROWTH}× turn ${BASE_TURN}`,
@@ -56,6 +83,7 @@ export async function benchServerMemory(): Promise<Array<Record<string, unknown>
       [`turn${TURNS}`]: end.heapUsedMiB,
       externalAtEnd: end.externalMiB,
       ratio: Number(heapRatio.toFixed(2)),
+      perTurnKiB: Math.round(((end.heapUsedMiB - base.heapUsedMiB) * 1024) / (TURNS - BASE_TURN)),
       target: `turn ${TURNS} ≤ ${TARGET_GROWTH}× turn ${BASE_TURN}`,
       pass: failed === 0 && heapRatio <= TARGET_GROWTH,
     },
@@ -63,5 +91,6 @@ export async function benchServerMemory(): Promise<Array<Record<string, unknown>
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  for (const row of await benchServerMemory()) process.stdout.write(`${JSON.stringify(row)}\n`);
+  const rows = process.argv[2] === '--measure' ? await measure() : await benchServerMemory();
+  for (const row of rows) process.stdout.write(`${JSON.stringify(row)}\n`);
 }
