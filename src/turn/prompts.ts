@@ -177,7 +177,8 @@ export function fitMessages(messages: readonly StoryMessage[], maxTokens: number
     used += tokens;
     start = i;
   }
-  const aligned = start === 0 ? 0 : Math.ceil(start / Math.max(1, step)) * Math.max(1, step);
+  const by = Math.max(1, step);
+  const aligned = Math.ceil(start / by) * by;
   return messages.slice(aligned < messages.length ? aligned : start);
 }
 
