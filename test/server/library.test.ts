@@ -90,6 +90,14 @@ describe('the ownership matrix (keys mode): owner, another key, no key', () => {
         owner: 200,
       },
       {
+        name: 'open a version in the builder',
+        call: api.req('/v1/builder/drafts', {
+          method: 'POST',
+          json: { name: 'From Marsh', fromVersion: v1 },
+        }),
+        owner: 201,
+      },
+      {
         name: 'update metadata',
         call: api.req(`/v1/cartridges/${cartridgeId}`, { method: 'PATCH', json: { title: 'The Marsh' } }),
         owner: 200,
