@@ -25,6 +25,4 @@ export {
   runWorkers,
   WorkersError,
 } from './workers.ts';
-export { type settingsResponse } from './routes/settings.ts';
-export { type nodeView, type saveView, type sessionView, type turnView } from './views.ts';
-export { type LibraryCartridgeView, type LibraryVersionView } from './library-views.ts';
+export type { LibraryCartridgeView, LibraryVersionView } from './library-views.ts';

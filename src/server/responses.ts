@@ -170,6 +170,44 @@ export const uploadResponse = z.looseObject({
 export const stateResponse = z.looseObject({ state: z.record(z.string(), z.unknown()) });
 export const worldResponse = z.looseObject({ turnId: id });
 export const ledgerResponse = z.looseObject({ entries: z.array(ledgerRowSchema) });
+/** The providers a principal may choose (llm/config.ts ONLINE_PROVIDERS; a test holds them equal). */
+export const MODEL_PROVIDERS = ['openai-compatible', 'openai', 'anthropic', 'google'] as const;
+
+/** `GET`/`PUT /v1/settings`: the stored settings, the server's own models, and why they may not apply. */
+export const settingsResponse = z.looseObject({
+  settings: z
+    .object({
+      provider: z.optional(z.enum(MODEL_PROVIDERS)),
+      baseUrl: z.optional(z.string()),
+      models: z.optional(
+        z.object({
+          director: z.optional(z.string()),
+          narrator: z.optional(z.string()),
+          npc: z.optional(z.string()),
+        }),
+      ),
+      temperature: z.optional(z.number()),
+    })
+    .check(z.describe('What the caller stored (`{}` when nothing: the server’s models apply)')),
+  updatedAt: z.nullable(z.int()),
+  problem: z
+    .nullable(z.string())
+    .check(
+      z.describe(
+        'Why the stored settings cannot be used now, or which parts this server ignores; null when all apply',
+      ),
+    ),
+  server: z.object({
+    provider: z
+      .string()
+      .check(z.describe('The server’s provider, `offline`, or `custom` (models given by code)')),
+    models: z
+      .nullable(z.record(z.string(), z.string()))
+      .check(z.describe('The server’s model per role (null when offline or custom)')),
+    allowUserBaseUrl: z.boolean().check(z.describe('Whether `baseUrl` and `provider` may be set')),
+  }),
+});
+
 export const sessionResponse = z.looseObject({ session: sessionViewSchema });
 export const sessionsResponse = z.looseObject({ sessions: z.array(sessionViewSchema) });
 export const createdSessionResponse = z.looseObject({ session: sessionViewSchema, turn: turnViewSchema });
@@ -192,6 +230,7 @@ export type CartridgeView = z.infer<typeof cartridgeViewSchema>;
 export type SchemaFieldView = z.infer<typeof schemaFieldSchema>;
 export type LedgerRow = z.infer<typeof ledgerRowSchema>;
 export type AuthorEventResult = z.infer<typeof authorEventResponse>;
+export type SettingsView = z.infer<typeof settingsResponse>;
 
 /** One line per problem of an answer that does not match: `sessions.0.createdAt: expected number`. */
 export function responseProblems(error: z.core.$ZodError): string[] {

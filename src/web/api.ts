@@ -4,7 +4,6 @@
 // on a cast. A turn is a POST that answers with `text/event-stream`; it is read with fetch and parsed here
 // (EventSource cannot POST).
 
-import type { z } from 'zod';
 import { type core, safeParse } from 'zod/mini';
 import type { Persona } from '../cartridge/index.ts';
 import {
@@ -17,6 +16,7 @@ import {
   historyResponse,
   type LedgerRow,
   ledgerResponse,
+  MODEL_PROVIDERS,
   type NodeView,
   type PersonaView,
   personaResponse,
@@ -30,6 +30,8 @@ import {
   schemaResponse,
   sessionResponse,
   sessionsResponse,
+  type SettingsView,
+  settingsResponse,
   stateResponse,
   type TurnView,
   treeResponse,
@@ -39,7 +41,6 @@ import {
   versionsResponse,
   worldResponse,
 } from '../server/browser.ts';
-import type { settingsResponse } from '../server/index.ts';
 import { ApiFailure, failureOf } from './lib/errors.ts';
 import { jsonData, readSse } from './lib/sse.ts';
 
@@ -89,7 +90,7 @@ export interface WorldView {
   readonly [key: string]: unknown;
 }
 
-export const MODEL_PROVIDERS = ['openai-compatible', 'openai', 'anthropic', 'google'] as const;
+export { MODEL_PROVIDERS };
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
 
 /** A principal's model settings as the form edits them (a field left undefined uses the server's). */
@@ -101,7 +102,7 @@ export interface ModelSettings {
 }
 
 /** `GET`/`PUT /v1/settings`: the stored settings, the server's own models, and why they may not apply. */
-export type SettingsView = z.infer<typeof settingsResponse>;
+export type { SettingsView };
 
 /** A branch read in one request: its newest turns, oldest first; `complete` when it starts at turn 0. */
 export interface HistoryView {
@@ -458,12 +459,12 @@ export class Api {
 
   /** The caller's model settings, kept on the server (never in the page URL). */
   settings(): Promise<SettingsView> {
-    return this.#request('GET', '/v1/settings');
+    return this.#answer(settingsResponse, 'GET', '/v1/settings');
   }
 
   /** Replaces the caller's model settings; empty fields are left out (the server's apply). */
   saveSettings(settings: ModelSettings): Promise<SettingsView> {
-    return this.#request('PUT', '/v1/settings', settingsBody(settings));
+    return this.#answer(settingsResponse, 'PUT', '/v1/settings', settingsBody(settings));
   }
 }
 

@@ -10,7 +10,8 @@ import { type RunningServer, startServer } from '../../src/server/start.ts';
 import { countingSeeds } from '../../src/session/seeds.ts';
 import { Api, MAX_SHOWN_PROBLEMS, parseAnswer, type StreamEvent } from '../../src/web/api.ts';
 import { ApiFailure, failureText } from '../../src/web/lib/errors.ts';
-import { sessionsResponse } from '../../src/server/responses.ts';
+import { ONLINE_PROVIDERS } from '../../src/llm/config.ts';
+import { MODEL_PROVIDERS, sessionsResponse } from '../../src/server/responses.ts';
 
 const PERSONA = {
   name: 'Wren',
@@ -85,10 +86,21 @@ describe('a real server’s answers', () => {
     expect(listed?.versionCount).toBeGreaterThan(0);
     expect((await api.versions(listed!.name)).map((v) => v.id)).toContain(listed!.latest.id);
 
+    expect((await api.settings()).settings).toEqual({});
+    const saved = await api.saveSettings({ models: { narrator: ' small-model ' }, temperature: 0.5 });
+    expect([saved.settings, saved.server.allowUserBaseUrl]).toEqual([
+      { models: { narrator: 'small-model' }, temperature: 0.5 },
+      false,
+    ]);
+
     expect((await api.setSessionPersona(session.id, persona.id)).personaId).toBe(persona.id);
     expect((await api.undo(session.id)).headTurnId).toBe(genesis.id);
     expect((await api.moveHead(session.id, played!.id)).headTurnId).toBe(played!.id);
   });
+});
+
+it('offers the providers the model layer knows, no more and no fewer', () => {
+  expect([...MODEL_PROVIDERS]).toEqual([...ONLINE_PROVIDERS]);
 });
 
 describe('a malformed answer', () => {

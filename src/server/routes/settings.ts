@@ -3,33 +3,12 @@
 // server's environment. Choosing where requests go (base URL, provider) needs the operator's consent,
 // `serve --allow-user-base-url`, because those requests carry the server's key.
 
-import { z } from 'zod';
-import { MODEL_ROLES } from '../../llm/index.ts';
 import { modelSettingsSchema, type PrincipalModels } from '../../session/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
+import { settingsResponse } from '../responses.ts';
 import { errorSchema } from '../schemas.ts';
-
-const roleModels = z.object(Object.fromEntries(MODEL_ROLES.map((role) => [role, z.string()])));
-
-export const settingsResponse = z.object({
-  settings: modelSettingsSchema.describe(
-    'What the caller stored (`{}` when nothing: the server’s models apply)',
-  ),
-  updatedAt: z.number().int().nullable(),
-  problem: z
-    .string()
-    .nullable()
-    .describe(
-      'Why the stored settings cannot be used now, or which parts this server ignores; null when all apply',
-    ),
-  server: z.object({
-    provider: z.string().describe('The server’s provider, `offline`, or `custom` (models given by code)'),
-    models: roleModels.nullable().describe('The server’s model per role (null when offline or custom)'),
-    allowUserBaseUrl: z.boolean().describe('Whether `baseUrl` and `provider` may be set'),
-  }),
-});
 
 async function settingsView(models: PrincipalModels, principalId: string) {
   const state = await models.settingsOf(principalId);
