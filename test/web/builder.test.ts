@@ -136,12 +136,15 @@ describe('the builder', () => {
       expect(await page.getByTestId('save-version').isDisabled()).toBe(true);
       await screenshot(page, 'builder-01-error');
 
-      // Keyboard: the problem is a button; Enter puts the cursor on the error's line in the editor.
+      // Keyboard: the problem is a button; Enter puts the cursor on the error's line in the editor and the
+      // focus there (the cursor is first moved away, to line 1).
+      await yareEditor().locator('.cm-line').first().click();
       await problem.focus();
       await page.keyboard.press('Enter');
       await expect
         .poll(() => yareEditor().locator('.cm-activeLine').textContent())
         .toContain('state.player.hpp');
+      await expect.poll(() => yareEditor().evaluate((el) => el === document.activeElement)).toBe(true);
 
       await page.keyboard.press('End');
       await page.keyboard.press('Backspace');
@@ -299,6 +302,23 @@ describe('the builder', () => {
       'yare.yaml',
     ]);
     expect(loadCartridgeFromFiles(files, 'downloaded').ok).toBe(true);
+  });
+
+  it('downloads the open file alone, and shows the mini-game reference', async () => {
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('download-file').click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('yare.yaml');
+    const text = readFileSync(await download.path(), 'utf8');
+    expect(text).toContain('bot_name: "Mill Pond"');
+    expect(text).toContain('cold: { type: int');
+
+    await page.getByTestId('minigame-reference').locator('summary').click();
+    const docs = page.getByTestId('minigame-doc');
+    await expect.poll(() => docs.count()).toBeGreaterThanOrEqual(3);
+    const lightsOut = docs.filter({ hasText: 'lights_out' });
+    expect(await lightsOut.textContent()).toMatch(/grid_size \(int \d+–\d+/);
   });
 
   it(

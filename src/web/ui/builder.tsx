@@ -17,6 +17,7 @@ import {
 import { type BuilderEditor, createEditor } from '../lib/builder-editor.ts';
 import { eventNames, jsonObjectField } from '../lib/builder-text.ts';
 import { Notes, Rolls } from './author-panel.tsx';
+import { MinigameReference } from './builder-minigames.tsx';
 import { storedApiKey, useApp } from './context.ts';
 
 /** The four files every draft shows (and the generator writes), then any other cartridge file it holds. */
@@ -477,6 +478,17 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
       setMessage({ kind: 'ok', text: `Downloaded ${link.download}` });
     });
 
+  /** The open file alone, as it is in the editor (the original offered this per pane). */
+  const downloadFile = (): void => {
+    const blob = new Blob([files.current[active] ?? ''], { type: 'text/plain;charset=utf-8' });
+    const url = URL.createObjectURL(blob);
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = active;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  };
+
   const rename = async (): Promise<void> => {
     const wanted = name.trim();
     if (wanted === '' || wanted === savedName.current) return;
@@ -623,6 +635,9 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
                 {all.some((p) => p.file === file && p.severity === 'error') ? ' ⚠' : ''}
               </button>
             ))}
+            <button type="button" onClick={downloadFile} data-testid="download-file">
+              Download {active}
+            </button>
             <select
               aria-label="Add a file"
               value=""
@@ -673,6 +688,7 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
           </section>
           <TryPane api={api} files={files} events={eventNames(yareText)} />
           <RefinePane api={api} id={id} files={files} before={flushSave} onDone={reloadFromServer} />
+          <MinigameReference />
           {transcript ? (
             <details class="card" data-testid="transcript">
               <summary>Generator transcript</summary>
