@@ -41,6 +41,8 @@ const THREE_STEPS = `      - { action: mutate, var: state.n, op: add, value: 1 }
       - { action: mutate, var: state.n, op: add, value: 1 }
 `;
 
+const STOPPED_CLOCK = (): number => 0;
+
 /** A turn whose Director calls `ponder` once (a tool run after the ticks, on the same budget). */
 async function turnWith(cartridge: Cartridge, limits: object = {}, now?: () => number) {
   return collect({
@@ -80,7 +82,9 @@ describe('the per-turn rule budget', () => {
 `,
       `  n: { type: int, default: 0 }\n  items: { type: list, default: ${items} }\n`,
     );
-    const { record } = await turnWith(cartridge);
+    // A clock that never moves: the step budget alone decides, however loaded the machine (200,000 steps
+    // can take longer than the 1 s time budget there; the time budget has its own test below).
+    const { record } = await turnWith(cartridge, {}, STOPPED_CLOCK);
     const ticks = record.ruleCalls.filter((c) => c.source === 'cycle_tick');
     expect(ticks).toHaveLength(1_000);
     const steps = record.ruleCalls.reduce((sum, c) => sum + (c.steps ?? 0), 0);
@@ -110,12 +114,12 @@ describe('the per-turn rule budget', () => {
   it('at the limit every run completes; past it the run that crosses it fails and changes nothing', async () => {
     // Each tick is 4 steps (the call and three mutations); the Director's `ponder` is 1: 41 in all.
     const cartridge = tickCartridge(10, THREE_STEPS);
-    const atLimit = (await turnWith(cartridge, { maxRuleSteps: 41 })).record;
+    const atLimit = (await turnWith(cartridge, { maxRuleSteps: 41 }, STOPPED_CLOCK)).record;
     expect(atLimit.ruleCalls.map((c) => c.ok)).toEqual(Array(11).fill(true));
     expect(atLimit.ruleCalls.reduce((sum, c) => sum + (c.steps ?? 0), 0)).toBe(41);
     expect((atLimit.stateAfter as { n: number }).n).toBe(30);
 
-    const past = (await turnWith(cartridge, { maxRuleSteps: 39 })).record;
+    const past = (await turnWith(cartridge, { maxRuleSteps: 39 }, STOPPED_CLOCK)).record;
     expect(past.ruleCalls.slice(0, 9).every((c) => c.ok)).toBe(true);
     expect(past.ruleCalls[9]).toMatchObject({ ok: false, error: { code: 'TURN_RULE_BUDGET' }, steps: 3 });
     expect(past.ruleCalls[10]).toMatchObject({ event: 'ponder', ok: false, steps: 0 });
