@@ -23,13 +23,14 @@ export async function loadWorld(
   turnId: string,
 ): Promise<LoadedWorld | undefined> {
   const cached = worlds.get(turnId);
-  if (cached !== undefined)
+  if (cached !== undefined && (cached.sessionId === undefined || cached.sessionId === sessionId))
     return { depth: null, result: { ok: true, world: cached.world, log: [] }, entry: cached };
   const base = await store.getWorldBase(sessionId, turnId);
   if (base === undefined) return undefined;
   const result = worldFromBase(base);
   if (!result.ok) return { depth: base.depth, result };
   const entry: BranchWorld = {
+    sessionId,
     world: result.world,
     sinceSnapshotChars: base.eventChars,
     snapshotChars: base.snapshot?.chars ?? 0,

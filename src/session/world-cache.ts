@@ -21,6 +21,11 @@ export interface BranchWorld {
   readonly snapshotChars: number;
   /** Turns on the branch since that snapshot (or since genesis). */
   readonly sinceSnapshotTurns: number;
+  /**
+   * The session of the turn it was cached for: an entry with one answers for that session only (a turn id
+   * of another session, even one this process played, is not found through it).
+   */
+  readonly sessionId?: string;
 }
 
 /** When a turn stores a snapshot (the defaults are SNAPSHOT_REPLAY_RATIO and MIN_SNAPSHOT_EVENT_CHARS). */

@@ -65,7 +65,7 @@ describe('window cache', () => {
     }
   });
 
-  it('a cached window answers for its own session only', async () => {
+  it('a cached window or world answers for its own session only', async () => {
     const { store } = await countingStore('sessions');
     const { service, principal, version } = await fixture(store);
     const a = await service.createSession(principal.id, { cartridgeVersion: version.id });
@@ -81,6 +81,11 @@ describe('window cache', () => {
     const cache = new WindowCache(TURN_HISTORY_WINDOW);
     expect(await turnWindow(store, cache, a.session.id, played.turn.id)).toBeDefined();
     expect(await turnWindow(store, cache, b.session.id, played.turn.id)).toBeUndefined();
+    // The same for the world kept in memory: session B's world read at session A's turn is not found.
+    expect((await service.worldAt(principal.id, a.session.id, played.turn.id)).result.ok).toBe(true);
+    await expect(service.worldAt(principal.id, b.session.id, played.turn.id)).rejects.toMatchObject({
+      code: 'not-found',
+    });
   });
 
   it('an entry is frozen: a turn cannot change the state or story the next one starts from', async () => {

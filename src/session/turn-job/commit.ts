@@ -45,7 +45,7 @@ export async function commitTurn(
   });
   if (appended.ok) {
     if (appended.replayed) return { kind: 'replayed', turn: appended.turn };
-    deps.worlds.set(appended.turn.id, after.entry);
+    deps.worlds.set(appended.turn.id, { ...after.entry, sessionId });
     keepChildWindow(deps.windows, parentId, appended.turn);
     return { kind: 'committed', turn: appended.turn };
   }
