@@ -19,7 +19,7 @@ import {
   MAX_VERSION_NOTES_CHARS,
   MAX_VERSION_TAG_CHARS,
 } from '../../src/store/library-limits.ts';
-import { library } from '../../src/store/migrations/0005_library.ts';
+import { LIBRARY_MIGRATION_BATCH, library } from '../../src/store/migrations/0005_library.ts';
 import { MIGRATIONS } from '../../src/store/migrations/index.ts';
 import type { Store } from '../../src/store/repository.ts';
 import { content } from './fixtures.ts';
@@ -404,6 +404,42 @@ export function librarySuite(harness: StoreHarness): void {
         // A new version joins the migrated cartridge, not a new one.
         await current.addCartridgeEntry({ ownerId: owner, versionId: demo.id, name: 'Mine', bytes: 1 });
         expect((await current.listLibrary(owner)).find((c) => c.name === 'Mine')?.versionCount).toBe(3);
+      } finally {
+        await current.close();
+      }
+    });
+
+    it(`migrates more cartridges than one batch (${LIBRARY_MIGRATION_BATCH} + 1, across two owners), each once`, async () => {
+      const url = await harness.freshUrl();
+      const old = await harness.open(url, {
+        migrations: MIGRATIONS.filter((m) => m.version < library.version),
+      });
+      const owner = (await old.createPrincipal({ name: 'many' })).id;
+      await old.close();
+      const total = LIBRARY_MIGRATION_BATCH + 1;
+      // The operator's 150 names, then the principal's: the batch boundary falls inside the second owner.
+      const rows: Array<[string, unknown[]]> = [];
+      for (let i = 0; i < total; i++) {
+        const name = `c-${String(i).padStart(4, '0')}`;
+        rows.push(
+          [
+            'insert into cartridge_versions (id, name, content_hash, files, created_at) values ($1, $2, $3, $4, $5)',
+            [`v-${i}`, name, `sha256:${randomUUID().replaceAll('-', '')}`, '{}', 1_000 + i],
+          ],
+          [
+            'insert into cartridge_entries (owner_id, version_id, name, bytes, created_at) values ($1, $2, $3, $4, $5)',
+            [i < 150 ? '' : owner, `v-${i}`, name, 1, 1_000 + i],
+          ],
+        );
+      }
+      await rawExec(harness, url, rows);
+      const current = await harness.open(url);
+      try {
+        const operators = await current.listLibrary('');
+        const owners = await current.listLibrary(owner);
+        expect(operators).toHaveLength(150);
+        expect(owners.filter((c) => c.ownerId === owner)).toHaveLength(total - 150);
+        expect(new Set([...operators, ...owners].map((c) => c.id)).size).toBe(total);
       } finally {
         await current.close();
       }

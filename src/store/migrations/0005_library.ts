@@ -14,7 +14,7 @@ import type { Kysely } from 'kysely';
 import type { Migration } from './migration.ts';
 
 /** Cartridges (owner and name pairs) read per batch while giving existing ones their row. */
-const BATCH = 200;
+export const LIBRARY_MIGRATION_BATCH = 200;
 
 export const library: Migration = {
   version: 5,
@@ -67,7 +67,7 @@ export const library: Migration = {
         .groupBy(['owner_id', 'name'])
         .orderBy('owner_id')
         .orderBy('name')
-        .limit(BATCH);
+        .limit(LIBRARY_MIGRATION_BATCH);
       if (after !== undefined) {
         const { owner, name } = after;
         query = query.having((eb) =>
@@ -97,7 +97,7 @@ export const library: Migration = {
           .execute();
       }
       const last = rows.at(-1);
-      if (last === undefined || rows.length < BATCH) break;
+      if (last === undefined || rows.length < LIBRARY_MIGRATION_BATCH) break;
       after = { owner: last.owner_id, name: last.name };
     }
   },
