@@ -5,6 +5,7 @@ import { generateEventOf } from '../../src/web/lib/builder-api.ts';
 import { ApiFailure, readAnswer } from '../../src/web/lib/errors.ts';
 import {
   eventNames,
+  fieldBounds,
   jsonObjectField,
   MAX_SCANNED_LINES,
   problemRange,
@@ -109,5 +110,15 @@ describe('readAnswer', () => {
     await expect(readAnswer(new Response('oops', { status: 502 }))).rejects.toMatchObject({
       code: 'http_502',
     });
+  });
+});
+
+describe('fieldBounds', () => {
+  it('says each kind of mini-game setting in a few words', () => {
+    expect(fieldBounds({ kind: 'int', min: 3, max: 7 })).toBe('int 3–7');
+    expect(fieldBounds({ kind: 'number', min: 0.5, max: 2 })).toBe('number 0.5–2');
+    expect(fieldBounds({ kind: 'text', maxChars: 40 })).toBe('text ≤ 40 chars');
+    expect(fieldBounds({ kind: 'text_list', minItems: 2, maxItems: 8 })).toBe('list of 2–8 texts');
+    expect(fieldBounds({})).toBe('?');
   });
 });

@@ -60,3 +60,24 @@ export function jsonObjectField(
     return { ok: false, message: `${field}: must be a JSON object such as {"name": 1}` };
   return { ok: true, value: value as Record<string, unknown> };
 }
+
+/** A mini-game setting as `GET /v1/minigames` describes it (read loosely: only what is shown). */
+export interface FieldView {
+  readonly kind?: string;
+  readonly min?: number;
+  readonly max?: number;
+  readonly minItems?: number;
+  readonly maxItems?: number;
+  readonly maxChars?: number;
+  readonly required?: boolean;
+  readonly description?: string;
+}
+
+/** A setting's bounds as one short text: `int 3–7`, `text ≤ 40 chars`, `list of 2–8 texts`. */
+export function fieldBounds(f: FieldView): string {
+  if ((f.kind === 'int' || f.kind === 'number') && f.min !== undefined && f.max !== undefined)
+    return `${f.kind} ${f.min}–${f.max}`;
+  if (f.kind === 'text') return `text ≤ ${f.maxChars ?? '?'} chars`;
+  if (f.kind === 'text_list') return `list of ${f.minItems ?? 0}–${f.maxItems ?? '?'} texts`;
+  return f.kind ?? '?';
+}

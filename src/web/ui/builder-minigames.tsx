@@ -2,19 +2,9 @@
 // cartridge may give it under `_pending_interaction.config`, with their bounds, its narrative hooks and
 // the metrics its result carries back to the resolver event — what an author needs to start one.
 import { useState } from 'preact/hooks';
+import { type FieldView, fieldBounds } from '../lib/builder-text.ts';
 import { failureText, readAnswer } from '../lib/errors.ts';
 import { storedApiKey } from './context.ts';
-
-interface FieldView {
-  readonly kind?: string;
-  readonly min?: number;
-  readonly max?: number;
-  readonly minItems?: number;
-  readonly maxItems?: number;
-  readonly maxChars?: number;
-  readonly required?: boolean;
-  readonly description?: string;
-}
 
 interface GameView {
   readonly minigame_id: string;
@@ -28,15 +18,6 @@ interface GameView {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** A setting's bounds as one short text: `int 3–7`, `text ≤ 40 chars`, `list of 2–8 texts`. */
-export function fieldBounds(f: FieldView): string {
-  if ((f.kind === 'int' || f.kind === 'number') && f.min !== undefined && f.max !== undefined)
-    return `${f.kind} ${f.min}–${f.max}`;
-  if (f.kind === 'text') return `text ≤ ${f.maxChars ?? '?'} chars`;
-  if (f.kind === 'text_list') return `list of ${f.minItems ?? 0}–${f.maxItems ?? '?'} texts`;
-  return f.kind ?? '?';
 }
 
 function Fields({
