@@ -102,11 +102,21 @@ export class TurnClaim {
   }
 }
 
+/** The warning code a failed key release is reported under (`process.on('warning')`, stderr by default). */
+export const CLAIM_RELEASE_WARNING = 'MNESOS_CLAIM_RELEASE_FAILED';
+
 /**
  * Gives a key claim back without waiting: a claim left behind (the store unreachable) only delays a retry
- * with the same key until CLAIM_STALE_MS, so its failure must not fail the turn that already ended.
+ * with the same key until CLAIM_STALE_MS, so its failure must not fail the turn that already ended. It is
+ * not swallowed either: the operator sees it as a process warning naming the session and the cause.
  */
 function releaseKey(deps: TurnClaimDeps, sessionId: string, key: string | undefined, turnId: string): void {
   if (key === undefined) return;
-  deps.store.releaseIdempotencyKey(sessionId, key, turnId).catch(() => undefined);
+  deps.store.releaseIdempotencyKey(sessionId, key, turnId).catch((error: unknown) => {
+    const cause = error instanceof Error ? error.message : String(error);
+    process.emitWarning(
+      `could not give back the Idempotency-Key claim of turn ${turnId} on session ${sessionId} (a retry with that key waits until the claim is stale): ${cause}`,
+      { code: CLAIM_RELEASE_WARNING },
+    );
+  });
 }

@@ -7,7 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CartridgeLibrary } from '../../../src/session/library.ts';
-import { claimIdempotencyKey, TurnClaim } from '../../../src/session/turn-job/claim.ts';
+import {
+  CLAIM_RELEASE_WARNING,
+  claimIdempotencyKey,
+  TurnClaim,
+} from '../../../src/session/turn-job/claim.ts';
 import { openStore } from '../../../src/store/open.ts';
 import type { Store } from '../../../src/store/repository.ts';
 import { LANTERNMERE_DIR } from '../helpers.ts';
@@ -132,6 +136,22 @@ describe('TurnClaim', () => {
     expect(env.inFlight.size).toBe(1);
     expect(() => TurnClaim.acquire(env, sessionId, undefined, 't4')).toThrow(/already being played/);
     second.release();
+    expect(env.inFlight.size).toBe(0);
+  });
+
+  it('a key release the store refuses is reported as a process warning, and the lock is still given back', async () => {
+    const { store, library, sessionId } = await sessionStore('release-fails');
+    const failing: Store = {
+      ...store,
+      releaseIdempotencyKey: () => Promise.reject(new Error('database is locked')),
+    };
+    const env = { ...stageEnv(store, library), store: failing };
+    const warned = new Promise<Error & { code?: string }>((resolve) => process.once('warning', resolve));
+    TurnClaim.acquire(env, sessionId, 'key-1', 't1').release();
+    const warning = await warned;
+    expect(warning.code).toBe(CLAIM_RELEASE_WARNING);
+    expect(warning.message).toContain(`turn t1 on session ${sessionId}`);
+    expect(warning.message).toContain('database is locked');
     expect(env.inFlight.size).toBe(0);
   });
 });
