@@ -25,10 +25,13 @@ import { type FakeReply, startFakeOpenAI } from '../test/helpers/fake-openai-ser
 
 const SELF = fileURLToPath(import.meta.url);
 const CHUNK = 12;
-const NARRATION = 'The fog lifts from the water and the lamps of the market glow along the plank-ways. '
-  .repeat(16)
-  .slice(0, 1_200);
-const DIRECTIVES = '### 1. Outcomes\nThe player checks the pack.\n### 3. Scene\nFog over the water.';
+/** What the scripted Narrator says each turn (1,200 characters). */
+export const NARRATION =
+  'The fog lifts from the water and the lamps of the market glow along the plank-ways. '
+    .repeat(16)
+    .slice(0, 1_200);
+/** What the scripted Director writes beside its rule call (habit `text`). */
+export const DIRECTIVES = '### 1. Outcomes\nThe player checks the pack.\n### 3. Scene\nFog over the water.';
 const INPUTS = ['I check my pack', 'I look through my pack again, slowly, by the lamp'];
 
 /** How the Director answers an ordinary turn: directives beside its rule call, or the call alone. */
@@ -162,6 +165,19 @@ export async function playHttpGame(options: HttpGameOptions): Promise<HttpGameRe
 
 // --- the child: the model server and the player ---
 
+/** The world change the Narrator records on turn `n`: a new entity and a fact about it. */
+export function strangerArrives(n: number): Array<Record<string, unknown>> {
+  return [
+    {
+      event_type: 'create_entity',
+      entity: `stranger_${n}`,
+      name: `Stranger number ${n}`,
+      entity_type: 'person',
+    },
+    { event_type: 'add_fact', subject: `stranger_${n}`, predicate: `arrived on turn ${n}` },
+  ];
+}
+
 function modelReply(body: Record<string, unknown>, habit: DirectorHabit, stranger: number): FakeReply {
   const tools = Array.isArray(body.tools) ? (body.tools as Array<{ function?: { name?: string } }>) : [];
   if (tools.some((t) => t.function?.name === 'record_world_changes')) {
@@ -172,21 +188,7 @@ function modelReply(body: Record<string, unknown>, habit: DirectorHabit, strange
       calls: [
         {
           name: 'record_world_changes',
-          arguments: {
-            events: [
-              {
-                event_type: 'create_entity',
-                entity: `stranger_${stranger}`,
-                name: `Stranger number ${stranger}`,
-                entity_type: 'person',
-              },
-              {
-                event_type: 'add_fact',
-                subject: `stranger_${stranger}`,
-                predicate: `arrived on turn ${stranger}`,
-              },
-            ],
-          },
+          arguments: { events: strangerArrives(stranger) },
         },
       ],
     };

@@ -7,6 +7,8 @@
 //   turn early and late in the game (target p50 ≤ 8 ms: playTurn's 2 ms, the model client's 5 ms and 1 ms
 //   of HTTP; late ≤ 1.5× early), and the model calls of every ordinary turn for both Director habits
 //   (directives beside the rule call, or the call alone; target 2);
+// - runTurn alone on that same game (in-process scripted models with the same answers, the 24-turn history
+//   the service hydrates, the world growing): the engine's share of the full path, early vs late (≤ 1.5×);
 // - prompt tokens per turn of the demo cartridge by section.
 // Lore lookup time is measured by the lore benchmark, the model client alone by model-client.
 
@@ -14,11 +16,21 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PROJECT_ROOT } from '../src/project-root.ts';
 import { loadCartridge } from '../src/cartridge/index.ts';
+import type { World } from '../src/ledger/index.ts';
+import { createScriptedModels } from '../src/llm/scripted.ts';
 import type { ChatModel, ModelRequest, ModelResponse, ModelSet, ModelStreamPart } from '../src/llm/types.ts';
+import { TURN_HISTORY_WINDOW } from '../src/session/limits.ts';
 import { runTurn } from '../src/turn/run-turn.ts';
-import type { GameState, TurnOptions, TurnRecord } from '../src/turn/types.ts';
+import type { GameState, StoryMessage, TurnOptions, TurnRecord } from '../src/turn/types.ts';
 import { percentile, round3 } from './common.ts';
-import { type DirectorHabit, playHttpGame, type TurnSample } from './http-game.ts';
+import {
+  DIRECTIVES as GAME_DIRECTIVES,
+  type DirectorHabit,
+  NARRATION,
+  playHttpGame,
+  strangerArrives,
+  type TurnSample,
+} from './http-game.ts';
 
 const ROOT = PROJECT_ROOT;
 type Row = Record<string, unknown>;
@@ -138,6 +150,7 @@ export async function benchTurn(): Promise<Row[]> {
     models: instantModels(counter),
   });
   rows.push(...(await fullPathRows()));
+  rows.push(await sameGameRunTurnRow(cartridge));
   for (const prompt of record.prompts) {
     rows.push({
       name: 'prompt_tokens',
@@ -152,6 +165,65 @@ export async function benchTurn(): Promise<Row[]> {
     });
   }
   return rows;
+}
+
+/**
+ * runTurn alone on the game the full path plays (the same Director and Narrator answers, from in-process
+ * scripted models; the history the service would hydrate, 24 turns; the world growing every turn): the
+ * engine's share of the full path's CPU, early and late.
+ */
+async function sameGameRunTurnRow(cartridge: TurnOptions['cartridge']): Promise<Row> {
+  let state = JSON.parse(JSON.stringify(cartridge.rules.initialState)) as GameState;
+  let world: World | undefined;
+  const story: StoryMessage[] = cartridge.firstMessage
+    ? [{ role: 'assistant', content: cartridge.firstMessage }]
+    : [];
+  const cpu: number[] = [];
+  for (let t = 1; t <= HTTP_TURNS; t++) {
+    const models = createScriptedModels({
+      director: [{ text: GAME_DIRECTIVES, toolCalls: [{ name: 'check_pack', args: {} }] }],
+      narrator: [
+        {
+          text: NARRATION,
+          toolCalls: [{ name: 'record_world_changes', args: { events: strangerArrives(t) } }],
+        },
+      ],
+      npc: [],
+    });
+    const started = process.cpuUsage();
+    const record = await oneTurn({
+      cartridge,
+      state,
+      messages: story.slice(-2 * TURN_HISTORY_WINDOW),
+      input: 'I check my pack',
+      seed: t,
+      models,
+      ledgerTurn: t,
+      ...(world === undefined ? {} : { world }),
+    });
+    const used = process.cpuUsage(started);
+    cpu.push((used.user + used.system) / 1000);
+    state = record.stateAfter;
+    world = record.ledger.worldAfter;
+    story.push(...record.messages);
+  }
+  const p50 = (values: number[]) =>
+    percentile(
+      [...values].sort((a, b) => a - b),
+      50,
+    );
+  const early = p50(cpu.slice(20, 20 + HTTP_WINDOW));
+  const late = p50(cpu.slice(-HTTP_WINDOW));
+  return {
+    name: `runTurn alone on the full path's game (scripted in-process models, 24-turn history, world growing; CPU p50 of turns 21–${20 + HTTP_WINDOW} vs the last ${HTTP_WINDOW} of ${HTTP_TURNS})`,
+    cpuP50Ms: round3(p50(cpu)),
+    earlyMs: round3(early),
+    lateMs: round3(late),
+    ratio: Number((late / early).toFixed(2)),
+    worldEntitiesAtEnd: world === undefined ? 0 : Object.keys(world.entities).length,
+    target: `≤ ${TARGET_HTTP_GROWTH}×`,
+    pass: late / early <= TARGET_HTTP_GROWTH,
+  };
 }
 
 /** p50 of the server's CPU over a slice of turns. */
