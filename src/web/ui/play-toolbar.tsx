@@ -1,6 +1,7 @@
 // The play screen's toolbar: undo, regenerate, stop, the in-game clock and the persona chooser.
 import { useEffect, useState } from 'preact/hooks';
 import type { PersonaView, SessionView, TurnView } from '../api.ts';
+import { failureText } from '../lib/errors.ts';
 import { useApp } from './context.ts';
 import { PersonIcon, RegenerateIcon, UndoIcon } from './icons.tsx';
 
@@ -66,7 +67,7 @@ function PersonaChooser(props: { session: SessionView; disabled: boolean; onChan
     api
       .personas()
       .then(setPersonas)
-      .catch(() => undefined);
+      .catch((err: unknown) => setProblem(`personas could not be loaded: ${failureText(err)}`));
   }, [props.session.id]);
   return (
     <label class="persona-chooser">
@@ -82,7 +83,7 @@ function PersonaChooser(props: { session: SessionView; disabled: boolean; onChan
             setProblem('');
             props.onChanged();
           } catch (err) {
-            setProblem(err instanceof Error ? err.message : String(err));
+            setProblem(failureText(err));
           }
         }}
       >
