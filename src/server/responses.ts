@@ -232,13 +232,18 @@ export type LedgerRow = z.infer<typeof ledgerRowSchema>;
 export type AuthorEventResult = z.infer<typeof authorEventResponse>;
 export type SettingsView = z.infer<typeof settingsResponse>;
 
-/** One line per problem of an answer that does not match: `sessions.0.createdAt: expected number`. */
+/**
+ * One line per problem of an answer that does not match: `sessions.0.createdAt: expected number`, or
+ * `sessions.0.title: missing (expected string)` for a field left out (parsed with `reportInput`).
+ */
 export function responseProblems(error: z.core.$ZodError): string[] {
   return error.issues.map((issue) => {
     const where = issue.path.length === 0 ? '(the answer)' : issue.path.map(String).join('.');
     switch (issue.code) {
       case 'invalid_type':
-        return `${where}: expected ${issue.expected}`;
+        return 'input' in issue && issue.input === undefined
+          ? `${where}: missing (expected ${issue.expected})`
+          : `${where}: expected ${issue.expected}`;
       case 'invalid_value':
         return `${where}: expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
       case 'invalid_union':

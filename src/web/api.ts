@@ -159,7 +159,7 @@ export function parseAnswer<S extends core.$ZodType>(
   request: string,
   status = 200,
 ): core.output<S> {
-  const result = safeParse(schema, body);
+  const result = safeParse(schema, body, { reportInput: true });
   if (result.success) return result.data;
   const problems = responseProblems(result.error);
   const shown = problems.slice(0, MAX_SHOWN_PROBLEMS).join('; ');

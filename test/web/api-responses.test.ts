@@ -139,7 +139,7 @@ describe('a malformed answer', () => {
   it('names a missing wrapper and a wrong type of the whole answer', async () => {
     answer({ session });
     await expect(new Api('http://127.0.0.1:1').sessions()).rejects.toThrow(
-      'GET /v1/sessions is not what this client expects: sessions: expected array',
+      'GET /v1/sessions is not what this client expects: sessions: missing (expected array)',
     );
     answer([1, 2]);
     await expect(new Api('http://127.0.0.1:1').session('s1')).rejects.toThrow(
@@ -179,8 +179,9 @@ describe('a malformed answer', () => {
     expect(failure?.code).toBe('bad_response');
     expect(failure?.message).toContain('the turn stream (committed)');
     expect(failure?.message).toContain(
-      'is not what this client expects: parentId: expected string; depth: expected number;',
+      'is not what this client expects: parentId: missing (expected string); depth: missing (expected number);',
     );
+    // Present with the wrong type, not missing:
     expect(failure?.details.problems).toContain('narration: expected string');
   });
 });

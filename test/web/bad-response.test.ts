@@ -31,20 +31,36 @@ afterAll(async () => {
 });
 
 describe('a malformed answer in the browser', () => {
-  it('shows the request and the wrong field where the list would be', async () => {
+  it('shows the request and the wrong or missing fields where the list would be', async () => {
     await page.route('**/v1/sessions', (route) =>
       route.request().method() === 'GET'
         ? route.fulfill({
             status: 200,
             contentType: 'application/json',
-            body: JSON.stringify({ sessions: [{ id: 's1', headTurnId: 7 }] }),
+            // No title, and a head that is not an id.
+            body: JSON.stringify({
+              sessions: [
+                {
+                  id: 's1',
+                  cartridgeVersionId: 'v1',
+                  personaId: null,
+                  headTurnId: 7,
+                  turnCount: 1,
+                  createdAt: 1,
+                  updatedAt: 1,
+                },
+              ],
+            }),
           })
         : route.continue(),
     );
     await page.goto(server.url);
     const alert = page.getByText("the server's answer to GET /v1/sessions is not what this client expects");
     await alert.waitFor();
-    expect(await alert.textContent()).toContain('cartridgeVersionId: expected string');
+    const text = await alert.textContent();
+    expect(text).toContain(
+      'expects: sessions.0.title: missing (expected string); sessions.0.headTurnId: expected string',
+    );
     await screenshot(page, 'bad-response');
     await page.unroute('**/v1/sessions');
   });
