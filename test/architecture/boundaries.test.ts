@@ -14,6 +14,7 @@ import {
   indexViolations,
   layeringCycle,
   layerViolations,
+  ownIndexViolations,
   runtimeClosure,
 } from './rules.ts';
 
@@ -84,6 +85,17 @@ describe('the rules, on made-up imports', () => {
     ]);
   });
 
+  it('own index: a file importing its module’s index at run time fails; a type-only import is erased', () => {
+    const sites = [
+      ...scan('src/turn/a.ts', "import { runTurn } from './index.ts';\nimport type { T } from './index.ts';"),
+      ...scan('src/turn/index.ts', "export { a } from './a.ts';"),
+      ...scan('src/errno.ts', "import { x } from './index.ts';"),
+    ];
+    expect(ownIndexViolations(sites)).toEqual([
+      "src/turn/a.ts:1:1: imports its own module's index (src/turn/index.ts); import the file itself",
+    ]);
+  });
+
   it('layering: the core importing the shell, a leaf importing a module and an unplaced module fail', () => {
     const sites = [
       ...scan(
@@ -146,6 +158,10 @@ describe('src/', () => {
 
   it('every import across modules goes through index.ts or a listed entry', () => {
     expect(indexViolations(sites)).toEqual([]);
+  });
+
+  it('no file imports its own module’s index at run time (an ES module cycle)', () => {
+    expect(ownIndexViolations(sites)).toEqual([]);
   });
 
   it('every import follows the layering', () => {

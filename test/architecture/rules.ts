@@ -36,6 +36,23 @@ export function indexViolations(sites: readonly ImportSite[]): string[] {
   return found;
 }
 
+/**
+ * A file that imports its own module's index.ts at run time. The index re-exports the file, so the two form
+ * an ES module cycle, and whichever loads second may meet the other's bindings uninitialised (TDZ).
+ */
+export function ownIndexViolations(sites: readonly ImportSite[]): string[] {
+  const found: string[] = [];
+  for (const site of sites) {
+    if (site.target === undefined || site.typeOnly) continue;
+    const module = moduleOf(site.file);
+    if (module === undefined || module.endsWith('.ts') || site.file === site.target) continue;
+    if (site.target === indexOf(module)) {
+      found.push(`${place(site)}: imports its own module's index (${site.target}); import the file itself`);
+    }
+  }
+  return found;
+}
+
 /** An import from a module to one the layering (MAY_IMPORT) does not allow it. */
 export function layerViolations(sites: readonly ImportSite[]): string[] {
   const found: string[] = [];
