@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/project-root.ts';
 import { type ImportSite, MAX_DECLARATION_LINES, scanImports, scanTree } from './imports.ts';
-import { BROWSER_ENTRIES, EXTRA_ENTRIES, MAY_IMPORT } from './policy.ts';
+import { BROWSER_ENTRIES, EXTRA_ENTRIES, MAY_IMPORT, moduleOf } from './policy.ts';
 import {
   browserViolations,
   indexViolations,
@@ -180,10 +180,12 @@ describe('src/', () => {
     }
   });
 
-  it('every listed entry exists and gives its reason', () => {
+  it('every listed entry exists, gives its reason and is imported from another module (none is stale)', () => {
     for (const [entry, reason] of EXTRA_ENTRIES) {
       expect(existsSync(join(PROJECT_ROOT, entry)), entry).toBe(true);
       expect(reason.length, entry).toBeGreaterThan(20);
+      const users = sites.filter((s) => s.target === entry && moduleOf(s.file) !== moduleOf(entry));
+      expect(users.length, `${entry} is listed but no other module imports it`).toBeGreaterThan(0);
     }
     for (const entry of BROWSER_ENTRIES) expect(existsSync(join(PROJECT_ROOT, entry)), entry).toBe(true);
   });
