@@ -2,6 +2,7 @@
 // when a draft came from it). Every method is scoped to the owner: another principal's draft is not found.
 // Bounded: each draft's files and transcript by bytes, and the drafts of one principal by count.
 
+import { sql } from 'kysely';
 import type { StoreContext } from './context.ts';
 import { isForeignKeyViolation, StoreInputError } from './errors.ts';
 import { checkBytes, decodeJson, encodeJson } from './json.ts';
@@ -125,26 +126,50 @@ export async function listDrafts(ctx: StoreContext, principalId: string): Promis
   }));
 }
 
+/**
+ * Changes a draft. `updated_at` always moves forward (at least one past the last save, even within one
+ * millisecond), so with `expectedUpdatedAt` — the `updatedAt` the caller last saw — a save made meanwhile
+ * elsewhere (another tab) is never overwritten: the update is not made and undefined comes back, as for
+ * a draft that is not found (the caller tells the two apart with getDraft).
+ */
 export async function updateDraft(
   ctx: StoreContext,
   id: string,
   principalId: string,
-  patch: { name?: string; files?: unknown; transcript?: string | null; updatedAt?: number },
+  patch: {
+    name?: string;
+    files?: unknown;
+    transcript?: string | null;
+    updatedAt?: number;
+    expectedUpdatedAt?: number;
+  },
 ): Promise<Draft | undefined> {
-  const set: { name?: string; files?: string; transcript?: string | null; updated_at: number } = {
-    updated_at: checkTimestamp('updateDraft.updatedAt', patch.updatedAt ?? ctx.now()),
+  const at = checkTimestamp('updateDraft.updatedAt', patch.updatedAt ?? ctx.now());
+  const set: {
+    name?: string;
+    files?: string;
+    transcript?: string | null;
+    updated_at: ReturnType<typeof sql<number>>;
+  } = {
+    updated_at: sql<number>`case when updated_at >= ${at} then updated_at + 1 else ${at} end`,
   };
   if (patch.name !== undefined) set.name = checkName('updateDraft.name', patch.name);
   if (patch.files !== undefined)
     set.files = encodeJson('updateDraft.files', patch.files, MAX_DRAFT_BYTES, 'MAX_DRAFT_BYTES');
   if (patch.transcript !== undefined)
     set.transcript = checkTranscript('updateDraft.transcript', patch.transcript);
-  const result = await ctx.db
+  let query = ctx.db
     .updateTable('drafts')
     .set(set)
     .where('id', '=', id)
-    .where('principal_id', '=', principalId)
-    .executeTakeFirst();
+    .where('principal_id', '=', principalId);
+  if (patch.expectedUpdatedAt !== undefined)
+    query = query.where(
+      'updated_at',
+      '=',
+      checkTimestamp('updateDraft.expectedUpdatedAt', patch.expectedUpdatedAt),
+    );
+  const result = await query.executeTakeFirst();
   if (result.numUpdatedRows === 0n) return undefined;
   return getDraft(ctx, id, principalId);
 }

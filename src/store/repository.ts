@@ -532,10 +532,17 @@ export interface Store {
   getDraft(id: string, principalId: string): Promise<Draft | undefined>;
   /** Most recently changed first, without files. */
   listDrafts(principalId: string): Promise<DraftSummary[]>;
+  /** With `expectedUpdatedAt`, made only if nobody saved since (else undefined, as when not found). */
   updateDraft(
     id: string,
     principalId: string,
-    patch: { name?: string; files?: unknown; transcript?: string | null; updatedAt?: number },
+    patch: {
+      name?: string;
+      files?: unknown;
+      transcript?: string | null;
+      updatedAt?: number;
+      expectedUpdatedAt?: number;
+    },
   ): Promise<Draft | undefined>;
   deleteDraft(id: string, principalId: string): Promise<boolean>;
 

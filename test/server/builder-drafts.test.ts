@@ -186,6 +186,30 @@ describe('check', () => {
       json: { files: POND },
     });
     expect(plain.body.check).toBeUndefined();
+    // A save based on an old updatedAt (another tab saved since) is refused, naming the current one.
+    const stale = await server.json(`/v1/builder/drafts/${draft.id}`, {
+      method: 'PUT',
+      key: KEY_A,
+      json: { files: broken, baseUpdatedAt: r.body.draft.updatedAt },
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error.code).toBe('draft_changed');
+    expect(stale.body.error.updatedAt).toBe(plain.body.draft.updatedAt);
+    const current = await server.json(`/v1/builder/drafts/${draft.id}`, {
+      method: 'PUT',
+      key: KEY_A,
+      json: { files: broken, baseUpdatedAt: plain.body.draft.updatedAt },
+    });
+    expect(current.status).toBe(200);
+    expect(
+      (
+        await server.json(`/v1/builder/drafts/nope`, {
+          method: 'PUT',
+          key: KEY_A,
+          json: { files: broken, baseUpdatedAt: 1 },
+        })
+      ).status,
+    ).toBe(404);
     const bad = await server.json(`/v1/builder/drafts/${draft.id}?check=yes`, {
       method: 'PUT',
       key: KEY_A,

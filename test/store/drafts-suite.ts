@@ -65,6 +65,33 @@ export function draftsSuite(harness: StoreHarness): void {
     expect(await store.deleteDraft(id, alice.id)).toBe(false);
   });
 
+  it('with expectedUpdatedAt, a save made since is never overwritten; updatedAt always moves forward', async () => {
+    const owner = await store.createPrincipal({ name: 'two tabs' });
+    const created = await store.createDraft({ principalId: owner.id, name: 'd', files: { a: '1' } });
+    if (!created.ok) throw new Error(created.reason);
+    const seen = created.draft.updatedAt;
+    // Tab B saves first; tab A still holds `seen`.
+    const b = await store.updateDraft(created.draft.id, owner.id, {
+      files: { a: 'B' },
+      expectedUpdatedAt: seen,
+    });
+    expect(b?.files).toEqual({ a: 'B' });
+    expect(b!.updatedAt).toBeGreaterThan(seen);
+    const a = await store.updateDraft(created.draft.id, owner.id, {
+      files: { a: 'A' },
+      expectedUpdatedAt: seen,
+    });
+    expect(a).toBeUndefined();
+    expect((await store.getDraft(created.draft.id, owner.id))?.files).toEqual({ a: 'B' });
+    // Saves stamped with the same clock reading still move forward, so a stale base never matches.
+    const t1 = await store.updateDraft(created.draft.id, owner.id, { name: 'x', updatedAt: 5_000_000 });
+    const t2 = await store.updateDraft(created.draft.id, owner.id, { name: 'y', updatedAt: 5_000_000 });
+    expect(t2!.updatedAt).toBe(t1!.updatedAt + 1);
+    expect(
+      await store.updateDraft(created.draft.id, owner.id, { name: 'z', expectedUpdatedAt: t1!.updatedAt }),
+    ).toBeUndefined();
+  });
+
   it('refuses a draft for a principal that does not exist', async () => {
     const result = await store.createDraft({ principalId: 'nobody', name: 'x', files: {} });
     expect(result).toEqual({ ok: false, reason: 'principal-not-found' });

@@ -336,6 +336,38 @@ describe('the builder', () => {
     SLOW_TEST_MS,
   );
 
+  it(
+    'never overwrites a save made in another tab: asks, and keeps this tab’s text when told to',
+    async () => {
+      const other = await page.context().newPage();
+      try {
+        await other.goto(page.url());
+        const otherYare = other.locator('[data-file="yare.yaml"]');
+        await expect.poll(() => other.getByTestId('check-state').textContent(), CHECKED).toBe('Valid');
+        await otherYare.click();
+        await other.keyboard.press('ControlOrMeta+End');
+        await other.keyboard.type('# from the other tab\n');
+        await expect.poll(() => other.getByTestId('save-state').textContent(), CHECKED).toBe('Saved');
+
+        await yareEditor().click();
+        await page.keyboard.press('ControlOrMeta+End');
+        await page.keyboard.type('# from this tab\n');
+        await expect.poll(() => page.getByTestId('draft-conflict').count(), CHECKED).toBe(1);
+        expect(await textOf('save-state')).toBe('Not saved');
+        await page.getByTestId('conflict-mine').click();
+        await expect.poll(() => textOf('save-state'), CHECKED).toBe('Saved');
+        expect(await page.getByTestId('draft-conflict').count()).toBe(0);
+
+        await other.reload();
+        await expect.poll(() => otherYare.textContent()).toContain('# from this tab');
+        expect(await otherYare.textContent()).not.toContain('# from the other tab');
+      } finally {
+        await other.close();
+      }
+    },
+    SLOW_TEST_MS,
+  );
+
   it('deletes a draft after confirming, and lists the rest', async () => {
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByTestId('delete-draft').click();

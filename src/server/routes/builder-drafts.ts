@@ -27,7 +27,12 @@ const createDraftBody = z.strictObject({
   files: builderFiles.optional(),
 });
 
-const updateDraftBody = z.strictObject({ name: name.optional(), files: builderFiles.optional() });
+const updateDraftBody = z.strictObject({
+  name: name.optional(),
+  files: builderFiles.optional(),
+  /** The `updatedAt` the caller last saw: the save is refused (409) if the draft was saved since. */
+  baseUpdatedAt: z.number().int().min(0).optional(),
+});
 const updateDraftQuery = z.object({ check: z.enum(['true', 'false']).optional() });
 
 /** A draft's files through the checker of `mnesos validate`, off the request thread. */
@@ -191,14 +196,30 @@ export function registerBuilderDraftRoutes(api: RouteRegistry, deps: AppDeps): v
         200: { description: 'The saved draft (without files), and `check` when asked', schema: anyObject },
         400: { description: 'A bad body, or files over the draft limit', schema: errorSchema },
         404: { description: 'Not one of the caller’s drafts', schema: errorSchema },
+        409: {
+          description: 'Saved elsewhere since `baseUpdatedAt` (`draft_changed`, with the new `updatedAt`)',
+          schema: errorSchema,
+        },
       },
     },
     async ({ c, params, query, body }) => {
-      const draft = await store.updateDraft(params.id, c.get('principal').id, {
+      const principalId = c.get('principal').id;
+      const draft = await store.updateDraft(params.id, principalId, {
         ...(body.name === undefined ? {} : { name: body.name }),
         ...(body.files === undefined ? {} : { files: body.files }),
+        ...(body.baseUpdatedAt === undefined ? {} : { expectedUpdatedAt: body.baseUpdatedAt }),
       });
-      if (draft === undefined) throw notFound(params.id);
+      if (draft === undefined) {
+        const current =
+          body.baseUpdatedAt === undefined ? undefined : await store.getDraft(params.id, principalId);
+        if (current === undefined) throw notFound(params.id);
+        throw new ApiError(
+          409,
+          'draft_changed',
+          'this draft was saved elsewhere (another tab or window) since you opened it',
+          { updatedAt: current.updatedAt },
+        );
+      }
       if (query.check !== 'true') return c.json({ draft: draftSummaryView(draft) });
       const check = await checkDraftFiles(deps, draftFilesOf(draft.files));
       return c.json({ draft: draftSummaryView(draft), check });

@@ -86,6 +86,11 @@ function draftOf(body: unknown): DraftView {
   };
 }
 
+function updatedAtOf(body: unknown): number {
+  const draft = isRecord(body) && isRecord(body.draft) ? body.draft : {};
+  return Number(draft.updatedAt ?? 0);
+}
+
 function checkViewOf(body: unknown): CheckView {
   const d = isRecord(body) ? body : {};
   return { ok: d.ok === true, errors: problemsOf(d.errors), warnings: problemsOf(d.warnings) };
@@ -173,21 +178,33 @@ export class BuilderApi {
     return draftOf(await this.#request('GET', `/v1/builder/drafts/${encodeURIComponent(id)}`));
   }
 
-  /** Saves the draft; `keepalive` lets a save started as the page unloads finish. */
+  /**
+   * Saves the draft and answers its new `updatedAt`. With `baseUpdatedAt` (the last one seen) a save made
+   * elsewhere since is not overwritten: an ApiFailure `draft_changed`. `keepalive` lets a save started as
+   * the page unloads finish.
+   */
   async saveDraft(
     id: string,
-    patch: { name?: string; files?: BuilderFiles },
+    patch: { name?: string; files?: BuilderFiles; baseUpdatedAt?: number },
     keepalive = false,
-  ): Promise<void> {
-    await this.#request('PUT', `/v1/builder/drafts/${encodeURIComponent(id)}`, patch, { keepalive });
+  ): Promise<number> {
+    const body = await this.#request('PUT', `/v1/builder/drafts/${encodeURIComponent(id)}`, patch, {
+      keepalive,
+    });
+    return updatedAtOf(body);
   }
 
   /** Saves the draft's files and checks them, in one request (the builder's pause after typing). */
-  async saveAndCheck(id: string, files: BuilderFiles): Promise<CheckView> {
+  async saveAndCheck(
+    id: string,
+    files: BuilderFiles,
+    baseUpdatedAt: number,
+  ): Promise<{ check: CheckView; updatedAt: number }> {
     const body = await this.#request('PUT', `/v1/builder/drafts/${encodeURIComponent(id)}?check=true`, {
       files,
+      baseUpdatedAt,
     });
-    return checkViewOf(isRecord(body) ? body.check : undefined);
+    return { check: checkViewOf(isRecord(body) ? body.check : undefined), updatedAt: updatedAtOf(body) };
   }
 
   async deleteDraft(id: string): Promise<void> {

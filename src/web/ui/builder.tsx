@@ -268,6 +268,11 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
   const dirty = useRef(false);
   /** The name as last saved: leaving the name field unchanged saves nothing. */
   const savedName = useRef('');
+  /** The draft's `updatedAt` as this page last saved or read it: a save elsewhere since is not overwritten. */
+  const base = useRef(0);
+  /** Set when a save found the draft saved elsewhere: saving stops until the author chooses. */
+  const [conflict, setConflict] = useState<{ updatedAt: number } | undefined>();
+  const conflicted = useRef(false);
 
   const rulesOf = (f: BuilderFiles): BuilderFiles => {
     const out: BuilderFiles = {};
@@ -288,11 +293,16 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
     clearTimeout(syncTimer.current);
     const seq = ++checkSeq.current;
     const snapshot = { ...files.current };
-    const save = dirty.current;
-    dirty.current = false;
+    const save = dirty.current && !conflicted.current;
+    if (save) dirty.current = false;
     setCheck({ kind: 'checking' });
     if (save) setSave('saving');
-    const request = saving.current.then(() => (save ? api.saveAndCheck(id, snapshot) : api.check(snapshot)));
+    const request = saving.current.then(async () => {
+      if (!save) return api.check(snapshot);
+      const saved = await api.saveAndCheck(id, snapshot, base.current);
+      base.current = saved.updatedAt;
+      return saved.check;
+    });
     saving.current = request.catch(() => undefined);
     try {
       const result = await request;
@@ -308,13 +318,36 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
       showFindings();
     } catch (e) {
       if (save) {
-        // Kept dirty and tried again: a reload after this still finds the last saved text, never less.
         dirty.current = true;
         setSave('failed');
-        syncTimer.current = setTimeout(() => void sync(), SAVE_RETRY_MS);
+        if (!saveConflict(e))
+          // Kept dirty and tried again: a reload after this still finds the last saved text, never less.
+          syncTimer.current = setTimeout(() => void sync(), SAVE_RETRY_MS);
       }
       if (seq === checkSeq.current) setCheck({ kind: 'failed', message: failureText(e) });
     }
+  };
+
+  /** A save refused because the draft was saved elsewhere: stop saving and ask the author. */
+  const saveConflict = (e: unknown): boolean => {
+    if (!(e instanceof ApiFailure) || e.code !== 'draft_changed') return false;
+    conflicted.current = true;
+    setConflict({ updatedAt: Number(e.details.updatedAt ?? 0) });
+    return true;
+  };
+
+  const keepMine = (): void => {
+    if (conflict) base.current = conflict.updatedAt;
+    conflicted.current = false;
+    setConflict(undefined);
+    dirty.current = true;
+    void sync();
+  };
+
+  const takeTheirs = async (): Promise<void> => {
+    conflicted.current = false;
+    setConflict(undefined);
+    await reloadFromServer();
   };
 
   /** Saves now what is not saved yet (before save as version, test play, download, the generator). */
@@ -324,10 +357,13 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
       await saving.current;
       return true;
     }
+    if (conflicted.current) return false;
     dirty.current = false;
     setSave('saving');
     const snapshot = { ...files.current };
-    const request = saving.current.then(() => api.saveDraft(id, { files: snapshot }));
+    const request = saving.current.then(async () => {
+      base.current = await api.saveDraft(id, { files: snapshot, baseUpdatedAt: base.current });
+    });
     saving.current = request.catch(() => undefined);
     try {
       await request;
@@ -336,7 +372,7 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
     } catch (e) {
       dirty.current = true;
       setSave('failed');
-      setMessage({ kind: 'error', text: `The draft was not saved: ${failureText(e)}` });
+      if (!saveConflict(e)) setMessage({ kind: 'error', text: `The draft was not saved: ${failureText(e)}` });
       return false;
     }
   };
@@ -357,6 +393,7 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
         files.current = { ...d.files };
         setDraft(d);
         setTranscript(d.transcript);
+        base.current = d.updatedAt;
         setName(d.name);
         savedName.current = d.name;
         setYareText(d.files['yare.yaml'] ?? '');
@@ -375,7 +412,10 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
     const onHide = (): void => {
       if (!dirty.current) return;
       dirty.current = false;
-      void api.saveDraft(id, { files: { ...files.current } }, true).catch(() => undefined);
+      if (conflicted.current) return;
+      void api
+        .saveDraft(id, { files: { ...files.current }, baseUpdatedAt: base.current }, true)
+        .catch(() => undefined);
     };
     addEventListener('pagehide', onHide);
     return () => {
@@ -412,6 +452,7 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
   /** The generator changed the draft on the server: its files replace the editors' text. */
   const reloadFromServer = async (): Promise<void> => {
     const d = await api.draft(id);
+    base.current = d.updatedAt;
     for (const [file, text] of Object.entries(d.files)) {
       if (text === undefined) continue;
       files.current = { ...files.current, [file]: text };
@@ -493,7 +534,12 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
     const wanted = name.trim();
     if (wanted === '' || wanted === savedName.current) return;
     await act(async () => {
-      await api.saveDraft(id, { name: wanted });
+      // In the save queue: the new updatedAt must be the base of the next save.
+      const request = saving.current.then(async () => {
+        base.current = await api.saveDraft(id, { name: wanted });
+      });
+      saving.current = request.catch(() => undefined);
+      await request;
       savedName.current = wanted;
       setMessage({ kind: 'ok', text: `Renamed to ${wanted}.` });
     });
@@ -607,6 +653,20 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
           Delete draft
         </button>
       </div>
+      {conflict ? (
+        <div class="notice" role="alert" data-testid="draft-conflict">
+          <p>
+            This draft was saved elsewhere (another tab or window) after this page read it. Your changes here
+            are not saved.
+          </p>
+          <button type="button" onClick={() => void takeTheirs()} data-testid="conflict-theirs">
+            Load the other version
+          </button>{' '}
+          <button type="button" onClick={keepMine} data-testid="conflict-mine">
+            Keep mine (overwrite it)
+          </button>
+        </div>
+      ) : null}
       {message ? (
         <p
           class={message.kind === 'ok' ? 'ok' : 'error'}
