@@ -74,6 +74,36 @@ export function byteSize(bytes: number): string {
   return `${shown} ${units[unit]}`;
 }
 
+/** Version lists read at most to name the games' cartridges (the list may hold many public cartridges). */
+export const MAX_VERSION_LOOKUPS = 20;
+
+/**
+ * The cartridge title of each game's version: the newest versions come with the list; an older one is
+ * looked up in the version lists of the player's own and the server's cartridges first, a few at a time,
+ * until every game is named or MAX_VERSION_LOOKUPS lists were read.
+ */
+export async function namesOfVersions(
+  cartridges: readonly LibraryListItem[],
+  sessions: readonly { readonly cartridgeVersionId: string }[],
+  versions: (cartridgeId: string) => Promise<readonly { readonly id: string }[]>,
+): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  for (const c of cartridges) names.set(c.latest.id, c.title);
+  const missing = new Set(sessions.map((s) => s.cartridgeVersionId).filter((id) => !names.has(id)));
+  const order = [...cartridges].sort((a, b) => Number(a.owner === 'other') - Number(b.owner === 'other'));
+  for (let at = 0; at < Math.min(order.length, MAX_VERSION_LOOKUPS) && missing.size > 0; at += 5) {
+    const batch = order.slice(at, Math.min(at + 5, MAX_VERSION_LOOKUPS));
+    const lists = await Promise.all(batch.map((c) => versions(c.id).catch(() => [])));
+    batch.forEach((c, i) => {
+      for (const v of lists[i] ?? []) {
+        names.set(v.id, c.title);
+        missing.delete(v.id);
+      }
+    });
+  }
+  return names;
+}
+
 const cartridgePath = (ref: string) => `/v1/cartridges/${encodeURIComponent(ref)}`;
 
 export class LibraryApi {

@@ -4,7 +4,13 @@
 // the player's games to resume or delete.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { CartridgeVersionView, PersonaView, SessionView } from '../api.ts';
-import { byteSize, LibraryApi, type LibraryList, type LibraryListItem } from '../library-api.ts';
+import {
+  byteSize,
+  LibraryApi,
+  type LibraryList,
+  type LibraryListItem,
+  namesOfVersions,
+} from '../library-api.ts';
 import { seedError } from '../lib/forms.ts';
 import { CartridgeManager } from './cartridge-manager.tsx';
 import { storedApiKey, useApp } from './context.ts';
@@ -41,13 +47,7 @@ export function Library() {
       setStorage(listed.storage);
       setSessions(s);
       setError('');
-      const lists = await Promise.all(c.map((x) => api.versions(x.id).catch(() => [])));
-      const names = new Map<string, string>();
-      c.forEach((x, i) => {
-        names.set(x.latest.id, x.title);
-        for (const v of lists[i] ?? []) names.set(v.id, x.title);
-      });
-      setVersionNames(names);
+      setVersionNames(await namesOfVersions(c, s, (id) => api.versions(id)));
     } catch (e) {
       setError(messageOf(e));
     }
