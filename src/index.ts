@@ -21,8 +21,8 @@ import {
   toStateValue,
 } from './yare/index.ts';
 
+// Everything cartridge/index.ts exports, defineRules (rules in yare.ts) included.
 export * from './cartridge/index.ts';
-export { defineRules, type RulesObject } from './cartridge/index.ts';
 export type { Diagnostic, SourcePlace } from './diagnostics.ts';
 export * as ledger from './ledger/index.ts';
 export * as llm from './llm/index.ts';
