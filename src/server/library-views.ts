@@ -7,6 +7,7 @@ import {
   type LibraryVersion,
   MAX_DESCRIPTION_CHARS,
   MAX_GENRE_CHARS,
+  MAX_LISTED_DESCRIPTION_CHARS,
   MAX_TAG_CHARS,
   MAX_TAGS,
   MAX_TITLE_CHARS,
@@ -78,15 +79,24 @@ export function libraryVersionView(v: LibraryVersion) {
   };
 }
 
-export function libraryCartridgeView(c: LibraryCartridge, viewer: string) {
+/**
+ * A cartridge as the viewer sees it. In a listing (`listed`) the description is cut to
+ * MAX_LISTED_DESCRIPTION_CHARS characters (`descriptionCut` says so), so a listing of many cartridges stays
+ * small; the cartridge's own answer has all of it.
+ */
+export function libraryCartridgeView(c: LibraryCartridge, viewer: string, listed = false) {
   const owner = ownerLabel(c.ownerId, viewer);
+  const chars =
+    listed && c.description.length > MAX_LISTED_DESCRIPTION_CHARS ? [...c.description] : undefined;
+  const cut = chars !== undefined && chars.length > MAX_LISTED_DESCRIPTION_CHARS;
   return {
     id: c.id,
     name: c.name,
     owner,
     canEdit: owner === 'self',
     title: c.title,
-    description: c.description,
+    description: cut ? chars.slice(0, MAX_LISTED_DESCRIPTION_CHARS).join('') : c.description,
+    descriptionCut: cut,
     genre: c.genre,
     tags: c.tags,
     visibility: c.visibility,

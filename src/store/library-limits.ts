@@ -17,6 +17,8 @@ export const MAX_VERSION_TAG_CHARS = 64;
 export const MAX_VERSION_NOTES_CHARS = 4_000;
 /** Bytes of a cover image. */
 export const MAX_COVER_BYTES = 256 * 1024;
+/** Characters of a description a listing shows (the whole one is in the cartridge's own answer). */
+export const MAX_LISTED_DESCRIPTION_CHARS = 280;
 /** Cartridges one library listing returns at most (the caller's own and the operator's come first). */
 export const MAX_LISTED_CARTRIDGES = 1_000;
 

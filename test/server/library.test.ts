@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { MAX_LORE_BYTES } from '../../src/cartridge/limits.ts';
 import { parseApiKeys } from '../../src/server/auth.ts';
-import { MAX_COVER_BYTES } from '../../src/store/library-limits.ts';
+import { MAX_COVER_BYTES, MAX_LISTED_DESCRIPTION_CHARS } from '../../src/store/library-limits.ts';
 import { cartridgeZip, KEY_A, KEY_B, LANTERNMERE_DIR, startTestServer, type TestServer } from './helpers.ts';
 
 const YARE = readFileSync(join(LANTERNMERE_DIR, 'yare.yaml'), 'utf8');
@@ -440,6 +440,19 @@ describe('single-file updates and covers', () => {
     expect((await server.json(`/v1/cartridges/${id}`, { key: KEY_A })).body.cartridge.cover.bytes).toBe(
       MAX_COVER_BYTES,
     );
+  });
+
+  it('a listing cuts a description to MAX_LISTED_DESCRIPTION_CHARS; the cartridge’s own answer has all of it', async () => {
+    const listedOf = async () =>
+      (await server.json('/v1/cartridges', { key: KEY_A })).body.cartridges.find((c: any) => c.id === id);
+    const exact = `${'d'.repeat(MAX_LISTED_DESCRIPTION_CHARS - 1)}🜲`;
+    await server.json(`/v1/cartridges/${id}`, { method: 'PATCH', json: { description: exact }, key: KEY_A });
+    expect(await listedOf()).toMatchObject({ description: exact, descriptionCut: false });
+    const longer = `${exact}!`;
+    await server.json(`/v1/cartridges/${id}`, { method: 'PATCH', json: { description: longer }, key: KEY_A });
+    expect(await listedOf()).toMatchObject({ description: exact, descriptionCut: true });
+    const own = await server.json(`/v1/cartridges/${id}`, { key: KEY_A });
+    expect(own.body.cartridge).toMatchObject({ description: longer, descriptionCut: false });
   });
 
   it('metadata limits: a title of 200 characters is kept, 201 is 400', async () => {

@@ -255,7 +255,7 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
       const usage = await store.cartridgeUsage(viewer);
       return c.json({
         cartridges: list.map((s) => ({
-          ...libraryCartridgeView(s, viewer),
+          ...libraryCartridgeView(s, viewer, true),
           versionCount: s.versionCount,
           latest: libraryVersionView(s.latest),
         })),
