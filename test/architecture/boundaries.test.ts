@@ -135,11 +135,12 @@ describe('the rules, on made-up imports', () => {
       ...scan('src/turn/outcome-text.ts', "import { readFileSync } from 'node:fs';"),
       ...scan(
         'src/turn/index.ts',
-        "import { z } from 'zod';\nimport { x } from 'ai';\nimport { v } from '@codemirror/view';\nimport { s } from '@ai-sdk/openai';",
+        "import { z } from 'zod';\nimport { x } from 'ai';\nimport { v } from '@codemirror/view';\nimport { s } from '@ai-sdk/openai';\nimport { m } from 'zod/mini';",
       ),
     ];
     expect(browserViolations(sites)).toEqual([
       'src/web/lib/a.ts:1:1: the browser bundle imports src/turn/index.ts, which is not a browser entry',
+      "src/turn/index.ts:1:1: the browser bundle may not load 'zod'",
       "src/turn/index.ts:2:1: the browser bundle may not load 'ai'",
       "src/turn/index.ts:4:1: the browser bundle may not load '@ai-sdk/openai'",
       "src/turn/outcome-text.ts:1:1: the browser bundle may not load 'node:fs'",

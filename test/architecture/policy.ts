@@ -73,12 +73,15 @@ export const BROWSER_ENTRIES: ReadonlySet<string> = new Set([
 ]);
 
 /** The packages the browser bundle may contain (by package name: `preact/hooks` is `preact`). */
-export const BROWSER_PACKAGES: ReadonlySet<string> = new Set(['preact', 'zod', 'codemirror']);
+export const BROWSER_PACKAGES: ReadonlySet<string> = new Set(['preact', 'codemirror']);
+/** Single entry points the bundle may load: zod's small build (classic `zod` is tens of kB more). */
+export const BROWSER_SPECIFIERS: ReadonlySet<string> = new Set(['zod/mini']);
 /** Package scopes whose every package is meant for the browser (the builder's editor). */
 export const BROWSER_PACKAGE_SCOPES: ReadonlySet<string> = new Set(['@codemirror']);
 
 /** True when a bare specifier names a package the browser bundle may load. */
 export function isBrowserPackage(specifier: string): boolean {
+  if (BROWSER_SPECIFIERS.has(specifier)) return true;
   const [first, second] = specifier.split('/');
   if (first === undefined) return false;
   if (first.startsWith('@')) return BROWSER_PACKAGE_SCOPES.has(first) && second !== undefined;
