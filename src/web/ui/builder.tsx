@@ -1,35 +1,20 @@
-// The builder (loaded as its own chunk, see builder-route.tsx): a principal's drafts, a new draft from a
-// template, the generator, and the editor of one draft — a CodeMirror pane per file, the checker's
-// findings as you type (squiggles and a problems list), completion, a "try it" pane, save as version,
-// test play and download. Every edit is saved on the server shortly after it is made (and as the page
+// The builder (loaded as its own chunk, see builder-route.tsx): the drafts screen (builder-home.tsx) and
+// the editor of one draft — a CodeMirror pane per file, the checker's findings as you type (squiggles and
+// a problems list), completion, a "try it" pane (builder-try.tsx), the generator (builder-refine.tsx),
+// save as version, test play and download. Every edit is saved on the server shortly after it is made (and as the page
 // unloads), so a reload never loses a draft.
 import './builder.css';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { ApiFailure, failureText, formatProblem, type Problem } from '../lib/errors.ts';
-import {
-  BuilderApi,
-  type BuilderFiles,
-  type CheckView,
-  type DraftSummaryView,
-  type DraftView,
-  type TryView,
-} from '../lib/builder-api.ts';
+import { BuilderApi, type BuilderFiles, type CheckView, type DraftView } from '../lib/builder-api.ts';
 import { type BuilderEditor, createEditor } from '../lib/builder-editor.ts';
-import { eventNames, jsonObjectField } from '../lib/builder-text.ts';
-import { Notes, Rolls } from './author-panel.tsx';
+import { FILE_LABELS, MAIN_FILES, OTHER_FILES, RULES_FILES } from '../lib/builder-files.ts';
+import { eventNames } from '../lib/builder-text.ts';
+import { ApiFailure, failureText, formatProblem, type Problem } from '../lib/errors.ts';
+import { Drafts } from './builder-home.tsx';
 import { MinigameReference } from './builder-minigames.tsx';
+import { RefinePane } from './builder-refine.tsx';
+import { TryPane } from './builder-try.tsx';
 import { storedApiKey, useApp } from './context.ts';
-
-/** The four files every draft shows (and the generator writes), then any other cartridge file it holds. */
-const MAIN_FILES = ['yare.yaml', 'bot_lore.md', 'prompt_directives.yaml', 'first-message.md'];
-const OTHER_FILES = ['alternate_greetings.json', 'intents.yaml', 'world_info.json', 'yare.js', 'yare.ts'];
-const RULES_FILES = ['yare.yaml', 'yare.js', 'yare.ts'];
-const FILE_LABELS: Readonly<Record<string, string>> = {
-  'yare.yaml': 'Rules',
-  'bot_lore.md': 'Lore',
-  'prompt_directives.yaml': 'Directives',
-  'first-message.md': 'First message',
-};
 /** Milliseconds after the last keystroke before the draft is saved and checked (one request). */
 export const SYNC_DELAY_MS = 400;
 /** Milliseconds before a failed save (a network blip, the rate limit) is tried again. */
@@ -40,202 +25,6 @@ type Finding = Problem & { readonly severity: 'error' | 'warning' };
 export function Builder({ draftId }: { draftId?: string | undefined }) {
   const api = useMemo(() => new BuilderApi('', storedApiKey), []);
   return draftId ? <DraftEditor key={draftId} api={api} id={draftId} /> : <Drafts api={api} />;
-}
-
-function Drafts({ api }: { api: BuilderApi }) {
-  const { navigate } = useApp();
-  const [drafts, setDrafts] = useState<DraftSummaryView[]>([]);
-  const [templates, setTemplates] = useState<string[]>(['empty']);
-  const [editable, setEditable] = useState<{ label: string; versionId: string }[]>([]);
-  const [fromVersion, setFromVersion] = useState('');
-  const [name, setName] = useState('');
-  const [template, setTemplate] = useState('empty');
-  const [error, setError] = useState('');
-  const [requirements, setRequirements] = useState('');
-  const [progress, setProgress] = useState<string[]>([]);
-  const [generating, setGenerating] = useState(false);
-
-  useEffect(() => {
-    Promise.all([api.drafts(), api.templates(), api.editableCartridges()])
-      .then(([d, t, e]) => {
-        setDrafts(d);
-        if (t.length > 0) setTemplates(t);
-        setEditable(e);
-        setFromVersion(e[0]?.versionId ?? '');
-      })
-      .catch((e) => setError(failureText(e)));
-  }, [api]);
-
-  const create = async (event: Event): Promise<void> => {
-    event.preventDefault();
-    try {
-      const draft = await api.createDraft({ name: name.trim() || 'Untitled', template });
-      navigate(`#/builder/${encodeURIComponent(draft.id)}`);
-    } catch (e) {
-      setError(failureText(e));
-    }
-  };
-
-  const edit = async (event: Event): Promise<void> => {
-    event.preventDefault();
-    const chosen = editable.find((c) => c.versionId === fromVersion);
-    if (!chosen) return;
-    try {
-      const draft = await api.createDraft({ name: chosen.label, fromVersion: chosen.versionId });
-      navigate(`#/builder/${encodeURIComponent(draft.id)}`);
-    } catch (e) {
-      setError(failureText(e));
-    }
-  };
-
-  const generate = async (event: Event): Promise<void> => {
-    event.preventDefault();
-    setGenerating(true);
-    setProgress([]);
-    setError('');
-    const log = (line: string) => setProgress((p) => [...p, line]);
-    let saved: string | null = null;
-    try {
-      for await (const e of api.generate({ requirements })) {
-        switch (e.type) {
-          case 'round':
-            log(
-              e.kind === 'draft'
-                ? `Round ${e.round}: the model writes a draft…`
-                : `Round ${e.round}: the model repairs ${e.errors} error(s)…`,
-            );
-            break;
-          case 'checked':
-            log(
-              e.errors.length === 0
-                ? `Round ${e.round}: the checker found no errors.`
-                : `Round ${e.round}: the checker found ${e.errors.length} error(s): ${e.errors.map(formatProblem).join('; ')}`,
-            );
-            break;
-          case 'saved':
-            saved = e.draftId;
-            break;
-          case 'done':
-            log(
-              e.ok
-                ? `Done: a valid draft after ${e.rounds} round(s).`
-                : `Done after ${e.rounds} round(s); the draft still has errors.`,
-            );
-            saved = e.draftId ?? saved;
-            break;
-          case 'error':
-            setError(e.message);
-            break;
-        }
-      }
-    } catch (e) {
-      setError(failureText(e));
-    } finally {
-      setGenerating(false);
-    }
-    // The draft is on the server once `saved` came, even if the stream broke after it.
-    if (saved !== null) navigate(`#/builder/${encodeURIComponent(saved)}`);
-  };
-
-  return (
-    <div class="grid-2 builder-home">
-      <section class="card" aria-labelledby="drafts-h">
-        <h2 id="drafts-h">Drafts</h2>
-        {error ? (
-          <p class="error" role="alert" data-testid="builder-error">
-            {error}
-          </p>
-        ) : null}
-        <ul class="list-plain" data-testid="draft-list">
-          {drafts.map((d) => (
-            <li key={d.id} data-testid="draft-item">
-              <a href={`#/builder/${encodeURIComponent(d.id)}`}>{d.name}</a>{' '}
-              <span class="muted">changed {new Date(d.updatedAt).toLocaleString()}</span>
-            </li>
-          ))}
-          {drafts.length === 0 ? <li class="muted">No drafts yet.</li> : null}
-        </ul>
-        <form onSubmit={create} class="row" style={{ marginTop: '1rem' }}>
-          <label>
-            Name{' '}
-            <input
-              value={name}
-              onInput={(e) => setName(e.currentTarget.value)}
-              data-testid="new-draft-name"
-            />
-          </label>
-          <label>
-            Start from{' '}
-            <select
-              value={template}
-              onChange={(e) => setTemplate(e.currentTarget.value)}
-              data-testid="new-draft-template"
-            >
-              {templates.map((t) => (
-                <option key={t} value={t}>
-                  {t === 'empty' ? 'empty template' : `${t} template`}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button type="submit" data-testid="new-draft-create">
-            New draft
-          </button>
-        </form>
-        {editable.length > 0 ? (
-          <form onSubmit={edit} class="row" style={{ marginTop: '1rem' }}>
-            <label>
-              Or edit a cartridge of yours{' '}
-              <select
-                value={fromVersion}
-                onChange={(e) => setFromVersion(e.currentTarget.value)}
-                data-testid="edit-cartridge"
-              >
-                {editable.map((c) => (
-                  <option key={c.versionId} value={c.versionId}>
-                    {c.label}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <button type="submit" data-testid="edit-cartridge-open">
-              Edit in the builder
-            </button>
-          </form>
-        ) : null}
-      </section>
-      <section class="card" aria-labelledby="generate-h">
-        <h2 id="generate-h">Generate a cartridge</h2>
-        <p class="muted">
-          Say what the game is about. The configured model writes the files, the checker finds what is wrong,
-          and the model repairs it; the result opens here as a draft.
-        </p>
-        <form onSubmit={generate}>
-          <label>
-            Requirements
-            <textarea
-              rows={5}
-              value={requirements}
-              onInput={(e) => setRequirements(e.currentTarget.value)}
-              data-testid="generate-requirements"
-            />
-          </label>
-          <button
-            type="submit"
-            disabled={generating || requirements.trim() === ''}
-            data-testid="generate-run"
-          >
-            {generating ? 'Generating…' : 'Generate'}
-          </button>
-        </form>
-        <ol aria-live="polite" class="generate-log" data-testid="generate-progress">
-          {progress.map((line, i) => (
-            <li key={i}>{line}</li>
-          ))}
-        </ol>
-      </section>
-    </div>
-  );
 }
 
 type SaveState = 'saved' | 'unsaved' | 'saving' | 'failed';
@@ -536,10 +325,15 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
     await act(async () => {
       // In the save queue: the new updatedAt must be the base of the next save.
       const request = saving.current.then(async () => {
-        base.current = await api.saveDraft(id, { name: wanted });
+        base.current = await api.saveDraft(id, { name: wanted, baseUpdatedAt: base.current });
       });
       saving.current = request.catch(() => undefined);
-      await request;
+      try {
+        await request;
+      } catch (e) {
+        if (saveConflict(e)) return;
+        throw e;
+      }
       savedName.current = wanted;
       setMessage({ kind: 'ok', text: `Renamed to ${wanted}.` });
     });
@@ -758,224 +552,5 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
         </aside>
       </div>
     </div>
-  );
-}
-
-function TryPane({
-  api,
-  files,
-  events,
-}: {
-  api: BuilderApi;
-  files: { current: BuilderFiles };
-  events: readonly string[];
-}) {
-  const [event, setEvent] = useState('');
-  const [inputs, setInputs] = useState('');
-  const [state, setState] = useState('');
-  const [seed, setSeed] = useState('1');
-  const [result, setResult] = useState<TryView | undefined>();
-  const [error, setError] = useState('');
-  const [running, setRunning] = useState(false);
-
-  const run = async (e: Event): Promise<void> => {
-    e.preventDefault();
-    setError('');
-    const parsedInputs = jsonObjectField(inputs, 'inputs');
-    const parsedState = jsonObjectField(state, 'state');
-    const seedNumber = Number(seed);
-    if (!parsedInputs.ok) return setError(parsedInputs.message);
-    if (!parsedState.ok) return setError(parsedState.message);
-    if (!Number.isInteger(seedNumber) || seedNumber < 0) return setError('seed: a whole number from 0');
-    setRunning(true);
-    try {
-      setResult(
-        await api.tryEvent({
-          files: { ...files.current },
-          event: event.trim(),
-          ...(parsedInputs.value ? { inputs: parsedInputs.value } : {}),
-          ...(parsedState.value ? { state: parsedState.value } : {}),
-          seed: seedNumber,
-        }),
-      );
-    } catch (failure) {
-      setResult(undefined);
-      const problems = failure instanceof ApiFailure ? failure.problems : [];
-      setError(
-        `${failureText(failure)}${problems.length > 0 ? `: ${problems.map(formatProblem).join('; ')}` : ''}`,
-      );
-    } finally {
-      setRunning(false);
-    }
-  };
-
-  return (
-    <section class="card" aria-labelledby="try-h">
-      <h2 id="try-h">Try it</h2>
-      <form onSubmit={run} class="try-form">
-        <label>
-          Event
-          <input
-            list="try-events"
-            value={event}
-            onInput={(e) => setEvent(e.currentTarget.value)}
-            data-testid="try-event"
-            required
-          />
-        </label>
-        <datalist id="try-events">
-          {events.map((n) => (
-            <option key={n} value={n} />
-          ))}
-        </datalist>
-        <label>
-          Inputs (JSON object)
-          <input
-            value={inputs}
-            onInput={(e) => setInputs(e.currentTarget.value)}
-            placeholder='{"target": "wolf"}'
-            data-testid="try-inputs"
-          />
-        </label>
-        <label>
-          State (JSON: the fields that differ from the initial state)
-          <textarea
-            rows={2}
-            value={state}
-            onInput={(e) => setState(e.currentTarget.value)}
-            placeholder='{"player": {"hp": 3}}'
-            data-testid="try-state"
-          />
-        </label>
-        <label>
-          Seed
-          <input
-            type="number"
-            min={0}
-            value={seed}
-            onInput={(e) => setSeed(e.currentTarget.value)}
-            data-testid="try-seed"
-          />
-        </label>
-        <button type="submit" disabled={running || event.trim() === ''} data-testid="try-run">
-          Run
-        </button>
-      </form>
-      <div aria-live="polite" data-testid="try-result">
-        {error ? (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        ) : null}
-        {result ? (
-          <div>
-            {result.error ? (
-              <p class="error">
-                {result.error.where ? `${result.error.where}: ` : ''}
-                {result.error.message} [{result.error.code}]
-              </p>
-            ) : null}
-            <Notes notes={result.notes} />
-            <Rolls rolls={result.rolls} />
-            <h3>Changes</h3>
-            <ul class="list-plain">
-              {(result.changes ?? []).map((c, i) => (
-                <li key={i} data-testid="try-change">
-                  {c.path}: {c.before === undefined || c.before === null ? '(new)' : JSON.stringify(c.before)}{' '}
-                  → {c.op === 'delete' ? '(deleted)' : JSON.stringify(c.after)}
-                </li>
-              ))}
-              {result.ok && (result.changes ?? []).length === 0 ? (
-                <li class="muted">The state is unchanged.</li>
-              ) : null}
-            </ul>
-          </div>
-        ) : null}
-      </div>
-    </section>
-  );
-}
-
-/** "Change with the generator": the draft and a change request go to the model; the result replaces it. */
-function RefinePane({
-  api,
-  id,
-  files,
-  before,
-  onDone,
-}: {
-  api: BuilderApi;
-  id: string;
-  files: { current: BuilderFiles };
-  before: () => Promise<boolean>;
-  onDone: () => Promise<void>;
-}) {
-  const [request, setRequest] = useState('');
-  const [progress, setProgress] = useState('');
-  const [error, setError] = useState('');
-  const [running, setRunning] = useState(false);
-
-  const run = async (event: Event): Promise<void> => {
-    event.preventDefault();
-    setError('');
-    setRunning(true);
-    try {
-      if (!(await before())) return;
-      const existing: BuilderFiles = {};
-      for (const name of MAIN_FILES)
-        if (files.current[name] !== undefined) existing[name] = files.current[name];
-      let saved = false;
-      for await (const e of api.generate({ requirements: request, existing, draftId: id })) {
-        if (e.type === 'round')
-          setProgress(
-            `Round ${e.round}: ${e.kind === 'draft' ? 'the model changes the draft' : `the model repairs ${e.errors} error(s)`}…`,
-          );
-        else if (e.type === 'saved') saved = true;
-        else if (e.type === 'done')
-          setProgress(
-            e.ok
-              ? `Done after ${e.rounds} round(s): the draft is valid.`
-              : `Done after ${e.rounds} round(s); the draft still has errors.`,
-          );
-        else if (e.type === 'error') setError(e.message);
-      }
-      if (saved) await onDone();
-    } catch (e) {
-      setError(failureText(e));
-    } finally {
-      setRunning(false);
-    }
-  };
-
-  return (
-    <details class="card" data-testid="refine">
-      <summary>Change with the generator</summary>
-      <form onSubmit={run}>
-        <label>
-          What to change
-          <textarea
-            rows={3}
-            value={request}
-            onInput={(e) => setRequest(e.currentTarget.value)}
-            data-testid="refine-request"
-          />
-        </label>
-        <button
-          type="submit"
-          disabled={running || request.trim() === '' || files.current['yare.yaml'] === undefined}
-          data-testid="refine-run"
-        >
-          {running ? 'Changing…' : 'Change the draft'}
-        </button>
-      </form>
-      <p aria-live="polite" class="muted" data-testid="refine-progress">
-        {progress}
-      </p>
-      {error ? (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      ) : null}
-    </details>
   );
 }
