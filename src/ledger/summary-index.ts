@@ -2,14 +2,19 @@
 // who carries what, who is where, the current facts about each key, the current facts newest first, and
 // the open threads. An index describes one world at a time and moves to a world near it (its descendant,
 // ancestor or sibling, found through the parent links `noteDerivedWorld` leaves) by diffing the two worlds'
-// structurally shared tables, so following a game turn by turn costs O(batch) a turn. A world with no
-// indexed relative nearby is indexed from scratch once (O(world)): the first summary of a process.
+// structurally shared tables, so following a game turn by turn costs O(batch) a turn, however many games
+// the process plays. A world with no indexed relative nearby is indexed from scratch once (O(world)): the
+// first summary of a game in a process.
 
 import { diffTables, tableKeys, tableValues } from './shared-table.ts';
 import type { EntityRecord, FactRecord, ThreadRecord, World } from './world.ts';
 
-/** Indexes kept (one per game being played, roughly); the least recently used is dropped past it. */
-export const SUMMARY_INDEXES_KEPT = 64;
+/**
+ * Indexes also looked at when a world has no indexed ancestor (an undo, a swipe, a branch), most recent
+ * last. Every index stays reachable from its world (a WeakMap) for as long as the world lives, so however
+ * many games a process plays, each finds its own index; these few are only the candidates for a jump.
+ */
+export const SUMMARY_RECENT_INDEXES = 16;
 /** Parent links followed when looking for an indexed relative of a world. */
 export const SUMMARY_LINEAGE_STEPS = 16;
 
@@ -150,37 +155,37 @@ export class SummaryIndex {
   }
 }
 
-/** Recently used indexes, least recent first (Map order). */
-const kept = new Map<World, SummaryIndex>();
+const indexOf = new WeakMap<World, SummaryIndex>();
+const recent: SummaryIndex[] = [];
 
-/** The index of `world`: kept, moved from an indexed relative, or built (see the module comment). */
+function touch(index: SummaryIndex): void {
+  const at = recent.indexOf(index);
+  if (at >= 0) recent.splice(at, 1);
+  recent.push(index);
+  if (recent.length > SUMMARY_RECENT_INDEXES) recent.shift();
+}
+
+/** The index of `world`: its own, moved from an indexed relative, or built (see the module comment). */
 export function summaryIndexOf(world: World): SummaryIndex {
-  let index = kept.get(world);
+  let index = indexOf.get(world);
   if (index === undefined) {
     const up = lineage(world);
-    // An ancestor's index first (the next turn of a game), then one whose world descends from this world
-    // or from one of its ancestors (a swipe, an undo, a branch).
+    // An ancestor's index first (the next turn of a game), then a recent one whose world descends from this
+    // world or from one of its ancestors (an undo, a swipe, a branch).
     for (const ancestor of up) {
-      index = kept.get(ancestor);
+      index = indexOf.get(ancestor);
       if (index !== undefined) break;
     }
     if (index === undefined) {
       const near = new Set<World>([world, ...up]);
-      for (const candidate of kept.values()) {
-        if (lineage(candidate.world).some((w) => near.has(w))) {
-          index = candidate;
-          break;
-        }
-      }
+      index = recent.find((candidate) => lineage(candidate.world).some((w) => near.has(w)));
     }
     if (index !== undefined) {
-      kept.delete(index.world);
+      indexOf.delete(index.world);
       index.moveTo(world);
-    } else {
-      index = SummaryIndex.build(world);
-      if (kept.size >= SUMMARY_INDEXES_KEPT) kept.delete(kept.keys().next().value as World);
-    }
-  } else kept.delete(world);
-  kept.set(world, index);
+    } else index = SummaryIndex.build(world);
+    indexOf.set(world, index);
+  }
+  touch(index);
   return index;
 }

@@ -10,6 +10,7 @@ import {
   summarizeWorld,
   type World,
 } from '../../src/ledger/index.ts';
+import { SUMMARY_RECENT_INDEXES } from '../../src/ledger/summary-index.ts';
 import { worldFromJson } from '../../src/ledger/world-json.ts';
 
 const key = fc.constantFrom('a', 'b', 'c', 'd', 'player');
@@ -103,6 +104,24 @@ describe('summary index', () => {
         },
       ),
       { numRuns: 150 },
+    );
+  });
+
+  it(`more interleaved games than SUMMARY_RECENT_INDEXES (${SUMMARY_RECENT_INDEXES}) each keep a right summary`, () => {
+    fc.assert(
+      fc.property(
+        fc.array(game, { minLength: SUMMARY_RECENT_INDEXES + 4, maxLength: SUMMARY_RECENT_INDEXES + 4 }),
+        (games) => {
+          const played = games.map(grow);
+          const longest = Math.max(...played.map((worlds) => worlds.length));
+          for (let turn = 0; turn < longest; turn++)
+            for (const worlds of played) {
+              const world = worlds[Math.min(turn, worlds.length - 1)]!;
+              expect(summarizeWorld(world)).toEqual(summarizeWorld(fresh(world)));
+            }
+        },
+      ),
+      { numRuns: 5 },
     );
   });
 
