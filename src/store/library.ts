@@ -444,11 +444,13 @@ export async function deleteLibraryCartridge(
   return inTransaction(ctx.db, ctx.dialect, async (trx) => {
     const cartridge = await trx
       .selectFrom('cartridges')
-      .select(['name'])
+      .select(['name', 'archived_at'])
       .where('id', '=', cartridgeId)
       .where('owner_id', '=', owner)
       .executeTakeFirst();
     if (cartridge === undefined) return { ok: false, reason: 'not-found' };
+    // An archived cartridge archives every version of it.
+    const archived = cartridge.archived_at !== null;
     const entries = await trx
       .selectFrom('cartridge_entries')
       .select(['version_id', 'archived_at'])
@@ -458,7 +460,7 @@ export async function deleteLibraryCartridge(
     let sessions = 0;
     let versions = 0;
     for (const entry of entries) {
-      if (entry.archived_at !== null) continue;
+      if (archived || entry.archived_at !== null) continue;
       const playing = await sessionsPlaying(trx, entry.version_id);
       if (playing > 0) {
         sessions += playing;

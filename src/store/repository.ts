@@ -420,7 +420,10 @@ export interface Store {
     versionId: string,
     patch: LibraryVersionPatch,
   ): Promise<UpdateLibraryVersionResult>;
-  /** Removes the cartridge and its entries; refused while a session plays a version that is not archived. */
+  /**
+   * Removes the cartridge and its entries; refused while a session plays a version that is not archived
+   * (archiving the cartridge archives them all). Played versions stay stored for their sessions.
+   */
   deleteLibraryCartridge(ownerId: string, cartridgeId: string): Promise<DeleteLibraryCartridgeResult>;
   /** Replaces (data) or removes (null) the cover; false when the owner has no such cartridge. */
   setCartridgeCover(

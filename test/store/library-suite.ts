@@ -313,6 +313,18 @@ export function librarySuite(harness: StoreHarness): void {
       expect(await store.deleteSession(session.id, bob)).toBe(true);
     });
 
+    it('an archived cartridge may be deleted while played: its played versions stay stored for the sessions', async () => {
+      const v = await addVersion(store, bob, 'Shelved whole');
+      const c = (await store.findLibraryCartridge(bob, 'Shelved whole'))!;
+      const session = await startSession(store, bob, v.id);
+      expect(await store.deleteLibraryCartridge(bob, c.id)).toMatchObject({ ok: false, reason: 'in-use' });
+      await store.updateLibraryCartridge(bob, c.id, { archived: true });
+      expect(await store.deleteLibraryCartridge(bob, c.id)).toEqual({ ok: true, versionsDeleted: [] });
+      expect(await store.findLibraryCartridge(bob, c.id)).toBeUndefined();
+      expect(await store.getCartridgeVersion(v.id)).toBeDefined();
+      expect(await store.deleteSession(session.id, bob)).toBe(true);
+    });
+
     it('the last version deleted takes the cartridge’s row with it', async () => {
       const v = await addVersion(store, bob, 'Lonely');
       expect(await store.deleteCartridgeEntry(bob, v.id)).toEqual({ ok: true, versionDeleted: true });

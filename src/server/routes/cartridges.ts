@@ -397,8 +397,11 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
         throw new ApiError(
           409,
           'in_use',
-          `${deleted.sessions} session(s) play this version; archive it first (PATCH /v1/cartridge-versions/${version?.id} with {"archived": true}): archived versions are no longer listed or startable, but the sessions keep playing them; then delete it`,
-          { sessions: deleted.sessions },
+          `${deleted.sessions} session(s) play this version; archive it first (no longer listed or startable, while those sessions keep playing it), then delete it`,
+          {
+            sessions: deleted.sessions,
+            archive: `PATCH /v1/cartridge-versions/${params.id} {"archived": true}`,
+          },
         );
       }
       // The library keeps versions in memory (never re-read per turn); a deleted row must leave it too.

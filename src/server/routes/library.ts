@@ -184,8 +184,12 @@ export function registerLibraryRoutes(api: RouteRegistry, deps: AppDeps): void {
         throw new ApiError(
           409,
           'in_use',
-          `${deleted.sessions} session(s) play ${deleted.versions} version(s) of '${cartridge.name}'; archive the cartridge or those versions first (PATCH with {"archived": true}): the sessions keep playing them, and then it can be deleted`,
-          { sessions: deleted.sessions, versions: deleted.versions },
+          `${deleted.sessions} session(s) play ${deleted.versions} version(s) of '${cartridge.name}'; archive the cartridge or those versions first (no longer listed or startable, while those sessions keep playing), then delete it`,
+          {
+            sessions: deleted.sessions,
+            versions: deleted.versions,
+            archive: `PATCH /v1/cartridges/${cartridge.id} {"archived": true}`,
+          },
         );
       }
       for (const v of before) if (deleted.versionsDeleted.includes(v.id)) library.forgetVersion(v);
