@@ -518,6 +518,18 @@ describe('the local user on loopback (no keys) owns the library', () => {
       (await server.call(`/v1/cartridge-versions/${upload.body.version.id}`, { method: 'DELETE' })).status,
     ).toBe(204);
     expect((await server.call(`/v1/cartridges/${loch}`, { method: 'DELETE' })).status).toBe(409);
+    // An archived version nobody plays: the local user's new game on it is 409 `archived`, as with keys.
+    const spare = await api.putFile(loch, 'bot_lore.md', '# Loch\n\nShallow.\n', undefined);
+    await server.json(`/v1/cartridge-versions/${spare.body.version.id}`, {
+      method: 'PATCH',
+      json: { archived: true },
+    });
+    const archived = await server.json('/v1/sessions', {
+      method: 'POST',
+      json: { cartridge: spare.body.version.id },
+    });
+    expect(archived.status).toBe(409);
+    expect(archived.body.error.code).toBe('archived');
   });
 
   it('/openapi.json documents every library route', async () => {

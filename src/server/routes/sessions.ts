@@ -32,7 +32,11 @@ export async function resolveCartridgeVersion(
   const version = await deps.store.getCartridgeVersion(ref);
   if (version !== undefined) {
     if (await deps.store.canStartVersion(viewer, version.id)) return version.id;
-    if ((await deps.store.cartridgeAccess(principal.id, version.id)) !== undefined)
+    // Seen by the caller (their library's, or played by a session of theirs) but not startable: archived.
+    const seen =
+      (await deps.store.cartridgeAccess(viewer, version.id)) ??
+      (await deps.store.cartridgeAccess(principal.id, version.id));
+    if (seen !== undefined)
       throw new ApiError(
         409,
         'archived',
