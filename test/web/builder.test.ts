@@ -196,7 +196,20 @@ describe('the builder', () => {
   it(
     'keeps the draft across a reload, saves it as a version and test-plays it',
     async () => {
-      await expect.poll(() => textOf('save-state')).toBe('Saved');
+      // Ctrl-S saves at once: with the page's timers stopped (the 400 ms pause never ends), the save is
+      // still sent.
+      await expect.poll(() => textOf('save-state'), CHECKED).toBe('Saved');
+      await page.clock.install();
+      await page.clock.pauseAt(Date.now() + 1000);
+      await yareEditor().click();
+      await page.keyboard.press('ControlOrMeta+End');
+      await page.keyboard.insertText('# saved with the keyboard\n');
+      expect(await textOf('save-state')).toBe('Unsaved changes');
+      const put = page.waitForRequest((r) => r.method() === 'PUT' && r.url().includes('/v1/builder/drafts/'));
+      await page.keyboard.press('ControlOrMeta+s');
+      expect((await put).postData()).toContain('# saved with the keyboard');
+      await page.clock.resume();
+      await expect.poll(() => textOf('save-state'), CHECKED).toBe('Saved');
       await page.reload();
       await expect.poll(() => yareEditor().textContent()).toContain('bot_name: "Pond Test"');
       await expect.poll(() => textOf('check-state'), CHECKED).toBe('Valid');

@@ -19,6 +19,8 @@ export interface EditorOptions {
   readonly text: string;
   readonly label: string;
   readonly onChange: (text: string) => void;
+  /** Ctrl-S / Cmd-S in the editor: save now (instead of the browser's "save page"). */
+  readonly onSave?: () => void;
   /** Completions at an offset of the current text (undefined: none for this file). */
   readonly complete?: (text: string, offset: number, signal: AbortSignal) => Promise<CompletionView>;
 }
@@ -77,6 +79,16 @@ export function createEditor(parent: HTMLElement, options: EditorOptions): Build
       languageOf(options.file),
       lintGutter(),
       autocompletion({ override: [source], activateOnTyping: true }),
+      keymap.of([
+        {
+          key: 'Mod-s',
+          preventDefault: true,
+          run: () => {
+            options.onSave?.();
+            return true;
+          },
+        },
+      ]),
       EditorView.contentAttributes.of({ 'aria-label': options.label, 'data-file': options.file }),
       EditorView.updateListener.of((update) => {
         if (update.docChanged) options.onChange(update.state.doc.toString());

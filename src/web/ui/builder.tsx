@@ -223,6 +223,7 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
       text: files.current[file] ?? '',
       label: `${file} editor`,
       onChange: (text) => edited(file, text),
+      onSave: () => void sync(),
       complete: (text, offset, signal) =>
         api.complete(
           {
