@@ -12,13 +12,16 @@ import { spawnSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -79,37 +82,52 @@ export function compile({ quiet = false } = {}) {
 }
 
 /**
- * Packages made of hundreds of small ES modules: kysely (about 260) and zod (about 100). Resolving and
- * loading them one by one cost `serve` more start-up time than the rest of the server together (kysely alone:
- * about 180 ms against 20 ms as one file, on this 2-core machine). The build bundles each into one module
- * under dist/vendor/ and points the compiled JavaScript's imports at it; the declarations (.d.ts) still
- * name the package, and sources run through tsx or vitest use the package itself. Only our code imports
- * them (the AI SDK, loaded for its own providers only, is handed JSON Schemas, never zod objects), so no
- * process mixes a bundled copy with the package's own objects.
+ * Packages made of hundreds of small ES modules: kysely (about 260) and zod (about 100, shared by `zod` and
+ * `zod/mini`). Resolving and loading them one by one cost `serve` more start-up time than the rest of the
+ * server together (kysely alone: about 180 ms against 20 ms as one file, on this 2-core machine). The build
+ * bundles them under dist/vendor/ (one module per import name, code they share in one chunk, so `zod` and
+ * `zod/mini` keep one core) and points the compiled JavaScript's imports there; the declarations (.d.ts)
+ * still name the packages, and sources run through tsx or vitest use the packages themselves. Only our code
+ * imports them (the AI SDK, loaded for its own providers only, is handed JSON Schemas, never zod objects),
+ * so no process mixes a bundled copy with the package's own objects.
  */
-const VENDORED = ['kysely', 'zod'];
+const VENDORED = { kysely: 'kysely', zod: 'zod', 'zod/mini': 'zod-mini' };
 const IMPORT_OF_VENDORED = new RegExp(
-  `(\\bfrom\\s*|\\bimport\\s*\\(\\s*)(['"])(${VENDORED.join('|')})\\2`,
+  `(\\bfrom\\s*|\\bimport\\s*\\(\\s*)(['"])(${Object.keys(VENDORED).join('|')})\\2`,
   'g',
 );
 
 function vendorManyModulePackages() {
   const esbuild = createRequire(import.meta.url)('esbuild');
   const vendorDir = join(ROOT, 'dist', 'vendor');
-  for (const name of VENDORED) {
-    const manifest = JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8'));
+  rmSync(vendorDir, { recursive: true, force: true });
+  const entries = mkdtempSync(join(tmpdir(), 'mnesos-vendor-'));
+  try {
+    const entryPoints = Object.entries(VENDORED).map(([specifier, out]) => {
+      const entry = join(entries, `${out}.mjs`);
+      writeFileSync(entry, `export * from '${specifier}';\n`);
+      return { in: entry, out };
+    });
+    const versions = ['kysely', 'zod'].map((name) => {
+      const manifest = JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8'));
+      return `${name}@${manifest.version} (${manifest.license})`;
+    });
     esbuild.buildSync({
-      stdin: { contents: `export * from '${name}';\n`, resolveDir: ROOT, loader: 'js' },
+      entryPoints,
+      nodePaths: [join(ROOT, 'node_modules')],
       bundle: true,
+      splitting: true,
       format: 'esm',
       platform: 'node',
       target: 'node20',
-      outfile: join(vendorDir, `${name}.js`),
+      outdir: vendorDir,
       banner: {
-        js: `// ${name}@${manifest.version} (${manifest.license}; its LICENSE ships in the ${name} package), bundled into one module by bin/build.mjs.`,
+        js: `// ${versions.join(', ')}, bundled by bin/build.mjs; each package's LICENSE ships with it.`,
       },
       logLevel: 'warning',
     });
+  } finally {
+    rmSync(entries, { recursive: true, force: true });
   }
   const rewrite = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -120,8 +138,9 @@ function vendorManyModulePackages() {
       }
       if (!entry.name.endsWith('.js')) continue;
       const code = readFileSync(path, 'utf8');
-      const rewritten = code.replace(IMPORT_OF_VENDORED, (_match, lead, quote, name) => {
-        const target = relative(dirname(path), join(vendorDir, `${name}.js`)).split(sep).join('/');
+      const rewritten = code.replace(IMPORT_OF_VENDORED, (_match, lead, quote, specifier) => {
+        const file = join(vendorDir, `${VENDORED[specifier]}.js`);
+        const target = relative(dirname(path), file).split(sep).join('/');
         return `${lead}${quote}${target.startsWith('.') ? target : `./${target}`}${quote}`;
       });
       if (rewritten !== code) writeFileSync(path, rewritten);
