@@ -239,6 +239,11 @@ describe('the builder', () => {
       );
       await page.getByTestId('test-play').click();
       await expect.poll(() => page.url()).toContain('#/play/');
+      // The game is the draft's: its first message is the empty template's, its state the rules typed here.
+      await expect
+        .poll(() => page.locator('[data-testid="narration"] .md').first().textContent())
+        .toContain('The story begins.');
+      await expect.poll(() => page.getByTestId('stat-player.hp').count()).toBe(1);
       const input = page.getByTestId('player-input');
       await expect.poll(() => input.isEnabled()).toBe(true);
       await input.fill('I swim across');
