@@ -5,7 +5,7 @@
 // last good rules). Only a yare.yaml is compiled here (this runs on the request thread).
 
 import { CompletionItemKind } from 'vscode-languageserver/node.js';
-import { complete, type FileRole } from '../authoring/lsp/index.ts';
+import { complete, type FileRole, hover } from '../authoring/lsp/index.ts';
 import { CARTRIDGE_FILES } from '../cartridge/index.ts';
 import { compileDraftRules } from './draft-rules.ts';
 
@@ -74,6 +74,41 @@ function docText(doc: unknown): string | undefined {
   return undefined;
 }
 
+/** The rules for completion and hover: a yare.yaml only (see builderCompletions). */
+function yamlRules(rulesFiles: Readonly<Record<string, string | undefined>> | undefined) {
+  const yare = rulesFiles?.['yare.yaml'];
+  const compiled = yare === undefined ? undefined : compileDraftRules({ 'yare.yaml': yare });
+  return compiled?.ok ? compiled.rules : undefined;
+}
+
+/**
+ * What the language server shows on hover at `offset` (Markdown): a state path's type, range and
+ * visibility, a macro's expression, an input, a function's usage, an event, a key's documentation.
+ */
+export function builderHover(input: {
+  file: string;
+  text: string;
+  offset: number;
+  rulesFiles?: Readonly<Record<string, string | undefined>>;
+}): { markdown: string } | null {
+  const offset = Math.max(0, Math.min(input.offset, input.text.length));
+  const lineStart = input.text.lastIndexOf('\n', offset - 1) + 1;
+  let lineEnd = input.text.indexOf('\n', offset);
+  if (lineEnd === -1) lineEnd = input.text.length;
+  if (lineEnd - lineStart > MAX_COMPLETION_LINE_CHARS) return null;
+  const found = hover(input.text, offset, roleOf(input.file), yamlRules(input.rulesFiles));
+  if (!found) return null;
+  const contents = found.contents;
+  const markdown =
+    typeof contents === 'object' &&
+    contents !== null &&
+    'value' in contents &&
+    typeof contents.value === 'string'
+      ? contents.value
+      : undefined;
+  return markdown === undefined ? null : { markdown };
+}
+
 /** Completions at `offset` of `text` (file `file`), with the rules compiled from `rulesFiles` if given. */
 export function builderCompletions(input: {
   file: string;
@@ -88,9 +123,7 @@ export function builderCompletions(input: {
   while (from > lineStart && /[A-Za-z0-9_]/.test(input.text[from - 1]!)) from--;
   // Only yare.yaml: rules in yare.js/yare.ts would run the sandbox, which holds its caller (the request
   // thread here) for up to its time limit; the builder's completion is for the YAML rules anyway.
-  const yare = input.rulesFiles?.['yare.yaml'];
-  const compiled = yare === undefined ? undefined : compileDraftRules({ 'yare.yaml': yare });
-  const rules = compiled?.ok ? compiled.rules : undefined;
+  const rules = yamlRules(input.rulesFiles);
   const items = complete(input.text, offset, roleOf(input.file), rules)
     .slice(0, MAX_COMPLETIONS)
     .map((item) => {

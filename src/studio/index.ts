@@ -12,6 +12,7 @@ export {
 export {
   type BuilderCompletion,
   builderCompletions,
+  builderHover,
   type CompletionAnswer,
   MAX_COMPLETION_LINE_CHARS,
   MAX_COMPLETIONS,

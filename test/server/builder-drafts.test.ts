@@ -254,6 +254,24 @@ describe('complete', () => {
   });
 });
 
+describe('hover', () => {
+  it('says what is under the cursor, from the rules given', async () => {
+    const text = POND_YARE;
+    const at = text.indexOf('state.player.hp') + 'state.player.h'.length;
+    const r = await post('/v1/builder/hover', {
+      file: 'yare.yaml',
+      text,
+      offset: at,
+      rules: { 'yare.yaml': POND_YARE },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.hover.markdown).toContain('**state.player.hp**');
+    expect(r.body.hover.markdown).toContain('type `int`');
+    const none = await post('/v1/builder/hover', { file: 'bot_lore.md', text: '# Pond', offset: 3 });
+    expect(none.body).toEqual({ hover: null });
+  });
+});
+
 describe('try', () => {
   it('runs an event on a chosen state with a seed: notes, dice and the diff, the same for the same seed', async () => {
     const body = {
@@ -442,6 +460,7 @@ describe('OpenAPI', () => {
       '/v1/builder/drafts/{id}/archive',
       '/v1/builder/check',
       '/v1/builder/complete',
+      '/v1/builder/hover',
       '/v1/builder/try',
       '/v1/builder/generate',
     ])

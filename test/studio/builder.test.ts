@@ -7,6 +7,7 @@ import {
   builderTemplates,
   compileDraftRules,
   builderCompletions,
+  builderHover,
   MAX_COMPLETION_LINE_CHARS,
   MAX_COMPLETIONS,
   templateFiles,
@@ -136,6 +137,27 @@ describe('builderCompletions', () => {
       }).items.length;
     expect(complete(MAX_COMPLETIONS)).toBe(MAX_COMPLETIONS);
     expect(complete(MAX_COMPLETIONS + 1)).toBe(MAX_COMPLETIONS);
+  });
+});
+
+describe('builderHover', () => {
+  it('says what a state path, an input and a function are, and nothing on plain text', () => {
+    const on = (text: string, at: string, rules = true) =>
+      builderHover({
+        file: 'yare.yaml',
+        text,
+        offset: text.indexOf(at) + 1,
+        ...(rules ? { rulesFiles: { 'yare.yaml': RULES } } : {}),
+      });
+    expect(on(RULES, 'rolled {')).toBeNull();
+    expect(on(RULES, 'player.hp')?.markdown).toMatch(/^\*\*state\.player\*\* — domain/);
+    expect(on(RULES, 'hp\n')?.markdown).toContain('type `int`');
+    expect(on(RULES, 'amount"')?.markdown).toContain('**inputs.amount**: `int`');
+    expect(on(RULES, 'roll(')?.markdown).toContain('**roll**');
+    // Without rules the state is unknown; a line past MAX_COMPLETION_LINE_CHARS is not read.
+    expect(on(RULES, 'hp\n', false)).toBeNull();
+    const long = `${RULES}x: "${' '.repeat(MAX_COMPLETION_LINE_CHARS)} @ roll(1d6)"\n`;
+    expect(on(long, 'roll(1d6)"')).toBeNull();
   });
 });
 

@@ -6,6 +6,7 @@ import { ApiFailure, readAnswer } from '../../src/web/lib/errors.ts';
 import {
   eventNames,
   fieldBounds,
+  hoverText,
   jsonObjectField,
   MAX_SCANNED_LINES,
   problemRange,
@@ -120,5 +121,14 @@ describe('fieldBounds', () => {
     expect(fieldBounds({ kind: 'text', maxChars: 40 })).toBe('text ≤ 40 chars');
     expect(fieldBounds({ kind: 'text_list', minItems: 2, maxItems: 8 })).toBe('list of 2–8 texts');
     expect(fieldBounds({})).toBe('?');
+  });
+});
+
+describe('hoverText', () => {
+  it('shows the language server’s Markdown as plain text', () => {
+    expect(hoverText('**state.player.hp** — type `int`, default `10`')).toBe(
+      'state.player.hp — type int, default 10',
+    );
+    expect(hoverText('**macros.x**\n\n```\n@ roll(1d6)\n```')).toBe('macros.x\n\n@ roll(1d6)');
   });
 });

@@ -174,6 +174,26 @@ describe('the builder', () => {
       await page.keyboard.press('ControlOrMeta+a');
       await page.keyboard.insertText(RULES);
       await expect.poll(() => textOf('check-state'), CHECKED).toBe('Valid');
+      // Hovering a state path shows what the rules say of it.
+      const point = await yareEditor().evaluate((content, line) => {
+        const el = content.querySelectorAll('.cm-line')[line - 1]!;
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const at = node.textContent!.indexOf('state.player.hp');
+          if (at === -1) continue;
+          const range = document.createRange();
+          range.setStart(node, at + 'state.player.h'.length);
+          range.setEnd(node, at + 'state.player.hp'.length);
+          const box = range.getBoundingClientRect();
+          return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
+        }
+        return null;
+      }, HP_LINE);
+      expect(point).not.toBeNull();
+      await page.mouse.move(point!.x, point!.y);
+      const tip = page.locator('.builder-hover');
+      await expect.poll(() => tip.textContent(), CHECKED).toContain('state.player.hp — type int');
+      await page.mouse.move(0, 0);
     },
     SLOW_TEST_MS,
   );

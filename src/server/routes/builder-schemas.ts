@@ -25,6 +25,9 @@ export const completeBody = z.strictObject({
   rules: builderFiles.optional(),
 });
 
+/** Hover takes what completion takes. */
+export const hoverBody = completeBody;
+
 export const tryBody = z.strictObject({
   files: builderFiles,
   event: z.string().min(1).max(MAX_EVENT_NAME_CHARS),

@@ -13,6 +13,7 @@ import type { Diagnostic } from '../../diagnostics.ts';
 import { isModelError } from '../../llm/index.ts';
 import {
   builderCompletions,
+  builderHover,
   DRAFT_FILES,
   type DraftFiles,
   draftFilesOf,
@@ -28,7 +29,7 @@ import type { RouteRegistry } from '../openapi.ts';
 import { anyObject, errorSchema, id, name } from '../schemas.ts';
 import { sseResponse } from '../sse.ts';
 import { checkDraftFiles, createDraftFor, registerBuilderDraftRoutes } from './builder-drafts.ts';
-import { checkBody, completeBody, tryBody } from './builder-schemas.ts';
+import { checkBody, completeBody, hoverBody, tryBody } from './builder-schemas.ts';
 import { diagnosticView } from './cartridges.ts';
 import { guarded } from './guard.ts';
 
@@ -109,6 +110,30 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
           ...(body.rules === undefined ? {} : { rulesFiles: body.rules }),
         }),
       ),
+  );
+
+  api.add(
+    {
+      method: 'post',
+      path: '/v1/builder/hover',
+      tag: 'builder',
+      summary:
+        'What the language server shows on hover at `offset` of one file, as Markdown (`{markdown}`, or null): with `rules`, a state path’s type, range and visibility, a macro, an input, an event; a function’s usage; a key’s documentation.',
+      body: hoverBody,
+      responses: {
+        200: { description: '`{markdown}` or null', schema: anyObject },
+        400: { description: 'A bad body', schema: errorSchema },
+      },
+    },
+    async ({ c, body }) =>
+      c.json({
+        hover: builderHover({
+          file: body.file,
+          text: body.text,
+          offset: body.offset,
+          ...(body.rules === undefined ? {} : { rulesFiles: body.rules }),
+        }),
+      }),
   );
 
   api.add(

@@ -234,6 +234,16 @@ export class BuilderApi {
     };
   }
 
+  /** The language server's hover at an offset, as Markdown text (null: nothing to say there). */
+  async hover(
+    request: { file: string; text: string; offset: number; rules?: BuilderFiles },
+    signal?: AbortSignal,
+  ): Promise<string | null> {
+    const body = await this.#request('POST', '/v1/builder/hover', request, signal ? { signal } : {});
+    const found = isRecord(body) && isRecord(body.hover) ? body.hover : undefined;
+    return typeof found?.markdown === 'string' ? found.markdown : null;
+  }
+
   async tryEvent(request: {
     files: BuilderFiles;
     event: string;

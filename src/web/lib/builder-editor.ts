@@ -7,18 +7,20 @@ import { markdownKeymap, markdownLanguage } from '@codemirror/lang-markdown';
 import { yaml } from '@codemirror/lang-yaml';
 import { type Diagnostic as CmDiagnostic, lintGutter, setDiagnostics } from '@codemirror/lint';
 import { EditorSelection } from '@codemirror/state';
-import { EditorView, keymap } from '@codemirror/view';
+import { EditorView, hoverTooltip, keymap } from '@codemirror/view';
 import { oneDark } from '@codemirror/theme-one-dark';
 import { basicSetup } from 'codemirror';
 import type { Problem } from './errors.ts';
 import type { CompletionView } from './builder-api.ts';
-import { problemRange } from './builder-text.ts';
+import { hoverText, problemRange } from './builder-text.ts';
 
 export interface EditorOptions {
   readonly file: string;
   readonly text: string;
   readonly label: string;
   readonly onChange: (text: string) => void;
+  /** What to show on hover at an offset (Markdown from the language server; null: nothing). */
+  readonly hover?: (text: string, offset: number) => Promise<string | null>;
   /** Ctrl-S / Cmd-S in the editor: save now (instead of the browser's "save page"). */
   readonly onSave?: () => void;
   /** Completions at an offset of the current text (undefined: none for this file). */
@@ -79,6 +81,22 @@ export function createEditor(parent: HTMLElement, options: EditorOptions): Build
       languageOf(options.file),
       lintGutter(),
       autocompletion({ override: [source], activateOnTyping: true }),
+      hoverTooltip(async (view, pos) => {
+        if (!options.hover) return null;
+        const markdown = await options.hover(view.state.doc.toString(), pos).catch(() => null);
+        if (markdown === null) return null;
+        return {
+          pos,
+          above: true,
+          create: () => {
+            const dom = document.createElement('div');
+            dom.className = 'builder-hover';
+            // As text (never HTML): the Markdown's emphasis and code marks are dropped for reading.
+            dom.textContent = hoverText(markdown);
+            return { dom };
+          },
+        };
+      }),
       keymap.of([
         {
           key: 'Mod-s',

@@ -81,3 +81,14 @@ export function fieldBounds(f: FieldView): string {
   if (f.kind === 'text_list') return `list of ${f.minItems ?? 0}–${f.maxItems ?? '?'} texts`;
   return f.kind ?? '?';
 }
+
+/** Markdown from the language server as plain text: code fences, `**` and backticks removed. */
+export function hoverText(markdown: string): string {
+  return markdown
+    .split('\n')
+    .filter((line) => !line.startsWith('```'))
+    .join('\n')
+    .replaceAll('**', '')
+    .replaceAll('`', '')
+    .trim();
+}

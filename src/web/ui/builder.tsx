@@ -224,6 +224,13 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
       label: `${file} editor`,
       onChange: (text) => edited(file, text),
       onSave: () => void sync(),
+      hover: (text, offset) =>
+        api.hover({
+          file,
+          text,
+          offset,
+          ...(lastGoodRules.current ? { rules: lastGoodRules.current } : {}),
+        }),
       complete: (text, offset, signal) =>
         api.complete(
           {
