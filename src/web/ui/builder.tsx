@@ -423,7 +423,13 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
                 ? 'Unsaved changes'
                 : 'Not saved'}
         </span>
-        <span data-testid="check-state" aria-live="polite" class={valid ? 'ok' : 'muted'}>
+        {/* aria-busy while checking: a screen reader announces the result, not every "Checking…". */}
+        <span
+          data-testid="check-state"
+          aria-live="polite"
+          aria-busy={check.kind === 'checking'}
+          class={valid ? 'ok' : 'muted'}
+        >
           {check.kind === 'checking'
             ? 'Checking…'
             : check.kind === 'failed'
