@@ -49,6 +49,16 @@ const generateBody = z.strictObject({
   draftName: name.optional(),
 });
 
+/** What completion and hover take, from their request body. */
+function languageInput(body: z.infer<typeof completeBody>) {
+  return {
+    file: body.file,
+    text: body.text,
+    offset: body.offset,
+    ...(body.rules === undefined ? {} : { rulesFiles: body.rules }),
+  };
+}
+
 /** A draft's name from generated rules: their bot_name when it is a plain short line. */
 function botNameOf(yare: string | undefined): string | undefined {
   const line = yare?.split('\n').find((l) => l.startsWith('bot_name:'));
@@ -101,15 +111,7 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
         400: { description: 'A bad body', schema: errorSchema },
       },
     },
-    async ({ c, body }) =>
-      c.json(
-        builderCompletions({
-          file: body.file,
-          text: body.text,
-          offset: body.offset,
-          ...(body.rules === undefined ? {} : { rulesFiles: body.rules }),
-        }),
-      ),
+    async ({ c, body }) => c.json(builderCompletions(languageInput(body))),
   );
 
   api.add(
@@ -125,15 +127,7 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
         400: { description: 'A bad body', schema: errorSchema },
       },
     },
-    async ({ c, body }) =>
-      c.json({
-        hover: builderHover({
-          file: body.file,
-          text: body.text,
-          offset: body.offset,
-          ...(body.rules === undefined ? {} : { rulesFiles: body.rules }),
-        }),
-      }),
+    async ({ c, body }) => c.json({ hover: builderHover(languageInput(body)) }),
   );
 
   api.add(
