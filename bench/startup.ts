@@ -89,6 +89,8 @@ export async function loadedModules(
   entry: readonly string[],
   args: readonly string[],
   dir: string,
+  /** For a command that keeps running (serve): stop it with SIGTERM once its output so far passes this. */
+  stopWhen?: (stdout: string) => boolean,
 ): Promise<string[]> {
   const log = join(dir, `modules-${process.pid}-${Date.now()}.txt`);
   writeFileSync(log, '');
@@ -115,7 +117,12 @@ export async function loadedModules(
   await new Promise<void>((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', register, ...entry, ...args], {
       cwd: dir,
-      stdio: 'ignore',
+      stdio: ['ignore', stopWhen ? 'pipe' : 'ignore', 'ignore'],
+    });
+    let stdout = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stopWhen?.(stdout)) child.kill('SIGTERM');
     });
     child.on('error', reject);
     child.on('close', () => resolve());

@@ -9,14 +9,8 @@ export {
   type Transcript,
   transcriptMarkdown,
 } from './generate.ts';
-export {
-  type BuilderCompletion,
-  builderCompletions,
-  builderHover,
-  type CompletionAnswer,
-  MAX_COMPLETION_LINE_CHARS,
-  MAX_COMPLETIONS,
-} from './completion.ts';
+// Completion and hover (completion.ts) are a second entry: they load vscode-languageserver, which the
+// server imports on the first completion request rather than at start.
 export { BUILDER_FILE_NAMES, type BuilderFiles, draftFilesOf, filesMap } from './draft-files.ts';
 export { compileDraftRules, type DraftRules, RULES_FILES } from './draft-rules.ts';
 export { MAX_REPAIR_ROUNDS, MAX_REQUIREMENTS_CHARS } from './limits.ts';

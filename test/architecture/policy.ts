@@ -51,6 +51,10 @@ export const EXTRA_ENTRIES: ReadonlyMap<string, string> = new Map([
     'the schemas of the API answers the browser parses (zod/mini); server/index.ts loads the HTTP app',
   ],
   [
+    'src/studio/completion.ts',
+    'the builder’s completion and hover load vscode-languageserver: the server imports them on the first completion request, so `serve` starts without it',
+  ],
+  [
     'src/authoring/lint/index.ts',
     '`validate --strict` lints without loading the scenario runner (models, zod) that authoring/index.ts exports',
   ],

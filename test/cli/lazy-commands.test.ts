@@ -40,4 +40,26 @@ describe('lazy commands', { timeout: SPAWN_TIMEOUT_MS }, () => {
     const modules = await loadedModules(MAIN, ['serve', '--port', 'not-a-port'], dir);
     expect(modules.some((url) => /\/dist\/src\/server\/start\.js$/.test(url))).toBe(true);
   });
+
+  it('serve listens without the language server, the model SDKs, esbuild or the rules sandbox, and with kysely and zod as the bundles', async () => {
+    const { dir } = workspace();
+    const modules = await loadedModules(
+      MAIN,
+      ['serve', '--port', '0', '--db', join(dir, 'served.db')],
+      dir,
+      (stdout) => /listening on http/.test(stdout),
+    );
+    expect(modules.some((url) => /\/dist\/src\/server\/start\.js$/.test(url))).toBe(true);
+    const loadedLater = modules.filter((url) =>
+      /node_modules\/(vscode-languageserver[^/]*|ai|@ai-sdk\/[^/]+|esbuild|quickjs-emscripten[^/]*|kysely|zod)\//.test(
+        url,
+      ),
+    );
+    expect(loadedLater.map((url) => url.replace(/^.*\/node_modules\//, ''))).toEqual([]);
+    for (const bundle of ['kysely', 'zod'])
+      expect(
+        modules.some((url) => url.endsWith(`/dist/vendor/${bundle}.js`)),
+        bundle,
+      ).toBe(true);
+  });
 });

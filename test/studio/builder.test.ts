@@ -6,14 +6,16 @@ import { loadCartridgeFromFiles } from '../../src/cartridge/index.ts';
 import {
   builderTemplates,
   compileDraftRules,
-  builderCompletions,
-  builderHover,
-  MAX_COMPLETION_LINE_CHARS,
-  MAX_COMPLETIONS,
   templateFiles,
   TryInputError,
   tryEvent,
 } from '../../src/studio/index.ts';
+import {
+  builderCompletions,
+  builderHover,
+  MAX_COMPLETION_LINE_CHARS,
+  MAX_COMPLETIONS,
+} from '../../src/studio/completion.ts';
 import { draftRulesCached, RULES_CACHE_ENTRIES } from '../../src/studio/draft-rules.ts';
 
 const RULES = `version: "1.0"

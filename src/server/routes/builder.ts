@@ -12,8 +12,6 @@ import { formatPlace } from '../../diagnostics.ts';
 import type { Diagnostic } from '../../diagnostics.ts';
 import { isModelError } from '../../llm/index.ts';
 import {
-  builderCompletions,
-  builderHover,
   DRAFT_FILES,
   type DraftFiles,
   draftFilesOf,
@@ -34,6 +32,12 @@ import { diagnosticView } from './cartridges.ts';
 import { guarded } from './guard.ts';
 
 const MAX_EXISTING_FILE_CHARS = 2 * 1024 * 1024;
+
+/**
+ * The builder's completion and hover, loaded on the first request that needs them: they bring in
+ * vscode-languageserver, a few hundred milliseconds of start-up that `serve` should not pay before it listens.
+ */
+const languageService = () => import('../../studio/completion.ts');
 
 const generateBody = z.strictObject({
   requirements: z.string().min(1).max(MAX_REQUIREMENTS_CHARS),
@@ -111,7 +115,7 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
         400: { description: 'A bad body', schema: errorSchema },
       },
     },
-    async ({ c, body }) => c.json(builderCompletions(languageInput(body))),
+    async ({ c, body }) => c.json((await languageService()).builderCompletions(languageInput(body))),
   );
 
   api.add(
@@ -127,7 +131,7 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
         400: { description: 'A bad body', schema: errorSchema },
       },
     },
-    async ({ c, body }) => c.json({ hover: builderHover(languageInput(body)) }),
+    async ({ c, body }) => c.json({ hover: (await languageService()).builderHover(languageInput(body)) }),
   );
 
   api.add(
