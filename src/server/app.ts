@@ -117,9 +117,12 @@ export function createApp(deps: AppDeps): BuiltApp {
   registerOpenAiCompatRoutes(registry, deps);
   registerSillyTavernImportRoute(registry, deps);
 
-  const document = registry.document({ title: 'MnesOS API', version: API_VERSION });
+  // Built on the first request for it (every route's JSON Schema: tens of milliseconds `serve` would
+  // otherwise spend before it listens), then kept: the routes never change after this point.
+  let document: ReturnType<RouteRegistry['document']> | undefined;
   app.get('/openapi.json', (c) => {
     c.set('route', '/openapi.json');
+    document ??= registry.document({ title: 'MnesOS API', version: API_VERSION });
     return c.json(document);
   });
 
