@@ -3,9 +3,9 @@
 // - `http-turns`: offline turns (no model configured: the offline matcher and narration) over HTTP, each of
 //   BENCH_SESSIONS sessions played by its own API key (so the per-principal rate limit is per player, and
 //   off here), one request in flight per session, driven from a second process (this file re-run with
-//   `--load`, plain node:http with keep-alive). The server runs in this process: `serverCpuMsPerTurn` is
-//   this process's CPU (process.cpuUsage, user + system) over the run divided by the turns, the figure that
-//   does not depend on the machine's load; PostgreSQL's own CPU is not in it. `loadAverage` names the load
+//   `--load`, plain node:http, one keep-alive connection per player). The server runs in this process:
+//   `serverCpuMsPerTurn` is this process's CPU (process.cpuUsage, user + system) over the run divided by the
+//   turns, the figure that does not depend on the machine's load; PostgreSQL's own CPU is not in it. `loadAverage` names the load
 //   the machine was under. The SQLite run also reports the server's RSS after warm-up and after its turns.
 // - `playTurn-cpu`: SessionService.playTurn offline on SQLite without HTTP, CPU per turn (p50 of 400).
 // - `workers`: `mnesos serve --workers 1` and `--workers 2` on PostgreSQL as child processes, the same load
@@ -116,10 +116,12 @@ function post(
 
 async function runLoad(base: string, keys: readonly string[], turns: number, warmup: number): Promise<void> {
   const url = new URL(base);
-  const agent = new Agent({ keepAlive: true, maxSockets: keys.length });
+  // One keep-alive connection per player, as each player's client keeps its own: with `--workers` a
+  // session's turns then stay on the worker that holds its state in memory.
+  const agents = keys.map(() => new Agent({ keepAlive: true, maxSockets: 1 }));
   const ids: string[] = [];
-  for (const key of keys) {
-    const created = await post(agent, url, '/v1/sessions', key, { cartridge: 'Lanternmere' });
+  for (const [s, key] of keys.entries()) {
+    const created = await post(agents[s]!, url, '/v1/sessions', key, { cartridge: 'Lanternmere' });
     if (created.status !== 201) throw new Error(`session not created: ${created.status} ${created.text}`);
     ids.push((JSON.parse(created.text) as { session: { id: string } }).session.id);
   }
@@ -130,7 +132,7 @@ async function runLoad(base: string, keys: readonly string[], turns: number, war
       ids.map(async (id, s) => {
         for (let t = 0; t < count; t++) {
           const t0 = performance.now();
-          const answer = await post(agent, url, `/v1/sessions/${id}/turns`, keys[s]!, {
+          const answer = await post(agents[s]!, url, `/v1/sessions/${id}/turns`, keys[s]!, {
             input: INPUTS[t % INPUTS.length],
           });
           if (!timed) continue;
@@ -159,7 +161,7 @@ async function runLoad(base: string, keys: readonly string[], turns: number, war
     clientCpuMs: cpuMs(process.cpuUsage(cpu)),
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);
-  agent.destroy();
+  for (const agent of agents) agent.destroy();
 }
 
 /** Runs the load generator against `url`; `onTimed` runs when its warm-up is over. */
