@@ -67,13 +67,13 @@ export function parseYamlSafely(text: string, file: string, limits: YamlLimits):
   const lineCounter = new LineCounter();
   const at = (offset: number): SourcePlace => placeOf(offset, file, lineCounter);
 
-  const flowTooDeep = firstTooDeep(source, maxDepth);
-  if (flowTooDeep !== undefined) {
+  const lexed = lexWithinDepth(source, maxDepth);
+  if (!lexed.ok) {
     // The line counter is only filled by the parser, which has not run yet.
-    return { ok: false, diagnostics: [tooDeep(placeInText(source, flowTooDeep, file), maxDepth)] };
+    return { ok: false, diagnostics: [tooDeep(placeInText(source, lexed.offset, file), maxDepth)] };
   }
 
-  const tokens = [...new Parser(lineCounter.addNewLine).parse(source)];
+  const tokens = parseLexemes(lexed.lexemes, lineCounter);
   const cstProblem = checkSyntaxTree(tokens, maxDepth, maxNodes);
   if (cstProblem) {
     const place = at(cstProblem.offset);
@@ -227,27 +227,46 @@ export function toPlain(doc: Document): unknown {
 // ---------------------------------------------------------------------------------------------------------
 
 /**
- * Offset where nesting first goes deeper than `maxDepth`, from the lexer alone: flow brackets are counted
- * exactly, and block indicators (`-`, `?`, `:`) on one line bound the block collections that line opens.
- * The parser is slow on 10^5 levels opened on one line, and this pass stops at the first excess.
+ * The text's lexemes, or the offset where nesting first goes deeper than `maxDepth`, from the lexer alone:
+ * flow brackets are counted exactly, and block indicators (`-`, `?`, `:`) on one line bound the block
+ * collections that line opens. The parser is slow on 10^5 levels opened on one line, and this pass stops
+ * at the first excess; otherwise its lexemes feed the parser (parseLexemes).
  */
-function firstTooDeep(source: string, maxDepth: number): number | undefined {
+function lexWithinDepth(
+  source: string,
+  maxDepth: number,
+): { ok: true; lexemes: string[] } | { ok: false; offset: number } {
+  const lexemes: string[] = [];
   let flow = 0;
   let indicatorsOnLine = 0;
   let offset = 0;
   for (const token of new Lexer().lex(source)) {
+    lexemes.push(token);
     // The lexer interleaves one-character control tokens that are not part of the source.
     if (token === '\x02' || token === '\x18' || token === '\x1f') continue;
     if (token === '[' || token === '{') {
-      if (++flow > maxDepth) return offset;
+      if (++flow > maxDepth) return { ok: false, offset };
     } else if (token === ']' || token === '}') {
       if (flow > 0) flow--;
     } else if (flow === 0 && (token === '-' || token === '?' || token === ':')) {
-      if (++indicatorsOnLine > maxDepth) return offset;
+      if (++indicatorsOnLine > maxDepth) return { ok: false, offset };
     } else if (token.includes('\n')) indicatorsOnLine = 0;
     offset += token.length;
   }
-  return undefined;
+  return { ok: true, lexemes };
+}
+
+/**
+ * The concrete syntax tree from the lexemes the depth check already produced: what `Parser.parse(source)`
+ * does, without lexing the text a second time.
+ */
+function parseLexemes(lexemes: readonly string[], lineCounter: LineCounter): CST.Token[] {
+  const parser = new Parser(lineCounter.addNewLine);
+  lineCounter.addNewLine(0); // what Parser.parse does before its first lexeme
+  const tokens: CST.Token[] = [];
+  for (const lexeme of lexemes) for (const token of parser.next(lexeme)) tokens.push(token);
+  for (const token of parser.end()) tokens.push(token);
+  return tokens;
 }
 
 type SyntaxTreeProblem = { kind: 'depth' | 'nodes' | 'directive'; offset: number };
