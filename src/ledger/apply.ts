@@ -136,9 +136,11 @@ export class WorldDraft {
     }
     let facts = this.facts;
     if (this.factWriters.size > 0) {
-      const directory = copyTable(this.facts) as Record<string, Readonly<Record<string, FactRecord>>>;
-      for (const [name, writer] of this.factWriters) directory[name] = tableView(writer.finish());
-      facts = directory;
+      // The directory of buckets is a shared table too: copying its (up to FACT_BUCKETS) keys each batch
+      // was most of a batch's cost once a world's facts filled every bucket.
+      const directory = new TableWriter(sharedTableOf(this.facts));
+      for (const [name, writer] of this.factWriters) directory.set(name, tableView(writer.finish()));
+      facts = tableView(directory.finish());
     }
     const world: World = {
       version: WORLD_VERSION,
