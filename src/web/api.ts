@@ -41,7 +41,7 @@ import {
   versionsResponse,
   worldResponse,
 } from '../server/browser.ts';
-import { ApiFailure, failureOf } from './lib/errors.ts';
+import { ApiFailure, failureOf, readAnswer } from './lib/errors.ts';
 import { jsonData, readSse } from './lib/sse.ts';
 
 /** A turn as the server shows it; author mode adds `record`, `seed`, `ledgerEvents` and the full state. */
@@ -216,7 +216,7 @@ export class Api {
     if (body !== undefined) init.body = JSON.stringify(body);
     if (signal) init.signal = signal;
     const response = await fetch(this.#base + path, init);
-    return (await this.#read(response)) as T;
+    return (await readAnswer(response)) as T;
   }
 
   /** A request whose answer is parsed with the server's schema (see parseAnswer). */
@@ -227,18 +227,6 @@ export class Api {
     body?: unknown,
   ): Promise<core.output<S>> {
     return parseAnswer(schema, await this.#request(method, path, body), `${method} ${path}`);
-  }
-
-  async #read(response: Response): Promise<unknown> {
-    const text = await response.text();
-    let parsed: unknown;
-    try {
-      parsed = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    if (!response.ok) throw failureOf(response.status, parsed);
-    return parsed;
   }
 
   health(): Promise<{
@@ -284,7 +272,7 @@ export class Api {
       headers: this.#headers({ 'content-type': type }),
       body: file,
     });
-    const body = parseAnswer(uploadResponse, await this.#read(response), `POST ${path}`, response.status);
+    const body = parseAnswer(uploadResponse, await readAnswer(response), `POST ${path}`, response.status);
     return { version: body.version, warnings: body.warnings ?? [] };
   }
 
@@ -390,7 +378,7 @@ export class Api {
     const response = await fetch(this.#base + path, init);
     const type = response.headers.get('content-type') ?? '';
     if (!response.ok || response.body === null || !type.includes('text/event-stream')) {
-      const parsed = await this.#read(response);
+      const parsed = await readAnswer(response);
       // A JSON answer (an idempotent replay, or a server that does not stream): the committed turn.
       if (isRecord(parsed) && parsed.turn !== undefined) yield committedEvent(parsed.turn);
       return;
