@@ -42,6 +42,7 @@ import {
   worldResponse,
 } from '../server/browser.ts';
 import { ApiFailure, failureOf, readAnswer } from './lib/errors.ts';
+import { ApiHttp } from './lib/http.ts';
 import { jsonData, readSse } from './lib/sse.ts';
 
 /** A turn as the server shows it; author mode adds `record`, `seed`, `ledgerEvents` and the full state. */
@@ -194,29 +195,16 @@ function committedEvent(turn: unknown): StreamEvent {
 }
 
 export class Api {
-  readonly #base: string;
-  readonly #key: () => string | undefined;
+  readonly #http: ApiHttp;
 
   /** `apiKey` is read for each request (the settings screen may change it). */
   constructor(base = '', apiKey: () => string | undefined = () => undefined) {
-    this.#base = base;
-    this.#key = apiKey;
-  }
-
-  #headers(extra: Record<string, string> = {}): Record<string, string> {
-    const key = this.#key();
-    return { ...(key ? { authorization: `Bearer ${key}` } : {}), ...extra };
+    this.#http = new ApiHttp(base, apiKey);
   }
 
   async #request<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
-    const init: RequestInit = {
-      method,
-      headers: this.#headers(body === undefined ? {} : { 'content-type': 'application/json' }),
-    };
-    if (body !== undefined) init.body = JSON.stringify(body);
-    if (signal) init.signal = signal;
-    const response = await fetch(this.#base + path, init);
-    return (await readAnswer(response)) as T;
+    const json = body === undefined ? undefined : { json: body };
+    return (await this.#http.json(method, path, json, signal ? { signal } : {})) as T;
   }
 
   /** A request whose answer is parsed with the server's schema (see parseAnswer). */
@@ -267,11 +255,7 @@ export class Api {
             ? 'application/gzip'
             : 'application/zip';
     const path = `/v1/cartridges${card === undefined ? '' : '/import'}${query}`;
-    const response = await fetch(this.#base + path, {
-      method: 'POST',
-      headers: this.#headers({ 'content-type': type }),
-      body: file,
-    });
+    const response = await this.#http.send('POST', path, { raw: file, type });
     const body = parseAnswer(uploadResponse, await readAnswer(response), `POST ${path}`, response.status);
     return { version: body.version, warnings: body.warnings ?? [] };
   }
@@ -369,13 +353,12 @@ export class Api {
   }
 
   async *#stream(path: string, body: unknown, signal?: AbortSignal): AsyncGenerator<StreamEvent> {
-    const init: RequestInit = {
-      method: 'POST',
-      headers: this.#headers({ 'content-type': 'application/json', accept: 'text/event-stream' }),
-      body: JSON.stringify(body),
-    };
-    if (signal) init.signal = signal;
-    const response = await fetch(this.#base + path, init);
+    const response = await this.#http.send(
+      'POST',
+      path,
+      { json: body },
+      { headers: { accept: 'text/event-stream' }, ...(signal ? { signal } : {}) },
+    );
     const type = response.headers.get('content-type') ?? '';
     if (!response.ok || response.body === null || !type.includes('text/event-stream')) {
       const parsed = await readAnswer(response);

@@ -3,7 +3,8 @@
 // are the server's own view types (`import type`: no server code reaches the bundle).
 
 import type { LibraryCartridgeView, LibraryVersionView } from '../server/index.ts';
-import { failureOf, readAnswer } from './lib/errors.ts';
+import { failureOf } from './lib/errors.ts';
+import { ApiHttp, type RequestBody } from './lib/http.ts';
 
 export type { LibraryCartridgeView, LibraryVersionView };
 
@@ -107,35 +108,18 @@ export async function namesOfVersions(
 const cartridgePath = (ref: string) => `/v1/cartridges/${encodeURIComponent(ref)}`;
 
 export class LibraryApi {
-  readonly #base: string;
-  readonly #key: () => string | undefined;
+  readonly #http: ApiHttp;
 
   constructor(base = '', apiKey: () => string | undefined = () => undefined) {
-    this.#base = base;
-    this.#key = apiKey;
+    this.#http = new ApiHttp(base, apiKey);
   }
 
-  async #send(method: string, path: string, body?: { json: unknown } | { raw: Blob | string; type: string }) {
-    const headers: Record<string, string> = {};
-    const key = this.#key();
-    if (key) headers.authorization = `Bearer ${key}`;
-    const init: RequestInit = { method, headers };
-    if (body !== undefined && 'json' in body) {
-      headers['content-type'] = 'application/json';
-      init.body = JSON.stringify(body.json);
-    } else if (body !== undefined) {
-      headers['content-type'] = body.type;
-      init.body = body.raw;
-    }
-    return fetch(this.#base + path, init);
+  #send(method: string, path: string, body?: RequestBody): Promise<Response> {
+    return this.#http.send(method, path, body);
   }
 
-  async #json<T>(
-    method: string,
-    path: string,
-    body?: { json: unknown } | { raw: Blob | string; type: string },
-  ) {
-    return (await readAnswer(await this.#send(method, path, body))) as T;
+  async #json<T>(method: string, path: string, body?: RequestBody) {
+    return (await this.#http.json(method, path, body)) as T;
   }
 
   list(includeArchived = false): Promise<LibraryList> {

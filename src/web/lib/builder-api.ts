@@ -2,6 +2,7 @@
 // version, the archive and the generator's stream. Answers are read without trusting their shape.
 
 import { ApiFailure, type Problem, problemsOf, readAnswer } from './errors.ts';
+import { ApiHttp, type SendOptions } from './http.ts';
 import { jsonData, readSse } from './sse.ts';
 
 export type BuilderFiles = Partial<Record<string, string>>;
@@ -126,33 +127,14 @@ export function generateEventOf(event: string, data: unknown): GenerateEvent | u
 }
 
 export class BuilderApi {
-  readonly #base: string;
-  readonly #key: () => string | undefined;
+  readonly #http: ApiHttp;
 
   constructor(base = '', apiKey: () => string | undefined = () => undefined) {
-    this.#base = base;
-    this.#key = apiKey;
+    this.#http = new ApiHttp(base, apiKey);
   }
 
-  #headers(extra: Record<string, string> = {}): Record<string, string> {
-    const key = this.#key();
-    return { ...(key ? { authorization: `Bearer ${key}` } : {}), ...extra };
-  }
-
-  async #request(
-    method: string,
-    path: string,
-    body?: unknown,
-    options: { signal?: AbortSignal; keepalive?: boolean } = {},
-  ): Promise<unknown> {
-    const init: RequestInit = {
-      method,
-      headers: this.#headers(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.keepalive ? { keepalive: true } : {}),
-    };
-    if (body !== undefined) init.body = JSON.stringify(body);
-    return readAnswer(await fetch(this.#base + path, init));
+  #request(method: string, path: string, body?: unknown, options: SendOptions = {}): Promise<unknown> {
+    return this.#http.json(method, path, body === undefined ? undefined : { json: body }, options);
   }
 
   async templates(): Promise<string[]> {
@@ -263,9 +245,7 @@ export class BuilderApi {
 
   /** The draft as a zip archive (a Blob to hand to a download link). */
   async archive(id: string): Promise<Blob> {
-    const response = await fetch(`${this.#base}/v1/builder/drafts/${encodeURIComponent(id)}/archive`, {
-      headers: this.#headers(),
-    });
+    const response = await this.#http.send('GET', `/v1/builder/drafts/${encodeURIComponent(id)}/archive`);
     if (!response.ok) await readAnswer(response);
     return response.blob();
   }
@@ -294,12 +274,12 @@ export class BuilderApi {
     body: { requirements: string; draftId?: string; rounds?: number; existing?: BuilderFiles },
     signal?: AbortSignal,
   ): AsyncGenerator<GenerateEvent> {
-    const response = await fetch(`${this.#base}/v1/builder/generate`, {
-      method: 'POST',
-      headers: this.#headers({ 'content-type': 'application/json', accept: 'text/event-stream' }),
-      body: JSON.stringify(body),
-      ...(signal ? { signal } : {}),
-    });
+    const response = await this.#http.send(
+      'POST',
+      '/v1/builder/generate',
+      { json: body },
+      { headers: { accept: 'text/event-stream' }, ...(signal ? { signal } : {}) },
+    );
     const type = response.headers.get('content-type') ?? '';
     if (!response.ok || response.body === null || !type.includes('text/event-stream')) {
       await readAnswer(response);
