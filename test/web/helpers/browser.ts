@@ -26,6 +26,7 @@ export function launchChromium(): Promise<Browser> {
 export async function screenshot(page: Page, name: string, what: 'page' | 'view' = 'page'): Promise<string> {
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
   const path = join(ARTIFACTS_DIR, `${name}.png`);
-  await page.screenshot({ path, fullPage: what === 'page' });
+  // An artifact, not an assertion: a whole long page on a busy machine may take longer than an action.
+  await page.screenshot({ path, fullPage: what === 'page', timeout: 30_000 });
   return path;
 }
