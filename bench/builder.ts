@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PROJECT_ROOT } from '../src/project-root.ts';
 import { startServer } from '../src/server/start.ts';
-import { median, percentile, round3 } from './common.ts';
+import { median, percentile, round3, timedCalls } from './common.ts';
 
 type Row = Record<string, unknown>;
 
@@ -92,14 +92,7 @@ export async function benchBuilder(): Promise<Row[]> {
     ];
     const rows: Row[] = [];
     for (const [name, covers, run, target] of kinds) {
-      await run();
-      const times: number[] = [];
-      for (let i = 0; i < RUNS; i++) {
-        const start = performance.now();
-        await run();
-        times.push(performance.now() - start);
-      }
-      times.sort((a, b) => a - b);
+      const times = await timedCalls(run, RUNS);
       const mid = median(times);
       rows.push({
         bench: `builder ${name}`,

@@ -23,3 +23,15 @@ export function percentile(sorted: readonly number[], p: number): number {
 
 /** Milliseconds to three decimals. */
 export const round3 = (ms: number): number => Math.round(ms * 1000) / 1000;
+
+/** Milliseconds of `runs` awaited calls of `run`, after one warm-up call, sorted ascending. */
+export async function timedCalls(run: () => Promise<unknown>, runs: number): Promise<number[]> {
+  await run();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    await run();
+    times.push(performance.now() - start);
+  }
+  return times.sort((a, b) => a - b);
+}

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startServer } from '../src/server/start.ts';
 import { openStore } from '../src/store/open.ts';
-import { median, percentile, round3 } from './common.ts';
+import { median, percentile, round3, timedCalls } from './common.ts';
 
 type Row = Record<string, unknown>;
 
@@ -107,14 +107,7 @@ export async function benchLibrary(): Promise<Row[]> {
     ];
     const rows: Row[] = [];
     for (const [name, covers, run, target] of kinds) {
-      await run();
-      const times: number[] = [];
-      for (let i = 0; i < RUNS; i++) {
-        const start = performance.now();
-        await run();
-        times.push(performance.now() - start);
-      }
-      times.sort((a, b) => a - b);
+      const times = await timedCalls(run, RUNS);
       const p95 = percentile(times, 95);
       rows.push({
         bench: `library ${name}`,
