@@ -3,7 +3,7 @@
 // the engine runs (`proposeBatch` on the turn's world, as the turn does; LedgerIndex is not used by the
 // engine): validate + apply per turn at the end vs the start (target ≤ 2×), and the cold world read at
 // turn 10,000 (`worldFromBase`: the stored snapshot parsed plus the batches since it, under the session's
-// snapshot rule, at the worst point of its cycle; target ≤ 2× reading the snapshot alone); and the
+// snapshot rule, at the worst point of its cycle (the last turn before a snapshot's last piece is stored); target ≤ 2× reading the snapshot alone); and the
 // world-summary size for a world of 500 entities and 5,000 facts (it must stay within its budget).
 // Run alone with `npx tsx bench/ledger.ts` (one JSON line per row).
 
@@ -20,7 +20,11 @@ import {
   type World,
 } from '../src/ledger/index.ts';
 import { worldFromBase } from '../src/session/ledger.ts';
-import { DEFAULT_SNAPSHOT_RULE, snapshotDue } from '../src/session/world-cache.ts';
+import {
+  DEFAULT_SNAPSHOT_RULE,
+  nextSnapshotProgress,
+  type SnapshotProgress,
+} from '../src/session/world-cache.ts';
 import type { LedgerEntry, WorldBase } from '../src/store/index.ts';
 import { lcg, median, percentile } from './common.ts';
 
@@ -183,7 +187,7 @@ export function benchApplyScaling(): Row[] {
   return rows;
 }
 
-/** The world the session keeps for a turn's branch: the last snapshot (as stored) and the events since it. */
+/** What a cold read of a turn finds: the last complete snapshot (as stored) and the events since its turn. */
 interface Cycle {
   snapshot: { depth: number; text: string } | null;
   entries: LedgerEntry[];
@@ -194,7 +198,8 @@ interface Cycle {
 /**
  * A game of `turns` turns on a world that grows every turn (a newcomer and a fact, beside the usual
  * changes to the 300 regulars), played the way the engine plays it: `proposeBatch` on the turn's world.
- * Snapshots are taken by the session's rule (`snapshotDue`), so the cold read at the end is the real one.
+ * Snapshots follow the session's rule (`nextSnapshotProgress`: begun when due, stored a few pieces per
+ * turn, read once complete), so the cold read at the end is the real one.
  */
 export function benchGrowingWorld(turns: number): Row[] {
   const rand = lcg(42);
@@ -203,7 +208,10 @@ export function benchGrowingWorld(turns: number): Row[] {
   const times: number[] = [];
   let events = 0;
   let cycle: Cycle = { snapshot: null, entries: [], chars: 0, turns: 0 };
-  // The worst cold read near the end: the last turn before a snapshot falls due, at or before `turns`.
+  let progress: SnapshotProgress = { sinceSnapshotChars: 0, snapshotChars: 0, sinceSnapshotTurns: 0 };
+  /** The snapshot being stored: its depth, text, and where its turn's successors begin in `cycle.entries`. */
+  let pending: { depth: number; text: string; from: number; chars: number; turns: number } | undefined;
+  // The worst cold read near the end: the last turn before a snapshot is complete, at or before `turns`.
   let worst: Cycle | undefined;
   let worstDepth = 0;
   for (let turn = 1; turn <= turns; turn++) {
@@ -229,8 +237,19 @@ export function benchGrowingWorld(turns: number): Row[] {
     cycle.entries.push(...wire);
     cycle.chars += chars;
     cycle.turns += 1;
-    const snapshotChars = cycle.snapshot?.text.length ?? 0;
-    if (snapshotDue(cycle.chars, snapshotChars, DEFAULT_SNAPSHOT_RULE, cycle.turns)) {
+    if (pending !== undefined) {
+      pending.chars += chars;
+      pending.turns += 1;
+    }
+    const next = nextSnapshotProgress(
+      progress,
+      { turnId: `t${turn}`, eventChars: chars, worldText: () => JSON.stringify(world) },
+      DEFAULT_SNAPSHOT_RULE,
+    );
+    if (pending === undefined && next.progress.sinceSnapshotTurns === 0)
+      pending = { depth: turn, text: JSON.stringify(world), from: cycle.entries.length, chars: 0, turns: 0 };
+    progress = next.progress;
+    if (next.write?.total !== undefined && pending !== undefined) {
       if (turn > turns * 0.9) {
         worst = {
           snapshot: cycle.snapshot,
@@ -240,7 +259,13 @@ export function benchGrowingWorld(turns: number): Row[] {
         };
         worstDepth = turn - 1;
       }
-      cycle = { snapshot: { depth: turn, text: JSON.stringify(world) }, entries: [], chars: 0, turns: 0 };
+      cycle = {
+        snapshot: { depth: pending.depth, text: pending.text },
+        entries: cycle.entries.slice(pending.from),
+        chars: pending.chars,
+        turns: pending.turns,
+      };
+      pending = undefined;
     }
   }
   if (worst === undefined || worst.snapshot === null) {
@@ -296,7 +321,7 @@ export function benchGrowingWorld(turns: number): Row[] {
     if (!result.ok) throw new Error('the snapshot does not read back');
   });
   rows.push({
-    bench: `ledger.world_read (cold: stored snapshot parsed + batches since it, worldFromBase, at turn ${worstDepth}, the last turn before a snapshot falls due)`,
+    bench: `ledger.world_read (cold: stored snapshot parsed + batches since it, worldFromBase, at turn ${worstDepth}, the last turn before a snapshot is complete)`,
     snapshotDepth: snapshot.depth,
     snapshotChars: snapshot.text.length,
     batches: worst.turns,

@@ -3,10 +3,10 @@
 // bookkeeping a new turn leaves for the next one.
 
 import type { World } from '../ledger/index.ts';
-import type { Store } from '../store/index.ts';
+import type { SnapshotPieces, Store } from '../store/index.ts';
 import { notFound, SessionError } from './errors.ts';
 import { type WorldResult, worldFromBase } from './ledger.ts';
-import { type BranchWorld, type SnapshotRule, snapshotDue, type WorldCache } from './world-cache.ts';
+import { type BranchWorld, nextSnapshotProgress, type SnapshotRule, type WorldCache } from './world-cache.ts';
 
 export interface LoadedWorld {
   /** The turn's depth when the store was read; null when the world came from memory. */
@@ -65,33 +65,25 @@ export async function branchWorld(
 }
 
 /**
- * The branch bookkeeping after a turn: its events count towards the next snapshot, and when they reach the
- * snapshot rule's threshold this turn stores the world it leaves.
+ * The branch bookkeeping after a turn: its events count towards the next snapshot, and the turn stores the
+ * snapshot pieces the rule asks of it (see nextSnapshotProgress).
  */
 export function nextBranchWorld(
   before: BranchWorld,
   worldAfter: World,
   events: readonly unknown[],
   rule: SnapshotRule,
-): { entry: BranchWorld; snapshot: boolean } {
-  let chars = 0;
-  for (const event of events) chars += JSON.stringify(event)?.length ?? 0;
-  const since = before.sinceSnapshotChars + chars;
-  const turns = before.sinceSnapshotTurns + 1;
-  if (snapshotDue(since, before.snapshotChars, rule, turns)) {
-    const snapshotChars = JSON.stringify(worldAfter).length;
-    return {
-      entry: { world: worldAfter, sinceSnapshotChars: 0, snapshotChars, sinceSnapshotTurns: 0 },
-      snapshot: true,
-    };
-  }
+  turnId: string,
+): { entry: BranchWorld; snapshot?: SnapshotPieces } {
+  let eventChars = 0;
+  for (const event of events) eventChars += JSON.stringify(event)?.length ?? 0;
+  const next = nextSnapshotProgress(
+    before,
+    { turnId, eventChars, worldText: () => JSON.stringify(worldAfter) },
+    rule,
+  );
   return {
-    entry: {
-      world: worldAfter,
-      sinceSnapshotChars: since,
-      snapshotChars: before.snapshotChars,
-      sinceSnapshotTurns: turns,
-    },
-    snapshot: false,
+    entry: { ...next.progress, world: worldAfter },
+    ...(next.write === undefined ? {} : { snapshot: next.write }),
   };
 }

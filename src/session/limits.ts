@@ -18,16 +18,23 @@ export const CLAIM_STALE_MS = 150_000;
 /** Worlds kept in memory per process, by turn id (a session's head is the one its next turn needs). */
 export const WORLD_CACHE_SIZE = 256;
 /**
- * A turn stores a world snapshot once the ledger events written on its branch since the last snapshot
- * reach 1/SNAPSHOT_REPLAY_RATIO of that snapshot's size (and at least MIN_SNAPSHOT_EVENT_CHARS): snapshot
- * storage stays at about SNAPSHOT_REPLAY_RATIO × the events' own size per turn however big the world
- * grows, and a cold read folds at most half the world's size in events onto the snapshot.
+ * A branch begins a world snapshot once the ledger events written on it since the last one began reach
+ * 1/SNAPSHOT_REPLAY_RATIO of that snapshot's size (and at least MIN_SNAPSHOT_EVENT_CHARS), and stores it
+ * a few pieces a turn over about as many turns as that took (see world-cache.ts). Snapshot storage stays
+ * at about SNAPSHOT_REPLAY_RATIO × the events' own size per turn however big the world grows, and a cold
+ * read, which finds the last complete snapshot, folds at most 2/SNAPSHOT_REPLAY_RATIO of the world's size
+ * in events onto it (half: a fold costs about three times a parse per character).
  */
-export const SNAPSHOT_REPLAY_RATIO = 2;
+export const SNAPSHOT_REPLAY_RATIO = 4;
 /**
  * Turns between two snapshots on a branch, at most, whatever the events: a branch of turns that record
  * nothing (offline play) still gets a snapshot now and then, so a cold read never walks a whole branch.
+ * A big world raises the bound to its snapshot's characters / SNAPSHOT_CHARS_PER_WALKED_TURN: a cold read
+ * parses the snapshot anyway, and walking a turn costs about as much as parsing a few dozen characters, so
+ * the walk stays a fraction of the read while the snapshots of a big, slowly changing world stay rare.
  */
 export const MAX_TURNS_BETWEEN_SNAPSHOTS = 1_000;
+/** See MAX_TURNS_BETWEEN_SNAPSHOTS. */
+export const SNAPSHOT_CHARS_PER_WALKED_TURN = 100;
 /** Characters of ledger events between two snapshots on a branch, at least. */
 export const MIN_SNAPSHOT_EVENT_CHARS = 16 * 1024;

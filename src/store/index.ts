@@ -17,6 +17,7 @@ export {
 } from './open.ts';
 export type * from './repository.ts';
 export type { SqlDialect } from './schema.ts';
+export { pieceEnd, SNAPSHOT_PIECE_CHARS, type SnapshotPieces, splitSnapshotText } from './snapshot-pieces.ts';
 export {
   type CreateDraftResult,
   type Draft,

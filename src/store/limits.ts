@@ -34,6 +34,10 @@ export const MAX_BRANCH_TURNS = 1_000;
 export const MAX_BRANCH_CHARS = 64 * 1024 * 1024;
 /** UTF-8 bytes of one stored world snapshot (JSON text of a ledger World). */
 export const MAX_WORLD_SNAPSHOT_BYTES = 64 * 1024 * 1024;
+/** UTF-8 bytes of one stored piece of a world snapshot (see snapshot-pieces.ts). */
+export const MAX_SNAPSHOT_PIECE_BYTES = 64 * 1024;
+/** Pieces of one world snapshot: MAX_WORLD_SNAPSHOT_BYTES in pieces of 16 Ki characters. */
+export const MAX_SNAPSHOT_PIECES = 4_096;
 /** Turns of ledger events one `getLedgerPage` call returns at most. */
 export const MAX_LEDGER_PAGE_TURNS = 1_000;
 /** Characters of the story-clock stamp stored with a turn's ledger events (an ISO date-time is 20–30). */

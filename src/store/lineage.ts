@@ -229,51 +229,61 @@ interface WorldBaseRow {
   turn_id: string;
   depth: number;
   snap: number;
-  world: string | null;
+  piece_position: number | null;
+  piece: string | null;
+  total: number | null;
   position: number | null;
   event: string | null;
   game_time: string | null;
 }
 
 /**
- * One query: walk up from the turn while the current turn has no snapshot, then return the snapshot (if
- * the walk found one) and the events of every walked turn below it. Snapshots are written often enough
- * (see the session's snapshot rule) that the walk is bounded; on a branch with none it stops at genesis.
+ * One query: walk up from the turn while the current turn has no complete snapshot (one whose last piece,
+ * the one with its total, is stored), then return that snapshot's pieces (if the walk found one) and the
+ * events of every walked turn below it. Snapshots are written often enough (see the session's snapshot
+ * rule) that the walk is bounded; on a branch with none it stops at genesis.
  */
 export async function getWorldBase(
   ctx: StoreContext,
   sessionId: string,
   turnId: string,
 ): Promise<WorldBase | undefined> {
+  const complete = (turn: string) =>
+    sql`case when exists (select 1 from world_snapshot_pieces s
+                           where s.turn_id = ${sql.ref(turn)} and s.total is not null) then 1 else 0 end`;
   const { rows } = await sql<WorldBaseRow>`
     with recursive chain(id, parent_id, depth, snap) as (
-      select t.id, t.parent_id, t.depth,
-             case when exists (select 1 from world_snapshots s where s.turn_id = t.id) then 1 else 0 end
+      select t.id, t.parent_id, t.depth, ${complete('t.id')}
         from turns t where t.id = ${turnId} and t.session_id = ${sessionId}
       union all
-      select t.id, t.parent_id, t.depth,
-             case when exists (select 1 from world_snapshots s where s.turn_id = t.id) then 1 else 0 end
+      select t.id, t.parent_id, t.depth, ${complete('t.id')}
         from turns t join chain c on t.id = c.parent_id
         where c.snap = 0
     )
-    select c.id as turn_id, c.depth as depth, c.snap as snap, s.world as world, e.position as position,
-           e.event as event, e.game_time as game_time
+    select c.id as turn_id, c.depth as depth, c.snap as snap, s.position as piece_position, s.text as piece,
+           s.total as total, e.position as position, e.event as event, e.game_time as game_time
       from chain c
-      left join world_snapshots s on s.turn_id = c.id and c.snap = 1
+      left join world_snapshot_pieces s on s.turn_id = c.id and c.snap = 1
       left join ledger_events e on e.turn_id = c.id and c.snap = 0
-      order by c.depth, e.position`.execute(ctx.db);
+      order by c.depth, s.position, e.position`.execute(ctx.db);
   if (rows.length === 0) return undefined;
   let snapshot: WorldBase['snapshot'] = null;
+  const pieces: string[] = [];
   const entries: LedgerEntry[] = [];
   let eventChars = 0;
   for (const row of rows) {
-    if (Number(row.snap) === 1 && row.world !== null) {
-      snapshot = {
-        turnId: row.turn_id,
-        depth: row.depth,
-        world: decodeJson(row.world),
-        chars: row.world.length,
-      };
+    if (Number(row.snap) === 1) {
+      if (row.piece === null) continue;
+      if (Number(row.piece_position) !== pieces.length)
+        throw new Error(`the world snapshot of turn ${row.turn_id} is missing piece ${pieces.length}`);
+      pieces.push(row.piece);
+      if (row.total === null) continue;
+      if (Number(row.total) !== pieces.length)
+        throw new Error(
+          `the world snapshot of turn ${row.turn_id} has ${pieces.length} of ${row.total} pieces`,
+        );
+      const text = pieces.join('');
+      snapshot = { turnId: row.turn_id, depth: row.depth, world: decodeJson(text), chars: text.length };
       continue;
     }
     if (row.position === null || row.event === null) continue;

@@ -15,6 +15,7 @@ import type { CreateDraftResult, Draft, DraftSummary } from './drafts.ts';
 import type { JsonValue } from './json.ts';
 import type { CartridgeVisibility } from './library-limits.ts';
 import type { SqlDialect } from './schema.ts';
+import type { SnapshotPieces } from './snapshot-pieces.ts';
 
 export interface Principal {
   id: string;
@@ -218,10 +219,16 @@ export interface TurnContent {
   /** World-ledger events in the order they were applied; may be empty. */
   ledgerEvents?: readonly unknown[];
   /**
-   * The world after this turn, kept as a snapshot (JSON the store does not interpret). Given on some turns
-   * only: the world at any turn is the nearest snapshot on its branch plus the ledger events after it.
+   * The world after this turn, kept whole as a snapshot (JSON the store does not interpret, stored in
+   * pieces). Given on some turns only: the world at any turn is the nearest snapshot on its branch plus the
+   * ledger events after it.
    */
   worldSnapshot?: unknown;
+  /**
+   * Pieces of a snapshot's JSON text, for a snapshot written a few pieces per turn (this turn's world, or
+   * an ancestor's whose snapshot is not complete yet); not with `worldSnapshot`.
+   */
+  snapshotPieces?: SnapshotPieces;
   /** The story clock the ledger batch was stamped with (kept beside its events, for exact replays). */
   ledgerGameTime?: string;
   seed: number;

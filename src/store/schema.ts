@@ -150,10 +150,15 @@ export interface TurnClaimsTable {
 }
 
 /** The world after a turn, kept for some turns of each branch (see migration 0004). */
-export interface WorldSnapshotsTable {
+/** One piece of a world snapshot's JSON text (see migration 0007 and snapshot-pieces.ts). */
+export interface WorldSnapshotPiecesTable {
+  /** The turn whose world the snapshot holds. */
   turn_id: string;
   session_id: string;
-  world: string;
+  position: number;
+  text: string;
+  /** The number of pieces, on the snapshot's last piece only: a snapshot is read once it is stored. */
+  total: number | null;
 }
 
 /** A principal's builder draft (see migration 0006): files as JSON text, the generator's transcript. */
@@ -183,6 +188,6 @@ export interface Database {
   cartridges: CartridgesTable;
   cartridge_covers: CartridgeCoversTable;
   turn_claims: TurnClaimsTable;
-  world_snapshots: WorldSnapshotsTable;
+  world_snapshot_pieces: WorldSnapshotPiecesTable;
   drafts: DraftsTable;
 }

@@ -14,6 +14,7 @@ import {
   MAX_WORLD_SNAPSHOT_BYTES,
 } from './limits.ts';
 import type { TurnContent } from './repository.ts';
+import { type EncodedSnapshotPieces, encodeSnapshotPieces, splitSnapshotText } from './snapshot-pieces.ts';
 import { checkSeed, checkTimestamp } from './validate.ts';
 
 export interface EncodedTurnContent {
@@ -24,8 +25,8 @@ export interface EncodedTurnContent {
   seed: number;
   created_at: number;
   ledgerEvents: string[];
-  /** JSON text of the world snapshot, when the caller gave one. */
-  worldSnapshot: string | null;
+  /** Snapshot pieces written with the turn: the caller's `snapshotPieces`, or its whole `worldSnapshot` split. */
+  snapshot: EncodedSnapshotPieces | null;
   ledgerGameTime: string | null;
 }
 
@@ -57,16 +58,24 @@ export function encodeTurnContent(place: string, content: TurnContent): EncodedT
       encodeJson(`${place}.ledgerEvents[${i}]`, event, MAX_LEDGER_EVENT_BYTES, 'MAX_LEDGER_EVENT_BYTES'),
     ),
     ledgerGameTime: checkGameTime(`${place}.ledgerGameTime`, content.ledgerGameTime),
-    worldSnapshot:
-      content.worldSnapshot === undefined
-        ? null
-        : encodeJson(
-            `${place}.worldSnapshot`,
-            content.worldSnapshot,
-            MAX_WORLD_SNAPSHOT_BYTES,
-            'MAX_WORLD_SNAPSHOT_BYTES',
-          ),
+    snapshot: encodeSnapshot(place, content),
   };
+}
+
+function encodeSnapshot(place: string, content: TurnContent): EncodedSnapshotPieces | null {
+  if (content.worldSnapshot !== undefined && content.snapshotPieces !== undefined)
+    throw new StoreInputError(`${place}.snapshotPieces`, 'cannot be given with worldSnapshot');
+  if (content.snapshotPieces !== undefined)
+    return encodeSnapshotPieces(`${place}.snapshotPieces`, content.snapshotPieces);
+  if (content.worldSnapshot === undefined) return null;
+  const text = encodeJson(
+    `${place}.worldSnapshot`,
+    content.worldSnapshot,
+    MAX_WORLD_SNAPSHOT_BYTES,
+    'MAX_WORLD_SNAPSHOT_BYTES',
+  );
+  const pieces = splitSnapshotText(text);
+  return { turnId: null, from: 0, pieces, total: pieces.length };
 }
 
 function checkGameTime(place: string, value: unknown): string | null {

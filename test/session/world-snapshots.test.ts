@@ -9,6 +9,7 @@ import { canonicalJson } from '../../src/ledger/index.ts';
 import { createScriptedModels } from '../../src/llm/scripted.ts';
 import { worldFromRows } from '../../src/session/ledger.ts';
 import { cartridgeLedger } from '../../src/session/ledger.ts';
+import { SNAPSHOT_CHARS_PER_WALKED_TURN } from '../../src/session/limits.ts';
 import { snapshotDue, WorldCache } from '../../src/session/world-cache.ts';
 import { verifySession } from '../../src/session/verify.ts';
 import { openStore } from '../../src/store/open.ts';
@@ -207,10 +208,14 @@ describe('the snapshot rule and the world cache', () => {
     expect(snapshotDue(100, 0, rule)).toBe(true);
     expect(snapshotDue(249, 1_000, rule)).toBe(false);
     expect(snapshotDue(250, 1_000, rule)).toBe(true);
-    // However few the events, at most `maxTurns` turns pass between two snapshots.
+    // However few the events, at most `maxTurns` turns pass between two snapshots…
     const turns = { ...rule, maxTurns: 3 };
-    expect(snapshotDue(0, 1_000, turns, 2)).toBe(false);
-    expect(snapshotDue(0, 1_000, turns, 3)).toBe(true);
+    expect(snapshotDue(0, 200, turns, 2)).toBe(false);
+    expect(snapshotDue(0, 200, turns, 3)).toBe(true);
+    // …or one turn per SNAPSHOT_CHARS_PER_WALKED_TURN characters of the last snapshot, when that is more.
+    const big = 10 * SNAPSHOT_CHARS_PER_WALKED_TURN;
+    expect(snapshotDue(0, big, turns, 9)).toBe(false);
+    expect(snapshotDue(0, big, turns, 10)).toBe(true);
   });
 
   it('a branch of turns that record nothing (offline play) still gets a snapshot every maxTurns turns', async () => {

@@ -26,7 +26,13 @@ export async function commitTurn(
 ): Promise<CommitResult> {
   const { sessionId, parentId, request } = context;
   const ledgerEvents = ledgerEventsOf(record);
-  const after = nextBranchWorld(context.before, record.ledger.worldAfter, ledgerEvents, deps.snapshotRule);
+  const after = nextBranchWorld(
+    context.before,
+    record.ledger.worldAfter,
+    ledgerEvents,
+    deps.snapshotRule,
+    context.turnId,
+  );
   const appended = await deps.store.appendTurn({
     id: context.turnId,
     sessionId,
@@ -39,7 +45,7 @@ export async function commitTurn(
     state: record.stateAfter,
     ledgerEvents,
     ...(record.ledger.gameTime === undefined ? {} : { ledgerGameTime: record.ledger.gameTime }),
-    ...(after.snapshot ? { worldSnapshot: after.entry.world } : {}),
+    ...(after.snapshot === undefined ? {} : { snapshotPieces: after.snapshot }),
     seed: context.seed,
     createdAt: deps.clock(),
   });

@@ -4,6 +4,7 @@ import { ownersAndClaims } from './0003_owners_and_claims.ts';
 import { worldSnapshots } from './0004_world_snapshots.ts';
 import { library } from './0005_library.ts';
 import { drafts } from './0006_drafts.ts';
+import { snapshotPieces } from './0007_snapshot_pieces.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in order. Append only. */
@@ -14,4 +15,5 @@ export const MIGRATIONS: readonly Migration[] = [
   worldSnapshots,
   library,
   drafts,
+  snapshotPieces,
 ];
