@@ -17,10 +17,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -352,23 +352,82 @@ async function stopServe(child: ChildProcess): Promise<void> {
   await exited;
 }
 
+/** CPU milliseconds (user + system) of the processes `pick` selects from /proc; null where there is no /proc. */
+function procCpuMs(pick: (pid: number, comm: string, parents: Map<number, number>) => boolean): number | null {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((name) => /^[0-9]+$/.test(name));
+  } catch {
+    return null;
+  }
+  const stats = new Map<number, { comm: string; ppid: number; ticks: number }>();
+  for (const name of entries) {
+    let text: string;
+    try {
+      text = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    // pid (comm) state ppid … utime(14) stime(15): the comm may hold spaces, so split after its ')'.
+    const close = text.lastIndexOf(')');
+    const fields = text.slice(close + 2).split(' ');
+    stats.set(Number(name), {
+      comm: text.slice(text.indexOf('(') + 1, close),
+      ppid: Number(fields[1]),
+      ticks: Number(fields[11]) + Number(fields[12]),
+    });
+  }
+  const parents = new Map([...stats].map(([pid, s]) => [pid, s.ppid]));
+  let ticks = 0;
+  for (const [pid, s] of stats) if (pick(pid, s.comm, parents)) ticks += s.ticks;
+  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** Linux's USER_HZ: /proc times are in hundredths of a second on every architecture Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+function descendsFrom(pid: number, root: number, parents: Map<number, number>): boolean {
+  for (let at: number | undefined = pid, hops = 0; at !== undefined && hops < 64; at = parents.get(at), hops++)
+    if (at === root) return true;
+  return false;
+}
+
+/** CPU of the serve process and its workers, and of every PostgreSQL process on the machine. */
+function cpuSplit(servePid: number): { serve: number | null; postgres: number | null } {
+  return {
+    serve: procCpuMs((pid, _comm, parents) => descendsFrom(pid, servePid, parents)),
+    postgres: procCpuMs((_pid, comm) => comm === 'postgres'),
+  };
+}
+
 async function workersRatio(databaseUrl: string): Promise<Record<string, unknown>> {
   const keys = benchKeys(BENCH_SESSIONS);
   // One worker and two in turn, BENCH_WORKER_ROUNDS times, and the medians compared: on a machine shared
   // with other work one run of each says more about the neighbours' load than about the workers.
   const perSecond: Record<1 | 2, number[]> = { 1: [], 2: [] };
+  // Where the CPU of a turn goes (ms a turn, one worker's runs): the server, PostgreSQL, the load generator.
+  const split: Record<'serve' | 'postgres' | 'load', number[]> = { serve: [], postgres: [], load: [] };
   let errorCount = 0;
   for (let round = 0; round < BENCH_WORKER_ROUNDS; round++) {
     for (const workers of [1, 2] as const) {
       const { url, child } = await spawnServe(workers, databaseUrl, keys);
       try {
+        let before: ReturnType<typeof cpuSplit> | undefined;
         const result = await loadFromChild(
           url,
           keys.map((k) => k.key),
-          () => undefined,
+          () => {
+            before = cpuSplit(child.pid!);
+          },
         );
+        const after = cpuSplit(child.pid!);
         perSecond[workers].push(result.turns / result.seconds);
         errorCount += Object.values(result.errors).reduce((a, b) => a + b, 0);
+        if (workers === 1 && before?.serve != null && after.serve !== null && before.postgres != null) {
+          split.serve.push((after.serve - before.serve) / result.turns);
+          split.postgres.push((after.postgres! - before.postgres) / result.turns);
+          split.load.push(result.clientCpuMs / result.turns);
+        }
       } finally {
         await stopServe(child);
       }
@@ -386,10 +445,30 @@ async function workersRatio(databaseUrl: string): Promise<Record<string, unknown
     twoWorkersTurnsPerSecond: round(two, 1),
     runs: { one: perSecond[1].map((n) => round(n, 1)), two: perSecond[2].map((n) => round(n, 1)) },
     ratio: round(ratio, 2),
+    ...workersCeiling(split),
     errors: errorCount,
     loadAverage: load(),
     target: `≥ ${TARGET_WORKERS_RATIO}× (medians of ${BENCH_WORKER_ROUNDS} alternating runs)`,
     pass: errorCount === 0 && ratio >= TARGET_WORKERS_RATIO,
+  };
+}
+
+/**
+ * CPU ms a turn by process (medians of the one-worker runs) and the ratio two workers could reach at most on
+ * this machine's cores: with every core busy, turns/s is cores ÷ (all CPU a turn), against one worker's
+ * 1 ÷ (the server's CPU a turn) — PostgreSQL and the load generator share the same cores.
+ */
+function workersCeiling(split: Record<'serve' | 'postgres' | 'load', number[]>): Record<string, unknown> {
+  if (split.serve.length === 0) return { cpuMsPerTurn: 'unavailable (no /proc)' };
+  const serve = median(split.serve);
+  const postgres = median(split.postgres);
+  const loadGen = median(split.load);
+  const cores = availableParallelism();
+  const total = serve + postgres + loadGen;
+  return {
+    cpuMsPerTurn: { serve: round(serve), postgres: round(postgres), loadGenerator: round(loadGen) },
+    cores,
+    ceilingRatio: round(Math.min(cores, 2) * (serve / total), 2),
   };
 }
 

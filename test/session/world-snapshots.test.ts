@@ -4,13 +4,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Sqlite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/ledger/index.ts';
 import { createScriptedModels } from '../../src/llm/scripted.ts';
 import { worldFromRows } from '../../src/session/ledger.ts';
 import { cartridgeLedger } from '../../src/session/ledger.ts';
 import { SNAPSHOT_CHARS_PER_WALKED_TURN } from '../../src/session/limits.ts';
-import { snapshotDue, WorldCache } from '../../src/session/world-cache.ts';
+import {
+  nextSnapshotProgress,
+  type SnapshotProgress,
+  snapshotDue,
+  WorldCache,
+} from '../../src/session/world-cache.ts';
+import type { SnapshotPieces } from '../../src/store/index.ts';
 import { verifySession } from '../../src/session/verify.ts';
 import { openStore } from '../../src/store/open.ts';
 import type { Store } from '../../src/store/repository.ts';
@@ -257,3 +264,159 @@ describe('the snapshot rule and the world cache', () => {
     expect(off.get('a')).toBeUndefined();
   });
 });
+
+describe('snapshots stored a few pieces a turn', () => {
+  const step = (turnId: string, eventChars: number, text: string) => ({
+    turnId,
+    eventChars,
+    worldText: () => text,
+  });
+  const start = { sinceSnapshotChars: 0, snapshotChars: 0, sinceSnapshotTurns: 0 };
+
+  it('a world that fits in one piece is stored whole by the turn the rule falls due', () => {
+    const rule = { ratio: 4, minEventChars: 100, pieceChars: 50 };
+    const quiet = nextSnapshotProgress(start, step('t1', 99, '{"w":1}'), rule);
+    expect(quiet.write).toBeUndefined();
+    expect(quiet.progress).toEqual({ sinceSnapshotChars: 99, snapshotChars: 0, sinceSnapshotTurns: 1 });
+    const due = nextSnapshotProgress(quiet.progress, step('t2', 1, '{"w":2}'), rule);
+    expect(due.write).toEqual({ from: 0, pieces: ['{"w":2}'], total: 1 });
+    expect(due.progress).toEqual({ sinceSnapshotChars: 0, snapshotChars: 7, sinceSnapshotTurns: 0 });
+  });
+
+  it('a big world is stored over about as many turns as its cycle took, at most a piece over its pace', () => {
+    const rule = { ratio: 4, minEventChars: 100, pieceChars: 10 };
+    const text = JSON.stringify({ entities: 'x'.repeat(185) }); // 200 characters: 20 pieces
+    // Ten turns of 10 event characters each bring the rule due on the tenth.
+    let progress: SnapshotProgress = start;
+    let write: SnapshotPieces | undefined;
+    for (let t = 1; t <= 10; t++)
+      ({ progress, write } = nextSnapshotProgress(progress, step(`t${t}`, 10, text), rule));
+    // The turn it falls due on stores the first piece at once and its share (200 / 10 turns).
+    expect(write).toEqual({ from: 0, pieces: [text.slice(0, 10), text.slice(10, 20), text.slice(20, 30)] });
+    expect(progress.pending?.turnId).toBe('t10');
+    const stored = [...write!.pieces];
+    const perTurn: number[] = [];
+    let turns = 0;
+    while (progress.pending !== undefined && turns < 100) {
+      turns += 1;
+      ({ progress, write } = nextSnapshotProgress(progress, step(`u${turns}`, 10, 'unused'), rule));
+      if (write === undefined) continue;
+      // Later pieces name the snapshot's turn and follow on from the last one stored.
+      expect(write.turnId).toBe('t10');
+      expect(write.from).toBe(stored.length);
+      stored.push(...write.pieces);
+      perTurn.push(write.pieces.join('').length);
+    }
+    expect(stored.join('')).toBe(text);
+    expect(write?.total).toBe(stored.length);
+    expect(turns).toBeGreaterThanOrEqual(8);
+    expect(turns).toBeLessThanOrEqual(10);
+    // Pace 20 characters a turn, whole pieces of 10: never more than pace + a piece in one turn.
+    expect(Math.max(...perTurn)).toBeLessThanOrEqual(20 + 10);
+    // The events of the turns meanwhile count towards the next snapshot.
+    expect(progress).toEqual({
+      sinceSnapshotChars: turns * 10,
+      snapshotChars: 200,
+      sinceSnapshotTurns: turns,
+    });
+  });
+
+  it('no snapshot begins while one is pending, even when the events say one is due', () => {
+    const rule = { ratio: 4, minEventChars: 10, pieceChars: 10 };
+    const text = 'y'.repeat(100);
+    const begun = nextSnapshotProgress({ ...start, sinceSnapshotTurns: 9 }, step('t1', 10, text), rule);
+    expect(begun.progress.pending?.turnId).toBe('t1');
+    const next = nextSnapshotProgress(begun.progress, step('t2', 1_000, 'z'.repeat(100)), rule);
+    expect(next.progress.pending?.turnId).toBe('t1');
+    expect(next.write?.turnId).toBe('t1');
+  });
+
+  it('a branch found twice past the rule (a pending snapshot was abandoned) stores a fresh one whole', () => {
+    const rule = { ratio: 4, minEventChars: 100, pieceChars: 10 };
+    const text = 'w'.repeat(95);
+    // Below twice the threshold: paced.
+    const paced = nextSnapshotProgress({ ...start, sinceSnapshotTurns: 40 }, step('t1', 199, text), rule);
+    expect(paced.progress.pending).toBeDefined();
+    // At twice the threshold: whole, at once.
+    const overdue = nextSnapshotProgress({ ...start, sinceSnapshotTurns: 40 }, step('t1', 200, text), rule);
+    expect(overdue.progress.pending).toBeUndefined();
+    expect(overdue.write?.pieces.join('')).toBe(text);
+    expect(overdue.write?.total).toBe(10);
+  });
+
+  it('played turns: every turn’s world from the store equals the one in memory while snapshots are pending', async () => {
+    const store = await openStore(join(dir, 'pieces.db'));
+    stores.push(store);
+    const turns = 24;
+    // Two more replies for the swipes at the end.
+    const script = growingWorld(turns + 2);
+    const rule = { ratio: 4, minEventChars: 600, pieceChars: 256 };
+    const f = await fixture(store, { models: () => script, service: { snapshotRule: rule } });
+    const { session } = await f.service.createSession(f.principal.id, {
+      cartridgeVersion: f.version.id,
+      seed: 5,
+    });
+    const cold = await fixture(store, { service: { worldCacheSize: 0, snapshotRule: rule } });
+    const snapshotDepths = new Set<number>();
+    let pendingSeen = 0;
+    const pendingTurns: string[] = [];
+    for (let i = 0; i < turns; i++) {
+      const played = await f.service.playTurn(f.principal.id, session.id, { turn: { input: 'I walk on' } });
+      const warm = await f.service.worldAt(f.principal.id, session.id, played.turn.id);
+      const read = await cold.service.worldAt(f.principal.id, session.id, played.turn.id);
+      expect(warm.result.ok && read.result.ok).toBe(true);
+      if (warm.result.ok && read.result.ok)
+        expect(canonicalJson(read.result.world)).toBe(canonicalJson(warm.result.world));
+      const base = await store.getWorldBase(session.id, played.turn.id);
+      if (base?.snapshot) snapshotDepths.add(base.snapshot.depth);
+      // A snapshot begun on an earlier turn and not complete yet: the read walks past it.
+      const rows = await sqliteRows(join(dir, 'pieces.db'), session.id);
+      if (rows.incomplete > 0) {
+        pendingSeen += 1;
+        pendingTurns.push(played.turn.id);
+      }
+    }
+    expect(pendingSeen).toBeGreaterThan(0);
+    // Swipes from a turn whose snapshot was still pending: this process holds its text, so each sibling
+    // stores the same next pieces (the second finds them stored) and reads back the same world.
+    const from = pendingTurns[0]!;
+    for (let i = 0; i < 2; i++) {
+      const swipe = await f.service.playTurn(f.principal.id, session.id, {
+        parentId: from,
+        turn: { input: 'I walk on' },
+      });
+      const warm = await f.service.worldAt(f.principal.id, session.id, swipe.turn.id);
+      const read = await cold.service.worldAt(f.principal.id, session.id, swipe.turn.id);
+      expect(warm.result.ok && read.result.ok).toBe(true);
+      if (warm.result.ok && read.result.ok)
+        expect(canonicalJson(read.result.world)).toBe(canonicalJson(warm.result.world));
+    }
+    expect(snapshotDepths.size).toBeGreaterThan(1);
+    expect(
+      Math.max(...(await sqliteRows(join(dir, 'pieces.db'), session.id)).pieceChars),
+    ).toBeLessThanOrEqual(256);
+    expect((await verifySession(store, f.library, session.id))?.ok).toBe(true);
+  });
+});
+
+/** Snapshot pieces of a session straight from the SQLite file: incomplete snapshots and piece sizes. */
+async function sqliteRows(
+  path: string,
+  sessionId: string,
+): Promise<{ incomplete: number; pieceChars: number[] }> {
+  const db = new Sqlite(path, { readonly: true });
+  try {
+    const incomplete = db
+      .prepare(
+        `select count(*) as n from (select turn_id from world_snapshot_pieces where session_id = ?
+           group by turn_id having max(total) is null)`,
+      )
+      .get(sessionId) as { n: number };
+    const sizes = db
+      .prepare('select length(text) as n from world_snapshot_pieces where session_id = ?')
+      .all(sessionId) as Array<{ n: number }>;
+    return { incomplete: incomplete.n, pieceChars: sizes.map((r) => r.n) };
+  } finally {
+    db.close();
+  }
+}
