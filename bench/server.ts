@@ -353,7 +353,9 @@ async function stopServe(child: ChildProcess): Promise<void> {
 }
 
 /** CPU milliseconds (user + system) of the processes `pick` selects from /proc; null where there is no /proc. */
-function procCpuMs(pick: (pid: number, comm: string, parents: Map<number, number>) => boolean): number | null {
+function procCpuMs(
+  pick: (pid: number, comm: string, parents: Map<number, number>) => boolean,
+): number | null {
   let entries: string[];
   try {
     entries = readdirSync('/proc').filter((name) => /^[0-9]+$/.test(name));
@@ -387,7 +389,11 @@ function procCpuMs(pick: (pid: number, comm: string, parents: Map<number, number
 const CLOCK_TICKS_PER_SECOND = 100;
 
 function descendsFrom(pid: number, root: number, parents: Map<number, number>): boolean {
-  for (let at: number | undefined = pid, hops = 0; at !== undefined && hops < 64; at = parents.get(at), hops++)
+  for (
+    let at: number | undefined = pid, hops = 0;
+    at !== undefined && hops < 64;
+    at = parents.get(at), hops++
+  )
     if (at === root) return true;
   return false;
 }

@@ -1,22 +1,131 @@
-// World storage (issue 10), run against SQLite and PostgreSQL: snapshots, the bounded world base, the
-// paged ledger, and migration 0004 on a database written by the schema before it.
+// World storage (issue 10), run against SQLite and PostgreSQL: snapshots (whole, and written in pieces
+// over several turns), the bounded world base, the paged ledger, and migrations 0004 and 0007 on databases
+// written by the schema before each.
 
+import Sqlite from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreInputError } from '../../src/store/errors.ts';
-import { MAX_LEDGER_GAME_TIME_CHARS, MAX_LEDGER_PAGE_TURNS } from '../../src/store/limits.ts';
+import {
+  MAX_LEDGER_GAME_TIME_CHARS,
+  MAX_LEDGER_PAGE_TURNS,
+  MAX_SNAPSHOT_PIECE_BYTES,
+  MAX_SNAPSHOT_PIECES,
+} from '../../src/store/limits.ts';
 import {
   MIGRATED_SNAPSHOT_INTERVAL,
   worldSnapshots,
 } from '../../src/store/migrations/0004_world_snapshots.ts';
+import { snapshotPieces } from '../../src/store/migrations/0007_snapshot_pieces.ts';
 import { MIGRATIONS } from '../../src/store/migrations/index.ts';
-import type { Store } from '../../src/store/repository.ts';
+import type { LedgerEntry, Store, Turn, TurnContent, WorldBase } from '../../src/store/repository.ts';
+import { SNAPSHOT_PIECE_CHARS, splitSnapshotText } from '../../src/store/snapshot-pieces.ts';
 import { appendChain, content, mustAppend, seedSession } from './fixtures.ts';
 import type { StoreHarness } from './harness.ts';
 
+type RawQuery = (text: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
+
+/**
+ * Runs statements on the database at `url` outside the store (`?` placeholders on either database): rows
+ * the store itself can no longer write (an older schema's), and what it stored, as stored.
+ */
+async function withRawDatabase<T>(
+  harness: StoreHarness,
+  url: string,
+  work: (query: RawQuery) => Promise<T>,
+): Promise<T> {
+  if (harness.name === 'sqlite') {
+    const db = new Sqlite(url);
+    try {
+      return await work(async (text, params = []) => {
+        const statement = db.prepare(text);
+        if (statement.reader) return statement.all(...params) as Record<string, unknown>[];
+        statement.run(...params);
+        return [];
+      });
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(async (text, params = []) => {
+      let n = 0;
+      const { rows } = await client.query(
+        text.replace(/\?/g, () => `$${++n}`),
+        params,
+      );
+      return rows as Record<string, unknown>[];
+    });
+  } finally {
+    await client.end();
+  }
+}
+
+/** Whether the database at `url` has a table named `name`. */
+async function hasTable(harness: StoreHarness, query: RawQuery, name: string): Promise<boolean> {
+  const rows =
+    harness.name === 'sqlite'
+      ? await query(`select count(*) as n from sqlite_master where type = 'table' and name = ?`, [name])
+      : await query(
+          `select count(*)::int as n from information_schema.tables
+            where table_schema = current_schema() and table_name = ?`,
+          [name],
+        );
+  return Number(rows[0]!.n) === 1;
+}
+
+/** The world-base entry of a turn's event. */
+function entry(turn: Turn, position: number, event: unknown, gameTime?: string): LedgerEntry {
+  const made = { turnId: turn.id, depth: turn.depth, position, event } as LedgerEntry;
+  if (gameTime !== undefined) made.gameTime = gameTime;
+  return made;
+}
+
+/** The world base `getWorldBase` should return: `entries` as listed, their characters counted. */
+function worldBase(
+  snapshot: { turn: Turn; text: string } | null,
+  entries: LedgerEntry[],
+  depth: number,
+): WorldBase {
+  return {
+    snapshot:
+      snapshot === null
+        ? null
+        : {
+            turnId: snapshot.turn.id,
+            depth: snapshot.turn.depth,
+            world: JSON.parse(snapshot.text),
+            chars: snapshot.text.length,
+          },
+    entries,
+    eventChars: entries.reduce((sum, e) => sum + JSON.stringify(e.event).length, 0),
+    depth,
+  };
+}
+
+/** A world whose JSON text is over `pieces` pieces long, with a '😀' across the first piece boundary. */
+function worldAcrossPieces(pieces: number): { world: Record<string, unknown>; text: string } {
+  const lead = '{"head":"';
+  const world = {
+    head: `${'h'.repeat(SNAPSHOT_PIECE_CHARS - 1 - lead.length)}😀${'i'.repeat(10)}`,
+    body: 'b'.repeat((pieces - 1) * SNAPSHOT_PIECE_CHARS),
+    tail: [1, 'é', { deep: null, emoji: '🎲' }],
+  };
+  const text = JSON.stringify(world);
+  // The pair's high half is the last unit of a full first piece: the split must move it to the next.
+  if (!text.startsWith(lead) || text.charCodeAt(SNAPSHOT_PIECE_CHARS - 1) !== 0xd83d)
+    throw new Error('worldAcrossPieces: the emoji is not across the boundary');
+  return { world, text };
+}
+
 export function worldStorageSuite(harness: StoreHarness): void {
   let store: Store;
+  let storeUrl: string;
   beforeAll(async () => {
-    store = await harness.open(await harness.freshUrl());
+    storeUrl = await harness.freshUrl();
+    store = await harness.open(storeUrl);
   });
   afterAll(async () => {
     await store?.close();
@@ -83,6 +192,276 @@ export function worldStorageSuite(harness: StoreHarness): void {
         }),
       ).rejects.toThrow(/ledgerGameTime: is 65 characters, over the limit MAX_LEDGER_GAME_TIME_CHARS = 64/);
       expect((await store.listChildren(session.id, genesis.id)).length).toBe(1);
+    });
+  });
+
+  describe('snapshots written in pieces', () => {
+    // A snapshot's JSON text cut at arbitrary places (inside a string, between tokens).
+    const text = JSON.stringify({ world: 'x'.repeat(50), n: [1, 2, 3] });
+    const cuts = [text.slice(0, 7), text.slice(7, 40), text.slice(40)] as const;
+
+    /** Appends below `parent` a turn with one event `{ at: label }` and the given content. */
+    function step(sessionId: string, parent: string, label: string, extra: Partial<TurnContent> = {}) {
+      return mustAppend(store, {
+        sessionId,
+        parentId: parent,
+        ...content({ at: label }, { ledgerEvents: [{ at: label }], ...extra }),
+      });
+    }
+
+    it('reads a snapshot written over three turns once its total piece is stored, and walks past it before', async () => {
+      expect(cuts.join('')).toBe(text);
+      const { session, genesis } = await seedSession(store);
+      const chain = await appendChain(store, session.id, genesis.id, 2);
+      const t = await step(session.id, chain[1]!.id, 'T', { snapshotPieces: { from: 0, pieces: [cuts[0]] } });
+      const child = await step(session.id, t.id, 'C', {
+        snapshotPieces: { turnId: t.id, from: 1, pieces: [cuts[1]] },
+      });
+      const above = [entry(chain[0]!, 0, { step: 1 }), entry(chain[1]!, 0, { step: 2 })];
+      // Two of three pieces: not read, the walk goes on to genesis (which has no snapshot).
+      expect(await store.getWorldBase(session.id, child.id)).toEqual(
+        worldBase(null, [...above, entry(t, 0, { at: 'T' }), entry(child, 0, { at: 'C' })], child.depth),
+      );
+      expect(await store.getWorldBase(session.id, t.id)).toEqual(
+        worldBase(null, [...above, entry(t, 0, { at: 'T' })], t.depth),
+      );
+
+      const grandchild = await step(session.id, child.id, 'G', {
+        snapshotPieces: { turnId: t.id, from: 2, pieces: [cuts[2]], total: 3 },
+      });
+      const below = await step(session.id, grandchild.id, 'H');
+      const snapshot = { turn: t, text };
+      expect(t.depth).toBe(3);
+      expect(await store.getWorldBase(session.id, grandchild.id)).toEqual(
+        worldBase(snapshot, [entry(child, 0, { at: 'C' }), entry(grandchild, 0, { at: 'G' })], 5),
+      );
+      expect(await store.getWorldBase(session.id, below.id)).toEqual(
+        worldBase(
+          snapshot,
+          [entry(child, 0, { at: 'C' }), entry(grandchild, 0, { at: 'G' }), entry(below, 0, { at: 'H' })],
+          6,
+        ),
+      );
+      // Complete now, so every turn at or below T reads it, the child included.
+      expect(await store.getWorldBase(session.id, child.id)).toEqual(
+        worldBase(snapshot, [entry(child, 0, { at: 'C' })], 4),
+      );
+      expect(await store.getWorldBase(session.id, t.id)).toEqual(worldBase(snapshot, [], 3));
+      expect(await store.getWorldBase(session.id, chain[1]!.id)).toEqual(worldBase(null, above, 2));
+    });
+
+    it('accepts a sibling branch storing the same pieces of an ancestor snapshot again, the reads unchanged', async () => {
+      const { session, genesis } = await seedSession(store);
+      const older = await step(session.id, genesis.id, 'S', { worldSnapshot: { older: true } });
+      const olderSnapshot = { turn: older, text: JSON.stringify({ older: true }) };
+      const t = await step(session.id, older.id, 'T', { snapshotPieces: { from: 0, pieces: [cuts[0]] } });
+      const child = await step(session.id, t.id, 'C', {
+        snapshotPieces: { turnId: t.id, from: 1, pieces: [cuts[1]] },
+      });
+      // Incomplete: the walk passes T and stops at the older complete snapshot.
+      const childBefore = worldBase(olderSnapshot, [entry(t, 0, { at: 'T' }), entry(child, 0, { at: 'C' })], 3);
+      expect(await store.getWorldBase(session.id, child.id)).toEqual(childBefore);
+
+      // A swipe of the child stores pieces 0 and 1 of T's snapshot again, both already stored.
+      const sibling = await step(session.id, t.id, "C'", {
+        snapshotPieces: { turnId: t.id, from: 0, pieces: [cuts[0], cuts[1]] },
+      });
+      expect(sibling.siblingIndex).toBe(1);
+      expect(await store.getWorldBase(session.id, sibling.id)).toEqual(
+        worldBase(olderSnapshot, [entry(t, 0, { at: 'T' }), entry(sibling, 0, { at: "C'" })], 3),
+      );
+      expect(await store.getWorldBase(session.id, child.id)).toEqual(childBefore);
+
+      // Below the child: piece 1 again with the last piece; below the swipe: the last piece again.
+      const grandchild = await step(session.id, child.id, 'G', {
+        snapshotPieces: { turnId: t.id, from: 1, pieces: [cuts[1], cuts[2]], total: 3 },
+      });
+      const snapshot = { turn: t, text };
+      const grandchildBase = worldBase(snapshot, [entry(child, 0, { at: 'C' }), entry(grandchild, 0, { at: 'G' })], 4);
+      expect(await store.getWorldBase(session.id, grandchild.id)).toEqual(grandchildBase);
+      const cousin = await step(session.id, sibling.id, "G'", {
+        snapshotPieces: { turnId: t.id, from: 2, pieces: [cuts[2]], total: 3 },
+      });
+      expect(await store.getWorldBase(session.id, cousin.id)).toEqual(
+        worldBase(snapshot, [entry(sibling, 0, { at: "C'" }), entry(cousin, 0, { at: "G'" })], 4),
+      );
+      expect(await store.getWorldBase(session.id, grandchild.id)).toEqual(grandchildBase);
+      const stored = await withRawDatabase(harness, storeUrl, (query) =>
+        query('select position, text, total from world_snapshot_pieces where turn_id = ? order by position', [
+          t.id,
+        ]),
+      );
+      expect(stored.map((r) => [Number(r.position), r.text, r.total === null ? null : Number(r.total)])).toEqual([
+        [0, cuts[0], null],
+        [1, cuts[1], null],
+        [2, cuts[2], 3],
+      ]);
+      const after = await store.getSession(session.id, session.principalId);
+      expect(after?.turnCount).toBe(7);
+      expect(after?.headTurnId).toBe(cousin.id);
+    });
+
+    it('splits a whole snapshot over one piece long without parting a surrogate pair, and reads it back equal', async () => {
+      const { world, text: worldText } = worldAcrossPieces(2);
+      expect(worldText.length).toBeGreaterThan(2 * SNAPSHOT_PIECE_CHARS);
+      const { session, genesis } = await seedSession(store);
+      const turn = await step(session.id, genesis.id, 'W', { worldSnapshot: world });
+      const below = await step(session.id, turn.id, 'after');
+      const base = await store.getWorldBase(session.id, below.id);
+      expect(base).toEqual(worldBase({ turn, text: worldText }, [entry(below, 0, { at: 'after' })], 2));
+      expect(base?.snapshot?.world).toEqual(world);
+      const stored = await withRawDatabase(harness, storeUrl, (query) =>
+        query('select position, text, total from world_snapshot_pieces where turn_id = ? order by position', [
+          turn.id,
+        ]),
+      );
+      const texts = stored.map((r) => r.text as string);
+      expect(texts).toHaveLength(3);
+      expect(texts.join('')).toBe(worldText);
+      // The first piece is one unit short, so the pair stays whole at the start of the second.
+      expect(texts[0]).toHaveLength(SNAPSHOT_PIECE_CHARS - 1);
+      expect(texts[1]!.startsWith('😀')).toBe(true);
+      expect(texts.every((t) => t.length <= SNAPSHOT_PIECE_CHARS)).toBe(true);
+      expect(stored.map((r) => (r.total === null ? null : Number(r.total)))).toEqual([null, null, 3]);
+
+      // The genesis turn's snapshot goes through the other insert path (session creation).
+      const created = await store.createSession({
+        principalId: session.principalId,
+        cartridgeVersionId: session.cartridgeVersionId,
+        seed: 1,
+        genesis: { ...content({}), input: null, worldSnapshot: world },
+      });
+      if (!created.ok) throw new Error(created.reason);
+      expect(await store.getWorldBase(created.session.id, created.turn.id)).toEqual(
+        worldBase({ turn: created.turn, text: worldText }, [], 0),
+      );
+    });
+
+    it('refuses malformed snapshot pieces naming the field, writing nothing', async () => {
+      const { session, genesis } = await seedSession(store);
+      const parent = await step(session.id, genesis.id, 'P');
+      const cases: [Partial<TurnContent>, RegExp][] = [
+        [
+          { worldSnapshot: { w: 1 }, snapshotPieces: { from: 0, pieces: ['{}'], total: 1 } },
+          /^appendTurn\.snapshotPieces: cannot be given with worldSnapshot$/,
+        ],
+        [{ snapshotPieces: { from: 0, pieces: [] } }, /^appendTurn\.snapshotPieces\.pieces: must be a non-empty/],
+        [
+          { snapshotPieces: { from: 0, pieces: '{}' as unknown as string[] } },
+          /^appendTurn\.snapshotPieces\.pieces: must be a non-empty/,
+        ],
+        [
+          { snapshotPieces: { from: 0, pieces: ['{', 7 as unknown as string, '}'] } },
+          /^appendTurn\.snapshotPieces\.pieces\[1\]: must be a string$/,
+        ],
+        [{ snapshotPieces: { from: -1, pieces: ['{}'] } }, /^appendTurn\.snapshotPieces\.from: must be an integer ≥ 0$/],
+        [{ snapshotPieces: { from: 0.5, pieces: ['{}'] } }, /^appendTurn\.snapshotPieces\.from: must be an integer ≥ 0$/],
+        [
+          { snapshotPieces: { from: '0' as unknown as number, pieces: ['{}'] } },
+          /^appendTurn\.snapshotPieces\.from: /,
+        ],
+        [
+          { snapshotPieces: { from: 1, pieces: ['a', 'b'], total: 4 } },
+          /^appendTurn\.snapshotPieces\.total: must be the position after the last piece given \(3\)$/,
+        ],
+        [
+          { snapshotPieces: { from: 1, pieces: ['a', 'b'], total: 2 } },
+          /^appendTurn\.snapshotPieces\.total: must be the position after the last piece given \(3\)$/,
+        ],
+        [
+          { snapshotPieces: { from: 0, pieces: ['{}', '{"a":"\u0000"}'] } },
+          /^appendTurn\.snapshotPieces\.pieces\[1\]: contains a NUL character \(U\+0000\) at offset 6$/,
+        ],
+        [
+          // A caller's cut inside a surrogate pair leaves a lone half in each piece.
+          { snapshotPieces: { from: 0, pieces: ['"\uD83D', '\uDE00"'], total: 2 } },
+          /^appendTurn\.snapshotPieces\.pieces\[0\]: contains a lone surrogate/,
+        ],
+        [
+          { snapshotPieces: { turnId: '', from: 0, pieces: ['{}'] } },
+          /^appendTurn\.snapshotPieces\.turnId: must be a non-empty string$/,
+        ],
+      ];
+      for (const [extra, message] of cases) {
+        const error = await store
+          .appendTurn({ sessionId: session.id, parentId: parent.id, ...content({}, extra) })
+          .then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+        expect(error, String(message)).toBeInstanceOf(StoreInputError);
+        expect((error as Error).message).toMatch(message);
+      }
+      const after = await store.getSession(session.id, session.principalId);
+      expect(after?.turnCount).toBe(2);
+      expect(after?.headTurnId).toBe(parent.id);
+      expect(await store.listChildren(session.id, parent.id)).toEqual([]);
+      await expect(
+        store.createSession({
+          principalId: session.principalId,
+          cartridgeVersionId: session.cartridgeVersionId,
+          seed: 1,
+          genesis: { ...content({}), input: null, snapshotPieces: { from: -1, pieces: ['{}'] } },
+        }),
+      ).rejects.toThrow(/^createSession\.genesis\.snapshotPieces\.from: must be an integer ≥ 0$/);
+    });
+
+    it(`MAX_SNAPSHOT_PIECE_BYTES: a piece of ${MAX_SNAPSHOT_PIECE_BYTES} UTF-8 bytes is stored and read, one byte more is refused`, async () => {
+      const { session, genesis } = await seedSession(store);
+      // Two bytes a character: the limit counts bytes, not characters.
+      const first = `"${'é'.repeat(MAX_SNAPSHOT_PIECE_BYTES / 2 - 1)}x`;
+      expect(Buffer.byteLength(first, 'utf8')).toBe(MAX_SNAPSHOT_PIECE_BYTES);
+      await expect(
+        store.appendTurn({
+          sessionId: session.id,
+          parentId: genesis.id,
+          ...content({}, { snapshotPieces: { from: 0, pieces: [`${first}x`, '"'], total: 2 } }),
+        }),
+      ).rejects.toThrow(
+        `appendTurn.snapshotPieces.pieces[0]: is ${MAX_SNAPSHOT_PIECE_BYTES + 1} bytes, over the limit MAX_SNAPSHOT_PIECE_BYTES = ${MAX_SNAPSHOT_PIECE_BYTES}`,
+      );
+      expect((await store.getSession(session.id, session.principalId))?.turnCount).toBe(1);
+      const turn = await step(session.id, genesis.id, 'at the limit', {
+        snapshotPieces: { from: 0, pieces: [first, '"'], total: 2 },
+      });
+      expect(await store.getWorldBase(session.id, turn.id)).toEqual(
+        worldBase({ turn, text: `${first}"` }, [], 1),
+      );
+    });
+
+    it(`MAX_SNAPSHOT_PIECES: pieces may end at position ${MAX_SNAPSHOT_PIECES}, not one past it`, async () => {
+      const { session, genesis } = await seedSession(store);
+      const parent = await step(session.id, genesis.id, 'P');
+      const last = MAX_SNAPSHOT_PIECES - 1;
+      const own = await step(session.id, parent.id, 'own', { snapshotPieces: { from: last, pieces: ['1'] } });
+      const onParent = await step(session.id, own.id, 'on parent', {
+        snapshotPieces: { turnId: parent.id, from: last, pieces: ['1'] },
+      });
+      const over = `would end at position ${MAX_SNAPSHOT_PIECES + 1}, over the limit MAX_SNAPSHOT_PIECES = ${MAX_SNAPSHOT_PIECES}`;
+      for (const pieces of [
+        { from: MAX_SNAPSHOT_PIECES, pieces: ['1'] },
+        { turnId: parent.id, from: last, pieces: ['1', '2'] },
+        { from: 0, pieces: Array.from({ length: MAX_SNAPSHOT_PIECES + 1 }, () => '1'), total: MAX_SNAPSHOT_PIECES + 1 },
+      ]) {
+        await expect(
+          store.appendTurn({
+            sessionId: session.id,
+            parentId: onParent.id,
+            ...content({}, { snapshotPieces: pieces }),
+          }),
+        ).rejects.toThrow(`appendTurn.snapshotPieces.pieces: ${over}`);
+      }
+      const after = await store.getSession(session.id, session.principalId);
+      expect(after?.turnCount).toBe(4);
+      expect(after?.headTurnId).toBe(onParent.id);
+      // Neither snapshot has its total piece: both are walked past, to genesis.
+      expect(await store.getWorldBase(session.id, onParent.id)).toEqual(
+        worldBase(
+          null,
+          [entry(parent, 0, { at: 'P' }), entry(own, 0, { at: 'own' }), entry(onParent, 0, { at: 'on parent' })],
+          3,
+        ),
+      );
     });
   });
 
@@ -169,6 +548,109 @@ export function worldStorageSuite(harness: StoreHarness): void {
         [depth, `1850-01-01T00:00:${String(depth % 60).padStart(2, '0')}Z`],
       ]);
       await current.close();
+    });
+  });
+
+  describe('migration 0007', () => {
+    it('moves whole snapshots written by migrations 1–6 into pieces, reading back the same worlds and events', async () => {
+      const url = await harness.freshUrl();
+      const before = MIGRATIONS.filter((m) => m.version < snapshotPieces.version);
+      const old = await harness.open(url, { migrations: before });
+      expect(await old.schemaVersion()).toBe(snapshotPieces.version - 1);
+      const { session, genesis } = await seedSession(old);
+      const step = (parent: string, event: Record<string, unknown>, gameTime?: string) =>
+        mustAppend(old, {
+          sessionId: session.id,
+          parentId: parent,
+          ...content(event, { ledgerEvents: [event], ...(gameTime === undefined ? {} : { ledgerGameTime: gameTime }) }),
+        });
+      // Over 200 pieces: more than one insert statement of the migration (PIECES_PER_INSERT).
+      const big = worldAcrossPieces(201);
+      const bigPieces = splitSnapshotText(big.text);
+      expect(bigPieces.length).toBeGreaterThan(201);
+      const first = await step(genesis.id, { step: 1 });
+      const bigTurn = await step(first.id, { step: 2 });
+      const afterBig = await step(bigTurn.id, { step: 3 }, '1850-01-01T00:00:03Z');
+      const belowBig = await step(afterBig.id, { step: 4 });
+      // Another branch: a small snapshot on a later turn that has events of its own.
+      const other = await step(genesis.id, { other: 1 });
+      const small = await step(other.id, { other: 2 });
+      const smallText = JSON.stringify({ small: ['world', 2] });
+      const belowSmall = await step(small.id, { other: 3 });
+      // More snapshots than the migration reads at once (BATCH = 50), each on its own turn.
+      const many: { turn: Turn; text: string }[] = [];
+      let parent = belowSmall.id;
+      for (let i = 0; i < 60; i++) {
+        const turn = await step(parent, { many: i });
+        many.push({ turn, text: JSON.stringify({ many: i, name: `w${i}` }) });
+        parent = turn.id;
+      }
+      await old.close();
+
+      // The store of this build writes pieces; rows of the schema before 0007 are written here, as it did.
+      await withRawDatabase(harness, url, async (query) => {
+        expect(await hasTable(harness, query, 'world_snapshots')).toBe(true);
+        expect(await hasTable(harness, query, 'world_snapshot_pieces')).toBe(false);
+        for (const { turn, text } of [{ turn: bigTurn, text: big.text }, { turn: small, text: smallText }, ...many])
+          await query('insert into world_snapshots (turn_id, session_id, world) values (?, ?, ?)', [
+            turn.id,
+            session.id,
+            text,
+          ]);
+      });
+      // What the schema before 0007 gave: each turn's nearest snapshot on its branch, the events below it.
+      const expected = new Map<string, WorldBase>([
+        [first.id, worldBase(null, [entry(first, 0, { step: 1 })], 1)],
+        [bigTurn.id, worldBase({ turn: bigTurn, text: big.text }, [], 2)],
+        [
+          belowBig.id,
+          worldBase(
+            { turn: bigTurn, text: big.text },
+            [entry(afterBig, 0, { step: 3 }, '1850-01-01T00:00:03Z'), entry(belowBig, 0, { step: 4 })],
+            4,
+          ),
+        ],
+        [other.id, worldBase(null, [entry(other, 0, { other: 1 })], 1)],
+        [small.id, worldBase({ turn: small, text: smallText }, [], 2)],
+        [belowSmall.id, worldBase({ turn: small, text: smallText }, [entry(belowSmall, 0, { other: 3 })], 3)],
+        ...many.map(({ turn, text }): [string, WorldBase] => [turn.id, worldBase({ turn, text }, [], turn.depth)]),
+      ]);
+
+      const current = await harness.open(url);
+      try {
+        expect(await current.schemaVersion()).toBe(MIGRATIONS.at(-1)!.version);
+        for (const [turnId, base] of expected) expect(await current.getWorldBase(session.id, turnId)).toEqual(base);
+        expect((await current.getWorldBase(session.id, belowBig.id))?.snapshot?.world).toEqual(big.world);
+        // Written after the migration, a snapshot in pieces over the migrated one reads as usual.
+        const text = JSON.stringify({ later: true });
+        const later = await mustAppend(current, {
+          sessionId: session.id,
+          parentId: belowBig.id,
+          ...content({}, { snapshotPieces: { from: 0, pieces: [text.slice(0, 5), text.slice(5)], total: 2 } }),
+        });
+        expect(await current.getWorldBase(session.id, later.id)).toEqual(worldBase({ turn: later, text }, [], 5));
+      } finally {
+        await current.close();
+      }
+      await withRawDatabase(harness, url, async (query) => {
+        expect(await hasTable(harness, query, 'world_snapshots')).toBe(false);
+        const rows = await query(
+          'select position, text, total from world_snapshot_pieces where turn_id = ? order by position',
+          [bigTurn.id],
+        );
+        expect(rows.map((r) => r.text)).toEqual(bigPieces);
+        expect(rows.map((r) => Number(r.position))).toEqual(bigPieces.map((_, i) => i));
+        expect(rows.map((r) => (r.total === null ? null : Number(r.total)))).toEqual(
+          bigPieces.map((_, i) => (i === bigPieces.length - 1 ? bigPieces.length : null)),
+        );
+        expect((rows[1]!.text as string).startsWith('😀')).toBe(true);
+        const counts = await query(
+          'select count(*) as n, count(total) as totals from world_snapshot_pieces where session_id = ?',
+          [session.id],
+        );
+        // The big snapshot's pieces, one each for the 61 small ones and the two written after.
+        expect([Number(counts[0]!.n), Number(counts[0]!.totals)]).toEqual([bigPieces.length + 61 + 2, 63]);
+      });
     });
   });
 }
