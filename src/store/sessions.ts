@@ -4,6 +4,7 @@ import type { StoreContext } from './context.ts';
 import type { CreateSessionInput, CreateSessionResult, Session } from './repository.ts';
 import { toSession } from './rows.ts';
 import type { SessionsTable } from './schema.ts';
+import { StoreInputError } from './errors.ts';
 import { inTransaction } from './transaction.ts';
 import { encodeTurnContent } from './turn-content.ts';
 import { insertTurn, storedTurn, turnRow } from './turn-rows.ts';
@@ -14,6 +15,12 @@ export async function createSession(
   input: CreateSessionInput,
 ): Promise<CreateSessionResult> {
   const content = encodeTurnContent('createSession.genesis', input.genesis);
+  // The genesis turn has no turn above it: its pieces can only be its own world's.
+  if (content.snapshot !== null && content.snapshot.turnId !== null)
+    throw new StoreInputError(
+      'createSession.genesis.snapshotPieces.turnId',
+      'must be absent: the genesis turn stores only its own world',
+    );
   const sessionId = input.id === undefined ? ctx.newId() : checkId('createSession.id', input.id);
   const turnId =
     input.genesis.id === undefined ? ctx.newId() : checkId('createSession.genesis.id', input.genesis.id);

@@ -19,12 +19,15 @@ import {
   MAX_NARRATION_BYTES,
   MAX_PERSONA_BYTES,
   MAX_RECORD_BYTES,
+  MAX_SNAPSHOT_PIECE_BYTES,
+  MAX_SNAPSHOT_PIECES,
   MAX_WORLD_SNAPSHOT_BYTES,
 } from '../../src/store/limits.ts';
 import { checkMigrationList } from '../../src/store/migrate.ts';
 import { MIGRATIONS } from '../../src/store/migrations/index.ts';
 import { DEFAULT_SQLITE_PATH, openStore, parseDatabaseUrl } from '../../src/store/open.ts';
 import type { Store, TurnContent } from '../../src/store/repository.ts';
+import { pieceEnd, SNAPSHOT_PIECE_CHARS, splitSnapshotText } from '../../src/store/snapshot-pieces.ts';
 import { encodeTurnContent } from '../../src/store/turn-content.ts';
 import { checkIdempotencyKey, checkName } from '../../src/store/validate.ts';
 
@@ -44,6 +47,11 @@ describe('turn content limits', () => {
     ['MAX_NARRATION_BYTES', MAX_NARRATION_BYTES, (n) => ({ narration: 'x'.repeat(n) })],
     ['MAX_LEDGER_EVENT_BYTES', MAX_LEDGER_EVENT_BYTES, (n) => ({ ledgerEvents: [{}, jsonOfBytes(n)] })],
     ['MAX_WORLD_SNAPSHOT_BYTES', MAX_WORLD_SNAPSHOT_BYTES, (n) => ({ worldSnapshot: jsonOfBytes(n) })],
+    [
+      'MAX_SNAPSHOT_PIECE_BYTES',
+      MAX_SNAPSHOT_PIECE_BYTES,
+      (n) => ({ snapshotPieces: { from: 0, pieces: ['{', 'x'.repeat(n)] } }),
+    ],
   ];
   for (const [name, limit, make] of cases) {
     it(`${name}: ${limit} bytes pass, ${limit + 1} fail with the limit named`, () => {
@@ -75,6 +83,92 @@ describe('turn content limits', () => {
     expect(() => encodeTurnContent('appendTurn', turn({ state: { n: 1n } }))).toThrow(StoreInputError);
     expect(() => encodeTurnContent('appendTurn', turn({ seed: 1.5 }))).toThrow(/appendTurn\.seed/);
     expect(() => encodeTurnContent('appendTurn', turn({ createdAt: -1 }))).toThrow(/appendTurn\.createdAt/);
+  });
+});
+
+describe('snapshot pieces', () => {
+  /** A high surrogate: the first half of a pair, which a piece may never end with. */
+  const isHigh = (code: number) => code >= 0xd800 && code <= 0xdbff;
+  const isLow = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+
+  it(`MAX_SNAPSHOT_PIECES: pieces may end at position ${MAX_SNAPSHOT_PIECES}, not one past it`, () => {
+    const pieces = (from: number, count: number) =>
+      turn({ snapshotPieces: { from, pieces: Array.from({ length: count }, () => 'p') } });
+    const over = `would end at position ${MAX_SNAPSHOT_PIECES + 1}, over the limit MAX_SNAPSHOT_PIECES = ${MAX_SNAPSHOT_PIECES}`;
+    expect(encodeTurnContent('t', pieces(MAX_SNAPSHOT_PIECES - 1, 1)).snapshot).toMatchObject({
+      turnId: null,
+      from: MAX_SNAPSHOT_PIECES - 1,
+      total: null,
+    });
+    expect(encodeTurnContent('t', pieces(0, MAX_SNAPSHOT_PIECES)).snapshot?.pieces).toHaveLength(
+      MAX_SNAPSHOT_PIECES,
+    );
+    expect(() => encodeTurnContent('t', pieces(MAX_SNAPSHOT_PIECES, 1))).toThrow(
+      `t.snapshotPieces.pieces: ${over}`,
+    );
+    expect(() => encodeTurnContent('t', pieces(0, MAX_SNAPSHOT_PIECES + 1))).toThrow(
+      `t.snapshotPieces.pieces: ${over}`,
+    );
+  });
+
+  it('a whole snapshot of MAX_WORLD_SNAPSHOT_BYTES fits in MAX_SNAPSHOT_PIECES pieces of MAX_SNAPSHOT_PIECE_BYTES', () => {
+    // One byte a character is the most characters, so the most pieces, a snapshot's bytes allow.
+    const encoded = encodeTurnContent('t', turn({ worldSnapshot: jsonOfBytes(MAX_WORLD_SNAPSHOT_BYTES) }));
+    expect(encoded.snapshot?.pieces).toHaveLength(MAX_SNAPSHOT_PIECES);
+    expect(encoded.snapshot).toMatchObject({ turnId: null, from: 0, total: MAX_SNAPSHOT_PIECES });
+    // Three bytes at most a UTF-16 unit: a full piece of any text is within the byte limit.
+    expect(SNAPSHOT_PIECE_CHARS * 3).toBeLessThanOrEqual(MAX_SNAPSHOT_PIECE_BYTES);
+  });
+
+  it('splitSnapshotText never ends a piece with half a surrogate pair, and the pieces join back', () => {
+    // A '😀' across the first boundary of 16 Ki characters, and one across where the second falls then.
+    const lead = 'a'.repeat(SNAPSHOT_PIECE_CHARS - 1);
+    const text = `${lead}😀${'b'.repeat(SNAPSHOT_PIECE_CHARS - 3)}😀${'c'.repeat(20_000)}`;
+    // Both pairs start on the last unit of a full piece: the first at 16383, the second at 16383 + 16383.
+    expect(isHigh(text.charCodeAt(SNAPSHOT_PIECE_CHARS - 1))).toBe(true);
+    expect(isHigh(text.charCodeAt(2 * SNAPSHOT_PIECE_CHARS - 2))).toBe(true);
+    const pieces = splitSnapshotText(text);
+    expect(pieces.join('')).toBe(text);
+    expect(pieces.map((p) => p.length)).toEqual([
+      SNAPSHOT_PIECE_CHARS - 1,
+      SNAPSHOT_PIECE_CHARS - 1,
+      SNAPSHOT_PIECE_CHARS,
+      text.length - 3 * SNAPSHOT_PIECE_CHARS + 2,
+    ]);
+    for (const piece of pieces) {
+      expect(isHigh(piece.charCodeAt(piece.length - 1))).toBe(false);
+      expect(isLow(piece.charCodeAt(0))).toBe(false);
+      expect(piece.length).toBeLessThanOrEqual(SNAPSHOT_PIECE_CHARS);
+    }
+    expect(pieces[0]).toBe(lead);
+    expect(pieces[1]!.startsWith('😀')).toBe(true);
+    expect(pieceEnd('ab😀', 0, 3)).toBe(2);
+    expect(pieceEnd('ab😀', 0, 4)).toBe(4);
+    expect(splitSnapshotText('')).toEqual(['']);
+  });
+
+  it('splitSnapshotText keeps every pair whole at any piece size from 2 on, over mixed texts', () => {
+    // A fixed-seed generator: the same texts every run.
+    let seed = 12345;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed;
+    };
+    const units = ['a', 'é', '😀', '€', '🎲'];
+    for (let round = 0; round < 300; round++) {
+      const text = Array.from({ length: next() % 60 }, () => units[next() % units.length]).join('');
+      const size = 2 + (next() % 7);
+      const pieces = splitSnapshotText(text, size);
+      expect(pieces.join('')).toBe(text);
+      for (const [i, piece] of pieces.entries()) {
+        expect(piece.length).toBeLessThanOrEqual(size);
+        // Only the last piece is short by more than the one unit a pair can cost.
+        if (i < pieces.length - 1) expect(piece.length).toBeGreaterThanOrEqual(size - 1);
+        if (text !== '') expect(piece.length).toBeGreaterThan(0);
+        expect(isHigh(piece.charCodeAt(piece.length - 1))).toBe(false);
+        expect(isLow(piece.charCodeAt(0))).toBe(false);
+      }
+    }
   });
 });
 

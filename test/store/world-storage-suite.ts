@@ -259,7 +259,11 @@ export function worldStorageSuite(harness: StoreHarness): void {
         snapshotPieces: { turnId: t.id, from: 1, pieces: [cuts[1]] },
       });
       // Incomplete: the walk passes T and stops at the older complete snapshot.
-      const childBefore = worldBase(olderSnapshot, [entry(t, 0, { at: 'T' }), entry(child, 0, { at: 'C' })], 3);
+      const childBefore = worldBase(
+        olderSnapshot,
+        [entry(t, 0, { at: 'T' }), entry(child, 0, { at: 'C' })],
+        3,
+      );
       expect(await store.getWorldBase(session.id, child.id)).toEqual(childBefore);
 
       // A swipe of the child stores pieces 0 and 1 of T's snapshot again, both already stored.
@@ -277,7 +281,11 @@ export function worldStorageSuite(harness: StoreHarness): void {
         snapshotPieces: { turnId: t.id, from: 1, pieces: [cuts[1], cuts[2]], total: 3 },
       });
       const snapshot = { turn: t, text };
-      const grandchildBase = worldBase(snapshot, [entry(child, 0, { at: 'C' }), entry(grandchild, 0, { at: 'G' })], 4);
+      const grandchildBase = worldBase(
+        snapshot,
+        [entry(child, 0, { at: 'C' }), entry(grandchild, 0, { at: 'G' })],
+        4,
+      );
       expect(await store.getWorldBase(session.id, grandchild.id)).toEqual(grandchildBase);
       const cousin = await step(session.id, sibling.id, "G'", {
         snapshotPieces: { turnId: t.id, from: 2, pieces: [cuts[2]], total: 3 },
@@ -291,7 +299,9 @@ export function worldStorageSuite(harness: StoreHarness): void {
           t.id,
         ]),
       );
-      expect(stored.map((r) => [Number(r.position), r.text, r.total === null ? null : Number(r.total)])).toEqual([
+      expect(
+        stored.map((r) => [Number(r.position), r.text, r.total === null ? null : Number(r.total)]),
+      ).toEqual([
         [0, cuts[0], null],
         [1, cuts[1], null],
         [2, cuts[2], 3],
@@ -345,7 +355,10 @@ export function worldStorageSuite(harness: StoreHarness): void {
           { worldSnapshot: { w: 1 }, snapshotPieces: { from: 0, pieces: ['{}'], total: 1 } },
           /^appendTurn\.snapshotPieces: cannot be given with worldSnapshot$/,
         ],
-        [{ snapshotPieces: { from: 0, pieces: [] } }, /^appendTurn\.snapshotPieces\.pieces: must be a non-empty/],
+        [
+          { snapshotPieces: { from: 0, pieces: [] } },
+          /^appendTurn\.snapshotPieces\.pieces: must be a non-empty/,
+        ],
         [
           { snapshotPieces: { from: 0, pieces: '{}' as unknown as string[] } },
           /^appendTurn\.snapshotPieces\.pieces: must be a non-empty/,
@@ -354,8 +367,14 @@ export function worldStorageSuite(harness: StoreHarness): void {
           { snapshotPieces: { from: 0, pieces: ['{', 7 as unknown as string, '}'] } },
           /^appendTurn\.snapshotPieces\.pieces\[1\]: must be a string$/,
         ],
-        [{ snapshotPieces: { from: -1, pieces: ['{}'] } }, /^appendTurn\.snapshotPieces\.from: must be an integer ≥ 0$/],
-        [{ snapshotPieces: { from: 0.5, pieces: ['{}'] } }, /^appendTurn\.snapshotPieces\.from: must be an integer ≥ 0$/],
+        [
+          { snapshotPieces: { from: -1, pieces: ['{}'] } },
+          /^appendTurn\.snapshotPieces\.from: must be an integer ≥ 0$/,
+        ],
+        [
+          { snapshotPieces: { from: 0.5, pieces: ['{}'] } },
+          /^appendTurn\.snapshotPieces\.from: must be an integer ≥ 0$/,
+        ],
         [
           { snapshotPieces: { from: '0' as unknown as number, pieces: ['{}'] } },
           /^appendTurn\.snapshotPieces\.from: /,
@@ -406,6 +425,51 @@ export function worldStorageSuite(harness: StoreHarness): void {
       ).rejects.toThrow(/^createSession\.genesis\.snapshotPieces\.from: must be an integer ≥ 0$/);
     });
 
+    it('refuses pieces for a turn of another session, below the new turn or unknown, writing nothing', async () => {
+      const mine = await seedSession(store);
+      const theirs = await seedSession(store);
+      const theirTurn = await step(theirs.session.id, theirs.genesis.id, 'theirs');
+      const a = await step(mine.session.id, mine.genesis.id, 'a');
+      const b = await step(mine.session.id, a.id, 'b');
+      // A turn on another branch, deeper than the new turn's parent: not above it.
+      const deep = await step(mine.session.id, b.id, 'deep');
+      const below = await step(mine.session.id, deep.id, 'deeper');
+      for (const turnId of [theirTurn.id, below.id, 'no-such-turn']) {
+        await expect(
+          store.appendTurn({
+            sessionId: mine.session.id,
+            parentId: a.id,
+            ...content({}, { snapshotPieces: { turnId, from: 0, pieces: ['{"hijacked":true}'], total: 1 } }),
+          }),
+        ).rejects.toThrow(
+          /^appendTurn\.snapshotPieces\.turnId: .* is not a turn of session .* above the new turn$/,
+        );
+      }
+      expect((await store.getWorldBase(theirs.session.id, theirTurn.id))?.snapshot).toBeNull();
+      expect((await store.getWorldBase(mine.session.id, below.id))?.snapshot).toBeNull();
+      expect(await store.listChildren(mine.session.id, a.id)).toHaveLength(1);
+      // A turn further up the branch is accepted.
+      const own = await step(mine.session.id, b.id, 'own', {
+        snapshotPieces: { turnId: a.id, from: 0, pieces: ['{"at":"a"}'], total: 1 },
+      });
+      expect((await store.getWorldBase(mine.session.id, own.id))?.snapshot).toMatchObject({
+        turnId: a.id,
+        world: { at: 'a' },
+      });
+      await expect(
+        store.createSession({
+          principalId: mine.session.principalId,
+          cartridgeVersionId: mine.session.cartridgeVersionId,
+          seed: 1,
+          genesis: {
+            ...content({}),
+            input: null,
+            snapshotPieces: { turnId: a.id, from: 0, pieces: ['{}'], total: 1 },
+          },
+        }),
+      ).rejects.toThrow(/^createSession\.genesis\.snapshotPieces\.turnId: must be absent/);
+    });
+
     it(`MAX_SNAPSHOT_PIECE_BYTES: a piece of ${MAX_SNAPSHOT_PIECE_BYTES} UTF-8 bytes is stored and read, one byte more is refused`, async () => {
       const { session, genesis } = await seedSession(store);
       // Two bytes a character: the limit counts bytes, not characters.
@@ -441,7 +505,11 @@ export function worldStorageSuite(harness: StoreHarness): void {
       for (const pieces of [
         { from: MAX_SNAPSHOT_PIECES, pieces: ['1'] },
         { turnId: parent.id, from: last, pieces: ['1', '2'] },
-        { from: 0, pieces: Array.from({ length: MAX_SNAPSHOT_PIECES + 1 }, () => '1'), total: MAX_SNAPSHOT_PIECES + 1 },
+        {
+          from: 0,
+          pieces: Array.from({ length: MAX_SNAPSHOT_PIECES + 1 }, () => '1'),
+          total: MAX_SNAPSHOT_PIECES + 1,
+        },
       ]) {
         await expect(
           store.appendTurn({
@@ -458,7 +526,11 @@ export function worldStorageSuite(harness: StoreHarness): void {
       expect(await store.getWorldBase(session.id, onParent.id)).toEqual(
         worldBase(
           null,
-          [entry(parent, 0, { at: 'P' }), entry(own, 0, { at: 'own' }), entry(onParent, 0, { at: 'on parent' })],
+          [
+            entry(parent, 0, { at: 'P' }),
+            entry(own, 0, { at: 'own' }),
+            entry(onParent, 0, { at: 'on parent' }),
+          ],
           3,
         ),
       );
@@ -562,7 +634,10 @@ export function worldStorageSuite(harness: StoreHarness): void {
         mustAppend(old, {
           sessionId: session.id,
           parentId: parent,
-          ...content(event, { ledgerEvents: [event], ...(gameTime === undefined ? {} : { ledgerGameTime: gameTime }) }),
+          ...content(event, {
+            ledgerEvents: [event],
+            ...(gameTime === undefined ? {} : { ledgerGameTime: gameTime }),
+          }),
         });
       // Over 200 pieces: more than one insert statement of the migration (PIECES_PER_INSERT).
       const big = worldAcrossPieces(201);
@@ -591,7 +666,11 @@ export function worldStorageSuite(harness: StoreHarness): void {
       await withRawDatabase(harness, url, async (query) => {
         expect(await hasTable(harness, query, 'world_snapshots')).toBe(true);
         expect(await hasTable(harness, query, 'world_snapshot_pieces')).toBe(false);
-        for (const { turn, text } of [{ turn: bigTurn, text: big.text }, { turn: small, text: smallText }, ...many])
+        for (const { turn, text } of [
+          { turn: bigTurn, text: big.text },
+          { turn: small, text: smallText },
+          ...many,
+        ])
           await query('insert into world_snapshots (turn_id, session_id, world) values (?, ?, ?)', [
             turn.id,
             session.id,
@@ -613,22 +692,31 @@ export function worldStorageSuite(harness: StoreHarness): void {
         [other.id, worldBase(null, [entry(other, 0, { other: 1 })], 1)],
         [small.id, worldBase({ turn: small, text: smallText }, [], 2)],
         [belowSmall.id, worldBase({ turn: small, text: smallText }, [entry(belowSmall, 0, { other: 3 })], 3)],
-        ...many.map(({ turn, text }): [string, WorldBase] => [turn.id, worldBase({ turn, text }, [], turn.depth)]),
+        ...many.map(({ turn, text }): [string, WorldBase] => [
+          turn.id,
+          worldBase({ turn, text }, [], turn.depth),
+        ]),
       ]);
 
       const current = await harness.open(url);
       try {
         expect(await current.schemaVersion()).toBe(MIGRATIONS.at(-1)!.version);
-        for (const [turnId, base] of expected) expect(await current.getWorldBase(session.id, turnId)).toEqual(base);
+        for (const [turnId, base] of expected)
+          expect(await current.getWorldBase(session.id, turnId)).toEqual(base);
         expect((await current.getWorldBase(session.id, belowBig.id))?.snapshot?.world).toEqual(big.world);
         // Written after the migration, a snapshot in pieces over the migrated one reads as usual.
         const text = JSON.stringify({ later: true });
         const later = await mustAppend(current, {
           sessionId: session.id,
           parentId: belowBig.id,
-          ...content({}, { snapshotPieces: { from: 0, pieces: [text.slice(0, 5), text.slice(5)], total: 2 } }),
+          ...content(
+            {},
+            { snapshotPieces: { from: 0, pieces: [text.slice(0, 5), text.slice(5)], total: 2 } },
+          ),
         });
-        expect(await current.getWorldBase(session.id, later.id)).toEqual(worldBase({ turn: later, text }, [], 5));
+        expect(await current.getWorldBase(session.id, later.id)).toEqual(
+          worldBase({ turn: later, text }, [], 5),
+        );
       } finally {
         await current.close();
       }
