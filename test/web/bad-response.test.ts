@@ -1,34 +1,19 @@
-// In the browser: an answer of the server that does not match its schema (server/responses.ts) is shown to
-// the player as what it is — which request, which field — instead of a page built on a bad shape. A real
-// server and the built client in headless Chromium; the one malformed answer is put in by the page's route.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWebClient } from '../../src/web/build.ts';
-import { launchChromium, screenshot } from './helpers/browser.ts';
-import { startTestServer, type TestServer } from './helpers/server.ts';
+import { screenshot } from './helpers/browser.ts';
+import { type ClientPage, openClientPage } from './helpers/client-page.ts';
+import type { TestServer } from './helpers/server.ts';
 
-let distDir: string;
+let client: ClientPage | undefined;
 let server: TestServer;
-let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  distDir = mkdtempSync(join(tmpdir(), 'mnesos-web-dist-'));
-  await buildWebClient(distDir);
-  server = await startTestServer(distDir);
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.setDefaultTimeout(10_000);
+  client = await openClientPage({ viewport: { width: 1280, height: 900 }, actionTimeoutMs: 10_000 });
+  ({ server, page } = client);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (distDir) rmSync(distDir, { recursive: true, force: true });
-});
+afterAll(() => client?.close());
 
 describe('a malformed answer in the browser', () => {
   it('shows the request and the wrong or missing fields where the list would be', async () => {

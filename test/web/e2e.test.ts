@@ -1,45 +1,35 @@
 // The web client end to end: a real server (SQLite, scripted models) serving the built client, driven in
 // headless Chromium. The tests run in order on one game, as a player would. Each saves a screenshot under
 // artifacts/web/.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWebClient } from '../../src/web/build.ts';
 import { solve } from '../../src/web/lib/lights-out.ts';
 import { tarGz } from './helpers/archive.ts';
-import { launchChromium, screenshot } from './helpers/browser.ts';
-import { startTestServer, type TestServer } from './helpers/server.ts';
+import { screenshot } from './helpers/browser.ts';
+import { type ClientPage, openClientPage } from './helpers/client-page.ts';
+import type { TestServer } from './helpers/server.ts';
 
 const LANTERNMERE = join(import.meta.dirname, '..', '..', 'cartridges', 'lanternmere');
 const read = (file: string): string => readFileSync(join(LANTERNMERE, file), 'utf8');
 
-let distDir: string;
+let client: ClientPage | undefined;
 let server: TestServer;
-let browser: Browser;
 let page: Page;
 /** Requests the page made to anything but its own server (there must be none). */
 const foreignRequests: string[] = [];
 
 beforeAll(async () => {
-  distDir = mkdtempSync(join(tmpdir(), 'mnesos-web-dist-'));
-  await buildWebClient(distDir);
-  server = await startTestServer(distDir);
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  client = await openClientPage({ viewport: { width: 1280, height: 900 }, actionTimeoutMs: 10_000 });
+  ({ server, page } = client);
   page.on('request', (request) => {
     if (!request.url().startsWith(server.url) && !request.url().startsWith('data:'))
       foreignRequests.push(request.url());
   });
-  page.setDefaultTimeout(10_000);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (distDir) rmSync(distDir, { recursive: true, force: true });
-});
+afterAll(() => client?.close());
 
 /** Starts recording every text the streaming narration bubble shows, and the phase and input state. */
 async function watchStream(): Promise<void> {

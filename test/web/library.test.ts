@@ -10,11 +10,11 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseApiKeys } from '../../src/server/auth.ts';
 import { type RunningServer, startServer } from '../../src/server/start.ts';
-import { buildWebClient } from '../../src/web/build.ts';
 import { API_KEY_STORAGE } from '../../src/web/ui/context.ts';
 import { tarGz } from './helpers/archive.ts';
-import { launchChromium, screenshot } from './helpers/browser.ts';
-import { startTestServer, type TestServer } from './helpers/server.ts';
+import { screenshot } from './helpers/browser.ts';
+import { type ClientPage, openClientPage } from './helpers/client-page.ts';
+import type { TestServer } from './helpers/server.ts';
 
 const LANTERNMERE = join(import.meta.dirname, '..', '..', 'cartridges', 'lanternmere');
 const read = (file: string): string => readFileSync(join(LANTERNMERE, file), 'utf8');
@@ -25,25 +25,18 @@ const PNG = Buffer.from(
   'base64',
 );
 
+let client: ClientPage | undefined;
 let distDir: string;
 let server: TestServer;
 let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  distDir = mkdtempSync(join(tmpdir(), 'mnesos-web-dist-'));
-  await buildWebClient(distDir);
-  server = await startTestServer(distDir);
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-  page.setDefaultTimeout(15_000);
+  client = await openClientPage({ viewport: { width: 1280, height: 1000 }, actionTimeoutMs: 15_000 });
+  ({ distDir, server, browser, page } = client);
 }, 180_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (distDir) rmSync(distDir, { recursive: true, force: true });
-});
+afterAll(() => client?.close());
 
 const textOf = async (testId: string): Promise<string> =>
   (await page.getByTestId(testId).first().textContent()) ?? '';

@@ -2,38 +2,28 @@
 // client): Ember Toll (rules in yare.ts) is uploaded, and articulation_scramble and reflex_dial are each
 // played to failure and to success with the keyboard alone; the result goes back as an interaction turn
 // and the cartridge's resolver changes the state the panel shows. Screenshots go to artifacts/web/.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWebClient } from '../../src/web/build.ts';
 import { tarGz } from './helpers/archive.ts';
-import { launchChromium, screenshot } from './helpers/browser.ts';
-import { startTestServer, type TestServer } from './helpers/server.ts';
+import { screenshot } from './helpers/browser.ts';
+import { type ClientPage, openClientPage } from './helpers/client-page.ts';
+import type { TestServer } from './helpers/server.ts';
 
 const EMBER_TOLL = join(import.meta.dirname, '..', '..', 'cartridges', 'ember-toll');
 const read = (file: string): string => readFileSync(join(EMBER_TOLL, file), 'utf8');
 
-let distDir: string;
+let client: ClientPage | undefined;
 let server: TestServer;
-let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  distDir = mkdtempSync(join(tmpdir(), 'mnesos-web-dist-'));
-  await buildWebClient(distDir);
-  server = await startTestServer(distDir);
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.setDefaultTimeout(10_000);
+  client = await openClientPage({ viewport: { width: 1280, height: 900 }, actionTimeoutMs: 10_000 });
+  ({ server, page } = client);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (distDir) rmSync(distDir, { recursive: true, force: true });
-});
+afterAll(() => client?.close());
 
 async function textOf(testId: string): Promise<string> {
   return (await page.getByTestId(testId).first().textContent()) ?? '';
