@@ -10,6 +10,8 @@
 // - `playTurn-cpu`: SessionService.playTurn offline on SQLite without HTTP, CPU per turn (p50 of 400).
 // - `workers`: `mnesos serve --workers 1` and `--workers 2` on PostgreSQL as child processes, the same load
 //   against each, alternating BENCH_WORKER_ROUNDS times; the figure is the ratio of their median turns/s.
+//   Beside it, the CPU a turn costs in the server, in PostgreSQL and in the load generator (from /proc,
+//   one-worker runs) and `ceilingRatio`, the most two workers could give when all three share the cores.
 // - `prepare-at-depth`: the time to prepare a turn at depth BENCH_DEPTH.
 // Any error answer fails its row. Throughput targets are for this 2-core machine with the load generator
 // on it; on a loaded machine compare the CPU per turn and the ratios.
