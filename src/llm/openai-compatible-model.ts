@@ -1,12 +1,13 @@
 // A ChatModel speaking the OpenAI-compatible Chat Completions wire directly (issue 10): the AI SDK's
 // stream pipeline costs ~0.14 ms of CPU per SSE chunk (web streams, per-chunk schema validation), which
-// puts a streamed turn far above its 5 ms budget. This client reads the response body and parses SSE
-// with plain string work. Same contract as the SDK adapter (`sdk-model.ts`): one step per call, tool
+// puts a streamed turn far above its 5 ms budget. This client posts over node:http (http-post.ts, not
+// fetch), reads the response body and parses SSE with plain string work. Same contract as the SDK adapter (`sdk-model.ts`): one step per call, tool
 // calls returned and never executed, malformed or unknown calls returned as calls, our retry policy,
 // a timeout bounding a whole `generate` or each silence inside a `stream`, cancellation, and errors
 // mapped to the same ModelError kinds and messages.
 
 import { ModelError } from './errors.ts';
+import { type BodyReader, type PostedResponse, postJson } from './http-post.ts';
 import { MAX_RESPONSE_CHARS, MAX_SSE_EVENT_CHARS } from './limits.ts';
 import { chatCompletionBody, finishReasonOf, readCompletion, StreamAssembler } from './openai-wire.ts';
 import { type RetryPolicy, withRetries, withStreamRetries } from './retry.ts';
@@ -31,7 +32,7 @@ export interface OpenAICompatibleOptions {
 }
 
 export function createOpenAICompatibleChatModel(id: string, options: OpenAICompatibleOptions): ChatModel {
-  const url = `${options.baseURL.replace(/\/+$/, '')}/chat/completions`;
+  const url = new URL(`${options.baseURL.replace(/\/+$/, '')}/chat/completions`);
   const secrets = options.secrets ?? [];
   const classify = (error: unknown): ModelError => classifySdkError(error, id, secrets);
   const headers: Record<string, string> = {
@@ -39,10 +40,10 @@ export function createOpenAICompatibleChatModel(id: string, options: OpenAICompa
     ...(options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` }),
   };
 
-  async function post(req: ModelRequest, stream: boolean, signal: AbortSignal): Promise<Response> {
+  async function post(req: ModelRequest, stream: boolean, signal: AbortSignal): Promise<PostedResponse> {
     const body = JSON.stringify(chatCompletionBody(id, req, stream));
-    const response = await fetch(url, { method: 'POST', headers, body, signal });
-    if (!response.ok) throw await httpError(response, id, secrets);
+    const response = await postJson(url, headers, body, signal, id);
+    if (response.status < 200 || response.status > 299) throw await httpError(response, id, secrets);
     return response;
   }
 
@@ -57,7 +58,7 @@ export function createOpenAICompatibleChatModel(id: string, options: OpenAICompa
       async (signal) => {
         const response = await post(req, false, signal);
         let text = '';
-        await readBody(response, (piece) => {
+        await readBody(response.body, (piece) => {
           text += piece;
           if (text.length > MAX_RESPONSE_CHARS) {
             throw new ModelError(
@@ -124,38 +125,27 @@ export function createOpenAICompatibleChatModel(id: string, options: OpenAICompa
           MAX_SSE_EVENT_CHARS,
           `model ${id}: unusable response: `,
         );
-        const reader = bodyReader(response);
         const decoder = new TextDecoder();
-        try {
-          let bytesAfterDone = 0;
-          for (;;) {
-            // After `[DONE]` the answer is whole: the end of the body is waited for only briefly.
-            const read = done ? await readWithin(reader, DRAIN_AFTER_DONE_MS) : await reader.read();
-            if (read === undefined) break;
-            const { value, done: ended } = read;
-            attempt.reset();
-            if (ended) {
-              if (!done) {
-                parser.push(decoder.decode());
-                parser.end();
-              }
-              break;
-            }
-            if (done) {
-              // Read the (normally empty) rest so the connection can be reused; never much of it.
-              bytesAfterDone += value.byteLength;
-              if (bytesAfterDone > MAX_BYTES_AFTER_DONE) break;
-              continue;
-            }
-            parser.push(decoder.decode(value, { stream: true }));
-            if (deltas.length > 0) {
-              const ready = deltas;
-              deltas = [];
-              for (const text of ready) yield { type: 'text-delta', text };
-            }
+        for (;;) {
+          const value = await response.body.read();
+          attempt.reset();
+          if (value === undefined) {
+            parser.push(decoder.decode());
+            parser.end();
+            break;
           }
-        } finally {
-          reader.releaseLock();
+          parser.push(decoder.decode(value, { stream: true }));
+          if (deltas.length > 0) {
+            const ready = deltas;
+            deltas = [];
+            for (const text of ready) yield { type: 'text-delta', text };
+          }
+          if (done) {
+            // After `[DONE]` the answer is whole: the (normally empty) rest of the body runs out in the
+            // background, never much of it nor for long, so the connection can be reused.
+            response.body.drain(MAX_BYTES_AFTER_DONE, DRAIN_AFTER_DONE_MS);
+            break;
+          }
         }
         for (const text of deltas) yield { type: 'text-delta', text };
         const toolCalls = assembler.toolCalls();
@@ -182,71 +172,36 @@ function finishReasonFor(req: ModelRequest, raw: string | undefined, calls: read
   return finishReasonOf(raw);
 }
 
-function bodyReader(response: Response): ReadableStreamDefaultReader<Uint8Array> {
-  if (response.body === null) throw new ModelError('bad-response', 'the provider sent no response body');
-  return response.body.getReader();
-}
-
-/** One read, or `undefined` when it takes longer than `ms`. */
-async function readWithin<T>(
-  reader: ReadableStreamDefaultReader<T>,
-  ms: number,
-): Promise<ReadableStreamReadResult<T> | undefined> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  try {
-    return await Promise.race([reader.read(), late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-async function readBody(response: Response, onText: (text: string) => void): Promise<void> {
-  const reader = bodyReader(response);
+async function readBody(body: BodyReader, onText: (text: string) => void): Promise<void> {
   const decoder = new TextDecoder();
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      onText(decoder.decode(value, { stream: true }));
-    }
-    onText(decoder.decode());
-  } finally {
-    reader.releaseLock();
-  }
+  for (let value = await body.read(); value !== undefined; value = await body.read())
+    onText(decoder.decode(value, { stream: true }));
+  onText(decoder.decode());
 }
 
-/** At most `maxChars` of a body; the rest is cancelled, never buffered. */
-async function readCapped(response: Response, maxChars: number): Promise<string> {
-  const reader = bodyReader(response);
+/** At most `maxChars` of a body; the rest is not read (the connection is closed). */
+async function readCapped(body: BodyReader, maxChars: number): Promise<string> {
   const decoder = new TextDecoder();
   let text = '';
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return text + decoder.decode();
-      text += decoder.decode(value, { stream: true });
-      if (text.length >= maxChars) {
-        await reader.cancel();
-        return text.slice(0, maxChars);
-      }
+  for (let value = await body.read(); value !== undefined; value = await body.read()) {
+    text += decoder.decode(value, { stream: true });
+    if (text.length >= maxChars) {
+      body.cancel();
+      return text.slice(0, maxChars);
     }
-  } finally {
-    reader.releaseLock();
   }
+  return text + decoder.decode();
 }
 
 /** An HTTP error status as kind `http`, with the provider's own message (OpenAI error shape) when it sent one. */
 async function httpError(
-  response: Response,
+  response: PostedResponse,
   modelId: string,
   secrets: readonly string[],
 ): Promise<ModelError> {
   let detail = response.statusText;
   try {
-    const text = await readCapped(response, MAX_ERROR_BODY_CHARS);
+    const text = await readCapped(response.body, MAX_ERROR_BODY_CHARS);
     let message: unknown;
     try {
       const parsed = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
@@ -258,7 +213,7 @@ async function httpError(
   } catch {
     // The body could not be read: the status alone says enough.
   }
-  const retryAfterMs = retryAfterFromHeaders(Object.fromEntries(response.headers));
+  const retryAfterMs = retryAfterFromHeaders(response.headers);
   return new ModelError(
     'http',
     `model ${modelId}: HTTP ${response.status} from the provider: ${cleanProviderText(detail, secrets)}`,

@@ -333,3 +333,83 @@ describe('after [DONE]', () => {
     expect(parts.map((p) => p.type)).toEqual(['text-delta', 'finish']);
   });
 });
+
+describe('the HTTP transport (node:http)', () => {
+  let server: Server | undefined;
+  afterEach(async () => {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
+    server = undefined;
+  });
+  const policy = { timeoutMs: 30_000, maxRetries: 1, backoffInitialMs: 1, backoffFactor: 2, backoffMaxMs: 2 };
+
+  async function serve(handler: Parameters<typeof createServer>[1]): Promise<ChatModel> {
+    server = createServer(handler);
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return createOpenAICompatibleChatModel('m', { baseURL: `http://127.0.0.1:${port}/v1`, policy });
+  }
+
+  it('keeps one connection alive across streamed and whole calls', async () => {
+    let connections = 0;
+    const model = await serve((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => {
+        body += chunk;
+      });
+      req.on('end', () => {
+        if ((JSON.parse(body) as { stream?: boolean }).stream) {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.end(`${ev(delta({ content: 'Streamed.' }, 'stop'))}\n\ndata: [DONE]\n\n`);
+        } else {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(
+            JSON.stringify({
+              choices: [
+                { index: 0, message: { role: 'assistant', content: 'Whole.' }, finish_reason: 'stop' },
+              ],
+            }),
+          );
+        }
+      });
+    });
+    server!.on('connection', () => {
+      connections += 1;
+    });
+    for (let i = 0; i < 10; i++) {
+      const parts = await collect(model);
+      expect(parts.at(-1)).toMatchObject({ type: 'finish', response: { text: 'Streamed.' } });
+      expect((await model.generate(req)).text).toBe('Whole.');
+    }
+    // A call may start before the previous answer's end has been read (the rest of a stream drains in the
+    // background): two sockets at most, reused from then on.
+    expect(connections).toBeLessThanOrEqual(2);
+  });
+
+  it('an answer that breaks off mid-body is kind network (retried), not a half answer', async () => {
+    let requests = 0;
+    const model = await serve((_req, res) => {
+      requests += 1;
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('{"choices":[{"index":0,');
+      setTimeout(() => res.socket?.destroy(), 5);
+    });
+    await expect(model.generate(req)).rejects.toMatchObject({
+      kind: 'network',
+      attempts: 2,
+      message: expect.stringContaining("model m: the provider's answer broke off"),
+    });
+    expect(requests).toBe(2);
+  });
+
+  it('a redirect is not followed: it is an HTTP error naming the status', async () => {
+    let requests = 0;
+    const model = await serve((_req, res) => {
+      requests += 1;
+      res.writeHead(307, { location: 'http://127.0.0.1:9/v1/chat/completions' });
+      res.end();
+    });
+    await expect(model.generate(req)).rejects.toMatchObject({ kind: 'http', status: 307 });
+    expect(requests).toBe(1);
+  });
+});
