@@ -148,6 +148,8 @@ async function benchOne(
 
   let head = created.turn.id;
   let atTen = head;
+  /** The first turn whose window is full (TURN_HISTORY_WINDOW messages: itself and the turns above it). */
+  let atFull = head;
   const append = async (turn: number, content: TurnContent) => {
     const result = await store.appendTurn({
       sessionId,
@@ -160,6 +162,7 @@ async function benchOne(
     if (!result.ok) throw new Error(result.reason);
     head = result.turn.id;
     if (turn === 10) atTen = head;
+    if (turn === TURN_HISTORY_WINDOW - 1) atFull = head;
   };
   const appendStart = performance.now();
   for (let turn = 1; turn <= BENCH_DEPTH; turn++)
@@ -183,14 +186,17 @@ async function benchOne(
     for (let i = 0; i < BENCH_HYDRATIONS; i++) times.push(await hydrateOnce(turnId, depth));
     return times.sort((a, b) => a - b);
   };
-  // Depth 10 and depth 10,000 alternate, so load drifting during the run weighs on both alike.
+  // Depths 10, 23 and 10,000 alternate, so load drifting during the run weighs on all alike.
   const shallow: number[] = [];
+  const full: number[] = [];
   const deep: number[] = [];
   for (let i = 0; i < BENCH_HYDRATIONS; i++) {
     shallow.push(await hydrateOnce(atTen, 10));
+    full.push(await hydrateOnce(atFull, TURN_HISTORY_WINDOW - 1));
     deep.push(await hydrateOnce(head, BENCH_DEPTH));
   }
   shallow.sort((a, b) => a - b);
+  full.sort((a, b) => a - b);
   deep.sort((a, b) => a - b);
 
   const lineageTimes: number[] = [];
@@ -236,13 +242,23 @@ async function benchOne(
       pass: p50(deep) <= 5,
     },
     {
-      bench: `store.hydrate depth 10,000 vs depth 10 (window ${TURN_HISTORY_WINDOW}, real records)`,
+      // At depth 10 the window holds 11 turns, at depth 10,000 all 24: this ratio mixes the window filling
+      // up with depth, so the target is on the row after it, which compares full windows.
+      bench: `store.hydrate depth 10,000 vs depth 10 (window ${TURN_HISTORY_WINDOW}: 24 messages read against 11; real records)`,
       db,
       depth10_p50_ms: p50(shallow),
       depth10000_p50_ms: p50(deep),
       ratio: Number((p50(deep) / p50(shallow)).toFixed(2)),
+      note: 'informational: more messages at depth 10,000, not a cost of depth',
+    },
+    {
+      bench: `store.hydrate depth 10,000 vs depth ${TURN_HISTORY_WINDOW - 1} (the first full window of ${TURN_HISTORY_WINDOW} messages; real records)`,
+      db,
+      fullWindowP50Ms: p50(full),
+      depth10000_p50_ms: p50(deep),
+      ratio: Number((p50(deep) / p50(full)).toFixed(2)),
       target: '≤ 1.5×',
-      pass: p50(deep) / p50(shallow) <= 1.5,
+      pass: p50(deep) / p50(full) <= 1.5,
     },
     {
       bench: `store.hydrate (window ${TURN_HISTORY_WINDOW}; head and window with ${LARGE_RECORD_CHARS / 1024} KB records)`,
