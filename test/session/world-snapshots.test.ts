@@ -399,6 +399,50 @@ describe('snapshots stored a few pieces a turn', () => {
   });
 });
 
+describe('a pending snapshot abandoned by its process', () => {
+  it('a fresh process reads past it, completes a snapshot of its own, and every world reads back equal', async () => {
+    const path = join(dir, 'abandoned.db');
+    const store = await openStore(path);
+    stores.push(store);
+    const rule = { ratio: 4, minEventChars: 400, pieceChars: 128 };
+    const first = growingWorld(40);
+    const a = await fixture(store, { models: () => first, service: { snapshotRule: rule } });
+    const { session } = await a.service.createSession(a.principal.id, {
+      cartridgeVersion: a.version.id,
+      seed: 6,
+    });
+    // Process A plays until one of its snapshots is begun and not complete, then goes away.
+    let played = 0;
+    while ((await sqliteRows(path, session.id)).incomplete === 0 && played < 40) {
+      await a.service.playTurn(a.principal.id, session.id, { turn: { input: 'I walk on' } });
+      played += 1;
+    }
+    expect((await sqliteRows(path, session.id)).incomplete).toBe(1);
+    const head = (await store.getSession(session.id, a.principal.id))!.headTurnId!;
+    const before = await store.getWorldBase(session.id, head);
+
+    // Process B never saw the pending text: it plays on from the store.
+    const second = growingWorld(40);
+    const b = await fixture(store, { models: () => second, service: { snapshotRule: rule } });
+    const cold = await fixture(store, { service: { worldCacheSize: 0, snapshotRule: rule } });
+    let newer = false;
+    for (let i = 0; i < 30; i++) {
+      const turn = await b.service.playTurn(a.principal.id, session.id, { turn: { input: 'I walk on' } });
+      const warm = await b.service.worldAt(a.principal.id, session.id, turn.turn.id);
+      const read = await cold.service.worldAt(a.principal.id, session.id, turn.turn.id);
+      expect(warm.result.ok && read.result.ok).toBe(true);
+      if (warm.result.ok && read.result.ok)
+        expect(canonicalJson(read.result.world)).toBe(canonicalJson(warm.result.world));
+      const base = await store.getWorldBase(session.id, turn.turn.id);
+      if ((base?.snapshot?.depth ?? 0) > (before?.snapshot?.depth ?? 0)) newer = true;
+    }
+    // A snapshot newer than the abandoned one's base was completed by B; the abandoned pieces stay unread.
+    expect(newer).toBe(true);
+    expect((await sqliteRows(path, session.id)).incomplete).toBeGreaterThanOrEqual(1);
+    expect((await verifySession(store, b.library, session.id))?.ok).toBe(true);
+  });
+});
+
 /** Snapshot pieces of a session straight from the SQLite file: incomplete snapshots and piece sizes. */
 async function sqliteRows(
   path: string,
