@@ -81,6 +81,8 @@ export async function benchLongGame(): Promise<Array<Record<string, unknown>>> {
   const path = join(dir, 'long.db');
   const store: Store = await openStore(path);
   const rows: Array<Record<string, unknown>> = [];
+  /** A second, read-only connection that measures the database's size as the game grows. */
+  let pagesDb: Sqlite.Database | undefined;
   try {
     const library = new CartridgeLibrary(store);
     const registered = await library.registerFolder(join(PROJECT_ROOT, 'cartridges', 'lanternmere'));
@@ -98,11 +100,12 @@ export async function benchLongGame(): Promise<Array<Record<string, unknown>>> {
       seed: 1,
     });
     // Bytes the database holds (pages in use × page size, the WAL included): what a long game costs on disk.
-    const pagesDb = new Sqlite(path, { readonly: true });
+    const measured = new Sqlite(path, { readonly: true });
+    pagesDb = measured;
     const diskBytes = (): number => {
-      const pageSize = pagesDb.pragma('page_size', { simple: true }) as number;
-      const pages = pagesDb.pragma('page_count', { simple: true }) as number;
-      const free = pagesDb.pragma('freelist_count', { simple: true }) as number;
+      const pageSize = measured.pragma('page_size', { simple: true }) as number;
+      const pages = measured.pragma('page_count', { simple: true }) as number;
+      const free = measured.pragma('freelist_count', { simple: true }) as number;
       return (pages - free) * pageSize;
     };
     const disk = { start: diskBytes(), at1000: 0, lastStart: 0, end: 0 };
@@ -335,7 +338,6 @@ export async function benchLongGame(): Promise<Array<Record<string, unknown>>> {
       });
     } finally {
       db.close();
-      pagesDb.close();
     }
 
     // Ledger apply: one turn's batch on a world of 100 entities and on one of 10,000.
@@ -367,6 +369,7 @@ export async function benchLongGame(): Promise<Array<Record<string, unknown>>> {
       pass: large / small <= 2,
     });
   } finally {
+    pagesDb?.close();
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
