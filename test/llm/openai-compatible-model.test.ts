@@ -402,6 +402,28 @@ describe('the HTTP transport (node:http)', () => {
     expect(requests).toBe(2);
   });
 
+  it('credentials in the base URL go as Basic auth, never into a message', async () => {
+    let authorization: string | undefined;
+    server = createServer((req, res) => {
+      authorization = req.headers.authorization;
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'try again' } }));
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const model = createOpenAICompatibleChatModel('m', {
+      baseURL: `http://user:s3cret@127.0.0.1:${port}/v1`,
+      policy,
+    });
+    const error = await model.generate(req).then(
+      () => undefined,
+      (e: unknown) => e as ModelError,
+    );
+    expect(authorization).toBe(`Basic ${Buffer.from('user:s3cret').toString('base64')}`);
+    expect(error).toMatchObject({ kind: 'http', status: 401 });
+    expect(error?.message).not.toContain('s3cret');
+  });
+
   it('a redirect is not followed: it is an HTTP error naming the status', async () => {
     let requests = 0;
     const model = await serve((_req, res) => {
