@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/ledger/index.ts';
 import { createScriptedModels } from '../../src/llm/scripted.ts';
 import { worldFromRows } from '../../src/session/ledger.ts';
+import type { SessionService } from '../../src/session/service.ts';
 import { cartridgeLedger } from '../../src/session/ledger.ts';
 import { SNAPSHOT_CHARS_PER_WALKED_TURN } from '../../src/session/limits.ts';
 import {
@@ -362,11 +363,7 @@ describe('snapshots stored a few pieces a turn', () => {
     const pendingTurns: string[] = [];
     for (let i = 0; i < turns; i++) {
       const played = await f.service.playTurn(f.principal.id, session.id, { turn: { input: 'I walk on' } });
-      const warm = await f.service.worldAt(f.principal.id, session.id, played.turn.id);
-      const read = await cold.service.worldAt(f.principal.id, session.id, played.turn.id);
-      expect(warm.result.ok && read.result.ok).toBe(true);
-      if (warm.result.ok && read.result.ok)
-        expect(canonicalJson(read.result.world)).toBe(canonicalJson(warm.result.world));
+      await expectSameWorld(f.service, cold.service, f.principal.id, session.id, played.turn.id);
       const base = await store.getWorldBase(session.id, played.turn.id);
       if (base?.snapshot) snapshotDepths.add(base.snapshot.depth);
       // A snapshot begun on an earlier turn and not complete yet: the read walks past it.
@@ -385,11 +382,7 @@ describe('snapshots stored a few pieces a turn', () => {
         parentId: from,
         turn: { input: 'I walk on' },
       });
-      const warm = await f.service.worldAt(f.principal.id, session.id, swipe.turn.id);
-      const read = await cold.service.worldAt(f.principal.id, session.id, swipe.turn.id);
-      expect(warm.result.ok && read.result.ok).toBe(true);
-      if (warm.result.ok && read.result.ok)
-        expect(canonicalJson(read.result.world)).toBe(canonicalJson(warm.result.world));
+      await expectSameWorld(f.service, cold.service, f.principal.id, session.id, swipe.turn.id);
     }
     expect(snapshotDepths.size).toBeGreaterThan(1);
     expect(
@@ -428,11 +421,7 @@ describe('a pending snapshot abandoned by its process', () => {
     let newer = false;
     for (let i = 0; i < 30; i++) {
       const turn = await b.service.playTurn(a.principal.id, session.id, { turn: { input: 'I walk on' } });
-      const warm = await b.service.worldAt(a.principal.id, session.id, turn.turn.id);
-      const read = await cold.service.worldAt(a.principal.id, session.id, turn.turn.id);
-      expect(warm.result.ok && read.result.ok).toBe(true);
-      if (warm.result.ok && read.result.ok)
-        expect(canonicalJson(read.result.world)).toBe(canonicalJson(warm.result.world));
+      await expectSameWorld(b.service, cold.service, a.principal.id, session.id, turn.turn.id);
       const base = await store.getWorldBase(session.id, turn.turn.id);
       if ((base?.snapshot?.depth ?? 0) > (before?.snapshot?.depth ?? 0)) newer = true;
     }
@@ -442,6 +431,21 @@ describe('a pending snapshot abandoned by its process', () => {
     expect((await verifySession(store, b.library, session.id))?.ok).toBe(true);
   });
 });
+
+/** The world at a turn as `warm` holds it (in memory) equals the one `cold` reads from the store. */
+async function expectSameWorld(
+  warm: SessionService,
+  cold: SessionService,
+  principalId: string,
+  sessionId: string,
+  turnId: string,
+): Promise<void> {
+  const inMemory = await warm.worldAt(principalId, sessionId, turnId);
+  const fromStore = await cold.worldAt(principalId, sessionId, turnId);
+  expect(inMemory.result.ok && fromStore.result.ok).toBe(true);
+  if (inMemory.result.ok && fromStore.result.ok)
+    expect(canonicalJson(fromStore.result.world)).toBe(canonicalJson(inMemory.result.world));
+}
 
 /** Snapshot pieces of a session straight from the SQLite file: incomplete snapshots and piece sizes. */
 async function sqliteRows(
