@@ -241,13 +241,22 @@ export function benchGrowingWorld(turns: number): Row[] {
       pending.chars += chars;
       pending.turns += 1;
     }
+    let begun: string | undefined;
     const next = nextSnapshotProgress(
       progress,
-      { turnId: `t${turn}`, eventChars: chars, worldText: () => JSON.stringify(world) },
+      {
+        turnId: `t${turn}`,
+        eventChars: chars,
+        worldText: () => {
+          begun = JSON.stringify(world);
+          return begun;
+        },
+      },
       DEFAULT_SNAPSHOT_RULE,
     );
-    if (pending === undefined && next.progress.sinceSnapshotTurns === 0)
-      pending = { depth: turn, text: JSON.stringify(world), from: cycle.entries.length, chars: 0, turns: 0 };
+    // The rule asked for the world's text: a snapshot of this turn began.
+    if (begun !== undefined)
+      pending = { depth: turn, text: begun, from: cycle.entries.length, chars: 0, turns: 0 };
     progress = next.progress;
     if (next.write?.total !== undefined && pending !== undefined) {
       if (turn > turns * 0.9) {

@@ -9,10 +9,8 @@ import http from 'node:http';
 import https from 'node:https';
 import { ModelError } from './errors.ts';
 
-const agents = {
-  'http:': new http.Agent({ keepAlive: true }),
-  'https:': new https.Agent({ keepAlive: true }),
-} as const;
+const httpAgent = new http.Agent({ keepAlive: true });
+const httpsAgent = new https.Agent({ keepAlive: true });
 
 /** A response whose body is read on demand. */
 export interface PostedResponse {
@@ -120,11 +118,10 @@ export function postJson(
       reject(signal.reason);
       return;
     }
-    const protocol = url.protocol === 'https:' ? https : http;
-    const agent = url.protocol === 'https:' ? agents['https:'] : agents['http:'];
-    const request = protocol.request(url, {
+    const secure = url.protocol === 'https:';
+    const request = (secure ? https : http).request(url, {
       method: 'POST',
-      agent,
+      agent: secure ? httpsAgent : httpAgent,
       headers: { ...headers, 'content-length': Buffer.byteLength(body) },
     });
     // Until the answer is whole an abort destroys the request; after that it has nothing to stop. It is

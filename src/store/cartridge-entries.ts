@@ -75,17 +75,25 @@ const ENTRY_COLUMNS = [
  * The entries the viewer may start (the operator's public ones and their own, neither archived; of one name
  * when given), by name, then precedence (the operator's first), then newest first.
  */
-function entriesOf(ctx: StoreContext, ownerId: string, name?: string) {
-  const owner = checkOwner('ownerId', ownerId);
-  let query = ctx.db
+/**
+ * Entries as `e` joined to their cartridge as `c`, neither archived: what may be started or is offered to
+ * others.
+ */
+export function listedEntries(db: StoreContext['db']) {
+  return db
     .selectFrom('cartridge_entries as e')
-    .innerJoin('cartridge_versions as v', 'v.id', 'e.version_id')
     .innerJoin('cartridges as c', (join) =>
       join.onRef('c.owner_id', '=', 'e.owner_id').onRef('c.name', '=', 'e.name'),
     )
-    .select(ENTRY_COLUMNS)
     .where('e.archived_at', 'is', null)
-    .where('c.archived_at', 'is', null)
+    .where('c.archived_at', 'is', null);
+}
+
+function entriesOf(ctx: StoreContext, ownerId: string, name?: string) {
+  const owner = checkOwner('ownerId', ownerId);
+  let query = listedEntries(ctx.db)
+    .innerJoin('cartridge_versions as v', 'v.id', 'e.version_id')
+    .select(ENTRY_COLUMNS)
     .where((eb) =>
       eb.or([
         eb.and([eb('e.owner_id', '=', OPERATOR_OWNER), eb('c.visibility', '=', 'public')]),
@@ -169,15 +177,9 @@ export async function cartridgeAccess(
     .executeTakeFirst();
   if (own !== undefined) return 'owner';
   // A listed entry of a public cartridge; the operator's first (it says who offers the version).
-  const listed = await ctx.db
-    .selectFrom('cartridge_entries as e')
-    .innerJoin('cartridges as c', (join) =>
-      join.onRef('c.owner_id', '=', 'e.owner_id').onRef('c.name', '=', 'e.name'),
-    )
+  const listed = await listedEntries(ctx.db)
     .select('e.owner_id as owner_id')
     .where('e.version_id', '=', versionId)
-    .where('e.archived_at', 'is', null)
-    .where('c.archived_at', 'is', null)
     .where('c.visibility', '=', 'public')
     .orderBy(sql`case when e.owner_id = ${OPERATOR_OWNER} then 0 else 1 end`)
     .limit(1)

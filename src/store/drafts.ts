@@ -31,6 +31,15 @@ export interface Draft extends DraftSummary {
   readonly transcript: string | null;
 }
 
+/** What `updateDraft` changes; `expectedUpdatedAt` makes it conditional on nobody having saved since. */
+export interface DraftPatch {
+  name?: string;
+  files?: unknown;
+  transcript?: string | null;
+  updatedAt?: number;
+  expectedUpdatedAt?: number;
+}
+
 export type CreateDraftResult =
   | { ok: true; draft: Draft }
   | { ok: false; reason: 'principal-not-found' }
@@ -136,13 +145,7 @@ export async function updateDraft(
   ctx: StoreContext,
   id: string,
   principalId: string,
-  patch: {
-    name?: string;
-    files?: unknown;
-    transcript?: string | null;
-    updatedAt?: number;
-    expectedUpdatedAt?: number;
-  },
+  patch: DraftPatch,
 ): Promise<Draft | undefined> {
   const at = checkTimestamp('updateDraft.updatedAt', patch.updatedAt ?? ctx.now());
   const set: {

@@ -21,6 +21,7 @@ export { pieceEnd, SNAPSHOT_PIECE_CHARS, type SnapshotPieces, splitSnapshotText 
 export {
   type CreateDraftResult,
   type Draft,
+  type DraftPatch,
   type DraftSummary,
   MAX_DRAFT_BYTES,
   MAX_DRAFT_TRANSCRIPT_BYTES,

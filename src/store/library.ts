@@ -4,7 +4,13 @@
 // decides who the viewer is. Entries are created by cartridge-entries.ts (uploads and registration).
 
 import { type Kysely, sql } from 'kysely';
-import { checkOwner, removeEntry, sessionsPlaying, OPERATOR_OWNER } from './cartridge-entries.ts';
+import {
+  checkOwner,
+  listedEntries,
+  OPERATOR_OWNER,
+  removeEntry,
+  sessionsPlaying,
+} from './cartridge-entries.ts';
 import type { StoreContext } from './context.ts';
 import { isUniqueViolation, StoreInputError } from './errors.ts';
 import {
@@ -287,15 +293,9 @@ export async function canStartVersion(
   versionId: string,
 ): Promise<boolean> {
   const viewer = checkOwner('canStartVersion.viewerId', viewerId);
-  const row = await ctx.db
-    .selectFrom('cartridge_entries as e')
-    .innerJoin('cartridges as c', (join) =>
-      join.onRef('c.owner_id', '=', 'e.owner_id').onRef('c.name', '=', 'e.name'),
-    )
+  const row = await listedEntries(ctx.db)
     .select('e.version_id')
     .where('e.version_id', '=', versionId)
-    .where('e.archived_at', 'is', null)
-    .where('c.archived_at', 'is', null)
     .where((eb) => eb.or([eb('e.owner_id', '=', viewer), eb('c.visibility', '=', 'public')]))
     .limit(1)
     .executeTakeFirst();

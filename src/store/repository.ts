@@ -11,7 +11,7 @@
 // - Turn-level methods are scoped by session: a turn id from another session is "not found". The caller
 //   checks that the principal owns the session (`getSession(id, principalId)`) before using them.
 
-import type { CreateDraftResult, Draft, DraftSummary } from './drafts.ts';
+import type { CreateDraftResult, Draft, DraftPatch, DraftSummary } from './drafts.ts';
 import type { JsonValue } from './json.ts';
 import type { CartridgeVisibility } from './library-limits.ts';
 import type { SqlDialect } from './schema.ts';
@@ -543,17 +543,7 @@ export interface Store {
   /** Most recently changed first, without files. */
   listDrafts(principalId: string): Promise<DraftSummary[]>;
   /** With `expectedUpdatedAt`, made only if nobody saved since (else undefined, as when not found). */
-  updateDraft(
-    id: string,
-    principalId: string,
-    patch: {
-      name?: string;
-      files?: unknown;
-      transcript?: string | null;
-      updatedAt?: number;
-      expectedUpdatedAt?: number;
-    },
-  ): Promise<Draft | undefined>;
+  updateDraft(id: string, principalId: string, patch: DraftPatch): Promise<Draft | undefined>;
   deleteDraft(id: string, principalId: string): Promise<boolean>;
 
   getModelSettings(principalId: string): Promise<StoredModelSettings | undefined>;

@@ -6,6 +6,7 @@ import type { AuthorEventResult } from '../api.ts';
 import type { SessionRecord } from '../../session/index.ts';
 import { MAX_TOOL_ARGS_CHARS } from '../../turn/browser.ts';
 import { useApp } from './context.ts';
+import { ErrorAlert } from './error-alert.tsx';
 
 function json(value: unknown): string {
   return JSON.stringify(value, null, 2) ?? 'undefined';
@@ -301,11 +302,7 @@ function EventConsole(props: { sessionId: string; turnId: string; onCommitted: (
           Run
         </button>
       </div>
-      {error ? (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert text={error} />
       {result ? (
         <div data-testid="console-result">
           <Rolls rolls={result.record.rolls as never} />

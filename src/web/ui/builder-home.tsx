@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { BuilderApi, DraftSummaryView } from '../lib/builder-api.ts';
 import { failureText, formatProblem } from '../lib/errors.ts';
 import { useApp } from './context.ts';
+import { ErrorAlert } from './error-alert.tsx';
 
 export function Drafts({ api }: { api: BuilderApi }) {
   const { navigate } = useApp();
@@ -104,11 +105,7 @@ export function Drafts({ api }: { api: BuilderApi }) {
     <div class="grid-2 builder-home">
       <section class="card" aria-labelledby="drafts-h">
         <h2 id="drafts-h">Drafts</h2>
-        {error ? (
-          <p class="error" role="alert" data-testid="builder-error">
-            {error}
-          </p>
-        ) : null}
+        <ErrorAlert text={error} testId="builder-error" />
         <ul class="list-plain" data-testid="draft-list">
           {drafts.map((d) => (
             <li key={d.id} data-testid="draft-item">

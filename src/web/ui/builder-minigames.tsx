@@ -5,6 +5,7 @@ import { useState } from 'preact/hooks';
 import { type FieldView, fieldBounds } from '../lib/builder-text.ts';
 import { failureText, readAnswer } from '../lib/errors.ts';
 import { storedApiKey } from './context.ts';
+import { ErrorAlert } from './error-alert.tsx';
 
 interface GameView {
   readonly minigame_id: string;
@@ -71,11 +72,7 @@ export function MinigameReference() {
         ; its result comes back to the resolver event as <code>inputs.status</code>,{' '}
         <code>inputs.metrics</code> and <code>inputs.data</code>.
       </p>
-      {error ? (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert text={error} />
       {games === undefined && !error ? <p class="muted">Loading…</p> : null}
       {(games ?? []).map((g) => (
         <section key={g.minigame_id} data-testid="minigame-doc">

@@ -4,6 +4,7 @@ import { useState } from 'preact/hooks';
 import type { BuilderApi, BuilderFiles } from '../lib/builder-api.ts';
 import { MAIN_FILES } from '../lib/builder-files.ts';
 import { failureText } from '../lib/errors.ts';
+import { ErrorAlert } from './error-alert.tsx';
 
 /** "Change with the generator": the draft and a change request go to the model; the result replaces it. */
 export function RefinePane({
@@ -80,11 +81,7 @@ export function RefinePane({
       <p aria-live="polite" class="muted" data-testid="refine-progress">
         {progress}
       </p>
-      {error ? (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert text={error} />
     </details>
   );
 }

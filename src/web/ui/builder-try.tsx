@@ -5,6 +5,7 @@ import type { BuilderApi, BuilderFiles, TryView } from '../lib/builder-api.ts';
 import { jsonObjectField } from '../lib/builder-text.ts';
 import { ApiFailure, failureText, formatProblem } from '../lib/errors.ts';
 import { Notes, Rolls } from './author-panel.tsx';
+import { ErrorAlert } from './error-alert.tsx';
 
 export function TryPane({
   api,
@@ -107,11 +108,7 @@ export function TryPane({
         </button>
       </form>
       <div aria-live="polite" data-testid="try-result">
-        {error ? (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <ErrorAlert text={error} />
         {result ? (
           <div>
             {result.error ? (

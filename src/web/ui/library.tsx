@@ -16,6 +16,7 @@ import { CartridgeManager } from './cartridge-manager.tsx';
 import { storedApiKey, useApp } from './context.ts';
 import { failedOutcome, type Outcome, OutcomeView } from './outcome.tsx';
 import { PersonaManager } from './personas.tsx';
+import { ErrorAlert } from './error-alert.tsx';
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -76,11 +77,7 @@ export function Library() {
     <div class="grid-2">
       <section class="card" aria-labelledby="cartridges-h">
         <h2 id="cartridges-h">Cartridges</h2>
-        {error ? (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <ErrorAlert text={error} />
         <ul class="list-plain" data-testid="cartridge-list">
           {cartridges.map((c) => (
             <li key={c.id} data-testid="cartridge-item" data-cartridge={c.name}>
@@ -330,11 +327,7 @@ function NewGame(props: {
         >
           Start game
         </button>
-        {error ? (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <ErrorAlert text={error} />
       </form>
     </section>
   );

@@ -7,6 +7,7 @@ import type { PersonaFields, PersonaView } from '../api.ts';
 import { failureText } from '../lib/errors.ts';
 import { useApp } from './context.ts';
 import { PersonIcon } from './icons.tsx';
+import { ErrorAlert } from './error-alert.tsx';
 
 const PRONOUNS = {
   she: ['she', 'her', 'her', 'hers'],
@@ -112,11 +113,7 @@ export function PersonaManager(props: { onChanged?: (personas: PersonaView[]) =>
           }}
         />
       )}
-      {problem ? (
-        <p class="error" role="alert" data-testid="persona-error">
-          {problem}
-        </p>
-      ) : null}
+      <ErrorAlert text={problem} testId="persona-error" />
     </section>
   );
 }

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { MAX_NAME_LENGTH } from '../../store/limits.ts';
 import type { SaveView } from '../api.ts';
 import { useApp } from './context.ts';
+import { ErrorAlert } from './error-alert.tsx';
 
 export function SavesPanel(props: {
   sessionId: string;
@@ -50,11 +51,7 @@ export function SavesPanel(props: {
           Save here
         </button>
       </form>
-      {error ? (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert text={error} />
       <ul class="list-plain" data-testid="save-list">
         {saves.map((s) => (
           <li key={s.id}>
