@@ -7,6 +7,7 @@ import type { SessionRecord } from '../../session/index.ts';
 import { MAX_TOOL_ARGS_CHARS } from '../../turn/browser.ts';
 import { useApp } from './context.ts';
 import { ErrorAlert } from './error-alert.tsx';
+import { Checkbox } from './checkbox.tsx';
 
 function json(value: unknown): string {
   return JSON.stringify(value, null, 2) ?? 'undefined';
@@ -290,14 +291,7 @@ function EventConsole(props: { sessionId: string; turnId: string; onCommitted: (
             onInput={(e) => setSeed((e.currentTarget as HTMLInputElement).value)}
           />
         </label>
-        <label style={{ flexDirection: 'row', alignItems: 'center' }}>
-          <input
-            type="checkbox"
-            checked={commit}
-            onChange={(e) => setCommit((e.currentTarget as HTMLInputElement).checked)}
-          />{' '}
-          keep the result as a turn
-        </label>
+        <Checkbox label="keep the result as a turn" checked={commit} onChange={setCommit} />
         <button type="submit" data-testid="console-run" disabled={!event.trim()}>
           Run
         </button>

@@ -18,6 +18,7 @@ import {
   MAX_VERSION_TAG_CHARS,
 } from '../../store/library-limits.ts';
 import { failedOutcome as failed, type Outcome, OutcomeView, TextField } from './outcome.tsx';
+import { Checkbox } from './checkbox.tsx';
 
 /**
  * A delete button that asks first: the first press shows "Confirm" and "Cancel" (focus on Cancel, so a
@@ -242,15 +243,12 @@ export function CartridgeManager(props: {
       ) : null}
       <h3>Versions</h3>
       {editable ? (
-        <label style={{ flexDirection: 'row', alignItems: 'center', gap: '0.5rem' }}>
-          <input
-            type="checkbox"
-            data-testid="show-archived"
-            checked={showArchived}
-            onChange={(e) => setShowArchived((e.currentTarget as HTMLInputElement).checked)}
-          />
-          Show archived versions
-        </label>
+        <Checkbox
+          label="Show archived versions"
+          testId="show-archived"
+          checked={showArchived}
+          onChange={setShowArchived}
+        />
       ) : null}
       <ul class="list-plain" data-testid="version-list">
         {versions.map((v) => (

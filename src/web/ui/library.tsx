@@ -17,6 +17,7 @@ import { storedApiKey, useApp } from './context.ts';
 import { failedOutcome, type Outcome, OutcomeView } from './outcome.tsx';
 import { PersonaManager } from './personas.tsx';
 import { ErrorAlert } from './error-alert.tsx';
+import { Checkbox } from './checkbox.tsx';
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -113,15 +114,12 @@ export function Library() {
           ))}
           {cartridges.length === 0 ? <li class="muted">No cartridges yet.</li> : null}
         </ul>
-        <label style={{ flexDirection: 'row', alignItems: 'center', gap: '0.5rem' }}>
-          <input
-            type="checkbox"
-            data-testid="show-archived-cartridges"
-            checked={showArchived}
-            onChange={(e) => setShowArchived((e.currentTarget as HTMLInputElement).checked)}
-          />
-          Show my archived cartridges
-        </label>
+        <Checkbox
+          label="Show my archived cartridges"
+          testId="show-archived-cartridges"
+          checked={showArchived}
+          onChange={setShowArchived}
+        />
         {storage ? (
           <p class="muted" data-testid="storage">
             Your storage: {byteSize(storage.usedBytes)} of {byteSize(storage.quotaBytes)}
