@@ -96,14 +96,25 @@ describe('failures a user can cause print no stack trace', { timeout: SPAWN_TIME
     mkdirSync(readOnly);
     chmodSync(dir, 0o755);
     chmodSync(readOnly, 0o555);
-    // Permissions do not bind root: as root, run the CLI as the unprivileged user `nobody`.
-    const asRoot = process.getuid?.() === 0;
+    // Permissions do not bind root: as root, run the CLI without the capabilities that override them
+    // (util-linux `setpriv`). Not as another user: a checkout in a private folder (mktemp -d) is not
+    // readable by one.
+    const args = [CLI, 'session', 'verify', 'x', '--db', join(readOnly, 'm.db')];
+    const [command, argv] =
+      process.getuid?.() === 0
+        ? [
+            'setpriv',
+            [
+              '--inh-caps=-all',
+              '--bounding-set=-dac_override,-dac_read_search',
+              '--',
+              process.execPath,
+              ...args,
+            ],
+          ]
+        : [process.execPath, args];
     const result = await new Promise<CliResult>((resolve, reject) => {
-      const child = spawn(process.execPath, [CLI, 'session', 'verify', 'x', '--db', join(readOnly, 'm.db')], {
-        cwd: dir,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
-      });
+      const child = spawn(command, argv, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => {
