@@ -1,6 +1,7 @@
-// Boundaries you can see (issue 15 item 5): every import of src/ that crosses modules goes through the
-// module's index.ts (or a listed second entry, EXTRA_ENTRIES), follows the layering (MAY_IMPORT), and the
-// browser bundle loads only browser entries. The imports are read from the sources (imports.ts); the rules
+// Boundaries you can see: every import of src/ that crosses modules goes through the module's index.ts (or a
+// listed second entry, EXTRA_ENTRIES), follows the layering (MAY_IMPORT), the browser bundle loads only
+// browser entries, the pure core imports no `node:` module, and no two files import each other, however
+// indirectly (the house has no circles). The imports are read from the sources (imports.ts); the rules
 // are pure functions over them (rules.ts), tested here on small made-up sources first so each can fail.
 
 import { existsSync, readdirSync } from 'node:fs';
@@ -8,9 +9,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/adapters/project-root.ts';
 import { type ImportSite, MAX_DECLARATION_LINES, scanImports, scanTree } from './imports.ts';
-import { BROWSER_ENTRIES, EXTRA_ENTRIES, MAY_IMPORT, moduleOf } from './policy.ts';
+import { BROWSER_ENTRIES, EXTRA_ENTRIES, LAYERS, MAY_IMPORT, moduleOf, NODE_IN_CORE } from './policy.ts';
 import {
   browserViolations,
+  coreNodeViolations,
+  importCycles,
   indexViolations,
   layeringCycle,
   layerViolations,
@@ -29,41 +32,41 @@ describe('reading imports', () => {
     const sites = scan(
       'src/engine/turn/a.ts',
       [
-        "import { x } from '../yare/values.ts';",
+        "import { x } from '../../core/yare/values.ts';",
         'import {',
         '  type A,',
         '  type B,',
-        "} from '../ledger/index.ts';",
+        "} from '../../core/ledger/index.ts';",
         "import type { C } from './c.ts';",
-        "export { d, type E } from '../lore/select.ts';",
+        "export { d, type E } from '../../core/lore/select.ts';",
         "export * from './limits.ts';",
         "import 'preact';",
         'export const notAnImport = { from: 1 };',
-        "const m = await import('../llm/providers.ts');",
-        "let t: typeof import('../store/index.ts');",
+        "const m = await import('../../adapters/llm/providers.ts');",
+        "let t: typeof import('../../adapters/store/index.ts');",
         "import { readFileSync } from 'node:fs';",
       ].join('\n'),
     );
     expect(sites.map((s) => [s.line, s.col, s.specifier, s.kind, s.typeOnly, s.target])).toEqual([
-      [1, 1, '../yare/values.ts', 'static', false, 'src/core/yare/values.ts'],
-      [2, 1, '../ledger/index.ts', 'static', true, 'src/core/ledger/index.ts'],
+      [1, 1, '../../core/yare/values.ts', 'static', false, 'src/core/yare/values.ts'],
+      [2, 1, '../../core/ledger/index.ts', 'static', true, 'src/core/ledger/index.ts'],
       [6, 1, './c.ts', 'static', true, 'src/engine/turn/c.ts'],
-      [7, 1, '../lore/select.ts', 'static', false, 'src/core/lore/select.ts'],
+      [7, 1, '../../core/lore/select.ts', 'static', false, 'src/core/lore/select.ts'],
       [8, 1, './limits.ts', 'static', false, 'src/engine/turn/limits.ts'],
       [9, 1, 'preact', 'static', false, undefined],
-      [11, 17, '../llm/providers.ts', 'dynamic', false, 'src/adapters/llm/providers.ts'],
-      [12, 15, '../store/index.ts', 'dynamic', true, 'src/adapters/store/index.ts'],
+      [11, 17, '../../adapters/llm/providers.ts', 'dynamic', false, 'src/adapters/llm/providers.ts'],
+      [12, 15, '../../adapters/store/index.ts', 'dynamic', true, 'src/adapters/store/index.ts'],
       [13, 1, 'node:fs', 'static', false, undefined],
     ]);
   });
 
   it(`reads a declaration of ${MAX_DECLARATION_LINES} lines after its first, and stops just past`, () => {
     const names = (n: number) => Array.from({ length: n }, (_, i) => `  n${i},`);
-    const atLimit = ['import {', ...names(MAX_DECLARATION_LINES - 1), "} from '../yare/index.ts';"];
+    const atLimit = ['import {', ...names(MAX_DECLARATION_LINES - 1), "} from '../../core/yare/index.ts';"];
     expect(scan('src/engine/turn/a.ts', atLimit.join('\n')).map((s) => s.specifier)).toEqual([
-      '../yare/index.ts',
+      '../../core/yare/index.ts',
     ]);
-    const past = ['import {', ...names(MAX_DECLARATION_LINES), "} from '../yare/index.ts';"];
+    const past = ['import {', ...names(MAX_DECLARATION_LINES), "} from '../../core/yare/index.ts';"];
     expect(scan('src/engine/turn/a.ts', past.join('\n'))).toEqual([]);
   });
 });
@@ -73,17 +76,17 @@ describe('the rules, on made-up imports', () => {
     const sites = scan(
       'src/engine/turn/a.ts',
       [
-        "import { x } from '../yare/values.ts';",
-        "import { y } from '../yare/index.ts';",
+        "import { x } from '../../core/yare/values.ts';",
+        "import { y } from '../../core/yare/index.ts';",
         "import { z } from './b.ts';",
-        "import { MAX_NAME_LENGTH } from '../store/limits.ts';",
-        "import type { E } from '../errno.ts';",
-        "import { w } from '../../bench/common.ts';",
+        "import { MAX_NAME_LENGTH } from '../../adapters/store/limits.ts';",
+        "import type { E } from '../../core/errno.ts';",
+        "import { w } from '../../../bench/common.ts';",
       ].join('\n'),
     );
     expect(indexViolations(sites)).toEqual([
-      "src/engine/turn/a.ts:1:1: '../yare/values.ts' reaches into module yare (src/core/yare/values.ts); import it from src/core/yare/index.ts",
-      "src/engine/turn/a.ts:6:1: '../../bench/common.ts' leaves src/",
+      "src/engine/turn/a.ts:1:1: '../../core/yare/values.ts' reaches into module core/yare (src/core/yare/values.ts); import it from src/core/yare/index.ts",
+      "src/engine/turn/a.ts:6:1: '../../../bench/common.ts' leaves src/",
     ]);
   });
 
@@ -101,20 +104,51 @@ describe('the rules, on made-up imports', () => {
     ]);
   });
 
-  it('layering: the core importing the shell, a leaf importing a module and an unplaced module fail', () => {
+  it('layering: the core importing the shell, a leaf importing a module or a leaf above, an unplaced module fail', () => {
     const sites = [
       ...scan(
         'src/core/yare/a.ts',
-        "import { x } from '../turn/index.ts';\nimport { t } from '../time/index.ts';",
+        "import { x } from '../../engine/turn/index.ts';\nimport { t } from '../time/index.ts';",
       ),
       ...scan('src/core/errno.ts', "import { y } from './yare/index.ts';"),
-      ...scan('src/newmod/a.ts', "import { y } from '../yare/index.ts';"),
-      ...scan('src/engine/session/a.ts', "import { e } from '../errno.ts';"),
+      ...scan('src/core/newmod/a.ts', "import { y } from '../yare/index.ts';"),
+      ...scan('src/engine/session/a.ts', "import { e } from '../../core/errno.ts';"),
+      ...scan('src/core/lore/a.ts', "import { r } from '../../adapters/project-root.ts';"),
     ];
     expect(layerViolations(sites)).toEqual([
-      'src/core/yare/a.ts:1:1: yare may not import turn (layering: yare imports time)',
-      'src/core/errno.ts:1:1: errno.ts is a shared leaf and may import no module (it imports yare)',
-      'src/newmod/a.ts:1:1: module newmod has no place in the layering (MAY_IMPORT)',
+      'src/core/yare/a.ts:1:1: core/yare may not import engine/turn (layering: core/yare imports core/time)',
+      'src/core/errno.ts:1:1: core/errno.ts is a shared leaf and may import no module (it imports core/yare)',
+      'src/core/newmod/a.ts:1:1: module core/newmod has no place in the layering (MAY_IMPORT)',
+      'src/core/lore/a.ts:1:1: core/lore may not import adapters/project-root.ts, a leaf of a layer above it',
+    ]);
+  });
+
+  it('the pure core: a node: import fails unless the file is listed; packages and the shell are not judged here', () => {
+    const sites = [
+      ...scan(
+        'src/core/yare/a.ts',
+        "import { readFileSync } from 'node:fs';\nimport type { Stats } from 'node:fs';",
+      ),
+      ...scan('src/core/cartridge/files.ts', "import { lstat } from 'node:fs/promises';"),
+      ...scan('src/adapters/store/a.ts', "import { join } from 'node:path';"),
+    ];
+    expect(coreNodeViolations(sites)).toEqual([
+      "src/core/yare/a.ts:1:1: the pure core may not import 'node:fs'",
+    ]);
+  });
+
+  it('import cycles: direct, indirect and type-only cycles are found once each; a chain is not a cycle', () => {
+    const sites = [
+      ...scan('src/core/yare/a.ts', "import { b } from './b.ts';"),
+      ...scan('src/core/yare/b.ts', "import type { A } from './a.ts';"),
+      ...scan('src/core/yare/c.ts', "import { d } from './d.ts';"),
+      ...scan('src/core/yare/d.ts', "import { e } from './e.ts';"),
+      ...scan('src/core/yare/e.ts', "import { c } from './c.ts';\nimport { f } from './f.ts';"),
+      ...scan('src/core/yare/f.ts', "import { t } from '../time/index.ts';"),
+    ];
+    expect(importCycles(sites)).toEqual([
+      'src/core/yare/a.ts → src/core/yare/b.ts → src/core/yare/a.ts',
+      'src/core/yare/c.ts → src/core/yare/d.ts → src/core/yare/e.ts → src/core/yare/c.ts',
     ]);
   });
 
@@ -131,11 +165,11 @@ describe('the rules, on made-up imports', () => {
         [
           "import { h } from 'preact';",
           "import { a } from './lib/a.ts';",
-          "import { MAX_INPUT_CHARS } from '../turn/browser.ts';",
-          "import type { Turn } from '../store/index.ts';",
+          "import { MAX_INPUT_CHARS } from '../../engine/turn/browser.ts';",
+          "import type { Turn } from '../../adapters/store/index.ts';",
         ].join('\n'),
       ),
-      ...scan('src/apps/web/lib/a.ts', "import { runTurn } from '../../turn/index.ts';"),
+      ...scan('src/apps/web/lib/a.ts', "import { runTurn } from '../../../engine/turn/index.ts';"),
       ...scan('src/engine/turn/browser.ts', "export { describeOutcome } from './outcome-text.ts';"),
       ...scan('src/engine/turn/outcome-text.ts', "import { readFileSync } from 'node:fs';"),
       ...scan(
@@ -174,16 +208,33 @@ describe('src/', () => {
     expect(layerViolations(sites)).toEqual([]);
   });
 
-  it('every folder under src/ has a place in the layering and an index.ts', () => {
-    const folders = readdirSync(join(PROJECT_ROOT, 'src'), { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => entry.name);
-    for (const folder of folders) {
-      expect(MAY_IMPORT[folder], folder).toBeDefined();
-      if (folder !== 'cli' && folder !== 'web') {
-        expect(existsSync(join(PROJECT_ROOT, 'src', folder, 'index.ts')), folder).toBe(true);
+  it('src/ holds the layers and the library entry only; every folder of a layer is placed and has an index.ts', () => {
+    const top = readdirSync(join(PROJECT_ROOT, 'src'), { withFileTypes: true }).map((entry) => entry.name);
+    expect(top.sort()).toEqual([...LAYERS, 'index.ts'].sort());
+    for (const layer of LAYERS) {
+      const folders = readdirSync(join(PROJECT_ROOT, 'src', layer), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => `${layer}/${entry.name}`);
+      for (const folder of folders) {
+        expect(MAY_IMPORT[folder], folder).toBeDefined();
+        if (folder !== 'apps/cli' && folder !== 'apps/web') {
+          expect(existsSync(join(PROJECT_ROOT, 'src', folder, 'index.ts')), folder).toBe(true);
+        }
       }
     }
+  });
+
+  it('the pure core imports no node: module but in the listed files of the cartridge loader, each still needing it', () => {
+    expect(coreNodeViolations(sites)).toEqual([]);
+    for (const [file, reason] of NODE_IN_CORE) {
+      expect(reason.length, file).toBeGreaterThan(10);
+      const uses = sites.filter((s) => s.file === file && !s.typeOnly && s.specifier.startsWith('node:'));
+      expect(uses.length, `${file} is listed but imports no node: module`).toBeGreaterThan(0);
+    }
+  });
+
+  it('no file-level import cycle anywhere in src/ (type-only imports included)', () => {
+    expect(importCycles(sites)).toEqual([]);
   });
 
   it('every listed entry exists, gives its reason and is imported from another module (none is stale)', () => {

@@ -3,15 +3,28 @@
 // bundle may load. test/architecture/boundaries.test.ts enforces it; bin/index-imports.ts rewrites
 // imports to it.
 
+/** The layers of src/, bottom first (DESIGN.md's picture; dependencies point down only). */
+export const LAYERS = ['core', 'adapters', 'engine', 'tools', 'apps'] as const;
+export type Layer = (typeof LAYERS)[number];
+
 /**
- * A module is a folder directly under `src/` (its public surface: `index.ts`) or a file directly in `src/`
- * (a small shared leaf: its own surface).
+ * A module is a folder directly under a layer folder (`src/core/yare`; its public surface: `index.ts`) or a
+ * file directly in a layer folder (`src/core/errno.ts`: a small shared leaf, its own surface). The library
+ * entry `src/index.ts` is a module of its own.
  */
 export function moduleOf(path: string): string | undefined {
-  return /^src\/([^/]+)/.exec(path)?.[1];
+  const match = /^src\/(?:(core|adapters|engine|tools|apps)\/([^/]+)|(index\.ts)$)/.exec(path);
+  if (match === null) return undefined;
+  return match[3] ?? `${match[1]}/${match[2]}`;
 }
 
-/** `src/engine/turn/index.ts` for module `turn`; a file module is its own entry. */
+/** The layer a module lives in (`core` for `core/yare`); undefined for the library entry. */
+export function layerOf(module: string): Layer | undefined {
+  const layer = module.split('/')[0];
+  return (LAYERS as readonly string[]).includes(layer ?? '') ? (layer as Layer) : undefined;
+}
+
+/** `src/engine/turn/index.ts` for module `engine/turn`; a file module is its own entry. */
 export function indexOf(module: string): string {
   return module.endsWith('.ts') ? `src/${module}` : `src/${module}/index.ts`;
 }
@@ -53,6 +66,10 @@ export const EXTRA_ENTRIES: ReadonlyMap<string, string> = new Map([
   [
     'src/tools/authoring/builder/completion.ts',
     'the builder’s completion and hover load vscode-languageserver: the server imports them on the first completion request, so `serve` starts without it',
+  ],
+  [
+    'src/tools/authoring/builder/index.ts',
+    'the builder’s back end (drafts, templates, try-event, generate): the server and its check worker load it without the scenario runner that authoring/index.ts exports',
   ],
   [
     'src/tools/authoring/lint/index.ts',
@@ -102,42 +119,77 @@ export function isPublicEntry(path: string): boolean {
 }
 
 /** The core: pure modules (no clock, no network; DESIGN.md), importing nothing from the shell. */
-const CORE = ['time', 'minigames', 'yare', 'ledger', 'lore', 'cartridge'] as const;
+const CORE = [
+  'core/time',
+  'core/minigames',
+  'core/yare',
+  'core/ledger',
+  'core/lore',
+  'core/cartridge',
+] as const;
+const LLM = 'adapters/llm';
+const STORE = 'adapters/store';
+const TURN = 'engine/turn';
+const SESSION = 'engine/session';
+const AUTHORING = 'tools/authoring';
+const INTEROP = 'tools/interop';
 
 /**
- * Which modules each module may import (the layering of README.md's layout and DESIGN.md's picture;
- * dependencies point down only). The file modules directly in src/ (diagnostics.ts, errno.ts, …) are
- * shared leaves: anything may import them, and they import no module. A new folder under src/ must be
- * placed here before it can import or be imported.
+ * Which modules each module may import (dependencies point down only: core ← adapters ← engine ← tools ←
+ * apps, and within a layer as listed). The leaf files directly in a layer folder (core/diagnostics.ts,
+ * core/errno.ts, …) may be imported by any module of their layer or above, and import no module. A new
+ * folder under a layer must be placed here before it can import or be imported.
  */
 export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   // The pure core. cartridge sits above yare and ledger (loading compiles the rules and the ledger section).
-  time: [],
-  minigames: [],
-  yare: ['time'],
-  ledger: ['time'],
-  lore: [],
-  cartridge: ['yare', 'ledger', 'lore', 'minigames'],
+  'core/time': [],
+  'core/minigames': [],
+  'core/yare': ['core/time'],
+  'core/ledger': ['core/time'],
+  'core/lore': [],
+  'core/cartridge': ['core/yare', 'core/ledger', 'core/lore', 'core/minigames'],
   // The shell's lowest parts: model providers and storage know no game.
-  llm: [],
-  store: [],
-  // Between core and shell.
-  turn: [...CORE, 'llm'],
-  session: [...CORE, 'llm', 'store', 'turn'],
-  // Tools built on the engine.
-  interop: [...CORE],
-  authoring: [...CORE, 'llm', 'turn'],
-  studio: [...CORE, 'llm', 'turn', 'authoring'],
-  // The top of the shell.
-  server: [...CORE, 'llm', 'store', 'turn', 'session', 'interop', 'authoring', 'studio'],
-  cli: [...CORE, 'llm', 'store', 'turn', 'session', 'interop', 'authoring', 'studio', 'server'],
+  [LLM]: [],
+  [STORE]: [],
+  // The engine: one turn, and sessions of turns.
+  [TURN]: [...CORE, LLM],
+  [SESSION]: [...CORE, LLM, STORE, TURN],
+  // Tools built on the engine (the authoring toolchain with the builder's back end; SillyTavern interop).
+  [INTEROP]: [...CORE],
+  [AUTHORING]: [...CORE, LLM, TURN],
+  // The applications.
+  'apps/server': [...CORE, LLM, STORE, TURN, SESSION, INTEROP, AUTHORING],
+  'apps/cli': [...CORE, LLM, STORE, TURN, SESSION, INTEROP, AUTHORING, 'apps/server'],
   // The browser client: at run time only BROWSER_ENTRIES; the server's and session's types for its views.
-  web: [...CORE, 'turn', 'store', 'session', 'server'],
+  'apps/web': [...CORE, TURN, STORE, SESSION, 'apps/server'],
   // The library entry (package.json "main"): the core, the models and the turn engine.
-  'index.ts': [...CORE, 'llm', 'turn'],
+  'index.ts': [...CORE, LLM, TURN],
 };
 
-/** File modules directly in src/ that are shared leaves (importable by all, importing no module). */
+/** File modules directly in a layer folder: shared leaves (importable from their layer up, importing no module). */
 export function isLeafModule(module: string): boolean {
   return module.endsWith('.ts') && module !== 'index.ts';
 }
+
+/** Whether a module may import a leaf: only leaves of its own layer or of a layer below. */
+export function mayImportLeaf(module: string, leaf: string): boolean {
+  const from = layerOf(module);
+  const to = layerOf(leaf);
+  if (to === undefined) return false;
+  if (from === undefined) return to === 'core';
+  return LAYERS.indexOf(to) <= LAYERS.indexOf(from);
+}
+
+/**
+ * The files of the pure core that still import `node:` modules, each with its reason. The cartridge loader
+ * reads folders, inflates archives, hashes content and runs the rules sandbox; moving that shell out of the
+ * core (into adapters/, with the loader taking its reader and sandbox as arguments) empties this list.
+ */
+export const NODE_IN_CORE: ReadonlyMap<string, string> = new Map([
+  ['src/core/cartridge/files.ts', 'reads a cartridge folder (lstat, realpath, bounded reads)'],
+  ['src/core/cartridge/load.ts', 'hashes a cartridge’s content (node:crypto) and names its folder'],
+  ['src/core/cartridge/archive/index.ts', 'inflates .tar.gz uploads (node:zlib)'],
+  ['src/core/cartridge/archive/zip.ts', 'inflates .zip uploads and checks their CRC (node:zlib)'],
+  ['src/core/cartridge/js-rules/sandbox.ts', 'runs yare.js in a QuickJS worker thread'],
+  ['src/core/cartridge/js-rules/transpile.ts', 'loads esbuild to strip yare.ts types'],
+]);

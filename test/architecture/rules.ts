@@ -9,8 +9,11 @@ import {
   isBrowserPackage,
   isLeafModule,
   isPublicEntry,
+  layerOf,
   MAY_IMPORT,
+  mayImportLeaf,
   moduleOf,
+  NODE_IN_CORE,
 } from './policy.ts';
 
 function place(site: ImportSite): string {
@@ -65,7 +68,11 @@ export function layerViolations(sites: readonly ImportSite[]): string[] {
       found.push(`${place(site)}: ${from} is a shared leaf and may import no module (it imports ${to})`);
       continue;
     }
-    if (isLeafModule(to)) continue;
+    if (isLeafModule(to)) {
+      if (!mayImportLeaf(from, to))
+        found.push(`${place(site)}: ${from} may not import ${to}, a leaf of a layer above it`);
+      continue;
+    }
     const allowed = MAY_IMPORT[from];
     if (allowed === undefined) {
       found.push(`${place(site)}: module ${from} has no place in the layering (MAY_IMPORT)`);
@@ -140,10 +147,105 @@ export function browserViolations(sites: readonly ImportSite[]): string[] {
       }
       continue;
     }
-    const fromWeb = moduleOf(site.file) === 'web';
-    if (fromWeb && moduleOf(reached) !== 'web' && !BROWSER_ENTRIES.has(reached)) {
+    const fromWeb = moduleOf(site.file) === 'apps/web';
+    if (fromWeb && moduleOf(reached) !== 'apps/web' && !BROWSER_ENTRIES.has(reached)) {
       found.push(`${place(site)}: the browser bundle imports ${reached}, which is not a browser entry`);
     }
   }
   return found;
+}
+
+/**
+ * A `node:` import (or a package that reaches the machine: the store drivers, the worker sandbox) in the
+ * pure core. NODE_IN_CORE lists the files of the cartridge loader that still do, each with its reason.
+ */
+export function coreNodeViolations(sites: readonly ImportSite[]): string[] {
+  const found: string[] = [];
+  for (const site of sites) {
+    if (site.target !== undefined || site.typeOnly) continue;
+    const module = moduleOf(site.file);
+    if (module === undefined || layerOf(module) !== 'core') continue;
+    if (!site.specifier.startsWith('node:') || NODE_IN_CORE.has(site.file)) continue;
+    found.push(`${place(site)}: the pure core may not import '${site.specifier}'`);
+  }
+  return found;
+}
+
+/**
+ * File-level import cycles (type-only imports included: a cycle of types is still two files that cannot be
+ * read apart), each as `a → b → … → a` from its first file in sorted order.
+ */
+export function importCycles(sites: readonly ImportSite[]): string[] {
+  const next = new Map<string, Set<string>>();
+  for (const site of sites) {
+    if (site.target === undefined || site.target === site.file) continue;
+    const set = next.get(site.file) ?? new Set<string>();
+    set.add(site.target);
+    next.set(site.file, set);
+  }
+  // Tarjan's strongly connected components, iteratively (no recursion depth limit on a deep chain).
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const components: string[][] = [];
+  let counter = 0;
+  for (const root of [...next.keys()].sort()) {
+    if (index.has(root)) continue;
+    const work: Array<{ node: string; edges: string[]; i: number }> = [];
+    const open = (node: string) => {
+      index.set(node, counter);
+      low.set(node, counter);
+      counter++;
+      stack.push(node);
+      onStack.add(node);
+      work.push({ node, edges: [...(next.get(node) ?? [])].sort(), i: 0 });
+    };
+    open(root);
+    while (work.length > 0) {
+      const frame = work[work.length - 1]!;
+      if (frame.i < frame.edges.length) {
+        const to = frame.edges[frame.i++]!;
+        if (!index.has(to)) open(to);
+        else if (onStack.has(to)) low.set(frame.node, Math.min(low.get(frame.node)!, index.get(to)!));
+        continue;
+      }
+      work.pop();
+      const parent = work[work.length - 1];
+      if (parent !== undefined) low.set(parent.node, Math.min(low.get(parent.node)!, low.get(frame.node)!));
+      if (low.get(frame.node) === index.get(frame.node)) {
+        const component: string[] = [];
+        for (;;) {
+          const node = stack.pop()!;
+          onStack.delete(node);
+          component.push(node);
+          if (node === frame.node) break;
+        }
+        if (component.length > 1) components.push(component.sort());
+      }
+    }
+  }
+  return components.map((component) => {
+    const members = new Set(component);
+    // One concrete cycle through the component's first file: a breadth-first path back to it.
+    const start = component[0]!;
+    const from = new Map<string, string>();
+    const queue = [start];
+    for (let i = 0; i < queue.length; i++) {
+      const node = queue[i]!;
+      for (const to of [...(next.get(node) ?? [])].sort()) {
+        if (!members.has(to)) continue;
+        if (to === start) {
+          const path = [node];
+          while (path[0] !== start) path.unshift(from.get(path[0]!)!);
+          return [...path, start].join(' → ');
+        }
+        if (!from.has(to)) {
+          from.set(to, node);
+          queue.push(to);
+        }
+      }
+    }
+    return component.join(' → ');
+  });
 }

@@ -2,7 +2,8 @@
 // /event and /resolve. In-process: no terminal needed.
 
 import { describe, expect, it } from 'vitest';
-import { type CommandArgs, parseArgs, parseLine, splitWords } from '../../src/apps/cli/play/commands.ts';
+import { type CommandArgs, parseArgs, parseLine } from '../../src/apps/cli/play/commands.ts';
+import { splitWords } from '../../src/apps/cli/play/words.ts';
 import { MAX_LINE_CHARS, MAX_PLAY_NAME_CHARS } from '../../src/apps/cli/play/limits.ts';
 import { eventInputs, interactionFromArgs } from '../../src/apps/cli/play/values.ts';
 import { coerceTypedWord as coerceInput } from '../../src/engine/turn/offline.ts';

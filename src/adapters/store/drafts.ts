@@ -7,6 +7,7 @@ import type { StoreContext } from './context.ts';
 import { isForeignKeyViolation, StoreInputError } from './errors.ts';
 import { checkBytes, decodeJson, encodeJson } from './json.ts';
 import { getPrincipal } from './principals.ts';
+import type { CreateDraftResult, Draft, DraftPatch, DraftSummary } from './draft-records.ts';
 import type { DraftsTable } from './schema.ts';
 import { checkName, checkTimestamp } from './validate.ts';
 
@@ -17,33 +18,7 @@ export const MAX_DRAFT_TRANSCRIPT_BYTES = 1024 * 1024;
 /** Drafts one principal may keep (a create past it is refused with `quota`). */
 export const MAX_DRAFTS_PER_PRINCIPAL = 100;
 
-export interface DraftSummary {
-  readonly id: string;
-  readonly principalId: string;
-  readonly name: string;
-  readonly createdAt: number;
-  readonly updatedAt: number;
-}
-
-export interface Draft extends DraftSummary {
-  /** File name → text, as the builder wrote it (the store does not interpret it). */
-  readonly files: unknown;
-  readonly transcript: string | null;
-}
-
-/** What `updateDraft` changes; `expectedUpdatedAt` makes it conditional on nobody having saved since. */
-export interface DraftPatch {
-  name?: string;
-  files?: unknown;
-  transcript?: string | null;
-  updatedAt?: number;
-  expectedUpdatedAt?: number;
-}
-
-export type CreateDraftResult =
-  | { ok: true; draft: Draft }
-  | { ok: false; reason: 'principal-not-found' }
-  | { ok: false; reason: 'quota'; limit: number };
+export type { CreateDraftResult, Draft, DraftPatch, DraftSummary } from './draft-records.ts';
 
 function toDraft(row: DraftsTable): Draft {
   return {

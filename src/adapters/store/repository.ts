@@ -11,7 +11,7 @@
 // - Turn-level methods are scoped by session: a turn id from another session is "not found". The caller
 //   checks that the principal owns the session (`getSession(id, principalId)`) before using them.
 
-import type { CreateDraftResult, Draft, DraftPatch, DraftSummary } from './drafts.ts';
+import type { CreateDraftResult, Draft, DraftPatch, DraftSummary } from './draft-records.ts';
 import type { JsonValue } from './json.ts';
 import type { CartridgeVisibility } from './library-limits.ts';
 import type { SqlDialect } from './schema.ts';

@@ -5,11 +5,9 @@
 
 import type { ChatMessage } from '../../adapters/llm/index.ts';
 import { estimateTokens } from '../../core/tokens.ts';
-import type { StoryMessage, TurnPersona } from './types.ts';
+import type { SectionCarrier, SectionKind, SectionReport, StoryMessage, TurnPersona } from './types.ts';
 
-export type SectionKind = 'static' | 'volatile';
-/** Where a section's text travels: in the system prompt, as tool definitions, or as chat messages. */
-export type SectionCarrier = 'system' | 'tools' | 'messages';
+export type { SectionCarrier, SectionKind, SectionReport } from './types.ts';
 
 export interface PromptSection {
   readonly id: string;
@@ -23,15 +21,6 @@ export interface PromptSection {
   readonly carrier?: SectionCarrier;
   /** Why the section is in the prompt, for the record. */
   readonly why: string;
-}
-
-export interface SectionReport {
-  readonly id: string;
-  readonly kind: SectionKind;
-  readonly carrier: SectionCarrier;
-  readonly tokens: number;
-  readonly included: boolean;
-  readonly reason: string;
 }
 
 export interface AssembledPrompt {

@@ -6,7 +6,21 @@ import type { ModelRole, ModelSet, RoleUsage } from '../../adapters/llm/index.ts
 import type { WorldInfoBook, WorldInfoTrigger } from '../../core/lore/index.ts';
 import type { CompiledRules, RollRecord, StateChange, StateValue } from '../../core/yare/index.ts';
 import type { TurnLimits } from './limits.ts';
-import type { SectionReport } from './prompts.ts';
+
+/** How a prompt section behaves across turns (prompts.ts assembles them): stable text first, volatile last. */
+export type SectionKind = 'static' | 'volatile';
+/** Where a section's text travels: in the system prompt, as tool definitions, or as chat messages. */
+export type SectionCarrier = 'system' | 'tools' | 'messages';
+
+/** One prompt section's line in the turn record: its size and why it was included, cut or dropped. */
+export interface SectionReport {
+  readonly id: string;
+  readonly kind: SectionKind;
+  readonly carrier: SectionCarrier;
+  readonly tokens: number;
+  readonly included: boolean;
+  readonly reason: string;
+}
 
 /** What a turn needs of a loaded cartridge (structurally a subset of the cartridge loader's `Cartridge`). */
 export interface TurnCartridge {

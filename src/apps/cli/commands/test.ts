@@ -3,12 +3,7 @@
 // (each failure at its file:line:col); 2 usage. Registration only; the work is in ../run/test.ts.
 
 import type { Command } from 'commander';
-
-export interface TestFlags {
-  bless?: boolean;
-  filter?: string;
-  json?: boolean;
-}
+import type { TestFlags } from '../run/test.ts';
 
 export function register(program: Command): void {
   program

@@ -4,6 +4,7 @@
 
 import { MAX_LINE_CHARS, MAX_PLAY_NAME_CHARS } from './limits.ts';
 import { type PersonaAction, parsePersonaCommand } from './personas.ts';
+import { splitWords } from './words.ts';
 
 /** `key=value` pairs and bare words of a command, quotes removed (`destination="brine market"`). */
 export interface CommandArgs {
@@ -32,33 +33,6 @@ export type PlayCommand =
 
 const SLASH = /^\/([A-Za-z_][A-Za-z0-9_-]*)(?:\s+([\s\S]*))?$/;
 const KEY = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
-
-/** Splits on spaces outside quotes; quotes group and are removed (`a="b c"` → `a=b c`). */
-export function splitWords(text: string): string[] | { error: string } {
-  const words: string[] = [];
-  let current = '';
-  let quote: '"' | "'" | undefined;
-  let started = false;
-  for (const ch of text) {
-    if (quote !== undefined) {
-      if (ch === quote) quote = undefined;
-      else current += ch;
-    } else if (ch === '"' || ch === "'") {
-      quote = ch;
-      started = true;
-    } else if (/\s/.test(ch)) {
-      if (started) words.push(current);
-      current = '';
-      started = false;
-    } else {
-      current += ch;
-      started = true;
-    }
-  }
-  if (quote !== undefined) return { error: `unclosed ${quote} quote` };
-  if (started) words.push(current);
-  return words;
-}
 
 export function parseArgs(text: string): CommandArgs | { error: string } {
   const words = splitWords(text);

@@ -4,7 +4,7 @@
 
 import { validatePersona } from '../../../core/cartridge/index.ts';
 import type { Persona as StoredPersona, Session, Store } from '../../../adapters/store/index.ts';
-import { splitWords } from './commands.ts';
+import { splitWords } from './words.ts';
 
 export type PersonaAction =
   | { readonly kind: 'list' }

@@ -3,9 +3,14 @@
 import { runSuite, scenarioFiles, type SuiteCase } from '../../../tools/authoring/index.ts';
 import { formatDiagnostic, formatPlace } from '../../../core/diagnostics.ts';
 import { loadCartridgeArg, resolveCartridgePath } from '../cartridge-arg.ts';
-import type { TestFlags } from '../commands/test.ts';
 import { EXIT } from '../exit-codes.ts';
 import { UserError } from '../user-error.ts';
+
+export interface TestFlags {
+  bless?: boolean;
+  filter?: string;
+  json?: boolean;
+}
 
 export async function runTestCommand(cartridgeArg: string, flags: TestFlags): Promise<void> {
   const dir = resolveCartridgePath(cartridgeArg);

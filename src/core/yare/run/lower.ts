@@ -8,14 +8,14 @@ import { binaryOp } from '../expr/arithmetic.ts';
 import type { Span } from '../expr/ast.ts';
 import { type Closure, type ClosureOptions, compileClosure } from '../expr/closure.ts';
 import { MAX_CALL_DEPTH, MAX_CONTAINER_SIZE, MAX_DICT_DEPTH, MAX_NOTE_LENGTH } from '../limits.ts';
-import type { CompiledRules, EventDef, MutateOp, Operand, Step, Target } from '../program.ts';
+import type { CompiledRules, MutateOp, Operand, Step, Target } from '../program.ts';
 import { formatValue, pyInt, toNumeric, truthy, typeName, valueEquals } from '../python.ts';
 import { dictDepth } from '../schema.ts';
 import { newDict, PyFloat, type Value } from '../values.ts';
 import { countStep } from './budget.ts';
 import { withPlace } from './errors.ts';
 import { prepareInputs } from './inputs.ts';
-import type { Machine } from './machine.ts';
+import { type LoweredEvent, type Machine, type MachineProgram, runSteps, type StepFn } from './machine.ts';
 import {
   checkedDynamicPath,
   copyDict,
@@ -29,15 +29,8 @@ import {
   writePath,
 } from './paths.ts';
 
-/** A lowered step; it runs against the machine's current frame. */
-type StepFn = (m: Machine) => void;
 /** A lowered operand: a constant, or an expression evaluated with its place recorded for errors. */
 type OperandFn = (m: Machine) => Value;
-
-export interface LoweredEvent {
-  readonly def: EventDef;
-  readonly steps: readonly StepFn[];
-}
 
 type TargetFn = (m: Machine) => ResolvedPath;
 
@@ -46,7 +39,7 @@ const NOT_COMPILED: Closure = () => {
 };
 
 /** The lowered events and macros of one set of rules, each lowered the first time it is needed. */
-export class LoweredProgram {
+export class LoweredProgram implements MachineProgram {
   private readonly events = new Map<string, LoweredEvent>();
   private readonly macros = new Map<string, Closure>();
   /**
@@ -96,10 +89,6 @@ export class LoweredProgram {
     body = compileClosure(def, this.closureOptions);
     return fn;
   }
-}
-
-export function runSteps(m: Machine, steps: readonly StepFn[]): void {
-  for (let i = 0; i < steps.length; i++) steps[i]!(m);
 }
 
 function lowerSteps(steps: readonly Step[], program: LoweredProgram): StepFn[] {

@@ -8,15 +8,39 @@ import { didYouMean } from '../diagnostics-sink.ts';
 import { YareError } from '../errors.ts';
 import type { Span } from '../expr/ast.ts';
 import type { EvalContext } from '../expr/runtime.ts';
-import type { EventDef } from '../program.ts';
+import type { Closure, ClosureOptions } from '../expr/closure.ts';
+import type { CompiledRules, EventDef } from '../program.ts';
 import type { RollRecord } from '../dice.ts';
 import { type Dict, inheritsNothing, isDict, newDict, toValue, type Value } from '../values.ts';
 import { type BudgetState, monotonicNow } from './budget.ts';
 import { toRunError } from './errors.ts';
 import { prepareInputs } from './inputs.ts';
-import { type LoweredEvent, type LoweredProgram, runSteps } from './lower.ts';
 import { copyDict, type PathRoots } from './paths.ts';
-import type { RunBudget, RunResult } from '../interpreter.ts';
+import type { RunBudget, RunResult } from './run-result.ts';
+
+/** A lowered step (run/lower.ts makes them); it runs against the machine's current frame. */
+export type StepFn = (m: Machine) => void;
+
+/** A lowered event: its checked definition and its steps as closures. */
+export interface LoweredEvent {
+  readonly def: EventDef;
+  readonly steps: readonly StepFn[];
+}
+
+/**
+ * What the machine needs of a lowered program. run/lower.ts's LoweredProgram is the one; declaring it here
+ * keeps the import one-way (lower.ts compiles closures over the Machine; the machine only runs them).
+ */
+export interface MachineProgram {
+  readonly rules: CompiledRules;
+  readonly closureOptions: ClosureOptions;
+  event(name: string): LoweredEvent | undefined;
+  macro(name: string): Closure | undefined;
+}
+
+export function runSteps(m: Machine, steps: readonly StepFn[]): void {
+  for (let i = 0; i < steps.length; i++) steps[i]!(m);
+}
 
 /** What the interpreter needs of a dice generator (tests may script one). */
 export interface Dice {
@@ -58,7 +82,7 @@ export class Machine implements EvalContext, BudgetState, PathRoots {
   currentPlace: SourcePlace | undefined = undefined;
 
   constructor(
-    readonly program: LoweredProgram,
+    readonly program: MachineProgram,
     state: unknown,
     readonly dice: Dice,
     readonly maxSteps: number,

@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TEMPLATES_DIR, templateNames } from '../index.ts';
+import { TEMPLATES_DIR, templateNames } from '../scaffold.ts';
 import { CARTRIDGE_FILES } from '../../../core/cartridge/index.ts';
 import { isNotFound } from '../../../core/errno.ts';
 
