@@ -8,13 +8,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadCartridgeFromFiles } from '../src/core/cartridge/index.ts';
+import { loadCartridgeFromFiles } from '../src/adapters/files/index.ts';
 import {
   RULES_SCRIPT_TIME_MS,
   rulesFromScript,
   SANDBOX_GRACE_MS,
-  stopRulesSandbox,
 } from '../src/core/cartridge/js-rules/index.ts';
+import { QUICKJS_SANDBOX, stopRulesSandbox } from '../src/adapters/sandbox/index.ts';
 import { PROJECT_ROOT } from '../src/adapters/project-root.ts';
 import { median } from './common.ts';
 
@@ -42,7 +42,7 @@ export async function benchJsRules(): Promise<Row[]> {
   try {
     stopRulesSandbox();
     const coldStart = performance.now();
-    const produced = rulesFromScript(source, 'ts', 'yare.ts');
+    const produced = rulesFromScript(source, 'ts', 'yare.ts', QUICKJS_SANDBOX);
     const coldMs = performance.now() - coldStart;
     if (!produced.ok) throw new Error(produced.diagnostics.map((d) => d.message).join('; '));
     rows.push({ bench: 'js_rules.cold_start', ms: Math.round(coldMs) });
@@ -70,7 +70,7 @@ export async function benchJsRules(): Promise<Row[]> {
     });
 
     const endless = performance.now();
-    const stopped = rulesFromScript('for (;;) {}\nexport default {};\n', 'js', 'yare.js');
+    const stopped = rulesFromScript('for (;;) {}\nexport default {};\n', 'js', 'yare.js', QUICKJS_SANDBOX);
     const stoppedMs = performance.now() - endless;
     rows.push({
       bench: 'js_rules.endless_module_stopped',

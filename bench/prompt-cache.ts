@@ -13,7 +13,7 @@
 
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadCartridge } from '../src/core/cartridge/index.ts';
+import { loadCartridge } from '../src/adapters/files/index.ts';
 import type { World } from '../src/core/ledger/index.ts';
 import { createScriptedModels } from '../src/adapters/llm/scripted.ts';
 import type { ModelRequest } from '../src/adapters/llm/types.ts';

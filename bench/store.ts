@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { join as joinPath } from 'node:path';
-import { loadCartridge } from '../src/core/cartridge/index.ts';
+import { loadCartridge } from '../src/adapters/files/index.ts';
 import { createScriptedModels } from '../src/adapters/llm/scripted.ts';
 import { PROJECT_ROOT } from '../src/adapters/project-root.ts';
 import { withoutWorld } from '../src/engine/session/ledger.ts';

@@ -15,7 +15,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PROJECT_ROOT } from '../src/adapters/project-root.ts';
-import { loadCartridge } from '../src/core/cartridge/index.ts';
+import { loadCartridge } from '../src/adapters/files/index.ts';
 import type { World } from '../src/core/ledger/index.ts';
 import { createScriptedModels } from '../src/adapters/llm/scripted.ts';
 import type {

@@ -7,7 +7,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadCartridge } from '../src/core/cartridge/index.ts';
+import { loadCartridge } from '../src/adapters/files/index.ts';
 import { PROJECT_ROOT } from '../src/adapters/project-root.ts';
 import { DiceRoller } from '../src/core/yare/dice.ts';
 import { runEvent } from '../src/core/yare/interpreter.ts';

@@ -1,7 +1,8 @@
 // MnesOS as a library: the pure core (rules, cartridges, ledger, lore) and `createEngine`, which binds a
 // cartridge to models for turns. Storage, the HTTP server and the CLI are separate entry points.
 
-import { type Cartridge, type LoadResult, loadCartridge } from './core/cartridge/index.ts';
+import type { Cartridge, LoadResult } from './core/cartridge/index.ts';
+import { loadCartridge } from './adapters/files/index.ts';
 import { createModels, loadModelConfig, type ModelSet } from './adapters/llm/index.ts';
 import {
   type GameState,

@@ -36,7 +36,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
 const { errnoCode, isNotFound } = await import('../src/core/errno.ts');
 const { readModelConfigFile } = await import('../src/adapters/llm/config.ts');
 const { loadModelScript } = await import('../src/adapters/llm/script.ts');
-const { readCartridgeFolder } = await import('../src/core/cartridge/files.ts');
+const { readCartridgeFolder } = await import('../src/adapters/files/cartridge-folder.ts');
 
 const eacces = (path: string) =>
   Object.assign(new Error(`EACCES: permission denied, stat '${path}'`), {

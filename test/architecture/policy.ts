@@ -129,6 +129,8 @@ const CORE = [
 ] as const;
 const LLM = 'adapters/llm';
 const STORE = 'adapters/store';
+const SANDBOX = 'adapters/sandbox';
+const FILES = 'adapters/files';
 const TURN = 'engine/turn';
 const SESSION = 'engine/session';
 const AUTHORING = 'tools/authoring';
@@ -148,22 +150,25 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'core/ledger': ['core/time'],
   'core/lore': [],
   'core/cartridge': ['core/yare', 'core/ledger', 'core/lore', 'core/minigames'],
-  // The shell's lowest parts: model providers and storage know no game.
+  // The shell's lowest parts: model providers and storage know no game; the sandbox runs rules modules
+  // for the core's loader, and files reads folders and archives into it.
   [LLM]: [],
   [STORE]: [],
+  [SANDBOX]: ['core/cartridge'],
+  [FILES]: ['core/cartridge', SANDBOX],
   // The engine: one turn, and sessions of turns.
   [TURN]: [...CORE, LLM],
-  [SESSION]: [...CORE, LLM, STORE, TURN],
+  [SESSION]: [...CORE, LLM, STORE, FILES, TURN],
   // Tools built on the engine (the authoring toolchain with the builder's back end; SillyTavern interop).
-  [INTEROP]: [...CORE],
-  [AUTHORING]: [...CORE, LLM, TURN],
+  [INTEROP]: [...CORE, FILES],
+  [AUTHORING]: [...CORE, LLM, FILES, TURN],
   // The applications.
-  'apps/server': [...CORE, LLM, STORE, TURN, SESSION, INTEROP, AUTHORING],
-  'apps/cli': [...CORE, LLM, STORE, TURN, SESSION, INTEROP, AUTHORING, 'apps/server'],
+  'apps/server': [...CORE, LLM, STORE, FILES, SANDBOX, TURN, SESSION, INTEROP, AUTHORING],
+  'apps/cli': [...CORE, LLM, STORE, FILES, SANDBOX, TURN, SESSION, INTEROP, AUTHORING, 'apps/server'],
   // The browser client: at run time only BROWSER_ENTRIES; the server's and session's types for its views.
   'apps/web': [...CORE, TURN, STORE, SESSION, 'apps/server'],
   // The library entry (package.json "main"): the core, the models and the turn engine.
-  'index.ts': [...CORE, LLM, TURN],
+  'index.ts': [...CORE, LLM, FILES, TURN],
 };
 
 /** File modules directly in a layer folder: shared leaves (importable from their layer up, importing no module). */
@@ -179,17 +184,3 @@ export function mayImportLeaf(module: string, leaf: string): boolean {
   if (from === undefined) return to === 'core';
   return LAYERS.indexOf(to) <= LAYERS.indexOf(from);
 }
-
-/**
- * The files of the pure core that still import `node:` modules, each with its reason. The cartridge loader
- * reads folders, inflates archives, hashes content and runs the rules sandbox; moving that shell out of the
- * core (into adapters/, with the loader taking its reader and sandbox as arguments) empties this list.
- */
-export const NODE_IN_CORE: ReadonlyMap<string, string> = new Map([
-  ['src/core/cartridge/files.ts', 'reads a cartridge folder (lstat, realpath, bounded reads)'],
-  ['src/core/cartridge/load.ts', 'hashes a cartridge’s content (node:crypto) and names its folder'],
-  ['src/core/cartridge/archive/index.ts', 'inflates .tar.gz uploads (node:zlib)'],
-  ['src/core/cartridge/archive/zip.ts', 'inflates .zip uploads and checks their CRC (node:zlib)'],
-  ['src/core/cartridge/js-rules/sandbox.ts', 'runs yare.js in a QuickJS worker thread'],
-  ['src/core/cartridge/js-rules/transpile.ts', 'loads esbuild to strip yare.ts types'],
-]);

@@ -13,7 +13,6 @@ import {
   MAY_IMPORT,
   mayImportLeaf,
   moduleOf,
-  NODE_IN_CORE,
 } from './policy.ts';
 
 function place(site: ImportSite): string {
@@ -156,8 +155,8 @@ export function browserViolations(sites: readonly ImportSite[]): string[] {
 }
 
 /**
- * A `node:` import (or a package that reaches the machine: the store drivers, the worker sandbox) in the
- * pure core. NODE_IN_CORE lists the files of the cartridge loader that still do, each with its reason.
+ * A `node:` import in the pure core (type-only imports are erased and pass). What reaches the machine —
+ * folders, archives, the rules sandbox, the clock — lives in src/adapters and is passed in.
  */
 export function coreNodeViolations(sites: readonly ImportSite[]): string[] {
   const found: string[] = [];
@@ -165,7 +164,7 @@ export function coreNodeViolations(sites: readonly ImportSite[]): string[] {
     if (site.target !== undefined || site.typeOnly) continue;
     const module = moduleOf(site.file);
     if (module === undefined || layerOf(module) !== 'core') continue;
-    if (!site.specifier.startsWith('node:') || NODE_IN_CORE.has(site.file)) continue;
+    if (!site.specifier.startsWith('node:')) continue;
     found.push(`${place(site)}: the pure core may not import '${site.specifier}'`);
   }
   return found;

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runSuite } from '../../src/tools/authoring/suite.ts';
-import { loadCartridge } from '../../src/core/cartridge/index.ts';
+import { loadCartridge } from '../../src/adapters/files/index.ts';
 import { ROOT } from '../cli/helpers.ts';
 
 describe('cartridges/lanternmere/tests', () => {

@@ -4,7 +4,8 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { complete, hover } from '../../src/tools/authoring/lsp/features.ts';
-import { type Cartridge, loadCartridge } from '../../src/core/cartridge/index.ts';
+import type { Cartridge } from '../../src/core/cartridge/index.ts';
+import { loadCartridge } from '../../src/adapters/files/index.ts';
 import { ROOT } from '../cli/helpers.ts';
 
 let cartridge: Cartridge;

@@ -10,7 +10,8 @@ import { parseScenarioFile } from '../../src/tools/authoring/scenario/parse.ts';
 import { type RunContext, runProperty, runScenario } from '../../src/tools/authoring/scenario/run.ts';
 import { runSuite } from '../../src/tools/authoring/suite.ts';
 import { scaffoldCartridge } from '../../src/tools/authoring/scaffold.ts';
-import { type Cartridge, loadCartridge } from '../../src/core/cartridge/index.ts';
+import type { Cartridge } from '../../src/core/cartridge/index.ts';
+import { loadCartridge } from '../../src/adapters/files/index.ts';
 
 let dir: string;
 let cartridge: Cartridge;

@@ -8,7 +8,7 @@ import { LineCounter, parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { checkShape, jsonSchemaOf } from '../../src/tools/authoring/schema/index.ts';
 import { STEP_SHAPES, YARE_FILE } from '../../src/tools/authoring/schema/yare-shape.ts';
-import { loadCartridgeFromFiles } from '../../src/core/cartridge/index.ts';
+import { loadCartridgeFromFiles } from '../../src/adapters/files/index.ts';
 import { ROOT } from '../cli/helpers.ts';
 
 const LORE = '# Lore\n\nA place.\n';

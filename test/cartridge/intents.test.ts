@@ -1,10 +1,7 @@
 // intents.yaml: the inputs an intent phrase implies, checked against the rules at load with file:line:col.
 import { describe, expect, it } from 'vitest';
-import {
-  loadCartridgeFromFiles,
-  MAX_INTENT_PHRASE_CHARS,
-  MAX_INTENT_PHRASES,
-} from '../../src/core/cartridge/index.ts';
+import { MAX_INTENT_PHRASE_CHARS, MAX_INTENT_PHRASES } from '../../src/core/cartridge/index.ts';
+import { loadCartridgeFromFiles } from '../../src/adapters/files/index.ts';
 import { cartridgeFiles, codesOf, errorsOf } from './helpers.ts';
 
 const RULES = `version: "1.0"

@@ -6,15 +6,16 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadCartridge, loadCartridgeFromFiles, MAX_YAML_DEPTH } from '../../src/core/cartridge/index.ts';
+import { MAX_YAML_DEPTH } from '../../src/core/cartridge/index.ts';
+import { loadCartridge, loadCartridgeFromFiles } from '../../src/adapters/files/index.ts';
 import {
   DEFAULT_SANDBOX_LIMITS,
   MAX_RULES_JSON_CHARS,
   RULES_SCRIPT_MEMORY_BYTES,
   RULES_SCRIPT_TIME_MS,
   rulesFromScript,
-  stopRulesSandbox,
 } from '../../src/core/cartridge/js-rules/index.ts';
+import { QUICKJS_SANDBOX, stopRulesSandbox } from '../../src/adapters/sandbox/index.ts';
 import { defineRules } from '../../src/index.ts';
 import { runEvent } from '../../src/core/yare/index.ts';
 import { zip } from '../server/archives.ts';
@@ -222,7 +223,7 @@ describe('hostile modules end in a clear error within the limits', () => {
     const limits = { ...DEFAULT_SANDBOX_LIMITS, timeMs: 60_000, waitMs: 300 };
     loadScript('yare.js', RULES_JS); // the worker is started, so only the wait is measured
     const started = Date.now();
-    const result = rulesFromScript('for (;;) {}\nexport default {};\n', 'js', 'yare.js', limits);
+    const result = rulesFromScript('for (;;) {}\nexport default {};\n', 'js', 'yare.js', QUICKJS_SANDBOX, limits);
     expect(Date.now() - started).toBeLessThan(300 + 2_000);
     expect(result.ok).toBe(false);
     if (!result.ok) {
@@ -294,8 +295,8 @@ describe('hostile modules end in a clear error within the limits', () => {
     // {"s":"…"} is 8 characters around the string.
     const at = `export default { s: "x".repeat(${MAX_RULES_JSON_CHARS - 8}) };\n`;
     const past = `export default { s: "x".repeat(${MAX_RULES_JSON_CHARS - 7}) };\n`;
-    expect(rulesFromScript(at, 'js', 'yare.js').ok).toBe(true);
-    const refused = rulesFromScript(past, 'js', 'yare.js');
+    expect(rulesFromScript(at, 'js', 'yare.js', QUICKJS_SANDBOX).ok).toBe(true);
+    const refused = rulesFromScript(past, 'js', 'yare.js', QUICKJS_SANDBOX);
     expect(refused.ok).toBe(false);
     if (!refused.ok) {
       expect(refused.diagnostics[0]?.code).toBe('CART_RULES_SCRIPT_LIMIT');
@@ -306,8 +307,8 @@ describe('hostile modules end in a clear error within the limits', () => {
   it('nesting: at MAX_YAML_DEPTH the object crosses, one level deeper is refused', () => {
     const nest = (depth: number) =>
       `export default ${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)};\n`;
-    expect(rulesFromScript(nest(MAX_YAML_DEPTH), 'js', 'yare.js').ok).toBe(true);
-    const deeper = rulesFromScript(nest(MAX_YAML_DEPTH + 1), 'js', 'yare.js');
+    expect(rulesFromScript(nest(MAX_YAML_DEPTH), 'js', 'yare.js', QUICKJS_SANDBOX).ok).toBe(true);
+    const deeper = rulesFromScript(nest(MAX_YAML_DEPTH + 1), 'js', 'yare.js', QUICKJS_SANDBOX);
     expect(deeper.ok).toBe(false);
     if (!deeper.ok) expect(deeper.diagnostics[0]?.code).toBe('CART_TOO_DEEP');
   });
@@ -315,7 +316,7 @@ describe('hostile modules end in a clear error within the limits', () => {
   it('a smaller time limit is honoured, and the sandbox keeps working after every failure', () => {
     const limits = { ...DEFAULT_SANDBOX_LIMITS, timeMs: 50 };
     const started = Date.now();
-    const slow = rulesFromScript('for (;;) {}\nexport default {};\n', 'js', 'yare.js', limits);
+    const slow = rulesFromScript('for (;;) {}\nexport default {};\n', 'js', 'yare.js', QUICKJS_SANDBOX, limits);
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(slow.ok).toBe(false);
     if (!slow.ok) expect(slow.diagnostics[0]?.message).toContain('within 50 ms');

@@ -2,7 +2,6 @@
 // the persona caps in persona.test.ts, next to the behaviour they bound.)
 import { describe, expect, it } from 'vitest';
 import {
-  loadCartridgeFromFiles,
   MAX_DIRECTIVES_FILE_BYTES,
   MAX_FIRST_MESSAGE_BYTES,
   MAX_LORE_BYTES,
@@ -13,6 +12,7 @@ import {
   MAX_YARE_BYTES,
   parseYamlSafely,
 } from '../../src/core/cartridge/index.ts';
+import { loadCartridgeFromFiles } from '../../src/adapters/files/index.ts';
 import { cartridgeFiles, codesOf, errorsOf, MINIMAL_YARE } from './helpers.ts';
 
 /** A valid YAML file of exactly `bytes` bytes: the given start, then a comment padded to size. */

@@ -5,12 +5,8 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  loadCartridge,
-  loadCartridgeFromFiles,
-  MAX_YARE_BYTES,
-  type Persona,
-} from '../../src/core/cartridge/index.ts';
+import { MAX_YARE_BYTES, type Persona } from '../../src/core/cartridge/index.ts';
+import { loadCartridge, loadCartridgeFromFiles } from '../../src/adapters/files/index.ts';
 import { cartridgeFiles, codesOf, errorsOf, MINIMAL_LORE, MINIMAL_YARE, where } from './helpers.ts';
 
 const ARIA: Persona = {

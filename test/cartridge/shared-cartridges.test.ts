@@ -6,11 +6,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   type Cartridge,
   checkInjection,
-  loadCartridge,
   type LoadResult,
   parseYamlSafely,
   toPlain,
 } from '../../src/core/cartridge/index.ts';
+import { loadCartridge } from '../../src/adapters/files/index.ts';
 import { sharedAvailable } from '../helpers/shared.ts';
 import { codesOf, SHARED_CARTRIDGES, SHARED_NAMES, where } from './helpers.ts';
 

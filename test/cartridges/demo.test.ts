@@ -4,7 +4,8 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Cartridge, loadCartridge } from '../../src/core/cartridge/index.ts';
+import type { Cartridge } from '../../src/core/cartridge/index.ts';
+import { loadCartridge } from '../../src/adapters/files/index.ts';
 import { evaluateExpression } from '../../src/core/yare/evaluate-text.ts';
 import { eventTools, publicEvents, runEvent } from '../../src/core/yare/index.ts';
 

@@ -2,7 +2,8 @@
 // event runs with a fixed seed to the notes and state asserted here. The cartridges are read in place from
 // the shared folder beside the project; they are not copied into it.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Cartridge, loadCartridge } from '../../src/core/cartridge/index.ts';
+import type { Cartridge } from '../../src/core/cartridge/index.ts';
+import { loadCartridge } from '../../src/adapters/files/index.ts';
 import { runEvent } from '../../src/core/yare/interpreter.ts';
 import { sharedAvailable, sharedPath } from '../helpers/shared.ts';
 

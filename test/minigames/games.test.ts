@@ -2,7 +2,7 @@
 // clock; configs checked against the manifests at and past each bound; the manifests agree with the
 // lights_out logic's own constants; load-time checking of `_pending_interaction` configs.
 import { describe, expect, it } from 'vitest';
-import { loadCartridgeFromFiles } from '../../src/core/cartridge/index.ts';
+import { loadCartridgeFromFiles } from '../../src/adapters/files/index.ts';
 import {
   abortScramble,
   choose,

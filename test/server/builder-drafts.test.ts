@@ -5,10 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCartridgeFromFiles } from '../../src/core/cartridge/index.ts';
+import { loadCartridgeFromFiles } from '../../src/adapters/files/index.ts';
 import { MAX_YARE_BYTES } from '../../src/core/cartridge/limits.ts';
 import { createScriptedModels } from '../../src/adapters/llm/scripted.ts';
-import { readArchive } from '../../src/core/cartridge/archive/index.ts';
+import { readArchive } from '../../src/adapters/files/archive/index.ts';
 import { parseApiKeys } from '../../src/apps/server/auth.ts';
 import { FIRST_ANSWER, FIXED_YARE, REPAIR_ANSWER } from '../studio/drafts.ts';
 import { KEY_A, KEY_B, LANTERNMERE_DIR, readSse, startTestServer, type TestServer } from './helpers.ts';

@@ -6,7 +6,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { contentHash, loadCartridge } from '../../src/core/cartridge/index.ts';
+import { contentHash } from '../../src/core/cartridge/index.ts';
+import { loadCartridge } from '../../src/adapters/files/index.ts';
 import { CartridgeLibrary } from '../../src/engine/session/library.ts';
 import { OPERATOR_OWNER } from '../../src/adapters/store/cartridge-entries.ts';
 import { openStore } from '../../src/adapters/store/open.ts';

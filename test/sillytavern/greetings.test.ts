@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCartridgeFromFiles } from '../../src/core/cartridge/index.ts';
+import { loadCartridgeFromFiles } from '../../src/adapters/files/index.ts';
 import {
   MAX_ALTERNATE_GREETINGS,
   MAX_ALTERNATE_GREETINGS_BYTES,

@@ -1,7 +1,7 @@
 // Every bound of World Info and of SillyTavern imports, at the limit and one past it; and the regex policy
 // for keys from strangers' lorebooks (refused patterns never run).
 import { describe, expect, it } from 'vitest';
-import { loadCartridgeFromFiles } from '../../src/core/cartridge/index.ts';
+import { loadCartridgeFromFiles } from '../../src/adapters/files/index.ts';
 import { ImportError } from '../../src/tools/interop/sillytavern/errors.ts';
 import { importSillyTavern } from '../../src/tools/interop/sillytavern/import.ts';
 import {

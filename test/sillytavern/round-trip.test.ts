@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadCartridge } from '../../src/core/cartridge/index.ts';
+import { loadCartridge } from '../../src/adapters/files/index.ts';
 import { runExport } from '../../src/apps/cli/run/export.ts';
 import { runImport } from '../../src/apps/cli/run/import.ts';
 import { runLore } from '../../src/apps/cli/run/lore.ts';

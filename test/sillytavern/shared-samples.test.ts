@@ -3,7 +3,7 @@
 // Seraphina card's World Info activates as SillyTavern's would.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadCartridgeFromFiles } from '../../src/core/cartridge/index.ts';
+import { loadCartridgeFromFiles } from '../../src/adapters/files/index.ts';
 import { importSillyTavern } from '../../src/tools/interop/sillytavern/import.ts';
 import { activateWorldInfo } from '../../src/core/lore/world-info.ts';
 import { sharedAvailable, sharedPath } from '../helpers/shared.ts';

@@ -2,7 +2,7 @@
 // RULES_CACHE_ENTRIES), "try it" (run-event's result as data, the state merged over the initial one),
 // completion (the language server's, with its bounds at the limit and past it) and the templates.
 import { describe, expect, it } from 'vitest';
-import { loadCartridgeFromFiles } from '../../src/core/cartridge/index.ts';
+import { loadCartridgeFromFiles } from '../../src/adapters/files/index.ts';
 import {
   builderTemplates,
   compileDraftRules,

@@ -1,7 +1,8 @@
 // Shared helpers for the turn tests: cartridges loaded once per file, scripted models, event collection.
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Cartridge, loadCartridge } from '../../src/core/cartridge/index.ts';
+import type { Cartridge } from '../../src/core/cartridge/index.ts';
+import { loadCartridge } from '../../src/adapters/files/index.ts';
 import {
   createScriptedModels,
   type ModelScriptInput,

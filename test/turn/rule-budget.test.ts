@@ -2,7 +2,8 @@
 // resolver) shares one budget of steps and one of wall time, so a hostile cartridge cannot hold the
 // server for seconds per turn. The budget-stopped runs replay exactly (same step, same dice).
 import { describe, expect, it } from 'vitest';
-import { type Cartridge, loadCartridgeFromFiles } from '../../src/core/cartridge/index.ts';
+import type { Cartridge } from '../../src/core/cartridge/index.ts';
+import { loadCartridgeFromFiles } from '../../src/adapters/files/index.ts';
 import { DEFAULT_MAX_RULE_STEPS } from '../../src/engine/turn/limits.ts';
 import { replayTurnRules } from '../../src/engine/turn/record.ts';
 import type { TurnRecord } from '../../src/engine/turn/types.ts';

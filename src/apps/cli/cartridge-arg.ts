@@ -3,7 +3,8 @@
 
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type Cartridge, loadCartridge } from '../../core/cartridge/index.ts';
+import type { Cartridge } from '../../core/cartridge/index.ts';
+import { loadCartridge } from '../../adapters/files/index.ts';
 import { formatDiagnostic } from '../../core/diagnostics.ts';
 import { PROJECT_ROOT } from '../../adapters/project-root.ts';
 import { UserError } from './user-error.ts';

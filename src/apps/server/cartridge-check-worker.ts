@@ -4,7 +4,7 @@
 // runs one event on them.
 
 import { parentPort } from 'node:worker_threads';
-import { loadCartridgeFromFiles } from '../../core/cartridge/index.ts';
+import { loadCartridgeFromFiles } from '../../adapters/files/index.ts';
 import { compileDraftRules, TryInputError, tryEvent } from '../../tools/authoring/builder/index.ts';
 import type { CheckReply, TryOutcome, TryRequest, WorkerRequest } from './cartridge-checker.ts';
 

@@ -2,7 +2,7 @@
 // (test/server/limits.test.ts). `ServerLimits` lets an operator (and tests) change them per server.
 
 import { MAX_INPUT_CHARS } from '../../engine/turn/index.ts';
-import { MAX_ARCHIVE_BYTES } from '../../core/cartridge/index.ts';
+import { MAX_ARCHIVE_BYTES } from '../../adapters/files/index.ts';
 
 /** Bytes of a JSON request body. A stateless turn carries a whole game state, so this is generous. */
 export const DEFAULT_MAX_JSON_BODY_BYTES = 1024 * 1024;

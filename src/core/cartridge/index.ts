@@ -1,7 +1,7 @@
 // The cartridge loader's public API: load a folder or a map of files into an immutable `Cartridge`, and
 // the building blocks (safe YAML, directives, injection check, persona macros, limits) for other layers.
 
-export type { CartridgeCode } from './diagnostics.ts';
+export { type CartridgeCode, cartError, fileStart } from './diagnostics.ts';
 export {
   type Directives,
   type DirectiveRole,
@@ -12,7 +12,7 @@ export {
   CARTRIDGE_FILES,
   type CartridgeFileKind,
   type CartridgeFileSpec,
-  readCartridgeFolder,
+  specOf,
 } from './files.ts';
 export { checkInjection, type InjectionFinding, type InjectionKind } from './injection.ts';
 export * from './limits.ts';
@@ -22,9 +22,9 @@ export {
   type LoadFromFilesOptions,
   type LoadOptions,
   type LoadResult,
-  loadCartridge,
   contentHash,
-  loadCartridgeFromFiles,
+  joinPath,
+  compileCartridge,
 } from './load.ts';
 export { applyPersonaMacros, DEFAULT_PERSONA, type Persona, validatePersona } from './persona.ts';
 export {
@@ -38,5 +38,5 @@ export {
 } from './yaml.ts';
 export { defineRules, type RulesObject } from './js-rules/define.ts';
 export { type ImpliedIntent, type IntentInputs, phraseKey } from './intents.ts';
-export * from './archive/index.ts';
-export { endsLikeZip, isZip, readZip } from './archive/zip.ts';
+export * from './js-rules/limits.ts';
+export * from './js-rules/sandbox-port.ts';

@@ -2,30 +2,24 @@
 // result is an immutable `Cartridge`, or every error found (each with `file:line:col` and a stable code),
 // with the warnings in both cases. The loader keeps going after an error so an author sees all of them.
 
-import { createHash } from 'node:crypto';
-import { basename, join } from 'node:path';
 import type { Diagnostic } from '../diagnostics.ts';
 import { type CompiledRules, compileRules } from '../yare/index.ts';
 import { type LedgerSection, validateLedgerSection } from '../ledger/index.ts';
 import { cartError, cartWarning, fileStart, hasErrors, placeInText } from './diagnostics.ts';
 import { type Directives, validateDirectives } from './directives.ts';
-import {
-  CARTRIDGE_FILES,
-  type CartridgeFileKind,
-  type CartridgeFileSpec,
-  readCartridgeFolder,
-  specOf,
-} from './files.ts';
+import { CARTRIDGE_FILES, type CartridgeFileKind, type CartridgeFileSpec, specOf } from './files.ts';
 import { deepFreeze } from './freeze.ts';
 import { checkInjection } from './injection.ts';
 import { type IntentInputs, NO_INTENT_INPUTS, validateIntentInputs } from './intents.ts';
 import { hasRulesScript, rulesScriptOf } from './js-rules/hook.ts';
+import type { RulesSandbox } from './js-rules/sandbox-port.ts';
 import { checkMinigameConfigs } from './minigame-configs.ts';
 import { applyPersonaMacros, type Persona, validatePersona } from './persona.ts';
 import type { WorldInfoBook } from '../lore/index.ts';
 import { parseAlternateGreetings } from './greetings.ts';
 import { loadWorldInfo } from './world-info.ts';
 import { decodeCartridgeFile } from './text.ts';
+import { Sha256 } from './sha256.ts';
 import { parseYamlSafely, placeAtPath, toPlain } from './yaml.ts';
 
 export interface CartridgeFiles {
@@ -73,24 +67,36 @@ export interface LoadOptions {
 export interface LoadFromFilesOptions extends LoadOptions {
   /** Prefix of file paths in diagnostics and `Cartridge.files` (the folder path); none by default. */
   readonly root?: string;
+  /**
+   * Runs `yare.js` / `yare.ts` (src/adapters/sandbox's QUICKJS_SANDBOX; src/adapters/files passes it). Without
+   * one, a cartridge whose rules are a module fails to load with CART_RULES_SCRIPT.
+   */
+  readonly sandbox?: RulesSandbox;
 }
 
-export async function loadCartridge(dir: string, options: LoadOptions = {}): Promise<LoadResult> {
-  const read = await readCartridgeFolder(dir);
-  if (!read.ok) return { ok: false, errors: read.errors, warnings: [] };
-  const result = loadCartridgeFromFiles(read.files, basename(dir), { ...options, root: dir });
-  return read.warnings.length === 0
-    ? result
-    : { ...result, warnings: [...read.warnings, ...result.warnings] };
+/**
+ * `root/name`, normalised as POSIX `path.join` does (no `.` or empty segments, `..` folded where it can be),
+ * so diagnostics name the files as the folder reader does.
+ */
+export function joinPath(root: string, name: string): string {
+  const absolute = root.startsWith('/');
+  const out: string[] = [];
+  for (const part of `${root}/${name}`.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..' && out.length > 0 && out[out.length - 1] !== '..') out.pop();
+    else if (part !== '..' || !absolute) out.push(part);
+  }
+  const joined = out.join('/');
+  return absolute ? `/${joined}` : joined || '.';
 }
 
-export function loadCartridgeFromFiles(
+export function compileCartridge(
   files: ReadonlyMap<string, string | Uint8Array>,
   name: string,
   options: LoadFromFilesOptions = {},
 ): LoadResult {
   const diagnostics: Diagnostic[] = [];
-  const pathOf = (spec: CartridgeFileSpec) => (options.root ? join(options.root, spec.name) : spec.name);
+  const pathOf = (spec: CartridgeFileSpec) => (options.root ? joinPath(options.root, spec.name) : spec.name);
   const where = options.root ? `the cartridge folder '${options.root}'` : `cartridge '${name}'`;
 
   if (options.persona !== undefined) {
@@ -120,7 +126,7 @@ export function loadCartridgeFromFiles(
   }
 
   // yare.js / yare.ts: evaluated in the sandbox, then compiled as the YAML it produces (js-rules/).
-  const script = rulesScriptOf(files, texts, pathOf);
+  const script = rulesScriptOf(files, texts, pathOf, options.sandbox);
   if (script) diagnostics.push(...script.diagnostics);
   const yarePath = script ? script.generatedFile : pathOf(specOf('yare'));
   const yareText = script ? script.yaml : texts.get('yare');
@@ -290,15 +296,15 @@ function proseOf(
 
 /** The content hash a cartridge loaded from these files would have (what a stored version is keyed by). */
 export function contentHash(files: ReadonlyMap<string, string | Uint8Array>): string {
-  const hash = createHash('sha256');
+  const hash = new Sha256();
   const encoder = new TextEncoder();
   for (const spec of CARTRIDGE_FILES) {
     const content = files.get(spec.name);
     if (content === undefined) continue;
     const bytes = typeof content === 'string' ? encoder.encode(content) : content;
     // Name and length before the bytes, so no two different file sets hash the same stream.
-    hash.update(`${spec.name}\0${bytes.byteLength}\0`);
+    hash.update(encoder.encode(`${spec.name}\0${bytes.byteLength}\0`));
     hash.update(bytes);
   }
-  return hash.digest('hex');
+  return hash.hex();
 }

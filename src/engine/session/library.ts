@@ -2,14 +2,9 @@
 // loaded cartridges cached in memory. A session pins a version id, so it always plays exactly the files it
 // started with, on every replica, whatever is uploaded later.
 
-import { readCartridgeFolder } from '../../core/cartridge/index.ts';
-import {
-  CARTRIDGE_FILES,
-  type Cartridge,
-  contentHash,
-  loadCartridgeFromFiles,
-  type Persona,
-} from '../../core/cartridge/index.ts';
+import { readCartridgeFolder } from '../../adapters/files/index.ts';
+import { CARTRIDGE_FILES, type Cartridge, contentHash, type Persona } from '../../core/cartridge/index.ts';
+import { loadCartridgeFromFiles } from '../../adapters/files/index.ts';
 import type { Diagnostic } from '../../core/diagnostics.ts';
 import {
   type CartridgeVersion,

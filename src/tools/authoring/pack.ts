@@ -1,16 +1,12 @@
 // `mnesos pack`: a cartridge folder as a zip archive the server's upload accepts — the cartridge files and
 // its tests/ folder, nothing else (no hidden files, no editor schemas, no links). The archive is read back
-// with the upload's own reader (cartridge/archive) and loaded before it is written, so a packed cartridge always uploads.
+// with the upload's own reader (src/adapters/files/archive) and loaded before it is written, so a packed cartridge always uploads.
 
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, deflateRawSync } from 'node:zlib';
-import {
-  CARTRIDGE_FILES,
-  MAX_ARCHIVE_BYTES,
-  MAX_ARCHIVE_ENTRIES,
-  MAX_ENTRY_BYTES,
-} from '../../core/cartridge/index.ts';
+import { CARTRIDGE_FILES } from '../../core/cartridge/index.ts';
+import { MAX_ARCHIVE_BYTES, MAX_ARCHIVE_ENTRIES, MAX_ENTRY_BYTES } from '../../adapters/files/index.ts';
 import { TESTS_FOLDER } from './scenario/files.ts';
 
 export type PackResult = { ok: true; bytes: Uint8Array; files: string[] } | { ok: false; message: string };

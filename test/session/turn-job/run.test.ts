@@ -2,7 +2,8 @@
 // engine streamed, the caller's abort and timeout honoured, and engine refusals mapped to session errors.
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Cartridge, loadCartridge } from '../../../src/core/cartridge/index.ts';
+import type { Cartridge } from '../../../src/core/cartridge/index.ts';
+import { loadCartridge } from '../../../src/adapters/files/index.ts';
 import { createScriptedModels } from '../../../src/adapters/llm/scripted.ts';
 import { type RunResult, runStage } from '../../../src/engine/session/turn-job/run.ts';
 import type { RunOptions, TurnContext, TurnRequest } from '../../../src/engine/session/turn-job/types.ts';

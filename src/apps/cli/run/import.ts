@@ -4,7 +4,7 @@
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadCartridgeFromFiles, readCartridgeFolder } from '../../../core/cartridge/index.ts';
+import { loadCartridgeFromFiles, readCartridgeFolder } from '../../../adapters/files/index.ts';
 import { formatDiagnostic } from '../../../core/diagnostics.ts';
 import {
   formatLossReport,

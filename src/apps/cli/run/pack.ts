@@ -1,10 +1,10 @@
 // The work of `mnesos pack <cartridge> [-o file.zip]` (see ../commands/pack.ts). The cartridge must load;
-// the archive is read back with the upload's reader (cartridge/archive) and loaded again before it is written.
+// the archive is read back with the upload's reader (src/adapters/files/archive) and loaded again before it is written.
 
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { packCartridge } from '../../../tools/authoring/index.ts';
-import { loadCartridgeFromFiles, readArchive } from '../../../core/cartridge/index.ts';
+import { loadCartridgeFromFiles, readArchive } from '../../../adapters/files/index.ts';
 import { formatDiagnostic } from '../../../core/diagnostics.ts';
 import { loadCartridgeArg, resolveCartridgePath } from '../cartridge-arg.ts';
 import { UserError } from '../user-error.ts';

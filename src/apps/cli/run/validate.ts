@@ -3,7 +3,7 @@
 // prints `{"ok","errors":[{"file","line","col","code","message"}],"warnings":[…]}` instead.
 
 import { lintCartridge } from '../../../tools/authoring/lint/index.ts';
-import { loadCartridge } from '../../../core/cartridge/index.ts';
+import { loadCartridge } from '../../../adapters/files/index.ts';
 import { type Diagnostic, formatDiagnostic } from '../../../core/diagnostics.ts';
 import { existsSync } from 'node:fs';
 import { cartridgeNotFoundMessage, resolveCartridgePath } from '../cartridge-arg.ts';

@@ -16,7 +16,7 @@ import {
   type Principal,
 } from '../../../adapters/store/index.ts';
 import { publicState } from '../../../core/yare/index.ts';
-import { ArchiveError, readArchive } from '../../../core/cartridge/index.ts';
+import { ArchiveError, readArchive } from '../../../adapters/files/index.ts';
 import { readBodyBytes } from '../body.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';

@@ -5,6 +5,7 @@ import type { Diagnostic } from '../../diagnostics.ts';
 import { cartError, fileStart } from '../diagnostics.ts';
 import { type CartridgeFileKind, type CartridgeFileSpec, specOf } from '../files.ts';
 import { rulesFromScript } from './index.ts';
+import type { RulesSandbox } from './sandbox-port.ts';
 
 const SCRIPT_KINDS = ['yareJs', 'yareTs'] as const;
 const RULES_KINDS: readonly CartridgeFileKind[] = ['yare', ...SCRIPT_KINDS];
@@ -33,6 +34,7 @@ export function rulesScriptOf(
   files: ReadonlyMap<string, unknown>,
   texts: ReadonlyMap<CartridgeFileKind, string>,
   pathOf: (spec: CartridgeFileSpec) => string,
+  sandbox: RulesSandbox | undefined,
 ): ScriptRules | undefined {
   const present = RULES_KINDS.filter((kind) => files.has(specOf(kind).name));
   const script = present.find((kind) => kind !== 'yare');
@@ -56,7 +58,20 @@ export function rulesScriptOf(
   const text = texts.get(script);
   // Undecodable (already reported by the loader): nothing to run.
   if (text === undefined) return { ...base, yaml: undefined, diagnostics: [] };
-  const result = rulesFromScript(text, script === 'yareTs' ? 'ts' : 'js', path);
+  if (sandbox === undefined) {
+    return {
+      ...base,
+      yaml: undefined,
+      diagnostics: [
+        cartError(
+          'CART_RULES_SCRIPT',
+          `${specOf(script).name} runs in the rules sandbox, and this loader was given none (load cartridges with src/adapters/files).`,
+          fileStart(path),
+        ),
+      ],
+    };
+  }
+  const result = rulesFromScript(text, script === 'yareTs' ? 'ts' : 'js', path, sandbox);
   return result.ok
     ? { path, generatedFile: result.generatedFile, yaml: result.yaml, diagnostics: [], remap: result.remap }
     : { ...base, yaml: undefined, diagnostics: result.diagnostics };

@@ -16,11 +16,10 @@ import {
   RULES_SCRIPT_TIME_MS,
 } from './limits.ts';
 import { formatRulesPath, GeneratedYamlIndex, placeInStack, placeOfRulesPath } from './places.ts';
-import { runRulesModule, type SandboxLimits, DEFAULT_SANDBOX_LIMITS } from './sandbox.ts';
-import { originalPlace, transpileTypeScript } from './transpile.ts';
+import { DEFAULT_SANDBOX_LIMITS, type RulesSandbox, type SandboxLimits } from './sandbox-port.ts';
 
-export { DEFAULT_SANDBOX_LIMITS, type SandboxLimits, stopRulesSandbox } from './sandbox.ts';
 export * from './limits.ts';
+export * from './sandbox-port.ts';
 
 export type RulesScriptLanguage = 'js' | 'ts';
 
@@ -40,6 +39,7 @@ export function rulesFromScript(
   source: string,
   language: RulesScriptLanguage,
   path: string,
+  sandbox: RulesSandbox,
   limits: SandboxLimits = DEFAULT_SANDBOX_LIMITS,
 ): RulesScriptResult {
   const start: SourcePlace = { file: path, line: 1, col: 1 };
@@ -53,7 +53,7 @@ export function rulesFromScript(
   let code = source;
   let toSource = (line: number, col: number) => ({ line, col });
   if (language === 'ts') {
-    const transpiled = transpileTypeScript(source, 'yare.ts');
+    const transpiled = sandbox.transpile(source, 'yare.ts');
     if (!transpiled.ok) {
       return {
         ok: false,
@@ -67,10 +67,10 @@ export function rulesFromScript(
       };
     }
     code = transpiled.code;
-    toSource = (line, col) => originalPlace(transpiled.map, line, col);
+    toSource = transpiled.toSource;
   }
 
-  const result = runRulesModule(code, sandboxFile, limits);
+  const result = sandbox.run(code, sandboxFile, limits);
   switch (result.kind) {
     case 'ok':
       break;

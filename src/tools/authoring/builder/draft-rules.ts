@@ -4,7 +4,7 @@
 // cache keyed by the rules text's hash, so completion while typing in another file compiles nothing.
 
 import { createHash } from 'node:crypto';
-import { loadCartridgeFromFiles } from '../../../core/cartridge/index.ts';
+import { loadCartridgeFromFiles } from '../../../adapters/files/index.ts';
 import type { Diagnostic } from '../../../core/diagnostics.ts';
 import type { CompiledRules } from '../../../core/yare/index.ts';
 

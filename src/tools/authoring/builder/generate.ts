@@ -4,7 +4,7 @@
 // rounds. Every round is kept in a transcript. Effects are the caller's: this takes a ChatModel and
 // returns the files; it reads and writes nothing. Progress is the generator's events.
 
-import { loadCartridgeFromFiles } from '../../../core/cartridge/index.ts';
+import { loadCartridgeFromFiles } from '../../../adapters/files/index.ts';
 import type { Diagnostic } from '../../../core/diagnostics.ts';
 import type { ChatMessage, ChatModel } from '../../../adapters/llm/index.ts';
 import { DRAFT_FILES, type DraftFileName, type DraftFiles, formatDraft, parseDraftAnswer } from './draft.ts';

@@ -4,11 +4,8 @@
 
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import {
-  CARTRIDGE_FILES,
-  type CartridgeFileKind,
-  loadCartridgeFromFiles,
-} from '../../../core/cartridge/index.ts';
+import { CARTRIDGE_FILES, type CartridgeFileKind } from '../../../core/cartridge/index.ts';
+import { loadCartridgeFromFiles } from '../../../adapters/files/index.ts';
 import type { CompiledRules } from '../../../core/yare/index.ts';
 import type { Diagnostic } from '../../../core/diagnostics.ts';
 import { lintCartridge } from '../lint/index.ts';

@@ -6,7 +6,7 @@
 // - JSON: a card (V1, V2, V3, hybrid) or a World Info file (`{entries: {uid: …}}`, `lorebook_v3`).
 // Pure apart from what it is given: the CLI and the upload route do the reading and writing.
 
-import { ArchiveError, endsLikeZip, isZip, readZip } from '../../../core/cartridge/index.ts';
+import { ArchiveError, endsLikeZip, isZip, readZip } from '../../../adapters/files/index.ts';
 import {
   locateJsonPath,
   parseJsonText,

@@ -13,9 +13,7 @@ function loadEsbuild(): Esbuild {
   return esbuild;
 }
 
-export type TranspileResult =
-  | { readonly ok: true; readonly code: string; readonly map: SourceMap }
-  | { readonly ok: false; readonly errors: readonly { message: string; line: number; col: number }[] };
+import type { TranspileResult } from '../../core/cartridge/index.ts';
 
 export function transpileTypeScript(source: string, file: string): TranspileResult {
   try {
@@ -29,7 +27,8 @@ export function transpileTypeScript(source: string, file: string): TranspileResu
       minify: false,
       logLevel: 'silent',
     });
-    return { ok: true, code: out.code, map: new SourceMap(JSON.parse(out.map)) };
+    const map = new SourceMap(JSON.parse(out.map));
+    return { ok: true, code: out.code, toSource: (line, col) => originalPlace(map, line, col) };
   } catch (error) {
     const errors = (error as { errors?: { text: string; location?: { line: number; column: number } }[] })
       .errors;
@@ -49,7 +48,7 @@ export function transpileTypeScript(source: string, file: string): TranspileResu
 }
 
 /** The TypeScript line:col (1-based) of a line:col (1-based) in the transpiled JavaScript. */
-export function originalPlace(map: SourceMap, line: number, col: number): { line: number; col: number } {
+function originalPlace(map: SourceMap, line: number, col: number): { line: number; col: number } {
   const entry = map.findEntry(line - 1, col - 1) as {
     originalLine?: number;
     originalColumn?: number;

@@ -17,44 +17,11 @@ import {
   WASM_PAGE_BYTES,
   SANDBOX_WORKER_HEAP_MB,
   SANDBOX_WORKER_STACK_MB,
-} from './limits.ts';
+  DEFAULT_SANDBOX_LIMITS,
+  type SandboxLimits,
+  type SandboxResult,
+} from '../../core/cartridge/index.ts';
 import { SANDBOX_WORKER_SOURCE } from './worker-source.ts';
-
-export interface SandboxLimits {
-  readonly timeMs: number;
-  readonly memoryBytes: number;
-  readonly stackBytes: number;
-  readonly maxJsonChars: number;
-  /** How long the caller waits before ending the worker; default timeMs + SANDBOX_GRACE_MS. */
-  readonly waitMs?: number;
-}
-
-export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
-  timeMs: RULES_SCRIPT_TIME_MS,
-  memoryBytes: RULES_SCRIPT_MEMORY_BYTES,
-  stackBytes: RULES_SCRIPT_STACK_BYTES,
-  maxJsonChars: MAX_RULES_JSON_CHARS,
-};
-
-/** Where the module failed: its own code, the default export's shape, or its conversion to JSON. */
-export type SandboxPhase = 'evaluate' | 'shape' | 'serialize' | 'internal';
-
-export type SandboxResult =
-  | { readonly kind: 'ok'; readonly json: string }
-  /** A JavaScript error inside the sandbox (the module threw, or QuickJS stopped it: interrupted, out of
-   * memory, stack overflow). `stack` holds QuickJS's `at … (file:line:col)` lines. */
-  | {
-      readonly kind: 'error';
-      readonly phase: SandboxPhase;
-      readonly name: string;
-      readonly message: string;
-      readonly stack: string;
-    }
-  | { readonly kind: 'too-large'; readonly chars: number }
-  /** The worker did not answer in time (the interrupt handler could not stop the module). */
-  | { readonly kind: 'timeout'; readonly waitedMs: number }
-  /** The engine itself failed; the worker was replaced. */
-  | { readonly kind: 'crashed'; readonly message: string };
 
 interface RunningWorker {
   readonly worker: Worker;
