@@ -2,6 +2,7 @@
 // by hand from store reads (what prepare would resolve), so run and commit are tested without prepare.
 
 import { InFlight } from '../../../src/session/in-flight.ts';
+import { admission, DEFAULT_ADMISSION } from '../../../src/session/turn-job/admission.ts';
 import type { CartridgeLibrary } from '../../../src/session/library.ts';
 import { CLAIM_STALE_MS, IDEMPOTENCY_WAIT_MS, TURN_HISTORY_WINDOW } from '../../../src/session/limits.ts';
 import { storyMessages } from '../../../src/session/messages.ts';
@@ -35,6 +36,8 @@ export function stageEnv(
     snapshotRule: DEFAULT_SNAPSHOT_RULE,
     idempotencyWaitMs: IDEMPOTENCY_WAIT_MS,
     claimStaleMs: CLAIM_STALE_MS,
+    admission: DEFAULT_ADMISSION,
+    admit: admission(DEFAULT_ADMISSION),
     ...overrides,
   };
 }

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type Cartridge, loadCartridge } from '../../../src/cartridge/index.ts';
 import { createScriptedModels } from '../../../src/llm/scripted.ts';
 import { type RunResult, runStage } from '../../../src/session/turn-job/run.ts';
-import type { RunOptions, TurnContext, TurnRequest } from '../../../src/session/turn-job/types.ts';
+import type { StageOptions, TurnContext, TurnRequest } from '../../../src/session/turn-job/types.ts';
 import { initialWorld } from '../../../src/turn/index.ts';
 import type { GameState, TurnEvent } from '../../../src/turn/types.ts';
 import { LANTERNMERE_DIR } from '../helpers.ts';
@@ -56,7 +56,7 @@ async function drain(
 const slowModels = () =>
   createScriptedModels({ director: [{ text: 'ok', delayMs: 5_000 }], narrator: [{ text: 'never' }] });
 
-async function stoppedBy(options: RunOptions): Promise<{ result: RunResult; ms: number }> {
+async function stoppedBy(options: StageOptions): Promise<{ result: RunResult; ms: number }> {
   const started = performance.now();
   const { result } = await drain(
     runStage(context({ turn: { input: 'wait' } }, { models: slowModels() }), options),
