@@ -152,12 +152,15 @@ describe('limits', () => {
     const session = at.headers.get('x-mnesos-session')!;
     const turns = (await server.store.listTree(session)).length;
     expect(turns).toBe(2);
+    const sessions = (await server.store.listSessions('local-user')).length;
     for (const stream of [false, true]) {
       const over = await chat(pastLimit, stream);
       expectTooLong(over, 101);
       expect(over.body.error.type).toBe('invalid_request_error');
     }
+    // Refused before the chat is mapped onto a session: no turn, and no new session for a new chat.
     expect((await server.store.listTree(session)).length).toBe(turns);
+    expect((await server.store.listSessions('local-user')).length).toBe(sessions);
   });
 
   it('an input of 156 characters under a limit of 100 is the same 413 on every route', async () => {

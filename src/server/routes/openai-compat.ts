@@ -351,6 +351,14 @@ export function registerOpenAiCompatRoutes(api: RouteRegistry, deps: AppDeps): v
       const transcript = readTranscript(body.messages);
       if ('error' in transcript) throw openAiError(400, 'invalid_request', transcript.error);
       const header = c.req.header('idempotency-key');
+      // Admitted before the conversation is resolved (which may start its session), so a request past a
+      // limit stores nothing; prepareTurn admits the placed request again by the same rules.
+      await guardedSession(async () =>
+        deps.service.admit({
+          turn: { input: transcript.kind === 'continue' ? CONTINUE_INPUT : transcript.user },
+          ...(header === undefined ? {} : { idempotencyKey: header }),
+        }),
+      );
       const conversation = await guardedSession(() =>
         resolveConversation(deps, principal.id, body, transcript, header !== undefined, Date.now()),
       );
