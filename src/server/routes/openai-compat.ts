@@ -344,6 +344,10 @@ export function registerOpenAiCompatRoutes(api: RouteRegistry, deps: AppDeps): v
         401: { description: 'No or bad API key', schema: errorSchema },
         404: { description: 'No such model (cartridge or session)', schema: errorSchema },
         409: { description: 'A turn is already being played on this conversation', schema: errorSchema },
+        413: {
+          description: 'The player message is longer than the server’s input limit (`input_too_long`)',
+          schema: errorSchema,
+        },
       },
     },
     async ({ c, body }) => {
