@@ -2,7 +2,7 @@
 // game ends at end of input. Each test has its own working directory, so its own ./.mnesos database.
 
 import { describe, expect, it } from 'vitest';
-import { MAX_INPUT_CHARS } from '../../src/turn/limits.ts';
+import { MAX_INPUT_CHARS } from '../../src/engine/turn/limits.ts';
 import { ESC, lines, runCli, SPAWN_TIMEOUT_MS, startCli, useCompiledCli, workspaces } from './helpers.ts';
 
 useCompiledCli();

@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { MAX_INPUT_CHARS } from '../../src/turn/limits.ts';
+import { MAX_INPUT_CHARS } from '../../src/engine/turn/limits.ts';
 import { closedPort, runCliInProcess as runCli, SPAWN_TIMEOUT_MS, workspaces } from './helpers.ts';
 
 const workspace = workspaces();

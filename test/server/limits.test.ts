@@ -3,9 +3,9 @@
 // clear error naming the limit, and nothing stored.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScriptedModels } from '../../src/llm/scripted.ts';
-import { MAX_JSON_DEPTH, resolveServerLimits } from '../../src/server/limits.ts';
-import { MAX_INPUT_CHARS } from '../../src/turn/limits.ts';
+import { createScriptedModels } from '../../src/adapters/llm/scripted.ts';
+import { MAX_JSON_DEPTH, resolveServerLimits } from '../../src/apps/server/limits.ts';
+import { MAX_INPUT_CHARS } from '../../src/engine/turn/limits.ts';
 import { newSession, readSse, startTestServer, type TestServer } from './helpers.ts';
 
 const BODY_LIMIT = 4096;
@@ -87,7 +87,7 @@ describe('limits', () => {
     expect((await server.store.listTree(id)).length).toBe(2);
   });
 
-  // The one admission of a turn (src/session/turn-job/admission.ts): the operator's limit, the same
+  // The one admission of a turn (src/engine/session/turn-job/admission.ts): the operator's limit, the same
   // status and code on every way into a turn, nothing stored past it.
   const atLimit = `/check_pack ${'a'.repeat(100 - 12)}`;
   const pastLimit = `/check_pack ${'a'.repeat(100 - 11)}`;

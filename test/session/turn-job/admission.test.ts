@@ -6,17 +6,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SessionError } from '../../../src/session/errors.ts';
+import { SessionError } from '../../../src/engine/session/errors.ts';
 import {
   admission,
   DEFAULT_ADMISSION,
   resolveAdmission,
   storedIdempotencyKey,
-} from '../../../src/session/turn-job/admission.ts';
-import type { TurnRequest } from '../../../src/session/turn-job/types.ts';
-import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../../src/store/limits.ts';
-import { openStore } from '../../../src/store/open.ts';
-import { MAX_INPUT_CHARS } from '../../../src/turn/limits.ts';
+} from '../../../src/engine/session/turn-job/admission.ts';
+import type { TurnRequest } from '../../../src/engine/session/turn-job/types.ts';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../../src/adapters/store/limits.ts';
+import { openStore } from '../../../src/adapters/store/open.ts';
+import { MAX_INPUT_CHARS } from '../../../src/engine/turn/limits.ts';
 import { fixture } from '../helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mnesos-admission-'));

@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { driveTurn, pump } from '../../../src/session/turn-job/drive.ts';
-import { openStore } from '../../../src/store/open.ts';
-import type { Store } from '../../../src/store/repository.ts';
-import type { TurnEvent } from '../../../src/turn/types.ts';
+import { driveTurn, pump } from '../../../src/engine/session/turn-job/drive.ts';
+import { openStore } from '../../../src/adapters/store/open.ts';
+import type { Store } from '../../../src/adapters/store/repository.ts';
+import type { TurnEvent } from '../../../src/engine/turn/types.ts';
 import { fixture } from '../helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mnesos-drive-'));
