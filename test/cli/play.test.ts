@@ -2,6 +2,7 @@
 // game ends at end of input. Each test has its own working directory, so its own ./.mnesos database.
 
 import { describe, expect, it } from 'vitest';
+import { MAX_INPUT_CHARS } from '../../src/engine/turn/limits.ts';
 import { ESC, lines, runCli, SPAWN_TIMEOUT_MS, startCli, useCompiledCli, workspaces } from './helpers.ts';
 
 useCompiledCli();
@@ -180,6 +181,24 @@ describe('play interrupted', { timeout: SPAWN_TIMEOUT_MS }, () => {
     const after = await runCli(['play', '--session', 'cut'], { cwd: dir, input: lines('/state', '/debug') });
     expect(valuesOf(after.stdout, 'location')).toEqual(['"tallow rest"']);
     expect(after.stdout).toContain('No turn played yet');
+  });
+});
+
+describe('play: the input limit', { timeout: SPAWN_TIMEOUT_MS }, () => {
+  it(`an input of MAX_INPUT_CHARS (${MAX_INPUT_CHARS}) characters plays; one more is refused and spends no turn`, async () => {
+    const { dir } = workspace();
+    const at = `/check_pack ${'a'.repeat(MAX_INPUT_CHARS - 12)}`;
+    const over = `${at}a`;
+    const result = await runCli(['play', '--session', 'limit'], {
+      cwd: dir,
+      input: lines(over, at, '/undo', '/undo', '/quit'),
+    });
+    expect(result.code).toBe(0);
+    const out = result.stdout;
+    expect(out).toContain(`the input is ${MAX_INPUT_CHARS + 1} characters; the limit is ${MAX_INPUT_CHARS}`);
+    // One turn was played (the one at the limit): the first /undo takes it back, the second finds none.
+    expect(out).toContain(`Undone: ${at}.`);
+    expect(out).toContain('nothing to undo: the session is at its first message');
   });
 });
 

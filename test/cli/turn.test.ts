@@ -4,6 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { MAX_INPUT_CHARS } from '../../src/engine/turn/limits.ts';
 import { closedPort, runCliInProcess as runCli, SPAWN_TIMEOUT_MS, workspaces } from './helpers.ts';
 
 const workspace = workspaces();
@@ -167,6 +168,24 @@ describe('turn with a scripted model', { timeout: SPAWN_TIMEOUT_MS }, () => {
     expect(result.stdout).toContain('Gulls scream over the Brine Market.');
     expect(result.stdout).toContain('state.player.location: "tallow rest" → "brine market"');
     expect(result.stderr).not.toContain('No model is configured');
+  });
+});
+
+describe('turn: the input limit', { timeout: SPAWN_TIMEOUT_MS }, () => {
+  it(`an input of MAX_INPUT_CHARS (${MAX_INPUT_CHARS}) characters plays; one more is exit 1 naming the limit`, async () => {
+    const { dir } = workspace();
+    const at = `/check_pack ${'a'.repeat(MAX_INPUT_CHARS - 12)}`;
+    const [played, refused] = await Promise.all([
+      runCli(['turn', 'lanternmere', '--input', at, '--json'], { cwd: dir }),
+      runCli(['turn', 'lanternmere', '--input', `${at}a`, '--json'], { cwd: dir }),
+    ]);
+    expect(played.code).toBe(0);
+    expect(parseJson(played.stdout).record.input.text).toBe(at);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain(
+      `the input is ${MAX_INPUT_CHARS + 1} characters; the limit is ${MAX_INPUT_CHARS}`,
+    );
   });
 });
 

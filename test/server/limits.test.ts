@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScriptedModels } from '../../src/adapters/llm/scripted.ts';
 import { MAX_JSON_DEPTH, resolveServerLimits } from '../../src/apps/server/limits.ts';
 import { MAX_INPUT_CHARS } from '../../src/engine/turn/limits.ts';
-import { newSession, startTestServer, type TestServer } from './helpers.ts';
+import { newSession, readSse, startTestServer, type TestServer } from './helpers.ts';
 
 const BODY_LIMIT = 4096;
 
@@ -85,6 +85,97 @@ describe('limits', () => {
     expect(over.body.error.code).toBe('input_too_long');
     expect(over.body.error.limit).toBe(100);
     expect((await server.store.listTree(id)).length).toBe(2);
+  });
+
+  // The one admission of a turn (src/engine/session/turn-job/admission.ts): the operator's limit, the same
+  // status and code on every way into a turn, nothing stored past it.
+  const atLimit = `/check_pack ${'a'.repeat(100 - 12)}`;
+  const pastLimit = `/check_pack ${'a'.repeat(100 - 11)}`;
+  const expectTooLong = (
+    answer: { status: number; body: { error: Record<string, unknown> } },
+    length: number,
+  ) => {
+    expect(answer.status).toBe(413);
+    expect(answer.body.error.code).toBe('input_too_long');
+    expect(answer.body.error.limit).toBe(100);
+    expect(answer.body.error.message).toBe(`the input is ${length} characters; the limit is 100`);
+  };
+
+  it('POST /v1/sessions/{id}/turns streamed: at the limit commits; one over is 413 before the stream', async () => {
+    const { id } = await newSession(server);
+    const stream = { accept: 'text/event-stream' };
+    const at = await server.call(`/v1/sessions/${id}/turns`, {
+      method: 'POST',
+      headers: stream,
+      json: { input: atLimit },
+    });
+    expect(at.status).toBe(200);
+    expect((await readSse(at)).at(-1)?.event).toBe('committed');
+    const over = await server.json(`/v1/sessions/${id}/turns`, {
+      method: 'POST',
+      headers: stream,
+      json: { input: pastLimit },
+    });
+    expectTooLong(over, 101);
+    expect((await server.store.listTree(id)).length).toBe(2);
+  });
+
+  it('POST /v1/turn (stateless): at the limit plays; one over is 413 input_too_long', async () => {
+    const at = await server.json('/v1/turn', {
+      method: 'POST',
+      json: { cartridge: 'Lanternmere', input: atLimit },
+    });
+    expect(at.status).toBe(200);
+    expect(at.body.narration).not.toBe('');
+    expectTooLong(
+      await server.json('/v1/turn', { method: 'POST', json: { cartridge: 'Lanternmere', input: pastLimit } }),
+      101,
+    );
+    // Admitted before the cartridge is looked up, as a session turn is before its session.
+    expectTooLong(
+      await server.json('/v1/turn', {
+        method: 'POST',
+        json: { cartridge: 'no-such-cartridge', input: pastLimit },
+      }),
+      101,
+    );
+  });
+
+  it('POST /openai/v1/chat/completions: at the limit plays; one over is 413 input_too_long, streamed or not', async () => {
+    const chat = (content: string, stream = false) =>
+      server.json('/openai/v1/chat/completions', {
+        method: 'POST',
+        json: { model: 'Lanternmere', messages: [{ role: 'user', content }], stream },
+      });
+    const at = await chat(atLimit);
+    expect(at.status).toBe(200);
+    const session = at.headers.get('x-mnesos-session')!;
+    const turns = (await server.store.listTree(session)).length;
+    expect(turns).toBe(2);
+    const sessions = (await server.store.listSessions('local-user')).length;
+    for (const stream of [false, true]) {
+      const over = await chat(pastLimit, stream);
+      expectTooLong(over, 101);
+      expect(over.body.error.type).toBe('invalid_request_error');
+    }
+    // Refused before the chat is mapped onto a session: no turn, and no new session for a new chat.
+    expect((await server.store.listTree(session)).length).toBe(turns);
+    expect((await server.store.listSessions('local-user')).length).toBe(sessions);
+  });
+
+  it('an input of 156 characters under a limit of 100 is the same 413 on every route', async () => {
+    const input = 'b'.repeat(156);
+    const { id } = await newSession(server);
+    const answers = [
+      await server.json(`/v1/sessions/${id}/turns`, { method: 'POST', json: { input } }),
+      await server.json('/v1/turn', { method: 'POST', json: { cartridge: 'Lanternmere', input } }),
+      await server.json('/openai/v1/chat/completions', {
+        method: 'POST',
+        json: { model: `session:${id}`, messages: [{ role: 'user', content: input }] },
+      }),
+    ];
+    for (const answer of answers) expectTooLong(answer, 156);
+    expect((await server.store.listTree(id)).length).toBe(1);
   });
 
   it('the input limit cannot be set past the engine’s own', () => {

@@ -278,13 +278,13 @@ describe('concurrency', () => {
     expect(f.service.turnsInFlight).toBe(0);
   });
 
-  it('a turn past its timeout is abandoned with nothing committed', async () => {
+  it('a turn past the service’s turn timeout is abandoned with nothing committed', async () => {
     const models = () =>
       createScriptedModels({ director: [{ text: 'ok', delayMs: 5_000 }], narrator: [{ text: 'never' }] });
-    const f = await fixture(await freshStore(), { models });
+    const f = await fixture(await freshStore(), { models, service: { admission: { turnTimeoutMs: 30 } } });
     const { session } = await f.service.createSession(f.principal.id, { cartridgeVersion: f.version.id });
     await expectSessionError(
-      f.service.playTurn(f.principal.id, session.id, { turn: { input: 'wait' } }, { timeoutMs: 30 }),
+      f.service.playTurn(f.principal.id, session.id, { turn: { input: 'wait' } }),
       'timeout',
     );
     expect((await f.store.listTree(session.id)).length).toBe(1);

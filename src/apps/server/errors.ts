@@ -20,9 +20,17 @@ export function errorBody(code: string, message: string, details: Readonly<Recor
   return { error: { code, message, ...details } };
 }
 
-/** The HTTP face of a session failure. */
+/**
+ * The HTTP face of a session failure: the one mapping of turn errors to statuses. The engine's TurnErrors
+ * become SessionErrors in the session layer (session/turn-job/run.ts, turnFailure), stateless turns too,
+ * so every route answers one failure with one status and code.
+ */
 export function fromSessionError(error: SessionError): ApiError {
   switch (error.code) {
+    case 'malformed':
+      return new ApiError(400, 'invalid_request', error.message, error.details);
+    case 'input-too-long':
+      return new ApiError(413, 'input_too_long', error.message, error.details);
     case 'not-found':
       return new ApiError(404, 'not_found', error.message);
     case 'turn-in-flight':

@@ -3,6 +3,7 @@
 
 import { MAX_INPUT_CHARS } from '../../engine/turn/index.ts';
 import { MAX_ARCHIVE_BYTES } from '../../adapters/files/index.ts';
+import { type AdmissionRules, resolveAdmission } from '../../engine/session/index.ts';
 
 /** Bytes of a JSON request body. A stateless turn carries a whole game state, so this is generous. */
 export const DEFAULT_MAX_JSON_BODY_BYTES = 1024 * 1024;
@@ -62,11 +63,18 @@ export function resolveServerLimits(given: Partial<ServerLimits> = {}): ServerLi
       throw new RangeError(`server limit ${key} must be a positive integer, got ${String(value)}`);
     }
   }
-  // The engine refuses longer input anyway; a larger server limit would only move the error later.
-  if (out.maxInputChars > MAX_INPUT_CHARS) {
-    throw new RangeError(`server limit maxInputChars must be at most ${MAX_INPUT_CHARS} (MAX_INPUT_CHARS)`);
+  // The input limit and the turn timeout are the sessions' admission rules: their ranges are checked there.
+  try {
+    resolveAdmission(admissionOf(out));
+  } catch (error) {
+    throw new RangeError(`server limit ${(error as Error).message}`);
   }
   return out;
+}
+
+/** The limits the session service admits every turn by (SessionServiceOptions.admission). */
+export function admissionOf(limits: ServerLimits): AdmissionRules {
+  return { maxInputChars: limits.maxInputChars, turnTimeoutMs: limits.turnTimeoutMs };
 }
 
 /** Milliseconds a client has to send a whole request (headers and body): a slow-loris upload is cut off. */

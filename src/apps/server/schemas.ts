@@ -1,8 +1,8 @@
 // Request and response schemas shared by the routes (and the OpenAPI document).
 
 import { z } from 'zod';
-import { MAX_IDEMPOTENCY_KEY_LENGTH, MAX_NAME_LENGTH } from '../../adapters/store/limits.ts';
-import { MAX_DRAWN_SEED, MAX_EVENT_NAME_CHARS } from '../../engine/session/index.ts';
+import { MAX_NAME_LENGTH } from '../../adapters/store/limits.ts';
+import { interactionSchema, MAX_DRAWN_SEED, MAX_EVENT_NAME_CHARS } from '../../engine/session/index.ts';
 import {
   MAX_ALTERNATE_GREETINGS,
   MAX_PERSONA_NAME_CHARS,
@@ -25,19 +25,10 @@ export const sessionParams = z.object({ id });
 export const turnParams = z.object({ id, turnId: id });
 export const saveParams = z.object({ id, saveId: id });
 
-export const interaction = z.object({
-  minigame_id: z.string().min(1).max(200),
-  status: z.enum(['completed', 'failed', 'aborted']),
-  metrics: z
-    .record(
-      z.string(),
-      z.union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number(), z.boolean()]))]),
-    )
-    .optional(),
-  data: z.record(z.string(), z.unknown()).optional(),
-});
+/** A mini-game result: the session's admission schema (every way into a turn checks it). */
+export const interaction = interactionSchema;
 
-/** Exactly one of `input` and `interaction`; the length of `input` is checked by the route (413). */
+/** Exactly one of `input` and `interaction`; the length of `input` is an admission rule of the session (413). */
 export const turnBody = z
   .strictObject({
     input: z.string().optional(),
@@ -112,8 +103,6 @@ export const statelessTurnBody = z
   });
 
 export const uploadQuery = z.object({ name: name.optional() });
-
-export const idempotencyKey = z.string().min(1).max(MAX_IDEMPOTENCY_KEY_LENGTH);
 
 export const errorSchema = z.object({
   error: z.object({ code: z.string(), message: z.string() }).catchall(z.unknown()),

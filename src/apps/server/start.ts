@@ -21,6 +21,7 @@ import { type AuthConfig, installApiKeys, isLoopbackHostName, localPrincipal } f
 import { CartridgeChecker } from './cartridge-checker.ts';
 import type { AppDeps } from './deps.ts';
 import {
+  admissionOf,
   HEADERS_TIMEOUT_MS,
   REQUEST_RECEIVE_TIMEOUT_MS,
   resolveServerLimits,
@@ -165,6 +166,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       library,
       models: (principalId) => models.modelsFor(principalId),
       observer: metrics.observer(),
+      admission: admissionOf(limits),
       ...(options.seeds ? { seeds: options.seeds } : {}),
     });
     const checker = new CartridgeChecker();

@@ -2,6 +2,10 @@
 // the CLI prints the message. Expected failures are values of this one class, never stray strings.
 
 export type SessionErrorCode =
+  /** The turn request breaks an admission rule (its shape, the Idempotency-Key): nothing was read or claimed. */
+  | 'malformed'
+  /** The player's input is longer than the operator's limit (`details.limit`): nothing was read or claimed. */
+  | 'input-too-long'
   /** The session, turn, save or persona does not exist for this principal (another's is "not found" too). */
   | 'not-found'
   /** Another turn is being played on this session in this process. */

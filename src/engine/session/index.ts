@@ -44,6 +44,8 @@ export {
 } from './records.ts';
 export { countingSeeds, cryptoSeeds, freshSeed, type SeedSource } from './seeds.ts';
 export {
+  type AdmissionRules,
+  type AdmittedTurn,
   type CreateSessionRequest,
   type PreparedTurn,
   type ReadyTurn,
@@ -51,9 +53,20 @@ export {
   type SessionObserver,
   SessionService,
   type SessionServiceOptions,
+  type StatelessRequest,
   storedTurnInput,
   type TurnInput,
   type TurnOutcome,
   type TurnRequest,
 } from './service.ts';
+export {
+  admission,
+  DEFAULT_ADMISSION,
+  IDEMPOTENCY_KEY_MESSAGE,
+  interactionSchema,
+  resolveAdmission,
+  turnOf,
+} from './turn-job/admission.ts';
+export { type DrivenTurn, driveTurn, type TurnSink } from './turn-job/drive.ts';
+export { playStatelessTurn, type StatelessTurn } from './turn-job/stateless.ts';
 export { type Divergence, type DivergenceKind, type VerifyReport, verifySession } from './verify.ts';

@@ -6,12 +6,14 @@
 // hydration) before anything streams, so the caller can answer "not found" or "conflict" first; run (the
 // engine, under abort and timeout); commit (state, record and ledger batch in one store transaction). A turn
 // that fails anywhere commits nothing (abort, timeout, model failure, or a head that moved meanwhile).
+// Every request is admitted first (turn-job/admission.ts): the operator's input limit, the request's shape
+// and its Idempotency-Key are checked there once for every way into a turn, stateless turns included.
 
 import { randomUUID } from 'node:crypto';
 import type { Persona } from '../../core/cartridge/index.ts';
 import type { ModelSet } from '../../adapters/llm/index.ts';
 import type { JsonValue, Session, Store, Turn } from '../../adapters/store/index.ts';
-import type { InteractionInput, TurnLimits } from '../turn/index.ts';
+import type { InteractionInput, TurnLimits, TurnRecord } from '../turn/index.ts';
 import { runEvent } from '../../core/yare/index.ts';
 import { loadWorld } from './branch-world.ts';
 import { plainJson } from './canonical.ts';
@@ -29,11 +31,15 @@ import {
 import type { AuthorEventRecord, GenesisRecord } from './records.ts';
 import { cryptoSeeds, type SeedSource } from './seeds.ts';
 import { ownedSession, personaOf, sessionCartridge } from './session-reads.ts';
+import { admission, resolveAdmission } from './turn-job/admission.ts';
+import { type DrivenTurn, driveTurn, type TurnSink } from './turn-job/drive.ts';
 import { TurnJob } from './turn-job/job.ts';
 import { prepareTurn as prepareTurnStage } from './turn-job/prepare.ts';
+import { playStatelessTurn, type StatelessTurn } from './turn-job/stateless.ts';
 import type {
+  AdmissionRules,
+  AdmittedTurn,
   PreparedTurn,
-  RunOptions,
   SessionObserver,
   TurnEnvironment,
   TurnInput,
@@ -43,6 +49,8 @@ import { WindowCache } from './window-cache.ts';
 import { DEFAULT_SNAPSHOT_RULE, type SnapshotRule, WorldCache } from './world-cache.ts';
 
 export type {
+  AdmissionRules,
+  AdmittedTurn,
   PreparedTurn,
   ReadyTurn,
   RunOptions,
@@ -76,7 +84,15 @@ export interface SessionServiceOptions {
   readonly worldCacheSize?: number;
   /** When a turn stores a world snapshot (default DEFAULT_SNAPSHOT_RULE; tests use small thresholds). */
   readonly snapshotRule?: SnapshotRule;
+  /**
+   * The operator's admission rules: the input limit (default the engine's MAX_INPUT_CHARS) and the turn
+   * timeout (default none). The server passes its MNESOS_MAX_INPUT_CHARS and MNESOS_TURN_TIMEOUT_MS.
+   */
+  readonly admission?: Partial<AdmissionRules>;
 }
+
+/** A stateless turn as SessionService.playStateless takes it: the service adds the models and the seed. */
+export type StatelessRequest = Omit<StatelessTurn, 'models' | 'seed' | 'limits'> & { readonly seed?: number };
 
 export interface CreateSessionRequest {
   /** A version id or content hash. */
@@ -97,6 +113,7 @@ export class SessionService {
   constructor(options: SessionServiceOptions) {
     this.store = options.store;
     this.library = options.library;
+    const rules = resolveAdmission(options.admission);
     this.#env = {
       store: options.store,
       library: options.library,
@@ -113,7 +130,22 @@ export class SessionService {
       snapshotRule: options.snapshotRule ?? DEFAULT_SNAPSHOT_RULE,
       idempotencyWaitMs: options.idempotencyWaitMs ?? IDEMPOTENCY_WAIT_MS,
       claimStaleMs: options.claimStaleMs ?? CLAIM_STALE_MS,
+      admission: rules,
+      admit: admission(rules),
     };
+  }
+
+  /** The admission rules every turn of this service is checked against. */
+  get admission(): AdmissionRules {
+    return this.#env.admission;
+  }
+
+  /**
+   * Checks a request against the admission rules before anything is read (prepareTurn does this itself;
+   * a stateless turn is admitted by its caller first). Throws SessionError `input-too-long` or `malformed`.
+   */
+  admit(request: TurnRequest): AdmittedTurn {
+    return this.#env.admit(request);
   }
 
   /** Turns running in this process now. */
@@ -237,20 +269,37 @@ export class SessionService {
     }
   }
 
-  /** Plays a turn to its end without streaming (CLI, tests, the JSON answer of the API). */
+  /** Prepares and plays a turn to its end (tests, benchmarks); events to `sink` when given. */
   async playTurn(
     principalId: string,
     sessionId: string,
     request: TurnRequest,
-    options: RunOptions = {},
-  ): Promise<{ turn: Turn; replayed: boolean }> {
-    const prepared = await this.prepareTurn(principalId, sessionId, request);
-    if (prepared.kind === 'replayed') return { turn: prepared.turn, replayed: true };
-    const run = prepared.run(options);
-    for (;;) {
-      const next = await run.next();
-      if (next.done) return { turn: next.value, replayed: false };
-    }
+    sink: TurnSink = {},
+  ): Promise<DrivenTurn> {
+    return driveTurn(await this.prepareTurn(principalId, sessionId, request), sink);
+  }
+
+  /**
+   * A stateless turn with this principal's models (their settings; `settings` when those cannot be used)
+   * and the service's turn timeout: nothing is read or stored. The request must have been admitted.
+   */
+  async playStateless(
+    principalId: string,
+    turn: StatelessRequest,
+    sink: TurnSink = {},
+  ): Promise<{ record: TurnRecord; mode: 'online' | 'offline' }> {
+    const models = await this.#env.models(principalId);
+    const record = await playStatelessTurn(
+      {
+        ...turn,
+        seed: turn.seed ?? this.#env.seeds(),
+        models,
+        ...(this.#env.turnLimits === undefined ? {} : { limits: this.#env.turnLimits }),
+      },
+      sink,
+      this.#env.admission.turnTimeoutMs,
+    );
+    return { record, mode: models === null ? 'offline' : 'online' };
   }
 
   /** Prepares a new sibling of `turnId` (the head by default): its input again, with a new seed. */

@@ -2,6 +2,7 @@
 // by hand from store reads (what prepare would resolve), so run and commit are tested without prepare.
 
 import { InFlight } from '../../../src/engine/session/in-flight.ts';
+import { admission, DEFAULT_ADMISSION } from '../../../src/engine/session/turn-job/admission.ts';
 import type { CartridgeLibrary } from '../../../src/engine/session/library.ts';
 import {
   CLAIM_STALE_MS,
@@ -43,6 +44,8 @@ export function stageEnv(
     snapshotRule: DEFAULT_SNAPSHOT_RULE,
     idempotencyWaitMs: IDEMPOTENCY_WAIT_MS,
     claimStaleMs: CLAIM_STALE_MS,
+    admission: DEFAULT_ADMISSION,
+    admit: admission(DEFAULT_ADMISSION),
     ...overrides,
   };
 }

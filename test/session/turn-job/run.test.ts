@@ -6,7 +6,7 @@ import type { Cartridge } from '../../../src/core/cartridge/index.ts';
 import { loadCartridge } from '../../../src/adapters/files/index.ts';
 import { createScriptedModels } from '../../../src/adapters/llm/scripted.ts';
 import { type RunResult, runStage } from '../../../src/engine/session/turn-job/run.ts';
-import type { RunOptions, TurnContext, TurnRequest } from '../../../src/engine/session/turn-job/types.ts';
+import type { StageOptions, TurnContext, TurnRequest } from '../../../src/engine/session/turn-job/types.ts';
 import { initialWorld } from '../../../src/engine/turn/index.ts';
 import type { GameState, TurnEvent } from '../../../src/engine/turn/types.ts';
 import { LANTERNMERE_DIR } from '../helpers.ts';
@@ -57,7 +57,7 @@ async function drain(
 const slowModels = () =>
   createScriptedModels({ director: [{ text: 'ok', delayMs: 5_000 }], narrator: [{ text: 'never' }] });
 
-async function stoppedBy(options: RunOptions): Promise<{ result: RunResult; ms: number }> {
+async function stoppedBy(options: StageOptions): Promise<{ result: RunResult; ms: number }> {
   const started = performance.now();
   const { result } = await drain(
     runStage(context({ turn: { input: 'wait' } }, { models: slowModels() }), options),

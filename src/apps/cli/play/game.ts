@@ -6,6 +6,7 @@ import type pc from 'picocolors';
 import type { Cartridge } from '../../../core/cartridge/index.ts';
 import {
   classifyRecord,
+  driveTurn,
   isSessionError,
   type PreparedTurn,
   type SessionService,
@@ -16,6 +17,7 @@ import {
   hasPendingInteraction,
   PENDING_KEY,
   publicOutcome,
+  type TurnEvent,
   type TurnPhase,
   type TurnRecord,
 } from '../../../engine/turn/index.ts';
@@ -314,46 +316,41 @@ export class PlayGame {
       return;
     }
     const { spinner, out } = this.#o;
-    const run = prepared.run({ signal });
     const wrapper = new WordWrapper(this.#o.width ?? 0, (text) => out.write(text));
     let wrote = '';
-    spinner.start(PHASE_LABELS.cycle_tick);
-    try {
-      for (;;) {
-        const next = await run.next();
-        if (next.done) {
-          this.#pendingNotice(next.value.state);
+    const onEvent = async (event: TurnEvent): Promise<void> => {
+      switch (event.type) {
+        case 'phase':
+          if (wrote === '') spinner.start(PHASE_LABELS[event.phase]);
+          return;
+        case 'narration_delta':
+          spinner.stop();
+          wrapper.push(event.text);
+          wrote += event.text;
+          return;
+        case 'done': {
+          wrapper.end();
+          if (wrote !== '' && !wrote.endsWith('\n')) out.write('\n');
+          this.#outcome((await this.#head()).cartridge.rules, event.record);
+          // A blank line between a turn and whatever comes next.
+          out.write('\n');
           return;
         }
-        const event = next.value;
-        switch (event.type) {
-          case 'phase':
-            if (wrote === '') spinner.start(PHASE_LABELS[event.phase]);
-            break;
-          case 'narration_delta':
-            spinner.stop();
-            wrapper.push(event.text);
-            wrote += event.text;
-            break;
-          case 'done': {
-            wrapper.end();
-            if (wrote !== '' && !wrote.endsWith('\n')) out.write('\n');
-            this.#outcome((await this.#head()).cartridge.rules, event.record);
-            // A blank line between a turn and whatever comes next.
-            out.write('\n');
-            break;
-          }
-          case 'tool_call':
-          case 'tool_result':
-          case 'error':
-            // Tool traffic is author information (/debug); an error arrives as the thrown SessionError.
-            break;
-          default: {
-            const never: never = event;
-            throw new Error(`unknown turn event ${JSON.stringify(never)}`);
-          }
+        case 'tool_call':
+        case 'tool_result':
+        case 'error':
+          // Tool traffic is author information (/debug); an error arrives as the thrown SessionError.
+          return;
+        default: {
+          const never: never = event;
+          throw new Error(`unknown turn event ${JSON.stringify(never)}`);
         }
       }
+    };
+    spinner.start(PHASE_LABELS.cycle_tick);
+    try {
+      const { turn } = await driveTurn(prepared, { signal, onEvent });
+      this.#pendingNotice(turn.state);
     } catch (error) {
       spinner.stop();
       wrapper.end();

@@ -4,11 +4,17 @@
 // Exit codes: 1 bad cartridge or input, 2 usage, 3 the model provider failed.
 
 import {
+  admission,
+  type AdmittedTurn,
+  DEFAULT_ADMISSION,
+  isSessionError,
+  playStatelessTurn,
+  type TurnRequest,
+} from '../../../engine/session/index.ts';
+import {
   type GameState,
   type InteractionInput,
-  isTurnError,
   openingMessages,
-  runTurn,
   type StoryMessage,
   type TurnRecord,
 } from '../../../engine/turn/index.ts';
@@ -34,10 +40,27 @@ export interface TurnFlags {
   json?: boolean;
 }
 
+/** The request admitted, or the admission's refusal as the user's error (exit 1). */
+function admitted(request: TurnRequest): AdmittedTurn {
+  try {
+    return admission(DEFAULT_ADMISSION)(request);
+  } catch (error) {
+    if (!isSessionError(error)) throw error;
+    throw new UserError(error.message, EXIT.user);
+  }
+}
+
 export async function runTurnCommand(cartridgeArg: string, flags: TurnFlags): Promise<void> {
   if ((flags.input === undefined) === (flags.interaction === undefined)) {
     throw new UserError('give exactly one of --input and --interaction', EXIT.usage);
   }
+  // The one admission of a turn (the server's too), with the engine's own input limit and no timeout.
+  const request = admitted({
+    turn:
+      flags.input !== undefined
+        ? { input: flags.input }
+        : { interaction: flags.interaction as unknown as InteractionInput },
+  });
   const cartridge = await loadCartridgeArg(cartridgeArg);
   const state = toStateValue(readStateFile(flags.state, cartridge.rules)) as GameState;
   const history: StoryMessage[] =
@@ -46,28 +69,29 @@ export async function runTurnCommand(cartridgeArg: string, flags: TurnFlags): Pr
   const choice = await chooseModels({ llmScript: flags.llmScript, env: process.env });
   if (choice.kind === 'offline' && !flags.json) process.stderr.write(`${OFFLINE_HELP}\n`);
 
-  let record: TurnRecord | undefined;
+  let record: TurnRecord;
   try {
-    for await (const event of runTurn({
-      cartridge,
-      state,
-      messages: history,
-      ...(flags.input !== undefined
-        ? { input: flags.input }
-        : { interaction: flags.interaction as unknown as InteractionInput }),
-      seed: flags.seed,
-      models: choice.models,
-      ...(world === undefined ? {} : { world }),
-      ledgerTurn: ledgerTurnOf(history),
-    })) {
-      if (event.type === 'narration_delta' && !flags.json) process.stdout.write(event.text);
-      if (event.type === 'done') record = event.record;
-    }
+    record = await playStatelessTurn(
+      {
+        request,
+        cartridge,
+        state,
+        messages: history,
+        seed: flags.seed,
+        models: choice.models,
+        ...(world === undefined ? {} : { world }),
+        ledgerTurn: ledgerTurnOf(history),
+      },
+      {
+        onEvent: (event) => {
+          if (event.type === 'narration_delta' && !flags.json) process.stdout.write(event.text);
+        },
+      },
+    );
   } catch (error) {
-    if (!isTurnError(error)) throw error;
-    throw new UserError(error.message, error.kind === 'model' ? EXIT.provider : EXIT.user);
+    if (!isSessionError(error)) throw error;
+    throw new UserError(error.message, error.code === 'model' ? EXIT.provider : EXIT.user);
   }
-  if (record === undefined) throw new Error('the turn ended without a record');
 
   if (flags.json) {
     const out = {

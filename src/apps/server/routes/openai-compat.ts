@@ -14,10 +14,9 @@
 // - a transcript ending with the assistant's message is "continue": a turn extends the narration;
 // - system messages (the front end's prompts, persona, World Info) are player context, never rules.
 
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Cartridge } from '../../../core/cartridge/index.ts';
-import { inputText, type PreparedTurn, SessionError } from '../../../engine/session/index.ts';
+import { driveTurn, inputText, type PreparedTurn, SessionError } from '../../../engine/session/index.ts';
 import type { Session, Turn, TurnMessage } from '../../../adapters/store/index.ts';
 import { authenticate } from '../auth.ts';
 import type { AppDeps } from '../deps.ts';
@@ -50,6 +49,8 @@ export const MAX_SESSIONS_EXAMINED = 200;
 /** Model ids listed (cartridges, then sessions). */
 export const MAX_LISTED_MODELS = 200;
 const SESSION_MODEL = 'session:';
+/** The scope this endpoint's Idempotency-Keys are claimed in (TurnRequest.idempotencyScope). */
+const OPENAI_KEY_SCOPE = 'openai';
 
 const chatBody = z.looseObject({
   model: z.string().max(300).optional(),
@@ -227,14 +228,6 @@ async function resolveConversation(
   return { ...base, input: transcript.user, trigger: 'swipe' };
 }
 
-function idempotencyKeyOf(header: string | undefined, sessionId: string): string | undefined {
-  if (header === undefined) return undefined;
-  if (header.length < 1 || header.length > 200)
-    throw openAiError(400, 'invalid_request', 'Idempotency-Key must be 1 to 200 characters');
-  // Scoped to the conversation, and of a fixed length whatever the client sent.
-  return `openai:${createHash('sha256').update(`${sessionId}\0${header}`).digest('hex').slice(0, 40)}`;
-}
-
 /** The player context from its pieces, cut at MAX_PLAYER_CONTEXT_CHARS (the start is kept). */
 function boundedContext(pieces: readonly string[]): string {
   const text = pieces.filter((t) => t !== '').join('\n\n');
@@ -351,6 +344,10 @@ export function registerOpenAiCompatRoutes(api: RouteRegistry, deps: AppDeps): v
         401: { description: 'No or bad API key', schema: errorSchema },
         404: { description: 'No such model (cartridge or session)', schema: errorSchema },
         409: { description: 'A turn is already being played on this conversation', schema: errorSchema },
+        413: {
+          description: 'The player message is longer than the server’s input limit (`input_too_long`)',
+          schema: errorSchema,
+        },
       },
     },
     async ({ c, body }) => {
@@ -358,6 +355,14 @@ export function registerOpenAiCompatRoutes(api: RouteRegistry, deps: AppDeps): v
       const transcript = readTranscript(body.messages);
       if ('error' in transcript) throw openAiError(400, 'invalid_request', transcript.error);
       const header = c.req.header('idempotency-key');
+      // Admitted before the conversation is resolved (which may start its session), so a request past a
+      // limit stores nothing; prepareTurn admits the placed request again by the same rules.
+      await guardedSession(async () =>
+        deps.service.admit({
+          turn: { input: transcript.kind === 'continue' ? CONTINUE_INPUT : transcript.user },
+          ...(header === undefined ? {} : { idempotencyKey: header }),
+        }),
+      );
       const conversation = await guardedSession(() =>
         resolveConversation(deps, principal.id, body, transcript, header !== undefined, Date.now()),
       );
@@ -380,7 +385,8 @@ export function registerOpenAiCompatRoutes(api: RouteRegistry, deps: AppDeps): v
           deps.service.prepareTurn(principal.id, session.id, {
             parentId: conversation.parent.id,
             turn: { input: conversation.input },
-            ...(header === undefined ? {} : { idempotencyKey: idempotencyKeyOf(header, session.id)! }),
+            // A front end's key, claimed in this endpoint's own scope (admission digests it with the session).
+            ...(header === undefined ? {} : { idempotencyKey: header, idempotencyScope: OPENAI_KEY_SCOPE }),
             ...(conversation.context === '' ? {} : { playerContext: conversation.context }),
             trigger: conversation.trigger,
           }),
@@ -398,15 +404,8 @@ export function registerOpenAiCompatRoutes(api: RouteRegistry, deps: AppDeps): v
           turn = prepared.turn;
           content = turn.narration;
         } else {
-          const run = prepared.run({ signal: c.req.raw.signal, timeoutMs: deps.limits.turnTimeoutMs });
           try {
-            for (;;) {
-              const step = await run.next();
-              if (step.done) {
-                turn = step.value;
-                break;
-              }
-            }
+            turn = (await driveTurn(prepared, { signal: c.req.raw.signal })).turn;
           } catch (error) {
             const reply = offlineReply(error);
             if (reply === undefined) throw error instanceof SessionError ? fromSessionError(error) : error;
@@ -448,16 +447,14 @@ export function registerOpenAiCompatRoutes(api: RouteRegistry, deps: AppDeps): v
               turn = prepared.turn;
               send(dataEvent(chunk(id, model, created, { content: turn.narration }, null)));
             } else {
-              const run = prepared.run({ signal: control.signal, timeoutMs: deps.limits.turnTimeoutMs });
-              for (;;) {
-                const step = await run.next();
-                if (step.done) {
-                  turn = step.value;
-                  break;
-                }
-                if (step.value.type === 'narration_delta' && step.value.text !== '')
-                  send(dataEvent(chunk(id, model, created, { content: step.value.text }, null)));
-              }
+              const driven = await driveTurn(prepared, {
+                signal: control.signal,
+                onEvent: (event) => {
+                  if (event.type === 'narration_delta' && event.text !== '')
+                    send(dataEvent(chunk(id, model, created, { content: event.text }, null)));
+                },
+              });
+              turn = driven.turn;
             }
             const extra = withDetails(turn, turn.narration);
             if (extra !== '') send(dataEvent(chunk(id, model, created, { content: extra }, null)));

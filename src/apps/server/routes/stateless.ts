@@ -3,13 +3,8 @@
 // the full state and the record (private fields, rolls, tool calls) only with `?view=full`, for the
 // cartridge's owner or on a server in author mode.
 
-import {
-  type GameState,
-  type InteractionInput,
-  isTurnError,
-  runTurnToRecord,
-} from '../../../engine/turn/index.ts';
-import { cryptoSeeds, plainJson } from '../../../engine/session/index.ts';
+import type { GameState } from '../../../engine/turn/index.ts';
+import { plainJson, turnOf } from '../../../engine/session/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
@@ -46,72 +41,42 @@ export function registerStatelessRoutes(api: RouteRegistry, deps: AppDeps): void
         504: { description: 'Timed out', schema: errorSchema },
       },
     },
-    async ({ c, body, query }) => {
-      if (body.input !== undefined && body.input.length > deps.limits.maxInputChars) {
-        throw new ApiError(
-          413,
-          'input_too_long',
-          `the input is ${body.input.length} characters; the limit is ${deps.limits.maxInputChars}`,
+    async ({ c, body, query }) =>
+      guarded(async () => {
+        const principal = c.get('principal');
+        // Admitted first, as a session turn is: the input limit answers before the cartridge is looked up.
+        const request = deps.service.admit({ turn: turnOf(body) });
+        const versionId = await resolveCartridgeVersion(deps, principal, body.cartridge);
+        const full = query.view === 'full';
+        if (full && !deps.authorMode && (await accessTo(deps, principal, versionId)) !== 'owner') {
+          throw new ApiError(
+            403,
+            'full_view_refused',
+            'the full state and record are for the cartridge’s owner or an author-mode server (serve --author)',
+          );
+        }
+        const loaded = await deps.library.load(versionId, body.persona);
+        if (loaded === undefined)
+          throw new ApiError(404, 'not_found', `no cartridge version '${body.cartridge}'`);
+        const { cartridge } = loaded;
+        const { record, mode } = await deps.service.playStateless(
+          principal.id,
           {
-            limit: deps.limits.maxInputChars,
+            request,
+            cartridge,
+            state: (body.state ?? plainJson(cartridge.rules.initialState)) as GameState,
+            messages: body.messages ?? [],
+            ...(body.seed === undefined ? {} : { seed: body.seed }),
+            ...(body.persona ? { persona: body.persona } : {}),
           },
+          { signal: c.req.raw.signal },
         );
-      }
-      const principal = c.get('principal');
-      const versionId = await resolveCartridgeVersion(deps, principal, body.cartridge);
-      const full = query.view === 'full';
-      if (full && !deps.authorMode && (await accessTo(deps, principal, versionId)) !== 'owner') {
-        throw new ApiError(
-          403,
-          'full_view_refused',
-          'the full state and record are for the cartridge’s owner or an author-mode server (serve --author)',
-        );
-      }
-      const loaded = await deps.library.load(versionId, body.persona);
-      if (loaded === undefined)
-        throw new ApiError(404, 'not_found', `no cartridge version '${body.cartridge}'`);
-      const { cartridge } = loaded;
-      const seed = body.seed ?? cryptoSeeds();
-      const models = await guarded(() => deps.models.modelsFor(c.get('principal').id));
-      const modelMode = models === null ? 'offline' : 'online';
-      const signal = AbortSignal.any([c.req.raw.signal, AbortSignal.timeout(deps.limits.turnTimeoutMs)]);
-      try {
-        const { record } = await runTurnToRecord({
-          cartridge,
-          state: (body.state ?? plainJson(cartridge.rules.initialState)) as GameState,
-          messages: body.messages ?? [],
-          ...(body.input !== undefined
-            ? { input: body.input }
-            : { interaction: body.interaction as InteractionInput }),
-          seed,
-          models,
-          signal,
-          ...(body.persona ? { persona: body.persona } : {}),
-        });
         const answer = full
           ? { view: 'full', state: plainJson(record.stateAfter), record: plainJson(record) }
           : { view: 'public', state: plainJson(publicState(record.stateAfter, cartridge.rules.schema)) };
-        return c.json({ ...answer, narration: record.narration, modelMode }, 200, {
-          'x-mnesos-model-mode': modelMode,
+        return c.json({ ...answer, narration: record.narration, modelMode: mode }, 200, {
+          'x-mnesos-model-mode': mode,
         });
-      } catch (error) {
-        if (!isTurnError(error)) throw error;
-        switch (error.kind) {
-          case 'input':
-          case 'interaction':
-          case 'reply': // offline: a question or what can be done here, for the player; nothing ran
-            throw new ApiError(422, 'invalid_turn', error.message, { kind: error.kind });
-          case 'model':
-            throw new ApiError(502, 'model_failed', error.message);
-          case 'aborted':
-            if (c.req.raw.signal.aborted) throw new ApiError(400, 'turn_aborted', 'the client went away');
-            throw new ApiError(504, 'turn_timeout', 'the turn took too long and was abandoned');
-          default: {
-            const unreachable: never = error.kind;
-            throw new ApiError(500, 'internal', String(unreachable));
-          }
-        }
-      }
-    },
+      }),
   );
 }

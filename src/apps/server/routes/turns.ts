@@ -4,12 +4,13 @@
 
 import type { Context } from 'hono';
 import {
+  driveTurn,
   type PreparedTurn,
   SessionError,
   type SessionService,
   type TurnRequest,
+  turnOf,
 } from '../../../engine/session/index.ts';
-import type { Turn } from '../../../adapters/store/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError, errorBody, fromSessionError } from '../errors.ts';
 import type { AppEnv, RouteRegistry } from '../openapi.ts';
@@ -17,7 +18,6 @@ import {
   anyObject,
   errorSchema,
   headBody,
-  idempotencyKey,
   regenerateBody,
   sessionParams,
   turnBody,
@@ -48,13 +48,10 @@ const TURN_ERRORS = {
   504: { description: 'The turn timed out (nothing was committed)', schema: errorSchema },
 } as const;
 
-function idempotencyKeyOf(c: Context<AppEnv>): string | undefined {
+/** The client's Idempotency-Key as sent; admission checks it (session/turn-job/admission.ts). */
+function idempotencyKeyOf(c: Context<AppEnv>): { idempotencyKey?: string } {
   const value = c.req.header('idempotency-key');
-  if (value === undefined) return undefined;
-  const parsed = idempotencyKey.safeParse(value);
-  if (!parsed.success)
-    throw new ApiError(400, 'invalid_request', 'Idempotency-Key must be 1 to 200 characters');
-  return parsed.data;
+  return value === undefined ? {} : { idempotencyKey: value };
 }
 
 /** The full view is for the owner in author mode, on request; everyone else gets the player view. */
@@ -104,17 +101,8 @@ async function answer(
   const { cartridge } = prepared;
   // The principal's own models decide the mode (their settings may differ from the server's).
   const mode = prepared.mode;
-  const timeoutMs = deps.limits.turnTimeoutMs;
   if (!wantsEventStream(c.req.header('accept'))) {
-    const run = prepared.run({ signal: c.req.raw.signal, timeoutMs });
-    let turn: Turn;
-    for (;;) {
-      const step = await run.next();
-      if (step.done) {
-        turn = step.value;
-        break;
-      }
-    }
+    const { turn } = await driveTurn(prepared, { signal: c.req.raw.signal });
     return c.json(
       { turn: turnView(turn, cartridge, view), replayed: false, modelMode: mode },
       201,
@@ -130,21 +118,19 @@ async function answer(
         id: id(),
         data: { turnId: prepared.turnId, parentId: prepared.parentId, modelMode: mode },
       });
-      const run = prepared.run({ signal, timeoutMs });
       try {
-        for (;;) {
-          const step = await run.next();
-          if (step.done) {
-            send({
-              event: 'committed',
-              id: id(),
-              data: { turn: turnView(step.value, cartridge, view), replayed: false },
-            });
-            return;
-          }
-          const shown = eventView(step.value, view);
-          if (shown) send({ ...shown, id: id() });
-        }
+        const { turn } = await driveTurn(prepared, {
+          signal,
+          onEvent: (event) => {
+            const shown = eventView(event, view);
+            if (shown) send({ ...shown, id: id() });
+          },
+        });
+        send({
+          event: 'committed',
+          id: id(),
+          data: { turn: turnView(turn, cartridge, view), replayed: false },
+        });
       } catch (error) {
         const api =
           error instanceof SessionError
@@ -162,25 +148,15 @@ async function answer(
   );
 }
 
+/** The request of a turn body; the session admits it (input limit, shape, key) before anything is read. */
 function turnRequest(
-  deps: AppDeps,
   body: { input?: string | undefined; interaction?: unknown; parentId?: string | undefined },
-  key: string | undefined,
+  key: { idempotencyKey?: string },
 ): TurnRequest {
-  if (body.input !== undefined && body.input.length > deps.limits.maxInputChars) {
-    throw new ApiError(
-      413,
-      'input_too_long',
-      `the input is ${body.input.length} characters; the limit is ${deps.limits.maxInputChars}`,
-      {
-        limit: deps.limits.maxInputChars,
-      },
-    );
-  }
   return {
     ...(body.parentId === undefined ? {} : { parentId: body.parentId }),
-    turn: body.input !== undefined ? { input: body.input } : { interaction: body.interaction as never },
-    ...(key === undefined ? {} : { idempotencyKey: key }),
+    turn: turnOf(body),
+    ...key,
   };
 }
 
@@ -208,7 +184,7 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
       guarded(async () => {
         const principal = c.get('principal');
         const view = viewFor(deps, query.view);
-        const request = turnRequest(deps, body, idempotencyKeyOf(c));
+        const request = turnRequest(body, idempotencyKeyOf(c));
         const prepared = await service.prepareTurn(principal.id, params.id, request);
         return answer(c, deps, principal.id, params.id, prepared, view);
       }),
@@ -230,10 +206,9 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
       guarded(async () => {
         const principal = c.get('principal');
         const view = viewFor(deps, query.view);
-        const key = idempotencyKeyOf(c);
         const prepared = await service.prepareRegenerate(principal.id, params.id, {
           ...(body.turnId === undefined ? {} : { turnId: body.turnId }),
-          ...(key === undefined ? {} : { idempotencyKey: key }),
+          ...idempotencyKeyOf(c),
         });
         return answer(c, deps, principal.id, params.id, prepared, view);
       }),

@@ -10,7 +10,8 @@ import { type CommitDeps, commitTurn } from './commit.ts';
 import { runStage } from './run.ts';
 import type { ReadyTurn, RunOptions, TurnContext, TurnEnvironment, TurnOutcome } from './types.ts';
 
-export type TurnJobDeps = CommitDeps & Pick<TurnEnvironment, 'monotonic' | 'observer' | 'turnLimits'>;
+export type TurnJobDeps = CommitDeps &
+  Pick<TurnEnvironment, 'monotonic' | 'observer' | 'turnLimits' | 'admission'>;
 
 export class TurnJob implements ReadyTurn {
   readonly kind = 'ready';
@@ -43,7 +44,11 @@ export class TurnJob implements ReadyTurn {
     let outcome: TurnOutcome = 'error';
     let record: TurnRecord | undefined;
     try {
-      const ran = yield* runStage(this.#context, options, this.#deps.turnLimits);
+      const ran = yield* runStage(
+        this.#context,
+        { ...options, timeoutMs: this.#deps.admission.turnTimeoutMs },
+        this.#deps.turnLimits,
+      );
       record = ran.record;
       if (ran.kind === 'failed') throw ran.error;
       const committed = await commitTurn(this.#deps, this.#context, ran.record);
@@ -75,6 +80,8 @@ export function outcomeOf(error: unknown): TurnOutcome {
     case 'settings':
       return 'model';
     case 'invalid':
+    case 'malformed':
+    case 'input-too-long':
       return 'invalid';
     case 'not-found':
     case 'cartridge':

@@ -1,5 +1,5 @@
-// Stage 1 of a turn: everything that can refuse it before anything streams (ownership, the idempotency
-// claim, the in-flight lock, a missing parent) and everything it reads (the parent's state, history window
+// Stage 1 of a turn: everything that can refuse it before anything streams (admission, ownership, the
+// idempotency claim, the in-flight lock, a missing parent) and everything it reads (the parent's state, history window
 // and world, the cartridge with the persona, the models, a fresh seed). Ends early with `replayed` when the
 // Idempotency-Key already names a stored turn.
 
@@ -12,6 +12,7 @@ import { storyMessages } from '../messages.ts';
 import { freshSeed } from '../seeds.ts';
 import { ownedSession, personaOf, sessionCartridge } from '../session-reads.ts';
 import { turnWindow } from '../window-cache.ts';
+import { storedIdempotencyKey } from './admission.ts';
 import { claimIdempotencyKey, TurnClaim } from './claim.ts';
 import type { TurnContext, TurnEnvironment, TurnRequest } from './types.ts';
 
@@ -30,6 +31,7 @@ export type PrepareDeps = Pick<
   | 'observer'
   | 'idempotencyWaitMs'
   | 'claimStaleMs'
+  | 'admit'
 >;
 
 /** `ready` holds the claim: the caller must run the turn or release it. */
@@ -42,9 +44,10 @@ export async function prepareTurn(
   deps: PrepareDeps,
   principalId: string,
   sessionId: string,
-  request: TurnRequest,
+  asked: TurnRequest,
   avoidSeeds: ReadonlySet<number> = new Set(),
 ): Promise<PrepareResult> {
+  const request = admitted(deps.admit(asked), sessionId);
   const session = await ownedSession(deps.store, principalId, sessionId);
   const turnId = deps.newId();
   const key = request.idempotencyKey;
@@ -88,4 +91,11 @@ export async function prepareTurn(
     claim.release();
     throw error;
   }
+}
+
+/** The admitted request as the turn uses it: its key as stored (scoped keys digested), no scope left. */
+function admitted(request: TurnRequest, sessionId: string): TurnRequest {
+  const { idempotencyScope: _scope, idempotencyKey: _key, ...rest } = request;
+  const key = storedIdempotencyKey(request, sessionId);
+  return key === undefined ? rest : { ...rest, idempotencyKey: key };
 }

@@ -1,6 +1,8 @@
 // Stage 2 of a turn: the turn engine on a prepared context, streamed, under the caller's abort signal and
-// timeout. Touches no store. Ends with the turn's record, or with the SessionError that says why nothing
-// may be committed; an error the engine was not expected to throw propagates as it is.
+// the service's turn timeout. Touches no store. Ends with the turn's record, or with the SessionError that
+// says why nothing may be committed; an error the engine was not expected to throw propagates as it is.
+// `runEngine` is that stage on any engine options: the stateless turn runs under the same timeout and the
+// same mapping of engine errors (turnFailure), the one the server answers through (server/errors.ts).
 
 import {
   isTurnError,
@@ -11,17 +13,25 @@ import {
   type TurnRecord,
 } from '../../turn/index.ts';
 import { SessionError } from '../errors.ts';
-import type { RunOptions, TurnContext } from './types.ts';
+import type { StageOptions, TurnContext } from './types.ts';
 
 /** `failed` keeps the record when the engine finished before the abort, for metrics. */
 export type RunResult =
   | { readonly kind: 'finished'; readonly record: TurnRecord }
   | { readonly kind: 'failed'; readonly error: SessionError; readonly record?: TurnRecord };
 
-export async function* runStage(
+export function runStage(
   context: TurnContext,
-  options: RunOptions = {},
+  options: StageOptions = {},
   limits?: Partial<TurnLimits>,
+): AsyncGenerator<TurnEvent, RunResult, undefined> {
+  return runEngine(turnOptions(context, limits), options);
+}
+
+/** The engine on `engine`, under the caller's signal and `timeoutMs`. */
+export async function* runEngine(
+  engine: Omit<TurnOptions, 'signal'>,
+  options: StageOptions = {},
 ): AsyncGenerator<TurnEvent, RunResult, undefined> {
   const control = new AbortController();
   let timedOut = false;
@@ -43,7 +53,7 @@ export async function* runStage(
   });
   try {
     try {
-      for await (const event of runTurn(turnOptions(context, control.signal, limits))) {
+      for await (const event of runTurn({ ...engine, signal: control.signal })) {
         if (event.type === 'done') record = event.record;
         yield event;
       }
@@ -63,9 +73,8 @@ export async function* runStage(
 
 function turnOptions(
   context: TurnContext,
-  signal: AbortSignal,
   limits: Partial<TurnLimits> | undefined,
-): TurnOptions {
+): Omit<TurnOptions, 'signal'> {
   const { request, persona } = context;
   return {
     cartridge: context.cartridge,
@@ -76,7 +85,6 @@ function turnOptions(
     ...('input' in request.turn ? { input: request.turn.input } : { interaction: request.turn.interaction }),
     seed: context.seed,
     models: context.models,
-    signal,
     ...(persona ? { persona } : {}),
     ...(request.playerContext ? { playerContext: request.playerContext } : {}),
     ...(request.trigger ? { worldInfoTrigger: request.trigger } : {}),

@@ -41,7 +41,13 @@ export interface TurnRequest {
   /** The turn to play after; the session head when absent. */
   readonly parentId?: string;
   readonly turn: TurnInput;
+  /** The client's Idempotency-Key (1 to MAX_IDEMPOTENCY_KEY_LENGTH characters; admission checks it). */
   readonly idempotencyKey?: string;
+  /**
+   * A namespace the key is claimed in, when the key is a front end's rather than a MnesOS client's (the
+   * OpenAI endpoint's `openai`): the key stored is then a digest of the session and the key (admission.ts).
+   */
+  readonly idempotencyScope?: string;
   /** Notes from the player's own chat front end (its prompts, persona): context for the Narrator, never rules. */
   readonly playerContext?: string;
   /** What kind of generation this is, for World Info entries limited by `triggers` (default `normal`). */
@@ -49,9 +55,14 @@ export interface TurnRequest {
 }
 
 export interface RunOptions {
+  /** The caller going away: the turn is cancelled and nothing is committed. */
   readonly signal?: AbortSignal;
-  /** Milliseconds before the turn is abandoned (nothing committed). */
-  readonly timeoutMs?: number;
+}
+
+/** What the run stage is given: the caller's signal and the service's turn timeout. */
+export interface StageOptions extends RunOptions {
+  /** Milliseconds before the turn is abandoned (nothing committed); undefined: no limit. */
+  readonly timeoutMs?: number | undefined;
 }
 
 /** A turn ready to run: it holds the session's in-flight lock until `run` ends or `release` is called. */
@@ -94,6 +105,21 @@ export interface TurnContext {
   readonly seed: number;
 }
 
+/** The operator's admission limits, resolved (admission.ts, resolveAdmission). */
+export interface AdmissionRules {
+  /** Characters of a text input: the operator's limit, at most the engine's own MAX_INPUT_CHARS. */
+  readonly maxInputChars: number;
+  /** Milliseconds a turn may run before it is abandoned with nothing committed; undefined: no limit. */
+  readonly turnTimeoutMs: number | undefined;
+}
+
+declare const ADMITTED: unique symbol;
+/** A request admission has passed: what a stateless turn takes (a session turn admits in prepare). */
+export type AdmittedTurn = TurnRequest & { readonly [ADMITTED]: true };
+
+/** Checks a request against the admission rules; returns it admitted, or throws SessionError. */
+export type RequestAdmission = (request: TurnRequest) => AdmittedTurn;
+
 /** What the stages use from the service, defaults resolved; each stage takes only the part it needs. */
 export interface TurnEnvironment {
   readonly store: Store;
@@ -114,4 +140,8 @@ export interface TurnEnvironment {
   readonly snapshotRule: SnapshotRule;
   readonly idempotencyWaitMs: number;
   readonly claimStaleMs: number;
+  /** The operator's admission rules (the input limit, the turn timeout), resolved. */
+  readonly admission: AdmissionRules;
+  /** Checks a request against `admission` (admission.ts): every way into a turn passes it. */
+  readonly admit: RequestAdmission;
 }
