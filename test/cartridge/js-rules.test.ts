@@ -223,7 +223,13 @@ describe('hostile modules end in a clear error within the limits', () => {
     const limits = { ...DEFAULT_SANDBOX_LIMITS, timeMs: 60_000, waitMs: 300 };
     loadScript('yare.js', RULES_JS); // the worker is started, so only the wait is measured
     const started = Date.now();
-    const result = rulesFromScript('for (;;) {}\nexport default {};\n', 'js', 'yare.js', QUICKJS_SANDBOX, limits);
+    const result = rulesFromScript(
+      'for (;;) {}\nexport default {};\n',
+      'js',
+      'yare.js',
+      QUICKJS_SANDBOX,
+      limits,
+    );
     expect(Date.now() - started).toBeLessThan(300 + 2_000);
     expect(result.ok).toBe(false);
     if (!result.ok) {
@@ -316,7 +322,13 @@ describe('hostile modules end in a clear error within the limits', () => {
   it('a smaller time limit is honoured, and the sandbox keeps working after every failure', () => {
     const limits = { ...DEFAULT_SANDBOX_LIMITS, timeMs: 50 };
     const started = Date.now();
-    const slow = rulesFromScript('for (;;) {}\nexport default {};\n', 'js', 'yare.js', QUICKJS_SANDBOX, limits);
+    const slow = rulesFromScript(
+      'for (;;) {}\nexport default {};\n',
+      'js',
+      'yare.js',
+      QUICKJS_SANDBOX,
+      limits,
+    );
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(slow.ok).toBe(false);
     if (!slow.ok) expect(slow.diagnostics[0]?.message).toContain('within 50 ms');
