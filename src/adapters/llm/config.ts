@@ -339,7 +339,7 @@ export function describeModelConfig(config: ModelConfig): string {
     const url = new URL(config.baseURL);
     url.username = '';
     url.password = '';
-    where = ` at ${url.toString().replace(/\/+$/, '')}`;
+    where = ` at ${normaliseBaseUrl(url.toString())}`;
   }
   const models = MODEL_ROLES.map((role) => `${role}=${config.models[role]}`).join(', ');
   const embeddings = config.embeddingModel === undefined ? '' : `, embeddings=${config.embeddingModel}`;

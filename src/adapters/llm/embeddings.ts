@@ -3,6 +3,7 @@
 // timeout and cancellation as chat calls. The SDK modules are imported when embeddings are first computed,
 // not when this module loads: llm/index.ts re-exports it, and a turn or the server imports that index.
 
+import { normaliseBaseUrl } from '../../core/base-url-policy.ts';
 import type { embedMany as EmbedMany } from 'ai';
 import type { ModelConfig, OnlineModelConfig } from './config.ts';
 import { ModelError } from './errors.ts';
@@ -118,7 +119,7 @@ export interface CompatibleEmbedOptions {
 export function embed(texts: string[], options: CompatibleEmbedOptions): Promise<number[][]> {
   const secrets = options.apiKey === undefined ? [] : [options.apiKey];
   return embedFunctionFor(
-    () => compatibleModel(options.baseURL.replace(/\/+$/, ''), options.model, options.apiKey),
+    () => compatibleModel(normaliseBaseUrl(options.baseURL), options.model, options.apiKey),
     options.model,
     options.policy ?? DEFAULT_RETRY_POLICY,
     secrets,

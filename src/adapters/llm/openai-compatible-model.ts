@@ -6,6 +6,7 @@
 // a timeout bounding a whole `generate` or each silence inside a `stream`, cancellation, and errors
 // mapped to the same ModelError kinds and messages.
 
+import { normaliseBaseUrl } from '../../core/base-url-policy.ts';
 import { ModelError } from './errors.ts';
 import { type BodyReader, type PostedResponse, postJson } from './http-post.ts';
 import { MAX_RESPONSE_CHARS, MAX_SSE_EVENT_CHARS } from './limits.ts';
@@ -32,7 +33,7 @@ export interface OpenAICompatibleOptions {
 }
 
 export function createOpenAICompatibleChatModel(id: string, options: OpenAICompatibleOptions): ChatModel {
-  const url = new URL(`${options.baseURL.replace(/\/+$/, '')}/chat/completions`);
+  const url = new URL(`${normaliseBaseUrl(options.baseURL)}/chat/completions`);
   const secrets = options.secrets ?? [];
   const classify = (error: unknown): ModelError => classifySdkError(error, id, secrets);
   const headers: Record<string, string> = {

@@ -7,7 +7,11 @@
 // than the server's own never receives the server's key at all.
 
 import { z } from 'zod';
-import { MAX_BASE_URL_CHARS, baseUrlProblem as sharedBaseUrlProblem } from '../../core/base-url-policy.ts';
+import {
+  MAX_BASE_URL_CHARS,
+  normaliseBaseUrl,
+  baseUrlProblem as sharedBaseUrlProblem,
+} from '../../core/base-url-policy.ts';
 import {
   type ChatModel,
   DEFAULT_RETRY_POLICY,
@@ -230,7 +234,7 @@ export function mergeConfig(base: ModelConfig, settings: ModelSettings): ModelCo
       ? ownProvider
         ? online.baseURL
         : undefined
-      : settings.baseUrl.replace(/\/+$/, '');
+      : normaliseBaseUrl(settings.baseUrl);
   if (provider === 'openai-compatible' && baseURL === undefined) {
     return 'provider openai-compatible needs a baseUrl (for example http://localhost:11434/v1)';
   }
