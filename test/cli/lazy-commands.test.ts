@@ -38,7 +38,7 @@ describe('lazy commands', { timeout: SPAWN_TIMEOUT_MS }, () => {
     const { dir } = workspace();
     // `serve --port x` fails its port check after loading its implementation: the server is loaded then.
     const modules = await loadedModules(MAIN, ['serve', '--port', 'not-a-port'], dir);
-    expect(modules.some((url) => /\/dist\/src\/server\/start\.js$/.test(url))).toBe(true);
+    expect(modules.some((url) => /\/dist\/src\/apps\/server\/start\.js$/.test(url))).toBe(true);
   });
 
   it('serve listens without the language server, the model SDKs, esbuild or the rules sandbox, and with kysely and zod as the bundles', async () => {
@@ -49,7 +49,7 @@ describe('lazy commands', { timeout: SPAWN_TIMEOUT_MS }, () => {
       dir,
       (stdout) => /listening on http/.test(stdout),
     );
-    expect(modules.some((url) => /\/dist\/src\/server\/start\.js$/.test(url))).toBe(true);
+    expect(modules.some((url) => /\/dist\/src\/apps\/server\/start\.js$/.test(url))).toBe(true);
     const loadedLater = modules.filter((url) =>
       /node_modules\/(vscode-languageserver[^/]*|ai|@ai-sdk\/[^/]+|esbuild|quickjs-emscripten[^/]*|kysely|zod)\//.test(
         url,
