@@ -78,14 +78,19 @@ function activationRow(size: number): Row {
 }
 
 export async function benchWorldInfo(): Promise<Row[]> {
-  const worst = parseRegexKey('/a.*b/');
-  if (worst.kind !== 'regex') throw new Error('the policy should allow /a.*b/');
+  // Catastrophic for a backtracking engine (the first took 27 s on 2,000 characters); RE2 runs them in one pass.
+  const patterns = ['/a{0,50}a{0,50}a{0,50}a{0,50}b/i', '/(a+)+$/', '/a.*b/'];
   const text = 'a'.repeat(MAX_WI_REGEX_TEXT_CHARS);
-  const regexStart = performance.now();
-  worst.regex.test(text);
-  const regexMs = performance.now() - regexStart;
+  let regexMs = 0;
+  for (const pattern of patterns) {
+    const key = parseRegexKey(pattern);
+    if (key.kind !== 'regex') throw new Error(`RE2 should run ${pattern}`);
+    const start = performance.now();
+    key.regex.test(text);
+    regexMs = Math.max(regexMs, performance.now() - start);
+  }
   const refusedStart = performance.now();
-  const refused = parseRegexKey('/(a+)+$/');
+  const refused = parseRegexKey('/(a)\\1/');
   const refusedMs = performance.now() - refusedStart;
 
   return [
@@ -93,12 +98,12 @@ export async function benchWorldInfo(): Promise<Row[]> {
     activationRow(MAX_WI_ENTRIES),
     {
       bench: 'world_info.worst_allowed_regex',
-      pattern: '/a.*b/',
+      patterns,
       text_chars: text.length,
       ms: round(regexMs),
       target_ms: TARGET_REGEX_MS,
       meets_target: regexMs < TARGET_REGEX_MS,
-      nested_quantifier_refused: refused.kind === 'refused',
+      backreference_refused: refused.kind === 'refused',
       refusal_ms: round(refusedMs),
     },
   ];

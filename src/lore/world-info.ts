@@ -11,11 +11,12 @@ import {
   MAX_WI_RECURSION_STEPS,
   MAX_WI_REGEX_TESTS,
   MAX_WI_REGEX_TEXT_CHARS,
+  MAX_WI_REGEX_WORK,
   MAX_WI_SCAN_CHARS,
   MAX_WI_TIMED_EFFECTS,
   MAX_WI_TOKEN_BUDGET,
 } from './world-info-limits.ts';
-import { parseRegexKey } from './world-info-regex.ts';
+import { type KeyPattern, parseRegexKey } from './world-info-regex.ts';
 import type { WorldInfoBook, WorldInfoEntry, WorldInfoRole } from './world-info-types.ts';
 
 /** A generation type, as `triggers` name them. */
@@ -129,7 +130,7 @@ function containsWholeWord(text: string, key: string): boolean {
  * needle in the case it is compared in. Compiled once per entry and book settings, not per scan.
  */
 type CompiledKey =
-  | { readonly kind: 'regex'; readonly key: string; readonly regex: RegExp }
+  | { readonly kind: 'regex'; readonly key: string; readonly regex: KeyPattern }
   | { readonly kind: 'refused'; readonly key: string }
   | {
       readonly kind: 'word' | 'bounded' | 'substring';
@@ -212,9 +213,10 @@ function scanPartOf(text: string): ScanPart {
   };
 }
 
-/** Regex tests left in this activation (MAX_WI_REGEX_TESTS), shared by every key. */
+/** Regex tests and work left in this activation (MAX_WI_REGEX_TESTS, MAX_WI_REGEX_WORK), shared by every key. */
 interface RegexBudget {
   left: number;
+  work: number;
 }
 
 function keyMatchesPart(key: CompiledKey, part: ScanPart, budget: RegexBudget): boolean {
@@ -234,9 +236,10 @@ function keyMatchesPart(key: CompiledKey, part: ScanPart, budget: RegexBudget): 
       const memo = `r${key.key}`;
       const known = part.results.get(memo);
       if (known !== undefined) return known;
-      if (budget.left <= 0) return false; // not memoised: the budget, not the text, decided
+      const cost = key.regex.size * Math.max(1, part.regexText.length);
+      if (budget.left <= 0 || budget.work < cost) return false; // not memoised: the budget, not the text, decided
       budget.left--;
-      key.regex.lastIndex = 0;
+      budget.work -= cost;
       const result = key.regex.test(part.regexText);
       part.results.set(memo, result);
       return result;
@@ -389,7 +392,7 @@ export function activateWorldInfo(book: WorldInfoBook, input: ActivationInput): 
     }
     return part;
   };
-  const regexBudget: RegexBudget = { left: MAX_WI_REGEX_TESTS };
+  const regexBudget: RegexBudget = { left: MAX_WI_REGEX_TESTS, work: MAX_WI_REGEX_WORK };
 
   const levels = [...new Set(book.entries.map((e) => e.delayUntilRecursion).filter((l) => l > 0))].sort(
     (a, b) => a - b,
