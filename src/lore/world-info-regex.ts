@@ -36,17 +36,9 @@ const FLAG_CHARS = 'gimsuy';
  * unescaped `/` inside; anything else is a plain key.
  */
 export function parseRegexKey(key: string): RegexKey {
-  if (key[0] !== '/') return { kind: 'plain' };
-  const close = key.lastIndexOf('/');
-  if (close < 2) return { kind: 'plain' };
-  const flagText = key.slice(close + 1);
-  for (const flag of flagText) if (!FLAG_CHARS.includes(flag)) return { kind: 'plain' };
-  const body = key.slice(1, close);
-  // An unescaped slash inside makes it a plain key (SillyTavern's rule).
-  for (let i = 0; i < body.length; i++) {
-    if (body[i] === '\\') i++;
-    else if (body[i] === '/') return { kind: 'plain' };
-  }
+  const split = splitRegexKey(key);
+  if (split === undefined) return { kind: 'plain' };
+  const { body, flagText } = split;
   if (body.length > MAX_WI_REGEX_CHARS) {
     return {
       kind: 'refused',
@@ -72,6 +64,42 @@ export function parseRegexKey(key: string): RegexKey {
     return { kind: 'refused', reason: refusal((error as Error).message) };
   }
 }
+
+/** A `/pattern/flags` key's pattern and flags, or undefined for a plain key (no compiling: cheap). */
+export function splitRegexKey(key: string): { body: string; flagText: string } | undefined {
+  if (key[0] !== '/') return undefined;
+  const close = key.lastIndexOf('/');
+  if (close < 2) return undefined;
+  const flagText = key.slice(close + 1);
+  for (const flag of flagText) if (!FLAG_CHARS.includes(flag)) return undefined;
+  const body = key.slice(1, close);
+  // An unescaped slash inside makes it a plain key (SillyTavern's rule).
+  for (let i = 0; i < body.length; i++) {
+    if (body[i] === '\\') i++;
+    else if (body[i] === '/') return undefined;
+  }
+  return { body, flagText };
+}
+
+const compiledKeys = new Map<string, RegexKey>();
+
+/**
+ * `parseRegexKey`, remembered for the newest REGEX_CACHE_KEYS keys: a book loaded again (another persona,
+ * another process's cache entry) does not compile its keys again.
+ */
+export function cachedRegexKey(key: string): RegexKey {
+  let parsed = compiledKeys.get(key);
+  if (parsed !== undefined) {
+    compiledKeys.delete(key);
+  } else {
+    parsed = parseRegexKey(key);
+    if (compiledKeys.size >= REGEX_CACHE_KEYS) compiledKeys.delete(compiledKeys.keys().next().value!);
+  }
+  compiledKeys.set(key, parsed);
+  return parsed;
+}
+
+const REGEX_CACHE_KEYS = 4_096;
 
 /** The instructions of RE2's compiled program (re2js exposes it untyped). */
 function programSize(compiled: RE2JS): number {

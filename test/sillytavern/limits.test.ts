@@ -21,10 +21,13 @@ import {
   MAX_WI_KEYS_PER_ENTRY,
   MAX_WI_REGEX_CHARS,
   MAX_WI_REGEX_INSTRUCTIONS,
+  MAX_WI_REGEX_KEYS,
   MAX_WI_REGEX_TESTS,
   MAX_WI_REGEX_TEXT_CHARS,
   MAX_WI_REGEX_WORK,
+  MAX_WI_SCAN_CHARS,
   MAX_WI_SCAN_DEPTH,
+  MAX_WI_SCAN_WORK,
   MAX_WI_TIMED_EFFECTS,
   MAX_WI_TOKEN_BUDGET,
   MAX_WORLD_INFO_BYTES,
@@ -268,7 +271,42 @@ describe('more bounds, at the limit and one past it', () => {
     const entries = Array.from({ length: n }, (_, i) => ({ key: [keyOf(i)], content: `c${i}` }));
     const at = activateWorldInfo(book(entries), { messages: [text], chatLength: 1, timed: [], seed: 0 });
     expect(at.activated.map((a) => a.entry.content)).toEqual(Array.from({ length: fit }, (_, i) => `c${i}`));
-    expect(at.decisions[fit]).toMatchObject({ status: 'skipped', reason: 'no key matched' });
+    expect(at.decisions[fit]!.reason).toContain('scan budget ran out');
+  });
+
+  it('characters the plain-key searches of one activation read (MAX_WI_SCAN_WORK)', () => {
+    // Keys with a space are substring searches; each reads the whole (cut) scan text once.
+    const keys = Array.from({ length: MAX_WI_ENTRIES }, (_, i) => `k${i} x`);
+    const body = keys.join(' ; ');
+    const text = body + '.'.repeat(MAX_WI_SCAN_CHARS - body.length);
+    expect(text.length * MAX_WI_ENTRIES).toBe(MAX_WI_SCAN_WORK);
+    const entries = keys.map((key) => ({ key: [key], content: 'c' }));
+    const settings = { token_budget: MAX_WI_TOKEN_BUDGET };
+    const run = (b: ReturnType<typeof book>) =>
+      activateWorldInfo(b, { messages: [text], chatLength: 1, timed: [], seed: 0 });
+    expect(run(book(entries, settings)).activated).toHaveLength(MAX_WI_ENTRIES);
+    // One search more: the last entry's second key (its first is not in the text) is not searched.
+    const past = [...entries.slice(0, -1), { key: ['absent words', keys.at(-1)!], content: 'c' }];
+    const result = run(book(past, settings));
+    expect(result.activated).toHaveLength(MAX_WI_ENTRIES - 1);
+    expect(result.decisions.at(-1)!.reason).toContain('MAX_WI_SCAN_WORK');
+  });
+
+  it('regex keys per book, at the limit and past it', () => {
+    const split = (n: number) =>
+      Array.from({ length: Math.ceil(n / MAX_WI_KEYS_PER_ENTRY) }, (_, e) => ({
+        key: Array.from(
+          { length: Math.min(MAX_WI_KEYS_PER_ENTRY, n - e * MAX_WI_KEYS_PER_ENTRY) },
+          (_, i) => `/r${e}_${i}x/`,
+        ),
+        content: 'c',
+      }));
+    expect(book(split(MAX_WI_REGEX_KEYS)).entries).toHaveLength(MAX_WI_REGEX_KEYS / MAX_WI_KEYS_PER_ENTRY);
+    const over = parseWorldInfoFile(
+      { entries: Object.fromEntries(split(MAX_WI_REGEX_KEYS + 1).map((e, i) => [String(i), e])) },
+      'b',
+    );
+    expect(!over.ok && over.issues[0]!.message).toContain('MAX_WI_REGEX_KEYS');
   });
 
   it('instructions of one regex key, at the limit and past it', () => {
