@@ -36,10 +36,14 @@ const updateDraftBody = z.strictObject({
 const updateDraftQuery = z.object({ check: z.enum(['true', 'false']).optional() });
 
 /** A draft's files through the checker of `mnesos validate`, off the request thread. */
-export async function checkDraftFiles(deps: AppDeps, files: Record<string, string | undefined>) {
+export async function checkDraftFiles(
+  deps: AppDeps,
+  files: Record<string, string | undefined>,
+  owner: string,
+) {
   let result: Awaited<ReturnType<typeof deps.checker.check>>;
   try {
-    result = await deps.checker.check(filesMap(files), 'draft');
+    result = await deps.checker.check(filesMap(files), 'draft', owner);
   } catch (error) {
     if (!(error instanceof CartridgeCheckError)) throw error;
     throw new ApiError(422, 'cartridge_check_failed', `the draft could not be checked: ${error.message}`);
@@ -221,7 +225,7 @@ export function registerBuilderDraftRoutes(api: RouteRegistry, deps: AppDeps): v
         );
       }
       if (query.check !== 'true') return c.json({ draft: draftSummaryView(draft) });
-      const check = await checkDraftFiles(deps, draftFilesOf(draft.files));
+      const check = await checkDraftFiles(deps, draftFilesOf(draft.files), principalId);
       return c.json({ draft: draftSummaryView(draft), check });
     },
   );
