@@ -259,7 +259,14 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
           versionCount: s.versionCount,
           latest: libraryVersionView(s.latest),
         })),
-        storage: { usedBytes: usage.bytes, quotaBytes: deps.limits.cartridgeQuotaBytes },
+        // Everything the key stores counts: cartridges, covers and builder drafts.
+        storage: {
+          usedBytes: usage.bytes,
+          quotaBytes: deps.limits.cartridgeQuotaBytes,
+          cartridgeBytes: usage.cartridgeBytes,
+          coverBytes: usage.coverBytes,
+          draftBytes: usage.draftBytes,
+        },
       });
     },
   );
