@@ -184,6 +184,10 @@ export function registerBuilderDraftRoutes(api: RouteRegistry, deps: AppDeps): v
         400: { description: 'A bad body (names the field)', schema: errorSchema },
         404: { description: 'No such template or version of the caller’s', schema: errorSchema },
         409: { description: 'The caller keeps the most drafts allowed (`draft_quota`)', schema: errorSchema },
+        413: {
+          description: 'The caller’s storage quota would be passed (`quota_exceeded`: drafts count)',
+          schema: errorSchema,
+        },
       },
     },
     async ({ c, body }) => {
