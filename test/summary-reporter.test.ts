@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../src/project-root.ts';
+import { PROJECT_ROOT } from '../src/adapters/project-root.ts';
 
 function runFixtures(...files: string[]): { line: string; status: number | null } {
   const result = spawnSync(

@@ -15,7 +15,7 @@ import {
   MAX_LSP_JSON_DEPTH,
   MAX_LSP_MESSAGE_BYTES,
   PARSE_ERROR,
-} from '../../src/authoring/lsp/framing.ts';
+} from '../../src/tools/authoring/lsp/framing.ts';
 import { LspClient } from './lsp-client.ts';
 
 const frame = (body: string, header = `Content-Length: ${Buffer.byteLength(body)}`) =>

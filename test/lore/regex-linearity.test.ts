@@ -3,7 +3,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { INJECTION_PATTERNS } from '../../src/cartridge/injection.ts';
+import { INJECTION_PATTERNS } from '../../src/core/cartridge/injection.ts';
 import { linearityProblem, regexesIn } from '../helpers/regex-linearity.ts';
 
 const tsFiles = (dir: string) =>
@@ -12,11 +12,11 @@ const tsFiles = (dir: string) =>
     .map((f) => join(dir, f));
 
 const FILES = [
-  ...tsFiles('src/lore'),
-  ...tsFiles('src/authoring/lsp'),
-  'src/turn/world-info.ts',
-  'src/turn/lore.ts',
-  'src/cartridge/injection.ts',
+  ...tsFiles('src/core/lore'),
+  ...tsFiles('src/tools/authoring/lsp'),
+  'src/engine/turn/world-info.ts',
+  'src/engine/turn/lore.ts',
+  'src/core/cartridge/injection.ts',
 ];
 
 describe('the linearity rule', () => {
@@ -51,7 +51,7 @@ describe('every pattern in lore, World Info, the injection check and the languag
 
   it('patterns built at run time are only the injection rules (checked below)', () => {
     const built = census.flatMap((c) => c.constructed).map((place) => place.replace(/:\d+$/, ''));
-    expect(new Set(built)).toEqual(new Set(['src/cartridge/injection.ts']));
+    expect(new Set(built)).toEqual(new Set(['src/core/cartridge/injection.ts']));
   });
 
   it.each(INJECTION_PATTERNS.map((r) => [r.source.slice(0, 60), r]))(

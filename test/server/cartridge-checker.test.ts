@@ -2,9 +2,9 @@
 // past the server's cap), keys take turns, and a check's deadline starts when the worker starts it. Real
 // worker thread, real checks: the slow upload's yare.js loops until the sandbox's time limit stops it.
 import { afterEach, describe, expect, it } from 'vitest';
-import { RULES_SCRIPT_TIME_MS } from '../../src/cartridge/js-rules/limits.ts';
-import { CartridgeChecker, type CheckResult } from '../../src/server/cartridge-checker.ts';
-import { ApiError } from '../../src/server/errors.ts';
+import { RULES_SCRIPT_TIME_MS } from '../../src/core/cartridge/js-rules/limits.ts';
+import { CartridgeChecker, type CheckResult } from '../../src/apps/server/cartridge-checker.ts';
+import { ApiError } from '../../src/apps/server/errors.ts';
 
 const tiny = new Map<string, string>([
   ['yare.yaml', 'version: 1\nbot_name: "Tiny"\n'],

@@ -1,8 +1,8 @@
 // A cartridge's lore is chunked and indexed once per lore text, however many cartridge objects (sessions,
 // personas, reloads) carry it.
 import { describe, expect, it } from 'vitest';
-import { LORE_INDEXES_KEPT, loreIndexOf } from '../../src/turn/lore.ts';
-import type { TurnCartridge } from '../../src/turn/types.ts';
+import { LORE_INDEXES_KEPT, loreIndexOf } from '../../src/engine/turn/lore.ts';
+import type { TurnCartridge } from '../../src/engine/turn/types.ts';
 
 const cartridgeWith = (lore: string) => ({ lore }) as unknown as TurnCartridge;
 

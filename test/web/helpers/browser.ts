@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { PROJECT_ROOT } from '../../../src/project-root.ts';
+import { PROJECT_ROOT } from '../../../src/adapters/project-root.ts';
 
 /** Debian's Chromium; MNESOS_TEST_CHROMIUM points elsewhere (a missing path: as a machine without it). */
 export const CHROMIUM_PATH = process.env.MNESOS_TEST_CHROMIUM || '/usr/bin/chromium';
