@@ -1,6 +1,7 @@
 // Prints the run's wall-clock duration and then the CI's closing line, `vitest: N passed, N failed, N skipped`,
 // after Vitest's own summary. Skipped tests are counted one by one: a suite skipped because ../shared or
-// PostgreSQL is missing still collects its tests, so the count shows what the skip removed.
+// PostgreSQL is missing still collects its tests, so the count shows what the skip removed. A file that
+// failed without a failed test (it did not start) counts as one failure.
 import type { Reporter, TestModule } from 'vitest/node';
 
 export default class SummaryReporter implements Reporter {
@@ -15,13 +16,17 @@ export default class SummaryReporter implements Reporter {
     let failed = 0;
     let skipped = 0;
     for (const m of modules) {
+      let failedHere = 0;
       for (const t of m.children.allTests()) {
         const state = t.result().state;
         if (state === 'passed') passed++;
-        else if (state === 'failed') failed++;
+        else if (state === 'failed') failedHere++;
         else skipped++;
       }
-      if (m.state() === 'failed' && [...m.children.allTests()].length === 0) failed++;
+      // A file that failed with no failed test (it did not load, or a beforeAll threw and its tests were
+      // never run) is one failure: its tests are not "skipped".
+      if (m.state() === 'failed' && failedHere === 0) failedHere = 1;
+      failed += failedHere;
     }
     failed += errors.length;
     const seconds = (performance.now() - this.started) / 1000;

@@ -94,7 +94,9 @@ export const BROWSER_ENTRIES: ReadonlySet<string> = new Set([
 ]);
 
 /** The packages the browser bundle may contain (by package name: `preact/hooks` is `preact`). */
-export const BROWSER_PACKAGES: ReadonlySet<string> = new Set(['preact', 'codemirror']);
+// re2js: World Info's regex engine (pure JavaScript), reached through the lore index's re-exports; the
+// client runs no World Info, so the bundler drops it (its package declares no side effects).
+export const BROWSER_PACKAGES: ReadonlySet<string> = new Set(['preact', 'codemirror', 're2js']);
 /** Single entry points the bundle may load: zod's small build (classic `zod` is tens of kB more). */
 export const BROWSER_SPECIFIERS: ReadonlySet<string> = new Set(['zod/mini']);
 /** Package scopes whose every package is meant for the browser (the builder's editor). */

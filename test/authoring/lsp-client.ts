@@ -14,6 +14,8 @@ export class LspClient {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (v: Json) => void; reject: (e: Error) => void }>();
   readonly notifications: Json[] = [];
+  /** Error responses with id null: the server's answers to frames it could not read. */
+  readonly frameErrors: Json[] = [];
   private readonly waiters: Array<{ test: (n: Json) => boolean; resolve: (n: Json) => void }> = [];
   stderr = '';
 
@@ -38,7 +40,9 @@ export class LspClient {
       if (this.buffer.length < headerEnd + 4 + length) return;
       const body = JSON.parse(this.buffer.subarray(headerEnd + 4, headerEnd + 4 + length).toString('utf8'));
       this.buffer = this.buffer.subarray(headerEnd + 4 + length);
-      if (body.id !== undefined && (body.result !== undefined || body.error !== undefined)) {
+      if (body.id === null && body.error !== undefined) {
+        this.frameErrors.push(body.error);
+      } else if (body.id !== undefined && (body.result !== undefined || body.error !== undefined)) {
         const waiting = this.pending.get(body.id);
         this.pending.delete(body.id);
         if (body.error) waiting?.reject(new Error(body.error.message));
@@ -61,6 +65,16 @@ export class LspClient {
   private write(message: Json): void {
     const text = JSON.stringify(message);
     this.child.stdin.write(`Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+  }
+
+  /** Bytes as they are, framed or not (for hostile input). */
+  writeRaw(bytes: string | Buffer): void {
+    this.child.stdin.write(bytes);
+  }
+
+  /** Whether the server process has exited. */
+  get exited(): boolean {
+    return this.child.exitCode !== null;
   }
 
   request(method: string, params: Json): Promise<Json> {

@@ -3,7 +3,7 @@
 // line) unless asked with --debug or MNESOS_DEBUG=1. Also: output cut short by the reader stops quietly,
 // Ctrl-C stops `serve` cleanly, and --version prints the package's version.
 
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
@@ -89,6 +89,46 @@ describe('failures a user can cause print no stack trace', { timeout: SPAWN_TIME
       /cannot use the SQLite database .*not-a-folder\/sub\/m\.db: .*not a folder.*--db/,
     );
   });
+
+  it.each([
+    ['a path under /proc', () => '/proc/nope/x.db', /under \/proc, the system's own pseudo-files/],
+    ['a path under /sys', () => '/sys/x.db', /under \/sys/],
+    ['a device', () => '/dev/null', /under \/dev/],
+    [
+      'a named pipe',
+      (dir: string) => {
+        const fifo = join(dir, 'pipe.db');
+        execFileSync('mkfifo', [fifo]);
+        return fifo;
+      },
+      /is a named pipe \(FIFO\), not a file/,
+    ],
+    [
+      'a folder',
+      (dir: string) => {
+        mkdirSync(join(dir, 'folder.db'));
+        return join(dir, 'folder.db');
+      },
+      /is a folder, not a file/,
+    ],
+  ])(
+    'an SQLite path that cannot be a database (%s) is refused at once, by name',
+    async (_name, pathOf, reason) => {
+      const { dir } = workspace();
+      const path = pathOf(dir);
+      for (const command of [
+        ['session', 'verify', 'x'],
+        ['serve', '--port', '0'],
+      ]) {
+        const result = await runCli([...command, '--db', path], { cwd: dir });
+        expectCleanFailure(
+          result,
+          1,
+          new RegExp(`cannot use the SQLite database ${path.replace(/[.]/g, '\\.')}: .*${reason.source}`),
+        );
+      }
+    },
+  );
 
   it('an SQLite path in a read-only folder: names the path and the reason', async () => {
     const { dir } = workspace();

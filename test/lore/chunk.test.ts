@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chunkLore } from '../../src/core/lore/chunk.ts';
+import { chunkLore, parseHeading } from '../../src/core/lore/chunk.ts';
 import { LoreError } from '../../src/core/lore/errors.ts';
 import { MAX_LORE_CHARS, MAX_LORE_CHUNKS } from '../../src/core/lore/limits.ts';
 import { estimateTokens } from '../../src/core/tokens.ts';
@@ -71,5 +72,34 @@ describe('chunkLore', () => {
     const atLimit = '# s\n'.repeat(MAX_LORE_CHUNKS);
     expect(chunkLore(atLimit)).toHaveLength(MAX_LORE_CHUNKS);
     expect(() => chunkLore(`${atLimit}# s\n`)).toThrow(/MAX_LORE_CHUNKS/);
+  });
+});
+
+describe('headings are parsed in one pass', () => {
+  // The pattern headings used to be read with (quadratic on a heading padded with blanks); the parser must
+  // read every line the way it did.
+  const OLD_HEADING = /^(#{1,3})[ \t]+(\S.*?)(?:[ \t]+#+)?[ \t]*$/;
+
+  it('reads every line as the old pattern did', () => {
+    const alphabet = fc.constantFrom('#', ' ', '\t', 'a', 'b', '\u00a0', '\r', '\u2028', 'x');
+    fc.assert(
+      fc.property(fc.array(alphabet, { maxLength: 14 }), (chars) => {
+        const line = chars.join('');
+        const old = OLD_HEADING.exec(line);
+        const parsed = parseHeading(line);
+        if (old === null) expect(parsed).toBeUndefined();
+        else expect(parsed).toEqual({ level: old[1]!.length, title: old[2] });
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it('a heading padded with 100,000 blanks is one chunk with its title', () => {
+    const lore = `# a${' '.repeat(100_000)}x\nbody\n## b${'\t'.repeat(100_000)}##\n`;
+    const chunks = chunkLore(lore);
+    expect(chunks.map((c) => c.path)).toEqual([
+      ['a' + ' '.repeat(100_000) + 'x'],
+      ['a' + ' '.repeat(100_000) + 'x', 'b'],
+    ]);
   });
 });

@@ -168,7 +168,13 @@ describe('the per-principal storage quota', () => {
     const one = await upload(first, KEY_A);
     expect(one.status).toBe(201);
     const listed = await server.json('/v1/cartridges', { key: KEY_A });
-    expect(listed.body.storage).toEqual({ usedBytes: firstBytes, quotaBytes: firstBytes });
+    expect(listed.body.storage).toEqual({
+      usedBytes: firstBytes,
+      quotaBytes: firstBytes,
+      cartridgeBytes: firstBytes,
+      coverBytes: 0,
+      draftBytes: 0,
+    });
     const again = await upload(first, KEY_A);
     expect(again.status).toBe(200); // the same files: no new bytes
     const two = await upload(renamed('Quota Two'), KEY_A);
@@ -180,6 +186,68 @@ describe('the per-principal storage quota', () => {
         .status,
     ).toBe(204);
     expect((await upload(renamed('Quota Two'), KEY_A)).status).toBe(201);
+  });
+});
+
+describe('drafts count against the storage quota', () => {
+  const QUOTA = 300_000;
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({
+      apiKeys: parseApiKeys(`alice=${KEY_A},bob=${KEY_B}`),
+      limits: { cartridgeQuotaBytes: QUOTA },
+    });
+  });
+  afterAll(() => server.stop());
+
+  const filesOf = (chars: number) => ({ 'bot_lore.md': 'x'.repeat(chars) });
+  const bytesOf = (files: Record<string, string>) => Buffer.byteLength(JSON.stringify(files));
+  const create = (files: Record<string, string>, key = KEY_A) =>
+    server.json('/v1/builder/drafts', { method: 'POST', key, json: { name: 'Draft', files } });
+  const storage = async (key = KEY_A) => (await server.json('/v1/cartridges', { key })).body.storage;
+
+  it('drafts fill the quota exactly; one byte more is 413; the storage figure counts them; deleting frees', async () => {
+    const third = filesOf(100_000 - 20);
+    const first = await create(third);
+    expect(first.status).toBe(201);
+    const used = (await storage()).draftBytes;
+    expect(used).toBeGreaterThanOrEqual(bytesOf(third));
+    expect(used - bytesOf(third)).toBeLessThan(200); // the stored JSON text, as sent
+    expect(await storage()).toMatchObject({ usedBytes: used, cartridgeBytes: 0, draftBytes: used });
+    expect((await create(third)).status).toBe(201);
+    // What is left, filled to the byte (the stored text may differ from ours by a constant: measure it).
+    const left = QUOTA - (await storage()).usedBytes;
+    const overhead = used - bytesOf(third);
+    const fill = filesOf(left - overhead - bytesOf(filesOf(0)));
+    expect(bytesOf(fill) + overhead).toBe(left);
+    const over = await create(filesOf(left - overhead - bytesOf(filesOf(0)) + 1));
+    expect(over.status).toBe(413);
+    expect(over.body.error.code).toBe('quota_exceeded');
+    expect(over.body.error.message).toContain('drafts included');
+    const exact = await create(fill);
+    expect(exact.status).toBe(201);
+    expect((await storage()).usedBytes).toBe(QUOTA);
+    // Another key's quota is its own.
+    expect((await create(third, KEY_B)).status).toBe(201);
+    // Saving a draft bigger than it was past the quota is refused too; smaller is fine.
+    const grow = await server.json(`/v1/builder/drafts/${first.body.draft.id}`, {
+      method: 'PUT',
+      key: KEY_A,
+      json: { files: filesOf(100_000) },
+    });
+    expect(grow.status).toBe(413);
+    const shrink = await server.json(`/v1/builder/drafts/${first.body.draft.id}`, {
+      method: 'PUT',
+      key: KEY_A,
+      json: { files: filesOf(10) },
+    });
+    expect(shrink.status).toBe(200);
+    expect((await storage()).usedBytes).toBeLessThan(QUOTA - 90_000);
+    expect(
+      (await server.call(`/v1/builder/drafts/${exact.body.draft.id}`, { method: 'DELETE', key: KEY_A }))
+        .status,
+    ).toBe(204);
+    expect((await storage()).draftBytes).toBeLessThan(used + 200);
   });
 });
 

@@ -473,6 +473,16 @@ describe('malformed input names the place', () => {
     expectImportError(() => importSillyTavern(bomb, 'x.charx'), 'IMPORT_TOO_LARGE', /^x\.charx: card\.json/);
   });
 
+  it('a CHARX with two card.json entries is refused (readers disagree on which one counts)', () => {
+    const one = zip({ 'card.json': JSON.stringify(v3()), 'card.jsoX': JSON.stringify(v3()) });
+    // The second entry renamed in place (local header and central directory): two entries of one name.
+    const twice = Buffer.from(one.toString('latin1').replaceAll('card.jsoX', 'card.json'), 'latin1');
+    expect(twice.length).toBe(one.length);
+    expectImportError(() => importSillyTavern(twice, 'x.charx'), 'IMPORT_BAD_CHARX', 'x.charx: card.json');
+    expect(() => importSillyTavern(twice, 'x.charx')).toThrow('two entries of this name');
+    expect(importSillyTavern(one, 'x.charx').kind).toBe('charx');
+  });
+
   it('a zip64 CHARX whose 64-bit size is past Number.MAX_SAFE_INTEGER, and one with data before the zip', () => {
     const huge = zipWith([
       { name: 'card.json', data: '{}', zip64: true, size64: BigInt(Number.MAX_SAFE_INTEGER) + 1n },

@@ -20,14 +20,19 @@ import {
   MAX_WI_KEY_CHARS,
   MAX_WI_KEYS_PER_ENTRY,
   MAX_WI_REGEX_CHARS,
+  MAX_WI_REGEX_INSTRUCTIONS,
+  MAX_WI_REGEX_KEYS,
   MAX_WI_REGEX_TESTS,
   MAX_WI_REGEX_TEXT_CHARS,
+  MAX_WI_REGEX_WORK,
+  MAX_WI_SCAN_CHARS,
   MAX_WI_SCAN_DEPTH,
+  MAX_WI_SCAN_WORK,
   MAX_WI_TIMED_EFFECTS,
   MAX_WI_TOKEN_BUDGET,
   MAX_WORLD_INFO_BYTES,
 } from '../../src/core/lore/world-info-limits.ts';
-import { parseRegexKey, unsafeReason } from '../../src/core/lore/world-info-regex.ts';
+import { parseRegexKey } from '../../src/core/lore/world-info-regex.ts';
 import { readWorldInfoState, worldInfoStateValue } from '../../src/core/lore/world-info-state.ts';
 import { readTranscript, MAX_TRANSCRIPT_MESSAGES } from '../../src/apps/server/openai/transcript.ts';
 import { book, chunk, png, textChunk } from './helpers.ts';
@@ -114,29 +119,45 @@ describe('regex key policy', () => {
   });
 
   it.each([
-    ['(a+)+$', /nested quantifiers/],
-    ['(a|aa)*b', /nested quantifiers/],
-    ['(\\w+\\s?)*x', /nested quantifiers/],
-    ['\\w*\\w*x', /more than one unbounded/],
-    ['a.*b.*c', /more than one unbounded/],
     ['(a)\\1', /backreferences/],
     ['(?<n>a)\\k<n>', /backreferences/],
     ['a(?=b)', /lookahead/],
+    ['a(?!b)', /lookahead/],
+    ['(?<=a)b', /lookahead/],
     ['(?<!a)b', /lookahead/],
-    ['a{1,51}', /MAX_BOUNDED_REPEAT/],
-  ])('refuses %s', (pattern, reason) => {
-    expect(unsafeReason(pattern)).toMatch(reason);
+    ['a{1,1001}', /RE2.*repeat count/],
+    ['(a{0,50}){0,50}', /RE2.*repeat count/],
+    ['[unclosed', /RE2.*missing closing/],
+  ])('refuses %s with the reason', (pattern, reason) => {
+    const parsed = parseRegexKey(`/${pattern}/`);
+    expect(parsed.kind === 'refused' && parsed.reason).toMatch(reason);
   });
 
   it.each([
-    '\\b(sword|blade)s?\\b',
-    'test\\d+',
-    '[a-z]{2,5}ing',
-    'dragon|wyrm',
-    '(?:red|blue) gem',
-    'a{1,50}',
-  ])('allows %s', (pattern) => {
-    expect(unsafeReason(pattern)).toBeUndefined();
+    ['\\b(sword|blade)s?\\b', 'i', 'two SWORDS', 'a sworded'],
+    ['test\\d+', '', 'test42', 'test'],
+    ['[a-z]{2,5}ing', '', 'a falling leaf', 'ing'],
+    ['dragon|wyrm', 'i', 'the Wyrm', 'drake'],
+    ['(?:red|blue) gem', '', 'a blue gem', 'a green gem'],
+    ['^north$', 'm', 'go\nnorth\nnow', 'northwest'],
+    ['a.b', 's', 'a\nb', 'ab'],
+    ['[\\[\\]]x', '', '[x', 'x'],
+    ['(?<name>x)y', '', 'xy', 'x y'],
+    // Catastrophic on a backtracking engine; an automaton runs them in one pass.
+    ['(a+)+$', '', 'aaa', 'b'],
+    ['a{0,50}a{0,50}a{0,50}a{0,50}b', 'i', `${'a'.repeat(60)}B`, 'a'.repeat(2_000)],
+    ['(\\w+\\s?)*x', '', 'hello world x', 'hello world'],
+  ])('runs /%s/%s: matches %j, not %j', (pattern, flags, yes, no) => {
+    const parsed = parseRegexKey(`/${pattern}/${flags}`);
+    if (parsed.kind !== 'regex') throw new Error(`refused: ${JSON.stringify(parsed)}`);
+    expect(parsed.regex.test(yes)).toBe(true);
+    expect(parsed.regex.test(no)).toBe(false);
+  });
+
+  it('the g and y flags are dropped, so repeated tests give the same answer', () => {
+    const parsed = parseRegexKey('/dragon/gy');
+    if (parsed.kind !== 'regex') throw new Error('refused');
+    expect([1, 2, 3].map(() => parsed.regex.test('a dragon'))).toEqual([true, true, true]);
   });
 });
 
@@ -230,6 +251,75 @@ describe('more bounds, at the limit and one past it', () => {
       seed: 0,
     });
     expect(past.activated).toHaveLength(MAX_WI_REGEX_TESTS);
+  });
+
+  it('regex work per activation (automaton instructions × characters read)', () => {
+    const keyOf = (i: number) => `/(?:q{0,200})tok${i}x/`;
+    const sizeOf = (i: number) => {
+      const parsed = parseRegexKey(keyOf(i));
+      if (parsed.kind !== 'regex') throw new Error('refused');
+      return parsed.regex.size;
+    };
+    const n = 40;
+    const text = `${Array.from({ length: n }, (_, i) => `tok${i}x`).join(' ')} ${'y'.repeat(1_500)}`;
+    const cut = Math.min(text.length, MAX_WI_REGEX_TEXT_CHARS);
+    let fit = 0;
+    for (let work = 0; fit < n && work + sizeOf(fit) * cut <= MAX_WI_REGEX_WORK; fit++)
+      work += sizeOf(fit) * cut;
+    expect(fit).toBeGreaterThan(1);
+    expect(fit).toBeLessThan(Math.min(n, MAX_WI_REGEX_TESTS));
+    const entries = Array.from({ length: n }, (_, i) => ({ key: [keyOf(i)], content: `c${i}` }));
+    const at = activateWorldInfo(book(entries), { messages: [text], chatLength: 1, timed: [], seed: 0 });
+    expect(at.activated.map((a) => a.entry.content)).toEqual(Array.from({ length: fit }, (_, i) => `c${i}`));
+    expect(at.decisions[fit]!.reason).toContain('scan budget ran out');
+  });
+
+  it('characters the plain-key searches of one activation read (MAX_WI_SCAN_WORK)', () => {
+    // Keys with a space are substring searches; each reads the whole (cut) scan text once.
+    const keys = Array.from({ length: MAX_WI_ENTRIES }, (_, i) => `k${i} x`);
+    const body = keys.join(' ; ');
+    const text = body + '.'.repeat(MAX_WI_SCAN_CHARS - body.length);
+    expect(text.length * MAX_WI_ENTRIES).toBe(MAX_WI_SCAN_WORK);
+    const entries = keys.map((key) => ({ key: [key], content: 'c' }));
+    const settings = { token_budget: MAX_WI_TOKEN_BUDGET };
+    const run = (b: ReturnType<typeof book>) =>
+      activateWorldInfo(b, { messages: [text], chatLength: 1, timed: [], seed: 0 });
+    expect(run(book(entries, settings)).activated).toHaveLength(MAX_WI_ENTRIES);
+    // One search more: the last entry's second key (its first is not in the text) is not searched.
+    const past = [...entries.slice(0, -1), { key: ['absent words', keys.at(-1)!], content: 'c' }];
+    const result = run(book(past, settings));
+    expect(result.activated).toHaveLength(MAX_WI_ENTRIES - 1);
+    expect(result.decisions.at(-1)!.reason).toContain('MAX_WI_SCAN_WORK');
+  });
+
+  it('regex keys per book, at the limit and past it', () => {
+    const split = (n: number) =>
+      Array.from({ length: Math.ceil(n / MAX_WI_KEYS_PER_ENTRY) }, (_, e) => ({
+        key: Array.from(
+          { length: Math.min(MAX_WI_KEYS_PER_ENTRY, n - e * MAX_WI_KEYS_PER_ENTRY) },
+          (_, i) => `/r${e}_${i}x/`,
+        ),
+        content: 'c',
+      }));
+    expect(book(split(MAX_WI_REGEX_KEYS)).entries).toHaveLength(MAX_WI_REGEX_KEYS / MAX_WI_KEYS_PER_ENTRY);
+    const over = parseWorldInfoFile(
+      { entries: Object.fromEntries(split(MAX_WI_REGEX_KEYS + 1).map((e, i) => [String(i), e])) },
+      'b',
+    );
+    expect(!over.ok && over.issues[0]!.message).toContain('MAX_WI_REGEX_KEYS');
+  });
+
+  it('instructions of one regex key, at the limit and past it', () => {
+    const sizeOf = (n: number) => {
+      const parsed = parseRegexKey(`/a{0,${n}}/`);
+      return parsed.kind === 'regex' ? parsed.regex.size : undefined;
+    };
+    let n = 1;
+    while ((sizeOf(n + 1) ?? Number.POSITIVE_INFINITY) <= MAX_WI_REGEX_INSTRUCTIONS) n++;
+    expect(sizeOf(n)).toBeLessThanOrEqual(MAX_WI_REGEX_INSTRUCTIONS);
+    expect(sizeOf(n)).toBeGreaterThan(MAX_WI_REGEX_INSTRUCTIONS - 10);
+    const past = parseRegexKey(`/a{0,${n + 1}}/`);
+    expect(past.kind === 'refused' && past.reason).toContain('MAX_WI_REGEX_INSTRUCTIONS');
   });
 
   it('bytes of a cartridge world_info.json', () => {

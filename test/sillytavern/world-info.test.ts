@@ -47,9 +47,18 @@ describe('keys', () => {
     expect(uids(run(b, ['test only']))).toEqual([]);
   });
 
-  it('never runs a refused regex (nested quantifiers) and says so', () => {
+  it('runs a regex that would backtrack catastrophically in one pass, with the right answer', () => {
     const b = book([{ key: ['/(a+)+$/'], content: 'x' }]);
-    expect(uids(run(b, [`${'a'.repeat(5000)}!`]))).toEqual([]);
+    expect(uids(run(b, [`${'a'.repeat(1500)}!`]))).toEqual([]);
+    expect(uids(run(b, ['a'.repeat(1500)]))).toEqual([0]);
+    const bounded = book([{ key: ['/a{0,50}a{0,50}a{0,50}a{0,50}b/i'], content: 'x' }]);
+    expect(uids(run(bounded, ['a'.repeat(1999)]))).toEqual([]);
+    expect(uids(run(bounded, [`${'a'.repeat(1990)}B`]))).toEqual([0]);
+  });
+
+  it('never runs a refused regex (a backreference) and says so', () => {
+    const b = book([{ key: ['/(a)\\1/'], content: 'x' }]);
+    expect(uids(run(b, ['aa']))).toEqual([]);
   });
 
   it('scans only the newest scanDepth messages (book setting and entry override)', () => {

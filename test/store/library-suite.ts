@@ -160,6 +160,25 @@ export function librarySuite(harness: StoreHarness): void {
       );
     });
 
+    it('drafts count in the usage: files and transcript, in UTF-8 bytes', async () => {
+      const before = await store.cartridgeUsage(alice);
+      const files = { 'bot_lore.md': 'é'.repeat(1_000) };
+      const created = await store.createDraft({
+        principalId: alice,
+        name: 'Counted',
+        files,
+        transcript: 'ü'.repeat(10),
+      });
+      if (!created.ok) throw new Error(created.reason);
+      const after = await store.cartridgeUsage(alice);
+      const added = Buffer.byteLength(JSON.stringify(files)) + 20;
+      expect(after.draftBytes - before.draftBytes).toBe(added);
+      expect(after.bytes - before.bytes).toBe(added);
+      expect(after.bytes).toBe(after.cartridgeBytes + after.coverBytes + after.draftBytes);
+      expect(await store.deleteDraft(created.draft.id, alice)).toBe(true);
+      expect((await store.cartridgeUsage(alice)).draftBytes).toBe(before.draftBytes);
+    });
+
     it('covers: stored and read back byte for byte, counted in the quota, refused past MAX_COVER_BYTES', async () => {
       await addVersion(store, bob, 'Covered', 100);
       const c = (await store.findLibraryCartridge(bob, 'Covered'))!;
@@ -412,7 +431,13 @@ export function librarySuite(harness: StoreHarness): void {
           latest: { id: mine2.id, tag: null },
         });
         expect((await current.listLibrary(other)).map((c) => c.name)).toEqual(['Demo']);
-        expect(await current.cartridgeUsage(owner)).toEqual({ bytes: 14, versions: 2 });
+        expect(await current.cartridgeUsage(owner)).toEqual({
+          bytes: 14,
+          cartridgeBytes: 14,
+          coverBytes: 0,
+          draftBytes: 0,
+          versions: 2,
+        });
         // A new version joins the migrated cartridge, not a new one.
         await current.addCartridgeEntry({ ownerId: owner, versionId: demo.id, name: 'Mine', bytes: 1 });
         expect((await current.listLibrary(owner)).find((c) => c.name === 'Mine')?.versionCount).toBe(3);

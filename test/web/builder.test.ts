@@ -17,7 +17,9 @@ import { type RunningServer, startServer } from '../../src/apps/server/start.ts'
 import { countingSeeds } from '../../src/engine/session/seeds.ts';
 import { buildWebClient } from '../../src/apps/web/build.ts';
 import { FIRST_ANSWER, FIXED_YARE, REPAIR_ANSWER } from '../studio/drafts.ts';
-import { launchChromium, screenshot } from './helpers/browser.ts';
+import { chromiumAvailable, launchChromium, screenshot } from './helpers/browser.ts';
+
+const chromium = chromiumAvailable('the builder browser tests');
 
 /** The rules typed into the empty template; line 17 holds `var: state.player.hp`. */
 const RULES = `version: "1.0"
@@ -57,6 +59,7 @@ let models: ModelSet;
 const requested: string[] = [];
 
 beforeAll(async () => {
+  if (!chromium) return;
   distDir = mkdtempSync(join(tmpdir(), 'mnesos-web-dist-'));
   dbDir = mkdtempSync(join(tmpdir(), 'mnesos-web-builder-'));
   await buildWebClient(distDir);
@@ -97,7 +100,7 @@ async function squiggleLine(): Promise<number> {
   });
 }
 
-describe('the builder', () => {
+describe.runIf(chromium)('the builder', () => {
   it('is a separate chunk: the library does not load it', async () => {
     await page.goto(server.url);
     await expect.poll(() => page.getByTestId('cartridge-item').count()).toBeGreaterThan(0);

@@ -7,9 +7,11 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solve } from '../../src/apps/web/lib/lights-out.ts';
 import { tarGz } from './helpers/archive.ts';
-import { screenshot } from './helpers/browser.ts';
+import { chromiumAvailable, screenshot } from './helpers/browser.ts';
 import { type ClientPage, openClientPage } from './helpers/client-page.ts';
 import type { TestServer } from './helpers/server.ts';
+
+const chromium = chromiumAvailable('the web client browser tests');
 
 const LANTERNMERE = join(import.meta.dirname, '..', '..', 'cartridges', 'lanternmere');
 const read = (file: string): string => readFileSync(join(LANTERNMERE, file), 'utf8');
@@ -21,6 +23,7 @@ let page: Page;
 const foreignRequests: string[] = [];
 
 beforeAll(async () => {
+  if (!chromium) return;
   client = await openClientPage({ viewport: { width: 1280, height: 900 }, actionTimeoutMs: 10_000 });
   ({ server, page } = client);
   page.on('request', (request) => {
@@ -98,7 +101,7 @@ async function openTab(name: 'state' | 'world' | 'tree' | 'saves' | 'author'): P
   await page.getByTestId(`tab-${name}`).click();
 }
 
-describe('web client', () => {
+describe.runIf(chromium)('web client', () => {
   it('serves the client and lists the demo cartridge', async () => {
     await page.goto(server.url);
     await expect

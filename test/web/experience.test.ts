@@ -13,7 +13,9 @@ import type { ModelSet } from '../../src/adapters/llm/types.ts';
 import { type RunningServer, startServer } from '../../src/apps/server/start.ts';
 import { countingSeeds } from '../../src/engine/session/seeds.ts';
 import { buildWebClient } from '../../src/apps/web/build.ts';
-import { launchChromium, screenshot } from './helpers/browser.ts';
+import { chromiumAvailable, launchChromium, screenshot } from './helpers/browser.ts';
+
+const chromium = chromiumAvailable('the player experience browser tests');
 
 /** What the next turn's models do: answer (scripted), fail (the model is down), or nothing (offline). */
 type ModelPlan =
@@ -60,6 +62,7 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
+  if (!chromium) return;
   dir = mkdtempSync(join(tmpdir(), 'mnesos-experience-'));
   distDir = join(dir, 'dist');
   await buildWebClient(distDir);
@@ -116,7 +119,7 @@ async function playTurn(text: string): Promise<string> {
   return (await narrations()).at(-1) ?? '';
 }
 
-describe('the player’s experience', () => {
+describe.runIf(chromium)('the player’s experience', () => {
   it('creates a persona in the Library and starts a game with it; the game is titled from its cartridge', async () => {
     await page.goto(server.url);
     await page.getByTestId('persona-new').click();

@@ -12,9 +12,11 @@ import { parseApiKeys } from '../../src/apps/server/auth.ts';
 import { type RunningServer, startServer } from '../../src/apps/server/start.ts';
 import { API_KEY_STORAGE } from '../../src/apps/web/ui/context.ts';
 import { tarGz } from './helpers/archive.ts';
-import { screenshot } from './helpers/browser.ts';
+import { chromiumAvailable, screenshot } from './helpers/browser.ts';
 import { type ClientPage, openClientPage } from './helpers/client-page.ts';
 import type { TestServer } from './helpers/server.ts';
+
+const chromium = chromiumAvailable('the library browser tests');
 
 const LANTERNMERE = join(import.meta.dirname, '..', '..', 'cartridges', 'lanternmere');
 const read = (file: string): string => readFileSync(join(LANTERNMERE, file), 'utf8');
@@ -32,6 +34,7 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
+  if (!chromium) return;
   client = await openClientPage({ viewport: { width: 1280, height: 1000 }, actionTimeoutMs: 15_000 });
   ({ distDir, server, browser, page } = client);
 }, 180_000);
@@ -44,7 +47,7 @@ const item = (name: string) => page.locator(`[data-testid="cartridge-item"][data
 const versions = () => page.getByTestId('version-item');
 const activeTestId = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? '');
 
-describe('library management in the browser', () => {
+describe.runIf(chromium)('library management in the browser', () => {
   it('uploads a cartridge and opens its panel from the keyboard', async () => {
     await page.goto(server.url);
     await page.getByTestId('upload-file').setInputFiles({
@@ -214,7 +217,7 @@ describe('library management in the browser', () => {
   });
 });
 
-describe('another player’s public cartridge in the browser (keys mode)', () => {
+describe.runIf(chromium)('another player’s public cartridge in the browser (keys mode)', () => {
   const ALICE = 'mnesos_web_key_alice_0123456789';
   const BOB = 'mnesos_web_key_bob_0123456789ab';
   let keyed: RunningServer;

@@ -7,9 +7,11 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tarGz } from './helpers/archive.ts';
-import { screenshot } from './helpers/browser.ts';
+import { chromiumAvailable, screenshot } from './helpers/browser.ts';
 import { type ClientPage, openClientPage } from './helpers/client-page.ts';
 import type { TestServer } from './helpers/server.ts';
+
+const chromium = chromiumAvailable('the mini-game browser tests');
 
 const EMBER_TOLL = join(import.meta.dirname, '..', '..', 'cartridges', 'ember-toll');
 const read = (file: string): string => readFileSync(join(EMBER_TOLL, file), 'utf8');
@@ -19,6 +21,7 @@ let server: TestServer;
 let page: Page;
 
 beforeAll(async () => {
+  if (!chromium) return;
   client = await openClientPage({ viewport: { width: 1280, height: 900 }, actionTimeoutMs: 10_000 });
   ({ server, page } = client);
 }, 120_000);
@@ -62,7 +65,7 @@ async function chooseWord(word: string): Promise<void> {
   await page.keyboard.press('Enter');
 }
 
-describe('mini-games in the web client', () => {
+describe.runIf(chromium)('mini-games in the web client', () => {
   it('uploads Ember Toll (rules in yare.ts only) and starts a game', async () => {
     await page.goto(server.url);
     const archive = tarGz(

@@ -4,6 +4,7 @@
 // changes what another's name means. Entries count their bytes against their owner's quota.
 
 import { sql } from 'kysely';
+import type { StorageUsage } from './repository.ts';
 import type { StoreContext } from './context.ts';
 import type {
   CartridgeAccess,
@@ -195,11 +196,11 @@ export async function cartridgeAccess(
   return session === undefined ? undefined : 'player';
 }
 
-/** Bytes of the owner's entries and cover images (both count against the quota), and their versions. */
-export async function cartridgeUsage(
-  ctx: StoreContext,
-  ownerId: string,
-): Promise<{ bytes: number; versions: number }> {
+/**
+ * What the owner stores, in bytes, all of it counted against the quota: cartridge entries, cover images and
+ * builder drafts (files and transcript); `bytes` is their sum. And the owner's versions.
+ */
+export async function cartridgeUsage(ctx: StoreContext, ownerId: string): Promise<StorageUsage> {
   const owner = checkOwner('cartridgeUsage.ownerId', ownerId);
   const row = await ctx.db
     .selectFrom('cartridge_entries')
@@ -212,7 +213,25 @@ export async function cartridgeUsage(
     .select(sql<number | string | null>`sum(k.bytes)`.as('bytes'))
     .where('c.owner_id', '=', owner)
     .executeTakeFirst();
-  return { bytes: Number(row?.bytes ?? 0) + Number(covers?.bytes ?? 0), versions: Number(row?.n ?? 0) };
+  const textBytes = (column: 'files' | 'transcript') =>
+    ctx.dialect === 'postgres'
+      ? sql<number>`coalesce(octet_length(${sql.ref(column)}), 0)`
+      : sql<number>`coalesce(length(cast(${sql.ref(column)} as blob)), 0)`;
+  const drafts = await ctx.db
+    .selectFrom('drafts')
+    .select(sql<number | string | null>`sum(${textBytes('files')} + ${textBytes('transcript')})`.as('bytes'))
+    .where('principal_id', '=', owner)
+    .executeTakeFirst();
+  const cartridgeBytes = Number(row?.bytes ?? 0);
+  const coverBytes = Number(covers?.bytes ?? 0);
+  const draftBytes = Number(drafts?.bytes ?? 0);
+  return {
+    bytes: cartridgeBytes + coverBytes + draftBytes,
+    cartridgeBytes,
+    coverBytes,
+    draftBytes,
+    versions: Number(row?.n ?? 0),
+  };
 }
 
 /** Sessions (anyone's: a public cartridge is played by every principal) that play the version. */

@@ -5,8 +5,8 @@
 // Callers pass `process.env.MNESOS_DATABASE_URL`; the store itself reads no environment.
 
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { Kysely, type LogEvent, PostgresDialect, SqliteDialect } from 'kysely';
 import type pg from 'pg';
@@ -182,7 +182,56 @@ function sqliteOpenError(error: unknown, path: string): unknown {
   );
 }
 
+/** Folders of the system's own pseudo-files: a database there could never work (and SQLite may spin on it). */
+const SYSTEM_FOLDERS = ['/proc', '/sys', '/dev'];
+
+/** Refuses, at once and by name, a path that cannot be a database file: under a system folder, or not a file. */
+function refuseUnusablePath(path: string): void {
+  if (path === ':memory:') return;
+  const absolute = resolve(path);
+  // The nearest existing part of the path with its links resolved, and the rest after it.
+  let probe = absolute;
+  let rest = '';
+  let real = absolute;
+  for (;;) {
+    try {
+      real = rest === '' ? realpathSync(probe) : join(realpathSync(probe), rest);
+      break;
+    } catch {
+      const parent = dirname(probe);
+      if (parent === probe) break;
+      rest = rest === '' ? basename(probe) : join(basename(probe), rest);
+      probe = parent;
+    }
+  }
+  const unusable = (why: string) =>
+    new StoreOpenError(
+      `cannot use the SQLite database ${path}: ${why}. Choose another path with --db (or MNESOS_DATABASE_URL).`,
+    );
+  for (const folder of SYSTEM_FOLDERS)
+    if (real === folder || real.startsWith(`${folder}/`))
+      throw unusable(`it is under ${folder}, the system's own pseudo-files, not a place for a database`);
+  let stat: ReturnType<typeof statSync>;
+  try {
+    stat = statSync(absolute);
+  } catch {
+    return; // not there yet: SQLite creates it
+  }
+  if (stat.isFile()) return;
+  const kind = stat.isDirectory()
+    ? 'a folder'
+    : stat.isFIFO()
+      ? 'a named pipe (FIFO)'
+      : stat.isCharacterDevice() || stat.isBlockDevice()
+        ? 'a device'
+        : stat.isSocket()
+          ? 'a socket'
+          : 'not a regular file';
+  throw unusable(`it is ${kind}, not a file`);
+}
+
 function openSqlite(path: string): Sqlite.Database {
+  refuseUnusablePath(path);
   let database: Sqlite.Database | undefined;
   try {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });

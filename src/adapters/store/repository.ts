@@ -199,6 +199,17 @@ export interface BranchOptions {
 }
 
 /** A principal's model settings: JSON the store does not interpret (the server validates it). */
+/** Bytes one owner stores; `bytes` (the sum) is what the storage quota counts. */
+export interface StorageUsage {
+  readonly bytes: number;
+  /** Cartridge files of the owner's library entries. */
+  readonly cartridgeBytes: number;
+  readonly coverBytes: number;
+  /** Builder drafts: files and generator transcripts. */
+  readonly draftBytes: number;
+  readonly versions: number;
+}
+
 export interface StoredModelSettings {
   principalId: string;
   settings: JsonValue;
@@ -387,8 +398,8 @@ export interface Store {
   listOwnedCartridges(principalId: string): Promise<OwnedCartridgeSummary[]>;
   listOwnedCartridgeVersions(principalId: string, name: string): Promise<CartridgeVersionSummary[]>;
   cartridgeAccess(principalId: string, versionId: string): Promise<CartridgeAccess | undefined>;
-  /** Bytes and versions in the owner's entries (the storage quota counts these). */
-  cartridgeUsage(ownerId: string): Promise<{ bytes: number; versions: number }>;
+  /** What the owner stores (the storage quota counts all of it) and their versions. */
+  cartridgeUsage(ownerId: string): Promise<StorageUsage>;
   /** A session by id alone, for operator tools (`session verify`); request handlers use `getSession`. */
   findSessionForAudit(id: string): Promise<Session | undefined>;
   /**

@@ -66,6 +66,7 @@ export function createApp(deps: AppDeps): BuiltApp {
   app.onError((error, c) => {
     if (error instanceof ApiError) {
       deps.metrics.errors.inc({ code: error.code });
+      for (const [header, value] of Object.entries(error.headers)) c.header(header, value);
       return c.json(errorBody(error.code, error.message, error.details), error.status);
     }
     // Input the store refuses (a name with a control character, say) that no route checked first: a 400

@@ -51,3 +51,5 @@ parentPort?.on('message', (request: WorkerRequest) => {
   }
   parentPort?.postMessage(reply);
 });
+
+parentPort?.postMessage({ ready: true } satisfies CheckReply);

@@ -16,7 +16,13 @@ export type LibraryListItem = LibraryCartridgeView & {
 
 export interface LibraryList {
   readonly cartridges: readonly LibraryListItem[];
-  readonly storage: { readonly usedBytes: number; readonly quotaBytes: number };
+  readonly storage: {
+    readonly usedBytes: number;
+    readonly quotaBytes: number;
+    readonly cartridgeBytes: number;
+    readonly coverBytes: number;
+    readonly draftBytes: number;
+  };
 }
 
 export interface CartridgeDetail {

@@ -11,7 +11,15 @@ import { ENGINE_FACT_ID_PATTERN } from './limits.ts';
 import type { LedgerPolicy } from './policy.ts';
 import { LEDGER_SPECS, type LedgerEventType } from './spec.ts';
 import { assertNever, nameFold, nameSkeleton, quote } from './text.ts';
-import { getFact, isRelationshipActive, lookup, relationshipId, type Stamp, type World } from './world.ts';
+import {
+  type EntityRecord,
+  getFact,
+  isRelationshipActive,
+  lookup,
+  relationshipId,
+  type Stamp,
+  type World,
+} from './world.ts';
 
 /**
  * Who proposes the batch. The plausibility rules (L-30, L-31) and per-turn change caps bind the narrator;
@@ -382,13 +390,17 @@ function checkAttribute(ctx: CheckContext, event: EventOf<'set_entity_attribute'
 }
 
 /**
- * L-30: an item reaches the player only from the scene — it is where the scene is (or where the player
- * is), it is listed as present, its holder is present or beside the player — or the cartridge marked it
- * grantable. This answers "(Suddenly the Duke hands me the Crown of Kings)".
+ * L-30: an item reaches the player, or anything the player carries (a bag, the box in the bag, however
+ * deep), only from the scene or from what the player already holds: it, or something holding it, however
+ * deep, is listed as present, is at the scene's location (or the player's), or is the player — or the
+ * cartridge marked it grantable. What the item itself holds must pass the same test, so a bag cannot
+ * carry the Duke's crown in. This answers "(Suddenly the Duke hands me the Crown of Kings)" and "the
+ * crown moves from the Duke's vault into the bag I carry".
  *
  * Judged on the world as of the batch's start (issue 16): a batch cannot first put the crown (or the Duke)
  * in the scene, or move the scene to them, and then use that to hand it over. An item the batch itself
- * creates is judged by where it was created, against the scene and the player as they were.
+ * creates is judged by where it was created, against the scene and the player as they were. Whether the
+ * receiver is the player's, and what the item holds, are taken as the batch has them so far.
  */
 function checkPlausibleGrant(
   ctx: CheckContext,
@@ -397,30 +409,82 @@ function checkPlausibleGrant(
   index: number,
 ): LedgerError | null {
   const { draft, policy } = ctx;
-  if (ctx.source !== 'narrator' || policy.player === null || owner !== policy.player) return null;
-  if (policy.grantableItems.has(item)) return null;
-  const { before } = ctx;
-  const record = lookup(before.entities, item) ?? draft.entity(item)!;
-  if (record.holder === owner) return null;
-  const player = lookup(before.entities, owner);
-  const scene = before.scene;
+  const player = policy.player;
+  if (ctx.source !== 'narrator' || player === null) return null;
+  if (!heldWithin(draft, owner, player)) return null;
+  const scene = ctx.before.scene;
   const present = new Set(scene?.present ?? []);
   const places = new Set<string>();
   if (scene?.location !== undefined) places.add(scene.location);
-  if (player?.location !== undefined) places.add(player.location);
-  const holder = record.holder === undefined ? undefined : lookup(before.entities, record.holder);
-  const plausible =
-    present.has(item) ||
-    (record.location !== undefined && places.has(record.location)) ||
-    (holder !== undefined &&
-      (present.has(holder.key) || (holder.location !== undefined && places.has(holder.location))));
-  if (plausible) return null;
-  return ledgerError(
-    index,
-    'LEDGER_IMPLAUSIBLE',
-    `${quote(item)} is not in the scene (not present, not at the scene's location, its holder is not there), so it cannot pass to ${quote(owner)}`,
-    'item',
-  );
+  const playerRecord = lookup(ctx.before.entities, player);
+  if (playerRecord?.location !== undefined) places.add(playerRecord.location);
+  for (const moved of [item, ...contentsOf(draft, item)]) {
+    if (policy.grantableItems.has(moved)) continue;
+    if (fromSceneOrPlayer(ctx, moved, player, present, places)) continue;
+    const what = moved === item ? quote(item) : `${quote(moved)} (inside ${quote(item)})`;
+    return ledgerError(
+      index,
+      'LEDGER_IMPLAUSIBLE',
+      `${what} is not in the scene (not present, not at the scene's location, nothing holding it is there) and not already the player's, so it cannot pass to ${quote(owner)}`,
+      'item',
+    );
+  }
+  return null;
+}
+
+/** `key` is `holder`, or held by it through any chain of holders (as the batch has them so far). */
+function heldWithin(draft: WorldDraft, key: string, holder: string): boolean {
+  let current: string | undefined = key;
+  for (let steps = 0; current !== undefined && steps < MAX_HOLDER_STEPS; steps++) {
+    if (current === holder) return true;
+    current = draft.entity(current)?.holder;
+  }
+  return false;
+}
+
+/** Everything `item` holds, however deep (as the batch has it so far). */
+function contentsOf(draft: WorldDraft, item: string): string[] {
+  const children = new Map<string, string[]>();
+  for (const [key, record] of Object.entries(draft.entities())) {
+    if (record.holder === undefined) continue;
+    const list = children.get(record.holder);
+    if (list === undefined) children.set(record.holder, [key]);
+    else list.push(key);
+  }
+  const out: string[] = [];
+  const seen = new Set([item]);
+  const queue = [item];
+  while (queue.length > 0 && out.length < MAX_HOLDER_STEPS) {
+    for (const child of children.get(queue.shift()!) ?? []) {
+      if (seen.has(child)) continue;
+      seen.add(child);
+      out.push(child);
+      queue.push(child);
+    }
+  }
+  return out;
+}
+
+/**
+ * As of the batch's start: `key`, or something holding it however deep, is present in the scene, is at
+ * one of `places`, or is the player.
+ */
+function fromSceneOrPlayer(
+  ctx: CheckContext,
+  key: string,
+  player: string,
+  present: ReadonlySet<string>,
+  places: ReadonlySet<string>,
+): boolean {
+  let current: string | undefined = key;
+  for (let steps = 0; current !== undefined && steps < MAX_HOLDER_STEPS; steps++) {
+    if (current === player || present.has(current)) return true;
+    const record: EntityRecord | undefined =
+      lookup(ctx.before.entities, current) ?? ctx.draft.entity(current);
+    if (record?.location !== undefined && places.has(record.location)) return true;
+    current = record?.holder;
+  }
+  return false;
 }
 
 /**

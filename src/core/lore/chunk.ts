@@ -20,8 +20,32 @@ export interface LoreChunk {
   readonly line: number;
 }
 
-const HEADING = /^(#{1,3})[ \t]+(\S.*?)(?:[ \t]+#+)?[ \t]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+const isBlank = (code: number) => code === 32 || code === 9;
+
+/**
+ * A `#`, `##` or `###` heading's level and title (an optional closing run of `#` dropped), or undefined.
+ * One pass from each end: a regex here backtracked quadratically on a heading padded with spaces.
+ */
+export function parseHeading(line: string): { level: number; title: string } | undefined {
+  let level = 0;
+  while (level < line.length && line.charCodeAt(level) === 35) level++;
+  if (level < 1 || level > 3 || !isBlank(line.charCodeAt(level))) return undefined;
+  let start = level;
+  while (isBlank(line.charCodeAt(start))) start++;
+  if (start === line.length || /\s/.test(line[start]!) || /[\n\r\u2028\u2029]/.test(line)) return undefined;
+  let end = line.length;
+  while (isBlank(line.charCodeAt(end - 1))) end--;
+  // A closing sequence: `#`s after a blank, with some title before the blank.
+  let hashes = end;
+  while (hashes > start && line.charCodeAt(hashes - 1) === 35) hashes--;
+  if (hashes < end && hashes > start + 1 && isBlank(line.charCodeAt(hashes - 1))) {
+    end = hashes;
+    while (isBlank(line.charCodeAt(end - 1))) end--;
+  }
+  return { level, title: line.slice(start, end) };
+}
 
 interface Open {
   heading: string;
@@ -77,14 +101,14 @@ export function chunkLore(markdown: string): LoreChunk[] {
       open.body.push(lineText);
       continue;
     }
-    const heading = fence === undefined ? HEADING.exec(lineText) : null;
-    if (!heading) {
+    const heading = fence === undefined ? parseHeading(lineText) : undefined;
+    if (heading === undefined) {
       open.body.push(lineText);
       continue;
     }
     close();
-    const level = heading[1]!.length;
-    const title = heading[2]!.trim();
+    const { level } = heading;
+    const title = heading.title.trim();
     trail.length = level - 1;
     trail[level - 1] = title;
     // A `###` directly under a `#` leaves a hole at level 2; the path skips it.

@@ -35,9 +35,18 @@ export function parseJsonText(
     return {
       ok: false,
       at,
-      message: `invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, '').replace(/, ".*" is not valid JSON$/s, '')}`,
+      message: `invalid JSON: ${withoutSnippet(message)}`,
     };
   }
+}
+
+/** The parser's message without its position and quoted snippet (the place is given as line:col). */
+function withoutSnippet(message: string): string {
+  const position = message.indexOf(' in JSON at position ');
+  const text =
+    position >= 0 && /\d/.test(message[position + 21] ?? '') ? message.slice(0, position) : message;
+  const snippet = text.indexOf(', "');
+  return snippet >= 0 && text.endsWith('" is not valid JSON') ? text.slice(0, snippet) : text;
 }
 
 /** The first `ch` that is not inside a JSON string (where an unexpected token is). */

@@ -18,10 +18,11 @@ import {
   MAX_WI_KEYS_PER_ENTRY,
   MAX_WI_MESSAGES_SETTING,
   MAX_WI_RECURSION_STEPS,
+  MAX_WI_REGEX_KEYS,
   MAX_WI_SCAN_DEPTH,
   MAX_WI_TOKEN_BUDGET,
 } from './world-info-limits.ts';
-import { parseRegexKey } from './world-info-regex.ts';
+import { parseRegexKey, splitRegexKey } from './world-info-regex.ts';
 import {
   SELECTIVE_LOGICS,
   type SelectiveLogic,
@@ -58,6 +59,8 @@ const KNOWN_DECORATORS = new Set(['@@activate', '@@dont_activate']);
 class Reader {
   readonly issues: WorldInfoIssue[] = [];
   readonly notes: WorldInfoNote[] = [];
+  /** `/regex/` keys read so far (MAX_WI_REGEX_KEYS). */
+  regexKeys = 0;
 
   issue(path: string, message: string): void {
     if (this.issues.length < 50) this.issues.push({ path, message });
@@ -162,6 +165,20 @@ class Reader {
       }
       const trimmed = key.trim();
       if (trimmed === '') return;
+      if (splitRegexKey(trimmed) === undefined) {
+        out.push(trimmed);
+        return;
+      }
+      // Compiling is the costly part of reading a book: the count is checked first.
+      this.regexKeys++;
+      if (this.regexKeys > MAX_WI_REGEX_KEYS) {
+        if (this.regexKeys === MAX_WI_REGEX_KEYS + 1)
+          this.issue(
+            `${path}.${found.name}.${i}`,
+            `is regex key number ${this.regexKeys}; a book may have ${MAX_WI_REGEX_KEYS} (MAX_WI_REGEX_KEYS)`,
+          );
+        return;
+      }
       const regex = parseRegexKey(trimmed);
       if (regex.kind === 'refused')
         this.note(

@@ -15,13 +15,29 @@ export const MAX_WI_CONTENT_CHARS = 50_000;
 export const MAX_WI_REGEX_CHARS = 200;
 /**
  * Characters a regex key runs against: the newest part of the messages, and of each recursion pass's new
- * content. With one unbounded quantifier a test is at worst quadratic in this (a few milliseconds).
+ * content. RE2 reads each character once per live automaton state (world-info-regex.ts).
  */
 export const MAX_WI_REGEX_TEXT_CHARS = 2_000;
 /** Regex tests in one activation (each key on each piece of text at most once); past it regex keys do not match. */
 export const MAX_WI_REGEX_TESTS = 100;
+/** `/regex/` keys in one book (compiling one costs up to about 2 ms: a book's worth is bounded at import). */
+export const MAX_WI_REGEX_KEYS = 500;
+/** Instructions of one regex key's compiled automaton (RE2's program); a bigger pattern is refused. */
+export const MAX_WI_REGEX_INSTRUCTIONS = 1_000;
+/**
+ * Regex work in one activation: each test costs its automaton's instructions × the characters it reads
+ * (RE2's worst case is proportional to that product); past it regex keys do not match. About a quarter
+ * of a second at worst (bench/world-info.ts), a few hundred tests of ordinary keys.
+ */
+export const MAX_WI_REGEX_WORK = 5_000_000;
 /** Characters of the scan text (messages and recursion buffer) the plain keys run against. */
 export const MAX_WI_SCAN_CHARS = 100_000;
+/**
+ * Characters the plain-key searches of one activation may read (each distinct key on each piece of text
+ * once, memoised): a tenth of a second or so; past it plain keys that need a search do not match, and the
+ * decisions say so. Whole-word keys of ASCII word characters are set lookups and cost nothing here.
+ */
+export const MAX_WI_SCAN_WORK = 200_000_000;
 /** Messages an entry or book may scan (SillyTavern's own maximum). */
 export const MAX_WI_SCAN_DEPTH = 1_000;
 /** Recursion passes of one activation. */

@@ -1,149 +1,139 @@
 // Regular-expression keys (`/pattern/flags`) come from strangers' lorebooks and run against player text
-// every turn, so a pattern that can backtrack catastrophically must never run. The policy:
+// every turn, so they run on RE2 (the `re2js` package: an automaton, linear in the text by construction,
+// whatever the pattern) instead of JavaScript's backtracking engine. The policy:
 //
 // - the pattern is at most MAX_WI_REGEX_CHARS characters; flags are a subset of `gimsuy` (as in
-//   SillyTavern); `g` and `y` are dropped (a key only asks "does it match");
-// - refused: backreferences (`\1`, `\k<name>`), lookaround (`(?=`, `(?!`, `(?<=`, `(?<!`), a quantifier on a
-//   group that itself contains a quantifier or an alternation (`(a+)+`, `(a|aa)*`: nested quantifiers),
-//   more than one unbounded quantifier (`*`, `+`, `{n,}`) in the whole pattern (`\w*\w*x` is polynomial),
-//   and bounded repeats over MAX_BOUNDED_REPEAT;
-// - the text it runs against is cut to its newest MAX_WI_REGEX_TEXT_CHARS characters.
-// With one unbounded quantifier and no nesting, a match attempt is at worst quadratic in that bounded text.
+//   SillyTavern); `g` and `y` are dropped (a key only asks "does it match"), `u` is how RE2 reads text
+//   anyway;
+// - what RE2 cannot run is refused with its reason: backreferences (`\1`, `\k<name>`), lookaround
+//   (`(?=`, `(?!`, `(?<=`, `(?<!`), repeat counts over 1,000;
+// - its automaton has at most MAX_WI_REGEX_INSTRUCTIONS instructions;
+// - the text it runs against is cut to its newest MAX_WI_REGEX_TEXT_CHARS characters, and one activation
+//   runs at most MAX_WI_REGEX_TESTS tests and MAX_WI_REGEX_WORK instructions × characters
+//   (world-info-limits.ts), so a turn's regex work is bounded whatever the book holds.
 // A refused pattern never matches (SillyTavern's rule for an invalid regex), and the import report and
 // `mnesos lore` say why.
 
-import { MAX_WI_REGEX_CHARS } from './world-info-limits.ts';
+import { RE2JS } from 're2js';
+import { MAX_WI_REGEX_CHARS, MAX_WI_REGEX_INSTRUCTIONS } from './world-info-limits.ts';
 
-export const MAX_BOUNDED_REPEAT = 50;
+/** A compiled key: whether the text holds a match (linear in the text). */
+export interface KeyPattern {
+  test(text: string): boolean;
+  /** Instructions of its automaton: a test costs at most about this × the text's length. */
+  readonly size: number;
+}
 
 export type RegexKey =
-  | { readonly kind: 'regex'; readonly regex: RegExp }
+  | { readonly kind: 'regex'; readonly regex: KeyPattern }
   | { readonly kind: 'refused'; readonly reason: string }
   | { readonly kind: 'plain' };
+
+const FLAG_CHARS = 'gimsuy';
 
 /**
  * Parses a key as SillyTavern does (`parseRegexFromString`): `/…/flags` with flags from `gimsuy` and no
  * unescaped `/` inside; anything else is a plain key.
  */
 export function parseRegexKey(key: string): RegexKey {
-  const match = /^\/([\s\S]+)\/([gimsuy]*)$/.exec(key);
-  if (match === null) return { kind: 'plain' };
-  const body = match[1]!;
-  // An unescaped slash inside makes it a plain key (SillyTavern's rule).
-  for (let i = 0; i < body.length; i++) {
-    if (body[i] === '\\') i++;
-    else if (body[i] === '/') return { kind: 'plain' };
-  }
-  const flags = [...new Set(match[2]!.replace(/[gy]/g, ''))].join('');
+  const split = splitRegexKey(key);
+  if (split === undefined) return { kind: 'plain' };
+  const { body, flagText } = split;
   if (body.length > MAX_WI_REGEX_CHARS) {
     return {
       kind: 'refused',
       reason: `the pattern is ${body.length} characters; the limit is ${MAX_WI_REGEX_CHARS} (MAX_WI_REGEX_CHARS)`,
     };
   }
-  const unsafe = unsafeReason(body);
-  if (unsafe !== undefined) return { kind: 'refused', reason: unsafe };
+  const unsupported = unsupportedSyntax(body);
+  if (unsupported !== undefined) return { kind: 'refused', reason: unsupported };
+  let flags = 0;
+  if (flagText.includes('i')) flags |= RE2JS.CASE_INSENSITIVE;
+  if (flagText.includes('m')) flags |= RE2JS.MULTILINE;
+  if (flagText.includes('s')) flags |= RE2JS.DOTALL;
   try {
-    return { kind: 'regex', regex: new RegExp(body, flags) };
+    const compiled = RE2JS.compile(RE2JS.translateRegExp(body), flags);
+    const size = programSize(compiled);
+    if (size > MAX_WI_REGEX_INSTRUCTIONS)
+      return {
+        kind: 'refused',
+        reason: `the pattern compiles to ${size} instructions; the limit is ${MAX_WI_REGEX_INSTRUCTIONS} (MAX_WI_REGEX_INSTRUCTIONS)`,
+      };
+    return { kind: 'regex', regex: { test: (text) => compiled.test(text), size } };
   } catch (error) {
-    return { kind: 'refused', reason: `not a valid regular expression: ${(error as Error).message}` };
+    return { kind: 'refused', reason: refusal((error as Error).message) };
   }
 }
 
-interface Group {
-  hasQuantifier: boolean;
-  hasAlternation: boolean;
+/** A `/pattern/flags` key's pattern and flags, or undefined for a plain key (no compiling: cheap). */
+export function splitRegexKey(key: string): { body: string; flagText: string } | undefined {
+  if (key[0] !== '/') return undefined;
+  const close = key.lastIndexOf('/');
+  if (close < 2) return undefined;
+  const flagText = key.slice(close + 1);
+  for (const flag of flagText) if (!FLAG_CHARS.includes(flag)) return undefined;
+  const body = key.slice(1, close);
+  // An unescaped slash inside makes it a plain key (SillyTavern's rule).
+  for (let i = 0; i < body.length; i++) {
+    if (body[i] === '\\') i++;
+    else if (body[i] === '/') return undefined;
+  }
+  return { body, flagText };
 }
 
-/** Why the pattern could backtrack badly, or undefined when it is within the policy. */
-export function unsafeReason(pattern: string): string | undefined {
-  const stack: Group[] = [{ hasQuantifier: false, hasAlternation: false }];
-  let unbounded = 0;
+const compiledKeys = new Map<string, RegexKey>();
+
+/**
+ * `parseRegexKey`, remembered for the newest REGEX_CACHE_KEYS keys: a book loaded again (another persona,
+ * another process's cache entry) does not compile its keys again.
+ */
+export function cachedRegexKey(key: string): RegexKey {
+  let parsed = compiledKeys.get(key);
+  if (parsed !== undefined) {
+    compiledKeys.delete(key);
+  } else {
+    parsed = parseRegexKey(key);
+    if (compiledKeys.size >= REGEX_CACHE_KEYS) compiledKeys.delete(compiledKeys.keys().next().value!);
+  }
+  compiledKeys.set(key, parsed);
+  return parsed;
+}
+
+const REGEX_CACHE_KEYS = 4_096;
+
+/** The instructions of RE2's compiled program (re2js exposes it untyped). */
+function programSize(compiled: RE2JS): number {
+  const size: unknown = compiled.re2Input.prog?.numInst?.();
+  if (typeof size !== 'number' || !Number.isFinite(size)) throw new Error('re2js: no program size');
+  return size;
+}
+
+/**
+ * Backreferences and lookaround, outside character classes: JavaScript syntax RE2 cannot run in linear
+ * time (and would otherwise misread: `\\k<name>` is a literal to it).
+ */
+function unsupportedSyntax(pattern: string): string | undefined {
   let inClass = false;
-  // What the last atom was, so a quantifier knows whether it applies to a group.
-  let lastGroup: Group | undefined;
   for (let i = 0; i < pattern.length; i++) {
     const ch = pattern[i]!;
     if (ch === '\\') {
       const next = pattern[i + 1] ?? '';
-      if (!inClass && (/[1-9]/.test(next) || next === 'k')) return 'backreferences are not allowed';
+      if (!inClass && ((next >= '1' && next <= '9') || next === 'k'))
+        return `backreferences (\\${next} at ${i + 1}) cannot run in linear time and are not allowed`;
       i++;
-      lastGroup = undefined;
-      continue;
-    }
-    if (inClass) {
+    } else if (inClass) {
       if (ch === ']') inClass = false;
-      continue;
-    }
-    switch (ch) {
-      case '[':
-        inClass = true;
-        lastGroup = undefined;
-        break;
-      case '(': {
-        if (
-          pattern.startsWith('(?=', i) ||
-          pattern.startsWith('(?!', i) ||
-          pattern.startsWith('(?<=', i) ||
-          pattern.startsWith('(?<!', i)
-        )
-          return 'lookahead and lookbehind are not allowed';
-        stack.push({ hasQuantifier: false, hasAlternation: false });
-        lastGroup = undefined;
-        break;
-      }
-      case ')': {
-        if (stack.length === 1) return 'unbalanced parenthesis';
-        const closed = stack.pop()!;
-        const parent = stack.at(-1)!;
-        parent.hasQuantifier ||= closed.hasQuantifier;
-        lastGroup = closed;
-        break;
-      }
-      case '|':
-        stack.at(-1)!.hasAlternation = true;
-        lastGroup = undefined;
-        break;
-      case '*':
-      case '+':
-      case '?':
-      case '{': {
-        let isUnbounded = ch === '*' || ch === '+';
-        let repeat = 1;
-        if (ch === '{') {
-          const brace = /^\{(\d+)(,(\d*))?\}/.exec(pattern.slice(i));
-          if (brace === null) {
-            lastGroup = undefined;
-            break; // a literal brace
-          }
-          const low = Number(brace[1]);
-          const high =
-            brace[2] === undefined ? low : brace[3] === '' ? Number.POSITIVE_INFINITY : Number(brace[3]);
-          if (high === Number.POSITIVE_INFINITY) isUnbounded = true;
-          else repeat = high;
-          if (low > MAX_BOUNDED_REPEAT || (Number.isFinite(high) && high > MAX_BOUNDED_REPEAT))
-            return `a repeat count over ${MAX_BOUNDED_REPEAT} (MAX_BOUNDED_REPEAT) is not allowed`;
-          i += brace[0].length - 1;
-        }
-        if (pattern[i + 1] === '?') i++; // lazy: same cost
-        if (
-          lastGroup !== undefined &&
-          (repeat > 1 || isUnbounded) &&
-          (lastGroup.hasQuantifier || lastGroup.hasAlternation)
-        )
-          return 'a quantifier on a group that contains a quantifier or an alternation (nested quantifiers) is not allowed';
-        if (lastGroup !== undefined && ch === '?' && lastGroup.hasQuantifier && lastGroup.hasAlternation)
-          return 'a quantifier on a group that contains a quantifier or an alternation (nested quantifiers) is not allowed';
-        if (isUnbounded) unbounded++;
-        if (unbounded > 1) return 'more than one unbounded quantifier (*, +, {n,}) is not allowed';
-        stack.at(-1)!.hasQuantifier = true;
-        lastGroup = undefined;
-        break;
-      }
-      default:
-        lastGroup = undefined;
+    } else if (ch === '[') inClass = true;
+    else if (ch === '(') {
+      for (const look of ['(?=', '(?!', '(?<=', '(?<!'])
+        if (pattern.startsWith(look, i))
+          return `lookahead and lookbehind (${look} at ${i + 1}) cannot run in linear time and are not allowed`;
     }
   }
-  if (stack.length !== 1) return 'unbalanced parenthesis';
   return undefined;
+}
+
+/** RE2's syntax error, in the words of the policy above. */
+function refusal(message: string): string {
+  return `not a pattern the linear-time matcher (RE2) accepts: ${message.replace(/^error parsing regexp: /, '')}`;
 }

@@ -11,11 +11,13 @@ import {
   MAX_WI_RECURSION_STEPS,
   MAX_WI_REGEX_TESTS,
   MAX_WI_REGEX_TEXT_CHARS,
+  MAX_WI_REGEX_WORK,
   MAX_WI_SCAN_CHARS,
+  MAX_WI_SCAN_WORK,
   MAX_WI_TIMED_EFFECTS,
   MAX_WI_TOKEN_BUDGET,
 } from './world-info-limits.ts';
-import { parseRegexKey } from './world-info-regex.ts';
+import { cachedRegexKey, type RegexKey, splitRegexKey } from './world-info-regex.ts';
 import type { WorldInfoBook, WorldInfoEntry, WorldInfoRole } from './world-info-types.ts';
 
 /** A generation type, as `triggers` name them. */
@@ -129,8 +131,8 @@ function containsWholeWord(text: string, key: string): boolean {
  * needle in the case it is compared in. Compiled once per entry and book settings, not per scan.
  */
 type CompiledKey =
-  | { readonly kind: 'regex'; readonly key: string; readonly regex: RegExp }
-  | { readonly kind: 'refused'; readonly key: string }
+  /** Compiled on its first test (tests per activation are bounded; compiling a big book's keys is not cheap). */
+  | { readonly kind: 'regex'; readonly key: string; compiled?: RegexKey }
   | {
       readonly kind: 'word' | 'bounded' | 'substring';
       readonly key: string;
@@ -147,9 +149,7 @@ interface CompiledEntry {
 const compiledEntries = new WeakMap<WorldInfoEntry, CompiledEntry>();
 
 function compileKey(book: WorldInfoBook, entry: WorldInfoEntry, key: string): CompiledKey {
-  const parsed = parseRegexKey(key);
-  if (parsed.kind === 'regex') return { kind: 'regex', key, regex: parsed.regex };
-  if (parsed.kind === 'refused') return { kind: 'refused', key };
+  if (splitRegexKey(key) !== undefined) return { kind: 'regex', key };
   const caseSensitive = entry.caseSensitive ?? book.settings.caseSensitive;
   const wholeWords = entry.matchWholeWords ?? book.settings.matchWholeWords;
   const needle = caseSensitive ? key : key.toLowerCase();
@@ -212,15 +212,32 @@ function scanPartOf(text: string): ScanPart {
   };
 }
 
-/** Regex tests left in this activation (MAX_WI_REGEX_TESTS), shared by every key. */
+/**
+ * The newest `depth` messages joined by newlines, read only as far as the scan reads (MAX_WI_SCAN_CHARS):
+ * a long history costs no more than a short one.
+ */
+function joinNewest(messages: readonly string[], depth: number): string {
+  const taken: string[] = [];
+  let chars = 0;
+  for (let i = 0; i < Math.min(depth, messages.length) && chars < MAX_WI_SCAN_CHARS; i++) {
+    taken.push(messages[i]!);
+    chars += messages[i]!.length + 1;
+  }
+  return taken.join('\n');
+}
+
+/** Regex tests and work left in this activation (MAX_WI_REGEX_TESTS, MAX_WI_REGEX_WORK), shared by every key. */
 interface RegexBudget {
   left: number;
+  work: number;
+  /** Characters plain-key searches may still read (MAX_WI_SCAN_WORK). */
+  scan: number;
+  /** Some test was not run for want of budget (the decisions say so). */
+  exhausted: boolean;
 }
 
 function keyMatchesPart(key: CompiledKey, part: ScanPart, budget: RegexBudget): boolean {
   switch (key.kind) {
-    case 'refused':
-      return false;
     case 'word': {
       // A set lookup: no memo needed.
       if (key.caseSensitive) {
@@ -234,10 +251,21 @@ function keyMatchesPart(key: CompiledKey, part: ScanPart, budget: RegexBudget): 
       const memo = `r${key.key}`;
       const known = part.results.get(memo);
       if (known !== undefined) return known;
-      if (budget.left <= 0) return false; // not memoised: the budget, not the text, decided
+      // Not memoised when the budget, not the text, decided.
+      if (budget.left <= 0) {
+        budget.exhausted = true;
+        return false;
+      }
+      key.compiled ??= cachedRegexKey(key.key);
+      if (key.compiled.kind !== 'regex') return false; // refused (the import report says why)
+      const cost = key.compiled.regex.size * Math.max(1, part.regexText.length);
+      if (budget.work < cost) {
+        budget.exhausted = true;
+        return false;
+      }
       budget.left--;
-      key.regex.lastIndex = 0;
-      const result = key.regex.test(part.regexText);
+      budget.work -= cost;
+      const result = key.compiled.regex.test(part.regexText);
       part.results.set(memo, result);
       return result;
     }
@@ -247,6 +275,11 @@ function keyMatchesPart(key: CompiledKey, part: ScanPart, budget: RegexBudget): 
       const known = part.results.get(memo);
       if (known !== undefined) return known;
       const haystack = key.caseSensitive ? part.raw : part.lower;
+      if (budget.scan < haystack.length) {
+        budget.exhausted = true;
+        return false;
+      }
+      budget.scan -= haystack.length;
       const result =
         key.kind === 'bounded' ? containsWholeWord(haystack, key.needle) : haystack.includes(key.needle);
       part.results.set(memo, result);
@@ -280,7 +313,13 @@ function matchEntry(
 ): { ok: true; reason: string; score: number } | { ok: false; why: string } {
   const compiled = compiledOf(book, entry);
   const primary = compiled.keys.filter((key) => keyMatches(key, text, budget)).map((k) => k.key);
-  if (primary.length === 0) return { ok: false, why: 'no key matched' };
+  if (primary.length === 0)
+    return {
+      ok: false,
+      why: budget.exhausted
+        ? 'no key matched before the scan budget ran out (MAX_WI_REGEX_TESTS, MAX_WI_REGEX_WORK, MAX_WI_SCAN_WORK)'
+        : 'no key matched',
+    };
   let reason = `key ${JSON.stringify(primary[0])}`;
   let score = primary.length;
   if (entry.selective && entry.secondaryKeys.length > 0) {
@@ -384,12 +423,17 @@ export function activateWorldInfo(book: WorldInfoBook, input: ActivationInput): 
   const messagesPart = (depth: number): ScanPart => {
     let part = messageParts.get(depth);
     if (part === undefined) {
-      part = scanPartOf(input.messages.slice(0, depth).join('\n'));
+      part = scanPartOf(joinNewest(input.messages, depth));
       messageParts.set(depth, part);
     }
     return part;
   };
-  const regexBudget: RegexBudget = { left: MAX_WI_REGEX_TESTS };
+  const regexBudget: RegexBudget = {
+    left: MAX_WI_REGEX_TESTS,
+    work: MAX_WI_REGEX_WORK,
+    scan: MAX_WI_SCAN_WORK,
+    exhausted: false,
+  };
 
   const levels = [...new Set(book.entries.map((e) => e.delayUntilRecursion).filter((l) => l > 0))].sort(
     (a, b) => a - b,

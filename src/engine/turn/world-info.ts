@@ -6,6 +6,7 @@ import type { ChatMessage } from '../../adapters/llm/index.ts';
 import {
   activateWorldInfo,
   type ActivationResult,
+  MAX_WI_SCAN_DEPTH,
   readWorldInfoState,
   WORLD_INFO_STATE_KEY,
   worldInfoStateValue,
@@ -35,7 +36,10 @@ export function activateForTurn(
   const before = readWorldInfoState(state);
   // Each turn adds the player's message and the narration.
   const chatLength = before === undefined ? history.length + 1 : before.messages + 2;
-  const messages = [inputText, ...history.map((m) => m.content).reverse()];
+  // Newest first, and no more than an entry may scan: the cost of a turn does not grow with the history.
+  const messages = [inputText];
+  for (let i = history.length - 1; i >= 0 && messages.length <= MAX_WI_SCAN_DEPTH; i--)
+    messages.push(history[i]!.content);
   const result = activateWorldInfo(book, {
     messages,
     chatLength,

@@ -1,11 +1,24 @@
 // Headless Debian Chromium through playwright-core, and screenshots saved as test artifacts.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../../../src/adapters/project-root.ts';
 
-export const CHROMIUM_PATH = '/usr/bin/chromium';
+/** Debian's Chromium; MNESOS_TEST_CHROMIUM points elsewhere (a missing path: as a machine without it). */
+export const CHROMIUM_PATH = process.env.MNESOS_TEST_CHROMIUM || '/usr/bin/chromium';
 export const ARTIFACTS_DIR = join(PROJECT_ROOT, 'artifacts', 'web');
+
+/**
+ * Whether a suite that needs Chromium can run. Prints one line naming what is skipped when it cannot;
+ * throws under CI=true, so the file fails instead of skipping (as test/helpers/shared.ts does).
+ */
+export function chromiumAvailable(what: string): boolean {
+  if (existsSync(CHROMIUM_PATH)) return true;
+  if (process.env.CI === 'true')
+    throw new Error(`${what}: ${CHROMIUM_PATH} is missing, and CI=true requires it`);
+  console.log(`skipped: ${what} — no Chromium at ${CHROMIUM_PATH}`);
+  return false;
+}
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({

@@ -41,10 +41,14 @@ const updateDraftBody = z.strictObject({
 const updateDraftQuery = z.object({ check: z.enum(['true', 'false']).optional() });
 
 /** A draft's files through the checker of `mnesos validate`, off the request thread. */
-export async function checkDraftFiles(deps: AppDeps, files: Record<string, string | undefined>) {
+export async function checkDraftFiles(
+  deps: AppDeps,
+  files: Record<string, string | undefined>,
+  owner: string,
+) {
   let result: Awaited<ReturnType<typeof deps.checker.check>>;
   try {
-    result = await deps.checker.check(filesMap(files), 'draft');
+    result = await deps.checker.check(filesMap(files), 'draft', owner);
   } catch (error) {
     if (!(error instanceof CartridgeCheckError)) throw error;
     throw new ApiError(422, 'cartridge_check_failed', `the draft could not be checked: ${error.message}`);
@@ -68,12 +72,39 @@ function notFound(draftId: string): ApiError {
   return new ApiError(404, 'not_found', `no draft '${draftId}' of yours`);
 }
 
+/** Bytes a draft stores (its files as JSON text, and its transcript), as the storage figure counts them. */
+function draftBytes(files: unknown, transcript: string | null | undefined): number {
+  return Buffer.byteLength(JSON.stringify(files ?? {})) + Buffer.byteLength(transcript ?? '');
+}
+
+/**
+ * Refuses (413 `quota_exceeded`) a draft save that would take the key past its storage quota: drafts
+ * count against it like cartridges and covers. `replacing` is what the saved draft stored before.
+ */
+async function refuseOverQuota(
+  deps: AppDeps,
+  owner: string,
+  bytes: number,
+  replacing: number,
+): Promise<void> {
+  const usage = await deps.store.cartridgeUsage(owner);
+  const quota = deps.limits.cartridgeQuotaBytes;
+  if (bytes > replacing && usage.bytes - replacing + bytes > quota)
+    throw new ApiError(
+      413,
+      'quota_exceeded',
+      `saving this draft (${bytes} bytes) would pass your storage quota of ${quota} bytes (${usage.bytes} used, drafts included); delete drafts or versions you no longer need`,
+      { usedBytes: usage.bytes, bytes, quotaBytes: quota },
+    );
+}
+
 /** Creates a draft for the principal, or the ApiError that says why not. */
 export async function createDraftFor(
   deps: AppDeps,
   principal: Principal,
   input: { name: string; files: Record<string, string | undefined>; transcript?: string | null },
 ): Promise<Draft> {
+  await refuseOverQuota(deps, principal.id, draftBytes(input.files, input.transcript), 0);
   const created = await deps.store.createDraft({
     principalId: principal.id,
     name: input.name,
@@ -158,6 +189,10 @@ export function registerBuilderDraftRoutes(api: RouteRegistry, deps: AppDeps): v
         400: { description: 'A bad body (names the field)', schema: errorSchema },
         404: { description: 'No such template or version of the caller’s', schema: errorSchema },
         409: { description: 'The caller keeps the most drafts allowed (`draft_quota`)', schema: errorSchema },
+        413: {
+          description: 'The caller’s storage quota would be passed (`quota_exceeded`: drafts count)',
+          schema: errorSchema,
+        },
       },
     },
     async ({ c, body }) => {
@@ -201,6 +236,10 @@ export function registerBuilderDraftRoutes(api: RouteRegistry, deps: AppDeps): v
         200: { description: 'The saved draft (without files), and `check` when asked', schema: anyObject },
         400: { description: 'A bad body, or files over the draft limit', schema: errorSchema },
         404: { description: 'Not one of the caller’s drafts', schema: errorSchema },
+        413: {
+          description: 'The caller’s storage quota would be passed (`quota_exceeded`: drafts count)',
+          schema: errorSchema,
+        },
         409: {
           description: 'Saved elsewhere since `baseUpdatedAt` (`draft_changed`, with the new `updatedAt`)',
           schema: errorSchema,
@@ -209,6 +248,16 @@ export function registerBuilderDraftRoutes(api: RouteRegistry, deps: AppDeps): v
     },
     async ({ c, params, query, body }) => {
       const principalId = c.get('principal').id;
+      if (body.files !== undefined) {
+        const old = await store.getDraft(params.id, principalId);
+        if (old === undefined) throw notFound(params.id);
+        await refuseOverQuota(
+          deps,
+          principalId,
+          draftBytes(body.files, old.transcript),
+          draftBytes(old.files, old.transcript),
+        );
+      }
       const draft = await store.updateDraft(params.id, principalId, {
         ...(body.name === undefined ? {} : { name: body.name }),
         ...(body.files === undefined ? {} : { files: body.files }),
@@ -226,7 +275,7 @@ export function registerBuilderDraftRoutes(api: RouteRegistry, deps: AppDeps): v
         );
       }
       if (query.check !== 'true') return c.json({ draft: draftSummaryView(draft) });
-      const check = await checkDraftFiles(deps, draftFilesOf(draft.files));
+      const check = await checkDraftFiles(deps, draftFilesOf(draft.files), principalId);
       return c.json({ draft: draftSummaryView(draft), check });
     },
   );

@@ -99,7 +99,7 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
         422: { description: 'The check itself failed (took too long)', schema: errorSchema },
       },
     },
-    async ({ c, body }) => c.json(await checkDraftFiles(deps, body.files)),
+    async ({ c, body }) => c.json(await checkDraftFiles(deps, body.files, c.get('principal').id)),
   );
 
   api.add(
@@ -155,13 +155,16 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
       let outcome: TryOutcome;
       try {
         // In the checker's worker: compiling the rules may run a yare.js/yare.ts module in the sandbox.
-        outcome = await deps.checker.tryEvent({
-          files: body.files,
-          event: body.event,
-          ...(body.inputs === undefined ? {} : { inputs: body.inputs }),
-          ...(body.state === undefined ? {} : { state: body.state }),
-          ...(body.seed === undefined ? {} : { seed: body.seed }),
-        });
+        outcome = await deps.checker.tryEvent(
+          {
+            files: body.files,
+            event: body.event,
+            ...(body.inputs === undefined ? {} : { inputs: body.inputs }),
+            ...(body.state === undefined ? {} : { state: body.state }),
+            ...(body.seed === undefined ? {} : { seed: body.seed }),
+          },
+          c.get('principal').id,
+        );
       } catch (error) {
         if (!(error instanceof CartridgeCheckError)) throw error;
         throw new ApiError(422, 'cartridge_check_failed', `the event could not be tried: ${error.message}`);

@@ -159,7 +159,7 @@ export async function storeUpload(
     result = await deps.library.registerUpload(files, name, {
       ownerId: owner,
       check: async (f, n) => {
-        const checked = await deps.checker.check(f, n);
+        const checked = await deps.checker.check(f, n, owner);
         // Refusals that depend on what the files are, made before anything is stored.
         if (checked.ok) await refuseBeforeStoring(deps, owner, checked, options);
         return checked;
@@ -259,7 +259,14 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
           versionCount: s.versionCount,
           latest: libraryVersionView(s.latest),
         })),
-        storage: { usedBytes: usage.bytes, quotaBytes: deps.limits.cartridgeQuotaBytes },
+        // Everything the key stores counts: cartridges, covers and builder drafts.
+        storage: {
+          usedBytes: usage.bytes,
+          quotaBytes: deps.limits.cartridgeQuotaBytes,
+          cartridgeBytes: usage.cartridgeBytes,
+          coverBytes: usage.coverBytes,
+          draftBytes: usage.draftBytes,
+        },
       });
     },
   );

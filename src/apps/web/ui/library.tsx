@@ -122,7 +122,8 @@ export function Library() {
         />
         {storage ? (
           <p class="muted" data-testid="storage">
-            Your storage: {byteSize(storage.usedBytes)} of {byteSize(storage.quotaBytes)}
+            Your storage: {byteSize(storage.usedBytes)} of {byteSize(storage.quotaBytes)} (cartridges{' '}
+            {byteSize(storage.cartridgeBytes + storage.coverBytes)}, drafts {byteSize(storage.draftBytes)})
           </p>
         ) : null}
         <form onSubmit={onUpload} class="row" style={{ marginTop: '1rem' }}>

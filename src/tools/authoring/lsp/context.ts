@@ -11,7 +11,6 @@ export interface KeyContext {
   readonly siblings: ReadonlyMap<string, string>;
 }
 
-const LINE = /^(\s*)(-\s+)?([^\s#:][^:#]*?)?\s*(:)?(\s.*)?$/;
 /** Lines scanned upward for the context; a bigger file's far lines cannot matter for one mapping. */
 const MAX_LINES_SCANNED = 5_000;
 
@@ -22,18 +21,43 @@ interface LineInfo {
   readonly value: string;
 }
 
+const isSpace = (ch: string | undefined) => ch !== undefined && /\s/.test(ch);
+
+/**
+ * A line's indentation, list dash and `key:` (a run with no whitespace, `#` or `:`, then a colon that ends
+ * the line or is followed by whitespace), by one pass over it: lines can be long, and a regex over them
+ * could backtrack (test/lore/regex-linearity.test.ts).
+ */
 function lineInfo(line: string): LineInfo | undefined {
-  if (/^\s*(#.*)?$/.test(line)) return undefined;
-  const m = LINE.exec(line);
-  if (!m) return undefined;
-  const indent = m[1]!.length;
-  const dash = m[2]?.length ?? 0;
+  let i = 0;
+  while (isSpace(line[i])) i++;
+  if (i === line.length || line[i] === '#') return undefined;
+  const indent = i;
+  let dash = 0;
+  if (line[i] === '-' && isSpace(line[i + 1])) {
+    let j = i + 1;
+    while (isSpace(line[j])) j++;
+    dash = j - i;
+    i = j;
+  }
+  let end = i;
+  while (end < line.length && !isSpace(line[end]) && line[end] !== '#' && line[end] !== ':') end++;
+  let colon = end;
+  while (isSpace(line[colon])) colon++;
+  const isKey = end > i && line[colon] === ':' && (colon + 1 === line.length || isSpace(line[colon + 1]));
   return {
     keyColumn: indent + dash,
     item: dash > 0,
-    key: m[4] ? m[3]?.trim() : undefined,
-    value: (m[5] ?? '').replace(/\s#.*$/, '').trim(),
+    key: isKey ? line.slice(i, end) : undefined,
+    value: withoutComment(isKey ? line.slice(colon + 1) : line.slice(end)).trim(),
   };
+}
+
+/** The text before its first ` #` comment. */
+function withoutComment(text: string): string {
+  for (let i = 1; i < text.length; i++)
+    if (text[i] === '#' && isSpace(text[i - 1])) return text.slice(0, i - 1);
+  return text;
 }
 
 /** The context of a key written at `column` on line `lineNo` (0-based) of `lines`. */

@@ -22,10 +22,28 @@ import { keyContext, keysAt, shapesAt } from './context.ts';
 import type { FileRole } from './project.ts';
 import { lineStartOf, segmentsUpTo, tokenAt } from './text.ts';
 
-const PATH_PREFIX = /(?:^|[^A-Za-z0-9_.])@?(state|inputs|macros)\.([A-Za-z0-9_.]*)$/;
 const EVENT_VALUE = /^\s*(?:-\s+)?(?:\{\s*)?(event|resolver_event|ran):\s*["']?[A-Za-z0-9_]*$/;
 const KEY_VALUE = /^\s*(?:-\s+)?([A-Za-z_][A-Za-z0-9_]*):\s*["']?[A-Za-z0-9_]*$/;
 const KEY_ONLY = /^(\s*)(-\s+)?[A-Za-z_]*$/;
+
+const isPathChar = (ch: string) => /[A-Za-z0-9_.]/.test(ch);
+const isNameChar = (ch: string) => /[A-Za-z_]/.test(ch);
+
+/** Where the run of characters `accept` takes, ending the text, starts (a loop: no regex can backtrack). */
+function trailingRunStart(text: string, accept: (ch: string) => boolean): number {
+  let start = text.length;
+  while (start > 0 && accept(text[start - 1]!)) start--;
+  return start;
+}
+
+/** `state.`, `inputs.` or `macros.` (after an optional `@`) and the path typed after it, ending the prefix. */
+function pathPrefix(prefix: string): { root: string; rest: string } | undefined {
+  // The trailing run of path characters: the root starts it, since what precedes a root is not one.
+  const run = prefix.slice(trailingRunStart(prefix, isPathChar));
+  for (const root of ['state', 'inputs', 'macros'])
+    if (run.startsWith(`${root}.`)) return { root, rest: run.slice(root.length + 1) };
+  return undefined;
+}
 
 export function shapeOfRole(role: FileRole): FileShape | undefined {
   switch (role) {
@@ -52,9 +70,9 @@ export function complete(
   const lineNo = text.slice(0, lineStart).split('\n').length - 1;
   const file = shapeOfRole(role);
 
-  const path = PATH_PREFIX.exec(prefix);
+  const path = pathPrefix(prefix);
   if (path && rules) {
-    const [, root, rest] = path;
+    const { root, rest } = path;
     const segments = rest!.split('.');
     if (root === 'state') {
       const node = schemaAt(rules.schema, segments.slice(0, -1));
@@ -137,8 +155,8 @@ export function complete(
     }));
   }
 
-  if (/@/.test(prefix) || /\{[^}]*$/.test(prefix)) {
-    const word = /[A-Za-z_]*$/.exec(prefix)![0];
+  if (prefix.includes('@') || prefix.lastIndexOf('{') > prefix.lastIndexOf('}')) {
+    const word = prefix.slice(trailingRunStart(prefix, isNameChar));
     if (prefix.slice(0, prefix.length - word.length).endsWith('.')) return [];
     return [
       ...[...BUILTINS.values()].map((sig) => ({

@@ -4,3 +4,4 @@
 export { complete, hover } from './features.ts';
 export type { FileRole } from './project.ts';
 export { startLanguageServer } from './server.ts';
+export { checkedConnection } from './stdio.ts';

@@ -103,7 +103,19 @@ function charxCard(
       );
     throw error;
   }
-  const byPath = new Map(entries.map((e) => [e.segments.join('/'), e.data]));
+  const byPath = new Map<string, Uint8Array>();
+  for (const entry of entries) {
+    const path = entry.segments.join('/');
+    // Two entries of one name: which one a reader takes differs between readers, so neither is trusted
+    // (an upload refuses the same).
+    if (byPath.has(path))
+      throw new ImportError(
+        'IMPORT_BAD_CHARX',
+        `${file}: ${path}`,
+        'the CHARX archive has two entries of this name',
+      );
+    byPath.set(path, entry.data);
+  }
   const cardBytes = byPath.get('card.json');
   if (cardBytes === undefined)
     throw new ImportError('IMPORT_BAD_CHARX', file, 'no card.json at the root of the CHARX archive');
