@@ -34,7 +34,8 @@ export {
   publicState,
   schemaAt,
 } from './schema.ts';
-export { type EventTool, eventTools, isPublicEvent, publicEvents } from './tools.ts';
+export { type EventTool, eventTool, eventTools, isPublicEvent, publicEvents } from './tools.ts';
+export { checkEventInputs, enumValue, type EventInputsCheck } from './run/inputs.ts';
 export {
   type Dict,
   Duration,
