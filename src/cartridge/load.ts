@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
 import type { Diagnostic } from '../diagnostics.ts';
-import { type CompiledRules, compileRules } from '../yare/index.ts';
+import { type CompiledRules, compileRules, declaredStatePaths } from '../yare/index.ts';
 import { type LedgerSection, validateLedgerSection } from '../ledger/index.ts';
 import { cartError, cartWarning, fileStart, hasErrors, placeInText } from './diagnostics.ts';
 import { type Directives, validateDirectives } from './directives.ts';
@@ -142,7 +142,9 @@ export function loadCartridgeFromFiles(
       diagnostics.push(
         ...checkMinigameConfigs(plain, (path) => placeAtPath(parsed.doc, path, yarePath, parsed.lineCounter)),
       );
-      const checked = validateLedgerSection(plain?.ledger, { stateSchema: plain?.state_schema });
+      const checked = validateLedgerSection(plain?.ledger, {
+        statePaths: rules === undefined ? [] : declaredStatePaths(rules.schema),
+      });
       if (checked.ok) ledger = checked.value;
       else {
         for (const issue of checked.issues) {

@@ -12,7 +12,7 @@ export {
   DEFAULT_POLICY,
   type LedgerPolicy,
   type LedgerSection,
-  policyFromStateSchema,
+  policyFromStatePaths,
   rulesOwnedNames,
   type SectionIssue,
   type SectionResult,

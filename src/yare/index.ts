@@ -27,6 +27,7 @@ export type {
   Target,
 } from './program.ts';
 export {
+  declaredStatePaths,
   ENGINE_FIELDS,
   GAME_TIME_KEY,
   npcVisibleState,
