@@ -20,7 +20,7 @@ import { deepFreeze } from './freeze.ts';
 import { checkInjection } from './injection.ts';
 import { type IntentInputs, NO_INTENT_INPUTS, validateIntentInputs } from './intents.ts';
 import { hasRulesScript, rulesScriptOf } from './js-rules/hook.ts';
-import { checkMinigameConfigs } from './minigame-configs.ts';
+import { checkMinigameStart } from './minigame-configs.ts';
 import { applyPersonaMacros, type Persona, validatePersona } from './persona.ts';
 import type { WorldInfoBook } from '../lore/index.ts';
 import { parseAlternateGreetings } from './greetings.ts';
@@ -133,15 +133,15 @@ export function loadCartridgeFromFiles(
     if (parsed.ok) {
       const compiled = compileRules(
         { file: yarePath, doc: parsed.doc, lineCounter: parsed.lineCounter },
-        { checkInjection: (text) => checkInjection(text)?.message },
+        {
+          checkInjection: (text) => checkInjection(text)?.message,
+          checkPendingInteraction: checkMinigameStart,
+        },
       );
       rules = compiled.rules;
       botName = rules?.botName;
       diagnostics.push(...compiled.diagnostics);
       const plain = toPlain(parsed.doc) as Record<string, unknown> | null;
-      diagnostics.push(
-        ...checkMinigameConfigs(plain, (path) => placeAtPath(parsed.doc, path, yarePath, parsed.lineCounter)),
-      );
       const checked = validateLedgerSection(plain?.ledger, {
         statePaths: rules === undefined ? [] : declaredStatePaths(rules.schema),
       });

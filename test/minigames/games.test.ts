@@ -286,4 +286,70 @@ events:
     expect(result.ok).toBe(true);
     expect(codesOf(result.warnings)).toContain('CART_MINIGAME_UNKNOWN');
   });
+
+  it('every start the rules compiler walks is checked (else, conditions, foreach), in file order with its other errors', () => {
+    const start = (speed: number, indent: string) =>
+      [
+        '- action: set',
+        '  var: state._pending_interaction',
+        '  value:',
+        '    minigame_id: reflex_dial',
+        '    resolver_event: done',
+        `    config: { difficulty: { indicator_speed: ${speed} } }`,
+      ]
+        .map((line) => `${indent}${line}`)
+        .join('\n');
+    const text = `state_schema:
+  _pending_interaction: { type: dict, default: {} }
+  hp: { type: int, default: 1 }
+events:
+  start:
+    steps:
+      - action: branch
+        if: "@ state.hp > 0"
+        steps: []
+        else:
+${start(7, '          ')}
+      - action: set
+        var: state.hpp
+        value: 1
+      - action: branch
+        conditions:
+          - if: "@ state.hp > 1"
+            steps:
+${start(8, '              ')}
+      - action: foreach
+        array: "@ [1, 2]"
+        item: n
+        steps:
+${start(9, '          ')}
+  done:
+    internal: true
+    inputs: { status: { type: string, default: aborted }, metrics: { type: dict, default: {} } }
+    steps: []
+`;
+    const errors = errorsOf(load(text));
+    expect(errors.map((e) => `${where(e)} ${e.code}`)).toEqual([
+      'yare.yaml:16:56 CART_MINIGAME_CONFIG',
+      'yare.yaml:18:14 YARE_UNKNOWN_PATH',
+      'yare.yaml:29:60 CART_MINIGAME_CONFIG',
+      'yare.yaml:39:56 CART_MINIGAME_CONFIG',
+    ]);
+    expect(errors[0]?.message).toContain('indicator_speed must be a number from 0.05 to 3, got 7');
+  });
+
+  it('a missing required setting is placed at the mapping that lacks it', () => {
+    const bad = load(yare('{ difficulty: {} }', 'articulation_scramble'));
+    expect(errorsOf(bad).map((e) => `${where(e)} ${e.code}`)).toEqual([
+      'yare.yaml:16:37 CART_MINIGAME_CONFIG',
+    ]);
+    expect(errorsOf(bad)[0]?.message).toMatch(
+      /^articulation_scramble config\.difficulty\.correct_sequence is required/,
+    );
+  });
+
+  it('a start whose value JSON cannot hold is left to the run (the write fails there), not a crash', () => {
+    const result = load(yare('{ difficulty: { indicator_speed: .inf } }'));
+    expect(codesOf(errorsOf(result))).not.toContain('CART_MINIGAME_CONFIG');
+  });
 });
