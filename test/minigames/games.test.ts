@@ -33,7 +33,6 @@ import {
   START_CLEARANCE_DEGREES,
   stopNeedle,
 } from '../../src/minigames/reflex-dial.ts';
-import * as lightsOut from '../../src/web/lib/lights-out.ts';
 import { codesOf, errorsOf, MINIMAL_LORE, where } from '../cartridge/helpers.ts';
 
 const PASSWORD = {
@@ -181,23 +180,6 @@ describe('manifests', () => {
     expect(schema.properties.difficulty.properties.indicator_speed).toMatchObject({
       minimum: 0.05,
       maximum: 3,
-    });
-  });
-
-  it("lights_out's bounds are the lights_out logic's own constants", () => {
-    const d = LIGHTS_OUT.difficulty;
-    expect(d.grid_size).toMatchObject({
-      min: lightsOut.MIN_GRID_SIZE,
-      max: lightsOut.MAX_GRID_SIZE,
-      default: lightsOut.DEFAULT_GRID_SIZE,
-    });
-    expect(d.max_moves).toMatchObject({
-      max: lightsOut.MAX_MOVES_LIMIT,
-      default: lightsOut.DEFAULT_MAX_MOVES,
-    });
-    expect(d.scramble_depth).toMatchObject({
-      max: lightsOut.MAX_SCRAMBLE_DEPTH,
-      default: lightsOut.DEFAULT_SCRAMBLE_DEPTH,
     });
   });
 
