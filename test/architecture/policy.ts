@@ -67,6 +67,7 @@ export const EXTRA_ENTRIES: ReadonlyMap<string, string> = new Map([
 export const BROWSER_ENTRIES: ReadonlySet<string> = new Set([
   'src/base-url-policy.ts',
   'src/text-policy.ts',
+  'src/sse.ts',
   'src/minigames/index.ts',
   'src/ledger/index.ts',
   'src/store/limits.ts',
