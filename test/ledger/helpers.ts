@@ -11,8 +11,8 @@ import {
   proposeBatch,
   type ValidateOptions,
   type World,
-} from '../../src/ledger/index.ts';
-import { declaredStatePaths } from '../../src/yare/index.ts';
+} from '../../src/core/ledger/index.ts';
+import { declaredStatePaths } from '../../src/core/yare/index.ts';
 import { rulesOf } from '../helpers/yare.ts';
 
 export type Wire = Record<string, unknown>;

@@ -1,6 +1,6 @@
 // The write policy: rules-owned names from real cartridges' state_schema, and the `ledger:` section.
 import { describe, expect, it } from 'vitest';
-import { policyFromStatePaths, rulesOwnedNames, validateLedgerSection } from '../../src/ledger/index.ts';
+import { policyFromStatePaths, rulesOwnedNames, validateLedgerSection } from '../../src/core/ledger/index.ts';
 import { statePathsOf } from './helpers.ts';
 
 // The state_schema sections of the shared MnesOS cartridges, as YAML parses them (copied so the test does

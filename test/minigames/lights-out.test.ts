@@ -13,14 +13,14 @@ import {
   scramble,
   seededRandom as seeded,
   solve,
-} from '../../src/minigames/index.ts';
+} from '../../src/core/minigames/index.ts';
 import {
   MAX_GRID_SIZE,
   MAX_ICON_CHARS,
   MAX_MOVES_LIMIT,
   MAX_SCRAMBLE_DEPTH,
   MIN_GRID_SIZE,
-} from '../../src/minigames/lights-out.ts';
+} from '../../src/core/minigames/lights-out.ts';
 
 function config(difficulty: Record<string, unknown>) {
   const checked = readLightsOutConfig({ difficulty });

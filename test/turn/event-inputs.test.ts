@@ -3,15 +3,15 @@
 // for the enum value "brine market" (and keep the rules' spelling), and all refuse a value outside the
 // enum with the same message.
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseScenarioFile } from '../../src/authoring/scenario/parse.ts';
-import { runScenario } from '../../src/authoring/scenario/run.ts';
-import { resolveModelConfig } from '../../src/llm/config.ts';
-import { createModels } from '../../src/llm/providers.ts';
-import type { ModelSet } from '../../src/llm/types.ts';
-import { isTurnError } from '../../src/turn/errors.ts';
-import { runTurn } from '../../src/turn/run-turn.ts';
-import type { TurnRecord } from '../../src/turn/types.ts';
-import { checkEventInputs, runEvent } from '../../src/yare/index.ts';
+import { parseScenarioFile } from '../../src/tools/authoring/scenario/parse.ts';
+import { runScenario } from '../../src/tools/authoring/scenario/run.ts';
+import { resolveModelConfig } from '../../src/adapters/llm/config.ts';
+import { createModels } from '../../src/adapters/llm/providers.ts';
+import type { ModelSet } from '../../src/adapters/llm/types.ts';
+import { isTurnError } from '../../src/engine/turn/errors.ts';
+import { runTurn } from '../../src/engine/turn/run-turn.ts';
+import type { TurnRecord } from '../../src/engine/turn/types.ts';
+import { checkEventInputs, runEvent } from '../../src/core/yare/index.ts';
 import { runCliInProcess } from '../cli/helpers.ts';
 import { type FakeOpenAI, type FakeReply, startFakeOpenAI } from '../helpers/fake-openai-server.ts';
 import { collect, initialState, LANTERNMERE, lanternmere, type Loose, ROOT } from './helpers.ts';

@@ -1,6 +1,6 @@
 // The browser's stream reader: readSse over the one SSE parser (test/sse.test.ts covers the parsing rules).
 import { describe, expect, it } from 'vitest';
-import { MAX_SSE_MESSAGE_CHARS, readSse, SseParseError } from '../../src/web/lib/sse.ts';
+import { MAX_SSE_MESSAGE_CHARS, readSse, SseParseError } from '../../src/apps/web/lib/sse.ts';
 
 function body(...chunks: string[]): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({

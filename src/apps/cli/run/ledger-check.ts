@@ -1,0 +1,152 @@
+// The work of `mnesos ledger check <events.json> [--world world.json] [--cartridge dir|name] [--json]`: would this
+// batch of world events apply? Prints, for each event, accepted or the rejection code and message. Exit 0
+// when the batch would apply, 1 when not (or the input is unreadable), 2 for usage errors (commander).
+
+import { readFileSync } from 'node:fs';
+import { loadCartridge } from '../../../core/cartridge/index.ts';
+import { formatDiagnostic } from '../../../core/diagnostics.ts';
+import {
+  DEFAULT_LIMITS,
+  DEFAULT_POLICY,
+  emptyWorld,
+  type LedgerError,
+  type LedgerPolicy,
+  MAX_JSON_BYTES,
+  parseToolArguments,
+  proposeBatch,
+  startingWorld,
+  type World,
+  worldFromJson,
+} from '../../../core/ledger/index.ts';
+import { resolveCartridgePath } from '../cartridge-arg.ts';
+import { EXIT } from '../exit-codes.ts';
+import { UserError } from '../user-error.ts';
+
+/** Largest world.json read by the command (a world is much larger than one batch). */
+export const MAX_WORLD_FILE_BYTES = 32 * 1024 * 1024;
+
+export interface CheckOptions {
+  /** Overrides MAX_WORLD_FILE_BYTES (tests). */
+  readonly maxFileBytes?: number;
+  readonly world?: string;
+  readonly cartridge?: string;
+  readonly json?: boolean;
+}
+
+type Loaded<T> = { ok: true; value: T } | { ok: false; message: string };
+
+function readText(path: string, maxBytes: number): Loaded<string> {
+  try {
+    const buffer = readFileSync(path);
+    if (buffer.length > maxBytes) return { ok: false, message: `${path}: larger than ${maxBytes} bytes` };
+    return { ok: true, value: buffer.toString('utf8') };
+  } catch (error) {
+    return { ok: false, message: `${path}: ${(error as NodeJS.ErrnoException).code ?? 'cannot read'}` };
+  }
+}
+
+function loadWorld(path: string, maxBytes: number): Loaded<World> {
+  const text = readText(path, maxBytes);
+  if (!text.ok) return text;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text.value);
+  } catch {
+    return { ok: false, message: `${path}: not valid JSON` };
+  }
+  const world = worldFromJson(raw);
+  return world.ok ? { ok: true, value: world.world } : { ok: false, message: `${path}: ${world.message}` };
+}
+
+interface CartridgeLedger {
+  readonly policy: LedgerPolicy;
+  /** The cartridge's starting world (`startingWorld` of its `ledger:` section). */
+  readonly world: World;
+}
+
+/**
+ * The write policy and starting world of a cartridge (a folder or a shipped cartridge's name), loaded as
+ * every command loads one: its errors are the loader's, at `file:line:col`.
+ */
+async function cartridgeLedger(arg: string | undefined): Promise<Loaded<CartridgeLedger>> {
+  if (arg === undefined) return { ok: true, value: { policy: DEFAULT_POLICY, world: emptyWorld() } };
+  let dir: string;
+  try {
+    dir = resolveCartridgePath(arg);
+  } catch (error) {
+    if (error instanceof UserError) return { ok: false, message: error.message };
+    throw error;
+  }
+  const loaded = await loadCartridge(dir);
+  if (!loaded.ok) return { ok: false, message: loaded.errors.map(formatDiagnostic).join('\n') };
+  const section = loaded.cartridge.ledger;
+  return { ok: true, value: { policy: section.policy, world: startingWorld(section) } };
+}
+
+function eventTypeOf(raw: unknown): string {
+  if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
+    const type = (raw as Record<string, unknown>).event_type;
+    if (typeof type === 'string') return JSON.stringify(type).slice(1, -1).slice(0, 40);
+  }
+  return '?';
+}
+
+export async function runLedgerCheck(
+  eventsPath: string,
+  options: CheckOptions,
+  out: (line: string) => void,
+): Promise<number> {
+  const fail = (message: string): number => {
+    if (options.json) out(JSON.stringify({ ok: false, error: message }));
+    else out(`error: ${message}`);
+    return EXIT.user;
+  };
+  const text = readText(eventsPath, MAX_JSON_BYTES);
+  if (!text.ok) return fail(text.message);
+  const parsed = parseToolArguments(text.value, DEFAULT_LIMITS);
+  const maxBytes = options.maxFileBytes ?? MAX_WORLD_FILE_BYTES;
+  const cartridge = await cartridgeLedger(options.cartridge);
+  if (!cartridge.ok) return fail(cartridge.message);
+  // Without --world, a cartridge's own starting world is the world the batch is checked against.
+  const world =
+    options.world === undefined
+      ? { ok: true as const, value: cartridge.value.world }
+      : loadWorld(options.world, maxBytes);
+  if (!world.ok) return fail(world.message);
+  const policy = { ok: true as const, value: cartridge.value.policy };
+
+  const raw = parsed.ok ? parsed.value : undefined;
+  const errors: readonly LedgerError[] = parsed.ok
+    ? (() => {
+        const result = proposeBatch(world.value, raw, policy.value);
+        return result.ok ? [] : result.errors;
+      })()
+    : [parsed.error];
+  const rawEvents = Array.isArray(raw) ? raw : [];
+  const batchErrors = errors.filter((e) => e.index < 0);
+  const ok = errors.length === 0;
+
+  if (options.json) {
+    out(
+      JSON.stringify({
+        ok,
+        events: rawEvents.map((event, index) => {
+          const mine = errors.filter((e) => e.index === index);
+          return { index, event_type: eventTypeOf(event), accepted: mine.length === 0, errors: mine };
+        }),
+        errors: batchErrors,
+      }),
+    );
+  } else {
+    for (const e of batchErrors) out(`batch: rejected ${e.code} ${e.message}`);
+    rawEvents.forEach((event, index) => {
+      const mine = errors.filter((e) => e.index === index);
+      const head = `#${index} ${eventTypeOf(event)}`;
+      // Per event: accepted means this event passed; the batch line says whether the whole batch applies.
+      if (mine.length === 0) out(`${head}: accepted`);
+      for (const e of mine) out(`${head}: rejected ${e.code} ${e.message}`);
+    });
+    out(ok ? `batch accepted (${rawEvents.length} events)` : `batch rejected (${errors.length} errors)`);
+  }
+  return ok ? EXIT.ok : EXIT.user;
+}
