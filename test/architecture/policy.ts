@@ -84,6 +84,7 @@ export const EXTRA_ENTRIES: ReadonlyMap<string, string> = new Map([
 export const BROWSER_ENTRIES: ReadonlySet<string> = new Set([
   'src/core/base-url-policy.ts',
   'src/core/text-policy.ts',
+  'src/core/sse.ts',
   'src/core/minigames/index.ts',
   'src/core/ledger/index.ts',
   'src/adapters/store/limits.ts',

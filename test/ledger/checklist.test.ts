@@ -21,14 +21,14 @@ import {
   LEDGER_EVENT_TYPES,
   parseToolArguments,
   DEFAULT_LIMITS,
-  policyFromStateSchema,
+  policyFromStatePaths,
   relationshipTimeline,
   replayLog,
   threads,
   validateBatch,
   validateLedgerSection,
 } from '../../src/core/ledger/index.ts';
-import { accepted, codes, given, town, when } from './helpers.ts';
+import { accepted, codes, given, statePathsOf, town, when } from './helpers.ts';
 
 const mara = { event_type: 'create_entity', entity: 'mara', name: 'Mara' };
 
@@ -355,7 +355,7 @@ describe('D. write policy', () => {
   };
 
   it('L-28 rules-owned attributes cannot be written by a narrator batch, on any entity', () => {
-    const policy = policyFromStateSchema(schema);
+    const policy = policyFromStatePaths(statePathsOf(schema));
     for (const [entity, attribute] of [
       ['player', 'gold'],
       ['mara', 'gold'],
@@ -382,7 +382,7 @@ describe('D. write policy', () => {
         },
         undeclared_attributes: 'reject',
       },
-      { stateSchema: schema },
+      { statePaths: statePathsOf(schema) },
     );
     if (!section.ok) throw new Error(JSON.stringify(section.issues));
     const policy = section.value.policy;
@@ -698,7 +698,7 @@ describe('G. replay and determinism', () => {
   });
 
   it('L-46 replay re-validates every event: a stored event the validator refuses fails the load precisely', () => {
-    const policy: LedgerPolicy = policyFromStateSchema({ player: { gold: { type: 'int' } } });
+    const policy: LedgerPolicy = policyFromStatePaths(statePathsOf({ player: { gold: { type: 'int' } } }));
     const ok = replayLog(
       [{ turn: 1, events: [{ event_type: 'create_entity', entity: 'player', name: 'P' }] }],
       policy,

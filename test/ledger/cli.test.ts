@@ -15,10 +15,18 @@ function file(name: string, content: string): string {
   writeFileSync(path, content);
   return path;
 }
-function run(args: string, options: Parameters<typeof runLedgerCheck>[1] = {}) {
+async function run(args: string, options: Parameters<typeof runLedgerCheck>[1] = {}) {
   const lines: string[] = [];
-  const code = runLedgerCheck(args, options, (l) => lines.push(l));
+  const code = await runLedgerCheck(args, options, (l) => lines.push(l));
   return { code, lines };
+}
+
+/** A cartridge folder with this yare.yaml (and the lore every cartridge has). */
+function cartridge(prefix: string, yare: string): string {
+  const cart = mkdtempSync(join(dir, prefix));
+  writeFileSync(join(cart, 'yare.yaml'), yare);
+  writeFileSync(join(cart, 'bot_lore.md'), 'A quiet town.\n');
+  return cart;
 }
 
 const good = file(
@@ -39,15 +47,15 @@ afterEach(() => {
 });
 
 describe('ledger check', () => {
-  it('prints accepted for each event and exits 0 when the batch applies', () => {
-    expect(run(good)).toEqual({
+  it('prints accepted for each event and exits 0 when the batch applies', async () => {
+    expect(await run(good)).toEqual({
       code: 0,
       lines: ['#0 create_entity: accepted', 'batch accepted (1 events)'],
     });
   });
 
-  it('prints the rejection code and message and exits 1 when it does not', () => {
-    expect(run(mixed)).toEqual({
+  it('prints the rejection code and message and exits 1 when it does not', async () => {
+    expect(await run(mixed)).toEqual({
       code: 1,
       lines: [
         '#0 create_entity: accepted',
@@ -57,8 +65,8 @@ describe('ledger check', () => {
     });
   });
 
-  it('--json prints one object', () => {
-    const { code, lines } = run(mixed, { json: true });
+  it('--json prints one object', async () => {
+    const { code, lines } = await run(mixed, { json: true });
     expect(code).toBe(1);
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0]!)).toMatchObject({
@@ -76,7 +84,7 @@ describe('ledger check', () => {
     });
   });
 
-  it('--world checks against a stored world (JSON as stateAt returns it), which round-trips', () => {
+  it('--world checks against a stored world (JSON as stateAt returns it), which round-trips', async () => {
     const worldJson = JSON.stringify(town());
     const loaded = worldFromJson(JSON.parse(worldJson));
     expect(loaded.ok && canonicalJson(loaded.world)).toBe(canonicalJson(town()));
@@ -86,15 +94,14 @@ describe('ledger check', () => {
       'give.json',
       JSON.stringify([{ event_type: 'set_possession', item: 'key', owner: 'player' }]),
     );
-    expect(run(give, { world }).code).toBe(0);
-    expect(run(give).lines[0]).toContain('LEDGER_UNKNOWN_REF');
-    expect(run(good, { world }).lines[0]).toContain('LEDGER_DUPLICATE');
+    expect((await run(give, { world })).code).toBe(0);
+    expect((await run(give)).lines[0]).toContain('LEDGER_UNKNOWN_REF');
+    expect((await run(good, { world })).lines[0]).toContain('LEDGER_DUPLICATE');
   });
 
-  it('--cartridge applies the write policy of its yare.yaml', () => {
-    const cart = mkdtempSync(join(dir, 'cart-'));
-    writeFileSync(
-      join(cart, 'yare.yaml'),
+  it('--cartridge applies the write policy of its yare.yaml', async () => {
+    const cart = cartridge(
+      'cart-',
       'state_schema:\n  player:\n    gold: { type: int, default: 0 }\nledger:\n  undeclared_attributes: reject\n',
     );
     const gold = file(
@@ -104,31 +111,34 @@ describe('ledger check', () => {
         { event_type: 'set_entity_attribute', entity: 'player', attribute: 'gold', value: 9999 },
       ]),
     );
-    expect(run(gold, { cartridge: cart }).lines[1]).toBe(
+    expect((await run(gold, { cartridge: cart })).lines[1]).toBe(
       '#1 set_entity_attribute: rejected LEDGER_RULES_OWNED attribute "gold" is owned by the game rules; the narrator cannot set it',
     );
-    expect(run(gold).code).toBe(0);
-    const bad = mkdtempSync(join(dir, 'bad-'));
-    writeFileSync(join(bad, 'yare.yaml'), 'ledger:\n  attributes:\n    mood: { type: text }\n');
-    expect(run(good, { cartridge: bad })).toMatchObject({
+    expect((await run(gold)).code).toBe(0);
+    const bad = cartridge('bad-', 'ledger:\n  attributes:\n    mood: { type: text }\n');
+    expect(await run(good, { cartridge: bad })).toEqual({
       code: 1,
-      lines: [expect.stringContaining('ledger.attributes.mood.type')],
+      lines: [
+        `error: ${join(bad, 'yare.yaml')}:3:19: ledger.attributes.mood.type: type must be one of string, int, float, bool [LEDGER_BAD_VALUE]`,
+      ],
     });
   });
 
-  it('unreadable, non-JSON, oversized and malformed inputs exit 1 with a clear message', () => {
-    expect(run(join(dir, 'missing.json')).lines[0]).toMatch(/^error: .*missing\.json: ENOENT$/);
-    expect(run(file('trunc.json', '[{"event_type": "create_'))).toMatchObject({
+  it('unreadable, non-JSON, oversized and malformed inputs exit 1 with a clear message', async () => {
+    expect((await run(join(dir, 'missing.json'))).lines[0]).toMatch(/^error: .*missing\.json: ENOENT$/);
+    expect(await run(file('trunc.json', '[{"event_type": "create_'))).toMatchObject({
       code: 1,
       lines: [
         'batch: rejected LEDGER_NOT_JSON arguments are not valid JSON (truncated or malformed)',
         'batch rejected (1 errors)',
       ],
     });
-    expect(run(file('obj.json', '{"event_type": "set_scene"}')).lines[0]).toContain('LEDGER_NOT_ARRAY');
+    expect((await run(file('obj.json', '{"event_type": "set_scene"}'))).lines[0]).toContain(
+      'LEDGER_NOT_ARRAY',
+    );
     const world = file('w.json', JSON.stringify(town()));
-    expect(run(good, { world, maxFileBytes: 10 }).lines[0]).toMatch(/larger than 10 bytes/);
-    expect(run(good, { world: file('badworld.json', '{"version":1}') }).lines[0]).toBe(
+    expect((await run(good, { world, maxFileBytes: 10 })).lines[0]).toMatch(/larger than 10 bytes/);
+    expect((await run(good, { world: file('badworld.json', '{"version":1}') })).lines[0]).toBe(
       `error: ${join(dir, 'badworld.json')}: entities must be an object`,
     );
   });
@@ -151,17 +161,31 @@ describe('ledger check', () => {
 });
 
 describe('ledger check --cartridge without --world', () => {
-  it("checks against the cartridge's starting world", () => {
-    const cart = mkdtempSync(join(dir, 'start-'));
-    writeFileSync(
-      join(cart, 'yare.yaml'),
+  it("checks against the cartridge's starting world", async () => {
+    const cart = cartridge(
+      'start-',
       'ledger:\n  world:\n    - { event_type: create_entity, entity: mara, name: Mara }\n',
     );
     const status = file(
       'status.json',
       JSON.stringify([{ event_type: 'set_entity_status', entity: 'mara', status: 'awake' }]),
     );
-    expect(run(status, { cartridge: cart }).code).toBe(0);
-    expect(run(status).code).toBe(1);
+    expect((await run(status, { cartridge: cart })).code).toBe(0);
+    expect((await run(status)).code).toBe(1);
+  });
+
+  it('takes a shipped cartridge by name, and names the shipped ones when there is none of that name', async () => {
+    expect(await run(good, { cartridge: 'lanternmere' })).toEqual({
+      code: 0,
+      lines: ['#0 create_entity: accepted', 'batch accepted (1 events)'],
+    });
+    const missing = await run(good, { cartridge: 'atlantis', json: true });
+    expect(missing.code).toBe(1);
+    expect(JSON.parse(missing.lines[0]!)).toEqual({
+      ok: false,
+      error: expect.stringMatching(
+        /^No cartridge folder at 'atlantis', and no shipped cartridge of that name\. Shipped cartridges: .*lanternmere/,
+      ),
+    });
   });
 });

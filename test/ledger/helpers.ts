@@ -1,6 +1,7 @@
 // Given/when/then helpers for ledger tests: build worlds from wire events, check that a rejected batch
 // changed nothing, and name the errors a result carries.
 import { expect } from 'vitest';
+import { stringify } from 'yaml';
 import {
   canonicalJson,
   DEFAULT_POLICY,
@@ -11,8 +12,15 @@ import {
   type ValidateOptions,
   type World,
 } from '../../src/core/ledger/index.ts';
+import { declaredStatePaths } from '../../src/core/yare/index.ts';
+import { rulesOf } from '../helpers/yare.ts';
 
 export type Wire = Record<string, unknown>;
+
+/** The state paths a yare.yaml `state_schema` declares, read as the cartridge loader reads it: compiled. */
+export function statePathsOf(stateSchema: unknown): string[][] {
+  return declaredStatePaths(rulesOf(stringify({ state_schema: stateSchema })).schema);
+}
 
 /** Applies batches of wire events, one per turn starting at `firstTurn`; throws on any rejection. */
 export function given(batches: Wire[][], policy: LedgerPolicy = DEFAULT_POLICY, firstTurn = 1): World {

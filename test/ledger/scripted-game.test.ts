@@ -16,6 +16,7 @@ import {
   threads,
   validateLedgerSection,
 } from '../../src/core/ledger/index.ts';
+import { statePathsOf } from './helpers.ts';
 
 const section = validateLedgerSection(
   {
@@ -47,7 +48,7 @@ const section = validateLedgerSection(
       },
     ],
   },
-  { stateSchema: { player: { hp: { type: 'int' }, gold: { type: 'int' } } } },
+  { statePaths: statePathsOf({ player: { hp: { type: 'int' }, gold: { type: 'int' } } }) },
 );
 
 type Wire = Record<string, unknown>;

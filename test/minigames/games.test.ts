@@ -33,7 +33,6 @@ import {
   START_CLEARANCE_DEGREES,
   stopNeedle,
 } from '../../src/core/minigames/reflex-dial.ts';
-import * as lightsOut from '../../src/apps/web/lib/lights-out.ts';
 import { codesOf, errorsOf, MINIMAL_LORE, where } from '../cartridge/helpers.ts';
 
 const PASSWORD = {
@@ -184,23 +183,6 @@ describe('manifests', () => {
     });
   });
 
-  it("lights_out's bounds are the lights_out logic's own constants", () => {
-    const d = LIGHTS_OUT.difficulty;
-    expect(d.grid_size).toMatchObject({
-      min: lightsOut.MIN_GRID_SIZE,
-      max: lightsOut.MAX_GRID_SIZE,
-      default: lightsOut.DEFAULT_GRID_SIZE,
-    });
-    expect(d.max_moves).toMatchObject({
-      max: lightsOut.MAX_MOVES_LIMIT,
-      default: lightsOut.DEFAULT_MAX_MOVES,
-    });
-    expect(d.scramble_depth).toMatchObject({
-      max: lightsOut.MAX_SCRAMBLE_DEPTH,
-      default: lightsOut.DEFAULT_SCRAMBLE_DEPTH,
-    });
-  });
-
   it.each([
     ['grid_size at its bounds', LIGHTS_OUT, { difficulty: { grid_size: 7 } }, []],
     ['grid_size past its bound', LIGHTS_OUT, { difficulty: { grid_size: 8 } }, ['difficulty.grid_size']],
@@ -285,5 +267,71 @@ events:
     const result = load(yare('{}', 'tetris'));
     expect(result.ok).toBe(true);
     expect(codesOf(result.warnings)).toContain('CART_MINIGAME_UNKNOWN');
+  });
+
+  it('every start the rules compiler walks is checked (else, conditions, foreach), in file order with its other errors', () => {
+    const start = (speed: number, indent: string) =>
+      [
+        '- action: set',
+        '  var: state._pending_interaction',
+        '  value:',
+        '    minigame_id: reflex_dial',
+        '    resolver_event: done',
+        `    config: { difficulty: { indicator_speed: ${speed} } }`,
+      ]
+        .map((line) => `${indent}${line}`)
+        .join('\n');
+    const text = `state_schema:
+  _pending_interaction: { type: dict, default: {} }
+  hp: { type: int, default: 1 }
+events:
+  start:
+    steps:
+      - action: branch
+        if: "@ state.hp > 0"
+        steps: []
+        else:
+${start(7, '          ')}
+      - action: set
+        var: state.hpp
+        value: 1
+      - action: branch
+        conditions:
+          - if: "@ state.hp > 1"
+            steps:
+${start(8, '              ')}
+      - action: foreach
+        array: "@ [1, 2]"
+        item: n
+        steps:
+${start(9, '          ')}
+  done:
+    internal: true
+    inputs: { status: { type: string, default: aborted }, metrics: { type: dict, default: {} } }
+    steps: []
+`;
+    const errors = errorsOf(load(text));
+    expect(errors.map((e) => `${where(e)} ${e.code}`)).toEqual([
+      'yare.yaml:16:56 CART_MINIGAME_CONFIG',
+      'yare.yaml:18:14 YARE_UNKNOWN_PATH',
+      'yare.yaml:29:60 CART_MINIGAME_CONFIG',
+      'yare.yaml:39:56 CART_MINIGAME_CONFIG',
+    ]);
+    expect(errors[0]?.message).toContain('indicator_speed must be a number from 0.05 to 3, got 7');
+  });
+
+  it('a missing required setting is placed at the mapping that lacks it', () => {
+    const bad = load(yare('{ difficulty: {} }', 'articulation_scramble'));
+    expect(errorsOf(bad).map((e) => `${where(e)} ${e.code}`)).toEqual([
+      'yare.yaml:16:37 CART_MINIGAME_CONFIG',
+    ]);
+    expect(errorsOf(bad)[0]?.message).toMatch(
+      /^articulation_scramble config\.difficulty\.correct_sequence is required/,
+    );
+  });
+
+  it('a start whose value JSON cannot hold is left to the run (the write fails there), not a crash', () => {
+    const result = load(yare('{ difficulty: { indicator_speed: .inf } }'));
+    expect(codesOf(errorsOf(result))).not.toContain('CART_MINIGAME_CONFIG');
   });
 });

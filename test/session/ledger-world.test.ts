@@ -1,13 +1,21 @@
 // The world ledger across stored turns: each turn starts from the world its parent left, so an entity
 // created on turn 1 can be referenced on turn 2, branches keep their own worlds, and verify replays it.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadCartridge } from '../../src/adapters/files/index.ts';
+import { runLedgerCheck } from '../../src/apps/cli/run/ledger-check.ts';
+import { canonicalJson, startingWorld, toWire } from '../../src/core/ledger/index.ts';
 import { createScriptedModels } from '../../src/adapters/llm/scripted.ts';
+import { cartridgeLedger } from '../../src/engine/session/ledger.ts';
+import { CartridgeLibrary } from '../../src/engine/session/library.ts';
+import { countingSeeds } from '../../src/engine/session/seeds.ts';
+import { SessionService } from '../../src/engine/session/service.ts';
 import { verifySession } from '../../src/engine/session/verify.ts';
 import { openStore } from '../../src/adapters/store/open.ts';
 import type { Store } from '../../src/adapters/store/repository.ts';
+import { initialWorld } from '../../src/engine/turn/ledger-world.ts';
 import { fixture } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mnesos-session-world-'));
@@ -82,5 +90,55 @@ describe('world ledger through sessions', () => {
 
     const verified = await verifySession(store, f.library, session.id);
     expect(verified?.ok).toBe(true);
+  });
+});
+
+describe("a cartridge's starting world", () => {
+  it('is one world: the genesis turn a session stores replays to what a new game and `ledger check` start from', async () => {
+    const cart = mkdtempSync(join(dir, 'start-'));
+    writeFileSync(
+      join(cart, 'yare.yaml'),
+      [
+        'ledger:',
+        '  world:',
+        '    - { event_type: create_entity, entity: mara, name: Mara, entity_type: person }',
+        '    - { event_type: create_entity, entity: lamp, name: Brass Lamp }',
+        '    - { event_type: set_possession, item: lamp, owner: mara }',
+        '    - { event_type: add_fact, subject: mara, predicate: keeps, object: lamp }',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(join(cart, 'bot_lore.md'), 'A quiet town.\n');
+    const store = await openStore(join(dir, 'start.db'));
+    stores.push(store);
+    const library = new CartridgeLibrary(store);
+    const registered = await library.registerFolder(cart);
+    if (!registered.ok) throw new Error(registered.errors.map((e) => e.message).join('\n'));
+    const service = new SessionService({ store, library, models: () => null, seeds: countingSeeds(1) });
+    const principal = await store.createPrincipal({ name: 'player' });
+    const { session, turn: genesis } = await service.createSession(principal.id, {
+      cartridgeVersion: registered.version.id,
+    });
+    const stored = await service.worldAt(principal.id, session.id, genesis.id);
+    if (!stored.result.ok) throw new Error('the genesis world does not replay');
+
+    const loaded = await loadCartridge(cart);
+    if (!loaded.ok) throw new Error('the cartridge does not load');
+    const start = startingWorld(loaded.cartridge.ledger);
+    expect(start.entities.lamp?.holder).toBe('mara');
+    expect(canonicalJson(stored.result.world)).toBe(canonicalJson(start));
+    expect(initialWorld(loaded.cartridge)).toBe(start);
+    expect(canonicalJson(cartridgeLedger(loaded.cartridge).world)).toBe(
+      canonicalJson(loaded.cartridge.ledger.world.map((event) => toWire(event))),
+    );
+
+    // `ledger check --cartridge` checks against that world: mara exists there, not in an empty world.
+    const events = join(dir, 'status.json');
+    writeFileSync(
+      events,
+      JSON.stringify([{ event_type: 'set_entity_status', entity: 'mara', status: 'awake' }]),
+    );
+    expect(await runLedgerCheck(events, { cartridge: cart }, () => undefined)).toBe(0);
+    expect(await runLedgerCheck(events, {}, () => undefined)).toBe(1);
   });
 });

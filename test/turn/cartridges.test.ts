@@ -111,7 +111,9 @@ describe('a cartridge that declares game_time as a section of its state', () => 
       models,
     });
     expect(record.tools[0]!.ok).toBe(false);
-    expect(record.tools[0]!.content).toMatch(/unknown property \\"engine_time_delta\\"/);
+    expect(record.tools[0]!.content).toMatch(
+      /'light_candle' has no input 'engine_time_delta' \(it takes none\)/,
+    );
     expect((record.stateAfter as Loose).game_time).toEqual({ now: '1350-03-01T06:00:00' });
     expect((record.stateAfter as Loose).pilgrim.faith).toBe(35);
     expect(record.time).toEqual({ before: '', after: '', advancedSeconds: 0, mode: 'cartridge' });

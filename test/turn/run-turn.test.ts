@@ -326,7 +326,7 @@ describe('tool errors go back to the Director and change nothing', () => {
     ]);
     const errors = record.tools.map((t) => (JSON.parse(t.content) as { error: string }).error);
     expect(errors[0]).toMatch(/no tool named "set_state"/);
-    expect(errors[1]).toMatch(/buy_item: arguments: unknown property "gold"/);
+    expect(errors[1]).toMatch(/buy_item: 'buy_item' has no input 'gold' \(inputs: item\)/);
     expect(record.ruleCalls.filter((c) => c.source === 'director')).toEqual([]);
     expect(record.narration).toBe('Your purse stays light.');
     const toolMessages = models.director.requests[1]!.messages.filter((m) => m.role === 'tool');
@@ -351,7 +351,9 @@ describe('tool errors go back to the Director and change nothing', () => {
       models,
     });
     expect(record.tools.map((t) => t.ok)).toEqual([false, true]);
-    expect(record.tools[0]!.content).toMatch(/'destination' must be one of/);
+    expect(record.tools[0]!.content).toMatch(
+      /Input 'destination' of 'travel' must be one of .*; got the moon/,
+    );
     expect((record.stateAfter as Loose).player.location).toBe('reedmaze');
   });
 

@@ -13,7 +13,7 @@ import { MAX_RESPONSE_CHARS, MAX_SSE_EVENT_CHARS } from './limits.ts';
 import { chatCompletionBody, finishReasonOf, readCompletion, StreamAssembler } from './openai-wire.ts';
 import { type RetryPolicy, withRetries, withStreamRetries } from './retry.ts';
 import { classifySdkError, cleanProviderText, retryAfterFromHeaders } from './sdk-errors.ts';
-import { SseParser } from './sse.ts';
+import { SseParser } from '../../core/sse.ts';
 import type { ChatModel, ModelRequest, ModelResponse, ModelStreamPart, ToolCall } from './types.ts';
 
 /** Bytes read after `[DONE]` while waiting for the body to end (keeps the connection reusable). */
@@ -104,7 +104,7 @@ export function createOpenAICompatibleChatModel(id: string, options: OpenAICompa
         let done = false;
         let deltas: string[] = [];
         const parser = new SseParser(
-          (data) => {
+          ({ data }) => {
             if (done) return;
             if (data === '[DONE]') {
               done = true;
@@ -123,8 +123,14 @@ export function createOpenAICompatibleChatModel(id: string, options: OpenAICompa
             const text = assembler.chunk(value);
             if (text !== '') deltas.push(text);
           },
-          MAX_SSE_EVENT_CHARS,
-          `model ${id}: unusable response: `,
+          {
+            maxMessageChars: MAX_SSE_EVENT_CHARS,
+            tooLong: (max) =>
+              new ModelError(
+                'bad-response',
+                `model ${id}: unusable response: a server-sent event is longer than ${max} characters (MAX_SSE_EVENT_CHARS)`,
+              ),
+          },
         );
         const decoder = new TextDecoder();
         for (;;) {

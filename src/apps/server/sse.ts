@@ -2,18 +2,21 @@
 // id and a sequence number) so a client that lost the connection can ask for the rest. When the client
 // goes away the body is cancelled and `signal` aborts, which cancels the turn (and its model calls).
 
+import { formatSse } from '../../core/sse.ts';
+
 export interface SseEvent {
   readonly event: string;
   readonly data: unknown;
   readonly id?: string;
 }
 
-export function formatSse(event: SseEvent): string {
-  const lines = [`event: ${event.event}`];
-  if (event.id !== undefined) lines.push(`id: ${event.id}`);
-  // JSON has no raw newlines, so the data is always one line.
-  lines.push(`data: ${JSON.stringify(event.data)}`);
-  return `${lines.join('\n')}\n\n`;
+/** One event of ours in the wire format (src/core/sse.ts): its data as JSON. */
+export function formatEvent(event: SseEvent): string {
+  return formatSse({
+    event: event.event,
+    ...(event.id === undefined ? {} : { id: event.id }),
+    data: JSON.stringify(event.data),
+  });
 }
 
 export function wantsEventStream(accept: string | undefined): boolean {
@@ -40,7 +43,7 @@ export function sseResponse(
       const send = (event: SseEvent): void => {
         if (control.signal.aborted) return;
         try {
-          controller.enqueue(encoder.encode(formatSse(event)));
+          controller.enqueue(encoder.encode(formatEvent(event)));
         } catch {
           control.abort(new Error('stream closed'));
         }

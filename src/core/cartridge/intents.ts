@@ -11,7 +11,14 @@
 
 import type { Document, LineCounter } from 'yaml';
 import type { Diagnostic } from '../diagnostics.ts';
-import { type CompiledRules, type EventDef, formatValue, type InputSpec, type Value } from '../yare/index.ts';
+import {
+  type CompiledRules,
+  type EventDef,
+  enumValue,
+  formatValue,
+  type InputSpec,
+  type Value,
+} from '../yare/index.ts';
 import { cartError } from './diagnostics.ts';
 import { MAX_INTENT_PHRASE_CHARS, MAX_INTENT_PHRASES } from './limits.ts';
 import { codePointLength } from './text.ts';
@@ -92,7 +99,7 @@ function fitValue(
     }
   }
   if (spec.enumIndex !== undefined) {
-    const declared: Value | undefined = spec.enumIndex.get(formatValue(value).toLowerCase());
+    const declared: Value | undefined = enumValue(spec, value);
     if (declared === undefined) {
       const options = [...spec.enumIndex.values()].map((v) => formatValue(v)).join(', ');
       return { ok: false, message: `must be one of: ${options}` };

@@ -3,7 +3,7 @@
 // with the warnings in both cases. The loader keeps going after an error so an author sees all of them.
 
 import type { Diagnostic } from '../diagnostics.ts';
-import { type CompiledRules, compileRules } from '../yare/index.ts';
+import { type CompiledRules, compileRules, declaredStatePaths } from '../yare/index.ts';
 import { type LedgerSection, validateLedgerSection } from '../ledger/index.ts';
 import { cartError, cartWarning, fileStart, hasErrors, placeInText } from './diagnostics.ts';
 import { type Directives, validateDirectives } from './directives.ts';
@@ -13,7 +13,7 @@ import { checkInjection } from './injection.ts';
 import { type IntentInputs, NO_INTENT_INPUTS, validateIntentInputs } from './intents.ts';
 import { hasRulesScript, rulesScriptOf } from './js-rules/hook.ts';
 import type { RulesSandbox } from './js-rules/sandbox-port.ts';
-import { checkMinigameConfigs } from './minigame-configs.ts';
+import { checkMinigameStart } from './minigame-configs.ts';
 import { applyPersonaMacros, type Persona, validatePersona } from './persona.ts';
 import type { WorldInfoBook } from '../lore/index.ts';
 import { parseAlternateGreetings } from './greetings.ts';
@@ -139,16 +139,18 @@ export function compileCartridge(
     if (parsed.ok) {
       const compiled = compileRules(
         { file: yarePath, doc: parsed.doc, lineCounter: parsed.lineCounter },
-        { checkInjection: (text) => checkInjection(text)?.message },
+        {
+          checkInjection: (text) => checkInjection(text)?.message,
+          checkPendingInteraction: checkMinigameStart,
+        },
       );
       rules = compiled.rules;
       botName = rules?.botName;
       diagnostics.push(...compiled.diagnostics);
       const plain = toPlain(parsed.doc) as Record<string, unknown> | null;
-      diagnostics.push(
-        ...checkMinigameConfigs(plain, (path) => placeAtPath(parsed.doc, path, yarePath, parsed.lineCounter)),
-      );
-      const checked = validateLedgerSection(plain?.ledger, { stateSchema: plain?.state_schema });
+      const checked = validateLedgerSection(plain?.ledger, {
+        statePaths: rules === undefined ? [] : declaredStatePaths(rules.schema),
+      });
       if (checked.ok) ledger = checked.value;
       else {
         for (const issue of checked.issues) {

@@ -12,7 +12,7 @@ export {
   DEFAULT_POLICY,
   type LedgerPolicy,
   type LedgerSection,
-  policyFromStateSchema,
+  policyFromStatePaths,
   rulesOwnedNames,
   type SectionIssue,
   type SectionResult,
@@ -47,6 +47,7 @@ export {
   vocabularyExample,
   vocabularyForPrompt,
 } from './spec.ts';
+export { STARTING_WORLD_TURN, startingBatch, startingWorld } from './starting-world.ts';
 export { type SummaryCounts, type SummaryOptions, summarizeWorld, type WorldSummary } from './summary.ts';
 export {
   checkRecordWorldChanges,

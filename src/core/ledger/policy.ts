@@ -64,53 +64,32 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** YARE field-spec keywords: keys of a field's spec, not names of state. */
-const SPEC_KEYWORDS: ReadonlySet<string> = new Set([
-  'type',
-  'default',
-  'min',
-  'max',
-  'visibility',
-  'npc_visibility',
-]);
-
 /**
- * Every name a state_schema could mean, lower-cased: each domain and field name at any level, each
- * `domain_field` spelling, and each underscore suffix of a flat name (`player_credits` → `credits`).
- * Deliberately broad: a narrator attribute called like any rules value would show the model a second,
- * contradicting number, so the ledger refuses it on every entity.
+ * Every name the rules' state could mean, lower-cased, from the path of each domain and field the
+ * cartridge declares (the compiled state_schema says which is which: yare's `declaredStatePaths`): each
+ * name at any level, each `domain_field` spelling, and each underscore suffix of a name
+ * (`player_credits` → `credits`). Deliberately broad: a narrator attribute called like any rules value
+ * would show the model a second, contradicting number, so the ledger refuses it on every entity.
  */
-export function rulesOwnedNames(stateSchema: unknown): Set<string> {
+export function rulesOwnedNames(statePaths: Iterable<readonly string[]>): Set<string> {
   const names = new Set<string>();
-  const addWithSuffixes = (name: string): void => {
-    const lower = name.toLowerCase();
-    names.add(lower);
-    const parts = lower.split('_').filter((p) => p.length > 0);
+  for (const path of statePaths) {
+    const name = path.at(-1);
+    if (name === undefined) continue;
+    const parts = name
+      .toLowerCase()
+      .split('_')
+      .filter((p) => p.length > 0);
     for (let i = 0; i < parts.length; i++) names.add(parts.slice(i).join('_'));
-  };
-  if (!isRecord(stateSchema)) return names;
-  for (const [domain, entry] of Object.entries(stateSchema)) {
-    addWithSuffixes(domain);
-    // A field spec has a string `type`; a domain is a map of field specs (whose fields may be named `type`).
-    if (!isRecord(entry) || typeof entry.type === 'string') continue;
-    const stack: Array<{ prefix: string; node: Record<string, unknown> }> = [{ prefix: domain, node: entry }];
-    while (stack.length > 0) {
-      const { prefix, node } = stack.pop()!;
-      for (const [field, spec] of Object.entries(node)) {
-        if (!isRecord(spec)) continue; // domain-level flags such as `visibility: public`
-        if (SPEC_KEYWORDS.has(field) && typeof spec.type !== 'string') continue;
-        addWithSuffixes(field);
-        names.add(`${prefix}_${field}`.toLowerCase());
-        if (typeof spec.type !== 'string') stack.push({ prefix: `${prefix}_${field}`, node: spec });
-      }
-    }
+    names.add(name.toLowerCase());
+    names.add(path.join('_').toLowerCase());
   }
   return names;
 }
 
-/** The policy of a cartridge with a state_schema and no `ledger:` section. */
-export function policyFromStateSchema(stateSchema: unknown): LedgerPolicy {
-  return { ...DEFAULT_POLICY, rulesOwned: rulesOwnedNames(stateSchema) };
+/** The policy of a cartridge whose rules declare these state paths and that has no `ledger:` section. */
+export function policyFromStatePaths(statePaths: Iterable<readonly string[]>): LedgerPolicy {
+  return { ...DEFAULT_POLICY, rulesOwned: rulesOwnedNames(statePaths) };
 }
 
 export interface SectionIssue {
@@ -155,17 +134,20 @@ export type WorldEventsCheck = (
   | { ok: true; events: LedgerEvent[] }
   | { ok: false; errors: ReadonlyArray<{ index: number; field?: string; code: string; message: string }> };
 
-/** Checks the `ledger:` section of yare.yaml (absent is fine) against the state_schema's rules-owned names. */
+/**
+ * Checks the `ledger:` section of yare.yaml (absent is fine) against the rules-owned names of the state
+ * the rules declare (`statePaths`, see `rulesOwnedNames`).
+ */
 export function checkLedgerSection(
   raw: unknown,
-  stateSchema: unknown,
+  statePaths: Iterable<readonly string[]>,
   checkWorld: WorldEventsCheck,
 ): SectionResult {
   const issues: SectionIssue[] = [];
   const issue = (path: ReadonlyArray<string | number>, code: string, message: string): void => {
     issues.push({ path: ['ledger', ...path], code, message });
   };
-  const rulesOwned = rulesOwnedNames(stateSchema);
+  const rulesOwned = rulesOwnedNames(statePaths);
   if (raw === undefined || raw === null) {
     return { ok: true, value: { policy: { ...DEFAULT_POLICY, rulesOwned }, world: [] } };
   }

@@ -12,6 +12,7 @@ import { guardJsonValue } from './json.ts';
 import { DEFAULT_LIMITS, type LedgerLimits, MAX_REPORTED_ERRORS, MAX_WORLD_EVENTS } from './limits.ts';
 import { checkLedgerSection, DEFAULT_POLICY, type LedgerPolicy, type SectionResult } from './policy.ts';
 import { LEDGER_SPECS, type SpecTable } from './spec.ts';
+import { STARTING_WORLD_TURN } from './starting-world.ts';
 import { emptyWorld, type Stamp, type World } from './world.ts';
 
 export interface ValidateOptions {
@@ -110,11 +111,14 @@ function capErrors(errors: LedgerError[]): LedgerError[] {
  * The optional `ledger:` section of yare.yaml: its policy, and its starting world validated from an empty
  * world (as the cartridge, with rules ownership still enforced). Issue paths start at the yare.yaml root.
  */
-export function validateLedgerSection(raw: unknown, options: { stateSchema?: unknown } = {}): SectionResult {
-  return checkLedgerSection(raw, options.stateSchema, (events, policy) => {
+export function validateLedgerSection(
+  raw: unknown,
+  options: { readonly statePaths?: Iterable<readonly string[]> } = {},
+): SectionResult {
+  return checkLedgerSection(raw, options.statePaths ?? [], (events, policy) => {
     const result = validateBatch(emptyWorld(), events, policy, {
       source: 'cartridge',
-      at: { turn: 0 },
+      at: { turn: STARTING_WORLD_TURN },
       limits: {
         maxBatchEvents: MAX_WORLD_EVENTS,
         maxJsonNodes: MAX_WORLD_EVENTS * 64,

@@ -1,6 +1,6 @@
-// The mini-games a cartridge may start: their manifests by id, and the logic of the games this module
-// holds (lights_out's logic is in src/apps/web/lib/lights-out.ts). Pure: no clock, no randomness of its own,
-// no I/O; the web client, the terminal and the server all use it.
+// The mini-games a cartridge may start: their manifests by id, and each game's config reader and logic.
+// Pure: no clock, no randomness of its own, no I/O; the web client (which keeps only the views), the
+// terminal and the server all use it.
 
 import { ARTICULATION_SCRAMBLE } from './articulation-scramble.ts';
 import { LIGHTS_OUT } from './lights-out.ts';
@@ -29,6 +29,22 @@ export {
   submit,
   unchoose,
 } from './articulation-scramble.ts';
+export {
+  abortLightsOut,
+  isNearMiss,
+  type LampBoard,
+  type LightsOutConfig,
+  type LightsOutGame,
+  lightsOutHooks,
+  lightsOutMetrics,
+  litCount,
+  newLightsOut,
+  press,
+  pressLamp,
+  readLightsOutConfig,
+  scramble,
+  solve,
+} from './lights-out.ts';
 export {
   abortDial,
   attemptsAllowed,

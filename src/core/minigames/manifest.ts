@@ -267,26 +267,40 @@ export type ReadConfig<T> =
 
 /**
  * The pending interaction's `config`, checked against the manifest and handed to `build` with every
- * absent `difficulty` setting at the manifest's default (so each default is written once, in the manifest).
+ * absent `difficulty` and `assets` setting at the manifest's default (so each default is written once, in
+ * the manifest).
  */
 export function readMinigameConfig<T>(
   manifest: MinigameManifest,
   config: unknown,
-  build: (difficulty: Readonly<Record<string, unknown>>, hooks: Readonly<Record<string, string>>) => T,
+  build: (
+    difficulty: Readonly<Record<string, unknown>>,
+    hooks: Readonly<Record<string, string>>,
+    assets: Readonly<Record<string, unknown>>,
+  ) => T,
 ): ReadConfig<T> {
   const problems = checkMinigameConfig(manifest, config);
   if (problems.length > 0)
     return { ok: false, errors: problems.map((p) => `config.${p.path.join('.')}: ${p.message}`) };
   const root = record(config);
-  const given = record(root?.difficulty);
-  const difficulty = Object.fromEntries(
-    Object.entries(manifest.difficulty).map(([name, field]) => [
-      name,
-      given?.[name] ?? (field.kind === 'text_list' ? undefined : field.default),
-    ]),
-  );
-  const hooks = root?.narrative_hooks;
-  return { ok: true, config: build(difficulty, (hooks ?? {}) as Record<string, string>) };
+  const withDefaults = (fields: Readonly<Record<string, ConfigField>>, section: unknown) => {
+    const given = record(section);
+    return Object.fromEntries(
+      Object.entries(fields).map(([name, field]) => [
+        name,
+        given?.[name] ?? (field.kind === 'text_list' ? undefined : field.default),
+      ]),
+    );
+  };
+  const hooks = (root?.narrative_hooks ?? {}) as Record<string, string>;
+  return {
+    ok: true,
+    config: build(
+      withDefaults(manifest.difficulty, root?.difficulty),
+      hooks,
+      withDefaults(manifest.assets, root?.assets),
+    ),
+  };
 }
 
 /** A deterministic generator of numbers in [0, 1) from a seed (mulberry32): the games' only randomness. */

@@ -27,6 +27,7 @@ export type {
   Target,
 } from './program.ts';
 export {
+  declaredStatePaths,
   ENGINE_FIELDS,
   GAME_TIME_KEY,
   npcVisibleState,
@@ -34,7 +35,8 @@ export {
   publicState,
   schemaAt,
 } from './schema.ts';
-export { type EventTool, eventTools, isPublicEvent, publicEvents } from './tools.ts';
+export { type EventTool, eventTool, eventTools, isPublicEvent, publicEvents } from './tools.ts';
+export { checkEventInputs, enumValue, type EventInputsCheck } from './run/inputs.ts';
 export {
   type Dict,
   Duration,

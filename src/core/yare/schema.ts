@@ -426,6 +426,20 @@ export function allPaths(schema: DomainSchema): string[] {
   return out;
 }
 
+/**
+ * The path of every domain and field the cartridge declares, outermost first (`['player']`,
+ * `['player', 'gold']`); the engine fields it does not declare itself are left out.
+ */
+export function declaredStatePaths(schema: DomainSchema): string[][] {
+  const out: string[][] = [];
+  const walk = (node: SchemaNode): void => {
+    if (node.path.length > 0 && !isImplicitField(node)) out.push([...node.path]);
+    if (node.kind === 'domain') for (const child of node.children.values()) walk(child);
+  };
+  walk(schema);
+  return out;
+}
+
 /** What a viewer with the given predicate may see: fields filtered, domains kept when anything inside is visible. */
 function filterState(state: unknown, node: DomainSchema, visible: (f: FieldSchema) => boolean): Dict {
   const out = newDict();

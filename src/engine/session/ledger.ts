@@ -14,7 +14,7 @@ import {
   type LogEntry,
   parseEvent,
   replayLog,
-  toWire,
+  startingBatch,
   type World,
 } from '../../core/ledger/index.ts';
 import { worldFromJson } from '../../core/ledger/index.ts';
@@ -30,15 +30,15 @@ const byHash = new Map<string, CartridgeLedger>();
 
 /**
  * The cartridge's ledger policy and starting world. The cartridge loader validates the `ledger:` section
- * (with file:line:col errors) and builds the policy from `state_schema`; this only converts the starting
- * world to wire form, cached by content hash.
+ * (with file:line:col errors) and builds the policy from `state_schema`; the starting world's wire form is
+ * the ledger's own (`startingBatch`), cached here by content hash.
  */
 export function cartridgeLedger(cartridge: Cartridge): CartridgeLedger {
   const cached = byHash.get(cartridge.contentHash);
   if (cached !== undefined) return cached;
   const ledger: CartridgeLedger = {
     policy: cartridge.ledger.policy,
-    world: cartridge.ledger.world.map((event) => toWire(event)),
+    world: startingBatch(cartridge.ledger),
   };
   byHash.set(cartridge.contentHash, ledger);
   return ledger;

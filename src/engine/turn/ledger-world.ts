@@ -1,34 +1,24 @@
-// The world a turn starts from. A new game's world is the cartridge's starting world (`ledger.world`,
-// validated by the cartridge loader) applied at turn 0; every later turn is given the world its parent
-// ended with. This module also checks the ledger options a caller passes to `runTurn`.
+// The world a turn starts from. A new game's world is the cartridge's starting world
+// (ledger/starting-world.ts); every later turn is given the world its parent ended with. This module also
+// checks the ledger options a caller passes to `runTurn`.
 
 import {
-  applyBatch,
-  emptyWorld,
   type LedgerSection,
+  STARTING_WORLD_TURN,
+  startingWorld,
   WORLD_VERSION,
   type World,
 } from '../../core/ledger/index.ts';
 import { TurnError } from './errors.ts';
 import type { LedgerMode, TurnOptions } from './types.ts';
 
-/** The ledger turn of the cartridge's starting world; played turns start at 1. */
-export const STARTING_WORLD_TURN = 0;
+export { STARTING_WORLD_TURN };
 
 export const LEDGER_MODES: readonly LedgerMode[] = ['inline', 'separate', 'off'];
 
-// Worlds are immutable values, so one starting world per cartridge ledger section is shared by every game.
-const initialWorlds = new WeakMap<LedgerSection, World>();
-
-/** A new game's world: the cartridge's starting world applied at turn 0 (built once per cartridge). */
+/** A new game's world: the cartridge's starting world (`startingWorld` of its ledger section). */
 export function initialWorld(cartridge: { readonly ledger: LedgerSection }): World {
-  const section = cartridge.ledger;
-  let world = initialWorlds.get(section);
-  if (world === undefined) {
-    world = applyBatch(emptyWorld(), section.world, { turn: STARTING_WORLD_TURN });
-    initialWorlds.set(section, world);
-  }
-  return world;
+  return startingWorld(cartridge.ledger);
 }
 
 export interface LedgerOptions {

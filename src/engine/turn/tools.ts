@@ -1,16 +1,24 @@
 // The tools the Director sees, and the engine side of each. Every public YARE event is a tool (its JSON
-// Schema plus an optional `engine_time_delta`), next to four engine tools. A call is checked against its
-// schema before anything runs; an unknown tool, bad arguments or a rule error come back to the model as a
-// structured error and change nothing.
+// Schema plus an optional `engine_time_delta`), next to four engine tools. A call is checked before
+// anything runs (an event's inputs by the rules' own input rule, `checkEventInputs`; an engine tool's
+// arguments against its schema); an unknown tool, bad arguments or a rule error come back to the model as
+// a structured error and change nothing.
 
 import { z } from 'zod';
 import type { JsonSchema, ToolCall, ToolSpec } from '../../adapters/llm/index.ts';
 import { LoreError, MAX_LORE_QUERIES, MAX_LORE_QUERY_CHARS } from '../../core/lore/index.ts';
-import { eventTools, type StateValue } from '../../core/yare/index.ts';
+import {
+  checkEventInputs,
+  type EventDef,
+  eventTool,
+  publicEvents,
+  type StateValue,
+  toStateValue,
+} from '../../core/yare/index.ts';
 import { createHash } from 'node:crypto';
 import { checkArgs, parseRawArgs } from './args.ts';
 import type { TurnContext } from './context.ts';
-import { type ClockMode, checkAdvance, clockMode, type Parsed, parseDuration } from './game-time.ts';
+import { checkAdvance, clockMode, type Parsed, parseDuration } from './game-time.ts';
 import {
   MAX_DIRECTIVES_CHARS,
   MAX_NPC_HISTORY_TURNS,
@@ -37,7 +45,13 @@ export const ENGINE_TOOL_NAMES: ReadonlySet<string> = new Set([
 ]);
 
 export type DirectorTool =
-  | { readonly kind: 'event'; readonly spec: ToolSpec }
+  | {
+      readonly kind: 'event';
+      readonly spec: ToolSpec;
+      readonly event: EventDef;
+      /** The tool takes `engine_time_delta` beside the event's inputs (the engine keeps the clock). */
+      readonly timeDelta: boolean;
+    }
   | { readonly kind: 'advance_game_time'; readonly spec: ToolSpec }
   | { readonly kind: 'lore_lookup'; readonly spec: ToolSpec }
   | { readonly kind: 'query_npc_intent'; readonly spec: ToolSpec }
@@ -130,6 +144,19 @@ const finishSpec: ToolSpec = {
   inputSchema: toolInputSchema(finishArgs),
 };
 
+const TIME_DELTA_SCHEMA = { type: 'string', maxLength: 64 } as const;
+const TIME_DELTA_HELP = `In-game time this action takes (${DURATION_HELP}); default PT0S.`;
+
+/**
+ * What an event tool's arguments are checked against before the event's own input rule: the bounds every
+ * model value has (string length, items, keys, depth; a null-prototype copy), and `engine_time_delta`.
+ */
+const EVENT_ARGS_BOUNDS: JsonSchema = { type: 'object' };
+const EVENT_ARGS_BOUNDS_WITH_TIME: JsonSchema = {
+  type: 'object',
+  properties: { [TIME_DELTA_INPUT]: TIME_DELTA_SCHEMA },
+};
+
 const toolSets = new WeakMap<object, DirectorToolSet>();
 
 /** The Director's tools for a cartridge (built once per cartridge object). */
@@ -140,14 +167,16 @@ export function directorTools(cartridge: Omit<TurnCartridge, 'ledger'>): Directo
   const clock = clockMode(rules);
   const byName = new Map<string, DirectorTool>();
   const warnings: string[] = [];
-  for (const tool of eventTools(rules)) {
-    if (ENGINE_TOOL_NAMES.has(tool.name)) {
+  for (const event of publicEvents(rules)) {
+    if (ENGINE_TOOL_NAMES.has(event.name)) {
       warnings.push(
-        `event '${tool.name}' is not offered to the Director: the engine's own tool has that name`,
+        `event '${event.name}' is not offered to the Director: the engine's own tool has that name`,
       );
       continue;
     }
-    byName.set(tool.name, { kind: 'event', spec: withTimeDelta(tool, clock) });
+    const timeDelta = clock !== 'cartridge';
+    const spec = timeDelta ? withTimeDelta(eventTool(event)) : eventTool(event);
+    byName.set(event.name, { kind: 'event', spec, event, timeDelta });
   }
   if (clock === 'engine') byName.set(ADVANCE_GAME_TIME, { kind: 'advance_game_time', spec: advanceSpec });
   if (cartridge.lore.trim() !== '') byName.set(LORE_LOOKUP, { kind: 'lore_lookup', spec: loreSpec });
@@ -158,8 +187,7 @@ export function directorTools(cartridge: Omit<TurnCartridge, 'ledger'>): Directo
   return set;
 }
 
-function withTimeDelta(tool: ToolSpec, clock: ClockMode): ToolSpec {
-  if (clock === 'cartridge') return tool;
+function withTimeDelta(tool: ToolSpec): ToolSpec {
   const schema = tool.inputSchema as { properties: Record<string, unknown> };
   return {
     ...tool,
@@ -167,11 +195,7 @@ function withTimeDelta(tool: ToolSpec, clock: ClockMode): ToolSpec {
       ...tool.inputSchema,
       properties: {
         ...schema.properties,
-        [TIME_DELTA_INPUT]: {
-          type: 'string',
-          maxLength: 64,
-          description: `In-game time this action takes (${DURATION_HELP}); default PT0S.`,
-        },
+        [TIME_DELTA_INPUT]: { ...TIME_DELTA_SCHEMA, description: TIME_DELTA_HELP },
       },
     },
   };
@@ -239,9 +263,41 @@ export function checkedArgs(
   }
   const parsed = parseRawArgs(call.rawArgs);
   if (!parsed.ok) return fail(`${call.name}: ${parsed.message}`);
+  if (tool.kind === 'event') {
+    const checked = checkedEventArgs(tool, parsed.value);
+    return checked.ok ? checked : fail(`${call.name}: ${checked.message}`);
+  }
   const checked = checkArgs(tool.spec.inputSchema, parsed.value);
   if (!checked.ok) return fail(`${call.name}: ${checked.message}`);
   return { ok: true, args: checked.value as Record<string, unknown> };
+}
+
+/**
+ * An event tool's arguments: bounded like every model value, then judged by the event's input rule (the
+ * one `run-event` and scenarios use: types converted, enum values matched ignoring case). The arguments
+ * given come back in the rules' spelling (`"Brine Market"` is `"brine market"`); defaults are left to
+ * the run, so the record keeps what the model asked for.
+ */
+function checkedEventArgs(
+  tool: Extract<DirectorTool, { kind: 'event' }>,
+  value: unknown,
+):
+  | { readonly ok: true; readonly args: Record<string, unknown> }
+  | { readonly ok: false; readonly message: string } {
+  const bounded = checkArgs(tool.timeDelta ? EVENT_ARGS_BOUNDS_WITH_TIME : EVENT_ARGS_BOUNDS, value);
+  if (!bounded.ok) return bounded;
+  const given = bounded.value as Record<string, unknown>;
+  const inputs: Record<string, unknown> = Object.create(null);
+  for (const key of Object.keys(given)) {
+    if (!(tool.timeDelta && key === TIME_DELTA_INPUT)) inputs[key] = given[key];
+  }
+  const checked = checkEventInputs(tool.event, inputs);
+  if (!checked.ok) return checked;
+  const args: Record<string, unknown> = Object.create(null);
+  for (const key of Object.keys(given)) {
+    args[key] = Object.hasOwn(inputs, key) ? toStateValue(checked.inputs[key] ?? null) : given[key];
+  }
+  return { ok: true, args };
 }
 
 /** Runs a rule event for the Director (or the offline matcher): time check first, then the event itself. */

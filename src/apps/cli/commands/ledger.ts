@@ -1,4 +1,4 @@
-// `mnesos ledger check <events.json> [--world world.json] [--cartridge dir] [--json]`: would this batch of
+// `mnesos ledger check <events.json> [--world world.json] [--cartridge dir|name] [--json]`: would this batch of
 // world events apply? `mnesos ledger show <session>`: the world of a stored session at one of its turns.
 // Registration only; the work is in ../run/ledger-check.ts and ../run/ledger-show.ts, imported when run.
 
@@ -18,11 +18,14 @@ export function register(program: Command): void {
       '--world <file>',
       "the world to check against (JSON as stateAt returns it); default: the cartridge's starting world, or empty",
     )
-    .option('--cartridge <dir>', "use the write policy of this cartridge's yare.yaml")
+    .option(
+      '--cartridge <dir|name>',
+      "use the write policy and starting world of this cartridge (a folder or a shipped cartridge's name)",
+    )
     .option('--json', 'print one JSON object')
     .action(async (eventsPath: string, options: CheckOptions) => {
       const { runLedgerCheck } = await import('../run/ledger-check.ts');
-      process.exitCode = runLedgerCheck(eventsPath, options, (line) => {
+      process.exitCode = await runLedgerCheck(eventsPath, options, (line) => {
         process.stdout.write(`${line}\n`);
       });
     });

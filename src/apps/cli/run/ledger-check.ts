@@ -1,12 +1,11 @@
-// The work of `mnesos ledger check <events.json> [--world world.json] [--cartridge dir] [--json]`: would this
+// The work of `mnesos ledger check <events.json> [--world world.json] [--cartridge dir|name] [--json]`: would this
 // batch of world events apply? Prints, for each event, accepted or the rejection code and message. Exit 0
 // when the batch would apply, 1 when not (or the input is unreadable), 2 for usage errors (commander).
 
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { loadCartridge } from '../../../adapters/files/index.ts';
+import { formatDiagnostic } from '../../../core/diagnostics.ts';
 import {
-  applyBatch,
   DEFAULT_LIMITS,
   DEFAULT_POLICY,
   emptyWorld,
@@ -15,13 +14,15 @@ import {
   MAX_JSON_BYTES,
   parseToolArguments,
   proposeBatch,
-  validateLedgerSection,
+  startingWorld,
   type World,
   worldFromJson,
 } from '../../../core/ledger/index.ts';
+import { resolveCartridgePath } from '../cartridge-arg.ts';
 import { EXIT } from '../exit-codes.ts';
+import { UserError } from '../user-error.ts';
 
-/** Largest world.json / yare.yaml read by the command (a world is much larger than one batch). */
+/** Largest world.json read by the command (a world is much larger than one batch). */
 export const MAX_WORLD_FILE_BYTES = 32 * 1024 * 1024;
 
 export interface CheckOptions {
@@ -59,30 +60,27 @@ function loadWorld(path: string, maxBytes: number): Loaded<World> {
 
 interface CartridgeLedger {
   readonly policy: LedgerPolicy;
-  /** The cartridge's starting world (`ledger.world`), applied at turn 0. */
+  /** The cartridge's starting world (`startingWorld` of its `ledger:` section). */
   readonly world: World;
 }
 
-/** The policy and starting world of a cartridge folder: its yare.yaml `state_schema` and `ledger:` section. */
-function loadCartridge(dir: string | undefined, maxBytes: number): Loaded<CartridgeLedger> {
-  if (dir === undefined) return { ok: true, value: { policy: DEFAULT_POLICY, world: emptyWorld() } };
-  const file = join(dir, 'yare.yaml');
-  const text = readText(file, maxBytes);
-  if (!text.ok) return text;
-  let yare: unknown;
+/**
+ * The write policy and starting world of a cartridge (a folder or a shipped cartridge's name), loaded as
+ * every command loads one: its errors are the loader's, at `file:line:col`.
+ */
+async function cartridgeLedger(arg: string | undefined): Promise<Loaded<CartridgeLedger>> {
+  if (arg === undefined) return { ok: true, value: { policy: DEFAULT_POLICY, world: emptyWorld() } };
+  let dir: string;
   try {
-    yare = parseYaml(text.value, { maxAliasCount: 0, uniqueKeys: true });
+    dir = resolveCartridgePath(arg);
   } catch (error) {
-    return { ok: false, message: `${file}: ${(error as Error).message.split('\n')[0]}` };
+    if (error instanceof UserError) return { ok: false, message: error.message };
+    throw error;
   }
-  const root = typeof yare === 'object' && yare !== null ? (yare as Record<string, unknown>) : {};
-  const section = validateLedgerSection(root.ledger, { stateSchema: root.state_schema });
-  if (!section.ok) {
-    const first = section.issues[0]!;
-    return { ok: false, message: `${file}: ${first.path.join('.')}: ${first.message} [${first.code}]` };
-  }
-  const world = applyBatch(emptyWorld(), section.value.world, { turn: 0 });
-  return { ok: true, value: { policy: section.value.policy, world } };
+  const loaded = await loadCartridge(dir);
+  if (!loaded.ok) return { ok: false, message: loaded.errors.map(formatDiagnostic).join('\n') };
+  const section = loaded.cartridge.ledger;
+  return { ok: true, value: { policy: section.policy, world: startingWorld(section) } };
 }
 
 function eventTypeOf(raw: unknown): string {
@@ -93,11 +91,11 @@ function eventTypeOf(raw: unknown): string {
   return '?';
 }
 
-export function runLedgerCheck(
+export async function runLedgerCheck(
   eventsPath: string,
   options: CheckOptions,
   out: (line: string) => void,
-): number {
+): Promise<number> {
   const fail = (message: string): number => {
     if (options.json) out(JSON.stringify({ ok: false, error: message }));
     else out(`error: ${message}`);
@@ -107,7 +105,7 @@ export function runLedgerCheck(
   if (!text.ok) return fail(text.message);
   const parsed = parseToolArguments(text.value, DEFAULT_LIMITS);
   const maxBytes = options.maxFileBytes ?? MAX_WORLD_FILE_BYTES;
-  const cartridge = loadCartridge(options.cartridge, maxBytes);
+  const cartridge = await cartridgeLedger(options.cartridge);
   if (!cartridge.ok) return fail(cartridge.message);
   // Without --world, a cartridge's own starting world is the world the batch is checked against.
   const world =

@@ -38,6 +38,7 @@ import {
   type Transcript,
 } from '../openai/transcript.ts';
 import { rateLimit } from '../rate-limit.ts';
+import { formatSse } from '../../../core/sse.ts';
 
 export const OPENAI_PREFIX = '/openai/v1';
 /** An identical request within this many milliseconds of the turn it produced is a retry, not a swipe. */
@@ -240,7 +241,7 @@ function completionId(turnId: string): string {
 
 /** SillyTavern's stream: `data: {json}` events (no `event:` lines), then `data: [DONE]`. */
 function dataEvent(value: unknown): string {
-  return `data: ${JSON.stringify(value)}\n\n`;
+  return formatSse({ data: JSON.stringify(value) });
 }
 
 function chunk(
@@ -466,7 +467,7 @@ export function registerOpenAiCompatRoutes(api: RouteRegistry, deps: AppDeps): v
               send(dataEvent(chunk(id, model, created, {}, 'stop')));
             } else send(dataEvent(errorPayload(error).body));
           }
-          send('data: [DONE]\n\n');
+          send(formatSse({ data: '[DONE]' }));
           try {
             controller.close();
           } catch {

@@ -3,9 +3,9 @@
 import type { ComponentType } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import type { InteractionBody, TurnView } from '../api.ts';
-import { ArticulationScramble } from './articulation-scramble.tsx';
-import { LightsOut } from './lights-out.tsx';
-import { ReflexDial } from './reflex-dial.tsx';
+import { ArticulationScramble } from './articulation-scramble-view.tsx';
+import { LightsOut } from './lights-out-view.tsx';
+import { ReflexDial } from './reflex-dial-view.tsx';
 
 export interface Pending {
   readonly minigameId: string;

@@ -9,7 +9,11 @@ import { didYouMean } from '../diagnostics-sink.ts';
 import { PENDING_KEY } from '../schema.ts';
 import { type CheckContext, type EventScope, reportShapeProblem, reportShapeProblems } from './context.ts';
 import { assertNever, checkOperand, checkOperandExpr, checkTarget } from './check-values.ts';
-import type { RawField, RawStep, RawStepList } from './raw-ast.ts';
+import type { SourcePlace } from '../../diagnostics.ts';
+import { YareError } from '../errors.ts';
+import { toStateValue } from '../python.ts';
+import type { StateValue } from '../values.ts';
+import type { RawField, RawLiteral, RawStep, RawStepList } from './raw-ast.ts';
 
 export function checkSteps(ctx: CheckContext, list: RawStepList, scope: EventScope): Step[] {
   reportShapeProblems(ctx, list.problems);
@@ -87,15 +91,35 @@ export function checkStep(ctx: CheckContext, raw: RawStep, scope: EventScope): S
 function checkSetStep(ctx: CheckContext, raw: RawStepOf<'set'>, scope: EventScope): Step | undefined {
   const target = checkTarget(ctx, present(ctx, raw.target), scope, raw.where);
   const value = checkOperand(ctx, present(ctx, raw.value), scope);
-  if (
-    raw.resolver &&
-    target?.kind === 'static' &&
-    target.root === 'state' &&
-    target.path.join('.') === PENDING_KEY
-  ) {
-    ctx.resolverNames.set(raw.resolver.name, raw.resolver.place);
+  if (target?.kind === 'static' && target.root === 'state' && target.path.join('.') === PENDING_KEY) {
+    if (raw.resolver) ctx.resolverNames.set(raw.resolver.name, raw.resolver.place);
+    const check = ctx.options.checkPendingInteraction;
+    const json = raw.literal && check ? literalJson(raw.literal) : undefined;
+    if (raw.literal && check && json !== undefined)
+      ctx.sink.items.push(...check(json, placeInLiteral(raw.literal)));
   }
   return target && value ? { kind: 'set', target, value, place: raw.place } : undefined;
+}
+
+/** A literal as JSON; undefined when JSON cannot hold it (`.inf`: the write fails when it runs). */
+function literalJson(literal: RawLiteral): StateValue | undefined {
+  try {
+    return toStateValue(literal.value);
+  } catch (error) {
+    if (error instanceof YareError) return undefined;
+    throw error;
+  }
+}
+
+/** The place of a path in a literal: its node's, or the nearest enclosing node's when it is not there. */
+function placeInLiteral(literal: RawLiteral): (path: readonly (string | number)[]) => SourcePlace {
+  return (path) => {
+    for (let n = path.length; n >= 0; n--) {
+      const place = literal.places.get(JSON.stringify(path.slice(0, n)));
+      if (place) return place;
+    }
+    return literal.places.get('[]')!;
+  };
 }
 
 function checkMutateStep(ctx: CheckContext, raw: RawStepOf<'mutate'>, scope: EventScope): Step | undefined {

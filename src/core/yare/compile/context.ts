@@ -7,6 +7,7 @@ import type { Diagnostic, SourcePlace } from '../../diagnostics.ts';
 import { DiagnosticSink } from '../diagnostics-sink.ts';
 import type { Expression } from '../expr/ast.ts';
 import type { DomainSchema, InputSpec } from '../program.ts';
+import type { StateValue } from '../values.ts';
 import type { NodeSource } from '../yaml-nodes.ts';
 import type { Problems, RawEvent, RawMacro } from './raw-ast.ts';
 
@@ -19,6 +20,14 @@ export interface RulesSource {
 export interface CompileRulesOptions {
   /** Checks a note template for prompt injection; returns a message when it should be refused. */
   readonly checkInjection?: (text: string) => string | undefined;
+  /**
+   * Checks a literal mapping a step writes to `state._pending_interaction` (a mini-game it starts, as
+   * JSON), given the place of any path inside it; its findings are reported where the walk meets the step.
+   */
+  readonly checkPendingInteraction?: (
+    value: StateValue,
+    placeAt: (path: readonly (string | number)[]) => SourcePlace,
+  ) => readonly Diagnostic[];
 }
 
 /** Names of macros, events, inputs and foreach locals. */

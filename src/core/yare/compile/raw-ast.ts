@@ -114,6 +114,12 @@ export interface RawLocalName {
   readonly problem: Diagnostic | undefined;
 }
 
+/** A literal value and the place of each node in it, by its path from the value (`JSON.stringify(path)`). */
+export interface RawLiteral {
+  readonly value: Value;
+  readonly places: ReadonlyMap<string, SourcePlace>;
+}
+
 export type RawStep =
   | { readonly kind: 'invalid'; readonly problem: Diagnostic }
   | (RawStepBase & {
@@ -122,6 +128,8 @@ export type RawStep =
       readonly value: RawField<RawOperand>;
       /** `resolver_event` of a literal mapping value, for a write to `state._pending_interaction`. */
       readonly resolver: { readonly name: string; readonly place: SourcePlace } | undefined;
+      /** A literal mapping value, for a write to `state._pending_interaction`. */
+      readonly literal: RawLiteral | undefined;
     })
   | (RawStepBase & {
       readonly kind: 'mutate';

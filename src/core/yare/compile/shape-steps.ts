@@ -18,6 +18,7 @@ import {
   mapPairs,
   placeAtOffset,
   placeOfNode,
+  plainValue,
   scalarOf,
   type YAMLMap,
 } from '../yaml-nodes.ts';
@@ -25,6 +26,7 @@ import { IDENTIFIER } from './context.ts';
 import type {
   RawBranchArm,
   RawField,
+  RawLiteral,
   RawLocalName,
   RawNote,
   RawNotePart,
@@ -179,7 +181,23 @@ function shapeSetStep(site: StepSite): RawStep {
     typeof resolverName === 'string'
       ? { name: resolverName, place: placeOfNode(ctx.src, resolverNode) }
       : undefined;
-  return { kind: 'set', ...base(site), target, value, resolver };
+  const literal = isMap(valueNode) ? shapeLiteral(ctx, valueNode) : undefined;
+  return { kind: 'set', ...base(site), target, value, resolver, literal };
+}
+
+/** A literal mapping's value and the place of every node in it (a pair's value, or its key without one). */
+function shapeLiteral(ctx: ShapeContext, node: YAMLMap): RawLiteral {
+  const places = new Map<string, SourcePlace>();
+  const walk = (at: unknown, path: (string | number)[]): void => {
+    places.set(JSON.stringify(path), placeOfNode(ctx.src, at));
+    if (isMap(at)) {
+      for (const { key, pair, value } of mapPairs(at)) walk(value ?? pair.key, [...path, key]);
+    } else if (isSeq(at)) {
+      for (const [i, item] of at.items.entries()) walk(item, [...path, i]);
+    }
+  };
+  walk(node, []);
+  return { value: plainValue(node), places };
 }
 
 function shapeMutateStep(site: StepSite): RawStep {

@@ -1,14 +1,46 @@
 // An event's inputs from untrusted data (a model's tool call, a request, a `call` step): declared names
-// only, typed values coerced, enum values matched case-insensitively, defaults filled in.
+// only, typed values coerced, enum values matched case-insensitively, defaults filled in. The one rule
+// (docs/yare.md, "Inputs"), whoever proposes the inputs: the Director's and the offline matcher's tool
+// calls check them here before anything runs (`checkEventInputs`), and every run (`run-event`, scenarios,
+// the studio, a `call` step) prepares them here too (`prepareInputs`).
 
 import { didYouMean } from '../diagnostics-sink.ts';
-import { YareError } from '../errors.ts';
+import { YareError, type YareErrorCode } from '../errors.ts';
 import type { EventDef, InputSpec } from '../program.ts';
 import { formatValue } from '../python.ts';
 import { type Dict, newDict, toValue, type Value } from '../values.ts';
 import { CANNOT, tryCoerce } from './coerce.ts';
 
 const NO_INPUTS: Record<string, unknown> = Object.freeze(newDict());
+
+export type EventInputsCheck =
+  | { readonly ok: true; readonly inputs: Dict }
+  | { readonly ok: false; readonly code: YareErrorCode; readonly message: string };
+
+/**
+ * An event's inputs judged before it runs: the inputs it would run with (typed values converted, enum
+ * values in the declared spelling, defaults filled in), or why they are refused (`YARE_BAD_INPUT`, or
+ * `YARE_OVERFLOW` for an int past ±2^53) with a message naming the input. Pure; `raw` is left untouched.
+ */
+export function checkEventInputs(event: EventDef, raw: unknown): EventInputsCheck {
+  try {
+    return { ok: true, inputs: prepareInputs(event, raw) };
+  } catch (error) {
+    if (error instanceof YareError) return { ok: false, code: error.code, message: error.message };
+    throw error;
+  }
+}
+
+/**
+ * The declared enum value `value` names, ignoring case (`"Lamp Oil"` is `"lamp oil"`), or undefined when
+ * it names none; an input without an enum takes any value as it is.
+ */
+export function enumValue(spec: InputSpec, value: Value): Value | undefined {
+  if (spec.enumIndex === undefined) return value;
+  return spec.enumIndex.get(
+    typeof value === 'string' ? value.toLowerCase() : formatValue(value).toLowerCase(),
+  );
+}
 
 /** Checks and coerces an event's inputs: declared names only, typed values, enum values, defaults. */
 export function prepareInputs(event: EventDef, raw: unknown): Dict {
@@ -71,7 +103,7 @@ function coerceInput(eventName: string, spec: InputSpec, value: Value): Value {
     );
   }
   if (spec.enumIndex) {
-    const match = spec.enumIndex.get(typeof v === 'string' ? v.toLowerCase() : formatValue(v).toLowerCase());
+    const match = enumValue(spec, v);
     if (match === undefined) {
       throw new YareError(
         'YARE_BAD_INPUT',

@@ -3,15 +3,16 @@
 import { useMemo, useRef, useState } from 'preact/hooks';
 import type { InteractionBody } from '../api.ts';
 import {
-  abort,
+  abortLightsOut,
   isNearMiss,
   type LightsOutGame,
+  lightsOutHooks,
+  lightsOutMetrics,
   litCount,
-  metricsOf,
-  newGame,
-  play,
+  newLightsOut,
+  pressLamp,
   readLightsOutConfig,
-} from '../lib/lights-out.ts';
+} from '../../../core/minigames/index.ts';
 import { LampIcon } from './icons.tsx';
 import { GameActions, reportGameResult, UnusableSettings } from './minigame-parts.tsx';
 
@@ -26,18 +27,13 @@ export function LightsOut({
 }) {
   const checked = useMemo(() => readLightsOutConfig(config), [config]);
   const [game, setGame] = useState<LightsOutGame | null>(() =>
-    checked.ok ? newGame(checked.config, Math.random) : null,
+    checked.ok ? newLightsOut(checked.config, Math.random) : null,
   );
   const [focus, setFocus] = useState(0);
   const grid = useRef<HTMLFieldSetElement>(null);
 
   const finish = (final: LightsOutGame): void => {
-    const hooks: string[] = [];
-    if (final.status === 'completed' && final.config.hooks.onSuccess)
-      hooks.push(final.config.hooks.onSuccess);
-    if (final.status === 'failed' && final.config.hooks.onFailure) hooks.push(final.config.hooks.onFailure);
-    if (isNearMiss(final) && final.config.hooks.onNearMiss) hooks.push(final.config.hooks.onNearMiss);
-    reportGameResult(onResult, ID, final.status, metricsOf(final), hooks);
+    reportGameResult(onResult, ID, final.status, lightsOutMetrics(final), lightsOutHooks(final));
   };
 
   if (!checked.ok || game === null) {
@@ -53,7 +49,7 @@ export function LightsOut({
 
   const size = game.config.gridSize;
   const move = (index: number): void => {
-    const next = play(game, index);
+    const next = pressLamp(game, index);
     setGame(next);
   };
   const onKey = (e: KeyboardEvent, index: number): void => {
@@ -94,7 +90,7 @@ export function LightsOut({
           : null}
         {game.status === 'completed' ? `All dark in ${game.movesMade} moves!` : null}
         {game.status === 'failed'
-          ? `Out of moves with ${left} still lit.${isNearMiss(game) && game.config.hooks.onNearMiss ? ` ${game.config.hooks.onNearMiss}` : ''}`
+          ? `Out of moves with ${left} still lit.${isNearMiss(game) && game.config.hooks.on_near_miss ? ` ${game.config.hooks.on_near_miss}` : ''}`
           : null}
       </p>
       <fieldset
@@ -130,7 +126,7 @@ export function LightsOut({
         over={over}
         onContinue={() => finish(game)}
         onGiveUp={() => {
-          const stopped = abort(game);
+          const stopped = abortLightsOut(game);
           setGame(stopped);
           finish(stopped);
         }}

@@ -1,33 +1,26 @@
+// lights_out: its config read through the manifest, the board, the solver, the game and its hooks.
 import { describe, expect, it } from 'vitest';
 import {
-  abort,
-  DEFAULT_GRID_SIZE,
+  abortLightsOut,
   isNearMiss,
+  lightsOutHooks,
+  lightsOutMetrics,
   litCount,
+  newLightsOut,
+  press,
+  pressLamp,
+  readLightsOutConfig,
+  scramble,
+  seededRandom as seeded,
+  solve,
+} from '../../src/core/minigames/index.ts';
+import {
   MAX_GRID_SIZE,
+  MAX_ICON_CHARS,
   MAX_MOVES_LIMIT,
   MAX_SCRAMBLE_DEPTH,
   MIN_GRID_SIZE,
-  metricsOf,
-  newGame,
-  play,
-  press,
-  readLightsOutConfig,
-  scramble,
-  solve,
-} from '../../src/apps/web/lib/lights-out.ts';
-
-/** A small deterministic generator for tests (mulberry32). */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+} from '../../src/core/minigames/lights-out.ts';
 
 function config(difficulty: Record<string, unknown>) {
   const checked = readLightsOutConfig({ difficulty });
@@ -36,7 +29,7 @@ function config(difficulty: Record<string, unknown>) {
 }
 
 describe('lights-out config', () => {
-  it('reads the lanternmere and lights-out-demo configs', () => {
+  it('reads the lanternmere and lights-out-demo configs; absent settings take the manifest defaults', () => {
     const demo = readLightsOutConfig({
       difficulty: { grid_size: 4, max_moves: 20, scramble_depth: 10 },
       assets: { icon_on: '🔴', icon_off: '⬜' },
@@ -50,11 +43,21 @@ describe('lights-out config', () => {
         scrambleDepth: 10,
         iconOn: '🔴',
         iconOff: '⬜',
-        hooks: { onNearMiss: 'Sparks fly.' },
+        hooks: { on_combo: 'Circuit breakers trip.', on_near_miss: 'Sparks fly.' },
       },
     });
-    const empty = readLightsOutConfig({});
-    expect(empty.ok && empty.config.gridSize).toBe(DEFAULT_GRID_SIZE);
+    expect(readLightsOutConfig({})).toEqual({
+      ok: true,
+      config: {
+        gridSize: 4,
+        maxMoves: 20,
+        scrambleDepth: 10,
+        iconOn: '💡',
+        iconOff: '⬛',
+        hooks: {},
+      },
+    });
+    expect(readLightsOutConfig(undefined).ok).toBe(true);
   });
 
   it('accepts grid sizes at the limits and names the place and limit just past them', () => {
@@ -75,12 +78,22 @@ describe('lights-out config', () => {
       difficulty: { max_moves: MAX_MOVES_LIMIT + 1, scramble_depth: MAX_SCRAMBLE_DEPTH + 1 },
     });
     expect(past.ok ? [] : past.errors).toEqual([
-      `config.difficulty.max_moves: must be an integer from 1 to ${MAX_MOVES_LIMIT} (MAX_MOVES_LIMIT), got ${MAX_MOVES_LIMIT + 1}`,
-      `config.difficulty.scramble_depth: must be an integer from 1 to ${MAX_SCRAMBLE_DEPTH} (MAX_SCRAMBLE_DEPTH), got ${MAX_SCRAMBLE_DEPTH + 1}`,
+      `config.difficulty.max_moves: must be an integer from 1 to ${MAX_MOVES_LIMIT}, got ${MAX_MOVES_LIMIT + 1}`,
+      `config.difficulty.scramble_depth: must be an integer from 1 to ${MAX_SCRAMBLE_DEPTH}, got ${MAX_SCRAMBLE_DEPTH + 1}`,
     ]);
     const icon = readLightsOutConfig({ assets: { icon_on: { html: '<b>' } } });
     expect(icon.ok ? [] : icon.errors).toEqual([
-      'config.assets.icon_on: must be text of at most 200 characters (MAX_CONFIG_TEXT_CHARS)',
+      `config.assets.icon_on: must be text of at most ${MAX_ICON_CHARS} characters`,
+    ]);
+    expect(readLightsOutConfig({ assets: { icon_on: 'x'.repeat(MAX_ICON_CHARS) } }).ok).toBe(true);
+    expect(readLightsOutConfig({ assets: { icon_on: 'x'.repeat(MAX_ICON_CHARS + 1) } }).ok).toBe(false);
+  });
+
+  it('refuses a setting the manifest does not have, as the cartridge loader does', () => {
+    const unknown = readLightsOutConfig({ difficulty: { speed: 1 }, narrative_hooks: { on_win: 'x' } });
+    expect(unknown.ok ? [] : unknown.errors).toEqual([
+      'config.difficulty.speed: is not a setting of this mini-game (difficulty: grid_size, max_moves, scramble_depth)',
+      'config.narrative_hooks.on_win: is not a setting of this mini-game (narrative_hooks: on_success, on_failure, on_near_miss, on_combo)',
     ]);
   });
 });
@@ -115,36 +128,53 @@ describe('lights-out board', () => {
 
 describe('lights-out game', () => {
   it('completes when the last lamp goes out, with metrics', () => {
-    let game = newGame(config({ grid_size: 3, max_moves: 20, scramble_depth: 3 }), seeded(7));
+    let game = newLightsOut(config({ grid_size: 3, max_moves: 20, scramble_depth: 3 }), seeded(7));
     const presses = solve(game.board, 3) ?? [];
-    for (const i of presses) game = play(game, i);
+    for (const i of presses) game = pressLamp(game, i);
     expect(game.status).toBe('completed');
-    expect(metricsOf(game)).toEqual({
+    expect(lightsOutMetrics(game)).toEqual({
       moves_made: presses.length,
       moves_left: 20 - presses.length,
       grid_remaining: 0,
       perfect_run: true,
     });
-    expect(play(game, 0)).toBe(game); // a finished game ignores presses
+    expect(pressLamp(game, 0)).toBe(game); // a finished game ignores presses
   });
 
   it('fails when the moves run out, and aborts only while playing', () => {
-    let game = newGame(config({ grid_size: 4, max_moves: 2, scramble_depth: 6 }), seeded(3));
-    game = play(game, 0);
+    let game = newLightsOut(config({ grid_size: 4, max_moves: 2, scramble_depth: 6 }), seeded(3));
+    game = pressLamp(game, 0);
     expect(game.status).toBe('playing');
-    game = play(game, 0);
+    game = pressLamp(game, 0);
     expect(game.status).toBe('failed');
-    expect(metricsOf(game).moves_left).toBe(0);
-    expect(abort(game).status).toBe('failed');
-    expect(abort(newGame(config({}), seeded(1))).status).toBe('aborted');
+    expect(lightsOutMetrics(game).moves_left).toBe(0);
+    expect(abortLightsOut(game).status).toBe('failed');
+    expect(abortLightsOut(newLightsOut(config({}), seeded(1))).status).toBe('aborted');
   });
 
   it('a failure with one or two lamps lit is a near miss', () => {
-    const base = newGame(config({ grid_size: 3, max_moves: 1 }), seeded(2));
+    const base = newLightsOut(config({ grid_size: 3, max_moves: 1 }), seeded(2));
     const board = new Array<boolean>(9).fill(false);
     board[0] = true;
     expect(isNearMiss({ ...base, board, status: 'failed' })).toBe(true);
     expect(isNearMiss({ ...base, board, status: 'playing' })).toBe(false);
     expect(isNearMiss({ ...base, board: board.map(() => true), status: 'failed' })).toBe(false);
+  });
+
+  it('the hooks that fired: on_success, or on_failure with on_near_miss when one or two lamps stay lit', () => {
+    const hooks = { on_success: 'Dark.', on_failure: 'Still lit.', on_near_miss: 'So close.' };
+    const checked = readLightsOutConfig({
+      difficulty: { grid_size: 3, max_moves: 1 },
+      narrative_hooks: hooks,
+    });
+    if (!checked.ok) throw new Error(checked.errors.join('; '));
+    const base = newLightsOut(checked.config, seeded(2));
+    const one = new Array<boolean>(9).fill(false);
+    one[0] = true;
+    expect(lightsOutHooks({ ...base, board: one.map(() => false), status: 'completed' })).toEqual(['Dark.']);
+    expect(lightsOutHooks({ ...base, board: one, status: 'failed' })).toEqual(['Still lit.', 'So close.']);
+    expect(lightsOutHooks({ ...base, board: one.map(() => true), status: 'failed' })).toEqual(['Still lit.']);
+    expect(lightsOutHooks({ ...base, status: 'aborted' })).toEqual([]);
+    expect(lightsOutHooks({ ...newLightsOut(config({}), seeded(1)), status: 'completed' })).toEqual([]);
   });
 });
