@@ -6,6 +6,7 @@
 import { YareError } from '../errors.ts';
 import { MAX_CONTAINER_SIZE } from '../limits.ts';
 import {
+  checkedDuration,
   checkStringLength,
   formatValue,
   isFloatNumber,
@@ -121,17 +122,13 @@ function isContainer(v: Value): boolean {
 
 function durationOp(op: BinaryOp, a: Value, b: Value, span: Span): Value {
   if (a instanceof Duration && b instanceof Duration && (op === '+' || op === '-')) {
-    const micros = op === '+' ? a.micros + b.micros : a.micros - b.micros;
-    if (!Number.isSafeInteger(micros)) throw overflow(span);
-    return new Duration(micros + 0);
+    return checkedDuration(op === '+' ? a.micros + b.micros : a.micros - b.micros, span);
   }
   if (op === '*') {
     const [d, k] = a instanceof Duration ? [a, b] : [b as Duration, a];
     const factor = typeof k === 'boolean' ? (k ? 1 : 0) : k;
     if (typeof factor === 'number' && Number.isSafeInteger(factor)) {
-      const micros = d.micros * factor;
-      if (!Number.isSafeInteger(micros)) throw overflow(span);
-      return new Duration(micros + 0);
+      return checkedDuration(d.micros * BigInt(factor), span);
     }
   }
   throw unsupported(op, a, b, span);
@@ -172,6 +169,6 @@ export function unaryOp(op: '-' | '+', v: Value, span: Span): Value {
   if (typeof v === 'number') return op === '-' ? 0 - v : v;
   if (typeof v === 'boolean') return op === '-' ? (v ? -1 : 0) : v ? 1 : 0;
   if (v instanceof PyFloat) return op === '-' ? new PyFloat(-v.value) : v;
-  if (v instanceof Duration) return op === '-' ? new Duration(0 - v.micros) : v;
+  if (v instanceof Duration) return op === '-' ? checkedDuration(-v.micros, span) : v;
   throw new YareError('YARE_TYPE', `bad operand type for unary ${op}: '${typeName(v)}'`, span);
 }

@@ -3,7 +3,7 @@
 
 import { YareError } from '../errors.ts';
 import { MAX_CONTAINER_SIZE } from '../limits.ts';
-import { compareOrder, isNumeric, typeName } from '../python.ts';
+import { checkedDuration, compareOrder, isNumeric, typeName } from '../python.ts';
 import { Duration, isDict, PyFloat, type Value } from '../values.ts';
 import type { Expr, Span } from './ast.ts';
 
@@ -143,7 +143,7 @@ function intResult(n: number, fn: string, span: Span): number {
 }
 
 export function pyAbs(v: Value, span: Span): Value {
-  if (v instanceof Duration) return v.micros < 0 ? new Duration(-v.micros) : v;
+  if (v instanceof Duration) return v.micros < 0n ? checkedDuration(-v.micros, span) : v;
   const n = numberArg('abs', v, span);
   if (typeof n === 'number' && Number.isSafeInteger(n)) return Math.abs(n);
   return new PyFloat(Math.abs(typeof n === 'number' ? n : n.value));
@@ -294,8 +294,8 @@ export function pyTimedelta(
   kwargs: readonly { name: string; value: Value; span: Span }[],
   span: Span,
 ): Duration {
-  let total = 0;
-  let fractional = false;
+  let whole = 0n;
+  let fraction = 0;
   for (const k of kwargs) {
     const unit = TIMEDELTA_UNITS.get(k.name)!;
     if (!isNumeric(k.value)) {
@@ -306,16 +306,13 @@ export function pyTimedelta(
       );
     }
     const n = k.value;
-    if (typeof n === 'number' && Number.isSafeInteger(n)) total += n * unit;
-    else if (typeof n === 'boolean') total += n ? unit : 0;
-    else {
-      fractional = true;
-      total += (typeof n === 'number' ? n : n.value) * unit;
-    }
+    if (typeof n === 'number' && Number.isSafeInteger(n)) whole += BigInt(n) * BigInt(unit);
+    else if (typeof n === 'boolean') whole += n ? BigInt(unit) : 0n;
+    else fraction += (typeof n === 'number' ? n : n.value) * unit;
   }
-  const micros = fractional ? roundHalfEven(total) : total;
-  if (!Number.isSafeInteger(micros)) {
-    throw new YareError('YARE_OVERFLOW', 'timedelta is too large to count in microseconds exactly', span);
+  const rounded = roundHalfEven(fraction);
+  if (!Number.isFinite(rounded)) {
+    throw new YareError('YARE_OVERFLOW', 'timedelta of an infinite or nan length', span);
   }
-  return new Duration(micros + 0);
+  return checkedDuration(whole + BigInt(rounded), span);
 }

@@ -10,6 +10,7 @@ import {
   contains,
   dictKeyText,
   durationParts,
+  durationTotalSeconds,
   pyInt,
   typeName,
   valueEquals,
@@ -70,7 +71,7 @@ function durationAttribute(d: Duration, name: string): Value {
     case 'microseconds':
       return durationParts(d).microseconds;
     case 'total_seconds':
-      return new PyFloat(d.micros / 1_000_000);
+      return new PyFloat(durationTotalSeconds(d));
     default:
       return null;
   }
