@@ -324,7 +324,20 @@ describe('argument limits', () => {
 describe('checkCall', () => {
   it('knows the complete whitelist', () => {
     expect([...BUILTINS.keys()].sort()).toEqual(
-      ['abs', 'ceil', 'floor', 'len', 'max', 'min', 'roll', 'round', 'time_delta', 'timedelta'].sort(),
+      [
+        'abs',
+        'ceil',
+        'floor',
+        'int',
+        'len',
+        'max',
+        'min',
+        'roll',
+        'round',
+        'sum',
+        'time_delta',
+        'timedelta',
+      ].sort(),
     );
   });
 
