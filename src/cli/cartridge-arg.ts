@@ -3,7 +3,7 @@
 
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type Cartridge, loadCartridge } from '../cartridge/index.ts';
+import { type Cartridge, loadCartridge, RULES_FILE_NAMES } from '../cartridge/index.ts';
 import { formatDiagnostic } from '../diagnostics.ts';
 import { PROJECT_ROOT } from '../project-root.ts';
 import { UserError } from './user-error.ts';
@@ -16,7 +16,10 @@ export function shippedCartridges(): string[] {
   const dir = join(PROJECT_ROOT, 'cartridges');
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(join(dir, entry.name, 'yare.yaml')))
+    .filter(
+      (entry) =>
+        entry.isDirectory() && RULES_FILE_NAMES.some((file) => existsSync(join(dir, entry.name, file))),
+    )
     .map((entry) => entry.name)
     .sort();
 }
