@@ -83,7 +83,8 @@ export class Project {
       const parsed = parseScenarioFile(text, path);
       if (!parsed.ok) for (const d of parsed.errors) add(d);
     }
-    return { byFile, rules: result.ok ? result.cartridge.rules : previous };
+    if (result.ok) return { byFile, rules: result.cartridge.rules };
+    return { byFile, rules: previous ?? salvageRules(files, basename(this.root), this.root) };
   }
 
   scenarioTexts(): string[] {
@@ -92,4 +93,62 @@ export class Project {
       return t === undefined ? [] : [t];
     });
   }
+}
+
+/** The top-level sections of yare.yaml kept when the whole file does not compile, most first. */
+const SALVAGE_ATTEMPTS: readonly (ReadonlySet<string> | 'all-but-broken')[] = [
+  'all-but-broken',
+  new Set(['state_schema', 'macros']),
+  new Set(['state_schema']),
+];
+const TOP_LEVEL_KEY = /^([A-Za-z_][A-Za-z0-9_-]*)\s*:/;
+
+/**
+ * Rules for completion, hover and definition when yare.yaml does not compile and never has in this
+ * session (a file opened broken): the loader is run again on the same text with whole top-level sections
+ * blanked out (line for line, so every place stays where the author sees it) — first only the sections
+ * holding an error, then all but `state_schema` and `macros`, then all but `state_schema`.
+ */
+export function salvageRules(
+  files: ReadonlyMap<string, string>,
+  name: string,
+  root: string,
+): CompiledRules | undefined {
+  const text = files.get('yare.yaml');
+  if (text === undefined) return undefined;
+  const lines = text.split('\n');
+  const sectionOf: (string | undefined)[] = [];
+  let current: string | undefined;
+  for (const line of lines) {
+    const key = TOP_LEVEL_KEY.exec(line);
+    if (key) current = key[1];
+    sectionOf.push(current);
+  }
+  const attempt = (keep: (section: string | undefined) => boolean): CompiledRules | undefined => {
+    const kept = lines.map((line, i) => (keep(sectionOf[i]) ? line : '')).join('\n');
+    // The rules and the one other file the loader requires: intents, directives and the rest may name
+    // events blanked out here, and only the rules are wanted.
+    const candidate = new Map([['yare.yaml', kept]]);
+    const lore = files.get('bot_lore.md');
+    if (lore !== undefined) candidate.set('bot_lore.md', lore);
+    const result = loadCartridgeFromFiles(candidate, name, { root });
+    return result.ok ? result.cartridge.rules : undefined;
+  };
+  const whole = loadCartridgeFromFiles(files, name, { root });
+  const brokenSections = new Set<string | undefined>();
+  if (!whole.ok)
+    for (const d of whole.errors) {
+      const line = d.place?.line;
+      if (line !== undefined && line >= 1 && line <= lines.length) brokenSections.add(sectionOf[line - 1]);
+    }
+  for (const keep of SALVAGE_ATTEMPTS) {
+    const rules =
+      keep === 'all-but-broken'
+        ? brokenSections.size === 0
+          ? undefined
+          : attempt((section) => !brokenSections.has(section))
+        : attempt((section) => section !== undefined && keep.has(section));
+    if (rules) return rules;
+  }
+  return undefined;
 }
