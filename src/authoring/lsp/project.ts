@@ -11,6 +11,7 @@ import { lintCartridge } from '../lint/index.ts';
 import { MAX_SCENARIO_FILE_BYTES } from '../scenario/limits.ts';
 import { parseScenarioFile } from '../scenario/parse.ts';
 import { TESTS_FOLDER } from '../scenario/files.ts';
+import { type RulesAttempt, salvageRules } from './salvage.ts';
 
 export type FileRole = CartridgeFileKind | 'scenario' | 'other';
 
@@ -84,7 +85,19 @@ export class Project {
       if (!parsed.ok) for (const d of parsed.errors) add(d);
     }
     if (result.ok) return { byFile, rules: result.cartridge.rules };
-    return { byFile, rules: previous ?? salvageRules(files, basename(this.root), this.root) };
+    return {
+      byFile,
+      rules: previous ?? salvageRules(files.get('yare.yaml'), (yare) => this.compileRulesOnly(files, yare)),
+    };
+  }
+
+  /** The loader on yare.yaml text and the one other file it requires (intents and the rest may name events blanked out). */
+  private compileRulesOnly(files: ReadonlyMap<string, string>, yare: string): RulesAttempt {
+    const candidate = new Map([['yare.yaml', yare]]);
+    const lore = files.get('bot_lore.md');
+    if (lore !== undefined) candidate.set('bot_lore.md', lore);
+    const result = loadCartridgeFromFiles(candidate, basename(this.root), { root: this.root });
+    return result.ok ? { ok: true, rules: result.cartridge.rules } : { ok: false, errors: result.errors };
   }
 
   scenarioTexts(): string[] {
@@ -93,62 +106,4 @@ export class Project {
       return t === undefined ? [] : [t];
     });
   }
-}
-
-/** The top-level sections of yare.yaml kept when the whole file does not compile, most first. */
-const SALVAGE_ATTEMPTS: readonly (ReadonlySet<string> | 'all-but-broken')[] = [
-  'all-but-broken',
-  new Set(['state_schema', 'macros']),
-  new Set(['state_schema']),
-];
-const TOP_LEVEL_KEY = /^([A-Za-z_][A-Za-z0-9_-]*)\s*:/;
-
-/**
- * Rules for completion, hover and definition when yare.yaml does not compile and never has in this
- * session (a file opened broken): the loader is run again on the same text with whole top-level sections
- * blanked out (line for line, so every place stays where the author sees it) — first only the sections
- * holding an error, then all but `state_schema` and `macros`, then all but `state_schema`.
- */
-export function salvageRules(
-  files: ReadonlyMap<string, string>,
-  name: string,
-  root: string,
-): CompiledRules | undefined {
-  const text = files.get('yare.yaml');
-  if (text === undefined) return undefined;
-  const lines = text.split('\n');
-  const sectionOf: (string | undefined)[] = [];
-  let current: string | undefined;
-  for (const line of lines) {
-    const key = TOP_LEVEL_KEY.exec(line);
-    if (key) current = key[1];
-    sectionOf.push(current);
-  }
-  const attempt = (keep: (section: string | undefined) => boolean): CompiledRules | undefined => {
-    const kept = lines.map((line, i) => (keep(sectionOf[i]) ? line : '')).join('\n');
-    // The rules and the one other file the loader requires: intents, directives and the rest may name
-    // events blanked out here, and only the rules are wanted.
-    const candidate = new Map([['yare.yaml', kept]]);
-    const lore = files.get('bot_lore.md');
-    if (lore !== undefined) candidate.set('bot_lore.md', lore);
-    const result = loadCartridgeFromFiles(candidate, name, { root });
-    return result.ok ? result.cartridge.rules : undefined;
-  };
-  const whole = loadCartridgeFromFiles(files, name, { root });
-  const brokenSections = new Set<string | undefined>();
-  if (!whole.ok)
-    for (const d of whole.errors) {
-      const line = d.place?.line;
-      if (line !== undefined && line >= 1 && line <= lines.length) brokenSections.add(sectionOf[line - 1]);
-    }
-  for (const keep of SALVAGE_ATTEMPTS) {
-    const rules =
-      keep === 'all-but-broken'
-        ? brokenSections.size === 0
-          ? undefined
-          : attempt((section) => !brokenSections.has(section))
-        : attempt((section) => section !== undefined && keep.has(section));
-    if (rules) return rules;
-  }
-  return undefined;
 }
