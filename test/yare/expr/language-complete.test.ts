@@ -3,11 +3,11 @@
 // exception Python raises, mapped to our code); docs/yare.md describes them.
 import { describe, expect, it } from 'vitest';
 import { errorsOf, rulesOf } from '../../helpers/yare.ts';
-import { EventRunner } from '../../../src/yare/interpreter.ts';
-import { DiceRoller } from '../../../src/yare/dice.ts';
-import { pyRepr } from '../../../src/yare/python.ts';
-import { MAX_CONTAINER_SIZE } from '../../../src/yare/limits.ts';
-import { parseExpression } from '../../../src/yare/expr/parser.ts';
+import { EventRunner } from '../../../src/core/yare/interpreter.ts';
+import { DiceRoller } from '../../../src/core/yare/dice.ts';
+import { pyRepr } from '../../../src/core/yare/python.ts';
+import { MAX_CONTAINER_SIZE } from '../../../src/core/yare/limits.ts';
+import { parseExpression } from '../../../src/core/yare/expr/parser.ts';
 import { run, yareErrorOf } from './helpers.ts';
 
 function repr(text: string): string {
