@@ -34,7 +34,7 @@ function payEvent(coin: Coin) {
             steps: [
               { action: 'mutate', var: 'state.player.coins', op: 'sub', value: price },
               { action: 'set', var: 'state.player.crossed', value: true },
-              note(`The keeper ${mood}. The player crosses. Describe the bridge.`),
+              note(`The keeper ${mood}. The player pays ${price} coins ({state.player.coins} left) and crosses. Describe the bridge.`),
             ],
           },
         ],

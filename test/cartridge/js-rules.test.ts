@@ -18,6 +18,7 @@ import {
 import { QUICKJS_SANDBOX, stopRulesSandbox } from '../../src/adapters/sandbox/index.ts';
 import { defineRules } from '../../src/index.ts';
 import { runEvent } from '../../src/core/yare/index.ts';
+import { lintCartridge } from '../../src/tools/authoring/lint/index.ts';
 import { zip } from '../server/archives.ts';
 import { startTestServer } from '../server/helpers.ts';
 import { codesOf, errorsOf, MINIMAL_LORE, where } from './helpers.ts';
@@ -336,11 +337,36 @@ describe('hostile modules end in a clear error within the limits', () => {
   });
 });
 
+describe('lint findings on yare.js rules', () => {
+  it('are placed in yare.js, where the author wrote the step, not in YAML that exists nowhere', () => {
+    // The note no longer mentions the written field: lint warns LINT_NOTE_SILENT at the mutate step.
+    const silent = RULES_JS.replace('Ouch, {state.player.hp} HP left.', 'Ouch.').replace(
+      'max: 10 }',
+      "max: 10, visibility: 'public' }",
+    );
+    const result = loadCartridgeFromFiles(
+      new Map([
+        ['yare.js', silent],
+        ['bot_lore.md', MINIMAL_LORE],
+      ]),
+      'silent',
+    );
+    if (!result.ok) throw new Error(result.errors.map((e) => e.message).join('\n'));
+    const findings = lintCartridge(result.cartridge).filter((d) => d.code === 'LINT_NOTE_SILENT');
+    expect(findings).toHaveLength(1);
+    const mutateLine = silent.split('\n').findIndex((l) => l.includes("action: 'mutate'")) + 1;
+    expect(findings[0]!.place).toMatchObject({ file: 'yare.js', line: mutateLine });
+    expect(findings[0]!.message).toContain('in the rules object at');
+  });
+});
+
 describe('Ember Toll, a cartridge whose rules are yare.ts', () => {
   it('validates with no errors or warnings and its events run', async () => {
     const result = await loadCartridge(EMBER_TOLL);
     if (!result.ok) throw new Error(result.errors.map((e) => `${where(e)} ${e.message}`).join('\n'));
     expect(result.warnings).toEqual([]);
+    // docs/studio.md shows `validate` saying 0 warnings: lint included.
+    expect(lintCartridge(result.cartridge)).toEqual([]);
     expect(result.cartridge.name).toBe('Ember Toll');
     expect(result.cartridge.files.yare).toBe(join(EMBER_TOLL, 'yare.ts'));
     const rules = result.cartridge.rules;

@@ -45,8 +45,16 @@ describe('YAML indentation errors', () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]!.place?.line).toBe(6);
     expect(errors[0]!.message).toContain('line 6 is indented 12 spaces, deeper than the line above');
-    expect(errors[0]!.message).toContain('Indent it 8 spaces, like line 4');
+    // Line 5 (`var:`) starts at 8 spaces; line 4 starts at its dash, 6.
+    expect(errors[0]!.message).toContain('Indent it 8 spaces, like line 5;');
     expect(errors[0]!.message).toContain('(YAML: Nested mappings are not allowed in compact mappings)');
+  });
+
+  it('right under a "- key:" line, it names the key the line must line up with, not the dash', () => {
+    const errors = errorsOf(withLine(5, (l) => `    ${l}`));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.place?.line).toBe(5);
+    expect(errors[0]!.message).toContain(`Indent it 8 spaces, like 'action' after the "- " on line 4;`);
   });
 
   it('a line that lines up with nothing names the indentation of its block', () => {

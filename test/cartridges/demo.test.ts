@@ -167,6 +167,17 @@ describe('travel', () => {
     expect(early.notes[0]).toContain('it is afternoon when they arrive');
   });
 
+  // minute_of_day measures from 1000-01-01; it once stopped at 2^53 microseconds (1285-06-04T23:47:34).
+  it.each([
+    ['1285-06-04T23:47:34', 'it is night when they arrive'],
+    ['1285-06-04T23:47:35', 'it is night when they arrive'],
+    ['2026-03-14T16:45:00', 'it is evening when they arrive'],
+    ['9999-12-31T16:15:00', 'it is afternoon when they arrive'],
+  ])('keeps the clock on %s', (gameTime, part) => {
+    const r = run('travel', { game_time: gameTime }, { destination: 'brine market' });
+    expect(r.notes[0]).toContain(part);
+  });
+
   it('matches the destination without regard to case', () => {
     const r = run('travel', {}, { destination: 'Brine Market' });
     expect((r.state.player as Obj).location).toBe('brine market');

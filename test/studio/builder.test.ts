@@ -118,6 +118,18 @@ describe('builderCompletions', () => {
     expect(key).toMatchObject({ kind: 'key', apply: 'op: ' });
   });
 
+  it('completes from a draft that has never compiled: the broken section is set aside', () => {
+    // The rules sent are the text being typed, broken at the cursor: no earlier version compiled.
+    const typing = `${RULES}      - { action: set, var: state.player.`;
+    const items = builderCompletions({
+      file: 'yare.yaml',
+      text: typing,
+      offset: typing.length,
+      rulesFiles: { 'yare.yaml': typing },
+    }).items.map((i) => i.label);
+    expect(items).toEqual(['hp', 'bag']);
+  });
+
   it(`reads a line of at most ${MAX_COMPLETION_LINE_CHARS} characters before the cursor, and offers nothing past it`, () => {
     const pad = (n: number) => `${RULES}        value: "@ ${' '.repeat(n)}`;
     const atLimit = pad(MAX_COMPLETION_LINE_CHARS - '        value: "@ state.player.'.length);

@@ -43,6 +43,25 @@ describe('paths are checked against state_schema', () => {
     expect(errors[0]!.message).toContain("must start with 'state.' or 'temp.'");
   });
 
+  it.each([
+    [
+      'state.player.',
+      "'state.player.' ends with a '.': the name of the field after 'state.player.' is missing",
+    ],
+    ['state', "'state' names no field: write state.FIELD"],
+    ['temp..x', "'temp..x' has an empty name after 'temp.' ('..')"],
+    ['State.player.hp', "'State.player.hp' must start with 'state.' or 'temp.'"],
+  ])('a var %s is refused for what is wrong with it, at its place', (target, message) => {
+    const errors = errorsOf(`${SCHEMA}events:
+  e:
+    steps:
+      - { action: set, var: ${target}, value: 1 }
+`);
+    expect(errors.map((e) => e.code)).toEqual(['YARE_BAD_STEP']);
+    expect(errors[0]!.message).toContain(message);
+    expect(errors[0]!.place).toMatchObject({ line: 8, col: 29 });
+  });
+
   it('inputs. must be declared, macros. must exist, functions must be known, arity is checked', () => {
     const errors = errorsOf(`${SCHEMA}macros:
   bonus: "@ 2"

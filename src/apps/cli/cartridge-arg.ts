@@ -3,7 +3,7 @@
 
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Cartridge } from '../../core/cartridge/index.ts';
+import { type Cartridge, RULES_FILE_NAMES } from '../../core/cartridge/index.ts';
 import { loadCartridge } from '../../adapters/files/index.ts';
 import { formatDiagnostic } from '../../core/diagnostics.ts';
 import { PROJECT_ROOT } from '../../adapters/project-root.ts';
@@ -17,7 +17,10 @@ export function shippedCartridges(): string[] {
   const dir = join(PROJECT_ROOT, 'cartridges');
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(join(dir, entry.name, 'yare.yaml')))
+    .filter(
+      (entry) =>
+        entry.isDirectory() && RULES_FILE_NAMES.some((file) => existsSync(join(dir, entry.name, file))),
+    )
     .map((entry) => entry.name)
     .sort();
 }

@@ -15,6 +15,7 @@ export {
   specOf,
 } from './files.ts';
 export { checkInjection, type InjectionFinding, type InjectionKind } from './injection.ts';
+export { RULES_FILE_NAMES } from './js-rules/hook.ts';
 export * from './limits.ts';
 export {
   type Cartridge,

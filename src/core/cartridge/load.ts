@@ -53,6 +53,12 @@ export interface Cartridge {
   readonly worldInfo?: WorldInfoBook;
   /** The paths the files were read from, as shown in diagnostics. */
   readonly files: CartridgeFiles;
+  /**
+   * A diagnostic placed in the compiled rules, placed where the author wrote it: for `yare.js`/`yare.ts`,
+   * the rules are compiled from YAML the sandbox produced, a file that exists nowhere on disk. Later
+   * passes over `rules` (lint) map their findings through this. Absent: the places are the author's.
+   */
+  readonly placeInRules?: (diagnostic: Diagnostic) => Diagnostic;
 }
 
 export type LoadResult =
@@ -269,6 +275,7 @@ export function compileCartridge(
     intentInputs,
     ...(worldInfo === undefined ? {} : { worldInfo }),
     files: fileNames,
+    ...(script === undefined ? {} : { placeInRules: script.remap }),
   };
   return { ok: true, cartridge: deepFreeze(cartridge), warnings };
 }

@@ -16,6 +16,15 @@ interface Level {
   readonly kind: 'map' | 'seq';
   /** 1-based line that opened it, for "like line N". */
   readonly line: number;
+  /** Set when a `- key:` line opened it: that line starts at its dash, two columns left of this block. */
+  readonly itemKey?: string;
+}
+
+/** Where an author sees the block's column: a line that starts there, or the key after a line's `- `. */
+function likeLine(level: Level): string {
+  return level.itemKey === undefined
+    ? `like line ${level.line}`
+    : `like '${level.itemKey}' after the "- " on line ${level.line}`;
 }
 
 const BLOCK_SCALAR = /:\s*[|>][-+0-9]*\s*(#.*)?$/;
@@ -61,7 +70,7 @@ export function findIndentationProblem(source: string): IndentationProblem | und
       return {
         line: lineNo,
         col: 1,
-        message: `Wrong indentation: line ${lineNo} is indented ${spaces(indent)}, deeper than the line above, which already has its value. Indent it ${expected}, like line ${level.line}; or, if it belongs under the line above, end that line with a colon.`,
+        message: `Wrong indentation: line ${lineNo} is indented ${spaces(indent)}, deeper than the line above, which already has its value. Indent it ${expected}, ${likeLine(level)}; or, if it belongs under the line above, end that line with a colon.`,
       };
     } else {
       while (stack.length > 1 && top().col > indent) stack.pop();
@@ -73,9 +82,13 @@ export function findIndentationProblem(source: string): IndentationProblem | und
         return {
           line: lineNo,
           col: 1,
-          message: `Wrong indentation: line ${lineNo} is indented ${spaces(indent)}, which lines up with nothing above it. Indent it ${spaces(inner.col)}, like line ${inner.line}, or line it up with the block it belongs to.`,
+          message: `Wrong indentation: line ${lineNo} is indented ${spaces(indent)}, which lines up with nothing above it. Indent it ${spaces(inner.col)}, ${likeLine(inner)}, or line it up with the block it belongs to.`,
         };
       }
+    }
+    // The nearest line that starts where this block's keys do is the one to point an author at.
+    if (!isItem && top().kind === 'map' && top().col === indent) {
+      stack[stack.length - 1] = { col: indent, kind: 'map', line: lineNo };
     }
     opener = undefined;
 
@@ -107,7 +120,11 @@ export function findIndentationProblem(source: string): IndentationProblem | und
         continue;
       }
       // `- key: value` opens the item's mapping at the key's column.
-      if (KEY.test(content)) stack.push({ col: contentCol, kind: 'map', line: lineNo });
+      const itemKey = KEY.exec(content);
+      if (itemKey) {
+        const name = itemKey[0].slice(0, -1).trimEnd().replace(/:$/, '');
+        stack.push({ col: contentCol, kind: 'map', line: lineNo, itemKey: name });
+      }
     }
     const key = KEY.exec(content);
     const value = key ? content.slice(key[0].length).trim() : content;

@@ -14,7 +14,7 @@ export interface CheckScope {
   /** Declared inputs of the event, or 'any' while checking a macro on its own. */
   readonly inputs: ReadonlySet<string> | 'any';
   readonly macros: ReadonlySet<string>;
-  /** `foreach` item/index names in scope. */
+  /** `foreach` item/index names and comprehension variables in scope. */
   readonly locals: ReadonlySet<string>;
 }
 
@@ -91,6 +91,14 @@ export function checkExpr(e: Expr, scope: CheckScope, out: CheckFinding[], macro
     case 'list':
       for (const i of e.items) checkExpr(i, scope, out, macroRefs);
       return;
+    case 'comprehension': {
+      // The iterable is read in the enclosing scope; the variable is bound for the element and conditions.
+      checkExpr(e.iterable, scope, out, macroRefs);
+      const inner: CheckScope = { ...scope, locals: new Set([...scope.locals, e.variable]) };
+      checkExpr(e.element, inner, out, macroRefs);
+      for (const c of e.conditions) checkExpr(c, inner, out, macroRefs);
+      return;
+    }
     case 'dict':
       for (const entry of e.entries) {
         checkExpr(entry.key, scope, out, macroRefs);

@@ -16,8 +16,53 @@ import { type Dict, Duration, isDict, newDict, PyFloat, type StateValue, type Va
  */
 export const MAX_VALUE_NESTING = 100;
 
-const MICROS_PER_SECOND = 1_000_000;
-const MICROS_PER_DAY = 86_400_000_000;
+const MICROS_PER_SECOND = 1_000_000n;
+const MICROS_PER_DAY = 86_400_000_000n;
+
+/** Python's `timedelta.max.days`: a duration's days stay within ±999,999,999. */
+export const MAX_DURATION_DAYS = 999_999_999;
+const MIN_DURATION_MICROS = -BigInt(MAX_DURATION_DAYS) * MICROS_PER_DAY;
+const MAX_DURATION_MICROS = (BigInt(MAX_DURATION_DAYS) + 1n) * MICROS_PER_DAY - 1n;
+
+/** A duration of `micros`, or Python's OverflowError (as YARE_OVERFLOW) past `timedelta`'s range. */
+export function checkedDuration(micros: bigint, span?: Span): Duration {
+  if (micros < MIN_DURATION_MICROS || micros > MAX_DURATION_MICROS) {
+    throw new YareError(
+      'YARE_OVERFLOW',
+      `duration of ${floorDiv(micros, MICROS_PER_DAY)} days is out of range; a timedelta holds at most ${MAX_DURATION_DAYS} days either way`,
+      span,
+    );
+  }
+  return new Duration(micros);
+}
+
+function floorDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
+}
+
+/**
+ * `n / d` as the nearest float, ties to even (Python's int true division, as `total_seconds()` does it).
+ * BigInt → Number rounds to nearest-even; a quotient of at least 55 bits with a sticky bit for the
+ * remainder makes that one rounding the right one.
+ */
+export function bigRatioToFloat(n: bigint, d: bigint): number {
+  const negative = n < 0n !== d < 0n;
+  let a = n < 0n ? -n : n;
+  const b = d < 0n ? -d : d;
+  if (a <= 2n ** 53n && b <= 2n ** 53n) return (negative ? -1 : 1) * (Number(a) / Number(b));
+  let shift = 0n;
+  const bits = (x: bigint): bigint => BigInt(x.toString(2).length);
+  const spare = 56n - (bits(a) - bits(b));
+  if (spare > 0n) {
+    a <<= spare;
+    shift = spare;
+  }
+  const q = a / b;
+  const sticky = a % b !== 0n ? 1n : 0n;
+  const value = Number((q << 1n) | sticky) / 2 ** Number(shift + 1n);
+  return negative ? -value : value;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Types and truthiness
@@ -58,7 +103,7 @@ export function truthy(v: Value): boolean {
     default:
       if (Array.isArray(v)) return v.length > 0;
       if (v instanceof PyFloat) return v.value !== 0;
-      if (v instanceof Duration) return v.micros !== 0;
+      if (v instanceof Duration) return v.micros !== 0n;
       for (const key in v) if (Object.hasOwn(v, key)) return true;
       return false;
   }
@@ -232,7 +277,7 @@ export function compareStrings(a: string, b: string): number {
 
 export type OrderOp = '<' | '<=' | '>' | '>=';
 
-function applyOrder(op: OrderOp, x: number, y: number): boolean {
+function applyOrder(op: OrderOp, x: number | bigint, y: number | bigint): boolean {
   switch (op) {
     case '<':
       return x < y;
@@ -302,11 +347,15 @@ export function contains(container: Value, item: Value, span?: Span): boolean {
 
 /**
  * The key a value names in a dict: dict keys are strings, and a whole number names the key that is its
- * text (a dict literal `{1: 'x'}` has the key `'1'`). Anything else names no key.
+ * text (a dict literal `{1: 'x'}` has the key `'1'`). As in Python, where `True == 1 == 1.0` hash alike,
+ * `True`/`False` and a whole float name the keys of 1, 0 and that number (`True in {1: 'x'}`,
+ * `1.0 in {1: 'x'}`). Anything else names no key.
  */
 export function dictKeyText(v: Value): string | undefined {
   if (typeof v === 'string') return v;
-  if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
+  if (typeof v === 'boolean') return v ? '1' : '0';
+  const n = v instanceof PyFloat ? v.value : v;
+  if (typeof n === 'number' && Number.isSafeInteger(n)) return String(n + 0);
   return undefined;
 }
 
@@ -379,10 +428,19 @@ interface DurationParts {
 
 /** Python's normalised timedelta fields: 0 <= seconds < 86400, 0 <= microseconds < 1e6. */
 export function durationParts(d: Duration): DurationParts {
-  const days = Math.floor(d.micros / MICROS_PER_DAY);
+  const days = floorDiv(d.micros, MICROS_PER_DAY);
   const rest = d.micros - days * MICROS_PER_DAY;
-  const seconds = Math.floor(rest / MICROS_PER_SECOND);
-  return { days: days + 0, seconds, microseconds: rest - seconds * MICROS_PER_SECOND };
+  const seconds = rest / MICROS_PER_SECOND;
+  return {
+    days: Number(days),
+    seconds: Number(seconds),
+    microseconds: Number(rest - seconds * MICROS_PER_SECOND),
+  };
+}
+
+/** Python `timedelta.total_seconds()`: the nearest float to the exact number of seconds. */
+export function durationTotalSeconds(d: Duration): number {
+  return bigRatioToFloat(d.micros, MICROS_PER_SECOND);
 }
 
 /** Python `str(timedelta)`: `1 day, 2:03:04`, `0:00:00.500000`. */
@@ -462,25 +520,25 @@ export function checkStringLength(s: string, span?: Span): string {
 
 /** ISO-8601 duration, e.g. `P1DT2H3M4S`, `-PT0.5S`, `PT0S`. */
 export function durationToIso(d: Duration): string {
-  const sign = d.micros < 0 ? '-' : '';
-  let rest = Math.abs(d.micros);
-  const days = Math.floor(rest / MICROS_PER_DAY);
+  const sign = d.micros < 0n ? '-' : '';
+  let rest = d.micros < 0n ? -d.micros : d.micros;
+  const days = rest / MICROS_PER_DAY;
   rest -= days * MICROS_PER_DAY;
-  const hours = Math.floor(rest / 3_600_000_000);
-  rest -= hours * 3_600_000_000;
-  const minutes = Math.floor(rest / 60_000_000);
-  rest -= minutes * 60_000_000;
-  const seconds = Math.floor(rest / MICROS_PER_SECOND);
+  const hours = rest / 3_600_000_000n;
+  rest -= hours * 3_600_000_000n;
+  const minutes = rest / 60_000_000n;
+  rest -= minutes * 60_000_000n;
+  const seconds = rest / MICROS_PER_SECOND;
   const micros = rest - seconds * MICROS_PER_SECOND;
   let time = '';
-  if (hours !== 0) time += `${hours}H`;
-  if (minutes !== 0) time += `${minutes}M`;
-  if (seconds !== 0 || micros !== 0) {
-    const fraction = micros !== 0 ? `.${String(micros).padStart(6, '0').replace(/0+$/, '')}` : '';
+  if (hours !== 0n) time += `${hours}H`;
+  if (minutes !== 0n) time += `${minutes}M`;
+  if (seconds !== 0n || micros !== 0n) {
+    const fraction = micros !== 0n ? `.${String(micros).padStart(6, '0').replace(/0+$/, '')}` : '';
     time += `${seconds}${fraction}S`;
   }
-  if (days === 0 && time === '') return 'PT0S';
-  return `${sign}P${days !== 0 ? `${days}D` : ''}${time !== '' ? `T${time}` : ''}`;
+  if (days === 0n && time === '') return 'PT0S';
+  return `${sign}P${days !== 0n ? `${days}D` : ''}${time !== '' ? `T${time}` : ''}`;
 }
 
 /** Plain JSON for state: floats become numbers, durations ISO-8601 strings, dicts null-prototype objects. */

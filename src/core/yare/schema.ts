@@ -466,3 +466,20 @@ export function publicState(state: unknown, schema: DomainSchema): Dict {
 export function npcVisibleState(state: unknown, schema: DomainSchema): Dict {
   return filterState(state, schema, (f) => f.npcVisible);
 }
+
+/**
+ * What is wrong with a `var:` path, in words that name the fault, or undefined when its form is right
+ * (a `state.` or `temp.` root, then non-empty names). Whether a `state.` path is declared is checked apart.
+ */
+export function targetPathProblem(text: string): string | undefined {
+  const segments = text.split('.');
+  const root = segments[0]!;
+  if (root !== 'state' && root !== 'temp') return `must start with 'state.' or 'temp.'`;
+  if (segments.length < 2) return `names no field: write ${root}.FIELD, as in ${root}.player.hp`;
+  if (segments[segments.length - 1] === '') {
+    return `ends with a '.': the name of the field after '${segments.slice(0, -1).join('.')}.' is missing`;
+  }
+  const empty = segments.indexOf('');
+  if (empty > 0) return `has an empty name after '${segments.slice(0, empty).join('.')}.' ('..')`;
+  return undefined;
+}

@@ -1,6 +1,6 @@
 // Runtime values of YARE. Python semantics: ints and floats are kept apart. An int is a plain JS number
 // holding a safe integer; a float is always boxed in `PyFloat` (even 3.0), so `7 / 7` is the float 1.0
-// and prints as `1.0`. Durations (`timedelta`) are `Duration`. Dicts inherit nothing (see `DICT_PROTOTYPE`), so no
+// and prints as `1.0`. Durations (`timedelta`) are `Duration`, exact over Python's whole range. Dicts inherit nothing (see `DICT_PROTOTYPE`), so no
 // key (`__proto__`, `constructor`) can reach a prototype.
 //
 // State (what is stored and sent over the wire) is plain JSON: `toStateValue` turns floats into plain
@@ -11,8 +11,14 @@ export class PyFloat {
 }
 
 export class Duration {
-  /** Whole microseconds, like Python's timedelta resolution. */
-  constructor(readonly micros: number) {}
+  /**
+   * Whole microseconds, like Python's timedelta resolution, as a big integer: Python's range
+   * (±999,999,999 days) is about 2^66 microseconds, far past what one JS number holds exactly.
+   */
+  readonly micros: bigint;
+  constructor(micros: number | bigint) {
+    this.micros = BigInt(micros);
+  }
 }
 
 export interface Dict {

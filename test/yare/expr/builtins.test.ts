@@ -198,7 +198,38 @@ describe('timedelta', () => {
   it('refuses unknown keywords, non-numbers and overflow', () => {
     expect(yareErrorOf(() => run('timedelta(years=1)')).code).toBe('YARE_ARITY');
     expect(yareErrorOf(() => run("timedelta(days='1')")).code).toBe('YARE_TYPE');
-    expect(yareErrorOf(() => run('timedelta(weeks=100000)')).code).toBe('YARE_OVERFLOW');
+  });
+
+  // Python's timedelta range: ±999,999,999 days (about 2^66 microseconds), held exactly.
+  it('holds durations exactly up to 999999999 days and refuses one day more, as Python does', () => {
+    expect(show('timedelta(weeks=100000) * 1000')).toBe('700000000 days, 0:00:00');
+    const max = 'timedelta(days=999999999, hours=23, minutes=59, seconds=59, microseconds=999999)';
+    expect(show(max)).toBe('999999999 days, 23:59:59.999999');
+    expect(show(`${max}.total_seconds`)).toBe('86400000000000.0');
+    expect(show('timedelta(days=-999999999)')).toBe('-999999999 days, 0:00:00');
+    const past = yareErrorOf(() => run('timedelta(days=1000000000)'));
+    expect(past.code).toBe('YARE_OVERFLOW');
+    expect(past.message).toContain('999999999 days');
+    expect(yareErrorOf(() => run(`${max} + timedelta(microseconds=1)`)).code).toBe('YARE_OVERFLOW');
+    expect(yareErrorOf(() => run(`-${max}`)).code).toBe('YARE_OVERFLOW');
+    expect(yareErrorOf(() => run('timedelta(days=-999999999) - timedelta(microseconds=1)')).code).toBe(
+      'YARE_OVERFLOW',
+    );
+    expect(yareErrorOf(() => run('timedelta(days=500000000) * 2')).code).toBe('YARE_OVERFLOW');
+    expect(yareErrorOf(() => run('timedelta(days=1e300)')).code).toBe('YARE_OVERFLOW');
+  });
+
+  it('gives total_seconds past 2^53 microseconds rounded once, as Python does', () => {
+    // 2^53 + 1 and 2^60 + 3 microseconds: Python prints 9007199254.740993 and 1152921504606.847.
+    expect(show('(timedelta(microseconds=9007199254740991) + timedelta(microseconds=2)).total_seconds')).toBe(
+      '9007199254.740993',
+    );
+    expect(show('timedelta(seconds=1152921504606, microseconds=846979).total_seconds')).toBe(
+      '1152921504606.847',
+    );
+    expect(show('(-timedelta(seconds=1152921504606, microseconds=846979)).total_seconds')).toBe(
+      '-1152921504606.847',
+    );
   });
 });
 
@@ -252,8 +283,26 @@ describe('time_delta', () => {
     expect(yareErrorOf(() => run("time_delta('2026-04-01')")).code).toBe('YARE_ARITY');
   });
 
-  it('refuses a difference too large to count exactly in microseconds', () => {
-    expect(yareErrorOf(() => run("time_delta('0001-01-01', '9999-12-31')")).code).toBe('YARE_OVERFLOW');
+  // The wall that was: 2^53 microseconds after 1000-01-01 is 1285-06-04T23:47:34.740992.
+  it.each([
+    ['1285-06-04T23:47:34', 104249, 85654, '9007199254.0'],
+    ['1285-06-04T23:47:35', 104249, 85655, '9007199255.0'],
+    ['2026-03-14T09:41:27.123456', 374811, 34887, '32383705287.123455'],
+    ['9999-12-31T23:59:59.999999', 3287181, 86399, '284012524800.0'],
+  ])(
+    'measures 1000-01-01 to %s exactly (the minute-of-day macro works for any date)',
+    (to, days, seconds, total) => {
+      const delta = `time_delta('1000-01-01T00:00:00', '${to}')`;
+      expect(run(`${delta}.days`)).toBe(days);
+      expect(run(`${delta}.seconds`)).toBe(seconds);
+      expect(run(`${delta}.seconds // 60`)).toBe(Math.floor(seconds / 60));
+      expect(show(`${delta}.total_seconds`)).toBe(total);
+    },
+  );
+
+  it('measures the whole calendar, 0001-01-01 to 9999-12-31', () => {
+    expect(show("time_delta('0001-01-01', '9999-12-31')")).toBe('3652058 days, 0:00:00');
+    expect(show("time_delta('9999-12-31', '0001-01-01')")).toBe('-3652058 days, 0:00:00');
   });
 });
 
@@ -275,7 +324,20 @@ describe('argument limits', () => {
 describe('checkCall', () => {
   it('knows the complete whitelist', () => {
     expect([...BUILTINS.keys()].sort()).toEqual(
-      ['abs', 'ceil', 'floor', 'len', 'max', 'min', 'roll', 'round', 'time_delta', 'timedelta'].sort(),
+      [
+        'abs',
+        'ceil',
+        'floor',
+        'int',
+        'len',
+        'max',
+        'min',
+        'roll',
+        'round',
+        'sum',
+        'time_delta',
+        'timedelta',
+      ].sort(),
     );
   });
 

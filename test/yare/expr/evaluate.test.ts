@@ -111,9 +111,8 @@ describe('reference §5.1 evaluator cases', () => {
     expect(run(text, { temp: { speed } })).toBe(expected);
   });
 
-  it('comprehensions are refused as unsupported', () => {
-    const e = yareErrorOf(() => run('@ [x for x in state.items]'));
-    expect(e.code).toBe('YARE_UNSUPPORTED');
+  it('list comprehensions run (test/yare/expr/language-complete.test.ts has the rest)', () => {
+    expect(run('@ [x for x in state.items]', { state: { items: [1, 'a'] } })).toEqual([1, 'a']);
   });
 
   it('foreach locals and dynamic keys', () => {

@@ -3,6 +3,7 @@ import type { Span } from '../../../src/core/yare/expr/ast.ts';
 import { type EvalContext, evaluate } from '../../../src/core/yare/expr/evaluate.ts';
 import { parseAtExpression, parseExpression } from '../../../src/core/yare/expr/parser.ts';
 import { YareError } from '../../../src/core/yare/errors.ts';
+import { MAX_STEPS_PER_RUN } from '../../../src/core/yare/limits.ts';
 import type { Value } from '../../../src/core/yare/values.ts';
 
 export interface Fixture {
@@ -24,6 +25,7 @@ export function contextOf(f: Fixture = {}): ScriptedContext {
   const faces = [...(f.faces ?? [])];
   const rolls: { count: number; sides: number; text: string }[] = [];
   const macroCalls: string[] = [];
+  let steps = 0;
   const roots = new Map<string, Value>([
     ['state', f.state ?? {}],
     ['temp', f.temp ?? {}],
@@ -34,6 +36,10 @@ export function contextOf(f: Fixture = {}): ScriptedContext {
     rolls,
     macroCalls,
     lookup: (name) => roots.get(name),
+    step() {
+      if (++steps > MAX_STEPS_PER_RUN)
+        throw new YareError('YARE_STEP_LIMIT', `more than ${MAX_STEPS_PER_RUN} steps`);
+    },
     macro(name: string, span: Span): Value {
       macroCalls.push(name);
       const text = f.macros?.[name];

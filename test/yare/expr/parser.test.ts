@@ -42,6 +42,8 @@ function sx(node: Expr): string {
       return `(if ${sx(node.test)} ${sx(node.then)} ${sx(node.otherwise)})`;
     case 'list':
       return `[${node.items.map(sx).join(' ')}]`;
+    case 'comprehension':
+      return `[${sx(node.element)} for ${node.variable} in ${sx(node.iterable)}${node.conditions.map((c) => ` if ${sx(c)}`).join('')}]`;
     case 'dict':
       return `{${node.entries.map((e) => `${sx(e.key)}:${sx(e.value)}`).join(' ')}}`;
   }
@@ -82,6 +84,18 @@ describe('parser: precedence and associativity (Python)', () => {
     ['timedelta(days=1, hours=2)', 'timedelta(days=1 hours=2)'],
     ['max(1, 2, )', 'max(1 2)'],
     ['[]', '[]'],
+    ['2 ** 3 ** 2', '(** 2 (** 3 2))'],
+    ['-2 ** 2', '(- (** 2 2))'],
+    ['2 ** -1', '(** 2 (- 1))'],
+    ['a * b ** c', '(* a (** b c))'],
+    ['a.b ** 2', '(** a.b 2)'],
+    ['x is None', '(cmp x is null)'],
+    ['x is not None and y', '(and (cmp x is not null) y)'],
+    ['None is x', '(cmp null is x)'],
+    ['[x * 2 for x in l]', '[(* x 2) for x in l]'],
+    ['[x for x in l if x > 1 if x < 5]', '[x for x in l if (cmp x > 1) if (cmp x < 5)]'],
+    ['[a if c else b for x in l]', '[(if c a b) for x in l]'],
+    ['[[y for y in x] for x in l]', '[[y for y in x] for x in l]'],
     ['{}', '{}'],
     ["'a' 'b'", '"ab"'],
   ])('%s → %s', (text, expected) => {
@@ -153,20 +167,18 @@ describe('parser: spans', () => {
 
 describe('parser: unsupported Python constructs', () => {
   it.each([
-    ['[x for x in state.items]', 'comprehensions'],
     ['{k: v for k in y}', 'comprehensions'],
-    ['f(x for x in y)', 'comprehensions'],
+    ['f(x for x in y)', 'generator expressions'],
     ['(x for x in y)', 'generator expressions'],
     ['lambda: 1', 'lambda'],
-    ['a is None', "'is'"],
-    ['a is not None', "'is'"],
+    ['a is 1', "'is' compares with None only"],
+    ['a is not b', "'is not' compares with None only"],
     ['a[1:2]', 'slices'],
     ['a[:2]', 'slices'],
     ['a[1, 2]', 'tuple'],
     ['(1, 2)', 'tuples'],
     ['1, 2', 'tuples'],
     ['()', 'tuples'],
-    ['2 ** 3', "'**'"],
     ['{1, 2}', 'set literals'],
     ['{**a}', 'unpacking'],
     ['[*a]', 'unpacking'],
@@ -272,7 +284,16 @@ describe('printExpr', () => {
     ['a - (b - c)', 'a - (b - c)'],
     ['(a - b) - c', 'a - b - c'],
     ['-(-1)', '--1'],
-    ['(-1) ** 0 if 0 else 1', ''],
+    ['(-1) ** 0 if 0 else 1', '(-1) ** 0 if 0 else 1'],
+    ['-(2 ** 2)', '-2 ** 2'],
+    ['(2 ** 3) ** 2', '(2 ** 3) ** 2'],
+    ['2 ** (3 ** 2)', '2 ** 3 ** 2'],
+    ['2 ** (-1)', '2 ** -1'],
+    ['(a.b) ** 2', 'a.b ** 2'],
+    ['x is None', 'x is None'],
+    ['x is not None', 'x is not None'],
+    ['[x for x in (a if b else c) if (d or e)]', '[x for x in (a if b else c) if d or e]'],
+    ['[(a if b else c) for x in l]', '[a if b else c for x in l]'],
     ['not (a and b)', 'not (a and b)'],
     ['(a < b) < c', '(a < b) < c'],
     ['a < b < c', 'a < b < c'],

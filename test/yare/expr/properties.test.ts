@@ -23,6 +23,7 @@ function contextWith(roller: DiceRoller): EvalContext {
     lookup: (name) => ROOTS.get(name),
     macro: () => 0,
     roll: (count, sides, text) => roller.roll(count, sides, text),
+    step: () => {},
   };
 }
 
@@ -39,7 +40,7 @@ function outcome(text: string, seed: number): { result: string; rolls: unknown }
   return { result, rolls: roller.rolls };
 }
 
-const binaryOps: BinaryOp[] = ['+', '-', '*', '/', '//', '%'];
+const binaryOps: BinaryOp[] = ['+', '-', '*', '/', '//', '%', '**'];
 const compareOps: CompareOp[] = ['==', '!=', '<', '<=', '>', '>=', 'in', 'not in'];
 const attributeNames = ['a', 'b', 'c', 'd', 'hp', 'days', 'length', '__proto__', 'constructor', 'null', 'if'];
 
@@ -87,6 +88,32 @@ const { expr } = fc.letrec<{ expr: Expr }>((tie) => ({
           span: S,
         }),
       ),
+    fc.tuple(tie('expr'), fc.constantFrom('is' as const, 'is not' as const)).map(
+      ([left, op]): Expr => ({
+        kind: 'compare',
+        ops: [op],
+        operands: [left, { kind: 'literal', value: null, span: S }],
+        span: S,
+      }),
+    ),
+    fc
+      .record({
+        element: tie('expr'),
+        variable: fc.constantFrom('x', 'item'),
+        iterable: tie('expr'),
+        conditions: fc.array(tie('expr'), { maxLength: 2 }),
+      })
+      .map(
+        ({ element, variable, iterable, conditions }): Expr => ({
+          kind: 'comprehension',
+          element,
+          variable,
+          variableSpan: S,
+          iterable,
+          conditions,
+          span: S,
+        }),
+      ),
     fc
       .tuple(fc.constantFrom('and', 'or' as const), tie('expr'), tie('expr'))
       .map(([op, left, right]): Expr => ({ kind: 'logical', op, left, right, span: S })),
@@ -107,7 +134,7 @@ const { expr } = fc.letrec<{ expr: Expr }>((tie) => ({
       }),
     ),
     fc
-      .tuple(fc.constantFrom('abs', 'len', 'floor', 'ceil', 'round', 'roll'), tie('expr'))
+      .tuple(fc.constantFrom('abs', 'len', 'floor', 'ceil', 'round', 'roll', 'int', 'sum'), tie('expr'))
       .map(([callee, arg]): Expr => ({ kind: 'call', callee, args: [arg], kwargs: [], span: S })),
     fc
       .tuple(fc.constantFrom('min', 'max'), fc.array(tie('expr'), { minLength: 1, maxLength: 3 }))

@@ -70,7 +70,7 @@ describe('formatValue (Python str)', () => {
     [newDict(), '{}'],
     [new Duration(DAY + 7384 * SECOND), '1 day, 2:03:04'],
     [[new Duration(DAY)], '[datetime.timedelta(days=1)]'],
-  ])('%j → %s', (v, text) => {
+  ])('%o → %s', (v, text) => {
     expect(formatValue(v)).toBe(text);
   });
 
@@ -153,7 +153,7 @@ describe('truthy', () => {
     [{ a: null }, true],
     [new Duration(0), false],
     [new Duration(1), true],
-  ])('%j → %s', (v, expected) => {
+  ])('%o → %s', (v, expected) => {
     expect(truthy(v)).toBe(expected);
   });
 });

@@ -11,6 +11,7 @@ import { compileYaml } from '../../helpers/yare.ts';
 import type { RunResult } from '../../../src/core/yare/interpreter.ts';
 import type { CompiledRules } from '../../../src/core/yare/program.ts';
 import { YareError } from '../../../src/core/yare/errors.ts';
+import { MAX_STEPS_PER_RUN } from '../../../src/core/yare/limits.ts';
 import { type EvalContext, evaluate } from '../../../src/core/yare/expr/evaluate.ts';
 import { parseExpression } from '../../../src/core/yare/expr/parser.ts';
 import { DiceRoller, type RollRecord } from '../../../src/core/yare/dice.ts';
@@ -49,10 +50,15 @@ export function expressionProbe(seed: number): ExpressionProbe {
   const values = expressionRoots();
   const dice = DiceRoller.fromSeed(seed);
   const macroCalls: string[] = [];
+  let steps = 0;
   const ctx: ExpressionProbe = {
     dice,
     macroCalls,
     lookup: (name) => values.get(name),
+    step() {
+      if (++steps > MAX_STEPS_PER_RUN)
+        throw new YareError('YARE_STEP_LIMIT', `more than ${MAX_STEPS_PER_RUN} steps`);
+    },
     macro(name, span) {
       macroCalls.push(name);
       const text = EXPRESSION_MACROS.get(name);
@@ -221,6 +227,36 @@ export const HAND_PICKED_EXPRESSIONS: readonly string[] = [
   '-(-9007199254740991)',
   '+True',
   "-'x'",
+  // Powers, int(), sum(), `is None` and comprehensions, as Python 3.11 gives them.
+  'state.hp ** 2',
+  'state.b[1] ** 2',
+  '2 ** state.hp ** 2',
+  '-state.hp ** 2',
+  'state.hp ** -1',
+  '(-state.hp) ** 0.5',
+  'state.a ** 53',
+  '2 ** 53',
+  '0 ** -1',
+  'True ** state.hp',
+  'int(state.b[1])',
+  "int('12') + int(temp.hp)",
+  'int(inputs.a)',
+  "int('x')",
+  'sum(state.b)',
+  'sum([state.hp, temp.hp])',
+  'sum([inputs.d, inputs.d], timedelta())',
+  'sum(x)',
+  'inputs.a is None',
+  'state.a is not None',
+  'state.missing is None and temp.b is not None',
+  '[i * 2 for i in [state.hp, temp.hp]]',
+  "[k for k in state.c if k != 'hp']",
+  '[i.hp for i in x if i is not None and i.hp]',
+  "[c for c in 'ab' if c in 'b']",
+  'sum([i ** 2 for i in [1, 2, 3] if i > macros.bonus - 12])',
+  '[roll(1d6) for i in [1, 2, 3]]',
+  '[[j for j in i] for i in [[1], [2, 3]]]',
+  '[i for i in state.hp]',
 ];
 
 // ---------------------------------------------------------------- events

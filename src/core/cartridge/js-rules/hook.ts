@@ -10,6 +10,9 @@ import type { RulesSandbox } from './sandbox-port.ts';
 const SCRIPT_KINDS = ['yareJs', 'yareTs'] as const;
 const RULES_KINDS: readonly CartridgeFileKind[] = ['yare', ...SCRIPT_KINDS];
 
+/** The names a cartridge's rules file may have: a folder with one of them is a cartridge. */
+export const RULES_FILE_NAMES: readonly string[] = RULES_KINDS.map((kind) => specOf(kind).name);
+
 /** Whether the files include a rules module (so a missing yare.yaml is no error). */
 export function hasRulesScript(files: ReadonlyMap<string, unknown>): boolean {
   return SCRIPT_KINDS.some((kind) => files.has(specOf(kind).name));

@@ -6,6 +6,7 @@
 import type { Diagnostic, SourcePlace } from '../../diagnostics.ts';
 import { YareError } from '../errors.ts';
 import { parseExpression } from '../expr/parser.ts';
+import { targetPathProblem } from '../schema.ts';
 import {
   contentOffset,
   isAbsent,
@@ -142,10 +143,9 @@ export function shapeTarget(ctx: ShapeContext, node: unknown, where: string): Ra
     return operand ? { kind: 'dynamic', operand } : undefined;
   }
   const text = raw.trim();
+  const problem = targetPathProblem(text);
+  if (problem !== undefined) return refused(`${where}.var '${text}' ${problem}.`);
   const segments = text.split('.');
-  const root = segments[0];
-  if ((root !== 'state' && root !== 'temp') || segments.length < 2 || segments.some((s) => s === '')) {
-    return refused(`${where}.var '${text}' must start with 'state.' or 'temp.'.`);
-  }
+  const root = segments[0] as 'state' | 'temp';
   return { kind: 'static', root, path: segments.slice(1), text, place: placeOfNode(ctx.src, node) };
 }

@@ -6,6 +6,7 @@
 import { YareError } from '../errors.ts';
 import { MAX_CONTAINER_SIZE } from '../limits.ts';
 import {
+  checkedDuration,
   checkStringLength,
   formatValue,
   isFloatNumber,
@@ -66,7 +67,72 @@ function intOp(op: BinaryOp, a: number, b: number, span: Span): Value {
       const r = a % b;
       return (r !== 0 && r < 0 !== b < 0 ? r + b : r) + 0;
     }
+    case '**':
+      return intPower(a, b, span);
   }
+}
+
+/**
+ * `a ** b` of two ints: exact, as Python's. A negative exponent gives a float (`2 ** -1` is 0.5). The
+ * exponent is bounded by the overflow rule: past ±1, |a| ** b leaves the exact integers by b = 53, so
+ * no more than 53 multiplications are ever done.
+ */
+function intPower(a: number, b: number, span: Span): Value {
+  if (b < 0) {
+    if (a === 0) {
+      throw new YareError('YARE_ZERO_DIVISION', '0.0 cannot be raised to a negative power', span);
+    }
+    return floatPower(a, b, span);
+  }
+  if (b === 0 || a === 1) return 1;
+  if (a === 0) return 0;
+  if (a === -1) return b % 2 === 0 ? 1 : -1;
+  if (b > 53) throw overflow(span);
+  let result = 1n;
+  const base = BigInt(a);
+  for (let i = 0; i < b; i++) result *= base;
+  if (result > BigInt(Number.MAX_SAFE_INTEGER) || result < BigInt(Number.MIN_SAFE_INTEGER))
+    throw overflow(span);
+  return Number(result);
+}
+
+/**
+ * `x ** y` with a float on either side, as Python's `float.__pow__`: `x ** 0` and `1 ** y` are 1.0
+ * (even for nan), `0.0 ** -n` is a division by zero, a negative base with a fractional exponent (a
+ * complex number in Python) is refused, and a finite pair with an infinite result is an overflow.
+ */
+function floatPower(x: number, y: number, span: Span): PyFloat {
+  if (y === 0 || x === 1) return new PyFloat(1);
+  if (x === 0 && y < 0) {
+    throw new YareError('YARE_ZERO_DIVISION', '0.0 cannot be raised to a negative power', span);
+  }
+  if (x < 0 && Number.isFinite(x) && Number.isFinite(y) && !Number.isInteger(y)) {
+    throw new YareError(
+      'YARE_BAD_VALUE',
+      `a negative number cannot be raised to a fractional power ((${formatValue(new PyFloat(x))}) ** ${formatValue(new PyFloat(y))} is a complex number in Python)`,
+      span,
+    );
+  }
+  if (x === -1 && !Number.isFinite(y)) return new PyFloat(1); // Python: (-1.0) ** inf is 1.0; JS says NaN
+  const r = x ** y;
+  if (!Number.isFinite(r) && Number.isFinite(x) && Number.isFinite(y)) {
+    throw new YareError('YARE_OVERFLOW', 'float power result is out of range (Python: OverflowError)', span);
+  }
+  return new PyFloat(r);
+}
+
+/**
+ * `**` takes numbers only, as in Python (`None ** 2` and `'2' ** 2` are errors); the other operators'
+ * `to_numeric` coercion of None and text, kept from the original, does not apply to an operator it never had.
+ */
+function powerOp(a: Value, b: Value, span: Span): Value {
+  const numeric = (v: Value): v is number | boolean | PyFloat =>
+    typeof v === 'number' || typeof v === 'boolean' || v instanceof PyFloat;
+  if (!numeric(a) || !numeric(b)) throw unsupported('**', a, b, span);
+  const x = typeof a === 'boolean' ? (a ? 1 : 0) : a;
+  const y = typeof b === 'boolean' ? (b ? 1 : 0) : b;
+  if (!isFloatNumber(x) && !isFloatNumber(y)) return intPower(numberOf(x), numberOf(y), span);
+  return floatPower(numberOf(x), numberOf(y), span);
 }
 
 function copySignZero(sign: number): number {
@@ -112,6 +178,8 @@ function floatOp(op: BinaryOp, x: number, y: number, span: Span): Value {
     case '%':
       if (y === 0) throw zeroDivision(op, true, span);
       return new PyFloat(floatDivmod(x, y).mod);
+    case '**':
+      return floatPower(x, y, span);
   }
 }
 
@@ -121,17 +189,13 @@ function isContainer(v: Value): boolean {
 
 function durationOp(op: BinaryOp, a: Value, b: Value, span: Span): Value {
   if (a instanceof Duration && b instanceof Duration && (op === '+' || op === '-')) {
-    const micros = op === '+' ? a.micros + b.micros : a.micros - b.micros;
-    if (!Number.isSafeInteger(micros)) throw overflow(span);
-    return new Duration(micros + 0);
+    return checkedDuration(op === '+' ? a.micros + b.micros : a.micros - b.micros, span);
   }
   if (op === '*') {
     const [d, k] = a instanceof Duration ? [a, b] : [b as Duration, a];
     const factor = typeof k === 'boolean' ? (k ? 1 : 0) : k;
     if (typeof factor === 'number' && Number.isSafeInteger(factor)) {
-      const micros = d.micros * factor;
-      if (!Number.isSafeInteger(micros)) throw overflow(span);
-      return new Duration(micros + 0);
+      return checkedDuration(d.micros * BigInt(factor), span);
     }
   }
   throw unsupported(op, a, b, span);
@@ -157,6 +221,7 @@ export function binaryOp(op: BinaryOp, a: Value, b: Value, span: Span): Value {
       return a.concat(b);
     }
   }
+  if (op === '**') return powerOp(a, b, span);
   if (a instanceof Duration || b instanceof Duration) return durationOp(op, a, b, span);
   if ((isNumeric(a) || isNumeric(b)) && !isContainer(a) && !isContainer(b)) {
     const x = toNumeric(a, span);
@@ -172,6 +237,6 @@ export function unaryOp(op: '-' | '+', v: Value, span: Span): Value {
   if (typeof v === 'number') return op === '-' ? 0 - v : v;
   if (typeof v === 'boolean') return op === '-' ? (v ? -1 : 0) : v ? 1 : 0;
   if (v instanceof PyFloat) return op === '-' ? new PyFloat(-v.value) : v;
-  if (v instanceof Duration) return op === '-' ? new Duration(0 - v.micros) : v;
+  if (v instanceof Duration) return op === '-' ? checkedDuration(-v.micros, span) : v;
   throw new YareError('YARE_TYPE', `bad operand type for unary ${op}: '${typeName(v)}'`, span);
 }

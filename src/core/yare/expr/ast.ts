@@ -6,8 +6,8 @@ export interface Span {
   readonly end: number;
 }
 
-export type BinaryOp = '+' | '-' | '*' | '/' | '//' | '%';
-export type CompareOp = '==' | '!=' | '<' | '<=' | '>' | '>=' | 'in' | 'not in';
+export type BinaryOp = '+' | '-' | '*' | '/' | '//' | '%' | '**';
+export type CompareOp = '==' | '!=' | '<' | '<=' | '>' | '>=' | 'in' | 'not in' | 'is' | 'is not';
 export type UnaryOp = '-' | '+' | 'not';
 
 export type Expr =
@@ -58,6 +58,19 @@ export type Expr =
       readonly span: Span;
     }
   | { readonly kind: 'list'; readonly items: readonly Expr[]; readonly span: Span }
+  /**
+   * `[element for variable in iterable if condition ...]`: one `for`, any number of `if`s. `variable`
+   * is bound only inside `element` and `conditions`, as in Python 3.
+   */
+  | {
+      readonly kind: 'comprehension';
+      readonly element: Expr;
+      readonly variable: string;
+      readonly variableSpan: Span;
+      readonly iterable: Expr;
+      readonly conditions: readonly Expr[];
+      readonly span: Span;
+    }
   | {
       readonly kind: 'dict';
       readonly entries: readonly { readonly key: Expr; readonly value: Expr }[];

@@ -3,7 +3,17 @@
 
 import { YareError } from '../errors.ts';
 import { MAX_CONTAINER_SIZE } from '../limits.ts';
-import { compareOrder, isNumeric, typeName } from '../python.ts';
+import {
+  checkedDuration,
+  compareOrder,
+  formatFloat,
+  isNumeric,
+  parseIntText,
+  pyStrRepr,
+  typeName,
+} from '../python.ts';
+import { binaryOp } from './arithmetic.ts';
+import { iterationItems } from './runtime.ts';
 import { Duration, isDict, PyFloat, type Value } from '../values.ts';
 import type { Expr, Span } from './ast.ts';
 
@@ -16,6 +26,8 @@ export type BuiltinName =
   | 'ceil'
   | 'round'
   | 'len'
+  | 'int'
+  | 'sum'
   | 'timedelta'
   | 'time_delta';
 
@@ -72,6 +84,8 @@ export const BUILTINS: ReadonlyMap<string, BuiltinSignature> = new Map<string, B
   signature('ceil', 1, 1, 'ceil(x)'),
   signature('round', 1, 2, 'round(x) or round(x, ndigits)'),
   signature('len', 1, 1, 'len(x)'),
+  signature('int', 1, 1, 'int(x)'),
+  signature('sum', 1, 2, 'sum(list) or sum(list, start)'),
   signature(
     'timedelta',
     0,
@@ -143,7 +157,7 @@ function intResult(n: number, fn: string, span: Span): number {
 }
 
 export function pyAbs(v: Value, span: Span): Value {
-  if (v instanceof Duration) return v.micros < 0 ? new Duration(-v.micros) : v;
+  if (v instanceof Duration) return v.micros < 0n ? checkedDuration(-v.micros, span) : v;
   const n = numberArg('abs', v, span);
   if (typeof n === 'number' && Number.isSafeInteger(n)) return Math.abs(n);
   return new PyFloat(Math.abs(typeof n === 'number' ? n : n.value));
@@ -294,8 +308,8 @@ export function pyTimedelta(
   kwargs: readonly { name: string; value: Value; span: Span }[],
   span: Span,
 ): Duration {
-  let total = 0;
-  let fractional = false;
+  let whole = 0n;
+  let fraction = 0;
   for (const k of kwargs) {
     const unit = TIMEDELTA_UNITS.get(k.name)!;
     if (!isNumeric(k.value)) {
@@ -306,16 +320,77 @@ export function pyTimedelta(
       );
     }
     const n = k.value;
-    if (typeof n === 'number' && Number.isSafeInteger(n)) total += n * unit;
-    else if (typeof n === 'boolean') total += n ? unit : 0;
-    else {
-      fractional = true;
-      total += (typeof n === 'number' ? n : n.value) * unit;
+    if (typeof n === 'number' && Number.isSafeInteger(n)) whole += BigInt(n) * BigInt(unit);
+    else if (typeof n === 'boolean') whole += n ? BigInt(unit) : 0n;
+    else fraction += (typeof n === 'number' ? n : n.value) * unit;
+  }
+  const rounded = roundHalfEven(fraction);
+  if (!Number.isFinite(rounded)) {
+    throw new YareError('YARE_OVERFLOW', 'timedelta of an infinite or nan length', span);
+  }
+  return checkedDuration(whole + BigInt(rounded), span);
+}
+
+/**
+ * Python `int(x)`: an int as it is, a bool as 0/1, a float truncated toward zero, integer text (`' 42 '`,
+ * `'1_000'`). Text that is no integer (`'1.5'`), nan and infinity are errors, as in Python; so is a
+ * whole number beyond ±2^53 (the overflow rule).
+ */
+export function pyIntCall(v: Value, span: Span): number {
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (typeof v === 'number' || v instanceof PyFloat) {
+    const n = typeof v === 'number' ? v : v.value;
+    if (Number.isNaN(n)) throw new YareError('YARE_BAD_VALUE', 'cannot convert float nan to integer', span);
+    if (!Number.isFinite(n)) {
+      throw new YareError('YARE_OVERFLOW', 'cannot convert float infinity to integer', span);
     }
+    const whole = Math.trunc(n) + 0;
+    if (!Number.isSafeInteger(whole)) {
+      throw new YareError(
+        'YARE_OVERFLOW',
+        `int(${formatFloat(n)}) is beyond the largest exact integer ${Number.MAX_SAFE_INTEGER}`,
+        span,
+      );
+    }
+    return whole;
   }
-  const micros = fractional ? roundHalfEven(total) : total;
-  if (!Number.isSafeInteger(micros)) {
-    throw new YareError('YARE_OVERFLOW', 'timedelta is too large to count in microseconds exactly', span);
+  if (typeof v === 'string') {
+    const n = parseIntText(v, span);
+    if (n === undefined) {
+      throw new YareError('YARE_BAD_VALUE', `invalid literal for int() with base 10: ${pyStrRepr(v)}`, span);
+    }
+    return n;
   }
-  return new Duration(micros + 0);
+  throw new YareError('YARE_TYPE', `int() argument must be a string or a number, not '${typeName(v)}'`, span);
+}
+
+function summable(v: Value): 'number' | 'duration' | 'list' | undefined {
+  if (typeof v === 'number' || typeof v === 'boolean' || v instanceof PyFloat) return 'number';
+  if (v instanceof Duration) return 'duration';
+  if (Array.isArray(v)) return 'list';
+  return undefined;
+}
+
+/**
+ * Python `sum(items, start=0)`, left to right as Python 3.11 adds (3.12 compensates float rounding):
+ * numbers with numbers, durations with durations (`sum(ds, timedelta())`), lists with lists. Text is
+ * refused, as Python refuses it; so is any mix `+` would not take.
+ */
+export function pySum(items: Value, start: Value, span: Span): Value {
+  if (typeof start === 'string') {
+    throw new YareError('YARE_TYPE', "sum() can't sum strings (join them with + instead)", span);
+  }
+  let total: Value = start;
+  for (const item of iterationItems(items, span)) {
+    const kind = summable(total);
+    if (kind === undefined || kind !== summable(item)) {
+      throw new YareError(
+        'YARE_TYPE',
+        `unsupported operand types for + in sum(): '${typeName(total)}' and '${typeName(item)}'`,
+        span,
+      );
+    }
+    total = binaryOp('+', total, item, span);
+  }
+  return total;
 }

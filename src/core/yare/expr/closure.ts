@@ -7,6 +7,7 @@
 // the span of its node. No code is generated from text: every closure below is written out in this file.
 
 import { YareError } from '../errors.ts';
+import { MAX_CONTAINER_SIZE } from '../limits.ts';
 import { compareOrder, contains, truthy, valueEquals } from '../python.ts';
 import { DICT_PROTOTYPE, type Dict, newDict, PyFloat, type Value } from '../values.ts';
 import { binaryOp, unaryOp } from './arithmetic.ts';
@@ -17,9 +18,11 @@ import {
   pyAbs,
   pyCeil,
   pyFloor,
+  pyIntCall,
   pyLen,
   pyMinMax,
   pyRound,
+  pySum,
   pyTimedelta,
   type BuiltinSignature,
 } from './builtins.ts';
@@ -31,6 +34,7 @@ import {
   type EvalContext,
   getAttribute,
   getItem,
+  iterationItems,
 } from './runtime.ts';
 import { exprText } from './parser.ts';
 import { timeDelta } from './timestamps.ts';
@@ -135,6 +139,8 @@ function compileNode(node: Expr, expr: Expression, options: ClosureOptions): Clo
         return out;
       };
     }
+    case 'comprehension':
+      return compileComprehension(node, expr, options);
     case 'dict': {
       const entries = node.entries.map((entry) => ({
         key: compileNode(entry.key, expr, options),
@@ -377,7 +383,58 @@ function compareOne(op: CompareOp, left: Closure, right: Closure, span: Span): C
         const a = left(ctx);
         return !contains(right(ctx), a, span);
       };
+    case 'is':
+    case 'is not':
+      return (ctx) => {
+        const a = left(ctx);
+        return compareLink(op, a, right(ctx), span);
+      };
   }
+}
+
+// ------------------------------------------------------------------------------ comprehensions
+
+/**
+ * `[element for v in iterable if c ...]`: the iterable is read in the enclosing scope, then `element`
+ * and the conditions run once per item with `v` bound (and nothing else changed: a macro used inside
+ * still sees the event's own scope). Each item counts one step of the run's budget, so nested
+ * comprehensions cannot multiply into unbounded work; the result is a list of at most MAX_CONTAINER_SIZE.
+ */
+function compileComprehension(
+  node: Extract<Expr, { kind: 'comprehension' }>,
+  expr: Expression,
+  options: ClosureOptions,
+): Closure {
+  const iterable = compileNode(node.iterable, expr, options);
+  const element = compileNode(node.element, expr, options);
+  const conditions = node.conditions.map((c) => compileNode(c, expr, options));
+  const { variable, span } = node;
+  const iterableSpan = node.iterable.span;
+  return (ctx) => {
+    const items = iterationItems(iterable(ctx), iterableSpan);
+    let current: Value = null;
+    const inner: EvalContext = {
+      lookup: (name) => (name === variable ? current : ctx.lookup(name)),
+      macro: (name, at) => ctx.macro(name, at),
+      roll: (count, sides, text) => ctx.roll(count, sides, text),
+      step: () => ctx.step(),
+    };
+    const out: Value[] = [];
+    next: for (const item of items) {
+      ctx.step();
+      current = item;
+      for (const condition of conditions) if (!truthy(condition(inner))) continue next;
+      if (out.length >= MAX_CONTAINER_SIZE) {
+        throw new YareError(
+          'YARE_CONTAINER_LIMIT',
+          `a comprehension would make a list of more than ${MAX_CONTAINER_SIZE} items (MAX_CONTAINER_SIZE)`,
+          span,
+        );
+      }
+      out.push(element(inner));
+    }
+    return out;
+  };
 }
 
 // ------------------------------------------------------------------------------ calls
@@ -430,6 +487,18 @@ function compileCall(
     case 'len': {
       const a0 = arg[0]!;
       return (ctx) => pyLen(a0(ctx), span);
+    }
+    case 'int': {
+      const a0 = arg[0]!;
+      return (ctx) => pyIntCall(a0(ctx), span);
+    }
+    case 'sum': {
+      const a0 = arg[0]!;
+      const a1 = arg[1];
+      return (ctx) => {
+        const items = a0(ctx);
+        return pySum(items, a1 === undefined ? 0 : a1(ctx), span);
+      };
     }
     case 'round': {
       const a0 = arg[0]!;

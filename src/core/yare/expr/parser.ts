@@ -1,6 +1,7 @@
 // Parser: tokens → typed AST, by recursive descent with Python's precedence, lowest first:
-// `A if C else B`; `or`; `and`; `not`; comparisons (chainable, `in`, `not in`); `+ -`; `* / // %`;
-// unary `+ -`; postfix `.name`, `[index]`, `f(args)`; atoms.
+// `A if C else B`; `or`; `and`; `not`; comparisons (chainable, `in`, `not in`, `is None`, `is not None`);
+// `+ -`; `* / // %`; unary `+ -`; `**` (right-associative, binding tighter than a unary minus on its
+// left: `-2 ** 2` is -4); postfix `.name`, `[index]`, `f(args)`; atoms, among them list comprehensions.
 //
 // Nesting is counted as the parser descends (parentheses, brackets, braces, call arguments,
 // subscripts, unary operators, `not`, the `else` branch), and the finished tree's height is checked
@@ -17,8 +18,8 @@ export { printExpr } from './printer.ts';
 /** Python keywords that are names to the scanner but never valid in a YARE expression. */
 const PYTHON_KEYWORDS: ReadonlyMap<string, string> = new Map([
   ['lambda', 'lambda expressions are not supported'],
-  ['is', "'is' is not supported; compare with == or !="],
-  ['for', 'comprehensions are not supported'],
+  ['is', "'is' compares with None only: write x is None or x is not None, and compare values with == or !="],
+  ['for', 'comprehensions are supported as lists only: [x for x in state.items if x]'],
   ['async', "'async' is not supported"],
   ['await', "'await' is not supported"],
   ['yield', "'yield' is not supported"],
@@ -132,6 +133,11 @@ function checkHeight(node: Expr, depth: number): void {
     case 'list':
       for (const item of node.items) checkHeight(item, d);
       return;
+    case 'comprehension':
+      checkHeight(node.element, d);
+      checkHeight(node.iterable, d);
+      for (const c of node.conditions) checkHeight(c, d);
+      return;
     case 'dict':
       for (const e of node.entries) {
         checkHeight(e.key, d);
@@ -163,6 +169,13 @@ function describe(t: Token): string {
     case 'eof':
       return 'end of expression';
   }
+}
+
+/** Root names a comprehension variable may not hide. */
+const COMPREHENSION_RESERVED: ReadonlySet<string> = new Set(['state', 'temp', 'inputs', 'macros']);
+
+function isNone(e: Expr): boolean {
+  return e.kind === 'literal' && e.value === null;
 }
 
 const SUM_OPS: ReadonlyMap<string, BinaryOp> = new Map<string, BinaryOp>([
@@ -258,8 +271,6 @@ class Parser {
             'tuples are not supported (a comma is only allowed in lists, dicts and calls)',
             where,
           );
-        case '**':
-          return new YareError('YARE_UNSUPPORTED', "the power operator '**' is not supported", where);
         case ':':
           return new YareError(
             'YARE_SYNTAX',
@@ -357,7 +368,16 @@ class Parser {
       ops ??= [];
       operands ??= [first];
       ops.push(op);
-      operands.push(this.sum());
+      const right = this.sum();
+      const left = operands[operands.length - 1]!;
+      if ((op === 'is' || op === 'is not') && !isNone(left) && !isNone(right)) {
+        throw new YareError(
+          'YARE_UNSUPPORTED',
+          `'${op}' compares with None only: write x ${op} None (compare values with ${op === 'is' ? '==' : '!='})`,
+          { start: left.span.start, end: right.span.end },
+        );
+      }
+      operands.push(right);
     }
     if (ops === undefined || operands === undefined) return first;
     return { kind: 'compare', ops, operands, span: { start, end: this.lastEnd } };
@@ -378,6 +398,14 @@ class Parser {
       this.advance();
       this.advance();
       return 'not in';
+    }
+    if (t.kind === 'name' && !t.sigil && t.name === 'is') {
+      this.advance();
+      if (this.isKeyword(this.peek(), 'not')) {
+        this.advance();
+        return 'is not';
+      }
+      return 'is';
     }
     return undefined;
   }
@@ -422,10 +450,20 @@ class Parser {
         span: { start: t.start, end: this.lastEnd },
       };
     }
-    const primary = this.primary();
-    const next = this.peek();
-    if (this.isOp(next, '**')) throw this.unexpected(next, 'power');
-    return primary;
+    return this.power();
+  }
+
+  /** `primary ** factor`: right-associative, and the exponent may carry its own sign (`2 ** -1`). */
+  private power(): Expr {
+    const start = this.peek().start;
+    const base = this.primary();
+    const t = this.peek();
+    if (!this.isOp(t, '**')) return base;
+    this.advance();
+    this.enter(t);
+    const exponent = this.factor();
+    this.depth--;
+    return { kind: 'binary', op: '**', left: base, right: exponent, span: { start, end: this.lastEnd } };
   }
 
   private primary(): Expr {
@@ -516,6 +554,14 @@ class Parser {
         kwargs.push({ name: t.name, value: this.nested(open) });
       } else {
         const arg = this.nested(open);
+        const after = this.peek();
+        if (after.kind === 'name' && !after.sigil && after.name === 'for') {
+          throw new YareError(
+            'YARE_UNSUPPORTED',
+            'generator expressions are not supported; write a list comprehension, as in sum([x for x in state.items])',
+            this.spanOf(after),
+          );
+        }
         if (kwargs.length > 0) {
           throw new YareError(
             'YARE_SYNTAX',
@@ -619,7 +665,11 @@ class Parser {
     const inner = this.nested(open);
     const t = this.peek();
     if (t.kind === 'name' && t.name === 'for') {
-      throw new YareError('YARE_UNSUPPORTED', 'generator expressions are not supported', this.spanOf(t));
+      throw new YareError(
+        'YARE_UNSUPPORTED',
+        'generator expressions are not supported; write a list comprehension, as in sum([x for x in state.items])',
+        this.spanOf(t),
+      );
     }
     this.expectOp(')', `to close '(' at offset ${open.start}`);
     return inner;
@@ -631,6 +681,10 @@ class Parser {
     while (!this.isOp(this.peek(), ']')) {
       this.refuseUnpacking();
       items.push(this.nested(open));
+      const next = this.peek();
+      if (items.length === 1 && next.kind === 'name' && !next.sigil && next.name === 'for') {
+        return this.comprehension(open, items[0]!);
+      }
       if (items.length > MAX_CONTAINER_SIZE) {
         throw new YareError(
           'YARE_CONTAINER_LIMIT',
@@ -644,6 +698,60 @@ class Parser {
     }
     this.advance();
     return { kind: 'list', items, span: { start: open.start, end: this.lastEnd } };
+  }
+
+  /** The rest of `[element for variable in iterable if condition ...]`, from the `for`. */
+  private comprehension(open: Token, element: Expr): Expr {
+    this.advance(); // for
+    const target = this.peek();
+    if (target.kind !== 'name' || target.sigil || PYTHON_KEYWORDS.has(target.name)) {
+      throw this.unexpected(target, "expected one name after 'for'");
+    }
+    if (COMPREHENSION_RESERVED.has(target.name)) {
+      throw new YareError(
+        'YARE_SYNTAX',
+        `'${target.name}' cannot be a comprehension's variable: it names ${target.name === 'macros' ? 'the macros' : `the ${target.name} of the rules`}`,
+        this.spanOf(target),
+      );
+    }
+    this.advance();
+    if (this.isOp(this.peek(), ',')) {
+      throw new YareError(
+        'YARE_UNSUPPORTED',
+        "a comprehension takes one variable (unpacking 'for a, b in' is not supported)",
+        this.spanOf(this.peek()),
+      );
+    }
+    const inToken = this.peek();
+    if (!this.isKeyword(inToken, 'in'))
+      throw this.unexpected(inToken, "expected 'in' after the variable of 'for'");
+    this.advance();
+    this.enter(open);
+    const iterable = this.disjunction();
+    const conditions: Expr[] = [];
+    while (this.isKeyword(this.peek(), 'if')) {
+      this.advance();
+      conditions.push(this.disjunction());
+    }
+    this.depth--;
+    const t = this.peek();
+    if (t.kind === 'name' && !t.sigil && t.name === 'for') {
+      throw new YareError(
+        'YARE_UNSUPPORTED',
+        'a comprehension takes one for; nest a second comprehension inside the first instead',
+        this.spanOf(t),
+      );
+    }
+    this.expectOp(']', "to close the comprehension's '['");
+    return {
+      kind: 'comprehension',
+      element,
+      variable: target.name,
+      variableSpan: this.spanOf(target),
+      iterable,
+      conditions,
+      span: { start: open.start, end: this.lastEnd },
+    };
   }
 
   private dictLiteral(open: Token): Expr {

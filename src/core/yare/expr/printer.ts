@@ -14,8 +14,9 @@ const COMPARE = 4;
 const SUM = 5;
 const TERM = 6;
 const UNARY = 7;
-const POSTFIX = 8;
-const ATOM = 9;
+const POWER = 8;
+const POSTFIX = 9;
+const ATOM = 10;
 
 function precedence(node: Expr): number {
   switch (node.kind) {
@@ -28,7 +29,7 @@ function precedence(node: Expr): number {
     case 'compare':
       return COMPARE;
     case 'binary':
-      return node.op === '+' || node.op === '-' ? SUM : TERM;
+      return node.op === '**' ? POWER : node.op === '+' || node.op === '-' ? SUM : TERM;
     case 'attribute':
     case 'index':
     case 'call':
@@ -42,6 +43,7 @@ function precedence(node: Expr): number {
     case 'dice':
     case 'name':
     case 'list':
+    case 'comprehension':
     case 'dict':
       return ATOM;
     default: {
@@ -101,6 +103,8 @@ function printRaw(node: Expr): string {
         ? `not ${print(node.operand, NOT)}`
         : `${node.op}${print(node.operand, UNARY)}`;
     case 'binary': {
+      // `**` groups to the right, and its exponent may be a signed factor (`2 ** -1`).
+      if (node.op === '**') return `${print(node.left, POSTFIX)} ** ${print(node.right, UNARY)}`;
       const level = precedence(node);
       return `${print(node.left, level)} ${node.op} ${print(node.right, level + 1)}`;
     }
@@ -117,6 +121,10 @@ function printRaw(node: Expr): string {
       return `${print(node.then, OR)} if ${print(node.test, OR)} else ${print(node.otherwise, COND)}`;
     case 'list':
       return `[${node.items.map((i) => print(i, COND)).join(', ')}]`;
+    case 'comprehension': {
+      const conditions = node.conditions.map((c) => ` if ${print(c, OR)}`).join('');
+      return `[${print(node.element, COND)} for ${node.variable} in ${print(node.iterable, OR)}${conditions}]`;
+    }
     case 'dict':
       return `{${node.entries.map((e) => `${print(e.key, COND)}: ${print(e.value, COND)}`).join(', ')}}`;
     default: {

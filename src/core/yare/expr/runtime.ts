@@ -10,6 +10,7 @@ import {
   contains,
   dictKeyText,
   durationParts,
+  durationTotalSeconds,
   pyInt,
   typeName,
   valueEquals,
@@ -25,6 +26,8 @@ export interface EvalContext {
   macro(name: string, span: Span): Value;
   /** Roll `count` dice of `sides` sides; the caller records it. `text` is the source text of the call, e.g. `roll(1d20)`. */
   roll(count: number, sides: number, text: string): number;
+  /** Count one iteration of a comprehension against the run's step budget (throws past it). */
+  step(): void;
 }
 
 /** One link `a op b` of a (possibly chained) comparison. */
@@ -46,7 +49,26 @@ export function compareLink(op: CompareOp, a: Value, b: Value, span: Span): bool
       return contains(b, a, span);
     case 'not in':
       return !contains(b, a, span);
+    case 'is':
+      return a === null && b === null;
+    case 'is not':
+      return (a === null) !== (b === null);
   }
+}
+
+/**
+ * What a comprehension iterates, as Python does: a list's items, a dict's keys, a string's characters
+ * (by code point). Anything else is an error.
+ */
+export function iterationItems(v: Value, span: Span): readonly Value[] {
+  if (Array.isArray(v)) return v;
+  if (isDict(v)) return Object.keys(v);
+  if (typeof v === 'string') return Array.from(v);
+  throw new YareError(
+    'YARE_TYPE',
+    `'${typeName(v)}' object is not iterable: a comprehension or sum() goes over a list, a dict's keys or a string`,
+    span,
+  );
 }
 
 /**
@@ -70,7 +92,7 @@ function durationAttribute(d: Duration, name: string): Value {
     case 'microseconds':
       return durationParts(d).microseconds;
     case 'total_seconds':
-      return new PyFloat(d.micros / 1_000_000);
+      return new PyFloat(durationTotalSeconds(d));
     default:
       return null;
   }

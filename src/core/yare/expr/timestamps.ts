@@ -11,7 +11,7 @@ import { Duration, type Value } from '../values.ts';
 import type { Span } from './ast.ts';
 
 const MICROS_PER_SECOND = 1_000_000;
-const MICROS_PER_DAY = 86_400_000_000;
+const MICROS_PER_DAY = 86_400_000_000n;
 
 interface Timestamp {
   /** Days since 1970-01-01 of the wall-clock date. */
@@ -135,15 +135,8 @@ export function timeDelta(a: Value, b: Value, spanA: Span, spanB: Span, span: Sp
       span,
     );
   }
-  const days = to.day - from.day;
-  const micros = to.micros - (to.offset ?? 0) - (from.micros - (from.offset ?? 0));
-  const total = days * MICROS_PER_DAY + micros;
-  if (!Number.isSafeInteger(total)) {
-    throw new YareError(
-      'YARE_OVERFLOW',
-      'time difference is too large to measure in microseconds exactly',
-      span,
-    );
-  }
-  return new Duration(total + 0);
+  // Exact in big integers: years 1 to 9999 differ by at most 3,652,058 days, well inside a duration's range.
+  const days = BigInt(to.day - from.day);
+  const micros = BigInt(to.micros - (to.offset ?? 0) - (from.micros - (from.offset ?? 0)));
+  return new Duration(days * MICROS_PER_DAY + micros);
 }

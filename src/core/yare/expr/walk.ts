@@ -44,6 +44,11 @@ export function walkExpr(node: Expr, visit: ExprVisitor, parent?: Expr): void {
     case 'list':
       for (const item of node.items) walkExpr(item, visit, node);
       return;
+    case 'comprehension':
+      walkExpr(node.element, visit, node);
+      walkExpr(node.iterable, visit, node);
+      for (const c of node.conditions) walkExpr(c, visit, node);
+      return;
     case 'dict':
       for (const e of node.entries) {
         walkExpr(e.key, visit, node);

@@ -12,7 +12,7 @@ import type { Closure, ClosureOptions } from '../expr/closure.ts';
 import type { CompiledRules, EventDef } from '../program.ts';
 import type { RollRecord } from '../dice.ts';
 import { type Dict, inheritsNothing, isDict, newDict, toValue, type Value } from '../values.ts';
-import { type BudgetState, monotonicNow } from './budget.ts';
+import { type BudgetState, countStep, monotonicNow } from './budget.ts';
 import { toRunError } from './errors.ts';
 import { prepareInputs } from './inputs.ts';
 import { copyDict, type PathRoots } from './paths.ts';
@@ -95,6 +95,11 @@ export class Machine implements EvalContext, BudgetState, PathRoots {
     this.inputs = newDict();
     this.locals = undefined;
     this.depth = 0;
+    // An expression outside any event has a run's step budget of its own (comprehensions count steps).
+    this.steps = 0;
+    this.runMaxSteps = this.maxSteps;
+    this.deadline = undefined;
+    this.checkAt = this.maxSteps;
     return this;
   }
 
@@ -183,6 +188,10 @@ export class Machine implements EvalContext, BudgetState, PathRoots {
 
   roll(count: number, sides: number, text: string): number {
     return this.dice.roll(count, sides, text);
+  }
+
+  step(): void {
+    countStep(this);
   }
 
   own<T extends Dict | Value[]>(obj: T): T {

@@ -7,7 +7,7 @@ import { YareError } from '../errors.ts';
 import { MAX_CONTAINER_SIZE, MAX_DICT_DEPTH } from '../limits.ts';
 import type { DomainSchema, FieldSchema } from '../program.ts';
 import { formatValue, toStateValue, typeName } from '../python.ts';
-import { allPaths, dictDepth, schemaAt } from '../schema.ts';
+import { allPaths, dictDepth, schemaAt, targetPathProblem } from '../schema.ts';
 import { DICT_PROTOTYPE, type Dict, isDict, newDict, PyFloat, type Value } from '../values.ts';
 import { coerceToField } from './coerce.ts';
 
@@ -46,9 +46,8 @@ export function fieldOf(schema: DomainSchema, segments: readonly string[]): Fiel
 export function checkedDynamicPath(raw: string, schema: DomainSchema): ResolvedPath {
   const segments = raw.trim().split('.');
   const root = segments[0];
-  if ((root !== 'state' && root !== 'temp') || segments.length < 2 || segments.some((s) => s === '')) {
-    throw new YareError('YARE_BAD_PATH', `Path '${raw}' must start with 'state.' or 'temp.'.`);
-  }
+  const problem = targetPathProblem(raw.trim());
+  if (problem !== undefined) throw new YareError('YARE_BAD_PATH', `Path '${raw}' ${problem}.`);
   if (root === 'state' && !schemaAt(schema, segments.slice(1))) {
     throw new YareError(
       'YARE_BAD_PATH',

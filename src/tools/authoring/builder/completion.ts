@@ -5,7 +5,7 @@
 // last good rules). Only a yare.yaml is compiled here (this runs on the request thread).
 
 import { CompletionItemKind } from 'vscode-languageserver/node.js';
-import { complete, type FileRole, hover } from '../lsp/index.ts';
+import { complete, type FileRole, hover, salvageRules } from '../lsp/index.ts';
 import { CARTRIDGE_FILES } from '../../../core/cartridge/index.ts';
 import { compileDraftRules } from './draft-rules.ts';
 
@@ -76,9 +76,8 @@ function docText(doc: unknown): string | undefined {
 
 /** The rules for completion and hover: a yare.yaml only (see builderCompletions). */
 function yamlRules(rulesFiles: Readonly<Record<string, string | undefined>> | undefined) {
-  const yare = rulesFiles?.['yare.yaml'];
-  const compiled = yare === undefined ? undefined : compileDraftRules({ 'yare.yaml': yare });
-  return compiled?.ok ? compiled.rules : undefined;
+  // A draft that has never compiled still has a state schema to complete from (see salvageRules).
+  return salvageRules(rulesFiles?.['yare.yaml'], (yare) => compileDraftRules({ 'yare.yaml': yare }));
 }
 
 /**

@@ -154,7 +154,9 @@ export function lintCartridge(cartridge: Cartridge): Diagnostic[] {
   }
 
   lintLore(cartridge, warn);
-  return out;
+  // Findings are placed in the compiled rules; for yare.js/yare.ts those are where the author wrote them.
+  const place = cartridge.placeInRules;
+  return place === undefined ? out : out.map(place);
 }
 
 function walkSteps(steps: readonly Step[], visit: (step: Step) => void): void {

@@ -73,6 +73,14 @@ export function namesRead(expr: Expr, out: string[][] = []): string[][] {
       case 'list':
         for (const i of node.items) visit(i);
         return;
+      case 'comprehension': {
+        visit(node.iterable);
+        // Paths on the comprehension's own variable read no state.
+        const inner = namesRead(node.element);
+        for (const c of node.conditions) namesRead(c, inner);
+        for (const path of inner) if (path[0] !== node.variable) out.push(path);
+        return;
+      }
       case 'dict':
         for (const e of node.entries) {
           visit(e.key);

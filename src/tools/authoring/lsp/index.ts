@@ -3,5 +3,6 @@
 // `mnesos lsp` and the builder's completion load it; `validate --strict` and the rest of authoring do not.
 export { complete, hover } from './features.ts';
 export type { FileRole } from './project.ts';
+export { type RulesAttempt, salvageRules } from './salvage.ts';
 export { startLanguageServer } from './server.ts';
 export { checkedConnection } from './stdio.ts';

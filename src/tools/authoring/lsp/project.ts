@@ -12,6 +12,7 @@ import { lintCartridge } from '../lint/index.ts';
 import { MAX_SCENARIO_FILE_BYTES } from '../scenario/limits.ts';
 import { parseScenarioFile } from '../scenario/parse.ts';
 import { TESTS_FOLDER } from '../scenario/files.ts';
+import { type RulesAttempt, salvageRules } from './salvage.ts';
 
 export type FileRole = CartridgeFileKind | 'scenario' | 'other';
 
@@ -84,7 +85,20 @@ export class Project {
       const parsed = parseScenarioFile(text, path);
       if (!parsed.ok) for (const d of parsed.errors) add(d);
     }
-    return { byFile, rules: result.ok ? result.cartridge.rules : previous };
+    if (result.ok) return { byFile, rules: result.cartridge.rules };
+    return {
+      byFile,
+      rules: previous ?? salvageRules(files.get('yare.yaml'), (yare) => this.compileRulesOnly(files, yare)),
+    };
+  }
+
+  /** The loader on yare.yaml text and the one other file it requires (intents and the rest may name events blanked out). */
+  private compileRulesOnly(files: ReadonlyMap<string, string>, yare: string): RulesAttempt {
+    const candidate = new Map([['yare.yaml', yare]]);
+    const lore = files.get('bot_lore.md');
+    if (lore !== undefined) candidate.set('bot_lore.md', lore);
+    const result = loadCartridgeFromFiles(candidate, basename(this.root), { root: this.root });
+    return result.ok ? { ok: true, rules: result.cartridge.rules } : { ok: false, errors: result.errors };
   }
 
   scenarioTexts(): string[] {
