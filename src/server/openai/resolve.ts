@@ -68,7 +68,10 @@ function quoted(text: string): string {
 
 /** `[MnesOS: …]`: one line the walk removes again when the reply comes back in the chat. */
 export function noteBlock(text: string): string {
-  return `${DETAILS_MARKER}: ${text.replace(/[[\]\r\n]+/g, ' ').trim()}]`;
+  return `${DETAILS_MARKER}: ${text
+    .replace(/[[\]\r\n]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()}]`;
 }
 
 /**
