@@ -25,6 +25,11 @@ const available = sharedAvailable('SillyTavern end-to-end suite', 'tools', 'sill
 /** The first start installs SillyTavern (npm ci): minutes, once per machine. */
 const START_TIMEOUT_MS = 300_000;
 const STEP_TIMEOUT_MS = 30_000;
+/** SillyTavern's page loads its scripts one by one: on a busy machine that takes a while. */
+const LOAD_TIMEOUT_MS = 180_000;
+
+/** Player messages whose replies never finished in the chat (Stop, a failure): no turn holds them. */
+const UNPLAYED = ['I buy a brine tonic.', 'I call out to the ferryman.'];
 
 /** How the fake narrator answers the next request. */
 let mode: 'normal' | 'slow' | 'fail' = 'normal';
@@ -112,7 +117,7 @@ describe.skipIf(!available)('SillyTavern 1.12.6 in Chromium against the endpoint
     await onboard();
     await connect();
     await openCard(join(folder, 'Lanternmere.png'));
-  }, START_TIMEOUT_MS + 120_000);
+  }, START_TIMEOUT_MS + LOAD_TIMEOUT_MS + 60_000);
 
   afterAll(async () => {
     if (page) await screenshot(page, 'sillytavern-e2e-last').catch(() => undefined);
@@ -125,7 +130,7 @@ describe.skipIf(!available)('SillyTavern 1.12.6 in Chromium against the endpoint
   async function onboard(): Promise<void> {
     // First run: SillyTavern asks the player's name.
     const input = page.locator('.popup-input:visible').first();
-    await input.waitFor({ timeout: STEP_TIMEOUT_MS });
+    await input.waitFor({ timeout: LOAD_TIMEOUT_MS });
     await input.fill('Wren');
     await page.locator('.popup-button-ok:visible').first().click();
     await input.waitFor({ state: 'hidden', timeout: STEP_TIMEOUT_MS });
@@ -166,16 +171,26 @@ describe.skipIf(!available)('SillyTavern 1.12.6 in Chromium against the endpoint
     );
   }
 
-  async function idle(): Promise<void> {
-    await page.waitForFunction(
-      () => {
-        const stop = document.querySelector('#mes_stop') as HTMLElement | null;
-        return stop === null || getComputedStyle(stop).display === 'none';
-      },
-      undefined,
-      { timeout: STEP_TIMEOUT_MS },
-    );
-    await page.waitForTimeout(300); // SillyTavern saves the chat after the stream ends
+  /**
+   * Until SillyTavern is done: no generation running and the last reply written (not its "..."
+   * placeholder, unless `placeholder` says a failed one may stay), stable across a short wait.
+   */
+  async function idle(placeholder = false): Promise<void> {
+    const done = () =>
+      page.waitForFunction(
+        (allow) => {
+          const stop = document.querySelector('#mes_stop') as HTMLElement | null;
+          const running = stop !== null && getComputedStyle(stop).display !== 'none';
+          const last = document.querySelector('#chat .mes.last_mes .mes_text') as HTMLElement | null;
+          const text = (last?.innerText ?? '').trim();
+          return !running && (allow || (text !== '' && text !== '...'));
+        },
+        placeholder,
+        { timeout: STEP_TIMEOUT_MS },
+      );
+    await done();
+    await page.waitForTimeout(400); // SillyTavern saves the chat after the stream ends
+    await done();
   }
 
   async function send(text: string): Promise<void> {
@@ -319,15 +334,18 @@ describe.skipIf(!available)('SillyTavern 1.12.6 in Chromium against the endpoint
       await send('I look at the lanterns.');
       expect((await shown()).at(-1)!.text).toContain('“I buy a brine tonic.” was not played');
       expect((await sessionTurns()).turns).toHaveLength(count + 1);
+      await expectChatIsTheGame(UNPLAYED);
 
       mode = 'fail';
       await page.fill('#send_textarea', 'I call out to the ferryman.');
       await page.locator('#send_but').click();
-      await idle();
+      await page.waitForTimeout(500);
+      await idle(true);
       mode = 'normal';
       expect((await sessionTurns()).turns).toHaveLength(count + 1);
       await send('I wait by the water.');
       expect((await sessionTurns()).turns).toHaveLength(count + 2);
+      await expectChatIsTheGame(UNPLAYED);
     },
     STEP_TIMEOUT_MS * 10,
   );
@@ -352,9 +370,13 @@ describe.skipIf(!available)('SillyTavern 1.12.6 in Chromium against the endpoint
       await first.locator('.mes_edit').click();
       await first.locator('.edit_textarea').fill('I walk the plank-way, first step.');
       await first.locator('.mes_edit_done').click();
+      const calls = replies;
       await send('I keep walking.');
+      // The later turns came from their records: one narration only, the new message's.
+      expect(replies - calls).toBe(1);
       const { turns } = await sessionTurns();
       expect(turns.some((t) => inputText(t.input) === 'I walk the plank-way, first step.')).toBe(true);
+      await expectChatIsTheGame(UNPLAYED);
 
       // Streaming off (AI Response Configuration).
       await page.locator('#ai-config-button .drawer-toggle').click();
@@ -363,6 +385,49 @@ describe.skipIf(!available)('SillyTavern 1.12.6 in Chromium against the endpoint
       await send('I stop by the inn.');
       const last = (await sessionTurns()).turns.find((t) => inputText(t.input) === 'I stop by the inn.');
       expect(last).toBeDefined();
+      await expectChatIsTheGame(UNPLAYED);
+    },
+    STEP_TIMEOUT_MS * 10,
+  );
+
+  it(
+    'names in the message content, a branch, and a new chat',
+    async () => {
+      // Character Names Behavior: Message Content — SillyTavern writes "Wren: …" into the messages.
+      await page.locator('#ai-config-button .drawer-toggle').click();
+      const names = page.locator('#openai_settings .inline-drawer', {
+        has: page.locator('#character_names_display'),
+      });
+      await names.locator('.inline-drawer-toggle').first().click();
+      await page.locator('label[for="character_names_content"]').click();
+      await page.locator('#ai-config-button .drawer-toggle').click();
+      await send('I count my coins.');
+      const { turns } = await sessionTurns();
+      expect(turns.some((t) => inputText(t.input) === 'I count my coins.')).toBe(true);
+      await expectChatIsTheGame(UNPLAYED);
+
+      // Create Branch on the player's second message's reply: a chat of its own up to there; the next
+      // message branches the game there.
+      const reply = page.locator('#chat .mes[mesid="4"]');
+      await reply.hover();
+      await reply.locator('.extraMesButtonsHint').click();
+      await reply.locator('.mes_create_branch').click();
+      await page.waitForFunction(() => document.querySelectorAll('#chat .mes').length === 5, undefined, {
+        timeout: STEP_TIMEOUT_MS,
+      });
+      const count = (await sessionTurns()).turns.length;
+      await send('I take the other path.');
+      expect((await sessionTurns()).turns).toHaveLength(count + 1);
+      await expectChatIsTheGame(UNPLAYED);
+
+      // A new chat with the card: a new game (the old one stays listed as its own model).
+      await option('option_start_new_chat');
+      await page.locator('.popup-button-ok:visible').first().click({ timeout: STEP_TIMEOUT_MS });
+      await page.waitForFunction(() => document.querySelectorAll('#chat .mes').length === 1, undefined, {
+        timeout: STEP_TIMEOUT_MS,
+      });
+      await send('I start over at the pier.');
+      expect(await game.store.listSessions('local-user')).toHaveLength(2);
     },
     STEP_TIMEOUT_MS * 10,
   );
