@@ -100,24 +100,27 @@ describe.skipIf(!available)('SillyTavern 1.12.6 in Chromium against the endpoint
   let stPid = 0;
   let folder: string;
 
-  beforeAll(async () => {
-    folder = mkdtempSync(join(tmpdir(), 'mnesos-st-e2e-'));
-    game = await startTestServer({ models });
-    const texts = new Map(
-      ['first-message.md', 'bot_lore.md', 'prompt_directives.yaml', 'yare.yaml'].map(
-        (name) => [name, readFileSync(join(LANTERNMERE, name), 'utf8')] as [string, string],
-      ),
-    );
-    writeFileSync(join(folder, 'Lanternmere.png'), exportPngCard(texts, 'Lanternmere', undefined));
-    const port = await freePort();
-    stPid = await startSillyTavern(port, join(folder, 'st-data'));
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(`http://127.0.0.1:${port}/`, { waitUntil: 'load' });
-    await onboard();
-    await connect();
-    await openCard(join(folder, 'Lanternmere.png'));
-  }, START_TIMEOUT_MS + LOAD_TIMEOUT_MS + 60_000);
+  beforeAll(
+    async () => {
+      folder = mkdtempSync(join(tmpdir(), 'mnesos-st-e2e-'));
+      game = await startTestServer({ models });
+      const texts = new Map(
+        ['first-message.md', 'bot_lore.md', 'prompt_directives.yaml', 'yare.yaml'].map(
+          (name) => [name, readFileSync(join(LANTERNMERE, name), 'utf8')] as [string, string],
+        ),
+      );
+      writeFileSync(join(folder, 'Lanternmere.png'), exportPngCard(texts, 'Lanternmere', undefined));
+      const port = await freePort();
+      stPid = await startSillyTavern(port, join(folder, 'st-data'));
+      browser = await launchChromium();
+      page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(`http://127.0.0.1:${port}/`, { waitUntil: 'load' });
+      await onboard();
+      await connect();
+      await openCard(join(folder, 'Lanternmere.png'));
+    },
+    START_TIMEOUT_MS + LOAD_TIMEOUT_MS + 60_000,
+  );
 
   afterAll(async () => {
     if (page) await screenshot(page, 'sillytavern-e2e-last').catch(() => undefined);
