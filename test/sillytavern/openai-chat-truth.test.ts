@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importSillyTavern } from '../../src/interop/sillytavern/import.ts';
-import type { ChatModel, ModelSet } from '../../src/llm/types.ts';
-import { inputText } from '../../src/session/messages.ts';
-import { NO_TURN_MARK } from '../../src/server/openai/resolve.ts';
+import { importSillyTavern } from '../../src/tools/interop/sillytavern/import.ts';
+import type { ChatModel, ModelSet } from '../../src/adapters/llm/types.ts';
+import { inputText } from '../../src/engine/session/messages.ts';
+import { NO_TURN_MARK } from '../../src/apps/server/openai/resolve.ts';
 import { startTestServer, type TestServer } from '../server/helpers.ts';
 import { textResponse } from './helpers.ts';
 

@@ -3,16 +3,29 @@
 // generations, the `!` command prefix, readable model ids, what the endpoint remembers, and the offline
 // baseline of a card with no rules.
 import { describe, expect, it } from 'vitest';
-import { importSillyTavern } from '../../src/interop/sillytavern/import.ts';
-import { loadCartridgeFromFiles } from '../../src/cartridge/load.ts';
-import { baselineAction, baselineAnswer, baselineHelp } from '../../src/server/openai/baseline.ts';
-import { engineCommand, frontEndHints } from '../../src/server/openai/commands.ts';
-import { frontEndRequest } from '../../src/server/openai/front-end.ts';
-import { ConversationMemory, MAX_UNDELIVERED } from '../../src/server/openai/memory.ts';
-import { MAX_TITLE_IN_MODEL_CHARS, sessionIdOf, sessionModelId } from '../../src/server/openai/models.ts';
-import { isNoTurnReply, NO_TURN_MARK, noteBlock, sameGreeting } from '../../src/server/openai/resolve.ts';
-import { comparable, MAX_NAME_PREFIX_CHARS, readTranscript } from '../../src/server/openai/transcript.ts';
-import type { Session } from '../../src/store/repository.ts';
+import { importSillyTavern } from '../../src/tools/interop/sillytavern/import.ts';
+import { loadCartridgeFromFiles } from '../../src/core/cartridge/load.ts';
+import { baselineAction, baselineAnswer, baselineHelp } from '../../src/apps/server/openai/baseline.ts';
+import { engineCommand, frontEndHints } from '../../src/apps/server/openai/commands.ts';
+import { frontEndRequest } from '../../src/apps/server/openai/front-end.ts';
+import { ConversationMemory, MAX_UNDELIVERED } from '../../src/apps/server/openai/memory.ts';
+import {
+  MAX_TITLE_IN_MODEL_CHARS,
+  sessionIdOf,
+  sessionModelId,
+} from '../../src/apps/server/openai/models.ts';
+import {
+  isNoTurnReply,
+  NO_TURN_MARK,
+  noteBlock,
+  sameGreeting,
+} from '../../src/apps/server/openai/resolve.ts';
+import {
+  comparable,
+  MAX_NAME_PREFIX_CHARS,
+  readTranscript,
+} from '../../src/apps/server/openai/transcript.ts';
+import type { Session } from '../../src/adapters/store/repository.ts';
 
 describe('comparable', () => {
   it('ignores whitespace, markdown emphasis, curly quotes and case', () => {
