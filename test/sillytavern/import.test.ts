@@ -442,14 +442,19 @@ describe('malformed input names the place', () => {
       'IMPORT_BAD_WORLD_INFO',
       'w.json:1:2: entries',
     );
-    const text = '{\n  "entries": {\n    "0": {\n      "key": ["a"],\n      "position": 10\n    }\n  }\n}';
-    const e = expectImportError(
-      () => importSillyTavern(Buffer.from(text), 'w.json'),
-      'IMPORT_BAD_WORLD_INFO',
-      'w.json:5:7: entries.0.position',
-    );
-    expect(e.message).toContain('10 is not a SillyTavern position');
-    const bad = v2({ character_book: { entries: [{ keys: 'a', content: 'x', position: 9 }] } });
+    // SillyTavern never inserts an entry at a position it has no slot for: it is kept, disabled, and reported.
+    const text =
+      '{\n  "entries": {\n    "0": {\n      "key": ["a"],\n      "position": 10\n    },\n    "1": {\n      "key": ["b"],\n      "position": 7\n    }\n  }\n}';
+    const kept = importSillyTavern(Buffer.from(text), 'w.json');
+    const loss = kept.loss.find((l) => l.name === 'position 10')!;
+    expect(loss.effect).toContain('kept disabled');
+    expect(loss.places).toEqual(['entries.0.position']);
+    const world = JSON.parse(kept.files.get('world_info.json') as string);
+    expect(world.entries['0']).toMatchObject({ disable: true, key: ['a'] });
+    expect(world.entries['1']).toMatchObject({ disable: false, position: 7 });
+    const card = importJson(v2({ character_book: { entries: [{ keys: 'a', content: 'x', position: 9 }] } }));
+    expect(card.loss.map((l) => l.name)).toContain('position 9');
+    const bad = v2({ character_book: { entries: [{ keys: 'a', content: 'x', position: true }] } });
     expectImportError(
       () => importJson(bad),
       'IMPORT_BAD_WORLD_INFO',

@@ -213,7 +213,8 @@ describe('the OpenAI-compatible endpoint with the openai client', () => {
     expect(fireTurns).toHaveLength(1);
     expect(fireTurns[0]!.narration).toBe(retried);
 
-    // 5. An edit: the player rewrote their second message; the game branches after the first turn.
+    // 5. An edit: the player rewrote their second message (the reply stays as shown); the turn is rebased
+    // onto the edited message from its record (no model call) and the new message follows it.
     const edited: Message[] = [
       system,
       greeting,
@@ -223,11 +224,15 @@ describe('the OpenAI-compatible endpoint with the openai client', () => {
       { role: 'assistant', content: reply2 },
       { role: 'user', content: 'I look out to sea.' },
     ];
+    const callsBefore = calls;
     const branched = await plain(openai, edited);
+    expect(calls - callsBefore).toBe(1); // the new message's narration only
     const afterEdit = await turnsOf(server, sessionId);
     const first = afterEdit.find((t) => t.input === 'Thank you. What is that light?')!;
+    const rebased = afterEdit.find((t) => t.input === 'Tell me about the moonstone, please.')!;
+    expect(rebased).toMatchObject({ parentId: first.id, narration: reply2 });
     const sea = afterEdit.find((t) => t.input === 'I look out to sea.')!;
-    expect(sea.parentId).toBe(first.id);
+    expect(sea.parentId).toBe(rebased.id);
     expect(sea.narration).toBe(branched);
     expect(branched).toContain('(context seen)');
 
@@ -254,8 +259,8 @@ describe('the OpenAI-compatible endpoint with the openai client', () => {
       byPlace.set(`${t.parentId}|${t.input}`, (byPlace.get(`${t.parentId}|${t.input}`) ?? 0) + 1);
     const repeated = [...byPlace.entries()].filter(([, n]) => n > 1);
     expect(repeated).toEqual([[expect.stringContaining('|Tell me about the moonstone.'), 3]]);
-    // genesis, light, moonstone ×3, fire, sea, continue, asleep
-    expect(all).toHaveLength(9);
+    // genesis, light, moonstone ×3, moonstone (edited), fire, sea, continue, asleep
+    expect(all).toHaveLength(10);
     expect(await server.store.listSessions('local-user')).toHaveLength(1);
   });
 
@@ -297,7 +302,7 @@ describe('the OpenAI-compatible endpoint with the openai client', () => {
     expect(turns.find((t) => t.input === 'Trim four.')!.parentId).toBe(third.id);
   });
 
-  it('replays an identical request without an Idempotency-Key that arrives within the retry window', async () => {
+  it('an identical request after a completed answer is a swipe: a new sibling with new text', async () => {
     const openai = client(server);
     const messages: Message[] = [
       { role: 'assistant', content: 'Hello.' },
@@ -305,11 +310,16 @@ describe('the OpenAI-compatible endpoint with the openai client', () => {
     ];
     const a = await plain(openai, messages, { headers: {} });
     const b = await plain(openai, messages, { headers: {} });
-    expect(b).toBe(a);
+    expect(b).not.toBe(a);
     const session = (await server.store.listSessions('local-user')).find(
-      (s) => s.title?.includes('Mira') && s.turnCount === 2,
+      (s) => s.title?.includes('Mira') && s.turnCount === 3,
     );
     expect(session).toBeDefined();
+    const swipes = (await turnsOf(server, session!.id)).filter(
+      (t) => t.input === 'A brand new chat begins here.',
+    );
+    expect(swipes.map((t) => t.narration).sort()).toEqual([a, b].sort());
+    expect(new Set(swipes.map((t) => t.parentId)).size).toBe(1);
   });
 });
 

@@ -5,7 +5,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadCartridge } from '../../src/adapters/files/index.ts';
+import { packCartridge } from '../../src/tools/authoring/pack.ts';
+import { applyPersonaMacros, DEFAULT_PERSONA } from '../../src/core/cartridge/index.ts';
+import { loadCartridge, readArchive } from '../../src/adapters/files/index.ts';
+import { sameGreeting } from '../../src/apps/server/openai/resolve.ts';
 import { runExport } from '../../src/apps/cli/run/export.ts';
 import { runImport } from '../../src/apps/cli/run/import.ts';
 import { runLore } from '../../src/apps/cli/run/lore.ts';
@@ -14,7 +17,7 @@ import { importSillyTavern } from '../../src/tools/interop/sillytavern/import.ts
 import { readPngChunks, textChunks } from '../../src/tools/interop/sillytavern/png.ts';
 import { CARD_COPY_FILE } from '../../src/tools/interop/sillytavern/to-cartridge.ts';
 import { LANTERNMERE } from '../turn/helpers.ts';
-import { png } from './helpers.ts';
+import { base64Json, png, textChunk } from './helpers.ts';
 
 const CARD = {
   spec: 'chara_card_v2',
@@ -197,19 +200,81 @@ describe('the import, export and lore commands', () => {
     expect(Object.keys(world.entries)).toHaveLength(3);
   });
 
-  it('imports a World Info file into an existing cartridge (Lanternmere copy), only with --force over one', async () => {
+  it('merges a World Info file into the card’s own lorebook, keeps the card’s report, and --force replaces it', async () => {
     const folder = join(dir, 'copy');
     await runImport(writeCard(dir), folder, {});
+    const cardReport = readFileSync(join(folder, 'import-report.md'), 'utf8');
+    const before = JSON.parse(readFileSync(join(folder, 'world_info.json'), 'utf8'));
+    const count = Object.keys(before.entries).length;
+    const first = Object.values(before.entries)[0] as { key: string[]; content: string };
     const worldFile = join(dir, 'w.json');
     writeFileSync(
       worldFile,
-      JSON.stringify({ entries: { '0': { uid: 0, key: ['mill'], content: 'The mill.' } } }),
+      JSON.stringify({
+        entries: {
+          '0': { uid: 0, key: ['mill'], content: 'The mill.', position: 10 },
+          '1': { uid: 1, key: first.key, content: first.content },
+        },
+      }),
     );
-    await expect(runImport(worldFile, folder, {})).rejects.toThrow(/world_info\.json exists; use --force/);
+    await runImport(worldFile, folder, {});
+    const merged = JSON.parse(readFileSync(join(folder, 'world_info.json'), 'utf8'));
+    expect(Object.keys(merged.entries)).toHaveLength(count + 1);
+    const mill = Object.values(merged.entries).find((e) => (e as { key: string[] }).key[0] === 'mill') as {
+      uid: number;
+      disable: boolean;
+    };
+    expect(mill.uid).toBe(
+      Math.max(...Object.values(before.entries).map((e) => (e as { uid: number }).uid)) + 1,
+    );
+    expect(mill.disable).toBe(true); // position 10: SillyTavern never inserts it
+    const report = readFileSync(join(folder, 'import-report.md'), 'utf8');
+    expect(report.startsWith(cardReport)).toBe(true);
+    expect(report).toContain('1 entries added, 1 already there');
+    expect(report).toContain('position 10 ×1');
+    expect((await loadCartridge(folder)).ok).toBe(true);
+
     await runImport(worldFile, folder, { force: true });
-    expect(readdirSync(folder)).toContain('world_info.json');
     const loaded = await loadCartridge(folder);
-    expect(loaded.ok && loaded.cartridge.worldInfo?.entries[0]?.keys).toEqual(['mill']);
+    expect(loaded.ok && loaded.cartridge.worldInfo?.entries.map((e) => e.keys[0])).toEqual([
+      'mill',
+      first.key[0],
+    ]);
+    expect(readFileSync(join(folder, 'import-report.md'), 'utf8').startsWith(cardReport)).toBe(true);
+  });
+
+  it('pack carries the card’s avatar and card JSON, so an export from the packed copy gives the card back', async () => {
+    const folder = join(dir, 'orin');
+    const pngFile = join(dir, 'orin.png');
+    writeFileSync(pngFile, png([textChunk('chara', base64Json(CARD))]));
+    await runImport(pngFile, folder, {});
+    const packed = packCartridge(folder);
+    expect(packed.ok).toBe(true);
+    if (!packed.ok) return;
+    expect(packed.files).toEqual(expect.arrayContaining(['avatar.png', CARD_COPY_FILE]));
+    const files = readArchive(packed.bytes);
+    expect(files.get('avatar.png')).toEqual(new Uint8Array(readFileSync(join(folder, 'avatar.png'))));
+  });
+
+  it('exports the demo as SillyTavern shows a card: no engine macros, paragraphs on one line, {{user}} kept', () => {
+    const texts = new Map(
+      ['first-message.md', 'bot_lore.md', 'prompt_directives.yaml', 'yare.yaml'].map(
+        (name) => [name, readFileSync(join(LANTERNMERE, name), 'utf8')] as [string, string],
+      ),
+    );
+    const card = exportCard(texts, 'Lanternmere', 'v2') as {
+      data: { first_mes: string; character_book: { entries: { content: string }[] } };
+    };
+    const greeting = card.data.first_mes;
+    expect(greeting).not.toMatch(/\{\{(poss|obj|sub|poss_obj)\}\}/);
+    expect(greeting).toContain('{{user}}');
+    expect(greeting).toContain('their iron hook');
+    for (const paragraph of greeting.split('\n\n')) expect(paragraph).not.toContain('\n');
+    // SillyTavern's greeting (its persona's name for {{user}}) and the game's agree: no mismatch note per turn.
+    const game = applyPersonaMacros(texts.get('first-message.md')!);
+    expect(sameGreeting(greeting.replaceAll('{{user}}', 'Wren'), game, DEFAULT_PERSONA.name)).toBe(true);
+    for (const entry of card.data.character_book.entries)
+      expect(entry.content).not.toMatch(/\{\{(poss|obj|sub|poss_obj)\}\}/);
   });
 
   it('an import error names the place and writes nothing', async () => {

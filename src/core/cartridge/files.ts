@@ -87,6 +87,20 @@ export const CARTRIDGE_FILES: readonly CartridgeFileSpec[] = [
   },
 ];
 
+/**
+ * Files an imported character card leaves beside the cartridge files (docs/sillytavern.md): its avatar and
+ * the card itself, which `mnesos export` gives back. Not cartridge files (the engine never reads them), but
+ * part of the folder `mnesos pack` shares.
+ */
+export const COMPANION_FILES: readonly string[] = [
+  'avatar.png',
+  'avatar.jpg',
+  'avatar.webp',
+  'avatar.gif',
+  'avatar.avif',
+  'sillytavern-card.json',
+];
+
 /** The spec of a file kind (every kind has exactly one). */
 export function specOf(kind: CartridgeFileKind): CartridgeFileSpec {
   const spec = CARTRIDGE_FILES.find((s) => s.kind === kind);

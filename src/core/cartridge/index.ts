@@ -10,6 +10,7 @@ export {
 } from './directives.ts';
 export {
   CARTRIDGE_FILES,
+  COMPANION_FILES,
   type CartridgeFileKind,
   type CartridgeFileSpec,
   specOf,

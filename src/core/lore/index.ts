@@ -31,7 +31,7 @@ export {
 export type { WorldInfoBook, WorldInfoEntry } from './world-info-types.ts';
 export { tokenize } from './bm25.ts';
 export { lineColAt, locateJsonPath, parseJsonText } from './json-place.ts';
-export { MAX_WI_SCAN_DEPTH, MAX_WORLD_INFO_BYTES } from './world-info-limits.ts';
+export { MAX_WI_ENTRIES, MAX_WI_SCAN_DEPTH, MAX_WORLD_INFO_BYTES } from './world-info-limits.ts';
 export { readWorldInfoState, WORLD_INFO_STATE_KEY, worldInfoStateValue } from './world-info-state.ts';
 export { WORLD_INFO_ROLES } from './world-info-types.ts';
 export { MAX_LORE_K, MAX_LORE_QUERIES, MAX_LORE_QUERY_CHARS, MAX_LORE_TOKEN_BUDGET } from './limits.ts';

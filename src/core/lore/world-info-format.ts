@@ -288,6 +288,8 @@ function readEntry(
   );
 
   let position: WorldInfoPosition = 'before_char';
+  /** A position SillyTavern has no slot for: it never inserts the entry, so it is kept, disabled. */
+  let unplaced = false;
   const posFound = r.pick(stFirst, ['position']);
   if (posFound !== undefined && posFound.value !== null) {
     const value = posFound.value;
@@ -297,12 +299,14 @@ function readEntry(
         : `${path}.position`;
     if (typeof value === 'number') {
       const named = Number.isInteger(value) ? WORLD_INFO_POSITIONS[value] : undefined;
-      if (named === undefined)
-        r.issue(
+      if (named === undefined) {
+        unplaced = true;
+        r.note(
+          `position ${String(value).slice(0, 20)}`,
           where,
-          `${value} is not a SillyTavern position (0..7: before_char, after_char, an_top, an_bottom, at_depth, em_top, em_bottom, outlet)`,
+          'not a SillyTavern position (0..7: before_char, after_char, an_top, an_bottom, at_depth, em_top, em_bottom, outlet); SillyTavern never inserts such an entry, so it is kept disabled',
         );
-      else position = named;
+      } else position = named;
     } else if (value === 'before_char' || value === 'after_char') position = value;
     else if (typeof value === 'string' && shape === 'book') {
       // SillyTavern's import: anything but "before_char" is after the character.
@@ -366,7 +370,7 @@ function readEntry(
     comment: r.string(path, r.pick([raw], ['comment', 'name']), '', 10_000),
     content,
     constant: r.bool(path, r.pick([raw], ['constant']), false),
-    disable,
+    disable: disable || unplaced,
     order,
     position,
     depth: r.number(path, r.pick(stFirst, ['depth']), 4, 0, MAX_WI_MESSAGES_SETTING),

@@ -1,11 +1,12 @@
-// `mnesos pack`: a cartridge folder as a zip archive the server's upload accepts — the cartridge files and
-// its tests/ folder, nothing else (no hidden files, no editor schemas, no links). The archive is read back
+// `mnesos pack`: a cartridge folder as a zip archive the server's upload accepts — the cartridge files, an
+// imported card's avatar and card JSON (COMPANION_FILES, for `mnesos export`), and its tests/ folder,
+// nothing else (no hidden files, no editor schemas, no links). The archive is read back
 // with the upload's own reader (src/adapters/files/archive) and loaded before it is written, so a packed cartridge always uploads.
 
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, deflateRawSync } from 'node:zlib';
-import { CARTRIDGE_FILES } from '../../core/cartridge/index.ts';
+import { CARTRIDGE_FILES, COMPANION_FILES } from '../../core/cartridge/index.ts';
 import { MAX_ARCHIVE_BYTES, MAX_ARCHIVE_ENTRIES, MAX_ENTRY_BYTES } from '../../adapters/files/index.ts';
 import { TESTS_FOLDER } from './scenario/files.ts';
 
@@ -14,13 +15,13 @@ export type PackResult = { ok: true; bytes: Uint8Array; files: string[] } | { ok
 /** Files of the folder that go in the archive, as forward-slash paths, sorted. */
 export function packedFiles(folder: string): { ok: true; files: string[] } | { ok: false; message: string } {
   const files: string[] = [];
-  for (const spec of CARTRIDGE_FILES) {
-    const stat = lstatOrUndefined(join(folder, spec.name));
-    if (stat?.isFile()) files.push(spec.name);
+  for (const name of [...CARTRIDGE_FILES.map((spec) => spec.name), ...COMPANION_FILES]) {
+    const stat = lstatOrUndefined(join(folder, name));
+    if (stat?.isFile()) files.push(name);
     else if (stat)
       return {
         ok: false,
-        message: `${spec.name} is not a regular file (a link or a folder); pack copies files only`,
+        message: `${name} is not a regular file (a link or a folder); pack copies files only`,
       };
   }
   const walk = (rel: string): string | undefined => {

@@ -6,3 +6,4 @@ export { CARD_COPY_FILE, REPORT_FILE } from './sillytavern/to-cartridge.ts';
 export { importSillyTavern } from './sillytavern/import.ts';
 export { MAX_IMPORT_FILE_BYTES } from './sillytavern/limits.ts';
 export { formatLossReport } from './sillytavern/loss.ts';
+export { mergeWorldInfo, type WorldInfoMerge } from './sillytavern/merge-world.ts';

@@ -1,8 +1,18 @@
 // The work of `mnesos import <file> <folder>`: read the file (size checked first), import it, check that the
 // result loads as a cartridge, then write the files and the loss report. Nothing is written when any step
-// fails, and existing files are never overwritten without --force.
+// fails, and existing files are never overwritten without --force: a World Info file imported into a
+// cartridge that already has one is merged into it (--force replaces it), and its report is appended to
+// the folder's import-report.md, so the card's own report is kept.
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { loadCartridgeFromFiles, readCartridgeFolder } from '../../../adapters/files/index.ts';
 import { formatDiagnostic } from '../../../core/diagnostics.ts';
@@ -11,6 +21,7 @@ import {
   ImportError,
   importSillyTavern,
   MAX_IMPORT_FILE_BYTES,
+  mergeWorldInfo,
   REPORT_FILE,
 } from '../../../tools/interop/index.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -53,13 +64,29 @@ export async function runImport(
     throw new UserError(`${folder} is not empty; choose a new folder (or --force to write into it)`);
 
   // The result must load, with the folder's own files when the World Info goes into an existing cartridge.
+  let mergeNote = '';
   const combined = new Map<string, string | Uint8Array>();
   if (existing) {
     const read = await readCartridgeFolder(folder);
     if (!read.ok) throw new UserError(read.errors.map(formatDiagnostic).join('\n'));
     for (const [name, content] of read.files) combined.set(name, content);
-    if (read.files.has('world_info.json') && !flags.force)
-      throw new UserError(`${join(folder, 'world_info.json')} exists; use --force to replace it`);
+    const current = read.files.get('world_info.json');
+    const incoming = result.files.get('world_info.json');
+    if (current !== undefined && incoming !== undefined && !flags.force) {
+      let merged: ReturnType<typeof mergeWorldInfo>;
+      try {
+        merged = mergeWorldInfo(
+          Buffer.from(current).toString('utf8'),
+          String(incoming),
+          join(folder, 'world_info.json'),
+        );
+      } catch (error) {
+        if (error instanceof ImportError) throw new UserError(`${error.message} [${error.code}]`);
+        throw error;
+      }
+      result.files.set('world_info.json', merged.text);
+      mergeNote = `- merged into the existing world_info.json: ${merged.added} entries added, ${merged.duplicates} already there (same keys and content) left out; the book's settings are the existing file's (--force replaces the file instead)\n`;
+    }
   }
   for (const [name, content] of result.files) combined.set(name, content);
   const loaded = loadCartridgeFromFiles(combined, result.name, { root: folder });
@@ -68,13 +95,17 @@ export async function runImport(
       `the imported cartridge does not load:\n${loaded.errors.map(formatDiagnostic).join('\n')}`,
     );
 
-  const report = formatLossReport(
-    `Import of ${file} (${result.kind}${result.spec ? `, card ${result.spec}` : ''}${result.chunk ? `, PNG chunk ${result.chunk}` : ''})`,
-    result.loss,
-  );
+  const report =
+    formatLossReport(
+      `Import of ${file} (${result.kind}${result.spec ? `, card ${result.spec}` : ''}${result.chunk ? `, PNG chunk ${result.chunk}` : ''})`,
+      result.loss,
+    ) + mergeNote;
   mkdirSync(folder, { recursive: true });
   for (const [name, content] of result.files) writeFileSync(join(folder, name), content);
-  writeFileSync(join(folder, REPORT_FILE), report);
+  // Into an existing cartridge, the report is added after the folder's own (the card's report stays).
+  if (existing && existsSync(join(folder, REPORT_FILE)))
+    appendFileSync(join(folder, REPORT_FILE), `\n${report}`);
+  else writeFileSync(join(folder, REPORT_FILE), report);
   if (flags.json) {
     process.stdout.write(
       `${toJsonText({ ok: true, kind: result.kind, spec: result.spec ?? null, chunk: result.chunk ?? null, name: result.name, folder, files: [...result.files.keys(), REPORT_FILE], loss: result.loss }, 2)}\n`,

@@ -3,53 +3,39 @@
 // as model ids, `POST /openai/v1/chat/completions` plays turns (streamed as SillyTavern reads them, or as one
 // JSON answer). API keys are bearer tokens, as on /v1.
 //
-// A front end sends the whole transcript each time; it is mapped onto the turn tree (docs/sillytavern.md):
-// - the conversation is the caller's session (of the model's cartridge) whose tree holds the most of the
-//   transcript's exchanges, or a new session when none holds any (a `session:<id>` model names one);
-// - a new player message plays a turn after the deepest matching turn;
-// - a player message that the tree already answered is a swipe/regenerate: a sibling is played; the same
-//   request again within RETRY_WINDOW_MS, or again with the same `Idempotency-Key`, is a retry: the stored
-//   turn is sent back and nothing is played twice;
-// - an edited history branches at the last turn that still matches; the edited part is player context;
-// - a transcript ending with the assistant's message is "continue": a turn extends the narration;
-// - system messages (the front end's prompts, persona, World Info) are player context, never rules.
+// A front end sends the whole transcript each time; src/apps/server/openai/resolve.ts maps it onto the turn tree
+// (docs/sillytavern.md). The front end's own generations (Impersonate, summaries, Test Message) are answered
+// without touching the tree (openai/front-end.ts); offline, `!command` is the game's `/command`, and a
+// cartridge with no rules answers look, talk and wait from its card (openai/baseline.ts). An answer that
+// plays no turn ends with NO_TURN_MARK, so the next request knows it spent nothing.
 
 import { z } from 'zod';
 import type { Cartridge } from '../../../core/cartridge/index.ts';
-import { driveTurn, inputText, type PreparedTurn, SessionError } from '../../../engine/session/index.ts';
-import type { Session, Turn, TurnMessage } from '../../../adapters/store/index.ts';
+import { driveTurn, type PreparedTurn, SessionError } from '../../../engine/session/index.ts';
+import type { Turn } from '../../../adapters/store/index.ts';
 import { authenticate } from '../auth.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError, fromSessionError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import {
-  CONTINUE_INPUT,
-  childWithInput,
-  editedHistoryContext,
-  walkExchanges,
-} from '../openai/conversation.ts';
+import { createHash } from 'node:crypto';
+import { baselineAnswer, baselineHelp } from '../openai/baseline.ts';
+import { CONTINUE_INPUT } from '../openai/conversation.ts';
 import { detailsBlock } from '../openai/details.ts';
-import {
-  type Exchange,
-  MAX_PLAYER_CONTEXT_CHARS,
-  MAX_TRANSCRIPT_MESSAGES,
-  normalized,
-  readTranscript,
-  type Transcript,
-} from '../openai/transcript.ts';
+import { errorTypeOf, openAiError, withErrorType } from '../openai/errors.ts';
+import { frontEndHints } from '../openai/commands.ts';
+import { type FrontEndRequest, frontEndRequest } from '../openai/front-end.ts';
+import { ConversationMemory } from '../openai/memory.ts';
+import { sessionModelId } from '../openai/models.ts';
+import { rebaseEdits } from '../openai/rebase.ts';
+import { NO_TURN_MARK, resolveConversation } from '../openai/resolve.ts';
+import { type Exchange, MAX_TRANSCRIPT_MESSAGES, readTranscript } from '../openai/transcript.ts';
 import { rateLimit } from '../rate-limit.ts';
 import { formatSse } from '../../../core/sse.ts';
 
+export { RETRY_WINDOW_MS } from '../openai/resolve.ts';
 export const OPENAI_PREFIX = '/openai/v1';
-/** An identical request within this many milliseconds of the turn it produced is a retry, not a swipe. */
-export const RETRY_WINDOW_MS = 5_000;
-/** Sessions of one cartridge searched for the transcript (newest first). */
-export const MAX_CANDIDATE_SESSIONS = 20;
-/** Sessions looked at (newest first) to find those of the model's cartridge. */
-export const MAX_SESSIONS_EXAMINED = 200;
 /** Model ids listed (cartridges, then sessions). */
 export const MAX_LISTED_MODELS = 200;
-const SESSION_MODEL = 'session:';
 /** The scope this endpoint's Idempotency-Keys are claimed in (TurnRequest.idempotencyScope). */
 const OPENAI_KEY_SCOPE = 'openai';
 
@@ -75,164 +61,41 @@ const chatBody = z.looseObject({
   /** Append the turn's dice and public state changes to the prose. */
   mnesos_details: z.boolean().optional(),
 });
-type ChatBody = z.infer<typeof chatBody>;
 
 const errorSchema = z.object({ error: z.object({ message: z.string(), code: z.string() }).loose() });
 
-function openAiError(
-  status: ConstructorParameters<typeof ApiError>[0],
-  code: string,
-  message: string,
-  type = 'invalid_request_error',
-): ApiError {
-  return new ApiError(status, code, message, { type });
+/** The answer to a request that plays no turn: its text, marked so that the next request knows. */
+function noTurnText(text: string): string {
+  return `${text.trim()}\n\n${NO_TURN_MARK}`;
 }
 
-interface Conversation {
-  readonly session: Session;
-  readonly cartridge: Cartridge;
-  readonly model: string;
-  readonly parent: TurnMessage;
-  readonly input: string;
-  readonly context: string;
-  readonly trigger: 'normal' | 'swipe' | 'continue';
-  /** A turn to send back instead of playing (a retried request). */
-  readonly replay?: TurnMessage;
+/** Player messages a summary lists (the newest). */
+const MAX_SUMMARY_INPUTS = 30;
+
+/** The story so far as the chat shows it (the player's messages), for a front end's summary request. */
+function storySummary(exchanges: readonly Exchange[]): string {
+  const said = exchanges
+    .map((e) => e.user.replace(/\s+/g, ' ').trim())
+    .filter((t) => t !== '')
+    .slice(-MAX_SUMMARY_INPUTS);
+  return said.length === 0 ? 'Nothing has happened yet.' : `So far the player: ${said.join('; ')}`;
 }
 
-/**
- * Where the transcript sits in one session: walked from the first message, or — when the front end cut the
- * oldest messages to fit its context (SillyTavern does) — from the turn on the head's branch where the
- * transcript's first exchange was played. The walk that holds more of the transcript wins.
- */
-async function walkSession(
-  deps: AppDeps,
-  session: Session,
-  exchanges: readonly Exchange[],
-): Promise<{ genesis: TurnMessage; matched: number; node: TurnMessage }> {
-  const lineage = (await deps.store.getLineage(session.id, session.headTurnId)) ?? [];
-  const genesis = lineage.find((t) => t.parentId === null);
-  if (genesis === undefined)
-    throw openAiError(500, 'internal', `session ${session.id} has no first turn`, 'server_error');
-  const fromStart = await walkExchanges(deps.store, session.id, genesis, exchanges);
-  const first = exchanges[0];
-  if (first === undefined || fromStart.matched > 0) return { genesis, ...fromStart };
-  // The newest turn of the branch that played the first exchange: the transcript starts at its parent.
-  const wanted = normalized(first.user);
-  for (let i = lineage.length - 1; i > 0; i--) {
-    const turn = lineage[i]!;
-    if (normalized(inputText(turn.input) ?? '') !== wanted) continue;
-    const parent = lineage[i - 1]!;
-    const fromAnchor = await walkExchanges(deps.store, session.id, parent, exchanges);
-    if (fromAnchor.matched > 0) return { genesis, ...fromAnchor };
-  }
-  return { genesis, ...fromStart };
-}
-
-/** The session (existing or new) the transcript belongs to, and how far its tree holds the transcript. */
-async function findSession(
-  deps: AppDeps,
-  principalId: string,
-  model: string,
-  transcript: Transcript,
-): Promise<{ session: Session; genesis: TurnMessage; matched: number; node: TurnMessage }> {
-  const { store, service } = deps;
-  const exchanges = transcript.exchanges;
-  if (model.startsWith(SESSION_MODEL)) {
-    const session = await service.getSession(principalId, model.slice(SESSION_MODEL.length));
-    return { session, ...(await walkSession(deps, session, exchanges)) };
-  }
-  let name = model;
-  if (name === '') {
-    const offered = await store.listOwnedCartridges(principalId);
-    if (offered.length !== 1)
-      throw openAiError(
-        404,
-        'model_not_found',
-        'choose a model: GET /openai/v1/models lists the cartridges and sessions',
-      );
-    name = offered[0]!.name;
-  }
-  const versionId = await store.resolveCartridgeName(principalId, name);
-  if (versionId === undefined)
-    throw openAiError(
-      404,
-      'model_not_found',
-      `no cartridge or session "${model}" (GET /openai/v1/models lists them)`,
-    );
-  // Versions are immutable: their names come from the library's memory, not from a read of each row.
-  const names = new Map<string, string | undefined>();
-  const sessions = (await store.listSessions(principalId))
-    .sort((a, b) => b.updatedAt - a.updatedAt)
-    .slice(0, MAX_SESSIONS_EXAMINED);
-  let best:
-    | { session: Session; genesis: TurnMessage; matched: number; node: TurnMessage; score: number }
-    | undefined;
-  let searched = 0;
-  for (const session of sessions) {
-    if (searched >= MAX_CANDIDATE_SESSIONS) break;
-    if (!names.has(session.cartridgeVersionId))
-      names.set(session.cartridgeVersionId, (await deps.library.version(session.cartridgeVersionId))?.name);
-    if (names.get(session.cartridgeVersionId) !== name) continue;
-    searched++;
-    const walk = await walkSession(deps, session, exchanges);
-    let score = walk.matched;
-    if (transcript.kind === 'reply' && walk.matched === exchanges.length) {
-      if ((await childWithInput(store, session.id, walk.node, transcript.user)).length > 0) score += 0.5;
+/** The answer to one of the front end's own generations; nothing is stored. */
+function frontEndAnswer(kind: FrontEndRequest['kind'], exchanges: readonly Exchange[]): string {
+  switch (kind) {
+    case 'connection-test':
+      return 'MnesOS is connected. Send a message in a chat to play.';
+    case 'impersonate':
+      // The player's next message is the player's to write: a neutral suggestion, never a turn.
+      return 'I look around.';
+    case 'summary':
+      return storySummary(exchanges);
+    default: {
+      const unreachable: never = kind;
+      return String(unreachable);
     }
-    if (score > 0 && (best === undefined || score > best.score)) best = { session, ...walk, score };
   }
-  if (best !== undefined) return best;
-  const created = await service.createSession(principalId, {
-    cartridgeVersion: versionId,
-    title: `Chat (${name})`,
-  });
-  const genesis = created.turn;
-  const walk = await walkExchanges(store, created.session.id, genesis, exchanges);
-  return { session: created.session, genesis, ...walk };
-}
-
-async function resolveConversation(
-  deps: AppDeps,
-  principalId: string,
-  body: ChatBody,
-  transcript: Transcript,
-  hasIdempotencyKey: boolean,
-  now: number,
-): Promise<Conversation> {
-  const model = body.model ?? '';
-  const found = await findSession(deps, principalId, model, transcript);
-  const { cartridge } = await deps.service.cartridgeOf(found.session);
-  const unmatched = transcript.exchanges.slice(found.matched);
-  // A front end may open with another greeting (SillyTavern offers a card's alternate greetings as swipes
-  // of the first message): the Narrator is told which one the player sees.
-  const greeting =
-    transcript.greeting.trim() !== '' &&
-    normalized(transcript.greeting) !== normalized(found.genesis.narration)
-      ? `The player's chat opened with this greeting (instead of the game's own):\n${transcript.greeting.trim()}`
-      : '';
-  const context = boundedContext([greeting, editedHistoryContext(unmatched), transcript.context]);
-  const base = {
-    session: found.session,
-    cartridge,
-    model: model || cartridge.name,
-    parent: found.node,
-    context,
-  };
-  if (transcript.kind === 'continue') return { ...base, input: CONTINUE_INPUT, trigger: 'continue' };
-  if (unmatched.length > 0) return { ...base, input: transcript.user, trigger: 'normal' };
-  const answered = await childWithInput(deps.store, found.session.id, found.node, transcript.user);
-  const newest = answered[0];
-  if (newest === undefined) return { ...base, input: transcript.user, trigger: 'normal' };
-  if (!hasIdempotencyKey && now - newest.createdAt <= RETRY_WINDOW_MS)
-    return { ...base, input: transcript.user, trigger: 'swipe', replay: newest };
-  return { ...base, input: transcript.user, trigger: 'swipe' };
-}
-
-/** The player context from its pieces, cut at MAX_PLAYER_CONTEXT_CHARS (the start is kept). */
-function boundedContext(pieces: readonly string[]): string {
-  const text = pieces.filter((t) => t !== '').join('\n\n');
-  return text.length <= MAX_PLAYER_CONTEXT_CHARS ? text : `${text.slice(0, MAX_PLAYER_CONTEXT_CHARS - 1)}…`;
 }
 
 function completionId(turnId: string): string {
@@ -272,7 +135,7 @@ function errorPayload(error: unknown): { status: number; body: { error: Record<s
     body: {
       error: {
         message: api.message,
-        type: api.status >= 500 ? 'server_error' : 'invalid_request_error',
+        type: errorTypeOf(api.status),
         code: api.code,
         ...api.details,
       },
@@ -285,7 +148,35 @@ function offlineReply(error: unknown): string | undefined {
   return error instanceof SessionError && error.details.kind === 'reply' ? error.message : undefined;
 }
 
+/** What the engine's offline answer becomes through a front end: hints with `!`, or the card's baseline. */
+function offlineAnswer(cartridge: Cartridge, input: string, reply: string): string {
+  if (cartridge.rules.events.size > 0) return frontEndHints(reply);
+  return baselineAnswer(cartridge, input) ?? baselineHelp(cartridge);
+}
+
+/** A text answered without a turn, as the request asked for it (one JSON answer, or a short stream). */
+function textAnswer(model: string, text: string, stream: boolean, headers: Record<string, string>): Response {
+  const created = Math.floor(Date.now() / 1000);
+  const id = `chatcmpl-reply-${createHash('sha256').update(`${created}\0${text}`).digest('hex').slice(0, 24)}`;
+  if (!stream) return Response.json(completion(id, model, created, text), { headers });
+  const body = [
+    dataEvent(chunk(id, model, created, { role: 'assistant', content: '' }, null)),
+    dataEvent(chunk(id, model, created, { content: text }, null)),
+    dataEvent(chunk(id, model, created, {}, 'stop')),
+    'data: [DONE]\n\n',
+  ].join('');
+  return new Response(body, { headers: { ...SSE_HEADERS, ...headers } });
+}
+
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  'x-accel-buffering': 'no',
+} as const;
+
 export function registerOpenAiCompatRoutes(api: RouteRegistry, deps: AppDeps): void {
+  const memory = new ConversationMemory();
+  api.app.use(`${OPENAI_PREFIX}/*`, withErrorType());
   api.app.use(`${OPENAI_PREFIX}/*`, authenticate(deps.auth));
   api.app.use(`${OPENAI_PREFIX}/*`, rateLimit(deps.limits.rateLimit, deps.limits.rateWindowMs));
 
@@ -295,7 +186,7 @@ export function registerOpenAiCompatRoutes(api: RouteRegistry, deps: AppDeps): v
       path: `${OPENAI_PREFIX}/models`,
       tag: 'openai',
       summary:
-        "OpenAI-compatible model list: the caller's cartridges (by name) and sessions (`session:<id>`).",
+        "OpenAI-compatible model list: the caller's cartridges (by name), then their sessions, most recently played first (`<cartridge> · <title> · last played … · session:<id>`).",
       responses: {
         200: {
           description: 'Models',
@@ -309,6 +200,11 @@ export function registerOpenAiCompatRoutes(api: RouteRegistry, deps: AppDeps): v
       const sessions = (await deps.store.listSessions(principal.id)).sort(
         (a, b) => b.updatedAt - a.updatedAt,
       );
+      const names = new Map<string, string | undefined>();
+      for (const s of sessions.slice(0, MAX_LISTED_MODELS)) {
+        if (!names.has(s.cartridgeVersionId))
+          names.set(s.cartridgeVersionId, (await deps.library.version(s.cartridgeVersionId))?.name);
+      }
       const data = [
         ...cartridges.map((cart) => ({
           id: cart.name,
@@ -317,7 +213,7 @@ export function registerOpenAiCompatRoutes(api: RouteRegistry, deps: AppDeps): v
           owned_by: cart.owner === 'operator' ? 'mnesos' : principal.id,
         })),
         ...sessions.map((s) => ({
-          id: `${SESSION_MODEL}${s.id}`,
+          id: sessionModelId(s, names.get(s.cartridgeVersionId)),
           object: 'model',
           created: Math.floor(s.createdAt / 1000),
           owned_by: principal.id,
@@ -353,7 +249,19 @@ export function registerOpenAiCompatRoutes(api: RouteRegistry, deps: AppDeps): v
     },
     async ({ c, body }) => {
       const principal = c.get('principal');
-      const transcript = readTranscript(body.messages);
+      const stream = body.stream === true;
+      const asked = body.model ?? '';
+      const transcript = readTranscript(body.messages, { names: asked === '' ? [] : [asked] });
+      const own = frontEndRequest(body.messages, stream);
+      if (own !== undefined)
+        return textAnswer(
+          asked,
+          frontEndAnswer(own.kind, 'error' in transcript ? [] : transcript.exchanges),
+          stream,
+          {
+            'x-mnesos-replayed': 'false',
+          },
+        );
       if ('error' in transcript) throw openAiError(400, 'invalid_request', transcript.error);
       const header = c.req.header('idempotency-key');
       // Admitted before the conversation is resolved (which may start its session), so a request past a
@@ -365,9 +273,18 @@ export function registerOpenAiCompatRoutes(api: RouteRegistry, deps: AppDeps): v
         }),
       );
       const conversation = await guardedSession(() =>
-        resolveConversation(deps, principal.id, body, transcript, header !== undefined, Date.now()),
+        resolveConversation(deps, memory, {
+          principalId: principal.id,
+          model: asked,
+          transcript,
+          hasIdempotencyKey: header !== undefined,
+          now: Date.now(),
+          rebase: (session, cartridge, edits, node) =>
+            rebaseEdits(deps, principal.id, session, cartridge, edits, node),
+        }),
       );
       const { session, cartridge, model } = conversation;
+      const note = conversation.note === '' ? '' : `\n\n${conversation.note}`;
       const created = Math.floor(Date.now() / 1000);
       const details = body.mnesos_details === true;
       const withDetails = (turn: Turn, text: string) => {
@@ -397,8 +314,20 @@ export function registerOpenAiCompatRoutes(api: RouteRegistry, deps: AppDeps): v
         'x-mnesos-session': session.id,
         'x-mnesos-replayed': String(prepared.kind === 'replayed'),
       };
+      if (prepared.kind === 'ready' && prepared.mode === 'offline' && conversation.trigger === 'continue') {
+        // Offline there is no Narrator to continue with: nothing is played (the instruction is not the player's).
+        prepared.release();
+        return textAnswer(
+          model,
+          noTurnText(
+            'Offline, the narration cannot be continued: send your next action (!help lists the commands).',
+          ),
+          stream,
+          headers,
+        );
+      }
 
-      if (body.stream !== true) {
+      if (!stream) {
         let turn: Turn;
         let content: string;
         if (prepared.kind === 'replayed') {
@@ -410,16 +339,18 @@ export function registerOpenAiCompatRoutes(api: RouteRegistry, deps: AppDeps): v
           } catch (error) {
             const reply = offlineReply(error);
             if (reply === undefined) throw error instanceof SessionError ? fromSessionError(error) : error;
+            const text = noTurnText(offlineAnswer(cartridge, conversation.input, reply));
             return c.json(
-              completion(`chatcmpl-reply-${prepared.turnId}`, model, created, reply),
+              completion(`chatcmpl-reply-${prepared.turnId}`, model, created, text),
               200,
               headers,
             );
           }
           content = turn.narration;
+          if (c.req.raw.signal.aborted) memory.markUndelivered(turn.id, Date.now());
         }
         return c.json(
-          completion(completionId(turn.id), model, created, content + withDetails(turn, content)),
+          completion(completionId(turn.id), model, created, content + withDetails(turn, content) + note),
           200,
           {
             ...headers,
@@ -431,7 +362,7 @@ export function registerOpenAiCompatRoutes(api: RouteRegistry, deps: AppDeps): v
       const control = new AbortController();
       const encoder = new TextEncoder();
       const id = completionId(prepared.kind === 'replayed' ? prepared.turn.id : prepared.turnId);
-      const stream = new ReadableStream<Uint8Array>({
+      const events = new ReadableStream<Uint8Array>({
         async start(controller) {
           const send = (text: string) => {
             if (control.signal.aborted) return;
@@ -457,17 +388,21 @@ export function registerOpenAiCompatRoutes(api: RouteRegistry, deps: AppDeps): v
               });
               turn = driven.turn;
             }
-            const extra = withDetails(turn, turn.narration);
+            const extra = withDetails(turn, turn.narration) + note;
             if (extra !== '') send(dataEvent(chunk(id, model, created, { content: extra }, null)));
             send(dataEvent(chunk(id, model, created, {}, 'stop')));
+            send('data: [DONE]\n\n');
+            // Committed but not received: the same request again is a retry of this turn, not a swipe.
+            if (control.signal.aborted) memory.markUndelivered(turn.id, Date.now());
           } catch (error) {
             const reply = offlineReply(error);
             if (reply !== undefined) {
-              send(dataEvent(chunk(id, model, created, { content: reply }, null)));
+              const text = noTurnText(offlineAnswer(cartridge, conversation.input, reply));
+              send(dataEvent(chunk(id, model, created, { content: text }, null)));
               send(dataEvent(chunk(id, model, created, {}, 'stop')));
             } else send(dataEvent(errorPayload(error).body));
+            send('data: [DONE]\n\n');
           }
-          send(formatSse({ data: '[DONE]' }));
           try {
             controller.close();
           } catch {
@@ -481,15 +416,7 @@ export function registerOpenAiCompatRoutes(api: RouteRegistry, deps: AppDeps): v
       c.req.raw.signal.addEventListener('abort', () => control.abort(new Error('client disconnected')), {
         once: true,
       });
-      return new Response(stream, {
-        status: 200,
-        headers: {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-cache, no-transform',
-          'x-accel-buffering': 'no',
-          ...headers,
-        },
-      });
+      return new Response(events, { status: 200, headers: { ...SSE_HEADERS, ...headers } });
     },
   );
 }
@@ -513,7 +440,7 @@ async function guardedSession<T>(work: () => Promise<T>): Promise<T> {
       const api = fromSessionError(error);
       throw new ApiError(api.status, api.code, api.message, {
         ...api.details,
-        type: api.status >= 500 ? 'server_error' : 'invalid_request_error',
+        type: errorTypeOf(api.status),
       });
     }
     throw error;

@@ -14,6 +14,7 @@ import {
   type WorldInfoBook,
 } from '../../../core/lore/index.ts';
 import { ImportError } from './errors.ts';
+import { cardText, pronounsResolved } from './export-text.ts';
 import { blankPng, withCardChunks } from './png.ts';
 import { CARD_COPY_FILE } from './to-cartridge.ts';
 
@@ -63,7 +64,7 @@ export function cartridgeBook(texts: CartridgeTexts, name: string): WorldInfoBoo
       ...emptyEntry(uid),
       keys: [chunk.heading],
       comment: chunk.path.join(' / '),
-      content: chunk.text,
+      content: cardText(chunk.text),
     })),
   };
 }
@@ -103,15 +104,18 @@ export function exportCard(texts: CartridgeTexts, cartridgeName: string, spec: '
   } else {
     const directives = yamlDirectives(texts);
     data.name = cartridgeName;
-    data.description = directives.narrator;
-    data.personality = directives.npc;
+    data.description = cardText(directives.narrator);
+    data.personality = cardText(directives.npc);
     data.scenario = '';
     data.mes_example = '';
     data.creator_notes = 'Exported from a MnesOS cartridge.';
   }
-  if (first !== undefined) data.first_mes = first.trim();
+  // The cartridge's current greetings, as SillyTavern shows them (export-text.ts); an imported card's own
+  // greeting is not hard-wrapped, so only the macros change there.
+  const asCard = (text: string) => (isObject(kept) ? pronounsResolved(text).trim() : cardText(text));
+  if (first !== undefined) data.first_mes = asCard(first);
   const alternates = alternateGreetingsOf(texts);
-  if (alternates !== undefined) data.alternate_greetings = alternates;
+  if (alternates !== undefined) data.alternate_greetings = alternates.map(asCard);
   const hasNote = isObject(data.extensions) && isObject((data.extensions as Obj).depth_prompt);
   const entries =
     book?.entries.filter(
