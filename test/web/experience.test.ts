@@ -180,15 +180,15 @@ describe('the player’s experience', () => {
     plan = { kind: 'offline' };
     await page.getByTestId('player-input').fill('');
     const before = await narrations();
-    await send('look around');
+    await send('hum a tune');
     const reply = page.getByTestId('play-reply');
     await expect.poll(() => reply.count()).toBe(1);
     const text = (await reply.textContent()) ?? '';
-    expect(text).toContain('“look around” is not something the rules can do here.');
+    expect(text).toContain('“hum a tune” is not something the rules can do here.');
     expect(text).toContain('- buy item:');
     expect(await reply.getAttribute('role')).toBe('status');
     expect(await narrations()).toEqual(before);
-    expect(await page.getByTestId('player-input').inputValue()).toBe('look around');
+    expect(await page.getByTestId('player-input').inputValue()).toBe('hum a tune');
     await screenshot(page, 'experience-03-offline-reply', 'view');
   });
 
@@ -196,7 +196,7 @@ describe('the player’s experience', () => {
     await page.getByTestId('player-input').fill('');
     const told = await playTurn('go to the drowned chapel');
     expect(told).toBe(
-      'Mara Vell walks the plank-ways to the drowned chapel; it is evening when they arrive.',
+      'Mara Vell walks the plank-ways to the Drowned Chapel; it is evening when they arrive.',
     );
     expect(told).not.toMatch(/offline:|Scene:|game_time|\[SYSTEM/);
   });
