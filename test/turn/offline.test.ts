@@ -11,6 +11,7 @@ import { runEvent } from '../../src/yare/interpreter.ts';
 import { rulesOf } from '../helpers/yare.ts';
 import { collect, initialState, lanternmere, plain, type Loose } from './helpers.ts';
 import { replayTurnRules } from '../../src/turn/record.ts';
+import { describeOutcome, publicOutcome } from '../../src/turn/public-outcome.ts';
 
 describe('choosing an event offline', () => {
   it('matches the player words against intents, names and descriptions', async () => {
@@ -392,6 +393,33 @@ describe('an offline turn', () => {
       metrics: {},
       data: { lamps_left: 3 },
     });
+  });
+});
+
+describe('the public changes of a turn', () => {
+  it('lists a public field of a group whose other fields are private (world.chapel_sealed)', async () => {
+    const cartridge = await lanternmere();
+    const state = plain(initialState(cartridge)) as Loose;
+    state.player.location = 'drowned chapel';
+    state._pending_interaction = {
+      interaction_type: 'minigame',
+      minigame_id: 'lights_out',
+      resolver_event: 'resolve_chapel_lamps',
+      config: {},
+    };
+    const { record } = await collect({
+      cartridge,
+      state,
+      messages: [],
+      seed: 2,
+      interaction: { minigame_id: 'lights_out', status: 'completed' },
+      models: null,
+    });
+    const lines = describeOutcome(publicOutcome(cartridge.rules, record));
+    expect(lines).toContain('world chapel sealed: true → false');
+    expect(lines).toContain('player gold 20 → 50 (+30)');
+    // Its private neighbours stay out.
+    expect(lines.join('\n')).not.toMatch(/chapel attempts|world turn|flags/);
   });
 });
 

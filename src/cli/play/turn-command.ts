@@ -4,10 +4,12 @@
 // Exit codes: 1 bad cartridge or input, 2 usage, 3 the model provider failed.
 
 import {
+  describeOutcome,
   type GameState,
   type InteractionInput,
   isTurnError,
   openingMessages,
+  publicOutcome,
   runTurn,
   type StoryMessage,
   type TurnRecord,
@@ -17,7 +19,6 @@ import { loadCartridgeArg } from '../cartridge-arg.ts';
 import { EXIT } from '../exit-codes.ts';
 import { toJsonText } from '../json-output.ts';
 import { chooseModels, OFFLINE_HELP } from './models.ts';
-import { formatChanges } from './render.ts';
 import { readMessagesFile } from './story-file.ts';
 import { ledgerTurnOf, readWorldFile } from './world-file.ts';
 import { readStateFile } from '../state-file.ts';
@@ -65,7 +66,32 @@ export async function runTurnCommand(cartridgeArg: string, flags: TurnFlags): Pr
     }
   } catch (error) {
     if (!isTurnError(error)) throw error;
-    throw new UserError(error.message, error.kind === 'model' ? EXIT.provider : EXIT.user);
+    if (error.kind === 'reply') {
+      // Offline, the engine answered instead of playing (a question, a refusal, a look around, /help):
+      // nothing failed and no turn was spent; the state comes back unchanged.
+      if (flags.json) {
+        const out = {
+          ok: true,
+          kind: 'reply',
+          reason: error.reason ?? 'reply',
+          text: error.message,
+          state,
+          ...(world === undefined ? {} : { world }),
+          messages: history,
+        };
+        process.stdout.write(`${toJsonText(out, 2)}\n`);
+      } else process.stdout.write(`${error.message}\n`);
+      return;
+    }
+    const exitCode = error.kind === 'model' ? EXIT.provider : EXIT.user;
+    if (flags.json) {
+      process.stdout.write(
+        `${toJsonText({ ok: false, error: { kind: error.kind, message: error.message } }, 2)}\n`,
+      );
+      process.exitCode = exitCode;
+      return;
+    }
+    throw new UserError(error.message, exitCode);
   }
   if (record === undefined) throw new Error('the turn ended without a record');
 
@@ -81,7 +107,9 @@ export async function runTurnCommand(cartridgeArg: string, flags: TurnFlags): Pr
     return;
   }
   process.stdout.write(record.narration.endsWith('\n') ? '' : '\n');
-  const changes = formatChanges(record.delta);
-  process.stdout.write(`\n${changes.length === 0 ? 'state: unchanged' : changes.join('\n')}\n`);
+  // What changed, as every view lists it (the terminal game, the web client, the OpenAI endpoint's
+  // details line); --json has the whole record, private fields included.
+  const changes = describeOutcome(publicOutcome(cartridge.rules, record));
+  process.stdout.write(`\n${changes.length === 0 ? 'no public change' : changes.join('\n')}\n`);
   for (const warning of record.warnings) process.stderr.write(`warning: ${warning}\n`);
 }
