@@ -695,7 +695,7 @@ export function chooseOffline(
 }
 
 /** The command for one event with its inputs, as it can be typed (`/travel destination="brine market"`). */
-function commandSyntax(event: EventDef): string {
+export function offlineCommandSyntax(event: EventDef): string {
   const inputs = [...event.inputs.values()]
     .map((s) => {
       if (!s.enum) return `${s.name}=…`;
@@ -723,7 +723,7 @@ export function helpText(rules: CompiledRules, tools: DirectorToolSet): string {
       );
     const description = event.description.trim();
     lines.push(
-      `${commandSyntax(event)}${description ? ` — ${description}` : ''}${choices.length ? ` (${choices.join('; ')})` : ''}`,
+      `${offlineCommandSyntax(event)}${description ? ` — ${description}` : ''}${choices.length ? ` (${choices.join('; ')})` : ''}`,
     );
   }
   lines.push('Always available:');
