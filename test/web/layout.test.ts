@@ -2,30 +2,60 @@
 // (Library with its New game form, Play, Builder, Settings) no control sticks out of its card or panel,
 // the page never scrolls sideways, and no button's centre is covered by another element. Headless
 // Chromium; a screenshot of each page at each width goes to artifacts/web/ (git-ignored).
-import type { Page } from 'playwright-core';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { screenshot } from './helpers/browser.ts';
-import { type ClientPage, openClientPage } from './helpers/client-page.ts';
+import { type RunningServer, startServer } from '../../src/server/start.ts';
+import { buildWebClient } from '../../src/web/build.ts';
+import { launchChromium, screenshot } from './helpers/browser.ts';
 
 export const WIDTHS = [360, 390, 768, 1024, 1280, 1366, 1440, 1920] as const;
 const HEIGHT = 900;
 /** Rounding of sub-pixel layout, in CSS pixels. */
 const TOLERANCE_PX = 1;
 
-let client: ClientPage | undefined;
+let dir: string;
+let server: RunningServer;
+let browser: Browser;
 let page: Page;
 let playHash = '';
 
+// Offline (no model): the header's offline badge is shown, as a newcomer first sees the game; one turn is
+// played so Undo, Regenerate and the rules' outcome under the turn are on the Play page.
 beforeAll(async () => {
-  client = await openClientPage({ viewport: { width: 1280, height: HEIGHT }, actionTimeoutMs: 15_000 });
-  page = client.page;
-  await page.goto(client.server.url);
+  dir = mkdtempSync(join(tmpdir(), 'mnesos-layout-'));
+  const distDir = join(dir, 'dist');
+  await buildWebClient(distDir);
+  server = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    databaseUrl: join(dir, 'layout.sqlite'),
+    models: () => null,
+    modelMode: 'offline',
+    authorMode: true,
+    staticDir: distDir,
+    limits: { rateLimit: 100_000 },
+  });
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1280, height: HEIGHT } });
+  page.setDefaultTimeout(15_000);
+  await page.goto(server.url);
   await page.getByTestId('start-game').click();
   await page.waitForURL(/#\/play\//);
   playHash = new URL(page.url()).hash;
+  const input = page.getByTestId('player-input');
+  await input.fill('/travel destination=reedmaze');
+  await input.press('Enter');
+  await page.locator('[data-testid="narration"]').nth(1).waitFor();
 }, 180_000);
 
-afterAll(() => client?.close());
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
 
 /** Where the layout breaks on the page as it is now: one line per control out of place. */
 function layoutProblems(tolerance: number): string[] {
@@ -107,7 +137,7 @@ describe('the layout at every width', () => {
     await page.setViewportSize({ width, height: HEIGHT });
     const problems: string[] = [];
     for (const [name, hash, ready] of PAGES) {
-      await page.goto(`${client!.server.url}/${hash()}`);
+      await page.goto(`${server.url}/${hash()}`);
       if (ready !== undefined) await page.getByTestId(ready).first().waitFor();
       problems.push(...(await check(`${name} at ${width} px`)));
       await screenshot(page, `layout-${width}-${name}`);
