@@ -145,3 +145,22 @@ describe('the layout at every width', () => {
     expect(problems).toEqual([]);
   });
 });
+
+describe('the builder without a model', () => {
+  it('says beside the Generate form, in a browser user’s words, that a model is needed', async () => {
+    await page.setViewportSize({ width: 1280, height: HEIGHT });
+    await page.goto(`${server.url}/#/builder`);
+    await page.getByTestId('generate-requirements').fill('A mill pond with a wheel puzzle.');
+    await page.getByTestId('generate-run').click();
+    const alert = page.getByTestId('generate-error');
+    await alert.waitFor();
+    const text = (await alert.textContent()) ?? '';
+    expect(text).toContain('Settings → Model');
+    expect(text).not.toContain('/v1/');
+    // In the Generate card, not the Drafts card.
+    expect(await alert.evaluate((el) => el.closest('section')?.getAttribute('aria-labelledby'))).toBe(
+      'generate-h',
+    );
+    expect(await page.getByTestId('builder-error').count()).toBe(0);
+  });
+});
