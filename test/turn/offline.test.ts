@@ -396,6 +396,60 @@ describe('an offline turn', () => {
   });
 });
 
+describe('a cartridge with no events (an imported card)', () => {
+  const rules = rulesOf('state_schema: {}\nevents: {}\n');
+  const tools = directorTools({ name: 'card', contentHash: 'h', rules, directives: {}, lore: '' });
+  const lore =
+    '# Seraphina\n\nSeraphina tends a glade deep in the Eldertree forest. She heals the wounded who stumble in.\n\n## The glade\n\nMoss, a spring, a ring of stones.';
+  const context = { state: rules.initialState as never, lore };
+
+  it('is playable offline with the free actions, told from its lore', () => {
+    expect(chooseOffline(rules, tools, 'look around', context)).toEqual({
+      kind: 'reply',
+      reason: 'free',
+      action: 'look',
+      text: 'Seraphina tends a glade deep in the Eldertree forest. She heals the wounded who stumble in.',
+    });
+    expect(chooseOffline(rules, tools, 'tell me about the glade', context)).toMatchObject({
+      action: 'examine',
+      text: 'glade: Moss, a spring, a ring of stones.',
+    });
+    expect(chooseOffline(rules, tools, 'what am I carrying', context)).toMatchObject({
+      text: 'You carry nothing the rules keep track of.',
+    });
+    expect(chooseOffline(rules, tools, 'where can I go', context)).toMatchObject({
+      text: 'The rules of this game keep no map: say where you go, and the story follows.',
+    });
+  });
+
+  it('has its own help and list of what can be done: the free actions, no demo examples', () => {
+    const help = chooseOffline(rules, tools, '/help', context);
+    expect(help.kind === 'reply' && help.text).toBe(
+      [
+        'Commands (offline mode):',
+        'Always available:',
+        '/look — look around: the place, who and what is here',
+        '/examine <thing> — examine a thing or a person',
+        '/inventory — what you carry',
+        '/exits — where you can go from here',
+        '/wait <duration> — let time pass (15m, 2h, 1d)',
+        'Or describe what you do in your own words; they are matched to the commands above.',
+      ].join('\n'),
+    );
+    const unmatched = chooseOffline(rules, tools, 'I kiss her hand', context);
+    expect(unmatched).toMatchObject({ reason: 'unmatched' });
+    expect(unmatched.kind === 'reply' && unmatched.text).toContain(
+      'Always: /look, /examine <thing>, /inventory, /exits, /wait <duration>.',
+    );
+    // The engine keeps a clock for it from the first wait on.
+    expect(chooseOffline(rules, tools, 'I wait an hour', context)).toMatchObject({
+      kind: 'call',
+      name: 'advance_game_time',
+      args: { duration: '1h' },
+    });
+  });
+});
+
 describe('the public changes of a turn', () => {
   it('lists a public field of a group whose other fields are private (world.chapel_sealed)', async () => {
     const cartridge = await lanternmere();
