@@ -11,7 +11,7 @@ import { type RunningServer, startServer } from '../../src/server/start.ts';
 import { buildWebClient } from '../../src/web/build.ts';
 import { launchChromium, screenshot } from './helpers/browser.ts';
 
-export const WIDTHS = [360, 390, 768, 1024, 1280, 1366, 1440, 1920] as const;
+const WIDTHS = [360, 390, 768, 1024, 1280, 1366, 1440, 1920] as const;
 const HEIGHT = 900;
 /** Rounding of sub-pixel layout, in CSS pixels. */
 const TOLERANCE_PX = 1;
@@ -162,5 +162,27 @@ describe('the builder without a model', () => {
       'generate-h',
     );
     expect(await page.getByTestId('builder-error').count()).toBe(0);
+  });
+});
+
+describe('offline replies in the composer', () => {
+  it('empties the box once /help or a look around is answered, and gives words it did not understand back', async () => {
+    await page.setViewportSize({ width: 1280, height: HEIGHT });
+    await page.goto(`${server.url}/${playHash}`);
+    const input = page.getByTestId('player-input');
+    const reply = page.getByTestId('play-reply');
+    for (const [line, kept, says] of [
+      ['/help', '', '/travel destination="tallow rest"'],
+      ['look around', '', 'at the Reedmaze'],
+      ['hum a tune', 'hum a tune', 'is not something the rules can do here'],
+    ] as const) {
+      await input.fill(line);
+      await input.press('Enter');
+      await expect
+        .poll(async () => ((await reply.count()) > 0 ? ((await reply.textContent()) ?? '') : ''))
+        .toContain(says);
+      expect(await input.inputValue()).toBe(kept);
+      await input.fill('');
+    }
   });
 });
