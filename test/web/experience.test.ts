@@ -196,7 +196,7 @@ describe('the player’s experience', () => {
     await page.getByTestId('player-input').fill('');
     const told = await playTurn('go to the drowned chapel');
     expect(told).toBe(
-      'Mara Vell walks the plank-ways to the Drowned Chapel; it is evening when they arrive.',
+      'Mara Vell walks the plank-ways to the Drowned Chapel; it is evening when she arrives.',
     );
     expect(told).not.toMatch(/offline:|Scene:|game_time|\[SYSTEM/);
   });
@@ -238,7 +238,7 @@ describe('the player’s experience', () => {
     await page.getByTestId('play-persona').selectOption({ label: 'No persona' });
     expect(await playTurn('check my pack')).toMatch(/^The player checks their pack/);
     await page.getByTestId('play-persona').selectOption({ label: 'Mara Vell' });
-    expect(await playTurn('check my pack')).toMatch(/^Mara Vell checks their pack/);
+    expect(await playTurn('check my pack')).toMatch(/^Mara Vell checks her pack/);
 
     const game = page.url();
     await page.goto(`${server.url}/#/settings`);
