@@ -186,3 +186,14 @@ describe('offline replies in the composer', () => {
     }
   });
 });
+
+describe('the World panel offline', () => {
+  it('says why it is empty', async () => {
+    await page.setViewportSize({ width: 1280, height: HEIGHT });
+    await page.goto(`${server.url}/${playHash}`);
+    await page.getByRole('tab', { name: 'World' }).click();
+    const note = page.getByTestId('world-offline');
+    await note.waitFor();
+    expect(await note.textContent()).toContain('no model is configured');
+  });
+});
