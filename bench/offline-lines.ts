@@ -4,12 +4,12 @@
 
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type Cartridge, loadCartridge } from '../src/cartridge/index.ts';
-import { PROJECT_ROOT } from '../src/project-root.ts';
-import { chooseOffline, type OfflineChoice } from '../src/turn/offline.ts';
-import { costlyEvent } from '../src/turn/offline-actions.ts';
-import { ADVANCE_GAME_TIME, directorTools } from '../src/turn/tools.ts';
-import type { Dict } from '../src/yare/index.ts';
+import { type Cartridge, loadCartridge } from '../src/core/cartridge/index.ts';
+import { PROJECT_ROOT } from '../src/adapters/project-root.ts';
+import { chooseOffline, type OfflineChoice } from '../src/engine/turn/offline.ts';
+import { costlyEvent } from '../src/engine/turn/offline-actions.ts';
+import { ADVANCE_GAME_TIME, directorTools } from '../src/engine/turn/tools.ts';
+import type { Dict } from '../src/core/yare/index.ts';
 
 export const LINES_DIR = resolve(PROJECT_ROOT, 'bench/fixtures/offline-lines');
 

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../../src/server/start.ts';
-import { buildWebClient } from '../../src/web/build.ts';
+import { type RunningServer, startServer } from '../../src/apps/server/start.ts';
+import { buildWebClient } from '../../src/apps/web/build.ts';
 import { launchChromium, screenshot } from './helpers/browser.ts';
 
 const WIDTHS = [360, 390, 768, 1024, 1280, 1366, 1440, 1920] as const;

@@ -1,8 +1,8 @@
 // The story shows a recorded mini-game result as a game event in words, and the player's own lines as
 // their messages.
 import { describe, expect, it } from 'vitest';
-import { interactionText } from '../../src/turn/interaction.ts';
-import { gameEventText } from '../../src/web/ui/story-events.ts';
+import { interactionText } from '../../src/engine/turn/interaction.ts';
+import { gameEventText } from '../../src/apps/web/ui/story-events.ts';
 
 describe('game events in the story', () => {
   it('tells a mini-game result in words, from the line the engine records', () => {

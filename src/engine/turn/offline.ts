@@ -1,0 +1,733 @@
+// Offline play (no model configured). The Director is replaced by a deterministic matcher: a slash
+// command (`/travel destination="brine market"`, `/cast_spell flare`) names an event directly; otherwise
+// the player's words are weighed as evidence for each public event and for the free actions every
+// cartridge gets (look around, examine, inventory, where can I go, wait; offline-free.ts): an intent phrase
+// said in full, or the event's verb (its name's first word, an intent's first word, or a synonym), is
+// strong evidence; other words of its name, intents and description, and an input value named, are weak.
+// An event that costs something (it writes the state: gold, HP, time, items, place) runs only on strong
+// evidence; on weak evidence, or when two costly events are equally likely, the player is asked one
+// question with the likely choices. A chosen event is first tried on a copy of the state: when its
+// conditions refuse it here ("There is nothing to fight"), the rules' reason is the answer and no turn is
+// spent. A question, a refusal, a free action that changes nothing, the list of what can be done and /help
+// spend no turn. The Narrator is replaced by offline-narration.ts. Same words, same state ⇒ same choice.
+// docs/offline.md describes it for players and authors.
+
+import type { ImpliedIntent, IntentInputs, Persona } from '../../core/cartridge/index.ts';
+import type { World } from '../../core/ledger/index.ts';
+import {
+  type CompiledRules,
+  type Dict,
+  type EventDef,
+  type InputSpec,
+  publicEvents,
+  toStateValue,
+  type Value,
+} from '../../core/yare/index.ts';
+import { type AvailableAction, availableActions, costlyEvent, tryEvent } from './offline-actions.ts';
+import {
+  answerFreeAction,
+  FREE_ACTIONS,
+  type FreeActionKind,
+  type FreeActionSpec,
+  freeActionHelp,
+  voiceOf,
+  waitDuration,
+} from './offline-free.ts';
+import { narrateOffline } from './offline-narration.ts';
+import { travelEvent } from './offline-place.ts';
+import {
+  allWords,
+  contentWords,
+  isKnownVerb,
+  normalize,
+  proseList,
+  STOP_WORDS,
+  sameVerb,
+  wordsMatch,
+} from './offline-words.ts';
+import { ADVANCE_GAME_TIME, type DirectorToolSet, ENGINE_TOOL_NAMES } from './tools.ts';
+
+export type OfflineChoice =
+  /** Run this tool (a rule event or `advance_game_time`) with these arguments. */
+  | {
+      readonly kind: 'call';
+      readonly name: string;
+      readonly args: Record<string, unknown>;
+      readonly how: 'command' | 'match';
+    }
+  /** Nothing to run; tell the player this and spend no turn (OfflineReplyReason says why). */
+  | {
+      readonly kind: 'reply';
+      readonly reason: OfflineReplyReason;
+      readonly text: string;
+      /** The free action answered (`reason: 'free'`). */
+      readonly action?: FreeActionKind;
+    };
+
+/**
+ * `help`: the command list; `question`: a missing input, or which of the likely events was meant;
+ * `unmatched`: what can be done here; `unknown`: no such command; `free`: a free action's answer (look,
+ * examine, inventory, exits); `refused`: the rules' conditions refuse the event here.
+ */
+export type OfflineReplyReason = 'help' | 'question' | 'unmatched' | 'unknown' | 'free' | 'refused';
+
+/** What the matcher knows beyond the rules: the state, `intents.yaml`, the lore, the world, the persona. */
+export interface OfflineContext {
+  readonly state?: Dict;
+  readonly intentInputs?: IntentInputs;
+  readonly lore?: string;
+  readonly world?: World;
+  readonly persona?: Persona;
+}
+
+/** Score an event must reach to be considered at all. */
+export const MIN_MATCH_SCORE = 3;
+/** Weak evidence for a costly event: below this the words match nothing; at it or above, a question. */
+export const MIN_ASK_SCORE = 4;
+const PHRASE_SCORE = 10;
+const VERB_SCORE = 6;
+const PHRASE_VERB_SCORE = 5;
+const OPTION_SCORE = 4;
+const NAME_WORD_SCORE = 2;
+const MAX_NAME_SCORE = 4;
+const MAX_INTENT_SCORE = 3;
+const MAX_DESCRIPTION_SCORE = 2;
+/** Likely events named in a question. */
+const MAX_CHOICES_ASKED = 3;
+/** Words of the player's text weighed (the rest is ignored: a matcher's work is bounded by it). */
+export const MAX_MATCH_WORDS = 64;
+
+/** The absent `intents.yaml` entry: one array, so the per-event cache below has one key for it. */
+const NO_IMPLIED: readonly ImpliedIntent[] = [];
+
+function impliedOf(context: OfflineContext | undefined, event: string): readonly ImpliedIntent[] {
+  const all = context?.intentInputs;
+  return all !== undefined && Object.hasOwn(all, event) ? (all[event] ?? NO_IMPLIED) : NO_IMPLIED;
+}
+
+function enumOptions(spec: InputSpec): string[] {
+  return (spec.enum ?? []).map((v) => toStateValue(v)).filter((v): v is string => typeof v === 'string');
+}
+
+/** What a candidate is matched on, normalised once. */
+interface CandidateWords {
+  /** Phrases as word lists (stop words kept). */
+  readonly phrases: readonly (readonly string[])[];
+  /** Verbs that name it: its name's first word (a free action's own verbs) … */
+  readonly verbs: readonly string[];
+  /** … and its phrases' first words, a little weaker (an author's phrase may start with any verb). */
+  readonly phraseVerbs: readonly string[];
+  readonly nameWords: readonly string[];
+  readonly intentWords: readonly string[];
+  readonly descriptionWords: readonly string[];
+  /** Its inputs' enum options as word lists. */
+  readonly options: readonly (readonly string[])[];
+}
+
+type Candidate =
+  | {
+      readonly kind: 'event';
+      readonly event: EventDef;
+      readonly words: CandidateWords;
+      readonly costly: boolean;
+    }
+  | {
+      readonly kind: 'free';
+      readonly free: FreeActionSpec;
+      readonly words: CandidateWords;
+      readonly costly: boolean;
+    };
+
+function candidateName(c: Candidate): string {
+  return c.kind === 'event' ? c.event.name : c.free.kind;
+}
+
+const wordsOfEvents = new WeakMap<EventDef, WeakMap<readonly ImpliedIntent[], CandidateWords>>();
+
+function firstVerb(words: readonly string[]): string | undefined {
+  const first = words.find((w) => !STOP_WORDS.has(w));
+  return first !== undefined && (words[0] === first || isKnownVerb(first)) ? first : undefined;
+}
+
+function eventWords(event: EventDef, implied: readonly ImpliedIntent[]): CandidateWords {
+  let byImplied = wordsOfEvents.get(event);
+  if (byImplied === undefined) {
+    byImplied = new WeakMap();
+    wordsOfEvents.set(event, byImplied);
+  }
+  let words = byImplied.get(implied);
+  if (words === undefined) {
+    const phraseTexts = [...event.intents, ...implied.map((i) => i.phrase)];
+    const phrases = phraseTexts.map(allWords).filter((p) => p.length > 0);
+    const name = event.name.split('_').filter((w) => w.length > 1);
+    const verb = name[0] !== undefined && !STOP_WORDS.has(name[0]) ? name[0] : undefined;
+    const verbs = new Set<string>(verb === undefined ? [] : [verb]);
+    const phraseVerbs = new Set<string>();
+    for (const p of phrases) {
+      const v = firstVerb(p);
+      if (v !== undefined && !verbs.has(v)) phraseVerbs.add(v);
+    }
+    words = {
+      phrases,
+      verbs: [...verbs],
+      phraseVerbs: [...phraseVerbs],
+      nameWords: name.filter((w) => w !== verb && !STOP_WORDS.has(w)),
+      intentWords: [...new Set(phraseTexts.flatMap(contentWords))].filter(
+        (w) => !verbs.has(w) && !phraseVerbs.has(w),
+      ),
+      descriptionWords: contentWords(event.description).filter((w) => w.length >= 4),
+      options: event.inputList.flatMap((spec) => enumOptions(spec).map(allWords)).filter((o) => o.length > 0),
+    };
+    byImplied.set(implied, words);
+  }
+  return words;
+}
+
+const FREE_WORDS = new Map<FreeActionKind, CandidateWords>(
+  FREE_ACTIONS.map((a) => [
+    a.kind,
+    {
+      phrases: a.phrases.map(allWords),
+      verbs: a.verbs,
+      phraseVerbs: [],
+      nameWords: [],
+      intentWords: [],
+      descriptionWords: [],
+      options: [],
+    },
+  ]),
+);
+
+function candidatesOf(
+  rules: CompiledRules,
+  tools: DirectorToolSet,
+  context: OfflineContext | undefined,
+): Candidate[] {
+  const out: Candidate[] = [];
+  for (const event of publicEvents(rules)) {
+    if (ENGINE_TOOL_NAMES.has(event.name)) continue;
+    out.push({
+      kind: 'event',
+      event,
+      words: eventWords(event, impliedOf(context, event.name)),
+      costly: costlyEvent(rules, event),
+    });
+  }
+  for (const free of FREE_ACTIONS) {
+    if (free.kind === 'wait' && !tools.byName.has(ADVANCE_GAME_TIME)) continue;
+    out.push({ kind: 'free', free, words: FREE_WORDS.get(free.kind)!, costly: free.kind === 'wait' });
+  }
+  return out;
+}
+
+/** The player's words, normalised once; `taken` marks words inside a named input value ("tallow rest"). */
+interface SaidText {
+  readonly words: readonly string[];
+  readonly taken: readonly boolean[];
+}
+
+function spanAt(words: readonly string[], phrase: readonly string[], start: number): boolean {
+  for (let k = 0; k < phrase.length; k++) if (!wordsMatch(words[start + k]!, phrase[k]!)) return false;
+  return true;
+}
+
+function saidText(text: string, candidates: readonly Candidate[]): SaidText {
+  const words = allWords(text).slice(0, MAX_MATCH_WORDS);
+  const taken = words.map(() => false);
+  for (const c of candidates)
+    for (const option of c.words.options)
+      for (let start = 0; start + option.length <= words.length; start++)
+        if (option.every((w, k) => words[start + k] === w))
+          for (let k = 0; k < option.length; k++) taken[start + k] = true;
+  return { words, taken };
+}
+
+export interface Evidence {
+  readonly score: number;
+  /** A phrase said in full, or the candidate's verb: enough to run something that costs. */
+  readonly strong: boolean;
+}
+
+/** How much the words say for a candidate. */
+function evidenceFor(c: Candidate, said: SaidText): Evidence {
+  const { words, taken } = said;
+  const w = c.words;
+  let phrase = 0;
+  for (const p of w.phrases) {
+    if (p.length > words.length) continue;
+    for (let start = 0; start + p.length <= words.length; start++) {
+      if (!spanAt(words, p, start)) continue;
+      // A one-word phrase inside a named value ("rest" in "tallow rest") is the value, not the phrase.
+      if (p.length === 1 && taken[start]) continue;
+      phrase = Math.max(phrase, PHRASE_SCORE + p.length);
+      break;
+    }
+  }
+  const free = words.map((word, i) =>
+    taken[i] || STOP_WORDS.has(word) || word.length < 2 ? undefined : word,
+  );
+  const allContent = free.filter((x): x is string => x !== undefined);
+  const verbWord = (verbs: readonly string[]) =>
+    allContent.find((word) => verbs.some((v) => sameVerb(word, v)));
+  const mainVerb = verbWord(w.verbs);
+  const otherVerb = mainVerb === undefined ? verbWord(w.phraseVerbs) : undefined;
+  const verb = mainVerb !== undefined ? VERB_SCORE : otherVerb !== undefined ? PHRASE_VERB_SCORE : 0;
+  // The verb's word counts once: not again as a word of the name, intents or description.
+  const content = allContent.filter((word) => word !== mainVerb && word !== otherVerb);
+  const option = w.options.some((o) => {
+    for (let start = 0; start + o.length <= words.length; start++)
+      if (o.every((x, k) => words[start + k] === x)) return true;
+    return false;
+  });
+  const count = (list: readonly string[]) =>
+    new Set(list.filter((x) => content.some((word) => wordsMatch(word, x)))).size;
+  const score =
+    phrase +
+    verb +
+    (option ? OPTION_SCORE : 0) +
+    Math.min(MAX_NAME_SCORE, NAME_WORD_SCORE * count(w.nameWords)) +
+    Math.min(MAX_INTENT_SCORE, count(w.intentWords)) +
+    Math.min(MAX_DESCRIPTION_SCORE, count(w.descriptionWords));
+  return { score, strong: phrase > 0 || verb > 0 };
+}
+
+interface Ranked {
+  readonly candidate: Candidate;
+  readonly evidence: Evidence;
+}
+
+/** Candidates at MIN_MATCH_SCORE or more, best first (ties: events in declaration order, then free actions). */
+function ranked(candidates: readonly Candidate[], said: SaidText): Ranked[] {
+  return candidates
+    .map((candidate) => ({ candidate, evidence: evidenceFor(candidate, said) }))
+    .filter((r) => r.evidence.score >= MIN_MATCH_SCORE)
+    .sort(
+      (a, b) => b.evidence.score - a.evidence.score || Number(b.evidence.strong) - Number(a.evidence.strong),
+    );
+}
+
+export function scoreEvent(event: EventDef, text: string, context?: OfflineContext): number {
+  const c: Candidate = {
+    kind: 'event',
+    event,
+    words: eventWords(event, impliedOf(context, event.name)),
+    costly: false,
+  };
+  return evidenceFor(c, saidText(text, [c])).score;
+}
+
+/** The best-evidenced public event for free text, or undefined below MIN_MATCH_SCORE (ties: first declared). */
+export function matchEvent(
+  rules: CompiledRules,
+  text: string,
+  context?: OfflineContext,
+): EventDef | undefined {
+  const candidates = candidatesOf(rules, { byName: new Map() } as unknown as DirectorToolSet, context).filter(
+    (c) => c.kind === 'event',
+  );
+  const best = ranked(candidates, saidText(text, candidates))[0]?.candidate;
+  return best?.kind === 'event' ? best.event : undefined;
+}
+
+/**
+ * The enum option the text names: the longest option written out in full, else the one option sharing
+ * the most words with the text ("the market" → "brine market"), when that one is unambiguous.
+ */
+function namedOption(options: readonly string[], text: string): string | undefined {
+  const padded = ` ${normalize(text)} `;
+  const full = options
+    .filter((o) => padded.includes(` ${normalize(o)} `))
+    .sort((a, b) => b.length - a.length)[0];
+  if (full !== undefined) return full;
+  const said = contentWords(text);
+  const overlap = options.map(
+    (o) => contentWords(o).filter((w) => said.some((s) => wordsMatch(s, w))).length,
+  );
+  const best = Math.max(0, ...overlap);
+  return best > 0 && overlap.filter((n) => n === best).length === 1
+    ? options[overlap.indexOf(best)]
+    : undefined;
+}
+
+/** The longest implied phrase said in full, if any. */
+function saidPhrase(implied: readonly ImpliedIntent[], text: string): ImpliedIntent | undefined {
+  const words = allWords(text).slice(0, MAX_MATCH_WORDS);
+  let best: ImpliedIntent | undefined;
+  let bestLength = 0;
+  for (const intent of implied) {
+    const p = allWords(intent.phrase);
+    if (p.length === 0 || p.length <= bestLength) continue;
+    for (let start = 0; start + p.length <= words.length; start++)
+      if (spanAt(words, p, start)) {
+        best = intent;
+        bestLength = p.length;
+        break;
+      }
+  }
+  return best;
+}
+
+/**
+ * Inputs for a matched event: enum values named in the text, else what the phrase said implies
+ * (`intents.yaml`), else defaults.
+ */
+function inputsFromText(
+  event: EventDef,
+  text: string,
+  context: OfflineContext | undefined,
+): { args: Record<string, unknown> } | { missing: InputSpec } {
+  const args: Record<string, unknown> = Object.create(null);
+  const implied = saidPhrase(impliedOf(context, event.name), text);
+  for (const spec of event.inputList) {
+    const named = namedOption(enumOptions(spec), text);
+    if (named !== undefined) args[spec.name] = named;
+    else if (implied !== undefined && Object.hasOwn(implied.inputs, spec.name))
+      args[spec.name] = implied.inputs[spec.name];
+    else if (!spec.hasDefault && spec.type !== undefined) return { missing: spec };
+  }
+  return { args };
+}
+
+/** A value as a command takes it: quoted when it has a space (`destination="brine market"`). */
+export function commandValue(value: string): string {
+  return /\s/.test(value) ? `"${value}"` : value;
+}
+
+/** One question about the one missing input, with its values and the command that answers it. */
+export function questionFor(event: EventDef, spec: InputSpec, state?: Dict, rules?: CompiledRules): string {
+  let options = (spec.enum ?? []).map((v) => String(toStateValue(v)));
+  if (state !== undefined && rules !== undefined) {
+    // The values the rules accept here first (travel: not where the player already is).
+    const working = availableActions(rules, state).find(
+      (a) => a.event === event.name && a.input === spec.name,
+    );
+    if (working !== undefined && working.values.length > 0) options = [...working.values];
+  }
+  const what = spec.name.replaceAll('_', ' ');
+  const ask = options.length > 0 ? `Which ${what}: ${proseList(options, 'or')}?` : `What ${what}?`;
+  const example = options.length > 0 ? `${spec.name}=${commandValue(options[0]!)}` : `${spec.name}=…`;
+  return `${ask} (Say it with the action, or type /${event.name} ${example}.)`;
+}
+
+function choiceLabel(c: Candidate): string {
+  return c.kind === 'event' ? c.event.name.replaceAll('_', ' ') : c.free.summary.split(':')[0]!;
+}
+
+function choiceCommand(c: Candidate): string {
+  return c.kind === 'event' ? `/${c.event.name}` : c.free.command.split(' ')[0]!;
+}
+
+/** "Do you mean rest at inn, or travel? (Type /rest_at_inn or /travel.)" — one line, no turn spent. */
+function whichQuestion(choices: readonly Candidate[]): string {
+  const labels = choices.map(choiceLabel);
+  const ask = labels.length === 1 ? `Do you mean ${labels[0]}?` : `Do you mean ${proseList(labels, 'or')}?`;
+  return `${ask} (Say it plainly, or type ${proseList(choices.map(choiceCommand), 'or')}.)`;
+}
+
+function describeAction(action: AvailableAction): string {
+  const name = action.event.replaceAll('_', ' ');
+  return action.values.length === 0 ? `- ${name}` : `- ${name}: ${proseList(action.values, 'or')}`;
+}
+
+/** The reply to words that match nothing: what can be done here, when the state is known. */
+export function unmatchedReply(
+  rules: CompiledRules,
+  text: string,
+  state: Dict | undefined,
+  hasClock = false,
+): string {
+  const shown = text.length > 60 ? `${text.slice(0, 57)}…` : text;
+  const lines = [`“${shown.trim()}” is not something the rules can do here.`];
+  const actions = state === undefined ? [] : availableActions(rules, state);
+  if (actions.length > 0) lines.push('What you can do here:', ...actions.map(describeAction));
+  lines.push(
+    `Always: ${freeActionHelp(hasClock)
+      .map((h) => h.split(' — ')[0])
+      .join(', ')}.`,
+  );
+  lines.push('Say one in your own words, or type /help for every command.');
+  return lines.join('\n');
+}
+
+function freeAnswer(
+  rules: CompiledRules,
+  tools: DirectorToolSet,
+  kind: Exclude<FreeActionKind, 'wait'>,
+  text: string,
+  context: OfflineContext | undefined,
+): OfflineChoice {
+  const state = context?.state ?? (rules.initialState as Dict);
+  const travel = travelEvent(rules);
+  const exits =
+    travel === undefined
+      ? []
+      : (availableActions(rules, state).find((a) => a.event === travel)?.values ?? []);
+  const answer = answerFreeAction(
+    kind,
+    { rules, state, lore: context?.lore ?? '', world: context?.world, who: voiceOf(context?.persona), exits },
+    text,
+  );
+  void tools;
+  return { kind: 'reply', reason: 'free', text: answer, action: kind };
+}
+
+/** A chosen event: its inputs, then a try on a copy of the state (a refusal spends no turn). */
+function eventChoice(
+  rules: CompiledRules,
+  event: EventDef,
+  text: string,
+  context: OfflineContext | undefined,
+): OfflineChoice {
+  const inputs = inputsFromText(event, text, context);
+  if ('missing' in inputs)
+    return {
+      kind: 'reply',
+      reason: 'question',
+      text: questionFor(event, inputs.missing, context?.state, rules),
+    };
+  if (context?.state !== undefined) {
+    const tried = tryEvent(rules, context.state, event, inputs.args as Record<string, Value>);
+    if (tried.kind === 'refused') {
+      const told = narrateOffline(rules, {
+        notes: tried.notes,
+        persona: context.persona,
+        lore: context.lore,
+      });
+      return { kind: 'reply', reason: 'refused', text: told };
+    }
+  }
+  return { kind: 'call', name: event.name, args: inputs.args, how: 'match' };
+}
+
+const QUESTION_WORDS = new Set(['what', 'where', 'which', 'who', 'how', 'whats', 'wheres']);
+
+/** Whether the text asks a question about the world ("what places can I go to?"). */
+function asksAboutTheWorld(text: string): boolean {
+  const words = allWords(text);
+  const first = words[0];
+  return first !== undefined && (QUESTION_WORDS.has(first) || (first === 'tell' && words[1] === 'me'));
+}
+
+/** The choice for free text: ranked evidence, a question where it is weak for something costly. */
+function chooseFromWords(
+  rules: CompiledRules,
+  tools: DirectorToolSet,
+  text: string,
+  context: OfflineContext | undefined,
+): OfflineChoice {
+  const candidates = candidatesOf(rules, tools, context);
+  const list = ranked(candidates, saidText(text, candidates));
+  const top = list[0];
+  if (top === undefined)
+    return {
+      kind: 'reply',
+      reason: 'unmatched',
+      text: unmatchedReply(rules, text, context?.state, tools.byName.has(ADVANCE_GAME_TIME)),
+    };
+  const { candidate, evidence } = top;
+  if (candidate.costly && asksAboutTheWorld(text)) {
+    // "What places can I go to?", "Where is the market?": a question about the world, not an action.
+    const free = list.find((r) => r.candidate.kind === 'free' && !r.candidate.costly && r.evidence.strong);
+    if (free !== undefined && free.candidate.kind === 'free' && free.candidate.free.kind !== 'wait')
+      return freeAnswer(rules, tools, free.candidate.free.kind, text, context);
+  }
+  if (candidate.costly) {
+    const rivals = list.filter(
+      (r) =>
+        r !== top &&
+        r.candidate.costly &&
+        r.evidence.strong === evidence.strong &&
+        r.evidence.score === evidence.score &&
+        candidateName(r.candidate) !== candidateName(candidate),
+    );
+    if (!evidence.strong && evidence.score < MIN_ASK_SCORE)
+      return {
+        kind: 'reply',
+        reason: 'unmatched',
+        text: unmatchedReply(rules, text, context?.state, tools.byName.has(ADVANCE_GAME_TIME)),
+      };
+    if (!evidence.strong || rivals.length > 0) {
+      const likely = [top, ...rivals, ...list.filter((r) => r !== top && !rivals.includes(r))]
+        .slice(0, MAX_CHOICES_ASKED)
+        .map((r) => r.candidate);
+      return { kind: 'reply', reason: 'question', text: whichQuestion(likely) };
+    }
+  }
+  if (candidate.kind === 'free') {
+    if (candidate.free.kind === 'wait')
+      return { kind: 'call', name: ADVANCE_GAME_TIME, args: { duration: waitDuration(text) }, how: 'match' };
+    return freeAnswer(rules, tools, candidate.free.kind, text, context);
+  }
+  return eventChoice(rules, candidate.event, text, context);
+}
+
+const COMMAND = /^\/([A-Za-z_][A-Za-z0-9_]*)(?:\s+([\s\S]*))?$/;
+const KEY = /(?:^|\s)([A-Za-z_][A-Za-z0-9_]*)=/g;
+
+/**
+ * A typed word as an input's type wants it (`3` → 3 for an int, `true` → true for a bool, JSON for lists,
+ * dicts and untyped inputs, else the text). The rules check the value again; this only spares quoting.
+ */
+export function coerceTypedWord(raw: string, type: string | undefined): unknown {
+  switch (type) {
+    case 'int':
+    case 'float':
+      return /^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw;
+    case 'bool':
+      return raw === 'true' ? true : raw === 'false' ? false : raw;
+    case 'list':
+    case 'dict':
+    case undefined:
+      return jsonOrText(raw);
+    default:
+      return raw;
+  }
+}
+
+/** The value of a JSON text, or the text itself when it is not JSON. */
+export function jsonOrText(raw: string): unknown {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}
+
+function unquoted(raw: string): string {
+  const text = raw.trim();
+  if (text.length >= 2 && (text[0] === '"' || text[0] === "'") && text.at(-1) === text[0])
+    return text.slice(1, -1);
+  return text;
+}
+
+/**
+ * `key=value` pairs; a value runs to the next `name=` of an input the event takes, so a value of several
+ * words needs no quotes (`/travel destination=brine market`). Quotes are still accepted.
+ */
+function commandPairs(rest: string, names: ReadonlySet<string>): [string, string][] {
+  const keys = [...rest.matchAll(KEY)].filter((m) => names.has(m[1]!) || names.size === 0);
+  const out: [string, string][] = [];
+  keys.forEach((m, i) => {
+    const start = m.index! + m[0].length;
+    const end = i + 1 < keys.length ? keys[i + 1]!.index! : rest.length;
+    out.push([m[1]!, unquoted(rest.slice(start, end))]);
+  });
+  if (out.length === 0 && names.size > 0) {
+    // Keys the event does not take: still parsed, so the rules name the unknown argument.
+    for (const m of rest.matchAll(KEY)) {
+      const start = m.index! + m[0].length;
+      const next = rest.slice(start).search(/\s[A-Za-z_][A-Za-z0-9_]*=/);
+      out.push([m[1]!, unquoted(next < 0 ? rest.slice(start) : rest.slice(start, start + next))]);
+    }
+  }
+  return out;
+}
+
+/** The free action a command names (`/look`, `/examine hook`, `/inventory`, `/exits`), if any. */
+function freeCommand(name: string): Exclude<FreeActionKind, 'wait'> | undefined {
+  switch (name) {
+    case 'look':
+    case 'l':
+      return 'look';
+    case 'examine':
+    case 'x':
+    case 'inspect':
+      return 'examine';
+    case 'inventory':
+    case 'inv':
+    case 'i':
+      return 'inventory';
+    case 'exits':
+    case 'go':
+      return 'exits';
+    default:
+      return undefined;
+  }
+}
+
+function parseCommand(
+  rules: CompiledRules,
+  tools: DirectorToolSet,
+  name: string,
+  rest: string,
+  context: OfflineContext | undefined,
+): OfflineChoice {
+  if (name === 'help') return { kind: 'reply', reason: 'help', text: helpText(rules, tools) };
+  const target = name === 'wait' ? ADVANCE_GAME_TIME : name;
+  const tool = tools.byName.get(target);
+  if (tool === undefined || (tool.kind !== 'event' && tool.kind !== 'advance_game_time')) {
+    const free = freeCommand(name);
+    if (free !== undefined) return freeAnswer(rules, tools, free, `${name} ${rest}`, context);
+    return {
+      kind: 'reply',
+      reason: 'unknown',
+      text:
+        name === 'wait'
+          ? 'This game keeps no clock, so there is no time to let pass.'
+          : `There is no command /${name}. Type /help for the list.`,
+    };
+  }
+  const event = tool.kind === 'event' ? rules.events.get(target) : undefined;
+  const types = new Map<string, string | undefined>(
+    event ? [...event.inputs.values()].map((s) => [s.name, s.type]) : [['duration', 'string']],
+  );
+  const args: Record<string, unknown> = Object.create(null);
+  const pairs = commandPairs(rest, new Set(types.keys()));
+  if (pairs.length === 0 && rest.trim() !== '' && types.size === 1) {
+    // `/cast_spell flare`, `/wait 15m`, `/travel brine market`: a bare value for the only input.
+    const [only] = [...types.entries()];
+    args[only![0]] = coerceTypedWord(unquoted(rest), only![1]);
+  } else {
+    for (const [key, value] of pairs) args[key] = coerceTypedWord(value, types.get(key));
+  }
+  return { kind: 'call', name: target, args, how: 'command' };
+}
+
+export function chooseOffline(
+  rules: CompiledRules,
+  tools: DirectorToolSet,
+  text: string,
+  context?: OfflineContext,
+): OfflineChoice {
+  const command = COMMAND.exec(text.trim());
+  if (command) return parseCommand(rules, tools, command[1]!, command[2] ?? '', context);
+  return chooseFromWords(rules, tools, text, context);
+}
+
+/** The command for one event with its inputs, as it can be typed (`/travel destination="brine market"`). */
+export function offlineCommandSyntax(event: EventDef): string {
+  const inputs = [...event.inputs.values()]
+    .map((s) => {
+      if (!s.enum) return `${s.name}=…`;
+      const values = s.enum.map((v) => String(toStateValue(v)));
+      return `${s.name}=${values.length > 0 ? commandValue(values[0]!) : '…'}`;
+    })
+    .join(' ');
+  return `/${event.name}${inputs ? ` ${inputs}` : ''}`;
+}
+
+export function helpText(rules: CompiledRules, tools: DirectorToolSet): string {
+  const lines = ['Commands (offline mode):'];
+  for (const tool of tools.byName.values()) {
+    if (tool.kind !== 'event') continue;
+    const event = rules.events.get(tool.spec.name);
+    if (event === undefined) continue;
+    const choices = [...event.inputs.values()]
+      .filter((s) => s.enum !== undefined && s.enum.length > 1)
+      .map(
+        (s) =>
+          `${s.name.replaceAll('_', ' ')}: ${proseList(
+            s.enum!.map((v) => String(toStateValue(v))),
+            'or',
+          )}`,
+      );
+    const description = event.description.trim();
+    lines.push(
+      `${offlineCommandSyntax(event)}${description ? ` — ${description}` : ''}${choices.length ? ` (${choices.join('; ')})` : ''}`,
+    );
+  }
+  lines.push('Always available:');
+  lines.push(...freeActionHelp(tools.byName.has(ADVANCE_GAME_TIME)));
+  lines.push('Or describe what you do in your own words; they are matched to the commands above.');
+  return lines.join('\n');
+}
