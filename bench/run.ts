@@ -21,6 +21,7 @@ const suites: Array<[string, () => Promise<Bench>]> = [
   ['startup', async () => (await import('./startup.ts')).benchStartup],
   ['builder', async () => (await import('./builder.ts')).benchBuilder],
   ['library', async () => (await import('./library.ts')).benchLibrary],
+  ['offline-matcher', async () => (await import('./offline-matcher.ts')).benchOfflineMatcher],
 ];
 
 const only = process.argv.slice(2);

@@ -40,7 +40,7 @@ describe('play offline', { timeout: SPAWN_TIMEOUT_MS }, () => {
     expect(out).toContain('MNESOS_LLM_BASE_URL');
     // The cartridge's first message opens the game; narration of the turns follows.
     expect(out).toContain('Lanternmere');
-    expect(out).toContain('The player walks the plank-ways to the reedmaze; it is evening when they arrive.');
+    expect(out).toContain('The player walks the plank-ways to the Reedmaze; it is evening when they arrive.');
     // /state: reedmaze after travel, tallow rest after two undos, reedmaze again after /load.
     expect(valuesOf(out, 'location')).toEqual(['"reedmaze"', '"tallow rest"', '"reedmaze"']);
     // /state is the public state only: no private fields (armor, attack_bonus, the bestiary).
@@ -262,7 +262,7 @@ describe('play: a story, with its rules in sight', { timeout: SPAWN_TIMEOUT_MS }
     const result = await runCli(['play', '--seed', '2'], {
       cwd: dir,
       input: lines(
-        'look around',
+        'hum a tune',
         '/persona new Mara Vell she -- A lamplighter with a burnt sleeve.',
         '/persona use Mara Vell',
         '/persona edit Mara Vell appearance=tall',
@@ -277,14 +277,14 @@ describe('play: a story, with its rules in sight', { timeout: SPAWN_TIMEOUT_MS }
     const out = result.stdout;
     expect(out).toMatch(/^MnesOS — Lanternmere \[offline\]/m);
     expect(out).toContain(
-      '“look around” is not something the rules can do here.\nWhat you can do here:\n- travel:',
+      '“hum a tune” is not something the rules can do here.\nWhat you can do here:\n- travel:',
     );
     expect(out).toContain('Created Mara Vell.');
     expect(out).toContain('You play Mara Vell from the next turn on.');
     expect(out).toContain('Saved Mara Vell.');
     expect(out).toContain('Mara Vell (she/her) (playing) — A lamplighter with a burnt sleeve.');
-    expect(out).toContain('Mara Vell walks the plank-ways to the reedmaze; it is evening when they arrive.');
-    // "look around" spent no turn: the clock moved only with the travel, and the turn counter is 1.
+    expect(out).toContain('Mara Vell walks the plank-ways to the Reedmaze; it is evening when she arrives.');
+    // "hum a tune" spent no turn: the clock moved only with the travel, and the turn counter is 1.
     expect(valuesOf(out, 'game_time')).toEqual(['"1147-03-09T19:00:00"']);
     expect(out).toContain('Deleted Mara Vell.');
     expect(out).toContain('No personas yet.');

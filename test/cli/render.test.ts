@@ -13,6 +13,7 @@ import {
   MAX_WRAP_WIDTH,
   MIN_WRAP_WIDTH,
   WordWrapper,
+  wrapLines,
   wrapText,
   wrapWidth,
 } from '../../src/apps/cli/play/wrap.ts';
@@ -194,6 +195,17 @@ describe('prose wrapped at the terminal width', () => {
     expect(wrapText('a'.repeat(19), 20)).toBe('a'.repeat(19));
   });
 
+  it('wraps separate lines one by one, each under its own indentation, at the width and not before', () => {
+    const help = 'Commands:\n  /look — look around: the place, who and what is here\n/x';
+    expect(wrapLines(help, 30)).toBe(
+      'Commands:\n  /look — look around: the\n    place, who and what is\n    here\n/x',
+    );
+    for (const line of wrapLines(help, 30).split('\n')) expect(line.length).toBeLessThanOrEqual(30);
+    expect(wrapLines('a'.repeat(30), 30)).toBe('a'.repeat(30)); // at the width: kept
+    expect(wrapLines('aaaa bbbb', 8)).toBe('aaaa\n  bbbb'); // just past it: wrapped
+    expect(wrapLines(help, 0)).toBe(help);
+  });
+
   it(`wraps between ${MIN_WRAP_WIDTH} and ${MAX_WRAP_WIDTH} columns, and not at all below`, () => {
     expect(wrapWidth(undefined)).toBe(0);
     expect(wrapWidth(MIN_WRAP_WIDTH - 1)).toBe(0);
@@ -270,6 +282,16 @@ describe('the rules under each turn', () => {
       'player inventory: − brine tonic',
       '2 h 30 min passed (18:00 → 20:30)',
     ]);
+  });
+
+  it('shows the clock after alone when the game had no clock before the turn', () => {
+    const outcome = {
+      rolls: [],
+      changes: [],
+      more: 0,
+      time: { before: '', after: '0001-01-01T00:15:00', seconds: 900 },
+    };
+    expect(describeOutcome(outcome)).toEqual(['15 min passed (now 00:15)']);
   });
 
   it(`lists at most ${MAX_OUTCOME_ITEMS} rolls and changes, and counts the rest`, () => {

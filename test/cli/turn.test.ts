@@ -55,7 +55,7 @@ describe('turn --json', { timeout: SPAWN_TIMEOUT_MS }, () => {
     expect(one.record.seed).toBe(0);
     // Offline narration is the story only (the offline state is said by the interface, not the prose).
     expect(one.record.narration).toBe(
-      'The player walks the plank-ways to the reedmaze; it is evening when they arrive.',
+      'The player walks the plank-ways to the Reedmaze; it is evening when they arrive.',
     );
     // The story: the first message, the player's input, the narration.
     expect(one.messages.map((m: Loose) => m.role)).toEqual(['assistant', 'user', 'assistant']);
@@ -166,7 +166,7 @@ describe('turn with a scripted model', { timeout: SPAWN_TIMEOUT_MS }, () => {
     });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Gulls scream over the Brine Market.');
-    expect(result.stdout).toContain('state.player.location: "tallow rest" → "brine market"');
+    expect(result.stdout).toContain('player location: tallow rest → brine market');
     expect(result.stderr).not.toContain('No model is configured');
   });
 });
@@ -186,6 +186,27 @@ describe('turn: the input limit', { timeout: SPAWN_TIMEOUT_MS }, () => {
     expect(refused.stderr).toContain(
       `the input is ${MAX_INPUT_CHARS + 1} characters; the limit is ${MAX_INPUT_CHARS}`,
     );
+  });
+});
+
+describe('turn --json when no turn is played', { timeout: SPAWN_TIMEOUT_MS }, () => {
+  it('prints one JSON document with the reply and exit 0, and the error as JSON with its exit code', async () => {
+    const { dir } = workspace();
+    const [unmatched, question, looked, plain] = await Promise.all([
+      runCli(['turn', 'lanternmere', '--input', 'hum a tune', '--json'], { cwd: dir }),
+      runCli(['turn', 'lanternmere', '--input', 'I travel somewhere', '--json'], { cwd: dir }),
+      runCli(['turn', 'lanternmere', '--input', 'look around', '--json'], { cwd: dir }),
+      runCli(['turn', 'lanternmere', '--input', 'look around'], { cwd: dir }),
+    ]);
+    for (const r of [unmatched, question, looked]) expect(r.code).toBe(0);
+    const u = parseJson(unmatched.stdout);
+    expect(u).toMatchObject({ ok: true, kind: 'reply', reason: 'unmatched' });
+    expect(u.text).toContain('“hum a tune” is not something the rules can do here.');
+    expect(u.state.player.location).toBe('tallow rest');
+    expect(parseJson(question.stdout)).toMatchObject({ ok: true, kind: 'reply', reason: 'question' });
+    expect(parseJson(looked.stdout).text).toMatch(/^You are at the Tallow Rest/);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toMatch(/^You are at the Tallow Rest/);
   });
 });
 

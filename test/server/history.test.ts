@@ -91,7 +91,7 @@ describe('GET /v1/sessions/{id}/history', () => {
 
   it('returns the branch to the head, oldest first, exactly as the turn route shows each turn', async () => {
     const { id, head } = await newSession(server, KEY_A);
-    const t1 = await play(server, id, 'I search the reeds', undefined, KEY_A);
+    const t1 = await play(server, id, 'I make light', undefined, KEY_A);
     const t2 = await play(server, id, 'I rest at the inn', undefined, KEY_A);
     const history = await server.json(`/v1/sessions/${id}/history`, { key: KEY_A });
     expect(history.status).toBe(200);
@@ -106,7 +106,7 @@ describe('GET /v1/sessions/{id}/history', () => {
     expect(history.body.turns[2].state.player.hp).toBeTypeOf('number');
     expect(history.body.turns[2].state.player.attack_bonus).toBeUndefined();
     expect(JSON.stringify(history.body)).not.toContain('bestiary');
-    expect(history.body.turns[1].input).toBe('I search the reeds');
+    expect(history.body.turns[1].input).toBe('I make light');
     expect(history.body.turns[0].input).toBeNull();
   });
 
@@ -114,7 +114,7 @@ describe('GET /v1/sessions/{id}/history', () => {
     const { id, head } = await newSession(server, KEY_A);
     const left = await play(server, id, 'I check my pack', undefined, KEY_A);
     const right = await play(server, id, 'I travel to the brine market', head, KEY_A);
-    const deeper = await play(server, id, 'I search the reeds', undefined, KEY_A);
+    const deeper = await play(server, id, 'I make light', undefined, KEY_A);
     const atLeft = await server.json(`/v1/sessions/${id}/history?turnId=${left.id}`, { key: KEY_A });
     expect(atLeft.body.turns.map((t: any) => t.id)).toEqual([head, left.id]);
     const atHead = await server.json(`/v1/sessions/${id}/history`, { key: KEY_A });

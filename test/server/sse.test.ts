@@ -45,7 +45,7 @@ describe('SSE turns (offline)', () => {
     expect(events.find((e) => e.event === 'tool_call')!.data.args).toBeUndefined();
     // Offline is said by the header (x-mnesos-model-mode above), not inside the story.
     expect(committed.narration).toBe(
-      'The player walks the plank-ways to the brine market; it is evening when they arrive.',
+      'The player walks the plank-ways to the Brine Market; it is evening when they arrive.',
     );
   });
 

@@ -28,7 +28,7 @@ async function playedSession() {
   const p = f.principal.id;
   const a = await f.service.playTurn(p, session.id, { turn: { input: '/travel reedmaze' } });
   await f.service.playTurn(p, session.id, { turn: { input: '/explore_fen' } });
-  await f.service.playTurn(p, session.id, { turn: { input: 'attack' } });
+  await f.service.playTurn(p, session.id, { turn: { input: '/attack' } });
   await f.service.playTurn(p, session.id, { parentId: genesis.id, turn: { input: '/check_pack' } });
   await f.service.playTurn(p, session.id, { parentId: a.turn.id, turn: { input: '/rest_at_inn' } });
   await f.service.runAuthorEvent(p, session.id, {

@@ -48,7 +48,9 @@ function checkCartridge(load: () => Promise<Cartridge>) {
   it('resolves every intent phrase to its event with complete inputs, or asks one question', async () => {
     const cartridge = await load();
     const tools = directorTools(cartridge);
-    const context = { state: cartridge.rules.initialState as never, intentInputs: cartridge.intentInputs };
+    // No state: the phrase is judged alone (with a state, the rules may refuse the event where the game
+    // starts, which offline-lines.test.ts covers).
+    const context = { intentInputs: cartridge.intentInputs };
     const problems: string[] = [];
     for (const event of playerEvents(cartridge)) {
       for (const phrase of phrasesOf(cartridge, event)) {

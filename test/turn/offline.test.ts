@@ -1,7 +1,7 @@
 // Offline play: slash commands, word matching with `intents:`, and narration rendered from notes.
 import { describe, expect, it } from 'vitest';
 import { isTurnError } from '../../src/engine/turn/errors.ts';
-import { chooseOffline, MIN_MATCH_SCORE, matchEvent } from '../../src/engine/turn/offline.ts';
+import { chooseOffline, MIN_ASK_SCORE, MIN_MATCH_SCORE, matchEvent } from '../../src/engine/turn/offline.ts';
 import { availableActions, MAX_TRIES, MAX_TRIES_PER_EVENT } from '../../src/engine/turn/offline-actions.ts';
 import { narrateOffline, stripNote } from '../../src/engine/turn/offline-narration.ts';
 import { runTurn } from '../../src/engine/turn/run-turn.ts';
@@ -11,6 +11,7 @@ import { runEvent } from '../../src/core/yare/interpreter.ts';
 import { rulesOf } from '../helpers/yare.ts';
 import { collect, initialState, lanternmere, plain, type Loose } from './helpers.ts';
 import { replayTurnRules } from '../../src/engine/turn/record.ts';
+import { describeOutcome, publicOutcome } from '../../src/engine/turn/public-outcome.ts';
 
 describe('choosing an event offline', () => {
   it('matches the player words against intents, names and descriptions', async () => {
@@ -29,13 +30,90 @@ describe('choosing an event offline', () => {
 events:
   pick_lock:
     description: "Open a sealed door quietly."
+    intents: ["work the tumblers"]
     steps:
       - action: note
         message: "click"
 `);
-    expect(matchEvent(rules, 'I pick it')?.name).toBe('pick_lock'); // one name word: 3
-    expect(matchEvent(rules, 'a sealed door, quietly')?.name).toBe('pick_lock'); // three description words: 3
+    expect(matchEvent(rules, 'I pick it')?.name).toBe('pick_lock'); // its verb: 6
+    expect(matchEvent(rules, 'the tumblers, the sealed door')?.name).toBe('pick_lock'); // 1 + 2 = 3
     expect(matchEvent(rules, 'the sealed door')).toBeUndefined(); // two description words: 2
+  });
+
+  it('runs a costly event only on strong evidence, and asks otherwise (spending no turn)', async () => {
+    const cartridge = await lanternmere();
+    const tools = directorTools(cartridge);
+    const state = initialState(cartridge) as never;
+    const context = { state, intentInputs: cartridge.intentInputs, lore: cartridge.lore };
+    // "inn" is a word of rest_at_inn's name, nothing more: looking around is free and says where one is.
+    expect(chooseOffline(cartridge.rules, tools, 'I look around the inn', context)).toMatchObject({
+      kind: 'reply',
+      reason: 'free',
+      action: 'look',
+    });
+    // A place named alone is weak evidence for travel: a question, not a journey.
+    expect(chooseOffline(cartridge.rules, tools, 'the drowned chapel', context)).toEqual({
+      kind: 'reply',
+      reason: 'question',
+      text: 'Do you mean travel? (Say it plainly, or type /travel.)',
+    });
+    // Below MIN_ASK_SCORE weak evidence is no evidence.
+    expect(MIN_ASK_SCORE).toBe(4);
+    expect(chooseOffline(cartridge.rules, tools, 'jump in the fen', context)).toMatchObject({
+      reason: 'unmatched',
+    });
+    // The verb or a synonym is strong; a typo of one letter is forgiven, a different first letter is not.
+    for (const line of ['rest', 'I sleep', 'sleap', 'take a room'])
+      expect(chooseOffline(cartridge.rules, tools, line, context)).toMatchObject({
+        kind: 'call',
+        name: 'rest_at_inn',
+      });
+    expect(chooseOffline(cartridge.rules, tools, 'sing a song', context)).toMatchObject({
+      reason: 'unmatched',
+    });
+  });
+
+  it('answers what the rules refuse here with their reason, and spends no turn', async () => {
+    const cartridge = await lanternmere();
+    const { reply, events } = await offlineTurn({
+      cartridge,
+      state: initialState(cartridge),
+      input: 'I hit it again',
+      seed: 1,
+    });
+    expect(reply).toBe('There is nothing to fight.');
+    expect(events.some((e) => e.type === 'done')).toBe(false);
+  });
+
+  it('looks around, examines, lists the pack and the ways out from the state and the lore', async () => {
+    const cartridge = await lanternmere();
+    const persona = {
+      name: 'Bram',
+      pronoun_sub: 'he',
+      pronoun_obj: 'him',
+      pronoun_poss: 'his',
+      pronoun_poss_obj: 'his',
+    };
+    const state = plain(initialState(cartridge)) as Loose;
+    const ask = async (input: string) =>
+      (await offlineTurn({ cartridge, state, input, seed: 1, persona })).reply;
+    expect(await ask('look around')).toBe(
+      'Bram is at the Tallow Rest; it is evening. The inn at the centre of town, a long hall raised on blackened pilings. It smells of candle fat, peat smoke and eel stew. Mother Hesk is here. From here Bram can go to the Brine Market, the Reedmaze or the Drowned Chapel.',
+    );
+    expect(await ask('where can I go?')).toBe(
+      'Bram is at the Tallow Rest. From here Bram can go to the Brine Market, the Reedmaze or the Drowned Chapel.',
+    );
+    expect(await ask('what am I carrying')).toBe(
+      'Bram carries an iron hook and a tallow candle, and has 20 gold.',
+    );
+    expect(await ask('who is Tobin Quell?')).toMatch(
+      /^Tobin Quell: The Syndicate's smiling face at the Brine Market\./,
+    );
+    expect(await ask('/examine the dragon')).toBe('Bram sees nothing like “dragon” here.');
+    state.foe.name = 'mire wisp';
+    state.foe.hp = 6;
+    state.player.location = 'reedmaze';
+    expect(await ask('/look')).toContain('A mire wisp faces Bram (6 HP).');
   });
 
   it('never matches internal events, cycle ticks or resolvers', async () => {
@@ -58,7 +136,7 @@ events:
     expect(missing).toMatchObject({ kind: 'reply', reason: 'question' });
     if (missing.kind === 'reply')
       expect(missing.text).toBe(
-        'Which destination: tallow rest, brine market, reedmaze or drowned chapel? (Say it with the action, or type /travel destination=tallow rest.)',
+        'Which destination: tallow rest, brine market, reedmaze or drowned chapel? (Say it with the action, or type /travel destination="tallow rest".)',
       );
   });
 
@@ -72,6 +150,11 @@ events:
       args: { destination: 'brine market' },
     });
     expect(plainArgs('/cast_spell flare')).toMatchObject({ name: 'cast_spell', args: { spell: 'flare' } });
+    // A value of several words needs no quotes: it runs to the next input's name=.
+    expect(plainArgs('/travel destination=brine market')).toMatchObject({
+      args: { destination: 'brine market' },
+    });
+    expect(plainArgs('/travel brine market')).toMatchObject({ args: { destination: 'brine market' } });
     expect(plainArgs('/wait 15m')).toMatchObject({ name: 'advance_game_time', args: { duration: '15m' } });
     expect(plainArgs('/attack')).toMatchObject({ name: 'attack', args: {} });
     expect(plainArgs('/spawn_foe kind=reed wight')).toEqual({
@@ -82,7 +165,11 @@ events:
     const help = chooseOffline(cartridge.rules, tools, '/help');
     expect(help.kind).toBe('reply');
     if (help.kind === 'reply') {
-      expect(help.text).toContain('/travel destination=tallow rest|brine market|reedmaze|drowned chapel');
+      // Syntax that runs as shown (a value of two words quoted), and the choices as prose.
+      expect(help.text).toContain(
+        '/travel destination="tallow rest" — Move the player to another part of Lanternmere. (destination: tallow rest, brine market, reedmaze or drowned chapel)',
+      );
+      expect(help.text).toContain('/look — look around');
       expect(help.text).toContain('/wait <duration>');
       expect(help.text).not.toContain('spawn_foe');
     }
@@ -131,7 +218,7 @@ describe('an offline turn', () => {
     });
     expect(record!.mode).toBe('offline');
     expect(record!.narration).toBe(
-      'The player walks the plank-ways to the brine market; it is evening when they arrive.',
+      'The player walks the plank-ways to the Brine Market; it is evening when they arrive.',
     );
     expect((record!.stateAfter as Loose).player.location).toBe('brine market');
     expect(record!.usage.director.calls + record!.usage.narrator.calls + record!.usage.npc.calls).toBe(0);
@@ -197,7 +284,7 @@ describe('an offline turn', () => {
 
   it('spends no turn on words that match nothing, and lists what can be done here', async () => {
     const cartridge = await lanternmere();
-    for (const input of ['look around', 'talk to Mother Hesk']) {
+    for (const input of ['hum a tune', 'dance on the table']) {
       const { reply, events } = await offlineTurn({
         cartridge,
         state: initialState(cartridge),
@@ -213,6 +300,7 @@ describe('an offline turn', () => {
           '- cast spell: mend or glimmer',
           '- check pack',
           '- rest at inn',
+          'Always: /look, /examine <thing>, /inventory, /exits, /wait <duration>.',
           'Say one in your own words, or type /help for every command.',
         ].join('\n'),
       );
@@ -241,7 +329,7 @@ describe('an offline turn', () => {
     });
     expect(events.some((e) => e.type === 'done')).toBe(false);
     expect(reply).toBe(
-      'Which item: brine tonic, lamp oil, eelskin cloak or tallow candle? (Say it with the action, or type /buy_item item=brine tonic.)',
+      'Which item: brine tonic, lamp oil, eelskin cloak or tallow candle? (Say it with the action, or type /buy_item item="brine tonic".)',
     );
   });
 
@@ -307,6 +395,87 @@ describe('an offline turn', () => {
       metrics: {},
       data: { lamps_left: 3 },
     });
+  });
+});
+
+describe('a cartridge with no events (an imported card)', () => {
+  const rules = rulesOf('state_schema: {}\nevents: {}\n');
+  const tools = directorTools({ name: 'card', contentHash: 'h', rules, directives: {}, lore: '' });
+  const lore =
+    '# Seraphina\n\nSeraphina tends a glade deep in the Eldertree forest. She heals the wounded who stumble in.\n\n## The glade\n\nMoss, a spring, a ring of stones.';
+  const context = { state: rules.initialState as never, lore };
+
+  it('is playable offline with the free actions, told from its lore', () => {
+    expect(chooseOffline(rules, tools, 'look around', context)).toEqual({
+      kind: 'reply',
+      reason: 'free',
+      action: 'look',
+      text: 'Seraphina tends a glade deep in the Eldertree forest. She heals the wounded who stumble in.',
+    });
+    expect(chooseOffline(rules, tools, 'tell me about the glade', context)).toMatchObject({
+      action: 'examine',
+      text: 'glade: Moss, a spring, a ring of stones.',
+    });
+    expect(chooseOffline(rules, tools, 'what am I carrying', context)).toMatchObject({
+      text: 'You carry nothing the rules keep track of.',
+    });
+    expect(chooseOffline(rules, tools, 'where can I go', context)).toMatchObject({
+      text: 'The rules of this game keep no map: say where you go, and the story follows.',
+    });
+  });
+
+  it('has its own help and list of what can be done: the free actions, no demo examples', () => {
+    const help = chooseOffline(rules, tools, '/help', context);
+    expect(help.kind === 'reply' && help.text).toBe(
+      [
+        'Commands (offline mode):',
+        'Always available:',
+        '/look — look around: the place, who and what is here',
+        '/examine <thing> — examine a thing or a person',
+        '/inventory — what you carry',
+        '/exits — where you can go from here',
+        '/wait <duration> — let time pass (15m, 2h, 1d)',
+        'Or describe what you do in your own words; they are matched to the commands above.',
+      ].join('\n'),
+    );
+    const unmatched = chooseOffline(rules, tools, 'I kiss her hand', context);
+    expect(unmatched).toMatchObject({ reason: 'unmatched' });
+    expect(unmatched.kind === 'reply' && unmatched.text).toContain(
+      'Always: /look, /examine <thing>, /inventory, /exits, /wait <duration>.',
+    );
+    // The engine keeps a clock for it from the first wait on.
+    expect(chooseOffline(rules, tools, 'I wait an hour', context)).toMatchObject({
+      kind: 'call',
+      name: 'advance_game_time',
+      args: { duration: '1h' },
+    });
+  });
+});
+
+describe('the public changes of a turn', () => {
+  it('lists a public field of a group whose other fields are private (world.chapel_sealed)', async () => {
+    const cartridge = await lanternmere();
+    const state = plain(initialState(cartridge)) as Loose;
+    state.player.location = 'drowned chapel';
+    state._pending_interaction = {
+      interaction_type: 'minigame',
+      minigame_id: 'lights_out',
+      resolver_event: 'resolve_chapel_lamps',
+      config: {},
+    };
+    const { record } = await collect({
+      cartridge,
+      state,
+      messages: [],
+      seed: 2,
+      interaction: { minigame_id: 'lights_out', status: 'completed' },
+      models: null,
+    });
+    const lines = describeOutcome(publicOutcome(cartridge.rules, record));
+    expect(lines).toContain('world chapel sealed: true → false');
+    expect(lines).toContain('player gold 20 → 50 (+30)');
+    // Its private neighbours stay out.
+    expect(lines.join('\n')).not.toMatch(/chapel attempts|world turn|flags/);
   });
 });
 

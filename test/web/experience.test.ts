@@ -183,15 +183,15 @@ describe.runIf(chromium)('the player’s experience', () => {
     plan = { kind: 'offline' };
     await page.getByTestId('player-input').fill('');
     const before = await narrations();
-    await send('look around');
+    await send('hum a tune');
     const reply = page.getByTestId('play-reply');
     await expect.poll(() => reply.count()).toBe(1);
     const text = (await reply.textContent()) ?? '';
-    expect(text).toContain('“look around” is not something the rules can do here.');
+    expect(text).toContain('“hum a tune” is not something the rules can do here.');
     expect(text).toContain('- buy item:');
     expect(await reply.getAttribute('role')).toBe('status');
     expect(await narrations()).toEqual(before);
-    expect(await page.getByTestId('player-input').inputValue()).toBe('look around');
+    expect(await page.getByTestId('player-input').inputValue()).toBe('hum a tune');
     await screenshot(page, 'experience-03-offline-reply', 'view');
   });
 
@@ -199,7 +199,7 @@ describe.runIf(chromium)('the player’s experience', () => {
     await page.getByTestId('player-input').fill('');
     const told = await playTurn('go to the drowned chapel');
     expect(told).toBe(
-      'Mara Vell walks the plank-ways to the drowned chapel; it is evening when they arrive.',
+      'Mara Vell walks the plank-ways to the Drowned Chapel; it is evening when she arrives.',
     );
     expect(told).not.toMatch(/offline:|Scene:|game_time|\[SYSTEM/);
   });
@@ -241,7 +241,7 @@ describe.runIf(chromium)('the player’s experience', () => {
     await page.getByTestId('play-persona').selectOption({ label: 'No persona' });
     expect(await playTurn('check my pack')).toMatch(/^The player checks their pack/);
     await page.getByTestId('play-persona').selectOption({ label: 'Mara Vell' });
-    expect(await playTurn('check my pack')).toMatch(/^Mara Vell checks their pack/);
+    expect(await playTurn('check my pack')).toMatch(/^Mara Vell checks her pack/);
 
     const game = page.url();
     await page.goto(`${server.url}/#/settings`);

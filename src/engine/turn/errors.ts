@@ -6,10 +6,13 @@ import type { TurnErrorKind } from './types.ts';
 export class TurnError extends Error {
   override readonly name = 'TurnError';
   readonly kind: TurnErrorKind;
+  /** For `reply` (offline: the engine answered instead of playing): why (a question, a refusal, …). */
+  readonly reason: string | undefined;
 
-  constructor(kind: TurnErrorKind, message: string, options?: { cause?: unknown }) {
+  constructor(kind: TurnErrorKind, message: string, options?: { cause?: unknown; reason?: string }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.kind = kind;
+    this.reason = options?.reason;
   }
 }
 

@@ -79,3 +79,75 @@ export function availableActions(rules: CompiledRules, state: Dict): AvailableAc
   }
   return out;
 }
+
+/** Calls followed when deciding whether an event costs something (deeper counts as costly). */
+const MAX_COST_DEPTH = 16;
+
+function stepsWrite(rules: CompiledRules, steps: readonly Step[], depth: number): boolean {
+  if (depth > MAX_COST_DEPTH) return true;
+  return steps.some((step) => {
+    switch (step.kind) {
+      case 'set':
+      case 'mutate':
+      case 'list_push':
+      case 'list_remove':
+      case 'dict_set':
+      case 'dict_delete':
+      case 'table_roll':
+        return step.target.kind === 'dynamic' || step.target.root === 'state';
+      case 'branch':
+        return step.arms.some((arm) => stepsWrite(rules, arm.steps, depth));
+      case 'foreach':
+        return stepsWrite(rules, step.steps, depth);
+      case 'call': {
+        const called = rules.events.get(step.event);
+        return called === undefined || stepsWrite(rules, called.steps, depth + 1);
+      }
+      case 'note':
+        return false;
+      default: {
+        const unreachable: never = step;
+        return unreachable;
+      }
+    }
+  });
+}
+
+const costOf = new WeakMap<EventDef, boolean>();
+
+/**
+ * Whether running an event can cost the player something: it writes the state (gold, HP, time, items,
+ * place), directly or through an event it calls. An event that only tells (notes) costs nothing.
+ */
+export function costlyEvent(rules: CompiledRules, event: EventDef): boolean {
+  let costly = costOf.get(event);
+  if (costly === undefined) {
+    costly = stepsWrite(rules, event.steps, 0);
+    costOf.set(event, costly);
+  }
+  return costly;
+}
+
+export type EventTry =
+  | { readonly kind: 'acts' }
+  /** The conditions refused it here: nothing would change; the notes say why. */
+  | { readonly kind: 'refused'; readonly notes: readonly string[] }
+  | { readonly kind: 'fails' };
+
+/**
+ * Runs an event on a copy of the state (nothing kept) to see whether its conditions let it act here. An
+ * event that changes nothing and rolls nothing while having conditions is a refusal; its notes (which no
+ * dice decided) are what the rules say about it.
+ */
+export function tryEvent(
+  rules: CompiledRules,
+  state: Dict,
+  event: EventDef,
+  inputs: Record<string, Value>,
+): EventTry {
+  const runner = new EventRunner(rules, state, DiceRoller.fromSeed(0), TRY_STEPS);
+  const result = runner.run(event.name, inputs);
+  if (!result.ok) return { kind: 'fails' };
+  if (result.rolls.length > 0 || diffStates(state, result.state).length > 0) return { kind: 'acts' };
+  return hasConditions(event.steps) ? { kind: 'refused', notes: result.notes } : { kind: 'acts' };
+}

@@ -7,7 +7,9 @@
 
 import type { Persona } from '../../core/cartridge/index.ts';
 import type { CompiledRules } from '../../core/yare/index.ts';
-import { publicNote } from './offline-notes.ts';
+import { publicNoteOf } from './offline-notes.ts';
+import { spelledAsLore } from './offline-place.ts';
+import { proseList } from './offline-words.ts';
 
 /** Removes text the author marked for the Narrator model only: `((` to the next `))` (no nesting). */
 function withoutNarratorOnly(text: string): string {
@@ -50,11 +52,160 @@ export function stripNote(note: string): string {
     .trim();
 }
 
-/** "the player" as the persona's name (names the shipped notes use for the player character). */
+const MODALS = new Set(
+  'can cannot could would should will must might may had did was were never always still also just then soon'.split(
+    ' ',
+  ),
+);
+
+/** "arrive" → "arrives", "are" → "is": the verb after "they" when the persona is one person (he, she). */
+function thirdPerson(verb: string): string {
+  const lower = verb.toLowerCase();
+  if (MODALS.has(lower) || lower.endsWith('ed')) return verb;
+  if (lower === 'are') return 'is';
+  if (lower === 'have') return 'has';
+  if (lower === 'do') return 'does';
+  if (lower === 'go') return 'goes';
+  if (/[^aeiou]y$/.test(lower)) return `${verb.slice(0, -1)}ies`;
+  if (/(s|sh|ch|x|z)$/.test(lower)) return `${verb}es`;
+  return `${verb}s`;
+}
+
+/** "walks" → "walk", "is" → "are": the verb after "you". */
+function secondPerson(verb: string): string {
+  const lower = verb.toLowerCase();
+  if (lower === 'is') return 'are';
+  if (lower === 'has') return 'have';
+  if (lower === 'does') return 'do';
+  if (lower === 'was') return 'were';
+  if (MODALS.has(lower) || lower.endsWith('ed') || !lower.endsWith('s') || lower.endsWith('ss')) return verb;
+  if (lower.endsWith('ies')) return `${verb.slice(0, -3)}y`;
+  if (/(sses|shes|ches|xes|zes|oes)$/.test(lower)) return verb.slice(0, -2);
+  return verb.slice(0, -1);
+}
+
+function capitalised(word: string, like: string): string {
+  return /^[A-Z]/.test(like) ? word[0]!.toUpperCase() + word.slice(1) : word;
+}
+
+const SENTENCES = /(?<=[.!?])\s+/;
+
+/**
+ * "the player" as the persona: their name (or "you"), and in the same sentence after it the player's
+ * pronouns ("they arrive" → "she arrives", "their pack" → "his pack"). Names the shipped notes use for the
+ * player character; "they" before the player is named is someone else's and stays.
+ */
 function withPersona(text: string, persona: Persona | undefined): string {
   const name = persona?.name.trim();
   if (name === undefined || name === '' || name.toLowerCase() === 'player') return text;
-  return text.replace(/\b[Tt]he player\b/g, name);
+  const second = name.toLowerCase() === 'you';
+  const plural = !second && persona!.pronoun_sub.toLowerCase() === 'they';
+  return text
+    .split(SENTENCES)
+    .map((sentence) => {
+      if (!/\b[Tt]he player\b/.test(sentence)) return sentence;
+      let seen = false;
+      const words = sentence.split(/(\s+)/);
+      for (let i = 0; i < words.length; i++) {
+        const w = words[i]!;
+        if (/^[Tt]he$/.test(w) && /^player('s)?\b/.test(words[i + 2] ?? '')) {
+          const poss = (words[i + 2] ?? '').startsWith("player's");
+          const rest = (words[i + 2] ?? '').slice(poss ? 8 : 6);
+          const who = second ? (poss ? 'your' : 'you') : poss ? `${name}'s` : name;
+          words[i] = capitalised(who, second ? w : 'X');
+          words[i + 1] = '';
+          words[i + 2] = rest;
+          if (second && !poss && words[i + 4] !== undefined) words[i + 4] = secondPerson(words[i + 4]!);
+          seen = true;
+          continue;
+        }
+        if (!seen || plural) continue;
+        const bare = w.replace(/[^A-Za-z]/g, '');
+        const tail = w.slice(bare.length);
+        if (!/^[A-Za-z]+/.test(w)) continue;
+        const lower = bare.toLowerCase();
+        const map: Record<string, string> = second
+          ? {
+              they: 'you',
+              them: 'you',
+              their: 'your',
+              theirs: 'yours',
+              themselves: 'yourself',
+              themself: 'yourself',
+            }
+          : {
+              they: persona!.pronoun_sub,
+              them: persona!.pronoun_obj,
+              their: persona!.pronoun_poss,
+              theirs: persona!.pronoun_poss_obj,
+              themselves: `${persona!.pronoun_obj}self`,
+              themself: `${persona!.pronoun_obj}self`,
+            };
+        const to = Object.hasOwn(map, lower) ? map[lower] : undefined;
+        if (to === undefined || w.slice(0, bare.length) !== bare) continue;
+        words[i] = capitalised(to, bare) + tail;
+        if (lower === 'they' && words[i + 2] !== undefined) {
+          const next = words[i + 2]!;
+          const verb = /^[A-Za-z]+/.exec(next)?.[0];
+          if (verb !== undefined)
+            words[i + 2] = (second ? verb : thirdPerson(verb)) + next.slice(verb.length);
+        }
+      }
+      return words.join('');
+    })
+    .join(' ');
+}
+
+/** Names the rules use (input values, text defaults, characters), spelled as the lore spells them. */
+function spelledNames(rules: CompiledRules, lore: string): readonly (readonly [string, string])[] {
+  const cached = namesByRules.get(rules)?.get(lore);
+  if (cached !== undefined) return cached;
+  const names = new Set<string>();
+  for (const event of rules.events.values())
+    for (const spec of event.inputList)
+      for (const v of spec.enum ?? []) if (typeof v === 'string' && names.size < 200) names.add(v);
+  for (const template of rules.npcTemplates.values()) names.add(template.key.replaceAll('_', ' '));
+  const out: [string, string][] = [];
+  for (const name of names) {
+    if (name.trim().length < 3) continue;
+    const spelled = spelledAsLore(lore, name);
+    if (spelled !== name) out.push([name, spelled]);
+  }
+  out.sort((a, b) => b[0].length - a[0].length);
+  let byLore = namesByRules.get(rules);
+  if (byLore === undefined) {
+    byLore = new Map();
+    namesByRules.set(rules, byLore);
+  }
+  if (byLore.size > 8) byLore.clear();
+  byLore.set(lore, out);
+  return out;
+}
+
+const namesByRules = new WeakMap<CompiledRules, Map<string, readonly (readonly [string, string])[]>>();
+
+/** Each name the lore capitalises, written as the lore writes it ("the brine market" → "the Brine Market"). */
+function withSpelledNames(text: string, rules: CompiledRules, lore: string | undefined): string {
+  if (lore === undefined || lore === '') return text;
+  let out = text;
+  for (const [name, spelled] of spelledNames(rules, lore)) {
+    const lower = out.toLowerCase();
+    let result = '';
+    let from = 0;
+    for (
+      let at = lower.indexOf(name.toLowerCase());
+      at >= 0;
+      at = lower.indexOf(name.toLowerCase(), at + name.length)
+    ) {
+      const before = at === 0 ? ' ' : out[at - 1]!;
+      const after = out[at + name.length] ?? ' ';
+      if (/[A-Za-z]/.test(before) || /[A-Za-z]/.test(after)) continue;
+      result += out.slice(from, at) + spelled;
+      from = at + name.length;
+    }
+    out = result + out.slice(from);
+  }
+  return out;
 }
 
 export interface OfflineNarrationInput {
@@ -62,17 +213,59 @@ export interface OfflineNarrationInput {
   /** Engine text for the player (`/wait`: "Time passes."), shown before the notes. */
   readonly reply?: string | undefined;
   readonly persona?: Persona | undefined;
+  /** The cartridge's lore: names are written as it spells them. */
+  readonly lore?: string | undefined;
 }
 
 /** The turn told as prose: one paragraph of what happened, or "Nothing happens." */
 export function narrateOffline(rules: CompiledRules, input: OfflineNarrationInput): string {
   const told: string[] = [];
   if (input.reply !== undefined && input.reply !== '') told.push(input.reply);
-  for (const note of input.notes) {
-    const visible = publicNote(rules, note);
-    if (visible === undefined) continue;
-    const text = stripNote(visible);
-    if (text !== '') told.push(withPersona(text, input.persona));
+  for (const text of listsAsProse(visibleNotes(rules, input.notes))) {
+    told.push(withSpelledNames(withPersona(text, input.persona), rules, input.lore));
   }
   return told.length === 0 ? 'Nothing happens.' : told.join(' ');
+}
+
+function visibleNotes(rules: CompiledRules, notes: readonly string[]): { text: string; template: number }[] {
+  const out: { text: string; template: number }[] = [];
+  for (const note of notes) {
+    const visible = publicNoteOf(rules, note);
+    if (visible === undefined) continue;
+    const text = stripNote(visible.text);
+    if (text !== '') out.push({ text, template: visible.template });
+  }
+  return out;
+}
+
+/**
+ * Runs of notes from one template in a loop ("Pack item 1: iron hook." "Pack item 2: tallow candle.") as
+ * one sentence: the shared words once, then the varying parts as a list ("Pack item: iron hook and
+ * tallow candle.").
+ */
+function listsAsProse(notes: readonly { text: string; template: number }[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < notes.length; ) {
+    let j = i + 1;
+    while (j < notes.length && notes[j]!.template === notes[i]!.template && notes[i]!.template >= 0) j++;
+    if (j - i < 2) {
+      out.push(notes[i]!.text);
+      i = j;
+      continue;
+    }
+    const run = notes.slice(i, j).map((n) => n.text);
+    const colon = run.map((t) => t.indexOf(': '));
+    if (colon.every((c) => c > 0)) {
+      const lead = run[0]!.slice(0, colon[0]).replace(/\s*\d+$/, '');
+      if (run.every((t, k) => t.slice(0, colon[k]).replace(/\s*\d+$/, '') === lead)) {
+        const items = run.map((t, k) => t.slice(colon[k]! + 2).replace(/[.!]$/, ''));
+        out.push(`${lead}: ${proseList(items)}.`);
+        i = j;
+        continue;
+      }
+    }
+    out.push(...run);
+    i = j;
+  }
+  return out;
 }

@@ -29,11 +29,14 @@ export const MAX_NOTE_TEMPLATES = 2_000;
 
 const templatesByRules = new WeakMap<CompiledRules, readonly Template[]>();
 
-/** Whether the schema below this path holds any private field (a path the rules compute at run time). */
+/**
+ * Whether the schema below this path holds any private field (a path the rules compute at run time). A
+ * group's own visibility is only the default its fields inherit; the fields decide (a public field in a
+ * private group, like the demo's `world.chapel_sealed`, is public).
+ */
 function hasPrivate(node: DomainSchema): boolean {
-  if (node.visibility === 'private') return true;
   for (const child of node.children.values()) {
-    if (child.visibility === 'private') return true;
+    if (child.kind === 'field' && child.visibility === 'private') return true;
     if (child.kind === 'domain' && hasPrivate(child)) return true;
   }
   return false;
@@ -79,8 +82,7 @@ export function pathIsPrivate(schema: DomainSchema, path: readonly string[]): bo
   for (const segment of path) {
     const child = node.children.get(segment);
     if (child === undefined) return false;
-    if (child.visibility === 'private') return true;
-    if (child.kind === 'field') return false;
+    if (child.kind === 'field') return child.visibility === 'private';
     node = child;
   }
   // The path stops at a group, or a computed key picks inside it: private when anything below is.
@@ -198,15 +200,24 @@ const SENTENCE_END = /(?<=[.!?])\s+/;
  * when nothing public is left.
  */
 export function publicNote(rules: CompiledRules, note: string): string | undefined {
-  let best: { text: string; chars: number } | undefined;
-  for (const template of templatesOf(rules)) {
-    if (best !== undefined && template.literalChars <= best.chars) continue;
+  return publicNoteOf(rules, note)?.text;
+}
+
+/** publicNote, with the index of the note template that produced it (notes of one loop share it). */
+export function publicNoteOf(
+  rules: CompiledRules,
+  note: string,
+): { text: string; template: number } | undefined {
+  let best: { text: string; chars: number; template: number } | undefined;
+  templatesOf(rules).forEach((template, index) => {
+    if (best !== undefined && template.literalChars <= best.chars) return;
     const text = rendered(template, note);
-    if (text !== undefined) best = { text, chars: template.literalChars };
-  }
-  if (best === undefined) return undefined;
-  if (!best.text.includes(WITHHELD)) return best.text;
-  const kept = best.text.split(SENTENCE_END).filter((s) => !s.includes(WITHHELD));
+    if (text !== undefined) best = { text, chars: template.literalChars, template: index };
+  });
+  const found = best as { text: string; chars: number; template: number } | undefined;
+  if (found === undefined) return undefined;
+  if (!found.text.includes(WITHHELD)) return { text: found.text, template: found.template };
+  const kept = found.text.split(SENTENCE_END).filter((s) => !s.includes(WITHHELD));
   const text = kept.join(' ').trim();
-  return text === '' ? undefined : text;
+  return text === '' ? undefined : { text, template: found.template };
 }

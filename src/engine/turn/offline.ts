@@ -1,13 +1,19 @@
 // Offline play (no model configured). The Director is replaced by a deterministic matcher: a slash
 // command (`/travel destination="brine market"`, `/cast_spell flare`) names an event directly; otherwise
-// the player's words are scored against each public event's `intents:` phrases (and the phrases of the
-// cartridge's `intents.yaml`), name, description and input values. A matched event gets its inputs from
-// the words, from the phrase said (`intents.yaml`), or from defaults; when one is still missing the player
-// is asked one question. Words that match nothing get the list of what can be done here. A question, the
-// list and /help spend no turn. The Narrator is replaced by offline-narration.ts. Same words, same state ⇒
-// same choice.
+// the player's words are weighed as evidence for each public event and for the free actions every
+// cartridge gets (look around, examine, inventory, where can I go, wait; offline-free.ts): an intent phrase
+// said in full, or the event's verb (its name's first word, an intent's first word, or a synonym), is
+// strong evidence; other words of its name, intents and description, and an input value named, are weak.
+// An event that costs something (it writes the state: gold, HP, time, items, place) runs only on strong
+// evidence; on weak evidence, or when two costly events are equally likely, the player is asked one
+// question with the likely choices. A chosen event is first tried on a copy of the state: when its
+// conditions refuse it here ("There is nothing to fight"), the rules' reason is the answer and no turn is
+// spent. A question, a refusal, a free action that changes nothing, the list of what can be done and /help
+// spend no turn. The Narrator is replaced by offline-narration.ts. Same words, same state ⇒ same choice.
+// docs/offline.md describes it for players and authors.
 
-import { type ImpliedIntent, type IntentInputs, phraseKey as normalize } from '../../core/cartridge/index.ts';
+import type { ImpliedIntent, IntentInputs, Persona } from '../../core/cartridge/index.ts';
+import type { World } from '../../core/ledger/index.ts';
 import {
   type CompiledRules,
   type Dict,
@@ -15,8 +21,30 @@ import {
   type InputSpec,
   publicEvents,
   toStateValue,
+  type Value,
 } from '../../core/yare/index.ts';
-import { type AvailableAction, availableActions } from './offline-actions.ts';
+import { type AvailableAction, availableActions, costlyEvent, tryEvent } from './offline-actions.ts';
+import {
+  answerFreeAction,
+  FREE_ACTIONS,
+  type FreeActionKind,
+  type FreeActionSpec,
+  freeActionHelp,
+  voiceOf,
+  waitDuration,
+} from './offline-free.ts';
+import { narrateOffline } from './offline-narration.ts';
+import { travelEvent } from './offline-place.ts';
+import {
+  allWords,
+  contentWords,
+  isKnownVerb,
+  normalize,
+  proseList,
+  STOP_WORDS,
+  sameVerb,
+  wordsMatch,
+} from './offline-words.ts';
 import { ADVANCE_GAME_TIME, type DirectorToolSet, ENGINE_TOOL_NAMES } from './tools.ts';
 
 export type OfflineChoice =
@@ -27,58 +55,47 @@ export type OfflineChoice =
       readonly args: Record<string, unknown>;
       readonly how: 'command' | 'match';
     }
-  /**
-   * Nothing to run; tell the player this and spend no turn: the command list (`help`), one question about a
-   * missing input (`question`), what can be done here (`unmatched`), or an unknown command (`unknown`).
-   */
-  | { readonly kind: 'reply'; readonly reason: OfflineReplyReason; readonly text: string };
+  /** Nothing to run; tell the player this and spend no turn (OfflineReplyReason says why). */
+  | {
+      readonly kind: 'reply';
+      readonly reason: OfflineReplyReason;
+      readonly text: string;
+      /** The free action answered (`reason: 'free'`). */
+      readonly action?: FreeActionKind;
+    };
 
-export type OfflineReplyReason = 'help' | 'question' | 'unmatched' | 'unknown';
+/**
+ * `help`: the command list; `question`: a missing input, or which of the likely events was meant;
+ * `unmatched`: what can be done here; `unknown`: no such command; `free`: a free action's answer (look,
+ * examine, inventory, exits); `refused`: the rules' conditions refuse the event here.
+ */
+export type OfflineReplyReason = 'help' | 'question' | 'unmatched' | 'unknown' | 'free' | 'refused';
 
-/** What the matcher knows beyond the rules: the state (for what can be done here) and `intents.yaml`. */
+/** What the matcher knows beyond the rules: the state, `intents.yaml`, the lore, the world, the persona. */
 export interface OfflineContext {
   readonly state?: Dict;
   readonly intentInputs?: IntentInputs;
+  readonly lore?: string;
+  readonly world?: World;
+  readonly persona?: Persona;
 }
 
-/** Score an event must reach to be chosen from free text (one intent phrase, or a word of its name). */
+/** Score an event must reach to be considered at all. */
 export const MIN_MATCH_SCORE = 3;
-const PHRASE_BONUS = 10;
-const NAME_WORD_SCORE = 3;
-const INTENT_WORD_SCORE = 1;
-const DESCRIPTION_WORD_SCORE = 1;
-const MAX_WORD_SCORE = 3;
-/** An input value named in full ("reedmaze") counts like a word of the event's name. */
-const OPTION_SCORE = 3;
-
-const STOP_WORDS = new Set(
-  (
-    'a an and are as at be but by do for from has have i if in into is it its me my no not of on or our so ' +
-    'that the their them then there this to up was we what when where which who will with you your player event ' +
-    'trigger some can let lets want try'
-  ).split(' '),
-);
-
-function contentWords(text: string): string[] {
-  return normalize(text)
-    .split(' ')
-    .filter((w) => w.length > 1 && !STOP_WORDS.has(w));
-}
-
-// "attacks" and "attacking" match "attack": words of 4+ letters match on a shared 4-letter-plus prefix.
-function wordMatches(word: string, said: ReadonlySet<string>, saidList: readonly string[]): boolean {
-  if (said.has(word)) return true;
-  if (word.length < 4) return false;
-  return saidList.some((s) => s.length >= 4 && (s.startsWith(word) || word.startsWith(s)));
-}
-
-function countMatches(
-  words: readonly string[],
-  said: ReadonlySet<string>,
-  saidList: readonly string[],
-): number {
-  return new Set(words.filter((w) => wordMatches(w, said, saidList))).size;
-}
+/** Weak evidence for a costly event: below this the words match nothing; at it or above, a question. */
+export const MIN_ASK_SCORE = 4;
+const PHRASE_SCORE = 10;
+const VERB_SCORE = 6;
+const PHRASE_VERB_SCORE = 5;
+const OPTION_SCORE = 4;
+const NAME_WORD_SCORE = 2;
+const MAX_NAME_SCORE = 4;
+const MAX_INTENT_SCORE = 3;
+const MAX_DESCRIPTION_SCORE = 2;
+/** Likely events named in a question. */
+const MAX_CHOICES_ASKED = 3;
+/** Words of the player's text weighed (the rest is ignored: a matcher's work is bounded by it). */
+export const MAX_MATCH_WORDS = 64;
 
 /** The absent `intents.yaml` entry: one array, so the per-event cache below has one key for it. */
 const NO_IMPLIED: readonly ImpliedIntent[] = [];
@@ -92,20 +109,47 @@ function enumOptions(spec: InputSpec): string[] {
   return (spec.enum ?? []).map((v) => toStateValue(v)).filter((v): v is string => typeof v === 'string');
 }
 
-/** What an event is matched on, normalised: the same for every turn, so worked out once per event. */
-interface EventWords {
-  /** Its intent phrases (and `intents.yaml`'s), normalised, empty ones left out. */
-  readonly phrases: readonly string[];
+/** What a candidate is matched on, normalised once. */
+interface CandidateWords {
+  /** Phrases as word lists (stop words kept). */
+  readonly phrases: readonly (readonly string[])[];
+  /** Verbs that name it: its name's first word (a free action's own verbs) … */
+  readonly verbs: readonly string[];
+  /** … and its phrases' first words, a little weaker (an author's phrase may start with any verb). */
+  readonly phraseVerbs: readonly string[];
   readonly nameWords: readonly string[];
   readonly intentWords: readonly string[];
   readonly descriptionWords: readonly string[];
-  /** Its inputs' enum options, normalised, empty ones left out. */
-  readonly options: readonly string[];
+  /** Its inputs' enum options as word lists. */
+  readonly options: readonly (readonly string[])[];
 }
 
-const wordsOfEvents = new WeakMap<EventDef, WeakMap<readonly ImpliedIntent[], EventWords>>();
+type Candidate =
+  | {
+      readonly kind: 'event';
+      readonly event: EventDef;
+      readonly words: CandidateWords;
+      readonly costly: boolean;
+    }
+  | {
+      readonly kind: 'free';
+      readonly free: FreeActionSpec;
+      readonly words: CandidateWords;
+      readonly costly: boolean;
+    };
 
-function eventWords(event: EventDef, implied: readonly ImpliedIntent[]): EventWords {
+function candidateName(c: Candidate): string {
+  return c.kind === 'event' ? c.event.name : c.free.kind;
+}
+
+const wordsOfEvents = new WeakMap<EventDef, WeakMap<readonly ImpliedIntent[], CandidateWords>>();
+
+function firstVerb(words: readonly string[]): string | undefined {
+  const first = words.find((w) => !STOP_WORDS.has(w));
+  return first !== undefined && (words[0] === first || isKnownVerb(first)) ? first : undefined;
+}
+
+function eventWords(event: EventDef, implied: readonly ImpliedIntent[]): CandidateWords {
   let byImplied = wordsOfEvents.get(event);
   if (byImplied === undefined) {
     byImplied = new WeakMap();
@@ -113,69 +157,176 @@ function eventWords(event: EventDef, implied: readonly ImpliedIntent[]): EventWo
   }
   let words = byImplied.get(implied);
   if (words === undefined) {
-    const phrases = [...event.intents, ...implied.map((i) => i.phrase)];
+    const phraseTexts = [...event.intents, ...implied.map((i) => i.phrase)];
+    const phrases = phraseTexts.map(allWords).filter((p) => p.length > 0);
+    const name = event.name.split('_').filter((w) => w.length > 1);
+    const verb = name[0] !== undefined && !STOP_WORDS.has(name[0]) ? name[0] : undefined;
+    const verbs = new Set<string>(verb === undefined ? [] : [verb]);
+    const phraseVerbs = new Set<string>();
+    for (const p of phrases) {
+      const v = firstVerb(p);
+      if (v !== undefined && !verbs.has(v)) phraseVerbs.add(v);
+    }
     words = {
-      phrases: phrases.map(normalize).filter((p) => p !== ''),
-      nameWords: event.name.split('_').filter((w) => w.length > 1 && !STOP_WORDS.has(w)),
-      intentWords: [...new Set(phrases.flatMap(contentWords))],
+      phrases,
+      verbs: [...verbs],
+      phraseVerbs: [...phraseVerbs],
+      nameWords: name.filter((w) => w !== verb && !STOP_WORDS.has(w)),
+      intentWords: [...new Set(phraseTexts.flatMap(contentWords))].filter(
+        (w) => !verbs.has(w) && !phraseVerbs.has(w),
+      ),
       descriptionWords: contentWords(event.description).filter((w) => w.length >= 4),
-      options: event.inputList.flatMap((spec) => enumOptions(spec).map(normalize)).filter((o) => o !== ''),
+      options: event.inputList.flatMap((spec) => enumOptions(spec).map(allWords)).filter((o) => o.length > 0),
     };
     byImplied.set(implied, words);
   }
   return words;
 }
 
-/** The player's words, normalised once for every event scored against them. */
-interface SaidText {
-  readonly padded: string;
-  readonly said: ReadonlySet<string>;
-  readonly saidList: readonly string[];
+const FREE_WORDS = new Map<FreeActionKind, CandidateWords>(
+  FREE_ACTIONS.map((a) => [
+    a.kind,
+    {
+      phrases: a.phrases.map(allWords),
+      verbs: a.verbs,
+      phraseVerbs: [],
+      nameWords: [],
+      intentWords: [],
+      descriptionWords: [],
+      options: [],
+    },
+  ]),
+);
+
+function candidatesOf(
+  rules: CompiledRules,
+  tools: DirectorToolSet,
+  context: OfflineContext | undefined,
+): Candidate[] {
+  const out: Candidate[] = [];
+  for (const event of publicEvents(rules)) {
+    if (ENGINE_TOOL_NAMES.has(event.name)) continue;
+    out.push({
+      kind: 'event',
+      event,
+      words: eventWords(event, impliedOf(context, event.name)),
+      costly: costlyEvent(rules, event),
+    });
+  }
+  for (const free of FREE_ACTIONS) {
+    if (free.kind === 'wait' && !tools.byName.has(ADVANCE_GAME_TIME)) continue;
+    out.push({ kind: 'free', free, words: FREE_WORDS.get(free.kind)!, costly: free.kind === 'wait' });
+  }
+  return out;
 }
 
-function saidText(text: string): SaidText {
-  const saidList = contentWords(text);
-  return { padded: ` ${normalize(text)} `, said: new Set(saidList), saidList };
+/** The player's words, normalised once; `taken` marks words inside a named input value ("tallow rest"). */
+interface SaidText {
+  readonly words: readonly string[];
+  readonly taken: readonly boolean[];
+}
+
+function spanAt(words: readonly string[], phrase: readonly string[], start: number): boolean {
+  for (let k = 0; k < phrase.length; k++) if (!wordsMatch(words[start + k]!, phrase[k]!)) return false;
+  return true;
+}
+
+function saidText(text: string, candidates: readonly Candidate[]): SaidText {
+  const words = allWords(text).slice(0, MAX_MATCH_WORDS);
+  const taken = words.map(() => false);
+  for (const c of candidates)
+    for (const option of c.words.options)
+      for (let start = 0; start + option.length <= words.length; start++)
+        if (option.every((w, k) => words[start + k] === w))
+          for (let k = 0; k < option.length; k++) taken[start + k] = true;
+  return { words, taken };
+}
+
+export interface Evidence {
+  readonly score: number;
+  /** A phrase said in full, or the candidate's verb: enough to run something that costs. */
+  readonly strong: boolean;
+}
+
+/** How much the words say for a candidate. */
+function evidenceFor(c: Candidate, said: SaidText): Evidence {
+  const { words, taken } = said;
+  const w = c.words;
+  let phrase = 0;
+  for (const p of w.phrases) {
+    if (p.length > words.length) continue;
+    for (let start = 0; start + p.length <= words.length; start++) {
+      if (!spanAt(words, p, start)) continue;
+      // A one-word phrase inside a named value ("rest" in "tallow rest") is the value, not the phrase.
+      if (p.length === 1 && taken[start]) continue;
+      phrase = Math.max(phrase, PHRASE_SCORE + p.length);
+      break;
+    }
+  }
+  const free = words.map((word, i) =>
+    taken[i] || STOP_WORDS.has(word) || word.length < 2 ? undefined : word,
+  );
+  const allContent = free.filter((x): x is string => x !== undefined);
+  const verbWord = (verbs: readonly string[]) =>
+    allContent.find((word) => verbs.some((v) => sameVerb(word, v)));
+  const mainVerb = verbWord(w.verbs);
+  const otherVerb = mainVerb === undefined ? verbWord(w.phraseVerbs) : undefined;
+  const verb = mainVerb !== undefined ? VERB_SCORE : otherVerb !== undefined ? PHRASE_VERB_SCORE : 0;
+  // The verb's word counts once: not again as a word of the name, intents or description.
+  const content = allContent.filter((word) => word !== mainVerb && word !== otherVerb);
+  const option = w.options.some((o) => {
+    for (let start = 0; start + o.length <= words.length; start++)
+      if (o.every((x, k) => words[start + k] === x)) return true;
+    return false;
+  });
+  const count = (list: readonly string[]) =>
+    new Set(list.filter((x) => content.some((word) => wordsMatch(word, x)))).size;
+  const score =
+    phrase +
+    verb +
+    (option ? OPTION_SCORE : 0) +
+    Math.min(MAX_NAME_SCORE, NAME_WORD_SCORE * count(w.nameWords)) +
+    Math.min(MAX_INTENT_SCORE, count(w.intentWords)) +
+    Math.min(MAX_DESCRIPTION_SCORE, count(w.descriptionWords));
+  return { score, strong: phrase > 0 || verb > 0 };
+}
+
+interface Ranked {
+  readonly candidate: Candidate;
+  readonly evidence: Evidence;
+}
+
+/** Candidates at MIN_MATCH_SCORE or more, best first (ties: events in declaration order, then free actions). */
+function ranked(candidates: readonly Candidate[], said: SaidText): Ranked[] {
+  return candidates
+    .map((candidate) => ({ candidate, evidence: evidenceFor(candidate, said) }))
+    .filter((r) => r.evidence.score >= MIN_MATCH_SCORE)
+    .sort(
+      (a, b) => b.evidence.score - a.evidence.score || Number(b.evidence.strong) - Number(a.evidence.strong),
+    );
 }
 
 export function scoreEvent(event: EventDef, text: string, context?: OfflineContext): number {
-  return scoreSaid(event, saidText(text), context);
+  const c: Candidate = {
+    kind: 'event',
+    event,
+    words: eventWords(event, impliedOf(context, event.name)),
+    costly: false,
+  };
+  return evidenceFor(c, saidText(text, [c])).score;
 }
 
-function scoreSaid(event: EventDef, text: SaidText, context: OfflineContext | undefined): number {
-  const { padded, said, saidList } = text;
-  const words = eventWords(event, impliedOf(context, event.name));
-  let phrase = 0;
-  for (const p of words.phrases)
-    if (padded.includes(` ${p} `)) phrase = Math.max(phrase, PHRASE_BONUS + p.split(' ').length);
-  const option = words.options.some((o) => padded.includes(` ${o} `)) ? OPTION_SCORE : 0;
-  return (
-    phrase +
-    option +
-    NAME_WORD_SCORE * countMatches(words.nameWords, said, saidList) +
-    Math.min(MAX_WORD_SCORE, INTENT_WORD_SCORE * countMatches(words.intentWords, said, saidList)) +
-    Math.min(MAX_WORD_SCORE, DESCRIPTION_WORD_SCORE * countMatches(words.descriptionWords, said, saidList))
-  );
-}
-
-/** The best-scoring public event for free text, or undefined below MIN_MATCH_SCORE (ties: first declared). */
+/** The best-evidenced public event for free text, or undefined below MIN_MATCH_SCORE (ties: first declared). */
 export function matchEvent(
   rules: CompiledRules,
   text: string,
   context?: OfflineContext,
 ): EventDef | undefined {
-  let best: EventDef | undefined;
-  let bestScore = MIN_MATCH_SCORE - 1;
-  const said = saidText(text);
-  for (const event of publicEvents(rules)) {
-    if (ENGINE_TOOL_NAMES.has(event.name)) continue;
-    const score = scoreSaid(event, said, context);
-    if (score > bestScore) {
-      best = event;
-      bestScore = score;
-    }
-  }
-  return best;
+  const candidates = candidatesOf(rules, { byName: new Map() } as unknown as DirectorToolSet, context).filter(
+    (c) => c.kind === 'event',
+  );
+  const best = ranked(candidates, saidText(text, candidates))[0]?.candidate;
+  return best?.kind === 'event' ? best.event : undefined;
 }
 
 /**
@@ -188,8 +339,10 @@ function namedOption(options: readonly string[], text: string): string | undefin
     .filter((o) => padded.includes(` ${normalize(o)} `))
     .sort((a, b) => b.length - a.length)[0];
   if (full !== undefined) return full;
-  const said = new Set(contentWords(text));
-  const overlap = options.map((o) => contentWords(o).filter((w) => said.has(w)).length);
+  const said = contentWords(text);
+  const overlap = options.map(
+    (o) => contentWords(o).filter((w) => said.some((s) => wordsMatch(s, w))).length,
+  );
   const best = Math.max(0, ...overlap);
   return best > 0 && overlap.filter((n) => n === best).length === 1
     ? options[overlap.indexOf(best)]
@@ -198,16 +351,18 @@ function namedOption(options: readonly string[], text: string): string | undefin
 
 /** The longest implied phrase said in full, if any. */
 function saidPhrase(implied: readonly ImpliedIntent[], text: string): ImpliedIntent | undefined {
-  const padded = ` ${normalize(text)} `;
+  const words = allWords(text).slice(0, MAX_MATCH_WORDS);
   let best: ImpliedIntent | undefined;
+  let bestLength = 0;
   for (const intent of implied) {
-    const p = normalize(intent.phrase);
-    if (
-      p !== '' &&
-      padded.includes(` ${p} `) &&
-      (best === undefined || p.length > normalize(best.phrase).length)
-    )
-      best = intent;
+    const p = allWords(intent.phrase);
+    if (p.length === 0 || p.length <= bestLength) continue;
+    for (let start = 0; start + p.length <= words.length; start++)
+      if (spanAt(words, p, start)) {
+        best = intent;
+        bestLength = p.length;
+        break;
+      }
   }
   return best;
 }
@@ -233,37 +388,181 @@ function inputsFromText(
   return { args };
 }
 
-/** "a, b, c or d" */
-function orList(items: readonly string[]): string {
-  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
+/** A value as a command takes it: quoted when it has a space (`destination="brine market"`). */
+export function commandValue(value: string): string {
+  return /\s/.test(value) ? `"${value}"` : value;
 }
 
 /** One question about the one missing input, with its values and the command that answers it. */
-export function questionFor(event: EventDef, spec: InputSpec): string {
-  const options = (spec.enum ?? []).map((v) => String(toStateValue(v)));
+export function questionFor(event: EventDef, spec: InputSpec, state?: Dict, rules?: CompiledRules): string {
+  let options = (spec.enum ?? []).map((v) => String(toStateValue(v)));
+  if (state !== undefined && rules !== undefined) {
+    // The values the rules accept here first (travel: not where the player already is).
+    const working = availableActions(rules, state).find(
+      (a) => a.event === event.name && a.input === spec.name,
+    );
+    if (working !== undefined && working.values.length > 0) options = [...working.values];
+  }
   const what = spec.name.replaceAll('_', ' ');
-  const ask = options.length > 0 ? `Which ${what}: ${orList(options)}?` : `What ${what}?`;
-  const example = options.length > 0 ? `${spec.name}=${options[0]}` : `${spec.name}=…`;
+  const ask = options.length > 0 ? `Which ${what}: ${proseList(options, 'or')}?` : `What ${what}?`;
+  const example = options.length > 0 ? `${spec.name}=${commandValue(options[0]!)}` : `${spec.name}=…`;
   return `${ask} (Say it with the action, or type /${event.name} ${example}.)`;
+}
+
+function choiceLabel(c: Candidate): string {
+  return c.kind === 'event' ? c.event.name.replaceAll('_', ' ') : c.free.summary.split(':')[0]!;
+}
+
+function choiceCommand(c: Candidate): string {
+  return c.kind === 'event' ? `/${c.event.name}` : c.free.command.split(' ')[0]!;
+}
+
+/** "Do you mean rest at inn, or travel? (Type /rest_at_inn or /travel.)" — one line, no turn spent. */
+function whichQuestion(choices: readonly Candidate[]): string {
+  const labels = choices.map(choiceLabel);
+  const ask = labels.length === 1 ? `Do you mean ${labels[0]}?` : `Do you mean ${proseList(labels, 'or')}?`;
+  return `${ask} (Say it plainly, or type ${proseList(choices.map(choiceCommand), 'or')}.)`;
 }
 
 function describeAction(action: AvailableAction): string {
   const name = action.event.replaceAll('_', ' ');
-  return action.values.length === 0 ? `- ${name}` : `- ${name}: ${orList(action.values)}`;
+  return action.values.length === 0 ? `- ${name}` : `- ${name}: ${proseList(action.values, 'or')}`;
 }
 
 /** The reply to words that match nothing: what can be done here, when the state is known. */
-export function unmatchedReply(rules: CompiledRules, text: string, state: Dict | undefined): string {
+export function unmatchedReply(
+  rules: CompiledRules,
+  text: string,
+  state: Dict | undefined,
+  hasClock = false,
+): string {
   const shown = text.length > 60 ? `${text.slice(0, 57)}…` : text;
   const lines = [`“${shown.trim()}” is not something the rules can do here.`];
   const actions = state === undefined ? [] : availableActions(rules, state);
   if (actions.length > 0) lines.push('What you can do here:', ...actions.map(describeAction));
+  lines.push(
+    `Always: ${freeActionHelp(hasClock)
+      .map((h) => h.split(' — ')[0])
+      .join(', ')}.`,
+  );
   lines.push('Say one in your own words, or type /help for every command.');
   return lines.join('\n');
 }
 
+function freeAnswer(
+  rules: CompiledRules,
+  tools: DirectorToolSet,
+  kind: Exclude<FreeActionKind, 'wait'>,
+  text: string,
+  context: OfflineContext | undefined,
+): OfflineChoice {
+  const state = context?.state ?? (rules.initialState as Dict);
+  const travel = travelEvent(rules);
+  const exits =
+    travel === undefined
+      ? []
+      : (availableActions(rules, state).find((a) => a.event === travel)?.values ?? []);
+  const answer = answerFreeAction(
+    kind,
+    { rules, state, lore: context?.lore ?? '', world: context?.world, who: voiceOf(context?.persona), exits },
+    text,
+  );
+  void tools;
+  return { kind: 'reply', reason: 'free', text: answer, action: kind };
+}
+
+/** A chosen event: its inputs, then a try on a copy of the state (a refusal spends no turn). */
+function eventChoice(
+  rules: CompiledRules,
+  event: EventDef,
+  text: string,
+  context: OfflineContext | undefined,
+): OfflineChoice {
+  const inputs = inputsFromText(event, text, context);
+  if ('missing' in inputs)
+    return {
+      kind: 'reply',
+      reason: 'question',
+      text: questionFor(event, inputs.missing, context?.state, rules),
+    };
+  if (context?.state !== undefined) {
+    const tried = tryEvent(rules, context.state, event, inputs.args as Record<string, Value>);
+    if (tried.kind === 'refused') {
+      const told = narrateOffline(rules, {
+        notes: tried.notes,
+        persona: context.persona,
+        lore: context.lore,
+      });
+      return { kind: 'reply', reason: 'refused', text: told };
+    }
+  }
+  return { kind: 'call', name: event.name, args: inputs.args, how: 'match' };
+}
+
+const QUESTION_WORDS = new Set(['what', 'where', 'which', 'who', 'how', 'whats', 'wheres']);
+
+/** Whether the text asks a question about the world ("what places can I go to?"). */
+function asksAboutTheWorld(text: string): boolean {
+  const words = allWords(text);
+  const first = words[0];
+  return first !== undefined && (QUESTION_WORDS.has(first) || (first === 'tell' && words[1] === 'me'));
+}
+
+/** The choice for free text: ranked evidence, a question where it is weak for something costly. */
+function chooseFromWords(
+  rules: CompiledRules,
+  tools: DirectorToolSet,
+  text: string,
+  context: OfflineContext | undefined,
+): OfflineChoice {
+  const candidates = candidatesOf(rules, tools, context);
+  const list = ranked(candidates, saidText(text, candidates));
+  const top = list[0];
+  if (top === undefined)
+    return {
+      kind: 'reply',
+      reason: 'unmatched',
+      text: unmatchedReply(rules, text, context?.state, tools.byName.has(ADVANCE_GAME_TIME)),
+    };
+  const { candidate, evidence } = top;
+  if (candidate.costly && asksAboutTheWorld(text)) {
+    // "What places can I go to?", "Where is the market?": a question about the world, not an action.
+    const free = list.find((r) => r.candidate.kind === 'free' && !r.candidate.costly && r.evidence.strong);
+    if (free !== undefined && free.candidate.kind === 'free' && free.candidate.free.kind !== 'wait')
+      return freeAnswer(rules, tools, free.candidate.free.kind, text, context);
+  }
+  if (candidate.costly) {
+    const rivals = list.filter(
+      (r) =>
+        r !== top &&
+        r.candidate.costly &&
+        r.evidence.strong === evidence.strong &&
+        r.evidence.score === evidence.score &&
+        candidateName(r.candidate) !== candidateName(candidate),
+    );
+    if (!evidence.strong && evidence.score < MIN_ASK_SCORE)
+      return {
+        kind: 'reply',
+        reason: 'unmatched',
+        text: unmatchedReply(rules, text, context?.state, tools.byName.has(ADVANCE_GAME_TIME)),
+      };
+    if (!evidence.strong || rivals.length > 0) {
+      const likely = [top, ...rivals, ...list.filter((r) => r !== top && !rivals.includes(r))]
+        .slice(0, MAX_CHOICES_ASKED)
+        .map((r) => r.candidate);
+      return { kind: 'reply', reason: 'question', text: whichQuestion(likely) };
+    }
+  }
+  if (candidate.kind === 'free') {
+    if (candidate.free.kind === 'wait')
+      return { kind: 'call', name: ADVANCE_GAME_TIME, args: { duration: waitDuration(text) }, how: 'match' };
+    return freeAnswer(rules, tools, candidate.free.kind, text, context);
+  }
+  return eventChoice(rules, candidate.event, text, context);
+}
+
 const COMMAND = /^\/([A-Za-z_][A-Za-z0-9_]*)(?:\s+([\s\S]*))?$/;
-const PAIR = /([A-Za-z_][A-Za-z0-9_]*)=(?:"([^"]*)"|'([^']*)'|(\S+))/g;
+const KEY = /(?:^|\s)([A-Za-z_][A-Za-z0-9_]*)=/g;
 
 /**
  * A typed word as an input's type wants it (`3` → 3 for an int, `true` → true for a bool, JSON for lists,
@@ -294,20 +593,78 @@ export function jsonOrText(raw: string): unknown {
   }
 }
 
+function unquoted(raw: string): string {
+  const text = raw.trim();
+  if (text.length >= 2 && (text[0] === '"' || text[0] === "'") && text.at(-1) === text[0])
+    return text.slice(1, -1);
+  return text;
+}
+
+/**
+ * `key=value` pairs; a value runs to the next `name=` of an input the event takes, so a value of several
+ * words needs no quotes (`/travel destination=brine market`). Quotes are still accepted.
+ */
+function commandPairs(rest: string, names: ReadonlySet<string>): [string, string][] {
+  const keys = [...rest.matchAll(KEY)].filter((m) => names.has(m[1]!) || names.size === 0);
+  const out: [string, string][] = [];
+  keys.forEach((m, i) => {
+    const start = m.index! + m[0].length;
+    const end = i + 1 < keys.length ? keys[i + 1]!.index! : rest.length;
+    out.push([m[1]!, unquoted(rest.slice(start, end))]);
+  });
+  if (out.length === 0 && names.size > 0) {
+    // Keys the event does not take: still parsed, so the rules name the unknown argument.
+    for (const m of rest.matchAll(KEY)) {
+      const start = m.index! + m[0].length;
+      const next = rest.slice(start).search(/\s[A-Za-z_][A-Za-z0-9_]*=/);
+      out.push([m[1]!, unquoted(next < 0 ? rest.slice(start) : rest.slice(start, start + next))]);
+    }
+  }
+  return out;
+}
+
+/** The free action a command names (`/look`, `/examine hook`, `/inventory`, `/exits`), if any. */
+function freeCommand(name: string): Exclude<FreeActionKind, 'wait'> | undefined {
+  switch (name) {
+    case 'look':
+    case 'l':
+      return 'look';
+    case 'examine':
+    case 'x':
+    case 'inspect':
+      return 'examine';
+    case 'inventory':
+    case 'inv':
+    case 'i':
+      return 'inventory';
+    case 'exits':
+    case 'go':
+      return 'exits';
+    default:
+      return undefined;
+  }
+}
+
 function parseCommand(
   rules: CompiledRules,
   tools: DirectorToolSet,
   name: string,
   rest: string,
+  context: OfflineContext | undefined,
 ): OfflineChoice {
   if (name === 'help') return { kind: 'reply', reason: 'help', text: helpText(rules, tools) };
   const target = name === 'wait' ? ADVANCE_GAME_TIME : name;
   const tool = tools.byName.get(target);
   if (tool === undefined || (tool.kind !== 'event' && tool.kind !== 'advance_game_time')) {
+    const free = freeCommand(name);
+    if (free !== undefined) return freeAnswer(rules, tools, free, `${name} ${rest}`, context);
     return {
       kind: 'reply',
       reason: 'unknown',
-      text: `There is no command /${name}. Type /help for the list.`,
+      text:
+        name === 'wait'
+          ? 'This game keeps no clock, so there is no time to let pass.'
+          : `There is no command /${name}. Type /help for the list.`,
     };
   }
   const event = tool.kind === 'event' ? rules.events.get(target) : undefined;
@@ -315,13 +672,13 @@ function parseCommand(
     event ? [...event.inputs.values()].map((s) => [s.name, s.type]) : [['duration', 'string']],
   );
   const args: Record<string, unknown> = Object.create(null);
-  const pairs = [...rest.matchAll(PAIR)];
+  const pairs = commandPairs(rest, new Set(types.keys()));
   if (pairs.length === 0 && rest.trim() !== '' && types.size === 1) {
-    // `/cast_spell flare`, `/wait 15m`: a bare value for the only input.
+    // `/cast_spell flare`, `/wait 15m`, `/travel brine market`: a bare value for the only input.
     const [only] = [...types.entries()];
-    args[only![0]] = coerceTypedWord(rest.trim().replace(/^["']|["']$/g, ''), only![1]);
+    args[only![0]] = coerceTypedWord(unquoted(rest), only![1]);
   } else {
-    for (const m of pairs) args[m[1]!] = coerceTypedWord(m[2] ?? m[3] ?? m[4] ?? '', types.get(m[1]!));
+    for (const [key, value] of pairs) args[key] = coerceTypedWord(value, types.get(key));
   }
   return { kind: 'call', name: target, args, how: 'command' };
 }
@@ -333,16 +690,20 @@ export function chooseOffline(
   context?: OfflineContext,
 ): OfflineChoice {
   const command = COMMAND.exec(text.trim());
-  if (command) return parseCommand(rules, tools, command[1]!, command[2] ?? '');
-  const event = matchEvent(rules, text, context);
-  if (event === undefined) {
-    return { kind: 'reply', reason: 'unmatched', text: unmatchedReply(rules, text, context?.state) };
-  }
-  const inputs = inputsFromText(event, text, context);
-  if ('missing' in inputs) {
-    return { kind: 'reply', reason: 'question', text: questionFor(event, inputs.missing) };
-  }
-  return { kind: 'call', name: event.name, args: inputs.args, how: 'match' };
+  if (command) return parseCommand(rules, tools, command[1]!, command[2] ?? '', context);
+  return chooseFromWords(rules, tools, text, context);
+}
+
+/** The command for one event with its inputs, as it can be typed (`/travel destination="brine market"`). */
+export function offlineCommandSyntax(event: EventDef): string {
+  const inputs = [...event.inputs.values()]
+    .map((s) => {
+      if (!s.enum) return `${s.name}=…`;
+      const values = s.enum.map((v) => String(toStateValue(v)));
+      return `${s.name}=${values.length > 0 ? commandValue(values[0]!) : '…'}`;
+    })
+    .join(' ');
+  return `/${event.name}${inputs ? ` ${inputs}` : ''}`;
 }
 
 export function helpText(rules: CompiledRules, tools: DirectorToolSet): string {
@@ -351,15 +712,22 @@ export function helpText(rules: CompiledRules, tools: DirectorToolSet): string {
     if (tool.kind !== 'event') continue;
     const event = rules.events.get(tool.spec.name);
     if (event === undefined) continue;
-    const inputs = [...event.inputs.values()]
-      .map((s) =>
-        s.enum ? `${s.name}=${s.enum.map((v) => String(toStateValue(v))).join('|')}` : `${s.name}=…`,
-      )
-      .join(' ');
-    lines.push(`/${event.name}${inputs ? ` ${inputs}` : ''} — ${event.description}`);
+    const choices = [...event.inputs.values()]
+      .filter((s) => s.enum !== undefined && s.enum.length > 1)
+      .map(
+        (s) =>
+          `${s.name.replaceAll('_', ' ')}: ${proseList(
+            s.enum!.map((v) => String(toStateValue(v))),
+            'or',
+          )}`,
+      );
+    const description = event.description.trim();
+    lines.push(
+      `${offlineCommandSyntax(event)}${description ? ` — ${description}` : ''}${choices.length ? ` (${choices.join('; ')})` : ''}`,
+    );
   }
-  if (tools.byName.has(ADVANCE_GAME_TIME))
-    lines.push('/wait <duration> — let time pass (15m, 2h, 1d, PT30M)');
-  lines.push('Or describe what you do; words are matched to the events above.');
+  lines.push('Always available:');
+  lines.push(...freeActionHelp(tools.byName.has(ADVANCE_GAME_TIME)));
+  lines.push('Or describe what you do in your own words; they are matched to the commands above.');
   return lines.join('\n');
 }

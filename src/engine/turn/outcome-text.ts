@@ -94,9 +94,11 @@ export function describeOutcome(outcome: PublicOutcome): string[] {
   }
   if (outcome.time !== null) {
     const clock = (iso: string) => iso.slice(11, 16);
-    lines.push(
-      `${formatDuration(outcome.time.seconds)} passed (${clock(outcome.time.before)} → ${clock(outcome.time.after)})`,
-    );
+    const before = clock(outcome.time.before);
+    const after = clock(outcome.time.after);
+    // A game whose clock starts with this turn (an imported card) has no time before it to show.
+    const span = before === '' ? (after === '' ? '' : ` (now ${after})`) : ` (${before} → ${after})`;
+    lines.push(`${formatDuration(outcome.time.seconds)} passed${span}`);
   }
   if (outcome.more > 0) lines.push(`… ${outcome.more} more`);
   return lines;

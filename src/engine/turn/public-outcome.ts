@@ -17,7 +17,13 @@ export const MAX_OUTCOME_VALUE_CHARS = 80;
 type RecordPart = Pick<TurnRecord, 'rolls' | 'delta' | 'time'>;
 
 function shown(value: unknown): string {
-  const text = typeof value === 'string' ? value : formatValue(value as never);
+  // A player reads `true`/`false`, not the rules' Python spelling (`True`).
+  const text =
+    typeof value === 'string'
+      ? value
+      : typeof value === 'boolean'
+        ? String(value)
+        : formatValue(value as never);
   return text.length > MAX_OUTCOME_VALUE_CHARS ? `${text.slice(0, MAX_OUTCOME_VALUE_CHARS - 1)}…` : text;
 }
 

@@ -242,6 +242,7 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
       notes: ctx.notes,
       reply: offlineReply,
       persona: ctx.persona,
+      lore: cartridge.lore,
     });
     yield { type: 'narration_delta', text: narration };
     timings.narrator = now() - t4;
@@ -323,10 +324,17 @@ function resolveInteraction(ctx: TurnContext, interaction: InteractionInput): vo
 /** Offline: one deterministic choice from the player's words, run through the same tool checks. */
 async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnEvent, string | undefined> {
   const tools = directorTools(ctx.cartridge);
-  const context = { state: ctx.state, intentInputs: ctx.cartridge.intentInputs };
+  const context = {
+    state: ctx.state,
+    intentInputs: ctx.cartridge.intentInputs,
+    lore: ctx.cartridge.lore,
+    world: ctx.ledger.world,
+    ...(ctx.persona === undefined ? {} : { persona: ctx.persona }),
+  };
   const choice = chooseOffline(ctx.rules, tools, text, context);
-  // A question, the list of what can be done, /help: the player is answered and no turn is spent.
-  if (choice.kind === 'reply') throw new TurnError('reply', choice.text);
+  // A question, a refusal, a free action, the list of what can be done, /help: the player is answered and
+  // no turn is spent.
+  if (choice.kind === 'reply') throw new TurnError('reply', choice.text, { reason: choice.reason });
   const id = 'offline_1';
   const rawArgs = JSON.stringify(choice.args);
   yield { type: 'tool_call', round: 1, id, name: choice.name, args: choice.args };
@@ -349,7 +357,9 @@ async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnE
   });
   yield { type: 'tool_result', round: 1, id, name: choice.name, ok: outcome.ok, content: outcome.content };
   if (outcome.ok) return tool.kind === 'advance_game_time' ? 'Time passes.' : undefined;
-  throw new TurnError('reply', `That did not work: ${outcome.error ?? 'the rules refused it'}`);
+  throw new TurnError('reply', `That did not work: ${outcome.error ?? 'the rules refused it'}`, {
+    reason: 'invalid',
+  });
 }
 
 /** Runs a turn to its end and returns the record with every event (for callers that do not stream). */

@@ -113,16 +113,17 @@ describe('run stage', () => {
   });
 
   it('engine refusals become invalid session errors that say which kind', async () => {
-    for (const [input, kind] of [
-      ['', 'input'],
-      ['/nope', 'reply'],
-      ['xyzzy', 'reply'],
+    for (const [input, details] of [
+      ['', { kind: 'input' }],
+      ['/nope', { kind: 'reply', reason: 'unknown' }],
+      ['xyzzy', { kind: 'reply', reason: 'unmatched' }],
     ] as const) {
       const { result } = await drain(runStage(context({ turn: { input } })));
       expect(result.kind).toBe('failed');
       if (result.kind !== 'failed') continue;
       expect(result.error.code).toBe('invalid');
-      expect(result.error.details).toEqual({ kind });
+      // An offline reply says why the engine answered instead of playing (docs/turn.md).
+      expect(result.error.details).toEqual(details);
     }
   });
 

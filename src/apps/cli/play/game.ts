@@ -13,8 +13,12 @@ import {
 } from '../../../engine/session/index.ts';
 import type { Session, Store, Turn } from '../../../adapters/store/index.ts';
 import {
+  ADVANCE_GAME_TIME,
   describeOutcome,
+  directorTools,
+  freeActionHelp,
   hasPendingInteraction,
+  offlineCommandSyntax,
   PENDING_KEY,
   publicOutcome,
   type TurnEvent,
@@ -33,7 +37,7 @@ import type { PlayCommand } from './commands.ts';
 import { type ModelChoice, OFFLINE_HELP } from './models.ts';
 import type { OpenedSession } from './open-session.ts';
 import { formatChanges, formatDebug, formatNotes } from './render.ts';
-import { WordWrapper, wrapText } from './wrap.ts';
+import { WordWrapper, wrapLines, wrapText } from './wrap.ts';
 import { type PersonaAction, PlayPersonas } from './personas.ts';
 import type { Spinner } from './spinner.ts';
 import { type TerminalMinigameOptions, TerminalMinigames } from './minigame-text.ts';
@@ -103,6 +107,11 @@ export class PlayGame {
     this.#say(this.#o.colors.dim(text));
   }
 
+  /** Lines (a banner, /help, a reply), each wrapped at the terminal's width. */
+  #lines(text: string): string {
+    return wrapLines(text, this.#o.width ?? 0);
+  }
+
   /** Story text, wrapped at the terminal's width. */
   #prose(text: string): void {
     this.#say(wrapText(text, this.#o.width ?? 0));
@@ -127,7 +136,12 @@ export class PlayGame {
   async intro(opened: OpenedSession): Promise<void> {
     const { session, turn, cartridge } = await this.#head();
     const c = this.#o.colors;
-    const name = session.title === null ? `new session ${session.id}` : `session '${session.title}'`;
+    const name =
+      session.title !== null
+        ? `session '${session.title}'`
+        : opened.resumed
+          ? `session ${session.id}`
+          : `new session ${session.id}`;
     const badge = this.#o.choice.kind === 'offline' ? c.yellow(' [offline]') : '';
     const persona = await this.#o.service.persona(session.principalId, session.personaId);
     const playing = persona === undefined ? '' : `, playing ${persona.name}`;
@@ -138,7 +152,7 @@ export class PlayGame {
     );
     switch (this.#o.choice.kind) {
       case 'offline':
-        this.#say(c.yellow(`OFFLINE MODE. ${OFFLINE_HELP}`));
+        this.#say(c.yellow(this.#lines(`OFFLINE MODE. ${OFFLINE_HELP}`)));
         break;
       case 'online':
         this.#info(`Model: ${this.#o.choice.description}`);
@@ -180,7 +194,7 @@ export class PlayGame {
     } catch (error) {
       if (!isSessionError(error)) throw error;
       // Offline, the engine answered instead of playing (a question, what can be done here): no turn spent.
-      if (error.code === 'invalid' && error.details.kind === 'reply') this.#say(error.message);
+      if (error.code === 'invalid' && error.details.kind === 'reply') this.#say(this.#lines(error.message));
       else this.#failure(error.code, error.message);
       return 'continue';
     }
@@ -200,7 +214,19 @@ export class PlayGame {
         this.#say(c.yellow(message));
         return;
       default:
-        this.#say(c.red(message));
+        if (message.includes('mini-game is pending')) {
+          // The turn layer's words are for API clients ("send its result as an interaction"); here the
+          // player finishes it with /resolve.
+          this.#say(
+            c.yellow(
+              this.#lines(
+                'A mini-game is waiting. Finish it first: /resolve status=completed (or failed, aborted).',
+              ),
+            ),
+          );
+          return;
+        }
+        this.#say(c.red(this.#lines(message)));
     }
   }
 
@@ -227,7 +253,7 @@ export class PlayGame {
         this.#say(this.#o.colors.red(command.message));
         return 'continue';
       case 'help':
-        this.#say(await this.#help());
+        this.#say(this.#lines(await this.#help()));
         return 'continue';
       case 'rules':
         if (command.show !== undefined) this.#showRules = command.show;
@@ -475,10 +501,19 @@ export class PlayGame {
       lines.push(`  ${event.name}${inputs === '' ? '' : ` ${inputs}`} — ${event.description}`);
     }
     if (this.#o.choice.kind === 'offline') {
+      // Examples from this cartridge's own events (an imported card has none: the free actions remain).
+      const examples = publicEvents(head.cartridge.rules)
+        .filter((e) => e.triggerOn === undefined)
+        .slice(0, 2)
+        .map(offlineCommandSyntax);
+      const clock = directorTools(head.cartridge).byName.has(ADVANCE_GAME_TIME) ? ['/wait 15m'] : [];
+      const turns = [...examples, ...clock];
+      lines.push('');
+      if (turns.length > 0) lines.push(`Offline, an event is also a turn: ${turns.join(', ')}.`);
       lines.push(
-        '',
-        'Offline, an event is also a turn: /travel destination="brine market", /cast_spell flare, /wait 15m;',
-        'or describe what you do and your words are matched to the events.',
+        'Every game also answers these without spending a turn:',
+        ...freeActionHelp(false).map((line) => `  ${line}`),
+        'Or describe what you do and your words are matched to the events.',
       );
     }
     return lines.join('\n');

@@ -12,9 +12,11 @@ import {
   type TurnRequest,
 } from '../../../engine/session/index.ts';
 import {
+  describeOutcome,
   type GameState,
   type InteractionInput,
   openingMessages,
+  publicOutcome,
   type StoryMessage,
   type TurnRecord,
 } from '../../../engine/turn/index.ts';
@@ -23,7 +25,6 @@ import { loadCartridgeArg } from '../cartridge-arg.ts';
 import { EXIT } from '../exit-codes.ts';
 import { toJsonText } from '../json-output.ts';
 import { chooseModels, OFFLINE_HELP } from './models.ts';
-import { formatChanges } from './render.ts';
 import { readMessagesFile } from './story-file.ts';
 import { ledgerTurnOf, readWorldFile } from './world-file.ts';
 import { readStateFile } from '../state-file.ts';
@@ -90,7 +91,31 @@ export async function runTurnCommand(cartridgeArg: string, flags: TurnFlags): Pr
     );
   } catch (error) {
     if (!isSessionError(error)) throw error;
-    throw new UserError(error.message, error.code === 'model' ? EXIT.provider : EXIT.user);
+    if (error.details.kind === 'reply') {
+      // Offline, the engine answered instead of playing (a question, a refusal, a look around, /help):
+      // nothing failed and no turn was spent; the state comes back unchanged.
+      if (flags.json) {
+        const out = {
+          ok: true,
+          kind: 'reply',
+          reason: typeof error.details.reason === 'string' ? error.details.reason : 'reply',
+          text: error.message,
+          state,
+          ...(world === undefined ? {} : { world }),
+          messages: history,
+        };
+        process.stdout.write(`${toJsonText(out, 2)}\n`);
+      } else process.stdout.write(`${error.message}\n`);
+      return;
+    }
+    const exitCode = error.code === 'model' ? EXIT.provider : EXIT.user;
+    if (flags.json) {
+      const kind = typeof error.details.kind === 'string' ? error.details.kind : error.code;
+      process.stdout.write(`${toJsonText({ ok: false, error: { kind, message: error.message } }, 2)}\n`);
+      process.exitCode = exitCode;
+      return;
+    }
+    throw new UserError(error.message, exitCode);
   }
 
   if (flags.json) {
@@ -105,7 +130,9 @@ export async function runTurnCommand(cartridgeArg: string, flags: TurnFlags): Pr
     return;
   }
   process.stdout.write(record.narration.endsWith('\n') ? '' : '\n');
-  const changes = formatChanges(record.delta);
-  process.stdout.write(`\n${changes.length === 0 ? 'state: unchanged' : changes.join('\n')}\n`);
+  // What changed, as every view lists it (the terminal game, the web client, the OpenAI endpoint's
+  // details line); --json has the whole record, private fields included.
+  const changes = describeOutcome(publicOutcome(cartridge.rules, record));
+  process.stdout.write(`\n${changes.length === 0 ? 'no public change' : changes.join('\n')}\n`);
   for (const warning of record.warnings) process.stderr.write(`warning: ${warning}\n`);
 }

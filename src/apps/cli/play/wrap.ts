@@ -105,3 +105,32 @@ export function wrapText(text: string, width: number): string {
   wrapper.end();
   return out;
 }
+
+/**
+ * Text of separate lines (a banner, /help, a list of what can be done) wrapped at the width line by line:
+ * every line break is kept, and a wrapped line goes on under its own indentation plus two spaces.
+ */
+export function wrapLines(text: string, width: number): string {
+  if (width <= 0) return text;
+  return text
+    .split('\n')
+    .map((line) => {
+      if (line.length <= width) return line;
+      const indent = /^ */.exec(line)![0].length;
+      const hang = ' '.repeat(Math.min(indent + 2, Math.floor(width / 2)));
+      const out: string[] = [];
+      let current = '';
+      for (const word of line.slice(indent).split(' ')) {
+        const lead = out.length === 0 ? ' '.repeat(indent) : hang;
+        if (current === '') current = lead + word;
+        else if (current.length + 1 + word.length <= width) current += ` ${word}`;
+        else {
+          out.push(current);
+          current = hang + word;
+        }
+      }
+      if (current !== '') out.push(current);
+      return out.join('\n');
+    })
+    .join('\n');
+}

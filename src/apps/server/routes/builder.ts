@@ -214,7 +214,7 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
         throw new ApiError(
           409,
           'no_model',
-          'no model is configured, and generating a cartridge needs one: set one in the model settings (PUT /v1/settings/models) or start the server with a model (docs/models.md)',
+          'no model is configured, and generating a cartridge needs one: choose one in Settings → Model (PUT /v1/settings for an API client) or start the server with a model (docs/models.md)',
         );
       return sseResponse(
         async (send, signal) => {

@@ -2,7 +2,7 @@
 // library opened as a draft, and the generator (its progress streamed; the draft it saves is opened).
 import { useEffect, useState } from 'preact/hooks';
 import type { BuilderApi, DraftSummaryView } from '../lib/builder-api.ts';
-import { failureText, formatProblem } from '../lib/errors.ts';
+import { ApiFailure, failureText, formatProblem } from '../lib/errors.ts';
 import { useApp } from './context.ts';
 import { ErrorAlert } from './error-alert.tsx';
 
@@ -15,6 +15,7 @@ export function Drafts({ api }: { api: BuilderApi }) {
   const [name, setName] = useState('');
   const [template, setTemplate] = useState('empty');
   const [error, setError] = useState('');
+  const [generateError, setGenerateError] = useState('');
   const [requirements, setRequirements] = useState('');
   const [progress, setProgress] = useState<string[]>([]);
   const [generating, setGenerating] = useState(false);
@@ -56,7 +57,7 @@ export function Drafts({ api }: { api: BuilderApi }) {
     event.preventDefault();
     setGenerating(true);
     setProgress([]);
-    setError('');
+    setGenerateError('');
     const log = (line: string) => setProgress((p) => [...p, line]);
     let saved: string | null = null;
     try {
@@ -88,12 +89,17 @@ export function Drafts({ api }: { api: BuilderApi }) {
             saved = e.draftId ?? saved;
             break;
           case 'error':
-            setError(e.message);
+            setGenerateError(e.message);
             break;
         }
       }
     } catch (e) {
-      setError(failureText(e));
+      // Beside the form that failed, in a browser user's words (the API's names an API route).
+      setGenerateError(
+        e instanceof ApiFailure && e.code === 'no_model'
+          ? 'Generating a cartridge needs a model, and none is configured. Choose one in Settings → Model, then try again.'
+          : failureText(e),
+      );
     } finally {
       setGenerating(false);
     }
@@ -188,6 +194,7 @@ export function Drafts({ api }: { api: BuilderApi }) {
             {generating ? 'Generating…' : 'Generate'}
           </button>
         </form>
+        <ErrorAlert text={generateError} testId="generate-error" />
         <ol aria-live="polite" class="generate-log" data-testid="generate-progress">
           {progress.map((line, i) => (
             <li key={i}>{line}</li>

@@ -65,6 +65,9 @@ export function phaseLabel(phase: string): PhaseLabel {
   }
 }
 
+/** Offline replies that answer the player's words in full (the `reason` of a reply, docs/turn.md). */
+const ANSWERED = new Set(['help', 'free', 'refused']);
+
 function kindOf(error: unknown): PlayError['kind'] {
   if (!(error instanceof ApiFailure)) return 'other';
   if (error.details.kind === 'reply') return 'reply';
@@ -166,7 +169,11 @@ export function usePlay(
     } catch (e) {
       const kind = kindOf(e);
       if (kind === 'model') reportModel(true);
-      const input = turn !== null && 'input' in turn.body ? turn.body.input : null;
+      const sent = turn !== null && 'input' in turn.body ? turn.body.input : null;
+      // Words the engine answered in full (/help, a look around, the rules' refusal) are not put back in
+      // the box; words it did not understand are, to be mended.
+      const answered = e instanceof ApiFailure && kind === 'reply' && ANSWERED.has(String(e.details.reason));
+      const input = answered ? null : sent;
       setErrorState({ kind, message: messageOf(e), retry: kind === 'reply' ? null : turn, input });
       // The story may be behind what the server committed: re-read it, and if that fails too, say so
       // next to the first error instead of leaving a stale story without a word.

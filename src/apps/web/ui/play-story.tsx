@@ -6,6 +6,7 @@ import type { TurnView } from '../api.ts';
 import { type Swipes, swipesOf, type Tree } from '../lib/tree.ts';
 import { DiceIcon } from './icons.tsx';
 import { Markdown } from './markdown-view.tsx';
+import { gameEventText } from './story-events.ts';
 import type { LiveTurn } from './play-state.ts';
 
 export function StoryLog(props: {
@@ -71,6 +72,14 @@ function StoryTurn(props: {
 /** What the player sent; free text can be edited and played again (a new branch from the same parent). */
 function PlayerMessage(props: { input: string; disabled: boolean; onEdit: (text: string) => void }) {
   const [editing, setEditing] = useState<string | null>(null);
+  const event = gameEventText(props.input);
+  if (event !== undefined)
+    return (
+      <li class="msg event" data-testid="game-event">
+        <div class="who">Game</div>
+        <p>{event}</p>
+      </li>
+    );
   // Mini-game results and author events are recorded as text too, but replaying them as free text would
   // not mean the same thing.
   const editable = !/^\[(minigame:|author\])/.test(props.input);
@@ -113,6 +122,11 @@ function PlayerMessage(props: { input: string; disabled: boolean; onEdit: (text:
             onInput={(e) => setEditing((e.currentTarget as HTMLTextAreaElement).value)}
             onKeyDown={(e) => {
               if (e.key === 'Escape') setEditing(null);
+              // Enter plays the edited line, as in the main box; Shift+Enter is a new line.
+              if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+                e.preventDefault();
+                e.currentTarget.form?.requestSubmit();
+              }
             }}
           />
           <button type="submit" class="primary" data-testid="edit-submit" disabled={editing.trim() === ''}>
@@ -194,9 +208,15 @@ function OutcomeView({ outcome }: { outcome: PublicOutcome | null | undefined })
 }
 
 function LiveView({ live }: { live: LiveTurn }) {
+  const event = live.input ? gameEventText(live.input) : undefined;
   return (
     <>
-      {live.input ? (
+      {event !== undefined ? (
+        <li class="msg event" data-testid="game-event">
+          <div class="who">Game</div>
+          <p>{event}</p>
+        </li>
+      ) : live.input ? (
         <li class="msg player" data-testid="player-message">
           <div class="who">You</div>
           <Markdown text={live.input} />

@@ -7,7 +7,7 @@ import { type LogEntry, logOf, worldPanel, type WorldPanel as Model } from '../l
 import { useApp } from './context.ts';
 
 export function WorldPanel({ sessionId, turnId }: { sessionId: string; turnId: string }) {
-  const { api } = useApp();
+  const { api, info } = useApp();
   const [model, setModel] = useState<Model | null>(null);
   const [error, setError] = useState('');
   const [entity, setEntity] = useState('');
@@ -35,6 +35,15 @@ export function WorldPanel({ sessionId, turnId }: { sessionId: string; turnId: s
   if (!model) return <p class="muted">Loading the world…</p>;
   return (
     <section aria-label="World" data-testid="world-panel">
+      {info.modelMode === 'offline' &&
+      !model.scene &&
+      model.present.length === 0 &&
+      model.facts.length === 0 ? (
+        <p class="muted" data-testid="world-offline">
+          Offline, nothing fills this panel: the Narrator model records who and what exists as the story goes,
+          and no model is configured. The rules' state is in the State tab.
+        </p>
+      ) : null}
       <h3>Scene</h3>
       {model.scene ? (
         <p>

@@ -107,7 +107,10 @@ function turnFailure(error: unknown, signal: AbortSignal, timedOut: boolean): Se
     case 'input':
     case 'interaction':
     case 'reply': // offline: the engine answered the player instead of playing (details.kind says so)
-      return new SessionError('invalid', error.message, { kind: error.kind });
+      return new SessionError('invalid', error.message, {
+        kind: error.kind,
+        ...(error.reason === undefined ? {} : { reason: error.reason }),
+      });
     case 'model':
       return new SessionError('model', error.message);
     case 'aborted':
