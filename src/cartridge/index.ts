@@ -26,6 +26,20 @@ export {
   contentHash,
   loadCartridgeFromFiles,
 } from './load.ts';
+export {
+  admissionOf,
+  compileCondition,
+  type CompiledCondition,
+  compileLoreConditions,
+  type ConditionFiles,
+  type ConditionVerdict,
+  type ConditionVerdicts,
+  evaluateLoreConditions,
+  LEDGER_CONDITION_FUNCTIONS,
+  type LoreConditions,
+  worldInfoReason,
+  worldInfoUnderVerdicts,
+} from './lore-conditions.ts';
 export { applyPersonaMacros, DEFAULT_PERSONA, type Persona, validatePersona } from './persona.ts';
 export {
   nodeAtPath,

@@ -21,6 +21,7 @@ import {
   MAX_WI_SCAN_DEPTH,
   MAX_WI_TOKEN_BUDGET,
 } from './world-info-limits.ts';
+import { MAX_WHEN_CHARS as MAX_WI_WHEN_CHARS } from './conditions.ts';
 import { parseRegexKey } from './world-info-regex.ts';
 import {
   SELECTIVE_LOGICS,
@@ -384,7 +385,10 @@ function readEntry(
     forceActivate,
     forceSkip,
   };
+  const mnesos = ext !== undefined && isObject(ext.mnesos) ? ext.mnesos : undefined;
+  const when = r.string(`${path}.extensions.mnesos`, r.pick([mnesos], ['when']), '', MAX_WI_WHEN_CHARS);
   if (r.issues.length > before) return undefined;
+  if (when.trim() !== '') return { ...entry, when: when.trim() };
   notesOfEntry(r, raw, ext, path, entry, shape);
   return entry;
 }
@@ -649,6 +653,7 @@ function worldEntryOf(entry: WorldInfoEntry, displayIndex: number): Obj {
     triggers: [...entry.triggers],
     displayIndex,
     characterFilter: { isExclude: false, names: [], tags: [] },
+    ...(entry.when === undefined ? {} : { extensions: { mnesos: { when: entry.when } } }),
   };
 }
 
@@ -720,6 +725,7 @@ export function toCharacterBook(book: WorldInfoBook): Obj {
         delay: entry.delay === 0 ? null : entry.delay,
         triggers: [...entry.triggers],
         ignore_budget: entry.ignoreBudget,
+        ...(entry.when === undefined ? {} : { mnesos: { when: entry.when } }),
       },
     })),
   };

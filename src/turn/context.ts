@@ -16,7 +16,9 @@ import { TurnError } from './errors.ts';
 import { type ClockMode, clockMode } from './game-time.ts';
 import type { LedgerOptions } from './ledger-world.ts';
 import type { TurnLimits } from './limits.ts';
-import { loreIndexOf } from './lore.ts';
+import type { ConditionVerdicts } from '../cartridge/index.ts';
+import type { LoreInTurn } from './lore-sections.ts';
+import { loreIndexOf, loreVerdicts } from './lore.ts';
 import type { TurnWorldInfo } from './world-info.ts';
 import type { PromptRecord, RuleCall, ToolTraceEntry, TurnCartridge, TurnPersona } from './types.ts';
 
@@ -32,8 +34,8 @@ export class TurnContext {
   readonly prompts: PromptRecord[] = [];
   readonly warnings: string[] = [];
   readonly modelIds: Partial<Record<ModelRole, string>> = {};
-  /** Lore chunks retrieved this turn, by id (first-seen order): what the NPC brain is shown. */
-  readonly lore = new Map<string, string>();
+  /** Lore retrieved or in play this turn, by id (first-seen order), with why: what the NPC brain is shown. */
+  readonly lore = new Map<string, LoreInTurn>();
   /** In-game seconds accepted so far this turn; applied once, after the Director. */
   timeSeconds = 0;
   /** NPC queries that reached the NPC model this turn. */
@@ -48,6 +50,11 @@ export class TurnContext {
   worldInfo: TurnWorldInfo | undefined;
   /** System messages from the player's chat front end (OpenAI-compatible endpoint): player context, never rules. */
   playerContext: string | undefined;
+  /**
+   * The `when:` conditions of the lore and World Info on the state and world the turn begins with: what the
+   * Director, the NPC brain and World Info see in play.
+   */
+  readonly loreVerdicts: ConditionVerdicts;
 
   constructor(
     readonly cartridge: TurnCartridge,
@@ -65,6 +72,24 @@ export class TurnContext {
     this.dice = DiceRoller.fromSeed(seed);
     this.runner = new EventRunner(this.rules, state, this.dice);
     this.ruleDeadline = now() + limits.maxRuleMs;
+    this.loreVerdicts = loreVerdicts(cartridge, state, ledger.world);
+  }
+
+  private settledVerdicts: { state: Dict; verdicts: ConditionVerdicts } | undefined;
+
+  /**
+   * The conditions on the state as it is now (after the turn's events, for the Narrator): a section whose
+   * condition the turn made true is in play in the prose that tells of it.
+   */
+  get currentLoreVerdicts(): ConditionVerdicts {
+    const state = this.state;
+    if (this.settledVerdicts?.state !== state) {
+      this.settledVerdicts = {
+        state,
+        verdicts: loreVerdicts(this.cartridge, state, this.ledger.world),
+      };
+    }
+    return this.settledVerdicts.verdicts;
   }
 
   /** Set once every rule event has run (time applied, mini-game cleared); from then on it is the state. */

@@ -13,6 +13,9 @@ export { directorTools, ENGINE_TOOL_NAMES } from './tools.ts';
 export { chooseOffline, coerceTypedWord, jsonOrText, matchEvent } from './offline.ts';
 export { narrateOffline, stripNote } from './offline-narration.ts';
 export { selectNpcs } from './npc.ts';
+export { loreOf, loreVerdicts, lookupInPlay, sectionsInPlay } from './lore.ts';
+export { activateForTurn } from './world-info.ts';
+export type { ItemReceipt, ItemStatus, SectionItem } from './prompts.ts';
 export type {
   DirectorStop,
   GameState,

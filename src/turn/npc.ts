@@ -10,6 +10,7 @@ import type { ChatModel, ToolSpec } from '../llm/index.ts';
 import { type CompiledRules, npcVisibleState } from '../yare/index.ts';
 import { checkArgs } from './args.ts';
 import type { TurnContext } from './context.ts';
+import { npcLoreItems } from './lore-sections.ts';
 import { MAX_NPC_FIELD_CHARS, MAX_NPC_HISTORY_TURNS, MAX_PRESENT_NPCS } from './limits.ts';
 import { type PromptSection, assemblePrompt, block, json, messagesText } from './prompts.ts';
 import { type ToolOutcome, toolError, toolOk } from './tools.ts';
@@ -120,6 +121,7 @@ export async function runNpcQuery(
       true,
     );
   }
+  const lore = npcLoreItems(ctx);
   const turns = Math.min(Math.max(args.history_turns ?? DEFAULT_NPC_HISTORY_TURNS, 0), MAX_NPC_HISTORY_TURNS);
   const sections: PromptSection[] = [
     { id: 'role', kind: 'static', text: NPC_ROLE, required: true, why: 'how to play the cast' },
@@ -149,10 +151,11 @@ export async function runNpcQuery(
     {
       id: 'lore',
       kind: 'volatile',
-      text: block('WORLD LORE', [...ctx.lore.values()].join('\n\n---\n\n')),
+      text: block('WORLD LORE', lore.text),
       required: false,
       maxTokens: 800,
-      why: 'lore the Director looked up this turn',
+      why: 'lore the Director looked up, World Info activated and lore in play this turn',
+      items: lore.items,
     },
     {
       id: 'history',

@@ -23,6 +23,47 @@ export interface PromptSection {
   readonly carrier?: SectionCarrier;
   /** Why the section is in the prompt, for the record. */
   readonly why: string;
+  /**
+   * The pieces the section is made of (lore sections, World Info entries, facts, threads, messages), each
+   * with why it is there, and the pieces considered and left out before assembly (over a budget, a `when`
+   * false): the receipts of the section, in the record.
+   */
+  readonly items?: readonly SectionItem[];
+}
+
+/** What became of one piece of a section. */
+export type ItemStatus =
+  /** In the prompt as sent. */
+  | 'included'
+  /** Cut off when the section was cut to its cap. */
+  | 'cut'
+  /** Its section was dropped for the prompt's budget. */
+  | 'dropped'
+  /** Left out before assembly: over the budget of its own kind (lore, World Info, the world summary). */
+  | 'over_budget'
+  /** Left out before assembly: not in play (a `when` false) or not known to the one the prompt is for. */
+  | 'excluded';
+
+/** One piece of a section as the section builder gives it. */
+export interface SectionItem {
+  /** What it is, stable across turns: `lore:L12`, `wi:3`, `fact:bridge_burned`, `message:-2`. */
+  readonly id: string;
+  /** Why it is there (a key matched, a `when` held, recency, an open thread) or why it was left out. */
+  readonly why: string;
+  /** Its text as it appears in the section (absent for a piece left out before assembly). */
+  readonly text?: string;
+  /** Estimated tokens (of `text`, or what it would have cost). */
+  readonly tokens: number;
+  /** Set for a piece left out before assembly. */
+  readonly status?: 'over_budget' | 'excluded';
+}
+
+/** One piece's receipt, in the record. */
+export interface ItemReceipt {
+  readonly id: string;
+  readonly why: string;
+  readonly tokens: number;
+  readonly status: ItemStatus;
 }
 
 export interface SectionReport {
@@ -32,6 +73,8 @@ export interface SectionReport {
   readonly tokens: number;
   readonly included: boolean;
   readonly reason: string;
+  /** The receipts of the section's pieces (sections built from pieces only). */
+  readonly items?: readonly ItemReceipt[];
 }
 
 export interface AssembledPrompt {
@@ -104,18 +147,33 @@ export function assemblePrompt(sections: readonly PromptSection[], budget: numbe
     system: systemText(),
     stableSystem: systemText('static'),
     context: systemText('volatile'),
-    sections: work.map((w) => ({
-      id: w.section.id,
-      kind: w.section.kind,
-      carrier: w.carrier,
-      tokens: w.tokens,
-      included: w.included,
-      reason: w.reason,
-    })),
+    sections: work.map((w) => {
+      const report: SectionReport = {
+        id: w.section.id,
+        kind: w.section.kind,
+        carrier: w.carrier,
+        tokens: w.tokens,
+        included: w.included,
+        reason: w.reason,
+      };
+      const items = w.section.items;
+      return items === undefined ? report : { ...report, items: itemReceipts(items, w.included, w.text) };
+    }),
     tokens: total,
     budget,
     texts,
   };
+}
+
+/** What became of each piece: left out before, dropped with its section, cut with it, or sent. */
+function itemReceipts(items: readonly SectionItem[], included: boolean, sent: string): ItemReceipt[] {
+  return items.map((item): ItemReceipt => {
+    const base = { id: item.id, why: item.why, tokens: item.tokens };
+    if (item.status !== undefined || item.text === undefined)
+      return { ...base, status: item.status ?? 'excluded' };
+    if (!included) return { ...base, status: 'dropped' };
+    return { ...base, status: sent.includes(item.text) ? 'included' : 'cut' };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------- helpers

@@ -2,6 +2,7 @@
 // the Narrator's sections (before and after the character's definitions) and @depth messages, and the
 // timed effects written into the state the turn ends with (`_world_info`), so each branch keeps its own.
 
+import { type ConditionVerdicts, worldInfoReason, worldInfoUnderVerdicts } from '../cartridge/index.ts';
 import type { ChatMessage } from '../llm/index.ts';
 import {
   activateWorldInfo,
@@ -29,20 +30,37 @@ export function activateForTurn(
   inputText: string,
   seed: number,
   trigger: WorldInfoTrigger = 'normal',
+  verdicts?: ConditionVerdicts,
 ): TurnWorldInfo | undefined {
-  const book = cartridge.worldInfo;
-  if (book === undefined) return undefined;
+  const written = cartridge.worldInfo;
+  if (written === undefined) return undefined;
+  // Entries with a `when` are in play exactly while it holds (docs/cartridges.md).
+  const book = verdicts === undefined ? written : worldInfoUnderVerdicts(written, verdicts);
   const before = readWorldInfoState(state);
   // Each turn adds the player's message and the narration.
   const chatLength = before === undefined ? history.length + 1 : before.messages + 2;
   const messages = [inputText, ...history.map((m) => m.content).reverse()];
-  const result = activateWorldInfo(book, {
+  const activation = activateWorldInfo(book, {
     messages,
     chatLength,
     timed: before?.effects ?? [],
     seed,
     trigger,
   });
+  const result =
+    verdicts === undefined || verdicts.worldInfo.size === 0
+      ? activation
+      : {
+          ...activation,
+          activated: activation.activated.map((a) => ({
+            ...a,
+            reason: worldInfoReason(verdicts, a.entry.uid, a.reason),
+          })),
+          decisions: activation.decisions.map((d) => ({
+            ...d,
+            reason: worldInfoReason(verdicts, d.uid, d.reason),
+          })),
+        };
   return { result, chatLength };
 }
 
@@ -138,9 +156,12 @@ export function withRecordedWorldInfo(state: Dict, recorded: WorldInfoRecord | u
 }
 
 /** The NPC brain sees what the World Info activated, beside the lore the Director looked up. */
-export function worldInfoLore(wi: TurnWorldInfo | undefined): [string, string][] {
+export function worldInfoLore(wi: TurnWorldInfo | undefined): [string, { text: string; why: string }][] {
   if (wi === undefined) return [];
   return wi.result.activated
     .filter((a) => a.entry.content.trim() !== '')
-    .map((a) => [`wi:${a.entry.uid}`, a.entry.content]);
+    .map((a) => [
+      `wi:${a.entry.uid}`,
+      { text: a.entry.content, why: `World Info ${a.entry.comment || `entry ${a.entry.uid}`}: ${a.reason}` },
+    ]);
 }
