@@ -37,6 +37,7 @@ export {
   evaluateLoreConditions,
   LEDGER_CONDITION_FUNCTIONS,
   type LoreConditions,
+  type VerdictTable,
   worldInfoReason,
   worldInfoUnderVerdicts,
 } from './lore-conditions.ts';

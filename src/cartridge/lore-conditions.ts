@@ -29,10 +29,21 @@ import {
 } from '../yare/index.ts';
 import { cartError } from './diagnostics.ts';
 
-/** One compiled condition: the text as written, and its closure. */
+/** One compiled condition: the text as written, its closure, and its two verdicts (made once). */
 export interface CompiledCondition {
   readonly text: string;
   readonly closure: Closure;
+  readonly held: ConditionVerdict;
+  readonly kept: ConditionVerdict;
+}
+
+function compiledCondition(text: string, closure: Closure): CompiledCondition {
+  return {
+    text,
+    closure,
+    held: { held: true, why: `when held: ${text}` },
+    kept: { held: false, why: `when false: ${text}` },
+  };
 }
 
 export interface LoreConditions {
@@ -52,7 +63,13 @@ export interface ConditionFiles {
 
 /** The evaluation context of conditions: `state` and the world, and a cache of this turn's reads. */
 class ConditionScope implements EvalContext {
-  readonly reads = new Map<string, Value>();
+  /** Reads made this turn, by function and key. */
+  readonly reads = {
+    entity: new Map<string, Value>(),
+    thread: new Map<string, Value>(),
+    fact: new Map<string, Value>(),
+    scene: new Map<string, Value>(),
+  };
   constructor(
     readonly state: Dict,
     readonly world: World,
@@ -81,11 +98,11 @@ function keyArg(name: string, args: readonly Value[], span: { start: number; end
 }
 
 /** A read of the world, once per scope: the same key read by many conditions builds one value. */
-function cached(scope: ConditionScope, id: string, read: () => Value): Value {
-  let v = scope.reads.get(id);
+function cached(reads: Map<string, Value>, key: string, read: () => Value): Value {
+  let v = reads.get(key);
   if (v === undefined) {
     v = read();
-    scope.reads.set(id, v);
+    reads.set(key, v);
   }
   return v;
 }
@@ -106,7 +123,7 @@ export const LEDGER_CONDITION_FUNCTIONS: ReadonlyMap<string, HostFunction> = new
       call(ctx, args, span) {
         const scope = scopeOf(ctx, span);
         const key = keyArg('entity', args, span);
-        return cached(scope, `e:${key}`, () => {
+        return cached(scope.reads.entity, key, () => {
           const e = lookup(scope.world.entities, key);
           if (e === undefined) return null;
           return record({
@@ -133,7 +150,7 @@ export const LEDGER_CONDITION_FUNCTIONS: ReadonlyMap<string, HostFunction> = new
       call(ctx, args, span) {
         const scope = scopeOf(ctx, span);
         const key = keyArg('thread', args, span);
-        return cached(scope, `t:${key}`, () => {
+        return cached(scope.reads.thread, key, () => {
           const t = lookup(scope.world.threads, key);
           if (t === undefined) return null;
           return record({ key: t.key, title: t.title, open: t.resolved === undefined });
@@ -150,7 +167,7 @@ export const LEDGER_CONDITION_FUNCTIONS: ReadonlyMap<string, HostFunction> = new
       call(ctx, args, span) {
         const scope = scopeOf(ctx, span);
         const id = keyArg('fact', args, span);
-        return cached(scope, `f:${id}`, () => {
+        return cached(scope.reads.fact, id, () => {
           const f = getFact(scope.world, id);
           // A withdrawn fact is no longer asserted: to a condition it is not there.
           if (f === undefined || f.invalidated !== undefined) return null;
@@ -173,7 +190,7 @@ export const LEDGER_CONDITION_FUNCTIONS: ReadonlyMap<string, HostFunction> = new
       usage: "scene().location == 'chapel'",
       call(ctx, _args, span) {
         const scope = scopeOf(ctx, span);
-        return cached(scope, 's:', () => {
+        return cached(scope.reads.scene, '', () => {
           const s = scope.world.scene;
           if (s === null) return null;
           return record({
@@ -239,7 +256,7 @@ export function compileCondition(rules: CompiledRules, text: string): Compiled {
     return { ok: false, code: first.code, message: first.message, offset: skipped + first.start };
   return {
     ok: true,
-    condition: { text, closure: compileClosure(expr, { hostFunctions: LEDGER_CONDITION_FUNCTIONS }) },
+    condition: compiledCondition(text, compileClosure(expr, { hostFunctions: LEDGER_CONDITION_FUNCTIONS })),
   };
 }
 
@@ -249,12 +266,9 @@ export function compileCondition(rules: CompiledRules, text: string): Compiled {
  */
 function failing(text: string, compiled: Extract<Compiled, { ok: false }>): CompiledCondition {
   const code = compiled.code;
-  return {
-    text,
-    closure: () => {
-      throw new YareError(code, compiled.message);
-    },
-  };
+  return compiledCondition(text, () => {
+    throw new YareError(code, compiled.message);
+  });
 }
 
 /** The JSON path of each World Info entry in the file, in book order (the reader keeps every entry in order). */
@@ -319,17 +333,71 @@ export type ConditionVerdict =
   | { readonly held: true; readonly why: string }
   | { readonly held: false; readonly why: string; readonly error?: string };
 
+/** Verdicts by section id or entry uid. */
+export interface VerdictTable<K> {
+  readonly size: number;
+  get(key: K): ConditionVerdict | undefined;
+  entries(): Iterable<readonly [K, ConditionVerdict]>;
+  values(): Iterable<ConditionVerdict>;
+}
+
 /** The verdicts of one turn: each condition evaluated once on the state and the world. */
 export interface ConditionVerdicts {
-  readonly sections: ReadonlyMap<string, ConditionVerdict>;
-  readonly worldInfo: ReadonlyMap<number, ConditionVerdict>;
+  readonly sections: VerdictTable<string>;
+  readonly worldInfo: VerdictTable<number>;
+}
+
+/** The conditions of a table in a fixed order, and where each key is: made once per compiled table. */
+interface Layout<K> {
+  readonly keys: readonly K[];
+  readonly conditions: readonly CompiledCondition[];
+  readonly at: ReadonlyMap<K, number>;
+}
+
+const layouts = new WeakMap<ReadonlyMap<unknown, CompiledCondition>, Layout<unknown>>();
+
+function layoutOf<K>(table: ReadonlyMap<K, CompiledCondition>): Layout<K> {
+  let layout = layouts.get(table) as Layout<K> | undefined;
+  if (layout === undefined) {
+    const keys = [...table.keys()];
+    layout = { keys, conditions: keys.map((k) => table.get(k)!), at: new Map(keys.map((k, i) => [k, i])) };
+    layouts.set(table, layout as Layout<unknown>);
+  }
+  return layout;
+}
+
+/** One turn's verdicts in an array beside the shared layout: no per-turn map is built. */
+class Verdicts<K> implements VerdictTable<K> {
+  constructor(
+    private readonly layout: Layout<K>,
+    private readonly results: readonly ConditionVerdict[],
+  ) {}
+  get size(): number {
+    return this.results.length;
+  }
+  get(key: K): ConditionVerdict | undefined {
+    const i = this.layout.at.get(key);
+    return i === undefined ? undefined : this.results[i];
+  }
+  *entries(): Iterable<readonly [K, ConditionVerdict]> {
+    for (let i = 0; i < this.results.length; i++) yield [this.layout.keys[i]!, this.results[i]!];
+  }
+  values(): Iterable<ConditionVerdict> {
+    return this.results;
+  }
+}
+
+function evaluateTable<K>(table: ReadonlyMap<K, CompiledCondition>, scope: ConditionScope): Verdicts<K> {
+  const layout = layoutOf(table);
+  const n = layout.conditions.length;
+  const results = new Array<ConditionVerdict>(n);
+  for (let i = 0; i < n; i++) results[i] = verdictOf(layout.conditions[i]!, scope);
+  return new Verdicts(layout, results);
 }
 
 function verdictOf(condition: CompiledCondition, scope: ConditionScope): ConditionVerdict {
   try {
-    return truthy(condition.closure(scope))
-      ? { held: true, why: `when held: ${condition.text}` }
-      : { held: false, why: `when false: ${condition.text}` };
+    return truthy(condition.closure(scope)) ? condition.held : condition.kept;
   } catch (error) {
     if (!(error instanceof YareError)) throw error;
     // A condition that cannot be evaluated on this state (a type error, say) keeps its section out.
@@ -351,11 +419,10 @@ export function evaluateLoreConditions(
   world: World,
 ): ConditionVerdicts {
   const scope = new ConditionScope(state, world);
-  const sections = new Map<string, ConditionVerdict>();
-  for (const [id, c] of conditions.sections) sections.set(id, verdictOf(c, scope));
-  const worldInfo = new Map<number, ConditionVerdict>();
-  for (const [uid, c] of conditions.worldInfo) worldInfo.set(uid, verdictOf(c, scope));
-  return { sections, worldInfo };
+  return {
+    sections: evaluateTable(conditions.sections, scope),
+    worldInfo: evaluateTable(conditions.worldInfo, scope),
+  };
 }
 
 /** A section's admission for `lookupAdmitted`: no condition, or its verdict. */

@@ -429,6 +429,11 @@ function compileHostCall(
   }
   const arg = node.args.map((a) => compileNode(a, expr, options));
   const { span } = node;
+  if (arg.length === 0) return (ctx) => host.call(ctx, [], span);
+  if (arg.length === 1) {
+    const a0 = arg[0]!;
+    return (ctx) => host.call(ctx, [a0(ctx)], span);
+  }
   return (ctx) => {
     const values = new Array<Value>(arg.length);
     for (let i = 0; i < arg.length; i++) values[i] = arg[i]!(ctx);
