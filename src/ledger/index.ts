@@ -47,7 +47,13 @@ export {
   vocabularyExample,
   vocabularyForPrompt,
 } from './spec.ts';
-export { type SummaryCounts, type SummaryOptions, summarizeWorld, type WorldSummary } from './summary.ts';
+export {
+  type SummaryCounts,
+  type SummaryOptions,
+  type SummaryPiece,
+  summarizeWorld,
+  type WorldSummary,
+} from './summary.ts';
 export {
   checkRecordWorldChanges,
   isIsoDateTime,

@@ -29,6 +29,7 @@ import {
   assemblePrompt,
   block,
   cacheFriendly,
+  historyItems,
   json,
   messagesText,
   personaText,
@@ -174,6 +175,7 @@ function directorSections(
       required: false,
       carrier: 'messages',
       why: `the last ${history.length} story message(s), sent as messages`,
+      items: historyItems(history),
     },
   ];
 }

@@ -13,7 +13,8 @@ import {
 import type { ToolSpec } from '../llm/index.ts';
 import type { TurnContext } from './context.ts';
 import { type ClockMode, clockMode } from './game-time.ts';
-import { json, type PromptSection } from './prompts.ts';
+import { estimateTokens } from '../tokens.ts';
+import { json, type PromptSection, type SectionItem } from './prompts.ts';
 import type { TurnCartridge } from './types.ts';
 
 const WORLD_HEADER =
@@ -35,7 +36,22 @@ export function worldSection(ctx: TurnContext): PromptSection {
     text,
     required: false,
     why: `the world ledger within its ${summary.budget}-token budget: shown ${counts(summary, 'included')}; left out ${counts(summary, 'dropped')}`,
+    items: summaryItems(summary),
   };
+}
+
+/** The summary's lines as receipts: each shown line with why, and the first line each part left out. */
+function summaryItems(summary: WorldSummary): SectionItem[] {
+  return summary.pieces.map((p): SectionItem => {
+    const tokens = estimateTokens(p.text);
+    if (p.included) return { id: p.id, why: p.why, text: p.text, tokens };
+    return {
+      id: p.id,
+      why: `${p.why}; left out: over the world summary's budget of ${summary.budget} tokens (with what ranks below it)`,
+      tokens,
+      status: 'over_budget',
+    };
+  });
 }
 
 interface LedgerTool {

@@ -15,6 +15,7 @@ import {
   assemblePrompt,
   cacheFriendly,
   block,
+  historyItems,
   json,
   messagesText,
   personaText,
@@ -122,6 +123,7 @@ export function narratorSections(ctx: TurnContext, input: NarratorInput): Prompt
       required: false,
       carrier: 'messages',
       why: `the last ${input.history.length} story message(s), sent as messages`,
+      items: historyItems(input.history),
     },
   ];
 }

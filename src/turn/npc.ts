@@ -12,7 +12,7 @@ import { checkArgs } from './args.ts';
 import type { TurnContext } from './context.ts';
 import { npcLoreItems } from './lore-sections.ts';
 import { MAX_NPC_FIELD_CHARS, MAX_NPC_HISTORY_TURNS, MAX_PRESENT_NPCS } from './limits.ts';
-import { type PromptSection, assemblePrompt, block, json, messagesText } from './prompts.ts';
+import { type PromptSection, assemblePrompt, block, historyItems, json, messagesText } from './prompts.ts';
 import { type ToolOutcome, toolError, toolOk } from './tools.ts';
 import type { StoryMessage } from './types.ts';
 
@@ -161,6 +161,7 @@ export async function runNpcQuery(
       id: 'history',
       kind: 'volatile',
       text: block('RECENT HISTORY', messagesText(turns === 0 ? [] : history.slice(-turns))),
+      items: historyItems(turns === 0 ? [] : history.slice(-turns)),
       required: false,
       maxTokens: 800,
       keep: 'end',

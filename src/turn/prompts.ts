@@ -240,8 +240,27 @@ export function fitMessages(messages: readonly StoryMessage[], maxTokens: number
   return messages.slice(aligned < messages.length ? aligned : start);
 }
 
+function messageLine(m: StoryMessage): string {
+  return `${m.role === 'user' ? 'Player' : 'Narrator'}: ${m.content}`;
+}
+
 export function messagesText(messages: readonly StoryMessage[]): string {
-  return messages.map((m) => `${m.role === 'user' ? 'Player' : 'Narrator'}: ${m.content}`).join('\n');
+  return messages.map(messageLine).join('\n');
+}
+
+/** The receipts of a history section: each message, newest last, there for its recency. */
+export function historyItems(messages: readonly StoryMessage[]): SectionItem[] {
+  const n = messages.length;
+  return messages.map((m, i) => {
+    const text = messageLine(m);
+    const back = n - i;
+    return {
+      id: `message:-${back}`,
+      why: `recency: the ${back === 1 ? 'newest' : `${back}th newest`} story message (${m.role === 'user' ? 'the player' : 'the Narrator'})`,
+      text,
+      tokens: estimateTokens(text),
+    };
+  });
 }
 
 export function toChatMessages(messages: readonly StoryMessage[]): ChatMessage[] {

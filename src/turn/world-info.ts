@@ -9,17 +9,33 @@ import {
   type ActivationResult,
   readWorldInfoState,
   WORLD_INFO_STATE_KEY,
+  type WorldInfoBook,
+  type WorldInfoEntry,
   worldInfoStateValue,
   type WorldInfoTrigger,
 } from '../lore/index.ts';
 import { type Dict, toValue } from '../yare/index.ts';
-import type { PromptSection } from './prompts.ts';
+import { estimateTokens } from '../tokens.ts';
+import type { PromptSection, SectionItem } from './prompts.ts';
 import type { StoryMessage, TurnCartridge, WorldInfoRecord } from './types.ts';
 
 export interface TurnWorldInfo {
   readonly result: ActivationResult;
+  /** The book's entries by uid (for receipts). */
+  readonly entries: ReadonlyMap<number, WorldInfoEntry>;
   /** Messages in the chat at this turn, its input included. */
   readonly chatLength: number;
+}
+
+const entryTables = new WeakMap<WorldInfoBook, ReadonlyMap<number, WorldInfoEntry>>();
+
+function entriesOf(book: WorldInfoBook): ReadonlyMap<number, WorldInfoEntry> {
+  let table = entryTables.get(book);
+  if (table === undefined) {
+    table = new Map(book.entries.map((e) => [e.uid, e]));
+    entryTables.set(book, table);
+  }
+  return table;
 }
 
 /** Activates the cartridge's World Info for this turn; undefined for a cartridge without one. */
@@ -61,7 +77,7 @@ export function activateForTurn(
             reason: worldInfoReason(verdicts, d.uid, d.reason),
           })),
         };
-  return { result, chatLength };
+  return { result, chatLength, entries: entriesOf(written) };
 }
 
 function summary(wi: TurnWorldInfo, position: 'before' | 'after'): string {
@@ -72,6 +88,44 @@ function summary(wi: TurnWorldInfo, position: 'before' | 'after'): string {
   );
   const named = entries.map((a) => `${a.entry.comment || `entry ${a.entry.uid}`}: ${a.reason}`);
   return `World Info ${position} the character: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}${named.length > 0 ? ` (${named.join('; ')})` : ''}`;
+}
+
+function placedBefore(position: string): boolean {
+  return position === 'before_char';
+}
+
+/**
+ * The receipts of a World Info section: each entry placed there (why it activated), and the entries of that
+ * place left out by the budget or by a false `when` (entries whose keys simply did not match are not listed:
+ * `mnesos lore` shows every decision).
+ */
+function worldInfoItems(wi: TurnWorldInfo, position: 'before' | 'after'): SectionItem[] {
+  const here = (p: string) => p !== 'at_depth' && placedBefore(p) === (position === 'before');
+  const name = (uid: number, comment: string) => `World Info ${comment || `entry ${uid}`}`;
+  const items: SectionItem[] = wi.result.activated
+    .filter((a) => here(a.entry.position) && a.entry.content.trim() !== '')
+    .map((a) => ({
+      id: `wi:${a.entry.uid}`,
+      why: `${name(a.entry.uid, a.entry.comment)}: ${a.reason}`,
+      text: a.entry.content,
+      tokens: estimateTokens(a.entry.content),
+    }));
+  const entries = wi.entries;
+  for (const d of wi.result.decisions) {
+    if (d.status !== 'skipped') continue;
+    const entry = entries.get(d.uid);
+    if (entry === undefined || !here(entry.position)) continue;
+    const over = d.reason.startsWith('token budget');
+    const excluded = d.reason.startsWith('when false') || d.reason.startsWith('when failed');
+    if (!over && !excluded) continue;
+    items.push({
+      id: `wi:${d.uid}`,
+      why: `${name(d.uid, d.comment)}: ${d.reason}`,
+      tokens: estimateTokens(entry.content),
+      status: over ? 'over_budget' : 'excluded',
+    });
+  }
+  return items;
 }
 
 /** The Narrator's World Info sections: `before` goes ahead of the cartridge directives, `after` behind them. */
@@ -88,6 +142,7 @@ export function worldInfoSections(wi: TurnWorldInfo | undefined): {
     required: false,
     maxTokens: wi.result.budget,
     why: summary(wi, position),
+    items: worldInfoItems(wi, position),
   });
   return {
     before: [section('world_info_before', wi.result.before, 'before')],

@@ -1,5 +1,5 @@
 // `mnesos turn <cartridge> --input "…" [--state f] [--messages f] [--world f] [--llm-script f] [--seed N]
-// [--json]`: one stateless turn, the MnesOS contract: state (story, world) in; state, story, world and
+// [--json] [--explain]`: one stateless turn, the MnesOS contract: state (story, world) in; state, story, world and
 // record out. Narration streams to stdout as it arrives; `--json` prints one object at the end instead.
 // Exit codes: 1 bad cartridge or input, 2 usage, 3 the model provider failed.
 
@@ -17,6 +17,7 @@ import { loadCartridgeArg } from '../cartridge-arg.ts';
 import { EXIT } from '../exit-codes.ts';
 import { toJsonText } from '../json-output.ts';
 import { chooseModels, OFFLINE_HELP } from './models.ts';
+import { explainPrompts } from './explain.ts';
 import { formatChanges } from './render.ts';
 import { readMessagesFile } from './story-file.ts';
 import { ledgerTurnOf, readWorldFile } from './world-file.ts';
@@ -32,6 +33,7 @@ export interface TurnFlags {
   llmScript?: string;
   seed: number;
   json?: boolean;
+  explain?: boolean;
 }
 
 export async function runTurnCommand(cartridgeArg: string, flags: TurnFlags): Promise<void> {
@@ -83,5 +85,6 @@ export async function runTurnCommand(cartridgeArg: string, flags: TurnFlags): Pr
   process.stdout.write(record.narration.endsWith('\n') ? '' : '\n');
   const changes = formatChanges(record.delta);
   process.stdout.write(`\n${changes.length === 0 ? 'state: unchanged' : changes.join('\n')}\n`);
+  if (flags.explain) process.stdout.write(`\n${explainPrompts(record).join('\n')}\n`);
   for (const warning of record.warnings) process.stderr.write(`warning: ${warning}\n`);
 }
