@@ -1,12 +1,12 @@
 // Lore that follows the state (docs/cartridges.md, "Lore that follows the state"): the `when:` conditions of
 // `bot_lore.md` sections and World Info entries (`extensions.mnesos.when`). Each is an expression of the rules
 // language, compiled once: it reads `state.` as the rules see it (private fields included) and the world
-// ledger through `entity(key)`, `thread(key)`, `fact(id)` and `scene()`. It is checked at load like every
+// ledger through `entity(key)`, `thread(key)`, `fact(id)`, `knows(entity, fact_id)` and `scene()`. It is checked at load like every
 // expression (`bot_lore.md:line:col`, "did you mean"), may not roll dice or call macros (it is evaluated every
 // turn and changes nothing), and a section or entry is in play exactly while its condition holds.
 
 import type { Diagnostic, SourcePlace } from '../diagnostics.ts';
-import { getFact, lookup, type World } from '../ledger/index.ts';
+import { getFact, knowsFact, lookup, type World } from '../ledger/index.ts';
 import type { ConditionalLore, LoreAdmission, WorldInfoBook, WorldInfoEntry } from '../lore/index.ts';
 import { locateJsonPath } from '../lore/index.ts';
 import {
@@ -179,6 +179,27 @@ export const LEDGER_CONDITION_FUNCTIONS: ReadonlyMap<string, HostFunction> = new
             value: f.value ?? null,
           });
         });
+      },
+    },
+  ],
+  [
+    'knows',
+    {
+      minArgs: 2,
+      maxArgs: 2,
+      usage: "knows('bran', 'secret_key')",
+      call(ctx, args, span) {
+        const scope = scopeOf(ctx, span);
+        const entity = keyArg('knows', args, span);
+        const id = args[1];
+        if (typeof id !== 'string')
+          throw new YareError(
+            'YARE_TYPE',
+            "knows() takes an entity key and a fact id, as in knows('bran', 'secret_key')",
+            span,
+          );
+        const f = getFact(scope.world, id);
+        return f !== undefined && f.invalidated === undefined && knowsFact(f, entity);
       },
     },
   ],

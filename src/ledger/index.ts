@@ -5,6 +5,7 @@ export type * from './events.ts';
 export { toWire } from './events.ts';
 export { foldEntries, foldLog, LedgerIndex, type LogEntry, type ReplayResult, replayLog } from './history.ts';
 export { guardJsonValue, parseToolArguments } from './json.ts';
+export { factsKnownBy, type KnownFactsOptions } from './knowledge.ts';
 export * from './limits.ts';
 export {
   type AttributeDecl,
@@ -50,6 +51,7 @@ export {
 export {
   type SummaryCounts,
   type SummaryOptions,
+  MAX_SUMMARY_FACTS_SCANNED,
   type SummaryPiece,
   summarizeWorld,
   type WorldSummary,

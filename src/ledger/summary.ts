@@ -7,7 +7,7 @@ import { estimateTokens } from '../tokens.ts';
 import type { LedgerScalar } from './events.ts';
 import { DEFAULT_SUMMARY_TOKEN_BUDGET } from './limits.ts';
 import { summaryIndexOf } from './summary-index.ts';
-import { type EntityRecord, type FactRecord, getFact, lookup, type World } from './world.ts';
+import { type EntityRecord, type FactRecord, getFact, knowsFact, lookup, type World } from './world.ts';
 
 export interface SummaryCounts {
   readonly scene: number;
@@ -39,7 +39,15 @@ export interface WorldSummary {
 
 export interface SummaryOptions {
   readonly tokenBudget?: number;
+  /**
+   * Whose summary it is: only facts this entity knows (public ones and those it learned) are shown. Absent:
+   * every fact (the Director's view).
+   */
+  readonly viewer?: string;
 }
+
+/** Facts a viewer's summary looks through for ones it knows, at most (the rest count as left out). */
+export const MAX_SUMMARY_FACTS_SCANNED = 5_000;
 
 function scalarText(value: LedgerScalar): string {
   return typeof value === 'string' ? JSON.stringify(value) : String(value);
@@ -167,8 +175,15 @@ export function summarizeWorld(world: World, options: SummaryOptions = {}): Worl
   }
   const factCount = index.current.size;
   let factsIncluded = 0;
+  const viewer = options.viewer;
+  let scanned = 0;
   if (factCount > 0 && fits('Facts:')) {
     for (const fact of ranked()) {
+      if (viewer !== undefined) {
+        // Unknown facts are passed over unnamed (not even a receipt): a viewer's summary never shows them.
+        if (++scanned > MAX_SUMMARY_FACTS_SCANNED) break;
+        if (!knowsFact(fact, viewer)) continue;
+      }
       const about = touching.get(fact.id);
       const why =
         about === undefined || about === 0

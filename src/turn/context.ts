@@ -1,7 +1,7 @@
 // The working state of one turn, shared by its phases: one rules runner and one dice generator for the
 // whole turn, and everything the record will hold. Nothing here leaves the turn unless it completes.
 
-import { summarizeWorld, type WorldSummary } from '../ledger/index.ts';
+import { lookup, summarizeWorld, type WorldSummary } from '../ledger/index.ts';
 import type { ModelRole } from '../llm/index.ts';
 import type { LoreIndex } from '../lore/index.ts';
 import {
@@ -112,6 +112,28 @@ export class TurnContext {
   get worldSummary(): WorldSummary {
     this.summary ??= summarizeWorld(this.ledger.world, { tokenBudget: this.limits.worldSummaryTokens });
     return this.summary;
+  }
+
+  private viewerSummaries = new Map<string, WorldSummary>();
+
+  /** The world as `viewer` knows it: public facts and those it learned (docs/ledger.md, "Who knows what"). */
+  worldSummaryFor(viewer: string | undefined): WorldSummary {
+    if (viewer === undefined) return this.worldSummary;
+    let summary = this.viewerSummaries.get(viewer);
+    if (summary === undefined) {
+      summary = summarizeWorld(this.ledger.world, { tokenBudget: this.limits.worldSummaryTokens, viewer });
+      this.viewerSummaries.set(viewer, summary);
+    }
+    return summary;
+  }
+
+  /**
+   * Whose eyes the Narrator tells the story through: the player character's entity (the ledger policy's
+   * `player`) when the world has it; else no one in particular (every fact).
+   */
+  get playerEntity(): string | undefined {
+    const key = this.cartridge.ledger.policy.player;
+    return key !== null && lookup(this.ledger.world.entities, key) !== undefined ? key : undefined;
   }
 
   get loreIndex(): LoreIndex {

@@ -13,6 +13,8 @@ import { block, type PromptSection, type SectionItem } from './prompts.ts';
 export interface LoreInTurn {
   readonly text: string;
   readonly why: string;
+  /** Brought in by the story's words (a lookup, a key), not by a condition or a constant entry. */
+  readonly byWords: boolean;
 }
 
 interface LorePieces {
@@ -39,7 +41,7 @@ export function directorLoreSection(ctx: TurnContext, inputText: string, matchTo
   const held = inPlay(ctx, ctx.loreVerdicts, ctx.limits.loreTokenBudget);
   for (const [i, chunk] of held.chunks.entries()) {
     if (!ctx.lore.has(chunk.id))
-      ctx.lore.set(chunk.id, { text: chunk.text, why: held.receipts[i]?.why ?? 'in play' });
+      ctx.lore.set(chunk.id, { text: chunk.text, why: held.receipts[i]?.why ?? 'in play', byWords: false });
   }
   let matched: LorePieces = { chunks: [], receipts: [] };
   if (ctx.cartridge.lore.trim() !== '' && inputText.trim() !== '') {
@@ -80,8 +82,8 @@ export function narratorLoreSection(ctx: TurnContext): PromptSection {
 }
 
 /** The NPC brain's lore: what the Director looked up and what is in play this turn, each with its reason. */
-export function npcLoreItems(ctx: TurnContext): { text: string; items: SectionItem[] } {
-  const pieces = [...ctx.lore.entries()];
+export function npcLoreItems(lore: ReadonlyMap<string, LoreInTurn>): { text: string; items: SectionItem[] } {
+  const pieces = [...lore.entries()];
   return {
     text: pieces.map(([, p]) => p.text).join(LORE_SEPARATOR),
     items: pieces.map(([id, p]) => ({

@@ -98,7 +98,8 @@ export function narratorSections(ctx: TurnContext, input: NarratorInput): Prompt
       required: false,
       why: 'the engine keeps state.game_time',
     },
-    worldSection(ctx),
+    // The Narrator tells what the player character knows plus the public world (docs/ledger.md).
+    worldSection(ctx, ctx.playerEntity),
     narratorLoreSection(ctx),
     {
       id: 'scene',

@@ -314,6 +314,7 @@ export function runLoreLookup(ctx: TurnContext, args: Record<string, unknown>): 
         ctx.lore.set(chunk.id, {
           text: chunk.text,
           why: `looked up by the Director: ${why.get(chunk.id) ?? ''}`,
+          byWords: true,
         });
     }
     return toolOk({ lore: result.text === '' ? 'No lore matched these queries.' : result.text }, true);

@@ -211,12 +211,19 @@ export function withRecordedWorldInfo(state: Dict, recorded: WorldInfoRecord | u
 }
 
 /** The NPC brain sees what the World Info activated, beside the lore the Director looked up. */
-export function worldInfoLore(wi: TurnWorldInfo | undefined): [string, { text: string; why: string }][] {
+export function worldInfoLore(
+  wi: TurnWorldInfo | undefined,
+): [string, { text: string; why: string; byWords: boolean }][] {
   if (wi === undefined) return [];
   return wi.result.activated
     .filter((a) => a.entry.content.trim() !== '')
     .map((a) => [
       `wi:${a.entry.uid}`,
-      { text: a.entry.content, why: `World Info ${a.entry.comment || `entry ${a.entry.uid}`}: ${a.reason}` },
+      {
+        text: a.entry.content,
+        why: `World Info ${a.entry.comment || `entry ${a.entry.uid}`}: ${a.reason}`,
+        // A key (or a sticky effect a key started) is the story's words; a constant or a condition is not.
+        byWords: !(a.reason === 'constant' || a.reason === '@@activate' || a.reason.startsWith('when held')),
+      },
     ]);
 }

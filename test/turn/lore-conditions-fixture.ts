@@ -4,6 +4,13 @@ import { type Cartridge, loadCartridgeFromFiles } from '../../src/cartridge/inde
 
 export const CONDITIONS_YARE = `version: "1.0"
 bot_name: "Chapel"
+npc_templates:
+  mara:
+    type: "name"
+    description: "Mara, the chapel's keeper."
+  bran:
+    type: "name"
+    description: "Bran, a fishmonger with debts."
 state_schema:
   world:
     visibility: public
@@ -24,7 +31,9 @@ events:
         message: "Time passes."
 ledger:
   world:
+    - { event_type: create_entity, entity: player, name: Wren }
     - { event_type: create_entity, entity: mara, name: Mara }
+    - { event_type: create_entity, entity: bran, name: Bran }
     - { event_type: create_entity, entity: chapel, name: The Chapel }
     - { event_type: create_entity, entity: market, name: The Market }
     - { event_type: set_current_location, entity: mara, location: market }
@@ -40,6 +49,9 @@ Mara kneels by the altar of the chapel, whispering the old names.
 
 # The market
 Stalls of fish and lanterns crowd the market square by the chapel.
+
+# The altar
+The altar of the chapel is old oak over a stone plinth.
 
 # The cult below
 
@@ -57,6 +69,7 @@ export const CONDITIONS_WORLD_INFO = JSON.stringify({
       extensions: { mnesos: { when: '@ state.world.night' } },
     },
     '1': { uid: 1, key: ['fish'], content: 'The fish are from the drowned river.', comment: 'fish' },
+    '2': { uid: 2, key: ['altar'], content: 'Altars of this coast have hollow steps.', comment: 'altars' },
   },
 });
 

@@ -23,7 +23,7 @@ async function play(limits: Record<string, number> = {}, telling = 'The fishwife
   const world = applyBatch(
     initialWorld(cartridge),
     [
-      { type: 'set_scene', location: 'market', present: ['mara'] },
+      { type: 'set_scene', location: 'market', present: ['player', 'mara'] },
       { type: 'add_fact', fact_id: 'mara_owes', subject: 'mara', predicate: 'owes the baker' },
       { type: 'add_fact', fact_id: 'far_away', predicate: 'the tide is late' },
       { type: 'open_story_thread', thread: 'debt', title: 'The baker wants his money' },
@@ -74,6 +74,7 @@ describe('the receipts of a turn', () => {
     const world = section(record, 'narrator', 'world').items!;
     expect(world.map((i) => [i.id, i.status])).toEqual([
       ['scene', 'included'],
+      ['entity:player', 'included'],
       ['entity:mara', 'included'],
       ['thread:debt', 'included'],
       ['fact:mara_owes', 'included'],
