@@ -25,7 +25,7 @@ events:
         value: true
       - action: note
         message: "Night falls."
-  wait:
+  linger:
     steps:
       - action: note
         message: "Time passes."
