@@ -6,7 +6,16 @@
 
 import { pathToFileURL } from 'node:url';
 import { type Cartridge, loadCartridgeFromFiles } from '../src/cartridge/index.ts';
-import { initialWorld, loreOf, loreVerdicts } from '../src/turn/index.ts';
+import {
+  applyBatch,
+  factCount,
+  factValidAt,
+  getFact,
+  type LedgerEvent,
+  LedgerIndex,
+} from '../src/ledger/index.ts';
+import { createScriptedModels } from '../src/llm/index.ts';
+import { type GameState, initialWorld, loreOf, loreVerdicts, runTurnToRecord } from '../src/turn/index.ts';
 import { compileClosure, type Dict, type EvalContext, parseExpression, toValue } from '../src/yare/index.ts';
 import { lcg, percentile, round3 as round } from './common.ts';
 
@@ -151,8 +160,220 @@ function referenceExpressionNs(): number {
   return ((used.user + used.system) * 1000) / runs;
 }
 
+// ------------------------------------------------------------------------------ the long campaign
+
+const CAMPAIGN_TURNS = 500;
+const SESSION_TURNS = 100;
+const CAMPAIGN_NPCS = 30;
+const CAMPAIGN_PLACES = 10;
+const PROMPT_BUDGET = 8_000;
+const TARGET_IN_PROMPT = 0.95;
+
+type Kind = 'recorded_once' | 'across_sessions' | 'true_when' | 'later_changed' | 'never_recorded';
+
+interface Question {
+  readonly kind: Kind;
+  /** The fact asked about. */
+  readonly factId: string;
+  /** The turn asked at (what was true then). */
+  readonly at: number;
+  /** The ground truth: the predicate that held then, or null (unknown / not asserted). */
+  readonly truth: string | null;
+  /** Who the fact is about (the player asks them), for a question a turn's prompt must answer. */
+  readonly subject?: string;
+}
+
+/**
+ * A generated 500-turn campaign (five sessions of 100 turns): every turn a scene (the player with two of 30
+ * characters somewhere), a fact one of them mentions (`clue <t>`), every 10th turn a fact of 50 turns
+ * earlier changed (withdrawn, a new one recorded), every 7th turn someone moves. Returned with its log.
+ */
+function campaign(): { index: LedgerIndex; changed: Map<string, { at: number; by: string }> } {
+  const index = new LedgerIndex();
+  const start: LedgerEvent[] = [{ type: 'create_entity', entity: 'player', name: 'Wren' }];
+  for (let p = 0; p < CAMPAIGN_PLACES; p++)
+    start.push({ type: 'create_entity', entity: `place_${p}`, name: `Place ${p}` });
+  for (let n = 0; n < CAMPAIGN_NPCS; n++)
+    start.push({ type: 'create_entity', entity: `npc_${n}`, name: `Person ${n}` });
+  index.append({ turn: 0, events: start });
+  const changed = new Map<string, { at: number; by: string }>();
+  for (let t = 1; t <= CAMPAIGN_TURNS; t++) {
+    const a = t % CAMPAIGN_NPCS;
+    const b = (t * 7 + 3) % CAMPAIGN_NPCS === a ? (a + 1) % CAMPAIGN_NPCS : (t * 7 + 3) % CAMPAIGN_NPCS;
+    const events: LedgerEvent[] = [
+      {
+        type: 'set_scene',
+        location: `place_${t % CAMPAIGN_PLACES}`,
+        present: ['player', `npc_${a}`, `npc_${b}`],
+      },
+      { type: 'add_fact', fact_id: `clue_${t}`, subject: `npc_${a}`, predicate: `mentioned clue ${t}` },
+    ];
+    if (t % 10 === 0 && t > 50) {
+      const old = `clue_${t - 50}`;
+      events.push({ type: 'invalidate_fact', fact_id: old, reason: 'it changed' });
+      events.push({
+        type: 'add_fact',
+        fact_id: `${old}_now`,
+        subject: `npc_${(t - 50) % CAMPAIGN_NPCS}`,
+        predicate: `changed clue ${t - 50} at ${t}`,
+      });
+      changed.set(old, { at: t, by: `${old}_now` });
+    }
+    if (t % 7 === 0)
+      events.push({ type: 'set_current_location', entity: `npc_${b}`, location: `place_${t % 3}` });
+    index.append({ turn: t, events });
+  }
+  return { index, changed };
+}
+
+/** Twenty questions of each kind, with the truth the generator knows (never read from the ledger). */
+function questions(changed: ReadonlyMap<string, { at: number; by: string }>): Question[] {
+  const out: Question[] = [];
+  const last = CAMPAIGN_TURNS;
+  const npcOf = (t: number) => `npc_${t % CAMPAIGN_NPCS}`;
+  for (let i = 0; i < 20; i++) {
+    // The last session (turns 401..500), facts no one changed.
+    const once = CAMPAIGN_TURNS - SESSION_TURNS + 1 + i * 5 + 1;
+    out.push({
+      kind: 'recorded_once',
+      factId: `clue_${once}`,
+      at: last,
+      truth: `mentioned clue ${once}`,
+      subject: npcOf(once),
+    });
+    // Earlier sessions (before the last one): facts recorded 100 to 500 turns before the question.
+    const early = 1 + i * 17;
+    const earlyId = `clue_${early}`;
+    const earlyTruth = changed.has(earlyId) ? null : `mentioned clue ${early}`;
+    out.push({
+      kind: 'across_sessions',
+      factId: earlyId,
+      at: last,
+      truth: earlyTruth,
+      subject: npcOf(early),
+    });
+    // What was true when: a changed fact, asked just before and after its change.
+    const old = 10 + i * 10; // changed at old + 50
+    out.push({
+      kind: 'true_when',
+      factId: `clue_${old}`,
+      at: i % 2 === 0 ? old + 49 : old + 50,
+      truth: i % 2 === 0 ? `mentioned clue ${old}` : null,
+    });
+    // Later changed: the value now is the new fact.
+    out.push({
+      kind: 'later_changed',
+      factId: `clue_${old}_now`,
+      at: last,
+      truth: `changed clue ${old} at ${old + 50}`,
+      subject: npcOf(old),
+    });
+    out.push({ kind: 'never_recorded', factId: `clue_${1_000 + i}`, at: last, truth: null });
+  }
+  return out;
+}
+
+/** The ledger's answer: the predicate of the fact that held at the turn, or null ("unknown"). */
+function answer(index: LedgerIndex, q: Question): string | null {
+  const fact = getFact(index.stateAt(q.at), q.factId);
+  return fact !== undefined && factValidAt(fact, q.at) ? fact.predicate : null;
+}
+
+async function longCampaignRows(): Promise<Row[]> {
+  const started = performance.now();
+  const { index, changed } = campaign();
+  const all = questions(changed);
+  const byKind = new Map<Kind, { asked: number; right: number; needed: number; inPrompt: number }>();
+  const cartridge = memoryCartridge();
+  const world = index.current;
+  for (const q of all) {
+    const k = byKind.get(q.kind) ?? { asked: 0, right: 0, needed: 0, inPrompt: 0 };
+    byKind.set(q.kind, k);
+    k.asked++;
+    if (answer(index, q) === q.truth) k.right++;
+    // A turn that needs the fact: the player is with the one it is about and asks them (an 8,000-token budget).
+    if (q.subject === undefined || q.truth === null) continue;
+    k.needed++;
+    const scene = applyBatch(
+      world,
+      [{ type: 'set_scene', location: 'place_0', present: ['player', q.subject] }],
+      {
+        turn: CAMPAIGN_TURNS + 1,
+      },
+    );
+    const models = createScriptedModels({
+      director: [{ text: 'Go on.' }],
+      narrator: [{ text: 'They answer.' }],
+    });
+    const { record } = await runTurnToRecord({
+      cartridge,
+      state: JSON.parse(JSON.stringify(cartridge.rules.initialState)) as GameState,
+      messages: [],
+      input: `I ask ${q.subject} about what they told me long ago`,
+      seed: 1,
+      models,
+      world: scene,
+      ledgerTurn: CAMPAIGN_TURNS + 2,
+      ledgerMode: 'off',
+      limits: { directorPromptTokens: PROMPT_BUDGET, narratorPromptTokens: PROMPT_BUDGET },
+    });
+    const narrator = models.narrator.requests[0]!;
+    const text = [narrator.system, ...narrator.messages.map((m) => m.content)].join('\n');
+    const budgetKept = record.prompts.every((p) => p.tokens <= PROMPT_BUDGET);
+    if (budgetKept && text.includes(`[${q.factId}]`) && text.includes(q.truth)) k.inPrompt++;
+  }
+  const rows: Row[] = [];
+  let asked = 0;
+  let right = 0;
+  let needed = 0;
+  let inPrompt = 0;
+  for (const [kind, k] of byKind) {
+    asked += k.asked;
+    right += k.right;
+    needed += k.needed;
+    inPrompt += k.inPrompt;
+    rows.push({
+      bench: `memory.long_campaign_500.${kind}`,
+      questions: k.asked,
+      answered_from_ledger: round(k.right / k.asked),
+      turns_needing_the_fact: k.needed,
+      ...(k.needed === 0 ? {} : { in_narrator_prompt: round(k.inPrompt / k.needed) }),
+    });
+  }
+  rows.push({
+    bench:
+      'memory.long_campaign_500 (a generated 500-turn campaign; questions answered by the ledger query API; the Narrator prompt of a turn that needs the fact, 8,000-token budget)',
+    turns: CAMPAIGN_TURNS,
+    facts: factCount(world),
+    questions: asked,
+    answered_from_ledger: round(right / asked),
+    turns_needing_a_fact: needed,
+    fact_in_prompt: round(inPrompt / needed),
+    seconds: round((performance.now() - started) / 1000),
+    target: `answered 100 %; the needed fact in the prompt in >= ${TARGET_IN_PROMPT * 100} % of turns`,
+    pass: right === asked && inPrompt / needed >= TARGET_IN_PROMPT,
+  });
+  return rows;
+}
+
+/** A minimal cartridge for the campaign's turns (the ledger's player is `player`). */
+function memoryCartridge(): Cartridge {
+  const loaded = loadCartridgeFromFiles(
+    new Map([
+      [
+        'yare.yaml',
+        'version: "1.0"\nbot_name: "Campaign"\nstate_schema:\n  world:\n    visibility: public\n    day: { type: int, default: 1 }\n',
+      ],
+      ['bot_lore.md', '# The coast\nA grey coast of small towns.\n'],
+    ]),
+    'campaign',
+  );
+  if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.message).join('\n'));
+  return loaded.cartridge;
+}
+
 export async function benchMemory(): Promise<Row[]> {
-  return [conditionsRow()];
+  return [conditionsRow(), ...(await longCampaignRows())];
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
