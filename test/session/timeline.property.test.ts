@@ -6,8 +6,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import { createScriptedModels } from '../../src/llm/index.ts';
+import type { ModelSet } from '../../src/llm/types.ts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../src/ledger/index.ts';
+import { allFacts, canonicalJson } from '../../src/ledger/index.ts';
 import { CartridgeLibrary } from '../../src/session/library.ts';
 import { countingSeeds } from '../../src/session/seeds.ts';
 import { SessionService } from '../../src/session/service.ts';
@@ -57,11 +59,46 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 );
 
 let run = 0;
+/** Head worlds seen holding facts with their knowers (the model path must record some). */
+let factsWithKnowers = 0;
 
-function service(store: Store): { service: SessionService; library: CartridgeLibrary } {
+let told = 0;
+
+/**
+ * The model path: each turn a scripted Director runs a rule event and a scripted Narrator records world
+ * changes — every other turn a new scene (who is present changes), every turn a fact learned by those present.
+ */
+function scriptedTurn(): ModelSet {
+  told += 1;
+  const present = told % 2 === 0 ? ['player', 'mara'] : ['player', 'bran'];
+  return createScriptedModels({
+    director: [{ text: 'Go on.', toolCalls: [{ name: 'linger', args: {} }] }],
+    narrator: [
+      {
+        text: `Clue ${told}.`,
+        toolCalls: [
+          {
+            name: 'record_world_changes',
+            args: {
+              events: [
+                { event_type: 'set_scene', location: 'chapel', present },
+                { event_type: 'add_fact', subject: present[1], predicate: `heard clue ${told}` },
+              ],
+            },
+          },
+        ],
+      },
+    ],
+  });
+}
+
+function service(
+  store: Store,
+  models: () => ModelSet | null = () => null,
+): { service: SessionService; library: CartridgeLibrary } {
   const library = new CartridgeLibrary(store);
   return {
-    service: new SessionService({ store, library, models: () => null, seeds: countingSeeds(run * 1000) }),
+    service: new SessionService({ store, library, models, seeds: countingSeeds(run * 1000) }),
     library,
   };
 }
@@ -70,90 +107,103 @@ async function headView(svc: SessionService, principal: string, sessionId: strin
   const session = await svc.getSession(principal, sessionId);
   const head = await svc.getTurn(principal, sessionId, session.headTurnId);
   const { result } = await svc.worldAt(principal, sessionId, session.headTurnId);
+  if (result.ok && allFacts(result.world).some((f) => f.knownBy !== undefined)) factsWithKnowers += 1;
   // The world (not the replayed log, which is what a cache had to fold and differs by design).
   return canonicalJson({ head: head.id, state: head.state, world: result.ok ? result.world : result });
 }
 
-describe('the timeline', () => {
-  it('equals a replay of every branch after any sequence of turns, swipes, undos, branches, edits and reopens', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 8 }), async (ops) => {
-        run += 1;
-        const path = join(dir, `t${run}.db`);
-        let store = await openStore(path);
-        let { service: svc, library } = service(store);
-        const registered = await library.registerFolder(cartridgeDir);
-        if (!registered.ok) throw new Error(registered.errors.map((e) => e.message).join('\n'));
-        const principal = (await store.createPrincipal({ name: 'p' })).id;
-        const { session, turn: genesis } = await svc.createSession(principal, {
-          cartridgeVersion: registered.version.id,
-        });
-        const turns: string[] = [genesis.id];
-        try {
-          for (const o of ops) {
-            const current = await svc.getSession(principal, session.id);
-            const head = current.headTurnId;
-            switch (o.kind) {
-              case 'play':
-                turns.push((await svc.playTurn(principal, session.id, { turn: { input: o.input } })).turn.id);
-                break;
-              case 'swipe': {
-                if (head === genesis.id) break;
-                const prepared = await svc.prepareRegenerate(principal, session.id);
-                if (prepared.kind === 'replayed') break;
-                const running = prepared.run({});
-                for (;;) {
-                  const next = await running.next();
-                  if (next.done) {
-                    turns.push(next.value.id);
-                    break;
-                  }
-                }
-                break;
-              }
-              case 'undo':
-                if (head !== genesis.id) await svc.undo(principal, session.id);
-                break;
-              case 'branch': {
-                const parentId = turns[o.at % turns.length]!;
-                const played = await svc.playTurn(principal, session.id, {
-                  parentId,
-                  turn: { input: o.input },
-                });
-                turns.push(played.turn.id);
-                break;
-              }
-              case 'load':
-                await svc.moveHead(principal, session.id, turns[o.at % turns.length]!);
-                break;
-              case 'edit': {
-                const edited = await svc.runAuthorEvent(principal, session.id, {
-                  event: 'fall_night',
-                  commit: true,
-                });
-                if (edited.turn) turns.push(edited.turn.id);
-                break;
-              }
-              case 'reopen':
-                await store.close();
-                store = await openStore(path);
-                ({ service: svc, library } = service(store));
-                break;
+async function timelineHolds(ops: readonly Op[], models: () => ModelSet | null): Promise<void> {
+  run += 1;
+  const path = join(dir, `t${run}.db`);
+  let store = await openStore(path);
+  let { service: svc, library } = service(store, models);
+  const registered = await library.registerFolder(cartridgeDir);
+  if (!registered.ok) throw new Error(registered.errors.map((e) => e.message).join('\n'));
+  const principal = (await store.createPrincipal({ name: 'p' })).id;
+  const { session, turn: genesis } = await svc.createSession(principal, {
+    cartridgeVersion: registered.version.id,
+  });
+  const turns: string[] = [genesis.id];
+  try {
+    for (const o of ops) {
+      const current = await svc.getSession(principal, session.id);
+      const head = current.headTurnId;
+      switch (o.kind) {
+        case 'play':
+          turns.push((await svc.playTurn(principal, session.id, { turn: { input: o.input } })).turn.id);
+          break;
+        case 'swipe': {
+          if (head === genesis.id) break;
+          const prepared = await svc.prepareRegenerate(principal, session.id);
+          if (prepared.kind === 'replayed') break;
+          const running = prepared.run({});
+          for (;;) {
+            const next = await running.next();
+            if (next.done) {
+              turns.push(next.value.id);
+              break;
             }
           }
-          const warm = await headView(svc, principal, session.id);
-          const report = await verifySession(store, library, session.id);
-          expect(report?.divergences).toEqual([]);
-          expect(report?.ok).toBe(true);
+          break;
+        }
+        case 'undo':
+          if (head !== genesis.id) await svc.undo(principal, session.id);
+          break;
+        case 'branch': {
+          const parentId = turns[o.at % turns.length]!;
+          const played = await svc.playTurn(principal, session.id, {
+            parentId,
+            turn: { input: o.input },
+          });
+          turns.push(played.turn.id);
+          break;
+        }
+        case 'load':
+          await svc.moveHead(principal, session.id, turns[o.at % turns.length]!);
+          break;
+        case 'edit': {
+          const edited = await svc.runAuthorEvent(principal, session.id, {
+            event: 'fall_night',
+            commit: true,
+          });
+          if (edited.turn) turns.push(edited.turn.id);
+          break;
+        }
+        case 'reopen':
           await store.close();
           store = await openStore(path);
-          const cold = service(store).service;
-          expect(await headView(cold, principal, session.id)).toBe(warm);
-        } finally {
-          await store.close();
-        }
-      }),
+          ({ service: svc, library } = service(store, models));
+          break;
+      }
+    }
+    const warm = await headView(svc, principal, session.id);
+    const report = await verifySession(store, library, session.id);
+    expect(report?.divergences).toEqual([]);
+    expect(report?.ok).toBe(true);
+    await store.close();
+    store = await openStore(path);
+    const cold = service(store, models).service;
+    expect(await headView(cold, principal, session.id)).toBe(warm);
+  } finally {
+    await store.close();
+  }
+}
+
+describe('the timeline', () => {
+  it('equals a replay of every branch after any sequence of turns, swipes, undos, branches, edits and reopens (offline)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 8 }), (ops) => timelineHolds(ops, () => null)),
       { numRuns: 12, seed: 27 },
     );
+  }, 600_000);
+
+  it('and on the model path, where every turn changes the scene and records facts with their knowers', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 8 }), (ops) =>
+        timelineHolds(ops, scriptedTurn),
+      ),
+      { numRuns: 10, seed: 28 },
+    );
+    expect(factsWithKnowers).toBeGreaterThan(0);
   }, 600_000);
 });
