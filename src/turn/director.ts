@@ -29,7 +29,6 @@ import {
   assemblePrompt,
   block,
   cacheFriendly,
-  historyItems,
   json,
   messagesText,
   personaText,
@@ -175,7 +174,6 @@ function directorSections(
       required: false,
       carrier: 'messages',
       why: `the last ${history.length} story message(s), sent as messages`,
-      items: historyItems(history),
     },
   ];
 }

@@ -13,8 +13,7 @@ import {
 import type { ToolSpec } from '../llm/index.ts';
 import type { TurnContext } from './context.ts';
 import { type ClockMode, clockMode } from './game-time.ts';
-import { estimateTokens } from '../tokens.ts';
-import { json, type PromptSection, type SectionItem } from './prompts.ts';
+import { json, type PromptSection } from './prompts.ts';
 import type { TurnCartridge } from './types.ts';
 
 const WORLD_HEADER =
@@ -36,22 +35,9 @@ export function worldSection(ctx: TurnContext, viewer?: string): PromptSection {
     text,
     required: false,
     why: `the world ledger${viewer === undefined ? '' : ` as ${viewer} knows it (public facts and those ${viewer} learned)`} within its ${summary.budget}-token budget: shown ${counts(summary, 'included')}; left out ${counts(summary, 'dropped')}`,
-    items: summaryItems(summary),
+    // Per-line receipts (summary.pieces) are left out of the stored record: they grow with the world up to
+    // the summary's budget, and a turn's record must not (test/session/world-snapshots.test.ts).
   };
-}
-
-/** The summary's lines as receipts: each shown line with why, and the first line each part left out. */
-function summaryItems(summary: WorldSummary): SectionItem[] {
-  return summary.pieces.map((p): SectionItem => {
-    const tokens = estimateTokens(p.text);
-    if (p.included) return { id: p.id, why: p.why, text: p.text, tokens };
-    return {
-      id: p.id,
-      why: `${p.why}; left out: over the world summary's budget of ${summary.budget} tokens (with what ranks below it)`,
-      tokens,
-      status: 'over_budget',
-    };
-  });
 }
 
 interface LedgerTool {

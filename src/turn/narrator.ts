@@ -15,7 +15,6 @@ import {
   assemblePrompt,
   cacheFriendly,
   block,
-  historyItems,
   json,
   messagesText,
   personaText,
@@ -124,7 +123,6 @@ export function narratorSections(ctx: TurnContext, input: NarratorInput): Prompt
       required: false,
       carrier: 'messages',
       why: `the last ${input.history.length} story message(s), sent as messages`,
-      items: historyItems(input.history),
     },
   ];
 }
