@@ -5,7 +5,7 @@
 // `npx tsx bench/memory.ts` prints one JSON object per line; `npm run bench memory` runs it from bench/run.ts.
 
 import { pathToFileURL } from 'node:url';
-import { type Cartridge, loadCartridgeFromFiles } from '../src/cartridge/index.ts';
+import { type Cartridge, loadCartridgeFromFiles } from '../src/core/cartridge/index.ts';
 import {
   applyBatch,
   factCount,
@@ -13,10 +13,22 @@ import {
   getFact,
   type LedgerEvent,
   LedgerIndex,
-} from '../src/ledger/index.ts';
-import { createScriptedModels } from '../src/llm/index.ts';
-import { type GameState, initialWorld, loreOf, loreVerdicts, runTurnToRecord } from '../src/turn/index.ts';
-import { compileClosure, type Dict, type EvalContext, parseExpression, toValue } from '../src/yare/index.ts';
+} from '../src/core/ledger/index.ts';
+import { createScriptedModels } from '../src/adapters/llm/index.ts';
+import {
+  type GameState,
+  initialWorld,
+  loreOf,
+  loreVerdicts,
+  runTurnToRecord,
+} from '../src/engine/turn/index.ts';
+import {
+  compileClosure,
+  type Dict,
+  type EvalContext,
+  parseExpression,
+  toValue,
+} from '../src/core/yare/index.ts';
 import { lcg, percentile, round3 as round } from './common.ts';
 
 type Row = Record<string, unknown>;

@@ -1,8 +1,8 @@
 // `when:` conditions are checked at load like every expression: each problem at bot_lore.md:line:col (or
 // world_info.json's place), with "did you mean"; a cartridge with a bad condition does not load.
 import { describe, expect, it } from 'vitest';
-import { loadCartridgeFromFiles } from '../../src/cartridge/index.ts';
-import { formatDiagnostic } from '../../src/diagnostics.ts';
+import { loadCartridgeFromFiles } from '../../src/core/cartridge/index.ts';
+import { formatDiagnostic } from '../../src/core/diagnostics.ts';
 import { conditionsFiles } from '../turn/lore-conditions-fixture.ts';
 
 function errorsOf(overrides: Record<string, string>): string[] {

@@ -5,16 +5,16 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { runLore } from '../../src/cli/run/lore.ts';
-import { exportWorldInfo } from '../../src/interop/sillytavern/export.ts';
-import { applyBatch } from '../../src/ledger/index.ts';
+import { runLore } from '../../src/apps/cli/run/lore.ts';
+import { exportWorldInfo } from '../../src/tools/interop/sillytavern/export.ts';
+import { applyBatch } from '../../src/core/ledger/index.ts';
 import {
   parseCharacterBook,
   parseWorldInfoFile,
   toCharacterBook,
   toWorldInfoFile,
-} from '../../src/lore/index.ts';
-import { initialWorld } from '../../src/turn/index.ts';
+} from '../../src/core/lore/index.ts';
+import { initialWorld } from '../../src/engine/turn/index.ts';
 import { conditionsCartridge, conditionsFiles } from '../turn/lore-conditions-fixture.ts';
 
 const FILE = {

@@ -4,8 +4,8 @@
 // content: an NPC absent from the scene where a secret was told never receives it, through any path (its
 // knowledge, the world summary, the story messages, lore looked up by the words, World Info keyed on them).
 import { describe, expect, it } from 'vitest';
-import { applyBatch, getFact, worldFromJson } from '../../src/ledger/index.ts';
-import { initialWorld } from '../../src/turn/index.ts';
+import { applyBatch, getFact, worldFromJson } from '../../src/core/ledger/index.ts';
+import { initialWorld } from '../../src/engine/turn/index.ts';
 import { collect, initialState, promptText, scripted } from './helpers.ts';
 import { conditionsCartridge } from './lore-conditions-fixture.ts';
 
@@ -79,7 +79,7 @@ describe('who learns a fact', () => {
 describe('knows() in a lore condition', () => {
   it('holds while the entity knows the fact', async () => {
     const { cartridge, told, start } = worlds();
-    const { loreVerdicts } = await import('../../src/turn/index.ts');
+    const { loreVerdicts } = await import('../../src/engine/turn/index.ts');
     const lore = `# Wren's secret\nwhen: @ knows('player', 'secret_key')\nWren remembers the altar.\n\n# Bran's\nwhen: @ knows('bran', 'secret_key')\nx\n`;
     const c = conditionsCartridge({ 'bot_lore.md': lore });
     const state = initialState(cartridge) as never;

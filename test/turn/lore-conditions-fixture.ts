@@ -1,6 +1,6 @@
 // A small cartridge whose lore and World Info follow the state and the ledger (`when:` conditions), for the
 // lore-condition and receipt tests.
-import { type Cartridge, loadCartridgeFromFiles } from '../../src/cartridge/index.ts';
+import { type Cartridge, loadCartridgeFromFiles } from '../../src/core/cartridge/index.ts';
 
 export const CONDITIONS_YARE = `version: "1.0"
 bot_name: "Chapel"

@@ -3,9 +3,9 @@
 // words; World Info entries the same through `extensions.mnesos.when`. Tested by what the prompts contain and
 // by the receipts the record keeps.
 import { describe, expect, it } from 'vitest';
-import { applyBatch, type World } from '../../src/ledger/index.ts';
-import { initialWorld } from '../../src/turn/index.ts';
-import type { GameState, TurnRecord } from '../../src/turn/types.ts';
+import { applyBatch, type World } from '../../src/core/ledger/index.ts';
+import { initialWorld } from '../../src/engine/turn/index.ts';
+import type { GameState, TurnRecord } from '../../src/engine/turn/types.ts';
 import { collect, initialState, type Loose, plain, promptText, scripted } from './helpers.ts';
 import { conditionsCartridge } from './lore-conditions-fixture.ts';
 

@@ -5,10 +5,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { runTurnCommand } from '../../src/cli/play/turn-command.ts';
-import { applyBatch, summarizeWorld } from '../../src/ledger/index.ts';
-import { assemblePrompt, initialWorld } from '../../src/turn/index.ts';
-import type { TurnRecord } from '../../src/turn/types.ts';
+import { runTurnCommand } from '../../src/apps/cli/play/turn-command.ts';
+import { applyBatch, summarizeWorld } from '../../src/core/ledger/index.ts';
+import { assemblePrompt, initialWorld } from '../../src/engine/turn/index.ts';
+import type { TurnRecord } from '../../src/engine/turn/types.ts';
 import { collect, initialState, type Loose, plain, scripted } from './helpers.ts';
 import { conditionsCartridge, conditionsFiles } from './lore-conditions-fixture.ts';
 

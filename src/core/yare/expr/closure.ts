@@ -1,0 +1,544 @@
+// Lowers a parsed expression, once, into a tree of JS closures: this is the semantics of YARE expressions
+// (events, conditions, notes, macros and `eval` all run them; `evaluate` is this, cached). A closure per
+// node knows its kind when it is made, so a run does no `switch` over node kinds, and the common shapes
+// (`a.b.c`, `x + 5`, `a >= b`, `roll(1d20)`) get closures of their own with the integer fast path inline;
+// every other case goes to the shared operations (runtime.ts, arithmetic.ts, builtins.ts, python.ts).
+// Evaluation order is left to right, `and`/`or` and the conditional are lazy, and every error carries
+// the span of its node. No code is generated from text: every closure below is written out in this file.
+
+import { YareError } from '../errors.ts';
+import { compareOrder, contains, truthy, valueEquals } from '../python.ts';
+import { DICT_PROTOTYPE, type Dict, newDict, PyFloat, type Value } from '../values.ts';
+import { binaryOp, unaryOp } from './arithmetic.ts';
+import type { BinaryOp, CompareOp, Expr, Expression, Span } from './ast.ts';
+import {
+  BUILTINS,
+  TIMEDELTA_POSITIONAL,
+  checkCall,
+  pyAbs,
+  pyCeil,
+  pyFloor,
+  pyLen,
+  pyMinMax,
+  pyRound,
+  pyTimedelta,
+  type BuiltinSignature,
+} from './builtins.ts';
+import {
+  compareLink,
+  diceOf,
+  dictEntry,
+  dictKeyOf,
+  type EvalContext,
+  getAttribute,
+  getItem,
+} from './runtime.ts';
+import { exprText } from './parser.ts';
+import { timeDelta } from './timestamps.ts';
+
+/** A compiled expression: its value in a context. */
+export type Closure = (ctx: EvalContext) => Value;
+
+export interface ClosureOptions {
+  /**
+   * `macros.NAME` resolved when the expression is compiled: the closure returned must behave as
+   * `ctx.macro(NAME, span)` would. `undefined` (or no resolver) leaves the call to `ctx.macro` at run time.
+   */
+  readonly macro?: (name: string) => Closure | undefined;
+  /**
+   * Whether `state.<keys>` is a field declared `type: float`. State is JSON, where `2.0` is stored as
+   * `2`; a read of a float field gives the float back (`{state.f}` prints `2.0`, as in the original).
+   */
+  readonly floatField?: (keys: readonly string[]) => boolean;
+  /**
+   * Functions the embedding adds beside the builtins, by callee name (lore conditions read the world
+   * ledger through `entity()`, `thread()`, `fact()`; src/core/cartridge/lore-conditions.ts). They shadow no
+   * builtin: a builtin's name is never looked up here.
+   */
+  readonly hostFunctions?: ReadonlyMap<string, HostFunction>;
+}
+
+/** A function an embedding adds to expressions: its arity, and its value from the evaluated arguments. */
+export interface HostFunction {
+  readonly minArgs: number;
+  readonly maxArgs: number;
+  /** Shown in arity errors. */
+  readonly usage: string;
+  call(ctx: EvalContext, args: readonly Value[], span: Span): Value;
+}
+
+/** The arity error of a host function call, or undefined when the call is well formed. */
+export function hostCallError(
+  name: string,
+  fn: Pick<HostFunction, 'minArgs' | 'maxArgs' | 'usage'>,
+  node: Extract<Expr, { kind: 'call' }>,
+): YareError | undefined {
+  const n = node.args.length;
+  if (node.kwargs.length > 0)
+    return new YareError('YARE_ARITY', `${name}() takes no keyword arguments; use ${fn.usage}`, node.span);
+  if (n >= fn.minArgs && n <= fn.maxArgs) return undefined;
+  const expected =
+    fn.minArgs === fn.maxArgs
+      ? `${fn.minArgs} argument${fn.minArgs === 1 ? '' : 's'}`
+      : `${fn.minArgs} to ${fn.maxArgs} arguments`;
+  return new YareError('YARE_ARITY', `${name}() takes ${expected}, got ${n}; use ${fn.usage}`, node.span);
+}
+
+/** Compiles an expression. Never throws: an expression that cannot run fails each time it runs. */
+export function compileClosure(expr: Expression, options: ClosureOptions = {}): Closure {
+  return compileNode(expr.ast, expr, options);
+}
+
+function compileNode(node: Expr, expr: Expression, options: ClosureOptions): Closure {
+  switch (node.kind) {
+    case 'literal': {
+      const v = node.value;
+      if (v !== null && typeof v === 'object') {
+        // A fresh float each time: values are never shared between evaluations.
+        const f = v.float;
+        return () => new PyFloat(f);
+      }
+      return () => v;
+    }
+    case 'dice': {
+      const text = `${node.count}d${node.sides}`;
+      return () => text;
+    }
+    case 'name': {
+      const { name, span } = node;
+      if (name === 'macros') {
+        return () => {
+          throw new YareError(
+            'YARE_SYNTAX',
+            "'macros' must be followed by a macro name, as in macros.attack_roll",
+            span,
+          );
+        };
+      }
+      return (ctx) => {
+        const v = ctx.lookup(name);
+        if (v === undefined) throw unknownName(name, span);
+        return v;
+      };
+    }
+    case 'attribute':
+      return compileAttribute(node, expr, options);
+    case 'index': {
+      const object = compileNode(node.object, expr, options);
+      const index = compileNode(node.index, expr, options);
+      return (ctx) => getItem(object(ctx), index(ctx));
+    }
+    case 'call':
+      return compileCall(node, expr, options);
+    case 'unary': {
+      const operand = compileNode(node.operand, expr, options);
+      if (node.op === 'not') return (ctx) => !truthy(operand(ctx));
+      const { op, span } = node;
+      return (ctx) => unaryOp(op, operand(ctx), span);
+    }
+    case 'binary':
+      return compileBinary(node, expr, options);
+    case 'compare':
+      return compileCompare(node, expr, options);
+    case 'logical': {
+      const left = compileNode(node.left, expr, options);
+      const right = compileNode(node.right, expr, options);
+      if (node.op === 'and')
+        return (ctx) => {
+          const v = left(ctx);
+          return truthy(v) ? right(ctx) : v;
+        };
+      return (ctx) => {
+        const v = left(ctx);
+        return truthy(v) ? v : right(ctx);
+      };
+    }
+    case 'conditional': {
+      const test = compileNode(node.test, expr, options);
+      const then = compileNode(node.then, expr, options);
+      const otherwise = compileNode(node.otherwise, expr, options);
+      return (ctx) => (truthy(test(ctx)) ? then(ctx) : otherwise(ctx));
+    }
+    case 'list': {
+      const items = node.items.map((item) => compileNode(item, expr, options));
+      const n = items.length;
+      return (ctx) => {
+        const out = new Array<Value>(n);
+        for (let i = 0; i < n; i++) out[i] = items[i]!(ctx);
+        return out;
+      };
+    }
+    case 'dict': {
+      const entries = node.entries.map((entry) => ({
+        key: compileNode(entry.key, expr, options),
+        value: compileNode(entry.value, expr, options),
+        span: entry.key.span,
+      }));
+      return (ctx): Dict => {
+        const out = newDict();
+        let size = 0;
+        for (const entry of entries) {
+          const key = dictKeyOf(entry.key(ctx), entry.span);
+          size = dictEntry(out, key, entry.value(ctx), size, entry.span);
+        }
+        return out;
+      };
+    }
+    default: {
+      const never: never = node;
+      const kind = (never as Expr).kind;
+      return () => {
+        throw new YareError('YARE_SYNTAX', `unknown expression node '${kind}'`);
+      };
+    }
+  }
+}
+
+function unknownName(name: string, span: Span): YareError {
+  return new YareError('YARE_UNKNOWN_PATH', `unknown name '${name}'`, span);
+}
+
+// ------------------------------------------------------------------------------ attributes
+
+/**
+ * `a.b`, and chains `root.b.c` read from a root name in one closure (the shape of nearly every path in
+ * a cartridge: `state.npc.hp`, `inputs.attacker`, `temp.roll`).
+ */
+function compileAttribute(
+  node: Extract<Expr, { kind: 'attribute' }>,
+  expr: Expression,
+  options: ClosureOptions,
+): Closure {
+  const object = node.object;
+  if (object.kind === 'name' && object.name === 'macros') {
+    const resolved = options.macro?.(node.name);
+    if (resolved !== undefined) return resolved;
+    const { name, span } = node;
+    return (ctx) => ctx.macro(name, span);
+  }
+  const keys: string[] = [node.name];
+  let base: Expr = object;
+  while (base.kind === 'attribute' && !(base.object.kind === 'name' && base.object.name === 'macros')) {
+    keys.unshift(base.name);
+    base = base.object;
+  }
+  if (base.kind !== 'name' || base.name === 'macros') {
+    const inner = compileNode(object, expr, options);
+    const name = node.name;
+    return (ctx) => attr(inner(ctx), name);
+  }
+  const { name: root, span } = base;
+  const read = rootPath(root, keys, span);
+  if (root === 'state' && options.floatField?.(keys)) {
+    return (ctx) => {
+      const v = read(ctx);
+      return typeof v === 'number' ? new PyFloat(v) : v;
+    };
+  }
+  return read;
+}
+
+/** `root.k0.k1…` read in one closure, specialised for the common lengths. */
+function rootPath(root: string, keys: readonly string[], span: Span): Closure {
+  if (keys.length === 1) {
+    const k0 = keys[0]!;
+    return (ctx) => {
+      const v = ctx.lookup(root);
+      if (v === undefined) throw unknownName(root, span);
+      return attr(v, k0);
+    };
+  }
+  if (keys.length === 2) {
+    const k0 = keys[0]!;
+    const k1 = keys[1]!;
+    return (ctx) => {
+      const v = ctx.lookup(root);
+      if (v === undefined) throw unknownName(root, span);
+      return attr(attr(v, k0), k1);
+    };
+  }
+  return (ctx) => {
+    let v = ctx.lookup(root);
+    if (v === undefined) throw unknownName(root, span);
+    for (let i = 0; i < keys.length; i++) v = attr(v, keys[i]!);
+    return v;
+  };
+}
+
+/**
+ * `getAttribute` with the common case first: one of our dicts, known by its prototype (so not a list, a
+ * float or a duration). Anything else goes to `getAttribute` itself.
+ */
+function attr(v: Value, key: string): Value {
+  if (typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === DICT_PROTOTYPE) {
+    // DICT_PROTOTYPE is empty and has no prototype: a plain read finds an own key or nothing at all.
+    const found = (v as Dict)[key];
+    return found === undefined ? null : found;
+  }
+  return getAttribute(v, key);
+}
+
+// ------------------------------------------------------------------------------ arithmetic
+
+/** A whole-number literal (the `5` of `roll(1d20) + 5`), or undefined. */
+function intLiteral(node: Expr): number | undefined {
+  return node.kind === 'literal' && typeof node.value === 'number' && Number.isSafeInteger(node.value)
+    ? node.value
+    : undefined;
+}
+
+/**
+ * `+`, `-` and `*` of two ints are done inline; any other case (floats, strings, overflow) goes to
+ * `binaryOp`, which computes it — or throws.
+ */
+function compileBinary(
+  node: Extract<Expr, { kind: 'binary' }>,
+  expr: Expression,
+  options: ClosureOptions,
+): Closure {
+  const { op, span } = node;
+  const left = compileNode(node.left, expr, options);
+  const k = intLiteral(node.right);
+  if (k !== undefined && (op === '+' || op === '-')) {
+    const step = op === '+' ? k : -k;
+    return (ctx) => {
+      const a = left(ctx);
+      if (typeof a === 'number' && Number.isSafeInteger(a)) {
+        const r = a + step;
+        if (Number.isSafeInteger(r)) return r + 0;
+      }
+      return binaryOp(op, a, k, span);
+    };
+  }
+  const right = compileNode(node.right, expr, options);
+  switch (op) {
+    case '+':
+      return (ctx) => {
+        const a = left(ctx);
+        const b = right(ctx);
+        if (typeof a === 'number' && typeof b === 'number') {
+          const r = a + b;
+          if (Number.isSafeInteger(r) && Number.isSafeInteger(a) && Number.isSafeInteger(b)) return r + 0;
+        }
+        return binaryOp(op, a, b, span);
+      };
+    case '-':
+      return (ctx) => {
+        const a = left(ctx);
+        const b = right(ctx);
+        if (typeof a === 'number' && typeof b === 'number') {
+          const r = a - b;
+          if (Number.isSafeInteger(r) && Number.isSafeInteger(a) && Number.isSafeInteger(b)) return r + 0;
+        }
+        return binaryOp(op, a, b, span);
+      };
+    default:
+      return binaryClosure(op, left, right, span);
+  }
+}
+
+function binaryClosure(op: BinaryOp, left: Closure, right: Closure, span: Span): Closure {
+  return (ctx) => binaryOp(op, left(ctx), right(ctx), span);
+}
+
+// ------------------------------------------------------------------------------ comparisons
+
+function compileCompare(
+  node: Extract<Expr, { kind: 'compare' }>,
+  expr: Expression,
+  options: ClosureOptions,
+): Closure {
+  const operands = node.operands.map((o) => compileNode(o, expr, options));
+  const { ops, span } = node;
+  if (ops.length === 1) return compareOne(ops[0]!, operands[0]!, operands[1]!, span);
+  return (ctx) => {
+    let left = operands[0]!(ctx);
+    for (let i = 0; i < ops.length; i++) {
+      const right = operands[i + 1]!(ctx);
+      if (!compareLink(ops[i]!, left, right, span)) return false;
+      left = right;
+    }
+    return true;
+  };
+}
+
+function compareOne(op: CompareOp, left: Closure, right: Closure, span: Span): Closure {
+  switch (op) {
+    case '==':
+      return (ctx) => {
+        const a = left(ctx);
+        const b = right(ctx);
+        return a === b || valueEquals(a, b);
+      };
+    case '!=':
+      return (ctx) => {
+        const a = left(ctx);
+        const b = right(ctx);
+        return a !== b && !valueEquals(a, b);
+      };
+    case '<':
+      return (ctx) => {
+        const a = left(ctx);
+        const b = right(ctx);
+        return typeof a === 'number' && typeof b === 'number' ? a < b : compareOrder(op, a, b, span);
+      };
+    case '<=':
+      return (ctx) => {
+        const a = left(ctx);
+        const b = right(ctx);
+        return typeof a === 'number' && typeof b === 'number' ? a <= b : compareOrder(op, a, b, span);
+      };
+    case '>':
+      return (ctx) => {
+        const a = left(ctx);
+        const b = right(ctx);
+        return typeof a === 'number' && typeof b === 'number' ? a > b : compareOrder(op, a, b, span);
+      };
+    case '>=':
+      return (ctx) => {
+        const a = left(ctx);
+        const b = right(ctx);
+        return typeof a === 'number' && typeof b === 'number' ? a >= b : compareOrder(op, a, b, span);
+      };
+    case 'in':
+      return (ctx) => {
+        const a = left(ctx);
+        return contains(right(ctx), a, span);
+      };
+    case 'not in':
+      return (ctx) => {
+        const a = left(ctx);
+        return !contains(right(ctx), a, span);
+      };
+  }
+}
+
+// ------------------------------------------------------------------------------ calls
+
+function compileHostCall(
+  node: Extract<Expr, { kind: 'call' }>,
+  host: HostFunction,
+  expr: Expression,
+  options: ClosureOptions,
+): Closure {
+  const error = hostCallError(node.callee, host, node);
+  if (error !== undefined) {
+    return () => {
+      throw new YareError(error.code, error.message, error.span);
+    };
+  }
+  const arg = node.args.map((a) => compileNode(a, expr, options));
+  const { span } = node;
+  if (arg.length === 0) return (ctx) => host.call(ctx, [], span);
+  if (arg.length === 1) {
+    const a0 = arg[0]!;
+    return (ctx) => host.call(ctx, [a0(ctx)], span);
+  }
+  return (ctx) => {
+    const values = new Array<Value>(arg.length);
+    for (let i = 0; i < arg.length; i++) values[i] = arg[i]!(ctx);
+    return host.call(ctx, values, span);
+  };
+}
+
+function compileCall(
+  node: Extract<Expr, { kind: 'call' }>,
+  expr: Expression,
+  options: ClosureOptions,
+): Closure {
+  const host = BUILTINS.has(node.callee) ? undefined : options.hostFunctions?.get(node.callee);
+  if (host !== undefined) return compileHostCall(node, host, expr, options);
+  let sig: BuiltinSignature;
+  try {
+    sig = checkCall(node);
+  } catch (error) {
+    if (!(error instanceof YareError)) throw error;
+    // The call is checked each time it runs (a fresh error every time: the interpreter adds its place).
+    return () => {
+      checkCall(node);
+      throw error;
+    };
+  }
+  const { args, span } = node;
+  const arg = args.map((a) => compileNode(a, expr, options));
+  switch (sig.name) {
+    case 'roll': {
+      const first = args[0]!;
+      const text = exprText(expr, span);
+      if (first.kind === 'dice') {
+        const { count, sides } = first;
+        return (ctx) => ctx.roll(count, sides, text);
+      }
+      const a0 = arg[0]!;
+      const argSpan = first.span;
+      return (ctx) => {
+        const dice = diceOf(a0(ctx), argSpan);
+        return ctx.roll(dice.count, dice.sides, text);
+      };
+    }
+    case 'abs': {
+      const a0 = arg[0]!;
+      return (ctx) => pyAbs(a0(ctx), span);
+    }
+    case 'floor': {
+      const a0 = arg[0]!;
+      return (ctx) => pyFloor(a0(ctx), span);
+    }
+    case 'ceil': {
+      const a0 = arg[0]!;
+      return (ctx) => pyCeil(a0(ctx), span);
+    }
+    case 'len': {
+      const a0 = arg[0]!;
+      return (ctx) => pyLen(a0(ctx), span);
+    }
+    case 'round': {
+      const a0 = arg[0]!;
+      const a1 = arg[1];
+      return (ctx) => {
+        const x = a0(ctx);
+        return pyRound(x, a1 === undefined ? undefined : a1(ctx), span);
+      };
+    }
+    case 'min':
+    case 'max': {
+      const fn = sig.name;
+      return (ctx) => {
+        const values = new Array<Value>(arg.length);
+        for (let i = 0; i < arg.length; i++) values[i] = arg[i]!(ctx);
+        return pyMinMax(fn, values, span);
+      };
+    }
+    case 'timedelta': {
+      const parts = [
+        ...args.map((a, i) => ({ name: TIMEDELTA_POSITIONAL[i]!, value: arg[i]!, span: a.span })),
+        ...node.kwargs.map((k) => ({
+          name: k.name,
+          value: compileNode(k.value, expr, options),
+          span: k.value.span,
+        })),
+      ];
+      return (ctx) => {
+        const kwargs: { name: string; value: Value; span: Span }[] = [];
+        for (const p of parts) kwargs.push({ name: p.name, value: p.value(ctx), span: p.span });
+        return pyTimedelta(kwargs, span);
+      };
+    }
+    case 'time_delta': {
+      const a0 = arg[0]!;
+      const a1 = arg[1]!;
+      const span0 = args[0]!.span;
+      const span1 = args[1]!.span;
+      return (ctx) => {
+        const a = a0(ctx);
+        return timeDelta(a, a1(ctx), span0, span1, span);
+      };
+    }
+    default: {
+      const never: never = sig.name;
+      return () => {
+        throw new YareError('YARE_UNKNOWN_FUNCTION', `unknown function '${String(never)}'`, span);
+      };
+    }
+  }
+}

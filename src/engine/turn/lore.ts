@@ -1,0 +1,125 @@
+// The lore of a cartridge in a turn. The index and the compiled `when:` conditions are built on first use and
+// kept with the cartridge object, so a session's turns index the lore once (the original rebuilt it every
+// turn). Each turn evaluates the conditions once on the state and world it begins with; a section whose
+// condition holds is in play without a keyword, one whose condition is false is never shown, whatever the
+// words (docs/cartridges.md, "Lore that follows the state").
+
+import {
+  admissionOf,
+  type ConditionVerdicts,
+  compileLoreConditions,
+  evaluateLoreConditions,
+  type LoreConditions,
+} from '../../core/cartridge/index.ts';
+import type { World } from '../../core/ledger/index.ts';
+import {
+  buildLoreIndexFromChunks,
+  chunkConditionalLore,
+  fitWithReceipts,
+  type LoreChunk,
+  type LoreIndex,
+  type LoreLookupOptions,
+  type LoreReceipt,
+  type LoreLookupResult,
+  lookupAdmitted,
+} from '../../core/lore/index.ts';
+import type { Dict } from '../../core/yare/index.ts';
+import type { SectionItem } from './prompts.ts';
+import type { TurnCartridge } from './types.ts';
+
+export interface TurnLore {
+  readonly index: LoreIndex;
+  readonly conditions: LoreConditions;
+  /** The sections that carry a condition, in file order. */
+  readonly conditional: readonly LoreChunk[];
+}
+
+const lores = new WeakMap<TurnCartridge, TurnLore>();
+
+export function loreOf(cartridge: TurnCartridge): TurnLore {
+  let lore = lores.get(cartridge);
+  if (lore === undefined) {
+    const split = chunkConditionalLore(cartridge.lore);
+    // The loader already reported any condition that does not compile; such a section stays out.
+    const { conditions } = compileLoreConditions(cartridge.rules, split, cartridge.worldInfo, {
+      lore: 'bot_lore.md',
+    });
+    const ids = new Set(split.conditions.map((c) => c.chunkId));
+    lore = {
+      index: buildLoreIndexFromChunks(split.chunks),
+      conditions,
+      conditional: split.chunks.filter((c) => ids.has(c.id)),
+    };
+    lores.set(cartridge, lore);
+  }
+  return lore;
+}
+
+export function loreIndexOf(cartridge: TurnCartridge): LoreIndex {
+  return loreOf(cartridge).index;
+}
+
+/** This turn's verdicts on every condition of the cartridge. */
+export function loreVerdicts(cartridge: TurnCartridge, state: Dict, world: World): ConditionVerdicts {
+  return evaluateLoreConditions(loreOf(cartridge).conditions, state, world);
+}
+
+/** A lookup of the player's or the Director's words, with sections whose condition is false left out. */
+export function lookupInPlay(
+  cartridge: TurnCartridge,
+  verdicts: ConditionVerdicts,
+  queries: readonly string[],
+  options: LoreLookupOptions,
+): { result: LoreLookupResult; receipts: readonly LoreReceipt[] } {
+  return lookupAdmitted(loreOf(cartridge).index, queries, options, (chunk) =>
+    admissionOf(verdicts, chunk.id),
+  );
+}
+
+/**
+ * The sections in play by their condition alone (no keyword needed), in file order, fitted to `tokenBudget`;
+ * a receipt for every conditional section (held and shown, held and over the budget, or false).
+ */
+export function sectionsInPlay(
+  cartridge: TurnCartridge,
+  verdicts: ConditionVerdicts,
+  tokenBudget: number,
+): { result: LoreLookupResult; receipts: readonly LoreReceipt[] } {
+  const lore = loreOf(cartridge);
+  const held: LoreChunk[] = [];
+  const why = new Map<string, string>();
+  const excluded: LoreReceipt[] = [];
+  for (const chunk of lore.conditional) {
+    const v = verdicts.sections.get(chunk.id);
+    if (v === undefined) continue;
+    if (v.held) {
+      held.push(chunk);
+      why.set(chunk.id, v.why);
+    } else
+      excluded.push({
+        chunkId: chunk.id,
+        heading: chunk.heading,
+        line: chunk.line,
+        status: 'excluded',
+        why: v.why,
+        tokens: chunk.tokens,
+      });
+  }
+  const fitted = fitWithReceipts(held, tokenBudget, why);
+  return { result: fitted.result, receipts: [...fitted.receipts, ...excluded] };
+}
+
+/** Lore receipts as section items: the text of each included chunk, so assembly can tell what a cut kept. */
+export function loreItems(receipts: readonly LoreReceipt[], chunks: readonly LoreChunk[]): SectionItem[] {
+  const text = new Map(chunks.map((c) => [c.id, c.text]));
+  return receipts.map((r): SectionItem => {
+    const label = `${r.chunkId} ${r.heading === '' ? '(before the first heading)' : JSON.stringify(r.heading)}`;
+    const why = `${label}: ${r.why}`;
+    const id = `lore:${r.chunkId}`;
+    if (r.status === 'included') {
+      const t = text.get(r.chunkId);
+      return t === undefined ? { id, why, tokens: r.tokens } : { id, why, text: t, tokens: r.tokens };
+    }
+    return { id, why, tokens: r.tokens, status: r.status };
+  });
+}
