@@ -8,6 +8,7 @@ const suites: Array<[string, () => Promise<Bench>]> = [
   ['yare', async () => (await import('./yare.ts')).benchYare],
   ['lore', async () => (await import('./lore.ts')).benchLore],
   ['world-info', async () => (await import('./world-info.ts')).benchWorldInfo],
+  ['memory', async () => (await import('./memory.ts')).benchMemory],
   ['injection', async () => (await import('./injection.ts')).benchInjection],
   ['js-rules', async () => (await import('./js-rules.ts')).benchJsRules],
   ['ledger', async () => (await import('./ledger.ts')).benchLedger],

@@ -104,7 +104,7 @@ describe('the vocabulary table', () => {
       LEDGER_SPECS[t as LedgerEventType]!.refs.map((f) => `${t}.${f}`),
     );
     expect(checked).toEqual(new Set(refFields));
-    expect(checked.size).toBe(15);
+    expect(checked.size).toBe(17);
   });
 
   it('L-50 every example in the prompt passes the validator, and the prompt text is stable', () => {
@@ -118,7 +118,7 @@ describe('the vocabulary table', () => {
         set_current_location(entity, location) — moves an entity to a location
         set_possession(item, owner) — gives an item to an owner
         clear_possession(item) — leaves an item held by nobody
-        add_fact(predicate, subject?, object?, value?, fact_id?) — asserts something about the world
+        add_fact(predicate, subject?, object?, value?, fact_id?, learned_by?, told_to?) — asserts something about the world; learned by those present (learned_by: exactly these; told_to: these too)
         invalidate_fact(fact_id, reason?) — withdraws a fact without deleting the record of it
         add_relationship(source, target, relationship, description?) — ties two entities together
         end_relationship(source, target, relationship) — ends a tie without erasing that it existed

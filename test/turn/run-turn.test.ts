@@ -171,6 +171,7 @@ describe('an ordinary turn', () => {
       'state',
       'game_time',
       'world',
+      'lore',
       'scene',
       'notes',
       'history',

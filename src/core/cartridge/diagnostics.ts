@@ -60,7 +60,9 @@ export type CartridgeCode =
   | 'CART_INTENT_DUPLICATE'
   // world_info.json
   | 'CART_BAD_WORLD_INFO'
-  | 'CART_WORLD_INFO_DIFFERS';
+  | 'CART_WORLD_INFO_DIFFERS'
+  // `when:` conditions of lore sections and World Info entries
+  | 'CART_BAD_CONDITION';
 
 export function cartError(code: CartridgeCode, message: string, place?: SourcePlace): Diagnostic {
   return place ? { severity: 'error', code, message, place } : { severity: 'error', code, message };

@@ -28,6 +28,21 @@ export {
   joinPath,
   compileCartridge,
 } from './load.ts';
+export {
+  admissionOf,
+  compileCondition,
+  type CompiledCondition,
+  compileLoreConditions,
+  type ConditionFiles,
+  type ConditionVerdict,
+  type ConditionVerdicts,
+  evaluateLoreConditions,
+  LEDGER_CONDITION_FUNCTIONS,
+  type LoreConditions,
+  type VerdictTable,
+  worldInfoReason,
+  worldInfoUnderVerdicts,
+} from './lore-conditions.ts';
 export { applyPersonaMacros, DEFAULT_PERSONA, type Persona, validatePersona } from './persona.ts';
 export {
   nodeAtPath,

@@ -15,7 +15,8 @@ import { hasRulesScript, rulesScriptOf } from './js-rules/hook.ts';
 import type { RulesSandbox } from './js-rules/sandbox-port.ts';
 import { checkMinigameStart } from './minigame-configs.ts';
 import { applyPersonaMacros, type Persona, validatePersona } from './persona.ts';
-import type { WorldInfoBook } from '../lore/index.ts';
+import { chunkConditionalLore, type ConditionalLore, LoreError, type WorldInfoBook } from '../lore/index.ts';
+import { compileLoreConditions } from './lore-conditions.ts';
 import { parseAlternateGreetings } from './greetings.ts';
 import { loadWorldInfo } from './world-info.ts';
 import { decodeCartridgeFile } from './text.ts';
@@ -226,6 +227,15 @@ export function compileCartridge(
   }
 
   const lore = proseOf(texts.get('lore'), pathOf(specOf('lore')), persona, diagnostics);
+  if (lore !== undefined && rules) {
+    const loreFiles = {
+      lore: pathOf(specOf('lore')),
+      ...(worldInfoText === undefined
+        ? {}
+        : { worldInfo: { file: pathOf(specOf('worldInfo')), text: worldInfoText } }),
+    };
+    diagnostics.push(...loreConditionDiagnostics(rules, lore, worldInfo, loreFiles));
+  }
   const firstMessage = proseOf(
     texts.get('firstMessage'),
     pathOf(specOf('firstMessage')),
@@ -278,6 +288,24 @@ export function compileCartridge(
     ...(script === undefined ? {} : { placeInRules: script.remap }),
   };
   return { ok: true, cartridge: deepFreeze(cartridge), warnings };
+}
+
+/** The `when:` conditions of lore sections and World Info entries, checked like every expression. */
+function loreConditionDiagnostics(
+  rules: CompiledRules,
+  lore: string,
+  worldInfo: WorldInfoBook | undefined,
+  files: { lore: string; worldInfo?: { file: string; text: string } },
+): Diagnostic[] {
+  let split: ConditionalLore;
+  try {
+    split = chunkConditionalLore(lore);
+  } catch (error) {
+    // Lore too large to chunk is reported when it is indexed; its conditions cannot be found.
+    if (error instanceof LoreError) return [];
+    throw error;
+  }
+  return compileLoreConditions(rules, split, worldInfo, files).diagnostics;
 }
 
 /** Lore and first message: persona macros, then the injection check as a warning only (story text). */

@@ -161,6 +161,16 @@ export function engineFactId(turn: number, index: number): string {
   return `f_${turn}_${index}`;
 }
 
+/** Who learns a new fact: `learned_by` exactly; else those present and those `told_to`; else the public. */
+function knownByOf(
+  event: { readonly learned_by?: readonly string[]; readonly told_to?: readonly string[] },
+  scene: { readonly present: readonly string[] } | null,
+): { knownBy?: readonly string[] } {
+  const knowers = event.learned_by ?? [...(scene?.present ?? []), ...(event.told_to ?? [])];
+  if (event.learned_by === undefined && knowers.length === 0) return {};
+  return { knownBy: [...new Set(knowers)].sort() };
+}
+
 function stampOf(at: Stamp): Stamp {
   return at.gameTime === undefined ? { turn: at.turn } : { turn: at.turn, gameTime: at.gameTime };
 }
@@ -226,6 +236,7 @@ export function applyEvent(draft: WorldDraft, event: LedgerEvent, index: number,
         ...(event.object === undefined ? {} : { object: event.object }),
         ...(event.value === undefined ? {} : { value: event.value }),
         added: stampOf(at),
+        ...knownByOf(event, draft.scene),
       });
       return;
     }

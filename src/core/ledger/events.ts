@@ -53,6 +53,8 @@ export interface AddFact {
   readonly object?: string;
   readonly value?: LedgerScalar;
   readonly fact_id?: string;
+  readonly learned_by?: readonly string[];
+  readonly told_to?: readonly string[];
 }
 export interface InvalidateFact {
   readonly type: 'invalidate_fact';

@@ -5,6 +5,7 @@ export type * from './events.ts';
 export { toWire } from './events.ts';
 export { foldEntries, foldLog, LedgerIndex, type LogEntry, type ReplayResult, replayLog } from './history.ts';
 export { guardJsonValue, parseToolArguments } from './json.ts';
+export { factsKnownBy, type KnownFactsOptions } from './knowledge.ts';
 export * from './limits.ts';
 export {
   type AttributeDecl,
@@ -48,7 +49,14 @@ export {
   vocabularyForPrompt,
 } from './spec.ts';
 export { STARTING_WORLD_TURN, startingBatch, startingWorld } from './starting-world.ts';
-export { type SummaryCounts, type SummaryOptions, summarizeWorld, type WorldSummary } from './summary.ts';
+export {
+  type SummaryCounts,
+  type SummaryOptions,
+  MAX_SUMMARY_FACTS_SCANNED,
+  type SummaryPiece,
+  summarizeWorld,
+  type WorldSummary,
+} from './summary.ts';
 export {
   checkRecordWorldChanges,
   isIsoDateTime,

@@ -7,7 +7,7 @@ import { estimateTokens } from '../tokens.ts';
 import type { LedgerScalar } from './events.ts';
 import { DEFAULT_SUMMARY_TOKEN_BUDGET } from './limits.ts';
 import { summaryIndexOf } from './summary-index.ts';
-import { type EntityRecord, type FactRecord, getFact, lookup, type World } from './world.ts';
+import { type EntityRecord, type FactRecord, getFact, knowsFact, lookup, type World } from './world.ts';
 
 export interface SummaryCounts {
   readonly scene: number;
@@ -16,17 +16,38 @@ export interface SummaryCounts {
   readonly facts: number;
 }
 
+/** One line of the summary, or the first line a section could not fit: what it is and why it is there. */
+export interface SummaryPiece {
+  /** `scene`, `entity:<key>`, `thread:<key>`, `fact:<id>`. */
+  readonly id: string;
+  /** Why it is in the summary (present in the scene, an open thread, a fact touching the scene, recency). */
+  readonly why: string;
+  readonly text: string;
+  /** False for the first line of a section that did not fit the budget (the rest are counted in `dropped`). */
+  readonly included: boolean;
+}
+
 export interface WorldSummary {
   readonly text: string;
   readonly tokens: number;
   readonly budget: number;
   readonly included: SummaryCounts;
   readonly dropped: SummaryCounts;
+  /** The receipts of the summary: every line shown, and the first line each section left out. */
+  readonly pieces: readonly SummaryPiece[];
 }
 
 export interface SummaryOptions {
   readonly tokenBudget?: number;
+  /**
+   * Whose summary it is: only facts this entity knows (public ones and those it learned) are shown. Absent:
+   * every fact (the Director's view).
+   */
+  readonly viewer?: string;
 }
+
+/** Facts a viewer's summary looks through for ones it knows, at most (the rest count as left out). */
+export const MAX_SUMMARY_FACTS_SCANNED = 5_000;
 
 function scalarText(value: LedgerScalar): string {
   return typeof value === 'string' ? JSON.stringify(value) : String(value);
@@ -80,11 +101,16 @@ function factScore(fact: FactRecord, focus: ReadonlySet<string>, nearby: Readonl
 export function summarizeWorld(world: World, options: SummaryOptions = {}): WorldSummary {
   const budget = options.tokenBudget ?? DEFAULT_SUMMARY_TOKEN_BUDGET;
   const lines: string[] = [];
+  const pieces: SummaryPiece[] = [];
   let used = 0;
-  const fits = (line: string): boolean => {
+  const fits = (line: string, piece?: { id: string; why: string }): boolean => {
     const cost = estimateTokens(`${line}\n`);
-    if (used + cost > budget) return false;
+    if (used + cost > budget) {
+      if (piece !== undefined) pieces.push({ ...piece, text: line, included: false });
+      return false;
+    }
     lines.push(line);
+    if (piece !== undefined) pieces.push({ ...piece, text: line, included: true });
     used += cost;
     return true;
   };
@@ -100,13 +126,15 @@ export function summarizeWorld(world: World, options: SummaryOptions = {}): Worl
   if (scene) {
     const where = scene.location === undefined ? '' : ` at ${label(world, scene.location)}`;
     const what = scene.summary === undefined ? '' : ` ${JSON.stringify(scene.summary)}`;
-    if (fits(`Scene (turn ${scene.set.turn})${where}:${what}`)) sceneIncluded = 1;
+    const piece = { id: 'scene', why: `the scene, set at turn ${scene.set.turn}` };
+    if (fits(`Scene (turn ${scene.set.turn})${where}:${what}`, piece)) sceneIncluded = 1;
   }
 
   let presentIncluded = 0;
   if (sceneIncluded && present.length > 0 && fits('Present:')) {
     for (const key of present) {
-      if (!fits(entityLine(world, lookup(world.entities, key)!, carriedBy(key)))) break;
+      const piece = { id: `entity:${key}`, why: 'present in the scene' };
+      if (!fits(entityLine(world, lookup(world.entities, key)!, carriedBy(key)), piece)) break;
       presentIncluded += 1;
     }
   }
@@ -117,7 +145,8 @@ export function summarizeWorld(world: World, options: SummaryOptions = {}): Worl
   let threadsIncluded = 0;
   if (open.length > 0 && fits('Open threads:')) {
     for (const t of open) {
-      if (!fits(`- [${t.key}] ${t.title}`)) break;
+      const piece = { id: `thread:${t.key}`, why: `an open thread (opened at turn ${t.opened.turn})` };
+      if (!fits(`- [${t.key}] ${t.title}`, piece)) break;
       threadsIncluded += 1;
     }
   }
@@ -146,9 +175,21 @@ export function summarizeWorld(world: World, options: SummaryOptions = {}): Worl
   }
   const factCount = index.current.size;
   let factsIncluded = 0;
+  const viewer = options.viewer;
+  let scanned = 0;
   if (factCount > 0 && fits('Facts:')) {
     for (const fact of ranked()) {
-      if (!fits(factLine(world, fact))) break;
+      if (viewer !== undefined) {
+        // Unknown facts are passed over unnamed (not even a receipt): a viewer's summary never shows them.
+        if (++scanned > MAX_SUMMARY_FACTS_SCANNED) break;
+        if (!knowsFact(fact, viewer)) continue;
+      }
+      const about = touching.get(fact.id);
+      const why =
+        about === undefined || about === 0
+          ? `a fact that holds, newest first (recorded at turn ${fact.added.turn})`
+          : `a fact that holds about ${about >= 4 ? 'someone or somewhere in the scene' : 'something the scene holds'} (recorded at turn ${fact.added.turn})`;
+      if (!fits(factLine(world, fact), { id: `fact:${fact.id}`, why })) break;
       factsIncluded += 1;
     }
   }
@@ -170,5 +211,6 @@ export function summarizeWorld(world: World, options: SummaryOptions = {}): Worl
       threads: open.length - threadsIncluded,
       facts: factCount - factsIncluded,
     },
+    pieces,
   };
 }

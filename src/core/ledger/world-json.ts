@@ -105,6 +105,8 @@ function readEntity(raw: unknown, id: string, at: string): EntityRecord {
 
 function readFact(raw: unknown, id: string, at: string): FactRecord {
   const o = obj(raw, at);
+  if (o.knownBy !== undefined && !Array.isArray(o.knownBy))
+    throw new WorldJsonError(`${at}.knownBy must be a list of ledger keys`);
   if (key(o.id, `${at}.id`) !== id) throw new WorldJsonError(`${at}.id does not match its table key`);
   let invalidated: FactRecord['invalidated'];
   if (o.invalidated !== undefined) {
@@ -121,6 +123,10 @@ function readFact(raw: unknown, id: string, at: string): FactRecord {
     object: optKey(o.object, `${at}.object`),
     value: o.value === undefined ? undefined : scalar(o.value, `${at}.value`),
     added: stamp(o.added, `${at}.added`),
+    knownBy:
+      o.knownBy === undefined
+        ? undefined
+        : (o.knownBy as unknown[]).map((k, i) => key(k, `${at}.knownBy[${i}]`)),
     invalidated,
   }) as FactRecord;
 }

@@ -38,6 +38,12 @@ export interface FactRecord {
   readonly object?: string;
   readonly value?: LedgerScalar;
   readonly added: Stamp;
+  /**
+   * Who learned it (entity keys, sorted): those `learned_by` named, else those present in the scene when
+   * it was recorded and those it was `told_to`. Absent: the public world, known to everyone (a cartridge's
+   * starting world, a fact recorded with no scene and no one named). docs/ledger.md, "Who knows what".
+   */
+  readonly knownBy?: readonly string[];
   /** Set once, when the fact is withdrawn; the record stays (L-34). */
   readonly invalidated?: Stamp & { readonly reason?: string };
 }
@@ -107,6 +113,11 @@ export function factCount(world: Pick<World, 'facts'>): number {
   let n = 0;
   for (const b in world.facts) n += tableKeys(world.facts[b]!).length;
   return n;
+}
+
+/** Whether `entity` knows `fact`: a public fact, or one it learned. */
+export function knowsFact(fact: Pick<FactRecord, 'knownBy'>, entity: string): boolean {
+  return fact.knownBy === undefined || fact.knownBy.includes(entity);
 }
 
 export interface World {

@@ -1,6 +1,20 @@
 // Public entry of lore retrieval (pure: no I/O; embeddings come in as a function).
 
 export { chunkLore, type LoreChunk } from './chunk.ts';
+export {
+  type AdmittedLookup,
+  fitWithReceipts,
+  type LoreAdmission,
+  type LoreReceipt,
+  type LoreReceiptStatus,
+  lookupAdmitted,
+} from './admitted.ts';
+export {
+  chunkConditionalLore,
+  type ConditionalLore,
+  type LoreConditionSource,
+  splitLoreConditions,
+} from './conditions.ts';
 export { type EmbeddedLoreIndex, type LoreEmbedFunction, withEmbeddings } from './embedded.ts';
 export { LoreError, type LoreErrorCode } from './errors.ts';
 export * as loreLimits from './limits.ts';

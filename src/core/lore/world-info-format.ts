@@ -22,6 +22,7 @@ import {
   MAX_WI_SCAN_DEPTH,
   MAX_WI_TOKEN_BUDGET,
 } from './world-info-limits.ts';
+import { MAX_WHEN_CHARS as MAX_WI_WHEN_CHARS } from './conditions.ts';
 import { parseRegexKey, splitRegexKey } from './world-info-regex.ts';
 import {
   SELECTIVE_LOGICS,
@@ -405,7 +406,10 @@ function readEntry(
     forceActivate,
     forceSkip,
   };
+  const mnesos = ext !== undefined && isObject(ext.mnesos) ? ext.mnesos : undefined;
+  const when = r.string(`${path}.extensions.mnesos`, r.pick([mnesos], ['when']), '', MAX_WI_WHEN_CHARS);
   if (r.issues.length > before) return undefined;
+  if (when.trim() !== '') return { ...entry, when: when.trim() };
   notesOfEntry(r, raw, ext, path, entry, shape);
   return entry;
 }
@@ -670,6 +674,7 @@ function worldEntryOf(entry: WorldInfoEntry, displayIndex: number): Obj {
     triggers: [...entry.triggers],
     displayIndex,
     characterFilter: { isExclude: false, names: [], tags: [] },
+    ...(entry.when === undefined ? {} : { extensions: { mnesos: { when: entry.when } } }),
   };
 }
 
@@ -741,6 +746,7 @@ export function toCharacterBook(book: WorldInfoBook): Obj {
         delay: entry.delay === 0 ? null : entry.delay,
         triggers: [...entry.triggers],
         ignore_budget: entry.ignoreBudget,
+        ...(entry.when === undefined ? {} : { mnesos: { when: entry.when } }),
       },
     })),
   };

@@ -73,6 +73,12 @@ export interface WorldInfoEntry {
   /** `@@activate` / `@@dont_activate` decorators found at the start of the content (already stripped). */
   readonly forceActivate: boolean;
   readonly forceSkip: boolean;
+  /**
+   * `extensions.mnesos.when`: a condition on the state and the ledger (`@ entity('mara').location ==
+   * 'chapel'`); while it holds the entry is in play without a key, while it is false it never is. Compiled
+   * and evaluated by the cartridge layer (src/core/cartridge/lore-conditions.ts).
+   */
+  readonly when?: string;
 }
 
 export interface WorldInfoSettings {

@@ -5,6 +5,7 @@
 import { YareError } from './errors.ts';
 import type { Expr } from './expr/ast.ts';
 import { BUILTINS, checkCall } from './expr/builtins.ts';
+import { type HostFunction, hostCallError } from './expr/closure.ts';
 import { didYouMean } from './diagnostics-sink.ts';
 import type { DomainSchema } from './program.ts';
 import { allPaths, schemaAt } from './schema.ts';
@@ -16,7 +17,16 @@ export interface CheckScope {
   readonly macros: ReadonlySet<string>;
   /** `foreach` item/index names and comprehension variables in scope. */
   readonly locals: ReadonlySet<string>;
+  /** Functions the embedding adds beside the builtins (lore conditions: `entity`, `thread`, `fact`). */
+  readonly functions?: ReadonlyMap<string, Pick<HostFunction, 'minArgs' | 'maxArgs' | 'usage'>>;
+  /**
+   * The root names a path may start with (default `state`, `temp`, `inputs`, `macros`); a lore condition
+   * reads `state` alone.
+   */
+  readonly roots?: readonly string[];
 }
+
+const DEFAULT_ROOTS = ['state', 'temp', 'inputs', 'macros'] as const;
 
 export interface CheckFinding {
   readonly code:
@@ -60,13 +70,25 @@ export function checkExpr(e: Expr, scope: CheckScope, out: CheckFinding[], macro
       return;
     }
     case 'call': {
-      try {
-        checkCall(e);
-      } catch (error) {
-        if (!(error instanceof YareError)) throw error;
-        const code = error.code === 'YARE_UNKNOWN_FUNCTION' ? 'YARE_UNKNOWN_FUNCTION' : 'YARE_ARITY';
-        const hint = code === 'YARE_UNKNOWN_FUNCTION' ? didYouMean(e.callee, BUILTINS.keys()) : '';
-        out.push({ code, message: `${error.message}.${hint}`, start: e.span.start });
+      const host = BUILTINS.has(e.callee) ? undefined : scope.functions?.get(e.callee);
+      if (host !== undefined) {
+        const error = hostCallError(e.callee, host, e);
+        if (error !== undefined)
+          out.push({ code: 'YARE_ARITY', message: error.message, start: e.span.start });
+      } else {
+        try {
+          checkCall(e);
+        } catch (error) {
+          if (!(error instanceof YareError)) throw error;
+          const code = error.code === 'YARE_UNKNOWN_FUNCTION' ? 'YARE_UNKNOWN_FUNCTION' : 'YARE_ARITY';
+          const names = [...BUILTINS.keys(), ...(scope.functions?.keys() ?? [])];
+          const message =
+            code === 'YARE_UNKNOWN_FUNCTION' && scope.functions !== undefined
+              ? `unknown function '${e.callee}'; the functions are ${names.join(', ')}`
+              : error.message;
+          const hint = code === 'YARE_UNKNOWN_FUNCTION' ? didYouMean(e.callee, names) : '';
+          out.push({ code, message: `${message}.${hint}`, start: e.span.start });
+        }
       }
       for (const kw of e.kwargs) checkExpr(kw.value, scope, out, macroRefs);
       for (const a of e.args) checkExpr(a, scope, out, macroRefs);
@@ -117,6 +139,17 @@ function checkChain(
 ): void {
   const [root, ...rest] = chain as [string, ...string[]];
   if (scope.locals.has(root)) return;
+  const roots: readonly string[] = scope.roots ?? DEFAULT_ROOTS;
+  if (!roots.includes(root)) {
+    const known = [...roots, ...scope.locals];
+    const starts = roots.map((r) => `${r}.`);
+    out.push({
+      code: 'YARE_UNKNOWN_PATH',
+      message: `Unknown name '${root}'. Paths start with ${starts.length === 1 ? starts[0] : `${starts.slice(0, -1).join(', ')} or ${starts.at(-1)}`}${didYouMean(root, known)}`,
+      start,
+    });
+    return;
+  }
   switch (root) {
     case 'state':
       checkStatePath(rest, start, scope.schema, out);

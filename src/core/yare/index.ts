@@ -48,7 +48,16 @@ export {
   toValue,
   type Value,
 } from './values.ts';
-export { BUILTINS, type Expr, walkExpr } from './expr/index.ts';
+export {
+  BUILTINS,
+  type Closure,
+  compileClosure,
+  type EvalContext,
+  type Expr,
+  type HostFunction,
+  walkExpr,
+} from './expr/index.ts';
+export { type CheckFinding, type CheckScope, checkExpr } from './check.ts';
 export { evaluateExpression, type EvaluateResult } from './evaluate-text.ts';
 export { formatValue, toStateValue, truthy } from './python.ts';
 export { mapPairs, placeOfNode } from './yaml-nodes.ts';

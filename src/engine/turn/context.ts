@@ -1,7 +1,7 @@
 // The working state of one turn, shared by its phases: one rules runner and one dice generator for the
 // whole turn, and everything the record will hold. Nothing here leaves the turn unless it completes.
 
-import { summarizeWorld, type WorldSummary } from '../../core/ledger/index.ts';
+import { lookup, summarizeWorld, type WorldSummary } from '../../core/ledger/index.ts';
 import type { ModelRole } from '../../adapters/llm/index.ts';
 import type { LoreIndex } from '../../core/lore/index.ts';
 import {
@@ -16,9 +16,18 @@ import { TurnError } from './errors.ts';
 import { type ClockMode, clockMode } from './game-time.ts';
 import type { LedgerOptions } from './ledger-world.ts';
 import type { TurnLimits } from './limits.ts';
-import { loreIndexOf } from './lore.ts';
+import type { ConditionVerdicts } from '../../core/cartridge/index.ts';
+import { loreIndexOf, loreVerdicts } from './lore.ts';
 import type { TurnWorldInfo } from './world-info.ts';
 import type { PromptRecord, RuleCall, ToolTraceEntry, TurnCartridge, TurnPersona } from './types.ts';
+
+/** A lore section in this turn, as the prompts record it (lore-sections.ts builds them). */
+export interface LoreInTurn {
+  readonly text: string;
+  readonly why: string;
+  /** Brought in by the story's words (a lookup, a key), not by a condition or a constant entry. */
+  readonly byWords: boolean;
+}
 
 export class TurnContext {
   readonly rules: CompiledRules;
@@ -32,8 +41,8 @@ export class TurnContext {
   readonly prompts: PromptRecord[] = [];
   readonly warnings: string[] = [];
   readonly modelIds: Partial<Record<ModelRole, string>> = {};
-  /** Lore chunks retrieved this turn, by id (first-seen order): what the NPC brain is shown. */
-  readonly lore = new Map<string, string>();
+  /** Lore retrieved or in play this turn, by id (first-seen order), with why: what the NPC brain is shown. */
+  readonly lore = new Map<string, LoreInTurn>();
   /** In-game seconds accepted so far this turn; applied once, after the Director. */
   timeSeconds = 0;
   /** NPC queries that reached the NPC model this turn. */
@@ -48,6 +57,11 @@ export class TurnContext {
   worldInfo: TurnWorldInfo | undefined;
   /** System messages from the player's chat front end (OpenAI-compatible endpoint): player context, never rules. */
   playerContext: string | undefined;
+  /**
+   * The `when:` conditions of the lore and World Info on the state and world the turn begins with: what the
+   * Director, the NPC brain and World Info see in play.
+   */
+  readonly loreVerdicts: ConditionVerdicts;
 
   constructor(
     readonly cartridge: TurnCartridge,
@@ -65,6 +79,24 @@ export class TurnContext {
     this.dice = DiceRoller.fromSeed(seed);
     this.runner = new EventRunner(this.rules, state, this.dice);
     this.ruleDeadline = now() + limits.maxRuleMs;
+    this.loreVerdicts = loreVerdicts(cartridge, state, ledger.world);
+  }
+
+  private settledVerdicts: { state: Dict; verdicts: ConditionVerdicts } | undefined;
+
+  /**
+   * The conditions on the state as it is now (after the turn's events, for the Narrator): a section whose
+   * condition the turn made true is in play in the prose that tells of it.
+   */
+  get currentLoreVerdicts(): ConditionVerdicts {
+    const state = this.state;
+    if (this.settledVerdicts?.state !== state) {
+      this.settledVerdicts = {
+        state,
+        verdicts: loreVerdicts(this.cartridge, state, this.ledger.world),
+      };
+    }
+    return this.settledVerdicts.verdicts;
   }
 
   /** Set once every rule event has run (time applied, mini-game cleared); from then on it is the state. */
@@ -87,6 +119,28 @@ export class TurnContext {
   get worldSummary(): WorldSummary {
     this.summary ??= summarizeWorld(this.ledger.world, { tokenBudget: this.limits.worldSummaryTokens });
     return this.summary;
+  }
+
+  private viewerSummaries = new Map<string, WorldSummary>();
+
+  /** The world as `viewer` knows it: public facts and those it learned (docs/ledger.md, "Who knows what"). */
+  worldSummaryFor(viewer: string | undefined): WorldSummary {
+    if (viewer === undefined) return this.worldSummary;
+    let summary = this.viewerSummaries.get(viewer);
+    if (summary === undefined) {
+      summary = summarizeWorld(this.ledger.world, { tokenBudget: this.limits.worldSummaryTokens, viewer });
+      this.viewerSummaries.set(viewer, summary);
+    }
+    return summary;
+  }
+
+  /**
+   * Whose eyes the Narrator tells the story through: the player character's entity (the ledger policy's
+   * `player`) when the world has it; else no one in particular (every fact).
+   */
+  get playerEntity(): string | undefined {
+    const key = this.cartridge.ledger.policy.player;
+    return key !== null && lookup(this.ledger.world.entities, key) !== undefined ? key : undefined;
   }
 
   get loreIndex(): LoreIndex {

@@ -21,6 +21,7 @@ import type { TurnContext } from './context.ts';
 import { echoableCalls } from './echo.ts';
 import { currentGameTime } from './game-time.ts';
 import { worldSection } from './ledger-prompt.ts';
+import { directorLoreSection } from './lore-sections.ts';
 import { MAX_DIRECTIVES_CHARS, MAX_TOOL_CALLS_PER_ROUND, MAX_TOOL_CALLS_PER_TURN } from './limits.ts';
 import { type NpcQueryArgs, runNpcQuery } from './npc.ts';
 import {
@@ -91,7 +92,7 @@ function directorSections(
   ctx: TurnContext,
   tools: DirectorToolSet,
   tickNotes: readonly string[],
-  lore: string,
+  lore: PromptSection,
   history: readonly StoryMessage[],
   turnStartTime: string | undefined,
 ): PromptSection[] {
@@ -165,13 +166,7 @@ function directorSections(
       maxTokens: 1_000,
       why: 'notes of the cycle-tick events',
     },
-    {
-      id: 'lore',
-      kind: 'volatile',
-      text: block('WORLD LORE (matched to the player message)', lore),
-      required: false,
-      why: "lore matched to the player's words",
-    },
+    lore,
     {
       id: 'history',
       kind: 'volatile',
@@ -193,7 +188,7 @@ export async function* runDirector(
   const tools = directorTools(ctx.cartridge);
   ctx.warnings.push(...tools.warnings);
   const turnStartTime = currentGameTime(ctx.state, ctx.clock);
-  const lore = autoLore(ctx, inputText);
+  const lore = directorLoreSection(ctx, inputText, DIRECTOR_AUTO_LORE_TOKENS);
   const exchange: ChatMessage[] = [];
   let directives = '';
   let stop: DirectorStop = 'round-limit';
@@ -357,15 +352,4 @@ async function runTool(
 async function finalResponse(parts: AsyncIterable<ModelStreamPart>): Promise<ModelResponse> {
   for await (const part of parts) if (part.type === 'finish') return part.response;
   throw new ModelError('bad-response', 'the Director model stream ended without a finish part');
-}
-
-/** Lore matched to the player's words, looked up once without a model call. */
-function autoLore(ctx: TurnContext, inputText: string): string {
-  if (ctx.cartridge.lore.trim() === '' || inputText.trim() === '') return '';
-  const query = inputText.slice(0, 400);
-  const result = ctx.loreIndex.lookup([query], {
-    k: ctx.limits.loreK,
-    tokenBudget: Math.min(DIRECTOR_AUTO_LORE_TOKENS, ctx.limits.loreTokenBudget),
-  });
-  return result.text;
 }

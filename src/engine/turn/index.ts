@@ -14,6 +14,9 @@ export { chooseOffline, coerceTypedWord, jsonOrText, matchEvent, offlineCommandS
 export { freeActionHelp } from './offline-free.ts';
 export { narrateOffline, stripNote } from './offline-narration.ts';
 export { selectNpcs } from './npc.ts';
+export { loreOf, loreVerdicts, lookupInPlay, sectionsInPlay } from './lore.ts';
+export { activateForTurn } from './world-info.ts';
+export type { ItemReceipt, ItemStatus, SectionItem } from './prompts.ts';
 export type {
   DirectorStop,
   GameState,

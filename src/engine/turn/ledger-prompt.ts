@@ -26,15 +26,17 @@ function counts(summary: WorldSummary, which: 'included' | 'dropped'): string {
 }
 
 /** The world summary as a prompt section; its reason carries the summary's own inclusion accounting. */
-export function worldSection(ctx: TurnContext): PromptSection {
-  const summary = ctx.worldSummary;
+export function worldSection(ctx: TurnContext, viewer?: string): PromptSection {
+  const summary = ctx.worldSummaryFor(viewer);
   const text = summary.text.trim() === '' ? '' : `${WORLD_HEADER}\n${summary.text}\n${WORLD_FOOTER}`;
   return {
     id: 'world',
     kind: 'volatile',
     text,
     required: false,
-    why: `the world ledger within its ${summary.budget}-token budget: shown ${counts(summary, 'included')}; left out ${counts(summary, 'dropped')}`,
+    why: `the world ledger${viewer === undefined ? '' : ` as ${viewer} knows it (public facts and those ${viewer} learned)`} within its ${summary.budget}-token budget: shown ${counts(summary, 'included')}; left out ${counts(summary, 'dropped')}`,
+    // Per-line receipts (summary.pieces) are left out of the stored record: they grow with the world up to
+    // the summary's budget, and a turn's record must not (test/session/world-snapshots.test.ts).
   };
 }
 

@@ -1,25 +1,142 @@
-// The lore index of a cartridge, built on first use and kept by the lore's text, so every session, turn
-// and persona of the same lore indexes it once (the original rebuilt it every turn); a persona whose
-// macros change the lore's text has its own index.
+// The lore of a cartridge in a turn. The index and the compiled `when:` conditions are built on first use and
+// kept with the cartridge object; the index is also kept by the lore's text, so every session, turn and
+// persona of the same lore indexes it once (the original rebuilt it every turn; a persona whose macros change
+// the lore's text has its own index). Each turn evaluates the conditions once on the state and world it
+// begins with; a section whose condition holds is in play without a keyword, one whose condition is false is
+// never shown, whatever the words (docs/cartridges.md, "Lore that follows the state").
 
-import { buildLoreIndex, type LoreIndex } from '../../core/lore/index.ts';
+import {
+  admissionOf,
+  type ConditionVerdicts,
+  compileLoreConditions,
+  evaluateLoreConditions,
+  type LoreConditions,
+} from '../../core/cartridge/index.ts';
+import type { World } from '../../core/ledger/index.ts';
+import {
+  buildLoreIndexFromChunks,
+  chunkConditionalLore,
+  fitWithReceipts,
+  type LoreChunk,
+  type LoreIndex,
+  type LoreLookupOptions,
+  type LoreReceipt,
+  type LoreLookupResult,
+  lookupAdmitted,
+} from '../../core/lore/index.ts';
+import type { Dict } from '../../core/yare/index.ts';
+import type { SectionItem } from './prompts.ts';
 import type { TurnCartridge } from './types.ts';
 
-/** Lore indexes kept per process, least recently used dropped first. */
+/** Lore indexes kept per process by the lore's text, least recently used dropped first. */
 export const LORE_INDEXES_KEPT = 32;
 
-const byCartridge = new WeakMap<TurnCartridge, LoreIndex>();
 const byText = new Map<string, LoreIndex>();
 
-export function loreIndexOf(cartridge: TurnCartridge): LoreIndex {
-  const known = byCartridge.get(cartridge);
-  if (known !== undefined) return known;
-  let index = byText.get(cartridge.lore);
+/** The index of this lore text, built once and shared by every cartridge object with the same text. */
+function indexByText(text: string, build: () => LoreIndex): LoreIndex {
+  let index = byText.get(text);
   if (index === undefined) {
-    index = buildLoreIndex(cartridge.lore);
+    index = build();
     if (byText.size >= LORE_INDEXES_KEPT) byText.delete(byText.keys().next().value!);
-  } else byText.delete(cartridge.lore);
-  byText.set(cartridge.lore, index);
-  byCartridge.set(cartridge, index);
+  } else byText.delete(text);
+  byText.set(text, index);
   return index;
+}
+
+export interface TurnLore {
+  readonly index: LoreIndex;
+  readonly conditions: LoreConditions;
+  /** The sections that carry a condition, in file order. */
+  readonly conditional: readonly LoreChunk[];
+}
+
+const lores = new WeakMap<TurnCartridge, TurnLore>();
+
+export function loreOf(cartridge: TurnCartridge): TurnLore {
+  let lore = lores.get(cartridge);
+  if (lore === undefined) {
+    const split = chunkConditionalLore(cartridge.lore);
+    // The loader already reported any condition that does not compile; such a section stays out.
+    const { conditions } = compileLoreConditions(cartridge.rules, split, cartridge.worldInfo, {
+      lore: 'bot_lore.md',
+    });
+    const ids = new Set(split.conditions.map((c) => c.chunkId));
+    lore = {
+      index: indexByText(cartridge.lore, () => buildLoreIndexFromChunks(split.chunks)),
+      conditions,
+      conditional: split.chunks.filter((c) => ids.has(c.id)),
+    };
+    lores.set(cartridge, lore);
+  }
+  return lore;
+}
+
+export function loreIndexOf(cartridge: TurnCartridge): LoreIndex {
+  return loreOf(cartridge).index;
+}
+
+/** This turn's verdicts on every condition of the cartridge. */
+export function loreVerdicts(cartridge: TurnCartridge, state: Dict, world: World): ConditionVerdicts {
+  return evaluateLoreConditions(loreOf(cartridge).conditions, state, world);
+}
+
+/** A lookup of the player's or the Director's words, with sections whose condition is false left out. */
+export function lookupInPlay(
+  cartridge: TurnCartridge,
+  verdicts: ConditionVerdicts,
+  queries: readonly string[],
+  options: LoreLookupOptions,
+): { result: LoreLookupResult; receipts: readonly LoreReceipt[] } {
+  return lookupAdmitted(loreOf(cartridge).index, queries, options, (chunk) =>
+    admissionOf(verdicts, chunk.id),
+  );
+}
+
+/**
+ * The sections in play by their condition alone (no keyword needed), in file order, fitted to `tokenBudget`;
+ * a receipt for every conditional section (held and shown, held and over the budget, or false).
+ */
+export function sectionsInPlay(
+  cartridge: TurnCartridge,
+  verdicts: ConditionVerdicts,
+  tokenBudget: number,
+): { result: LoreLookupResult; receipts: readonly LoreReceipt[] } {
+  const lore = loreOf(cartridge);
+  const held: LoreChunk[] = [];
+  const why = new Map<string, string>();
+  const excluded: LoreReceipt[] = [];
+  for (const chunk of lore.conditional) {
+    const v = verdicts.sections.get(chunk.id);
+    if (v === undefined) continue;
+    if (v.held) {
+      held.push(chunk);
+      why.set(chunk.id, v.why);
+    } else
+      excluded.push({
+        chunkId: chunk.id,
+        heading: chunk.heading,
+        line: chunk.line,
+        status: 'excluded',
+        why: v.why,
+        tokens: chunk.tokens,
+      });
+  }
+  const fitted = fitWithReceipts(held, tokenBudget, why);
+  return { result: fitted.result, receipts: [...fitted.receipts, ...excluded] };
+}
+
+/** Lore receipts as section items: the text of each included chunk, so assembly can tell what a cut kept. */
+export function loreItems(receipts: readonly LoreReceipt[], chunks: readonly LoreChunk[]): SectionItem[] {
+  const text = new Map(chunks.map((c) => [c.id, c.text]));
+  return receipts.map((r): SectionItem => {
+    const label = `${r.chunkId} ${r.heading === '' ? '(before the first heading)' : JSON.stringify(r.heading)}`;
+    const why = `${label}: ${r.why}`;
+    const id = `lore:${r.chunkId}`;
+    if (r.status === 'included') {
+      const t = text.get(r.chunkId);
+      return t === undefined ? { id, why, tokens: r.tokens } : { id, why, text: t, tokens: r.tokens };
+    }
+    return { id, why, tokens: r.tokens, status: r.status };
+  });
 }

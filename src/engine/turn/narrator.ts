@@ -8,6 +8,7 @@ import type { TurnContext } from './context.ts';
 import { currentGameTime } from './game-time.ts';
 import { ledgerTool, narratorLedgerSections, worldSection } from './ledger-prompt.ts';
 import type { LedgerConversation } from './ledger-turn.ts';
+import { narratorLoreSection } from './lore-sections.ts';
 import { MAX_NARRATION_CHARS } from './limits.ts';
 import {
   type PromptSection,
@@ -96,7 +97,9 @@ export function narratorSections(ctx: TurnContext, input: NarratorInput): Prompt
       required: false,
       why: 'the engine keeps state.game_time',
     },
-    worldSection(ctx),
+    // The Narrator tells what the player character knows plus the public world (docs/ledger.md).
+    worldSection(ctx, ctx.playerEntity),
+    narratorLoreSection(ctx),
     {
       id: 'scene',
       kind: 'volatile',

@@ -10,8 +10,17 @@ import type { ChatModel, ToolSpec } from '../../adapters/llm/index.ts';
 import { type CompiledRules, npcVisibleState } from '../../core/yare/index.ts';
 import { checkArgs } from './args.ts';
 import type { TurnContext } from './context.ts';
+import { npcLoreItems } from './lore-sections.ts';
+import {
+  groupByKnowledge,
+  knowledgeSection,
+  type NpcView,
+  npcView,
+  witnessedHistory,
+  witnessedLore,
+} from './npc-knowledge.ts';
 import { MAX_NPC_FIELD_CHARS, MAX_NPC_HISTORY_TURNS, MAX_PRESENT_NPCS } from './limits.ts';
-import { type PromptSection, assemblePrompt, block, json, messagesText } from './prompts.ts';
+import { type PromptSection, assemblePrompt, block, historyItems, json, messagesText } from './prompts.ts';
 import { type ToolOutcome, toolError, toolOk } from './tools.ts';
 import type { StoryMessage } from './types.ts';
 
@@ -121,6 +130,35 @@ export async function runNpcQuery(
     );
   }
   const turns = Math.min(Math.max(args.history_turns ?? DEFAULT_NPC_HISTORY_TURNS, 0), MAX_NPC_HISTORY_TURNS);
+  ctx.npcQueries++;
+  // Characters know only what they could know: NPCs that learned different things are played by different
+  // calls, each shown only its group's facts, and the story and lore they witnessed (npc-knowledge.ts).
+  const views = new Map(cast.map((c) => [c.id, npcView(ctx.ledger.world, c.id)]));
+  const groups = groupByKnowledge(cast.map((c) => views.get(c.id)!));
+  const intents: NpcIntent[] = [];
+  for (const group of groups) {
+    const ids = new Set(group.map((v) => v.id));
+    const members = cast.filter((c) => ids.has(c.id));
+    const answer = await askGroup(ctx, model, args, members, group, history, turns);
+    if (!answer.ok) return answer.outcome;
+    intents.push(...answer.intents);
+  }
+  return toolOk({ intents }, true);
+}
+
+/** One NPC model call for a group of the cast that knows the same. */
+async function askGroup(
+  ctx: TurnContext,
+  model: ChatModel,
+  args: NpcQueryArgs,
+  cast: readonly SelectedNpc[],
+  group: readonly NpcView[],
+  history: readonly StoryMessage[],
+  turns: number,
+): Promise<{ ok: true; intents: NpcIntent[] } | { ok: false; outcome: ToolOutcome }> {
+  const lore = npcLoreItems(witnessedLore(ctx, group));
+  const recent = turns === 0 ? [] : history.slice(-turns);
+  const witnessed = witnessedHistory(ctx, group, recent);
   const sections: PromptSection[] = [
     { id: 'role', kind: 'static', text: NPC_ROLE, required: true, why: 'how to play the cast' },
     {
@@ -146,22 +184,27 @@ export async function runNpcQuery(
       maxTokens: 1_000,
       why: 'state fields marked npc_visibility',
     },
+    knowledgeSection(group),
     {
       id: 'lore',
       kind: 'volatile',
-      text: block('WORLD LORE', [...ctx.lore.values()].join('\n\n---\n\n')),
+      text: block('WORLD LORE', lore.text),
       required: false,
       maxTokens: 800,
-      why: 'lore the Director looked up this turn',
+      why: group.some((v) => !v.present)
+        ? "lore in play without the story's words (a cast member is not in the scene)"
+        : 'lore the Director looked up, World Info activated and lore in play this turn',
+      items: lore.items,
     },
     {
       id: 'history',
       kind: 'volatile',
-      text: block('RECENT HISTORY', messagesText(turns === 0 ? [] : history.slice(-turns))),
+      text: block('RECENT HISTORY', messagesText(witnessed.messages)),
+      items: historyItems(witnessed.messages),
       required: false,
       maxTokens: 800,
       keep: 'end',
-      why: `the last ${turns} story message(s)`,
+      why: `the last ${witnessed.messages.length} story message(s) the cast witnessed: ${witnessed.why}`,
     },
     {
       id: 'scene',
@@ -177,10 +220,9 @@ export async function runNpcQuery(
     },
   ];
   const prompt = assemblePrompt(sections, ctx.limits.npcPromptTokens);
-  ctx.npcQueries++;
   ctx.prompts.push({
     role: 'npc',
-    call: ctx.npcQueries,
+    call: ctx.prompts.filter((p) => p.role === 'npc').length + 1,
     sections: prompt.sections,
     tokens: prompt.tokens,
     budget: prompt.budget,
@@ -197,7 +239,12 @@ export async function runNpcQuery(
   const checked = raw === undefined ? undefined : checkArgs(intentsSpec.inputSchema, raw);
   if (checked === undefined || !checked.ok) {
     const why = checked === undefined ? 'no structured answer' : checked.message;
-    return toolError(`The NPC brain gave an invalid answer (${why}). Decide the NPCs' reactions yourself.`);
+    return {
+      ok: false,
+      outcome: toolError(
+        `The NPC brain gave an invalid answer (${why}). Decide the NPCs' reactions yourself.`,
+      ),
+    };
   }
   const known = new Set(cast.map((c) => c.id));
   const intents: NpcIntent[] = (checked.value as { intents: NpcIntent[] }).intents
@@ -208,7 +255,7 @@ export async function runNpcQuery(
       action_intent,
       internal_monologue,
     }));
-  return toolOk({ intents }, true);
+  return { ok: true, intents };
 }
 
 /** A JSON object in a text answer (models without tool support), fences allowed. */

@@ -5,9 +5,17 @@
 
 import type { ChatMessage } from '../../adapters/llm/index.ts';
 import { estimateTokens } from '../../core/tokens.ts';
-import type { SectionCarrier, SectionKind, SectionReport, StoryMessage, TurnPersona } from './types.ts';
+import type {
+  ItemReceipt,
+  ItemStatus,
+  SectionCarrier,
+  SectionKind,
+  SectionReport,
+  StoryMessage,
+  TurnPersona,
+} from './types.ts';
 
-export type { SectionCarrier, SectionKind, SectionReport } from './types.ts';
+export type { ItemReceipt, ItemStatus, SectionCarrier, SectionKind, SectionReport } from './types.ts';
 
 export interface PromptSection {
   readonly id: string;
@@ -21,6 +29,26 @@ export interface PromptSection {
   readonly carrier?: SectionCarrier;
   /** Why the section is in the prompt, for the record. */
   readonly why: string;
+  /**
+   * The pieces the section is made of (lore sections, World Info entries, facts, threads, messages), each
+   * with why it is there, and the pieces considered and left out before assembly (over a budget, a `when`
+   * false): the receipts of the section, in the record.
+   */
+  readonly items?: readonly SectionItem[];
+}
+
+/** One piece of a section as the section builder gives it. */
+export interface SectionItem {
+  /** What it is, stable across turns: `lore:L12`, `wi:3`, `fact:bridge_burned`, `message:-2`. */
+  readonly id: string;
+  /** Why it is there (a key matched, a `when` held, recency, an open thread) or why it was left out. */
+  readonly why: string;
+  /** Its text as it appears in the section (absent for a piece left out before assembly). */
+  readonly text?: string;
+  /** Estimated tokens (of `text`, or what it would have cost). */
+  readonly tokens: number;
+  /** Set for a piece left out before assembly. */
+  readonly status?: 'over_budget' | 'excluded';
 }
 
 export interface AssembledPrompt {
@@ -93,18 +121,33 @@ export function assemblePrompt(sections: readonly PromptSection[], budget: numbe
     system: systemText(),
     stableSystem: systemText('static'),
     context: systemText('volatile'),
-    sections: work.map((w) => ({
-      id: w.section.id,
-      kind: w.section.kind,
-      carrier: w.carrier,
-      tokens: w.tokens,
-      included: w.included,
-      reason: w.reason,
-    })),
+    sections: work.map((w) => {
+      const report: SectionReport = {
+        id: w.section.id,
+        kind: w.section.kind,
+        carrier: w.carrier,
+        tokens: w.tokens,
+        included: w.included,
+        reason: w.reason,
+      };
+      const items = w.section.items;
+      return items === undefined ? report : { ...report, items: itemReceipts(items, w.included, w.text) };
+    }),
     tokens: total,
     budget,
     texts,
   };
+}
+
+/** What became of each piece: left out before, dropped with its section, cut with it, or sent. */
+function itemReceipts(items: readonly SectionItem[], included: boolean, sent: string): ItemReceipt[] {
+  return items.map((item): ItemReceipt => {
+    const base = { id: item.id, why: item.why, tokens: item.tokens };
+    if (item.status !== undefined || item.text === undefined)
+      return { ...base, status: item.status ?? 'excluded' };
+    if (!included) return { ...base, status: 'dropped' };
+    return { ...base, status: sent.includes(item.text) ? 'included' : 'cut' };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------- helpers
@@ -171,8 +214,27 @@ export function fitMessages(messages: readonly StoryMessage[], maxTokens: number
   return messages.slice(aligned < messages.length ? aligned : start);
 }
 
+function messageLine(m: StoryMessage): string {
+  return `${m.role === 'user' ? 'Player' : 'Narrator'}: ${m.content}`;
+}
+
 export function messagesText(messages: readonly StoryMessage[]): string {
-  return messages.map((m) => `${m.role === 'user' ? 'Player' : 'Narrator'}: ${m.content}`).join('\n');
+  return messages.map(messageLine).join('\n');
+}
+
+/** The receipts of a history section: each message, newest last, there for its recency. */
+export function historyItems(messages: readonly StoryMessage[]): SectionItem[] {
+  const n = messages.length;
+  return messages.map((m, i) => {
+    const text = messageLine(m);
+    const back = n - i;
+    return {
+      id: `message:-${back}`,
+      why: `recency: the ${back === 1 ? 'newest' : `${back}th newest`} story message (${m.role === 'user' ? 'the player' : 'the Narrator'})`,
+      text,
+      tokens: estimateTokens(text),
+    };
+  });
 }
 
 export function toChatMessages(messages: readonly StoryMessage[]): ChatMessage[] {

@@ -152,6 +152,7 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
     promptText,
     options.seed,
     options.worldInfoTrigger,
+    ctx.loreVerdicts,
   );
   for (const [id, text] of worldInfoLore(ctx.worldInfo)) ctx.lore.set(id, text);
   ctx.playerContext = options.playerContext;

@@ -18,7 +18,8 @@ import {
 import { createHash } from 'node:crypto';
 import { checkArgs, parseRawArgs } from './args.ts';
 import type { TurnContext } from './context.ts';
-import { checkAdvance, clockMode, type Parsed, parseDuration } from './game-time.ts';
+import { lookupInPlay } from './lore.ts';
+import { type ClockMode, checkAdvance, clockMode, type Parsed, parseDuration } from './game-time.ts';
 import {
   MAX_DIRECTIVES_CHARS,
   MAX_NPC_HISTORY_TURNS,
@@ -358,11 +359,20 @@ export function runAdvanceTime(ctx: TurnContext, args: Record<string, unknown>):
 export function runLoreLookup(ctx: TurnContext, args: Record<string, unknown>): ToolOutcome {
   const queries = args.queries as string[];
   try {
-    const result = ctx.loreIndex.lookup(queries, {
+    // A section whose `when` is false is not found, whatever the queries (docs/cartridges.md).
+    const { result, receipts } = lookupInPlay(ctx.cartridge, ctx.loreVerdicts, queries, {
       k: ctx.limits.loreK,
       tokenBudget: ctx.limits.loreTokenBudget,
     });
-    for (const chunk of result.chunks) if (!ctx.lore.has(chunk.id)) ctx.lore.set(chunk.id, chunk.text);
+    const why = new Map(receipts.map((r) => [r.chunkId, r.why]));
+    for (const chunk of result.chunks) {
+      if (!ctx.lore.has(chunk.id))
+        ctx.lore.set(chunk.id, {
+          text: chunk.text,
+          why: `looked up by the Director: ${why.get(chunk.id) ?? ''}`,
+          byWords: true,
+        });
+    }
     return toolOk({ lore: result.text === '' ? 'No lore matched these queries.' : result.text }, true);
   } catch (error) {
     if (error instanceof LoreError) return toolError(`${LORE_LOOKUP}: ${error.message}`);

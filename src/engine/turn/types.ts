@@ -20,6 +20,29 @@ export interface SectionReport {
   readonly tokens: number;
   readonly included: boolean;
   readonly reason: string;
+  /** The receipts of the section's pieces (sections built from pieces only). */
+  readonly items?: readonly ItemReceipt[];
+}
+
+/** What became of one piece of a section. */
+export type ItemStatus =
+  /** In the prompt as sent. */
+  | 'included'
+  /** Cut off when the section was cut to its cap. */
+  | 'cut'
+  /** Its section was dropped for the prompt's budget. */
+  | 'dropped'
+  /** Left out before assembly: over the budget of its own kind (lore, World Info, the world summary). */
+  | 'over_budget'
+  /** Left out before assembly: not in play (a `when` false) or not known to the one the prompt is for. */
+  | 'excluded';
+
+/** One piece's receipt, in the record. */
+export interface ItemReceipt {
+  readonly id: string;
+  readonly why: string;
+  readonly tokens: number;
+  readonly status: ItemStatus;
 }
 
 /** What a turn needs of a loaded cartridge (structurally a subset of the cartridge loader's `Cartridge`). */

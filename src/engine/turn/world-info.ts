@@ -2,6 +2,11 @@
 // the Narrator's sections (before and after the character's definitions) and @depth messages, and the
 // timed effects written into the state the turn ends with (`_world_info`), so each branch keeps its own.
 
+import {
+  type ConditionVerdicts,
+  worldInfoReason,
+  worldInfoUnderVerdicts,
+} from '../../core/cartridge/index.ts';
 import type { ChatMessage } from '../../adapters/llm/index.ts';
 import {
   activateWorldInfo,
@@ -9,17 +14,33 @@ import {
   MAX_WI_SCAN_DEPTH,
   readWorldInfoState,
   WORLD_INFO_STATE_KEY,
+  type WorldInfoBook,
+  type WorldInfoEntry,
   worldInfoStateValue,
   type WorldInfoTrigger,
 } from '../../core/lore/index.ts';
 import { type Dict, toValue } from '../../core/yare/index.ts';
-import type { PromptSection } from './prompts.ts';
+import { estimateTokens } from '../../core/tokens.ts';
+import type { PromptSection, SectionItem } from './prompts.ts';
 import type { StoryMessage, TurnCartridge, WorldInfoRecord } from './types.ts';
 
 export interface TurnWorldInfo {
   readonly result: ActivationResult;
+  /** The book's entries by uid (for receipts). */
+  readonly entries: ReadonlyMap<number, WorldInfoEntry>;
   /** Messages in the chat at this turn, its input included. */
   readonly chatLength: number;
+}
+
+const entryTables = new WeakMap<WorldInfoBook, ReadonlyMap<number, WorldInfoEntry>>();
+
+function entriesOf(book: WorldInfoBook): ReadonlyMap<number, WorldInfoEntry> {
+  let table = entryTables.get(book);
+  if (table === undefined) {
+    table = new Map(book.entries.map((e) => [e.uid, e]));
+    entryTables.set(book, table);
+  }
+  return table;
 }
 
 /** Activates the cartridge's World Info for this turn; undefined for a cartridge without one. */
@@ -30,9 +51,12 @@ export function activateForTurn(
   inputText: string,
   seed: number,
   trigger: WorldInfoTrigger = 'normal',
+  verdicts?: ConditionVerdicts,
 ): TurnWorldInfo | undefined {
-  const book = cartridge.worldInfo;
-  if (book === undefined) return undefined;
+  const written = cartridge.worldInfo;
+  if (written === undefined) return undefined;
+  // Entries with a `when` are in play exactly while it holds (docs/cartridges.md).
+  const book = verdicts === undefined ? written : worldInfoUnderVerdicts(written, verdicts);
   const before = readWorldInfoState(state);
   // Each turn adds the player's message and the narration.
   const chatLength = before === undefined ? history.length + 1 : before.messages + 2;
@@ -40,14 +64,28 @@ export function activateForTurn(
   const messages = [inputText];
   for (let i = history.length - 1; i >= 0 && messages.length <= MAX_WI_SCAN_DEPTH; i--)
     messages.push(history[i]!.content);
-  const result = activateWorldInfo(book, {
+  const activation = activateWorldInfo(book, {
     messages,
     chatLength,
     timed: before?.effects ?? [],
     seed,
     trigger,
   });
-  return { result, chatLength };
+  const result =
+    verdicts === undefined || verdicts.worldInfo.size === 0
+      ? activation
+      : {
+          ...activation,
+          activated: activation.activated.map((a) => ({
+            ...a,
+            reason: worldInfoReason(verdicts, a.entry.uid, a.reason),
+          })),
+          decisions: activation.decisions.map((d) => ({
+            ...d,
+            reason: worldInfoReason(verdicts, d.uid, d.reason),
+          })),
+        };
+  return { result, chatLength, entries: entriesOf(written) };
 }
 
 function summary(wi: TurnWorldInfo, position: 'before' | 'after'): string {
@@ -58,6 +96,44 @@ function summary(wi: TurnWorldInfo, position: 'before' | 'after'): string {
   );
   const named = entries.map((a) => `${a.entry.comment || `entry ${a.entry.uid}`}: ${a.reason}`);
   return `World Info ${position} the character: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}${named.length > 0 ? ` (${named.join('; ')})` : ''}`;
+}
+
+function placedBefore(position: string): boolean {
+  return position === 'before_char';
+}
+
+/**
+ * The receipts of a World Info section: each entry placed there (why it activated), and the entries of that
+ * place left out by the budget or by a false `when` (entries whose keys simply did not match are not listed:
+ * `mnesos lore` shows every decision).
+ */
+function worldInfoItems(wi: TurnWorldInfo, position: 'before' | 'after'): SectionItem[] {
+  const here = (p: string) => p !== 'at_depth' && placedBefore(p) === (position === 'before');
+  const name = (uid: number, comment: string) => `World Info ${comment || `entry ${uid}`}`;
+  const items: SectionItem[] = wi.result.activated
+    .filter((a) => here(a.entry.position) && a.entry.content.trim() !== '')
+    .map((a) => ({
+      id: `wi:${a.entry.uid}`,
+      why: `${name(a.entry.uid, a.entry.comment)}: ${a.reason}`,
+      text: a.entry.content,
+      tokens: estimateTokens(a.entry.content),
+    }));
+  const entries = wi.entries;
+  for (const d of wi.result.decisions) {
+    if (d.status !== 'skipped') continue;
+    const entry = entries.get(d.uid);
+    if (entry === undefined || !here(entry.position)) continue;
+    const over = d.reason.startsWith('token budget');
+    const excluded = d.reason.startsWith('when false') || d.reason.startsWith('when failed');
+    if (!over && !excluded) continue;
+    items.push({
+      id: `wi:${d.uid}`,
+      why: `${name(d.uid, d.comment)}: ${d.reason}`,
+      tokens: estimateTokens(entry.content),
+      status: over ? 'over_budget' : 'excluded',
+    });
+  }
+  return items;
 }
 
 /** The Narrator's World Info sections: `before` goes ahead of the cartridge directives, `after` behind them. */
@@ -74,6 +150,7 @@ export function worldInfoSections(wi: TurnWorldInfo | undefined): {
     required: false,
     maxTokens: wi.result.budget,
     why: summary(wi, position),
+    items: worldInfoItems(wi, position),
   });
   return {
     before: [section('world_info_before', wi.result.before, 'before')],
@@ -142,9 +219,19 @@ export function withRecordedWorldInfo(state: Dict, recorded: WorldInfoRecord | u
 }
 
 /** The NPC brain sees what the World Info activated, beside the lore the Director looked up. */
-export function worldInfoLore(wi: TurnWorldInfo | undefined): [string, string][] {
+export function worldInfoLore(
+  wi: TurnWorldInfo | undefined,
+): [string, { text: string; why: string; byWords: boolean }][] {
   if (wi === undefined) return [];
   return wi.result.activated
     .filter((a) => a.entry.content.trim() !== '')
-    .map((a) => [`wi:${a.entry.uid}`, a.entry.content]);
+    .map((a) => [
+      `wi:${a.entry.uid}`,
+      {
+        text: a.entry.content,
+        why: `World Info ${a.entry.comment || `entry ${a.entry.uid}`}: ${a.reason}`,
+        // A key (or a sticky effect a key started) is the story's words; a constant or a condition is not.
+        byWords: !(a.reason === 'constant' || a.reason === '@@activate' || a.reason.startsWith('when held')),
+      },
+    ]);
 }

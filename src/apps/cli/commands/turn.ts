@@ -32,6 +32,10 @@ export function register(program: Command): void {
     .option('--llm-script <file>', 'play scripted model responses from this file instead of a provider')
     .option('--seed <n>', 'dice seed', parseSeed, 0)
     .option('--json', 'print {"ok","state","world","messages","record"} as JSON')
+    .option(
+      '--explain',
+      'after the turn, print why each prompt section and each piece of it (lore, World Info, facts, messages) is there, what it cost, and what the budget cut',
+    )
     .action(async (cartridgeArg: string, flags: TurnFlags) => {
       // Imported on use: the turn engine and model layer are not loaded for other commands.
       const { runTurnCommand } = await import('../play/turn-command.ts');

@@ -1,5 +1,5 @@
 // `mnesos turn <cartridge> --input "…" [--state f] [--messages f] [--world f] [--llm-script f] [--seed N]
-// [--json]`: one stateless turn, the MnesOS contract: state (story, world) in; state, story, world and
+// [--json] [--explain]`: one stateless turn, the MnesOS contract: state (story, world) in; state, story, world and
 // record out. Narration streams to stdout as it arrives; `--json` prints one object at the end instead.
 // Exit codes: 1 bad cartridge or input, 2 usage, 3 the model provider failed.
 
@@ -25,6 +25,7 @@ import { loadCartridgeArg } from '../cartridge-arg.ts';
 import { EXIT } from '../exit-codes.ts';
 import { toJsonText } from '../json-output.ts';
 import { chooseModels, OFFLINE_HELP } from './models.ts';
+import { explainPrompts } from './explain.ts';
 import { readMessagesFile } from './story-file.ts';
 import { ledgerTurnOf, readWorldFile } from './world-file.ts';
 import { readStateFile } from '../state-file.ts';
@@ -39,6 +40,7 @@ export interface TurnFlags {
   llmScript?: string;
   seed: number;
   json?: boolean;
+  explain?: boolean;
 }
 
 /** The request admitted, or the admission's refusal as the user's error (exit 1). */
@@ -134,5 +136,6 @@ export async function runTurnCommand(cartridgeArg: string, flags: TurnFlags): Pr
   // details line); --json has the whole record, private fields included.
   const changes = describeOutcome(publicOutcome(cartridge.rules, record));
   process.stdout.write(`\n${changes.length === 0 ? 'no public change' : changes.join('\n')}\n`);
+  if (flags.explain) process.stdout.write(`\n${explainPrompts(record).join('\n')}\n`);
   for (const warning of record.warnings) process.stderr.write(`warning: ${warning}\n`);
 }

@@ -1,39 +1,44 @@
 // The work of `mnesos lore <cartridge> "<text>"`: the World Info activation the text would cause (every
-// entry's decision and why, with the timed effects of --state), then the bot_lore.md sections a BM25
-// lookup of the text returns.
+// entry's decision and why, with the timed effects of --state and the `when` conditions on --state and
+// --world), then the bot_lore.md sections in play by their `when:` condition and those a BM25 lookup of the
+// text returns, each with why (and the sections a false condition keeps out). The same functions as a turn
+// (src/engine/turn/lore.ts, src/engine/turn/world-info.ts), so what this shows is what a turn would do.
 
-import { activateWorldInfo, buildLoreIndex, readWorldInfoState } from '../../../core/lore/index.ts';
+import { initialWorld, loreVerdicts, lookupInPlay, sectionsInPlay } from '../../../engine/turn/index.ts';
+import { activateForTurn } from '../../../engine/turn/index.ts';
 import { loadCartridgeArg } from '../cartridge-arg.ts';
 import { EXIT } from '../exit-codes.ts';
 import { toJsonText } from '../json-output.ts';
+import { readWorldFile } from '../play/world-file.ts';
 import { readStateFile } from '../state-file.ts';
 import { UserError } from '../user-error.ts';
 
 export async function runLore(
   cartridgeArg: string,
   text: string,
-  flags: { message?: string[]; state?: string; seed?: string; json?: boolean },
+  flags: { message?: string[]; state?: string; world?: string; seed?: string; json?: boolean },
 ): Promise<void> {
   const seed = Number(flags.seed ?? '0');
   if (!Number.isSafeInteger(seed) || seed < 0)
     throw new UserError(`--seed must be a whole number, got ${flags.seed}`, EXIT.usage);
   const cartridge = await loadCartridgeArg(cartridgeArg);
   const state = readStateFile(flags.state, cartridge.rules);
-  const history = flags.message ?? [];
-  const lookup = text.trim() === '' ? undefined : buildLoreIndex(cartridge.lore).lookup([text.slice(0, 500)]);
-  const book = cartridge.worldInfo;
-  let worldInfo: ReturnType<typeof activateWorldInfo> | undefined;
-  let chatLength = history.length + 1;
-  if (book !== undefined) {
-    const before = readWorldInfoState(state);
-    if (before !== undefined) chatLength = before.messages + 2;
-    worldInfo = activateWorldInfo(book, {
-      messages: [text, ...[...history].reverse()],
-      chatLength,
-      timed: before?.effects ?? [],
-      seed,
-    });
-  }
+  const world = flags.world === undefined ? initialWorld(cartridge) : readWorldFile(flags.world);
+  const verdicts = loreVerdicts(cartridge, state, world);
+  const history = (flags.message ?? []).map((content, i) => ({
+    role: i % 2 === 0 ? ('user' as const) : ('assistant' as const),
+    content,
+  }));
+  const inPlay = sectionsInPlay(cartridge, verdicts, Number.MAX_SAFE_INTEGER);
+  const shown = new Set(inPlay.result.chunks.map((c) => c.id));
+  const lookup = text.trim() === '' ? undefined : lookupInPlay(cartridge, verdicts, [text.slice(0, 500)], {});
+  const lore = [
+    ...inPlay.receipts,
+    ...(lookup?.receipts ?? []).filter((r) => !shown.has(r.chunkId) || r.status !== 'included'),
+  ].filter((r, i, all) => all.findIndex((o) => o.chunkId === r.chunkId && o.status === r.status) === i);
+  const wi = activateForTurn(cartridge, state, history, text, seed, 'normal', verdicts);
+  const worldInfo = wi?.result;
+  const chatLength = wi?.chatLength ?? history.length + 1;
   if (flags.json) {
     process.stdout.write(
       `${toJsonText(
@@ -54,7 +59,13 @@ export async function runLore(
                   budget: worldInfo.budget,
                   timed: worldInfo.timed,
                 },
-          lore: lookup?.chunks.map((c) => ({ id: c.id, heading: c.heading, line: c.line })) ?? [],
+          lore: lore.map((r) => ({
+            id: r.chunkId,
+            heading: r.heading,
+            line: r.line,
+            status: r.status,
+            why: r.why,
+          })),
         },
         2,
       )}\n`,
@@ -74,11 +85,12 @@ export async function runLore(
     }
     for (const t of worldInfo.timed) out.push(`  ${t.kind} #${t.uid}: messages ${t.start}..${t.end}`);
   }
+  const mark = (status: string) => (status === 'included' ? '+' : '-');
   out.push(
     '',
-    `bot_lore.md (BM25): ${lookup === undefined || lookup.chunks.length === 0 ? 'no section matches' : ''}`,
+    `bot_lore.md (BM25) and the sections in play by their when: condition: ${lore.length === 0 ? 'no section matches' : ''}`,
   );
-  for (const c of lookup?.chunks ?? [])
-    out.push(`  line ${c.line}: ${c.heading || '(before the first heading)'}`);
+  for (const r of lore)
+    out.push(`  ${mark(r.status)} line ${r.line}: ${r.heading || '(before the first heading)'}: ${r.why}`);
   process.stdout.write(`${out.join('\n')}\n`);
 }

@@ -87,7 +87,7 @@ function TurnTrace({ record }: { record: SessionRecord }) {
                   </tr>
                 </thead>
                 <tbody>
-                  {p.sections.map((s) => (
+                  {p.sections.flatMap((s) => [
                     <tr key={s.id} class={s.included ? '' : 'muted'}>
                       <td>
                         {s.included ? '' : '(left out) '}
@@ -95,8 +95,23 @@ function TurnTrace({ record }: { record: SessionRecord }) {
                       </td>
                       <td>{s.tokens}</td>
                       <td>{s.reason}</td>
-                    </tr>
-                  ))}
+                    </tr>,
+                    // The section's receipts: each piece (lore, World Info, fact, message), what became of it and why.
+                    ...(s.items ?? []).map((item) => (
+                      <tr
+                        key={`${s.id}/${item.id}`}
+                        class={item.status === 'included' ? 'receipt' : 'receipt muted'}
+                        data-testid="prompt-receipt"
+                      >
+                        <td>
+                          ↳ {item.status === 'included' ? '' : `(${item.status.replace('_', ' ')}) `}
+                          {item.id}
+                        </td>
+                        <td>{item.tokens}</td>
+                        <td>{item.why}</td>
+                      </tr>
+                    )),
+                  ])}
                 </tbody>
               </table>
             </details>

@@ -13,6 +13,7 @@ import { DICT_PROTOTYPE, type Dict, newDict, PyFloat, type Value } from '../valu
 import { binaryOp, unaryOp } from './arithmetic.ts';
 import type { BinaryOp, CompareOp, Expr, Expression, Span } from './ast.ts';
 import {
+  BUILTINS,
   TIMEDELTA_POSITIONAL,
   checkCall,
   pyAbs,
@@ -53,6 +54,38 @@ export interface ClosureOptions {
    * `2`; a read of a float field gives the float back (`{state.f}` prints `2.0`, as in the original).
    */
   readonly floatField?: (keys: readonly string[]) => boolean;
+  /**
+   * Functions the embedding adds beside the builtins, by callee name (lore conditions read the world
+   * ledger through `entity()`, `thread()`, `fact()`; src/core/cartridge/lore-conditions.ts). They shadow no
+   * builtin: a builtin's name is never looked up here.
+   */
+  readonly hostFunctions?: ReadonlyMap<string, HostFunction>;
+}
+
+/** A function an embedding adds to expressions: its arity, and its value from the evaluated arguments. */
+export interface HostFunction {
+  readonly minArgs: number;
+  readonly maxArgs: number;
+  /** Shown in arity errors. */
+  readonly usage: string;
+  call(ctx: EvalContext, args: readonly Value[], span: Span): Value;
+}
+
+/** The arity error of a host function call, or undefined when the call is well formed. */
+export function hostCallError(
+  name: string,
+  fn: Pick<HostFunction, 'minArgs' | 'maxArgs' | 'usage'>,
+  node: Extract<Expr, { kind: 'call' }>,
+): YareError | undefined {
+  const n = node.args.length;
+  if (node.kwargs.length > 0)
+    return new YareError('YARE_ARITY', `${name}() takes no keyword arguments; use ${fn.usage}`, node.span);
+  if (n >= fn.minArgs && n <= fn.maxArgs) return undefined;
+  const expected =
+    fn.minArgs === fn.maxArgs
+      ? `${fn.minArgs} argument${fn.minArgs === 1 ? '' : 's'}`
+      : `${fn.minArgs} to ${fn.maxArgs} arguments`;
+  return new YareError('YARE_ARITY', `${name}() takes ${expected}, got ${n}; use ${fn.usage}`, node.span);
 }
 
 /** Compiles an expression. Never throws: an expression that cannot run fails each time it runs. */
@@ -439,11 +472,39 @@ function compileComprehension(
 
 // ------------------------------------------------------------------------------ calls
 
+function compileHostCall(
+  node: Extract<Expr, { kind: 'call' }>,
+  host: HostFunction,
+  expr: Expression,
+  options: ClosureOptions,
+): Closure {
+  const error = hostCallError(node.callee, host, node);
+  if (error !== undefined) {
+    return () => {
+      throw new YareError(error.code, error.message, error.span);
+    };
+  }
+  const arg = node.args.map((a) => compileNode(a, expr, options));
+  const { span } = node;
+  if (arg.length === 0) return (ctx) => host.call(ctx, [], span);
+  if (arg.length === 1) {
+    const a0 = arg[0]!;
+    return (ctx) => host.call(ctx, [a0(ctx)], span);
+  }
+  return (ctx) => {
+    const values = new Array<Value>(arg.length);
+    for (let i = 0; i < arg.length; i++) values[i] = arg[i]!(ctx);
+    return host.call(ctx, values, span);
+  };
+}
+
 function compileCall(
   node: Extract<Expr, { kind: 'call' }>,
   expr: Expression,
   options: ClosureOptions,
 ): Closure {
+  const host = BUILTINS.has(node.callee) ? undefined : options.hostFunctions?.get(node.callee);
+  if (host !== undefined) return compileHostCall(node, host, expr, options);
   let sig: BuiltinSignature;
   try {
     sig = checkCall(node);

@@ -17,7 +17,13 @@ export {
   valueEquals,
 } from './evaluate.ts';
 export { exprText, parseAtExpression, parseExpression, type SourceLocation } from './parser.ts';
-export { type Closure, type ClosureOptions, compileClosure } from './closure.ts';
+export {
+  type Closure,
+  type ClosureOptions,
+  compileClosure,
+  type HostFunction,
+  hostCallError,
+} from './closure.ts';
 export { printExpr } from './printer.ts';
 export { type Keyword, scan, type Token } from './scanner.ts';
 export { type ExprVisitor, walkExpr } from './walk.ts';

@@ -6,7 +6,7 @@
 // lorebook. PNG cards carry both chunks, `chara` (V2) and `ccv3` (V3), as SillyTavern writes them.
 
 import {
-  chunkLore,
+  chunkConditionalLore,
   parseJsonText,
   parseWorldInfoFile,
   toCharacterBook,
@@ -53,7 +53,10 @@ export function cartridgeBook(texts: CartridgeTexts, name: string): WorldInfoBoo
   }
   const lore = texts.get('bot_lore.md');
   if (lore === undefined || lore.trim() === '') return undefined;
-  const chunks = chunkLore(lore).filter((c) => c.heading !== '');
+  // A section's `when:` line travels as the entry's `extensions.mnesos.when`, not as content.
+  const split = chunkConditionalLore(lore);
+  const whenOf = new Map(split.conditions.map((c) => [c.chunkId, c.text]));
+  const chunks = split.chunks.filter((c) => c.heading !== '');
   if (chunks.length === 0) return undefined;
   const settings = parseWorldInfoFile({ entries: {} }, name);
   if (!settings.ok) return undefined;
@@ -65,6 +68,7 @@ export function cartridgeBook(texts: CartridgeTexts, name: string): WorldInfoBoo
       keys: [chunk.heading],
       comment: chunk.path.join(' / '),
       content: cardText(chunk.text),
+      ...(whenOf.has(chunk.id) ? { when: whenOf.get(chunk.id)! } : {}),
     })),
   };
 }

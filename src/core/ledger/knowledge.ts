@@ -1,0 +1,27 @@
+// Who knows what (docs/ledger.md, "Who knows what"): a fact is public (no `knownBy`) or known to the entities
+// that learned it. These queries answer for one entity, newest first, within a scan bound, so a prompt that
+// shows a character's knowledge costs what it shows, not the size of the world.
+
+import { summaryIndexOf } from './summary-index.ts';
+import { type FactRecord, knowsFact, type World } from './world.ts';
+
+export interface KnownFactsOptions {
+  /** Facts returned at most (newest first). */
+  readonly limit: number;
+  /** Current facts looked at, at most (the newest). */
+  readonly scan: number;
+  /** Only facts the entity learned (not the public ones). */
+  readonly privateOnly?: boolean;
+}
+
+/** The current facts `entity` knows, newest first. */
+export function factsKnownBy(world: World, entity: string, options: KnownFactsOptions): FactRecord[] {
+  const out: FactRecord[] = [];
+  let scanned = 0;
+  for (const fact of summaryIndexOf(world).newestFacts()) {
+    if (out.length >= options.limit || ++scanned > options.scan) break;
+    if (options.privateOnly && fact.knownBy === undefined) continue;
+    if (knowsFact(fact, entity)) out.push(fact);
+  }
+  return out;
+}
