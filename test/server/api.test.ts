@@ -239,6 +239,22 @@ describe('the API (author mode)', () => {
     expect(Object.keys(turns.responses)).toEqual(expect.arrayContaining(['201', '404', '409', '413', '429']));
     expect(doc.body.paths['/v1/cartridges'].post.requestBody.content['application/zip']).toBeDefined();
     expect(doc.body.paths['/healthz'].get.security).toEqual([]);
+    // Every JSON success answer documents its shape (fields), but the documents that are JSON Schemas and
+    // the OpenAI wire format (openai/).
+    const shapeless: string[] = [];
+    for (const [path, operations] of Object.entries(doc.body.paths as Record<string, Record<string, any>>))
+      for (const [method, operation] of Object.entries(operations))
+        for (const [status, response] of Object.entries(operation.responses as Record<string, any>)) {
+          const schema = response.content?.['application/json']?.schema;
+          if (!status.startsWith('2') || schema === undefined) continue;
+          if (schema.properties === undefined && schema.oneOf === undefined && schema.anyOf === undefined)
+            shapeless.push(`${method} ${path} ${status}`);
+        }
+    expect(shapeless.sort()).toEqual(['get /v1/schemas/{kind} 200', 'post /openai/v1/chat/completions 200']);
+    // A status that also streams says so beside its JSON.
+    expect(
+      Object.keys(doc.body.paths['/v1/sessions/{id}/turns/{turnId}'].get.responses['200'].content),
+    ).toEqual(['application/json', 'text/event-stream']);
   });
 
   it('unknown routes are a JSON 404', async () => {

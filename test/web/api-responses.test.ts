@@ -11,7 +11,9 @@ import { countingSeeds } from '../../src/engine/session/seeds.ts';
 import { Api, MAX_SHOWN_PROBLEMS, parseAnswer, type StreamEvent } from '../../src/apps/web/api.ts';
 import { ApiFailure, failureText } from '../../src/apps/web/lib/errors.ts';
 import { ONLINE_PROVIDERS } from '../../src/adapters/llm/config.ts';
-import { MODEL_PROVIDERS, sessionsResponse } from '../../src/apps/server/responses.ts';
+import * as responses from '../../src/apps/server/responses.ts';
+import { MODEL_PROVIDERS, responseProblems, sessionsResponse } from '../../src/apps/server/responses.ts';
+import { safeParse } from 'zod/mini';
 
 const PERSONA = {
   name: 'Wren',
@@ -96,6 +98,73 @@ describe('a real server’s answers', () => {
     expect((await api.setSessionPersona(session.id, persona.id)).personaId).toBe(persona.id);
     expect((await api.undo(session.id)).headTurnId).toBe(genesis.id);
     expect((await api.moveHead(session.id, played!.id)).headTurnId).toBe(played!.id);
+  });
+
+  it('parse with the schemas the web client does not read: me, mini-games, library, versions, turns as JSON, children, stateless, builder', async () => {
+    const call = async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${server.url}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return { status: response.status, body: (await response.json()) as unknown };
+    };
+    const parsed = (schema: Parameters<typeof safeParse>[0], answer: { status: number; body: unknown }) => {
+      const result = safeParse(schema, answer.body);
+      return [answer.status, result.success ? [] : responseProblems(result.error)];
+    };
+    const { session } = await api.createSession({ cartridge: 'Lanternmere', seed: 3 });
+    expect(parsed(responses.meResponse, await call('GET', '/v1/me'))).toEqual([200, []]);
+    expect(parsed(responses.minigamesResponse, await call('GET', '/v1/minigames'))).toEqual([200, []]);
+    expect(parsed(responses.minigameViewSchema, await call('GET', '/v1/minigames/lights_out'))).toEqual([
+      200,
+      [],
+    ]);
+    expect(parsed(responses.cartridgesResponse, await call('GET', '/v1/cartridges'))).toEqual([200, []]);
+    expect(
+      parsed(responses.versionsResponse, await call('GET', '/v1/cartridges/Lanternmere/versions')),
+    ).toEqual([200, []]);
+    expect(
+      parsed(
+        responses.cartridgeVersionFilesResponse,
+        await call('GET', `/v1/cartridge-versions/${session.cartridgeVersionId}`),
+      ),
+    ).toEqual([200, []]);
+    const played = await call('POST', `/v1/sessions/${session.id}/turns`, { input: 'check pack' });
+    expect(parsed(responses.turnResultResponse, played)).toEqual([201, []]);
+    expect(
+      parsed(
+        responses.childrenResponse,
+        await call('GET', `/v1/sessions/${session.id}/turns/${session.headTurnId}/children`),
+      ),
+    ).toEqual([200, []]);
+    expect(
+      parsed(responses.turnResultResponse, await call('POST', `/v1/sessions/${session.id}/regenerate`, {})),
+    ).toEqual([201, []]);
+    expect(
+      parsed(
+        responses.statelessTurnResponse,
+        await call('POST', '/v1/turn', { cartridge: 'Lanternmere', input: 'check pack' }),
+      ),
+    ).toEqual([200, []]);
+    expect(parsed(responses.templatesResponse, await call('GET', '/v1/builder/templates'))).toEqual([
+      200,
+      [],
+    ]);
+    const draft = await call('POST', '/v1/builder/drafts', { name: 'draft' });
+    expect(parsed(responses.draftResponse, draft)).toEqual([201, []]);
+    const draftId = (draft.body as { draft: { id: string } }).draft.id;
+    expect(parsed(responses.draftsResponse, await call('GET', '/v1/builder/drafts'))).toEqual([200, []]);
+    expect(
+      parsed(
+        responses.savedDraftResponse,
+        await call('PUT', `/v1/builder/drafts/${draftId}?check=true`, { name: 'd' }),
+      ),
+    ).toEqual([200, []]);
+    const files = (draft.body as { draft: { files: Record<string, string> } }).draft.files;
+    expect(
+      parsed(responses.builderCheckResponse, await call('POST', '/v1/builder/check', { files })),
+    ).toEqual([200, []]);
   });
 });
 

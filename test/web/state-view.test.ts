@@ -3,11 +3,12 @@ import {
   barPercent,
   MAX_PANEL_DEPTH,
   MAX_PANEL_ENTRIES,
+  type SchemaFieldView,
   statePanel,
 } from '../../src/apps/web/lib/state-view.ts';
 
 describe('state panel', () => {
-  const fields = [
+  const fields: SchemaFieldView[] = [
     { path: ['player', 'hp'], type: 'int', min: 0, max: 24 },
     { path: ['player', 'gold'], type: 'int', min: 0 },
     { path: ['world', 'chapel_sealed'], type: 'bool' },

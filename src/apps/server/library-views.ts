@@ -15,6 +15,7 @@ import {
   MAX_VERSION_TAG_CHARS,
   VISIBILITIES,
 } from '../../adapters/store/index.ts';
+import type { LibraryCartridgeView, LibraryVersionView } from './responses.ts';
 import { nameProblem, storableTextProblem } from '../../core/text-policy.ts';
 
 /** A line of text (no control characters) of at most `max` characters. */
@@ -65,7 +66,7 @@ export function ownerLabel(ownerId: string, viewer: string): 'self' | 'operator'
   return ownerId === '' ? 'operator' : 'other';
 }
 
-export function libraryVersionView(v: LibraryVersion) {
+export function libraryVersionView(v: LibraryVersion): LibraryVersionView {
   return {
     id: v.id,
     name: v.name,
@@ -84,7 +85,11 @@ export function libraryVersionView(v: LibraryVersion) {
  * MAX_LISTED_DESCRIPTION_CHARS characters (`descriptionCut` says so), so a listing of many cartridges stays
  * small; the cartridge's own answer has all of it.
  */
-export function libraryCartridgeView(c: LibraryCartridge, viewer: string, listed = false) {
+export function libraryCartridgeView(
+  c: LibraryCartridge,
+  viewer: string,
+  listed = false,
+): LibraryCartridgeView {
   const owner = ownerLabel(c.ownerId, viewer);
   const chars =
     listed && c.description.length > MAX_LISTED_DESCRIPTION_CHARS ? [...c.description] : undefined;
@@ -115,5 +120,4 @@ export function libraryCartridgeView(c: LibraryCartridge, viewer: string, listed
   };
 }
 
-export type LibraryCartridgeView = ReturnType<typeof libraryCartridgeView>;
-export type LibraryVersionView = ReturnType<typeof libraryVersionView>;
+export type { LibraryCartridgeView, LibraryVersionView };

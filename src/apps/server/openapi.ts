@@ -3,7 +3,8 @@
 // the OpenAPI document served at /openapi.json, so the document cannot drift from what the server does.
 
 import { IncomingMessage } from 'node:http';
-import type { Context, Hono } from 'hono';
+import type { Context, Hono, TypedResponse } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import type { Principal } from '../../adapters/store/index.ts';
 import { readJsonBody } from './body.ts';
@@ -19,9 +20,72 @@ export interface ResponseSpec {
   readonly schema?: z.core.$ZodType;
   /** Default application/json; `text/event-stream` for streams. */
   readonly contentType?: string;
+  /** The same status also answers an event stream (when the request asks `Accept: text/event-stream`). */
+  readonly eventStream?: true;
 }
 
-export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
+export type Responses = Readonly<Record<number, ResponseSpec>>;
+
+/** `c.json(body)` without a status is the 200 answer: Hono types its status as any contentful code. */
+type StatusOf<S> = S extends 200 ? ContentfulStatusCode : S extends ContentfulStatusCode ? S : never;
+
+/** An answer may hold readonly arrays (it is serialized): only the shape must be the schema's. */
+type ReadonlyDeep<T> = T extends readonly (infer E)[]
+  ? readonly ReadonlyDeep<E>[]
+  : T extends object
+    ? { readonly [K in keyof T]: ReadonlyDeep<T[K]> }
+    : T;
+
+/** A JSON answer of one declared status: its body must be what that status's schema describes. */
+type JsonAnswer<R extends Responses> = {
+  [S in keyof R]: R[S] extends { readonly schema: infer T extends z.core.$ZodType }
+    ? R[S] extends { readonly contentType: string }
+      ? never
+      : TypedResponse<ReadonlyDeep<z.output<T>>, StatusOf<S>, 'json'>
+    : never;
+}[keyof R];
+
+/** Whether a route declares an answer that is not a JSON schema (no content, a stream, an image). */
+type HasOtherAnswer<R extends Responses> = {
+  [S in keyof R]: R[S] extends { readonly schema: z.core.$ZodType }
+    ? R[S] extends { readonly contentType: string } | { readonly eventStream: true }
+      ? true
+      : never
+    : true;
+}[keyof R];
+
+/** Any answer but `c.json(…)`: a plain Response, `c.body(…)`, a stream. */
+export type OtherAnswer = Response & { readonly _format?: 'body' | 'text' | 'redirect' };
+
+/** `c.json(…)` of a body `schema` describes, in `status`: what helpers that answer for a handler return. */
+export type JsonOf<T extends z.core.$ZodType, S extends ContentfulStatusCode> = Response &
+  TypedResponse<ReadonlyDeep<z.output<T>>, S, 'json'>;
+
+/**
+ * What a handler may answer: `c.json` with a body its status's schema describes (so a handler answering
+ * something the document does not say fails to type-check: test/server/openapi-types.test.ts), or, when
+ * the route declares one, an answer that is not JSON.
+ */
+export type Answer<R extends Responses> =
+  | (Response & JsonAnswer<R>)
+  | (true extends HasOtherAnswer<R> ? OtherAnswer : never);
+
+/**
+ * A status a handler answers with `c.json(body, status)` that its route does not declare (the 200 entry
+ * accepts `c.json(body)`, whose status Hono types as any code, so an explicit one is checked here).
+ */
+type UndeclaredStatus<A, R extends Responses> = A extends { readonly _status: infer U }
+  ? ContentfulStatusCode extends U
+    ? never
+    : Exclude<U, keyof R>
+  : never;
+
+export interface RouteSpec<
+  P extends z.ZodType,
+  Q extends z.ZodType,
+  B extends z.ZodType,
+  R extends Responses = Responses,
+> {
   readonly method: Method;
   /** Hono path (`/v1/sessions/:id`). */
   readonly path: string;
@@ -34,7 +98,7 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   readonly rawBody?: { readonly contentTypes: readonly string[]; readonly description: string };
   /** Whether an API key (or the local user) is needed; default true. */
   readonly auth?: boolean;
-  readonly responses: Readonly<Record<number, ResponseSpec>>;
+  readonly responses: R;
 }
 
 export interface Handled<P, Q, B> {
@@ -80,9 +144,12 @@ export class RouteRegistry {
     P extends z.ZodType = z.ZodUndefined,
     Q extends z.ZodType = z.ZodUndefined,
     B extends z.ZodType = z.ZodUndefined,
+    const R extends Responses = Responses,
+    A extends Answer<R> = Answer<R>,
   >(
-    spec: RouteSpec<P, Q, B>,
-    handler: (input: Handled<z.infer<P>, z.infer<Q>, z.infer<B>>) => Response | Promise<Response>,
+    spec: RouteSpec<P, Q, B, R>,
+    handler: (input: Handled<z.infer<P>, z.infer<Q>, z.infer<B>>) => A | Promise<A>,
+    ...undeclared: UndeclaredStatus<A, R> extends never ? [] : [status: UndeclaredStatus<A, R>]
   ): void {
     this.routes.push(spec as unknown as RouteSpec<z.ZodType, z.ZodType, z.ZodType>);
     this.app.on(spec.method.toUpperCase(), spec.path, async (c) => {
@@ -132,6 +199,7 @@ export class RouteRegistry {
                   [response.contentType ?? 'application/json']: response.schema
                     ? { schema: schema(response.schema) }
                     : {},
+                  ...(response.eventStream ? { 'text/event-stream': {} } : {}),
                 },
               }
             : {}),

@@ -122,11 +122,50 @@ export const cartridgeVersionViewSchema = z.looseObject({
   createdAt: time,
 });
 
+/** A version in a library (`libraryVersionView`): its tag, notes and whether it is archived. */
+export const libraryVersionViewSchema = z.looseObject({
+  ...cartridgeVersionViewSchema.shape,
+  addedAt: time,
+  tag: z.nullable(z.string()),
+  notes: z.nullable(z.string()),
+  archived: z.boolean(),
+  archivedAt: z.nullable(time),
+});
+
+/** A library cartridge as its viewer sees it (`libraryCartridgeView`). */
+export const libraryCartridgeViewSchema = z.looseObject({
+  id,
+  name: z.string(),
+  owner: z.enum(['self', 'operator', 'other']).check(z.describe('Whose it is, as the caller sees it')),
+  canEdit: z.boolean(),
+  title: z.string(),
+  description: z.string(),
+  descriptionCut: z.boolean().check(z.describe('True when a listing cut the description short')),
+  genre: z.string(),
+  tags: z.array(z.string()),
+  visibility: z.string(),
+  archived: z.boolean(),
+  cover: z.nullable(z.object({ mediaType: z.string(), bytes: count, url: z.string(), updatedAt: time })),
+  createdAt: time,
+  updatedAt: time,
+});
+
 /** A cartridge in the list: its newest version and how many there are. */
 export const cartridgeViewSchema = z.looseObject({
-  name: z.string(),
-  latest: cartridgeVersionViewSchema,
+  ...libraryCartridgeViewSchema.shape,
+  latest: libraryVersionViewSchema,
   versionCount: count,
+});
+
+/** A diagnostic of a cartridge check (`diagnosticView`): where it is, when it has a place. */
+export const diagnosticSchema = z.looseObject({
+  file: z.nullable(z.string()),
+  line: z.nullable(count),
+  col: z.nullable(count),
+  code: z.string(),
+  message: z.string(),
+  severity: z.string(),
+  where: z.nullable(z.string()).check(z.describe('`file:line:col`')),
 });
 
 export const schemaFieldSchema = z.object({
@@ -161,11 +200,41 @@ export const authorEventResponse = z.looseObject({
   turn: z.optional(turnViewSchema),
 });
 
-export const cartridgesResponse = z.looseObject({ cartridges: z.array(cartridgeViewSchema) });
-export const versionsResponse = z.looseObject({ versions: z.array(cartridgeVersionViewSchema) });
+export const cartridgesResponse = z.looseObject({
+  cartridges: z.array(cartridgeViewSchema),
+  storage: z.object({ usedBytes: count, quotaBytes: z.number() }),
+});
+export const versionsResponse = z.looseObject({
+  name: z.string(),
+  cartridgeId: id,
+  versions: z.array(libraryVersionViewSchema),
+});
 export const uploadResponse = z.looseObject({
   version: cartridgeVersionViewSchema,
-  warnings: z.optional(z.array(z.unknown())),
+  created: z.boolean().check(z.describe('False when the same files were stored already')),
+  warnings: z.array(diagnosticSchema),
+});
+/** `POST /v1/cartridges/import`: the stored version and what of the card was not carried over. */
+export const importResponse = z.looseObject({
+  ...uploadResponse.shape,
+  kind: z.string().check(z.describe('What the file was: a character card or a World Info file')),
+  spec: z.nullable(z.string()),
+  loss: z.unknown().check(z.describe('What the card held that the cartridge does not carry')),
+});
+/** `GET /v1/cartridges/:ref`: the cartridge and its versions. */
+export const libraryCartridgeResponse = z.looseObject({
+  cartridge: libraryCartridgeViewSchema,
+  versions: z.optional(z.array(libraryVersionViewSchema)),
+});
+export const libraryVersionResponse = z.looseObject({ version: libraryVersionViewSchema });
+/** `GET /v1/cartridge-versions/:id`: every file for its owner, what the Narrator sees for anyone else. */
+export const cartridgeVersionFilesResponse = z.looseObject({
+  version: z.looseObject({
+    ...cartridgeVersionViewSchema.shape,
+    view: z.enum(['full', 'public']),
+    files: z.record(z.string(), z.unknown()),
+    initialState: z.optional(z.unknown()),
+  }),
 });
 export const stateResponse = z.looseObject({ state: z.record(z.string(), z.unknown()) });
 export const worldResponse = z.looseObject({ turnId: id });
@@ -174,21 +243,24 @@ export const ledgerResponse = z.looseObject({ entries: z.array(ledgerRowSchema) 
 export const MODEL_PROVIDERS = ['openai-compatible', 'openai', 'anthropic', 'google'] as const;
 
 /** `GET`/`PUT /v1/settings`: the stored settings, the server's own models, and why they may not apply. */
+/** A principal's model settings (a field left out uses the server's). */
+export const modelSettingsSchema = z.object({
+  provider: z.optional(z.enum(MODEL_PROVIDERS)),
+  baseUrl: z.optional(z.string()),
+  models: z.optional(
+    z.object({
+      director: z.optional(z.string()),
+      narrator: z.optional(z.string()),
+      npc: z.optional(z.string()),
+    }),
+  ),
+  temperature: z.optional(z.number()),
+});
+
 export const settingsResponse = z.looseObject({
-  settings: z
-    .object({
-      provider: z.optional(z.enum(MODEL_PROVIDERS)),
-      baseUrl: z.optional(z.string()),
-      models: z.optional(
-        z.object({
-          director: z.optional(z.string()),
-          narrator: z.optional(z.string()),
-          npc: z.optional(z.string()),
-        }),
-      ),
-      temperature: z.optional(z.number()),
-    })
-    .check(z.describe('What the caller stored (`{}` when nothing: the server’s models apply)')),
+  settings: modelSettingsSchema.check(
+    z.describe('What the caller stored (`{}` when nothing: the server’s models apply)'),
+  ),
   updatedAt: z.nullable(z.int()),
   problem: z
     .nullable(z.string())
@@ -218,6 +290,119 @@ export const savesResponse = z.looseObject({ saves: z.array(saveViewSchema) });
 export const personaResponse = z.looseObject({ persona: personaViewSchema });
 export const personasResponse = z.looseObject({ personas: z.array(personaViewSchema) });
 
+/** A played turn (`POST …/turns`, `…/regenerate`): `replayed` when an Idempotency-Key answered it before. */
+export const turnResultResponse = z.looseObject({
+  turn: turnViewSchema,
+  replayed: z.boolean(),
+  modelMode: z.string().check(z.describe('`online` or `offline`: who played the turn')),
+});
+
+/** The turns played after one (its swipes and branches), each with its prose. */
+export const childrenResponse = z.looseObject({
+  turns: z.array(z.looseObject({ ...nodeViewSchema.shape, narration: z.string() })),
+});
+
+/** `POST /v1/turn`: one turn played without a session. */
+export const statelessTurnResponse = z.looseObject({
+  view: z.enum(['public', 'full']),
+  state: z
+    .record(z.string(), z.unknown())
+    .check(z.describe('The state after the turn (public fields only unless `view=full`)')),
+  record: z.optional(z.unknown()),
+  narration: z.string(),
+  modelMode: z.string(),
+});
+
+/** `GET /v1/me`. */
+export const meResponse = z.looseObject({
+  principal: z.looseObject({ id, name: z.string() }),
+  authorMode: z.boolean(),
+  modelMode: z.string(),
+});
+
+/** A document that is itself a JSON Schema (an editor schema, a mini-game's config). */
+export const jsonSchemaDocument = z
+  .record(z.string(), z.unknown())
+  .check(z.describe('A JSON Schema (draft-07)'));
+
+/** A mini-game's manifest (core/minigames) with its config as JSON Schema. */
+export const minigameViewSchema = z.looseObject({
+  minigame_id: z.string(),
+  config_schema: jsonSchemaDocument,
+});
+export const minigamesResponse = z.looseObject({ minigames: z.array(minigameViewSchema) });
+
+/** `POST /v1/builder/check`: a draft checked as an upload would be, every problem with its place. */
+export const builderCheckResponse = z.looseObject({
+  ok: z.boolean(),
+  errors: z.array(diagnosticSchema),
+  warnings: z.array(diagnosticSchema),
+});
+
+/** `POST /v1/builder/complete`: where the completed word starts and what may complete it. */
+export const completionResponse = z.looseObject({
+  from: count,
+  items: z.array(
+    z.looseObject({
+      label: z.string(),
+      kind: z.string(),
+      detail: z.optional(z.string()),
+      info: z.optional(z.string()),
+      apply: z.optional(z.string()),
+    }),
+  ),
+});
+
+export const hoverResponse = z.looseObject({ hover: z.nullable(z.object({ markdown: z.string() })) });
+
+const tryRoll = z.looseObject({
+  expr: z.string(),
+  dice: z.string(),
+  faces: z.array(z.number()),
+  total: z.number(),
+});
+
+/** `POST /v1/builder/try`: an event run on a draft's rules (`ok: false` with the event's own error). */
+export const tryResponse = z.discriminatedUnion('ok', [
+  z.looseObject({
+    ok: z.literal(true),
+    notes: z.array(z.string()),
+    rolls: z.array(tryRoll),
+    changes: z.array(
+      z.looseObject({
+        path: z.string(),
+        before: z.unknown(),
+        after: z.unknown(),
+        op: z.enum(['set', 'delete']),
+      }),
+    ),
+    state: z.unknown(),
+  }),
+  z.looseObject({
+    ok: z.literal(false),
+    notes: z.array(z.string()),
+    rolls: z.array(tryRoll),
+    error: z.object({ code: z.string(), message: z.string(), where: z.nullable(z.string()) }),
+  }),
+]);
+
+export const templatesResponse = z.looseObject({ templates: z.array(z.string()) });
+
+/** A draft without its files (`draftSummaryView`). */
+export const draftSummarySchema = z.looseObject({ id, name: z.string(), createdAt: time, updatedAt: time });
+/** A draft with its files by name and the generator's transcript (`draftView`). */
+export const draftViewSchema = z.looseObject({
+  ...draftSummarySchema.shape,
+  files: z.record(z.string(), z.optional(z.string())),
+  transcript: z.nullable(z.unknown()),
+});
+export const draftsResponse = z.looseObject({ drafts: z.array(draftSummarySchema) });
+export const draftResponse = z.looseObject({ draft: draftViewSchema });
+export const savedDraftResponse = z.looseObject({
+  draft: draftSummarySchema,
+  check: z.optional(builderCheckResponse),
+});
+
 export type SessionView = z.infer<typeof sessionViewSchema>;
 export type NodeView = z.infer<typeof nodeViewSchema>;
 export type SaveView = z.infer<typeof saveViewSchema>;
@@ -227,10 +412,19 @@ export type HistoryView = z.infer<typeof historyResponse>;
 export type PersonaView = z.infer<typeof personaViewSchema>;
 export type CartridgeVersionView = z.infer<typeof cartridgeVersionViewSchema>;
 export type CartridgeView = z.infer<typeof cartridgeViewSchema>;
+export type LibraryCartridgeView = z.infer<typeof libraryCartridgeViewSchema>;
+export type LibraryVersionView = z.infer<typeof libraryVersionViewSchema>;
+export type DiagnosticView = z.infer<typeof diagnosticSchema>;
 export type SchemaFieldView = z.infer<typeof schemaFieldSchema>;
 export type LedgerRow = z.infer<typeof ledgerRowSchema>;
 export type AuthorEventResult = z.infer<typeof authorEventResponse>;
 export type SettingsView = z.infer<typeof settingsResponse>;
+export type ModelSettings = z.infer<typeof modelSettingsSchema>;
+export type MinigameView = z.infer<typeof minigameViewSchema>;
+export type BuilderCheck = z.infer<typeof builderCheckResponse>;
+export type DraftSummaryView = z.infer<typeof draftSummarySchema>;
+export type DraftView = z.infer<typeof draftViewSchema>;
+export type TurnResult = z.infer<typeof turnResultResponse>;
 
 /**
  * One line per problem of an answer that does not match: `sessions.0.createdAt: expected number`, or

@@ -4,16 +4,10 @@
 
 import type { DomainSchema, FieldType } from '../../core/yare/index.ts';
 
-export type SchemaFieldType = FieldType | 'any';
+import type { SchemaFieldView } from './responses.ts';
 
-export interface SchemaFieldView {
-  readonly path: string[];
-  /** `any` for a field declared without a type. */
-  readonly type: SchemaFieldType;
-  readonly min?: number;
-  readonly max?: number;
-  readonly description?: string;
-}
+/** `any` for a field declared without a type. */
+export type SchemaFieldType = FieldType | 'any';
 
 /** Every public field, depth first in the cartridge's declaration order. */
 export function publicSchemaFields(schema: DomainSchema): SchemaFieldView[] {

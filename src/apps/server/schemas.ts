@@ -108,9 +108,6 @@ export const errorSchema = z.object({
   error: z.object({ code: z.string(), message: z.string() }).catchall(z.unknown()),
 });
 
-/** Loose response shapes: documented, not re-validated on the way out. */
-export const anyObject = z.record(z.string(), z.unknown());
-
 // Typed response shapes of the routes the web client reads field by field (documented in /openapi.json):
 // in responses.ts, which the browser bundles too and parses every answer with.
 export { historyResponse, publicTurnSchema, schemaFieldSchema, schemaResponse } from './responses.ts';

@@ -7,11 +7,12 @@ import { classifyRecord, inputText, plainJson } from '../../engine/session/index
 import type { BranchTurn, Save, Session, Turn, TurnNode } from '../../adapters/store/index.ts';
 import { publicOutcome, type TurnEvent } from '../../engine/turn/index.ts';
 import { PENDING_KEY, publicState } from '../../core/yare/index.ts';
+import type { NodeView, PublicTurnView, SaveView, SessionView, TurnView } from './responses.ts';
 import type { SseEvent } from './sse.ts';
 
 export type View = 'public' | 'full';
 
-export function sessionView(session: Session) {
+export function sessionView(session: Session): SessionView {
   return {
     id: session.id,
     cartridgeVersionId: session.cartridgeVersionId,
@@ -24,7 +25,7 @@ export function sessionView(session: Session) {
   };
 }
 
-export function nodeView(node: TurnNode) {
+export function nodeView(node: TurnNode): NodeView {
   return {
     id: node.id,
     parentId: node.parentId,
@@ -35,7 +36,7 @@ export function nodeView(node: TurnNode) {
   };
 }
 
-export function saveView(save: Save) {
+export function saveView(save: Save): SaveView {
   return {
     id: save.id,
     sessionId: save.sessionId,
@@ -46,7 +47,7 @@ export function saveView(save: Save) {
 }
 
 /** The client-facing part of `_pending_interaction` (never its resolver event). */
-function pendingInteraction(state: unknown): unknown {
+function pendingInteraction(state: unknown): PublicTurnView['pendingInteraction'] {
   if (typeof state !== 'object' || state === null) return null;
   const pending = (state as Record<string, unknown>)[PENDING_KEY];
   if (typeof pending !== 'object' || pending === null || Object.keys(pending).length === 0) return null;
@@ -55,7 +56,7 @@ function pendingInteraction(state: unknown): unknown {
 }
 
 /** The player view of a turn: public state only, no record, seed or ledger events. */
-export function publicTurnView(turn: BranchTurn, cartridge: Cartridge) {
+export function publicTurnView(turn: BranchTurn, cartridge: Cartridge): PublicTurnView {
   const record = classifyRecord(turn.record);
   return {
     ...nodeView(turn),
@@ -66,16 +67,21 @@ export function publicTurnView(turn: BranchTurn, cartridge: Cartridge) {
     state: plainJson(publicState(turn.state, cartridge.rules.schema)),
     pendingInteraction: pendingInteraction(turn.state),
     // The dice and what changed, public fields only: shown under the turn's prose.
-    outcome: record?.kind === 'turn' ? plainJson(publicOutcome(cartridge.rules, record)) : null,
+    // PublicOutcome's arrays are readonly; the answer's copy is a plain one of the same shape.
+    outcome:
+      record?.kind === 'turn'
+        ? (plainJson(publicOutcome(cartridge.rules, record)) as PublicTurnView['outcome'])
+        : null,
   };
 }
 
-export function turnView(turn: Turn, cartridge: Cartridge, view: View) {
+export function turnView(turn: Turn, cartridge: Cartridge, view: View): TurnView {
   const base = publicTurnView(turn, cartridge);
   if (view === 'public') return base;
   return {
     ...base,
-    state: turn.state,
+    // A stored state is a game state: always an object (engine/turn GameState).
+    state: turn.state as TurnView['state'],
     seed: turn.seed,
     record: turn.record,
     ledgerEvents: turn.ledgerEvents,

@@ -13,10 +13,12 @@ import {
   type CartridgeView,
   cartridgesResponse,
   createdSessionResponse,
+  type HistoryView,
   historyResponse,
   type LedgerRow,
   ledgerResponse,
   MODEL_PROVIDERS,
+  type ModelSettings,
   type NodeView,
   type PersonaView,
   personaResponse,
@@ -94,22 +96,11 @@ export interface WorldView {
 export { MODEL_PROVIDERS };
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
 
-/** A principal's model settings as the form edits them (a field left undefined uses the server's). */
-export interface ModelSettings {
-  readonly provider?: ModelProvider | undefined;
-  readonly baseUrl?: string | undefined;
-  readonly models?: Partial<Record<'director' | 'narrator' | 'npc', string | undefined>> | undefined;
-  readonly temperature?: number | undefined;
-}
-
-/** `GET`/`PUT /v1/settings`: the stored settings, the server's own models, and why they may not apply. */
-export type { SettingsView };
-
-/** A branch read in one request: its newest turns, oldest first; `complete` when it starts at turn 0. */
-export interface HistoryView {
-  readonly turns: readonly TurnView[];
-  readonly complete: boolean;
-}
+/**
+ * A principal's model settings as the form edits them (a field left undefined uses the server's); the
+ * answers of `GET`/`PUT /v1/settings` (SettingsView) and of a branch read in one request (HistoryView).
+ */
+export type { HistoryView, ModelSettings, SettingsView };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -322,8 +313,7 @@ export class Api {
    */
   async history(id: string, turnId: string): Promise<HistoryView> {
     const path = `/v1/sessions/${encodeURIComponent(id)}/history?turnId=${encodeURIComponent(turnId)}`;
-    const { turns, complete } = await this.#answer(historyResponse, 'GET', path);
-    return { turns, complete };
+    return this.#answer(historyResponse, 'GET', path);
   }
 
   async undo(id: string, expectedHeadId?: string): Promise<SessionView> {

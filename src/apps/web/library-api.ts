@@ -2,7 +2,7 @@
 // visibility, cover, versions with tags and notes, archiving, deleting, and single-file updates. Shapes
 // are the server's own view types (`import type`: no server code reaches the bundle).
 
-import type { LibraryCartridgeView, LibraryVersionView } from '../server/index.ts';
+import type { LibraryCartridgeView, LibraryVersionView } from '../server/browser.ts';
 import { failureOf } from './lib/errors.ts';
 import { ApiHttp, type RequestBody } from './lib/http.ts';
 

@@ -6,7 +6,8 @@ import { isSchemaKind, jsonSchemaOf, SCHEMA_KINDS } from '../../../tools/authori
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import { anyObject, errorSchema } from '../schemas.ts';
+import { jsonSchemaDocument } from '../responses.ts';
+import { errorSchema } from '../schemas.ts';
 
 export function registerAuthoringSchemaRoutes(api: RouteRegistry, _deps: AppDeps): void {
   // The schemas are fixed: each is built on its first request, then served from here.
@@ -19,7 +20,7 @@ export function registerAuthoringSchemaRoutes(api: RouteRegistry, _deps: AppDeps
       summary: `The JSON Schema of a cartridge file kind, for editors: ${SCHEMA_KINDS.join(', ')}.`,
       params: z.object({ kind: z.string().max(40) }),
       responses: {
-        200: { description: 'A JSON Schema (draft-07)', schema: anyObject },
+        200: { description: 'A JSON Schema (draft-07)', schema: jsonSchemaDocument },
         404: { description: 'No such kind', schema: errorSchema },
       },
     },

@@ -16,7 +16,17 @@ import {
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import { anyObject, errorSchema, id, name } from '../schemas.ts';
+import {
+  type BuilderCheck,
+  type DraftSummaryView,
+  type DraftView,
+  draftResponse,
+  draftsResponse,
+  savedDraftResponse,
+  templatesResponse,
+  uploadResponse,
+} from '../responses.ts';
+import { errorSchema, id, name } from '../schemas.ts';
 import { builderFiles } from './builder-schemas.ts';
 import { accessTo, diagnosticView, storeUpload, versionView } from './cartridges.ts';
 import { CartridgeCheckError } from '../cartridge-checker.ts';
@@ -45,7 +55,7 @@ export async function checkDraftFiles(
   deps: AppDeps,
   files: Record<string, string | undefined>,
   owner: string,
-) {
+): Promise<BuilderCheck> {
   let result: Awaited<ReturnType<typeof deps.checker.check>>;
   try {
     result = await deps.checker.check(filesMap(files), 'draft', owner);
@@ -60,11 +70,11 @@ export async function checkDraftFiles(
   };
 }
 
-export function draftSummaryView(d: DraftSummary) {
+export function draftSummaryView(d: DraftSummary): DraftSummaryView {
   return { id: d.id, name: d.name, createdAt: d.createdAt, updatedAt: d.updatedAt };
 }
 
-export function draftView(d: Draft) {
+export function draftView(d: Draft): DraftView {
   return { ...draftSummaryView(d), files: draftFilesOf(d.files), transcript: d.transcript };
 }
 
@@ -159,7 +169,7 @@ export function registerBuilderDraftRoutes(api: RouteRegistry, deps: AppDeps): v
       path: '/v1/builder/templates',
       tag: 'builder',
       summary: 'The templates a new draft may start from (`empty` first).',
-      responses: { 200: { description: 'Template names', schema: anyObject } },
+      responses: { 200: { description: 'Template names', schema: templatesResponse } },
     },
     async ({ c }) => c.json({ templates: builderTemplates() }),
   );
@@ -170,7 +180,7 @@ export function registerBuilderDraftRoutes(api: RouteRegistry, deps: AppDeps): v
       path: '/v1/builder/drafts',
       tag: 'builder',
       summary: `The caller’s drafts, most recently changed first, without their files (at most ${MAX_DRAFTS_PER_PRINCIPAL}).`,
-      responses: { 200: { description: 'Drafts', schema: anyObject } },
+      responses: { 200: { description: 'Drafts', schema: draftsResponse } },
     },
     async ({ c }) =>
       c.json({ drafts: (await store.listDrafts(c.get('principal').id)).map(draftSummaryView) }),
@@ -185,7 +195,7 @@ export function registerBuilderDraftRoutes(api: RouteRegistry, deps: AppDeps): v
         'A new draft: from a template (`empty` by default), from a stored version the caller owns (`fromVersion`), or from `files`.',
       body: createDraftBody,
       responses: {
-        201: { description: 'The draft with its files', schema: anyObject },
+        201: { description: 'The draft with its files', schema: draftResponse },
         400: { description: 'A bad body (names the field)', schema: errorSchema },
         404: { description: 'No such template or version of the caller’s', schema: errorSchema },
         409: { description: 'The caller keeps the most drafts allowed (`draft_quota`)', schema: errorSchema },
@@ -211,7 +221,7 @@ export function registerBuilderDraftRoutes(api: RouteRegistry, deps: AppDeps): v
       summary: 'One of the caller’s drafts, with its files and the generator’s transcript (if any).',
       params: draftParams,
       responses: {
-        200: { description: 'The draft', schema: anyObject },
+        200: { description: 'The draft', schema: draftResponse },
         404: { description: 'Not one of the caller’s drafts', schema: errorSchema },
       },
     },
@@ -233,7 +243,10 @@ export function registerBuilderDraftRoutes(api: RouteRegistry, deps: AppDeps): v
       query: updateDraftQuery,
       body: updateDraftBody,
       responses: {
-        200: { description: 'The saved draft (without files), and `check` when asked', schema: anyObject },
+        200: {
+          description: 'The saved draft (without files), and `check` when asked',
+          schema: savedDraftResponse,
+        },
         400: { description: 'A bad body, or files over the draft limit', schema: errorSchema },
         404: { description: 'Not one of the caller’s drafts', schema: errorSchema },
         413: {
@@ -307,8 +320,8 @@ export function registerBuilderDraftRoutes(api: RouteRegistry, deps: AppDeps): v
         'Save as version: the draft’s files become a cartridge version in the caller’s library, through the same check and quota as an upload. Invalid drafts are refused with every error as file:line:col.',
       params: draftParams,
       responses: {
-        200: { description: 'The same files were already stored: that version', schema: anyObject },
-        201: { description: 'The new version, with warnings', schema: anyObject },
+        200: { description: 'The same files were already stored: that version', schema: uploadResponse },
+        201: { description: 'The new version, with warnings', schema: uploadResponse },
         404: { description: 'Not one of the caller’s drafts', schema: errorSchema },
         409: { description: 'The name is one the server offers to everyone', schema: errorSchema },
         413: { description: 'The caller’s storage quota would be passed', schema: errorSchema },

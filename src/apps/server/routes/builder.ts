@@ -24,7 +24,8 @@ import { CartridgeCheckError, type TryOutcome } from '../cartridge-checker.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import { anyObject, errorSchema, id, name } from '../schemas.ts';
+import { builderCheckResponse, completionResponse, hoverResponse, tryResponse } from '../responses.ts';
+import { errorSchema, id, name } from '../schemas.ts';
 import { sseResponse } from '../sse.ts';
 import { checkDraftFiles, createDraftFor, registerBuilderDraftRoutes } from './builder-drafts.ts';
 import { checkBody, completeBody, hoverBody, tryBody } from './builder-schemas.ts';
@@ -94,7 +95,7 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
         'Checks a draft’s files with the checker of `mnesos validate` (off the request thread): every error and warning at file:line:col. Nothing is stored.',
       body: checkBody,
       responses: {
-        200: { description: '`ok`, `errors` and `warnings`', schema: anyObject },
+        200: { description: '`ok`, `errors` and `warnings`', schema: builderCheckResponse },
         400: { description: 'A bad body (an unknown file name, a file over its limit)', schema: errorSchema },
         422: { description: 'The check itself failed (took too long)', schema: errorSchema },
       },
@@ -111,7 +112,7 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
         'Completion at `offset` of one file (the language server’s): keys and values, and with `rules` (the rules file that last compiled) state paths, inputs, macros, functions and event names.',
       body: completeBody,
       responses: {
-        200: { description: '`from` (where the word starts) and `items`', schema: anyObject },
+        200: { description: '`from` (where the word starts) and `items`', schema: completionResponse },
         400: { description: 'A bad body', schema: errorSchema },
       },
     },
@@ -127,7 +128,7 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
         'What the language server shows on hover at `offset` of one file, as Markdown (`{markdown}`, or null): with `rules`, a state path’s type, range and visibility, a macro, an input, an event; a function’s usage; a key’s documentation.',
       body: hoverBody,
       responses: {
-        200: { description: '`{markdown}` or null', schema: anyObject },
+        200: { description: '`{markdown}` or null', schema: hoverResponse },
         400: { description: 'A bad body', schema: errorSchema },
       },
     },
@@ -143,7 +144,7 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
         'Runs one event of a draft’s rules on a state (the initial one, or `state` merged over it) with a seed, as `mnesos run-event`: notes, dice rolls and the state diff. Nothing is stored.',
       body: tryBody,
       responses: {
-        200: { description: 'The run: `ok`, `notes`, `rolls`, `changes` (or `error`)', schema: anyObject },
+        200: { description: 'The run: `ok`, `notes`, `rolls`, `changes` (or `error`)', schema: tryResponse },
         400: { description: 'A bad body', schema: errorSchema },
         422: {
           description: 'The rules do not compile (`rules_invalid`, with `errors`), or no such event',

@@ -20,9 +20,24 @@ import { ArchiveError, readArchive } from '../../../adapters/files/index.ts';
 import { readBodyBytes } from '../body.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
-import type { AppEnv, RouteRegistry } from '../openapi.ts';
-import { anyObject, errorSchema, id, name, uploadQuery } from '../schemas.ts';
-import { libraryCartridgeView, libraryVersionView, versionNotes, versionTag } from '../library-views.ts';
+import type { AppEnv, JsonOf, RouteRegistry } from '../openapi.ts';
+import {
+  type CartridgeVersionView,
+  cartridgeVersionFilesResponse,
+  cartridgesResponse,
+  type DiagnosticView,
+  libraryVersionResponse,
+  uploadResponse,
+  versionsResponse,
+} from '../responses.ts';
+import { errorSchema, id, name, uploadQuery } from '../schemas.ts';
+import {
+  libraryCartridgeView,
+  libraryVersionView,
+  versionNotes,
+  versionPatchBody,
+  versionTag,
+} from '../library-views.ts';
 import { guarded } from './guard.ts';
 import { CartridgeCheckError } from '../cartridge-checker.ts';
 
@@ -34,11 +49,11 @@ export const ARCHIVE_CONTENT_TYPES: readonly string[] = [
   'application/octet-stream',
 ];
 
-export function versionView(v: CartridgeVersionSummary) {
+export function versionView(v: CartridgeVersionSummary): CartridgeVersionView {
   return { id: v.id, name: v.name, contentHash: v.contentHash, createdAt: v.createdAt };
 }
 
-export function diagnosticView(d: Diagnostic) {
+export function diagnosticView(d: Diagnostic): DiagnosticView {
   return {
     file: d.place?.file ?? null,
     line: d.place?.line ?? null,
@@ -70,7 +85,8 @@ export async function accessTo(deps: AppDeps, principal: Principal, versionId: s
  * part of the initial state), never the rules file with its private defaults.
  */
 async function versionFilesView(deps: AppDeps, version: CartridgeVersion, access: CartridgeAccess) {
-  if (access === 'owner') return { files: version.files, view: 'full' as const };
+  // A stored version's files are an object of file name to text (store/cartridges).
+  if (access === 'owner') return { files: version.files as Record<string, unknown>, view: 'full' as const };
   const files = version.files as Record<string, unknown>;
   const shown: Record<string, unknown> = Object.create(null);
   for (const file of [
@@ -185,8 +201,8 @@ export async function storeUpload(
 export function storedVersionAnswer(
   c: Context<AppEnv>,
   result: Extract<UploadResult, { ok: true }>,
-  version: object = versionView(result.version),
-): Response {
+  version: CartridgeVersionView = versionView(result.version),
+): JsonOf<typeof uploadResponse, 200 | 201> {
   return c.json(
     { version, created: result.created, warnings: result.warnings.map(diagnosticView) },
     result.created ? 201 : 200,
@@ -246,7 +262,7 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
       summary:
         'The cartridges the caller may start: the server’s own, the caller’s, and every other principal’s public ones, each with its metadata, visibility, cover and newest version, and the caller’s storage use. `archived=true` adds the caller’s own archived cartridges and versions.',
       query: listQuery,
-      responses: { 200: { description: 'Cartridges', schema: anyObject } },
+      responses: { 200: { description: 'Cartridges', schema: cartridgesResponse } },
     },
     async ({ c, query }) => {
       const principal = c.get('principal');
@@ -281,8 +297,8 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
       query: archiveUploadQuery,
       rawBody: { contentTypes: ARCHIVE_CONTENT_TYPES, description: 'The archive bytes' },
       responses: {
-        200: { description: 'The same files were already stored: that version', schema: anyObject },
-        201: { description: 'The new version, with warnings', schema: anyObject },
+        200: { description: 'The same files were already stored: that version', schema: uploadResponse },
+        201: { description: 'The new version, with warnings', schema: uploadResponse },
         409: {
           description:
             'The name is one the server offers to everyone (`name_reserved`), or `tag` names another version (`tag_taken`)',
@@ -333,7 +349,7 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
       params: z.object({ name }),
       query: listQuery,
       responses: {
-        200: { description: 'Versions', schema: anyObject },
+        200: { description: 'Versions', schema: versionsResponse },
         404: { description: 'No such cartridge (or one the caller may not see)', schema: errorSchema },
       },
     },
@@ -364,7 +380,7 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
         'One cartridge version (by id or content hash). Its owner gets every file (`view: "full"`); anyone else who may play it gets what the Narrator sees (`view: "public"`: lore, first message, directives and the public initial state, no rules file).',
       params: z.object({ id }),
       responses: {
-        200: { description: 'The version', schema: anyObject },
+        200: { description: 'The version', schema: cartridgeVersionFilesResponse },
         404: { description: 'No such version (or one the caller may not see)', schema: errorSchema },
       },
     },
@@ -414,6 +430,41 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
       // The library keeps versions in memory (never re-read per turn); a deleted row must leave it too.
       if (deleted.versionDeleted && version !== undefined) library.forgetVersion(version);
       return c.body(null, 204);
+    },
+  );
+
+  api.add(
+    {
+      method: 'patch',
+      path: '/v1/cartridge-versions/:id',
+      tag: 'cartridges',
+      summary:
+        'Change one of the caller’s versions: its `tag` (unique within the cartridge; null removes it), `notes`, or `archived` (an archived version is not listed or startable; the sessions that play it keep it).',
+      params: z.object({ id }),
+      body: versionPatchBody,
+      responses: {
+        200: { description: 'The version', schema: libraryVersionResponse },
+        404: { description: 'Not one of the caller’s versions', schema: errorSchema },
+        409: {
+          description: 'Another version of the cartridge has the tag (`tag_taken`)',
+          schema: errorSchema,
+        },
+      },
+    },
+    async ({ c, params, body }) => {
+      const owner = libraryOwner(deps, c.get('principal'));
+      const version = await store.getCartridgeVersion(params.id);
+      const updated =
+        version &&
+        (await store.updateLibraryVersion(owner, version.id, {
+          ...(body.tag === undefined ? {} : { tag: body.tag }),
+          ...(body.notes === undefined ? {} : { notes: body.notes }),
+          ...(body.archived === undefined ? {} : { archived: body.archived }),
+        }));
+      if (updated === undefined || (!updated.ok && updated.reason === 'not-found'))
+        throw new ApiError(404, 'not_found', `no cartridge version '${params.id}' of yours`);
+      if (!updated.ok) throw tagTaken(updated.tag, updated.versionId);
+      return c.json({ version: libraryVersionView(updated.version) });
     },
   );
 }

@@ -1,6 +1,6 @@
 // Library management (issue 14, item 1): one cartridge with its versions, its metadata and visibility
-// (PATCH), deleting it whole, its cover image, single-file updates that create a version, and a version's
-// tag, notes and archive mark. Only a cartridge's owner changes it; a cartridge the caller may not see is a
+// (PATCH), deleting it whole, its cover image, and single-file updates that create a version (a version's
+// own routes, `/v1/cartridge-versions/:id`, are in cartridges.ts). Only a cartridge's owner changes it; a cartridge the caller may not see is a
 // 404 on every route, and so is a change to a cartridge the caller sees but does not own (as deleting the
 // server's own versions always was).
 
@@ -21,18 +21,12 @@ import {
   libraryCartridgeView,
   libraryVersionView,
   versionNotes,
-  versionPatchBody,
   versionTag,
 } from '../library-views.ts';
 import type { AppEnv, RouteRegistry } from '../openapi.ts';
-import { anyObject, errorSchema, id } from '../schemas.ts';
-import {
-  libraryOwner,
-  requireContentType,
-  storedVersionAnswer,
-  storeUpload,
-  tagTaken,
-} from './cartridges.ts';
+import { libraryCartridgeResponse, uploadResponse } from '../responses.ts';
+import { errorSchema, id } from '../schemas.ts';
+import { libraryOwner, requireContentType, storedVersionAnswer, storeUpload } from './cartridges.ts';
 
 const cartridgeParams = z.object({ ref: id });
 const RULES_FILES: ReadonlySet<string> = new Set(
@@ -116,7 +110,7 @@ export function registerLibraryRoutes(api: RouteRegistry, deps: AppDeps): void {
         'One cartridge (by id, or by name: the server’s, else the caller’s own) with its metadata and its versions, newest first. Its owner may add `archived=true` to see archived versions.',
       params: cartridgeParams,
       query: z.object({ archived: z.enum(['true', 'false']).optional() }),
-      responses: { 200: { description: 'The cartridge', schema: anyObject }, 404: NOT_FOUND },
+      responses: { 200: { description: 'The cartridge', schema: libraryCartridgeResponse }, 404: NOT_FOUND },
     },
     async ({ c, params, query }) => {
       const { viewer, cartridge } = await visible(c, params.ref);
@@ -139,7 +133,7 @@ export function registerLibraryRoutes(api: RouteRegistry, deps: AppDeps): void {
         'Change the caller’s cartridge: title, description, genre, tags, visibility (`private`: the caller only; `public`: every key) or `archived` (no longer listed or startable; sessions keep playing).',
       params: cartridgeParams,
       body: cartridgePatchBody,
-      responses: { 200: { description: 'The cartridge', schema: anyObject }, 404: NOT_FOUND },
+      responses: { 200: { description: 'The cartridge', schema: libraryCartridgeResponse }, 404: NOT_FOUND },
     },
     async ({ c, params, body }) => {
       const { owner, cartridge } = await owned(c, params.ref);
@@ -206,7 +200,7 @@ export function registerLibraryRoutes(api: RouteRegistry, deps: AppDeps): void {
       params: cartridgeParams,
       rawBody: { contentTypes: COVER_MEDIA_TYPES, description: 'The image bytes' },
       responses: {
-        200: { description: 'The cartridge', schema: anyObject },
+        200: { description: 'The cartridge', schema: libraryCartridgeResponse },
         404: NOT_FOUND,
         413: { description: 'Over the size limit or the storage quota', schema: errorSchema },
         415: { description: 'Not an accepted image type', schema: errorSchema },
@@ -303,8 +297,8 @@ export function registerLibraryRoutes(api: RouteRegistry, deps: AppDeps): void {
       query: z.object({ from: id.optional(), tag: versionTag.optional(), notes: versionNotes.optional() }),
       rawBody: { contentTypes: FILE_CONTENT_TYPES, description: 'The file’s text (UTF-8)' },
       responses: {
-        200: { description: 'The same files were already stored: that version', schema: anyObject },
-        201: { description: 'The new version, with warnings', schema: anyObject },
+        200: { description: 'The same files were already stored: that version', schema: uploadResponse },
+        201: { description: 'The new version, with warnings', schema: uploadResponse },
         404: NOT_FOUND,
         409: { description: '`tag` names another version (`tag_taken`)', schema: errorSchema },
         413: {
@@ -375,39 +369,4 @@ export function registerLibraryRoutes(api: RouteRegistry, deps: AppDeps): void {
       throw new ApiError(404, 'not_found', `cartridge '${cartridge.name}' has no version to update`);
     return version;
   }
-
-  api.add(
-    {
-      method: 'patch',
-      path: '/v1/cartridge-versions/:id',
-      tag: 'cartridges',
-      summary:
-        'Change one of the caller’s versions: its `tag` (unique within the cartridge; null removes it), `notes`, or `archived` (an archived version is not listed or startable; the sessions that play it keep it).',
-      params: z.object({ id }),
-      body: versionPatchBody,
-      responses: {
-        200: { description: 'The version', schema: anyObject },
-        404: { description: 'Not one of the caller’s versions', schema: errorSchema },
-        409: {
-          description: 'Another version of the cartridge has the tag (`tag_taken`)',
-          schema: errorSchema,
-        },
-      },
-    },
-    async ({ c, params, body }) => {
-      const owner = libraryOwner(deps, c.get('principal'));
-      const version = await store.getCartridgeVersion(params.id);
-      const updated =
-        version &&
-        (await store.updateLibraryVersion(owner, version.id, {
-          ...(body.tag === undefined ? {} : { tag: body.tag }),
-          ...(body.notes === undefined ? {} : { notes: body.notes }),
-          ...(body.archived === undefined ? {} : { archived: body.archived }),
-        }));
-      if (updated === undefined || (!updated.ok && updated.reason === 'not-found'))
-        throw new ApiError(404, 'not_found', `no cartridge version '${params.id}' of yours`);
-      if (!updated.ok) throw tagTaken(updated.tag, updated.versionId);
-      return c.json({ version: libraryVersionView(updated.version) });
-    },
-  );
 }

@@ -7,9 +7,10 @@ import { configJsonSchema, MINIGAMES, type MinigameManifest } from '../../../cor
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import { anyObject, errorSchema } from '../schemas.ts';
+import { type MinigameView, minigameViewSchema, minigamesResponse } from '../responses.ts';
+import { errorSchema } from '../schemas.ts';
 
-function view(manifest: MinigameManifest): Record<string, unknown> {
+function view(manifest: MinigameManifest): MinigameView {
   return { ...manifest, config_schema: configJsonSchema(manifest) };
 }
 
@@ -24,7 +25,7 @@ export function registerMinigameRoutes(api: RouteRegistry, _deps: AppDeps): void
       tag: 'system',
       summary: 'The mini-games a cartridge may start: config settings, result metrics, hooks, accessibility.',
       responses: {
-        200: { description: 'The manifests', schema: z.object({ minigames: z.array(anyObject) }) },
+        200: { description: 'The manifests', schema: minigamesResponse },
       },
     },
     async ({ c }) => c.json(all),
@@ -37,7 +38,7 @@ export function registerMinigameRoutes(api: RouteRegistry, _deps: AppDeps): void
       summary: 'One mini-game manifest.',
       params: z.object({ id: z.string().max(200) }),
       responses: {
-        200: { description: 'The manifest', schema: anyObject },
+        200: { description: 'The manifest', schema: minigameViewSchema },
         404: { description: 'No such mini-game', schema: errorSchema },
       },
     },

@@ -220,7 +220,7 @@ export function registerOpenAiCompatRoutes(api: RouteRegistry, deps: AppDeps): v
           ...(s.title ? { name: s.title } : {}),
         })),
       ].slice(0, MAX_LISTED_MODELS);
-      return c.json({ object: 'list', data });
+      return c.json({ object: 'list' as const, data });
     },
   );
 
@@ -236,6 +236,7 @@ export function registerOpenAiCompatRoutes(api: RouteRegistry, deps: AppDeps): v
         200: {
           description: 'A chat.completion, or chat.completion.chunk events ending with [DONE]',
           schema: z.unknown(),
+          eventStream: true,
         },
         400: { description: 'Bad request', schema: errorSchema },
         401: { description: 'No or bad API key', schema: errorSchema },

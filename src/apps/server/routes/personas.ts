@@ -5,16 +5,18 @@ import type { Persona } from '../../../adapters/store/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import { anyObject, errorSchema, id, personaData, personaPatch } from '../schemas.ts';
+import { type PersonaView, personaResponse, personasResponse } from '../responses.ts';
+import { errorSchema, id, personaData, personaPatch } from '../schemas.ts';
 import { z } from 'zod';
 
 const params = z.object({ id });
 const NOT_FOUND = { description: 'No such persona', schema: errorSchema };
 
-function view(persona: Persona) {
+/** The stored fields were checked by `personaData` when written. */
+function view(persona: Persona): PersonaView {
   return {
     id: persona.id,
-    ...(persona.data as Record<string, unknown>),
+    ...(persona.data as z.infer<typeof personaData>),
     createdAt: persona.createdAt,
     updatedAt: persona.updatedAt,
   };
@@ -30,7 +32,7 @@ export function registerPersonaRoutes(api: RouteRegistry, deps: AppDeps): void {
       tag: 'personas',
       summary: 'Create a persona.',
       body: personaData,
-      responses: { 201: { description: 'The persona', schema: anyObject } },
+      responses: { 201: { description: 'The persona', schema: personaResponse } },
     },
     async ({ c, body }) => {
       const result = await store.createPersona({
@@ -49,7 +51,7 @@ export function registerPersonaRoutes(api: RouteRegistry, deps: AppDeps): void {
       path: '/v1/personas',
       tag: 'personas',
       summary: 'The caller’s personas.',
-      responses: { 200: { description: 'Personas', schema: anyObject } },
+      responses: { 200: { description: 'Personas', schema: personasResponse } },
     },
     async ({ c }) => c.json({ personas: (await store.listPersonas(c.get('principal').id)).map(view) }),
   );
@@ -61,7 +63,7 @@ export function registerPersonaRoutes(api: RouteRegistry, deps: AppDeps): void {
       tag: 'personas',
       summary: 'One persona.',
       params,
-      responses: { 200: { description: 'The persona', schema: anyObject }, 404: NOT_FOUND },
+      responses: { 200: { description: 'The persona', schema: personaResponse }, 404: NOT_FOUND },
     },
     async ({ c, params }) => {
       const persona = await store.getPersona(params.id, c.get('principal').id);
@@ -78,7 +80,7 @@ export function registerPersonaRoutes(api: RouteRegistry, deps: AppDeps): void {
       summary: 'Change some of a persona’s fields.',
       params,
       body: personaPatch,
-      responses: { 200: { description: 'The persona', schema: anyObject }, 404: NOT_FOUND },
+      responses: { 200: { description: 'The persona', schema: personaResponse }, 404: NOT_FOUND },
     },
     async ({ c, params, body }) => {
       const principalId = c.get('principal').id;

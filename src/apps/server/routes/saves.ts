@@ -4,7 +4,8 @@
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import { anyObject, errorSchema, renameSaveBody, saveBody, saveParams, sessionParams } from '../schemas.ts';
+import { saveResponse, savesResponse, sessionResponse } from '../responses.ts';
+import { errorSchema, renameSaveBody, saveBody, saveParams, sessionParams } from '../schemas.ts';
 import { saveView, sessionView } from '../views.ts';
 import { guarded } from './guard.ts';
 
@@ -43,7 +44,7 @@ export function registerSaveRoutes(api: RouteRegistry, deps: AppDeps): void {
       summary: 'Bookmark a turn (the head by default) under a name unique in the session.',
       params: sessionParams,
       body: saveBody,
-      responses: { 201: { description: 'The save', schema: anyObject }, ...ERRORS },
+      responses: { 201: { description: 'The save', schema: saveResponse }, ...ERRORS },
     },
     async ({ c, params, body }) => {
       const session = await owned(c.get('principal').id, params.id);
@@ -64,7 +65,7 @@ export function registerSaveRoutes(api: RouteRegistry, deps: AppDeps): void {
       tag: 'saves',
       summary: 'The session’s saves.',
       params: sessionParams,
-      responses: { 200: { description: 'Saves', schema: anyObject }, 404: ERRORS[404] },
+      responses: { 200: { description: 'Saves', schema: savesResponse }, 404: ERRORS[404] },
     },
     async ({ c, params }) => {
       await owned(c.get('principal').id, params.id);
@@ -80,7 +81,7 @@ export function registerSaveRoutes(api: RouteRegistry, deps: AppDeps): void {
       summary: 'Rename a save.',
       params: saveParams,
       body: renameSaveBody,
-      responses: { 200: { description: 'The save', schema: anyObject }, ...ERRORS },
+      responses: { 200: { description: 'The save', schema: saveResponse }, ...ERRORS },
     },
     async ({ c, params, body }) => {
       await owned(c.get('principal').id, params.id);
@@ -114,7 +115,7 @@ export function registerSaveRoutes(api: RouteRegistry, deps: AppDeps): void {
       tag: 'saves',
       summary: 'Load a save: move the head to its turn.',
       params: saveParams,
-      responses: { 200: { description: 'The session', schema: anyObject }, 404: ERRORS[404] },
+      responses: { 200: { description: 'The session', schema: sessionResponse }, 404: ERRORS[404] },
     },
     async ({ c, params }) => {
       const principalId = c.get('principal').id;

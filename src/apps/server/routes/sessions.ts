@@ -6,7 +6,8 @@ import type { Principal } from '../../../adapters/store/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import { anyObject, createSessionBody, errorSchema, renameSessionBody, sessionParams } from '../schemas.ts';
+import { createdSessionResponse, sessionResponse, sessionsResponse } from '../responses.ts';
+import { createSessionBody, errorSchema, renameSessionBody, sessionParams } from '../schemas.ts';
 import { sessionView, turnView } from '../views.ts';
 import { libraryOwner } from './cartridges.ts';
 import { guarded } from './guard.ts';
@@ -64,7 +65,10 @@ export function registerSessionRoutes(api: RouteRegistry, deps: AppDeps): void {
         'Start a session from a cartridge (version id, content hash, or name for its newest version), with an optional persona, seed and greeting (0 = first-message.md, n = alternate greeting n).',
       body: createSessionBody,
       responses: {
-        201: { description: 'The session and its turn 0 (the first message)', schema: anyObject },
+        201: {
+          description: 'The session and its turn 0 (the first message)',
+          schema: createdSessionResponse,
+        },
         404: { description: 'No such cartridge or persona', schema: errorSchema },
         409: { description: 'The version is archived (`archived`)', schema: errorSchema },
       },
@@ -98,7 +102,7 @@ export function registerSessionRoutes(api: RouteRegistry, deps: AppDeps): void {
       path: '/v1/sessions',
       tag: 'sessions',
       summary: 'The caller’s sessions, most recently played first.',
-      responses: { 200: { description: 'Sessions', schema: anyObject } },
+      responses: { 200: { description: 'Sessions', schema: sessionsResponse } },
     },
     async ({ c }) => {
       const sessions = await deps.store.listSessions(c.get('principal').id);
@@ -113,7 +117,7 @@ export function registerSessionRoutes(api: RouteRegistry, deps: AppDeps): void {
       tag: 'sessions',
       summary: 'One session.',
       params: sessionParams,
-      responses: { 200: { description: 'The session', schema: anyObject }, 404: NOT_FOUND },
+      responses: { 200: { description: 'The session', schema: sessionResponse }, 404: NOT_FOUND },
     },
     async ({ c, params }) =>
       guarded(async () =>
@@ -129,7 +133,7 @@ export function registerSessionRoutes(api: RouteRegistry, deps: AppDeps): void {
       summary: 'Rename a session, or choose who the player plays in it (personaId, from the next turn on).',
       params: sessionParams,
       body: renameSessionBody,
-      responses: { 200: { description: 'The session', schema: anyObject }, 404: NOT_FOUND },
+      responses: { 200: { description: 'The session', schema: sessionResponse }, 404: NOT_FOUND },
     },
     async ({ c, params, body }) => {
       const principalId = c.get('principal').id;

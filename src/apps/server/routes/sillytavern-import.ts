@@ -9,7 +9,8 @@ import { readBodyBytes } from '../body.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import { anyObject, errorSchema } from '../schemas.ts';
+import { importResponse } from '../responses.ts';
+import { errorSchema } from '../schemas.ts';
 import { diagnosticView, requireContentType, storeUpload, versionView } from './cartridges.ts';
 
 export const IMPORT_CONTENT_TYPES: readonly string[] = [
@@ -37,10 +38,10 @@ export function registerSillyTavernImportRoute(api: RouteRegistry, deps: AppDeps
       query: importQuery,
       rawBody: { contentTypes: IMPORT_CONTENT_TYPES, description: 'The card or World Info file' },
       responses: {
-        200: { description: 'The same cartridge was already stored', schema: anyObject },
+        200: { description: 'The same cartridge was already stored', schema: importResponse },
         201: {
           description: 'The new cartridge version, its warnings and the loss report',
-          schema: anyObject,
+          schema: importResponse,
         },
         413: { description: 'The file is too large, or the quota would be passed', schema: errorSchema },
         415: { description: 'Not a supported content type', schema: errorSchema },

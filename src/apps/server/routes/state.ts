@@ -9,7 +9,8 @@ import { ApiError } from '../errors.ts';
 import { MAX_LEDGER_PAGE_TURNS } from '../../../adapters/store/limits.ts';
 import { DEFAULT_LEDGER_PAGE_TURNS, DEFAULT_WORLD_PAGE_RECORDS, MAX_WORLD_PAGE_RECORDS } from '../limits.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import { anyObject, authorEventBody, errorSchema, id, sessionParams, stateQuery } from '../schemas.ts';
+import { authorEventResponse, ledgerResponse, stateResponse, worldResponse } from '../responses.ts';
+import { authorEventBody, errorSchema, id, sessionParams, stateQuery } from '../schemas.ts';
 import { turnView } from '../views.ts';
 import { guarded } from './guard.ts';
 import { viewFor } from './turns.ts';
@@ -43,7 +44,7 @@ export function registerStateRoutes(api: RouteRegistry, deps: AppDeps): void {
       params: sessionParams,
       query: stateQuery,
       responses: {
-        200: { description: 'The state', schema: anyObject },
+        200: { description: 'The state', schema: stateResponse },
         403: { description: 'view=full without author mode', schema: errorSchema },
         404: NOT_FOUND,
       },
@@ -75,7 +76,7 @@ export function registerStateRoutes(api: RouteRegistry, deps: AppDeps): void {
       params: sessionParams,
       query: worldQuery,
       responses: {
-        200: { description: 'The world', schema: anyObject },
+        200: { description: 'The world', schema: worldResponse },
         404: NOT_FOUND,
         500: { description: 'The stored ledger does not replay', schema: errorSchema },
       },
@@ -116,7 +117,7 @@ export function registerStateRoutes(api: RouteRegistry, deps: AppDeps): void {
         'The ledger log of the branch ending at a turn (the head by default), one page at a time: the events of the `limit` turns ending there (default 200, at most 1000), oldest first; `nextTurnId` is the `turnId` of the next (older) page, null once the page reached the first turn.',
       params: sessionParams,
       query: ledgerQuery,
-      responses: { 200: { description: 'The log', schema: anyObject }, 404: NOT_FOUND },
+      responses: { 200: { description: 'The log', schema: ledgerResponse }, 404: NOT_FOUND },
     },
     async ({ c, params, query }) =>
       guarded(async () => {
@@ -139,8 +140,8 @@ export function registerStateRoutes(api: RouteRegistry, deps: AppDeps): void {
       params: sessionParams,
       body: authorEventBody,
       responses: {
-        200: { description: 'The dry run', schema: anyObject },
-        201: { description: 'The committed turn', schema: anyObject },
+        200: { description: 'The dry run', schema: authorEventResponse },
+        201: { description: 'The committed turn', schema: authorEventResponse },
         403: { description: 'Author mode is off', schema: errorSchema },
         404: NOT_FOUND,
         409: { description: 'The head moved', schema: errorSchema },

@@ -8,7 +8,8 @@ import { plainJson, turnOf } from '../../../engine/session/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import { anyObject, errorSchema, statelessTurnBody, turnQuery } from '../schemas.ts';
+import { statelessTurnResponse } from '../responses.ts';
+import { errorSchema, statelessTurnBody, turnQuery } from '../schemas.ts';
 import { publicState } from '../../../core/yare/index.ts';
 import { guarded } from './guard.ts';
 import { accessTo } from './cartridges.ts';
@@ -25,7 +26,7 @@ export function registerStatelessRoutes(api: RouteRegistry, deps: AppDeps): void
       body: statelessTurnBody,
       query: turnQuery,
       responses: {
-        200: { description: 'The turn’s result', schema: anyObject },
+        200: { description: 'The turn’s result', schema: statelessTurnResponse },
         403: {
           description:
             '`view=full` by a caller who neither owns the cartridge nor runs an author-mode server',
@@ -72,8 +73,11 @@ export function registerStatelessRoutes(api: RouteRegistry, deps: AppDeps): void
           { signal: c.req.raw.signal },
         );
         const answer = full
-          ? { view: 'full', state: plainJson(record.stateAfter), record: plainJson(record) }
-          : { view: 'public', state: plainJson(publicState(record.stateAfter, cartridge.rules.schema)) };
+          ? { view: 'full' as const, state: plainJson(record.stateAfter), record: plainJson(record) }
+          : {
+              view: 'public' as const,
+              state: plainJson(publicState(record.stateAfter, cartridge.rules.schema)),
+            };
         return c.json({ ...answer, narration: record.narration, modelMode: mode }, 200, {
           'x-mnesos-model-mode': mode,
         });

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import { anyObject } from '../schemas.ts';
+import { meResponse } from '../responses.ts';
 
 export function registerSystemRoutes(api: RouteRegistry, deps: AppDeps): void {
   api.add(
@@ -29,7 +29,7 @@ export function registerSystemRoutes(api: RouteRegistry, deps: AppDeps): void {
     },
     async ({ c }) =>
       c.json({
-        status: 'ok',
+        status: 'ok' as const,
         store: deps.store.dialect,
         modelMode: deps.modelMode,
         auth: deps.auth.kind,
@@ -56,7 +56,7 @@ export function registerSystemRoutes(api: RouteRegistry, deps: AppDeps): void {
       path: '/v1/me',
       tag: 'system',
       summary: 'The principal the request is authenticated as.',
-      responses: { 200: { description: 'The principal', schema: anyObject } },
+      responses: { 200: { description: 'The principal', schema: meResponse } },
     },
     async ({ c }) => {
       const principal = c.get('principal');

@@ -13,9 +13,15 @@ import {
 } from '../../../engine/session/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError, errorBody, fromSessionError } from '../errors.ts';
-import type { AppEnv, RouteRegistry } from '../openapi.ts';
+import type { AppEnv, JsonOf, OtherAnswer, RouteRegistry } from '../openapi.ts';
 import {
-  anyObject,
+  childrenResponse,
+  sessionResponse,
+  treeResponse,
+  turnResponse,
+  turnResultResponse,
+} from '../responses.ts';
+import {
   errorSchema,
   headBody,
   regenerateBody,
@@ -84,7 +90,7 @@ async function answer(
   sessionId: string,
   prepared: PreparedTurn,
   view: View,
-): Promise<Response> {
+): Promise<JsonOf<typeof turnResultResponse, 200 | 201> | OtherAnswer> {
   if (prepared.kind === 'replayed') {
     const session = await deps.service.getSession(principalId, sessionId);
     const { cartridge } = await deps.service.cartridgeOf(session);
@@ -174,9 +180,13 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
       query: turnQuery,
       body: turnBody,
       responses: {
-        200: { description: 'The first result of this Idempotency-Key', schema: anyObject },
-        201: { description: 'The committed turn', schema: anyObject },
-        ...{ 202: { description: 'Event stream', contentType: 'text/event-stream' } },
+        200: {
+          description:
+            'The first result of this Idempotency-Key; the event stream with `Accept: text/event-stream`',
+          schema: turnResultResponse,
+          eventStream: true,
+        },
+        201: { description: 'The committed turn', schema: turnResultResponse },
         ...TURN_ERRORS,
       },
     },
@@ -200,7 +210,16 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
       params: sessionParams,
       query: turnQuery,
       body: regenerateBody,
-      responses: { 201: { description: 'The new sibling', schema: anyObject }, ...TURN_ERRORS },
+      responses: {
+        200: {
+          description:
+            'The first result of this Idempotency-Key; the event stream with `Accept: text/event-stream`',
+          schema: turnResultResponse,
+          eventStream: true,
+        },
+        201: { description: 'The new sibling', schema: turnResultResponse },
+        ...TURN_ERRORS,
+      },
     },
     async ({ c, params, query, body }) =>
       guarded(async () => {
@@ -222,7 +241,7 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
       summary: 'Move the head to its parent (the undone turn stays in the tree).',
       params: sessionParams,
       body: undoBody,
-      responses: { 200: { description: 'The session', schema: anyObject }, ...TURN_ERRORS },
+      responses: { 200: { description: 'The session', schema: sessionResponse }, ...TURN_ERRORS },
     },
     async ({ c, params, body }) =>
       guarded(async () => {
@@ -239,7 +258,7 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
       summary: 'Move the head to any turn of the session (redo, jump to a branch).',
       params: sessionParams,
       body: headBody,
-      responses: { 200: { description: 'The session', schema: anyObject }, ...TURN_ERRORS },
+      responses: { 200: { description: 'The session', schema: sessionResponse }, ...TURN_ERRORS },
     },
     async ({ c, params, body }) =>
       guarded(async () => {
@@ -260,7 +279,7 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
       tag: 'turns',
       summary: 'Every turn of the session as a tree node (id, parent, depth, sibling index, seq).',
       params: sessionParams,
-      responses: { 200: { description: 'The tree', schema: anyObject }, 404: TURN_ERRORS[404] },
+      responses: { 200: { description: 'The tree', schema: treeResponse }, 404: TURN_ERRORS[404] },
     },
     async ({ c, params }) =>
       guarded(async () => {
@@ -280,7 +299,7 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
       params: turnParams,
       query: turnQuery,
       responses: {
-        200: { description: 'The turn', schema: anyObject },
+        200: { description: 'The turn', schema: turnResponse, eventStream: true },
         404: TURN_ERRORS[404],
       },
     },
@@ -308,7 +327,7 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
       tag: 'turns',
       summary: 'The turns played after this one (its swipes and branches), by sibling index.',
       params: turnParams,
-      responses: { 200: { description: 'The children', schema: anyObject }, 404: TURN_ERRORS[404] },
+      responses: { 200: { description: 'The children', schema: childrenResponse }, 404: TURN_ERRORS[404] },
     },
     async ({ c, params }) =>
       guarded(async () => {

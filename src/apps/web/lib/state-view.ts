@@ -4,14 +4,10 @@
 // only from the schema (`GET /v1/sessions/:id/schema`): the client does not guess a bar from names such as
 // `hp` beside `max_hp`, since the cartridge author says which numbers are bounded.
 
+import type { SchemaFieldView } from '../../server/browser.ts';
+
 /** A public schema field as the server describes it (JSON; the compiled schema itself holds Maps). */
-export interface SchemaFieldView {
-  readonly path: readonly string[];
-  readonly type?: string | undefined;
-  readonly min?: number | undefined;
-  readonly max?: number | undefined;
-  readonly description?: string | undefined;
-}
+export type { SchemaFieldView };
 
 /** Entries shown per group and items per list; the rest is summarised as "… N more". */
 export const MAX_PANEL_ENTRIES = 200;
