@@ -329,7 +329,7 @@ async function runTool(
     const message = `There is no tool named ${JSON.stringify(call.name.slice(0, 64))}. Use only the tools you were given.`;
     return { ...toolError(message), refused: refusedArgs(message, call.rawArgs) };
   }
-  const checked = checkedArgs(tool, call);
+  const checked = checkedArgs(tool, call, ctx.cartridge.intentInputs);
   if (!checked.ok)
     return { ...checked.outcome, refused: refusedArgs(checked.outcome.error ?? 'refused', call.rawArgs) };
   switch (tool.kind) {

@@ -9,12 +9,15 @@ export * as turnLimits from './limits.ts';
 export { parseDuration, clockMode, type ClockMode } from './game-time.ts';
 export { assemblePrompt, type AssembledPrompt, type PromptSection, type SectionReport } from './prompts.ts';
 export { checkArgs } from './args.ts';
+export { inputKey, normaliseArgs, normaliseInputText, sameInputValue } from './normalise-args.ts';
 export { directorTools, ENGINE_TOOL_NAMES } from './tools.ts';
 export { chooseOffline, coerceTypedWord, jsonOrText, matchEvent } from './offline.ts';
 export { narrateOffline, stripNote } from './offline-narration.ts';
 export { selectNpcs } from './npc.ts';
 export type {
+  Contradiction,
   DirectorStop,
+  FidelityRecord,
   GameState,
   InteractionInput,
   LedgerAttempt,

@@ -332,7 +332,11 @@ async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnE
   yield { type: 'tool_call', round: 1, id, name: choice.name, args: choice.args };
   const started = ctx.now();
   const tool = tools.byName.get(choice.name)!;
-  const checked = checkedArgs(tool, { id, name: choice.name, args: choice.args, rawArgs });
+  const checked = checkedArgs(
+    tool,
+    { id, name: choice.name, args: choice.args, rawArgs },
+    ctx.cartridge.intentInputs,
+  );
   let outcome: ToolOutcome;
   if (!checked.ok) outcome = checked.outcome;
   else if (tool.kind === 'advance_game_time') outcome = runAdvanceTime(ctx, checked.args);

@@ -8,6 +8,7 @@ import type { JsonSchema, ToolCall, ToolSpec } from '../llm/index.ts';
 import { LoreError, MAX_LORE_QUERIES, MAX_LORE_QUERY_CHARS } from '../lore/index.ts';
 import { eventTools, type StateValue } from '../yare/index.ts';
 import { createHash } from 'node:crypto';
+import type { IntentInputs } from '../cartridge/index.ts';
 import { checkArgs, parseRawArgs } from './args.ts';
 import type { TurnContext } from './context.ts';
 import { type ClockMode, checkAdvance, clockMode, type Parsed, parseDuration } from './game-time.ts';
@@ -20,6 +21,7 @@ import {
   MAX_TOOL_ARGS_CHARS,
   MAX_TOOL_RESULT_CHARS,
 } from './limits.ts';
+import { normaliseArgs } from './normalise-args.ts';
 import type { RuleCall, TurnCartridge } from './types.ts';
 
 export const ADVANCE_GAME_TIME = 'advance_game_time';
@@ -223,11 +225,13 @@ export function refusedArgs(reason: string, rawArgs: string): RefusedArgs {
 /**
  * The call's arguments checked against the tool's schema, or the error to send back. The raw text is
  * checked first (size, then nesting depth and duplicate keys in one pass) and parsed here, so a hostile
- * value never reaches recursive code; the provider's own parse of it is not used.
+ * value never reaches recursive code; the provider's own parse of it is not used. Input normalisation
+ * (normalise-args.ts: whitespace, case, the event's intents.yaml phrases) runs between the parse and the check.
  */
 export function checkedArgs(
   tool: DirectorTool,
   call: ToolCall,
+  intents?: IntentInputs,
 ):
   | { readonly ok: true; readonly args: Record<string, unknown> }
   | { readonly ok: false; readonly outcome: ToolOutcome } {
@@ -239,7 +243,11 @@ export function checkedArgs(
   }
   const parsed = parseRawArgs(call.rawArgs);
   if (!parsed.ok) return fail(`${call.name}: ${parsed.message}`);
-  const checked = checkArgs(tool.spec.inputSchema, parsed.value);
+  const implied = tool.kind === 'event' && intents !== undefined ? (intents[call.name] ?? []) : [];
+  const checked = checkArgs(
+    tool.spec.inputSchema,
+    normaliseArgs(tool.spec.inputSchema, parsed.value, implied),
+  );
   if (!checked.ok) return fail(`${call.name}: ${checked.message}`);
   return { ok: true, args: checked.value as Record<string, unknown> };
 }
