@@ -19,6 +19,7 @@ import {
 import { estimateTokens } from '../tokens.ts';
 import type { TurnContext } from './context.ts';
 import { echoableCalls } from './echo.ts';
+import { TurnError } from './errors.ts';
 import { currentGameTime } from './game-time.ts';
 import { worldSection } from './ledger-prompt.ts';
 import { MAX_DIRECTIVES_CHARS, MAX_TOOL_CALLS_PER_ROUND, MAX_TOOL_CALLS_PER_TURN } from './limits.ts';
@@ -46,6 +47,7 @@ import {
   runLoreLookup,
   toolError,
 } from './tools.ts';
+import { endsInRepetition, textToolCalls } from './text-calls.ts';
 import type { DirectorStop, StoryMessage, TurnEvent } from './types.ts';
 
 export interface DirectorOutcome {
@@ -198,6 +200,7 @@ export async function* runDirector(
   let directives = '';
   let stop: DirectorStop = 'round-limit';
   let callsRun = 0;
+  let repairedBroken = false;
 
   for (let round = 1; round <= ctx.limits.maxToolRounds; round++) {
     ctx.throwIfAborted();
@@ -225,7 +228,25 @@ export async function* runDirector(
       }),
     );
     ctx.modelIds.director = response.modelId;
-    if (response.toolCalls.length === 0) {
+    // A model without tool calling may write its calls in the text: they are read from there (text-calls.ts)
+    // and go through the same checks as native calls.
+    const written =
+      response.toolCalls.length === 0 ? textToolCalls(response.text, toolNames(tools), round) : undefined;
+    const fromText = written !== undefined && written.calls.length > 0;
+    const responseCalls = fromText ? written.calls : response.toolCalls;
+    const responseText = fromText ? written.rest : response.text;
+    if (responseCalls.length === 0) {
+      // An answer cut off by the token limit, or stuck in a loop, is asked for again once; a second one
+      // hands the turn back to the player, who is asked to say it again.
+      const broken = brokenAnswer(response);
+      if (broken !== undefined) {
+        ctx.warnings.push(`the Director's answer in round ${round} ${broken}`);
+        if (repairedBroken || round === ctx.limits.maxToolRounds) throw new TurnError('reply', LOST_THREAD);
+        repairedBroken = true;
+        exchange.push({ role: 'assistant', content: response.text.slice(0, BROKEN_ECHO_CHARS) });
+        exchange.push({ role: 'user', content: `[engine] Your last answer ${broken}. ${BROKEN_REPAIR}` });
+        continue;
+      }
       directives = response.text.trim() || directives;
       stop = 'directives';
       break;
@@ -234,17 +255,17 @@ export async function* runDirector(
     // response and MAX_TOOL_CALLS_PER_TURN of the turn run; the rest are dropped unrun, unrecorded and
     // unechoed (a response of 1,000 calls costs what one of 8 does), and the Director is told so.
     const room = Math.max(0, Math.min(MAX_TOOL_CALLS_PER_ROUND, MAX_TOOL_CALLS_PER_TURN - callsRun));
-    const calls = response.toolCalls.slice(0, room);
-    const dropped = response.toolCalls.length - calls.length;
+    const calls = responseCalls.slice(0, room);
+    const dropped = responseCalls.length - calls.length;
     if (dropped > 0) {
       ctx.warnings.push(
-        `the Director sent ${response.toolCalls.length} tool calls in round ${round}; ${dropped} were dropped (MAX_TOOL_CALLS_PER_ROUND = ${MAX_TOOL_CALLS_PER_ROUND}, MAX_TOOL_CALLS_PER_TURN = ${MAX_TOOL_CALLS_PER_TURN})`,
+        `the Director sent ${responseCalls.length} tool calls in round ${round}; ${dropped} were dropped (MAX_TOOL_CALLS_PER_ROUND = ${MAX_TOOL_CALLS_PER_ROUND}, MAX_TOOL_CALLS_PER_TURN = ${MAX_TOOL_CALLS_PER_TURN})`,
       );
     }
     if (calls.length === 0) break;
     exchange.push({
       role: 'assistant',
-      content: response.text,
+      content: responseText,
       toolCalls: echoableCalls(calls),
     });
     ctx.finishDirectives = undefined;
@@ -277,6 +298,7 @@ export async function* runDirector(
         ok: outcome.ok,
         content: outcome.content,
         durationMs: ctx.now() - started,
+        ...(fromText ? { fromText: true as const } : {}),
       });
       exchange.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: outcome.content });
       yield {
@@ -290,7 +312,7 @@ export async function* runDirector(
       failed ||= !outcome.ok;
       informs ||= outcome.informs === true;
     }
-    const given = (ctx.finishDirectives ?? response.text).trim();
+    const given = (ctx.finishDirectives ?? responseText).trim();
     if (given !== '') directives = given;
     // Nothing to read and nothing to repair: another Director call would only add latency (issue 10).
     if (!failed && !informs) {
@@ -307,6 +329,31 @@ export async function* runDirector(
   if (stop === 'round-limit')
     ctx.warnings.push(`the Director used all ${ctx.limits.maxToolRounds} rounds (maxToolRounds)`);
   return { directives, stop };
+}
+
+/** Sent to the player when the Director twice answered with a cut-off or looping answer. */
+export const LOST_THREAD =
+  'The game master lost the thread there. Could you say what you do again, in other words?';
+const BROKEN_REPAIR =
+  'Answer again, briefly: the tool call(s) for the rule events, with short arguments, then at most a few lines of directives.';
+/** How much of a broken answer is echoed back in the repair round. */
+const BROKEN_ECHO_CHARS = 500;
+
+/** Why an answer with no calls is broken (cut off by the token limit, or looping), or undefined. */
+function brokenAnswer(response: ModelResponse): string | undefined {
+  if (response.finishReason === 'length') return 'was cut off by the token limit before a complete tool call';
+  if (endsInRepetition(response.text)) return 'repeated itself in a loop';
+  return undefined;
+}
+
+const toolNameSets = new WeakMap<DirectorToolSet, ReadonlySet<string>>();
+function toolNames(tools: DirectorToolSet): ReadonlySet<string> {
+  let names = toolNameSets.get(tools);
+  if (names === undefined) {
+    names = new Set(tools.byName.keys());
+    toolNameSets.set(tools, names);
+  }
+  return names;
 }
 
 /** A tool's outcome, with why its arguments were refused when they were. */

@@ -1,10 +1,11 @@
 // Input normalisation: the one rule for what counts as the same input value, applied to a model's (or the
 // offline matcher's) arguments as its own step before the input validator. Weak models write "Tallow Rest",
 // " brine  market" or "the inn" for the declared `tallow rest`; the validator should judge what they meant,
-// not their spacing. Only top-level string arguments of an object are touched (event inputs are flat):
-// surrounding and repeated whitespace collapse; a value matching a declared enum option ignoring case (or
-// ignoring punctuation, `phraseKey`) becomes that option; a value that is an intents.yaml phrase of this
-// event implying this input becomes the implied value. Anything else is left for the validator to refuse.
+// not their spacing. Only top-level string arguments of an object are touched (event inputs are flat): a
+// value matching a declared enum option with whitespace normalised and case folded (or ignoring
+// punctuation, `phraseKey`) becomes that option; a value that is an intents.yaml phrase of this event
+// implying this input becomes the implied value. Anything else — free text included, whose line breaks may
+// matter — is left exactly as sent, for the validator to judge.
 
 import { type ImpliedIntent, phraseKey } from '../cartridge/index.ts';
 import type { JsonSchema } from '../llm/index.ts';
@@ -62,6 +63,7 @@ function normaliseValue(
   implied: readonly ImpliedIntent[],
 ): unknown {
   const value = normaliseInputText(raw);
+  if (value === raw && options === undefined && implied.length === 0) return raw;
   if (options !== undefined) {
     const folded = inputKey(value);
     const exact = options.find((o) => typeof o === 'string' && inputKey(o) === folded);
@@ -77,5 +79,5 @@ function normaliseValue(
       if (loose !== undefined) return loose;
     }
   }
-  return value;
+  return raw;
 }

@@ -244,10 +244,9 @@ export function checkedArgs(
   const parsed = parseRawArgs(call.rawArgs);
   if (!parsed.ok) return fail(`${call.name}: ${parsed.message}`);
   const implied = tool.kind === 'event' && intents !== undefined ? (intents[call.name] ?? []) : [];
-  const checked = checkArgs(
-    tool.spec.inputSchema,
-    normaliseArgs(tool.spec.inputSchema, parsed.value, implied),
-  );
+  const value =
+    tool.kind === 'event' ? normaliseArgs(tool.spec.inputSchema, parsed.value, implied) : parsed.value;
+  const checked = checkArgs(tool.spec.inputSchema, value);
   if (!checked.ok) return fail(`${call.name}: ${checked.message}`);
   return { ok: true, args: checked.value as Record<string, unknown> };
 }

@@ -196,8 +196,9 @@ export type TurnErrorKind =
   /** The caller's signal cancelled the turn. */
   | 'aborted'
   /**
-   * Offline, the engine answered instead of playing: a question about a missing input, what can be done
-   * here, the command list, or a refused command. The message is for the player; nothing is committed.
+   * The engine answered instead of playing: offline, a question about a missing input, what can be done
+   * here, the command list, or a refused command; online, a Director whose answers were cut off or looped
+   * twice (the player is asked to say it again). The message is for the player; nothing is committed.
    */
   | 'reply';
 
