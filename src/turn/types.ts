@@ -87,6 +87,12 @@ export interface TurnOptions {
   readonly playerContext?: string;
   /** The generation type World Info `triggers` see (default `normal`). */
   readonly worldInfoTrigger?: WorldInfoTrigger;
+  /**
+   * The narration fidelity check of model-written prose (turn/fidelity.ts): `repair` (default) asks the
+   * Narrator once to fix a contradiction and corrects it itself if that fails; `correct` corrects at once;
+   * `off` skips the check.
+   */
+  readonly narrationCheck?: 'repair' | 'correct' | 'off';
   /** Milliseconds clock for the record's timings (default `performance.now`). */
   readonly now?: () => number;
 }
