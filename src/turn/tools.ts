@@ -14,6 +14,7 @@ import type { TurnContext } from './context.ts';
 import { type ClockMode, checkAdvance, clockMode, type Parsed, parseDuration } from './game-time.ts';
 import {
   MAX_DIRECTIVES_CHARS,
+  MAX_EVENT_STRING_CHARS,
   MAX_NPC_HISTORY_TURNS,
   MAX_NPC_TAGS,
   MAX_PRESENT_NPCS,
@@ -149,7 +150,7 @@ export function directorTools(cartridge: Omit<TurnCartridge, 'ledger'>): Directo
       );
       continue;
     }
-    byName.set(tool.name, { kind: 'event', spec: withTimeDelta(tool, clock) });
+    byName.set(tool.name, { kind: 'event', spec: withTimeDelta(boundedStrings(tool), clock) });
   }
   if (clock === 'engine') byName.set(ADVANCE_GAME_TIME, { kind: 'advance_game_time', spec: advanceSpec });
   if (cartridge.lore.trim() !== '') byName.set(LORE_LOOKUP, { kind: 'lore_lookup', spec: loreSpec });
@@ -158,6 +159,19 @@ export function directorTools(cartridge: Omit<TurnCartridge, 'ledger'>): Directo
   const set: DirectorToolSet = { byName, specs: [...byName.values()].map((t) => t.spec), warnings };
   toolSets.set(cartridge, set);
   return set;
+}
+
+/** Free string inputs (no enum, no length of their own) get MAX_EVENT_STRING_CHARS as their `maxLength`. */
+function boundedStrings(tool: ToolSpec): ToolSpec {
+  const schema = tool.inputSchema as { properties?: Record<string, Record<string, unknown>> };
+  const properties = schema.properties ?? {};
+  const bounded: Record<string, unknown> = {};
+  for (const [name, property] of Object.entries(properties)) {
+    const free =
+      property.type === 'string' && property.enum === undefined && property.maxLength === undefined;
+    bounded[name] = free ? { ...property, maxLength: MAX_EVENT_STRING_CHARS } : property;
+  }
+  return { ...tool, inputSchema: { ...tool.inputSchema, properties: bounded } };
 }
 
 function withTimeDelta(tool: ToolSpec, clock: ClockMode): ToolSpec {

@@ -7,8 +7,14 @@ import { TurnError } from '../../src/turn/errors.ts';
 import { normaliseArgs } from '../../src/turn/normalise-args.ts';
 import { endsInRepetition, textToolCalls } from '../../src/turn/text-calls.ts';
 import { LOST_THREAD } from '../../src/turn/director.ts';
-import { MAX_TOOL_ARGS_CHARS, MAX_TOOL_CALLS_PER_ROUND } from '../../src/turn/limits.ts';
-import { collect, failure, initialState, lanternmere, plain, scripted } from './helpers.ts';
+import {
+  MAX_EVENT_STRING_CHARS,
+  MAX_TOOL_ARGS_CHARS,
+  MAX_TOOL_CALLS_PER_ROUND,
+} from '../../src/turn/limits.ts';
+import { checkedArgs, directorTools } from '../../src/turn/tools.ts';
+import { rulesOf } from '../helpers/yare.ts';
+import { collect, failure, initialState, type Loose, lanternmere, plain, scripted } from './helpers.ts';
 
 const KNOWN = new Set(['travel', 'attack', 'buy_item', 'finish_turn']);
 const calls = (text: string) => plain(textToolCalls(text, KNOWN, 1).calls.map((c) => [c.name, c.args]));
@@ -228,5 +234,39 @@ describe('the Director with a model that writes its calls as text', () => {
     expect((error as TurnError).kind).toBe('reply');
     expect((error as TurnError).message).toBe(LOST_THREAD);
     expect(models.director.requests).toHaveLength(2);
+  });
+});
+
+describe('bounded arguments', () => {
+  const rules = rulesOf(`
+events:
+  shout:
+    description: "Shout something."
+    inputs:
+      words: { type: string }
+      mood: { type: string, enum: [calm, angry] }
+    steps:
+      - action: note
+        message: "{inputs.words}"
+`);
+  const cartridge = { name: 't', contentHash: 'h', rules, directives: {}, lore: '' };
+  const tool = directorTools(cartridge).byName.get('shout')!;
+  const call = (words: string) => {
+    const rawArgs = JSON.stringify({ words, mood: 'calm' });
+    return checkedArgs(tool, { id: 'c', name: 'shout', args: JSON.parse(rawArgs), rawArgs });
+  };
+
+  it(`sends free strings with maxLength ${MAX_EVENT_STRING_CHARS} and enum strings as enums`, () => {
+    const properties = (tool.spec.inputSchema as Loose).properties;
+    expect(properties.words.maxLength).toBe(MAX_EVENT_STRING_CHARS);
+    expect(properties.mood).toMatchObject({ enum: ['calm', 'angry'] });
+    expect(properties.mood.maxLength).toBeUndefined();
+  });
+
+  it(`accepts a free string of ${MAX_EVENT_STRING_CHARS} characters and refuses one more`, () => {
+    expect(call('a'.repeat(MAX_EVENT_STRING_CHARS)).ok).toBe(true);
+    const past = call('a'.repeat(MAX_EVENT_STRING_CHARS + 1));
+    expect(past.ok).toBe(false);
+    if (!past.ok) expect(past.outcome.error).toContain(`the limit is ${MAX_EVENT_STRING_CHARS}`);
   });
 });
