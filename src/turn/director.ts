@@ -10,6 +10,7 @@
 
 import {
   type ChatMessage,
+  type JsonSchema,
   ModelError,
   type ModelResponse,
   type ModelSet,
@@ -18,6 +19,7 @@ import {
 } from '../llm/index.ts';
 import { estimateTokens } from '../tokens.ts';
 import type { TurnContext } from './context.ts';
+import { parseRawArgs } from './args.ts';
 import { echoableCalls } from './echo.ts';
 import { TurnError } from './errors.ts';
 import { currentGameTime } from './game-time.ts';
@@ -201,6 +203,7 @@ export async function* runDirector(
   let stop: DirectorStop = 'round-limit';
   let callsRun = 0;
   let repairedBroken = false;
+  const decoding = models.director.decoding ?? 'off';
 
   for (let round = 1; round <= ctx.limits.maxToolRounds; round++) {
     ctx.throwIfAborted();
@@ -222,19 +225,24 @@ export async function* runDirector(
       models.director.stream({
         system: call.system,
         messages: [...call.messages, ...exchange],
-        tools: tools.specs,
-        toolChoice: 'auto',
+        ...(decoding === 'json-schema'
+          ? { responseSchema: { name: 'director_turn', schema: callsSchema(tools) } }
+          : { tools: tools.specs, toolChoice: 'auto' as const }),
+        ...(decoding === 'strict-tools' ? { strictTools: true } : {}),
         ...(ctx.signal ? { signal: ctx.signal } : {}),
       }),
     );
     ctx.modelIds.director = response.modelId;
+    const envelope = decoding === 'json-schema' ? schemaAnswer(response.text, round) : undefined;
     // A model without tool calling may write its calls in the text: they are read from there (text-calls.ts)
     // and go through the same checks as native calls.
     const written =
-      response.toolCalls.length === 0 ? textToolCalls(response.text, toolNames(tools), round) : undefined;
+      response.toolCalls.length === 0 && envelope === undefined
+        ? textToolCalls(response.text, toolNames(tools), round)
+        : undefined;
     const fromText = written !== undefined && written.calls.length > 0;
-    const responseCalls = fromText ? written.calls : response.toolCalls;
-    const responseText = fromText ? written.rest : response.text;
+    const responseCalls = envelope?.calls ?? (fromText ? written.calls : response.toolCalls);
+    const responseText = envelope?.directives ?? (fromText ? written.rest : response.text);
     if (responseCalls.length === 0) {
       // An answer cut off by the token limit, or stuck in a loop, is asked for again once; a second one
       // hands the turn back to the player, who is asked to say it again.
@@ -247,7 +255,7 @@ export async function* runDirector(
         exchange.push({ role: 'user', content: `[engine] Your last answer ${broken}. ${BROKEN_REPAIR}` });
         continue;
       }
-      directives = response.text.trim() || directives;
+      directives = responseText.trim() || directives;
       stop = 'directives';
       break;
     }
@@ -263,11 +271,10 @@ export async function* runDirector(
       );
     }
     if (calls.length === 0) break;
-    exchange.push({
-      role: 'assistant',
-      content: responseText,
-      toolCalls: echoableCalls(calls),
-    });
+    // Without tools in the request (json-schema decoding) the exchange is plain messages: the answer as
+    // written, then each result as an engine message.
+    if (decoding === 'json-schema') exchange.push({ role: 'assistant', content: response.text });
+    else exchange.push({ role: 'assistant', content: responseText, toolCalls: echoableCalls(calls) });
     ctx.finishDirectives = undefined;
     let failed = false;
     let informs = false;
@@ -300,7 +307,11 @@ export async function* runDirector(
         durationMs: ctx.now() - started,
         ...(fromText ? { fromText: true as const } : {}),
       });
-      exchange.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: outcome.content });
+      exchange.push(
+        decoding === 'json-schema'
+          ? { role: 'user', content: `[engine] result of ${name}: ${outcome.content}` }
+          : { role: 'tool', toolCallId: call.id, toolName: call.name, content: outcome.content },
+      );
       yield {
         type: 'tool_result',
         round,
@@ -344,6 +355,61 @@ function brokenAnswer(response: ModelResponse): string | undefined {
   if (response.finishReason === 'length') return 'was cut off by the token limit before a complete tool call';
   if (endsInRepetition(response.text)) return 'repeated itself in a loop';
   return undefined;
+}
+
+const callsSchemas = new WeakMap<DirectorToolSet, JsonSchema>();
+/**
+ * The answer's JSON Schema under `json-schema` decoding: the calls (each one of the offered tools with its
+ * own argument schema) and the directives, both bounded, so a grammar-constrained model can only write
+ * calls the engine offers.
+ */
+export function callsSchema(tools: DirectorToolSet): JsonSchema {
+  let schema = callsSchemas.get(tools);
+  if (schema === undefined) {
+    schema = {
+      type: 'object',
+      properties: {
+        calls: {
+          type: 'array',
+          maxItems: MAX_TOOL_CALLS_PER_ROUND,
+          items: {
+            anyOf: tools.specs.map((spec) => ({
+              type: 'object',
+              properties: { name: { type: 'string', enum: [spec.name] }, arguments: spec.inputSchema },
+              required: ['name', 'arguments'],
+              additionalProperties: false,
+            })),
+          },
+        },
+        directives: { type: 'string', maxLength: MAX_DIRECTIVES_CHARS },
+      },
+      required: ['calls', 'directives'],
+      additionalProperties: false,
+    };
+    callsSchemas.set(tools, schema);
+  }
+  return schema;
+}
+
+/** The calls and directives of a `json-schema` answer, or undefined when it is not one (then read as text). */
+function schemaAnswer(text: string, round: number): { calls: ToolCall[]; directives: string } | undefined {
+  const parsed = parseRawArgs(text);
+  if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null) return undefined;
+  const value = parsed.value as { calls?: unknown; directives?: unknown };
+  if (!Array.isArray(value.calls)) return undefined;
+  const calls: ToolCall[] = [];
+  for (const item of value.calls.slice(0, MAX_TOOL_CALLS_PER_TURN)) {
+    const entry = item as { name?: unknown; arguments?: unknown } | null;
+    if (typeof entry?.name !== 'string') continue;
+    const args = entry.arguments ?? {};
+    calls.push({
+      id: `schema_${round}_${calls.length + 1}`,
+      name: entry.name,
+      args,
+      rawArgs: JSON.stringify(args),
+    });
+  }
+  return { calls, directives: typeof value.directives === 'string' ? value.directives : '' };
 }
 
 const toolNameSets = new WeakMap<DirectorToolSet, ReadonlySet<string>>();

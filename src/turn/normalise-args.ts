@@ -4,7 +4,7 @@
 // not their spacing. Only top-level string arguments of an object are touched (event inputs are flat): a
 // value matching a declared enum option with whitespace normalised and case folded (or ignoring
 // punctuation, `phraseKey`) becomes that option; a value that is an intents.yaml phrase of this event
-// implying this input becomes the implied value. Anything else — free text included, whose line breaks may
+// implying this input becomes the implied value; an optional input sent as null is left out. Anything else — free text included, whose line breaks may
 // matter — is left exactly as sent, for the validator to judge.
 
 import { type ImpliedIntent, phraseKey } from '../cartridge/index.ts';
@@ -49,8 +49,12 @@ export function normaliseArgs(
 ): unknown {
   if (!isPlainObject(args)) return args;
   const out: Record<string, unknown> = Object.create(null);
+  const required = Array.isArray(schema.required) ? (schema.required as unknown[]) : [];
   for (const key of Object.keys(args)) {
     const value = args[key];
+    // An optional input sent as null is an input left out (strict tool schemas make every input required,
+    // with null for the optional ones: openai-wire.ts `strictSchema`).
+    if (value === null && !required.includes(key)) continue;
     out[key] = typeof value === 'string' ? normaliseValue(value, enumOf(schema, key), key, implied) : value;
   }
   return out;

@@ -19,6 +19,7 @@ export class CallTimer {
 function timeModel(model: ChatModel, role: ModelRole, timer: CallTimer): ChatModel {
   return {
     id: model.id,
+    ...(model.decoding === undefined ? {} : { decoding: model.decoding }),
     async generate(req) {
       const started = timer.now();
       const response = await model.generate(req);
