@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkNarration, type FidelityFacts, MAX_FIDELITY_FINDINGS } from '../../src/turn/fidelity.ts';
 import { diffStates } from '../../src/yare/index.ts';
+import { runCliInProcess as runCli, SPAWN_TIMEOUT_MS, workspaces } from '../cli/helpers.ts';
 import { collect, initialState, type Loose, lanternmere, plain, scripted } from './helpers.ts';
 import type { GameState } from '../../src/turn/types.ts';
 
@@ -207,5 +208,32 @@ describe('the fidelity step of a turn', () => {
     const off = await turn([{ text: 'You pay 40 gold.' }], 'off');
     expect(off.record.fidelity).toBeUndefined();
     expect(off.record.narration).toBe('You pay 40 gold.');
+  });
+});
+
+const workspace = workspaces();
+
+describe('mnesos turn with a narration the rules contradict', { timeout: SPAWN_TIMEOUT_MS }, () => {
+  it('prints the streamed prose, then says it was corrected and shows what is kept', async () => {
+    const { dir, file } = workspace();
+    const state = file('state.json', JSON.stringify({ player: { location: 'brine market' } }));
+    const script = file(
+      'script.json',
+      JSON.stringify({
+        director: [{ toolCalls: [{ name: 'buy_item', args: { item: 'brine tonic' } }] }],
+        narrator: [{ text: 'You pay 40 gold for a tonic.' }, { text: 'You pay 41 gold.' }, { toolCalls: [] }],
+      }),
+    );
+    const result = await runCli(
+      ['turn', 'lanternmere', '--input', 'buy a tonic', '--state', state, '--llm-script', script],
+      {
+        cwd: dir,
+      },
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('You pay 40 gold for a tonic.');
+    expect(result.stdout).toContain(
+      '[the narration stated 1 thing(s) the rules contradict; corrected by the engine:]\nYou pay 8 gold for a tonic.',
+    );
   });
 });

@@ -17,7 +17,7 @@ import { loadCartridgeArg } from '../cartridge-arg.ts';
 import { EXIT } from '../exit-codes.ts';
 import { toJsonText } from '../json-output.ts';
 import { chooseModels, OFFLINE_HELP } from './models.ts';
-import { formatChanges } from './render.ts';
+import { fidelityNotice, formatChanges } from './render.ts';
 import { readMessagesFile } from './story-file.ts';
 import { ledgerTurnOf, readWorldFile } from './world-file.ts';
 import { readStateFile } from '../state-file.ts';
@@ -81,6 +81,8 @@ export async function runTurnCommand(cartridgeArg: string, flags: TurnFlags): Pr
     return;
   }
   process.stdout.write(record.narration.endsWith('\n') ? '' : '\n');
+  if (record.fidelity !== undefined && record.fidelity.outcome !== 'clean')
+    process.stdout.write(`\n${fidelityNotice(record.fidelity)}\n${record.narration}\n`);
   const changes = formatChanges(record.delta);
   process.stdout.write(`\n${changes.length === 0 ? 'state: unchanged' : changes.join('\n')}\n`);
   for (const warning of record.warnings) process.stderr.write(`warning: ${warning}\n`);
