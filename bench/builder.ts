@@ -14,8 +14,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { PROJECT_ROOT } from '../src/project-root.ts';
-import { startServer } from '../src/server/start.ts';
+import { PROJECT_ROOT } from '../src/adapters/project-root.ts';
+import { startServer } from '../src/apps/server/start.ts';
 import { median, percentile, round3, timedCalls } from './common.ts';
 
 type Row = Record<string, unknown>;

@@ -1,11 +1,11 @@
-// Narration fidelity check (src/turn/fidelity.ts): the cost of checking one narration of 2,000 characters
+// Narration fidelity check (src/engine/turn/fidelity.ts): the cost of checking one narration of 2,000 characters
 // against a Lanternmere turn's facts (public state before and after, the changes, rolls, notes), for prose
 // that agrees with them and for prose with contradictions (found and corrected). Target: under 1 ms per
 // narration (median). Run alone with `npx tsx bench/fidelity.ts` (one JSON line per row).
 
-import { loadCartridge } from '../src/cartridge/index.ts';
-import { checkNarration, type FidelityFacts } from '../src/turn/fidelity.ts';
-import { diffStates, type StateValue, toStateValue } from '../src/yare/index.ts';
+import { loadCartridge } from '../src/core/cartridge/index.ts';
+import { checkNarration, type FidelityFacts } from '../src/engine/turn/fidelity.ts';
+import { diffStates, type StateValue, toStateValue } from '../src/core/yare/index.ts';
 import { median, percentile, round3 } from './common.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: a state built field by field for the benchmark

@@ -18,9 +18,9 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { resolveModelConfig } from '../src/llm/config.ts';
-import { startServer } from '../src/server/start.ts';
-import { openStore } from '../src/store/open.ts';
+import { resolveModelConfig } from '../src/adapters/llm/config.ts';
+import { startServer } from '../src/apps/server/start.ts';
+import { openStore } from '../src/adapters/store/open.ts';
 import { type FakeReply, startFakeOpenAI } from '../test/helpers/fake-openai-server.ts';
 
 const SELF = fileURLToPath(import.meta.url);

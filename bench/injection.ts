@@ -7,12 +7,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { writeZip } from '../src/authoring/pack.ts';
-import { checkInjection } from '../src/cartridge/injection.ts';
-import { MAX_LORE_BYTES } from '../src/cartridge/limits.ts';
-import { PROJECT_ROOT } from '../src/project-root.ts';
-import { startServer } from '../src/server/start.ts';
-import { openStore } from '../src/store/open.ts';
+import { writeZip } from '../src/tools/authoring/pack.ts';
+import { checkInjection } from '../src/core/cartridge/injection.ts';
+import { MAX_LORE_BYTES } from '../src/core/cartridge/limits.ts';
+import { PROJECT_ROOT } from '../src/adapters/project-root.ts';
+import { startServer } from '../src/apps/server/start.ts';
+import { openStore } from '../src/adapters/store/open.ts';
 
 type Row = Record<string, unknown>;
 

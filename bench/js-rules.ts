@@ -8,14 +8,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadCartridgeFromFiles } from '../src/cartridge/index.ts';
+import { loadCartridgeFromFiles } from '../src/core/cartridge/index.ts';
 import {
   RULES_SCRIPT_TIME_MS,
   rulesFromScript,
   SANDBOX_GRACE_MS,
   stopRulesSandbox,
-} from '../src/cartridge/js-rules/index.ts';
-import { PROJECT_ROOT } from '../src/project-root.ts';
+} from '../src/core/cartridge/js-rules/index.ts';
+import { PROJECT_ROOT } from '../src/adapters/project-root.ts';
 import { median } from './common.ts';
 
 type Row = Record<string, unknown>;

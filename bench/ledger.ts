@@ -18,14 +18,14 @@ import {
   summarizeWorld,
   type LedgerEvent,
   type World,
-} from '../src/ledger/index.ts';
-import { worldFromBase } from '../src/session/ledger.ts';
+} from '../src/core/ledger/index.ts';
+import { worldFromBase } from '../src/engine/session/ledger.ts';
 import {
   DEFAULT_SNAPSHOT_RULE,
   nextSnapshotProgress,
   type SnapshotProgress,
-} from '../src/session/world-cache.ts';
-import type { LedgerEntry, WorldBase } from '../src/store/index.ts';
+} from '../src/engine/session/world-cache.ts';
+import type { LedgerEntry, WorldBase } from '../src/adapters/store/index.ts';
 import { lcg, median, percentile } from './common.ts';
 
 type Row = Record<string, unknown>;

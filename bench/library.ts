@@ -13,8 +13,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { startServer } from '../src/server/start.ts';
-import { openStore } from '../src/store/open.ts';
+import { startServer } from '../src/apps/server/start.ts';
+import { openStore } from '../src/adapters/store/open.ts';
 import { median, percentile, round3, timedCalls } from './common.ts';
 
 type Row = Record<string, unknown>;

@@ -22,21 +22,21 @@ import {
   toWire,
   type World,
   WorldDraft,
-} from '../src/ledger/index.ts';
-import { worldPage } from '../src/ledger/world-page.ts';
-import { DEFAULT_WORLD_PAGE_RECORDS } from '../src/server/limits.ts';
-import { createScriptedModels } from '../src/llm/scripted.ts';
-import { PROJECT_ROOT } from '../src/project-root.ts';
-import { CartridgeLibrary } from '../src/session/library.ts';
-import { countingSeeds } from '../src/session/seeds.ts';
-import { SessionService } from '../src/session/service.ts';
+} from '../src/core/ledger/index.ts';
+import { worldPage } from '../src/core/ledger/world-page.ts';
+import { DEFAULT_WORLD_PAGE_RECORDS } from '../src/apps/server/limits.ts';
+import { createScriptedModels } from '../src/adapters/llm/scripted.ts';
+import { PROJECT_ROOT } from '../src/adapters/project-root.ts';
+import { CartridgeLibrary } from '../src/engine/session/library.ts';
+import { countingSeeds } from '../src/engine/session/seeds.ts';
+import { SessionService } from '../src/engine/session/service.ts';
 import {
   DEFAULT_SNAPSHOT_RULE,
   nextSnapshotProgress,
   type SnapshotProgress,
-} from '../src/session/world-cache.ts';
-import { openStore } from '../src/store/open.ts';
-import type { Store } from '../src/store/repository.ts';
+} from '../src/engine/session/world-cache.ts';
+import { openStore } from '../src/adapters/store/open.ts';
+import type { Store } from '../src/adapters/store/repository.ts';
 
 const DEPTH = Number(process.env.BENCH_LONG_DEPTH ?? 10_000);
 /** Turns timed at each depth. */

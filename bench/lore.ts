@@ -8,9 +8,9 @@
 // `npx tsx bench/lore.ts` prints one JSON object per line.
 
 import { pathToFileURL } from 'node:url';
-import { buildLoreIndex } from '../src/lore/lore-index.ts';
-import { DIRECTOR_AUTO_LORE_TOKENS } from '../src/turn/director.ts';
-import { DEFAULT_LORE_K, DEFAULT_LORE_TOKEN_BUDGET } from '../src/turn/limits.ts';
+import { buildLoreIndex } from '../src/core/lore/lore-index.ts';
+import { DIRECTOR_AUTO_LORE_TOKENS } from '../src/engine/turn/director.ts';
+import { DEFAULT_LORE_K, DEFAULT_LORE_TOKEN_BUDGET } from '../src/engine/turn/limits.ts';
 import { lcg, percentile, round3 as round } from './common.ts';
 
 type Row = Record<string, unknown>;

@@ -5,18 +5,18 @@
 // `--fake-server`), so this process's CPU is the client's whole cost: building the request, the HTTP
 // exchange on this side of the socket, reading and parsing the stream. Beside the two clients, a bare
 // `fetch` reading the same streams (no parsing) shows what the transport alone costs. Two clients,
-// measured in one run: the engine's own (`createModels`, which uses src/llm/openai-compatible-model.ts
-// for this wire) and the AI SDK adapter it replaced (src/llm/sdk-model.ts, still used for the openai,
+// measured in one run: the engine's own (`createModels`, which uses src/adapters/llm/openai-compatible-model.ts
+// for this wire) and the AI SDK adapter it replaced (src/adapters/llm/sdk-model.ts, still used for the openai,
 // anthropic and google providers). Standalone: `npx tsx bench/model-client.ts`.
 
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { resolveModelConfig } from '../src/llm/config.ts';
-import { createModels } from '../src/llm/providers.ts';
-import { languageModelFactory } from '../src/llm/sdk-providers.ts';
-import { createSdkChatModel } from '../src/llm/sdk-model.ts';
-import type { ChatModel, ModelRequest } from '../src/llm/types.ts';
+import { resolveModelConfig } from '../src/adapters/llm/config.ts';
+import { createModels } from '../src/adapters/llm/providers.ts';
+import { languageModelFactory } from '../src/adapters/llm/sdk-providers.ts';
+import { createSdkChatModel } from '../src/adapters/llm/sdk-model.ts';
+import type { ChatModel, ModelRequest } from '../src/adapters/llm/types.ts';
 import { type FakeReply, startFakeOpenAI } from '../test/helpers/fake-openai-server.ts';
 
 const TURNS = 40;
@@ -139,7 +139,7 @@ export async function benchModelClient(): Promise<Array<Record<string, unknown>>
       pass: total <= 5,
     });
     return [
-      row('engine client: src/llm/openai-compatible-model.ts over node:http', own),
+      row('engine client: src/adapters/llm/openai-compatible-model.ts over node:http', own),
       {
         ...row('AI SDK adapter it replaced, for comparison', sdk),
         // Still measured against the same target, so the gap stays visible; the engine no longer uses it here.

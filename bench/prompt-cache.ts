@@ -13,13 +13,13 @@
 
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadCartridge } from '../src/cartridge/index.ts';
-import type { World } from '../src/ledger/index.ts';
-import { createScriptedModels } from '../src/llm/scripted.ts';
-import type { ModelRequest } from '../src/llm/types.ts';
-import { PROJECT_ROOT } from '../src/project-root.ts';
-import { runTurn } from '../src/turn/run-turn.ts';
-import type { GameState, StoryMessage, TurnRecord } from '../src/turn/types.ts';
+import { loadCartridge } from '../src/core/cartridge/index.ts';
+import type { World } from '../src/core/ledger/index.ts';
+import { createScriptedModels } from '../src/adapters/llm/scripted.ts';
+import type { ModelRequest } from '../src/adapters/llm/types.ts';
+import { PROJECT_ROOT } from '../src/adapters/project-root.ts';
+import { runTurn } from '../src/engine/turn/run-turn.ts';
+import type { GameState, StoryMessage, TurnRecord } from '../src/engine/turn/types.ts';
 
 const TURNS = 30;
 const DIRECTIVES = '### 1. Outcomes\nThe player checks the pack.\n### 3. Scene\nFog over the water.';

@@ -27,12 +27,12 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { PROJECT_ROOT } from '../src/project-root.ts';
-import { startServer } from '../src/server/start.ts';
-import { CartridgeLibrary } from '../src/session/library.ts';
-import { SessionService } from '../src/session/service.ts';
-import { openStore } from '../src/store/open.ts';
-import type { Store } from '../src/store/repository.ts';
+import { PROJECT_ROOT } from '../src/adapters/project-root.ts';
+import { startServer } from '../src/apps/server/start.ts';
+import { CartridgeLibrary } from '../src/engine/session/library.ts';
+import { SessionService } from '../src/engine/session/service.ts';
+import { openStore } from '../src/adapters/store/open.ts';
+import type { Store } from '../src/adapters/store/repository.ts';
 import { median, percentile } from './common.ts';
 
 /** Concurrent sessions the load generator plays (one request in flight per session), each with its own key. */

@@ -3,7 +3,7 @@
 // `run-event lanternmere explore_fen`, and `serve` until its first `/healthz` 200 (on a database it has
 // used before; the very first start, which creates the database, is reported too). Plus the number of ES
 // modules `--help` loads (the lazy command registry keeps the server, the store and the model SDKs out).
-// Runs the compiled CLI: bin/mnesos when dist/ is up to date, else dist/src/cli/main.js directly (a
+// Runs the compiled CLI: bin/mnesos when dist/ is up to date, else dist/src/apps/cli/main.js directly (a
 // development checkout with newer sources would make bin/mnesos run them through tsx).
 
 import { spawn } from 'node:child_process';
@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { PROJECT_ROOT } from '../src/project-root.ts';
+import { PROJECT_ROOT } from '../src/adapters/project-root.ts';
 import { median } from './common.ts';
 
 type Row = Record<string, unknown>;
@@ -139,7 +139,7 @@ export async function benchStartup(): Promise<Row[]> {
   )) as typeof import('../bin/build.mjs');
   const stale = build.compiledStale();
   const entry = stale
-    ? [join(PROJECT_ROOT, 'dist', 'src', 'cli', 'main.js')]
+    ? [join(PROJECT_ROOT, 'dist', 'src', 'apps', 'cli', 'main.js')]
     : [join(PROJECT_ROOT, 'bin', 'mnesos')];
   const dir = mkdtempSync(join(tmpdir(), 'mnesos-bench-startup-'));
   try {
@@ -201,7 +201,7 @@ export async function benchStartup(): Promise<Row[]> {
     rows.push({
       bench: 'startup.summary',
       entry: stale
-        ? 'dist/src/cli/main.js (sources newer than dist/: bin/mnesos would run them through tsx)'
+        ? 'dist/src/apps/cli/main.js (sources newer than dist/: bin/mnesos would run them through tsx)'
         : 'bin/mnesos',
       meets_targets: allMet && heavy.length === 0,
     });

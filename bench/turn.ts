@@ -14,14 +14,20 @@
 
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PROJECT_ROOT } from '../src/project-root.ts';
-import { loadCartridge } from '../src/cartridge/index.ts';
-import type { World } from '../src/ledger/index.ts';
-import { createScriptedModels } from '../src/llm/scripted.ts';
-import type { ChatModel, ModelRequest, ModelResponse, ModelSet, ModelStreamPart } from '../src/llm/types.ts';
-import { TURN_HISTORY_WINDOW } from '../src/session/limits.ts';
-import { runTurn } from '../src/turn/run-turn.ts';
-import type { GameState, StoryMessage, TurnOptions, TurnRecord } from '../src/turn/types.ts';
+import { PROJECT_ROOT } from '../src/adapters/project-root.ts';
+import { loadCartridge } from '../src/core/cartridge/index.ts';
+import type { World } from '../src/core/ledger/index.ts';
+import { createScriptedModels } from '../src/adapters/llm/scripted.ts';
+import type {
+  ChatModel,
+  ModelRequest,
+  ModelResponse,
+  ModelSet,
+  ModelStreamPart,
+} from '../src/adapters/llm/types.ts';
+import { TURN_HISTORY_WINDOW } from '../src/engine/session/limits.ts';
+import { runTurn } from '../src/engine/turn/run-turn.ts';
+import type { GameState, StoryMessage, TurnOptions, TurnRecord } from '../src/engine/turn/types.ts';
 import { percentile, round3 } from './common.ts';
 import {
   DIRECTIVES as GAME_DIRECTIVES,

@@ -6,10 +6,10 @@
 // JSON object per line.
 
 import { pathToFileURL } from 'node:url';
-import { activateWorldInfo } from '../src/lore/world-info.ts';
-import { parseWorldInfoFile } from '../src/lore/world-info-format.ts';
-import { MAX_WI_ENTRIES, MAX_WI_REGEX_TEXT_CHARS } from '../src/lore/world-info-limits.ts';
-import { parseRegexKey } from '../src/lore/world-info-regex.ts';
+import { activateWorldInfo } from '../src/core/lore/world-info.ts';
+import { parseWorldInfoFile } from '../src/core/lore/world-info-format.ts';
+import { MAX_WI_ENTRIES, MAX_WI_REGEX_TEXT_CHARS } from '../src/core/lore/world-info-limits.ts';
+import { parseRegexKey } from '../src/core/lore/world-info-regex.ts';
 import { lcg, percentile, round3 as round } from './common.ts';
 
 type Row = Record<string, unknown>;

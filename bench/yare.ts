@@ -7,11 +7,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadCartridge } from '../src/cartridge/index.ts';
-import { PROJECT_ROOT } from '../src/project-root.ts';
-import { DiceRoller } from '../src/yare/dice.ts';
-import { runEvent } from '../src/yare/interpreter.ts';
-import type { CompiledRules } from '../src/yare/program.ts';
+import { loadCartridge } from '../src/core/cartridge/index.ts';
+import { PROJECT_ROOT } from '../src/adapters/project-root.ts';
+import { DiceRoller } from '../src/core/yare/dice.ts';
+import { runEvent } from '../src/core/yare/interpreter.ts';
+import type { CompiledRules } from '../src/core/yare/program.ts';
 import { median } from './common.ts';
 
 const ROOT = PROJECT_ROOT;

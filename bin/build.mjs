@@ -32,7 +32,7 @@ const CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json'];
 
 /** True in a development checkout (the TypeScript sources are present), false in an installed package. */
 export function isDevCheckout() {
-  return existsSync(join(ROOT, 'src', 'cli', 'main.ts'));
+  return existsSync(join(ROOT, 'src', 'apps', 'cli', 'main.ts'));
 }
 
 function newestIn(dir) {
@@ -72,7 +72,7 @@ export function compile({ quiet = false } = {}) {
     stdio: quiet ? 'ignore' : 'inherit',
   });
   if (result.error) throw result.error;
-  if (existsSync(join(ROOT, 'dist', 'src', 'cli', 'main.js'))) {
+  if (existsSync(join(ROOT, 'dist', 'src', 'apps', 'cli', 'main.js'))) {
     vendorManyModulePackages();
     mkdirSync(join(ROOT, 'dist'), { recursive: true });
     writeFileSync(STAMP, `${started.toISOString()}\n`);
@@ -154,8 +154,8 @@ async function main(argv) {
   let status = 0;
   if (!ifNeeded || compiledStale()) status = compile();
   else process.stdout.write('compiled JavaScript is up to date (dist/)\n');
-  // The web client's own staleness check follows what the client imports (src/web/build.ts).
-  const web = await import(pathToFileURL(join(ROOT, 'dist', 'src', 'web', 'build.js')).href);
+  // The web client's own staleness check follows what the client imports (src/apps/web/build.ts).
+  const web = await import(pathToFileURL(join(ROOT, 'dist', 'src', 'apps', 'web', 'build.js')).href);
   if (!ifNeeded || web.webClientStale()) {
     await web.buildWebClient();
     process.stdout.write('web client built into dist/web\n');

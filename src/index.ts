@@ -1,15 +1,15 @@
 // MnesOS as a library: the pure core (rules, cartridges, ledger, lore) and `createEngine`, which binds a
 // cartridge to models for turns. Storage, the HTTP server and the CLI are separate entry points.
 
-import { type Cartridge, type LoadResult, loadCartridge } from './cartridge/index.ts';
-import { createModels, loadModelConfig, type ModelSet } from './llm/index.ts';
+import { type Cartridge, type LoadResult, loadCartridge } from './core/cartridge/index.ts';
+import { createModels, loadModelConfig, type ModelSet } from './adapters/llm/index.ts';
 import {
   type GameState,
   runTurn,
   type StoryMessage,
   type TurnEvent,
   type TurnOptions,
-} from './turn/index.ts';
+} from './engine/turn/index.ts';
 import {
   evaluateExpression,
   type EvaluateResult,
@@ -19,16 +19,16 @@ import {
   runEvent,
   type RunResult,
   toStateValue,
-} from './yare/index.ts';
+} from './core/yare/index.ts';
 
 // Everything cartridge/index.ts exports, defineRules (rules in yare.ts) included.
-export * from './cartridge/index.ts';
-export type { Diagnostic, SourcePlace } from './diagnostics.ts';
-export * as ledger from './ledger/index.ts';
-export * as llm from './llm/index.ts';
-export * as lore from './lore/index.ts';
-export * as turn from './turn/index.ts';
-export * as yare from './yare/index.ts';
+export * from './core/cartridge/index.ts';
+export type { Diagnostic, SourcePlace } from './core/diagnostics.ts';
+export * as ledger from './core/ledger/index.ts';
+export * as llm from './adapters/llm/index.ts';
+export * as lore from './core/lore/index.ts';
+export * as turn from './engine/turn/index.ts';
+export * as yare from './core/yare/index.ts';
 
 export interface EngineOptions {
   /** A cartridge folder, or a cartridge already loaded. */

@@ -1,10 +1,10 @@
 // The one base-URL policy and its three users agreeing: the operator's configuration, a principal's stored
 // settings and the browser form refuse the same URLs (credentials aside, which only the operator may use).
 import { describe, expect, it } from 'vitest';
-import { baseUrlProblem, MAX_BASE_URL_CHARS, normaliseBaseUrl } from '../src/base-url-policy.ts';
-import { resolveModelConfig } from '../src/llm/config.ts';
-import { baseUrlProblem as settingsProblem } from '../src/session/model-settings.ts';
-import { baseUrlError } from '../src/web/lib/forms.ts';
+import { baseUrlProblem, MAX_BASE_URL_CHARS, normaliseBaseUrl } from '../src/core/base-url-policy.ts';
+import { resolveModelConfig } from '../src/adapters/llm/config.ts';
+import { baseUrlProblem as settingsProblem } from '../src/engine/session/model-settings.ts';
+import { baseUrlError } from '../src/apps/web/lib/forms.ts';
 
 const prefix = 'http://127.0.0.1:9/';
 const atLimit = prefix + 'a'.repeat(MAX_BASE_URL_CHARS - prefix.length);

@@ -33,10 +33,10 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   };
 });
 
-const { errnoCode, isNotFound } = await import('../src/errno.ts');
-const { readModelConfigFile } = await import('../src/llm/config.ts');
-const { loadModelScript } = await import('../src/llm/script.ts');
-const { readCartridgeFolder } = await import('../src/cartridge/files.ts');
+const { errnoCode, isNotFound } = await import('../src/core/errno.ts');
+const { readModelConfigFile } = await import('../src/adapters/llm/config.ts');
+const { loadModelScript } = await import('../src/adapters/llm/script.ts');
+const { readCartridgeFolder } = await import('../src/core/cartridge/files.ts');
 
 const eacces = (path: string) =>
   Object.assign(new Error(`EACCES: permission denied, stat '${path}'`), {

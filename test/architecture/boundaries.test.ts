@@ -6,7 +6,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../src/project-root.ts';
+import { PROJECT_ROOT } from '../../src/adapters/project-root.ts';
 import { type ImportSite, MAX_DECLARATION_LINES, scanImports, scanTree } from './imports.ts';
 import { BROWSER_ENTRIES, EXTRA_ENTRIES, MAY_IMPORT, moduleOf } from './policy.ts';
 import {
@@ -27,7 +27,7 @@ function scan(file: string, text: string): ImportSite[] {
 describe('reading imports', () => {
   it('reads named, multi-line, type-only, re-export, bare and dynamic imports with their place', () => {
     const sites = scan(
-      'src/turn/a.ts',
+      'src/engine/turn/a.ts',
       [
         "import { x } from '../yare/values.ts';",
         'import {',
@@ -45,14 +45,14 @@ describe('reading imports', () => {
       ].join('\n'),
     );
     expect(sites.map((s) => [s.line, s.col, s.specifier, s.kind, s.typeOnly, s.target])).toEqual([
-      [1, 1, '../yare/values.ts', 'static', false, 'src/yare/values.ts'],
-      [2, 1, '../ledger/index.ts', 'static', true, 'src/ledger/index.ts'],
-      [6, 1, './c.ts', 'static', true, 'src/turn/c.ts'],
-      [7, 1, '../lore/select.ts', 'static', false, 'src/lore/select.ts'],
-      [8, 1, './limits.ts', 'static', false, 'src/turn/limits.ts'],
+      [1, 1, '../yare/values.ts', 'static', false, 'src/core/yare/values.ts'],
+      [2, 1, '../ledger/index.ts', 'static', true, 'src/core/ledger/index.ts'],
+      [6, 1, './c.ts', 'static', true, 'src/engine/turn/c.ts'],
+      [7, 1, '../lore/select.ts', 'static', false, 'src/core/lore/select.ts'],
+      [8, 1, './limits.ts', 'static', false, 'src/engine/turn/limits.ts'],
       [9, 1, 'preact', 'static', false, undefined],
-      [11, 17, '../llm/providers.ts', 'dynamic', false, 'src/llm/providers.ts'],
-      [12, 15, '../store/index.ts', 'dynamic', true, 'src/store/index.ts'],
+      [11, 17, '../llm/providers.ts', 'dynamic', false, 'src/adapters/llm/providers.ts'],
+      [12, 15, '../store/index.ts', 'dynamic', true, 'src/adapters/store/index.ts'],
       [13, 1, 'node:fs', 'static', false, undefined],
     ]);
   });
@@ -60,16 +60,18 @@ describe('reading imports', () => {
   it(`reads a declaration of ${MAX_DECLARATION_LINES} lines after its first, and stops just past`, () => {
     const names = (n: number) => Array.from({ length: n }, (_, i) => `  n${i},`);
     const atLimit = ['import {', ...names(MAX_DECLARATION_LINES - 1), "} from '../yare/index.ts';"];
-    expect(scan('src/turn/a.ts', atLimit.join('\n')).map((s) => s.specifier)).toEqual(['../yare/index.ts']);
+    expect(scan('src/engine/turn/a.ts', atLimit.join('\n')).map((s) => s.specifier)).toEqual([
+      '../yare/index.ts',
+    ]);
     const past = ['import {', ...names(MAX_DECLARATION_LINES), "} from '../yare/index.ts';"];
-    expect(scan('src/turn/a.ts', past.join('\n'))).toEqual([]);
+    expect(scan('src/engine/turn/a.ts', past.join('\n'))).toEqual([]);
   });
 });
 
 describe('the rules, on made-up imports', () => {
   it('index-only: an import into another module file is named with its place; index and entries pass', () => {
     const sites = scan(
-      'src/turn/a.ts',
+      'src/engine/turn/a.ts',
       [
         "import { x } from '../yare/values.ts';",
         "import { y } from '../yare/index.ts';",
@@ -80,35 +82,38 @@ describe('the rules, on made-up imports', () => {
       ].join('\n'),
     );
     expect(indexViolations(sites)).toEqual([
-      "src/turn/a.ts:1:1: '../yare/values.ts' reaches into module yare (src/yare/values.ts); import it from src/yare/index.ts",
-      "src/turn/a.ts:6:1: '../../bench/common.ts' leaves src/",
+      "src/engine/turn/a.ts:1:1: '../yare/values.ts' reaches into module yare (src/core/yare/values.ts); import it from src/core/yare/index.ts",
+      "src/engine/turn/a.ts:6:1: '../../bench/common.ts' leaves src/",
     ]);
   });
 
   it('own index: a file importing its module’s index at run time fails; a type-only import is erased', () => {
     const sites = [
-      ...scan('src/turn/a.ts', "import { runTurn } from './index.ts';\nimport type { T } from './index.ts';"),
-      ...scan('src/turn/index.ts', "export { a } from './a.ts';"),
-      ...scan('src/errno.ts', "import { x } from './index.ts';"),
+      ...scan(
+        'src/engine/turn/a.ts',
+        "import { runTurn } from './index.ts';\nimport type { T } from './index.ts';",
+      ),
+      ...scan('src/engine/turn/index.ts', "export { a } from './a.ts';"),
+      ...scan('src/core/errno.ts', "import { x } from './index.ts';"),
     ];
     expect(ownIndexViolations(sites)).toEqual([
-      "src/turn/a.ts:1:1: imports its own module's index (src/turn/index.ts); import the file itself",
+      "src/engine/turn/a.ts:1:1: imports its own module's index (src/engine/turn/index.ts); import the file itself",
     ]);
   });
 
   it('layering: the core importing the shell, a leaf importing a module and an unplaced module fail', () => {
     const sites = [
       ...scan(
-        'src/yare/a.ts',
+        'src/core/yare/a.ts',
         "import { x } from '../turn/index.ts';\nimport { t } from '../time/index.ts';",
       ),
-      ...scan('src/errno.ts', "import { y } from './yare/index.ts';"),
+      ...scan('src/core/errno.ts', "import { y } from './yare/index.ts';"),
       ...scan('src/newmod/a.ts', "import { y } from '../yare/index.ts';"),
-      ...scan('src/session/a.ts', "import { e } from '../errno.ts';"),
+      ...scan('src/engine/session/a.ts', "import { e } from '../errno.ts';"),
     ];
     expect(layerViolations(sites)).toEqual([
-      'src/yare/a.ts:1:1: yare may not import turn (layering: yare imports time)',
-      'src/errno.ts:1:1: errno.ts is a shared leaf and may import no module (it imports yare)',
+      'src/core/yare/a.ts:1:1: yare may not import turn (layering: yare imports time)',
+      'src/core/errno.ts:1:1: errno.ts is a shared leaf and may import no module (it imports yare)',
       'src/newmod/a.ts:1:1: module newmod has no place in the layering (MAY_IMPORT)',
     ]);
   });
@@ -122,7 +127,7 @@ describe('the rules, on made-up imports', () => {
   it('browser: web leaves through browser entries only; node: and other packages fail anywhere in it', () => {
     const sites = [
       ...scan(
-        'src/web/main.tsx',
+        'src/apps/web/main.tsx',
         [
           "import { h } from 'preact';",
           "import { a } from './lib/a.ts';",
@@ -130,22 +135,22 @@ describe('the rules, on made-up imports', () => {
           "import type { Turn } from '../store/index.ts';",
         ].join('\n'),
       ),
-      ...scan('src/web/lib/a.ts', "import { runTurn } from '../../turn/index.ts';"),
-      ...scan('src/turn/browser.ts', "export { describeOutcome } from './outcome-text.ts';"),
-      ...scan('src/turn/outcome-text.ts', "import { readFileSync } from 'node:fs';"),
+      ...scan('src/apps/web/lib/a.ts', "import { runTurn } from '../../turn/index.ts';"),
+      ...scan('src/engine/turn/browser.ts', "export { describeOutcome } from './outcome-text.ts';"),
+      ...scan('src/engine/turn/outcome-text.ts', "import { readFileSync } from 'node:fs';"),
       ...scan(
-        'src/turn/index.ts',
+        'src/engine/turn/index.ts',
         "import { z } from 'zod';\nimport { x } from 'ai';\nimport { v } from '@codemirror/view';\nimport { s } from '@ai-sdk/openai';\nimport { m } from 'zod/mini';",
       ),
     ];
     expect(browserViolations(sites)).toEqual([
-      'src/web/lib/a.ts:1:1: the browser bundle imports src/turn/index.ts, which is not a browser entry',
-      "src/turn/index.ts:1:1: the browser bundle may not load 'zod'",
-      "src/turn/index.ts:2:1: the browser bundle may not load 'ai'",
-      "src/turn/index.ts:4:1: the browser bundle may not load '@ai-sdk/openai'",
-      "src/turn/outcome-text.ts:1:1: the browser bundle may not load 'node:fs'",
+      'src/apps/web/lib/a.ts:1:1: the browser bundle imports src/engine/turn/index.ts, which is not a browser entry',
+      "src/engine/turn/index.ts:1:1: the browser bundle may not load 'zod'",
+      "src/engine/turn/index.ts:2:1: the browser bundle may not load 'ai'",
+      "src/engine/turn/index.ts:4:1: the browser bundle may not load '@ai-sdk/openai'",
+      "src/engine/turn/outcome-text.ts:1:1: the browser bundle may not load 'node:fs'",
     ]);
-    expect(runtimeClosure(sites, 'src/web/main.tsx').has('src/store/index.ts')).toBe(false);
+    expect(runtimeClosure(sites, 'src/apps/web/main.tsx').has('src/adapters/store/index.ts')).toBe(false);
   });
 });
 

@@ -12,7 +12,7 @@ export const MAX_DECLARATION_LINES = 200;
 export type ImportKind = 'static' | 'dynamic';
 
 export interface ImportSite {
-  /** Project-relative path of the importing file, with `/` separators (`src/turn/lore.ts`). */
+  /** Project-relative path of the importing file, with `/` separators (`src/engine/turn/lore.ts`). */
   readonly file: string;
   readonly line: number;
   readonly col: number;

@@ -11,7 +11,7 @@ export function moduleOf(path: string): string | undefined {
   return /^src\/([^/]+)/.exec(path)?.[1];
 }
 
-/** `src/turn/index.ts` for module `turn`; a file module is its own entry. */
+/** `src/engine/turn/index.ts` for module `turn`; a file module is its own entry. */
 export function indexOf(module: string): string {
   return module.endsWith('.ts') ? `src/${module}` : `src/${module}/index.ts`;
 }
@@ -23,57 +23,57 @@ export function indexOf(module: string): string {
  */
 export const EXTRA_ENTRIES: ReadonlyMap<string, string> = new Map([
   [
-    'src/server/defaults.ts',
+    'src/apps/server/defaults.ts',
     '`serve --help` shows the defaults and limits; server/index.ts loads the HTTP app, the store and the sessions',
   ],
   [
-    'src/authoring/lsp/index.ts',
+    'src/tools/authoring/lsp/index.ts',
     'the language server and its completion load vscode-languageserver: `mnesos lsp` and the builder need it, the rest of authoring does not',
   ],
   [
-    'src/store/limits.ts',
+    'src/adapters/store/limits.ts',
     'plain numbers: the CLI options (`turn --help`) and the browser show the name limit; store/index.ts loads the drivers',
   ],
   [
-    'src/store/library-limits.ts',
+    'src/adapters/store/library-limits.ts',
     'plain numbers and cover types the library page checks before it uploads; store/index.ts loads the drivers',
   ],
   [
-    'src/cartridge/limits.ts',
+    'src/core/cartridge/limits.ts',
     'plain numbers the browser shows (persona limits); cartridge/index.ts loads the file reader and the sandbox',
   ],
   [
-    'src/turn/browser.ts',
+    'src/engine/turn/browser.ts',
     'what the browser shows of a turn (input limits, the outcome text); turn/index.ts loads the models',
   ],
   [
-    'src/server/browser.ts',
+    'src/apps/server/browser.ts',
     'the schemas of the API answers the browser parses (zod/mini); server/index.ts loads the HTTP app',
   ],
   [
-    'src/studio/completion.ts',
+    'src/tools/authoring/builder/completion.ts',
     'the builder’s completion and hover load vscode-languageserver: the server imports them on the first completion request, so `serve` starts without it',
   ],
   [
-    'src/authoring/lint/index.ts',
+    'src/tools/authoring/lint/index.ts',
     '`validate --strict` lints without loading the scenario runner (models, zod) that authoring/index.ts exports',
   ],
 ]);
 
 /**
- * The public entries the browser bundle (everything src/web/main.tsx loads) may import at run time: pure
+ * The public entries the browser bundle (everything src/apps/web/main.tsx loads) may import at run time: pure
  * code whose whole import closure has no `node:` module and no package but the browser ones (isBrowserPackage).
  */
 export const BROWSER_ENTRIES: ReadonlySet<string> = new Set([
-  'src/base-url-policy.ts',
-  'src/text-policy.ts',
-  'src/minigames/index.ts',
-  'src/ledger/index.ts',
-  'src/store/limits.ts',
-  'src/store/library-limits.ts',
-  'src/cartridge/limits.ts',
-  'src/turn/browser.ts',
-  'src/server/browser.ts',
+  'src/core/base-url-policy.ts',
+  'src/core/text-policy.ts',
+  'src/core/minigames/index.ts',
+  'src/core/ledger/index.ts',
+  'src/adapters/store/limits.ts',
+  'src/adapters/store/library-limits.ts',
+  'src/core/cartridge/limits.ts',
+  'src/engine/turn/browser.ts',
+  'src/apps/server/browser.ts',
 ]);
 
 /** The packages the browser bundle may contain (by package name: `preact/hooks` is `preact`). */
@@ -93,7 +93,7 @@ export function isBrowserPackage(specifier: string): boolean {
 }
 
 /** The entry file of the browser bundle, and the web files that run in Node (the build), not in it. */
-export const BROWSER_BUNDLE_ENTRY = 'src/web/main.tsx';
+export const BROWSER_BUNDLE_ENTRY = 'src/apps/web/main.tsx';
 
 /** True when `path` is a file other modules may import: an index, a file module, or a listed entry. */
 export function isPublicEntry(path: string): boolean {

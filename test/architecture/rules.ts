@@ -127,7 +127,7 @@ export function runtimeClosure(sites: readonly ImportSite[], entry: string): Map
 }
 
 /**
- * The browser bundle (what BROWSER_BUNDLE_ENTRY loads) leaves src/web only through BROWSER_ENTRIES, and no
+ * The browser bundle (what BROWSER_BUNDLE_ENTRY loads) leaves src/apps/web only through BROWSER_ENTRIES, and no
  * file it loads imports a `node:` module or a package not meant for the browser (isBrowserPackage).
  */
 export function browserViolations(sites: readonly ImportSite[]): string[] {

@@ -2,8 +2,8 @@
 // `tar -C folder .`, still refusing traversal, absolute paths and a file without a name.
 
 import { describe, expect, it } from 'vitest';
-import { ArchiveError, readArchive } from '../../src/cartridge/archive/index.ts';
-import { entrySegments } from '../../src/cartridge/archive/paths.ts';
+import { ArchiveError, readArchive } from '../../src/core/cartridge/archive/index.ts';
+import { entrySegments } from '../../src/core/cartridge/archive/paths.ts';
 import { tarGz, zip } from '../server/archives.ts';
 
 function refusal(run: () => unknown): ArchiveError {

@@ -6,8 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadCartridgeFromFiles } from '../../src/cartridge/index.ts';
-import { readArchive } from '../../src/cartridge/archive/index.ts';
+import { loadCartridgeFromFiles } from '../../src/core/cartridge/index.ts';
+import { readArchive } from '../../src/core/cartridge/archive/index.ts';
 import { runCli, SPAWN_TIMEOUT_MS, workspaces } from '../cli/helpers.ts';
 
 const workspace = workspaces();

@@ -2,8 +2,8 @@
 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runSuite } from '../../src/authoring/suite.ts';
-import { loadCartridge } from '../../src/cartridge/index.ts';
+import { runSuite } from '../../src/tools/authoring/suite.ts';
+import { loadCartridge } from '../../src/core/cartridge/index.ts';
 import { ROOT } from '../cli/helpers.ts';
 
 describe('cartridges/lanternmere/tests', () => {

@@ -4,8 +4,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lintCartridge } from '../../src/authoring/lint/index.ts';
-import { loadCartridge, loadCartridgeFromFiles } from '../../src/cartridge/index.ts';
+import { lintCartridge } from '../../src/tools/authoring/lint/index.ts';
+import { loadCartridge, loadCartridgeFromFiles } from '../../src/core/cartridge/index.ts';
 import { ROOT, runCli, SPAWN_TIMEOUT_MS, workspaces } from '../cli/helpers.ts';
 
 const workspace = workspaces();

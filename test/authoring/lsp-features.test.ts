@@ -3,8 +3,8 @@
 
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { complete, hover } from '../../src/authoring/lsp/features.ts';
-import { type Cartridge, loadCartridge } from '../../src/cartridge/index.ts';
+import { complete, hover } from '../../src/tools/authoring/lsp/features.ts';
+import { type Cartridge, loadCartridge } from '../../src/core/cartridge/index.ts';
 import { ROOT } from '../cli/helpers.ts';
 
 let cartridge: Cartridge;

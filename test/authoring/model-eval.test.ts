@@ -2,13 +2,13 @@
 // must get exactly the score their behaviour earns, and every part of the report must count what happened.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { runEvalCases, scoreRuns } from '../../src/authoring/index.ts';
-import { parseSuiteFile } from '../../src/authoring/model-eval/suite-file.ts';
-import { cartridgeSuite } from '../../src/authoring/model-eval/generated.ts';
-import { MAX_EVAL_CASES } from '../../src/authoring/model-eval/limits.ts';
-import { resolveModelConfig } from '../../src/llm/config.ts';
-import { createModels } from '../../src/llm/providers.ts';
-import type { ModelSet } from '../../src/llm/types.ts';
+import { runEvalCases, scoreRuns } from '../../src/tools/authoring/index.ts';
+import { parseSuiteFile } from '../../src/tools/authoring/model-eval/suite-file.ts';
+import { cartridgeSuite } from '../../src/tools/authoring/model-eval/generated.ts';
+import { MAX_EVAL_CASES } from '../../src/tools/authoring/model-eval/limits.ts';
+import { resolveModelConfig } from '../../src/adapters/llm/config.ts';
+import { createModels } from '../../src/adapters/llm/providers.ts';
+import type { ModelSet } from '../../src/adapters/llm/types.ts';
 import { runCliInProcess as runCli, SPAWN_TIMEOUT_MS, workspaces } from '../cli/helpers.ts';
 import {
   type FakeHandler,

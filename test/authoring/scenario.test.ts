@@ -5,12 +5,12 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_PROPERTY_SEEDS, MAX_SCENARIO_STEPS } from '../../src/authoring/scenario/limits.ts';
-import { parseScenarioFile } from '../../src/authoring/scenario/parse.ts';
-import { type RunContext, runProperty, runScenario } from '../../src/authoring/scenario/run.ts';
-import { runSuite } from '../../src/authoring/suite.ts';
-import { scaffoldCartridge } from '../../src/authoring/scaffold.ts';
-import { type Cartridge, loadCartridge } from '../../src/cartridge/index.ts';
+import { MAX_PROPERTY_SEEDS, MAX_SCENARIO_STEPS } from '../../src/tools/authoring/scenario/limits.ts';
+import { parseScenarioFile } from '../../src/tools/authoring/scenario/parse.ts';
+import { type RunContext, runProperty, runScenario } from '../../src/tools/authoring/scenario/run.ts';
+import { runSuite } from '../../src/tools/authoring/suite.ts';
+import { scaffoldCartridge } from '../../src/tools/authoring/scaffold.ts';
+import { type Cartridge, loadCartridge } from '../../src/core/cartridge/index.ts';
 
 let dir: string;
 let cartridge: Cartridge;

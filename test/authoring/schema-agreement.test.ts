@@ -6,9 +6,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { checkShape, jsonSchemaOf } from '../../src/authoring/schema/index.ts';
-import { STEP_SHAPES, YARE_FILE } from '../../src/authoring/schema/yare-shape.ts';
-import { loadCartridgeFromFiles } from '../../src/cartridge/index.ts';
+import { checkShape, jsonSchemaOf } from '../../src/tools/authoring/schema/index.ts';
+import { STEP_SHAPES, YARE_FILE } from '../../src/tools/authoring/schema/yare-shape.ts';
+import { loadCartridgeFromFiles } from '../../src/core/cartridge/index.ts';
 import { ROOT } from '../cli/helpers.ts';
 
 const LORE = '# Lore\n\nA place.\n';

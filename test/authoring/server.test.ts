@@ -6,8 +6,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonSchemaOf } from '../../src/authoring/schema/index.ts';
-import { scaffoldCartridge } from '../../src/authoring/scaffold.ts';
+import { jsonSchemaOf } from '../../src/tools/authoring/schema/index.ts';
+import { scaffoldCartridge } from '../../src/tools/authoring/scaffold.ts';
 import { startTestServer, type TestServer } from '../server/helpers.ts';
 
 describe('authoring over HTTP', () => {

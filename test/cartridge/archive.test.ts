@@ -13,7 +13,7 @@ import {
   MAX_ENTRY_PATH_CHARS,
   MAX_EXTRACTED_BYTES,
   readArchive,
-} from '../../src/cartridge/archive/index.ts';
+} from '../../src/core/cartridge/archive/index.ts';
 import { tar, tarGz, zip } from '../server/archives.ts';
 
 function refused(bytes: Uint8Array): ArchiveError {

@@ -7,7 +7,7 @@ import {
   parseYamlSafely,
   type Persona,
   validateDirectives,
-} from '../../src/cartridge/index.ts';
+} from '../../src/core/cartridge/index.ts';
 import { codesOf, where } from './helpers.ts';
 
 const FILE = 'prompt_directives.yaml';

@@ -1,6 +1,6 @@
 // Small helpers for the cartridge tests: in-memory cartridges and diagnostic summaries.
-import type { LoadResult } from '../../src/cartridge/index.ts';
-import type { Diagnostic } from '../../src/diagnostics.ts';
+import type { LoadResult } from '../../src/core/cartridge/index.ts';
+import type { Diagnostic } from '../../src/core/diagnostics.ts';
 
 import { sharedPath } from '../helpers/shared.ts';
 

@@ -3,8 +3,8 @@
 // shared-cartridges.test.ts.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkInjection } from '../../src/cartridge/index.ts';
-import { INJECTION_PATTERNS, normalizeForMatching } from '../../src/cartridge/injection.ts';
+import { checkInjection } from '../../src/core/cartridge/index.ts';
+import { INJECTION_PATTERNS, normalizeForMatching } from '../../src/core/cartridge/injection.ts';
 
 /**
  * The unbounded quantifiers (`*`, `+`, `{m,}`) in a regular expression's source, outside character classes

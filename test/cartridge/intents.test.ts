@@ -4,7 +4,7 @@ import {
   loadCartridgeFromFiles,
   MAX_INTENT_PHRASE_CHARS,
   MAX_INTENT_PHRASES,
-} from '../../src/cartridge/index.ts';
+} from '../../src/core/cartridge/index.ts';
 import { cartridgeFiles, codesOf, errorsOf } from './helpers.ts';
 
 const RULES = `version: "1.0"

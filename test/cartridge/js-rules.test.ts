@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadCartridge, loadCartridgeFromFiles, MAX_YAML_DEPTH } from '../../src/cartridge/index.ts';
+import { loadCartridge, loadCartridgeFromFiles, MAX_YAML_DEPTH } from '../../src/core/cartridge/index.ts';
 import {
   DEFAULT_SANDBOX_LIMITS,
   MAX_RULES_JSON_CHARS,
@@ -14,9 +14,9 @@ import {
   RULES_SCRIPT_TIME_MS,
   rulesFromScript,
   stopRulesSandbox,
-} from '../../src/cartridge/js-rules/index.ts';
+} from '../../src/core/cartridge/js-rules/index.ts';
 import { defineRules } from '../../src/index.ts';
-import { runEvent } from '../../src/yare/index.ts';
+import { runEvent } from '../../src/core/yare/index.ts';
 import { zip } from '../server/archives.ts';
 import { startTestServer } from '../server/helpers.ts';
 import { codesOf, errorsOf, MINIMAL_LORE, where } from './helpers.ts';

@@ -1,7 +1,7 @@
 // The `ledger:` section of yare.yaml: the starting world and narrator-owned attributes are validated at
 // load time, each problem at its file:line:col.
 import { describe, expect, it } from 'vitest';
-import { loadCartridgeFromFiles } from '../../src/cartridge/index.ts';
+import { loadCartridgeFromFiles } from '../../src/core/cartridge/index.ts';
 
 const SCHEMA = `state_schema:
   player:

@@ -12,7 +12,7 @@ import {
   MAX_YAML_NODES,
   MAX_YARE_BYTES,
   parseYamlSafely,
-} from '../../src/cartridge/index.ts';
+} from '../../src/core/cartridge/index.ts';
 import { cartridgeFiles, codesOf, errorsOf, MINIMAL_YARE } from './helpers.ts';
 
 /** A valid YAML file of exactly `bytes` bytes: the given start, then a comment padded to size. */

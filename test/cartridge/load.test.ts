@@ -10,7 +10,7 @@ import {
   loadCartridgeFromFiles,
   MAX_YARE_BYTES,
   type Persona,
-} from '../../src/cartridge/index.ts';
+} from '../../src/core/cartridge/index.ts';
 import { cartridgeFiles, codesOf, errorsOf, MINIMAL_LORE, MINIMAL_YARE, where } from './helpers.ts';
 
 const ARIA: Persona = {

@@ -8,7 +8,7 @@ import {
   MAX_PRONOUN_CHARS,
   type Persona,
   validatePersona,
-} from '../../src/cartridge/index.ts';
+} from '../../src/core/cartridge/index.ts';
 
 const ARIA: Persona = {
   name: 'Aria',

@@ -10,7 +10,7 @@ import {
   type LoadResult,
   parseYamlSafely,
   toPlain,
-} from '../../src/cartridge/index.ts';
+} from '../../src/core/cartridge/index.ts';
 import { sharedAvailable } from '../helpers/shared.ts';
 import { codesOf, SHARED_CARTRIDGES, SHARED_NAMES, where } from './helpers.ts';
 

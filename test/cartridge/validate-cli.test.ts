@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { register } from '../../src/cli/commands/validate.ts';
+import { register } from '../../src/apps/cli/commands/validate.ts';
 import { MINIMAL_LORE, MINIMAL_YARE } from './helpers.ts';
 
 let base: string;

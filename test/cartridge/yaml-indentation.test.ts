@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseYamlSafely } from '../../src/cartridge/index.ts';
-import { findIndentationProblem } from '../../src/cartridge/yaml-indentation.ts';
+import { parseYamlSafely } from '../../src/core/cartridge/index.ts';
+import { findIndentationProblem } from '../../src/core/cartridge/yaml-indentation.ts';
 import { ROOT } from '../cli/helpers.ts';
 
 const STEPS = `events:

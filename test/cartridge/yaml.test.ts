@@ -8,7 +8,7 @@ import {
   placeAtPath,
   placeOf,
   toPlain,
-} from '../../src/cartridge/index.ts';
+} from '../../src/core/cartridge/index.ts';
 import { where } from './helpers.ts';
 
 const LIMITS = { maxBytes: 64 * 1024 };

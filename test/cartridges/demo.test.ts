@@ -4,9 +4,9 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Cartridge, loadCartridge } from '../../src/cartridge/index.ts';
-import { evaluateExpression } from '../../src/yare/evaluate-text.ts';
-import { eventTools, publicEvents, runEvent } from '../../src/yare/index.ts';
+import { type Cartridge, loadCartridge } from '../../src/core/cartridge/index.ts';
+import { evaluateExpression } from '../../src/core/yare/evaluate-text.ts';
+import { eventTools, publicEvents, runEvent } from '../../src/core/yare/index.ts';
 
 const DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../cartridges/lanternmere');
 

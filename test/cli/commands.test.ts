@@ -2,11 +2,11 @@
 // /event and /resolve. In-process: no terminal needed.
 
 import { describe, expect, it } from 'vitest';
-import { type CommandArgs, parseArgs, parseLine, splitWords } from '../../src/cli/play/commands.ts';
-import { MAX_LINE_CHARS, MAX_PLAY_NAME_CHARS } from '../../src/cli/play/limits.ts';
-import { eventInputs, interactionFromArgs } from '../../src/cli/play/values.ts';
-import { coerceTypedWord as coerceInput } from '../../src/turn/offline.ts';
-import type { EventDef } from '../../src/yare/program.ts';
+import { type CommandArgs, parseArgs, parseLine, splitWords } from '../../src/apps/cli/play/commands.ts';
+import { MAX_LINE_CHARS, MAX_PLAY_NAME_CHARS } from '../../src/apps/cli/play/limits.ts';
+import { eventInputs, interactionFromArgs } from '../../src/apps/cli/play/values.ts';
+import { coerceTypedWord as coerceInput } from '../../src/engine/turn/offline.ts';
+import type { EventDef } from '../../src/core/yare/program.ts';
 import { lanternmere } from '../turn/helpers.ts';
 
 function args(text: string): CommandArgs {

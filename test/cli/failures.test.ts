@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/store/open.ts';
+import { openStore } from '../../src/adapters/store/open.ts';
 import { postgresAvailable, testPgUrl } from '../store/harness.ts';
 import {
   CLI,
@@ -236,7 +236,7 @@ describe.skipIf(!pgUp)('PostgreSQL refusals print no stack trace', { timeout: SP
 
 describe('the failure text itself', () => {
   it('says a bug is one, with a hint instead of a stack; a refusal from below is printed as it is', async () => {
-    const { describeFailure } = await import('../../src/cli/program.ts');
+    const { describeFailure } = await import('../../src/apps/cli/program.ts');
     const bug = describeFailure(new TypeError('x is not a function'), false);
     expect(bug.text).toBe(
       'mnesos: unexpected error: x is not a function\n(run again with --debug or MNESOS_DEBUG=1 for the stack trace, and report it)\n',

@@ -3,18 +3,18 @@
 
 import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { parseInteractionArg } from '../../src/cli/play/interaction-arg.ts';
+import { parseInteractionArg } from '../../src/apps/cli/play/interaction-arg.ts';
 import {
   MAX_INTERACTION_ARG_CHARS,
   MAX_MESSAGES_FILE_BYTES,
   MAX_PLAY_NAME_CHARS,
   MAX_STORY_MESSAGES,
   MAX_WORLD_FILE_BYTES,
-} from '../../src/cli/play/limits.ts';
-import { checkSessionName } from '../../src/cli/play/open-session.ts';
-import { parseMessages, readMessagesFile } from '../../src/cli/play/story-file.ts';
-import { ledgerTurnOf, readWorldFile } from '../../src/cli/play/world-file.ts';
-import { UserError } from '../../src/cli/user-error.ts';
+} from '../../src/apps/cli/play/limits.ts';
+import { checkSessionName } from '../../src/apps/cli/play/open-session.ts';
+import { parseMessages, readMessagesFile } from '../../src/apps/cli/play/story-file.ts';
+import { ledgerTurnOf, readWorldFile } from '../../src/apps/cli/play/world-file.ts';
+import { UserError } from '../../src/apps/cli/user-error.ts';
 import { workspaces } from './helpers.ts';
 
 const workspace = workspaces();

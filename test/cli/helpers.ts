@@ -174,7 +174,7 @@ export function runCliInProcess(
 }
 
 async function runOnce(args: readonly string[], options: Omit<CliOptions, 'input'>): Promise<CliResult> {
-  const { main } = await import('../../src/cli/program.ts');
+  const { main } = await import('../../src/apps/cli/program.ts');
   const { format } = await import('node:util');
   const savedEnv = { ...process.env };
   const writeOut = process.stdout.write;

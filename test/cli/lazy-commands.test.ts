@@ -1,4 +1,4 @@
-// The command registry is lazy (src/cli/commands/index.ts): registering every command loads only commander
+// The command registry is lazy (src/apps/cli/commands/index.ts): registering every command loads only commander
 // and the registrations, so `--help`, `validate`, `eval` and `run-event` never load the server, the store or
 // a model SDK. Counted on the compiled CLI by a module-resolve hook (bench/startup.ts reports the figures).
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { ROOT, SPAWN_TIMEOUT_MS, useCompiledCli, workspaces } from './helpers.ts
 
 useCompiledCli();
 const workspace = workspaces();
-const MAIN = [join(ROOT, 'dist', 'src', 'cli', 'main.js')];
+const MAIN = [join(ROOT, 'dist', 'src', 'apps', 'cli', 'main.js')];
 
 describe('lazy commands', { timeout: SPAWN_TIMEOUT_MS }, () => {
   it('--help, validate, eval and run-event load no server, store or model module', async () => {
@@ -22,7 +22,7 @@ describe('lazy commands', { timeout: SPAWN_TIMEOUT_MS }, () => {
     for (const [name, args] of Object.entries(runs)) {
       const modules = await loadedModules(MAIN, args, dir);
       expect(
-        modules.some((url) => url.endsWith('/dist/src/cli/program.js')),
+        modules.some((url) => url.endsWith('/dist/src/apps/cli/program.js')),
         name,
       ).toBe(true);
       expect(

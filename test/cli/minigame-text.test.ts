@@ -4,8 +4,8 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { TerminalMinigames } from '../../src/cli/play/minigame-text.ts';
-import { seededRandom } from '../../src/minigames/index.ts';
+import { TerminalMinigames } from '../../src/apps/cli/play/minigame-text.ts';
+import { seededRandom } from '../../src/core/minigames/index.ts';
 import { lines, runCli, SPAWN_TIMEOUT_MS, workspaces } from './helpers.ts';
 
 const EMBER_TOLL = resolve(dirname(fileURLToPath(import.meta.url)), '../../cartridges/ember-toll');

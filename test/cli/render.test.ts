@@ -2,12 +2,23 @@
 // stored record.
 
 import { describe, expect, it } from 'vitest';
-import { formatChanges, formatDebug, formatNotes, MAX_DEBUG_VALUE_CHARS } from '../../src/cli/play/render.ts';
-import { createSpinner, SPINNER_FRAMES, SPINNER_INTERVAL_MS } from '../../src/cli/play/spinner.ts';
-import { MAX_WRAP_WIDTH, MIN_WRAP_WIDTH, WordWrapper, wrapText, wrapWidth } from '../../src/cli/play/wrap.ts';
-import { describeOutcome, MAX_OUTCOME_ITEMS, publicOutcome } from '../../src/turn/public-outcome.ts';
-import { turnRecordOf } from '../../src/session/records.ts';
-import { runTurnToRecord } from '../../src/turn/index.ts';
+import {
+  formatChanges,
+  formatDebug,
+  formatNotes,
+  MAX_DEBUG_VALUE_CHARS,
+} from '../../src/apps/cli/play/render.ts';
+import { createSpinner, SPINNER_FRAMES, SPINNER_INTERVAL_MS } from '../../src/apps/cli/play/spinner.ts';
+import {
+  MAX_WRAP_WIDTH,
+  MIN_WRAP_WIDTH,
+  WordWrapper,
+  wrapText,
+  wrapWidth,
+} from '../../src/apps/cli/play/wrap.ts';
+import { describeOutcome, MAX_OUTCOME_ITEMS, publicOutcome } from '../../src/engine/turn/public-outcome.ts';
+import { turnRecordOf } from '../../src/engine/session/records.ts';
+import { runTurnToRecord } from '../../src/engine/turn/index.ts';
 import { initialState, lanternmere, scripted } from '../turn/helpers.ts';
 
 function fakeTimers() {

@@ -2,8 +2,8 @@
 // event runs with a fixed seed to the notes and state asserted here. The cartridges are read in place from
 // the shared folder beside the project; they are not copied into it.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Cartridge, loadCartridge } from '../../src/cartridge/index.ts';
-import { runEvent } from '../../src/yare/interpreter.ts';
+import { type Cartridge, loadCartridge } from '../../src/core/cartridge/index.ts';
+import { runEvent } from '../../src/core/yare/interpreter.ts';
 import { sharedAvailable, sharedPath } from '../helpers/shared.ts';
 
 const present = sharedAvailable('compatibility with the MnesOS 0.6 cartridges', 'cartridges');

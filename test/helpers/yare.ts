@@ -1,10 +1,10 @@
 // Compiling YARE from an inline YAML string, and scripted dice, for rule tests.
 import { LineCounter, parseDocument } from 'yaml';
-import { compileRules } from '../../src/yare/compile.ts';
-import type { Dice } from '../../src/yare/interpreter.ts';
-import type { RollRecord } from '../../src/yare/dice.ts';
-import type { CompiledRules } from '../../src/yare/program.ts';
-import type { Diagnostic } from '../../src/diagnostics.ts';
+import { compileRules } from '../../src/core/yare/compile.ts';
+import type { Dice } from '../../src/core/yare/interpreter.ts';
+import type { RollRecord } from '../../src/core/yare/dice.ts';
+import type { CompiledRules } from '../../src/core/yare/program.ts';
+import type { Diagnostic } from '../../src/core/diagnostics.ts';
 
 export function compileYaml(
   text: string,

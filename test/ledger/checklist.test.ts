@@ -27,7 +27,7 @@ import {
   threads,
   validateBatch,
   validateLedgerSection,
-} from '../../src/ledger/index.ts';
+} from '../../src/core/ledger/index.ts';
 import { accepted, codes, given, town, when } from './helpers.ts';
 
 const mara = { event_type: 'create_entity', entity: 'mara', name: 'Mara' };

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { register } from '../../src/cli/commands/ledger.ts';
-import { runLedgerCheck } from '../../src/cli/run/ledger-check.ts';
-import { canonicalJson, worldFromJson } from '../../src/ledger/index.ts';
+import { register } from '../../src/apps/cli/commands/ledger.ts';
+import { runLedgerCheck } from '../../src/apps/cli/run/ledger-check.ts';
+import { canonicalJson, worldFromJson } from '../../src/core/ledger/index.ts';
 import { town } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ledger-cli-'));

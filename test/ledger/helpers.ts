@@ -10,7 +10,7 @@ import {
   proposeBatch,
   type ValidateOptions,
   type World,
-} from '../../src/ledger/index.ts';
+} from '../../src/core/ledger/index.ts';
 
 export type Wire = Record<string, unknown>;
 

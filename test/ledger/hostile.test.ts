@@ -9,7 +9,7 @@ import {
   replayLog,
   validateLedgerSection,
   worldFromJson,
-} from '../../src/ledger/index.ts';
+} from '../../src/core/ledger/index.ts';
 import { accepted, codes, town, when } from './helpers.ts';
 
 const schema = { player: { hp: { type: 'int' }, gold: { type: 'int' } } };

@@ -27,7 +27,7 @@ import {
   RESERVED_KEYS,
   validateBatch,
   validateLedgerSection,
-} from '../../src/ledger/index.ts';
+} from '../../src/core/ledger/index.ts';
 import { accepted, codes, town, when } from './helpers.ts';
 
 const create = (entity: string, extra: Record<string, unknown> = {}) => ({

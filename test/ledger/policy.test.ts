@@ -1,6 +1,10 @@
 // The write policy: rules-owned names from real cartridges' state_schema, and the `ledger:` section.
 import { describe, expect, it } from 'vitest';
-import { policyFromStateSchema, rulesOwnedNames, validateLedgerSection } from '../../src/ledger/index.ts';
+import {
+  policyFromStateSchema,
+  rulesOwnedNames,
+  validateLedgerSection,
+} from '../../src/core/ledger/index.ts';
 
 // The state_schema sections of the shared MnesOS cartridges, as YAML parses them (copied so the test does
 // not depend on where the shared folder lives).

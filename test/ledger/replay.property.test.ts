@@ -12,7 +12,7 @@ import {
   replayLog,
   toWire,
   type World,
-} from '../../src/ledger/index.ts';
+} from '../../src/core/ledger/index.ts';
 
 const key = fc.constantFrom('a', 'b', 'c', 'd', 'player');
 const factId = fc.constantFrom('fa', 'fb', 'fc');

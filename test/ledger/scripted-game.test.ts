@@ -15,7 +15,7 @@ import {
   summarizeWorld,
   threads,
   validateLedgerSection,
-} from '../../src/ledger/index.ts';
+} from '../../src/core/ledger/index.ts';
 
 const section = validateLedgerSection(
   {

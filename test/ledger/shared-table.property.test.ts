@@ -10,10 +10,10 @@ import {
   getFact,
   type LedgerEvent,
   proposeBatch,
-} from '../../src/ledger/index.ts';
-import { nameIndexOf } from '../../src/ledger/name-index.ts';
-import { SharedTable, sharedTableOf, TableWriter, tableView } from '../../src/ledger/shared-table.ts';
-import { worldFromJson } from '../../src/ledger/world-json.ts';
+} from '../../src/core/ledger/index.ts';
+import { nameIndexOf } from '../../src/core/ledger/name-index.ts';
+import { SharedTable, sharedTableOf, TableWriter, tableView } from '../../src/core/ledger/shared-table.ts';
+import { worldFromJson } from '../../src/core/ledger/world-json.ts';
 
 // Small alphabets so keys collide and repeat; numeric strings exercise the array-index ordering.
 const tableKey = fc.oneof(

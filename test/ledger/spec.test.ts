@@ -15,7 +15,7 @@ import {
   validateBatch,
   vocabularyExample,
   vocabularyForPrompt,
-} from '../../src/ledger/index.ts';
+} from '../../src/core/ledger/index.ts';
 
 const SEED_TYPES = [
   'create_entity',

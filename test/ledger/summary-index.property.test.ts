@@ -9,9 +9,9 @@ import {
   proposeBatch,
   summarizeWorld,
   type World,
-} from '../../src/ledger/index.ts';
-import { SUMMARY_RECENT_INDEXES } from '../../src/ledger/summary-index.ts';
-import { worldFromJson } from '../../src/ledger/world-json.ts';
+} from '../../src/core/ledger/index.ts';
+import { SUMMARY_RECENT_INDEXES } from '../../src/core/ledger/summary-index.ts';
+import { worldFromJson } from '../../src/core/ledger/world-json.ts';
 
 const key = fc.constantFrom('a', 'b', 'c', 'd', 'player');
 const factId = fc.constantFrom('fa', 'fb', 'fc', 'fd');

@@ -1,7 +1,7 @@
 // The world summary for prompts: order, ranking, budget and inclusion accounting.
 import { describe, expect, it } from 'vitest';
-import { estimateTokens } from '../../src/tokens.ts';
-import { DEFAULT_SUMMARY_TOKEN_BUDGET, emptyWorld, summarizeWorld } from '../../src/ledger/index.ts';
+import { estimateTokens } from '../../src/core/tokens.ts';
+import { DEFAULT_SUMMARY_TOKEN_BUDGET, emptyWorld, summarizeWorld } from '../../src/core/ledger/index.ts';
 import { accepted, town, when } from './helpers.ts';
 
 function busyTown() {

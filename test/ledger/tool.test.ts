@@ -6,7 +6,7 @@ import {
   emptyWorld,
   isIsoDateTime,
   parseDuration,
-} from '../../src/ledger/index.ts';
+} from '../../src/core/ledger/index.ts';
 
 describe('record_world_changes', () => {
   it('accepts {events, time} and returns the events, the time change and the next world', () => {

@@ -11,7 +11,7 @@ import {
   getFact,
   LedgerIndex,
   worldFromJson,
-} from '../../src/ledger/index.ts';
+} from '../../src/core/ledger/index.ts';
 import { town } from './helpers.ts';
 
 describe('World', () => {

@@ -10,16 +10,16 @@ import {
   type OnlineModelConfig,
   parseModelConfigFile,
   resolveModelConfig,
-} from '../../src/llm/config.ts';
-import { ModelError } from '../../src/llm/errors.ts';
+} from '../../src/adapters/llm/config.ts';
+import { ModelError } from '../../src/adapters/llm/errors.ts';
 import {
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
   MAX_CONFIG_FILE_BYTES,
   MAX_RETRIES_LIMIT,
   MAX_TIMEOUT_MS,
-} from '../../src/llm/limits.ts';
-import { createModels } from '../../src/llm/providers.ts';
+} from '../../src/adapters/llm/limits.ts';
+import { createModels } from '../../src/adapters/llm/providers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mnesos-llm-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

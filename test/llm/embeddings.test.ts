@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveModelConfig } from '../../src/llm/config.ts';
-import { createEmbedder, embed } from '../../src/llm/embeddings.ts';
-import { withEmbeddings } from '../../src/lore/embedded.ts';
-import { buildLoreIndex } from '../../src/lore/lore-index.ts';
+import { resolveModelConfig } from '../../src/adapters/llm/config.ts';
+import { createEmbedder, embed } from '../../src/adapters/llm/embeddings.ts';
+import { withEmbeddings } from '../../src/core/lore/embedded.ts';
+import { buildLoreIndex } from '../../src/core/lore/lore-index.ts';
 import { type FakeOpenAI, hashedWordsEmbedding, startFakeOpenAI } from '../helpers/fake-openai-server.ts';
 
 let fake: FakeOpenAI | undefined;

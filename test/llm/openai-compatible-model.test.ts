@@ -4,17 +4,17 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveModelConfig } from '../../src/llm/config.ts';
-import { ModelError } from '../../src/llm/errors.ts';
+import { resolveModelConfig } from '../../src/adapters/llm/config.ts';
+import { ModelError } from '../../src/adapters/llm/errors.ts';
 import {
   MAX_RESPONSE_CHARS,
   MAX_SSE_EVENT_CHARS,
   MAX_TOOL_CALLS_PER_RESPONSE,
-} from '../../src/llm/limits.ts';
-import { StreamAssembler } from '../../src/llm/openai-wire.ts';
-import { createOpenAICompatibleChatModel } from '../../src/llm/openai-compatible-model.ts';
-import { createModels } from '../../src/llm/providers.ts';
-import type { ChatModel, ModelStreamPart } from '../../src/llm/types.ts';
+} from '../../src/adapters/llm/limits.ts';
+import { StreamAssembler } from '../../src/adapters/llm/openai-wire.ts';
+import { createOpenAICompatibleChatModel } from '../../src/adapters/llm/openai-compatible-model.ts';
+import { createModels } from '../../src/adapters/llm/providers.ts';
+import type { ChatModel, ModelStreamPart } from '../../src/adapters/llm/types.ts';
 import { type FakeOpenAI, type FakeReply, startFakeOpenAI } from '../helpers/fake-openai-server.ts';
 
 const delta = (d: Record<string, unknown>, finish: string | null = null) => ({

@@ -3,13 +3,13 @@
 // gives the same stream parts, responses and error kinds through both.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveModelConfig } from '../../src/llm/config.ts';
-import { ModelError } from '../../src/llm/errors.ts';
-import { createOpenAICompatibleChatModel } from '../../src/llm/openai-compatible-model.ts';
-import { languageModelFactory } from '../../src/llm/sdk-providers.ts';
-import type { RetryPolicy } from '../../src/llm/retry.ts';
-import { createSdkChatModel } from '../../src/llm/sdk-model.ts';
-import type { ChatModel, ModelRequest, ModelStreamPart, ToolSpec } from '../../src/llm/types.ts';
+import { resolveModelConfig } from '../../src/adapters/llm/config.ts';
+import { ModelError } from '../../src/adapters/llm/errors.ts';
+import { createOpenAICompatibleChatModel } from '../../src/adapters/llm/openai-compatible-model.ts';
+import { languageModelFactory } from '../../src/adapters/llm/sdk-providers.ts';
+import type { RetryPolicy } from '../../src/adapters/llm/retry.ts';
+import { createSdkChatModel } from '../../src/adapters/llm/sdk-model.ts';
+import type { ChatModel, ModelRequest, ModelStreamPart, ToolSpec } from '../../src/adapters/llm/types.ts';
 import { type FakeOpenAI, type FakeReply, startFakeOpenAI } from '../helpers/fake-openai-server.ts';
 
 const POLICY: RetryPolicy = {

@@ -2,9 +2,9 @@
 // the tools) and at the end of the history; OpenAI-compatible requests carry none (those servers cache
 // prefixes by themselves).
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveModelConfig } from '../../src/llm/config.ts';
-import { createModels } from '../../src/llm/providers.ts';
-import type { ChatMessage } from '../../src/llm/types.ts';
+import { resolveModelConfig } from '../../src/adapters/llm/config.ts';
+import { createModels } from '../../src/adapters/llm/providers.ts';
+import type { ChatMessage } from '../../src/adapters/llm/types.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai-server.ts';
 
 let fake: FakeOpenAI | undefined;

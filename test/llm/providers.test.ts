@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveModelConfig } from '../../src/llm/config.ts';
-import { createModels } from '../../src/llm/providers.ts';
+import { resolveModelConfig } from '../../src/adapters/llm/config.ts';
+import { createModels } from '../../src/adapters/llm/providers.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai-server.ts';
 
 let fake: FakeOpenAI | undefined;

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ModelError } from '../../src/llm/errors.ts';
-import { abortableSleep, backoffDelayMs, type RetryPolicy, withRetries } from '../../src/llm/retry.ts';
+import { ModelError } from '../../src/adapters/llm/errors.ts';
+import {
+  abortableSleep,
+  backoffDelayMs,
+  type RetryPolicy,
+  withRetries,
+} from '../../src/adapters/llm/retry.ts';
 
 const policy: RetryPolicy = {
   timeoutMs: 1_000,

@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ModelError } from '../../src/llm/errors.ts';
-import { MAX_SCRIPT_ENTRIES_PER_ROLE, MAX_SCRIPT_FILE_BYTES } from '../../src/llm/limits.ts';
-import { loadModelScript, parseModelScript, validateModelScript } from '../../src/llm/script.ts';
-import { createScriptedModels } from '../../src/llm/scripted.ts';
-import type { ModelRequest, ModelStreamPart } from '../../src/llm/types.ts';
+import { ModelError } from '../../src/adapters/llm/errors.ts';
+import { MAX_SCRIPT_ENTRIES_PER_ROLE, MAX_SCRIPT_FILE_BYTES } from '../../src/adapters/llm/limits.ts';
+import { loadModelScript, parseModelScript, validateModelScript } from '../../src/adapters/llm/script.ts';
+import { createScriptedModels } from '../../src/adapters/llm/scripted.ts';
+import type { ModelRequest, ModelStreamPart } from '../../src/adapters/llm/types.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mnesos-llm-script-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

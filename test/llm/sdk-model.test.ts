@@ -1,11 +1,11 @@
 // The AI SDK adapter against a real HTTP server speaking the OpenAI wire format.
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { resolveModelConfig } from '../../src/llm/config.ts';
-import { ModelError } from '../../src/llm/errors.ts';
-import { createModels } from '../../src/llm/providers.ts';
-import type { RetryPolicy } from '../../src/llm/retry.ts';
-import type { ChatModel, ModelRequest, ModelStreamPart, ToolSpec } from '../../src/llm/types.ts';
+import { resolveModelConfig } from '../../src/adapters/llm/config.ts';
+import { ModelError } from '../../src/adapters/llm/errors.ts';
+import { createModels } from '../../src/adapters/llm/providers.ts';
+import type { RetryPolicy } from '../../src/adapters/llm/retry.ts';
+import type { ChatModel, ModelRequest, ModelStreamPart, ToolSpec } from '../../src/adapters/llm/types.ts';
 import { type FakeOpenAI, type FakeReply, startFakeOpenAI } from '../helpers/fake-openai-server.ts';
 
 const FAST: RetryPolicy = {

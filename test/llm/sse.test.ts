@@ -2,9 +2,9 @@
 // comments and other fields ignored, and a bound on one event.
 
 import { describe, expect, it } from 'vitest';
-import { ModelError } from '../../src/llm/errors.ts';
-import { MAX_SSE_EVENT_CHARS } from '../../src/llm/limits.ts';
-import { SseParser } from '../../src/llm/sse.ts';
+import { ModelError } from '../../src/adapters/llm/errors.ts';
+import { MAX_SSE_EVENT_CHARS } from '../../src/adapters/llm/limits.ts';
+import { SseParser } from '../../src/adapters/llm/sse.ts';
 
 function parse(pieces: readonly string[], max?: number): string[] {
   const out: string[] = [];

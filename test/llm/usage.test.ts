@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createScriptedModels } from '../../src/llm/scripted.ts';
-import { meterModels, UsageMeter } from '../../src/llm/usage.ts';
+import { createScriptedModels } from '../../src/adapters/llm/scripted.ts';
+import { meterModels, UsageMeter } from '../../src/adapters/llm/usage.ts';
 
 describe('UsageMeter', () => {
   it('sums per role and in total, cached tokens included', () => {

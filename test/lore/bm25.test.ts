@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildBm25, MAX_PREFIX_EXPANSIONS, tokenize } from '../../src/lore/bm25.ts';
+import { buildBm25, MAX_PREFIX_EXPANSIONS, tokenize } from '../../src/core/lore/bm25.ts';
 
 describe('tokenize', () => {
   it('lower-cases, splits on anything but letters and digits, drops common words', () => {

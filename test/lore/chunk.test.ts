@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { chunkLore } from '../../src/lore/chunk.ts';
-import { LoreError } from '../../src/lore/errors.ts';
-import { MAX_LORE_CHARS, MAX_LORE_CHUNKS } from '../../src/lore/limits.ts';
-import { estimateTokens } from '../../src/tokens.ts';
+import { chunkLore } from '../../src/core/lore/chunk.ts';
+import { LoreError } from '../../src/core/lore/errors.ts';
+import { MAX_LORE_CHARS, MAX_LORE_CHUNKS } from '../../src/core/lore/limits.ts';
+import { estimateTokens } from '../../src/core/tokens.ts';
 
 describe('chunkLore', () => {
   it('splits on #, ## and ###; text before the first heading is a chunk too', () => {

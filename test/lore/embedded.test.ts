@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { withEmbeddings } from '../../src/lore/embedded.ts';
-import { LoreError } from '../../src/lore/errors.ts';
-import { buildLoreIndex } from '../../src/lore/lore-index.ts';
+import { withEmbeddings } from '../../src/core/lore/embedded.ts';
+import { LoreError } from '../../src/core/lore/errors.ts';
+import { buildLoreIndex } from '../../src/core/lore/lore-index.ts';
 
 const LORE = [
   '# Wolves',

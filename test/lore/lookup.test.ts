@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { LoreError } from '../../src/lore/errors.ts';
+import { LoreError } from '../../src/core/lore/errors.ts';
 import {
   DEFAULT_LORE_K,
   MAX_LORE_K,
   MAX_LORE_QUERIES,
   MAX_LORE_QUERY_CHARS,
   MAX_LORE_TOKEN_BUDGET,
-} from '../../src/lore/limits.ts';
-import { buildLoreIndex } from '../../src/lore/lore-index.ts';
-import { LORE_SEPARATOR } from '../../src/lore/select.ts';
-import { estimateTokens } from '../../src/tokens.ts';
+} from '../../src/core/lore/limits.ts';
+import { buildLoreIndex } from '../../src/core/lore/lore-index.ts';
+import { LORE_SEPARATOR } from '../../src/core/lore/select.ts';
+import { estimateTokens } from '../../src/core/tokens.ts';
 
 /** A lore file of several sections (the project's own fixture), where one word occurs in two of them. */
 const KINGDOM_LORE = readFileSync(new URL('../fixtures/lore/kingdom.md', import.meta.url), 'utf8');

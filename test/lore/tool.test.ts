@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_LORE_QUERIES } from '../../src/lore/limits.ts';
-import { LORE_LOOKUP_INPUT_SCHEMA, LORE_LOOKUP_TOOL_NAME, parseLoreLookupArgs } from '../../src/lore/tool.ts';
+import { MAX_LORE_QUERIES } from '../../src/core/lore/limits.ts';
+import {
+  LORE_LOOKUP_INPUT_SCHEMA,
+  LORE_LOOKUP_TOOL_NAME,
+  parseLoreLookupArgs,
+} from '../../src/core/lore/tool.ts';
 
 describe('lore_lookup tool', () => {
   it('declares a list of queries bounded by the lookup limit', () => {

@@ -2,7 +2,7 @@
 // clock; configs checked against the manifests at and past each bound; the manifests agree with the
 // lights_out logic's own constants; load-time checking of `_pending_interaction` configs.
 import { describe, expect, it } from 'vitest';
-import { loadCartridgeFromFiles } from '../../src/cartridge/index.ts';
+import { loadCartridgeFromFiles } from '../../src/core/cartridge/index.ts';
 import {
   abortScramble,
   choose,
@@ -12,7 +12,7 @@ import {
   scrambleMetrics,
   submit,
   unchoose,
-} from '../../src/minigames/articulation-scramble.ts';
+} from '../../src/core/minigames/articulation-scramble.ts';
 import {
   ARTICULATION_SCRAMBLE,
   checkMinigameConfig,
@@ -21,7 +21,7 @@ import {
   MINIGAMES,
   REFLEX_DIAL,
   seededRandom,
-} from '../../src/minigames/index.ts';
+} from '../../src/core/minigames/index.ts';
 import {
   dialHooks,
   dialMetrics,
@@ -32,8 +32,8 @@ import {
   readDialConfig,
   START_CLEARANCE_DEGREES,
   stopNeedle,
-} from '../../src/minigames/reflex-dial.ts';
-import * as lightsOut from '../../src/web/lib/lights-out.ts';
+} from '../../src/core/minigames/reflex-dial.ts';
+import * as lightsOut from '../../src/apps/web/lib/lights-out.ts';
 import { codesOf, errorsOf, MINIMAL_LORE, where } from '../cartridge/helpers.ts';
 
 const PASSWORD = {

@@ -86,7 +86,7 @@ describe('npm pack, installed with --omit=dev into an empty folder', { timeout: 
     const files = listed.stdout.split('\n').filter(Boolean);
     expect(files).toContain('package/dist/src/index.js');
     expect(files).toContain('package/dist/src/index.d.ts');
-    expect(files).toContain('package/dist/src/cli/main.js');
+    expect(files).toContain('package/dist/src/apps/cli/main.js');
     expect(files).toContain('package/dist/web/index.html');
     expect(files).toContain('package/cartridges/lanternmere/yare.yaml');
     expect(files.filter((f) => f.startsWith('package/src/') || f.startsWith('package/test/'))).toEqual([]);
@@ -105,12 +105,12 @@ describe('npm pack, installed with --omit=dev into an empty folder', { timeout: 
       expect(readFileSync(join(installed, 'vendor', `${file}.js`), 'utf8')).toMatch(
         new RegExp(`^// .*\\b${name}@\\d+\\.\\d+`),
       );
-    const store = readFileSync(join(installed, 'src', 'store', 'store.js'), 'utf8');
+    const store = readFileSync(join(installed, 'src', 'adapters', 'store', 'store.js'), 'utf8');
     expect(store).toContain("from '../../vendor/kysely.js'");
     expect(store).not.toMatch(/from 'kysely'/);
-    const schemas = readFileSync(join(installed, 'src', 'server', 'schemas.js'), 'utf8');
+    const schemas = readFileSync(join(installed, 'src', 'apps', 'server', 'schemas.js'), 'utf8');
     expect(schemas).toContain("from '../../vendor/zod.js'");
-    const responses = readFileSync(join(installed, 'src', 'server', 'responses.js'), 'utf8');
+    const responses = readFileSync(join(installed, 'src', 'apps', 'server', 'responses.js'), 'utf8');
     expect(responses).toContain("from '../../vendor/zod-mini.js'");
   });
 

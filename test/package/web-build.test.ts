@@ -1,29 +1,29 @@
 // The web client is never served stale: its staleness check follows what the client imports, so a change to
-// a constant it bundles from outside src/web (src/turn/limits.ts, src/store/limits.ts) calls for a rebuild,
+// a constant it bundles from outside src/apps/web (src/engine/turn/limits.ts, src/adapters/store/limits.ts) calls for a rebuild,
 // and the rebuild makes the build current again.
 import { mkdtempSync, rmSync, statSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildWebClient, clientSources, webClientStale } from '../../src/web/build.ts';
+import { buildWebClient, clientSources, webClientStale } from '../../src/apps/web/build.ts';
 import { ROOT } from '../cli/helpers.ts';
 
-const TURN_LIMITS = join(ROOT, 'src', 'turn', 'limits.ts');
-const STORE_LIMITS = join(ROOT, 'src', 'store', 'limits.ts');
+const TURN_LIMITS = join(ROOT, 'src', 'engine', 'turn', 'limits.ts');
+const STORE_LIMITS = join(ROOT, 'src', 'adapters', 'store', 'limits.ts');
 
 describe('the web build', { timeout: 600_000 }, () => {
   it('is built from what the client imports, shared limits included, and not from what it does not', () => {
     const sources = clientSources();
-    expect(sources).toContain(join(ROOT, 'src', 'web', 'index.html'));
-    expect(sources).toContain(join(ROOT, 'src', 'web', 'main.tsx'));
+    expect(sources).toContain(join(ROOT, 'src', 'apps', 'web', 'index.html'));
+    expect(sources).toContain(join(ROOT, 'src', 'apps', 'web', 'main.tsx'));
     expect(sources).toContain(TURN_LIMITS);
     expect(sources).toContain(STORE_LIMITS);
     // The server is only named in `import type` lines: erased from the bundle, so not a source.
-    expect(sources).not.toContain(join(ROOT, 'src', 'server', 'start.ts'));
-    expect(sources).not.toContain(join(ROOT, 'src', 'store', 'open.ts'));
+    expect(sources).not.toContain(join(ROOT, 'src', 'apps', 'server', 'start.ts'));
+    expect(sources).not.toContain(join(ROOT, 'src', 'adapters', 'store', 'open.ts'));
   });
 
-  it('goes stale when src/turn/limits.ts changes, and a rebuild makes it current', async () => {
+  it('goes stale when src/engine/turn/limits.ts changes, and a rebuild makes it current', async () => {
     const out = mkdtempSync(join(tmpdir(), 'mnesos-web-'));
     const original = statSync(TURN_LIMITS);
     try {

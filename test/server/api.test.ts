@@ -3,7 +3,7 @@
 // OpenAPI document, health and offline mode.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/server/app.ts';
+import { createApp } from '../../src/apps/server/app.ts';
 import { newSession, startTestServer, type TestServer } from './helpers.ts';
 
 describe('the API (author mode)', () => {

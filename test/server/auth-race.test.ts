@@ -1,8 +1,8 @@
 // Creating a principal at first start: a unique violation means another replica created it at the same
 // moment (read it back); any other failure of the insert is an error, even if a re-read would find a row.
 import { describe, expect, it } from 'vitest';
-import { installApiKeys, localPrincipal } from '../../src/server/auth.ts';
-import type { Principal, Store } from '../../src/store/repository.ts';
+import { installApiKeys, localPrincipal } from '../../src/apps/server/auth.ts';
+import type { Principal, Store } from '../../src/adapters/store/repository.ts';
 
 /** A store whose first insert fails with `failure` after (or instead of) creating the row. */
 function racingStore(failure: unknown, insertFirst: boolean) {

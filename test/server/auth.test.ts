@@ -4,9 +4,9 @@
 
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashApiKey } from '../../src/store/keys.ts';
-import { checkBindRule, StartRefused, startServer } from '../../src/server/start.ts';
-import { parseApiKeys } from '../../src/server/auth.ts';
+import { hashApiKey } from '../../src/adapters/store/keys.ts';
+import { checkBindRule, StartRefused, startServer } from '../../src/apps/server/start.ts';
+import { parseApiKeys } from '../../src/apps/server/auth.ts';
 import { KEY_A, KEY_B, newSession, startTestServer, type TestServer } from './helpers.ts';
 
 /** A raw request, so the Host header can be anything (fetch does not let a test set it). */

@@ -5,11 +5,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCartridgeFromFiles } from '../../src/cartridge/index.ts';
-import { MAX_YARE_BYTES } from '../../src/cartridge/limits.ts';
-import { createScriptedModels } from '../../src/llm/scripted.ts';
-import { readArchive } from '../../src/cartridge/archive/index.ts';
-import { parseApiKeys } from '../../src/server/auth.ts';
+import { loadCartridgeFromFiles } from '../../src/core/cartridge/index.ts';
+import { MAX_YARE_BYTES } from '../../src/core/cartridge/limits.ts';
+import { createScriptedModels } from '../../src/adapters/llm/scripted.ts';
+import { readArchive } from '../../src/core/cartridge/archive/index.ts';
+import { parseApiKeys } from '../../src/apps/server/auth.ts';
 import { FIRST_ANSWER, FIXED_YARE, REPAIR_ANSWER } from '../studio/drafts.ts';
 import { KEY_A, KEY_B, LANTERNMERE_DIR, readSse, startTestServer, type TestServer } from './helpers.ts';
 

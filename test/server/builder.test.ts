@@ -2,7 +2,7 @@
 // them; the stream shows each round, the checker's file:line:col findings and the final valid files. With
 // no model the route refuses (409); a failing model ends the stream with an error event.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createScriptedModels } from '../../src/llm/scripted.ts';
+import { createScriptedModels } from '../../src/adapters/llm/scripted.ts';
 import { FIRST_ANSWER, FIXED_YARE, REPAIR_ANSWER } from '../studio/drafts.ts';
 import { readSse, startTestServer, type TestServer } from './helpers.ts';
 

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { register } from '../../src/cli/commands/serve.ts';
-import { UserError } from '../../src/cli/user-error.ts';
+import { register } from '../../src/apps/cli/commands/serve.ts';
+import { UserError } from '../../src/apps/cli/user-error.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai-server.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/mnesos', import.meta.url));

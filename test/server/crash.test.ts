@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CartridgeLibrary } from '../../src/session/library.ts';
-import { verifySession } from '../../src/session/verify.ts';
-import { openStore } from '../../src/store/open.ts';
+import { CartridgeLibrary } from '../../src/engine/session/library.ts';
+import { verifySession } from '../../src/engine/session/verify.ts';
+import { openStore } from '../../src/adapters/store/open.ts';
 import { post, spawnServer } from './processes.ts';
 
 const KEY = 'mnesos_crash_test_key_0123456789';

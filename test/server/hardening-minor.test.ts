@@ -4,9 +4,9 @@
 // directory, and the operator's allowlist of model names.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveModelConfig } from '../../src/llm/config.ts';
-import { readArchive } from '../../src/cartridge/archive/index.ts';
-import { MAX_ALLOWED_MODELS, parseAllowedModels } from '../../src/session/model-settings.ts';
+import { resolveModelConfig } from '../../src/adapters/llm/config.ts';
+import { readArchive } from '../../src/core/cartridge/archive/index.ts';
+import { MAX_ALLOWED_MODELS, parseAllowedModels } from '../../src/engine/session/model-settings.ts';
 import { zip } from './archives.ts';
 import { cartridgeEntries, KEY_A, startTestServer, type TestServer } from './helpers.ts';
 

@@ -7,11 +7,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_LORE_BYTES } from '../../src/cartridge/limits.ts';
-import { createScriptedModels, type ScriptedModelSet } from '../../src/llm/index.ts';
-import { parseApiKeys } from '../../src/server/auth.ts';
-import { openStore } from '../../src/store/open.ts';
-import type { Store } from '../../src/store/repository.ts';
+import { MAX_LORE_BYTES } from '../../src/core/cartridge/limits.ts';
+import { createScriptedModels, type ScriptedModelSet } from '../../src/adapters/llm/index.ts';
+import { parseApiKeys } from '../../src/apps/server/auth.ts';
+import { openStore } from '../../src/adapters/store/open.ts';
+import type { Store } from '../../src/adapters/store/repository.ts';
 import { postgresAvailable, postgresHarness, testPgUrl } from '../store/harness.ts';
 import {
   cartridgeEntries,

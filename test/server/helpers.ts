@@ -5,10 +5,10 @@
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { countingSeeds } from '../../src/session/seeds.ts';
-import { type RunningServer, type StartOptions, startServer } from '../../src/server/start.ts';
-import { openStore } from '../../src/store/open.ts';
-import type { Store } from '../../src/store/repository.ts';
+import { countingSeeds } from '../../src/engine/session/seeds.ts';
+import { type RunningServer, type StartOptions, startServer } from '../../src/apps/server/start.ts';
+import { openStore } from '../../src/adapters/store/open.ts';
+import type { Store } from '../../src/adapters/store/repository.ts';
 import { ROOT } from '../turn/helpers.ts';
 import { type TarEntry, tarGz, zip } from './archives.ts';
 

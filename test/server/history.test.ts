@@ -3,7 +3,7 @@
 // story of a branch in one request (capped to its newest HISTORY_MAX_TURNS turns).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HISTORY_MAX_TURNS } from '../../src/server/limits.ts';
+import { HISTORY_MAX_TURNS } from '../../src/apps/server/limits.ts';
 import { KEY_A, KEY_B, newSession, startTestServer, type TestServer } from './helpers.ts';
 
 async function play(server: TestServer, id: string, input: string, parentId?: string, key?: string) {

@@ -2,7 +2,7 @@
 // real HTTP: each gets the right 4xx, and nothing is stored or changed.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_ENTRY_BYTES } from '../../src/cartridge/archive/limits.ts';
+import { MAX_ENTRY_BYTES } from '../../src/core/cartridge/archive/limits.ts';
 import { zip } from './archives.ts';
 import { cartridgeTarGz, cartridgeZip, newSession, startTestServer, type TestServer } from './helpers.ts';
 

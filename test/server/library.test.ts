@@ -7,9 +7,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { MAX_LORE_BYTES } from '../../src/cartridge/limits.ts';
-import { parseApiKeys } from '../../src/server/auth.ts';
-import { MAX_COVER_BYTES, MAX_LISTED_DESCRIPTION_CHARS } from '../../src/store/library-limits.ts';
+import { MAX_LORE_BYTES } from '../../src/core/cartridge/limits.ts';
+import { parseApiKeys } from '../../src/apps/server/auth.ts';
+import { MAX_COVER_BYTES, MAX_LISTED_DESCRIPTION_CHARS } from '../../src/adapters/store/library-limits.ts';
 import { cartridgeZip, KEY_A, KEY_B, LANTERNMERE_DIR, startTestServer, type TestServer } from './helpers.ts';
 
 const YARE = readFileSync(join(LANTERNMERE_DIR, 'yare.yaml'), 'utf8');

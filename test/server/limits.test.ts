@@ -3,9 +3,9 @@
 // clear error naming the limit, and nothing stored.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScriptedModels } from '../../src/llm/scripted.ts';
-import { MAX_JSON_DEPTH, resolveServerLimits } from '../../src/server/limits.ts';
-import { MAX_INPUT_CHARS } from '../../src/turn/limits.ts';
+import { createScriptedModels } from '../../src/adapters/llm/scripted.ts';
+import { MAX_JSON_DEPTH, resolveServerLimits } from '../../src/apps/server/limits.ts';
+import { MAX_INPUT_CHARS } from '../../src/engine/turn/limits.ts';
 import { newSession, startTestServer, type TestServer } from './helpers.ts';
 
 const BODY_LIMIT = 4096;

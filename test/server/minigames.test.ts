@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_METRIC_LIST_ITEMS } from '../../src/minigames/index.ts';
+import { MAX_METRIC_LIST_ITEMS } from '../../src/core/minigames/index.ts';
 import { zip } from './archives.ts';
 import { startTestServer, type TestServer } from './helpers.ts';
 

@@ -1,7 +1,7 @@
 // Operator limits from the environment and `serve` flags (issue 10).
 import { describe, expect, it } from 'vitest';
-import { OPERATOR_LIMITS, operatorLimits } from '../../src/server/operator-limits.ts';
-import { MAX_WORKERS, parseWorkers } from '../../src/server/workers.ts';
+import { OPERATOR_LIMITS, operatorLimits } from '../../src/apps/server/operator-limits.ts';
+import { MAX_WORKERS, parseWorkers } from '../../src/apps/server/workers.ts';
 
 describe('operator limits', () => {
   it('reads every limit from its variable; a flag wins over the variable', () => {

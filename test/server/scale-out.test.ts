@@ -3,9 +3,9 @@
 // refused (409), none is lost, duplicated or interleaved, and `session verify` is clean.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CartridgeLibrary } from '../../src/session/library.ts';
-import { verifySession } from '../../src/session/verify.ts';
-import { openStore } from '../../src/store/open.ts';
+import { CartridgeLibrary } from '../../src/engine/session/library.ts';
+import { verifySession } from '../../src/engine/session/verify.ts';
+import { openStore } from '../../src/adapters/store/open.ts';
 import { postgresAvailable, postgresHarness, testPgUrl } from '../store/harness.ts';
 import { post, type ServerProcess, spawnServer } from './processes.ts';
 

@@ -4,17 +4,17 @@
 // provider a user chose; the request bodies they receive show which model and temperature each turn used.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveModelConfig } from '../../src/llm/config.ts';
-import type { ChatModel, ModelRequest, ModelSet } from '../../src/llm/types.ts';
-import { createScriptedModels } from '../../src/llm/scripted.ts';
-import { DEFAULT_MAX_JSON_BODY_BYTES } from '../../src/server/limits.ts';
+import { resolveModelConfig } from '../../src/adapters/llm/config.ts';
+import type { ChatModel, ModelRequest, ModelSet } from '../../src/adapters/llm/types.ts';
+import { createScriptedModels } from '../../src/adapters/llm/scripted.ts';
+import { DEFAULT_MAX_JSON_BODY_BYTES } from '../../src/apps/server/limits.ts';
 import {
   ENDPOINT_NOT_ALLOWED_MESSAGE,
   MAX_BASE_URL_CHARS,
   MAX_MODEL_NAME_CHARS,
   MAX_TEMPERATURE,
   MIN_TEMPERATURE,
-} from '../../src/session/model-settings.ts';
+} from '../../src/engine/session/model-settings.ts';
 import { type FakeOpenAI, type FakeRequest, startFakeOpenAI } from '../helpers/fake-openai-server.ts';
 import { KEY_A, KEY_B, newSession, startTestServer, type TestServer } from './helpers.ts';
 

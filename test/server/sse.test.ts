@@ -4,9 +4,9 @@
 // the stream's last event, and a "real" model behind an OpenAI-compatible HTTP endpoint.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadModelConfig } from '../../src/llm/config.ts';
-import { createModels } from '../../src/llm/providers.ts';
-import { createScriptedModels } from '../../src/llm/scripted.ts';
+import { loadModelConfig } from '../../src/adapters/llm/config.ts';
+import { createModels } from '../../src/adapters/llm/providers.ts';
+import { createScriptedModels } from '../../src/adapters/llm/scripted.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai-server.ts';
 import { newSession, parseSse, readSse, startTestServer, type TestServer } from './helpers.ts';
 

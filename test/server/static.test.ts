@@ -25,7 +25,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   };
 });
 
-const { serveStatic } = await import('../../src/server/static.ts');
+const { serveStatic } = await import('../../src/apps/server/static.ts');
 
 let root: string;
 beforeAll(async () => {

@@ -2,8 +2,8 @@
 // and following the cursors reads everything exactly once.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_LEDGER_PAGE_TURNS } from '../../src/store/limits.ts';
-import { MAX_WORLD_PAGE_RECORDS } from '../../src/server/limits.ts';
+import { MAX_LEDGER_PAGE_TURNS } from '../../src/adapters/store/limits.ts';
+import { MAX_WORLD_PAGE_RECORDS } from '../../src/apps/server/limits.ts';
 import { newSession, startTestServer, type TestServer } from './helpers.ts';
 
 const TURNS = 5;

@@ -2,15 +2,15 @@
 // cartridge registered, a principal, and a SessionService with counting seeds.
 
 import { resolve } from 'node:path';
-import type { ModelSet } from '../../src/llm/types.ts';
-import { CartridgeLibrary } from '../../src/session/library.ts';
-import { countingSeeds } from '../../src/session/seeds.ts';
+import type { ModelSet } from '../../src/adapters/llm/types.ts';
+import { CartridgeLibrary } from '../../src/engine/session/library.ts';
+import { countingSeeds } from '../../src/engine/session/seeds.ts';
 import {
   type SessionObserver,
   SessionService,
   type SessionServiceOptions,
-} from '../../src/session/service.ts';
-import type { CartridgeVersion, Principal, Store } from '../../src/store/repository.ts';
+} from '../../src/engine/session/service.ts';
+import type { CartridgeVersion, Principal, Store } from '../../src/adapters/store/repository.ts';
 import { ROOT } from '../turn/helpers.ts';
 
 export const LANTERNMERE_DIR = resolve(ROOT, 'cartridges/lanternmere');

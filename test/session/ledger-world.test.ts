@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createScriptedModels } from '../../src/llm/scripted.ts';
-import { verifySession } from '../../src/session/verify.ts';
-import { openStore } from '../../src/store/open.ts';
-import type { Store } from '../../src/store/repository.ts';
+import { createScriptedModels } from '../../src/adapters/llm/scripted.ts';
+import { verifySession } from '../../src/engine/session/verify.ts';
+import { openStore } from '../../src/adapters/store/open.ts';
+import type { Store } from '../../src/adapters/store/repository.ts';
 import { fixture } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mnesos-session-world-'));

@@ -6,10 +6,10 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { contentHash, loadCartridge } from '../../src/cartridge/index.ts';
-import { CartridgeLibrary } from '../../src/session/library.ts';
-import { OPERATOR_OWNER } from '../../src/store/cartridge-entries.ts';
-import { openStore } from '../../src/store/open.ts';
+import { contentHash, loadCartridge } from '../../src/core/cartridge/index.ts';
+import { CartridgeLibrary } from '../../src/engine/session/library.ts';
+import { OPERATOR_OWNER } from '../../src/adapters/store/cartridge-entries.ts';
+import { openStore } from '../../src/adapters/store/open.ts';
 import { LANTERNMERE_DIR } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mnesos-offer-'));

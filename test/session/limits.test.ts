@@ -5,18 +5,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createScriptedModels, type ScriptedModelSet } from '../../src/llm/scripted.ts';
-import { SessionError } from '../../src/session/errors.ts';
-import { CartridgeLibrary } from '../../src/session/library.ts';
+import { createScriptedModels, type ScriptedModelSet } from '../../src/adapters/llm/scripted.ts';
+import { SessionError } from '../../src/engine/session/errors.ts';
+import { CartridgeLibrary } from '../../src/engine/session/library.ts';
 import {
   CARTRIDGE_CACHE_SIZE,
   MAX_DRAWN_SEED,
   MAX_EVENT_NAME_CHARS,
   TURN_HISTORY_WINDOW,
-} from '../../src/session/limits.ts';
-import { countingSeeds, freshSeed } from '../../src/session/seeds.ts';
-import { SessionService } from '../../src/session/service.ts';
-import { openStore } from '../../src/store/open.ts';
+} from '../../src/engine/session/limits.ts';
+import { countingSeeds, freshSeed } from '../../src/engine/session/seeds.ts';
+import { SessionService } from '../../src/engine/session/service.ts';
+import { openStore } from '../../src/adapters/store/open.ts';
 import { fixture } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mnesos-session-limits-'));

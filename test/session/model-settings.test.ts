@@ -5,20 +5,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ModelConfig, resolveModelConfig } from '../../src/llm/config.ts';
-import { createScriptedModels } from '../../src/llm/scripted.ts';
-import type { ModelSet } from '../../src/llm/types.ts';
-import { SessionError } from '../../src/session/errors.ts';
+import { type ModelConfig, resolveModelConfig } from '../../src/adapters/llm/config.ts';
+import { createScriptedModels } from '../../src/adapters/llm/scripted.ts';
+import type { ModelSet } from '../../src/adapters/llm/types.ts';
+import { SessionError } from '../../src/engine/session/errors.ts';
 import {
   ENDPOINT_NOT_ALLOWED_MESSAGE,
   mergeConfig,
   modelSettingsSchema,
   planModels,
   withTemperature,
-} from '../../src/session/model-settings.ts';
-import { MODEL_CACHE_SIZE, PrincipalModels } from '../../src/session/principal-models.ts';
-import { openStore } from '../../src/store/open.ts';
-import type { Store } from '../../src/store/repository.ts';
+} from '../../src/engine/session/model-settings.ts';
+import { MODEL_CACHE_SIZE, PrincipalModels } from '../../src/engine/session/principal-models.ts';
+import { openStore } from '../../src/adapters/store/open.ts';
+import type { Store } from '../../src/adapters/store/repository.ts';
 
 const compatible = resolveModelConfig({
   MNESOS_LLM_BASE_URL: 'http://127.0.0.1:1/v1',

@@ -5,11 +5,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { createScriptedModels } from '../../src/llm/scripted.ts';
-import { SessionError } from '../../src/session/errors.ts';
-import { classifyRecord } from '../../src/session/records.ts';
-import { openStore } from '../../src/store/open.ts';
-import type { Store } from '../../src/store/repository.ts';
+import { createScriptedModels } from '../../src/adapters/llm/scripted.ts';
+import { SessionError } from '../../src/engine/session/errors.ts';
+import { classifyRecord } from '../../src/engine/session/records.ts';
+import { openStore } from '../../src/adapters/store/open.ts';
+import type { Store } from '../../src/adapters/store/repository.ts';
 import { type Fixture, fixture } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mnesos-session-test-'));
@@ -225,7 +225,7 @@ describe('concurrency', () => {
     const store = await freshStore();
     const f = await fixture(store);
     // A second service on the same store stands in for another replica.
-    const { SessionService } = await import('../../src/session/service.ts');
+    const { SessionService } = await import('../../src/engine/session/service.ts');
     const other = new SessionService({ store, library: f.library, models: () => null });
     const { session } = await f.service.createSession(f.principal.id, { cartridgeVersion: f.version.id });
     const slow = await f.service.prepareTurn(f.principal.id, session.id, { turn: { input: '/check_pack' } });

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CartridgeLibrary } from '../../src/session/library.ts';
-import { verifySession } from '../../src/session/verify.ts';
-import { openStore } from '../../src/store/open.ts';
+import { CartridgeLibrary } from '../../src/engine/session/library.ts';
+import { verifySession } from '../../src/engine/session/verify.ts';
+import { openStore } from '../../src/adapters/store/open.ts';
 import { fixture } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mnesos-verify-head-'));

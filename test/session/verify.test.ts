@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { Command } from 'commander';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { register } from '../../src/cli/commands/session.ts';
-import { verifySession } from '../../src/session/verify.ts';
-import { openStore } from '../../src/store/open.ts';
+import { register } from '../../src/apps/cli/commands/session.ts';
+import { verifySession } from '../../src/engine/session/verify.ts';
+import { openStore } from '../../src/adapters/store/open.ts';
 import { fixture } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mnesos-verify-test-'));
@@ -43,7 +43,7 @@ async function playedSession() {
 async function verifyAt(path: string, sessionId: string) {
   const store = await openStore(path);
   try {
-    const { CartridgeLibrary } = await import('../../src/session/library.ts');
+    const { CartridgeLibrary } = await import('../../src/engine/session/library.ts');
     return await verifySession(store, new CartridgeLibrary(store), sessionId);
   } finally {
     await store.close();

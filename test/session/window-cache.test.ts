@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TURN_HISTORY_WINDOW } from '../../src/session/limits.ts';
-import { keepChildWindow, turnWindow, WindowCache } from '../../src/session/window-cache.ts';
-import { openStore } from '../../src/store/open.ts';
-import type { Store } from '../../src/store/repository.ts';
+import { TURN_HISTORY_WINDOW } from '../../src/engine/session/limits.ts';
+import { keepChildWindow, turnWindow, WindowCache } from '../../src/engine/session/window-cache.ts';
+import { openStore } from '../../src/adapters/store/open.ts';
+import type { Store } from '../../src/adapters/store/repository.ts';
 import { fixture } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mnesos-window-cache-'));

@@ -6,22 +6,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../src/ledger/index.ts';
-import { createScriptedModels } from '../../src/llm/scripted.ts';
-import { worldFromRows } from '../../src/session/ledger.ts';
-import type { SessionService } from '../../src/session/service.ts';
-import { cartridgeLedger } from '../../src/session/ledger.ts';
-import { SNAPSHOT_CHARS_PER_WALKED_TURN } from '../../src/session/limits.ts';
+import { canonicalJson } from '../../src/core/ledger/index.ts';
+import { createScriptedModels } from '../../src/adapters/llm/scripted.ts';
+import { worldFromRows } from '../../src/engine/session/ledger.ts';
+import type { SessionService } from '../../src/engine/session/service.ts';
+import { cartridgeLedger } from '../../src/engine/session/ledger.ts';
+import { SNAPSHOT_CHARS_PER_WALKED_TURN } from '../../src/engine/session/limits.ts';
 import {
   nextSnapshotProgress,
   type SnapshotProgress,
   snapshotDue,
   WorldCache,
-} from '../../src/session/world-cache.ts';
-import type { SnapshotPieces } from '../../src/store/index.ts';
-import { verifySession } from '../../src/session/verify.ts';
-import { openStore } from '../../src/store/open.ts';
-import type { Store } from '../../src/store/repository.ts';
+} from '../../src/engine/session/world-cache.ts';
+import type { SnapshotPieces } from '../../src/adapters/store/index.ts';
+import { verifySession } from '../../src/engine/session/verify.ts';
+import { openStore } from '../../src/adapters/store/open.ts';
+import type { Store } from '../../src/adapters/store/repository.ts';
 import { fixture } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mnesos-world-snapshots-'));

@@ -5,20 +5,20 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCartridgeFromFiles } from '../../src/cartridge/index.ts';
+import { loadCartridgeFromFiles } from '../../src/core/cartridge/index.ts';
 import {
   MAX_ALTERNATE_GREETINGS,
   MAX_ALTERNATE_GREETINGS_BYTES,
   MAX_FIRST_MESSAGE_BYTES,
-} from '../../src/cartridge/limits.ts';
-import { exportCard } from '../../src/interop/sillytavern/export.ts';
-import { importSillyTavern } from '../../src/interop/sillytavern/import.ts';
-import { openPlaySession } from '../../src/cli/play/open-session.ts';
-import { UserError } from '../../src/cli/user-error.ts';
-import { localPrincipal } from '../../src/server/auth.ts';
-import { CartridgeLibrary } from '../../src/session/library.ts';
-import { SessionService } from '../../src/session/service.ts';
-import { openStore } from '../../src/store/open.ts';
+} from '../../src/core/cartridge/limits.ts';
+import { exportCard } from '../../src/tools/interop/sillytavern/export.ts';
+import { importSillyTavern } from '../../src/tools/interop/sillytavern/import.ts';
+import { openPlaySession } from '../../src/apps/cli/play/open-session.ts';
+import { UserError } from '../../src/apps/cli/user-error.ts';
+import { localPrincipal } from '../../src/apps/server/auth.ts';
+import { CartridgeLibrary } from '../../src/engine/session/library.ts';
+import { SessionService } from '../../src/engine/session/service.ts';
+import { openStore } from '../../src/adapters/store/open.ts';
 import { startTestServer, type TestServer } from '../server/helpers.ts';
 
 const BASE = new Map<string, string>([

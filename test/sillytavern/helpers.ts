@@ -2,9 +2,9 @@
 // cards (done here, by hand, so the tests never depend on the importer's own writer), and zips.
 
 import { crc32, deflateRawSync } from 'node:zlib';
-import { parseWorldInfoFile } from '../../src/lore/world-info-format.ts';
-import type { ModelResponse } from '../../src/llm/types.ts';
-import type { WorldInfoBook } from '../../src/lore/world-info-types.ts';
+import { parseWorldInfoFile } from '../../src/core/lore/world-info-format.ts';
+import type { ModelResponse } from '../../src/adapters/llm/types.ts';
+import type { WorldInfoBook } from '../../src/core/lore/world-info-types.ts';
 
 /** A book from SillyTavern-style entries (`key`, `order`, …), listed in order; uids 0, 1, 2, … */
 export function book(

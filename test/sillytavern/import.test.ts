@@ -2,9 +2,9 @@
 // both chunks, CHARX, World Info files, the loss report, and every malformed case with the place it names.
 // Every fixture is written here (PNG chunks and zips encoded by hand in helpers.ts).
 import { describe, expect, it } from 'vitest';
-import { loadCartridgeFromFiles } from '../../src/cartridge/index.ts';
-import { ImportError } from '../../src/interop/sillytavern/errors.ts';
-import { importSillyTavern } from '../../src/interop/sillytavern/import.ts';
+import { loadCartridgeFromFiles } from '../../src/core/cartridge/index.ts';
+import { ImportError } from '../../src/tools/interop/sillytavern/errors.ts';
+import { importSillyTavern } from '../../src/tools/interop/sillytavern/import.ts';
 import { zip as zipWith } from '../server/archives.ts';
 import { base64Json, chunk, png, textChunk, zip } from './helpers.ts';
 

@@ -1,9 +1,9 @@
 // Every bound of World Info and of SillyTavern imports, at the limit and one past it; and the regex policy
 // for keys from strangers' lorebooks (refused patterns never run).
 import { describe, expect, it } from 'vitest';
-import { loadCartridgeFromFiles } from '../../src/cartridge/index.ts';
-import { ImportError } from '../../src/interop/sillytavern/errors.ts';
-import { importSillyTavern } from '../../src/interop/sillytavern/import.ts';
+import { loadCartridgeFromFiles } from '../../src/core/cartridge/index.ts';
+import { ImportError } from '../../src/tools/interop/sillytavern/errors.ts';
+import { importSillyTavern } from '../../src/tools/interop/sillytavern/import.ts';
 import {
   MAX_ALTERNATE_GREETINGS,
   MAX_CARD_CHUNK_BYTES,
@@ -11,9 +11,9 @@ import {
   MAX_CARD_JSON_CHARS,
   MAX_IMPORT_FILE_BYTES,
   MAX_PNG_CHUNKS,
-} from '../../src/interop/sillytavern/limits.ts';
-import { activateWorldInfo } from '../../src/lore/world-info.ts';
-import { parseWorldInfoFile } from '../../src/lore/world-info-format.ts';
+} from '../../src/tools/interop/sillytavern/limits.ts';
+import { activateWorldInfo } from '../../src/core/lore/world-info.ts';
+import { parseWorldInfoFile } from '../../src/core/lore/world-info-format.ts';
 import {
   MAX_WI_CONTENT_CHARS,
   MAX_WI_ENTRIES,
@@ -26,10 +26,10 @@ import {
   MAX_WI_TIMED_EFFECTS,
   MAX_WI_TOKEN_BUDGET,
   MAX_WORLD_INFO_BYTES,
-} from '../../src/lore/world-info-limits.ts';
-import { parseRegexKey, unsafeReason } from '../../src/lore/world-info-regex.ts';
-import { readWorldInfoState, worldInfoStateValue } from '../../src/lore/world-info-state.ts';
-import { readTranscript, MAX_TRANSCRIPT_MESSAGES } from '../../src/server/openai/transcript.ts';
+} from '../../src/core/lore/world-info-limits.ts';
+import { parseRegexKey, unsafeReason } from '../../src/core/lore/world-info-regex.ts';
+import { readWorldInfoState, worldInfoStateValue } from '../../src/core/lore/world-info-state.ts';
+import { readTranscript, MAX_TRANSCRIPT_MESSAGES } from '../../src/apps/server/openai/transcript.ts';
 import { book, chunk, png, textChunk } from './helpers.ts';
 
 function world(entries: Record<string, unknown>[]) {

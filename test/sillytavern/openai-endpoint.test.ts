@@ -6,15 +6,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importSillyTavern } from '../../src/interop/sillytavern/import.ts';
-import type { ChatModel, ModelRequest, ModelSet } from '../../src/llm/types.ts';
-import { inputText } from '../../src/session/messages.ts';
-import { ModelError } from '../../src/llm/errors.ts';
-import { CONTINUE_INPUT } from '../../src/server/openai/conversation.ts';
-import { MAX_TRANSCRIPT_MESSAGES } from '../../src/server/openai/transcript.ts';
-import { MAX_INPUT_CHARS } from '../../src/turn/limits.ts';
+import { importSillyTavern } from '../../src/tools/interop/sillytavern/import.ts';
+import type { ChatModel, ModelRequest, ModelSet } from '../../src/adapters/llm/types.ts';
+import { inputText } from '../../src/engine/session/messages.ts';
+import { ModelError } from '../../src/adapters/llm/errors.ts';
+import { CONTINUE_INPUT } from '../../src/apps/server/openai/conversation.ts';
+import { MAX_TRANSCRIPT_MESSAGES } from '../../src/apps/server/openai/transcript.ts';
+import { MAX_INPUT_CHARS } from '../../src/engine/turn/limits.ts';
 import { KEY_A, startTestServer, type TestServer } from '../server/helpers.ts';
-import { Api } from '../../src/web/api.ts';
+import { Api } from '../../src/apps/web/api.ts';
 import { base64Json, png, textChunk, textResponse } from './helpers.ts';
 
 const CARD = {

@@ -1,9 +1,9 @@
 // The pure parts of the OpenAI-compatible endpoint: reading a front end's transcript (system messages as
 // context, greeting, exchanges, continue) and the details block (dice and PUBLIC changes only).
 import { describe, expect, it } from 'vitest';
-import type { Turn } from '../../src/store/repository.ts';
-import { detailsBlock } from '../../src/server/openai/details.ts';
-import { MAX_PLAYER_CONTEXT_CHARS, readTranscript } from '../../src/server/openai/transcript.ts';
+import type { Turn } from '../../src/adapters/store/repository.ts';
+import { detailsBlock } from '../../src/apps/server/openai/details.ts';
+import { MAX_PLAYER_CONTEXT_CHARS, readTranscript } from '../../src/apps/server/openai/transcript.ts';
 import { lanternmere } from '../turn/helpers.ts';
 
 describe('readTranscript', () => {

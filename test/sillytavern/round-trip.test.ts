@@ -5,14 +5,14 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadCartridge } from '../../src/cartridge/index.ts';
-import { runExport } from '../../src/cli/run/export.ts';
-import { runImport } from '../../src/cli/run/import.ts';
-import { runLore } from '../../src/cli/run/lore.ts';
-import { exportCard, exportPngCard, exportWorldInfo } from '../../src/interop/sillytavern/export.ts';
-import { importSillyTavern } from '../../src/interop/sillytavern/import.ts';
-import { readPngChunks, textChunks } from '../../src/interop/sillytavern/png.ts';
-import { CARD_COPY_FILE } from '../../src/interop/sillytavern/to-cartridge.ts';
+import { loadCartridge } from '../../src/core/cartridge/index.ts';
+import { runExport } from '../../src/apps/cli/run/export.ts';
+import { runImport } from '../../src/apps/cli/run/import.ts';
+import { runLore } from '../../src/apps/cli/run/lore.ts';
+import { exportCard, exportPngCard, exportWorldInfo } from '../../src/tools/interop/sillytavern/export.ts';
+import { importSillyTavern } from '../../src/tools/interop/sillytavern/import.ts';
+import { readPngChunks, textChunks } from '../../src/tools/interop/sillytavern/png.ts';
+import { CARD_COPY_FILE } from '../../src/tools/interop/sillytavern/to-cartridge.ts';
 import { LANTERNMERE } from '../turn/helpers.ts';
 import { png } from './helpers.ts';
 

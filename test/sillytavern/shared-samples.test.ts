@@ -3,9 +3,9 @@
 // Seraphina card's World Info activates as SillyTavern's would.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadCartridgeFromFiles } from '../../src/cartridge/index.ts';
-import { importSillyTavern } from '../../src/interop/sillytavern/import.ts';
-import { activateWorldInfo } from '../../src/lore/world-info.ts';
+import { loadCartridgeFromFiles } from '../../src/core/cartridge/index.ts';
+import { importSillyTavern } from '../../src/tools/interop/sillytavern/import.ts';
+import { activateWorldInfo } from '../../src/core/lore/world-info.ts';
 import { sharedAvailable, sharedPath } from '../helpers/shared.ts';
 
 const available = sharedAvailable('SillyTavern sample imports', 'st-samples');

@@ -5,14 +5,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatModel, ModelRequest } from '../../src/llm/types.ts';
-import { readWorldInfoState } from '../../src/lore/world-info-state.ts';
-import { CartridgeLibrary } from '../../src/session/library.ts';
-import { countingSeeds } from '../../src/session/seeds.ts';
-import { SessionService } from '../../src/session/service.ts';
-import { verifySession } from '../../src/session/verify.ts';
-import { openStore } from '../../src/store/open.ts';
-import type { Store } from '../../src/store/repository.ts';
+import type { ChatModel, ModelRequest } from '../../src/adapters/llm/types.ts';
+import { readWorldInfoState } from '../../src/core/lore/world-info-state.ts';
+import { CartridgeLibrary } from '../../src/engine/session/library.ts';
+import { countingSeeds } from '../../src/engine/session/seeds.ts';
+import { SessionService } from '../../src/engine/session/service.ts';
+import { verifySession } from '../../src/engine/session/verify.ts';
+import { openStore } from '../../src/adapters/store/open.ts';
+import type { Store } from '../../src/adapters/store/repository.ts';
 import { textResponse } from './helpers.ts';
 
 const WORLD = {

@@ -1,6 +1,10 @@
 // World Info activation, one test (or more) per SillyTavern activation rule.
 import { describe, expect, it } from 'vitest';
-import { type ActivationInput, activateWorldInfo, advanceTimedEffects } from '../../src/lore/world-info.ts';
+import {
+  type ActivationInput,
+  activateWorldInfo,
+  advanceTimedEffects,
+} from '../../src/core/lore/world-info.ts';
 import { book } from './helpers.ts';
 
 function run(b: ReturnType<typeof book>, messages: string[], extra: Partial<ActivationInput> = {}) {

@@ -5,7 +5,7 @@
 // siblings, and a missing parent or a moved head writes nothing.
 
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Store } from '../../src/store/repository.ts';
+import type { Store } from '../../src/adapters/store/repository.ts';
 import { content, seedSession } from './fixtures.ts';
 import {
   postgresAvailable,

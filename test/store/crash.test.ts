@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/store/open.ts';
-import type { Store } from '../../src/store/repository.ts';
+import { openStore } from '../../src/adapters/store/open.ts';
+import type { Store } from '../../src/adapters/store/repository.ts';
 import { CRASH_EVENTS_PER_TURN, CRASH_STATE_BLOB_BYTES, isSwipe } from './fixtures/crash-writer.ts';
 
 const WRITER = fileURLToPath(new URL('./fixtures/crash-writer.ts', import.meta.url));

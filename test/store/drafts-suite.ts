@@ -3,14 +3,14 @@
 // ordering, and the migration on a database written by migrations 1–5.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StoreInputError } from '../../src/store/errors.ts';
+import { StoreInputError } from '../../src/adapters/store/errors.ts';
 import {
   MAX_DRAFT_BYTES,
   MAX_DRAFT_TRANSCRIPT_BYTES,
   MAX_DRAFTS_PER_PRINCIPAL,
-} from '../../src/store/drafts.ts';
-import { MIGRATIONS } from '../../src/store/migrations/index.ts';
-import type { Store } from '../../src/store/repository.ts';
+} from '../../src/adapters/store/drafts.ts';
+import { MIGRATIONS } from '../../src/adapters/store/migrations/index.ts';
+import type { Store } from '../../src/adapters/store/repository.ts';
 import type { StoreHarness } from './harness.ts';
 
 /** Files whose JSON text is exactly `bytes` bytes: {"yare.yaml":"xxx…"}. */

@@ -8,7 +8,7 @@ import type {
   Store,
   Turn,
   TurnContent,
-} from '../../src/store/repository.ts';
+} from '../../src/adapters/store/repository.ts';
 
 export interface Seeded {
   principal: Principal;

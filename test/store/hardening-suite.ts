@@ -4,9 +4,9 @@
 
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATOR_OWNER } from '../../src/store/cartridge-entries.ts';
-import { StoreInputError } from '../../src/store/errors.ts';
-import type { Store } from '../../src/store/repository.ts';
+import { OPERATOR_OWNER } from '../../src/adapters/store/cartridge-entries.ts';
+import { StoreInputError } from '../../src/adapters/store/errors.ts';
+import type { Store } from '../../src/adapters/store/repository.ts';
 import { content, mustAppend, seedSession } from './fixtures.ts';
 import type { StoreHarness } from './harness.ts';
 

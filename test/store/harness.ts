@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { type OpenStoreOptions, openStore } from '../../src/store/open.ts';
-import type { Store } from '../../src/store/repository.ts';
+import { type OpenStoreOptions, openStore } from '../../src/adapters/store/open.ts';
+import type { Store } from '../../src/adapters/store/repository.ts';
 
 export interface StoreHarness {
   readonly name: 'sqlite' | 'postgres';

@@ -6,8 +6,8 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATOR_OWNER } from '../../src/store/cartridge-entries.ts';
-import { StoreInputError } from '../../src/store/errors.ts';
+import { OPERATOR_OWNER } from '../../src/adapters/store/cartridge-entries.ts';
+import { StoreInputError } from '../../src/adapters/store/errors.ts';
 import {
   MAX_COVER_BYTES,
   MAX_DESCRIPTION_CHARS,
@@ -18,10 +18,10 @@ import {
   MAX_TITLE_CHARS,
   MAX_VERSION_NOTES_CHARS,
   MAX_VERSION_TAG_CHARS,
-} from '../../src/store/library-limits.ts';
-import { LIBRARY_MIGRATION_BATCH, library } from '../../src/store/migrations/0005_library.ts';
-import { MIGRATIONS } from '../../src/store/migrations/index.ts';
-import type { Store } from '../../src/store/repository.ts';
+} from '../../src/adapters/store/library-limits.ts';
+import { LIBRARY_MIGRATION_BATCH, library } from '../../src/adapters/store/migrations/0005_library.ts';
+import { MIGRATIONS } from '../../src/adapters/store/migrations/index.ts';
+import type { Store } from '../../src/adapters/store/repository.ts';
 import { content } from './fixtures.ts';
 import type { StoreHarness } from './harness.ts';
 

@@ -8,8 +8,8 @@ import {
   isUniqueViolation,
   StoreInputError,
   StoreMigrationError,
-} from '../../src/store/errors.ts';
-import { API_KEY_PREFIX, generateApiKey, hashApiKey } from '../../src/store/keys.ts';
+} from '../../src/adapters/store/errors.ts';
+import { API_KEY_PREFIX, generateApiKey, hashApiKey } from '../../src/adapters/store/keys.ts';
 import {
   MAX_CARTRIDGE_BYTES,
   MAX_IDEMPOTENCY_KEY_LENGTH,
@@ -22,14 +22,18 @@ import {
   MAX_SNAPSHOT_PIECE_BYTES,
   MAX_SNAPSHOT_PIECES,
   MAX_WORLD_SNAPSHOT_BYTES,
-} from '../../src/store/limits.ts';
-import { checkMigrationList } from '../../src/store/migrate.ts';
-import { MIGRATIONS } from '../../src/store/migrations/index.ts';
-import { DEFAULT_SQLITE_PATH, openStore, parseDatabaseUrl } from '../../src/store/open.ts';
-import type { Store, TurnContent } from '../../src/store/repository.ts';
-import { pieceEnd, SNAPSHOT_PIECE_CHARS, splitSnapshotText } from '../../src/store/snapshot-pieces.ts';
-import { encodeTurnContent } from '../../src/store/turn-content.ts';
-import { checkIdempotencyKey, checkName } from '../../src/store/validate.ts';
+} from '../../src/adapters/store/limits.ts';
+import { checkMigrationList } from '../../src/adapters/store/migrate.ts';
+import { MIGRATIONS } from '../../src/adapters/store/migrations/index.ts';
+import { DEFAULT_SQLITE_PATH, openStore, parseDatabaseUrl } from '../../src/adapters/store/open.ts';
+import type { Store, TurnContent } from '../../src/adapters/store/repository.ts';
+import {
+  pieceEnd,
+  SNAPSHOT_PIECE_CHARS,
+  splitSnapshotText,
+} from '../../src/adapters/store/snapshot-pieces.ts';
+import { encodeTurnContent } from '../../src/adapters/store/turn-content.ts';
+import { checkIdempotencyKey, checkName } from '../../src/adapters/store/validate.ts';
 
 /** A JSON string value whose encoding is exactly `bytes` bytes long. */
 function jsonOfBytes(bytes: number): string {

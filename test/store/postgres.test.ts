@@ -4,9 +4,9 @@
 // otherwise one visible line, and every test counted as skipped.
 
 import { afterAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS } from '../../src/store/migrations/index.ts';
-import type { Migration } from '../../src/store/migrations/migration.ts';
-import type { Store } from '../../src/store/repository.ts';
+import { MIGRATIONS } from '../../src/adapters/store/migrations/index.ts';
+import type { Migration } from '../../src/adapters/store/migrations/migration.ts';
+import type { Store } from '../../src/adapters/store/repository.ts';
 import { content, seedSession } from './fixtures.ts';
 import { postgresAvailable, postgresHarness, testPgUrl } from './harness.ts';
 import { repositorySuite } from './repository-suite.ts';

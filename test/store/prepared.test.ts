@@ -4,7 +4,7 @@
 import Sqlite from 'better-sqlite3';
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { statementName, withNamedStatements, withStatementCache } from '../../src/store/prepared.ts';
+import { statementName, withNamedStatements, withStatementCache } from '../../src/adapters/store/prepared.ts';
 
 describe('the SQLite statement cache', () => {
   it('prepares a text once, keeps at most `size` statements, and runs them like fresh ones', () => {

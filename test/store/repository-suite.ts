@@ -1,8 +1,8 @@
 // The one repository test suite, run unchanged against SQLite and PostgreSQL.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StoreInputError, StoreMigrationError } from '../../src/store/errors.ts';
-import { hashApiKey } from '../../src/store/keys.ts';
+import { StoreInputError, StoreMigrationError } from '../../src/adapters/store/errors.ts';
+import { hashApiKey } from '../../src/adapters/store/keys.ts';
 import {
   DEFAULT_MESSAGE_WINDOW,
   MAX_BRANCH_CHARS,
@@ -11,10 +11,10 @@ import {
   MAX_MESSAGE_WINDOW,
   MAX_SETTINGS_BYTES,
   MAX_STATE_BYTES,
-} from '../../src/store/limits.ts';
-import { MIGRATIONS } from '../../src/store/migrations/index.ts';
-import type { Migration } from '../../src/store/migrations/migration.ts';
-import type { BranchTurn, Store, Turn } from '../../src/store/repository.ts';
+} from '../../src/adapters/store/limits.ts';
+import { MIGRATIONS } from '../../src/adapters/store/migrations/index.ts';
+import type { Migration } from '../../src/adapters/store/migrations/migration.ts';
+import type { BranchTurn, Store, Turn } from '../../src/adapters/store/repository.ts';
 import { appendChain, content, mustAppend, seedSession, tick } from './fixtures.ts';
 import type { StoreHarness } from './harness.ts';
 

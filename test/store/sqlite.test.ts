@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/store/open.ts';
+import { openStore } from '../../src/adapters/store/open.ts';
 import { sqliteHarness } from './harness.ts';
 import { repositorySuite } from './repository-suite.ts';
 import { worldStorageSuite } from './world-storage-suite.ts';

@@ -5,21 +5,27 @@
 import Sqlite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StoreInputError } from '../../src/store/errors.ts';
+import { StoreInputError } from '../../src/adapters/store/errors.ts';
 import {
   MAX_LEDGER_GAME_TIME_CHARS,
   MAX_LEDGER_PAGE_TURNS,
   MAX_SNAPSHOT_PIECE_BYTES,
   MAX_SNAPSHOT_PIECES,
-} from '../../src/store/limits.ts';
+} from '../../src/adapters/store/limits.ts';
 import {
   MIGRATED_SNAPSHOT_INTERVAL,
   worldSnapshots,
-} from '../../src/store/migrations/0004_world_snapshots.ts';
-import { snapshotPieces } from '../../src/store/migrations/0007_snapshot_pieces.ts';
-import { MIGRATIONS } from '../../src/store/migrations/index.ts';
-import type { LedgerEntry, Store, Turn, TurnContent, WorldBase } from '../../src/store/repository.ts';
-import { SNAPSHOT_PIECE_CHARS, splitSnapshotText } from '../../src/store/snapshot-pieces.ts';
+} from '../../src/adapters/store/migrations/0004_world_snapshots.ts';
+import { snapshotPieces } from '../../src/adapters/store/migrations/0007_snapshot_pieces.ts';
+import { MIGRATIONS } from '../../src/adapters/store/migrations/index.ts';
+import type {
+  LedgerEntry,
+  Store,
+  Turn,
+  TurnContent,
+  WorldBase,
+} from '../../src/adapters/store/repository.ts';
+import { SNAPSHOT_PIECE_CHARS, splitSnapshotText } from '../../src/adapters/store/snapshot-pieces.ts';
 import { appendChain, content, mustAppend, seedSession } from './fixtures.ts';
 import type { StoreHarness } from './harness.ts';
 

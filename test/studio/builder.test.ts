@@ -1,22 +1,22 @@
-// The builder's pure helpers in src/studio: the draft-rules cache (keyed by the rules text, bounded at
+// The builder's pure helpers in src/tools/authoring/builder: the draft-rules cache (keyed by the rules text, bounded at
 // RULES_CACHE_ENTRIES), "try it" (run-event's result as data, the state merged over the initial one),
 // completion (the language server's, with its bounds at the limit and past it) and the templates.
 import { describe, expect, it } from 'vitest';
-import { loadCartridgeFromFiles } from '../../src/cartridge/index.ts';
+import { loadCartridgeFromFiles } from '../../src/core/cartridge/index.ts';
 import {
   builderTemplates,
   compileDraftRules,
   templateFiles,
   TryInputError,
   tryEvent,
-} from '../../src/studio/index.ts';
+} from '../../src/tools/authoring/builder/index.ts';
 import {
   builderCompletions,
   builderHover,
   MAX_COMPLETION_LINE_CHARS,
   MAX_COMPLETIONS,
-} from '../../src/studio/completion.ts';
-import { draftRulesCached, RULES_CACHE_ENTRIES } from '../../src/studio/draft-rules.ts';
+} from '../../src/tools/authoring/builder/completion.ts';
+import { draftRulesCached, RULES_CACHE_ENTRIES } from '../../src/tools/authoring/builder/draft-rules.ts';
 
 const RULES = `version: "1.0"
 bot_name: "Unit"

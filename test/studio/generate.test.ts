@@ -2,9 +2,9 @@
 // fixes them; the checker's file:line:col findings are what the model is sent; the rounds are bounded;
 // every limit at and past its bound; the answer format's parser.
 import { describe, expect, it } from 'vitest';
-import { formatDiagnostic } from '../../src/diagnostics.ts';
-import { createScriptedModels } from '../../src/llm/scripted.ts';
-import { DRAFT_FILES, formatDraft, parseDraftAnswer } from '../../src/studio/draft.ts';
+import { formatDiagnostic } from '../../src/core/diagnostics.ts';
+import { createScriptedModels } from '../../src/adapters/llm/scripted.ts';
+import { DRAFT_FILES, formatDraft, parseDraftAnswer } from '../../src/tools/authoring/builder/draft.ts';
 import {
   type GenerateEvent,
   type GenerateResult,
@@ -12,8 +12,12 @@ import {
   generateCartridge,
   type GenerateOptions,
   transcriptMarkdown,
-} from '../../src/studio/generate.ts';
-import { MAX_ANSWER_CHARS, MAX_REPAIR_ROUNDS, MAX_REQUIREMENTS_CHARS } from '../../src/studio/limits.ts';
+} from '../../src/tools/authoring/builder/generate.ts';
+import {
+  MAX_ANSWER_CHARS,
+  MAX_REPAIR_ROUNDS,
+  MAX_REQUIREMENTS_CHARS,
+} from '../../src/tools/authoring/builder/limits.ts';
 import { BROKEN_YARE, FIRST_ANSWER, FIXED_YARE, LORE, REPAIR_ANSWER } from './drafts.ts';
 
 async function run(options: GenerateOptions): Promise<{ events: GenerateEvent[]; result: GenerateResult }> {

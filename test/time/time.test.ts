@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   isIsoDateTime as ledgerIsIsoDateTime,
   parseDuration as ledgerDuration,
-} from '../../src/ledger/tool.ts';
+} from '../../src/core/ledger/tool.ts';
 import {
   civilFromDays,
   daysFromCivil,
@@ -12,9 +12,9 @@ import {
   MAX_DURATION_CHARS,
   parseDuration,
   parseIsoDateTime,
-} from '../../src/time/index.ts';
-import { parseDuration as clockDuration, parseGameTime } from '../../src/turn/game-time.ts';
-import { MAX_TIME_ADVANCE_SECONDS } from '../../src/turn/limits.ts';
+} from '../../src/core/time/index.ts';
+import { parseDuration as clockDuration, parseGameTime } from '../../src/engine/turn/game-time.ts';
+import { MAX_TIME_ADVANCE_SECONDS } from '../../src/engine/turn/limits.ts';
 
 const seconds = (text: unknown) => {
   const r = parseDuration(text, 10_000_000, 'LIMIT');

@@ -1,7 +1,11 @@
 // The tool-argument checker: what the engine's schemas use, and hostile model output.
 import { describe, expect, it } from 'vitest';
-import { checkArgs } from '../../src/turn/args.ts';
-import { MAX_TOOL_ARGS_DEPTH, MAX_TOOL_ARGS_ITEMS, MAX_TOOL_STRING_CHARS } from '../../src/turn/limits.ts';
+import { checkArgs } from '../../src/engine/turn/args.ts';
+import {
+  MAX_TOOL_ARGS_DEPTH,
+  MAX_TOOL_ARGS_ITEMS,
+  MAX_TOOL_STRING_CHARS,
+} from '../../src/engine/turn/limits.ts';
 
 const travel = {
   type: 'object',

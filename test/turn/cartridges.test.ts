@@ -3,11 +3,11 @@
 // to end, a cartridge that keeps its own game_time, and NPC templates without credit.
 import { describe, expect, it } from 'vitest';
 import { sharedAvailable } from '../helpers/shared.ts';
-import type { TurnError } from '../../src/turn/errors.ts';
-import { openingMessages } from '../../src/turn/narrator.ts';
-import { replayTurnRules } from '../../src/turn/record.ts';
-import { directorTools } from '../../src/turn/tools.ts';
-import type { GameState, TurnOptions } from '../../src/turn/types.ts';
+import type { TurnError } from '../../src/engine/turn/errors.ts';
+import { openingMessages } from '../../src/engine/turn/narrator.ts';
+import { replayTurnRules } from '../../src/engine/turn/record.ts';
+import { directorTools } from '../../src/engine/turn/tools.ts';
+import type { GameState, TurnOptions } from '../../src/engine/turn/types.ts';
 import {
   collect,
   failure,

@@ -2,9 +2,9 @@
 // OpenAI-compatible server, real HTTP), how the Director reads the answer, and how `auto` is resolved.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveModelConfig } from '../../src/llm/config.ts';
-import { createModels } from '../../src/llm/providers.ts';
-import type { ModelSet } from '../../src/llm/types.ts';
+import { resolveModelConfig } from '../../src/adapters/llm/config.ts';
+import { createModels } from '../../src/adapters/llm/providers.ts';
+import type { ModelSet } from '../../src/adapters/llm/types.ts';
 import { type FakeHandler, type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai-server.ts';
 import { collect, initialState, type Loose, lanternmere, plain } from './helpers.ts';
 

@@ -2,11 +2,11 @@
 // is found, repaired by one round with the Narrator, or corrected by the engine; prose that agrees passes.
 
 import { describe, expect, it } from 'vitest';
-import { checkNarration, type FidelityFacts, MAX_FIDELITY_FINDINGS } from '../../src/turn/fidelity.ts';
-import { diffStates } from '../../src/yare/index.ts';
+import { checkNarration, type FidelityFacts, MAX_FIDELITY_FINDINGS } from '../../src/engine/turn/fidelity.ts';
+import { diffStates } from '../../src/core/yare/index.ts';
 import { runCliInProcess as runCli, SPAWN_TIMEOUT_MS, workspaces } from '../cli/helpers.ts';
 import { collect, initialState, type Loose, lanternmere, plain, scripted } from './helpers.ts';
-import type { GameState } from '../../src/turn/types.ts';
+import type { GameState } from '../../src/engine/turn/types.ts';
 
 async function factsFor(
   change: (state: Loose) => void,

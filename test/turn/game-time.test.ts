@@ -8,8 +8,8 @@ import {
   MAX_DURATION_CHARS,
   parseDuration,
   parseGameTime,
-} from '../../src/turn/game-time.ts';
-import { MAX_TIME_ADVANCE_SECONDS } from '../../src/turn/limits.ts';
+} from '../../src/engine/turn/game-time.ts';
+import { MAX_TIME_ADVANCE_SECONDS } from '../../src/engine/turn/limits.ts';
 import { rulesOf } from '../helpers/yare.ts';
 import { fixture, lanternmere } from './helpers.ts';
 

@@ -1,10 +1,14 @@
 // Shared helpers for the turn tests: cartridges loaded once per file, scripted models, event collection.
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Cartridge, loadCartridge } from '../../src/cartridge/index.ts';
-import { createScriptedModels, type ModelScriptInput, type ScriptedModelSet } from '../../src/llm/index.ts';
-import { runTurn } from '../../src/turn/run-turn.ts';
-import type { GameState, TurnEvent, TurnOptions, TurnRecord } from '../../src/turn/types.ts';
+import { type Cartridge, loadCartridge } from '../../src/core/cartridge/index.ts';
+import {
+  createScriptedModels,
+  type ModelScriptInput,
+  type ScriptedModelSet,
+} from '../../src/adapters/llm/index.ts';
+import { runTurn } from '../../src/engine/turn/run-turn.ts';
+import type { GameState, TurnEvent, TurnOptions, TurnRecord } from '../../src/engine/turn/types.ts';
 import { sharedPath } from '../helpers/shared.ts';
 
 /** Nested state in assertions (`state.player.gold`); tests check the values, not the types. */

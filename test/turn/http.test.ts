@@ -1,13 +1,13 @@
 // Turns against the fake OpenAI-compatible server: real HTTP, real SSE, through the model layer's
 // openai-compatible provider (retries, timeouts and tool-call parsing included).
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveModelConfig } from '../../src/llm/config.ts';
-import type { ModelError } from '../../src/llm/errors.ts';
-import { createModels } from '../../src/llm/providers.ts';
-import type { RetryPolicy } from '../../src/llm/retry.ts';
-import type { ModelSet } from '../../src/llm/types.ts';
-import { TurnError } from '../../src/turn/errors.ts';
-import type { TurnOptions } from '../../src/turn/types.ts';
+import { resolveModelConfig } from '../../src/adapters/llm/config.ts';
+import type { ModelError } from '../../src/adapters/llm/errors.ts';
+import { createModels } from '../../src/adapters/llm/providers.ts';
+import type { RetryPolicy } from '../../src/adapters/llm/retry.ts';
+import type { ModelSet } from '../../src/adapters/llm/types.ts';
+import { TurnError } from '../../src/engine/turn/errors.ts';
+import type { TurnOptions } from '../../src/engine/turn/types.ts';
 import {
   type FakeHandler,
   type FakeOpenAI,

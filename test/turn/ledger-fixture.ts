@@ -1,9 +1,9 @@
 // A small cartridge with a `ledger:` section (narrator-owned attributes, a grantable item, a thread with
 // conditions, a starting world) and helpers to script a Narrator that proposes world changes.
-import { type Cartridge, loadCartridgeFromFiles } from '../../src/cartridge/index.ts';
-import type { World } from '../../src/ledger/index.ts';
-import type { ModelScriptInput } from '../../src/llm/index.ts';
-import type { GameState, TurnOptions } from '../../src/turn/types.ts';
+import { type Cartridge, loadCartridgeFromFiles } from '../../src/core/cartridge/index.ts';
+import type { World } from '../../src/core/ledger/index.ts';
+import type { ModelScriptInput } from '../../src/adapters/llm/index.ts';
+import type { GameState, TurnOptions } from '../../src/engine/turn/types.ts';
 import { collect, scripted } from './helpers.ts';
 
 export const MILL_YAML = `version: "1.0"

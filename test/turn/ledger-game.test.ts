@@ -14,9 +14,9 @@ import {
   threads,
   toWire,
   type World,
-} from '../../src/ledger/index.ts';
-import { initialWorld, replayTurnRules } from '../../src/turn/index.ts';
-import type { GameState, StoryMessage, TurnRecord } from '../../src/turn/types.ts';
+} from '../../src/core/ledger/index.ts';
+import { initialWorld, replayTurnRules } from '../../src/engine/turn/index.ts';
+import type { GameState, StoryMessage, TurnRecord } from '../../src/engine/turn/types.ts';
 import { promptText, collect, scripted } from './helpers.ts';
 import { DIRECTIVES, millRoad, millState, recordCall } from './ledger-fixture.ts';
 

@@ -4,10 +4,10 @@
 // state untouched) and say `unledgered` with a clear, coded error.
 import { promptText } from './helpers.ts';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, type World } from '../../src/ledger/index.ts';
-import { initialWorld } from '../../src/turn/index.ts';
-import { MAX_LEDGER_REPAIRS } from '../../src/turn/limits.ts';
-import type { TurnRecord } from '../../src/turn/types.ts';
+import { canonicalJson, type World } from '../../src/core/ledger/index.ts';
+import { initialWorld } from '../../src/engine/turn/index.ts';
+import { MAX_LEDGER_REPAIRS } from '../../src/engine/turn/limits.ts';
+import type { TurnRecord } from '../../src/engine/turn/types.ts';
 import type { Loose } from './helpers.ts';
 import { millRoad, millTurn, narrate, recordCall } from './ledger-fixture.ts';
 

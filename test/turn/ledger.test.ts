@@ -10,16 +10,16 @@ import {
   LEDGER_EVENT_TYPES,
   lookup,
   type World,
-} from '../../src/ledger/index.ts';
-import { initialWorld, replayTurnRules, resolveTurnLimits } from '../../src/turn/index.ts';
+} from '../../src/core/ledger/index.ts';
+import { initialWorld, replayTurnRules, resolveTurnLimits } from '../../src/engine/turn/index.ts';
 import {
   echoableCalls,
   isEchoable,
   MAX_ECHO_ARGS_CHARS,
   MAX_ECHO_ARGS_DEPTH,
   MAX_ECHO_ARGS_NODES,
-} from '../../src/turn/echo.ts';
-import { repairContent } from '../../src/turn/ledger-turn.ts';
+} from '../../src/engine/turn/echo.ts';
+import { repairContent } from '../../src/engine/turn/ledger-turn.ts';
 import {
   DEFAULT_WORLD_SUMMARY_TOKENS,
   MAX_LEDGER_AUDIT_CHARS,
@@ -27,8 +27,8 @@ import {
   MAX_TIME_ADVANCE_SECONDS,
   MAX_TOOL_RESULT_CHARS,
   MAX_WORLD_SUMMARY_TOKENS_LIMIT,
-} from '../../src/turn/limits.ts';
-import type { LedgerIssue } from '../../src/turn/types.ts';
+} from '../../src/engine/turn/limits.ts';
+import type { LedgerIssue } from '../../src/engine/turn/types.ts';
 import { promptText, collect, fixture, initialState, lanternmere, scripted } from './helpers.ts';
 import { DIRECTIVES, millRoad, millState, millTurn, narrate, rawCall, recordCall } from './ledger-fixture.ts';
 

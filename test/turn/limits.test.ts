@@ -1,6 +1,6 @@
 // Every turn limit at the limit and just past it.
 import { describe, expect, it } from 'vitest';
-import type { TurnError } from '../../src/turn/errors.ts';
+import type { TurnError } from '../../src/engine/turn/errors.ts';
 import {
   DEFAULT_TURN_LIMITS,
   MAX_DIRECTIVES_CHARS,
@@ -21,10 +21,10 @@ import {
   MAX_TOOL_ROUNDS_LIMIT,
   MIN_PROMPT_TOKENS,
   resolveTurnLimits,
-} from '../../src/turn/limits.ts';
-import { checkArgs } from '../../src/turn/args.ts';
-import { checkInteractionInput } from '../../src/turn/interaction.ts';
-import { directorTools, toolOk } from '../../src/turn/tools.ts';
+} from '../../src/engine/turn/limits.ts';
+import { checkArgs } from '../../src/engine/turn/args.ts';
+import { checkInteractionInput } from '../../src/engine/turn/interaction.ts';
+import { directorTools, toolOk } from '../../src/engine/turn/tools.ts';
 import { collect, failure, initialState, lanternmere, scripted } from './helpers.ts';
 
 const DIRECTIVES = '### 1. Outcomes\nfine';

@@ -2,15 +2,15 @@
 // refused arguments kept as a reason and a hash (never raw), nesting depth and duplicate keys found in the
 // raw text before any parse, and no turn that fails because of what the model sent.
 import { describe, expect, it } from 'vitest';
-import { MAX_LORE_QUERIES } from '../../src/lore/limits.ts';
-import { scanRawArgs } from '../../src/turn/args.ts';
-import { checkedArgs, directorTools } from '../../src/turn/tools.ts';
+import { MAX_LORE_QUERIES } from '../../src/core/lore/limits.ts';
+import { scanRawArgs } from '../../src/engine/turn/args.ts';
+import { checkedArgs, directorTools } from '../../src/engine/turn/tools.ts';
 import {
   MAX_TOOL_ARGS_CHARS,
   MAX_TOOL_ARGS_DEPTH,
   MAX_TOOL_CALLS_PER_ROUND,
   MAX_TOOL_CALLS_PER_TURN,
-} from '../../src/turn/limits.ts';
+} from '../../src/engine/turn/limits.ts';
 import { collect, initialState, lanternmere, scripted } from './helpers.ts';
 
 const DIRECTIVES = 'Describe it plainly.';

@@ -1,6 +1,6 @@
 // The NPC brain's selection (credit scoring, threshold, batch size) and its checked structured output.
 import { describe, expect, it } from 'vitest';
-import { selectNpcs } from '../../src/turn/npc.ts';
+import { selectNpcs } from '../../src/engine/turn/npc.ts';
 import { rulesOf } from '../helpers/yare.ts';
 import { collect, initialState, lanternmere, scripted } from './helpers.ts';
 

@@ -5,14 +5,14 @@
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Cartridge } from '../../src/cartridge/index.ts';
-import { chooseOffline } from '../../src/turn/offline.ts';
-import { narrateOffline } from '../../src/turn/offline-narration.ts';
-import { directorTools, ENGINE_TOOL_NAMES } from '../../src/turn/tools.ts';
-import { runEvent } from '../../src/yare/interpreter.ts';
-import type { EventDef } from '../../src/yare/program.ts';
-import { toStateValue } from '../../src/yare/python.ts';
-import { publicEvents } from '../../src/yare/tools.ts';
+import type { Cartridge } from '../../src/core/cartridge/index.ts';
+import { chooseOffline } from '../../src/engine/turn/offline.ts';
+import { narrateOffline } from '../../src/engine/turn/offline-narration.ts';
+import { directorTools, ENGINE_TOOL_NAMES } from '../../src/engine/turn/tools.ts';
+import { runEvent } from '../../src/core/yare/interpreter.ts';
+import type { EventDef } from '../../src/core/yare/program.ts';
+import { toStateValue } from '../../src/core/yare/python.ts';
+import { publicEvents } from '../../src/core/yare/tools.ts';
 import { sharedAvailable, sharedPath } from '../helpers/shared.ts';
 import { cartridgeAt, ROOT, SHARED_CARTRIDGES } from './helpers.ts';
 

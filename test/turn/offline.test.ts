@@ -1,16 +1,16 @@
 // Offline play: slash commands, word matching with `intents:`, and narration rendered from notes.
 import { describe, expect, it } from 'vitest';
-import { isTurnError } from '../../src/turn/errors.ts';
-import { chooseOffline, MIN_MATCH_SCORE, matchEvent } from '../../src/turn/offline.ts';
-import { availableActions, MAX_TRIES, MAX_TRIES_PER_EVENT } from '../../src/turn/offline-actions.ts';
-import { narrateOffline, stripNote } from '../../src/turn/offline-narration.ts';
-import { runTurn } from '../../src/turn/run-turn.ts';
-import type { TurnOptions } from '../../src/turn/types.ts';
-import { directorTools } from '../../src/turn/tools.ts';
-import { runEvent } from '../../src/yare/interpreter.ts';
+import { isTurnError } from '../../src/engine/turn/errors.ts';
+import { chooseOffline, MIN_MATCH_SCORE, matchEvent } from '../../src/engine/turn/offline.ts';
+import { availableActions, MAX_TRIES, MAX_TRIES_PER_EVENT } from '../../src/engine/turn/offline-actions.ts';
+import { narrateOffline, stripNote } from '../../src/engine/turn/offline-narration.ts';
+import { runTurn } from '../../src/engine/turn/run-turn.ts';
+import type { TurnOptions } from '../../src/engine/turn/types.ts';
+import { directorTools } from '../../src/engine/turn/tools.ts';
+import { runEvent } from '../../src/core/yare/interpreter.ts';
 import { rulesOf } from '../helpers/yare.ts';
 import { collect, initialState, lanternmere, plain, type Loose } from './helpers.ts';
-import { replayTurnRules } from '../../src/turn/record.ts';
+import { replayTurnRules } from '../../src/engine/turn/record.ts';
 
 describe('choosing an event offline', () => {
   it('matches the player words against intents, names and descriptions', async () => {

@@ -3,9 +3,9 @@
 // changes from turn to turn (state, time, notes, directives, the player's words) is in the final message.
 // The history's start moves only in whole steps, also when long narrations overflow a role's token cap.
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage, ModelRequest } from '../../src/llm/types.ts';
-import { DIRECTOR_HISTORY_TOKENS } from '../../src/turn/director.ts';
-import type { GameState, StoryMessage } from '../../src/turn/types.ts';
+import type { ChatMessage, ModelRequest } from '../../src/adapters/llm/types.ts';
+import { DIRECTOR_HISTORY_TOKENS } from '../../src/engine/turn/director.ts';
+import type { GameState, StoryMessage } from '../../src/engine/turn/types.ts';
 import { collect, initialState, lanternmere, scripted } from './helpers.ts';
 
 const DIRECTIVES = '### 1. Outcomes\nThe player checks the pack.\n### 3. Scene\nFog over the water.';

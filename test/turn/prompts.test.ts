@@ -8,8 +8,8 @@ import {
   type PromptSection,
   personaText,
   recentMessages,
-} from '../../src/turn/prompts.ts';
-import { estimateTokens } from '../../src/tokens.ts';
+} from '../../src/engine/turn/prompts.ts';
+import { estimateTokens } from '../../src/core/tokens.ts';
 
 const section = (
   id: string,

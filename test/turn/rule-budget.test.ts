@@ -2,11 +2,11 @@
 // resolver) shares one budget of steps and one of wall time, so a hostile cartridge cannot hold the
 // server for seconds per turn. The budget-stopped runs replay exactly (same step, same dice).
 import { describe, expect, it } from 'vitest';
-import { type Cartridge, loadCartridgeFromFiles } from '../../src/cartridge/index.ts';
-import { DEFAULT_MAX_RULE_STEPS } from '../../src/turn/limits.ts';
-import { replayTurnRules } from '../../src/turn/record.ts';
-import type { TurnRecord } from '../../src/turn/types.ts';
-import { MAX_STEPS_PER_RUN } from '../../src/yare/limits.ts';
+import { type Cartridge, loadCartridgeFromFiles } from '../../src/core/cartridge/index.ts';
+import { DEFAULT_MAX_RULE_STEPS } from '../../src/engine/turn/limits.ts';
+import { replayTurnRules } from '../../src/engine/turn/record.ts';
+import type { TurnRecord } from '../../src/engine/turn/types.ts';
+import { MAX_STEPS_PER_RUN } from '../../src/core/yare/limits.ts';
 import { collect, initialState, scripted } from './helpers.ts';
 
 function cartridgeOf(yare: string): Cartridge {

@@ -1,11 +1,11 @@
 // End-to-end turns with scripted models on the demo cartridge: the pipeline, the two-call ordinary turn,
 // the record and its replay, tool errors, player injection, privacy, limits, failures and cancellation.
 import { describe, expect, it } from 'vitest';
-import { ModelError } from '../../src/llm/errors.ts';
-import { TurnError } from '../../src/turn/errors.ts';
-import { replayTurnRules } from '../../src/turn/record.ts';
-import { runTurn } from '../../src/turn/run-turn.ts';
-import type { GameState, TurnEvent } from '../../src/turn/types.ts';
+import { ModelError } from '../../src/adapters/llm/errors.ts';
+import { TurnError } from '../../src/engine/turn/errors.ts';
+import { replayTurnRules } from '../../src/engine/turn/record.ts';
+import { runTurn } from '../../src/engine/turn/run-turn.ts';
+import type { GameState, TurnEvent } from '../../src/engine/turn/types.ts';
 import {
   collect,
   failure,
@@ -574,7 +574,7 @@ describe('limits', () => {
   });
 
   it('runs MAX_TOOL_CALLS_PER_ROUND calls of one response and drops the next, saying so', async () => {
-    const { MAX_TOOL_CALLS_PER_ROUND } = await import('../../src/turn/limits.ts');
+    const { MAX_TOOL_CALLS_PER_ROUND } = await import('../../src/engine/turn/limits.ts');
     const cartridge = await lanternmere();
     const calls = Array.from({ length: MAX_TOOL_CALLS_PER_ROUND + 1 }, () => ({
       name: 'check_pack',

@@ -3,16 +3,16 @@
 // answer is asked for again once before the player is asked to say it again.
 
 import { describe, expect, it } from 'vitest';
-import { TurnError } from '../../src/turn/errors.ts';
-import { normaliseArgs } from '../../src/turn/normalise-args.ts';
-import { endsInRepetition, textToolCalls } from '../../src/turn/text-calls.ts';
-import { LOST_THREAD } from '../../src/turn/director.ts';
+import { TurnError } from '../../src/engine/turn/errors.ts';
+import { normaliseArgs } from '../../src/engine/turn/normalise-args.ts';
+import { endsInRepetition, textToolCalls } from '../../src/engine/turn/text-calls.ts';
+import { LOST_THREAD } from '../../src/engine/turn/director.ts';
 import {
   MAX_EVENT_STRING_CHARS,
   MAX_TOOL_ARGS_CHARS,
   MAX_TOOL_CALLS_PER_ROUND,
-} from '../../src/turn/limits.ts';
-import { checkedArgs, directorTools } from '../../src/turn/tools.ts';
+} from '../../src/engine/turn/limits.ts';
+import { checkedArgs, directorTools } from '../../src/engine/turn/tools.ts';
 import { rulesOf } from '../helpers/yare.ts';
 import { collect, failure, initialState, type Loose, lanternmere, plain, scripted } from './helpers.ts';
 

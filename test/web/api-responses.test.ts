@@ -6,12 +6,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../../src/server/start.ts';
-import { countingSeeds } from '../../src/session/seeds.ts';
-import { Api, MAX_SHOWN_PROBLEMS, parseAnswer, type StreamEvent } from '../../src/web/api.ts';
-import { ApiFailure, failureText } from '../../src/web/lib/errors.ts';
-import { ONLINE_PROVIDERS } from '../../src/llm/config.ts';
-import { MODEL_PROVIDERS, sessionsResponse } from '../../src/server/responses.ts';
+import { type RunningServer, startServer } from '../../src/apps/server/start.ts';
+import { countingSeeds } from '../../src/engine/session/seeds.ts';
+import { Api, MAX_SHOWN_PROBLEMS, parseAnswer, type StreamEvent } from '../../src/apps/web/api.ts';
+import { ApiFailure, failureText } from '../../src/apps/web/lib/errors.ts';
+import { ONLINE_PROVIDERS } from '../../src/adapters/llm/config.ts';
+import { MODEL_PROVIDERS, sessionsResponse } from '../../src/apps/server/responses.ts';
 
 const PERSONA = {
   name: 'Wren',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Api, cartridgeNameOf, settingsBody, streamEventOf } from '../../src/web/api.ts';
+import { Api, cartridgeNameOf, settingsBody, streamEventOf } from '../../src/apps/web/api.ts';
 
 /** A turn as the server's player view shows it (server/responses.ts publicTurnSchema). */
 function turn(id: string, parentId: string | null) {
@@ -19,7 +19,13 @@ function turn(id: string, parentId: string | null) {
     outcome: null,
   };
 }
-import { ApiFailure, failureOf, formatProblem, issueLines, problemsOf } from '../../src/web/lib/errors.ts';
+import {
+  ApiFailure,
+  failureOf,
+  formatProblem,
+  issueLines,
+  problemsOf,
+} from '../../src/apps/web/lib/errors.ts';
 
 describe('stream events', () => {
   it('reads the server’s turn events', () => {

@@ -1,8 +1,8 @@
-// The builder's pure text helpers (src/web/lib/builder-text.ts) and its generator stream reader: where a
+// The builder's pure text helpers (src/apps/web/lib/builder-text.ts) and its generator stream reader: where a
 // file:line:col finding falls, the event names offered by "try it" (bounded scan), the JSON fields.
 import { describe, expect, it } from 'vitest';
-import { generateEventOf } from '../../src/web/lib/builder-api.ts';
-import { ApiFailure, readAnswer } from '../../src/web/lib/errors.ts';
+import { generateEventOf } from '../../src/apps/web/lib/builder-api.ts';
+import { ApiFailure, readAnswer } from '../../src/apps/web/lib/errors.ts';
 import {
   eventNames,
   fieldBounds,
@@ -10,7 +10,7 @@ import {
   jsonObjectField,
   MAX_SCANNED_LINES,
   problemRange,
-} from '../../src/web/lib/builder-text.ts';
+} from '../../src/apps/web/lib/builder-text.ts';
 
 describe('problemRange', () => {
   const text = 'a: 1\n  var: state.player.hpp\nlast';

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { solve } from '../../src/web/lib/lights-out.ts';
+import { solve } from '../../src/apps/web/lib/lights-out.ts';
 import { tarGz } from './helpers/archive.ts';
 import { screenshot } from './helpers/browser.ts';
 import { type ClientPage, openClientPage } from './helpers/client-page.ts';

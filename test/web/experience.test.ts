@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScriptedModels } from '../../src/llm/scripted.ts';
-import type { ModelSet } from '../../src/llm/types.ts';
-import { type RunningServer, startServer } from '../../src/server/start.ts';
-import { countingSeeds } from '../../src/session/seeds.ts';
-import { buildWebClient } from '../../src/web/build.ts';
+import { createScriptedModels } from '../../src/adapters/llm/scripted.ts';
+import type { ModelSet } from '../../src/adapters/llm/types.ts';
+import { type RunningServer, startServer } from '../../src/apps/server/start.ts';
+import { countingSeeds } from '../../src/engine/session/seeds.ts';
+import { buildWebClient } from '../../src/apps/web/build.ts';
 import { launchChromium, screenshot } from './helpers/browser.ts';
 
 /** What the next turn's models do: answer (scripted), fail (the model is down), or nothing (offline). */

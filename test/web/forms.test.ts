@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import * as server from '../../src/session/model-settings.ts';
-import { cartridgeNameOf, MAX_CARTRIDGE_NAME_CHARS } from '../../src/web/api.ts';
+import * as server from '../../src/engine/session/model-settings.ts';
+import { cartridgeNameOf, MAX_CARTRIDGE_NAME_CHARS } from '../../src/apps/web/api.ts';
 import {
   baseUrlError,
   MAX_BASE_URL_CHARS,
@@ -12,7 +12,7 @@ import {
   TREE_LABEL_CHARS,
   temperatureError,
   treeLabel,
-} from '../../src/web/lib/forms.ts';
+} from '../../src/apps/web/lib/forms.ts';
 
 describe('form checks', () => {
   it(`accepts seeds from 0 to MAX_FORM_SEED (${MAX_FORM_SEED}) and names the range past it`, () => {

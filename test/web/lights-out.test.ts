@@ -15,7 +15,7 @@ import {
   readLightsOutConfig,
   scramble,
   solve,
-} from '../../src/web/lib/lights-out.ts';
+} from '../../src/apps/web/lib/lights-out.ts';
 
 /** A small deterministic generator for tests (mulberry32). */
 function seeded(seed: number): () => number {

@@ -10,7 +10,7 @@ import {
   parseMarkdown,
   plainText,
   safeHref,
-} from '../../src/web/lib/markdown.ts';
+} from '../../src/apps/web/lib/markdown.ts';
 
 const text = (t: string): Inline => ({ kind: 'text', text: t });
 

@@ -5,10 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../../src/server/start.ts';
-import { countingSeeds } from '../../src/session/seeds.ts';
-import { Api } from '../../src/web/api.ts';
-import { ApiFailure } from '../../src/web/lib/errors.ts';
+import { type RunningServer, startServer } from '../../src/apps/server/start.ts';
+import { countingSeeds } from '../../src/engine/session/seeds.ts';
+import { Api } from '../../src/apps/web/api.ts';
+import { ApiFailure } from '../../src/apps/web/lib/errors.ts';
 
 let dir: string;
 let server: RunningServer;

@@ -3,8 +3,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api, type StreamEvent } from '../../src/web/api.ts';
-import { jsonData, SseParseError } from '../../src/web/lib/sse.ts';
+import { Api, type StreamEvent } from '../../src/apps/web/api.ts';
+import { jsonData, SseParseError } from '../../src/apps/web/lib/sse.ts';
 
 describe('jsonData', () => {
   it('parses a message whose data is JSON', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_SSE_MESSAGE_CHARS, readSse, SseParseError, SseParser } from '../../src/web/lib/sse.ts';
+import { MAX_SSE_MESSAGE_CHARS, readSse, SseParseError, SseParser } from '../../src/apps/web/lib/sse.ts';
 
 function parseAll(chunks: readonly string[]) {
   const parser = new SseParser();

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { barPercent, MAX_PANEL_DEPTH, MAX_PANEL_ENTRIES, statePanel } from '../../src/web/lib/state-view.ts';
+import {
+  barPercent,
+  MAX_PANEL_DEPTH,
+  MAX_PANEL_ENTRIES,
+  statePanel,
+} from '../../src/apps/web/lib/state-view.ts';
 
 describe('state panel', () => {
   const fields = [

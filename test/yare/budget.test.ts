@@ -1,7 +1,7 @@
 // Per-run budgets a caller can spread over a turn: `stepsUsed` on every result, a step limit per run, and a
 // wall-clock deadline read on an injected clock (so the test controls time exactly).
 import { describe, expect, it } from 'vitest';
-import { CLOCK_CHECK_INTERVAL, EventRunner, runEvent } from '../../src/yare/index.ts';
+import { CLOCK_CHECK_INTERVAL, EventRunner, runEvent } from '../../src/core/yare/index.ts';
 import { rulesOf, scriptedDice } from '../helpers/yare.ts';
 
 const RULES = rulesOf(`state_schema:

@@ -3,8 +3,8 @@
 // keep the order of the file.
 import { isNode, LineCounter, parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import type { RawDocument } from '../../src/yare/compile/raw-ast.ts';
-import { shapeDocument } from '../../src/yare/compile/shape.ts';
+import type { RawDocument } from '../../src/core/yare/compile/raw-ast.ts';
+import { shapeDocument } from '../../src/core/yare/compile/shape.ts';
 import { errorsOf } from '../helpers/yare.ts';
 
 const SCHEMA = `state_schema:

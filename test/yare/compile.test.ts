@@ -1,7 +1,7 @@
 // Load-time checks: errors before play, each with file:line:col, a stable code and a "did you mean".
 import { describe, expect, it } from 'vitest';
-import { MAX_NOTE_TEMPLATE_LENGTH } from '../../src/yare/limits.ts';
-import { eventTools } from '../../src/yare/tools.ts';
+import { MAX_NOTE_TEMPLATE_LENGTH } from '../../src/core/yare/limits.ts';
+import { eventTools } from '../../src/core/yare/tools.ts';
 import { compileYaml, errorsOf, rulesOf } from '../helpers/yare.ts';
 
 const SCHEMA = `state_schema:

@@ -2,8 +2,8 @@
 // inputs and dice), each now either 0.6's result or a deliberate difference listed in
 // docs/yare-differences.md. The expected values in comments are what 0.6 prints.
 import { describe, expect, it } from 'vitest';
-import { runEvent } from '../../src/yare/interpreter.ts';
-import { evaluateExpression } from '../../src/yare/evaluate-text.ts';
+import { runEvent } from '../../src/core/yare/interpreter.ts';
+import { evaluateExpression } from '../../src/core/yare/evaluate-text.ts';
 import { compileYaml, errorsOf, rulesOf } from '../helpers/yare.ts';
 
 function notesOf(schema: string, steps: string, inputs: Record<string, unknown> = {}) {

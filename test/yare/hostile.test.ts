@@ -1,8 +1,8 @@
 // Hostile cartridges and expressions (ledger-security.md §4.3, groups Y and E), through the real loader:
 // each is refused with a clear error at its place, nothing is evaluated, and no prototype is touched.
 import { describe, expect, it } from 'vitest';
-import { loadCartridgeFromFiles } from '../../src/cartridge/index.ts';
-import { runEvent } from '../../src/yare/interpreter.ts';
+import { loadCartridgeFromFiles } from '../../src/core/cartridge/index.ts';
+import { runEvent } from '../../src/core/yare/interpreter.ts';
 
 const LORE = '# Lore\nA quiet town.\n';
 

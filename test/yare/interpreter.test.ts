@@ -1,13 +1,13 @@
 // The original's step-action and run_event tests (reference §5.3, §5.4), translated, plus our fixes.
 import { describe, expect, it } from 'vitest';
-import { EventRunner, runEvent } from '../../src/yare/interpreter.ts';
+import { EventRunner, runEvent } from '../../src/core/yare/interpreter.ts';
 import {
   MAX_CALL_DEPTH,
   MAX_CONTAINER_SIZE,
   MAX_DICT_DEPTH,
   MAX_NOTE_LENGTH,
   MAX_STEPS_PER_RUN,
-} from '../../src/yare/limits.ts';
+} from '../../src/core/yare/limits.ts';
 import { rulesOf, scriptedDice } from '../helpers/yare.ts';
 
 const FIXTURE = `

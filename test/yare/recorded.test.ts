@@ -6,12 +6,12 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DiceRoller } from '../../src/yare/dice.ts';
-import { diffStates } from '../../src/yare/diff.ts';
-import { evaluate } from '../../src/yare/expr/evaluate.ts';
-import { parseExpression } from '../../src/yare/expr/parser.ts';
-import { EventRunner, runEvent } from '../../src/yare/interpreter.ts';
-import type { CompiledRules } from '../../src/yare/program.ts';
+import { DiceRoller } from '../../src/core/yare/dice.ts';
+import { diffStates } from '../../src/core/yare/diff.ts';
+import { evaluate } from '../../src/core/yare/expr/evaluate.ts';
+import { parseExpression } from '../../src/core/yare/expr/parser.ts';
+import { EventRunner, runEvent } from '../../src/core/yare/interpreter.ts';
+import type { CompiledRules } from '../../src/core/yare/program.ts';
 import { compileYaml } from '../helpers/yare.ts';
 import {
   type EventOutcome,

@@ -2,10 +2,10 @@
 // stack overflow is YARE_STEP_LIMIT; any other exception is an engine bug and reaches the caller as
 // itself, after the working state has been rolled back.
 import { describe, expect, it } from 'vitest';
-import type { RollRecord } from '../../src/yare/dice.ts';
-import { YareError } from '../../src/yare/errors.ts';
-import { type Dice, EventRunner } from '../../src/yare/interpreter.ts';
-import { isStackOverflow, toRunError } from '../../src/yare/run/errors.ts';
+import type { RollRecord } from '../../src/core/yare/dice.ts';
+import { YareError } from '../../src/core/yare/errors.ts';
+import { type Dice, EventRunner } from '../../src/core/yare/interpreter.ts';
+import { isStackOverflow, toRunError } from '../../src/core/yare/run/errors.ts';
 import { rulesOf } from '../helpers/yare.ts';
 
 const RULES = rulesOf(`state_schema:

@@ -2,7 +2,7 @@
 // failing; and the same state, inputs and seed always give the same result.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { runEvent } from '../../src/yare/interpreter.ts';
+import { runEvent } from '../../src/core/yare/interpreter.ts';
 import { rulesOf } from '../helpers/yare.ts';
 
 const SCHEMA = `state_schema:

@@ -6,14 +6,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CartridgeLibrary } from '../../../src/session/library.ts';
+import { CartridgeLibrary } from '../../../src/engine/session/library.ts';
 import {
   CLAIM_RELEASE_WARNING,
   claimIdempotencyKey,
   TurnClaim,
-} from '../../../src/session/turn-job/claim.ts';
-import { openStore } from '../../../src/store/open.ts';
-import type { Store } from '../../../src/store/repository.ts';
+} from '../../../src/engine/session/turn-job/claim.ts';
+import { openStore } from '../../../src/adapters/store/open.ts';
+import type { Store } from '../../../src/adapters/store/repository.ts';
 import { LANTERNMERE_DIR } from '../helpers.ts';
 import { stageEnv } from './helpers.ts';
 

@@ -1,17 +1,25 @@
 // Fixtures for the turn stages one at a time: a TurnEnvironment over a real store, and a TurnContext built
 // by hand from store reads (what prepare would resolve), so run and commit are tested without prepare.
 
-import { InFlight } from '../../../src/session/in-flight.ts';
-import type { CartridgeLibrary } from '../../../src/session/library.ts';
-import { CLAIM_STALE_MS, IDEMPOTENCY_WAIT_MS, TURN_HISTORY_WINDOW } from '../../../src/session/limits.ts';
-import { storyMessages } from '../../../src/session/messages.ts';
-import { countingSeeds } from '../../../src/session/seeds.ts';
-import type { TurnContext, TurnEnvironment, TurnRequest } from '../../../src/session/turn-job/types.ts';
-import { WindowCache } from '../../../src/session/window-cache.ts';
-import { DEFAULT_SNAPSHOT_RULE, WorldCache } from '../../../src/session/world-cache.ts';
-import type { Store } from '../../../src/store/repository.ts';
-import { initialWorld } from '../../../src/turn/index.ts';
-import type { GameState } from '../../../src/turn/types.ts';
+import { InFlight } from '../../../src/engine/session/in-flight.ts';
+import type { CartridgeLibrary } from '../../../src/engine/session/library.ts';
+import {
+  CLAIM_STALE_MS,
+  IDEMPOTENCY_WAIT_MS,
+  TURN_HISTORY_WINDOW,
+} from '../../../src/engine/session/limits.ts';
+import { storyMessages } from '../../../src/engine/session/messages.ts';
+import { countingSeeds } from '../../../src/engine/session/seeds.ts';
+import type {
+  TurnContext,
+  TurnEnvironment,
+  TurnRequest,
+} from '../../../src/engine/session/turn-job/types.ts';
+import { WindowCache } from '../../../src/engine/session/window-cache.ts';
+import { DEFAULT_SNAPSHOT_RULE, WorldCache } from '../../../src/engine/session/world-cache.ts';
+import type { Store } from '../../../src/adapters/store/repository.ts';
+import { initialWorld } from '../../../src/engine/turn/index.ts';
+import type { GameState } from '../../../src/engine/turn/types.ts';
 
 export function stageEnv(
   store: Store,

@@ -6,11 +6,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createScriptedModels } from '../../../src/llm/scripted.ts';
-import { SessionError } from '../../../src/session/errors.ts';
-import { prepareTurn } from '../../../src/session/turn-job/prepare.ts';
-import { openStore } from '../../../src/store/open.ts';
-import type { Store } from '../../../src/store/repository.ts';
+import { createScriptedModels } from '../../../src/adapters/llm/scripted.ts';
+import { SessionError } from '../../../src/engine/session/errors.ts';
+import { prepareTurn } from '../../../src/engine/session/turn-job/prepare.ts';
+import { openStore } from '../../../src/adapters/store/open.ts';
+import type { Store } from '../../../src/adapters/store/repository.ts';
 import { fixture } from '../helpers.ts';
 import { stageEnv } from './helpers.ts';
 

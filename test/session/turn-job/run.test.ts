@@ -2,12 +2,12 @@
 // engine streamed, the caller's abort and timeout honoured, and engine refusals mapped to session errors.
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Cartridge, loadCartridge } from '../../../src/cartridge/index.ts';
-import { createScriptedModels } from '../../../src/llm/scripted.ts';
-import { type RunResult, runStage } from '../../../src/session/turn-job/run.ts';
-import type { RunOptions, TurnContext, TurnRequest } from '../../../src/session/turn-job/types.ts';
-import { initialWorld } from '../../../src/turn/index.ts';
-import type { GameState, TurnEvent } from '../../../src/turn/types.ts';
+import { type Cartridge, loadCartridge } from '../../../src/core/cartridge/index.ts';
+import { createScriptedModels } from '../../../src/adapters/llm/scripted.ts';
+import { type RunResult, runStage } from '../../../src/engine/session/turn-job/run.ts';
+import type { RunOptions, TurnContext, TurnRequest } from '../../../src/engine/session/turn-job/types.ts';
+import { initialWorld } from '../../../src/engine/turn/index.ts';
+import type { GameState, TurnEvent } from '../../../src/engine/turn/types.ts';
 import { LANTERNMERE_DIR } from '../helpers.ts';
 
 let cartridge: Cartridge;

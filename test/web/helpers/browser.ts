@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { PROJECT_ROOT } from '../../../src/project-root.ts';
+import { PROJECT_ROOT } from '../../../src/adapters/project-root.ts';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const ARTIFACTS_DIR = join(PROJECT_ROOT, 'artifacts', 'web');

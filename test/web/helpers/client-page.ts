@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { buildWebClient } from '../../../src/web/build.ts';
+import { buildWebClient } from '../../../src/apps/web/build.ts';
 import { launchChromium } from './browser.ts';
 import { startTestServer, type TestServer } from './server.ts';
 

@@ -4,10 +4,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createScriptedModels } from '../../../src/llm/scripted.ts';
-import type { ChatModel, ModelSet, ModelStreamPart } from '../../../src/llm/types.ts';
-import { type RunningServer, startServer } from '../../../src/server/start.ts';
-import { countingSeeds } from '../../../src/session/seeds.ts';
+import { createScriptedModels } from '../../../src/adapters/llm/scripted.ts';
+import type { ChatModel, ModelSet, ModelStreamPart } from '../../../src/adapters/llm/types.ts';
+import { type RunningServer, startServer } from '../../../src/apps/server/start.ts';
+import { countingSeeds } from '../../../src/engine/session/seeds.ts';
 
 export interface TurnScript {
   /** Tool calls of the Director's first round (then it gives directives). */

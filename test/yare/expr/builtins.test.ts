@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { BUILTINS, checkCall, TIMEDELTA_POSITIONAL } from '../../../src/yare/expr/builtins.ts';
-import { evaluate, formatValue } from '../../../src/yare/expr/evaluate.ts';
-import { parseExpression } from '../../../src/yare/expr/parser.ts';
-import { MAX_CONTAINER_SIZE, MAX_DICE_COUNT, MAX_DICE_SIDES } from '../../../src/yare/limits.ts';
-import { Duration, PyFloat } from '../../../src/yare/values.ts';
+import { BUILTINS, checkCall, TIMEDELTA_POSITIONAL } from '../../../src/core/yare/expr/builtins.ts';
+import { evaluate, formatValue } from '../../../src/core/yare/expr/evaluate.ts';
+import { parseExpression } from '../../../src/core/yare/expr/parser.ts';
+import { MAX_CONTAINER_SIZE, MAX_DICE_COUNT, MAX_DICE_SIDES } from '../../../src/core/yare/limits.ts';
+import { Duration, PyFloat } from '../../../src/core/yare/values.ts';
 import { contextOf, run, yareErrorOf } from './helpers.ts';
 
 const SECOND = 1_000_000;

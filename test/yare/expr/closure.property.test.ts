@@ -4,12 +4,12 @@
 // roll text from the source) gives the same value or the same error as the tree itself; and the limits.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { YareError } from '../../../src/yare/errors.ts';
-import type { Expr, Expression, Span } from '../../../src/yare/expr/ast.ts';
-import { type Closure, type ClosureOptions, compileClosure } from '../../../src/yare/expr/closure.ts';
-import { parseExpression, printExpr } from '../../../src/yare/expr/parser.ts';
-import { MAX_CONTAINER_SIZE, MAX_EXPRESSION_LENGTH } from '../../../src/yare/limits.ts';
-import { DICT_PROTOTYPE } from '../../../src/yare/values.ts';
+import { YareError } from '../../../src/core/yare/errors.ts';
+import type { Expr, Expression, Span } from '../../../src/core/yare/expr/ast.ts';
+import { type Closure, type ClosureOptions, compileClosure } from '../../../src/core/yare/expr/closure.ts';
+import { parseExpression, printExpr } from '../../../src/core/yare/expr/parser.ts';
+import { MAX_CONTAINER_SIZE, MAX_EXPRESSION_LENGTH } from '../../../src/core/yare/limits.ts';
+import { DICT_PROTOTYPE } from '../../../src/core/yare/values.ts';
 import {
   EXPRESSION_MACROS as MACROS,
   type ExpressionOutcome,

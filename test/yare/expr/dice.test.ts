@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DiceRoller } from '../../../src/yare/dice.ts';
-import { MAX_DICE_COUNT, MAX_DICE_SIDES } from '../../../src/yare/limits.ts';
+import { DiceRoller } from '../../../src/core/yare/dice.ts';
+import { MAX_DICE_COUNT, MAX_DICE_SIDES } from '../../../src/core/yare/limits.ts';
 import { yareErrorOf } from './helpers.ts';
 
 function sequence(roller: DiceRoller, n: number, sides = 20): number[] {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Expression } from '../../../src/yare/expr/ast.ts';
-import { evaluate, formatValue } from '../../../src/yare/expr/evaluate.ts';
-import { parseAtExpression, parseExpression } from '../../../src/yare/expr/parser.ts';
-import { MAX_CONTAINER_SIZE, MAX_STRING_LENGTH } from '../../../src/yare/limits.ts';
-import { Duration, inheritsNothing, PyFloat } from '../../../src/yare/values.ts';
+import type { Expression } from '../../../src/core/yare/expr/ast.ts';
+import { evaluate, formatValue } from '../../../src/core/yare/expr/evaluate.ts';
+import { parseAtExpression, parseExpression } from '../../../src/core/yare/expr/parser.ts';
+import { MAX_CONTAINER_SIZE, MAX_STRING_LENGTH } from '../../../src/core/yare/limits.ts';
+import { Duration, inheritsNothing, PyFloat } from '../../../src/core/yare/values.ts';
 import { contextOf, run, yareErrorOf } from './helpers.ts';
 
 /** Python's str() of the result: distinguishes 3 from 3.0 and True from 1. */

@@ -3,7 +3,7 @@
 // macro references, and calls that fail their signature check. Spans are zero; print and re-parse a
 // tree to get real ones.
 import fc from 'fast-check';
-import type { BinaryOp, CompareOp, Expr } from '../../../src/yare/expr/ast.ts';
+import type { BinaryOp, CompareOp, Expr } from '../../../src/core/yare/expr/ast.ts';
 
 const S = { start: 0, end: 0 };
 

@@ -1,9 +1,9 @@
 // Shared fixtures for expression tests: a context over plain state/temp/inputs with scripted dice.
-import type { Span } from '../../../src/yare/expr/ast.ts';
-import { type EvalContext, evaluate } from '../../../src/yare/expr/evaluate.ts';
-import { parseAtExpression, parseExpression } from '../../../src/yare/expr/parser.ts';
-import { YareError } from '../../../src/yare/errors.ts';
-import type { Value } from '../../../src/yare/values.ts';
+import type { Span } from '../../../src/core/yare/expr/ast.ts';
+import { type EvalContext, evaluate } from '../../../src/core/yare/expr/evaluate.ts';
+import { parseAtExpression, parseExpression } from '../../../src/core/yare/expr/parser.ts';
+import { YareError } from '../../../src/core/yare/errors.ts';
+import type { Value } from '../../../src/core/yare/values.ts';
 
 export interface Fixture {
   state?: Value;

@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import type { Expr } from '../../../src/yare/expr/ast.ts';
-import { exprText, parseAtExpression, parseExpression, printExpr } from '../../../src/yare/expr/parser.ts';
-import { walkExpr } from '../../../src/yare/expr/walk.ts';
-import { MAX_CONTAINER_SIZE, MAX_EXPRESSION_DEPTH, MAX_EXPRESSION_LENGTH } from '../../../src/yare/limits.ts';
+import type { Expr } from '../../../src/core/yare/expr/ast.ts';
+import {
+  exprText,
+  parseAtExpression,
+  parseExpression,
+  printExpr,
+} from '../../../src/core/yare/expr/parser.ts';
+import { walkExpr } from '../../../src/core/yare/expr/walk.ts';
+import {
+  MAX_CONTAINER_SIZE,
+  MAX_EXPRESSION_DEPTH,
+  MAX_EXPRESSION_LENGTH,
+} from '../../../src/core/yare/limits.ts';
 import { yareErrorOf } from './helpers.ts';
 
 /** Fully parenthesised structure, to assert precedence and associativity. */

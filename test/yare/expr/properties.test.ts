@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DiceRoller } from '../../../src/yare/dice.ts';
-import { YareError } from '../../../src/yare/errors.ts';
-import type { BinaryOp, CompareOp, Expr } from '../../../src/yare/expr/ast.ts';
-import { type EvalContext, evaluate, pyRepr } from '../../../src/yare/expr/evaluate.ts';
-import { parseExpression, printExpr } from '../../../src/yare/expr/parser.ts';
-import { walkExpr } from '../../../src/yare/expr/walk.ts';
-import { MAX_EXPRESSION_LENGTH } from '../../../src/yare/limits.ts';
-import type { Value } from '../../../src/yare/values.ts';
+import { DiceRoller } from '../../../src/core/yare/dice.ts';
+import { YareError } from '../../../src/core/yare/errors.ts';
+import type { BinaryOp, CompareOp, Expr } from '../../../src/core/yare/expr/ast.ts';
+import { type EvalContext, evaluate, pyRepr } from '../../../src/core/yare/expr/evaluate.ts';
+import { parseExpression, printExpr } from '../../../src/core/yare/expr/parser.ts';
+import { walkExpr } from '../../../src/core/yare/expr/walk.ts';
+import { MAX_EXPRESSION_LENGTH } from '../../../src/core/yare/limits.ts';
+import type { Value } from '../../../src/core/yare/values.ts';
 
 const S = { start: 0, end: 0 };
 

@@ -13,8 +13,8 @@ import {
   truthy,
   typeName,
   valueEquals,
-} from '../../../src/yare/python.ts';
-import { Duration, inheritsNothing, newDict, PyFloat, type Value } from '../../../src/yare/values.ts';
+} from '../../../src/core/yare/python.ts';
+import { Duration, inheritsNothing, newDict, PyFloat, type Value } from '../../../src/core/yare/values.ts';
 import { yareErrorOf } from './helpers.ts';
 
 const SECOND = 1_000_000;

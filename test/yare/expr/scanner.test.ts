@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { scan, type Token } from '../../../src/yare/expr/scanner.ts';
-import { MAX_DICE_COUNT, MAX_DICE_SIDES } from '../../../src/yare/limits.ts';
+import { scan, type Token } from '../../../src/core/yare/expr/scanner.ts';
+import { MAX_DICE_COUNT, MAX_DICE_SIDES } from '../../../src/core/yare/limits.ts';
 import { yareErrorOf } from './helpers.ts';
 
 function kinds(text: string): string[] {

@@ -8,14 +8,14 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { stringify } from 'yaml';
 import { compileYaml } from '../../helpers/yare.ts';
-import type { RunResult } from '../../../src/yare/interpreter.ts';
-import type { CompiledRules } from '../../../src/yare/program.ts';
-import { YareError } from '../../../src/yare/errors.ts';
-import { type EvalContext, evaluate } from '../../../src/yare/expr/evaluate.ts';
-import { parseExpression } from '../../../src/yare/expr/parser.ts';
-import { DiceRoller, type RollRecord } from '../../../src/yare/dice.ts';
-import { pyRepr, typeName } from '../../../src/yare/python.ts';
-import { Duration, PyFloat, toValue, type Value } from '../../../src/yare/values.ts';
+import type { RunResult } from '../../../src/core/yare/interpreter.ts';
+import type { CompiledRules } from '../../../src/core/yare/program.ts';
+import { YareError } from '../../../src/core/yare/errors.ts';
+import { type EvalContext, evaluate } from '../../../src/core/yare/expr/evaluate.ts';
+import { parseExpression } from '../../../src/core/yare/expr/parser.ts';
+import { DiceRoller, type RollRecord } from '../../../src/core/yare/dice.ts';
+import { pyRepr, typeName } from '../../../src/core/yare/python.ts';
+import { Duration, PyFloat, toValue, type Value } from '../../../src/core/yare/values.ts';
 
 // ---------------------------------------------------------------- expressions
 

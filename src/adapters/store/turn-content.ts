@@ -1,0 +1,90 @@
+// Checks and encodes the caller's turn content into column values, before any transaction starts.
+
+import { checkBytes, encodeJson } from './json.ts';
+import { storableTextProblem } from '../../core/text-policy.ts';
+import { StoreInputError } from './errors.ts';
+import {
+  MAX_INPUT_BYTES,
+  MAX_LEDGER_EVENT_BYTES,
+  MAX_LEDGER_EVENTS_PER_TURN,
+  MAX_LEDGER_GAME_TIME_CHARS,
+  MAX_NARRATION_BYTES,
+  MAX_RECORD_BYTES,
+  MAX_STATE_BYTES,
+  MAX_WORLD_SNAPSHOT_BYTES,
+} from './limits.ts';
+import type { TurnContent } from './repository.ts';
+import { type EncodedSnapshotPieces, encodeSnapshotPieces, splitSnapshotText } from './snapshot-pieces.ts';
+import { checkSeed, checkTimestamp } from './validate.ts';
+
+export interface EncodedTurnContent {
+  input: string | null;
+  narration: string;
+  record: string;
+  state: string;
+  seed: number;
+  created_at: number;
+  ledgerEvents: string[];
+  /** Snapshot pieces written with the turn: the caller's `snapshotPieces`, or its whole `worldSnapshot` split. */
+  snapshot: EncodedSnapshotPieces | null;
+  ledgerGameTime: string | null;
+}
+
+export function encodeTurnContent(place: string, content: TurnContent): EncodedTurnContent {
+  if (typeof content.narration !== 'string')
+    throw new StoreInputError(`${place}.narration`, 'must be a string');
+  checkBytes(`${place}.narration`, content.narration, MAX_NARRATION_BYTES, 'MAX_NARRATION_BYTES');
+  const unstorable = storableTextProblem(content.narration);
+  if (unstorable !== undefined) throw new StoreInputError(`${place}.narration`, unstorable);
+  const events = content.ledgerEvents ?? [];
+  if (!Array.isArray(events)) throw new StoreInputError(`${place}.ledgerEvents`, 'must be an array');
+  if (events.length > MAX_LEDGER_EVENTS_PER_TURN) {
+    throw new StoreInputError(
+      `${place}.ledgerEvents`,
+      `has ${events.length} events, over the limit MAX_LEDGER_EVENTS_PER_TURN = ${MAX_LEDGER_EVENTS_PER_TURN}`,
+    );
+  }
+  return {
+    input:
+      content.input === undefined || content.input === null
+        ? null
+        : encodeJson(`${place}.input`, content.input, MAX_INPUT_BYTES, 'MAX_INPUT_BYTES'),
+    narration: content.narration,
+    record: encodeJson(`${place}.record`, content.record, MAX_RECORD_BYTES, 'MAX_RECORD_BYTES'),
+    state: encodeJson(`${place}.state`, content.state, MAX_STATE_BYTES, 'MAX_STATE_BYTES'),
+    seed: checkSeed(`${place}.seed`, content.seed),
+    created_at: checkTimestamp(`${place}.createdAt`, content.createdAt),
+    ledgerEvents: events.map((event, i) =>
+      encodeJson(`${place}.ledgerEvents[${i}]`, event, MAX_LEDGER_EVENT_BYTES, 'MAX_LEDGER_EVENT_BYTES'),
+    ),
+    ledgerGameTime: checkGameTime(`${place}.ledgerGameTime`, content.ledgerGameTime),
+    snapshot: encodeSnapshot(place, content),
+  };
+}
+
+function encodeSnapshot(place: string, content: TurnContent): EncodedSnapshotPieces | null {
+  if (content.worldSnapshot !== undefined && content.snapshotPieces !== undefined)
+    throw new StoreInputError(`${place}.snapshotPieces`, 'cannot be given with worldSnapshot');
+  if (content.snapshotPieces !== undefined)
+    return encodeSnapshotPieces(`${place}.snapshotPieces`, content.snapshotPieces);
+  if (content.worldSnapshot === undefined) return null;
+  const text = encodeJson(
+    `${place}.worldSnapshot`,
+    content.worldSnapshot,
+    MAX_WORLD_SNAPSHOT_BYTES,
+    'MAX_WORLD_SNAPSHOT_BYTES',
+  );
+  const pieces = splitSnapshotText(text);
+  return { turnId: null, from: 0, pieces, total: pieces.length };
+}
+
+function checkGameTime(place: string, value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') throw new StoreInputError(place, 'must be a string');
+  if (value.length > MAX_LEDGER_GAME_TIME_CHARS)
+    throw new StoreInputError(
+      place,
+      `is ${value.length} characters, over the limit MAX_LEDGER_GAME_TIME_CHARS = ${MAX_LEDGER_GAME_TIME_CHARS}`,
+    );
+  return value;
+}

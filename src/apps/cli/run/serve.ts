@@ -1,0 +1,128 @@
+// The work of `mnesos serve`. Keys come from MNESOS_API_KEYS (comma-separated raw keys, optionally
+// `label=key`), hashed at start; the database from --db or MNESOS_DATABASE_URL (SQLite under ./.mnesos by
+// default); models from the usual MNESOS_* model configuration (offline when none). Without keys the
+// server binds to loopback only.
+
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadModelConfig } from '../../../adapters/llm/index.ts';
+import { PROJECT_ROOT } from '../../../adapters/project-root.ts';
+import { parseAllowedModels } from '../../../engine/session/index.ts';
+import {
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  isWorkerProcess,
+  leaveCluster,
+  OperatorLimitError,
+  operatorLimits,
+  parseApiKeys,
+  parseWorkers,
+  reportReady,
+  runWorkers,
+  type ServerLimits,
+  StartRefused,
+  startServer,
+  WorkersError,
+} from '../../server/index.ts';
+import { EXIT } from '../exit-codes.ts';
+import { UserError } from '../user-error.ts';
+
+export interface ServeFlags {
+  readonly host?: string;
+  readonly port?: string;
+  readonly db?: string;
+  readonly author?: boolean;
+  readonly allowUserBaseUrl?: boolean;
+  readonly static?: string;
+  /** Server processes on the port (MNESOS_WORKERS; default 1). */
+  readonly workers?: string;
+  /** Operator limits (see OPERATOR_LIMITS): `--rate-limit`, `--turn-timeout-ms`, … as given. */
+  readonly [limit: string]: string | boolean | undefined;
+}
+
+function parsePort(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_PORT;
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new UserError(`--port must be 0 to 65535, got '${text}'`, EXIT.usage);
+  return port;
+}
+
+export async function runServe(flags: ServeFlags): Promise<void> {
+  let keys: Array<{ label: string; key: string }>;
+  try {
+    keys = parseApiKeys(process.env.MNESOS_API_KEYS);
+  } catch (error) {
+    throw new UserError(`MNESOS_API_KEYS: ${(error as Error).message}`);
+  }
+  let limits: Partial<ServerLimits>;
+  let workers: number;
+  try {
+    limits = operatorLimits(process.env, flags);
+    workers = parseWorkers(
+      flags.workers ?? process.env.MNESOS_WORKERS,
+      flags.workers === undefined ? 'MNESOS_WORKERS' : '--workers',
+    );
+  } catch (error) {
+    if (error instanceof OperatorLimitError || error instanceof WorkersError)
+      throw new UserError(error.message, EXIT.usage);
+    throw error;
+  }
+  if (workers > 1 && !isWorkerProcess()) {
+    try {
+      await runWorkers(workers, (line) => process.stdout.write(line));
+    } catch (error) {
+      if (error instanceof WorkersError) throw new UserError(error.message);
+      throw error;
+    }
+    return;
+  }
+  const config = loadModelConfig(process.env);
+  const builtClient = join(PROJECT_ROOT, 'dist', 'web');
+  const staticDir = flags.static ?? (existsSync(builtClient) ? builtClient : undefined);
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer({
+      host: flags.host ?? DEFAULT_HOST,
+      port: parsePort(flags.port),
+      databaseUrl: flags.db ?? process.env.MNESOS_DATABASE_URL,
+      apiKeys: keys,
+      modelConfig: config,
+      allowUserBaseUrl: flags.allowUserBaseUrl === true,
+      allowedModels: parseAllowedModels(process.env.MNESOS_ALLOWED_MODELS),
+      // Single-user local mode (loopback, no API keys): the one user owns everything, so the author tools
+      // are on without a flag. With keys, `--author` turns them on for session owners.
+      authorMode: flags.author === true || keys.length === 0,
+      limits,
+      ...(staticDir ? { staticDir } : {}),
+    });
+  } catch (error) {
+    if (error instanceof StartRefused) throw new UserError(error.message);
+    // A limit out of range (resolveServerLimits names it).
+    if (error instanceof RangeError) throw new UserError(error.message, EXIT.usage);
+    throw error;
+  }
+  const mode =
+    (config.provider === 'offline' ? `offline (${config.reason})` : `models via ${config.provider}`) +
+    (flags.allowUserBaseUrl === true ? '; users may choose model base URLs' : '');
+  const rate =
+    server.deps.limits.rateLimit === 0
+      ? 'no rate limit'
+      : `${server.deps.limits.rateLimit} requests/principal/window`;
+  const banner = `mnesos: listening on ${server.url} (${server.deps.store.dialect}, ${keys.length === 0 ? 'local user, loopback only' : `${keys.length} API key(s)`}, ${mode}, ${rate})`;
+  // Ctrl-C and SIGTERM close the server and its store. Installed before saying it listens: whoever reads
+  // the banner may stop the server at once.
+  const stopped = new Promise<void>((done) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      void server.close().then(done);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  if (isWorkerProcess()) reportReady(server.url, banner);
+  else process.stdout.write(`${banner}\n`);
+  await stopped;
+  leaveCluster();
+}

@@ -1,0 +1,48 @@
+// Reading a `--state file.json`: a game state as JSON, merged over the cartridge's initial state so a
+// file may give only the fields that matter (a full state, as `run-event --json` prints, works as is).
+
+import { readFileSync } from 'node:fs';
+import {
+  type CompiledRules,
+  type Dict,
+  isDict,
+  mergeDicts,
+  toValue,
+  type Value,
+} from '../../core/yare/index.ts';
+import { UserError } from './user-error.ts';
+
+/** State files are JSON read whole; the cap keeps a mistaken path from filling memory. */
+export const MAX_STATE_FILE_BYTES = 4 * 1024 * 1024;
+
+export function readStateFile(path: string | undefined, rules: CompiledRules): Dict {
+  const initial = toValue(rules.initialState) as Dict;
+  if (path === undefined) return initial;
+  let text: string;
+  try {
+    const buf = readFileSync(path);
+    if (buf.byteLength > MAX_STATE_FILE_BYTES) {
+      throw new UserError(
+        `${path}: state file is ${buf.byteLength} bytes, over the ${MAX_STATE_FILE_BYTES}-byte limit.`,
+      );
+    }
+    text = buf.toString('utf8');
+  } catch (error) {
+    if (error instanceof UserError) throw error;
+    throw new UserError(`${path}: cannot read state file (${(error as Error).message}).`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new UserError(`${path}: not valid JSON (${(error as Error).message}).`);
+  }
+  let value: Value;
+  try {
+    value = toValue(parsed);
+  } catch (error) {
+    throw new UserError(`${path}: ${(error as Error).message}.`);
+  }
+  if (!isDict(value)) throw new UserError(`${path}: a state file must hold a JSON object.`);
+  return mergeDicts(initial, value);
+}

@@ -1,0 +1,137 @@
+// The HTTP app, built from injected dependencies (store, services, auth, limits, metrics) so tests build
+// exactly what `serve` runs. Order of the layers: request metrics and the error handler outermost, then the
+// Host/Origin check, then (for /v1) authentication and the rate limit, then the typed routes.
+
+import { Hono } from 'hono';
+import { authenticate, hostCheck } from './auth.ts';
+import type { AppDeps } from './deps.ts';
+import { StoreInputError } from '../../adapters/store/index.ts';
+import { ApiError, errorBody } from './errors.ts';
+import { type AppEnv, RouteRegistry } from './openapi.ts';
+import { rateLimit } from './rate-limit.ts';
+import { refuseUnstorableUrl } from './url-guard.ts';
+import { registerAuthoringSchemaRoutes } from './routes/authoring-schemas.ts';
+import { registerCartridgeRoutes } from './routes/cartridges.ts';
+import { registerHistoryRoutes } from './routes/history.ts';
+import { registerLibraryRoutes } from './routes/library.ts';
+import { registerBuilderRoutes } from './routes/builder.ts';
+import { registerMinigameRoutes } from './routes/minigames.ts';
+import { registerOpenAiCompatRoutes } from './routes/openai-compat.ts';
+import { registerSillyTavernImportRoute } from './routes/sillytavern-import.ts';
+import { registerPersonaRoutes } from './routes/personas.ts';
+import { registerSaveRoutes } from './routes/saves.ts';
+import { registerSchemaRoutes } from './routes/schema.ts';
+import { registerSessionRoutes } from './routes/sessions.ts';
+import { registerSettingsRoutes } from './routes/settings.ts';
+import { registerStateRoutes } from './routes/state.ts';
+import { registerStatelessRoutes } from './routes/stateless.ts';
+import { registerSystemRoutes } from './routes/system.ts';
+import { registerTurnRoutes } from './routes/turns.ts';
+import { serveStatic } from './static.ts';
+
+export const API_VERSION = '1.0.0';
+
+/** On every answer. The web client must not be framed by another site (clickjacking): the old header and CSP. */
+const SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
+  ['x-content-type-options', 'nosniff'],
+  ['x-frame-options', 'DENY'],
+  ['content-security-policy', "frame-ancestors 'none'"],
+  ['referrer-policy', 'no-referrer'],
+];
+
+export interface BuiltApp {
+  readonly app: Hono<AppEnv>;
+  readonly registry: RouteRegistry;
+}
+
+export function createApp(deps: AppDeps): BuiltApp {
+  const app = new Hono<AppEnv>();
+  const registry = new RouteRegistry(app, () => deps.limits.maxJsonBodyBytes);
+
+  app.use('*', async (c, next) => {
+    // Set before the route answers, so `c.json`/`c.body` build the response with them. Set after, they would
+    // make Hono rebuild the finished response around its body as a stream (a Web Response, a ReadableStream
+    // and a chunked write for every JSON answer). A Response a route returns whole (the event stream, static
+    // files) does not take prepared headers, so those get them after.
+    for (const [name, value] of SECURITY_HEADERS) c.header(name, value);
+    await next();
+    if (!c.res.headers.has('x-content-type-options'))
+      for (const [name, value] of SECURITY_HEADERS) c.header(name, value);
+    deps.metrics.requests.inc({
+      method: c.req.method,
+      route: c.get('route') ?? 'unmatched',
+      status: String(c.res.status),
+    });
+  });
+  app.onError((error, c) => {
+    if (error instanceof ApiError) {
+      deps.metrics.errors.inc({ code: error.code });
+      return c.json(errorBody(error.code, error.message, error.details), error.status);
+    }
+    // Input the store refuses (a name with a control character, say) that no route checked first: a 400
+    // naming the field, the same on SQLite and PostgreSQL, never a 500.
+    if (error instanceof StoreInputError) {
+      deps.metrics.errors.inc({ code: 'invalid_input' });
+      return c.json(errorBody('invalid_input', error.message, { field: error.place }), 400);
+    }
+    deps.metrics.errors.inc({ code: 'internal' });
+    console.error('[server] unhandled error:', error);
+    return c.json(errorBody('internal', 'internal server error'), 500);
+  });
+  app.use('*', hostCheck(deps.auth));
+  app.use('/v1/*', authenticate(deps.auth));
+  app.use('/v1/*', refuseUnstorableUrl());
+  app.use('/v1/*', rateLimit(deps.limits.rateLimit, deps.limits.rateWindowMs));
+
+  deps.metrics.gauge(
+    'mnesos_turns_in_flight',
+    'Turns running in this process.',
+    () => deps.service.turnsInFlight,
+  );
+  deps.metrics.gauge(
+    'mnesos_model_sets_cached',
+    'Principals whose models (built from their settings) are held in memory.',
+    () => deps.models.cachedCount,
+  );
+  deps.metrics.gauge(
+    'mnesos_cartridges_cached',
+    'Loaded cartridges held in memory.',
+    () => deps.library.cachedCount,
+  );
+
+  registerSystemRoutes(registry, deps);
+  registerCartridgeRoutes(registry, deps);
+  registerLibraryRoutes(registry, deps);
+  registerPersonaRoutes(registry, deps);
+  registerSessionRoutes(registry, deps);
+  registerTurnRoutes(registry, deps);
+  registerHistoryRoutes(registry, deps);
+  registerSaveRoutes(registry, deps);
+  registerStateRoutes(registry, deps);
+  registerSchemaRoutes(registry, deps);
+  registerAuthoringSchemaRoutes(registry, deps);
+  registerMinigameRoutes(registry, deps);
+  registerBuilderRoutes(registry, deps);
+  registerStatelessRoutes(registry, deps);
+  registerSettingsRoutes(registry, deps);
+  registerOpenAiCompatRoutes(registry, deps);
+  registerSillyTavernImportRoute(registry, deps);
+
+  // Built on the first request for it (every route's JSON Schema: tens of milliseconds `serve` would
+  // otherwise spend before it listens), then kept: the routes never change after this point.
+  let document: ReturnType<RouteRegistry['document']> | undefined;
+  app.get('/openapi.json', (c) => {
+    c.set('route', '/openapi.json');
+    document ??= registry.document({ title: 'MnesOS API', version: API_VERSION });
+    return c.json(document);
+  });
+
+  app.notFound(async (c) => {
+    if (deps.staticDir !== undefined && c.req.method === 'GET' && !c.req.path.startsWith('/v1/')) {
+      const response = await serveStatic(deps.staticDir, c.req.path);
+      if (response !== undefined) return response;
+    }
+    return c.json(errorBody('not_found', `no route ${c.req.method} ${c.req.path}`), 404);
+  });
+  return { app, registry };
+}

@@ -1,0 +1,28 @@
+// What the HTTP app is built from. Everything with a side effect is injected, so tests build the same app
+// over a temporary store, scripted models and their own limits.
+
+import type { CartridgeLibrary, PrincipalModels, SessionService } from '../../engine/session/index.ts';
+import type { Store } from '../../adapters/store/index.ts';
+import type { AuthConfig } from './auth.ts';
+import type { CartridgeChecker } from './cartridge-checker.ts';
+import type { ServerLimits } from './limits.ts';
+import type { Metrics } from './metrics.ts';
+
+export interface AppDeps {
+  readonly store: Store;
+  readonly library: CartridgeLibrary;
+  /** Checks uploaded cartridges off the request thread. */
+  readonly checker: CartridgeChecker;
+  readonly service: SessionService;
+  readonly auth: AuthConfig;
+  readonly limits: ServerLimits;
+  readonly metrics: Metrics;
+  /** Each principal's models (the server's, overridden by the principal's settings) and the settings policy. */
+  readonly models: PrincipalModels;
+  /** The server's own mode, said in /healthz; each turn answer says the mode of that principal's models. */
+  readonly modelMode: 'online' | 'offline';
+  /** Author mode: the full state view and direct event runs, for the session's owner. */
+  readonly authorMode: boolean;
+  /** A folder of static files (the web client (`dist/web`)), served for non-API GETs when set. */
+  readonly staticDir?: string;
+}

@@ -1,0 +1,49 @@
+// Every error the API answers with: `{ "error": { "code", "message", ...details } }` and a status. Routes
+// throw ApiError; the app's error handler turns it (and a SessionError) into the response.
+
+import type { SessionError } from '../../engine/session/index.ts';
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 502 | 503 | 504,
+    readonly code: string,
+    message: string,
+    readonly details: Readonly<Record<string, unknown>> = {},
+  ) {
+    super(message);
+  }
+}
+
+export function errorBody(code: string, message: string, details: Readonly<Record<string, unknown>> = {}) {
+  return { error: { code, message, ...details } };
+}
+
+/** The HTTP face of a session failure. */
+export function fromSessionError(error: SessionError): ApiError {
+  switch (error.code) {
+    case 'not-found':
+      return new ApiError(404, 'not_found', error.message);
+    case 'turn-in-flight':
+      return new ApiError(409, 'turn_in_flight', error.message);
+    case 'conflict':
+      return new ApiError(409, 'turn_conflict', error.message, error.details);
+    case 'invalid':
+      return new ApiError(422, 'invalid_turn', error.message, error.details);
+    case 'cartridge':
+      return new ApiError(500, 'cartridge_unloadable', error.message);
+    case 'model':
+      return new ApiError(502, 'model_failed', error.message);
+    case 'settings':
+      return new ApiError(422, 'settings_unusable', error.message);
+    case 'aborted':
+      return new ApiError(400, 'turn_aborted', error.message);
+    case 'timeout':
+      return new ApiError(504, 'turn_timeout', error.message);
+    default: {
+      const unreachable: never = error.code;
+      return new ApiError(500, 'internal', String(unreachable));
+    }
+  }
+}

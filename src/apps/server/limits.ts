@@ -1,0 +1,80 @@
+// The server's user-facing limits, in one place. Each has a test at the limit and just past it
+// (test/server/limits.test.ts). `ServerLimits` lets an operator (and tests) change them per server.
+
+import { MAX_INPUT_CHARS } from '../../engine/turn/index.ts';
+import { MAX_ARCHIVE_BYTES } from '../../core/cartridge/index.ts';
+
+/** Bytes of a JSON request body. A stateless turn carries a whole game state, so this is generous. */
+export const DEFAULT_MAX_JSON_BODY_BYTES = 1024 * 1024;
+/** Bytes of an uploaded cartridge archive. */
+export const DEFAULT_MAX_UPLOAD_BYTES = MAX_ARCHIVE_BYTES;
+/** Characters of the player's input: the turn engine's own limit, checked before any model is called. */
+export const DEFAULT_MAX_INPUT_CHARS = MAX_INPUT_CHARS;
+/** Nesting depth of a JSON body (`{"a":[1]}` has depth 2). */
+export const MAX_JSON_DEPTH = 32;
+/** Requests per principal (API key, or the local user) per rate window. */
+export const DEFAULT_RATE_LIMIT = 120;
+/** Length of the rate window in milliseconds. */
+export const DEFAULT_RATE_WINDOW_MS = 60_000;
+/** Milliseconds a turn may run before it is abandoned (nothing is committed). */
+export const DEFAULT_TURN_TIMEOUT_MS = 120_000;
+/** Items returned by list routes. */
+export const MAX_LIST_ITEMS = 1_000;
+/** Turns `GET /v1/sessions/{id}/history` returns at most: the newest of the branch (`complete` says if that is all). */
+export const HISTORY_MAX_TURNS = 500;
+/**
+ * Characters of stored turn content (state, record, input, narration) one history answer may read: a branch
+ * of large states comes back in fewer turns (at least one), and the client asks again from where it stopped.
+ */
+export const HISTORY_MAX_CHARS = 16 * 1024 * 1024;
+/**
+ * Bytes of stored cartridge files each principal may hold (their uploads' files as stored; a version
+ * deleted with `DELETE /v1/cartridge-versions/{id}` gives its bytes back).
+ */
+export const DEFAULT_CARTRIDGE_QUOTA_BYTES = 64 * 1024 * 1024;
+
+export interface ServerLimits {
+  readonly maxJsonBodyBytes: number;
+  readonly maxUploadBytes: number;
+  readonly maxInputChars: number;
+  readonly rateLimit: number;
+  readonly rateWindowMs: number;
+  readonly turnTimeoutMs: number;
+  readonly cartridgeQuotaBytes: number;
+}
+
+export const DEFAULT_SERVER_LIMITS: ServerLimits = Object.freeze({
+  maxJsonBodyBytes: DEFAULT_MAX_JSON_BODY_BYTES,
+  maxUploadBytes: DEFAULT_MAX_UPLOAD_BYTES,
+  maxInputChars: DEFAULT_MAX_INPUT_CHARS,
+  rateLimit: DEFAULT_RATE_LIMIT,
+  rateWindowMs: DEFAULT_RATE_WINDOW_MS,
+  turnTimeoutMs: DEFAULT_TURN_TIMEOUT_MS,
+  cartridgeQuotaBytes: DEFAULT_CARTRIDGE_QUOTA_BYTES,
+});
+
+export function resolveServerLimits(given: Partial<ServerLimits> = {}): ServerLimits {
+  const out = { ...DEFAULT_SERVER_LIMITS, ...given };
+  for (const [key, value] of Object.entries(out)) {
+    // A rate limit of 0 turns it off (a single local player, a benchmark); every other limit is ≥ 1.
+    if (key === 'rateLimit' && value === 0) continue;
+    if (!Number.isSafeInteger(value) || value < 1) {
+      throw new RangeError(`server limit ${key} must be a positive integer, got ${String(value)}`);
+    }
+  }
+  // The engine refuses longer input anyway; a larger server limit would only move the error later.
+  if (out.maxInputChars > MAX_INPUT_CHARS) {
+    throw new RangeError(`server limit maxInputChars must be at most ${MAX_INPUT_CHARS} (MAX_INPUT_CHARS)`);
+  }
+  return out;
+}
+
+/** Milliseconds a client has to send a whole request (headers and body): a slow-loris upload is cut off. */
+export const REQUEST_RECEIVE_TIMEOUT_MS = 30_000;
+/** Milliseconds a client has to send the request headers. */
+export const HEADERS_TIMEOUT_MS = 10_000;
+/** Records `GET /v1/sessions/{id}/world` returns per page by default, and at most (`limit`). */
+export const DEFAULT_WORLD_PAGE_RECORDS = 1_000;
+export const MAX_WORLD_PAGE_RECORDS = 5_000;
+/** Turns of events `GET /v1/sessions/{id}/ledger` returns per page by default (at most MAX_LEDGER_PAGE_TURNS). */
+export const DEFAULT_LEDGER_PAGE_TURNS = 200;

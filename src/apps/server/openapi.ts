@@ -1,0 +1,176 @@
+// Typed routes: each route is declared once with zod schemas for its path parameters, query and JSON body
+// and its responses. The same declaration validates requests (through the safe body reader) and produces
+// the OpenAPI document served at /openapi.json, so the document cannot drift from what the server does.
+
+import { IncomingMessage } from 'node:http';
+import type { Context, Hono } from 'hono';
+import { z } from 'zod';
+import type { Principal } from '../../adapters/store/index.ts';
+import { readJsonBody } from './body.ts';
+import { ApiError } from './errors.ts';
+
+export type AppEnv = { Variables: { principal: Principal; route: string } };
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface ResponseSpec {
+  readonly description: string;
+  /** Classic zod or zod/mini (the answers the browser parses too: responses.ts). */
+  readonly schema?: z.core.$ZodType;
+  /** Default application/json; `text/event-stream` for streams. */
+  readonly contentType?: string;
+}
+
+export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
+  readonly method: Method;
+  /** Hono path (`/v1/sessions/:id`). */
+  readonly path: string;
+  readonly summary: string;
+  readonly tag: string;
+  readonly params?: P;
+  readonly query?: Q;
+  readonly body?: B;
+  /** A non-JSON body (archives): its content types, read by the handler itself. */
+  readonly rawBody?: { readonly contentTypes: readonly string[]; readonly description: string };
+  /** Whether an API key (or the local user) is needed; default true. */
+  readonly auth?: boolean;
+  readonly responses: Readonly<Record<number, ResponseSpec>>;
+}
+
+export interface Handled<P, Q, B> {
+  readonly c: Context<AppEnv>;
+  readonly params: P;
+  readonly query: Q;
+  readonly body: B;
+}
+
+function issuesOf(error: z.ZodError): Array<{ path: string; message: string }> {
+  return error.issues.slice(0, 20).map((issue) => ({
+    path: issue.path.map(String).join('.') || '(root)',
+    message: issue.message,
+  }));
+}
+
+function parse<T extends z.ZodType>(schema: T | undefined, value: unknown, where: string): z.infer<T> {
+  if (schema === undefined) return undefined as z.infer<T>;
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw new ApiError(400, 'invalid_request', `the request ${where} is not valid`, {
+      issues: issuesOf(result.error),
+    });
+  }
+  return result.data;
+}
+
+/** The Node request under the Web one when @hono/node-server serves the app (its `env`); else undefined. */
+export function nodeRequestOf(c: Context<AppEnv>): IncomingMessage | undefined {
+  const env = c.env as { incoming?: unknown } | undefined;
+  return env?.incoming instanceof IncomingMessage ? env.incoming : undefined;
+}
+
+export class RouteRegistry {
+  readonly routes: RouteSpec<z.ZodType, z.ZodType, z.ZodType>[] = [];
+
+  constructor(
+    readonly app: Hono<AppEnv>,
+    readonly maxJsonBodyBytes: () => number,
+  ) {}
+
+  add<
+    P extends z.ZodType = z.ZodUndefined,
+    Q extends z.ZodType = z.ZodUndefined,
+    B extends z.ZodType = z.ZodUndefined,
+  >(
+    spec: RouteSpec<P, Q, B>,
+    handler: (input: Handled<z.infer<P>, z.infer<Q>, z.infer<B>>) => Response | Promise<Response>,
+  ): void {
+    this.routes.push(spec as unknown as RouteSpec<z.ZodType, z.ZodType, z.ZodType>);
+    this.app.on(spec.method.toUpperCase(), spec.path, async (c) => {
+      c.set('route', spec.path);
+      const params = parse(spec.params, c.req.param(), 'path');
+      // URLSearchParams only: no nested query objects, so `a[__proto__][x]=1` is just an odd key name.
+      const query = parse(spec.query, Object.fromEntries(new URL(c.req.url).searchParams), 'query');
+      const body =
+        spec.body === undefined
+          ? undefined
+          : parse(
+              spec.body,
+              await readJsonBody(c.req.raw, this.maxJsonBodyBytes(), nodeRequestOf(c)),
+              'body',
+            );
+      return handler({ c, params, query, body: body as z.infer<B> });
+    });
+  }
+
+  /** The OpenAPI 3.1 document of every registered route. */
+  document(info: { title: string; version: string }): Record<string, unknown> {
+    const paths: Record<string, Record<string, unknown>> = {};
+    const schema = (s: z.core.$ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' });
+    for (const route of this.routes) {
+      const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+      const parameters: unknown[] = [];
+      const addParams = (s: z.ZodType | undefined, where: 'path' | 'query') => {
+        if (s === undefined || !(s instanceof z.ZodObject)) return;
+        for (const [name, field] of Object.entries(s.shape as Record<string, z.ZodType>)) {
+          parameters.push({
+            name,
+            in: where,
+            required: where === 'path' || !field.safeParse(undefined).success,
+            schema: schema(field),
+          });
+        }
+      };
+      addParams(route.params, 'path');
+      addParams(route.query, 'query');
+      const responses: Record<string, unknown> = {};
+      for (const [status, response] of Object.entries(route.responses)) {
+        responses[status] = {
+          description: response.description,
+          ...(response.schema || response.contentType
+            ? {
+                content: {
+                  [response.contentType ?? 'application/json']: response.schema
+                    ? { schema: schema(response.schema) }
+                    : {},
+                },
+              }
+            : {}),
+        };
+      }
+      const operation: Record<string, unknown> = {
+        summary: route.summary,
+        tags: [route.tag],
+        parameters,
+        responses,
+        ...(route.auth === false ? { security: [] } : {}),
+      };
+      if (route.body)
+        operation.requestBody = {
+          required: true,
+          content: { 'application/json': { schema: schema(route.body) } },
+        };
+      if (route.rawBody) {
+        operation.requestBody = {
+          required: true,
+          description: route.rawBody.description,
+          content: Object.fromEntries(
+            route.rawBody.contentTypes.map((t) => [t, { schema: { type: 'string', format: 'binary' } }]),
+          ),
+        };
+      }
+      paths[path] ??= {};
+      paths[path][route.method] = operation;
+    }
+    return {
+      openapi: '3.1.0',
+      info,
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'http', scheme: 'bearer', description: 'An API key from MNESOS_API_KEYS' },
+        },
+      },
+      security: [{ apiKey: [] }],
+      paths,
+    };
+  }
+}

@@ -1,0 +1,109 @@
+// Personas: the player characters of a principal (name, pronouns, background), used for the persona
+// macros and the Narrator's prompt. Another principal's persona is a 404.
+
+import type { Persona } from '../../../adapters/store/index.ts';
+import type { AppDeps } from '../deps.ts';
+import { ApiError } from '../errors.ts';
+import type { RouteRegistry } from '../openapi.ts';
+import { anyObject, errorSchema, id, personaData, personaPatch } from '../schemas.ts';
+import { z } from 'zod';
+
+const params = z.object({ id });
+const NOT_FOUND = { description: 'No such persona', schema: errorSchema };
+
+function view(persona: Persona) {
+  return {
+    id: persona.id,
+    ...(persona.data as Record<string, unknown>),
+    createdAt: persona.createdAt,
+    updatedAt: persona.updatedAt,
+  };
+}
+
+export function registerPersonaRoutes(api: RouteRegistry, deps: AppDeps): void {
+  const { store } = deps;
+
+  api.add(
+    {
+      method: 'post',
+      path: '/v1/personas',
+      tag: 'personas',
+      summary: 'Create a persona.',
+      body: personaData,
+      responses: { 201: { description: 'The persona', schema: anyObject } },
+    },
+    async ({ c, body }) => {
+      const result = await store.createPersona({
+        principalId: c.get('principal').id,
+        name: body.name,
+        data: body,
+      });
+      if (!result.ok) throw new ApiError(404, 'not_found', 'principal not found');
+      return c.json({ persona: view(result.persona) }, 201);
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/v1/personas',
+      tag: 'personas',
+      summary: 'The caller’s personas.',
+      responses: { 200: { description: 'Personas', schema: anyObject } },
+    },
+    async ({ c }) => c.json({ personas: (await store.listPersonas(c.get('principal').id)).map(view) }),
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/v1/personas/:id',
+      tag: 'personas',
+      summary: 'One persona.',
+      params,
+      responses: { 200: { description: 'The persona', schema: anyObject }, 404: NOT_FOUND },
+    },
+    async ({ c, params }) => {
+      const persona = await store.getPersona(params.id, c.get('principal').id);
+      if (persona === undefined) throw new ApiError(404, 'not_found', `persona ${params.id} not found`);
+      return c.json({ persona: view(persona) });
+    },
+  );
+
+  api.add(
+    {
+      method: 'patch',
+      path: '/v1/personas/:id',
+      tag: 'personas',
+      summary: 'Change some of a persona’s fields.',
+      params,
+      body: personaPatch,
+      responses: { 200: { description: 'The persona', schema: anyObject }, 404: NOT_FOUND },
+    },
+    async ({ c, params, body }) => {
+      const principalId = c.get('principal').id;
+      const existing = await store.getPersona(params.id, principalId);
+      if (existing === undefined) throw new ApiError(404, 'not_found', `persona ${params.id} not found`);
+      const data = { ...(existing.data as Record<string, unknown>), ...body };
+      const updated = await store.updatePersona(params.id, principalId, { name: String(data.name), data });
+      if (updated === undefined) throw new ApiError(404, 'not_found', `persona ${params.id} not found`);
+      return c.json({ persona: view(updated) });
+    },
+  );
+
+  api.add(
+    {
+      method: 'delete',
+      path: '/v1/personas/:id',
+      tag: 'personas',
+      summary: 'Delete a persona (sessions that used it keep playing with the default persona).',
+      params,
+      responses: { 204: { description: 'Deleted' }, 404: NOT_FOUND },
+    },
+    async ({ c, params }) => {
+      if (!(await store.deletePersona(params.id, c.get('principal').id)))
+        throw new ApiError(404, 'not_found', `persona ${params.id} not found`);
+      return c.body(null, 204);
+    },
+  );
+}

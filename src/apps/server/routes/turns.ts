@@ -1,0 +1,345 @@
+// Turns: play (streamed as Server-Sent Events when the client accepts them, one JSON answer otherwise),
+// regenerate, undo, move the head, the tree, and a committed turn (also as a replayed event stream, for a
+// client that reconnects after the turn ended).
+
+import type { Context } from 'hono';
+import {
+  type PreparedTurn,
+  SessionError,
+  type SessionService,
+  type TurnRequest,
+} from '../../../engine/session/index.ts';
+import type { Turn } from '../../../adapters/store/index.ts';
+import type { AppDeps } from '../deps.ts';
+import { ApiError, errorBody, fromSessionError } from '../errors.ts';
+import type { AppEnv, RouteRegistry } from '../openapi.ts';
+import {
+  anyObject,
+  errorSchema,
+  headBody,
+  idempotencyKey,
+  regenerateBody,
+  sessionParams,
+  turnBody,
+  turnParams,
+  turnQuery,
+  undoBody,
+} from '../schemas.ts';
+import { sseResponse, wantsEventStream } from '../sse.ts';
+import { guarded } from './guard.ts';
+import { eventView, nodeView, replayEvents, sessionView, turnView, type View } from '../views.ts';
+
+const TURN_ERRORS = {
+  400: { description: 'Malformed request', schema: errorSchema },
+  404: {
+    description: 'No such session or turn (another principal’s is not found either)',
+    schema: errorSchema,
+  },
+  409: { description: 'A turn is in flight, or the head moved (nothing was committed)', schema: errorSchema },
+  413: { description: 'Body or input too long', schema: errorSchema },
+  415: { description: 'Not application/json', schema: errorSchema },
+  422: {
+    description:
+      'The game refuses the input (pending mini-game, bad interaction), or the caller’s model settings cannot be used (`settings_unusable`)',
+    schema: errorSchema,
+  },
+  429: { description: 'Rate limited', schema: errorSchema },
+  502: { description: 'The model failed', schema: errorSchema },
+  504: { description: 'The turn timed out (nothing was committed)', schema: errorSchema },
+} as const;
+
+function idempotencyKeyOf(c: Context<AppEnv>): string | undefined {
+  const value = c.req.header('idempotency-key');
+  if (value === undefined) return undefined;
+  const parsed = idempotencyKey.safeParse(value);
+  if (!parsed.success)
+    throw new ApiError(400, 'invalid_request', 'Idempotency-Key must be 1 to 200 characters');
+  return parsed.data;
+}
+
+/** The full view is for the owner in author mode, on request; everyone else gets the player view. */
+export function viewFor(deps: AppDeps, requested: View | undefined): View {
+  if (requested !== 'full') return 'public';
+  if (!deps.authorMode)
+    throw new ApiError(
+      403,
+      'author_mode_off',
+      'the full view needs the server in author mode (serve --author)',
+    );
+  return 'full';
+}
+
+type ModelMode = 'online' | 'offline';
+
+function modeHeaders(mode: ModelMode): Record<string, string> {
+  return { 'x-mnesos-model-mode': mode };
+}
+
+/**
+ * The answer to a prepared turn. A turn about to run carries its cartridge; a replayed one (its
+ * Idempotency-Key already answered) reads the session's, so the first request of a turn reads the session
+ * once (in prepare) and not again here.
+ */
+async function answer(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  principalId: string,
+  sessionId: string,
+  prepared: PreparedTurn,
+  view: View,
+): Promise<Response> {
+  if (prepared.kind === 'replayed') {
+    const session = await deps.service.getSession(principalId, sessionId);
+    const { cartridge } = await deps.service.cartridgeOf(session);
+    if (wantsEventStream(c.req.header('accept'))) {
+      const events = replayEvents(prepared.turn, cartridge, view);
+      return sseResponse(async (send) => events.forEach(send), { headers: modeHeaders(deps.modelMode) });
+    }
+    return c.json(
+      { turn: turnView(prepared.turn, cartridge, view), replayed: true, modelMode: deps.modelMode },
+      200,
+      modeHeaders(deps.modelMode),
+    );
+  }
+  const { cartridge } = prepared;
+  // The principal's own models decide the mode (their settings may differ from the server's).
+  const mode = prepared.mode;
+  const timeoutMs = deps.limits.turnTimeoutMs;
+  if (!wantsEventStream(c.req.header('accept'))) {
+    const run = prepared.run({ signal: c.req.raw.signal, timeoutMs });
+    let turn: Turn;
+    for (;;) {
+      const step = await run.next();
+      if (step.done) {
+        turn = step.value;
+        break;
+      }
+    }
+    return c.json(
+      { turn: turnView(turn, cartridge, view), replayed: false, modelMode: mode },
+      201,
+      modeHeaders(mode),
+    );
+  }
+  return sseResponse(
+    async (send, signal) => {
+      let seq = 0;
+      const id = () => `${prepared.turnId}:${seq++}`;
+      send({
+        event: 'start',
+        id: id(),
+        data: { turnId: prepared.turnId, parentId: prepared.parentId, modelMode: mode },
+      });
+      const run = prepared.run({ signal, timeoutMs });
+      try {
+        for (;;) {
+          const step = await run.next();
+          if (step.done) {
+            send({
+              event: 'committed',
+              id: id(),
+              data: { turn: turnView(step.value, cartridge, view), replayed: false },
+            });
+            return;
+          }
+          const shown = eventView(step.value, view);
+          if (shown) send({ ...shown, id: id() });
+        }
+      } catch (error) {
+        const api =
+          error instanceof SessionError
+            ? fromSessionError(error)
+            : new ApiError(500, 'internal', 'the turn failed');
+        deps.metrics.errors.inc({ code: api.code });
+        send({
+          event: 'error',
+          id: id(),
+          data: { status: api.status, ...errorBody(api.code, api.message, api.details) },
+        });
+      }
+    },
+    { requestSignal: c.req.raw.signal, headers: modeHeaders(mode) },
+  );
+}
+
+function turnRequest(
+  deps: AppDeps,
+  body: { input?: string | undefined; interaction?: unknown; parentId?: string | undefined },
+  key: string | undefined,
+): TurnRequest {
+  if (body.input !== undefined && body.input.length > deps.limits.maxInputChars) {
+    throw new ApiError(
+      413,
+      'input_too_long',
+      `the input is ${body.input.length} characters; the limit is ${deps.limits.maxInputChars}`,
+      {
+        limit: deps.limits.maxInputChars,
+      },
+    );
+  }
+  return {
+    ...(body.parentId === undefined ? {} : { parentId: body.parentId }),
+    turn: body.input !== undefined ? { input: body.input } : { interaction: body.interaction as never },
+    ...(key === undefined ? {} : { idempotencyKey: key }),
+  };
+}
+
+export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
+  const service: SessionService = deps.service;
+
+  api.add(
+    {
+      method: 'post',
+      path: '/v1/sessions/:id/turns',
+      tag: 'turns',
+      summary:
+        'Play a turn (text or a mini-game result) on the head or on `parentId`. `Accept: text/event-stream` streams the typed events (start, phase, tool_call, tool_result, narration, then committed or error); otherwise one JSON result. `Idempotency-Key` makes retries return the first result.',
+      params: sessionParams,
+      query: turnQuery,
+      body: turnBody,
+      responses: {
+        200: { description: 'The first result of this Idempotency-Key', schema: anyObject },
+        201: { description: 'The committed turn', schema: anyObject },
+        ...{ 202: { description: 'Event stream', contentType: 'text/event-stream' } },
+        ...TURN_ERRORS,
+      },
+    },
+    async ({ c, params, query, body }) =>
+      guarded(async () => {
+        const principal = c.get('principal');
+        const view = viewFor(deps, query.view);
+        const request = turnRequest(deps, body, idempotencyKeyOf(c));
+        const prepared = await service.prepareTurn(principal.id, params.id, request);
+        return answer(c, deps, principal.id, params.id, prepared, view);
+      }),
+  );
+
+  api.add(
+    {
+      method: 'post',
+      path: '/v1/sessions/:id/regenerate',
+      tag: 'turns',
+      summary:
+        'Play a turn’s input again from its parent with a new seed: a sibling (swipe). The head by default.',
+      params: sessionParams,
+      query: turnQuery,
+      body: regenerateBody,
+      responses: { 201: { description: 'The new sibling', schema: anyObject }, ...TURN_ERRORS },
+    },
+    async ({ c, params, query, body }) =>
+      guarded(async () => {
+        const principal = c.get('principal');
+        const view = viewFor(deps, query.view);
+        const key = idempotencyKeyOf(c);
+        const prepared = await service.prepareRegenerate(principal.id, params.id, {
+          ...(body.turnId === undefined ? {} : { turnId: body.turnId }),
+          ...(key === undefined ? {} : { idempotencyKey: key }),
+        });
+        return answer(c, deps, principal.id, params.id, prepared, view);
+      }),
+  );
+
+  api.add(
+    {
+      method: 'post',
+      path: '/v1/sessions/:id/undo',
+      tag: 'turns',
+      summary: 'Move the head to its parent (the undone turn stays in the tree).',
+      params: sessionParams,
+      body: undoBody,
+      responses: { 200: { description: 'The session', schema: anyObject }, ...TURN_ERRORS },
+    },
+    async ({ c, params, body }) =>
+      guarded(async () => {
+        const session = await service.undo(c.get('principal').id, params.id, body.expectedHeadId);
+        return c.json({ session: sessionView(session) });
+      }),
+  );
+
+  api.add(
+    {
+      method: 'post',
+      path: '/v1/sessions/:id/head',
+      tag: 'turns',
+      summary: 'Move the head to any turn of the session (redo, jump to a branch).',
+      params: sessionParams,
+      body: headBody,
+      responses: { 200: { description: 'The session', schema: anyObject }, ...TURN_ERRORS },
+    },
+    async ({ c, params, body }) =>
+      guarded(async () => {
+        const session = await service.moveHead(
+          c.get('principal').id,
+          params.id,
+          body.turnId,
+          body.expectedHeadId,
+        );
+        return c.json({ session: sessionView(session) });
+      }),
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/v1/sessions/:id/tree',
+      tag: 'turns',
+      summary: 'Every turn of the session as a tree node (id, parent, depth, sibling index, seq).',
+      params: sessionParams,
+      responses: { 200: { description: 'The tree', schema: anyObject }, 404: TURN_ERRORS[404] },
+    },
+    async ({ c, params }) =>
+      guarded(async () => {
+        const session = await service.getSession(c.get('principal').id, params.id);
+        const nodes = await deps.store.listTree(params.id);
+        return c.json({ headTurnId: session.headTurnId, turns: nodes.map(nodeView) });
+      }),
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/v1/sessions/:id/turns/:turnId',
+      tag: 'turns',
+      summary:
+        'A committed turn. With `Accept: text/event-stream`, its events rebuilt from the record (ids after `Last-Event-ID` only): how a client that lost the stream catches up. 404 means the turn never committed.',
+      params: turnParams,
+      query: turnQuery,
+      responses: {
+        200: { description: 'The turn', schema: anyObject },
+        404: TURN_ERRORS[404],
+      },
+    },
+    async ({ c, params, query }) =>
+      guarded(async () => {
+        const principal = c.get('principal');
+        const view = viewFor(deps, query.view);
+        const session = await service.getSession(principal.id, params.id);
+        const turn = await service.getTurn(principal.id, params.id, params.turnId);
+        const { cartridge } = await service.cartridgeOf(session);
+        if (wantsEventStream(c.req.header('accept'))) {
+          const last = c.req.header('last-event-id');
+          const after = last?.startsWith(`${turn.id}:`) ? Number(last.slice(turn.id.length + 1)) : -1;
+          const events = replayEvents(turn, cartridge, view).filter((_, seq) => seq > after);
+          return sseResponse(async (send) => events.forEach(send), { headers: modeHeaders(deps.modelMode) });
+        }
+        return c.json({ turn: turnView(turn, cartridge, view) });
+      }),
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/v1/sessions/:id/turns/:turnId/children',
+      tag: 'turns',
+      summary: 'The turns played after this one (its swipes and branches), by sibling index.',
+      params: turnParams,
+      responses: { 200: { description: 'The children', schema: anyObject }, 404: TURN_ERRORS[404] },
+    },
+    async ({ c, params }) =>
+      guarded(async () => {
+        await service.getTurn(c.get('principal').id, params.id, params.turnId);
+        const children = await deps.store.listChildren(params.id, params.turnId);
+        return c.json({ turns: children.map((t) => ({ ...nodeView(t), narration: t.narration })) });
+      }),
+  );
+}

@@ -1,0 +1,217 @@
+// Listening. The rule: with no API keys the server is one local user and binds to loopback only; asked to
+// bind anywhere else without keys it refuses to start and says why. Keys from MNESOS_API_KEYS are hashed
+// at start (only hashes reach the store); each maps to its own principal.
+
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { serve } from '@hono/node-server';
+import type { ModelConfig, ModelSet } from '../../adapters/llm/index.ts';
+import {
+  CartridgeLibrary,
+  PrincipalModels,
+  type SeedSource,
+  type ServerModels,
+  SessionService,
+} from '../../engine/session/index.ts';
+import { PROJECT_ROOT } from '../../adapters/project-root.ts';
+import { openStore, type Store } from '../../adapters/store/index.ts';
+import { createApp } from './app.ts';
+import { type AuthConfig, installApiKeys, isLoopbackHostName, localPrincipal } from './auth.ts';
+import { CartridgeChecker } from './cartridge-checker.ts';
+import type { AppDeps } from './deps.ts';
+import {
+  HEADERS_TIMEOUT_MS,
+  REQUEST_RECEIVE_TIMEOUT_MS,
+  resolveServerLimits,
+  type ServerLimits,
+} from './limits.ts';
+import { DEFAULT_HOST, DEFAULT_PORT } from './defaults.ts';
+import { Metrics } from './metrics.ts';
+
+export { DEFAULT_HOST, DEFAULT_PORT };
+/** The demo cartridge every fresh server offers. */
+export const DEFAULT_CARTRIDGE_DIR = join(PROJECT_ROOT, 'cartridges', 'lanternmere');
+
+export class StartRefused extends Error {
+  override readonly name = 'StartRefused';
+}
+
+export interface StartOptions {
+  readonly host?: string;
+  /** 0 picks a free port. */
+  readonly port?: number;
+  /** Used when `store` is not given (MNESOS_DATABASE_URL); SQLite under ./.mnesos by default. */
+  readonly databaseUrl?: string;
+  /** An open store to use (not closed by `close`). */
+  readonly store?: Store;
+  readonly apiKeys?: ReadonlyArray<{ label: string; key: string }>;
+  /**
+   * The operator's model configuration (what `serve` resolves from the environment): the server builds
+   * the models from it, and principals' settings override it. Give this or `models`, not both.
+   */
+  readonly modelConfig?: ModelConfig;
+  /**
+   * Models for each turn, given by code (tests, embedding); null (or absent) means offline. Principals'
+   * settings can only set the temperature of these.
+   */
+  readonly models?: () => ModelSet | null;
+  /** Let principals choose the base URL and provider of their models (`serve --allow-user-base-url`). */
+  readonly allowUserBaseUrl?: boolean;
+  /** Model names principals may choose (MNESOS_ALLOWED_MODELS); any when absent. */
+  readonly allowedModels?: ReadonlySet<string>;
+  readonly modelMode?: 'online' | 'offline';
+  readonly authorMode?: boolean;
+  readonly limits?: Partial<ServerLimits>;
+  readonly staticDir?: string;
+  /** Cartridge folders registered at start (default: the demo cartridge). */
+  readonly cartridgeDirs?: readonly string[];
+  readonly seeds?: SeedSource;
+  /** Host names accepted in keys mode (behind a proxy); any when absent. */
+  readonly allowedHosts?: readonly string[];
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  readonly deps: AppDeps;
+  close(): Promise<void>;
+}
+
+export function isLoopbackBindHost(host: string): boolean {
+  const name = host.trim().toLowerCase();
+  return isLoopbackHostName(name) || isLoopbackHostName(`[${name}]`);
+}
+
+/** Throws StartRefused when the loopback rule forbids this configuration. */
+export function checkBindRule(host: string, keyCount: number): void {
+  if (keyCount === 0 && !isLoopbackBindHost(host)) {
+    throw new StartRefused(
+      `refusing to listen on ${host} without API keys: anyone who can reach it could play as the local user. ` +
+        'Set MNESOS_API_KEYS (comma-separated keys, at least 16 characters each), or bind to 127.0.0.1.',
+    );
+  }
+}
+
+/** A listen failure the operator can fix, said as such; anything else unchanged. */
+function listenRefusal(error: Error, host: string, port: number): Error {
+  const where = `${host}:${port}`;
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'EADDRINUSE':
+      return new StartRefused(
+        `cannot listen on ${where}: the port is already in use (another mnesos serve?). ` +
+          'Stop that process, or choose another port with --port (0 picks a free one).',
+      );
+    case 'EACCES':
+      return new StartRefused(
+        `cannot listen on ${where}: permission denied (ports below 1024 need privileges). Choose another with --port.`,
+      );
+    case 'EADDRNOTAVAIL':
+      return new StartRefused(
+        `cannot listen on ${where}: ${host} is not an address of this machine. Choose another with --host.`,
+      );
+    default:
+      return error;
+  }
+}
+
+function serverModels(options: StartOptions): ServerModels {
+  if (options.modelConfig !== undefined && options.models !== undefined) {
+    throw new StartRefused('give the server either modelConfig or models, not both');
+  }
+  if (options.modelConfig !== undefined) return { kind: 'config', config: options.modelConfig };
+  return { kind: 'injected', models: options.models ?? (() => null) };
+}
+
+function defaultModelMode(options: StartOptions): 'online' | 'offline' {
+  if (options.modelConfig !== undefined)
+    return options.modelConfig.provider === 'offline' ? 'offline' : 'online';
+  return options.models === undefined ? 'offline' : 'online';
+}
+
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? DEFAULT_HOST;
+  const server = serverModels(options);
+  const keys = options.apiKeys ?? [];
+  checkBindRule(host, keys.length);
+  const limits = resolveServerLimits(options.limits);
+  const ownStore = options.store === undefined;
+  const store = options.store ?? (await openStore(options.databaseUrl));
+  try {
+    const library = new CartridgeLibrary(store);
+    for (const dir of options.cartridgeDirs ?? [DEFAULT_CARTRIDGE_DIR]) {
+      const registered = await library.offerFolder(dir);
+      if (!registered.ok) {
+        throw new StartRefused(
+          `cartridge ${dir} does not load: ${registered.errors.map((e) => e.message).join('; ')}`,
+        );
+      }
+    }
+    const auth: AuthConfig =
+      keys.length === 0
+        ? { kind: 'local', principal: await localPrincipal(store) }
+        : { kind: 'keys', store, ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) };
+    if (keys.length > 0) await installApiKeys(store, keys);
+    const metrics = new Metrics();
+    const models = new PrincipalModels({
+      store,
+      server,
+      allowUserBaseUrl: options.allowUserBaseUrl ?? false,
+      ...(options.allowedModels === undefined ? {} : { allowedModels: options.allowedModels }),
+    });
+    const service = new SessionService({
+      store,
+      library,
+      models: (principalId) => models.modelsFor(principalId),
+      observer: metrics.observer(),
+      ...(options.seeds ? { seeds: options.seeds } : {}),
+    });
+    const checker = new CartridgeChecker();
+    const deps: AppDeps = {
+      store,
+      library,
+      checker,
+      service,
+      auth,
+      limits,
+      metrics,
+      models,
+      modelMode: options.modelMode ?? defaultModelMode(options),
+      authorMode: options.authorMode ?? false,
+      ...(options.staticDir ? { staticDir: options.staticDir } : {}),
+    };
+    const { app } = createApp(deps);
+    const listening = await new Promise<Server>((resolvePromise, reject) => {
+      const s = serve(
+        {
+          fetch: app.fetch,
+          hostname: host,
+          port: options.port ?? DEFAULT_PORT,
+          serverOptions: { requestTimeout: REQUEST_RECEIVE_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS },
+        },
+        () => resolvePromise(s as Server),
+      ) as Server;
+      s.once('error', (error) => reject(listenRefusal(error, host, options.port ?? DEFAULT_PORT)));
+    });
+    const address = listening.address() as AddressInfo;
+    const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    return {
+      url: `http://${urlHost}:${address.port}`,
+      host,
+      port: address.port,
+      deps,
+      async close() {
+        await new Promise<void>((done) => {
+          listening.close(() => done());
+          listening.closeAllConnections();
+        });
+        await checker.close();
+        if (ownStore) await store.close();
+      },
+    };
+  } catch (error) {
+    if (ownStore) await store.close();
+    throw error;
+  }
+}

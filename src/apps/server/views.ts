@@ -1,0 +1,152 @@
+// What clients see of sessions and turns. The player view never carries private fields: state goes through
+// `publicState`, tool calls show only their names, and records, rolls and notes stay out. The full view
+// (owner, author mode) carries everything.
+
+import type { Cartridge } from '../../core/cartridge/index.ts';
+import { classifyRecord, inputText, plainJson } from '../../engine/session/index.ts';
+import type { BranchTurn, Save, Session, Turn, TurnNode } from '../../adapters/store/index.ts';
+import { publicOutcome, type TurnEvent } from '../../engine/turn/index.ts';
+import { PENDING_KEY, publicState } from '../../core/yare/index.ts';
+import type { SseEvent } from './sse.ts';
+
+export type View = 'public' | 'full';
+
+export function sessionView(session: Session) {
+  return {
+    id: session.id,
+    cartridgeVersionId: session.cartridgeVersionId,
+    personaId: session.personaId,
+    title: session.title,
+    headTurnId: session.headTurnId,
+    turnCount: session.turnCount,
+    createdAt: session.createdAt,
+    updatedAt: session.updatedAt,
+  };
+}
+
+export function nodeView(node: TurnNode) {
+  return {
+    id: node.id,
+    parentId: node.parentId,
+    depth: node.depth,
+    siblingIndex: node.siblingIndex,
+    seq: node.seq,
+    createdAt: node.createdAt,
+  };
+}
+
+export function saveView(save: Save) {
+  return {
+    id: save.id,
+    sessionId: save.sessionId,
+    turnId: save.turnId,
+    name: save.name,
+    createdAt: save.createdAt,
+  };
+}
+
+/** The client-facing part of `_pending_interaction` (never its resolver event). */
+function pendingInteraction(state: unknown): unknown {
+  if (typeof state !== 'object' || state === null) return null;
+  const pending = (state as Record<string, unknown>)[PENDING_KEY];
+  if (typeof pending !== 'object' || pending === null || Object.keys(pending).length === 0) return null;
+  const { interaction_type, minigame_id, config } = pending as Record<string, unknown>;
+  return plainJson({ interaction_type, minigame_id, config });
+}
+
+/** The player view of a turn: public state only, no record, seed or ledger events. */
+export function publicTurnView(turn: BranchTurn, cartridge: Cartridge) {
+  const record = classifyRecord(turn.record);
+  return {
+    ...nodeView(turn),
+    sessionId: turn.sessionId,
+    input: turn.parentId === null ? null : (inputText(turn.input) ?? null),
+    narration: turn.narration,
+    mode: record?.kind === 'turn' ? record.mode : (record?.kind ?? 'unknown'),
+    state: plainJson(publicState(turn.state, cartridge.rules.schema)),
+    pendingInteraction: pendingInteraction(turn.state),
+    // The dice and what changed, public fields only: shown under the turn's prose.
+    outcome: record?.kind === 'turn' ? plainJson(publicOutcome(cartridge.rules, record)) : null,
+  };
+}
+
+export function turnView(turn: Turn, cartridge: Cartridge, view: View) {
+  const base = publicTurnView(turn, cartridge);
+  if (view === 'public') return base;
+  return {
+    ...base,
+    state: turn.state,
+    seed: turn.seed,
+    record: turn.record,
+    ledgerEvents: turn.ledgerEvents,
+  };
+}
+
+/** A live turn event as a client sees it; undefined for events that are not sent (`done`, `error`). */
+export function eventView(event: TurnEvent, view: View): { event: string; data: unknown } | undefined {
+  switch (event.type) {
+    case 'phase':
+      return { event: 'phase', data: { phase: event.phase } };
+    case 'tool_call':
+      return {
+        event: 'tool_call',
+        data:
+          view === 'full'
+            ? { round: event.round, id: event.id, name: event.name, args: event.args }
+            : { round: event.round, name: event.name },
+      };
+    case 'tool_result':
+      return {
+        event: 'tool_result',
+        data:
+          view === 'full'
+            ? { round: event.round, id: event.id, name: event.name, ok: event.ok, content: event.content }
+            : { round: event.round, name: event.name, ok: event.ok },
+      };
+    case 'narration_delta':
+      return { event: 'narration', data: { text: event.text } };
+    // The failure is sent once, as the stream's last event, by the route (with the HTTP error code).
+    case 'error':
+    case 'done':
+      return undefined;
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+/**
+ * The events of a committed turn rebuilt from its record, for a client reconnecting after the turn ended
+ * (or replaying an idempotent request). Ids follow the live stream's numbering: `start` is 0.
+ */
+export function replayEvents(turn: Turn, cartridge: Cartridge, view: View): SseEvent[] {
+  const events: Array<{ event: string; data: unknown }> = [
+    { event: 'start', data: { turnId: turn.id, parentId: turn.parentId } },
+  ];
+  const record = classifyRecord(turn.record);
+  if (record?.kind === 'turn') {
+    for (const tool of record.tools) {
+      const call = eventView(
+        { type: 'tool_call', round: tool.round, id: tool.id, name: tool.name, args: tool.args },
+        view,
+      );
+      const result = eventView(
+        {
+          type: 'tool_result',
+          round: tool.round,
+          id: tool.id,
+          name: tool.name,
+          ok: tool.ok,
+          content: tool.content,
+        },
+        view,
+      );
+      if (call) events.push(call);
+      if (result) events.push(result);
+    }
+  }
+  if (turn.narration !== '') events.push({ event: 'narration', data: { text: turn.narration } });
+  events.push({ event: 'committed', data: { turn: turnView(turn, cartridge, view), replayed: true } });
+  return events.map((event, seq) => ({ ...event, id: `${turn.id}:${seq}` }));
+}

@@ -1,0 +1,197 @@
+// The models of one principal's turns: the server's models overridden by the principal's stored settings.
+// Settings are read from the store on every turn (one small row), so a change made through any replica
+// applies to the next turn everywhere; models built from a config are cached per principal and rebuilt
+// only when that principal's settings change.
+
+import { createModels, type ModelConfig, type ModelRole, type ModelSet } from '../../adapters/llm/index.ts';
+import type { Store } from '../../adapters/store/index.ts';
+import { canonicalJson } from './canonical.ts';
+import { SessionError } from './errors.ts';
+import {
+  isEmptySettings,
+  type ModelSettings,
+  modelSettingsSchema,
+  planModels,
+  type ServerModels,
+  type SettingsPlan,
+  type SettingsPolicy,
+  withTemperature,
+} from './model-settings.ts';
+
+/** Principals whose built models are kept in memory; the least recently used go first. */
+export const MODEL_CACHE_SIZE = 256;
+
+export interface PrincipalModelsOptions {
+  readonly store: Store;
+  readonly server: ServerModels;
+  readonly allowUserBaseUrl?: boolean;
+  /** The model names principals may choose (MNESOS_ALLOWED_MODELS); any when absent. */
+  readonly allowedModels?: ReadonlySet<string>;
+  /** Builds the models of a config (default `createModels`); tests count the builds. */
+  readonly build?: (config: ModelConfig) => ModelSet | null;
+  readonly cacheSize?: number;
+}
+
+/** What a principal's settings are and whether they can be used, for `GET /v1/settings`. */
+export interface SettingsState {
+  readonly settings: ModelSettings;
+  readonly updatedAt: number | null;
+  /** Why the stored settings cannot be used now, or which parts are ignored; null when they all apply. */
+  readonly problem: string | null;
+}
+
+/** The server's own models as a user may see them: no base URL (it may be internal), never a key. */
+export interface ServerModelsView {
+  readonly provider: string;
+  readonly models: Readonly<Record<ModelRole, string>> | null;
+  readonly allowUserBaseUrl: boolean;
+}
+
+export class PrincipalModels {
+  readonly policy: SettingsPolicy;
+  readonly #store: Store;
+  readonly #server: ServerModels;
+  readonly #build: (config: ModelConfig) => ModelSet | null;
+  readonly #cacheSize: number;
+  readonly #cache = new Map<string, { readonly key: string; readonly models: ModelSet | null }>();
+  #serverModels: { readonly models: ModelSet | null } | undefined;
+
+  constructor(options: PrincipalModelsOptions) {
+    this.#store = options.store;
+    this.#server = options.server;
+    this.#build = options.build ?? createModels;
+    this.policy = {
+      allowUserBaseUrl: options.allowUserBaseUrl ?? false,
+      ...(options.allowedModels === undefined ? {} : { allowedModels: options.allowedModels }),
+    };
+    const size = options.cacheSize ?? MODEL_CACHE_SIZE;
+    if (!Number.isSafeInteger(size) || size < 1)
+      throw new RangeError(`model cache size must be a positive integer, got ${String(size)}`);
+    this.#cacheSize = size;
+  }
+
+  /** Principals with models in the cache now. */
+  get cachedCount(): number {
+    return this.#cache.size;
+  }
+
+  describeServer(): ServerModelsView {
+    const server = this.#server;
+    switch (server.kind) {
+      case 'injected':
+        return { provider: 'custom', models: null, allowUserBaseUrl: this.policy.allowUserBaseUrl };
+      case 'config':
+        return {
+          provider: server.config.provider,
+          models: server.config.provider === 'offline' ? null : { ...server.config.models },
+          allowUserBaseUrl: this.policy.allowUserBaseUrl,
+        };
+      default: {
+        const unreachable: never = server;
+        throw new Error(`unknown server models ${JSON.stringify(unreachable)}`);
+      }
+    }
+  }
+
+  /** Whether these settings could be stored and used (the check `PUT /v1/settings` makes). */
+  plan(settings: ModelSettings): SettingsPlan {
+    return planModels(this.#server, settings, this.policy);
+  }
+
+  async settingsOf(principalId: string): Promise<SettingsState> {
+    const stored = await this.#store.getModelSettings(principalId);
+    if (stored === undefined) return { settings: {}, updatedAt: null, problem: null };
+    const parsed = modelSettingsSchema.safeParse(stored.settings);
+    if (!parsed.success) {
+      return {
+        settings: {},
+        updatedAt: stored.updatedAt,
+        problem: `the stored settings are not valid (${parsed.error.issues[0]?.message ?? 'unknown'}); save new ones`,
+      };
+    }
+    const plan = this.plan(parsed.data);
+    return {
+      settings: parsed.data,
+      updatedAt: stored.updatedAt,
+      problem: plan.ok ? plan.ignored : plan.message,
+    };
+  }
+
+  /** The models of the principal's next turn; null means offline. Throws SessionError `settings`. */
+  async modelsFor(principalId: string): Promise<ModelSet | null> {
+    const stored = await this.#store.getModelSettings(principalId);
+    if (stored === undefined) return this.#serverDefault();
+    const parsed = modelSettingsSchema.safeParse(stored.settings);
+    if (!parsed.success) throw settingsError('the stored settings are not valid');
+    const settings = parsed.data;
+    if (isEmptySettings(settings)) return this.#serverDefault();
+    const plan = this.plan(settings);
+    if (!plan.ok) throw settingsError(plan.message);
+    const recipe = plan.recipe;
+    switch (recipe.kind) {
+      case 'injected': {
+        // Built per turn: injected sets may be stateful (scripted replies), so they are never cached.
+        const models = this.#serverDefault();
+        return models !== null && recipe.temperature !== undefined
+          ? withTemperature(models, recipe.temperature)
+          : models;
+      }
+      case 'config':
+        return this.#cached(principalId, canonicalJson(settings), () => {
+          const models = this.#build(recipe.config);
+          return models !== null && recipe.temperature !== undefined
+            ? withTemperature(models, recipe.temperature)
+            : models;
+        });
+      default: {
+        const unreachable: never = recipe;
+        throw new Error(`unknown model recipe ${JSON.stringify(unreachable)}`);
+      }
+    }
+  }
+
+  #serverDefault(): ModelSet | null {
+    const server = this.#server;
+    switch (server.kind) {
+      case 'injected':
+        return server.models();
+      case 'config':
+        this.#serverModels ??= { models: this.#build(server.config) };
+        return this.#serverModels.models;
+      default: {
+        const unreachable: never = server;
+        throw new Error(`unknown server models ${JSON.stringify(unreachable)}`);
+      }
+    }
+  }
+
+  #cached(principalId: string, key: string, build: () => ModelSet | null): ModelSet | null {
+    const hit = this.#cache.get(principalId);
+    // Re-inserting moves the entry to the end: the Map's order is least recently used first.
+    this.#cache.delete(principalId);
+    if (hit !== undefined && hit.key === key) {
+      this.#cache.set(principalId, hit);
+      return hit.models;
+    }
+    let models: ModelSet | null;
+    try {
+      models = build();
+    } catch (error) {
+      throw settingsError((error as Error).message);
+    }
+    this.#cache.set(principalId, { key, models });
+    while (this.#cache.size > this.#cacheSize) {
+      const oldest = this.#cache.keys().next();
+      if (oldest.done) break;
+      this.#cache.delete(oldest.value);
+    }
+    return models;
+  }
+}
+
+function settingsError(why: string): SessionError {
+  return new SessionError(
+    'settings',
+    `your model settings cannot be used: ${why.replace(/\.$/, '')}. Change them in Settings (PUT /v1/settings).`,
+  );
+}

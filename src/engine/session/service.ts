@@ -1,0 +1,427 @@
+// Sessions: a game played from one cartridge version, stored as a tree of immutable turns. A turn goes on
+// the head or on an explicit parent (a branch); undo moves the head back; regenerate plays the same input
+// again from the same parent with a new seed (a sibling, "swipe"); saves bookmark turns.
+//
+// A turn is a TurnJob of three stages (turn-job/): prepare (ownership, idempotency, the in-flight lock,
+// hydration) before anything streams, so the caller can answer "not found" or "conflict" first; run (the
+// engine, under abort and timeout); commit (state, record and ledger batch in one store transaction). A turn
+// that fails anywhere commits nothing (abort, timeout, model failure, or a head that moved meanwhile).
+
+import { randomUUID } from 'node:crypto';
+import type { Persona } from '../../core/cartridge/index.ts';
+import type { ModelSet } from '../../adapters/llm/index.ts';
+import type { JsonValue, Session, Store, Turn } from '../../adapters/store/index.ts';
+import type { InteractionInput, TurnLimits } from '../turn/index.ts';
+import { runEvent } from '../../core/yare/index.ts';
+import { loadWorld } from './branch-world.ts';
+import { plainJson } from './canonical.ts';
+import { notFound, SessionError } from './errors.ts';
+import { InFlight } from './in-flight.ts';
+import { cartridgeLedger, type WorldResult } from './ledger.ts';
+import type { CartridgeLibrary, LoadedCartridge } from './library.ts';
+import {
+  CLAIM_STALE_MS,
+  IDEMPOTENCY_WAIT_MS,
+  MAX_DRAWN_SEED,
+  MAX_EVENT_NAME_CHARS,
+  TURN_HISTORY_WINDOW,
+} from './limits.ts';
+import type { AuthorEventRecord, GenesisRecord } from './records.ts';
+import { cryptoSeeds, type SeedSource } from './seeds.ts';
+import { ownedSession, personaOf, sessionCartridge } from './session-reads.ts';
+import { TurnJob } from './turn-job/job.ts';
+import { prepareTurn as prepareTurnStage } from './turn-job/prepare.ts';
+import type {
+  PreparedTurn,
+  RunOptions,
+  SessionObserver,
+  TurnEnvironment,
+  TurnInput,
+  TurnRequest,
+} from './turn-job/types.ts';
+import { WindowCache } from './window-cache.ts';
+import { DEFAULT_SNAPSHOT_RULE, type SnapshotRule, WorldCache } from './world-cache.ts';
+
+export type {
+  PreparedTurn,
+  ReadyTurn,
+  RunOptions,
+  SessionObserver,
+  TurnInput,
+  TurnOutcome,
+  TurnRequest,
+} from './turn-job/types.ts';
+
+export interface SessionServiceOptions {
+  readonly store: Store;
+  readonly library: CartridgeLibrary;
+  /**
+   * The models of one turn of this principal; null means offline. Called once per turn (scripted sets are
+   * stateful). The server passes `PrincipalModels.modelsFor`: the server's models with the principal's settings.
+   */
+  readonly models: (principalId: string) => ModelSet | null | Promise<ModelSet | null>;
+  readonly seeds?: SeedSource;
+  /** Wall clock in milliseconds, for `createdAt` (default Date.now). */
+  readonly clock?: () => number;
+  /** Monotonic milliseconds for durations (default performance.now). */
+  readonly monotonic?: () => number;
+  readonly turnLimits?: Partial<TurnLimits>;
+  readonly observer?: SessionObserver;
+  readonly newId?: () => string;
+  /** Milliseconds a request waits for another request's turn with the same Idempotency-Key (IDEMPOTENCY_WAIT_MS). */
+  readonly idempotencyWaitMs?: number;
+  /** Milliseconds after which an unfinished claim on a key is taken over (CLAIM_STALE_MS). */
+  readonly claimStaleMs?: number;
+  /** Worlds kept in memory by turn id (default WORLD_CACHE_SIZE; 0 reads every world from the store). */
+  readonly worldCacheSize?: number;
+  /** When a turn stores a world snapshot (default DEFAULT_SNAPSHOT_RULE; tests use small thresholds). */
+  readonly snapshotRule?: SnapshotRule;
+}
+
+export interface CreateSessionRequest {
+  /** A version id or content hash. */
+  readonly cartridgeVersion: string;
+  readonly personaId?: string | null;
+  readonly seed?: number;
+  readonly title?: string | null;
+  /** The opening message: 0 (default) `first-message.md`, n the cartridge's alternate greeting n. */
+  readonly greeting?: number;
+}
+
+export class SessionService {
+  readonly store: Store;
+  readonly library: CartridgeLibrary;
+  /** What the turn stages share: the options with their defaults, the in-flight locks, the world cache. */
+  readonly #env: TurnEnvironment;
+
+  constructor(options: SessionServiceOptions) {
+    this.store = options.store;
+    this.library = options.library;
+    this.#env = {
+      store: options.store,
+      library: options.library,
+      inFlight: new InFlight(),
+      worlds: new WorldCache(options.worldCacheSize),
+      windows: new WindowCache(TURN_HISTORY_WINDOW, options.worldCacheSize),
+      seeds: options.seeds ?? cryptoSeeds,
+      clock: options.clock ?? Date.now,
+      monotonic: options.monotonic ?? (() => performance.now()),
+      newId: options.newId ?? randomUUID,
+      models: options.models,
+      observer: options.observer,
+      turnLimits: options.turnLimits,
+      snapshotRule: options.snapshotRule ?? DEFAULT_SNAPSHOT_RULE,
+      idempotencyWaitMs: options.idempotencyWaitMs ?? IDEMPOTENCY_WAIT_MS,
+      claimStaleMs: options.claimStaleMs ?? CLAIM_STALE_MS,
+    };
+  }
+
+  /** Turns running in this process now. */
+  get turnsInFlight(): number {
+    return this.#env.inFlight.size;
+  }
+
+  async getSession(principalId: string, sessionId: string): Promise<Session> {
+    return ownedSession(this.store, principalId, sessionId);
+  }
+
+  async getTurn(principalId: string, sessionId: string, turnId: string): Promise<Turn> {
+    await this.getSession(principalId, sessionId);
+    const turn = await this.store.getTurn(sessionId, turnId);
+    if (turn === undefined) throw notFound(`turn ${turnId}`);
+    return turn;
+  }
+
+  async persona(principalId: string, personaId: string | null | undefined): Promise<Persona | undefined> {
+    return personaOf(this.store, principalId, personaId);
+  }
+
+  /** The session's cartridge, with the session owner's persona applied. */
+  async cartridgeOf(
+    session: Session,
+    known?: { readonly persona: Persona | undefined },
+  ): Promise<LoadedCartridge> {
+    const persona = known ? known.persona : await this.persona(session.principalId, session.personaId);
+    return sessionCartridge(this.library, session, persona);
+  }
+
+  async createSession(
+    principalId: string,
+    request: CreateSessionRequest,
+  ): Promise<{ session: Session; turn: Turn }> {
+    let persona: Persona | undefined;
+    if (request.personaId !== undefined && request.personaId !== null) {
+      persona = await this.persona(principalId, request.personaId);
+      if (persona === undefined) throw notFound(`persona ${request.personaId}`);
+    }
+    const loaded = await this.library.load(request.cartridgeVersion, persona);
+    if (loaded === undefined) throw notFound(`cartridge version ${request.cartridgeVersion}`);
+    const { version, cartridge } = loaded;
+    const seed = request.seed ?? this.#env.seeds();
+    if (!Number.isSafeInteger(seed) || seed < 0 || seed > MAX_DRAWN_SEED) {
+      throw new SessionError(
+        'invalid',
+        `seed must be an integer from 0 to ${MAX_DRAWN_SEED} (MAX_DRAWN_SEED)`,
+      );
+    }
+    const greeting = request.greeting ?? 0;
+    const greetings = [cartridge.firstMessage ?? '', ...cartridge.alternateGreetings];
+    if (!Number.isSafeInteger(greeting) || greeting < 0 || greeting >= greetings.length) {
+      throw new SessionError(
+        'invalid',
+        `greeting ${greeting} does not exist: this cartridge has greetings 0 (first-message.md)${greetings.length > 1 ? ` to ${greetings.length - 1} (alternate_greetings.json)` : ''}`,
+      );
+    }
+    const record: GenesisRecord = {
+      kind: 'genesis',
+      version: 1,
+      cartridge: { name: cartridge.name, contentHash: cartridge.contentHash, versionId: version.id },
+      persona: persona ?? null,
+      seed,
+    };
+    const ledger = cartridgeLedger(cartridge);
+    const created = await this.store.createSession({
+      principalId,
+      cartridgeVersionId: version.id,
+      personaId: request.personaId ?? null,
+      seed,
+      title: request.title ?? null,
+      createdAt: this.#env.clock(),
+      genesis: {
+        input: null,
+        narration: greetings[greeting] ?? '',
+        record,
+        state: plainJson(cartridge.rules.initialState),
+        ledgerEvents: ledger.world,
+        seed,
+        createdAt: this.#env.clock(),
+      },
+    });
+    if (!created.ok) {
+      switch (created.reason) {
+        case 'principal-not-found':
+          throw notFound(`principal ${principalId}`);
+        case 'cartridge-version-not-found':
+          throw notFound(`cartridge version ${request.cartridgeVersion}`);
+        case 'persona-not-found':
+          throw notFound(`persona ${String(request.personaId)}`);
+        default: {
+          const unreachable: never = created.reason;
+          throw new Error(`unexpected createSession result ${String(unreachable)}`);
+        }
+      }
+    }
+    return { session: created.session, turn: created.turn };
+  }
+
+  /**
+   * Checks ownership, idempotency and the in-flight lock, and hydrates the parent (the prepare stage); the
+   * returned TurnJob runs and commits it.
+   */
+  async prepareTurn(
+    principalId: string,
+    sessionId: string,
+    request: TurnRequest,
+    avoidSeeds: ReadonlySet<number> = new Set(),
+  ): Promise<PreparedTurn> {
+    const prepared = await prepareTurnStage(this.#env, principalId, sessionId, request, avoidSeeds);
+    switch (prepared.kind) {
+      case 'replayed':
+        return prepared;
+      case 'ready':
+        return new TurnJob(this.#env, prepared.context, prepared.claim);
+      default: {
+        const unreachable: never = prepared;
+        throw new Error(`unexpected prepare result ${JSON.stringify(unreachable)}`);
+      }
+    }
+  }
+
+  /** Plays a turn to its end without streaming (CLI, tests, the JSON answer of the API). */
+  async playTurn(
+    principalId: string,
+    sessionId: string,
+    request: TurnRequest,
+    options: RunOptions = {},
+  ): Promise<{ turn: Turn; replayed: boolean }> {
+    const prepared = await this.prepareTurn(principalId, sessionId, request);
+    if (prepared.kind === 'replayed') return { turn: prepared.turn, replayed: true };
+    const run = prepared.run(options);
+    for (;;) {
+      const next = await run.next();
+      if (next.done) return { turn: next.value, replayed: false };
+    }
+  }
+
+  /** Prepares a new sibling of `turnId` (the head by default): its input again, with a new seed. */
+  async prepareRegenerate(
+    principalId: string,
+    sessionId: string,
+    options: { turnId?: string; idempotencyKey?: string } = {},
+  ): Promise<PreparedTurn> {
+    const session = await this.getSession(principalId, sessionId);
+    const target = await this.store.getTurn(sessionId, options.turnId ?? session.headTurnId);
+    if (target === undefined) throw notFound(`turn ${String(options.turnId)}`);
+    if (target.parentId === null)
+      throw new SessionError('invalid', 'the first message cannot be regenerated; start a new session');
+    const turn = storedTurnInput(target.input);
+    if (turn === undefined) throw new SessionError('invalid', `turn ${target.id} has no input to play again`);
+    return this.prepareTurn(
+      principalId,
+      sessionId,
+      {
+        parentId: target.parentId,
+        turn,
+        ...(options.idempotencyKey === undefined ? {} : { idempotencyKey: options.idempotencyKey }),
+      },
+      new Set([target.seed]),
+    );
+  }
+
+  /** Moves the head to its parent; the undone turn stays in the tree (redo = move the head back). */
+  async undo(principalId: string, sessionId: string, expectedHeadId?: string): Promise<Session> {
+    const session = await this.getSession(principalId, sessionId);
+    const head = await this.store.getTurn(sessionId, session.headTurnId);
+    if (head === undefined) throw notFound(`turn ${session.headTurnId}`);
+    if (head.parentId === null)
+      throw new SessionError('invalid', 'nothing to undo: the session is at its first message');
+    return this.moveHead(principalId, sessionId, head.parentId, expectedHeadId ?? session.headTurnId);
+  }
+
+  async moveHead(
+    principalId: string,
+    sessionId: string,
+    turnId: string,
+    expectedHeadId?: string,
+  ): Promise<Session> {
+    await this.getSession(principalId, sessionId);
+    const moved = await this.store.setHead(sessionId, turnId, {
+      ...(expectedHeadId === undefined ? {} : { expectedHeadId }),
+      updatedAt: this.#env.clock(),
+    });
+    if (moved.ok) return moved.session;
+    switch (moved.reason) {
+      case 'conflict':
+        throw new SessionError('conflict', 'the session head moved meanwhile', {
+          headTurnId: moved.headTurnId,
+        });
+      case 'session-not-found':
+        throw notFound(`session ${sessionId}`);
+      case 'turn-not-found':
+        throw notFound(`turn ${turnId}`);
+      default: {
+        const unreachable: never = moved;
+        throw new Error(`unexpected setHead result ${JSON.stringify(unreachable)}`);
+      }
+    }
+  }
+
+  /**
+   * The world ledger at a turn: the nearest snapshot on its branch plus the batches after it, so the cost
+   * does not grow with the branch's depth. `result.log` holds only the replayed batches (the whole log is
+   * paged by `GET /ledger`).
+   */
+  async worldAt(
+    principalId: string,
+    sessionId: string,
+    turnId: string,
+  ): Promise<{ depth: number | null; result: WorldResult }> {
+    await this.getSession(principalId, sessionId);
+    const loaded = await loadWorld(this.store, this.#env.worlds, sessionId, turnId);
+    if (loaded === undefined) throw notFound(`turn ${turnId}`);
+    return { depth: loaded.depth, result: loaded.result };
+  }
+
+  /**
+   * Author mode: runs one rule event by hand on the state at `parentId` (the head by default). With
+   * `commit`, the result becomes a turn (its seed recorded, so verify replays it); otherwise nothing changes.
+   */
+  async runAuthorEvent(
+    principalId: string,
+    sessionId: string,
+    request: { event: string; inputs?: unknown; parentId?: string; commit?: boolean; seed?: number },
+  ): Promise<{ record: AuthorEventRecord; turn?: Turn }> {
+    const session = await this.getSession(principalId, sessionId);
+    if (request.event.length === 0 || request.event.length > MAX_EVENT_NAME_CHARS) {
+      throw new SessionError(
+        'invalid',
+        `event name must be 1 to ${MAX_EVENT_NAME_CHARS} characters (MAX_EVENT_NAME_CHARS)`,
+      );
+    }
+    const parentId = request.parentId ?? session.headTurnId;
+    const parent = await this.store.getTurn(sessionId, parentId);
+    if (parent === undefined) throw notFound(`turn ${parentId}`);
+    const { cartridge } = await this.cartridgeOf(session);
+    if (!cartridge.rules.events.has(request.event)) {
+      throw new SessionError('invalid', `the cartridge has no event '${request.event}'`, {
+        known: cartridge.rules.eventNames,
+      });
+    }
+    const seed = request.seed ?? this.#env.seeds();
+    const result = runEvent(cartridge.rules, parent.state, request.event, request.inputs ?? {}, { seed });
+    if (!result.ok) {
+      throw new SessionError(
+        'invalid',
+        `event '${request.event}' failed (${result.error.code}): ${result.error.message}`,
+        {
+          code: result.error.code,
+        },
+      );
+    }
+    const record: AuthorEventRecord = {
+      kind: 'author-event',
+      version: 1,
+      event: request.event,
+      inputs: plainJson(request.inputs ?? {}),
+      seed,
+      notes: [...result.notes],
+      rolls: plainJson(result.rolls),
+      stateAfter: plainJson(result.state),
+    };
+    if (request.commit !== true) return { record };
+    const appended = await this.store.appendTurn({
+      sessionId,
+      parentId,
+      expectedHeadId: session.headTurnId,
+      input: { kind: 'author-event', event: request.event, text: `[author] ${request.event}` },
+      narration: '',
+      record,
+      state: record.stateAfter,
+      seed,
+      createdAt: this.#env.clock(),
+    });
+    if (appended.ok && !appended.replayed) {
+      // A rule event by hand changes no world: the new turn's world is its parent's.
+      const parentWorld = this.#env.worlds.get(parentId);
+      if (parentWorld !== undefined)
+        this.#env.worlds.set(appended.turn.id, {
+          ...parentWorld,
+          sinceSnapshotTurns: parentWorld.sinceSnapshotTurns + 1,
+        });
+    }
+    if (!appended.ok) {
+      if (appended.reason === 'conflict') {
+        throw new SessionError('conflict', 'the session head moved meanwhile', {
+          headTurnId: appended.headTurnId,
+        });
+      }
+      throw notFound(appended.reason === 'session-not-found' ? `session ${sessionId}` : `turn ${parentId}`);
+    }
+    return { record, turn: appended.turn };
+  }
+}
+
+/** Recovers what the player sent from a stored input (`{kind:'text'|'interaction', …}`). */
+export function storedTurnInput(input: JsonValue | null): TurnInput | undefined {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
+  const record = input as Record<string, unknown>;
+  if (record.kind === 'text' && typeof record.text === 'string') return { input: record.text };
+  if (
+    record.kind === 'interaction' &&
+    typeof record.interaction === 'object' &&
+    record.interaction !== null
+  ) {
+    return { interaction: record.interaction as unknown as InteractionInput };
+  }
+  return undefined;
+}

@@ -1,0 +1,77 @@
+// Stage 3 of a turn: the finished record, its state and its ledger batch stored as one turn in one store
+// transaction (with a world snapshot when the branch is due one), and the new world kept in memory. Refused
+// when the head moved since prepare or the parent is gone; a retry with a committed Idempotency-Key is
+// `replayed` (the store answers with the first turn).
+
+import type { Turn } from '../../../adapters/store/index.ts';
+import type { TurnRecord } from '../../turn/index.ts';
+import { nextBranchWorld } from '../branch-world.ts';
+import { notFound, SessionError } from '../errors.ts';
+import { withoutWorld } from '../ledger.ts';
+import { ledgerEventsOf, turnRecordOf } from '../records.ts';
+import { keepChildWindow } from '../window-cache.ts';
+import type { TurnContext, TurnEnvironment } from './types.ts';
+
+export type CommitDeps = Pick<TurnEnvironment, 'store' | 'worlds' | 'windows' | 'snapshotRule' | 'clock'>;
+
+export type CommitResult =
+  | { readonly kind: 'committed'; readonly turn: Turn }
+  | { readonly kind: 'replayed'; readonly turn: Turn }
+  | { readonly kind: 'refused'; readonly error: SessionError };
+
+export async function commitTurn(
+  deps: CommitDeps,
+  context: TurnContext,
+  record: TurnRecord,
+): Promise<CommitResult> {
+  const { sessionId, parentId, request } = context;
+  const ledgerEvents = ledgerEventsOf(record);
+  const after = nextBranchWorld(
+    context.before,
+    record.ledger.worldAfter,
+    ledgerEvents,
+    deps.snapshotRule,
+    context.turnId,
+  );
+  const appended = await deps.store.appendTurn({
+    id: context.turnId,
+    sessionId,
+    parentId,
+    expectedHeadId: context.expectedHeadId,
+    ...(request.idempotencyKey === undefined ? {} : { idempotencyKey: request.idempotencyKey }),
+    input: record.input,
+    narration: record.narration,
+    record: withoutWorld(turnRecordOf(record)),
+    state: record.stateAfter,
+    ledgerEvents,
+    ...(record.ledger.gameTime === undefined ? {} : { ledgerGameTime: record.ledger.gameTime }),
+    ...(after.snapshot === undefined ? {} : { snapshotPieces: after.snapshot }),
+    seed: context.seed,
+    createdAt: deps.clock(),
+  });
+  if (appended.ok) {
+    if (appended.replayed) return { kind: 'replayed', turn: appended.turn };
+    deps.worlds.set(appended.turn.id, { ...after.entry, sessionId });
+    keepChildWindow(deps.windows, parentId, appended.turn);
+    return { kind: 'committed', turn: appended.turn };
+  }
+  switch (appended.reason) {
+    case 'conflict':
+      return {
+        kind: 'refused',
+        error: new SessionError(
+          'conflict',
+          'the session moved on while this turn ran (another turn was committed); nothing was saved',
+          { headTurnId: appended.headTurnId },
+        ),
+      };
+    case 'session-not-found':
+      return { kind: 'refused', error: notFound(`session ${sessionId}`) };
+    case 'parent-not-found':
+      return { kind: 'refused', error: notFound(`turn ${parentId}`) };
+    default: {
+      const unreachable: never = appended;
+      throw new Error(`unexpected appendTurn result ${JSON.stringify(unreachable)}`);
+    }
+  }
+}

@@ -1,0 +1,91 @@
+// Stage 1 of a turn: everything that can refuse it before anything streams (ownership, the idempotency
+// claim, the in-flight lock, a missing parent) and everything it reads (the parent's state, history window
+// and world, the cartridge with the persona, the models, a fresh seed). Ends early with `replayed` when the
+// Idempotency-Key already names a stored turn.
+
+import type { Turn } from '../../../adapters/store/index.ts';
+import type { GameState } from '../../turn/index.ts';
+import { branchWorld } from '../branch-world.ts';
+import { notFound } from '../errors.ts';
+import { timeModels } from '../instrument.ts';
+import { storyMessages } from '../messages.ts';
+import { freshSeed } from '../seeds.ts';
+import { ownedSession, personaOf, sessionCartridge } from '../session-reads.ts';
+import { turnWindow } from '../window-cache.ts';
+import { claimIdempotencyKey, TurnClaim } from './claim.ts';
+import type { TurnContext, TurnEnvironment, TurnRequest } from './types.ts';
+
+export type PrepareDeps = Pick<
+  TurnEnvironment,
+  | 'store'
+  | 'library'
+  | 'inFlight'
+  | 'worlds'
+  | 'windows'
+  | 'seeds'
+  | 'clock'
+  | 'monotonic'
+  | 'newId'
+  | 'models'
+  | 'observer'
+  | 'idempotencyWaitMs'
+  | 'claimStaleMs'
+>;
+
+/** `ready` holds the claim: the caller must run the turn or release it. */
+export type PrepareResult =
+  | { readonly kind: 'replayed'; readonly turn: Turn }
+  | { readonly kind: 'ready'; readonly context: TurnContext; readonly claim: TurnClaim };
+
+/** Claims the turn and resolves its context; does not run anything. Throws SessionError when refused. */
+export async function prepareTurn(
+  deps: PrepareDeps,
+  principalId: string,
+  sessionId: string,
+  request: TurnRequest,
+  avoidSeeds: ReadonlySet<number> = new Set(),
+): Promise<PrepareResult> {
+  const session = await ownedSession(deps.store, principalId, sessionId);
+  const turnId = deps.newId();
+  const key = request.idempotencyKey;
+  if (key !== undefined) {
+    const claimed = await claimIdempotencyKey(deps, sessionId, key, turnId);
+    if (claimed.kind === 'replayed') return claimed;
+  }
+  const claim = TurnClaim.acquire(deps, sessionId, key, turnId);
+  try {
+    const parentId = request.parentId ?? session.headTurnId;
+    // The state and story window from memory when this process played the parent, else from the store;
+    // the world comes from the world cache or a snapshot, not from the window's events.
+    const parent = await turnWindow(deps.store, deps.windows, sessionId, parentId);
+    if (parent === undefined) throw notFound(`turn ${parentId}`);
+    const persona = await personaOf(deps.store, principalId, session.personaId);
+    const { cartridge } = await sessionCartridge(deps.library, session, persona);
+    const before = await branchWorld(deps.store, deps.worlds, sessionId, parentId);
+    const baseModels = await deps.models(principalId);
+    const observer = deps.observer;
+    const models =
+      baseModels !== null && observer?.onModelCall
+        ? timeModels(baseModels, (role, ms, ok) => observer.onModelCall?.(role, ms, ok), deps.monotonic)
+        : baseModels;
+    const context: TurnContext = {
+      sessionId,
+      turnId,
+      parentId,
+      expectedHeadId: session.headTurnId,
+      request,
+      cartridge,
+      persona,
+      state: parent.state as GameState,
+      messages: storyMessages(parent.messages),
+      ledgerTurn: parent.depth + 1,
+      before,
+      models,
+      seed: freshSeed(deps.seeds, avoidSeeds),
+    };
+    return { kind: 'ready', context, claim };
+  } catch (error) {
+    claim.release();
+    throw error;
+  }
+}

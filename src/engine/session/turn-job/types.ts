@@ -1,0 +1,117 @@
+// The shapes a turn passes through: what the caller asks (TurnRequest), what prepare resolves (TurnContext),
+// what the caller holds between prepare and run (PreparedTurn), and what the stages share (TurnEnvironment).
+
+import type { Cartridge, Persona } from '../../../core/cartridge/index.ts';
+import type { ModelRole, ModelSet } from '../../../adapters/llm/index.ts';
+import type { WorldInfoTrigger } from '../../../core/lore/index.ts';
+import type { Store, Turn } from '../../../adapters/store/index.ts';
+import type {
+  GameState,
+  InteractionInput,
+  StoryMessage,
+  TurnEvent,
+  TurnLimits,
+  TurnRecord,
+} from '../../turn/index.ts';
+import type { InFlight } from '../in-flight.ts';
+import type { CartridgeLibrary } from '../library.ts';
+import type { SeedSource } from '../seeds.ts';
+import type { WindowCache } from '../window-cache.ts';
+import type { BranchWorld, SnapshotRule, WorldCache } from '../world-cache.ts';
+
+/** How a finished turn went, for metrics. */
+export type TurnOutcome =
+  | 'committed'
+  | 'replayed'
+  | 'conflict'
+  | 'aborted'
+  | 'timeout'
+  | 'model'
+  | 'invalid'
+  | 'error';
+
+export interface SessionObserver {
+  onTurn?(outcome: TurnOutcome, durationMs: number, record?: TurnRecord): void;
+  onModelCall?(role: ModelRole, durationMs: number, ok: boolean): void;
+}
+
+export type TurnInput = { readonly input: string } | { readonly interaction: InteractionInput };
+
+export interface TurnRequest {
+  /** The turn to play after; the session head when absent. */
+  readonly parentId?: string;
+  readonly turn: TurnInput;
+  readonly idempotencyKey?: string;
+  /** Notes from the player's own chat front end (its prompts, persona): context for the Narrator, never rules. */
+  readonly playerContext?: string;
+  /** What kind of generation this is, for World Info entries limited by `triggers` (default `normal`). */
+  readonly trigger?: WorldInfoTrigger;
+}
+
+export interface RunOptions {
+  readonly signal?: AbortSignal;
+  /** Milliseconds before the turn is abandoned (nothing committed). */
+  readonly timeoutMs?: number;
+}
+
+/** A turn ready to run: it holds the session's in-flight lock until `run` ends or `release` is called. */
+export interface ReadyTurn {
+  readonly kind: 'ready';
+  readonly turnId: string;
+  readonly parentId: string;
+  readonly seed: number;
+  readonly mode: 'online' | 'offline';
+  /** The cartridge the turn plays (persona applied): what its answer is shown with. */
+  readonly cartridge: Cartridge;
+  /** Streams the turn's events; returns the committed turn. Throws SessionError when nothing was committed. */
+  run(options?: RunOptions): AsyncGenerator<TurnEvent, Turn, undefined>;
+  /** Gives the lock back without running (the client went away before the stream started). */
+  release(): void;
+}
+
+export type PreparedTurn = { readonly kind: 'replayed'; readonly turn: Turn } | ReadyTurn;
+
+/** Everything prepare resolved for one turn: plain values, so run and commit need no store reads of their own. */
+export interface TurnContext {
+  readonly sessionId: string;
+  /** The id the committed turn gets (and the idempotency claim names). */
+  readonly turnId: string;
+  readonly parentId: string;
+  /** The session head when the turn was prepared: commit refuses when another turn moved it meanwhile. */
+  readonly expectedHeadId: string;
+  readonly request: TurnRequest;
+  /** The session's cartridge version with the owner's persona applied. */
+  readonly cartridge: Cartridge;
+  readonly persona: Persona | undefined;
+  /** The parent's state, messages (the history window) and ledger turn (its depth + 1). */
+  readonly state: GameState;
+  readonly messages: readonly StoryMessage[];
+  readonly ledgerTurn: number;
+  /** The parent's world with its branch's snapshot bookkeeping. */
+  readonly before: BranchWorld;
+  /** null: offline. */
+  readonly models: ModelSet | null;
+  readonly seed: number;
+}
+
+/** What the stages use from the service, defaults resolved; each stage takes only the part it needs. */
+export interface TurnEnvironment {
+  readonly store: Store;
+  readonly library: CartridgeLibrary;
+  readonly inFlight: InFlight;
+  readonly worlds: WorldCache;
+  /** Parents' states and story windows by turn id (window-cache.ts). */
+  readonly windows: WindowCache;
+  readonly seeds: SeedSource;
+  /** Wall clock (createdAt, claim times). */
+  readonly clock: () => number;
+  /** Monotonic milliseconds (durations, the idempotency wait). */
+  readonly monotonic: () => number;
+  readonly newId: () => string;
+  readonly models: (principalId: string) => ModelSet | null | Promise<ModelSet | null>;
+  readonly observer: SessionObserver | undefined;
+  readonly turnLimits: Partial<TurnLimits> | undefined;
+  readonly snapshotRule: SnapshotRule;
+  readonly idempotencyWaitMs: number;
+  readonly claimStaleMs: number;
+}

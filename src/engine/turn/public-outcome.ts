@@ -1,0 +1,90 @@
+// What a turn did to the rules, as a player may see it: the dice (faces and total) and what changed (HP
+// 24 → 19, +30 gold, brine tonic used, 2 h passed), from the turn record's public part only. A change to a
+// private field, or to an engine key (`_pending_interaction`), is never listed; a roll whose dice come from
+// a private field shows its total only. The web client and the terminal show this under each turn's prose.
+
+import { type CompiledRules, formatValue, parseExpression } from '../../core/yare/index.ts';
+import { pathIsPrivate, readsPrivate } from './offline-notes.ts';
+import { MAX_OUTCOME_ITEMS, type PublicChange, type PublicOutcome, type PublicRoll } from './outcome-text.ts';
+import type { TurnRecord } from './types.ts';
+
+export { describeOutcome, formatDuration, MAX_OUTCOME_ITEMS } from './outcome-text.ts';
+export type { PublicChange, PublicOutcome, PublicRoll } from './outcome-text.ts';
+
+/** Characters of one value as shown (a long text or list is cut). */
+export const MAX_OUTCOME_VALUE_CHARS = 80;
+
+type RecordPart = Pick<TurnRecord, 'rolls' | 'delta' | 'time'>;
+
+function shown(value: unknown): string {
+  const text = typeof value === 'string' ? value : formatValue(value as never);
+  return text.length > MAX_OUTCOME_VALUE_CHARS ? `${text.slice(0, MAX_OUTCOME_VALUE_CHARS - 1)}…` : text;
+}
+
+function rollIsPrivate(rules: CompiledRules, expr: string): boolean {
+  try {
+    return readsPrivate(rules, parseExpression(expr).ast);
+  } catch {
+    return true; // not an expression this engine wrote: say nothing about it
+  }
+}
+
+/** Items of `b` not in `a`, counting repeats (two tonics bought, one used). */
+function minus(a: readonly unknown[], b: readonly unknown[]): string[] {
+  const left = a.map(shown);
+  const out: string[] = [];
+  for (const item of b.map(shown)) {
+    const at = left.indexOf(item);
+    if (at >= 0) left.splice(at, 1);
+    else out.push(item);
+  }
+  return out;
+}
+
+/** The public outcome of a turn record (player view). */
+export function publicOutcome(rules: CompiledRules, record: RecordPart): PublicOutcome {
+  const rolls: PublicRoll[] = [];
+  const changes: PublicChange[] = [];
+  let more = 0;
+  for (const roll of record.rolls ?? []) {
+    if (rolls.length >= MAX_OUTCOME_ITEMS) {
+      more++;
+      continue;
+    }
+    const hidden = rollIsPrivate(rules, roll.expr);
+    rolls.push({
+      dice: hidden ? null : roll.dice,
+      faces: hidden ? null : [...roll.faces],
+      total: roll.total,
+    });
+  }
+  for (const change of record.delta ?? []) {
+    const path = change.path;
+    if (path.length === 0 || path.some((p) => p.startsWith('_')) || path[0] === 'game_time') continue;
+    if (pathIsPrivate(rules.schema, path)) continue;
+    if (changes.length + rolls.length >= MAX_OUTCOME_ITEMS) {
+      more++;
+      continue;
+    }
+    const before = change.before;
+    const after = change.op === 'set' ? change.after : undefined;
+    if (typeof before === 'number' && typeof after === 'number') {
+      changes.push({ kind: 'number', path, before, after });
+    } else if (Array.isArray(before) && Array.isArray(after)) {
+      changes.push({ kind: 'list', path, added: minus(before, after), removed: minus(after, before) });
+    } else {
+      changes.push({
+        kind: 'value',
+        path,
+        before: before === undefined ? null : shown(before),
+        after: after === undefined ? null : shown(after),
+      });
+    }
+  }
+  const t = record.time;
+  const time =
+    t !== undefined && t.advancedSeconds > 0
+      ? { before: t.before, after: t.after, seconds: t.advancedSeconds }
+      : null;
+  return { rolls, changes, time, more };
+}

@@ -1,0 +1,395 @@
+// One turn: cycle ticks → (mini-game resolver | Director tool loop | offline matcher) → clock → Narrator,
+// streamed as typed events and ending in a TurnRecord. The turn has no side effects: it computes a new
+// state and a record from the state it was given, and the caller commits both (or nothing). Cancelling
+// (the signal) or any model failure yields an `error` event, throws a `TurnError`, and yields no record.
+
+import { applyBatch } from '../../core/ledger/index.ts';
+import { meterModels, ModelError, UsageMeter } from '../../adapters/llm/index.ts';
+import { type Dict, toValue } from '../../core/yare/index.ts';
+import { TurnContext } from './context.ts';
+import { type DirectorOutcome, DIRECTOR_HISTORY_TOKENS, runDirector } from './director.ts';
+import { TurnError } from './errors.ts';
+import { currentGameTime, elapsedSeconds } from './game-time.ts';
+import {
+  checkInteractionInput,
+  hasPendingInteraction,
+  interactionDirectives,
+  interactionText,
+  matchPending,
+  PENDING_KEY,
+  resolverInputs,
+} from './interaction.ts';
+import { resolveLedgerOptions } from './ledger-world.ts';
+import { settleNarration } from './fidelity-turn.ts';
+import {
+  extractWorldChanges,
+  type LedgerConversation,
+  type LedgerOutcome,
+  settleProposal,
+} from './ledger-turn.ts';
+import { MAX_INPUT_CHARS, MAX_SEED, type TurnLimits, resolveTurnLimits } from './limits.ts';
+import { NARRATOR_HISTORY_TOKENS, runNarrator } from './narrator.ts';
+import { chooseOffline } from './offline.ts';
+import { narrateOffline } from './offline-narration.ts';
+import { fitMessages, historyStep, recentMessages } from './prompts.ts';
+import { buildRecord, settleState } from './record.ts';
+import { sanitizeForPrompt } from './sanitize.ts';
+import { checkedArgs, directorTools, runAdvanceTime, runEventTool, type ToolOutcome } from './tools.ts';
+import { activateForTurn, withWorldInfoState, worldInfoLore, worldInfoRecord } from './world-info.ts';
+import type {
+  FidelityRecord,
+  InteractionInput,
+  StoryMessage,
+  TurnEvent,
+  TurnInputRecord,
+  TurnOptions,
+  TurnPhase,
+  TurnRecord,
+} from './types.ts';
+
+interface Prepared {
+  readonly limits: TurnLimits;
+  readonly state: Dict;
+  readonly input: TurnInputRecord;
+}
+
+function prepare(options: TurnOptions): Prepared {
+  const limits = resolveTurnLimits(options.limits);
+  if ('error' in limits) throw new TurnError('input', limits.error);
+  if (!Number.isSafeInteger(options.seed) || options.seed < 0) {
+    throw new TurnError(
+      'input',
+      `seed must be an integer from 0 to ${MAX_SEED} (MAX_SEED), got ${String(options.seed)}`,
+    );
+  }
+  let state: Dict;
+  try {
+    state = toValue(options.state) as Dict;
+  } catch (error) {
+    throw new TurnError('input', `state is not plain JSON data: ${(error as Error).message}`);
+  }
+  if (typeof state !== 'object' || state === null || Array.isArray(state)) {
+    throw new TurnError('input', 'state must be a JSON object');
+  }
+  const hasText = options.input !== undefined;
+  const hasInteraction = options.interaction !== undefined;
+  if (hasText === hasInteraction) {
+    throw new TurnError(
+      'input',
+      'give exactly one of input (the player text) and interaction (a mini-game result)',
+    );
+  }
+  if (hasInteraction) {
+    const checked = checkInteractionInput(options.interaction);
+    if (!checked.ok) throw new TurnError('interaction', checked.message);
+    const interaction = checked.value;
+    return { limits, state, input: { kind: 'interaction', interaction, text: interactionText(interaction) } };
+  }
+  const text = options.input;
+  if (typeof text !== 'string' || text.trim() === '')
+    throw new TurnError('input', 'input must be non-empty text');
+  if (text.length > MAX_INPUT_CHARS) {
+    throw new TurnError(
+      'input',
+      `input is ${text.length} characters; the limit is ${MAX_INPUT_CHARS} (MAX_INPUT_CHARS)`,
+    );
+  }
+  if (hasPendingInteraction(state)) {
+    const pending = state[PENDING_KEY] as Dict;
+    throw new TurnError(
+      'interaction',
+      `Cannot process free-text input while a mini-game is pending (${JSON.stringify(pending.minigame_id ?? 'unknown')}). Send its result as an interaction first.`,
+    );
+  }
+  return { limits, state, input: { kind: 'text', text } };
+}
+
+function toTurnError(error: unknown, signal: AbortSignal | undefined): TurnError {
+  if (error instanceof TurnError) return error;
+  if (error instanceof ModelError) {
+    if (error.kind === 'aborted' || signal?.aborted)
+      return new TurnError('aborted', 'the turn was cancelled', { cause: error });
+    return new TurnError('model', `model call failed (${error.kind}): ${error.message}`, { cause: error });
+  }
+  if (signal?.aborted) return new TurnError('aborted', 'the turn was cancelled', { cause: error });
+  throw error;
+}
+
+/** Runs one turn. See the module comment; the last event of a successful turn is `done` with the record. */
+export async function* runTurn(options: TurnOptions): AsyncGenerator<TurnEvent, void, undefined> {
+  try {
+    yield* turn(options);
+  } catch (error) {
+    const turnError = toTurnError(error, options.signal);
+    yield { type: 'error', kind: turnError.kind, message: turnError.message };
+    throw turnError;
+  }
+}
+
+async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, undefined> {
+  const now = options.now ?? (() => performance.now());
+  const started = now();
+  const timings: Partial<Record<TurnPhase, number>> = {};
+  const prepared = prepare(options);
+  const { cartridge } = options;
+  const ctx = new TurnContext(
+    cartridge,
+    prepared.state,
+    options.seed,
+    prepared.limits,
+    options.persona,
+    options.signal,
+    now,
+    resolveLedgerOptions(options, options.models === null),
+  );
+  ctx.throwIfAborted();
+  const meter = new UsageMeter();
+  const models = options.models === null ? null : meterModels(options.models, meter);
+  // Player text and earlier prose reach prompts only neutralised (B-24); the record keeps the raw input.
+  const history: StoryMessage[] = recentMessages(options.messages, prepared.limits.historyMessages).map(
+    (message) => ({ ...message, content: sanitizeForPrompt(message.content) }),
+  );
+  // The roles' token caps trim the window in the window's own steps (cache-friendly, see fitMessages).
+  const step = historyStep(prepared.limits.historyMessages);
+  const promptText = sanitizeForPrompt(prepared.input.text);
+  ctx.worldInfo = activateForTurn(
+    cartridge,
+    prepared.state,
+    options.messages,
+    promptText,
+    options.seed,
+    options.worldInfoTrigger,
+  );
+  for (const [id, text] of worldInfoLore(ctx.worldInfo)) ctx.lore.set(id, text);
+  ctx.playerContext = options.playerContext;
+
+  // 1. Cycle ticks, in declaration order, on the turn's one generator.
+  const ticks = cartridge.rules.eventNames.filter(
+    (name) => cartridge.rules.events.get(name)?.triggerOn === 'cycle_tick',
+  );
+  if (ticks.length > 0) {
+    yield { type: 'phase', phase: 'cycle_tick' };
+    const t = now();
+    for (const name of ticks) {
+      const result = ctx.runRule('cycle_tick', name, {});
+      // A failing tick is a cartridge bug, not the player's: it changed nothing, and the turn goes on.
+      if (!result.ok)
+        ctx.warnings.push(`cycle tick '${name}' failed (${result.error.code}): ${result.error.message}`);
+    }
+    timings.cycle_tick = now() - t;
+  }
+  const tickNotes = [...ctx.notes];
+
+  // 2. The decision: a mini-game resolver, the Director, or the offline matcher.
+  let outcome: DirectorOutcome = { directives: '', stop: 'skipped' };
+  let offlineReply: string | undefined;
+  const input = prepared.input;
+  if (input.kind === 'interaction') {
+    yield { type: 'phase', phase: 'interaction' };
+    const t = now();
+    resolveInteraction(ctx, input.interaction);
+    outcome = { directives: interactionDirectives(input.interaction), stop: 'skipped' };
+    timings.interaction = now() - t;
+  } else {
+    yield { type: 'phase', phase: 'director' };
+    const t = now();
+    const directorHistory = fitMessages(history, DIRECTOR_HISTORY_TOKENS, step);
+    if (models !== null) outcome = yield* runDirector(ctx, models, promptText, directorHistory, tickNotes);
+    else offlineReply = yield* runOffline(ctx, promptText);
+    timings.director = now() - t;
+  }
+  ctx.throwIfAborted();
+
+  // 3. The engine's own changes: clear a resolved mini-game, advance the clock once.
+  const t3 = now();
+  const stateBeforeSettle = ctx.state;
+  let settled = settleState(cartridge.rules, ctx.clock, stateBeforeSettle, {
+    clearInteraction: input.kind === 'interaction',
+    advanceSeconds: ctx.timeSeconds + elapsedSeconds(stateBeforeSettle),
+  });
+  if (settled.warning) ctx.warnings.push(settled.warning);
+  ctx.settle(settled.state);
+  if (settled.time.advancedSeconds > 0) yield { type: 'phase', phase: 'time' };
+  timings.time = now() - t3;
+
+  // 4. The Narrator (or the offline renderer).
+  yield { type: 'phase', phase: 'narrator' };
+  const t4 = now();
+  let narration: string;
+  let ledger: LedgerOutcome;
+  let conversation: LedgerConversation | undefined;
+  if (models !== null) {
+    const told = yield* runNarrator(ctx, models.narrator, {
+      directives: outcome.directives,
+      inputText: promptText,
+      history: fitMessages(history, NARRATOR_HISTORY_TOKENS, step),
+    });
+    // Model prose is stored (and shown in later prompts) neutralised, like the player's words.
+    narration = sanitizeForPrompt(told.narration);
+    conversation = told.conversation;
+    timings.narrator = now() - t4;
+
+    // 5. The world ledger: the Narrator's proposal (inline) or a separate extraction call, checked against
+    // the world before the turn and repaired at most twice. Nothing is committed here: the record carries
+    // the resulting world, and the caller commits it with the turn.
+    const t5 = now();
+    const mode = ctx.ledger.mode;
+    if (mode === 'inline' && told.toolCalls.length > 0) {
+      yield { type: 'phase', phase: 'ledger' };
+      const answer = { text: narration, toolCalls: told.toolCalls };
+      ledger = await settleProposal(ctx, models.narrator, told.conversation, answer, 'narrator');
+      timings.ledger = now() - t5;
+    } else if (mode === 'separate') {
+      yield { type: 'phase', phase: 'ledger' };
+      ledger = await extractWorldChanges(ctx, models.narrator, { inputText: promptText, narration });
+      timings.ledger = now() - t5;
+    } else {
+      ledger = unchangedLedger(ctx, mode === 'off' ? 'off' : 'none');
+    }
+  } else {
+    narration = narrateOffline(cartridge.rules, {
+      notes: ctx.notes,
+      reply: offlineReply,
+      persona: ctx.persona,
+    });
+    yield { type: 'narration_delta', text: narration };
+    timings.narrator = now() - t4;
+    ledger = unchangedLedger(ctx, 'off');
+  }
+  ctx.throwIfAborted();
+
+  // The Narrator's accepted time joins the Director's: the clock still advances once, by the sum.
+  if (ledger.seconds > 0) {
+    settled = settleState(cartridge.rules, ctx.clock, stateBeforeSettle, {
+      clearInteraction: input.kind === 'interaction',
+      advanceSeconds: ctx.timeSeconds + elapsedSeconds(stateBeforeSettle) + ledger.seconds,
+    });
+    ctx.settle(settled.state);
+  }
+  ctx.settle(withWorldInfoState(ctx.state, ctx.worldInfo));
+  const committed = stampedWorld(ctx, ledger);
+
+  // 6. The fidelity check of model-written prose against the turn's facts (fidelity-turn.ts).
+  let fidelity: FidelityRecord | undefined;
+  if (models !== null && conversation !== undefined) {
+    const checked = await settleNarration(
+      ctx,
+      models.narrator,
+      conversation,
+      narration,
+      prepared.state,
+      settled.time.advancedSeconds,
+      options.narrationCheck ?? 'repair',
+    );
+    narration = checked.narration;
+    fidelity = checked.fidelity;
+  }
+  ctx.throwIfAborted();
+
+  const built: TurnRecord = buildRecord({
+    ctx,
+    mode: models === null ? 'offline' : 'online',
+    input,
+    seed: options.seed,
+    stateBefore: prepared.state,
+    time: settled.time,
+    directives: outcome.directives,
+    narration,
+    directorStop: outcome.stop,
+    usage: meter.byRole(),
+    timings: { ...timings, total: now() - started },
+    ledger: committed,
+  });
+  const withWorldInfo: TurnRecord =
+    ctx.worldInfo === undefined ? built : { ...built, worldInfo: worldInfoRecord(ctx.worldInfo) };
+  const record: TurnRecord = fidelity === undefined ? withWorldInfo : { ...withWorldInfo, fidelity };
+  yield { type: 'done', record };
+}
+
+function unchangedLedger(ctx: TurnContext, status: 'none' | 'off'): LedgerOutcome {
+  return {
+    status,
+    events: [],
+    world: ctx.ledger.world,
+    at: { turn: ctx.ledger.turn },
+    time: null,
+    seconds: 0,
+    repairs: 0,
+    errors: [],
+    attempts: [],
+  };
+}
+
+/**
+ * The outcome stamped with the clock the turn ends at. Validation stamped the batch with the clock after
+ * the Director; when the Narrator's own `time` moved it further, the (already validated) events are applied
+ * again at the final stamp — validation does not depend on the clock, only the stamps do.
+ */
+function stampedWorld(ctx: TurnContext, ledger: LedgerOutcome): LedgerOutcome {
+  const gameTime = currentGameTime(ctx.state, ctx.clock);
+  const at = gameTime === undefined ? { turn: ctx.ledger.turn } : { turn: ctx.ledger.turn, gameTime };
+  if (ledger.status !== 'applied') return { ...ledger, at };
+  if (at.gameTime === ledger.at.gameTime) return ledger;
+  return { ...ledger, at, world: applyBatch(ctx.ledger.world, ledger.events, at) };
+}
+
+function resolveInteraction(ctx: TurnContext, interaction: InteractionInput): void {
+  const pending = matchPending(ctx.rules, ctx.state, interaction);
+  if (!pending.ok) throw new TurnError('interaction', pending.message);
+  const resolver = pending.value.resolverEvent;
+  ctx.notes.push(`Minigame resolved: ${interaction.minigame_id} (${interaction.status}).`);
+  const result = ctx.runRule('resolver', resolver, resolverInputs(ctx.rules, resolver, interaction));
+  if (!result.ok) {
+    throw new TurnError(
+      'interaction',
+      `the mini-game's resolver_event '${resolver}' failed (${result.error.code}): ${result.error.message}`,
+    );
+  }
+}
+
+/** Offline: one deterministic choice from the player's words, run through the same tool checks. */
+async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnEvent, string | undefined> {
+  const tools = directorTools(ctx.cartridge);
+  const context = { state: ctx.state, intentInputs: ctx.cartridge.intentInputs };
+  const choice = chooseOffline(ctx.rules, tools, text, context);
+  // A question, the list of what can be done, /help: the player is answered and no turn is spent.
+  if (choice.kind === 'reply') throw new TurnError('reply', choice.text);
+  const id = 'offline_1';
+  const rawArgs = JSON.stringify(choice.args);
+  yield { type: 'tool_call', round: 1, id, name: choice.name, args: choice.args };
+  const started = ctx.now();
+  const tool = tools.byName.get(choice.name)!;
+  const checked = checkedArgs(
+    tool,
+    { id, name: choice.name, args: choice.args, rawArgs },
+    ctx.cartridge.intentInputs,
+  );
+  let outcome: ToolOutcome;
+  if (!checked.ok) outcome = checked.outcome;
+  else if (tool.kind === 'advance_game_time') outcome = runAdvanceTime(ctx, checked.args);
+  else outcome = runEventTool(ctx, choice.name, checked.args, 'offline');
+  ctx.tools.push({
+    round: 1,
+    id,
+    name: choice.name,
+    args: choice.args,
+    rawArgs,
+    ok: outcome.ok,
+    content: outcome.content,
+    durationMs: ctx.now() - started,
+  });
+  yield { type: 'tool_result', round: 1, id, name: choice.name, ok: outcome.ok, content: outcome.content };
+  if (outcome.ok) return tool.kind === 'advance_game_time' ? 'Time passes.' : undefined;
+  throw new TurnError('reply', `That did not work: ${outcome.error ?? 'the rules refused it'}`);
+}
+
+/** Runs a turn to its end and returns the record with every event (for callers that do not stream). */
+export async function runTurnToRecord(
+  options: TurnOptions,
+): Promise<{ record: TurnRecord; events: TurnEvent[] }> {
+  const events: TurnEvent[] = [];
+  for await (const event of runTurn(options)) events.push(event);
+  const done = events.at(-1);
+  if (done?.type !== 'done') throw new TurnError('input', 'the turn ended without a record');
+  return { record: done.record, events };
+}

@@ -1,0 +1,231 @@
+// The AI generator: the configured model drafts the four files of a cartridge from plain English (or
+// changes an existing one), our own checker (the cartridge loader, the same as `mnesos validate`) judges
+// the draft, and its `file:line:col` findings go back to the model for repair, for a bounded number of
+// rounds. Every round is kept in a transcript. Effects are the caller's: this takes a ChatModel and
+// returns the files; it reads and writes nothing. Progress is the generator's events.
+
+import { loadCartridgeFromFiles } from '../../../core/cartridge/index.ts';
+import type { Diagnostic } from '../../../core/diagnostics.ts';
+import type { ChatMessage, ChatModel } from '../../../adapters/llm/index.ts';
+import { DRAFT_FILES, type DraftFileName, type DraftFiles, formatDraft, parseDraftAnswer } from './draft.ts';
+import {
+  DEFAULT_REPAIR_ROUNDS,
+  GENERATE_MAX_OUTPUT_TOKENS,
+  MAX_ANSWER_CHARS,
+  MAX_REPAIR_ROUNDS,
+  MAX_REQUIREMENTS_CHARS,
+  MAX_TRANSCRIPT_ANSWER_CHARS,
+} from './limits.ts';
+import { draftRequest, repairRequest, systemPrompt } from './prompt.ts';
+
+export interface GenerateOptions {
+  readonly model: ChatModel;
+  /** Plain English: what to make, or (with `existing`) what to change. */
+  readonly requirements: string;
+  /** A cartridge to change instead of starting from nothing. */
+  readonly existing?: DraftFiles;
+  /** Repair rounds after the first draft (default DEFAULT_REPAIR_ROUNDS, at most MAX_REPAIR_ROUNDS). */
+  readonly repairRounds?: number;
+  /** The cartridge name the checker uses when yare.yaml has no bot_name. */
+  readonly name?: string;
+  readonly signal?: AbortSignal;
+}
+
+export type GenerateEvent =
+  | {
+      readonly type: 'asking';
+      readonly round: number;
+      readonly kind: 'draft' | 'repair';
+      readonly errors: number;
+    }
+  | {
+      readonly type: 'answered';
+      readonly round: number;
+      readonly chars: number;
+      readonly files: DraftFileName[];
+    }
+  | {
+      readonly type: 'checked';
+      readonly round: number;
+      readonly errors: readonly Diagnostic[];
+      readonly warnings: readonly Diagnostic[];
+    };
+
+export interface TranscriptRound {
+  readonly round: number;
+  readonly kind: 'draft' | 'repair';
+  /** What the model was asked this round (after the system prompt). */
+  readonly request: string;
+  /** The model's answer (cut at MAX_TRANSCRIPT_ANSWER_CHARS; `answerChars` is its real length). */
+  readonly answer: string;
+  readonly answerChars: number;
+  readonly filesWritten: readonly DraftFileName[];
+  readonly formProblems: readonly string[];
+  readonly errors: readonly Diagnostic[];
+  readonly warnings: readonly Diagnostic[];
+}
+
+export interface Transcript {
+  readonly requirements: string;
+  readonly changed: boolean;
+  readonly model: string;
+  readonly rounds: readonly TranscriptRound[];
+  readonly ok: boolean;
+}
+
+export interface GenerateResult {
+  readonly ok: boolean;
+  readonly files: DraftFiles;
+  readonly errors: readonly Diagnostic[];
+  readonly warnings: readonly Diagnostic[];
+  readonly transcript: Transcript;
+}
+
+export class GenerateInputError extends Error {
+  override readonly name = 'GenerateInputError';
+}
+
+export function checkDraft(
+  files: DraftFiles,
+  name: string,
+): { errors: Diagnostic[]; warnings: Diagnostic[] } {
+  const map = new Map<string, string>();
+  for (const file of DRAFT_FILES) if (files[file] !== undefined) map.set(file, files[file] as string);
+  const result = loadCartridgeFromFiles(map, name);
+  return result.ok
+    ? { errors: [], warnings: result.warnings }
+    : { errors: result.errors, warnings: result.warnings };
+}
+
+export async function* generateCartridge(
+  options: GenerateOptions,
+): AsyncGenerator<GenerateEvent, GenerateResult> {
+  const requirements = options.requirements.trim();
+  if (requirements === '')
+    throw new GenerateInputError('the requirements are empty: say what the cartridge is about');
+  if (requirements.length > MAX_REQUIREMENTS_CHARS)
+    throw new GenerateInputError(
+      `the requirements are ${requirements.length} characters; the limit is ${MAX_REQUIREMENTS_CHARS} (MAX_REQUIREMENTS_CHARS)`,
+    );
+  const repairs = options.repairRounds ?? DEFAULT_REPAIR_ROUNDS;
+  if (!Number.isInteger(repairs) || repairs < 0 || repairs > MAX_REPAIR_ROUNDS)
+    throw new GenerateInputError(
+      `repair rounds must be a whole number from 0 to ${MAX_REPAIR_ROUNDS} (MAX_REPAIR_ROUNDS)`,
+    );
+  const name = options.name ?? 'draft';
+  const system = systemPrompt();
+  const first = draftRequest(requirements, options.existing);
+  let files: DraftFiles = { ...(options.existing ?? {}) };
+  let checked: { errors: Diagnostic[]; warnings: Diagnostic[] } = { errors: [], warnings: [] };
+  let formProblems: string[] = [];
+  const rounds: TranscriptRound[] = [];
+
+  for (let round = 1; round <= repairs + 1; round++) {
+    const kind = round === 1 ? 'draft' : 'repair';
+    const request = round === 1 ? first : repairRequest(checked.errors, formProblems);
+    yield { type: 'asking', round, kind, errors: checked.errors.length };
+    // Each round sees the request, the current draft as the model's own answer, and what is wrong with it:
+    // the conversation stays the size of one cartridge however many rounds there are.
+    const messages: ChatMessage[] =
+      round === 1
+        ? [{ role: 'user', content: first }]
+        : [
+            { role: 'user', content: first },
+            { role: 'assistant', content: formatDraft(files) },
+            { role: 'user', content: request },
+          ];
+    const response = await options.model.generate({
+      system,
+      messages,
+      temperature: 0.4,
+      maxOutputTokens: GENERATE_MAX_OUTPUT_TOKENS,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    const answer = response.text;
+    let written: DraftFileName[] = [];
+    if (answer.length > MAX_ANSWER_CHARS) {
+      formProblems = [
+        `the answer was ${answer.length} characters; the limit is ${MAX_ANSWER_CHARS} (MAX_ANSWER_CHARS)`,
+      ];
+    } else {
+      const parsed = parseDraftAnswer(answer);
+      formProblems = parsed.problems;
+      written = DRAFT_FILES.filter((f) => parsed.files[f] !== undefined);
+      files = { ...files, ...parsed.files };
+    }
+    yield { type: 'answered', round, chars: answer.length, files: written };
+    checked = checkDraft(files, name);
+    yield { type: 'checked', round, errors: checked.errors, warnings: checked.warnings };
+    rounds.push({
+      round,
+      kind,
+      request,
+      answer:
+        answer.length > MAX_TRANSCRIPT_ANSWER_CHARS
+          ? `${answer.slice(0, MAX_TRANSCRIPT_ANSWER_CHARS)}…`
+          : answer,
+      answerChars: answer.length,
+      filesWritten: written,
+      formProblems,
+      errors: checked.errors,
+      warnings: checked.warnings,
+    });
+    if (checked.errors.length === 0 && formProblems.length === 0) break;
+  }
+  const ok = checked.errors.length === 0 && formProblems.length === 0;
+  return {
+    ok,
+    files,
+    errors: checked.errors,
+    warnings: checked.warnings,
+    transcript: {
+      requirements,
+      changed: options.existing !== undefined,
+      model: options.model.id,
+      rounds,
+      ok,
+    },
+  };
+}
+
+/** The transcript as Markdown, for the folder (what was asked, answered and found, round by round). */
+export function transcriptMarkdown(transcript: Transcript): string {
+  const out = [
+    '# Generation transcript',
+    '',
+    `Model: ${transcript.model}. Result: ${transcript.ok ? 'valid' : 'still invalid'} after ${transcript.rounds.length} round(s).`,
+    '',
+    `## ${transcript.changed ? 'Change request' : 'Requirements'}`,
+    '',
+    transcript.requirements,
+  ];
+  for (const r of transcript.rounds) {
+    out.push('', `## Round ${r.round} (${r.kind})`, '');
+    if (r.kind === 'repair') out.push('Asked to fix:', '', '````text', r.request, '````', '');
+    out.push(
+      `Answer: ${r.answerChars} characters; files written: ${r.filesWritten.join(', ') || 'none'}.`,
+      '',
+    );
+    if (r.formProblems.length > 0) out.push(...r.formProblems.map((p) => `- answer: ${p}`), '');
+    out.push(
+      r.errors.length === 0
+        ? 'The checker found no errors.'
+        : `The checker found ${r.errors.length} error(s):`,
+    );
+    for (const e of r.errors)
+      out.push(
+        `- \`${e.place ? `${e.place.file}:${e.place.line}:${e.place.col}` : '?'}\` ${e.message} [${e.code}]`,
+      );
+    out.push(
+      '',
+      '<details><summary>The answer</summary>',
+      '',
+      '````text',
+      r.answer,
+      '````',
+      '',
+      '</details>',
+    );
+  }
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,204 @@
+// What a cartridge's compiled rules read and write: state paths read by expressions, static write
+// targets, macros used, events called. The linter's raw material; pure, over the compiled program.
+
+import type { SourcePlace } from '../../../core/diagnostics.ts';
+import type { CompiledRules, Expr, Operand, Step, Target } from '../../../core/yare/index.ts';
+
+export interface Write {
+  readonly path: readonly string[];
+  readonly place: SourcePlace;
+  /** Names the written value reads (`inputs.destination`, `temp.damage`), to match a note mentioning them. */
+  readonly valueReads: readonly string[];
+}
+
+export interface EventUses {
+  readonly reads: string[][];
+  readonly writes: Write[];
+  /** Dotted names each note reads (`state.foe.hp`, `temp.damage`, `inputs.item`). */
+  readonly noteReads: string[][];
+  /** Note steps written in the event. */
+  notes: number;
+  readonly calls: string[];
+  readonly macros: string[];
+  /** A write whose path is computed at run time: any field may be written. */
+  dynamicWrite: boolean;
+}
+
+/** Dotted names an expression reads: attribute chains on a name (`state.a.b`, `inputs.x`, `macros.m`). */
+export function namesRead(expr: Expr, out: string[][] = []): string[][] {
+  const chain = (node: Expr): string[] | undefined => {
+    if (node.kind === 'name') return [node.name];
+    if (node.kind === 'attribute') {
+      const base = chain(node.object);
+      return base ? [...base, node.name] : undefined;
+    }
+    return undefined;
+  };
+  const visit = (node: Expr): void => {
+    switch (node.kind) {
+      case 'name':
+      case 'attribute': {
+        const path = chain(node);
+        if (path) out.push(path);
+        else if (node.kind === 'attribute') visit(node.object);
+        return;
+      }
+      case 'literal':
+      case 'dice':
+        return;
+      case 'index':
+        visit(node.object);
+        visit(node.index);
+        return;
+      case 'call':
+        for (const a of node.args) visit(a);
+        for (const k of node.kwargs) visit(k.value);
+        return;
+      case 'unary':
+        visit(node.operand);
+        return;
+      case 'binary':
+      case 'logical':
+        visit(node.left);
+        visit(node.right);
+        return;
+      case 'compare':
+        for (const o of node.operands) visit(o);
+        return;
+      case 'conditional':
+        visit(node.test);
+        visit(node.then);
+        visit(node.otherwise);
+        return;
+      case 'list':
+        for (const i of node.items) visit(i);
+        return;
+      case 'dict':
+        for (const e of node.entries) {
+          visit(e.key);
+          visit(e.value);
+        }
+        return;
+    }
+  };
+  visit(expr);
+  return out;
+}
+
+export function operandReads(operand: Operand | undefined): string[][] {
+  return operand?.kind === 'expr' ? namesRead(operand.expr.ast) : [];
+}
+
+/** Uses of one event's own steps (not of the events it calls). */
+export function eventUses(steps: readonly Step[]): EventUses {
+  const uses: EventUses = {
+    reads: [],
+    writes: [],
+    noteReads: [],
+    notes: 0,
+    calls: [],
+    macros: [],
+    dynamicWrite: false,
+  };
+  const read = (operand: Operand | undefined) => {
+    for (const path of operandReads(operand)) uses.reads.push(path);
+  };
+  const write = (target: Target, place: SourcePlace, value: Operand[]) => {
+    if (target.kind === 'dynamic') {
+      uses.dynamicWrite = true;
+      read(target.expr);
+      return;
+    }
+    if (target.root === 'state')
+      uses.writes.push({
+        path: target.path,
+        place,
+        valueReads: value.flatMap((v) => operandReads(v).map((p) => p.join('.'))),
+      });
+  };
+  const visit = (list: readonly Step[]): void => {
+    for (const step of list) {
+      switch (step.kind) {
+        case 'set':
+        case 'mutate':
+          read(step.value);
+          write(step.target, step.place, [step.value]);
+          if (step.kind === 'mutate' && step.target.kind === 'static')
+            uses.reads.push([step.target.root, ...step.target.path]);
+          break;
+        case 'branch':
+          for (const arm of step.arms) {
+            read(arm.test);
+            visit(arm.steps);
+          }
+          break;
+        case 'table_roll':
+          read(step.roll);
+          for (const row of step.table) read(row.value);
+          write(
+            step.target,
+            step.place,
+            step.table.map((r) => r.value),
+          );
+          break;
+        case 'call':
+          uses.calls.push(step.event);
+          for (const a of step.args) read(a.value);
+          break;
+        case 'note': {
+          uses.notes += 1;
+          const reads: string[][] = [];
+          for (const part of step.parts) if (typeof part !== 'string') reads.push(...operandReads(part));
+          uses.noteReads.push(...reads.map((r) => r));
+          uses.reads.push(...reads);
+          break;
+        }
+        case 'list_push':
+          read(step.item);
+          write(step.target, step.place, [step.item]);
+          break;
+        case 'list_remove':
+          read(step.index);
+          read(step.value);
+          write(
+            step.target,
+            step.place,
+            [step.index, step.value].filter((o): o is Operand => o !== undefined),
+          );
+          break;
+        case 'dict_set':
+          read(step.key);
+          read(step.value);
+          write(step.target, step.place, [step.value]);
+          break;
+        case 'dict_delete':
+          read(step.key);
+          write(step.target, step.place, []);
+          break;
+        case 'foreach':
+          if (step.array.kind === 'path') {
+            if (step.array.target.kind === 'static')
+              uses.reads.push([step.array.target.root, ...step.array.target.path]);
+          } else read(step.array);
+          visit(step.steps);
+          break;
+      }
+    }
+  };
+  visit(steps);
+  for (const path of uses.reads) if (path[0] === 'macros' && path[1] !== undefined) uses.macros.push(path[1]);
+  return uses;
+}
+
+/** State paths every macro reads, and the macros each macro uses. */
+export function macroReads(rules: CompiledRules): { reads: string[][]; macros: string[] } {
+  const reads: string[][] = [];
+  const macros: string[] = [];
+  for (const expr of rules.macros.values()) {
+    for (const path of namesRead(expr.ast)) {
+      reads.push(path);
+      if (path[0] === 'macros' && path[1] !== undefined) macros.push(path[1]);
+    }
+  }
+  return { reads, macros };
+}

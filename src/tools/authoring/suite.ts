@@ -1,0 +1,176 @@
+// A cartridge's test suite: every `tests/*.yaml` scenario file, run against the cartridge, with blessed
+// transcripts kept in `tests/transcripts/<file>/<scenario>.txt` and named saves in `tests/saves/NAME.json`.
+// This is the shell around the scenario runner: it reads and writes those files.
+
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import type { Cartridge } from '../../core/cartridge/index.ts';
+import type { Diagnostic } from '../../core/diagnostics.ts';
+import { TESTS_FOLDER } from './scenario/files.ts';
+import { lineDiff } from './text-diff.ts';
+import { MAX_SCENARIO_FILE_BYTES, MAX_SCENARIO_FILES } from './scenario/limits.ts';
+import { parseScenarioFile } from './scenario/parse.ts';
+import { type CaseResult, type Failure, type RunContext, runProperty, runScenario } from './scenario/run.ts';
+
+export { TESTS_FOLDER };
+
+export interface SuiteOptions {
+  /** Write observed transcripts as the blessed ones instead of comparing. */
+  readonly bless?: boolean;
+  /** Run only scenarios and properties whose name (or file name) contains this text. */
+  readonly filter?: string;
+}
+
+export type TranscriptStatus = 'none' | 'match' | 'blessed' | 'missing' | 'differs';
+
+export interface SuiteCase extends CaseResult {
+  readonly file: string;
+  readonly transcriptStatus: TranscriptStatus;
+  /** The readable diff, when the transcript differs from the blessed one. */
+  readonly diff?: string;
+}
+
+export interface SuiteResult {
+  /** Problems with the scenario files themselves (each with file:line:col). */
+  readonly fileErrors: readonly Diagnostic[];
+  readonly cases: readonly SuiteCase[];
+  /** Events no step ran at the top level. */
+  readonly eventsNotRun: readonly string[];
+}
+
+export function scenarioFiles(cartridgeDir: string): string[] {
+  const dir = join(cartridgeDir, TESTS_FOLDER);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return [];
+  const names = readdirSync(dir)
+    .filter((n) => n.endsWith('.yaml') || n.endsWith('.yml'))
+    .sort();
+  return names.map((n) => join(dir, n));
+}
+
+export function transcriptPath(cartridgeDir: string, scenarioFile: string, scenarioName: string): string {
+  const stem = basename(scenarioFile).replace(/\.ya?ml$/, '');
+  return join(cartridgeDir, TESTS_FOLDER, 'transcripts', stem, `${slug(scenarioName)}.txt`);
+}
+
+/** A scenario name as a file name: lower case, letters and digits, dashes between words. */
+export function slug(name: string): string {
+  const words = name.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  return words.join('-').slice(0, 80) || 'scenario';
+}
+
+export async function runSuite(
+  cartridgeDir: string,
+  cartridge: Cartridge,
+  options: SuiteOptions = {},
+): Promise<SuiteResult> {
+  const shown = (path: string) => relative(process.cwd(), path) || path;
+  const fileErrors: Diagnostic[] = [];
+  const cases: SuiteCase[] = [];
+  const ran = new Set<string>();
+  const ctx: RunContext = { cartridge, readSave: (name) => readSave(cartridgeDir, name) };
+  const files = scenarioFiles(cartridgeDir);
+  if (files.length > MAX_SCENARIO_FILES) {
+    fileErrors.push({
+      severity: 'error',
+      code: 'SCENARIO_BAD_FILE',
+      message: `${files.length} scenario files; the limit is ${MAX_SCENARIO_FILES} (MAX_SCENARIO_FILES)`,
+      place: { file: shown(join(cartridgeDir, TESTS_FOLDER)), line: 1, col: 1 },
+    });
+    return { fileErrors, cases, eventsNotRun: [] };
+  }
+  for (const path of files) {
+    const file = shown(path);
+    const size = statSync(path).size;
+    if (size > MAX_SCENARIO_FILE_BYTES) {
+      fileErrors.push({
+        severity: 'error',
+        code: 'SCENARIO_BAD_FILE',
+        message: `the file is ${size} bytes; the limit is ${MAX_SCENARIO_FILE_BYTES} (MAX_SCENARIO_FILE_BYTES)`,
+        place: { file, line: 1, col: 1 },
+      });
+      continue;
+    }
+    const parsed = parseScenarioFile(readFileSync(path, 'utf8'), file);
+    if (!parsed.ok) {
+      fileErrors.push(...parsed.errors);
+      continue;
+    }
+    const wanted = (name: string) =>
+      options.filter === undefined || name.includes(options.filter) || file.includes(options.filter);
+    for (const scenario of parsed.file.scenarios) {
+      if (!wanted(scenario.name)) continue;
+      const result = await runScenario(ctx, scenario);
+      for (const e of result.eventsRun) ran.add(e);
+      cases.push(compareTranscript(cartridgeDir, path, file, result, options.bless === true));
+    }
+    for (const property of parsed.file.properties) {
+      if (!wanted(property.name)) continue;
+      const result = await runProperty(ctx, property);
+      for (const e of result.eventsRun) ran.add(e);
+      cases.push({ ...result, file, transcriptStatus: 'none' });
+    }
+  }
+  return { fileErrors, cases, eventsNotRun: cartridge.rules.eventNames.filter((e) => !ran.has(e)) };
+}
+
+function compareTranscript(
+  cartridgeDir: string,
+  path: string,
+  file: string,
+  result: CaseResult,
+  bless: boolean,
+): SuiteCase {
+  if (result.transcript === undefined) return { ...result, file, transcriptStatus: 'none' };
+  const blessedPath = transcriptPath(cartridgeDir, path, result.name);
+  if (bless) {
+    if (result.failures.length > 0) return { ...result, file, transcriptStatus: 'none' };
+    mkdirSync(join(blessedPath, '..'), { recursive: true });
+    writeFileSync(blessedPath, result.transcript);
+    return { ...result, file, transcriptStatus: 'blessed' };
+  }
+  if (!existsSync(blessedPath)) {
+    const failure: Failure = {
+      place: result.place,
+      message: `no blessed transcript at ${relative(process.cwd(), blessedPath)}; run mnesos test --bless to record it`,
+    };
+    return { ...result, file, failures: [...result.failures, failure], transcriptStatus: 'missing' };
+  }
+  const blessed = readFileSync(blessedPath, 'utf8');
+  if (blessed === result.transcript) return { ...result, file, transcriptStatus: 'match' };
+  const failure: Failure = {
+    place: result.place,
+    message: `the transcript differs from the blessed one (${relative(process.cwd(), blessedPath)}); if the change is intended, run mnesos test --bless`,
+  };
+  return {
+    ...result,
+    file,
+    failures: [...result.failures, failure],
+    transcriptStatus: 'differs',
+    diff: lineDiff(blessed, result.transcript),
+  };
+}
+
+function readSave(
+  cartridgeDir: string,
+  name: string,
+): { ok: true; state: Record<string, unknown> } | { ok: false; message: string } {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(name))
+    return {
+      ok: false,
+      message: `save name '${name.slice(0, 80)}' must be letters, digits, - and _ (at most 64)`,
+    };
+  const path = join(cartridgeDir, TESTS_FOLDER, 'saves', `${name}.json`);
+  if (!existsSync(path))
+    return { ok: false, message: `no save '${name}': ${relative(process.cwd(), path)} does not exist` };
+  const size = statSync(path).size;
+  if (size > MAX_SCENARIO_FILE_BYTES)
+    return { ok: false, message: `save '${name}' is ${size} bytes; the limit is ${MAX_SCENARIO_FILE_BYTES}` };
+  try {
+    const data = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+    if (typeof data !== 'object' || data === null || Array.isArray(data))
+      return { ok: false, message: `save '${name}' must hold a JSON object (a state)` };
+    return { ok: true, state: data as Record<string, unknown> };
+  } catch (error) {
+    return { ok: false, message: `save '${name}' is not valid JSON: ${(error as Error).message}` };
+  }
+}

@@ -1,0 +1,329 @@
+// A normalised card as a cartridge folder: the character as an NPC (`yare.yaml`), its description,
+// personality and scenario in the directives (within the directive limits and the injection check; what
+// does not fit or is refused there goes to the lore, and the loss report says so), the chosen greeting as
+// `first-message.md` and the others as `alternate_greetings.json` (selectable at game start), the example messages as the NPC's style guidance, the lorebook (and the Character's
+// Note) as `world_info.json`, the avatar as `avatar.<ext>`, and the card itself as `sillytavern-card.json`
+// so an export gives back what the loader does not use.
+
+import { checkInjection } from '../../../core/cartridge/index.ts';
+import { MAX_DIRECTIVE_CHARS, MAX_FIRST_MESSAGE_BYTES } from '../../../core/cartridge/limits.ts';
+import {
+  parseCharacterBook,
+  toWorldInfoFile,
+  WORLD_INFO_ROLES,
+  type WorldInfoBook,
+  type WorldInfoEntry,
+} from '../../../core/lore/index.ts';
+import type { NormalizedCard } from './card.ts';
+import { ImportError } from './errors.ts';
+import type { LossReport } from './loss.ts';
+import { resolveCardMacros } from './macros.ts';
+
+export const CARD_COPY_FILE = 'sillytavern-card.json';
+export const REPORT_FILE = 'import-report.md';
+
+/** Room a directive keeps for `{{user}}` growing into a persona name (at most 100 characters). */
+const PERSONA_GROWTH = 93;
+const DIRECTIVE_ROOM = { narrator: 3_400, npc: 3_400, director: 2_400 } as const;
+
+export interface ToCartridgeOptions {
+  /** 0 = `first_mes`, 1.. = `alternate_greetings[n-1]`. */
+  readonly greeting?: number;
+  /** The avatar image and its extension. */
+  readonly image?: { readonly bytes: Uint8Array; readonly ext: string };
+}
+
+function slug(name: string): string {
+  const s = name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+  return /^[a-z]/.test(s) ? s.slice(0, 60) : `character${s === '' ? '' : `_${s.slice(0, 50)}`}`;
+}
+
+/** Length once `{{user}}` becomes the longest persona name. */
+function grownLength(text: string): number {
+  return text.length + (text.match(/\{\{user\}\}/gi)?.length ?? 0) * PERSONA_GROWTH;
+}
+
+function cutTo(text: string, room: number): string {
+  if (grownLength(text) <= room) return text;
+  let end = Math.max(0, room - 1);
+  while (end > 0 && grownLength(`${text.slice(0, end)}…`) > room) end -= 50;
+  return `${text.slice(0, Math.max(0, end))}…`;
+}
+
+export function cardToCartridge(
+  card: NormalizedCard,
+  loss: LossReport,
+  options: ToCartridgeOptions = {},
+): Map<string, string | Uint8Array> {
+  const files = new Map<string, string | Uint8Array>();
+  const display = card.nickname || card.name;
+  const macros = (text: string, place: string) => resolveCardMacros(text, display, loss, place);
+  const description = macros(card.description, 'data.description').trim();
+  const personality = macros(card.personality, 'data.personality').trim();
+  const scenario = macros(card.scenario, 'data.scenario').trim();
+  const examples = macros(card.exampleMessages, 'data.mes_example').trim();
+
+  // Directives are instructions the engine checks strictly; card text that trips the injection check stays
+  // in the lore (story content), where it is fenced off as data.
+  const safe = (text: string, field: string): string => {
+    const finding = text === '' ? undefined : checkInjection(text);
+    if (finding === undefined) return text;
+    loss.add(
+      `${field} not in directives`,
+      `data.${field}`,
+      `kept in bot_lore.md only: it ${finding.message}`,
+    );
+    return '';
+  };
+  const fitted = (text: string, room: number, field: string): string => {
+    const out = cutTo(text, room);
+    if (out !== text)
+      loss.add(
+        `${field} shortened in directives`,
+        `data.${field}`,
+        `cut to fit the directive limit (${MAX_DIRECTIVE_CHARS} characters); the full text is in bot_lore.md`,
+      );
+    return out;
+  };
+
+  const safeDescription = safe(description, 'description');
+  const safePersonality = safe(personality, 'personality');
+  const safeScenario = safe(scenario, 'scenario');
+  const safeExamples = safe(examples, 'mes_example');
+  const narratorParts = [
+    `The story is a conversation between the player and ${display}. Portray ${display} faithfully.`,
+    safeDescription && `${display}'s description: ${safeDescription}`,
+    safePersonality && `${display}'s personality: ${safePersonality}`,
+    safeScenario && `Scenario: ${safeScenario}`,
+  ].filter((p) => p !== '');
+  const narrator = fitted(narratorParts.join('\n\n'), DIRECTIVE_ROOM.narrator, 'description');
+  const npcParts = [
+    `${display} is the main character the player meets.`,
+    safePersonality && `Personality: ${safePersonality}`,
+    safeExamples && `How ${display} talks (style examples, not events):\n${safeExamples}`,
+  ].filter((p) => p !== '');
+  const npc = fitted(npcParts.join('\n\n'), DIRECTIVE_ROOM.npc, 'mes_example');
+  const director = fitted(
+    [
+      `The player talks with ${display}; most turns need no rule events.`,
+      safeScenario && `Scenario: ${safeScenario}`,
+    ]
+      .filter((p) => p !== '')
+      .join('\n'),
+    DIRECTIVE_ROOM.director,
+    'scenario',
+  );
+  files.set(
+    'prompt_directives.yaml',
+    `director: ${JSON.stringify(director)}\nnpc: ${JSON.stringify(npc)}\nnarrator: ${JSON.stringify(narrator)}\n`,
+  );
+
+  const template = slug(card.name);
+  const summary = cutTo((safeDescription || safePersonality || display).replace(/\s+/g, ' '), 280);
+  files.set(
+    'yare.yaml',
+    [
+      '# Imported from a SillyTavern character card (mnesos import). The character is an NPC; add rules below.',
+      'version: 1',
+      `bot_name: ${JSON.stringify(card.name)}`,
+      'npc_templates:',
+      `  ${template}:`,
+      '    type: name',
+      `    description: ${JSON.stringify(summary)}`,
+      '    credit: 5',
+      '',
+    ].join('\n'),
+  );
+
+  const lore: string[] = [`# ${display}`, '', description || '(no description)'];
+  if (personality !== '') lore.push('', '## Personality', '', personality);
+  if (scenario !== '') lore.push('', '## Scenario', '', scenario);
+  if (examples !== '') lore.push('', '## Example dialogue', '', examples);
+  files.set('bot_lore.md', `${lore.join('\n')}\n`);
+
+  const greetings = [card.firstMessage, ...card.alternateGreetings];
+  const chosen = options.greeting ?? 0;
+  if (!Number.isInteger(chosen) || chosen < 0 || chosen >= greetings.length) {
+    throw new ImportError(
+      'IMPORT_BAD_CARD',
+      'data.alternate_greetings',
+      `greeting ${chosen} does not exist: the card has ${greetings.length} (0 = first_mes, 1..${greetings.length - 1} = alternate greetings)`,
+    );
+  }
+  const placeOf = (index: number) =>
+    index === 0 ? 'data.first_mes' : `data.alternate_greetings.${index - 1}`;
+  // A greeting over the first-message limit is cut (whole 256-character steps) and the report says so.
+  const greetingText = (index: number): string => {
+    let text = macros(greetings[index]!, placeOf(index)).trim();
+    if (Buffer.byteLength(text, 'utf8') <= MAX_FIRST_MESSAGE_BYTES) return text;
+    while (Buffer.byteLength(`${text}…`, 'utf8') > MAX_FIRST_MESSAGE_BYTES)
+      text = text.slice(0, text.length - 256);
+    loss.add(
+      index === 0 ? 'first_mes shortened' : 'alternate greeting shortened',
+      placeOf(index),
+      `cut to ${MAX_FIRST_MESSAGE_BYTES} bytes (the first-message limit)`,
+    );
+    return `${text}…`;
+  };
+  const first = greetingText(chosen);
+  if (first !== '') files.set('first-message.md', first);
+  // The other greetings, in the card's order, can open a new game instead (`greeting` at session start).
+  const others = greetings
+    .map((_, index) => index)
+    .filter((index) => index !== chosen)
+    .map(greetingText)
+    .filter((text) => text !== '');
+  if (others.length > 0) files.set('alternate_greetings.json', `${JSON.stringify(others, null, 2)}\n`);
+
+  const book = worldInfoOf(card, loss, macros);
+  if (book !== undefined) files.set('world_info.json', `${JSON.stringify(toWorldInfoFile(book), null, 4)}\n`);
+
+  if (options.image !== undefined) files.set(`avatar.${options.image.ext}`, options.image.bytes);
+  files.set(CARD_COPY_FILE, `${JSON.stringify(card.raw, null, 4)}\n`);
+  reportCardFields(card, loss);
+  return files;
+}
+
+/** The embedded book, plus the Character's Note (`extensions.depth_prompt`) as a constant @depth entry. */
+function worldInfoOf(
+  card: NormalizedCard,
+  loss: LossReport,
+  macros: (text: string, place: string) => string,
+): WorldInfoBook | undefined {
+  let book: WorldInfoBook | undefined;
+  if (card.characterBook !== undefined && card.characterBook !== null) {
+    const parsed = parseCharacterBook(card.characterBook, `${card.name}'s Lorebook`, 'data.character_book');
+    if (!parsed.ok) {
+      const issue = parsed.issues[0]!;
+      throw new ImportError(
+        'IMPORT_BAD_WORLD_INFO',
+        issue.path,
+        `${issue.message}${parsed.issues.length > 1 ? ` (and ${parsed.issues.length - 1} more)` : ''}`,
+      );
+    }
+    for (const note of parsed.notes) loss.add(note.name, note.path, note.message);
+    book = parsed.book;
+  }
+  const depthPrompt = card.extensions.depth_prompt as
+    | { prompt?: unknown; depth?: unknown; role?: unknown }
+    | undefined;
+  if (depthPrompt && typeof depthPrompt.prompt === 'string' && depthPrompt.prompt.trim() !== '') {
+    const depth =
+      typeof depthPrompt.depth === 'number' && Number.isInteger(depthPrompt.depth) && depthPrompt.depth >= 0
+        ? Math.min(depthPrompt.depth, 1000)
+        : 4;
+    const role = WORLD_INFO_ROLES.find((r) => r === depthPrompt.role) ?? 'system';
+    const uid = Math.max(-1, ...(book?.entries.map((e) => e.uid) ?? [])) + 1;
+    const note: WorldInfoEntry = {
+      uid,
+      keys: [],
+      secondaryKeys: [],
+      selective: false,
+      selectiveLogic: 'and_any',
+      comment: "Character's Note",
+      content: depthPrompt.prompt,
+      constant: true,
+      disable: false,
+      order: 100,
+      position: 'at_depth',
+      depth,
+      role,
+      outletName: '',
+      probability: 100,
+      useProbability: false,
+      groups: [],
+      groupOverride: false,
+      groupWeight: 100,
+      useGroupScoring: null,
+      scanDepth: null,
+      caseSensitive: null,
+      matchWholeWords: null,
+      excludeRecursion: false,
+      preventRecursion: true,
+      delayUntilRecursion: 0,
+      sticky: 0,
+      cooldown: 0,
+      delay: 0,
+      ignoreBudget: true,
+      triggers: [],
+      forceActivate: false,
+      forceSkip: false,
+    };
+    if (book === undefined) {
+      const empty = parseCharacterBook({ entries: [] }, `${card.name}'s Lorebook`);
+      if (!empty.ok) throw new Error('an empty book always parses');
+      book = empty.book;
+    }
+    book = { ...book, entries: [...book.entries, note] };
+  }
+  if (book === undefined) return undefined;
+  return {
+    ...book,
+    entries: book.entries.map((entry) => ({
+      ...entry,
+      content: macros(entry.content, `world info entry ${entry.uid}`),
+      keys: entry.keys.map((k) => macros(k, `world info entry ${entry.uid} keys`)),
+      secondaryKeys: entry.secondaryKeys.map((k) => macros(k, `world info entry ${entry.uid} keys`)),
+    })),
+  };
+}
+
+/** Card fields and extensions the cartridge does not use. */
+function reportCardFields(card: NormalizedCard, loss: LossReport): void {
+  if (card.systemPrompt.trim() !== '')
+    loss.add(
+      'system_prompt',
+      'data.system_prompt',
+      "not used: the engine's own prompts run the game (kept in sillytavern-card.json)",
+    );
+  if (card.postHistoryInstructions.trim() !== '')
+    loss.add(
+      'post_history_instructions',
+      'data.post_history_instructions',
+      'not used (kept in sillytavern-card.json)',
+    );
+  if (card.groupOnlyGreetings.length > 0)
+    loss.add(
+      'group_only_greetings',
+      'data.group_only_greetings',
+      'there are no group chats',
+      card.groupOnlyGreetings.length,
+    );
+  const ext = card.extensions;
+  if (Array.isArray(ext.regex_scripts) && ext.regex_scripts.length > 0)
+    loss.add(
+      'extensions.regex_scripts',
+      'data.extensions.regex_scripts',
+      'SillyTavern regex scripts are not run',
+      ext.regex_scripts.length,
+    );
+  if (typeof ext.world === 'string' && ext.world.trim() !== '')
+    loss.add(
+      'extensions.world',
+      'data.extensions.world',
+      `the linked World Info file "${ext.world}" is not inside the card; import it into this folder with mnesos import <file> <folder>`,
+    );
+  const handled = new Set(['depth_prompt', 'regex_scripts', 'world', 'talkativeness', 'fav']);
+  for (const key of Object.keys(ext)) {
+    if (!handled.has(key))
+      loss.add(`extensions.${key}`, `data.extensions.${key}`, 'not used (kept for export)');
+  }
+  card.assets.forEach((asset, i) => {
+    const type =
+      typeof asset === 'object' && asset !== null ? String((asset as { type?: unknown }).type) : 'unknown';
+    const name =
+      typeof asset === 'object' && asset !== null ? String((asset as { name?: unknown }).name) : '';
+    if (type === 'icon' && (name === 'main' || card.assets.length === 1)) return;
+    loss.add(`asset ${type}`, `data.assets.${i}`, 'only the main icon is used (as the cartridge image)');
+  });
+  if (card.spec === 'v3' && card.nickname !== '' && card.nickname !== card.name)
+    loss.add(
+      'nickname',
+      'data.nickname',
+      `{{char}} became the nickname "${card.nickname}" (as the V3 spec says; SillyTavern uses the name)`,
+    );
+}
