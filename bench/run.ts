@@ -12,6 +12,7 @@ const suites: Array<[string, () => Promise<Bench>]> = [
   ['injection', async () => (await import('./injection.ts')).benchInjection],
   ['js-rules', async () => (await import('./js-rules.ts')).benchJsRules],
   ['ledger', async () => (await import('./ledger.ts')).benchLedger],
+  ['fidelity', async () => (await import('./fidelity.ts')).benchFidelity],
   ['turn', async () => (await import('./turn.ts')).benchTurn],
   ['store', async () => (await import('./store.ts')).benchStore],
   ['long-game', async () => (await import('./long-game.ts')).benchLongGame],

@@ -106,7 +106,11 @@ describe('turn limits in play', () => {
       [MAX_DIRECTIVES_CHARS, false],
       [MAX_DIRECTIVES_CHARS + 1, true],
     ] as const) {
-      const models = scripted({ director: [{ text: 'd'.repeat(length) }], narrator: [{ text: '.' }] });
+      // Counting words, not one letter repeated: a run of one letter is a looping answer (text-calls.ts).
+      const text = Array.from({ length }, (_, i) => String(i))
+        .join('-')
+        .slice(0, length);
+      const models = scripted({ director: [{ text }], narrator: [{ text: '.' }] });
       const { record } = await collect({
         cartridge,
         state: initialState(cartridge),

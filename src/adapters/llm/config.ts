@@ -21,7 +21,7 @@ import {
 import type { RetryPolicy } from './retry.ts';
 import { Secret } from './secret.ts';
 import { readSmallFile } from './small-file.ts';
-import { MODEL_ROLES, type ModelRole } from './types.ts';
+import { type ConstrainedDecoding, MODEL_ROLES, type ModelRole } from './types.ts';
 
 export const DEFAULT_CONFIG_FILE_NAME = 'mnesos.config.yaml';
 
@@ -38,7 +38,11 @@ export interface OnlineModelConfig {
   /** Model for `/embeddings`; lore embeddings are off when unset. */
   readonly embeddingModel?: string;
   readonly retry: RetryPolicy;
+  /** Constrained decoding for the Director (`MNESOS_CONSTRAINED_DECODING`, `auto` resolved; default off). */
+  readonly decoding?: ConstrainedDecoding;
 }
+
+export const DECODING_SETTINGS = ['auto', 'off', 'strict-tools', 'json-schema'] as const;
 
 export interface OfflineModelConfig {
   readonly provider: 'offline';
@@ -69,6 +73,7 @@ export const llmFileSectionSchema = z.strictObject({
   backoff_initial_ms: z.number().int().min(0).max(MAX_BACKOFF_MS).optional(),
   backoff_max_ms: z.number().int().min(0).max(MAX_BACKOFF_MS).optional(),
   backoff_factor: z.number().min(1).max(10).optional(),
+  constrained_decoding: z.enum(DECODING_SETTINGS).optional(),
 });
 export type LlmFileSection = z.infer<typeof llmFileSectionSchema>;
 
@@ -321,7 +326,13 @@ export function resolveModelConfig(env: Env, file: LlmFileSection = {}): ModelCo
     );
   }
   const embeddingModel = read(env, 'MNESOS_EMBEDDING_MODEL') ?? file.embedding_model;
+  const decoding = resolveDecoding(
+    read(env, 'MNESOS_CONSTRAINED_DECODING') ?? file.constrained_decoding,
+    provider,
+    baseURL,
+  );
   return {
+    decoding,
     provider,
     ...(baseURL === undefined ? {} : { baseURL }),
     ...(keyText === undefined ? {} : { apiKey: new Secret(keyText) }),
@@ -329,6 +340,34 @@ export function resolveModelConfig(env: Env, file: LlmFileSection = {}): ModelCo
     ...(embeddingModel === undefined ? {} : { embeddingModel }),
     retry: readRetryPolicy(env, file),
   };
+}
+
+/**
+ * The constrained decoding a setting means for a provider. `auto` (the default): `strict-tools` for an
+ * OpenAI-compatible base URL on api.openai.com, `off` elsewhere (a local server's support depends on its
+ * version and flags, so it is asked for by name: docs/models.md has the matrix). The native providers go
+ * through the AI SDK, which sends tools as they are: only `off` applies to them.
+ */
+function resolveDecoding(
+  setting: string | undefined,
+  provider: OnlineProvider,
+  baseURL: string | undefined,
+): ConstrainedDecoding {
+  const value = setting ?? 'auto';
+  if (!(DECODING_SETTINGS as readonly string[]).includes(value)) {
+    throw configError(
+      `MNESOS_CONSTRAINED_DECODING: unknown setting ${JSON.stringify(value)}; expected one of ${DECODING_SETTINGS.join(', ')}`,
+    );
+  }
+  if (provider !== 'openai-compatible') {
+    if (value === 'auto' || value === 'off') return 'off';
+    throw configError(
+      `constrained decoding ${value} needs provider openai-compatible (${provider} sends tools through its SDK)`,
+    );
+  }
+  if (value !== 'auto') return value as ConstrainedDecoding;
+  const host = baseURL === undefined ? '' : new URL(baseURL).hostname;
+  return host === 'api.openai.com' ? 'strict-tools' : 'off';
 }
 
 /** A one-line summary that is safe to print: no key, no credentials inside the URL. */

@@ -7,7 +7,7 @@ import { ModelError } from './errors.ts';
 import { MAX_RESPONSE_CHARS, MAX_TOOL_CALLS_PER_RESPONSE } from './limits.ts';
 import { echoedInput, parseToolArgs } from './tool-args.ts';
 import { checkToolSpecs } from './tool-specs.ts';
-import type { ChatMessage, ModelRequest, ToolCall, ToolChoice, Usage } from './types.ts';
+import type { ChatMessage, JsonSchema, ModelRequest, ToolCall, ToolChoice, Usage } from './types.ts';
 
 export function chatCompletionBody(
   modelId: string,
@@ -25,9 +25,23 @@ export function chatCompletionBody(
   if (tools.length > 0) {
     body.tools = tools.map((spec) => ({
       type: 'function',
-      function: { name: spec.name, description: spec.description, parameters: spec.inputSchema },
+      function:
+        req.strictTools === true
+          ? {
+              name: spec.name,
+              description: spec.description,
+              parameters: strictSchema(spec.inputSchema),
+              strict: true,
+            }
+          : { name: spec.name, description: spec.description, parameters: spec.inputSchema },
     }));
     if (req.toolChoice !== undefined) body.tool_choice = wireToolChoice(req.toolChoice);
+  }
+  if (req.responseSchema !== undefined) {
+    body.response_format = {
+      type: 'json_schema',
+      json_schema: { name: req.responseSchema.name, schema: req.responseSchema.schema, strict: true },
+    };
   }
   if (stream) {
     body.stream = true;
@@ -35,6 +49,37 @@ export function chatCompletionBody(
     body.stream_options = { include_usage: true };
   }
   return body;
+}
+
+/**
+ * A tool schema in the form OpenAI's strict mode takes: every property required (an optional one may be
+ * null, which the engine reads as absent), no other properties, and no `default`, `minLength` or
+ * `maxLength` (keywords strict mode refuses; the engine's validator still enforces the lengths).
+ */
+export function strictSchema(schema: JsonSchema): JsonSchema {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'default' || key === 'minLength' || key === 'maxLength') continue;
+    out[key] = value;
+  }
+  if (isObject(schema.items)) out.items = strictSchema(schema.items);
+  if (isObject(schema.properties)) {
+    const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+    const properties: Record<string, unknown> = {};
+    for (const [name, property] of Object.entries(schema.properties)) {
+      if (!isObject(property)) continue;
+      const strict = strictSchema(property) as Record<string, unknown>;
+      if (!required.has(name)) {
+        if (typeof strict.type === 'string') strict.type = [strict.type, 'null'];
+        if (Array.isArray(strict.enum)) strict.enum = [...strict.enum, null];
+      }
+      properties[name] = strict;
+    }
+    out.properties = properties;
+    out.required = Object.keys(properties);
+    out.additionalProperties = false;
+  }
+  return out;
 }
 
 function wireMessage(message: ChatMessage): Record<string, unknown> {

@@ -18,12 +18,15 @@ export function createModels(config: ModelConfig): ModelSet | null {
       // Our own client for this wire: the SDK's per-chunk stream pipeline costs several times the
       // per-turn CPU budget (issue 10, bench/model-client.ts). The other providers keep the SDK.
       const apiKey = config.apiKey?.reveal();
-      return createOpenAICompatibleChatModel(modelId, {
+      const model = createOpenAICompatibleChatModel(modelId, {
         baseURL: config.baseURL,
         ...(apiKey === undefined ? {} : { apiKey }),
         policy: config.retry,
         secrets,
       });
+      return config.decoding === undefined || config.decoding === 'off'
+        ? model
+        : { ...model, decoding: config.decoding };
     }
     return lazySdkChatModel(config, modelId, {
       policy: config.retry,

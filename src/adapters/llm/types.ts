@@ -44,6 +44,15 @@ export type ChatMessage =
 
 export type ToolChoice = 'auto' | 'required' | 'none' | { readonly tool: string };
 
+/**
+ * How a server can be made to produce well-formed calls (docs/models.md, "Constrained decoding"):
+ * - `strict-tools`: tools are sent with `strict: true` (OpenAI structured tool calls);
+ * - `json-schema`: the answer is constrained to a JSON Schema through `response_format` (llama.cpp server,
+ *   Ollama, vLLM, LM Studio turn it into a grammar); the engine sends the calls' schema instead of tools;
+ * - `off`: tools as they are; a call written in the text is still read (turn/text-calls.ts).
+ */
+export type ConstrainedDecoding = 'off' | 'strict-tools' | 'json-schema';
+
 export interface ModelRequest {
   readonly system: string;
   readonly messages: readonly ChatMessage[];
@@ -53,6 +62,10 @@ export interface ModelRequest {
   readonly maxOutputTokens?: number;
   /** Cancels the call (and any retry waiting to happen); the call then rejects with kind `aborted`. */
   readonly signal?: AbortSignal;
+  /** Send the tools with `strict: true` (a model whose `decoding` is `strict-tools`). */
+  readonly strictTools?: boolean;
+  /** Constrain the answer to this JSON Schema (a model whose `decoding` is `json-schema`). */
+  readonly responseSchema?: { readonly name: string; readonly schema: JsonSchema };
 }
 
 export interface Usage {
@@ -78,6 +91,8 @@ export type ModelStreamPart =
 
 export interface ChatModel {
   readonly id: string;
+  /** What the server offers to constrain the answer (default `off`). */
+  readonly decoding?: ConstrainedDecoding;
   generate(req: ModelRequest): Promise<ModelResponse>;
   /** Ends with exactly one `finish` part; failures reject the iteration with a `ModelError`. */
   stream(req: ModelRequest): AsyncIterable<ModelStreamPart>;

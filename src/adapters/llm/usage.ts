@@ -51,6 +51,7 @@ export class UsageMeter {
 function meterModel(model: ChatModel, role: ModelRole, meter: UsageMeter): ChatModel {
   return {
     id: model.id,
+    ...(model.decoding === undefined ? {} : { decoding: model.decoding }),
     async generate(req) {
       const response = await model.generate(req);
       meter.add(role, response.usage);

@@ -255,12 +255,17 @@ export function mergeConfig(base: ModelConfig, settings: ModelSettings): ModelCo
     models: models as Record<ModelRole, string>,
     ...(ownProvider && online.embeddingModel !== undefined ? { embeddingModel: online.embeddingModel } : {}),
     retry: online?.retry ?? DEFAULT_RETRY_POLICY,
+    // The server's constrained decoding belongs to its own server; a player's base URL gets the default.
+    ...(ownProvider && baseURL === online.baseURL && online.decoding !== undefined
+      ? { decoding: online.decoding }
+      : {}),
   };
 }
 
 function temperatureModel(model: ChatModel, temperature: number): ChatModel {
   return {
     id: model.id,
+    ...(model.decoding === undefined ? {} : { decoding: model.decoding }),
     generate: (req) => model.generate({ ...req, temperature }),
     stream: (req) => model.stream({ ...req, temperature }),
   };

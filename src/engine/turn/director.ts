@@ -10,6 +10,7 @@
 
 import {
   type ChatMessage,
+  type JsonSchema,
   ModelError,
   type ModelResponse,
   type ModelSet,
@@ -18,7 +19,9 @@ import {
 } from '../../adapters/llm/index.ts';
 import { estimateTokens } from '../../core/tokens.ts';
 import type { TurnContext } from './context.ts';
+import { parseRawArgs } from './args.ts';
 import { echoableCalls } from './echo.ts';
+import { TurnError } from './errors.ts';
 import { currentGameTime } from './game-time.ts';
 import { worldSection } from './ledger-prompt.ts';
 import { directorLoreSection } from './lore-sections.ts';
@@ -47,6 +50,7 @@ import {
   runLoreLookup,
   toolError,
 } from './tools.ts';
+import { endsInRepetition, textToolCalls } from './text-calls.ts';
 import type { DirectorStop, StoryMessage, TurnEvent } from './types.ts';
 
 export interface DirectorOutcome {
@@ -193,6 +197,8 @@ export async function* runDirector(
   let directives = '';
   let stop: DirectorStop = 'round-limit';
   let callsRun = 0;
+  let repairedBroken = false;
+  const decoding = models.director.decoding ?? 'off';
 
   for (let round = 1; round <= ctx.limits.maxToolRounds; round++) {
     ctx.throwIfAborted();
@@ -214,14 +220,37 @@ export async function* runDirector(
       models.director.stream({
         system: call.system,
         messages: [...call.messages, ...exchange],
-        tools: tools.specs,
-        toolChoice: 'auto',
+        ...(decoding === 'json-schema'
+          ? { responseSchema: { name: 'director_turn', schema: callsSchema(tools) } }
+          : { tools: tools.specs, toolChoice: 'auto' as const }),
+        ...(decoding === 'strict-tools' ? { strictTools: true } : {}),
         ...(ctx.signal ? { signal: ctx.signal } : {}),
       }),
     );
     ctx.modelIds.director = response.modelId;
-    if (response.toolCalls.length === 0) {
-      directives = response.text.trim() || directives;
+    const envelope = decoding === 'json-schema' ? schemaAnswer(response.text, round) : undefined;
+    // A model without tool calling may write its calls in the text: they are read from there (text-calls.ts)
+    // and go through the same checks as native calls.
+    const written =
+      response.toolCalls.length === 0 && envelope === undefined
+        ? textToolCalls(response.text, toolNames(tools), round)
+        : undefined;
+    const fromText = written !== undefined && written.calls.length > 0;
+    const responseCalls = envelope?.calls ?? (fromText ? written.calls : response.toolCalls);
+    const responseText = envelope?.directives ?? (fromText ? written.rest : response.text);
+    if (responseCalls.length === 0) {
+      // An answer cut off by the token limit, or stuck in a loop, is asked for again once; a second one
+      // hands the turn back to the player, who is asked to say it again.
+      const broken = brokenAnswer(response);
+      if (broken !== undefined) {
+        ctx.warnings.push(`the Director's answer in round ${round} ${broken}`);
+        if (repairedBroken || round === ctx.limits.maxToolRounds) throw new TurnError('reply', LOST_THREAD);
+        repairedBroken = true;
+        exchange.push({ role: 'assistant', content: response.text.slice(0, BROKEN_ECHO_CHARS) });
+        exchange.push({ role: 'user', content: `[engine] Your last answer ${broken}. ${BROKEN_REPAIR}` });
+        continue;
+      }
+      directives = responseText.trim() || directives;
       stop = 'directives';
       break;
     }
@@ -229,19 +258,18 @@ export async function* runDirector(
     // response and MAX_TOOL_CALLS_PER_TURN of the turn run; the rest are dropped unrun, unrecorded and
     // unechoed (a response of 1,000 calls costs what one of 8 does), and the Director is told so.
     const room = Math.max(0, Math.min(MAX_TOOL_CALLS_PER_ROUND, MAX_TOOL_CALLS_PER_TURN - callsRun));
-    const calls = response.toolCalls.slice(0, room);
-    const dropped = response.toolCalls.length - calls.length;
+    const calls = responseCalls.slice(0, room);
+    const dropped = responseCalls.length - calls.length;
     if (dropped > 0) {
       ctx.warnings.push(
-        `the Director sent ${response.toolCalls.length} tool calls in round ${round}; ${dropped} were dropped (MAX_TOOL_CALLS_PER_ROUND = ${MAX_TOOL_CALLS_PER_ROUND}, MAX_TOOL_CALLS_PER_TURN = ${MAX_TOOL_CALLS_PER_TURN})`,
+        `the Director sent ${responseCalls.length} tool calls in round ${round}; ${dropped} were dropped (MAX_TOOL_CALLS_PER_ROUND = ${MAX_TOOL_CALLS_PER_ROUND}, MAX_TOOL_CALLS_PER_TURN = ${MAX_TOOL_CALLS_PER_TURN})`,
       );
     }
     if (calls.length === 0) break;
-    exchange.push({
-      role: 'assistant',
-      content: response.text,
-      toolCalls: echoableCalls(calls),
-    });
+    // Without tools in the request (json-schema decoding) the exchange is plain messages: the answer as
+    // written, then each result as an engine message.
+    if (decoding === 'json-schema') exchange.push({ role: 'assistant', content: response.text });
+    else exchange.push({ role: 'assistant', content: responseText, toolCalls: echoableCalls(calls) });
     ctx.finishDirectives = undefined;
     let failed = false;
     let informs = false;
@@ -272,8 +300,13 @@ export async function* runDirector(
         ok: outcome.ok,
         content: outcome.content,
         durationMs: ctx.now() - started,
+        ...(fromText ? { fromText: true as const } : {}),
       });
-      exchange.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: outcome.content });
+      exchange.push(
+        decoding === 'json-schema'
+          ? { role: 'user', content: `[engine] result of ${name}: ${outcome.content}` }
+          : { role: 'tool', toolCallId: call.id, toolName: call.name, content: outcome.content },
+      );
       yield {
         type: 'tool_result',
         round,
@@ -285,7 +318,7 @@ export async function* runDirector(
       failed ||= !outcome.ok;
       informs ||= outcome.informs === true;
     }
-    const given = (ctx.finishDirectives ?? response.text).trim();
+    const given = (ctx.finishDirectives ?? responseText).trim();
     if (given !== '') directives = given;
     // Nothing to read and nothing to repair: another Director call would only add latency (issue 10).
     if (!failed && !informs) {
@@ -302,6 +335,86 @@ export async function* runDirector(
   if (stop === 'round-limit')
     ctx.warnings.push(`the Director used all ${ctx.limits.maxToolRounds} rounds (maxToolRounds)`);
   return { directives, stop };
+}
+
+/** Sent to the player when the Director twice answered with a cut-off or looping answer. */
+export const LOST_THREAD =
+  'The game master lost the thread there. Could you say what you do again, in other words?';
+const BROKEN_REPAIR =
+  'Answer again, briefly: the tool call(s) for the rule events, with short arguments, then at most a few lines of directives.';
+/** How much of a broken answer is echoed back in the repair round. */
+const BROKEN_ECHO_CHARS = 500;
+
+/** Why an answer with no calls is broken (cut off by the token limit, or looping), or undefined. */
+function brokenAnswer(response: ModelResponse): string | undefined {
+  if (response.finishReason === 'length') return 'was cut off by the token limit before a complete tool call';
+  if (endsInRepetition(response.text)) return 'repeated itself in a loop';
+  return undefined;
+}
+
+const callsSchemas = new WeakMap<DirectorToolSet, JsonSchema>();
+/**
+ * The answer's JSON Schema under `json-schema` decoding: the calls (each one of the offered tools with its
+ * own argument schema) and the directives, both bounded, so a grammar-constrained model can only write
+ * calls the engine offers.
+ */
+export function callsSchema(tools: DirectorToolSet): JsonSchema {
+  let schema = callsSchemas.get(tools);
+  if (schema === undefined) {
+    schema = {
+      type: 'object',
+      properties: {
+        calls: {
+          type: 'array',
+          maxItems: MAX_TOOL_CALLS_PER_ROUND,
+          items: {
+            anyOf: tools.specs.map((spec) => ({
+              type: 'object',
+              properties: { name: { type: 'string', enum: [spec.name] }, arguments: spec.inputSchema },
+              required: ['name', 'arguments'],
+              additionalProperties: false,
+            })),
+          },
+        },
+        directives: { type: 'string', maxLength: MAX_DIRECTIVES_CHARS },
+      },
+      required: ['calls', 'directives'],
+      additionalProperties: false,
+    };
+    callsSchemas.set(tools, schema);
+  }
+  return schema;
+}
+
+/** The calls and directives of a `json-schema` answer, or undefined when it is not one (then read as text). */
+function schemaAnswer(text: string, round: number): { calls: ToolCall[]; directives: string } | undefined {
+  const parsed = parseRawArgs(text);
+  if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null) return undefined;
+  const value = parsed.value as { calls?: unknown; directives?: unknown };
+  if (!Array.isArray(value.calls)) return undefined;
+  const calls: ToolCall[] = [];
+  for (const item of value.calls.slice(0, MAX_TOOL_CALLS_PER_TURN)) {
+    const entry = item as { name?: unknown; arguments?: unknown } | null;
+    if (typeof entry?.name !== 'string') continue;
+    const args = entry.arguments ?? {};
+    calls.push({
+      id: `schema_${round}_${calls.length + 1}`,
+      name: entry.name,
+      args,
+      rawArgs: JSON.stringify(args),
+    });
+  }
+  return { calls, directives: typeof value.directives === 'string' ? value.directives : '' };
+}
+
+const toolNameSets = new WeakMap<DirectorToolSet, ReadonlySet<string>>();
+function toolNames(tools: DirectorToolSet): ReadonlySet<string> {
+  let names = toolNameSets.get(tools);
+  if (names === undefined) {
+    names = new Set(tools.byName.keys());
+    toolNameSets.set(tools, names);
+  }
+  return names;
 }
 
 /** A tool's outcome, with why its arguments were refused when they were. */
@@ -324,7 +437,7 @@ async function runTool(
     const message = `There is no tool named ${JSON.stringify(call.name.slice(0, 64))}. Use only the tools you were given.`;
     return { ...toolError(message), refused: refusedArgs(message, call.rawArgs) };
   }
-  const checked = checkedArgs(tool, call);
+  const checked = checkedArgs(tool, call, ctx.cartridge.intentInputs);
   if (!checked.ok)
     return { ...checked.outcome, refused: refusedArgs(checked.outcome.error ?? 'refused', call.rawArgs) };
   switch (tool.kind) {

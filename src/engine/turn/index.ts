@@ -9,6 +9,7 @@ export * as turnLimits from './limits.ts';
 export { parseDuration, clockMode, type ClockMode } from './game-time.ts';
 export { assemblePrompt, type AssembledPrompt, type PromptSection, type SectionReport } from './prompts.ts';
 export { checkArgs } from './args.ts';
+export { inputKey, normaliseArgs, normaliseInputText, sameInputValue } from './normalise-args.ts';
 export { ADVANCE_GAME_TIME, directorTools, ENGINE_TOOL_NAMES } from './tools.ts';
 export { chooseOffline, coerceTypedWord, jsonOrText, matchEvent, offlineCommandSyntax } from './offline.ts';
 export { freeActionHelp } from './offline-free.ts';
@@ -18,7 +19,9 @@ export { loreOf, loreVerdicts, lookupInPlay, sectionsInPlay } from './lore.ts';
 export { activateForTurn } from './world-info.ts';
 export type { ItemReceipt, ItemStatus, SectionItem } from './prompts.ts';
 export type {
+  Contradiction,
   DirectorStop,
+  FidelityRecord,
   GameState,
   InteractionInput,
   LedgerAttempt,

@@ -50,6 +50,11 @@ export const MAX_TOOL_CALLS_PER_TURN = 24;
 export const MAX_TOOL_ARGS_CHARS = 16_000;
 /** Characters of any string inside tool arguments. */
 export const MAX_TOOL_STRING_CHARS = 2_000;
+/**
+ * `maxLength` of an event's string input without an enum, in the schema the Director is sent: a model (and a
+ * constrained decoder) cannot loop inside such a string past it, and the validator refuses a longer one.
+ */
+export const MAX_EVENT_STRING_CHARS = 500;
 /** Nesting depth of tool arguments (`{a:[{}]}` has depth 3). */
 export const MAX_TOOL_ARGS_DEPTH = 6;
 /** Items in one array or keys in one object inside tool arguments. */

@@ -20,7 +20,13 @@ import {
   resolverInputs,
 } from './interaction.ts';
 import { resolveLedgerOptions } from './ledger-world.ts';
-import { extractWorldChanges, type LedgerOutcome, settleProposal } from './ledger-turn.ts';
+import { settleNarration } from './fidelity-turn.ts';
+import {
+  extractWorldChanges,
+  type LedgerConversation,
+  type LedgerOutcome,
+  settleProposal,
+} from './ledger-turn.ts';
 import { MAX_INPUT_CHARS, MAX_SEED, type TurnLimits, resolveTurnLimits } from './limits.ts';
 import { NARRATOR_HISTORY_TOKENS, runNarrator } from './narrator.ts';
 import { chooseOffline } from './offline.ts';
@@ -31,6 +37,7 @@ import { sanitizeForPrompt } from './sanitize.ts';
 import { checkedArgs, directorTools, runAdvanceTime, runEventTool, type ToolOutcome } from './tools.ts';
 import { activateForTurn, withWorldInfoState, worldInfoLore, worldInfoRecord } from './world-info.ts';
 import type {
+  FidelityRecord,
   InteractionInput,
   StoryMessage,
   TurnEvent,
@@ -211,6 +218,7 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   const t4 = now();
   let narration: string;
   let ledger: LedgerOutcome;
+  let conversation: LedgerConversation | undefined;
   if (models !== null) {
     const told = yield* runNarrator(ctx, models.narrator, {
       directives: outcome.directives,
@@ -219,6 +227,7 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
     });
     // Model prose is stored (and shown in later prompts) neutralised, like the player's words.
     narration = sanitizeForPrompt(told.narration);
+    conversation = told.conversation;
     timings.narrator = now() - t4;
 
     // 5. The world ledger: the Narrator's proposal (inline) or a separate extraction call, checked against
@@ -262,6 +271,23 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   ctx.settle(withWorldInfoState(ctx.state, ctx.worldInfo));
   const committed = stampedWorld(ctx, ledger);
 
+  // 6. The fidelity check of model-written prose against the turn's facts (fidelity-turn.ts).
+  let fidelity: FidelityRecord | undefined;
+  if (models !== null && conversation !== undefined) {
+    const checked = await settleNarration(
+      ctx,
+      models.narrator,
+      conversation,
+      narration,
+      prepared.state,
+      settled.time.advancedSeconds,
+      options.narrationCheck ?? 'repair',
+    );
+    narration = checked.narration;
+    fidelity = checked.fidelity;
+  }
+  ctx.throwIfAborted();
+
   const built: TurnRecord = buildRecord({
     ctx,
     mode: models === null ? 'offline' : 'online',
@@ -276,8 +302,9 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
     timings: { ...timings, total: now() - started },
     ledger: committed,
   });
-  const record: TurnRecord =
+  const withWorldInfo: TurnRecord =
     ctx.worldInfo === undefined ? built : { ...built, worldInfo: worldInfoRecord(ctx.worldInfo) };
+  const record: TurnRecord = fidelity === undefined ? withWorldInfo : { ...withWorldInfo, fidelity };
   yield { type: 'done', record };
 }
 
@@ -341,7 +368,11 @@ async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnE
   yield { type: 'tool_call', round: 1, id, name: choice.name, args: choice.args };
   const started = ctx.now();
   const tool = tools.byName.get(choice.name)!;
-  const checked = checkedArgs(tool, { id, name: choice.name, args: choice.args, rawArgs });
+  const checked = checkedArgs(
+    tool,
+    { id, name: choice.name, args: choice.args, rawArgs },
+    ctx.cartridge.intentInputs,
+  );
   let outcome: ToolOutcome;
   if (!checked.ok) outcome = checked.outcome;
   else if (tool.kind === 'advance_game_time') outcome = runAdvanceTime(ctx, checked.args);

@@ -16,12 +16,14 @@ import {
   toStateValue,
 } from '../../core/yare/index.ts';
 import { createHash } from 'node:crypto';
+import type { IntentInputs } from '../../core/cartridge/index.ts';
 import { checkArgs, parseRawArgs } from './args.ts';
 import type { TurnContext } from './context.ts';
 import { lookupInPlay } from './lore.ts';
 import { type ClockMode, checkAdvance, clockMode, type Parsed, parseDuration } from './game-time.ts';
 import {
   MAX_DIRECTIVES_CHARS,
+  MAX_EVENT_STRING_CHARS,
   MAX_NPC_HISTORY_TURNS,
   MAX_NPC_TAGS,
   MAX_PRESENT_NPCS,
@@ -29,6 +31,7 @@ import {
   MAX_TOOL_ARGS_CHARS,
   MAX_TOOL_RESULT_CHARS,
 } from './limits.ts';
+import { normaliseArgs } from './normalise-args.ts';
 import type { RuleCall, TurnCartridge } from './types.ts';
 
 export const ADVANCE_GAME_TIME = 'advance_game_time';
@@ -176,7 +179,8 @@ export function directorTools(cartridge: Omit<TurnCartridge, 'ledger'>): Directo
       continue;
     }
     const timeDelta = clock !== 'cartridge';
-    const spec = timeDelta ? withTimeDelta(eventTool(event)) : eventTool(event);
+    const bounded = boundedStrings(eventTool(event));
+    const spec = timeDelta ? withTimeDelta(bounded) : bounded;
     byName.set(event.name, { kind: 'event', spec, event, timeDelta });
   }
   if (clock === 'engine') byName.set(ADVANCE_GAME_TIME, { kind: 'advance_game_time', spec: advanceSpec });
@@ -186,6 +190,19 @@ export function directorTools(cartridge: Omit<TurnCartridge, 'ledger'>): Directo
   const set: DirectorToolSet = { byName, specs: [...byName.values()].map((t) => t.spec), warnings };
   toolSets.set(cartridge, set);
   return set;
+}
+
+/** Free string inputs (no enum, no length of their own) get MAX_EVENT_STRING_CHARS as their `maxLength`. */
+function boundedStrings(tool: ToolSpec): ToolSpec {
+  const schema = tool.inputSchema as { properties?: Record<string, Record<string, unknown>> };
+  const properties = schema.properties ?? {};
+  const bounded: Record<string, unknown> = {};
+  for (const [name, property] of Object.entries(properties)) {
+    const free =
+      property.type === 'string' && property.enum === undefined && property.maxLength === undefined;
+    bounded[name] = free ? { ...property, maxLength: MAX_EVENT_STRING_CHARS } : property;
+  }
+  return { ...tool, inputSchema: { ...tool.inputSchema, properties: bounded } };
 }
 
 function withTimeDelta(tool: ToolSpec): ToolSpec {
@@ -248,11 +265,13 @@ export function refusedArgs(reason: string, rawArgs: string): RefusedArgs {
 /**
  * The call's arguments checked against the tool's schema, or the error to send back. The raw text is
  * checked first (size, then nesting depth and duplicate keys in one pass) and parsed here, so a hostile
- * value never reaches recursive code; the provider's own parse of it is not used.
+ * value never reaches recursive code; the provider's own parse of it is not used. Input normalisation
+ * (normalise-args.ts: whitespace, case, the event's intents.yaml phrases) runs between the parse and the check.
  */
 export function checkedArgs(
   tool: DirectorTool,
   call: ToolCall,
+  intents?: IntentInputs,
 ):
   | { readonly ok: true; readonly args: Record<string, unknown> }
   | { readonly ok: false; readonly outcome: ToolOutcome } {
@@ -265,7 +284,9 @@ export function checkedArgs(
   const parsed = parseRawArgs(call.rawArgs);
   if (!parsed.ok) return fail(`${call.name}: ${parsed.message}`);
   if (tool.kind === 'event') {
-    const checked = checkedEventArgs(tool, parsed.value);
+    // Case, whitespace and intents.yaml phrases folded first (normalise-args.ts), then the event's one input rule.
+    const implied = intents !== undefined ? (intents[call.name] ?? []) : [];
+    const checked = checkedEventArgs(tool, normaliseArgs(tool.spec.inputSchema, parsed.value, implied));
     return checked.ok ? checked : fail(`${call.name}: ${checked.message}`);
   }
   const checked = checkArgs(tool.spec.inputSchema, parsed.value);
@@ -294,6 +315,18 @@ function checkedEventArgs(
   }
   const checked = checkEventInputs(tool.event, inputs);
   if (!checked.ok) return checked;
+  // Free strings carry the cap the schema offered the model (boundedStrings): a model cannot loop inside one.
+  const properties = (tool.spec.inputSchema as { properties?: Record<string, { maxLength?: unknown }> })
+    .properties;
+  for (const key of Object.keys(inputs)) {
+    const max = properties?.[key]?.maxLength;
+    const given = inputs[key];
+    if (typeof max === 'number' && typeof given === 'string' && given.length > max)
+      return {
+        ok: false,
+        message: `input '${key}' is ${given.length} characters; the limit is ${max} (MAX_EVENT_STRING_CHARS)`,
+      };
+  }
   const args: Record<string, unknown> = Object.create(null);
   for (const key of Object.keys(given)) {
     args[key] = Object.hasOwn(inputs, key) ? toStateValue(checked.inputs[key] ?? null) : given[key];

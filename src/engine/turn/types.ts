@@ -124,6 +124,12 @@ export interface TurnOptions {
   readonly playerContext?: string;
   /** The generation type World Info `triggers` see (default `normal`). */
   readonly worldInfoTrigger?: WorldInfoTrigger;
+  /**
+   * The narration fidelity check of model-written prose (turn/fidelity.ts): `repair` (default) asks the
+   * Narrator once to fix a contradiction and corrects it itself if that fails; `correct` corrects at once;
+   * `off` skips the check.
+   */
+  readonly narrationCheck?: 'repair' | 'correct' | 'off';
   /** Milliseconds clock for the record's timings (default `performance.now`). */
   readonly now?: () => number;
 }
@@ -233,8 +239,9 @@ export type TurnErrorKind =
   /** The caller's signal cancelled the turn. */
   | 'aborted'
   /**
-   * Offline, the engine answered instead of playing: a question about a missing input, what can be done
-   * here, the command list, or a refused command. The message is for the player; nothing is committed.
+   * The engine answered instead of playing: offline, a question about a missing input, what can be done
+   * here, the command list, or a refused command; online, a Director whose answers were cut off or looped
+   * twice (the player is asked to say it again). The message is for the player; nothing is committed.
    */
   | 'reply';
 
@@ -265,6 +272,8 @@ export interface ToolTraceEntry {
   /** The text the Director got back. */
   readonly content: string;
   readonly durationMs: number;
+  /** The call was written in the message text, not sent as a tool call (turn/text-calls.ts). */
+  readonly fromText?: true;
 }
 
 export interface TimeRecord {
@@ -328,6 +337,34 @@ export interface TurnRecord {
    * `state._world_info`, so a replay without the story's messages gives the same state.
    */
   readonly worldInfo?: WorldInfoRecord;
+  /** The narration fidelity check (turn/fidelity.ts): what the prose contradicted and how it was fixed. */
+  readonly fidelity?: FidelityRecord;
+}
+
+/** One statement of the prose that the turn's facts contradict. */
+export interface Contradiction {
+  /** `number`: a number next to a field name; `item`: an item said gained or lost; `death`: someone said dead. */
+  readonly kind: 'number' | 'item' | 'death';
+  /** The sentence, cut at MAX_FIDELITY_SENTENCE_CHARS. */
+  readonly sentence: string;
+  /** What the prose says, e.g. `12 gold`. */
+  readonly said: string;
+  /** What the turn record says, e.g. `gold is 15 (was 20)`. */
+  readonly fact: string;
+}
+
+/**
+ * The fidelity check of a model-written narration:
+ * - `clean`: nothing contradicted the turn's facts;
+ * - `repaired`: the one repair round's prose passed the check and replaced the first;
+ * - `corrected`: the engine corrected the contradicting sentences itself (numbers replaced, others removed).
+ */
+export interface FidelityRecord {
+  readonly outcome: 'clean' | 'repaired' | 'corrected';
+  /** What the first prose contradicted (at most MAX_FIDELITY_FINDINGS). */
+  readonly found: readonly Contradiction[];
+  /** Sentences the engine changed (outcome `corrected`). */
+  readonly corrected: number;
 }
 
 export type DirectorStop =

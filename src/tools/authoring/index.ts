@@ -6,3 +6,11 @@ export { scaffoldCartridge, TEMPLATES_DIR, templateNames } from './scaffold.ts';
 export { packCartridge, writeZip } from './pack.ts';
 export { isSchemaKind, jsonSchemaOf, SCHEMA_KINDS } from './schema/index.ts';
 export { runSuite, scenarioFiles, type SuiteCase } from './suite.ts';
+export {
+  type CaseReport,
+  type EvalCase,
+  type EvalReport,
+  loadEvalSuite,
+  runEvalCases,
+  scoreRuns,
+} from './model-eval/index.ts';

@@ -17,6 +17,7 @@ import { register as importCommand } from './import.ts';
 import { register as ledger } from './ledger.ts';
 import { register as lore } from './lore.ts';
 import { register as lsp } from './lsp.ts';
+import { register as modelEval } from './model-eval.ts';
 import { register as newCartridge } from './new.ts';
 import { register as pack } from './pack.ts';
 import { register as play } from './play.ts';
@@ -46,4 +47,5 @@ export const commandModules: ReadonlyArray<(program: Command) => void> = [
   exportCommand,
   generate,
   lore,
+  modelEval,
 ];

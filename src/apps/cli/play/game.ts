@@ -36,7 +36,7 @@ import { toJsonText } from '../json-output.ts';
 import type { PlayCommand } from './commands.ts';
 import { type ModelChoice, OFFLINE_HELP } from './models.ts';
 import type { OpenedSession } from './open-session.ts';
-import { formatChanges, formatDebug, formatNotes } from './render.ts';
+import { fidelityNotice, formatChanges, formatDebug, formatNotes } from './render.ts';
 import { WordWrapper, wrapLines, wrapText } from './wrap.ts';
 import { type PersonaAction, PlayPersonas } from './personas.ts';
 import type { Spinner } from './spinner.ts';
@@ -357,6 +357,9 @@ export class PlayGame {
         case 'done': {
           wrapper.end();
           if (wrote !== '' && !wrote.endsWith('\n')) out.write('\n');
+          // The streamed prose contradicted the rules and was fixed (engine/turn/fidelity.ts): show what is kept.
+          if (event.record.fidelity !== undefined && event.record.fidelity.outcome !== 'clean')
+            out.write(`\n${fidelityNotice(event.record.fidelity)}\n${event.record.narration}\n`);
           this.#outcome((await this.#head()).cartridge.rules, event.record);
           // A blank line between a turn and whatever comes next.
           out.write('\n');

@@ -2,7 +2,7 @@
 // Pure functions from records to lines, so the formats are tested without a terminal.
 
 import type { AuthorEventRecord, SessionRecord, StoredTurnRecord } from '../../../engine/session/index.ts';
-import { stripNote, type ToolTraceEntry } from '../../../engine/turn/index.ts';
+import { type FidelityRecord, stripNote, type ToolTraceEntry } from '../../../engine/turn/index.ts';
 import type { StateChange } from '../../../core/yare/index.ts';
 import { toJsonText } from '../json-output.ts';
 
@@ -139,4 +139,10 @@ export function formatDebug(record: SessionRecord | undefined): string {
 export function formatNotes(notes: readonly string[]): string {
   const lines = notes.map(stripNote).filter((line) => line !== '');
   return lines.length === 0 ? 'Nothing happens.' : lines.join('\n');
+}
+
+/** The line said when the engine fixed a narration that contradicted the rules. */
+export function fidelityNotice(fidelity: FidelityRecord): string {
+  const how = fidelity.outcome === 'repaired' ? 'rewritten by the Narrator' : 'corrected by the engine';
+  return `[the narration stated ${fidelity.found.length} thing(s) the rules contradict; ${how}:]`;
 }

@@ -26,6 +26,7 @@ import { EXIT } from '../exit-codes.ts';
 import { toJsonText } from '../json-output.ts';
 import { chooseModels, OFFLINE_HELP } from './models.ts';
 import { explainPrompts } from './explain.ts';
+import { fidelityNotice } from './render.ts';
 import { readMessagesFile } from './story-file.ts';
 import { ledgerTurnOf, readWorldFile } from './world-file.ts';
 import { readStateFile } from '../state-file.ts';
@@ -132,6 +133,8 @@ export async function runTurnCommand(cartridgeArg: string, flags: TurnFlags): Pr
     return;
   }
   process.stdout.write(record.narration.endsWith('\n') ? '' : '\n');
+  if (record.fidelity !== undefined && record.fidelity.outcome !== 'clean')
+    process.stdout.write(`\n${fidelityNotice(record.fidelity)}\n${record.narration}\n`);
   // What changed, as every view lists it (the terminal game, the web client, the OpenAI endpoint's
   // details line); --json has the whole record, private fields included.
   const changes = describeOutcome(publicOutcome(cartridge.rules, record));

@@ -146,6 +146,18 @@ function TurnTrace({ record }: { record: SessionRecord }) {
               .map(([phase, ms]) => `${phase} ${Math.round(ms ?? 0)} ms`)
               .join(' · ')}
           </p>
+          {record.fidelity !== undefined && record.fidelity.outcome !== 'clean' ? (
+            <>
+              <h3>Narration fidelity: {record.fidelity.outcome}</h3>
+              <ul data-testid="trace-fidelity">
+                {record.fidelity.found.map((c, i) => (
+                  <li key={i}>
+                    “{c.sentence}” says {c.said}; {c.fact}
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
           {record.warnings.length > 0 ? (
             <>
               <h3>Warnings</h3>
