@@ -143,7 +143,7 @@ function p50Of(runs: number, fn: (i: number) => void): number {
 }
 
 /**
- * Ledger apply must cost O(batch), not O(world) (issue 10): one turn's batch — a new entity, an attribute,
+ * Ledger apply must cost O(batch), not O(world): one turn's batch — a new entity, an attribute,
  * a status, a move and a fact — on a world of 100 entities and on one of 10,000, both the bare apply and
  * the whole per-turn validate + apply (`proposeBatch`, which also runs the look-alike name check).
  */

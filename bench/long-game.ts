@@ -1,4 +1,4 @@
-// Long games (issue 10): the same whole path timed at turn ~10 and at turn BENCH_LONG_DEPTH, with a world
+// Long games: the same whole path timed at turn ~10 and at turn BENCH_LONG_DEPTH, with a world
 // that grows by one entity and one fact every turn. Turns 1–30 are played through SessionService.playTurn
 // (scripted models: one Director call, one Narrator call recording `create_entity` + `add_fact`); the
 // turns between are written straight through the store (the same rows a played turn writes: its record,

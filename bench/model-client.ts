@@ -1,4 +1,4 @@
-// Model client CPU per turn (issue 10) over the OpenAI-compatible wire, against the fake server of the
+// Model client CPU per turn over the OpenAI-compatible wire, against the fake server of the
 // tests (test/helpers/fake-openai-server.ts) on loopback. A turn is a streamed Director call (directives
 // beside one tool call, arguments in 12-character fragments) and a streamed Narrator call (1,200
 // characters in 12-character chunks). The fake server runs in a child process (this file re-run with

@@ -1,4 +1,4 @@
-// Prompt caching and calls per turn (issue 10), measured on a 30-turn game of the demo cartridge with
+// Prompt caching and calls per turn, measured on a 30-turn game of the demo cartridge with
 // scripted models (what the engine sends does not depend on the model). For each role, the share of a
 // turn's request that is byte-identical to the previous turn's request from the start (system prompt,
 // tool definitions, then the messages, in the order providers read them): what a prefix cache can reuse.

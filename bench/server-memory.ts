@@ -1,4 +1,4 @@
-// Server memory over a long game (issue 10): 2,000 turns played over HTTP the whole way (SQLite storage,
+// Server memory over a long game: 2,000 turns played over HTTP the whole way (SQLite storage,
 // the OpenAI-compatible model client streaming from a model server in another process, a Director rule
 // call and a Narrator `record_world_changes` call every turn, so the history fills its window and the world
 // grows by an entity and a fact a turn; bench/http-game.ts). The server's RSS and its heap after a forced

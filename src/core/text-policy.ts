@@ -1,4 +1,4 @@
-// One string policy for every layer (issue 16): what text may be stored, what a name may contain, and
+// One string policy for every layer: what text may be stored, what a name may contain, and
 // the character classes the prompt sanitiser neutralises. Both databases see the same rules, so SQLite and
 // PostgreSQL can no longer disagree (PostgreSQL refuses NUL in text; a lone surrogate would become U+FFFD
 // on the way in). Every pattern here is a single character class: linear on any input.
@@ -6,9 +6,9 @@
 /** C0 and C1 controls and DEL, except tab, line feed and carriage return (prose keeps those). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 export const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
-/** Bidirectional marks, embeddings, overrides and isolates (B-24: "Trojan Source" style reordering). */
+/** Bidirectional marks, embeddings, overrides and isolates ("Trojan Source" style reordering). */
 export const BIDI_CHARS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
-/** Unicode tag characters, invisible ASCII look-alikes used for "ASCII smuggling" (B-24). */
+/** Unicode tag characters, invisible ASCII look-alikes used for "ASCII smuggling". */
 export const TAG_CHARS = /[\u{E0000}-\u{E007F}]/gu;
 /**
  * Zero-width characters that hide text inside words. The joiners (U+200C, U+200D) are kept: scripts and

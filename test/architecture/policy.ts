@@ -85,6 +85,7 @@ export const BROWSER_ENTRIES: ReadonlySet<string> = new Set([
   'src/core/base-url-policy.ts',
   'src/core/text-policy.ts',
   'src/core/sse.ts',
+  'src/core/is-record.ts',
   'src/core/minigames/index.ts',
   'src/core/ledger/index.ts',
   'src/adapters/store/limits.ts',

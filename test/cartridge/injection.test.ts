@@ -1,4 +1,4 @@
-// The injection check: every example the original blocked (reference §5.5) is still blocked, and the prose
+// The injection check: every example the original blocked is still blocked, and the prose
 // the original wrongly refused (§6.2 item 19) passes. The shipped cartridges' texts are checked in
 // shared-cartridges.test.ts.
 import fc from 'fast-check';

@@ -1,4 +1,4 @@
-// `serve --workers N` and the operator limits (issue 10), through the real CLI: N processes answer on one
+// `serve --workers N` and the operator limits, through the real CLI: N processes answer on one
 // port and stop together on SIGTERM; limits come from flags or MNESOS_* variables, 0 turns the rate limit
 // off, and a bad value is a usage error naming the flag or variable.
 import { execFileSync } from 'node:child_process';

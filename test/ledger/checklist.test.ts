@@ -422,7 +422,7 @@ describe('D. write policy', () => {
     accepted(when(w, give('sword'), { ...DEFAULT_POLICY, grantableItems: new Set(['sword']) }));
     accepted(when(w, give('sword'), { ...DEFAULT_POLICY, player: null }));
     // Judged on the world as of the batch's start: moving the scene, the item or its holder first in the
-    // same batch does not make the grant plausible (issue 16); the next batch may use what this one did.
+    // same batch does not make the grant plausible; the next batch may use what this one did.
     const sceneAtForge = [{ event_type: 'set_scene', location: 'forge', present: ['player'] }];
     expect(codes(when(w, [...sceneAtForge, ...give('sword')]))).toEqual(['LEDGER_IMPLAUSIBLE']);
     expect(

@@ -62,7 +62,7 @@ export function town(policy: LedgerPolicy = DEFAULT_POLICY): World {
 
 export type Outcome = { ok: true; world: World } | { ok: false; errors: LedgerError[] };
 
-/** Proposes a batch and, when it is rejected, asserts the world was not touched (L-39). */
+/** Proposes a batch and, when it is rejected, asserts the world was not touched. */
 export function when(
   world: World,
   batch: unknown,

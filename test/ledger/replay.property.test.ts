@@ -1,6 +1,6 @@
 // Property tests: for random sessions of valid and invalid batches, replaying the committed log from empty
-// equals the live world (L-43), a snapshot plus the tail equals the full fold (L-44), and a rejected
-// batch changes nothing (L-39).
+// equals the live world, a snapshot plus the tail equals the full fold, and a rejected
+// batch changes nothing.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -114,7 +114,7 @@ describe('replay properties', () => {
         const { index, live } = play(batches, interval, gaps);
         expect(canonicalJson(foldLog(index.log()))).toBe(canonicalJson(live));
         expect(canonicalJson(index.current)).toBe(canonicalJson(live));
-        // Saves re-validate: the wire form of the log replays to the same world (L-46).
+        // Saves re-validate: the wire form of the log replays to the same world.
         const replayed = replayLog(
           index.log().map((e) => ({ turn: e.turn, gameTime: e.gameTime, events: e.events.map(toWire) })),
           DEFAULT_POLICY,

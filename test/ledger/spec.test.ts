@@ -1,4 +1,4 @@
-// The vocabulary is one table: prompt, schema, validator and apply agree with it (L-49…L-51).
+// The vocabulary is one table: prompt, schema, validator and apply agree with it.
 import { describe, expect, it } from 'vitest';
 import {
   applyBatch,

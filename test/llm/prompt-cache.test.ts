@@ -1,4 +1,4 @@
-// Cache-friendly prompts (issue 10): Anthropic requests carry cache breakpoints on the system prompt (after
+// Cache-friendly prompts: Anthropic requests carry cache breakpoints on the system prompt (after
 // the tools) and at the end of the history; OpenAI-compatible requests carry none (those servers cache
 // prefixes by themselves).
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: response bodies are read loosely; each test asserts the fields it needs.
-// Library management over the real HTTP server (issue 14, item 1): the ownership matrix over every
+// Library management over the real HTTP server: the ownership matrix over every
 // cartridge route (owner, another key, no key; and the local user on loopback), visibility, metadata,
 // covers, version tags/notes/archiving, deleting while sessions play, single-file updates, OpenAPI.
 

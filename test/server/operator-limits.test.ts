@@ -1,4 +1,4 @@
-// Operator limits from the environment and `serve` flags (issue 10).
+// Operator limits from the environment and `serve` flags.
 import { describe, expect, it } from 'vitest';
 import { OPERATOR_LIMITS, operatorLimits } from '../../src/apps/server/operator-limits.ts';
 import { MAX_WORKERS, parseWorkers } from '../../src/apps/server/workers.ts';

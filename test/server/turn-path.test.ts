@@ -1,4 +1,4 @@
-// The HTTP turn path's fast lanes (issue 10), over real HTTP: a JSON body with a Content-Length is read
+// The HTTP turn path's fast lanes, over real HTTP: a JSON body with a Content-Length is read
 // straight from Node's request (whole when it arrives in pieces; a client that leaves mid-body harms
 // nothing), a JSON answer is written whole (Content-Length, not chunked) with the security headers, and an
 // event stream and an error answer carry the same headers.

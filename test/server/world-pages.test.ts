@@ -1,4 +1,4 @@
-// GET /world and GET /ledger are bounded at any depth and any world size (issue 10): both answer one page,
+// GET /world and GET /ledger are bounded at any depth and any world size: both answer one page,
 // and following the cursors reads everything exactly once.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The fast storage path (issue 10): an ordinary turn's statements, counted on a real SQLite file. The
+// The fast storage path: an ordinary turn's statements, counted on a real SQLite file. The
 // append is one transaction of at most six statements; the cartridge version is read once per process.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// `session verify` checks what the API reads first (issue 16 item 10): the session row, its head turn, the
+// `session verify` checks what the API reads first: the session row, its head turn, the
 // turn count the next turn's seq comes from, and that every turn in the tree can be read.
 
 import { mkdtempSync, rmSync } from 'node:fs';

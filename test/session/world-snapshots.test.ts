@@ -1,4 +1,4 @@
-// The world at a turn without the world in the record (issue 10): records keep only their batch, snapshots
+// The world at a turn without the world in the record: records keep only their batch, snapshots
 // are written on some turns of each branch, and the world read from memory, from the nearest snapshot, and
 // from a full replay of the branch are one and the same.
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// An append's statements (issue 10), counted on both databases: the session lock and the parent's place are
+// An append's statements, counted on both databases: the session lock and the parent's place are
 // one read; on PostgreSQL the whole write (turn, payload, ledger batch, snapshot, session) is one more
 // statement, so an append is four round trips (BEGIN, read, write, COMMIT); SQLite writes row by row. What
 // is read back is the same on both: depth, sibling index and seq follow the tree, a swipe counts its

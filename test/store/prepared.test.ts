@@ -1,4 +1,4 @@
-// Prepared statements kept by SQL text (issue 10): SQLite prepares a text once per connection, PostgreSQL
+// Prepared statements kept by SQL text: SQLite prepares a text once per connection, PostgreSQL
 // clients send data statements as named statements (one name per text), and nothing else changes.
 
 import Sqlite from 'better-sqlite3';

@@ -1,4 +1,4 @@
-// World storage (issue 10), run against SQLite and PostgreSQL: snapshots (whole, and written in pieces
+// World storage, run against SQLite and PostgreSQL: snapshots (whole, and written in pieces
 // over several turns), the bounded world base, the paged ledger, and migrations 0004 and 0007 on databases
 // written by the schema before each.
 

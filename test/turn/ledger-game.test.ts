@@ -2,7 +2,7 @@
 // (the mill, then the woods), facts added and invalidated, an item that changes hands twice, a relationship
 // that ends, threads that resolve, a rejected turn, a repaired turn and time from the Narrator. Each turn
 // gets the world the previous one ended with; the committed batches go into a LedgerIndex, and `stateAt`
-// is checked against the world every turn recorded (L-37).
+// is checked against the world every turn recorded.
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   activeRelationships,

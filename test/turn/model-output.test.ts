@@ -1,4 +1,4 @@
-// Model output is bounded before it is stored (issue 16 item 4): per-response and per-turn tool-call caps,
+// Model output is bounded before it is stored: per-response and per-turn tool-call caps,
 // refused arguments kept as a reason and a hash (never raw), nesting depth and duplicate keys found in the
 // raw text before any parse, and no turn that fails because of what the model sent.
 import { describe, expect, it } from 'vitest';

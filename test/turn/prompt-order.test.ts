@@ -1,4 +1,4 @@
-// Stable first, volatile last, over consecutive turns (issue 10): each role's request is the previous
+// Stable first, volatile last, over consecutive turns: each role's request is the previous
 // turn's system prompt, tools and history with the new story messages appended, and everything that
 // changes from turn to turn (state, time, notes, directives, the player's words) is in the final message.
 // The history's start moves only in whole steps, also when long narrations overflow a role's token cap.

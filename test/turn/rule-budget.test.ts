@@ -1,4 +1,4 @@
-// The per-turn rule budget (issue 16 item 2): every rule run of a turn (cycle ticks, Director tools, the
+// The per-turn rule budget: every rule run of a turn (cycle ticks, Director tools, the
 // resolver) shares one budget of steps and one of wall time, so a hostile cartridge cannot hold the
 // server for seconds per turn. The budget-stopped runs replay exactly (same step, same dice).
 import { describe, expect, it } from 'vitest';

@@ -176,7 +176,7 @@ describe('an ordinary turn', () => {
       'notes',
       'history',
     ]);
-    // Stable first, volatile last (issue 10): the system prompt holds the static sections only; the state
+    // Stable first, volatile last: the system prompt holds the static sections only; the state
     // and the rest of the volatile context travel in the final message, after the history.
     const request = models.director.requests[0]!;
     expect(request.system.indexOf('You are the Director')).toBe(0);

@@ -1,4 +1,4 @@
-// Player text and model prose reach prompts neutralised (B-24, issue 16 item 9): hidden characters removed,
+// Player text and model prose reach prompts neutralised: hidden characters removed,
 // chat-template tokens escaped, in the input, in the history and in the narration that is stored.
 import { describe, expect, it } from 'vitest';
 import { sanitizeForPrompt } from '../../src/engine/turn/sanitize.ts';

@@ -1,4 +1,4 @@
-// The Library page's management panel in headless Chromium (issue 14, item 1): metadata edited, the
+// The Library page's management panel in headless Chromium: metadata edited, the
 // visibility switch, a cover, a single-file update refused with file:line:col and then accepted with a tag
 // and notes, version tags edited, deleting with confirmation (and Escape to cancel), a cartridge refused
 // while a game plays it until that version is archived; and, on a server with keys, another player’s public

@@ -1,4 +1,4 @@
-// A ChatModel speaking the OpenAI-compatible Chat Completions wire directly (issue 10): the AI SDK's
+// A ChatModel speaking the OpenAI-compatible Chat Completions wire directly: the AI SDK's
 // stream pipeline costs ~0.14 ms of CPU per SSE chunk (web streams, per-chunk schema validation), which
 // puts a streamed turn far above its 5 ms budget. This client posts over node:http (http-post.ts, not
 // fetch), reads the response body and parses SSE with plain string work. Same contract as the SDK adapter (`sdk-model.ts`): one step per call, tool

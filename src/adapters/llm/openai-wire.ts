@@ -8,6 +8,7 @@ import { MAX_RESPONSE_CHARS, MAX_TOOL_CALLS_PER_RESPONSE } from './limits.ts';
 import { echoedInput, parseToolArgs } from './tool-args.ts';
 import { checkToolSpecs } from './tool-specs.ts';
 import type { ChatMessage, JsonSchema, ModelRequest, ToolCall, ToolChoice, Usage } from './types.ts';
+import { isRecord as isObject } from '../../core/is-record.ts';
 
 export function chatCompletionBody(
   modelId: string,
@@ -150,10 +151,6 @@ export function usageOf(wire: unknown): Usage {
     outputTokens: count(usage.completion_tokens) ?? 0,
     ...(cached === undefined || cached === 0 ? {} : { cachedInputTokens: cached }),
   };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function badResponse(modelId: string, what: string): ModelError {

@@ -1,4 +1,4 @@
-// One string policy for URLs too (issue 16): PostgreSQL fails on a NUL in a query parameter, SQLite does
+// One string policy for URLs too: PostgreSQL fails on a NUL in a query parameter, SQLite does
 // not, so a NUL in a /v1 path is answered 404 before any query (no id, name or hash can hold one) and one
 // in the query string 400 `invalid_string`, the same on both databases.
 

@@ -46,6 +46,7 @@ import {
 import { ApiFailure, failureOf, readAnswer } from './lib/errors.ts';
 import { ApiHttp } from './lib/http.ts';
 import { jsonData, readSse } from './lib/sse.ts';
+import { isRecord } from '../../core/is-record.ts';
 
 /** A turn as the server shows it; author mode adds `record`, `seed`, `ledgerEvents` and the full state. */
 export type {
@@ -101,10 +102,6 @@ export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
  * answers of `GET`/`PUT /v1/settings` (SettingsView) and of a branch read in one request (HistoryView).
  */
 export type { HistoryView, ModelSettings, SettingsView };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Reads one SSE message into a client event (unknown events are skipped: the server may add some). */
 export function streamEventOf(event: string, data: unknown): StreamEvent | undefined {

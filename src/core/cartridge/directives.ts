@@ -1,4 +1,4 @@
-// `prompt_directives.yaml` (reference §2.3): a mapping of `director`, `npc` and `narrator` to plain text.
+// `prompt_directives.yaml`: a mapping of `director`, `npc` and `narrator` to plain text.
 // The older key `npc_brain` is read as `npc` with a warning. Each value gets the persona macros, then the
 // per-directive cap, then the injection check (after substitution, so a persona cannot smuggle text in);
 // the combined cap comes last.

@@ -23,6 +23,7 @@ import { cartError } from './diagnostics.ts';
 import { MAX_INTENT_PHRASE_CHARS, MAX_INTENT_PHRASES } from './limits.ts';
 import { codePointLength } from './text.ts';
 import { placeAtPath } from './yaml.ts';
+import { isRecord } from '../is-record.ts';
 
 /** One phrase and the inputs it implies (values in the spelling the rules declare). */
 export interface ImpliedIntent {
@@ -41,10 +42,6 @@ export interface IntentsSource {
   readonly lineCounter: LineCounter;
   /** The document as plain data (`toPlain`). */
   readonly plain: unknown;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -28,7 +28,7 @@ export const MAX_INTENT_PHRASES = 1_000;
 export const MAX_INTENT_PHRASE_CHARS = 200;
 
 /** Characters (Unicode code points) of one directive, after persona macros. The original's 1 MiB cap let
- * prompts grow without bound (reference §6.2 item 21); real directives are under 1,100 characters. */
+ * prompts grow without bound; real directives are under 1,100 characters. */
 export const MAX_DIRECTIVE_CHARS = 4_000;
 /** Characters of all directives together, after persona macros. Below three times the per-directive cap, so
  * it binds: three directives at their cap are refused together. */

@@ -1,4 +1,4 @@
-// Persona macros (reference §2.1): `{{user}} {{sub}} {{obj}} {{poss}} {{poss_obj}}` in directives, lore and
+// Persona macros: `{{user}} {{sub}} {{obj}} {{poss}} {{poss_obj}}` in directives, lore and
 // the first message are replaced by the player's persona. Unlike the original's chain of `str.replace`,
 // this is one pass over the text: a persona whose name contains `{{sub}}` is inserted as written and never
 // expanded again. Macro names match case-insensitively (`{{User}}` is common in imported cards); any other

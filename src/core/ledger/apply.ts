@@ -156,7 +156,7 @@ export class WorldDraft {
   }
 }
 
-/** The id the engine gives a fact proposed without `fact_id`: deterministic, never random (L-17). */
+/** The id the engine gives a fact proposed without `fact_id`: deterministic, never random. */
 export function engineFactId(turn: number, index: number): string {
   return `f_${turn}_${index}`;
 }
@@ -300,7 +300,7 @@ export function applyEvent(draft: WorldDraft, event: LedgerEvent, index: number,
       return;
     }
     case 'set_scene':
-      // Absolute: the new scene replaces the old one entirely (L-26).
+      // Absolute: the new scene replaces the old one entirely.
       draft.scene = {
         ...(event.summary === undefined ? {} : { summary: event.summary }),
         ...(event.location === undefined ? {} : { location: event.location }),
@@ -316,7 +316,7 @@ export function applyEvent(draft: WorldDraft, event: LedgerEvent, index: number,
 /**
  * Applies a validated batch, returning a new world; `world` is unchanged. Throws LedgerApplyError only for
  * an event `validateBatch` would have refused — callers apply to a result they then swap in, so a throw
- * leaves the committed world as it was (L-42).
+ * leaves the committed world as it was.
  */
 export function applyBatch(world: World, events: readonly LedgerEvent[], at: Stamp): World {
   const draft = new WorldDraft(world);

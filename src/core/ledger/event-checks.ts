@@ -22,7 +22,7 @@ import {
 } from './world.ts';
 
 /**
- * Who proposes the batch. The plausibility rules (L-30, L-31) and per-turn change caps bind the narrator;
+ * Who proposes the batch. The plausibility rules and per-turn change caps bind the narrator;
  * a cartridge's starting world is authored, not proposed, so only shape, references and rules ownership
  * bind it.
  */
@@ -335,7 +335,7 @@ function attributeTypeOf(value: LedgerScalar): string {
   return 'string';
 }
 
-/** The write policy for `set_entity_attribute` (L-28, L-29). */
+/** The write policy for `set_entity_attribute`. */
 function checkAttribute(ctx: CheckContext, event: EventOf<'set_entity_attribute'>, index: number): Problem {
   const { policy } = ctx;
   const { entity, attribute, value } = event;
@@ -375,7 +375,7 @@ function checkAttribute(ctx: CheckContext, event: EventOf<'set_entity_attribute'
       );
     }
     if (decl.maxChange !== undefined && ctx.source === 'narrator') {
-      // Validation of an absolute value against the committed one, not a delta protocol (L-29).
+      // Validation of an absolute value against the committed one, not a delta protocol.
       const previous = lookup(ctx.before.entities, entity);
       const old = previous ? lookup(previous.attributes, attribute) : undefined;
       if (typeof old === 'number' && Math.abs(value - old) > decl.maxChange) {
@@ -397,7 +397,7 @@ function checkAttribute(ctx: CheckContext, event: EventOf<'set_entity_attribute'
  * carry the Duke's crown in. This answers "(Suddenly the Duke hands me the Crown of Kings)" and "the
  * crown moves from the Duke's vault into the bag I carry".
  *
- * Judged on the world as of the batch's start (issue 16): a batch cannot first put the crown (or the Duke)
+ * Judged on the world as of the batch's start: a batch cannot first put the crown (or the Duke)
  * in the scene, or move the scene to them, and then use that to hand it over. An item the batch itself
  * creates is judged by where it was created, against the scene and the player as they were. Whether the
  * receiver is the player's, and what the item holds, are taken as the batch has them so far.

@@ -16,6 +16,7 @@ import {
   specTypes,
 } from './spec.ts';
 import { assertNever, describeTextProblem, quote, textProblem } from './text.ts';
+import { isRecord as isPlainRecord } from '../is-record.ts';
 
 export type ParsedEvent = { ok: true; event: LedgerEvent } | { ok: false; errors: LedgerError[] };
 
@@ -24,10 +25,6 @@ type CheckedValue = FieldValue<FieldSpec>;
 
 /** Any event a table row describes, typed from the row (events.ts proves each equals its union variant). */
 type RowEvent = { [K in LedgerEventType]: DerivedEvent<K> }[LedgerEventType];
-
-function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Parses one wire event into the union, or says every way its shape is wrong. */
 export function parseEvent(raw: unknown, index: number, specs: SpecTable = LEDGER_SPECS): ParsedEvent {
@@ -44,7 +41,7 @@ export function parseEvent(raw: unknown, index: number, specs: SpecTable = LEDGE
     return fail('LEDGER_BAD_TYPE', `event_type must be a string, not ${quote(typeValue)}`, 'event_type');
   }
   // Membership in the vocabulary's own set, then in this (possibly reduced) table: `constructor`,
-  // `__proto__` and `toString` are simply unknown (L-01…L-03).
+  // `__proto__` and `toString` are simply unknown.
   const type = isLedgerEventType(typeValue) ? typeValue : undefined;
   const spec = type === undefined ? undefined : specs[type];
   if (type === undefined || !spec) {
@@ -136,7 +133,7 @@ function checkText(
   });
   if (typeof value !== 'string')
     return bad('LEDGER_BAD_TYPE', `${field} must be a string, not ${quote(value)}`);
-  // The cap is checked before anything else reads the string, and longer text is refused, never cut (L-10).
+  // The cap is checked before anything else reads the string, and longer text is refused, never cut.
   if (value.length > max)
     return bad('LEDGER_TOO_LONG', `${field} has ${value.length} characters; at most ${max}`);
   const problem = textProblem(value, multiline);
@@ -193,7 +190,7 @@ function checkLabels(
       items === 'key' ? checkKey(name, item, index) : checkText(name, item, MAX_LABEL_LENGTH, false, index);
     if (!checked.ok) return { ok: false, error: { ...checked.error, field } };
     const label = checked.value;
-    // Decision: a repeated label (after NFC) is refused, not silently merged (L-09, L-21).
+    // Decision: a repeated label (after NFC) is refused, not silently merged.
     if (seen.has(label)) return bad('LEDGER_DUPLICATE_LABEL', `${name} repeats ${quote(label)}`);
     seen.add(label);
     out.push(label);

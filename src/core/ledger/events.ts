@@ -1,11 +1,11 @@
 // The ledger event union: one variant per row of the vocabulary table (spec.ts), discriminated by `type`.
 // On the wire (model tool calls, events.json, cartridge `ledger.world`) the type is under `event_type`;
 // `validateBatch` is the only way in and normalises it to `type`. Optional fields that were absent or null
-// are omitted, so "absent" and "null" mean the same thing everywhere after validation (L-06).
+// are omitted, so "absent" and "null" mean the same thing everywhere after validation.
 
 import type { LedgerEventType, LedgerSpecTable } from './spec.ts';
 
-/** A JSON scalar: what `set_entity_attribute.value` and `add_fact.value` may hold (L-08). */
+/** A JSON scalar: what `set_entity_attribute.value` and `add_fact.value` may hold. */
 export type LedgerScalar = string | number | boolean | null;
 
 export interface CreateEntity {
@@ -108,7 +108,7 @@ export type LedgerEvent =
   | ResolveStoryThread
   | SetScene;
 
-// ---- The event type derived from the table, and the compile-time drift check against the union (L-49). ----
+// ---- The event type derived from the table, and the compile-time drift check against the union. ----
 /** What a field of each spec type holds once the validator has checked it. */
 export type FieldValue<F> = F extends { readonly type: 'text' }
   ? string

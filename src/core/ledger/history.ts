@@ -1,5 +1,5 @@
-// The committed log and the worlds it implies. The log is the truth; a world is a fold of it (L-37, L-43).
-// A LedgerIndex keeps a snapshot every K entries so `stateAt(turn)` folds at most K batches (L-44).
+// The committed log and the worlds it implies. The log is the truth; a world is a fold of it.
+// A LedgerIndex keeps a snapshot every K entries so `stateAt(turn)` folds at most K batches.
 
 import { applyEvent, WorldDraft } from './apply.ts';
 import type { LedgerError } from './errors.ts';
@@ -50,7 +50,7 @@ export type ReplayResult =
 
 /**
  * Replays a stored log from untrusted data (a save file), re-validating every batch with the current
- * validator and policy (L-46): a batch the validator refuses fails the load with its entry and reasons;
+ * validator and policy: a batch the validator refuses fails the load with its entry and reasons;
  * nothing is skipped and nothing is applied blindly. Entries must have strictly increasing turns.
  */
 export function replayLog(
@@ -100,7 +100,7 @@ function deepFreeze<T>(value: T): T {
 
 /**
  * An append-only committed log with its live world and periodic snapshots. There is no API to edit or
- * remove an entry (L-38); a correction is a new batch. Entries are stored as frozen copies.
+ * remove an entry; a correction is a new batch. Entries are stored as frozen copies.
  */
 export class LedgerIndex {
   private readonly entries: LogEntry[] = [];
@@ -180,7 +180,7 @@ export class LedgerIndex {
     return result;
   }
 
-  /** The world as of `turn`: every entry with turn ≤ `turn` (L-37); the nearest snapshot plus the tail. */
+  /** The world as of `turn`: every entry with turn ≤ `turn`; the nearest snapshot plus the tail. */
   stateAt(turn: number): World {
     const count = this.countUpTo(turn);
     if (count === this.entries.length) return this.live;

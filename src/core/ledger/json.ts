@@ -1,5 +1,5 @@
-// Guards for untrusted JSON (L-12). Both run iteratively: a value nested 100,000 deep parses fine with
-// `JSON.parse` but overflows the stack of any recursive walk, clone or stringify (reference §3.4), so
+// Guards for untrusted JSON. Both run iteratively: a value nested 100,000 deep parses fine with
+// `JSON.parse` but overflows the stack of any recursive walk, clone or stringify, so
 // depth and size are checked before any other code looks at the value.
 
 import { type LedgerError, ledgerError } from './errors.ts';
@@ -84,7 +84,7 @@ export type ParsedArguments = { ok: true; value: unknown } | { ok: false; error:
 /**
  * Parses raw tool-call argument text: byte cap first, then `JSON.parse` (which does not recurse), then one
  * iterative scan of the (now known valid) text for nesting depth and duplicate keys — `JSON.parse` keeps
- * the last of two equal keys silently, a parser differential a hostile model could exploit (L-12, B-33).
+ * the last of two equal keys silently, a parser differential a hostile model could exploit.
  */
 export function parseToolArguments(text: string, limits: LedgerLimits): ParsedArguments {
   // UTF-8 needs at least one byte per UTF-16 unit, so the cheap check settles most oversized inputs.

@@ -1,11 +1,11 @@
 // Every bound of the world ledger, in one place. Each has a test at the limit and just past it
 // (test/ledger/limits.test.ts). A value past a limit is rejected, never truncated.
 
-/** Events in one batch (one turn's `record_world_changes`). A larger batch is rejected whole (L-13). */
+/** Events in one batch (one turn's `record_world_changes`). A larger batch is rejected whole. */
 export const MAX_BATCH_EVENTS = 32;
 
 /**
- * Entity, item, location, thread and fact keys: a lower-case slug starting with a letter (L-07). Starting
+ * Entity, item, location, thread and fact keys: a lower-case slug starting with a letter. Starting
  * with a letter also keeps JavaScript's integer-like-key reordering out of every table.
  */
 export const KEY_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
@@ -42,11 +42,11 @@ export const MAX_LABELS = 16;
 /** Characters in one label. */
 export const MAX_LABEL_LENGTH = 40;
 
-/** Nesting depth of a tool-call argument value (`{events:[{aliases:[…]}]}` is 4). Checked iteratively (L-12). */
+/** Nesting depth of a tool-call argument value (`{events:[{aliases:[…]}]}` is 4). Checked iteratively. */
 export const MAX_JSON_DEPTH = 8;
 /** Objects, arrays and scalars in one tool-call argument value. */
 export const MAX_JSON_NODES = 4_096;
-/** UTF-8 bytes of raw tool-call argument text, checked before parsing (L-12). */
+/** UTF-8 bytes of raw tool-call argument text, checked before parsing. */
 export const MAX_JSON_BYTES = 64 * 1024;
 
 /** Errors reported for one batch: enough to repair it, bounded so a junk batch cannot flood the prompt. */
@@ -60,7 +60,7 @@ export const MAX_TIME_TEXT_LENGTH = 40;
 /** Default token budget of the world summary in a prompt. */
 export const DEFAULT_SUMMARY_TOKEN_BUDGET = 800;
 
-/** Turns between two snapshots kept by a LedgerIndex (L-44): stateAt folds at most this many batches. */
+/** Turns between two snapshots kept by a LedgerIndex: stateAt folds at most this many batches. */
 export const DEFAULT_SNAPSHOT_INTERVAL = 16;
 
 /** Declared narrator-owned attributes in a cartridge's `ledger:` section. */

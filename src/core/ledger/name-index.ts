@@ -1,4 +1,4 @@
-// The look-alike name index (B-25) kept with the world, so checking a new entity's name costs O(its
+// The look-alike name index kept with the world, so checking a new entity's name costs O(its
 // names), not a pass over every entity each turn. Skeleton → every existing name with that skeleton, in
 // creation order. Names and aliases are fixed when an entity is created, so the index only grows on
 // create_entity. It is not part of the world's JSON: it lives beside an entities table (keyed by the

@@ -14,6 +14,7 @@ import {
   RESERVED_KEYS,
 } from './limits.ts';
 import { textProblem } from './text.ts';
+import { isRecord } from '../is-record.ts';
 
 export type AttributeType = 'string' | 'int' | 'float' | 'bool';
 
@@ -32,19 +33,19 @@ export type ThreadRequirement =
   | { readonly kind: 'status'; readonly entity: string; readonly status: string };
 
 export interface LedgerPolicy {
-  /** Attribute names the rules own: never writable by `set_entity_attribute`, on any entity (L-28). */
+  /** Attribute names the rules own: never writable by `set_entity_attribute`, on any entity. */
   readonly rulesOwned: ReadonlySet<string>;
-  /** Narrator-owned attributes the cartridge declared, with their types and bounds (L-29). */
+  /** Narrator-owned attributes the cartridge declared, with their types and bounds. */
   readonly attributes: ReadonlyMap<string, AttributeDecl>;
   /** What an attribute neither rules-owned nor declared gets: stored as narrative data, or refused. */
   readonly undeclaredAttributes: 'allow' | 'reject';
-  /** The player's entity key, for the possession plausibility rule (L-30); null turns the rule off. */
+  /** The player's entity key, for the possession plausibility rule; null turns the rule off. */
   readonly player: string | null;
-  /** Items a narrator may hand to the player from anywhere (L-30). */
+  /** Items a narrator may hand to the player from anywhere. */
   readonly grantableItems: ReadonlySet<string>;
-  /** Threads that only resolve when their conditions hold in the ledger (L-31). */
+  /** Threads that only resolve when their conditions hold in the ledger. */
   readonly threadRequirements: ReadonlyMap<string, readonly ThreadRequirement[]>;
-  /** Whether `add_relationship` may tie an entity to itself (L-19). */
+  /** Whether `add_relationship` may tie an entity to itself. */
   readonly allowSelfRelationships: boolean;
 }
 
@@ -59,10 +60,6 @@ export const DEFAULT_POLICY: LedgerPolicy = Object.freeze({
   threadRequirements: new Map<string, readonly ThreadRequirement[]>(),
   allowSelfRelationships: false,
 });
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Every name the rules' state could mean, lower-cased, from the path of each domain and field the

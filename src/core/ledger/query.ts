@@ -69,7 +69,7 @@ export function entityHistory(log: readonly LogEntry[], key: string): HistoryIte
   return out;
 }
 
-/** Whether a fact was asserted and not yet withdrawn as of `turn` (L-34: withdrawn at T ⇒ valid at T−1). */
+/** Whether a fact was asserted and not yet withdrawn as of `turn` (withdrawn at T ⇒ valid at T−1). */
 export function factValidAt(fact: FactRecord, turn: number): boolean {
   return fact.added.turn <= turn && (fact.invalidated === undefined || fact.invalidated.turn > turn);
 }
@@ -123,7 +123,7 @@ export function threads(world: World, options: { readonly status?: ThreadStatus 
     .sort((a, b) => a.opened.turn - b.opened.turn || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
-/** Sorted-key JSON of a world: equal worlds give equal strings, whatever their insertion order (L-43). */
+/** Sorted-key JSON of a world: equal worlds give equal strings, whatever their insertion order. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;

@@ -1,7 +1,7 @@
-// The ledger vocabulary: the whole set of world changes a model may propose (seed 001, "M5"). Nothing
+// The ledger vocabulary: the whole set of world changes a model may propose. Nothing
 // outside this table is ever validated as an event, applied or offered to a model. The prompt's event
 // list, the tool's JSON Schema, the validator's shape checks and `apply`'s exhaustive switch are all
-// generated from, or type-checked against, this one literal (L-49…L-51).
+// generated from, or type-checked against, this one literal.
 
 import {
   KEY_PATTERN,
@@ -49,7 +49,7 @@ const KEY_LABELS = { type: 'labels', items: 'key' } as const;
 // Differences from the seed's table, each because the seed's own semantics need it (docs/ledger.md):
 // `fact_id` is a key, since `add_fact.object` (a key) may name a fact; `attribute` is a key, so the write
 // policy compares exact names ("Gold", "gold " and "player.gold" cannot slip past `gold`); `present` is in
-// `refs` (L-21).
+// `refs`.
 const TABLE = {
   create_entity: {
     required: { entity: KEY, name: LINE },
@@ -176,7 +176,7 @@ const TABLE = {
 export type LedgerSpecTable = typeof TABLE;
 export type LedgerEventType = keyof LedgerSpecTable;
 
-/** A table of specs: the full vocabulary, or a reduced one (L-51). Null prototype: keyed by type names. */
+/** A table of specs: the full vocabulary, or a reduced one. Null prototype: keyed by type names. */
 export type SpecTable = Readonly<Partial<Record<LedgerEventType, EventSpec>>>;
 
 function freezeTable(table: Record<string, EventSpec>): SpecTable {
@@ -205,7 +205,7 @@ const TYPE_SET: ReadonlySet<string> = new Set(LEDGER_EVENT_TYPES);
 
 /**
  * Whether `x` names an event this engine applies. Byte-exact: no trimming, no case folding, no Unicode
- * normalisation, and a non-string is never coerced (L-02, L-03, L-04).
+ * normalisation, and a non-string is never coerced.
  */
 export function isLedgerEventType(x: unknown): x is LedgerEventType {
   return typeof x === 'string' && TYPE_SET.has(x);
@@ -240,7 +240,7 @@ export function fieldMaxLength(field: FieldSpec): number | null {
 
 /**
  * One batch that uses every event type, valid in this order against an empty world. It is the example the
- * prompt shows, and a test proves it passes the validator (L-50).
+ * prompt shows, and a test proves it passes the validator.
  */
 export const VOCABULARY_EXAMPLE: ReadonlyArray<Readonly<Record<string, unknown>>> = Object.freeze([
   {
@@ -334,7 +334,7 @@ function fieldSchema(field: FieldSpec, optional: boolean): JsonSchema {
 
 /**
  * The JSON Schema of the Narrator's `record_world_changes` tool input: `{events: [...], time?: {advance?,
- * set?}}`, one closed variant per event type, discriminated by a `const` `event_type` (reference §2.3 (B)).
+ * set?}}`, one closed variant per event type, discriminated by a `const` `event_type`.
  * The schema constrains shape at best; `validateBatch` stays the boundary.
  */
 export function recordWorldChangesJsonSchema(

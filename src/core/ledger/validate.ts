@@ -1,6 +1,6 @@
 // The ledger's boundary: model output is untrusted input, and this is the only way into a ledger event.
 // Each event is checked in order — shape first (closed schema from the table), then against a scratch
-// copy of the world that already holds the effects of the earlier events in the batch (reference §4.1),
+// copy of the world that already holds the effects of the earlier events in the batch,
 // then against the write policy. The batch is all-or-nothing: one error anywhere and nothing applies.
 
 import { applyEvent, WorldDraft } from './apply.ts';
@@ -17,7 +17,7 @@ import { emptyWorld, type Stamp, type World } from './world.ts';
 
 export interface ValidateOptions {
   readonly limits?: Partial<LedgerLimits>;
-  /** A reduced vocabulary (L-51); the full table by default. */
+  /** A reduced vocabulary; the full table by default. */
   readonly specs?: SpecTable;
   /**
    * The turn (and clock) the batch would commit at. With it, engine-assigned fact ids are checked for

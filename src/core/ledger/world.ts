@@ -25,7 +25,7 @@ export interface EntityRecord {
   readonly conditions: readonly string[];
   /** Where the entity is (an entity key), if anywhere. */
   readonly location?: string;
-  /** Who holds it (an entity key), if anyone; at most one holder (L-25). */
+  /** Who holds it (an entity key), if anyone; at most one holder. */
   readonly holder?: string;
   readonly created: Stamp;
 }
@@ -44,7 +44,7 @@ export interface FactRecord {
    * starting world, a fact recorded with no scene and no one named). docs/ledger.md, "Who knows what".
    */
   readonly knownBy?: readonly string[];
-  /** Set once, when the fact is withdrawn; the record stays (L-34). */
+  /** Set once, when the fact is withdrawn; the record stays. */
   readonly invalidated?: Stamp & { readonly reason?: string };
 }
 
@@ -58,7 +58,7 @@ export interface RelationshipRecord {
   readonly source: string;
   readonly target: string;
   readonly relationship: string;
-  /** Every time this tie held, oldest first; only the last may be open (L-35). */
+  /** Every time this tie held, oldest first; only the last may be open. */
   readonly periods: readonly RelationshipPeriod[];
 }
 

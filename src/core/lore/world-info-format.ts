@@ -36,6 +36,7 @@ import {
   type WorldInfoRole,
   type WorldInfoSettings,
 } from './world-info-types.ts';
+import { isRecord as isObject } from '../is-record.ts';
 
 /** Something read that does not behave as in SillyTavern: `name` is what the loss report counts by. */
 export interface WorldInfoNote {
@@ -49,10 +50,6 @@ export type WorldInfoParse =
   | { readonly ok: false; readonly issues: readonly WorldInfoIssue[] };
 
 type Obj = Record<string, unknown>;
-
-function isObject(value: unknown): value is Obj {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** SillyTavern's decorators: leading `@@name` lines of the content (only these two are honoured). */
 const KNOWN_DECORATORS = new Set(['@@activate', '@@dont_activate']);

@@ -165,7 +165,7 @@ function truncate(value: unknown): unknown {
 }
 
 /**
- * What a model's raw argument text is, found in one pass before anything parses it (B-44): `too-deep`
+ * What a model's raw argument text is, found in one pass before anything parses it: `too-deep`
  * past MAX_TOOL_ARGS_DEPTH, `duplicate-key` when an object names a key twice (JSON.parse would keep the
  * last one silently), `malformed` when it is not one JSON value. Linear, iterative, no recursion.
  */

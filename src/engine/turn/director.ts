@@ -104,7 +104,7 @@ function directorSections(
   const state = block('FULL GAME STATE (private fields included; never reveal them)', json(ctx.state));
   // Until time moves this turn, state.game_time (in the state) is all there is to say about the clock, so
   // the block is left out while the state is shown whole: the volatile final message, which a prefix cache
-  // cannot reuse from turn to turn, stays short (issue 10).
+  // cannot reuse from turn to turn, stays short.
   const moved = ctx.timeSeconds !== 0 || (turnStartTime !== undefined && turnStartTime !== now);
   const time =
     now === undefined
@@ -320,7 +320,7 @@ export async function* runDirector(
     }
     const given = (ctx.finishDirectives ?? responseText).trim();
     if (given !== '') directives = given;
-    // Nothing to read and nothing to repair: another Director call would only add latency (issue 10).
+    // Nothing to read and nothing to repair: another Director call would only add latency.
     if (!failed && !informs) {
       stop = directives === '' ? 'events' : 'directives';
       break;

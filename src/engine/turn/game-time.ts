@@ -1,6 +1,6 @@
 // In-game time: `state.game_time` is an ISO-8601 date-time; the Director moves it with durations
 // (`PT15M`, `P1DT2H`, or shorthand `15m`, `2h`, `1d`). Durations are summed over a turn and applied once.
-// Unlike the original (reference §6.3 item 35), nothing here falls back silently: a bad duration or an
+// Unlike the original, nothing here falls back silently: a bad duration or an
 // unreadable clock is an error the model sees, and the clock never jumps to an invented date.
 //
 // Calendar arithmetic is done by hand on proleptic Gregorian days (no `Date`), so fictional years such

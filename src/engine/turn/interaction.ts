@@ -1,4 +1,4 @@
-// Mini-games (reference §3.9). An event starts one by setting `state._pending_interaction` to
+// Mini-games. An event starts one by setting `state._pending_interaction` to
 // `{interaction_type, minigame_id, resolver_event, config}`; the client plays it and sends back
 // `{minigame_id, status, metrics, data}`. That turn runs the stored resolver event deterministically (no
 // model decides anything), clears the pending interaction, and the Narrator tells the outcome. While one is

@@ -1,11 +1,11 @@
 // The Narrator's world changes, proposed after its prose through `record_world_changes({events[], time?})`.
-// The batch is all-or-nothing (reference §4.1): `checkRecordWorldChanges` validates it in order against a
+// The batch is all-or-nothing: `checkRecordWorldChanges` validates it in order against a
 // scratch copy of the world; nothing is committed here — the caller puts the resulting world in the record,
 // and the record commits with the turn. A rejected batch goes back to the model with machine-readable errors
 // for at most MAX_LEDGER_REPAIRS repairs (the events only, never the prose); after that the turn keeps its
 // narration, changes nothing in the world, and says `unledgered` with the errors.
 //
-// Only the tool channel is read: events written inside the prose are ignored (B-48).
+// Only the tool channel is read: events written inside the prose are ignored.
 
 import {
   checkRecordWorldChanges,

@@ -32,7 +32,7 @@ export const DEFAULT_WORLD_SUMMARY_TOKENS = DEFAULT_SUMMARY_TOKEN_BUDGET;
 export const MAX_WORLD_SUMMARY_TOKENS_LIMIT = 8_000;
 
 /**
- * Repair calls after a rejected world-ledger batch (reference §4.1): the model gets the errors and sends
+ * Repair calls after a rejected world-ledger batch: the model gets the errors and sends
  * the events again, at most this many times; then the turn keeps its narration and is `unledgered`.
  */
 export const MAX_LEDGER_REPAIRS = 2;

@@ -153,7 +153,7 @@ export async function* runNarrator(
   });
   const history = prompt.texts.has('history') ? toChatMessages(input.history) : [];
   ctx.modelIds.narrator = model.id;
-  // Stable system prompt, append-only history, then the volatile context in the final message (issue 10).
+  // Stable system prompt, append-only history, then the volatile context in the final message.
   const call = cacheFriendly(prompt, history, input.inputText);
   const messages = insertAtDepth(call.messages, ctx.worldInfo);
   const inline = ctx.ledger.mode === 'inline';

@@ -47,7 +47,7 @@ export interface SelectedNpc {
 export const DEFAULT_NPC_HISTORY_TURNS = 4;
 const INTENTS_TOOL = 'npc_intents';
 
-/** The original's credit scoring, threshold and batch size (reference §3.7 step 2). */
+/** The original's credit scoring, threshold and batch size. */
 export function selectNpcs(rules: CompiledRules, present: readonly NpcPresentation[]): SelectedNpc[] {
   const { npcMinCreditThreshold: threshold, maxBatchedNpcs: batch } = rules.engineSettings;
   const scored: SelectedNpc[] = [];

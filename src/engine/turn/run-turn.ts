@@ -145,7 +145,7 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   ctx.throwIfAborted();
   const meter = new UsageMeter();
   const models = options.models === null ? null : meterModels(options.models, meter);
-  // Player text and earlier prose reach prompts only neutralised (B-24); the record keeps the raw input.
+  // Player text and earlier prose reach prompts only neutralised; the record keeps the raw input.
   const history: StoryMessage[] = recentMessages(options.messages, prepared.limits.historyMessages).map(
     (message) => ({ ...message, content: sanitizeForPrompt(message.content) }),
   );

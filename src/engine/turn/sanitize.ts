@@ -1,4 +1,4 @@
-// Text from players and models, made safe to put in a prompt (B-24, issue 16 item 9). Control characters
+// Text from players and models, made safe to put in a prompt. Control characters
 // (tab and line breaks kept), bidirectional controls, Unicode tag characters and zero-width characters are
 // removed: they hide or reorder text for a reader but not for a model. Chat-template tokens
 // (`<|im_start|>`, `[INST]`, `<<SYS>>`, `</s>`, `<start_of_turn>`) get full-width brackets, so they read

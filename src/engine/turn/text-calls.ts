@@ -10,6 +10,7 @@
 import type { ToolCall } from '../../adapters/llm/index.ts';
 import { parseRawArgs } from './args.ts';
 import { MAX_TOOL_ARGS_CHARS, MAX_TOOL_CALLS_PER_ROUND } from './limits.ts';
+import { isRecord } from '../../core/is-record.ts';
 
 export interface TextCalls {
   readonly calls: readonly ToolCall[];
@@ -34,10 +35,6 @@ const MARKERS = [
   '<|eom_id|>',
   '<|eot_id|>',
 ];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The end (exclusive) of the JSON object or array opening at `start`, or -1 when it never closes. */
 function closingBracket(text: string, start: number): number {

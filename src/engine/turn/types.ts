@@ -81,7 +81,7 @@ export type TurnPersona = Persona;
 /** One metric of a mini-game result: a scalar, or a list of scalars (`selected_sequence`). */
 export type MetricValue = string | number | boolean | readonly (string | number | boolean)[];
 
-/** A mini-game's outcome sent by the client (reference §3.9). */
+/** A mini-game's outcome sent by the client. */
 export interface InteractionInput {
   readonly minigame_id: string;
   readonly status: 'completed' | 'failed' | 'aborted';

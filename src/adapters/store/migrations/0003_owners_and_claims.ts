@@ -1,4 +1,4 @@
-// Hardening (issue 16): who owns each stored cartridge version, and idempotency keys claimed by the
+// Hardening: who owns each stored cartridge version, and idempotency keys claimed by the
 // database before a turn runs.
 //
 // `cartridge_entries`: a principal's library. Versions stay content-addressed and shared (one row per

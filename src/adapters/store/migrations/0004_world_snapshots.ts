@@ -1,4 +1,4 @@
-// World snapshots (issue 10). Turn records used to carry the whole world after the turn
+// World snapshots. Turn records used to carry the whole world after the turn
 // (`record.ledger.worldAfter`), so a record grew with the world and a long game hit MAX_RECORD_BYTES.
 // From here on a record carries only its batch (the `ledger_events` rows); the world at a turn is the
 // nearest snapshot on its branch plus the batches after it. This migration creates the snapshot table and

@@ -1,4 +1,4 @@
-// Library management (issue 14, item 1). A cartridge is an owner's name (the entries of 0003 group by
+// Library management. A cartridge is an owner's name (the entries of 0003 group by
 // owner and name); it now has a row of its own with metadata (title, description, genre, tags), a
 // visibility (private to its owner, or public to every principal), an archive mark, and an optional cover
 // image in a side table (kept out of the listing queries). Entries gain a version tag, notes and their own

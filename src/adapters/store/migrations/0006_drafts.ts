@@ -1,4 +1,4 @@
-// Builder drafts (issue 14): a cartridge being written in the web client's builder, kept on the server so
+// Builder drafts: a cartridge being written in the web client's builder, kept on the server so
 // a reload never loses it. A draft belongs to one principal (their key), like personas; its files are JSON
 // text (file name → text) and the generator's transcript, when it came from one, is kept beside them.
 

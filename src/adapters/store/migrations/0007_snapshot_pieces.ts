@@ -1,4 +1,4 @@
-// World snapshots in pieces (issue 10). A snapshot was one row holding the whole world's JSON text, so late
+// World snapshots in pieces. A snapshot was one row holding the whole world's JSON text, so late
 // in a long game one row was megabytes and the turn that wrote it stored a thousand turns' worth of bytes at
 // once. From here on a snapshot is the pieces of that text (at most SNAPSHOT_PIECE_CHARS characters each,
 // never splitting a surrogate pair), written a few per turn by the session; the piece that ends a snapshot

@@ -1,4 +1,4 @@
-// Library management (issue 14, item 1): one cartridge with its versions, its metadata and visibility
+// Library management: one cartridge with its versions, its metadata and visibility
 // (PATCH), deleting it whole, its cover image, and single-file updates that create a version (a version's
 // own routes, `/v1/cartridge-versions/:id`, are in cartridges.ts). Only a cartridge's owner changes it; a cartridge the caller may not see is a
 // 404 on every route, and so is a change to a cartridge the caller sees but does not own (as deleting the

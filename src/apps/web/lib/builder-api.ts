@@ -4,6 +4,7 @@
 import { ApiFailure, type Problem, problemsOf, readAnswer } from './errors.ts';
 import { ApiHttp, type SendOptions } from './http.ts';
 import { jsonData, readSse } from './sse.ts';
+import { isRecord } from '../../../core/is-record.ts';
 
 export type BuilderFiles = Partial<Record<string, string>>;
 
@@ -56,10 +57,6 @@ export type GenerateEvent =
   | { readonly type: 'saved'; readonly draftId: string | null }
   | { readonly type: 'done'; readonly ok: boolean; readonly draftId: string | null; readonly rounds: number }
   | { readonly type: 'error'; readonly message: string };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function filesOf(value: unknown): BuilderFiles {
   const out: BuilderFiles = {};

@@ -1,3 +1,4 @@
+import { isRecord } from '../../../core/is-record.ts';
 // What the server answers when something is wrong (`{error: {code, message, ...details}}`), read without
 // trusting its shape: a proxy or a crash may answer with anything.
 
@@ -21,10 +22,6 @@ export class ApiFailure extends Error {
   ) {
     super(message);
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Diagnostics in either shape the server uses: `{file,line,col,…}` or `{place:{file,line,col},…}`. */

@@ -5,6 +5,7 @@
 // `hp` beside `max_hp`, since the cartridge author says which numbers are bounded.
 
 import type { SchemaFieldView } from '../../server/browser.ts';
+import { isRecord } from '../../../core/is-record.ts';
 
 /** A public schema field as the server describes it (JSON; the compiled schema itself holds Maps). */
 export type { SchemaFieldView };
@@ -42,10 +43,6 @@ export type PanelEntry =
       readonly entries: readonly PanelEntry[];
       readonly more: number;
     };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function shortJson(value: unknown): string {
   const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));

@@ -3,6 +3,7 @@
 // world is model-proposed text, so every field is read defensively and shown only as text.
 
 import type { EntityRecord, FactRecord, ThreadRecord, World } from '../../../core/ledger/index.ts';
+import { isRecord } from '../../../core/is-record.ts';
 
 /** Facts, threads and entities listed in the panel; the rest is counted. */
 export const MAX_WORLD_ITEMS = 100;
@@ -30,10 +31,6 @@ export interface WorldPanel {
   readonly facts: readonly string[];
   readonly entities: readonly EntityLine[];
   readonly more: { readonly facts: number; readonly entities: number; readonly threads: number };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function values<T>(table: unknown): T[] {

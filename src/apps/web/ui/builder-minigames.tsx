@@ -6,6 +6,7 @@ import { type FieldView, fieldBounds } from '../lib/builder-text.ts';
 import { failureText, readAnswer } from '../lib/errors.ts';
 import { storedApiKey } from './context.ts';
 import { ErrorAlert } from './error-alert.tsx';
+import { isRecord } from '../../../core/is-record.ts';
 
 interface GameView {
   readonly minigame_id: string;
@@ -15,10 +16,6 @@ interface GameView {
   readonly assets?: Readonly<Record<string, FieldView>>;
   readonly hooks?: Readonly<Record<string, string>>;
   readonly metrics?: readonly { name: string; kind: string; description?: string }[];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function Fields({

@@ -4,6 +4,7 @@
 
 import { ImportError } from './errors.ts';
 import { MAX_ALTERNATE_GREETINGS, MAX_CARD_FIELD_CHARS } from './limits.ts';
+import { isRecord as isObject } from '../../../core/is-record.ts';
 
 export type CardSpec = 'v1' | 'v2' | 'v3';
 
@@ -34,10 +35,6 @@ export interface NormalizedCard {
 }
 
 type Obj = Record<string, unknown>;
-
-function isObject(value: unknown): value is Obj {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Pygmalion/"gradio" names SillyTavern maps on import. */
 const GRADIO_NAMES: Readonly<Record<string, string>> = {

@@ -17,6 +17,7 @@ import { ImportError } from './errors.ts';
 import { cardText, pronounsResolved } from './export-text.ts';
 import { blankPng, withCardChunks } from './png.ts';
 import { CARD_COPY_FILE } from './to-cartridge.ts';
+import { isRecord as isObject } from '../../../core/is-record.ts';
 
 /** The raw text of a cartridge's files, by name (as read from the folder; persona macros not applied). */
 export type CartridgeTexts = ReadonlyMap<string, string>;
@@ -24,10 +25,6 @@ export type CartridgeTexts = ReadonlyMap<string, string>;
 type Obj = Record<string, unknown>;
 
 const CHARACTERS_NOTE = "Character's Note";
-
-function isObject(value: unknown): value is Obj {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function jsonFile(texts: CartridgeTexts, name: string): unknown {
   const text = texts.get(name);
