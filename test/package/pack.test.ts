@@ -106,12 +106,12 @@ describe('npm pack, installed with --omit=dev into an empty folder', { timeout: 
         new RegExp(`^// .*\\b${name}@\\d+\\.\\d+`),
       );
     const store = readFileSync(join(installed, 'src', 'adapters', 'store', 'store.js'), 'utf8');
-    expect(store).toContain("from '../../vendor/kysely.js'");
+    expect(store).toContain("from '../../../vendor/kysely.js'");
     expect(store).not.toMatch(/from 'kysely'/);
     const schemas = readFileSync(join(installed, 'src', 'apps', 'server', 'schemas.js'), 'utf8');
-    expect(schemas).toContain("from '../../vendor/zod.js'");
+    expect(schemas).toContain("from '../../../vendor/zod.js'");
     const responses = readFileSync(join(installed, 'src', 'apps', 'server', 'responses.js'), 'utf8');
-    expect(responses).toContain("from '../../vendor/zod-mini.js'");
+    expect(responses).toContain("from '../../../vendor/zod-mini.js'");
   });
 
   it('installs no development dependency', () => {

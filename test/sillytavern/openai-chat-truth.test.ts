@@ -275,7 +275,8 @@ describe('an edited message keeps the game', () => {
     const again = await post([
       ...edited,
       { role: 'assistant', content: three.text },
-      { role: 'user', content: 'I rest at the inn.' },
+      // A command that always plays a turn (offline, a request the rules refuse here spends none).
+      { role: 'user', content: '!check_pack' },
     ]);
     expect(again.session).toBe(sessionId);
     expect((await tree(sessionId)).length).toBe(count + 1);

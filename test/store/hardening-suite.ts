@@ -55,8 +55,20 @@ export function hardeningSuite(harness: StoreHarness): void {
       expect(await store.cartridgeAccess(alice.id, bobsOwn.id)).toBeUndefined();
       expect(await store.cartridgeAccess(bob.id, bobsOwn.id)).toBe('owner');
       expect(await store.cartridgeAccess(alice.id, demo.id)).toBe('operator');
-      expect(await store.cartridgeUsage(bob.id)).toEqual({ bytes: 35, versions: 2 });
-      expect(await store.cartridgeUsage(alice.id)).toEqual({ bytes: 0, versions: 0 });
+      expect(await store.cartridgeUsage(bob.id)).toEqual({
+        bytes: 35,
+        cartridgeBytes: 35,
+        coverBytes: 0,
+        draftBytes: 0,
+        versions: 2,
+      });
+      expect(await store.cartridgeUsage(alice.id)).toEqual({
+        bytes: 0,
+        cartridgeBytes: 0,
+        coverBytes: 0,
+        draftBytes: 0,
+        versions: 0,
+      });
     });
 
     it('adding an entry again re-stamps it as the newest of its name', async () => {
@@ -113,7 +125,13 @@ export function hardeningSuite(harness: StoreHarness): void {
         versionDeleted: true,
       });
       expect(await store.getCartridgeVersion(seeded.cartridgeVersionId)).toBeUndefined();
-      expect(await store.cartridgeUsage(owner)).toEqual({ bytes: 0, versions: 0 });
+      expect(await store.cartridgeUsage(owner)).toEqual({
+        bytes: 0,
+        cartridgeBytes: 0,
+        coverBytes: 0,
+        draftBytes: 0,
+        versions: 0,
+      });
     });
 
     it('deleting one owner’s entry keeps a version another owner still holds', async () => {

@@ -29,7 +29,22 @@ export interface ConditionalLore {
 /** Characters of one condition (a `when:` line's text, a World Info entry's `extensions.mnesos.when`). */
 export const MAX_WHEN_CHARS = 2_000;
 
-const WHEN = /^([ \t]*when:[ \t]*)(.*?)[ \t]*$/;
+const isBlank = (ch: string | undefined) => ch === ' ' || ch === '\t';
+
+/**
+ * A `when:` line: the text before the condition (indent, `when:`, blanks) and the condition without its
+ * trailing blanks. A scan, not a pattern: lore lines are untrusted and may be long.
+ */
+function whenLine(line: string): { readonly prefix: string; readonly text: string } | undefined {
+  let i = 0;
+  while (isBlank(line[i])) i++;
+  if (!line.startsWith('when:', i)) return undefined;
+  let start = i + 'when:'.length;
+  while (isBlank(line[start])) start++;
+  let end = line.length;
+  while (end > start && isBlank(line[end - 1])) end--;
+  return { prefix: line.slice(0, start), text: line.slice(start, end) };
+}
 
 /**
  * Finds the `when:` line of each section: the first non-blank line under a heading. Text before the first
@@ -42,14 +57,14 @@ export function splitLoreConditions(markdown: string, chunks: readonly LoreChunk
     if (chunk.heading === '') return chunk;
     let at = chunk.line; // 0-based index of the line after the heading
     while (at < lines.length && lines[at]!.trim() === '') at++;
-    const match = at < lines.length ? WHEN.exec(lines[at]!) : null;
-    if (match === null) return chunk;
+    const match = at < lines.length ? whenLine(lines[at]!) : undefined;
+    if (match === undefined) return chunk;
     conditions.push({
       chunkId: chunk.id,
       heading: chunk.heading,
       line: at + 1,
-      col: match[1]!.length + 1,
-      text: match[2]!,
+      col: match.prefix.length + 1,
+      text: match.text,
     });
     // The chunk's text is its heading line, a newline and its trimmed body, whose first line is this one.
     const [headingLine, , ...rest] = chunk.text.split('\n');
