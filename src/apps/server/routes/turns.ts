@@ -166,6 +166,13 @@ function turnRequest(
   };
 }
 
+/** The 200 answer of a turn route: a replayed Idempotency-Key's first result, or the event stream. */
+const REPLAYED_OR_STREAMED = {
+  description: 'The first result of this Idempotency-Key; the event stream with `Accept: text/event-stream`',
+  schema: turnResultResponse,
+  eventStream: true,
+} as const;
+
 export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
   const service: SessionService = deps.service;
 
@@ -180,12 +187,7 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
       query: turnQuery,
       body: turnBody,
       responses: {
-        200: {
-          description:
-            'The first result of this Idempotency-Key; the event stream with `Accept: text/event-stream`',
-          schema: turnResultResponse,
-          eventStream: true,
-        },
+        200: REPLAYED_OR_STREAMED,
         201: { description: 'The committed turn', schema: turnResultResponse },
         ...TURN_ERRORS,
       },
@@ -211,12 +213,7 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
       query: turnQuery,
       body: regenerateBody,
       responses: {
-        200: {
-          description:
-            'The first result of this Idempotency-Key; the event stream with `Accept: text/event-stream`',
-          schema: turnResultResponse,
-          eventStream: true,
-        },
+        200: REPLAYED_OR_STREAMED,
         201: { description: 'The new sibling', schema: turnResultResponse },
         ...TURN_ERRORS,
       },
