@@ -26,6 +26,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function online(config: ModelConfig): OnlineModelConfig {
   if (config.provider === 'offline') throw new Error(`expected online, got offline: ${config.reason}`);
+  if (config.provider === 'file') throw new Error(`expected online, got the local file ${config.file}`);
   return config;
 }
 

@@ -33,7 +33,7 @@ const anthropic = resolveModelConfig({
 const offline = resolveModelConfig({});
 
 function online(config: ModelConfig | string) {
-  if (typeof config === 'string' || config.provider === 'offline')
+  if (typeof config === 'string' || config.provider === 'offline' || config.provider === 'file')
     throw new Error(`not online: ${String(config)}`);
   return config;
 }

@@ -2,6 +2,7 @@
 // Environment wins over the file; nothing configured means offline. Keys are wrapped in `Secret` so a
 // logged config never shows them.
 
+import { availableParallelism } from 'node:os';
 import { baseUrlProblem, normaliseBaseUrl } from '../../core/base-url-policy.ts';
 import { isMap, isScalar, LineCounter, parseDocument, type YAMLMap } from 'yaml';
 import { z } from 'zod';
@@ -20,6 +21,8 @@ import {
 } from './limits.ts';
 import type { RetryPolicy } from './retry.ts';
 import { Secret } from './secret.ts';
+import { checkLocalModel } from './local-gguf/index.ts';
+import { type LocalModelConfig, readLocalModelOptions } from './local-gguf/options.ts';
 import { readSmallFile } from './small-file.ts';
 import { type ConstrainedDecoding, MODEL_ROLES, type ModelRole } from './types.ts';
 
@@ -27,7 +30,8 @@ export const DEFAULT_CONFIG_FILE_NAME = 'mnesos.config.yaml';
 
 export const ONLINE_PROVIDERS = ['openai-compatible', 'openai', 'anthropic', 'google'] as const;
 export type OnlineProvider = (typeof ONLINE_PROVIDERS)[number];
-export type ProviderName = OnlineProvider | 'offline';
+export type ProviderName = OnlineProvider | 'offline' | 'file';
+export type { LocalModelConfig } from './local-gguf/options.ts';
 
 export interface OnlineModelConfig {
   readonly provider: OnlineProvider;
@@ -50,13 +54,15 @@ export interface OfflineModelConfig {
   readonly reason: string;
 }
 
-export type ModelConfig = OnlineModelConfig | OfflineModelConfig;
+export type ModelConfig = OnlineModelConfig | OfflineModelConfig | LocalModelConfig;
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
 /** The `llm:` section of `mnesos.config.yaml`; every key mirrors an environment variable. */
 export const llmFileSectionSchema = z.strictObject({
-  provider: z.enum([...ONLINE_PROVIDERS, 'offline']).optional(),
+  provider: z.enum([...ONLINE_PROVIDERS, 'offline', 'file']).optional(),
+  /** A GGUF model run in-process (provider `file`; docs/models.md, "Local models"). */
+  model_file: z.string().optional(),
   base_url: z.string().optional(),
   /** Name of the environment variable holding the key: keys do not belong in files. */
   api_key_env: z
@@ -139,7 +145,10 @@ export function readModelConfigFile(path: string): LlmFileSection {
 
 /** Environment first, then the config file (when a path is given), then defaults. */
 export function loadModelConfig(env: Env, configFile?: string): ModelConfig {
-  return resolveModelConfig(env, configFile === undefined ? {} : readModelConfigFile(configFile));
+  const config = resolveConfig(env, configFile === undefined ? {} : readModelConfigFile(configFile));
+  // A local model's file and package are checked now, so a missing one is said before anything starts.
+  if (config.provider === 'file') checkLocalModel(config);
+  return config;
 }
 
 // Empty variables (`MNESOS_PROVIDER=`) count as unset, as shells and .env files often leave them.
@@ -243,12 +252,29 @@ function normaliseBaseURL(value: string, source: string): string {
   return normaliseBaseUrl(value);
 }
 
-function parseProvider(value: string, source: string): ProviderName {
+function parseProvider(value: string, source: string): OnlineProvider | 'offline' {
   if (value === 'offline' || (ONLINE_PROVIDERS as readonly string[]).includes(value))
-    return value as ProviderName;
+    return value as OnlineProvider | 'offline';
   throw configError(
-    `${source}: unknown provider ${JSON.stringify(value)}; expected one of ${[...ONLINE_PROVIDERS, 'offline'].join(', ')}`,
+    `${source}: unknown provider ${JSON.stringify(value)}; expected one of ${[...ONLINE_PROVIDERS, 'offline', 'file'].join(', ')}`,
   );
+}
+
+/** Provider `file`: MNESOS_MODEL_FILE (or `llm.model_file`) run in-process with its local settings. */
+function localModelConfig(env: Env, file: LlmFileSection): LocalModelConfig {
+  const fromEnv = read(env, 'MNESOS_MODEL_FILE');
+  const path = fromEnv ?? file.model_file?.trim();
+  if (path === undefined || path === '') {
+    throw configError('provider file needs a model: set MNESOS_MODEL_FILE=/path/to/model.gguf');
+  }
+  const llamaCppDir = read(env, 'MNESOS_LLAMA_CPP_DIR');
+  return {
+    provider: 'file',
+    file: path,
+    source: fromEnv !== undefined ? 'MNESOS_MODEL_FILE' : 'llm.model_file',
+    local: readLocalModelOptions(env, availableParallelism()),
+    ...(llamaCppDir === undefined ? {} : { llamaCppDir }),
+  };
 }
 
 /** Provider-standard key variables, used when MNESOS_LLM_API_KEY is not set. */
@@ -260,8 +286,30 @@ const PROVIDER_KEY_ENV: Readonly<Record<OnlineProvider, string | undefined>> = {
   google: 'GOOGLE_GENERATIVE_AI_API_KEY',
 };
 
-/** Pure resolution of environment + parsed file section into a config. */
-export function resolveModelConfig(env: Env, file: LlmFileSection = {}): ModelConfig {
+/**
+ * Pure resolution of environment + parsed file section into a config, the local model included: provider
+ * `file` when MNESOS_PROVIDER (or `llm.provider`) says so, or when MNESOS_MODEL_FILE (`llm.model_file`) is
+ * set and no provider is named.
+ */
+export function resolveConfig(env: Env, file: LlmFileSection = {}): ModelConfig {
+  const providerText = read(env, 'MNESOS_PROVIDER') ?? file.provider;
+  const providerSource = read(env, 'MNESOS_PROVIDER') !== undefined ? 'MNESOS_PROVIDER' : 'llm.provider';
+  const modelFile = read(env, 'MNESOS_MODEL_FILE') ?? file.model_file;
+  if (providerText === 'file' || (providerText === undefined && modelFile !== undefined))
+    return localModelConfig(env, file);
+  if (modelFile !== undefined && providerText !== 'offline') {
+    throw configError(
+      `MNESOS_MODEL_FILE (a local model) and ${providerSource}=${providerText} both choose the models: unset one of them`,
+    );
+  }
+  return resolveModelConfig(env, file);
+}
+
+/** Pure resolution of environment + parsed file section into a config of a model server, or offline. */
+export function resolveModelConfig(
+  env: Env,
+  file: LlmFileSection = {},
+): OnlineModelConfig | OfflineModelConfig {
   const providerText = read(env, 'MNESOS_PROVIDER') ?? file.provider;
   const providerSource = read(env, 'MNESOS_PROVIDER') !== undefined ? 'MNESOS_PROVIDER' : 'llm.provider';
   const explicit = providerText === undefined ? undefined : parseProvider(providerText, providerSource);
@@ -373,6 +421,10 @@ function resolveDecoding(
 /** A one-line summary that is safe to print: no key, no credentials inside the URL. */
 export function describeModelConfig(config: ModelConfig): string {
   if (config.provider === 'offline') return `offline: ${config.reason}`;
+  if (config.provider === 'file') {
+    const { threads, contextSize, seed } = config.local;
+    return `file ${config.file} (in-process, CPU); ${threads} thread(s), context ${contextSize ?? 'the model’s (at most 8192)'}, seed ${seed ?? 'random'}`;
+  }
   let where = '';
   if (config.baseURL !== undefined) {
     const url = new URL(config.baseURL);

@@ -99,7 +99,8 @@ function embedFunctionFor(
  * (offline, no `embeddingModel`, or a provider without an embeddings endpoint).
  */
 export function createEmbedder(config: ModelConfig): EmbedFunction | null {
-  if (config.provider === 'offline' || config.embeddingModel === undefined) return null;
+  if (config.provider === 'offline' || config.provider === 'file' || config.embeddingModel === undefined)
+    return null;
   const model = embeddingModelOf(config, config.embeddingModel);
   if (model === null) return null;
   const secrets = config.apiKey === undefined ? [] : [config.apiKey.reveal()];

@@ -32,7 +32,9 @@ export {
   type OnlineProvider,
   parseModelConfigFile,
   type ProviderName,
+  resolveConfig,
   resolveModelConfig,
+  type LocalModelConfig,
 } from './config.ts';
 export { createModels } from './providers.ts';
 export { createEmbedder, type EmbedFunction, embed } from './embeddings.ts';

@@ -3,6 +3,7 @@
 
 import type { ModelConfig, OnlineModelConfig } from './config.ts';
 import { ModelError } from './errors.ts';
+import { createLocalModels } from './local-gguf/index.ts';
 import { createOpenAICompatibleChatModel } from './openai-compatible-model.ts';
 import type { SdkChatModelOptions } from './sdk-model.ts';
 import type { ChatModel, ModelRequest, ModelRole, ModelSet, ModelStreamPart } from './types.ts';
@@ -10,6 +11,7 @@ import type { ChatModel, ModelRequest, ModelRole, ModelSet, ModelStreamPart } fr
 /** One model per role, or `null` when the config is offline. */
 export function createModels(config: ModelConfig): ModelSet | null {
   if (config.provider === 'offline') return null;
+  if (config.provider === 'file') return createLocalModels(config);
   const secrets = config.apiKey === undefined ? [] : [config.apiKey.reveal()];
   const build = (role: ModelRole): ChatModel => {
     const modelId = config.models[role];

@@ -217,7 +217,9 @@ export function planModels(
 export function mergeConfig(base: ModelConfig, settings: ModelSettings): ModelConfig | string {
   // The temperature is applied to the built models (withTemperature), not to the config.
   if (isEmptySettings({ ...settings, temperature: undefined })) return base;
-  const online: OnlineModelConfig | undefined = base.provider === 'offline' ? undefined : base;
+  // A local model file has no provider, models or base URL to lend: settings naming them stand alone.
+  const online: OnlineModelConfig | undefined =
+    base.provider === 'offline' || base.provider === 'file' ? undefined : base;
   const provider: OnlineProvider | undefined =
     settings.provider ??
     online?.provider ??

@@ -83,7 +83,7 @@ export class PrincipalModels {
       case 'config':
         return {
           provider: server.config.provider,
-          models: server.config.provider === 'offline' ? null : { ...server.config.models },
+          models: modelsOf(server.config),
           allowUserBaseUrl: this.policy.allowUserBaseUrl,
         };
       default: {
@@ -194,4 +194,18 @@ function settingsError(why: string): SessionError {
     'settings',
     `your model settings cannot be used: ${why.replace(/\.$/, '')}. Change them in Settings (PUT /v1/settings).`,
   );
+}
+
+/** The model names a user sees: a local file is shown by its file name only (its folder is the server's). */
+function modelsOf(config: ModelConfig): Readonly<Record<ModelRole, string>> | null {
+  switch (config.provider) {
+    case 'offline':
+      return null;
+    case 'file': {
+      const name = `file:${config.file.split(/[\\/]/).pop() ?? config.file}`;
+      return { director: name, narrator: name, npc: name };
+    }
+    default:
+      return { ...config.models };
+  }
 }
