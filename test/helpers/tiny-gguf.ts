@@ -7,8 +7,8 @@
 // terminate: every token embedding carries a constant in dimension 0, which survives the small random
 // layers and the RMS norms, and the output rows of a few JSON punctuation tokens (and of `<|im_end|>`)
 // have a positive weight there. Under a grammar the model therefore prefers to close strings, objects and
-// arrays, so a constrained answer is short and complete; without one it is random bytes that end after a
-// few dozen tokens on average. Everything else is uniform noise from the seed: the same seed, the same file.
+// arrays, so a constrained answer is short and complete; without one it is random bytes that end after
+// about a dozen tokens (a median; bench/local-model.ts reports it). Everything else is uniform noise from the seed: the same seed, the same file.
 //
 // Format: the GGUF specification (ggml's docs/gguf.md): header, metadata key/values, tensor infos, padding
 // to `general.alignment`, tensor data (each tensor aligned). Dimensions are listed innermost first.
@@ -132,7 +132,7 @@ const PREFERENCES: Readonly<Record<string, number>> = {
   '"': 0.5,
   '}': 0.4,
   ']': 0.3,
-  '<|im_end|>': 0.45,
+  '<|im_end|>': 0.3,
 };
 
 /**
