@@ -10,7 +10,7 @@ import { type RunningServer, startServer } from '../../src/apps/server/start.ts'
 import { countingSeeds } from '../../src/engine/session/seeds.ts';
 import { Api, MAX_SHOWN_PROBLEMS, parseAnswer, type StreamEvent } from '../../src/apps/web/api.ts';
 import { ApiFailure, failureText } from '../../src/apps/web/lib/errors.ts';
-import { ONLINE_PROVIDERS } from '../../src/adapters/llm/config.ts';
+import { SETTINGS_PROVIDERS } from '../../src/engine/session/model-settings.ts';
 import * as responses from '../../src/apps/server/responses.ts';
 import { MODEL_PROVIDERS, responseProblems, sessionsResponse } from '../../src/apps/server/responses.ts';
 import { safeParse } from 'zod/mini';
@@ -169,7 +169,7 @@ describe('a real server’s answers', () => {
 });
 
 it('offers the providers the model layer knows, no more and no fewer', () => {
-  expect([...MODEL_PROVIDERS]).toEqual([...ONLINE_PROVIDERS]);
+  expect([...MODEL_PROVIDERS]).toEqual([...SETTINGS_PROVIDERS]);
 });
 
 describe('a malformed answer', () => {

@@ -37,6 +37,12 @@ export {
   type LocalModelConfig,
 } from './config.ts';
 export { createModels } from './providers.ts';
+export {
+  checkLocalModel,
+  installCommand,
+  localModelDefaults,
+  modelFileProblem,
+} from './local-gguf/index.ts';
 export { createEmbedder, type EmbedFunction, embed } from './embeddings.ts';
 export {
   loadModelScript,

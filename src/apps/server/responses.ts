@@ -239,13 +239,14 @@ export const cartridgeVersionFilesResponse = z.looseObject({
 export const stateResponse = z.looseObject({ state: z.record(z.string(), z.unknown()) });
 export const worldResponse = z.looseObject({ turnId: id });
 export const ledgerResponse = z.looseObject({ entries: z.array(ledgerRowSchema) });
-/** The providers a principal may choose (llm/config.ts ONLINE_PROVIDERS; a test holds them equal). */
-export const MODEL_PROVIDERS = ['openai-compatible', 'openai', 'anthropic', 'google'] as const;
+/** The providers a principal may choose (session/model-settings.ts SETTINGS_PROVIDERS; a test holds them equal). */
+export const MODEL_PROVIDERS = ['openai-compatible', 'openai', 'anthropic', 'google', 'file'] as const;
 
 /** `GET`/`PUT /v1/settings`: the stored settings, the server's own models, and why they may not apply. */
 /** A principal's model settings (a field left out uses the server's). */
 export const modelSettingsSchema = z.object({
   provider: z.optional(z.enum(MODEL_PROVIDERS)),
+  modelFile: z.optional(z.string()),
   baseUrl: z.optional(z.string()),
   models: z.optional(
     z.object({

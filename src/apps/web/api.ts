@@ -430,6 +430,9 @@ export class Api {
 export function settingsBody(settings: ModelSettings): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   if (settings.provider !== undefined) body.provider = settings.provider;
+  // A model file belongs to provider file only: a path typed and then left behind is not sent.
+  const modelFile = settings.modelFile?.trim();
+  if (modelFile && settings.provider === 'file') body.modelFile = modelFile;
   const baseUrl = settings.baseUrl?.trim();
   if (baseUrl) body.baseUrl = baseUrl;
   const models: Record<string, string> = {};

@@ -6,6 +6,7 @@
 // the user says, so both need the operator's consent (`serve --allow-user-base-url`), and a provider other
 // than the server's own never receives the server's key at all.
 
+import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import {
   MAX_BASE_URL_CHARS,
@@ -15,6 +16,7 @@ import {
 import {
   type ChatModel,
   DEFAULT_RETRY_POLICY,
+  localModelDefaults,
   MODEL_ROLES,
   type ModelConfig,
   type ModelRole,
@@ -57,9 +59,34 @@ const baseUrl = z
     if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
   });
 
+/** Characters of a local model file's path. */
+export const MAX_MODEL_FILE_PATH_CHARS = 4_096;
+
+/** The providers a principal may choose: the servers', and `file` (a GGUF file on the server's machine). */
+export const SETTINGS_PROVIDERS = [...ONLINE_PROVIDERS, 'file'] as const;
+export type SettingsProvider = (typeof SETTINGS_PROVIDERS)[number];
+
+// What can be said of the path without touching the disk; principal-models.ts checks the file itself.
+const modelFile = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(
+    MAX_MODEL_FILE_PATH_CHARS,
+    `must be at most ${MAX_MODEL_FILE_PATH_CHARS} characters (MAX_MODEL_FILE_PATH_CHARS)`,
+  )
+  .refine((path) => !CONTROL.test(path), 'must not contain control characters')
+  .refine((path) => isAbsolute(path), 'must be an absolute path on the server')
+  .refine((path) => path.toLowerCase().endsWith('.gguf'), 'must name a .gguf file');
+
 export const modelSettingsSchema = z.strictObject({
-  /** Where requests go instead of the server's own provider (needs `--allow-user-base-url`). */
-  provider: z.enum(ONLINE_PROVIDERS).optional(),
+  /**
+   * Where requests go instead of the server's own provider (needs `--allow-user-base-url`); `file` runs
+   * `modelFile` in the server's process.
+   */
+  provider: z.enum(SETTINGS_PROVIDERS).optional(),
+  /** A GGUF model on the server's machine (provider `file`; needs `--allow-user-base-url`). */
+  modelFile: modelFile.optional(),
   /** The provider's base URL, usually ending in `/v1` (needs `--allow-user-base-url`). */
   baseUrl: baseUrl.optional(),
   /** A model per role; a role left out uses the server's model. */
@@ -85,6 +112,7 @@ export function isEmptySettings(settings: ModelSettings): boolean {
   return (
     settings.provider === undefined &&
     settings.baseUrl === undefined &&
+    settings.modelFile === undefined &&
     settings.temperature === undefined &&
     MODEL_ROLES.every((role) => models[role] === undefined)
   );
@@ -171,7 +199,8 @@ export function planModels(
   settings: ModelSettings,
   policy: SettingsPolicy,
 ): SettingsPlan {
-  const movesEndpoint = settings.baseUrl !== undefined || settings.provider !== undefined;
+  const movesEndpoint =
+    settings.baseUrl !== undefined || settings.provider !== undefined || settings.modelFile !== undefined;
   if (movesEndpoint && !policy.allowUserBaseUrl) {
     return { ok: false, reason: 'endpoint-not-allowed', message: ENDPOINT_NOT_ALLOWED_MESSAGE };
   }
@@ -217,11 +246,12 @@ export function planModels(
 export function mergeConfig(base: ModelConfig, settings: ModelSettings): ModelConfig | string {
   // The temperature is applied to the built models (withTemperature), not to the config.
   if (isEmptySettings({ ...settings, temperature: undefined })) return base;
+  if (settings.provider === 'file' || settings.modelFile !== undefined) return localConfig(base, settings);
   // A local model file has no provider, models or base URL to lend: settings naming them stand alone.
   const online: OnlineModelConfig | undefined =
     base.provider === 'offline' || base.provider === 'file' ? undefined : base;
   const provider: OnlineProvider | undefined =
-    settings.provider ??
+    (settings.provider as OnlineProvider | undefined) ??
     online?.provider ??
     (settings.baseUrl === undefined ? undefined : 'openai-compatible');
   if (provider === undefined) {
@@ -261,6 +291,28 @@ export function mergeConfig(base: ModelConfig, settings: ModelSettings): ModelCo
     ...(ownProvider && baseURL === online.baseURL && online.decoding !== undefined
       ? { decoding: online.decoding }
       : {}),
+  };
+}
+
+/** A local model file chosen in the settings: the server's local settings, or the defaults. */
+function localConfig(base: ModelConfig, settings: ModelSettings): ModelConfig | string {
+  if (settings.provider !== undefined && settings.provider !== 'file') {
+    return `modelFile runs a local model (provider file), not provider ${settings.provider}: leave one of them out`;
+  }
+  if (settings.baseUrl !== undefined || settings.models !== undefined) {
+    return 'a local model file has no base URL or model names: leave baseUrl and models out';
+  }
+  const file = settings.modelFile ?? (base.provider === 'file' ? base.file : undefined);
+  if (file === undefined)
+    return 'provider file needs modelFile: the absolute path of a .gguf file on the server';
+  const defaults = base.provider === 'file' ? base : localModelDefaults();
+  return {
+    provider: 'file',
+    file,
+    source:
+      settings.modelFile === undefined ? (base.provider === 'file' ? base.source : 'modelFile') : 'modelFile',
+    local: defaults.local,
+    ...(defaults.llamaCppDir === undefined ? {} : { llamaCppDir: defaults.llamaCppDir }),
   };
 }
 

@@ -3,7 +3,14 @@
 // applies to the next turn everywhere; models built from a config are cached per principal and rebuilt
 // only when that principal's settings change.
 
-import { createModels, type ModelConfig, type ModelRole, type ModelSet } from '../../adapters/llm/index.ts';
+import {
+  checkLocalModel,
+  createModels,
+  isModelError,
+  type ModelConfig,
+  type ModelRole,
+  type ModelSet,
+} from '../../adapters/llm/index.ts';
 import type { Store } from '../../adapters/store/index.ts';
 import { canonicalJson } from './canonical.ts';
 import { SessionError } from './errors.ts';
@@ -95,7 +102,23 @@ export class PrincipalModels {
 
   /** Whether these settings could be stored and used (the check `PUT /v1/settings` makes). */
   plan(settings: ModelSettings): SettingsPlan {
-    return planModels(this.#server, settings, this.policy);
+    const plan = planModels(this.#server, settings, this.policy);
+    // A local model file the settings name is checked on the disk (and node-llama-cpp looked for) here, so
+    // saving a wrong path is refused with what is wrong, not the next turn.
+    if (
+      plan.ok &&
+      plan.recipe.kind === 'config' &&
+      plan.recipe.config.provider === 'file' &&
+      settings.modelFile !== undefined
+    ) {
+      try {
+        checkLocalModel(plan.recipe.config);
+      } catch (error) {
+        if (!isModelError(error)) throw error;
+        return { ok: false, reason: 'unusable', message: error.message };
+      }
+    }
+    return plan;
   }
 
   async settingsOf(principalId: string): Promise<SettingsState> {

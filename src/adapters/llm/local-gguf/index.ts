@@ -2,11 +2,12 @@
 // neither the package nor a model: createLocalModels checks the file and finds the package (one clear
 // error each), and the first model call imports and loads them (runtime.ts).
 
+import { availableParallelism } from 'node:os';
 import type { ModelSet } from '../types.ts';
 import { requireLlamaCpp } from './locate.ts';
 import { createLocalChatModel } from './model.ts';
 import { checkModelFile } from './model-file.ts';
-import type { LocalModelConfig } from './options.ts';
+import { type LocalModelConfig, readLocalModelOptions } from './options.ts';
 
 export {
   installCommand,
@@ -19,6 +20,20 @@ export {
 } from './locate.ts';
 export { checkModelFile, modelFileProblem } from './model-file.ts';
 export * from './options.ts';
+
+/**
+ * The local settings a file chosen elsewhere (a user's settings) runs with: the server's environment
+ * (MNESOS_MODEL_THREADS, …, MNESOS_LLAMA_CPP_DIR), else the defaults.
+ */
+export function localModelDefaults(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Pick<LocalModelConfig, 'local' | 'llamaCppDir'> {
+  const dir = env.MNESOS_LLAMA_CPP_DIR?.trim();
+  return {
+    local: readLocalModelOptions(env, availableParallelism()),
+    ...(dir === undefined || dir === '' ? {} : { llamaCppDir: dir }),
+  };
+}
 
 function locateEnv(config: LocalModelConfig): Record<string, string | undefined> {
   return { MNESOS_LLAMA_CPP_DIR: config.llamaCppDir };

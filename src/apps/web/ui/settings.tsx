@@ -7,6 +7,7 @@ import { failureText } from '../lib/errors.ts';
 import {
   baseUrlError,
   MAX_BASE_URL_CHARS,
+  MAX_MODEL_FILE_PATH_CHARS,
   MAX_MODEL_NAME_CHARS,
   MAX_TEMPERATURE,
   MIN_TEMPERATURE,
@@ -58,7 +59,9 @@ function ModelSettingsForm() {
       // Without the operator's consent the endpoint is the server's: a stale stored one is cleared on save.
       show(
         await api.saveSettings(
-          endpointAllowed ? settings : { ...settings, provider: undefined, baseUrl: undefined },
+          endpointAllowed
+            ? settings
+            : { ...settings, provider: undefined, baseUrl: undefined, modelFile: undefined },
         ),
       );
       setStatus('Saved.');
@@ -101,6 +104,29 @@ function ModelSettingsForm() {
                   ))}
                 </select>
               </label>
+              {settings.provider === 'file' ? (
+                <>
+                  <label>
+                    Model file on the server (.gguf)
+                    <input
+                      data-testid="settings-model-file"
+                      maxLength={MAX_MODEL_FILE_PATH_CHARS}
+                      value={settings.modelFile ?? ''}
+                      placeholder="/models/model.gguf"
+                      onInput={(e) =>
+                        setSettings({
+                          ...settings,
+                          modelFile: (e.currentTarget as HTMLInputElement).value || undefined,
+                        })
+                      }
+                    />
+                  </label>
+                  <p class="muted">
+                    Runs in the server’s process (docs/models.md, “Local models in-process”); leave the base
+                    URL and the model names empty.
+                  </p>
+                </>
+              ) : null}
               <label>
                 Provider base URL
                 <input
