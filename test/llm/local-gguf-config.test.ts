@@ -265,4 +265,12 @@ describe('without node-llama-cpp', () => {
     expect(result.stderr).toContain('node-llama-cpp, which is not installed in MNESOS_LLAMA_CPP_DIR');
     expect(result.stderr.split('\n')).toContain(`  ${command}`);
   });
+
+  it('`mnesos serve` prints it too, before the server starts', async () => {
+    const result = await runCliInProcess(['serve', '--port', '0'], { cwd: dir, env });
+    expect(result.code).toBe(1);
+    expect(result.stderr).not.toContain('unexpected error');
+    expect(result.stderr.split('\n')).toContain(`  ${command}`);
+    expect(result.stdout).not.toContain('listening');
+  });
 });

@@ -10,6 +10,7 @@ import { resolveConfig } from '../../src/adapters/llm/config.ts';
 import { isModelError } from '../../src/adapters/llm/errors.ts';
 import { findLlamaCpp } from '../../src/adapters/llm/local-gguf/index.ts';
 import { grammarSchema, MAX_GRAMMAR_REPETITION } from '../../src/adapters/llm/local-gguf/json-schema.ts';
+import { chatHistory } from '../../src/adapters/llm/local-gguf/history.ts';
 import { loadedModel, loadedModelCount } from '../../src/adapters/llm/local-gguf/runtime.ts';
 import { createModels } from '../../src/adapters/llm/providers.ts';
 import type {
@@ -96,6 +97,12 @@ describe.runIf(available)('local GGUF models through node-llama-cpp', () => {
     const found = findLlamaCpp(process.env);
     const loaded = await loadedModel({ entry: found!.entry, file, threads: 1 });
     expect(loaded.chatWrapperName).toBe('ChatML');
+    const rendered = loaded.chat.chatWrapper
+      .generateContextState({ chatHistory: chatHistory('sys', [{ role: 'user', content: 'hi' }]) })
+      .contextText.toString();
+    expect(rendered).toBe(
+      'BOS<|im_start|>system\nsys<|im_end|>\n<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n',
+    );
     expect(loaded.trainContextSize).toBe(8192);
     expect(loaded.contextSize).toBe(8192);
     // The same key is the same loaded model.
@@ -224,7 +231,19 @@ describe.runIf(available)('local GGUF models through node-llama-cpp', () => {
     const seen: string[] = [];
     const run = (async () => {
       for await (const part of model.stream(
-        ask('x', { signal: during.signal, maxOutputTokens: 400, temperature: 1 }),
+        // A fixed 300-character string: the answer cannot end before the abort arrives.
+        ask('x', {
+          signal: during.signal,
+          maxOutputTokens: 600,
+          responseSchema: {
+            name: 'long',
+            schema: {
+              type: 'object',
+              properties: { s: { type: 'string', minLength: 300, maxLength: 300 } },
+              required: ['s'],
+            },
+          },
+        }),
       )) {
         if (part.type === 'text-delta') {
           seen.push(part.text);
@@ -241,6 +260,37 @@ describe.runIf(available)('local GGUF models through node-llama-cpp', () => {
     // The model is free again afterwards.
     const after = await model.generate(ask('x', { maxOutputTokens: 4 }));
     expect(after.usage.outputTokens).toBeLessThanOrEqual(4);
+  });
+
+  it('answers a prompt that leaves one token of the context, and refuses one that fills it, naming MNESOS_MODEL_CONTEXT', async () => {
+    const small = writeTinyGguf({ seed: 12 });
+    const model = localModels(small, { MNESOS_MODEL_CONTEXT: '256' }).narrator;
+    const loaded = await loadedModel({
+      entry: findLlamaCpp(process.env)!.entry,
+      file: small,
+      threads: 1,
+      contextSize: 256,
+    });
+    expect(loaded.contextSize).toBe(256);
+    // 'a' is one byte token and no merge joins two of them: each one more is one token more.
+    const tokens = (count: number) =>
+      loaded.promptTokens(chatHistory('s', [{ role: 'user', content: 'a'.repeat(count) }]));
+    // An empty message renders differently; from one character on, the count is linear.
+    const fits = 255 - (tokens(1) - 1);
+    expect(tokens(fits)).toBe(255);
+    const answered = await model.generate({
+      system: 's',
+      messages: [{ role: 'user', content: 'a'.repeat(fits) }],
+      maxOutputTokens: 50,
+    });
+    expect(answered.usage.outputTokens).toBeLessThanOrEqual(1);
+    await expect(
+      model.generate({ system: 's', messages: [{ role: 'user', content: 'a'.repeat(fits + 1) }] }),
+    ).rejects.toMatchObject({
+      kind: 'bad-request',
+      message:
+        'local model file:tiny-seed-12.gguf: the prompt is 256 tokens, the context holds 256 (MNESOS_MODEL_CONTEXT)',
+    });
   });
 
   it('keeps at most MAX_LOADED_MODELS (2) files loaded', async () => {

@@ -28,8 +28,18 @@ export interface GenerateOptions {
   readonly onTextChunk?: (text: string) => void;
 }
 
+/** node-llama-cpp's tokenizer: a function of the model (opaque here, handed back to `tokenize`). */
+export type Tokenizer = (text: string) => readonly number[];
+
+export interface ChatWrapper {
+  readonly wrapperName?: string;
+  generateContextState(options: { readonly chatHistory: readonly ChatHistoryItem[] }): {
+    readonly contextText: { tokenize(tokenizer: Tokenizer): readonly number[]; toString(): string };
+  };
+}
+
 export interface LlamaChat {
-  readonly chatWrapper: { readonly wrapperName?: string };
+  readonly chatWrapper: ChatWrapper;
   generateResponse(history: ChatHistoryItem[], options: GenerateOptions): Promise<LlamaChatResponse>;
   dispose(): void;
 }
@@ -53,6 +63,7 @@ export interface LlamaContext {
 
 export interface LlamaModel {
   readonly trainContextSize: number;
+  readonly tokenizer: Tokenizer;
   readonly size: number;
   createContext(options: {
     readonly contextSize: number;

@@ -91,12 +91,24 @@ async function generate(
   if (req.signal?.aborted === true) throw aborted();
   return model.run(req.signal, async () => {
     const grammar = plan.kind === 'text' ? undefined : await model.grammar(plan.schema);
+    const history = chatHistory(req.system, req.messages);
+    // node-llama-cpp would shift a prompt too long for the context by dropping parts of it (the player's
+    // words among them): such a prompt is refused instead, and the answer gets the room that is left.
+    const promptTokens = model.promptTokens(history);
+    const room = model.contextSize - promptTokens;
+    if (room < 1) {
+      throw new ModelError(
+        'bad-request',
+        `local model ${modelId}: the prompt is ${promptTokens} tokens, the context holds ${model.contextSize} (MNESOS_MODEL_CONTEXT)`,
+        { modelId },
+      );
+    }
     const before = { ...snapshot(model) };
     let response: LlamaChatResponse;
     try {
-      response = await model.chat.generateResponse(chatHistory(req.system, req.messages), {
+      response = await model.chat.generateResponse(history, {
         ...(grammar === undefined ? {} : { grammar }),
-        maxTokens: Math.min(req.maxOutputTokens ?? DEFAULT_LOCAL_OUTPUT_TOKENS, model.contextSize),
+        maxTokens: Math.min(req.maxOutputTokens ?? DEFAULT_LOCAL_OUTPUT_TOKENS, room),
         temperature: req.temperature ?? DEFAULT_LOCAL_TEMPERATURE,
         ...(options.seed === undefined ? {} : { seed: options.seed }),
         ...(req.signal === undefined ? {} : { signal: req.signal }),

@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { ModelError } from '../errors.ts';
 import type { GrammarSchema } from './json-schema.ts';
 import type {
+  ChatHistoryItem,
   Llama,
   LlamaChat,
   LlamaContext,
@@ -87,6 +88,13 @@ export class LoadedModel {
 
   get chatWrapperName(): string | undefined {
     return this.chat.chatWrapper.wrapperName;
+  }
+
+  /** Tokens of the history as the chat template renders it: what the context must hold before an answer. */
+  promptTokens(history: readonly ChatHistoryItem[]): number {
+    return this.chat.chatWrapper
+      .generateContextState({ chatHistory: history })
+      .contextText.tokenize(this.#model.tokenizer).length;
   }
 
   /** The compiled grammar of a schema, kept (by its JSON) for the next call with the same schema. */

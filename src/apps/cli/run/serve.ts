@@ -5,7 +5,7 @@
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadModelConfig } from '../../../adapters/llm/index.ts';
+import { isModelError, loadModelConfig, type ModelConfig } from '../../../adapters/llm/index.ts';
 import { PROJECT_ROOT } from '../../../adapters/project-root.ts';
 import { parseAllowedModels } from '../../../engine/session/index.ts';
 import {
@@ -77,7 +77,15 @@ export async function runServe(flags: ServeFlags): Promise<void> {
     }
     return;
   }
-  const config = loadModelConfig(process.env);
+  let config: ModelConfig;
+  try {
+    config = loadModelConfig(process.env);
+  } catch (error) {
+    // A bad model configuration (a local model file without node-llama-cpp: its install command) is the
+    // operator's to fix, said before the server starts.
+    if (isModelError(error)) throw new UserError(error.message);
+    throw error;
+  }
   const builtClient = join(PROJECT_ROOT, 'dist', 'web');
   const staticDir = flags.static ?? (existsSync(builtClient) ? builtClient : undefined);
   let server: Awaited<ReturnType<typeof startServer>>;
