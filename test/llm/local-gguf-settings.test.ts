@@ -100,10 +100,15 @@ describe('a local model file in the settings', () => {
   });
 
   it('the web client sends the model file only with provider file', () => {
-    expect(settingsBody({ provider: 'file', modelFile: ` ${tiny} ` })).toEqual({
-      provider: 'file',
-      modelFile: tiny,
-    });
+    expect(
+      settingsBody({
+        provider: 'file',
+        modelFile: ` ${tiny} `,
+        baseUrl: 'http://127.0.0.1:1/v1',
+        models: { narrator: 'left over' },
+        temperature: 0.5,
+      }),
+    ).toEqual({ provider: 'file', modelFile: tiny, temperature: 0.5 });
     expect(
       settingsBody({ provider: 'openai-compatible', modelFile: tiny, baseUrl: 'http://127.0.0.1:1/v1' }),
     ).toEqual({

@@ -432,7 +432,12 @@ export function settingsBody(settings: ModelSettings): Record<string, unknown> {
   if (settings.provider !== undefined) body.provider = settings.provider;
   // A model file belongs to provider file only: a path typed and then left behind is not sent.
   const modelFile = settings.modelFile?.trim();
-  if (modelFile && settings.provider === 'file') body.modelFile = modelFile;
+  if (settings.provider === 'file') {
+    // A local file has no base URL and no model names (the form hides them; stale ones are not sent).
+    if (modelFile) body.modelFile = modelFile;
+    if (settings.temperature !== undefined) body.temperature = settings.temperature;
+    return body;
+  }
   const baseUrl = settings.baseUrl?.trim();
   if (baseUrl) body.baseUrl = baseUrl;
   const models: Record<string, string> = {};

@@ -49,7 +49,9 @@ function ModelSettingsForm() {
   const temperatureProblem = temperatureError(temperature);
   const server = view?.server;
   const endpointAllowed = server?.allowUserBaseUrl === true;
-  const urlProblem = endpointAllowed ? baseUrlError(settings.baseUrl) : '';
+  // A local model file on the server has no base URL and no model names: those fields are not shown.
+  const localFile = endpointAllowed && settings.provider === 'file';
+  const urlProblem = endpointAllowed && !localFile ? baseUrlError(settings.baseUrl) : '';
 
   const save = async (event: Event): Promise<void> => {
     event.preventDefault();
@@ -122,11 +124,20 @@ function ModelSettingsForm() {
                     />
                   </label>
                   <p class="muted">
-                    Runs in the server’s process (docs/models.md, “Local models in-process”); leave the base
-                    URL and the model names empty.
+                    Runs in the server’s process with every role on this one model (docs/models.md, “Local
+                    models in-process”).
                   </p>
                 </>
               ) : null}
+            </>
+          ) : (
+            <p class="muted" data-testid="settings-endpoint-locked">
+              The base URL and provider are the server’s: its operator has not allowed choosing them (mnesos
+              serve --allow-user-base-url).
+            </p>
+          )}
+          {endpointAllowed && !localFile ? (
+            <>
               <label>
                 Provider base URL
                 <input
@@ -147,13 +158,8 @@ function ModelSettingsForm() {
               {urlProblem ? <p class="error">{urlProblem}</p> : null}
               <p class="muted">Requests to this URL carry the server’s API key.</p>
             </>
-          ) : (
-            <p class="muted" data-testid="settings-endpoint-locked">
-              The base URL and provider are the server’s: its operator has not allowed choosing them (mnesos
-              serve --allow-user-base-url).
-            </p>
-          )}
-          {ROLES.map((role) => (
+          ) : null}
+          {(localFile ? [] : ROLES).map((role) => (
             <label key={role}>
               Model for the {role}
               <input
