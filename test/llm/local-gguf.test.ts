@@ -85,7 +85,8 @@ function validCall(name: string, args: unknown): boolean {
   );
 }
 
-describe.runIf(available)('local GGUF models through node-llama-cpp', () => {
+// Real generations on a machine the whole suite shares: minutes are possible where seconds are usual.
+describe.runIf(available)('local GGUF models through node-llama-cpp', { timeout: 120_000 }, () => {
   const file = writeTinyGguf({ seed: 11 });
 
   it('loads the file once for every role, renders the ChatML template from the GGUF, and reports its context', async () => {
