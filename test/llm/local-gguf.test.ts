@@ -294,6 +294,37 @@ describe.runIf(available)('local GGUF models through node-llama-cpp', { timeout:
     });
   });
 
+  it('runs calls on one file one at a time, in order, and drops a queued call whose signal fires', async () => {
+    const model = localModels(file, { MNESOS_MODEL_SEED: '6' }).narrator;
+    const long = {
+      name: 'long',
+      schema: {
+        type: 'object',
+        properties: { s: { type: 'string', minLength: 200, maxLength: 200 } },
+        required: ['s'],
+      },
+    };
+    const order: string[] = [];
+    const first = model.generate(ask('first', { responseSchema: long, maxOutputTokens: 400 })).then((r) => {
+      order.push('first');
+      return r;
+    });
+    const waiting = new AbortController();
+    const dropped = model.generate(ask('dropped', { signal: waiting.signal, maxOutputTokens: 4 })).then(
+      () => 'ran',
+      (e: unknown) => (isModelError(e) ? e.kind : 'other'),
+    );
+    const third = model.generate(ask('third', { maxOutputTokens: 4 })).then((r) => {
+      order.push('third');
+      return r;
+    });
+    waiting.abort();
+    expect(await dropped).toBe('aborted');
+    await Promise.all([first, third]);
+    expect(order).toEqual(['first', 'third']);
+    expect((await first).usage.outputTokens).toBeGreaterThan(100);
+  });
+
   it('keeps at most MAX_LOADED_MODELS (2) files loaded', async () => {
     for (const seed of [21, 22, 23]) {
       const other = writeTinyGguf({ seed });
