@@ -2,7 +2,7 @@
 // their limits, the model file check, the JSON-Schema-to-grammar conversion, the config resolution, and the
 // one install command `mnesos` prints when MNESOS_MODEL_FILE is set without the package.
 
-import { mkdirSync, mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -248,7 +248,19 @@ describe('the local model configuration', () => {
 
 describe('without node-llama-cpp', () => {
   const env = { MNESOS_MODEL_FILE: tiny, MNESOS_LLAMA_CPP_DIR: emptyPrefix };
-  const command = `npm install --prefix ${JSON.stringify(emptyPrefix)} node-llama-cpp@${LLAMA_CPP_VERSION}`;
+  const command = `npm install --prefix ${emptyPrefix} node-llama-cpp@${LLAMA_CPP_VERSION}`;
+
+  it('docs/models.md gives the same command, for the project folder', () => {
+    const docs = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'models.md'), 'utf8');
+    expect(installCommand({}, '.')).toBe('npm install --prefix .cache/node-llama-cpp node-llama-cpp@3.21.1');
+    expect(docs.split('\n')).toContain(installCommand({}, '.'));
+  });
+
+  it('quotes a folder that needs it', () => {
+    expect(installCommand({ MNESOS_LLAMA_CPP_DIR: "/tmp/it's here" })).toBe(
+      `npm install --prefix '/tmp/it'\\''s here' node-llama-cpp@${LLAMA_CPP_VERSION}`,
+    );
+  });
 
   it('says the one command that installs it', () => {
     expect(installCommand(env)).toBe(command);

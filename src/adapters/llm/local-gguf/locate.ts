@@ -34,9 +34,17 @@ export function llamaCppPrefix(env: Env, root: string = PROJECT_ROOT): string {
   return dir === undefined || dir === '' ? join(root, LLAMA_CPP_CACHE_DIR) : dir;
 }
 
-/** The one command that adds node-llama-cpp where the engine finds it. */
+/** A path as a shell word: as it is when it needs no quoting, else in single quotes. */
+function shellWord(text: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * The one command that adds node-llama-cpp where the engine finds it (docs/models.md shows it for the
+ * project folder, `root` = `.`).
+ */
 export function installCommand(env: Env, root: string = PROJECT_ROOT): string {
-  return `npm install --prefix ${JSON.stringify(llamaCppPrefix(env, root))} ${LLAMA_CPP_PACKAGE}@${LLAMA_CPP_VERSION}`;
+  return `npm install --prefix ${shellWord(llamaCppPrefix(env, root))} ${LLAMA_CPP_PACKAGE}@${LLAMA_CPP_VERSION}`;
 }
 
 function resolveFrom(base: string): string | undefined {
