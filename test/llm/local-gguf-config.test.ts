@@ -28,6 +28,7 @@ import {
   toolCallSchema,
 } from '../../src/adapters/llm/local-gguf/json-schema.ts';
 import { chatHistory } from '../../src/adapters/llm/local-gguf/history.ts';
+import { createLocalChatModel } from '../../src/adapters/llm/local-gguf/model.ts';
 import { createModels } from '../../src/adapters/llm/providers.ts';
 import { runCliInProcess } from '../cli/helpers.ts';
 import { writeTinyGguf } from '../helpers/tiny-gguf.ts';
@@ -174,6 +175,21 @@ describe('JSON Schema to grammar schema', () => {
     expect(() => grammarSchema({ type: 'object', properties: { x: { type: 'date' } } })).toThrow(
       '$.x: unknown type "date"',
     );
+  });
+
+  it('refuses a request whose schema cannot be a grammar as a bad request, before any model is loaded', async () => {
+    // An entry that does not exist: the request is refused before anything would be imported or loaded.
+    const model = createLocalChatModel({ entry: join(dir, 'no-such-entry.js'), file: tiny, threads: 1 });
+    await expect(
+      model.generate({
+        system: '',
+        messages: [{ role: 'user', content: 'x' }],
+        responseSchema: { name: 'bad', schema: { type: 'object', properties: { x: { type: 'date' } } } },
+      }),
+    ).rejects.toMatchObject({
+      kind: 'bad-request',
+      message: 'a schema of the request cannot be a grammar: $.x: unknown type "date"',
+    });
   });
 
   it('builds one branch per tool for a forced call, the name a constant', () => {

@@ -51,10 +51,18 @@ function toolsOf(req: ModelRequest): readonly ToolSpec[] {
 
 function planOf(req: ModelRequest): Plan {
   if (req.tools !== undefined) checkToolSpecs(req.tools);
-  if (req.responseSchema !== undefined)
-    return { kind: 'schema', schema: grammarSchema(req.responseSchema.schema) };
-  const forced = toolsOf(req);
-  if (forced.length > 0) return { kind: 'tool-call', schema: toolCallSchema(forced) };
+  try {
+    if (req.responseSchema !== undefined)
+      return { kind: 'schema', schema: grammarSchema(req.responseSchema.schema) };
+    const forced = toolsOf(req);
+    if (forced.length > 0) return { kind: 'tool-call', schema: toolCallSchema(forced) };
+  } catch (error) {
+    if (isModelError(error)) throw error;
+    throw new ModelError(
+      'bad-request',
+      `a schema of the request cannot be a grammar: ${(error as Error).message}`,
+    );
+  }
   return { kind: 'text' };
 }
 
@@ -90,7 +98,19 @@ async function generate(
 ): Promise<ModelResponse> {
   if (req.signal?.aborted === true) throw aborted();
   return model.run(req.signal, async () => {
-    const grammar = plan.kind === 'text' ? undefined : await model.grammar(plan.schema);
+    let grammar: Awaited<ReturnType<LoadedModel['grammar']>> | undefined;
+    try {
+      grammar = plan.kind === 'text' ? undefined : await model.grammar(plan.schema);
+    } catch (error) {
+      throw new ModelError(
+        'bad-request',
+        `local model ${modelId}: llama.cpp refuses the grammar: ${(error as Error).message}`,
+        {
+          modelId,
+          cause: error,
+        },
+      );
+    }
     const history = chatHistory(req.system, req.messages);
     // node-llama-cpp would shift a prompt too long for the context by dropping parts of it (the player's
     // words among them): such a prompt is refused instead, and the answer gets the room that is left.
