@@ -5,6 +5,15 @@
 
 import { ModelError } from './errors.ts';
 import { MAX_RESPONSE_CHARS, MAX_TOOL_CALLS_PER_RESPONSE } from './limits.ts';
+import {
+  cappedText,
+  MAX_MODEL_ID_CHARS,
+  MAX_TOOL_CALL_ID_CHARS,
+  MAX_TOOL_CALL_NAME_CHARS,
+  type RefusedOutput,
+  refusedOutput,
+  standInCallId,
+} from './output-caps.ts';
 import { echoedInput, parseToolArgs } from './tool-args.ts';
 import { checkToolSpecs } from './tool-specs.ts';
 import type { ChatMessage, JsonSchema, ModelRequest, ToolCall, ToolChoice, Usage } from './types.ts';
@@ -153,6 +162,9 @@ export function usageOf(wire: unknown): Usage {
   };
 }
 
+/** A finish reason longer than this is no reason the engine knows; the rest is not kept. */
+const MAX_FINISH_REASON_KEPT = 64;
+
 function badResponse(modelId: string, what: string): ModelError {
   return new ModelError('bad-response', `model ${modelId}: unusable response: ${what}`, { modelId });
 }
@@ -179,6 +191,8 @@ export class StreamAssembler {
   usage: Usage = { inputTokens: 0, outputTokens: 0 };
   rawFinishReason: string | undefined;
   responseModelId: string | undefined;
+  /** Ids, names and the model id over their caps, replaced as they arrived (output-caps.ts). */
+  readonly refused: RefusedOutput[] = [];
 
   constructor(modelId: string) {
     this.#modelId = modelId;
@@ -192,11 +206,12 @@ export class StreamAssembler {
         typeof value.error.message === 'string' ? value.error.message : JSON.stringify(value.error);
       throw badResponse(this.#modelId, `the provider reported an error mid-stream: ${message}`);
     }
-    if (typeof value.model === 'string' && value.model !== '') this.responseModelId = value.model;
+    if (typeof value.model === 'string' && value.model !== '') this.#modelIdOf(value.model);
     if (value.usage !== undefined && value.usage !== null) this.usage = usageOf(value.usage);
     const choice = Array.isArray(value.choices) ? value.choices[0] : undefined;
     if (!isObject(choice)) return '';
-    if (typeof choice.finish_reason === 'string') this.rawFinishReason = choice.finish_reason;
+    if (typeof choice.finish_reason === 'string')
+      this.rawFinishReason = choice.finish_reason.slice(0, MAX_FINISH_REASON_KEPT);
     const delta = choice.delta;
     if (!isObject(delta)) return '';
     if (Array.isArray(delta.tool_calls)) for (const call of delta.tool_calls) this.#toolDelta(call);
@@ -208,11 +223,40 @@ export class StreamAssembler {
     return text;
   }
 
+  // Every chunk of a stream may repeat the model id: one refusal is enough.
+  #modelIdOf(model: string): void {
+    if (model.length <= MAX_MODEL_ID_CHARS) this.responseModelId = model;
+    else if (!this.refused.some((r) => r.field === 'modelId'))
+      cappedText('modelId', model, MAX_MODEL_ID_CHARS, 'MAX_MODEL_ID_CHARS', this.refused);
+  }
+
   #toolDelta(delta: unknown): void {
     if (!isObject(delta)) throw badResponse(this.#modelId, 'a tool call delta is not an object');
     const fn = isObject(delta.function) ? delta.function : {};
-    const id = typeof delta.id === 'string' ? delta.id : undefined;
-    const name = typeof fn.name === 'string' ? fn.name : undefined;
+    // Ids and names are capped as they arrive, so 256 calls of a megabyte each are never held.
+    const at = this.#calls.length;
+    const rawId = typeof delta.id === 'string' ? delta.id : undefined;
+    const id =
+      rawId === undefined
+        ? undefined
+        : (cappedText(
+            `toolCalls[${at}].id`,
+            rawId,
+            MAX_TOOL_CALL_ID_CHARS,
+            'MAX_TOOL_CALL_ID_CHARS',
+            this.refused,
+          ) ?? standInCallId(at));
+    const rawName = typeof fn.name === 'string' ? fn.name : undefined;
+    if (rawName !== undefined && rawName.length > MAX_TOOL_CALL_NAME_CHARS) {
+      this.refused.push(
+        refusedOutput(
+          `toolCalls[${at}].name`,
+          `longer than ${MAX_TOOL_CALL_NAME_CHARS} characters (MAX_TOOL_CALL_NAME_CHARS)`,
+          rawName,
+        ),
+      );
+    }
+    const name = rawName?.slice(0, MAX_TOOL_CALL_NAME_CHARS);
     const args =
       typeof fn.arguments === 'string'
         ? fn.arguments
@@ -276,6 +320,7 @@ export function readCompletion(
   usage: Usage;
   rawFinishReason: string | undefined;
   responseModelId: string | undefined;
+  refused: readonly RefusedOutput[];
 } {
   if (!isObject(value)) throw badResponse(modelId, 'the body is not a JSON object');
   const choice = Array.isArray(value.choices) ? value.choices[0] : undefined;
@@ -302,5 +347,6 @@ export function readCompletion(
     usage: assembler.usage,
     rawFinishReason: assembler.rawFinishReason,
     responseModelId: assembler.responseModelId,
+    refused: assembler.refused,
   };
 }

@@ -4,7 +4,7 @@
 // (the signal) or any model failure yields an `error` event, throws a `TurnError`, and yields no record.
 
 import { applyBatch } from '../../core/ledger/index.ts';
-import { meterModels, ModelError, UsageMeter } from '../../adapters/llm/index.ts';
+import { capModels, meterModels, ModelError, UsageMeter } from '../../adapters/llm/index.ts';
 import { type Dict, toValue } from '../../core/yare/index.ts';
 import { TurnContext } from './context.ts';
 import { type DirectorOutcome, DIRECTOR_HISTORY_TOKENS, runDirector } from './director.ts';
@@ -144,7 +144,14 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   );
   ctx.throwIfAborted();
   const meter = new UsageMeter();
-  const models = options.models === null ? null : meterModels(options.models, meter);
+  // Every answer is capped (model id, call ids, finish reason, token counts) before any role keeps it.
+  const capped =
+    options.models === null
+      ? null
+      : capModels(options.models, (role, refused) => {
+          for (const one of refused) ctx.refusedOutput.push({ role, ...one });
+        });
+  const models = capped === null ? null : meterModels(capped, meter);
   // Player text and earlier prose reach prompts only neutralised; the record keeps the raw input.
   const history: StoryMessage[] = recentMessages(options.messages, prepared.limits.historyMessages).map(
     (message) => ({ ...message, content: sanitizeForPrompt(message.content) }),
