@@ -70,17 +70,17 @@ function cappedCall(call: ToolCall, index: number, refused: RefusedOutput[]): To
       'MAX_TOOL_CALL_ID_CHARS',
       refused,
     ) ?? standInCallId(index);
-  const name =
-    call.name.length <= MAX_TOOL_CALL_NAME_CHARS
-      ? call.name
-      : (refused.push(
-          refusedOutput(
-            `toolCalls[${index}].name`,
-            `longer than ${MAX_TOOL_CALL_NAME_CHARS} characters (MAX_TOOL_CALL_NAME_CHARS)`,
-            call.name,
-          ),
-        ),
-        call.name.slice(0, MAX_TOOL_CALL_NAME_CHARS));
+  let name = call.name;
+  if (name.length > MAX_TOOL_CALL_NAME_CHARS) {
+    refused.push(
+      refusedOutput(
+        `toolCalls[${index}].name`,
+        `longer than ${MAX_TOOL_CALL_NAME_CHARS} characters (MAX_TOOL_CALL_NAME_CHARS)`,
+        name,
+      ),
+    );
+    name = name.slice(0, MAX_TOOL_CALL_NAME_CHARS);
+  }
   return id === call.id && name === call.name ? call : { ...call, id, name };
 }
 

@@ -33,7 +33,8 @@ import { chooseOffline } from './offline.ts';
 import { narrateOffline } from './offline-narration.ts';
 import { fitMessages, historyStep, recentMessages } from './prompts.ts';
 import { buildRecord, settleState } from './record.ts';
-import { sanitizeForPrompt } from './sanitize.ts';
+import { sanitizeForPrompt } from '../../core/text-policy.ts';
+import { neutralPersona } from './sanitize.ts';
 import { checkedArgs, directorTools, runAdvanceTime, runEventTool, type ToolOutcome } from './tools.ts';
 import { activateForTurn, withWorldInfoState, worldInfoLore, worldInfoRecord } from './world-info.ts';
 import type {
@@ -137,7 +138,7 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
     prepared.state,
     options.seed,
     prepared.limits,
-    options.persona,
+    neutralPersona(options.persona),
     options.signal,
     now,
     resolveLedgerOptions(options, options.models === null),
@@ -169,7 +170,8 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
     ctx.loreVerdicts,
   );
   for (const [id, text] of worldInfoLore(ctx.worldInfo)) ctx.lore.set(id, text);
-  ctx.playerContext = options.playerContext;
+  ctx.playerContext =
+    options.playerContext === undefined ? undefined : sanitizeForPrompt(options.playerContext);
 
   // 1. Cycle ticks, in declaration order, on the turn's one generator.
   const ticks = cartridge.rules.eventNames.filter(
@@ -228,7 +230,8 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   let conversation: LedgerConversation | undefined;
   if (models !== null) {
     const told = yield* runNarrator(ctx, models.narrator, {
-      directives: outcome.directives,
+      // The Director's directives are model prose too.
+      directives: sanitizeForPrompt(outcome.directives),
       inputText: promptText,
       history: fitMessages(history, NARRATOR_HISTORY_TOKENS, step),
     });
