@@ -58,7 +58,7 @@ export function storableTextProblem(text: string): string | undefined {
 
 /**
  * Why `text` cannot be a name (of a persona, session, save, cartridge, key label), or undefined: what
- * cannot be stored, and any control, bidirectional or tag character (a name is one visible line).
+ * cannot be stored, and any control, bidirectional, tag or invisible character (a name is one visible line).
  */
 export function nameProblem(text: string): string | undefined {
   const stored = storableTextProblem(text);
@@ -68,11 +68,33 @@ export function nameProblem(text: string): string | undefined {
     [/[\u0000-\u001F\u007F-\u009F]/g, 'a control character'],
     [BIDI_CHARS, 'a bidirectional control character'],
     [TAG_CHARS, 'a Unicode tag character'],
+    [INVISIBLE_CHARS, 'an invisible character'],
   ] as const) {
     const found = firstMatch(pattern, text);
     if (found) return `contains ${what} (${codePointLabel(found[0])}) at offset ${found.index}`;
   }
   return undefined;
+}
+
+export type NormalisedName =
+  | { readonly ok: true; readonly name: string }
+  | { readonly ok: false; readonly message: string };
+
+/**
+ * A library name (a cartridge's) in its one stored form, or why it cannot be a name: refused for anything
+ * nameProblem refuses (naming the character and its offset in the text as written), then trimmed and
+ * NFKC-normalised (full-width `Ｌ` is `L`, a decomposed `é` the composed one). Look-alikes of another name
+ * are src/core/names.ts's concern.
+ */
+export function normaliseName(raw: string): NormalisedName {
+  const problem = nameProblem(raw);
+  if (problem !== undefined) return { ok: false, message: `the name ${problem}` };
+  const name = raw.trim().normalize('NFKC');
+  if (name === '') return { ok: false, message: 'the name is empty (or only spaces)' };
+  // NFKC can produce a character the policy refuses (a compatibility form of a control, say): checked again.
+  const after = nameProblem(name);
+  if (after !== undefined) return { ok: false, message: `the name, once normalised (NFKC), ${after}` };
+  return { ok: true, name };
 }
 
 /**
