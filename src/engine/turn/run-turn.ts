@@ -35,6 +35,7 @@ import { fitMessages, historyStep, recentMessages } from './prompts.ts';
 import { buildRecord, settleState } from './record.ts';
 import { sanitizeForPrompt } from '../../core/text-policy.ts';
 import { neutralPersona } from './sanitize.ts';
+import { withKnownValues } from './known-values.ts';
 import { checkedArgs, directorTools, runAdvanceTime, runEventTool, type ToolOutcome } from './tools.ts';
 import { activateForTurn, withWorldInfoState, worldInfoLore, worldInfoRecord } from './world-info.ts';
 import type {
@@ -361,7 +362,7 @@ function resolveInteraction(ctx: TurnContext, interaction: InteractionInput): vo
 
 /** Offline: one deterministic choice from the player's words, run through the same tool checks. */
 async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnEvent, string | undefined> {
-  const tools = directorTools(ctx.cartridge);
+  const tools = withKnownValues(directorTools(ctx.cartridge), ctx.state, ctx.ledger.world);
   const context = {
     state: ctx.state,
     intentInputs: ctx.cartridge.intentInputs,
