@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: request and response bodies are read loosely.
 // One sanitiser for every text bound for a prompt, as one table: every source (persona fields, the
-// player's input, the story's history, model prose, imported card text, and the OpenAI endpoint's system,
-// greeting and user messages) × every chat-template token family and the invisible characters. Played over
+// player's input, the story's history, model prose — narration, directives, world-ledger entries —,
+// imported card text, and the OpenAI endpoint's system, greeting and user messages) × every chat-template token family and the invisible characters. Played over
 // real HTTP against a fake OpenAI-compatible model that records the Director's and the Narrator's prompts:
 // each token reaches the prompts of its source only with full-width brackets, each invisible character not
 // at all, and no raw token reaches any prompt.
@@ -12,7 +12,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadModelConfig } from '../../src/adapters/llm/config.ts';
 import { createModels } from '../../src/adapters/llm/providers.ts';
+import { emptyWorld } from '../../src/core/ledger/index.ts';
+import { runTurn } from '../../src/engine/turn/run-turn.ts';
 import { importSillyTavern } from '../../src/tools/interop/sillytavern/import.ts';
+import { initialState, lanternmere } from '../turn/helpers.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai-server.ts';
 import { startTestServer, type TestServer } from './helpers.ts';
 
@@ -78,6 +81,7 @@ const SOURCES: Readonly<Record<string, Source>> = {
   'OpenAI endpoint system message': { tag: 'qsystem', roles: ['narrator'] },
   'OpenAI endpoint greeting': { tag: 'qgreeting', roles: ['narrator'] },
   'OpenAI endpoint user message': { tag: 'quser', roles: ['director', 'narrator'] },
+  'model prose (a world-ledger entry)': { tag: 'qledger', roles: ['director', 'narrator'] },
 };
 
 const ALL_TOKENS = Object.values(FAMILIES).flat();
@@ -111,6 +115,7 @@ const CARD = {
 };
 
 let fake: FakeOpenAI;
+let config: ReturnType<typeof loadModelConfig>;
 let server: TestServer;
 let folder: string;
 /** Prompts per role, per turn played: all the message texts of each request. */
@@ -137,7 +142,7 @@ beforeAll(async () => {
     turn.director.push(promptText(body));
     return { kind: 'text', text: `Describe the tower. ${payload('qdirectives')}` };
   });
-  const config = loadModelConfig({
+  config = loadModelConfig({
     MNESOS_LLM_BASE_URL: fake.url,
     MNESOS_MODEL: 'fake-model',
     MNESOS_LLM_API_KEY: 'test',
@@ -190,6 +195,38 @@ beforeAll(async () => {
     },
   });
   expect(answer.status, JSON.stringify(answer.body).slice(0, 300)).toBe(200);
+
+  // The world ledger's entries are the Narrator's prose of earlier turns: an entity's status, in the summary.
+  prompts.push({ director: [], narrator: [] });
+  const cartridge = await lanternmere();
+  const world = {
+    ...emptyWorld(),
+    entities: Object.assign(Object.create(null), {
+      lamp: {
+        key: 'lamp',
+        name: 'Signal lamp',
+        entityType: 'item',
+        status: payload('qledger'),
+        aliases: [],
+        attributes: Object.create(null),
+        conditions: [],
+        created: { turn: 0 },
+      },
+    }),
+    // In the scene, so the summary shows it.
+    scene: { present: ['lamp'], set: { turn: 0 } },
+  };
+  const models = createModels(config);
+  for await (const event of runTurn({
+    cartridge,
+    state: initialState(cartridge),
+    world,
+    messages: [],
+    input: 'I look at the lamp',
+    seed: 1,
+    models,
+  }))
+    if (event.type === 'error') throw new Error(event.message);
 }, 60_000);
 
 afterAll(async () => {
@@ -200,7 +237,12 @@ afterAll(async () => {
 
 /** The prompts the second session turn (for history and earlier narration) or the endpoint turn produced. */
 function promptsFor(tag: string): { director: string; narrator: string } {
-  const turn = tag === 'qsystem' || tag === 'qgreeting' || tag === 'quser' ? prompts[2]! : prompts[1]!;
+  const turn =
+    tag === 'qledger'
+      ? prompts[3]!
+      : tag === 'qsystem' || tag === 'qgreeting' || tag === 'quser'
+        ? prompts[2]!
+        : prompts[1]!;
   return { director: turn.director.join('\n'), narrator: turn.narrator.join('\n') };
 }
 
