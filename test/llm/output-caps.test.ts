@@ -121,3 +121,19 @@ describe('the stream assembler caps ids and the model id as they arrive', () => 
     expect(assembler.refused.map((r) => r.field)).toEqual(['modelId', 'toolCalls[0].id']);
   });
 });
+
+describe('a hostile stream repeating huge ids', () => {
+  it('refuses each call id once, however many fragments repeat it', () => {
+    const assembler = new StreamAssembler('configured');
+    const id = 'i'.repeat(MAX_TOOL_CALL_ID_CHARS + 1);
+    assembler.chunk({
+      choices: [{ delta: { tool_calls: [{ index: 0, id, function: { name: 'travel', arguments: '' } }] } }],
+    });
+    for (let i = 0; i < 1_000; i++)
+      assembler.chunk({
+        choices: [{ delta: { tool_calls: [{ index: 0, id, function: { arguments: '' } }] } }],
+      });
+    expect(assembler.refused).toHaveLength(1);
+    expect(assembler.toolCalls().map((c) => c.id)).toEqual(['call_capped_0']);
+  });
+});

@@ -233,30 +233,8 @@ export class StreamAssembler {
   #toolDelta(delta: unknown): void {
     if (!isObject(delta)) throw badResponse(this.#modelId, 'a tool call delta is not an object');
     const fn = isObject(delta.function) ? delta.function : {};
-    // Ids and names are capped as they arrive, so 256 calls of a megabyte each are never held.
-    const at = this.#calls.length;
     const rawId = typeof delta.id === 'string' ? delta.id : undefined;
-    const id =
-      rawId === undefined
-        ? undefined
-        : (cappedText(
-            `toolCalls[${at}].id`,
-            rawId,
-            MAX_TOOL_CALL_ID_CHARS,
-            'MAX_TOOL_CALL_ID_CHARS',
-            this.refused,
-          ) ?? standInCallId(at));
     const rawName = typeof fn.name === 'string' ? fn.name : undefined;
-    if (rawName !== undefined && rawName.length > MAX_TOOL_CALL_NAME_CHARS) {
-      this.refused.push(
-        refusedOutput(
-          `toolCalls[${at}].name`,
-          `longer than ${MAX_TOOL_CALL_NAME_CHARS} characters (MAX_TOOL_CALL_NAME_CHARS)`,
-          rawName,
-        ),
-      );
-    }
-    const name = rawName?.slice(0, MAX_TOOL_CALL_NAME_CHARS);
     const args =
       typeof fn.arguments === 'string'
         ? fn.arguments
@@ -273,23 +251,53 @@ export class StreamAssembler {
           `more than ${MAX_TOOL_CALLS_PER_RESPONSE} tool calls (MAX_TOOL_CALLS_PER_RESPONSE)`,
         );
       }
+      const at = this.#calls.length;
+      const id = rawId === undefined ? undefined : this.#cappedId(rawId, at);
       call = {
-        id: id ?? `call_${this.#calls.length}`,
+        id: id ?? `call_${at}`,
         madeUpId: id === undefined,
-        name: name ?? '',
+        name: rawName === undefined ? '' : this.#cappedName(rawName, at),
         args: '',
       };
       this.#calls.push(call);
       if (index !== undefined) this.#byIndex.set(index, call);
     } else {
-      if (id !== undefined && call.madeUpId) {
-        call.id = id;
+      // A later fragment: its id and name count only where the call has none yet (each is read once).
+      const at = this.#calls.indexOf(call);
+      if (rawId !== undefined && call.madeUpId) {
+        call.id = this.#cappedId(rawId, at);
         call.madeUpId = false;
       }
-      if (name !== undefined && call.name === '') call.name = name;
+      if (rawName !== undefined && call.name === '') call.name = this.#cappedName(rawName, at);
     }
     this.#grow(args.length);
     call.args += args;
+  }
+
+  // Ids and names are capped as they arrive (output-caps.ts), so 256 calls of a megabyte each are never
+  // held, and each call refuses at most one id and one name.
+  #cappedId(raw: string, at: number): string {
+    return (
+      cappedText(
+        `toolCalls[${at}].id`,
+        raw,
+        MAX_TOOL_CALL_ID_CHARS,
+        'MAX_TOOL_CALL_ID_CHARS',
+        this.refused,
+      ) ?? standInCallId(at)
+    );
+  }
+
+  #cappedName(raw: string, at: number): string {
+    if (raw.length <= MAX_TOOL_CALL_NAME_CHARS) return raw;
+    this.refused.push(
+      refusedOutput(
+        `toolCalls[${at}].name`,
+        `longer than ${MAX_TOOL_CALL_NAME_CHARS} characters (MAX_TOOL_CALL_NAME_CHARS)`,
+        raw,
+      ),
+    );
+    return raw.slice(0, MAX_TOOL_CALL_NAME_CHARS);
   }
 
   #grow(chars: number): void {
