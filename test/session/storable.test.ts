@@ -42,8 +42,10 @@ describe('unstorableTurn', () => {
   });
 
   it('takes a state of MAX_STATE_BYTES and refuses one byte more as the state', () => {
-    expect(unstorableTurn(record({ stateAfter: jsonOf(MAX_STATE_BYTES) }), {})).toBeUndefined();
-    const error = unstorableTurn(record({ stateAfter: jsonOf(MAX_STATE_BYTES + 1) }), {});
+    // The stored record holds the state: a record within MAX_RECORD_BYTES, its state at or past its own limit.
+    const stored = jsonOf(MAX_RECORD_BYTES);
+    expect(unstorableTurn(record({ stateAfter: jsonOf(MAX_STATE_BYTES) }), stored)).toBeUndefined();
+    const error = unstorableTurn(record({ stateAfter: jsonOf(MAX_STATE_BYTES + 1) }), stored);
     expect(error?.details).toMatchObject({ limit: 'MAX_STATE_BYTES', part: 'state' });
   });
 

@@ -82,19 +82,28 @@ function blameRecord(record: TurnRecord): {
   }
 }
 
+/** UTF-8 bytes of `text`, or a bound under `max` when its length alone proves it fits (1–3 bytes a unit). */
+function bytesWithin(text: string, max: number): number {
+  return text.length * 3 <= max ? text.length : Buffer.byteLength(text, 'utf8');
+}
+
 /**
  * The SessionError for a turn the store would refuse for its size, or undefined when it fits. `stored` is
- * the record exactly as it will be stored.
+ * the record exactly as it will be stored. One serialisation of it serves every check: the state is a part
+ * of the record, so a record that fits the state's limit has a state that does too.
  */
 export function unstorableTurn(record: TurnRecord, stored: unknown): SessionError | undefined {
-  const state = bytesOf(record.stateAfter);
-  if (state > MAX_STATE_BYTES) {
-    return tooLarge('state', state, MAX_STATE_BYTES, 'MAX_STATE_BYTES', {
-      part: 'state',
-      detail: "the cartridge's game state",
-    });
+  const recordText = JSON.stringify(stored) ?? '';
+  if (recordText.length * 3 > MAX_STATE_BYTES) {
+    const state = bytesOf(record.stateAfter);
+    if (state > MAX_STATE_BYTES) {
+      return tooLarge('state', state, MAX_STATE_BYTES, 'MAX_STATE_BYTES', {
+        part: 'state',
+        detail: "the cartridge's game state",
+      });
+    }
   }
-  const narration = Buffer.byteLength(record.narration, 'utf8');
+  const narration = bytesWithin(record.narration, MAX_NARRATION_BYTES);
   if (narration > MAX_NARRATION_BYTES) {
     const heaviest = record.mode === 'offline' ? heaviestNotes(record) : undefined;
     return tooLarge('narration', narration, MAX_NARRATION_BYTES, 'MAX_NARRATION_BYTES', {
@@ -106,7 +115,7 @@ export function unstorableTurn(record: TurnRecord, stored: unknown): SessionErro
           : `the narration is told from the notes, and the cartridge's event '${heaviest.event}' wrote ${heaviest.notes} notes (${heaviest.bytes} bytes)`,
     });
   }
-  const size = bytesOf(stored);
+  const size = bytesWithin(recordText, MAX_RECORD_BYTES);
   if (size > MAX_RECORD_BYTES) {
     return tooLarge('record', size, MAX_RECORD_BYTES, 'MAX_RECORD_BYTES', blameRecord(record));
   }
