@@ -1,5 +1,5 @@
 // Every regular expression that runs on text from a cartridge, a card, a player or an editor (lore, World
-// Info, the injection check, the language server) is linear-time by structure (test/helpers/regex-linearity.ts).
+// Info, the injection check, the prompt sanitiser, the language server) is linear-time by structure (test/helpers/regex-linearity.ts).
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +17,8 @@ const FILES = [
   'src/engine/turn/world-info.ts',
   'src/engine/turn/lore.ts',
   'src/core/cartridge/injection.ts',
+  'src/core/text-policy.ts',
+  'src/tools/interop/sillytavern/macros.ts',
 ];
 
 describe('the linearity rule', () => {

@@ -1,7 +1,7 @@
 // Player text and model prose reach prompts neutralised: hidden characters removed,
 // chat-template tokens escaped, in the input, in the history and in the narration that is stored.
 import { describe, expect, it } from 'vitest';
-import { sanitizeForPrompt } from '../../src/engine/turn/sanitize.ts';
+import { sanitizeForPrompt } from '../../src/core/text-policy.ts';
 import { collect, initialState, lanternmere, scripted } from './helpers.ts';
 
 const HOSTILE =
@@ -22,6 +22,34 @@ describe('sanitizeForPrompt', () => {
     expect(sanitizeForPrompt('[INST] hi [/INST]')).toBe('［INST］ hi ［/INST］');
     expect(sanitizeForPrompt('<<SYS>>x<</SYS>>')).toBe('＜＜SYS＞＞x＜＜/SYS＞＞');
     expect(sanitizeForPrompt('</s><s><start_of_turn>')).toBe('＜/s＞＜s＞＜start_of_turn＞');
+    expect(sanitizeForPrompt('<｜User｜>hi<｜end▁of▁sentence｜>')).toBe(
+      '＜｜User｜＞hi＜｜end▁of▁sentence｜＞',
+    );
+    expect(sanitizeForPrompt('[SYSTEM_PROMPT]x[/SYSTEM_PROMPT][TOOL_CALLS]')).toBe(
+      '［SYSTEM_PROMPT］x［/SYSTEM_PROMPT］［TOOL_CALLS］',
+    );
+    expect(sanitizeForPrompt('<tool_response>{}</tool_response></think>')).toBe(
+      '＜tool_response＞{}＜/tool_response＞＜/think＞',
+    );
+    expect(sanitizeForPrompt('<function_call name="x"><function=travel>')).toBe(
+      '＜function_call name="x"＞＜function=travel＞',
+    );
+  });
+
+  it('finds a token hidden by an invisible character, and removes the soft hyphen and fillers', () => {
+    expect(sanitizeForPrompt('<|im_\u200Bstart|>')).toBe('＜|im_start|＞');
+    expect(sanitizeForPrompt('Lan\u00ADtern\u3164mere\u2061')).toBe('Lanternmere');
+  });
+
+  it('leaves bracketed prose that is no token alone', () => {
+    for (const text of [
+      '[SYSTEM LOG: the lamp is lit.]',
+      '[HP 3]',
+      '<b>bold</b>',
+      '<users>',
+      '[inst ruction]',
+    ])
+      expect(sanitizeForPrompt(text)).toBe(text);
   });
 
   it('leaves ordinary prose, accents, emoji and joiners alone', () => {
@@ -45,6 +73,8 @@ describe('sanitizeForPrompt', () => {
     expect(sanitizeForPrompt(once)).toBe(once);
     expect(sanitizeForPrompt('<|'.repeat(500_000))).toBe('<|'.repeat(500_000));
     expect(sanitizeForPrompt(`<|${'a'.repeat(1_000_000)}|>`)).toHaveLength(1_000_004);
+    for (const near of ['<｜', '<function=', '<tool_call ', '[/', '<<'])
+      expect(sanitizeForPrompt(near.repeat(200_000))).toBe(near.repeat(200_000));
   });
 });
 

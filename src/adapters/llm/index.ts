@@ -58,3 +58,4 @@ export {
   type ScriptedModelSet,
 } from './scripted.ts';
 export { meterModels, type RoleUsage, UsageMeter } from './usage.ts';
+export { capModels, type RefusedOutput } from './output-caps.ts';

@@ -85,6 +85,7 @@ export function createOpenAICompatibleChatModel(id: string, options: OpenAICompa
           usage: read.usage,
           finishReason: finishReasonFor(req, read.rawFinishReason, read.toolCalls),
           modelId: read.responseModelId || id,
+          ...(read.refused.length === 0 ? {} : { refused: read.refused }),
         };
       },
     );
@@ -163,6 +164,7 @@ export function createOpenAICompatibleChatModel(id: string, options: OpenAICompa
           usage: assembler.usage,
           finishReason: finishReasonFor(req, assembler.rawFinishReason, toolCalls),
           modelId: assembler.responseModelId || id,
+          ...(assembler.refused.length === 0 ? {} : { refused: [...assembler.refused] }),
         };
         yield { type: 'finish', response: finished };
       },

@@ -5,6 +5,15 @@
 
 import { ModelError } from './errors.ts';
 import { MAX_RESPONSE_CHARS, MAX_TOOL_CALLS_PER_RESPONSE } from './limits.ts';
+import {
+  cappedText,
+  MAX_MODEL_ID_CHARS,
+  MAX_TOOL_CALL_ID_CHARS,
+  MAX_TOOL_CALL_NAME_CHARS,
+  type RefusedOutput,
+  refusedOutput,
+  standInCallId,
+} from './output-caps.ts';
 import { echoedInput, parseToolArgs } from './tool-args.ts';
 import { checkToolSpecs } from './tool-specs.ts';
 import type { ChatMessage, JsonSchema, ModelRequest, ToolCall, ToolChoice, Usage } from './types.ts';
@@ -153,6 +162,9 @@ export function usageOf(wire: unknown): Usage {
   };
 }
 
+/** A finish reason longer than this is no reason the engine knows; the rest is not kept. */
+const MAX_FINISH_REASON_KEPT = 64;
+
 function badResponse(modelId: string, what: string): ModelError {
   return new ModelError('bad-response', `model ${modelId}: unusable response: ${what}`, { modelId });
 }
@@ -179,6 +191,8 @@ export class StreamAssembler {
   usage: Usage = { inputTokens: 0, outputTokens: 0 };
   rawFinishReason: string | undefined;
   responseModelId: string | undefined;
+  /** Ids, names and the model id over their caps, replaced as they arrived (output-caps.ts). */
+  readonly refused: RefusedOutput[] = [];
 
   constructor(modelId: string) {
     this.#modelId = modelId;
@@ -192,11 +206,12 @@ export class StreamAssembler {
         typeof value.error.message === 'string' ? value.error.message : JSON.stringify(value.error);
       throw badResponse(this.#modelId, `the provider reported an error mid-stream: ${message}`);
     }
-    if (typeof value.model === 'string' && value.model !== '') this.responseModelId = value.model;
+    if (typeof value.model === 'string' && value.model !== '') this.#modelIdOf(value.model);
     if (value.usage !== undefined && value.usage !== null) this.usage = usageOf(value.usage);
     const choice = Array.isArray(value.choices) ? value.choices[0] : undefined;
     if (!isObject(choice)) return '';
-    if (typeof choice.finish_reason === 'string') this.rawFinishReason = choice.finish_reason;
+    if (typeof choice.finish_reason === 'string')
+      this.rawFinishReason = choice.finish_reason.slice(0, MAX_FINISH_REASON_KEPT);
     const delta = choice.delta;
     if (!isObject(delta)) return '';
     if (Array.isArray(delta.tool_calls)) for (const call of delta.tool_calls) this.#toolDelta(call);
@@ -208,11 +223,18 @@ export class StreamAssembler {
     return text;
   }
 
+  // Every chunk of a stream may repeat the model id: one refusal is enough.
+  #modelIdOf(model: string): void {
+    if (model.length <= MAX_MODEL_ID_CHARS) this.responseModelId = model;
+    else if (!this.refused.some((r) => r.field === 'modelId'))
+      cappedText('modelId', model, MAX_MODEL_ID_CHARS, 'MAX_MODEL_ID_CHARS', this.refused);
+  }
+
   #toolDelta(delta: unknown): void {
     if (!isObject(delta)) throw badResponse(this.#modelId, 'a tool call delta is not an object');
     const fn = isObject(delta.function) ? delta.function : {};
-    const id = typeof delta.id === 'string' ? delta.id : undefined;
-    const name = typeof fn.name === 'string' ? fn.name : undefined;
+    const rawId = typeof delta.id === 'string' ? delta.id : undefined;
+    const rawName = typeof fn.name === 'string' ? fn.name : undefined;
     const args =
       typeof fn.arguments === 'string'
         ? fn.arguments
@@ -229,23 +251,53 @@ export class StreamAssembler {
           `more than ${MAX_TOOL_CALLS_PER_RESPONSE} tool calls (MAX_TOOL_CALLS_PER_RESPONSE)`,
         );
       }
+      const at = this.#calls.length;
+      const id = rawId === undefined ? undefined : this.#cappedId(rawId, at);
       call = {
-        id: id ?? `call_${this.#calls.length}`,
+        id: id ?? `call_${at}`,
         madeUpId: id === undefined,
-        name: name ?? '',
+        name: rawName === undefined ? '' : this.#cappedName(rawName, at),
         args: '',
       };
       this.#calls.push(call);
       if (index !== undefined) this.#byIndex.set(index, call);
     } else {
-      if (id !== undefined && call.madeUpId) {
-        call.id = id;
+      // A later fragment: its id and name count only where the call has none yet (each is read once).
+      const at = this.#calls.indexOf(call);
+      if (rawId !== undefined && call.madeUpId) {
+        call.id = this.#cappedId(rawId, at);
         call.madeUpId = false;
       }
-      if (name !== undefined && call.name === '') call.name = name;
+      if (rawName !== undefined && call.name === '') call.name = this.#cappedName(rawName, at);
     }
     this.#grow(args.length);
     call.args += args;
+  }
+
+  // Ids and names are capped as they arrive (output-caps.ts), so 256 calls of a megabyte each are never
+  // held, and each call refuses at most one id and one name.
+  #cappedId(raw: string, at: number): string {
+    return (
+      cappedText(
+        `toolCalls[${at}].id`,
+        raw,
+        MAX_TOOL_CALL_ID_CHARS,
+        'MAX_TOOL_CALL_ID_CHARS',
+        this.refused,
+      ) ?? standInCallId(at)
+    );
+  }
+
+  #cappedName(raw: string, at: number): string {
+    if (raw.length <= MAX_TOOL_CALL_NAME_CHARS) return raw;
+    this.refused.push(
+      refusedOutput(
+        `toolCalls[${at}].name`,
+        `longer than ${MAX_TOOL_CALL_NAME_CHARS} characters (MAX_TOOL_CALL_NAME_CHARS)`,
+        raw,
+      ),
+    );
+    return raw.slice(0, MAX_TOOL_CALL_NAME_CHARS);
   }
 
   #grow(chars: number): void {
@@ -276,6 +328,7 @@ export function readCompletion(
   usage: Usage;
   rawFinishReason: string | undefined;
   responseModelId: string | undefined;
+  refused: readonly RefusedOutput[];
 } {
   if (!isObject(value)) throw badResponse(modelId, 'the body is not a JSON object');
   const choice = Array.isArray(value.choices) ? value.choices[0] : undefined;
@@ -302,5 +355,6 @@ export function readCompletion(
     usage: assembler.usage,
     rawFinishReason: assembler.rawFinishReason,
     responseModelId: assembler.responseModelId,
+    refused: assembler.refused,
   };
 }

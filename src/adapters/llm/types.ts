@@ -75,6 +75,16 @@ export interface Usage {
   readonly cachedInputTokens?: number;
 }
 
+/** One value of a model's answer that was over its cap (output-caps.ts): what is kept instead of it. */
+export interface RefusedOutput {
+  /** Which field: `modelId`, `toolCalls[2].id`, `finishReason`, `usage.inputTokens`, … */
+  readonly field: string;
+  readonly reason: string;
+  /** Characters of the refused value (of its decimal text, for a number). */
+  readonly chars: number;
+  readonly sha256: string;
+}
+
 export interface ModelResponse {
   readonly text: string;
   readonly toolCalls: readonly ToolCall[];
@@ -82,6 +92,11 @@ export interface ModelResponse {
   /** The provider's finish reason (`stop`, `tool-calls`, `length`, ...). Look at `toolCalls`, not at this. */
   readonly finishReason: string;
   readonly modelId: string;
+  /**
+   * Values of the answer that were over their caps and were replaced (output-caps.ts): kept as a reason,
+   * a length and a hash, never as they were.
+   */
+  readonly refused?: readonly RefusedOutput[];
 }
 
 export type ModelStreamPart =

@@ -41,6 +41,8 @@ export function fromSessionError(error: SessionError): ApiError {
       return new ApiError(409, 'turn_conflict', error.message, error.details);
     case 'invalid':
       return new ApiError(422, 'invalid_turn', error.message, error.details);
+    case 'too-large':
+      return new ApiError(422, 'turn_too_large', error.message, error.details);
     case 'cartridge':
       return new ApiError(500, 'cartridge_unloadable', error.message);
     case 'model':

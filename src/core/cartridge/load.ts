@@ -21,6 +21,7 @@ import { parseAlternateGreetings } from './greetings.ts';
 import { loadWorldInfo } from './world-info.ts';
 import { decodeCartridgeFile } from './text.ts';
 import { Sha256 } from './sha256.ts';
+import { normaliseName } from '../text-policy.ts';
 import { parseYamlSafely, placeAtPath, toPlain } from './yaml.ts';
 
 export interface CartridgeFiles {
@@ -253,6 +254,20 @@ export function compileCartridge(
       alternateGreetings.push(proseOf(greeting, file, persona, diagnostics) ?? greeting);
   }
 
+  // Without bot_name the folder's (or upload's) name is the cartridge's, in the same normal form.
+  let cartridgeName = botName;
+  if (cartridgeName === undefined && rules !== undefined) {
+    const named = normaliseName(name);
+    if (named.ok) cartridgeName = named.name;
+    else
+      diagnostics.push(
+        cartError(
+          'CART_BAD_FIELD',
+          `yare.yaml has no bot_name, and the cartridge's name '${name}' cannot be used: ${named.message}. Set bot_name.`,
+          fileStart(yarePath),
+        ),
+      );
+  }
   const errors = diagnostics.filter((d) => d.severity === 'error');
   const warnings = diagnostics.filter((d) => d.severity === 'warning');
   if (hasErrors(diagnostics) || !rules || !ledger || lore === undefined) {
@@ -274,7 +289,7 @@ export function compileCartridge(
   if (files.has(specOf('intents').name)) fileNames.intents = pathOf(specOf('intents'));
   if (files.has(specOf('worldInfo').name)) fileNames.worldInfo = pathOf(specOf('worldInfo'));
   const cartridge: Cartridge = {
-    name: botName ?? name,
+    name: cartridgeName ?? name,
     contentHash: contentHash(files),
     rules,
     ledger,

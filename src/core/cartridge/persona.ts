@@ -4,6 +4,7 @@
 // expanded again. Macro names match case-insensitively (`{{User}}` is common in imported cards); any other
 // `{{macro}}` is left as it is.
 
+import { sanitizeForPrompt } from '../text-policy.ts';
 import type { Diagnostic } from '../diagnostics.ts';
 import { cartError } from './diagnostics.ts';
 import { MAX_PERSONA_NAME_CHARS, MAX_PERSONA_TEXT_CHARS, MAX_PRONOUN_CHARS } from './limits.ts';
@@ -58,7 +59,10 @@ function macroValue(persona: Persona, macro: MacroName): string {
 
 /** Replaces the persona macros in one pass; `persona` defaults to `DEFAULT_PERSONA`. */
 export function applyPersonaMacros(text: string, persona: Persona = DEFAULT_PERSONA): string {
-  return text.replace(MACRO, (_whole, name: string) => macroValue(persona, name.toLowerCase() as MacroName));
+  // The persona is the player's text: neutralised by the one prompt sanitiser wherever a macro puts it.
+  return text.replace(MACRO, (_whole, name: string) =>
+    sanitizeForPrompt(macroValue(persona, name.toLowerCase() as MacroName)),
+  );
 }
 
 /**

@@ -19,6 +19,7 @@ export type {
   FieldSchema,
   FieldType,
   InputSpec,
+  ValuesFrom,
   NotePart,
   Operand,
   SchemaNode,

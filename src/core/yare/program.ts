@@ -128,7 +128,18 @@ export interface InputSpec {
   readonly default: Value;
   readonly description: string | undefined;
   readonly required: boolean;
+  /**
+   * Where the input's known values come from (`values_from`): a state list (its strings) or dict (its keys),
+   * or the world ledger's entities (all, or of one `entity_type`). The Director is offered them as an enum,
+   * and its calls are checked against them (`checkEventInputs` with the turn's known values).
+   */
+  readonly valuesFrom?: ValuesFrom;
 }
+
+/** The source of an input's known values, from the world as it is when the turn starts. */
+export type ValuesFrom =
+  | { readonly kind: 'state'; readonly path: string }
+  | { readonly kind: 'ledger'; readonly entityType: string | undefined };
 
 export interface EventDef {
   readonly name: string;

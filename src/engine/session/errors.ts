@@ -14,6 +14,11 @@ export type SessionErrorCode =
   | 'conflict'
   /** The request is well formed but the game refuses it (bad input, pending mini-game, unknown event). */
   | 'invalid'
+  /**
+   * The finished turn is too large to store (its record, state or narration over the store's limit) because
+   * of what the cartridge made (`details.part`, `details.event`): nothing was saved.
+   */
+  | 'too-large'
   /** The stored cartridge version no longer loads (a newer engine refuses it). */
   | 'cartridge'
   /** The model failed after its retries. */

@@ -6,6 +6,7 @@ import { readCartridgeFolder } from '../../adapters/files/index.ts';
 import { CARTRIDGE_FILES, type Cartridge, contentHash, type Persona } from '../../core/cartridge/index.ts';
 import { loadCartridgeFromFiles } from '../../adapters/files/index.ts';
 import type { Diagnostic } from '../../core/diagnostics.ts';
+import { nameSkeleton } from '../../core/names.ts';
 import {
   type CartridgeVersion,
   OPERATOR_OWNER,
@@ -29,6 +30,8 @@ export type UploadResult =
   | { ok: true; version: CartridgeVersion; warnings: Diagnostic[]; created: boolean }
   | { ok: false; reason: 'invalid'; errors: Diagnostic[]; warnings: Diagnostic[] }
   | { ok: false; reason: 'name-reserved'; name: string }
+  /** The name looks like another in the uploader's library (same skeleton, src/core/names.ts). */
+  | { ok: false; reason: 'name-confusable'; name: string; existing: string }
   | { ok: false; reason: 'quota'; usedBytes: number; bytes: number; quotaBytes: number };
 
 export interface UploadOptions {
@@ -117,8 +120,8 @@ export class CartridgeLibrary {
 
   /**
    * A principal's upload: checked by `options.check` (off the request thread in the server), refused when
-   * its name is one the operator offers (nobody can shadow the demo) or when it would take the owner past
-   * their quota, else stored in the owner's library.
+   * its name is one the operator offers (nobody can shadow the demo), looks like another name of the
+   * owner's library, or when it would take the owner past their quota, else stored in the owner's library.
    */
   async registerUpload(
     files: ReadonlyMap<string, string | Uint8Array>,
@@ -132,6 +135,11 @@ export class CartridgeLibrary {
       const offered = await this.#store.listOwnedCartridges(options.ownerId);
       if (offered.some((c) => c.owner === 'operator' && c.name === checked.name))
         return { ok: false, reason: 'name-reserved', name: checked.name };
+      // A library may not list two names a reader cannot tell apart (`Lanternmеre` with a Cyrillic е).
+      const skeleton = nameSkeleton(checked.name);
+      const alike = offered.find((c) => c.name !== checked.name && nameSkeleton(c.name) === skeleton);
+      if (alike !== undefined)
+        return { ok: false, reason: 'name-confusable', name: checked.name, existing: alike.name };
     }
     const bytes = storedBytes(files);
     const existing = await this.#store.getCartridgeVersion(checked.contentHash);

@@ -19,7 +19,14 @@ import type { TurnLimits } from './limits.ts';
 import type { ConditionVerdicts } from '../../core/cartridge/index.ts';
 import { loreIndexOf, loreVerdicts } from './lore.ts';
 import type { TurnWorldInfo } from './world-info.ts';
-import type { PromptRecord, RuleCall, ToolTraceEntry, TurnCartridge, TurnPersona } from './types.ts';
+import type {
+  PromptRecord,
+  RefusedModelOutput,
+  RuleCall,
+  ToolTraceEntry,
+  TurnCartridge,
+  TurnPersona,
+} from './types.ts';
 
 /** A lore section in this turn, as the prompts record it (lore-sections.ts builds them). */
 export interface LoreInTurn {
@@ -41,6 +48,8 @@ export class TurnContext {
   readonly prompts: PromptRecord[] = [];
   readonly warnings: string[] = [];
   readonly modelIds: Partial<Record<ModelRole, string>> = {};
+  /** Values of the models' answers over their caps, replaced before anything kept them (output-caps.ts). */
+  readonly refusedOutput: RefusedModelOutput[] = [];
   /** Lore retrieved or in play this turn, by id (first-seen order), with why: what the NPC brain is shown. */
   readonly lore = new Map<string, LoreInTurn>();
   /** In-game seconds accepted so far this turn; applied once, after the Director. */

@@ -8,6 +8,7 @@
 // lore or NPC query) or when a call failed (to repair it). At most `maxToolRounds` Director calls per
 // turn; after the last one the turn goes on with what it has.
 
+import { withKnownValues } from './known-values.ts';
 import {
   type ChatMessage,
   type JsonSchema,
@@ -189,7 +190,7 @@ export async function* runDirector(
   history: readonly StoryMessage[],
   tickNotes: readonly string[],
 ): AsyncGenerator<TurnEvent, DirectorOutcome> {
-  const tools = directorTools(ctx.cartridge);
+  const tools = withKnownValues(directorTools(ctx.cartridge), ctx.state, ctx.ledger.world);
   ctx.warnings.push(...tools.warnings);
   const turnStartTime = currentGameTime(ctx.state, ctx.clock);
   const lore = directorLoreSection(ctx, inputText, DIRECTOR_AUTO_LORE_TOKENS);

@@ -11,7 +11,7 @@ import type { TurnContext } from './context.ts';
 import { checkNarration, repairRequest } from './fidelity.ts';
 import type { LedgerConversation } from './ledger-turn.ts';
 import { MAX_NARRATION_CHARS } from './limits.ts';
-import { sanitizeForPrompt } from './sanitize.ts';
+import { sanitizeForPrompt } from '../../core/text-policy.ts';
 import type { FidelityRecord } from './types.ts';
 
 /** `repair` (default): one repair round, then the engine's correction; `correct`: the engine's at once; `off`. */

@@ -11,6 +11,7 @@ import {
   type WorldSummary,
 } from '../../core/ledger/index.ts';
 import type { ToolSpec } from '../../adapters/llm/index.ts';
+import { sanitizeForPrompt } from '../../core/text-policy.ts';
 import type { TurnContext } from './context.ts';
 import { type ClockMode, clockMode } from './game-time.ts';
 import { json, type PromptSection } from './prompts.ts';
@@ -28,7 +29,9 @@ function counts(summary: WorldSummary, which: 'included' | 'dropped'): string {
 /** The world summary as a prompt section; its reason carries the summary's own inclusion accounting. */
 export function worldSection(ctx: TurnContext, viewer?: string): PromptSection {
   const summary = ctx.worldSummaryFor(viewer);
-  const text = summary.text.trim() === '' ? '' : `${WORLD_HEADER}\n${summary.text}\n${WORLD_FOOTER}`;
+  // The world's names and descriptions are model prose (the Narrator's ledger events): the one sanitiser.
+  const text =
+    summary.text.trim() === '' ? '' : `${WORLD_HEADER}\n${sanitizeForPrompt(summary.text)}\n${WORLD_FOOTER}`;
   return {
     id: 'world',
     kind: 'volatile',

@@ -6,6 +6,7 @@
 // A template without `credit` counts as meeting the threshold on its own, so cartridges written without
 // credits (generic-rpg) still get their characters voiced.
 
+import { sanitizeForPrompt } from '../../core/text-policy.ts';
 import type { ChatModel, ToolSpec } from '../../adapters/llm/index.ts';
 import { type CompiledRules, npcVisibleState } from '../../core/yare/index.ts';
 import { checkArgs } from './args.ts';
@@ -249,11 +250,12 @@ async function askGroup(
   const known = new Set(cast.map((c) => c.id));
   const intents: NpcIntent[] = (checked.value as { intents: NpcIntent[] }).intents
     .filter((intent) => known.has(intent.npc_id))
+    // NPC lines are model prose bound for the Director's prompt: through the one sanitiser.
     .map(({ npc_id, dialogue, action_intent, internal_monologue }) => ({
       npc_id,
-      dialogue,
-      action_intent,
-      internal_monologue,
+      dialogue: sanitizeForPrompt(dialogue),
+      action_intent: sanitizeForPrompt(action_intent),
+      internal_monologue: sanitizeForPrompt(internal_monologue),
     }));
   return { ok: true, intents };
 }

@@ -109,6 +109,7 @@ export function buildRecord(parts: RecordParts): TurnRecord {
     usage: parts.usage,
     timings: parts.timings,
     models: { ...ctx.modelIds },
+    ...(ctx.refusedOutput.length === 0 ? {} : { refusedOutput: [...ctx.refusedOutput] }),
     directorStop: parts.directorStop,
     warnings: [...ctx.warnings],
     messages: [

@@ -4,7 +4,7 @@
 // (the signal) or any model failure yields an `error` event, throws a `TurnError`, and yields no record.
 
 import { applyBatch } from '../../core/ledger/index.ts';
-import { meterModels, ModelError, UsageMeter } from '../../adapters/llm/index.ts';
+import { capModels, meterModels, ModelError, UsageMeter } from '../../adapters/llm/index.ts';
 import { type Dict, toValue } from '../../core/yare/index.ts';
 import { TurnContext } from './context.ts';
 import { type DirectorOutcome, DIRECTOR_HISTORY_TOKENS, runDirector } from './director.ts';
@@ -33,7 +33,9 @@ import { chooseOffline } from './offline.ts';
 import { narrateOffline } from './offline-narration.ts';
 import { fitMessages, historyStep, recentMessages } from './prompts.ts';
 import { buildRecord, settleState } from './record.ts';
-import { sanitizeForPrompt } from './sanitize.ts';
+import { sanitizeForPrompt } from '../../core/text-policy.ts';
+import { neutralPersona } from './sanitize.ts';
+import { withKnownValues } from './known-values.ts';
 import { checkedArgs, directorTools, runAdvanceTime, runEventTool, type ToolOutcome } from './tools.ts';
 import { activateForTurn, withWorldInfoState, worldInfoLore, worldInfoRecord } from './world-info.ts';
 import type {
@@ -137,14 +139,21 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
     prepared.state,
     options.seed,
     prepared.limits,
-    options.persona,
+    neutralPersona(options.persona),
     options.signal,
     now,
     resolveLedgerOptions(options, options.models === null),
   );
   ctx.throwIfAborted();
   const meter = new UsageMeter();
-  const models = options.models === null ? null : meterModels(options.models, meter);
+  // Every answer is capped (model id, call ids, finish reason, token counts) before any role keeps it.
+  const capped =
+    options.models === null
+      ? null
+      : capModels(options.models, (role, refused) => {
+          for (const one of refused) ctx.refusedOutput.push({ role, ...one });
+        });
+  const models = capped === null ? null : meterModels(capped, meter);
   // Player text and earlier prose reach prompts only neutralised; the record keeps the raw input.
   const history: StoryMessage[] = recentMessages(options.messages, prepared.limits.historyMessages).map(
     (message) => ({ ...message, content: sanitizeForPrompt(message.content) }),
@@ -162,7 +171,8 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
     ctx.loreVerdicts,
   );
   for (const [id, text] of worldInfoLore(ctx.worldInfo)) ctx.lore.set(id, text);
-  ctx.playerContext = options.playerContext;
+  ctx.playerContext =
+    options.playerContext === undefined ? undefined : sanitizeForPrompt(options.playerContext);
 
   // 1. Cycle ticks, in declaration order, on the turn's one generator.
   const ticks = cartridge.rules.eventNames.filter(
@@ -221,7 +231,8 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   let conversation: LedgerConversation | undefined;
   if (models !== null) {
     const told = yield* runNarrator(ctx, models.narrator, {
-      directives: outcome.directives,
+      // The Director's directives are model prose too.
+      directives: sanitizeForPrompt(outcome.directives),
       inputText: promptText,
       history: fitMessages(history, NARRATOR_HISTORY_TOKENS, step),
     });
@@ -351,7 +362,7 @@ function resolveInteraction(ctx: TurnContext, interaction: InteractionInput): vo
 
 /** Offline: one deterministic choice from the player's words, run through the same tool checks. */
 async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnEvent, string | undefined> {
-  const tools = directorTools(ctx.cartridge);
+  const tools = withKnownValues(directorTools(ctx.cartridge), ctx.state, ctx.ledger.world);
   const context = {
     state: ctx.state,
     intentInputs: ctx.cartridge.intentInputs,

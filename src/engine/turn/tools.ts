@@ -55,6 +55,8 @@ export type DirectorTool =
       readonly event: EventDef;
       /** The tool takes `engine_time_delta` beside the event's inputs (the engine keeps the clock). */
       readonly timeDelta: boolean;
+      /** This turn's known values of its `values_from` inputs (known-values.ts), checked by the input rule. */
+      readonly known?: ReadonlyMap<string, readonly string[]>;
     }
   | { readonly kind: 'advance_game_time'; readonly spec: ToolSpec }
   | { readonly kind: 'lore_lookup'; readonly spec: ToolSpec }
@@ -313,7 +315,7 @@ function checkedEventArgs(
   for (const key of Object.keys(given)) {
     if (!(tool.timeDelta && key === TIME_DELTA_INPUT)) inputs[key] = given[key];
   }
-  const checked = checkEventInputs(tool.event, inputs);
+  const checked = checkEventInputs(tool.event, inputs, tool.known ? { known: tool.known } : {});
   if (!checked.ok) return checked;
   // Free strings carry the cap the schema offered the model (boundedStrings): a model cannot loop inside one.
   const properties = (tool.spec.inputSchema as { properties?: Record<string, { maxLength?: unknown }> })

@@ -2,7 +2,7 @@
 
 import type { IntentInputs, Persona } from '../../core/cartridge/index.ts';
 import type { LedgerErrorCode, LedgerSection, TimeChange, World } from '../../core/ledger/index.ts';
-import type { ModelRole, ModelSet, RoleUsage } from '../../adapters/llm/index.ts';
+import type { ModelRole, ModelSet, RefusedOutput, RoleUsage } from '../../adapters/llm/index.ts';
 import type { WorldInfoBook, WorldInfoTrigger } from '../../core/lore/index.ts';
 import type { CompiledRules, RollRecord, StateChange, StateValue } from '../../core/yare/index.ts';
 import type { TurnLimits } from './limits.ts';
@@ -257,6 +257,9 @@ export interface RuleCall {
   readonly steps?: number;
 }
 
+/** A value of a model's answer over its cap, as the record keeps it: which role, field, why, length, sha256. */
+export type RefusedModelOutput = { readonly role: ModelRole } & RefusedOutput;
+
 /** One tool call of the Director (or of the offline matcher) as it happened. */
 export interface ToolTraceEntry {
   readonly round: number;
@@ -322,6 +325,11 @@ export interface TurnRecord {
   readonly timings: Readonly<Partial<Record<TurnPhase, number>>> & { readonly total: number };
   /** Model id per role that was called. */
   readonly models: Readonly<Partial<Record<ModelRole, string>>>;
+  /**
+   * Values of the models' answers that were over their caps (a model id, a tool-call id, a finish reason, a
+   * token count), each replaced before it was kept; present only when there were any.
+   */
+  readonly refusedOutput?: readonly RefusedModelOutput[];
   /** Why the Director loop ended. */
   readonly directorStop: DirectorStop;
   /** Non-fatal problems (a cycle tick that failed, a section over budget, narration cut). */

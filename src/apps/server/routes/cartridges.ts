@@ -119,6 +119,13 @@ function uploadFailure(result: Exclude<UploadResult, { ok: true }>): ApiError {
         `'${result.name}' is a cartridge this server offers to everyone; upload yours under another bot_name`,
         { name: result.name },
       );
+    case 'name-confusable':
+      return new ApiError(
+        409,
+        'name_confusable',
+        `'${result.name}' looks like '${result.existing}', already in your library (letters of another script, or forms that read alike); upload it under that exact name or another bot_name`,
+        { name: result.name, existing: result.existing },
+      );
     case 'quota':
       return new ApiError(
         413,
@@ -301,7 +308,7 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
         201: { description: 'The new version, with warnings', schema: uploadResponse },
         409: {
           description:
-            'The name is one the server offers to everyone (`name_reserved`), or `tag` names another version (`tag_taken`)',
+            'The name is one the server offers to everyone (`name_reserved`) or looks like another in your library (`name_confusable`), or `tag` names another version (`tag_taken`)',
           schema: errorSchema,
         },
         413: {

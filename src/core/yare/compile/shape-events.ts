@@ -4,7 +4,7 @@
 
 import type { Diagnostic, SourcePlace } from '../../diagnostics.ts';
 import { didYouMean } from '../diagnostics-sink.ts';
-import type { FieldType, InputSpec } from '../program.ts';
+import type { FieldType, InputSpec, ValuesFrom } from '../program.ts';
 import { formatValue } from '../python.ts';
 import { FIELD_TYPES, RESERVED_NAMES } from '../schema.ts';
 import type { Value } from '../values.ts';
@@ -27,7 +27,9 @@ import { shapeSteps } from './shape-steps.ts';
 import { type ShapeContext, shapeError } from './shape-values.ts';
 
 const EVENT_KEYS = new Set(['description', 'inputs', 'steps', 'trigger_on', 'internal', 'intents']);
-const INPUT_KEYS = new Set(['type', 'enum', 'default', 'description']);
+const INPUT_KEYS = new Set(['type', 'enum', 'default', 'description', 'values_from']);
+/** `values_from`: `state.` and a dotted path, `ledger.entities`, or `ledger.` and an entity type. */
+const VALUES_FROM = /^(state|ledger)\.([A-Za-z_][A-Za-z0-9_]{0,63}(?:\.[A-Za-z_][A-Za-z0-9_]{0,63}){0,15})$/;
 
 export function shapeEvent(ctx: ShapeContext, name: string, node: YAMLMap, place: SourcePlace): RawEvent {
   const keyProblems = mapPairs(node)
@@ -174,6 +176,7 @@ export function shapeInputs(ctx: ShapeContext, eventName: string, node: unknown)
           ),
         );
     }
+    const valuesFrom = shapeValuesFrom(ctx, getNode(value, 'values_from'), key, type, enumValues, problems);
     const defaultPair = getPair(value, 'default');
     const descriptionRaw = scalarOf(getNode(value, 'description'));
     const def = defaultPair ? plainValue(defaultPair.value) : null;
@@ -199,9 +202,58 @@ export function shapeInputs(ctx: ShapeContext, eventName: string, node: unknown)
       default: def,
       description: typeof descriptionRaw === 'string' ? descriptionRaw : undefined,
       required: defaultPair === undefined,
+      ...(valuesFrom === undefined ? {} : { valuesFrom }),
     });
   }
   return result();
+}
+
+/** An input's `values_from`: a string input's known values, from a state list or dict, or the ledger. */
+function shapeValuesFrom(
+  ctx: ShapeContext,
+  node: unknown,
+  input: string,
+  type: FieldType | undefined,
+  enumValues: Value[] | undefined,
+  problems: Diagnostic[],
+): ValuesFrom | undefined {
+  if (node === undefined) return undefined;
+  const raw = scalarOf(node);
+  const place = placeOfNode(ctx.src, node);
+  const match = typeof raw === 'string' ? VALUES_FROM.exec(raw) : null;
+  if (match === null) {
+    problems.push(
+      shapeError(
+        'YARE_BAD_SCHEMA',
+        `values_from of input '${input}' must be a state path (state.world.places), ledger.entities or ledger.<entity type> (ledger.npc), got ${JSON.stringify(raw)}.`,
+        place,
+      ),
+    );
+    return undefined;
+  }
+  if (enumValues !== undefined || (type !== undefined && type !== 'string')) {
+    problems.push(
+      shapeError(
+        'YARE_BAD_SCHEMA',
+        `values_from of input '${input}' needs a string input without an enum (its values are the enum).`,
+        place,
+      ),
+    );
+    return undefined;
+  }
+  const [, source, rest] = match as unknown as [string, 'state' | 'ledger', string];
+  if (source === 'state') return { kind: 'state', path: `state.${rest}` };
+  if (rest.includes('.')) {
+    problems.push(
+      shapeError(
+        'YARE_BAD_SCHEMA',
+        `values_from of input '${input}': ledger values are ledger.entities or ledger.<entity type>, got ${JSON.stringify(raw)}.`,
+        place,
+      ),
+    );
+    return undefined;
+  }
+  return { kind: 'ledger', entityType: rest === 'entities' ? undefined : rest };
 }
 
 function shapeIntents(ctx: ShapeContext, node: unknown, problems: Diagnostic[]): string[] {

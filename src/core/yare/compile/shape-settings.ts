@@ -3,6 +3,7 @@
 // final here; their problems are reported after the rules', where one walk over the file met them.
 
 import type { Diagnostic } from '../../diagnostics.ts';
+import { normaliseName } from '../../text-policy.ts';
 import type { EngineSettings, NpcTemplate } from '../program.ts';
 import { getNode, isMap, mapPairs, placeOfNode, scalarOf, type YAMLMap } from '../yaml-nodes.ts';
 import type { RawSettings } from './raw-ast.ts';
@@ -140,5 +141,14 @@ function shapeTopLevelSettings(
       shapeError('YARE_BAD_SCHEMA', 'bot_name must be non-empty text.', placeOfNode(ctx.src, botNameNode)),
     );
   }
-  return typeof botName === 'string' ? botName : undefined;
+  if (typeof botName !== 'string' || botName.trim() === '') return undefined;
+  // The cartridge's name in a library: one normal form (src/core/names.ts).
+  const named = normaliseName(botName);
+  if (!named.ok) {
+    problems.push(
+      shapeError('YARE_BAD_SCHEMA', `bot_name: ${named.message}.`, placeOfNode(ctx.src, botNameNode!)),
+    );
+    return undefined;
+  }
+  return named.name;
 }

@@ -17,14 +17,27 @@ export type EventInputsCheck =
   | { readonly ok: true; readonly inputs: Dict }
   | { readonly ok: false; readonly code: YareErrorCode; readonly message: string };
 
+export interface EventInputsOptions {
+  /**
+   * The known values of inputs with `values_from`, by input name, from the world as the caller sees it (the
+   * turn's state and ledger): a value must be one of them, matched ignoring case, and takes their spelling.
+   * An input missing here, or with no known values, takes any string.
+   */
+  readonly known?: ReadonlyMap<string, readonly string[]>;
+}
+
 /**
  * An event's inputs judged before it runs: the inputs it would run with (typed values converted, enum
  * values in the declared spelling, defaults filled in), or why they are refused (`YARE_BAD_INPUT`, or
  * `YARE_OVERFLOW` for an int past ±2^53) with a message naming the input. Pure; `raw` is left untouched.
  */
-export function checkEventInputs(event: EventDef, raw: unknown): EventInputsCheck {
+export function checkEventInputs(
+  event: EventDef,
+  raw: unknown,
+  options: EventInputsOptions = {},
+): EventInputsCheck {
   try {
-    return { ok: true, inputs: prepareInputs(event, raw) };
+    return { ok: true, inputs: prepareInputs(event, raw, options.known) };
   } catch (error) {
     if (error instanceof YareError) return { ok: false, code: error.code, message: error.message };
     throw error;
@@ -43,7 +56,11 @@ export function enumValue(spec: InputSpec, value: Value): Value | undefined {
 }
 
 /** Checks and coerces an event's inputs: declared names only, typed values, enum values, defaults. */
-export function prepareInputs(event: EventDef, raw: unknown): Dict {
+export function prepareInputs(
+  event: EventDef,
+  raw: unknown,
+  known?: ReadonlyMap<string, readonly string[]>,
+): Dict {
   if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw))) {
     throw new YareError('YARE_BAD_INPUT', `Inputs of '${event.name}' must be a mapping of name: value.`);
   }
@@ -63,7 +80,8 @@ export function prepareInputs(event: EventDef, raw: unknown): Dict {
     const spec = specs[i]!;
     const v = Object.hasOwn(given, spec.name) ? given[spec.name] : undefined;
     if (v !== undefined && v !== null) {
-      out[spec.name] = coerceInput(event.name, spec, inputValue(event.name, spec.name, v));
+      const value = coerceInput(event.name, spec, inputValue(event.name, spec.name, v));
+      out[spec.name] = spec.valuesFrom === undefined ? value : knownValue(event.name, spec, value, known);
     } else if (spec.hasDefault) {
       out[spec.name] = spec.default;
     } else if (spec.type === undefined) {
@@ -76,6 +94,26 @@ export function prepareInputs(event: EventDef, raw: unknown): Dict {
     }
   }
   return out;
+}
+
+/** A `values_from` input's value among the known ones (ignoring case, in their spelling), when there are any. */
+function knownValue(
+  eventName: string,
+  spec: InputSpec,
+  value: Value,
+  known: ReadonlyMap<string, readonly string[]> | undefined,
+): Value {
+  const values = known?.get(spec.name);
+  if (values === undefined || values.length === 0 || typeof value !== 'string') return value;
+  const lower = value.toLowerCase();
+  const match = values.find((v) => v.toLowerCase() === lower);
+  if (match !== undefined) return match;
+  const from = spec.valuesFrom!;
+  const source = from.kind === 'state' ? from.path : `ledger.${from.entityType ?? 'entities'}`;
+  throw new YareError(
+    'YARE_BAD_INPUT',
+    `Input '${spec.name}' of '${eventName}' must be one of the values of ${source} (${values.map((v) => formatValue(v)).join(', ')}); got ${formatValue(value)}.${didYouMean(value, values)}`,
+  );
 }
 
 /** One input value from untrusted data: primitives as they are, containers converted (null-prototype dicts). */

@@ -1,6 +1,7 @@
 // Stage 3 of a turn: the finished record, its state and its ledger batch stored as one turn in one store
 // transaction (with a world snapshot when the branch is due one), and the new world kept in memory. Refused
-// when the head moved since prepare or the parent is gone; a retry with a committed Idempotency-Key is
+// when the turn is too large to store (storable.ts names the cartridge part), the head moved since prepare
+// or the parent is gone; a retry with a committed Idempotency-Key is
 // `replayed` (the store answers with the first turn).
 
 import type { Turn } from '../../../adapters/store/index.ts';
@@ -10,6 +11,7 @@ import { notFound, SessionError } from '../errors.ts';
 import { withoutWorld } from '../ledger.ts';
 import { ledgerEventsOf, turnRecordOf } from '../records.ts';
 import { keepChildWindow } from '../window-cache.ts';
+import { unstorableTurn } from './storable.ts';
 import type { TurnContext, TurnEnvironment } from './types.ts';
 
 export type CommitDeps = Pick<TurnEnvironment, 'store' | 'worlds' | 'windows' | 'snapshotRule' | 'clock'>;
@@ -33,6 +35,9 @@ export async function commitTurn(
     deps.snapshotRule,
     context.turnId,
   );
+  const stored = withoutWorld(turnRecordOf(record));
+  const unstorable = unstorableTurn(record, stored);
+  if (unstorable !== undefined) return { kind: 'refused', error: unstorable };
   const appended = await deps.store.appendTurn({
     id: context.turnId,
     sessionId,
@@ -41,7 +46,7 @@ export async function commitTurn(
     ...(request.idempotencyKey === undefined ? {} : { idempotencyKey: request.idempotencyKey }),
     input: record.input,
     narration: record.narration,
-    record: withoutWorld(turnRecordOf(record)),
+    record: stored,
     state: record.stateAfter,
     ledgerEvents,
     ...(record.ledger.gameTime === undefined ? {} : { ledgerGameTime: record.ledger.gameTime }),

@@ -80,6 +80,7 @@ export function outcomeOf(error: unknown): TurnOutcome {
     case 'settings':
       return 'model';
     case 'invalid':
+    case 'too-large':
     case 'malformed':
     case 'input-too-long':
       return 'invalid';

@@ -58,6 +58,9 @@ const INPUT_SHAPE = obj(
     enum: list(any(), 'The allowed values (matched ignoring case).'),
     default: any('Used when the input is not given; without one a typed input is required.'),
     description: str('Shown to the Director.'),
+    values_from: str(
+      "Where a string input's known values come from: a state list or dict (state.world.places), ledger.entities or ledger.<entity type>; the Director is offered them as an enum and held to them.",
+    ),
   },
   { doc: 'A typed input of an event.' },
 );

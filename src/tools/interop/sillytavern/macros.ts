@@ -1,8 +1,9 @@
 // Card macros at import: `{{char}}`, `<BOT>`, `<CHAR>` become the character's name (the V3 `nickname` when
 // set, as the spec says); `<USER>` becomes `{{user}}`, which the cartridge loader replaces with the
 // player's persona; `{{// comments}}` are removed. Every other macro stays as written and is counted in the
-// loss report by name. The patterns are linear: a bounded negated class between fixed delimiters.
+// loss report by name. The result goes through the one prompt sanitiser (src/core/text-policy.ts). The patterns are linear: a bounded negated class between fixed delimiters.
 
+import { sanitizeForPrompt } from '../../../core/text-policy.ts';
 import type { LossReport } from './loss.ts';
 
 /** Macros the cartridge loader itself replaces (docs/cartridges.md, persona macros). */
@@ -23,7 +24,7 @@ export function resolveCardMacros(text: string, charName: string, loss: LossRepo
   const legacy = text.replace(LEGACY, (_m, who: string) =>
     who.toLowerCase() === 'user' ? '{{user}}' : charName,
   );
-  return legacy.replace(MACRO, (whole, inner: string) => {
+  const resolved = legacy.replace(MACRO, (whole, inner: string) => {
     const body = inner.trim();
     if (body.startsWith('//')) return '';
     const name = body.split(/[:\s]/)[0]!.toLowerCase();
@@ -32,4 +33,9 @@ export function resolveCardMacros(text: string, charName: string, loss: LossRepo
     loss.add(`macro {{${name}}}`, place, 'not a macro here: left as written');
     return whole;
   });
+  // Card text ends up in prompts (directives, lore, World Info): through the one prompt sanitiser, once here.
+  const neutral = sanitizeForPrompt(resolved);
+  if (neutral !== resolved)
+    loss.add('prompt tokens', place, 'chat-template tokens escaped and invisible characters removed');
+  return neutral;
 }

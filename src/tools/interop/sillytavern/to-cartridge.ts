@@ -6,6 +6,7 @@
 // so an export gives back what the loader does not use.
 
 import { checkInjection } from '../../../core/cartridge/index.ts';
+import { sanitizeForPrompt } from '../../../core/text-policy.ts';
 import { MAX_DIRECTIVE_CHARS, MAX_FIRST_MESSAGE_BYTES } from '../../../core/cartridge/limits.ts';
 import {
   parseCharacterBook,
@@ -60,7 +61,7 @@ export function cardToCartridge(
   options: ToCartridgeOptions = {},
 ): Map<string, string | Uint8Array> {
   const files = new Map<string, string | Uint8Array>();
-  const display = card.nickname || card.name;
+  const display = sanitizeForPrompt(card.nickname || card.name);
   const macros = (text: string, place: string) => resolveCardMacros(text, display, loss, place);
   const description = macros(card.description, 'data.description').trim();
   const personality = macros(card.personality, 'data.personality').trim();
