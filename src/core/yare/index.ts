@@ -12,6 +12,7 @@ export {
   runEvent,
 } from './interpreter.ts';
 export * as limits from './limits.ts';
+export { type CheckInvariantsOptions, checkInvariants, type InvariantFailure } from './invariants.ts';
 export type {
   CompiledRules,
   DomainSchema,
@@ -19,6 +20,7 @@ export type {
   FieldSchema,
   FieldType,
   InputSpec,
+  InvariantDef,
   NotePart,
   Operand,
   SchemaNode,

@@ -5,6 +5,7 @@ import { lookup, summarizeWorld, type WorldSummary } from '../../core/ledger/ind
 import type { ModelRole } from '../../adapters/llm/index.ts';
 import type { LoreIndex } from '../../core/lore/index.ts';
 import {
+  checkInvariants,
   type CompiledRules,
   DiceRoller,
   type Dict,
@@ -19,7 +20,14 @@ import type { TurnLimits } from './limits.ts';
 import type { ConditionVerdicts } from '../../core/cartridge/index.ts';
 import { loreIndexOf, loreVerdicts } from './lore.ts';
 import type { TurnWorldInfo } from './world-info.ts';
-import type { PromptRecord, RuleCall, ToolTraceEntry, TurnCartridge, TurnPersona } from './types.ts';
+import type {
+  InvariantBreach,
+  PromptRecord,
+  RuleCall,
+  ToolTraceEntry,
+  TurnCartridge,
+  TurnPersona,
+} from './types.ts';
 
 /** A lore section in this turn, as the prompts record it (lore-sections.ts builds them). */
 export interface LoreInTurn {
@@ -41,6 +49,8 @@ export class TurnContext {
   readonly prompts: PromptRecord[] = [];
   readonly warnings: string[] = [];
   readonly modelIds: Partial<Record<ModelRole, string>> = {};
+  /** Invariants an event of this turn left broken (`invariants:` in yare.yaml), checked after every event. */
+  readonly invariantBreaches: InvariantBreach[] = [];
   /** Lore retrieved or in play this turn, by id (first-seen order), with why: what the NPC brain is shown. */
   readonly lore = new Map<string, LoreInTurn>();
   /** In-game seconds accepted so far this turn; applied once, after the Director. */
@@ -73,6 +83,8 @@ export class TurnContext {
     readonly now: () => number,
     /** The world before the turn, the ledger turn to commit at, and how the Narrator proposes changes. */
     readonly ledger: LedgerOptions,
+    /** Strict mode: a broken invariant refuses the turn instead of being recorded. */
+    readonly strict = false,
   ) {
     this.rules = cartridge.rules;
     this.clock = clockMode(this.rules);
@@ -189,8 +201,31 @@ export class TurnContext {
       steps: result.stepsUsed,
     });
     // A failed run changed nothing, so its notes describe nothing that happened.
-    if (result.ok) this.notes.push(...result.notes);
+    if (result.ok) {
+      this.notes.push(...result.notes);
+      this.checkInvariantsAfter(source, event);
+    }
     return result;
+  }
+
+  /**
+   * The cartridge's invariants on the state an event left (docs/yare.md, Invariants): each one that does
+   * not hold is recorded; in strict mode the first breach refuses the whole turn.
+   */
+  private checkInvariantsAfter(source: RuleCall['source'], event: string): void {
+    if (this.rules.invariants.length === 0) return;
+    const failures = checkInvariants(this.rules, this.runner.state);
+    for (const failure of failures) {
+      this.invariantBreaches.push({ ...failure, event, source, call: this.ruleCalls.length });
+    }
+    const first = failures[0];
+    if (first !== undefined && this.strict) {
+      const at = `${first.place.file}:${first.place.line}:${first.place.col}`;
+      throw new TurnError(
+        'invariant',
+        `${at}: ${first.message}, after event '${event}'; the turn is refused (strict mode) and nothing changed`,
+      );
+    }
   }
 
   throwIfAborted(): void {
