@@ -24,6 +24,7 @@ const suites: Array<[string, () => Promise<Bench>]> = [
   ['builder', async () => (await import('./builder.ts')).benchBuilder],
   ['library', async () => (await import('./library.ts')).benchLibrary],
   ['offline-matcher', async () => (await import('./offline-matcher.ts')).benchOfflineMatcher],
+  ['explore', async () => (await import('./explore.ts')).benchExplore],
 ];
 
 const only = process.argv.slice(2);

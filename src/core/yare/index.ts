@@ -12,8 +12,10 @@ export {
   runEvent,
 } from './interpreter.ts';
 export * as limits from './limits.ts';
+export { type CoverageSink, newCoverageSink, type UnrenderedNote, withCoverage } from './coverage.ts';
 export { type CheckInvariantsOptions, checkInvariants, type InvariantFailure } from './invariants.ts';
 export type {
+  BranchArm,
   CompiledRules,
   DomainSchema,
   EventDef,
