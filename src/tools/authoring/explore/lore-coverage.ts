@@ -70,7 +70,7 @@ export class LoreProbe {
     const missedSections = chunks
       .filter((c) => !found.has(c.id))
       .map((c) => ({
-        place: { file: 'bot_lore.md', line: c.line, col: 1 },
+        place: { file: cartridge.files.lore, line: c.line, col: 1 },
         what: `lore section ${c.heading === '' ? '(before the first heading)' : JSON.stringify(c.heading)} never activated`,
       }));
     const book = cartridge.worldInfo?.entries ?? [];

@@ -49,11 +49,10 @@ function runFinding(game: Game, event: string, error: RunError): Finding {
     : game.notePlaces.has(placeKey(error.place))
       ? 'note'
       : 'error';
-  const at = error.place === undefined ? '' : `${placeKey(error.place)}: `;
   return {
     kind,
     key: `${kind}:${event}:${error.code}:${placeKey(error.place)}`,
-    message: `${at}event '${event}' failed (${error.code}): ${error.message}`,
+    message: `event '${event}' failed (${error.code}): ${error.message}`,
     ...(error.place === undefined ? {} : { place: error.place }),
     event,
     code: error.code,
@@ -70,7 +69,7 @@ function unrendered(game: Game, shown: readonly string[] | undefined): Finding[]
     findings.push({
       kind: 'note',
       key: `note:${placeKey(u.step.place)}:${u.placeholder}`,
-      message: `${placeKey(u.step.place)}: note "${u.step.template}" shows {${u.placeholder}} as None: "${u.text}"`,
+      message: `note "${u.step.template}" shows {${u.placeholder}} as None: "${u.text}"`,
       place: u.step.place,
       subject: u.placeholder,
       shown: u.text,
