@@ -193,7 +193,7 @@ export async function explore(cartridge: Cartridge, options: ExploreOptions = {}
 
   const violations: Violation[] = [];
   for (const [key, s] of seen) {
-    const shrunk = await shrink(replayGame, start, s.steps, key, MAX_SHRINK_REPLAYS);
+    const shrunk = await shrink(replayGame, start, s.steps, key, MAX_SHRINK_REPLAYS, late);
     violations.push({
       ...s.finding,
       ...(s.finding.place === undefined ? {} : { place: authorPlace(cartridge, s.finding.place) }),

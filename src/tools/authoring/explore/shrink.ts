@@ -39,10 +39,13 @@ export async function shrink(
   steps: readonly ExploreStep[],
   key: string,
   maxReplays: number,
+  /** True once the exploration's deadline has passed: shrinking stops with the shortest found so far. */
+  late: () => boolean = () => false,
 ): Promise<readonly ExploreStep[]> {
   let replays = 0;
   const attempt = async (candidate: readonly ExploreStep[]): Promise<readonly ExploreStep[] | undefined> => {
     replays++;
+    if (late()) replays = maxReplays;
     const shown = await reproduces(game, start, candidate, key);
     return shown === undefined ? undefined : candidate.slice(0, shown);
   };
