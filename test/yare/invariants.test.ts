@@ -140,3 +140,36 @@ describe('checkInvariants', () => {
     expect(short.map((f) => [f.invariant, f.code])).toContainEqual(['few_names', 'YARE_STEP_LIMIT']);
   });
 });
+
+describe('invariants and lint', () => {
+  it('a field or macro read only by an invariant counts as read', async () => {
+    const { lintCartridge } = await import('../../src/tools/authoring/lint/index.ts');
+    const { loadCartridgeFromFiles } = await import('../../src/adapters/files/index.ts');
+    const yare = `state_schema:
+  debt: { type: int, default: 0 }
+macros:
+  closed: "@ 1 > 2"
+events:
+  borrow:
+    description: Borrow.
+    steps:
+      - { action: set, var: state.debt, value: -1 }
+      - { action: note, message: "You borrow." }
+`;
+    const lint = (text: string) => {
+      const loaded = loadCartridgeFromFiles(
+        new Map([
+          ['yare.yaml', text],
+          ['bot_lore.md', '# Lore\n\nText.\n'],
+        ]),
+        'l',
+      );
+      if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.message).join('\n'));
+      return lintCartridge(loaded.cartridge).map((d) => d.code);
+    };
+    expect(lint(yare)).toEqual(expect.arrayContaining(['LINT_MACRO_UNUSED', 'LINT_FIELD_NEVER_READ']));
+    const withInvariant = lint(`${yare}invariants:\n  solvent: "@ state.debt >= -10 or macros.closed"\n`);
+    expect(withInvariant).not.toContain('LINT_MACRO_UNUSED');
+    expect(withInvariant).not.toContain('LINT_FIELD_NEVER_READ');
+  });
+});
