@@ -151,3 +151,19 @@ describe('explore on the shipped cartridges', () => {
     });
   }
 });
+
+describe('explore: lore and World Info coverage', () => {
+  it('a section whose when: held on an explored state is activated; what no state or note brings in is named', async () => {
+    const { conditionsCartridge } = await import('../turn/lore-conditions-fixture.ts');
+    const report = await explore(conditionsCartridge(), { runs: 5, depth: 5, seed: 1 });
+    const missed = report.coverage.lore.missed.map((m) => m.what);
+    expect(missed).not.toContain('lore section "Chapel bells" never activated');
+    expect(missed).toContain('lore section "Mara at prayer" never activated');
+    expect(missed).toContain('lore section "The cult below" never activated');
+    expect(report.coverage.lore.total).toBe(5);
+    const wi = report.coverage.worldInfo;
+    expect(wi.total).toBe(3);
+    expect(wi.missed.map((w) => w.uid)).toEqual([1, 2]);
+    expect(wi.missed[0]!.what).toBe('World Info entry 1 (fish) never activated');
+  });
+});
