@@ -1,7 +1,8 @@
 // The builder's working routes. `POST /v1/builder/check`: a draft's files through the checker of
 // `mnesos validate` (off the request thread, as uploads are), findings at file:line:col. `POST
 // /v1/builder/complete`: the language server's completion for one file. `POST /v1/builder/try`: one event
-// on a chosen state with a seed, as `mnesos run-event`. `POST /v1/builder/generate`: the AI generator
+// on a chosen state with a seed, as `mnesos run-event`. `POST /v1/builder/explore`: the draft explored as
+// `mnesos explore` does, in the checker's worker, within the builder's bounds. `POST /v1/builder/generate`: the AI generator
 // (src/tools/authoring/builder/generate.ts) over Server-Sent Events, with the caller's models. Events: `round` (the model
 // is asked: draft or repair), `answered`, `checked` (the checker's findings as file:line:col), then
 // `saved` (the draft the result was saved as) and `done` with the files, the findings and the transcript,
