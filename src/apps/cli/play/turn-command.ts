@@ -65,6 +65,7 @@ export async function runTurnCommand(cartridgeArg: string, flags: TurnFlags): Pr
       flags.input !== undefined
         ? { input: flags.input }
         : { interaction: flags.interaction as unknown as InteractionInput },
+    ...(flags.strict === true ? { strict: true } : {}),
   });
   const cartridge = await loadCartridgeArg(cartridgeArg);
   const state = toStateValue(readStateFile(flags.state, cartridge.rules)) as GameState;
@@ -86,7 +87,6 @@ export async function runTurnCommand(cartridgeArg: string, flags: TurnFlags): Pr
         models: choice.models,
         ...(world === undefined ? {} : { world }),
         ledgerTurn: ledgerTurnOf(history),
-        ...(flags.strict === true ? { strict: true } : {}),
       },
       {
         onEvent: (event) => {

@@ -88,6 +88,7 @@ function turnOptions(
     ...(persona ? { persona } : {}),
     ...(request.playerContext ? { playerContext: request.playerContext } : {}),
     ...(request.trigger ? { worldInfoTrigger: request.trigger } : {}),
+    ...(request.strict === true ? { strict: true } : {}),
     ...(limits ? { limits } : {}),
   };
 }

@@ -23,8 +23,6 @@ export interface StatelessTurn {
   readonly world?: TurnOptions['world'];
   readonly ledgerTurn?: number;
   readonly limits?: Partial<TurnLimits>;
-  /** Strict mode: an event that breaks an invariant of the cartridge refuses the turn (`TurnOptions.strict`). */
-  readonly strict?: boolean;
 }
 
 /** Plays the turn to its record, events to the sink. Throws SessionError when the turn did not finish. */
@@ -47,7 +45,7 @@ export async function playStatelessTurn(
     ...(turn.limits === undefined ? {} : { limits: turn.limits }),
     ...(request.playerContext === undefined ? {} : { playerContext: request.playerContext }),
     ...(request.trigger === undefined ? {} : { worldInfoTrigger: request.trigger }),
-    ...(turn.strict === true ? { strict: true } : {}),
+    ...(request.strict === true ? { strict: true } : {}),
   };
   const ran = await pump(
     runEngine(engine, { ...(sink.signal === undefined ? {} : { signal: sink.signal }), timeoutMs }),
