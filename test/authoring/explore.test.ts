@@ -129,6 +129,12 @@ describe('explore limits', () => {
     expect(() => resolveExploreOptions({ depth: MAX_EXPLORE_DEPTH + 1 })).toThrow(/MAX_EXPLORE_DEPTH/);
     expect(() => resolveExploreOptions({ runs: 0 })).toThrow(/runs must be/);
     expect(() => resolveExploreOptions({ seed: -1 })).toThrow(/seed must be/);
+    expect(resolveExploreOptions({ seed: exploreLimits.MAX_EXPLORE_SEED }).seed).toBe(
+      exploreLimits.MAX_EXPLORE_SEED,
+    );
+    expect(() => resolveExploreOptions({ seed: exploreLimits.MAX_EXPLORE_SEED + 1 })).toThrow(
+      /MAX_EXPLORE_SEED/,
+    );
     expect(() => resolveExploreOptions({ depth: 1.5 })).toThrow(/depth must be/);
   });
 

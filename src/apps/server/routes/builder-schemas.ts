@@ -7,6 +7,7 @@ import { MAX_EVENT_NAME_CHARS } from '../../../engine/session/index.ts';
 import {
   MAX_BUILDER_EXPLORE_DEPTH,
   MAX_BUILDER_EXPLORE_RUNS,
+  MAX_EXPLORE_SEED,
 } from '../../../tools/authoring/builder/index.ts';
 import { seed } from '../schemas.ts';
 
@@ -46,7 +47,7 @@ export const exploreBody = z.strictObject({
   files: builderFiles,
   runs: z.number().int().min(1).max(MAX_BUILDER_EXPLORE_RUNS).optional(),
   depth: z.number().int().min(1).max(MAX_BUILDER_EXPLORE_DEPTH).optional(),
-  seed: z.number().int().min(0).max(0x7fff_ffff).optional(),
+  seed: z.number().int().min(0).max(MAX_EXPLORE_SEED).optional(),
   /** The state every playthrough starts from: the fields that matter, merged over the initial state. */
   state: z.record(z.string(), z.unknown()).optional(),
 });

@@ -21,5 +21,6 @@ export {
   MAX_REQUIREMENTS_CHARS,
 } from './limits.ts';
 export { type ExploreDraftInput, type ExploreDraftOutcome, exploreDraft } from './explore-draft.ts';
+export { MAX_EXPLORE_SEED } from '../explore/limits.ts';
 export { builderTemplates, EMPTY_TEMPLATE, templateFiles } from './templates.ts';
 export { type TryResult, TryInputError, tryEvent } from './try-event.ts';

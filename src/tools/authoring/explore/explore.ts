@@ -19,6 +19,7 @@ import {
   DEFAULT_EXPLORE_RUNS,
   MAX_EXPLORE_DEPTH,
   MAX_EXPLORE_RUNS,
+  MAX_EXPLORE_SEED,
   MAX_SHRINK_REPLAYS,
   MAX_VIOLATIONS,
   WAIT_ONE_IN,
@@ -42,8 +43,6 @@ export interface ExploreOptions {
 export class ExploreError extends Error {
   override readonly name = 'ExploreError';
 }
-
-const MAX_SEED = 0x7fff_ffff;
 
 function whole(
   name: string,
@@ -70,7 +69,7 @@ export function resolveExploreOptions(options: ExploreOptions): {
   return {
     runs: whole('runs', options.runs, DEFAULT_EXPLORE_RUNS, 1, MAX_EXPLORE_RUNS, 'MAX_EXPLORE_RUNS'),
     depth: whole('depth', options.depth, DEFAULT_EXPLORE_DEPTH, 1, MAX_EXPLORE_DEPTH, 'MAX_EXPLORE_DEPTH'),
-    seed: whole('seed', options.seed, 1, 0, MAX_SEED, String(MAX_SEED)),
+    seed: whole('seed', options.seed, 1, 0, MAX_EXPLORE_SEED, 'MAX_EXPLORE_SEED'),
   };
 }
 
@@ -119,16 +118,20 @@ function minigameResult(rng: DiceRoller, state: Dict): InteractionInput {
 function chooseStep(game: Game, rng: DiceRoller, state: Dict): ExploreStep | undefined {
   const pending = hasPendingInteraction(state);
   if (pending && rng.draw(0, 3) !== 0)
-    return { kind: 'minigame', result: minigameResult(rng, state), seed: rng.draw(0, MAX_SEED) };
+    return { kind: 'minigame', result: minigameResult(rng, state), seed: rng.draw(0, MAX_EXPLORE_SEED) };
   // Free text (a wait) is refused while a mini-game is pending; events are not.
   if (game.clock && !pending && rng.draw(1, WAIT_ONE_IN) === 1)
-    return { kind: 'wait', duration: WAITS[rng.draw(0, WAITS.length - 1)]!, seed: rng.draw(0, MAX_SEED) };
+    return {
+      kind: 'wait',
+      duration: WAITS[rng.draw(0, WAITS.length - 1)]!,
+      seed: rng.draw(0, MAX_EXPLORE_SEED),
+    };
   if (game.choices.length === 0) return undefined;
   for (let attempt = 0; attempt < EVENT_ATTEMPTS; attempt++) {
     const event = game.choices[rng.draw(0, game.choices.length - 1)]!;
     const inputs = drawInputs(rng, event);
     if (inputs !== undefined)
-      return { kind: 'event', event: event.name, inputs, seed: rng.draw(0, MAX_SEED) };
+      return { kind: 'event', event: event.name, inputs, seed: rng.draw(0, MAX_EXPLORE_SEED) };
   }
   return undefined;
 }

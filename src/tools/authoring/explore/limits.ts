@@ -5,6 +5,8 @@
 export const MAX_EXPLORE_RUNS = 10_000;
 /** Steps (events, mini-game results, waits) per playthrough (`--depth`). */
 export const MAX_EXPLORE_DEPTH = 1_000;
+/** The largest `--seed`, and the largest seed a step draws (a scenario step's `seed:` takes it). */
+export const MAX_EXPLORE_SEED = 0x7fff_ffff;
 export const DEFAULT_EXPLORE_RUNS = 100;
 export const DEFAULT_EXPLORE_DEPTH = 30;
 /** Replays the shrinking of one violation may use (each replays a candidate sequence from the start). */
