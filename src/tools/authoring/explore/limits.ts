@@ -18,4 +18,4 @@ export const MAX_LORE_PROBES = 400;
 /** Characters of a note used as a lore query. */
 export const MAX_PROBE_CHARS = 200;
 /** One in this many steps is a wait (when the engine keeps the clock): time passes, cycle ticks run. */
-export const WAIT_ONE_IN = 40;
+export const WAIT_ONE_IN = 60;
