@@ -173,3 +173,21 @@ events:
     expect(withInvariant).not.toContain('LINT_FIELD_NEVER_READ');
   });
 });
+
+describe('invariants in the editor', () => {
+  it('the top-level key is offered, and state paths complete inside a condition', async () => {
+    const { builderCompletions } = await import('../../src/tools/authoring/builder/completion.ts');
+    const head = `${SCHEMA}invariants:\n  ok: "@ state.keeper.`;
+    const text = `${head}debt >= 0"\n`;
+    const inside = builderCompletions({
+      file: 'yare.yaml',
+      text,
+      offset: head.length,
+      rulesFiles: { 'yare.yaml': text },
+    });
+    expect(inside.items.map((i) => i.label)).toEqual(['debt', 'names']);
+    const top = `${SCHEMA}inv`;
+    const keys = builderCompletions({ file: 'yare.yaml', text: top, offset: top.length });
+    expect(keys.items.map((i) => i.label)).toContain('invariants');
+  });
+});
