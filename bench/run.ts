@@ -25,6 +25,7 @@ const suites: Array<[string, () => Promise<Bench>]> = [
   ['library', async () => (await import('./library.ts')).benchLibrary],
   ['offline-matcher', async () => (await import('./offline-matcher.ts')).benchOfflineMatcher],
   ['local-model', async () => (await import('./local-model.ts')).benchLocalModel],
+  ['explore', async () => (await import('./explore.ts')).benchExplore],
 ];
 
 const only = process.argv.slice(2);

@@ -216,6 +216,20 @@ describe.runIf(chromium)('the builder', () => {
     await screenshot(page, 'builder-02-try');
   });
 
+  it('explores the draft: the report of mnesos explore, violations and coverage', async () => {
+    await page.getByTestId('explore-runs').fill('5');
+    await page.getByTestId('explore-depth').fill('5');
+    await page.getByTestId('explore-run').click();
+    const report = page.getByTestId('explore-report');
+    await expect.poll(() => report.count(), CHECKED).toBe(1);
+    expect(await report.textContent()).toMatch(/5 runs of up to 5 steps, seed 1: 25 steps, \d+ events/);
+    expect(await report.textContent()).toContain('None found.');
+    expect(await page.getByTestId('explore-coverage').textContent()).toMatch(
+      /^events 1\/1, branches 0\/0, steps 3\/3, notes 1\/1/,
+    );
+    await screenshot(page, 'builder-02b-explore');
+  });
+
   it(
     'keeps the draft across a reload, saves it as a version and test-plays it',
     async () => {

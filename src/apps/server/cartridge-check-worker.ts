@@ -1,11 +1,16 @@
 // The worker side of CartridgeChecker: loads (parses, compiles, checks) an uploaded cartridge off the
 // request thread and answers with what the server stores: its name, content hash and diagnostics. A
 // `try` request compiles a builder draft's rules (kept in the studio's cache, here in the worker) and
-// runs one event on them.
+// runs one event on them; an `explore` request explores a draft (the builder's Explore pane).
 
 import { parentPort } from 'node:worker_threads';
 import { loadCartridgeFromFiles } from '../../adapters/files/index.ts';
-import { compileDraftRules, TryInputError, tryEvent } from '../../tools/authoring/builder/index.ts';
+import {
+  compileDraftRules,
+  exploreDraft,
+  TryInputError,
+  tryEvent,
+} from '../../tools/authoring/builder/index.ts';
 import type { CheckReply, TryOutcome, TryRequest, WorkerRequest } from './cartridge-checker.ts';
 
 function runTry(request: TryRequest): TryOutcome {
@@ -27,10 +32,13 @@ function runTry(request: TryRequest): TryOutcome {
   }
 }
 
-parentPort?.on('message', (request: WorkerRequest) => {
+parentPort?.on('message', async (request: WorkerRequest) => {
   let reply: CheckReply;
   try {
-    if (request.kind === 'try') {
+    if (request.kind === 'explore') {
+      const { id: _id, kind: _kind, ...input } = request;
+      reply = { id: request.id, result: await exploreDraft(input) };
+    } else if (request.kind === 'try') {
       reply = { id: request.id, result: runTry(request) };
     } else {
       const result = loadCartridgeFromFiles(new Map(request.files), request.name);

@@ -7,7 +7,11 @@
 
 import { Worker } from 'node:worker_threads';
 import type { Diagnostic } from '../../core/diagnostics.ts';
-import type { TryResult } from '../../tools/authoring/builder/index.ts';
+import type {
+  ExploreDraftInput,
+  ExploreDraftOutcome,
+  TryResult,
+} from '../../tools/authoring/builder/index.ts';
 import { ApiError } from './errors.ts';
 
 export type CheckResult =
@@ -40,10 +44,19 @@ export type TryOutcome =
   | { readonly kind: 'rules-invalid'; readonly errors: Diagnostic[] }
   | { readonly kind: 'refused'; readonly message: string };
 
-export type WorkerRequest = CheckRequest | TryRequest;
+/** A draft explored as `mnesos explore` does, within the builder's bounds (tools/authoring/builder/explore-draft.ts). */
+export interface ExploreRequest extends ExploreDraftInput {
+  readonly id: number;
+  readonly kind: 'explore';
+}
+
+export type WorkerRequest = CheckRequest | TryRequest | ExploreRequest;
+
+/** What the worker answers: an upload's check, a try's outcome, or an exploration's. */
+type WorkerResult = CheckResult | TryOutcome | ExploreDraftOutcome;
 
 export type CheckReply =
-  | { readonly id: number; readonly result: CheckResult | TryOutcome }
+  | { readonly id: number; readonly result: WorkerResult }
   | { readonly id: number; readonly failure: string }
   /** The worker has loaded and listens. */
   | { readonly ready: true };
@@ -64,7 +77,7 @@ export const MAX_QUEUED_CHECKS = 64;
 interface Job {
   readonly owner: string;
   readonly request: (id: number) => WorkerRequest;
-  resolve(result: CheckResult | TryOutcome): void;
+  resolve(result: WorkerResult): void;
   reject(error: Error): void;
 }
 
@@ -112,6 +125,11 @@ export class CartridgeChecker {
     return this.#enqueue(owner, (id) => ({ ...input, id, kind: 'try' })) as Promise<TryOutcome>;
   }
 
+  /** Explores a draft in the worker (the builder's Explore pane), bounded in runs, steps and time. */
+  explore(input: ExploreDraftInput, owner = ''): Promise<ExploreDraftOutcome> {
+    return this.#enqueue(owner, (id) => ({ ...input, id, kind: 'explore' })) as Promise<ExploreDraftOutcome>;
+  }
+
   /** Checks waiting or running for `owner` (all keys when undefined). */
   queued(owner?: string): number {
     const running = this.#running !== undefined && (owner === undefined || this.#running.owner === owner);
@@ -122,12 +140,12 @@ export class CartridgeChecker {
     return waiting + (running ? 1 : 0);
   }
 
-  #enqueue(owner: string, request: (id: number) => WorkerRequest): Promise<CheckResult | TryOutcome> {
+  #enqueue(owner: string, request: (id: number) => WorkerRequest): Promise<WorkerResult> {
     const mine = this.queued(owner);
     if (mine >= this.#perKey) throw this.#busy(429, mine);
     const all = this.queued();
     if (all >= this.#total) throw this.#busy(503, all);
-    return new Promise<CheckResult | TryOutcome>((resolve, reject) => {
+    return new Promise<WorkerResult>((resolve, reject) => {
       const queue = this.#queues.get(owner) ?? [];
       queue.push({ owner, request, resolve, reject });
       this.#queues.set(owner, queue);
@@ -195,7 +213,7 @@ export class CartridgeChecker {
   }
 
   /** Settles the running check `id` (a result or an error) and starts the next one. */
-  #finish(id: number, outcome: CheckResult | TryOutcome | Error): void {
+  #finish(id: number, outcome: WorkerResult | Error): void {
     const running = this.#running;
     if (running === undefined || running.id !== id) return;
     this.#running = undefined;

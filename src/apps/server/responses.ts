@@ -364,6 +364,47 @@ const tryRoll = z.looseObject({
 });
 
 /** `POST /v1/builder/try`: an event run on a draft's rules (`ok: false` with the event's own error). */
+const located = z.looseObject({
+  place: z.looseObject({ file: z.string(), line: z.number(), col: z.number() }),
+  what: z.string(),
+});
+const coverageCount = z.looseObject({ total: z.number(), missed: z.array(located) });
+
+/** The builder's Explore pane: `mnesos explore`'s report (tools/authoring/explore/types.ts). */
+export const exploreResponse = z.looseObject({
+  report: z.looseObject({
+    cartridge: z.string(),
+    seed: z.number(),
+    runs: z.number(),
+    depth: z.number(),
+    stepsPlayed: z.number(),
+    eventsRun: z.number(),
+    stoppedEarly: z.boolean(),
+    violations: z.array(
+      z.looseObject({
+        kind: z.enum(['error', 'budget', 'note', 'invariant', 'bounds']),
+        key: z.string(),
+        message: z.string(),
+        place: z.optional(z.looseObject({ file: z.string(), line: z.number(), col: z.number() })),
+        steps: z.array(z.looseObject({ kind: z.enum(['event', 'minigame', 'wait']), seed: z.number() })),
+        originalLength: z.number(),
+      }),
+    ),
+    violationsDropped: z.number(),
+    coverage: z.looseObject({
+      events: coverageCount,
+      steps: coverageCount,
+      branches: coverageCount,
+      notes: coverageCount,
+      lore: coverageCount,
+      worldInfo: z.looseObject({
+        total: z.number(),
+        missed: z.array(z.looseObject({ uid: z.number(), what: z.string() })),
+      }),
+    }),
+  }),
+});
+
 export const tryResponse = z.discriminatedUnion('ok', [
   z.looseObject({
     ok: z.literal(true),

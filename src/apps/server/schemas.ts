@@ -34,6 +34,8 @@ export const turnBody = z
     input: z.string().optional(),
     interaction: interaction.optional(),
     parentId: id.optional(),
+    /** Strict mode: an event that breaks an invariant of the cartridge refuses the turn (docs/yare.md). */
+    strict: z.boolean().optional(),
   })
   .refine((b) => (b.input === undefined) !== (b.interaction === undefined), {
     message: 'give exactly one of input (the player text) and interaction (a mini-game result)',

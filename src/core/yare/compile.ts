@@ -11,11 +11,15 @@
 //                                     targets, calls, notes — into the checked program (program.ts)
 //   4. lower    (run/lower.ts)        the checked steps to closures, when an event first runs
 //
+// The invariants (compile/shape-invariants.ts, compile/check-invariants.ts) are shaped and checked like
+// macros, after the events.
+//
 // Passes 2 and 3 walk the raw tree in file order and report each shape problem when they reach its node,
 // so the findings come in the order one walk over the file meets them.
 
 import type { Diagnostic } from '../diagnostics.ts';
 import { checkEvent } from './compile/check-events.ts';
+import { checkInvariants } from './compile/check-invariants.ts';
 import {
   CheckContext,
   type CompileRulesOptions,
@@ -61,6 +65,7 @@ function checkDocument(ctx: CheckContext, raw: RawDocument): CompiledRules {
   const events = new Map<string, EventDef>();
   for (const [name, event] of ctx.events) events.set(name, checkEvent(ctx, event));
   markResolvers(ctx, events);
+  const invariants = checkInvariants(ctx, raw.invariants);
   // The settings name nothing: the shape pass read them whole, and the walk meets them last.
   reportShapeProblems(ctx, raw.settings.problems);
   return {
@@ -73,6 +78,7 @@ function checkDocument(ctx: CheckContext, raw: RawDocument): CompiledRules {
     npcTemplates: raw.settings.npcTemplates,
     engineSettings: raw.settings.engineSettings,
     initialState: buildInitialState(ctx.schema),
+    invariants,
   };
 }
 

@@ -99,6 +99,14 @@ export class DiceRoller {
     return total;
   }
 
+  /**
+   * A whole number from `low` to `high` drawn from the generator and not recorded: a choice made with
+   * the seed (the explorer's), not a roll of the rules.
+   */
+  draw(low: number, high: number): number {
+    return uniformInt(this.rng, low, high);
+  }
+
   /** The generator state now; `DiceRoller.fromState(state)` continues the identical sequence. */
   state(): RngState {
     return [...this.rng.getState()];

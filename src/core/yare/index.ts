@@ -12,7 +12,10 @@ export {
   runEvent,
 } from './interpreter.ts';
 export * as limits from './limits.ts';
+export { type CoverageSink, newCoverageSink, type UnrenderedNote, withCoverage } from './coverage.ts';
+export { type CheckInvariantsOptions, checkInvariants, type InvariantFailure } from './invariants.ts';
 export type {
+  BranchArm,
   CompiledRules,
   DomainSchema,
   EventDef,
@@ -20,6 +23,7 @@ export type {
   FieldType,
   InputSpec,
   ValuesFrom,
+  InvariantDef,
   NotePart,
   Operand,
   SchemaNode,

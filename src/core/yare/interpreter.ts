@@ -79,7 +79,8 @@ export class EventRunner {
 
 const programs = new WeakMap<CompiledRules, LoweredProgram>();
 
-function programOf(rules: CompiledRules): LoweredProgram {
+/** The rules lowered to closures, once per `CompiledRules` object (shared by every runner of them). */
+export function programOf(rules: CompiledRules): LoweredProgram {
   let program = programs.get(rules);
   if (program === undefined) {
     program = new LoweredProgram(rules);

@@ -171,6 +171,17 @@ export interface EngineSettings {
   readonly maxBatchedNpcs: number;
 }
 
+/**
+ * A condition that must hold after every event (`invariants:` in yare.yaml): checked by `checkInvariants`
+ * in play and by the explorer.
+ */
+export interface InvariantDef {
+  readonly name: string;
+  /** The condition, parsed and checked at load (it reads `state.` and `macros.`). */
+  readonly expr: Expression & { readonly place: SourcePlace };
+  readonly place: SourcePlace;
+}
+
 export interface CompiledRules {
   readonly file: string;
   readonly botName: string | undefined;
@@ -181,4 +192,6 @@ export interface CompiledRules {
   readonly npcTemplates: ReadonlyMap<string, NpcTemplate>;
   readonly engineSettings: EngineSettings;
   readonly initialState: Readonly<Record<string, unknown>>;
+  /** `invariants:` in declaration order (empty when the file has none). */
+  readonly invariants: readonly InvariantDef[];
 }

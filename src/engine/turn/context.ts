@@ -5,6 +5,7 @@ import { lookup, summarizeWorld, type WorldSummary } from '../../core/ledger/ind
 import type { ModelRole } from '../../adapters/llm/index.ts';
 import type { LoreIndex } from '../../core/lore/index.ts';
 import {
+  checkInvariants,
   type CompiledRules,
   DiceRoller,
   type Dict,
@@ -22,6 +23,7 @@ import type { TurnWorldInfo } from './world-info.ts';
 import type {
   PromptRecord,
   RefusedModelOutput,
+  InvariantBreach,
   RuleCall,
   ToolTraceEntry,
   TurnCartridge,
@@ -50,6 +52,8 @@ export class TurnContext {
   readonly modelIds: Partial<Record<ModelRole, string>> = {};
   /** Values of the models' answers over their caps, replaced before anything kept them (output-caps.ts). */
   readonly refusedOutput: RefusedModelOutput[] = [];
+  /** Invariants an event of this turn left broken (`invariants:` in yare.yaml), checked after every event. */
+  readonly invariantBreaches: InvariantBreach[] = [];
   /** Lore retrieved or in play this turn, by id (first-seen order), with why: what the NPC brain is shown. */
   readonly lore = new Map<string, LoreInTurn>();
   /** In-game seconds accepted so far this turn; applied once, after the Director. */
@@ -82,6 +86,8 @@ export class TurnContext {
     readonly now: () => number,
     /** The world before the turn, the ledger turn to commit at, and how the Narrator proposes changes. */
     readonly ledger: LedgerOptions,
+    /** Strict mode: a broken invariant refuses the turn instead of being recorded. */
+    readonly strict = false,
   ) {
     this.rules = cartridge.rules;
     this.clock = clockMode(this.rules);
@@ -198,8 +204,31 @@ export class TurnContext {
       steps: result.stepsUsed,
     });
     // A failed run changed nothing, so its notes describe nothing that happened.
-    if (result.ok) this.notes.push(...result.notes);
+    if (result.ok) {
+      this.notes.push(...result.notes);
+      this.checkInvariantsAfter(source, event);
+    }
     return result;
+  }
+
+  /**
+   * The cartridge's invariants on the state an event left (docs/yare.md, Invariants): each one that does
+   * not hold is recorded; in strict mode the first breach refuses the whole turn.
+   */
+  private checkInvariantsAfter(source: RuleCall['source'], event: string): void {
+    if (this.rules.invariants.length === 0) return;
+    const failures = checkInvariants(this.rules, this.runner.state);
+    for (const failure of failures) {
+      this.invariantBreaches.push({ ...failure, event, source, call: this.ruleCalls.length });
+    }
+    const first = failures[0];
+    if (first !== undefined && this.strict) {
+      const at = `${first.place.file}:${first.place.line}:${first.place.col}`;
+      throw new TurnError(
+        'invariant',
+        `${at}: ${first.message}, after event '${event}'; the turn is refused (strict mode) and nothing changed`,
+      );
+    }
   }
 
   throwIfAborted(): void {

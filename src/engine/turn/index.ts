@@ -24,6 +24,7 @@ export type {
   FidelityRecord,
   GameState,
   InteractionInput,
+  InvariantBreach,
   LedgerAttempt,
   LedgerIssue,
   LedgerMode,

@@ -143,6 +143,7 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
     options.signal,
     now,
     resolveLedgerOptions(options, options.models === null),
+    options.strict === true,
   );
   ctx.throwIfAborted();
   const meter = new UsageMeter();
@@ -315,7 +316,11 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   });
   const withWorldInfo: TurnRecord =
     ctx.worldInfo === undefined ? built : { ...built, worldInfo: worldInfoRecord(ctx.worldInfo) };
-  const record: TurnRecord = fidelity === undefined ? withWorldInfo : { ...withWorldInfo, fidelity };
+  const withFidelity: TurnRecord = fidelity === undefined ? withWorldInfo : { ...withWorldInfo, fidelity };
+  const record: TurnRecord =
+    ctx.invariantBreaches.length === 0
+      ? withFidelity
+      : { ...withFidelity, invariants: [...ctx.invariantBreaches] };
   yield { type: 'done', record };
 }
 

@@ -132,6 +132,12 @@ export interface TurnOptions {
   readonly narrationCheck?: 'repair' | 'correct' | 'off';
   /** Milliseconds clock for the record's timings (default `performance.now`). */
   readonly now?: () => number;
+  /**
+   * Strict mode: an event that leaves an invariant of the cartridge broken refuses the turn (a `TurnError`
+   * of kind `invariant`, nothing committed). Otherwise (default) each breach is kept in the record's
+   * `invariants` and the turn goes on.
+   */
+  readonly strict?: boolean;
 }
 
 export type TurnPhase = 'cycle_tick' | 'interaction' | 'director' | 'time' | 'narrator' | 'ledger';
@@ -243,7 +249,25 @@ export type TurnErrorKind =
    * here, the command list, or a refused command; online, a Director whose answers were cut off or looped
    * twice (the player is asked to say it again). The message is for the player; nothing is committed.
    */
-  | 'reply';
+  | 'reply'
+  /** Strict mode (`TurnOptions.strict`): an event left an invariant of the cartridge broken. */
+  | 'invariant';
+
+/**
+ * An invariant (`invariants:` in yare.yaml) that did not hold after one of the turn's events: which, why
+ * (a false condition or one that could not be evaluated), where it is written, and which rule call left it so.
+ */
+export interface InvariantBreach {
+  readonly invariant: string;
+  readonly kind: 'false' | 'error';
+  readonly code?: string;
+  readonly message: string;
+  readonly place: { readonly file: string; readonly line: number; readonly col: number };
+  readonly event: string;
+  readonly source: RuleCall['source'];
+  /** The 1-based index in `ruleCalls` of the call after which it was checked. */
+  readonly call: number;
+}
 
 /** One rule event the turn ran, in order: what replay needs to reproduce the state exactly. */
 export interface RuleCall {
@@ -347,6 +371,8 @@ export interface TurnRecord {
   readonly worldInfo?: WorldInfoRecord;
   /** The narration fidelity check (turn/fidelity.ts): what the prose contradicted and how it was fixed. */
   readonly fidelity?: FidelityRecord;
+  /** Invariants the turn's events left broken, in order (only when there were any). */
+  readonly invariants?: readonly InvariantBreach[];
 }
 
 /** One statement of the prose that the turn's facts contradict. */

@@ -14,3 +14,19 @@ export {
   runEvalCases,
   scoreRuns,
 } from './model-eval/index.ts';
+export {
+  type Coverage,
+  explore,
+  ExploreError,
+  type ExploreOptions,
+  type ExploreReport,
+  type ExploreStep,
+  exploreLimits,
+  failureFileName,
+  type Located,
+  resolveExploreOptions,
+  startState,
+  type Violation,
+  type ViolationKind,
+  violationScenario,
+} from './explore/index.ts';

@@ -11,6 +11,7 @@
 // test/cli/lazy-commands.test.ts fails when `--help` loads the server, the store or a model SDK.
 import type { Command } from 'commander';
 import { register as evalCommand } from './eval.ts';
+import { register as explore } from './explore.ts';
 import { register as exportCommand } from './export.ts';
 import { register as generate } from './generate.ts';
 import { register as importCommand } from './import.ts';
@@ -39,6 +40,7 @@ export const commandModules: ReadonlyArray<(program: Command) => void> = [
   serve,
   session,
   test,
+  explore,
   newCartridge,
   pack,
   schema,

@@ -36,6 +36,10 @@ export function register(program: Command): void {
       '--explain',
       'after the turn, print why each prompt section and each piece of it (lore, World Info, facts, messages) is there, what it cost, and what the budget cut',
     )
+    .option(
+      '--strict',
+      'refuse the turn (exit 1, nothing changed) when an event leaves an invariant of the cartridge broken',
+    )
     .action(async (cartridgeArg: string, flags: TurnFlags) => {
       // Imported on use: the turn engine and model layer are not loaded for other commands.
       const { runTurnCommand } = await import('../play/turn-command.ts');

@@ -42,6 +42,7 @@ export interface TurnFlags {
   seed: number;
   json?: boolean;
   explain?: boolean;
+  strict?: boolean;
 }
 
 /** The request admitted, or the admission's refusal as the user's error (exit 1). */
@@ -64,6 +65,7 @@ export async function runTurnCommand(cartridgeArg: string, flags: TurnFlags): Pr
       flags.input !== undefined
         ? { input: flags.input }
         : { interaction: flags.interaction as unknown as InteractionInput },
+    ...(flags.strict === true ? { strict: true } : {}),
   });
   const cartridge = await loadCartridgeArg(cartridgeArg);
   const state = toStateValue(readStateFile(flags.state, cartridge.rules)) as GameState;
@@ -140,5 +142,9 @@ export async function runTurnCommand(cartridgeArg: string, flags: TurnFlags): Pr
   const changes = describeOutcome(publicOutcome(cartridge.rules, record));
   process.stdout.write(`\n${changes.length === 0 ? 'no public change' : changes.join('\n')}\n`);
   if (flags.explain) process.stdout.write(`\n${explainPrompts(record).join('\n')}\n`);
+  for (const breach of record.invariants ?? []) {
+    const at = `${breach.place.file}:${breach.place.line}:${breach.place.col}`;
+    process.stderr.write(`invariant broken: ${at}: ${breach.message}, after event '${breach.event}'\n`);
+  }
   for (const warning of record.warnings) process.stderr.write(`warning: ${warning}\n`);
 }

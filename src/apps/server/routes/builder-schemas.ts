@@ -4,6 +4,11 @@
 import { z } from 'zod';
 import { CARTRIDGE_FILES } from '../../../core/cartridge/index.ts';
 import { MAX_EVENT_NAME_CHARS } from '../../../engine/session/index.ts';
+import {
+  MAX_BUILDER_EXPLORE_DEPTH,
+  MAX_BUILDER_EXPLORE_RUNS,
+  MAX_EXPLORE_SEED,
+} from '../../../tools/authoring/builder/index.ts';
 import { seed } from '../schemas.ts';
 
 export const builderFiles = z.strictObject(
@@ -35,4 +40,14 @@ export const tryBody = z.strictObject({
   /** The state to run on: the fields that matter, merged over the initial state. */
   state: z.record(z.string(), z.unknown()).optional(),
   seed: seed.optional(),
+});
+
+/** What the Explore pane sends: the draft, and the exploration's bounds (the builder's, below the command's). */
+export const exploreBody = z.strictObject({
+  files: builderFiles,
+  runs: z.number().int().min(1).max(MAX_BUILDER_EXPLORE_RUNS).optional(),
+  depth: z.number().int().min(1).max(MAX_BUILDER_EXPLORE_DEPTH).optional(),
+  seed: z.number().int().min(0).max(MAX_EXPLORE_SEED).optional(),
+  /** The state every playthrough starts from: the fields that matter, merged over the initial state. */
+  state: z.record(z.string(), z.unknown()).optional(),
 });

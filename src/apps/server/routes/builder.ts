@@ -1,7 +1,8 @@
 // The builder's working routes. `POST /v1/builder/check`: a draft's files through the checker of
 // `mnesos validate` (off the request thread, as uploads are), findings at file:line:col. `POST
 // /v1/builder/complete`: the language server's completion for one file. `POST /v1/builder/try`: one event
-// on a chosen state with a seed, as `mnesos run-event`. `POST /v1/builder/generate`: the AI generator
+// on a chosen state with a seed, as `mnesos run-event`. `POST /v1/builder/explore`: the draft explored as
+// `mnesos explore` does, in the checker's worker, within the builder's bounds. `POST /v1/builder/generate`: the AI generator
 // (src/tools/authoring/builder/generate.ts) over Server-Sent Events, with the caller's models. Events: `round` (the model
 // is asked: draft or repair), `answered`, `checked` (the checker's findings as file:line:col), then
 // `saved` (the draft the result was saved as) and `done` with the files, the findings and the transcript,
@@ -14,6 +15,7 @@ import { isModelError } from '../../../adapters/llm/index.ts';
 import {
   DRAFT_FILES,
   type DraftFiles,
+  type ExploreDraftOutcome,
   draftFilesOf,
   generateCartridge,
   MAX_REPAIR_ROUNDS,
@@ -24,11 +26,17 @@ import { CartridgeCheckError, type TryOutcome } from '../cartridge-checker.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import { builderCheckResponse, completionResponse, hoverResponse, tryResponse } from '../responses.ts';
+import {
+  builderCheckResponse,
+  completionResponse,
+  exploreResponse,
+  hoverResponse,
+  tryResponse,
+} from '../responses.ts';
 import { errorSchema, id, name } from '../schemas.ts';
 import { sseResponse } from '../sse.ts';
 import { checkDraftFiles, createDraftFor, registerBuilderDraftRoutes } from './builder-drafts.ts';
-import { checkBody, completeBody, hoverBody, tryBody } from './builder-schemas.ts';
+import { checkBody, completeBody, exploreBody, hoverBody, tryBody } from './builder-schemas.ts';
 import { diagnosticView } from './cartridges.ts';
 import { guarded } from './guard.ts';
 
@@ -182,6 +190,64 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
           );
         case 'refused':
           throw new ApiError(422, 'try_refused', outcome.message);
+        default: {
+          const never: never = outcome;
+          throw new Error(`unknown outcome ${JSON.stringify(never)}`);
+        }
+      }
+    },
+  );
+
+  api.add(
+    {
+      method: 'post',
+      path: '/v1/builder/explore',
+      tag: 'builder',
+      summary:
+        'Explores a draft as `mnesos explore` does (seeded random playthroughs, in the checker’s worker): violations shrunk to their shortest sequences, and what was never reached, at file:line:col. At most MAX_BUILDER_EXPLORE_RUNS runs of MAX_BUILDER_EXPLORE_DEPTH steps, and BUILDER_EXPLORE_MS of play (then `stoppedEarly`). Nothing is stored.',
+      body: exploreBody,
+      responses: {
+        200: { description: '`report`: violations and coverage', schema: exploreResponse },
+        400: { description: 'A bad body (runs or depth past the builder’s limit)', schema: errorSchema },
+        422: {
+          description: 'The draft does not load (`cartridge_invalid`, with `errors`)',
+          schema: errorSchema,
+        },
+      },
+    },
+    async ({ c, body }) => {
+      let outcome: ExploreDraftOutcome;
+      try {
+        outcome = await deps.checker.explore(
+          {
+            files: body.files,
+            ...(body.runs === undefined ? {} : { runs: body.runs }),
+            ...(body.depth === undefined ? {} : { depth: body.depth }),
+            ...(body.seed === undefined ? {} : { seed: body.seed }),
+            ...(body.state === undefined ? {} : { state: body.state }),
+          },
+          c.get('principal').id,
+        );
+      } catch (error) {
+        if (!(error instanceof CartridgeCheckError)) throw error;
+        throw new ApiError(
+          422,
+          'cartridge_check_failed',
+          `the draft could not be explored: ${error.message}`,
+        );
+      }
+      switch (outcome.kind) {
+        case 'explored':
+          return c.json({ report: outcome.report });
+        case 'invalid':
+          throw new ApiError(
+            422,
+            'cartridge_invalid',
+            `the draft does not load (${outcome.errors.length} error(s)); fix them to explore it`,
+            { errors: outcome.errors.map(diagnosticView) },
+          );
+        case 'refused':
+          throw new ApiError(422, 'explore_refused', outcome.message);
         default: {
           const never: never = outcome;
           throw new Error(`unknown outcome ${JSON.stringify(never)}`);

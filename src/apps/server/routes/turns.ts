@@ -156,11 +156,17 @@ async function answer(
 
 /** The request of a turn body; the session admits it (input limit, shape, key) before anything is read. */
 function turnRequest(
-  body: { input?: string | undefined; interaction?: unknown; parentId?: string | undefined },
+  body: {
+    input?: string | undefined;
+    interaction?: unknown;
+    parentId?: string | undefined;
+    strict?: boolean | undefined;
+  },
   key: { idempotencyKey?: string },
 ): TurnRequest {
   return {
     ...(body.parentId === undefined ? {} : { parentId: body.parentId }),
+    ...(body.strict === true ? { strict: true } : {}),
     turn: turnOf(body),
     ...key,
   };

@@ -45,6 +45,51 @@ export interface TryView {
   readonly error?: { readonly code: string; readonly message: string; readonly where: string | null };
 }
 
+/** A place in a cartridge file and what was found there (the Explore pane). */
+export interface LocatedView {
+  readonly place: { readonly file: string; readonly line: number; readonly col: number };
+  readonly what: string;
+}
+
+/** One explorer step, as the report gives it. */
+export type ExploreStepView =
+  | {
+      readonly kind: 'event';
+      readonly event: string;
+      readonly inputs: Record<string, unknown>;
+      readonly seed: number;
+    }
+  | {
+      readonly kind: 'minigame';
+      readonly result: { readonly minigame_id: string; readonly status: string };
+      readonly seed: number;
+    }
+  | { readonly kind: 'wait'; readonly duration: string; readonly seed: number };
+
+/** `mnesos explore`'s report (POST /v1/builder/explore). */
+export interface ExploreView {
+  readonly runs: number;
+  readonly depth: number;
+  readonly seed: number;
+  readonly stepsPlayed: number;
+  readonly eventsRun: number;
+  readonly stoppedEarly: boolean;
+  readonly violations: readonly {
+    readonly kind: string;
+    readonly message: string;
+    readonly place?: LocatedView['place'];
+    readonly steps: readonly ExploreStepView[];
+    readonly originalLength: number;
+  }[];
+  readonly violationsDropped: number;
+  readonly coverage: Record<
+    'events' | 'steps' | 'branches' | 'notes' | 'lore',
+    { readonly total: number; readonly missed: readonly LocatedView[] }
+  > & {
+    readonly worldInfo: { readonly total: number; readonly missed: readonly { uid: number; what: string }[] };
+  };
+}
+
 export interface SavedVersion {
   readonly version: { readonly id: string; readonly name: string; readonly contentHash: string };
   readonly created: boolean;
@@ -231,6 +276,16 @@ export class BuilderApi {
     seed?: number;
   }): Promise<TryView> {
     return (await this.#request('POST', '/v1/builder/try', request)) as TryView;
+  }
+
+  async explore(request: {
+    files: BuilderFiles;
+    runs?: number;
+    depth?: number;
+    seed?: number;
+    state?: Record<string, unknown>;
+  }): Promise<ExploreView> {
+    return ((await this.#request('POST', '/v1/builder/explore', request)) as { report: ExploreView }).report;
   }
 
   async saveVersion(id: string): Promise<SavedVersion> {

@@ -40,6 +40,21 @@ function TurnTrace({ record }: { record: SessionRecord }) {
             <span data-testid="trace-seed">{record.seed}</span>
             {record.time.advancedSeconds > 0 ? `, time ${record.time.before} → ${record.time.after}` : ''}.
           </p>
+          {record.invariants !== undefined && record.invariants.length > 0 ? (
+            <div class="alert" role="alert" data-testid="trace-invariants">
+              <h3>Invariants broken</h3>
+              <ul>
+                {record.invariants.map((b, i) => (
+                  <li key={i}>
+                    <code>
+                      {b.place.file}:{b.place.line}:{b.place.col}
+                    </code>{' '}
+                    {b.message}, after <code>{b.event}</code> (rule call {b.call})
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
           <h3>Tool calls</h3>
           {record.tools.length === 0 ? <p class="muted">None.</p> : null}
           {record.tools.map((t) => (

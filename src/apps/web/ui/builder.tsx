@@ -1,6 +1,6 @@
 // The builder (loaded as its own chunk, see builder-route.tsx): the drafts screen (builder-home.tsx) and
 // the editor of one draft — a CodeMirror pane per file, the checker's findings as you type (squiggles and
-// a problems list), completion, a "try it" pane (builder-try.tsx), the generator (builder-refine.tsx),
+// a problems list), completion, a "try it" pane (builder-try.tsx), an Explore pane (builder-explore.tsx), the generator (builder-refine.tsx),
 // save as version, test play and download. Every edit is saved on the server shortly after it is made (and as the page
 // unloads), so a reload never loses a draft.
 import './builder.css';
@@ -12,6 +12,7 @@ import { eventNames } from '../lib/builder-text.ts';
 import { ApiFailure, failureText, formatProblem, type Problem } from '../lib/errors.ts';
 import { Drafts } from './builder-home.tsx';
 import { MinigameReference } from './builder-minigames.tsx';
+import { ExplorePane } from './builder-explore.tsx';
 import { RefinePane } from './builder-refine.tsx';
 import { TryPane } from './builder-try.tsx';
 import { storedApiKey, useApp } from './context.ts';
@@ -555,6 +556,7 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
             </ul>
           </section>
           <TryPane api={api} files={files} events={eventNames(yareText)} />
+          <ExplorePane api={api} files={files} />
           <RefinePane api={api} id={id} files={files} before={flushSave} onDone={reloadFromServer} />
           <MinigameReference />
           {transcript ? (

@@ -239,6 +239,13 @@ export interface RawMacro {
   readonly expr: RawExpression;
 }
 
+/** One `invariants:` entry: a name and its condition, read like a macro but always with its `@`. */
+export interface RawInvariant {
+  readonly name: string;
+  readonly place: SourcePlace;
+  readonly expr: RawExpression;
+}
+
 export interface RawSettings {
   readonly problems: Problems;
   readonly botName: string | undefined;
@@ -259,5 +266,7 @@ export interface RawDocument {
   readonly stateSchema: unknown;
   readonly macros: RawTable<RawMacro>;
   readonly events: RawTable<RawEvent>;
+  /** The optional `invariants:` map (compile/shape-invariants.ts). */
+  readonly invariants: RawTable<RawInvariant>;
   readonly settings: RawSettings;
 }

@@ -20,6 +20,7 @@ import {
 import { IDENTIFIER } from './context.ts';
 import type { RawDocument, RawEvent, RawMacro, RawTable } from './raw-ast.ts';
 import { shapeEvent } from './shape-events.ts';
+import { shapeInvariants } from './shape-invariants.ts';
 import { shapeSettings } from './shape-settings.ts';
 import {
   type ShapeContext,
@@ -41,6 +42,7 @@ export const KNOWN_TOP_LEVEL: ReadonlySet<string> = new Set([
   'separate_npc',
   'separate_npc_brain',
   'ledger',
+  'invariants',
 ]);
 
 export function shapeDocument(ctx: ShapeContext, doc: Document.Parsed): RawDocument {
@@ -52,6 +54,7 @@ export function shapeDocument(ctx: ShapeContext, doc: Document.Parsed): RawDocum
     stateSchema: section('state_schema'),
     macros: shapeMacros(ctx, section('macros')),
     events: shapeEvents(ctx, section('events')),
+    invariants: shapeInvariants(ctx, section('invariants')),
     settings: shapeSettings(ctx, top),
   };
 }

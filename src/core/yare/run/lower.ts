@@ -12,6 +12,7 @@ import type { CompiledRules, MutateOp, Operand, Step, Target } from '../program.
 import { formatValue, pyInt, toNumeric, truthy, typeName, valueEquals } from '../python.ts';
 import { dictDepth } from '../schema.ts';
 import { newDict, PyFloat, type Value } from '../values.ts';
+import { type CoverageSink, coverageSinkOf } from '../coverage.ts';
 import { countStep } from './budget.ts';
 import { withPlace } from './errors.ts';
 import { prepareInputs } from './inputs.ts';
@@ -47,9 +48,12 @@ export class LoweredProgram implements MachineProgram {
    * `float` fields give floats.
    */
   readonly closureOptions: ClosureOptions;
+  /** Where runs record coverage (rules made by `withCoverage`); undefined lowers no markers at all. */
+  readonly coverage: CoverageSink | undefined;
 
   constructor(readonly rules: CompiledRules) {
     const schema = rules.schema;
+    this.coverage = coverageSinkOf(rules);
     this.closureOptions = {
       macro: (name) => this.macro(name),
       floatField: (keys) => fieldOf(schema, ['state', ...keys])?.type === 'float',
@@ -61,7 +65,11 @@ export class LoweredProgram implements MachineProgram {
     if (compiled === undefined) {
       const def = this.rules.events.get(name);
       if (def === undefined) return undefined;
-      compiled = { def, steps: lowerSteps(def.steps, this) };
+      const steps = lowerSteps(def.steps, this);
+      const sink = this.coverage;
+      // A marker that counts no step: budgets and results are the same with coverage on.
+      if (sink !== undefined) steps.unshift(() => void sink.events.add(name));
+      compiled = { def, steps };
       this.events.set(name, compiled);
     }
     return compiled;
@@ -92,7 +100,15 @@ export class LoweredProgram implements MachineProgram {
 }
 
 function lowerSteps(steps: readonly Step[], program: LoweredProgram): StepFn[] {
-  return steps.map((step) => lowerStep(step, program));
+  const sink = program.coverage;
+  if (sink === undefined) return steps.map((step) => lowerStep(step, program));
+  return steps.map((step) => {
+    const run = lowerStep(step, program);
+    return (m: Machine) => {
+      sink.steps.add(step);
+      run(m);
+    };
+  });
 }
 
 function lowerStep(step: Step, program: LoweredProgram): StepFn {
@@ -129,10 +145,12 @@ function lowerStep(step: Step, program: LoweredProgram): StepFn {
       };
     }
     case 'branch': {
-      const arms = step.arms.map((arm) => ({
-        test: arm.test === undefined ? undefined : lowerOperand(arm.test, program),
-        steps: lowerSteps(arm.steps, program),
-      }));
+      const sink = program.coverage;
+      const arms = step.arms.map((arm) => {
+        const steps = lowerSteps(arm.steps, program);
+        if (sink !== undefined) steps.unshift(() => void sink.arms.add(arm));
+        return { test: arm.test === undefined ? undefined : lowerOperand(arm.test, program), steps };
+      });
       return (m) => {
         countStep(m);
         m.currentPlace = place;
@@ -295,6 +313,7 @@ function lowerNote(step: Extract<Step, { kind: 'note' }>, program: LoweredProgra
   // Text and expressions alternate: `lead`, then each expression followed by the text after it.
   let lead = '';
   const exprs: OperandFn[] = [];
+  const sources: string[] = [];
   const after: string[] = [];
   for (const part of step.parts) {
     if (typeof part === 'string') {
@@ -302,8 +321,32 @@ function lowerNote(step: Extract<Step, { kind: 'note' }>, program: LoweredProgra
       else after[after.length - 1] += part;
     } else {
       exprs.push(lowerOperand(part, program));
+      sources.push(part.kind === 'expr' ? part.expr.source.trim() : formatValue(part.value));
       after.push('');
     }
+  }
+  const sink = program.coverage;
+  if (sink !== undefined) {
+    // With coverage on, a placeholder with nothing to show (None) is recorded with the note it spoiled.
+    return (m) => {
+      countStep(m);
+      m.currentPlace = place;
+      let text = lead;
+      let none: string | undefined;
+      for (let i = 0; i < exprs.length; i++) {
+        const v = exprs[i]!(m);
+        if (v === null && none === undefined) none = sources[i]!;
+        text += noteText(v) + after[i]!;
+      }
+      if (text.length > MAX_NOTE_LENGTH) {
+        throw new YareError(
+          'YARE_NOTE_TOO_LONG',
+          `Note is ${text.length} characters after interpolation (MAX_NOTE_LENGTH ${MAX_NOTE_LENGTH}).`,
+        );
+      }
+      if (none !== undefined) sink.unrendered.push({ step, placeholder: none, text });
+      m.notes.push(text);
+    };
   }
   return (m) => {
     countStep(m);

@@ -67,6 +67,7 @@ function requestSchema(rules: AdmissionRules) {
       idempotencyScope: z.string().min(1).max(MAX_NAME_LENGTH).optional(),
       playerContext: z.string().optional(),
       trigger: z.enum(['normal', 'continue', 'swipe', 'regenerate']).optional(),
+      strict: z.boolean().optional(),
     })
     .superRefine((request, ctx) => {
       if (request.turn.input === undefined) return;

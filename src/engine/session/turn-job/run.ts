@@ -88,6 +88,7 @@ function turnOptions(
     ...(persona ? { persona } : {}),
     ...(request.playerContext ? { playerContext: request.playerContext } : {}),
     ...(request.trigger ? { worldInfoTrigger: request.trigger } : {}),
+    ...(request.strict === true ? { strict: true } : {}),
     ...(limits ? { limits } : {}),
   };
 }
@@ -106,6 +107,7 @@ function turnFailure(error: unknown, signal: AbortSignal, timedOut: boolean): Se
   switch (error.kind) {
     case 'input':
     case 'interaction':
+    case 'invariant': // strict mode: an event broke an invariant of the cartridge
     case 'reply': // offline: the engine answered the player instead of playing (details.kind says so)
       return new SessionError('invalid', error.message, {
         kind: error.kind,

@@ -45,6 +45,7 @@ export async function playStatelessTurn(
     ...(turn.limits === undefined ? {} : { limits: turn.limits }),
     ...(request.playerContext === undefined ? {} : { playerContext: request.playerContext }),
     ...(request.trigger === undefined ? {} : { worldInfoTrigger: request.trigger }),
+    ...(request.strict === true ? { strict: true } : {}),
   };
   const ran = await pump(
     runEngine(engine, { ...(sink.signal === undefined ? {} : { signal: sink.signal }), timeoutMs }),

@@ -52,6 +52,8 @@ export interface TurnRequest {
   readonly playerContext?: string;
   /** What kind of generation this is, for World Info entries limited by `triggers` (default `normal`). */
   readonly trigger?: WorldInfoTrigger;
+  /** Strict mode: an event that breaks an invariant of the cartridge refuses the turn (`TurnOptions.strict`). */
+  readonly strict?: boolean;
 }
 
 export interface RunOptions {

@@ -13,6 +13,14 @@ export {
 // server imports on the first completion request rather than at start.
 export { BUILDER_FILE_NAMES, type BuilderFiles, draftFilesOf, filesMap } from './draft-files.ts';
 export { compileDraftRules, type DraftRules, RULES_FILES } from './draft-rules.ts';
-export { MAX_REPAIR_ROUNDS, MAX_REQUIREMENTS_CHARS } from './limits.ts';
+export {
+  BUILDER_EXPLORE_MS,
+  MAX_BUILDER_EXPLORE_DEPTH,
+  MAX_BUILDER_EXPLORE_RUNS,
+  MAX_REPAIR_ROUNDS,
+  MAX_REQUIREMENTS_CHARS,
+} from './limits.ts';
+export { type ExploreDraftInput, type ExploreDraftOutcome, exploreDraft } from './explore-draft.ts';
+export { MAX_EXPLORE_SEED } from '../explore/limits.ts';
 export { builderTemplates, EMPTY_TEMPLATE, templateFiles } from './templates.ts';
 export { type TryResult, TryInputError, tryEvent } from './try-event.ts';

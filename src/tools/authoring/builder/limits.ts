@@ -15,3 +15,9 @@ export const MAX_ERRORS_SENT = 20;
 export const MAX_TRANSCRIPT_ANSWER_CHARS = 100_000;
 /** Output tokens asked of the model per round: four files of a small cartridge fit easily. */
 export const GENERATE_MAX_OUTPUT_TOKENS = 16_000;
+/** Playthroughs the builder's Explore pane may ask for (the command allows more; the server shares its CPU). */
+export const MAX_BUILDER_EXPLORE_RUNS = 200;
+/** Steps per playthrough the Explore pane may ask for. */
+export const MAX_BUILDER_EXPLORE_DEPTH = 50;
+/** Milliseconds of play one Explore request may use before it reports what it reached (stopped early). */
+export const BUILDER_EXPLORE_MS = 5_000;

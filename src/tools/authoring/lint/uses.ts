@@ -198,11 +198,11 @@ export function eventUses(steps: readonly Step[]): EventUses {
   return uses;
 }
 
-/** State paths every macro reads, and the macros each macro uses. */
+/** State paths every macro and every invariant reads, and the macros each of them uses. */
 export function macroReads(rules: CompiledRules): { reads: string[][]; macros: string[] } {
   const reads: string[][] = [];
   const macros: string[] = [];
-  for (const expr of rules.macros.values()) {
+  for (const expr of [...rules.macros.values(), ...rules.invariants.map((i) => i.expr)]) {
     for (const path of namesRead(expr.ast)) {
       reads.push(path);
       if (path[0] === 'macros' && path[1] !== undefined) macros.push(path[1]);

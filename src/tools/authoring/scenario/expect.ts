@@ -65,6 +65,10 @@ export function checkExpectation(
       if (seen.refusals.length === 0) return `expected a refusal with ${e.code}, but nothing was refused`;
       return `expected a refusal with ${e.code}, got ${seen.refusals.map((r) => `${r.code} (${r.message})`).join(', ')}`;
     }
+    case 'not_refused': {
+      const hit = seen.refusals.find((r) => r.code === e.code);
+      return hit === undefined ? undefined : `'${hit.event}' was refused with ${e.code}: ${hit.message}`;
+    }
     case 'ran':
       return seen.ran.includes(e.event)
         ? undefined

@@ -14,6 +14,7 @@ export type Expectation = { readonly place: SourcePlace } & (
   | { readonly kind: 'no_note'; readonly text: string }
   | { readonly kind: 'narration'; readonly text: string }
   | { readonly kind: 'refused'; readonly code: string }
+  | { readonly kind: 'not_refused'; readonly code: string }
   | { readonly kind: 'ran'; readonly event: string }
   | { readonly kind: 'entity'; readonly key: string }
   | {

@@ -37,6 +37,7 @@ const EXPECTATION_KINDS = [
   'no_note',
   'narration',
   'refused',
+  'not_refused',
   'ran',
   'entity',
   'fact',
@@ -119,7 +120,8 @@ export function parseScenarioFile(text: string, file: string): ParseScenarioResu
       case 'narration':
         return { kind, place, text: String(value(kind)) };
       case 'refused':
-        return { kind, place, code: String(value('refused')) };
+      case 'not_refused':
+        return { kind, place, code: String(value(kind)) };
       case 'ran':
         return { kind, place, event: String(value('ran')) };
       case 'entity':

@@ -18,6 +18,9 @@ export const EXPECTATION_SHAPE = obj(
     no_note: str('No note of the step contains this text.'),
     narration: str("The turn's narration contains this text."),
     refused: str('The event was refused with this code (e.g. YARE_BAD_INPUT).'),
+    not_refused: str(
+      'No rule run of the step (a cycle tick, a resolver, an event) was refused with this code.',
+    ),
     ran: str('This event ran during the turn (directly, from a tick, or as a mini-game resolver).'),
     entity: str('The world ledger holds an entity with this key.'),
     fact: obj(

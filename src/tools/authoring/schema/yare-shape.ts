@@ -191,6 +191,14 @@ export const YARE_TOP_SHAPE = obj(
       { doc: 'Named expressions, used as macros.NAME.', extra: expression, keyPattern: IDENTIFIER },
     ),
     events: obj({}, { doc: 'What can happen.', extra: EVENT_SHAPE, keyPattern: IDENTIFIER }),
+    invariants: obj(
+      {},
+      {
+        doc: 'Conditions that must hold after every event, name: "@ condition" (checked in play and by mnesos explore).',
+        extra: str('A condition on state. and macros.: "@ state.keeper.debt >= 0".'),
+        keyPattern: IDENTIFIER,
+      },
+    ),
     npc_templates: obj({}, { doc: 'Characters the NPC brain may voice.', extra: NPC_TEMPLATE_SHAPE }),
     engine_settings: ENGINE_SETTINGS_SHAPE,
     separate_npc: bool('Accepted for compatibility with MnesOS 0.6.'),
