@@ -174,6 +174,105 @@ export function hardeningSuite(harness: StoreHarness): void {
       expect(await claim('waiter', 9_001, 5_001)).toEqual({ claimed: true });
     });
 
+    it('a claim whose owner’s heartbeat is older than leaseBefore is taken over at once (at the limit it is not)', async () => {
+      const { session } = await seedSession(store);
+      const dead = `owner-${randomUUID()}`;
+      const live = `owner-${randomUUID()}`;
+      await store.registerClaimOwner({ ownerId: dead, at: 10_000, pruneBefore: 0 });
+      await store.registerClaimOwner({ ownerId: live, at: 10_000, pruneBefore: 0 });
+      const claim = (turnId: string, ownerId: string, leaseBefore: number) =>
+        store.claimIdempotencyKey({
+          sessionId: session.id,
+          key: 'lease',
+          turnId,
+          claimedAt: 12_000,
+          staleBefore: 0,
+          ownerId,
+          leaseBefore,
+        });
+      expect(await claim('first', dead, 0)).toEqual({ claimed: true });
+      await store.heartbeatClaimOwner(dead, 11_000);
+      // Heard from at 11 000: alive for a lease that began at 11 000, gone for one that began a ms later.
+      expect(await claim('retry', live, 11_000)).toEqual({
+        claimed: false,
+        turnId: 'first',
+        claimedAt: 12_000,
+      });
+      expect(await claim('retry', live, 11_001)).toEqual({ claimed: true });
+      // The new holder is alive: the old owner cannot take it back.
+      await store.heartbeatClaimOwner(live, 11_000);
+      expect(await claim('first', dead, 11_000)).toEqual({
+        claimed: false,
+        turnId: 'retry',
+        claimedAt: 12_000,
+      });
+    });
+
+    it('an ended owner’s claim is taken over at once; a claim without owner is judged by age alone', async () => {
+      const { session } = await seedSession(store);
+      const owner = `owner-${randomUUID()}`;
+      await store.registerClaimOwner({ ownerId: owner, at: 50_000, pruneBefore: 0 });
+      const claim = (key: string, turnId: string, ownerId?: string) =>
+        store.claimIdempotencyKey({
+          sessionId: session.id,
+          key,
+          turnId,
+          claimedAt: 50_000,
+          staleBefore: 0,
+          ...(ownerId === undefined ? {} : { ownerId }),
+          leaseBefore: 49_000,
+        });
+      expect(await claim('ended', 'held', owner)).toEqual({ claimed: true });
+      expect(await claim('ended', 'retry')).toEqual({ claimed: false, turnId: 'held', claimedAt: 50_000 });
+      await store.endClaimOwner(owner);
+      expect(await store.heartbeatClaimOwner(owner, 50_001)).toBe(false);
+      expect(await claim('ended', 'retry')).toEqual({ claimed: true });
+      // Written without an owner (as before owners existed): a lease says nothing about it.
+      expect(await claim('legacy', 'old')).toEqual({ claimed: true });
+      expect(await claim('legacy', 'new', `owner-${randomUUID()}`)).toEqual({
+        claimed: false,
+        turnId: 'old',
+        claimedAt: 50_000,
+      });
+    });
+
+    it('registering prunes owners silent since before pruneBefore, never itself', async () => {
+      const { session } = await seedSession(store);
+      const silent = `owner-${randomUUID()}`;
+      const fresh = `owner-${randomUUID()}`;
+      await store.registerClaimOwner({ ownerId: silent, at: 1_000, pruneBefore: 0 });
+      await store.registerClaimOwner({ ownerId: fresh, at: 2_000, pruneBefore: 1_000 });
+      expect(await store.heartbeatClaimOwner(silent, 2_000)).toBe(true); // heard at 1 000: not before 1 000
+      await store.registerClaimOwner({ ownerId: fresh, at: 3_000, pruneBefore: 2_001 });
+      expect(await store.heartbeatClaimOwner(silent, 3_000)).toBe(false);
+      expect(await store.heartbeatClaimOwner(fresh, 3_000)).toBe(true);
+      // A claim of the pruned owner counts as its owner's: gone.
+      await store.registerClaimOwner({ ownerId: silent, at: 3_000, pruneBefore: 0 });
+      expect(
+        await store.claimIdempotencyKey({
+          sessionId: session.id,
+          key: 'p',
+          turnId: 'a',
+          claimedAt: 3_000,
+          staleBefore: 0,
+          ownerId: silent,
+          leaseBefore: 0,
+        }),
+      ).toEqual({ claimed: true });
+      await store.registerClaimOwner({ ownerId: fresh, at: 9_000, pruneBefore: 8_000 });
+      expect(
+        await store.claimIdempotencyKey({
+          sessionId: session.id,
+          key: 'p',
+          turnId: 'b',
+          claimedAt: 9_000,
+          staleBefore: 0,
+          ownerId: fresh,
+          leaseBefore: 0,
+        }),
+      ).toEqual({ claimed: true });
+    });
+
     it('twenty simultaneous claims through two connection pools: exactly one wins', async () => {
       const { session } = await seedSession(store);
       const second = await harness.open(url);

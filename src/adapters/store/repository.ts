@@ -126,6 +126,19 @@ export type DeleteCartridgeResult =
 /** A claim on an Idempotency-Key: won, or held by another request's turn. */
 export type ClaimResult = { claimed: true } | { claimed: false; turnId: string; claimedAt: number };
 
+export interface ClaimInput {
+  sessionId: string;
+  key: string;
+  turnId: string;
+  claimedAt: number;
+  /** A claim made before this time is taken over whoever holds it. */
+  staleBefore: number;
+  /** The claiming process (registered with `registerClaimOwner` first). */
+  ownerId?: string;
+  /** A claim whose owner's last heartbeat is before this time, or whose owner is gone, is taken over. */
+  leaseBefore?: number;
+}
+
 export interface Persona {
   id: string;
   principalId: string;
@@ -494,15 +507,18 @@ export interface Store {
   appendTurn(input: AppendTurnInput): Promise<AppendTurnResult>;
   getTurn(sessionId: string, turnId: string): Promise<Turn | undefined>;
   findTurnByIdempotencyKey(sessionId: string, key: string): Promise<Turn | undefined>;
-  /** Claims the key for `turnId` before the turn runs; a claim older than `staleBefore` may be taken over. */
-  claimIdempotencyKey(input: {
-    sessionId: string;
-    key: string;
-    turnId: string;
-    claimedAt: number;
-    staleBefore: number;
-  }): Promise<ClaimResult>;
+  /**
+   * Claims the key for `turnId` before the turn runs; a claim older than `staleBefore`, or held by an owner
+   * whose heartbeat is older than `leaseBefore` (or who is gone), may be taken over.
+   */
+  claimIdempotencyKey(input: ClaimInput): Promise<ClaimResult>;
   releaseIdempotencyKey(sessionId: string, key: string, turnId: string): Promise<void>;
+  /** Registers (or refreshes) a process that claims keys; prunes owners silent since before `pruneBefore`. */
+  registerClaimOwner(input: { ownerId: string; at: number; pruneBefore: number }): Promise<void>;
+  /** Refreshes the owner's heartbeat; false when its row is gone (it must register again). */
+  heartbeatClaimOwner(ownerId: string, at: number): Promise<boolean>;
+  /** A clean shutdown: the owner's remaining claims may be taken over at once. */
+  endClaimOwner(ownerId: string): Promise<void>;
   /** The turn's children (swipes), by sibling index. */
   listChildren(sessionId: string, turnId: string): Promise<TurnMessage[]>;
   /** The branch from the genesis turn to `turnId`, in one query. */

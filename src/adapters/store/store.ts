@@ -48,7 +48,13 @@ import {
   renameSession,
   setSessionPersona,
 } from './sessions.ts';
-import { claimIdempotencyKey, releaseIdempotencyKey } from './turn-claims.ts';
+import {
+  claimIdempotencyKey,
+  endClaimOwner,
+  heartbeatClaimOwner,
+  registerClaimOwner,
+  releaseIdempotencyKey,
+} from './turn-claims.ts';
 import { appendTurn, findTurnByIdempotencyKey, getTurn, listChildren, listTree, setHead } from './turns.ts';
 
 export function createStore(ctx: StoreContext, close: () => Promise<void>): Store {
@@ -112,6 +118,9 @@ export function createStore(ctx: StoreContext, close: () => Promise<void>): Stor
     findTurnByIdempotencyKey: (sessionId, key) => findTurnByIdempotencyKey(ctx, sessionId, key),
     claimIdempotencyKey: (input) => claimIdempotencyKey(ctx, input),
     releaseIdempotencyKey: (sessionId, key, turnId) => releaseIdempotencyKey(ctx, sessionId, key, turnId),
+    registerClaimOwner: (input) => registerClaimOwner(ctx, input),
+    heartbeatClaimOwner: (ownerId, at) => heartbeatClaimOwner(ctx, ownerId, at),
+    endClaimOwner: (ownerId) => endClaimOwner(ctx, ownerId),
     listChildren: (sessionId, turnId) => listChildren(ctx, sessionId, turnId),
     getLineage: (sessionId, turnId) => getLineage(ctx, sessionId, turnId),
     getBranch: (sessionId, turnId, options) => getBranch(ctx, sessionId, turnId, options),

@@ -209,6 +209,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
           listening.closeAllConnections();
         });
         await checker.close();
+        await service.close();
         if (ownStore) await store.close();
       },
     };

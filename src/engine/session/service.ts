@@ -17,6 +17,7 @@ import type { InteractionInput, TurnLimits, TurnRecord } from '../turn/index.ts'
 import { runEvent } from '../../core/yare/index.ts';
 import { loadWorld } from './branch-world.ts';
 import { plainJson } from './canonical.ts';
+import { ClaimOwner } from './claim-owner.ts';
 import { notFound, SessionError } from './errors.ts';
 import { InFlight } from './in-flight.ts';
 import { cartridgeLedger, type WorldResult } from './ledger.ts';
@@ -80,6 +81,10 @@ export interface SessionServiceOptions {
   readonly idempotencyWaitMs?: number;
   /** Milliseconds after which an unfinished claim on a key is taken over (CLAIM_STALE_MS). */
   readonly claimStaleMs?: number;
+  /** Milliseconds of silence after which another process's claims are taken over (CLAIM_LEASE_MS). */
+  readonly claimLeaseMs?: number;
+  /** Milliseconds between this process's heartbeats while it holds claims (CLAIM_HEARTBEAT_MS). */
+  readonly claimHeartbeatMs?: number;
   /** Worlds kept in memory by turn id (default WORLD_CACHE_SIZE; 0 reads every world from the store). */
   readonly worldCacheSize?: number;
   /** When a turn stores a world snapshot (default DEFAULT_SNAPSHOT_RULE; tests use small thresholds). */
@@ -130,6 +135,12 @@ export class SessionService {
       snapshotRule: options.snapshotRule ?? DEFAULT_SNAPSHOT_RULE,
       idempotencyWaitMs: options.idempotencyWaitMs ?? IDEMPOTENCY_WAIT_MS,
       claimStaleMs: options.claimStaleMs ?? CLAIM_STALE_MS,
+      claimOwner: new ClaimOwner(options.store, {
+        id: randomUUID(),
+        clock: options.clock ?? Date.now,
+        ...(options.claimLeaseMs === undefined ? {} : { leaseMs: options.claimLeaseMs }),
+        ...(options.claimHeartbeatMs === undefined ? {} : { heartbeatMs: options.claimHeartbeatMs }),
+      }),
       admission: rules,
       admit: admission(rules),
     };
@@ -146,6 +157,14 @@ export class SessionService {
    */
   admit(request: TurnRequest): AdmittedTurn {
     return this.#env.admit(request);
+  }
+
+  /**
+   * Ends this process's hold on Idempotency-Key claims (a clean shutdown): a claim a turn still holds may
+   * be taken over by another replica at once. The store stays open (its owner closes it).
+   */
+  async close(): Promise<void> {
+    await this.#env.claimOwner.end();
   }
 
   /** Turns running in this process now. */
