@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR_OWNER } from '../../src/adapters/store/cartridge-entries.ts';
 import { StoreInputError } from '../../src/adapters/store/errors.ts';
+import { MAX_SESSION_PAGE } from '../../src/adapters/store/limits.ts';
 import type { Store } from '../../src/adapters/store/repository.ts';
 import { content, mustAppend, seedSession } from './fixtures.ts';
 import type { StoreHarness } from './harness.ts';
@@ -295,6 +296,75 @@ export function hardeningSuite(harness: StoreHarness): void {
       } finally {
         await second.close();
       }
+    });
+  });
+
+  describe('sessions in pages, and the cap', () => {
+    const create = (target: Store, seeded: Awaited<ReturnType<typeof seedSession>>, maxSessions: number) =>
+      target.createSession({
+        principalId: seeded.principal.id,
+        cartridgeVersionId: seeded.cartridgeVersionId,
+        seed: 1,
+        maxSessions,
+        genesis: { ...content({}), input: null },
+      });
+
+    it('a create at the cap is refused with session-cap; below it, it is made', async () => {
+      const seeded = await seedSession(store); // one session already
+      expect((await create(store, seeded, 2)).ok).toBe(true);
+      expect(await create(store, seeded, 2)).toEqual({ ok: false, reason: 'session-cap', limit: 2 });
+      expect(await store.countSessions(seeded.principal.id)).toBe(2);
+      expect((await create(store, seeded, 3)).ok).toBe(true);
+    });
+
+    it('ten simultaneous creates (through two connection pools on PostgreSQL) never pass the cap', async () => {
+      const seeded = await seedSession(store);
+      // Two SQLite connections in one process would block each other's event loop (better-sqlite3 waits
+      // for the write lock synchronously); one connection serialises its transactions, as BEGIN
+      // IMMEDIATE serialises those of several processes.
+      const second = harness.name === 'postgres' ? await harness.open(url) : store;
+      try {
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => create(i % 2 === 0 ? store : second, seeded, 4)),
+        );
+        expect(results.filter((r) => r.ok)).toHaveLength(3);
+        expect(await store.countSessions(seeded.principal.id)).toBe(4);
+      } finally {
+        if (second !== store) await second.close();
+      }
+    });
+
+    it('a page starts after its cursor, ties broken by id; its size is checked against MAX_SESSION_PAGE', async () => {
+      const seeded = await seedSession(store);
+      for (let i = 0; i < 4; i++)
+        await store.createSession({
+          principalId: seeded.principal.id,
+          cartridgeVersionId: seeded.cartridgeVersionId,
+          seed: i,
+          createdAt: 5,
+          genesis: { ...content({}), input: null },
+        });
+      const all = await store.listSessions(seeded.principal.id);
+      expect(all).toHaveLength(5);
+      const pages: string[] = [];
+      let after: { updatedAt: number; id: string } | undefined;
+      for (;;) {
+        const page = await store.listSessions(seeded.principal.id, { limit: 2, ...(after ? { after } : {}) });
+        pages.push(...page.map((s) => s.id));
+        const last = page.at(-1);
+        if (page.length < 2 || last === undefined) break;
+        after = { updatedAt: last.updatedAt, id: last.id };
+      }
+      expect(pages).toEqual(all.map((s) => s.id));
+      const tied = all.filter((s) => s.updatedAt === 5).map((s) => s.id);
+      expect(tied).toEqual([...tied].sort());
+      await expect(
+        store.listSessions(seeded.principal.id, { limit: MAX_SESSION_PAGE }),
+      ).resolves.toHaveLength(5);
+      await expect(store.listSessions(seeded.principal.id, { limit: MAX_SESSION_PAGE + 1 })).rejects.toThrow(
+        /MAX_SESSION_PAGE/,
+      );
+      await expect(store.listSessions(seeded.principal.id, { limit: 0 })).rejects.toThrow(StoreInputError);
     });
   });
 

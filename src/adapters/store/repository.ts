@@ -319,6 +319,24 @@ export interface CreateSessionInput {
   createdAt?: number;
   /** Turn 0: the first message and the initial state. */
   genesis: TurnContent & { id?: string };
+  /**
+   * Sessions the principal may keep at most: with that many stored, the create is refused with
+   * `session-cap` (counted in the create's transaction, so concurrent creates cannot pass it).
+   */
+  maxSessions?: number;
+}
+
+/** Where a page of `listSessions` starts: after this session in the list's order. */
+export interface SessionCursor {
+  updatedAt: number;
+  id: string;
+}
+
+export interface SessionPage {
+  /** Sessions to return at most (1 to MAX_SESSION_PAGE). */
+  limit: number;
+  /** Start after this session (the last of the previous page); the first page when absent. */
+  after?: SessionCursor;
 }
 
 export interface AppendTurnInput extends TurnContent {
@@ -337,7 +355,8 @@ export type Failure<R extends string> = { ok: false; reason: R };
 
 export type CreateSessionResult =
   | { ok: true; session: Session; turn: Turn }
-  | Failure<'principal-not-found' | 'cartridge-version-not-found' | 'persona-not-found'>;
+  | Failure<'principal-not-found' | 'cartridge-version-not-found' | 'persona-not-found'>
+  | { ok: false; reason: 'session-cap'; limit: number };
 
 export type AppendTurnResult =
   | { ok: true; turn: Turn; replayed: boolean }
@@ -486,8 +505,13 @@ export interface Store {
   createSession(input: CreateSessionInput): Promise<CreateSessionResult>;
   /** Another principal's session is not found. */
   getSession(id: string, principalId: string): Promise<Session | undefined>;
-  /** Most recently played first. */
-  listSessions(principalId: string): Promise<Session[]>;
+  /**
+   * Most recently played first (then by id): all of them, or one page. The order is total, so pages that
+   * follow each other's last session neither repeat nor skip a session that did not change meanwhile.
+   */
+  listSessions(principalId: string, page?: SessionPage): Promise<Session[]>;
+  /** Sessions the principal keeps. */
+  countSessions(principalId: string): Promise<number>;
   renameSession(
     id: string,
     principalId: string,

@@ -41,6 +41,7 @@ import { createPersona, deletePersona, getPersona, listPersonas, updatePersona }
 import type { Store } from './repository.ts';
 import { createSave, deleteSave, getSave, listSaves, renameSave } from './saves.ts';
 import {
+  countSessions,
   createSession,
   deleteSession,
   getSession,
@@ -107,7 +108,8 @@ export function createStore(ctx: StoreContext, close: () => Promise<void>): Stor
 
     createSession: (input) => createSession(ctx, input),
     getSession: (id, principalId) => getSession(ctx, id, principalId),
-    listSessions: (principalId) => listSessions(ctx, principalId),
+    listSessions: (principalId, page) => listSessions(ctx, principalId, page),
+    countSessions: (principalId) => countSessions(ctx, principalId),
     renameSession: (id, principalId, title, updatedAt) =>
       renameSession(ctx, id, principalId, title, updatedAt),
     setSessionPersona: (id, principalId, personaId) => setSessionPersona(ctx, id, principalId, personaId),

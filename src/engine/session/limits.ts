@@ -6,6 +6,11 @@ export const TURN_HISTORY_WINDOW = 24;
 export const MAX_DRAWN_SEED = 2 ** 48 - 1;
 /** Loaded cartridges kept in memory per process (by content hash and persona); least recently used go first. */
 export const CARTRIDGE_CACHE_SIZE = 64;
+/**
+ * Sessions one principal (API key) may keep: creating one more is refused until one is deleted. The server
+ * lets the operator change it (MNESOS_MAX_SESSIONS).
+ */
+export const MAX_SESSIONS_PER_PRINCIPAL = 1_000;
 /** Characters of an author-mode event name. */
 export const MAX_EVENT_NAME_CHARS = 100;
 /**

@@ -27,6 +27,7 @@ import {
   IDEMPOTENCY_WAIT_MS,
   MAX_DRAWN_SEED,
   MAX_EVENT_NAME_CHARS,
+  MAX_SESSIONS_PER_PRINCIPAL,
   TURN_HISTORY_WINDOW,
 } from './limits.ts';
 import type { AuthorEventRecord, GenesisRecord } from './records.ts';
@@ -85,6 +86,8 @@ export interface SessionServiceOptions {
   readonly claimLeaseMs?: number;
   /** Milliseconds between this process's heartbeats while it holds claims (CLAIM_HEARTBEAT_MS). */
   readonly claimHeartbeatMs?: number;
+  /** Sessions one principal may keep (MAX_SESSIONS_PER_PRINCIPAL); a create past it is `session-cap`. */
+  readonly maxSessionsPerPrincipal?: number;
   /** Worlds kept in memory by turn id (default WORLD_CACHE_SIZE; 0 reads every world from the store). */
   readonly worldCacheSize?: number;
   /** When a turn stores a world snapshot (default DEFAULT_SNAPSHOT_RULE; tests use small thresholds). */
@@ -114,10 +117,14 @@ export class SessionService {
   readonly library: CartridgeLibrary;
   /** What the turn stages share: the options with their defaults, the in-flight locks, the world cache. */
   readonly #env: TurnEnvironment;
+  readonly #maxSessions: number;
 
   constructor(options: SessionServiceOptions) {
     this.store = options.store;
     this.library = options.library;
+    this.#maxSessions = options.maxSessionsPerPrincipal ?? MAX_SESSIONS_PER_PRINCIPAL;
+    if (!Number.isSafeInteger(this.#maxSessions) || this.#maxSessions < 1)
+      throw new RangeError(`maxSessionsPerPrincipal must be a positive integer, got ${this.#maxSessions}`);
     const rules = resolveAdmission(options.admission);
     this.#env = {
       store: options.store,
@@ -238,6 +245,7 @@ export class SessionService {
       seed,
       title: request.title ?? null,
       createdAt: this.#env.clock(),
+      maxSessions: this.#maxSessions,
       genesis: {
         input: null,
         narration: greetings[greeting] ?? '',
@@ -256,9 +264,15 @@ export class SessionService {
           throw notFound(`cartridge version ${request.cartridgeVersion}`);
         case 'persona-not-found':
           throw notFound(`persona ${String(request.personaId)}`);
+        case 'session-cap':
+          throw new SessionError(
+            'session-cap',
+            `you keep ${created.limit} sessions, the session cap of one key (MNESOS_MAX_SESSIONS on a server); delete a session you no longer play first`,
+            { limit: created.limit },
+          );
         default: {
-          const unreachable: never = created.reason;
-          throw new Error(`unexpected createSession result ${String(unreachable)}`);
+          const unreachable: never = created;
+          throw new Error(`unexpected createSession result ${JSON.stringify(unreachable)}`);
         }
       }
     }
