@@ -2,7 +2,7 @@
 
 import type { StoreContext } from './context.ts';
 import { MAX_SESSION_PAGE } from './limits.ts';
-import type { CreateSessionInput, CreateSessionResult, Session, SessionPage } from './repository.ts';
+import type { CreateSessionInput, CreateSessionResult, Session, SessionPage } from './turn-log-records.ts';
 import { toSession } from './rows.ts';
 import type { SessionsTable } from './schema.ts';
 import { StoreInputError } from './errors.ts';
@@ -16,12 +16,6 @@ export async function createSession(
   input: CreateSessionInput,
 ): Promise<CreateSessionResult> {
   const content = encodeTurnContent('createSession.genesis', input.genesis);
-  // The genesis turn has no turn above it: its pieces can only be its own world's.
-  if (content.snapshot !== null && content.snapshot.turnId !== null)
-    throw new StoreInputError(
-      'createSession.genesis.snapshotPieces.turnId',
-      'must be absent: the genesis turn stores only its own world',
-    );
   const sessionId = input.id === undefined ? ctx.newId() : checkId('createSession.id', input.id);
   const turnId =
     input.genesis.id === undefined ? ctx.newId() : checkId('createSession.genesis.id', input.genesis.id);

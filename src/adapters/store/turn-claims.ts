@@ -8,7 +8,7 @@
 // - by age, as a backstop (and for claims written before owners existed): older than `staleBefore`.
 
 import type { StoreContext } from './context.ts';
-import type { ClaimInput, ClaimResult } from './repository.ts';
+import type { ClaimInput, ClaimResult } from './claim-records.ts';
 import { checkId, checkIdempotencyKey, checkTimestamp } from './validate.ts';
 
 export async function claimIdempotencyKey(

@@ -3,10 +3,13 @@
 // owner's heartbeat is older than the lease (src/adapters/store/turn-claims.ts), so a retry after this
 // process is killed mid-turn runs within one lease instead of waiting for the claim to grow stale.
 
-import type { Store } from '../../adapters/store/index.ts';
+import type { TurnClaims } from '../../adapters/store/index.ts';
 import { CLAIM_HEARTBEAT_MS, CLAIM_LEASE_MS, CLAIM_OWNER_PRUNE_MS } from './limits.ts';
 
-export type ClaimOwnerStore = Pick<Store, 'registerClaimOwner' | 'heartbeatClaimOwner' | 'endClaimOwner'>;
+export type ClaimOwnerStore = Pick<
+  TurnClaims,
+  'registerClaimOwner' | 'heartbeatClaimOwner' | 'endClaimOwner'
+>;
 
 export interface ClaimOwnerOptions {
   readonly id: string;
