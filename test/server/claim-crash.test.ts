@@ -2,7 +2,8 @@
 // kill -9 of `mnesos serve` while a turn sent with an Idempotency-Key waits on its model: the claim the
 // dead process left is recognised as its (the owner's heartbeat stops), so the retry with the same key
 // after a restart plays within about one lease, instead of waiting for the claim to grow stale and
-// answering 409, and the turn is stored exactly once.
+// answering 409, and the turn is stored exactly once. On SQLite and on PostgreSQL (a fresh database on
+// the local server, MNESOS_TEST_PG_URL).
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/adapters/store/open.ts';
 import { CLAIM_LEASE_MS, CLAIM_STALE_MS, IDEMPOTENCY_WAIT_MS } from '../../src/engine/session/limits.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai-server.ts';
+import { postgresAvailable, postgresHarness, testPgUrl } from '../store/harness.ts';
 import { killHard, post, spawnServe } from './processes.ts';
+
+const pgUrl = testPgUrl();
+const pgAvailable = await postgresAvailable('the kill -9 claim test on PostgreSQL', pgUrl);
+const pg = postgresHarness(pgUrl);
 
 /** Time the retry may take: the lease, plus a generous margin for a loaded machine; far below the old wait. */
 const RETRY_BOUND_MS = CLAIM_LEASE_MS + 10_000;
@@ -29,15 +35,16 @@ describe('kill -9 while a turn with an Idempotency-Key holds its claim', () => {
   });
   afterAll(async () => {
     await fake.close();
+    await pg.cleanup();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('the retry after a restart plays promptly and the turn is stored once', async () => {
-    expect(RETRY_BOUND_MS).toBeLessThan(Math.min(IDEMPOTENCY_WAIT_MS, CLAIM_STALE_MS));
-    const db = join(dir, 'claims.db');
+  async function crashAndRetry(db: string): Promise<void> {
+    answering = false;
     const env = { MNESOS_LLM_BASE_URL: fake.url, MNESOS_MODEL: 'fake-model', MNESOS_LLM_MAX_RETRIES: '0' };
     const key = { 'idempotency-key': 'crash-retry-1' };
     const first = await spawnServe(db, env);
+    const asked = fake.chatRequests().length;
     let sessionId: string;
     try {
       const created = await post(first.url, '/v1/sessions', { cartridge: 'Lanternmere' });
@@ -48,7 +55,7 @@ describe('kill -9 while a turn with an Idempotency-Key holds its claim', () => {
       );
       // The turn has claimed its key and is waiting on the model.
       const deadline = Date.now() + 30_000;
-      while (fake.chatRequests().length === 0) {
+      while (fake.chatRequests().length === asked) {
         if (Date.now() > deadline) throw new Error(`the turn never reached the model: ${first.stderr()}`);
         await new Promise((r) => setTimeout(r, 20));
       }
@@ -83,5 +90,18 @@ describe('kill -9 while a turn with an Idempotency-Key holds its claim', () => {
     } finally {
       await store.close();
     }
+  }
+
+  it('SQLite: the retry after a restart plays promptly and the turn is stored once', async () => {
+    expect(RETRY_BOUND_MS).toBeLessThan(Math.min(IDEMPOTENCY_WAIT_MS, CLAIM_STALE_MS));
+    await crashAndRetry(join(dir, 'claims.db'));
   }, 120_000);
+
+  it.skipIf(!pgAvailable)(
+    'PostgreSQL: the retry after a restart plays promptly and the turn is stored once',
+    async () => {
+      await crashAndRetry(await pg.freshUrl());
+    },
+    120_000,
+  );
 });
