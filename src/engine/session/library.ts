@@ -9,7 +9,7 @@ import type { Diagnostic } from '../../core/diagnostics.ts';
 import {
   type CartridgeVersion,
   OPERATOR_OWNER,
-  type Store,
+  type Library,
   StoreInputError,
 } from '../../adapters/store/index.ts';
 import { canonicalJson } from './canonical.ts';
@@ -82,7 +82,7 @@ function folderNameOf(dir: string): string {
 }
 
 export class CartridgeLibrary {
-  readonly #store: Store;
+  readonly #store: Library;
   readonly #cacheSize: number;
   /** Loaded cartridges by content hash and persona, most recently used last. */
   readonly #cache = new Map<string, Promise<Cartridge>>();
@@ -92,7 +92,7 @@ export class CartridgeLibrary {
    */
   readonly #versions = new Map<string, CartridgeVersion>();
 
-  constructor(store: Store, options: { cacheSize?: number } = {}) {
+  constructor(store: Library, options: { cacheSize?: number } = {}) {
     this.#store = store;
     this.#cacheSize = options.cacheSize ?? CARTRIDGE_CACHE_SIZE;
   }
