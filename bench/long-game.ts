@@ -168,11 +168,14 @@ export async function benchLongGame(): Promise<Array<Record<string, unknown>>> {
         record,
         state: last.state,
         ledgerEvents: wire,
-        ...(next.write === undefined ? {} : { snapshotPieces: next.write }),
         seed: depth,
         createdAt: depth,
       });
       if (!appended.ok) throw new Error(`append failed at depth ${depth}`);
+      if (next.write !== undefined) {
+        const stored = await store.putSnapshotPieces(session.id, next.write);
+        if (!stored.ok) throw new Error(`snapshot pieces not stored at depth ${depth}`);
+      }
       parentId = appended.turn.id;
       const given =
         last.narration.length +

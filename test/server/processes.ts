@@ -71,3 +71,66 @@ export async function post(
   const text = await response.text();
   return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
 }
+
+const BIN = fileURLToPath(new URL('../../bin/mnesos', import.meta.url));
+
+/**
+ * `bin/mnesos serve` on a free loopback port over the SQLite file `db`, local mode (no API keys), with the
+ * models configured by `env`; resolves once it listens.
+ */
+export async function spawnServe(
+  db: string,
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<ServerProcess> {
+  const { MNESOS_API_KEYS: _, ...inherited } = process.env;
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', db], {
+    cwd: REPO_ROOT,
+    env: { ...inherited, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    err += chunk.toString();
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`serve did not start in ${timeoutMs} ms: ${err}`)),
+      timeoutMs,
+    );
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code}: ${err}`));
+    });
+  });
+  return {
+    child,
+    url,
+    stderr: () => err,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** SIGKILL, and wait until the process is gone. */
+export function killHard(server: ServerProcess): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const { child } = server;
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}

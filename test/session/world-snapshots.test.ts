@@ -195,10 +195,11 @@ describe('world snapshots', () => {
       state: turn.state,
       seed: 1,
       createdAt: 1,
-      worldSnapshot: { version: 1, entities: { 'not a key': {} } },
     });
     expect(appended.ok).toBe(true);
     if (!appended.ok) return;
+    const tampered = { version: 1, entities: { 'not a key': {} } };
+    expect(await store.putSnapshot(session.id, appended.turn.id, tampered)).toEqual({ ok: true });
     const cold = await fixture(store, { service: { worldCacheSize: 0 } });
     const read = await cold.service.worldAt(f.principal.id, session.id, appended.turn.id);
     expect(read.result.ok).toBe(false);
@@ -280,7 +281,7 @@ describe('snapshots stored a few pieces a turn', () => {
     expect(quiet.write).toBeUndefined();
     expect(quiet.progress).toEqual({ sinceSnapshotChars: 99, snapshotChars: 0, sinceSnapshotTurns: 1 });
     const due = nextSnapshotProgress(quiet.progress, step('t2', 1, '{"w":2}'), rule);
-    expect(due.write).toEqual({ from: 0, pieces: ['{"w":2}'], total: 1 });
+    expect(due.write).toEqual({ turnId: 't2', from: 0, pieces: ['{"w":2}'], total: 1 });
     expect(due.progress).toEqual({ sinceSnapshotChars: 0, snapshotChars: 7, sinceSnapshotTurns: 0 });
   });
 
@@ -293,7 +294,11 @@ describe('snapshots stored a few pieces a turn', () => {
     for (let t = 1; t <= 10; t++)
       ({ progress, write } = nextSnapshotProgress(progress, step(`t${t}`, 10, text), rule));
     // The turn it falls due on stores the first piece at once and its share (200 / 10 turns).
-    expect(write).toEqual({ from: 0, pieces: [text.slice(0, 10), text.slice(10, 20), text.slice(20, 30)] });
+    expect(write).toEqual({
+      turnId: 't10',
+      from: 0,
+      pieces: [text.slice(0, 10), text.slice(10, 20), text.slice(20, 30)],
+    });
     expect(progress.pending?.turnId).toBe('t10');
     const stored = [...write!.pieces];
     const perTurn: number[] = [];

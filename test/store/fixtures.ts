@@ -81,3 +81,37 @@ export async function appendChain(
   }
   return turns;
 }
+
+/** What the session's projector stores for a turn, in the snapshot store (a test names it beside the append). */
+export interface Projection {
+  /** The turn's world, stored whole. */
+  worldSnapshot?: unknown;
+  /** Pieces of a snapshot: of the new turn's world unless `turnId` names another turn. */
+  snapshotPieces?: { turnId?: string; from: number; pieces: readonly string[]; total?: number };
+}
+
+/** Appends a turn, then stores its projection as the session does: the append itself carries no snapshot. */
+export async function appendProjected(store: Store, input: AppendTurnInput & Projection): Promise<Turn> {
+  const { worldSnapshot, snapshotPieces, ...append } = input;
+  const turn = await mustAppend(store, append);
+  await storeProjection(store, input.sessionId, turn.id, { worldSnapshot, snapshotPieces });
+  return turn;
+}
+
+/** Stores a projection for `turnId`; fails the test when the snapshot store refuses it. */
+export async function storeProjection(
+  store: Store,
+  sessionId: string,
+  turnId: string,
+  projection: Projection,
+): Promise<void> {
+  if (projection.worldSnapshot !== undefined) {
+    const stored = await store.putSnapshot(sessionId, turnId, projection.worldSnapshot);
+    if (!stored.ok) throw new Error(`putSnapshot: ${stored.reason}`);
+  }
+  if (projection.snapshotPieces !== undefined) {
+    const { turnId: of, ...pieces } = projection.snapshotPieces;
+    const stored = await store.putSnapshotPieces(sessionId, { turnId: of ?? turnId, ...pieces });
+    if (!stored.ok) throw new Error(`putSnapshotPieces: ${stored.reason}`);
+  }
+}

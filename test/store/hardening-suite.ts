@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR_OWNER } from '../../src/adapters/store/cartridge-entries.ts';
 import { StoreInputError } from '../../src/adapters/store/errors.ts';
+import { MAX_SESSION_PAGE } from '../../src/adapters/store/limits.ts';
 import type { Store } from '../../src/adapters/store/repository.ts';
 import { content, mustAppend, seedSession } from './fixtures.ts';
 import type { StoreHarness } from './harness.ts';
@@ -174,6 +175,105 @@ export function hardeningSuite(harness: StoreHarness): void {
       expect(await claim('waiter', 9_001, 5_001)).toEqual({ claimed: true });
     });
 
+    it('a claim whose owner’s heartbeat is older than leaseBefore is taken over at once (at the limit it is not)', async () => {
+      const { session } = await seedSession(store);
+      const dead = `owner-${randomUUID()}`;
+      const live = `owner-${randomUUID()}`;
+      await store.registerClaimOwner({ ownerId: dead, at: 10_000, pruneBefore: 0 });
+      await store.registerClaimOwner({ ownerId: live, at: 10_000, pruneBefore: 0 });
+      const claim = (turnId: string, ownerId: string, leaseBefore: number) =>
+        store.claimIdempotencyKey({
+          sessionId: session.id,
+          key: 'lease',
+          turnId,
+          claimedAt: 12_000,
+          staleBefore: 0,
+          ownerId,
+          leaseBefore,
+        });
+      expect(await claim('first', dead, 0)).toEqual({ claimed: true });
+      await store.heartbeatClaimOwner(dead, 11_000);
+      // Heard from at 11 000: alive for a lease that began at 11 000, gone for one that began a ms later.
+      expect(await claim('retry', live, 11_000)).toEqual({
+        claimed: false,
+        turnId: 'first',
+        claimedAt: 12_000,
+      });
+      expect(await claim('retry', live, 11_001)).toEqual({ claimed: true });
+      // The new holder is alive: the old owner cannot take it back.
+      await store.heartbeatClaimOwner(live, 11_000);
+      expect(await claim('first', dead, 11_000)).toEqual({
+        claimed: false,
+        turnId: 'retry',
+        claimedAt: 12_000,
+      });
+    });
+
+    it('an ended owner’s claim is taken over at once; a claim without owner is judged by age alone', async () => {
+      const { session } = await seedSession(store);
+      const owner = `owner-${randomUUID()}`;
+      await store.registerClaimOwner({ ownerId: owner, at: 50_000, pruneBefore: 0 });
+      const claim = (key: string, turnId: string, ownerId?: string) =>
+        store.claimIdempotencyKey({
+          sessionId: session.id,
+          key,
+          turnId,
+          claimedAt: 50_000,
+          staleBefore: 0,
+          ...(ownerId === undefined ? {} : { ownerId }),
+          leaseBefore: 49_000,
+        });
+      expect(await claim('ended', 'held', owner)).toEqual({ claimed: true });
+      expect(await claim('ended', 'retry')).toEqual({ claimed: false, turnId: 'held', claimedAt: 50_000 });
+      await store.endClaimOwner(owner);
+      expect(await store.heartbeatClaimOwner(owner, 50_001)).toBe(false);
+      expect(await claim('ended', 'retry')).toEqual({ claimed: true });
+      // Written without an owner (as before owners existed): a lease says nothing about it.
+      expect(await claim('legacy', 'old')).toEqual({ claimed: true });
+      expect(await claim('legacy', 'new', `owner-${randomUUID()}`)).toEqual({
+        claimed: false,
+        turnId: 'old',
+        claimedAt: 50_000,
+      });
+    });
+
+    it('registering prunes owners silent since before pruneBefore, never itself', async () => {
+      const { session } = await seedSession(store);
+      const silent = `owner-${randomUUID()}`;
+      const fresh = `owner-${randomUUID()}`;
+      await store.registerClaimOwner({ ownerId: silent, at: 1_000, pruneBefore: 0 });
+      await store.registerClaimOwner({ ownerId: fresh, at: 2_000, pruneBefore: 1_000 });
+      expect(await store.heartbeatClaimOwner(silent, 2_000)).toBe(true); // heard at 1 000: not before 1 000
+      await store.registerClaimOwner({ ownerId: fresh, at: 3_000, pruneBefore: 2_001 });
+      expect(await store.heartbeatClaimOwner(silent, 3_000)).toBe(false);
+      expect(await store.heartbeatClaimOwner(fresh, 3_000)).toBe(true);
+      // A claim of the pruned owner counts as its owner's: gone.
+      await store.registerClaimOwner({ ownerId: silent, at: 3_000, pruneBefore: 0 });
+      expect(
+        await store.claimIdempotencyKey({
+          sessionId: session.id,
+          key: 'p',
+          turnId: 'a',
+          claimedAt: 3_000,
+          staleBefore: 0,
+          ownerId: silent,
+          leaseBefore: 0,
+        }),
+      ).toEqual({ claimed: true });
+      await store.registerClaimOwner({ ownerId: fresh, at: 9_000, pruneBefore: 8_000 });
+      expect(
+        await store.claimIdempotencyKey({
+          sessionId: session.id,
+          key: 'p',
+          turnId: 'b',
+          claimedAt: 9_000,
+          staleBefore: 0,
+          ownerId: fresh,
+          leaseBefore: 0,
+        }),
+      ).toEqual({ claimed: true });
+    });
+
     it('twenty simultaneous claims through two connection pools: exactly one wins', async () => {
       const { session } = await seedSession(store);
       const second = await harness.open(url);
@@ -196,6 +296,75 @@ export function hardeningSuite(harness: StoreHarness): void {
       } finally {
         await second.close();
       }
+    });
+  });
+
+  describe('sessions in pages, and the cap', () => {
+    const create = (target: Store, seeded: Awaited<ReturnType<typeof seedSession>>, maxSessions: number) =>
+      target.createSession({
+        principalId: seeded.principal.id,
+        cartridgeVersionId: seeded.cartridgeVersionId,
+        seed: 1,
+        maxSessions,
+        genesis: { ...content({}), input: null },
+      });
+
+    it('a create at the cap is refused with session-cap; below it, it is made', async () => {
+      const seeded = await seedSession(store); // one session already
+      expect((await create(store, seeded, 2)).ok).toBe(true);
+      expect(await create(store, seeded, 2)).toEqual({ ok: false, reason: 'session-cap', limit: 2 });
+      expect(await store.countSessions(seeded.principal.id)).toBe(2);
+      expect((await create(store, seeded, 3)).ok).toBe(true);
+    });
+
+    it('ten simultaneous creates (through two connection pools on PostgreSQL) never pass the cap', async () => {
+      const seeded = await seedSession(store);
+      // Two SQLite connections in one process would block each other's event loop (better-sqlite3 waits
+      // for the write lock synchronously); one connection serialises its transactions, as BEGIN
+      // IMMEDIATE serialises those of several processes.
+      const second = harness.name === 'postgres' ? await harness.open(url) : store;
+      try {
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => create(i % 2 === 0 ? store : second, seeded, 4)),
+        );
+        expect(results.filter((r) => r.ok)).toHaveLength(3);
+        expect(await store.countSessions(seeded.principal.id)).toBe(4);
+      } finally {
+        if (second !== store) await second.close();
+      }
+    });
+
+    it('a page starts after its cursor, ties broken by id; its size is checked against MAX_SESSION_PAGE', async () => {
+      const seeded = await seedSession(store);
+      for (let i = 0; i < 4; i++)
+        await store.createSession({
+          principalId: seeded.principal.id,
+          cartridgeVersionId: seeded.cartridgeVersionId,
+          seed: i,
+          createdAt: 5,
+          genesis: { ...content({}), input: null },
+        });
+      const all = await store.listSessions(seeded.principal.id);
+      expect(all).toHaveLength(5);
+      const pages: string[] = [];
+      let after: { updatedAt: number; id: string } | undefined;
+      for (;;) {
+        const page = await store.listSessions(seeded.principal.id, { limit: 2, ...(after ? { after } : {}) });
+        pages.push(...page.map((s) => s.id));
+        const last = page.at(-1);
+        if (page.length < 2 || last === undefined) break;
+        after = { updatedAt: last.updatedAt, id: last.id };
+      }
+      expect(pages).toEqual(all.map((s) => s.id));
+      const tied = all.filter((s) => s.updatedAt === 5).map((s) => s.id);
+      expect(tied).toEqual([...tied].sort());
+      await expect(
+        store.listSessions(seeded.principal.id, { limit: MAX_SESSION_PAGE }),
+      ).resolves.toHaveLength(5);
+      await expect(store.listSessions(seeded.principal.id, { limit: MAX_SESSION_PAGE + 1 })).rejects.toThrow(
+        /MAX_SESSION_PAGE/,
+      );
+      await expect(store.listSessions(seeded.principal.id, { limit: 0 })).rejects.toThrow(StoreInputError);
     });
   });
 

@@ -27,7 +27,9 @@ import { checkMigrationList } from '../../src/adapters/store/migrate.ts';
 import { MIGRATIONS } from '../../src/adapters/store/migrations/index.ts';
 import { DEFAULT_SQLITE_PATH, openStore, parseDatabaseUrl } from '../../src/adapters/store/open.ts';
 import type { Store, TurnContent } from '../../src/adapters/store/repository.ts';
+import { encodeJson } from '../../src/adapters/store/json.ts';
 import {
+  encodeSnapshotPieces,
   pieceEnd,
   SNAPSHOT_PIECE_CHARS,
   splitSnapshotText,
@@ -50,12 +52,6 @@ describe('turn content limits', () => {
     ['MAX_INPUT_BYTES', MAX_INPUT_BYTES, (n) => ({ input: jsonOfBytes(n) })],
     ['MAX_NARRATION_BYTES', MAX_NARRATION_BYTES, (n) => ({ narration: 'x'.repeat(n) })],
     ['MAX_LEDGER_EVENT_BYTES', MAX_LEDGER_EVENT_BYTES, (n) => ({ ledgerEvents: [{}, jsonOfBytes(n)] })],
-    ['MAX_WORLD_SNAPSHOT_BYTES', MAX_WORLD_SNAPSHOT_BYTES, (n) => ({ worldSnapshot: jsonOfBytes(n) })],
-    [
-      'MAX_SNAPSHOT_PIECE_BYTES',
-      MAX_SNAPSHOT_PIECE_BYTES,
-      (n) => ({ snapshotPieces: { from: 0, pieces: ['{', 'x'.repeat(n)] } }),
-    ],
   ];
   for (const [name, limit, make] of cases) {
     it(`${name}: ${limit} bytes pass, ${limit + 1} fail with the limit named`, () => {
@@ -95,33 +91,53 @@ describe('snapshot pieces', () => {
   const isHigh = (code: number) => code >= 0xd800 && code <= 0xdbff;
   const isLow = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 
-  it(`MAX_SNAPSHOT_PIECES: pieces may end at position ${MAX_SNAPSHOT_PIECES}, not one past it`, () => {
-    const pieces = (from: number, count: number) =>
-      turn({ snapshotPieces: { from, pieces: Array.from({ length: count }, () => 'p') } });
-    const over = `would end at position ${MAX_SNAPSHOT_PIECES + 1}, over the limit MAX_SNAPSHOT_PIECES = ${MAX_SNAPSHOT_PIECES}`;
-    expect(encodeTurnContent('t', pieces(MAX_SNAPSHOT_PIECES - 1, 1)).snapshot).toMatchObject({
-      turnId: null,
-      from: MAX_SNAPSHOT_PIECES - 1,
-      total: null,
-    });
-    expect(encodeTurnContent('t', pieces(0, MAX_SNAPSHOT_PIECES)).snapshot?.pieces).toHaveLength(
-      MAX_SNAPSHOT_PIECES,
-    );
-    expect(() => encodeTurnContent('t', pieces(MAX_SNAPSHOT_PIECES, 1))).toThrow(
-      `t.snapshotPieces.pieces: ${over}`,
-    );
-    expect(() => encodeTurnContent('t', pieces(0, MAX_SNAPSHOT_PIECES + 1))).toThrow(
-      `t.snapshotPieces.pieces: ${over}`,
+  it(`MAX_SNAPSHOT_PIECE_BYTES: a piece of ${MAX_SNAPSHOT_PIECE_BYTES} bytes passes, one more byte fails with the limit named`, () => {
+    const write = (n: number) => ({ turnId: 't1', from: 0, pieces: ['{', 'x'.repeat(n)] });
+    expect(() => encodeSnapshotPieces('p', write(MAX_SNAPSHOT_PIECE_BYTES))).not.toThrow();
+    expect(() => encodeSnapshotPieces('p', write(MAX_SNAPSHOT_PIECE_BYTES + 1))).toThrow(
+      `p.pieces[1]: is ${MAX_SNAPSHOT_PIECE_BYTES + 1} bytes, over the limit MAX_SNAPSHOT_PIECE_BYTES = ${MAX_SNAPSHOT_PIECE_BYTES}`,
     );
   });
 
-  it('a whole snapshot of MAX_WORLD_SNAPSHOT_BYTES fits in MAX_SNAPSHOT_PIECES pieces of MAX_SNAPSHOT_PIECE_BYTES', () => {
+  it(`MAX_SNAPSHOT_PIECES: pieces may end at position ${MAX_SNAPSHOT_PIECES}, not one past it`, () => {
+    const pieces = (from: number, count: number) =>
+      encodeSnapshotPieces('p', { turnId: 't1', from, pieces: Array.from({ length: count }, () => 'p') });
+    const over = `would end at position ${MAX_SNAPSHOT_PIECES + 1}, over the limit MAX_SNAPSHOT_PIECES = ${MAX_SNAPSHOT_PIECES}`;
+    expect(pieces(MAX_SNAPSHOT_PIECES - 1, 1)).toMatchObject({
+      turnId: 't1',
+      from: MAX_SNAPSHOT_PIECES - 1,
+      total: null,
+    });
+    expect(pieces(0, MAX_SNAPSHOT_PIECES).pieces).toHaveLength(MAX_SNAPSHOT_PIECES);
+    expect(() => pieces(MAX_SNAPSHOT_PIECES, 1)).toThrow(`p.pieces: ${over}`);
+    expect(() => pieces(0, MAX_SNAPSHOT_PIECES + 1)).toThrow(`p.pieces: ${over}`);
+  });
+
+  it('pieces name the turn whose world they hold', () => {
+    expect(() => encodeSnapshotPieces('p', { from: 0, pieces: ['{}'] })).toThrow(
+      /^p\.turnId: must be a non-empty string$/,
+    );
+  });
+
+  it('a whole snapshot of MAX_WORLD_SNAPSHOT_BYTES fits in MAX_SNAPSHOT_PIECES pieces of MAX_SNAPSHOT_PIECE_BYTES; one byte more is refused', async () => {
     // One byte a character is the most characters, so the most pieces, a snapshot's bytes allow.
-    const encoded = encodeTurnContent('t', turn({ worldSnapshot: jsonOfBytes(MAX_WORLD_SNAPSHOT_BYTES) }));
-    expect(encoded.snapshot?.pieces).toHaveLength(MAX_SNAPSHOT_PIECES);
-    expect(encoded.snapshot).toMatchObject({ turnId: null, from: 0, total: MAX_SNAPSHOT_PIECES });
+    const text = encodeJson(
+      'w',
+      jsonOfBytes(MAX_WORLD_SNAPSHOT_BYTES),
+      MAX_WORLD_SNAPSHOT_BYTES,
+      'MAX_WORLD_SNAPSHOT_BYTES',
+    );
+    expect(splitSnapshotText(text)).toHaveLength(MAX_SNAPSHOT_PIECES);
     // Three bytes at most a UTF-16 unit: a full piece of any text is within the byte limit.
     expect(SNAPSHOT_PIECE_CHARS * 3).toBeLessThanOrEqual(MAX_SNAPSHOT_PIECE_BYTES);
+    const store = await openStore(':memory:');
+    try {
+      await expect(store.putSnapshot('s', 't', jsonOfBytes(MAX_WORLD_SNAPSHOT_BYTES + 1))).rejects.toThrow(
+        `putSnapshot.world: is ${MAX_WORLD_SNAPSHOT_BYTES + 1} bytes, over the limit MAX_WORLD_SNAPSHOT_BYTES = ${MAX_WORLD_SNAPSHOT_BYTES}`,
+      );
+    } finally {
+      await store.close();
+    }
   });
 
   it('splitSnapshotText never ends a piece with half a surrogate pair, and the pieces join back', () => {

@@ -18,15 +18,21 @@ import {
 } from '../../src/adapters/store/migrations/0004_world_snapshots.ts';
 import { snapshotPieces } from '../../src/adapters/store/migrations/0007_snapshot_pieces.ts';
 import { MIGRATIONS } from '../../src/adapters/store/migrations/index.ts';
-import type {
-  LedgerEntry,
-  Store,
-  Turn,
-  TurnContent,
-  WorldBase,
-} from '../../src/adapters/store/repository.ts';
-import { SNAPSHOT_PIECE_CHARS, splitSnapshotText } from '../../src/adapters/store/snapshot-pieces.ts';
-import { appendChain, content, mustAppend, seedSession } from './fixtures.ts';
+import type { LedgerEntry, Store, Turn, WorldBase } from '../../src/adapters/store/repository.ts';
+import {
+  SNAPSHOT_PIECE_CHARS,
+  type SnapshotPieces,
+  splitSnapshotText,
+} from '../../src/adapters/store/snapshot-pieces.ts';
+import {
+  appendChain,
+  appendProjected,
+  content,
+  mustAppend,
+  type Projection,
+  seedSession,
+  storeProjection,
+} from './fixtures.ts';
 import type { StoreHarness } from './harness.ts';
 
 type RawQuery = (text: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
@@ -141,10 +147,11 @@ export function worldStorageSuite(harness: StoreHarness): void {
     it('reads the nearest snapshot on the branch and only the events below it, with their story clock', async () => {
       const { session, genesis } = await seedSession(store);
       const chain = await appendChain(store, session.id, genesis.id, 5);
-      const snap = await mustAppend(store, {
+      const snap = await appendProjected(store, {
         sessionId: session.id,
         parentId: chain[4]!.id,
-        ...content({ n: 6 }, { ledgerEvents: [{ step: 6 }], worldSnapshot: { world: 6 } }),
+        ...content({ n: 6 }, { ledgerEvents: [{ step: 6 }] }),
+        worldSnapshot: { world: 6 },
       });
       const after = await mustAppend(store, {
         sessionId: session.id,
@@ -207,11 +214,12 @@ export function worldStorageSuite(harness: StoreHarness): void {
     const cuts = [text.slice(0, 7), text.slice(7, 40), text.slice(40)] as const;
 
     /** Appends below `parent` a turn with one event `{ at: label }` and the given content. */
-    function step(sessionId: string, parent: string, label: string, extra: Partial<TurnContent> = {}) {
-      return mustAppend(store, {
+    function step(sessionId: string, parent: string, label: string, projection: Projection = {}) {
+      return appendProjected(store, {
         sessionId,
         parentId: parent,
-        ...content({ at: label }, { ledgerEvents: [{ at: label }], ...extra }),
+        ...content({ at: label }, { ledgerEvents: [{ at: label }] }),
+        ...projection,
       });
     }
 
@@ -340,14 +348,15 @@ export function worldStorageSuite(harness: StoreHarness): void {
       expect(texts.every((t) => t.length <= SNAPSHOT_PIECE_CHARS)).toBe(true);
       expect(stored.map((r) => (r.total === null ? null : Number(r.total)))).toEqual([null, null, 3]);
 
-      // The genesis turn's snapshot goes through the other insert path (session creation).
+      // A genesis turn's snapshot is stored the same way, once the session is created.
       const created = await store.createSession({
         principalId: session.principalId,
         cartridgeVersionId: session.cartridgeVersionId,
         seed: 1,
-        genesis: { ...content({}), input: null, worldSnapshot: world },
+        genesis: { ...content({}), input: null },
       });
       if (!created.ok) throw new Error(created.reason);
+      await storeProjection(store, created.session.id, created.turn.id, { worldSnapshot: world });
       expect(await store.getWorldBase(created.session.id, created.turn.id)).toEqual(
         worldBase({ turn: created.turn, text: worldText }, [], 0),
       );
@@ -356,60 +365,35 @@ export function worldStorageSuite(harness: StoreHarness): void {
     it('refuses malformed snapshot pieces naming the field, writing nothing', async () => {
       const { session, genesis } = await seedSession(store);
       const parent = await step(session.id, genesis.id, 'P');
-      const cases: [Partial<TurnContent>, RegExp][] = [
+      const cases: [Record<string, unknown>, RegExp][] = [
+        [{ from: 0, pieces: [] }, /^putSnapshotPieces\.pieces: must be a non-empty/],
+        [{ from: 0, pieces: '{}' }, /^putSnapshotPieces\.pieces: must be a non-empty/],
+        [{ from: 0, pieces: ['{', 7, '}'] }, /^putSnapshotPieces\.pieces\[1\]: must be a string$/],
+        [{ from: -1, pieces: ['{}'] }, /^putSnapshotPieces\.from: must be an integer ≥ 0$/],
+        [{ from: 0.5, pieces: ['{}'] }, /^putSnapshotPieces\.from: must be an integer ≥ 0$/],
+        [{ from: '0', pieces: ['{}'] }, /^putSnapshotPieces\.from: /],
         [
-          { worldSnapshot: { w: 1 }, snapshotPieces: { from: 0, pieces: ['{}'], total: 1 } },
-          /^appendTurn\.snapshotPieces: cannot be given with worldSnapshot$/,
+          { from: 1, pieces: ['a', 'b'], total: 4 },
+          /^putSnapshotPieces\.total: must be the position after the last piece given \(3\)$/,
         ],
         [
-          { snapshotPieces: { from: 0, pieces: [] } },
-          /^appendTurn\.snapshotPieces\.pieces: must be a non-empty/,
+          { from: 1, pieces: ['a', 'b'], total: 2 },
+          /^putSnapshotPieces\.total: must be the position after the last piece given \(3\)$/,
         ],
         [
-          { snapshotPieces: { from: 0, pieces: '{}' as unknown as string[] } },
-          /^appendTurn\.snapshotPieces\.pieces: must be a non-empty/,
-        ],
-        [
-          { snapshotPieces: { from: 0, pieces: ['{', 7 as unknown as string, '}'] } },
-          /^appendTurn\.snapshotPieces\.pieces\[1\]: must be a string$/,
-        ],
-        [
-          { snapshotPieces: { from: -1, pieces: ['{}'] } },
-          /^appendTurn\.snapshotPieces\.from: must be an integer ≥ 0$/,
-        ],
-        [
-          { snapshotPieces: { from: 0.5, pieces: ['{}'] } },
-          /^appendTurn\.snapshotPieces\.from: must be an integer ≥ 0$/,
-        ],
-        [
-          { snapshotPieces: { from: '0' as unknown as number, pieces: ['{}'] } },
-          /^appendTurn\.snapshotPieces\.from: /,
-        ],
-        [
-          { snapshotPieces: { from: 1, pieces: ['a', 'b'], total: 4 } },
-          /^appendTurn\.snapshotPieces\.total: must be the position after the last piece given \(3\)$/,
-        ],
-        [
-          { snapshotPieces: { from: 1, pieces: ['a', 'b'], total: 2 } },
-          /^appendTurn\.snapshotPieces\.total: must be the position after the last piece given \(3\)$/,
-        ],
-        [
-          { snapshotPieces: { from: 0, pieces: ['{}', '{"a":"\u0000"}'] } },
-          /^appendTurn\.snapshotPieces\.pieces\[1\]: contains a NUL character \(U\+0000\) at offset 6$/,
+          { from: 0, pieces: ['{}', '{"a":"\u0000"}'] },
+          /^putSnapshotPieces\.pieces\[1\]: contains a NUL character \(U\+0000\) at offset 6$/,
         ],
         [
           // A caller's cut inside a surrogate pair leaves a lone half in each piece.
-          { snapshotPieces: { from: 0, pieces: ['"\uD83D', '\uDE00"'], total: 2 } },
-          /^appendTurn\.snapshotPieces\.pieces\[0\]: contains a lone surrogate/,
+          { from: 0, pieces: ['"\uD83D', '\uDE00"'], total: 2 },
+          /^putSnapshotPieces\.pieces\[0\]: contains a lone surrogate/,
         ],
-        [
-          { snapshotPieces: { turnId: '', from: 0, pieces: ['{}'] } },
-          /^appendTurn\.snapshotPieces\.turnId: must be a non-empty string$/,
-        ],
+        [{ turnId: '', from: 0, pieces: ['{}'] }, /^putSnapshotPieces\.turnId: must be a non-empty string$/],
       ];
-      for (const [extra, message] of cases) {
+      for (const [given, message] of cases) {
         const error = await store
-          .appendTurn({ sessionId: session.id, parentId: parent.id, ...content({}, extra) })
+          .putSnapshotPieces(session.id, { turnId: parent.id, ...given } as unknown as SnapshotPieces)
           .then(
             () => undefined,
             (e: unknown) => e,
@@ -417,43 +401,34 @@ export function worldStorageSuite(harness: StoreHarness): void {
         expect(error, String(message)).toBeInstanceOf(StoreInputError);
         expect((error as Error).message).toMatch(message);
       }
-      const after = await store.getSession(session.id, session.principalId);
-      expect(after?.turnCount).toBe(2);
-      expect(after?.headTurnId).toBe(parent.id);
-      expect(await store.listChildren(session.id, parent.id)).toEqual([]);
-      await expect(
-        store.createSession({
-          principalId: session.principalId,
-          cartridgeVersionId: session.cartridgeVersionId,
-          seed: 1,
-          genesis: { ...content({}), input: null, snapshotPieces: { from: -1, pieces: ['{}'] } },
-        }),
-      ).rejects.toThrow(/^createSession\.genesis\.snapshotPieces\.from: must be an integer ≥ 0$/);
+      const rows = await withRawDatabase(harness, storeUrl, (query) =>
+        query('select count(*) as n from world_snapshot_pieces where turn_id = ?', [parent.id]),
+      );
+      expect(Number(rows[0]?.n)).toBe(0);
+      expect((await store.getWorldBase(session.id, parent.id))?.snapshot).toBeNull();
     });
 
-    it('refuses pieces for a turn of another session, below the new turn or unknown, writing nothing', async () => {
+    it('refuses pieces for a turn of another session or an unknown turn, writing nothing; any turn of the session is taken', async () => {
       const mine = await seedSession(store);
       const theirs = await seedSession(store);
       const theirTurn = await step(theirs.session.id, theirs.genesis.id, 'theirs');
       const a = await step(mine.session.id, mine.genesis.id, 'a');
       const b = await step(mine.session.id, a.id, 'b');
-      // A turn on another branch, deeper than the new turn's parent: not above it.
-      const deep = await step(mine.session.id, b.id, 'deep');
-      const below = await step(mine.session.id, deep.id, 'deeper');
-      for (const turnId of [theirTurn.id, below.id, 'no-such-turn']) {
-        await expect(
-          store.appendTurn({
-            sessionId: mine.session.id,
-            parentId: a.id,
-            ...content({}, { snapshotPieces: { turnId, from: 0, pieces: ['{"hijacked":true}'], total: 1 } }),
+      for (const turnId of [theirTurn.id, 'no-such-turn']) {
+        expect(
+          await store.putSnapshotPieces(mine.session.id, {
+            turnId,
+            from: 0,
+            pieces: ['{"hijacked":true}'],
+            total: 1,
           }),
-        ).rejects.toThrow(
-          /^appendTurn\.snapshotPieces\.turnId: .* is not a turn of session .* above the new turn$/,
-        );
+        ).toEqual({ ok: false, reason: 'turn-not-found' });
+        expect(await store.putSnapshot(mine.session.id, turnId, { hijacked: true })).toEqual({
+          ok: false,
+          reason: 'turn-not-found',
+        });
       }
       expect((await store.getWorldBase(theirs.session.id, theirTurn.id))?.snapshot).toBeNull();
-      expect((await store.getWorldBase(mine.session.id, below.id))?.snapshot).toBeNull();
-      expect(await store.listChildren(mine.session.id, a.id)).toHaveLength(1);
       // A turn further up the branch is accepted.
       const own = await step(mine.session.id, b.id, 'own', {
         snapshotPieces: { turnId: a.id, from: 0, pieces: ['{"at":"a"}'], total: 1 },
@@ -462,18 +437,6 @@ export function worldStorageSuite(harness: StoreHarness): void {
         turnId: a.id,
         world: { at: 'a' },
       });
-      await expect(
-        store.createSession({
-          principalId: mine.session.principalId,
-          cartridgeVersionId: mine.session.cartridgeVersionId,
-          seed: 1,
-          genesis: {
-            ...content({}),
-            input: null,
-            snapshotPieces: { turnId: a.id, from: 0, pieces: ['{}'], total: 1 },
-          },
-        }),
-      ).rejects.toThrow(/^createSession\.genesis\.snapshotPieces\.turnId: must be absent/);
     });
 
     it(`MAX_SNAPSHOT_PIECE_BYTES: a piece of ${MAX_SNAPSHOT_PIECE_BYTES} UTF-8 bytes is stored and read, one byte more is refused`, async () => {
@@ -482,15 +445,16 @@ export function worldStorageSuite(harness: StoreHarness): void {
       const first = `"${'é'.repeat(MAX_SNAPSHOT_PIECE_BYTES / 2 - 1)}x`;
       expect(Buffer.byteLength(first, 'utf8')).toBe(MAX_SNAPSHOT_PIECE_BYTES);
       await expect(
-        store.appendTurn({
-          sessionId: session.id,
-          parentId: genesis.id,
-          ...content({}, { snapshotPieces: { from: 0, pieces: [`${first}x`, '"'], total: 2 } }),
+        store.putSnapshotPieces(session.id, {
+          turnId: genesis.id,
+          from: 0,
+          pieces: [`${first}x`, '"'],
+          total: 2,
         }),
       ).rejects.toThrow(
-        `appendTurn.snapshotPieces.pieces[0]: is ${MAX_SNAPSHOT_PIECE_BYTES + 1} bytes, over the limit MAX_SNAPSHOT_PIECE_BYTES = ${MAX_SNAPSHOT_PIECE_BYTES}`,
+        `putSnapshotPieces.pieces[0]: is ${MAX_SNAPSHOT_PIECE_BYTES + 1} bytes, over the limit MAX_SNAPSHOT_PIECE_BYTES = ${MAX_SNAPSHOT_PIECE_BYTES}`,
       );
-      expect((await store.getSession(session.id, session.principalId))?.turnCount).toBe(1);
+      expect((await store.getWorldBase(session.id, genesis.id))?.snapshot).toBeNull();
       const turn = await step(session.id, genesis.id, 'at the limit', {
         snapshotPieces: { from: 0, pieces: [first, '"'], total: 2 },
       });
@@ -517,13 +481,9 @@ export function worldStorageSuite(harness: StoreHarness): void {
           total: MAX_SNAPSHOT_PIECES + 1,
         },
       ]) {
-        await expect(
-          store.appendTurn({
-            sessionId: session.id,
-            parentId: onParent.id,
-            ...content({}, { snapshotPieces: pieces }),
-          }),
-        ).rejects.toThrow(`appendTurn.snapshotPieces.pieces: ${over}`);
+        await expect(store.putSnapshotPieces(session.id, { turnId: onParent.id, ...pieces })).rejects.toThrow(
+          `putSnapshotPieces.pieces: ${over}`,
+        );
       }
       const after = await store.getSession(session.id, session.principalId);
       expect(after?.turnCount).toBe(4);
@@ -712,13 +672,11 @@ export function worldStorageSuite(harness: StoreHarness): void {
         expect((await current.getWorldBase(session.id, belowBig.id))?.snapshot?.world).toEqual(big.world);
         // Written after the migration, a snapshot in pieces over the migrated one reads as usual.
         const text = JSON.stringify({ later: true });
-        const later = await mustAppend(current, {
+        const later = await appendProjected(current, {
           sessionId: session.id,
           parentId: belowBig.id,
-          ...content(
-            {},
-            { snapshotPieces: { from: 0, pieces: [text.slice(0, 5), text.slice(5)], total: 2 } },
-          ),
+          ...content({}),
+          snapshotPieces: { from: 0, pieces: [text.slice(0, 5), text.slice(5)], total: 2 },
         });
         expect(await current.getWorldBase(session.id, later.id)).toEqual(
           worldBase({ turn: later, text }, [], 5),

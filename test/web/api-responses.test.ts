@@ -56,7 +56,10 @@ describe('a real server’s answers', () => {
 
     const { session, turn: genesis } = await api.createSession({ cartridge: 'Lanternmere', seed: 3 });
     expect(genesis).toMatchObject({ id: session.headTurnId, parentId: null, depth: 0, input: null });
-    expect((await api.sessions()).map((s) => s.id)).toEqual([session.id]);
+    expect(await api.sessions()).toEqual({
+      sessions: [expect.objectContaining({ id: session.id })],
+      nextCursor: null,
+    });
     expect((await api.session(session.id)).turnCount).toBe(1);
 
     const events: StreamEvent[] = [];
@@ -195,7 +198,7 @@ describe('a malformed answer', () => {
   };
 
   it('is a bad_response failure naming the request and the field, shown as such in the UI', async () => {
-    answer({ sessions: [session, { ...session, createdAt: 'yesterday' }] });
+    answer({ sessions: [session, { ...session, createdAt: 'yesterday' }], nextCursor: null });
     const error = await new Api('http://127.0.0.1:1').sessions().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiFailure);
     expect((error as ApiFailure).code).toBe('bad_response');
@@ -217,7 +220,10 @@ describe('a malformed answer', () => {
   });
 
   it(`shows ${MAX_SHOWN_PROBLEMS} field problems and counts the rest`, () => {
-    const bad = (n: number) => ({ sessions: Array.from({ length: n }, () => ({ ...session, id: 7 })) });
+    const bad = (n: number) => ({
+      sessions: Array.from({ length: n }, () => ({ ...session, id: 7 })),
+      nextCursor: null,
+    });
     const messageOf = (n: number) => {
       try {
         parseAnswer(sessionsResponse, bad(n), 'GET /v1/sessions');

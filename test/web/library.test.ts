@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseApiKeys } from '../../src/apps/server/auth.ts';
+import { DEFAULT_SESSION_PAGE } from '../../src/apps/server/limits.ts';
 import { type RunningServer, startServer } from '../../src/apps/server/start.ts';
 import { API_KEY_STORAGE } from '../../src/apps/web/ui/context.ts';
 import { tarGz } from './helpers/archive.ts';
@@ -214,6 +215,34 @@ describe.runIf(chromium)('library management in the browser', () => {
     await games.first().getByRole('link', { name: 'Resume' }).click();
     await expect.poll(() => page.getByTestId('narration').count()).toBeGreaterThan(0);
     await screenshot(page, 'library-04-deleted-game-resumes');
+  });
+
+  it('lists the first page of games, and the next one on “More games”', async () => {
+    const store = server.server.deps.store;
+    const [first] = await store.listSessions('local-user', { limit: 1 });
+    if (first === undefined) throw new Error('no game to copy the cartridge of');
+    const have = await store.countSessions('local-user');
+    const total = DEFAULT_SESSION_PAGE + 5;
+    for (let i = have; i < total; i++) {
+      const created = await store.createSession({
+        principalId: 'local-user',
+        cartridgeVersionId: first.cartridgeVersionId,
+        seed: i,
+        title: `Game ${i}`,
+        genesis: { input: null, narration: '', record: {}, state: {}, seed: i, createdAt: i },
+      });
+      if (!created.ok) throw new Error(created.reason);
+    }
+    await page.goto(server.url);
+    const games = page.getByTestId('session-item');
+    await expect.poll(() => games.count()).toBe(DEFAULT_SESSION_PAGE);
+    await page.getByTestId('more-sessions').click();
+    await expect.poll(() => games.count()).toBe(total);
+    expect(await page.getByTestId('more-sessions').count()).toBe(0);
+    const ids = await games.evaluateAll((items) =>
+      items.map((el) => el.querySelector('a')?.getAttribute('href')),
+    );
+    expect(new Set(ids).size).toBe(total);
   });
 });
 

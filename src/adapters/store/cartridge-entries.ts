@@ -4,7 +4,7 @@
 // changes what another's name means. Entries count their bytes against their owner's quota.
 
 import { sql } from 'kysely';
-import type { StorageUsage } from './repository.ts';
+import type { StorageUsage } from './library-records.ts';
 import type { StoreContext } from './context.ts';
 import type {
   CartridgeAccess,

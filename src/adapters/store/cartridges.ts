@@ -4,7 +4,7 @@ import type { StoreContext } from './context.ts';
 import { StoreInputError } from './errors.ts';
 import { encodeJson } from './json.ts';
 import { MAX_CARTRIDGE_BYTES } from './limits.ts';
-import type { CartridgeSummary, CartridgeVersion } from './repository.ts';
+import type { CartridgeSummary, CartridgeVersion } from './library-records.ts';
 import { toCartridgeSummary, toCartridgeVersion } from './rows.ts';
 import { checkContentHash, checkName, checkTimestamp } from './validate.ts';
 

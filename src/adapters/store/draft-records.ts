@@ -1,5 +1,5 @@
-// The records of builder drafts, as the Store interface (repository.ts) and drafts.ts both name them. Types
-// only, importing nothing: the interface describes drafts without depending on the code that stores them.
+// Builder drafts: the records and the drafts part of the store (drafts.ts stores them). Types only, importing
+// nothing: the interface describes drafts without depending on the code that stores them.
 
 export interface DraftSummary {
   readonly id: string;
@@ -28,3 +28,22 @@ export type CreateDraftResult =
   | { ok: true; draft: Draft }
   | { ok: false; reason: 'principal-not-found' }
   | { ok: false; reason: 'quota'; limit: number };
+
+/** A principal's builder drafts. */
+export interface Drafts {
+  /** A builder draft of the principal's (at most MAX_DRAFTS_PER_PRINCIPAL each; `quota` past it). */
+  createDraft(input: {
+    principalId: string;
+    name: string;
+    files: unknown;
+    transcript?: string | null;
+    createdAt?: number;
+  }): Promise<CreateDraftResult>;
+  /** Another principal's draft is not found. */
+  getDraft(id: string, principalId: string): Promise<Draft | undefined>;
+  /** Most recently changed first, without files. */
+  listDrafts(principalId: string): Promise<DraftSummary[]>;
+  /** With `expectedUpdatedAt`, made only if nobody saved since (else undefined, as when not found). */
+  updateDraft(id: string, principalId: string, patch: DraftPatch): Promise<Draft | undefined>;
+  deleteDraft(id: string, principalId: string): Promise<boolean>;
+}

@@ -34,7 +34,7 @@ import type {
   LibraryVersion,
   LibraryVersionPatch,
   UpdateLibraryVersionResult,
-} from './repository.ts';
+} from './library-records.ts';
 import type { CartridgesTable, Database } from './schema.ts';
 import { inTransaction } from './transaction.ts';
 import { nameProblem, storableTextProblem } from '../../core/text-policy.ts';

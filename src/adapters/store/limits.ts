@@ -42,3 +42,5 @@ export const MAX_SNAPSHOT_PIECES = 4_096;
 export const MAX_LEDGER_PAGE_TURNS = 1_000;
 /** Characters of the story-clock stamp stored with a turn's ledger events (an ISO date-time is 20–30). */
 export const MAX_LEDGER_GAME_TIME_CHARS = 64;
+/** Sessions one `listSessions` page returns at most. */
+export const MAX_SESSION_PAGE = 1_000;

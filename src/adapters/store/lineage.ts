@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import type { StoreContext } from './context.ts';
 import { decodeJson } from './json.ts';
 import { DEFAULT_MESSAGE_WINDOW } from './limits.ts';
+import type { WorldBase } from './snapshot-records.ts';
 import type {
   Branch,
   BranchOptions,
@@ -20,8 +21,7 @@ import type {
   LedgerEntry,
   LedgerPage,
   TurnMessage,
-  WorldBase,
-} from './repository.ts';
+} from './turn-log-records.ts';
 import { type TurnMessageRow, toTurn, toTurnMessage } from './rows.ts';
 import { storedTurn } from './turn-rows.ts';
 import { checkBranchChars, checkBranchTurns, checkLedgerPageTurns, checkMessageWindow } from './validate.ts';

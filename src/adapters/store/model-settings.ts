@@ -6,7 +6,7 @@ import { isForeignKeyViolation } from './errors.ts';
 import { decodeJson, encodeJson } from './json.ts';
 import { MAX_SETTINGS_BYTES } from './limits.ts';
 import { getPrincipal } from './principals.ts';
-import type { PutModelSettingsResult, StoredModelSettings } from './repository.ts';
+import type { PutModelSettingsResult, StoredModelSettings } from './settings-records.ts';
 import { checkTimestamp } from './validate.ts';
 
 export async function getModelSettings(

@@ -4,7 +4,7 @@ import type { StoreContext } from './context.ts';
 import { isForeignKeyViolation } from './errors.ts';
 import { encodeJson } from './json.ts';
 import { MAX_PERSONA_BYTES } from './limits.ts';
-import type { Persona, PersonaResult } from './repository.ts';
+import type { Persona, PersonaResult } from './persona-records.ts';
 import { toPersona } from './rows.ts';
 import { checkName, checkTimestamp } from './validate.ts';
 import { getPrincipal } from './principals.ts';

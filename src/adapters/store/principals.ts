@@ -2,7 +2,7 @@
 
 import type { StoreContext } from './context.ts';
 import { isForeignKeyViolation, isUniqueViolation } from './errors.ts';
-import type { AddApiKeyResult, ApiKey, Principal } from './repository.ts';
+import type { AddApiKeyResult, ApiKey, Principal } from './account-records.ts';
 import { toApiKey, toPrincipal } from './rows.ts';
 import { checkId, checkKeyHash, checkName, checkTimestamp } from './validate.ts';
 

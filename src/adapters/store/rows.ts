@@ -1,18 +1,11 @@
 // Row → API object mappers, one per table.
 
 import { decodeJson, decodeNullableJson, type JsonValue } from './json.ts';
-import type {
-  ApiKey,
-  CartridgeVersion,
-  CartridgeVersionSummary,
-  Persona,
-  Principal,
-  Save,
-  Session,
-  Turn,
-  TurnMessage,
-  TurnNode,
-} from './repository.ts';
+import type { ApiKey, Principal } from './account-records.ts';
+import type { CartridgeVersion, CartridgeVersionSummary } from './library-records.ts';
+import type { Persona } from './persona-records.ts';
+import type { Save } from './save-records.ts';
+import type { Session, Turn, TurnMessage, TurnNode } from './turn-log-records.ts';
 import type {
   ApiKeysTable,
   CartridgeVersionsTable,

@@ -2,7 +2,7 @@
 
 import type { StoreContext } from './context.ts';
 import { isForeignKeyViolation, isUniqueViolation } from './errors.ts';
-import type { Save, SaveResult } from './repository.ts';
+import type { Save, SaveResult } from './save-records.ts';
 import { toSave } from './rows.ts';
 import { checkName, checkTimestamp } from './validate.ts';
 

@@ -147,6 +147,15 @@ export interface TurnClaimsTable {
   idempotency_key: string;
   turn_id: string;
   claimed_at: number;
+  /** The process holding the claim (migration 0008); null on older claims. */
+  owner_id: string | null;
+}
+
+/** A process that claims Idempotency-Keys, with its heartbeat (migration 0008). */
+export interface ClaimOwnersTable {
+  owner_id: string;
+  started_at: number;
+  heartbeat_at: number;
 }
 
 /** The world after a turn, kept for some turns of each branch (see migration 0004). */
@@ -188,6 +197,7 @@ export interface Database {
   cartridges: CartridgesTable;
   cartridge_covers: CartridgeCoversTable;
   turn_claims: TurnClaimsTable;
+  claim_owners: ClaimOwnersTable;
   world_snapshot_pieces: WorldSnapshotPiecesTable;
   drafts: DraftsTable;
 }

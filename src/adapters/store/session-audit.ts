@@ -2,7 +2,7 @@
 // handlers: those always scope by principal (`getSession(id, principalId)`).
 
 import type { StoreContext } from './context.ts';
-import type { Session } from './repository.ts';
+import type { Session } from './turn-log-records.ts';
 import { toSession } from './rows.ts';
 
 export async function findSessionForAudit(ctx: StoreContext, id: string): Promise<Session | undefined> {

@@ -1,7 +1,8 @@
 // Sessions: one play-through of one pinned cartridge version, owned by one principal.
 
 import type { StoreContext } from './context.ts';
-import type { CreateSessionInput, CreateSessionResult, Session } from './repository.ts';
+import { MAX_SESSION_PAGE } from './limits.ts';
+import type { CreateSessionInput, CreateSessionResult, Session, SessionPage } from './turn-log-records.ts';
 import { toSession } from './rows.ts';
 import type { SessionsTable } from './schema.ts';
 import { StoreInputError } from './errors.ts';
@@ -15,16 +16,12 @@ export async function createSession(
   input: CreateSessionInput,
 ): Promise<CreateSessionResult> {
   const content = encodeTurnContent('createSession.genesis', input.genesis);
-  // The genesis turn has no turn above it: its pieces can only be its own world's.
-  if (content.snapshot !== null && content.snapshot.turnId !== null)
-    throw new StoreInputError(
-      'createSession.genesis.snapshotPieces.turnId',
-      'must be absent: the genesis turn stores only its own world',
-    );
   const sessionId = input.id === undefined ? ctx.newId() : checkId('createSession.id', input.id);
   const turnId =
     input.genesis.id === undefined ? ctx.newId() : checkId('createSession.genesis.id', input.genesis.id);
   const at = checkTimestamp('createSession.createdAt', input.createdAt ?? content.created_at);
+  const maxSessions =
+    input.maxSessions === undefined ? undefined : checkCount('createSession.maxSessions', input.maxSessions);
   const session: SessionsTable = {
     id: sessionId,
     principal_id: input.principalId,
@@ -44,12 +41,23 @@ export async function createSession(
     null,
   );
   return inTransaction(ctx.db, ctx.dialect, async (trx): Promise<CreateSessionResult> => {
-    const principal = await trx
-      .selectFrom('principals')
-      .select('id')
-      .where('id', '=', session.principal_id)
-      .executeTakeFirst();
+    // On PostgreSQL the principal's row is locked when a cap is counted, so two creates cannot both see
+    // room for one (SQLite's BEGIN IMMEDIATE serialises every write already).
+    const principalQuery = trx.selectFrom('principals').select('id').where('id', '=', session.principal_id);
+    const principal = await (maxSessions !== undefined && ctx.dialect === 'postgres'
+      ? principalQuery.forUpdate()
+      : principalQuery
+    ).executeTakeFirst();
     if (principal === undefined) return { ok: false, reason: 'principal-not-found' };
+    if (maxSessions !== undefined) {
+      const count = await trx
+        .selectFrom('sessions')
+        .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+        .where('principal_id', '=', session.principal_id)
+        .executeTakeFirst();
+      if (Number(count?.n ?? 0) >= maxSessions)
+        return { ok: false, reason: 'session-cap', limit: maxSessions };
+    }
     const version = await trx
       .selectFrom('cartridge_versions')
       .select('id')
@@ -85,15 +93,54 @@ export async function getSession(
   return row && toSession(row);
 }
 
-export async function listSessions(ctx: StoreContext, principalId: string): Promise<Session[]> {
-  const rows = await ctx.db
+export async function listSessions(
+  ctx: StoreContext,
+  principalId: string,
+  page?: SessionPage,
+): Promise<Session[]> {
+  let query = ctx.db
     .selectFrom('sessions')
     .selectAll()
     .where('principal_id', '=', principalId)
     .orderBy('updated_at', 'desc')
-    .orderBy('id')
-    .execute();
-  return rows.map(toSession);
+    .orderBy('id');
+  if (page !== undefined) {
+    const limit = checkPageLimit('listSessions.limit', page.limit);
+    const after = page.after;
+    if (after !== undefined) {
+      const updatedAt = checkTimestamp('listSessions.after.updatedAt', after.updatedAt);
+      const id = checkId('listSessions.after.id', after.id);
+      query = query.where((eb) =>
+        eb.or([
+          eb('updated_at', '<', updatedAt),
+          eb.and([eb('updated_at', '=', updatedAt), eb('id', '>', id)]),
+        ]),
+      );
+    }
+    query = query.limit(limit);
+  }
+  return (await query.execute()).map(toSession);
+}
+
+export async function countSessions(ctx: StoreContext, principalId: string): Promise<number> {
+  const row = await ctx.db
+    .selectFrom('sessions')
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+    .where('principal_id', '=', principalId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+function checkPageLimit(place: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1 || value > MAX_SESSION_PAGE)
+    throw new StoreInputError(place, `must be an integer from 1 to MAX_SESSION_PAGE = ${MAX_SESSION_PAGE}`);
+  return value;
+}
+
+function checkCount(place: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+    throw new StoreInputError(place, 'must be a whole number');
+  return value;
 }
 
 export async function renameSession(

@@ -36,10 +36,10 @@ export function splitSnapshotText(text: string, size = SNAPSHOT_PIECE_CHARS): st
   return pieces.length === 0 ? [''] : pieces;
 }
 
-/** Pieces of a world snapshot stored with a turn (a caller's `TurnContent.snapshotPieces`). */
+/** Pieces of a world snapshot, as the session's projector stores them (SnapshotStore.putSnapshotPieces). */
 export interface SnapshotPieces {
-  /** The turn whose world the pieces hold: the turn being appended when absent, else one of its ancestors. */
-  readonly turnId?: string;
+  /** The turn whose world the pieces hold. */
+  readonly turnId: string;
   /** Position of the first piece given (0 for a snapshot's first piece). */
   readonly from: number;
   readonly pieces: readonly string[];
@@ -49,8 +49,7 @@ export interface SnapshotPieces {
 
 /** Snapshot pieces as the store writes them. */
 export interface EncodedSnapshotPieces {
-  /** Null: the turn being appended. */
-  readonly turnId: string | null;
+  readonly turnId: string;
   readonly from: number;
   readonly pieces: readonly string[];
   readonly total: number | null;
@@ -66,7 +65,7 @@ export function encodeSnapshotPieces(place: string, value: unknown): EncodedSnap
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new StoreInputError(place, 'must be an object');
   const given = value as Record<string, unknown>;
-  const turnId = given.turnId === undefined ? null : checkId(`${place}.turnId`, given.turnId);
+  const turnId = checkId(`${place}.turnId`, given.turnId);
   const fromProblem = positionProblem(given.from);
   if (fromProblem !== undefined) throw new StoreInputError(`${place}.from`, fromProblem);
   const from = given.from as number;

@@ -11,10 +11,8 @@ import {
   MAX_NARRATION_BYTES,
   MAX_RECORD_BYTES,
   MAX_STATE_BYTES,
-  MAX_WORLD_SNAPSHOT_BYTES,
 } from './limits.ts';
-import type { TurnContent } from './repository.ts';
-import { type EncodedSnapshotPieces, encodeSnapshotPieces, splitSnapshotText } from './snapshot-pieces.ts';
+import type { TurnContent } from './turn-log-records.ts';
 import { checkSeed, checkTimestamp } from './validate.ts';
 
 export interface EncodedTurnContent {
@@ -25,8 +23,6 @@ export interface EncodedTurnContent {
   seed: number;
   created_at: number;
   ledgerEvents: string[];
-  /** Snapshot pieces written with the turn: the caller's `snapshotPieces`, or its whole `worldSnapshot` split. */
-  snapshot: EncodedSnapshotPieces | null;
   ledgerGameTime: string | null;
 }
 
@@ -58,24 +54,7 @@ export function encodeTurnContent(place: string, content: TurnContent): EncodedT
       encodeJson(`${place}.ledgerEvents[${i}]`, event, MAX_LEDGER_EVENT_BYTES, 'MAX_LEDGER_EVENT_BYTES'),
     ),
     ledgerGameTime: checkGameTime(`${place}.ledgerGameTime`, content.ledgerGameTime),
-    snapshot: encodeSnapshot(place, content),
   };
-}
-
-function encodeSnapshot(place: string, content: TurnContent): EncodedSnapshotPieces | null {
-  if (content.worldSnapshot !== undefined && content.snapshotPieces !== undefined)
-    throw new StoreInputError(`${place}.snapshotPieces`, 'cannot be given with worldSnapshot');
-  if (content.snapshotPieces !== undefined)
-    return encodeSnapshotPieces(`${place}.snapshotPieces`, content.snapshotPieces);
-  if (content.worldSnapshot === undefined) return null;
-  const text = encodeJson(
-    `${place}.worldSnapshot`,
-    content.worldSnapshot,
-    MAX_WORLD_SNAPSHOT_BYTES,
-    'MAX_WORLD_SNAPSHOT_BYTES',
-  );
-  const pieces = splitSnapshotText(text);
-  return { turnId: null, from: 0, pieces, total: pieces.length };
 }
 
 function checkGameTime(place: string, value: unknown): string | null {

@@ -2,10 +2,9 @@
 
 import { type Kysely, sql } from 'kysely';
 import { decodeJson } from './json.ts';
-import type { Turn } from './repository.ts';
+import type { Turn } from './turn-log-records.ts';
 import { toTurnMessage } from './rows.ts';
-import type { Database, SessionsTable, SqlDialect, TurnRow, WorldSnapshotPiecesTable } from './schema.ts';
-import type { EncodedSnapshotPieces } from './snapshot-pieces.ts';
+import type { Database, SessionsTable, SqlDialect, TurnRow } from './schema.ts';
 import type { EncodedTurnContent } from './turn-content.ts';
 
 /**
@@ -66,7 +65,7 @@ export async function lockSessionWithParent(
 }
 
 /**
- * Writes a new turn (its row, payload, ledger batch and snapshot) and the session's count, time and head;
+ * Writes a new turn (its row, payload and ledger batch) and the session's count, time and head;
  * returns the sibling index stored (SQLite: the row's; PostgreSQL: counted by the write itself).
  * PostgreSQL: one statement (data-modifying CTEs), so an append is one round trip inside its transaction;
  * SQLite: the statements one by one (no round trips to save, and SQLite has no INSERT in a CTE).
@@ -75,7 +74,7 @@ export async function writeTurn(
   trx: Kysely<Database>,
   dialect: SqlDialect,
   row: TurnRow,
-  content: Pick<EncodedTurnContent, 'ledgerEvents' | 'snapshot' | 'ledgerGameTime'>,
+  content: Pick<EncodedTurnContent, 'ledgerEvents' | 'ledgerGameTime'>,
   session: Pick<SessionsTable, 'id' | 'turn_count' | 'updated_at' | 'head_turn_id'>,
 ): Promise<number> {
   switch (dialect) {
@@ -92,7 +91,7 @@ export async function writeTurn(
         .execute();
       return row.sibling_index;
     case 'postgres': {
-      const { ledgerEvents, snapshot, ledgerGameTime: gameTime } = content;
+      const { ledgerEvents, ledgerGameTime: gameTime } = content;
       const parts = [
         // The sibling index is counted here, not taken from the locking read: that read's snapshot predates
         // the lock it waited for, so a swipe committed meanwhile would be missed (READ COMMITTED).
@@ -118,16 +117,6 @@ export async function writeTurn(
                         values ${sql.join(values)})`,
         );
       }
-      if (snapshot !== null) {
-        const values = snapshotPieceRows(row, snapshot).map(
-          (p) => sql`(${p.turn_id}, ${p.session_id}, ${p.position}, ${p.text}, ${p.total})`,
-        );
-        // A sibling branch may have stored the same pieces of an ancestor's snapshot already.
-        parts.push(
-          sql`w as (insert into world_snapshot_pieces (turn_id, session_id, position, text, total)
-                    values ${sql.join(values)} on conflict do nothing)`,
-        );
-      }
       parts.push(
         sql`u as (update sessions set turn_count = ${session.turn_count}, updated_at = ${session.updated_at},
                   head_turn_id = ${session.head_turn_id} where id = ${session.id})`,
@@ -147,9 +136,9 @@ export async function writeTurn(
 export async function insertTurn(
   trx: Kysely<Database>,
   row: TurnRow,
-  content: Pick<EncodedTurnContent, 'ledgerEvents' | 'snapshot' | 'ledgerGameTime'>,
+  content: Pick<EncodedTurnContent, 'ledgerEvents' | 'ledgerGameTime'>,
 ): Promise<void> {
-  const { ledgerEvents, snapshot, ledgerGameTime: gameTime } = content;
+  const { ledgerEvents, ledgerGameTime: gameTime } = content;
   const { record, state, ...turn } = row;
   await trx.insertInto('turns').values(turn).execute();
   await trx.insertInto('turn_payloads').values({ turn_id: row.id, record, state }).execute();
@@ -168,25 +157,6 @@ export async function insertTurn(
       )
       .execute();
   }
-  if (snapshot !== null) {
-    await trx
-      .insertInto('world_snapshot_pieces')
-      .values(snapshotPieceRows(row, snapshot))
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-  }
-}
-
-/** The rows of a turn's snapshot pieces (the store bounds their number: MAX_SNAPSHOT_PIECES). */
-function snapshotPieceRows(row: TurnRow, snapshot: EncodedSnapshotPieces): WorldSnapshotPiecesTable[] {
-  const last = snapshot.pieces.length - 1;
-  return snapshot.pieces.map((text, i) => ({
-    turn_id: snapshot.turnId ?? row.id,
-    session_id: row.session_id,
-    position: snapshot.from + i,
-    text,
-    total: i === last ? snapshot.total : null,
-  }));
 }
 
 export function turnRow(

@@ -1,8 +1,6 @@
 // Writing and reading the turn tree: append (with head check and idempotency), undo/jump, listings.
 
-import type { Kysely } from 'kysely';
 import type { StoreContext } from './context.ts';
-import type { Database } from './schema.ts';
 import { isUniqueViolation, StoreInputError } from './errors.ts';
 import type {
   AppendTurnInput,
@@ -11,7 +9,7 @@ import type {
   Turn,
   TurnMessage,
   TurnNode,
-} from './repository.ts';
+} from './turn-log-records.ts';
 import { TURN_MESSAGE_COLUMNS, TURN_NODE_COLUMNS, toSession, toTurnMessage, toTurnNode } from './rows.ts';
 import { inTransaction } from './transaction.ts';
 import { encodeTurnContent } from './turn-content.ts';
@@ -48,9 +46,6 @@ export async function appendTurn(ctx: StoreContext, input: AppendTurnInput): Pro
         return { ok: false, reason: 'conflict', headTurnId: session.head_turn_id };
       }
       if (parent === undefined) return { ok: false, reason: 'parent-not-found' };
-      const snapshotTurn = content.snapshot?.turnId ?? null;
-      if (snapshotTurn !== null && snapshotTurn !== input.parentId)
-        await checkSnapshotTurn(trx, input.sessionId, snapshotTurn, parent.depth);
       const row = turnRow(
         { id: turnId, session_id: input.sessionId, parent_id: input.parentId },
         {
@@ -75,30 +70,6 @@ export async function appendTurn(ctx: StoreContext, input: AppendTurnInput): Pro
     }
     throw error;
   }
-}
-
-/**
- * Pieces stored with a turn for another turn's snapshot must name a turn of the same session above the
- * new one (the session layer names an ancestor; a turn of another session would change that session's
- * world). Only turns that store pieces of an older snapshot pay for this read.
- */
-async function checkSnapshotTurn(
-  trx: Kysely<Database>,
-  sessionId: string,
-  turnId: string,
-  parentDepth: number,
-): Promise<void> {
-  const found = await trx
-    .selectFrom('turns')
-    .select(['depth'])
-    .where('id', '=', turnId)
-    .where('session_id', '=', sessionId)
-    .executeTakeFirst();
-  if (found === undefined || Number(found.depth) > parentDepth)
-    throw new StoreInputError(
-      'appendTurn.snapshotPieces.turnId',
-      `${turnId} is not a turn of session ${sessionId} above the new turn`,
-    );
 }
 
 export function getTurn(ctx: StoreContext, sessionId: string, turnId: string): Promise<Turn | undefined> {

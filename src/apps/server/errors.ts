@@ -53,6 +53,8 @@ export function fromSessionError(error: SessionError): ApiError {
       return new ApiError(400, 'turn_aborted', error.message);
     case 'timeout':
       return new ApiError(504, 'turn_timeout', error.message);
+    case 'session-cap':
+      return new ApiError(409, 'session_limit', error.message, error.details);
     default: {
       const unreachable: never = error.code;
       return new ApiError(500, 'internal', String(unreachable));

@@ -3,7 +3,11 @@
 
 import { MAX_INPUT_CHARS } from '../../engine/turn/index.ts';
 import { MAX_ARCHIVE_BYTES } from '../../adapters/files/index.ts';
-import { type AdmissionRules, resolveAdmission } from '../../engine/session/index.ts';
+import {
+  type AdmissionRules,
+  MAX_SESSIONS_PER_PRINCIPAL,
+  resolveAdmission,
+} from '../../engine/session/index.ts';
 
 /** Bytes of a JSON request body. A stateless turn carries a whole game state, so this is generous. */
 export const DEFAULT_MAX_JSON_BODY_BYTES = 1024 * 1024;
@@ -21,6 +25,12 @@ export const DEFAULT_RATE_WINDOW_MS = 60_000;
 export const DEFAULT_TURN_TIMEOUT_MS = 120_000;
 /** Items returned by list routes. */
 export const MAX_LIST_ITEMS = 1_000;
+/** Sessions `GET /v1/sessions` returns per page when the client does not say (`?limit=`). */
+export const DEFAULT_SESSION_PAGE = 50;
+/** Sessions `GET /v1/sessions` returns per page at most. */
+export const MAX_SESSION_PAGE_ITEMS = 200;
+/** Sessions each principal (API key) may keep: the session layer's MAX_SESSIONS_PER_PRINCIPAL. */
+export const DEFAULT_MAX_SESSIONS = MAX_SESSIONS_PER_PRINCIPAL;
 /** Turns `GET /v1/sessions/{id}/history` returns at most: the newest of the branch (`complete` says if that is all). */
 export const HISTORY_MAX_TURNS = 500;
 /**
@@ -42,6 +52,8 @@ export interface ServerLimits {
   readonly rateWindowMs: number;
   readonly turnTimeoutMs: number;
   readonly cartridgeQuotaBytes: number;
+  /** Sessions each principal may keep (a create past it is 409 `session_limit`). */
+  readonly maxSessions: number;
 }
 
 export const DEFAULT_SERVER_LIMITS: ServerLimits = Object.freeze({
@@ -52,6 +64,7 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = Object.freeze({
   rateWindowMs: DEFAULT_RATE_WINDOW_MS,
   turnTimeoutMs: DEFAULT_TURN_TIMEOUT_MS,
   cartridgeQuotaBytes: DEFAULT_CARTRIDGE_QUOTA_BYTES,
+  maxSessions: DEFAULT_MAX_SESSIONS,
 });
 
 export function resolveServerLimits(given: Partial<ServerLimits> = {}): ServerLimits {

@@ -63,6 +63,13 @@ export const OPERATOR_LIMITS: readonly OperatorLimit[] = [
     option: '--cartridge-quota-bytes <n>',
     what: 'bytes of cartridge files each principal may store',
   },
+  {
+    key: 'maxSessions',
+    env: 'MNESOS_MAX_SESSIONS',
+    flag: 'maxSessions',
+    option: '--max-sessions <n>',
+    what: 'sessions each principal may keep',
+  },
 ];
 
 export class OperatorLimitError extends Error {

@@ -282,7 +282,11 @@ export const settingsResponse = z.looseObject({
 });
 
 export const sessionResponse = z.looseObject({ session: sessionViewSchema });
-export const sessionsResponse = z.looseObject({ sessions: z.array(sessionViewSchema) });
+/** One page of the caller's sessions; `nextCursor` asks for the next page (null: this was the last). */
+export const sessionsResponse = z.looseObject({
+  sessions: z.array(sessionViewSchema),
+  nextCursor: z.nullable(z.string()),
+});
 export const createdSessionResponse = z.looseObject({ session: sessionViewSchema, turn: turnViewSchema });
 export const treeResponse = z.looseObject({ turns: z.array(nodeViewSchema) });
 export const turnResponse = z.looseObject({ turn: turnViewSchema });

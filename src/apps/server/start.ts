@@ -167,6 +167,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       models: (principalId) => models.modelsFor(principalId),
       observer: metrics.observer(),
       admission: admissionOf(limits),
+      maxSessionsPerPrincipal: limits.maxSessions,
       ...(options.seeds ? { seeds: options.seeds } : {}),
     });
     const checker = new CartridgeChecker();
@@ -209,6 +210,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
           listening.closeAllConnections();
         });
         await checker.close();
+        await service.close();
         if (ownStore) await store.close();
       },
     };

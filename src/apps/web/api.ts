@@ -252,8 +252,11 @@ export class Api {
     return (await this.#answer(personasResponse, 'GET', '/v1/personas')).personas;
   }
 
-  async sessions(): Promise<SessionView[]> {
-    return (await this.#answer(sessionsResponse, 'GET', '/v1/sessions')).sessions;
+  /** One page of the player's sessions, most recently played first; `nextCursor` asks for the next one. */
+  async sessions(cursor?: string): Promise<{ sessions: SessionView[]; nextCursor: string | null }> {
+    const path = cursor === undefined ? '/v1/sessions' : `/v1/sessions?cursor=${encodeURIComponent(cursor)}`;
+    const page = await this.#answer(sessionsResponse, 'GET', path);
+    return { sessions: page.sessions, nextCursor: page.nextCursor };
   }
 
   async createSession(body: {

@@ -27,7 +27,9 @@ export type SessionErrorCode =
   | 'settings'
   /** The client went away or the turn ran out of time: nothing was committed. */
   | 'aborted'
-  | 'timeout';
+  | 'timeout'
+  /** The principal keeps the most sessions allowed (`details.limit`): nothing was created. */
+  | 'session-cap';
 
 export class SessionError extends Error {
   override readonly name = 'SessionError';

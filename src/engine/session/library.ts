@@ -10,7 +10,7 @@ import { nameSkeleton } from '../../core/names.ts';
 import {
   type CartridgeVersion,
   OPERATOR_OWNER,
-  type Store,
+  type Library,
   StoreInputError,
 } from '../../adapters/store/index.ts';
 import { canonicalJson } from './canonical.ts';
@@ -85,7 +85,7 @@ function folderNameOf(dir: string): string {
 }
 
 export class CartridgeLibrary {
-  readonly #store: Store;
+  readonly #store: Library;
   readonly #cacheSize: number;
   /** Loaded cartridges by content hash and persona, most recently used last. */
   readonly #cache = new Map<string, Promise<Cartridge>>();
@@ -95,7 +95,7 @@ export class CartridgeLibrary {
    */
   readonly #versions = new Map<string, CartridgeVersion>();
 
-  constructor(store: Store, options: { cacheSize?: number } = {}) {
+  constructor(store: Library, options: { cacheSize?: number } = {}) {
     this.#store = store;
     this.#cacheSize = options.cacheSize ?? CARTRIDGE_CACHE_SIZE;
   }

@@ -6,6 +6,11 @@ export const TURN_HISTORY_WINDOW = 24;
 export const MAX_DRAWN_SEED = 2 ** 48 - 1;
 /** Loaded cartridges kept in memory per process (by content hash and persona); least recently used go first. */
 export const CARTRIDGE_CACHE_SIZE = 64;
+/**
+ * Sessions one principal (API key) may keep: creating one more is refused until one is deleted. The server
+ * lets the operator change it (MNESOS_MAX_SESSIONS).
+ */
+export const MAX_SESSIONS_PER_PRINCIPAL = 1_000;
 /** Characters of an author-mode event name. */
 export const MAX_EVENT_NAME_CHARS = 100;
 /**
@@ -13,8 +18,22 @@ export const MAX_EVENT_NAME_CHARS = 100;
  * (longer than the server's turn timeout, so a live winner always finishes first).
  */
 export const IDEMPOTENCY_WAIT_MS = 130_000;
-/** Milliseconds after which a claim on an Idempotency-Key whose turn never finished (a dead replica) is taken over. */
+/**
+ * Milliseconds after which a claim on an Idempotency-Key whose turn never finished is taken over whoever
+ * holds it: the backstop behind the owner's lease (below), for a holder whose heartbeat goes on but whose
+ * claim was never given back.
+ */
 export const CLAIM_STALE_MS = 150_000;
+/**
+ * Milliseconds of silence after which a claiming process counts as gone and its claims are taken over (a
+ * replica killed mid-turn): the wait a retry with the same key may have after a crash. Replicas' clocks
+ * must agree to well within it.
+ */
+export const CLAIM_LEASE_MS = 6_000;
+/** Milliseconds between a claiming process's heartbeats while it holds claims (a quarter of the lease). */
+export const CLAIM_HEARTBEAT_MS = 1_500;
+/** Milliseconds after which a silent claiming process's row is removed (by the next process to register). */
+export const CLAIM_OWNER_PRUNE_MS = 24 * 60 * 60 * 1_000;
 /** Worlds kept in memory per process, by turn id (a session's head is the one its next turn needs). */
 export const WORLD_CACHE_SIZE = 256;
 /**

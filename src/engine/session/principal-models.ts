@@ -11,7 +11,7 @@ import {
   type ModelRole,
   type ModelSet,
 } from '../../adapters/llm/index.ts';
-import type { Store } from '../../adapters/store/index.ts';
+import type { SettingsStore } from '../../adapters/store/index.ts';
 import { canonicalJson } from './canonical.ts';
 import { SessionError } from './errors.ts';
 import {
@@ -29,7 +29,7 @@ import {
 export const MODEL_CACHE_SIZE = 256;
 
 export interface PrincipalModelsOptions {
-  readonly store: Store;
+  readonly store: Pick<SettingsStore, 'getModelSettings'>;
   readonly server: ServerModels;
   readonly allowUserBaseUrl?: boolean;
   /** The model names principals may choose (MNESOS_ALLOWED_MODELS); any when absent. */
@@ -56,7 +56,7 @@ export interface ServerModelsView {
 
 export class PrincipalModels {
   readonly policy: SettingsPolicy;
-  readonly #store: Store;
+  readonly #store: Pick<SettingsStore, 'getModelSettings'>;
   readonly #server: ServerModels;
   readonly #build: (config: ModelConfig) => ModelSet | null;
   readonly #cacheSize: number;

@@ -17,6 +17,7 @@ import type { InteractionInput, TurnLimits, TurnRecord } from '../turn/index.ts'
 import { runEvent } from '../../core/yare/index.ts';
 import { loadWorld } from './branch-world.ts';
 import { plainJson } from './canonical.ts';
+import { ClaimOwner } from './claim-owner.ts';
 import { notFound, SessionError } from './errors.ts';
 import { InFlight } from './in-flight.ts';
 import { cartridgeLedger, type WorldResult } from './ledger.ts';
@@ -26,6 +27,7 @@ import {
   IDEMPOTENCY_WAIT_MS,
   MAX_DRAWN_SEED,
   MAX_EVENT_NAME_CHARS,
+  MAX_SESSIONS_PER_PRINCIPAL,
   TURN_HISTORY_WINDOW,
 } from './limits.ts';
 import type { AuthorEventRecord, GenesisRecord } from './records.ts';
@@ -80,6 +82,12 @@ export interface SessionServiceOptions {
   readonly idempotencyWaitMs?: number;
   /** Milliseconds after which an unfinished claim on a key is taken over (CLAIM_STALE_MS). */
   readonly claimStaleMs?: number;
+  /** Milliseconds of silence after which another process's claims are taken over (CLAIM_LEASE_MS). */
+  readonly claimLeaseMs?: number;
+  /** Milliseconds between this process's heartbeats while it holds claims (CLAIM_HEARTBEAT_MS). */
+  readonly claimHeartbeatMs?: number;
+  /** Sessions one principal may keep (MAX_SESSIONS_PER_PRINCIPAL); a create past it is `session-cap`. */
+  readonly maxSessionsPerPrincipal?: number;
   /** Worlds kept in memory by turn id (default WORLD_CACHE_SIZE; 0 reads every world from the store). */
   readonly worldCacheSize?: number;
   /** When a turn stores a world snapshot (default DEFAULT_SNAPSHOT_RULE; tests use small thresholds). */
@@ -109,10 +117,14 @@ export class SessionService {
   readonly library: CartridgeLibrary;
   /** What the turn stages share: the options with their defaults, the in-flight locks, the world cache. */
   readonly #env: TurnEnvironment;
+  readonly #maxSessions: number;
 
   constructor(options: SessionServiceOptions) {
     this.store = options.store;
     this.library = options.library;
+    this.#maxSessions = options.maxSessionsPerPrincipal ?? MAX_SESSIONS_PER_PRINCIPAL;
+    if (!Number.isSafeInteger(this.#maxSessions) || this.#maxSessions < 1)
+      throw new RangeError(`maxSessionsPerPrincipal must be a positive integer, got ${this.#maxSessions}`);
     const rules = resolveAdmission(options.admission);
     this.#env = {
       store: options.store,
@@ -130,6 +142,12 @@ export class SessionService {
       snapshotRule: options.snapshotRule ?? DEFAULT_SNAPSHOT_RULE,
       idempotencyWaitMs: options.idempotencyWaitMs ?? IDEMPOTENCY_WAIT_MS,
       claimStaleMs: options.claimStaleMs ?? CLAIM_STALE_MS,
+      claimOwner: new ClaimOwner(options.store, {
+        id: randomUUID(),
+        clock: options.clock ?? Date.now,
+        ...(options.claimLeaseMs === undefined ? {} : { leaseMs: options.claimLeaseMs }),
+        ...(options.claimHeartbeatMs === undefined ? {} : { heartbeatMs: options.claimHeartbeatMs }),
+      }),
       admission: rules,
       admit: admission(rules),
     };
@@ -146,6 +164,14 @@ export class SessionService {
    */
   admit(request: TurnRequest): AdmittedTurn {
     return this.#env.admit(request);
+  }
+
+  /**
+   * Ends this process's hold on Idempotency-Key claims (a clean shutdown): a claim a turn still holds may
+   * be taken over by another replica at once. The store stays open (its owner closes it).
+   */
+  async close(): Promise<void> {
+    await this.#env.claimOwner.end();
   }
 
   /** Turns running in this process now. */
@@ -219,6 +245,7 @@ export class SessionService {
       seed,
       title: request.title ?? null,
       createdAt: this.#env.clock(),
+      maxSessions: this.#maxSessions,
       genesis: {
         input: null,
         narration: greetings[greeting] ?? '',
@@ -237,9 +264,15 @@ export class SessionService {
           throw notFound(`cartridge version ${request.cartridgeVersion}`);
         case 'persona-not-found':
           throw notFound(`persona ${String(request.personaId)}`);
+        case 'session-cap':
+          throw new SessionError(
+            'session-cap',
+            `you keep ${created.limit} sessions, the session cap of one key (MNESOS_MAX_SESSIONS on a server); delete a session you no longer play first`,
+            { limit: created.limit },
+          );
         default: {
-          const unreachable: never = created.reason;
-          throw new Error(`unexpected createSession result ${String(unreachable)}`);
+          const unreachable: never = created;
+          throw new Error(`unexpected createSession result ${JSON.stringify(unreachable)}`);
         }
       }
     }

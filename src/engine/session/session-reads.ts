@@ -3,12 +3,16 @@
 // applied.
 
 import { type Persona, validatePersona } from '../../core/cartridge/index.ts';
-import type { Session, Store } from '../../adapters/store/index.ts';
+import type { Personas, Session, TurnLog } from '../../adapters/store/index.ts';
 import { notFound, SessionError } from './errors.ts';
 import type { CartridgeLibrary, LoadedCartridge } from './library.ts';
 
 /** The session when `principalId` owns it; another principal's session is "not found" too. */
-export async function ownedSession(store: Store, principalId: string, sessionId: string): Promise<Session> {
+export async function ownedSession(
+  store: Pick<TurnLog, 'getSession'>,
+  principalId: string,
+  sessionId: string,
+): Promise<Session> {
   const session = await store.getSession(sessionId, principalId);
   if (session === undefined) throw notFound(`session ${sessionId}`);
   return session;
@@ -16,7 +20,7 @@ export async function ownedSession(store: Store, principalId: string, sessionId:
 
 /** The stored persona, or undefined when none is named, it is gone, or it no longer validates. */
 export async function personaOf(
-  store: Store,
+  store: Pick<Personas, 'getPersona'>,
   principalId: string,
   personaId: string | null | undefined,
 ): Promise<Persona | undefined> {

@@ -3,7 +3,7 @@
 // parent's stored state give the stored state, the record agrees with its row, and every branch's ledger
 // batches replay under the cartridge's policy. No model is called: the records hold the models' decisions.
 
-import type { Session, Store, Turn, TurnNode } from '../../adapters/store/index.ts';
+import type { Session, Turn, TurnLog, TurnNode } from '../../adapters/store/index.ts';
 import { type GameState, replayTurnRules } from '../turn/index.ts';
 import { runEvent } from '../../core/yare/index.ts';
 import { canonicalJson } from './canonical.ts';
@@ -66,7 +66,7 @@ function checkTree(nodes: readonly TurnNode[], out: Divergence[]): void {
 }
 
 export async function verifySession(
-  store: Store,
+  store: TurnLog,
   library: CartridgeLibrary,
   sessionId: string,
 ): Promise<VerifyReport | undefined> {
@@ -182,7 +182,7 @@ export async function verifySession(
  * the count the next turn's `seq` comes from, and the head's branch and hydration.
  */
 async function checkHead(
-  store: Store,
+  store: TurnLog,
   sessionId: string,
   session: Session | undefined,
   nodes: readonly TurnNode[],

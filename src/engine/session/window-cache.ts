@@ -4,7 +4,7 @@
 // turn's window is its parent's plus itself. Turns never change, so an entry is never stale. Entries are
 // frozen: one is handed to every turn played from that parent (swipes, retries), and none may change it.
 
-import type { JsonValue, Store, Turn, TurnMessage } from '../../adapters/store/index.ts';
+import type { JsonValue, Turn, TurnLog, TurnMessage } from '../../adapters/store/index.ts';
 import { WORLD_CACHE_SIZE } from './limits.ts';
 import { TurnLru } from './world-cache.ts';
 
@@ -42,7 +42,7 @@ function deepFreeze<T>(value: T): T {
 
 /** The window at `turnId` of `sessionId`: from memory, else hydrated from the store (undefined: no such turn there). */
 export async function turnWindow(
-  store: Store,
+  store: Pick<TurnLog, 'hydrate'>,
   windows: WindowCache,
   sessionId: string,
   turnId: string,

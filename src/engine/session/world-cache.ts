@@ -164,7 +164,7 @@ export function nextSnapshotProgress(
     pieces.length === 0
       ? undefined
       : {
-          ...(pending.turnId === step.turnId ? {} : { turnId: pending.turnId }),
+          turnId: pending.turnId,
           from: pending.pieces,
           pieces,
           ...(complete ? { total: pending.pieces + pieces.length } : {}),

@@ -1,6 +1,7 @@
 // Fixtures for the turn stages one at a time: a TurnEnvironment over a real store, and a TurnContext built
 // by hand from store reads (what prepare would resolve), so run and commit are tested without prepare.
 
+import { ClaimOwner } from '../../../src/engine/session/claim-owner.ts';
 import { InFlight } from '../../../src/engine/session/in-flight.ts';
 import { admission, DEFAULT_ADMISSION } from '../../../src/engine/session/turn-job/admission.ts';
 import type { CartridgeLibrary } from '../../../src/engine/session/library.ts';
@@ -21,6 +22,8 @@ import { DEFAULT_SNAPSHOT_RULE, WorldCache } from '../../../src/engine/session/w
 import type { Store } from '../../../src/adapters/store/repository.ts';
 import { initialWorld } from '../../../src/engine/turn/index.ts';
 import type { GameState } from '../../../src/engine/turn/types.ts';
+
+let owners = 0;
 
 export function stageEnv(
   store: Store,
@@ -44,6 +47,7 @@ export function stageEnv(
     snapshotRule: DEFAULT_SNAPSHOT_RULE,
     idempotencyWaitMs: IDEMPOTENCY_WAIT_MS,
     claimStaleMs: CLAIM_STALE_MS,
+    claimOwner: new ClaimOwner(store, { id: `stage-owner-${++owners}`, clock: overrides.clock ?? Date.now }),
     admission: DEFAULT_ADMISSION,
     admit: admission(DEFAULT_ADMISSION),
     ...overrides,

@@ -5,6 +5,7 @@ import { worldSnapshots } from './0004_world_snapshots.ts';
 import { library } from './0005_library.ts';
 import { drafts } from './0006_drafts.ts';
 import { snapshotPieces } from './0007_snapshot_pieces.ts';
+import { claimOwners } from './0008_claim_owners.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in order. Append only. */
@@ -16,4 +17,5 @@ export const MIGRATIONS: readonly Migration[] = [
   library,
   drafts,
   snapshotPieces,
+  claimOwners,
 ];

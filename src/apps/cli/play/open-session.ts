@@ -3,7 +3,7 @@
 // cartridge folder's current files in the store, so a resumed game always plays the version it began with.
 
 import { type CartridgeLibrary, SessionError, type SessionService } from '../../../engine/session/index.ts';
-import type { Session, Store } from '../../../adapters/store/index.ts';
+import type { Session, SessionCursor, Store } from '../../../adapters/store/index.ts';
 import { loadCartridgeArg, resolveCartridgePath } from '../cartridge-arg.ts';
 import { UserError } from '../user-error.ts';
 import { MAX_PLAY_NAME_CHARS } from './limits.ts';
@@ -39,12 +39,32 @@ export function checkSessionName(name: string): string {
   return trimmed;
 }
 
+/** Sessions read per page while looking for a title. */
+const TITLE_SEARCH_PAGE = 200;
+
+/** The player's most recently played session with this title, read a page at a time. */
+async function sessionTitled(store: Store, principalId: string, title: string): Promise<Session | undefined> {
+  let after: SessionCursor | undefined;
+  for (;;) {
+    const page = await store.listSessions(principalId, {
+      limit: TITLE_SEARCH_PAGE,
+      ...(after === undefined ? {} : { after }),
+    });
+    const found = page.find((s) => s.title === title);
+    if (found !== undefined) return found;
+    const last = page.at(-1);
+    // Each page starts after the last one's last session; the session cap bounds the pages.
+    if (last === undefined || page.length < TITLE_SEARCH_PAGE) return undefined;
+    after = { updatedAt: last.updatedAt, id: last.id };
+  }
+}
+
 export async function openPlaySession(options: OpenSessionOptions): Promise<OpenedSession> {
   const { store, library, service, principalId } = options;
   const name = options.sessionName === undefined ? undefined : checkSessionName(options.sessionName);
   if (name !== undefined) {
-    const sessions = await store.listSessions(principalId);
-    const found = sessions.find((s) => s.title === name) ?? sessions.find((s) => s.id === name);
+    const found =
+      (await sessionTitled(store, principalId, name)) ?? (await store.getSession(name, principalId));
     if (found !== undefined) {
       if (options.cartridgeArg === undefined) return { session: found, resumed: true };
       const given = await loadCartridgeArg(options.cartridgeArg);

@@ -3,14 +3,22 @@
 
 import type { SessionService } from '../../../engine/session/index.ts';
 import type { Principal } from '../../../adapters/store/index.ts';
+import { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
+import { DEFAULT_SESSION_PAGE, MAX_SESSION_PAGE_ITEMS } from '../limits.ts';
 import type { RouteRegistry } from '../openapi.ts';
 import { createdSessionResponse, sessionResponse, sessionsResponse } from '../responses.ts';
 import { createSessionBody, errorSchema, renameSessionBody, sessionParams } from '../schemas.ts';
+import { decodeSessionCursor, encodeSessionCursor, MAX_SESSION_CURSOR_CHARS } from '../session-cursor.ts';
 import { sessionView, turnView } from '../views.ts';
 import { libraryOwner } from './cartridges.ts';
 import { guarded } from './guard.ts';
+
+const sessionListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(MAX_SESSION_PAGE_ITEMS).optional(),
+  cursor: z.string().min(1).max(MAX_SESSION_CURSOR_CHARS).optional(),
+});
 
 const NOT_FOUND = {
   description: 'No such session (another principal’s is not found either)',
@@ -70,7 +78,11 @@ export function registerSessionRoutes(api: RouteRegistry, deps: AppDeps): void {
           schema: createdSessionResponse,
         },
         404: { description: 'No such cartridge or persona', schema: errorSchema },
-        409: { description: 'The version is archived (`archived`)', schema: errorSchema },
+        409: {
+          description:
+            'The version is archived (`archived`), or the caller keeps the most sessions allowed (`session_limit`, with `limit`)',
+          schema: errorSchema,
+        },
       },
     },
     async ({ c, body }) =>
@@ -101,13 +113,33 @@ export function registerSessionRoutes(api: RouteRegistry, deps: AppDeps): void {
       method: 'get',
       path: '/v1/sessions',
       tag: 'sessions',
-      summary: 'The caller’s sessions, most recently played first.',
-      responses: { 200: { description: 'Sessions', schema: sessionsResponse } },
+      summary: `The caller’s sessions, most recently played first, in pages (\`limit\` 1–${MAX_SESSION_PAGE_ITEMS}, default ${DEFAULT_SESSION_PAGE}); \`nextCursor\`, sent back as \`cursor\`, gives the next page.`,
+      query: sessionListQuery,
+      responses: {
+        200: { description: 'One page of sessions', schema: sessionsResponse },
+        400: {
+          description: 'A `limit` out of range, or a `cursor` this server did not give',
+          schema: errorSchema,
+        },
+      },
     },
-    async ({ c }) => {
-      const sessions = await deps.store.listSessions(c.get('principal').id);
-      return c.json({ sessions: sessions.map(sessionView) });
-    },
+    async ({ c, query }) =>
+      guarded(async () => {
+        const limit = query.limit ?? DEFAULT_SESSION_PAGE;
+        const after = query.cursor === undefined ? undefined : decodeSessionCursor(query.cursor);
+        // One more than asked says whether another page follows.
+        const found = await deps.store.listSessions(c.get('principal').id, {
+          limit: limit + 1,
+          ...(after === undefined ? {} : { after }),
+        });
+        const page = found.slice(0, limit);
+        const last = page.at(-1);
+        const nextCursor =
+          found.length > limit && last !== undefined
+            ? encodeSessionCursor({ updatedAt: last.updatedAt, id: last.id })
+            : null;
+        return c.json({ sessions: page.map(sessionView), nextCursor });
+      }),
   );
 
   api.add(

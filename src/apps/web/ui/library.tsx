@@ -33,6 +33,8 @@ export function Library() {
   /** The cartridge whose Manage panel is open. */
   const [managing, setManaging] = useState<string | undefined>(undefined);
   const [sessions, setSessions] = useState<SessionView[]>([]);
+  /** Where the next page of games starts; null when every game is shown. */
+  const [moreSessions, setMoreSessions] = useState<string | null>(null);
   const [personas, setPersonas] = useState<PersonaView[]>([]);
   const [error, setError] = useState('');
   const [upload, setUpload] = useState<Outcome>({ kind: 'idle' });
@@ -43,13 +45,14 @@ export function Library() {
   const refresh = async (): Promise<void> => {
     try {
       // The personas come from the PersonaManager below (its onChanged), which reads them itself.
-      const [listed, s] = await Promise.all([library.list(showArchived), api.sessions()]);
+      const [listed, page] = await Promise.all([library.list(showArchived), api.sessions()]);
       const c = listed.cartridges;
       setCartridges(c);
       setStorage(listed.storage);
-      setSessions(s);
+      setSessions(page.sessions);
+      setMoreSessions(page.nextCursor);
       setError('');
-      setVersionNames(await namesOfVersions(c, s, (id) => api.versions(id)));
+      setVersionNames(await namesOfVersions(c, page.sessions, (id) => api.versions(id)));
     } catch (e) {
       setError(messageOf(e));
     }
@@ -57,6 +60,19 @@ export function Library() {
   useEffect(() => {
     void refresh();
   }, [showArchived]);
+
+  const showMoreSessions = async (): Promise<void> => {
+    if (moreSessions === null) return;
+    try {
+      const page = await api.sessions(moreSessions);
+      const shown = [...sessions, ...page.sessions];
+      setSessions(shown);
+      setMoreSessions(page.nextCursor);
+      setVersionNames(await namesOfVersions(cartridges, shown, (id) => api.versions(id)));
+    } catch (e) {
+      setError(messageOf(e));
+    }
+  };
 
   const onUpload = async (event: Event): Promise<void> => {
     event.preventDefault();
@@ -192,6 +208,11 @@ export function Library() {
           ))}
           {sessions.length === 0 ? <li class="muted">No games yet.</li> : null}
         </ul>
+        {moreSessions === null ? null : (
+          <button type="button" data-testid="more-sessions" onClick={() => void showMoreSessions()}>
+            More games
+          </button>
+        )}
       </section>
     </div>
   );

@@ -8,7 +8,7 @@ import type { TurnEnvironment } from './types.ts';
 
 export type KeyClaimDeps = Pick<
   TurnEnvironment,
-  'store' | 'clock' | 'monotonic' | 'idempotencyWaitMs' | 'claimStaleMs'
+  'store' | 'clock' | 'monotonic' | 'idempotencyWaitMs' | 'claimStaleMs' | 'claimOwner'
 >;
 
 /** `replayed`: a turn is already stored under the key; `claimed`: this request plays the turn. */
@@ -18,7 +18,9 @@ export type KeyClaim = { readonly kind: 'replayed'; readonly turn: Turn } | { re
  * Claims an Idempotency-Key in the database before anything runs, so two requests with one key (on one
  * replica or two) never both call the model. A loser waits (polling, with backoff, at most
  * `idempotencyWaitMs`) until the winner's turn is stored, or until the winner gives the claim back (its
- * turn failed; then this request plays it), or a stale claim of a dead replica can be taken over.
+ * turn failed; then this request plays it), or the winner's process is gone (its heartbeat older than the
+ * lease) or its claim stale, and the claim can be taken over. A `claimed` result holds the claim owner:
+ * the TurnClaim that ends the turn lets it go.
  */
 export async function claimIdempotencyKey(
   deps: KeyClaimDeps,
@@ -26,7 +28,25 @@ export async function claimIdempotencyKey(
   key: string,
   turnId: string,
 ): Promise<KeyClaim> {
-  const { store } = deps;
+  const { claimOwner } = deps;
+  await claimOwner.hold();
+  let claimed = false;
+  try {
+    const result = await claimUntilDecided(deps, sessionId, key, turnId);
+    claimed = result.kind === 'claimed';
+    return result;
+  } finally {
+    if (!claimed) claimOwner.letGo();
+  }
+}
+
+async function claimUntilDecided(
+  deps: KeyClaimDeps,
+  sessionId: string,
+  key: string,
+  turnId: string,
+): Promise<KeyClaim> {
+  const { store, claimOwner } = deps;
   const deadline = deps.monotonic() + deps.idempotencyWaitMs;
   let pause = 10;
   for (;;) {
@@ -39,6 +59,8 @@ export async function claimIdempotencyKey(
       turnId,
       claimedAt: now,
       staleBefore: now - deps.claimStaleMs,
+      ownerId: claimOwner.id,
+      leaseBefore: claimOwner.leaseBefore(now),
     });
     if (claim.claimed) {
       // The winner may have committed and given its claim back between the two statements above.
@@ -58,7 +80,7 @@ export async function claimIdempotencyKey(
   }
 }
 
-export type TurnClaimDeps = Pick<TurnEnvironment, 'store' | 'inFlight'>;
+export type TurnClaimDeps = Pick<TurnEnvironment, 'store' | 'inFlight' | 'claimOwner'>;
 
 /** The in-flight lock of a session (and its key claim, when the request had a key), released once. */
 export class TurnClaim {
@@ -112,6 +134,7 @@ export const CLAIM_RELEASE_WARNING = 'MNESOS_CLAIM_RELEASE_FAILED';
  */
 function releaseKey(deps: TurnClaimDeps, sessionId: string, key: string | undefined, turnId: string): void {
   if (key === undefined) return;
+  deps.claimOwner.letGo();
   deps.store.releaseIdempotencyKey(sessionId, key, turnId).catch((error: unknown) => {
     const cause = error instanceof Error ? error.message : String(error);
     process.emitWarning(

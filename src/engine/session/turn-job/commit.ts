@@ -1,12 +1,13 @@
-// Stage 3 of a turn: the finished record, its state and its ledger batch stored as one turn in one store
-// transaction (with a world snapshot when the branch is due one), and the new world kept in memory. Refused
-// when the turn is too large to store (storable.ts names the cartridge part), the head moved since prepare
-// or the parent is gone; a retry with a committed Idempotency-Key is
+// Stage 3 of a turn: the finished record, its state and its ledger batch appended to the turn log as one
+// turn in one transaction, then projected: the world snapshot pieces the branch is due stored in the snapshot
+// store, and the new world kept in memory (branch-world.ts, projectTurn). Refused when the turn is too large
+// to store (storable.ts names the cartridge part), the head moved since prepare or the parent is gone; a
+// retry with a committed Idempotency-Key is
 // `replayed` (the store answers with the first turn).
 
 import type { Turn } from '../../../adapters/store/index.ts';
 import type { TurnRecord } from '../../turn/index.ts';
-import { nextBranchWorld } from '../branch-world.ts';
+import { nextBranchWorld, projectTurn } from '../branch-world.ts';
 import { notFound, SessionError } from '../errors.ts';
 import { withoutWorld } from '../ledger.ts';
 import { ledgerEventsOf, turnRecordOf } from '../records.ts';
@@ -50,13 +51,12 @@ export async function commitTurn(
     state: record.stateAfter,
     ledgerEvents,
     ...(record.ledger.gameTime === undefined ? {} : { ledgerGameTime: record.ledger.gameTime }),
-    ...(after.snapshot === undefined ? {} : { snapshotPieces: after.snapshot }),
     seed: context.seed,
     createdAt: deps.clock(),
   });
   if (appended.ok) {
     if (appended.replayed) return { kind: 'replayed', turn: appended.turn };
-    deps.worlds.set(appended.turn.id, { ...after.entry, sessionId });
+    await projectTurn(deps.store, deps.worlds, sessionId, appended.turn.id, after);
     keepChildWindow(deps.windows, parentId, appended.turn);
     return { kind: 'committed', turn: appended.turn };
   }

@@ -86,6 +86,7 @@ export function outcomeOf(error: unknown): TurnOutcome {
       return 'invalid';
     case 'not-found':
     case 'cartridge':
+    case 'session-cap':
       return 'error';
     default: {
       const unreachable: never = error.code;

@@ -31,6 +31,7 @@ export type PrepareDeps = Pick<
   | 'observer'
   | 'idempotencyWaitMs'
   | 'claimStaleMs'
+  | 'claimOwner'
   | 'admit'
 >;
 

@@ -13,6 +13,7 @@ import type {
   TurnLimits,
   TurnRecord,
 } from '../../turn/index.ts';
+import type { ClaimOwner } from '../claim-owner.ts';
 import type { InFlight } from '../in-flight.ts';
 import type { CartridgeLibrary } from '../library.ts';
 import type { SeedSource } from '../seeds.ts';
@@ -142,6 +143,8 @@ export interface TurnEnvironment {
   readonly snapshotRule: SnapshotRule;
   readonly idempotencyWaitMs: number;
   readonly claimStaleMs: number;
+  /** This process as the holder of key claims (its lease and heartbeat). */
+  readonly claimOwner: ClaimOwner;
   /** The operator's admission rules (the input limit, the turn timeout), resolved. */
   readonly admission: AdmissionRules;
   /** Checks a request against `admission` (admission.ts): every way into a turn passes it. */
