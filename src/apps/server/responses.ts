@@ -47,7 +47,22 @@ const path = z.array(z.string());
 /** The dice and what changed in a turn, public fields only (turn/outcome-text.ts `PublicOutcome`). */
 export const publicOutcomeSchema = z.object({
   rolls: z.array(
-    z.object({ dice: z.nullable(z.string()), faces: z.nullable(z.array(z.number())), total: z.number() }),
+    z.object({
+      dice: z.nullable(z.string()),
+      faces: z.nullable(z.array(z.number())),
+      total: z.number(),
+      purpose: z.nullable(z.string()),
+      value: z.nullable(z.number()),
+      modified: z.boolean(),
+      entry: z.nullable(z.string()),
+      check: z.nullable(
+        z.object({
+          op: z.enum(['>=', '>', '<=', '<', '==', '!=']),
+          against: z.nullable(z.number()),
+          passed: z.boolean(),
+        }),
+      ),
+    }),
   ),
   changes: z.array(
     z.discriminatedUnion('kind', [

@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { AuthorEventResult } from '../api.ts';
 import type { SessionRecord } from '../../../engine/session/index.ts';
-import { MAX_TOOL_ARGS_CHARS } from '../../../engine/turn/browser.ts';
+import { describeRollLabel, MAX_TOOL_ARGS_CHARS } from '../../../engine/turn/browser.ts';
 import { useApp } from './context.ts';
 import { ErrorAlert } from './error-alert.tsx';
 import { Checkbox } from './checkbox.tsx';
@@ -185,7 +185,13 @@ function TurnTrace({ record }: { record: SessionRecord }) {
 export function Rolls({
   rolls,
 }: {
-  rolls: readonly { expr: string; dice: string; faces: readonly number[]; total: number }[];
+  rolls: readonly {
+    expr: string;
+    dice: string;
+    faces: readonly number[];
+    total: number;
+    label?: Parameters<typeof describeRollLabel>[0];
+  }[];
 }) {
   return (
     <>
@@ -195,6 +201,7 @@ export function Rolls({
         {rolls.map((r, i) => (
           <li key={i} data-testid="trace-roll">
             <code>{r.expr}</code>: {r.dice} → [{r.faces.join(', ')}] = <strong>{r.total}</strong>
+            {r.label === undefined ? null : <span class="muted"> — {describeRollLabel(r.label)}</span>}
           </li>
         ))}
       </ul>
