@@ -192,13 +192,13 @@ export class Machine implements EvalContext, BudgetState, PathRoots {
   roll(count: number, sides: number, text: string, source?: Expression): number {
     const total = this.dice.roll(count, sides, text);
     // Outside an event (an expression on its own) a roll has no purpose to record.
-    if (this.event !== undefined) {
-      const macro = source === undefined ? undefined : this.program.macroNameOf(source);
+    const event = this.event;
+    if (event !== undefined)
       labelLastRoll(
         this.dice.rolls,
-        macro === undefined ? { event: this.event.name } : { event: this.event.name, macro },
+        event.name,
+        source === undefined ? undefined : this.program.macroNameOf(source),
       );
-    }
     return total;
   }
 

@@ -30,16 +30,28 @@ type Fn<M> = (m: M) => Value;
 /** Macro nesting followed when deciding whether an expression rolls (deeper is taken to roll). */
 const MAX_MACRO_DEPTH = 16;
 
-/** Merges `extra` into the label of roll `index` (the record is replaced, never changed in place). */
-function labelRoll(rolls: RollRecord[], index: number, extra: RollLabel): void {
+type MutableLabel = { -readonly [K in keyof RollLabel]: RollLabel[K] };
+
+/**
+ * The label of roll `index`, to fill in. A label is created with its roll's record in the run that rolled
+ * it, and only that run fills it in (a test links to rolls of its own run), so it is written in place: no
+ * copy per roll on the hot path. A record without one (dice a test scripts) gets one here.
+ */
+function labelOf(rolls: RollRecord[], index: number): MutableLabel | undefined {
   const roll = rolls[index];
-  if (roll === undefined) return;
-  rolls[index] = { ...roll, label: { ...roll.label, ...extra } };
+  if (roll === undefined) return undefined;
+  if (roll.label !== undefined) return roll.label as MutableLabel;
+  const label: MutableLabel = {};
+  rolls[index] = { expr: roll.expr, dice: roll.dice, faces: roll.faces, total: roll.total, label };
+  return label;
 }
 
-/** Labels the roll just made (run/machine.ts: the event and macro it was rolled in). */
-export function labelLastRoll(rolls: RollRecord[], extra: RollLabel): void {
-  labelRoll(rolls, rolls.length - 1, extra);
+/** Labels the roll just made with the event (and macro) it was rolled in (run/machine.ts). */
+export function labelLastRoll(rolls: RollRecord[], event: string, macro: string | undefined): void {
+  const label = labelOf(rolls, rolls.length - 1);
+  if (label === undefined) return;
+  label.event = event;
+  if (macro !== undefined) label.macro = macro;
 }
 
 const rollingByRules = new WeakMap<CompiledRules, Map<string, boolean>>();
@@ -135,10 +147,12 @@ function labelSince(m: LabelSite, from: number, writes: string | undefined, valu
   if (to === from) return;
   const one = to - from === 1 && typeof value === 'number' && Number.isFinite(value);
   for (let i = from; i < to; i++) {
-    labelRoll(rolls, i, {
-      ...(writes === undefined ? {} : { writes }),
-      ...(one ? { value: value as number, of } : {}),
-    });
+    const label = labelOf(rolls, i)!;
+    if (writes !== undefined) label.writes = writes;
+    if (one) {
+      label.value = value as number;
+      label.of = of;
+    }
   }
 }
 
@@ -166,7 +180,7 @@ export function labelledOperand<M extends LabelSite>(
 export function labelTableEntry(m: LabelSite, from: number, entry: Value): void {
   const rolls = m.dice.rolls;
   if (rolls.length - from !== 1) return;
-  labelRoll(rolls, from, { entry: typeof entry === 'string' ? entry : formatValue(entry) });
+  labelOf(rolls, from)!.entry = typeof entry === 'string' ? entry : formatValue(entry);
 }
 
 const CHECK_OPS: ReadonlySet<string> = new Set<CheckOp>(['>=', '>', '<=', '<', '==', '!=']);
@@ -238,12 +252,17 @@ export function checkedTest<M extends LabelSite>(
     const rolls = m.dice.rolls;
     if (rolledHere) {
       const [start, end] = rolledSide === 'left' ? [from, mid] : [mid, rolls.length];
-      if (end - start === 1) labelRoll(rolls, start, { value: rolled, of: rolledText, check });
+      if (end - start === 1) {
+        const label = labelOf(rolls, start)!;
+        label.value = rolled;
+        label.of = rolledText;
+        label.check = check;
+      }
       return passed;
     }
     for (let i = rolls.length - 1; i >= m.firstRoll; i--) {
       if (rolls[i]!.label?.writes === rolledTemp) {
-        labelRoll(rolls, i, { check });
+        labelOf(rolls, i)!.check = check;
         break;
       }
     }
