@@ -6,7 +6,8 @@
 // and what changed is shown from the turn record beside the prose.
 
 import type { Persona } from '../../core/cartridge/index.ts';
-import type { CompiledRules } from '../../core/yare/index.ts';
+import type { CompiledRules, StateChange } from '../../core/yare/index.ts';
+import { clampedChanges, withRecordNumbers } from './offline-numbers.ts';
 import { publicNoteOf } from './offline-notes.ts';
 import { spelledAsLore } from './offline-place.ts';
 import { proseList } from './offline-words.ts';
@@ -215,14 +216,18 @@ export interface OfflineNarrationInput {
   readonly persona?: Persona | undefined;
   /** The cartridge's lore: names are written as it spells them. */
   readonly lore?: string | undefined;
+  /** What the turn changed: an amount a field's bound cut short is shown with the record's change. */
+  readonly changes?: readonly StateChange[] | undefined;
 }
 
 /** The turn told as prose: one paragraph of what happened, or "Nothing happens." */
 export function narrateOffline(rules: CompiledRules, input: OfflineNarrationInput): string {
   const told: string[] = [];
   if (input.reply !== undefined && input.reply !== '') told.push(input.reply);
+  const clamped = clampedChanges(rules, input.changes ?? []);
   for (const text of listsAsProse(visibleNotes(rules, input.notes))) {
-    told.push(withSpelledNames(withPersona(text, input.persona), rules, input.lore));
+    const numbered = withRecordNumbers(text, clamped);
+    told.push(withSpelledNames(withPersona(numbered, input.persona), rules, input.lore));
   }
   return told.length === 0 ? 'Nothing happens.' : told.join(' ');
 }

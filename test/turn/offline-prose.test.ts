@@ -1,0 +1,76 @@
+// Offline prose: numbers are the record's (an amount a bound cut short shows the change the record holds),
+// one voice from the opening to every turn, and varied sentences for repeated outcomes chosen by a seed.
+import { describe, expect, it } from 'vitest';
+import { collect, initialState, lanternmere, plain, type Loose } from './helpers.ts';
+import { describeOutcome, publicOutcome } from '../../src/engine/turn/public-outcome.ts';
+
+describe('numbers in offline prose are the record’s', () => {
+  it('a blow larger than the hp left reads "N damage (player hp 3 → 0)", the change the record lists', async () => {
+    const cartridge = await lanternmere();
+    const state = plain(initialState(cartridge)) as Loose;
+    state.player.location = 'reedmaze';
+    state.player.hp = 3;
+    state.foe = { name: 'reed wight', hp: 20, armor: 30, attack_power: 20, damage_dice: '1d8' };
+    let found: { narration: string; hurt: number; lines: string[] } | undefined;
+    for (let seed = 1; found === undefined && seed < 200; seed++) {
+      const { record } = await collect({
+        cartridge,
+        state,
+        messages: [],
+        input: '/attack',
+        seed,
+        models: null,
+      });
+      const hurt = record.rolls.find((r) => r.label?.macro === 'foe_damage')?.total;
+      if (hurt !== undefined && hurt > 3)
+        found = {
+          narration: record.narration,
+          hurt,
+          lines: describeOutcome(publicOutcome(cartridge.rules, record)),
+        };
+    }
+    if (found === undefined) throw new Error('no seed below 200 lands a blow above 3');
+    expect(found.lines).toContain('player hp 3 → 0 (-3)');
+    expect(found.narration).toContain(`for ${found.hurt} damage (player hp 3 → 0), leaving 0 HP`);
+  });
+
+  it('a blow that fits leaves the sentence as the note says it', async () => {
+    const cartridge = await lanternmere();
+    const state = plain(initialState(cartridge)) as Loose;
+    state.player.location = 'reedmaze';
+    state.foe = { name: 'reed wight', hp: 20, armor: 30, attack_power: 20, damage_dice: '1d8' };
+    const { record } = await collect({
+      cartridge,
+      state,
+      messages: [],
+      input: '/attack',
+      seed: 3,
+      models: null,
+    });
+    const hurt = record.rolls.find((r) => r.label?.macro === 'foe_damage')!.total;
+    expect(record.narration).toContain(`for ${hurt} damage, leaving ${24 - hurt} HP`);
+    expect(record.narration).not.toContain('→');
+  });
+});
+
+describe('withRecordNumbers', () => {
+  const hp = (group: string, before: number) => ({ path: [group, 'hp'], before, after: 0 });
+  it('names the one clamped change a sentence can mean, and leaves a sentence that could mean two', async () => {
+    const { withRecordNumbers } = await import('../../src/engine/turn/offline-numbers.ts');
+    const text = 'The wisp strikes the player for 7 damage, leaving 0 HP.';
+    expect(withRecordNumbers(text, [hp('player', 6)])).toBe(
+      'The wisp strikes the player for 7 damage (player hp 6 → 0), leaving 0 HP.',
+    );
+    // Two clamped hp changes: the group the sentence names decides.
+    expect(withRecordNumbers(text, [hp('foe', 2), hp('player', 6)])).toContain('7 damage (player hp 6 → 0)');
+    // Neither group named: left as it is rather than pinned to the wrong one.
+    expect(withRecordNumbers('It hits for 7 damage; 0 HP.', [hp('foe', 2), hp('player', 6)])).toBe(
+      'It hits for 7 damage; 0 HP.',
+    );
+    // A sentence that does not name the field is not touched; nor is an amount the change covers.
+    expect(withRecordNumbers('You find 7 coins.', [hp('player', 6)])).toBe('You find 7 coins.');
+    expect(withRecordNumbers('It hits for 6 damage, 0 HP left.', [hp('player', 6)])).toBe(
+      'It hits for 6 damage, 0 HP left.',
+    );
+  });
+});
