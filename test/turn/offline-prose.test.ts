@@ -74,3 +74,70 @@ describe('withRecordNumbers', () => {
     );
   });
 });
+
+describe('one voice from the opening to every turn', () => {
+  const ada = {
+    name: 'Ada',
+    pronoun_sub: 'she',
+    pronoun_obj: 'her',
+    pronoun_poss: 'her',
+    pronoun_poss_obj: 'hers',
+  };
+  const you = {
+    name: 'You',
+    pronoun_sub: 'you',
+    pronoun_obj: 'you',
+    pronoun_poss: 'your',
+    pronoun_poss_obj: 'yours',
+  };
+
+  async function openingAndTurn(persona?: typeof ada) {
+    const { loadCartridge } = await import('../../src/adapters/files/index.ts');
+    const { LANTERNMERE } = await import('./helpers.ts');
+    const loaded = await loadCartridge(LANTERNMERE, persona === undefined ? {} : { persona });
+    if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.message).join('\n'));
+    const cartridge = loaded.cartridge;
+    const { record } = await collect({
+      cartridge,
+      state: initialState(cartridge),
+      messages: [],
+      input: '/rest_at_inn',
+      seed: 1,
+      models: null,
+      ...(persona === undefined ? {} : { persona }),
+    });
+    return { opening: cartridge.firstMessage ?? '', turn: record.narration };
+  }
+
+  it('with no persona, the opening and the turns both speak of "the player"', async () => {
+    const { opening, turn } = await openingAndTurn();
+    expect(opening).toContain('The player steps onto the plank-way with their iron hook');
+    expect(opening).not.toMatch(/\bPlayer steps\b/);
+    expect(turn).toMatch(/^The player pays 5 gold/);
+  });
+
+  it('with a persona, its name and pronouns in both', async () => {
+    const { opening, turn } = await openingAndTurn(ada);
+    expect(opening).toContain('Ada steps onto the plank-way with her iron hook');
+    expect(opening).toContain('Mother Hesk calls to her.');
+    expect(turn).toMatch(/^Ada pays 5 gold/);
+  });
+
+  it('with "you" chosen, the player is addressed in both, and the verbs agree', async () => {
+    const { opening, turn } = await openingAndTurn(you);
+    expect(opening).toContain('You step onto the plank-way with your iron hook');
+    expect(opening).toContain('Mother Hesk calls to you.');
+    expect(turn).toMatch(/^You pay 5 gold/);
+  });
+
+  it('story macros: sentence starts are capitalised, a name spoken to stays a name', async () => {
+    const { applyStoryMacros } = await import('../../src/core/cartridge/index.ts');
+    expect(applyStoryMacros('"Welcome, {{user}}." {{user}} nods. Later {{user}} sleeps.', undefined)).toBe(
+      '"Welcome, Player." The player nods. Later the player sleeps.',
+    );
+    expect(applyStoryMacros('{{user}} is here and {{sub}} has {{poss}} lamp.', you)).toBe(
+      'You are here and you have your lamp.',
+    );
+    expect(applyStoryMacros('{{user}} is here.', ada)).toBe('Ada is here.');
+  });
+});

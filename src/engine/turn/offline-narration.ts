@@ -5,7 +5,7 @@
 // player" becomes the persona's name. No banner, no field dump: the interface shows that play is offline,
 // and what changed is shown from the turn record beside the prose.
 
-import type { Persona } from '../../core/cartridge/index.ts';
+import { type Persona, secondPerson, thirdPerson } from '../../core/cartridge/index.ts';
 import type { CompiledRules, StateChange } from '../../core/yare/index.ts';
 import { clampedChanges, withRecordNumbers } from './offline-numbers.ts';
 import { publicNoteOf } from './offline-notes.ts';
@@ -51,38 +51,6 @@ export function stripNote(note: string): string {
     .join(' ')
     .replace(/\s{2,}/g, ' ')
     .trim();
-}
-
-const MODALS = new Set(
-  'can cannot could would should will must might may had did was were never always still also just then soon'.split(
-    ' ',
-  ),
-);
-
-/** "arrive" → "arrives", "are" → "is": the verb after "they" when the persona is one person (he, she). */
-function thirdPerson(verb: string): string {
-  const lower = verb.toLowerCase();
-  if (MODALS.has(lower) || lower.endsWith('ed')) return verb;
-  if (lower === 'are') return 'is';
-  if (lower === 'have') return 'has';
-  if (lower === 'do') return 'does';
-  if (lower === 'go') return 'goes';
-  if (/[^aeiou]y$/.test(lower)) return `${verb.slice(0, -1)}ies`;
-  if (/(s|sh|ch|x|z)$/.test(lower)) return `${verb}es`;
-  return `${verb}s`;
-}
-
-/** "walks" → "walk", "is" → "are": the verb after "you". */
-function secondPerson(verb: string): string {
-  const lower = verb.toLowerCase();
-  if (lower === 'is') return 'are';
-  if (lower === 'has') return 'have';
-  if (lower === 'does') return 'do';
-  if (lower === 'was') return 'were';
-  if (MODALS.has(lower) || lower.endsWith('ed') || !lower.endsWith('s') || lower.endsWith('ss')) return verb;
-  if (lower.endsWith('ies')) return `${verb.slice(0, -3)}y`;
-  if (/(sses|shes|ches|xes|zes|oes)$/.test(lower)) return verb.slice(0, -2);
-  return verb.slice(0, -1);
 }
 
 function capitalised(word: string, like: string): string {
