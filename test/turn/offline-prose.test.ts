@@ -141,3 +141,53 @@ describe('one voice from the opening to every turn', () => {
     expect(applyStoryMacros('{{user}} is here.', ada)).toBe('Ada is here.');
   });
 });
+
+describe('seeded variety in offline prose', () => {
+  async function trip(seed: number, to = 'brine market') {
+    const cartridge = await lanternmere();
+    const { record } = await collect({
+      cartridge,
+      state: initialState(cartridge),
+      messages: [],
+      input: `/travel destination="${to}"`,
+      seed,
+      models: null,
+    });
+    return record.narration;
+  }
+
+  it('the same turn reads the same every time; trips with other seeds read otherwise', async () => {
+    const first = await trip(5);
+    expect(await trip(5)).toBe(first);
+    const told = new Set<string>();
+    for (let seed = 0; seed < 12; seed++) told.add(await trip(seed));
+    expect(told.size).toBeGreaterThanOrEqual(2);
+    // Each telling is the note, then one sentence of the lore about the place, spelled as the lore spells it.
+    for (const text of told) {
+      expect(text).toMatch(
+        /^The player walks the plank-ways to the Brine Market; it is evening when they arrive\. /,
+      );
+    }
+  });
+
+  it('varietyIndex: deterministic, spread over its choices, 0 for one choice', async () => {
+    const { varietyIndex } = await import('../../src/engine/turn/offline-variety.ts');
+    expect(varietyIndex(42, 'arrive:brine market', 3)).toBe(varietyIndex(42, 'arrive:brine market', 3));
+    expect(varietyIndex(42, 'x', 1)).toBe(0);
+    const seen = new Set<number>();
+    for (let seed = 0; seed < 50; seed++) seen.add(varietyIndex(seed, 'k', 3));
+    expect(seen).toEqual(new Set([0, 1, 2]));
+    // Seeds beyond 32 bits still vary (both halves are mixed in).
+    expect(varietyIndex(2 ** 40, 'k', 1000)).not.toBe(varietyIndex(2 ** 40 + 2 ** 33, 'k', 1000));
+  });
+
+  it('a turn that tells nothing varies by the seed, and says "Nothing happens." without one', async () => {
+    const { narrateOffline } = await import('../../src/engine/turn/offline-narration.ts');
+    const { rules } = await lanternmere();
+    expect(narrateOffline(rules, { notes: [] })).toBe('Nothing happens.');
+    const lines = new Set<string>();
+    for (let seed = 0; seed < 20; seed++) lines.add(narrateOffline(rules, { notes: [], seed }));
+    expect(lines.size).toBeGreaterThan(1);
+    expect(narrateOffline(rules, { notes: [], seed: 7 })).toBe(narrateOffline(rules, { notes: [], seed: 7 }));
+  });
+});

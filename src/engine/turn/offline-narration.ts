@@ -8,6 +8,7 @@
 import { type Persona, secondPerson, thirdPerson } from '../../core/cartridge/index.ts';
 import type { CompiledRules, StateChange } from '../../core/yare/index.ts';
 import { clampedChanges, withRecordNumbers } from './offline-numbers.ts';
+import { arrivalSentence, nothingHappens } from './offline-variety.ts';
 import { publicNoteOf } from './offline-notes.ts';
 import { spelledAsLore } from './offline-place.ts';
 import { proseList } from './offline-words.ts';
@@ -186,6 +187,8 @@ export interface OfflineNarrationInput {
   readonly lore?: string | undefined;
   /** What the turn changed: an amount a field's bound cut short is shown with the record's change. */
   readonly changes?: readonly StateChange[] | undefined;
+  /** The turn's seed: picks among the ways of telling an outcome told before (offline-variety.ts). */
+  readonly seed?: number | undefined;
 }
 
 /** The turn told as prose: one paragraph of what happened, or "Nothing happens." */
@@ -197,7 +200,10 @@ export function narrateOffline(rules: CompiledRules, input: OfflineNarrationInpu
     const numbered = withRecordNumbers(text, clamped);
     told.push(withSpelledNames(withPersona(numbered, input.persona), rules, input.lore));
   }
-  return told.length === 0 ? 'Nothing happens.' : told.join(' ');
+  const arrival =
+    input.seed === undefined ? undefined : arrivalSentence(rules, input.lore, input.changes ?? [], input.seed);
+  if (arrival !== undefined) told.push(arrival);
+  return told.length === 0 ? nothingHappens(input.seed) : told.join(' ');
 }
 
 function visibleNotes(rules: CompiledRules, notes: readonly string[]): { text: string; template: number }[] {

@@ -254,6 +254,7 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
       persona: ctx.persona,
       lore: cartridge.lore,
       changes: diffStates(prepared.state, ctx.state),
+      seed: options.seed,
     });
     yield { type: 'narration_delta', text: narration };
     timings.narrator = now() - t4;
