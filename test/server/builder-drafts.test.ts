@@ -120,7 +120,10 @@ describe('drafts', () => {
   it('start from a mnesos-new template, from files, or from a version of the caller’s own only', async () => {
     const minimal = await post('/v1/builder/drafts', { name: 'from minimal', template: 'minimal' });
     expect(minimal.status).toBe(201);
-    expect(minimal.body.draft.files['yare.yaml']).toContain('bot_name: "Gullrock Light"');
+    // The template's rules, named as the draft (a draft starts as a cartridge of its own).
+    expect(minimal.body.draft.files['yare.yaml']).toContain('bot_name: "from minimal"');
+    expect(minimal.body.draft.files['yare.yaml']).not.toContain('Gullrock Light');
+    expect(minimal.body.draft.files['bot_lore.md']).toContain('Gullrock');
     expect((await post('/v1/builder/drafts', { name: 'x', template: 'nope' })).status).toBe(404);
     expect((await post('/v1/builder/drafts', { name: 'x', template: 'minimal', files: POND })).status).toBe(
       400,

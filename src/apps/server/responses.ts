@@ -203,6 +203,26 @@ export const ledgerRowSchema = z.looseObject({
   event: z.unknown(),
 });
 
+/** The events an author may run on a session (`GET …/events`): each with its inputs and their values. */
+export const authorEventsResponse = z.object({
+  events: z.array(
+    z.object({
+      name: z.string(),
+      description: z.string(),
+      internal: z.boolean(),
+      inputs: z.array(
+        z.object({
+          name: z.string(),
+          type: z.nullable(z.string()),
+          enum: z.nullable(z.array(z.unknown())),
+          default: z.unknown(),
+          required: z.boolean(),
+        }),
+      ),
+    }),
+  ),
+});
+
 /** What an author event did (`POST …/events`); `turn` when it was committed as a turn. */
 export const authorEventResponse = z.looseObject({
   record: z.looseObject({
@@ -433,6 +453,7 @@ export type DiagnosticView = z.infer<typeof diagnosticSchema>;
 export type SchemaFieldView = z.infer<typeof schemaFieldSchema>;
 export type LedgerRow = z.infer<typeof ledgerRowSchema>;
 export type AuthorEventResult = z.infer<typeof authorEventResponse>;
+export type AuthorEventsView = z.infer<typeof authorEventsResponse>;
 export type SettingsView = z.infer<typeof settingsResponse>;
 export type ModelSettings = z.infer<typeof modelSettingsSchema>;
 export type MinigameView = z.infer<typeof minigameViewSchema>;

@@ -201,7 +201,9 @@ export function narrateOffline(rules: CompiledRules, input: OfflineNarrationInpu
     told.push(withSpelledNames(withPersona(numbered, input.persona), rules, input.lore));
   }
   const arrival =
-    input.seed === undefined ? undefined : arrivalSentence(rules, input.lore, input.changes ?? [], input.seed);
+    input.seed === undefined
+      ? undefined
+      : arrivalSentence(rules, input.lore, input.changes ?? [], input.seed);
   if (arrival !== undefined) told.push(arrival);
   return told.length === 0 ? nothingHappens(input.seed) : told.join(' ');
 }

@@ -153,7 +153,7 @@ async function startingFiles(
     return draftFilesOf(version.files);
   }
   const template = body.template ?? 'empty';
-  const files = templateFiles(template);
+  const files = templateFiles(template, body.name);
   if (files === undefined)
     throw new ApiError(
       404,
