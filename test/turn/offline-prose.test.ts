@@ -191,3 +191,27 @@ describe('seeded variety in offline prose', () => {
     expect(narrateOffline(rules, { notes: [], seed: 7 })).toBe(narrateOffline(rules, { notes: [], seed: 7 }));
   });
 });
+
+describe('limits of the offline prose', () => {
+  it(`an arrival sentence of MAX_ARRIVAL_SENTENCE_CHARS is told, one character more is not`, async () => {
+    const { arrivalSentence, MAX_ARRIVAL_SENTENCE_CHARS } = await import(
+      '../../src/engine/turn/offline-variety.ts'
+    );
+    const { rulesOf } = await import('../helpers/yare.ts');
+    const rules = rulesOf(`version: "1.0"
+state_schema:
+  player:
+    visibility: public
+    location: { type: string, default: "dock" }
+events: {}
+`);
+    const sentence = (chars: number) => `${'W'.repeat(chars - 1)}.`;
+    const moved = [{ op: 'set' as const, path: ['player', 'location'], before: 'dock', after: 'market' }];
+    const at = `# World\n\n### The Market\n${sentence(MAX_ARRIVAL_SENTENCE_CHARS)}\n`;
+    const past = `# World\n\n### The Market\n${sentence(MAX_ARRIVAL_SENTENCE_CHARS + 1)}\n`;
+    expect(arrivalSentence(rules, at, moved, 1)).toBe(sentence(MAX_ARRIVAL_SENTENCE_CHARS));
+    expect(arrivalSentence(rules, past, moved, 1)).toBeUndefined();
+    // No move, no arrival.
+    expect(arrivalSentence(rules, at, [], 1)).toBeUndefined();
+  });
+});

@@ -178,3 +178,23 @@ describe('roll labels', () => {
     expect(lines).toEqual(['roll 2d4: 3 + 1 = 4']);
   });
 });
+
+describe('mayRoll through macros, at MAX_MACRO_DEPTH', () => {
+  /** Macros m0 … m<n-1>, each reading the next; the last is `last`. */
+  const chain = (n: number, last: string) => {
+    const lines = Array.from({ length: n }, (_, i) =>
+      i === n - 1 ? `  m${i}: "@ ${last}"` : `  m${i}: "@ macros.m${i + 1} + 0"`,
+    );
+    return rulesOf(`version: "1.0"\nstate_schema: {}\nmacros:\n${lines.join('\n')}\nevents: {}\n`);
+  };
+  it('finds a roll sixteen macros deep, finds none where there is none, and takes deeper nesting to roll', async () => {
+    const { mayRoll } = await import('../../src/core/yare/run/roll-labels.ts');
+    const { parseExpression } = await import('../../src/core/yare/expr/parser.ts');
+    const use = parseExpression('macros.m0').ast;
+    // macros.m0 is read at depth 1; m<k> at depth k + 1.
+    expect(mayRoll(use, chain(16, 'roll(1d6)'))).toBe(true);
+    expect(mayRoll(use, chain(15, '1'))).toBe(false);
+    expect(mayRoll(use, chain(16, '1'))).toBe(false);
+    expect(mayRoll(use, chain(17, '1'))).toBe(true);
+  });
+});

@@ -21,7 +21,7 @@ export function varietyIndex(seed: number, key: string, count: number): number {
 }
 
 /** Sentences of a lore section a player may read as they arrive (no persona macros, not too long). */
-const MAX_ARRIVAL_SENTENCE_CHARS = 240;
+export const MAX_ARRIVAL_SENTENCE_CHARS = 240;
 
 /**
  * One sentence of the lore about the place the turn moved the player to, chosen by the seed: arriving at

@@ -23,7 +23,8 @@ function read(): Joins {
 
 /** The cartridge the draft saves into, when this browser knows it. */
 export function joinedCartridge(draftId: string): string | undefined {
-  return Object.hasOwn(read(), draftId) ? read()[draftId] : undefined;
+  const joins = read();
+  return Object.hasOwn(joins, draftId) ? joins[draftId] : undefined;
 }
 
 export function rememberJoin(draftId: string, cartridgeName: string): void {
