@@ -240,14 +240,26 @@ describe('the rules under each turn', () => {
     if (landed === undefined) throw new Error('no seed below 100 lands a blow');
     const record = landed;
     const lines = describeOutcome(publicOutcome(cartridge.rules, record));
-    // To-hit and damage dice are shown; the creature's damage dice come from a private field: total only.
-    expect(lines.filter((l) => l.startsWith('roll'))).toEqual(
-      record.rolls.map((r) =>
-        r.expr.includes('damage_dice')
-          ? `roll: ${r.total}`
-          : `roll ${r.dice}: ${r.faces.length > 1 ? `${r.faces.join(' + ')} = ` : ''}${r.total}`,
-      ),
+    // Each roll says what it was for. To-hit and damage dice are shown; the attack bonus and both armours
+    // are private (named as a modifier, never valued); the creature's damage dice are private: total only.
+    const hitOrMiss = (passed: boolean | undefined) => (passed ? 'hit' : 'miss');
+    expect(lines.slice(0, record.rolls.length)).toEqual(
+      record.rolls.map((r) => {
+        switch (r.label?.macro) {
+          case 'player_attack_roll':
+            return `player attack roll 1d20 + modifier: ${r.total} — ${hitOrMiss(r.label.check?.passed)}`;
+          case 'hook_damage':
+            return `hook damage 1d6+1: ${r.total} + 1 = ${r.total + 1}`;
+          case 'foe_attack_roll':
+            return `foe attack roll 1d20 + modifier: ${r.total} — ${hitOrMiss(r.label.check?.passed)}`;
+          case 'foe_damage':
+            return `foe damage: ${r.total}`;
+          default:
+            return `loot 1d6: ${r.total} → ${r.label?.entry}`;
+        }
+      }),
     );
+    expect(lines[0]).toMatch(/^player attack roll 1d20 \+ modifier: \d+ — hit$/);
     expect(lines.join('\n')).not.toMatch(/armor|attack_power|attack_bonus|damage_dice|world turn/);
     // biome-ignore lint/suspicious/noExplicitAny: JSON state in a test
     const hp = (record.stateAfter as any).foe.hp as number;

@@ -55,7 +55,7 @@ describe('turn --json', { timeout: SPAWN_TIMEOUT_MS }, () => {
     expect(one.record.seed).toBe(0);
     // Offline narration is the story only (the offline state is said by the interface, not the prose).
     expect(one.record.narration).toBe(
-      'The player walks the plank-ways to the Reedmaze; it is evening when they arrive.',
+      'The player walks the plank-ways to the Reedmaze; it is evening when they arrive. Lamplighters mark safe paths with tallow stubs in glass.',
     );
     // The story: the first message, the player's input, the narration.
     expect(one.messages.map((m: Loose) => m.role)).toEqual(['assistant', 'user', 'assistant']);

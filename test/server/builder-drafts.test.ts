@@ -120,7 +120,10 @@ describe('drafts', () => {
   it('start from a mnesos-new template, from files, or from a version of the caller’s own only', async () => {
     const minimal = await post('/v1/builder/drafts', { name: 'from minimal', template: 'minimal' });
     expect(minimal.status).toBe(201);
-    expect(minimal.body.draft.files['yare.yaml']).toContain('bot_name: "Gullrock Light"');
+    // The template's rules, named as the draft (a draft starts as a cartridge of its own).
+    expect(minimal.body.draft.files['yare.yaml']).toContain('bot_name: "from minimal"');
+    expect(minimal.body.draft.files['yare.yaml']).not.toContain('Gullrock Light');
+    expect(minimal.body.draft.files['bot_lore.md']).toContain('Gullrock');
     expect((await post('/v1/builder/drafts', { name: 'x', template: 'nope' })).status).toBe(404);
     expect((await post('/v1/builder/drafts', { name: 'x', template: 'minimal', files: POND })).status).toBe(
       400,
@@ -360,7 +363,10 @@ describe('save as version, play, download', () => {
   it('saves a valid draft as a version (again: the same version), refuses an invalid one, and plays it', async () => {
     const files = { ...POND, 'first-message.md': 'A second telling.\n' };
     const draft = (await post('/v1/builder/drafts', { name: 'Pond', files })).body.draft;
-    const first = await post(`/v1/builder/drafts/${draft.id}/versions`, undefined);
+    // An earlier test saved a draft as "Pond Test": this one joins it only when asked to
+    // (test/server/builder-draft-names.test.ts).
+    expect((await post(`/v1/builder/drafts/${draft.id}/versions`, undefined)).status).toBe(409);
+    const first = await post(`/v1/builder/drafts/${draft.id}/versions?addTo=Pond%20Test`, undefined);
     expect(first.status).toBe(201);
     expect(first.body.version.name).toBe('Pond Test');
     const again = await post(`/v1/builder/drafts/${draft.id}/versions`, undefined);

@@ -44,8 +44,9 @@ describe('SSE turns (offline)', () => {
     expect(committed.state.player.armor).toBeUndefined();
     expect(events.find((e) => e.event === 'tool_call')!.data.args).toBeUndefined();
     // Offline is said by the header (x-mnesos-model-mode above), not inside the story.
-    expect(committed.narration).toBe(
-      'The player walks the plank-ways to the Brine Market; it is evening when they arrive.',
+    // The note, then one sentence (chosen by the turn's seed) of the lore's Brine Market section.
+    expect(committed.narration).toMatch(
+      /^The player walks the plank-ways to the Brine Market; it is evening when they arrive\. (A ring of barges lashed together and roofed with sailcloth|Salt, eel, lamp oil, candles and whatever the water gives up change hands here|The Eel Syndicate sets the prices, and nobody argues with the Syndicate for long)\.$/,
     );
   });
 

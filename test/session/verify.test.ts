@@ -88,6 +88,68 @@ describe('verifySession', () => {
     expect(kinds).toContain('record');
   });
 
+  it('rolls carry labels; a record written before labels (none on its rolls) still verifies; a changed label does not', async () => {
+    const { path, sessionId } = await playedSession();
+    const db = new Sqlite(path);
+    const rows = db.prepare('select turn_id, record from turn_payloads').all() as {
+      turn_id: string;
+      record: string;
+    }[];
+    const rolled = rows.filter((r) => (JSON.parse(r.record).rolls ?? []).length > 0);
+    expect(rolled.length).toBeGreaterThan(0);
+    for (const row of rolled) {
+      for (const roll of JSON.parse(row.record).rolls) expect(roll.label?.event).toEqual(expect.any(String));
+    }
+    // The same records as they were written before rolls carried labels.
+    const update = db.prepare('update turn_payloads set record = ? where turn_id = ?');
+    for (const row of rolled) {
+      const record = JSON.parse(row.record);
+      record.rolls = record.rolls.map(({ label: _label, ...roll }: { label?: unknown }) => roll);
+      update.run(JSON.stringify(record), row.turn_id);
+    }
+    db.close();
+    const old = await verifyAt(path, sessionId);
+    expect(old?.divergences).toEqual([]);
+    expect(old?.ok).toBe(true);
+
+    // A label that is recorded must be the one the replay gives.
+    const first = rolled[0]!;
+    const record = JSON.parse(first.record);
+    record.rolls[0].label.event = 'somewhere_else';
+    tamper(
+      path,
+      'update turn_payloads set record = ? where turn_id = ?',
+      JSON.stringify(record),
+      first.turn_id,
+    );
+    const relabelled = await verifyAt(path, sessionId);
+    expect(relabelled?.divergences).toEqual([
+      expect.objectContaining({ turnId: first.turn_id, kind: 'rolls' }),
+    ]);
+  });
+
+  it('an unlabelled old record with a changed face is still caught', async () => {
+    const { path, sessionId } = await playedSession();
+    const db = new Sqlite(path);
+    const rows = db.prepare('select turn_id, record from turn_payloads').all() as {
+      turn_id: string;
+      record: string;
+    }[];
+    db.close();
+    const row = rows.find((r) => (JSON.parse(r.record).rolls ?? []).length > 0)!;
+    const record = JSON.parse(row.record);
+    record.rolls = record.rolls.map(({ label: _label, ...roll }: { label?: unknown }) => roll);
+    record.rolls[0].faces = [record.rolls[0].faces[0] === 1 ? 2 : 1];
+    tamper(
+      path,
+      'update turn_payloads set record = ? where turn_id = ?',
+      JSON.stringify(record),
+      row.turn_id,
+    );
+    const report = await verifyAt(path, sessionId);
+    expect(report?.divergences).toEqual([expect.objectContaining({ turnId: row.turn_id, kind: 'rolls' })]);
+  });
+
   it('a tampered seed is reported', async () => {
     const { path, sessionId, turnId } = await playedSession();
     tamper(path, `update turns set seed = seed + 1 where id = ?`, turnId);

@@ -217,8 +217,9 @@ describe('an offline turn', () => {
       seed: 1,
     });
     expect(record!.mode).toBe('offline');
+    // The note, then a sentence of the lore about the place arrived at (chosen by the seed).
     expect(record!.narration).toBe(
-      'The player walks the plank-ways to the Brine Market; it is evening when they arrive.',
+      'The player walks the plank-ways to the Brine Market; it is evening when they arrive. A ring of barges lashed together and roofed with sailcloth.',
     );
     expect((record!.stateAfter as Loose).player.location).toBe('brine market');
     expect(record!.usage.director.calls + record!.usage.narrator.calls + record!.usage.npc.calls).toBe(0);

@@ -47,7 +47,22 @@ const path = z.array(z.string());
 /** The dice and what changed in a turn, public fields only (turn/outcome-text.ts `PublicOutcome`). */
 export const publicOutcomeSchema = z.object({
   rolls: z.array(
-    z.object({ dice: z.nullable(z.string()), faces: z.nullable(z.array(z.number())), total: z.number() }),
+    z.object({
+      dice: z.nullable(z.string()),
+      faces: z.nullable(z.array(z.number())),
+      total: z.number(),
+      purpose: z.nullable(z.string()),
+      value: z.nullable(z.number()),
+      modified: z.boolean(),
+      entry: z.nullable(z.string()),
+      check: z.nullable(
+        z.object({
+          op: z.enum(['>=', '>', '<=', '<', '==', '!=']),
+          against: z.nullable(z.number()),
+          passed: z.boolean(),
+        }),
+      ),
+    }),
   ),
   changes: z.array(
     z.discriminatedUnion('kind', [
@@ -186,6 +201,26 @@ export const ledgerRowSchema = z.looseObject({
   depth: count,
   position: count,
   event: z.unknown(),
+});
+
+/** The events an author may run on a session (`GET …/events`): each with its inputs and their values. */
+export const authorEventsResponse = z.object({
+  events: z.array(
+    z.object({
+      name: z.string(),
+      description: z.string(),
+      internal: z.boolean(),
+      inputs: z.array(
+        z.object({
+          name: z.string(),
+          type: z.nullable(z.string()),
+          enum: z.nullable(z.array(z.unknown())),
+          default: z.unknown(),
+          required: z.boolean(),
+        }),
+      ),
+    }),
+  ),
 });
 
 /** What an author event did (`POST …/events`); `turn` when it was committed as a turn. */
@@ -464,6 +499,7 @@ export type DiagnosticView = z.infer<typeof diagnosticSchema>;
 export type SchemaFieldView = z.infer<typeof schemaFieldSchema>;
 export type LedgerRow = z.infer<typeof ledgerRowSchema>;
 export type AuthorEventResult = z.infer<typeof authorEventResponse>;
+export type AuthorEventsView = z.infer<typeof authorEventsResponse>;
 export type SettingsView = z.infer<typeof settingsResponse>;
 export type ModelSettings = z.infer<typeof modelSettingsSchema>;
 export type MinigameView = z.infer<typeof minigameViewSchema>;

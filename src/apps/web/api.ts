@@ -8,7 +8,9 @@ import { type core, safeParse } from 'zod/mini';
 import type { Persona } from '../../core/cartridge/index.ts';
 import {
   type AuthorEventResult,
+  type AuthorEventsView,
   authorEventResponse,
+  authorEventsResponse,
   type CartridgeVersionView,
   type CartridgeView,
   cartridgesResponse,
@@ -51,6 +53,7 @@ import { isRecord } from '../../core/is-record.ts';
 /** A turn as the server shows it; author mode adds `record`, `seed`, `ledgerEvents` and the full state. */
 export type {
   AuthorEventResult,
+  AuthorEventsView,
   CartridgeVersionView,
   CartridgeView,
   LedgerRow,
@@ -403,6 +406,12 @@ export class Api {
       'DELETE',
       `/v1/sessions/${encodeURIComponent(id)}/saves/${encodeURIComponent(saveId)}`,
     );
+  }
+
+  /** The session's events with their inputs (author mode), for the event console. */
+  async authorEvents(id: string): Promise<AuthorEventsView['events']> {
+    return (await this.#answer(authorEventsResponse, 'GET', `/v1/sessions/${encodeURIComponent(id)}/events`))
+      .events;
   }
 
   runEvent(

@@ -43,7 +43,16 @@ export {
   worldInfoReason,
   worldInfoUnderVerdicts,
 } from './lore-conditions.ts';
-export { applyPersonaMacros, DEFAULT_PERSONA, type Persona, validatePersona } from './persona.ts';
+export {
+  applyPersonaMacros,
+  applyStoryMacros,
+  DEFAULT_PERSONA,
+  isSecondPerson,
+  type Persona,
+  STORY_PLAYER,
+  validatePersona,
+} from './persona.ts';
+export { secondPerson, thirdPerson } from './verbs.ts';
 export {
   nodeAtPath,
   parseYamlSafely,

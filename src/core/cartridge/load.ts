@@ -14,7 +14,7 @@ import { type IntentInputs, NO_INTENT_INPUTS, validateIntentInputs } from './int
 import { hasRulesScript, rulesScriptOf } from './js-rules/hook.ts';
 import type { RulesSandbox } from './js-rules/sandbox-port.ts';
 import { checkMinigameStart } from './minigame-configs.ts';
-import { applyPersonaMacros, type Persona, validatePersona } from './persona.ts';
+import { applyPersonaMacros, applyStoryMacros, type Persona, validatePersona } from './persona.ts';
 import { chunkConditionalLore, type ConditionalLore, LoreError, type WorldInfoBook } from '../lore/index.ts';
 import { compileLoreConditions } from './lore-conditions.ts';
 import { parseAlternateGreetings } from './greetings.ts';
@@ -242,6 +242,7 @@ export function compileCartridge(
     pathOf(specOf('firstMessage')),
     persona,
     diagnostics,
+    'story',
   );
 
   const alternateGreetings: string[] = [];
@@ -251,7 +252,7 @@ export function compileCartridge(
     const read = parseAlternateGreetings(greetingsText, file);
     diagnostics.push(...read.diagnostics);
     for (const greeting of read.greetings)
-      alternateGreetings.push(proseOf(greeting, file, persona, diagnostics) ?? greeting);
+      alternateGreetings.push(proseOf(greeting, file, persona, diagnostics, 'story') ?? greeting);
   }
 
   // Without bot_name the folder's (or upload's) name is the cartridge's, in the same normal form.
@@ -329,9 +330,11 @@ function proseOf(
   file: string,
   persona: Persona | undefined,
   diagnostics: Diagnostic[],
+  /** `story`: text the player reads as the game's own words, in the voice of the turns (applyStoryMacros). */
+  voice: 'story' | 'prompt' = 'prompt',
 ): string | undefined {
   if (text === undefined) return undefined;
-  const expanded = applyPersonaMacros(text, persona);
+  const expanded = voice === 'story' ? applyStoryMacros(text, persona) : applyPersonaMacros(text, persona);
   const finding = checkInjection(expanded);
   if (finding) {
     // Persona values are single lines, so the line is the written one; the column counts expanded text.

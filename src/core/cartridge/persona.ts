@@ -9,6 +9,7 @@ import type { Diagnostic } from '../diagnostics.ts';
 import { cartError } from './diagnostics.ts';
 import { MAX_PERSONA_NAME_CHARS, MAX_PERSONA_TEXT_CHARS, MAX_PRONOUN_CHARS } from './limits.ts';
 import { codePointLength, firstControlCharacter } from './text.ts';
+import { secondPerson } from './verbs.ts';
 
 export interface Persona {
   readonly name: string;
@@ -63,6 +64,61 @@ export function applyPersonaMacros(text: string, persona: Persona = DEFAULT_PERS
   return text.replace(MACRO, (_whole, name: string) =>
     sanitizeForPrompt(macroValue(persona, name.toLowerCase() as MacroName)),
   );
+}
+
+/** How story text names the player when no persona is given: as the rules' notes do ("The player pays…"). */
+export const STORY_PLAYER = 'the player';
+
+/** Whether a persona is the player addressed directly: named "you". */
+export function isSecondPerson(persona: Persona | undefined): boolean {
+  return persona?.name.trim().toLowerCase() === 'you';
+}
+
+const SECOND_PERSON: Persona = Object.freeze({
+  name: 'you',
+  pronoun_sub: 'you',
+  pronoun_obj: 'you',
+  pronoun_poss: 'your',
+  pronoun_poss_obj: 'yours',
+});
+
+const STORY_MACRO = /\{\{(user|sub|obj|poss|poss_obj)\}\}(\s+[A-Za-z]+)?/gi;
+
+/** Whether `offset` in `text` starts a sentence (the text's start, after `.`/`!`/`?`, a line break or an opening quote). */
+function startsSentence(text: string, offset: number): boolean {
+  const start = Math.max(0, offset - 8);
+  const before = text.slice(start, offset);
+  if (start === 0 && before.trim() === '') return true;
+  return /(?:[.!?]["'”’)]?\s+|\n\s*|["“‘]\s*)$/.test(before);
+}
+
+/**
+ * Persona macros in story text the player reads (the opening and the greetings), in the voice the turns
+ * use: with no persona `{{user}}` is "the player" ("The player" at a sentence's start; "Player" when
+ * spoken to, as in "Welcome, {{user}}.") and the pronouns they/them, as the rules' notes say it; with a persona named "you" it is "you"/"You", the pronouns
+ * you/your, and the verb after `{{user}}` or `{{sub}}` agrees ("you step"); any other persona as
+ * `applyPersonaMacros`.
+ */
+export function applyStoryMacros(text: string, persona: Persona | undefined): string {
+  const second = isSecondPerson(persona);
+  if (persona !== undefined && !second) return applyPersonaMacros(text, persona);
+  const who = second ? SECOND_PERSON : { ...DEFAULT_PERSONA, name: STORY_PLAYER };
+  return text.replace(STORY_MACRO, (_whole, name: string, next: string | undefined, offset: number) => {
+    const macro = name.toLowerCase() as MacroName;
+    // Spoken to ("Welcome, {{user}}."): a name, not a description — the default persona's.
+    const vocative =
+      macro === 'user' &&
+      !second &&
+      next === undefined &&
+      /^[,.!?;:]/.test(text.slice(offset + _whole.length));
+    let value = vocative ? DEFAULT_PERSONA.name : macroValue(who, macro);
+    if (startsSentence(text, offset)) value = value[0]!.toUpperCase() + value.slice(1);
+    if (next === undefined) return value;
+    const subject = macro === 'user' || macro === 'sub';
+    if (!second || !subject) return value + next;
+    const space = /^\s+/.exec(next)![0];
+    return `${value}${space}${secondPerson(next.slice(space.length))}`;
+  });
 }
 
 /**

@@ -15,6 +15,45 @@ export interface RollRecord {
   readonly dice: string;
   readonly faces: readonly number[];
   readonly total: number;
+  /**
+   * What the roll was for, as the rules say it (run/roll-labels.ts). Absent from records written before
+   * rolls were labelled, and for a roll outside any event; the dice themselves never depend on it.
+   */
+  readonly label?: RollLabel;
+}
+
+/** An ordering or equality test a rolled number was put to. */
+export type CheckOp = '>=' | '>' | '<=' | '<' | '==' | '!=';
+
+/** The purpose of a roll, from the step and expression it was rolled in. Every field is optional. */
+export interface RollLabel {
+  /** The event whose step rolled. */
+  readonly event?: string;
+  /** The macro the roll was made in (`player_attack_roll`), the innermost when macros nest. */
+  readonly macro?: string;
+  /** The path the step writes with the rolled value (`temp.damage`, `state.player.hp`). */
+  readonly writes?: string;
+  /** The number the expression made of this one roll (`roll(1d20) + 4` → total + 4). */
+  readonly value?: number;
+  /** Source text of that expression: whether its modifier shows a private field is judged from it. */
+  readonly of?: string;
+  /** A table roll: the entry the number picked, as text. */
+  readonly entry?: string;
+  /** The last test the rolled value was put to: `value op against`, and whether it held. */
+  readonly check?: {
+    readonly op: CheckOp;
+    readonly against: number;
+    /** Source text of the other side (`state.foe.armor`). */
+    readonly of: string;
+    readonly passed: boolean;
+  };
+}
+
+/** The roll as records written before labels carried it (session verify compares old records so). */
+export function unlabelled(roll: RollRecord): RollRecord {
+  if (roll.label === undefined) return roll;
+  const { label: _label, ...rest } = roll;
+  return rest;
 }
 
 /** The generator's four 32-bit words; JSON-serialisable. */

@@ -1,6 +1,13 @@
 // The YARE rules language: compile a cartridge's `yare.yaml`, run its events deterministically.
 export { compileRules, type CompileRulesOptions, type RulesSource } from './compile.ts';
-export { DiceRoller, type RngState, type RollRecord } from './dice.ts';
+export {
+  type CheckOp,
+  DiceRoller,
+  type RngState,
+  type RollLabel,
+  type RollRecord,
+  unlabelled,
+} from './dice.ts';
 export { YareError, type YareErrorCode } from './errors.ts';
 export {
   CLOCK_CHECK_INTERVAL,

@@ -5,7 +5,7 @@
 
 import type { Session, Turn, TurnLog, TurnNode } from '../../adapters/store/index.ts';
 import { type GameState, replayTurnRules } from '../turn/index.ts';
-import { runEvent } from '../../core/yare/index.ts';
+import { type RollRecord, runEvent, unlabelled } from '../../core/yare/index.ts';
 import { canonicalJson } from './canonical.ts';
 import { cartridgeLedger, worldFromRows } from './ledger.ts';
 import type { CartridgeLibrary } from './library.ts';
@@ -246,8 +246,7 @@ function checkTurn(
     }
     if (canonicalJson(replay.state) !== stored)
       at('state', `replaying '${record.event}' gives a different state`);
-    if (canonicalJson(replay.rolls) !== canonicalJson(record.rolls))
-      at('rolls', 'the dice rolled differently on replay');
+    if (!sameRolls(replay.rolls, record.rolls)) at('rolls', 'the dice rolled differently on replay');
     return;
   }
   if (record.cartridge.contentHash !== cartridge.contentHash) {
@@ -258,6 +257,14 @@ function checkTurn(
   for (const message of replay.divergences) at('rules', message);
   if (canonicalJson(replay.state) !== stored)
     at('state', 'replaying the rule calls with the recorded seed gives a different state');
-  if (canonicalJson(replay.rolls) !== canonicalJson(record.rolls))
-    at('rolls', 'the dice rolled differently on replay');
+  if (!sameRolls(replay.rolls, record.rolls)) at('rolls', 'the dice rolled differently on replay');
+}
+
+/**
+ * The replayed rolls are the recorded ones. A record written before rolls carried labels is compared
+ * without them (the dice are the same; only the label is new); a label that is recorded must match.
+ */
+function sameRolls(replayed: readonly RollRecord[], recorded: readonly RollRecord[]): boolean {
+  const asRecorded = replayed.map((roll, i) => (recorded[i]?.label === undefined ? unlabelled(roll) : roll));
+  return canonicalJson(asRecorded) === canonicalJson(recorded);
 }

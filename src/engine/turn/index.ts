@@ -47,4 +47,5 @@ export type {
   WireLedgerEvent,
 } from './types.ts';
 export { hasPendingInteraction, PENDING_KEY } from './interaction.ts';
-export { describeOutcome, publicOutcome } from './public-outcome.ts';
+export { describeOutcome, describeRollLabel } from './outcome-text.ts';
+export { publicOutcome } from './public-outcome.ts';

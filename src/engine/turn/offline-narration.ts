@@ -5,8 +5,10 @@
 // player" becomes the persona's name. No banner, no field dump: the interface shows that play is offline,
 // and what changed is shown from the turn record beside the prose.
 
-import type { Persona } from '../../core/cartridge/index.ts';
-import type { CompiledRules } from '../../core/yare/index.ts';
+import { type Persona, secondPerson, thirdPerson } from '../../core/cartridge/index.ts';
+import type { CompiledRules, StateChange } from '../../core/yare/index.ts';
+import { clampedChanges, withRecordNumbers } from './offline-numbers.ts';
+import { arrivalSentence, nothingHappens } from './offline-variety.ts';
 import { publicNoteOf } from './offline-notes.ts';
 import { spelledAsLore } from './offline-place.ts';
 import { proseList } from './offline-words.ts';
@@ -50,38 +52,6 @@ export function stripNote(note: string): string {
     .join(' ')
     .replace(/\s{2,}/g, ' ')
     .trim();
-}
-
-const MODALS = new Set(
-  'can cannot could would should will must might may had did was were never always still also just then soon'.split(
-    ' ',
-  ),
-);
-
-/** "arrive" → "arrives", "are" → "is": the verb after "they" when the persona is one person (he, she). */
-function thirdPerson(verb: string): string {
-  const lower = verb.toLowerCase();
-  if (MODALS.has(lower) || lower.endsWith('ed')) return verb;
-  if (lower === 'are') return 'is';
-  if (lower === 'have') return 'has';
-  if (lower === 'do') return 'does';
-  if (lower === 'go') return 'goes';
-  if (/[^aeiou]y$/.test(lower)) return `${verb.slice(0, -1)}ies`;
-  if (/(s|sh|ch|x|z)$/.test(lower)) return `${verb}es`;
-  return `${verb}s`;
-}
-
-/** "walks" → "walk", "is" → "are": the verb after "you". */
-function secondPerson(verb: string): string {
-  const lower = verb.toLowerCase();
-  if (lower === 'is') return 'are';
-  if (lower === 'has') return 'have';
-  if (lower === 'does') return 'do';
-  if (lower === 'was') return 'were';
-  if (MODALS.has(lower) || lower.endsWith('ed') || !lower.endsWith('s') || lower.endsWith('ss')) return verb;
-  if (lower.endsWith('ies')) return `${verb.slice(0, -3)}y`;
-  if (/(sses|shes|ches|xes|zes|oes)$/.test(lower)) return verb.slice(0, -2);
-  return verb.slice(0, -1);
 }
 
 function capitalised(word: string, like: string): string {
@@ -215,16 +185,27 @@ export interface OfflineNarrationInput {
   readonly persona?: Persona | undefined;
   /** The cartridge's lore: names are written as it spells them. */
   readonly lore?: string | undefined;
+  /** What the turn changed: an amount a field's bound cut short is shown with the record's change. */
+  readonly changes?: readonly StateChange[] | undefined;
+  /** The turn's seed: picks among the ways of telling an outcome told before (offline-variety.ts). */
+  readonly seed?: number | undefined;
 }
 
 /** The turn told as prose: one paragraph of what happened, or "Nothing happens." */
 export function narrateOffline(rules: CompiledRules, input: OfflineNarrationInput): string {
   const told: string[] = [];
   if (input.reply !== undefined && input.reply !== '') told.push(input.reply);
+  const clamped = clampedChanges(rules, input.changes ?? []);
   for (const text of listsAsProse(visibleNotes(rules, input.notes))) {
-    told.push(withSpelledNames(withPersona(text, input.persona), rules, input.lore));
+    const numbered = withRecordNumbers(text, clamped);
+    told.push(withSpelledNames(withPersona(numbered, input.persona), rules, input.lore));
   }
-  return told.length === 0 ? 'Nothing happens.' : told.join(' ');
+  const arrival =
+    input.seed === undefined
+      ? undefined
+      : arrivalSentence(rules, input.lore, input.changes ?? [], input.seed);
+  if (arrival !== undefined) told.push(arrival);
+  return told.length === 0 ? nothingHappens(input.seed) : told.join(' ');
 }
 
 function visibleNotes(rules: CompiledRules, notes: readonly string[]): { text: string; template: number }[] {

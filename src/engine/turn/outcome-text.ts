@@ -1,6 +1,29 @@
 // The public outcome of a turn (public-outcome.ts) as short lines: what the terminal prints and the web
 // client shows under each turn's prose. Pure, with no rules code, so the web client bundles it alone.
 
+import type { RollLabel } from '../../core/yare/index.ts';
+
+/**
+ * A recorded roll's label in full, for its author (the trace, the event console, `run-event`):
+ * `attack · macros.attack_roll → temp.to_hit = 13 · >= 12 (state.foe.armor) passed`; '' without one.
+ */
+export function describeRollLabel(label: RollLabel | undefined): string {
+  if (label === undefined) return '';
+  const parts: string[] = [];
+  if (label.event !== undefined) parts.push(label.event);
+  const made = [
+    label.macro === undefined ? '' : `macros.${label.macro}`,
+    label.writes === undefined ? '' : `→ ${label.writes}`,
+    label.value === undefined ? '' : `= ${label.value}`,
+    label.entry === undefined ? '' : `→ ${label.entry}`,
+  ].filter((p) => p !== '');
+  if (made.length > 0) parts.push(made.join(' '));
+  const check = label.check;
+  if (check !== undefined)
+    parts.push(`${check.op} ${check.against} (${check.of}) ${check.passed ? 'passed' : 'failed'}`);
+  return parts.join(' · ');
+}
+
 /** Rolls and changes listed per turn; the rest is counted ("… 3 more"). */
 export const MAX_OUTCOME_ITEMS = 24;
 
@@ -10,6 +33,23 @@ export interface PublicRoll {
   /** Each face, or null with the dice hidden. */
   readonly faces: readonly number[] | null;
   readonly total: number;
+  /**
+   * What the roll was for, in words (`player attack roll`, `damage`, `loot`): the macro it was rolled in,
+   * else the variable the step writes, else the event; null for a record without labels.
+   */
+  readonly purpose: string | null;
+  /** The number the rules made of the dice (`roll(1d20) + 4` → total + 4); null when unknown or private. */
+  readonly value: number | null;
+  /** Whether the rules add something to the dice (shown as "+ modifier" when its value is private). */
+  readonly modified: boolean;
+  /** A table roll's entry. */
+  readonly entry: string | null;
+  /** The test the rolled value was put to: `against` null when it is private. */
+  readonly check: {
+    readonly op: '>=' | '>' | '<=' | '<' | '==' | '!=';
+    readonly against: number | null;
+    readonly passed: boolean;
+  } | null;
 }
 
 export type PublicChange =
@@ -55,16 +95,55 @@ function label(path: readonly string[]): string {
   return path.slice(-2).join(' ').replaceAll('_', ' ');
 }
 
+const CHECK_SIGN: Readonly<Record<NonNullable<PublicRoll['check']>['op'], string>> = {
+  '>=': '',
+  '>': '> ',
+  '<=': '≤ ',
+  '<': '< ',
+  '==': '= ',
+  '!=': '≠ ',
+};
+
+/** "hit"/"miss" for an attack, "success"/"failure" for any other check. */
+function checkOutcome(purpose: string | null, passed: boolean): string {
+  const attack = purpose !== null && /\b(attack|hit|strike|to hit)\b/.test(purpose);
+  if (attack) return passed ? 'hit' : 'miss';
+  return passed ? 'success' : 'failure';
+}
+
+/**
+ * One roll as a line: `player attack roll 1d20+4: 7 + 4 = 11 vs 13 — miss`, `loot 1d6: 4 → 5`; a roll whose
+ * dice are private shows its total only (`foe damage: 3`), a private modifier is named, not valued.
+ */
+export function describeRoll(roll: PublicRoll): string {
+  const name = roll.purpose ?? 'roll';
+  const mod = roll.value === null ? 0 : roll.value - roll.total;
+  let text: string;
+  if (roll.dice === null || roll.faces === null) {
+    text = `${name}: ${roll.value ?? roll.total}`;
+  } else {
+    const sign = mod > 0 ? `+${mod}` : mod < 0 ? `${mod}` : '';
+    const dice = roll.modified && roll.value === null ? `${roll.dice} + modifier` : `${roll.dice}${sign}`;
+    const sum =
+      mod !== 0
+        ? `${roll.faces.join(' + ')} ${mod > 0 ? '+' : '−'} ${Math.abs(mod)} = ${roll.value}`
+        : roll.faces.length > 1
+          ? `${roll.faces.join(' + ')} = ${roll.total}`
+          : `${roll.total}`;
+    text = `${name} ${dice}: ${sum}`;
+  }
+  if (roll.entry !== null) text += ` → ${roll.entry}`;
+  if (roll.check !== null) {
+    if (roll.check.against !== null) text += ` vs ${CHECK_SIGN[roll.check.op]}${roll.check.against}`;
+    text += ` — ${checkOutcome(roll.purpose, roll.check.passed)}`;
+  }
+  return text;
+}
+
 /** One short line per roll and change, for the terminal and the web client. */
 export function describeOutcome(outcome: PublicOutcome): string[] {
   const lines: string[] = [];
-  for (const roll of outcome.rolls) {
-    lines.push(
-      roll.dice === null || roll.faces === null
-        ? `roll: ${roll.total}`
-        : `roll ${roll.dice}: ${roll.faces.length > 1 ? `${roll.faces.join(' + ')} = ` : ''}${roll.total}`,
-    );
-  }
+  for (const roll of outcome.rolls) lines.push(describeRoll(roll));
   for (const change of outcome.changes) {
     const name = label(change.path);
     switch (change.kind) {

@@ -3,12 +3,12 @@
 // private field, or to an engine key (`_pending_interaction`), is never listed; a roll whose dice come from
 // a private field shows its total only. The web client and the terminal show this under each turn's prose.
 
-import { type CompiledRules, formatValue, parseExpression } from '../../core/yare/index.ts';
+import { type CompiledRules, formatValue, parseExpression, type RollLabel } from '../../core/yare/index.ts';
 import { pathIsPrivate, readsPrivate } from './offline-notes.ts';
 import { MAX_OUTCOME_ITEMS, type PublicChange, type PublicOutcome, type PublicRoll } from './outcome-text.ts';
 import type { TurnRecord } from './types.ts';
 
-export { describeOutcome, formatDuration, MAX_OUTCOME_ITEMS } from './outcome-text.ts';
+export { describeOutcome, describeRoll, formatDuration, MAX_OUTCOME_ITEMS } from './outcome-text.ts';
 export type { PublicChange, PublicOutcome, PublicRoll } from './outcome-text.ts';
 
 /** Characters of one value as shown (a long text or list is cut). */
@@ -47,6 +47,55 @@ function minus(a: readonly unknown[], b: readonly unknown[]): string[] {
   return out;
 }
 
+/** `player_attack_roll` → "player attack roll", `temp.damage` → "damage", `state.player.hp` → "player hp". */
+function purposeOf(label: RollLabel): string | null {
+  const words = (name: string) => name.replaceAll('_', ' ').trim();
+  if (label.macro !== undefined) return words(label.macro);
+  if (label.writes !== undefined) {
+    const path = label.writes.split('.');
+    return words(path[0] === 'temp' ? path.slice(1).join(' ') : path.slice(1).slice(-2).join(' '));
+  }
+  return label.event === undefined ? null : words(label.event);
+}
+
+/** Whether a written path is a private state field (a value written there stays unshown). */
+function writesPrivate(rules: CompiledRules, writes: string | undefined): boolean {
+  if (writes === undefined) return false;
+  const path = writes.split('.');
+  return path[0] === 'state' && pathIsPrivate(rules.schema, path.slice(1));
+}
+
+type LabelPart = Pick<PublicRoll, 'purpose' | 'value' | 'modified' | 'entry' | 'check'>;
+
+/**
+ * A roll's label as a player may see it: the purpose always (names from the rules, no values); the value
+ * with its modifier, a table entry and a check's target only when no private field shows through them.
+ * A check's outcome is shown: the turn's notes and changes tell it anyway.
+ */
+function publicLabel(rules: CompiledRules, label: RollLabel | undefined, total: number): LabelPart {
+  if (label === undefined) return { purpose: null, value: null, modified: false, entry: null, check: null };
+  const secretTarget = writesPrivate(rules, label.writes);
+  const value = label.value;
+  const modified = value !== undefined && value !== total;
+  const valueShown =
+    value !== undefined && !secretTarget && !(modified && rollIsPrivate(rules, label.of ?? ''));
+  const check = label.check;
+  return {
+    purpose: purposeOf(label),
+    value: valueShown ? value : null,
+    modified,
+    entry: label.entry !== undefined && !secretTarget ? label.entry : null,
+    check:
+      check === undefined
+        ? null
+        : {
+            op: check.op,
+            against: rollIsPrivate(rules, check.of) ? null : check.against,
+            passed: check.passed,
+          },
+  };
+}
+
 /** The public outcome of a turn record (player view). */
 export function publicOutcome(rules: CompiledRules, record: RecordPart): PublicOutcome {
   const rolls: PublicRoll[] = [];
@@ -62,6 +111,7 @@ export function publicOutcome(rules: CompiledRules, record: RecordPart): PublicO
       dice: hidden ? null : roll.dice,
       faces: hidden ? null : [...roll.faces],
       total: roll.total,
+      ...publicLabel(rules, roll.label, roll.total),
     });
   }
   for (const change of record.delta ?? []) {

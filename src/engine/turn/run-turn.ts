@@ -5,7 +5,7 @@
 
 import { applyBatch } from '../../core/ledger/index.ts';
 import { capModels, meterModels, ModelError, UsageMeter } from '../../adapters/llm/index.ts';
-import { type Dict, toValue } from '../../core/yare/index.ts';
+import { type Dict, diffStates, toValue } from '../../core/yare/index.ts';
 import { TurnContext } from './context.ts';
 import { type DirectorOutcome, DIRECTOR_HISTORY_TOKENS, runDirector } from './director.ts';
 import { TurnError } from './errors.ts';
@@ -265,6 +265,8 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
       reply: offlineReply,
       persona: ctx.persona,
       lore: cartridge.lore,
+      changes: diffStates(prepared.state, ctx.state),
+      seed: options.seed,
     });
     yield { type: 'narration_delta', text: narration };
     timings.narrator = now() - t4;

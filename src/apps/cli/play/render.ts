@@ -2,8 +2,13 @@
 // Pure functions from records to lines, so the formats are tested without a terminal.
 
 import type { AuthorEventRecord, SessionRecord, StoredTurnRecord } from '../../../engine/session/index.ts';
-import { type FidelityRecord, stripNote, type ToolTraceEntry } from '../../../engine/turn/index.ts';
-import type { StateChange } from '../../../core/yare/index.ts';
+import {
+  describeRollLabel,
+  type FidelityRecord,
+  stripNote,
+  type ToolTraceEntry,
+} from '../../../engine/turn/index.ts';
+import type { RollRecord, StateChange } from '../../../core/yare/index.ts';
 import { toJsonText } from '../json-output.ts';
 
 /** One line per change: `state.player.gold: 20 → 12`. */
@@ -45,8 +50,9 @@ function list<T>(title: string, items: readonly T[] | undefined, line: (item: T)
   return [`${title}:`, ...items.map((item) => `  ${line(item)}`)];
 }
 
-function rollLine(roll: { expr: string; dice: string; faces: readonly number[]; total: number }): string {
-  return `${roll.expr}: ${roll.dice} → [${roll.faces.join(', ')}] = ${roll.total}`;
+function rollLine(roll: RollRecord): string {
+  const label = describeRollLabel(roll.label);
+  return `${roll.expr}: ${roll.dice} → [${roll.faces.join(', ')}] = ${roll.total}${label === '' ? '' : `  [${label}]`}`;
 }
 
 function turnDebug(record: StoredTurnRecord): string[] {

@@ -3,6 +3,7 @@
 
 import { formatPlace } from '../../../core/diagnostics.ts';
 import { diffStates, runEvent, toStateValue } from '../../../core/yare/index.ts';
+import { describeRollLabel } from '../../../engine/turn/index.ts';
 import { loadCartridgeArg } from '../cartridge-arg.ts';
 import { EXIT } from '../exit-codes.ts';
 import { toJsonText } from '../json-output.ts';
@@ -49,8 +50,12 @@ export async function runRunEvent(
     return;
   }
   for (const note of result.notes) process.stdout.write(`note: ${note}\n`);
-  for (const roll of result.rolls)
-    process.stdout.write(`roll: ${roll.expr} ${roll.dice} → [${roll.faces.join(', ')}] = ${roll.total}\n`);
+  for (const roll of result.rolls) {
+    const label = describeRollLabel(roll.label);
+    process.stdout.write(
+      `roll: ${roll.expr} ${roll.dice} → [${roll.faces.join(', ')}] = ${roll.total}${label === '' ? '' : `  [${label}]`}\n`,
+    );
+  }
   const changes = diffStates(toStateValue(before), toStateValue(result.state));
   if (changes.length === 0) process.stdout.write('state: unchanged\n');
   for (const change of changes) {

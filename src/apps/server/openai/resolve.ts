@@ -8,7 +8,7 @@
 //   (the stored turn sent back) when the client sent an Idempotency-Key or never received that answer;
 // - where the chat and the tree disagree, one short line (`[MnesOS: …]`) says how it was resolved.
 
-import { type Cartridge, DEFAULT_PERSONA } from '../../../core/cartridge/index.ts';
+import { type Cartridge, DEFAULT_PERSONA, STORY_PLAYER } from '../../../core/cartridge/index.ts';
 import { inputText } from '../../../engine/session/index.ts';
 import type { Session, TurnMessage } from '../../../adapters/store/index.ts';
 import type { AppDeps } from '../deps.ts';
@@ -281,7 +281,12 @@ export async function resolveConversation(
   // of the first message): the Narrator is told which one the player sees.
   const greeting =
     transcript.greeting.trim() !== '' &&
-    !sameGreeting(transcript.greeting, found.genesis.narration, (persona ?? DEFAULT_PERSONA).name)
+    !sameGreeting(transcript.greeting, found.genesis.narration, persona?.name ?? STORY_PLAYER) &&
+    // A game opened before the opening spoke of "the player" named them "Player".
+    !(
+      persona === undefined &&
+      sameGreeting(transcript.greeting, found.genesis.narration, DEFAULT_PERSONA.name)
+    )
       ? `The player's chat opened with this greeting (instead of the game's own):\n${transcript.greeting.trim()}`
       : '';
   const context = boundedContext([greeting, unplayedContext(unplayed), transcript.context]);

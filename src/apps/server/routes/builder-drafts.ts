@@ -50,6 +50,9 @@ const updateDraftBody = z.strictObject({
 });
 const updateDraftQuery = z.object({ check: z.enum(['true', 'false']).optional() });
 
+/** `addTo`: the name of the caller's cartridge the draft may join (its bot_name names that cartridge). */
+const saveVersionQuery = z.object({ addTo: name.optional() });
+
 /** A draft's files through the checker of `mnesos validate`, off the request thread. */
 export async function checkDraftFiles(
   deps: AppDeps,
@@ -150,7 +153,7 @@ async function startingFiles(
     return draftFilesOf(version.files);
   }
   const template = body.template ?? 'empty';
-  const files = templateFiles(template);
+  const files = templateFiles(template, body.name);
   if (files === undefined)
     throw new ApiError(
       404,
@@ -317,22 +320,29 @@ export function registerBuilderDraftRoutes(api: RouteRegistry, deps: AppDeps): v
       path: '/v1/builder/drafts/:id/versions',
       tag: 'builder',
       summary:
-        'Save as version: the draft’s files become a cartridge version in the caller’s library, through the same check and quota as an upload. Invalid drafts are refused with every error as file:line:col.',
+        'Save as version: the draft’s files become a cartridge version in the caller’s library, through the same check and quota as an upload. Invalid drafts are refused with every error as file:line:col. A draft never joins another cartridge unasked: when its bot_name is the name of a cartridge the caller already has, it is refused (409 `name_taken`) unless `addTo` names that cartridge.',
       params: draftParams,
+      query: saveVersionQuery,
       responses: {
         200: { description: 'The same files were already stored: that version', schema: uploadResponse },
         201: { description: 'The new version, with warnings', schema: uploadResponse },
         404: { description: 'Not one of the caller’s drafts', schema: errorSchema },
-        409: { description: 'The name is one the server offers to everyone', schema: errorSchema },
+        409: {
+          description:
+            'The name is one the server offers to everyone, or (`name_taken`) one of the caller’s cartridges that `addTo` does not name',
+          schema: errorSchema,
+        },
         413: { description: 'The caller’s storage quota would be passed', schema: errorSchema },
         422: { description: 'The draft is invalid (`errors`)', schema: errorSchema },
       },
     },
-    async ({ c, params }) => {
+    async ({ c, params, query }) => {
       const principal = c.get('principal');
       const draft = await store.getDraft(params.id, principal.id);
       if (draft === undefined) throw notFound(params.id);
-      const result = await storeUpload(deps, principal, filesMap(draftFilesOf(draft.files)), draft.name);
+      const result = await storeUpload(deps, principal, filesMap(draftFilesOf(draft.files)), draft.name, {
+        keepApart: { joins: query.addTo },
+      });
       return c.json(
         {
           version: versionView(result.version),

@@ -162,6 +162,13 @@ export interface NewVersionOptions {
    * (422 `name_changed`) and nothing is stored. Single-file updates and the builder's "save as version" set it.
    */
   readonly cartridgeName?: string | undefined;
+  /**
+   * Files that may start a cartridge of their own (a builder draft): when the caller already owns a
+   * cartridge of the name the files give (`bot_name`), the version joins it only when `joins` is that name;
+   * otherwise 409 `name_taken` (with the cartridge's name and id) and nothing is stored. Absent: an upload
+   * joins the cartridge of its name, as uploads always have.
+   */
+  readonly keepApart?: { readonly joins: string | undefined } | undefined;
 }
 
 /**
@@ -236,6 +243,23 @@ async function refuseBeforeStoring(
       `these files name the cartridge '${checked.name}' (bot_name in the rules), not '${options.cartridgeName}'; keep its name to add a version to it, or upload it as a new cartridge`,
       { name: checked.name, expected: options.cartridgeName },
     );
+  }
+  if (options.keepApart !== undefined && options.keepApart.joins !== checked.name) {
+    const same = await deps.store.findLibraryCartridge(owner, checked.name);
+    // The very files already stored there are that version again, not a new one joining it.
+    const stored =
+      same !== undefined &&
+      same.ownerId === owner &&
+      (await deps.store.listLibraryVersions(same.id, { includeArchived: true })).some(
+        (v) => v.contentHash === checked.contentHash,
+      );
+    if (same !== undefined && same.ownerId === owner && !stored)
+      throw new ApiError(
+        409,
+        'name_taken',
+        `you already have a cartridge named '${checked.name}' (the draft's bot_name): add this draft to it as a new version (addTo=${JSON.stringify(checked.name)}), or change bot_name in yare.yaml to keep it apart`,
+        { name: checked.name, cartridgeId: same.id },
+      );
   }
   if (options.tag === undefined) return;
   const cartridge = await deps.store.findLibraryCartridge(owner, checked.name);

@@ -9,7 +9,13 @@ import { ApiError } from '../errors.ts';
 import { MAX_LEDGER_PAGE_TURNS } from '../../../adapters/store/limits.ts';
 import { DEFAULT_LEDGER_PAGE_TURNS, DEFAULT_WORLD_PAGE_RECORDS, MAX_WORLD_PAGE_RECORDS } from '../limits.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import { authorEventResponse, ledgerResponse, stateResponse, worldResponse } from '../responses.ts';
+import {
+  authorEventResponse,
+  authorEventsResponse,
+  ledgerResponse,
+  stateResponse,
+  worldResponse,
+} from '../responses.ts';
 import { authorEventBody, errorSchema, id, sessionParams, stateQuery } from '../schemas.ts';
 import { turnView } from '../views.ts';
 import { guarded } from './guard.ts';
@@ -127,6 +133,46 @@ export function registerStateRoutes(api: RouteRegistry, deps: AppDeps): void {
         const page = await store.getLedgerPage(params.id, turnId, query.limit ?? DEFAULT_LEDGER_PAGE_TURNS);
         if (page === undefined) throw new ApiError(404, 'not_found', `turn ${turnId} not found`);
         return c.json({ turnId, entries: page.entries, turns: page.turns, nextTurnId: page.nextTurnId });
+      }),
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/v1/sessions/:id/events',
+      tag: 'author',
+      summary:
+        "Author mode: the session's cartridge's events (internal ones included) with their inputs, for the event console to offer.",
+      params: sessionParams,
+      responses: {
+        200: { description: 'The events', schema: authorEventsResponse },
+        403: { description: 'Author mode is off', schema: errorSchema },
+        404: NOT_FOUND,
+      },
+    },
+    async ({ c, params }) =>
+      guarded(async () => {
+        if (!deps.authorMode)
+          throw new ApiError(
+            403,
+            'author_mode_off',
+            'the event list needs the server in author mode (serve --author)',
+          );
+        const session = await service.getSession(c.get('principal').id, params.id);
+        const { cartridge } = await service.cartridgeOf(session);
+        const events = [...cartridge.rules.events.values()].map((e) => ({
+          name: e.name,
+          description: e.description,
+          internal: e.internal,
+          inputs: e.inputList.map((i) => ({
+            name: i.name,
+            type: i.type ?? null,
+            enum: i.enum === undefined ? null : (plainJson(i.enum) as unknown[]),
+            default: i.hasDefault ? plainJson(i.default) : null,
+            required: i.required,
+          })),
+        }));
+        return c.json({ events }, 200);
       }),
   );
 

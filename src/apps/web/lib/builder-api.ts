@@ -288,10 +288,12 @@ export class BuilderApi {
     return ((await this.#request('POST', '/v1/builder/explore', request)) as { report: ExploreView }).report;
   }
 
-  async saveVersion(id: string): Promise<SavedVersion> {
+  /** `addTo`: the cartridge the draft joins when its bot_name names one the caller has (else 409 name_taken). */
+  async saveVersion(id: string, addTo?: string): Promise<SavedVersion> {
+    const query = addTo === undefined ? '' : `?addTo=${encodeURIComponent(addTo)}`;
     return (await this.#request(
       'POST',
-      `/v1/builder/drafts/${encodeURIComponent(id)}/versions`,
+      `/v1/builder/drafts/${encodeURIComponent(id)}/versions${query}`,
     )) as SavedVersion;
   }
 

@@ -80,6 +80,9 @@ export function createEditor(parent: HTMLElement, options: EditorOptions): Build
       oneDark,
       languageOf(options.file),
       lintGutter(),
+      // Long lines wrap: a pane narrower than a rule's line never scrolls sideways as you type, which hid
+      // the start of every line.
+      EditorView.lineWrapping,
       autocompletion({ override: [source], activateOnTyping: true }),
       hoverTooltip(async (view, pos) => {
         if (!options.hover) return null;

@@ -1,10 +1,10 @@
 // Author mode (the session owner, on a server with author mode on): what happened in a turn — tool calls
 // with arguments and results, dice rolls, notes, the state diff, the prompt sections with token counts and
 // why each was included, token use and latency per role — and a console to run any event on the state.
-import { useEffect, useState } from 'preact/hooks';
-import type { AuthorEventResult } from '../api.ts';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { AuthorEventResult, AuthorEventsView } from '../api.ts';
 import type { SessionRecord } from '../../../engine/session/index.ts';
-import { MAX_TOOL_ARGS_CHARS } from '../../../engine/turn/browser.ts';
+import { describeRollLabel, MAX_TOOL_ARGS_CHARS } from '../../../engine/turn/browser.ts';
 import { useApp } from './context.ts';
 import { ErrorAlert } from './error-alert.tsx';
 import { Checkbox } from './checkbox.tsx';
@@ -200,7 +200,13 @@ function TurnTrace({ record }: { record: SessionRecord }) {
 export function Rolls({
   rolls,
 }: {
-  rolls: readonly { expr: string; dice: string; faces: readonly number[]; total: number }[];
+  rolls: readonly {
+    expr: string;
+    dice: string;
+    faces: readonly number[];
+    total: number;
+    label?: Parameters<typeof describeRollLabel>[0];
+  }[];
 }) {
   return (
     <>
@@ -210,6 +216,7 @@ export function Rolls({
         {rolls.map((r, i) => (
           <li key={i} data-testid="trace-roll">
             <code>{r.expr}</code>: {r.dice} → [{r.faces.join(', ')}] = <strong>{r.total}</strong>
+            {r.label === undefined ? null : <span class="muted"> — {describeRollLabel(r.label)}</span>}
           </li>
         ))}
       </ul>
@@ -270,6 +277,36 @@ function EventConsole(props: { sessionId: string; turnId: string; onCommitted: (
   const [commit, setCommit] = useState(false);
   const [result, setResult] = useState<AuthorEventResult | null>(null);
   const [error, setError] = useState('');
+  const [events, setEvents] = useState<AuthorEventsView['events']>([]);
+  /** The inputs are the skeleton filled in for the chosen event (replaced when another is chosen). */
+  const inputsPrefilled = useRef(false);
+  useEffect(() => {
+    let live = true;
+    api
+      .authorEvents(props.sessionId)
+      .then((list) => {
+        if (live) setEvents(list);
+      })
+      .catch(() => {
+        // Without the list the field still takes a name typed by hand.
+      });
+    return () => {
+      live = false;
+    };
+  }, [props.sessionId]);
+  const chosen = events.find((ev) => ev.name === event.trim());
+  const choose = (name: string): void => {
+    setEvent(name);
+    const picked = events.find((ev) => ev.name === name);
+    // A starting point for the inputs: each one's default, else its first allowed value.
+    if (picked !== undefined && (inputs.trim() === '' || inputs.trim() === '{}' || inputsPrefilled.current)) {
+      const skeleton: Record<string, unknown> = {};
+      for (const input of picked.inputs) skeleton[input.name] = input.default ?? input.enum?.[0] ?? null;
+      const text = picked.inputs.length === 0 ? '{}' : JSON.stringify(skeleton);
+      inputsPrefilled.current = true;
+      setInputs(text);
+    }
+  };
   const run = async (e: Event): Promise<void> => {
     e.preventDefault();
     setError('');
@@ -310,18 +347,41 @@ function EventConsole(props: { sessionId: string; turnId: string; onCommitted: (
         Event
         <input
           data-testid="console-event"
+          list="console-events"
           value={event}
-          onInput={(e) => setEvent((e.currentTarget as HTMLInputElement).value)}
+          onInput={(e) => choose((e.currentTarget as HTMLInputElement).value)}
           required
         />
       </label>
+      <datalist id="console-events" data-testid="console-events">
+        {events.map((ev) => (
+          <option key={ev.name} value={ev.name}>
+            {ev.internal ? `${ev.description} (internal)` : ev.description}
+          </option>
+        ))}
+      </datalist>
+      {chosen !== undefined ? (
+        <p class="muted" data-testid="console-event-help">
+          {chosen.description}
+          {chosen.inputs.length > 0
+            ? ` Inputs: ${chosen.inputs
+                .map((i) =>
+                  i.enum === null ? i.name : `${i.name} (${i.enum.map((v) => JSON.stringify(v)).join(', ')})`,
+                )
+                .join('; ')}.`
+            : ' No inputs.'}
+        </p>
+      ) : null}
       <label>
         Inputs (JSON)
         <textarea
           rows={3}
           maxLength={MAX_TOOL_ARGS_CHARS}
           value={inputs}
-          onInput={(e) => setInputs((e.currentTarget as HTMLTextAreaElement).value)}
+          onInput={(e) => {
+            inputsPrefilled.current = false;
+            setInputs((e.currentTarget as HTMLTextAreaElement).value);
+          }}
         />
       </label>
       <div class="row">

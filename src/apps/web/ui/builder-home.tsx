@@ -5,6 +5,7 @@ import type { BuilderApi, DraftSummaryView } from '../lib/builder-api.ts';
 import { ApiFailure, failureText, formatProblem } from '../lib/errors.ts';
 import { useApp } from './context.ts';
 import { ErrorAlert } from './error-alert.tsx';
+import { formatWhen } from '../lib/when.ts';
 
 export function Drafts({ api }: { api: BuilderApi }) {
   const { navigate } = useApp();
@@ -116,7 +117,7 @@ export function Drafts({ api }: { api: BuilderApi }) {
           {drafts.map((d) => (
             <li key={d.id} data-testid="draft-item">
               <a href={`#/builder/${encodeURIComponent(d.id)}`}>{d.name}</a>{' '}
-              <span class="muted">changed {new Date(d.updatedAt).toLocaleString()}</span>
+              <span class="muted">changed {formatWhen(d.updatedAt)}</span>
             </li>
           ))}
           {drafts.length === 0 ? <li class="muted">No drafts yet.</li> : null}

@@ -8,6 +8,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { BuilderApi, type BuilderFiles, type CheckView, type DraftView } from '../lib/builder-api.ts';
 import { type BuilderEditor, createEditor } from '../lib/builder-editor.ts';
 import { FILE_LABELS, MAIN_FILES, OTHER_FILES, RULES_FILES } from '../lib/builder-files.ts';
+import { joinedCartridge, rememberJoin } from '../lib/draft-joins.ts';
 import { eventNames } from '../lib/builder-text.ts';
 import { ApiFailure, failureText, formatProblem, type Problem } from '../lib/errors.ts';
 import { Drafts } from './builder-home.tsx';
@@ -272,7 +273,26 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
 
   const saveVersion = async (): Promise<string | undefined> => {
     if (!(await flushSave())) return undefined;
-    const result = await api.saveVersion(id);
+    let result: Awaited<ReturnType<typeof api.saveVersion>>;
+    try {
+      result = await api.saveVersion(id, joinedCartridge(id));
+    } catch (e) {
+      const taken = e instanceof ApiFailure && e.code === 'name_taken' ? e.details.name : undefined;
+      if (typeof taken !== 'string') throw e;
+      // Never join another cartridge unasked: the player chooses, and Cancel keeps the two apart.
+      const join = window.confirm(
+        `You already have a cartridge named “${taken}”, the name this draft gives in yare.yaml (bot_name).\n\nOK: add this draft to “${taken}” as its next version.\nCancel: keep them apart (give the draft a bot_name of its own, then save again).`,
+      );
+      if (!join) {
+        setMessage({
+          kind: 'error',
+          text: `Not saved: “${taken}” is already one of your cartridges. Change bot_name in yare.yaml to keep this draft apart, or save again and choose to add it as a new version.`,
+        });
+        return undefined;
+      }
+      result = await api.saveVersion(id, taken);
+    }
+    rememberJoin(id, result.version.name);
     setMessage({
       kind: 'ok',
       text: `${result.created ? 'Saved as a new version' : 'This version is already saved'}: ${result.version.name} (${result.version.contentHash.slice(0, 12)})`,

@@ -18,6 +18,7 @@ import {
   MAX_VERSION_TAG_CHARS,
 } from '../../../adapters/store/library-limits.ts';
 import { failedOutcome as failed, type Outcome, OutcomeView, TextField } from './outcome.tsx';
+import { formatWhen, isoWhen } from '../lib/when.ts';
 import { Checkbox } from './checkbox.tsx';
 
 /**
@@ -476,7 +477,15 @@ function VersionItem(props: {
         <strong data-testid="version-tag">{v.tag ?? '(untagged)'}</strong>{' '}
         <code class="muted">{v.contentHash.slice(0, 12)}</code>{' '}
         <span class="muted">
-          <time dateTime={new Date(v.addedAt).toISOString()}>{new Date(v.addedAt).toLocaleString()}</time>
+          <time data-testid="version-time" dateTime={isoWhen(v.createdAt)}>
+            {formatWhen(v.createdAt)}
+          </time>
+          {v.addedAt !== v.createdAt ? (
+            <>
+              {' '}
+              (added to the library <time dateTime={isoWhen(v.addedAt)}>{formatWhen(v.addedAt)}</time>)
+            </>
+          ) : null}
         </span>
         {v.archived ? (
           <span class="chip" data-testid="version-archived">

@@ -18,6 +18,7 @@ import { failedOutcome, type Outcome, OutcomeView } from './outcome.tsx';
 import { PersonaManager } from './personas.tsx';
 import { ErrorAlert } from './error-alert.tsx';
 import { Checkbox } from './checkbox.tsx';
+import { formatWhen, isoWhen } from '../lib/when.ts';
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -188,10 +189,7 @@ export function Library() {
                 {Math.max(0, s.turnCount - 1)} turn{s.turnCount - 1 === 1 ? '' : 's'}
               </span>
               <span class="muted">
-                last played{' '}
-                <time dateTime={new Date(s.updatedAt).toISOString()}>
-                  {new Date(s.updatedAt).toLocaleString()}
-                </time>
+                last played <time dateTime={isoWhen(s.updatedAt)}>{formatWhen(s.updatedAt)}</time>
               </span>
               <a href={`#/play/${encodeURIComponent(s.id)}`}>Resume</a>
               <button
@@ -297,7 +295,7 @@ function NewGame(props: {
           >
             {versions.map((v) => (
               <option key={v.id} value={v.id}>
-                {v.contentHash.slice(0, 12)} — {new Date(v.createdAt).toLocaleString()}
+                {v.contentHash.slice(0, 12)} — {formatWhen(v.createdAt)}
               </option>
             ))}
           </select>

@@ -14,6 +14,7 @@ import {
   temperatureError,
 } from '../lib/forms.ts';
 import { API_KEY_STORAGE, SHOW_RULES_STORAGE, storedApiKey, storedShowRules, useApp } from './context.ts';
+import { Checkbox } from './checkbox.tsx';
 import { PersonaManager } from './personas.tsx';
 
 const ROLES = ['director', 'narrator', 'npc'] as const;
@@ -263,23 +264,19 @@ function DisplaySettings() {
   return (
     <section class="card" aria-labelledby="display-h">
       <h2 id="display-h">Display</h2>
-      <label class="check">
-        <input
-          type="checkbox"
-          data-testid="show-rules"
-          checked={showRules}
-          onChange={(e) => {
-            const on = (e.currentTarget as HTMLInputElement).checked;
-            setShowRules(on);
-            try {
-              localStorage.setItem(SHOW_RULES_STORAGE, on ? 'on' : 'off');
-            } catch {
-              // storage refused (private mode): the choice lasts for this page only
-            }
-          }}
-        />{' '}
-        Show the dice and what changed under each turn
-      </label>
+      <Checkbox
+        testId="show-rules"
+        label="Show the dice and what changed under each turn"
+        checked={showRules}
+        onChange={(on) => {
+          setShowRules(on);
+          try {
+            localStorage.setItem(SHOW_RULES_STORAGE, on ? 'on' : 'off');
+          } catch {
+            // storage refused (private mode): the choice lasts for this page only
+          }
+        }}
+      />
     </section>
   );
 }

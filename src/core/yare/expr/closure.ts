@@ -449,7 +449,7 @@ function compileComprehension(
     const inner: EvalContext = {
       lookup: (name) => (name === variable ? current : ctx.lookup(name)),
       macro: (name, at) => ctx.macro(name, at),
-      roll: (count, sides, text) => ctx.roll(count, sides, text),
+      roll: (count, sides, text, source) => ctx.roll(count, sides, text, source),
       step: () => ctx.step(),
     };
     const out: Value[] = [];
@@ -524,13 +524,13 @@ function compileCall(
       const text = exprText(expr, span);
       if (first.kind === 'dice') {
         const { count, sides } = first;
-        return (ctx) => ctx.roll(count, sides, text);
+        return (ctx) => ctx.roll(count, sides, text, expr);
       }
       const a0 = arg[0]!;
       const argSpan = first.span;
       return (ctx) => {
         const dice = diceOf(a0(ctx), argSpan);
-        return ctx.roll(dice.count, dice.sides, text);
+        return ctx.roll(dice.count, dice.sides, text, expr);
       };
     }
     case 'abs': {

@@ -16,7 +16,7 @@ import {
   valueEquals,
 } from '../python.ts';
 import { type Dict, Duration, isDict, PyFloat, type Value } from '../values.ts';
-import type { CompareOp, Span } from './ast.ts';
+import type { CompareOp, Expression, Span } from './ast.ts';
 import { parseDiceText } from './dice-notation.ts';
 
 export interface EvalContext {
@@ -24,8 +24,11 @@ export interface EvalContext {
   lookup(name: string): Value | undefined;
   /** `macros.NAME`: the caller evaluates the macro (in the current scope) and returns its value. */
   macro(name: string, span: Span): Value;
-  /** Roll `count` dice of `sides` sides; the caller records it. `text` is the source text of the call, e.g. `roll(1d20)`. */
-  roll(count: number, sides: number, text: string): number;
+  /**
+   * Roll `count` dice of `sides` sides; the caller records it. `text` is the source text of the call, e.g.
+   * `roll(1d20)`; `source` the expression it is written in (a macro's, when it is in one).
+   */
+  roll(count: number, sides: number, text: string, source?: Expression): number;
   /** Count one iteration of a comprehension against the run's step budget (throws past it). */
   step(): void;
 }

@@ -5,7 +5,7 @@
 
 import { YareError } from '../errors.ts';
 import { binaryOp } from '../expr/arithmetic.ts';
-import type { Span } from '../expr/ast.ts';
+import type { Expression, Span } from '../expr/ast.ts';
 import { type Closure, type ClosureOptions, compileClosure } from '../expr/closure.ts';
 import { MAX_CALL_DEPTH, MAX_CONTAINER_SIZE, MAX_DICT_DEPTH, MAX_NOTE_LENGTH } from '../limits.ts';
 import type { CompiledRules, MutateOp, Operand, Step, Target } from '../program.ts';
@@ -17,6 +17,7 @@ import { countStep } from './budget.ts';
 import { withPlace } from './errors.ts';
 import { prepareInputs } from './inputs.ts';
 import { type LoweredEvent, type Machine, type MachineProgram, runSteps, type StepFn } from './machine.ts';
+import { checkedTest, labelledOperand, labelTableEntry, writtenPath } from './roll-labels.ts';
 import {
   checkedDynamicPath,
   copyDict,
@@ -43,6 +44,7 @@ const NOT_COMPILED: Closure = () => {
 export class LoweredProgram implements MachineProgram {
   private readonly events = new Map<string, LoweredEvent>();
   private readonly macros = new Map<string, Closure>();
+  private macroNames: Map<Expression, string> | undefined;
   /**
    * `macros.NAME` in any expression resolves to the macro's closure while compiling, and reads of
    * `float` fields give floats.
@@ -97,6 +99,14 @@ export class LoweredProgram implements MachineProgram {
     body = compileClosure(def, this.closureOptions);
     return fn;
   }
+
+  macroNameOf(source: Expression): string | undefined {
+    if (this.macroNames === undefined) {
+      this.macroNames = new Map();
+      for (const [name, def] of this.rules.macros) this.macroNames.set(def, name);
+    }
+    return this.macroNames.get(source);
+  }
 }
 
 function lowerSteps(steps: readonly Step[], program: LoweredProgram): StepFn[] {
@@ -115,7 +125,12 @@ function lowerStep(step: Step, program: LoweredProgram): StepFn {
   const place = step.place;
   switch (step.kind) {
     case 'set': {
-      const value = lowerOperand(step.value, program);
+      const value = labelledOperand(
+        lowerOperand(step.value, program),
+        step.value,
+        program.rules,
+        writtenPath(step.target),
+      );
       const target = lowerTarget(step.target, program);
       return (m) => {
         countStep(m);
@@ -126,7 +141,12 @@ function lowerStep(step: Step, program: LoweredProgram): StepFn {
     }
     case 'mutate': {
       const target = lowerTarget(step.target, program);
-      const value = lowerOperand(step.value, program);
+      const value = labelledOperand(
+        lowerOperand(step.value, program),
+        step.value,
+        program.rules,
+        writtenPath(step.target),
+      );
       const op = step.op;
       return (m) => {
         countStep(m);
@@ -149,7 +169,15 @@ function lowerStep(step: Step, program: LoweredProgram): StepFn {
       const arms = step.arms.map((arm) => {
         const steps = lowerSteps(arm.steps, program);
         if (sink !== undefined) steps.unshift(() => void sink.arms.add(arm));
-        return { test: arm.test === undefined ? undefined : lowerOperand(arm.test, program), steps };
+        return {
+          test:
+            arm.test === undefined
+              ? undefined
+              : checkedTest(lowerOperand(arm.test, program), arm.test, program.rules, (side) =>
+                  lowerOperand(side, program),
+                ),
+          steps,
+        };
       });
       return (m) => {
         countStep(m);
@@ -164,7 +192,12 @@ function lowerStep(step: Step, program: LoweredProgram): StepFn {
       };
     }
     case 'table_roll': {
-      const roll = lowerOperand(step.roll, program);
+      const roll = labelledOperand(
+        lowerOperand(step.roll, program),
+        step.roll,
+        program.rules,
+        writtenPath(step.target),
+      );
       const target = lowerTarget(step.target, program);
       const table = step.table.map((entry) => ({
         key: entry.key,
@@ -173,6 +206,7 @@ function lowerStep(step: Step, program: LoweredProgram): StepFn {
       return (m) => {
         countStep(m);
         m.currentPlace = place;
+        const firstRoll = m.dice.rolls.length;
         const rolled = toNumeric(roll(m));
         const n = rolled instanceof PyFloat ? rolled.value : rolled;
         for (const entry of table) {
@@ -186,6 +220,7 @@ function lowerStep(step: Step, program: LoweredProgram): StepFn {
           if (hit) {
             const value = entry.value(m);
             m.currentPlace = place;
+            labelTableEntry(m, firstRoll, value);
             writePath(m, target(m), value, 'table_roll');
             return;
           }

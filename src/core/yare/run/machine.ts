@@ -6,12 +6,13 @@
 import type { SourcePlace } from '../../diagnostics.ts';
 import { didYouMean } from '../diagnostics-sink.ts';
 import { YareError } from '../errors.ts';
-import type { Span } from '../expr/ast.ts';
+import type { Expression, Span } from '../expr/ast.ts';
 import type { EvalContext } from '../expr/runtime.ts';
 import type { Closure, ClosureOptions } from '../expr/closure.ts';
 import type { CompiledRules, EventDef } from '../program.ts';
 import type { RollRecord } from '../dice.ts';
 import { type Dict, inheritsNothing, isDict, newDict, toValue, type Value } from '../values.ts';
+import { labelLastRoll } from './roll-labels.ts';
 import { type BudgetState, countStep, monotonicNow } from './budget.ts';
 import { toRunError } from './errors.ts';
 import { prepareInputs } from './inputs.ts';
@@ -36,6 +37,8 @@ export interface MachineProgram {
   readonly closureOptions: ClosureOptions;
   event(name: string): LoweredEvent | undefined;
   macro(name: string): Closure | undefined;
+  /** The name of the macro whose expression this is, if it is one (labels the rolls made in it). */
+  macroNameOf(source: Expression): string | undefined;
 }
 
 export function runSteps(m: Machine, steps: readonly StepFn[]): void {
@@ -186,8 +189,17 @@ export class Machine implements EvalContext, BudgetState, PathRoots {
     return macro(this);
   }
 
-  roll(count: number, sides: number, text: string): number {
-    return this.dice.roll(count, sides, text);
+  roll(count: number, sides: number, text: string, source?: Expression): number {
+    const total = this.dice.roll(count, sides, text);
+    // Outside an event (an expression on its own) a roll has no purpose to record.
+    const event = this.event;
+    if (event !== undefined)
+      labelLastRoll(
+        this.dice.rolls,
+        event.name,
+        source === undefined ? undefined : this.program.macroNameOf(source),
+      );
+    return total;
   }
 
   step(): void {

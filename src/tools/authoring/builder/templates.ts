@@ -22,8 +22,20 @@ export function builderTemplates(): string[] {
   return [EMPTY_TEMPLATE, ...templateNames().filter((n) => n !== EMPTY_TEMPLATE)];
 }
 
-/** The files of a template, or undefined when there is no such template. */
-export function templateFiles(name: string): Record<string, string> | undefined {
+/**
+ * The files of a template, or undefined when there is no such template. With `cartridgeName` (the new
+ * draft's name) the rules' `bot_name` is that name: a draft starts as a cartridge of its own, never as
+ * another draft's "Untitled" or the template's cartridge.
+ */
+export function templateFiles(name: string, cartridgeName?: string): Record<string, string> | undefined {
+  const files = templateFilesAsWritten(name);
+  if (files === undefined || cartridgeName === undefined || files['yare.yaml'] === undefined) return files;
+  // A JSON string is a YAML double-quoted scalar: any name stays one line, quotes and all.
+  const named = files['yare.yaml'].replace(/^bot_name:.*$/m, `bot_name: ${JSON.stringify(cartridgeName)}`);
+  return { ...files, 'yare.yaml': named };
+}
+
+function templateFilesAsWritten(name: string): Record<string, string> | undefined {
   if (name === EMPTY_TEMPLATE) return { ...EMPTY_FILES };
   if (!templateNames().includes(name)) return undefined;
   const files: Record<string, string> = {};
