@@ -30,6 +30,7 @@ export {
 } from './tool.ts';
 export {
   activateWorldInfo,
+  activationSteps,
   type ActivationInput,
   type ActivationResult,
   type EntryDecision,

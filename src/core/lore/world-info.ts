@@ -17,6 +17,7 @@ import {
   MAX_WI_TIMED_EFFECTS,
   MAX_WI_TOKEN_BUDGET,
 } from './world-info-limits.ts';
+import { runUnsliced, UNMETERED, type WorkMeter } from '../turn-budget.ts';
 import { cachedRegexKey, type RegexKey, splitRegexKey } from './world-info-regex.ts';
 import type { WorldInfoBook, WorldInfoEntry, WorldInfoRole } from './world-info-types.ts';
 
@@ -399,7 +400,27 @@ export function advanceTimedEffects(
   return kept;
 }
 
-export function activateWorldInfo(book: WorldInfoBook, input: ActivationInput): ActivationResult {
+/**
+ * Activates the book for one turn. With a meter, every entry considered charges its key tests to the turn's
+ * budget (each entry's part named by its uid and comment).
+ */
+export function activateWorldInfo(
+  book: WorldInfoBook,
+  input: ActivationInput,
+  meter: WorkMeter = UNMETERED,
+): ActivationResult {
+  return runUnsliced(activationSteps(book, input, meter));
+}
+
+/**
+ * Activation as a sliced loop: it yields whenever `meter` says its slice is due, so a turn can give the event
+ * loop back between entries (runSliced) and a book at the limits never holds the server for long.
+ */
+export function* activationSteps(
+  book: WorldInfoBook,
+  input: ActivationInput,
+  meter: WorkMeter,
+): Generator<undefined, ActivationResult, undefined> {
   const trigger = input.trigger ?? 'normal';
   const budget = Math.max(1, Math.min(input.tokenBudget ?? book.settings.tokenBudget, MAX_WI_TOKEN_BUDGET));
   const sorted = [...book.entries].sort((a, b) => b.order - a.order || a.uid - b.uid);
@@ -449,6 +470,10 @@ export function activateWorldInfo(book: WorldInfoBook, input: ActivationInput): 
     const candidates: Candidate[] = [];
     for (const entry of sorted) {
       if (activatedUids.has(entry.uid) || failedProbability.has(entry.uid)) continue;
+      // One step for the entry and one for each key it may test (the test is memoised, the step is not).
+      const part = { kind: 'world-info', uid: entry.uid, comment: entry.comment } as const;
+      meter.spend(part, 1 + entry.keys.length + (entry.selective ? entry.secondaryKeys.length : 0));
+      if (meter.due()) yield;
       const isSticky = sticky.has(entry.uid);
       if (entry.disable) {
         decide(entry, 'skipped', 'disabled', pass);
@@ -490,6 +515,8 @@ export function activateWorldInfo(book: WorldInfoBook, input: ActivationInput): 
       }
       const depth = entry.scanDepth ?? book.settings.scanDepth;
       const matched = matchEntry(book, entry, [messagesPart(depth), ...bufferParts], regexBudget);
+      // The time its tests took is this entry's (a costly regex key is named, not the entry after it).
+      meter.spend(part, 0);
       if (!matched.ok) {
         decide(entry, 'skipped', matched.why, pass);
         continue;

@@ -12,12 +12,13 @@ import {
   MAX_STEPS_PER_RUN,
   type RunResult,
 } from '../../core/yare/index.ts';
+import { type BudgetPart, TurnBudget, TurnBudgetExceeded } from '../../core/turn-budget.ts';
 import { TurnError } from './errors.ts';
 import { type ClockMode, clockMode } from './game-time.ts';
 import type { LedgerOptions } from './ledger-world.ts';
-import type { TurnLimits } from './limits.ts';
+import { TURN_SLICE_MS, type TurnLimits } from './limits.ts';
 import type { ConditionVerdicts } from '../../core/cartridge/index.ts';
-import { loreIndexOf, loreVerdicts } from './lore.ts';
+import { loreIndexOf, loreOf, loreVerdicts } from './lore.ts';
 import type { TurnWorldInfo } from './world-info.ts';
 import type { PromptRecord, RuleCall, ToolTraceEntry, TurnCartridge, TurnPersona } from './types.ts';
 
@@ -62,6 +63,11 @@ export class TurnContext {
    * Director, the NPC brain and World Info see in play.
    */
   readonly loreVerdicts: ConditionVerdicts;
+  /**
+   * The turn's one compute budget (limits `maxTurnSteps`, `maxTurnMs`) and its pacing: every part of the turn
+   * charges it, and long loops give the event loop back through it (src/core/turn-budget.ts).
+   */
+  readonly budget: TurnBudget;
 
   constructor(
     readonly cartridge: TurnCartridge,
@@ -73,13 +79,24 @@ export class TurnContext {
     readonly now: () => number,
     /** The world before the turn, the ledger turn to commit at, and how the Narrator proposes changes. */
     readonly ledger: LedgerOptions,
+    /** Gives the event loop back for a moment (`setImmediate`); the budget calls it between slices. */
+    yieldNow: () => Promise<void>,
   ) {
     this.rules = cartridge.rules;
     this.clock = clockMode(this.rules);
     this.dice = DiceRoller.fromSeed(seed);
     this.runner = new EventRunner(this.rules, state, this.dice);
     this.ruleDeadline = now() + limits.maxRuleMs;
-    this.loreVerdicts = loreVerdicts(cartridge, state, ledger.world);
+    this.budget = new TurnBudget(
+      { maxSteps: limits.maxTurnSteps, maxMs: limits.maxTurnMs, sliceMs: TURN_SLICE_MS },
+      now,
+      yieldNow,
+    );
+    // Built once per lore text (lore.ts); the turn that builds it pays for it.
+    this.budget.measure({ kind: 'lore', what: 'index of bot_lore.md' }, () => loreOf(cartridge));
+    this.loreVerdicts = this.budget.measure({ kind: 'lore', what: '`when:` conditions' }, () =>
+      loreVerdicts(cartridge, state, ledger.world),
+    );
   }
 
   private settledVerdicts: { state: Dict; verdicts: ConditionVerdicts } | undefined;
@@ -93,7 +110,9 @@ export class TurnContext {
     if (this.settledVerdicts?.state !== state) {
       this.settledVerdicts = {
         state,
-        verdicts: loreVerdicts(this.cartridge, state, this.ledger.world),
+        verdicts: this.budget.measure({ kind: 'lore', what: '`when:` conditions' }, () =>
+          loreVerdicts(this.cartridge, state, this.ledger.world),
+        ),
       };
     }
     return this.settledVerdicts.verdicts;
@@ -155,11 +174,23 @@ export class TurnContext {
   runRule(source: RuleCall['source'], event: string, inputs: Readonly<Record<string, unknown>>): RunResult {
     const left = Math.max(0, this.limits.maxRuleSteps - this.ruleSteps);
     const turnCapped = left < MAX_STEPS_PER_RUN;
-    const ran = this.runner.run(event, inputs, {
-      maxSteps: Math.min(MAX_STEPS_PER_RUN, left),
-      deadline: this.ruleDeadline,
-      now: this.now,
-    });
+    // The turn's compute budget caps the run too; a run it stops ends the turn (the cartridge is too costly).
+    const part: BudgetPart = { kind: 'event', name: event };
+    const budgetSteps = this.budget.stepsLeft;
+    const budgetCapped = budgetSteps < Math.min(MAX_STEPS_PER_RUN, left);
+    const budgetDeadline = this.now() + this.budget.msLeft;
+    const ran = this.budget.measure(part, () =>
+      this.runner.run(event, inputs, {
+        maxSteps: Math.min(MAX_STEPS_PER_RUN, left, budgetSteps),
+        deadline: Math.min(this.ruleDeadline, budgetDeadline),
+        now: this.now,
+      }),
+    );
+    this.budget.spend(part, ran.stepsUsed);
+    if (!ran.ok && budgetCapped && ran.error.code === 'YARE_STEP_LIMIT')
+      throw new TurnBudgetExceeded(part, 'steps', this.budget.limits);
+    if (!ran.ok && budgetDeadline < this.ruleDeadline && ran.error.code === 'YARE_TIME_LIMIT')
+      throw new TurnBudgetExceeded(part, 'ms', this.budget.limits);
     this.ruleSteps += ran.stepsUsed;
     const overBudget = !ran.ok && turnCapped && ran.error.code === 'YARE_STEP_LIMIT';
     const result: RunResult =

@@ -24,6 +24,7 @@ import {
   type LoreLookupResult,
   lookupAdmitted,
 } from '../../core/lore/index.ts';
+import type { TurnBudget } from '../../core/turn-budget.ts';
 import type { Dict } from '../../core/yare/index.ts';
 import type { SectionItem } from './prompts.ts';
 import type { TurnCartridge } from './types.ts';
@@ -91,6 +92,28 @@ export function lookupInPlay(
   return lookupAdmitted(loreOf(cartridge).index, queries, options, (chunk) =>
     admissionOf(verdicts, chunk.id),
   );
+}
+
+/**
+ * `lookupInPlay` in a turn, charged to its budget: one step for each section a query may score, and the
+ * time the lookup takes, named by the first query.
+ */
+export function lookupInTurn(
+  turn: {
+    readonly cartridge: TurnCartridge;
+    readonly loreVerdicts: ConditionVerdicts;
+    readonly budget: TurnBudget;
+  },
+  queries: readonly string[],
+  options: LoreLookupOptions,
+): { result: LoreLookupResult; receipts: readonly LoreReceipt[] } {
+  const first = queries[0] ?? '';
+  const part = {
+    kind: 'lore',
+    what: `lookup ${JSON.stringify(first.length > 40 ? `${first.slice(0, 40)}…` : first)}`,
+  } as const;
+  turn.budget.spend(part, loreOf(turn.cartridge).index.chunks.length * queries.length);
+  return turn.budget.measure(part, () => lookupInPlay(turn.cartridge, turn.loreVerdicts, queries, options));
 }
 
 /**

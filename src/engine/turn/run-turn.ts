@@ -6,6 +6,7 @@
 import { applyBatch } from '../../core/ledger/index.ts';
 import { meterModels, ModelError, UsageMeter } from '../../adapters/llm/index.ts';
 import { type Dict, toValue } from '../../core/yare/index.ts';
+import { TurnBudgetExceeded } from '../../core/turn-budget.ts';
 import { TurnContext } from './context.ts';
 import { type DirectorOutcome, DIRECTOR_HISTORY_TOKENS, runDirector } from './director.ts';
 import { TurnError } from './errors.ts';
@@ -35,7 +36,7 @@ import { fitMessages, historyStep, recentMessages } from './prompts.ts';
 import { buildRecord, settleState } from './record.ts';
 import { sanitizeForPrompt } from './sanitize.ts';
 import { checkedArgs, directorTools, runAdvanceTime, runEventTool, type ToolOutcome } from './tools.ts';
-import { activateForTurn, withWorldInfoState, worldInfoLore, worldInfoRecord } from './world-info.ts';
+import { activateForTurnSliced, withWorldInfoState, worldInfoLore, worldInfoRecord } from './world-info.ts';
 import type {
   FidelityRecord,
   InteractionInput,
@@ -106,6 +107,8 @@ function prepare(options: TurnOptions): Prepared {
 
 function toTurnError(error: unknown, signal: AbortSignal | undefined): TurnError {
   if (error instanceof TurnError) return error;
+  if (error instanceof TurnBudgetExceeded)
+    return new TurnError('budget', error.message, { cause: error, part: error.part });
   if (error instanceof ModelError) {
     if (error.kind === 'aborted' || signal?.aborted)
       return new TurnError('aborted', 'the turn was cancelled', { cause: error });
@@ -141,7 +144,9 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
     options.signal,
     now,
     resolveLedgerOptions(options, options.models === null),
+    options.yieldNow ?? nextTurnOfTheLoop,
   );
+  const { budget } = ctx;
   ctx.throwIfAborted();
   const meter = new UsageMeter();
   const models = options.models === null ? null : meterModels(options.models, meter);
@@ -152,7 +157,9 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   // The roles' token caps trim the window in the window's own steps (cache-friendly, see fitMessages).
   const step = historyStep(prepared.limits.historyMessages);
   const promptText = sanitizeForPrompt(prepared.input.text);
-  ctx.worldInfo = activateForTurn(
+  await budget.breathe();
+  ctx.worldInfo = await activateForTurnSliced(
+    budget,
     cartridge,
     prepared.state,
     options.messages,
@@ -172,6 +179,7 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
     yield { type: 'phase', phase: 'cycle_tick' };
     const t = now();
     for (const name of ticks) {
+      await budget.breathe();
       const result = ctx.runRule('cycle_tick', name, {});
       // A failing tick is a cartridge bug, not the player's: it changed nothing, and the turn goes on.
       if (!result.ok)
@@ -193,6 +201,7 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
     timings.interaction = now() - t;
   } else {
     yield { type: 'phase', phase: 'director' };
+    await budget.breathe();
     const t = now();
     const directorHistory = fitMessages(history, DIRECTOR_HISTORY_TOKENS, step);
     if (models !== null) outcome = yield* runDirector(ctx, models, promptText, directorHistory, tickNotes);
@@ -215,6 +224,7 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
 
   // 4. The Narrator (or the offline renderer).
   yield { type: 'phase', phase: 'narrator' };
+  await budget.breathe();
   const t4 = now();
   let narration: string;
   let ledger: LedgerOutcome;
@@ -248,12 +258,14 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
       ledger = unchangedLedger(ctx, mode === 'off' ? 'off' : 'none');
     }
   } else {
-    narration = narrateOffline(cartridge.rules, {
-      notes: ctx.notes,
-      reply: offlineReply,
-      persona: ctx.persona,
-      lore: cartridge.lore,
-    });
+    narration = budget.measure({ kind: 'offline', what: 'narration' }, () =>
+      narrateOffline(cartridge.rules, {
+        notes: ctx.notes,
+        reply: offlineReply,
+        persona: ctx.persona,
+        lore: cartridge.lore,
+      }),
+    );
     yield { type: 'narration_delta', text: narration };
     timings.narrator = now() - t4;
     ledger = unchangedLedger(ctx, 'off');
@@ -308,6 +320,11 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   yield { type: 'done', record };
 }
 
+/** The default `yieldNow`: one turn of the event loop, so requests that arrived meanwhile are served. */
+function nextTurnOfTheLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 function unchangedLedger(ctx: TurnContext, status: 'none' | 'off'): LedgerOutcome {
   return {
     status,
@@ -359,7 +376,9 @@ async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnE
     world: ctx.ledger.world,
     ...(ctx.persona === undefined ? {} : { persona: ctx.persona }),
   };
-  const choice = chooseOffline(ctx.rules, tools, text, context);
+  const choice = ctx.budget.measure({ kind: 'offline', what: 'matcher' }, () =>
+    chooseOffline(ctx.rules, tools, text, context),
+  );
   // A question, a refusal, a free action, the list of what can be done, /help: the player is answered and
   // no turn is spent.
   if (choice.kind === 'reply') throw new TurnError('reply', choice.text, { reason: choice.reason });

@@ -130,8 +130,13 @@ export interface TurnOptions {
    * `off` skips the check.
    */
   readonly narrationCheck?: 'repair' | 'correct' | 'off';
-  /** Milliseconds clock for the record's timings (default `performance.now`). */
+  /** Milliseconds clock for the record's timings and the turn's compute budget (default `performance.now`). */
   readonly now?: () => number;
+  /**
+   * Gives the event loop back for a moment: the turn calls it whenever it has computed for TURN_SLICE_MS
+   * (default: a `setImmediate` turn of the loop, so other requests are served between two slices).
+   */
+  readonly yieldNow?: () => Promise<void>;
 }
 
 export type TurnPhase = 'cycle_tick' | 'interaction' | 'director' | 'time' | 'narrator' | 'ledger';
@@ -243,7 +248,12 @@ export type TurnErrorKind =
    * here, the command list, or a refused command; online, a Director whose answers were cut off or looped
    * twice (the player is asked to say it again). The message is for the player; nothing is committed.
    */
-  | 'reply';
+  | 'reply'
+  /**
+   * The cartridge made the turn too costly: a part of it (a World Info entry, the lore, an event, a prompt)
+   * passed the turn's compute budget (`maxTurnSteps`, `maxTurnMs`). `part` names it; nothing is committed.
+   */
+  | 'budget';
 
 /** One rule event the turn ran, in order: what replay needs to reproduce the state exactly. */
 export interface RuleCall {

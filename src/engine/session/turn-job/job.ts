@@ -83,6 +83,8 @@ export function outcomeOf(error: unknown): TurnOutcome {
     case 'malformed':
     case 'input-too-long':
       return 'invalid';
+    case 'too-costly':
+      return 'too-costly';
     case 'not-found':
     case 'cartridge':
       return 'error';

@@ -113,6 +113,10 @@ function turnFailure(error: unknown, signal: AbortSignal, timedOut: boolean): Se
       });
     case 'model':
       return new SessionError('model', error.message);
+    case 'budget':
+      return new SessionError('too-costly', error.message, {
+        ...(error.partName === undefined ? {} : { part: error.partName }),
+      });
     case 'aborted':
       return new SessionError('aborted', 'the turn was cancelled; nothing was saved');
     default: {

@@ -28,6 +28,8 @@ export type TurnOutcome =
   | 'timeout'
   | 'model'
   | 'invalid'
+  /** The cartridge passed the turn's compute budget. */
+  | 'too-costly'
   | 'error';
 
 export interface SessionObserver {
