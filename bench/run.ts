@@ -24,6 +24,7 @@ const suites: Array<[string, () => Promise<Bench>]> = [
   ['builder', async () => (await import('./builder.ts')).benchBuilder],
   ['library', async () => (await import('./library.ts')).benchLibrary],
   ['offline-matcher', async () => (await import('./offline-matcher.ts')).benchOfflineMatcher],
+  ['turn-isolation', async () => (await import('./turn-isolation.ts')).benchTurnIsolation],
 ];
 
 const only = process.argv.slice(2);

@@ -50,8 +50,11 @@ export class TurnContext {
   npcQueries = 0;
   /** Rule steps used by this turn's runs so far (the budget is `limits.maxRuleSteps`). */
   ruleSteps = 0;
-  /** When this turn's rule runs must stop (`limits.maxRuleMs` after the turn started), on `now`. */
-  readonly ruleDeadline: number;
+  /**
+   * Milliseconds this turn's rule runs have taken so far, their own running time only (the budget is
+   * `limits.maxRuleMs`): the time spent waiting for a model or computing World Info does not count.
+   */
+  ruleMs = 0;
   /** Directives given through `finish_turn` in the current round. */
   finishDirectives: string | undefined;
   /** The World Info activated for this turn (cartridges with `world_info.json`). */
@@ -86,7 +89,6 @@ export class TurnContext {
     this.clock = clockMode(this.rules);
     this.dice = DiceRoller.fromSeed(seed);
     this.runner = new EventRunner(this.rules, state, this.dice);
-    this.ruleDeadline = now() + limits.maxRuleMs;
     this.budget = new TurnBudget(
       { maxSteps: limits.maxTurnSteps, maxMs: limits.maxTurnMs, sliceMs: TURN_SLICE_MS },
       now,
@@ -178,18 +180,21 @@ export class TurnContext {
     const part: BudgetPart = { kind: 'event', name: event };
     const budgetSteps = this.budget.stepsLeft;
     const budgetCapped = budgetSteps < Math.min(MAX_STEPS_PER_RUN, left);
-    const budgetDeadline = this.now() + this.budget.msLeft;
+    const start = this.now();
+    const ruleDeadline = start + Math.max(0, this.limits.maxRuleMs - this.ruleMs);
+    const budgetDeadline = start + this.budget.msLeft;
     const ran = this.budget.measure(part, () =>
       this.runner.run(event, inputs, {
         maxSteps: Math.min(MAX_STEPS_PER_RUN, left, budgetSteps),
-        deadline: Math.min(this.ruleDeadline, budgetDeadline),
+        deadline: Math.min(ruleDeadline, budgetDeadline),
         now: this.now,
       }),
     );
+    this.ruleMs += this.now() - start;
     this.budget.spend(part, ran.stepsUsed);
     if (!ran.ok && budgetCapped && ran.error.code === 'YARE_STEP_LIMIT')
       throw new TurnBudgetExceeded(part, 'steps', this.budget.limits);
-    if (!ran.ok && budgetDeadline < this.ruleDeadline && ran.error.code === 'YARE_TIME_LIMIT')
+    if (!ran.ok && budgetDeadline < ruleDeadline && ran.error.code === 'YARE_TIME_LIMIT')
       throw new TurnBudgetExceeded(part, 'ms', this.budget.limits);
     this.ruleSteps += ran.stepsUsed;
     const overBudget = !ran.ok && turnCapped && ran.error.code === 'YARE_STEP_LIMIT';

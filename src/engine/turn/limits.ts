@@ -90,7 +90,10 @@ export const MAX_NPC_FIELD_CHARS = 2_000;
  */
 export const DEFAULT_MAX_RULE_STEPS = 200_000;
 export const MAX_RULE_STEPS_LIMIT = 10_000_000;
-/** Milliseconds of wall time all the rule runs of one turn may take together (then YARE_TIME_LIMIT). */
+/**
+ * Milliseconds all the rule runs of one turn may take together, their own running time (then
+ * YARE_TIME_LIMIT): waiting for a model, and the turn's other parts, do not count.
+ */
 export const DEFAULT_MAX_RULE_MS = 1_000;
 export const MAX_RULE_MS_LIMIT = 60_000;
 

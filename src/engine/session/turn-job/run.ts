@@ -53,7 +53,8 @@ export async function* runEngine(
   });
   try {
     try {
-      for await (const event of runTurn({ ...engine, signal: control.signal })) {
+      const pacing = options.yieldNow === undefined ? {} : { yieldNow: options.yieldNow };
+      for await (const event of runTurn({ ...engine, ...pacing, signal: control.signal })) {
         if (event.type === 'done') record = event.record;
         yield event;
       }

@@ -65,6 +65,8 @@ export interface RunOptions {
 export interface StageOptions extends RunOptions {
   /** Milliseconds before the turn is abandoned (nothing committed); undefined: no limit. */
   readonly timeoutMs?: number | undefined;
+  /** How the turn gives the event loop back between slices; undefined: the engine's default. */
+  readonly yieldNow?: (() => Promise<void>) | undefined;
 }
 
 /** A turn ready to run: it holds the session's in-flight lock until `run` ends or `release` is called. */
@@ -139,6 +141,8 @@ export interface TurnEnvironment {
   readonly models: (principalId: string) => ModelSet | null | Promise<ModelSet | null>;
   readonly observer: SessionObserver | undefined;
   readonly turnLimits: Partial<TurnLimits> | undefined;
+  /** How a turn gives the event loop back between slices (TurnOptions.yieldNow); undefined: the engine's. */
+  readonly turnYield?: (() => Promise<void>) | undefined;
   readonly snapshotRule: SnapshotRule;
   readonly idempotencyWaitMs: number;
   readonly claimStaleMs: number;
