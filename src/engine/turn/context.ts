@@ -12,13 +12,13 @@ import {
   MAX_STEPS_PER_RUN,
   type RunResult,
 } from '../../core/yare/index.ts';
-import { type BudgetPart, TurnBudget, TurnBudgetExceeded } from '../../core/turn-budget.ts';
+import { type BudgetPart, type TurnBudget, TurnBudgetExceeded } from '../../core/turn-budget.ts';
 import { TurnError } from './errors.ts';
 import { type ClockMode, clockMode } from './game-time.ts';
 import type { LedgerOptions } from './ledger-world.ts';
-import { TURN_SLICE_MS, type TurnLimits } from './limits.ts';
+import type { TurnLimits } from './limits.ts';
 import type { ConditionVerdicts } from '../../core/cartridge/index.ts';
-import { loreIndexOf, loreOf, loreVerdicts } from './lore.ts';
+import { loreIndexOf, loreVerdicts } from './lore.ts';
 import type { TurnWorldInfo } from './world-info.ts';
 import type { PromptRecord, RuleCall, ToolTraceEntry, TurnCartridge, TurnPersona } from './types.ts';
 
@@ -66,12 +66,6 @@ export class TurnContext {
    * Director, the NPC brain and World Info see in play.
    */
   readonly loreVerdicts: ConditionVerdicts;
-  /**
-   * The turn's one compute budget (limits `maxTurnSteps`, `maxTurnMs`) and its pacing: every part of the turn
-   * charges it, and long loops give the event loop back through it (src/core/turn-budget.ts).
-   */
-  readonly budget: TurnBudget;
-
   constructor(
     readonly cartridge: TurnCartridge,
     state: Dict,
@@ -82,20 +76,14 @@ export class TurnContext {
     readonly now: () => number,
     /** The world before the turn, the ledger turn to commit at, and how the Narrator proposes changes. */
     readonly ledger: LedgerOptions,
-    /** Gives the event loop back for a moment (`setImmediate`); the budget calls it between slices. */
-    yieldNow: () => Promise<void>,
+    /** The turn's compute budget (run-turn.ts creates it before the lore is prepared). */
+    readonly budget: TurnBudget,
   ) {
     this.rules = cartridge.rules;
     this.clock = clockMode(this.rules);
     this.dice = DiceRoller.fromSeed(seed);
     this.runner = new EventRunner(this.rules, state, this.dice);
-    this.budget = new TurnBudget(
-      { maxSteps: limits.maxTurnSteps, maxMs: limits.maxTurnMs, sliceMs: TURN_SLICE_MS },
-      now,
-      yieldNow,
-    );
-    // Built once per lore text (lore.ts); the turn that builds it pays for it.
-    this.budget.measure({ kind: 'lore', what: 'index of bot_lore.md' }, () => loreOf(cartridge));
+    // The lore is chunked and indexed already (run-turn.ts, loreOfSliced): the conditions only evaluate.
     this.loreVerdicts = this.budget.measure({ kind: 'lore', what: '`when:` conditions' }, () =>
       loreVerdicts(cartridge, state, ledger.world),
     );

@@ -6,7 +6,7 @@
 import { applyBatch } from '../../core/ledger/index.ts';
 import { meterModels, ModelError, UsageMeter } from '../../adapters/llm/index.ts';
 import { type Dict, toValue } from '../../core/yare/index.ts';
-import { TurnBudgetExceeded } from '../../core/turn-budget.ts';
+import { TurnBudget, TurnBudgetExceeded } from '../../core/turn-budget.ts';
 import { TurnContext } from './context.ts';
 import { type DirectorOutcome, DIRECTOR_HISTORY_TOKENS, runDirector } from './director.ts';
 import { TurnError } from './errors.ts';
@@ -28,7 +28,8 @@ import {
   type LedgerOutcome,
   settleProposal,
 } from './ledger-turn.ts';
-import { MAX_INPUT_CHARS, MAX_SEED, type TurnLimits, resolveTurnLimits } from './limits.ts';
+import { MAX_INPUT_CHARS, MAX_SEED, TURN_SLICE_MS, type TurnLimits, resolveTurnLimits } from './limits.ts';
+import { loreOfSliced } from './lore.ts';
 import { NARRATOR_HISTORY_TOKENS, runNarrator } from './narrator.ts';
 import { chooseOffline } from './offline.ts';
 import { narrateOffline } from './offline-narration.ts';
@@ -135,6 +136,14 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   const timings: Partial<Record<TurnPhase, number>> = {};
   const prepared = prepare(options);
   const { cartridge } = options;
+  // The turn's one compute budget (limits `maxTurnSteps`, `maxTurnMs`) and its pacing: every part of the
+  // turn charges it, and long loops give the event loop back through it (src/core/turn-budget.ts).
+  const budget = new TurnBudget(
+    { maxSteps: prepared.limits.maxTurnSteps, maxMs: prepared.limits.maxTurnMs, sliceMs: TURN_SLICE_MS },
+    now,
+    options.yieldNow ?? nextTurnOfTheLoop,
+  );
+  await loreOfSliced(cartridge, budget);
   const ctx = new TurnContext(
     cartridge,
     prepared.state,
@@ -144,9 +153,8 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
     options.signal,
     now,
     resolveLedgerOptions(options, options.models === null),
-    options.yieldNow ?? nextTurnOfTheLoop,
+    budget,
   );
-  const { budget } = ctx;
   ctx.throwIfAborted();
   const meter = new UsageMeter();
   const models = options.models === null ? null : meterModels(options.models, meter);
