@@ -5,10 +5,12 @@
 // cartridge on another key every CHEAP_TURN_EVERY polls. The worst cartridge (built below, offline turns):
 // a `world_info.json` at the byte limit (MAX_WI_ENTRIES entries of ~95 keys each, two-word keys that need a
 // substring search, a few regex keys), scanned over a long history at MAX_WI_SCAN_DEPTH with recursion; a
-// `bot_lore.md` near the file limit (7,000 sections); and cycle ticks that spend the turn's whole rule budget
-// (DEFAULT_MAX_RULE_STEPS in MAX_STEPS_PER_RUN runs).
+// `bot_lore.md` near the file limit (7,000 sections); cycle ticks that spend nine tenths of the turn's rule
+// budget (DEFAULT_MAX_RULE_STEPS, in MAX_STEPS_PER_RUN runs); and a player input at MAX_INPUT_CHARS.
 //
 // One row per mode, measured in one run:
+// - `idle`: the worst cartridge's client does not play: the other client's figures on this machine as it is
+//   loaded now (the floor the other rows are read against);
 // - `before`: the turn's budget at its ceilings (MAX_TURN_STEPS_LIMIT, MAX_TURN_MS_LIMIT) and a `yieldNow`
 //   that is a microtask (no request is served meanwhile): one turn's work holds the event loop as it did;
 // - `after`: the defaults (the budget, the turn giving the loop back every TURN_SLICE_MS).
@@ -34,6 +36,7 @@ import {
   DEFAULT_MAX_RULE_STEPS,
   MAX_TURN_MS_LIMIT,
   MAX_TURN_STEPS_LIMIT,
+  MAX_INPUT_CHARS,
 } from '../src/engine/turn/limits.ts';
 import { lcg, percentile } from './common.ts';
 
@@ -53,6 +56,23 @@ const cpuMs = (usage: NodeJS.CpuUsage): number => (usage.user + usage.system) / 
 // --- the worst cartridge ---
 
 const SYLLABLES = 'ka ri tho mel an dor vex lu sa gor in el mar ath quen bri os tal fen yr'.split(' ');
+
+/**
+ * What the worst cartridge's player says: its `ponder` command followed by words of the book's own syllables
+ * up to the input limit, so its keys are searched over the longest text a turn may bring (and some match,
+ * which starts recursion passes).
+ */
+export function hostileInput(turn: number): string {
+  const random = lcg(1_000 + turn);
+  const words: string[] = [];
+  let length = '/ponder'.length;
+  while (length < MAX_INPUT_CHARS - 20) {
+    const word = Array.from({ length: 3 }, () => SYLLABLES[Math.floor(random() * SYLLABLES.length)]).join('');
+    words.push(word);
+    length += word.length + 1;
+  }
+  return `/ponder ${words.join(' ')}`;
+}
 
 export function hostileFiles(): Map<string, string> {
   const random = lcg(7);
@@ -179,7 +199,13 @@ async function session(agent: Agent, base: URL, key: string, cartridge: string):
   return (JSON.parse(created.text) as { session: { id: string } }).session.id;
 }
 
-async function runClients(url: string, hostileKey: string, otherKey: string, runMs: number): Promise<void> {
+async function runClients(
+  url: string,
+  hostileKey: string,
+  otherKey: string,
+  runMs: number,
+  idle: boolean,
+): Promise<void> {
   const base = new URL(url);
   const hostileAgent = new Agent({ keepAlive: true, maxSockets: 1 });
   const pollAgent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -188,7 +214,7 @@ async function runClients(url: string, hostileKey: string, otherKey: string, run
   const cheapSession = await session(cheapAgent, base, otherKey, 'Lanternmere');
   // One worst-cartridge turn before the timed part (its lore index and World Info keys are built then).
   await call(hostileAgent, base, 'POST', `/v1/sessions/${hostileSession}/turns`, hostileKey, {
-    input: 'I ponder and look around',
+    input: hostileInput(0),
   });
   process.stdout.write('timed\n');
   const until = performance.now() + runMs;
@@ -196,7 +222,7 @@ async function runClients(url: string, hostileKey: string, otherKey: string, run
   const statuses: Record<string, number> = {};
   let firstRefusal: string | undefined;
   const hostileLoop = (async () => {
-    for (let t = 0; performance.now() < until; t++) {
+    for (let t = 0; !idle && performance.now() < until; t++) {
       const t0 = performance.now();
       const answer = await call(
         hostileAgent,
@@ -205,7 +231,7 @@ async function runClients(url: string, hostileKey: string, otherKey: string, run
         `/v1/sessions/${hostileSession}/turns`,
         hostileKey,
         {
-          input: t % 2 === 0 ? 'I ponder and look around' : 'I look around the fen again',
+          input: hostileInput(t + 1),
         },
       );
       hostile.push(performance.now() - t0);
@@ -255,13 +281,14 @@ function clientsFromChild(
   url: string,
   hostileKey: string,
   otherKey: string,
+  idle: boolean,
   onTimed: () => void,
 ): Promise<ClientResult> {
   const args = SELF.endsWith('.ts') ? ['--import', 'tsx', SELF] : [SELF];
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [...args, '--clients', url, hostileKey, otherKey, String(ISOLATION_RUN_MS)],
+      [...args, '--clients', url, hostileKey, otherKey, String(ISOLATION_RUN_MS), idle ? 'idle' : 'play'],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let out = '';
@@ -279,7 +306,7 @@ function clientsFromChild(
 
 // --- the benchmark (parent process) ---
 
-type Mode = 'before' | 'after';
+type Mode = 'idle' | 'before' | 'after';
 
 async function isolationRow(mode: Mode, cartridgeDir: string, dir: string): Promise<Record<string, unknown>> {
   const keys = [
@@ -302,11 +329,11 @@ async function isolationRow(mode: Mode, cartridgeDir: string, dir: string): Prom
   });
   try {
     let cpu: NodeJS.CpuUsage | undefined;
-    const result = await clientsFromChild(server.url, keys[0]!.key, keys[1]!.key, () => {
+    const result = await clientsFromChild(server.url, keys[0]!.key, keys[1]!.key, mode === 'idle', () => {
       cpu = process.cpuUsage();
     });
     const serverCpu = cpu === undefined ? Number.NaN : cpuMs(process.cpuUsage(cpu));
-    const allAnswered = result.hostile.statuses['201'] === result.hostile.turns;
+    const allAnswered = result.hostile.turns > 0 && result.hostile.statuses['201'] === result.hostile.turns;
     return {
       bench: 'turn-isolation',
       mode,
@@ -344,7 +371,10 @@ export async function benchTurnIsolation(): Promise<Array<Record<string, unknown
     const cartridgeDir = join(dir, 'hostile-fen');
     mkdirSync(cartridgeDir);
     for (const [name, text] of hostileFiles()) writeFileSync(join(cartridgeDir, name), text);
-    return [await isolationRow('before', cartridgeDir, dir), await isolationRow('after', cartridgeDir, dir)];
+    const rows: Array<Record<string, unknown>> = [];
+    for (const mode of ['idle', 'before', 'after'] as const)
+      rows.push(await isolationRow(mode, cartridgeDir, dir));
+    return rows;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -353,7 +383,7 @@ export async function benchTurnIsolation(): Promise<Array<Record<string, unknown
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const args = process.argv.slice(2);
   if (args[0] === '--clients') {
-    await runClients(args[1]!, args[2]!, args[3]!, Number(args[4]));
+    await runClients(args[1]!, args[2]!, args[3]!, Number(args[4]), args[5] === 'idle');
   } else {
     let failed = false;
     for (const row of await benchTurnIsolation()) {
