@@ -260,18 +260,19 @@ async function runClients(
   })();
   await Promise.all([hostileLoop, pollLoop]);
   const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+  const at = (values: readonly number[], p: number) => (values.length === 0 ? 0 : percentile(values, p));
   const h = sorted(hostile);
   const p = sorted(polls);
   const c = sorted(cheap);
   const result: ClientResult = {
     hostile: {
       turns: h.length,
-      p50: percentile(h, 50),
+      p50: at(h, 50),
       statuses,
       ...(firstRefusal === undefined ? {} : { firstRefusal }),
     },
-    healthz: { polls: p.length, p50: percentile(p, 50), p99: percentile(p, 99), max: p.at(-1) ?? 0 },
-    cheap: { turns: c.length, p50: percentile(c, 50), p99: percentile(c, 99) },
+    healthz: { polls: p.length, p50: at(p, 50), p99: at(p, 99), max: p.at(-1) ?? 0 },
+    cheap: { turns: c.length, p50: at(c, 50), p99: at(c, 99) },
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);
   for (const agent of [hostileAgent, pollAgent, cheapAgent]) agent.destroy();
@@ -341,8 +342,8 @@ async function isolationRow(mode: Mode, cartridgeDir: string, dir: string): Prom
         turns: result.hostile.turns,
         statuses: result.hostile.statuses,
         ...(result.hostile.firstRefusal === undefined ? {} : { firstRefusal: result.hostile.firstRefusal }),
-        turnMsP50: round(result.hostile.p50),
-        serverCpuMsPerTurn: round(serverCpu / Math.max(1, result.hostile.turns)),
+        turnMsP50: result.hostile.turns === 0 ? null : round(result.hostile.p50),
+        serverCpuMsPerTurn: result.hostile.turns === 0 ? null : round(serverCpu / result.hostile.turns),
       },
       healthz: {
         polls: result.healthz.polls,

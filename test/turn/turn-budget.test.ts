@@ -324,9 +324,10 @@ describe('the turn budget over a turn', () => {
     const sliced = await runSliced(activationSteps(book, input, meter), async () => {
       pauses++;
     });
-    // One `due` per entry considered and pass (50 entries, then a recursion pass over the 49 left).
-    expect(dueEvery).toBe(99);
-    expect(pauses).toBe(Math.floor(99 / 7));
+    // One `due` per entry considered and one before each of its key tests, per pass (50 entries, then a
+    // recursion pass over the 49 left): 99 × (1 + 4).
+    expect(dueEvery).toBe(99 * (1 + KEYS));
+    expect(pauses).toBe(Math.floor((99 * (1 + KEYS)) / 7));
     expect(sliced).toEqual(activateWorldInfo(book, input, UNMETERED));
     expect(sliced.activated.map((a) => a.entry.uid)).toEqual([3]);
   });

@@ -305,15 +305,34 @@ interface Candidate {
   readonly score: number;
 }
 
+/**
+ * The keys that match, in order. A sliced loop: it yields between two keys when `meter` is due, so one entry
+ * with many costly keys (regex keys, searches over long text) is several slices, not one.
+ */
+function* matchingKeys(
+  keys: readonly CompiledKey[],
+  text: readonly ScanPart[],
+  budget: RegexBudget,
+  meter: WorkMeter,
+): Generator<undefined, string[], undefined> {
+  const matched: string[] = [];
+  for (const key of keys) {
+    if (meter.due()) yield;
+    if (keyMatches(key, text, budget)) matched.push(key.key);
+  }
+  return matched;
+}
+
 /** Primary and secondary keys: a reason when the entry matches, else undefined with `why` set. */
-function matchEntry(
+function* matchEntry(
   book: WorldInfoBook,
   entry: WorldInfoEntry,
   text: readonly ScanPart[],
   budget: RegexBudget,
-): { ok: true; reason: string; score: number } | { ok: false; why: string } {
+  meter: WorkMeter,
+): Generator<undefined, { ok: true; reason: string; score: number } | { ok: false; why: string }, undefined> {
   const compiled = compiledOf(book, entry);
-  const primary = compiled.keys.filter((key) => keyMatches(key, text, budget)).map((k) => k.key);
+  const primary = yield* matchingKeys(compiled.keys, text, budget, meter);
   if (primary.length === 0)
     return {
       ok: false,
@@ -324,7 +343,7 @@ function matchEntry(
   let reason = `key ${JSON.stringify(primary[0])}`;
   let score = primary.length;
   if (entry.selective && entry.secondaryKeys.length > 0) {
-    const secondary = compiled.secondaryKeys.filter((key) => keyMatches(key, text, budget)).map((k) => k.key);
+    const secondary = yield* matchingKeys(compiled.secondaryKeys, text, budget, meter);
     const all = secondary.length === entry.secondaryKeys.length;
     const any = secondary.length > 0;
     switch (entry.selectiveLogic) {
@@ -514,7 +533,13 @@ export function* activationSteps(
         continue;
       }
       const depth = entry.scanDepth ?? book.settings.scanDepth;
-      const matched = matchEntry(book, entry, [messagesPart(depth), ...bufferParts], regexBudget);
+      const matched = yield* matchEntry(
+        book,
+        entry,
+        [messagesPart(depth), ...bufferParts],
+        regexBudget,
+        meter,
+      );
       // The time its tests took is this entry's (a costly regex key is named, not the entry after it).
       meter.spend(part, 0);
       if (!matched.ok) {
