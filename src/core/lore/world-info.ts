@@ -133,12 +133,17 @@ function containsWholeWord(text: string, key: string): boolean {
  */
 type CompiledKey =
   /** Compiled on its first test (tests per activation are bounded; compiling a big book's keys is not cheap). */
-  | { readonly kind: 'regex'; readonly key: string; compiled?: RegexKey }
+  | { readonly kind: 'regex'; readonly key: string; readonly memo: string; compiled?: RegexKey }
   | {
       readonly kind: 'word' | 'bounded' | 'substring';
       readonly key: string;
       readonly needle: string;
       readonly caseSensitive: boolean;
+      /**
+       * The key's results' name in a scan part's memo, made once: building it at every test allocated a
+       * string per key, pass and piece of text (millions a turn with a big book, and the collector's pauses).
+       */
+      readonly memo: string;
     };
 
 interface CompiledEntry {
@@ -150,12 +155,13 @@ interface CompiledEntry {
 const compiledEntries = new WeakMap<WorldInfoEntry, CompiledEntry>();
 
 function compileKey(book: WorldInfoBook, entry: WorldInfoEntry, key: string): CompiledKey {
-  if (splitRegexKey(key) !== undefined) return { kind: 'regex', key };
+  if (splitRegexKey(key) !== undefined) return { kind: 'regex', key, memo: `r${key}` };
   const caseSensitive = entry.caseSensitive ?? book.settings.caseSensitive;
   const wholeWords = entry.matchWholeWords ?? book.settings.matchWholeWords;
   const needle = caseSensitive ? key : key.toLowerCase();
   const kind = !wholeWords || /\s/.test(needle) ? 'substring' : ASCII_WORD.test(needle) ? 'word' : 'bounded';
-  return { kind, key, needle, caseSensitive };
+  const memo = `${kind === 'bounded' ? 'b' : 's'}${caseSensitive ? 'c' : 'i'}${needle}`;
+  return { kind, key, needle, caseSensitive, memo };
 }
 
 function compiledOf(book: WorldInfoBook, entry: WorldInfoEntry): CompiledEntry {
@@ -249,7 +255,7 @@ function keyMatchesPart(key: CompiledKey, part: ScanPart, budget: RegexBudget): 
       return part.lowerWords.has(key.needle);
     }
     case 'regex': {
-      const memo = `r${key.key}`;
+      const memo = key.memo;
       const known = part.results.get(memo);
       if (known !== undefined) return known;
       // Not memoised when the budget, not the text, decided.
@@ -272,7 +278,7 @@ function keyMatchesPart(key: CompiledKey, part: ScanPart, budget: RegexBudget): 
     }
     case 'bounded':
     case 'substring': {
-      const memo = `${key.kind === 'bounded' ? 'b' : 's'}${key.caseSensitive ? 'c' : 'i'}${key.needle}`;
+      const memo = key.memo;
       const known = part.results.get(memo);
       if (known !== undefined) return known;
       const haystack = key.caseSensitive ? part.raw : part.lower;
