@@ -1,7 +1,8 @@
 // One turn's compute budget: the steps and the milliseconds of computing everything a turn computes (lore,
 // World Info, prompt assembly, rules, offline narration) count against one object, created once per turn
-// (src/engine/turn/context.ts) and passed to each part. Time is counted only inside `measure` sections, so a
-// model call the turn waits for costs nothing; within a section the clock is read at each `spend` and at
+// (src/engine/turn/run-turn.ts) and passed to each part. Time is counted only inside `measure` sections, so a
+// model call the turn waits for costs nothing; within a section the compute clock (the process's CPU time,
+// so a loaded machine that takes the core away does not spend the budget) is read at each `spend` and at
 // the section's end. Past either limit the part that was spending throws TurnBudgetExceeded, naming itself.
 //
 // The same object paces the turn: `due()` says the current slice (the synchronous stretch since the turn
@@ -90,12 +91,17 @@ export class TurnBudget implements WorkMeter {
   /** When the turn last gave the event loop back (or began a section after waiting). */
   #sliceStart: number;
 
+  /** Milliseconds of computing (the budget's clock; the wall clock `now` paces the slices). */
+  readonly computeNow: () => number;
+
   constructor(
     readonly limits: TurnBudgetLimits,
     private readonly now: () => number,
     private readonly yieldNow: () => Promise<void>,
+    computeNow?: () => number,
   ) {
     this.#sliceStart = now();
+    this.computeNow = computeNow ?? now;
   }
 
   get steps(): number {
@@ -104,7 +110,7 @@ export class TurnBudget implements WorkMeter {
 
   /** Milliseconds of computing so far (the running section's included). */
   get ms(): number {
-    return this.#depth > 0 ? this.#spentMs + (this.now() - this.#since) : this.#spentMs;
+    return this.#depth > 0 ? this.#spentMs + (this.computeNow() - this.#since) : this.#spentMs;
   }
 
   get stepsLeft(): number {
@@ -161,23 +167,22 @@ export class TurnBudget implements WorkMeter {
   async breathe(): Promise<void> {
     if (!this.due()) return;
     const running = this.#depth > 0;
-    if (running) this.#spentMs += this.now() - this.#since;
+    if (running) this.#spentMs += this.computeNow() - this.#since;
     await this.yieldNow();
-    const now = this.now();
-    this.#sliceStart = now;
-    if (running) this.#since = now;
+    this.#sliceStart = this.now();
+    if (running) this.#since = this.computeNow();
   }
 
   #enter(): void {
     if (this.#depth++ > 0) return;
     // The slice is not restarted here: the budget cannot tell a wait for a model from synchronous glue, so
     // after a wait the first `breathe` may give the loop back once more than needed (cheap), never less.
-    this.#since = this.now();
+    this.#since = this.computeNow();
   }
 
   #leave(): void {
     if (--this.#depth > 0) return;
-    this.#spentMs += this.now() - this.#since;
+    this.#spentMs += this.computeNow() - this.#since;
   }
 }
 

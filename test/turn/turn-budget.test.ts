@@ -106,6 +106,33 @@ describe('TurnBudget', () => {
     expect(budget.ms).toBe(15);
   });
 
+  it('the budget counts the compute clock, the slices the wall clock: a machine that takes the core away spends nothing', async () => {
+    let wall = 0;
+    let cpu = 0;
+    let yields = 0;
+    const budget = new TurnBudget(
+      limits(1_000, 100),
+      () => wall,
+      async () => {
+        yields++;
+      },
+      () => cpu,
+    );
+    budget.measure({ kind: 'event', name: 'tick' }, () => {
+      wall += 10_000; // descheduled: the wall clock runs, the process's CPU does not
+      cpu += 100;
+    });
+    expect(budget.ms).toBe(100);
+    expect(budget.due()).toBe(true);
+    await budget.breathe();
+    expect(yields).toBe(1);
+    expect(() =>
+      budget.measure({ kind: 'event', name: 'tock' }, () => {
+        cpu += 1;
+      }),
+    ).toThrow("event 'tock' exceeded the turn budget");
+  });
+
   it('names every part as a reader reads it', () => {
     expect(describePart({ kind: 'world-info', uid: 3, comment: 'Dragons' })).toBe(
       "World Info entry 'Dragons' (uid 3)",

@@ -168,17 +168,19 @@ export class TurnContext {
     const part: BudgetPart = { kind: 'event', name: event };
     const budgetSteps = this.budget.stepsLeft;
     const budgetCapped = budgetSteps < Math.min(MAX_STEPS_PER_RUN, left);
-    const start = this.now();
+    // On the budget's compute clock, like the budget: a loaded machine does not spend the rules' time.
+    const clock = this.budget.computeNow;
+    const start = clock();
     const ruleDeadline = start + Math.max(0, this.limits.maxRuleMs - this.ruleMs);
     const budgetDeadline = start + this.budget.msLeft;
     const ran = this.budget.measure(part, () =>
       this.runner.run(event, inputs, {
         maxSteps: Math.min(MAX_STEPS_PER_RUN, left, budgetSteps),
         deadline: Math.min(ruleDeadline, budgetDeadline),
-        now: this.now,
+        now: clock,
       }),
     );
-    this.ruleMs += this.now() - start;
+    this.ruleMs += clock() - start;
     this.budget.spend(part, ran.stepsUsed);
     if (!ran.ok && budgetCapped && ran.error.code === 'YARE_STEP_LIMIT')
       throw new TurnBudgetExceeded(part, 'steps', this.budget.limits);

@@ -142,6 +142,7 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
     { maxSteps: prepared.limits.maxTurnSteps, maxMs: prepared.limits.maxTurnMs, sliceMs: TURN_SLICE_MS },
     now,
     options.yieldNow ?? nextTurnOfTheLoop,
+    options.computeClock ?? (options.now === undefined ? processCpuMs : options.now),
   );
   await loreOfSliced(cartridge, budget);
   const ctx = new TurnContext(
@@ -326,6 +327,16 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
     ctx.worldInfo === undefined ? built : { ...built, worldInfo: worldInfoRecord(ctx.worldInfo) };
   const record: TurnRecord = fidelity === undefined ? withWorldInfo : { ...withWorldInfo, fidelity };
   yield { type: 'done', record };
+}
+
+/**
+ * The default compute clock: milliseconds of CPU this process has used. While a turn computes its thread is
+ * the one running JavaScript, so this is the turn's CPU (the collector's and any busy worker thread's
+ * included); time the machine gives to other processes is not.
+ */
+function processCpuMs(): number {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1_000;
 }
 
 /** The default `yieldNow`: one turn of the event loop, so requests that arrived meanwhile are served. */

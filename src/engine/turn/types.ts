@@ -130,8 +130,13 @@ export interface TurnOptions {
    * `off` skips the check.
    */
   readonly narrationCheck?: 'repair' | 'correct' | 'off';
-  /** Milliseconds clock for the record's timings and the turn's compute budget (default `performance.now`). */
+  /** Milliseconds clock for the record's timings and the turn's slices (default `performance.now`). */
   readonly now?: () => number;
+  /**
+   * Milliseconds clock of the turn's compute budget and its rule time (`maxTurnMs`, `maxRuleMs`). Default:
+   * the process's CPU time (`process.cpuUsage`), or `now` when only that is given (scripted clocks in tests).
+   */
+  readonly computeClock?: () => number;
   /**
    * Gives the event loop back for a moment: the turn calls it whenever it has computed for TURN_SLICE_MS
    * (default: a `setImmediate` turn of the loop, so other requests are served between two slices).
