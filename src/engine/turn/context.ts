@@ -51,7 +51,7 @@ export class TurnContext {
   /** Rule steps used by this turn's runs so far (the budget is `limits.maxRuleSteps`). */
   ruleSteps = 0;
   /**
-   * Milliseconds this turn's rule runs have taken so far, their own running time only (the budget is
+   * Milliseconds this turn's rule runs have taken so far on the compute clock (the budget is
    * `limits.maxRuleMs`): the time spent waiting for a model or computing World Info does not count.
    */
   ruleMs = 0;

@@ -91,8 +91,8 @@ export const MAX_NPC_FIELD_CHARS = 2_000;
 export const DEFAULT_MAX_RULE_STEPS = 200_000;
 export const MAX_RULE_STEPS_LIMIT = 10_000_000;
 /**
- * Milliseconds all the rule runs of one turn may take together, their own running time (then
- * YARE_TIME_LIMIT): waiting for a model, and the turn's other parts, do not count.
+ * Milliseconds all the rule runs of one turn may take together, their own CPU time on the turn's compute
+ * clock (then YARE_TIME_LIMIT): waiting for a model, and the turn's other parts, do not count.
  */
 export const DEFAULT_MAX_RULE_MS = 1_000;
 export const MAX_RULE_MS_LIMIT = 60_000;
@@ -100,7 +100,8 @@ export const MAX_RULE_MS_LIMIT = 60_000;
 /**
  * The turn's one compute budget (src/core/turn-budget.ts): steps and milliseconds of computing of every part
  * of a turn together — World Info key tests, lore lookups and the lore index, prompt assembly, the rule runs
- * (their steps), the offline matcher and narration. Model calls are not computing and do not count. Past
+ * (their steps), the offline matcher and narration — on the compute clock (the process's CPU time). Model
+ * calls are not computing and do not count. Past
  * either limit the turn ends with TurnError `budget` naming the part, and nothing is saved (HTTP 422).
  */
 export const DEFAULT_MAX_TURN_STEPS = 5_000_000;
