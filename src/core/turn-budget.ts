@@ -138,6 +138,7 @@ export class TurnBudget implements WorkMeter {
 
   /** Runs `work` with the clock running, then checks the budget for `part`. */
   measure<T>(part: BudgetPart, work: () => T): T {
+    const before = this.ms;
     this.#enter();
     let value: T;
     try {
@@ -146,12 +147,21 @@ export class TurnBudget implements WorkMeter {
       this.#leave();
     }
     // Not when `work` threw: its own error is the one to report.
-    this.check(part);
+    this.#checkSection(part, before);
     return value;
+  }
+
+  /**
+   * The check at a section's end. A section inside another one is named only when the budget still held as
+   * it began: time the enclosing section spent before it is the enclosing section's to answer for.
+   */
+  #checkSection(part: BudgetPart, before: number): void {
+    if (this.#depth === 0 || before <= this.limits.maxMs) this.check(part);
   }
 
   /** `measure` for work that pauses (a sliced loop): the time it spends paused is not counted. */
   async measureAsync<T>(part: BudgetPart, work: () => Promise<T>): Promise<T> {
+    const before = this.ms;
     this.#enter();
     let value: T;
     try {
@@ -159,7 +169,7 @@ export class TurnBudget implements WorkMeter {
     } finally {
       this.#leave();
     }
-    this.check(part);
+    this.#checkSection(part, before);
     return value;
   }
 

@@ -83,6 +83,29 @@ describe('TurnBudget', () => {
     ).toThrow('its own failure');
   });
 
+  it("a nested section is named when it crossed the limit itself; time its enclosing section spent first is the enclosing one's", () => {
+    let t = 0;
+    const crossing = new TurnBudget(limits(1_000, 100), () => t, noYield);
+    expect(() =>
+      crossing.measure({ kind: 'prompt', role: 'narrator' }, () => {
+        t += 50;
+        crossing.measure({ kind: 'lore', what: 'sections in play' }, () => {
+          t += 51;
+        });
+      }),
+    ).toThrow('lore sections in play exceeded');
+    t = 0;
+    const before = new TurnBudget(limits(1_000, 100), () => t, noYield);
+    expect(() =>
+      before.measure({ kind: 'prompt', role: 'narrator' }, () => {
+        t += 101;
+        before.measure({ kind: 'lore', what: 'sections in play' }, () => {
+          t += 1;
+        });
+      }),
+    ).toThrow("the narrator prompt's assembly exceeded");
+  });
+
   it('breathe gives the event loop back only when the slice is due, and the pause is not counted', async () => {
     let t = 0;
     let yields = 0;
@@ -312,7 +335,7 @@ describe('the turn budget over a turn', () => {
         return 'A lamplighter.';
       },
     };
-    const prompt = await budgetFailure({
+    const online = (maxTurnMs: number): TurnOptions => ({
       cartridge,
       state: initialState(cartridge),
       messages: [],
@@ -321,8 +344,17 @@ describe('the turn budget over a turn', () => {
       now: () => t,
       persona: costly,
       models: scripted({ director: [{ text: 'Wait.' }], narrator: [{ text: 'You wait.' }] }),
-      limits: { maxTurnMs: 4_999 },
+      limits: { maxTurnMs },
     });
+    // The Director's prompt and the Narrator's each read it once: 10 s of computing in all.
+    t = 0;
+    const at = await collect(online(10_000));
+    expect(at.record.narration).toBe('You wait.');
+    t = 0;
+    const narrator = await budgetFailure(online(9_999));
+    expect(narrator.part).toEqual({ kind: 'prompt', role: 'narrator' });
+    t = 0;
+    const prompt = await budgetFailure(online(4_999));
     expect(prompt.part).toEqual({ kind: 'prompt', role: 'director' });
     const named = {
       pronoun_sub: 'they',
@@ -334,6 +366,13 @@ describe('the turn budget over a turn', () => {
         return 'Ash';
       },
     };
+    // Offline, only the narration reads the name (once): at 5 s the turn plays, a millisecond less it does not.
+    t = 0;
+    const offAt = await collect(
+      offline(cartridge, '/ponder', { now: () => t, persona: named, limits: { maxTurnMs: 5_000 } }),
+    );
+    expect(t).toBe(5_000);
+    expect(offAt.record.ruleCalls).toMatchObject([{ event: 'ponder', ok: true }]);
     t = 0;
     const off = await budgetFailure(
       offline(cartridge, '/ponder', { now: () => t, persona: named, limits: { maxTurnMs: 4_999 } }),
