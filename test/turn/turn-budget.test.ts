@@ -380,6 +380,27 @@ describe('the turn budget over a turn', () => {
     expect(off.part).toEqual({ kind: 'offline', what: 'narration' });
   });
 
+  it('a turn cancelled while it computes stops at its next pause', async () => {
+    const cartridge = cartridgeOf({ 'world_info.json': worldInfo(200) });
+    const control = new AbortController();
+    let t = 0;
+    let pauses = 0;
+    const { error } = await failure(
+      offline(cartridge, '/ponder', {
+        // Every entry's reading moves the clock past a slice: the activation pauses at once.
+        now: () => (t += 20),
+        limits: { maxTurnMs: 60_000 },
+        signal: control.signal,
+        yieldNow: async () => {
+          pauses++;
+          control.abort();
+        },
+      }),
+    );
+    expect(error).toMatchObject({ kind: 'aborted' });
+    expect(pauses).toBe(1);
+  });
+
   it('sliced activation gives the same result as the one-piece activation, and pauses when the meter is due', async () => {
     const cartridge = cartridgeOf({ 'world_info.json': worldInfo(50) });
     const book = cartridge.worldInfo!;

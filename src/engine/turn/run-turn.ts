@@ -141,7 +141,7 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   const budget = new TurnBudget(
     { maxSteps: prepared.limits.maxTurnSteps, maxMs: prepared.limits.maxTurnMs, sliceMs: TURN_SLICE_MS },
     now,
-    options.yieldNow ?? nextTurnOfTheLoop,
+    pausing(options.yieldNow ?? nextTurnOfTheLoop, options.signal),
     options.computeClock ?? (options.now === undefined ? processCpuMs : options.now),
   );
   await loreOfSliced(cartridge, budget);
@@ -337,6 +337,14 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
 function processCpuMs(): number {
   const used = process.cpuUsage();
   return (used.user + used.system) / 1_000;
+}
+
+/** `yieldNow`, and then a cancelled turn stops where it paused (the client left, the turn timed out). */
+function pausing(yieldNow: () => Promise<void>, signal: AbortSignal | undefined): () => Promise<void> {
+  return async () => {
+    await yieldNow();
+    if (signal?.aborted) throw new TurnError('aborted', 'the turn was cancelled');
+  };
 }
 
 /** The default `yieldNow`: one turn of the event loop, so requests that arrived meanwhile are served. */
