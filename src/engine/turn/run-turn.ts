@@ -2,6 +2,8 @@
 // streamed as typed events and ending in a TurnRecord. The turn has no side effects: it computes a new
 // state and a record from the state it was given, and the caller commits both (or nothing). Cancelling
 // (the signal) or any model failure yields an `error` event, throws a `TurnError`, and yields no record.
+// Everything the turn computes charges its one compute budget, and its long loops give the event loop back
+// every TURN_SLICE_MS (src/core/turn-budget.ts); past the budget the turn fails as `budget`, naming the part.
 
 import { applyBatch } from '../../core/ledger/index.ts';
 import { meterModels, ModelError, UsageMeter } from '../../adapters/llm/index.ts';
