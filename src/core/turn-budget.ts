@@ -7,8 +7,12 @@
 //
 // The same object paces the turn: `due()` says the current slice (the synchronous stretch since the turn
 // last gave the event loop back) has run its SLICE, and `breathe()` gives the event loop back then, so one
-// turn never holds the server for more than a slice (docs/deploy.md, "One turn never stalls another").
-// Pure: the clock and the way to yield are given by the caller.
+// turn never holds the server for more than a slice (docs/deploy.md, "A turn is one bounded job"). Slices
+// rather than a worker pool: the turn is already an async generator that waits for models between its
+// computing parts, and those parts share one working state (rule runner, dice, lore verdicts, budget); a
+// worker would need every cartridge's compiled rules, lore index and World Info keys copied into it (cached
+// by content hash) and a message round trip in every Director tool call, for what a few `await`s give.
+// Pure: the clocks and the way to yield are given by the caller.
 
 /** The cartridge part a cost is charged to: what the error names when the budget runs out. */
 export type BudgetPart =
