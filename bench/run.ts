@@ -26,6 +26,7 @@ const suites: Array<[string, () => Promise<Bench>]> = [
   ['offline-matcher', async () => (await import('./offline-matcher.ts')).benchOfflineMatcher],
   ['local-model', async () => (await import('./local-model.ts')).benchLocalModel],
   ['explore', async () => (await import('./explore.ts')).benchExplore],
+  ['turn-isolation', async () => (await import('./turn-isolation.ts')).benchTurnIsolation],
 ];
 
 const only = process.argv.slice(2);

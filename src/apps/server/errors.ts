@@ -45,6 +45,9 @@ export function fromSessionError(error: SessionError): ApiError {
       return new ApiError(422, 'turn_too_large', error.message, error.details);
     case 'cartridge':
       return new ApiError(500, 'cartridge_unloadable', error.message);
+    case 'too-costly':
+      // The cartridge's fault, not the request's: a 422 naming the part, never a 400 or a 500.
+      return new ApiError(422, 'turn_budget_exceeded', error.message, error.details);
     case 'model':
       return new ApiError(502, 'model_failed', error.message);
     case 'settings':

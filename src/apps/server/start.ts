@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import type { ModelConfig, ModelSet } from '../../adapters/llm/index.ts';
+import type { TurnLimits } from '../../engine/turn/index.ts';
 import {
   CartridgeLibrary,
   PrincipalModels,
@@ -70,6 +71,10 @@ export interface StartOptions {
   readonly seeds?: SeedSource;
   /** Host names accepted in keys mode (behind a proxy); any when absent. */
   readonly allowedHosts?: readonly string[];
+  /** The turn limits of every turn (the compute budget `maxTurnSteps`, `maxTurnMs`, …); defaults when absent. */
+  readonly turnLimits?: Partial<TurnLimits>;
+  /** How turns give the event loop back (SessionService `turnYield`): for the isolation benchmark only. */
+  readonly turnYield?: () => Promise<void>;
 }
 
 export interface RunningServer {
@@ -169,6 +174,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       admission: admissionOf(limits),
       maxSessionsPerPrincipal: limits.maxSessions,
       ...(options.seeds ? { seeds: options.seeds } : {}),
+      ...(options.turnLimits ? { turnLimits: options.turnLimits } : {}),
+      ...(options.turnYield ? { turnYield: options.turnYield } : {}),
     });
     const checker = new CartridgeChecker();
     const deps: AppDeps = {

@@ -4,6 +4,8 @@
 // Headings count HEADING_BOOST times (BM25F-style); words of PREFIX_MIN_LENGTH+ letters also match
 // longer words that start with them, at PREFIX_WEIGHT; common English words are not indexed.
 
+import { runUnsliced, UNMETERED, type WorkMeter } from '../turn-budget.ts';
+
 export const HEADING_BOOST = 2;
 export const PREFIX_MIN_LENGTH = 4;
 export const PREFIX_WEIGHT = 0.5;
@@ -48,10 +50,24 @@ export interface Bm25Index {
 }
 
 export function buildBm25(documents: readonly Bm25Document[]): Bm25Index {
+  return runUnsliced(buildBm25Steps(documents, UNMETERED));
+}
+
+/**
+ * `buildBm25` as a sliced loop: it yields between documents whenever `meter` says its slice is due (an index of
+ * a lore file at its limits takes several hundred milliseconds to build; a turn gives the event loop back
+ * meanwhile). Building charges no steps: it is the cartridge's, done once per lore text.
+ */
+export function* buildBm25Steps(
+  documents: readonly Bm25Document[],
+  meter: WorkMeter,
+): Generator<undefined, Bm25Index, undefined> {
   const n = documents.length;
   const lengths = new Float32Array(n);
   const building = new Map<string, { docs: number[]; tfs: number[] }>();
-  documents.forEach((document, doc) => {
+  for (let doc = 0; doc < n; doc++) {
+    if (meter.due()) yield;
+    const document = documents[doc]!;
     const tf = new Map<string, number>();
     for (const term of tokenize(document.heading)) tf.set(term, (tf.get(term) ?? 0) + HEADING_BOOST);
     for (const term of tokenize(document.text)) tf.set(term, (tf.get(term) ?? 0) + 1);
@@ -67,7 +83,7 @@ export function buildBm25(documents: readonly Bm25Document[]): Bm25Index {
       postings.tfs.push(count);
     }
     lengths[doc] = length;
-  });
+  }
   const postingsOf = new Map<string, Postings>();
   for (const [term, p] of building)
     postingsOf.set(term, { docs: Int32Array.from(p.docs), tfs: Float32Array.from(p.tfs) });

@@ -3,6 +3,7 @@
 // inside fenced code blocks are never headings.
 
 import { estimateTokens } from '../tokens.ts';
+import { runUnsliced, UNMETERED, type WorkMeter } from '../turn-budget.ts';
 import { LoreError } from './errors.ts';
 import { MAX_LORE_CHARS, MAX_LORE_CHUNKS } from './limits.ts';
 
@@ -56,6 +57,17 @@ interface Open {
 }
 
 export function chunkLore(markdown: string): LoreChunk[] {
+  return runUnsliced(chunkLoreSteps(markdown, UNMETERED));
+}
+
+/** Lines chunked between two looks at the meter. */
+const LINES_PER_LOOK = 1_024;
+
+/** `chunkLore` as a sliced loop: it yields between lines whenever `meter` says its slice is due. */
+export function* chunkLoreSteps(
+  markdown: string,
+  meter: WorkMeter,
+): Generator<undefined, LoreChunk[], undefined> {
   if (markdown.length > MAX_LORE_CHARS) {
     throw new LoreError(
       'LORE_TOO_LARGE',
@@ -92,6 +104,7 @@ export function chunkLore(markdown: string): LoreChunk[] {
 
   const lines = markdown.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
+    if (i % LINES_PER_LOOK === 0 && meter.due()) yield;
     const lineText = lines[i]!;
     const fenceMatch = FENCE.exec(lineText);
     if (fenceMatch) {

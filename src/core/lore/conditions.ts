@@ -5,7 +5,8 @@
 // (src/core/cartridge/lore-conditions.ts), which this module may not import.
 
 import { estimateTokens } from '../tokens.ts';
-import { chunkLore, type LoreChunk } from './chunk.ts';
+import type { WorkMeter } from '../turn-budget.ts';
+import { chunkLore, chunkLoreSteps, type LoreChunk } from './chunk.ts';
 
 /** A `when:` line as written: which section it governs and where its expression starts. */
 export interface LoreConditionSource {
@@ -78,4 +79,12 @@ export function splitLoreConditions(markdown: string, chunks: readonly LoreChunk
 /** `chunkLore` and `splitLoreConditions` in one step. */
 export function chunkConditionalLore(markdown: string): ConditionalLore {
   return splitLoreConditions(markdown, chunkLore(markdown));
+}
+
+/** `chunkConditionalLore` with the chunking as a sliced loop (chunk.ts, chunkLoreSteps). */
+export function* chunkConditionalLoreSteps(
+  markdown: string,
+  meter: WorkMeter,
+): Generator<undefined, ConditionalLore, undefined> {
+  return splitLoreConditions(markdown, yield* chunkLoreSteps(markdown, meter));
 }

@@ -11,6 +11,7 @@ export {
 } from './admitted.ts';
 export {
   chunkConditionalLore,
+  chunkConditionalLoreSteps,
   type ConditionalLore,
   type LoreConditionSource,
   splitLoreConditions,
@@ -18,7 +19,7 @@ export {
 export { type EmbeddedLoreIndex, type LoreEmbedFunction, withEmbeddings } from './embedded.ts';
 export { LoreError, type LoreErrorCode } from './errors.ts';
 export * as loreLimits from './limits.ts';
-export { buildLoreIndex, buildLoreIndexFromChunks, type LoreIndex } from './lore-index.ts';
+export { buildLoreIndex, buildLoreIndexFromChunks, type LoreIndex, loreIndexSteps } from './lore-index.ts';
 export type { LoreLookupOptions } from './options.ts';
 export { LORE_SEPARATOR, type LoreLookupResult } from './select.ts';
 export {
@@ -30,6 +31,7 @@ export {
 } from './tool.ts';
 export {
   activateWorldInfo,
+  activationSteps,
   type ActivationInput,
   type ActivationResult,
   type EntryDecision,

@@ -1,6 +1,7 @@
 // BM25 retrieval over lore chunks, built once per cartridge (see bm25.ts for the scoring).
 
-import { buildBm25 } from './bm25.ts';
+import { runUnsliced, UNMETERED, type WorkMeter } from '../turn-budget.ts';
+import { buildBm25Steps } from './bm25.ts';
 import { chunkLore, type LoreChunk } from './chunk.ts';
 import { checkLookup, type LoreLookupOptions } from './options.ts';
 import { EMPTY_LOOKUP, fitToBudget, interleaveUnique, type LoreLookupResult } from './select.ts';
@@ -13,7 +14,18 @@ export interface LoreIndex {
 }
 
 export function buildLoreIndexFromChunks(chunks: readonly LoreChunk[]): LoreIndex {
-  const bm25 = buildBm25(chunks.map((chunk) => ({ heading: chunk.path.join(' '), text: chunk.text })));
+  return runUnsliced(loreIndexSteps(chunks, UNMETERED));
+}
+
+/** `buildLoreIndexFromChunks` as a sliced loop (bm25.ts, buildBm25Steps). */
+export function* loreIndexSteps(
+  chunks: readonly LoreChunk[],
+  meter: WorkMeter,
+): Generator<undefined, LoreIndex, undefined> {
+  const bm25 = yield* buildBm25Steps(
+    chunks.map((chunk) => ({ heading: chunk.path.join(' '), text: chunk.text })),
+    meter,
+  );
 
   function rank(query: string, limit: number): LoreChunk[] {
     return bm25.search(query, limit).map((hit) => chunks[hit.doc]!);

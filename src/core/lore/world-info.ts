@@ -17,6 +17,7 @@ import {
   MAX_WI_TIMED_EFFECTS,
   MAX_WI_TOKEN_BUDGET,
 } from './world-info-limits.ts';
+import { runUnsliced, UNMETERED, type WorkMeter } from '../turn-budget.ts';
 import { cachedRegexKey, type RegexKey, splitRegexKey } from './world-info-regex.ts';
 import type { WorldInfoBook, WorldInfoEntry, WorldInfoRole } from './world-info-types.ts';
 
@@ -132,12 +133,17 @@ function containsWholeWord(text: string, key: string): boolean {
  */
 type CompiledKey =
   /** Compiled on its first test (tests per activation are bounded; compiling a big book's keys is not cheap). */
-  | { readonly kind: 'regex'; readonly key: string; compiled?: RegexKey }
+  | { readonly kind: 'regex'; readonly key: string; readonly memo: string; compiled?: RegexKey }
   | {
       readonly kind: 'word' | 'bounded' | 'substring';
       readonly key: string;
       readonly needle: string;
       readonly caseSensitive: boolean;
+      /**
+       * The key's results' name in a scan part's memo, made once: building it at every test allocated a
+       * string per key, pass and piece of text (millions a turn with a big book, and the collector's pauses).
+       */
+      readonly memo: string;
     };
 
 interface CompiledEntry {
@@ -149,12 +155,13 @@ interface CompiledEntry {
 const compiledEntries = new WeakMap<WorldInfoEntry, CompiledEntry>();
 
 function compileKey(book: WorldInfoBook, entry: WorldInfoEntry, key: string): CompiledKey {
-  if (splitRegexKey(key) !== undefined) return { kind: 'regex', key };
+  if (splitRegexKey(key) !== undefined) return { kind: 'regex', key, memo: `r${key}` };
   const caseSensitive = entry.caseSensitive ?? book.settings.caseSensitive;
   const wholeWords = entry.matchWholeWords ?? book.settings.matchWholeWords;
   const needle = caseSensitive ? key : key.toLowerCase();
   const kind = !wholeWords || /\s/.test(needle) ? 'substring' : ASCII_WORD.test(needle) ? 'word' : 'bounded';
-  return { kind, key, needle, caseSensitive };
+  const memo = `${kind === 'bounded' ? 'b' : 's'}${caseSensitive ? 'c' : 'i'}${needle}`;
+  return { kind, key, needle, caseSensitive, memo };
 }
 
 function compiledOf(book: WorldInfoBook, entry: WorldInfoEntry): CompiledEntry {
@@ -248,7 +255,7 @@ function keyMatchesPart(key: CompiledKey, part: ScanPart, budget: RegexBudget): 
       return part.lowerWords.has(key.needle);
     }
     case 'regex': {
-      const memo = `r${key.key}`;
+      const memo = key.memo;
       const known = part.results.get(memo);
       if (known !== undefined) return known;
       // Not memoised when the budget, not the text, decided.
@@ -271,7 +278,7 @@ function keyMatchesPart(key: CompiledKey, part: ScanPart, budget: RegexBudget): 
     }
     case 'bounded':
     case 'substring': {
-      const memo = `${key.kind === 'bounded' ? 'b' : 's'}${key.caseSensitive ? 'c' : 'i'}${key.needle}`;
+      const memo = key.memo;
       const known = part.results.get(memo);
       if (known !== undefined) return known;
       const haystack = key.caseSensitive ? part.raw : part.lower;
@@ -304,15 +311,34 @@ interface Candidate {
   readonly score: number;
 }
 
+/**
+ * The keys that match, in order. A sliced loop: it yields between two keys when `meter` is due, so one entry
+ * with many costly keys (regex keys, searches over long text) is several slices, not one.
+ */
+function* matchingKeys(
+  keys: readonly CompiledKey[],
+  text: readonly ScanPart[],
+  budget: RegexBudget,
+  meter: WorkMeter,
+): Generator<undefined, string[], undefined> {
+  const matched: string[] = [];
+  for (const key of keys) {
+    if (meter.due()) yield;
+    if (keyMatches(key, text, budget)) matched.push(key.key);
+  }
+  return matched;
+}
+
 /** Primary and secondary keys: a reason when the entry matches, else undefined with `why` set. */
-function matchEntry(
+function* matchEntry(
   book: WorldInfoBook,
   entry: WorldInfoEntry,
   text: readonly ScanPart[],
   budget: RegexBudget,
-): { ok: true; reason: string; score: number } | { ok: false; why: string } {
+  meter: WorkMeter,
+): Generator<undefined, { ok: true; reason: string; score: number } | { ok: false; why: string }, undefined> {
   const compiled = compiledOf(book, entry);
-  const primary = compiled.keys.filter((key) => keyMatches(key, text, budget)).map((k) => k.key);
+  const primary = yield* matchingKeys(compiled.keys, text, budget, meter);
   if (primary.length === 0)
     return {
       ok: false,
@@ -323,7 +349,7 @@ function matchEntry(
   let reason = `key ${JSON.stringify(primary[0])}`;
   let score = primary.length;
   if (entry.selective && entry.secondaryKeys.length > 0) {
-    const secondary = compiled.secondaryKeys.filter((key) => keyMatches(key, text, budget)).map((k) => k.key);
+    const secondary = yield* matchingKeys(compiled.secondaryKeys, text, budget, meter);
     const all = secondary.length === entry.secondaryKeys.length;
     const any = secondary.length > 0;
     switch (entry.selectiveLogic) {
@@ -399,7 +425,27 @@ export function advanceTimedEffects(
   return kept;
 }
 
-export function activateWorldInfo(book: WorldInfoBook, input: ActivationInput): ActivationResult {
+/**
+ * Activates the book for one turn. With a meter, every entry considered charges its key tests to the turn's
+ * budget (each entry's part named by its uid and comment).
+ */
+export function activateWorldInfo(
+  book: WorldInfoBook,
+  input: ActivationInput,
+  meter: WorkMeter = UNMETERED,
+): ActivationResult {
+  return runUnsliced(activationSteps(book, input, meter));
+}
+
+/**
+ * Activation as a sliced loop: it yields whenever `meter` says its slice is due, so a turn can give the event
+ * loop back between entries (runSliced) and a book at the limits never holds the server for long.
+ */
+export function* activationSteps(
+  book: WorldInfoBook,
+  input: ActivationInput,
+  meter: WorkMeter,
+): Generator<undefined, ActivationResult, undefined> {
   const trigger = input.trigger ?? 'normal';
   const budget = Math.max(1, Math.min(input.tokenBudget ?? book.settings.tokenBudget, MAX_WI_TOKEN_BUDGET));
   const sorted = [...book.entries].sort((a, b) => b.order - a.order || a.uid - b.uid);
@@ -449,6 +495,10 @@ export function activateWorldInfo(book: WorldInfoBook, input: ActivationInput): 
     const candidates: Candidate[] = [];
     for (const entry of sorted) {
       if (activatedUids.has(entry.uid) || failedProbability.has(entry.uid)) continue;
+      // One step for the entry and one for each key it may test (the test is memoised, the step is not).
+      const part = { kind: 'world-info', uid: entry.uid, comment: entry.comment } as const;
+      meter.spend(part, 1 + entry.keys.length + (entry.selective ? entry.secondaryKeys.length : 0));
+      if (meter.due()) yield;
       const isSticky = sticky.has(entry.uid);
       if (entry.disable) {
         decide(entry, 'skipped', 'disabled', pass);
@@ -489,7 +539,15 @@ export function activateWorldInfo(book: WorldInfoBook, input: ActivationInput): 
         continue;
       }
       const depth = entry.scanDepth ?? book.settings.scanDepth;
-      const matched = matchEntry(book, entry, [messagesPart(depth), ...bufferParts], regexBudget);
+      const matched = yield* matchEntry(
+        book,
+        entry,
+        [messagesPart(depth), ...bufferParts],
+        regexBudget,
+        meter,
+      );
+      // The time its tests took is this entry's (a costly regex key is named, not the entry after it).
+      meter.spend(part, 0);
       if (!matched.ok) {
         decide(entry, 'skipped', matched.why, pass);
         continue;

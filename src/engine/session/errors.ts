@@ -21,6 +21,11 @@ export type SessionErrorCode =
   | 'too-large'
   /** The stored cartridge version no longer loads (a newer engine refuses it). */
   | 'cartridge'
+  /**
+   * The cartridge made the turn too costly: a part of it (`details.part`) passed the turn's compute budget.
+   * Nothing was committed; the request was fine, the cartridge is at fault.
+   */
+  | 'too-costly'
   /** The model failed after its retries. */
   | 'model'
   /** The principal's stored model settings cannot be used on this server (change them, or the operator's flags). */

@@ -76,6 +76,11 @@ export interface SessionServiceOptions {
   /** Monotonic milliseconds for durations (default performance.now). */
   readonly monotonic?: () => number;
   readonly turnLimits?: Partial<TurnLimits>;
+  /**
+   * How a turn gives the event loop back between its slices (TurnOptions.yieldNow). Only for measuring: the
+   * turn-isolation benchmark's "before" row passes a microtask, which serves no other request meanwhile.
+   */
+  readonly turnYield?: () => Promise<void>;
   readonly observer?: SessionObserver;
   readonly newId?: () => string;
   /** Milliseconds a request waits for another request's turn with the same Idempotency-Key (IDEMPOTENCY_WAIT_MS). */
@@ -139,6 +144,7 @@ export class SessionService {
       models: options.models,
       observer: options.observer,
       turnLimits: options.turnLimits,
+      turnYield: options.turnYield,
       snapshotRule: options.snapshotRule ?? DEFAULT_SNAPSHOT_RULE,
       idempotencyWaitMs: options.idempotencyWaitMs ?? IDEMPOTENCY_WAIT_MS,
       claimStaleMs: options.claimStaleMs ?? CLAIM_STALE_MS,

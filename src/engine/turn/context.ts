@@ -13,6 +13,7 @@ import {
   MAX_STEPS_PER_RUN,
   type RunResult,
 } from '../../core/yare/index.ts';
+import { type BudgetPart, type TurnBudget, TurnBudgetExceeded } from '../../core/turn-budget.ts';
 import { TurnError } from './errors.ts';
 import { type ClockMode, clockMode } from './game-time.ts';
 import type { LedgerOptions } from './ledger-world.ts';
@@ -62,8 +63,11 @@ export class TurnContext {
   npcQueries = 0;
   /** Rule steps used by this turn's runs so far (the budget is `limits.maxRuleSteps`). */
   ruleSteps = 0;
-  /** When this turn's rule runs must stop (`limits.maxRuleMs` after the turn started), on `now`. */
-  readonly ruleDeadline: number;
+  /**
+   * Milliseconds this turn's rule runs have taken so far on the compute clock (the budget is
+   * `limits.maxRuleMs`): the time spent waiting for a model or computing World Info does not count.
+   */
+  ruleMs = 0;
   /** Directives given through `finish_turn` in the current round. */
   finishDirectives: string | undefined;
   /** The World Info activated for this turn (cartridges with `world_info.json`). */
@@ -75,7 +79,6 @@ export class TurnContext {
    * Director, the NPC brain and World Info see in play.
    */
   readonly loreVerdicts: ConditionVerdicts;
-
   constructor(
     readonly cartridge: TurnCartridge,
     state: Dict,
@@ -88,13 +91,17 @@ export class TurnContext {
     readonly ledger: LedgerOptions,
     /** Strict mode: a broken invariant refuses the turn instead of being recorded. */
     readonly strict = false,
+    /** The turn's compute budget (run-turn.ts creates it before the lore is prepared). */
+    readonly budget: TurnBudget,
   ) {
     this.rules = cartridge.rules;
     this.clock = clockMode(this.rules);
     this.dice = DiceRoller.fromSeed(seed);
     this.runner = new EventRunner(this.rules, state, this.dice);
-    this.ruleDeadline = now() + limits.maxRuleMs;
-    this.loreVerdicts = loreVerdicts(cartridge, state, ledger.world);
+    // The lore is chunked and indexed already (run-turn.ts, loreOfSliced): the conditions only evaluate.
+    this.loreVerdicts = this.budget.measure({ kind: 'lore', what: '`when:` conditions' }, () =>
+      loreVerdicts(cartridge, state, ledger.world),
+    );
   }
 
   private settledVerdicts: { state: Dict; verdicts: ConditionVerdicts } | undefined;
@@ -108,7 +115,9 @@ export class TurnContext {
     if (this.settledVerdicts?.state !== state) {
       this.settledVerdicts = {
         state,
-        verdicts: loreVerdicts(this.cartridge, state, this.ledger.world),
+        verdicts: this.budget.measure({ kind: 'lore', what: '`when:` conditions' }, () =>
+          loreVerdicts(this.cartridge, state, this.ledger.world),
+        ),
       };
     }
     return this.settledVerdicts.verdicts;
@@ -170,11 +179,28 @@ export class TurnContext {
   runRule(source: RuleCall['source'], event: string, inputs: Readonly<Record<string, unknown>>): RunResult {
     const left = Math.max(0, this.limits.maxRuleSteps - this.ruleSteps);
     const turnCapped = left < MAX_STEPS_PER_RUN;
-    const ran = this.runner.run(event, inputs, {
-      maxSteps: Math.min(MAX_STEPS_PER_RUN, left),
-      deadline: this.ruleDeadline,
-      now: this.now,
-    });
+    // The turn's compute budget caps the run too; a run it stops ends the turn (the cartridge is too costly).
+    const part: BudgetPart = { kind: 'event', name: event };
+    const budgetSteps = this.budget.stepsLeft;
+    const budgetCapped = budgetSteps < Math.min(MAX_STEPS_PER_RUN, left);
+    // On the budget's compute clock, like the budget: a loaded machine does not spend the rules' time.
+    const clock = this.budget.computeNow;
+    const start = clock();
+    const ruleDeadline = start + Math.max(0, this.limits.maxRuleMs - this.ruleMs);
+    const budgetDeadline = start + this.budget.msLeft;
+    const ran = this.budget.measure(part, () =>
+      this.runner.run(event, inputs, {
+        maxSteps: Math.min(MAX_STEPS_PER_RUN, left, budgetSteps),
+        deadline: Math.min(ruleDeadline, budgetDeadline),
+        now: clock,
+      }),
+    );
+    this.ruleMs += clock() - start;
+    this.budget.spend(part, ran.stepsUsed);
+    if (!ran.ok && budgetCapped && ran.error.code === 'YARE_STEP_LIMIT')
+      throw new TurnBudgetExceeded(part, 'steps', this.budget.limits);
+    if (!ran.ok && budgetDeadline < ruleDeadline && ran.error.code === 'YARE_TIME_LIMIT')
+      throw new TurnBudgetExceeded(part, 'ms', this.budget.limits);
     this.ruleSteps += ran.stepsUsed;
     const overBudget = !ran.ok && turnCapped && ran.error.code === 'YARE_STEP_LIMIT';
     const result: RunResult =

@@ -203,9 +203,11 @@ export async function* runDirector(
 
   for (let round = 1; round <= ctx.limits.maxToolRounds; round++) {
     ctx.throwIfAborted();
-    const prompt = assemblePrompt(
-      directorSections(ctx, tools, tickNotes, lore, history, turnStartTime),
-      ctx.limits.directorPromptTokens,
+    const prompt = ctx.budget.measure({ kind: 'prompt', role: 'director' }, () =>
+      assemblePrompt(
+        directorSections(ctx, tools, tickNotes, lore, history, turnStartTime),
+        ctx.limits.directorPromptTokens,
+      ),
     );
     ctx.prompts.push({
       role: 'director',

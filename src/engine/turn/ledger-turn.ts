@@ -295,7 +295,9 @@ export async function extractWorldChanges(
   model: ChatModel,
   turn: { readonly inputText: string; readonly narration: string },
 ): Promise<LedgerOutcome> {
-  const prompt = assemblePrompt(extractionSections(ctx, turn), ctx.limits.narratorPromptTokens);
+  const prompt = ctx.budget.measure({ kind: 'prompt', role: 'ledger extraction' }, () =>
+    assemblePrompt(extractionSections(ctx, turn), ctx.limits.narratorPromptTokens),
+  );
   const conversation: LedgerConversation = {
     system: prompt.system,
     messages: [{ role: 'user', content: extractionMessage(turn) }],

@@ -90,9 +90,29 @@ export const MAX_NPC_FIELD_CHARS = 2_000;
  */
 export const DEFAULT_MAX_RULE_STEPS = 200_000;
 export const MAX_RULE_STEPS_LIMIT = 10_000_000;
-/** Milliseconds of wall time all the rule runs of one turn may take together (then YARE_TIME_LIMIT). */
+/**
+ * Milliseconds all the rule runs of one turn may take together, their own CPU time on the turn's compute
+ * clock (then YARE_TIME_LIMIT): waiting for a model, and the turn's other parts, do not count.
+ */
 export const DEFAULT_MAX_RULE_MS = 1_000;
 export const MAX_RULE_MS_LIMIT = 60_000;
+
+/**
+ * The turn's one compute budget (src/core/turn-budget.ts): steps and milliseconds of computing of every part
+ * of a turn together — World Info key tests, lore lookups and the lore index, prompt assembly, the rule runs
+ * (their steps), the offline matcher and narration — on the compute clock (the process's CPU time). Model
+ * calls are not computing and do not count. Past
+ * either limit the turn ends with TurnError `budget` naming the part, and nothing is saved (HTTP 422).
+ */
+export const DEFAULT_MAX_TURN_STEPS = 5_000_000;
+export const MAX_TURN_STEPS_LIMIT = 50_000_000;
+export const DEFAULT_MAX_TURN_MS = 2_000;
+export const MAX_TURN_MS_LIMIT = 60_000;
+/**
+ * Milliseconds a turn computes before it gives the event loop back (the turn's slice): other sessions'
+ * requests, `/healthz` included, wait at most about this long for one turn (docs/deploy.md).
+ */
+export const TURN_SLICE_MS = 10;
 
 /** The seed must be a non-negative safe integer (the dice generator's domain). */
 export const MAX_SEED = Number.MAX_SAFE_INTEGER;
@@ -110,6 +130,8 @@ export interface TurnLimits {
   readonly worldSummaryTokens: number;
   readonly maxRuleSteps: number;
   readonly maxRuleMs: number;
+  readonly maxTurnSteps: number;
+  readonly maxTurnMs: number;
 }
 
 export const DEFAULT_TURN_LIMITS: TurnLimits = Object.freeze({
@@ -124,6 +146,8 @@ export const DEFAULT_TURN_LIMITS: TurnLimits = Object.freeze({
   worldSummaryTokens: DEFAULT_WORLD_SUMMARY_TOKENS,
   maxRuleSteps: DEFAULT_MAX_RULE_STEPS,
   maxRuleMs: DEFAULT_MAX_RULE_MS,
+  maxTurnSteps: DEFAULT_MAX_TURN_STEPS,
+  maxTurnMs: DEFAULT_MAX_TURN_MS,
 });
 
 interface Range {
@@ -148,6 +172,8 @@ const RANGES: Readonly<Record<keyof TurnLimits, Range>> = {
   },
   maxRuleSteps: { min: 0, max: MAX_RULE_STEPS_LIMIT, limitName: 'MAX_RULE_STEPS_LIMIT' },
   maxRuleMs: { min: 1, max: MAX_RULE_MS_LIMIT, limitName: 'MAX_RULE_MS_LIMIT' },
+  maxTurnSteps: { min: 0, max: MAX_TURN_STEPS_LIMIT, limitName: 'MAX_TURN_STEPS_LIMIT' },
+  maxTurnMs: { min: 1, max: MAX_TURN_MS_LIMIT, limitName: 'MAX_TURN_MS_LIMIT' },
 };
 
 /** Fills in defaults and checks ranges; a value out of range is an error naming the option and the limit. */

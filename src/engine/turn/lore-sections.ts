@@ -6,7 +6,7 @@ import type { ConditionVerdicts } from '../../core/cartridge/index.ts';
 import { LORE_SEPARATOR, type LoreChunk, type LoreReceipt } from '../../core/lore/index.ts';
 import { estimateTokens } from '../../core/tokens.ts';
 import type { LoreInTurn, TurnContext } from './context.ts';
-import { loreItems, lookupInPlay, sectionsInPlay } from './lore.ts';
+import { loreItems, lookupInTurn, sectionsInPlay } from './lore.ts';
 import { block, type PromptSection, type SectionItem } from './prompts.ts';
 
 /** A piece of lore a prompt of this turn may show, and why it was brought in. */
@@ -18,7 +18,9 @@ interface LorePieces {
 /** Sections in play by their condition, within `tokenBudget`. */
 function inPlay(ctx: TurnContext, verdicts: ConditionVerdicts, tokenBudget: number): LorePieces {
   if (ctx.cartridge.lore.trim() === '') return { chunks: [], receipts: [] };
-  const { result, receipts } = sectionsInPlay(ctx.cartridge, verdicts, tokenBudget);
+  const { result, receipts } = ctx.budget.measure({ kind: 'lore', what: 'sections in play' }, () =>
+    sectionsInPlay(ctx.cartridge, verdicts, tokenBudget),
+  );
   return { chunks: [...result.chunks], receipts: [...receipts] };
 }
 
@@ -39,7 +41,7 @@ export function directorLoreSection(ctx: TurnContext, inputText: string, matchTo
   let matched: LorePieces = { chunks: [], receipts: [] };
   if (ctx.cartridge.lore.trim() !== '' && inputText.trim() !== '') {
     const shown = new Set(held.chunks.map((c) => c.id));
-    const found = lookupInPlay(ctx.cartridge, ctx.loreVerdicts, [inputText.slice(0, 400)], {
+    const found = lookupInTurn(ctx, [inputText.slice(0, 400)], {
       k: ctx.limits.loreK,
       tokenBudget: Math.min(matchTokens, ctx.limits.loreTokenBudget),
     });

@@ -14,8 +14,7 @@ import {
 } from '../../core/cartridge/index.ts';
 import type { World } from '../../core/ledger/index.ts';
 import {
-  buildLoreIndexFromChunks,
-  chunkConditionalLore,
+  chunkConditionalLoreSteps,
   fitWithReceipts,
   type LoreChunk,
   type LoreIndex,
@@ -23,7 +22,15 @@ import {
   type LoreReceipt,
   type LoreLookupResult,
   lookupAdmitted,
+  loreIndexSteps,
 } from '../../core/lore/index.ts';
+import {
+  runSliced,
+  runUnsliced,
+  type TurnBudget,
+  UNMETERED,
+  type WorkMeter,
+} from '../../core/turn-budget.ts';
 import type { Dict } from '../../core/yare/index.ts';
 import type { SectionItem } from './prompts.ts';
 import type { TurnCartridge } from './types.ts';
@@ -34,10 +41,13 @@ export const LORE_INDEXES_KEPT = 32;
 const byText = new Map<string, LoreIndex>();
 
 /** The index of this lore text, built once and shared by every cartridge object with the same text. */
-function indexByText(text: string, build: () => LoreIndex): LoreIndex {
+function* indexByText(
+  text: string,
+  build: () => Generator<undefined, LoreIndex, undefined>,
+): Generator<undefined, LoreIndex, undefined> {
   let index = byText.get(text);
   if (index === undefined) {
-    index = build();
+    index = yield* build();
     if (byText.size >= LORE_INDEXES_KEPT) byText.delete(byText.keys().next().value!);
   } else byText.delete(text);
   byText.set(text, index);
@@ -54,21 +64,37 @@ export interface TurnLore {
 const lores = new WeakMap<TurnCartridge, TurnLore>();
 
 export function loreOf(cartridge: TurnCartridge): TurnLore {
-  let lore = lores.get(cartridge);
-  if (lore === undefined) {
-    const split = chunkConditionalLore(cartridge.lore);
-    // The loader already reported any condition that does not compile; such a section stays out.
-    const { conditions } = compileLoreConditions(cartridge.rules, split, cartridge.worldInfo, {
-      lore: 'bot_lore.md',
-    });
-    const ids = new Set(split.conditions.map((c) => c.chunkId));
-    lore = {
-      index: indexByText(cartridge.lore, () => buildLoreIndexFromChunks(split.chunks)),
-      conditions,
-      conditional: split.chunks.filter((c) => ids.has(c.id)),
-    };
-    lores.set(cartridge, lore);
-  }
+  return runUnsliced(loreSteps(cartridge, UNMETERED));
+}
+
+/**
+ * `loreOf` in a turn: the first turn of a lore text chunks and indexes it as a sliced loop, giving the event
+ * loop back whenever `budget` says its slice is due (the index of a lore file at its limits takes several
+ * hundred milliseconds to build); the time counts against the turn's budget.
+ */
+export function loreOfSliced(cartridge: TurnCartridge, budget: TurnBudget): Promise<TurnLore> {
+  const known = lores.get(cartridge);
+  if (known !== undefined) return Promise.resolve(known);
+  return budget.measureAsync({ kind: 'lore', what: 'index of bot_lore.md' }, () =>
+    runSliced(loreSteps(cartridge, budget), () => budget.breathe()),
+  );
+}
+
+function* loreSteps(cartridge: TurnCartridge, meter: WorkMeter): Generator<undefined, TurnLore, undefined> {
+  const known = lores.get(cartridge);
+  if (known !== undefined) return known;
+  const split = yield* chunkConditionalLoreSteps(cartridge.lore, meter);
+  // The loader already reported any condition that does not compile; such a section stays out.
+  const { conditions } = compileLoreConditions(cartridge.rules, split, cartridge.worldInfo, {
+    lore: 'bot_lore.md',
+  });
+  const ids = new Set(split.conditions.map((c) => c.chunkId));
+  const lore: TurnLore = {
+    index: yield* indexByText(cartridge.lore, () => loreIndexSteps(split.chunks, meter)),
+    conditions,
+    conditional: split.chunks.filter((c) => ids.has(c.id)),
+  };
+  lores.set(cartridge, lore);
   return lore;
 }
 
@@ -91,6 +117,28 @@ export function lookupInPlay(
   return lookupAdmitted(loreOf(cartridge).index, queries, options, (chunk) =>
     admissionOf(verdicts, chunk.id),
   );
+}
+
+/**
+ * `lookupInPlay` in a turn, charged to its budget: one step for each section a query may score, and the
+ * time the lookup takes, named by the first query.
+ */
+export function lookupInTurn(
+  turn: {
+    readonly cartridge: TurnCartridge;
+    readonly loreVerdicts: ConditionVerdicts;
+    readonly budget: TurnBudget;
+  },
+  queries: readonly string[],
+  options: LoreLookupOptions,
+): { result: LoreLookupResult; receipts: readonly LoreReceipt[] } {
+  const first = queries[0] ?? '';
+  const part = {
+    kind: 'lore',
+    what: `lookup ${JSON.stringify(first.length > 40 ? `${first.slice(0, 40)}…` : first)}`,
+  } as const;
+  turn.budget.spend(part, loreOf(turn.cartridge).index.chunks.length * queries.length);
+  return turn.budget.measure(part, () => lookupInPlay(turn.cartridge, turn.loreVerdicts, queries, options));
 }
 
 /**

@@ -143,7 +143,9 @@ export async function* runNarrator(
   input: NarratorInput,
 ): AsyncGenerator<TurnEvent, NarratorResult> {
   ctx.throwIfAborted();
-  const prompt = assemblePrompt(narratorSections(ctx, input), ctx.limits.narratorPromptTokens);
+  const prompt = ctx.budget.measure({ kind: 'prompt', role: 'narrator' }, () =>
+    assemblePrompt(narratorSections(ctx, input), ctx.limits.narratorPromptTokens),
+  );
   ctx.prompts.push({
     role: 'narrator',
     call: 1,

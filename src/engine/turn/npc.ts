@@ -220,7 +220,9 @@ async function askGroup(
       why: "the Director's scene context and guidance",
     },
   ];
-  const prompt = assemblePrompt(sections, ctx.limits.npcPromptTokens);
+  const prompt = ctx.budget.measure({ kind: 'prompt', role: 'npc' }, () =>
+    assemblePrompt(sections, ctx.limits.npcPromptTokens),
+  );
   ctx.prompts.push({
     role: 'npc',
     call: ctx.prompts.filter((p) => p.role === 'npc').length + 1,

@@ -2,9 +2,12 @@
 // streamed as typed events and ending in a TurnRecord. The turn has no side effects: it computes a new
 // state and a record from the state it was given, and the caller commits both (or nothing). Cancelling
 // (the signal) or any model failure yields an `error` event, throws a `TurnError`, and yields no record.
+// Everything the turn computes charges its one compute budget, and its long loops give the event loop back
+// every TURN_SLICE_MS (src/core/turn-budget.ts); past the budget the turn fails as `budget`, naming the part.
 
 import { applyBatch } from '../../core/ledger/index.ts';
 import { capModels, meterModels, ModelError, UsageMeter } from '../../adapters/llm/index.ts';
+import { TurnBudget, TurnBudgetExceeded } from '../../core/turn-budget.ts';
 import { type Dict, diffStates, toValue } from '../../core/yare/index.ts';
 import { TurnContext } from './context.ts';
 import { type DirectorOutcome, DIRECTOR_HISTORY_TOKENS, runDirector } from './director.ts';
@@ -27,7 +30,8 @@ import {
   type LedgerOutcome,
   settleProposal,
 } from './ledger-turn.ts';
-import { MAX_INPUT_CHARS, MAX_SEED, type TurnLimits, resolveTurnLimits } from './limits.ts';
+import { MAX_INPUT_CHARS, MAX_SEED, TURN_SLICE_MS, type TurnLimits, resolveTurnLimits } from './limits.ts';
+import { loreOfSliced } from './lore.ts';
 import { NARRATOR_HISTORY_TOKENS, runNarrator } from './narrator.ts';
 import { chooseOffline } from './offline.ts';
 import { narrateOffline } from './offline-narration.ts';
@@ -37,7 +41,7 @@ import { sanitizeForPrompt } from '../../core/text-policy.ts';
 import { neutralPersona } from './sanitize.ts';
 import { withKnownValues } from './known-values.ts';
 import { checkedArgs, directorTools, runAdvanceTime, runEventTool, type ToolOutcome } from './tools.ts';
-import { activateForTurn, withWorldInfoState, worldInfoLore, worldInfoRecord } from './world-info.ts';
+import { activateForTurnSliced, withWorldInfoState, worldInfoLore, worldInfoRecord } from './world-info.ts';
 import type {
   FidelityRecord,
   InteractionInput,
@@ -108,6 +112,8 @@ function prepare(options: TurnOptions): Prepared {
 
 function toTurnError(error: unknown, signal: AbortSignal | undefined): TurnError {
   if (error instanceof TurnError) return error;
+  if (error instanceof TurnBudgetExceeded)
+    return new TurnError('budget', error.message, { cause: error, part: error.part });
   if (error instanceof ModelError) {
     if (error.kind === 'aborted' || signal?.aborted)
       return new TurnError('aborted', 'the turn was cancelled', { cause: error });
@@ -134,6 +140,15 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   const timings: Partial<Record<TurnPhase, number>> = {};
   const prepared = prepare(options);
   const { cartridge } = options;
+  // The turn's one compute budget (limits `maxTurnSteps`, `maxTurnMs`) and its pacing: every part of the
+  // turn charges it, and long loops give the event loop back through it (src/core/turn-budget.ts).
+  const budget = new TurnBudget(
+    { maxSteps: prepared.limits.maxTurnSteps, maxMs: prepared.limits.maxTurnMs, sliceMs: TURN_SLICE_MS },
+    now,
+    pausing(options.yieldNow ?? nextTurnOfTheLoop, options.signal),
+    options.computeClock ?? (options.now === undefined ? processCpuMs : options.now),
+  );
+  await loreOfSliced(cartridge, budget);
   const ctx = new TurnContext(
     cartridge,
     prepared.state,
@@ -144,6 +159,7 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
     now,
     resolveLedgerOptions(options, options.models === null),
     options.strict === true,
+    budget,
   );
   ctx.throwIfAborted();
   const meter = new UsageMeter();
@@ -162,7 +178,9 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   // The roles' token caps trim the window in the window's own steps (cache-friendly, see fitMessages).
   const step = historyStep(prepared.limits.historyMessages);
   const promptText = sanitizeForPrompt(prepared.input.text);
-  ctx.worldInfo = activateForTurn(
+  await budget.breathe();
+  ctx.worldInfo = await activateForTurnSliced(
+    budget,
     cartridge,
     prepared.state,
     options.messages,
@@ -183,6 +201,7 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
     yield { type: 'phase', phase: 'cycle_tick' };
     const t = now();
     for (const name of ticks) {
+      await budget.breathe();
       const result = ctx.runRule('cycle_tick', name, {});
       // A failing tick is a cartridge bug, not the player's: it changed nothing, and the turn goes on.
       if (!result.ok)
@@ -204,6 +223,7 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
     timings.interaction = now() - t;
   } else {
     yield { type: 'phase', phase: 'director' };
+    await budget.breathe();
     const t = now();
     const directorHistory = fitMessages(history, DIRECTOR_HISTORY_TOKENS, step);
     if (models !== null) outcome = yield* runDirector(ctx, models, promptText, directorHistory, tickNotes);
@@ -226,6 +246,7 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
 
   // 4. The Narrator (or the offline renderer).
   yield { type: 'phase', phase: 'narrator' };
+  await budget.breathe();
   const t4 = now();
   let narration: string;
   let ledger: LedgerOutcome;
@@ -260,14 +281,16 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
       ledger = unchangedLedger(ctx, mode === 'off' ? 'off' : 'none');
     }
   } else {
-    narration = narrateOffline(cartridge.rules, {
-      notes: ctx.notes,
-      reply: offlineReply,
-      persona: ctx.persona,
-      lore: cartridge.lore,
-      changes: diffStates(prepared.state, ctx.state),
-      seed: options.seed,
-    });
+    narration = budget.measure({ kind: 'offline', what: 'narration' }, () =>
+      narrateOffline(cartridge.rules, {
+        notes: ctx.notes,
+        reply: offlineReply,
+        persona: ctx.persona,
+        lore: cartridge.lore,
+        changes: diffStates(prepared.state, ctx.state),
+        seed: options.seed,
+      }),
+    );
     yield { type: 'narration_delta', text: narration };
     timings.narrator = now() - t4;
     ledger = unchangedLedger(ctx, 'off');
@@ -326,6 +349,29 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   yield { type: 'done', record };
 }
 
+/**
+ * The default compute clock: milliseconds of CPU this process has used. While a turn computes its thread is
+ * the one running JavaScript, so this is the turn's CPU (the collector's and any busy worker thread's
+ * included); time the machine gives to other processes is not.
+ */
+function processCpuMs(): number {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1_000;
+}
+
+/** `yieldNow`, and then a cancelled turn stops where it paused (the client left, the turn timed out). */
+function pausing(yieldNow: () => Promise<void>, signal: AbortSignal | undefined): () => Promise<void> {
+  return async () => {
+    await yieldNow();
+    if (signal?.aborted) throw new TurnError('aborted', 'the turn was cancelled');
+  };
+}
+
+/** The default `yieldNow`: one turn of the event loop, so requests that arrived meanwhile are served. */
+function nextTurnOfTheLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 function unchangedLedger(ctx: TurnContext, status: 'none' | 'off'): LedgerOutcome {
   return {
     status,
@@ -377,7 +423,9 @@ async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnE
     world: ctx.ledger.world,
     ...(ctx.persona === undefined ? {} : { persona: ctx.persona }),
   };
-  const choice = chooseOffline(ctx.rules, tools, text, context);
+  const choice = ctx.budget.measure({ kind: 'offline', what: 'matcher' }, () =>
+    chooseOffline(ctx.rules, tools, text, context),
+  );
   // A question, a refusal, a free action, the list of what can be done, /help: the player is answered and
   // no turn is spent.
   if (choice.kind === 'reply') throw new TurnError('reply', choice.text, { reason: choice.reason });

@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 import type { IntentInputs } from '../../core/cartridge/index.ts';
 import { checkArgs, parseRawArgs } from './args.ts';
 import type { TurnContext } from './context.ts';
-import { lookupInPlay } from './lore.ts';
+import { lookupInTurn } from './lore.ts';
 import { type ClockMode, checkAdvance, clockMode, type Parsed, parseDuration } from './game-time.ts';
 import {
   MAX_DIRECTIVES_CHARS,
@@ -395,7 +395,7 @@ export function runLoreLookup(ctx: TurnContext, args: Record<string, unknown>): 
   const queries = args.queries as string[];
   try {
     // A section whose `when` is false is not found, whatever the queries (docs/cartridges.md).
-    const { result, receipts } = lookupInPlay(ctx.cartridge, ctx.loreVerdicts, queries, {
+    const { result, receipts } = lookupInTurn(ctx, queries, {
       k: ctx.limits.loreK,
       tokenBudget: ctx.limits.loreTokenBudget,
     });

@@ -130,7 +130,7 @@ export interface TurnOptions {
    * `off` skips the check.
    */
   readonly narrationCheck?: 'repair' | 'correct' | 'off';
-  /** Milliseconds clock for the record's timings (default `performance.now`). */
+  /** Milliseconds clock for the record's timings and the turn's slices (default `performance.now`). */
   readonly now?: () => number;
   /**
    * Strict mode: an event that leaves an invariant of the cartridge broken refuses the turn (a `TurnError`
@@ -138,6 +138,16 @@ export interface TurnOptions {
    * `invariants` and the turn goes on.
    */
   readonly strict?: boolean;
+  /**
+   * Milliseconds clock of the turn's compute budget and its rule time (`maxTurnMs`, `maxRuleMs`). Default:
+   * the process's CPU time (`process.cpuUsage`), or `now` when only that is given (scripted clocks in tests).
+   */
+  readonly computeClock?: () => number;
+  /**
+   * Gives the event loop back for a moment: the turn calls it whenever it has computed for TURN_SLICE_MS
+   * (default: a `setImmediate` turn of the loop, so other requests are served between two slices).
+   */
+  readonly yieldNow?: () => Promise<void>;
 }
 
 export type TurnPhase = 'cycle_tick' | 'interaction' | 'director' | 'time' | 'narrator' | 'ledger';
@@ -251,7 +261,12 @@ export type TurnErrorKind =
    */
   | 'reply'
   /** Strict mode (`TurnOptions.strict`): an event left an invariant of the cartridge broken. */
-  | 'invariant';
+  | 'invariant'
+  /**
+   * The cartridge made the turn too costly: a part of it (a World Info entry, the lore, an event, a prompt)
+   * passed the turn's compute budget (`maxTurnSteps`, `maxTurnMs`). `part` names it; nothing is committed.
+   */
+  | 'budget';
 
 /**
  * An invariant (`invariants:` in yare.yaml) that did not hold after one of the turn's events: which, why

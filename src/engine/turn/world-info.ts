@@ -10,7 +10,9 @@ import {
 import type { ChatMessage } from '../../adapters/llm/index.ts';
 import {
   activateWorldInfo,
+  type ActivationInput,
   type ActivationResult,
+  activationSteps,
   MAX_WI_SCAN_DEPTH,
   readWorldInfoState,
   WORLD_INFO_STATE_KEY,
@@ -21,6 +23,7 @@ import {
 } from '../../core/lore/index.ts';
 import { type Dict, toValue } from '../../core/yare/index.ts';
 import { estimateTokens } from '../../core/tokens.ts';
+import { runSliced, type TurnBudget } from '../../core/turn-budget.ts';
 import type { PromptSection, SectionItem } from './prompts.ts';
 import type { StoryMessage, TurnCartridge, WorldInfoRecord } from './types.ts';
 
@@ -43,16 +46,23 @@ function entriesOf(book: WorldInfoBook): ReadonlyMap<number, WorldInfoEntry> {
   return table;
 }
 
-/** Activates the cartridge's World Info for this turn; undefined for a cartridge without one. */
-export function activateForTurn(
+interface PreparedActivation {
+  readonly book: WorldInfoBook;
+  readonly written: WorldInfoBook;
+  readonly input: ActivationInput;
+  readonly chatLength: number;
+  readonly verdicts: ConditionVerdicts | undefined;
+}
+
+function prepareActivation(
   cartridge: TurnCartridge,
   state: { readonly [key: string]: unknown },
   history: readonly StoryMessage[],
   inputText: string,
   seed: number,
-  trigger: WorldInfoTrigger = 'normal',
-  verdicts?: ConditionVerdicts,
-): TurnWorldInfo | undefined {
+  trigger: WorldInfoTrigger,
+  verdicts: ConditionVerdicts | undefined,
+): PreparedActivation | undefined {
   const written = cartridge.worldInfo;
   if (written === undefined) return undefined;
   // Entries with a `when` are in play exactly while it holds (docs/cartridges.md).
@@ -64,13 +74,12 @@ export function activateForTurn(
   const messages = [inputText];
   for (let i = history.length - 1; i >= 0 && messages.length <= MAX_WI_SCAN_DEPTH; i--)
     messages.push(history[i]!.content);
-  const activation = activateWorldInfo(book, {
-    messages,
-    chatLength,
-    timed: before?.effects ?? [],
-    seed,
-    trigger,
-  });
+  const input = { messages, chatLength, timed: before?.effects ?? [], seed, trigger };
+  return { book, written, input, chatLength, verdicts };
+}
+
+function finishActivation(prepared: PreparedActivation, activation: ActivationResult): TurnWorldInfo {
+  const { verdicts } = prepared;
   const result =
     verdicts === undefined || verdicts.worldInfo.size === 0
       ? activation
@@ -85,7 +94,45 @@ export function activateForTurn(
             reason: worldInfoReason(verdicts, d.uid, d.reason),
           })),
         };
-  return { result, chatLength, entries: entriesOf(written) };
+  return { result, chatLength: prepared.chatLength, entries: entriesOf(prepared.written) };
+}
+
+/** Activates the cartridge's World Info for this turn; undefined for a cartridge without one. */
+export function activateForTurn(
+  cartridge: TurnCartridge,
+  state: { readonly [key: string]: unknown },
+  history: readonly StoryMessage[],
+  inputText: string,
+  seed: number,
+  trigger: WorldInfoTrigger = 'normal',
+  verdicts?: ConditionVerdicts,
+): TurnWorldInfo | undefined {
+  const prepared = prepareActivation(cartridge, state, history, inputText, seed, trigger, verdicts);
+  if (prepared === undefined) return undefined;
+  return finishActivation(prepared, activateWorldInfo(prepared.book, prepared.input));
+}
+
+/**
+ * `activateForTurn` in a turn: every entry charges the turn's budget, and the activation gives the event
+ * loop back whenever its slice is due (a book at the limits is several slices, never one long stall).
+ */
+export async function activateForTurnSliced(
+  budget: TurnBudget,
+  cartridge: TurnCartridge,
+  state: { readonly [key: string]: unknown },
+  history: readonly StoryMessage[],
+  inputText: string,
+  seed: number,
+  trigger: WorldInfoTrigger = 'normal',
+  verdicts?: ConditionVerdicts,
+): Promise<TurnWorldInfo | undefined> {
+  const prepared = prepareActivation(cartridge, state, history, inputText, seed, trigger, verdicts);
+  if (prepared === undefined) return undefined;
+  const part = { kind: 'world-info' } as const;
+  const activation = await budget.measureAsync(part, () =>
+    runSliced(activationSteps(prepared.book, prepared.input, budget), () => budget.breathe()),
+  );
+  return finishActivation(prepared, activation);
 }
 
 function summary(wi: TurnWorldInfo, position: 'before' | 'after'): string {

@@ -11,7 +11,7 @@ import { runStage } from './run.ts';
 import type { ReadyTurn, RunOptions, TurnContext, TurnEnvironment, TurnOutcome } from './types.ts';
 
 export type TurnJobDeps = CommitDeps &
-  Pick<TurnEnvironment, 'monotonic' | 'observer' | 'turnLimits' | 'admission'>;
+  Pick<TurnEnvironment, 'monotonic' | 'observer' | 'turnLimits' | 'turnYield' | 'admission'>;
 
 export class TurnJob implements ReadyTurn {
   readonly kind = 'ready';
@@ -46,7 +46,7 @@ export class TurnJob implements ReadyTurn {
     try {
       const ran = yield* runStage(
         this.#context,
-        { ...options, timeoutMs: this.#deps.admission.turnTimeoutMs },
+        { ...options, timeoutMs: this.#deps.admission.turnTimeoutMs, yieldNow: this.#deps.turnYield },
         this.#deps.turnLimits,
       );
       record = ran.record;
@@ -84,6 +84,8 @@ export function outcomeOf(error: unknown): TurnOutcome {
     case 'malformed':
     case 'input-too-long':
       return 'invalid';
+    case 'too-costly':
+      return 'too-costly';
     case 'not-found':
     case 'cartridge':
     case 'session-cap':

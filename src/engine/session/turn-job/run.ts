@@ -53,7 +53,8 @@ export async function* runEngine(
   });
   try {
     try {
-      for await (const event of runTurn({ ...engine, signal: control.signal })) {
+      const pacing = options.yieldNow === undefined ? {} : { yieldNow: options.yieldNow };
+      for await (const event of runTurn({ ...engine, ...pacing, signal: control.signal })) {
         if (event.type === 'done') record = event.record;
         yield event;
       }
@@ -115,6 +116,10 @@ function turnFailure(error: unknown, signal: AbortSignal, timedOut: boolean): Se
       });
     case 'model':
       return new SessionError('model', error.message);
+    case 'budget':
+      return new SessionError('too-costly', error.message, {
+        ...(error.partName === undefined ? {} : { part: error.partName }),
+      });
     case 'aborted':
       return new SessionError('aborted', 'the turn was cancelled; nothing was saved');
     default: {

@@ -29,6 +29,8 @@ export type TurnOutcome =
   | 'timeout'
   | 'model'
   | 'invalid'
+  /** The cartridge passed the turn's compute budget. */
+  | 'too-costly'
   | 'error';
 
 export interface SessionObserver {
@@ -66,6 +68,8 @@ export interface RunOptions {
 export interface StageOptions extends RunOptions {
   /** Milliseconds before the turn is abandoned (nothing committed); undefined: no limit. */
   readonly timeoutMs?: number | undefined;
+  /** How the turn gives the event loop back between slices; undefined: the engine's default. */
+  readonly yieldNow?: (() => Promise<void>) | undefined;
 }
 
 /** A turn ready to run: it holds the session's in-flight lock until `run` ends or `release` is called. */
@@ -140,6 +144,8 @@ export interface TurnEnvironment {
   readonly models: (principalId: string) => ModelSet | null | Promise<ModelSet | null>;
   readonly observer: SessionObserver | undefined;
   readonly turnLimits: Partial<TurnLimits> | undefined;
+  /** How a turn gives the event loop back between slices (TurnOptions.yieldNow); undefined: the engine's. */
+  readonly turnYield?: (() => Promise<void>) | undefined;
   readonly snapshotRule: SnapshotRule;
   readonly idempotencyWaitMs: number;
   readonly claimStaleMs: number;
