@@ -4,6 +4,7 @@
 
 import type { Diagnostic, SourcePlace } from '../../diagnostics.ts';
 import { didYouMean } from '../diagnostics-sink.ts';
+import { EVENT_SHAPE, INPUT_SHAPE } from '../grammar.ts';
 import type { FieldType, InputSpec } from '../program.ts';
 import { formatValue } from '../python.ts';
 import { FIELD_TYPES, RESERVED_NAMES } from '../schema.ts';
@@ -26,8 +27,14 @@ import type { RawEvent, RawInputs } from './raw-ast.ts';
 import { shapeSteps } from './shape-steps.ts';
 import { type ShapeContext, shapeError } from './shape-values.ts';
 
-const EVENT_KEYS = new Set(['description', 'inputs', 'steps', 'trigger_on', 'internal', 'intents']);
-const INPUT_KEYS = new Set(['type', 'enum', 'default', 'description']);
+const EVENT_KEYS: ReadonlySet<string> = new Set(Object.keys(EVENT_SHAPE.props));
+const INPUT_KEYS: ReadonlySet<string> = new Set(Object.keys(INPUT_SHAPE.props));
+const TRIGGERS: readonly string[] = EVENT_SHAPE.props.trigger_on.enum;
+type Trigger = (typeof EVENT_SHAPE.props.trigger_on.enum)[number];
+
+function isTrigger(value: unknown): value is Trigger {
+  return typeof value === 'string' && TRIGGERS.includes(value);
+}
 
 export function shapeEvent(ctx: ShapeContext, name: string, node: YAMLMap, place: SourcePlace): RawEvent {
   const keyProblems = mapPairs(node)
@@ -43,14 +50,15 @@ export function shapeEvent(ctx: ShapeContext, name: string, node: YAMLMap, place
   const steps = stepsNode === undefined ? undefined : shapeSteps(ctx, stepsNode, `events.${name}.steps`);
   const trailingProblems: Diagnostic[] = [];
   const triggerNode = getNode(node, 'trigger_on');
-  let triggerOn: 'cycle_tick' | undefined;
+  let triggerOn: Trigger | undefined;
   if (triggerNode !== undefined) {
-    if (scalarOf(triggerNode) === 'cycle_tick') triggerOn = 'cycle_tick';
+    const trigger = scalarOf(triggerNode);
+    if (isTrigger(trigger)) triggerOn = trigger;
     else
       trailingProblems.push(
         shapeError(
           'YARE_BAD_SCHEMA',
-          `trigger_on supports only 'cycle_tick', got ${JSON.stringify(scalarOf(triggerNode))}.`,
+          `trigger_on supports only ${TRIGGERS.map((t) => `'${t}'`).join(', ')}, got ${JSON.stringify(scalarOf(triggerNode))}.`,
           placeOfNode(ctx.src, triggerNode),
         ),
       );

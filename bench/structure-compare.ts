@@ -1,0 +1,97 @@
+// Before/after figures for a restructuring, in one run: checks out a given git ref into a temporary folder
+// (`git archive`, so the repository's worktree list is left alone), builds it with its own bin/build.mjs,
+// and runs the same bench suites there and in this tree — by default `yare` (the interpreter's speed
+// ratio and compile time), `startup` (CLI start-up ratios) and `server` (throughput) — the two trees
+// taking turns suite by suite so load from other processes hits both alike.
+//
+//   node bin/build.mjs --if-needed && node dist/bench/structure-compare.js <ref> [suite ...]
+//
+// Prints one JSON object per row, with `tree: "ref"` or `tree: "current"`, then one summary object
+// pairing each row of the ref with the current tree's row of the same `bench` name. The ref's tree
+// borrows this tree's node_modules (a symbolic link); a ref whose lockfile differs is reported as such.
+// BENCH_SERVER_ONLY (see bench/server.ts) passes through to both runs.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../src/adapters/project-root.ts';
+
+type Row = Record<string, unknown>;
+
+const DEFAULT_SUITES = ['yare', 'startup', 'server'];
+
+/** A command's standard output; a non-zero exit throws unless `rowsOnFailure` (a bench run reports its
+ * failures as rows and exits 1). */
+function run(command: string, args: readonly string[], cwd: string, rowsOnFailure = false): string {
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    env: process.env,
+  });
+  if (result.error) throw result.error;
+  if (result.status !== 0 && !rowsOnFailure) {
+    throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${result.stderr.slice(0, 500)}`);
+  }
+  return result.stdout;
+}
+
+/** The ref's files in a fresh folder, with this tree's node_modules linked in, built by its own script. */
+function prepareRef(ref: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mnesos-structure-compare-'));
+  const archive = spawnSync('git', ['archive', '--format=tar', ref], {
+    cwd: PROJECT_ROOT,
+    maxBuffer: 1024 * 1024 * 1024,
+  });
+  if (archive.status !== 0) throw new Error(`git archive ${ref} failed: ${archive.stderr.toString()}`);
+  const untar = spawnSync('tar', ['-x', '-C', dir], { input: archive.stdout });
+  if (untar.status !== 0) throw new Error(`tar failed: ${untar.stderr.toString()}`);
+  symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  run(process.execPath, ['bin/build.mjs', '--type-errors-ok'], dir);
+  if (!existsSync(join(dir, 'dist', 'bench', 'run.js')))
+    throw new Error(`${ref}: no dist/bench/run.js built`);
+  return dir;
+}
+
+function benchRows(root: string, suite: string): Row[] {
+  const out = run(process.execPath, ['--expose-gc', 'dist/bench/run.js', suite], root, true);
+  return out
+    .split('\n')
+    .filter((line) => line.trim().startsWith('{'))
+    .map((line) => JSON.parse(line) as Row);
+}
+
+function main(): void {
+  const [ref, ...named] = process.argv.slice(2);
+  if (!ref) {
+    process.stderr.write('usage: node dist/bench/structure-compare.js <git ref> [suite ...]\n');
+    process.exitCode = 2;
+    return;
+  }
+  const suites = named.length > 0 ? named : DEFAULT_SUITES;
+  const lockOf = (root: string) => readFileSync(join(root, 'package-lock.json'), 'utf8');
+  const refDir = prepareRef(ref);
+  try {
+    const sameLock = lockOf(refDir) === lockOf(PROJECT_ROOT);
+    const paired: Row[] = [];
+    for (const suite of suites) {
+      const before = benchRows(refDir, suite);
+      const after = benchRows(PROJECT_ROOT, suite);
+      for (const row of before) process.stdout.write(`${JSON.stringify({ tree: 'ref', ref, ...row })}\n`);
+      for (const row of after) process.stdout.write(`${JSON.stringify({ tree: 'current', ...row })}\n`);
+      const afterByName = new Map(after.map((row) => [String(row.bench ?? row.suite), row]));
+      for (const row of before) {
+        const name = String(row.bench ?? row.suite);
+        paired.push({ suite, bench: name, ref: row, current: afterByName.get(name) ?? null });
+      }
+    }
+    process.stdout.write(
+      `${JSON.stringify({ bench: 'structure-compare', ref, suites, same_lockfile: sameLock, rows: paired })}\n`,
+    );
+  } finally {
+    rmSync(refDir, { recursive: true, force: true });
+  }
+}
+
+main();
