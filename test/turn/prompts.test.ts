@@ -6,6 +6,7 @@ import {
   fitMessages,
   historyStep,
   type PromptSection,
+  personaSection,
   personaText,
   recentMessages,
 } from '../../src/engine/turn/prompts.ts';
@@ -145,6 +146,25 @@ describe('helpers', () => {
     expect(text).toContain('- Pronouns: she/her/her');
     expect(text).toContain('- Background: A lamplighter.');
     expect(text).not.toContain('Appearance');
+  });
+
+  it('personaSection is the one persona section both prompts carry: optional, at most 500 tokens', () => {
+    const persona = {
+      name: 'Mira',
+      pronoun_sub: 'she',
+      pronoun_obj: 'her',
+      pronoun_poss: 'her',
+      pronoun_poss_obj: 'hers',
+    };
+    expect(personaSection(persona)).toEqual({
+      id: 'persona',
+      kind: 'static',
+      text: personaText(persona),
+      required: false,
+      maxTokens: 500,
+      why: 'the player character',
+    });
+    expect(personaSection(undefined).text).toBe('');
   });
 });
 
