@@ -7,14 +7,15 @@
 //   node bin/build.mjs --if-needed && node dist/bench/structure-compare.js <ref> [suite ...]
 //
 // Prints one JSON object per row, with `tree: "ref"` or `tree: "current"`, then one summary object
-// pairing each row of the ref with the current tree's row of the same `bench` name. The ref's tree
+// pairing each row of the ref with the current tree's row of the same name (its text fields: bench,
+// cartridge, runner…). The ref's tree
 // borrows this tree's node_modules (a symbolic link); a ref whose lockfile differs is reported as such.
 // BENCH_SERVER_ONLY (see bench/server.ts) passes through to both runs.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../src/adapters/project-root.ts';
 
 type Row = Record<string, unknown>;
@@ -38,8 +39,14 @@ function run(command: string, args: readonly string[], cwd: string, rowsOnFailur
 }
 
 /** The ref's files in a fresh folder, with this tree's node_modules linked in, built by its own script. */
-function prepareRef(ref: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'mnesos-structure-compare-'));
+function prepareRef(ref: string): { parent: string; dir: string } {
+  // The tree sits in a folder of its own beside a link to ../shared, as a clone sits beside it, so the
+  // suites that read the shared cartridges find them in both trees.
+  const parent = mkdtempSync(join(tmpdir(), 'mnesos-structure-compare-'));
+  const dir = join(parent, 'tree');
+  mkdirSync(dir);
+  const shared = resolve(PROJECT_ROOT, '../shared');
+  if (existsSync(shared)) symlinkSync(shared, join(parent, 'shared'), 'dir');
   const archive = spawnSync('git', ['archive', '--format=tar', ref], {
     cwd: PROJECT_ROOT,
     maxBuffer: 1024 * 1024 * 1024,
@@ -51,7 +58,16 @@ function prepareRef(ref: string): string {
   run(process.execPath, ['bin/build.mjs', '--type-errors-ok'], dir);
   if (!existsSync(join(dir, 'dist', 'bench', 'run.js')))
     throw new Error(`${ref}: no dist/bench/run.js built`);
-  return dir;
+  return { parent, dir };
+}
+
+/** What names a row within its suite: its text fields (bench, cartridge, runner, database…). */
+function rowKey(row: Row): string {
+  return JSON.stringify(
+    Object.entries(row)
+      .filter(([key, value]) => typeof value === 'string' && key !== 'tree' && key !== 'ref')
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
 }
 
 function benchRows(root: string, suite: string): Row[] {
@@ -71,7 +87,7 @@ function main(): void {
   }
   const suites = named.length > 0 ? named : DEFAULT_SUITES;
   const lockOf = (root: string) => readFileSync(join(root, 'package-lock.json'), 'utf8');
-  const refDir = prepareRef(ref);
+  const { parent, dir: refDir } = prepareRef(ref);
   try {
     const sameLock = lockOf(refDir) === lockOf(PROJECT_ROOT);
     const paired: Row[] = [];
@@ -80,17 +96,21 @@ function main(): void {
       const after = benchRows(PROJECT_ROOT, suite);
       for (const row of before) process.stdout.write(`${JSON.stringify({ tree: 'ref', ref, ...row })}\n`);
       for (const row of after) process.stdout.write(`${JSON.stringify({ tree: 'current', ...row })}\n`);
-      const afterByName = new Map(after.map((row) => [String(row.bench ?? row.suite), row]));
+      const afterByKey = new Map(after.map((row) => [rowKey(row), row]));
       for (const row of before) {
-        const name = String(row.bench ?? row.suite);
-        paired.push({ suite, bench: name, ref: row, current: afterByName.get(name) ?? null });
+        paired.push({
+          suite,
+          bench: row.bench ?? null,
+          ref: row,
+          current: afterByKey.get(rowKey(row)) ?? null,
+        });
       }
     }
     process.stdout.write(
       `${JSON.stringify({ bench: 'structure-compare', ref, suites, same_lockfile: sameLock, rows: paired })}\n`,
     );
   } finally {
-    rmSync(refDir, { recursive: true, force: true });
+    rmSync(parent, { recursive: true, force: true });
   }
 }
 

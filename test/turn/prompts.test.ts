@@ -168,7 +168,7 @@ describe('helpers', () => {
   });
 });
 
-describe('cache-friendly prompts (issue 10)', () => {
+describe('cache-friendly prompts', () => {
   const story = (n: number) =>
     Array.from({ length: n }, (_, i) => ({
       role: i % 2 === 0 ? ('user' as const) : ('assistant' as const),
