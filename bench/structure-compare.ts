@@ -4,11 +4,13 @@
 // ratio and compile time), `startup` (CLI start-up ratios) and `server` (throughput) — the two trees
 // taking turns suite by suite so load from other processes hits both alike.
 //
-//   node bin/build.mjs --if-needed && node dist/bench/structure-compare.js <ref> [suite ...]
+//   npm run build && node dist/bench/structure-compare.js <ref> [--rounds N] [suite ...]
 //
-// Prints one JSON object per row, with `tree: "ref"` or `tree: "current"`, then one summary object
-// pairing each row of the ref with the current tree's row of the same name (its text fields: bench,
-// cartridge, runner…). The ref's tree
+// `--against REF2` puts a second ref's checkout in place of this tree (to isolate one span of history).
+// `--rounds N` runs each suite N times in each tree, alternating which goes first; the summary then gives
+// each numeric field's median over the rounds. Prints one JSON object per row, with `tree: "ref"` or
+// `tree: "current"` and its round, then one summary object pairing each row of the ref with the current
+// tree's row of the same name (its text fields: bench, cartridge, runner…). The ref's tree
 // borrows this tree's node_modules (a symbolic link); a ref whose lockfile differs is reported as such.
 // BENCH_SERVER_ONLY (see bench/server.ts) passes through to both runs.
 
@@ -78,39 +80,90 @@ function benchRows(root: string, suite: string): Row[] {
     .map((line) => JSON.parse(line) as Row);
 }
 
+/** Each numeric field's median over the rounds' rows of one name; text fields from the first. */
+function medianRow(rows: readonly Row[]): Row {
+  const out: Row = { ...rows[0], rounds: rows.length };
+  for (const [key, value] of Object.entries(rows[0] ?? {})) {
+    if (typeof value !== 'number') continue;
+    const values = rows
+      .map((row) => row[key])
+      .filter((v): v is number => typeof v === 'number')
+      .sort((a, b) => a - b);
+    const mid = values.length >> 1;
+    out[key] = values.length % 2 === 1 ? values[mid] : (values[mid - 1]! + values[mid]!) / 2;
+  }
+  return out;
+}
+
+function byKey(rows: readonly Row[]): Map<string, Row[]> {
+  const out = new Map<string, Row[]>();
+  for (const row of rows) {
+    const key = rowKey(row);
+    out.set(key, [...(out.get(key) ?? []), row]);
+  }
+  return out;
+}
+
 function main(): void {
-  const [ref, ...named] = process.argv.slice(2);
-  if (!ref) {
-    process.stderr.write('usage: node dist/bench/structure-compare.js <git ref> [suite ...]\n');
+  const args = process.argv.slice(2);
+  const option = (name: string): string | undefined => {
+    const at = args.indexOf(name);
+    if (at < 0) return undefined;
+    const value = args[at + 1];
+    args.splice(at, 2);
+    return value ?? '';
+  };
+  const roundsText = option('--rounds');
+  const rounds = roundsText === undefined ? 1 : Number(roundsText);
+  const against = option('--against');
+  const [ref, ...named] = args;
+  if (!ref || !Number.isInteger(rounds) || rounds < 1 || rounds > 20) {
+    process.stderr.write(
+      'usage: node dist/bench/structure-compare.js <git ref> [--against <git ref>] [--rounds 1-20] [suite ...]\n',
+    );
     process.exitCode = 2;
     return;
   }
   const suites = named.length > 0 ? named : DEFAULT_SUITES;
   const lockOf = (root: string) => readFileSync(join(root, 'package-lock.json'), 'utf8');
   const { parent, dir: refDir } = prepareRef(ref);
+  const second = against === undefined ? undefined : prepareRef(against);
+  const currentDir = second?.dir ?? PROJECT_ROOT;
   try {
-    const sameLock = lockOf(refDir) === lockOf(PROJECT_ROOT);
+    const sameLock = lockOf(refDir) === lockOf(currentDir);
     const paired: Row[] = [];
     for (const suite of suites) {
-      const before = benchRows(refDir, suite);
-      const after = benchRows(PROJECT_ROOT, suite);
-      for (const row of before) process.stdout.write(`${JSON.stringify({ tree: 'ref', ref, ...row })}\n`);
-      for (const row of after) process.stdout.write(`${JSON.stringify({ tree: 'current', ...row })}\n`);
-      const afterByKey = new Map(after.map((row) => [rowKey(row), row]));
-      for (const row of before) {
+      const before: Row[] = [];
+      const after: Row[] = [];
+      // Rounds alternate which tree goes first, so a load that rises or falls over the run hits both.
+      for (let round = 0; round < rounds; round++) {
+        const order = round % 2 === 0 ? (['ref', 'current'] as const) : (['current', 'ref'] as const);
+        for (const tree of order) {
+          const rows = benchRows(tree === 'ref' ? refDir : currentDir, suite);
+          for (const row of rows)
+            process.stdout.write(
+              `${JSON.stringify({ tree, ...(tree === 'ref' ? { ref } : {}), round, ...row })}\n`,
+            );
+          (tree === 'ref' ? before : after).push(...rows);
+        }
+      }
+      const afterByKey = byKey(after);
+      for (const [key, rows] of byKey(before)) {
+        const current = afterByKey.get(key);
         paired.push({
           suite,
-          bench: row.bench ?? null,
-          ref: row,
-          current: afterByKey.get(rowKey(row)) ?? null,
+          bench: rows[0]?.bench ?? null,
+          ref: medianRow(rows),
+          current: current ? medianRow(current) : null,
         });
       }
     }
     process.stdout.write(
-      `${JSON.stringify({ bench: 'structure-compare', ref, suites, same_lockfile: sameLock, rows: paired })}\n`,
+      `${JSON.stringify({ bench: 'structure-compare', ref, current: against ?? 'this tree', suites, rounds, same_lockfile: sameLock, rows: paired })}\n`,
     );
   } finally {
     rmSync(parent, { recursive: true, force: true });
+    if (second) rmSync(second.parent, { recursive: true, force: true });
   }
 }
 
