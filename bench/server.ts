@@ -1,4 +1,4 @@
-// Server benchmark (issue 10; in `npm run bench` as the `server` suite, or `npx tsx bench/server.ts`): one
+// Server benchmark (in `npm run bench` as the `server` suite, or `npx tsx bench/server.ts`): one
 // JSON object per line. What each row covers:
 // - `http-turns`: offline turns (no model configured: the offline matcher and narration) over HTTP, each of
 //   BENCH_SESSIONS sessions played by its own API key (so the per-principal rate limit is per player, and

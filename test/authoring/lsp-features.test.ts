@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { complete, hover } from '../../src/tools/authoring/lsp/features.ts';
+import { keysOf, TOP_LEVEL_SHAPE, YARE_GRAMMAR } from '../../src/core/yare/index.ts';
 import type { Cartridge } from '../../src/core/cartridge/index.ts';
 import { loadCartridge } from '../../src/adapters/files/index.ts';
 import { ROOT } from '../cli/helpers.ts';
@@ -50,6 +51,17 @@ describe('completion', () => {
     expect(labels('director: |\n  Be brief.\n', 'directives')).toEqual(['npc', 'narrator', 'npc_brain']);
   });
 
+  it('top-level and step keys are the grammar’s, invariants included', () => {
+    expect(labels('version: "1.0"\n', 'yare').sort()).toEqual(
+      keysOf(TOP_LEVEL_SHAPE)
+        .filter((key) => key !== 'version')
+        .sort(),
+    );
+    expect(labels('events:\n  e:\n    steps:\n      - action: mutate\n        ', 'yare').sort()).toEqual(
+      [...keysOf(YARE_GRAMMAR.definitions.step.variants.mutate)].sort(),
+    );
+  });
+
   it('nothing is offered after an unknown path root', () => {
     expect(labels('x: "@ nothing.', 'yare')).toEqual([]);
   });
@@ -67,5 +79,14 @@ describe('hover', () => {
     const text = 'events:\n  e:\n    trigger_on: cycle_tick\n';
     const shown = hover(text, text.indexOf('trigger_on') + 3, 'yare', cartridge.rules);
     expect(JSON.stringify(shown)).toContain('runs once per turn');
+  });
+
+  it('invariants: shows the grammar’s text', () => {
+    const text = 'invariants:\n  alive: "@ state.player.hp >= 0"\n';
+    const shown = hover(text, 3, 'yare', cartridge.rules);
+    expect(shown?.contents).toEqual({
+      kind: 'markdown',
+      value: `**invariants** (mapping): ${TOP_LEVEL_SHAPE.props.invariants.doc}`,
+    });
   });
 });

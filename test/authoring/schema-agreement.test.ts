@@ -1,17 +1,22 @@
-// The editor schema and the rules compiler are two readers of one language; this proves they agree.
-// Every key the yare.yaml shape allows compiles, and an unknown key in each section is reported by both
-// (the compiler refuses it, or warns that it is ignored, where the schema marks it a warning).
+// The editor JSON Schema is generated from the yare.yaml grammar the compiler's shape passes read
+// (src/core/yare/grammar.ts). This runs both over one corpus of files — the shipped cartridge and
+// templates, every key of every step, each required key left out, each enum given a wrong value, the
+// one-of groups, the bounds, unknown keys in every section — and asserts that the generated schema (as a
+// JSON Schema validator reads it) accepts exactly the files the compiler accepts without a finding.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Ajv } from 'ajv';
 import { LineCounter, parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { checkShape, jsonSchemaOf } from '../../src/tools/authoring/schema/index.ts';
-import { STEP_SHAPES, YARE_FILE } from '../../src/tools/authoring/schema/yare-shape.ts';
 import { loadCartridgeFromFiles } from '../../src/adapters/files/index.ts';
+import { STEP_SHAPES } from '../../src/core/yare/index.ts';
+import { checkShape, jsonSchemaOf } from '../../src/tools/authoring/schema/index.ts';
+import { YARE_FILE } from '../../src/tools/authoring/schema/yare-shape.ts';
 import { ROOT } from '../cli/helpers.ts';
 
 const LORE = '# Lore\n\nA place.\n';
+const validate = new Ajv({ strict: false, allErrors: true }).compile(jsonSchemaOf('yare'));
 
 function compile(yare: string) {
   const result = loadCartridgeFromFiles(
@@ -22,6 +27,21 @@ function compile(yare: string) {
     't',
   );
   return { errors: result.ok ? [] : result.errors, warnings: result.warnings };
+}
+
+/** The compiler's verdict: clean (no error, no warning) or not, with what it said. */
+function compilerClean(yare: string): { clean: boolean; said: string } {
+  const { errors, warnings } = compile(yare);
+  return {
+    clean: errors.length + warnings.length === 0,
+    said: [...errors, ...warnings].map((d) => d.message).join('\n'),
+  };
+}
+
+/** The generated JSON Schema's verdict on the same file, read as JSON. */
+function schemaValid(yare: string): { valid: boolean; said: string } {
+  const valid = validate(parseDocument(yare).toJS()) as boolean;
+  return { valid, said: JSON.stringify(validate.errors ?? []) };
 }
 
 function shapeFindings(yare: string) {
@@ -66,15 +86,19 @@ const VALUES: Record<string, string> = {
   array: '"@ state.l"',
 };
 
+type Action = keyof typeof STEP_SHAPES;
+const ACTIONS = Object.keys(STEP_SHAPES) as Action[];
+
 /** The keys a step needs besides `key` so that it compiles: required ones and the compiler's pairings. */
-function companions(action: string, key: string): string[] {
+function companions(action: Action, key: string): string[] {
   if (action === 'branch') return key === 'conditions' ? [] : ['if', 'steps'];
   if (action === 'list_remove') return key === 'var' ? ['var', 'index'] : ['var'];
-  if (action === 'list_push') return ['var', 'item'];
-  return [...(STEP_SHAPES[action]!.required ?? [])];
+  if (action === 'list_push') return key === 'value' ? ['var'] : ['var', 'item'];
+  const shape: { readonly required?: readonly string[] } = STEP_SHAPES[action];
+  return [...(shape.required ?? [])];
 }
 
-function stepText(action: string, keys: string[]): string {
+function stepText(action: string, keys: readonly string[], extra = ''): string {
   const varValue = action.startsWith('list_')
     ? 'state.l'
     : action.startsWith('dict_')
@@ -87,42 +111,200 @@ function stepText(action: string, keys: string[]): string {
         ? `loop_${k}`
         : VALUES[k];
   const parts = [`action: ${action}`, ...[...new Set(keys)].map((k) => `${k}: ${value(k)}`)];
-  return `{ ${parts.join(', ')} }`;
+  return `{ ${parts.join(', ')}${extra} }`;
 }
 
-describe('the yare.yaml schema agrees with the compiler', () => {
-  it('the shipped cartridge and both templates pass the shape check with nothing to report', () => {
+type Verdict = 'accepted' | 'refused';
+const corpus: Array<[name: string, text: string, expected: Verdict]> = [];
+
+for (const dir of ['cartridges/lanternmere', 'templates/minimal', 'templates/combat'])
+  corpus.push([dir, readFileSync(join(ROOT, dir, 'yare.yaml'), 'utf8'), 'accepted']);
+
+for (const action of ACTIONS) {
+  const keys = Object.keys(STEP_SHAPES[action].props);
+  for (const key of keys)
+    corpus.push([
+      `${action} with ${key}`,
+      cartridgeWithStep(stepText(action, [...companions(action, key), key])),
+      'accepted',
+    ]);
+  corpus.push([
+    `${action} with an unknown key`,
+    cartridgeWithStep(stepText(action, [...companions(action, keys[0]!), keys[0]!], ', bogus_key: 1')),
+    'refused',
+  ]);
+  const required: readonly string[] =
+    (STEP_SHAPES[action] as { required?: readonly string[] }).required ?? [];
+  for (const key of required)
+    corpus.push([
+      `${action} without its required ${key}`,
+      cartridgeWithStep(
+        stepText(
+          action,
+          companions(action, key).filter((k) => k !== key),
+        ),
+      ),
+      'refused',
+    ]);
+}
+
+const top = (body: string) =>
+  `state_schema:\n  a: { type: int, default: 0 }\nevents:\n  e:\n    steps: []\n${body}`;
+corpus.push(
+  ['a step with an unknown action', cartridgeWithStep('{ action: teleport }'), 'refused'],
+  [
+    'mutate with an unknown op',
+    cartridgeWithStep('{ action: mutate, var: state.a, op: pow, value: 2 }'),
+    'refused',
+  ],
+  [
+    'list_remove with index and value',
+    cartridgeWithStep('{ action: list_remove, var: state.l, index: 0, value: 1 }'),
+    'refused',
+  ],
+  ['list_remove with neither', cartridgeWithStep('{ action: list_remove, var: state.l }'), 'refused'],
+  [
+    'list_push with neither item nor value',
+    cartridgeWithStep('{ action: list_push, var: state.l }'),
+    'refused',
+  ],
+  [
+    'list_push with item and value',
+    cartridgeWithStep('{ action: list_push, var: state.l, item: 1, value: 2 }'),
+    'accepted',
+  ],
+  [
+    'table_roll with negative and spaced keys',
+    cartridgeWithStep(
+      '{ action: table_roll, roll: "@ roll(1d6)", var: state.a, table: { "-3--1": 0, "0 - 2": 1, "3": 2, "4 +": 3 } }',
+    ),
+    'accepted',
+  ],
+  [
+    'table_roll with a word for a key',
+    cartridgeWithStep('{ action: table_roll, roll: "@ roll(1d6)", var: state.a, table: { many: 1 } }'),
+    'refused',
+  ],
+  [
+    'a field of an unknown type',
+    'state_schema:\n  a: { type: integer, default: 0 }\nevents: {}\n',
+    'refused',
+  ],
+  [
+    'a field of every type',
+    'state_schema:\n  i: { type: int, default: 0 }\n  f: { type: float, default: 0.5 }\n  b: { type: bool, default: false }\n  s: { type: string, default: "" }\n  l: { type: list, default: [] }\n  d: { type: dict, default: {} }\nevents: {}\n',
+    'accepted',
+  ],
+  [
+    'a field with a wrong visibility',
+    'state_schema:\n  a: { type: int, default: 0, visibility: secret }\nevents: {}\n',
+    'refused',
+  ],
+  [
+    'a domain with settings',
+    'state_schema:\n  p:\n    visibility: public\n    npc_visibility: true\n    description: the player\n    hp: { type: int, default: 1 }\nevents: {}\n',
+    'accepted',
+  ],
+  [
+    'an input of an unknown type',
+    top('').replace('    steps: []', '    inputs:\n      x: { type: number }\n    steps: []'),
+    'refused',
+  ],
+  [
+    'typed and listed inputs',
+    'events:\n  e:\n    inputs:\n      x: { type: string, enum: [a, b], default: a, description: d }\n    steps: []\n  f:\n    inputs: [y, z]\n    steps: []\n',
+    'accepted',
+  ],
+  ['trigger_on a wrong value', 'events:\n  e:\n    trigger_on: dawn\n    steps: []\n', 'refused'],
+  [
+    'trigger_on cycle_tick, internal, intents',
+    'events:\n  e:\n    trigger_on: cycle_tick\n    internal: true\n    intents: [rest]\n    description: d\n    steps: []\n',
+    'accepted',
+  ],
+  ['internal not a boolean', 'events:\n  e:\n    internal: maybe\n    steps: []\n', 'refused'],
+  [
+    'an npc template of a wrong type',
+    top('npc_templates:\n  n: { type: crowd, description: d }\n'),
+    'refused',
+  ],
+  ['an npc template without a description', top('npc_templates:\n  n: { type: name }\n'), 'refused'],
+  [
+    'an npc template with a fractional credit',
+    top('npc_templates:\n  n: { type: tag, description: d, credit: 1.5 }\n'),
+    'refused',
+  ],
+  [
+    'an npc template with every key',
+    top('npc_templates:\n  n: { type: tag, description: d, credit: 2 }\n'),
+    'accepted',
+  ],
+  [
+    'engine settings at their lower bounds',
+    top('engine_settings:\n  npc_min_credit_threshold: 0\n  max_batched_npcs: 1\n'),
+    'accepted',
+  ],
+  ['max_batched_npcs just below its bound', top('engine_settings:\n  max_batched_npcs: 0\n'), 'refused'],
+  [
+    'npc_min_credit_threshold just below its bound',
+    top('engine_settings:\n  npc_min_credit_threshold: -1\n'),
+    'refused',
+  ],
+  ['separate_npc not a boolean', top('separate_npc: sometimes\n'), 'refused'],
+  [
+    'the other top-level keys',
+    top('version: "1.0"\nbot_name: Bot\nseparate_npc: false\nmacros:\n  m: "@ 1 + 1"\n'),
+    'accepted',
+  ],
+  ['invariants by name', top('invariants:\n  sane: "@ state.a >= 0"\n'), 'accepted'],
+  ['an unknown top-level key', top('bogus_key: 1\n'), 'refused'],
+  ['an unknown event key', 'events:\n  e:\n    bogus_key: 1\n    steps: []\n', 'refused'],
+  [
+    'an unknown input key',
+    'events:\n  e:\n    inputs:\n      x: { type: int, bogus_key: 1 }\n    steps: []\n',
+    'refused',
+  ],
+  [
+    'an unknown field key',
+    'state_schema:\n  a: { type: int, default: 0, bogus_key: 1 }\nevents: {}\n',
+    'refused',
+  ],
+  [
+    'an unknown npc template key',
+    top('npc_templates:\n  n: { type: name, description: d, bogus_key: 1 }\n'),
+    'refused',
+  ],
+  ['an unknown engine setting', top('engine_settings:\n  bogus_key: 1\n'), 'refused'],
+  [
+    'an unknown key in a branch condition',
+    'events:\n  e:\n    steps:\n      - action: branch\n        conditions:\n          - { if: "@ true", steps: [], bogus_key: 1 }\n',
+    'refused',
+  ],
+  ['an event name that is not an identifier', 'events:\n  bad-name:\n    steps: []\n', 'refused'],
+  ['a macro name that is not an identifier', top('macros:\n  bad-name: "@ 1"\n'), 'refused'],
+);
+
+describe('the generated yare.yaml JSON Schema accepts what the compiler accepts', () => {
+  it('the corpus holds files of both kinds for every action', () => {
+    expect(corpus.filter(([, , v]) => v === 'accepted').length).toBeGreaterThan(40);
+    expect(corpus.filter(([, , v]) => v === 'refused').length).toBeGreaterThan(40);
+  });
+
+  for (const [name, text, expected] of corpus) {
+    it(`${name}: ${expected} by both`, () => {
+      const compiler = compilerClean(text);
+      const schema = schemaValid(text);
+      expect(compiler.clean, `compiler on ${name}:\n${compiler.said}`).toBe(expected === 'accepted');
+      expect(schema.valid, `schema on ${name}: ${schema.said}`).toBe(expected === 'accepted');
+    });
+  }
+});
+
+describe('the shape checker the language server uses reads the same grammar', () => {
+  it('the shipped cartridge and both templates pass with nothing to report', () => {
     for (const dir of ['cartridges/lanternmere', 'templates/minimal', 'templates/combat']) {
       expect(shapeFindings(readFileSync(join(ROOT, dir, 'yare.yaml'), 'utf8'))).toEqual([]);
     }
   });
-
-  for (const [action, shape] of Object.entries(STEP_SHAPES)) {
-    it(`every key the schema allows on a '${action}' step compiles`, () => {
-      for (const key of Object.keys(shape.props)) {
-        const text = cartridgeWithStep(stepText(action, [...companions(action, key), key]));
-        expect(compile(text).errors, `${action}.${key}`).toEqual([]);
-        expect(shapeFindings(text), `${action}.${key}`).toEqual([]);
-      }
-    });
-
-    it(`an unknown key on a '${action}' step is refused by both`, () => {
-      const keys = companions(action, Object.keys(shape.props)[0]!);
-      const text = cartridgeWithStep(
-        `${stepText(action, [...keys, Object.keys(shape.props)[0]!]).slice(0, -2)}, bogus_key: 1 }`,
-      );
-      expect(
-        compile(text)
-          .errors.map((e) => e.message)
-          .join('\n'),
-      ).toContain("no field 'bogus_key'");
-      expect(
-        shapeFindings(text)
-          .map((f) => f.message)
-          .join('\n'),
-      ).toContain("unknown key 'bogus_key'");
-    });
-  }
 
   const sections: Array<[string, string, 'error' | 'warning']> = [
     ['top level', 'bogus_key: 1\nstate_schema: {}\nevents: {}\n', 'warning'],
@@ -142,7 +324,7 @@ describe('the yare.yaml schema agrees with the compiler', () => {
     ],
   ];
   for (const [section, text, severity] of sections) {
-    it(`an unknown key in ${section === 'top level' ? 'the top level' : `an ${section}`} is reported by both (${severity})`, () => {
+    it(`an unknown key in ${section === 'top level' ? 'the top level' : `an ${section}`} is reported by both (${severity}), on its line`, () => {
       const compiled = compile(text);
       const reported = severity === 'error' ? compiled.errors : compiled.warnings;
       expect(reported.map((d) => d.message).join('\n')).toContain('bogus_key');
@@ -153,20 +335,14 @@ describe('the yare.yaml schema agrees with the compiler', () => {
     });
   }
 
-  it('the JSON Schema is generated from the same description: one closed variant per action', () => {
-    const schema = jsonSchemaOf('yare') as {
-      definitions: {
-        step: { allOf: Array<{ if: unknown; then: { properties: object; additionalProperties: boolean } }> };
-      };
-    };
-    const variants = schema.definitions.step.allOf;
-    expect(variants).toHaveLength(Object.keys(STEP_SHAPES).length);
-    for (const [i, [action, shape]] of Object.entries(STEP_SHAPES).entries()) {
-      expect(variants[i]!.if).toEqual({ properties: { action: { const: action } }, required: ['action'] });
-      expect(Object.keys(variants[i]!.then.properties).sort()).toEqual(
-        ['action', ...Object.keys(shape.props)].sort(),
-      );
-      expect(variants[i]!.then.additionalProperties).toBe(false);
-    }
+  it('list_remove with both index and value: the checker names the one-of group', () => {
+    const text = cartridgeWithStep('{ action: list_remove, var: state.l, index: 0, value: 1 }');
+    expect(shapeFindings(text).map((f) => f.message)).toEqual([
+      "file.events.ev.steps[0] takes only one of 'index' or 'value'.",
+    ]);
+    const none = cartridgeWithStep('{ action: list_push, var: state.l }');
+    expect(shapeFindings(none).map((f) => f.message)).toEqual([
+      "file.events.ev.steps[0] needs 'item' or 'value'.",
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-// prompt_directives.yaml validation (reference §2.3 and the original suite, §5.5), from plain data and
+// prompt_directives.yaml validation (the original suite's cases among them), from plain data and
 // from a parsed document with positions.
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,5 +1,5 @@
 // The injection check: every example the original blocked is still blocked, and the prose
-// the original wrongly refused (§6.2 item 19) passes. The shipped cartridges' texts are checked in
+// the original wrongly refused (whole words like "override", any `---` rule or `# System` heading) passes. The shipped cartridges' texts are checked in
 // shared-cartridges.test.ts.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Persona macros (reference §2.1 and the original suite's examples) and persona validation.
+// Persona macros ({{user}}, pronouns; the original suite's examples) and persona validation.
 import { describe, expect, it } from 'vitest';
 import {
   applyPersonaMacros,

@@ -1,5 +1,5 @@
-// One test per item of the ledger conformance checklist (reference/ledger-security.md §4.2) that the pure
-// core implements. Items owned by the turn, session or storage layers are listed in docs/ledger.md.
+// One test per rule of the ledger's conformance list (docs/ledger.md) that the pure core implements: event
+// types, fields, keys, values, batches, references, the history and replay. Items owned by the turn, session or storage layers are listed in docs/ledger.md.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   allFacts,
@@ -33,7 +33,7 @@ import { accepted, codes, given, statePathsOf, town, when } from './helpers.ts';
 const mara = { event_type: 'create_entity', entity: 'mara', name: 'Mara' };
 
 describe('A. allowlist, parsing and shape', () => {
-  it('L-01 an event type outside the table is rejected and nothing in its batch applies', () => {
+  it('an event type outside the table is rejected and nothing in its batch applies', () => {
     const out = when(emptyWorld(), [mara, { event_type: 'execute_shell', command: 'rm -rf /' }]);
     expect(codes(out)).toEqual(['LEDGER_UNKNOWN_EVENT']);
     expect(out.ok || out.errors[0]!.index).toBe(1);
@@ -50,13 +50,13 @@ describe('A. allowlist, parsing and shape', () => {
     expect(canonicalJson(index.current)).toBe(canonicalJson(emptyWorld()));
   });
 
-  it('L-02 plain-object member names as event types are unknown and never crash', () => {
+  it('plain-object member names as event types are unknown and never crash', () => {
     for (const name of ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf']) {
       expect(codes(when(emptyWorld(), [{ event_type: name }]))).toEqual(['LEDGER_UNKNOWN_EVENT']);
     }
   });
 
-  it('L-03 near-miss spellings are unknown: matched byte-exactly, no normalisation', () => {
+  it('near-miss spellings are unknown: matched byte-exactly, no normalisation', () => {
     for (const name of [
       'Create_Entity',
       ' create_entity',
@@ -69,7 +69,7 @@ describe('A. allowlist, parsing and shape', () => {
     }
   });
 
-  it('L-04 a missing, null or non-string event_type is rejected', () => {
+  it('a missing, null or non-string event_type is rejected', () => {
     expect(codes(when(emptyWorld(), [{ entity: 'mara', name: 'Mara' }]))).toEqual(['LEDGER_MISSING_FIELD']);
     expect(codes(when(emptyWorld(), [{ ...mara, event_type: null }]))).toEqual(['LEDGER_MISSING_FIELD']);
     for (const bad of [1, true, ['create_entity'], { name: 'create_entity' }]) {
@@ -77,13 +77,13 @@ describe('A. allowlist, parsing and shape', () => {
     }
   });
 
-  it('L-05 unknown extra fields are rejected, not ignored', () => {
+  it('unknown extra fields are rejected, not ignored', () => {
     const out = when(town(), [{ event_type: 'set_scene', summary: 'x', gold: 9999 }]);
     expect(codes(out)).toEqual(['LEDGER_UNKNOWN_FIELD']);
     expect(!out.ok && out.errors[0]!.field).toBe('gold');
   });
 
-  it('L-06 missing required fields are rejected; optional fields absent or null mean the same', () => {
+  it('missing required fields are rejected; optional fields absent or null mean the same', () => {
     expect(codes(when(emptyWorld(), [{ event_type: 'create_entity', entity: 'mara' }]))).toEqual([
       'LEDGER_MISSING_FIELD',
     ]);
@@ -97,7 +97,7 @@ describe('A. allowlist, parsing and shape', () => {
     expect(canonicalJson(nulls)).toBe(canonicalJson(absent));
   });
 
-  it('L-07 keys match ^[a-z][a-z0-9_]{0,63}$ and are not reserved', () => {
+  it('keys match ^[a-z][a-z0-9_]{0,63}$ and are not reserved', () => {
     for (const key of [
       'Mara',
       '10',
@@ -114,7 +114,7 @@ describe('A. allowlist, parsing and shape', () => {
     accepted(when(emptyWorld(), [{ ...mara, entity: `m${'a'.repeat(63)}` }]));
   });
 
-  it('L-08 value accepts only a JSON scalar: finite, safe integers', () => {
+  it('value accepts only a JSON scalar: finite, safe integers', () => {
     const w = town();
     const set = (value: unknown) =>
       when(w, [{ event_type: 'set_entity_attribute', entity: 'mara', attribute: 'mood', value }]);
@@ -125,7 +125,7 @@ describe('A. allowlist, parsing and shape', () => {
     for (const ok of ['calm', 3, 2.5, true, null, Number.MAX_SAFE_INTEGER]) accepted(set(ok));
   });
 
-  it('L-09 labels: non-empty, ≤ 40 chars, ≤ 16 items; duplicates after NFC are rejected (decided)', () => {
+  it('labels: non-empty, ≤ 40 chars, ≤ 16 items; duplicates after NFC are rejected (decided)', () => {
     const w = town();
     const cond = (conditions: unknown) =>
       when(w, [{ event_type: 'set_entity_conditions', entity: 'mara', conditions }]);
@@ -137,7 +137,7 @@ describe('A. allowlist, parsing and shape', () => {
     accepted(cond(['x'.repeat(40)]));
   });
 
-  it('L-10 text fields have maximum lengths; longer is rejected, not truncated', () => {
+  it('text fields have maximum lengths; longer is rejected, not truncated', () => {
     expect(codes(when(emptyWorld(), [{ ...mara, name: 'M'.repeat(121) }]))).toEqual(['LEDGER_TOO_LONG']);
     expect(codes(when(emptyWorld(), [{ ...mara, description: 'd'.repeat(2001) }]))).toEqual([
       'LEDGER_TOO_LONG',
@@ -146,7 +146,7 @@ describe('A. allowlist, parsing and shape', () => {
     expect(w.entities.mara!.description).toHaveLength(2000);
   });
 
-  it('L-11 text rejects C0 controls (newline only in prose), bidi overrides, zero-width and tag characters', () => {
+  it('text rejects C0 controls (newline only in prose), bidi overrides, zero-width and tag characters', () => {
     for (const name of [
       'a\u0000b',
       'a\tb',
@@ -163,7 +163,7 @@ describe('A. allowlist, parsing and shape', () => {
     expect(codes(when(emptyWorld(), [{ ...mara, description: 'a\r\nb' }]))).toEqual(['LEDGER_CONTROL_CHAR']);
   });
 
-  it('L-12 tool arguments must be one JSON object: no double encoding, truncation, duplicate keys, depth > 8, > 64 KiB', () => {
+  it('tool arguments must be one JSON object: no double encoding, truncation, duplicate keys, depth > 8, > 64 KiB', () => {
     const w = emptyWorld();
     const args = (text: string) => checkRecordWorldChanges(w, text, DEFAULT_POLICY);
     const first = (r: ReturnType<typeof args>) => (r.ok ? 'ok' : r.errors[0]!.code);
@@ -177,7 +177,7 @@ describe('A. allowlist, parsing and shape', () => {
     expect(first(args(JSON.stringify({ events: [mara] })))).toBe('ok');
   });
 
-  it('L-13 a batch larger than 32 events is rejected whole', () => {
+  it('a batch larger than 32 events is rejected whole', () => {
     const batch = Array.from({ length: 33 }, (_, i) => ({ ...mara, entity: `e${i}` }));
     expect(codes(when(emptyWorld(), batch))).toEqual(['LEDGER_BATCH_TOO_LARGE']);
     accepted(when(emptyWorld(), batch.slice(0, 32)));
@@ -185,19 +185,19 @@ describe('A. allowlist, parsing and shape', () => {
 });
 
 describe('B. referential integrity', () => {
-  it('L-14 create_entity of an existing key (committed or earlier in the batch) is rejected', () => {
+  it('create_entity of an existing key (committed or earlier in the batch) is rejected', () => {
     expect(codes(when(town(), [mara]))).toEqual(['LEDGER_DUPLICATE']);
     expect(codes(when(emptyWorld(), [mara, { ...mara, name: 'Mara Two' }]))).toEqual(['LEDGER_DUPLICATE']);
   });
 
-  it('L-15 references must exist at that point in the batch; order matters', () => {
+  it('references must exist at that point in the batch; order matters', () => {
     const give = { event_type: 'set_possession', item: 'lamp', owner: 'mara' };
     const lamp = { event_type: 'create_entity', entity: 'lamp', name: 'Lamp' };
     expect(codes(when(emptyWorld(), [mara, give, lamp]))).toEqual(['LEDGER_UNKNOWN_REF']);
     accepted(when(emptyWorld(), [mara, lamp, give]));
   });
 
-  it('L-16 add_fact.object resolves to an entity or a fact (C03); ids and keys share one namespace', () => {
+  it('add_fact.object resolves to an entity or a fact ; ids and keys share one namespace', () => {
     const w = town();
     accepted(when(w, [{ event_type: 'add_fact', subject: 'mara', predicate: 'knows', object: 'key' }]));
     const c03 = accepted(
@@ -217,7 +217,7 @@ describe('B. referential integrity', () => {
     expect(codes(when(withFact, [{ ...mara, entity: 'rumour' }]))).toEqual(['LEDGER_KEY_COLLISION']);
   });
 
-  it('L-17 an existing fact_id is rejected; without one the engine assigns f_<turn>_<index>', () => {
+  it('an existing fact_id is rejected; without one the engine assigns f_<turn>_<index>', () => {
     const w = accepted(when(town(), [{ event_type: 'add_fact', predicate: 'p', fact_id: 'a_fact' }]));
     expect(codes(when(w, [{ event_type: 'add_fact', predicate: 'q', fact_id: 'a_fact' }]))).toEqual([
       'LEDGER_DUPLICATE',
@@ -239,7 +239,7 @@ describe('B. referential integrity', () => {
     ]);
   });
 
-  it('L-18 invalidate_fact on an unknown or already-invalidated fact is rejected', () => {
+  it('invalidate_fact on an unknown or already-invalidated fact is rejected', () => {
     const w = accepted(when(town(), [{ event_type: 'add_fact', predicate: 'p', fact_id: 'f3' }]));
     expect(codes(when(w, [{ event_type: 'invalidate_fact', fact_id: 'nope' }]))).toEqual([
       'LEDGER_UNKNOWN_REF',
@@ -248,7 +248,7 @@ describe('B. referential integrity', () => {
     expect(codes(when(w, [inv, inv]))).toEqual(['LEDGER_ALREADY_CLOSED']);
   });
 
-  it('L-19 end_relationship needs an active tie; self ties are rejected unless the cartridge allows them', () => {
+  it('end_relationship needs an active tie; self ties are rejected unless the cartridge allows them', () => {
     const w = town();
     const tie = { source: 'mara', target: 'player', relationship: 'trusts' };
     expect(codes(when(w, [{ event_type: 'end_relationship', ...tie }]))).toEqual(['LEDGER_UNKNOWN_REF']);
@@ -266,7 +266,7 @@ describe('B. referential integrity', () => {
     accepted(when(w, self, { ...DEFAULT_POLICY, allowSelfRelationships: true }));
   });
 
-  it('L-20 opening an existing thread or resolving an unknown or resolved one is rejected', () => {
+  it('opening an existing thread or resolving an unknown or resolved one is rejected', () => {
     const open = { event_type: 'open_story_thread', thread: 'heist', title: 'The heist' };
     const resolve = { event_type: 'resolve_story_thread', thread: 'heist' };
     expect(codes(when(emptyWorld(), [open, open]))).toEqual(['LEDGER_DUPLICATE']);
@@ -274,7 +274,7 @@ describe('B. referential integrity', () => {
     expect(codes(when(emptyWorld(), [open, resolve, resolve]))).toEqual(['LEDGER_ALREADY_CLOSED']);
   });
 
-  it('L-21 set_scene.present and location must exist; present has no duplicates', () => {
+  it('set_scene.present and location must exist; present has no duplicates', () => {
     const w = town();
     expect(codes(when(w, [{ event_type: 'set_scene', present: ['ghost'] }]))).toEqual(['LEDGER_UNKNOWN_REF']);
     expect(codes(when(w, [{ event_type: 'set_scene', location: 'moon' }]))).toEqual(['LEDGER_UNKNOWN_REF']);
@@ -287,20 +287,20 @@ describe('B. referential integrity', () => {
 describe('C. semantics of absolute events', () => {
   const setMood = { event_type: 'set_entity_attribute', entity: 'mara', attribute: 'mood', value: 'calm' };
 
-  it('L-22 setting an attribute twice leaves the same state as once', () => {
+  it('setting an attribute twice leaves the same state as once', () => {
     const once = accepted(when(town(), [setMood]));
     const twice = accepted(when(once, [setMood]));
     expect(canonicalJson(twice)).toBe(canonicalJson(once));
   });
 
-  it('L-23 "+50" is stored as the string "+50"; 50 stores the number 50', () => {
+  it('"+50" is stored as the string "+50"; 50 stores the number 50', () => {
     const w = accepted(when(town(), [{ ...setMood, attribute: 'trust', value: '+50' }]));
     expect(w.entities.mara!.attributes.trust).toBe('+50');
     const again = accepted(when(w, [{ ...setMood, attribute: 'trust', value: 50 }]));
     expect(again.entities.mara!.attributes.trust).toBe(50);
   });
 
-  it('L-24 set_entity_conditions replaces the set', () => {
+  it('set_entity_conditions replaces the set', () => {
     const w = accepted(
       when(town(), [
         { event_type: 'set_entity_conditions', entity: 'mara', conditions: ['a', 'b'] },
@@ -310,7 +310,7 @@ describe('C. semantics of absolute events', () => {
     expect(w.entities.mara!.conditions).toEqual(['c']);
   });
 
-  it('L-25 set_possession leaves exactly one owner; clear_possession leaves none', () => {
+  it('set_possession leaves exactly one owner; clear_possession leaves none', () => {
     const w = accepted(when(town(), [{ event_type: 'set_possession', item: 'key', owner: 'player' }]));
     expect(w.entities.key!.holder).toBe('player');
     expect(Object.values(w.entities).filter((e) => e.key === 'key')).toHaveLength(1);
@@ -318,7 +318,7 @@ describe('C. semantics of absolute events', () => {
     expect(cleared.entities.key!.holder).toBeUndefined();
   });
 
-  it('L-26 set_current_location and set_scene replace, never merge', () => {
+  it('set_current_location and set_scene replace, never merge', () => {
     const w = accepted(
       when(town(), [
         { event_type: 'set_current_location', entity: 'mara', location: 'forge' },
@@ -331,7 +331,7 @@ describe('C. semantics of absolute events', () => {
     expect(w.scene!.location).toBeUndefined();
   });
 
-  it('L-27 only create_entity creates; every other event fails on an unknown key', () => {
+  it('only create_entity creates; every other event fails on an unknown key', () => {
     const w = town();
     const ghosts: Record<string, unknown>[] = [
       { event_type: 'set_entity_status', entity: 'ghost', status: 'x' },
@@ -354,7 +354,7 @@ describe('D. write policy', () => {
     current_location: { type: 'string' },
   };
 
-  it('L-28 rules-owned attributes cannot be written by a narrator batch, on any entity', () => {
+  it('rules-owned attributes cannot be written by a narrator batch, on any entity', () => {
     const policy = policyFromStatePaths(statePathsOf(schema));
     for (const [entity, attribute] of [
       ['player', 'gold'],
@@ -373,7 +373,7 @@ describe('D. write policy', () => {
     }
   });
 
-  it('L-29 declared attributes are checked for type, range and per-turn change; undeclared follow the policy', () => {
+  it('declared attributes are checked for type, range and per-turn change; undeclared follow the policy', () => {
     const section = validateLedgerSection(
       {
         attributes: {
@@ -414,7 +414,7 @@ describe('D. write policy', () => {
     );
   });
 
-  it('L-30 an item reaches the player only from the scene, from a present holder, or when grantable', () => {
+  it('an item reaches the player only from the scene, from a present holder, or when grantable', () => {
     const w = town();
     const give = (item: string) => [{ event_type: 'set_possession', item, owner: 'player' }];
     expect(codes(when(w, give('sword')))).toEqual(['LEDGER_IMPLAUSIBLE']); // at the forge, player in the tavern
@@ -452,7 +452,7 @@ describe('D. write policy', () => {
     accepted(when(w, coin('tavern')));
   });
 
-  it('L-31 a thread with declared conditions resolves only when they hold in the ledger', () => {
+  it('a thread with declared conditions resolves only when they hold in the ledger', () => {
     const section = validateLedgerSection({
       threads: {
         brothers: { requires: [{ fact: 'brothers_found' }, { entity: 'mara', status: 'reunited' }] },
@@ -484,7 +484,7 @@ describe('D. write policy', () => {
     accepted(when(accepted(when(w, establish, policy)), [resolve], policy));
   });
 
-  it('L-32 envelope fields supplied by the model are unknown fields', () => {
+  it('envelope fields supplied by the model are unknown fields', () => {
     for (const field of ['turn', 'recorded_at', 'source', 'batch_id', 'schema_version']) {
       expect(codes(when(emptyWorld(), [{ ...mara, [field]: 1 }]))).toEqual(['LEDGER_UNKNOWN_FIELD']);
     }
@@ -516,7 +516,7 @@ describe('E. history, invalidation and as-of queries', () => {
     return index;
   }
 
-  it('L-34 an invalidated fact keeps its record with turn, game time and reason; as-of queries see it before', () => {
+  it('an invalidated fact keeps its record with turn, game time and reason; as-of queries see it before', () => {
     const index = session();
     const fact = getFact(index.current, 'rumour')!;
     expect(fact.invalidated).toEqual({ turn: 3, gameTime: '1199-01-03T00:00:00', reason: 'it rained' });
@@ -526,7 +526,7 @@ describe('E. history, invalidation and as-of queries', () => {
     expect(factsValidAt(index.current, 3).map((f) => f.id)).not.toContain('rumour');
   });
 
-  it('L-35 an ended relationship keeps when it began and ended; it is active in stateAt(T−1)', () => {
+  it('an ended relationship keeps when it began and ended; it is active in stateAt(T−1)', () => {
     const index = session();
     const [tie] = relationshipTimeline(index.current, 'mara', 'player', 'trusts');
     expect(tie!.periods).toEqual([
@@ -538,7 +538,7 @@ describe('E. history, invalidation and as-of queries', () => {
     expect(relationshipTimeline(index.stateAt(2), 'mara', 'player')[0]!.periods[0]!.ended).toBeUndefined();
   });
 
-  it('L-36 a resolved thread keeps its resolution; earlier status is recoverable with stateAt', () => {
+  it('a resolved thread keeps its resolution; earlier status is recoverable with stateAt', () => {
     const index = session();
     expect(threads(index.current, { status: 'resolved' })[0]).toMatchObject({
       key: 'well',
@@ -550,7 +550,7 @@ describe('E. history, invalidation and as-of queries', () => {
     expect(entityHistory(index.log(), 'mara').map((h) => h.turn)).toEqual([1, 1, 2, 3, 3]);
   });
 
-  it('L-37 stateAt(N) equals the fold of every committed event with turn ≤ N, for every N', () => {
+  it('stateAt(N) equals the fold of every committed event with turn ≤ N, for every N', () => {
     const index = session();
     const live: string[] = [];
     for (let n = 0; n <= 4; n++) live.push(canonicalJson(index.stateAt(n)));
@@ -558,7 +558,7 @@ describe('E. history, invalidation and as-of queries', () => {
     expect(live[0]).toBe(canonicalJson(emptyWorld()));
   });
 
-  it('L-38 the committed log is append-only and returned entries are frozen', () => {
+  it('the committed log is append-only and returned entries are frozen', () => {
     const index = session();
     const log = index.log();
     expect(() => {
@@ -581,7 +581,7 @@ describe('E. history, invalidation and as-of queries', () => {
 });
 
 describe('F. atomicity', () => {
-  it('L-39 one invalid event first, middle or last applies nothing and names its index and reason', () => {
+  it('one invalid event first, middle or last applies nothing and names its index and reason', () => {
     const good = (i: number) => ({ ...mara, entity: `m${i}` });
     const bad = { event_type: 'set_entity_status', entity: 'ghost', status: 'x' };
     for (const position of [0, 2, 4]) {
@@ -595,7 +595,7 @@ describe('F. atomicity', () => {
     }
   });
 
-  it('L-40 (ledger part) a batch for a turn at or before the last committed turn is refused by the index', () => {
+  it('a batch for a turn at or before the last committed turn is refused by the ledger index', () => {
     const index = new LedgerIndex();
     index.append({ turn: 5, events: [{ type: 'create_entity', entity: 'mara', name: 'Mara' }] });
     const before = canonicalJson(index.current);
@@ -605,7 +605,7 @@ describe('F. atomicity', () => {
     expect(index.length).toBe(1);
   });
 
-  it('L-42 an exception inside apply in mid-batch leaves the committed world unchanged', () => {
+  it('an exception inside apply in mid-batch leaves the committed world unchanged', () => {
     const index = new LedgerIndex();
     index.append({ turn: 1, events: [{ type: 'create_entity', entity: 'mara', name: 'Mara' }] });
     const before = canonicalJson(index.current);
@@ -641,7 +641,7 @@ describe('G. replay and determinism', () => {
     return index;
   };
 
-  it('L-43 replaying the log from empty equals the live world, twice identically', () => {
+  it('replaying the log from empty equals the live world, twice identically', () => {
     const index = log();
     const first = foldLog(index.log());
     expect(first).toEqual(index.current);
@@ -649,7 +649,7 @@ describe('G. replay and determinism', () => {
     expect(canonicalJson(foldLog(index.log()))).toBe(canonicalJson(first));
   });
 
-  it('L-44 a snapshot plus the tail equals the full fold (every K)', () => {
+  it('a snapshot plus the tail equals the full fold (every K)', () => {
     const index = log();
     for (let n = 0; n <= 10; n++)
       expect(canonicalJson(index.stateAt(n))).toBe(canonicalJson(foldLog(index.log(), n)));
@@ -660,7 +660,7 @@ describe('G. replay and determinism', () => {
     vi.restoreAllMocks();
   });
 
-  it('L-45 apply reads no clock, randomness, environment or locale', () => {
+  it('apply reads no clock, randomness, environment or locale', () => {
     const tz = process.env.TZ;
     const hashes = new Set<string>();
     try {
@@ -697,7 +697,7 @@ describe('G. replay and determinism', () => {
     expect(hashes.size).toBe(1);
   });
 
-  it('L-46 replay re-validates every event: a stored event the validator refuses fails the load precisely', () => {
+  it('replay re-validates every event: a stored event the validator refuses fails the load precisely', () => {
     const policy: LedgerPolicy = policyFromStatePaths(statePathsOf({ player: { gold: { type: 'int' } } }));
     const ok = replayLog(
       [{ turn: 1, events: [{ event_type: 'create_entity', entity: 'player', name: 'P' }] }],
@@ -724,7 +724,7 @@ describe('G. replay and determinism', () => {
 });
 
 describe('H. the vocabulary is generated from the table', () => {
-  it('L-49 (see spec.test.ts) the table has 14 event types in seed order', () => {
+  it('the table has its 14 event types, in order (spec.test.ts checks each)', () => {
     expect([...LEDGER_EVENT_TYPES]).toEqual([
       'create_entity',
       'set_entity_status',
@@ -744,7 +744,7 @@ describe('H. the vocabulary is generated from the table', () => {
   });
 });
 
-it('L-12 (depth) a 100,000-deep value is refused by the iterative guard before any recursion', () => {
+it('a 100,000-deep value is refused by the iterative guard before any recursion', () => {
   let deep: unknown = [];
   for (let i = 0; i < 100_000; i++) deep = [deep];
   const out = validateBatch(emptyWorld(), deep);

@@ -1,4 +1,4 @@
-// L-30 through containers: an item reaches the player, or anything the player carries however deep,
+// Grants through containers: an item reaches the player, or anything the player carries however deep,
 // only from the scene (it, or something holding it however deep, is present or at the scene's place) or
 // from what the player already holds; and what the item holds must pass the same test.
 import { describe, expect, it } from 'vitest';

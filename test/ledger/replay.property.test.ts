@@ -108,7 +108,7 @@ function play(batches: Record<string, unknown>[][], interval: number, gaps: numb
 }
 
 describe('replay properties', () => {
-  it('L-43 folding the committed events from empty equals the live world', () => {
+  it('folding the committed events from empty equals the live world', () => {
     fc.assert(
       fc.property(session, ({ batches, interval, gaps }) => {
         const { index, live } = play(batches, interval, gaps);
@@ -126,7 +126,7 @@ describe('replay properties', () => {
     );
   });
 
-  it('L-44 a snapshot plus the tail equals the full fold at every turn', () => {
+  it('a snapshot plus the tail equals the full fold at every turn', () => {
     fc.assert(
       fc.property(session, fc.nat(), ({ batches, interval, gaps }, pick) => {
         const { index, lastTurn } = play(batches, interval, gaps);

@@ -42,7 +42,7 @@ function schemaVariants(
 }
 
 describe('the vocabulary table', () => {
-  it('L-49 prompt, JSON Schema, validator and apply cover exactly the seed table', () => {
+  it('prompt, JSON Schema, validator and apply cover exactly the event table', () => {
     expect([...LEDGER_EVENT_TYPES]).toEqual(SEED_TYPES);
     const prompt = vocabularyForPrompt()
       .split('\n')
@@ -59,7 +59,7 @@ describe('the vocabulary table', () => {
     expect(() => applyBatch(emptyWorld(), result.events, { turn: 1 })).not.toThrow();
   });
 
-  it("L-49 the event union and the table cannot drift: every variant has exactly its row's fields", () => {
+  it("the event union and the table cannot drift: every variant has exactly its row's fields", () => {
     // Compile time: events.ts fails to build when a variant and its row disagree. Run time: the parsed
     // example events carry only fields their row names, and each row's fields appear in the schema.
     for (const type of SEED_TYPES as LedgerEventType[]) {
@@ -107,7 +107,7 @@ describe('the vocabulary table', () => {
     expect(checked.size).toBe(17);
   });
 
-  it('L-50 every example in the prompt passes the validator, and the prompt text is stable', () => {
+  it('every example in the prompt passes the validator, and the prompt text is stable', () => {
     expect(validateBatch(emptyWorld(), vocabularyExample()).ok).toBe(true);
     expect(vocabularyForPrompt()).toBe(vocabularyForPrompt());
     expect(vocabularyForPrompt()).toMatchInlineSnapshot(`
@@ -128,7 +128,7 @@ describe('the vocabulary table', () => {
     `);
   });
 
-  it('L-51 removing a type from the table removes it from prompt, schema and validator at once', () => {
+  it('removing a type from the table removes it from prompt, schema and validator at once', () => {
     const reduced = restrictSpecs(SEED_TYPES.filter((t) => t !== 'set_possession') as LedgerEventType[]);
     expect(vocabularyForPrompt(reduced)).not.toContain('set_possession');
     expect(

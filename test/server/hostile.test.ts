@@ -1,5 +1,5 @@
-// The request-side hostile inputs of ledger-security.md §4.3 (B-26, B-52…B-58 and archive uploads), over
-// real HTTP: each gets the right 4xx, and nothing is stored or changed.
+// The request-side hostile inputs (oversized and malformed requests, forged principals, archive uploads),
+// over real HTTP: each gets the right 4xx, and nothing is stored or changed.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ENTRY_BYTES } from '../../src/adapters/files/archive/limits.ts';

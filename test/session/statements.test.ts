@@ -36,7 +36,7 @@ describe('statements per turn', () => {
     expect(log.some((q) => /from "cartridge_versions"/.test(q))).toBe(false);
     // The parent's state and story window come from memory (window-cache.ts): no branch walk.
     expect(log.some((q) => /with recursive/i.test(q))).toBe(false);
-    // Session read, then the append: 8 today (9 with the branch walk, 13 before issue 10).
+    // Session read, then the append: 8 today (9 with the branch walk, 13 before the window cache).
     expect(log.length).toBeLessThanOrEqual(8);
   });
 });

@@ -1,4 +1,4 @@
-// The parent's state and story window from memory (window-cache.ts, issue 10): a turn on the head of a game
+// The parent's state and story window from memory (window-cache.ts): a turn on the head of a game
 // this process plays reads no branch from the store, and what it reads equals the store's own hydration
 // at every depth, below, at and past the window; an entry answers only for its own session and cannot be
 // changed by the turns that share it.

@@ -342,7 +342,7 @@ describe('a 32-turn scripted game across two scenes', () => {
     expect(canonicalJson(game.index.current)).toBe(canonicalJson(game.worlds[32]));
   });
 
-  it('stateAt(T) equals the world turn T ended with, for every turn (L-37)', () => {
+  it('stateAt(T) equals the world turn T ended with, for every turn', () => {
     for (let turn = 0; turn <= 32; turn++) {
       expect(canonicalJson(game.index.stateAt(turn)), `turn ${turn}`).toBe(canonicalJson(game.worlds[turn]));
     }

@@ -120,7 +120,7 @@ describe('inline proposals', () => {
     expect(models.narrator.requests).toHaveLength(1);
   });
 
-  it('ignores events written in the prose: only the tool channel is read (B-48)', async () => {
+  it('ignores events written in the prose: only the tool channel is read', async () => {
     const prose = `You see it.\n\`\`\`json\n${JSON.stringify(CREATE_TOM)}\n\`\`\``;
     const { record } = await millTurn([narrate(prose)]);
     expect(record.narration).toBe(prose);
@@ -292,7 +292,7 @@ describe('modes', () => {
     expect(record.prompts.filter((p) => p.role === 'narrator').map((p) => p.call)).toEqual([1, 2]);
   });
 
-  it('separate: an extraction that answers without the tool is repaired like a bad batch (B-46 refusal)', async () => {
+  it('separate: an extraction that answers without the tool is repaired like a bad batch (a refusal)', async () => {
     const { record } = await millTurn(
       [{ text: 'A man steps out.' }, { text: 'I cannot help with that.' }, recordCall(CREATE_TOM)],
       { ledgerMode: 'separate' },
@@ -424,7 +424,7 @@ describe('replay', () => {
     expect(replayTurnRules(millRoad(), millState(), record).world).toBeUndefined();
   });
 
-  it('reports a tampered batch, a tampered worldAfter and events on a turn that applied none (B-50)', async () => {
+  it('reports a tampered batch, a tampered worldAfter and events on a turn that applied none', async () => {
     const before = initialWorld(millRoad());
     const { record } = await millTurn([narrate('A man steps out.', CREATE_TOM)]);
     const gold = { event_type: 'set_entity_attribute', entity: 'player', attribute: 'gold', value: 9999 };
@@ -470,7 +470,7 @@ describe('echoing hostile tool calls back to the model', () => {
     expect(echoableCalls([past])[0]).toEqual({ id: 'c', name: 't', args: {}, rawArgs: '{}' });
   });
 
-  it('a ledger repair echoes a 30,000-deep call as {} (B-44), so nothing downstream recurses into it', async () => {
+  it('a ledger repair echoes a 30,000-deep call as {}, so nothing downstream recurses into it', async () => {
     const deep = `{"events":${'['.repeat(30_000)}${']'.repeat(30_000)}}`;
     const { record, models } = await millTurn([
       { text: 'Deep.', ...rawCall(deep) },

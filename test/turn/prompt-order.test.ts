@@ -49,7 +49,7 @@ function breaks(requests: readonly ModelRequest[]): number[] {
   return out;
 }
 
-describe('prompt order across turns (issue 10)', () => {
+describe('prompt order across turns', () => {
   it('keeps system, tools and history byte-identical and puts the volatile context in the final message', async () => {
     const requests = await play(10, (t) => `Turn ${t}: you open the pack by lamplight. `.repeat(3));
     for (const role of ['director', 'narrator'] as const) {

@@ -6,6 +6,7 @@ import {
   fitMessages,
   historyStep,
   type PromptSection,
+  personaSection,
   personaText,
   recentMessages,
 } from '../../src/engine/turn/prompts.ts';
@@ -146,9 +147,28 @@ describe('helpers', () => {
     expect(text).toContain('- Background: A lamplighter.');
     expect(text).not.toContain('Appearance');
   });
+
+  it('personaSection is the one persona section both prompts carry: optional, at most 500 tokens', () => {
+    const persona = {
+      name: 'Mira',
+      pronoun_sub: 'she',
+      pronoun_obj: 'her',
+      pronoun_poss: 'her',
+      pronoun_poss_obj: 'hers',
+    };
+    expect(personaSection(persona)).toEqual({
+      id: 'persona',
+      kind: 'static',
+      text: personaText(persona),
+      required: false,
+      maxTokens: 500,
+      why: 'the player character',
+    });
+    expect(personaSection(undefined).text).toBe('');
+  });
 });
 
-describe('cache-friendly prompts (issue 10)', () => {
+describe('cache-friendly prompts', () => {
   const story = (n: number) =>
     Array.from({ length: n }, (_, i) => ({
       role: i % 2 === 0 ? ('user' as const) : ('assistant' as const),

@@ -1,4 +1,4 @@
-// The results that differed from MnesOS 0.6 (issue 15's list, found by running both on the same states,
+// The results that differed from MnesOS 0.6 (found by running both on the same states,
 // inputs and dice), each now either 0.6's result or a deliberate difference listed in
 // docs/yare-differences.md. The expected values in comments are what 0.6 prints.
 import { describe, expect, it } from 'vitest';

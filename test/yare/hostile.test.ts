@@ -1,4 +1,5 @@
-// Hostile cartridges and expressions (ledger-security.md §4.3, groups Y and E), through the real loader:
+// Hostile cartridges and expressions (YAML bombs and tricks, expressions reaching for the host), through
+// the real loader:
 // each is refused with a clear error at its place, nothing is evaluated, and no prototype is touched.
 import { describe, expect, it } from 'vitest';
 import { loadCartridgeFromFiles } from '../../src/adapters/files/index.ts';
@@ -33,7 +34,7 @@ events:
 }
 
 describe('group Y: YAML cartridges', () => {
-  it('B-01 a billion-laughs alias bomb is refused', () => {
+  it('a billion-laughs alias bomb is refused', () => {
     const lol = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
     for (let i = 1; i < 9; i++) {
       const prev = String.fromCharCode(96 + i);
@@ -45,22 +46,22 @@ describe('group Y: YAML cartridges', () => {
     expect(codes.some((c) => /ALIAS|TOO_LARGE|NODES/.test(c))).toBe(true);
   });
 
-  it('B-02 a recursive alias is refused', () => {
+  it('a recursive alias is refused', () => {
     expect(errorCodes('a: &a [1, *a]\n').length).toBeGreaterThan(0);
   });
 
-  it('B-03 nesting 5,000 brackets or hundreds of mapping levels deep is refused without a stack overflow', () => {
+  it('nesting 5,000 brackets or hundreds of mapping levels deep is refused without a stack overflow', () => {
     expect(errorCodes(`x: ${'['.repeat(5000)}${']'.repeat(5000)}\n`)).toContain('CART_TOO_DEEP');
     let deep = '';
     for (let i = 0; i < 300; i++) deep += `${' '.repeat(i)}a:\n`;
     expect(errorCodes(deep)).toContain('CART_TOO_DEEP');
   });
 
-  it('B-04 a file over the size cap is refused before parsing', () => {
+  it('a file over the size cap is refused before parsing', () => {
     expect(errorCodes(`bot_name: "${'x'.repeat(2 * 1024 * 1024)}"\n`)).toContain('CART_FILE_TOO_LARGE');
   });
 
-  it('B-05 __proto__ and constructor keys never reach a prototype', () => {
+  it('__proto__ and constructor keys never reach a prototype', () => {
     load('state_schema:\n  __proto__: { polluted: { type: int, default: 1 } }\n');
     load('state_schema:\n  constructor: { prototype: { polluted: { type: int, default: 1 } } }\n');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -69,7 +70,7 @@ describe('group Y: YAML cartridges', () => {
     ).toBeGreaterThan(0);
   });
 
-  it('B-06 merge keys are not merged', () => {
+  it('merge keys are not merged', () => {
     const r = load('base: &b { x: 1 }\nevents:\n  e:\n    <<: *b\n    steps: []\n');
     expect(r.ok).toBe(false);
     if (r.ok) return;
@@ -84,24 +85,24 @@ describe('group Y: YAML cartridges', () => {
     ]);
   });
 
-  it('B-07 custom tags are refused', () => {
+  it('custom tags are refused', () => {
     expect(errorCodes('x: !!js/function "function () { return 1 }"\n').length).toBeGreaterThan(0);
     expect(errorCodes('x: !!python/object:os.system ["ls"]\n').length).toBeGreaterThan(0);
   });
 
-  it('B-08 duplicate keys and multiple documents are refused', () => {
+  it('duplicate keys and multiple documents are refused', () => {
     expect(errorCodes('events: {}\nevents: {}\n')).toContain('CART_DUPLICATE_KEY');
     expect(errorCodes('events: {}\n---\nevents: {}\n').length).toBeGreaterThan(0);
   });
 
-  it('B-09 non-finite and unsafe numbers are refused', () => {
+  it('non-finite and unsafe numbers are refused', () => {
     expect(errorCodes('state_schema:\n  x: { type: float, default: .inf }\n')).toContain('CART_NON_FINITE');
     expect(
       errorCodes('state_schema:\n  x: { type: int, default: 123456789012345678901234567890 }\n').length,
     ).toBeGreaterThan(0);
   });
 
-  it('B-10 a cartridge cannot add ledger event types nor make a rules field narrator-writable', () => {
+  it('a cartridge cannot add ledger event types nor make a rules field narrator-writable', () => {
     expect(
       errorCodes('ledger:\n  world:\n    - { event_type: execute_shell, command: "rm -rf /" }\n'),
     ).toContain('LEDGER_UNKNOWN_EVENT');
@@ -112,7 +113,7 @@ describe('group Y: YAML cartridges', () => {
     ).toContain('LEDGER_RULES_OWNED');
   });
 
-  it('B-13 injection-looking prose in the lore loads as text (with a warning), it is not an instruction', () => {
+  it('injection-looking prose in the lore loads as text (with a warning), it is not an instruction', () => {
     const r = loadCartridgeFromFiles(
       new Map([
         ['yare.yaml', 'events: {}\n'],
@@ -128,18 +129,18 @@ describe('group Y: YAML cartridges', () => {
 });
 
 describe('group E: expressions', () => {
-  it('B-14 constructor.constructor("return process")() is refused at load', () => {
+  it('constructor.constructor("return process")() is refused at load', () => {
     const codes = errorCodes(withExpression('constructor.constructor("return process")()'));
     expect(codes.length).toBeGreaterThan(0);
   });
 
-  it('B-15 assignment and unknown identifiers are refused at load', () => {
+  it('assignment and unknown identifiers are refused at load', () => {
     expect(errorCodes(withExpression('__proto__.x = 1'))).toContain('YARE_SYNTAX');
     expect(errorCodes(withExpression('Object.assign(__proto__, a)')).length).toBeGreaterThan(0);
     expect(({} as Record<string, unknown>).x).toBeUndefined();
   });
 
-  it('B-16 ** is bounded (9 ** 9 ** 9 overflows at once); a non-finite result is never stored', () => {
+  it('** is bounded (9 ** 9 ** 9 overflows at once); a non-finite result is never stored', () => {
     const power = load(withExpression('9 ** 9 ** 9'));
     expect(power.ok).toBe(true);
     if (power.ok) {
@@ -161,7 +162,7 @@ events:
     if (!out.ok) expect(out.error.code).toBe('YARE_BAD_VALUE');
   });
 
-  it('B-17 10,000 nested parentheses and a huge expression are refused at load', () => {
+  it('10,000 nested parentheses and a huge expression are refused at load', () => {
     expect(errorCodes(withExpression(`${'('.repeat(10_000)}1${')'.repeat(10_000)}`))).toContain(
       'YARE_EXPR_TOO_LONG',
     );
@@ -170,7 +171,7 @@ events:
     );
   });
 
-  it('B-18 host names and undeclared names are refused at load', () => {
+  it('host names and undeclared names are refused at load', () => {
     for (const name of ['toString', 'hasOwnProperty', 'undeclared_thing']) {
       expect(errorCodes(withExpression(name))).toContain('YARE_UNKNOWN_PATH');
     }

@@ -1,4 +1,4 @@
-// The original's step-action and run_event tests (reference §5.3, §5.4), translated, plus our fixes.
+// The original's step-action and run_event tests, translated, plus our fixes.
 import { describe, expect, it } from 'vitest';
 import { EventRunner, runEvent } from '../../src/core/yare/interpreter.ts';
 import {
@@ -80,7 +80,7 @@ ${stepsYaml
   return runEvent(r, state, 'probe', {}, dice ? { dice: scriptedDice(dice) } : {});
 }
 
-describe('run_event (reference §5.4)', () => {
+describe('run_event', () => {
   it('deal_damage lowers npc.hp from 20 to 10 and notes the damage', () => {
     const r = runEvent(rules, initial, 'deal_damage');
     expect(r.ok).toBe(true);
@@ -159,7 +159,7 @@ describe('run_event (reference §5.4)', () => {
   });
 });
 
-describe('step actions (reference §5.3)', () => {
+describe('step actions', () => {
   it('set a literal', () => {
     const r = one('- { action: set, var: state.player.hp, value: 50 }');
     expect(r.ok && (r.state.player as any).hp).toBe(50);

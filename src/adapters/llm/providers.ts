@@ -18,7 +18,7 @@ export function createModels(config: ModelConfig): ModelSet | null {
     if (modelId.trim() === '') throw new ModelError('config', `the ${role} model id is empty`);
     if (config.provider === 'openai-compatible' && config.baseURL !== undefined) {
       // Our own client for this wire: the SDK's per-chunk stream pipeline costs several times the
-      // per-turn CPU budget (issue 10, bench/model-client.ts). The other providers keep the SDK.
+      // per-turn CPU budget (bench/model-client.ts measures it). The other providers keep the SDK.
       const apiKey = config.apiKey?.reveal();
       const model = createOpenAICompatibleChatModel(modelId, {
         baseURL: config.baseURL,

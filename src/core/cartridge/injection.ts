@@ -3,7 +3,7 @@
 // content that the prompt fences off as untrusted data).
 //
 // The original's blocklist refused whole words ("bypass", "override"), any `<…>`, any
-// Markdown `---` rule and any `# System` heading, so ordinary prose failed (§6.2 item 19). Here a pattern
+// Markdown `---` rule and any `# System` heading, so ordinary prose failed. Here a pattern
 // only fires on what is aimed at the *model*: telling it to drop its instructions, giving it a new role,
 // faking a chat-template or role boundary, hiding text, or asking it to leak or fetch. Each pattern
 // names its kind; the tests hold both the original's blocked examples and the prose it used to refuse.

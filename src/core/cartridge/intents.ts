@@ -11,6 +11,7 @@
 
 import type { Document, LineCounter } from 'yaml';
 import type { Diagnostic } from '../diagnostics.ts';
+import type { Checked } from '../result.ts';
 import {
   type CompiledRules,
   type EventDef,
@@ -65,10 +66,7 @@ function refusal(event: EventDef): string | undefined {
 }
 
 /** The value as the input declares it, or a message saying why it does not fit. */
-function fitValue(
-  spec: InputSpec,
-  value: unknown,
-): { ok: true; value: string | number | boolean } | { ok: false; message: string } {
+function fitValue(spec: InputSpec, value: unknown): Checked<string | number | boolean> {
   if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
     return { ok: false, message: 'must be a single value (text, a number or true/false)' };
   }

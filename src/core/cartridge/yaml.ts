@@ -1,4 +1,4 @@
-// Parsing untrusted YAML with positions kept and every resource bounded (ledger-security.md §3.4).
+// Parsing untrusted YAML with positions kept and every resource bounded (the caps of limits.ts).
 //
 // The order matters: byte cap and control characters first (cheap, on the text); then a lexer pass that
 // stops at the first flow collection nested too deep (the parser is slow on 10^5 nested `[`); then the

@@ -302,7 +302,7 @@ function checkResolveThread(
   return checkThreadConditions(ctx, event.thread, index);
 }
 
-/** B-25: a new name that only *looks* like an existing one ("Mаra" with a Cyrillic а) is refused. */
+/** A new name that only *looks* like an existing one ("Mаra" with a Cyrillic а) is refused. */
 function checkConfusable(
   ctx: CheckContext,
   event: EventOf<'create_entity'>,
@@ -390,7 +390,7 @@ function checkAttribute(ctx: CheckContext, event: EventOf<'set_entity_attribute'
 }
 
 /**
- * L-30: an item reaches the player, or anything the player carries (a bag, the box in the bag, however
+ * An item reaches the player, or anything the player carries (a bag, the box in the bag, however
  * deep), only from the scene or from what the player already holds: it, or something holding it, however
  * deep, is listed as present, is at the scene's location (or the player's), or is the player — or the
  * cartridge marked it grantable. What the item itself holds must pass the same test, so a bag cannot
@@ -488,7 +488,7 @@ function fromSceneOrPlayer(
 }
 
 /**
- * L-31: a thread the cartridge gave conditions resolves only when they hold in the ledger, as of the
+ * A thread the cartridge gave conditions resolves only when they hold in the ledger, as of the
  * batch's start: a batch cannot add the fact (or set the status) it needs and resolve the thread with it.
  */
 function checkThreadConditions(ctx: CheckContext, thread: string, index: number): LedgerError | null {

@@ -1,4 +1,4 @@
-// The write policy (reference §4.2 D): which attributes a narrator batch may write. An allowlist of event
+// The write policy: which attributes a narrator batch may write. An allowlist of event
 // types is not enough — "set my gold to 9999" is a perfectly valid `set_entity_attribute` — so every name
 // the rules (YARE `state_schema`) own is refused to the ledger, whatever the entity, and a cartridge may
 // declare narrator-owned attributes with a type and bounds in the optional `ledger:` section of yare.yaml.
@@ -219,7 +219,7 @@ export function checkLedgerSection(
           continue;
         }
         if (rulesOwned.has(name)) {
-          // B-10: a cartridge cannot hand a rules-owned name to the narrator.
+          // A cartridge cannot hand a rules-owned name to the narrator.
           issue(
             at,
             'LEDGER_RULES_OWNED',

@@ -32,7 +32,7 @@ export interface EventSpec {
   readonly optional: Readonly<Record<string, FieldSpec>>;
   /** Fields naming an entity that must exist at that point in the batch (each item, for a `labels` field). */
   readonly refs: readonly string[];
-  /** Fields that may name an entity *or* a known fact (seed C03: a fact about a fact). */
+  /** Fields that may name an entity *or* a known fact (a fact may be about another fact). */
   readonly refsEntityOrFact: readonly string[];
   /** The field naming what this event brings into being; only `create_entity` creates an entity. */
   readonly creates: 'entity' | null;
@@ -211,7 +211,10 @@ export function isLedgerEventType(x: unknown): x is LedgerEventType {
   return typeof x === 'string' && TYPE_SET.has(x);
 }
 
-/** A reduced table with only `types` (for L-51 and for cartridges that narrow the vocabulary later). */
+/**
+ * A reduced table with only `types`: removing a type from the table removes it from the prompt, the
+ * schema and the validator at once (cartridges may narrow the vocabulary this way later).
+ */
 export function restrictSpecs(types: readonly LedgerEventType[]): SpecTable {
   const picked: Record<string, EventSpec> = Object.create(null);
   for (const type of types) {

@@ -1,8 +1,7 @@
 // Reading and writing World Info: SillyTavern's World Info file (`{entries: {"<uid>": {key, keysecondary,
 // order, disable, position: 0..7, …}}}`), a card's `character_book` (`{entries: [{keys, secondary_keys,
 // insertion_order, enabled, position: "before_char", extensions: {…}}]}`), a `lorebook_v3` wrapper, and the
-// hybrids found in the wild (Chub writes both names on every entry). Field mapping as SillyTavern does it
-// (reference worldinfo.md §2): in a card book, `extensions.*` carries SillyTavern's exact values and wins
+// hybrids found in the wild (Chub writes both names on every entry). Field mapping as SillyTavern does it: in a card book, `extensions.*` carries SillyTavern's exact values and wins
 // over the spec's top-level fields; in a World Info file SillyTavern's names win.
 //
 // What is malformed (a wrong type, an out-of-range enum, entries as a list in a World Info file, too many

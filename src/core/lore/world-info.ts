@@ -1,4 +1,4 @@
-// World Info activation, as SillyTavern does it (reference worldinfo.md §3, `checkWorldInfo`): keys matched
+// World Info activation, as SillyTavern's `checkWorldInfo` does it: keys matched
 // against the newest messages, secondary keys with the four selective logics, constant/sticky entries,
 // cooldown and delay, recursion (with exclude/prevent/delay-until-recursion), inclusion groups (sticky
 // first, optional scoring, override by order, else a weighted roll), probability, and the token budget.

@@ -77,3 +77,39 @@ export { diffStates, type StateChange } from './diff.ts';
 export { didYouMean } from './diagnostics-sink.ts';
 export { MAX_STEPS_PER_RUN } from './limits.ts';
 export { parseExpression } from './expr/parser.ts';
+export {
+  CONDITION_SHAPE,
+  DOMAIN_SHAPE,
+  ENGINE_SETTINGS_SHAPE,
+  EVENT_SHAPE,
+  FIELD_SHAPE,
+  IDENTIFIER_PATTERN,
+  INPUT_SHAPE,
+  NPC_TEMPLATE_SHAPE,
+  STEP_SHAPES,
+  TOP_LEVEL_SHAPE,
+  YARE_GRAMMAR,
+  type YareValue,
+} from './grammar.ts';
+export {
+  any,
+  bool,
+  type FileShape,
+  int,
+  keysOf,
+  list,
+  num,
+  type ObjectShape,
+  obj,
+  type OneRequired,
+  oneOf,
+  type PlainData,
+  ref,
+  resolveShape,
+  type Shape,
+  type ShapeValue,
+  str,
+  type TaggedShape,
+  tagged,
+  union,
+} from './grammar-shape.ts';

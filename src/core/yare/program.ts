@@ -3,10 +3,12 @@
 
 import type { SourcePlace } from '../diagnostics.ts';
 import type { Expression } from './expr/ast.ts';
+import type { FIELD_SHAPE, STEP_SHAPES } from './grammar.ts';
 import type { Value } from './values.ts';
 
-export type FieldType = 'int' | 'float' | 'bool' | 'string' | 'list' | 'dict';
-export type Visibility = 'public' | 'private';
+/** A field's type and a field's visibility: the values the grammar allows (grammar.ts). */
+export type FieldType = (typeof FIELD_SHAPE.props.type.enum)[number];
+export type Visibility = (typeof FIELD_SHAPE.props.visibility.enum)[number];
 
 export interface FieldSchema {
   readonly kind: 'field';
@@ -53,7 +55,7 @@ export type Target =
     }
   | { readonly kind: 'dynamic'; readonly expr: Operand };
 
-export type MutateOp = 'add' | 'sub' | 'mul' | 'div';
+export type MutateOp = (typeof STEP_SHAPES.mutate.props.op.enum)[number];
 
 export interface BranchArm {
   /** `undefined` marks the else arm. */

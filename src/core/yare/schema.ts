@@ -4,6 +4,7 @@
 
 import type { SourcePlace } from '../diagnostics.ts';
 import { type DiagnosticSink, didYouMean } from './diagnostics-sink.ts';
+import { DOMAIN_SHAPE, FIELD_SHAPE } from './grammar.ts';
 import { MAX_CONTAINER_SIZE, MAX_DICT_DEPTH } from './limits.ts';
 import type { DomainSchema, FieldSchema, FieldType, SchemaNode, Visibility } from './program.ts';
 import { type Dict, isDict, newDict, type Value } from './values.ts';
@@ -21,9 +22,14 @@ import {
 } from './yaml-nodes.ts';
 
 export const RESERVED_NAMES: ReadonlySet<string> = new Set(['state', 'temp', 'inputs', 'macros', 'config']);
-export const FIELD_TYPES: readonly FieldType[] = ['int', 'float', 'bool', 'string', 'list', 'dict'];
-const FIELD_KEYS = new Set(['type', 'default', 'min', 'max', 'visibility', 'npc_visibility', 'description']);
-const DOMAIN_SETTING_KEYS = new Set(['visibility', 'npc_visibility', 'description']);
+export const FIELD_TYPES: readonly FieldType[] = FIELD_SHAPE.props.type.enum;
+const FIELD_KEYS: ReadonlySet<string> = new Set(Object.keys(FIELD_SHAPE.props));
+const DOMAIN_SETTING_KEYS: ReadonlySet<string> = new Set(Object.keys(DOMAIN_SHAPE.props));
+const VISIBILITIES: readonly string[] = FIELD_SHAPE.props.visibility.enum;
+
+function isVisibility(value: unknown): value is Visibility {
+  return typeof value === 'string' && VISIBILITIES.includes(value);
+}
 
 /** The in-game clock (turn/game-time.ts). */
 export const GAME_TIME_KEY = 'game_time';
@@ -168,10 +174,10 @@ function readVisibility(
   const raw = getNode(node, 'visibility');
   if (raw === undefined) return fallback;
   const v = scalarOf(raw);
-  if (v === 'public' || v === 'private') return v;
+  if (isVisibility(v)) return v;
   sink.error(
     'YARE_BAD_SCHEMA',
-    `visibility must be 'public' or 'private', got ${JSON.stringify(v)}.`,
+    `visibility must be ${VISIBILITIES.map((name) => `'${name}'`).join(' or ')}, got ${JSON.stringify(v)}.`,
     placeOfNode(src, raw),
   );
   return fallback;

@@ -5,11 +5,10 @@
 // `constructor` key is only ever an unknown property.
 
 import type { JsonSchema } from '../../adapters/llm/index.ts';
+import type { Checked } from '../../core/result.ts';
 import { MAX_TOOL_ARGS_DEPTH, MAX_TOOL_ARGS_ITEMS, MAX_TOOL_STRING_CHARS } from './limits.ts';
 
-export type ArgsCheck =
-  | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly message: string };
+export type ArgsCheck = Checked<unknown>;
 
 type Schema = { readonly [key: string]: unknown };
 

@@ -35,7 +35,7 @@ import {
   cacheFriendly,
   json,
   messagesText,
-  personaText,
+  personaSection,
   toChatMessages,
 } from './prompts.ts';
 import {
@@ -139,14 +139,7 @@ function directorSections(
       carrier: 'tools',
       why: `${tools.specs.length} tool definitions, sent as tools`,
     },
-    {
-      id: 'persona',
-      kind: 'static',
-      text: personaText(ctx.persona),
-      required: false,
-      maxTokens: 500,
-      why: 'the player character',
-    },
+    personaSection(ctx.persona),
     {
       id: 'state',
       kind: 'volatile',

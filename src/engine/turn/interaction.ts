@@ -15,6 +15,7 @@ import { checkArgs } from './args.ts';
 import { MAX_METRIC_LIST_ITEMS } from '../../core/minigames/index.ts';
 import { MAX_INTERACTION_STRING_CHARS } from './limits.ts';
 import type { InteractionInput } from './types.ts';
+import type { Checked } from '../../core/result.ts';
 
 type StateLike = { readonly [key: string]: unknown };
 
@@ -26,8 +27,6 @@ export interface PendingInteraction {
   readonly minigameId: string;
   readonly resolverEvent: string;
 }
-
-type Check<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
 
 /** Whether the state holds a pending interaction: `_pending_interaction` is a non-empty mapping. */
 export function hasPendingInteraction(state: StateLike): boolean {
@@ -54,7 +53,7 @@ const interactionSchema = {
 } as const;
 
 /** Checks the client's payload (untrusted) and returns a null-prototype copy. */
-export function checkInteractionInput(input: unknown): Check<InteractionInput> {
+export function checkInteractionInput(input: unknown): Checked<InteractionInput> {
   const checked = checkArgs(interactionSchema, input);
   if (!checked.ok)
     return { ok: false, message: `interaction: ${checked.message.replace(/^arguments/, 'payload')}` };
@@ -83,7 +82,7 @@ export function matchPending(
   rules: CompiledRules,
   state: StateLike,
   input: InteractionInput,
-): Check<PendingInteraction> {
+): Checked<PendingInteraction> {
   const pending = state[PENDING_KEY] as Record<string, unknown> | null | undefined;
   if (
     typeof pending !== 'object' ||

@@ -17,7 +17,7 @@ import {
   block,
   json,
   messagesText,
-  personaText,
+  personaSection,
   toChatMessages,
 } from './prompts.ts';
 import type { StoryMessage, TurnCartridge, TurnEvent } from './types.ts';
@@ -57,14 +57,7 @@ export function narratorSections(ctx: TurnContext, input: NarratorInput): Prompt
       why: "the cartridge's narrator directive",
     },
     ...worldInfo.after,
-    {
-      id: 'persona',
-      kind: 'static',
-      text: personaText(ctx.persona),
-      required: false,
-      maxTokens: 500,
-      why: 'the player character',
-    },
+    personaSection(ctx.persona),
     ...ledger,
     // Only turns played from a chat front end (the OpenAI-compatible endpoint) carry player context.
     ...(ctx.playerContext === undefined

@@ -261,6 +261,18 @@ export function personaText(persona: TurnPersona | undefined): string {
     : `--- PLAYER CHARACTER (background only; never act for them) ---\n${lines.join('\n')}`;
 }
 
+/** The player character's section, the same in the Director's and the Narrator's prompts. */
+export function personaSection(persona: TurnPersona | undefined): PromptSection {
+  return {
+    id: 'persona',
+    kind: 'static',
+    text: personaText(persona),
+    required: false,
+    maxTokens: 500,
+    why: 'the player character',
+  };
+}
+
 export function json(value: unknown): string {
   return JSON.stringify(value);
 }

@@ -191,8 +191,9 @@ export function replayTurnRules(
 }
 
 /**
- * Re-validates the record's committed batch against the world before (the save is untrusted input, L-46)
- * and re-applies it at the recorded stamp. Records written before the ledger existed carry no batch.
+ * Re-validates the record's committed batch against the world before (a save is untrusted input, so
+ * every stored event is checked again) and re-applies it at the recorded stamp. Records written before
+ * the ledger existed carry no batch.
  */
 function replayLedger(
   cartridge: TurnCartridge,

@@ -190,7 +190,7 @@ export interface LedgerIssue {
   readonly message: string;
 }
 
-/** One proposal the model made this turn (the audit trail, L-53): what it sent and what was wrong. */
+/** One proposal the model made this turn (the audit trail of every attempt, kept with the turn): what it sent and what was wrong. */
 export interface LedgerAttempt {
   /** `narrator`: the prose call's own tool call; `extraction`: the separate call; `repair`: after a rejection. */
   readonly kind: 'narrator' | 'extraction' | 'repair';
@@ -292,7 +292,7 @@ export interface RuleCall {
   readonly ok: boolean;
   readonly error?: { readonly code: string; readonly message: string };
   readonly notes: readonly string[];
-  /** Rule steps the run executed (records since issue 16): a replay stops a budget-stopped run here. */
+  /** Rule steps the run executed (absent in records older than the step count): a replay stops a budget-stopped run here. */
   readonly steps?: number;
 }
 

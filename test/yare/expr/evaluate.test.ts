@@ -11,7 +11,7 @@ function show(text: string, fixture = {}): string {
   return formatValue(run(text, fixture));
 }
 
-describe('reference §5.1 evaluator cases', () => {
+describe("the original evaluator's cases", () => {
   it('literals', () => {
     expect(run('@ 5')).toBe(5);
     expect(run('@ 3.14')).toEqual(new PyFloat(3.14));

@@ -158,7 +158,7 @@ describe('truthy', () => {
   });
 });
 
-describe('toNumeric (reference §5.1 _to_numeric)', () => {
+describe('toNumeric (the original _to_numeric)', () => {
   it('follows the original coercions', () => {
     expect(toNumeric(5)).toBe(5);
     expect(toNumeric(3.14)).toBe(3.14);

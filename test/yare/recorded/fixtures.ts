@@ -169,7 +169,7 @@ export const HAND_PICKED_EXPRESSIONS: readonly string[] = [
   '0 or roll(1d6)',
   '1 and roll(1d6)',
   'roll(1d6) if state.a else roll(1d8)',
-  // Python semantics the reference gives (mnesos-engine.md §1.3, §1.4, §5.1).
+  // Python semantics, as MnesOS 0.6 evaluates them (docs/yare-differences.md lists where we differ).
   '2 + 3 * 4',
   "'npc_' + 1",
   "'a' + None",

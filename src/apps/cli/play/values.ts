@@ -3,10 +3,9 @@
 // this only spares the player JSON quoting (`difficulty=12`, `loud=true`).
 
 import { coerceTypedWord, type InteractionInput, jsonOrText } from '../../../engine/turn/index.ts';
+import type { Checked as Result } from '../../../core/result.ts';
 import type { EventDef } from '../../../core/yare/index.ts';
 import type { CommandArgs } from './commands.ts';
-
-type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
 
 /** `/event NAME key=value…`, or `/event NAME value` for an event with a single input. */
 export function eventInputs(event: EventDef, args: CommandArgs): Result<Record<string, unknown>> {

@@ -4,6 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { loadCartridge } from '../../../adapters/files/index.ts';
+import type { Checked } from '../../../core/result.ts';
 import { formatDiagnostic } from '../../../core/diagnostics.ts';
 import {
   DEFAULT_LIMITS,
@@ -33,9 +34,7 @@ export interface CheckOptions {
   readonly json?: boolean;
 }
 
-type Loaded<T> = { ok: true; value: T } | { ok: false; message: string };
-
-function readText(path: string, maxBytes: number): Loaded<string> {
+function readText(path: string, maxBytes: number): Checked<string> {
   try {
     const buffer = readFileSync(path);
     if (buffer.length > maxBytes) return { ok: false, message: `${path}: larger than ${maxBytes} bytes` };
@@ -45,7 +44,7 @@ function readText(path: string, maxBytes: number): Loaded<string> {
   }
 }
 
-function loadWorld(path: string, maxBytes: number): Loaded<World> {
+function loadWorld(path: string, maxBytes: number): Checked<World> {
   const text = readText(path, maxBytes);
   if (!text.ok) return text;
   let raw: unknown;
@@ -68,7 +67,7 @@ interface CartridgeLedger {
  * The write policy and starting world of a cartridge (a folder or a shipped cartridge's name), loaded as
  * every command loads one: its errors are the loader's, at `file:line:col`.
  */
-async function cartridgeLedger(arg: string | undefined): Promise<Loaded<CartridgeLedger>> {
+async function cartridgeLedger(arg: string | undefined): Promise<Checked<CartridgeLedger>> {
   if (arg === undefined) return { ok: true, value: { policy: DEFAULT_POLICY, world: emptyWorld() } };
   let dir: string;
   try {

@@ -6,6 +6,7 @@ import type { Document, LineCounter } from 'yaml';
 import type { Diagnostic, SourcePlace } from '../../diagnostics.ts';
 import { DiagnosticSink } from '../diagnostics-sink.ts';
 import type { Expression } from '../expr/ast.ts';
+import { IDENTIFIER_PATTERN } from '../grammar.ts';
 import type { DomainSchema, InputSpec } from '../program.ts';
 import type { StateValue } from '../values.ts';
 import type { NodeSource } from '../yaml-nodes.ts';
@@ -30,8 +31,8 @@ export interface CompileRulesOptions {
   ) => readonly Diagnostic[];
 }
 
-/** Names of macros, events, inputs and foreach locals. */
-export const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Names of macros, events, inputs and foreach locals (the grammar's pattern). */
+export const IDENTIFIER = new RegExp(IDENTIFIER_PATTERN);
 
 /** The names an expression may read in the event being checked. */
 export interface EventScope {

@@ -4,6 +4,7 @@
 
 import type { Diagnostic, SourcePlace } from '../../diagnostics.ts';
 import { didYouMean } from '../diagnostics-sink.ts';
+import { EVENT_SHAPE, INPUT_SHAPE } from '../grammar.ts';
 import type { FieldType, InputSpec, ValuesFrom } from '../program.ts';
 import { formatValue } from '../python.ts';
 import { FIELD_TYPES, RESERVED_NAMES } from '../schema.ts';
@@ -26,10 +27,16 @@ import type { RawEvent, RawInputs } from './raw-ast.ts';
 import { shapeSteps } from './shape-steps.ts';
 import { type ShapeContext, shapeError } from './shape-values.ts';
 
-const EVENT_KEYS = new Set(['description', 'inputs', 'steps', 'trigger_on', 'internal', 'intents']);
-const INPUT_KEYS = new Set(['type', 'enum', 'default', 'description', 'values_from']);
+const EVENT_KEYS: ReadonlySet<string> = new Set(Object.keys(EVENT_SHAPE.props));
+const INPUT_KEYS: ReadonlySet<string> = new Set(Object.keys(INPUT_SHAPE.props));
+const TRIGGERS: readonly string[] = EVENT_SHAPE.props.trigger_on.enum;
+type Trigger = (typeof EVENT_SHAPE.props.trigger_on.enum)[number];
 /** `values_from`: `state.` and a dotted path, `ledger.entities`, or `ledger.` and an entity type. */
 const VALUES_FROM = /^(state|ledger)\.([A-Za-z_][A-Za-z0-9_]{0,63}(?:\.[A-Za-z_][A-Za-z0-9_]{0,63}){0,15})$/;
+
+function isTrigger(value: unknown): value is Trigger {
+  return typeof value === 'string' && TRIGGERS.includes(value);
+}
 
 export function shapeEvent(ctx: ShapeContext, name: string, node: YAMLMap, place: SourcePlace): RawEvent {
   const keyProblems = mapPairs(node)
@@ -45,14 +52,15 @@ export function shapeEvent(ctx: ShapeContext, name: string, node: YAMLMap, place
   const steps = stepsNode === undefined ? undefined : shapeSteps(ctx, stepsNode, `events.${name}.steps`);
   const trailingProblems: Diagnostic[] = [];
   const triggerNode = getNode(node, 'trigger_on');
-  let triggerOn: 'cycle_tick' | undefined;
+  let triggerOn: Trigger | undefined;
   if (triggerNode !== undefined) {
-    if (scalarOf(triggerNode) === 'cycle_tick') triggerOn = 'cycle_tick';
+    const trigger = scalarOf(triggerNode);
+    if (isTrigger(trigger)) triggerOn = trigger;
     else
       trailingProblems.push(
         shapeError(
           'YARE_BAD_SCHEMA',
-          `trigger_on supports only 'cycle_tick', got ${JSON.stringify(scalarOf(triggerNode))}.`,
+          `trigger_on supports only ${TRIGGERS.map((t) => `'${t}'`).join(', ')}, got ${JSON.stringify(scalarOf(triggerNode))}.`,
           placeOfNode(ctx.src, triggerNode),
         ),
       );

@@ -4,10 +4,24 @@
 
 import type { Diagnostic } from '../../diagnostics.ts';
 import { normaliseName } from '../../text-policy.ts';
+import { ENGINE_SETTINGS_SHAPE, NPC_TEMPLATE_SHAPE } from '../grammar.ts';
 import type { EngineSettings, NpcTemplate } from '../program.ts';
 import { getNode, isMap, mapPairs, placeOfNode, scalarOf, type YAMLMap } from '../yaml-nodes.ts';
 import type { RawSettings } from './raw-ast.ts';
 import { type ShapeContext, shapeError, shapeMapping, shapeWarning } from './shape-values.ts';
+
+const NPC_TEMPLATE_TYPES: readonly string[] = NPC_TEMPLATE_SHAPE.props.type.enum;
+const NPC_TEMPLATE_KEYS: ReadonlySet<string> = new Set(Object.keys(NPC_TEMPLATE_SHAPE.props));
+const ENGINE_SETTINGS = ENGINE_SETTINGS_SHAPE.props;
+/** The setting each key of the grammar's engine_settings sets. */
+const ENGINE_SETTING_OF = {
+  npc_min_credit_threshold: 'npcMinCreditThreshold',
+  max_batched_npcs: 'maxBatchedNpcs',
+} as const satisfies Record<keyof typeof ENGINE_SETTINGS, keyof EngineSettings>;
+
+function isNpcTemplateType(value: unknown): value is NpcTemplate['type'] {
+  return typeof value === 'string' && NPC_TEMPLATE_TYPES.includes(value);
+}
 
 export function shapeSettings(ctx: ShapeContext, top: YAMLMap | undefined): RawSettings {
   const problems: Diagnostic[] = [];
@@ -39,11 +53,11 @@ function shapeNpcTemplates(
       continue;
     }
     const type = scalarOf(getNode(value, 'type'));
-    if (type !== 'name' && type !== 'tag') {
+    if (!isNpcTemplateType(type)) {
       problems.push(
         shapeError(
           'YARE_BAD_SCHEMA',
-          `npc_templates entry '${key}' has invalid type ${JSON.stringify(type ?? null)}. Allowed values: name, tag.`,
+          `npc_templates entry '${key}' has invalid type ${JSON.stringify(type ?? null)}. Allowed values: ${NPC_TEMPLATE_TYPES.join(', ')}.`,
           placeOfNode(ctx.src, getNode(value, 'type') ?? value),
         ),
       );
@@ -73,7 +87,7 @@ function shapeNpcTemplates(
       continue;
     }
     for (const { key: k, pair: p } of mapPairs(value)) {
-      if (!['type', 'description', 'credit'].includes(k)) {
+      if (!NPC_TEMPLATE_KEYS.has(k)) {
         problems.push(
           shapeWarning(
             'YARE_UNKNOWN_KEY',
@@ -93,15 +107,18 @@ function shapeEngineSettings(ctx: ShapeContext, node: unknown, problems: Diagnos
   const map = shapeMapping(ctx, node, 'engine_settings must be a mapping.', problems);
   if (!map) return settings;
   for (const { key, pair, value } of mapPairs(map)) {
-    const v = scalarOf(value);
-    const ok = typeof v === 'number' && Number.isInteger(v) && v >= 0;
-    if (key === 'npc_min_credit_threshold' && ok) settings.npcMinCreditThreshold = v;
-    else if (key === 'max_batched_npcs' && ok && v >= 1) settings.maxBatchedNpcs = v;
-    else if (key === 'npc_min_credit_threshold' || key === 'max_batched_npcs') {
+    if (Object.hasOwn(ENGINE_SETTINGS, key)) {
+      const known = key as keyof typeof ENGINE_SETTINGS;
+      const v = scalarOf(value);
+      const min = ENGINE_SETTINGS[known].min ?? 0;
+      if (typeof v === 'number' && Number.isInteger(v) && v >= min) {
+        settings[ENGINE_SETTING_OF[known]] = v;
+        continue;
+      }
       problems.push(
         shapeError(
           'YARE_BAD_SCHEMA',
-          `engine_settings.${key} must be a non-negative integer${key === 'max_batched_npcs' ? ' (at least 1)' : ''}.`,
+          `engine_settings.${key} must be a non-negative integer${min > 0 ? ` (at least ${min})` : ''}.`,
           placeOfNode(ctx.src, value),
         ),
       );

@@ -5,6 +5,8 @@
 
 import type { Diagnostic, SourcePlace } from '../../diagnostics.ts';
 import { didYouMean } from '../diagnostics-sink.ts';
+import { CONDITION_SHAPE, STEP_SHAPES, TABLE_KEY_PATTERN } from '../grammar.ts';
+import type { ObjectShape } from '../grammar-shape.ts';
 import { MAX_NOTE_TEMPLATE_LENGTH } from '../limits.ts';
 import type { MutateOp, StepKind, TableKey } from '../program.ts';
 import { RESERVED_NAMES } from '../schema.ts';
@@ -45,21 +47,27 @@ import {
   shapeWarning,
 } from './shape-values.ts';
 
-const STEP_FIELDS: Readonly<Record<StepKind, readonly string[]>> = {
-  set: ['var', 'value'],
-  mutate: ['var', 'op', 'value'],
-  branch: ['conditions', 'if', 'steps', 'else'],
-  table_roll: ['roll', 'var', 'table'],
-  call: ['event', 'args'],
-  note: ['message'],
-  list_push: ['var', 'item', 'value'],
-  list_remove: ['var', 'index', 'value'],
-  dict_set: ['var', 'key', 'value'],
-  dict_delete: ['var', 'key'],
-  foreach: ['array', 'item', 'index', 'steps'],
-};
-const ACTIONS = Object.keys(STEP_FIELDS) as StepKind[];
-const MUTATE_OPS: readonly MutateOp[] = ['add', 'sub', 'mul', 'div'];
+/** Each action's shape in the grammar: every kind of compiled step has one, and no other is listed. */
+const STEP_GRAMMAR: Readonly<Record<StepKind, ObjectShape>> = STEP_SHAPES satisfies Record<
+  StepKind,
+  ObjectShape
+>;
+type SameKeys<A, B> = [Exclude<keyof A, keyof B> | Exclude<keyof B, keyof A>] extends [never] ? true : false;
+const STEP_KINDS_MATCH: SameKeys<typeof STEP_SHAPES, Record<StepKind, unknown>> = true;
+void STEP_KINDS_MATCH;
+
+/** Each action's fields, in the grammar's order, and the ones it requires. */
+const ACTIONS = Object.keys(STEP_GRAMMAR) as StepKind[];
+function byAction<T>(read: (shape: ObjectShape) => T): Readonly<Record<StepKind, T>> {
+  const out = {} as Record<StepKind, T>;
+  for (const action of ACTIONS) out[action] = read(STEP_GRAMMAR[action]);
+  return out;
+}
+const STEP_FIELDS = byAction((shape): readonly string[] => Object.keys(shape.props));
+const STEP_REQUIRED = byAction((shape): ReadonlySet<string> => new Set(shape.required ?? []));
+const MUTATE_OPS: readonly MutateOp[] = STEP_SHAPES.mutate.props.op.enum;
+const CONDITION_KEYS: ReadonlySet<string> = new Set(Object.keys(CONDITION_SHAPE.props));
+const TABLE_KEY = new RegExp(TABLE_KEY_PATTERN);
 
 function isMutateOp(op: unknown): op is MutateOp {
   return (MUTATE_OPS as readonly unknown[]).includes(op);
@@ -93,7 +101,7 @@ interface StepSite {
   readonly problems: readonly Diagnostic[];
   /** A field's node, or undefined. */
   field(name: string): unknown;
-  /** A required field: its node, read by `shape`, and the problem when it is missing. */
+  /** A field the grammar requires: its node, read by `shape`, and the problem when it is missing. */
   required<T>(name: string, shape: (node: unknown) => T | undefined): RawField<T>;
 }
 
@@ -137,9 +145,10 @@ export function shapeStep(ctx: ShapeContext, node: unknown, where: string): RawS
     required: (name, shape) => {
       const pair = getPair(node, name);
       return {
-        missing: pair
-          ? undefined
-          : shapeError('YARE_BAD_STEP', `${where}: '${action}' needs a '${name}' field.`, place),
+        missing:
+          pair || !STEP_REQUIRED[action].has(name)
+            ? undefined
+            : shapeError('YARE_BAD_STEP', `${where}: '${action}' needs a '${name}' field.`, place),
         raw: shape(pair?.value),
       };
     },
@@ -256,7 +265,7 @@ function shapeBranchStep(site: StepSite): RawStep {
         };
       }
       const problems = mapPairs(cond)
-        .filter(({ key }) => key !== 'if' && key !== 'else' && key !== 'steps')
+        .filter(({ key }) => !CONDITION_KEYS.has(key))
         .map(({ key, pair }) =>
           shapeError(
             'YARE_BAD_STEP',
@@ -495,6 +504,7 @@ function shapeLocalName(ctx: ShapeContext, node: unknown, fallback: string, wher
 }
 
 function parseTableKey(key: string): TableKey | undefined {
+  if (!TABLE_KEY.test(key)) return undefined;
   const s = key.trim();
   let m = /^(-?\d+)$/.exec(s);
   if (m) return { kind: 'exact', value: Number(m[1]) };

@@ -7,6 +7,8 @@
 import type { Document } from 'yaml';
 import type { Diagnostic } from '../../diagnostics.ts';
 import { didYouMean } from '../diagnostics-sink.ts';
+import { TOP_LEVEL_SHAPE } from '../grammar.ts';
+import { keysOf } from '../grammar-shape.ts';
 import {
   getNode,
   getPair,
@@ -30,20 +32,8 @@ import {
   shapeWarning,
 } from './shape-values.ts';
 
-/** The top-level keys of yare.yaml this engine reads; others are ignored with a warning. */
-export const KNOWN_TOP_LEVEL: ReadonlySet<string> = new Set([
-  'version',
-  'bot_name',
-  'state_schema',
-  'macros',
-  'events',
-  'npc_templates',
-  'engine_settings',
-  'separate_npc',
-  'separate_npc_brain',
-  'ledger',
-  'invariants',
-]);
+/** The top-level keys of yare.yaml this engine reads (the grammar's); others are ignored with a warning. */
+export const KNOWN_TOP_LEVEL: ReadonlySet<string> = new Set(keysOf(TOP_LEVEL_SHAPE));
 
 export function shapeDocument(ctx: ShapeContext, doc: Document.Parsed): RawDocument {
   const problems: Diagnostic[] = [];

@@ -1,5 +1,6 @@
 // Completion and hover for yare.yaml and scenario files. The state schema, inputs and macros come from the
-// last rules that compiled; keys and their documentation from the same shapes as the editor schema.
+// last rules that compiled; keys and their documentation from the yare.yaml grammar the compiler reads
+// (src/core/yare/grammar.ts) and the scenario and directives shapes, as the editor schema is.
 
 import {
   type CompletionItem,
@@ -13,11 +14,11 @@ import {
   type EventDef,
   schemaAt,
   type SchemaNode,
+  YARE_GRAMMAR,
 } from '../../../core/yare/index.ts';
 import { DIRECTIVES_FILE } from '../schema/directives-shape.ts';
 import { SCENARIO_FILE } from '../schema/scenario-shape.ts';
 import type { FileShape, Shape } from '../schema/shape.ts';
-import { YARE_FILE } from '../schema/yare-shape.ts';
 import { keyContext, keysAt, shapesAt } from './context.ts';
 import type { FileRole } from './project.ts';
 import { lineStartOf, segmentsUpTo, tokenAt } from './text.ts';
@@ -48,7 +49,7 @@ function pathPrefix(prefix: string): { root: string; rest: string } | undefined 
 export function shapeOfRole(role: FileRole): FileShape | undefined {
   switch (role) {
     case 'yare':
-      return YARE_FILE;
+      return YARE_GRAMMAR;
     case 'scenario':
       return SCENARIO_FILE;
     case 'directives':

@@ -1,6 +1,7 @@
 // Checking one expectation against what a step produced. A failure is a plain sentence naming the
 // expected and the observed value; the caller adds the expectation's `file:line:col`.
 
+import type { Checked } from '../../../core/result.ts';
 import { allFacts, lookup } from '../../../core/ledger/index.ts';
 import {
   type CompiledRules,
@@ -101,11 +102,7 @@ function listed(lines: readonly string[]): string {
   return lines.length === 0 ? ' (none)' : lines.map((l) => `\n      ${l}`).join('');
 }
 
-function read(
-  rules: CompiledRules,
-  seen: StepObservation,
-  path: string,
-): { ok: true; value: unknown } | { ok: false; message: string } {
+function read(rules: CompiledRules, seen: StepObservation, path: string): Checked<unknown> {
   const result = evaluateExpression(rules, toValue(seen.state), path);
   if (!result.ok) return { ok: false, message: `${path}: ${result.error.message} [${result.error.code}]` };
   return { ok: true, value: toStateValue(result.value as Value) };

@@ -120,8 +120,15 @@ export function checkShape(
             );
           }
         }
+        const present = new Set(mapPairs(node).map((p) => p.key));
         for (const key of objectShape.required ?? [])
-          if (!mapPairs(node).some((p) => p.key === key)) sink(node, `${where} needs '${key}'.`);
+          if (!present.has(key)) sink(node, `${where} needs '${key}'.`);
+        for (const group of objectShape.oneRequired ?? []) {
+          const given = group.keys.filter((key) => present.has(key));
+          const names = group.keys.map((key) => `'${key}'`).join(' or ');
+          if (given.length === 0) sink(node, `${where} needs ${names}.`);
+          else if (group.exclusive && given.length > 1) sink(node, `${where} takes only one of ${names}.`);
+        }
         return;
       }
       case 'ref':

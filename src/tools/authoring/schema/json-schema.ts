@@ -24,13 +24,27 @@ function convertObject(shape: ObjectShape): Json {
   for (const [key, prop] of Object.entries(shape.props)) properties[key] = convert(prop);
   const out: Json = { type: 'object', properties };
   if (shape.required && shape.required.length > 0) out.required = [...shape.required];
+  const groups = (shape.oneRequired ?? []).map((group) => ({
+    [group.exclusive ? 'oneOf' : 'anyOf']: group.keys.map((key) => ({ required: [key] })),
+  }));
+  if (groups.length === 1) Object.assign(out, groups[0]);
+  else if (groups.length > 1) out.allOf = groups;
   if (shape.extra) {
-    if (shape.keyPattern) out.patternProperties = { [shape.keyPattern]: convert(shape.extra) };
+    if (shape.keyPattern) out.patternProperties = { [namesPattern(shape)]: convert(shape.extra) };
     out.additionalProperties = shape.keyPattern ? false : convert(shape.extra);
   } else {
     out.additionalProperties = false;
   }
   return withDoc(shape.doc, out);
+}
+
+/**
+ * The pattern of an object's map keys, leaving out its listed keys: JSON Schema applies `properties` and
+ * `patternProperties` both, so a domain's `visibility` would otherwise also be read as a field.
+ */
+function namesPattern(shape: ObjectShape): string {
+  const listed = Object.keys(shape.props).map((key) => key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return listed.length === 0 ? shape.keyPattern! : `^(?!(?:${listed.join('|')})$)(?:${shape.keyPattern})`;
 }
 
 function convert(shape: Shape): Json {

@@ -2,7 +2,7 @@
 // checks against and the editor schema is made from. docs/authoring.md explains each key.
 
 import { MAX_PROPERTY_SEEDS } from '../scenario/limits.ts';
-import { any, type FileShape, int, list, obj, ref, str, union } from './shape.ts';
+import { any, type FileShape, int, list, obj, oneOf, ref, str, union } from './shape.ts';
 
 const path = str('A state path, e.g. state.player.hp (checked against the state schema).');
 const bound = union('A number, or an "@ expression" read from the state.', { kind: 'number' }, str());
@@ -46,7 +46,7 @@ export const STEP_SHAPE = obj(
     minigame: obj(
       {
         id: str('The minigame_id of the pending interaction.'),
-        status: str('How the mini-game ended.', ['completed', 'failed', 'aborted']),
+        status: oneOf(['completed', 'failed', 'aborted'], 'How the mini-game ended.'),
         metrics: obj({}, { extra: any() }),
         data: obj({}, { extra: any() }),
       },

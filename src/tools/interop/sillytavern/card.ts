@@ -1,6 +1,6 @@
 // Character cards V1, V2 (`chara_card_v2`) and V3 (`chara_card_v3`), and SillyTavern's hybrids (V1 fields at
 // the top level and in `data`): normalised into one shape. `data.*` is preferred, the top level is the
-// fallback (reference formats.md §2). Unknown fields are kept (`raw`) so an export can give them back.
+// fallback, as SillyTavern reads cards. Unknown fields are kept (`raw`) so an export can give them back.
 
 import { ImportError } from './errors.ts';
 import { MAX_ALTERNATE_GREETINGS, MAX_CARD_FIELD_CHARS } from './limits.ts';
