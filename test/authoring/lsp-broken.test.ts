@@ -1,7 +1,7 @@
 // The language server while the file does not compile, driven over stdio JSON-RPC as an editor drives
 // it: a half-typed path (`var: state.player.`) completes from the last rules that compiled, a file opened
-// already broken completes from what can still be read of it, hover and go-to-definition keep working,
-// and the diagnostics still follow the text.
+// already broken completes from what can still be read of it, hover, go-to-definition and rename keep
+// working, and the diagnostics still follow the text.
 
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -101,5 +101,38 @@ describe('mnesos lsp --stdio on a document that does not compile', () => {
     expect(target?.uri).toBe(uri);
     const declared = broken.split('\n').findIndex((l) => /^\s+hp: \{/.test(l));
     expect(target.range.start.line).toBe(declared);
+  });
+
+  it('renames an event and a macro in a file that does not compile', async () => {
+    const path = join(dir, 'opened-broken', 'yare.yaml');
+    const uri = pathToFileURL(path).href;
+    const broken = good
+      .replace('                var: state.player.location', HALF_TYPED)
+      .replace('  travel:\n', '  travel:\n     oops: 1\n');
+    client.notify('textDocument/didChange', {
+      textDocument: { uri, version: 3 },
+      contentChanges: [{ text: broken }],
+    });
+    await diagnosticsFor(uri, (ds) => ds.some((d) => d.severity === 1));
+    const event = await client.request('textDocument/rename', {
+      textDocument: { uri },
+      position: positionAfter(broken, 'event: foe_t'),
+      newName: 'creature_turn',
+    });
+    const edits = event.changes[uri];
+    // The declaration and every call, found in the broken text.
+    expect(edits).toHaveLength(1 + (broken.match(/event: foe_turn/g) ?? []).length);
+    expect(edits.every((e: Json) => e.newText === 'creature_turn')).toBe(true);
+    const lines = broken.split('\n');
+    for (const e of edits)
+      expect(lines[e.range.start.line].slice(e.range.start.character, e.range.end.character)).toBe(
+        'foe_turn',
+      );
+    const macro = await client.request('textDocument/rename', {
+      textDocument: { uri },
+      position: positionAfter(broken, '  inn_pr'),
+      newName: 'bed_price',
+    });
+    expect(macro.changes[uri]).toHaveLength((broken.match(/inn_price/g) ?? []).length);
   });
 });
