@@ -15,6 +15,8 @@ export interface RollRecord {
   readonly dice: string;
   readonly faces: readonly number[];
   readonly total: number;
+  /** The dice were computed from a private value: players see the total only (src/core/yare/run/privacy.ts). */
+  readonly private?: true;
 }
 
 /** The generator's four 32-bit words; JSON-serialisable. */

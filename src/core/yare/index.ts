@@ -11,6 +11,8 @@ export {
   type RunResult,
   runEvent,
 } from './interpreter.ts';
+export type { PrivateNote } from './run/run-result.ts';
+export { pathIsPrivate, readsPrivate, rollDiceArePrivate } from './privacy.ts';
 export * as limits from './limits.ts';
 export type {
   CompiledRules,

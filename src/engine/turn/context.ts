@@ -37,6 +37,11 @@ export class TurnContext {
   readonly ruleCalls: RuleCall[] = [];
   /** Notes of the rule runs that succeeded, in order: what the Narrator is told happened. */
   readonly notes: string[] = [];
+  /**
+   * Where notes show private values, by index in `notes` ([start, end) pairs; `RunResult.privateNotes`):
+   * every view a player or the Narrator reads leaves them out (private-notes.ts).
+   */
+  readonly privateNoteSpans = new Map<number, readonly number[]>();
   readonly tools: ToolTraceEntry[] = [];
   readonly prompts: PromptRecord[] = [];
   readonly warnings: string[] = [];
@@ -189,7 +194,11 @@ export class TurnContext {
       steps: result.stepsUsed,
     });
     // A failed run changed nothing, so its notes describe nothing that happened.
-    if (result.ok) this.notes.push(...result.notes);
+    if (result.ok) {
+      const at = this.notes.length;
+      for (const note of result.privateNotes) this.privateNoteSpans.set(at + note.index, note.spans);
+      this.notes.push(...result.notes);
+    }
     return result;
   }
 

@@ -1,6 +1,6 @@
 // The Narrator: one streaming call that turns the scene directives and the turn's event notes into prose.
-// It sees public state only, never private fields, dice rolls or tool traces, and is told not to print
-// raw numbers unless the directives ask for them.
+// It sees public state only, never private fields (nor note values computed from one), dice rolls or tool
+// traces, and is told not to print raw numbers unless the directives ask for them.
 
 import type { ChatModel, ToolCall } from '../../adapters/llm/index.ts';
 import { publicState } from '../../core/yare/index.ts';
@@ -9,6 +9,7 @@ import { currentGameTime } from './game-time.ts';
 import { ledgerTool, narratorLedgerSections, worldSection } from './ledger-prompt.ts';
 import type { LedgerConversation } from './ledger-turn.ts';
 import { narratorLoreSection } from './lore-sections.ts';
+import { notesForNarrator } from './private-notes.ts';
 import { MAX_NARRATION_CHARS } from './limits.ts';
 import {
   type PromptSection,
@@ -111,7 +112,10 @@ export function narratorSections(ctx: TurnContext, input: NarratorInput): Prompt
     {
       id: 'notes',
       kind: 'volatile',
-      text: block('ENGINE NOTES (what happened this turn)', ctx.notes.join('\n')),
+      text: block(
+        'ENGINE NOTES (what happened this turn)',
+        notesForNarrator(ctx.notes, ctx.privateNoteSpans).join('\n'),
+      ),
       required: true,
       maxTokens: 1_500,
       why: `${ctx.notes.length} note(s) of this turn's rule events`,

@@ -210,6 +210,8 @@ function withSpelledNames(text: string, rules: CompiledRules, lore: string | und
 
 export interface OfflineNarrationInput {
   readonly notes: readonly string[];
+  /** Where notes show private values, by note index (`RunResult.privateNotes`); their sentences are left out. */
+  readonly privateSpans?: ReadonlyMap<number, readonly number[]> | undefined;
   /** Engine text for the player (`/wait`: "Time passes."), shown before the notes. */
   readonly reply?: string | undefined;
   readonly persona?: Persona | undefined;
@@ -221,16 +223,20 @@ export interface OfflineNarrationInput {
 export function narrateOffline(rules: CompiledRules, input: OfflineNarrationInput): string {
   const told: string[] = [];
   if (input.reply !== undefined && input.reply !== '') told.push(input.reply);
-  for (const text of listsAsProse(visibleNotes(rules, input.notes))) {
+  for (const text of listsAsProse(visibleNotes(rules, input.notes, input.privateSpans))) {
     told.push(withSpelledNames(withPersona(text, input.persona), rules, input.lore));
   }
   return told.length === 0 ? 'Nothing happens.' : told.join(' ');
 }
 
-function visibleNotes(rules: CompiledRules, notes: readonly string[]): { text: string; template: number }[] {
+function visibleNotes(
+  rules: CompiledRules,
+  notes: readonly string[],
+  privateSpans: ReadonlyMap<number, readonly number[]> | undefined,
+): { text: string; template: number }[] {
   const out: { text: string; template: number }[] = [];
-  for (const note of notes) {
-    const visible = publicNoteOf(rules, note);
+  for (let i = 0; i < notes.length; i++) {
+    const visible = publicNoteOf(rules, notes[i]!, privateSpans?.get(i));
     if (visible === undefined) continue;
     const text = stripNote(visible.text);
     if (text !== '') out.push({ text, template: visible.template });

@@ -250,6 +250,7 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   } else {
     narration = narrateOffline(cartridge.rules, {
       notes: ctx.notes,
+      privateSpans: ctx.privateNoteSpans,
       reply: offlineReply,
       persona: ctx.persona,
       lore: cartridge.lore,
