@@ -502,7 +502,19 @@ function tempMark(
   program: LoweredProgram,
   whole: boolean,
 ): ((m: Machine, path: ResolvedPath) => void) | undefined {
-  if (target.kind === 'static' && target.root !== 'temp') return undefined;
+  if (target.kind === 'static') {
+    if (target.root !== 'temp') return undefined;
+    // A static path: its key is known now, and a write that can make nothing private costs nothing.
+    const key = target.segments[1]!;
+    const replaces = whole && target.segments.length === 2;
+    if (valueTest === undefined)
+      return replaces
+        ? (m) => {
+            m.privateTemps?.delete(key);
+          }
+        : undefined;
+    return (m) => markTemp(m, key, valueTest(m), replaces);
+  }
   const test = eitherTest(valueTest, targetPrivacy(target, program));
   return (m, path) => {
     if (path.inState) return;
