@@ -19,7 +19,14 @@ import type { TurnLimits } from './limits.ts';
 import type { ConditionVerdicts } from '../../core/cartridge/index.ts';
 import { loreIndexOf, loreVerdicts } from './lore.ts';
 import type { TurnWorldInfo } from './world-info.ts';
-import type { PromptRecord, RuleCall, ToolTraceEntry, TurnCartridge, TurnPersona } from './types.ts';
+import type {
+  PromptRecord,
+  RuleCall,
+  StoryMessage,
+  ToolTraceEntry,
+  TurnCartridge,
+  TurnPersona,
+} from './types.ts';
 
 /** A lore section in this turn, as the prompts record it (lore-sections.ts builds them). */
 export interface LoreInTurn {
@@ -62,6 +69,8 @@ export class TurnContext {
   worldInfo: TurnWorldInfo | undefined;
   /** System messages from the player's chat front end (OpenAI-compatible endpoint): player context, never rules. */
   playerContext: string | undefined;
+  /** The story before this turn, oldest first: what a prompt's history receipts say it left out. */
+  story: readonly StoryMessage[] = [];
   /**
    * The `when:` conditions of the lore and World Info on the state and world the turn begins with: what the
    * Director, the NPC brain and World Info see in play.

@@ -32,8 +32,10 @@ import {
   assemblePrompt,
   block,
   cacheFriendly,
+  historyItems,
   json,
   messagesText,
+  olderMessages,
   personaText,
   toChatMessages,
 } from './prompts.ts';
@@ -178,6 +180,14 @@ function directorSections(
       required: false,
       carrier: 'messages',
       why: `the last ${history.length} story message(s), sent as messages`,
+      items: historyItems(
+        history,
+        olderMessages(
+          ctx.story,
+          history,
+          `${ctx.limits.historyMessages} messages within ${DIRECTOR_HISTORY_TOKENS} tokens`,
+        ),
+      ),
     },
   ];
 }

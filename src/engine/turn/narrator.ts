@@ -16,8 +16,10 @@ import {
   assemblePrompt,
   cacheFriendly,
   block,
+  historyItems,
   json,
   messagesText,
+  olderMessages,
   personaText,
   toChatMessages,
 } from './prompts.ts';
@@ -127,6 +129,14 @@ export function narratorSections(ctx: TurnContext, input: NarratorInput): Prompt
       required: false,
       carrier: 'messages',
       why: `the last ${input.history.length} story message(s), sent as messages`,
+      items: historyItems(
+        input.history,
+        olderMessages(
+          ctx.story,
+          input.history,
+          `${ctx.limits.historyMessages} messages within ${NARRATOR_HISTORY_TOKENS} tokens`,
+        ),
+      ),
     },
   ];
 }

@@ -149,6 +149,7 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   const history: StoryMessage[] = recentMessages(options.messages, prepared.limits.historyMessages).map(
     (message) => ({ ...message, content: sanitizeForPrompt(message.content) }),
   );
+  ctx.story = options.messages;
   // The roles' token caps trim the window in the window's own steps (cache-friendly, see fitMessages).
   const step = historyStep(prepared.limits.historyMessages);
   const promptText = sanitizeForPrompt(prepared.input.text);
