@@ -6,6 +6,7 @@ import type { ChatModel, ToolCall } from '../../adapters/llm/index.ts';
 import { publicState } from '../../core/yare/index.ts';
 import type { TurnContext } from './context.ts';
 import { currentGameTime } from './game-time.ts';
+import { directorTextFor } from './director-text.ts';
 import { ledgerTool, narratorLedgerSections, worldSection } from './ledger-prompt.ts';
 import type { LedgerConversation } from './ledger-turn.ts';
 import { narratorLoreSection } from './lore-sections.ts';
@@ -106,7 +107,8 @@ export function narratorSections(ctx: TurnContext, input: NarratorInput): Prompt
     {
       id: 'scene',
       kind: 'volatile',
-      text: `--- DIRECTOR'S SCENE DIRECTIVES ---\n${input.directives.trim() === '' ? '(none: narrate from the engine notes)' : input.directives}`,
+      // What the Director copied of a private value or of a fact the player character does not know is hidden.
+      text: `--- DIRECTOR'S SCENE DIRECTIVES ---\n${input.directives.trim() === '' ? '(none: narrate from the engine notes)' : directorTextFor(ctx, { kind: 'narrator' }, input.directives)}`,
       required: true,
       maxTokens: 2_000,
       why: "the Director's scene directives",

@@ -28,6 +28,7 @@ import {
   settleProposal,
 } from './ledger-turn.ts';
 import { MAX_INPUT_CHARS, MAX_SEED, type TurnLimits, resolveTurnLimits } from './limits.ts';
+import { loreInPlay } from './lore.ts';
 import { NARRATOR_HISTORY_TOKENS, runNarrator } from './narrator.ts';
 import { chooseOffline } from './offline.ts';
 import { narrateOffline } from './offline-narration.ts';
@@ -357,7 +358,8 @@ async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnE
   const context = {
     state: ctx.state,
     intentInputs: ctx.cartridge.intentInputs,
-    lore: ctx.cartridge.lore,
+    // Only the lore in play: a section whose condition is false is never told, offline either.
+    lore: loreInPlay(ctx.cartridge, ctx.loreVerdicts),
     world: ctx.ledger.world,
     ...(ctx.persona === undefined ? {} : { persona: ctx.persona }),
   };
