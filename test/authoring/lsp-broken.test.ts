@@ -125,7 +125,7 @@ describe('mnesos lsp --stdio on a document that does not compile', () => {
     expect(edits.every((e: Json) => e.newText === 'creature_turn')).toBe(true);
     const lines = broken.split('\n');
     for (const e of edits)
-      expect(lines[e.range.start.line].slice(e.range.start.character, e.range.end.character)).toBe(
+      expect(lines[e.range.start.line]?.slice(e.range.start.character, e.range.end.character)).toBe(
         'foe_turn',
       );
     const macro = await client.request('textDocument/rename', {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyBatch, getFact, worldFromJson } from '../../src/core/ledger/index.ts';
 import { initialWorld } from '../../src/engine/turn/index.ts';
-import { collect, initialState, promptText, scripted } from './helpers.ts';
+import { collect, failure, initialState, promptText, scripted } from './helpers.ts';
 import { conditionsCartridge } from './lore-conditions-fixture.ts';
 
 const SECRET = 'key is under the altar stone';
@@ -198,5 +198,62 @@ describe('the prompts hold only what each one knows', () => {
     });
     expect(promptText(models.narrator.requests[0]!)).not.toContain(SECRET);
     expect(promptText(models.director.requests[0]!)).toContain(SECRET);
+  });
+});
+
+describe('on the offline path', () => {
+  // What the player reads offline is told from the rules, the lore in play and the ledger, by no model: no
+  // prompt is assembled, so no NPC is shown anything; and the prose never tells what the player character
+  // did not learn — through lore in play by a condition on what it knows, the world, or the story.
+  const LEDGER_LORE = `# Bran's ledger\nwhen: @ knows('player', 'debt_heard')\nBran ${DEBT}, and the guild wants it back.\n\n# The market\nStalls of fish and lanterns crowd the market square.\n`;
+
+  async function offline(input: string, world: ReturnType<typeof worlds>['market']) {
+    const cartridge = conditionsCartridge({ 'bot_lore.md': LEDGER_LORE });
+    const options = {
+      cartridge,
+      state: initialState(cartridge),
+      world,
+      ledgerTurn: 3,
+      messages: MESSAGES,
+      input,
+      seed: 1,
+      models: null,
+    };
+    try {
+      const { record } = await collect(options);
+      expect(record.prompts).toEqual([]);
+      return record.narration;
+    } catch {
+      // A free action or a question spends no turn: the answer is the turn's error message.
+      const { error } = await failure(options);
+      return (error as Error).message;
+    }
+  }
+
+  it('never tells what the player character did not learn; tells it once they have', async () => {
+    const { market } = worlds();
+    const said: string[] = [];
+    for (const input of [
+      'look around',
+      "examine Bran's ledger",
+      'examine bran',
+      'examine mara',
+      'what can I do here',
+      '/linger',
+      '/help',
+    ])
+      said.push(await offline(input, market));
+    const all = said.join('\n');
+    expect(all).toContain('Stalls of fish'); // the lore in play is told
+    expect(all).not.toContain(DEBT); // Bran's debt: learned by Bran alone
+    expect(all).not.toContain('tide is late'); // learned by Mara alone
+    expect(all).not.toContain('when:');
+    // Told to the player character, the debt is theirs to know, and the section is in play.
+    const knows = applyBatch(
+      market,
+      [{ type: 'add_fact', fact_id: 'debt_heard', predicate: 'heard of the debt', told_to: ['player'] }],
+      { turn: 3 },
+    );
+    expect(await offline("examine Bran's ledger", knows)).toContain(DEBT);
   });
 });

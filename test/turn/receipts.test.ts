@@ -5,9 +5,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { explainPrompts } from '../../src/apps/cli/play/explain.ts';
 import { runTurnCommand } from '../../src/apps/cli/play/turn-command.ts';
 import { applyBatch, summarizeWorld } from '../../src/core/ledger/index.ts';
 import { assemblePrompt, initialWorld } from '../../src/engine/turn/index.ts';
+import { MAX_SECTION_RECEIPTS } from '../../src/engine/turn/prompts.ts';
 import type { TurnRecord } from '../../src/engine/turn/types.ts';
 import { collect, initialState, type Loose, plain, scripted } from './helpers.ts';
 import { conditionsCartridge, conditionsFiles } from './lore-conditions-fixture.ts';
@@ -98,9 +100,114 @@ describe('the receipts of a turn', () => {
         why: 'World Info green lanterns: when held: @ state.world.night',
       }),
     );
-    // Story messages carry their recency as receipts in the NPC brain's history (knowledge.test.ts); the
-    // Director's and Narrator's history section says how many messages it holds.
     expect(section(record, 'narrator', 'history').reason).toMatch(/^the last 3 story message\(s\)/);
+  });
+
+  it('gives each line of the world summary its receipt in the record, as the one the prompt is for knows it', async () => {
+    const record = await play();
+    for (const role of ['director', 'narrator']) {
+      const world = section(record, role, 'world').items!;
+      expect(world.map((i) => [i.id, i.status])).toEqual([
+        ['scene', 'included'],
+        ['entity:player', 'included'],
+        ['entity:mara', 'included'],
+        ['thread:debt', 'included'],
+        ['fact:mara_owes', 'included'],
+        ['fact:far_away', 'included'],
+      ]);
+      expect(world.find((i) => i.id === 'thread:debt')!.why).toBe('an open thread (opened at turn 1)');
+      expect(world.find((i) => i.id === 'entity:mara')!.why).toBe('present in the scene');
+      expect(world.find((i) => i.id === 'fact:mara_owes')!.why).toMatch(
+        /about someone or somewhere in the scene/,
+      );
+      expect(world.find((i) => i.id === 'fact:far_away')!.why).toMatch(/newest first/);
+      for (const item of world) expect(item.tokens).toBeGreaterThan(0);
+    }
+    // What the summary's budget cut: the first line it could not fit, and why.
+    const tight = await play({ worldSummaryTokens: 40 });
+    const cut = section(tight, 'narrator', 'world').items!;
+    expect(cut.filter((i) => i.status === 'included').map((i) => i.id)).toEqual([
+      'scene',
+      'entity:player',
+      'entity:mara',
+      'thread:debt',
+    ]);
+    expect(cut.at(-1)).toEqual({
+      id: 'fact:mara_owes',
+      why: "a fact that holds about someone or somewhere in the scene (recorded at turn 1); left out with what ranks after it: the world summary's budget of 40 tokens was used up",
+      tokens: expect.any(Number),
+      status: 'over_budget',
+    });
+  });
+
+  it('gives each story message of the history its receipt, and says what the window left out', async () => {
+    const record = await play({ historyMessages: 2 });
+    for (const role of ['director', 'narrator']) {
+      const items = section(record, role, 'history').items!;
+      expect(items.map((i) => [i.id, i.status])).toEqual([
+        ['message:older', 'over_budget'],
+        ['message:-2', 'included'],
+        ['message:-1', 'included'],
+      ]);
+      expect(items[0]!.why).toMatch(
+        /^1 older story message\(s\) left out: the history keeps the newest 2 messages within 2000 tokens$/,
+      );
+      expect(items[0]!.tokens).toBe(7); // "Narrator: The market opens." (27 characters)
+      expect(items[2]!.why).toBe('recency: the newest story message (the Narrator)');
+      expect(items[1]!.why).toBe('recency: the 2nd newest story message (the player)');
+    }
+    // The whole story fits: nothing is said to be left out.
+    const all = section(await play(), 'narrator', 'history').items!;
+    expect(all.map((i) => i.id)).toEqual(['message:-3', 'message:-2', 'message:-1']);
+  });
+
+  it(`keeps ${MAX_SECTION_RECEIPTS} receipts a section in the record, and counts the rest by status`, () => {
+    const items = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        id: `p${i}`,
+        why: `piece ${i}`,
+        text: `line ${i}.`,
+        tokens: 2,
+      }));
+    const receiptsOf = (
+      pieces: ReturnType<typeof items>,
+      extra: { id: string; why: string; tokens: number; status: 'excluded' }[] = [],
+    ) =>
+      assemblePrompt(
+        [
+          {
+            id: 's',
+            kind: 'volatile',
+            text: pieces.map((p) => p.text).join('\n'),
+            required: true,
+            why: 'pieces',
+            items: [...pieces, ...extra],
+          },
+        ],
+        100_000,
+      ).sections[0]!.items!;
+    const at = receiptsOf(items(MAX_SECTION_RECEIPTS));
+    expect(at).toHaveLength(MAX_SECTION_RECEIPTS);
+    expect(at.every((r) => r.id.startsWith('p'))).toBe(true);
+    const past = receiptsOf(items(MAX_SECTION_RECEIPTS + 3), [
+      { id: 'x1', why: 'left out', tokens: 5, status: 'excluded' },
+      { id: 'x2', why: 'left out', tokens: 7, status: 'excluded' },
+    ]);
+    expect(past).toHaveLength(MAX_SECTION_RECEIPTS + 2);
+    expect(past.slice(-2)).toEqual([
+      {
+        id: 'more:included',
+        why: `3 more piece(s) included from p${MAX_SECTION_RECEIPTS} on (the record keeps ${MAX_SECTION_RECEIPTS} receipts a section)`,
+        tokens: 6,
+        status: 'included',
+      },
+      {
+        id: 'more:excluded',
+        why: `2 more piece(s) excluded from x1 on (the record keeps ${MAX_SECTION_RECEIPTS} receipts a section)`,
+        tokens: 12,
+        status: 'excluded',
+      },
+    ]);
   });
 
   it('says what the budget cut: pieces over their own budget, and pieces of a dropped section', async () => {
@@ -177,5 +284,25 @@ describe('mnesos turn --explain', () => {
     );
     expect(out).toMatch(/^ {6}x lore:L5 \(\d+ tokens\) \[excluded\]: L5 "Mara at prayer": when false/m);
     expect(out).toMatch(/^narrator call 1: /m);
+  });
+
+  it('prints the world summary’s lines and the history’s messages, each with its receipt', async () => {
+    const lines = explainPrompts(await play({ historyMessages: 2 }));
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^ {2}\+ world \(\d+ tokens, system\): the world ledger/),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^ {6}\+ entity:mara \(\d+ tokens\): present in the scene$/),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^ {6}- message:older \(7 tokens\) \[over budget\]: 1 older story message\(s\) left out/,
+      ),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^ {6}\+ message:-1 \(\d+ tokens\): recency: the newest story message \(the Narrator\)$/,
+      ),
+    );
   });
 });

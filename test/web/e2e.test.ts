@@ -320,6 +320,9 @@ describe.runIf(chromium)('web client', () => {
     await expect.poll(() => roll.isVisible()).toBe(true);
     expect(await roll.textContent()).toMatch(/1d20 → \[\d+\] = \d+/);
     expect(await textOf('trace-tool')).toContain('explore_fen');
+    // Each prompt section's receipts, the history's messages among them: why each is there, its tokens.
+    const receipts = await page.getByTestId('prompt-receipt').allTextContents();
+    expect(receipts).toContainEqual(expect.stringMatching(/message:-1\d+recency: the newest story message/));
     await screenshot(page, '12-author-roll');
     // The console runs an event on the current state without changing the game.
     await page.getByTestId('console-event').fill('check_pack');

@@ -6,7 +6,16 @@
 // turn and changes nothing), and a section or entry is in play exactly while its condition holds.
 
 import type { Diagnostic, SourcePlace } from '../diagnostics.ts';
-import { getFact, knowsFact, lookup, type World } from '../ledger/index.ts';
+import {
+  type EntityRecord,
+  type FactRecord,
+  getFact,
+  knowsFact,
+  lookup,
+  type Scene,
+  type ThreadRecord,
+  type World,
+} from '../ledger/index.ts';
 import type { ConditionalLore, LoreAdmission, WorldInfoBook, WorldInfoEntry } from '../lore/index.ts';
 import { locateJsonPath } from '../lore/index.ts';
 import {
@@ -29,19 +38,29 @@ import {
   type YareErrorCode,
 } from '../yare/index.ts';
 import { cartError } from './diagnostics.ts';
+import {
+  CHANGED,
+  type ConditionInput,
+  type ConditionInputs,
+  conditionInputs,
+  inputToken,
+} from './lore-condition-inputs.ts';
 
-/** One compiled condition: the text as written, its closure, and its two verdicts (made once). */
+/** One compiled condition: the text as written, its closure, what it reads, and its two verdicts (made once). */
 export interface CompiledCondition {
   readonly text: string;
   readonly closure: Closure;
+  /** The state paths and ledger records it reads; undefined when it is evaluated every turn. */
+  readonly inputs: ConditionInputs;
   readonly held: ConditionVerdict;
   readonly kept: ConditionVerdict;
 }
 
-function compiledCondition(text: string, closure: Closure): CompiledCondition {
+function compiledCondition(text: string, closure: Closure, inputs: ConditionInputs): CompiledCondition {
   return {
     text,
     closure,
+    inputs,
     held: { held: true, why: `when held: ${text}` },
     kept: { held: false, why: `when false: ${text}` },
   };
@@ -62,15 +81,8 @@ export interface ConditionFiles {
 
 // ------------------------------------------------------------------------------ the ledger functions
 
-/** The evaluation context of conditions: `state` and the world, and a cache of this turn's reads. */
+/** The evaluation context of conditions: `state` and the world. */
 class ConditionScope implements EvalContext {
-  /** Reads made this turn, by function and key. */
-  readonly reads = {
-    entity: new Map<string, Value>(),
-    thread: new Map<string, Value>(),
-    fact: new Map<string, Value>(),
-    scene: new Map<string, Value>(),
-  };
   constructor(
     readonly state: Dict,
     readonly world: World,
@@ -85,7 +97,7 @@ class ConditionScope implements EvalContext {
     throw new YareError('YARE_UNSUPPORTED', 'a lore condition cannot roll dice');
   }
   /** Comprehension items of all of a turn's conditions together, bounded like one rules run. */
-  private steps = 0;
+  steps = 0;
   step(): void {
     if (++this.steps > MAX_STEPS_PER_RUN)
       throw new YareError(
@@ -107,15 +119,55 @@ function keyArg(name: string, args: readonly Value[], span: { start: number; end
   return key;
 }
 
-/** A read of the world, once per scope: the same key read by many conditions builds one value. */
-function cached(reads: Map<string, Value>, key: string, read: () => Value): Value {
-  let v = reads.get(key);
-  if (v === undefined) {
-    v = read();
-    reads.set(key, v);
+/**
+ * A ledger record as conditions read it, built once per record however many conditions and turns read it:
+ * the ledger replaces a record instead of editing it, so the same object always reads the same (an entity's
+ * value also says whether it is in the scene, so it is kept with the scene it was built for).
+ */
+const entityValues = new WeakMap<EntityRecord, { readonly scene: Scene | null; readonly value: Dict }>();
+const recordValues = new WeakMap<object, Dict>();
+
+function recordOnce<T extends object>(source: T, build: (source: T) => Dict): Dict {
+  let value = recordValues.get(source);
+  if (value === undefined) {
+    value = build(source);
+    recordValues.set(source, value);
   }
-  return v;
+  return value;
 }
+
+function entityValue(e: EntityRecord, scene: Scene | null): Dict {
+  const known = entityValues.get(e);
+  if (known !== undefined && known.scene === scene) return known.value;
+  const value = record({
+    key: e.key,
+    name: e.name,
+    type: e.entityType ?? null,
+    status: e.status ?? null,
+    location: e.location ?? null,
+    holder: e.holder ?? null,
+    conditions: [...e.conditions],
+    attributes: { ...e.attributes },
+    present: scene?.present.includes(e.key) ?? false,
+  });
+  entityValues.set(e, { scene, value });
+  return value;
+}
+
+const threadValue = (t: ThreadRecord): Dict =>
+  record({ key: t.key, title: t.title, open: t.resolved === undefined });
+
+const factValue = (f: FactRecord): Dict =>
+  record({
+    id: f.id,
+    predicate: f.predicate,
+    subject: f.subject ?? null,
+    object: f.object ?? null,
+    value: f.value ?? null,
+  });
+
+const sceneValue = (s: Scene): Dict =>
+  record({ location: s.location ?? null, present: [...s.present], summary: s.summary ?? null });
 
 function record(fields: Record<string, unknown>): Dict {
   const out = newDict();
@@ -133,21 +185,8 @@ export const LEDGER_CONDITION_FUNCTIONS: ReadonlyMap<string, HostFunction> = new
       call(ctx, args, span) {
         const scope = scopeOf(ctx, span);
         const key = keyArg('entity', args, span);
-        return cached(scope.reads.entity, key, () => {
-          const e = lookup(scope.world.entities, key);
-          if (e === undefined) return null;
-          return record({
-            key: e.key,
-            name: e.name,
-            type: e.entityType ?? null,
-            status: e.status ?? null,
-            location: e.location ?? null,
-            holder: e.holder ?? null,
-            conditions: [...e.conditions],
-            attributes: { ...e.attributes },
-            present: scope.world.scene?.present.includes(e.key) ?? false,
-          });
-        });
+        const e = lookup(scope.world.entities, key);
+        return e === undefined ? null : entityValue(e, scope.world.scene);
       },
     },
   ],
@@ -160,11 +199,8 @@ export const LEDGER_CONDITION_FUNCTIONS: ReadonlyMap<string, HostFunction> = new
       call(ctx, args, span) {
         const scope = scopeOf(ctx, span);
         const key = keyArg('thread', args, span);
-        return cached(scope.reads.thread, key, () => {
-          const t = lookup(scope.world.threads, key);
-          if (t === undefined) return null;
-          return record({ key: t.key, title: t.title, open: t.resolved === undefined });
-        });
+        const t = lookup(scope.world.threads, key);
+        return t === undefined ? null : recordOnce(t, threadValue);
       },
     },
   ],
@@ -177,18 +213,9 @@ export const LEDGER_CONDITION_FUNCTIONS: ReadonlyMap<string, HostFunction> = new
       call(ctx, args, span) {
         const scope = scopeOf(ctx, span);
         const id = keyArg('fact', args, span);
-        return cached(scope.reads.fact, id, () => {
-          const f = getFact(scope.world, id);
-          // A withdrawn fact is no longer asserted: to a condition it is not there.
-          if (f === undefined || f.invalidated !== undefined) return null;
-          return record({
-            id: f.id,
-            predicate: f.predicate,
-            subject: f.subject ?? null,
-            object: f.object ?? null,
-            value: f.value ?? null,
-          });
-        });
+        const f = getFact(scope.world, id);
+        // A withdrawn fact is no longer asserted: to a condition it is not there.
+        return f === undefined || f.invalidated !== undefined ? null : recordOnce(f, factValue);
       },
     },
   ],
@@ -221,15 +248,8 @@ export const LEDGER_CONDITION_FUNCTIONS: ReadonlyMap<string, HostFunction> = new
       usage: "scene().location == 'chapel'",
       call(ctx, _args, span) {
         const scope = scopeOf(ctx, span);
-        return cached(scope.reads.scene, '', () => {
-          const s = scope.world.scene;
-          if (s === null) return null;
-          return record({
-            location: s.location ?? null,
-            present: [...s.present],
-            summary: s.summary ?? null,
-          });
-        });
+        const s = scope.world.scene;
+        return s === null ? null : recordOnce(s, sceneValue);
       },
     },
   ],
@@ -287,7 +307,11 @@ export function compileCondition(rules: CompiledRules, text: string): Compiled {
     return { ok: false, code: first.code, message: first.message, offset: skipped + first.start };
   return {
     ok: true,
-    condition: compiledCondition(text, compileClosure(expr, { hostFunctions: LEDGER_CONDITION_FUNCTIONS })),
+    condition: compiledCondition(
+      text,
+      compileClosure(expr, { hostFunctions: LEDGER_CONDITION_FUNCTIONS }),
+      conditionInputs(expr.ast),
+    ),
   };
 }
 
@@ -297,9 +321,10 @@ export function compileCondition(rules: CompiledRules, text: string): Compiled {
  */
 function failing(text: string, compiled: Extract<Compiled, { ok: false }>): CompiledCondition {
   const code = compiled.code;
+  // It reads nothing: its verdict is the same every turn.
   return compiledCondition(text, () => {
     throw new YareError(code, compiled.message);
-  });
+  }, []);
 }
 
 /** The JSON path of each World Info entry in the file, in book order (the reader keeps every entry in order). */
@@ -376,6 +401,8 @@ export interface VerdictTable<K> {
 export interface ConditionVerdicts {
   readonly sections: VerdictTable<string>;
   readonly worldInfo: VerdictTable<number>;
+  /** Conditions evaluated for these verdicts; the others kept their last verdict (nothing they read changed). */
+  readonly evaluated: number;
 }
 
 /** The conditions of a table in a fixed order, and where each key is: made once per compiled table. */
@@ -397,33 +424,160 @@ function layoutOf<K>(table: ReadonlyMap<K, CompiledCondition>): Layout<K> {
   return layout;
 }
 
-/** One turn's verdicts in an array beside the shared layout: no per-turn map is built. */
+/** A verdict as one byte: the condition's own `held` or `kept`, or a failure (kept apart, by index). */
+const UNKNOWN = 0;
+const HELD = 1;
+const KEPT = 2;
+const FAILED = 3;
+
+/**
+ * One turn's verdicts as a byte per condition beside the shared layout: no per-turn map or array of objects
+ * is built (a turn's garbage is two kilobytes for 2,000 conditions).
+ */
 class Verdicts<K> implements VerdictTable<K> {
   constructor(
     private readonly layout: Layout<K>,
-    private readonly results: readonly ConditionVerdict[],
+    private readonly codes: Uint8Array,
+    private readonly failures: ReadonlyMap<number, ConditionVerdict> | undefined,
   ) {}
   get size(): number {
-    return this.results.length;
+    return this.codes.length;
+  }
+  private at(i: number): ConditionVerdict {
+    const code = this.codes[i];
+    const condition = this.layout.conditions[i]!;
+    return code === HELD ? condition.held : code === KEPT ? condition.kept : this.failures!.get(i)!;
   }
   get(key: K): ConditionVerdict | undefined {
     const i = this.layout.at.get(key);
-    return i === undefined ? undefined : this.results[i];
+    return i === undefined ? undefined : this.at(i);
   }
   *entries(): Iterable<readonly [K, ConditionVerdict]> {
-    for (let i = 0; i < this.results.length; i++) yield [this.layout.keys[i]!, this.results[i]!];
+    for (let i = 0; i < this.codes.length; i++) yield [this.layout.keys[i]!, this.at(i)];
   }
-  values(): Iterable<ConditionVerdict> {
-    return this.results;
+  *values(): Iterable<ConditionVerdict> {
+    for (let i = 0; i < this.codes.length; i++) yield this.at(i);
   }
 }
 
-function evaluateTable<K>(table: ReadonlyMap<K, CompiledCondition>, scope: ConditionScope): Verdicts<K> {
+/**
+ * What the conditions of one cartridge read, and what the last evaluation found: the token of each input,
+ * each condition's verdict and the steps it used. A condition none of whose inputs changed since it was last
+ * evaluated keeps its verdict: the verdicts are those of evaluating every condition, since a condition is a
+ * function of its inputs. Kept per compiled set of conditions (one per cartridge), whichever session asks.
+ */
+interface Memo {
+  readonly inputs: readonly ConditionInput[];
+  /** Each input's token when last read (UNREAD before the first turn). */
+  readonly tokens: unknown[];
+  /** Which inputs changed this turn (reused: an evaluation runs to its end before the next begins). */
+  readonly changed: Uint8Array;
+  readonly sections: TableMemo;
+  readonly worldInfo: TableMemo;
+}
+
+interface TableMemo {
+  /** Each condition's inputs as indexes into `Memo.inputs`; undefined: evaluated every turn. */
+  readonly reads: readonly (readonly number[] | undefined)[];
+  /** Each condition's last verdict (UNKNOWN before its first evaluation), and the failures by index. */
+  readonly codes: Uint8Array;
+  readonly failures: Map<number, ConditionVerdict>;
+  readonly steps: number[];
+}
+
+const UNREAD: unique symbol = Symbol('unread');
+const memos = new WeakMap<LoreConditions, Memo>();
+
+function memoOf(conditions: LoreConditions): Memo {
+  let memo = memos.get(conditions);
+  if (memo !== undefined) return memo;
+  const inputs: ConditionInput[] = [];
+  const at = new Map<string, number>();
+  const indexOf = (input: ConditionInput): number => {
+    let i = at.get(input.text);
+    if (i === undefined) {
+      i = inputs.length;
+      inputs.push(input);
+      at.set(input.text, i);
+    }
+    return i;
+  };
+  const tableMemo = <K>(table: ReadonlyMap<K, CompiledCondition>): TableMemo => {
+    const reads = layoutOf(table).conditions.map((c) => c.inputs?.map(indexOf));
+    return { reads, codes: new Uint8Array(reads.length), failures: new Map(), steps: reads.map(() => 0) };
+  };
+  const sections = tableMemo(conditions.sections);
+  const worldInfo = tableMemo(conditions.worldInfo);
+  memo = {
+    inputs,
+    tokens: inputs.map(() => UNREAD),
+    changed: new Uint8Array(inputs.length),
+    sections,
+    worldInfo,
+  };
+  memos.set(conditions, memo);
+  return memo;
+}
+
+/** Reads every input once; says which changed since the last read, and remembers the new tokens. */
+function changedInputs(memo: Memo, state: Dict, world: World): Uint8Array {
+  const changed = memo.changed;
+  changed.fill(0);
+  for (let i = 0; i < memo.inputs.length; i++) {
+    const token = inputToken(memo.inputs[i]!, state, world);
+    if (token === CHANGED || !Object.is(token, memo.tokens[i])) {
+      changed[i] = 1;
+      memo.tokens[i] = token;
+    }
+  }
+  return changed;
+}
+
+function unchanged(reads: readonly number[] | undefined, changed: Uint8Array): boolean {
+  if (reads === undefined) return false;
+  for (let i = 0; i < reads.length; i++) if (changed[reads[i]!] === 1) return false;
+  return true;
+}
+
+/**
+ * One table's verdicts: a condition reading no changed input keeps its last verdict (its steps still count
+ * toward the turn's limit). Once the steps pass the limit every later condition is evaluated, as a full
+ * evaluation would fail them, and `limit.exceeded` is set.
+ */
+function evaluateTable<K>(
+  table: ReadonlyMap<K, CompiledCondition>,
+  scope: ConditionScope,
+  memo: TableMemo,
+  changed: Uint8Array,
+  limit: { exceeded: boolean; evaluated: number },
+): Verdicts<K> {
   const layout = layoutOf(table);
   const n = layout.conditions.length;
-  const results = new Array<ConditionVerdict>(n);
-  for (let i = 0; i < n; i++) results[i] = verdictOf(layout.conditions[i]!, scope);
-  return new Verdicts(layout, results);
+  const { codes, failures, steps } = memo;
+  for (let i = 0; i < n; i++) {
+    if (!limit.exceeded && codes[i] !== UNKNOWN && unchanged(memo.reads[i], changed)) {
+      if (scope.steps + steps[i]! <= MAX_STEPS_PER_RUN) {
+        scope.steps += steps[i]!;
+        continue;
+      }
+      limit.exceeded = true;
+    }
+    const before = scope.steps;
+    limit.evaluated++;
+    const condition = layout.conditions[i]!;
+    const verdict = verdictOf(condition, scope);
+    if (scope.steps > MAX_STEPS_PER_RUN) limit.exceeded = true;
+    if (verdict === condition.held) codes[i] = HELD;
+    else if (verdict === condition.kept) codes[i] = KEPT;
+    else {
+      codes[i] = FAILED;
+      failures.set(i, verdict);
+    }
+    if (codes[i] !== FAILED && failures.size > 0) failures.delete(i);
+    steps[i] = scope.steps - before;
+  }
+  // The turn's verdicts are the memo's as it now stands, copied: later turns change the memo.
+  return new Verdicts(layout, codes.slice(0, n), failures.size === 0 ? undefined : new Map(failures));
 }
 
 function verdictOf(condition: CompiledCondition, scope: ConditionScope): ConditionVerdict {
@@ -441,8 +595,9 @@ function verdictOf(condition: CompiledCondition, scope: ConditionScope): Conditi
 }
 
 /**
- * Evaluates every condition on `state` (as the rules see it) and `world`. Pure: the same state and world give
- * the same verdicts; each ledger read is made once however many conditions share it.
+ * Evaluates every condition on `state` (as the rules see it) and `world`. Pure as far as a caller can tell:
+ * the same state and world give the same verdicts. Each ledger read is made once however many conditions
+ * share it, and a condition whose inputs did not change since its last evaluation is not evaluated again.
  */
 export function evaluateLoreConditions(
   conditions: LoreConditions,
@@ -450,10 +605,19 @@ export function evaluateLoreConditions(
   world: World,
 ): ConditionVerdicts {
   const scope = new ConditionScope(state, world);
-  return {
-    sections: evaluateTable(conditions.sections, scope),
-    worldInfo: evaluateTable(conditions.worldInfo, scope),
-  };
+  const memo = memoOf(conditions);
+  const changed = changedInputs(memo, state, world);
+  const limit = { exceeded: false, evaluated: 0 };
+  const sections = evaluateTable(conditions.sections, scope, memo.sections, changed, limit);
+  const worldInfo = evaluateTable(conditions.worldInfo, scope, memo.worldInfo, changed, limit);
+  const verdicts = { sections, worldInfo, evaluated: limit.evaluated };
+  // A turn past the step limit leaves nothing to reuse: the next one evaluates every condition afresh.
+  if (limit.exceeded) {
+    memo.tokens.fill(UNREAD);
+    memo.sections.codes.fill(UNKNOWN);
+    memo.worldInfo.codes.fill(UNKNOWN);
+  }
+  return verdicts;
 }
 
 /** A section's admission for `lookupAdmitted`: no condition, or its verdict. */

@@ -25,3 +25,22 @@ export function factsKnownBy(world: World, entity: string, options: KnownFactsOp
   }
   return out;
 }
+
+/**
+ * The current facts `entity` does not know (learned by others only), newest first; every such fact when
+ * `entity` is undefined (someone the ledger does not track knows only what is public).
+ */
+export function factsUnknownTo(
+  world: World,
+  entity: string | undefined,
+  options: Omit<KnownFactsOptions, 'privateOnly'>,
+): FactRecord[] {
+  const out: FactRecord[] = [];
+  let scanned = 0;
+  for (const fact of summaryIndexOf(world).newestFacts()) {
+    if (out.length >= options.limit || ++scanned > options.scan) break;
+    if (fact.knownBy === undefined) continue;
+    if (entity === undefined || !knowsFact(fact, entity)) out.push(fact);
+  }
+  return out;
+}

@@ -15,6 +15,8 @@ export interface RollRecord {
   readonly dice: string;
   readonly faces: readonly number[];
   readonly total: number;
+  /** The dice were computed from a private value: players see the total only (src/core/yare/run/privacy.ts). */
+  readonly private?: true;
   /**
    * What the roll was for, as the rules say it (run/roll-labels.ts). Absent from records written before
    * rolls were labelled, and for a roll outside any event; the dice themselves never depend on it.

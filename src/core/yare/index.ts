@@ -18,6 +18,8 @@ export {
   type RunResult,
   runEvent,
 } from './interpreter.ts';
+export type { PrivateNote } from './run/run-result.ts';
+export { pathIsPrivate, readsPrivate, rollDiceArePrivate } from './privacy.ts';
 export * as limits from './limits.ts';
 export { type CoverageSink, newCoverageSink, type UnrenderedNote, withCoverage } from './coverage.ts';
 export { type CheckInvariantsOptions, checkInvariants, type InvariantFailure } from './invariants.ts';

@@ -22,10 +22,11 @@ import type { ConditionVerdicts } from '../../core/cartridge/index.ts';
 import { loreIndexOf, loreVerdicts } from './lore.ts';
 import type { TurnWorldInfo } from './world-info.ts';
 import type {
+  InvariantBreach,
   PromptRecord,
   RefusedModelOutput,
-  InvariantBreach,
   RuleCall,
+  StoryMessage,
   ToolTraceEntry,
   TurnCartridge,
   TurnPersona,
@@ -47,6 +48,11 @@ export class TurnContext {
   readonly ruleCalls: RuleCall[] = [];
   /** Notes of the rule runs that succeeded, in order: what the Narrator is told happened. */
   readonly notes: string[] = [];
+  /**
+   * Where notes show private values, by index in `notes` ([start, end) pairs; `RunResult.privateNotes`):
+   * every view a player or the Narrator reads leaves them out (private-notes.ts).
+   */
+  readonly privateNoteSpans = new Map<number, readonly number[]>();
   readonly tools: ToolTraceEntry[] = [];
   readonly prompts: PromptRecord[] = [];
   readonly warnings: string[] = [];
@@ -74,6 +80,8 @@ export class TurnContext {
   worldInfo: TurnWorldInfo | undefined;
   /** System messages from the player's chat front end (OpenAI-compatible endpoint): player context, never rules. */
   playerContext: string | undefined;
+  /** The story before this turn, oldest first: what a prompt's history receipts say it left out. */
+  story: readonly StoryMessage[] = [];
   /**
    * The `when:` conditions of the lore and World Info on the state and world the turn begins with: what the
    * Director, the NPC brain and World Info see in play.
@@ -231,6 +239,8 @@ export class TurnContext {
     });
     // A failed run changed nothing, so its notes describe nothing that happened.
     if (result.ok) {
+      const at = this.notes.length;
+      for (const note of result.privateNotes) this.privateNoteSpans.set(at + note.index, note.spans);
       this.notes.push(...result.notes);
       this.checkInvariantsAfter(source, event);
     }

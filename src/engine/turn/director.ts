@@ -33,8 +33,10 @@ import {
   assemblePrompt,
   block,
   cacheFriendly,
+  historyItems,
   json,
   messagesText,
+  olderMessages,
   personaSection,
   toChatMessages,
 } from './prompts.ts';
@@ -172,6 +174,14 @@ function directorSections(
       required: false,
       carrier: 'messages',
       why: `the last ${history.length} story message(s), sent as messages`,
+      items: historyItems(
+        history,
+        olderMessages(
+          ctx.story,
+          history,
+          `${ctx.limits.historyMessages} messages within ${DIRECTOR_HISTORY_TOKENS} tokens`,
+        ),
+      ),
     },
   ];
 }

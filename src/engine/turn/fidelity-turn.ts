@@ -10,6 +10,7 @@ import { diffStates } from '../../core/yare/index.ts';
 import type { TurnContext } from './context.ts';
 import { checkNarration, repairRequest } from './fidelity.ts';
 import type { LedgerConversation } from './ledger-turn.ts';
+import { notesForNarrator } from './private-notes.ts';
 import { MAX_NARRATION_CHARS } from './limits.ts';
 import { sanitizeForPrompt } from '../../core/text-policy.ts';
 import type { FidelityRecord } from './types.ts';
@@ -33,7 +34,8 @@ export async function settleNarration(
     stateAfter: ctx.state,
     delta: diffStates(stateBefore, ctx.state),
     rolls: ctx.dice.rolls,
-    notes: ctx.notes,
+    // The notes as the Narrator read them: a number it could not have seen is no fact it may tell.
+    notes: notesForNarrator(ctx.notes, ctx.privateNoteSpans),
     advancedSeconds,
   };
   const first = checkNarration(narration, facts);

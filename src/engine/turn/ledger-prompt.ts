@@ -14,7 +14,8 @@ import type { ToolSpec } from '../../adapters/llm/index.ts';
 import { sanitizeForPrompt } from '../../core/text-policy.ts';
 import type { TurnContext } from './context.ts';
 import { type ClockMode, clockMode } from './game-time.ts';
-import { json, type PromptSection } from './prompts.ts';
+import { estimateTokens } from '../../core/tokens.ts';
+import { json, type PromptSection, type SectionItem } from './prompts.ts';
 import type { TurnCartridge } from './types.ts';
 
 const WORLD_HEADER =
@@ -26,7 +27,28 @@ function counts(summary: WorldSummary, which: 'included' | 'dropped'): string {
   return `scene ${c.scene}, present ${c.present}, threads ${c.threads}, facts ${c.facts}`;
 }
 
-/** The world summary as a prompt section; its reason carries the summary's own inclusion accounting. */
+/**
+ * Each line of the summary with why it is there (in the scene, an open thread, a fact about the scene or the
+ * newest ones) and its tokens, and the first line each part left out for the summary's budget.
+ */
+function worldItems(summary: WorldSummary): SectionItem[] {
+  return summary.pieces.map((piece): SectionItem => {
+    const tokens = estimateTokens(`${piece.text}\n`);
+    if (piece.included) return { id: piece.id, why: piece.why, text: piece.text, tokens };
+    return {
+      id: piece.id,
+      why: `${piece.why}; left out with what ranks after it: the world summary's budget of ${summary.budget} tokens was used up`,
+      tokens,
+      status: 'over_budget',
+    };
+  });
+}
+
+/**
+ * The world summary as a prompt section; its reason carries the summary's own inclusion accounting, and
+ * its receipts each line (the record keeps at most MAX_SECTION_RECEIPTS of them: it must not grow with the
+ * world, test/session/world-snapshots.test.ts).
+ */
 export function worldSection(ctx: TurnContext, viewer?: string): PromptSection {
   const summary = ctx.worldSummaryFor(viewer);
   // The world's names and descriptions are model prose (the Narrator's ledger events): the one sanitiser.
@@ -38,8 +60,7 @@ export function worldSection(ctx: TurnContext, viewer?: string): PromptSection {
     text,
     required: false,
     why: `the world ledger${viewer === undefined ? '' : ` as ${viewer} knows it (public facts and those ${viewer} learned)`} within its ${summary.budget}-token budget: shown ${counts(summary, 'included')}; left out ${counts(summary, 'dropped')}`,
-    // Per-line receipts (summary.pieces) are left out of the stored record: they grow with the world up to
-    // the summary's budget, and a turn's record must not (test/session/world-snapshots.test.ts).
+    items: worldItems(summary),
   };
 }
 

@@ -57,6 +57,8 @@ function* indexByText(
 export interface TurnLore {
   readonly index: LoreIndex;
   readonly conditions: LoreConditions;
+  /** Every section in file order, `when:` lines taken out. */
+  readonly chunks: readonly LoreChunk[];
   /** The sections that carry a condition, in file order. */
   readonly conditional: readonly LoreChunk[];
 }
@@ -92,6 +94,7 @@ function* loreSteps(cartridge: TurnCartridge, meter: WorkMeter): Generator<undef
   const lore: TurnLore = {
     index: yield* indexByText(cartridge.lore, () => loreIndexSteps(split.chunks, meter)),
     conditions,
+    chunks: split.chunks,
     conditional: split.chunks.filter((c) => ids.has(c.id)),
   };
   lores.set(cartridge, lore);
@@ -105,6 +108,37 @@ export function loreIndexOf(cartridge: TurnCartridge): LoreIndex {
 /** This turn's verdicts on every condition of the cartridge. */
 export function loreVerdicts(cartridge: TurnCartridge, state: Dict, world: World): ConditionVerdicts {
   return evaluateLoreConditions(loreOf(cartridge).conditions, state, world);
+}
+
+/** Lore texts in play kept per cartridge, by which conditions held (a few combinations recur in play). */
+const IN_PLAY_TEXTS_KEPT = 16;
+const inPlayTexts = new WeakMap<TurnCartridge, Map<string, string>>();
+
+/**
+ * The lore as it may be read now, for what shows lore without a model (the offline narrator's look and
+ * examine): the sections whose condition is false left out, and no `when:` line. Lore with no condition is
+ * the text as written.
+ */
+export function loreInPlay(cartridge: TurnCartridge, verdicts: ConditionVerdicts): string {
+  const lore = loreOf(cartridge);
+  if (lore.conditional.length === 0) return cartridge.lore;
+  let key = '';
+  for (const chunk of lore.conditional) key += verdicts.sections.get(chunk.id)?.held === true ? '1' : '0';
+  let texts = inPlayTexts.get(cartridge);
+  if (texts === undefined) {
+    texts = new Map();
+    inPlayTexts.set(cartridge, texts);
+  }
+  let text = texts.get(key);
+  if (text === undefined) {
+    text = lore.chunks
+      .filter((chunk) => verdicts.sections.get(chunk.id)?.held !== false)
+      .map((chunk) => chunk.text)
+      .join('\n\n');
+    if (texts.size >= IN_PLAY_TEXTS_KEPT) texts.clear();
+    texts.set(key, text);
+  }
+  return text;
 }
 
 /** A lookup of the player's or the Director's words, with sections whose condition is false left out. */

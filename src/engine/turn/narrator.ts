@@ -1,22 +1,26 @@
 // The Narrator: one streaming call that turns the scene directives and the turn's event notes into prose.
-// It sees public state only, never private fields, dice rolls or tool traces, and is told not to print
-// raw numbers unless the directives ask for them.
+// It sees public state only, never private fields (nor note values computed from one), dice rolls or tool
+// traces, and is told not to print raw numbers unless the directives ask for them.
 
 import type { ChatModel, ToolCall } from '../../adapters/llm/index.ts';
 import { publicState } from '../../core/yare/index.ts';
 import type { TurnContext } from './context.ts';
 import { currentGameTime } from './game-time.ts';
+import { directorTextFor } from './director-text.ts';
 import { ledgerTool, narratorLedgerSections, worldSection } from './ledger-prompt.ts';
 import type { LedgerConversation } from './ledger-turn.ts';
 import { narratorLoreSection } from './lore-sections.ts';
+import { notesForNarrator } from './private-notes.ts';
 import { MAX_NARRATION_CHARS } from './limits.ts';
 import {
   type PromptSection,
   assemblePrompt,
   cacheFriendly,
   block,
+  historyItems,
   json,
   messagesText,
+  olderMessages,
   personaSection,
   toChatMessages,
 } from './prompts.ts';
@@ -96,7 +100,8 @@ export function narratorSections(ctx: TurnContext, input: NarratorInput): Prompt
     {
       id: 'scene',
       kind: 'volatile',
-      text: `--- DIRECTOR'S SCENE DIRECTIVES ---\n${input.directives.trim() === '' ? '(none: narrate from the engine notes)' : input.directives}`,
+      // What the Director copied of a private value or of a fact the player character does not know is hidden.
+      text: `--- DIRECTOR'S SCENE DIRECTIVES ---\n${input.directives.trim() === '' ? '(none: narrate from the engine notes)' : directorTextFor(ctx, { kind: 'narrator' }, input.directives)}`,
       required: true,
       maxTokens: 2_000,
       why: "the Director's scene directives",
@@ -104,7 +109,10 @@ export function narratorSections(ctx: TurnContext, input: NarratorInput): Prompt
     {
       id: 'notes',
       kind: 'volatile',
-      text: block('ENGINE NOTES (what happened this turn)', ctx.notes.join('\n')),
+      text: block(
+        'ENGINE NOTES (what happened this turn)',
+        notesForNarrator(ctx.notes, ctx.privateNoteSpans).join('\n'),
+      ),
       required: true,
       maxTokens: 1_500,
       why: `${ctx.notes.length} note(s) of this turn's rule events`,
@@ -116,6 +124,14 @@ export function narratorSections(ctx: TurnContext, input: NarratorInput): Prompt
       required: false,
       carrier: 'messages',
       why: `the last ${input.history.length} story message(s), sent as messages`,
+      items: historyItems(
+        input.history,
+        olderMessages(
+          ctx.story,
+          input.history,
+          `${ctx.limits.historyMessages} messages within ${NARRATOR_HISTORY_TOKENS} tokens`,
+        ),
+      ),
     },
   ];
 }

@@ -11,6 +11,7 @@ import type { ChatModel, ToolSpec } from '../../adapters/llm/index.ts';
 import { type CompiledRules, npcVisibleState } from '../../core/yare/index.ts';
 import { checkArgs } from './args.ts';
 import type { TurnContext } from './context.ts';
+import { directorTextFor } from './director-text.ts';
 import { npcLoreItems } from './lore-sections.ts';
 import {
   groupByKnowledge,
@@ -210,11 +211,16 @@ async function askGroup(
     {
       id: 'scene',
       kind: 'volatile',
+      // The Director's words, with what it copied of a value or a fact this group may not know hidden.
       text: block(
         'THE SITUATION',
-        [args.scene_context, args.dm_directives ? `Director's private guidance: ${args.dm_directives}` : '']
-          .filter(Boolean)
-          .join('\n'),
+        directorTextFor(
+          ctx,
+          { kind: 'npc', entity: group[0]?.entity },
+          [args.scene_context, args.dm_directives ? `Director's private guidance: ${args.dm_directives}` : '']
+            .filter(Boolean)
+            .join('\n'),
+        ),
       ),
       required: true,
       why: "the Director's scene context and guidance",

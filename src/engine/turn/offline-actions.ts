@@ -131,7 +131,12 @@ export function costlyEvent(rules: CompiledRules, event: EventDef): boolean {
 export type EventTry =
   | { readonly kind: 'acts' }
   /** The conditions refused it here: nothing would change; the notes say why. */
-  | { readonly kind: 'refused'; readonly notes: readonly string[] }
+  | {
+      readonly kind: 'refused';
+      readonly notes: readonly string[];
+      /** Where the notes show private values, by note index (`RunResult.privateNotes`). */
+      readonly privateSpans: ReadonlyMap<number, readonly number[]>;
+    }
   | { readonly kind: 'fails' };
 
 /**
@@ -149,5 +154,7 @@ export function tryEvent(
   const result = runner.run(event.name, inputs);
   if (!result.ok) return { kind: 'fails' };
   if (result.rolls.length > 0 || diffStates(state, result.state).length > 0) return { kind: 'acts' };
-  return hasConditions(event.steps) ? { kind: 'refused', notes: result.notes } : { kind: 'acts' };
+  if (!hasConditions(event.steps)) return { kind: 'acts' };
+  const privateSpans = new Map(result.privateNotes.map((p) => [p.index, p.spans] as const));
+  return { kind: 'refused', notes: result.notes, privateSpans };
 }

@@ -180,6 +180,8 @@ function withSpelledNames(text: string, rules: CompiledRules, lore: string | und
 
 export interface OfflineNarrationInput {
   readonly notes: readonly string[];
+  /** Where notes show private values, by note index (`RunResult.privateNotes`); their sentences are left out. */
+  readonly privateSpans?: ReadonlyMap<number, readonly number[]> | undefined;
   /** Engine text for the player (`/wait`: "Time passes."), shown before the notes. */
   readonly reply?: string | undefined;
   readonly persona?: Persona | undefined;
@@ -196,7 +198,7 @@ export function narrateOffline(rules: CompiledRules, input: OfflineNarrationInpu
   const told: string[] = [];
   if (input.reply !== undefined && input.reply !== '') told.push(input.reply);
   const clamped = clampedChanges(rules, input.changes ?? []);
-  for (const text of listsAsProse(visibleNotes(rules, input.notes))) {
+  for (const text of listsAsProse(visibleNotes(rules, input.notes, input.privateSpans))) {
     const numbered = withRecordNumbers(text, clamped);
     told.push(withSpelledNames(withPersona(numbered, input.persona), rules, input.lore));
   }
@@ -208,10 +210,14 @@ export function narrateOffline(rules: CompiledRules, input: OfflineNarrationInpu
   return told.length === 0 ? nothingHappens(input.seed) : told.join(' ');
 }
 
-function visibleNotes(rules: CompiledRules, notes: readonly string[]): { text: string; template: number }[] {
+function visibleNotes(
+  rules: CompiledRules,
+  notes: readonly string[],
+  privateSpans: ReadonlyMap<number, readonly number[]> | undefined,
+): { text: string; template: number }[] {
   const out: { text: string; template: number }[] = [];
-  for (const note of notes) {
-    const visible = publicNoteOf(rules, note);
+  for (let i = 0; i < notes.length; i++) {
+    const visible = publicNoteOf(rules, notes[i]!, privateSpans?.get(i));
     if (visible === undefined) continue;
     const text = stripNote(visible.text);
     if (text !== '') out.push({ text, template: visible.template });

@@ -1,18 +1,13 @@
 // Notes as a player may read them. A note is interpolated by the rules with the whole state, private fields
-// included (the rules and the Narrator model need them); the offline narrator shows notes to the player
-// directly, so each note is rendered again through the public view of the state: it is matched to the
-// note template that produced it, and every sentence that shows a value read from a private field (directly,
-// or through a macro) is left out. A note no template of the cartridge produced (one the engine wrote for
-// itself) is left out too.
+// included (the rules and the Director need them); the offline narrator shows notes to the player directly,
+// so each note is matched to the note template that produced it and every sentence that shows a private
+// value is left out. Which values are private the run itself says (`RunResult.privateNotes`: a value read
+// from a private field, directly, through a macro, or through a temp, an input or a loop item computed from
+// one; src/core/yare/run/privacy.ts); a template value that reads a private field is withheld even when no
+// run says so (notes given without their run). A note no template of the cartridge produced (one the
+// engine wrote for itself) is left out too.
 
-import {
-  type CompiledRules,
-  type DomainSchema,
-  type Expr,
-  type NotePart,
-  type Step,
-  walkExpr,
-} from '../../core/yare/index.ts';
+import { type CompiledRules, type NotePart, readsPrivate, type Step } from '../../core/yare/index.ts';
 
 interface Template {
   /** Text before the first value, then [value, text after it] pairs. */
@@ -22,94 +17,10 @@ interface Template {
   readonly literalChars: number;
 }
 
-/** Macro nesting followed when deciding whether a macro reads a private field (deeper counts as private). */
-const MAX_MACRO_DEPTH = 16;
 /** Note templates indexed per cartridge; a cartridge with more keeps the first ones (the rest are dropped). */
 export const MAX_NOTE_TEMPLATES = 2_000;
 
 const templatesByRules = new WeakMap<CompiledRules, readonly Template[]>();
-
-/**
- * Whether the schema below this path holds any private field (a path the rules compute at run time). A
- * group's own visibility is only the default its fields inherit; the fields decide (a public field in a
- * private group, like the demo's `world.chapel_sealed`, is public).
- */
-function hasPrivate(node: DomainSchema): boolean {
-  for (const child of node.children.values()) {
-    if (child.kind === 'field' && child.visibility === 'private') return true;
-    if (child.kind === 'domain' && hasPrivate(child)) return true;
-  }
-  return false;
-}
-
-/** `state.a.b['c']` as its constant segments, or undefined when a segment is computed. */
-function statePath(expr: Expr): { root: string; path: string[] } | undefined {
-  const path: string[] = [];
-  let node: Expr = expr;
-  for (;;) {
-    if (node.kind === 'attribute') {
-      path.unshift(node.name);
-      node = node.object;
-    } else if (node.kind === 'index') {
-      if (node.index.kind === 'literal' && typeof node.index.value === 'string')
-        path.unshift(node.index.value);
-      // A computed key: only the part before it is known, and everything below that part counts.
-      else path.length = 0;
-      node = node.object;
-    } else if (node.kind === 'name') {
-      return { root: node.name, path };
-    } else {
-      return undefined;
-    }
-  }
-}
-
-/** The computed keys of a path chain (`state.a[temp.k]` → `temp.k`). */
-function computedIndexes(expr: Expr): Expr[] {
-  const out: Expr[] = [];
-  let node: Expr = expr;
-  while (node.kind === 'attribute' || node.kind === 'index') {
-    if (node.kind === 'index' && !(node.index.kind === 'literal' && typeof node.index.value === 'string'))
-      out.push(node.index);
-    node = node.object;
-  }
-  return out;
-}
-
-/** Whether `state.<path>` shows a private field (or a group holding one). */
-export function pathIsPrivate(schema: DomainSchema, path: readonly string[]): boolean {
-  let node: DomainSchema = schema;
-  for (const segment of path) {
-    const child = node.children.get(segment);
-    if (child === undefined) return false;
-    if (child.kind === 'field') return child.visibility === 'private';
-    node = child;
-  }
-  // The path stops at a group, or a computed key picks inside it: private when anything below is.
-  return hasPrivate(node);
-}
-
-/** Whether an expression reads a private field, directly or through a macro. */
-export function readsPrivate(rules: CompiledRules, expr: Expr, depth = 0): boolean {
-  if (depth > MAX_MACRO_DEPTH) return true;
-  let found = false;
-  const visit = (node: Expr): boolean => {
-    if (found) return false;
-    const named = statePath(node);
-    if (named === undefined) return true;
-    if (named.root === 'state' && pathIsPrivate(rules.schema, named.path)) found = true;
-    else if (named.root === 'macros' && named.path.length > 0) {
-      const macro = rules.macros.get(named.path[0]!);
-      if (macro !== undefined && readsPrivate(rules, macro.ast, depth + 1)) found = true;
-    }
-    // The chain itself is judged whole (its prefix `state.player` is not a read of the group); only
-    // the keys it computes are expressions of their own.
-    for (const index of computedIndexes(node)) walkExpr(index, visit);
-    return false;
-  };
-  walkExpr(expr, visit);
-  return found;
-}
 
 function templateOf(rules: CompiledRules, parts: readonly NotePart[]): Template {
   let lead = '';
@@ -121,7 +32,7 @@ function templateOf(rules: CompiledRules, parts: readonly NotePart[]): Template 
       if (values.length === 0) lead += part;
       else values[values.length - 1]!.after += part;
     } else {
-      const isPrivate = part.kind === 'expr' && readsPrivate(rules, part.expr.ast, 0);
+      const isPrivate = part.kind === 'expr' && readsPrivate(rules, part.expr);
       values.push({ private: isPrivate, after: '' });
     }
   }
@@ -161,16 +72,33 @@ function templatesOf(rules: CompiledRules): readonly Template[] {
 /** Marks where a private value stood; sentences holding one are dropped. */
 const WITHHELD = '\u0000';
 
+/** Whether a private span of the run (flat [start, end) pairs) touches the value at [from, to). */
+function touches(spans: readonly number[] | undefined, from: number, to: number): boolean {
+  if (spans === undefined) return false;
+  for (let i = 0; i < spans.length; i += 2) if (spans[i]! <= to && spans[i + 1]! >= from) return true;
+  return false;
+}
+
 /**
  * The note with private values replaced by WITHHELD, when `template` produced it; undefined otherwise.
- * Values are found leftmost: each literal after a value is searched from where the value starts.
+ * Values are found leftmost: each literal after a value is searched from where the value starts. A value
+ * is withheld when the template reads a private field or the run's `spans` say it shows a private value;
+ * when a span lies outside every withheld value (the note matched the wrong template), all is withheld.
  */
-function rendered(template: Template, note: string): string | undefined {
+function rendered(
+  template: Template,
+  note: string,
+  spans: readonly number[] | undefined,
+): string | undefined {
   if (!note.startsWith(template.lead)) return undefined;
   let pos = template.lead.length;
   let out = template.lead;
   const n = template.values.length;
-  if (n === 0) return note === template.lead ? note : undefined;
+  if (n === 0) {
+    if (note !== template.lead) return undefined;
+    return spans === undefined ? note : WITHHELD;
+  }
+  const withheld: number[] = [];
   for (let i = 0; i < n; i++) {
     const { private: isPrivate, after } = template.values[i]!;
     let end: number;
@@ -180,14 +108,24 @@ function rendered(template: Template, note: string): string | undefined {
     } else if (after === '') {
       // Two values side by side cannot be told apart: when either is private, both are withheld.
       const next = template.values[i + 1]!;
-      if (isPrivate || next.private) return WITHHELD;
+      if (isPrivate || next.private || spans !== undefined) return WITHHELD;
       end = pos;
     } else {
       end = note.indexOf(after, pos);
       if (end < 0) return undefined;
     }
-    out += (isPrivate ? WITHHELD : note.slice(pos, end)) + after;
+    const hidden = isPrivate || touches(spans, pos, end);
+    if (hidden) withheld.push(pos, end);
+    out += (hidden ? WITHHELD : note.slice(pos, end)) + after;
     pos = end + after.length;
+  }
+  if (spans !== undefined) {
+    for (let i = 0; i < spans.length; i += 2) {
+      let covered = false;
+      for (let j = 0; j < withheld.length && !covered; j += 2)
+        covered = withheld[j]! <= spans[i]! && spans[i + 1]! <= withheld[j + 1]!;
+      if (!covered) return WITHHELD;
+    }
   }
   return out;
 }
@@ -199,19 +137,27 @@ const SENTENCE_END = /(?<=[.!?])\s+/;
  * Undefined when no note template of the cartridge produced it (a note the engine wrote for itself) or
  * when nothing public is left.
  */
-export function publicNote(rules: CompiledRules, note: string): string | undefined {
-  return publicNoteOf(rules, note)?.text;
+export function publicNote(
+  rules: CompiledRules,
+  note: string,
+  privateSpans?: readonly number[],
+): string | undefined {
+  return publicNoteOf(rules, note, privateSpans)?.text;
 }
 
-/** publicNote, with the index of the note template that produced it (notes of one loop share it). */
+/**
+ * publicNote, with the index of the note template that produced it (notes of one loop share it).
+ * `privateSpans`: where the run says the note shows private values (`PrivateNote.spans`).
+ */
 export function publicNoteOf(
   rules: CompiledRules,
   note: string,
+  privateSpans?: readonly number[],
 ): { text: string; template: number } | undefined {
   let best: { text: string; chars: number; template: number } | undefined;
   templatesOf(rules).forEach((template, index) => {
     if (best !== undefined && template.literalChars <= best.chars) return;
-    const text = rendered(template, note);
+    const text = rendered(template, note, privateSpans);
     if (text !== undefined) best = { text, chars: template.literalChars, template: index };
   });
   const found = best as { text: string; chars: number; template: number } | undefined;

@@ -490,6 +490,7 @@ function eventChoice(
     if (tried.kind === 'refused') {
       const told = narrateOffline(rules, {
         notes: tried.notes,
+        privateSpans: tried.privateSpans,
         persona: context.persona,
         lore: context.lore,
       });

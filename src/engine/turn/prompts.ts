@@ -139,15 +139,40 @@ export function assemblePrompt(sections: readonly PromptSection[], budget: numbe
   };
 }
 
+/**
+ * Receipts of one section kept in the record, at most: the pieces after them are counted in one receipt
+ * per status (`more:<status>`), so a record stays bounded however big the world, the lore or the story is.
+ */
+export const MAX_SECTION_RECEIPTS = 24;
+
 /** What became of each piece: left out before, dropped with its section, cut with it, or sent. */
 function itemReceipts(items: readonly SectionItem[], included: boolean, sent: string): ItemReceipt[] {
-  return items.map((item): ItemReceipt => {
+  const receipts = items.map((item): ItemReceipt => {
     const base = { id: item.id, why: item.why, tokens: item.tokens };
     if (item.status !== undefined || item.text === undefined)
       return { ...base, status: item.status ?? 'excluded' };
     if (!included) return { ...base, status: 'dropped' };
     return { ...base, status: sent.includes(item.text) ? 'included' : 'cut' };
   });
+  if (receipts.length <= MAX_SECTION_RECEIPTS) return receipts;
+  const kept = receipts.slice(0, MAX_SECTION_RECEIPTS);
+  const rest = new Map<ItemStatus, { count: number; tokens: number; first: string }>();
+  for (const r of receipts.slice(MAX_SECTION_RECEIPTS)) {
+    const group = rest.get(r.status);
+    if (group === undefined) rest.set(r.status, { count: 1, tokens: r.tokens, first: r.id });
+    else {
+      group.count++;
+      group.tokens += r.tokens;
+    }
+  }
+  for (const [status, group] of rest)
+    kept.push({
+      id: `more:${status}`,
+      why: `${group.count} more piece(s) ${status.replace('_', ' ')} from ${group.first} on (the record keeps ${MAX_SECTION_RECEIPTS} receipts a section)`,
+      tokens: group.tokens,
+      status,
+    });
+  return kept;
 }
 
 // ---------------------------------------------------------------------------------------------- helpers
@@ -222,19 +247,52 @@ export function messagesText(messages: readonly StoryMessage[]): string {
   return messages.map(messageLine).join('\n');
 }
 
+/** 2nd, 3rd, 11th, 21st. */
+function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
+}
+
 /** The receipts of a history section: each message, newest last, there for its recency. */
-export function historyItems(messages: readonly StoryMessage[]): SectionItem[] {
+export function historyItems(
+  messages: readonly StoryMessage[],
+  older?: { readonly count: number; readonly tokens: number; readonly why: string },
+): SectionItem[] {
   const n = messages.length;
-  return messages.map((m, i) => {
+  const items: SectionItem[] = messages.map((m, i) => {
     const text = messageLine(m);
     const back = n - i;
     return {
       id: `message:-${back}`,
-      why: `recency: the ${back === 1 ? 'newest' : `${back}th newest`} story message (${m.role === 'user' ? 'the player' : 'the Narrator'})`,
+      why: `recency: the ${back === 1 ? 'newest' : `${ordinal(back)} newest`} story message (${m.role === 'user' ? 'the player' : 'the Narrator'})`,
       text,
       tokens: estimateTokens(text),
     };
   });
+  // What the window left out comes first: it is older than everything shown.
+  if (older !== undefined && older.count > 0)
+    items.unshift({ id: 'message:older', why: older.why, tokens: older.tokens, status: 'over_budget' });
+  return items;
+}
+
+/**
+ * The story messages older than the history a prompt shows (`shown`, the newest of `story`): how many and
+ * what they would cost, with why they were left out.
+ */
+export function olderMessages(
+  story: readonly StoryMessage[],
+  shown: readonly StoryMessage[],
+  limit: string,
+): { count: number; tokens: number; why: string } {
+  const count = Math.max(0, story.length - shown.length);
+  let tokens = 0;
+  for (let i = 0; i < count; i++) tokens += estimateTokens(messageLine(story[i]!));
+  return {
+    count,
+    tokens,
+    why: `${count} older story message(s) left out: the history keeps the newest ${limit}`,
+  };
 }
 
 export function toChatMessages(messages: readonly StoryMessage[]): ChatMessage[] {

@@ -1,10 +1,19 @@
 // What a turn did to the rules, as a player may see it: the dice (faces and total) and what changed (HP
 // 24 → 19, +30 gold, brine tonic used, 2 h passed), from the turn record's public part only. A change to a
 // private field, or to an engine key (`_pending_interaction`), is never listed; a roll whose dice come from
-// a private field shows its total only. The web client and the terminal show this under each turn's prose.
+// a private value shows its total only (the run marks it, src/core/yare/run/privacy.ts; a record without
+// the mark is judged by the roll's text). The web client and the terminal show this under each turn's prose.
 
-import { type CompiledRules, formatValue, parseExpression, type RollLabel } from '../../core/yare/index.ts';
-import { pathIsPrivate, readsPrivate } from './offline-notes.ts';
+import {
+  type CompiledRules,
+  formatValue,
+  parseExpression,
+  pathIsPrivate,
+  type RollLabel,
+  type RollRecord,
+  readsPrivate,
+  rollDiceArePrivate,
+} from '../../core/yare/index.ts';
 import { MAX_OUTCOME_ITEMS, type PublicChange, type PublicOutcome, type PublicRoll } from './outcome-text.ts';
 import type { TurnRecord } from './types.ts';
 
@@ -27,9 +36,19 @@ function shown(value: unknown): string {
   return text.length > MAX_OUTCOME_VALUE_CHARS ? `${text.slice(0, MAX_OUTCOME_VALUE_CHARS - 1)}…` : text;
 }
 
-function rollIsPrivate(rules: CompiledRules, expr: string): boolean {
+function rollIsPrivate(rules: CompiledRules, roll: RollRecord): boolean {
+  if (roll.private === true) return true;
   try {
-    return readsPrivate(rules, parseExpression(expr).ast);
+    return rollDiceArePrivate(rules, parseExpression(roll.expr));
+  } catch {
+    return true; // not an expression this engine wrote: say nothing about it
+  }
+}
+
+/** Whether an expression of a roll's label (its modifier, a check's other side) reads a private field. */
+function textReadsPrivate(rules: CompiledRules, expr: string): boolean {
+  try {
+    return readsPrivate(rules, parseExpression(expr));
   } catch {
     return true; // not an expression this engine wrote: say nothing about it
   }
@@ -78,7 +97,7 @@ function publicLabel(rules: CompiledRules, label: RollLabel | undefined, total: 
   const value = label.value;
   const modified = value !== undefined && value !== total;
   const valueShown =
-    value !== undefined && !secretTarget && !(modified && rollIsPrivate(rules, label.of ?? ''));
+    value !== undefined && !secretTarget && !(modified && textReadsPrivate(rules, label.of ?? ''));
   const check = label.check;
   return {
     purpose: purposeOf(label),
@@ -90,7 +109,7 @@ function publicLabel(rules: CompiledRules, label: RollLabel | undefined, total: 
         ? null
         : {
             op: check.op,
-            against: rollIsPrivate(rules, check.of) ? null : check.against,
+            against: textReadsPrivate(rules, check.of) ? null : check.against,
             passed: check.passed,
           },
   };
@@ -106,7 +125,7 @@ export function publicOutcome(rules: CompiledRules, record: RecordPart): PublicO
       more++;
       continue;
     }
-    const hidden = rollIsPrivate(rules, roll.expr);
+    const hidden = rollIsPrivate(rules, roll);
     rolls.push({
       dice: hidden ? null : roll.dice,
       faces: hidden ? null : [...roll.faces],

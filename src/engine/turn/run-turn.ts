@@ -31,7 +31,7 @@ import {
   settleProposal,
 } from './ledger-turn.ts';
 import { MAX_INPUT_CHARS, MAX_SEED, TURN_SLICE_MS, type TurnLimits, resolveTurnLimits } from './limits.ts';
-import { loreOfSliced } from './lore.ts';
+import { loreInPlay, loreOfSliced } from './lore.ts';
 import { NARRATOR_HISTORY_TOKENS, runNarrator } from './narrator.ts';
 import { chooseOffline } from './offline.ts';
 import { narrateOffline } from './offline-narration.ts';
@@ -175,6 +175,7 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   const history: StoryMessage[] = recentMessages(options.messages, prepared.limits.historyMessages).map(
     (message) => ({ ...message, content: sanitizeForPrompt(message.content) }),
   );
+  ctx.story = options.messages;
   // The roles' token caps trim the window in the window's own steps (cache-friendly, see fitMessages).
   const step = historyStep(prepared.limits.historyMessages);
   const promptText = sanitizeForPrompt(prepared.input.text);
@@ -284,6 +285,7 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
     narration = budget.measure({ kind: 'offline', what: 'narration' }, () =>
       narrateOffline(cartridge.rules, {
         notes: ctx.notes,
+        privateSpans: ctx.privateNoteSpans,
         reply: offlineReply,
         persona: ctx.persona,
         lore: cartridge.lore,
@@ -419,7 +421,8 @@ async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnE
   const context = {
     state: ctx.state,
     intentInputs: ctx.cartridge.intentInputs,
-    lore: ctx.cartridge.lore,
+    // Only the lore in play: a section whose condition is false is never told, offline either.
+    lore: loreInPlay(ctx.cartridge, ctx.loreVerdicts),
     world: ctx.ledger.world,
     ...(ctx.persona === undefined ? {} : { persona: ctx.persona }),
   };

@@ -9,6 +9,7 @@ import type { Expression, Span } from '../expr/ast.ts';
 import { type Closure, type ClosureOptions, compileClosure } from '../expr/closure.ts';
 import { MAX_CALL_DEPTH, MAX_CONTAINER_SIZE, MAX_DICT_DEPTH, MAX_NOTE_LENGTH } from '../limits.ts';
 import type { CompiledRules, MutateOp, Operand, Step, Target } from '../program.ts';
+import { type ExprReads, exprReads } from '../privacy.ts';
 import { formatValue, pyInt, toNumeric, truthy, typeName, valueEquals } from '../python.ts';
 import { dictDepth } from '../schema.ts';
 import { newDict, PyFloat, type Value } from '../values.ts';
@@ -30,6 +31,15 @@ import {
   resolvedPath,
   writePath,
 } from './paths.ts';
+import {
+  eitherTest,
+  loopNames,
+  markTemp,
+  type PrivacyTest,
+  pathHoldsPrivate,
+  privacyTest,
+  withPrivateRolls,
+} from './privacy.ts';
 
 /** A lowered operand: a constant, or an expression evaluated with its place recorded for errors. */
 type OperandFn = (m: Machine) => Value;
@@ -53,6 +63,9 @@ export class LoweredProgram implements MachineProgram {
   /** Where runs record coverage (rules made by `withCoverage`); undefined lowers no markers at all. */
   readonly coverage: CoverageSink | undefined;
 
+  /** What each expression reads that may be private, by expression (src/core/yare/privacy.ts). */
+  private readonly readsCache = new WeakMap<Expression, ExprReads>();
+
   constructor(readonly rules: CompiledRules) {
     const schema = rules.schema;
     this.coverage = coverageSinkOf(rules);
@@ -60,6 +73,15 @@ export class LoweredProgram implements MachineProgram {
       macro: (name) => this.macro(name),
       floatField: (keys) => fieldOf(schema, ['state', ...keys])?.type === 'float',
     };
+  }
+
+  reads(expr: Expression): ExprReads {
+    let reads = this.readsCache.get(expr);
+    if (reads === undefined) {
+      reads = exprReads(this.rules, expr);
+      this.readsCache.set(expr, reads);
+    }
+    return reads;
   }
 
   event(name: string): LoweredEvent | undefined {
@@ -132,11 +154,14 @@ function lowerStep(step: Step, program: LoweredProgram): StepFn {
         writtenPath(step.target),
       );
       const target = lowerTarget(step.target, program);
+      const mark = tempMark(step.target, privacyOf(step.value, program), program, true);
       return (m) => {
         countStep(m);
         m.currentPlace = place;
         const v = value(m);
-        writePath(m, target(m), v, 'set');
+        const path = target(m);
+        writePath(m, path, v, 'set');
+        if (mark !== undefined) mark(m, path);
       };
     }
     case 'mutate': {
@@ -148,6 +173,7 @@ function lowerStep(step: Step, program: LoweredProgram): StepFn {
         writtenPath(step.target),
       );
       const op = step.op;
+      const mark = tempMark(step.target, privacyOf(step.value, program), program, false);
       return (m) => {
         countStep(m);
         m.currentPlace = place;
@@ -162,6 +188,7 @@ function lowerStep(step: Step, program: LoweredProgram): StepFn {
         const operand = value(m);
         m.currentPlace = place;
         writePath(m, path, mutateValue(op, current, operand), 'mutate');
+        if (mark !== undefined) mark(m, path);
       };
     }
     case 'branch': {
@@ -203,13 +230,19 @@ function lowerStep(step: Step, program: LoweredProgram): StepFn {
         key: entry.key,
         value: lowerOperand(entry.value, program),
       }));
+      // The entry a private number picks tells the number: the write is private when either is.
+      const rollTest = privacyOf(step.roll, program);
+      const marks = step.table.map((entry) =>
+        tempMark(step.target, eitherTest(rollTest, privacyOf(entry.value, program)), program, true),
+      );
       return (m) => {
         countStep(m);
         m.currentPlace = place;
         const firstRoll = m.dice.rolls.length;
         const rolled = toNumeric(roll(m));
         const n = rolled instanceof PyFloat ? rolled.value : rolled;
-        for (const entry of table) {
+        for (let e = 0; e < table.length; e++) {
+          const entry = table[e]!;
           const key = entry.key;
           const hit =
             key.kind === 'exact'
@@ -221,7 +254,10 @@ function lowerStep(step: Step, program: LoweredProgram): StepFn {
             const value = entry.value(m);
             m.currentPlace = place;
             labelTableEntry(m, firstRoll, value);
-            writePath(m, target(m), value, 'table_roll');
+            const path = target(m);
+            writePath(m, path, value, 'table_roll');
+            const mark = marks[e];
+            if (mark !== undefined) mark(m, path);
             return;
           }
         }
@@ -229,7 +265,12 @@ function lowerStep(step: Step, program: LoweredProgram): StepFn {
     }
     case 'call': {
       const eventName = step.event;
-      const args = step.args.map((arg) => ({ name: arg.name, value: lowerOperand(arg.value, program) }));
+      const args = step.args.map((arg) => ({
+        name: arg.name,
+        value: lowerOperand(arg.value, program),
+        test: privacyOf(arg.value, program),
+      }));
+      const mayPass = args.some((arg) => arg.test !== undefined);
       return (m) => {
         countStep(m);
         m.currentPlace = place;
@@ -242,9 +283,17 @@ function lowerStep(step: Step, program: LoweredProgram): StepFn {
           );
         }
         const given = newDict();
-        for (const arg of args) given[arg.name] = arg.value(m);
+        let privateInputs: Set<string> | undefined;
+        for (const arg of args) {
+          given[arg.name] = arg.value(m);
+          // An argument computed from a private value makes the callee's input private.
+          if (mayPass && arg.test?.(m)) {
+            privateInputs ??= new Set();
+            privateInputs.add(arg.name);
+          }
+        }
         const inputs = prepareInputs(callee.def, given);
-        m.invoke(callee, inputs, m.depth + 1);
+        m.invoke(callee, inputs, m.depth + 1, privateInputs);
       };
     }
     case 'note':
@@ -252,6 +301,7 @@ function lowerStep(step: Step, program: LoweredProgram): StepFn {
     case 'list_push': {
       const target = lowerTarget(step.target, program);
       const item = lowerOperand(step.item, program);
+      const mark = tempMark(step.target, privacyOf(step.item, program), program, false);
       return (m) => {
         countStep(m);
         m.currentPlace = place;
@@ -265,12 +315,23 @@ function lowerStep(step: Step, program: LoweredProgram): StepFn {
           );
         }
         writePath(m, path, [...list, value], 'list_push');
+        if (mark !== undefined) mark(m, path);
       };
     }
     case 'list_remove': {
       const target = lowerTarget(step.target, program);
       const index = step.index === undefined ? undefined : lowerOperand(step.index, program);
       const byValue = step.value === undefined ? undefined : lowerOperand(step.value, program);
+      // What is left tells what a private index or value removed.
+      const mark = tempMark(
+        step.target,
+        eitherTest(
+          step.index === undefined ? undefined : privacyOf(step.index, program),
+          step.value === undefined ? undefined : privacyOf(step.value, program),
+        ),
+        program,
+        false,
+      );
       return (m) => {
         countStep(m);
         m.currentPlace = place;
@@ -293,12 +354,19 @@ function lowerStep(step: Step, program: LoweredProgram): StepFn {
           if (at >= 0) list.splice(at, 1);
         }
         writePath(m, path, list, 'list_remove');
+        if (mark !== undefined) mark(m, path);
       };
     }
     case 'dict_set': {
       const target = lowerTarget(step.target, program);
       const keyOf = lowerOperand(step.key, program);
       const itemOf = lowerOperand(step.value, program);
+      const mark = tempMark(
+        step.target,
+        eitherTest(privacyOf(step.key, program), privacyOf(step.value, program)),
+        program,
+        false,
+      );
       return (m) => {
         countStep(m);
         m.currentPlace = place;
@@ -319,11 +387,13 @@ function lowerStep(step: Step, program: LoweredProgram): StepFn {
           );
         }
         writePath(m, path, dict, 'dict_set');
+        if (mark !== undefined) mark(m, path);
       };
     }
     case 'dict_delete': {
       const target = lowerTarget(step.target, program);
       const keyOf = lowerOperand(step.key, program);
+      const mark = tempMark(step.target, privacyOf(step.key, program), program, false);
       return (m) => {
         countStep(m);
         m.currentPlace = place;
@@ -332,6 +402,7 @@ function lowerStep(step: Step, program: LoweredProgram): StepFn {
         const dict = copyDict(readDict(m, path, 'dict_delete'));
         delete dict[key];
         writePath(m, path, dict, 'dict_delete');
+        if (mark !== undefined) mark(m, path);
       };
     }
     case 'foreach':
@@ -349,6 +420,7 @@ function lowerNote(step: Extract<Step, { kind: 'note' }>, program: LoweredProgra
   let lead = '';
   const exprs: OperandFn[] = [];
   const sources: string[] = [];
+  const tests: (PrivacyTest | undefined)[] = [];
   const after: string[] = [];
   for (const part of step.parts) {
     if (typeof part === 'string') {
@@ -357,21 +429,30 @@ function lowerNote(step: Extract<Step, { kind: 'note' }>, program: LoweredProgra
     } else {
       exprs.push(lowerOperand(part, program));
       sources.push(part.kind === 'expr' ? part.expr.source.trim() : formatValue(part.value));
+      tests.push(privacyOf(part, program));
       after.push('');
     }
   }
+  const mayShowPrivate = tests.some((t) => t !== undefined);
   const sink = program.coverage;
-  if (sink !== undefined) {
-    // With coverage on, a placeholder with nothing to show (None) is recorded with the note it spoiled.
+  if (sink !== undefined || mayShowPrivate) {
+    // With coverage on, a placeholder with nothing to show (None) is recorded with the note it spoiled; a
+    // placeholder that may show a private value marks its span (run/privacy.ts).
     return (m) => {
       countStep(m);
       m.currentPlace = place;
       let text = lead;
+      let spans: number[] | undefined;
       let none: string | undefined;
       for (let i = 0; i < exprs.length; i++) {
         const v = exprs[i]!(m);
         if (v === null && none === undefined) none = sources[i]!;
-        text += noteText(v) + after[i]!;
+        const value = noteText(v);
+        if (tests[i]?.(m)) {
+          spans ??= [];
+          spans.push(text.length, text.length + value.length);
+        }
+        text += value + after[i]!;
       }
       if (text.length > MAX_NOTE_LENGTH) {
         throw new YareError(
@@ -379,8 +460,8 @@ function lowerNote(step: Extract<Step, { kind: 'note' }>, program: LoweredProgra
           `Note is ${text.length} characters after interpolation (MAX_NOTE_LENGTH ${MAX_NOTE_LENGTH}).`,
         );
       }
-      if (none !== undefined) sink.unrendered.push({ step, placeholder: none, text });
-      m.notes.push(text);
+      if (sink !== undefined && none !== undefined) sink.unrendered.push({ step, placeholder: none, text });
+      m.addNote(text, spans);
     };
   }
   return (m) => {
@@ -394,7 +475,7 @@ function lowerNote(step: Extract<Step, { kind: 'note' }>, program: LoweredProgra
         `Note is ${text.length} characters after interpolation (MAX_NOTE_LENGTH ${MAX_NOTE_LENGTH}).`,
       );
     }
-    m.notes.push(text);
+    m.addNote(text, undefined);
   };
 }
 
@@ -408,24 +489,16 @@ function noteText(v: Value): string {
 function lowerForeach(step: Extract<Step, { kind: 'foreach' }>, program: LoweredProgram): StepFn {
   const place = step.place;
   const source = step.array;
-  const readItems: OperandFn =
-    source.kind === 'path'
-      ? (
-          (target: TargetFn): OperandFn =>
-          (m) =>
-            readPath(m, target(m).segments) ?? null
-        )(lowerTarget(source.target, program))
-      : lowerOperand(source, program);
   const { itemName, indexName } = step;
   const body = lowerSteps(step.steps, program);
-  return (m) => {
-    countStep(m);
-    m.currentPlace = place;
-    const items = readItems(m);
+  // The items of a private list, and their positions, are private inside the loop.
+  const loop = (m: Machine, items: Value, isPrivate: boolean): void => {
     if (items === null) return;
     if (!Array.isArray(items))
       throw new YareError('YARE_TYPE', `foreach array must resolve to a list, got ${typeName(items)}.`);
     const saved = m.locals;
+    const savedNames = m.privateNames;
+    m.privateNames = loopNames(savedNames, itemName, indexName, isPrivate);
     const snapshot = [...items];
     for (let i = 0; i < snapshot.length; i++) {
       const locals = new Map(saved ?? []);
@@ -436,6 +509,27 @@ function lowerForeach(step: Extract<Step, { kind: 'foreach' }>, program: Lowered
       runSteps(m, body);
     }
     m.locals = saved;
+    m.privateNames = savedNames;
+  };
+  if (source.kind === 'path') {
+    const target = lowerTarget(source.target, program);
+    const pathTest = targetPrivacy(source.target, program);
+    const schema = program.rules.schema;
+    return (m) => {
+      countStep(m);
+      m.currentPlace = place;
+      const path = target(m);
+      const items = readPath(m, path.segments) ?? null;
+      loop(m, items, pathHoldsPrivate(m, path.segments, schema) || (pathTest?.(m) ?? false));
+    };
+  }
+  const readItems = lowerOperand(source, program);
+  const test = privacyOf(source, program);
+  return (m) => {
+    countStep(m);
+    m.currentPlace = place;
+    const items = readItems(m);
+    loop(m, items, test?.(m) ?? false);
   };
 }
 
@@ -445,7 +539,11 @@ function lowerOperand(op: Operand, program: LoweredProgram): OperandFn {
     return () => value;
   }
   const { expr, place } = op;
-  const fn = compileClosure(expr, program.closureOptions);
+  // Rolls whose dice come from a private value are marked while the expression runs (run/privacy.ts).
+  const fn = withPrivateRolls<Machine, Value>(
+    program.reads(expr),
+    compileClosure(expr, program.closureOptions),
+  );
   return (m) => {
     m.currentPlace = place;
     try {
@@ -453,6 +551,48 @@ function lowerOperand(op: Operand, program: LoweredProgram): OperandFn {
     } catch (error) {
       throw withPlace(error, place, expr);
     }
+  };
+}
+
+/** Whether an operand's value may be private; undefined when it never is (a constant, a public read). */
+function privacyOf(op: Operand, program: LoweredProgram): PrivacyTest | undefined {
+  return op.kind === 'const' ? undefined : privacyTest(program.reads(op.expr).value);
+}
+
+/** Whether a computed `var:` path is private (it then says which key or field was written). */
+function targetPrivacy(target: Target, program: LoweredProgram): PrivacyTest | undefined {
+  return target.kind === 'dynamic' ? privacyOf(target.expr, program) : undefined;
+}
+
+/**
+ * What a write does to the run's private temps: undefined for a write that cannot land in `temp` (a static
+ * `state.` path; a public field written from a private value is the author revealing it). `whole`: the step
+ * replaces the value it writes (`set`, `table_roll`), so a public value makes a whole key public again.
+ */
+function tempMark(
+  target: Target,
+  valueTest: PrivacyTest | undefined,
+  program: LoweredProgram,
+  whole: boolean,
+): ((m: Machine, path: ResolvedPath) => void) | undefined {
+  if (target.kind === 'static') {
+    if (target.root !== 'temp') return undefined;
+    // A static path: its key is known now, and a write that can make nothing private costs nothing.
+    const key = target.segments[1]!;
+    const replaces = whole && target.segments.length === 2;
+    if (valueTest === undefined)
+      return replaces
+        ? (m) => {
+            m.privateTemps?.delete(key);
+          }
+        : undefined;
+    return (m) => markTemp(m, key, valueTest(m), replaces);
+  }
+  const test = eitherTest(valueTest, targetPrivacy(target, program));
+  return (m, path) => {
+    if (path.inState) return;
+    const segments = path.segments;
+    markTemp(m, segments[1]!, test?.(m) ?? false, whole && segments.length === 2);
   };
 }
 

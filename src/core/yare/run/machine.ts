@@ -17,7 +17,8 @@ import { type BudgetState, countStep, monotonicNow } from './budget.ts';
 import { toRunError } from './errors.ts';
 import { prepareInputs } from './inputs.ts';
 import { copyDict, type PathRoots } from './paths.ts';
-import type { RunBudget, RunResult } from './run-result.ts';
+import { markRoll, type RunPrivacy } from './privacy.ts';
+import type { PrivateNote, RunBudget, RunResult } from './run-result.ts';
 
 /** A lowered step (run/lower.ts makes them); it runs against the machine's current frame. */
 export type StepFn = (m: Machine) => void;
@@ -54,9 +55,10 @@ export interface Dice {
 /** Outside a run nothing is owned, and nothing may be (frozen: a write outside a run would throw). */
 const NOTHING_OWNED: object[] = Object.freeze([]) as unknown as object[];
 const NO_TEMP: Dict = Object.freeze(newDict()) as Dict;
+const NO_PRIVATE_NOTES: readonly PrivateNote[] = Object.freeze([]);
 
 /** The mutable state of runs: the working state, the current frame, and what the current run produced. */
-export class Machine implements EvalContext, BudgetState, PathRoots {
+export class Machine implements EvalContext, BudgetState, PathRoots, RunPrivacy {
   root: Dict;
   temp: Dict = NO_TEMP;
   // The current frame, kept in fields rather than a frame object: `invoke` saves and restores them.
@@ -65,6 +67,13 @@ export class Machine implements EvalContext, BudgetState, PathRoots {
   locals: Map<string, Value> | undefined = undefined;
   depth = 0;
   notes: string[] = [];
+  /** The notes of this run that show a private value (a shared empty list until the first one). */
+  privateNotes: readonly PrivateNote[] = NO_PRIVATE_NOTES;
+  // What holds a private value now (run/privacy.ts): per run, per frame, per loop, per roll.
+  privateTemps: Set<string> | undefined = undefined;
+  privateInputs: ReadonlySet<string> | undefined = undefined;
+  privateNames: ReadonlySet<string> | undefined = undefined;
+  privateRollTexts: ReadonlySet<string> | undefined = undefined;
   steps = 0;
   /** This run's step limit and deadline. */
   runMaxSteps = 0;
@@ -98,6 +107,7 @@ export class Machine implements EvalContext, BudgetState, PathRoots {
     this.inputs = newDict();
     this.locals = undefined;
     this.depth = 0;
+    this.resetPrivacy();
     // An expression outside any event has a run's step budget of its own (comprehensions count steps).
     this.steps = 0;
     this.runMaxSteps = this.maxSteps;
@@ -118,6 +128,8 @@ export class Machine implements EvalContext, BudgetState, PathRoots {
     // A fresh list per run (cheaper than truncating one): nothing from an earlier run is owned by this one.
     this.owned = [temp];
     this.notes = [];
+    this.privateNotes = NO_PRIVATE_NOTES;
+    this.resetPrivacy();
     this.steps = 0;
     this.firstRoll = this.dice.rolls.length;
     // An error before the first step (unknown event, bad input) has no place of its own.
@@ -136,6 +148,7 @@ export class Machine implements EvalContext, BudgetState, PathRoots {
         ok: true,
         state: this.root,
         notes: this.notes,
+        privateNotes: this.privateNotes,
         rolls: this.dice.rolls.slice(this.firstRoll),
         stepsUsed: this.steps,
       };
@@ -146,26 +159,55 @@ export class Machine implements EvalContext, BudgetState, PathRoots {
         ok: false,
         error: toRunError(error, eventName, this.currentPlace),
         notes: this.notes,
+        privateNotes: this.privateNotes,
         rolls: this.dice.rolls.slice(this.firstRoll),
         stepsUsed: this.steps,
       };
     }
   }
 
-  invoke(event: LoweredEvent, inputs: Dict, depth: number): void {
+  /** Runs an event's steps in a frame of its own; `privateInputs` are the inputs its caller made private. */
+  invoke(
+    event: LoweredEvent,
+    inputs: Dict,
+    depth: number,
+    privateInputs: ReadonlySet<string> | undefined = undefined,
+  ): void {
     const savedEvent = this.event;
     const savedInputs = this.inputs;
     const savedLocals = this.locals;
     const savedDepth = this.depth;
+    const savedPrivateInputs = this.privateInputs;
+    const savedPrivateNames = this.privateNames;
     this.event = event.def;
     this.inputs = inputs;
     this.locals = undefined;
     this.depth = depth;
+    this.privateInputs = privateInputs;
+    this.privateNames = undefined;
     runSteps(this, event.steps);
     this.event = savedEvent;
     this.inputs = savedInputs;
     this.locals = savedLocals;
     this.depth = savedDepth;
+    this.privateInputs = savedPrivateInputs;
+    this.privateNames = savedPrivateNames;
+  }
+
+  /** Records a note, with the offsets of the private values it shows (flat [start, end) pairs) if any. */
+  addNote(text: string, privateSpans: readonly number[] | undefined): void {
+    if (privateSpans !== undefined) {
+      if (this.privateNotes === NO_PRIVATE_NOTES) this.privateNotes = [];
+      (this.privateNotes as PrivateNote[]).push({ index: this.notes.length, spans: privateSpans });
+    }
+    this.notes.push(text);
+  }
+
+  private resetPrivacy(): void {
+    this.privateTemps = undefined;
+    this.privateInputs = undefined;
+    this.privateNames = undefined;
+    this.privateRollTexts = undefined;
   }
 
   lookup(name: string): Value | undefined {
@@ -199,6 +241,7 @@ export class Machine implements EvalContext, BudgetState, PathRoots {
         event.name,
         source === undefined ? undefined : this.program.macroNameOf(source),
       );
+    if (this.privateRollTexts !== undefined) markRoll(this, this.dice.rolls, text);
     return total;
   }
 

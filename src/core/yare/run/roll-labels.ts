@@ -42,7 +42,11 @@ function labelOf(rolls: RollRecord[], index: number): MutableLabel | undefined {
   if (roll === undefined) return undefined;
   if (roll.label !== undefined) return roll.label as MutableLabel;
   const label: MutableLabel = {};
-  rolls[index] = { expr: roll.expr, dice: roll.dice, faces: roll.faces, total: roll.total, label };
+  // A roll the privacy pass marked (run/privacy.ts) keeps its mark.
+  rolls[index] =
+    roll.private === true
+      ? { expr: roll.expr, dice: roll.dice, faces: roll.faces, total: roll.total, private: true, label }
+      : { expr: roll.expr, dice: roll.dice, faces: roll.faces, total: roll.total, label };
   return label;
 }
 

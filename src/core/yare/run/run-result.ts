@@ -6,11 +6,23 @@ import type { RollRecord } from '../dice.ts';
 import type { Dict } from '../values.ts';
 import type { RunError } from './errors.ts';
 
+/**
+ * A note that shows a private value (src/core/yare/run/privacy.ts): `spans` are the [start, end) offsets of
+ * each such value in the note's text, flat and in order.
+ */
+export interface PrivateNote {
+  /** Its index in the run's `notes`. */
+  readonly index: number;
+  readonly spans: readonly number[];
+}
+
 export type RunResult =
   | {
       readonly ok: true;
       readonly state: Dict;
       readonly notes: readonly string[];
+      /** The notes that show a private value, and where (none for most runs). */
+      readonly privateNotes: readonly PrivateNote[];
       readonly rolls: readonly RollRecord[];
       /** Steps this run executed (nested calls and loop iterations included), for per-turn budgets. */
       readonly stepsUsed: number;
@@ -19,6 +31,7 @@ export type RunResult =
       readonly ok: false;
       readonly error: RunError;
       readonly notes: readonly string[];
+      readonly privateNotes: readonly PrivateNote[];
       readonly rolls: readonly RollRecord[];
       /** Steps executed before the error (a step refused by a budget is not counted). */
       readonly stepsUsed: number;

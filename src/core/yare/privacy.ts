@@ -1,0 +1,290 @@
+// Which values are private. A state field's `visibility` says whether the field is private; a value the
+// rules compute is private when it was computed from a private value: a private field read directly or
+// through a macro, or a `temp` key, an event input or a loop item that holds such a value. This file is the
+// part known from an expression's text (what it reads); which temps, inputs and loop items hold a private
+// value is known only while a run goes on (run/privacy.ts). docs/yare.md, "Visibility", is the rule as
+// authors read it.
+//
+// Two things are deliberately not private: the total of a roll (the player sees the dice land, so
+// `roll(state.foe.damage_dice)` is public although its dice are not), and what the rules decided with a
+// private value (a note in a branch whose test reads one: that the lock opens is the story).
+
+import { exprText } from './expr/parser.ts';
+import type { Expr, Expression } from './expr/ast.ts';
+import type { CompiledRules, DomainSchema } from './program.ts';
+
+/** Macro nesting followed when deciding what a macro reads (deeper counts as private). */
+export const MAX_PRIVACY_MACRO_DEPTH = 16;
+
+/** What a value depends on that may hold a private value. `'any'`: a key computed, or the root read whole. */
+export interface ValueReads {
+  /** A private field of the state (or a group holding one) is read, directly or through a macro. */
+  readonly privateState: boolean;
+  /** `temp.<key>` keys read. */
+  readonly temps: readonly string[] | 'any';
+  /** `inputs.<name>` names read. */
+  readonly inputs: readonly string[] | 'any';
+  /** Bare names read: loop items and indexes. */
+  readonly names: readonly string[];
+}
+
+/** A `roll(…)` whose dice are not written out: its text (as recorded with the roll) and what its dice read. */
+export interface RollDiceReads {
+  readonly text: string;
+  readonly reads: ValueReads;
+}
+
+export interface ExprReads {
+  /** What the expression's value depends on. */
+  readonly value: ValueReads;
+  /** Each roll whose dice are computed (`roll(1d20)` is not listed: its dice are plain). */
+  readonly rollDice: readonly RollDiceReads[];
+}
+
+export const NO_READS: ValueReads = Object.freeze({
+  privateState: false,
+  temps: Object.freeze([]) as readonly string[],
+  inputs: Object.freeze([]) as readonly string[],
+  names: Object.freeze([]) as readonly string[],
+});
+
+/** Whether anything below this group is a private field (a group's own visibility is only a default). */
+function hasPrivate(node: DomainSchema): boolean {
+  for (const child of node.children.values()) {
+    if (child.kind === 'field' && child.visibility === 'private') return true;
+    if (child.kind === 'domain' && hasPrivate(child)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether `state.<path>` shows a private field (or a group holding one). A public field in a private group
+ * (the demo's `world.chapel_sealed`) is public; a path stopping at a group is private when anything below is.
+ */
+export function pathIsPrivate(schema: DomainSchema, path: readonly string[]): boolean {
+  let node: DomainSchema = schema;
+  for (const segment of path) {
+    const child = node.children.get(segment);
+    if (child === undefined) return false;
+    if (child.kind === 'field') return child.visibility === 'private';
+    node = child;
+  }
+  return hasPrivate(node);
+}
+
+/** `state.a.b['c']` as its root name and constant segments (a computed key keeps only what precedes it). */
+function namedPath(expr: Expr): { root: string; path: string[] } | undefined {
+  const path: string[] = [];
+  let node: Expr = expr;
+  for (;;) {
+    if (node.kind === 'attribute') {
+      path.unshift(node.name);
+      node = node.object;
+    } else if (node.kind === 'index') {
+      if (node.index.kind === 'literal' && typeof node.index.value === 'string')
+        path.unshift(node.index.value);
+      else path.length = 0;
+      node = node.object;
+    } else if (node.kind === 'name') {
+      return { root: node.name, path };
+    } else {
+      return undefined;
+    }
+  }
+}
+
+/** The computed keys of a path chain (`state.a[temp.k]` → `temp.k`): expressions of their own. */
+function computedKeys(expr: Expr): Expr[] {
+  const out: Expr[] = [];
+  let node: Expr = expr;
+  while (node.kind === 'attribute' || node.kind === 'index') {
+    if (node.kind === 'index' && !(node.index.kind === 'literal' && typeof node.index.value === 'string'))
+      out.push(node.index);
+    node = node.object;
+  }
+  return out;
+}
+
+class ReadsBuilder {
+  privateState = false;
+  temps: Set<string> | 'any' = new Set();
+  inputs: Set<string> | 'any' = new Set();
+  names = new Set<string>();
+
+  temp(key: string | undefined): void {
+    if (this.temps === 'any') return;
+    if (key === undefined) this.temps = 'any';
+    else this.temps.add(key);
+  }
+
+  input(name: string | undefined): void {
+    if (this.inputs === 'any') return;
+    if (name === undefined) this.inputs = 'any';
+    else this.inputs.add(name);
+  }
+
+  merge(reads: ValueReads): void {
+    if (reads.privateState) this.privateState = true;
+    if (reads.temps === 'any') this.temps = 'any';
+    else for (const t of reads.temps) this.temp(t);
+    if (reads.inputs === 'any') this.inputs = 'any';
+    else for (const i of reads.inputs) this.input(i);
+    for (const n of reads.names) this.names.add(n);
+  }
+
+  done(): ValueReads {
+    if (!this.privateState && this.temps !== 'any' && this.temps.size === 0) {
+      if (this.inputs !== 'any' && this.inputs.size === 0 && this.names.size === 0) return NO_READS;
+    }
+    return {
+      privateState: this.privateState,
+      temps: this.temps === 'any' ? 'any' : [...this.temps],
+      inputs: this.inputs === 'any' ? 'any' : [...this.inputs],
+      names: [...this.names],
+    };
+  }
+}
+
+const ALL_PRIVATE: ExprReads = Object.freeze({
+  value: Object.freeze({ ...NO_READS, privateState: true }),
+  rollDice: Object.freeze([]) as readonly RollDiceReads[],
+});
+
+const macroReadsByRules = new WeakMap<CompiledRules, Map<string, ExprReads>>();
+
+/** What a macro's value and rolls read (cached per rules; a macro runs in its caller's scope). */
+function macroReads(rules: CompiledRules, name: string, depth: number): ExprReads | undefined {
+  let cache = macroReadsByRules.get(rules);
+  if (cache === undefined) {
+    cache = new Map();
+    macroReadsByRules.set(rules, cache);
+  }
+  const cached = cache.get(name);
+  if (cached !== undefined) return cached;
+  const def = rules.macros.get(name);
+  if (def === undefined) return undefined;
+  if (depth > MAX_PRIVACY_MACRO_DEPTH) return ALL_PRIVATE;
+  // A cycle is refused at load; were one here, its second visit counts as private rather than looping.
+  cache.set(name, ALL_PRIVATE);
+  const reads = readsOf(rules, def, depth + 1);
+  cache.set(name, reads);
+  return reads;
+}
+
+function readsOf(rules: CompiledRules, expression: Expression, depth: number): ExprReads {
+  const rollDice: RollDiceReads[] = [];
+  const value = new ReadsBuilder();
+  const visit = (node: Expr, into: ReadsBuilder, bound: ReadonlySet<string>): void => {
+    const named = namedPath(node);
+    if (named !== undefined) {
+      const { root, path } = named;
+      if (bound.has(root)) {
+        // A comprehension's variable: what it stands for is read by the comprehension's iterable.
+      } else if (root === 'state') {
+        if (pathIsPrivate(rules.schema, path)) into.privateState = true;
+      } else if (root === 'temp') {
+        into.temp(path.length > 0 ? path[0] : undefined);
+      } else if (root === 'inputs') {
+        into.input(path.length > 0 ? path[0] : undefined);
+      } else if (root === 'macros') {
+        const macro = path.length > 0 ? macroReads(rules, path[0]!, depth) : undefined;
+        if (macro !== undefined) {
+          into.merge(macro.value);
+          rollDice.push(...macro.rollDice);
+        }
+      } else {
+        into.names.add(root);
+      }
+      for (const key of computedKeys(node)) visit(key, into, bound);
+      return;
+    }
+    switch (node.kind) {
+      case 'literal':
+      case 'dice':
+      case 'name':
+        return;
+      case 'attribute':
+        visit(node.object, into, bound);
+        return;
+      case 'index':
+        visit(node.object, into, bound);
+        visit(node.index, into, bound);
+        return;
+      case 'call': {
+        if (node.callee === 'roll' && node.args.length > 0) {
+          // The total is public; what the dice read decides whether they are shown (run/privacy.ts).
+          const dice = node.args[0]!;
+          if (dice.kind !== 'dice') {
+            const diceReads = new ReadsBuilder();
+            for (const a of node.args) visit(a, diceReads, bound);
+            for (const k of node.kwargs) visit(k.value, diceReads, bound);
+            const reads = diceReads.done();
+            if (reads !== NO_READS) rollDice.push({ text: exprText(expression, node.span), reads });
+          }
+          return;
+        }
+        for (const a of node.args) visit(a, into, bound);
+        for (const k of node.kwargs) visit(k.value, into, bound);
+        return;
+      }
+      case 'unary':
+        visit(node.operand, into, bound);
+        return;
+      case 'binary':
+      case 'logical':
+        visit(node.left, into, bound);
+        visit(node.right, into, bound);
+        return;
+      case 'compare':
+        for (const o of node.operands) visit(o, into, bound);
+        return;
+      case 'conditional':
+        visit(node.test, into, bound);
+        visit(node.then, into, bound);
+        visit(node.otherwise, into, bound);
+        return;
+      case 'list':
+        for (const item of node.items) visit(item, into, bound);
+        return;
+      case 'comprehension': {
+        visit(node.iterable, into, bound);
+        const inner = new Set(bound).add(node.variable);
+        visit(node.element, into, inner);
+        for (const c of node.conditions) visit(c, into, inner);
+        return;
+      }
+      case 'dict':
+        for (const e of node.entries) {
+          visit(e.key, into, bound);
+          visit(e.value, into, bound);
+        }
+        return;
+      default: {
+        const never: never = node;
+        throw new Error(`unknown expression node ${(never as Expr).kind}`);
+      }
+    }
+  };
+  visit(expression.ast, value, new Set());
+  return { value: value.done(), rollDice };
+}
+
+/** What an expression reads that may hold a private value: its value's sources, and its computed dice. */
+export function exprReads(rules: CompiledRules, expression: Expression): ExprReads {
+  return readsOf(rules, expression, 0);
+}
+
+/**
+ * Whether an expression's value is private by what it reads of the state alone (directly or through a
+ * macro). With no run to say which temps, inputs and loop items hold private values, this is what a note
+ * template or a recorded roll can be judged by.
+ */
+export function readsPrivate(rules: CompiledRules, expression: Expression): boolean {
+  return exprReads(rules, expression).value.privateState;
+}
+
+/** Whether the dice of a recorded roll (`roll(state.foe.damage_dice)`) come from a private field. */
+export function rollDiceArePrivate(rules: CompiledRules, expression: Expression): boolean {
+  const reads = exprReads(rules, expression);
+  return reads.value.privateState || reads.rollDice.some((r) => r.reads.privateState);
+}
