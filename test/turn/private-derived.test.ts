@@ -65,7 +65,12 @@ describe('offline prose', () => {
     expect(record.rolls[0]).toMatchObject({ dice: '3d5', private: true });
     expect(record.narration).toContain(`The dial spins to ${total}.`);
     expect(record.narration).not.toContain('3d5');
-    expect(publicOutcome(cartridge.rules, record).rolls).toEqual([{ dice: null, faces: null, total }]);
+    // The roll's label says what it was for (a name from the rules) and its value is the total: the dice
+    // read from the secret appear nowhere.
+    const rolls = publicOutcome(cartridge.rules, record).rolls;
+    expect(rolls).toEqual([expect.objectContaining({ dice: null, faces: null, total, purpose: 'total' })]);
+    expect(rolls[0]!.value === null || rolls[0]!.value === total).toBe(true);
+    expect(JSON.stringify(rolls)).not.toContain('3d5');
   });
 });
 

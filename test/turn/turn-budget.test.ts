@@ -319,63 +319,66 @@ describe('the turn budget over a turn', () => {
     expect(past.part).toEqual({ kind: 'lore', what: 'lookup "I listen for the bell"' });
   });
 
-  it('prompt assembly and offline work are measured: a persona whose text costs time names the part that read it', async () => {
-    // A scripted cost: reading the persona's background takes 5 s on the turn's clock. The persona is read
-    // only to write prompts (online) and by the offline matcher and narration.
-    const cartridge = cartridgeOf({});
+  it('prompt assembly and offline work are measured: a cartridge part whose reading costs time names the part that read it', async () => {
+    // A scripted cost: reading one of the cartridge's directives takes 5 s on the turn's clock. The Director's
+    // directive is read only to write the Director's prompt, the Narrator's only to write the Narrator's.
+    const base = cartridgeOf({});
     let t = 0;
-    const costly = {
-      name: 'Ash',
-      pronoun_sub: 'they',
-      pronoun_obj: 'them',
-      pronoun_poss: 'their',
-      pronoun_poss_obj: 'theirs',
-      get background() {
-        t += 5_000;
-        return 'A lamplighter.';
+    const costlyDirectives: Cartridge = {
+      ...base,
+      directives: {
+        ...base.directives,
+        get director() {
+          t += 5_000;
+          return 'Be brief.';
+        },
+        get narrator() {
+          t += 5_000;
+          return 'Be vivid.';
+        },
       },
     };
     const online = (maxTurnMs: number): TurnOptions => ({
-      cartridge,
-      state: initialState(cartridge),
+      cartridge: costlyDirectives,
+      state: initialState(costlyDirectives),
       messages: [],
       input: 'I wait',
       seed: 1,
       now: () => t,
-      persona: costly,
       models: scripted({ director: [{ text: 'Wait.' }], narrator: [{ text: 'You wait.' }] }),
       limits: { maxTurnMs },
     });
-    // The Director's prompt and the Narrator's each read it once: 10 s of computing in all.
+    // The Director's prompt and the Narrator's each read theirs once: 10 s of computing in all.
     t = 0;
     const at = await collect(online(10_000));
     expect(at.record.narration).toBe('You wait.');
+    expect(t).toBe(10_000);
     t = 0;
     const narrator = await budgetFailure(online(9_999));
     expect(narrator.part).toEqual({ kind: 'prompt', role: 'narrator' });
     t = 0;
     const prompt = await budgetFailure(online(4_999));
     expect(prompt.part).toEqual({ kind: 'prompt', role: 'director' });
-    const named = {
-      pronoun_sub: 'they',
-      pronoun_obj: 'them',
-      pronoun_poss: 'their',
-      pronoun_poss_obj: 'theirs',
-      get name() {
-        t += 5_000;
-        return 'Ash';
+
+    // Offline, once the lore is indexed (a first turn), the narration reads the lore text (to spell places
+    // as it does) under the turn's budget: at 5 s the turn plays, a millisecond less it does not.
+    let costly = false;
+    const costlyLore: Cartridge = Object.defineProperty({ ...base }, 'lore', {
+      get() {
+        if (costly) t += 5_000;
+        return base.lore;
       },
-    };
-    // Offline, only the narration reads the name (once): at 5 s the turn plays, a millisecond less it does not.
+    });
+    await collect(offline(costlyLore, '/ponder'));
+    costly = true;
     t = 0;
     const offAt = await collect(
-      offline(cartridge, '/ponder', { now: () => t, persona: named, limits: { maxTurnMs: 5_000 } }),
+      offline(costlyLore, '/ponder', { now: () => t, limits: { maxTurnMs: 5_000 } }),
     );
-    expect(t).toBe(5_000);
     expect(offAt.record.ruleCalls).toMatchObject([{ event: 'ponder', ok: true }]);
     t = 0;
     const off = await budgetFailure(
-      offline(cartridge, '/ponder', { now: () => t, persona: named, limits: { maxTurnMs: 4_999 } }),
+      offline(costlyLore, '/ponder', { now: () => t, limits: { maxTurnMs: 4_999 } }),
     );
     expect(off.part).toEqual({ kind: 'offline', what: 'narration' });
   });
