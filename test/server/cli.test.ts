@@ -4,18 +4,15 @@
 // from the environment. Listening itself is what every other test in this folder exercises through
 // startServer.
 
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { register } from '../../src/apps/cli/commands/serve.ts';
 import { UserError } from '../../src/apps/cli/user-error.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai-server.ts';
-
-const BIN = fileURLToPath(new URL('../../bin/mnesos', import.meta.url));
+import { spawnServe } from './processes.ts';
 
 async function serve(args: string[]): Promise<unknown> {
   const program = new Command('mnesos').exitOverride();
@@ -53,44 +50,6 @@ describe('mnesos serve', () => {
   });
 });
 
-interface ServeProcess {
-  readonly url: string;
-  readonly stdout: string;
-  stop(): Promise<void>;
-}
-
-/** `bin/mnesos serve` on a free loopback port over a fresh SQLite file; resolves once it listens. */
-async function spawnServe(args: string[], env: Record<string, string>, db: string): Promise<ServeProcess> {
-  const { MNESOS_API_KEYS: _, ...inherited } = process.env;
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', db, ...args], {
-    env: { ...inherited, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    err += chunk.toString();
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
-  });
-  return {
-    url,
-    stdout: out,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
-
 async function put(url: string, json: unknown): Promise<{ status: number; body: any }> {
   const response = await fetch(`${url}/v1/settings`, {
     method: 'PUT',
@@ -118,9 +77,9 @@ describe('mnesos serve --allow-user-base-url', () => {
 
   it('is off by default: a base URL is 403 while model names are kept', async () => {
     const env = { MNESOS_LLM_BASE_URL: operator.url, MNESOS_MODEL: 'operator-model' };
-    const server = await spawnServe([], env, join(dir, 'off.db'));
+    const server = await spawnServe(join(dir, 'off.db'), env);
     try {
-      expect(server.stdout).not.toContain('users may choose');
+      expect(server.stdout()).not.toContain('users may choose');
       const refused = await put(server.url, { baseUrl: chosen.url });
       expect(refused.status).toBe(403);
       expect(refused.body.error.code).toBe('base_url_not_allowed');
@@ -136,9 +95,9 @@ describe('mnesos serve --allow-user-base-url', () => {
       MNESOS_MODEL: 'operator-model',
       MNESOS_LLM_MAX_RETRIES: '0',
     };
-    const server = await spawnServe(['--allow-user-base-url'], env, join(dir, 'on.db'));
+    const server = await spawnServe(join(dir, 'on.db'), env, 60_000, ['--allow-user-base-url']);
     try {
-      expect(server.stdout).toContain('users may choose model base URLs');
+      expect(server.stdout()).toContain('users may choose model base URLs');
       const saved = await put(server.url, { baseUrl: chosen.url, models: { narrator: 'chosen-narrator' } });
       expect(saved.status).toBe(200);
       expect(saved.body.server.models.director).toBe('operator-model');

@@ -11,8 +11,54 @@ export interface ServerProcess {
   readonly child: ChildProcess;
   readonly url: string;
   stderr(): string;
+  /** What the process printed on stdout so far. */
+  stdout(): string;
   /** SIGTERM and wait for the exit. */
   stop(): Promise<void>;
+}
+
+/** Waits until the child prints its URL (the first group of `pattern`) on stdout; fails when it exits first. */
+async function listening(
+  child: ChildProcess,
+  pattern: RegExp,
+  what: string,
+  timeoutMs: number,
+): Promise<ServerProcess> {
+  let out = '';
+  let err = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    err += chunk.toString();
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`${what} did not start in ${timeoutMs} ms: ${err}`)),
+      timeoutMs,
+    );
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = pattern.exec(out);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${what} exited with ${code}: ${err}`));
+    });
+  });
+  return {
+    child,
+    url,
+    stderr: () => err,
+    stdout: () => out,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
 }
 
 export async function spawnServer(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
@@ -21,40 +67,7 @@ export async function spawnServer(env: Record<string, string>, timeoutMs = 30_00
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  let err = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    err += chunk.toString();
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`server did not start in ${timeoutMs} ms: ${err}`)),
-      timeoutMs,
-    );
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /LISTENING (\S+)\n/.exec(out);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}: ${err}`));
-    });
-  });
-  return {
-    child,
-    url,
-    stderr: () => err,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+  return listening(child, /LISTENING (\S+)\n/, 'server', timeoutMs);
 }
 
 export async function post(
@@ -76,53 +89,21 @@ const BIN = fileURLToPath(new URL('../../bin/mnesos', import.meta.url));
 
 /**
  * `bin/mnesos serve` on a free loopback port over the SQLite file `db`, local mode (no API keys), with the
- * models configured by `env`; resolves once it listens.
+ * models configured by `env` and any further flags; resolves once it listens.
  */
 export async function spawnServe(
   db: string,
   env: Record<string, string>,
   timeoutMs = 60_000,
+  args: readonly string[] = [],
 ): Promise<ServerProcess> {
   const { MNESOS_API_KEYS: _, ...inherited } = process.env;
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', db], {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', db, ...args], {
     cwd: REPO_ROOT,
     env: { ...inherited, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  let err = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    err += chunk.toString();
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`serve did not start in ${timeoutMs} ms: ${err}`)),
-      timeoutMs,
-    );
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`serve exited with ${code}: ${err}`));
-    });
-  });
-  return {
-    child,
-    url,
-    stderr: () => err,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+  return listening(child, /listening on (http:\/\/\S+)/, 'serve', timeoutMs);
 }
 
 /** SIGKILL, and wait until the process is gone. */
