@@ -91,3 +91,9 @@ export function failureText(error: unknown): string {
   }
   return error instanceof Error ? error.message : String(error);
 }
+
+/** `failureText` and, for a refused cartridge, each of its problems (`file:line:col: message`). */
+export function failureWithProblems(error: unknown): string {
+  const problems = error instanceof ApiFailure ? error.problems : [];
+  return `${failureText(error)}${problems.length > 0 ? `: ${problems.map(formatProblem).join('; ')}` : ''}`;
+}

@@ -9,7 +9,7 @@ import type {
   ExploreView,
   LocatedView,
 } from '../lib/builder-api.ts';
-import { ApiFailure, failureText, formatProblem } from '../lib/errors.ts';
+import { failureWithProblems } from '../lib/errors.ts';
 import { ErrorAlert } from './error-alert.tsx';
 
 const where = (p: LocatedView['place']): string => `${p.file}:${p.line}:${p.col}`;
@@ -122,10 +122,7 @@ export function ExplorePane({ api, files }: { api: BuilderApi; files: { current:
       );
     } catch (failure) {
       setReport(undefined);
-      const problems = failure instanceof ApiFailure ? failure.problems : [];
-      setError(
-        `${failureText(failure)}${problems.length > 0 ? `: ${problems.map(formatProblem).join('; ')}` : ''}`,
-      );
+      setError(failureWithProblems(failure));
     } finally {
       setRunning(false);
     }

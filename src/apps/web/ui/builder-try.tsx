@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import type { BuilderApi, BuilderFiles, TryView } from '../lib/builder-api.ts';
 import { jsonObjectField } from '../lib/builder-text.ts';
-import { ApiFailure, failureText, formatProblem } from '../lib/errors.ts';
+import { failureWithProblems } from '../lib/errors.ts';
 import { Notes, Rolls } from './author-panel.tsx';
 import { ErrorAlert } from './error-alert.tsx';
 
@@ -46,10 +46,7 @@ export function TryPane({
       );
     } catch (failure) {
       setResult(undefined);
-      const problems = failure instanceof ApiFailure ? failure.problems : [];
-      setError(
-        `${failureText(failure)}${problems.length > 0 ? `: ${problems.map(formatProblem).join('; ')}` : ''}`,
-      );
+      setError(failureWithProblems(failure));
     } finally {
       setRunning(false);
     }

@@ -10,7 +10,7 @@ import { type BuilderEditor, createEditor } from '../lib/builder-editor.ts';
 import { FILE_LABELS, MAIN_FILES, OTHER_FILES, RULES_FILES } from '../lib/builder-files.ts';
 import { joinedCartridge, rememberJoin } from '../lib/draft-joins.ts';
 import { eventNames } from '../lib/builder-text.ts';
-import { ApiFailure, failureText, formatProblem, type Problem } from '../lib/errors.ts';
+import { ApiFailure, failureText, failureWithProblems, formatProblem, type Problem } from '../lib/errors.ts';
 import { Drafts } from './builder-home.tsx';
 import { MinigameReference } from './builder-minigames.tsx';
 import { ExplorePane } from './builder-explore.tsx';
@@ -306,11 +306,7 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
     try {
       await work();
     } catch (e) {
-      const problems = e instanceof ApiFailure ? e.problems : [];
-      setMessage({
-        kind: 'error',
-        text: `${failureText(e)}${problems.length > 0 ? `: ${problems.map(formatProblem).join('; ')}` : ''}`,
-      });
+      setMessage({ kind: 'error', text: failureWithProblems(e) });
     } finally {
       setBusy(false);
     }
