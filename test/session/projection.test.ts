@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { canonicalJson } from '../../src/core/ledger/index.ts';
 import { createScriptedModels } from '../../src/adapters/llm/scripted.ts';
 import { openStore } from '../../src/adapters/store/open.ts';
@@ -117,11 +117,8 @@ describe('the world projection', () => {
       cartridgeVersion: f.version.id,
       seed: 1,
     });
-    const warnings: string[] = [];
-    const onWarning = (warning: Error & { code?: string }) => {
-      if (warning.code === SNAPSHOT_WRITE_WARNING) warnings.push(warning.message);
-    };
-    process.on('warning', onWarning);
+    // The warnings are caught where they are emitted (and kept off the test output).
+    const emitted = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
     control.failWrites = true;
     const played: string[] = [];
     try {
@@ -129,12 +126,13 @@ describe('the world projection', () => {
         const turn = await f.service.playTurn(f.principal.id, session.id, { turn: { input: 'I walk on' } });
         played.push(turn.turn.id);
       }
-      // Warnings are emitted on the next tick.
-      await new Promise((r) => setImmediate(r));
     } finally {
-      process.off('warning', onWarning);
       control.failWrites = false;
     }
+    const warnings = emitted.mock.calls
+      .filter(([, options]) => (options as { code?: string } | undefined)?.code === SNAPSHOT_WRITE_WARNING)
+      .map(([message]) => String(message));
+    emitted.mockRestore();
     expect(writes.length).toBeGreaterThan(0);
     expect(warnings.length).toBe(writes.length);
     expect(warnings[0]).toContain('the disk is full');
