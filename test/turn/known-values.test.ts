@@ -45,12 +45,15 @@ function cartridgeWith(yare: string): ReturnType<typeof loadCartridgeFromFiles> 
   return loadCartridgeFromFiles(files, 'known');
 }
 
-function knownCartridge(places: readonly string[]): Cartridge {
-  const yare = YARE.replace(/^events:\n/m, EVENTS).replace(
+function knownYare(places: readonly string[]): string {
+  return YARE.replace(/^events:\n/m, EVENTS).replace(
     /^ {2}world:\n/m,
     `  world:\n    known_places: { type: list, default: ${JSON.stringify(places)} }\n`,
   );
-  const loaded = cartridgeWith(yare);
+}
+
+function knownCartridge(places: readonly string[]): Cartridge {
+  const loaded = cartridgeWith(knownYare(places));
   if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.message).join('\n'));
   return loaded.cartridge;
 }
@@ -194,5 +197,35 @@ describe('checkEventInputs with known values', () => {
       expect(error, spec).toBeDefined();
       expect(error!.place?.line).toBe(YARE.split('\n').findIndex((l) => l === 'events:') + 4);
     }
+  });
+
+  it('refuses, at load and at its place, a values_from state path that is not a list or dict field', () => {
+    for (const [spec, message] of [
+      [
+        '{ type: string, values_from: state.world.known_plaecs }',
+        /state\.world\.known_plaecs is not declared in state_schema\. Did you mean `state\.world\.known_places`\?/,
+      ],
+      [
+        '{ type: string, values_from: state.player.gold }',
+        /state\.player\.gold is an int field; known values come from a list field/,
+      ],
+      [
+        '{ type: string, values_from: state.player }',
+        /state\.player is a domain; known values come from a list field/,
+      ],
+    ] as const) {
+      const yare = knownYare([]).replace(
+        /^events:\n/m,
+        `events:\n  odd:\n    inputs:\n      x: ${spec}\n    steps:\n      - action: note\n        message: "x"\n`,
+      );
+      const loaded = cartridgeWith(yare);
+      expect(loaded.ok, spec).toBe(false);
+      if (loaded.ok) continue;
+      const error = loaded.errors.find((e) => message.test(e.message));
+      expect(error, `${spec}: ${loaded.errors.map((e) => e.message).join(' | ')}`).toBeDefined();
+      expect(error!.place?.line).toBe(yare.split('\n').findIndex((l) => l === 'events:') + 4);
+    }
+    // The list field itself loads.
+    expect(cartridgeWith(knownYare(['a'])).ok).toBe(true);
   });
 });

@@ -140,7 +140,12 @@ export interface InputSpec {
 
 /** The source of an input's known values, from the world as it is when the turn starts. */
 export type ValuesFrom =
-  | { readonly kind: 'state'; readonly path: string }
+  | {
+      readonly kind: 'state';
+      readonly path: string;
+      /** Where `values_from` is written (the check pass finds the path in state_schema). */
+      readonly place: SourcePlace;
+    }
   | { readonly kind: 'ledger'; readonly entityType: string | undefined };
 
 export interface EventDef {

@@ -2,7 +2,9 @@
 // with the problems the shape pass left on the event reported where the walk meets them — its keys
 // before its steps, trigger_on, internal and intents after.
 
-import type { EventDef } from '../program.ts';
+import { didYouMean } from '../diagnostics-sink.ts';
+import type { EventDef, InputSpec } from '../program.ts';
+import { allPaths, schemaAt } from '../schema.ts';
 import { type CheckContext, type EventScope, reportShapeProblems } from './context.ts';
 import { checkSteps } from './check-steps.ts';
 import type { RawEvent } from './raw-ast.ts';
@@ -10,6 +12,7 @@ import type { RawEvent } from './raw-ast.ts';
 export function checkEvent(ctx: CheckContext, raw: RawEvent): EventDef {
   reportShapeProblems(ctx, raw.keyProblems);
   const inputs = ctx.eventInputs.get(raw.name) ?? new Map();
+  for (const spec of inputs.values()) checkValuesFrom(ctx, raw.name, spec);
   const scope: EventScope = { inputs: new Set(inputs.keys()), locals: new Set() };
   const steps = raw.steps === undefined ? [] : checkSteps(ctx, raw.steps, scope);
   reportShapeProblems(ctx, raw.trailingProblems);
@@ -26,4 +29,28 @@ export function checkEvent(ctx: CheckContext, raw: RawEvent): EventDef {
     intents: raw.intents,
     place: raw.place,
   };
+}
+
+/** A `values_from: state.…` path must name a list or dict field of state_schema (its items or keys are the values). */
+function checkValuesFrom(ctx: CheckContext, event: string, spec: InputSpec): void {
+  const from = spec.valuesFrom;
+  if (from?.kind !== 'state') return;
+  const path = from.path.split('.').slice(1);
+  const node = schemaAt(ctx.schema, path);
+  const where = `values_from of input '${spec.name}' of event '${event}'`;
+  if (node === undefined) {
+    ctx.sink.error(
+      'YARE_UNKNOWN_PATH',
+      `${where}: ${from.path} is not declared in state_schema.${didYouMean(path.join('.'), allPaths(ctx.schema), (c) => `state.${c}`)}`,
+      from.place,
+    );
+  } else if (node.kind !== 'field' || (node.type !== 'list' && node.type !== 'dict')) {
+    const type = node.kind === 'field' ? (node.type ?? 'untyped') : undefined;
+    const what = type === undefined ? 'a domain' : `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type} field`;
+    ctx.sink.error(
+      'YARE_BAD_SCHEMA',
+      `${where}: ${from.path} is ${what}; known values come from a list field (its items) or a dict field (its keys).`,
+      from.place,
+    );
+  }
 }

@@ -250,7 +250,7 @@ function shapeValuesFrom(
     return undefined;
   }
   const [, source, rest] = match as unknown as [string, 'state' | 'ledger', string];
-  if (source === 'state') return { kind: 'state', path: `state.${rest}` };
+  if (source === 'state') return { kind: 'state', path: `state.${rest}`, place };
   if (rest.includes('.')) {
     problems.push(
       shapeError(
