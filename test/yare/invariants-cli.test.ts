@@ -60,3 +60,27 @@ describe('mnesos turn and invariants', () => {
     expect(fine.code).toBe(0);
   }, 120_000);
 });
+
+describe('mnesos play and invariants', () => {
+  it('keeps a breach in the turn and shows it in /debug; --strict refuses the turn and nothing is played', async () => {
+    const kept = await runCli(['play', KEEPER, '--seed', '1'], {
+      cwd: cwd(),
+      input: '/borrow n=3\n/debug\n/quit\n',
+    });
+    expect(kept.code).toBe(0);
+    expect(kept.stdout).toMatch(
+      /Invariants broken:\n {2}yare\.yaml:18:24: invariant 'debt_never_negative' does not hold.*after event 'borrow' \(rule call 1\)/,
+    );
+    const strict = await runCli(['play', KEEPER, '--seed', '1', '--strict'], {
+      cwd: cwd(),
+      input: '/borrow n=3\n/debug\n/borrow n=0\n/debug\n/quit\n',
+    });
+    expect(strict.code).toBe(0);
+    expect(strict.stdout).toMatch(
+      /yare\.yaml:18:24: invariant 'debt_never_negative' does not hold.*the turn is refused \(strict mode\) and nothing changed/,
+    );
+    // The refused turn left the session at its first message; a turn that keeps the invariants plays.
+    expect(strict.stdout).toContain('No turn played yet: this is the first message.');
+    expect(strict.stdout).toMatch(/Input: \/borrow n=0[\s\S]*Invariants broken: none/);
+  }, 120_000);
+});

@@ -1,4 +1,4 @@
-// `mnesos play [cartridge] [--session NAME] [--db URL] [--llm-script f] [--seed N] [--greeting N]`: the terminal game.
+// `mnesos play [cartridge] [--session NAME] [--db URL] [--llm-script f] [--seed N] [--greeting N] [--strict]`: the terminal game.
 // Registration only; the game is in ../play/play-command.ts, imported when the command runs (the store
 // drivers and model SDKs are not loaded for other commands).
 
@@ -27,6 +27,10 @@ export function register(program: Command): void {
       '--greeting <n>',
       'opening message of a new game: 0 = first-message.md (default), n = alternate greeting n',
       parseGreeting,
+    )
+    .option(
+      '--strict',
+      "refuse a turn that breaks one of the cartridge's invariants (default: record the breach)",
     )
     .action(async (cartridgeArg: string | undefined, flags: PlayFlags) => {
       const { runPlayCommand } = await import('../play/play-command.ts');

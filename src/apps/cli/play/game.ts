@@ -62,6 +62,8 @@ export interface PlayGameOptions {
   readonly minigames?: TerminalMinigameOptions;
   /** Column prose wraps at (`wrapWidth`); 0 or absent: no wrapping. */
   readonly width?: number;
+  /** Strict mode (`play --strict`): a turn that breaks an invariant of the cartridge is refused, not kept. */
+  readonly strict?: boolean;
 }
 
 export type CommandOutcome = 'continue' | 'quit';
@@ -230,6 +232,11 @@ export class PlayGame {
     }
   }
 
+  /** A turn request for the session, in strict mode when the game was started so. */
+  #request<T>(turn: T): { turn: T; strict?: true } {
+    return this.#o.strict === true ? { turn, strict: true } : { turn };
+  }
+
   async #dispatch(command: PlayCommand, signal: AbortSignal): Promise<CommandOutcome> {
     const { service, principalId, sessionId } = this.#o;
     const answer =
@@ -240,7 +247,10 @@ export class PlayGame {
       this.#say(answer.output);
       if (answer.result !== undefined) {
         const interaction = { interaction: answer.result };
-        await this.#play(await service.prepareTurn(principalId, sessionId, { turn: interaction }), signal);
+        await this.#play(
+          await service.prepareTurn(principalId, sessionId, this.#request(interaction)),
+          signal,
+        );
       }
       return 'continue';
     }
@@ -266,7 +276,7 @@ export class PlayGame {
         return 'continue';
       case 'say':
         await this.#play(
-          await service.prepareTurn(principalId, sessionId, { turn: { input: command.text } }),
+          await service.prepareTurn(principalId, sessionId, this.#request({ input: command.text })),
           signal,
         );
         return 'continue';
@@ -286,7 +296,11 @@ export class PlayGame {
           return 'continue';
         }
         await this.#play(
-          await service.prepareTurn(principalId, sessionId, { turn: { interaction: interaction.value } }),
+          await service.prepareTurn(
+            principalId,
+            sessionId,
+            this.#request({ interaction: interaction.value }),
+          ),
           signal,
         );
         return 'continue';

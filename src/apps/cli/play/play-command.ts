@@ -21,6 +21,8 @@ export interface PlayFlags {
   seed?: number;
   /** Opening message of a new game: 0 = first-message.md, n = alternate greeting n. */
   greeting?: number;
+  /** Refuse a turn that breaks an invariant of the cartridge (`invariants:` in yare.yaml). */
+  strict?: boolean;
 }
 
 async function open(url: string | undefined): Promise<Store> {
@@ -71,6 +73,7 @@ export async function runPlayCommand(cartridgeArg: string | undefined, flags: Pl
       out: { write: (text) => process.stdout.write(text) },
       spinner: createSpinner(process.stdout),
       colors,
+      ...(flags.strict === true ? { strict: true } : {}),
       // Prose wraps at the terminal's width; in a pipe only when COLUMNS says how wide.
       width: wrapWidth(
         process.stdout.isTTY ? process.stdout.columns : Number(process.env.COLUMNS) || undefined,

@@ -70,6 +70,15 @@ function turnDebug(record: StoredTurnRecord): string[] {
         `${call.source} ${call.event} ${brief(call.inputs)} ${call.ok ? 'ok' : `failed: ${call.error?.message ?? ''}`}`,
     ),
   );
+  // Records stored before invariants existed have none.
+  lines.push(
+    ...list(
+      'Invariants broken',
+      record.invariants,
+      (b) =>
+        `${b.place.file}:${b.place.line}:${b.place.col}: ${b.message}, after event '${b.event}' (rule call ${b.call})`,
+    ),
+  );
   lines.push(
     ...list(
       'Tool calls',
