@@ -83,8 +83,8 @@ export type StreamEvent =
   | { readonly type: 'failed'; readonly failure: ApiFailure };
 
 export type TurnBody =
-  | { readonly input: string; readonly parentId?: string }
-  | { readonly interaction: InteractionBody; readonly parentId?: string };
+  | { readonly input: string; readonly parentId?: string; readonly strict?: boolean }
+  | { readonly interaction: InteractionBody; readonly parentId?: string; readonly strict?: boolean };
 
 export interface InteractionBody {
   readonly minigame_id: string;

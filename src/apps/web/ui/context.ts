@@ -32,6 +32,20 @@ export function storedShowRules(): boolean {
   }
 }
 
+/**
+ * Strict mode (a setting of this browser, for authors): a turn that breaks one of the cartridge's invariants
+ * is refused instead of kept (`strict: true` in the turn request, docs/yare.md#invariants).
+ */
+export const STRICT_STORAGE = 'mnesos.strict';
+
+export function storedStrict(): boolean {
+  try {
+    return localStorage.getItem(STRICT_STORAGE) === 'on';
+  } catch {
+    return false;
+  }
+}
+
 /** Where an API key for a server that requires one is kept: this browser tab only, never the URL. */
 export const API_KEY_STORAGE = 'mnesos.apiKey';
 

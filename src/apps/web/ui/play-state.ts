@@ -6,6 +6,12 @@ import type { Api, NodeView, SessionView, StreamEvent, TurnBody, TurnView } from
 import { ApiFailure } from '../lib/errors.ts';
 import type { SchemaFieldView } from '../lib/state-view.ts';
 import { buildTree, leafOf, lineage, type Tree } from '../lib/tree.ts';
+import { storedStrict } from './context.ts';
+
+/** The turn as sent: in strict mode when this browser's setting says so (context.ts, STRICT_STORAGE). */
+function asSent(body: TurnBody): TurnBody {
+  return storedStrict() ? { ...body, strict: true } : body;
+}
 
 /**
  * History pages read for one branch: each is one request of at most the server's HISTORY_MAX_TURNS (500)
@@ -245,11 +251,13 @@ export function usePlay(
 
   return {
     state: { session, tree, story, head, live, error, fields, busy } satisfies PlayState,
-    send: (body: TurnBody, shown: string | null) =>
-      run(() => stream('turn', shown, api.playTurn(sessionId, body, controller().signal)), {
+    send: (turn: TurnBody, shown: string | null) => {
+      const body = asSent(turn);
+      return run(() => stream('turn', shown, api.playTurn(sessionId, body, controller().signal)), {
         body,
         shown,
-      }),
+      });
+    },
     /** Sends the failed turn again, as it was. */
     retry: () => {
       const turn = error?.retry;
@@ -270,7 +278,7 @@ export function usePlay(
         await stream(
           'turn',
           text,
-          api.playTurn(sessionId, { input: text, parentId }, controller().signal),
+          api.playTurn(sessionId, asSent({ input: text, parentId }), controller().signal),
           parentId,
         );
       }),

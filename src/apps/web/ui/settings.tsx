@@ -13,7 +13,15 @@ import {
   MIN_TEMPERATURE,
   temperatureError,
 } from '../lib/forms.ts';
-import { API_KEY_STORAGE, SHOW_RULES_STORAGE, storedApiKey, storedShowRules, useApp } from './context.ts';
+import {
+  API_KEY_STORAGE,
+  SHOW_RULES_STORAGE,
+  STRICT_STORAGE,
+  storedApiKey,
+  storedShowRules,
+  storedStrict,
+  useApp,
+} from './context.ts';
 import { Checkbox } from './checkbox.tsx';
 import { PersonaManager } from './personas.tsx';
 
@@ -259,8 +267,19 @@ export function Settings() {
   );
 }
 
+/** Keeps a choice of this browser; storage refused (private mode): the choice lasts for this page only. */
+function remember(key: string, on: boolean): void {
+  try {
+    localStorage.setItem(key, on ? 'on' : 'off');
+  } catch {
+    // storage refused: nothing kept
+  }
+}
+
 function DisplaySettings() {
+  const { info } = useApp();
   const [showRules, setShowRules] = useState(storedShowRules);
+  const [strict, setStrict] = useState(storedStrict);
   return (
     <section class="card" aria-labelledby="display-h">
       <h2 id="display-h">Display</h2>
@@ -270,13 +289,20 @@ function DisplaySettings() {
         checked={showRules}
         onChange={(on) => {
           setShowRules(on);
-          try {
-            localStorage.setItem(SHOW_RULES_STORAGE, on ? 'on' : 'off');
-          } catch {
-            // storage refused (private mode): the choice lasts for this page only
-          }
+          remember(SHOW_RULES_STORAGE, on);
         }}
       />
+      {info.authorMode ? (
+        <Checkbox
+          testId="strict-mode"
+          label="Strict mode (authors): refuse a turn that breaks one of the cartridge's invariants"
+          checked={strict}
+          onChange={(on) => {
+            setStrict(on);
+            remember(STRICT_STORAGE, on);
+          }}
+        />
+      ) : null}
     </section>
   );
 }
