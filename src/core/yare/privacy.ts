@@ -11,6 +11,7 @@
 
 import { exprText } from './expr/parser.ts';
 import type { Expr, Expression } from './expr/ast.ts';
+import { forEachChild } from './expr/walk.ts';
 import type { CompiledRules, DomainSchema } from './program.ts';
 
 /** Macro nesting followed when deciding what a macro reads (deeper counts as private). */
@@ -198,72 +199,25 @@ function readsOf(rules: CompiledRules, expression: Expression, depth: number): E
       for (const key of computedKeys(node)) visit(key, into, bound);
       return;
     }
-    switch (node.kind) {
-      case 'literal':
-      case 'dice':
-      case 'name':
-        return;
-      case 'attribute':
-        visit(node.object, into, bound);
-        return;
-      case 'index':
-        visit(node.object, into, bound);
-        visit(node.index, into, bound);
-        return;
-      case 'call': {
-        if (node.callee === 'roll' && node.args.length > 0) {
-          // The total is public; what the dice read decides whether they are shown (run/privacy.ts).
-          const dice = node.args[0]!;
-          if (dice.kind !== 'dice') {
-            const diceReads = new ReadsBuilder();
-            for (const a of node.args) visit(a, diceReads, bound);
-            for (const k of node.kwargs) visit(k.value, diceReads, bound);
-            const reads = diceReads.done();
-            if (reads !== NO_READS) rollDice.push({ text: exprText(expression, node.span), reads });
-          }
-          return;
-        }
-        for (const a of node.args) visit(a, into, bound);
-        for (const k of node.kwargs) visit(k.value, into, bound);
-        return;
+    if (node.kind === 'call' && node.callee === 'roll' && node.args.length > 0) {
+      // The total is public; what the dice read decides whether they are shown (run/privacy.ts).
+      if (node.args[0]!.kind !== 'dice') {
+        const diceReads = new ReadsBuilder();
+        forEachChild(node, (child) => visit(child, diceReads, bound));
+        const reads = diceReads.done();
+        if (reads !== NO_READS) rollDice.push({ text: exprText(expression, node.span), reads });
       }
-      case 'unary':
-        visit(node.operand, into, bound);
-        return;
-      case 'binary':
-      case 'logical':
-        visit(node.left, into, bound);
-        visit(node.right, into, bound);
-        return;
-      case 'compare':
-        for (const o of node.operands) visit(o, into, bound);
-        return;
-      case 'conditional':
-        visit(node.test, into, bound);
-        visit(node.then, into, bound);
-        visit(node.otherwise, into, bound);
-        return;
-      case 'list':
-        for (const item of node.items) visit(item, into, bound);
-        return;
-      case 'comprehension': {
-        visit(node.iterable, into, bound);
-        const inner = new Set(bound).add(node.variable);
-        visit(node.element, into, inner);
-        for (const c of node.conditions) visit(c, into, inner);
-        return;
-      }
-      case 'dict':
-        for (const e of node.entries) {
-          visit(e.key, into, bound);
-          visit(e.value, into, bound);
-        }
-        return;
-      default: {
-        const never: never = node;
-        throw new Error(`unknown expression node ${(never as Expr).kind}`);
-      }
+      return;
     }
+    if (node.kind === 'comprehension') {
+      // Its variable is bound in the element and the conditions, not in the iterable.
+      visit(node.iterable, into, bound);
+      const inner = new Set(bound).add(node.variable);
+      visit(node.element, into, inner);
+      for (const c of node.conditions) visit(c, into, inner);
+      return;
+    }
+    forEachChild(node, (child) => visit(child, into, bound));
   };
   visit(expression.ast, value, new Set());
   return { value: value.done(), rollDice };

@@ -11,6 +11,7 @@ import type {
 } from '../lib/builder-api.ts';
 import { failureWithProblems } from '../lib/errors.ts';
 import { ErrorAlert } from './error-alert.tsx';
+import { NumberField } from './number-field.tsx';
 
 const where = (p: LocatedView['place']): string => `${p.file}:${p.line}:${p.col}`;
 
@@ -136,38 +137,16 @@ export function ExplorePane({ api, files }: { api: BuilderApi; files: { current:
         reached.
       </p>
       <form onSubmit={run} class="try-form">
-        <label>
-          Runs
-          <input
-            type="number"
-            min={1}
-            max={200}
-            value={runs}
-            onInput={(e) => setRuns(e.currentTarget.value)}
-            data-testid="explore-runs"
-          />
-        </label>
-        <label>
-          Steps per run
-          <input
-            type="number"
-            min={1}
-            max={50}
-            value={depth}
-            onInput={(e) => setDepth(e.currentTarget.value)}
-            data-testid="explore-depth"
-          />
-        </label>
-        <label>
-          Seed
-          <input
-            type="number"
-            min={0}
-            value={seed}
-            onInput={(e) => setSeed(e.currentTarget.value)}
-            data-testid="explore-seed"
-          />
-        </label>
+        <NumberField label="Runs" min={1} max={200} value={runs} onInput={setRuns} testId="explore-runs" />
+        <NumberField
+          label="Steps per run"
+          min={1}
+          max={50}
+          value={depth}
+          onInput={setDepth}
+          testId="explore-depth"
+        />
+        <NumberField label="Seed" min={0} value={seed} onInput={setSeed} testId="explore-seed" />
         <button type="submit" disabled={running} data-testid="explore-run">
           {running ? 'Exploring…' : 'Explore'}
         </button>

@@ -6,6 +6,7 @@ import { jsonObjectField } from '../lib/builder-text.ts';
 import { failureWithProblems } from '../lib/errors.ts';
 import { Notes, Rolls } from './author-panel.tsx';
 import { ErrorAlert } from './error-alert.tsx';
+import { NumberField } from './number-field.tsx';
 
 export function TryPane({
   api,
@@ -90,16 +91,7 @@ export function TryPane({
             data-testid="try-state"
           />
         </label>
-        <label>
-          Seed
-          <input
-            type="number"
-            min={0}
-            value={seed}
-            onInput={(e) => setSeed(e.currentTarget.value)}
-            data-testid="try-seed"
-          />
-        </label>
+        <NumberField label="Seed" min={0} value={seed} onInput={setSeed} testId="try-seed" />
         <button type="submit" disabled={running || event.trim() === ''} data-testid="try-run">
           Run
         </button>

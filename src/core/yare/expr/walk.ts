@@ -9,50 +9,55 @@ export type ExprVisitor = (node: Expr, parent: Expr | undefined) => boolean | un
 
 export function walkExpr(node: Expr, visit: ExprVisitor, parent?: Expr): void {
   if (visit(node, parent) === false) return;
+  forEachChild(node, (child) => walkExpr(child, visit, node));
+}
+
+/** Calls `each` on every direct child of `node`, left to right (a comprehension: element, iterable, conditions). */
+export function forEachChild(node: Expr, each: (child: Expr) => void): void {
   switch (node.kind) {
     case 'literal':
     case 'dice':
     case 'name':
       return;
     case 'attribute':
-      walkExpr(node.object, visit, node);
+      each(node.object);
       return;
     case 'index':
-      walkExpr(node.object, visit, node);
-      walkExpr(node.index, visit, node);
+      each(node.object);
+      each(node.index);
       return;
     case 'call':
-      for (const a of node.args) walkExpr(a, visit, node);
-      for (const k of node.kwargs) walkExpr(k.value, visit, node);
+      for (const a of node.args) each(a);
+      for (const k of node.kwargs) each(k.value);
       return;
     case 'unary':
-      walkExpr(node.operand, visit, node);
+      each(node.operand);
       return;
     case 'binary':
     case 'logical':
-      walkExpr(node.left, visit, node);
-      walkExpr(node.right, visit, node);
+      each(node.left);
+      each(node.right);
       return;
     case 'compare':
-      for (const o of node.operands) walkExpr(o, visit, node);
+      for (const o of node.operands) each(o);
       return;
     case 'conditional':
-      walkExpr(node.test, visit, node);
-      walkExpr(node.then, visit, node);
-      walkExpr(node.otherwise, visit, node);
+      each(node.test);
+      each(node.then);
+      each(node.otherwise);
       return;
     case 'list':
-      for (const item of node.items) walkExpr(item, visit, node);
+      for (const item of node.items) each(item);
       return;
     case 'comprehension':
-      walkExpr(node.element, visit, node);
-      walkExpr(node.iterable, visit, node);
-      for (const c of node.conditions) walkExpr(c, visit, node);
+      each(node.element);
+      each(node.iterable);
+      for (const c of node.conditions) each(c);
       return;
     case 'dict':
       for (const e of node.entries) {
-        walkExpr(e.key, visit, node);
-        walkExpr(e.value, visit, node);
+        each(e.key);
+        each(e.value);
       }
       return;
     default: {

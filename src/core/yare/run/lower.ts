@@ -143,16 +143,16 @@ function lowerSteps(steps: readonly Step[], program: LoweredProgram): StepFn[] {
   });
 }
 
+/** An operand whose value a step writes to `target`: lowered, and labelled where it rolls (roll-labels.ts). */
+function lowerWritten(operand: Operand, target: Target, program: LoweredProgram): OperandFn {
+  return labelledOperand(lowerOperand(operand, program), operand, program.rules, writtenPath(target));
+}
+
 function lowerStep(step: Step, program: LoweredProgram): StepFn {
   const place = step.place;
   switch (step.kind) {
     case 'set': {
-      const value = labelledOperand(
-        lowerOperand(step.value, program),
-        step.value,
-        program.rules,
-        writtenPath(step.target),
-      );
+      const value = lowerWritten(step.value, step.target, program);
       const target = lowerTarget(step.target, program);
       const mark = tempMark(step.target, privacyOf(step.value, program), program, true);
       return (m) => {
@@ -166,12 +166,7 @@ function lowerStep(step: Step, program: LoweredProgram): StepFn {
     }
     case 'mutate': {
       const target = lowerTarget(step.target, program);
-      const value = labelledOperand(
-        lowerOperand(step.value, program),
-        step.value,
-        program.rules,
-        writtenPath(step.target),
-      );
+      const value = lowerWritten(step.value, step.target, program);
       const op = step.op;
       const mark = tempMark(step.target, privacyOf(step.value, program), program, false);
       return (m) => {
@@ -219,12 +214,7 @@ function lowerStep(step: Step, program: LoweredProgram): StepFn {
       };
     }
     case 'table_roll': {
-      const roll = labelledOperand(
-        lowerOperand(step.roll, program),
-        step.roll,
-        program.rules,
-        writtenPath(step.target),
-      );
+      const roll = lowerWritten(step.roll, step.target, program);
       const target = lowerTarget(step.target, program);
       const table = step.table.map((entry) => ({
         key: entry.key,
