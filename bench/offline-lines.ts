@@ -7,8 +7,8 @@ import { resolve } from 'node:path';
 import type { Cartridge } from '../src/core/cartridge/index.ts';
 import { loadCartridge } from '../src/adapters/files/index.ts';
 import { PROJECT_ROOT } from '../src/adapters/project-root.ts';
-import { chooseOffline, type OfflineChoice } from '../src/engine/turn/offline.ts';
-import { costlyEvent } from '../src/engine/turn/offline-actions.ts';
+import { chooseOffline, type OfflineChoice } from '../src/engine/turn/offline/choose.ts';
+import { costlyEvent } from '../src/engine/turn/offline/actions.ts';
 import { ADVANCE_GAME_TIME, directorTools } from '../src/engine/turn/tools.ts';
 import type { Dict } from '../src/core/yare/index.ts';
 

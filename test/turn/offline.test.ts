@@ -1,9 +1,14 @@
 // Offline play: slash commands, word matching with `intents:`, and narration rendered from notes.
 import { describe, expect, it } from 'vitest';
 import { isTurnError } from '../../src/engine/turn/errors.ts';
-import { chooseOffline, MIN_ASK_SCORE, MIN_MATCH_SCORE, matchEvent } from '../../src/engine/turn/offline.ts';
-import { availableActions, MAX_TRIES, MAX_TRIES_PER_EVENT } from '../../src/engine/turn/offline-actions.ts';
-import { narrateOffline, stripNote } from '../../src/engine/turn/offline-narration.ts';
+import {
+  chooseOffline,
+  MIN_ASK_SCORE,
+  MIN_MATCH_SCORE,
+  matchEvent,
+} from '../../src/engine/turn/offline/choose.ts';
+import { availableActions, MAX_TRIES, MAX_TRIES_PER_EVENT } from '../../src/engine/turn/offline/actions.ts';
+import { narrateOffline, stripNote } from '../../src/engine/turn/offline/narration.ts';
 import { runTurn } from '../../src/engine/turn/run-turn.ts';
 import type { TurnOptions } from '../../src/engine/turn/types.ts';
 import { directorTools } from '../../src/engine/turn/tools.ts';

@@ -33,8 +33,8 @@ import {
 import { MAX_INPUT_CHARS, MAX_SEED, TURN_SLICE_MS, type TurnLimits, resolveTurnLimits } from './limits.ts';
 import { loreInPlay, loreOfSliced } from './lore.ts';
 import { NARRATOR_HISTORY_TOKENS, runNarrator } from './narrator.ts';
-import { chooseOffline } from './offline.ts';
-import { narrateOffline } from './offline-narration.ts';
+import { chooseOffline } from './offline/choose.ts';
+import { narrateOffline } from './offline/narration.ts';
 import { fitMessages, historyStep, recentMessages } from './prompts.ts';
 import { buildRecord, settleState } from './record.ts';
 import { sanitizeForPrompt } from '../../core/text-policy.ts';

@@ -2,7 +2,7 @@
 // 7 damage, leaving 0 HP"); when a field's bound cut the change short (hp 6 → 0, min 0), the computed
 // amount and the change listed beside the prose disagree. The prose then shows both: "7 damage (hp 6 → 0)".
 
-import type { CompiledRules, DomainSchema, FieldSchema, StateChange } from '../../core/yare/index.ts';
+import type { CompiledRules, DomainSchema, FieldSchema, StateChange } from '../../../core/yare/index.ts';
 
 /** A number change that stopped at its field's min or max. */
 interface ClampedChange {

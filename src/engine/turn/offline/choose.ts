@@ -1,7 +1,7 @@
 // Offline play (no model configured). The Director is replaced by a deterministic matcher: a slash
 // command (`/travel destination="brine market"`, `/cast_spell flare`) names an event directly; otherwise
 // the player's words are weighed as evidence for each public event and for the free actions every
-// cartridge gets (look around, examine, inventory, where can I go, wait; offline-free.ts): an intent phrase
+// cartridge gets (look around, examine, inventory, where can I go, wait; free.ts): an intent phrase
 // said in full, or the event's verb (its name's first word, an intent's first word, or a synonym), is
 // strong evidence; other words of its name, intents and description, and an input value named, are weak.
 // An event that costs something (it writes the state: gold, HP, time, items, place) runs only on strong
@@ -9,11 +9,11 @@
 // question with the likely choices. A chosen event is first tried on a copy of the state: when its
 // conditions refuse it here ("There is nothing to fight"), the rules' reason is the answer and no turn is
 // spent. A question, a refusal, a free action that changes nothing, the list of what can be done and /help
-// spend no turn. The Narrator is replaced by offline-narration.ts. Same words, same state ⇒ same choice.
+// spend no turn. The Narrator is replaced by narration.ts. Same words, same state ⇒ same choice.
 // docs/offline.md describes it for players and authors.
 
-import type { ImpliedIntent, IntentInputs, Persona } from '../../core/cartridge/index.ts';
-import type { World } from '../../core/ledger/index.ts';
+import type { ImpliedIntent, IntentInputs, Persona } from '../../../core/cartridge/index.ts';
+import type { World } from '../../../core/ledger/index.ts';
 import {
   type CompiledRules,
   type Dict,
@@ -22,8 +22,8 @@ import {
   publicEvents,
   toStateValue,
   type Value,
-} from '../../core/yare/index.ts';
-import { type AvailableAction, availableActions, costlyEvent, tryEvent } from './offline-actions.ts';
+} from '../../../core/yare/index.ts';
+import { type AvailableAction, availableActions, costlyEvent, tryEvent } from './actions.ts';
 import {
   answerFreeAction,
   FREE_ACTIONS,
@@ -32,9 +32,9 @@ import {
   freeActionHelp,
   voiceOf,
   waitDuration,
-} from './offline-free.ts';
-import { narrateOffline } from './offline-narration.ts';
-import { travelEvent } from './offline-place.ts';
+} from './free.ts';
+import { narrateOffline } from './narration.ts';
+import { travelEvent } from './place.ts';
 import {
   allWords,
   contentWords,
@@ -44,8 +44,8 @@ import {
   STOP_WORDS,
   sameVerb,
   wordsMatch,
-} from './offline-words.ts';
-import { ADVANCE_GAME_TIME, type DirectorToolSet, ENGINE_TOOL_NAMES } from './tools.ts';
+} from './words.ts';
+import { ADVANCE_GAME_TIME, type DirectorToolSet, ENGINE_TOOL_NAMES } from '../tools.ts';
 
 export type OfflineChoice =
   /** Run this tool (a rule event or `advance_game_time`) with these arguments. */

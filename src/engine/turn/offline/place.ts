@@ -1,9 +1,9 @@
 // What the offline game knows of the place and the things in it without any rule written for it: the lore's
 // sections (a `## Heading` and its text) and how the lore spells a name ("brine market" → "Brine Market"),
 // the public state's location, carried items and money, the foe in front of the player, the hour, and the
-// ledger's entities. Used by the free actions (offline-free.ts) and the offline narrator. Pure.
+// ledger's entities. Used by the free actions (free.ts) and the offline narrator. Pure.
 
-import type { World } from '../../core/ledger/index.ts';
+import type { World } from '../../../core/ledger/index.ts';
 import {
   type CompiledRules,
   type Dict,
@@ -11,8 +11,8 @@ import {
   type FieldSchema,
   publicEvents,
   type Step,
-} from '../../core/yare/index.ts';
-import { normalize } from './offline-words.ts';
+} from '../../../core/yare/index.ts';
+import { normalize } from './words.ts';
 
 export interface LoreSection {
   /** The heading as written, without a leading "The " ("Tallow Rest"). */

@@ -1,10 +1,10 @@
 // The free actions every cartridge gets offline without writing a rule: look around, examine a thing or a
 // person, inventory, where can I go, and wait. The first four change nothing and spend no turn: they are
-// told from the public state, the lore and the world ledger (offline-place.ts). `wait` lets game time pass
+// told from the public state, the lore and the world ledger (place.ts). `wait` lets game time pass
 // (the engine's `advance_game_time`), so it is a turn. Pure.
 
-import type { World } from '../../core/ledger/index.ts';
-import { type CompiledRules, type Dict, formatValue } from '../../core/yare/index.ts';
+import type { World } from '../../../core/ledger/index.ts';
+import { type CompiledRules, type Dict, formatValue } from '../../../core/yare/index.ts';
 import {
   carried,
   currentFoe,
@@ -18,8 +18,8 @@ import {
   sectionAbout,
   spelledAsLore,
   travelEvent,
-} from './offline-place.ts';
-import { allWords, contentWords, proseList, STOP_WORDS, withArticle, wordsMatch } from './offline-words.ts';
+} from './place.ts';
+import { allWords, contentWords, proseList, STOP_WORDS, withArticle, wordsMatch } from './words.ts';
 
 export type FreeActionKind = 'look' | 'examine' | 'inventory' | 'exits' | 'wait';
 

@@ -3,7 +3,7 @@
 // wisp", "atack it" and "I attack" are the same evidence. Pure, bounded by the text's length (each word is
 // compared with each word of an event, and each comparison is linear in the two words' lengths).
 
-import { phraseKey as normalize } from '../../core/cartridge/index.ts';
+import { phraseKey as normalize } from '../../../core/cartridge/index.ts';
 
 export { normalize };
 
