@@ -34,15 +34,17 @@ import {
   waitDuration,
 } from './free.ts';
 import { narrateOffline } from './narration.ts';
+import { type NoteAct, noteActs } from './note-acts.ts';
 import { travelEvent } from './place.ts';
 import {
   allWords,
   contentWords,
   isKnownVerb,
+  isNameVerb,
   normalize,
   proseList,
   STOP_WORDS,
-  sameVerb,
+  verbMatch,
   wordsMatch,
 } from './words.ts';
 import { ADVANCE_GAME_TIME, type DirectorToolSet, ENGINE_TOOL_NAMES } from '../tools.ts';
@@ -88,6 +90,8 @@ const PHRASE_SCORE = 10;
 const VERB_SCORE = 6;
 const PHRASE_VERB_SCORE = 5;
 const OPTION_SCORE = 4;
+/** A verb the lexicon only says is a kind of the event's verb ("walk" for "travel"): not enough alone. */
+const KIND_VERB_SCORE = 3;
 const NAME_WORD_SCORE = 2;
 const MAX_NAME_SCORE = 4;
 const MAX_INTENT_SCORE = 3;
@@ -122,6 +126,8 @@ interface CandidateWords {
   readonly descriptionWords: readonly string[];
   /** Its inputs' enum options as word lists. */
   readonly options: readonly (readonly string[])[];
+  /** What its notes say the player does ("rents a room"; note-acts.ts). */
+  readonly acts: readonly NoteAct[];
 }
 
 type Candidate =
@@ -162,7 +168,8 @@ function eventWords(event: EventDef, implied: readonly ImpliedIntent[]): Candida
     const name = event.name.split('_').filter((w) => w.length > 1);
     const verb = name[0] !== undefined && !STOP_WORDS.has(name[0]) ? name[0] : undefined;
     const verbs = new Set<string>(verb === undefined ? [] : [verb]);
-    const phraseVerbs = new Set<string>();
+    // Other words of the name that read as verbs ("strike" in combat_strike, "heal" in cast_heal).
+    const phraseVerbs = new Set<string>(name.slice(1).filter((w) => !STOP_WORDS.has(w) && isNameVerb(w)));
     for (const p of phrases) {
       const v = firstVerb(p);
       if (v !== undefined && !verbs.has(v)) phraseVerbs.add(v);
@@ -171,12 +178,13 @@ function eventWords(event: EventDef, implied: readonly ImpliedIntent[]): Candida
       phrases,
       verbs: [...verbs],
       phraseVerbs: [...phraseVerbs],
-      nameWords: name.filter((w) => w !== verb && !STOP_WORDS.has(w)),
+      nameWords: name.filter((w) => w !== verb && !phraseVerbs.has(w) && !STOP_WORDS.has(w)),
       intentWords: [...new Set(phraseTexts.flatMap(contentWords))].filter(
         (w) => !verbs.has(w) && !phraseVerbs.has(w),
       ),
       descriptionWords: contentWords(event.description).filter((w) => w.length >= 4),
       options: event.inputList.flatMap((spec) => enumOptions(spec).map(allWords)).filter((o) => o.length > 0),
+      acts: noteActs(event),
     };
     byImplied.set(implied, words);
   }
@@ -194,6 +202,7 @@ const FREE_WORDS = new Map<FreeActionKind, CandidateWords>(
       intentWords: [],
       descriptionWords: [],
       options: [],
+      acts: [],
     },
   ]),
 );
@@ -248,6 +257,49 @@ export interface Evidence {
   readonly strong: boolean;
 }
 
+interface VerbEvidence {
+  readonly score: number;
+  readonly strong: boolean;
+  /** Strong only with another word of the event said too (a verb the lexicon alone relates). */
+  readonly needsSupport: boolean;
+  readonly used: ReadonlySet<string>;
+}
+
+const NO_VERB: VerbEvidence = { score: 0, strong: false, needsSupport: false, used: new Set() };
+
+/** The first said word naming one of `verbs` as well as `level` asks ('plain', or the lexicon's 'same'). */
+function saidVerb(content: readonly string[], verbs: readonly string[], level: 'plain' | 'same') {
+  return content.find((word) => verbs.some((v) => verbMatch(word, v) === level));
+}
+
+/** How much the verbs said weigh for a candidate: its own verb, a phrase's or the name's, or a note's act. */
+function verbEvidence(w: CandidateWords, content: readonly string[]): VerbEvidence {
+  for (const level of ['plain', 'same'] as const) {
+    const needsSupport = level === 'same';
+    const main = saidVerb(content, w.verbs, level);
+    if (main !== undefined) return { score: VERB_SCORE, strong: true, needsSupport, used: new Set([main]) };
+    const other = saidVerb(content, w.phraseVerbs, level);
+    if (other !== undefined)
+      return { score: PHRASE_VERB_SCORE, strong: true, needsSupport, used: new Set([other]) };
+  }
+  for (const act of w.acts) {
+    const object =
+      act.object === undefined ? undefined : content.find((word) => wordsMatch(word, act.object!));
+    for (const word of content) {
+      const match = verbMatch(word, act.verb);
+      // A note's verb said with its object ("pay for a room"), or a kind of it with its object ("get a
+      // room" for "rents a room"); an act with no object needs the verb itself ("I pray").
+      if (act.object === undefined ? match === 'plain' : match !== undefined && object !== undefined)
+        return { score: PHRASE_VERB_SCORE, strong: true, needsSupport: false, used: new Set([word]) };
+    }
+  }
+  const kinds = [...w.verbs, ...w.phraseVerbs, ...w.acts.map((a) => a.verb)];
+  const kind = content.find((word) => kinds.some((v) => verbMatch(word, v) === 'kind'));
+  if (kind !== undefined)
+    return { score: KIND_VERB_SCORE, strong: false, needsSupport: false, used: new Set([kind]) };
+  return NO_VERB;
+}
+
 /** How much the words say for a candidate. */
 function evidenceFor(c: Candidate, said: SaidText): Evidence {
   const { words, taken } = said;
@@ -263,17 +315,10 @@ function evidenceFor(c: Candidate, said: SaidText): Evidence {
       break;
     }
   }
-  const free = words.map((word, i) =>
-    taken[i] || STOP_WORDS.has(word) || word.length < 2 ? undefined : word,
-  );
-  const allContent = free.filter((x): x is string => x !== undefined);
-  const verbWord = (verbs: readonly string[]) =>
-    allContent.find((word) => verbs.some((v) => sameVerb(word, v)));
-  const mainVerb = verbWord(w.verbs);
-  const otherVerb = mainVerb === undefined ? verbWord(w.phraseVerbs) : undefined;
-  const verb = mainVerb !== undefined ? VERB_SCORE : otherVerb !== undefined ? PHRASE_VERB_SCORE : 0;
+  const allContent = words.filter((word, i) => !taken[i] && !STOP_WORDS.has(word) && word.length >= 2);
+  const verb = verbEvidence(w, allContent);
   // The verb's word counts once: not again as a word of the name, intents or description.
-  const content = allContent.filter((word) => word !== mainVerb && word !== otherVerb);
+  const content = allContent.filter((word) => !verb.used.has(word));
   const option = w.options.some((o) => {
     for (let start = 0; start + o.length <= words.length; start++)
       if (o.every((x, k) => words[start + k] === x)) return true;
@@ -281,14 +326,15 @@ function evidenceFor(c: Candidate, said: SaidText): Evidence {
   });
   const count = (list: readonly string[]) =>
     new Set(list.filter((x) => content.some((word) => wordsMatch(word, x)))).size;
-  const score =
-    phrase +
-    verb +
+  const actObjects = w.acts.flatMap((a) => (a.object === undefined ? [] : [a.object]));
+  const support =
     (option ? OPTION_SCORE : 0) +
     Math.min(MAX_NAME_SCORE, NAME_WORD_SCORE * count(w.nameWords)) +
-    Math.min(MAX_INTENT_SCORE, count(w.intentWords)) +
+    Math.min(MAX_INTENT_SCORE, count([...w.intentWords, ...actObjects])) +
     Math.min(MAX_DESCRIPTION_SCORE, count(w.descriptionWords));
-  return { score, strong: phrase > 0 || verb > 0 };
+  const verbStrong = verb.strong && (!verb.needsSupport || support > 0);
+  const verbScore = verb.strong && !verbStrong ? KIND_VERB_SCORE : verb.score;
+  return { score: phrase + verbScore + support, strong: phrase > 0 || verbStrong };
 }
 
 interface Ranked {

@@ -139,7 +139,17 @@ const ITEM_NAMES = [
   'gear',
   'belongings',
 ];
-const MONEY_NAMES = ['gold', 'coins', 'coin', 'money', 'silver', 'copper', 'credits', 'cash', 'funds'];
+export const MONEY_NAMES: readonly string[] = [
+  'gold',
+  'coins',
+  'coin',
+  'money',
+  'silver',
+  'copper',
+  'credits',
+  'cash',
+  'funds',
+];
 const FOE_DOMAINS = ['foe', 'enemy', 'monster', 'opponent', 'target', 'combatant'];
 
 function playerFirst(a: FieldSchema, b: FieldSchema): number {

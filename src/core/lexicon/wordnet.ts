@@ -1,0 +1,215 @@
+// English verbs as WordNet knows them (the `index.verb` and `data.verb` files of the WordNet 3.1 database,
+// read by src/adapters/lexicon/): which words can be verbs, their base forms ("strikes" → "strike", by
+// WordNet's own suffix rules, "morphy"), and whether two verbs name the same action — they share a
+// sense, or one of the said word's commonest senses is a kind of one of the other's senses ("strike" is a
+// kind of "attack", "walk" a kind of "travel"). The offline matcher (src/engine/turn/offline/) uses it so
+// that a cartridge nobody wrote synonyms for still understands "I strike the goblin". Pure: text in,
+// data out; every question is bounded by the words' lengths and the fixed depths below.
+
+/** A verb's meaning for the matcher: its senses (synset offsets) in WordNet's order, commonest first. */
+export interface Lexicon {
+  /** The word's base forms that WordNet knows as verbs (the word itself first when it is one). */
+  verbLemmas(word: string): readonly string[];
+  /** Whether the word (or a base form of it) can be a verb. */
+  isVerb(word: string): boolean;
+  /**
+   * Whether the word is mostly a verb: WordNet's sense-tagged corpus uses it as a verb at least as often as
+   * a noun ("strike", "heal", "pray"; not "oil", "gate", "shrine").
+   */
+  mostlyVerb(word: string): boolean;
+  /** Whether the word (or its singular) is a noun in WordNet ("room", "shrine"; not "through"). */
+  isNoun(word: string): boolean;
+  /**
+   * How `said` (a player's verb) relates to `verb` (an event's verb): `same` when one of the commonest
+   * senses of each is shared ("mend" and "heal"), `kind` when a common sense of `said` is a kind of a
+   * sense of `verb` ("walk" → "travel"), `general` when a sense of `verb` is a kind of a common sense of
+   * `said` ("rent" is a kind of "get"), undefined when none of these.
+   */
+  relation(said: string, verb: string): VerbRelation | undefined;
+}
+
+export type VerbRelation = 'same' | 'kind' | 'general';
+
+/**
+ * Senses compared for `same`: the player's word's commonest and the event verb's three commonest
+ * (WordNet lists senses commonest first; a rarer shared sense — "steal" also means "sneak", "tell" also
+ * "recite" — is not what a player means).
+ */
+export const SAID_SAME_SENSES = 1;
+export const VERB_SAME_SENSES = 3;
+/** Senses of the player's word followed up the "is a kind of" ladder for `kind`. */
+export const KIND_SENSES = 4;
+/** Steps up that ladder from the player's word ("head" → "go" → "travel"). */
+export const KIND_DEPTH = 2;
+/** Steps up from the event's verb for `general` ("rent" → "get"). */
+export const GENERAL_DEPTH = 1;
+/** Pairs remembered per lexicon (a bound on memory whatever the players type). */
+const MAX_REMEMBERED_PAIRS = 20_000;
+/** Longest word looked up (WordNet's longest verb entry is far shorter). */
+const MAX_WORD_CHARS = 40;
+
+interface Synset {
+  readonly hypernyms: readonly number[];
+}
+
+/** WordNet's detachment rules for verbs (morphy): suffix → what replaces it. */
+const VERB_SUFFIXES: readonly (readonly [string, string])[] = [
+  ['s', ''],
+  ['ies', 'y'],
+  ['es', 'e'],
+  ['es', ''],
+  ['ed', 'e'],
+  ['ed', ''],
+  ['ing', 'e'],
+  ['ing', ''],
+];
+
+/** One lemma of an index file: its synset offsets (commonest sense first) and how often the corpus uses it. */
+export interface IndexEntry {
+  readonly senses: readonly number[];
+  /** `tagsense_cnt`: senses of it tagged in WordNet's corpus (how common the word is in this part of speech). */
+  readonly tagged: number;
+}
+
+/** An index file (`index.verb`, `index.noun`): lemma → its entry. */
+export function parseIndex(text: string): Map<string, IndexEntry> {
+  const out = new Map<string, IndexEntry>();
+  for (const line of text.split('\n')) {
+    if (line === '' || line.startsWith(' ')) continue;
+    const parts = line.trim().split(' ');
+    const senses = Number(parts[2]);
+    const pointers = Number(parts[3]);
+    const first = 4 + pointers + 2;
+    if (!Number.isInteger(senses) || !Number.isInteger(pointers) || parts.length < first + senses) continue;
+    out.set(parts[0]!, {
+      senses: parts.slice(first, first + senses).map(Number),
+      tagged: Number(parts[first - 1]) || 0,
+    });
+  }
+  return out;
+}
+
+/** `data.verb`: synset offset → the offsets of its hypernyms ("is a kind of"). */
+export function parseData(text: string): Map<number, Synset> {
+  const out = new Map<number, Synset>();
+  for (const line of text.split('\n')) {
+    if (line === '' || line.startsWith(' ')) continue;
+    const bar = line.indexOf(' | ');
+    const parts = (bar < 0 ? line : line.slice(0, bar)).split(' ');
+    const words = Number.parseInt(parts[3] ?? '', 16);
+    if (!Number.isInteger(words)) continue;
+    let k = 4 + words * 2;
+    const pointers = Number(parts[k]);
+    k++;
+    const hypernyms: number[] = [];
+    for (let i = 0; i < pointers && k + 2 < parts.length; i++, k += 4)
+      if (parts[k] === '@' && parts[k + 2] === 'v') hypernyms.push(Number(parts[k + 1]));
+    out.set(Number(parts[0]), { hypernyms });
+  }
+  return out;
+}
+
+/** The text of the WordNet files the lexicon reads. */
+export interface WordnetFiles {
+  readonly indexVerb: string;
+  readonly dataVerb: string;
+  /** `index.noun`, for how often a word is a noun (its entries' `tagsense_cnt`). */
+  readonly indexNoun: string;
+}
+
+/** The lexicon of WordNet's verbs, from the text of its files. */
+export function wordnetLexicon(files: WordnetFiles): Lexicon {
+  const nouns = new Map<string, number>();
+  for (const [lemma, entry] of parseIndex(files.indexNoun)) nouns.set(lemma, entry.tagged);
+  return lexiconOf(parseIndex(files.indexVerb), parseData(files.dataVerb), nouns);
+}
+
+/** A lexicon that knows no word: the matcher's hand-kept verb groups still apply. */
+export const EMPTY_LEXICON: Lexicon = {
+  verbLemmas: () => [],
+  isVerb: () => false,
+  mostlyVerb: () => false,
+  isNoun: () => false,
+  relation: () => undefined,
+};
+
+function lexiconOf(
+  index: ReadonlyMap<string, IndexEntry>,
+  data: ReadonlyMap<number, Synset>,
+  nounTagged: ReadonlyMap<string, number>,
+): Lexicon {
+  const remembered = new Map<string, VerbRelation | null>();
+
+  const verbLemmas = (word: string): string[] => {
+    if (word.length > MAX_WORD_CHARS) return [];
+    if (index.has(word)) return [word];
+    const out: string[] = [];
+    for (const [suffix, replacement] of VERB_SUFFIXES) {
+      if (!word.endsWith(suffix) || word.length <= suffix.length + 1) continue;
+      const base = word.slice(0, -suffix.length) + replacement;
+      if (index.has(base) && !out.includes(base)) out.push(base);
+    }
+    // A doubled last consonant before -ed/-ing ("stabbed", "swimming").
+    const doubled = /^(.*([b-df-hj-np-tv-z]))\2(?:ed|ing)$/.exec(word);
+    if (doubled !== null && index.has(doubled[1]!) && !out.includes(doubled[1]!)) out.push(doubled[1]!);
+    // The commonest first ("swings" is "swing", not "swinge").
+    return out.sort((a, b) => (index.get(b)?.tagged ?? 0) - (index.get(a)?.tagged ?? 0));
+  };
+
+  /** The senses reached from `senses` going up at most `depth` hypernym steps. */
+  const upward = (senses: readonly number[], depth: number): Set<number> => {
+    const seen = new Set<number>(senses);
+    let frontier = [...senses];
+    for (let d = 0; d < depth; d++) {
+      const next: number[] = [];
+      for (const sense of frontier)
+        for (const up of data.get(sense)?.hypernyms ?? [])
+          if (!seen.has(up)) {
+            seen.add(up);
+            next.push(up);
+          }
+      frontier = next;
+    }
+    return seen;
+  };
+
+  const sensesOf = (word: string, count: number): number[] =>
+    verbLemmas(word).flatMap((lemma) => (index.get(lemma)?.senses ?? []).slice(0, count));
+
+  const related = (said: string, verb: string): VerbRelation | null => {
+    const verbSenses = sensesOf(verb, Number.MAX_SAFE_INTEGER);
+    if (verbSenses.length === 0) return null;
+    const verbCommon = new Set(sensesOf(verb, VERB_SAME_SENSES));
+    if (sensesOf(said, SAID_SAME_SENSES).some((s) => verbCommon.has(s))) return 'same';
+    const saidSenses = sensesOf(said, KIND_SENSES);
+    const fromSaid = upward(saidSenses, KIND_DEPTH);
+    if (verbSenses.some((s) => fromSaid.has(s))) return 'kind';
+    const fromVerb = upward(verbSenses, GENERAL_DEPTH);
+    return saidSenses.some((s) => fromVerb.has(s)) ? 'general' : null;
+  };
+
+  return {
+    verbLemmas,
+    isVerb: (word) => verbLemmas(word).length > 0,
+    isNoun(word) {
+      if (word.length > MAX_WORD_CHARS) return false;
+      if (nounTagged.has(word)) return true;
+      return word.endsWith('s') && nounTagged.has(word.slice(0, word.endsWith('ies') ? -3 : -1));
+    },
+    mostlyVerb(word) {
+      const lemma = verbLemmas(word)[0];
+      if (lemma === undefined) return false;
+      return (index.get(lemma)?.tagged ?? 0) >= (nounTagged.get(word) ?? nounTagged.get(lemma) ?? 0);
+    },
+    relation(said, verb) {
+      const key = `${said} ${verb}`;
+      let answer = remembered.get(key);
+      if (answer === undefined) {
+        answer = related(said, verb);
+        if (remembered.size >= MAX_REMEMBERED_PAIRS) remembered.clear();
+        remembered.set(key, answer);
+      }
+      return answer ?? undefined;
+    },
+  };
+}
