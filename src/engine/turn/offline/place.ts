@@ -127,7 +127,7 @@ function valueAt(state: Dict, path: readonly string[]): unknown {
 }
 
 const LOCATION_NAMES = ['location', 'place', 'room', 'area', 'position', 'region', 'zone'];
-const PLAYER_DOMAINS = ['player', 'pc', 'hero', 'character', 'party', 'you'];
+export const PLAYER_DOMAINS: readonly string[] = ['player', 'pc', 'hero', 'character', 'party', 'you'];
 const ITEM_NAMES = [
   'inventory',
   'items',
