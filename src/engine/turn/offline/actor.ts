@@ -29,7 +29,8 @@ export function playerValue(rules: CompiledRules, spec: InputSpec): string | und
   for (const value of spec.enum ?? [])
     if (typeof value === 'string' && PLAYER_DOMAINS.includes(value.toLowerCase())) return value;
   if (spec.enum !== undefined) return undefined;
-  for (const domain of PLAYER_DOMAINS) if (rules.schema.children.get(domain)?.kind === 'domain') return domain;
+  for (const domain of PLAYER_DOMAINS)
+    if (rules.schema.children.get(domain)?.kind === 'domain') return domain;
   return undefined;
 }
 
