@@ -19,6 +19,7 @@ export {
   offlineCommandSyntax,
 } from './offline/choose.ts';
 export { freeActionHelp } from './offline/free.ts';
+export { NO_TURN_REASONS, type NoTurnReason } from './no-turn.ts';
 export { narrateOffline, stripNote } from './offline/narration.ts';
 export { selectNpcs } from './npc.ts';
 export { loreOf, loreVerdicts, lookupInPlay, sectionsInPlay } from './lore.ts';

@@ -5,6 +5,7 @@
 import type { Context } from 'hono';
 import {
   driveTurn,
+  noTurnAnswer,
   type PreparedTurn,
   SessionError,
   type SessionService,
@@ -17,7 +18,9 @@ import type { AppEnv, JsonOf, OtherAnswer, RouteRegistry } from '../openapi.ts';
 import {
   childrenResponse,
   sessionResponse,
+  type noTurnResponse,
   treeResponse,
+  turnOrAnswerResponse,
   turnResponse,
   turnResultResponse,
 } from '../responses.ts';
@@ -90,7 +93,7 @@ async function answer(
   sessionId: string,
   prepared: PreparedTurn,
   view: View,
-): Promise<JsonOf<typeof turnResultResponse, 200 | 201> | OtherAnswer> {
+): Promise<JsonOf<typeof turnResultResponse, 200 | 201> | JsonOf<typeof noTurnResponse, 200> | OtherAnswer> {
   if (prepared.kind === 'replayed') {
     const session = await deps.service.getSession(principalId, sessionId);
     const { cartridge } = await deps.service.cartridgeOf(session);
@@ -108,12 +111,19 @@ async function answer(
   // The principal's own models decide the mode (their settings may differ from the server's).
   const mode = prepared.mode;
   if (!wantsEventStream(c.req.header('accept'))) {
-    const { turn } = await driveTurn(prepared, { signal: c.req.raw.signal });
-    return c.json(
-      { turn: turnView(turn, cartridge, view), replayed: false, modelMode: mode },
-      201,
-      modeHeaders(mode),
-    );
+    try {
+      const { turn } = await driveTurn(prepared, { signal: c.req.raw.signal });
+      return c.json(
+        { turn: turnView(turn, cartridge, view), replayed: false, modelMode: mode },
+        201,
+        modeHeaders(mode),
+      );
+    } catch (error) {
+      // An answer without a turn (a look around, a question back, the rules' refusal) is a success.
+      const answered = noTurnAnswer(error);
+      if (answered === undefined) throw error;
+      return c.json({ ...answered, modelMode: mode }, 200, modeHeaders(mode));
+    }
   }
   return sseResponse(
     async (send, signal) => {
@@ -138,6 +148,11 @@ async function answer(
           data: { turn: turnView(turn, cartridge, view), replayed: false },
         });
       } catch (error) {
+        const answered = noTurnAnswer(error);
+        if (answered !== undefined) {
+          send({ event: 'answered', id: id(), data: { ...answered, modelMode: mode } });
+          return;
+        }
         const api =
           error instanceof SessionError
             ? fromSessionError(error)
@@ -174,8 +189,9 @@ function turnRequest(
 
 /** The 200 answer of a turn route: a replayed Idempotency-Key's first result, or the event stream. */
 const REPLAYED_OR_STREAMED = {
-  description: 'The first result of this Idempotency-Key; the event stream with `Accept: text/event-stream`',
-  schema: turnResultResponse,
+  description:
+    'No turn played (`played: false`: offline, the engine answered instead — docs/api.md, "No turn played"); the first result of this Idempotency-Key; the event stream with `Accept: text/event-stream`',
+  schema: turnOrAnswerResponse,
   eventStream: true,
 } as const;
 

@@ -48,6 +48,7 @@ import {
   verbMatch,
   wordsMatch,
 } from './words.ts';
+import type { NoTurnReason } from '../no-turn.ts';
 import { ADVANCE_GAME_TIME, type DirectorToolSet, ENGINE_TOOL_NAMES } from '../tools.ts';
 
 export type OfflineChoice =
@@ -67,12 +68,8 @@ export type OfflineChoice =
       readonly action?: FreeActionKind;
     };
 
-/**
- * `help`: the command list; `question`: a missing input, or which of the likely events was meant;
- * `unmatched`: what can be done here; `unknown`: no such command; `free`: a free action's answer (look,
- * examine, inventory, exits); `refused`: the rules' conditions refuse the event here.
- */
-export type OfflineReplyReason = 'help' | 'question' | 'unmatched' | 'unknown' | 'free' | 'refused';
+/** The matcher's replies: every reason but `invalid` (a command the rules reject, told by run-turn.ts). */
+export type OfflineReplyReason = Exclude<NoTurnReason, 'invalid'>;
 
 /** What the matcher knows beyond the rules: the state, `intents.yaml`, the lore, the world, the persona. */
 export interface OfflineContext {
