@@ -7,7 +7,7 @@
 
 import { type Persona, secondPerson, thirdPerson } from '../../../core/cartridge/index.ts';
 import type { CompiledRules, StateChange } from '../../../core/yare/index.ts';
-import { clampedChanges, withRecordNumbers } from './numbers.ts';
+import { clampedChanges, fieldNames, withRecordNumbers } from './numbers.ts';
 import { arrivalSentence, nothingHappens } from './variety.ts';
 import { publicNoteOf } from './notes.ts';
 import { spelledAsLore } from './place.ts';
@@ -198,8 +198,10 @@ export function narrateOffline(rules: CompiledRules, input: OfflineNarrationInpu
   const told: string[] = [];
   if (input.reply !== undefined && input.reply !== '') told.push(input.reply);
   const clamped = clampedChanges(rules, input.changes ?? []);
+  const fields = fieldNames(rules.schema);
+  const shown = new Set<(typeof clamped)[number]>();
   for (const text of listsAsProse(visibleNotes(rules, input.notes, input.privateSpans))) {
-    const numbered = withRecordNumbers(text, clamped);
+    const numbered = withRecordNumbers(text, clamped, fields, shown);
     told.push(withSpelledNames(withPersona(numbered, input.persona), rules, input.lore));
   }
   const arrival =
