@@ -42,9 +42,11 @@ import {
   contentWords,
   isKnownVerb,
   isNameVerb,
+  isPhrasalVerb,
   normalize,
   proseList,
   STOP_WORDS,
+  sameVerb,
   verbMatch,
   wordsMatch,
 } from './words.ts';
@@ -231,6 +233,8 @@ function candidatesOf(
 interface SaidText {
   readonly words: readonly string[];
   readonly taken: readonly boolean[];
+  /** Two neighbouring words the lexicon knows as one verb ("run_away", "patch_up"). */
+  readonly phrasal: readonly string[];
 }
 
 function spanAt(words: readonly string[], phrase: readonly string[], start: number): boolean {
@@ -246,7 +250,12 @@ function saidText(text: string, candidates: readonly Candidate[]): SaidText {
       for (let start = 0; start + option.length <= words.length; start++)
         if (option.every((w, k) => words[start + k] === w))
           for (let k = 0; k < option.length; k++) taken[start + k] = true;
-  return { words, taken };
+  const phrasal: string[] = [];
+  for (let i = 0; i + 1 < words.length; i++) {
+    const pair = `${words[i]}_${words[i + 1]}`;
+    if (!taken[i] && !taken[i + 1] && isPhrasalVerb(pair)) phrasal.push(pair);
+  }
+  return { words, taken, phrasal };
 }
 
 export interface Evidence {
@@ -270,8 +279,28 @@ function saidVerb(content: readonly string[], verbs: readonly string[], level: '
   return content.find((word) => verbs.some((v) => verbMatch(word, v) === level));
 }
 
+/**
+ * A two-word verb said ("run away", "patch up") that names the action of one of `verbs` in the lexicon:
+ * specific enough to count as the verb itself.
+ */
+function saidPhrasalVerb(phrasal: readonly string[], verbs: readonly string[]): string | undefined {
+  return phrasal.find((p) => verbs.some((v) => verbMatch(p, v) === 'same' || verbMatch(p, v) === 'kind'));
+}
+
 /** How much the verbs said weigh for a candidate: its own verb, a phrase's or the name's, or a note's act. */
-function verbEvidence(w: CandidateWords, content: readonly string[]): VerbEvidence {
+function verbEvidence(
+  w: CandidateWords,
+  content: readonly string[],
+  phrasal: readonly string[],
+): VerbEvidence {
+  const twoWords = saidPhrasalVerb(phrasal, [...w.verbs, ...w.phraseVerbs]);
+  if (twoWords !== undefined)
+    return {
+      score: PHRASE_VERB_SCORE,
+      strong: true,
+      needsSupport: false,
+      used: new Set(twoWords.split('_')),
+    };
   for (const level of ['plain', 'same'] as const) {
     const needsSupport = level === 'same';
     const main = saidVerb(content, w.verbs, level);
@@ -314,7 +343,7 @@ function evidenceFor(c: Candidate, said: SaidText): Evidence {
     }
   }
   const allContent = words.filter((word, i) => !taken[i] && !STOP_WORDS.has(word) && word.length >= 2);
-  const verb = verbEvidence(w, allContent);
+  const verb = verbEvidence(w, allContent, said.phrasal);
   // The verb's word counts once: not again as a word of the name, intents or description.
   const content = allContent.filter((word) => !verb.used.has(word));
   const option = w.options.some((o) => {
@@ -393,6 +422,33 @@ function namedOption(options: readonly string[], text: string): string | undefin
     : undefined;
 }
 
+/** Words of a free-text value taken from the line ("fireball" from "cast fireball at the goblin"). */
+const MAX_FREE_VALUE_WORDS = 3;
+
+/**
+ * A value for a text input with no enum and no default, from the words the player said that are not the
+ * event's own: "cast fireball at the goblin" gives `spell_name` "fireball". The first run of words that
+ * are neither stop words, the event's verbs or name, nor mostly verbs; undefined when there is none.
+ */
+function freeTextValue(
+  event: EventDef,
+  text: string,
+  context: OfflineContext | undefined,
+): string | undefined {
+  const own = eventWords(event, impliedOf(context, event.name));
+  const ownWords = [...own.verbs, ...own.phraseVerbs, ...own.nameWords];
+  const isOwn = (word: string) => ownWords.some((w) => wordsMatch(word, w) || sameVerb(word, w));
+  const words = allWords(text).slice(0, MAX_MATCH_WORDS);
+  const out: string[] = [];
+  for (const word of words) {
+    const skip = STOP_WORDS.has(word) || word.length < 2 || isOwn(word) || isNameVerb(word);
+    if (skip && out.length > 0) break;
+    if (!skip) out.push(word);
+    if (out.length >= MAX_FREE_VALUE_WORDS) break;
+  }
+  return out.length === 0 ? undefined : out.join(' ');
+}
+
 /** The longest implied phrase said in full, if any. */
 function saidPhrase(implied: readonly ImpliedIntent[], text: string): ImpliedIntent | undefined {
   const words = allWords(text).slice(0, MAX_MATCH_WORDS);
@@ -428,7 +484,12 @@ function inputsFromText(
     if (named !== undefined) args[spec.name] = named;
     else if (implied !== undefined && Object.hasOwn(implied.inputs, spec.name))
       args[spec.name] = implied.inputs[spec.name];
-    else if (!spec.hasDefault && spec.type !== undefined && !isActorInput(spec)) return { missing: spec };
+    else if (!spec.hasDefault && spec.type !== undefined && !isActorInput(spec)) {
+      const value =
+        spec.type === 'string' && spec.enum === undefined ? freeTextValue(event, text, context) : undefined;
+      if (value === undefined) return { missing: spec };
+      args[spec.name] = value;
+    }
   }
   return { args: withPlayerAsActor(rules, event.inputList, args) };
 }

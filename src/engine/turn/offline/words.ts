@@ -77,6 +77,12 @@ export function verbMatch(said: string, verb: string): 'plain' | 'same' | 'kind'
   return englishLexicon().relation(said, verb);
 }
 
+/** Whether two verbs name the same action plainly or by a common sense (verbMatch's `plain` or `same`). */
+export function sameVerb(said: string, verb: string): boolean {
+  const match = verbMatch(said, verb);
+  return match === 'plain' || match === 'same';
+}
+
 /** Whether a word is one of the adventure verbs grouped above (an author's phrase may start with one). */
 export function isKnownVerb(word: string): boolean {
   return GROUPS_OF.has(word);
@@ -85,6 +91,11 @@ export function isKnownVerb(word: string): boolean {
 /** Whether a word of an event's name reads as its verb: mostly a verb in the lexicon ("strike", "heal"). */
 export function isNameVerb(word: string): boolean {
   return GROUPS_OF.has(word) || englishLexicon().mostlyVerb(word);
+}
+
+/** Whether two words joined by `_` are one verb in the lexicon ("run_away", "patch_up"). */
+export function isPhrasalVerb(pair: string): boolean {
+  return pair.includes('_') && englishLexicon().verbLemmas(pair).length > 0;
 }
 
 /** Whether a word is a noun in the lexicon (the object of an act: "room", not "through"). */
