@@ -457,7 +457,7 @@ async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnE
     durationMs: ctx.now() - started,
   });
   yield { type: 'tool_result', round: 1, id, name: choice.name, ok: outcome.ok, content: outcome.content };
-  if (outcome.ok) return tool.kind === 'advance_game_time' ? 'Time passes.' : undefined;
+  if (outcome.ok) return tool.kind === 'advance_game_time' ? 'Time passes.' : choice.notice;
   throw new TurnError('reply', `That did not work: ${outcome.error ?? 'the rules refused it'}`, {
     reason: 'invalid',
   });

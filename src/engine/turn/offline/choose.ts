@@ -25,6 +25,7 @@ import {
 } from '../../../core/yare/index.ts';
 import { type AvailableAction, availableActions, costlyEvent, tryEvent } from './actions.ts';
 import { isActorInput, withPlayerAsActor } from './actor.ts';
+import { onceNotice, quantityInput, saidQuantity, wasteWarning } from './amounts.ts';
 import {
   answerFreeAction,
   FREE_ACTIONS,
@@ -60,6 +61,8 @@ export type OfflineChoice =
       readonly name: string;
       readonly args: Record<string, unknown>;
       readonly how: 'command' | 'match';
+      /** What the player is told before the event's own story ("You asked for 2; … once now."). */
+      readonly notice?: string;
     }
   /** Nothing to run; tell the player this and spend no turn (OfflineReplyReason says why). */
   | {
@@ -479,9 +482,12 @@ function inputsFromText(
 ): { args: Record<string, unknown> } | { missing: InputSpec } {
   const args: Record<string, unknown> = Object.create(null);
   const implied = saidPhrase(impliedOf(context, event.name), text);
+  const quantity = saidQuantity(text);
+  const counted = quantityInput(event);
   for (const spec of event.inputList) {
     const named = namedOption(enumOptions(spec), text);
     if (named !== undefined) args[spec.name] = named;
+    else if (spec === counted && quantity !== undefined) args[spec.name] = quantity;
     else if (implied !== undefined && Object.hasOwn(implied.inputs, spec.name))
       args[spec.name] = implied.inputs[spec.name];
     else if (!spec.hasDefault && spec.type !== undefined && !isActorInput(spec)) {
@@ -593,6 +599,10 @@ function eventChoice(
     };
   if (context?.state !== undefined) {
     const tried = tryEvent(rules, context.state, event, inputs.args as Record<string, Value>);
+    if (tried.kind === 'acts') {
+      const waste = wasteWarning(rules, context.state, event, inputs.args as Record<string, Value>);
+      if (waste !== undefined) return { kind: 'reply', reason: 'question', text: waste };
+    }
     if (tried.kind === 'refused') {
       const told = narrateOffline(rules, {
         notes: tried.notes,
@@ -603,7 +613,8 @@ function eventChoice(
       return { kind: 'reply', reason: 'refused', text: told };
     }
   }
-  return { kind: 'call', name: event.name, args: inputs.args, how: 'match' };
+  const notice = onceNotice(event, saidQuantity(text));
+  return { kind: 'call', name: event.name, args: inputs.args, how: 'match', ...(notice ? { notice } : {}) };
 }
 
 const QUESTION_WORDS = new Set(['what', 'where', 'which', 'who', 'how', 'whats', 'wheres']);
