@@ -14,6 +14,7 @@ import { importSillyTavern } from '../src/tools/interop/index.ts';
 import { PROJECT_ROOT } from '../src/adapters/project-root.ts';
 import { chooseOffline, type OfflineChoice } from '../src/engine/turn/offline/choose.ts';
 import { costlyEvent } from '../src/engine/turn/offline/actions.ts';
+import { knownEntries } from '../src/engine/turn/offline/known.ts';
 import { ADVANCE_GAME_TIME, directorTools } from '../src/engine/turn/tools.ts';
 import type { Dict } from '../src/core/yare/index.ts';
 
@@ -204,6 +205,8 @@ export async function scoreLines(name: string): Promise<LineScore> {
       state,
       intentInputs: cartridge.intentInputs,
       lore: cartridge.lore,
+      ...(cartridge.firstMessage === undefined ? {} : { opening: cartridge.firstMessage }),
+      entries: knownEntries(cartridge.worldInfo),
     });
     times.push(performance.now() - started);
     const got = labelOf(choice);

@@ -34,6 +34,7 @@ import { MAX_INPUT_CHARS, MAX_SEED, TURN_SLICE_MS, type TurnLimits, resolveTurnL
 import { loreInPlay, loreOfSliced } from './lore.ts';
 import { NARRATOR_HISTORY_TOKENS, runNarrator } from './narrator.ts';
 import { chooseOffline } from './offline/choose.ts';
+import { knownEntries } from './offline/known.ts';
 import { narrateOffline } from './offline/narration.ts';
 import { fitMessages, historyStep, recentMessages } from './prompts.ts';
 import { buildRecord, settleState } from './record.ts';
@@ -425,6 +426,8 @@ async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnE
     lore: loreInPlay(ctx.cartridge, ctx.loreVerdicts),
     world: ctx.ledger.world,
     ...(ctx.persona === undefined ? {} : { persona: ctx.persona }),
+    ...(ctx.cartridge.firstMessage === undefined ? {} : { opening: ctx.cartridge.firstMessage }),
+    entries: knownEntries(ctx.cartridge.worldInfo),
   };
   const choice = ctx.budget.measure({ kind: 'offline', what: 'matcher' }, () =>
     chooseOffline(ctx.rules, tools, text, context),

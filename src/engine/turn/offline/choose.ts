@@ -36,6 +36,7 @@ import {
   waitDuration,
 } from './free.ts';
 import { narrateOffline } from './narration.ts';
+import type { KnownEntry } from './known.ts';
 import { type NoteAct, noteActs } from './note-acts.ts';
 import { travelEvent } from './place.ts';
 import {
@@ -76,13 +77,18 @@ export type OfflineChoice =
 /** The matcher's replies: every reason but `invalid` (a command the rules reject, told by run-turn.ts). */
 export type OfflineReplyReason = Exclude<NoTurnReason, 'invalid'>;
 
-/** What the matcher knows beyond the rules: the state, `intents.yaml`, the lore, the world, the persona. */
+/**
+ * What the matcher knows beyond the rules: the state, `intents.yaml`, the lore, the world, the persona, and
+ * for looking and talking the opening and the World Info entries (known.ts).
+ */
 export interface OfflineContext {
   readonly state?: Dict;
   readonly intentInputs?: IntentInputs;
   readonly lore?: string;
   readonly world?: World;
   readonly persona?: Persona;
+  readonly opening?: string;
+  readonly entries?: readonly KnownEntry[];
 }
 
 /** Score an event must reach to be considered at all. */
@@ -131,6 +137,8 @@ interface CandidateWords {
   readonly options: readonly (readonly string[])[];
   /** What its notes say the player does ("rents a room"; note-acts.ts). */
   readonly acts: readonly NoteAct[];
+  /** Verbs matched plainly only, never through the lexicon (the free actions: their verbs are broad). */
+  readonly plainOnly?: boolean;
 }
 
 type Candidate =
@@ -206,6 +214,7 @@ const FREE_WORDS = new Map<FreeActionKind, CandidateWords>(
       descriptionWords: [],
       options: [],
       acts: [],
+      plainOnly: true,
     },
   ]),
 );
@@ -296,6 +305,11 @@ function verbEvidence(
   content: readonly string[],
   phrasal: readonly string[],
 ): VerbEvidence {
+  if (w.plainOnly === true) {
+    const plain = saidVerb(content, w.verbs, 'plain');
+    if (plain === undefined) return NO_VERB;
+    return { score: VERB_SCORE, strong: true, needsSupport: false, used: new Set([plain]) };
+  }
   const twoWords = saidPhrasalVerb(phrasal, [...w.verbs, ...w.phraseVerbs]);
   if (twoWords !== undefined)
     return {
@@ -576,7 +590,15 @@ function freeAnswer(
       : (availableActions(rules, state).find((a) => a.event === travel)?.values ?? []);
   const answer = answerFreeAction(
     kind,
-    { rules, state, lore: context?.lore ?? '', world: context?.world, who: voiceOf(context?.persona), exits },
+    {
+      rules,
+      state,
+      lore: context?.lore ?? '',
+      world: context?.world,
+      who: voiceOf(context?.persona),
+      exits,
+      known: { opening: context?.opening, entries: context?.entries },
+    },
     text,
   );
   void tools;
@@ -751,6 +773,9 @@ function freeCommand(name: string): Exclude<FreeActionKind, 'wait'> | undefined 
     case 'x':
     case 'inspect':
       return 'examine';
+    case 'talk':
+    case 'ask':
+      return 'talk';
     case 'inventory':
     case 'inv':
     case 'i':
