@@ -70,11 +70,23 @@ VERB_GROUPS.forEach((group, index) => {
  */
 export function verbMatch(said: string, verb: string): 'plain' | 'same' | 'kind' | 'general' | undefined {
   if (wordsMatch(said, verb)) return 'plain';
-  const ga = GROUPS_OF.get(said);
+  const ga = GROUPS_OF.get(said) ?? groupsOfTypo(said);
   const gb = GROUPS_OF.get(verb);
   if (ga !== undefined && gb !== undefined && ga.some((g) => gb.includes(g))) return 'plain';
   if (said.length < 3 || verb.length < 3) return undefined;
   return englishLexicon().relation(said, verb);
+}
+
+/** The groups of the grouped verb one typo away from `word` ("atack" → attack's), if exactly one is. */
+function groupsOfTypo(word: string): number[] | undefined {
+  if (word.length < 5) return undefined;
+  let found: number[] | undefined;
+  for (const [verb, groups] of GROUPS_OF) {
+    if (!oneEditApart(word, verb)) continue;
+    if (found !== undefined) return undefined;
+    found = groups;
+  }
+  return found;
 }
 
 /** Whether two verbs name the same action plainly or by a common sense (verbMatch's `plain` or `same`). */
