@@ -126,9 +126,8 @@ export interface LineScore {
   readonly questions: number;
   /** Lines answered with nothing useful: the list of what can be done, or "nothing like … here". */
   readonly nothingUseful: number;
-  /** Milliseconds the matcher took per line (its median and slowest, lexicon loaded). */
-  readonly msPerLineMedian: number;
-  readonly msPerLineMax: number;
+  /** Milliseconds the matcher took for each line, in order. */
+  readonly times: readonly number[];
   readonly results: readonly LineResult[];
 }
 
@@ -231,7 +230,6 @@ function summary(name: string, results: readonly LineResult[], times: readonly n
   const costly = results.filter((r) => r.ranCostly);
   const requests = results.filter((r) => isRequest(r.line.expected));
   const free = results.filter((r) => !isRequest(r.line.expected));
-  const sorted = [...times].sort((a, b) => a - b);
   return {
     cartridge: name,
     lines: results.length,
@@ -244,8 +242,7 @@ function summary(name: string, results: readonly LineResult[], times: readonly n
     freeSpent: free.filter((r) => r.ranCostly).length,
     questions: results.filter((r) => r.got === 'ask').length,
     nothingUseful: results.filter((r) => r.useless && r.line.expected !== 'unmatched').length,
-    msPerLineMedian: sorted[Math.floor(sorted.length / 2)] ?? 0,
-    msPerLineMax: sorted.at(-1) ?? 0,
+    times,
     results,
   };
 }
