@@ -136,12 +136,8 @@ export function wasteWarning(
     return lower?.some((c) => c.path.join('.') === path.join('.')) === true;
   });
   if (wasted.length === 0) return undefined;
-  // Another gain (a field that rises) means the event is not wasted.
-  const gains = changes.some(
-    (c) =>
-      c.op === 'set' && typeof c.before === 'number' && typeof c.after === 'number' && c.after > c.before,
-  );
-  if (gains) return undefined;
+  // Another gain (a number that rises, a list that grows) means the event is not wasted.
+  if (changes.some(isGain)) return undefined;
   const what = wasted.map((w) => `${w.path.join(' ').replaceAll('_', ' ')} is already ${w.max}, its most`);
   const lost = changes.map((c) => c.path.join(' ').replaceAll('_', ' '));
   return `${what.join('; ')}: ${event.name.replaceAll('_', ' ')} would change ${lost.join(', ')} for nothing. (Type /${event.name} to do it anyway.)`;
