@@ -128,7 +128,11 @@ const tools = directorTools(cartridge);
 const entries: KnownEntry[] =
   cartridge.worldInfo?.entries.map((e) => ({ keys: e.keys, content: e.content })) ?? [];
 
-function choose(text: string, patch: Record<string, Record<string, unknown>> = {}): OfflineChoice {
+function choose(
+  text: string,
+  patch: Record<string, Record<string, unknown>> = {},
+  previous?: string,
+): OfflineChoice {
   const state = structuredClone(cartridge.rules.initialState) as Record<string, Record<string, unknown>>;
   for (const [group, fields] of Object.entries(patch)) state[group] = { ...state[group], ...fields };
   return chooseOffline(cartridge.rules, tools, text, {
@@ -136,6 +140,7 @@ function choose(text: string, patch: Record<string, Record<string, unknown>> = {
     lore: cartridge.lore,
     opening: cartridge.firstMessage ?? '',
     entries,
+    ...(previous === undefined ? {} : { previous }),
   });
 }
 
@@ -223,6 +228,25 @@ describe('looking and talking from what the game knows', () => {
     );
     expect((choose('ask her about the unicorn') as { text: string }).text).toMatch(
       /^She knows nothing about/,
+    );
+  });
+});
+
+describe('what was said before', () => {
+  it('"again" plays the previous line again; an "again" after an "again" is not a loop', () => {
+    expect(choose('again', {}, 'buy 3 arrows')).toMatchObject({
+      kind: 'call',
+      name: 'buy_arrows',
+      args: { count: 3 },
+    });
+    expect(choose('and again', {}, 'strike the foe')).toMatchObject({ kind: 'call', name: 'combat_strike' });
+    expect(choose('again', {}, 'again')).toMatchObject({ kind: 'reply' });
+    expect(choose('again')).toMatchObject({ kind: 'reply' });
+  });
+
+  it('"ask her about it": "it" is what the previous line was about', () => {
+    expect((choose('ask her about it', {}, 'examine the tower') as { text: string }).text).toMatch(
+      /^She tells you what is said of it: Black Tower/,
     );
   });
 });

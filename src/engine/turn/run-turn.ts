@@ -416,6 +416,13 @@ function resolveInteraction(ctx: TurnContext, interaction: InteractionInput): vo
   }
 }
 
+/** The player's last line of the story, for an offline "again". */
+function previousLine(story: readonly StoryMessage[]): { previous?: string } {
+  for (let i = story.length - 1; i >= 0; i--)
+    if (story[i]!.role === 'user') return { previous: story[i]!.content };
+  return {};
+}
+
 /** Offline: one deterministic choice from the player's words, run through the same tool checks. */
 async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnEvent, string | undefined> {
   const tools = withKnownValues(directorTools(ctx.cartridge), ctx.state, ctx.ledger.world);
@@ -428,6 +435,7 @@ async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnE
     ...(ctx.persona === undefined ? {} : { persona: ctx.persona }),
     ...(ctx.cartridge.firstMessage === undefined ? {} : { opening: ctx.cartridge.firstMessage }),
     entries: knownEntries(ctx.cartridge.worldInfo),
+    ...previousLine(ctx.story),
   };
   const choice = ctx.budget.measure({ kind: 'offline', what: 'matcher' }, () =>
     chooseOffline(ctx.rules, tools, text, context),

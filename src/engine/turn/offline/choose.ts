@@ -89,7 +89,12 @@ export interface OfflineContext {
   readonly persona?: Persona;
   readonly opening?: string;
   readonly entries?: readonly KnownEntry[];
+  /** The player's previous line, for "again" ("attack it again" needs none: its verb says it). */
+  readonly previous?: string;
 }
+
+/** A line that asks for the previous one again. */
+const AGAIN = /^\s*(?:and\s+)?(?:again|once more|repeat|same again|do (?:it|that) again)[\s.!]*$/i;
 
 /** Score an event must reach to be considered at all. */
 export const MIN_MATCH_SCORE = 3;
@@ -598,6 +603,7 @@ function freeAnswer(
       who: voiceOf(context?.persona),
       exits,
       known: { opening: context?.opening, entries: context?.entries },
+      previous: context?.previous,
     },
     text,
   );
@@ -833,6 +839,10 @@ export function chooseOffline(
   text: string,
   context?: OfflineContext,
 ): OfflineChoice {
+  const previous = context?.previous;
+  // "again": the previous line, chosen again in this state (never itself an "again": no loop).
+  if (AGAIN.test(text) && previous !== undefined && !AGAIN.test(previous))
+    return chooseOffline(rules, tools, previous, { ...context, previous: undefined });
   const command = COMMAND.exec(text.trim());
   if (command) return parseCommand(rules, tools, command[1]!, command[2] ?? '', context);
   return chooseFromWords(rules, tools, text, context);

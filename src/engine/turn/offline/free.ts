@@ -168,6 +168,8 @@ export interface FreeContext {
   readonly exits?: readonly string[];
   /** The opening and the World Info entries, for what the lore's headings do not name. */
   readonly known?: Omit<KnownTexts, 'lore'>;
+  /** The player's previous line: what "it" means in "ask her about it". */
+  readonly previous?: string | undefined;
 }
 
 function knownOf(ctx: FreeContext): KnownTexts {
@@ -376,7 +378,10 @@ function answerTalk(ctx: FreeContext, text: string): string {
   const words = allWords(text);
   const about = words.lastIndexOf('about');
   const person = askedWords((about < 0 ? words : words.slice(0, about)).join(' '));
-  const subject = about < 0 ? [] : askedWords(words.slice(about + 1).join(' '));
+  let subject = about < 0 ? [] : askedWords(words.slice(about + 1).join(' '));
+  // "about it", "about that": what the previous line was about.
+  if (about >= 0 && subject.length === 0 && ctx.previous !== undefined)
+    subject = askedWords(ctx.previous).filter((w) => !person.includes(w));
   const pronoun = person.length === 1 ? PERSON_PRONOUNS.get(person[0]!) : undefined;
   const who = person.length === 0 || pronoun !== undefined ? undefined : bestThing(ctx, person);
   const name =
