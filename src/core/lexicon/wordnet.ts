@@ -154,67 +154,67 @@ export const EMPTY_LEXICON: Lexicon = {
   relation: () => undefined,
 };
 
+type Lookup = (lemma: string) => IndexEntry | undefined;
+
+/** A lookup that remembers its answers (at most MAX_REMEMBERED_PAIRS, then it starts again). */
+function remembering(lookup: Lookup): Lookup {
+  const known = new Map<string, IndexEntry | null>();
+  return (lemma) => {
+    let entry = known.get(lemma);
+    if (entry === undefined) {
+      entry = lookup(lemma) ?? null;
+      if (known.size >= MAX_REMEMBERED_PAIRS) known.clear();
+      known.set(lemma, entry);
+    }
+    return entry ?? undefined;
+  };
+}
+
+/** The word's base forms the verb index knows, by WordNet's detachment rules, the commonest first. */
+function baseForms(verbs: Lookup, word: string): string[] {
+  if (word.length > MAX_WORD_CHARS) return [];
+  if (verbs(word) !== undefined) return [word];
+  const out: string[] = [];
+  for (const [suffix, replacement] of VERB_SUFFIXES) {
+    if (!word.endsWith(suffix) || word.length <= suffix.length + 1) continue;
+    const base = word.slice(0, -suffix.length) + replacement;
+    if (verbs(base) !== undefined && !out.includes(base)) out.push(base);
+  }
+  // A doubled last consonant before -ed/-ing ("stabbed", "swimming").
+  const doubled = /^(.*([b-df-hj-np-tv-z]))\2(?:ed|ing)$/.exec(word);
+  if (doubled !== null && verbs(doubled[1]!) !== undefined && !out.includes(doubled[1]!))
+    out.push(doubled[1]!);
+  // The commonest first ("swings" is "swing", not "swinge").
+  return out.sort((a, b) => (verbs(b)?.tagged ?? 0) - (verbs(a)?.tagged ?? 0));
+}
+
+/** The senses reached from `senses` going up at most `depth` hypernym steps. */
+function upward(hypernyms: (offset: number) => readonly number[], senses: readonly number[], depth: number) {
+  const seen = new Set<number>(senses);
+  let frontier = [...senses];
+  for (let d = 0; d < depth; d++) {
+    const next: number[] = [];
+    for (const sense of frontier)
+      for (const up of hypernyms(sense))
+        if (!seen.has(up)) {
+          seen.add(up);
+          next.push(up);
+        }
+    frontier = next;
+  }
+  return seen;
+}
+
 function lexiconOf(
-  verbIndex: (lemma: string) => IndexEntry | undefined,
+  verbIndex: Lookup,
   hypernyms: (offset: number) => readonly number[],
-  nounIndex: (lemma: string) => IndexEntry | undefined,
+  nounIndex: Lookup,
 ): Lexicon {
   const remembered = new Map<string, VerbRelation | null>();
-  const verbs = new Map<string, IndexEntry | null>();
-  const index = {
-    get(lemma: string): IndexEntry | undefined {
-      let entry = verbs.get(lemma);
-      if (entry === undefined) {
-        entry = verbIndex(lemma) ?? null;
-        if (verbs.size >= MAX_REMEMBERED_PAIRS) verbs.clear();
-        verbs.set(lemma, entry);
-      }
-      return entry ?? undefined;
-    },
-    has(lemma: string): boolean {
-      return this.get(lemma) !== undefined;
-    },
-  };
-  const nounTagged = {
-    get: (lemma: string) => nounIndex(lemma)?.tagged,
-    has: (lemma: string) => nounIndex(lemma) !== undefined,
-  };
-
-  const verbLemmas = (word: string): string[] => {
-    if (word.length > MAX_WORD_CHARS) return [];
-    if (index.has(word)) return [word];
-    const out: string[] = [];
-    for (const [suffix, replacement] of VERB_SUFFIXES) {
-      if (!word.endsWith(suffix) || word.length <= suffix.length + 1) continue;
-      const base = word.slice(0, -suffix.length) + replacement;
-      if (index.has(base) && !out.includes(base)) out.push(base);
-    }
-    // A doubled last consonant before -ed/-ing ("stabbed", "swimming").
-    const doubled = /^(.*([b-df-hj-np-tv-z]))\2(?:ed|ing)$/.exec(word);
-    if (doubled !== null && index.has(doubled[1]!) && !out.includes(doubled[1]!)) out.push(doubled[1]!);
-    // The commonest first ("swings" is "swing", not "swinge").
-    return out.sort((a, b) => (index.get(b)?.tagged ?? 0) - (index.get(a)?.tagged ?? 0));
-  };
-
-  /** The senses reached from `senses` going up at most `depth` hypernym steps. */
-  const upward = (senses: readonly number[], depth: number): Set<number> => {
-    const seen = new Set<number>(senses);
-    let frontier = [...senses];
-    for (let d = 0; d < depth; d++) {
-      const next: number[] = [];
-      for (const sense of frontier)
-        for (const up of hypernyms(sense))
-          if (!seen.has(up)) {
-            seen.add(up);
-            next.push(up);
-          }
-      frontier = next;
-    }
-    return seen;
-  };
-
+  const verbs = remembering(verbIndex);
+  const verbLemmas = (word: string): string[] => baseForms(verbs, word);
   const sensesOf = (word: string, count: number): number[] =>
-    verbLemmas(word).flatMap((lemma) => (index.get(lemma)?.senses ?? []).slice(0, count));
+    verbLemmas(word).flatMap((lemma) => (verbs(lemma)?.senses ?? []).slice(0, count));
 
   const related = (said: string, verb: string): VerbRelation | null => {
     const verbSenses = sensesOf(verb, Number.MAX_SAFE_INTEGER);
@@ -222,9 +222,9 @@ function lexiconOf(
     const verbCommon = new Set(sensesOf(verb, VERB_SAME_SENSES));
     if (sensesOf(said, SAID_SAME_SENSES).some((s) => verbCommon.has(s))) return 'same';
     const saidSenses = sensesOf(said, KIND_SENSES);
-    const fromSaid = upward(saidSenses, KIND_DEPTH);
+    const fromSaid = upward(hypernyms, saidSenses, KIND_DEPTH);
     if (verbSenses.some((s) => fromSaid.has(s))) return 'kind';
-    const fromVerb = upward(verbSenses, GENERAL_DEPTH);
+    const fromVerb = upward(hypernyms, verbSenses, GENERAL_DEPTH);
     return saidSenses.some((s) => fromVerb.has(s)) ? 'general' : null;
   };
 
@@ -233,13 +233,13 @@ function lexiconOf(
     isVerb: (word) => verbLemmas(word).length > 0,
     isNoun(word) {
       if (word.length > MAX_WORD_CHARS) return false;
-      if (nounTagged.has(word)) return true;
-      return word.endsWith('s') && nounTagged.has(word.slice(0, word.endsWith('ies') ? -3 : -1));
+      if (nounIndex(word) !== undefined) return true;
+      return word.endsWith('s') && nounIndex(word.slice(0, word.endsWith('ies') ? -3 : -1)) !== undefined;
     },
     mostlyVerb(word) {
       const lemma = verbLemmas(word)[0];
       if (lemma === undefined) return false;
-      return (index.get(lemma)?.tagged ?? 0) >= (nounTagged.get(word) ?? nounTagged.get(lemma) ?? 0);
+      return (verbs(lemma)?.tagged ?? 0) >= (nounIndex(word)?.tagged ?? nounIndex(lemma)?.tagged ?? 0);
     },
     relation(said, verb) {
       const key = `${said} ${verb}`;

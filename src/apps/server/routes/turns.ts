@@ -7,6 +7,7 @@ import {
   driveTurn,
   noTurnAnswer,
   type PreparedTurn,
+  type ReadyTurn,
   SessionError,
   type SessionService,
   type TurnRequest,
@@ -107,24 +108,36 @@ async function answer(
       modeHeaders(deps.modelMode),
     );
   }
-  const { cartridge } = prepared;
+  if (!wantsEventStream(c.req.header('accept'))) return answerJson(c, prepared, view);
+  return answerStream(c, deps, prepared, view);
+}
+
+/** One JSON answer: the played turn (201), or the engine's answer without one (200, `played: false`). */
+async function answerJson(
+  c: Context<AppEnv>,
+  prepared: ReadyTurn,
+  view: View,
+): Promise<JsonOf<typeof turnResultResponse, 201> | JsonOf<typeof noTurnResponse, 200>> {
   // The principal's own models decide the mode (their settings may differ from the server's).
   const mode = prepared.mode;
-  if (!wantsEventStream(c.req.header('accept'))) {
-    try {
-      const { turn } = await driveTurn(prepared, { signal: c.req.raw.signal });
-      return c.json(
-        { turn: turnView(turn, cartridge, view), replayed: false, modelMode: mode },
-        201,
-        modeHeaders(mode),
-      );
-    } catch (error) {
-      // An answer without a turn (a look around, a question back, the rules' refusal) is a success.
-      const answered = noTurnAnswer(error);
-      if (answered === undefined) throw error;
-      return c.json({ ...answered, modelMode: mode }, 200, modeHeaders(mode));
-    }
+  try {
+    const { turn } = await driveTurn(prepared, { signal: c.req.raw.signal });
+    return c.json(
+      { turn: turnView(turn, prepared.cartridge, view), replayed: false, modelMode: mode },
+      201,
+      modeHeaders(mode),
+    );
+  } catch (error) {
+    // An answer without a turn (a look around, a question back, the rules' refusal) is a success.
+    const answered = noTurnAnswer(error);
+    if (answered === undefined) throw error;
+    return c.json({ ...answered, modelMode: mode }, 200, modeHeaders(mode));
   }
+}
+
+/** The turn as it happens: start, its events, then `committed`, `answered` (no turn played) or `error`. */
+function answerStream(c: Context<AppEnv>, deps: AppDeps, prepared: ReadyTurn, view: View): OtherAnswer {
+  const mode = prepared.mode;
   return sseResponse(
     async (send, signal) => {
       let seq = 0;
@@ -145,7 +158,7 @@ async function answer(
         send({
           event: 'committed',
           id: id(),
-          data: { turn: turnView(turn, cartridge, view), replayed: false },
+          data: { turn: turnView(turn, prepared.cartridge, view), replayed: false },
         });
       } catch (error) {
         const answered = noTurnAnswer(error);
