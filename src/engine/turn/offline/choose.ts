@@ -105,7 +105,7 @@ const VERB_SCORE = 6;
 const PHRASE_VERB_SCORE = 5;
 const OPTION_SCORE = 4;
 /** A verb the lexicon only says is a kind of the event's verb ("walk" for "travel"): not enough alone. */
-const KIND_VERB_SCORE = 3;
+const KIND_VERB_SCORE = 2;
 const NAME_WORD_SCORE = 2;
 const MAX_NAME_SCORE = 4;
 const MAX_INTENT_SCORE = 3;
