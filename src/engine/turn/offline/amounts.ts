@@ -8,16 +8,16 @@ import {
   type CompiledRules,
   DiceRoller,
   type Dict,
-  type DomainSchema,
   diffStates,
   type EventDef,
   EventRunner,
-  type FieldSchema,
   type InputSpec,
   type StateChange,
   type Step,
   type Value,
 } from '../../../core/yare/index.ts';
+import { fieldAt } from './numbers.ts';
+import { valueAt } from './place.ts';
 import { allWords } from './words.ts';
 
 /** Largest quantity read from a line (a bigger number is not a quantity a player means). */
@@ -55,17 +55,6 @@ export function onceNotice(event: EventDef, quantity: number | undefined): strin
   return `(You asked for ${quantity}; “${what}” happens one at a time, so once now.)`;
 }
 
-function fieldAt(schema: DomainSchema, path: readonly string[]): FieldSchema | undefined {
-  let node: DomainSchema = schema;
-  for (let i = 0; i < path.length; i++) {
-    const child = node.children.get(path[i]!);
-    if (child === undefined) return undefined;
-    if (child.kind === 'field') return i === path.length - 1 ? child : undefined;
-    node = child;
-  }
-  return undefined;
-}
-
 /** The state fields the event's own steps raise with `mutate … add` (the benefit it gives). */
 function raisedFields(steps: readonly Step[], out: string[][]): string[][] {
   for (const step of steps) {
@@ -79,15 +68,6 @@ function raisedFields(steps: readonly Step[], out: string[][]): string[][] {
     else if (step.kind === 'branch') for (const arm of step.arms) raisedFields(arm.steps, out);
   }
   return out;
-}
-
-function valueAt(state: Dict, path: readonly string[]): unknown {
-  let node: unknown = state;
-  for (const key of path) {
-    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) return undefined;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
 }
 
 function withValue(state: Dict, path: readonly string[], value: number): Dict {

@@ -13,7 +13,8 @@ interface ClampedChange {
   readonly after: number;
 }
 
-function fieldAt(schema: DomainSchema, path: readonly string[]): FieldSchema | undefined {
+/** The field at a path of the schema, or undefined when the path names a group or nothing. */
+export function fieldAt(schema: DomainSchema, path: readonly string[]): FieldSchema | undefined {
   let node: DomainSchema = schema;
   for (let i = 0; i < path.length; i++) {
     const child = node.children.get(path[i]!);

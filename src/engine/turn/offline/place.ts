@@ -117,7 +117,8 @@ function publicFields(schema: DomainSchema): FieldSchema[] {
   return out;
 }
 
-function valueAt(state: Dict, path: readonly string[]): unknown {
+/** The value at a path of the state, or undefined when it is not there. */
+export function valueAt(state: Dict, path: readonly string[]): unknown {
   let node: unknown = state;
   for (const segment of path) {
     if (node === null || typeof node !== 'object' || !Object.hasOwn(node, segment)) return undefined;
