@@ -44,6 +44,7 @@ import {
   contentWords,
   isKnownVerb,
   isNameVerb,
+  isNoun,
   isPhrasalVerb,
   normalize,
   proseList,
@@ -144,6 +145,8 @@ interface CandidateWords {
   readonly acts: readonly NoteAct[];
   /** Verbs matched plainly only, never through the lexicon (the free actions: their verbs are broad). */
   readonly plainOnly?: boolean;
+  /** The verbs that come from intent phrases only (not the name): "eat" of "eat a meal". */
+  readonly intentVerbs?: ReadonlySet<string>;
 }
 
 type Candidate =
@@ -186,10 +189,12 @@ function eventWords(event: EventDef, implied: readonly ImpliedIntent[]): Candida
     const verbs = new Set<string>(verb === undefined ? [] : [verb]);
     // Other words of the name that read as verbs ("strike" in combat_strike, "heal" in cast_heal).
     const phraseVerbs = new Set<string>(name.slice(1).filter((w) => !STOP_WORDS.has(w) && isNameVerb(w)));
+    const intentVerbs = new Set<string>();
     for (const p of phrases) {
       const v = firstVerb(p);
-      if (v !== undefined && !verbs.has(v)) phraseVerbs.add(v);
+      if (v !== undefined && !verbs.has(v) && !phraseVerbs.has(v)) intentVerbs.add(v);
     }
+    for (const v of intentVerbs) phraseVerbs.add(v);
     words = {
       phrases,
       verbs: [...verbs],
@@ -201,6 +206,7 @@ function eventWords(event: EventDef, implied: readonly ImpliedIntent[]): Candida
       descriptionWords: contentWords(event.description).filter((w) => w.length >= 4),
       options: event.inputList.flatMap((spec) => enumOptions(spec).map(allWords)).filter((o) => o.length > 0),
       acts: noteActs(event),
+      intentVerbs,
     };
     byImplied.set(implied, words);
   }
@@ -279,11 +285,15 @@ export interface Evidence {
   readonly score: number;
   /** A phrase said in full, or the candidate's verb: enough to run something that costs. */
   readonly strong: boolean;
+  /** The said words taken as its verb (none for a phrase said in full alone). */
+  readonly verbWords: ReadonlySet<string>;
 }
 
 interface VerbEvidence {
   readonly score: number;
   readonly strong: boolean;
+  /** The verb said is only an intent phrase's ("eat" of "eat a meal"), not the event's own. */
+  readonly fromIntent?: boolean;
   /** Strong only with another word of the event said too (a verb the lexicon alone relates). */
   readonly needsSupport: boolean;
   readonly used: ReadonlySet<string>;
@@ -328,8 +338,12 @@ function verbEvidence(
     const main = saidVerb(content, w.verbs, level);
     if (main !== undefined) return { score: VERB_SCORE, strong: true, needsSupport, used: new Set([main]) };
     const other = saidVerb(content, w.phraseVerbs, level);
-    if (other !== undefined)
-      return { score: PHRASE_VERB_SCORE, strong: true, needsSupport, used: new Set([other]) };
+    if (other !== undefined) {
+      const fromIntent =
+        w.phraseVerbs.some((v) => w.intentVerbs?.has(v) === true && verbMatch(other, v) === level) &&
+        !w.phraseVerbs.some((v) => w.intentVerbs?.has(v) !== true && verbMatch(other, v) === level);
+      return { score: PHRASE_VERB_SCORE, strong: true, needsSupport, fromIntent, used: new Set([other]) };
+    }
   }
   for (const act of w.acts) {
     const object =
@@ -347,6 +361,18 @@ function verbEvidence(
   if (kind !== undefined)
     return { score: KIND_VERB_SCORE, strong: false, needsSupport: false, used: new Set([kind]) };
   return NO_VERB;
+}
+
+/** The nouns said that none of the candidate's words name ("stew" for rest_at_inn). */
+function otherThings(w: CandidateWords, content: readonly string[]): string[] {
+  const own = [
+    ...w.nameWords,
+    ...w.intentWords,
+    ...w.descriptionWords,
+    ...w.options.flat(),
+    ...w.acts.flatMap((a) => (a.object === undefined ? [] : [a.object])),
+  ];
+  return content.filter((word) => isNoun(word) && !isNameVerb(word) && !own.some((o) => wordsMatch(word, o)));
 }
 
 /** How much the words say for a candidate. */
@@ -381,9 +407,11 @@ function evidenceFor(c: Candidate, said: SaidText): Evidence {
     Math.min(MAX_NAME_SCORE, NAME_WORD_SCORE * count(w.nameWords)) +
     Math.min(MAX_INTENT_SCORE, count([...w.intentWords, ...actObjects])) +
     Math.min(MAX_DESCRIPTION_SCORE, count(w.descriptionWords));
-  const verbStrong = verb.strong && (!verb.needsSupport || support > 0);
+  // An intent phrase's verb said of something else ("eat" the stew, for "eat a meal") is no request.
+  const elsewhere = verb.fromIntent === true && otherThings(w, content).length > 0 && support === 0;
+  const verbStrong = verb.strong && (!verb.needsSupport || support > 0) && !elsewhere;
   const verbScore = verb.strong && !verbStrong ? KIND_VERB_SCORE : verb.score;
-  return { score: phrase + verbScore + support, strong: phrase > 0 || verbStrong };
+  return { score: phrase + verbScore + support, strong: phrase > 0 || verbStrong, verbWords: verb.used };
 }
 
 interface Ranked {
@@ -704,7 +732,19 @@ function chooseFromWords(
       return { kind: 'call', name: ADVANCE_GAME_TIME, args: { duration: waitDuration(text) }, how: 'match' };
     return freeAnswer(rules, tools, candidate.free.kind, text, context);
   }
-  return eventChoice(rules, candidate.event, text, context);
+  const chosen = eventChoice(rules, candidate.event, text, context);
+  if (chosen.kind !== 'reply' || chosen.reason !== 'refused') return chosen;
+  // The rules refuse the likeliest here ("There is nothing to fight"): another event the words name
+  // plainly that can act here is what was meant ("head out to the reedmaze and look for a fight").
+  for (const next of list.slice(1, 1 + MAX_CHOICES_ASKED)) {
+    if (next.candidate.kind !== 'event' || !next.evidence.strong || next.evidence.verbWords.size === 0)
+      continue;
+    // Named by another verb of the line, not the refused one's ("pay in ember" is no copper payment).
+    if ([...next.evidence.verbWords].some((v) => evidence.verbWords.has(v))) continue;
+    const other = eventChoice(rules, next.candidate.event, text, context);
+    if (other.kind === 'call') return other;
+  }
+  return chosen;
 }
 
 const COMMAND = /^\/([A-Za-z_][A-Za-z0-9_]*)(?:\s+([\s\S]*))?$/;
