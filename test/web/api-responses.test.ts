@@ -11,8 +11,8 @@ import { countingSeeds } from '../../src/engine/session/seeds.ts';
 import { Api, MAX_SHOWN_PROBLEMS, parseAnswer, type StreamEvent } from '../../src/apps/web/api.ts';
 import { ApiFailure, failureText } from '../../src/apps/web/lib/errors.ts';
 import { SETTINGS_PROVIDERS } from '../../src/engine/session/model-settings.ts';
-import * as responses from '../../src/apps/server/responses.ts';
-import { MODEL_PROVIDERS, responseProblems, sessionsResponse } from '../../src/apps/server/responses.ts';
+import * as responses from '../../src/apps/contract/responses.ts';
+import { MODEL_PROVIDERS, responseProblems, sessionsResponse } from '../../src/apps/contract/responses.ts';
 import { safeParse } from 'zod/mini';
 
 const PERSONA = {

@@ -1,7 +1,7 @@
-// The builder's pure text helpers (src/apps/web/lib/builder-text.ts) and its generator stream reader: where a
+// The builder's pure text helpers (src/apps/web/builder/draft-text.ts) and its generator stream reader: where a
 // file:line:col finding falls, the event names offered by "try it" (bounded scan), the JSON fields.
 import { describe, expect, it } from 'vitest';
-import { generateEventOf } from '../../src/apps/web/lib/builder-api.ts';
+import { generateEventOf } from '../../src/apps/web/builder/builder-api.ts';
 import { ApiFailure, readAnswer } from '../../src/apps/web/lib/errors.ts';
 import {
   eventNames,
@@ -10,7 +10,7 @@ import {
   jsonObjectField,
   MAX_SCANNED_LINES,
   problemRange,
-} from '../../src/apps/web/lib/builder-text.ts';
+} from '../../src/apps/web/builder/draft-text.ts';
 
 describe('problemRange', () => {
   const text = 'a: 1\n  var: state.player.hpp\nlast';

@@ -7,7 +7,7 @@ import {
   MAX_VERSION_LOOKUPS,
   namesOfVersions,
   tagsOf,
-} from '../../src/apps/web/library-api.ts';
+} from '../../src/apps/web/library/library-api.ts';
 
 describe('tagsOf', () => {
   it('splits on commas, trims, drops empty tags and repeats, keeps the order', () => {

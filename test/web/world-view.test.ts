@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { logOf, MAX_WORLD_ITEMS, worldPanel } from '../../src/apps/web/lib/world-view.ts';
+import { logOf, MAX_WORLD_ITEMS, worldPanel } from '../../src/apps/web/play/panels/world-view.ts';
 
 const stamp = { turn: 1 };
 const world = {

@@ -112,4 +112,4 @@ export const errorSchema = z.object({
 
 // Typed response shapes of the routes the web client reads field by field (documented in /openapi.json):
 // in responses.ts, which the browser bundles too and parses every answer with.
-export { historyResponse, publicTurnSchema, schemaFieldSchema, schemaResponse } from './responses.ts';
+export { historyResponse, publicTurnSchema, schemaFieldSchema, schemaResponse } from '../contract/index.ts';

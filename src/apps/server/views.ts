@@ -7,7 +7,7 @@ import { classifyRecord, inputText, plainJson } from '../../engine/session/index
 import type { BranchTurn, Save, Session, Turn, TurnNode } from '../../adapters/store/index.ts';
 import { publicOutcome, type TurnEvent } from '../../engine/turn/index.ts';
 import { PENDING_KEY, publicState } from '../../core/yare/index.ts';
-import type { NodeView, PublicTurnView, SaveView, SessionView, TurnView } from './responses.ts';
+import type { NodeView, PublicTurnView, SaveView, SessionView, TurnView } from '../contract/index.ts';
 import type { SseEvent } from './sse.ts';
 
 export type View = 'public' | 'full';

@@ -44,7 +44,7 @@ import {
   uploadResponse,
   versionsResponse,
   worldResponse,
-} from '../server/browser.ts';
+} from '../contract/index.ts';
 import { ApiFailure, failureOf, readAnswer } from './lib/errors.ts';
 import { ApiHttp } from './lib/http.ts';
 import { jsonData, readSse } from './lib/sse.ts';

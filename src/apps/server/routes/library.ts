@@ -24,7 +24,7 @@ import {
   versionTag,
 } from '../library-views.ts';
 import type { AppEnv, RouteRegistry } from '../openapi.ts';
-import { libraryCartridgeResponse, uploadResponse } from '../responses.ts';
+import { libraryCartridgeResponse, uploadResponse } from '../../contract/index.ts';
 import { errorSchema, id } from '../schemas.ts';
 import { libraryOwner, requireContentType, storedVersionAnswer, storeUpload } from './cartridges.ts';
 

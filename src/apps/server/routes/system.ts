@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import { meResponse } from '../responses.ts';
+import { meResponse } from '../../contract/index.ts';
 
 export function registerSystemRoutes(api: RouteRegistry, deps: AppDeps): void {
   api.add(

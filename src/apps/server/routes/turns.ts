@@ -20,7 +20,7 @@ import {
   treeResponse,
   turnResponse,
   turnResultResponse,
-} from '../responses.ts';
+} from '../../contract/index.ts';
 import {
   errorSchema,
   headBody,

@@ -1,0 +1,87 @@
+// The builder's "Change with the generator": the draft's four files and a change request go to the
+// model (POST /v1/builder/generate with `existing` and `draftId`); its answer is saved into the draft.
+import { useState } from 'preact/hooks';
+import type { BuilderApi, BuilderFiles } from './builder-api.ts';
+import { MAIN_FILES } from './draft-files.ts';
+import { failureText } from '../lib/errors.ts';
+import { ErrorAlert } from '../ui/error-alert.tsx';
+
+/** "Change with the generator": the draft and a change request go to the model; the result replaces it. */
+export function RefinePane({
+  api,
+  id,
+  files,
+  before,
+  onDone,
+}: {
+  api: BuilderApi;
+  id: string;
+  files: { current: BuilderFiles };
+  before: () => Promise<boolean>;
+  onDone: () => Promise<void>;
+}) {
+  const [request, setRequest] = useState('');
+  const [progress, setProgress] = useState('');
+  const [error, setError] = useState('');
+  const [running, setRunning] = useState(false);
+
+  const run = async (event: Event): Promise<void> => {
+    event.preventDefault();
+    setError('');
+    setRunning(true);
+    try {
+      if (!(await before())) return;
+      const existing: BuilderFiles = {};
+      for (const name of MAIN_FILES)
+        if (files.current[name] !== undefined) existing[name] = files.current[name];
+      let saved = false;
+      for await (const e of api.generate({ requirements: request, existing, draftId: id })) {
+        if (e.type === 'round')
+          setProgress(
+            `Round ${e.round}: ${e.kind === 'draft' ? 'the model changes the draft' : `the model repairs ${e.errors} error(s)`}…`,
+          );
+        else if (e.type === 'saved') saved = true;
+        else if (e.type === 'done')
+          setProgress(
+            e.ok
+              ? `Done after ${e.rounds} round(s): the draft is valid.`
+              : `Done after ${e.rounds} round(s); the draft still has errors.`,
+          );
+        else if (e.type === 'error') setError(e.message);
+      }
+      if (saved) await onDone();
+    } catch (e) {
+      setError(failureText(e));
+    } finally {
+      setRunning(false);
+    }
+  };
+
+  return (
+    <details class="card" data-testid="refine">
+      <summary>Change with the generator</summary>
+      <form onSubmit={run}>
+        <label>
+          What to change
+          <textarea
+            rows={3}
+            value={request}
+            onInput={(e) => setRequest(e.currentTarget.value)}
+            data-testid="refine-request"
+          />
+        </label>
+        <button
+          type="submit"
+          disabled={running || request.trim() === '' || files.current['yare.yaml'] === undefined}
+          data-testid="refine-run"
+        >
+          {running ? 'Changing…' : 'Change the draft'}
+        </button>
+      </form>
+      <p aria-live="polite" class="muted" data-testid="refine-progress">
+        {progress}
+      </p>
+      <ErrorAlert text={error} />
+    </details>
+  );
+}
