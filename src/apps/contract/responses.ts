@@ -237,7 +237,13 @@ export const authorEventResponse = z.looseObject({
 
 export const cartridgesResponse = z.looseObject({
   cartridges: z.array(cartridgeViewSchema),
-  storage: z.object({ usedBytes: count, quotaBytes: z.number() }),
+  storage: z.object({
+    usedBytes: count,
+    quotaBytes: z.number(),
+    cartridgeBytes: count.check(z.describe('Of `usedBytes`: the cartridges’ files')),
+    coverBytes: count.check(z.describe('Of `usedBytes`: the covers')),
+    draftBytes: count.check(z.describe('Of `usedBytes`: the builder’s drafts')),
+  }),
 });
 export const versionsResponse = z.looseObject({
   name: z.string(),
@@ -261,6 +267,11 @@ export const libraryCartridgeResponse = z.looseObject({
   cartridge: libraryCartridgeViewSchema,
   versions: z.optional(z.array(libraryVersionViewSchema)),
 });
+/** `GET /v1/cartridges/:ref`: the cartridge and its versions, newest first. */
+export const cartridgeDetailResponse = z.looseObject({
+  cartridge: libraryCartridgeViewSchema,
+  versions: z.array(libraryVersionViewSchema),
+});
 export const libraryVersionResponse = z.looseObject({ version: libraryVersionViewSchema });
 /** `GET /v1/cartridge-versions/:id`: every file for its owner, what the Narrator sees for anyone else. */
 export const cartridgeVersionFilesResponse = z.looseObject({
@@ -272,7 +283,61 @@ export const cartridgeVersionFilesResponse = z.looseObject({
   }),
 });
 export const stateResponse = z.looseObject({ state: z.record(z.string(), z.unknown()) });
-export const worldResponse = z.looseObject({ turnId: id });
+const stamp = z.looseObject({ turn: count });
+/** The ledger's world as JSON (core/ledger/world.ts `World`): every table keyed by its records' keys. */
+export const worldSchema = z.looseObject({
+  entities: z.record(
+    z.string(),
+    z.looseObject({
+      key: z.string(),
+      name: z.string(),
+      entityType: z.optional(z.string()),
+      status: z.optional(z.string()),
+      conditions: z.array(z.string()),
+      location: z.optional(z.string()),
+      holder: z.optional(z.string()),
+    }),
+  ),
+  /** Hash buckets of facts: `{bucket: {factId: fact}}`. */
+  facts: z.record(
+    z.string(),
+    z.record(
+      z.string(),
+      z.looseObject({
+        id: z.string(),
+        predicate: z.string(),
+        subject: z.optional(z.string()),
+        object: z.optional(z.string()),
+        value: z.optional(z.nullable(z.union([z.string(), z.number(), z.boolean()]))),
+        added: stamp,
+        invalidated: z.optional(stamp),
+      }),
+    ),
+  ),
+  threads: z.record(
+    z.string(),
+    z.looseObject({
+      key: z.string(),
+      title: z.string(),
+      description: z.optional(z.string()),
+      resolved: z.optional(stamp),
+    }),
+  ),
+  scene: z.nullable(
+    z.looseObject({
+      summary: z.optional(z.string()),
+      location: z.optional(z.string()),
+      present: z.array(z.string()),
+    }),
+  ),
+});
+/** `GET …/world`: a page of the world at a turn (`page.next` continues it) and its summary. */
+export const worldResponse = z.looseObject({
+  turnId: id,
+  world: worldSchema,
+  page: z.looseObject({ records: count, next: z.nullable(z.string()) }),
+  summary: z.unknown(),
+});
 export const ledgerResponse = z.looseObject({ entries: z.array(ledgerRowSchema) });
 /** The providers a principal may choose (session/model-settings.ts SETTINGS_PROVIDERS; a test holds them equal). */
 export const MODEL_PROVIDERS = ['openai-compatible', 'openai', 'anthropic', 'google', 'file'] as const;
@@ -409,6 +474,22 @@ const located = z.looseObject({
 });
 const coverageCount = z.looseObject({ total: z.number(), missed: z.array(located) });
 
+/** One step of an explored playthrough, with its seed (tools/authoring/explore/types.ts `ExploreStep`). */
+export const exploreStepSchema = z.discriminatedUnion('kind', [
+  z.looseObject({
+    kind: z.literal('event'),
+    event: z.string(),
+    inputs: z.record(z.string(), z.unknown()),
+    seed: z.number(),
+  }),
+  z.looseObject({
+    kind: z.literal('minigame'),
+    result: z.looseObject({ minigame_id: z.string(), status: z.string() }),
+    seed: z.number(),
+  }),
+  z.looseObject({ kind: z.literal('wait'), duration: z.string(), seed: z.number() }),
+]);
+
 /** The builder's Explore pane: `mnesos explore`'s report (tools/authoring/explore/types.ts). */
 export const exploreResponse = z.looseObject({
   report: z.looseObject({
@@ -425,7 +506,7 @@ export const exploreResponse = z.looseObject({
         key: z.string(),
         message: z.string(),
         place: z.optional(z.looseObject({ file: z.string(), line: z.number(), col: z.number() })),
-        steps: z.array(z.looseObject({ kind: z.enum(['event', 'minigame', 'wait']), seed: z.number() })),
+        steps: z.array(exploreStepSchema),
         originalLength: z.number(),
       }),
     ),
@@ -475,7 +556,7 @@ export const draftSummarySchema = z.looseObject({ id, name: z.string(), createdA
 export const draftViewSchema = z.looseObject({
   ...draftSummarySchema.shape,
   files: z.record(z.string(), z.optional(z.string())),
-  transcript: z.nullable(z.unknown()),
+  transcript: z.nullable(z.string()).check(z.describe("The generator's transcript, as Markdown")),
 });
 export const draftsResponse = z.looseObject({ drafts: z.array(draftSummarySchema) });
 export const draftResponse = z.looseObject({ draft: draftViewSchema });
@@ -493,11 +574,14 @@ export type HistoryView = z.infer<typeof historyResponse>;
 export type PersonaView = z.infer<typeof personaViewSchema>;
 export type CartridgeVersionView = z.infer<typeof cartridgeVersionViewSchema>;
 export type CartridgeView = z.infer<typeof cartridgeViewSchema>;
+export type CartridgesView = z.infer<typeof cartridgesResponse>;
 export type LibraryCartridgeView = z.infer<typeof libraryCartridgeViewSchema>;
 export type LibraryVersionView = z.infer<typeof libraryVersionViewSchema>;
+export type CartridgeDetail = z.infer<typeof cartridgeDetailResponse>;
 export type DiagnosticView = z.infer<typeof diagnosticSchema>;
 export type SchemaFieldView = z.infer<typeof schemaFieldSchema>;
 export type LedgerRow = z.infer<typeof ledgerRowSchema>;
+export type WorldView = z.infer<typeof worldSchema>;
 export type AuthorEventResult = z.infer<typeof authorEventResponse>;
 export type AuthorEventsView = z.infer<typeof authorEventsResponse>;
 export type SettingsView = z.infer<typeof settingsResponse>;
@@ -506,6 +590,11 @@ export type MinigameView = z.infer<typeof minigameViewSchema>;
 export type BuilderCheck = z.infer<typeof builderCheckResponse>;
 export type DraftSummaryView = z.infer<typeof draftSummarySchema>;
 export type DraftView = z.infer<typeof draftViewSchema>;
+export type ExploreView = z.infer<typeof exploreResponse>['report'];
+export type ExploreStepView = z.infer<typeof exploreStepSchema>;
+export type LocatedView = z.infer<typeof located>;
+export type TryView = z.infer<typeof tryResponse>;
+export type CompletionView = z.infer<typeof completionResponse>;
 export type TurnResult = z.infer<typeof turnResultResponse>;
 
 /**

@@ -1,5 +1,6 @@
-// What a session operation can fail with. The server maps each code to an HTTP status (routes/errors.ts);
-// the CLI prints the message. Expected failures are values of this one class, never stray strings.
+// What a session operation can fail with. The server maps each code to an HTTP status
+// (src/apps/server/errors.ts); the CLI prints the message. Expected failures are values of this one
+// class, never stray strings.
 
 export type SessionErrorCode =
   /** The turn request breaks an admission rule (its shape, the Idempotency-Key): nothing was read or claimed. */

@@ -20,6 +20,7 @@ import {
   treeResponse,
   turnResponse,
   turnResultResponse,
+  type TurnStreamEvent,
 } from '../../contract/index.ts';
 import {
   errorSchema,
@@ -115,7 +116,7 @@ async function answer(
       modeHeaders(mode),
     );
   }
-  return sseResponse(
+  return sseResponse<TurnStreamEvent>(
     async (send, signal) => {
       let seq = 0;
       const id = () => `${prepared.turnId}:${seq++}`;

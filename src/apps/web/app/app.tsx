@@ -2,7 +2,8 @@
 // `#/play/<session id>`, `#/builder[/<draft id>]`, `#/settings`). The hash carries only ids, never keys or
 // settings. The builder is its own chunk, loaded when its screen opens (app/builder-route.tsx).
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { Api } from '../api.ts';
+import { ApiHttp } from '../lib/http.ts';
+import { readHealth } from './app-api.ts';
 import { BuilderRoute } from './builder-route.tsx';
 import { Ctx, type ModelStatus, type ServerInfo, storedApiKey } from './context.ts';
 import { StatusIcon } from '../ui/icons.tsx';
@@ -29,31 +30,25 @@ export function App() {
   const [hash, setHash] = useState(() => location.hash);
   const [info, setInfo] = useState<ServerInfo>({ modelMode: 'unknown', authorMode: false });
   const [modelFailing, setModelFailing] = useState(false);
-  const api = useMemo(() => new Api('', storedApiKey), []);
+  const http = useMemo(() => new ApiHttp('', storedApiKey), []);
   useEffect(() => {
     const onHash = (): void => setHash(location.hash);
     addEventListener('hashchange', onHash);
     return () => removeEventListener('hashchange', onHash);
   }, []);
   useEffect(() => {
-    api
-      .health()
-      .then((h) => {
-        const mode = h.modelMode ?? h.models ?? h.mode;
-        setInfo({
-          modelMode: mode === 'online' || mode === 'offline' ? mode : 'unknown',
-          authorMode: h.authorMode === true,
-        });
-      })
+    readHealth(http)
+      .then((h) => setInfo({ modelMode: h.modelMode, authorMode: h.authorMode }))
+      // Without the health answer the header says nothing of the model and author mode stays off.
       .catch(() => undefined);
-  }, [api]);
+  }, [http]);
   const route = routeOf(hash);
   const navigate = (to: string): void => {
     location.hash = to;
   };
   const current = (screen: Route['screen']) => (route.screen === screen ? 'page' : undefined);
   return (
-    <Ctx.Provider value={{ api, info, navigate, reportModel: setModelFailing }}>
+    <Ctx.Provider value={{ http, info, navigate, reportModel: setModelFailing }}>
       <a class="skip-link" href="#main">
         Skip to content
       </a>

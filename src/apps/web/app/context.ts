@@ -1,7 +1,8 @@
-// What every screen needs: the API client and what the server said about itself.
+// What every screen needs: the transport its API client is built on, and what the server said about
+// itself. Each feature has its own client (play/play-api.ts, library/library-api.ts, …), made by useClient.
 import { createContext } from 'preact';
-import { useContext } from 'preact/hooks';
-import { Api } from '../api.ts';
+import { useContext, useMemo } from 'preact/hooks';
+import { ApiHttp } from '../lib/http.ts';
 
 export interface ServerInfo {
   /** `offline` when the server has no model configured (narration comes from the rules' notes). */
@@ -14,7 +15,8 @@ export interface ServerInfo {
 export type ModelStatus = 'online' | 'offline' | 'failing' | 'unknown';
 
 export interface AppContext {
-  readonly api: Api;
+  /** The server's address and this tab's API key, shared by every feature's client. */
+  readonly http: ApiHttp;
   readonly info: ServerInfo;
   readonly navigate: (hash: string) => void;
   /** A turn's model call failed (true) or a turn went through again (false): the header follows. */
@@ -58,7 +60,7 @@ export function storedApiKey(): string | undefined {
 }
 
 export const Ctx = createContext<AppContext>({
-  api: new Api('', storedApiKey),
+  http: new ApiHttp('', storedApiKey),
   info: { modelMode: 'unknown', authorMode: false },
   navigate: () => undefined,
   reportModel: () => undefined,
@@ -66,4 +68,10 @@ export const Ctx = createContext<AppContext>({
 
 export function useApp(): AppContext {
   return useContext(Ctx);
+}
+
+/** A feature's API client over the app's transport (one per component, kept across renders). */
+export function useClient<C>(Client: new (http: ApiHttp) => C): C {
+  const { http } = useApp();
+  return useMemo(() => new Client(http), [http, Client]);
 }

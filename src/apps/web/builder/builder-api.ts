@@ -1,205 +1,90 @@
-// The builder's client for the /v1/builder routes (docs/api.md): drafts, check, completion, try, save as
-// version, the archive and the generator's stream. Answers are read without trusting their shape.
+// The builder's client for the /v1/builder routes (docs/api.md): drafts, check, completion, hover, try,
+// explore, save as version, the archive, test play and the generator's stream. Every answer is parsed with
+// the contract's schema (apps/contract) and every generator event with its event's schema.
 
-import { ApiFailure, type Problem, problemsOf, readAnswer } from '../lib/errors.ts';
-import { ApiHttp, type SendOptions } from '../lib/http.ts';
-import { jsonData, readSse } from '../lib/sse.ts';
-import { isRecord } from '../../../core/is-record.ts';
+import {
+  builderCheckResponse,
+  cartridgesResponse,
+  completionResponse,
+  createdSessionResponse,
+  type DiagnosticView,
+  type DraftView,
+  draftResponse,
+  draftsResponse,
+  exploreResponse,
+  type GenerateStreamEvent,
+  generateStreamEvents,
+  hoverResponse,
+  savedDraftResponse,
+  templatesResponse,
+  tryResponse,
+  uploadResponse,
+} from '../../contract/index.ts';
+import { ApiFailure, type Problem, readAnswer } from '../lib/errors.ts';
+import type { ApiHttp, SendOptions } from '../lib/http.ts';
+import { eventOf, jsonData, openEventStream, readSse } from '../lib/sse.ts';
 
-export type BuilderFiles = Partial<Record<string, string>>;
+/** A draft's files by name (a file left out is not in the draft). */
+export type BuilderFiles = DraftView['files'];
 
-export interface DraftSummaryView {
-  readonly id: string;
-  readonly name: string;
-  readonly createdAt: number;
-  readonly updatedAt: number;
-}
-
-export interface DraftView extends DraftSummaryView {
-  readonly files: BuilderFiles;
-  readonly transcript: string | null;
-}
-
+/** A check's findings as `file:line:col` problems (one without a place is at `?:0:0`). */
 export interface CheckView {
   readonly ok: boolean;
   readonly errors: readonly Problem[];
   readonly warnings: readonly Problem[];
 }
 
-export interface CompletionView {
-  readonly from: number;
-  readonly items: readonly {
-    readonly label: string;
-    readonly kind: string;
-    readonly detail?: string;
-    readonly info?: string;
-    readonly apply?: string;
-  }[];
+/** What completion and hover are asked: a file's text, the offset, and the rules that last compiled. */
+export interface EditorRequest {
+  readonly file: string;
+  readonly text: string;
+  readonly offset: number;
+  readonly rules?: BuilderFiles;
 }
 
-export interface TryView {
+function problemOf(d: DiagnosticView): Problem {
+  return { file: d.file ?? '?', line: d.line ?? 0, col: d.col ?? 0, message: d.message, code: d.code };
+}
+
+function checkViewOf(check: {
   readonly ok: boolean;
-  readonly notes: readonly string[];
-  readonly rolls: readonly { expr: string; dice: string; faces: readonly number[]; total: number }[];
-  readonly changes?: readonly { path: string; op: 'set' | 'delete'; before: unknown; after: unknown }[];
-  readonly error?: { readonly code: string; readonly message: string; readonly where: string | null };
+  readonly errors: readonly DiagnosticView[];
+  readonly warnings: readonly DiagnosticView[];
+}): CheckView {
+  return { ok: check.ok, errors: check.errors.map(problemOf), warnings: check.warnings.map(problemOf) };
 }
 
-/** A place in a cartridge file and what was found there (the Explore pane). */
-export interface LocatedView {
-  readonly place: { readonly file: string; readonly line: number; readonly col: number };
-  readonly what: string;
+/**
+ * One generator stream message parsed with its event's schema: undefined for an event this client does not
+ * know; a `bad_response` ApiFailure for one that does not match.
+ */
+export function generateEventOf(event: string, data: unknown): GenerateStreamEvent | ApiFailure | undefined {
+  return eventOf(generateStreamEvents, { event, data }, 'the generator stream');
 }
 
-/** One explorer step, as the report gives it. */
-export type ExploreStepView =
-  | {
-      readonly kind: 'event';
-      readonly event: string;
-      readonly inputs: Record<string, unknown>;
-      readonly seed: number;
-    }
-  | {
-      readonly kind: 'minigame';
-      readonly result: { readonly minigame_id: string; readonly status: string };
-      readonly seed: number;
-    }
-  | { readonly kind: 'wait'; readonly duration: string; readonly seed: number };
-
-/** `mnesos explore`'s report (POST /v1/builder/explore). */
-export interface ExploreView {
-  readonly runs: number;
-  readonly depth: number;
-  readonly seed: number;
-  readonly stepsPlayed: number;
-  readonly eventsRun: number;
-  readonly stoppedEarly: boolean;
-  readonly violations: readonly {
-    readonly kind: string;
-    readonly message: string;
-    readonly place?: LocatedView['place'];
-    readonly steps: readonly ExploreStepView[];
-    readonly originalLength: number;
-  }[];
-  readonly violationsDropped: number;
-  readonly coverage: Record<
-    'events' | 'steps' | 'branches' | 'notes' | 'lore',
-    { readonly total: number; readonly missed: readonly LocatedView[] }
-  > & {
-    readonly worldInfo: { readonly total: number; readonly missed: readonly { uid: number; what: string }[] };
-  };
-}
-
-export interface SavedVersion {
-  readonly version: { readonly id: string; readonly name: string; readonly contentHash: string };
-  readonly created: boolean;
-}
-
-/** The generator's progress, as the builder shows it. */
-export type GenerateEvent =
-  | { readonly type: 'round'; readonly round: number; readonly kind: string; readonly errors: number }
-  | { readonly type: 'checked'; readonly round: number; readonly errors: readonly Problem[] }
-  | { readonly type: 'saved'; readonly draftId: string | null }
-  | { readonly type: 'done'; readonly ok: boolean; readonly draftId: string | null; readonly rounds: number }
-  | { readonly type: 'error'; readonly message: string };
-
-function filesOf(value: unknown): BuilderFiles {
-  const out: BuilderFiles = {};
-  if (!isRecord(value)) return out;
-  for (const [name, text] of Object.entries(value)) if (typeof text === 'string') out[name] = text;
-  return out;
-}
-
-function summaryOf(value: unknown): DraftSummaryView {
-  const d = isRecord(value) ? value : {};
-  return {
-    id: String(d.id ?? ''),
-    name: String(d.name ?? ''),
-    createdAt: Number(d.createdAt ?? 0),
-    updatedAt: Number(d.updatedAt ?? 0),
-  };
-}
-
-function draftOf(body: unknown): DraftView {
-  const d = isRecord(body) && isRecord(body.draft) ? body.draft : {};
-  return {
-    ...summaryOf(d),
-    files: filesOf(d.files),
-    transcript: typeof d.transcript === 'string' ? d.transcript : null,
-  };
-}
-
-function updatedAtOf(body: unknown): number {
-  const draft = isRecord(body) && isRecord(body.draft) ? body.draft : {};
-  return Number(draft.updatedAt ?? 0);
-}
-
-function checkViewOf(body: unknown): CheckView {
-  const d = isRecord(body) ? body : {};
-  return { ok: d.ok === true, errors: problemsOf(d.errors), warnings: problemsOf(d.warnings) };
-}
-
-/** One generator stream message as a builder event (unknown events are skipped). */
-export function generateEventOf(event: string, data: unknown): GenerateEvent | undefined {
-  const d = isRecord(data) ? data : {};
-  switch (event) {
-    case 'round':
-      return {
-        type: 'round',
-        round: Number(d.round ?? 0),
-        kind: String(d.kind ?? ''),
-        errors: Number(d.errors ?? 0),
-      };
-    case 'checked':
-      return { type: 'checked', round: Number(d.round ?? 0), errors: problemsOf(d.errors) };
-    case 'saved':
-      return { type: 'saved', draftId: typeof d.draftId === 'string' ? d.draftId : null };
-    case 'done':
-      return {
-        type: 'done',
-        ok: d.ok === true,
-        draftId: typeof d.draftId === 'string' ? d.draftId : null,
-        rounds: Number(d.rounds ?? 0),
-      };
-    case 'error':
-      return { type: 'error', message: String(d.message ?? 'the generator failed') };
-    default:
-      return undefined;
-  }
-}
+const draftPath = (id: string) => `/v1/builder/drafts/${encodeURIComponent(id)}`;
 
 export class BuilderApi {
   readonly #http: ApiHttp;
 
-  constructor(base = '', apiKey: () => string | undefined = () => undefined) {
-    this.#http = new ApiHttp(base, apiKey);
+  constructor(http: ApiHttp) {
+    this.#http = http;
   }
 
-  #request(method: string, path: string, body?: unknown, options: SendOptions = {}): Promise<unknown> {
-    return this.#http.json(method, path, body === undefined ? undefined : { json: body }, options);
+  async templates(): Promise<readonly string[]> {
+    return (await this.#http.answer(templatesResponse, 'GET', '/v1/builder/templates')).templates;
   }
 
-  async templates(): Promise<string[]> {
-    const body = await this.#request('GET', '/v1/builder/templates');
-    return isRecord(body) && Array.isArray(body.templates) ? body.templates.map(String) : [];
+  async drafts() {
+    return (await this.#http.answer(draftsResponse, 'GET', '/v1/builder/drafts')).drafts;
   }
 
-  async drafts(): Promise<DraftSummaryView[]> {
-    const body = await this.#request('GET', '/v1/builder/drafts');
-    return isRecord(body) && Array.isArray(body.drafts) ? body.drafts.map(summaryOf) : [];
+  async createDraft(body: { name: string; template?: string; fromVersion?: string; files?: BuilderFiles }) {
+    return (await this.#http.answer(draftResponse, 'POST', '/v1/builder/drafts', { json: body })).draft;
   }
 
-  async createDraft(body: {
-    name: string;
-    template?: string;
-    fromVersion?: string;
-    files?: BuilderFiles;
-  }): Promise<DraftView> {
-    return draftOf(await this.#request('POST', '/v1/builder/drafts', body));
-  }
-
-  async draft(id: string): Promise<DraftView> {
-    return draftOf(await this.#request('GET', `/v1/builder/drafts/${encodeURIComponent(id)}`));
+  async draft(id: string) {
+    return (await this.#http.answer(draftResponse, 'GET', draftPath(id))).draft;
   }
 
   /**
@@ -212,10 +97,14 @@ export class BuilderApi {
     patch: { name?: string; files?: BuilderFiles; baseUpdatedAt?: number },
     keepalive = false,
   ): Promise<number> {
-    const body = await this.#request('PUT', `/v1/builder/drafts/${encodeURIComponent(id)}`, patch, {
-      keepalive,
-    });
-    return updatedAtOf(body);
+    const saved = await this.#http.answer(
+      savedDraftResponse,
+      'PUT',
+      draftPath(id),
+      { json: patch },
+      { keepalive },
+    );
+    return saved.draft.updatedAt;
   }
 
   /** Saves the draft's files and checks them, in one request (the builder's pause after typing). */
@@ -224,58 +113,61 @@ export class BuilderApi {
     files: BuilderFiles,
     baseUpdatedAt: number,
   ): Promise<{ check: CheckView; updatedAt: number }> {
-    const body = await this.#request('PUT', `/v1/builder/drafts/${encodeURIComponent(id)}?check=true`, {
-      files,
-      baseUpdatedAt,
-    });
-    return { check: checkViewOf(isRecord(body) ? body.check : undefined), updatedAt: updatedAtOf(body) };
+    const body = { json: { files, baseUpdatedAt } };
+    const saved = await this.#http.answer(savedDraftResponse, 'PUT', `${draftPath(id)}?check=true`, body);
+    if (saved.check === undefined)
+      throw new ApiFailure(
+        200,
+        'bad_response',
+        `the server's answer to PUT ${draftPath(id)}?check=true has no check`,
+      );
+    return { check: checkViewOf(saved.check), updatedAt: saved.draft.updatedAt };
   }
 
-  async deleteDraft(id: string): Promise<void> {
-    await this.#request('DELETE', `/v1/builder/drafts/${encodeURIComponent(id)}`);
+  deleteDraft(id: string): Promise<void> {
+    return this.#http.done('DELETE', draftPath(id));
   }
 
   async check(files: BuilderFiles, signal?: AbortSignal): Promise<CheckView> {
-    return checkViewOf(await this.#request('POST', '/v1/builder/check', { files }, signal ? { signal } : {}));
+    const options: SendOptions = { signal };
+    return checkViewOf(
+      await this.#http.answer(
+        builderCheckResponse,
+        'POST',
+        '/v1/builder/check',
+        { json: { files } },
+        options,
+      ),
+    );
   }
 
-  async complete(
-    request: { file: string; text: string; offset: number; rules?: BuilderFiles },
-    signal?: AbortSignal,
-  ): Promise<CompletionView> {
-    const body = await this.#request('POST', '/v1/builder/complete', request, signal ? { signal } : {});
-    const d = isRecord(body) ? body : {};
-    const items = Array.isArray(d.items) ? d.items.filter(isRecord) : [];
-    return {
-      from: Number(d.from ?? request.offset),
-      items: items.map((i) => ({
-        label: String(i.label ?? ''),
-        kind: String(i.kind ?? 'key'),
-        ...(typeof i.detail === 'string' ? { detail: i.detail } : {}),
-        ...(typeof i.info === 'string' ? { info: i.info } : {}),
-        ...(typeof i.apply === 'string' ? { apply: i.apply } : {}),
-      })),
-    };
+  complete(request: EditorRequest, signal?: AbortSignal) {
+    return this.#http.answer(
+      completionResponse,
+      'POST',
+      '/v1/builder/complete',
+      { json: request },
+      { signal },
+    );
   }
 
   /** The language server's hover at an offset, as Markdown text (null: nothing to say there). */
-  async hover(
-    request: { file: string; text: string; offset: number; rules?: BuilderFiles },
-    signal?: AbortSignal,
-  ): Promise<string | null> {
-    const body = await this.#request('POST', '/v1/builder/hover', request, signal ? { signal } : {});
-    const found = isRecord(body) && isRecord(body.hover) ? body.hover : undefined;
-    return typeof found?.markdown === 'string' ? found.markdown : null;
+  async hover(request: EditorRequest, signal?: AbortSignal): Promise<string | null> {
+    const body = { json: request };
+    return (
+      (await this.#http.answer(hoverResponse, 'POST', '/v1/builder/hover', body, { signal })).hover
+        ?.markdown ?? null
+    );
   }
 
-  async tryEvent(request: {
+  tryEvent(request: {
     files: BuilderFiles;
     event: string;
     inputs?: Record<string, unknown>;
     state?: Record<string, unknown>;
     seed?: number;
-  }): Promise<TryView> {
-    return (await this.#request('POST', '/v1/builder/try', request)) as TryView;
+  }) {
+    return this.#http.answer(tryResponse, 'POST', '/v1/builder/try', { json: request });
   }
 
   async explore(request: {
@@ -284,68 +176,56 @@ export class BuilderApi {
     depth?: number;
     seed?: number;
     state?: Record<string, unknown>;
-  }): Promise<ExploreView> {
-    return ((await this.#request('POST', '/v1/builder/explore', request)) as { report: ExploreView }).report;
+  }) {
+    return (await this.#http.answer(exploreResponse, 'POST', '/v1/builder/explore', { json: request }))
+      .report;
   }
 
   /** `addTo`: the cartridge the draft joins when its bot_name names one the caller has (else 409 name_taken). */
-  async saveVersion(id: string, addTo?: string): Promise<SavedVersion> {
+  saveVersion(id: string, addTo?: string) {
     const query = addTo === undefined ? '' : `?addTo=${encodeURIComponent(addTo)}`;
-    return (await this.#request(
-      'POST',
-      `/v1/builder/drafts/${encodeURIComponent(id)}/versions${query}`,
-    )) as SavedVersion;
+    return this.#http.answer(uploadResponse, 'POST', `${draftPath(id)}/versions${query}`);
   }
 
   /** The draft as a zip archive (a Blob to hand to a download link). */
   async archive(id: string): Promise<Blob> {
-    const response = await this.#http.send('GET', `/v1/builder/drafts/${encodeURIComponent(id)}/archive`);
+    const response = await this.#http.send('GET', `${draftPath(id)}/archive`);
     if (!response.ok) await readAnswer(response);
     return response.blob();
   }
 
   /** The caller's own cartridges (they may edit them), each with its newest version, to start a draft from. */
   async editableCartridges(): Promise<{ label: string; versionId: string }[]> {
-    const body = await this.#request('GET', '/v1/cartridges');
-    const list = isRecord(body) && Array.isArray(body.cartridges) ? body.cartridges.filter(isRecord) : [];
-    return list
-      .filter((c) => (c.canEdit ?? c.owner === 'self') === true && isRecord(c.latest))
-      .map((c) => ({
-        label: String(c.title || c.name || ''),
-        versionId: String((c.latest as Record<string, unknown>).id ?? ''),
-      }))
-      .filter((c) => c.versionId !== '');
+    const { cartridges } = await this.#http.answer(cartridgesResponse, 'GET', '/v1/cartridges');
+    return cartridges
+      .filter((c) => c.canEdit)
+      .map((c) => ({ label: c.title || c.name, versionId: c.latest.id }));
   }
 
   async startSession(versionId: string): Promise<string> {
-    const body = await this.#request('POST', '/v1/sessions', { cartridge: versionId });
-    const session = isRecord(body) && isRecord(body.session) ? body.session : {};
-    return String(session.id ?? '');
+    const body = { json: { cartridge: versionId } };
+    return (await this.#http.answer(createdSessionResponse, 'POST', '/v1/sessions', body)).session.id;
   }
 
-  /** Streams the generator; its result is saved as a draft (`done.draftId`). */
+  /**
+   * Streams the generator; its result is saved as a draft (`done.draftId`). A malformed event ends the
+   * stream with its `bad_response` ApiFailure (thrown).
+   */
   async *generate(
     body: { requirements: string; draftId?: string; rounds?: number; existing?: BuilderFiles },
     signal?: AbortSignal,
-  ): AsyncGenerator<GenerateEvent> {
-    const response = await this.#http.send(
-      'POST',
-      '/v1/builder/generate',
-      { json: body },
-      { headers: { accept: 'text/event-stream' }, ...(signal ? { signal } : {}) },
-    );
-    const type = response.headers.get('content-type') ?? '';
-    if (!response.ok || response.body === null || !type.includes('text/event-stream')) {
-      await readAnswer(response);
+  ): AsyncGenerator<GenerateStreamEvent> {
+    const opened = await openEventStream(this.#http, '/v1/builder/generate', body, signal);
+    if (opened.kind === 'answer')
       throw new ApiFailure(
-        response.status,
+        opened.status,
         'not_a_stream',
         'the generator did not answer with an event stream',
       );
-    }
-    for await (const message of readSse(response.body, signal)) {
+    for await (const message of readSse(opened.body, signal)) {
       const event = generateEventOf(message.event, jsonData(message));
-      if (event) yield event;
+      if (event instanceof ApiFailure) throw event;
+      if (event !== undefined) yield event;
     }
   }
 }

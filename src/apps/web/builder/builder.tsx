@@ -4,8 +4,10 @@
 // save as version, test play and download. Every edit is saved on the server shortly after it is made (and as the page
 // unloads), so a reload never loses a draft.
 import './builder.css';
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { BuilderApi, type BuilderFiles, type CheckView, type DraftView } from './builder-api.ts';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { safeParse } from 'zod/mini';
+import { draftChangedDetails, type DraftView, nameTakenDetails } from '../../contract/index.ts';
+import { BuilderApi, type BuilderFiles, type CheckView } from './builder-api.ts';
 import { type BuilderEditor, createEditor } from './editor.ts';
 import { FILE_LABELS, MAIN_FILES, OTHER_FILES, RULES_FILES } from './draft-files.ts';
 import { joinedCartridge, rememberJoin } from './draft-joins.ts';
@@ -16,7 +18,7 @@ import { MinigameReference } from './minigame-reference.tsx';
 import { ExplorePane } from './explore-pane.tsx';
 import { RefinePane } from './refine-pane.tsx';
 import { TryPane } from './try-pane.tsx';
-import { storedApiKey, useApp } from '../app/context.ts';
+import { useApp, useClient } from '../app/context.ts';
 /** Milliseconds after the last keystroke before the draft is saved and checked (one request). */
 export const SYNC_DELAY_MS = 400;
 /** Milliseconds before a failed save (a network blip, the rate limit) is tried again. */
@@ -25,7 +27,7 @@ export const SAVE_RETRY_MS = 5_000;
 type Finding = Problem & { readonly severity: 'error' | 'warning' };
 
 export function Builder({ draftId }: { draftId?: string | undefined }) {
-  const api = useMemo(() => new BuilderApi('', storedApiKey), []);
+  const api = useClient(BuilderApi);
   return draftId ? <DraftEditor key={draftId} api={api} id={draftId} /> : <Drafts api={api} />;
 }
 
@@ -123,7 +125,8 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
   const saveConflict = (e: unknown): boolean => {
     if (!(e instanceof ApiFailure) || e.code !== 'draft_changed') return false;
     conflicted.current = true;
-    setConflict({ updatedAt: Number(e.details.updatedAt ?? 0) });
+    const details = safeParse(draftChangedDetails, e.details);
+    setConflict({ updatedAt: details.success ? details.data.updatedAt : 0 });
     return true;
   };
 
@@ -277,8 +280,12 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
     try {
       result = await api.saveVersion(id, joinedCartridge(id));
     } catch (e) {
-      const taken = e instanceof ApiFailure && e.code === 'name_taken' ? e.details.name : undefined;
-      if (typeof taken !== 'string') throw e;
+      const details =
+        e instanceof ApiFailure && e.code === 'name_taken'
+          ? safeParse(nameTakenDetails, e.details)
+          : undefined;
+      if (!details?.success) throw e;
+      const taken = details.data.name;
       // Never join another cartridge unasked: the player chooses, and Cancel keeps the two apart.
       const join = window.confirm(
         `You already have a cartridge named “${taken}”, the name this draft gives in yare.yaml (bot_name).\n\nOK: add this draft to “${taken}” as its next version.\nCancel: keep them apart (give the draft a bot_name of its own, then save again).`,

@@ -1,16 +1,17 @@
 // The builder's first screen: the caller's drafts, a new draft from a template, a cartridge of the
 // library opened as a draft, and the generator (its progress streamed; the draft it saves is opened).
 import { useEffect, useState } from 'preact/hooks';
-import type { BuilderApi, DraftSummaryView } from './builder-api.ts';
-import { ApiFailure, failureText, formatProblem } from '../lib/errors.ts';
+import type { DraftSummaryView } from '../../contract/index.ts';
+import type { BuilderApi } from './builder-api.ts';
+import { ApiFailure, failureText, formatProblem, problemsOf } from '../lib/errors.ts';
 import { useApp } from '../app/context.ts';
 import { ErrorAlert } from '../ui/error-alert.tsx';
 import { formatWhen } from '../lib/when.ts';
 
 export function Drafts({ api }: { api: BuilderApi }) {
   const { navigate } = useApp();
-  const [drafts, setDrafts] = useState<DraftSummaryView[]>([]);
-  const [templates, setTemplates] = useState<string[]>(['empty']);
+  const [drafts, setDrafts] = useState<readonly DraftSummaryView[]>([]);
+  const [templates, setTemplates] = useState<readonly string[]>(['empty']);
   const [editable, setEditable] = useState<{ label: string; versionId: string }[]>([]);
   const [fromVersion, setFromVersion] = useState('');
   const [name, setName] = useState('');
@@ -62,36 +63,42 @@ export function Drafts({ api }: { api: BuilderApi }) {
     const log = (line: string) => setProgress((p) => [...p, line]);
     let saved: string | null = null;
     try {
-      for await (const e of api.generate({ requirements })) {
-        switch (e.type) {
+      for await (const { event, data } of api.generate({ requirements })) {
+        switch (event) {
           case 'round':
             log(
-              e.kind === 'draft'
-                ? `Round ${e.round}: the model writes a draft…`
-                : `Round ${e.round}: the model repairs ${e.errors} error(s)…`,
+              data.kind === 'draft'
+                ? `Round ${data.round}: the model writes a draft…`
+                : `Round ${data.round}: the model repairs ${data.errors} error(s)…`,
             );
             break;
           case 'checked':
             log(
-              e.errors.length === 0
-                ? `Round ${e.round}: the checker found no errors.`
-                : `Round ${e.round}: the checker found ${e.errors.length} error(s): ${e.errors.map(formatProblem).join('; ')}`,
+              data.errors.length === 0
+                ? `Round ${data.round}: the checker found no errors.`
+                : `Round ${data.round}: the checker found ${data.errors.length} error(s): ${problemsOf(data.errors).map(formatProblem).join('; ')}`,
             );
             break;
           case 'saved':
-            saved = e.draftId;
+            saved = data.draftId;
             break;
           case 'done':
             log(
-              e.ok
-                ? `Done: a valid draft after ${e.rounds} round(s).`
-                : `Done after ${e.rounds} round(s); the draft still has errors.`,
+              data.ok
+                ? `Done: a valid draft after ${data.rounds} round(s).`
+                : `Done after ${data.rounds} round(s); the draft still has errors.`,
             );
-            saved = e.draftId ?? saved;
+            saved = data.draftId ?? saved;
             break;
           case 'error':
-            setGenerateError(e.message);
+            setGenerateError(data.message);
             break;
+          case 'answered':
+            break;
+          default: {
+            const unreachable: never = event;
+            throw new Error(`unknown generator event ${String(unreachable)}`);
+          }
         }
       }
     } catch (e) {

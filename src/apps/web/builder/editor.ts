@@ -11,7 +11,7 @@ import { EditorView, hoverTooltip, keymap } from '@codemirror/view';
 import { oneDark } from '@codemirror/theme-one-dark';
 import { basicSetup } from 'codemirror';
 import type { Problem } from '../lib/errors.ts';
-import type { CompletionView } from './builder-api.ts';
+import type { CompletionView } from '../../contract/index.ts';
 import { hoverText, problemRange } from './draft-text.ts';
 
 export interface EditorOptions {

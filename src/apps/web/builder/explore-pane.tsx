@@ -2,7 +2,8 @@
 // /v1/builder/explore): each violation with its shortest sequence of steps, then what no playthrough
 // reached (events, branch arms, steps, notes, lore, World Info), each at its file:line:col.
 import { useState } from 'preact/hooks';
-import type { BuilderApi, BuilderFiles, ExploreStepView, ExploreView, LocatedView } from './builder-api.ts';
+import type { ExploreStepView, ExploreView, LocatedView } from '../../contract/index.ts';
+import type { BuilderApi, BuilderFiles } from './builder-api.ts';
 import { failureWithProblems } from '../lib/errors.ts';
 import { ErrorAlert } from '../ui/error-alert.tsx';
 import { NumberField } from '../ui/number-field.tsx';

@@ -36,18 +36,18 @@ export function RefinePane({
         if (files.current[name] !== undefined) existing[name] = files.current[name];
       let saved = false;
       for await (const e of api.generate({ requirements: request, existing, draftId: id })) {
-        if (e.type === 'round')
+        if (e.event === 'round')
           setProgress(
-            `Round ${e.round}: ${e.kind === 'draft' ? 'the model changes the draft' : `the model repairs ${e.errors} error(s)`}…`,
+            `Round ${e.data.round}: ${e.data.kind === 'draft' ? 'the model changes the draft' : `the model repairs ${e.data.errors} error(s)`}…`,
           );
-        else if (e.type === 'saved') saved = true;
-        else if (e.type === 'done')
+        else if (e.event === 'saved') saved = true;
+        else if (e.event === 'done')
           setProgress(
-            e.ok
-              ? `Done after ${e.rounds} round(s): the draft is valid.`
-              : `Done after ${e.rounds} round(s); the draft still has errors.`,
+            e.data.ok
+              ? `Done after ${e.data.rounds} round(s): the draft is valid.`
+              : `Done after ${e.data.rounds} round(s); the draft still has errors.`,
           );
-        else if (e.type === 'error') setError(e.message);
+        else if (e.event === 'error') setError(e.data.message);
       }
       if (saved) await onDone();
     } catch (e) {

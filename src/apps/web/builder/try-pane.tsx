@@ -1,10 +1,11 @@
 // The builder's "try it" pane: one event of the draft's rules on a chosen state with a seed (POST
 // /v1/builder/try, as `mnesos run-event`): its notes, dice and state changes.
 import { useState } from 'preact/hooks';
-import type { BuilderApi, BuilderFiles, TryView } from './builder-api.ts';
+import type { TryView } from '../../contract/index.ts';
+import type { BuilderApi, BuilderFiles } from './builder-api.ts';
 import { jsonObjectField } from './draft-text.ts';
 import { failureWithProblems } from '../lib/errors.ts';
-import { Notes, Rolls } from '../play/panels/author-panel.tsx';
+import { Notes, Rolls } from '../ui/rolls-and-notes.tsx';
 import { ErrorAlert } from '../ui/error-alert.tsx';
 import { NumberField } from '../ui/number-field.tsx';
 
@@ -100,7 +101,7 @@ export function TryPane({
         <ErrorAlert text={error} />
         {result ? (
           <div>
-            {result.error ? (
+            {!result.ok ? (
               <p class="error">
                 {result.error.where ? `${result.error.where}: ` : ''}
                 {result.error.message} [{result.error.code}]
@@ -110,13 +111,13 @@ export function TryPane({
             <Rolls rolls={result.rolls} />
             <h3>Changes</h3>
             <ul class="list-plain">
-              {(result.changes ?? []).map((c, i) => (
+              {(result.ok ? result.changes : []).map((c, i) => (
                 <li key={i} data-testid="try-change">
                   {c.path}: {c.before === undefined || c.before === null ? '(new)' : JSON.stringify(c.before)}{' '}
                   → {c.op === 'delete' ? '(deleted)' : JSON.stringify(c.after)}
                 </li>
               ))}
-              {result.ok && (result.changes ?? []).length === 0 ? (
+              {result.ok && result.changes.length === 0 ? (
                 <li class="muted">The state is unchanged.</li>
               ) : null}
             </ul>

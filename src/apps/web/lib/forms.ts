@@ -9,7 +9,7 @@ export const MIN_TEMPERATURE = 0;
 export const MAX_TEMPERATURE = 2;
 /** Characters of a model name and of a base URL: the server's limits (checked equal by test/web/forms.test.ts). */
 export const MAX_MODEL_NAME_CHARS = 200;
-/** Characters of a local model file's path: the server's MAX_MODEL_FILE_PATH_CHARS (test/server/settings-local-file.test.ts). */
+/** Characters of a local model file's path: the server's MAX_MODEL_FILE_PATH_CHARS (test/llm/local-gguf-settings.test.ts). */
 export const MAX_MODEL_FILE_PATH_CHARS = 4_096;
 export { MAX_BASE_URL_CHARS };
 /** Characters of a turn's text shown in a tree row. */

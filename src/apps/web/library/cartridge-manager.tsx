@@ -3,13 +3,9 @@
 // version (problems shown as file:line:col). Only the owner gets the controls that change anything; every
 // control is a native button, input or select, so the page works from the keyboard alone.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import {
-  CARTRIDGE_FILE_NAMES,
-  type CartridgeDetail,
-  type LibraryApi,
-  type LibraryVersionView,
-  tagsOf,
-} from './library-api.ts';
+import type { CartridgeDetail, LibraryVersionView } from '../../contract/index.ts';
+import type { LibraryApi } from './library-api.ts';
+import { CARTRIDGE_FILE_NAMES, tagsOf } from './listing.ts';
 import {
   MAX_DESCRIPTION_CHARS,
   MAX_GENRE_CHARS,

@@ -1,34 +1,21 @@
-// The browser's client for library management (docs/api.md, "Library"): a cartridge's metadata,
-// visibility, cover, versions with tags and notes, archiving, deleting, and single-file updates. Shapes
-// are the server's own view types (`import type`: no server code reaches the bundle).
+// The Library's client (docs/api.md, "Cartridges", "Library" and "Sessions"): the cartridges with their
+// metadata, visibility, cover and versions (tags, notes, archiving, deleting, single-file updates),
+// uploads and card imports, and the player's games. Every answer is parsed with the contract's schema
+// (apps/contract).
 
-import type { LibraryCartridgeView, LibraryVersionView } from '../../contract/index.ts';
+import {
+  cartridgeDetailResponse,
+  cartridgesResponse,
+  createdSessionResponse,
+  importResponse,
+  libraryCartridgeResponse,
+  libraryVersionResponse,
+  sessionsResponse,
+  uploadResponse,
+  versionsResponse,
+} from '../../contract/index.ts';
 import { failureOf } from '../lib/errors.ts';
-import { ApiHttp, type RequestBody } from '../lib/http.ts';
-
-export type { LibraryCartridgeView, LibraryVersionView };
-
-/** A cartridge as the library lists it: with its newest listed version and how many it lists. */
-export type LibraryListItem = LibraryCartridgeView & {
-  readonly versionCount: number;
-  readonly latest: LibraryVersionView;
-};
-
-export interface LibraryList {
-  readonly cartridges: readonly LibraryListItem[];
-  readonly storage: {
-    readonly usedBytes: number;
-    readonly quotaBytes: number;
-    readonly cartridgeBytes: number;
-    readonly coverBytes: number;
-    readonly draftBytes: number;
-  };
-}
-
-export interface CartridgeDetail {
-  readonly cartridge: LibraryCartridgeView;
-  readonly versions: readonly LibraryVersionView[];
-}
+import type { ApiHttp } from '../lib/http.ts';
 
 export interface MetadataPatch {
   readonly title?: string;
@@ -45,159 +32,131 @@ export interface VersionPatch {
   readonly archived?: boolean;
 }
 
-/** The files a single-file update may replace, in the order the page offers them. */
-export const CARTRIDGE_FILE_NAMES = [
-  'yare.yaml',
-  'bot_lore.md',
-  'prompt_directives.yaml',
-  'first-message.md',
-  'alternate_greetings.json',
-  'intents.yaml',
-  'world_info.json',
-  'yare.js',
-  'yare.ts',
-] as const;
-
-/** Splits a comma-separated tag field into tags (trimmed, empty ones dropped, each once). */
-export function tagsOf(text: string): string[] {
-  const out: string[] = [];
-  for (const part of text.split(',')) {
-    const tag = part.trim();
-    if (tag !== '' && !out.includes(tag)) out.push(tag);
-  }
-  return out;
+/** What starts a game: a cartridge (name, id or version id), and optionally a persona, seed and title. */
+export interface NewSession {
+  readonly cartridge: string;
+  readonly personaId?: string | null;
+  readonly seed?: number;
+  readonly title?: string | null;
 }
 
-/** Bytes as people read them (`12.3 KiB`, `50 MiB`). */
-export function byteSize(bytes: number): string {
-  const units = ['bytes', 'KiB', 'MiB', 'GiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  const shown = unit === 0 || value >= 100 ? Math.round(value) : Math.round(value * 10) / 10;
-  return `${shown} ${units[unit]}`;
+/** Characters of a cartridge name taken from an archive's file name (the server's name limit is larger). */
+export const MAX_CARTRIDGE_NAME_CHARS = 100;
+
+/** The cartridge name an archive's file name suggests (`lanternmere-v2.tar.gz` → `lanternmere-v2`). */
+export function cartridgeNameOf(fileName: string): string {
+  const base = fileName.split(/[\\/]/).pop() ?? '';
+  return base
+    .replace(/\.(tar\.gz|tgz|zip|tar)$/i, '')
+    .trim()
+    .slice(0, MAX_CARTRIDGE_NAME_CHARS);
 }
 
-/** Version lists read at most to name the games' cartridges (the list may hold many public cartridges). */
-export const MAX_VERSION_LOOKUPS = 20;
-
-/**
- * The cartridge title of each game's version: the newest versions come with the list; an older one is
- * looked up in the version lists of the player's own and the server's cartridges first, a few at a time,
- * until every game is named or MAX_VERSION_LOOKUPS lists were read.
- */
-export async function namesOfVersions(
-  cartridges: readonly LibraryListItem[],
-  sessions: readonly { readonly cartridgeVersionId: string }[],
-  versions: (cartridgeId: string) => Promise<readonly { readonly id: string }[]>,
-): Promise<Map<string, string>> {
-  const names = new Map<string, string>();
-  for (const c of cartridges) names.set(c.latest.id, c.title);
-  const missing = new Set(sessions.map((s) => s.cartridgeVersionId).filter((id) => !names.has(id)));
-  const order = [...cartridges].sort((a, b) => Number(a.owner === 'other') - Number(b.owner === 'other'));
-  for (let at = 0; at < Math.min(order.length, MAX_VERSION_LOOKUPS) && missing.size > 0; at += 5) {
-    const batch = order.slice(at, Math.min(at + 5, MAX_VERSION_LOOKUPS));
-    const lists = await Promise.all(batch.map((c) => versions(c.id).catch(() => [])));
-    batch.forEach((c, i) => {
-      for (const v of lists[i] ?? []) {
-        names.set(v.id, c.title);
-        missing.delete(v.id);
-      }
-    });
-  }
-  return names;
+/** How an upload is sent: a SillyTavern card or World Info file is imported (docs/sillytavern.md). */
+function uploadKind(fileName: string): { readonly card: boolean; readonly type: string } {
+  const card = /\.(png|json|charx)$/i.exec(fileName)?.[1]?.toLowerCase();
+  if (card === 'png') return { card: true, type: 'image/png' };
+  if (card === 'json') return { card: true, type: 'application/json' };
+  if (card !== undefined) return { card: true, type: 'application/zip' };
+  return { card: false, type: /\.(tar\.gz|tgz)$/i.test(fileName) ? 'application/gzip' : 'application/zip' };
 }
 
 const cartridgePath = (ref: string) => `/v1/cartridges/${encodeURIComponent(ref)}`;
+const versionPath = (id: string) => `/v1/cartridge-versions/${encodeURIComponent(id)}`;
 
 export class LibraryApi {
   readonly #http: ApiHttp;
 
-  constructor(base = '', apiKey: () => string | undefined = () => undefined) {
-    this.#http = new ApiHttp(base, apiKey);
+  constructor(http: ApiHttp) {
+    this.#http = http;
   }
 
-  #send(method: string, path: string, body?: RequestBody): Promise<Response> {
-    return this.#http.send(method, path, body);
+  /** The cartridges the caller may start, each with its newest version, and the caller's storage use. */
+  list(includeArchived = false) {
+    return this.#http.answer(
+      cartridgesResponse,
+      'GET',
+      `/v1/cartridges${includeArchived ? '?archived=true' : ''}`,
+    );
   }
 
-  async #json<T>(method: string, path: string, body?: RequestBody) {
-    return (await this.#http.json(method, path, body)) as T;
+  /** A cartridge's versions, newest first. */
+  async versions(ref: string) {
+    return (await this.#http.answer(versionsResponse, 'GET', `${cartridgePath(ref)}/versions`)).versions;
   }
 
-  list(includeArchived = false): Promise<LibraryList> {
-    return this.#json('GET', `/v1/cartridges${includeArchived ? '?archived=true' : ''}`);
+  /** Uploads a `.zip` or `.tar.gz` cartridge archive; validation problems arrive as an ApiFailure with `problems`. */
+  upload(file: Blob, fileName: string, name = cartridgeNameOf(fileName)) {
+    const { card, type } = uploadKind(fileName);
+    const query = name && !card ? `?name=${encodeURIComponent(name)}` : '';
+    const path = `/v1/cartridges${card ? '/import' : ''}${query}`;
+    return this.#http.answer(card ? importResponse : uploadResponse, 'POST', path, { raw: file, type });
   }
 
-  get(ref: string, includeArchived = false): Promise<CartridgeDetail> {
-    return this.#json('GET', `${cartridgePath(ref)}${includeArchived ? '?archived=true' : ''}`);
+  get(ref: string, includeArchived = false) {
+    const path = `${cartridgePath(ref)}${includeArchived ? '?archived=true' : ''}`;
+    return this.#http.answer(cartridgeDetailResponse, 'GET', path);
   }
 
-  async update(ref: string, patch: MetadataPatch): Promise<LibraryCartridgeView> {
-    return (
-      await this.#json<{ cartridge: LibraryCartridgeView }>('PATCH', cartridgePath(ref), { json: patch })
-    ).cartridge;
+  async update(ref: string, patch: MetadataPatch) {
+    return (await this.#http.answer(libraryCartridgeResponse, 'PATCH', cartridgePath(ref), { json: patch }))
+      .cartridge;
   }
 
-  async remove(ref: string): Promise<void> {
-    await this.#json('DELETE', cartridgePath(ref));
+  remove(ref: string): Promise<void> {
+    return this.#http.done('DELETE', cartridgePath(ref));
   }
 
-  async setCover(ref: string, image: Blob): Promise<LibraryCartridgeView> {
-    const type = image.type || 'application/octet-stream';
-    return (
-      await this.#json<{ cartridge: LibraryCartridgeView }>('PUT', `${cartridgePath(ref)}/cover`, {
-        raw: image,
-        type,
-      })
-    ).cartridge;
+  async setCover(ref: string, image: Blob) {
+    const body = { raw: image, type: image.type || 'application/octet-stream' };
+    return (await this.#http.answer(libraryCartridgeResponse, 'PUT', `${cartridgePath(ref)}/cover`, body))
+      .cartridge;
   }
 
-  async removeCover(ref: string): Promise<void> {
-    await this.#json('DELETE', `${cartridgePath(ref)}/cover`);
+  removeCover(ref: string): Promise<void> {
+    return this.#http.done('DELETE', `${cartridgePath(ref)}/cover`);
   }
 
   /** The cover as an object URL (an <img> cannot send the API key itself); the caller revokes it. */
   async coverUrl(ref: string): Promise<string> {
-    const response = await this.#send('GET', `${cartridgePath(ref)}/cover`);
+    const response = await this.#http.send('GET', `${cartridgePath(ref)}/cover`);
     if (!response.ok) throw failureOf(response.status, undefined);
     return URL.createObjectURL(await response.blob());
   }
 
   /** Replaces one file and stores the result as a new version; problems arrive as an ApiFailure. */
-  putFile(
-    ref: string,
-    file: string,
-    content: Blob | string,
-    options: { tag?: string; notes?: string } = {},
-  ): Promise<{ version: LibraryVersionView; created: boolean; warnings: unknown[] }> {
+  putFile(ref: string, file: string, content: Blob | string, options: { tag?: string; notes?: string } = {}) {
     const query = new URLSearchParams();
     if (options.tag) query.set('tag', options.tag);
     if (options.notes) query.set('notes', options.notes);
     const text = query.toString();
-    const suffix = text === '' ? '' : `?${text}`;
-    return this.#json('PUT', `${cartridgePath(ref)}/files/${encodeURIComponent(file)}${suffix}`, {
+    const path = `${cartridgePath(ref)}/files/${encodeURIComponent(file)}${text === '' ? '' : `?${text}`}`;
+    return this.#http.answer(uploadResponse, 'PUT', path, {
       raw: content,
       type: 'text/plain; charset=utf-8',
     });
   }
 
-  async updateVersion(id: string, patch: VersionPatch): Promise<LibraryVersionView> {
-    return (
-      await this.#json<{ version: LibraryVersionView }>(
-        'PATCH',
-        `/v1/cartridge-versions/${encodeURIComponent(id)}`,
-        {
-          json: patch,
-        },
-      )
-    ).version;
+  async updateVersion(id: string, patch: VersionPatch) {
+    return (await this.#http.answer(libraryVersionResponse, 'PATCH', versionPath(id), { json: patch }))
+      .version;
   }
 
-  async deleteVersion(id: string): Promise<void> {
-    await this.#json('DELETE', `/v1/cartridge-versions/${encodeURIComponent(id)}`);
+  deleteVersion(id: string): Promise<void> {
+    return this.#http.done('DELETE', versionPath(id));
+  }
+
+  /** One page of the player's games, most recently played first; `nextCursor` asks for the next one. */
+  sessions(cursor?: string) {
+    const path = cursor === undefined ? '/v1/sessions' : `/v1/sessions?cursor=${encodeURIComponent(cursor)}`;
+    return this.#http.answer(sessionsResponse, 'GET', path);
+  }
+
+  createSession(body: NewSession) {
+    return this.#http.answer(createdSessionResponse, 'POST', '/v1/sessions', { json: body });
+  }
+
+  deleteSession(id: string): Promise<void> {
+    return this.#http.done('DELETE', `/v1/sessions/${encodeURIComponent(id)}`);
   }
 }

@@ -2,20 +2,21 @@
 // each with its title, genre, tags and visibility and a "Manage" panel (cartridge-manager.tsx); uploading
 // one (its problems listed as file:line:col); a form to start a game (cartridge version, persona, seed) and
 // the player's games to resume or delete.
-import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { CartridgeVersionView, PersonaView, SessionView } from '../api.ts';
-import {
-  byteSize,
-  LibraryApi,
-  type LibraryList,
-  type LibraryListItem,
-  namesOfVersions,
-} from './library-api.ts';
+import { useEffect, useState } from 'preact/hooks';
+import type {
+  CartridgeView,
+  CartridgesView,
+  LibraryVersionView,
+  PersonaView,
+  SessionView,
+} from '../../contract/index.ts';
+import { LibraryApi } from './library-api.ts';
+import { byteSize, namesOfVersions } from './listing.ts';
 import { seedError } from '../lib/forms.ts';
 import { CartridgeManager } from './cartridge-manager.tsx';
-import { storedApiKey, useApp } from '../app/context.ts';
+import { useApp, useClient } from '../app/context.ts';
 import { failedOutcome, type Outcome, OutcomeView } from './outcome.tsx';
-import { PersonaManager } from './personas.tsx';
+import { PersonaManager } from '../personas/persona-manager.tsx';
 import { ErrorAlert } from '../ui/error-alert.tsx';
 import { Checkbox } from '../ui/checkbox.tsx';
 import { formatWhen, isoWhen } from '../lib/when.ts';
@@ -25,18 +26,18 @@ function messageOf(error: unknown): string {
 }
 
 export function Library() {
-  const { api, navigate } = useApp();
-  const library = useMemo(() => new LibraryApi('', storedApiKey), []);
-  const [cartridges, setCartridges] = useState<readonly LibraryListItem[]>([]);
-  const [storage, setStorage] = useState<LibraryList['storage'] | undefined>(undefined);
+  const { navigate } = useApp();
+  const api = useClient(LibraryApi);
+  const [cartridges, setCartridges] = useState<readonly CartridgeView[]>([]);
+  const [storage, setStorage] = useState<CartridgesView['storage'] | undefined>(undefined);
   /** Whether the list includes the player's archived cartridges (to manage or unarchive them). */
   const [showArchived, setShowArchived] = useState(false);
   /** The cartridge whose Manage panel is open. */
   const [managing, setManaging] = useState<string | undefined>(undefined);
-  const [sessions, setSessions] = useState<SessionView[]>([]);
+  const [sessions, setSessions] = useState<readonly SessionView[]>([]);
   /** Where the next page of games starts; null when every game is shown. */
   const [moreSessions, setMoreSessions] = useState<string | null>(null);
-  const [personas, setPersonas] = useState<PersonaView[]>([]);
+  const [personas, setPersonas] = useState<readonly PersonaView[]>([]);
   const [error, setError] = useState('');
   const [upload, setUpload] = useState<Outcome>({ kind: 'idle' });
   const [file, setFile] = useState<File | null>(null);
@@ -46,7 +47,7 @@ export function Library() {
   const refresh = async (): Promise<void> => {
     try {
       // The personas come from the PersonaManager below (its onChanged), which reads them itself.
-      const [listed, page] = await Promise.all([library.list(showArchived), api.sessions()]);
+      const [listed, page] = await Promise.all([api.list(showArchived), api.sessions()]);
       const c = listed.cartridges;
       setCartridges(c);
       setStorage(listed.storage);
@@ -162,7 +163,7 @@ export function Library() {
       {managing !== undefined ? (
         <CartridgeManager
           key={managing}
-          api={library}
+          api={api}
           cartridgeId={managing}
           onChanged={() => void refresh()}
           onClose={() => setManaging(undefined)}
@@ -217,13 +218,13 @@ export function Library() {
 }
 
 function NewGame(props: {
-  cartridges: readonly LibraryListItem[];
-  personas: PersonaView[];
+  cartridges: readonly CartridgeView[];
+  personas: readonly PersonaView[];
   onStarted: (id: string) => void;
 }) {
-  const { api } = useApp();
+  const api = useClient(LibraryApi);
   const [cartridge, setCartridge] = useState('');
-  const [versions, setVersions] = useState<CartridgeVersionView[]>([]);
+  const [versions, setVersions] = useState<readonly LibraryVersionView[]>([]);
   const [version, setVersion] = useState('');
   const [persona, setPersona] = useState('');
   const [seed, setSeed] = useState('');

@@ -17,7 +17,7 @@ import {
   submit,
   unchoose,
 } from '../../../core/minigames/index.ts';
-import type { InteractionBody } from '../api.ts';
+import type { InteractionBody } from './interaction.ts';
 import { GameActions, reportGameResult, UnusableSettings } from './minigame-parts.tsx';
 
 const ID = 'articulation_scramble';

@@ -1,7 +1,7 @@
 // The `lights_out` mini-game, driven by the pending interaction's config. Keyboard: Tab reaches the grid,
 // arrow keys move between lamps, Enter or Space presses one. The result is sent as an interaction turn.
 import { useMemo, useRef, useState } from 'preact/hooks';
-import type { InteractionBody } from '../api.ts';
+import type { InteractionBody } from './interaction.ts';
 import {
   abortLightsOut,
   isNearMiss,

@@ -3,7 +3,7 @@
 // one cannot be used.
 
 import type { ComponentChildren } from 'preact';
-import type { InteractionBody } from '../api.ts';
+import type { InteractionBody } from './interaction.ts';
 
 /** Reports a game that ended (or was left while still playing: aborted) with its metrics and hooks. */
 export function reportGameResult(

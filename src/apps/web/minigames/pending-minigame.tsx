@@ -2,7 +2,8 @@
 // way to skip one this client cannot play.
 import type { ComponentType } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
-import type { InteractionBody, TurnView } from '../api.ts';
+import type { TurnView } from '../../contract/index.ts';
+import type { InteractionBody } from './interaction.ts';
 import { ArticulationScramble } from './articulation-scramble-view.tsx';
 import { LightsOut } from './lights-out-view.tsx';
 import { ReflexDial } from './reflex-dial-view.tsx';

@@ -3,7 +3,8 @@
 // play/panels/); this one wires them to the play state (use-play.ts) and keeps the story's end and the
 // input in view and focus.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { storedShowRules, useApp } from '../app/context.ts';
+import { storedShowRules, useApp, useClient } from '../app/context.ts';
+import { PlayApi } from './play-api.ts';
 import { Composer } from './composer.tsx';
 import { PendingMinigame, pendingOf } from '../minigames/pending-minigame.tsx';
 import { SidePanels } from './panels/side-panels.tsx';
@@ -19,8 +20,8 @@ const PHASE_TEXT: Record<PhaseLabel, string> = {
 };
 
 export function Play({ sessionId }: { sessionId: string }) {
-  const { api, reportModel } = useApp();
-  const play = usePlay(api, sessionId, reportModel);
+  const { reportModel } = useApp();
+  const play = usePlay(useClient(PlayApi), sessionId, reportModel);
   const { session, story, head, live, error, busy, tree } = play.state;
   const input = useRef<HTMLTextAreaElement>(null);
   const end = useRef<HTMLDivElement>(null);

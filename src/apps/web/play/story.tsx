@@ -2,7 +2,7 @@
 // its swipes and, when shown, the rules' outcome) and the turn being played, streamed.
 import { useState } from 'preact/hooks';
 import { describeOutcome, MAX_INPUT_CHARS, type PublicOutcome } from '../../../engine/turn/browser.ts';
-import type { TurnView } from '../api.ts';
+import type { TurnView } from '../../contract/index.ts';
 import { type Swipes, swipesOf, type Tree } from './tree.ts';
 import { DiceIcon } from '../ui/icons.tsx';
 import { Markdown } from '../ui/markdown-view.tsx';

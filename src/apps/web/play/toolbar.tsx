@@ -1,8 +1,10 @@
 // The play screen's toolbar: undo, regenerate, stop, the in-game clock and the persona chooser.
 import { useEffect, useState } from 'preact/hooks';
-import type { PersonaView, SessionView, TurnView } from '../api.ts';
+import type { PersonaView, SessionView, TurnView } from '../../contract/index.ts';
 import { failureText } from '../lib/errors.ts';
-import { useApp } from '../app/context.ts';
+import { useClient } from '../app/context.ts';
+import { PersonasApi } from '../personas/personas-api.ts';
+import { PlayApi } from './play-api.ts';
 import { PersonIcon, RegenerateIcon, UndoIcon } from '../ui/icons.tsx';
 
 export function TurnToolbar(props: {
@@ -60,12 +62,13 @@ function GameTime({ state }: { state: unknown }) {
 
 /** Who the player plays in this game; a change applies from the next turn on. */
 function PersonaChooser(props: { session: SessionView; disabled: boolean; onChanged: () => void }) {
-  const { api } = useApp();
-  const [personas, setPersonas] = useState<PersonaView[]>([]);
+  const personasApi = useClient(PersonasApi);
+  const api = useClient(PlayApi);
+  const [personas, setPersonas] = useState<readonly PersonaView[]>([]);
   const [problem, setProblem] = useState('');
   useEffect(() => {
-    api
-      .personas()
+    personasApi
+      .list()
       .then(setPersonas)
       .catch((err: unknown) => setProblem(`personas could not be loaded: ${failureText(err)}`));
   }, [props.session.id]);

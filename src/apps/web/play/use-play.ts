@@ -2,9 +2,16 @@
 // and the turn being streamed. Every action (play, regenerate, undo, jump, swipe, load a save) ends by
 // re-reading the session head, so the screen always shows what the server committed.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { Api, NodeView, SessionView, StreamEvent, TurnBody, TurnView } from '../api.ts';
+import { safeParse } from 'zod/mini';
+import {
+  type NodeView,
+  offlineReplyDetails,
+  type SchemaFieldView,
+  type SessionView,
+  type TurnView,
+} from '../../contract/index.ts';
+import type { PlayApi, StreamEvent, TurnBody } from './play-api.ts';
 import { ApiFailure } from '../lib/errors.ts';
-import type { SchemaFieldView } from './panels/state-view.ts';
 import { buildTree, leafOf, lineage, type Tree } from './tree.ts';
 import { storedStrict } from '../app/context.ts';
 
@@ -74,9 +81,16 @@ export function phaseLabel(phase: string): PhaseLabel {
 /** Offline replies that answer the player's words in full (the `reason` of a reply, docs/turn.md). */
 const ANSWERED = new Set(['help', 'free', 'refused']);
 
+/** The details of an offline reply, when the failure is one (the contract's offlineReplyDetails). */
+function replyOf(error: unknown): { readonly reason?: string | undefined } | undefined {
+  if (!(error instanceof ApiFailure)) return undefined;
+  const reply = safeParse(offlineReplyDetails, error.details);
+  return reply.success ? reply.data : undefined;
+}
+
 function kindOf(error: unknown): PlayError['kind'] {
   if (!(error instanceof ApiFailure)) return 'other';
-  if (error.details.kind === 'reply') return 'reply';
+  if (replyOf(error) !== undefined) return 'reply';
   return error.code === 'model_failed' || error.status === 502 ? 'model' : 'other';
 }
 
@@ -89,7 +103,7 @@ function messageOf(error: unknown): string {
 }
 
 export function usePlay(
-  api: Api,
+  api: PlayApi,
   sessionId: string,
   reportModel: (failing: boolean) => void = () => undefined,
 ) {
@@ -178,7 +192,7 @@ export function usePlay(
       const sent = turn !== null && 'input' in turn.body ? turn.body.input : null;
       // Words the engine answered in full (/help, a look around, the rules' refusal) are not put back in
       // the box; words it did not understand are, to be mended.
-      const answered = e instanceof ApiFailure && kind === 'reply' && ANSWERED.has(String(e.details.reason));
+      const answered = ANSWERED.has(replyOf(e)?.reason ?? '');
       const input = answered ? null : sent;
       setErrorState({ kind, message: messageOf(e), retry: kind === 'reply' ? null : turn, input });
       // The story may be behind what the server committed: re-read it, and if that fails too, say so
@@ -211,22 +225,22 @@ export function usePlay(
     };
     try {
       for await (const event of events) {
-        switch (event.type) {
+        switch (event.event) {
           case 'start':
             break;
           case 'phase':
-            update({ phase: phaseLabel(event.phase), tool: null });
+            update({ phase: phaseLabel(event.data.phase), tool: null });
             break;
           case 'tool_call':
-            update({ phase: 'rolling', tool: event.name });
+            update({ phase: 'rolling', tool: event.data.name });
             break;
           case 'tool_result':
             break;
           case 'narration':
-            update({ phase: 'narrating', narration: current.narration + event.text });
+            update({ phase: 'narrating', narration: current.narration + event.data.text });
             break;
           case 'committed':
-            cache.current.set(event.turn.id, event.turn);
+            cache.current.set(event.data.turn.id, event.data.turn);
             update({ phase: 'saving' });
             break;
           case 'failed':

@@ -2,7 +2,10 @@
 // API key this browser tab uses when the server requires one (kept in sessionStorage). The API key of the
 // model provider is not a setting: it stays in the server's environment.
 import { useEffect, useState } from 'preact/hooks';
-import { MODEL_PROVIDERS, type ModelProvider, type ModelSettings, type SettingsView } from '../api.ts';
+import { MODEL_PROVIDERS, type ModelSettings, type SettingsView } from '../../contract/index.ts';
+import { SettingsApi } from './settings-api.ts';
+
+type ModelProvider = (typeof MODEL_PROVIDERS)[number];
 import { failureText } from '../lib/errors.ts';
 import {
   baseUrlError,
@@ -21,9 +24,10 @@ import {
   storedShowRules,
   storedStrict,
   useApp,
+  useClient,
 } from '../app/context.ts';
 import { Checkbox } from '../ui/checkbox.tsx';
-import { PersonaManager } from '../library/personas.tsx';
+import { PersonaManager } from '../personas/persona-manager.tsx';
 
 const ROLES = ['director', 'narrator', 'npc'] as const;
 
@@ -32,7 +36,7 @@ function isProvider(value: string): value is ModelProvider {
 }
 
 function ModelSettingsForm() {
-  const { api } = useApp();
+  const api = useClient(SettingsApi);
   const [view, setView] = useState<SettingsView | null>(null);
   const [settings, setSettings] = useState<ModelSettings>({});
   const [status, setStatus] = useState('');
@@ -49,7 +53,7 @@ function ModelSettingsForm() {
 
   useEffect(() => {
     api
-      .settings()
+      .read()
       .then(show)
       .catch((e) => setStatus(failureText(e)));
   }, []);
@@ -69,7 +73,7 @@ function ModelSettingsForm() {
     try {
       // Without the operator's consent the endpoint is the server's: a stale stored one is cleared on save.
       show(
-        await api.saveSettings(
+        await api.save(
           endpointAllowed
             ? settings
             : { ...settings, provider: undefined, baseUrl: undefined, modelFile: undefined },

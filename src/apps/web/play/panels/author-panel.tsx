@@ -2,10 +2,12 @@
 // with arguments and results, dice rolls, notes, the state diff, the prompt sections with token counts and
 // why each was included, token use and latency per role — and a console to run any event on the state.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { AuthorEventResult, AuthorEventsView } from '../../api.ts';
+import type { AuthorEventResult, AuthorEventsView } from '../../../contract/index.ts';
 import type { SessionRecord } from '../../../../engine/session/index.ts';
-import { describeRollLabel, MAX_TOOL_ARGS_CHARS } from '../../../../engine/turn/browser.ts';
-import { useApp } from '../../app/context.ts';
+import { MAX_TOOL_ARGS_CHARS } from '../../../../engine/turn/browser.ts';
+import { Notes, Rolls } from '../../ui/rolls-and-notes.tsx';
+import { useClient } from '../../app/context.ts';
+import { PlayApi } from '../play-api.ts';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { Checkbox } from '../../ui/checkbox.tsx';
 
@@ -196,51 +198,8 @@ function TurnTrace({ record }: { record: SessionRecord }) {
   }
 }
 
-/** A run's dice rolls (the trace, the event console, the builder's "try it"). */
-export function Rolls({
-  rolls,
-}: {
-  rolls: readonly {
-    expr: string;
-    dice: string;
-    faces: readonly number[];
-    total: number;
-    label?: Parameters<typeof describeRollLabel>[0];
-  }[];
-}) {
-  return (
-    <>
-      <h3>Dice</h3>
-      {rolls.length === 0 ? <p class="muted">No rolls.</p> : null}
-      <ul data-testid="trace-rolls">
-        {rolls.map((r, i) => (
-          <li key={i} data-testid="trace-roll">
-            <code>{r.expr}</code>: {r.dice} → [{r.faces.join(', ')}] = <strong>{r.total}</strong>
-            {r.label === undefined ? null : <span class="muted"> — {describeRollLabel(r.label)}</span>}
-          </li>
-        ))}
-      </ul>
-    </>
-  );
-}
-
-/** A run's notes for the Narrator. */
-export function Notes({ notes }: { notes: readonly string[] }) {
-  return (
-    <>
-      <h3>Notes</h3>
-      {notes.length === 0 ? <p class="muted">None.</p> : null}
-      <ul data-testid="trace-notes">
-        {notes.map((n, i) => (
-          <li key={i}>{n}</li>
-        ))}
-      </ul>
-    </>
-  );
-}
-
 export function AuthorPanel(props: { sessionId: string; turnId: string; onCommitted: () => void }) {
-  const { api } = useApp();
+  const api = useClient(PlayApi);
   const [record, setRecord] = useState<SessionRecord | null>(null);
   const [error, setError] = useState('');
   useEffect(() => {
@@ -270,7 +229,7 @@ export function AuthorPanel(props: { sessionId: string; turnId: string; onCommit
 }
 
 function EventConsole(props: { sessionId: string; turnId: string; onCommitted: () => void }) {
-  const { api } = useApp();
+  const api = useClient(PlayApi);
   const [event, setEvent] = useState('');
   const [inputs, setInputs] = useState('{}');
   const [seed, setSeed] = useState('');

@@ -1,8 +1,9 @@
 // Named saves: bookmarks of turns. Loading one moves the head to its turn.
 import { useEffect, useState } from 'preact/hooks';
 import { MAX_NAME_LENGTH } from '../../../../adapters/store/limits.ts';
-import type { SaveView } from '../../api.ts';
-import { useApp } from '../../app/context.ts';
+import type { SaveView } from '../../../contract/index.ts';
+import { useClient } from '../../app/context.ts';
+import { PlayApi } from '../play-api.ts';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 
 export function SavesPanel(props: {
@@ -11,8 +12,8 @@ export function SavesPanel(props: {
   disabled: boolean;
   onLoad: (turnId: string) => void;
 }) {
-  const { api } = useApp();
-  const [saves, setSaves] = useState<SaveView[]>([]);
+  const api = useClient(PlayApi);
+  const [saves, setSaves] = useState<readonly SaveView[]>([]);
   const [name, setName] = useState('');
   const [error, setError] = useState('');
   const refresh = (): void => {

@@ -1,6 +1,6 @@
 // The panels beside the story: state, world, tree, saves and author tools, behind keyboard-navigable tabs.
 import { useState } from 'preact/hooks';
-import type { SessionView, TurnView } from '../../api.ts';
+import type { SessionView, TurnView } from '../../../contract/index.ts';
 import type { SchemaFieldView } from './state-view.ts';
 import type { Tree } from '../tree.ts';
 import { AuthorPanel } from './author-panel.tsx';

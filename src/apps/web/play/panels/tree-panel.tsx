@@ -2,7 +2,7 @@
 // of the same input, or branches played from there) each alternative is a group right under it, so a
 // branch sits under the turn it was made from. The path to the current turn is highlighted. Choosing a
 // turn moves the head there; the next turn played from it starts a new branch (the old one stays).
-import type { TurnView } from '../../api.ts';
+import type { TurnView } from '../../../contract/index.ts';
 import { treeLabel } from '../../lib/forms.ts';
 import { type Chain, chains, lineage, swipesOf, type Tree } from '../tree.ts';
 import { BranchIcon } from '../../ui/icons.tsx';

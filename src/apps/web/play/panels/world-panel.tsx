@@ -2,12 +2,15 @@
 // open threads, known facts) and, on request, one entity's history.
 import { useEffect, useState } from 'preact/hooks';
 import { entityHistory } from '../../../../core/ledger/index.ts';
-import type { LedgerRow } from '../../api.ts';
-import { type LogEntry, logOf, worldPanel, type WorldPanel as Model } from './world-view.ts';
-import { useApp } from '../../app/context.ts';
+import type { LedgerRow } from '../../../contract/index.ts';
+import type { LogEntry } from '../../../../core/ledger/index.ts';
+import { logOf, worldPanel, type WorldPanel as Model } from './world-view.ts';
+import { useApp, useClient } from '../../app/context.ts';
+import { PlayApi } from '../play-api.ts';
 
 export function WorldPanel({ sessionId, turnId }: { sessionId: string; turnId: string }) {
-  const { api, info } = useApp();
+  const { info } = useApp();
+  const api = useClient(PlayApi);
   const [model, setModel] = useState<Model | null>(null);
   const [error, setError] = useState('');
   const [entity, setEntity] = useState('');
@@ -17,7 +20,7 @@ export function WorldPanel({ sessionId, turnId }: { sessionId: string; turnId: s
     let cancelled = false;
     api
       .world(sessionId, turnId)
-      .then((w) => !cancelled && setModel(worldPanel(w)))
+      .then((w) => !cancelled && setModel(worldPanel(w.world)))
       .catch((e: Error) => !cancelled && setError(e.message));
     return () => {
       cancelled = true;
@@ -27,10 +30,10 @@ export function WorldPanel({ sessionId, turnId }: { sessionId: string; turnId: s
     if (!entity) return;
     api
       .ledger(sessionId, turnId)
-      .then((rows: LedgerRow[]) => setLog(logOf(rows)))
+      .then((rows: readonly LedgerRow[]) => setLog(logOf(rows)))
       .catch((e: Error) => setHistoryError(e.message));
   }, [entity, turnId]);
-  const history = entity && log ? entityHistory(log as never, entity) : [];
+  const history = entity && log ? entityHistory(log, entity) : [];
   if (error) return <p class="error">{error}</p>;
   if (!model) return <p class="muted">Loading the world…</p>;
   return (

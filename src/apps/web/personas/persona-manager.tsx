@@ -3,9 +3,10 @@
 // name replaces "the player" in the story and reaches the models' prompts.
 import { useEffect, useState } from 'preact/hooks';
 import { MAX_PERSONA_NAME_CHARS, MAX_PERSONA_TEXT_CHARS } from '../../../core/cartridge/limits.ts';
-import type { PersonaFields, PersonaView } from '../api.ts';
+import type { PersonaView } from '../../contract/index.ts';
+import { type PersonaFields, PersonasApi } from './personas-api.ts';
 import { failureText } from '../lib/errors.ts';
-import { useApp } from '../app/context.ts';
+import { useClient } from '../app/context.ts';
 import { PersonIcon } from '../ui/icons.tsx';
 import { ErrorAlert } from '../ui/error-alert.tsx';
 
@@ -34,15 +35,15 @@ function fieldsOf(name: string, pronouns: PronounSet, description: string): Pers
   };
 }
 
-export function PersonaManager(props: { onChanged?: (personas: PersonaView[]) => void }) {
-  const { api } = useApp();
-  const [personas, setPersonas] = useState<PersonaView[]>([]);
+export function PersonaManager(props: { onChanged?: (personas: readonly PersonaView[]) => void }) {
+  const api = useClient(PersonasApi);
+  const [personas, setPersonas] = useState<readonly PersonaView[]>([]);
   const [editing, setEditing] = useState<PersonaView | 'new' | null>(null);
   const [problem, setProblem] = useState('');
 
   const refresh = async (): Promise<void> => {
     try {
-      const list = await api.personas();
+      const list = await api.list();
       setPersonas(list);
       props.onChanged?.(list);
     } catch (e) {
@@ -78,7 +79,7 @@ export function PersonaManager(props: { onChanged?: (personas: PersonaView[]) =>
                 if (!confirm(`Delete the persona ${p.name}? Games that use it keep playing without it.`))
                   return;
                 try {
-                  await api.deletePersona(p.id);
+                  await api.remove(p.id);
                   await refresh();
                 } catch (e) {
                   setProblem(failureText(e));
@@ -102,8 +103,8 @@ export function PersonaManager(props: { onChanged?: (personas: PersonaView[]) =>
           onCancel={() => setEditing(null)}
           onSave={async (fields) => {
             try {
-              if (editing === 'new') await api.createPersona(fields);
-              else await api.updatePersona(editing.id, fields);
+              if (editing === 'new') await api.create(fields);
+              else await api.update(editing.id, fields);
               setEditing(null);
               setProblem('');
               await refresh();
