@@ -82,6 +82,7 @@ export const BROWSER_ENTRIES: ReadonlySet<string> = new Set([
   'src/core/text-policy.ts',
   'src/core/sse.ts',
   'src/core/is-record.ts',
+  'src/core/model-settings/index.ts',
   'src/core/minigames/index.ts',
   'src/core/ledger/index.ts',
   'src/adapters/store/limits.ts',
@@ -126,6 +127,7 @@ const CORE = [
   'core/ledger',
   'core/lore',
   'core/cartridge',
+  'core/model-settings',
 ] as const;
 const LLM = 'adapters/llm';
 const STORE = 'adapters/store';
@@ -150,6 +152,8 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'core/ledger': ['core/time'],
   'core/lore': [],
   'core/cartridge': ['core/yare', 'core/ledger', 'core/lore', 'core/minigames'],
+  // A principal's model settings: one schema the server, the API's answers and the browser share.
+  'core/model-settings': [],
   // The shell's lowest parts: model providers and storage know no game; the sandbox runs rules modules
   // for the core's loader, and files reads folders and archives into it.
   [LLM]: [],
@@ -164,7 +168,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   [AUTHORING]: [...CORE, LLM, FILES, TURN],
   // The applications. The contract (the API's answers as zod/mini schemas) is shared by the server, which
   // answers with it, and the browser client, which parses with it.
-  'apps/contract': [],
+  'apps/contract': ['core/model-settings'],
   'apps/server': ['apps/contract', ...CORE, LLM, STORE, FILES, SANDBOX, TURN, SESSION, INTEROP, AUTHORING],
   'apps/cli': [
     'apps/contract',

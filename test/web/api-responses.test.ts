@@ -15,9 +15,11 @@ import { PersonasApi } from '../../src/apps/web/personas/personas-api.ts';
 import { PlayApi, type StreamEvent } from '../../src/apps/web/play/play-api.ts';
 import { SettingsApi } from '../../src/apps/web/settings/settings-api.ts';
 import { ApiFailure, failureText } from '../../src/apps/web/lib/errors.ts';
-import { SETTINGS_PROVIDERS } from '../../src/engine/session/model-settings.ts';
+import { modelSettingsSchema, SETTINGS_PROVIDERS } from '../../src/engine/session/model-settings.ts';
+import { ONLINE_PROVIDERS } from '../../src/adapters/llm/index.ts';
 import * as responses from '../../src/apps/contract/responses.ts';
-import { MODEL_PROVIDERS, responseProblems, sessionsResponse } from '../../src/apps/contract/responses.ts';
+import * as contract from '../../src/apps/contract/index.ts';
+import { responseProblems, sessionsResponse } from '../../src/apps/contract/responses.ts';
 import { safeParse } from 'zod/mini';
 
 const PERSONA = {
@@ -183,8 +185,17 @@ describe('a real server’s answers', () => {
   });
 });
 
-it('offers the providers the model layer knows, no more and no fewer', () => {
-  expect([...MODEL_PROVIDERS]).toEqual([...SETTINGS_PROVIDERS]);
+it('offers the providers of the one table: the model layer’s, the server’s settings and the browser’s list', () => {
+  // One array, not copies kept equal: the browser's list is the server's.
+  expect(contract.SETTINGS_PROVIDERS).toBe(SETTINGS_PROVIDERS);
+  expect(SETTINGS_PROVIDERS).toEqual([...ONLINE_PROVIDERS, 'file']);
+  for (const provider of SETTINGS_PROVIDERS) {
+    expect(safeParse(modelSettingsSchema, { provider }).success).toBe(true);
+    const answer = { settings: { provider }, updatedAt: null, problem: null };
+    const server = { provider: 'offline', models: null, allowUserBaseUrl: true };
+    expect(safeParse(contract.settingsResponse, { ...answer, server }).success).toBe(true);
+  }
+  expect(safeParse(modelSettingsSchema, { provider: 'offline' }).success).toBe(false);
 });
 
 describe('a malformed answer', () => {

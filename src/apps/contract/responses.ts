@@ -5,6 +5,13 @@
 // and free of server code: the server and the web client import it through contract/index.ts.
 
 import * as z from 'zod/mini';
+import { modelSettingsSchema } from '../../core/model-settings/index.ts';
+
+export {
+  type ModelSettings,
+  SETTINGS_PROVIDERS,
+  type SettingsProvider,
+} from '../../core/model-settings/index.ts';
 
 const id = z.string();
 const count = z.int();
@@ -339,25 +346,7 @@ export const worldResponse = z.looseObject({
   summary: z.unknown(),
 });
 export const ledgerResponse = z.looseObject({ entries: z.array(ledgerRowSchema) });
-/** The providers a principal may choose (session/model-settings.ts SETTINGS_PROVIDERS; a test holds them equal). */
-export const MODEL_PROVIDERS = ['openai-compatible', 'openai', 'anthropic', 'google', 'file'] as const;
-
 /** `GET`/`PUT /v1/settings`: the stored settings, the server's own models, and why they may not apply. */
-/** A principal's model settings (a field left out uses the server's). */
-export const modelSettingsSchema = z.object({
-  provider: z.optional(z.enum(MODEL_PROVIDERS)),
-  modelFile: z.optional(z.string()),
-  baseUrl: z.optional(z.string()),
-  models: z.optional(
-    z.object({
-      director: z.optional(z.string()),
-      narrator: z.optional(z.string()),
-      npc: z.optional(z.string()),
-    }),
-  ),
-  temperature: z.optional(z.number()),
-});
-
 export const settingsResponse = z.looseObject({
   settings: modelSettingsSchema.check(
     z.describe('What the caller stored (`{}` when nothing: the server’s models apply)'),
@@ -585,7 +574,6 @@ export type WorldView = z.infer<typeof worldSchema>;
 export type AuthorEventResult = z.infer<typeof authorEventResponse>;
 export type AuthorEventsView = z.infer<typeof authorEventsResponse>;
 export type SettingsView = z.infer<typeof settingsResponse>;
-export type ModelSettings = z.infer<typeof modelSettingsSchema>;
 export type MinigameView = z.infer<typeof minigameViewSchema>;
 export type BuilderCheck = z.infer<typeof builderCheckResponse>;
 export type DraftSummaryView = z.infer<typeof draftSummarySchema>;

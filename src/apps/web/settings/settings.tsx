@@ -2,10 +2,13 @@
 // API key this browser tab uses when the server requires one (kept in sessionStorage). The API key of the
 // model provider is not a setting: it stays in the server's environment.
 import { useEffect, useState } from 'preact/hooks';
-import { MODEL_PROVIDERS, type ModelSettings, type SettingsView } from '../../contract/index.ts';
+import {
+  type ModelSettings,
+  SETTINGS_PROVIDERS,
+  type SettingsProvider,
+  type SettingsView,
+} from '../../contract/index.ts';
 import { SettingsApi } from './settings-api.ts';
-
-type ModelProvider = (typeof MODEL_PROVIDERS)[number];
 import { failureText } from '../lib/errors.ts';
 import {
   baseUrlError,
@@ -31,8 +34,8 @@ import { PersonaManager } from '../personas/persona-manager.tsx';
 
 const ROLES = ['director', 'narrator', 'npc'] as const;
 
-function isProvider(value: string): value is ModelProvider {
-  return (MODEL_PROVIDERS as readonly string[]).includes(value);
+function isProvider(value: string): value is SettingsProvider {
+  return (SETTINGS_PROVIDERS as readonly string[]).includes(value);
 }
 
 function ModelSettingsForm() {
@@ -112,7 +115,7 @@ function ModelSettingsForm() {
                   }}
                 >
                   <option value="">The server’s ({server?.provider})</option>
-                  {MODEL_PROVIDERS.map((p) => (
+                  {SETTINGS_PROVIDERS.map((p) => (
                     <option key={p} value={p}>
                       {p}
                     </option>
