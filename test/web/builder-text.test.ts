@@ -127,11 +127,13 @@ describe('readAnswer', () => {
 
 describe('fieldBounds', () => {
   it('says each kind of mini-game setting in a few words', () => {
-    expect(fieldBounds({ kind: 'int', min: 3, max: 7 })).toBe('int 3–7');
-    expect(fieldBounds({ kind: 'number', min: 0.5, max: 2 })).toBe('number 0.5–2');
-    expect(fieldBounds({ kind: 'text', maxChars: 40 })).toBe('text ≤ 40 chars');
-    expect(fieldBounds({ kind: 'text_list', minItems: 2, maxItems: 8 })).toBe('list of 2–8 texts');
-    expect(fieldBounds({})).toBe('?');
+    const description = 'd';
+    expect(fieldBounds({ kind: 'int', min: 3, max: 7, description })).toBe('int 3–7');
+    expect(fieldBounds({ kind: 'number', min: 0.5, max: 2, description })).toBe('number 0.5–2');
+    expect(fieldBounds({ kind: 'text', maxChars: 40, description })).toBe('text ≤ 40 chars');
+    expect(fieldBounds({ kind: 'text_list', minItems: 2, maxItems: 8, maxChars: 30, description })).toBe(
+      'list of 2–8 texts',
+    );
   });
 });
 

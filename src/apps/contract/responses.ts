@@ -419,9 +419,51 @@ export const jsonSchemaDocument = z
   .record(z.string(), z.unknown())
   .check(z.describe('A JSON Schema (draft-07)'));
 
-/** A mini-game's manifest (core/minigames) with its config as JSON Schema. */
+/** A setting a cartridge may give a mini-game (core/minigames/manifest.ts `ConfigField`). */
+const configFieldSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.enum(['int', 'number']),
+    min: z.number(),
+    max: z.number(),
+    default: z.optional(z.number()),
+    required: z.optional(z.boolean()),
+    description: z.string(),
+  }),
+  z.object({
+    kind: z.literal('text'),
+    maxChars: count,
+    default: z.optional(z.string()),
+    required: z.optional(z.boolean()),
+    description: z.string(),
+  }),
+  z.object({
+    kind: z.literal('text_list'),
+    minItems: count,
+    maxItems: count,
+    maxChars: count,
+    required: z.optional(z.boolean()),
+    description: z.string(),
+  }),
+]);
+
+/** A mini-game's manifest (core/minigames `MinigameManifest`) with its config as JSON Schema. */
 export const minigameViewSchema = z.looseObject({
   minigame_id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  difficulty: z.record(z.string(), configFieldSchema),
+  assets: z.record(z.string(), configFieldSchema),
+  hooks: z.record(z.string(), z.string()),
+  metrics: z.readonly(
+    z.array(
+      z.object({
+        name: z.string(),
+        kind: z.enum(['int', 'number', 'bool', 'text', 'text_list']),
+        description: z.string(),
+      }),
+    ),
+  ),
+  accessibility: z.string(),
   config_schema: jsonSchemaDocument,
 });
 export const minigamesResponse = z.looseObject({ minigames: z.array(minigameViewSchema) });
@@ -575,6 +617,7 @@ export type AuthorEventResult = z.infer<typeof authorEventResponse>;
 export type AuthorEventsView = z.infer<typeof authorEventsResponse>;
 export type SettingsView = z.infer<typeof settingsResponse>;
 export type MinigameView = z.infer<typeof minigameViewSchema>;
+export type ConfigFieldView = z.infer<typeof configFieldSchema>;
 export type BuilderCheck = z.infer<typeof builderCheckResponse>;
 export type DraftSummaryView = z.infer<typeof draftSummarySchema>;
 export type DraftView = z.infer<typeof draftViewSchema>;

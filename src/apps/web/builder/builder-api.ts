@@ -15,6 +15,7 @@ import {
   type GenerateStreamEvent,
   generateStreamEvents,
   hoverResponse,
+  minigamesResponse,
   savedDraftResponse,
   templatesResponse,
   tryResponse,
@@ -200,6 +201,11 @@ export class BuilderApi {
     return cartridges
       .filter((c) => c.canEdit)
       .map((c) => ({ label: c.title || c.name, versionId: c.latest.id }));
+  }
+
+  /** The mini-games a cartridge may start, each with its settings, hooks and metrics (the reference). */
+  async minigames() {
+    return (await this.#http.answer(minigamesResponse, 'GET', '/v1/minigames')).minigames;
   }
 
   async startSession(versionId: string): Promise<string> {

@@ -581,7 +581,7 @@ function DraftEditor({ api, id }: { api: BuilderApi; id: string }) {
           <TryPane api={api} files={files} events={eventNames(yareText)} />
           <ExplorePane api={api} files={files} />
           <RefinePane api={api} id={id} files={files} before={flushSave} onDone={reloadFromServer} />
-          <MinigameReference />
+          <MinigameReference api={api} />
           {transcript ? (
             <details class="card" data-testid="transcript">
               <summary>Generator transcript</summary>

@@ -1,6 +1,9 @@
 // Pure text helpers of the builder (no DOM, no editor): where a checker finding falls in a file's text,
 // the event names a yare.yaml declares (for the "try it" pane), and the JSON fields of that pane.
 
+import type { ConfigFieldView } from '../../contract/index.ts';
+import { isRecord } from '../../../core/is-record.ts';
+
 /** Lines of yare.yaml scanned for event names. */
 export const MAX_SCANNED_LINES = 20_000;
 const EVENT_KEY = /^ {2}([A-Za-z_][A-Za-z0-9_]*)\s*:/;
@@ -56,30 +59,25 @@ export function jsonObjectField(
   } catch (error) {
     return { ok: false, message: `${field}: not JSON (${(error as Error).message})` };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return { ok: false, message: `${field}: must be a JSON object such as {"name": 1}` };
-  return { ok: true, value: value as Record<string, unknown> };
+  if (!isRecord(value)) return { ok: false, message: `${field}: must be a JSON object such as {"name": 1}` };
+  return { ok: true, value };
 }
 
-/** A mini-game setting as `GET /v1/minigames` describes it (read loosely: only what is shown). */
-export interface FieldView {
-  readonly kind?: string;
-  readonly min?: number;
-  readonly max?: number;
-  readonly minItems?: number;
-  readonly maxItems?: number;
-  readonly maxChars?: number;
-  readonly required?: boolean;
-  readonly description?: string;
-}
-
-/** A setting's bounds as one short text: `int 3–7`, `text ≤ 40 chars`, `list of 2–8 texts`. */
-export function fieldBounds(f: FieldView): string {
-  if ((f.kind === 'int' || f.kind === 'number') && f.min !== undefined && f.max !== undefined)
-    return `${f.kind} ${f.min}–${f.max}`;
-  if (f.kind === 'text') return `text ≤ ${f.maxChars ?? '?'} chars`;
-  if (f.kind === 'text_list') return `list of ${f.minItems ?? 0}–${f.maxItems ?? '?'} texts`;
-  return f.kind ?? '?';
+/** A mini-game setting's bounds as one short text: `int 3–7`, `text ≤ 40 chars`, `list of 2–8 texts`. */
+export function fieldBounds(f: ConfigFieldView): string {
+  switch (f.kind) {
+    case 'int':
+    case 'number':
+      return `${f.kind} ${f.min}–${f.max}`;
+    case 'text':
+      return `text ≤ ${f.maxChars} chars`;
+    case 'text_list':
+      return `list of ${f.minItems}–${f.maxItems} texts`;
+    default: {
+      const unreachable: never = f;
+      return String(unreachable);
+    }
+  }
 }
 
 /** Markdown from the language server as plain text: code fences, `**` and backticks removed. */

@@ -2,30 +2,14 @@
 // cartridge may give it under `_pending_interaction.config`, with their bounds, its narrative hooks and
 // the metrics its result carries back to the resolver event — what an author needs to start one.
 import { useState } from 'preact/hooks';
-import { type FieldView, fieldBounds } from './draft-text.ts';
-import { failureText, readAnswer } from '../lib/errors.ts';
-import { storedApiKey } from '../app/context.ts';
+import type { ConfigFieldView, MinigameView } from '../../contract/index.ts';
+import type { BuilderApi } from './builder-api.ts';
+import { fieldBounds } from './draft-text.ts';
+import { failureText } from '../lib/errors.ts';
 import { ErrorAlert } from '../ui/error-alert.tsx';
-import { isRecord } from '../../../core/is-record.ts';
 
-interface GameView {
-  readonly minigame_id: string;
-  readonly title?: string;
-  readonly description?: string;
-  readonly difficulty?: Readonly<Record<string, FieldView>>;
-  readonly assets?: Readonly<Record<string, FieldView>>;
-  readonly hooks?: Readonly<Record<string, string>>;
-  readonly metrics?: readonly { name: string; kind: string; description?: string }[];
-}
-
-function Fields({
-  title,
-  fields,
-}: {
-  title: string;
-  fields: Readonly<Record<string, FieldView>> | undefined;
-}) {
-  const entries = Object.entries(fields ?? {});
+function Fields({ title, fields }: { title: string; fields: Readonly<Record<string, ConfigFieldView>> }) {
+  const entries = Object.entries(fields);
   if (entries.length === 0) return null;
   return (
     <>
@@ -42,18 +26,14 @@ function Fields({
   );
 }
 
-export function MinigameReference() {
-  const [games, setGames] = useState<GameView[] | undefined>();
+export function MinigameReference({ api }: { api: BuilderApi }) {
+  const [games, setGames] = useState<readonly MinigameView[] | undefined>();
   const [error, setError] = useState('');
   const load = (): void => {
     if (games !== undefined) return;
-    const key = storedApiKey();
-    fetch('/v1/minigames', { headers: key ? { authorization: `Bearer ${key}` } : {} })
-      .then(readAnswer)
-      .then((body) => {
-        const list = isRecord(body) && Array.isArray(body.minigames) ? body.minigames : [];
-        setGames(list.filter((g): g is GameView => isRecord(g) && typeof g.minigame_id === 'string'));
-      })
+    api
+      .minigames()
+      .then(setGames)
       .catch((e) => setError(failureText(e)));
   };
   return (
@@ -79,7 +59,7 @@ export function MinigameReference() {
           {g.description ? <p>{g.description}</p> : null}
           <Fields title="config.difficulty" fields={g.difficulty} />
           <Fields title="config.assets" fields={g.assets} />
-          {g.hooks && Object.keys(g.hooks).length > 0 ? (
+          {Object.keys(g.hooks).length > 0 ? (
             <>
               <h4>config.narrative_hooks</h4>
               <ul class="list-plain">
@@ -91,7 +71,7 @@ export function MinigameReference() {
               </ul>
             </>
           ) : null}
-          {g.metrics && g.metrics.length > 0 ? (
+          {g.metrics.length > 0 ? (
             <>
               <h4>Metrics sent back</h4>
               <ul class="list-plain">

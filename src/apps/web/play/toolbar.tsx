@@ -46,8 +46,9 @@ export function TurnToolbar(props: {
   );
 }
 
-function GameTime({ state }: { state: unknown }) {
-  const time = (state as Record<string, unknown> | undefined)?.game_time;
+function GameTime({ state }: { state: TurnView['state'] | undefined }) {
+  // The cartridge's own field: whatever the rules keep there, shown only when it is a time.
+  const time = state?.game_time;
   if (typeof time !== 'string' || time === '') return null;
   const date = new Date(`${time}Z`);
   const shown = Number.isNaN(date.getTime())

@@ -6,6 +6,7 @@ import type { AuthorEventResult, AuthorEventsView } from '../../../contract/inde
 import type { SessionRecord } from '../../../../engine/session/index.ts';
 import { MAX_TOOL_ARGS_CHARS } from '../../../../engine/turn/browser.ts';
 import { Notes, Rolls } from '../../ui/rolls-and-notes.tsx';
+import { isRecord } from '../../../../core/is-record.ts';
 import { useClient } from '../../app/context.ts';
 import { PlayApi } from '../play-api.ts';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
@@ -277,14 +278,14 @@ function EventConsole(props: { sessionId: string; turnId: string; onCommitted: (
       setError(`inputs: not JSON (${(err as Error).message})`);
       return;
     }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    if (!isRecord(parsed)) {
       setError('inputs: must be a JSON object, like {"target": "bog lurcher"}');
       return;
     }
     try {
       const out = await api.runEvent(props.sessionId, {
         event: event.trim(),
-        inputs: parsed as Record<string, unknown>,
+        inputs: parsed,
         parentId: props.turnId,
         commit,
         ...(seed.trim() === '' ? {} : { seed: Number(seed) }),
