@@ -92,7 +92,7 @@ export function ExploreReportView({ report }: { report: ExploreView }) {
   );
 }
 
-export function ExplorePane({ api, files }: { api: BuilderApi; files: { current: BuilderFiles } }) {
+export function ExplorePane({ api, files }: { api: BuilderApi; files: () => BuilderFiles }) {
   const [runs, setRuns] = useState('50');
   const [depth, setDepth] = useState('20');
   const [seed, setSeed] = useState('1');
@@ -110,7 +110,7 @@ export function ExplorePane({ api, files }: { api: BuilderApi; files: { current:
     try {
       setReport(
         await api.explore({
-          files: { ...files.current },
+          files: { ...files() },
           runs: numbers[0]!,
           depth: numbers[1]!,
           seed: numbers[2]!,

@@ -16,7 +16,7 @@ export function RefinePane({
 }: {
   api: BuilderApi;
   id: string;
-  files: { current: BuilderFiles };
+  files: () => BuilderFiles;
   before: () => Promise<boolean>;
   onDone: () => Promise<void>;
 }) {
@@ -32,8 +32,7 @@ export function RefinePane({
     try {
       if (!(await before())) return;
       const existing: BuilderFiles = {};
-      for (const name of MAIN_FILES)
-        if (files.current[name] !== undefined) existing[name] = files.current[name];
+      for (const name of MAIN_FILES) if (files()[name] !== undefined) existing[name] = files()[name];
       let saved = false;
       for await (const e of api.generate({ requirements: request, existing, draftId: id })) {
         if (e.event === 'round')
@@ -72,7 +71,7 @@ export function RefinePane({
         </label>
         <button
           type="submit"
-          disabled={running || request.trim() === '' || files.current['yare.yaml'] === undefined}
+          disabled={running || request.trim() === '' || files()['yare.yaml'] === undefined}
           data-testid="refine-run"
         >
           {running ? 'Changing…' : 'Change the draft'}

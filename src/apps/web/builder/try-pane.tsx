@@ -15,7 +15,7 @@ export function TryPane({
   events,
 }: {
   api: BuilderApi;
-  files: { current: BuilderFiles };
+  files: () => BuilderFiles;
   events: readonly string[];
 }) {
   const [event, setEvent] = useState('');
@@ -39,7 +39,7 @@ export function TryPane({
     try {
       setResult(
         await api.tryEvent({
-          files: { ...files.current },
+          files: { ...files() },
           event: event.trim(),
           ...(parsedInputs.value ? { inputs: parsedInputs.value } : {}),
           ...(parsedState.value ? { state: parsedState.value } : {}),
