@@ -4,7 +4,7 @@ import type { Ref } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { MAX_INPUT_CHARS } from '../../../engine/turn/browser.ts';
 import { AlertIcon, RetryIcon } from '../ui/icons.tsx';
-import type { PlayError } from './use-play.ts';
+import type { PlayError } from './play-state.ts';
 
 export function Composer(props: {
   error: PlayError | null;

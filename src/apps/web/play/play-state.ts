@@ -12,6 +12,7 @@ import {
 } from '../../contract/index.ts';
 import { ApiFailure } from '../lib/errors.ts';
 import type { StreamEvent, TurnBody } from './play-api.ts';
+import { lineage, type Tree } from './tree.ts';
 
 export type PhaseLabel = 'thinking' | 'rolling' | 'narrating' | 'saving';
 
@@ -118,6 +119,25 @@ export function playReducer(model: PlayModel, action: PlayAction): PlayModel {
   }
 }
 
+/**
+ * The story shown: the turns of the head's branch that were read, oldest first; while an edited message
+ * is replayed (`after`), it stops where the new branch starts.
+ */
+export function storyOf(
+  tree: Tree,
+  session: SessionView | null,
+  turns: ReadonlyMap<string, TurnView>,
+  after: string | null,
+): TurnView[] {
+  if (!session) return [];
+  const ids = lineage(tree, session.headTurnId);
+  const cut = after ? ids.indexOf(after) : -1;
+  return (cut >= 0 ? ids.slice(0, cut + 1) : ids).flatMap((id) => {
+    const t = turns.get(id);
+    return t ? [t] : [];
+  });
+}
+
 export function phaseLabel(phase: string): PhaseLabel {
   switch (phase) {
     case 'director':
@@ -135,7 +155,10 @@ export function phaseLabel(phase: string): PhaseLabel {
  * the turn is being saved; `start` and `tool_result` change nothing shown. A `failed` event is not a step
  * (the caller throws its failure).
  */
-export function liveStep(live: LiveTurn, event: Exclude<StreamEvent, { readonly event: 'failed' }>): LiveTurn {
+export function liveStep(
+  live: LiveTurn,
+  event: Exclude<StreamEvent, { readonly event: 'failed' }>,
+): LiveTurn {
   switch (event.event) {
     case 'start':
     case 'tool_result':
@@ -188,5 +211,10 @@ export function playErrorOf(error: unknown, turn: SentTurn | null): PlayError {
   const kind = kindOf(error);
   const sent = turn !== null && 'input' in turn.body ? turn.body.input : null;
   const answered = ANSWERED.has(replyOf(error)?.reason ?? '');
-  return { kind, message: messageOf(error), retry: kind === 'reply' ? null : turn, input: answered ? null : sent };
+  return {
+    kind,
+    message: messageOf(error),
+    retry: kind === 'reply' ? null : turn,
+    input: answered ? null : sent,
+  };
 }

@@ -8,7 +8,8 @@ import { PlayApi } from './play-api.ts';
 import { Composer } from './composer.tsx';
 import { PendingMinigame, pendingOf } from '../minigames/pending-minigame.tsx';
 import { SidePanels } from './panels/side-panels.tsx';
-import { type PhaseLabel, usePlay } from './use-play.ts';
+import type { PhaseLabel } from './play-state.ts';
+import { usePlay } from './use-play.ts';
 import { StoryLog } from './story.tsx';
 import { TurnToolbar } from './toolbar.tsx';
 

@@ -7,7 +7,7 @@ import { type Swipes, swipesOf, type Tree } from './tree.ts';
 import { DiceIcon } from '../ui/icons.tsx';
 import { Markdown } from '../ui/markdown-view.tsx';
 import { gameEventText } from './story-events.ts';
-import type { LiveTurn } from './use-play.ts';
+import type { LiveTurn } from './play-state.ts';
 
 export function StoryLog(props: {
   story: readonly TurnView[];
