@@ -10,6 +10,14 @@ export interface SseEvent {
   readonly id?: string;
 }
 
+/** The headers of every event stream the server sends (its own streams and the OpenAI-compatible one). */
+export const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  // nginx and similar proxies buffer responses unless told not to: events would arrive in lumps.
+  'x-accel-buffering': 'no',
+} as const;
+
 /** One event of ours in the wire format (src/core/sse.ts): its data as JSON. */
 export function formatEvent(event: SseEvent): string {
   return formatSse({
@@ -27,10 +35,11 @@ export function wantsEventStream(accept: string | undefined): boolean {
 
 /**
  * Streams what `produce` sends. `signal` aborts when the client disconnects (or `requestSignal` aborts);
- * `produce` must stop then. The stream ends when `produce` returns.
+ * `produce` must stop then. The stream ends when `produce` returns. `E` narrows the events to a table of the
+ * contract (apps/contract/streams.ts: `TurnStreamEvent`), so what is sent is what the client parses.
  */
-export function sseResponse(
-  produce: (send: (event: SseEvent) => void, signal: AbortSignal) => Promise<void>,
+export function sseResponse<E extends { readonly event: string; readonly data: unknown } = SseEvent>(
+  produce: (send: (event: E & { readonly id?: string }) => void, signal: AbortSignal) => Promise<void>,
   options: { requestSignal?: AbortSignal; headers?: Record<string, string> } = {},
 ): Response {
   const control = new AbortController();
@@ -40,7 +49,7 @@ export function sseResponse(
   options.requestSignal?.addEventListener('abort', onRequestAbort, { once: true });
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
-      const send = (event: SseEvent): void => {
+      const send = (event: E & { readonly id?: string }): void => {
         if (control.signal.aborted) return;
         try {
           controller.enqueue(encoder.encode(formatEvent(event)));
@@ -63,11 +72,6 @@ export function sseResponse(
   });
   return new Response(body, {
     status: 200,
-    headers: {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      'x-accel-buffering': 'no',
-      ...options.headers,
-    },
+    headers: { ...SSE_HEADERS, ...options.headers },
   });
 }

@@ -32,7 +32,7 @@ import {
   exploreResponse,
   hoverResponse,
   tryResponse,
-} from '../responses.ts';
+} from '../../contract/index.ts';
 import { errorSchema, id, name } from '../schemas.ts';
 import { sseResponse } from '../sse.ts';
 import { checkDraftFiles, createDraftFor, registerBuilderDraftRoutes } from './builder-drafts.ts';

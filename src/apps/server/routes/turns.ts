@@ -24,7 +24,8 @@ import {
   turnOrAnswerResponse,
   turnResponse,
   turnResultResponse,
-} from '../responses.ts';
+  type TurnStreamEvent,
+} from '../../contract/index.ts';
 import {
   errorSchema,
   headBody,
@@ -138,7 +139,7 @@ async function answerJson(
 /** The turn as it happens: start, its events, then `committed`, `answered` (no turn played) or `error`. */
 function answerStream(c: Context<AppEnv>, deps: AppDeps, prepared: ReadyTurn, view: View): OtherAnswer {
   const mode = prepared.mode;
-  return sseResponse(
+  return sseResponse<TurnStreamEvent>(
     async (send, signal) => {
       let seq = 0;
       const id = () => `${prepared.turnId}:${seq++}`;
