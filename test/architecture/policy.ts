@@ -174,7 +174,22 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   // The applications. The contract (the API's answers as zod/mini schemas) is shared by the server, which
   // answers with it, and the browser client, which parses with it.
   'apps/contract': ['core/model-settings'],
-  'apps/server': ['apps/contract', ...CORE, LLM, STORE, FILES, SANDBOX, TURN, SESSION, INTEROP, AUTHORING],
+  // The engine for AI agents (`mnesos mcp`, DESIGN.md decision 13): thin tools over the same services. The
+  // server mounts it under `serve`, the CLI runs it on stdio.
+  'apps/mcp': [...CORE, LLM, STORE, FILES, TURN, SESSION, AUTHORING],
+  'apps/server': [
+    'apps/contract',
+    'apps/mcp',
+    ...CORE,
+    LLM,
+    STORE,
+    FILES,
+    SANDBOX,
+    TURN,
+    SESSION,
+    INTEROP,
+    AUTHORING,
+  ],
   'apps/cli': [
     'apps/contract',
     ...CORE,
@@ -187,6 +202,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     INTEROP,
     AUTHORING,
     'apps/server',
+    'apps/mcp',
   ],
   // The browser client: at run time only BROWSER_ENTRIES; the session's types for its views.
   'apps/web': [...CORE, TURN, STORE, SESSION, 'apps/contract'],

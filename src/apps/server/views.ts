@@ -3,10 +3,15 @@
 // (owner, author mode) carries everything.
 
 import type { Cartridge } from '../../core/cartridge/index.ts';
-import { classifyRecord, inputText, plainJson } from '../../engine/session/index.ts';
+import {
+  classifyRecord,
+  inputText,
+  pendingInteraction as pendingInteractionOf,
+  plainJson,
+} from '../../engine/session/index.ts';
 import type { BranchTurn, Save, Session, Turn, TurnNode } from '../../adapters/store/index.ts';
 import { publicOutcome, type TurnEvent } from '../../engine/turn/index.ts';
-import { PENDING_KEY, publicState } from '../../core/yare/index.ts';
+import { publicState } from '../../core/yare/index.ts';
 import type {
   NodeView,
   PublicTurnView,
@@ -54,11 +59,7 @@ export function saveView(save: Save): SaveView {
 
 /** The client-facing part of `_pending_interaction` (never its resolver event). */
 function pendingInteraction(state: unknown): PublicTurnView['pendingInteraction'] {
-  if (typeof state !== 'object' || state === null) return null;
-  const pending = (state as Record<string, unknown>)[PENDING_KEY];
-  if (typeof pending !== 'object' || pending === null || Object.keys(pending).length === 0) return null;
-  const { interaction_type, minigame_id, config } = pending as Record<string, unknown>;
-  return plainJson({ interaction_type, minigame_id, config });
+  return pendingInteractionOf(state) as PublicTurnView['pendingInteraction'];
 }
 
 /** The player view of a turn: public state only, no record, seed or ledger events. */

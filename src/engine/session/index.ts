@@ -17,6 +17,7 @@ export {
 export { CartridgeLibrary, type LoadedCartridge, type RegisterResult, type UploadResult } from './library.ts';
 export * from './limits.ts';
 export { inputText, storyMessages } from './messages.ts';
+export { type PendingInteraction, pendingInteraction } from './pending.ts';
 export {
   ENDPOINT_NOT_ALLOWED_MESSAGE,
   MAX_BASE_URL_CHARS,
