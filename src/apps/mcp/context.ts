@@ -4,6 +4,7 @@
 
 import type { CartridgeLibrary, SessionService } from '../../engine/session/index.ts';
 import type { Store } from '../../adapters/store/index.ts';
+import type { ExploreDraftInput, ExploreDraftOutcome } from '../../tools/authoring/builder/index.ts';
 import type { CartridgeFolders } from './folders.ts';
 
 export interface McpContext {
@@ -15,6 +16,12 @@ export interface McpContext {
   readonly principalId: string;
   /** The engine's version, told to clients at initialize. */
   readonly version: string;
+  /**
+   * Explores a cartridge's files within the builder's bounds (runs, steps, BUILDER_EXPLORE_MS): in this
+   * process on stdio (`exploreDraft`), in the server's checker worker under `serve`, so seconds of play never
+   * hold the server's event loop (DESIGN.md decision 14).
+   */
+  readonly explore: (input: ExploreDraftInput) => Promise<ExploreDraftOutcome>;
 }
 
 /** A call the server refuses (a path outside the folders, an unknown session): said to the agent as an error. */

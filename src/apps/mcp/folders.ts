@@ -50,9 +50,11 @@ export class CartridgeFolders {
   readonly #realRoots: readonly string[];
   readonly #library: string;
 
-  /** Throws a RangeError naming the folder that does not exist, or the limit when there are too many. */
+  /**
+   * No roots: shipped cartridges only (`serve` with API keys, by default). Throws a RangeError naming a
+   * folder that does not exist, or the limit when there are too many.
+   */
   constructor(roots: readonly string[], libraryDir: string = LIBRARY_DIR) {
-    if (roots.length === 0) throw new RangeError('give at least one folder the MCP server may read');
     if (roots.length > MAX_ALLOWED_FOLDERS)
       throw new RangeError(
         `${roots.length} folders given, over the limit of ${MAX_ALLOWED_FOLDERS} (MAX_ALLOWED_FOLDERS)`,
@@ -84,7 +86,13 @@ export class CartridgeFolders {
       if (isFolder(shipped) && hasRules(shipped))
         return { ok: true, dir: shipped, where: { kind: 'library' } };
     }
-    const given = resolve(this.roots[0] as string, arg);
+    const base = this.roots[0];
+    if (base === undefined)
+      return {
+        ok: false,
+        message: `cartridge '${arg}': this server reads no folders, only the shipped cartridges (${this.shipped().join(', ') || 'none'})`,
+      };
+    const given = resolve(base, arg);
     let real: string;
     try {
       real = realpathSync(given);

@@ -6,3 +6,4 @@ export { CartridgeFolders, LIBRARY_DIR, type ListedCartridge, type ResolvedCartr
 export * from './limits.ts';
 export { createMcpServer } from './server.ts';
 export { LineBound, overlongLineError, serveMcpOverStdio, type StdioStreams } from './stdio.ts';
+export { type McpHttpHandler, type McpHttpOptions, mcpHttpHandler } from './http.ts';

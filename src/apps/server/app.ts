@@ -15,6 +15,7 @@ import { registerCartridgeRoutes } from './routes/cartridges.ts';
 import { registerHistoryRoutes } from './routes/history.ts';
 import { registerLibraryRoutes } from './routes/library.ts';
 import { registerBuilderRoutes } from './routes/builder.ts';
+import { registerMcpRoute } from './routes/mcp.ts';
 import { registerMinigameRoutes } from './routes/minigames.ts';
 import { registerOpenAiCompatRoutes } from './routes/openai-compat.ts';
 import { registerSillyTavernImportRoute } from './routes/sillytavern-import.ts';
@@ -117,6 +118,7 @@ export function createApp(deps: AppDeps): BuiltApp {
   registerSettingsRoutes(registry, deps);
   registerOpenAiCompatRoutes(registry, deps);
   registerSillyTavernImportRoute(registry, deps);
+  registerMcpRoute(app, deps);
 
   // Built on the first request for it (every route's JSON Schema: tens of milliseconds `serve` would
   // otherwise spend before it listens), then kept: the routes never change after this point.

@@ -23,6 +23,11 @@ export interface AppDeps {
   readonly modelMode: 'online' | 'offline';
   /** Author mode: the full state view and direct event runs, for the session's owner. */
   readonly authorMode: boolean;
+  /**
+   * Folders whose cartridges agents may use through `POST /v1/mcp` (`serve --mcp-folder`); none or absent:
+   * shipped cartridges only.
+   */
+  readonly mcpFolders?: readonly string[];
   /** A folder of static files (the web client (`dist/web`)), served for non-API GETs when set. */
   readonly staticDir?: string;
 }

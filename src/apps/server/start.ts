@@ -2,6 +2,7 @@
 // bind anywhere else without keys it refuses to start and says why. Keys from MNESOS_API_KEYS are hashed
 // at start (only hashes reach the store); each maps to its own principal.
 
+import { existsSync, statSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -73,6 +74,11 @@ export interface StartOptions {
   readonly allowedHosts?: readonly string[];
   /** The turn limits of every turn (the compute budget `maxTurnSteps`, `maxTurnMs`, …); defaults when absent. */
   readonly turnLimits?: Partial<TurnLimits>;
+  /**
+   * Folders whose cartridges agents may use through `POST /v1/mcp` (`serve --mcp-folder`). Default: none
+   * (shipped cartridges only); `serve` passes its working folder when it runs without API keys.
+   */
+  readonly mcpFolders?: readonly string[];
   /** How turns give the event loop back (SessionService `turnYield`): for the isolation benchmark only. */
   readonly turnYield?: () => Promise<void>;
 }
@@ -142,6 +148,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const keys = options.apiKeys ?? [];
   checkBindRule(host, keys.length);
   const limits = resolveServerLimits(options.limits);
+  for (const dir of options.mcpFolders ?? [])
+    if (!existsSync(dir) || !statSync(dir).isDirectory())
+      throw new StartRefused(`--mcp-folder ${dir}: no such folder`);
   const ownStore = options.store === undefined;
   const store = options.store ?? (await openStore(options.databaseUrl));
   try {
@@ -190,6 +199,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       modelMode: options.modelMode ?? defaultModelMode(options),
       authorMode: options.authorMode ?? false,
       ...(options.staticDir ? { staticDir: options.staticDir } : {}),
+      ...(options.mcpFolders ? { mcpFolders: options.mcpFolders } : {}),
     };
     const { app } = createApp(deps);
     const listening = await new Promise<Server>((resolvePromise, reject) => {

@@ -6,6 +6,7 @@ import { CartridgeFolders, MCP_TURN_TIMEOUT_MS, serveMcpOverStdio } from '../../
 import { localPrincipal } from '../../server/index.ts';
 import { CartridgeLibrary, countingSeeds, SessionService } from '../../../engine/session/index.ts';
 import { openStore, type Store, StoreInputError } from '../../../adapters/store/index.ts';
+import { exploreDraft } from '../../../tools/authoring/builder/index.ts';
 import { chooseModels, OFFLINE_HELP } from '../play/models.ts';
 import { EXIT } from '../exit-codes.ts';
 import { UserError } from '../user-error.ts';
@@ -55,7 +56,15 @@ export async function runMcp(flags: McpFlags): Promise<void> {
       `mnesos mcp: serving on stdio; cartridges from ${folders.roots.join(', ')} and the shipped library\n`,
     );
     await serveMcpOverStdio(
-      { folders, store, library, service, principalId: principal.id, version: packageVersion() },
+      {
+        folders,
+        store,
+        library,
+        service,
+        principalId: principal.id,
+        version: packageVersion(),
+        explore: (input) => exploreDraft(input),
+      },
       { input: process.stdin, output: process.stdout },
     );
     await service.close();

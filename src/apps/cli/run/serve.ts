@@ -36,8 +36,10 @@ export interface ServeFlags {
   readonly static?: string;
   /** Server processes on the port (MNESOS_WORKERS; default 1). */
   readonly workers?: string;
+  /** Folders whose cartridges agents may use through /v1/mcp (`--mcp-folder`, repeatable). */
+  readonly mcpFolder?: readonly string[];
   /** Operator limits (see OPERATOR_LIMITS): `--rate-limit`, `--turn-timeout-ms`, … as given. */
-  readonly [limit: string]: string | boolean | undefined;
+  readonly [limit: string]: string | boolean | readonly string[] | undefined;
 }
 
 function parsePort(text: string | undefined): number {
@@ -103,6 +105,8 @@ export async function runServe(flags: ServeFlags): Promise<void> {
       authorMode: flags.author === true || keys.length === 0,
       limits,
       ...(staticDir ? { staticDir } : {}),
+      // Agents over /v1/mcp: the folders named, else the working folder for the local user, else none.
+      mcpFolders: flags.mcpFolder ?? (keys.length === 0 ? [process.cwd()] : []),
     });
   } catch (error) {
     if (error instanceof StartRefused) throw new UserError(error.message);

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Cartridge } from '../../../core/cartridge/index.ts';
 import { type Diagnostic, formatDiagnostic, sortByPlace } from '../../../core/diagnostics.ts';
 import { evaluateExpression } from '../../../core/yare/index.ts';
-import { loadCartridge } from '../../../adapters/files/index.ts';
+import { loadCartridge, readCartridgeFolder } from '../../../adapters/files/index.ts';
 import { initialWorld } from '../../../engine/turn/index.ts';
 import {
   explainLore,
@@ -17,6 +17,7 @@ import {
 } from '../../../tools/authoring/index.ts';
 import {
   BUILDER_EXPLORE_MS,
+  type BuilderFiles,
   TryInputError,
   type TryResult,
   tryEvent,
@@ -49,6 +50,18 @@ export async function loadAllowedCartridge(ctx: McpContext, arg: string): Promis
       `cartridge '${arg}' does not load (validate_cartridge lists every problem):\n${sortByPlace(loaded.errors).map(formatDiagnostic).join('\n')}`,
     );
   return loaded.cartridge;
+}
+
+/** A cartridge's files as text, read the way the loader reads them, from a cartridge the folders allow. */
+async function allowedFiles(ctx: McpContext, arg: string): Promise<BuilderFiles> {
+  const resolved = ctx.folders.resolve(arg);
+  if (!resolved.ok) throw new McpRefusal(resolved.message);
+  const read = await readCartridgeFolder(resolved.dir);
+  if (!read.ok) throw new McpRefusal(diagnosticLines(read.errors).join('\n'));
+  const files: BuilderFiles = {};
+  const utf8 = new TextDecoder('utf-8');
+  for (const [name, bytes] of read.files) files[name] = utf8.decode(bytes);
+  return files;
 }
 
 function diagnosticLines(diagnostics: readonly Diagnostic[]): string[] {
@@ -195,21 +208,26 @@ export function registerAuthoringTools(server: McpServer, ctx: McpContext): void
     },
     async (args) =>
       answered(async () => {
-        const cartridge = await loadAllowedCartridge(ctx, args.cartridge);
-        try {
-          const now = () => performance.now();
-          const report = await explore(cartridge, {
-            runs: args.runs ?? 50,
-            depth: args.depth ?? 20,
-            ...(args.seed === undefined ? {} : { seed: args.seed }),
-            ...(args.state === undefined ? {} : { start: args.state }),
-            deadline: now() + BUILDER_EXPLORE_MS,
-            now,
-          });
-          return textAnswer(renderExploreReport(report));
-        } catch (error) {
-          if (error instanceof ExploreError) throw new McpRefusal(error.message);
-          throw error;
+        const outcome = await ctx.explore({
+          files: await allowedFiles(ctx, args.cartridge),
+          ...(args.runs === undefined ? {} : { runs: args.runs }),
+          ...(args.depth === undefined ? {} : { depth: args.depth }),
+          ...(args.seed === undefined ? {} : { seed: args.seed }),
+          ...(args.state === undefined ? {} : { state: args.state }),
+        });
+        switch (outcome.kind) {
+          case 'explored':
+            return textAnswer(renderExploreReport(outcome.report));
+          case 'invalid':
+            throw new McpRefusal(
+              `cartridge '${args.cartridge}' does not load:\n${diagnosticLines(outcome.errors).join('\n')}`,
+            );
+          case 'refused':
+            throw new McpRefusal(outcome.message);
+          default: {
+            const unreachable: never = outcome;
+            throw new Error(`unexpected explore outcome ${JSON.stringify(unreachable)}`);
+          }
         }
       }),
   );
