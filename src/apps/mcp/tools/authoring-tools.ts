@@ -8,13 +8,7 @@ import { type Diagnostic, formatDiagnostic, sortByPlace } from '../../../core/di
 import { evaluateExpression } from '../../../core/yare/index.ts';
 import { loadCartridge, readCartridgeFolder } from '../../../adapters/files/index.ts';
 import { initialWorld } from '../../../engine/turn/index.ts';
-import {
-  explainLore,
-  explore,
-  ExploreError,
-  loreReportLines,
-  renderExploreReport,
-} from '../../../tools/authoring/index.ts';
+import { explainLore, loreReportLines, renderExploreReport } from '../../../tools/authoring/index.ts';
 import {
   BUILDER_EXPLORE_MS,
   type BuilderFiles,
