@@ -1,7 +1,10 @@
 // One string policy for every layer: what text may be stored, what a name may contain, and the one
 // sanitiser every text bound for a prompt goes through (sanitizeForPrompt). Both databases see the same rules, so SQLite and
 // PostgreSQL can no longer disagree (PostgreSQL refuses NUL in text; a lone surrogate would become U+FFFD
-// on the way in). Every pattern here is a character class or a bounded sequence: linear on any input.
+// on the way in). Every pattern here is a character class or a bounded sequence: linear on any input. The
+// chat-template tokens of every family are in special-tokens.ts, one table per family.
+
+import { fullWidthBrackets, TEMPLATE_TOKEN } from './special-tokens.ts';
 
 /** C0 and C1 controls and DEL, except tab, line feed and carriage return (prose keeps those). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
@@ -97,36 +100,14 @@ export function normaliseName(raw: string): NormalisedName {
   return { ok: true, name };
 }
 
-/**
- * Chat-template tokens of the common model families, as text a player, a card or a model could write:
- * - ChatML, Llama 3, Phi and any other `<|name|>` (`<|im_start|>`, `<|eot_id|>`, `<|start_header_id|>`,
- *   `<|begin_of_text|>`, `<|system|>`, `<|user|>`, `<|assistant|>`, `<|end|>`);
- * - DeepSeek's full-width bars (`<｜User｜>`, `<｜Assistant｜>`, `<｜end▁of▁sentence｜>`, `<｜begin▁of▁sentence｜>`);
- * - Llama 2 (`[INST]`, `[/INST]`, `<<SYS>>`, `<</SYS>>`, `<s>`, `</s>`);
- * - Mistral (`[SYSTEM_PROMPT]`, `[/SYSTEM_PROMPT]`, `[AVAILABLE_TOOLS]`, `[/AVAILABLE_TOOLS]`,
- *   `[TOOL_CALLS]`, `[TOOL_RESULTS]`, `[/TOOL_RESULTS]`, `[TOOL_CONTENT]`, `[THINK]`, `[/THINK]`);
- * - Gemma (`<start_of_turn>`, `<end_of_turn>`);
- * - tool and reasoning tags (`<tool_call>`, `<tool_response>`, `<function_call>`, `<think>`, `</think>`, …,
- *   with attributes too) and Llama 3.1's `<function=name>`.
- * Every part is bounded (no unbounded quantifier): each start position costs a bounded number of steps.
- */
-const TEMPLATE_TOKEN =
-  /<\|[^|<>\s]{1,40}\|>|<｜[^｜<>\s]{1,40}｜>|\[\/?(?:INST|SYSTEM_PROMPT|AVAILABLE_TOOLS|TOOL_CALLS|TOOL_RESULTS|TOOL_CONTENT|THINK)\]|<<\/?SYS>>|<\/?s>|<\/?(?:start_of_turn|end_of_turn|im_start|im_end|system|assistant|user|tools?|tool_calls?|tool_response|tool_results?|function_calls?|functions|think|thinking)(?:\s[^<>]{0,80})?>|<function=[^<>\s]{1,80}>/gi;
-
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-const FULL_WIDTH: Readonly<Record<string, string>> = { '<': '＜', '>': '＞', '[': '［', ']': '］' };
-
-function fullWidthBrackets(token: string): string {
-  return token.replace(/[<>[\]]/g, (c) => FULL_WIDTH[c] ?? c);
-}
 
 /**
  * Text from anyone but the engine made safe to put in a prompt: the one sanitiser for player input, the
  * story's history, model prose, persona fields, a chat front end's system and greeting messages and
  * imported card text. Control characters (tab and line breaks kept), bidirectional controls, Unicode tag
  * characters and invisible characters are removed (they hide or reorder text for a reader, not for a
- * model), and then chat-template tokens get full-width brackets, so they read the same to a person and are
+ * model), and then the chat-template tokens of every family (special-tokens.ts) get full-width brackets, so they read the same to a person and are
  * no longer the tokens a template splits on (a token hidden by an invisible character is found too). A
  * lone surrogate becomes U+FFFD, so the result can be stored on any database. Idempotent; unchanged when
  * there is nothing to neutralise.
