@@ -1,4 +1,4 @@
-// The special-token table (src/core/special-tokens.ts): every family's tokens, as the issue named them and as
+// The special-token table (src/core/text-policy.ts): every family's tokens, as the issue named them and as
 // the table lists them, are neutralised by the one prompt sanitiser; a loaded model's own special tokens
 // (ChatModel.specialTokens) are neutralised in every prompt sent to that model, over real HTTP, at and past
 // the matcher's limits.
@@ -13,8 +13,8 @@ import {
   MIN_MODEL_TOKEN_CHARS,
   neutraliseModelTokens,
   SPECIAL_TOKENS_BY_FAMILY,
-} from '../../src/core/special-tokens.ts';
-import { sanitizeForPrompt } from '../../src/core/text-policy.ts';
+  sanitizeForPrompt,
+} from '../../src/core/text-policy.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai-server.ts';
 
 const escaped = (token: string) =>

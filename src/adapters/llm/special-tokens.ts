@@ -1,10 +1,10 @@
 // A model whose own vocabulary marks tokens special (ChatModel.specialTokens: a local GGUF's) is sent no
 // prompt text that its tokenizer would read as one of them: every string of the request (system prompt,
-// messages, tool results) has them neutralised (src/core/special-tokens.ts, neutraliseModelTokens) on the
+// messages, tool results) has them neutralised (src/core/text-policy.ts, neutraliseModelTokens) on the
 // way in. The list is read at each call, so a model that learns its tokens when it loads is covered from
 // its first prompt on. Every model goes through here (providers.ts, createModels).
 
-import { neutraliseModelTokens } from '../../core/special-tokens.ts';
+import { neutraliseModelTokens } from '../../core/text-policy.ts';
 import type { ChatMessage, ChatModel, ModelRequest } from './types.ts';
 
 /** The request with the model's special tokens neutralised in every text it carries. */

@@ -110,7 +110,7 @@ export interface ChatModel {
   readonly decoding?: ConstrainedDecoding;
   /**
    * The loaded model's own special-token texts (a local GGUF's vocabulary): neutralised in every prompt
-   * sent to this model, beside the families' tokens every prompt is cleared of (src/core/special-tokens.ts).
+   * sent to this model, beside the families' tokens every prompt is cleared of (src/core/text-policy.ts).
    */
   readonly specialTokens?: readonly string[];
   generate(req: ModelRequest): Promise<ModelResponse>;
