@@ -148,6 +148,6 @@ export function scopedSection(ctx: TurnContext, reader: Reader, section: PromptS
   return {
     ...section,
     text: '',
-    why: `${section.why}; left out: the world holds more current facts than ${MAX_SECRET_FACTS_SCANNED} (MAX_SECRET_FACTS_SCANNED) or more phrases than ${MAX_SECRET_PHRASES} (MAX_SECRET_PHRASES), so what this reader does not know could not all be checked`,
+    leftOut: `the world holds more current facts than ${MAX_SECRET_FACTS_SCANNED} (MAX_SECRET_FACTS_SCANNED) or more phrases than ${MAX_SECRET_PHRASES} (MAX_SECRET_PHRASES), so what this reader does not know could not all be checked`,
   };
 }

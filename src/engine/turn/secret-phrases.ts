@@ -35,7 +35,8 @@ const WORD = /[\p{L}\p{N}]+/gu;
 
 function wordsOf(text: string): Word[] {
   const out: Word[] = [];
-  for (const m of text.matchAll(WORD)) out.push({ text: m[0].toLowerCase(), start: m.index, end: m.index + m[0].length });
+  for (const m of text.matchAll(WORD))
+    out.push({ text: m[0].toLowerCase(), start: m.index, end: m.index + m[0].length });
   return out;
 }
 
