@@ -24,6 +24,7 @@ import {
 } from '../../../tools/authoring/builder/index.ts';
 import { CartridgeCheckError, type TryOutcome } from '../cartridge-checker.ts';
 import type { AppDeps } from '../deps.ts';
+import { GenerateAdmission, type Release } from '../generate-admission.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
 import {
@@ -41,6 +42,22 @@ import { diagnosticView } from './cartridges.ts';
 import { guarded } from './guard.ts';
 
 const MAX_EXISTING_FILE_CHARS = 2 * 1024 * 1024;
+/**
+ * Bytes a generation's client may leave unread before its stream is dropped (and its model call cancelled):
+ * a client that reads keeps this near zero; one that never reads is found once the socket is full.
+ */
+export const MAX_UNREAD_GENERATE_BYTES = 64 * 1024;
+
+/** One admission per app (its deps): generations are bounded per key and for the server. */
+const admissions = new WeakMap<AppDeps, GenerateAdmission>();
+export function generateAdmissionOf(deps: AppDeps): GenerateAdmission {
+  let admission = admissions.get(deps);
+  if (admission === undefined) {
+    admission = new GenerateAdmission();
+    admissions.set(deps, admission);
+  }
+  return admission;
+}
 
 /**
  * The builder's completion and hover, loaded on the first request that needs them: they bring in
@@ -268,6 +285,15 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
         200: { description: 'Event stream', contentType: 'text/event-stream' },
         404: { description: '`draftId` is not one of the caller’s drafts', schema: errorSchema },
         409: { description: 'No model is configured for the caller', schema: errorSchema },
+        429: {
+          description:
+            'This key already runs MAX_RUNNING_GENERATES_PER_KEY generations with MAX_WAITING_GENERATES_PER_KEY waiting (Retry-After)',
+          schema: errorSchema,
+        },
+        503: {
+          description: 'The server already has MAX_WAITING_GENERATES generations waiting (Retry-After)',
+          schema: errorSchema,
+        },
       },
     },
     async ({ c, body }) => {
@@ -283,12 +309,16 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
           'no_model',
           'no model is configured, and generating a cartridge needs one: choose one in Settings → Model (PUT /v1/settings for an API client) or start the server with a model (docs/models.md)',
         );
+      // Admitted like a turn (generate-admission.ts): a place for this key, or 429/503 past the queue.
+      const release: Release = await generateAdmissionOf(deps).admit(principal.id, c.req.raw.signal);
       return sseResponse(
         async (send, signal) => {
           const run = generateCartridge({
             model: models.director,
             requirements: body.requirements,
             signal,
+            // Reading and checking each answer (up to MAX_ANSWER_CHARS) happens in the checker's worker.
+            judge: (input) => deps.checker.judge(input, principal.id),
             ...(body.rounds === undefined ? {} : { repairRounds: body.rounds }),
             ...(body.existing ? { existing: body.existing as DraftFiles } : {}),
           });
@@ -370,11 +400,18 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
                 ? { code: 'model', message: `the model failed: ${error.message}` }
                 : error instanceof ApiError
                   ? { code: error.code, message: error.message }
-                  : { code: 'internal', message: 'the generator failed' },
+                  : error instanceof CartridgeCheckError
+                    ? {
+                        code: 'cartridge_check_failed',
+                        message: `the draft could not be checked: ${error.message}`,
+                      }
+                    : { code: 'internal', message: 'the generator failed' },
             });
+          } finally {
+            release();
           }
         },
-        { requestSignal: c.req.raw.signal },
+        { requestSignal: c.req.raw.signal, maxUnreadBytes: MAX_UNREAD_GENERATE_BYTES },
       );
     },
   );
