@@ -7,7 +7,7 @@
 import { ApiError } from './errors.ts';
 
 /** Generations one key runs at once. */
-export const MAX_RUNNING_GENERATES_PER_KEY = 2;
+export const MAX_RUNNING_GENERATES_PER_KEY = 1;
 /** Generations one key may have waiting for a place; one more is refused with 429. */
 export const MAX_WAITING_GENERATES_PER_KEY = 4;
 /** Generations the server runs at once, all keys together. */

@@ -138,6 +138,9 @@ export function judgeAnswer(input: JudgeInput): Judged {
   return { files, written, formProblems, ...checkDraft(files, input.name) };
 }
 
+/** Characters of a streamed answer read between two turns of the event loop. */
+const YIELD_EVERY_CHARS = 16_384;
+
 /** The model's answer, streamed and stopped once it passes MAX_ANSWER_CHARS (null then). */
 async function readAnswer(
   model: ChatModel,
@@ -150,8 +153,15 @@ async function readAnswer(
   if (signal?.aborted) stop.abort(signal.reason);
   const parts: string[] = [];
   let chars = 0;
+  let sinceYield = 0;
   try {
     for await (const part of model.stream({ ...request, signal: stop.signal })) {
+      // A stream whose chunks arrived while the server was busy is read in microtasks, one after another:
+      // the loop is given back every YIELD_EVERY_CHARS, so reading a long answer never holds it.
+      if (sinceYield >= YIELD_EVERY_CHARS) {
+        sinceYield = 0;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
       if (part.type === 'finish') {
         // A model that streamed no deltas still answers in its finish.
         if (chars === 0 && part.response.text !== '') return checkedLength(part.response.text);
@@ -159,6 +169,7 @@ async function readAnswer(
       }
       if (part.type !== 'text-delta') continue;
       chars += part.text.length;
+      sinceYield += part.text.length;
       if (chars > MAX_ANSWER_CHARS) {
         stop.abort(new Error('the answer passed MAX_ANSWER_CHARS'));
         return { answer: null, chars };
