@@ -310,7 +310,15 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
           'no model is configured, and generating a cartridge needs one: choose one in Settings → Model (PUT /v1/settings for an API client) or start the server with a model (docs/models.md)',
         );
       // Admitted like a turn (generate-admission.ts): a place for this key, or 429/503 past the queue.
-      const release: Release = await generateAdmissionOf(deps).admit(principal.id, c.req.raw.signal);
+      let release: Release;
+      try {
+        release = await generateAdmissionOf(deps).admit(principal.id, c.req.raw.signal);
+      } catch (error) {
+        // The client went away while it waited: nobody reads an answer (499, as proxies log it).
+        if (c.req.raw.signal.aborted && !(error instanceof ApiError))
+          return new Response(null, { status: 499 });
+        throw error;
+      }
       return sseResponse(
         async (send, signal) => {
           const run = generateCartridge({
