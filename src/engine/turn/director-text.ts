@@ -17,14 +17,14 @@ import { factsSplitFor, type FactRecord, type World } from '../../core/ledger/in
 import type { DomainSchema, FieldSchema } from '../../core/yare/index.ts';
 import type { TurnContext } from './context.ts';
 import type { PromptSection } from './prompts.ts';
-import { SecretPhrases } from './secret-phrases.ts';
+import { phrasesOf, SecretPhrases } from './secret-phrases.ts';
 
 /** Shortest field value worth hiding: shorter values ("rain", "1d4", "yes") are words any story uses. */
 export const MIN_SECRET_CHARS = 5;
 /** Smallest field number worth hiding (a combination, a sum); smaller ones are counts any story uses. */
 export const MIN_SECRET_NUMBER = 1_000;
 /** Current facts looked through for a reader's secrets; with more, its free text is left out. */
-export const MAX_SECRET_FACTS_SCANNED = 10_000;
+export const MAX_SECRET_FACTS_SCANNED = 5_000;
 /** Phrases (secret and known) in one reader's index; past it, its free text is left out. */
 export const MAX_SECRET_PHRASES = 60_000;
 
@@ -76,9 +76,24 @@ function fieldPhrases(ctx: TurnContext, reader: Reader): SecretPhrases {
   return phrases;
 }
 
+/**
+ * A fact's phrases (its predicate's and its value's), made once per fact record: a record is shared by every
+ * world after the turn that added it, so each turn's index costs set insertions, not reading every fact again.
+ */
+const factPhraseCache = new WeakMap<FactRecord, readonly string[]>();
+
+function phrasesOfFact(fact: FactRecord): readonly string[] {
+  let phrases = factPhraseCache.get(fact);
+  if (phrases === undefined) {
+    const value = typeof fact.value === 'string' || typeof fact.value === 'number' ? String(fact.value) : '';
+    phrases = [...phrasesOf(fact.predicate), ...phrasesOf(value)];
+    factPhraseCache.set(fact, phrases);
+  }
+  return phrases;
+}
+
 function addFact(fact: FactRecord, into: SecretPhrases, known: boolean): void {
-  into.add(fact.predicate, known);
-  if (typeof fact.value === 'string' || typeof fact.value === 'number') into.add(String(fact.value), known);
+  into.addPhrases(phrasesOfFact(fact), known);
 }
 
 /** One index per world and viewer: a turn's world does not change until it ends, so it is built once. */
@@ -90,6 +105,17 @@ function factPhrases(world: World, viewer: string | undefined): SecretPhrases {
   let byViewer = factIndexes.get(world);
   const cached = byViewer?.get(key);
   if (cached !== undefined) return cached;
+  const phrases = readerFactPhrases(world, viewer);
+  if (byViewer === undefined) {
+    byViewer = new Map();
+    factIndexes.set(world, byViewer);
+  }
+  byViewer.set(key, phrases);
+  return phrases;
+}
+
+/** The index of every current fact's phrases for `viewer` (built anew; factPhrases keeps one per turn). */
+export function readerFactPhrases(world: World, viewer: string | undefined): SecretPhrases {
   const split = factsSplitFor(world, viewer, MAX_SECRET_FACTS_SCANNED);
   const phrases = new SecretPhrases(MAX_SECRET_PHRASES);
   if (!split.complete) phrases.markOver();
@@ -97,11 +123,6 @@ function factPhrases(world: World, viewer: string | undefined): SecretPhrases {
     for (const fact of split.unknown) addFact(fact, phrases, false);
     for (const fact of split.known) addFact(fact, phrases, true);
   }
-  if (byViewer === undefined) {
-    byViewer = new Map();
-    factIndexes.set(world, byViewer);
-  }
-  byViewer.set(key, phrases);
   return phrases;
 }
 

@@ -25,34 +25,48 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
-interface Word {
-  readonly text: string;
-  readonly start: number;
-  readonly end: number;
-}
-
 const WORD = /[\p{L}\p{N}]+/gu;
-
-function wordsOf(text: string): Word[] {
-  const out: Word[] = [];
-  for (const m of text.matchAll(WORD))
-    out.push({ text: m[0].toLowerCase(), start: m.index, end: m.index + m[0].length });
-  return out;
-}
 
 function isContent(word: string): boolean {
   return word.length > 1 && !STOP_WORDS.has(word);
 }
 
+/** The content words of `text`, lower-cased, in order (one native match, no object a word). */
+function contentWords(text: string): string[] {
+  const words = text.toLowerCase().match(WORD);
+  if (words === null) return [];
+  const out: string[] = [];
+  for (const word of words) if (isContent(word)) out.push(word);
+  return out;
+}
+
 /** The phrases of one text: its consecutive content-word pairs, or its one content word. */
 export function phrasesOf(text: string): string[] {
-  const content = wordsOf(text)
-    .map((w) => w.text)
-    .filter(isContent);
+  const content = contentWords(text);
   if (content.length === 1) return [content[0]!];
   const out: string[] = [];
   for (let i = 0; i + 1 < content.length; i++) out.push(`${content[i]} ${content[i + 1]}`);
   return out;
+}
+
+/** The content words of `text` with where each stands in it ([start, end) offsets). */
+function placedContentWords(text: string): { words: string[]; starts: number[]; ends: number[] } {
+  // Lower-casing can change a text's length (rare letters): then each word is lower-cased on its own.
+  const lower = text.toLowerCase();
+  const same = lower.length === text.length;
+  const words: string[] = [];
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const pattern = new RegExp(WORD.source, 'gu');
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+    const end = m.index + m[0].length;
+    const word = same ? lower.slice(m.index, end) : m[0].toLowerCase();
+    if (!isContent(word)) continue;
+    words.push(word);
+    starts.push(m.index);
+    ends.push(end);
+  }
+  return { words, starts, ends };
 }
 
 /** A reader's secret phrases, less the ones it knows; bounded in entries (`over` when the bound is passed). */
@@ -82,9 +96,14 @@ export class SecretPhrases {
 
   /** Enters `text`'s phrases as secret (known: as the reader's own, never hidden). */
   add(text: string, known = false): void {
+    this.addPhrases(phrasesOf(text), known);
+  }
+
+  /** Enters phrases already made by phrasesOf (a fact's are made once and kept: director-text.ts). */
+  addPhrases(phrases: readonly string[], known = false): void {
     if (this.#over) return;
     const into = known ? this.#known : this.#secret;
-    for (const phrase of phrasesOf(text)) {
+    for (const phrase of phrases) {
       if (into.has(phrase)) continue;
       if (this.size >= this.#limit) {
         this.#over = true;
@@ -104,24 +123,24 @@ export class SecretPhrases {
    */
   hide(text: string): string {
     if (this.#secret.size === 0) return text;
-    const content = wordsOf(text).filter((w) => isContent(w.text));
-    const hidden = new Array<boolean>(content.length).fill(false);
+    const { words, starts, ends } = placedContentWords(text);
+    const hidden = new Uint8Array(words.length);
     /** linked[i]: words i and i + 1 are a secret pair, hidden together with what lies between them. */
-    const linked = new Array<boolean>(content.length).fill(false);
-    for (let i = 0; i < content.length; i++) {
-      if (this.#isSecret(content[i]!.text)) hidden[i] = true;
-      if (i + 1 < content.length && this.#isSecret(`${content[i]!.text} ${content[i + 1]!.text}`))
-        hidden[i] = hidden[i + 1] = linked[i] = true;
+    const linked = new Uint8Array(words.length);
+    for (let i = 0; i < words.length; i++) {
+      if (this.#isSecret(words[i]!)) hidden[i] = 1;
+      if (i + 1 < words.length && this.#isSecret(`${words[i]} ${words[i + 1]}`))
+        hidden[i] = hidden[i + 1] = linked[i] = 1;
     }
     let out = '';
     let from = 0;
     let any = false;
-    for (let i = 0; i < content.length; i++) {
-      if (!hidden[i]) continue;
+    for (let i = 0; i < words.length; i++) {
+      if (hidden[i] === 0) continue;
       let j = i;
-      while (linked[j]) j++;
-      out += text.slice(from, content[i]!.start) + HIDDEN_VALUE;
-      from = content[j]!.end;
+      while (linked[j] === 1) j++;
+      out += text.slice(from, starts[i]) + HIDDEN_VALUE;
+      from = ends[j]!;
       any = true;
       i = j;
     }
