@@ -13,7 +13,7 @@ import {
   MAX_WAITING_GENERATES_PER_KEY,
 } from '../../src/apps/server/generate-admission.ts';
 import { ApiError } from '../../src/apps/server/errors.ts';
-import { MAX_UNREAD_GENERATE_BYTES } from '../../src/apps/server/routes/builder.ts';
+import { MAX_UNREAD_GENERATE_BYTES } from '../../src/apps/server/routes/builder-generate.ts';
 import { sseResponse } from '../../src/apps/server/sse.ts';
 import { MAX_ANSWER_CHARS } from '../../src/tools/authoring/builder/limits.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai-server.ts';

@@ -122,6 +122,13 @@ function unscopedNarratorSections(ctx: TurnContext, input: NarratorInput): Promp
       maxTokens: 2_000,
       why: "the Director's scene directives",
     },
+    ...turnSections(ctx, input),
+  ];
+}
+
+/** This turn's engine notes and the story so far (the player's own, sent as messages). */
+function turnSections(ctx: TurnContext, input: NarratorInput): PromptSection[] {
+  return [
     {
       id: 'notes',
       kind: 'volatile',

@@ -148,23 +148,22 @@ export async function runNpcQuery(
   return toolOk({ intents }, true);
 }
 
-/** One NPC model call for a group of the cast that knows the same. */
-async function askGroup(
+/** The prompt sections of one group's NPC call: its cast, what it may see, and the Director's words. */
+function groupSections(
   ctx: TurnContext,
-  model: ChatModel,
   args: NpcQueryArgs,
   cast: readonly SelectedNpc[],
   group: readonly NpcView[],
   history: readonly StoryMessage[],
   turns: number,
-): Promise<{ ok: true; intents: NpcIntent[] } | { ok: false; outcome: ToolOutcome }> {
+): PromptSection[] {
   const lore = npcLoreItems(witnessedLore(ctx, group));
   const recent = turns === 0 ? [] : history.slice(-turns);
   const witnessed = witnessedHistory(ctx, group, recent);
   // The group's story text (lore, World Info, history, the Director's words) loses what it does not know.
   const reader: Reader = { kind: 'npc', entity: group[0]?.entity };
   const scoped = (section: PromptSection): PromptSection => scopedSection(ctx, reader, section);
-  const sections: PromptSection[] = [
+  return [
     { id: 'role', kind: 'static', text: NPC_ROLE, required: true, why: 'how to play the cast' },
     {
       id: 'directives',
@@ -229,6 +228,19 @@ async function askGroup(
       why: "the Director's scene context and guidance",
     },
   ];
+}
+
+/** One NPC model call for a group of the cast that knows the same. */
+async function askGroup(
+  ctx: TurnContext,
+  model: ChatModel,
+  args: NpcQueryArgs,
+  cast: readonly SelectedNpc[],
+  group: readonly NpcView[],
+  history: readonly StoryMessage[],
+  turns: number,
+): Promise<{ ok: true; intents: NpcIntent[] } | { ok: false; outcome: ToolOutcome }> {
+  const sections = groupSections(ctx, args, cast, group, history, turns);
   const prompt = ctx.budget.measure({ kind: 'prompt', role: 'npc' }, () =>
     assemblePrompt(sections, ctx.limits.npcPromptTokens),
   );
