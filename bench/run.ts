@@ -27,6 +27,8 @@ const suites: Array<[string, () => Promise<Bench>]> = [
   ['local-model', async () => (await import('./local-model.ts')).benchLocalModel],
   ['explore', async () => (await import('./explore.ts')).benchExplore],
   ['turn-isolation', async () => (await import('./turn-isolation.ts')).benchTurnIsolation],
+  ['generator-isolation', async () => (await import('./generator-isolation.ts')).benchGeneratorIsolation],
+  ['knowledge-scoping', async () => (await import('./knowledge-scoping.ts')).benchKnowledgeScoping],
 ];
 
 const only = process.argv.slice(2);

@@ -108,6 +108,11 @@ export interface ChatModel {
   readonly id: string;
   /** What the server offers to constrain the answer (default `off`). */
   readonly decoding?: ConstrainedDecoding;
+  /**
+   * The loaded model's own special-token texts (a local GGUF's vocabulary): neutralised in every prompt
+   * sent to this model, beside the families' tokens every prompt is cleared of (src/core/text-policy.ts).
+   */
+  readonly specialTokens?: readonly string[];
   generate(req: ModelRequest): Promise<ModelResponse>;
   /** Ends with exactly one `finish` part; failures reject the iteration with a `ModelError`. */
   stream(req: ModelRequest): AsyncIterable<ModelStreamPart>;
