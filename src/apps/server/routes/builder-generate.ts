@@ -123,7 +123,11 @@ interface Generation {
 }
 
 /** The result lands as a draft (never lost on reload) with the transcript; then `saved` and `done`. */
-async function finish(g: Generation, result: GenerateResult, send: (event: GenerateStreamEvent) => void): Promise<void> {
+async function finish(
+  g: Generation,
+  result: GenerateResult,
+  send: (event: GenerateStreamEvent) => void,
+): Promise<void> {
   const transcript = transcriptMarkdown(result.transcript);
   const draft =
     g.target === undefined
@@ -154,7 +158,12 @@ async function finish(g: Generation, result: GenerateResult, send: (event: Gener
 }
 
 /** Runs one admitted generation into the stream; gives its place back when it ends, however it ends. */
-async function stream(g: Generation, send: (event: GenerateStreamEvent) => void, signal: AbortSignal, release: Release) {
+async function stream(
+  g: Generation,
+  send: (event: GenerateStreamEvent) => void,
+  signal: AbortSignal,
+  release: Release,
+) {
   const run = generateCartridge({
     model: g.models.director,
     requirements: g.body.requirements,
