@@ -1,0 +1,199 @@
+// Real `mnesos serve` processes on local model files, a turn played over HTTP, and `/healthz` polled on
+// several servers at once: an attacked one beside an idle control, in the same seconds, so a loaded machine
+// slows both alike. Used by test/server/local-model-files.test.ts and bench/local-model.ts (no vitest here).
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { join } from 'node:path';
+import { percentile } from '../../bench/common.ts';
+import { PROJECT_ROOT } from '../../src/adapters/project-root.ts';
+
+export interface Exit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  /** Milliseconds from the signal to the exit. */
+  readonly ms: number;
+}
+
+export interface ServeProcess {
+  readonly url: string;
+  readonly pid: number;
+  output(): string;
+  /** The server's child processes now (its model hosts). */
+  childPids(): number[];
+  /** Sends `signal` and resolves once the process has exited. */
+  stop(signal?: NodeJS.Signals): Promise<Exit>;
+}
+
+/** The environment without the caller's model, database and key settings, plus `extra`. */
+function serveEnv(extra: Readonly<Record<string, string>>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!/^(MNESOS_|OPENAI_|ANTHROPIC_|GOOGLE_)/.test(key)) env[key] = value;
+  }
+  return { ...env, ...extra };
+}
+
+/** The processes whose parent is `pid` (Linux /proc). */
+export function childPidsOf(pid: number): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(join('/proc', entry, 'stat'), 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) found.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return found;
+}
+
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `bin/mnesos serve` on a free loopback port with a SQLite file in `dir` and `env` (MNESOS_MODEL_FILE, …). */
+export async function startServe(
+  dir: string,
+  name: string,
+  env: Readonly<Record<string, string>>,
+): Promise<ServeProcess> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(PROJECT_ROOT, 'bin', 'mnesos'), 'serve', '--port', '0', '--db', join(dir, `${name}.sqlite`)],
+    { cwd: dir, env: serveEnv(env), stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      out += chunk.toString();
+      const found = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      if (found) resolve(found);
+    };
+    child.stdout?.on('data', read);
+    child.stderr?.on('data', read);
+    void exited.then(({ code }) => reject(new Error(`serve exited ${code} before listening:\n${out}`)));
+  });
+  const pid = child.pid!;
+  return {
+    url,
+    pid,
+    output: () => out,
+    childPids: () => childPidsOf(pid),
+    async stop(signal = 'SIGTERM') {
+      const started = performance.now();
+      child.kill(signal);
+      const { code, signal: by } = await exited;
+      return { code, signal: by, ms: performance.now() - started };
+    },
+  };
+}
+
+export interface HttpAnswer {
+  readonly status: number;
+  readonly text: string;
+  readonly ms: number;
+}
+
+function call(
+  agent: Agent,
+  url: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<HttpAnswer> {
+  const base = new URL(url);
+  const payload = body === undefined ? '' : JSON.stringify(body);
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        agent,
+        host: base.hostname,
+        port: base.port,
+        path,
+        method,
+        headers:
+          body === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, ms: performance.now() - started }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** A session of the demo cartridge on `url` (the local user of a key-less server). */
+export async function openSession(url: string): Promise<string> {
+  const created = await call(new Agent(), url, 'POST', '/v1/sessions', { cartridge: 'Lanternmere' });
+  if (created.status !== 201) throw new Error(`no session: ${created.status} ${created.text}`);
+  return (JSON.parse(created.text) as { session: { id: string } }).session.id;
+}
+
+/** One turn of `session` on `url`. */
+export function playTurn(url: string, session: string, input: string): Promise<HttpAnswer> {
+  return call(new Agent(), url, 'POST', `/v1/sessions/${session}/turns`, { input });
+}
+
+export interface LatencySummary {
+  readonly polls: number;
+  readonly failures: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly max: number;
+}
+
+/** Milliseconds between the end of one poll and the start of the next, per server. */
+export const HEALTHZ_INTERVAL_MS = 20;
+
+/** `/healthz` polled on each URL in its own loop (one request in flight per server) until stopped. */
+export function pollHealthz(urls: readonly string[]): { stop(): Promise<LatencySummary[]> } {
+  let running = true;
+  const loops = urls.map(async (url) => {
+    const agent = new Agent({ keepAlive: true });
+    const times: number[] = [];
+    let failures = 0;
+    while (running) {
+      const started = performance.now();
+      try {
+        const answer = await call(agent, url, 'GET', '/healthz');
+        if (answer.status === 200) times.push(performance.now() - started);
+        else failures += 1;
+      } catch {
+        failures += 1;
+      }
+      await new Promise((resolve) => setTimeout(resolve, HEALTHZ_INTERVAL_MS));
+    }
+    agent.destroy();
+    const sorted = times.sort((a, b) => a - b);
+    const at = (p: number) => (sorted.length === 0 ? Number.NaN : percentile(sorted, p));
+    return { polls: sorted.length, failures, p50: at(50), p99: at(99), max: sorted.at(-1) ?? Number.NaN };
+  });
+  return {
+    async stop() {
+      running = false;
+      return Promise.all(loops);
+    },
+  };
+}

@@ -1,0 +1,237 @@
+// Nothing a model file says runs on the server's event loop (issue 35.1, docs/deploy.md "Round four: model
+// files"), on real `mnesos serve` processes: each hostile file of round four (a chat template that loops
+// 300,000 times per render, a metadata array of three million strings, a header declaring 2^40 tensors)
+// is refused with an error naming its limit, and the next turn is refused at once from memory, while
+// `/healthz` is polled on the attacked server and on an idle control server in the same seconds: the
+// attacked one stays within 100 ms of the control throughout (p99 and max). The first turn of an ordinary
+// model costs other clients no more than a normal turn does, and SIGTERM during a hostile load stops the
+// server within its shutdown grace, its model host with it (a server killed outright takes it too).
+
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { getPriority, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MODEL_HOST_NICENESS } from '../../src/adapters/llm/local-gguf/host-limits.ts';
+import { SHUTDOWN_GRACE_MS } from '../../src/apps/server/workers.ts';
+import { useCompiledCli } from '../cli/helpers.ts';
+import {
+  type LatencySummary,
+  openSession,
+  playTurn,
+  pollHealthz,
+  processAlive,
+  type ServeProcess,
+  startServe,
+} from '../helpers/served-model.ts';
+import { CHATML_TEMPLATE, HOSTILE_GGUF, type TinyGgufOptions, writeTinyGguf } from '../helpers/tiny-gguf.ts';
+import { llamaCppAvailable } from '../helpers/tiny-gguf-runtime.ts';
+
+useCompiledCli();
+const available = llamaCppAvailable('hostile model files against a real server (node-llama-cpp)');
+
+/** How much slower than the idle control `/healthz` may answer on the attacked server (issue 35). */
+const TOLERANCE_MS = 100;
+/**
+ * Runs of a timing test after the first: what a model file makes the server do is the same on every run
+ * (each run is a fresh server refusing the same file), so a stall it causes fails every run; a second of
+ * the machine not scheduling one server process (~9 test sessions on 2 cores here) fails one run and not
+ * the next.
+ */
+const TIMING = { retry: 2 } as const;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A template whose first render never ends (10^10 iterations, no large array): only a deadline stops it. */
+const ENDLESS_TEMPLATE = `{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}${CHATML_TEMPLATE}`;
+
+function localEnv(file: string): Record<string, string> {
+  return { MNESOS_MODEL_FILE: file, MNESOS_MODEL_THREADS: '1', MNESOS_MODEL_SEED: '1' };
+}
+
+function errorMessage(text: string): string {
+  return (JSON.parse(text) as { error: { message: string } }).error.message;
+}
+
+function expectBeside(attacked: LatencySummary, idle: LatencySummary): void {
+  const figures = JSON.stringify({ attacked, idle });
+  expect(attacked.failures, figures).toBe(0);
+  expect(attacked.polls, figures).toBeGreaterThan(10);
+  expect(attacked.p99, figures).toBeLessThanOrEqual(idle.p99 + TOLERANCE_MS);
+  expect(attacked.max, figures).toBeLessThanOrEqual(idle.max + TOLERANCE_MS);
+}
+
+/** The host's CPU seconds so far (Linux /proc: utime + stime, in clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** The server's child processes seen while `run` runs (sampled every 50 ms; a model host lives far longer). */
+async function childrenDuring<T>(server: ServeProcess, run: () => Promise<T>): Promise<[T, Set<number>]> {
+  const seen = new Set<number>();
+  const sample = () => {
+    for (const pid of server.childPids()) seen.add(pid);
+  };
+  const timer = setInterval(sample, 50);
+  try {
+    const result = await run();
+    sample();
+    return [result, seen];
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+async function until(what: string, check: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
+    await sleep(50);
+  }
+}
+
+describe.runIf(available)('a model file cannot stall the server', { timeout: 600_000 }, () => {
+  let dir: string;
+  let control: ServeProcess;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mnesos-model-files-'));
+    control = await startServe(dir, 'control', localEnv(writeTinyGguf({ seed: 50 })));
+  }, 180_000);
+
+  afterAll(async () => {
+    await control?.stop();
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /**
+   * Runs `attack` on a fresh server of `file` while both it and the idle control are polled. The session is
+   * opened before: the first session of a fresh server loads its cartridge on the request thread (a second
+   * or so here, with or without a model), which is not what a model file does.
+   */
+  async function besideControl<T>(
+    name: string,
+    file: string,
+    attack: (server: ServeProcess, session: string) => Promise<T>,
+  ): Promise<{ result: T; attacked: LatencySummary; idle: LatencySummary }> {
+    const server = await startServe(dir, name, localEnv(file));
+    const session = await openSession(server.url);
+    const probe = pollHealthz([server.url, control.url]);
+    try {
+      await sleep(500);
+      const result = await attack(server, session);
+      await sleep(300);
+      const [attacked, idle] = await probe.stop();
+      return { result, attacked: attacked!, idle: idle! };
+    } finally {
+      await probe.stop();
+      await server.stop();
+    }
+  }
+
+  const HOSTILE: readonly (readonly [string, TinyGgufOptions, RegExp])[] = [
+    [
+      'a chat template that loops 300,000 times',
+      HOSTILE_GGUF.loopingTemplate(),
+      /its chat template \(tokenizer\.chat_template\) takes \d+ ms of CPU to render a 4-message conversation; the limit is 25 ms \(MAX_TEMPLATE_RENDER_CPU_MS\), so the file is refused$/,
+    ],
+    [
+      'a metadata array of three million strings',
+      HOSTILE_GGUF.hugeArray(),
+      /metadata key "hostile\.strings": an array of 3,000,000 elements; the limit is 1,048,576 \(MAX_GGUF_ARRAY_LENGTH\)/,
+    ],
+    [
+      'a header declaring 2^40 tensors',
+      HOSTILE_GGUF.lyingTensors(),
+      /the header: the file declares 1,099,511,627,776 tensors; the limit is 65,536 \(MAX_GGUF_TENSORS\) \(at byte 8\)$/,
+    ],
+  ];
+
+  for (const [name, options, expected] of HOSTILE) {
+    it(
+      `${name}: refused naming its limit, again at once from memory; /healthz within 100 ms of the idle control`,
+      TIMING,
+      async () => {
+        const file = writeTinyGguf(options, 'hostile.gguf');
+        const { result, attacked, idle } = await besideControl('hostile', file, async (server, session) => {
+          const [first, loaded] = await childrenDuring(server, () =>
+            playTurn(server.url, session, 'look around'),
+          );
+          const [second, again] = await childrenDuring(server, () =>
+            playTurn(server.url, session, 'look around again'),
+          );
+          return { first, second, loaded, again };
+        });
+        expect(result.first.status, result.first.text).toBe(502);
+        expect(errorMessage(result.first.text)).toContain(file);
+        expect(errorMessage(result.first.text)).toMatch(expected);
+        // The first turn started a model host; the second is refused from memory with the same error, no host
+        // started for it (a process seen then is the first one's, on its way out).
+        expect(result.loaded.size).toBe(1);
+        expect(result.second.status).toBe(502);
+        expect(errorMessage(result.second.text)).toBe(errorMessage(result.first.text));
+        expect([...result.again].filter((pid) => !result.loaded.has(pid))).toEqual([]);
+        expectBeside(attacked, idle);
+      },
+    );
+  }
+
+  it(
+    'the first turn of an ordinary model costs other clients no more than a normal turn does',
+    TIMING,
+    async () => {
+      const file = writeTinyGguf({ seed: 51 });
+      const server = await startServe(dir, 'ordinary', localEnv(file));
+      try {
+        const session = await openSession(server.url);
+        const measure = async (input: string) => {
+          const probe = pollHealthz([server.url, control.url]);
+          await sleep(300);
+          const turn = await playTurn(server.url, session, input);
+          await sleep(300);
+          const [busy, idle] = await probe.stop();
+          return { turn, busy: busy!, idle: idle! };
+        };
+        const first = await measure('look around');
+        const normal = await measure('look around again');
+        expect(first.turn.status, first.turn.text).toBe(201);
+        expect(normal.turn.status, normal.turn.text).toBe(201);
+        const figures = JSON.stringify({ first, normal });
+        expect(first.busy.p99, figures).toBeLessThanOrEqual(normal.busy.p99 + TOLERANCE_MS);
+        expect(first.busy.max, figures).toBeLessThanOrEqual(normal.busy.max + TOLERANCE_MS);
+        expectBeside(first.busy, first.idle);
+      } finally {
+        await server.stop();
+      }
+    },
+  );
+
+  /** A server whose model host is stuck rendering an endless template (no deadline has run out yet). */
+  async function stuckInTemplate(name: string): Promise<{ server: ServeProcess; host: number }> {
+    const file = writeTinyGguf({ chatTemplate: ENDLESS_TEMPLATE }, 'endless.gguf');
+    const server = await startServe(dir, name, localEnv(file));
+    const session = await openSession(server.url);
+    void playTurn(server.url, session, 'look around').catch(() => undefined);
+    await until('a model host starts', () => server.childPids().length > 0, 30_000);
+    const host = server.childPids()[0]!;
+    // A second of CPU: past starting up and reading the header, inside the render.
+    await until('the host renders the template', () => cpuSeconds(host) >= 1, 8_000);
+    return { server, host };
+  }
+
+  it('SIGTERM while a hostile template renders: the server exits within its grace, its model host with it', async () => {
+    const { server, host } = await stuckInTemplate('endless-term');
+    // The host runs below the server's priority and without the server's settings in its environment.
+    expect(getPriority(host)).toBe(MODEL_HOST_NICENESS);
+    expect(readFileSync(`/proc/${host}/environ`, 'utf8')).not.toContain('MNESOS_');
+    const exit = await server.stop('SIGTERM');
+    expect(exit.code, server.output()).toBe(0);
+    expect(exit.ms).toBeLessThan(SHUTDOWN_GRACE_MS);
+    await until('the model host is gone', () => !processAlive(host), 2_000);
+  });
+
+  it('a server killed outright takes its stuck model host with it (the host’s watchdog)', async () => {
+    const { server, host } = await stuckInTemplate('endless-kill');
+    await server.stop('SIGKILL');
+    await until('the model host is gone', () => !processAlive(host), 3_000);
+  });
+});
