@@ -60,15 +60,27 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-/** `bin/mnesos serve` on a free loopback port with a SQLite file in `dir` and `env` (MNESOS_MODEL_FILE, …). */
+/**
+ * `bin/mnesos serve` on a free loopback port with a SQLite file in `dir`, `env` (MNESOS_MODEL_FILE, …) and
+ * `flags` (`--allow-user-base-url`, …).
+ */
 export async function startServe(
   dir: string,
   name: string,
   env: Readonly<Record<string, string>>,
+  flags: readonly string[] = [],
 ): Promise<ServeProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
-    [join(PROJECT_ROOT, 'bin', 'mnesos'), 'serve', '--port', '0', '--db', join(dir, `${name}.sqlite`)],
+    [
+      join(PROJECT_ROOT, 'bin', 'mnesos'),
+      'serve',
+      '--port',
+      '0',
+      '--db',
+      join(dir, `${name}.sqlite`),
+      ...flags,
+    ],
     { cwd: dir, env: serveEnv(env), stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
@@ -109,7 +121,7 @@ export interface HttpAnswer {
 function call(
   agent: Agent,
   url: string,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'PUT',
   path: string,
   body?: unknown,
 ): Promise<HttpAnswer> {
@@ -149,6 +161,12 @@ export async function openSession(url: string): Promise<string> {
   const created = await call(new Agent(), url, 'POST', '/v1/sessions', { cartridge: 'Lanternmere' });
   if (created.status !== 201) throw new Error(`no session: ${created.status} ${created.text}`);
   return (JSON.parse(created.text) as { session: { id: string } }).session.id;
+}
+
+/** The local user's model settings (PUT /v1/settings): `{}` for the server's own models. */
+export async function putSettings(url: string, settings: Record<string, unknown>): Promise<void> {
+  const answer = await call(new Agent(), url, 'PUT', '/v1/settings', settings);
+  if (answer.status !== 200) throw new Error(`settings refused: ${answer.status} ${answer.text}`);
 }
 
 /** One turn of `session` on `url`. */

@@ -12,14 +12,15 @@
 // --max-old-space-size), it runs at a lower priority than the server, and it gets none of the server's
 // secrets in its environment.
 //
+// The process is started by a worker thread (host-launcher.ts): fork() itself stops the event loop for
+// tens of milliseconds.
+//
 // Each step of a load and of a call has a deadline (host-limits.ts); the host announces every step it
 // starts, and past a deadline (or the memory limit) the process is killed and the waiting calls fail with
 // an error naming the file, the step and the limit. Calls run one at a time, in order; a cancelled call
 // that is waiting never runs, a running one is told to stop and killed if it does not.
 
-import { type ChildProcess, fork } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { setPriority } from 'node:os';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ModelError } from '../errors.ts';
@@ -33,6 +34,7 @@ import {
   PHASE_DEADLINES,
   type PhaseDeadlines,
 } from './host-limits.ts';
+import { type HostProcess, launchHost } from './host-launcher.ts';
 import {
   type CallAnswer,
   type CallRequest,
@@ -108,7 +110,10 @@ export class ModelHost {
   readonly key: LoadKey;
   readonly #deadlines: PhaseDeadlines;
   readonly #templateRenderCpuMs: number;
-  readonly #child: ChildProcess;
+  readonly #process: HostProcess;
+  #pid: number | undefined;
+  readonly #exited: Promise<void>;
+  #markExited: () => void = () => undefined;
   readonly #loaded: Promise<LoadedInfo>;
   #settleLoad: { resolve(info: LoadedInfo): void; reject(error: ModelError): void } | undefined;
   #info: LoadedInfo | undefined;
@@ -116,7 +121,6 @@ export class ModelHost {
   #phaseTimer: NodeJS.Timeout | undefined;
   #abortTimer: NodeJS.Timeout | undefined;
   #memoryTimer: NodeJS.Timeout | undefined;
-  #stderr = '';
   readonly #queue: Job[] = [];
   #running: Job | undefined;
   #nextId = 1;
@@ -133,28 +137,37 @@ export class ModelHost {
     });
     // Callers observe it through ready(); a load nobody waits for must not be an unhandled rejection.
     this.#loaded.catch(() => undefined);
-    const { script, args } = hostScript();
-    this.#child = fork(script, args, {
-      execArgv: [`--max-old-space-size=${MODEL_HOST_HEAP_MB}`],
-      env: hostEnv(),
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      serialization: 'json',
+    this.#exited = new Promise<void>((resolve) => {
+      this.#markExited = resolve;
     });
-    this.#wire();
-    try {
-      if (this.#child.pid !== undefined) setPriority(this.#child.pid, MODEL_HOST_NICENESS);
-    } catch {
-      // A system that refuses lowering a child's priority still runs it; the deadlines hold either way.
-    }
+    this.#process = launchHost(
+      {
+        ...hostScript(),
+        execArgv: [`--max-old-space-size=${MODEL_HOST_HEAP_MB}`],
+        env: hostEnv(),
+        niceness: MODEL_HOST_NICENESS,
+        stderrBytes: MODEL_HOST_STDERR_BYTES,
+      },
+      {
+        spawned: (pid) => {
+          this.#pid = pid;
+        },
+        message: (raw) => this.#onMessage(raw),
+        exit: (code, signal, stderr) => {
+          this.#markExited();
+          this.#onExit(code, signal, stderr);
+        },
+      },
+    );
     this.#arm('boot');
     this.#memoryTimer = setInterval(() => void this.#checkMemory(), MODEL_MEMORY_POLL_MS);
     this.#memoryTimer.unref();
     this.#holdProcess();
   }
 
-  /** The process id of the host (tests look for it after a shutdown). */
+  /** The process id of the host, once it exists. */
   get pid(): number | undefined {
-    return this.#child.pid;
+    return this.#pid;
   }
 
   /** What the loaded model is (undefined until it has loaded). */
@@ -206,49 +219,28 @@ export class ModelHost {
       this.kill(new ModelError('aborted', `${this.key.file}: unloaded`));
   }
 
+  /** Resolves once the host process has exited. */
+  exited(): Promise<void> {
+    return this.#exited;
+  }
+
   /** Kills the host at once; everything waiting on it fails with `error`. */
   kill(error: ModelError, refuseFile = false): void {
     if (this.#death !== undefined) return;
-    this.#child.kill('SIGKILL');
+    this.#process.kill();
     this.#die({ error, refuseFile });
   }
 
-  #wire(): void {
-    this.#child.on('message', (raw: unknown) => this.#onMessage(raw));
-    this.#child.on('exit', (code, signal) => this.#onExit(code, signal));
-    this.#child.on('error', (error) =>
-      this.#die({
-        error: new ModelError('config', `${this.key.file}: the model host failed: ${error.message}`),
-        refuseFile: false,
-      }),
-    );
-    this.#child.stderr?.setEncoding('utf8');
-    this.#child.stderr?.on('data', (chunk: string) => {
-      this.#stderr = (this.#stderr + chunk).slice(-MODEL_HOST_STDERR_BYTES);
-    });
-  }
-
-  /** The channel keeps the server's process alive only while the host has work (a CLI turn waits on it). */
+  /** The host keeps the server's process alive only while it has work (a CLI turn waits on it). */
   #holdProcess(): void {
-    const busy =
+    this.#process.hold(
       this.#death === undefined &&
-      (this.#info === undefined || this.#running !== undefined || this.#queue.length > 0);
-    const channel = this.#child.channel as { ref(): void; unref(): void } | null | undefined;
-    if (busy) {
-      this.#child.ref();
-      channel?.ref();
-    } else {
-      this.#child.unref();
-      channel?.unref();
-    }
+        (this.#info === undefined || this.#running !== undefined || this.#queue.length > 0),
+    );
   }
 
   #send(request: HostRequest): void {
-    try {
-      this.#child.send(request);
-    } catch {
-      // The channel is closed: the exit handler says why.
-    }
+    this.#process.send(request);
   }
 
   #onMessage(raw: unknown): void {
@@ -333,7 +325,7 @@ export class ModelHost {
   }
 
   async #checkMemory(): Promise<void> {
-    const pid = this.#child.pid;
+    const pid = this.#pid;
     if (pid === undefined || this.#death !== undefined) return;
     let status: string;
     try {
@@ -359,10 +351,10 @@ export class ModelHost {
     return this.#phase === 'idle' ? 'idle' : this.#deadlines[this.#phase].what;
   }
 
-  #onExit(code: number | null, signal: NodeJS.Signals | null): void {
+  #onExit(code: number | null, signal: NodeJS.Signals | null, stderr: string): void {
     if (this.#death !== undefined) return;
-    const how = signal ?? `exit code ${code}`;
-    const heap = /heap out of memory|Reached heap limit/i.test(this.#stderr)
+    const how = signal ?? (code === null ? stderr.trim() || 'did not start' : `exit code ${code}`);
+    const heap = /heap out of memory|Reached heap limit/i.test(stderr)
       ? `: it ran out of its ${MODEL_HOST_HEAP_MB.toLocaleString('en-US')} MiB JavaScript heap (MODEL_HOST_HEAP_MB)`
       : '';
     const loading = this.#info === undefined;

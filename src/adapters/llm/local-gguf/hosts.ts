@@ -98,11 +98,21 @@ export function modelHostCount(): number {
   return hosts.size;
 }
 
-/** Kills every host (the server is stopping): calls waiting on them fail at once. */
+/** Milliseconds closeModelHosts waits for the killed processes to be gone. */
+export const CLOSE_HOSTS_WAIT_MS = 2_000;
+
+/** Kills every host (the server is stopping): calls waiting on them fail at once; resolves once they are gone. */
 export async function closeModelHosts(): Promise<void> {
   const starting = [...hosts.values()];
   hosts.clear();
   // A host still being started (its file looked at) is killed as soon as it exists.
   await Promise.all(starting.map((entry) => entry.host.catch(() => undefined)));
-  for (const host of [...live]) host.kill(new ModelError('aborted', 'the server is stopping'));
+  const all = [...live];
+  for (const host of all) host.kill(new ModelError('aborted', 'the server is stopping'));
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, CLOSE_HOSTS_WAIT_MS);
+  });
+  await Promise.race([Promise.all(all.map((host) => host.exited())), waited]);
+  clearTimeout(timer);
 }
