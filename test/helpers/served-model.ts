@@ -1,6 +1,7 @@
 // Real `mnesos serve` processes on local model files, a turn played over HTTP, and `/healthz` polled on
 // several servers at once: an attacked one beside an idle control, in the same seconds, so a loaded machine
-// slows both alike. Used by test/server/local-model-files.test.ts and bench/local-model.ts (no vitest here).
+// slows both alike (startAttackRig). Used by test/server/local-model-files.test.ts and bench/local-model.ts
+// (no vitest here).
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -8,6 +9,7 @@ import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { percentile } from '../../bench/common.ts';
 import { PROJECT_ROOT } from '../../src/adapters/project-root.ts';
+import { startFakeOpenAI } from './fake-openai-server.ts';
 
 export interface Exit {
   readonly code: number | null;
@@ -212,6 +214,91 @@ export function pollHealthz(urls: readonly string[]): { stop(): Promise<LatencyS
     async stop() {
       running = false;
       return Promise.all(loops);
+    },
+  };
+}
+
+/** The server's child processes seen while `run` runs (sampled every 50 ms; a model host lives far longer). */
+export async function childrenDuring<T>(
+  server: ServeProcess,
+  run: () => Promise<T>,
+): Promise<[T, Set<number>]> {
+  const seen = new Set<number>();
+  const sample = () => {
+    for (const pid of server.childPids()) seen.add(pid);
+  };
+  const timer = setInterval(sample, 50);
+  try {
+    const result = await run();
+    sample();
+    return [result, seen];
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+export interface TurnBesideControl {
+  readonly turn: HttpAnswer;
+  /** The attacked server's child processes (model hosts) seen during the turn. */
+  readonly hosts: Set<number>;
+  /** `/healthz` on the attacked server, and on the idle control in the same seconds. */
+  readonly busy: LatencySummary;
+  readonly idle: LatencySummary;
+}
+
+/**
+ * Two `mnesos serve --allow-user-base-url` processes whose own models are a fake OpenAI-compatible server:
+ * an attacked one, whose local user names model files in their settings, and an idle control. The attacked
+ * server has opened a session and played one turn on the operator's model before anything is measured, so
+ * a measure is the model file's cost, not a fresh server's first session and turn.
+ */
+export interface AttackRig {
+  readonly attacked: ServeProcess;
+  readonly control: ServeProcess;
+  /** Names the local model file of the attacked server's next turns (PUT /v1/settings). */
+  useModelFile(file: string): Promise<void>;
+  /** Back to the operator's models for the attacked server's next turns. */
+  useServerModels(): Promise<void>;
+  /** One turn on the attacked server while it and the control are polled (300 ms of polls before and after). */
+  turnBesideControl(input: string): Promise<TurnBesideControl>;
+  close(): Promise<void>;
+}
+
+export async function startAttackRig(dir: string): Promise<AttackRig> {
+  const operator = await startFakeOpenAI(() => ({ kind: 'text', text: 'The lamps gutter.' }));
+  const env = {
+    MNESOS_LLM_BASE_URL: operator.url,
+    MNESOS_MODEL: 'operator-model',
+    MNESOS_LLM_MAX_RETRIES: '0',
+  };
+  const [control, attacked] = await Promise.all([
+    startServe(dir, 'control', env, ['--allow-user-base-url']),
+    startServe(dir, 'attacked', env, ['--allow-user-base-url']),
+  ]);
+  const session = await openSession(attacked.url);
+  const warm = await playTurn(attacked.url, session, 'look around');
+  if (warm.status !== 201) throw new Error(`warm-up turn: ${warm.status} ${warm.text}`);
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  return {
+    attacked,
+    control,
+    useModelFile: (file) => putSettings(attacked.url, { provider: 'file', modelFile: file }),
+    useServerModels: () => putSettings(attacked.url, {}),
+    async turnBesideControl(input) {
+      const probe = pollHealthz([attacked.url, control.url]);
+      try {
+        await sleep(300);
+        const [turn, hosts] = await childrenDuring(attacked, () => playTurn(attacked.url, session, input));
+        await sleep(300);
+        const [busy, idle] = await probe.stop();
+        return { turn, hosts, busy: busy!, idle: idle! };
+      } finally {
+        await probe.stop();
+      }
+    },
+    async close() {
+      await Promise.all([control.stop(), attacked.stop()]);
+      await operator.close();
     },
   };
 }

@@ -480,3 +480,20 @@ export function headerOnlyGguf(options: HeaderOnlyGgufOptions = {}): Uint8Array 
   }
   return w.result();
 }
+
+/**
+ * A header whose metadata section is exactly `bytes` long (at least 64 × 27 bytes): 64 arrays of zero bytes,
+ * each key/value 27 bytes besides its data, all but the last of 2^20 bytes and the last filling the rest.
+ */
+export function metadataOfSize(bytes: number): Uint8Array {
+  const overhead = 8 + 3 + 4 + 4 + 8;
+  const full = Math.min(2 ** 20, Math.floor((bytes - 64 * overhead) / 64));
+  const last = bytes - 64 * overhead - 63 * full;
+  return headerOnlyGguf({
+    metadata: Array.from(
+      { length: 64 },
+      (_, i) =>
+        [`f${String(i).padStart(2, '0')}`, { kind: 'zero-bytes', count: i < 63 ? full : last }] as const,
+    ),
+  });
+}

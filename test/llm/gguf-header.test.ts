@@ -33,6 +33,7 @@ import {
   type GgufValue,
   HOSTILE_GGUF,
   headerOnlyGguf,
+  metadataOfSize,
   SPECIAL_TOKENS,
   tinyGguf,
   u64Bytes,
@@ -165,19 +166,7 @@ describe('the GGUF header reader', () => {
   });
 
   it('takes MAX_GGUF_METADATA_BYTES of metadata and refuses one byte more', () => {
-    // 63 arrays of 2^20 zero bytes and one that fills the rest: each key/value is 27 bytes besides its data.
-    const filled = (extra: number) => {
-      const overhead = 8 + 3 + 4 + 4 + 8;
-      const full = 2 ** 20;
-      const last = MAX_GGUF_METADATA_BYTES - 64 * overhead - 63 * full + extra;
-      return headerOnlyGguf({
-        metadata: Array.from(
-          { length: 64 },
-          (_, i) =>
-            [`f${String(i).padStart(2, '0')}`, { kind: 'zero-bytes', count: i < 63 ? full : last }] as const,
-        ),
-      });
-    };
+    const filled = (extra: number) => metadataOfSize(MAX_GGUF_METADATA_BYTES + extra);
     expect(read(filled(0)).metadataBytes).toBe(MAX_GGUF_METADATA_BYTES);
     expect(refusal(filled(1)).message).toMatch(
       /^metadata key "f63": the metadata would pass 67,108,865 bytes; the limit is 67,108,864 \(MAX_GGUF_METADATA_BYTES\)/,

@@ -18,16 +18,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MODEL_HOST_NICENESS } from '../../src/adapters/llm/local-gguf/host-limits.ts';
 import { SHUTDOWN_GRACE_MS } from '../../src/apps/server/workers.ts';
 import { useCompiledCli } from '../cli/helpers.ts';
-import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai-server.ts';
 import {
-  type HttpAnswer,
+  type AttackRig,
   type LatencySummary,
   openSession,
   playTurn,
-  pollHealthz,
   processAlive,
-  putSettings,
   type ServeProcess,
+  startAttackRig,
   startServe,
 } from '../helpers/served-model.ts';
 import { CHATML_TEMPLATE, HOSTILE_GGUF, type TinyGgufOptions, writeTinyGguf } from '../helpers/tiny-gguf.ts';
@@ -72,22 +70,6 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-/** The server's child processes seen while `run` runs (sampled every 50 ms; a model host lives far longer). */
-async function childrenDuring<T>(server: ServeProcess, run: () => Promise<T>): Promise<[T, Set<number>]> {
-  const seen = new Set<number>();
-  const sample = () => {
-    for (const pid of server.childPids()) seen.add(pid);
-  };
-  const timer = setInterval(sample, 50);
-  try {
-    const result = await run();
-    sample();
-    return [result, seen];
-  } finally {
-    clearInterval(timer);
-  }
-}
-
 async function until(what: string, check: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
@@ -98,53 +80,17 @@ async function until(what: string, check: () => boolean, timeoutMs: number): Pro
 
 describe.runIf(available)('a model file cannot stall the server', { timeout: 600_000 }, () => {
   let dir: string;
-  let operator: FakeOpenAI;
-  let control: ServeProcess;
-  let attacked: ServeProcess;
-  let session: string;
+  let rig: AttackRig;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mnesos-model-files-'));
-    operator = await startFakeOpenAI(() => ({ kind: 'text', text: 'The lamps gutter.' }));
-    const env = {
-      MNESOS_LLM_BASE_URL: operator.url,
-      MNESOS_MODEL: 'operator-model',
-      MNESOS_LLM_MAX_RETRIES: '0',
-    };
-    [control, attacked] = await Promise.all([
-      startServe(dir, 'control', env, ['--allow-user-base-url']),
-      startServe(dir, 'attacked', env, ['--allow-user-base-url']),
-    ]);
-    // The attacked server's first session and turn (its cartridge loaded, its first turn played).
-    session = await openSession(attacked.url);
-    const warm = await playTurn(attacked.url, session, 'look around');
-    if (warm.status !== 201) throw new Error(`warm-up turn: ${warm.status} ${warm.text}`);
+    rig = await startAttackRig(dir);
   }, 240_000);
 
   afterAll(async () => {
-    await Promise.all([control?.stop(), attacked?.stop()]);
-    await operator?.close();
+    await rig?.close();
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   });
-
-  /** One turn on the attacked server while it and the idle control are polled; the model hosts seen meanwhile. */
-  async function turnBesideControl(input: string): Promise<{
-    turn: HttpAnswer;
-    hosts: Set<number>;
-    busy: LatencySummary;
-    idle: LatencySummary;
-  }> {
-    const probe = pollHealthz([attacked.url, control.url]);
-    try {
-      await sleep(300);
-      const [turn, hosts] = await childrenDuring(attacked, () => playTurn(attacked.url, session, input));
-      await sleep(300);
-      const [busy, idle] = await probe.stop();
-      return { turn, hosts, busy: busy!, idle: idle! };
-    } finally {
-      await probe.stop();
-    }
-  }
 
   const HOSTILE: readonly (readonly [string, TinyGgufOptions, RegExp])[] = [
     [
@@ -170,8 +116,8 @@ describe.runIf(available)('a model file cannot stall the server', { timeout: 600
       TIMING,
       async () => {
         const file = writeTinyGguf(options, `hostile-${index}.gguf`);
-        await putSettings(attacked.url, { provider: 'file', modelFile: file });
-        const first = await turnBesideControl('I hum a tune');
+        await rig.useModelFile(file);
+        const first = await rig.turnBesideControl('I hum a tune');
         expect(first.turn.status, first.turn.text).toBe(502);
         expect(errorMessage(first.turn.text)).toContain(file);
         expect(errorMessage(first.turn.text)).toMatch(expected);
@@ -179,7 +125,7 @@ describe.runIf(available)('a model file cannot stall the server', { timeout: 600
         expectBeside(first.busy, first.idle);
         // Refused from memory: the same error, and no model host started for it (a process seen then is the
         // first one's, on its way out).
-        const second = await turnBesideControl('I hum another tune');
+        const second = await rig.turnBesideControl('I hum another tune');
         expect(second.turn.status).toBe(502);
         expect(errorMessage(second.turn.text)).toBe(errorMessage(first.turn.text));
         expect([...second.hosts].filter((pid) => !first.hosts.has(pid))).toEqual([]);
@@ -192,9 +138,9 @@ describe.runIf(available)('a model file cannot stall the server', { timeout: 600
     'the first turn of an ordinary local model costs other clients no more than a normal turn does',
     TIMING,
     async () => {
-      await putSettings(attacked.url, { provider: 'file', modelFile: writeTinyGguf({ seed: 51 }) });
-      const first = await turnBesideControl('I hum a tune');
-      const normal = await turnBesideControl('I hum another tune');
+      await rig.useModelFile(writeTinyGguf({ seed: 51 }));
+      const first = await rig.turnBesideControl('I hum a tune');
+      const normal = await rig.turnBesideControl('I hum another tune');
       expect(first.turn.status, first.turn.text).toBe(201);
       expect(normal.turn.status, normal.turn.text).toBe(201);
       const figures = JSON.stringify({ first: [first.busy, first.idle], normal: [normal.busy, normal.idle] });
