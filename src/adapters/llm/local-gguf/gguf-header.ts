@@ -160,6 +160,7 @@ function count(n: number): string {
 class Cursor {
   position = 0;
   #window: Uint8Array = new Uint8Array(0);
+  #view: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
   #windowStart = 0;
 
   constructor(
@@ -182,17 +183,27 @@ class Cursor {
       this.fail(`the file ends ${count(this.source.size - this.position)} bytes in, ${count(n)} are needed`);
   }
 
-  bytes(n: number): Uint8Array {
+  /** The window's offset of the next `n` bytes (n at most WINDOW_BYTES), reading the file when needed. */
+  #at(n: number): number {
     this.need(n);
     const start = this.position;
-    this.position += n;
-    if (n > WINDOW_BYTES) return this.source.read(start, n);
-    const end = this.#windowStart + this.#window.byteLength;
-    if (start < this.#windowStart || start + n > end) {
-      this.#window = this.source.read(start, Math.max(WINDOW_BYTES, n));
+    if (start < this.#windowStart || start + n > this.#windowStart + this.#window.byteLength) {
+      this.#window = this.source.read(start, WINDOW_BYTES);
+      this.#view = new DataView(this.#window.buffer, this.#window.byteOffset, this.#window.byteLength);
       this.#windowStart = start;
     }
-    const offset = start - this.#windowStart;
+    this.position += n;
+    return start - this.#windowStart;
+  }
+
+  bytes(n: number): Uint8Array {
+    if (n > WINDOW_BYTES) {
+      this.need(n);
+      const start = this.position;
+      this.position += n;
+      return this.source.read(start, n);
+    }
+    const offset = this.#at(n);
     return this.#window.subarray(offset, offset + n);
   }
 
@@ -201,27 +212,24 @@ class Cursor {
     this.position += n;
   }
 
-  view(n: number): DataView {
-    const b = this.bytes(n);
-    return new DataView(b.buffer, b.byteOffset, b.byteLength);
-  }
-
   u32(): number {
-    return this.view(4).getUint32(0, true);
+    return this.#view.getUint32(this.#at(4), true);
   }
 
   /** A u64 that must be a safe integer (every count and length here is checked far below that). */
   u64(): number {
     const at = this.position;
-    const value = this.view(8).getBigUint64(0, true);
-    if (value > BigInt(Number.MAX_SAFE_INTEGER)) this.fail(`the value ${value} is out of range`, at);
-    return Number(value);
+    const offset = this.#at(8);
+    const low = this.#view.getUint32(offset, true);
+    const high = this.#view.getUint32(offset + 4, true);
+    // 2^53 - 1 has 21 bits in the high word.
+    if (high > 0x1f_ffff) this.fail(`the value ${(BigInt(high) << 32n) | BigInt(low)} is out of range`, at);
+    return high * 2 ** 32 + low;
   }
 
   i32s(n: number): Int32Array {
     const out = new Int32Array(n);
-    const view = this.view(n * 4);
-    for (let i = 0; i < n; i++) out[i] = view.getInt32(i * 4, true);
+    for (let i = 0; i < n; i++) out[i] = this.#view.getInt32(this.#at(4), true);
     return out;
   }
 }
