@@ -3,12 +3,11 @@
 // slows both alike (startAttackRig). Used by test/server/local-model-files.test.ts and bench/local-model.ts
 // (no vitest here).
 
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { percentile } from '../../bench/common.ts';
-import { PROJECT_ROOT } from '../../src/adapters/project-root.ts';
+import { spawnServe } from '../server/processes.ts';
 import { startFakeOpenAI } from './fake-openai-server.ts';
 
 export interface Exit {
@@ -26,15 +25,6 @@ export interface ServeProcess {
   childPids(): number[];
   /** Sends `signal` and resolves once the process has exited. */
   stop(signal?: NodeJS.Signals): Promise<Exit>;
-}
-
-/** The environment without the caller's model, database and key settings, plus `extra`. */
-function serveEnv(extra: Readonly<Record<string, string>>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!/^(MNESOS_|OPENAI_|ANTHROPIC_|GOOGLE_)/.test(key)) env[key] = value;
-  }
-  return { ...env, ...extra };
 }
 
 /** The processes whose parent is `pid` (Linux /proc). */
@@ -63,8 +53,8 @@ export function processAlive(pid: number): boolean {
 }
 
 /**
- * `bin/mnesos serve` on a free loopback port with a SQLite file in `dir`, `env` (MNESOS_MODEL_FILE, …) and
- * `flags` (`--allow-user-base-url`, …).
+ * `bin/mnesos serve` (test/server/processes.ts spawnServe) on a free loopback port with a SQLite file in
+ * `dir`, `env` (MNESOS_MODEL_FILE, …) and `flags` (`--allow-user-base-url`, …).
  */
 export async function startServe(
   dir: string,
@@ -72,38 +62,18 @@ export async function startServe(
   env: Readonly<Record<string, string>>,
   flags: readonly string[] = [],
 ): Promise<ServeProcess> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      join(PROJECT_ROOT, 'bin', 'mnesos'),
-      'serve',
-      '--port',
-      '0',
-      '--db',
-      join(dir, `${name}.sqlite`),
-      ...flags,
-    ],
-    { cwd: dir, env: serveEnv(env), stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    const read = (chunk: Buffer) => {
-      out += chunk.toString();
-      const found = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-      if (found) resolve(found);
-    };
-    child.stdout?.on('data', read);
-    child.stderr?.on('data', read);
-    void exited.then(({ code }) => reject(new Error(`serve exited ${code} before listening:\n${out}`)));
+  const server = await spawnServe(join(dir, `${name}.sqlite`), { ...env }, 120_000, flags);
+  const { child } = server;
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null)
+      resolve({ code: child.exitCode, signal: child.signalCode });
+    else child.once('exit', (code, signal) => resolve({ code, signal }));
   });
   const pid = child.pid!;
   return {
-    url,
+    url: server.url,
     pid,
-    output: () => out,
+    output: () => server.stdout() + server.stderr(),
     childPids: () => childPidsOf(pid),
     async stop(signal = 'SIGTERM') {
       const started = performance.now();
