@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { ChatMessage } from '../types.ts';
 import type { GrammarSchema } from './json-schema.ts';
+import { MAX_SPECIAL_TOKEN_CHARS, MAX_SPECIAL_TOKENS } from './special-tokens.ts';
 
 /** The steps of loading a file, then of each call. */
 export const HOST_PHASES = [
@@ -80,7 +81,7 @@ const hostError = z.object({
 export type HostError = z.infer<typeof hostError>;
 
 const loadedInfo = z.object({
-  specialTokens: z.array(z.string()),
+  specialTokens: z.array(z.string().max(MAX_SPECIAL_TOKEN_CHARS)).max(MAX_SPECIAL_TOKENS),
   /** node-llama-cpp's chat wrapper for the template (`ChatML`, `JinjaTemplate`, …). */
   chatWrapper: z.string().max(200),
   contextSize: z.number().int().positive(),
