@@ -172,8 +172,9 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   [INTEROP]: [...CORE, FILES],
   [AUTHORING]: [...CORE, LLM, FILES, TURN],
   // The applications. The contract (the API's answers as zod/mini schemas) is shared by the server, which
-  // answers with it, and the browser client, which parses with it.
-  'apps/contract': ['core/model-settings'],
+  // answers with it, and the browser client, which parses with it. It reads the turn engine's browser entry
+  // only (engine/turn/browser.ts: the reasons an answer played no turn), as the browser client does.
+  'apps/contract': ['core/model-settings', TURN],
   // The engine for AI agents (`mnesos mcp`, DESIGN.md decision 13): thin tools over the same services. The
   // server mounts it under `serve`, the CLI runs it on stdio.
   'apps/mcp': [...CORE, LLM, STORE, FILES, TURN, SESSION, AUTHORING],
