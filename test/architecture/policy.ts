@@ -129,6 +129,7 @@ const CORE = [
   'core/cartridge',
   'core/lexicon',
   'core/model-settings',
+  'core/media',
 ] as const;
 const LLM = 'adapters/llm';
 const STORE = 'adapters/store';
@@ -157,9 +158,13 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'core/cartridge': ['core/yare', 'core/ledger', 'core/lore', 'core/minigames'],
   // A principal's model settings: one schema the server, the API's answers and the browser share.
   'core/model-settings': [],
+  // Voices and pictures: the speech plan and the picture prompt (docs/voices.md).
+  'core/media': [],
   // The shell's lowest parts: model providers and storage know no game; the sandbox runs rules modules
   // for the core's loader, and files reads folders and archives into it.
   [LLM]: [],
+  // Speech and image providers, espeak-ng (docs/voices.md).
+  'adapters/media': ['core/media'],
   [STORE]: [],
   [SANDBOX]: ['core/cartridge'],
   [FILES]: ['core/cartridge', SANDBOX],
