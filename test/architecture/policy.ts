@@ -159,7 +159,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   // A principal's model settings: one schema the server, the API's answers and the browser share.
   'core/model-settings': [],
   // Voices and pictures: the speech plan and the picture prompt (docs/voices.md).
-  'core/media': [],
+  'core/media': ['core/cartridge'],
   // The shell's lowest parts: model providers and storage know no game; the sandbox runs rules modules
   // for the core's loader, and files reads folders and archives into it.
   [LLM]: [],
@@ -188,6 +188,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'apps/mcp',
     ...CORE,
     LLM,
+    'adapters/media',
     STORE,
     FILES,
     SANDBOX,
@@ -200,6 +201,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'apps/contract',
     ...CORE,
     LLM,
+    'adapters/media',
     STORE,
     FILES,
     SANDBOX,

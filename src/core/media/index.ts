@@ -3,3 +3,4 @@
 
 export * from './picture-prompt.ts';
 export * from './speech-plan.ts';
+export * from './speakers.ts';
