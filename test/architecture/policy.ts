@@ -180,7 +180,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   // answers with it, and the browser client, which parses with it. It reads the turn engine's browser entry
   // only (engine/turn/browser.ts: the reasons an answer played no turn), as the browser client does.
   'apps/contract': ['core/model-settings', TURN],
-  // The engine for AI agents (`mnesos mcp`, DESIGN.md decision 13): thin tools over the same services. The
+  // The engine for AI agents (`mnesos mcp`, docs/agents.md): thin tools over the same services. The
   // server mounts it under `serve`, the CLI runs it on stdio.
   'apps/mcp': [...CORE, LLM, STORE, FILES, TURN, SESSION, AUTHORING],
   'apps/server': [

@@ -19,7 +19,7 @@ export interface McpContext {
   /**
    * Explores a cartridge's files within the builder's bounds (runs, steps, BUILDER_EXPLORE_MS): in this
    * process on stdio (`exploreDraft`), in the server's checker worker under `serve`, so seconds of play never
-   * hold the server's event loop (DESIGN.md decision 14).
+   * hold the server's event loop.
    */
   readonly explore: (input: ExploreDraftInput) => Promise<ExploreDraftOutcome>;
 }

@@ -1,4 +1,4 @@
-// `mnesos mcp`'s server (DESIGN.md decision 13; docs/agents.md): the engine as a Model Context Protocol
+// `mnesos mcp`'s server (docs/agents.md): the engine as a Model Context Protocol
 // server. An app like the CLI and the HTTP server: its tools, resources and prompts are thin calls into the
 // same services (engine/session, tools/authoring), each argument bounded. The transports (stdio.ts, and
 // http.ts under `serve`) only carry its messages.
