@@ -42,3 +42,9 @@ export {
   MAX_VERSION_TAG_CHARS,
   VISIBILITIES,
 } from './library-limits.ts';
+export {
+  MAX_TURN_PICTURE_BYTES,
+  MAX_TURN_PICTURE_PROMPT_CHARS,
+  type TurnPicture,
+  type TurnPictures,
+} from './turn-pictures.ts';

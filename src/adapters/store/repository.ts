@@ -26,6 +26,7 @@ import type { SqlDialect } from './schema.ts';
 import type { SettingsStore } from './settings-records.ts';
 import type { SnapshotStore } from './snapshot-records.ts';
 import type { TurnLog } from './turn-log-records.ts';
+import type { TurnPictures } from './turn-pictures.ts';
 
 export type * from './account-records.ts';
 export type * from './claim-records.ts';
@@ -47,7 +48,8 @@ export interface Store
     Personas,
     Saves,
     Drafts,
-    SettingsStore {
+    SettingsStore,
+    TurnPictures {
   readonly dialect: SqlDialect;
   close(): Promise<void>;
   /** Highest migration applied to the database. */

@@ -68,6 +68,7 @@ import {
   registerClaimOwner,
   releaseIdempotencyKey,
 } from './turn-claims.ts';
+import { turnPictures } from './turn-pictures.ts';
 import { appendTurn, findTurnByIdempotencyKey, getTurn, listChildren, listTree, setHead } from './turns.ts';
 
 /** Sessions and their turn trees. */
@@ -216,5 +217,6 @@ export function createStore(ctx: StoreContext, close: () => Promise<void>): Stor
     ...saves(ctx),
     ...drafts(ctx),
     ...settings(ctx),
+    ...turnPictures(ctx),
   };
 }
