@@ -12,7 +12,12 @@ import {
   isSessionError,
   playStatelessTurn,
 } from '../../../engine/session/index.ts';
-import { type GameState, initialWorld, openingMessages, type StoryMessage } from '../../../engine/turn/index.ts';
+import {
+  type GameState,
+  initialWorld,
+  openingMessages,
+  type StoryMessage,
+} from '../../../engine/turn/index.ts';
 import { type Game, placeKey } from './game.ts';
 import type { ExploreStep, Finding, ViolationKind } from './types.ts';
 
