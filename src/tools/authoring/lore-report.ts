@@ -1,7 +1,7 @@
 // What the lore would do for a text (`mnesos lore`, the MCP tool `lore_lookup`): the World Info activation
 // (every entry's decision and why, timed effects included), then the bot_lore.md sections in play by their
 // `when:` condition and those a BM25 lookup of the text returns, each with why (and the sections a false
-// condition keeps out). The same functions as a turn (src/engine/turn/lore.ts, world-info.ts), so what this
+// condition keeps out). The same functions as a turn (src/engine/turn/lore.ts, world-info-turn.ts), so what this
 // shows is what a turn would do.
 
 import type { Cartridge } from '../../core/cartridge/index.ts';
