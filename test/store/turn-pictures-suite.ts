@@ -65,6 +65,15 @@ export function turnPicturesSuite(harness: StoreHarness): void {
     expect((await store.cartridgeUsage(principal.id)).pictureBytes).toBe(0);
   });
 
+  it('counts a picture in the quota owner named instead (the library owner of local mode)', async () => {
+    const { principal, session, genesis } = await seedSession(store);
+    const operatorBefore = (await store.cartridgeUsage('')).pictureBytes;
+    expect(await store.putTurnPicture(principal.id, session.id, genesis.id, pictureOf(321), '')).toBe(true);
+    expect((await store.cartridgeUsage('')).pictureBytes).toBe(operatorBefore + 321);
+    expect((await store.cartridgeUsage(principal.id)).pictureBytes).toBe(0);
+    expect((await store.getTurnPicture(principal.id, session.id, genesis.id))?.data.byteLength).toBe(321);
+  });
+
   it('takes a picture of MAX_TURN_PICTURE_BYTES and refuses one byte more', async () => {
     const { principal, session, genesis } = await seedSession(store);
     const atLimit = pictureOf(MAX_TURN_PICTURE_BYTES);

@@ -225,7 +225,7 @@ export async function cartridgeUsage(ctx: StoreContext, ownerId: string): Promis
   const pictures = await ctx.db
     .selectFrom('turn_pictures')
     .select(sql<number | string | null>`sum(bytes)`.as('bytes'))
-    .where('principal_id', '=', owner)
+    .where('owner_id', '=', owner)
     .executeTakeFirst();
   const cartridgeBytes = Number(row?.bytes ?? 0);
   const coverBytes = Number(covers?.bytes ?? 0);

@@ -146,6 +146,8 @@ export interface TurnPicturesTable {
   turn_id: string;
   session_id: string;
   principal_id: string;
+  /** Whose storage quota it counts in. */
+  owner_id: string;
   media_type: string;
   data: string;
   bytes: number;

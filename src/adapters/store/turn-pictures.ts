@@ -1,6 +1,8 @@
 // A turn's picture (migration 0012_turn_pictures; docs/voices.md): stored with the turn, for the session's
-// owner only, replaced when the turn is pictured again, counted in the owner's storage quota.
+// principal only, replaced when the turn is pictured again, counted in a storage quota: the principal's, or
+// the one the caller names (`quotaOwner`: the library's owner in single-user local mode).
 
+import { checkOwner } from './cartridge-entries.ts';
 import type { StoreContext } from './context.ts';
 import { StoreInputError } from './errors.ts';
 import { inTransaction } from './transaction.ts';
@@ -22,12 +24,16 @@ export interface TurnPicture {
 
 /** Pictures one principal's turns hold, and where they are stored. */
 export interface TurnPictures {
-  /** Stores (or replaces) the turn's picture; false when the principal has no such session or turn. */
+  /**
+   * Stores (or replaces) the turn's picture, counted in `quotaOwner`'s storage (default: the principal's);
+   * false when the principal has no such session or turn.
+   */
   putTurnPicture(
     principalId: string,
     sessionId: string,
     turnId: string,
     picture: { mediaType: string; data: Uint8Array; prompt: string },
+    quotaOwner?: string,
   ): Promise<boolean>;
   getTurnPicture(principalId: string, sessionId: string, turnId: string): Promise<TurnPicture | undefined>;
 }
@@ -53,8 +59,10 @@ export async function putTurnPicture(
   sessionId: string,
   turnId: string,
   picture: { mediaType: string; data: Uint8Array; prompt: string },
+  quotaOwner: string = principalId,
 ): Promise<boolean> {
   const principal = checkId('putTurnPicture.principalId', principalId);
+  const owner = checkOwner('putTurnPicture.quotaOwner', quotaOwner);
   const session = checkId('putTurnPicture.sessionId', sessionId);
   const turn = checkId('putTurnPicture.turnId', turnId);
   checkPicture(picture);
@@ -75,6 +83,7 @@ export async function putTurnPicture(
         turn_id: turn,
         session_id: session,
         principal_id: principal,
+        owner_id: owner,
         media_type: picture.mediaType,
         data: Buffer.from(picture.data).toString('base64'),
         bytes: picture.data.byteLength,
@@ -111,8 +120,8 @@ export async function getTurnPicture(
 
 export function turnPictures(ctx: StoreContext): TurnPictures {
   return {
-    putTurnPicture: (principalId, sessionId, turnId, picture) =>
-      putTurnPicture(ctx, principalId, sessionId, turnId, picture),
+    putTurnPicture: (principalId, sessionId, turnId, picture, quotaOwner) =>
+      putTurnPicture(ctx, principalId, sessionId, turnId, picture, quotaOwner),
     getTurnPicture: (principalId, sessionId, turnId) => getTurnPicture(ctx, principalId, sessionId, turnId),
   };
 }

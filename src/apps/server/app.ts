@@ -27,6 +27,7 @@ import { registerSettingsRoutes } from './routes/settings.ts';
 import { registerStateRoutes } from './routes/state.ts';
 import { registerStatelessRoutes } from './routes/stateless.ts';
 import { registerSystemRoutes } from './routes/system.ts';
+import { registerTurnMediaRoutes } from './routes/turn-media.ts';
 import { registerTurnRoutes } from './routes/turns.ts';
 import { serveStatic } from './static.ts';
 
@@ -107,6 +108,7 @@ export function createApp(deps: AppDeps): BuiltApp {
   registerPersonaRoutes(registry, deps);
   registerSessionRoutes(registry, deps);
   registerTurnRoutes(registry, deps);
+  registerTurnMediaRoutes(registry, deps);
   registerHistoryRoutes(registry, deps);
   registerSaveRoutes(registry, deps);
   registerStateRoutes(registry, deps);

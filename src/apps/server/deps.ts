@@ -6,6 +6,7 @@ import type { Store } from '../../adapters/store/index.ts';
 import type { AuthConfig } from './auth.ts';
 import type { CartridgeChecker } from './cartridge-checker.ts';
 import type { ServerLimits } from './limits.ts';
+import type { ServerMedia } from './media.ts';
 import type { Metrics } from './metrics.ts';
 
 export interface AppDeps {
@@ -28,6 +29,8 @@ export interface AppDeps {
    * shipped cartridges only.
    */
   readonly mcpFolders?: readonly string[];
+  /** Voices and pictures (docs/voices.md); absent: both off. */
+  readonly media?: ServerMedia;
   /** A folder of static files (the web client (`dist/web`)), served for non-API GETs when set. */
   readonly staticDir?: string;
 }

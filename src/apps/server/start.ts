@@ -30,6 +30,7 @@ import {
   type ServerLimits,
 } from './limits.ts';
 import { DEFAULT_HOST, DEFAULT_PORT } from './defaults.ts';
+import type { ServerMedia } from './media.ts';
 import { Metrics } from './metrics.ts';
 
 export { DEFAULT_HOST, DEFAULT_PORT };
@@ -79,6 +80,8 @@ export interface StartOptions {
    * (shipped cartridges only); `serve` passes its working folder when it runs without API keys.
    */
   readonly mcpFolders?: readonly string[];
+  /** Voices and pictures (docs/voices.md; `serve` reads them from the environment). Default: off. */
+  readonly media?: ServerMedia;
   /** How turns give the event loop back (SessionService `turnYield`): for the isolation benchmark only. */
   readonly turnYield?: () => Promise<void>;
 }
@@ -200,6 +203,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       authorMode: options.authorMode ?? false,
       ...(options.staticDir ? { staticDir: options.staticDir } : {}),
       ...(options.mcpFolders ? { mcpFolders: options.mcpFolders } : {}),
+      ...(options.media ? { media: options.media } : {}),
     };
     const { app } = createApp(deps);
     const listening = await new Promise<Server>((resolvePromise, reject) => {

@@ -18,6 +18,7 @@ export { CartridgeLibrary, type LoadedCartridge, type RegisterResult, type Uploa
 export * from './limits.ts';
 export { inputText, storyMessages } from './messages.ts';
 export { type PendingInteraction, pendingInteraction } from './pending.ts';
+export { PICTURE_LORE_SECTIONS, pictureSceneOf } from './picture-scene.ts';
 export {
   ENDPOINT_NOT_ALLOWED_MESSAGE,
   MAX_BASE_URL_CHARS,

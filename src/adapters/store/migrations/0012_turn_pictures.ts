@@ -1,5 +1,6 @@
 // A turn's picture (docs/voices.md, "Pictures"): one image per turn, stored with the turn it illustrates and
-// removed with it, owned by the session's principal and counted in their storage quota (`bytes`). Stored as
+// removed with it, the session's principal's, and counted in the storage quota of `owner_id` (`bytes`): the
+// principal, or in single-user local mode the library's owner that every quota there is counted for. Stored as
 // base64 text, as cartridge covers are (migration 0005), so both databases read it the same way. The
 // reserved file number is 0012; its version follows the list (the lead renumbers at merge).
 
@@ -14,16 +15,13 @@ export const turnPictures: Migration = {
       .addColumn('turn_id', 'text', (c) => c.primaryKey().references('turns.id').onDelete('cascade'))
       .addColumn('session_id', 'text', (c) => c.notNull())
       .addColumn('principal_id', 'text', (c) => c.notNull())
+      .addColumn('owner_id', 'text', (c) => c.notNull())
       .addColumn('media_type', 'text', (c) => c.notNull())
       .addColumn('data', 'text', (c) => c.notNull())
       .addColumn('bytes', 'bigint', (c) => c.notNull())
       .addColumn('prompt', 'text', (c) => c.notNull())
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .execute();
-    await db.schema
-      .createIndex('turn_pictures_principal')
-      .on('turn_pictures')
-      .columns(['principal_id'])
-      .execute();
+    await db.schema.createIndex('turn_pictures_owner').on('turn_pictures').columns(['owner_id']).execute();
   },
 };
