@@ -3,7 +3,8 @@
 // play/panels/); this one wires them to the play state (use-play.ts) and keeps the story's end and the
 // input in view and focus.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { storedShowRules, useApp, useClient } from '../app/context.ts';
+import { AUTO_READ_STORAGE, storedAutoRead, storedShowRules, useApp, useClient } from '../app/context.ts';
+import { Checkbox } from '../ui/checkbox.tsx';
 import { PlayApi } from './play-api.ts';
 import { Composer } from './composer.tsx';
 import { PendingMinigame, pendingOf } from '../minigames/pending-minigame.tsx';
@@ -21,7 +22,7 @@ const PHASE_TEXT: Record<PhaseLabel, string> = {
 };
 
 export function Play({ sessionId }: { sessionId: string }) {
-  const { reportModel } = useApp();
+  const { reportModel, info } = useApp();
   const play = usePlay(useClient(PlayApi), sessionId, reportModel);
   const { session, story, head, live, error, busy, tree } = play.state;
   const input = useRef<HTMLTextAreaElement>(null);
@@ -29,6 +30,13 @@ export function Play({ sessionId }: { sessionId: string }) {
   const pending = pendingOf(head);
   const running = live !== null || busy;
   const showRules = useState(storedShowRules)[0];
+  const [autoRead, setAutoRead] = useState(storedAutoRead);
+  // Auto-read reads turns that arrive while the page is open, not the head the page opened on.
+  const [openedOn, setOpenedOn] = useState<string | null | undefined>(undefined);
+  useEffect(() => {
+    if (openedOn === undefined && head) setOpenedOn(head.id);
+  }, [head?.id]);
+  const autoReadTurnId = autoRead && head && openedOn !== undefined && head.id !== openedOn ? head.id : null;
 
   useEffect(() => {
     end.current?.scrollIntoView?.({ block: 'end' });
@@ -57,10 +65,26 @@ export function Play({ sessionId }: { sessionId: string }) {
           live={live}
           disabled={running || pending !== null}
           showRules={showRules}
+          autoReadTurnId={autoReadTurnId}
           onSwipe={(id) => void play.swipe(id)}
           onEdit={(turnId, text) => void play.edit(turnId, text)}
         />
         <div ref={end} class="story-end" />
+        {info.speech === true ? (
+          <Checkbox
+            label="Read new turns aloud"
+            testId="auto-read"
+            checked={autoRead}
+            onChange={(on) => {
+              setAutoRead(on);
+              try {
+                localStorage.setItem(AUTO_READ_STORAGE, on ? 'on' : 'off');
+              } catch {
+                // A browser without storage keeps the choice for this page only.
+              }
+            }}
+          />
+        ) : null}
         <p class="phase" role="status" data-testid="phase">
           {live ? `${PHASE_TEXT[live.phase]}${live.tool ? ` (${live.tool})` : ''}` : ''}
         </p>
