@@ -120,7 +120,7 @@ export function createApp(deps: AppDeps): BuiltApp {
   registerSettingsRoutes(registry, deps);
   registerOpenAiCompatRoutes(registry, deps);
   registerSillyTavernImportRoute(registry, deps);
-  registerMcpRoute(app, deps);
+  registerMcpRoute(registry, deps);
 
   // Built on the first request for it (every route's JSON Schema: tens of milliseconds `serve` would
   // otherwise spend before it listens), then kept: the routes never change after this point.
