@@ -26,7 +26,7 @@ import type { SqlDialect } from './schema.ts';
 import type { SettingsStore } from './settings-records.ts';
 import type { SnapshotStore } from './snapshot-records.ts';
 import type { TurnLog } from './turn-log-records.ts';
-import type { TurnPictures } from './turn-pictures.ts';
+import type { TurnPictures } from './turn-picture-records.ts';
 
 export type * from './account-records.ts';
 export type * from './claim-records.ts';

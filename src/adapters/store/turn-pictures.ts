@@ -6,6 +6,7 @@ import { checkOwner } from './cartridge-entries.ts';
 import type { StoreContext } from './context.ts';
 import { StoreInputError } from './errors.ts';
 import { inTransaction } from './transaction.ts';
+import type { TurnPicture, TurnPictures } from './turn-picture-records.ts';
 import { checkId } from './validate.ts';
 
 /** Bytes of one turn's picture at most. */
@@ -14,29 +15,6 @@ export const MAX_TURN_PICTURE_BYTES = 4 * 1024 * 1024;
 export const MAX_TURN_PICTURE_PROMPT_CHARS = 4_000;
 
 const PICTURE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/webp']);
-
-export interface TurnPicture {
-  readonly mediaType: string;
-  readonly data: Uint8Array;
-  readonly prompt: string;
-  readonly createdAt: number;
-}
-
-/** Pictures one principal's turns hold, and where they are stored. */
-export interface TurnPictures {
-  /**
-   * Stores (or replaces) the turn's picture, counted in `quotaOwner`'s storage (default: the principal's);
-   * false when the principal has no such session or turn.
-   */
-  putTurnPicture(
-    principalId: string,
-    sessionId: string,
-    turnId: string,
-    picture: { mediaType: string; data: Uint8Array; prompt: string },
-    quotaOwner?: string,
-  ): Promise<boolean>;
-  getTurnPicture(principalId: string, sessionId: string, turnId: string): Promise<TurnPicture | undefined>;
-}
 
 function checkPicture(picture: { mediaType: string; data: Uint8Array; prompt: string }): void {
   if (!PICTURE_TYPES.has(picture.mediaType))
