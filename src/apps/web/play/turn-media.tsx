@@ -118,7 +118,7 @@ function Picture(props: { path: string }) {
   };
   return (
     <span class="turn-picture">
-      {url ? <img src={url} alt="A picture of this scene" data-testid="turn-picture" /> : null}
+      {url ? <img src={url} alt="This scene, as drawn from the story" data-testid="turn-picture" /> : null}
       <button
         type="button"
         data-testid="make-picture"
