@@ -55,7 +55,6 @@ export {
   type Dict,
   Duration,
   isDict,
-  mergeDicts,
   newDict,
   PyFloat,
   type StateValue,
@@ -76,6 +75,7 @@ export { evaluateExpression, type EvaluateResult } from './evaluate-text.ts';
 export { formatValue, toStateValue, truthy } from './python.ts';
 export { mapPairs, placeOfNode } from './yaml-nodes.ts';
 export { diffStates, type StateChange } from './diff.ts';
+export { overlayState, startingState } from './starting-state.ts';
 export { didYouMean } from './diagnostics-sink.ts';
 export { MAX_STEPS_PER_RUN } from './limits.ts';
 export { parseExpression } from './expr/parser.ts';

@@ -59,18 +59,6 @@ export function isDict(v: unknown): v is Dict {
   );
 }
 
-/** `over` laid on `base`: nested dicts merge key by key, anything else in `over` replaces (a partial state over the initial one). */
-export function mergeDicts(base: Dict, over: Dict): Dict {
-  const out = newDict();
-  for (const k of Object.keys(base)) out[k] = base[k] as Value;
-  for (const k of Object.keys(over)) {
-    const a = out[k];
-    const b = over[k] as Value;
-    out[k] = isDict(a) && isDict(b) ? mergeDicts(a, b) : b;
-  }
-  return out;
-}
-
 /**
  * Untrusted plain data (JSON from a file, a request or a model) as a YARE value: dicts become
  * null-prototype objects, so a `__proto__` key is just a key. Throws on what JSON cannot hold.

@@ -14,7 +14,7 @@ import {
   runTurnToRecord,
   type StoryMessage,
 } from '../../../engine/turn/index.ts';
-import { type Dict, mergeDicts, runEvent, toStateValue, toValue } from '../../../core/yare/index.ts';
+import { type Dict, runEvent, startingState, toStateValue, toValue } from '../../../core/yare/index.ts';
 import { checkExpectation } from './expect.ts';
 import type { Expectation, PropertyCheck, Scenario, ScenarioStep, Start } from './model.ts';
 import type { StepObservation } from './observation.ts';
@@ -124,7 +124,6 @@ function checkAll(
 }
 
 function startPlay(ctx: RunContext, start: Start, failures: Failure[]): Play | undefined {
-  const initial = toValue(ctx.cartridge.rules.initialState) as Dict;
   let over: Record<string, unknown> = {};
   if (start.kind === 'state') over = start.state;
   if (start.kind === 'save') {
@@ -137,7 +136,7 @@ function startPlay(ctx: RunContext, start: Start, failures: Failure[]): Play | u
   }
   let state: GameState;
   try {
-    state = toStateValue(mergeDicts(initial, toValue(over) as Dict)) as GameState;
+    state = toStateValue(startingState(ctx.cartridge.rules, over)) as GameState;
   } catch (error) {
     failures.push({
       place: { file: '', line: 0, col: 0 },
