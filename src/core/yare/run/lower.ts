@@ -8,7 +8,8 @@ import { binaryOp } from '../expr/arithmetic.ts';
 import type { Expression, Span } from '../expr/ast.ts';
 import { type Closure, type ClosureOptions, compileClosure } from '../expr/closure.ts';
 import { MAX_CALL_DEPTH, MAX_CONTAINER_SIZE, MAX_DICT_DEPTH, MAX_NOTE_LENGTH } from '../limits.ts';
-import type { CompiledRules, MutateOp, Operand, Step, Target } from '../program.ts';
+import type { SourcePlace } from '../../diagnostics.ts';
+import type { CompiledRules, MutateOp, Operand, Step, TableKey, Target } from '../program.ts';
 import { type ExprReads, exprReads } from '../privacy.ts';
 import { formatValue, pyInt, toNumeric, truthy, typeName, valueEquals } from '../python.ts';
 import { dictDepth } from '../schema.ts';
@@ -148,253 +149,29 @@ function lowerWritten(operand: Operand, target: Target, program: LoweredProgram)
   return labelledOperand(lowerOperand(operand, program), operand, program.rules, writtenPath(target));
 }
 
+/** One lowering function per step kind; each returns the step's closure. */
 function lowerStep(step: Step, program: LoweredProgram): StepFn {
-  const place = step.place;
   switch (step.kind) {
-    case 'set': {
-      const value = lowerWritten(step.value, step.target, program);
-      const target = lowerTarget(step.target, program);
-      const mark = tempMark(step.target, privacyOf(step.value, program), program, true);
-      return (m) => {
-        countStep(m);
-        m.currentPlace = place;
-        const v = value(m);
-        const path = target(m);
-        writePath(m, path, v, 'set');
-        if (mark !== undefined) mark(m, path);
-      };
-    }
-    case 'mutate': {
-      const target = lowerTarget(step.target, program);
-      const value = lowerWritten(step.value, step.target, program);
-      const op = step.op;
-      const mark = tempMark(step.target, privacyOf(step.value, program), program, false);
-      return (m) => {
-        countStep(m);
-        m.currentPlace = place;
-        const path = target(m);
-        const current = readPath(m, path.segments);
-        if (current === null || current === undefined) {
-          throw new YareError(
-            'YARE_BAD_VALUE',
-            `mutate: path '${path.text}' resolved to None; give it a default in state_schema or set it first.`,
-          );
-        }
-        const operand = value(m);
-        m.currentPlace = place;
-        writePath(m, path, mutateValue(op, current, operand), 'mutate');
-        if (mark !== undefined) mark(m, path);
-      };
-    }
-    case 'branch': {
-      const sink = program.coverage;
-      const arms = step.arms.map((arm) => {
-        const steps = lowerSteps(arm.steps, program);
-        if (sink !== undefined) steps.unshift(() => void sink.arms.add(arm));
-        return {
-          test:
-            arm.test === undefined
-              ? undefined
-              : checkedTest(lowerOperand(arm.test, program), arm.test, program.rules, (side) =>
-                  lowerOperand(side, program),
-                ),
-          steps,
-        };
-      });
-      return (m) => {
-        countStep(m);
-        m.currentPlace = place;
-        for (let i = 0; i < arms.length; i++) {
-          const arm = arms[i]!;
-          if (arm.test === undefined || truthy(arm.test(m))) {
-            runSteps(m, arm.steps);
-            return;
-          }
-        }
-      };
-    }
-    case 'table_roll': {
-      const roll = lowerWritten(step.roll, step.target, program);
-      const target = lowerTarget(step.target, program);
-      const table = step.table.map((entry) => ({
-        key: entry.key,
-        value: lowerOperand(entry.value, program),
-      }));
-      // The entry a private number picks tells the number: the write is private when either is.
-      const rollTest = privacyOf(step.roll, program);
-      const marks = step.table.map((entry) =>
-        tempMark(step.target, eitherTest(rollTest, privacyOf(entry.value, program)), program, true),
-      );
-      return (m) => {
-        countStep(m);
-        m.currentPlace = place;
-        const firstRoll = m.dice.rolls.length;
-        const rolled = toNumeric(roll(m));
-        const n = rolled instanceof PyFloat ? rolled.value : rolled;
-        for (let e = 0; e < table.length; e++) {
-          const entry = table[e]!;
-          const key = entry.key;
-          const hit =
-            key.kind === 'exact'
-              ? n === key.value
-              : key.kind === 'range'
-                ? n >= key.low && n <= key.high
-                : n >= key.low;
-          if (hit) {
-            const value = entry.value(m);
-            m.currentPlace = place;
-            labelTableEntry(m, firstRoll, value);
-            const path = target(m);
-            writePath(m, path, value, 'table_roll');
-            const mark = marks[e];
-            if (mark !== undefined) mark(m, path);
-            return;
-          }
-        }
-      };
-    }
-    case 'call': {
-      const eventName = step.event;
-      const args = step.args.map((arg) => ({
-        name: arg.name,
-        value: lowerOperand(arg.value, program),
-        test: privacyOf(arg.value, program),
-      }));
-      const mayPass = args.some((arg) => arg.test !== undefined);
-      return (m) => {
-        countStep(m);
-        m.currentPlace = place;
-        // Looked up when it runs (and compiled then, once): an event may call itself.
-        const callee = m.program.event(eventName)!;
-        if (m.depth >= MAX_CALL_DEPTH) {
-          throw new YareError(
-            'YARE_CALL_DEPTH',
-            `Call depth limit reached: '${m.event!.name}' at depth ${m.depth} cannot call '${eventName}' (MAX_CALL_DEPTH ${MAX_CALL_DEPTH}).`,
-          );
-        }
-        const given = newDict();
-        let privateInputs: Set<string> | undefined;
-        for (const arg of args) {
-          given[arg.name] = arg.value(m);
-          // An argument computed from a private value makes the callee's input private.
-          if (mayPass && arg.test?.(m)) {
-            privateInputs ??= new Set();
-            privateInputs.add(arg.name);
-          }
-        }
-        const inputs = prepareInputs(callee.def, given);
-        m.invoke(callee, inputs, m.depth + 1, privateInputs);
-      };
-    }
+    case 'set':
+      return lowerSet(step, program);
+    case 'mutate':
+      return lowerMutate(step, program);
+    case 'branch':
+      return lowerBranch(step, program);
+    case 'table_roll':
+      return lowerTableRoll(step, program);
+    case 'call':
+      return lowerCall(step, program);
     case 'note':
       return lowerNote(step, program);
-    case 'list_push': {
-      const target = lowerTarget(step.target, program);
-      const item = lowerOperand(step.item, program);
-      const mark = tempMark(step.target, privacyOf(step.item, program), program, false);
-      return (m) => {
-        countStep(m);
-        m.currentPlace = place;
-        const path = target(m);
-        const value = item(m);
-        const list = readList(m, path, 'list_push');
-        if (list.length >= MAX_CONTAINER_SIZE) {
-          throw new YareError(
-            'YARE_CONTAINER_LIMIT',
-            `list_push: MAX_CONTAINER_SIZE reached (${MAX_CONTAINER_SIZE} items at ${path.text}).`,
-          );
-        }
-        writePath(m, path, [...list, value], 'list_push');
-        if (mark !== undefined) mark(m, path);
-      };
-    }
-    case 'list_remove': {
-      const target = lowerTarget(step.target, program);
-      const index = step.index === undefined ? undefined : lowerOperand(step.index, program);
-      const byValue = step.value === undefined ? undefined : lowerOperand(step.value, program);
-      // What is left tells what a private index or value removed.
-      const mark = tempMark(
-        step.target,
-        eitherTest(
-          step.index === undefined ? undefined : privacyOf(step.index, program),
-          step.value === undefined ? undefined : privacyOf(step.value, program),
-        ),
-        program,
-        false,
-      );
-      return (m) => {
-        countStep(m);
-        m.currentPlace = place;
-        const path = target(m);
-        const list = [...readList(m, path, 'list_remove')];
-        if (index !== undefined) {
-          const raw = index(m);
-          // `int(index)` as the original: True is 1, 1.7 is 1, '2' is 2; what int() refuses is an error.
-          const idx = typeof raw === 'number' && Number.isSafeInteger(raw) ? raw : pyInt(raw);
-          if (idx === undefined) {
-            throw new YareError(
-              'YARE_TYPE',
-              `list_remove: index must be a whole number, got ${typeName(raw)}: ${formatValue(raw)}.`,
-            );
-          }
-          if (idx >= 0 && idx < list.length) list.splice(idx, 1);
-        } else if (byValue !== undefined) {
-          const value = byValue(m);
-          const at = list.findIndex((item) => valueEquals(item, value));
-          if (at >= 0) list.splice(at, 1);
-        }
-        writePath(m, path, list, 'list_remove');
-        if (mark !== undefined) mark(m, path);
-      };
-    }
-    case 'dict_set': {
-      const target = lowerTarget(step.target, program);
-      const keyOf = lowerOperand(step.key, program);
-      const itemOf = lowerOperand(step.value, program);
-      const mark = tempMark(
-        step.target,
-        eitherTest(privacyOf(step.key, program), privacyOf(step.value, program)),
-        program,
-        false,
-      );
-      return (m) => {
-        countStep(m);
-        m.currentPlace = place;
-        const path = target(m);
-        const key = dictKey(keyOf(m));
-        const value = itemOf(m);
-        const dict = copyDict(readDict(m, path, 'dict_set'));
-        dict[key] = value;
-        if (dictDepth(dict) > MAX_DICT_DEPTH)
-          throw new YareError(
-            'YARE_DICT_DEPTH',
-            `dict_set: MAX_DICT_DEPTH exceeded (${MAX_DICT_DEPTH}) at ${path.text}.`,
-          );
-        if (Object.keys(dict).length > MAX_CONTAINER_SIZE) {
-          throw new YareError(
-            'YARE_CONTAINER_LIMIT',
-            `dict_set: MAX_CONTAINER_SIZE reached (${MAX_CONTAINER_SIZE} keys at ${path.text}).`,
-          );
-        }
-        writePath(m, path, dict, 'dict_set');
-        if (mark !== undefined) mark(m, path);
-      };
-    }
-    case 'dict_delete': {
-      const target = lowerTarget(step.target, program);
-      const keyOf = lowerOperand(step.key, program);
-      const mark = tempMark(step.target, privacyOf(step.key, program), program, false);
-      return (m) => {
-        countStep(m);
-        m.currentPlace = place;
-        const path = target(m);
-        const key = dictKey(keyOf(m));
-        const dict = copyDict(readDict(m, path, 'dict_delete'));
-        delete dict[key];
-        writePath(m, path, dict, 'dict_delete');
-        if (mark !== undefined) mark(m, path);
-      };
-    }
+    case 'list_push':
+      return lowerListPush(step, program);
+    case 'list_remove':
+      return lowerListRemove(step, program);
+    case 'dict_set':
+      return lowerDictSet(step, program);
+    case 'dict_delete':
+      return lowerDictDelete(step, program);
     case 'foreach':
       return lowerForeach(step, program);
     default: {
@@ -404,7 +181,271 @@ function lowerStep(step: Step, program: LoweredProgram): StepFn {
   }
 }
 
-function lowerNote(step: Extract<Step, { kind: 'note' }>, program: LoweredProgram): StepFn {
+type StepOf<K extends Step['kind']> = Extract<Step, { kind: K }>;
+
+/** What a write does to the run's private temps (see `tempMark`). */
+type TempMark = ((m: Machine, path: ResolvedPath) => void) | undefined;
+
+/**
+ * The shape the container steps share (list_push, list_remove, dict_set, dict_delete): count the step,
+ * resolve the target, compute the container's new value from the old, write it, and mark the temp.
+ */
+function containerStep(
+  place: SourcePlace,
+  target: TargetFn,
+  mark: TempMark,
+  action: string,
+  update: (m: Machine, path: ResolvedPath) => Value,
+): StepFn {
+  return (m) => {
+    countStep(m);
+    m.currentPlace = place;
+    const path = target(m);
+    writePath(m, path, update(m, path), action);
+    if (mark !== undefined) mark(m, path);
+  };
+}
+
+function lowerSet(step: StepOf<'set'>, program: LoweredProgram): StepFn {
+  const place = step.place;
+  const value = lowerWritten(step.value, step.target, program);
+  const target = lowerTarget(step.target, program);
+  const mark = tempMark(step.target, privacyOf(step.value, program), program, true);
+  return (m) => {
+    countStep(m);
+    m.currentPlace = place;
+    const v = value(m);
+    const path = target(m);
+    writePath(m, path, v, 'set');
+    if (mark !== undefined) mark(m, path);
+  };
+}
+
+function lowerMutate(step: StepOf<'mutate'>, program: LoweredProgram): StepFn {
+  const place = step.place;
+  const target = lowerTarget(step.target, program);
+  const value = lowerWritten(step.value, step.target, program);
+  const op = step.op;
+  const mark = tempMark(step.target, privacyOf(step.value, program), program, false);
+  return (m) => {
+    countStep(m);
+    m.currentPlace = place;
+    const path = target(m);
+    const current = readPath(m, path.segments);
+    if (current === null || current === undefined) {
+      throw new YareError(
+        'YARE_BAD_VALUE',
+        `mutate: path '${path.text}' resolved to None; give it a default in state_schema or set it first.`,
+      );
+    }
+    const operand = value(m);
+    m.currentPlace = place;
+    writePath(m, path, mutateValue(op, current, operand), 'mutate');
+    if (mark !== undefined) mark(m, path);
+  };
+}
+
+function lowerBranch(step: StepOf<'branch'>, program: LoweredProgram): StepFn {
+  const place = step.place;
+  const sink = program.coverage;
+  const arms = step.arms.map((arm) => {
+    const steps = lowerSteps(arm.steps, program);
+    if (sink !== undefined) steps.unshift(() => void sink.arms.add(arm));
+    return {
+      test:
+        arm.test === undefined
+          ? undefined
+          : checkedTest(lowerOperand(arm.test, program), arm.test, program.rules, (side) =>
+              lowerOperand(side, program),
+            ),
+      steps,
+    };
+  });
+  return (m) => {
+    countStep(m);
+    m.currentPlace = place;
+    for (let i = 0; i < arms.length; i++) {
+      const arm = arms[i]!;
+      if (arm.test === undefined || truthy(arm.test(m))) {
+        runSteps(m, arm.steps);
+        return;
+      }
+    }
+  };
+}
+
+function lowerTableRoll(step: StepOf<'table_roll'>, program: LoweredProgram): StepFn {
+  const place = step.place;
+  const roll = lowerWritten(step.roll, step.target, program);
+  const target = lowerTarget(step.target, program);
+  const table = step.table.map((entry) => ({
+    key: entry.key,
+    value: lowerOperand(entry.value, program),
+  }));
+  // The entry a private number picks tells the number: the write is private when either is.
+  const rollTest = privacyOf(step.roll, program);
+  const marks = step.table.map((entry) =>
+    tempMark(step.target, eitherTest(rollTest, privacyOf(entry.value, program)), program, true),
+  );
+  return (m) => {
+    countStep(m);
+    m.currentPlace = place;
+    const firstRoll = m.dice.rolls.length;
+    const rolled = toNumeric(roll(m));
+    const n = rolled instanceof PyFloat ? rolled.value : rolled;
+    for (let e = 0; e < table.length; e++) {
+      const entry = table[e]!;
+      if (!tableKeyHolds(entry.key, n)) continue;
+      const value = entry.value(m);
+      m.currentPlace = place;
+      labelTableEntry(m, firstRoll, value);
+      const path = target(m);
+      writePath(m, path, value, 'table_roll');
+      const mark = marks[e];
+      if (mark !== undefined) mark(m, path);
+      return;
+    }
+  };
+}
+
+function tableKeyHolds(key: TableKey, n: number): boolean {
+  switch (key.kind) {
+    case 'exact':
+      return n === key.value;
+    case 'range':
+      return n >= key.low && n <= key.high;
+    case 'atLeast':
+      return n >= key.low;
+  }
+}
+
+function lowerCall(step: StepOf<'call'>, program: LoweredProgram): StepFn {
+  const place = step.place;
+  const eventName = step.event;
+  const args = step.args.map((arg) => ({
+    name: arg.name,
+    value: lowerOperand(arg.value, program),
+    test: privacyOf(arg.value, program),
+  }));
+  const mayPass = args.some((arg) => arg.test !== undefined);
+  return (m) => {
+    countStep(m);
+    m.currentPlace = place;
+    // Looked up when it runs (and compiled then, once): an event may call itself.
+    const callee = m.program.event(eventName)!;
+    if (m.depth >= MAX_CALL_DEPTH) {
+      throw new YareError(
+        'YARE_CALL_DEPTH',
+        `Call depth limit reached: '${m.event!.name}' at depth ${m.depth} cannot call '${eventName}' (MAX_CALL_DEPTH ${MAX_CALL_DEPTH}).`,
+      );
+    }
+    const given = newDict();
+    let privateInputs: Set<string> | undefined;
+    for (const arg of args) {
+      given[arg.name] = arg.value(m);
+      // An argument computed from a private value makes the callee's input private.
+      if (mayPass && arg.test?.(m)) {
+        privateInputs ??= new Set();
+        privateInputs.add(arg.name);
+      }
+    }
+    const inputs = prepareInputs(callee.def, given);
+    m.invoke(callee, inputs, m.depth + 1, privateInputs);
+  };
+}
+
+function lowerListPush(step: StepOf<'list_push'>, program: LoweredProgram): StepFn {
+  const item = lowerOperand(step.item, program);
+  const mark = tempMark(step.target, privacyOf(step.item, program), program, false);
+  return containerStep(step.place, lowerTarget(step.target, program), mark, 'list_push', (m, path) => {
+    const value = item(m);
+    const list = readList(m, path, 'list_push');
+    if (list.length >= MAX_CONTAINER_SIZE) {
+      throw new YareError(
+        'YARE_CONTAINER_LIMIT',
+        `list_push: MAX_CONTAINER_SIZE reached (${MAX_CONTAINER_SIZE} items at ${path.text}).`,
+      );
+    }
+    return [...list, value];
+  });
+}
+
+function lowerListRemove(step: StepOf<'list_remove'>, program: LoweredProgram): StepFn {
+  const index = step.index === undefined ? undefined : lowerOperand(step.index, program);
+  const byValue = step.value === undefined ? undefined : lowerOperand(step.value, program);
+  // What is left tells what a private index or value removed.
+  const mark = tempMark(
+    step.target,
+    eitherTest(
+      step.index === undefined ? undefined : privacyOf(step.index, program),
+      step.value === undefined ? undefined : privacyOf(step.value, program),
+    ),
+    program,
+    false,
+  );
+  return containerStep(step.place, lowerTarget(step.target, program), mark, 'list_remove', (m, path) => {
+    const list = [...readList(m, path, 'list_remove')];
+    if (index !== undefined) {
+      const raw = index(m);
+      // `int(index)` as the original: True is 1, 1.7 is 1, '2' is 2; what int() refuses is an error.
+      const idx = typeof raw === 'number' && Number.isSafeInteger(raw) ? raw : pyInt(raw);
+      if (idx === undefined) {
+        throw new YareError(
+          'YARE_TYPE',
+          `list_remove: index must be a whole number, got ${typeName(raw)}: ${formatValue(raw)}.`,
+        );
+      }
+      if (idx >= 0 && idx < list.length) list.splice(idx, 1);
+    } else if (byValue !== undefined) {
+      const value = byValue(m);
+      const at = list.findIndex((item) => valueEquals(item, value));
+      if (at >= 0) list.splice(at, 1);
+    }
+    return list;
+  });
+}
+
+function lowerDictSet(step: StepOf<'dict_set'>, program: LoweredProgram): StepFn {
+  const keyOf = lowerOperand(step.key, program);
+  const itemOf = lowerOperand(step.value, program);
+  const mark = tempMark(
+    step.target,
+    eitherTest(privacyOf(step.key, program), privacyOf(step.value, program)),
+    program,
+    false,
+  );
+  return containerStep(step.place, lowerTarget(step.target, program), mark, 'dict_set', (m, path) => {
+    const key = dictKey(keyOf(m));
+    const value = itemOf(m);
+    const dict = copyDict(readDict(m, path, 'dict_set'));
+    dict[key] = value;
+    if (dictDepth(dict) > MAX_DICT_DEPTH)
+      throw new YareError(
+        'YARE_DICT_DEPTH',
+        `dict_set: MAX_DICT_DEPTH exceeded (${MAX_DICT_DEPTH}) at ${path.text}.`,
+      );
+    if (Object.keys(dict).length > MAX_CONTAINER_SIZE) {
+      throw new YareError(
+        'YARE_CONTAINER_LIMIT',
+        `dict_set: MAX_CONTAINER_SIZE reached (${MAX_CONTAINER_SIZE} keys at ${path.text}).`,
+      );
+    }
+    return dict;
+  });
+}
+
+function lowerDictDelete(step: StepOf<'dict_delete'>, program: LoweredProgram): StepFn {
+  const keyOf = lowerOperand(step.key, program);
+  const mark = tempMark(step.target, privacyOf(step.key, program), program, false);
+  return containerStep(step.place, lowerTarget(step.target, program), mark, 'dict_delete', (m, path) => {
+    const key = dictKey(keyOf(m));
+    const dict = copyDict(readDict(m, path, 'dict_delete'));
+    delete dict[key];
+    return dict;
+  });
+}
+
+function lowerNote(step: StepOf<'note'>, program: LoweredProgram): StepFn {
   const place = step.place;
   // Text and expressions alternate: `lead`, then each expression followed by the text after it.
   let lead = '';
@@ -476,7 +517,7 @@ function noteText(v: Value): string {
   return formatValue(v);
 }
 
-function lowerForeach(step: Extract<Step, { kind: 'foreach' }>, program: LoweredProgram): StepFn {
+function lowerForeach(step: StepOf<'foreach'>, program: LoweredProgram): StepFn {
   const place = step.place;
   const source = step.array;
   const { itemName, indexName } = step;
@@ -564,7 +605,7 @@ function tempMark(
   valueTest: PrivacyTest | undefined,
   program: LoweredProgram,
   whole: boolean,
-): ((m: Machine, path: ResolvedPath) => void) | undefined {
+): TempMark {
   if (target.kind === 'static') {
     if (target.root !== 'temp') return undefined;
     // A static path: its key is known now, and a write that can make nothing private costs nothing.
