@@ -36,6 +36,8 @@ import type { RuleCall, TurnCartridge } from './types.ts';
 
 export const ADVANCE_GAME_TIME = 'advance_game_time';
 export const LORE_LOOKUP = 'lore_lookup';
+/** The seed's name for `lore_lookup` (the same `queries`), accepted from prompts written for the original. */
+export const SEED_LORE_LOOKUP = 'multi_lore_lookup';
 export const QUERY_NPC_INTENT = 'query_npc_intent';
 export const FINISH_TURN = 'finish_turn';
 export const TIME_DELTA_INPUT = 'engine_time_delta';
