@@ -5,6 +5,7 @@
 import { YareError } from './errors.ts';
 import type { Expr } from './expr/ast.ts';
 import { BUILTINS, checkCall } from './expr/builtins.ts';
+import { forEachChild } from './expr/walk.ts';
 import { type HostFunction, hostCallError } from './expr/closure.ts';
 import { didYouMean } from './diagnostics-sink.ts';
 import type { DomainSchema } from './program.ts';
@@ -15,6 +16,8 @@ export interface CheckScope {
   /** Declared inputs of the event, or 'any' while checking a macro on its own. */
   readonly inputs: ReadonlySet<string> | 'any';
   readonly macros: ReadonlySet<string>;
+  /** Macros with parameters, by name: what `macros.NAME(...)` may call, and how many arguments each takes. */
+  readonly macroParams?: ReadonlyMap<string, readonly string[]>;
   /** `foreach` item/index names and comprehension variables in scope. */
   readonly locals: ReadonlySet<string>;
   /** Functions the embedding adds beside the builtins (lore conditions: `entity`, `thread`, `fact`). */
@@ -114,13 +117,26 @@ export function checkExpr(e: Expr, scope: CheckScope, out: CheckFinding[], macro
       for (const i of e.items) checkExpr(i, scope, out, macroRefs);
       return;
     case 'comprehension': {
-      // The iterable is read in the enclosing scope; the variable is bound for the element and conditions.
-      checkExpr(e.iterable, scope, out, macroRefs);
-      const inner: CheckScope = { ...scope, locals: new Set([...scope.locals, e.variable]) };
+      // Each `for` binds its variable for the clauses after it and for the element (and key).
+      let inner = scope;
+      for (const clause of e.clauses) {
+        if (clause.kind === 'if') checkExpr(clause.test, inner, out, macroRefs);
+        else {
+          checkExpr(clause.iterable, inner, out, macroRefs);
+          inner = { ...inner, locals: new Set([...inner.locals, clause.variable]) };
+        }
+      }
+      if (e.key !== undefined) checkExpr(e.key, inner, out, macroRefs);
       checkExpr(e.element, inner, out, macroRefs);
-      for (const c of e.conditions) checkExpr(c, inner, out, macroRefs);
       return;
     }
+    case 'slice':
+      forEachChild(e, (child) => checkExpr(child, scope, out, macroRefs));
+      return;
+    case 'macroCall':
+      checkMacroCall(e, scope, out, macroRefs);
+      for (const a of e.args) checkExpr(a, scope, out, macroRefs);
+      return;
     case 'dict':
       for (const entry of e.entries) {
         checkExpr(entry.key, scope, out, macroRefs);
@@ -179,10 +195,17 @@ function checkChain(
         });
         return;
       }
-      if (!scope.macros.has(name)) {
+      const params = scope.macroParams?.get(name);
+      if (params !== undefined) {
+        out.push({
+          code: 'YARE_ARITY',
+          message: `macros.${name} takes ${arguments_(params.length)}: call it as macros.${name}(${params.join(', ')}).`,
+          start,
+        });
+      } else if (!scope.macros.has(name)) {
         out.push({
           code: 'YARE_UNKNOWN_MACRO',
-          message: `Unknown macro '${name}'.${didYouMean(name, scope.macros, (c) => `macros.${c}`)}`,
+          message: `Unknown macro '${name}'.${didYouMean(name, allMacroNames(scope), (c) => `macros.${c}`)}`,
           start,
         });
       } else macroRefs?.add(name);
@@ -196,6 +219,49 @@ function checkChain(
         start,
       });
     }
+  }
+}
+
+function arguments_(n: number): string {
+  return `${n} argument${n === 1 ? '' : 's'}`;
+}
+
+function allMacroNames(scope: CheckScope): string[] {
+  return [...scope.macros, ...(scope.macroParams?.keys() ?? [])];
+}
+
+/** `macros.NAME(args)`: NAME must be a macro with parameters, called with one argument per parameter. */
+function checkMacroCall(
+  e: Extract<Expr, { kind: 'macroCall' }>,
+  scope: CheckScope,
+  out: CheckFinding[],
+  macroRefs?: Set<string>,
+): void {
+  const params = scope.macroParams?.get(e.name);
+  const start = e.span.start;
+  if (params === undefined) {
+    if (scope.macros.has(e.name)) {
+      out.push({
+        code: 'YARE_ARITY',
+        message: `macros.${e.name} takes no arguments: write macros.${e.name}, without parentheses.`,
+        start,
+      });
+      return;
+    }
+    out.push({
+      code: 'YARE_UNKNOWN_MACRO',
+      message: `Unknown macro '${e.name}'.${didYouMean(e.name, allMacroNames(scope), (c) => `macros.${c}`)}`,
+      start,
+    });
+    return;
+  }
+  macroRefs?.add(e.name);
+  if (e.args.length !== params.length) {
+    out.push({
+      code: 'YARE_ARITY',
+      message: `macros.${e.name}(${params.join(', ')}) takes ${arguments_(params.length)}, got ${e.args.length}.`,
+      start,
+    });
   }
 }
 

@@ -188,6 +188,28 @@ export const EVENT_SHAPE = obj(
   { doc: 'Something that can happen.' },
 );
 
+/**
+ * A macro with parameters: `macros.NAME(args)`. Pure (it reads its parameters, `state.` and other pure
+ * macros; it rolls no dice), and it may dispatch on a kind: `by:` names it, `cases:` gives the value for
+ * each kind (a key may list several, `"cup, plate"`), `value:` for every other kind.
+ */
+export const MACRO_FUNCTION_SHAPE = obj(
+  {
+    params: list(str(), 'Parameter names, read by name inside (o, x).'),
+    value: EXPRESSION,
+    by: str('Dispatch: an expression giving a kind, as "@ o.kind"; the case of that kind is the value.'),
+    cases: obj(
+      {},
+      {
+        doc: 'The value for each kind ("cup, plate": several kinds share one); value: for the others.',
+        extra: EXPRESSION,
+      },
+    ),
+    description: str('What the macro gives, for people reading the rules.'),
+  },
+  { doc: 'A macro with parameters, called as macros.NAME(args).', required: ['params'] },
+);
+
 export const NPC_TEMPLATE_SHAPE = obj(
   {
     type: oneOf(['name', 'tag'], 'name: one person; tag: an archetype.'),
@@ -219,7 +241,11 @@ export const TOP_LEVEL_SHAPE = obj(
     ),
     macros: obj(
       {},
-      { doc: 'Named expressions, used as macros.NAME.', extra: EXPRESSION, keyPattern: IDENTIFIER_PATTERN },
+      {
+        doc: 'Named expressions, used as macros.NAME (or macros.NAME(args) with params:).',
+        extra: union('An expression, or a macro with parameters.', EXPRESSION, MACRO_FUNCTION_SHAPE),
+        keyPattern: IDENTIFIER_PATTERN,
+      },
     ),
     events: obj({}, { doc: 'What can happen.', extra: EVENT_SHAPE, keyPattern: IDENTIFIER_PATTERN }),
     npc_templates: obj({}, { doc: 'Characters the NPC brain may voice.', extra: NPC_TEMPLATE_SHAPE }),

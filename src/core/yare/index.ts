@@ -33,6 +33,7 @@ export type {
   InputSpec,
   ValuesFrom,
   InvariantDef,
+  MacroFunction,
   NotePart,
   Operand,
   SchemaNode,
@@ -67,6 +68,7 @@ export {
   compileClosure,
   type EvalContext,
   type Expr,
+  forEachChild,
   type HostFunction,
   walkExpr,
 } from './expr/index.ts';

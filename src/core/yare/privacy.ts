@@ -172,7 +172,12 @@ function macroReads(rules: CompiledRules, name: string, depth: number): ExprRead
   return reads;
 }
 
-function readsOf(rules: CompiledRules, expression: Expression, depth: number): ExprReads {
+function readsOf(
+  rules: CompiledRules,
+  expression: Expression,
+  depth: number,
+  params: readonly string[] = [],
+): ExprReads {
   const rollDice: RollDiceReads[] = [];
   const value = new ReadsBuilder();
   const visit = (node: Expr, into: ReadsBuilder, bound: ReadonlySet<string>): void => {
@@ -199,6 +204,23 @@ function readsOf(rules: CompiledRules, expression: Expression, depth: number): E
       for (const key of computedKeys(node)) visit(key, into, bound);
       return;
     }
+    if (node.kind === 'call' && (node.callee === 'choice' || node.callee === 'shuffle')) {
+      // A draw's die (1dN, its face) tells the list's length and the place of what was drawn: its dice
+      // are as private as the list, and so is the value.
+      const diceReads = new ReadsBuilder();
+      forEachChild(node, (child) => visit(child, diceReads, bound));
+      const reads = diceReads.done();
+      if (reads !== NO_READS) rollDice.push({ text: exprText(expression, node.span), reads });
+      into.merge(reads);
+      return;
+    }
+    if (node.kind === 'macroCall') {
+      // The value reads what its arguments read, and what the macro's body reads of the state.
+      const fn = macroFunctionReads(rules, node.name, depth);
+      if (fn !== undefined) into.merge(fn.value);
+      forEachChild(node, (child) => visit(child, into, bound));
+      return;
+    }
     if (node.kind === 'call' && node.callee === 'roll' && node.args.length > 0) {
       // The total is public; what the dice read decides whether they are shown (run/privacy.ts).
       if (node.args[0]!.kind !== 'dice') {
@@ -210,17 +232,50 @@ function readsOf(rules: CompiledRules, expression: Expression, depth: number): E
       return;
     }
     if (node.kind === 'comprehension') {
-      // Its variable is bound in the element and the conditions, not in the iterable.
-      visit(node.iterable, into, bound);
-      const inner = new Set(bound).add(node.variable);
+      // Each variable is bound in the clauses after its `for` and in the element, not in its iterable.
+      let inner = bound;
+      for (const clause of node.clauses) {
+        if (clause.kind === 'if') visit(clause.test, into, inner);
+        else {
+          visit(clause.iterable, into, inner);
+          inner = new Set(inner).add(clause.variable);
+        }
+      }
+      if (node.key !== undefined) visit(node.key, into, inner);
       visit(node.element, into, inner);
-      for (const c of node.conditions) visit(c, into, inner);
       return;
     }
     forEachChild(node, (child) => visit(child, into, bound));
   };
-  visit(expression.ast, value, new Set());
+  visit(expression.ast, value, new Set(params));
   return { value: value.done(), rollDice };
+}
+
+const functionReadsByRules = new WeakMap<CompiledRules, Map<string, ExprReads>>();
+
+/**
+ * What a macro with parameters reads beside its arguments: its bodies' reads of the state (its parameters
+ * stand for the arguments, whose reads the call adds; it reads no temp, input or dice).
+ */
+function macroFunctionReads(rules: CompiledRules, name: string, depth: number): ExprReads | undefined {
+  let cache = functionReadsByRules.get(rules);
+  if (cache === undefined) {
+    cache = new Map();
+    functionReadsByRules.set(rules, cache);
+  }
+  const cached = cache.get(name);
+  if (cached !== undefined) return cached;
+  const fn = rules.macroFunctions.get(name);
+  if (fn === undefined) return undefined;
+  if (depth > MAX_PRIVACY_MACRO_DEPTH) return ALL_PRIVATE;
+  cache.set(name, ALL_PRIVATE);
+  const value = new ReadsBuilder();
+  for (const expr of [fn.by, fn.value, ...fn.cases.values()]) {
+    if (expr !== undefined) value.merge(readsOf(rules, expr, depth + 1, fn.params).value);
+  }
+  const reads: ExprReads = { value: value.done(), rollDice: [] };
+  cache.set(name, reads);
+  return reads;
 }
 
 /** What an expression reads that may hold a private value: its value's sources, and its computed dice. */

@@ -189,11 +189,31 @@ export interface InvariantDef {
   readonly place: SourcePlace;
 }
 
+/** An expression of the rules with the place it is written at. */
+export type PlacedExpression = Expression & { readonly place: SourcePlace };
+
+/**
+ * A macro with parameters (`macros.NAME(args)`): pure — it reads its parameters, `state.` and pure macros,
+ * and rolls no dice. With `by`, its value is the case of the kind `by` gives (`value` for any other).
+ */
+export interface MacroFunction {
+  readonly name: string;
+  readonly params: readonly string[];
+  readonly place: SourcePlace;
+  /** The value (with `by`: the value for a kind no case names; then it may be absent). */
+  readonly value: PlacedExpression | undefined;
+  readonly by: PlacedExpression | undefined;
+  /** Each kind's value, by the kind's text (a case naming several kinds is here once for each). */
+  readonly cases: ReadonlyMap<string, PlacedExpression>;
+}
+
 export interface CompiledRules {
   readonly file: string;
   readonly botName: string | undefined;
   readonly schema: DomainSchema;
   readonly macros: ReadonlyMap<string, Expression & { readonly place: SourcePlace }>;
+  /** Macros with parameters, by name (`macros` holds the others). */
+  readonly macroFunctions: ReadonlyMap<string, MacroFunction>;
   readonly events: ReadonlyMap<string, EventDef>;
   readonly eventNames: readonly string[];
   readonly npcTemplates: ReadonlyMap<string, NpcTemplate>;

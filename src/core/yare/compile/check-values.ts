@@ -8,7 +8,7 @@ import type { Expression } from '../expr/ast.ts';
 import type { Operand, Target } from '../program.ts';
 import { schemaAt } from '../schema.ts';
 import { placeAtOffset } from '../yaml-nodes.ts';
-import { type CheckContext, type EventScope, reportShapeProblem } from './context.ts';
+import { type CheckContext, type EventScope, macroScope, reportShapeProblem } from './context.ts';
 import { macroInputs } from './resolve-macros.ts';
 import type { RawOperand, RawTarget } from './raw-ast.ts';
 
@@ -27,7 +27,7 @@ export function checkOperandExpr(
     {
       schema: ctx.schema,
       inputs: scope.inputs,
-      macros: new Set(ctx.macros.keys()),
+      ...macroScope(ctx),
       locals: scope.locals,
     },
     findings,

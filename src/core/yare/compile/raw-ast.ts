@@ -232,10 +232,33 @@ export interface RawEvent {
   readonly trailingProblems: Problems;
 }
 
-export interface RawMacro {
-  readonly name: string;
+/** A macro: an expression (`macros.NAME`), or a macro with parameters (`macros.NAME(args)`). */
+export type RawMacro =
+  | {
+      readonly kind: 'plain';
+      readonly name: string;
+      readonly place: SourcePlace;
+      /** A macro is always an expression; the leading `@` is optional. */
+      readonly expr: RawExpression;
+    }
+  | {
+      readonly kind: 'function';
+      readonly name: string;
+      readonly place: SourcePlace;
+      readonly params: readonly string[];
+      /** `value:`: the macro's value, or with `by:` its value for a kind no case names. */
+      readonly value: RawExpression | undefined;
+      /** `by:`: the kind the macro dispatches on. */
+      readonly by: RawExpression | undefined;
+      readonly cases: readonly RawMacroCase[];
+      /** Unknown keys, bad parameter names, a missing value or a case without `by:`, in file order. */
+      readonly problems: Problems;
+    };
+
+/** One entry of a macro's `cases:`: the kinds its key names (`"cup, plate"`) and their value. */
+export interface RawMacroCase {
+  readonly kinds: readonly string[];
   readonly place: SourcePlace;
-  /** A macro is always an expression; the leading `@` is optional. */
   readonly expr: RawExpression;
 }
 

@@ -6,12 +6,27 @@
 import { YareError } from '../errors.ts';
 import { binaryOp } from '../expr/arithmetic.ts';
 import type { Expression, Span } from '../expr/ast.ts';
-import { type Closure, type ClosureOptions, compileClosure } from '../expr/closure.ts';
+import {
+  type Closure,
+  type ClosureOptions,
+  compileClosure,
+  type MacroFunctionClosure,
+} from '../expr/closure.ts';
+import type { EvalContext } from '../expr/runtime.ts';
 import { MAX_CALL_DEPTH, MAX_CONTAINER_SIZE, MAX_DICT_DEPTH, MAX_NOTE_LENGTH } from '../limits.ts';
 import type { SourcePlace } from '../../diagnostics.ts';
-import type { CompiledRules, MutateOp, Operand, Step, TableKey, Target } from '../program.ts';
+import type {
+  CompiledRules,
+  MacroFunction,
+  MutateOp,
+  Operand,
+  PlacedExpression,
+  Step,
+  TableKey,
+  Target,
+} from '../program.ts';
 import { type ExprReads, exprReads } from '../privacy.ts';
-import { formatValue, pyInt, toNumeric, truthy, typeName, valueEquals } from '../python.ts';
+import { dictKeyText, formatValue, pyInt, toNumeric, truthy, typeName, valueEquals } from '../python.ts';
 import { dictDepth } from '../schema.ts';
 import { newDict, PyFloat, type Value } from '../values.ts';
 import { type CoverageSink, coverageSinkOf } from '../coverage.ts';
@@ -55,6 +70,7 @@ const NOT_COMPILED: Closure = () => {
 export class LoweredProgram implements MachineProgram {
   private readonly events = new Map<string, LoweredEvent>();
   private readonly macros = new Map<string, Closure>();
+  private readonly functions = new Map<string, MacroFunctionClosure>();
   private macroNames: Map<Expression, string> | undefined;
   /**
    * `macros.NAME` in any expression resolves to the macro's closure while compiling, and reads of
@@ -72,6 +88,7 @@ export class LoweredProgram implements MachineProgram {
     this.coverage = coverageSinkOf(rules);
     this.closureOptions = {
       macro: (name) => this.macro(name),
+      macroFunction: (name) => this.macroFunction(name),
       floatField: (keys) => fieldOf(schema, ['state', ...keys])?.type === 'float',
     };
   }
@@ -123,6 +140,24 @@ export class LoweredProgram implements MachineProgram {
     return fn;
   }
 
+  /**
+   * A macro with parameters, compiled once (cached before its bodies compile, as `macro` is). Each call
+   * counts one step; the body runs in a scope of its own: its parameters, `state`, and macros.
+   */
+  macroFunction(name: string): MacroFunctionClosure | undefined {
+    const cached = this.functions.get(name);
+    if (cached !== undefined) return cached;
+    const def = this.rules.macroFunctions.get(name);
+    if (def === undefined) return undefined;
+    let body: MacroFunctionClosure = () => {
+      throw new Error('macro used before it was compiled');
+    };
+    const fn: MacroFunctionClosure = (ctx, args, span) => body(ctx, args, span);
+    this.functions.set(name, fn);
+    body = lowerMacroFunction(def, this.closureOptions);
+    return fn;
+  }
+
   macroNameOf(source: Expression): string | undefined {
     if (this.macroNames === undefined) {
       this.macroNames = new Map();
@@ -130,6 +165,61 @@ export class LoweredProgram implements MachineProgram {
     }
     return this.macroNames.get(source);
   }
+}
+
+/**
+ * A macro with parameters as a closure: it counts one step, binds its parameters, and gives the value —
+ * with `by`, the case of the kind `by` names (a whole number names the kind that is its text), `value` for
+ * any other kind, and an error naming the kind when there is neither.
+ */
+function lowerMacroFunction(def: MacroFunction, options: ClosureOptions): MacroFunctionClosure {
+  // Errors inside a body carry the body's own place.
+  const placed = (e: PlacedExpression): Closure => {
+    const closure = compileClosure(e, options);
+    return (ctx) => {
+      try {
+        return closure(ctx);
+      } catch (error) {
+        throw withPlace(error, e.place, e);
+      }
+    };
+  };
+  const value = def.value === undefined ? undefined : placed(def.value);
+  const by = def.by === undefined ? undefined : placed(def.by);
+  const cases = new Map([...def.cases].map(([kind, e]) => [kind, placed(e)]));
+  const { name, params } = def;
+  return (ctx, args, span) => {
+    ctx.step();
+    const scope = parameterScope(ctx, params, args);
+    let body = value;
+    if (by !== undefined) {
+      const kind = by(scope);
+      const key = typeof kind === 'string' ? kind : dictKeyText(kind);
+      body = (key === undefined ? undefined : cases.get(key)) ?? value;
+      if (body === undefined) {
+        throw new YareError(
+          'YARE_BAD_VALUE',
+          `macros.${name}: no case for the kind ${formatValue(kind)} (cases: ${[...cases.keys()].join(', ')}) and no value: for other kinds`,
+          span,
+        );
+      }
+    }
+    return body!(scope);
+  };
+}
+
+/** What a macro with parameters sees: its parameters, then `state` (and, through `macro`, other macros). */
+function parameterScope(ctx: EvalContext, params: readonly string[], args: readonly Value[]): EvalContext {
+  return {
+    lookup: (n) => {
+      const at = params.indexOf(n);
+      if (at >= 0) return args[at];
+      return n === 'state' ? ctx.lookup('state') : undefined;
+    },
+    macro: (n, at) => ctx.macro(n, at),
+    roll: (count, sides, text, source) => ctx.roll(count, sides, text, source),
+    step: () => ctx.step(),
+  };
 }
 
 function lowerSteps(steps: readonly Step[], program: LoweredProgram): StepFn[] {

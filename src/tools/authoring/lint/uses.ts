@@ -3,6 +3,7 @@
 
 import type { SourcePlace } from '../../../core/diagnostics.ts';
 import type { CompiledRules, Expr, Operand, Step, Target } from '../../../core/yare/index.ts';
+import { forEachChild } from '../../../core/yare/index.ts';
 
 export interface Write {
   readonly path: readonly string[];
@@ -74,13 +75,26 @@ export function namesRead(expr: Expr, out: string[][] = []): string[][] {
         for (const i of node.items) visit(i);
         return;
       case 'comprehension': {
-        visit(node.iterable);
-        // Paths on the comprehension's own variable read no state.
-        const inner = namesRead(node.element);
-        for (const c of node.conditions) namesRead(c, inner);
-        for (const path of inner) if (path[0] !== node.variable) out.push(path);
+        // Paths on the comprehension's own variables read no state.
+        const variables = new Set<string>();
+        const keep = (paths: string[][]) => {
+          for (const path of paths) if (!variables.has(path[0]!)) out.push(path);
+        };
+        for (const clause of node.clauses) {
+          keep(namesRead(clause.kind === 'for' ? clause.iterable : clause.test));
+          if (clause.kind === 'for') variables.add(clause.variable);
+        }
+        if (node.key !== undefined) keep(namesRead(node.key));
+        keep(namesRead(node.element));
         return;
       }
+      case 'slice':
+        forEachChild(node, visit);
+        return;
+      case 'macroCall':
+        out.push(['macros', node.name]);
+        for (const a of node.args) visit(a);
+        return;
       case 'dict':
         for (const e of node.entries) {
           visit(e.key);
