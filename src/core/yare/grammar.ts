@@ -181,7 +181,10 @@ export const EVENT_SHAPE = obj(
       list(str(), 'Input names only: values pass through unconverted.'),
     ),
     steps: STEPS,
-    trigger_on: oneOf(['cycle_tick'], 'cycle_tick: runs once per turn, before the Director.'),
+    trigger_on: oneOf(
+      ['cycle_tick', 'after_event'],
+      'cycle_tick: runs once per turn, before the Director; after_event: runs after each event the player makes happen.',
+    ),
     internal: bool('true: never offered to a model; runs from call, a tick or the engine.'),
     intents: list(str(), 'Phrases a player might type, for offline matching.'),
   },

@@ -78,6 +78,15 @@ export { formatValue, toStateValue, truthy } from './python.ts';
 export { mapPairs, placeOfNode } from './yaml-nodes.ts';
 export { diffStates, type StateChange } from './diff.ts';
 export { overlayState, startingState } from './starting-state.ts';
+export {
+  afterEventHooks,
+  HOOK_EVENT_INPUT,
+  type HookRun,
+  hookInputs,
+  isPlayerEvent,
+  type PlayerEventRun,
+  runPlayerEvent,
+} from './player-event.ts';
 export { didYouMean } from './diagnostics-sink.ts';
 export { MAX_STEPS_PER_RUN } from './limits.ts';
 export { parseExpression } from './expr/parser.ts';

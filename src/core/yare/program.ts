@@ -3,7 +3,7 @@
 
 import type { SourcePlace } from '../diagnostics.ts';
 import type { Expression } from './expr/ast.ts';
-import type { FIELD_SHAPE, STEP_SHAPES } from './grammar.ts';
+import type { EVENT_SHAPE, FIELD_SHAPE, STEP_SHAPES } from './grammar.ts';
 import type { Value } from './values.ts';
 
 /** A field's type and a field's visibility: the values the grammar allows (grammar.ts). */
@@ -56,6 +56,7 @@ export type Target =
   | { readonly kind: 'dynamic'; readonly expr: Operand };
 
 export type MutateOp = (typeof STEP_SHAPES.mutate.props.op.enum)[number];
+export type Trigger = (typeof EVENT_SHAPE.props.trigger_on.enum)[number];
 
 export interface BranchArm {
   /** `undefined` marks the else arm. */
@@ -157,7 +158,8 @@ export interface EventDef {
   /** Inputs were written in list form: undeclared types, values pass through. */
   readonly inputsListForm: boolean;
   readonly steps: readonly Step[];
-  readonly triggerOn: 'cycle_tick' | undefined;
+  /** `cycle_tick`: once per turn, before the Director; `after_event`: after each player event. */
+  readonly triggerOn: Trigger | undefined;
   /** Never offered to a model: runs only from `call`, cycle ticks or the engine. */
   readonly internal: boolean;
   /** Named as a mini-game `resolver_event` somewhere in the rules. */

@@ -11,7 +11,7 @@
 
 import type { Diagnostic, SourcePlace } from '../../diagnostics.ts';
 import type { Expression } from '../expr/ast.ts';
-import type { EngineSettings, InputSpec, MutateOp, NpcTemplate, TableKey } from '../program.ts';
+import type { EngineSettings, InputSpec, MutateOp, NpcTemplate, TableKey, Trigger } from '../program.ts';
 import type { Value } from '../values.ts';
 
 /** Problems the shape pass found on a node, in the order one walk over the file meets them. */
@@ -225,7 +225,7 @@ export interface RawEvent {
   readonly inputs: RawInputs;
   readonly steps: RawStepList | undefined;
   readonly description: string;
-  readonly triggerOn: 'cycle_tick' | undefined;
+  readonly triggerOn: Trigger | undefined;
   readonly internal: boolean;
   readonly intents: readonly string[];
   /** Problems of trigger_on, internal and intents, which one walk meets after the steps. */

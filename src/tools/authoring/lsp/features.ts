@@ -290,7 +290,8 @@ export function describeNode(node: SchemaNode): string {
 function describeEvent(event: EventDef): string {
   const flags = [
     event.internal ? 'internal' : 'public',
-    event.triggerOn ? 'runs every turn (cycle_tick)' : undefined,
+    event.triggerOn === 'cycle_tick' ? 'runs every turn (cycle_tick)' : undefined,
+    event.triggerOn === 'after_event' ? "runs after each player's event (after_event)" : undefined,
     event.resolver ? 'mini-game resolver' : undefined,
   ].filter(Boolean);
   const inputs = [...event.inputs.values()].map(
