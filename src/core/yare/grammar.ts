@@ -29,9 +29,12 @@ export const IDENTIFIER_PATTERN = '^[A-Za-z_][A-Za-z0-9_]*$';
 /** A table_roll key: an exact number, a range `1-5` or an open range `11+` (blanks around the parts). */
 export const TABLE_KEY_PATTERN = '^\\s*(?:-?[0-9]+|-?[0-9]+\\s*-\\s*-?[0-9]+|-?[0-9]+\\s*\\+)\\s*$';
 
+/** The types a value has: an input's, a record property's, and (with collection) a field's. */
+const VALUE_TYPES = ['int', 'float', 'bool', 'string', 'list', 'dict'] as const;
+const VALUE_TYPE = oneOf(VALUE_TYPES, 'The type; values written are converted to it.');
 const FIELD_TYPE = oneOf(
-  ['int', 'float', 'bool', 'string', 'list', 'dict'],
-  'The field type; values written are converted to it.',
+  [...VALUE_TYPES, 'collection'],
+  'The field type; values written are converted to it. collection: records of one shape, by id (record:).',
 );
 const VISIBILITY = oneOf(
   ['public', 'private'],
@@ -45,6 +48,20 @@ const EXPRESSION = str('An expression: "@ state.player.hp > 0".');
 const TARGET = str('Where the step writes: a state. or temp. path, or "@ expr" yielding one.');
 const STEPS = ref('steps', 'Steps, run in order.');
 
+/** A property of the records of a collection: a field's keys, but not another collection. */
+export const PROPERTY_SHAPE = obj(
+  {
+    type: VALUE_TYPE,
+    default: any('The value of a record that does not give one (must match the type).'),
+    min: num('Lower bound of an int or float property; writes are clamped.'),
+    max: num('Upper bound of an int or float property; writes are clamped.'),
+    visibility: VISIBILITY,
+    npc_visibility: NPC_VISIBILITY,
+    description: str('A note for people reading the schema.'),
+  },
+  { doc: 'A property every record of the collection has.' },
+);
+
 export const FIELD_SHAPE = obj(
   {
     type: FIELD_TYPE,
@@ -54,6 +71,20 @@ export const FIELD_SHAPE = obj(
     visibility: VISIBILITY,
     npc_visibility: NPC_VISIBILITY,
     description: str('A note for people reading the schema.'),
+    record: obj(
+      {},
+      {
+        doc: 'A collection: the properties every record has (each with a type, default, bounds, visibility).',
+        extra: PROPERTY_SHAPE,
+        keyPattern: IDENTIFIER_PATTERN,
+      },
+    ),
+    parent: str(
+      'A collection: the property holding the id of the record that contains a record, for within(), descendants() and ancestors().',
+    ),
+    id_prefix: str(
+      'A collection: the text before the number of each id a create step makes (default none: 12).',
+    ),
   },
   { doc: 'A field: a typed value the game remembers.' },
 );
@@ -74,7 +105,7 @@ export const DOMAIN_SHAPE = obj(
 
 export const INPUT_SHAPE = obj(
   {
-    type: oneOf(FIELD_TYPE.enum, 'The input type; the given value is converted to it.'),
+    type: oneOf(VALUE_TYPES, 'The input type; the given value is converted to it.'),
     enum: list(any(), 'The allowed values (matched ignoring case).'),
     default: any('Used when the input is not given; without one a typed input is required.'),
     description: str('Shown to the Director.'),
@@ -160,6 +191,24 @@ export const STEP_SHAPES = {
   dict_delete: obj(
     { var: TARGET, key: VALUE },
     { doc: 'Removes a key of a dict.', required: ['var', 'key'] },
+  ),
+  create: obj(
+    {
+      in: str('The collection the record joins: a state. path.'),
+      record: obj(
+        {},
+        {
+          doc: 'The new record: a value for each property (read as any step value: "@ expr", a literal); the others take their defaults.',
+          extra: VALUE,
+          keyPattern: IDENTIFIER_PATTERN,
+        },
+      ),
+      var: TARGET,
+    },
+    {
+      doc: 'Creates a record with an id the engine makes; var: (optional) is where that id is written.',
+      required: ['in', 'record'],
+    },
   ),
   foreach: obj(
     {

@@ -12,7 +12,7 @@
 import { exprText } from './expr/parser.ts';
 import type { Expr, Expression } from './expr/ast.ts';
 import { forEachChild } from './expr/walk.ts';
-import type { CompiledRules, DomainSchema } from './program.ts';
+import type { CompiledRules, DomainSchema, FieldSchema } from './program.ts';
 
 /** Macro nesting followed when deciding what a macro reads (deeper counts as private). */
 export const MAX_PRIVACY_MACRO_DEPTH = 16;
@@ -52,9 +52,16 @@ export const NO_READS: ValueReads = Object.freeze({
 /** Whether anything below this group is a private field (a group's own visibility is only a default). */
 function hasPrivate(node: DomainSchema): boolean {
   for (const child of node.children.values()) {
-    if (child.kind === 'field' && child.visibility === 'private') return true;
+    if (child.kind === 'field' && fieldHasPrivate(child)) return true;
     if (child.kind === 'domain' && hasPrivate(child)) return true;
   }
+  return false;
+}
+
+/** A field is private, or a collection any of whose records' properties is. */
+function fieldHasPrivate(field: FieldSchema): boolean {
+  if (field.record === undefined) return field.visibility === 'private';
+  for (const property of field.record.properties.values()) if (property.visibility === 'private') return true;
   return false;
 }
 
@@ -64,11 +71,16 @@ function hasPrivate(node: DomainSchema): boolean {
  */
 export function pathIsPrivate(schema: DomainSchema, path: readonly string[]): boolean {
   let node: DomainSchema = schema;
-  for (const segment of path) {
-    const child = node.children.get(segment);
+  for (let i = 0; i < path.length; i++) {
+    const child = node.children.get(path[i]!);
     if (child === undefined) return false;
-    if (child.kind === 'field') return child.visibility === 'private';
-    node = child;
+    if (child.kind === 'domain') {
+      node = child;
+      continue;
+    }
+    // A record's property has its own visibility; the collection, or a record whole, shows all of them.
+    const property = path[i + 2] === undefined ? undefined : child.record?.properties.get(path[i + 2]!);
+    return property === undefined ? fieldHasPrivate(child) : property.visibility === 'private';
   }
   return hasPrivate(node);
 }

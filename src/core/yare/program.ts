@@ -8,6 +8,8 @@ import type { Value } from './values.ts';
 
 /** A field's type and a field's visibility: the values the grammar allows (grammar.ts). */
 export type FieldType = (typeof FIELD_SHAPE.props.type.enum)[number];
+/** The type of an input or a record property: a field's types but `collection`. */
+export type ValueType = Exclude<FieldType, 'collection'>;
 export type Visibility = (typeof FIELD_SHAPE.props.visibility.enum)[number];
 
 export interface FieldSchema {
@@ -22,6 +24,25 @@ export interface FieldSchema {
   readonly npcVisible: boolean;
   readonly description: string | undefined;
   readonly place: SourcePlace;
+  /** A `collection` field: the shape of its records. */
+  readonly record?: RecordSchema;
+  /** A record's `id`, which the engine keeps equal to its key: never written by a step. */
+  readonly readOnly?: boolean;
+}
+
+/**
+ * The records of a `collection` field (state.objs): each is a dict of these properties, the engine's `id`
+ * (its key) among them, every one present with its type (docs/yare.md, "Collections of records").
+ */
+export interface RecordSchema {
+  /** The collection's dotted path (`objs`, `world.things`), for messages. */
+  readonly collection: string;
+  /** Every property, `id` first, in declaration order. */
+  readonly properties: ReadonlyMap<string, FieldSchema>;
+  /** The property holding the id of the record containing this one (`parent:`), for containment queries. */
+  readonly parent: string | undefined;
+  /** What every id a create step makes starts with (`id_prefix:`, default ''). */
+  readonly idPrefix: string;
 }
 
 export interface DomainSchema {
@@ -53,7 +74,22 @@ export type Target =
       /** The typed field written, when the path names one exactly (coercion and bounds). */
       readonly field: FieldSchema | undefined;
     }
-  | { readonly kind: 'dynamic'; readonly expr: Operand };
+  | { readonly kind: 'dynamic'; readonly expr: Operand }
+  /**
+   * A path with computed keys, `state.objs[inputs.obj].loc`: its names checked at load (a record's
+   * property among them), its keys evaluated when the step runs.
+   */
+  | {
+      readonly kind: 'computed';
+      readonly root: 'state' | 'temp';
+      readonly parts: readonly TargetPart[];
+      readonly text: string;
+    };
+
+/** One segment of a computed path after its root: a name, or a key computed when the step runs. */
+export type TargetPart =
+  | { readonly kind: 'name'; readonly name: string }
+  | { readonly kind: 'key'; readonly key: Operand };
 
 export type MutateOp = (typeof STEP_SHAPES.mutate.props.op.enum)[number];
 export type Trigger = (typeof EVENT_SHAPE.props.trigger_on.enum)[number];
@@ -111,6 +147,19 @@ export type Step =
     })
   | (StepBase & { readonly kind: 'dict_delete'; readonly target: Target; readonly key: Operand })
   | (StepBase & {
+      readonly kind: 'create';
+      /** The collection the record joins (a static `state.` path naming it exactly). */
+      readonly collection: {
+        readonly segments: readonly string[];
+        readonly text: string;
+        readonly record: RecordSchema;
+      };
+      /** The values given, by property; the others take their defaults. */
+      readonly values: readonly { readonly name: string; readonly value: Operand }[];
+      /** Where the new record's id is written, if anywhere. */
+      readonly target: Target | undefined;
+    })
+  | (StepBase & {
       readonly kind: 'foreach';
       readonly array: Operand | { readonly kind: 'path'; readonly target: Target };
       readonly itemName: string;
@@ -123,7 +172,7 @@ export type StepKind = Step['kind'];
 export interface InputSpec {
   readonly name: string;
   /** `undefined` for list-form inputs (any value). */
-  readonly type: FieldType | undefined;
+  readonly type: ValueType | undefined;
   readonly enum: readonly Value[] | undefined;
   /** Enum values by their lower-cased text: inputs match case-insensitively and keep the declared spelling. */
   readonly enumIndex: ReadonlyMap<string, Value> | undefined;

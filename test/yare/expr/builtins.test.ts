@@ -354,6 +354,9 @@ describe('checkCall', () => {
         'values',
         'choice',
         'shuffle',
+        'within',
+        'ancestors',
+        'descendants',
       ].sort(),
     );
   });

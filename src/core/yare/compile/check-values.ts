@@ -10,6 +10,7 @@ import { schemaAt } from '../schema.ts';
 import { placeAtOffset } from '../yaml-nodes.ts';
 import { type CheckContext, type EventScope, macroScope, reportShapeProblem } from './context.ts';
 import { macroInputs } from './resolve-macros.ts';
+import { checkComputedTarget } from './check-computed-target.ts';
 import type { RawOperand, RawTarget } from './raw-ast.ts';
 
 /** Checks an expression in the event's scope; findings are placed at `base` + their offset. */
@@ -29,6 +30,7 @@ export function checkOperandExpr(
       inputs: scope.inputs,
       ...macroScope(ctx),
       locals: scope.locals,
+      recordLocals: scope.recordLocals,
     },
     findings,
     refs,
@@ -92,6 +94,10 @@ export function checkTarget(
       const operand = checkOperand(ctx, raw.operand, scope);
       return operand ? { kind: 'dynamic', expr: operand } : undefined;
     }
+    case 'computed':
+      return checkComputedTarget(ctx, raw, where, (key, base, place) =>
+        checkOperandExpr(ctx, key, scope, base, place),
+      );
     case 'static': {
       const { root, path, text } = raw;
       if (root === 'state') {

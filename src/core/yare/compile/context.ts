@@ -7,7 +7,7 @@ import type { Diagnostic, SourcePlace } from '../../diagnostics.ts';
 import { DiagnosticSink } from '../diagnostics-sink.ts';
 import type { Expression } from '../expr/ast.ts';
 import { IDENTIFIER_PATTERN } from '../grammar.ts';
-import type { DomainSchema, InputSpec, MacroFunction } from '../program.ts';
+import type { DomainSchema, InputSpec, MacroFunction, RecordSchema } from '../program.ts';
 import type { StateValue } from '../values.ts';
 import type { NodeSource } from '../yaml-nodes.ts';
 import type { Problems, RawEvent, RawMacro } from './raw-ast.ts';
@@ -38,6 +38,8 @@ export const IDENTIFIER = new RegExp(IDENTIFIER_PATTERN);
 export interface EventScope {
   readonly inputs: ReadonlySet<string>;
   readonly locals: ReadonlySet<string>;
+  /** The foreach locals known to hold a record of a collection (`array: "@ values(state.objs)"`). */
+  readonly recordLocals?: ReadonlyMap<string, RecordSchema>;
 }
 
 export class CheckContext {

@@ -49,7 +49,16 @@ export type RawTarget =
       readonly place: SourcePlace;
     }
   | { readonly kind: 'dynamic'; readonly operand: RawOperand }
+  /** A path with computed keys (`state.objs[inputs.obj].loc`), parsed as an expression. */
+  | { readonly kind: 'computed'; readonly expr: RawExpression; readonly text: string }
   | { readonly kind: 'refused'; readonly problem: Diagnostic };
+
+/** One property a create step gives: its name, where it is written, and its value. */
+export interface RawRecordValue {
+  readonly name: string;
+  readonly place: SourcePlace;
+  readonly value: RawOperand;
+}
 
 /** A step field: its raw content (absent when the field is), and the problem of a missing required one. */
 export interface RawField<T> {
@@ -197,6 +206,15 @@ export type RawStep =
       readonly key: RawField<RawOperand>;
     })
   | (RawStepBase & {
+      readonly kind: 'create';
+      /** `in:`: the collection's path, as written. */
+      readonly collection: RawField<{ readonly text: string; readonly place: SourcePlace }>;
+      /** `record:`: each property given and its value. */
+      readonly values: RawField<readonly RawRecordValue[]>;
+      /** `var:`, optional: where the new id goes. */
+      readonly target: RawTarget | undefined;
+    })
+  | (RawStepBase & {
       readonly kind: 'foreach';
       /** `array:` — a bare `state.`/`temp.` path read directly, or a value. */
       readonly array: RawField<
@@ -246,6 +264,8 @@ export type RawMacro =
       readonly name: string;
       readonly place: SourcePlace;
       readonly params: readonly string[];
+      /** Parameters declared as records of a collection (`params: [o: state.objs]`): the path, where written. */
+      readonly paramRecords: ReadonlyMap<string, { readonly path: string; readonly place: SourcePlace }>;
       /** `value:`: the macro's value, or with `by:` its value for a kind no case names. */
       readonly value: RawExpression | undefined;
       /** `by:`: the kind the macro dispatches on. */

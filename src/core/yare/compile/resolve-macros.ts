@@ -8,7 +8,8 @@ import type { SourcePlace } from '../../diagnostics.ts';
 import { type CheckFinding, type CheckScope, checkExpr } from '../check.ts';
 import type { Expr } from '../expr/ast.ts';
 import { walkExpr } from '../expr/walk.ts';
-import type { PlacedExpression } from '../program.ts';
+import type { PlacedExpression, RecordSchema } from '../program.ts';
+import { schemaAt } from '../schema.ts';
 import { placeOfNode } from '../yaml-nodes.ts';
 import { type CheckContext, macroScope, reportShapeProblem, reportShapeProblems } from './context.ts';
 import type { RawExpression, RawMacro } from './raw-ast.ts';
@@ -63,6 +64,7 @@ function resolveFunction(
     inputs: new Set(),
     ...scope,
     locals: new Set(macro.params),
+    recordLocals: paramRecords(ctx, name, macro),
     roots: PURE_ROOTS,
   };
   const checked = (raw: RawExpression | undefined): PlacedExpression | undefined => {
@@ -94,6 +96,29 @@ function resolveFunction(
   const value = checked(macro.value);
   ctx.macroRefs.set(name, refs);
   ctx.macroFunctions.set(name, { name, params: macro.params, place: macro.place, value, by, cases });
+}
+
+/** The parameters declared as records (`o: state.objs`), each path checked to name a collection. */
+function paramRecords(
+  ctx: CheckContext,
+  name: string,
+  macro: Extract<RawMacro, { kind: 'function' }>,
+): Map<string, RecordSchema> {
+  const out = new Map<string, RecordSchema>();
+  for (const [param, { path, place }] of macro.paramRecords) {
+    const segments = path.split('.');
+    const node = segments[0] === 'state' ? schemaAt(ctx.schema, segments.slice(1)) : undefined;
+    const record =
+      node?.kind === 'field' && node.path.length === segments.length - 1 ? node.record : undefined;
+    if (record !== undefined) out.set(param, record);
+    else
+      ctx.sink.error(
+        'YARE_BAD_SCHEMA',
+        `macros.${name}: parameter ${param}: ${JSON.stringify(path)} is no collection of state_schema (write ${param}: state.things for a record of state.things).`,
+        place,
+      );
+  }
+  return out;
 }
 
 /** The name of the first dice function an expression calls (`roll`, `choice`, `shuffle`), if any. */

@@ -5,9 +5,9 @@
 import type { Diagnostic, SourcePlace } from '../../diagnostics.ts';
 import { didYouMean } from '../diagnostics-sink.ts';
 import { EVENT_SHAPE, INPUT_SHAPE } from '../grammar.ts';
-import type { FieldType, InputSpec, ValuesFrom } from '../program.ts';
+import type { InputSpec, ValuesFrom, ValueType } from '../program.ts';
 import { formatValue } from '../python.ts';
-import { FIELD_TYPES, RESERVED_NAMES } from '../schema.ts';
+import { RESERVED_NAMES, VALUE_TYPES } from '../schema.ts';
 import type { Value } from '../values.ts';
 import {
   getNode,
@@ -156,15 +156,15 @@ export function shapeInputs(ctx: ShapeContext, eventName: string, node: unknown)
       }
     }
     const typeRaw = scalarOf(getNode(value, 'type'));
-    let type: FieldType | undefined;
+    let type: ValueType | undefined;
     if (typeRaw !== undefined) {
-      if (typeof typeRaw === 'string' && (FIELD_TYPES as readonly string[]).includes(typeRaw))
-        type = typeRaw as FieldType;
+      if (typeof typeRaw === 'string' && (VALUE_TYPES as readonly string[]).includes(typeRaw))
+        type = typeRaw as ValueType;
       else {
         problems.push(
           shapeError(
             'YARE_BAD_SCHEMA',
-            `Input '${key}' of '${eventName}' has unknown type ${JSON.stringify(typeRaw)}. Types are: ${FIELD_TYPES.join(', ')}.${didYouMean(String(typeRaw), FIELD_TYPES)}`,
+            `Input '${key}' of '${eventName}' has unknown type ${JSON.stringify(typeRaw)}. Types are: ${VALUE_TYPES.join(', ')}.${didYouMean(String(typeRaw), VALUE_TYPES)}`,
             placeOfNode(ctx.src, getNode(value, 'type')),
           ),
         );
@@ -221,7 +221,7 @@ function shapeValuesFrom(
   ctx: ShapeContext,
   node: unknown,
   input: string,
-  type: FieldType | undefined,
+  type: ValueType | undefined,
   enumValues: Value[] | undefined,
   problems: Diagnostic[],
 ): ValuesFrom | undefined {

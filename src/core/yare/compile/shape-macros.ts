@@ -81,7 +81,8 @@ function shapeMacroFunction(ctx: ShapeContext, name: string, node: YAMLMap, plac
       );
     }
   }
-  const params = shapeParams(ctx, name, getNode(node, 'params'), place, problems);
+  const paramRecords = new Map<string, { path: string; place: SourcePlace }>();
+  const params = shapeParams(ctx, name, getNode(node, 'params'), place, problems, paramRecords);
   const valueNode = getNode(node, 'value');
   const byNode = getNode(node, 'by');
   const casesNode = getNode(node, 'cases');
@@ -98,15 +99,20 @@ function shapeMacroFunction(ctx: ShapeContext, name: string, node: YAMLMap, plac
     );
   if (valueNode === undefined && casesNode === undefined)
     problems.push(shapeError('YARE_BAD_SCHEMA', `macros.${name} needs value: (or by: and cases:).`, place));
-  return { kind: 'function', name, place, params, value, by, cases, problems };
+  return { kind: 'function', name, place, params, paramRecords, value, by, cases, problems };
 }
 
+/**
+ * `params:`: names, or `name: state.path` for a parameter holding a record of that collection (its
+ * properties are then checked in the body), as in `params: [o: state.objs, n]`.
+ */
 function shapeParams(
   ctx: ShapeContext,
   name: string,
   node: unknown,
   place: SourcePlace,
   problems: Diagnostic[],
+  records: Map<string, { path: string; place: SourcePlace }>,
 ): string[] {
   if (!isSeq(node)) {
     problems.push(
@@ -120,8 +126,16 @@ function shapeParams(
   }
   const params: string[] = [];
   for (const item of node.items) {
-    const param = scalarOf(item);
+    const typed = isMap(item) && item.items.length === 1 ? mapPairs(item)[0] : undefined;
+    const param = typed === undefined ? scalarOf(item) : typed.key;
     const at = placeOfNode(ctx.src, item, place);
+    if (typed !== undefined) {
+      const path = scalarOf(typed.value);
+      records.set(typed.key, {
+        path: typeof path === 'string' ? path.trim() : '',
+        place: placeOfNode(ctx.src, typed.value, at),
+      });
+    }
     if (typeof param !== 'string' || !IDENTIFIER.test(param)) {
       problems.push(
         shapeError(

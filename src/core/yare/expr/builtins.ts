@@ -46,7 +46,10 @@ export type BuiltinName =
   | 'keys'
   | 'values'
   | 'choice'
-  | 'shuffle';
+  | 'shuffle'
+  | 'within'
+  | 'ancestors'
+  | 'descendants';
 
 export interface BuiltinSignature {
   readonly name: BuiltinName;
@@ -134,7 +137,13 @@ export const BUILTINS: ReadonlyMap<string, BuiltinSignature> = new Map<string, B
   signature('values', 1, 1, 'values(dict)'),
   signature('choice', 1, 1, 'choice(items)'),
   signature('shuffle', 1, 1, 'shuffle(items)'),
+  signature('within', 3, 3, 'within(state.objs, id, container_id)'),
+  signature('ancestors', 2, 2, 'ancestors(state.objs, id)'),
+  signature('descendants', 2, 2, 'descendants(state.objs, id)'),
 ]);
+
+/** The builtins that follow a collection's `parent:` property: their first argument names the collection. */
+export const CONTAINMENT_FUNCTIONS: ReadonlySet<string> = new Set(['within', 'ancestors', 'descendants']);
 
 /** Refuse an unknown function or a call with the wrong arguments (at load time and at run time). */
 export function checkCall(node: Extract<Expr, { kind: 'call' }>): BuiltinSignature {

@@ -9,6 +9,7 @@
 import { YareError } from '../errors.ts';
 import { MAX_CONTAINER_SIZE } from '../limits.ts';
 import { compareOrder, contains, truthy, valueEquals } from '../python.ts';
+import type { RecordSchema } from '../program.ts';
 import { DICT_PROTOTYPE, type Dict, newDict, PyFloat, type Value } from '../values.ts';
 import { binaryOp, unaryOp } from './arithmetic.ts';
 import type { BinaryOp, CompareOp, Expr, Expression, Span } from './ast.ts';
@@ -53,6 +54,7 @@ import {
   pyStrip,
   pyUpper,
 } from './text-builtins.ts';
+import { propertyAt, pyAncestors, pyDescendants, pyWithin, recordAt } from './record-builtins.ts';
 import { timeDelta } from './timestamps.ts';
 
 /** A compiled expression: its value in a context. */
@@ -72,6 +74,11 @@ export interface ClosureOptions {
    * arguments' values. `undefined` (or no resolver) makes the call an unknown macro when it runs.
    */
   readonly macroFunction?: (name: string) => MacroFunctionClosure | undefined;
+  /**
+   * The records of `state.<keys>` when it is a `collection` field: its reads check that a record exists
+   * (and a computed property name is one of its properties), and `within()` and friends find its parent.
+   */
+  readonly collectionAt?: (keys: readonly string[]) => RecordSchema | undefined;
   /**
    * Whether `state.<keys>` is a field declared `type: float`. State is JSON, where `2.0` is stored as
    * `2`; a read of a float field gives the float back (`{state.f}` prints `2.0`, as in the original).
@@ -153,6 +160,12 @@ function compileNode(node: Expr, expr: Expression, options: ClosureOptions): Clo
     case 'index': {
       const object = compileNode(node.object, expr, options);
       const index = compileNode(node.index, expr, options);
+      const { span } = node;
+      // `state.objs[k]`: a record that must exist; `state.objs[k][p]`: a property that must be declared.
+      const collection = collectionOf(node.object, options);
+      if (collection !== undefined) return (ctx) => recordAt(object(ctx), index(ctx), collection, span);
+      const record = node.object.kind === 'index' ? collectionOf(node.object.object, options) : undefined;
+      if (record !== undefined) return (ctx) => propertyAt(object(ctx), index(ctx), record, span);
       return (ctx) => getItem(object(ctx), index(ctx));
     }
     case 'call':
@@ -266,9 +279,14 @@ function compileAttribute(
   if (base.kind !== 'name' || base.name === 'macros') {
     const inner = compileNode(object, expr, options);
     const name = node.name;
+    // A float property of `state.objs[k]` reads as a float, as a float field does.
+    const record = object.kind === 'index' ? collectionOf(object.object, options) : undefined;
+    if (record?.properties.get(name)?.type === 'float') return (ctx) => asFloat(attr(inner(ctx), name));
     return (ctx) => attr(inner(ctx), name);
   }
   const { name: root, span } = base;
+  const through = root === 'state' ? throughCollection(keys, options) : undefined;
+  if (through !== undefined) return compileThroughRecord(keys, through, span, options);
   const read = rootPath(root, keys, span);
   if (root === 'state' && options.floatField?.(keys)) {
     return (ctx) => {
@@ -277,6 +295,52 @@ function compileAttribute(
     };
   }
   return read;
+}
+
+/** `state.<path>` when it names a collection field, as an expression. */
+function collectionOf(e: Expr, options: ClosureOptions): RecordSchema | undefined {
+  if (options.collectionAt === undefined) return undefined;
+  const keys: string[] = [];
+  let at = e;
+  for (; at.kind === 'attribute'; at = at.object) keys.unshift(at.name);
+  return at.kind === 'name' && at.name === 'state' && keys.length > 0
+    ? options.collectionAt(keys)
+    : undefined;
+}
+
+/** In `state.k0.k1…`, the first collection the chain goes through to a record id: its keys' count and records. */
+function throughCollection(
+  keys: readonly string[],
+  options: ClosureOptions,
+): { at: number; record: RecordSchema } | undefined {
+  if (options.collectionAt === undefined) return undefined;
+  for (let i = 1; i < keys.length; i++) {
+    const record = options.collectionAt(keys.slice(0, i));
+    if (record !== undefined) return { at: i, record };
+  }
+  return undefined;
+}
+
+/** `state.objs.cup.loc`: the collection read, the record `cup` required, then the rest read. */
+function compileThroughRecord(
+  keys: readonly string[],
+  through: { at: number; record: RecordSchema },
+  span: Span,
+  options: ClosureOptions,
+): Closure {
+  const collection = rootPath('state', keys.slice(0, through.at), span);
+  const id = keys[through.at]!;
+  const rest = keys.slice(through.at + 1);
+  const float = options.floatField?.(keys) === true;
+  return (ctx) => {
+    let v: Value = recordAt(collection(ctx), id, through.record, span);
+    for (const key of rest) v = attr(v, key);
+    return float ? asFloat(v) : v;
+  };
+}
+
+function asFloat(v: Value): Value {
+  return typeof v === 'number' ? new PyFloat(v) : v;
 }
 
 /** `root.k0.k1…` read in one closure, specialised for the common lengths. */
@@ -668,6 +732,10 @@ function compileCall(
         return timeDelta(a, a1(ctx), span0, span1, node.span);
       };
     }
+    case 'within':
+    case 'ancestors':
+    case 'descendants':
+      return compileContainment(name, node, arg, options);
     case 'sorted': {
       const kw = keywordClosures(node, expr, options);
       const [items, reverse, key] = [arg[0]!, kw.get('reverse'), kw.get('key')];
@@ -686,6 +754,45 @@ function compileCall(
     default:
       return compileTextOrList(name, arg, node.span);
   }
+}
+
+/** `within`, `ancestors`, `descendants`: the first argument names a collection that declares its parent. */
+function compileContainment(
+  name: 'within' | 'ancestors' | 'descendants',
+  node: Extract<Expr, { kind: 'call' }>,
+  arg: readonly Closure[],
+  options: ClosureOptions,
+): Closure {
+  const record = collectionOf(node.args[0]!, options);
+  const { span } = node;
+  if (record?.parent === undefined) {
+    return () => {
+      throw new YareError('YARE_TYPE', containmentMisuse(name), span);
+    };
+  }
+  const [a0, a1, a2] = arg as [Closure, Closure, Closure | undefined];
+  switch (name) {
+    case 'within':
+      return (ctx) => {
+        const [c, x, y] = [a0(ctx), a1(ctx), a2!(ctx)];
+        return pyWithin(c, x, y, record, span);
+      };
+    case 'ancestors':
+      return (ctx) => {
+        const c = a0(ctx);
+        return pyAncestors(c, a1(ctx), record, span);
+      };
+    case 'descendants':
+      return (ctx) => {
+        const c = a0(ctx);
+        return pyDescendants(c, a1(ctx), record, () => ctx.step(), span);
+      };
+  }
+}
+
+/** What `within()` and friends say of a first argument that is no collection with `parent:`. */
+export function containmentMisuse(name: string): string {
+  return `${name}() takes a collection of state_schema that declares parent: as its first argument, as ${name}(state.objs, ...)`;
 }
 
 function keywordClosures(
@@ -786,7 +893,16 @@ function compileNumeric(name: NumericBuiltin, arg: readonly Closure[], span: Spa
 
 type TextOrListBuiltin = Exclude<
   BuiltinName,
-  NumericBuiltin | 'roll' | 'choice' | 'shuffle' | 'timedelta' | 'time_delta' | 'sorted'
+  | NumericBuiltin
+  | 'roll'
+  | 'choice'
+  | 'shuffle'
+  | 'timedelta'
+  | 'time_delta'
+  | 'sorted'
+  | 'within'
+  | 'ancestors'
+  | 'descendants'
 >;
 
 function compileTextOrList(name: TextOrListBuiltin, arg: readonly Closure[], span: Span): Closure {

@@ -35,8 +35,11 @@ import { withPlace } from './errors.ts';
 import { prepareInputs } from './inputs.ts';
 import { type LoweredEvent, type Machine, type MachineProgram, runSteps, type StepFn } from './machine.ts';
 import { checkedTest, labelledOperand, labelTableEntry, writtenPath } from './roll-labels.ts';
+import { coerceRecord } from './coerce.ts';
+import { NEXT_IDS_KEY, nextIdNumber } from './records.ts';
 import {
   checkedDynamicPath,
+  checkedSegments,
   copyDict,
   dictKey,
   fieldOf,
@@ -44,6 +47,7 @@ import {
   readDict,
   readList,
   readPath,
+  requireRecord,
   resolvedPath,
   writePath,
 } from './paths.ts';
@@ -90,6 +94,7 @@ export class LoweredProgram implements MachineProgram {
       macro: (name) => this.macro(name),
       macroFunction: (name) => this.macroFunction(name),
       floatField: (keys) => fieldOf(schema, ['state', ...keys])?.type === 'float',
+      collectionAt: (keys) => fieldOf(schema, ['state', ...keys])?.record,
     };
   }
 
@@ -262,6 +267,8 @@ function lowerStep(step: Step, program: LoweredProgram): StepFn {
       return lowerDictSet(step, program);
     case 'dict_delete':
       return lowerDictDelete(step, program);
+    case 'create':
+      return lowerCreate(step, program);
     case 'foreach':
       return lowerForeach(step, program);
     default: {
@@ -321,6 +328,7 @@ function lowerMutate(step: StepOf<'mutate'>, program: LoweredProgram): StepFn {
     countStep(m);
     m.currentPlace = place;
     const path = target(m);
+    if (path.recordAt !== undefined) requireRecord(m, path);
     const current = readPath(m, path.segments);
     if (current === null || current === undefined) {
       throw new YareError(
@@ -535,6 +543,46 @@ function lowerDictDelete(step: StepOf<'dict_delete'>, program: LoweredProgram): 
   });
 }
 
+/**
+ * `create`: a record made of the values given (each an operand) and the properties' defaults, under the
+ * next id of its collection (run/records.ts), which `var:` receives; the collection holds at most
+ * MAX_CONTAINER_SIZE records.
+ */
+function lowerCreate(step: StepOf<'create'>, program: LoweredProgram): StepFn {
+  const place = step.place;
+  const { record, segments, text } = step.collection;
+  const schema = program.rules.schema;
+  const values = step.values.map((v) => ({ name: v.name, value: lowerOperand(v.value, program) }));
+  const collection = resolvedPath(segments, schema);
+  const counter = resolvedPath(['state', NEXT_IDS_KEY, segments.slice(1).join('.')], schema);
+  const target = step.target === undefined ? undefined : lowerTarget(step.target, program);
+  const mark = step.target === undefined ? undefined : tempMark(step.target, undefined, program, true);
+  return (m) => {
+    countStep(m);
+    m.currentPlace = place;
+    const given = newDict();
+    for (const v of values) given[v.name] = v.value(m);
+    m.currentPlace = place;
+    const records = readDict(m, collection, 'create');
+    if (Object.keys(records).length >= MAX_CONTAINER_SIZE) {
+      throw new YareError(
+        'YARE_CONTAINER_LIMIT',
+        `create: ${text} holds ${MAX_CONTAINER_SIZE} records already (MAX_CONTAINER_SIZE).`,
+      );
+    }
+    const n = nextIdNumber(records, record, readPath(m, counter.segments) ?? null);
+    const id = `${record.idPrefix}${n}`;
+    const all = copyDict(records);
+    all[id] = coerceRecord(given, record, id, 'create');
+    writePath(m, collection, all, 'create');
+    writePath(m, counter, n + 1, 'create');
+    if (target === undefined) return;
+    const path = target(m);
+    writePath(m, path, id, 'create');
+    if (mark !== undefined) mark(m, path);
+  };
+}
+
 function lowerNote(step: StepOf<'note'>, program: LoweredProgram): StepFn {
   const place = step.place;
   // Text and expressions alternate: `lead`, then each expression followed by the text after it.
@@ -682,7 +730,17 @@ function privacyOf(op: Operand, program: LoweredProgram): PrivacyTest | undefine
 
 /** Whether a computed `var:` path is private (it then says which key or field was written). */
 function targetPrivacy(target: Target, program: LoweredProgram): PrivacyTest | undefined {
-  return target.kind === 'dynamic' ? privacyOf(target.expr, program) : undefined;
+  switch (target.kind) {
+    case 'static':
+      return undefined;
+    case 'dynamic':
+      return privacyOf(target.expr, program);
+    case 'computed':
+      return target.parts.reduce<PrivacyTest | undefined>(
+        (test, part) => (part.kind === 'key' ? eitherTest(test, privacyOf(part.key, program)) : test),
+        undefined,
+      );
+  }
 }
 
 /**
@@ -722,9 +780,10 @@ const DYNAMIC_PATH_CACHE_SIZE = 64;
 
 function lowerTarget(target: Target, program: LoweredProgram): TargetFn {
   if (target.kind === 'static') {
-    const resolved = resolvedPath(target.segments, target.field);
+    const resolved = resolvedPath(target.segments, program.rules.schema);
     return () => resolved;
   }
+  if (target.kind === 'computed') return lowerComputedTarget(target, program);
   const expr = lowerOperand(target.expr, program);
   const schema = program.rules.schema;
   const cache = new Map<string, ResolvedPath>();
@@ -740,6 +799,35 @@ function lowerTarget(target: Target, program: LoweredProgram): TargetFn {
     if (hit !== undefined) return hit;
     const resolved = checkedDynamicPath(raw, schema);
     if (cache.size < DYNAMIC_PATH_CACHE_SIZE) cache.set(raw, resolved);
+    return resolved;
+  };
+}
+
+/**
+ * `state.objs[inputs.obj].loc`: each key evaluated (a dict key, as dict_set reads one), the segments checked
+ * against the schema once per distinct path (the names were checked at load; a key may still name a
+ * property, `state.objs[k][p]`).
+ */
+function lowerComputedTarget(
+  target: Extract<Target, { kind: 'computed' }>,
+  program: LoweredProgram,
+): TargetFn {
+  const parts = target.parts.map((part) =>
+    part.kind === 'name'
+      ? { name: part.name, key: undefined }
+      : { name: '', key: lowerOperand(part.key, program) },
+  );
+  const schema = program.rules.schema;
+  const root = target.root;
+  const cache = new Map<string, ResolvedPath>();
+  return (m) => {
+    const segments: string[] = [root];
+    for (const part of parts) segments.push(part.key === undefined ? part.name : dictKey(part.key(m)));
+    const text = segments.join('\u0000');
+    const hit = cache.get(text);
+    if (hit !== undefined) return hit;
+    const resolved = checkedSegments(segments, schema);
+    if (cache.size < DYNAMIC_PATH_CACHE_SIZE) cache.set(text, resolved);
     return resolved;
   };
 }

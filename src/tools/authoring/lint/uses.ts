@@ -131,6 +131,12 @@ export function eventUses(steps: readonly Step[]): EventUses {
       read(target.expr);
       return;
     }
+    if (target.kind === 'computed') {
+      // Which record or key is written is known when the step runs.
+      uses.dynamicWrite = true;
+      for (const part of target.parts) if (part.kind === 'key') read(part.key);
+      return;
+    }
     if (target.root === 'state')
       uses.writes.push({
         path: target.path,
@@ -197,6 +203,17 @@ export function eventUses(steps: readonly Step[]): EventUses {
           read(step.key);
           write(step.target, step.place, []);
           break;
+        case 'create': {
+          for (const v of step.values) read(v.value);
+          const values = step.values.map((v) => v.value);
+          uses.writes.push({
+            path: step.collection.segments.slice(1),
+            place: step.place,
+            valueReads: values.flatMap((v) => operandReads(v).map((p) => p.join('.'))),
+          });
+          if (step.target !== undefined) write(step.target, step.place, []);
+          break;
+        }
         case 'foreach':
           if (step.array.kind === 'path') {
             if (step.array.target.kind === 'static')
@@ -216,7 +233,10 @@ export function eventUses(steps: readonly Step[]): EventUses {
 export function macroReads(rules: CompiledRules): { reads: string[][]; macros: string[] } {
   const reads: string[][] = [];
   const macros: string[] = [];
-  for (const expr of [...rules.macros.values(), ...rules.invariants.map((i) => i.expr)]) {
+  const functions = [...rules.macroFunctions.values()].flatMap((f) =>
+    [f.by, f.value, ...f.cases.values()].filter((e) => e !== undefined),
+  );
+  for (const expr of [...rules.macros.values(), ...functions, ...rules.invariants.map((i) => i.expr)]) {
     for (const path of namesRead(expr.ast)) {
       reads.push(path);
       if (path[0] === 'macros' && path[1] !== undefined) macros.push(path[1]);
