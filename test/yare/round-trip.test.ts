@@ -26,6 +26,8 @@ const DELETIONS = [
   ['use_oats', 'an item of a list field (list_remove)'],
   ['empty_shelf', 'every key of a dict field (set to {})'],
   ['peel_label', 'a key of a dict field inside a domain'],
+  ['smash_jar', 'a record of a collection (dict_delete)'],
+  ['new_jar', 'nothing, but a record created: its id counter is state too'],
 ] as const;
 
 let cartridge: Cartridge;
@@ -136,6 +138,10 @@ describe('a printed state reads back as itself', () => {
       shelf: { jam: 2, salt: 1, tea: 5 },
       nested: { jars: { plum: 1, fig: 2 }, tins: { bean: 3 } },
       sacks: [],
+      jars: {
+        j1: { id: 'j1', fruit: 'plum', full: true },
+        j2: { id: 'j2', fruit: 'fig', full: true },
+      },
       cellar: { labels: { cider: 'old', mead: 'new' }, count: 7 },
     });
     // A dict field given is the field's value, not keys to merge into its default.

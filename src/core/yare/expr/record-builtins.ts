@@ -6,7 +6,7 @@
 
 import { YareError } from '../errors.ts';
 import { MAX_CONTAINMENT_DEPTH } from '../limits.ts';
-import { formatValue, typeName } from '../python.ts';
+import { pyRepr, typeName } from '../python.ts';
 import type { RecordSchema } from '../program.ts';
 import { unknownProperty } from '../schema-records.ts';
 import { type Dict, isDict, type Value } from '../values.ts';
@@ -32,7 +32,7 @@ export function recordAt(collection: Value, id: Value, record: RecordSchema, spa
 function existingId(all: Dict, id: Value, record: RecordSchema, span: Span): string {
   const key = typeof id === 'string' ? id : dictKeyOf(id, span);
   if (Object.hasOwn(all, key) && isDict(all[key])) return key;
-  throw new YareError('YARE_BAD_PATH', `state.${record.collection} has no record ${formatValue(key)}`, span);
+  throw new YareError('YARE_BAD_PATH', `state.${record.collection} has no record ${pyRepr(key)}`, span);
 }
 
 /** `record[name]` with a computed name: a declared property, or an error naming the records' properties. */
