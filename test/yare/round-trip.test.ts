@@ -143,6 +143,7 @@ describe('a printed state reads back as itself', () => {
         j2: { id: 'j2', fruit: 'fig', full: true },
       },
       cellar: { labels: { cider: 'old', mead: 'new' }, count: 7 },
+      _next_ids: { jars: 0 },
     });
     // A dict field given is the field's value, not keys to merge into its default.
     const given = toStateValue(startingState(cartridge.rules, { shelf: { salt: 9 } })) as { shelf: unknown };

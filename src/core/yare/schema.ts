@@ -15,7 +15,7 @@ import type {
   ValueType,
   Visibility,
 } from './program.ts';
-import { compileCollection, PROPERTY_KEYS, unknownProperty } from './schema-records.ts';
+import { compileCollection, NEXT_IDS_KEY, nextIdNumber, PROPERTY_KEYS, unknownProperty } from './schema-records.ts';
 import { type Dict, isDict, newDict, type Value } from './values.ts';
 import {
   getNode,
@@ -66,7 +66,7 @@ export const ENGINE_FIELDS: ReadonlyMap<string, FieldType> = new Map<string, Fie
   [GAME_TIME_KEY, 'string'],
   [PENDING_KEY, 'dict'],
   // The ids each collection's create steps have made (run/records.ts).
-  ['_next_ids', 'dict'],
+  [NEXT_IDS_KEY, 'dict'],
 ]);
 
 interface Inherited {
@@ -488,12 +488,31 @@ export function dictDepth(v: unknown): number {
   return Object.keys(v).length === 0 ? 0 : 1 + deepest;
 }
 
-/** The initial state: every declared field at its default, domains as nested dicts. */
+/**
+ * The initial state: every declared field at its default, domains as nested dicts; with collections, the
+ * engine's `_next_ids` past every numbered id of their defaults (so an id a default record had is never
+ * made again, even after that record is deleted).
+ */
 export function buildInitialState(schema: DomainSchema): Dict {
+  const out = fieldDefaults(schema);
+  const counters = newDict();
+  const walk = (node: DomainSchema): void => {
+    for (const child of node.children.values()) {
+      if (child.kind === 'domain') walk(child);
+      else if (child.record !== undefined && isDict(child.default))
+        counters[child.path.join('.')] = nextIdNumber(child.default, child.record, null);
+    }
+  };
+  walk(schema);
+  if (Object.keys(counters).length > 0 && !Object.hasOwn(out, NEXT_IDS_KEY)) out[NEXT_IDS_KEY] = counters;
+  return out;
+}
+
+function fieldDefaults(schema: DomainSchema): Dict {
   const out = newDict();
   for (const [name, child] of schema.children) {
     if (isImplicitField(child)) continue;
-    out[name] = child.kind === 'field' ? cloneValue(child.default) : buildInitialState(child);
+    out[name] = child.kind === 'field' ? cloneValue(child.default) : fieldDefaults(child);
   }
   return out;
 }

@@ -36,7 +36,7 @@ import { prepareInputs } from './inputs.ts';
 import { type LoweredEvent, type Machine, type MachineProgram, runSteps, type StepFn } from './machine.ts';
 import { checkedTest, labelledOperand, labelTableEntry, writtenPath } from './roll-labels.ts';
 import { coerceRecord } from './coerce.ts';
-import { NEXT_IDS_KEY, nextIdNumber } from './records.ts';
+import { NEXT_IDS_KEY, nextIdNumber } from '../schema-records.ts';
 import {
   checkedDynamicPath,
   checkedSegments,
