@@ -15,7 +15,13 @@ import type {
   ValueType,
   Visibility,
 } from './program.ts';
-import { compileCollection, NEXT_IDS_KEY, nextIdNumber, PROPERTY_KEYS, unknownProperty } from './schema-records.ts';
+import {
+  compileCollection,
+  NEXT_IDS_KEY,
+  nextIdNumber,
+  PROPERTY_KEYS,
+  unknownProperty,
+} from './schema-records.ts';
 import { type Dict, isDict, newDict, type Value } from './values.ts';
 import {
   getNode,
