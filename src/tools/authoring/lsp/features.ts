@@ -12,6 +12,7 @@ import {
   BUILTINS,
   type CompiledRules,
   type EventDef,
+  type MacroFunction,
   schemaAt,
   type SchemaNode,
   YARE_GRAMMAR,
@@ -77,6 +78,16 @@ export function complete(
     const segments = rest!.split('.');
     if (root === 'state') {
       const node = schemaAt(rules.schema, segments.slice(0, -1));
+      // `state.objs.cup.`: the properties of a collection's records.
+      const record =
+        node?.kind === 'field' && node.path.length === segments.length - 2 ? node.record : undefined;
+      if (record !== undefined)
+        return [...record.properties.values()].map((p) => ({
+          label: p.name,
+          kind: CompletionItemKind.Field,
+          detail: describeFieldShort(p),
+          documentation: p.description,
+        }));
       if (node?.kind !== 'domain') return [];
       return [...node.children.values()].map((child) => ({
         label: child.name,
@@ -86,11 +97,19 @@ export function complete(
       }));
     }
     if (root === 'macros')
-      return [...rules.macros.entries()].map(([name, expr]) => ({
-        label: name,
-        kind: CompletionItemKind.Constant,
-        detail: expr.source,
-      }));
+      return [
+        ...[...rules.macros.entries()].map(([name, expr]) => ({
+          label: name,
+          kind: CompletionItemKind.Constant,
+          detail: expr.source,
+        })),
+        ...[...rules.macroFunctions.values()].map((fn) => ({
+          label: name_(fn),
+          kind: CompletionItemKind.Function,
+          detail:
+            fn.by === undefined ? fn.value?.source : `by ${fn.by.source}: ${[...fn.cases.keys()].join(', ')}`,
+        })),
+      ];
     const event = enclosingEvent(lines, lineNo, rules);
     const inputs = event
       ? [...event.inputs.values()]
@@ -192,6 +211,8 @@ export function hover(
   if (rules && segments[0] === 'macros' && segments[1]) {
     const macro = rules.macros.get(segments[1]);
     if (macro) return markdown(`**macros.${segments[1]}**\n\n\`\`\`\n@ ${macro.source}\n\`\`\``);
+    const fn = rules.macroFunctions.get(segments[1]);
+    if (fn) return markdown(describeMacroFunction(fn));
   }
   if (rules && segments[0] === 'inputs' && segments[1]) {
     const lines = text.split('\n');
@@ -285,6 +306,23 @@ export function describeNode(node: SchemaNode): string {
     node.npcVisible ? 'NPC brain sees it' : undefined,
   ].filter((p) => p !== undefined);
   return `**${path}** — ${parts.join(', ')}${node.description ? `\n\n${node.description}` : ''}`;
+}
+
+/** `describe(o)`: a macro with parameters, as completion shows its name. */
+function name_(fn: MacroFunction): string {
+  return `${fn.name}(${fn.params.join(', ')})`;
+}
+
+function describeMacroFunction(fn: MacroFunction): string {
+  const body =
+    fn.by === undefined
+      ? `@ ${fn.value?.source ?? ''}`
+      : [
+          `by: @ ${fn.by.source}`,
+          ...[...fn.cases].map(([kind, e]) => `${kind}: @ ${e.source}`),
+          ...(fn.value ? [`else: @ ${fn.value.source}`] : []),
+        ].join('\n');
+  return `**macros.${name_(fn)}**\n\n\`\`\`\n${body}\n\`\`\``;
 }
 
 function describeEvent(event: EventDef): string {
