@@ -88,7 +88,7 @@ describe.each(ports)('ByteSized32 port %s', (port) => {
     let state: unknown = rules.initialState;
     const opening = runEvent(rules, state, gold.opening, {});
     const states: PortState[] = [state as PortState];
-    const notes: string[][] = [opening.notes];
+    const notes: string[][] = [[...opening.notes]];
     gold.steps.slice(1).forEach((step, i) => {
       const ran = runPlayerEvent(rules, state, step.event!, step.inputs ?? {}, { seed: i + 1 });
       if (!ran.result.ok) throw new Error(`step ${i + 1} (${step.event}): ${ran.result.error.message}`);
