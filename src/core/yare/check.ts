@@ -80,38 +80,9 @@ export function checkExpr(e: Expr, scope: CheckScope, out: CheckFinding[], macro
         checkProperty(recordOfExpr(e.object, scope), e.index.value, e.index.span.start, out);
       return;
     }
-    case 'call': {
-      const host = BUILTINS.has(e.callee) ? undefined : scope.functions?.get(e.callee);
-      if (host !== undefined) {
-        const error = hostCallError(e.callee, host, e);
-        if (error !== undefined)
-          out.push({ code: 'YARE_ARITY', message: error.message, start: e.span.start });
-      } else {
-        try {
-          checkCall(e);
-        } catch (error) {
-          if (!(error instanceof YareError)) throw error;
-          const code = error.code === 'YARE_UNKNOWN_FUNCTION' ? 'YARE_UNKNOWN_FUNCTION' : 'YARE_ARITY';
-          const names = [...BUILTINS.keys(), ...(scope.functions?.keys() ?? [])];
-          const message =
-            code === 'YARE_UNKNOWN_FUNCTION' && scope.functions !== undefined
-              ? `unknown function '${e.callee}'; the functions are ${names.join(', ')}`
-              : error.message;
-          const hint = code === 'YARE_UNKNOWN_FUNCTION' ? didYouMean(e.callee, names) : '';
-          out.push({ code, message: `${message}.${hint}`, start: e.span.start });
-        }
-      }
-      if (CONTAINMENT_FUNCTIONS.has(e.callee) && e.args[0] !== undefined) {
-        const chain = attributeChain(e.args[0]);
-        const node = chain?.[0] === 'state' ? schemaAt(scope.schema, chain.slice(1)) : undefined;
-        const exact = node?.kind === 'field' && node.path.length === chain!.length - 1;
-        if (!exact || node.record?.parent === undefined)
-          out.push({ code: 'YARE_ARITY', message: `${containmentMisuse(e.callee)}.`, start: e.span.start });
-      }
-      for (const kw of e.kwargs) checkExpr(kw.value, scope, out, macroRefs);
-      for (const a of e.args) checkExpr(a, scope, out, macroRefs);
+    case 'call':
+      checkCallExpr(e, scope, out, macroRefs);
       return;
-    }
     case 'unary':
       checkExpr(e.operand, scope, out, macroRefs);
       return;
@@ -131,20 +102,9 @@ export function checkExpr(e: Expr, scope: CheckScope, out: CheckFinding[], macro
     case 'list':
       for (const i of e.items) checkExpr(i, scope, out, macroRefs);
       return;
-    case 'comprehension': {
-      // Each `for` binds its variable for the clauses after it and for the element (and key).
-      let inner = scope;
-      for (const clause of e.clauses) {
-        if (clause.kind === 'if') checkExpr(clause.test, inner, out, macroRefs);
-        else {
-          checkExpr(clause.iterable, inner, out, macroRefs);
-          inner = withLocal(inner, clause.variable, iteratedRecord(clause.iterable, inner));
-        }
-      }
-      if (e.key !== undefined) checkExpr(e.key, inner, out, macroRefs);
-      checkExpr(e.element, inner, out, macroRefs);
+    case 'comprehension':
+      checkComprehension(e, scope, out, macroRefs);
       return;
-    }
     case 'slice':
       forEachChild(e, (child) => checkExpr(child, scope, out, macroRefs));
       return;
@@ -159,6 +119,63 @@ export function checkExpr(e: Expr, scope: CheckScope, out: CheckFinding[], macro
       }
       return;
   }
+}
+
+/** A builtin or host function call: the function exists, its arguments fit, and they are checked. */
+function checkCallExpr(
+  e: Extract<Expr, { kind: 'call' }>,
+  scope: CheckScope,
+  out: CheckFinding[],
+  macroRefs?: Set<string>,
+): void {
+  const host = BUILTINS.has(e.callee) ? undefined : scope.functions?.get(e.callee);
+  if (host !== undefined) {
+    const error = hostCallError(e.callee, host, e);
+    if (error !== undefined) out.push({ code: 'YARE_ARITY', message: error.message, start: e.span.start });
+  } else {
+    try {
+      checkCall(e);
+    } catch (error) {
+      if (!(error instanceof YareError)) throw error;
+      const code = error.code === 'YARE_UNKNOWN_FUNCTION' ? 'YARE_UNKNOWN_FUNCTION' : 'YARE_ARITY';
+      const names = [...BUILTINS.keys(), ...(scope.functions?.keys() ?? [])];
+      const message =
+        code === 'YARE_UNKNOWN_FUNCTION' && scope.functions !== undefined
+          ? `unknown function '${e.callee}'; the functions are ${names.join(', ')}`
+          : error.message;
+      const hint = code === 'YARE_UNKNOWN_FUNCTION' ? didYouMean(e.callee, names) : '';
+      out.push({ code, message: `${message}.${hint}`, start: e.span.start });
+    }
+  }
+  if (CONTAINMENT_FUNCTIONS.has(e.callee) && e.args[0] !== undefined) {
+    const chain = attributeChain(e.args[0]);
+    const node = chain?.[0] === 'state' ? schemaAt(scope.schema, chain.slice(1)) : undefined;
+    const exact = node?.kind === 'field' && node.path.length === chain!.length - 1;
+    if (!exact || node.record?.parent === undefined)
+      out.push({ code: 'YARE_ARITY', message: `${containmentMisuse(e.callee)}.`, start: e.span.start });
+  }
+  for (const kw of e.kwargs) checkExpr(kw.value, scope, out, macroRefs);
+  for (const a of e.args) checkExpr(a, scope, out, macroRefs);
+}
+
+/** Each `for` binds its variable for the clauses after it and for the element (and key). */
+function checkComprehension(
+  e: Extract<Expr, { kind: 'comprehension' }>,
+  scope: CheckScope,
+  out: CheckFinding[],
+  macroRefs?: Set<string>,
+): void {
+  // Each `for` binds its variable for the clauses after it and for the element (and key).
+  let inner = scope;
+  for (const clause of e.clauses) {
+    if (clause.kind === 'if') checkExpr(clause.test, inner, out, macroRefs);
+    else {
+      checkExpr(clause.iterable, inner, out, macroRefs);
+      inner = withLocal(inner, clause.variable, iteratedRecord(clause.iterable, inner));
+    }
+  }
+  if (e.key !== undefined) checkExpr(e.key, inner, out, macroRefs);
+  checkExpr(e.element, inner, out, macroRefs);
 }
 
 /** The scope with one more local, which holds a record of `record` when that is known. */

@@ -157,17 +157,8 @@ function compileNode(node: Expr, expr: Expression, options: ClosureOptions): Clo
     }
     case 'attribute':
       return compileAttribute(node, expr, options);
-    case 'index': {
-      const object = compileNode(node.object, expr, options);
-      const index = compileNode(node.index, expr, options);
-      const { span } = node;
-      // `state.objs[k]`: a record that must exist; `state.objs[k][p]`: a property that must be declared.
-      const collection = collectionOf(node.object, options);
-      if (collection !== undefined) return (ctx) => recordAt(object(ctx), index(ctx), collection, span);
-      const record = node.object.kind === 'index' ? collectionOf(node.object.object, options) : undefined;
-      if (record !== undefined) return (ctx) => propertyAt(object(ctx), index(ctx), record, span);
-      return (ctx) => getItem(object(ctx), index(ctx));
-    }
+    case 'index':
+      return compileIndex(node, expr, options);
     case 'call':
       return compileCall(node, expr, options);
     case 'unary': {
@@ -180,64 +171,24 @@ function compileNode(node: Expr, expr: Expression, options: ClosureOptions): Clo
       return compileBinary(node, expr, options);
     case 'compare':
       return compileCompare(node, expr, options);
-    case 'logical': {
-      const left = compileNode(node.left, expr, options);
-      const right = compileNode(node.right, expr, options);
-      if (node.op === 'and')
-        return (ctx) => {
-          const v = left(ctx);
-          return truthy(v) ? right(ctx) : v;
-        };
-      return (ctx) => {
-        const v = left(ctx);
-        return truthy(v) ? v : right(ctx);
-      };
-    }
+    case 'logical':
+      return compileLogical(node, expr, options);
     case 'conditional': {
       const test = compileNode(node.test, expr, options);
       const then = compileNode(node.then, expr, options);
       const otherwise = compileNode(node.otherwise, expr, options);
       return (ctx) => (truthy(test(ctx)) ? then(ctx) : otherwise(ctx));
     }
-    case 'list': {
-      const items = node.items.map((item) => compileNode(item, expr, options));
-      const n = items.length;
-      return (ctx) => {
-        const out = new Array<Value>(n);
-        for (let i = 0; i < n; i++) out[i] = items[i]!(ctx);
-        return out;
-      };
-    }
+    case 'list':
+      return compileList(node, expr, options);
     case 'comprehension':
       return compileComprehension(node, expr, options);
-    case 'slice': {
-      const object = compileNode(node.object, expr, options);
-      const part = (e: Expr | undefined) => (e === undefined ? undefined : compileNode(e, expr, options));
-      const [start, stop, step] = [part(node.start), part(node.stop), part(node.step)];
-      const { span } = node;
-      return (ctx) => {
-        const v = object(ctx);
-        return pySlice(v, start?.(ctx), stop?.(ctx), step?.(ctx), span);
-      };
-    }
+    case 'slice':
+      return compileSlice(node, expr, options);
     case 'macroCall':
       return compileMacroCall(node, expr, options);
-    case 'dict': {
-      const entries = node.entries.map((entry) => ({
-        key: compileNode(entry.key, expr, options),
-        value: compileNode(entry.value, expr, options),
-        span: entry.key.span,
-      }));
-      return (ctx): Dict => {
-        const out = newDict();
-        let size = 0;
-        for (const entry of entries) {
-          const key = dictKeyOf(entry.key(ctx), entry.span);
-          size = dictEntry(out, key, entry.value(ctx), size, entry.span);
-        }
-        return out;
-      };
-    }
+    case 'dict':
+      return compileDict(node, expr, options);
     default: {
       const never: never = node;
       const kind = (never as Expr).kind;
@@ -246,6 +197,90 @@ function compileNode(node: Expr, expr: Expression, options: ClosureOptions): Clo
       };
     }
   }
+}
+
+function compileIndex(
+  node: Extract<Expr, { kind: 'index' }>,
+  expr: Expression,
+  options: ClosureOptions,
+): Closure {
+  const object = compileNode(node.object, expr, options);
+  const index = compileNode(node.index, expr, options);
+  const { span } = node;
+  // `state.objs[k]`: a record that must exist; `state.objs[k][p]`: a property that must be declared.
+  const collection = collectionOf(node.object, options);
+  if (collection !== undefined) return (ctx) => recordAt(object(ctx), index(ctx), collection, span);
+  const record = node.object.kind === 'index' ? collectionOf(node.object.object, options) : undefined;
+  if (record !== undefined) return (ctx) => propertyAt(object(ctx), index(ctx), record, span);
+  return (ctx) => getItem(object(ctx), index(ctx));
+}
+
+function compileLogical(
+  node: Extract<Expr, { kind: 'logical' }>,
+  expr: Expression,
+  options: ClosureOptions,
+): Closure {
+  const left = compileNode(node.left, expr, options);
+  const right = compileNode(node.right, expr, options);
+  if (node.op === 'and')
+    return (ctx) => {
+      const v = left(ctx);
+      return truthy(v) ? right(ctx) : v;
+    };
+  return (ctx) => {
+    const v = left(ctx);
+    return truthy(v) ? v : right(ctx);
+  };
+}
+
+function compileList(
+  node: Extract<Expr, { kind: 'list' }>,
+  expr: Expression,
+  options: ClosureOptions,
+): Closure {
+  const items = node.items.map((item) => compileNode(item, expr, options));
+  const n = items.length;
+  return (ctx) => {
+    const out = new Array<Value>(n);
+    for (let i = 0; i < n; i++) out[i] = items[i]!(ctx);
+    return out;
+  };
+}
+
+function compileSlice(
+  node: Extract<Expr, { kind: 'slice' }>,
+  expr: Expression,
+  options: ClosureOptions,
+): Closure {
+  const object = compileNode(node.object, expr, options);
+  const part = (e: Expr | undefined) => (e === undefined ? undefined : compileNode(e, expr, options));
+  const [start, stop, step] = [part(node.start), part(node.stop), part(node.step)];
+  const { span } = node;
+  return (ctx) => {
+    const v = object(ctx);
+    return pySlice(v, start?.(ctx), stop?.(ctx), step?.(ctx), span);
+  };
+}
+
+function compileDict(
+  node: Extract<Expr, { kind: 'dict' }>,
+  expr: Expression,
+  options: ClosureOptions,
+): Closure {
+  const entries = node.entries.map((entry) => ({
+    key: compileNode(entry.key, expr, options),
+    value: compileNode(entry.value, expr, options),
+    span: entry.key.span,
+  }));
+  return (ctx): Dict => {
+    const out = newDict();
+    let size = 0;
+    for (const entry of entries) {
+      const key = dictKeyOf(entry.key(ctx), entry.span);
+      size = dictEntry(out, key, entry.value(ctx), size, entry.span);
+    }
+    return out;
+  };
 }
 
 function unknownName(name: string, span: Span): YareError {

@@ -73,57 +73,7 @@ export function complete(
   const file = shapeOfRole(role);
 
   const path = pathPrefix(prefix);
-  if (path && rules) {
-    const { root, rest } = path;
-    const segments = rest!.split('.');
-    if (root === 'state') {
-      const node = schemaAt(rules.schema, segments.slice(0, -1));
-      // `state.objs.cup.`: the properties of a collection's records.
-      const record =
-        node?.kind === 'field' && node.path.length === segments.length - 2 ? node.record : undefined;
-      if (record !== undefined)
-        return [...record.properties.values()].map((p) => ({
-          label: p.name,
-          kind: CompletionItemKind.Field,
-          detail: describeFieldShort(p),
-          documentation: p.description,
-        }));
-      if (node?.kind !== 'domain') return [];
-      return [...node.children.values()].map((child) => ({
-        label: child.name,
-        kind: child.kind === 'field' ? CompletionItemKind.Field : CompletionItemKind.Module,
-        detail: child.kind === 'field' ? describeFieldShort(child) : 'domain',
-        documentation: child.kind === 'field' ? child.description : undefined,
-      }));
-    }
-    if (root === 'macros')
-      return [
-        ...[...rules.macros.entries()].map(([name, expr]) => ({
-          label: name,
-          kind: CompletionItemKind.Constant,
-          detail: expr.source,
-        })),
-        ...[...rules.macroFunctions.values()].map((fn) => ({
-          label: name_(fn),
-          kind: CompletionItemKind.Function,
-          detail:
-            fn.by === undefined ? fn.value?.source : `by ${fn.by.source}: ${[...fn.cases.keys()].join(', ')}`,
-        })),
-      ];
-    const event = enclosingEvent(lines, lineNo, rules);
-    const inputs = event
-      ? [...event.inputs.values()]
-      : [...rules.events.values()].flatMap((e) => [...e.inputs.values()]);
-    const seen = new Set<string>();
-    return inputs
-      .filter((i) => !seen.has(i.name) && seen.add(i.name))
-      .map((i) => ({
-        label: i.name,
-        kind: CompletionItemKind.Variable,
-        detail: i.type ?? 'any',
-        documentation: i.description,
-      }));
-  }
+  if (path && rules) return completePath(path.root, path.rest!, rules, lines, lineNo);
 
   if (EVENT_VALUE.test(prefix) && rules)
     return [...rules.events.values()].map((e) => ({
@@ -191,6 +141,64 @@ export function complete(
     ];
   }
   return [];
+}
+
+/** After `state.…`, `macros.` or `inputs.`: what may come next. */
+function completePath(
+  root: string,
+  rest: string,
+  rules: CompiledRules,
+  lines: readonly string[],
+  lineNo: number,
+): CompletionItem[] {
+  const segments = rest.split('.');
+  if (root === 'state') {
+    const node = schemaAt(rules.schema, segments.slice(0, -1));
+    // `state.objs.cup.`: the properties of a collection's records.
+    const record =
+      node?.kind === 'field' && node.path.length === segments.length - 2 ? node.record : undefined;
+    if (record !== undefined)
+      return [...record.properties.values()].map((p) => ({
+        label: p.name,
+        kind: CompletionItemKind.Field,
+        detail: describeFieldShort(p),
+        documentation: p.description,
+      }));
+    if (node?.kind !== 'domain') return [];
+    return [...node.children.values()].map((child) => ({
+      label: child.name,
+      kind: child.kind === 'field' ? CompletionItemKind.Field : CompletionItemKind.Module,
+      detail: child.kind === 'field' ? describeFieldShort(child) : 'domain',
+      documentation: child.kind === 'field' ? child.description : undefined,
+    }));
+  }
+  if (root === 'macros')
+    return [
+      ...[...rules.macros.entries()].map(([name, expr]) => ({
+        label: name,
+        kind: CompletionItemKind.Constant,
+        detail: expr.source,
+      })),
+      ...[...rules.macroFunctions.values()].map((fn) => ({
+        label: name_(fn),
+        kind: CompletionItemKind.Function,
+        detail:
+          fn.by === undefined ? fn.value?.source : `by ${fn.by.source}: ${[...fn.cases.keys()].join(', ')}`,
+      })),
+    ];
+  const event = enclosingEvent(lines, lineNo, rules);
+  const inputs = event
+    ? [...event.inputs.values()]
+    : [...rules.events.values()].flatMap((e) => [...e.inputs.values()]);
+  const seen = new Set<string>();
+  return inputs
+    .filter((i) => !seen.has(i.name) && seen.add(i.name))
+    .map((i) => ({
+      label: i.name,
+      kind: CompletionItemKind.Variable,
+      detail: i.type ?? 'any',
+      documentation: i.description,
+    }));
 }
 
 export function hover(
