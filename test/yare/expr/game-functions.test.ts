@@ -195,6 +195,16 @@ describe('lists and dicts', () => {
     expect(yareErrorOf(() => run('range(1.5)')).code).toBe('YARE_TYPE');
   });
 
+  it('sorted and shuffle make lists of at most MAX_CONTAINER_SIZE (a long string has more characters)', () => {
+    const at = { temp: { s: 'x'.repeat(MAX_CONTAINER_SIZE) } };
+    const past = { temp: { s: 'x'.repeat(MAX_CONTAINER_SIZE + 1) } };
+    expect((run('sorted(temp.s)', at) as unknown[]).length).toBe(MAX_CONTAINER_SIZE);
+    expect(yareErrorOf(() => run('sorted(temp.s)', past)).code).toBe('YARE_CONTAINER_LIMIT');
+    const faces = Array.from({ length: MAX_CONTAINER_SIZE }, () => 1);
+    expect((run('shuffle(temp.s)', { ...at, faces }) as unknown[]).length).toBe(MAX_CONTAINER_SIZE);
+    expect(yareErrorOf(() => run('shuffle(temp.s)', { ...past, faces })).code).toBe('YARE_CONTAINER_LIMIT');
+  });
+
   it('keys and values of a dict, in its order', () => {
     const d = { temp: { d: { cup: 1, plate: 2 } } };
     expect(show('keys(temp.d)', d)).toBe("['cup', 'plate']");
