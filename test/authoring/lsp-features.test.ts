@@ -113,7 +113,7 @@ describe('collections and macros with parameters (issue 38)', () => {
     const text =
       'events:\n  e:\n    steps:\n      - { action: note, message: "{macros.describe(state.objs.cup)}" }';
     const shown = hover(text, text.indexOf('describe') + 2, 'yare', dishwasher.rules);
-    const value = (shown?.contents as { value: string }).value;
+    const value = (shown?.contents as { value: string } | undefined)?.value;
     expect(value).toContain('**macros.describe(o)**');
     expect(value).toContain('by: @ o.kind');
     expect(value).toContain('dishwasher: @');
