@@ -75,6 +75,16 @@ describe('text', () => {
     expect(yareErrorOf(() => run("join(temp.l, '-')", parts)).code).toBe('YARE_CONTAINER_LIMIT');
   });
 
+  it('upper may lengthen a string (ß is SS): at MAX_STRING_LENGTH it is made, one past is refused', () => {
+    const half = MAX_STRING_LENGTH / 2;
+    expect((run('upper(temp.s)', { temp: { s: 'ß'.repeat(half) } }) as string).length).toBe(
+      MAX_STRING_LENGTH,
+    );
+    const past = yareErrorOf(() => run('upper(temp.s)', { temp: { s: `${'ß'.repeat(half)}a` } }));
+    expect(past.code).toBe('YARE_CONTAINER_LIMIT');
+    expect(past.message).toContain('MAX_STRING_LENGTH');
+  });
+
   it('split makes at most MAX_CONTAINER_SIZE items', () => {
     const at = { temp: { s: Array(MAX_CONTAINER_SIZE).fill('w').join(' ') } };
     expect((run('split(temp.s)', at) as unknown[]).length).toBe(MAX_CONTAINER_SIZE);
@@ -126,6 +136,16 @@ describe('format', () => {
       ["format('{:q}', 1)", 'bad format spec'],
     ];
     for (const [text, message] of cases) expect(yareErrorOf(() => run(text)).message).toContain(message);
+  });
+
+  it('a width of MAX_STRING_LENGTH is allowed; one more is refused, as is a result past the limit', () => {
+    expect((run(`format('{:>${MAX_STRING_LENGTH}}', 'x')`) as string).length).toBe(MAX_STRING_LENGTH);
+    expect(yareErrorOf(() => run(`format('{:>${MAX_STRING_LENGTH + 1}}', 'x')`)).message).toContain(
+      'MAX_STRING_LENGTH',
+    );
+    expect(yareErrorOf(() => run(`format('{:>${MAX_STRING_LENGTH}}!', 'x')`)).code).toBe(
+      'YARE_CONTAINER_LIMIT',
+    );
   });
 
   it(`a precision of MAX_FORMAT_PRECISION (${MAX_FORMAT_PRECISION}) is allowed; one more is refused`, () => {
@@ -235,6 +255,9 @@ describe('comprehensions', () => {
     expect((run('[a for a in range(10) for b in range(10)]') as unknown[]).length).toBe(MAX_CONTAINER_SIZE);
     expect(yareErrorOf(() => run('[a for a in range(10) for b in range(11)]')).code).toBe(
       'YARE_CONTAINER_LIMIT',
+    );
+    expect(Object.keys(run('{a * 10 + b: 1 for a in range(10) for b in range(10)}') as object)).toHaveLength(
+      MAX_CONTAINER_SIZE,
     );
     expect(yareErrorOf(() => run('{a * 11 + b: 1 for a in range(10) for b in range(11)}')).code).toBe(
       'YARE_CONTAINER_LIMIT',

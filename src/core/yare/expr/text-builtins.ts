@@ -366,5 +366,6 @@ export function pyFormat(template: Value, args: readonly Value[], span: Span): s
     if (out.length > MAX_STRING_LENGTH) checkStringLength(out, span);
     i = close + 1;
   }
-  return out;
+  // The template's own text after the last field counts too.
+  return checkStringLength(out, span);
 }
