@@ -1,8 +1,8 @@
 // ByteSized32-SP ports (test/cartridges/bytesized/README.md): for each port, its size, how many of its gold
 // playthrough's transitions and observations it matches (the same replay test/cartridges/bytesized.test.ts
 // checks), the time to load it and to replay the whole playthrough (median of runs). One JSON object per
-// line; `clean-energy-plain` (the same game without collections, functions, macros with parameters or hooks)
-// is replayed beside `clean-energy` so the cost of the new features shows as a ratio measured in one run.
+// line; each `<game>-plain` port (the same game without collections, functions, macros with parameters or
+// hooks) is replayed beside `<game>`, so the new features' effect shows as ratios measured in one run.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -66,14 +66,17 @@ async function benchPort(port: string): Promise<Row> {
 export async function benchBytesized(): Promise<Row[]> {
   const rows: Row[] = [];
   for (const port of portNames()) rows.push(await benchPort(port));
-  const plain = rows.find((row) => row.port === 'clean-energy-plain');
-  const rich = rows.find((row) => row.port === 'clean-energy');
-  if (plain !== undefined && rich !== undefined)
+  // Each `<game>-plain` beside its `<game>`: the new features' effect on size and on replay time.
+  for (const plain of rows.filter((row) => String(row.port).endsWith('-plain'))) {
+    const game = String(plain.port).slice(0, -'-plain'.length);
+    const rich = rows.find((row) => row.port === game);
+    if (rich === undefined) continue;
     rows.push({
       suite: 'bytesized',
-      compare: 'clean-energy / clean-energy-plain',
+      compare: `${game} / ${plain.port}`,
       lineRatio: round3((rich.yamlLines as number) / (plain.yamlLines as number)),
       replayRatio: round3((rich.replayMs as number) / (plain.replayMs as number)),
     });
+  }
   return rows;
 }
