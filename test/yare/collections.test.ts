@@ -352,6 +352,27 @@ describe('containment over the parent property', () => {
     expect(!cycle.ok && cycle.error.message).toContain('make a circle');
   });
 
+  it(`descendants and within follow MAX_CONTAINMENT_DEPTH (${MAX_CONTAINMENT_DEPTH}) levels, not one more`, () => {
+    const chain = (n: number) => {
+      const objs: Record<string, unknown> = {};
+      for (let i = 0; i <= n; i++) objs[`r${i}`] = { name: `r${i}`, loc: i === n ? '' : `r${i + 1}` };
+      return { objs, out: null };
+    };
+    const below = (n: number) =>
+      rulesOf(
+        withEvents(setOut(`@ [len(descendants(state.objs, 'r${n}')), within(state.objs, 'r0', 'r${n}')]`)),
+      );
+    const at = runEvent(below(MAX_CONTAINMENT_DEPTH), chain(MAX_CONTAINMENT_DEPTH), 'e');
+    expect(at).toMatchObject({ ok: true, state: { out: [MAX_CONTAINMENT_DEPTH, true] } });
+    const past = runEvent(below(MAX_CONTAINMENT_DEPTH + 1), chain(MAX_CONTAINMENT_DEPTH + 1), 'e');
+    expect(!past.ok && past.error.message).toContain('MAX_CONTAINMENT_DEPTH');
+    const withinPast = rulesOf(
+      withEvents(setOut(`@ within(state.objs, 'r0', 'r${MAX_CONTAINMENT_DEPTH + 1}')`)),
+    );
+    const refused = runEvent(withinPast, chain(MAX_CONTAINMENT_DEPTH + 1), 'e');
+    expect(!refused.ok && refused.error.message).toContain('MAX_CONTAINMENT_DEPTH');
+  });
+
   it('the first argument must be a collection that declares parent:, checked at load', () => {
     expect(errorsOf(withEvents(setOut("@ within(state.out, 'a', 'b')")))[0]!.message).toContain(
       'within() takes a collection of state_schema that declares parent:',
