@@ -526,13 +526,7 @@ class Parser {
         );
       }
       args.push(this.nested(open));
-      if (args.length > MAX_CONTAINER_SIZE) {
-        throw new YareError(
-          'YARE_CONTAINER_LIMIT',
-          `a call has more than ${MAX_CONTAINER_SIZE} arguments (MAX_CONTAINER_SIZE)`,
-          this.spanOf(t),
-        );
-      }
+      this.checkArgumentCount(args.length, t);
       const sep = this.peek();
       if (this.isOp(sep, ',')) this.advance();
       else if (!this.isOp(sep, ')'))
@@ -540,6 +534,17 @@ class Parser {
     }
     this.advance();
     return { kind: 'macroCall', name, args, span: { start, end: this.lastEnd } };
+  }
+
+  /** A call (of a builtin or a macro) takes at most MAX_CONTAINER_SIZE arguments. */
+  private checkArgumentCount(count: number, at: Token): void {
+    if (count > MAX_CONTAINER_SIZE) {
+      throw new YareError(
+        'YARE_CONTAINER_LIMIT',
+        `a call has more than ${MAX_CONTAINER_SIZE} arguments (MAX_CONTAINER_SIZE)`,
+        this.spanOf(at),
+      );
+    }
   }
 
   private call(callee: string, start: number, open: Token): Expr {
@@ -574,13 +579,7 @@ class Parser {
         }
         args.push(arg);
       }
-      if (args.length + kwargs.length > MAX_CONTAINER_SIZE) {
-        throw new YareError(
-          'YARE_CONTAINER_LIMIT',
-          `a call has more than ${MAX_CONTAINER_SIZE} arguments (MAX_CONTAINER_SIZE)`,
-          this.spanOf(t),
-        );
-      }
+      this.checkArgumentCount(args.length + kwargs.length, t);
       const sep = this.peek();
       if (this.isOp(sep, ',')) this.advance();
       else if (!this.isOp(sep, ')'))
