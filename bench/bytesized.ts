@@ -7,8 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  goldFolder,
   loadPort,
   observationDifferences,
+  PLAIN_SUFFIX,
   PORTS_DIR,
   playGold,
   portNames,
@@ -67,8 +69,8 @@ export async function benchBytesized(): Promise<Row[]> {
   const rows: Row[] = [];
   for (const port of portNames()) rows.push(await benchPort(port));
   // Each `<game>-plain` beside its `<game>`: the new features' effect on size and on replay time.
-  for (const plain of rows.filter((row) => String(row.port).endsWith('-plain'))) {
-    const game = String(plain.port).slice(0, -'-plain'.length);
+  for (const plain of rows.filter((row) => String(row.port).endsWith(PLAIN_SUFFIX))) {
+    const game = goldFolder(String(plain.port));
     const rich = rows.find((row) => row.port === game);
     if (rich === undefined) continue;
     rows.push({

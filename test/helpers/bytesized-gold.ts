@@ -36,16 +36,28 @@ export type PortState = {
   game: { score: number; over: boolean; won: boolean };
 };
 
-/** The ports that carry gold facts, by folder name. */
+/** The suffix of a port written without the new features; it replays its game's facts (`<game>/gold.json`). */
+export const PLAIN_SUFFIX = '-plain';
+
+/** The folder whose `gold.json` a port replays: its own, or for `<game>-plain` its game's. */
+export function goldFolder(port: string): string {
+  return port.endsWith(PLAIN_SUFFIX) ? port.slice(0, -PLAIN_SUFFIX.length) : port;
+}
+
+/** The ports whose gold facts exist, by folder name. */
 export function portNames(): string[] {
-  return readdirSync(PORTS_DIR).filter((name) => existsSync(join(PORTS_DIR, name, 'gold.json')));
+  return readdirSync(PORTS_DIR).filter(
+    (name) =>
+      existsSync(join(PORTS_DIR, name, 'yare.yaml')) &&
+      existsSync(join(PORTS_DIR, goldFolder(name), 'gold.json')),
+  );
 }
 
 /** A port's cartridge and its gold facts; throws naming the port when it does not load. */
 export async function loadPort(port: string): Promise<{ cartridge: Cartridge; gold: Gold }> {
   const loaded = await loadCartridge(join(PORTS_DIR, port));
   if (!loaded.ok) throw new Error(`${port} does not load: ${JSON.stringify(loaded.errors)}`);
-  const gold = JSON.parse(readFileSync(join(PORTS_DIR, port, 'gold.json'), 'utf8')) as Gold;
+  const gold = JSON.parse(readFileSync(join(PORTS_DIR, goldFolder(port), 'gold.json'), 'utf8')) as Gold;
   return { cartridge: loaded.cartridge, gold };
 }
 
