@@ -44,30 +44,36 @@ describe.each(ports)('ByteSized32 port %s', (port) => {
 });
 
 describe('the losing ends the gold playthroughs do not reach', () => {
-  it('sunburn: the beach without sunscreen burns the player, and the game is lost', async () => {
-    const loaded = await loadCartridge(join(PORTS_DIR, 'sunburn'));
-    if (!loaded.ok) throw new Error('sunburn does not load');
-    const rules = loaded.cartridge.rules;
-    const ran = runPlayerEvent(rules, rules.initialState, 'move', { to: '3' });
-    const state = ran.state as unknown as PortState;
-    expect(state.objs['0']!.sunburn).toBe(true);
-    expect(state.game).toEqual({ score: 0, over: true, won: false });
-  });
+  it.each(['sunburn', 'sunburn-plain'])(
+    '%s: the beach without sunscreen burns the player, and the game is lost',
+    async (port) => {
+      const loaded = await loadCartridge(join(PORTS_DIR, port));
+      if (!loaded.ok) throw new Error(`${port} does not load`);
+      const rules = loaded.cartridge.rules;
+      const ran = runPlayerEvent(rules, rules.initialState, 'move', { to: '3' });
+      const state = ran.state as unknown as PortState;
+      expect(state.objs['0']!.sunburn).toBe(true);
+      expect(state.game).toEqual({ score: 0, over: true, won: false });
+    },
+  );
 
-  it('make-campfire: firewood burnt out of the fire pit loses', async () => {
-    const loaded = await loadCartridge(join(PORTS_DIR, 'make-campfire'));
-    if (!loaded.ok) throw new Error('make-campfire does not load');
-    const rules = loaded.cartridge.rules;
-    let state: unknown = rules.initialState;
-    for (const [event, inputs] of [
-      ['take', { obj: '3' }],
-      ['use', { tool: '3', target: '5' }],
-      ...Array.from({ length: 5 }, () => ['look', {}] as const),
-    ] as const) {
-      const ran = runPlayerEvent(rules, state, event, inputs);
-      if (!ran.result.ok) throw new Error(ran.result.error.message);
-      state = ran.state;
-    }
-    expect((state as PortState).game).toEqual({ score: -1, over: true, won: false });
-  });
+  it.each(['make-campfire', 'make-campfire-plain'])(
+    '%s: firewood burnt out of the fire pit loses',
+    async (port) => {
+      const loaded = await loadCartridge(join(PORTS_DIR, port));
+      if (!loaded.ok) throw new Error(`${port} does not load`);
+      const rules = loaded.cartridge.rules;
+      let state: unknown = rules.initialState;
+      for (const [event, inputs] of [
+        ['take', { obj: '3' }],
+        ['use', { tool: '3', target: '5' }],
+        ...Array.from({ length: 5 }, () => ['look', {}] as const),
+      ] as const) {
+        const ran = runPlayerEvent(rules, state, event, inputs);
+        if (!ran.result.ok) throw new Error(ran.result.error.message);
+        state = ran.state;
+      }
+      expect((state as PortState).game).toEqual({ score: -1, over: true, won: false });
+    },
+  );
 });
