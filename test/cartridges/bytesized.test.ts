@@ -12,8 +12,10 @@ import type { Cartridge } from '../../src/core/cartridge/index.ts';
 import { runPlayerEvent } from '../../src/core/yare/index.ts';
 import {
   type Gold,
+  goldFolder,
   loadPort,
   observationDifferences,
+  PLAIN_SUFFIX,
   PORTS_DIR,
   type PortState,
   playGold,
@@ -40,6 +42,16 @@ describe.each(ports)('ByteSized32 port %s', (port) => {
   it('what each observation reports: the objects it names', () => {
     const { notes } = playGold(cartridge, gold);
     expect(observationDifferences(gold, notes)).toEqual([]);
+  });
+});
+
+// A `<game>-plain` port is the same game written without the new features: its notes at every step of the
+// gold playthrough are its game's, word for word, so the two sizes compare the same game.
+describe.each(ports.filter((port) => port.endsWith(PLAIN_SUFFIX)))('%s beside its game', (plain) => {
+  it('says what its game says at every step', async () => {
+    const twin = await loadPort(goldFolder(plain));
+    const own = await loadPort(plain);
+    expect(playGold(own.cartridge, own.gold).notes).toEqual(playGold(twin.cartridge, twin.gold).notes);
   });
 });
 
