@@ -10,24 +10,27 @@ function endOfNarration(text: string, actions: unknown): Record<string, unknown>
   return { text, toolCalls: [{ name: 'end_of_narration', args: { actions } }] };
 }
 
+/** A turn on Lanternmere asking about the chapel, whose Director calls `multi_lore_lookup` with `args`. */
+async function chapelTurn(args: Record<string, unknown>) {
+  const cartridge = await lanternmere();
+  const models = scripted({
+    director: [{ toolCalls: [{ name: 'multi_lore_lookup', args }] }, { text: DIRECTIVES }],
+    narrator: [{ text: 'The chapel.' }],
+  });
+  const { record } = await collect({
+    cartridge,
+    state: initialState(cartridge),
+    messages: [],
+    input: 'tell me of the chapel',
+    seed: 3,
+    models,
+  });
+  return { record, models };
+}
+
 describe('multi_lore_lookup', () => {
   it('runs lore_lookup with the same queries, and is not among the tools offered', async () => {
-    const cartridge = await lanternmere();
-    const models = scripted({
-      director: [
-        { toolCalls: [{ name: 'multi_lore_lookup', args: { queries: ['drowned chapel'] } }] },
-        { text: DIRECTIVES },
-      ],
-      narrator: [{ text: 'The chapel.' }],
-    });
-    const { record } = await collect({
-      cartridge,
-      state: initialState(cartridge),
-      messages: [],
-      input: 'tell me of the chapel',
-      seed: 3,
-      models,
-    });
+    const { record, models } = await chapelTurn({ queries: ['drowned chapel'] });
     expect(record.tools.map((t) => [t.name, t.ok])).toEqual([['multi_lore_lookup', true]]);
     const result = JSON.parse(record.tools[0]!.content) as { ok: boolean; lore: string };
     expect(result.lore.toLowerCase()).toContain('chapel');
@@ -37,22 +40,7 @@ describe('multi_lore_lookup', () => {
   });
 
   it('its arguments are checked as lore_lookup checks them', async () => {
-    const cartridge = await lanternmere();
-    const models = scripted({
-      director: [
-        { toolCalls: [{ name: 'multi_lore_lookup', args: { query: 'chapel' } }] },
-        { text: DIRECTIVES },
-      ],
-      narrator: [{ text: 'The chapel.' }],
-    });
-    const { record } = await collect({
-      cartridge,
-      state: initialState(cartridge),
-      messages: [],
-      input: 'tell me of the chapel',
-      seed: 3,
-      models,
-    });
+    const { record } = await chapelTurn({ query: 'chapel' });
     expect(record.tools[0]).toMatchObject({ name: 'multi_lore_lookup', ok: false });
   });
 });

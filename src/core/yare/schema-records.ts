@@ -10,7 +10,7 @@ import { type DiagnosticSink, didYouMean } from './diagnostics-sink.ts';
 import { PROPERTY_SHAPE } from './grammar.ts';
 import { MAX_CONTAINER_SIZE } from './limits.ts';
 import type { FieldSchema, RecordSchema, Visibility } from './program.ts';
-import { type Dict, isDict, newDict, type Value } from './values.ts';
+import { cloneValue, type Dict, isDict, newDict, type Value } from './values.ts';
 import {
   getNode,
   isMap,
@@ -185,16 +185,6 @@ export function defaultRecord(record: RecordSchema, id: string): Dict {
   for (const [name, property] of record.properties)
     out[name] = name === RECORD_ID ? id : cloneValue(property.default);
   return out;
-}
-
-function cloneValue(v: Value): Value {
-  if (Array.isArray(v)) return v.map(cloneValue);
-  if (isDict(v)) {
-    const d = newDict();
-    for (const k of Object.keys(v)) d[k] = cloneValue(v[k] as Value);
-    return d;
-  }
-  return v;
 }
 
 /**

@@ -22,7 +22,7 @@ import {
   PROPERTY_KEYS,
   unknownProperty,
 } from './schema-records.ts';
-import { type Dict, isDict, newDict, type Value } from './values.ts';
+import { cloneValue, type Dict, isDict, newDict, type Value } from './values.ts';
 import {
   getNode,
   hasKey,
@@ -521,16 +521,6 @@ function fieldDefaults(schema: DomainSchema): Dict {
     out[name] = child.kind === 'field' ? cloneValue(child.default) : fieldDefaults(child);
   }
   return out;
-}
-
-function cloneValue(v: Value): Value {
-  if (Array.isArray(v)) return v.map(cloneValue);
-  if (isDict(v)) {
-    const d = newDict();
-    for (const k of Object.keys(v)) d[k] = cloneValue(v[k] as Value);
-    return d;
-  }
-  return v;
 }
 
 /** What a `state.` path (without `state`) names in the schema. */

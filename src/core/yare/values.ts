@@ -59,6 +59,17 @@ export function isDict(v: unknown): v is Dict {
   );
 }
 
+/** A deep copy of a value: its lists and dicts new, so writing into the copy leaves the original. */
+export function cloneValue(v: Value): Value {
+  if (Array.isArray(v)) return v.map(cloneValue);
+  if (isDict(v)) {
+    const d = newDict();
+    for (const k of Object.keys(v)) d[k] = cloneValue(v[k] as Value);
+    return d;
+  }
+  return v;
+}
+
 /**
  * Untrusted plain data (JSON from a file, a request or a model) as a YARE value: dicts become
  * null-prototype objects, so a `__proto__` key is just a key. Throws on what JSON cannot hold.
