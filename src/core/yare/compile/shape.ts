@@ -16,7 +16,6 @@ import {
   isScalar,
   mapPairs,
   placeOfNode,
-  scalarOf,
   type YAMLMap,
 } from '../yaml-nodes.ts';
 import { IDENTIFIER } from './context.ts';
@@ -29,7 +28,6 @@ import {
   type ShapeContext,
   shapeError,
   shapeMapping,
-  shapeScalarExpression,
   shapeWarning,
 } from './shape-values.ts';
 
