@@ -84,63 +84,87 @@ export function complete(
     }));
 
   const keyValue = KEY_VALUE.exec(prefix);
-  if (keyValue && file) {
-    const column = prefix.search(/[A-Za-z_]/);
-    const context = keyContext(lines, lineNo, column);
-    const values = new Set<string>();
-    for (const shape of shapesAt(file, context)) {
-      const prop = shape.props[keyValue[1]!];
-      if (prop?.kind === 'string' && prop.enum) for (const v of prop.enum) values.add(v);
-      if (prop?.kind === 'boolean') for (const v of ['true', 'false']) values.add(v);
-    }
-    return [...values].map((v) => ({ label: v, kind: CompletionItemKind.EnumMember }));
-  }
+  if (keyValue && file) return completeValue(file, keyValue[1]!, prefix, lines, lineNo);
 
   const keyOnly = KEY_ONLY.exec(prefix);
   if (keyOnly && file) {
     const column = keyOnly[1]!.length + (keyOnly[2]?.length ?? 0);
-    const context = keyContext(lines, lineNo, column);
-    // The inputs of the event a scenario step runs (`inputs:`) or a call step calls (`args:`).
-    const owner = context.path.at(-1);
-    if (rules && (owner === 'inputs' || owner === 'args')) {
-      const eventName = eventOfInputs(lines, lineNo, column);
-      const event = eventName === undefined ? undefined : rules.events.get(eventName);
-      if (event)
-        return [...event.inputs.values()]
-          .filter((i) => !context.siblings.has(i.name))
-          .map((i) => ({
-            label: i.name,
-            kind: CompletionItemKind.Variable,
-            detail: i.type ?? 'any',
-            documentation: i.description,
-            insertText: `${i.name}: `,
-          }));
-    }
-    return [...keysAt(file, context)].map(([key, shape]) => ({
-      label: key,
-      kind: CompletionItemKind.Property,
-      detail: kindText(shape),
-      documentation: shape.doc,
-      insertText: `${key}: `,
-    }));
+    return completeKey(file, rules, lines, lineNo, column);
   }
 
-  if (prefix.includes('@') || prefix.lastIndexOf('{') > prefix.lastIndexOf('}')) {
-    const word = prefix.slice(trailingRunStart(prefix, isNameChar));
-    if (prefix.slice(0, prefix.length - word.length).endsWith('.')) return [];
-    return [
-      ...[...BUILTINS.values()].map((sig) => ({
-        label: sig.name,
-        kind: CompletionItemKind.Function,
-        detail: sig.usage,
-      })),
-      ...['state', 'inputs', 'macros', 'temp'].map((root) => ({
-        label: root,
-        kind: CompletionItemKind.Keyword,
-      })),
-    ];
-  }
+  if (prefix.includes('@') || prefix.lastIndexOf('{') > prefix.lastIndexOf('}'))
+    return completeExpression(prefix);
   return [];
+}
+
+/** After `key: `: the values the file's shape allows there (an enum's, a boolean's). */
+function completeValue(
+  file: FileShape,
+  key: string,
+  prefix: string,
+  lines: readonly string[],
+  lineNo: number,
+): CompletionItem[] {
+  const column = prefix.search(/[A-Za-z_]/);
+  const context = keyContext(lines, lineNo, column);
+  const values = new Set<string>();
+  for (const shape of shapesAt(file, context)) {
+    const prop = shape.props[key];
+    if (prop?.kind === 'string' && prop.enum) for (const v of prop.enum) values.add(v);
+    if (prop?.kind === 'boolean') for (const v of ['true', 'false']) values.add(v);
+  }
+  return [...values].map((v) => ({ label: v, kind: CompletionItemKind.EnumMember }));
+}
+
+/** At the start of a key: the keys the file's shape allows there, or the inputs of the event being run. */
+function completeKey(
+  file: FileShape,
+  rules: CompiledRules | undefined,
+  lines: readonly string[],
+  lineNo: number,
+  column: number,
+): CompletionItem[] {
+  const context = keyContext(lines, lineNo, column);
+  // The inputs of the event a scenario step runs (`inputs:`) or a call step calls (`args:`).
+  const owner = context.path.at(-1);
+  if (rules && (owner === 'inputs' || owner === 'args')) {
+    const eventName = eventOfInputs(lines, lineNo, column);
+    const event = eventName === undefined ? undefined : rules.events.get(eventName);
+    if (event)
+      return [...event.inputs.values()]
+        .filter((i) => !context.siblings.has(i.name))
+        .map((i) => ({
+          label: i.name,
+          kind: CompletionItemKind.Variable,
+          detail: i.type ?? 'any',
+          documentation: i.description,
+          insertText: `${i.name}: `,
+        }));
+  }
+  return [...keysAt(file, context)].map(([key, shape]) => ({
+    label: key,
+    kind: CompletionItemKind.Property,
+    detail: kindText(shape),
+    documentation: shape.doc,
+    insertText: `${key}: `,
+  }));
+}
+
+/** Inside an expression, not after a `.`: the functions and the roots of paths. */
+function completeExpression(prefix: string): CompletionItem[] {
+  const word = prefix.slice(trailingRunStart(prefix, isNameChar));
+  if (prefix.slice(0, prefix.length - word.length).endsWith('.')) return [];
+  return [
+    ...[...BUILTINS.values()].map((sig) => ({
+      label: sig.name,
+      kind: CompletionItemKind.Function,
+      detail: sig.usage,
+    })),
+    ...['state', 'inputs', 'macros', 'temp'].map((root) => ({
+      label: root,
+      kind: CompletionItemKind.Keyword,
+    })),
+  ];
 }
 
 /** After `state.…`, `macros.` or `inputs.`: what may come next. */
