@@ -9,27 +9,14 @@ import type { Diagnostic } from '../../diagnostics.ts';
 import { didYouMean } from '../diagnostics-sink.ts';
 import { TOP_LEVEL_SHAPE } from '../grammar.ts';
 import { keysOf } from '../grammar-shape.ts';
-import {
-  getNode,
-  getPair,
-  isMap,
-  isScalar,
-  mapPairs,
-  placeOfNode,
-  type YAMLMap,
-} from '../yaml-nodes.ts';
+import { getNode, getPair, isMap, isScalar, mapPairs, placeOfNode, type YAMLMap } from '../yaml-nodes.ts';
 import { IDENTIFIER } from './context.ts';
 import type { RawDocument, RawEvent, RawTable } from './raw-ast.ts';
 import { shapeEvent } from './shape-events.ts';
 import { shapeMacros } from './shape-macros.ts';
 import { shapeInvariants } from './shape-invariants.ts';
 import { shapeSettings } from './shape-settings.ts';
-import {
-  type ShapeContext,
-  shapeError,
-  shapeMapping,
-  shapeWarning,
-} from './shape-values.ts';
+import { type ShapeContext, shapeError, shapeMapping, shapeWarning } from './shape-values.ts';
 
 /** The top-level keys of yare.yaml this engine reads (the grammar's); others are ignored with a warning. */
 export const KNOWN_TOP_LEVEL: ReadonlySet<string> = new Set(keysOf(TOP_LEVEL_SHAPE));
