@@ -3,7 +3,7 @@
 // defaulted, bounded, each with its visibility (the collection's unless it says otherwise) — and `id`, its
 // key, kept by the engine. `parent:` names the property that holds the id of the record containing this
 // one (for within/descendants/ancestors), `id_prefix:` what the ids a create step makes start with. This
-// file compiles that declaration and checks its default; run/records.ts keeps records whole at run time.
+// file compiles that declaration and checks its default; run/coerce.ts keeps records whole at run time.
 
 import type { SourcePlace } from '../diagnostics.ts';
 import { type DiagnosticSink, didYouMean } from './diagnostics-sink.ts';

@@ -71,7 +71,7 @@ export const PENDING_KEY = '_pending_interaction';
 export const ENGINE_FIELDS: ReadonlyMap<string, FieldType> = new Map<string, FieldType>([
   [GAME_TIME_KEY, 'string'],
   [PENDING_KEY, 'dict'],
-  // The ids each collection's create steps have made (run/records.ts).
+  // The ids each collection's create steps have made (`nextIdNumber`, schema-records.ts).
   [NEXT_IDS_KEY, 'dict'],
 ]);
 

@@ -545,8 +545,8 @@ function lowerDictDelete(step: StepOf<'dict_delete'>, program: LoweredProgram): 
 
 /**
  * `create`: a record made of the values given (each an operand) and the properties' defaults, under the
- * next id of its collection (run/records.ts), which `var:` receives; the collection holds at most
- * MAX_CONTAINER_SIZE records.
+ * next id of its collection (`nextIdNumber`, schema-records.ts), which `var:` receives; the collection
+ * holds at most MAX_CONTAINER_SIZE records.
  */
 function lowerCreate(step: StepOf<'create'>, program: LoweredProgram): StepFn {
   const place = step.place;
