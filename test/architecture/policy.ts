@@ -133,6 +133,7 @@ const CORE = [
 ] as const;
 const LLM = 'adapters/llm';
 const STORE = 'adapters/store';
+const BUS = 'adapters/bus';
 const SANDBOX = 'adapters/sandbox';
 const FILES = 'adapters/files';
 const TURN = 'engine/turn';
@@ -158,17 +159,19 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   // for the core's loader, and files reads folders and archives into it.
   [LLM]: [],
   [STORE]: [],
+  // The table bus (live events across replicas) knows no game either.
+  [BUS]: [],
   [SANDBOX]: ['core/cartridge'],
   [FILES]: ['core/cartridge', SANDBOX],
   // The engine: one turn, and sessions of turns.
   [TURN]: [...CORE, LLM],
-  [SESSION]: [...CORE, LLM, STORE, FILES, TURN],
+  [SESSION]: [...CORE, LLM, STORE, BUS, FILES, TURN],
   // Tools built on the engine (the authoring toolchain with the builder's back end; SillyTavern interop).
   [INTEROP]: [...CORE, FILES],
   [AUTHORING]: [...CORE, LLM, FILES, TURN],
   // The applications.
-  'apps/server': [...CORE, LLM, STORE, FILES, SANDBOX, TURN, SESSION, INTEROP, AUTHORING],
-  'apps/cli': [...CORE, LLM, STORE, FILES, SANDBOX, TURN, SESSION, INTEROP, AUTHORING, 'apps/server'],
+  'apps/server': [...CORE, LLM, STORE, BUS, FILES, SANDBOX, TURN, SESSION, INTEROP, AUTHORING],
+  'apps/cli': [...CORE, LLM, STORE, BUS, FILES, SANDBOX, TURN, SESSION, INTEROP, AUTHORING, 'apps/server'],
   // The browser client: at run time only BROWSER_ENTRIES; the server's and session's types for its views.
   'apps/web': [...CORE, TURN, STORE, SESSION, 'apps/server'],
   // The library entry (package.json "main"): the core, the models and the turn engine.

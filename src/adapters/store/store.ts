@@ -67,6 +67,7 @@ import {
 import {
   closeInvites,
   createInvite,
+  findUsableInvite,
   getSessionAccess,
   getTable,
   joinTable,
@@ -237,6 +238,7 @@ export function tables(ctx: StoreContext): Tables {
     setMemberRole: (sessionId, principalId, role) => setMemberRole(ctx, sessionId, principalId, role),
     createInvite: (input) => createInvite(ctx, input),
     listInvites: (sessionId) => listInvites(ctx, sessionId),
+    findUsableInvite: (codeHash, at) => findUsableInvite(ctx, codeHash, at),
     closeInvites: (sessionId, at, inviteId) => closeInvites(ctx, sessionId, at, inviteId),
     appendTableEvent: (sessionId, event, retain) => appendTableEvent(ctx, sessionId, event, retain),
     listTableEvents: (sessionId, afterSeq, limit) => listTableEvents(ctx, sessionId, afterSeq, limit),

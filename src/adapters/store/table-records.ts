@@ -141,6 +141,8 @@ export interface Tables {
   setMemberRole(sessionId: string, principalId: string, role: 'gm' | 'player'): Promise<Member | undefined>;
   createInvite(input: NewInvite): Promise<CreateInviteResult>;
   listInvites(sessionId: string): Promise<Invite[]>;
+  /** The invitation a code's digest names, when it still lets someone in at `at` (its table's too). */
+  findUsableInvite(codeHash: string, at: number): Promise<Invite | undefined>;
   /** Closes one invitation (`inviteId`) or every open one; returns how many it closed. */
   closeInvites(sessionId: string, at: number, inviteId?: string): Promise<number>;
   /** Appends an event with the table's next number and drops those older than the newest `retain`. */

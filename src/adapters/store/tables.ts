@@ -355,6 +355,21 @@ export async function listInvites(ctx: StoreContext, sessionId: string): Promise
   return rows.map(toInvite);
 }
 
+export async function findUsableInvite(
+  ctx: StoreContext,
+  codeHash: string,
+  at: number,
+): Promise<Invite | undefined> {
+  const invite = await ctx.db
+    .selectFrom('session_invites')
+    .selectAll()
+    .where('code_hash', '=', codeHash)
+    .executeTakeFirst();
+  if (invite === undefined || !usable(invite, at)) return undefined;
+  const table = await getTable(ctx, invite.session_id);
+  return table === undefined || table.invitesClosed ? undefined : toInvite(invite);
+}
+
 export async function closeInvites(
   ctx: StoreContext,
   sessionId: string,

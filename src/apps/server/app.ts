@@ -26,6 +26,7 @@ import { registerSettingsRoutes } from './routes/settings.ts';
 import { registerStateRoutes } from './routes/state.ts';
 import { registerStatelessRoutes } from './routes/stateless.ts';
 import { registerSystemRoutes } from './routes/system.ts';
+import { registerTableRoutes } from './routes/table.ts';
 import { registerTurnRoutes } from './routes/turns.ts';
 import { serveStatic } from './static.ts';
 
@@ -117,6 +118,7 @@ export function createApp(deps: AppDeps): BuiltApp {
   registerSettingsRoutes(registry, deps);
   registerOpenAiCompatRoutes(registry, deps);
   registerSillyTavernImportRoute(registry, deps);
+  registerTableRoutes(registry, deps);
 
   // Built on the first request for it (every route's JSON Schema: tens of milliseconds `serve` would
   // otherwise spend before it listens), then kept: the routes never change after this point.

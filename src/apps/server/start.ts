@@ -14,7 +14,9 @@ import {
   type SeedSource,
   type ServerModels,
   SessionService,
+  TableService,
 } from '../../engine/session/index.ts';
+import { LocalBus, type TableBus } from '../../adapters/bus/index.ts';
 import { PROJECT_ROOT } from '../../adapters/project-root.ts';
 import { openStore, type Store } from '../../adapters/store/index.ts';
 import { createApp } from './app.ts';
@@ -75,6 +77,8 @@ export interface StartOptions {
   readonly turnLimits?: Partial<TurnLimits>;
   /** How turns give the event loop back (SessionService `turnYield`): for the isolation benchmark only. */
   readonly turnYield?: () => Promise<void>;
+  /** The table bus (default: this process only); the server closes the one it is given. */
+  readonly bus?: TableBus;
 }
 
 export interface RunningServer {
@@ -156,7 +160,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     }
     const auth: AuthConfig =
       keys.length === 0
-        ? { kind: 'local', principal: await localPrincipal(store) }
+        ? { kind: 'local', principal: await localPrincipal(store), store }
         : { kind: 'keys', store, ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) };
     if (keys.length > 0) await installApiKeys(store, keys);
     const metrics = new Metrics();
@@ -177,12 +181,19 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       ...(options.turnLimits ? { turnLimits: options.turnLimits } : {}),
       ...(options.turnYield ? { turnYield: options.turnYield } : {}),
     });
+    const bus: TableBus = options.bus ?? new LocalBus();
+    const table = new TableService({
+      store,
+      bus,
+      limits: { maxMembers: limits.maxTableMembers, maxInvites: limits.maxTableInvites },
+    });
     const checker = new CartridgeChecker();
     const deps: AppDeps = {
       store,
       library,
       checker,
       service,
+      table,
       auth,
       limits,
       metrics,
@@ -218,6 +229,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         });
         await checker.close();
         await service.close();
+        await bus.close();
         if (ownStore) await store.close();
       },
     };

@@ -70,3 +70,4 @@ export {
 export { type DrivenTurn, driveTurn, type TurnSink } from './turn-job/drive.ts';
 export { playStatelessTurn, type StatelessTurn } from './turn-job/stateless.ts';
 export { type Divergence, type DivergenceKind, type VerifyReport, verifySession } from './verify.ts';
+export * from './table/index.ts';

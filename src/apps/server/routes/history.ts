@@ -29,7 +29,7 @@ export function registerHistoryRoutes(api: RouteRegistry, deps: AppDeps): void {
     },
     async ({ c, params, query }) =>
       guarded(async () => {
-        const session = await service.getSession(c.get('principal').id, params.id);
+        const { session } = await deps.table.access(c.get('principal').id, params.id);
         const turnId = query.turnId ?? session.headTurnId;
         const branch = await store.getBranch(params.id, turnId, {
           limit: HISTORY_MAX_TURNS,

@@ -19,7 +19,7 @@ import {
 import { authorEventBody, errorSchema, id, sessionParams, stateQuery } from '../schemas.ts';
 import { turnView } from '../views.ts';
 import { guarded } from './guard.ts';
-import { viewFor } from './turns.ts';
+import { viewForSeat } from './turns.ts';
 
 const NOT_FOUND = { description: 'No such session or turn', schema: errorSchema };
 
@@ -58,9 +58,13 @@ export function registerStateRoutes(api: RouteRegistry, deps: AppDeps): void {
     async ({ c, params, query }) =>
       guarded(async () => {
         const principalId = c.get('principal').id;
-        const view = viewFor(deps, query.view);
-        const session = await service.getSession(principalId, params.id);
-        const turn = await service.getTurn(principalId, params.id, query.turnId ?? session.headTurnId);
+        const { session, role } = await deps.table.access(principalId, params.id);
+        const view = viewForSeat(deps, query.view, role);
+        const turn = await service.getTurn(
+          session.principalId,
+          params.id,
+          query.turnId ?? session.headTurnId,
+        );
         const { cartridge } = await service.cartridgeOf(session);
         const shown = turnView(turn, cartridge, view);
         return c.json({

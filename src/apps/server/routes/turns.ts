@@ -8,9 +8,11 @@ import {
   type PreparedTurn,
   SessionError,
   type SessionService,
+  steers,
   type TurnRequest,
   turnOf,
 } from '../../../engine/session/index.ts';
+import type { MemberRole } from '../../../adapters/store/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError, errorBody, fromSessionError } from '../errors.ts';
 import type { AppEnv, JsonOf, OtherAnswer, RouteRegistry } from '../openapi.ts';
@@ -70,6 +72,14 @@ export function viewFor(deps: AppDeps, requested: View | undefined): View {
       'the full view needs the server in author mode (serve --author)',
     );
   return 'full';
+}
+
+/** The view for one seat at a table: the full view only for those who steer it (owner, game master). */
+export function viewForSeat(deps: AppDeps, requested: View | undefined, role: MemberRole): View {
+  const view = viewFor(deps, requested);
+  if (view === 'full' && !steers(role))
+    throw new ApiError(403, 'not_allowed', "the full view is for the table's owner and game masters");
+  return view;
 }
 
 type ModelMode = 'online' | 'offline';
@@ -286,7 +296,7 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
     },
     async ({ c, params }) =>
       guarded(async () => {
-        const session = await service.getSession(c.get('principal').id, params.id);
+        const { session } = await deps.table.access(c.get('principal').id, params.id);
         const nodes = await deps.store.listTree(params.id);
         return c.json({ headTurnId: session.headTurnId, turns: nodes.map(nodeView) });
       }),
@@ -309,9 +319,9 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
     async ({ c, params, query }) =>
       guarded(async () => {
         const principal = c.get('principal');
-        const view = viewFor(deps, query.view);
-        const session = await service.getSession(principal.id, params.id);
-        const turn = await service.getTurn(principal.id, params.id, params.turnId);
+        const { session, role } = await deps.table.access(principal.id, params.id);
+        const view = viewForSeat(deps, query.view, role);
+        const turn = await service.getTurn(session.principalId, params.id, params.turnId);
         const { cartridge } = await service.cartridgeOf(session);
         if (wantsEventStream(c.req.header('accept'))) {
           const last = c.req.header('last-event-id');
@@ -334,7 +344,8 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
     },
     async ({ c, params }) =>
       guarded(async () => {
-        await service.getTurn(c.get('principal').id, params.id, params.turnId);
+        const { session } = await deps.table.access(c.get('principal').id, params.id);
+        await service.getTurn(session.principalId, params.id, params.turnId);
         const children = await deps.store.listChildren(params.id, params.turnId);
         return c.json({ turns: children.map((t) => ({ ...nodeView(t), narration: t.narration })) });
       }),

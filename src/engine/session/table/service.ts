@@ -1,0 +1,228 @@
+// A shared table over the session service (DESIGN.md decision 12): members, invitations, turn order and the
+// table's live events live here, in the session layer; the server's routes and live streams only call it.
+// Everything a member does is checked against their seat (members.ts); the turns they play go through the
+// session service's one way into a turn, as the owner's models (the owner's settings pay for the table).
+
+import { randomUUID } from 'node:crypto';
+import type { TableBus } from '../../../adapters/bus/index.ts';
+import type {
+  Invite,
+  Member,
+  Principal,
+  Store,
+  TableEvent,
+  TableSettings,
+  TurnOrder,
+} from '../../../adapters/store/index.ts';
+import { notFound } from '../errors.ts';
+import { inviteCodeHash, looksLikeInviteCode } from './codes.ts';
+import { type QueuedTurn, type TableEventBody, eventPayload } from './events.ts';
+import { TABLE_EVENTS_KEPT } from './limits.ts';
+import {
+  createInvite,
+  type InviteRequest,
+  joinTable,
+  type JoinRequest,
+  type MembersDeps,
+  openTable,
+  removeMember,
+  requireSteer,
+  resolveTableLimits,
+  setRole,
+  steers,
+  type TableAccess,
+  tableAccess,
+  type TableLimits,
+} from './members.ts';
+
+export interface TableServiceOptions {
+  readonly store: Store;
+  readonly bus: TableBus;
+  readonly clock?: () => number;
+  readonly limits?: Partial<TableLimits>;
+  /** Live events kept per table for members catching up (TABLE_EVENTS_KEPT). */
+  readonly eventsKept?: number;
+  readonly newId?: () => string;
+}
+
+/** The table as a member sees its settings and who sits at it. */
+export interface TableState {
+  readonly table: TableSettings | undefined;
+  readonly members: readonly Member[];
+}
+
+/** A submitted action of the round as one member sees it. */
+export interface RoundActionView {
+  readonly character: string;
+  readonly whisper: boolean;
+  /** The action's words; null for a member who may not read them. */
+  readonly input: string | null;
+}
+
+/** The words of a stored action (`{kind:'text', text}`), or a mini-game result's summary. */
+function actionText(input: unknown): string | null {
+  if (typeof input !== 'object' || input === null) return null;
+  const text = (input as { text?: unknown }).text;
+  return typeof text === 'string' ? text : null;
+}
+
+export class TableService {
+  readonly store: Store;
+  readonly bus: TableBus;
+  readonly limits: TableLimits;
+  readonly #clock: () => number;
+  readonly #eventsKept: number;
+  readonly #members: MembersDeps;
+  readonly newId: () => string;
+
+  constructor(options: TableServiceOptions) {
+    this.store = options.store;
+    this.bus = options.bus;
+    this.limits = resolveTableLimits(options.limits);
+    this.#clock = options.clock ?? Date.now;
+    this.#eventsKept = options.eventsKept ?? TABLE_EVENTS_KEPT;
+    this.newId = options.newId ?? randomUUID;
+    this.#members = {
+      store: this.store,
+      clock: this.#clock,
+      limits: this.limits,
+      publish: (sessionId, body) => this.publish(sessionId, body).then(() => undefined),
+    };
+  }
+
+  get clock(): () => number {
+    return this.#clock;
+  }
+
+  /** The session as `principalId` reaches it (owner or member), or SessionError `not-found`. */
+  access(principalId: string, sessionId: string): Promise<TableAccess> {
+    return tableAccess(this.store, principalId, sessionId);
+  }
+
+  /** The table's settings and members, for a principal who sits at it. */
+  async state(principalId: string, sessionId: string): Promise<TableState & { access: TableAccess }> {
+    const access = await this.access(principalId, sessionId);
+    const [table, members] = await Promise.all([
+      this.store.getTable(sessionId),
+      this.store.listMembers(sessionId),
+    ]);
+    return { access, table, members };
+  }
+
+  /** A new invitation to the table (the table opens with the first); the owner or a game master only. */
+  async invite(
+    principal: Principal,
+    sessionId: string,
+    request: InviteRequest = {},
+  ): Promise<{ code: string; invite: Invite }> {
+    const access = await this.access(principal.id, sessionId);
+    requireSteer(access, 'invite');
+    if (access.member === null) {
+      const owner = await this.store.getPrincipal(access.session.principalId);
+      if (owner === undefined) throw notFound(`session ${sessionId}`);
+      await openTable(this.#members, owner, access.session);
+    }
+    return createInvite(this.#members, principal, await this.access(principal.id, sessionId), request);
+  }
+
+  async listInvites(principalId: string, sessionId: string): Promise<Invite[]> {
+    const access = await this.access(principalId, sessionId);
+    requireSteer(access, 'see the invitations');
+    return this.store.listInvites(sessionId);
+  }
+
+  /** Closes one invitation, or all of them and any new one until `reopen`. */
+  async closeInvites(
+    principalId: string,
+    sessionId: string,
+    options: { inviteId?: string; all?: boolean; reopen?: boolean },
+  ): Promise<TableSettings | undefined> {
+    const access = await this.access(principalId, sessionId);
+    requireSteer(access, 'close invitations');
+    const now = this.#clock();
+    if (options.inviteId !== undefined) {
+      if ((await this.store.closeInvites(sessionId, now, options.inviteId)) === 0)
+        throw notFound(`invitation ${options.inviteId}`);
+      return this.store.getTable(sessionId);
+    }
+    if (options.all === true) await this.store.closeInvites(sessionId, now);
+    const closed = options.reopen !== true;
+    const table = await this.store.setInvitesClosed(sessionId, closed, now);
+    if (table !== undefined)
+      await this.publish(sessionId, { kind: 'table', turnOrder: table.turnOrder, invitesClosed: closed });
+    return table;
+  }
+
+  /** Seats `principal` with an invitation code; returns their seat and the session's id. */
+  join(principal: Principal, code: string, request: JoinRequest = {}): Promise<Member> {
+    return joinTable(this.#members, principal, code, request);
+  }
+
+  async leave(principalId: string, sessionId: string, character: string): Promise<void> {
+    await removeMember(this.#members, await this.access(principalId, sessionId), character);
+  }
+
+  async setRole(
+    principalId: string,
+    sessionId: string,
+    character: string,
+    role: 'gm' | 'player',
+  ): Promise<Member> {
+    return setRole(this.#members, await this.access(principalId, sessionId), character, role);
+  }
+
+  async setTurnOrder(principalId: string, sessionId: string, order: TurnOrder): Promise<TableSettings> {
+    const access = await this.access(principalId, sessionId);
+    requireSteer(access, 'change the turn order');
+    const table = await this.store.setTurnOrder(sessionId, order, this.#clock());
+    if (table === undefined) throw notFound(`table ${sessionId}`);
+    await this.publish(sessionId, { kind: 'table', turnOrder: order, invitesClosed: table.invitesClosed });
+    return table;
+  }
+
+  /** Whether an invitation code still lets someone in (a guest is made only for one that does). */
+  async inviteUsable(code: string): Promise<boolean> {
+    if (!looksLikeInviteCode(code)) return false;
+    return (await this.store.findUsableInvite(inviteCodeHash(code), this.#clock())) !== undefined;
+  }
+
+  /** The queue of waiting turns as everyone at the table sees it. */
+  async queueView(sessionId: string): Promise<QueuedTurn[]> {
+    return (await this.store.listQueue(sessionId)).map((t) => ({
+      character: t.character,
+      position: t.position,
+    }));
+  }
+
+  /**
+   * The round's submitted actions: who submitted, whether it is a whisper, and the words to those who may
+   * read them (the submitter, the owner and game masters).
+   */
+  async roundView(access: TableAccess, table: TableSettings | undefined): Promise<RoundActionView[]> {
+    if (table === undefined || table.turnOrder !== 'rounds') return [];
+    const actions = await this.store.listRoundActions(access.session.id, table.round);
+    return actions.map((action) => ({
+      character: action.character,
+      whisper: action.whisper,
+      input:
+        steers(access.role) || action.principalId === access.member?.principalId
+          ? actionText(action.input)
+          : null,
+    }));
+  }
+
+  /**
+   * Stores a live event with the table's next number and announces it on the bus; undefined (nothing sent)
+   * when the session is not a table.
+   */
+  async publish(sessionId: string, body: TableEventBody): Promise<TableEvent | undefined> {
+    const { kind, payload } = eventPayload(body);
+    const event = await this.store.appendTableEvent(
+      sessionId,
+      { kind, payload, createdAt: this.#clock() },
+      this.#eventsKept,
+    );
+    if (event !== undefined) this.bus.publish({ kind: 'event', sessionId, seq: event.seq });
+    return event;
+  }
+}
