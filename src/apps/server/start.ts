@@ -185,6 +185,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     const table = new TableService({
       store,
       bus,
+      sessions: service,
       limits: { maxMembers: limits.maxTableMembers, maxInvites: limits.maxTableInvites },
     });
     const checker = new CartridgeChecker();
@@ -229,6 +230,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         });
         await checker.close();
         await service.close();
+        await table.close();
         await bus.close();
         if (ownStore) await store.close();
       },

@@ -65,6 +65,14 @@ export const joinedResponse = z.looseObject({
   /** Keyless local play only: the key this browser sends from now on (shown once). */
   guestKey: z.optional(z.string()),
 });
+/** A round's action was kept (202): who has acted, who is still to. */
+export const roundSubmittedResponse = z.looseObject({
+  submitted: z.looseObject({
+    round: z.int(),
+    submitted: z.array(z.string()),
+    waiting: z.array(z.string()),
+  }),
+});
 export const memberResponse = z.looseObject({ member: memberViewSchema });
 export const tableSettingsResponse = z.looseObject({ table: tableViewSchema });
 

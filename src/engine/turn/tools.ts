@@ -4,6 +4,8 @@
 // arguments against its schema); an unknown tool, bad arguments or a rule error come back to the model as
 // a structured error and change nothing.
 
+import { ACTOR_INPUT } from './party.ts';
+import { actorOf } from './table-actor.ts';
 import { z } from 'zod';
 import type { JsonSchema, ToolCall, ToolSpec } from '../../adapters/llm/index.ts';
 import { LoreError, MAX_LORE_QUERIES, MAX_LORE_QUERY_CHARS } from '../../core/lore/index.ts';
@@ -57,11 +59,16 @@ export type DirectorTool =
       readonly timeDelta: boolean;
       /** This turn's known values of its `values_from` inputs (known-values.ts), checked by the input rule. */
       readonly known?: ReadonlyMap<string, readonly string[]>;
+      /** A shared table's turn: who the event's `actor` input is (table-actor.ts). */
+      readonly actor?: ActorRule;
     }
   | { readonly kind: 'advance_game_time'; readonly spec: ToolSpec }
   | { readonly kind: 'lore_lookup'; readonly spec: ToolSpec }
   | { readonly kind: 'query_npc_intent'; readonly spec: ToolSpec }
   | { readonly kind: 'finish_turn'; readonly spec: ToolSpec };
+
+/** An `actor` input at a shared table: the one acting character, or one of a round's characters. */
+export type ActorRule = { readonly fixed: string } | { readonly among: readonly string[] };
 
 export interface DirectorToolSet {
   readonly byName: ReadonlyMap<string, DirectorTool>;
@@ -311,6 +318,11 @@ function checkedEventArgs(
   const bounded = checkArgs(tool.timeDelta ? EVENT_ARGS_BOUNDS_WITH_TIME : EVENT_ARGS_BOUNDS, value);
   if (!bounded.ok) return bounded;
   const given = bounded.value as Record<string, unknown>;
+  if (tool.actor !== undefined) {
+    const actor = actorOf(tool.actor, given[ACTOR_INPUT]);
+    if (!actor.ok) return actor;
+    given[ACTOR_INPUT] = actor.actor;
+  }
   const inputs: Record<string, unknown> = Object.create(null);
   for (const key of Object.keys(given)) {
     if (!(tool.timeDelta && key === TIME_DELTA_INPUT)) inputs[key] = given[key];

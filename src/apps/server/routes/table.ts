@@ -9,7 +9,9 @@ import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import { createGuest } from '../guests.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import { errorSchema, id, sessionParams } from '../schemas.ts';
+import { turnResultResponse } from '../responses.ts';
+import { errorSchema, id, sessionParams, turnQuery } from '../schemas.ts';
+import { answer, viewForSeat } from './turns.ts';
 import {
   inviteCreatedResponse,
   invitesResponse,
@@ -57,6 +59,34 @@ export function registerTableRoutes(api: RouteRegistry, deps: AppDeps): void {
   const { table } = deps;
   registerInviteRoutes(api, deps, table);
   registerMemberRoutes(api, table);
+
+  api.add(
+    {
+      method: 'post',
+      path: '/v1/sessions/:id/round',
+      tag: 'table',
+      summary:
+        'Close the round: it plays now as one turn with the actions submitted so far (owner or game master). Streamed like a turn with `Accept: text/event-stream`.',
+      params: sessionParams,
+      query: turnQuery,
+      responses: {
+        200: { description: 'The event stream', schema: turnResultResponse, eventStream: true },
+        201: { description: 'The round’s turn', schema: turnResultResponse },
+        403: NOT_ALLOWED,
+        404: NOT_FOUND,
+        409: { description: 'The round was played meanwhile', schema: errorSchema },
+        422: { description: 'Nobody acted, or the table does not play in rounds', schema: errorSchema },
+      },
+    },
+    async ({ c, params, query }) =>
+      guarded(async () => {
+        const principal = c.get('principal');
+        const { role } = await table.access(principal.id, params.id);
+        const view = viewForSeat(deps, query.view, role);
+        const prepared = await table.closeRound(principal.id, params.id);
+        return answer(c, deps, principal.id, params.id, prepared, view);
+      }),
+  );
 
   api.add(
     {

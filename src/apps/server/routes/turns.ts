@@ -34,6 +34,7 @@ import {
   undoBody,
 } from '../schemas.ts';
 import { sseResponse, wantsEventStream } from '../sse.ts';
+import { roundSubmittedResponse } from '../table-responses.ts';
 import { guarded } from './guard.ts';
 import { eventView, nodeView, replayEvents, sessionView, turnView, type View } from '../views.ts';
 
@@ -43,7 +44,16 @@ const TURN_ERRORS = {
     description: 'No such session or turn (another principal’s is not found either)',
     schema: errorSchema,
   },
-  409: { description: 'A turn is in flight, or the head moved (nothing was committed)', schema: errorSchema },
+  403: {
+    description:
+      'At a shared table, a member asked for what only the owner or a game master may do (`not_allowed`)',
+    schema: errorSchema,
+  },
+  409: {
+    description:
+      'A turn is in flight, or the head moved (nothing was committed); at a table, its queue is full (`table_limit`)',
+    schema: errorSchema,
+  },
   413: { description: 'Body or input too long', schema: errorSchema },
   415: { description: 'Not application/json', schema: errorSchema },
   422: {
@@ -93,7 +103,7 @@ function modeHeaders(mode: ModelMode): Record<string, string> {
  * Idempotency-Key already answered) reads the session's, so the first request of a turn reads the session
  * once (in prepare) and not again here.
  */
-async function answer(
+export async function answer(
   c: Context<AppEnv>,
   deps: AppDeps,
   principalId: string,
@@ -102,7 +112,7 @@ async function answer(
   view: View,
 ): Promise<JsonOf<typeof turnResultResponse, 200 | 201> | OtherAnswer> {
   if (prepared.kind === 'replayed') {
-    const session = await deps.service.getSession(principalId, sessionId);
+    const { session } = await deps.table.access(principalId, sessionId);
     const { cartridge } = await deps.service.cartridgeOf(session);
     if (wantsEventStream(c.req.header('accept'))) {
       const events = replayEvents(prepared.turn, cartridge, view);
@@ -205,15 +215,35 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
       responses: {
         200: REPLAYED_OR_STREAMED,
         201: { description: 'The committed turn', schema: turnResultResponse },
+        202: {
+          description: 'At a table playing in rounds: the action is kept until everyone has acted',
+          schema: roundSubmittedResponse,
+        },
         ...TURN_ERRORS,
       },
     },
     async ({ c, params, query, body }) =>
       guarded(async () => {
         const principal = c.get('principal');
-        const view = viewFor(deps, query.view);
+        const { role } = await deps.table.access(principal.id, params.id);
+        const view = viewForSeat(deps, query.view, role);
         const request = turnRequest(body, idempotencyKeyOf(c));
-        const prepared = await service.prepareTurn(principal.id, params.id, request);
+        // At a shared table the turn may wait in the queue (free order) or join the round (rounds).
+        const prepared = await deps.table.prepareTurn(principal.id, params.id, request, {
+          ...(body.whisper === true ? { whisper: true } : {}),
+          signal: c.req.raw.signal,
+        });
+        if (prepared.kind === 'submitted')
+          return c.json(
+            {
+              submitted: {
+                round: prepared.round,
+                submitted: [...prepared.submitted],
+                waiting: [...prepared.waiting],
+              },
+            },
+            202,
+          );
         return answer(c, deps, principal.id, params.id, prepared, view);
       }),
   );
@@ -237,8 +267,9 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
     async ({ c, params, query, body }) =>
       guarded(async () => {
         const principal = c.get('principal');
-        const view = viewFor(deps, query.view);
-        const prepared = await service.prepareRegenerate(principal.id, params.id, {
+        const { role } = await deps.table.access(principal.id, params.id);
+        const view = viewForSeat(deps, query.view, role);
+        const prepared = await deps.table.prepareRegenerate(principal.id, params.id, {
           ...(body.turnId === undefined ? {} : { turnId: body.turnId }),
           ...idempotencyKeyOf(c),
         });
@@ -258,7 +289,7 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
     },
     async ({ c, params, body }) =>
       guarded(async () => {
-        const session = await service.undo(c.get('principal').id, params.id, body.expectedHeadId);
+        const session = await deps.table.undo(c.get('principal').id, params.id, body.expectedHeadId);
         return c.json({ session: sessionView(session) });
       }),
   );
@@ -275,7 +306,7 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
     },
     async ({ c, params, body }) =>
       guarded(async () => {
-        const session = await service.moveHead(
+        const session = await deps.table.moveHead(
           c.get('principal').id,
           params.id,
           body.turnId,

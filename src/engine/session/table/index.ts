@@ -20,3 +20,6 @@ export {
   type TableLimits,
 } from './members.ts';
 export { TableService, type TableServiceOptions, type TableState } from './service.ts';
+export { QUEUE_POLL_MS } from './queue.ts';
+export { MAX_NARRATION_MESSAGE_CHARS, NARRATION_FLUSH_MS } from './table-turn.ts';
+export type { SubmittedAction, TablePrepared, TableTurnOptions } from './turns.ts';

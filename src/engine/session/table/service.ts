@@ -9,12 +9,26 @@ import type {
   Invite,
   Member,
   Principal,
+  Session,
   Store,
   TableEvent,
   TableSettings,
   TurnOrder,
 } from '../../../adapters/store/index.ts';
+import { ClaimOwner } from '../claim-owner.ts';
 import { notFound } from '../errors.ts';
+import type { SessionService } from '../service.ts';
+import type { PreparedTurn, TurnRequest } from '../turn-job/types.ts';
+import { MAX_QUEUED_TURNS } from './limits.ts';
+import {
+  closeRound,
+  moveTableHead,
+  prepareTableRegenerate,
+  prepareTableTurn,
+  type TablePlayDeps,
+  type TablePrepared,
+  type TableTurnOptions,
+} from './turns.ts';
 import { inviteCodeHash, looksLikeInviteCode } from './codes.ts';
 import { type QueuedTurn, type TableEventBody, eventPayload } from './events.ts';
 import { TABLE_EVENTS_KEPT } from './limits.ts';
@@ -38,6 +52,14 @@ import {
 export interface TableServiceOptions {
   readonly store: Store;
   readonly bus: TableBus;
+  /** The session service every turn at a table goes through. */
+  readonly sessions: SessionService;
+  /** Monotonic milliseconds for waits (default performance.now). */
+  readonly monotonic?: () => number;
+  /** Turn requests one table holds waiting at once (MAX_QUEUED_TURNS). */
+  readonly maxQueued?: number;
+  /** Milliseconds a queued turn waits at most (default: the turn timeout, or 2 minutes, times the queue). */
+  readonly queueWaitMs?: number;
   readonly clock?: () => number;
   readonly limits?: Partial<TableLimits>;
   /** Live events kept per table for members catching up (TABLE_EVENTS_KEPT). */
@@ -73,6 +95,8 @@ export class TableService {
   readonly #clock: () => number;
   readonly #eventsKept: number;
   readonly #members: MembersDeps;
+  readonly #play: TablePlayDeps;
+  readonly #claimOwner: ClaimOwner;
   readonly newId: () => string;
 
   constructor(options: TableServiceOptions) {
@@ -88,6 +112,73 @@ export class TableService {
       limits: this.limits,
       publish: (sessionId, body) => this.publish(sessionId, body).then(() => undefined),
     };
+    // Queue tickets are held like Idempotency-Key claims: by this process, with a heartbeat and a lease.
+    this.#claimOwner = new ClaimOwner(this.store, { id: this.newId(), clock: this.#clock });
+    const maxQueued = options.maxQueued ?? MAX_QUEUED_TURNS;
+    this.#play = {
+      store: this.store,
+      bus: this.bus,
+      sessions: options.sessions,
+      claimOwner: this.#claimOwner,
+      clock: this.#clock,
+      monotonic: options.monotonic ?? (() => performance.now()),
+      newId: this.newId,
+      publish: (sessionId, body) => this.publish(sessionId, body),
+      maxQueued,
+      maxWaitMs: options.queueWaitMs ?? (options.sessions.admission.turnTimeoutMs ?? 120_000) * maxQueued,
+    };
+  }
+
+  /** Ends this process's hold on queue tickets (a clean shutdown: other replicas drop them at once). */
+  async close(): Promise<void> {
+    await this.#claimOwner.end();
+  }
+
+  /**
+   * A member's turn: played (free order, after the turns queued before it), or kept for the round (rounds);
+   * a session that is not a table plays as always, its owner's only.
+   */
+  async prepareTurn(
+    principalId: string,
+    sessionId: string,
+    request: TurnRequest,
+    options: TableTurnOptions = {},
+  ): Promise<TablePrepared> {
+    return prepareTableTurn(this.#play, await this.access(principalId, sessionId), request, options);
+  }
+
+  /** The owner or a game master plays the round with the actions submitted so far. */
+  async closeRound(principalId: string, sessionId: string): Promise<PreparedTurn> {
+    return closeRound(this.#play, await this.access(principalId, sessionId));
+  }
+
+  /** A swipe of a turn (the head by default): the owner's or a game master's. */
+  async prepareRegenerate(
+    principalId: string,
+    sessionId: string,
+    options: { turnId?: string; idempotencyKey?: string } = {},
+  ): Promise<PreparedTurn> {
+    return prepareTableRegenerate(this.#play, await this.access(principalId, sessionId), options);
+  }
+
+  async undo(principalId: string, sessionId: string, expectedHeadId?: string): Promise<Session> {
+    return moveTableHead(this.#play, await this.access(principalId, sessionId), {
+      kind: 'undo',
+      ...(expectedHeadId === undefined ? {} : { expectedHeadId }),
+    });
+  }
+
+  async moveHead(
+    principalId: string,
+    sessionId: string,
+    turnId: string,
+    expectedHeadId?: string,
+  ): Promise<Session> {
+    return moveTableHead(this.#play, await this.access(principalId, sessionId), {
+      kind: 'head',
+      turnId,
+      ...(expectedHeadId === undefined ? {} : { expectedHeadId }),
+    });
   }
 
   get clock(): () => number {
