@@ -3,7 +3,7 @@
 // (owner, author mode) carries everything.
 
 import type { Cartridge } from '../../core/cartridge/index.ts';
-import { classifyRecord, inputText, plainJson } from '../../engine/session/index.ts';
+import { classifyRecord, inputText, plainJson, tableOfInput } from '../../engine/session/index.ts';
 import type { BranchTurn, Save, Session, Turn, TurnNode } from '../../adapters/store/index.ts';
 import { publicOutcome, type TurnEvent } from '../../engine/turn/index.ts';
 import { PENDING_KEY, publicState } from '../../core/yare/index.ts';
@@ -55,6 +55,22 @@ function pendingInteraction(state: unknown): PublicTurnView['pendingInteraction'
   return plainJson({ interaction_type, minigame_id, config });
 }
 
+/**
+ * Who played a turn at a shared table (`by`: the one character, null for a round or a turn of one player)
+ * and whether it was a whisper.
+ */
+export function playedBy(input: unknown): {
+  by: { character: string; name: string } | null;
+  whisper: boolean;
+} {
+  const table = tableOfInput(input);
+  const one = table?.actors.length === 1 ? table.actors[0]! : undefined;
+  return {
+    by: one === undefined ? null : { character: one.character, name: one.name },
+    whisper: table?.whisper ?? false,
+  };
+}
+
 /** The player view of a turn: public state only, no record, seed or ledger events. */
 export function publicTurnView(turn: BranchTurn, cartridge: Cartridge): PublicTurnView {
   const record = classifyRecord(turn.record);
@@ -62,6 +78,7 @@ export function publicTurnView(turn: BranchTurn, cartridge: Cartridge): PublicTu
     ...nodeView(turn),
     sessionId: turn.sessionId,
     input: turn.parentId === null ? null : (inputText(turn.input) ?? null),
+    ...playedBy(turn.input),
     narration: turn.narration,
     mode: record?.kind === 'turn' ? record.mode : (record?.kind ?? 'unknown'),
     state: plainJson(publicState(turn.state, cartridge.rules.schema)),

@@ -10,7 +10,7 @@ export {
 } from './ledger.ts';
 export { CartridgeLibrary, type LoadedCartridge, type RegisterResult, type UploadResult } from './library.ts';
 export * from './limits.ts';
-export { inputText, storyMessages } from './messages.ts';
+export { inputText, storyMessages, tableOfInput } from './messages.ts';
 export {
   ENDPOINT_NOT_ALLOWED_MESSAGE,
   MAX_BASE_URL_CHARS,

@@ -4,8 +4,6 @@
 // arguments against its schema); an unknown tool, bad arguments or a rule error come back to the model as
 // a structured error and change nothing.
 
-import { ACTOR_INPUT } from './party.ts';
-import { actorOf } from './table-actor.ts';
 import { z } from 'zod';
 import type { JsonSchema, ToolCall, ToolSpec } from '../../adapters/llm/index.ts';
 import { LoreError, MAX_LORE_QUERIES, MAX_LORE_QUERY_CHARS } from '../../core/lore/index.ts';
@@ -22,6 +20,8 @@ import type { IntentInputs } from '../../core/cartridge/index.ts';
 import { checkArgs, parseRawArgs } from './args.ts';
 import type { TurnContext } from './context.ts';
 import { lookupInTurn } from './lore.ts';
+import { ACTOR_INPUT } from './party.ts';
+import { actorOf } from './table-actor.ts';
 import { type ClockMode, checkAdvance, clockMode, type Parsed, parseDuration } from './game-time.ts';
 import {
   MAX_DIRECTIVES_CHARS,

@@ -4,7 +4,7 @@
 
 import { z } from 'zod';
 import { type TableService, SessionError } from '../../../engine/session/index.ts';
-import type { Principal } from '../../../adapters/store/index.ts';
+import type { Principal, TableSettings } from '../../../adapters/store/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import { createGuest } from '../guests.ts';
@@ -135,7 +135,7 @@ export function registerTableRoutes(api: RouteRegistry, deps: AppDeps): void {
     async ({ c, params, body }) =>
       guarded(async () => {
         const principalId = c.get('principal').id;
-        let settings = undefined;
+        let settings: TableSettings | undefined;
         if (body.turnOrder !== undefined)
           settings = await table.setTurnOrder(principalId, params.id, body.turnOrder);
         if (body.invitesClosed !== undefined)

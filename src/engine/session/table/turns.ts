@@ -217,7 +217,7 @@ async function playRound(
   await deps.publish(session.id, { kind: 'round', round, submitted: roundSubmitted(actions), closed: true });
   const seated = new Map(members.map((m) => [m.character, m]));
   const actors = actions.map((a) => seated.get(a.character)).filter((m): m is Member => m !== undefined);
-  const restore = () => restoreActions(deps, session.id, round + 1, actions);
+  const restore = () => restoreActions(deps, round + 1, actions);
   let prepared: PreparedTurn;
   try {
     prepared = await deps.sessions.prepareTurn(session.principalId, session.id, {
@@ -249,7 +249,6 @@ async function playRound(
 
 async function restoreActions(
   deps: TablePlayDeps,
-  sessionId: string,
   round: number,
   actions: readonly RoundAction[],
 ): Promise<void> {
