@@ -16,7 +16,7 @@ import {
   SessionService,
   TableService,
 } from '../../engine/session/index.ts';
-import { LocalBus, type TableBus } from '../../adapters/bus/index.ts';
+import { LocalBus, openBus, type TableBus } from '../../adapters/bus/index.ts';
 import { PROJECT_ROOT } from '../../adapters/project-root.ts';
 import { openStore, type Store } from '../../adapters/store/index.ts';
 import { createApp } from './app.ts';
@@ -181,7 +181,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       ...(options.turnLimits ? { turnLimits: options.turnLimits } : {}),
       ...(options.turnYield ? { turnYield: options.turnYield } : {}),
     });
-    const bus: TableBus = options.bus ?? new LocalBus();
+    // Across replicas over PostgreSQL (LISTEN/NOTIFY on the same database); this process only otherwise.
+    const bus: TableBus = options.bus ?? (ownStore ? await openBus(options.databaseUrl) : new LocalBus());
     const table = new TableService({
       store,
       bus,

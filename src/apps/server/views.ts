@@ -143,11 +143,17 @@ export function eventView(event: TurnEvent, view: View): { event: string; data: 
  * The events of a committed turn rebuilt from its record, for a client reconnecting after the turn ended
  * (or replaying an idempotent request). Ids follow the live stream's numbering: `start` is 0.
  */
-export function replayEvents(turn: Turn, cartridge: Cartridge, view: View): SseEvent[] {
+export function replayEvents(
+  turn: Turn,
+  cartridge: Cartridge,
+  view: View,
+  /** The committed turn as this reader sees it (a member's view), and whether they may read it whole. */
+  seat?: { readonly shown: TurnView; readonly whole: boolean },
+): SseEvent[] {
   const events: Array<{ event: string; data: unknown }> = [
     { event: 'start', data: { turnId: turn.id, parentId: turn.parentId } },
   ];
-  const record = classifyRecord(turn.record);
+  const record = seat?.whole === false ? undefined : classifyRecord(turn.record);
   if (record?.kind === 'turn') {
     for (const tool of record.tools) {
       const call = eventView(
@@ -169,7 +175,11 @@ export function replayEvents(turn: Turn, cartridge: Cartridge, view: View): SseE
       if (result) events.push(result);
     }
   }
-  if (turn.narration !== '') events.push({ event: 'narration', data: { text: turn.narration } });
-  events.push({ event: 'committed', data: { turn: turnView(turn, cartridge, view), replayed: true } });
+  if (turn.narration !== '' && seat?.whole !== false)
+    events.push({ event: 'narration', data: { text: turn.narration } });
+  events.push({
+    event: 'committed',
+    data: { turn: seat?.shown ?? turnView(turn, cartridge, view), replayed: true },
+  });
   return events.map((event, seq) => ({ ...event, id: `${turn.id}:${seq}` }));
 }

@@ -160,7 +160,8 @@ function directorSections(
       required: false,
       why: 'the engine keeps state.game_time',
     },
-    worldSection(ctx),
+    // At a shared table, the world as the acting character knows it: no fact another character alone saw.
+    worldSection(ctx, ctx.table === undefined ? undefined : ctx.playerEntity),
     {
       id: 'notes',
       kind: 'volatile',

@@ -18,6 +18,7 @@ import {
 } from '../responses.ts';
 import { authorEventBody, errorSchema, id, sessionParams, stateQuery } from '../schemas.ts';
 import { turnView } from '../views.ts';
+import { seatTurnView, viewerOf } from '../member-views.ts';
 import { guarded } from './guard.ts';
 import { viewForSeat } from './turns.ts';
 
@@ -58,15 +59,16 @@ export function registerStateRoutes(api: RouteRegistry, deps: AppDeps): void {
     async ({ c, params, query }) =>
       guarded(async () => {
         const principalId = c.get('principal').id;
-        const { session, role } = await deps.table.access(principalId, params.id);
-        const view = viewForSeat(deps, query.view, role);
+        const access = await deps.table.access(principalId, params.id);
+        const { session } = access;
+        const view = viewForSeat(deps, query.view, access.role);
         const turn = await service.getTurn(
           session.principalId,
           params.id,
           query.turnId ?? session.headTurnId,
         );
         const { cartridge } = await service.cartridgeOf(session);
-        const shown = turnView(turn, cartridge, view);
+        const shown = seatTurnView(turn, cartridge, view, viewerOf(access));
         return c.json({
           turnId: turn.id,
           view,

@@ -12,6 +12,7 @@ import type { RouteRegistry } from '../openapi.ts';
 import { turnResultResponse } from '../responses.ts';
 import { errorSchema, id, sessionParams, turnQuery } from '../schemas.ts';
 import { answer, viewForSeat } from './turns.ts';
+import { viewerOf } from '../member-views.ts';
 import {
   inviteCreatedResponse,
   invitesResponse,
@@ -81,10 +82,10 @@ export function registerTableRoutes(api: RouteRegistry, deps: AppDeps): void {
     async ({ c, params, query }) =>
       guarded(async () => {
         const principal = c.get('principal');
-        const { role } = await table.access(principal.id, params.id);
-        const view = viewForSeat(deps, query.view, role);
+        const access = await table.access(principal.id, params.id);
+        const view = viewForSeat(deps, query.view, access.role);
         const prepared = await table.closeRound(principal.id, params.id);
-        return answer(c, deps, principal.id, params.id, prepared, view);
+        return answer(c, deps, principal.id, params.id, prepared, view, viewerOf(access));
       }),
   );
 

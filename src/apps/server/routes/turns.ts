@@ -35,8 +35,9 @@ import {
 } from '../schemas.ts';
 import { sseResponse, wantsEventStream } from '../sse.ts';
 import { roundSubmittedResponse } from '../table-responses.ts';
+import { readsTurn, seatReplayEvents, seatTurnView, type Viewer, viewerOf } from '../member-views.ts';
 import { guarded } from './guard.ts';
-import { eventView, nodeView, replayEvents, sessionView, turnView, type View } from '../views.ts';
+import { eventView, nodeView, sessionView, type View } from '../views.ts';
 
 const TURN_ERRORS = {
   400: { description: 'Malformed request', schema: errorSchema },
@@ -110,16 +111,21 @@ export async function answer(
   sessionId: string,
   prepared: PreparedTurn,
   view: View,
+  viewer: Viewer,
 ): Promise<JsonOf<typeof turnResultResponse, 200 | 201> | OtherAnswer> {
   if (prepared.kind === 'replayed') {
     const { session } = await deps.table.access(principalId, sessionId);
     const { cartridge } = await deps.service.cartridgeOf(session);
     if (wantsEventStream(c.req.header('accept'))) {
-      const events = replayEvents(prepared.turn, cartridge, view);
+      const events = seatReplayEvents(prepared.turn, cartridge, view, viewer);
       return sseResponse(async (send) => events.forEach(send), { headers: modeHeaders(deps.modelMode) });
     }
     return c.json(
-      { turn: turnView(prepared.turn, cartridge, view), replayed: true, modelMode: deps.modelMode },
+      {
+        turn: seatTurnView(prepared.turn, cartridge, view, viewer),
+        replayed: true,
+        modelMode: deps.modelMode,
+      },
       200,
       modeHeaders(deps.modelMode),
     );
@@ -130,7 +136,7 @@ export async function answer(
   if (!wantsEventStream(c.req.header('accept'))) {
     const { turn } = await driveTurn(prepared, { signal: c.req.raw.signal });
     return c.json(
-      { turn: turnView(turn, cartridge, view), replayed: false, modelMode: mode },
+      { turn: seatTurnView(turn, cartridge, view, viewer), replayed: false, modelMode: mode },
       201,
       modeHeaders(mode),
     );
@@ -155,7 +161,7 @@ export async function answer(
         send({
           event: 'committed',
           id: id(),
-          data: { turn: turnView(turn, cartridge, view), replayed: false },
+          data: { turn: seatTurnView(turn, cartridge, view, viewer), replayed: false },
         });
       } catch (error) {
         const api =
@@ -225,8 +231,8 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
     async ({ c, params, query, body }) =>
       guarded(async () => {
         const principal = c.get('principal');
-        const { role } = await deps.table.access(principal.id, params.id);
-        const view = viewForSeat(deps, query.view, role);
+        const access = await deps.table.access(principal.id, params.id);
+        const view = viewForSeat(deps, query.view, access.role);
         const request = turnRequest(body, idempotencyKeyOf(c));
         // At a shared table the turn may wait in the queue (free order) or join the round (rounds).
         const prepared = await deps.table.prepareTurn(principal.id, params.id, request, {
@@ -244,7 +250,7 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
             },
             202,
           );
-        return answer(c, deps, principal.id, params.id, prepared, view);
+        return answer(c, deps, principal.id, params.id, prepared, view, viewerOf(access));
       }),
   );
 
@@ -267,13 +273,13 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
     async ({ c, params, query, body }) =>
       guarded(async () => {
         const principal = c.get('principal');
-        const { role } = await deps.table.access(principal.id, params.id);
-        const view = viewForSeat(deps, query.view, role);
+        const access = await deps.table.access(principal.id, params.id);
+        const view = viewForSeat(deps, query.view, access.role);
         const prepared = await deps.table.prepareRegenerate(principal.id, params.id, {
           ...(body.turnId === undefined ? {} : { turnId: body.turnId }),
           ...idempotencyKeyOf(c),
         });
-        return answer(c, deps, principal.id, params.id, prepared, view);
+        return answer(c, deps, principal.id, params.id, prepared, view, viewerOf(access));
       }),
   );
 
@@ -350,17 +356,19 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
     async ({ c, params, query }) =>
       guarded(async () => {
         const principal = c.get('principal');
-        const { session, role } = await deps.table.access(principal.id, params.id);
-        const view = viewForSeat(deps, query.view, role);
+        const access = await deps.table.access(principal.id, params.id);
+        const { session } = access;
+        const view = viewForSeat(deps, query.view, access.role);
+        const viewer = viewerOf(access);
         const turn = await service.getTurn(session.principalId, params.id, params.turnId);
         const { cartridge } = await service.cartridgeOf(session);
         if (wantsEventStream(c.req.header('accept'))) {
           const last = c.req.header('last-event-id');
           const after = last?.startsWith(`${turn.id}:`) ? Number(last.slice(turn.id.length + 1)) : -1;
-          const events = replayEvents(turn, cartridge, view).filter((_, seq) => seq > after);
+          const events = seatReplayEvents(turn, cartridge, view, viewer).filter((_, seq) => seq > after);
           return sseResponse(async (send) => events.forEach(send), { headers: modeHeaders(deps.modelMode) });
         }
-        return c.json({ turn: turnView(turn, cartridge, view) });
+        return c.json({ turn: seatTurnView(turn, cartridge, view, viewer) });
       }),
   );
 
@@ -375,10 +383,16 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
     },
     async ({ c, params }) =>
       guarded(async () => {
-        const { session } = await deps.table.access(c.get('principal').id, params.id);
-        await service.getTurn(session.principalId, params.id, params.turnId);
+        const access = await deps.table.access(c.get('principal').id, params.id);
+        await service.getTurn(access.session.principalId, params.id, params.turnId);
         const children = await deps.store.listChildren(params.id, params.turnId);
-        return c.json({ turns: children.map((t) => ({ ...nodeView(t), narration: t.narration })) });
+        const viewer = viewerOf(access);
+        return c.json({
+          turns: children.map((t) => ({
+            ...nodeView(t),
+            narration: readsTurn(t.input, viewer) ? t.narration : '',
+          })),
+        });
       }),
   );
 }
