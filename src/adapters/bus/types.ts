@@ -17,7 +17,14 @@ export type PassingPayload =
       /** The turn is a whisper: only its player and those who steer the table may hear it. */
       readonly whisper: boolean;
     }
-  | { readonly type: 'narration'; readonly turnId: string; readonly text: string; readonly whisper: boolean }
+  | {
+      readonly type: 'narration';
+      readonly turnId: string;
+      /** Who plays the turn ('' for a round: everyone). */
+      readonly character: string;
+      readonly text: string;
+      readonly whisper: boolean;
+    }
   | { readonly type: 'turn_failed'; readonly turnId: string; readonly character: string };
 
 export type BusListener = (message: BusMessage) => void;

@@ -95,6 +95,12 @@ export function createApp(deps: AppDeps): BuiltApp {
     'Principals whose models (built from their settings) are held in memory.',
     () => deps.models.cachedCount,
   );
+  deps.metrics.gauge('mnesos_live_streams', 'Live table streams open on this process.', () => deps.live.open);
+  deps.metrics.gauge(
+    'mnesos_live_streams_dropped',
+    'Live table streams dropped for falling behind since this process started.',
+    () => deps.live.dropped,
+  );
   deps.metrics.gauge(
     'mnesos_cartridges_cached',
     'Loaded cartridges held in memory.',

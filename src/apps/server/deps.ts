@@ -8,6 +8,7 @@ import type {
   TableService,
 } from '../../engine/session/index.ts';
 import type { Store } from '../../adapters/store/index.ts';
+import type { LiveHub } from './live/hub.ts';
 import type { AuthConfig } from './auth.ts';
 import type { CartridgeChecker } from './cartridge-checker.ts';
 import type { ServerLimits } from './limits.ts';
@@ -21,6 +22,8 @@ export interface AppDeps {
   readonly service: SessionService;
   /** Shared tables: members, invitations, turn order and live events (docs/multiplayer.md). */
   readonly table: TableService;
+  /** Members' live streams of their tables on this process. */
+  readonly live: LiveHub;
   readonly auth: AuthConfig;
   readonly limits: ServerLimits;
   readonly metrics: Metrics;

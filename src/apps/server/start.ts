@@ -32,6 +32,7 @@ import {
 } from './limits.ts';
 import { DEFAULT_HOST, DEFAULT_PORT } from './defaults.ts';
 import { Metrics } from './metrics.ts';
+import { LiveHub } from './live/hub.ts';
 
 export { DEFAULT_HOST, DEFAULT_PORT };
 /** The demo cartridge every fresh server offers. */
@@ -189,6 +190,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       sessions: service,
       limits: { maxMembers: limits.maxTableMembers, maxInvites: limits.maxTableInvites },
     });
+    const live = new LiveHub({
+      store,
+      bus,
+      service,
+      limits: { perPrincipal: limits.maxLiveStreamsPerPrincipal, total: limits.maxLiveStreams },
+    });
     const checker = new CartridgeChecker();
     const deps: AppDeps = {
       store,
@@ -196,6 +203,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       checker,
       service,
       table,
+      live,
       auth,
       limits,
       metrics,
@@ -225,6 +233,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       port: address.port,
       deps,
       async close() {
+        live.close();
         await new Promise<void>((done) => {
           listening.close(() => done());
           listening.closeAllConnections();

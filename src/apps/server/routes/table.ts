@@ -3,7 +3,7 @@
 // session's owner nor a member gets 404, as for any session that is not theirs.
 
 import { z } from 'zod';
-import { type TableService, SessionError } from '../../../engine/session/index.ts';
+import { SessionError, type TableAccess, type TableService } from '../../../engine/session/index.ts';
 import type { Principal, TableSettings } from '../../../adapters/store/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
@@ -101,19 +101,46 @@ export function registerTableRoutes(api: RouteRegistry, deps: AppDeps): void {
     },
     async ({ c, params }) =>
       guarded(async () => {
-        const principal = c.get('principal');
-        const state = await table.state(principal.id, params.id);
-        const [queue, roundActions] = await Promise.all([
-          table.queueView(params.id),
-          table.roundView(state.access, state.table),
-        ]);
-        return c.json({
-          session: sessionView(state.access.session),
-          table: state.table === undefined ? null : tableView(state.table),
-          members: state.members.map((m) => memberView(m, principal.id)),
-          you: { role: state.access.role, character: state.access.member?.character ?? null },
-          queue,
-          roundActions,
+        const principalId = c.get('principal').id;
+        return c.json(await tableSnapshot(table, principalId, await table.access(principalId, params.id)));
+      }),
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/v1/sessions/:id/live',
+      tag: 'table',
+      summary:
+        'The table live, as Server-Sent Events for this member: `hello` (the table now, as GET …/table answers), then numbered events — `turn` (a committed turn as you may see it), `head` (undo, a move), `member_joined`, `member_left`, `member_role`, `table`, `queue`, `round` — and, unnumbered, `turn_started`, `narration` (prose as it streams) and `turn_failed`. Reconnect with `Last-Event-ID` (or `?lastEventId=`) to catch up; `reset` means the events you missed are no longer kept (reload the table).',
+      params: sessionParams,
+      query: liveQuery,
+      responses: {
+        200: { description: 'The event stream', contentType: 'text/event-stream' },
+        400: { description: 'A Last-Event-ID that is not an event number', schema: errorSchema },
+        404: NOT_FOUND,
+        429: { description: 'Too many live streams (`too_many_streams`, with `limit`)', schema: errorSchema },
+      },
+    },
+    async ({ c, params, query }) =>
+      guarded(async () => {
+        const principalId = c.get('principal').id;
+        const access = await table.access(principalId, params.id);
+        const last = lastEventIdOf(c.req.header('last-event-id') ?? query.lastEventId);
+        const stream = await deps.live.connect(access, principalId, last, (seat) =>
+          tableSnapshot(table, principalId, seat),
+        );
+        c.req.raw.signal.addEventListener('abort', () => stream.close(), { once: true });
+        // On the Node server, a reader that falls behind loses its connection at once (stream.ts).
+        const outgoing = (c.env as { outgoing?: { destroy(): void } } | undefined)?.outgoing;
+        if (outgoing !== undefined) stream.cutWith(() => outgoing.destroy());
+        return new Response(stream.body, {
+          status: 200,
+          headers: {
+            'content-type': 'text/event-stream; charset=utf-8',
+            'cache-control': 'no-cache, no-transform',
+            'x-accel-buffering': 'no',
+          },
         });
       }),
   );
@@ -145,6 +172,38 @@ export function registerTableRoutes(api: RouteRegistry, deps: AppDeps): void {
         return c.json({ table: tableView(settings) });
       }),
   );
+}
+
+const liveQuery = z.object({ lastEventId: z.string().max(20).optional() });
+
+/** A Last-Event-ID as sent: a table event's number, or nothing. */
+function lastEventIdOf(text: string | undefined): number | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  const value = Number(text.trim());
+  if (!/^[0-9]{1,15}$/.test(text.trim()) || !Number.isSafeInteger(value))
+    throw new ApiError(
+      400,
+      'invalid_request',
+      'Last-Event-ID must be the number of a table event this stream sent',
+    );
+  return value;
+}
+
+/** The table as one member sees it now: what GET …/table answers and a live stream's `hello` says. */
+async function tableSnapshot(table: TableService, principalId: string, access: TableAccess) {
+  const state = await table.state(principalId, access.session.id);
+  const [queue, roundActions] = await Promise.all([
+    table.queueView(access.session.id),
+    table.roundView(state.access, state.table),
+  ]);
+  return {
+    session: sessionView(state.access.session),
+    table: state.table === undefined ? null : tableView(state.table),
+    members: state.members.map((m) => memberView(m, principalId)),
+    you: { role: state.access.role, character: state.access.member?.character ?? null },
+    queue,
+    roundActions,
+  };
 }
 
 function registerInviteRoutes(api: RouteRegistry, deps: AppDeps, table: TableService): void {

@@ -133,7 +133,13 @@ class ProseOnBus {
       this.hooks.bus.publish({
         kind: 'passing',
         sessionId: this.hooks.sessionId,
-        payload: { type: 'narration', turnId: this.turnId, text, whisper: this.hooks.whisper },
+        payload: {
+          type: 'narration',
+          turnId: this.turnId,
+          character: this.hooks.character ?? '',
+          text,
+          whisper: this.hooks.whisper,
+        },
       });
     }
     this.#text = '';
