@@ -219,7 +219,7 @@ class SessionFeed {
         return;
       default: {
         const unreachable: never = message;
-        return unreachable;
+        throw new Error(`unknown bus message ${JSON.stringify(unreachable)}`);
       }
     }
   }
