@@ -73,6 +73,8 @@ export class LiveHub {
   ): Promise<LiveStream> {
     this.#admit(principalId);
     const sessionId = access.session.id;
+    // The first turn this stream shows should not wait for its cartridge to load (another replica's table).
+    void this.#options.service.cartridgeOf(access.session).catch(() => undefined);
     const table = await this.#options.store.getTable(sessionId);
     const newest = table?.eventSeq ?? 0;
     const stream = new LiveStream({
