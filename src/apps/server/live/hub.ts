@@ -8,6 +8,7 @@
 
 import type { BusMessage, TableBus } from '../../../adapters/bus/index.ts';
 import type { Store, TableEvent } from '../../../adapters/store/index.ts';
+import type { Cartridge } from '../../../core/cartridge/index.ts';
 import type { SessionService, TableAccess } from '../../../engine/session/index.ts';
 import { ApiError } from '../errors.ts';
 import { viewerOf } from '../member-views.ts';
@@ -267,6 +268,9 @@ class SessionFeed {
       stream.viewer = { ...stream.viewer, steers: data.role === 'gm' || data.role === 'owner' };
   }
 
+  /** The table's cartridge, read once for the feed: a session's cartridge version never changes. */
+  #cartridge: Promise<Cartridge> | undefined;
+
   #reads(): RenderReads {
     const { store, service } = this.#options;
     const sessionId = this.#sessionId;
@@ -275,10 +279,11 @@ class SessionFeed {
       if (found === undefined) throw new Error(`session ${sessionId} is gone`);
       return found;
     };
-    return {
-      turn: (turnId) => store.getTurn(sessionId, turnId),
-      session,
-      cartridge: async () => (await service.cartridgeOf(await session())).cartridge,
-    };
+    this.#cartridge ??= session().then(async (s) => (await service.cartridgeOf(s)).cartridge);
+    const cartridge = this.#cartridge;
+    cartridge.catch(() => {
+      if (this.#cartridge === cartridge) this.#cartridge = undefined;
+    });
+    return { turn: (turnId) => store.getTurn(sessionId, turnId), session, cartridge: () => cartridge };
   }
 }

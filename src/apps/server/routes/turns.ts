@@ -235,7 +235,7 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
         const view = viewForSeat(deps, query.view, access.role);
         const request = turnRequest(body, idempotencyKeyOf(c));
         // At a shared table the turn may wait in the queue (free order) or join the round (rounds).
-        const prepared = await deps.table.prepareTurn(principal.id, params.id, request, {
+        const prepared = await deps.table.prepareTurnAt(access, request, {
           ...(body.whisper === true ? { whisper: true } : {}),
           signal: c.req.raw.signal,
         });

@@ -38,18 +38,26 @@ export class QueuePlace {
     readonly ticket: QueueTicket,
   ) {}
 
-  /** Leaves the queue (the turn ended, failed, or was never run) and tells the table. */
+  /**
+   * Leaves the queue (the turn ended, failed, or was never run). The table hears of it when the queue it
+   * was told of changes: someone still waits, or this place was announced; an uncontended turn adds no
+   * queue events (its own `turn_started` and `turn` say it all).
+   */
   async leave(): Promise<void> {
     if (this.#left) return;
     this.#left = true;
     const { store } = this.deps;
     try {
       await store.removeTicket(this.ticket.sessionId, this.ticket.id);
-      await announceQueue(this.deps, this.ticket.sessionId);
+      const left = await store.listQueue(this.ticket.sessionId);
+      if (left.length > 0 || this.announced) await publishQueue(this.deps, this.ticket.sessionId, left);
     } finally {
       this.deps.claimOwner.letGo();
     }
   }
+
+  /** Whether the table was told of the queue while this place was in it. */
+  announced = false;
 }
 
 /** Tells the table the queue as it is now. */
@@ -57,7 +65,14 @@ export async function announceQueue(
   deps: Pick<QueueDeps, 'store' | 'publish'>,
   sessionId: string,
 ): Promise<void> {
-  const queue = await deps.store.listQueue(sessionId);
+  await publishQueue(deps, sessionId, await deps.store.listQueue(sessionId));
+}
+
+async function publishQueue(
+  deps: Pick<QueueDeps, 'publish'>,
+  sessionId: string,
+  queue: readonly QueueTicket[],
+): Promise<void> {
   await deps.publish(sessionId, {
     kind: 'queue',
     queue: queue.map((t) => ({ character: t.character, position: t.position })),
@@ -98,7 +113,12 @@ export async function waitForTurn(
   }
   const place = new QueuePlace(deps, taken.ticket);
   try {
-    await announceQueue(deps, sessionId);
+    // Someone is playing or waiting ahead: the table sees this turn wait (else it just plays).
+    const queue = await deps.store.listQueue(sessionId);
+    if (queue.length > 1) {
+      await publishQueue(deps, sessionId, queue);
+      place.announced = true;
+    }
     await untilFirst(deps, place, signal);
     return place;
   } catch (error) {
@@ -125,6 +145,7 @@ async function untilFirst(
     // A ticket of a replica that is gone stops nobody for longer than the lease.
     if ((await deps.store.dropStaleTickets(sessionId, deps.claimOwner.leaseBefore(deps.clock()))) > 0) {
       await announceQueue(deps, sessionId);
+      place.announced = true;
       continue;
     }
     if (signal?.aborted)

@@ -144,7 +144,16 @@ export class TableService {
     request: TurnRequest,
     options: TableTurnOptions = {},
   ): Promise<TablePrepared> {
-    return prepareTableTurn(this.#play, await this.access(principalId, sessionId), request, options);
+    return this.prepareTurnAt(await this.access(principalId, sessionId), request, options);
+  }
+
+  /** prepareTurn for a seat the caller has just read (`access`): one read of it per request. */
+  prepareTurnAt(
+    access: TableAccess,
+    request: TurnRequest,
+    options: TableTurnOptions = {},
+  ): Promise<TablePrepared> {
+    return prepareTableTurn(this.#play, access, request, options);
   }
 
   /** The owner or a game master plays the round with the actions submitted so far. */
