@@ -4,7 +4,8 @@
 // member's action and names, for each event, whose action it is: one of the round's characters.
 
 import { ACTOR_INPUT } from './party.ts';
-import type { ActorRule, DirectorTool, DirectorToolSet } from './tools.ts';
+import type { ActorRule } from './actor-rule.ts';
+import type { DirectorTool, DirectorToolSet } from './tools.ts';
 import type { TurnTable } from './types.ts';
 
 type Schema = { properties?: Record<string, unknown>; required?: readonly string[] };
@@ -43,19 +44,4 @@ export function withTableActor(set: DirectorToolSet, table: TurnTable | undefine
     byName.set(name, { ...tool, spec: { ...tool.spec, inputSchema }, actor: rule });
   }
   return changed ? { ...set, byName, specs: [...byName.values()].map((t) => t.spec) } : set;
-}
-
-/** The `actor` the event runs with: the one actor, or the round's character the model named. */
-export function actorOf(
-  rule: ActorRule,
-  given: unknown,
-): { ok: true; actor: string } | { ok: false; message: string } {
-  if ('fixed' in rule) return { ok: true, actor: rule.fixed };
-  const named = typeof given === 'string' ? given.trim().toLowerCase() : '';
-  const found = rule.among.find((character) => character.toLowerCase() === named);
-  if (found !== undefined) return { ok: true, actor: found };
-  return {
-    ok: false,
-    message: `input '${ACTOR_INPUT}' must name whose action this is: one of ${rule.among.join(', ')}`,
-  };
 }

@@ -21,7 +21,7 @@ import { checkArgs, parseRawArgs } from './args.ts';
 import type { TurnContext } from './context.ts';
 import { lookupInTurn } from './lore.ts';
 import { ACTOR_INPUT } from './party.ts';
-import { actorOf } from './table-actor.ts';
+import { type ActorRule, actorOf } from './actor-rule.ts';
 import { type ClockMode, checkAdvance, clockMode, type Parsed, parseDuration } from './game-time.ts';
 import {
   MAX_DIRECTIVES_CHARS,
@@ -66,9 +66,6 @@ export type DirectorTool =
   | { readonly kind: 'lore_lookup'; readonly spec: ToolSpec }
   | { readonly kind: 'query_npc_intent'; readonly spec: ToolSpec }
   | { readonly kind: 'finish_turn'; readonly spec: ToolSpec };
-
-/** An `actor` input at a shared table: the one acting character, or one of a round's characters. */
-export type ActorRule = { readonly fixed: string } | { readonly among: readonly string[] };
 
 export interface DirectorToolSet {
   readonly byName: ReadonlyMap<string, DirectorTool>;

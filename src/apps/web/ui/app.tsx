@@ -9,12 +9,14 @@ import { StatusIcon } from './icons.tsx';
 import { Library } from './library.tsx';
 import { Play } from './play.tsx';
 import { Settings } from './settings.tsx';
+import { JoinTable, joinHash } from '../table/index.ts';
 
 type Route =
   | { readonly screen: 'library' }
   | { readonly screen: 'play'; readonly sessionId: string }
   | { readonly screen: 'builder'; readonly draftId?: string }
-  | { readonly screen: 'settings' };
+  | { readonly screen: 'settings' }
+  | { readonly screen: 'join'; readonly code: string };
 
 export function routeOf(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/');
@@ -22,11 +24,12 @@ export function routeOf(hash: string): Route {
   if (parts[0] === 'builder')
     return parts[1] ? { screen: 'builder', draftId: decodeURIComponent(parts[1]) } : { screen: 'builder' };
   if (parts[0] === 'settings') return { screen: 'settings' };
+  if (parts[0] === 'join' && parts[1]) return { screen: 'join', code: decodeURIComponent(parts[1]) };
   return { screen: 'library' };
 }
 
 export function App() {
-  const [hash, setHash] = useState(() => location.hash);
+  const [hash, setHash] = useState(() => joinHash() ?? location.hash);
   const [info, setInfo] = useState<ServerInfo>({ modelMode: 'unknown', authorMode: false });
   const [modelFailing, setModelFailing] = useState(false);
   const api = useMemo(() => new Api('', storedApiKey), []);
@@ -84,6 +87,7 @@ export function App() {
           <BuilderRoute key={route.draftId ?? ''} draftId={route.draftId} />
         ) : null}
         {route.screen === 'settings' ? <Settings /> : null}
+        {route.screen === 'join' ? <JoinTable code={route.code} /> : null}
       </main>
     </Ctx.Provider>
   );

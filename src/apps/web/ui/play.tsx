@@ -9,6 +9,7 @@ import { SidePanels } from './play-panels.tsx';
 import { type PhaseLabel, usePlay } from './play-state.ts';
 import { StoryLog } from './play-story.tsx';
 import { TurnToolbar } from './play-toolbar.tsx';
+import { TablePanel } from '../table/index.ts';
 
 const PHASE_TEXT: Record<PhaseLabel, string> = {
   thinking: 'Thinking…',
@@ -37,6 +38,7 @@ export function Play({ sessionId }: { sessionId: string }) {
   return (
     <div class="play">
       <div class="story-col">
+        <TablePanel sessionId={sessionId} onStory={() => void play.reload()} />
         <TurnToolbar
           session={session}
           head={head}
