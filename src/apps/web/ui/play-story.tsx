@@ -54,7 +54,12 @@ function StoryTurn(props: {
   return (
     <>
       {turn.input !== null && turn.input !== '' ? (
-        <PlayerMessage input={turn.input} disabled={props.disabled} onEdit={props.onEdit} />
+        <PlayerMessage
+          input={turn.input}
+          by={playedBy(turn)}
+          disabled={props.disabled}
+          onEdit={props.onEdit}
+        />
       ) : null}
       {turn.narration !== '' || turn.parentId === null ? (
         <NarratorMessage
@@ -70,7 +75,19 @@ function StoryTurn(props: {
 }
 
 /** What the player sent; free text can be edited and played again (a new branch from the same parent). */
-function PlayerMessage(props: { input: string; disabled: boolean; onEdit: (text: string) => void }) {
+/** At a shared table, the name of the character who played a turn (docs/multiplayer.md); else undefined. */
+function playedBy(turn: object): string | undefined {
+  const by = (turn as { by?: { name?: unknown } | null }).by;
+  return typeof by?.name === 'string' ? by.name : undefined;
+}
+
+function PlayerMessage(props: {
+  input: string;
+  /** Who played it at a shared table (their name stands where "You" would). */
+  by?: string | undefined;
+  disabled: boolean;
+  onEdit: (text: string) => void;
+}) {
   const [editing, setEditing] = useState<string | null>(null);
   const event = gameEventText(props.input);
   if (event !== undefined)
@@ -86,7 +103,7 @@ function PlayerMessage(props: { input: string; disabled: boolean; onEdit: (text:
   return (
     <li class="msg player" data-testid="player-message">
       <div class="who">
-        You
+        {props.by ?? 'You'}
         {editable && editing === null ? (
           <button
             type="button"
