@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScriptedModels } from '../../src/adapters/llm/index.ts';
 import { parseApiKeys } from '../../src/apps/server/auth.ts';
+import { verifySession } from '../../src/engine/session/verify.ts';
 import { KEY_A, KEY_B, newSession, startTestServer, type TestServer } from './helpers.ts';
 
 /** Every turn: the Director takes `DIRECTOR_MS`, calls check_pack, and the Narrator says one line. */
@@ -58,13 +59,15 @@ describe('free order', () => {
     expect(after.body.queue).toEqual([]);
   });
 
-  it('each turn records who played it, and each character has their own pack', async () => {
+  it('each turn records who played it, each character has their own pack, and verify replays it clean', async () => {
     const history = await server.json(`/v1/sessions/${sessionId}/history`, { key: KEY_A });
     const played = history.body.turns.slice(1);
     expect(played.map((t: any) => t.by?.character)).toEqual(['alice', 'bob']);
     const stored = await server.store.getTurn(sessionId, played[1].id);
     const state = stored!.state as any;
     expect(Object.keys(state.players).sort()).toEqual(['alice', 'bob']);
+    const report = await verifySession(server.store, server.deps.library, sessionId);
+    expect(report?.divergences).toEqual([]);
   });
 
   it('undo, swipe and branch are the owner’s; a game master may too; everyone else gets 403', async () => {

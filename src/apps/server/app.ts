@@ -45,6 +45,16 @@ export interface BuiltApp {
   readonly registry: RouteRegistry;
 }
 
+/** The live streams of shared tables, as /metrics shows them (docs/multiplayer.md). */
+function liveGauges(deps: AppDeps): void {
+  deps.metrics.gauge('mnesos_live_streams', 'Live table streams open on this process.', () => deps.live.open);
+  deps.metrics.gauge(
+    'mnesos_live_streams_dropped',
+    'Live table streams dropped for falling behind since this process started.',
+    () => deps.live.dropped,
+  );
+}
+
 export function createApp(deps: AppDeps): BuiltApp {
   const app = new Hono<AppEnv>();
   const registry = new RouteRegistry(app, () => deps.limits.maxJsonBodyBytes);
@@ -95,12 +105,7 @@ export function createApp(deps: AppDeps): BuiltApp {
     'Principals whose models (built from their settings) are held in memory.',
     () => deps.models.cachedCount,
   );
-  deps.metrics.gauge('mnesos_live_streams', 'Live table streams open on this process.', () => deps.live.open);
-  deps.metrics.gauge(
-    'mnesos_live_streams_dropped',
-    'Live table streams dropped for falling behind since this process started.',
-    () => deps.live.dropped,
-  );
+  liveGauges(deps);
   deps.metrics.gauge(
     'mnesos_cartridges_cached',
     'Loaded cartridges held in memory.',

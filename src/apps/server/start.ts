@@ -141,6 +141,31 @@ function defaultModelMode(options: StartOptions): 'online' | 'offline' {
   return options.models === undefined ? 'offline' : 'online';
 }
 
+/** The shared tables' parts: the bus (across replicas over PostgreSQL), the table service, the live hub. */
+async function tableParts(
+  options: StartOptions,
+  store: Store,
+  service: SessionService,
+  limits: ServerLimits,
+  ownStore: boolean,
+): Promise<{ bus: TableBus; table: TableService; live: LiveHub }> {
+  // Across replicas over PostgreSQL (LISTEN/NOTIFY on the same database); this process only otherwise.
+  const bus: TableBus = options.bus ?? (ownStore ? await openBus(options.databaseUrl) : new LocalBus());
+  const table = new TableService({
+    store,
+    bus,
+    sessions: service,
+    limits: { maxMembers: limits.maxTableMembers, maxInvites: limits.maxTableInvites },
+  });
+  const live = new LiveHub({
+    store,
+    bus,
+    service,
+    limits: { perPrincipal: limits.maxLiveStreamsPerPrincipal, total: limits.maxLiveStreams },
+  });
+  return { bus, table, live };
+}
+
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const host = options.host ?? DEFAULT_HOST;
   const server = serverModels(options);
@@ -182,20 +207,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       ...(options.turnLimits ? { turnLimits: options.turnLimits } : {}),
       ...(options.turnYield ? { turnYield: options.turnYield } : {}),
     });
-    // Across replicas over PostgreSQL (LISTEN/NOTIFY on the same database); this process only otherwise.
-    const bus: TableBus = options.bus ?? (ownStore ? await openBus(options.databaseUrl) : new LocalBus());
-    const table = new TableService({
-      store,
-      bus,
-      sessions: service,
-      limits: { maxMembers: limits.maxTableMembers, maxInvites: limits.maxTableInvites },
-    });
-    const live = new LiveHub({
-      store,
-      bus,
-      service,
-      limits: { perPrincipal: limits.maxLiveStreamsPerPrincipal, total: limits.maxLiveStreams },
-    });
+    const { bus, table, live } = await tableParts(options, store, service, limits, ownStore);
     const checker = new CartridgeChecker();
     const deps: AppDeps = {
       store,

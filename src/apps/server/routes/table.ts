@@ -59,8 +59,14 @@ const NOT_ALLOWED = { description: 'Only the owner or a game master may do this'
 export function registerTableRoutes(api: RouteRegistry, deps: AppDeps): void {
   const { table } = deps;
   registerInviteRoutes(api, deps, table);
+  registerJoinRoute(api, deps, table);
   registerMemberRoutes(api, table);
+  registerRoundRoute(api, deps, table);
+  registerLiveRoute(api, deps, table);
+  registerTableRoute(api, table);
+}
 
+function registerRoundRoute(api: RouteRegistry, deps: AppDeps, table: TableService): void {
   api.add(
     {
       method: 'post',
@@ -88,24 +94,9 @@ export function registerTableRoutes(api: RouteRegistry, deps: AppDeps): void {
         return answer(c, deps, principal.id, params.id, prepared, view, viewerOf(access));
       }),
   );
+}
 
-  api.add(
-    {
-      method: 'get',
-      path: '/v1/sessions/:id/table',
-      tag: 'table',
-      summary:
-        'The table of a session: its turn order, who sits at it (by character), your seat, the queue of waiting turns and the round’s submitted actions.',
-      params: sessionParams,
-      responses: { 200: { description: 'The table', schema: tableResponse }, 404: NOT_FOUND },
-    },
-    async ({ c, params }) =>
-      guarded(async () => {
-        const principalId = c.get('principal').id;
-        return c.json(await tableSnapshot(table, principalId, await table.access(principalId, params.id)));
-      }),
-  );
-
+function registerLiveRoute(api: RouteRegistry, deps: AppDeps, table: TableService): void {
   api.add(
     {
       method: 'get',
@@ -142,6 +133,25 @@ export function registerTableRoutes(api: RouteRegistry, deps: AppDeps): void {
             'x-accel-buffering': 'no',
           },
         });
+      }),
+  );
+}
+
+function registerTableRoute(api: RouteRegistry, table: TableService): void {
+  api.add(
+    {
+      method: 'get',
+      path: '/v1/sessions/:id/table',
+      tag: 'table',
+      summary:
+        'The table of a session: its turn order, who sits at it (by character), your seat, the queue of waiting turns and the round’s submitted actions.',
+      params: sessionParams,
+      responses: { 200: { description: 'The table', schema: tableResponse }, 404: NOT_FOUND },
+    },
+    async ({ c, params }) =>
+      guarded(async () => {
+        const principalId = c.get('principal').id;
+        return c.json(await tableSnapshot(table, principalId, await table.access(principalId, params.id)));
       }),
   );
 
@@ -270,7 +280,9 @@ function registerInviteRoutes(api: RouteRegistry, deps: AppDeps, table: TableSer
         return c.body(null, 204);
       }),
   );
+}
 
+function registerJoinRoute(api: RouteRegistry, deps: AppDeps, table: TableService): void {
   api.add(
     {
       method: 'post',

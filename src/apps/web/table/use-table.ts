@@ -29,6 +29,45 @@ export interface TableState {
 const record = (data: unknown): Record<string, unknown> =>
   typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
 
+/** What one live message does to the view: the state's change, and whether the story or the table reloads. */
+export function afterLive(message: LiveMessage): {
+  update?: (state: TableState) => TableState;
+  story?: true;
+  refresh?: true;
+} {
+  const data = record(message.data);
+  switch (message.event) {
+    case 'hello': {
+      const parsed = safeParse(tableResponse, message.data);
+      return parsed.success ? { update: (s) => ({ ...s, snapshot: parsed.data, error: null }) } : {};
+    }
+    case 'turn_started': {
+      const playing = {
+        turnId: String(data.turnId ?? ''),
+        by: typeof data.by === 'string' ? data.by : null,
+        text: '',
+      };
+      return { update: (s) => ({ ...s, playing }) };
+    }
+    case 'narration':
+      return {
+        update: (s) =>
+          s.playing !== null && s.playing.turnId === data.turnId
+            ? { ...s, playing: { ...s.playing, text: s.playing.text + String(data.text ?? '') } }
+            : s,
+      };
+    case 'turn_failed':
+      return { update: (s) => ({ ...s, playing: null }) };
+    case 'turn':
+    case 'head':
+    case 'reset':
+      return { update: (s) => ({ ...s, playing: null }), story: true, refresh: true };
+    default:
+      // member_joined, member_left, member_role, table, queue, round: the table as it is now.
+      return { refresh: true };
+  }
+}
+
 export function useTable(api: TableApi, sessionId: string, onStory: () => void) {
   const [state, setState] = useState<TableState>({ snapshot: null, playing: null, error: null });
   const story = useRef(onStory);
@@ -45,44 +84,10 @@ export function useTable(api: TableApi, sessionId: string, onStory: () => void) 
 
   const heard = useCallback(
     (message: LiveMessage): void => {
-      const data = record(message.data);
-      switch (message.event) {
-        case 'hello': {
-          const parsed = safeParse(tableResponse, message.data);
-          if (parsed.success) setState((s) => ({ ...s, snapshot: parsed.data, error: null }));
-          return;
-        }
-        case 'turn_started':
-          setState((s) => ({
-            ...s,
-            playing: {
-              turnId: String(data.turnId ?? ''),
-              by: typeof data.by === 'string' ? data.by : null,
-              text: '',
-            },
-          }));
-          return;
-        case 'narration':
-          setState((s) =>
-            s.playing !== null && s.playing.turnId === data.turnId
-              ? { ...s, playing: { ...s.playing, text: s.playing.text + String(data.text ?? '') } }
-              : s,
-          );
-          return;
-        case 'turn_failed':
-          setState((s) => ({ ...s, playing: null }));
-          return;
-        case 'turn':
-        case 'head':
-        case 'reset':
-          setState((s) => ({ ...s, playing: null }));
-          story.current();
-          void refresh();
-          return;
-        default:
-          // member_joined, member_left, member_role, table, queue, round: the table as it is now.
-          void refresh();
-      }
+      const next = afterLive(message);
+      if (next.update !== undefined) setState(next.update);
+      if (next.story) story.current();
+      if (next.refresh) void refresh();
     },
     [refresh],
   );
