@@ -130,12 +130,14 @@ const CORE = [
   'core/ledger',
   'core/lore',
   'core/cartridge',
+  'core/lexicon',
 ] as const;
 const LLM = 'adapters/llm';
 const STORE = 'adapters/store';
 const BUS = 'adapters/bus';
 const SANDBOX = 'adapters/sandbox';
 const FILES = 'adapters/files';
+const LEXICON = 'adapters/lexicon';
 const TURN = 'engine/turn';
 const SESSION = 'engine/session';
 const AUTHORING = 'tools/authoring';
@@ -154,6 +156,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'core/yare': ['core/time'],
   'core/ledger': ['core/time'],
   'core/lore': [],
+  'core/lexicon': [],
   'core/cartridge': ['core/yare', 'core/ledger', 'core/lore', 'core/minigames'],
   // The shell's lowest parts: model providers and storage know no game; the sandbox runs rules modules
   // for the core's loader, and files reads folders and archives into it.
@@ -163,8 +166,10 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   [BUS]: [],
   [SANDBOX]: ['core/cartridge'],
   [FILES]: ['core/cartridge', SANDBOX],
+  // The English lexicon's files (WordNet), parsed by the core's lexicon.
+  [LEXICON]: ['core/lexicon'],
   // The engine: one turn, and sessions of turns.
-  [TURN]: [...CORE, LLM],
+  [TURN]: [...CORE, LLM, LEXICON],
   [SESSION]: [...CORE, LLM, STORE, BUS, FILES, TURN],
   // Tools built on the engine (the authoring toolchain with the builder's back end; SillyTavern interop).
   [INTEROP]: [...CORE, FILES],

@@ -5,6 +5,7 @@
 // and free of server code: the web client imports it through server/browser.ts.
 
 import * as z from 'zod/mini';
+import { NO_TURN_REASONS } from '../../engine/turn/browser.ts';
 
 const id = z.string();
 const count = z.int();
@@ -337,13 +338,33 @@ export const turnResultResponse = z.looseObject({
   modelMode: z.string().check(z.describe('`online` or `offline`: who played the turn')),
 });
 
+/**
+ * A turn request answered without playing a turn (offline: a free action, a question back, the rules'
+ * refusal here, /help): a success that changed nothing (docs/api.md, "No turn played").
+ */
+export const noTurnResponse = z.looseObject({
+  played: z.literal(false),
+  reason: z
+    .enum(NO_TURN_REASONS)
+    .check(
+      z.describe(
+        'Why no turn was played: `free` (look, examine, inventory, exits), `question` (which one, or a missing value), `refused` (the rules say no here), `unmatched` (what can be done here), `help`, `unknown` (no such command), `invalid` (a command the rules reject)',
+      ),
+    ),
+  text: z.string().check(z.describe('The answer for the player')),
+  modelMode: z.string(),
+});
+
+/** The answer to a turn request: the played turn, or an answer without one. */
+export const turnOrAnswerResponse = z.union([turnResultResponse, noTurnResponse]);
+
 /** The turns played after one (its swipes and branches), each with its prose. */
 export const childrenResponse = z.looseObject({
   turns: z.array(z.looseObject({ ...nodeViewSchema.shape, narration: z.string() })),
 });
 
 /** `POST /v1/turn`: one turn played without a session. */
-export const statelessTurnResponse = z.looseObject({
+const playedStatelessResponse = z.looseObject({
   view: z.enum(['public', 'full']),
   state: z
     .record(z.string(), z.unknown())
@@ -352,6 +373,9 @@ export const statelessTurnResponse = z.looseObject({
   narration: z.string(),
   modelMode: z.string(),
 });
+
+/** `POST /v1/turn`: the played turn, or an answer without one (`played: false`). */
+export const statelessTurnResponse = z.union([playedStatelessResponse, noTurnResponse]);
 
 /** `GET /v1/me`. */
 export const meResponse = z.looseObject({

@@ -22,6 +22,7 @@ import {
   MODEL_PROVIDERS,
   type ModelSettings,
   type NodeView,
+  noTurnResponse,
   type PersonaView,
   personaResponse,
   personasResponse,
@@ -132,6 +133,8 @@ export function streamEventOf(event: string, data: unknown): StreamEvent | undef
       return typeof d.text === 'string' ? { type: 'narration', text: d.text } : undefined;
     case 'committed':
       return committedEvent(d.turn);
+    case 'answered':
+      return answeredEvent(d);
     case 'error': {
       const status = typeof d.status === 'number' ? d.status : 500;
       return { type: 'failed', failure: failureOf(status, { error: d.error ?? d }) };
@@ -173,6 +176,22 @@ export const MAX_SHOWN_PROBLEMS = 3;
 
 function failWith(failure: ApiFailure): never {
   throw failure;
+}
+
+/**
+ * An answer without a turn (`answered` stream event, or a 200 `{played: false}`): the play screen shows it
+ * as the engine's reply next to the input (play-state.ts reads `details.kind: 'reply'` and the reason), so
+ * it travels as the one kind of stream event that ends a turn without one. Nothing failed.
+ */
+function answeredEvent(body: unknown): StreamEvent {
+  try {
+    const answer = parseAnswer(noTurnResponse, body, 'the turn stream (answered)');
+    const details = { kind: 'reply', reason: answer.reason };
+    return { type: 'failed', failure: new ApiFailure(200, 'no_turn', answer.text, [], details) };
+  } catch (error) {
+    if (error instanceof ApiFailure) return { type: 'failed', failure: error };
+    throw error;
+  }
 }
 
 /** A `committed` stream event: the turn parsed, or a failure naming what is wrong with it. */
@@ -355,8 +374,10 @@ export class Api {
     const type = response.headers.get('content-type') ?? '';
     if (!response.ok || response.body === null || !type.includes('text/event-stream')) {
       const parsed = await readAnswer(response);
-      // A JSON answer (an idempotent replay, or a server that does not stream): the committed turn.
+      // A JSON answer (an idempotent replay, or a server that does not stream): the committed turn, or
+      // the engine's answer without one.
       if (isRecord(parsed) && parsed.turn !== undefined) yield committedEvent(parsed.turn);
+      else if (isRecord(parsed) && parsed.played === false) yield answeredEvent(parsed);
       return;
     }
     for await (const message of readSse(response.body, signal)) {

@@ -11,7 +11,7 @@ import { createGuest } from '../guests.ts';
 import type { RouteRegistry } from '../openapi.ts';
 import { turnResultResponse } from '../responses.ts';
 import { errorSchema, id, sessionParams, turnQuery } from '../schemas.ts';
-import { answer, viewForSeat } from './turns.ts';
+import { answer, REPLAYED_OR_STREAMED, viewForSeat } from './turns.ts';
 import { viewerOf } from '../member-views.ts';
 import {
   inviteCreatedResponse,
@@ -77,7 +77,7 @@ function registerRoundRoute(api: RouteRegistry, deps: AppDeps, table: TableServi
       params: sessionParams,
       query: turnQuery,
       responses: {
-        200: { description: 'The event stream', schema: turnResultResponse, eventStream: true },
+        200: REPLAYED_OR_STREAMED,
         201: { description: 'The round’s turn', schema: turnResultResponse },
         403: NOT_ALLOWED,
         404: NOT_FOUND,

@@ -5,7 +5,9 @@
 import type { Context } from 'hono';
 import {
   driveTurn,
+  noTurnAnswer,
   type PreparedTurn,
+  type ReadyTurn,
   SessionError,
   type SessionService,
   steers,
@@ -19,7 +21,9 @@ import type { AppEnv, JsonOf, OtherAnswer, RouteRegistry } from '../openapi.ts';
 import {
   childrenResponse,
   sessionResponse,
+  type noTurnResponse,
   treeResponse,
+  turnOrAnswerResponse,
   turnResponse,
   turnResultResponse,
 } from '../responses.ts';
@@ -112,7 +116,7 @@ export async function answer(
   prepared: PreparedTurn,
   view: View,
   viewer: Viewer,
-): Promise<JsonOf<typeof turnResultResponse, 200 | 201> | OtherAnswer> {
+): Promise<JsonOf<typeof turnResultResponse, 200 | 201> | JsonOf<typeof noTurnResponse, 200> | OtherAnswer> {
   if (prepared.kind === 'replayed') {
     const { session } = await deps.table.access(principalId, sessionId);
     const { cartridge } = await deps.service.cartridgeOf(session);
@@ -130,17 +134,43 @@ export async function answer(
       modeHeaders(deps.modelMode),
     );
   }
-  const { cartridge } = prepared;
+  if (!wantsEventStream(c.req.header('accept'))) return answerJson(c, prepared, view, viewer);
+  return answerStream(c, deps, prepared, view, viewer);
+}
+
+/** One JSON answer: the played turn (201), or the engine's answer without one (200, `played: false`). */
+async function answerJson(
+  c: Context<AppEnv>,
+  prepared: ReadyTurn,
+  view: View,
+  viewer: Viewer,
+): Promise<JsonOf<typeof turnResultResponse, 201> | JsonOf<typeof noTurnResponse, 200>> {
   // The principal's own models decide the mode (their settings may differ from the server's).
   const mode = prepared.mode;
-  if (!wantsEventStream(c.req.header('accept'))) {
+  try {
     const { turn } = await driveTurn(prepared, { signal: c.req.raw.signal });
     return c.json(
-      { turn: seatTurnView(turn, cartridge, view, viewer), replayed: false, modelMode: mode },
+      { turn: seatTurnView(turn, prepared.cartridge, view, viewer), replayed: false, modelMode: mode },
       201,
       modeHeaders(mode),
     );
+  } catch (error) {
+    // An answer without a turn (a look around, a question back, the rules' refusal) is a success.
+    const answered = noTurnAnswer(error);
+    if (answered === undefined) throw error;
+    return c.json({ ...answered, modelMode: mode }, 200, modeHeaders(mode));
   }
+}
+
+/** The turn as it happens: start, its events, then `committed`, `answered` (no turn played) or `error`. */
+function answerStream(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  prepared: ReadyTurn,
+  view: View,
+  viewer: Viewer,
+): OtherAnswer {
+  const mode = prepared.mode;
   return sseResponse(
     async (send, signal) => {
       let seq = 0;
@@ -161,9 +191,14 @@ export async function answer(
         send({
           event: 'committed',
           id: id(),
-          data: { turn: seatTurnView(turn, cartridge, view, viewer), replayed: false },
+          data: { turn: seatTurnView(turn, prepared.cartridge, view, viewer), replayed: false },
         });
       } catch (error) {
+        const answered = noTurnAnswer(error);
+        if (answered !== undefined) {
+          send({ event: 'answered', id: id(), data: { ...answered, modelMode: mode } });
+          return;
+        }
         const api =
           error instanceof SessionError
             ? fromSessionError(error)
@@ -199,9 +234,10 @@ function turnRequest(
 }
 
 /** The 200 answer of a turn route: a replayed Idempotency-Key's first result, or the event stream. */
-const REPLAYED_OR_STREAMED = {
-  description: 'The first result of this Idempotency-Key; the event stream with `Accept: text/event-stream`',
-  schema: turnResultResponse,
+export const REPLAYED_OR_STREAMED = {
+  description:
+    'No turn played (`played: false`: offline, the engine answered instead — docs/api.md, "No turn played"); the first result of this Idempotency-Key; the event stream with `Accept: text/event-stream`',
+  schema: turnOrAnswerResponse,
   eventStream: true,
 } as const;
 

@@ -1,17 +1,17 @@
 // The offline narrator: with no model, the story of a turn is told from its notes. Each note is rendered
-// through the public view of the state (offline-notes.ts), its `[SYSTEM LOG: …]` wrapper and its
+// through the public view of the state (notes.ts), its `[SYSTEM LOG: …]` wrapper and its
 // narrator-only text are removed — `((…))` marked by the author, and unmarked sentences that give the
 // Narrator an order ("Describe the arrival.", "Remind the player …", "List them plainly.") — and "the
 // player" becomes the persona's name. No banner, no field dump: the interface shows that play is offline,
 // and what changed is shown from the turn record beside the prose.
 
-import { type Persona, secondPerson, thirdPerson } from '../../core/cartridge/index.ts';
-import type { CompiledRules, StateChange } from '../../core/yare/index.ts';
-import { clampedChanges, withRecordNumbers } from './offline-numbers.ts';
-import { arrivalSentence, nothingHappens } from './offline-variety.ts';
-import { publicNoteOf } from './offline-notes.ts';
-import { spelledAsLore } from './offline-place.ts';
-import { proseList } from './offline-words.ts';
+import { type Persona, secondPerson, thirdPerson } from '../../../core/cartridge/index.ts';
+import type { CompiledRules, StateChange } from '../../../core/yare/index.ts';
+import { clampedChanges, fieldNames, withRecordNumbers } from './numbers.ts';
+import { arrivalSentence, nothingHappens } from './variety.ts';
+import { publicNoteOf } from './notes.ts';
+import { spelledAsLore } from './place.ts';
+import { proseList } from './words.ts';
 
 /** Removes text the author marked for the Narrator model only: `((` to the next `))` (no nesting). */
 function withoutNarratorOnly(text: string): string {
@@ -189,7 +189,7 @@ export interface OfflineNarrationInput {
   readonly lore?: string | undefined;
   /** What the turn changed: an amount a field's bound cut short is shown with the record's change. */
   readonly changes?: readonly StateChange[] | undefined;
-  /** The turn's seed: picks among the ways of telling an outcome told before (offline-variety.ts). */
+  /** The turn's seed: picks among the ways of telling an outcome told before (variety.ts). */
   readonly seed?: number | undefined;
 }
 
@@ -198,8 +198,10 @@ export function narrateOffline(rules: CompiledRules, input: OfflineNarrationInpu
   const told: string[] = [];
   if (input.reply !== undefined && input.reply !== '') told.push(input.reply);
   const clamped = clampedChanges(rules, input.changes ?? []);
+  const fields = fieldNames(rules.schema);
+  const shown = new Set<(typeof clamped)[number]>();
   for (const text of listsAsProse(visibleNotes(rules, input.notes, input.privateSpans))) {
-    const numbered = withRecordNumbers(text, clamped);
+    const numbered = withRecordNumbers(text, clamped, fields, shown);
     told.push(withSpelledNames(withPersona(numbered, input.persona), rules, input.lore));
   }
   const arrival =

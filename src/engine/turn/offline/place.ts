@@ -1,9 +1,9 @@
 // What the offline game knows of the place and the things in it without any rule written for it: the lore's
 // sections (a `## Heading` and its text) and how the lore spells a name ("brine market" → "Brine Market"),
 // the public state's location, carried items and money, the foe in front of the player, the hour, and the
-// ledger's entities. Used by the free actions (offline-free.ts) and the offline narrator. Pure.
+// ledger's entities. Used by the free actions (free.ts) and the offline narrator. Pure.
 
-import type { World } from '../../core/ledger/index.ts';
+import type { World } from '../../../core/ledger/index.ts';
 import {
   type CompiledRules,
   type Dict,
@@ -11,8 +11,8 @@ import {
   type FieldSchema,
   publicEvents,
   type Step,
-} from '../../core/yare/index.ts';
-import { normalize } from './offline-words.ts';
+} from '../../../core/yare/index.ts';
+import { normalize } from './words.ts';
 
 export interface LoreSection {
   /** The heading as written, without a leading "The " ("Tallow Rest"). */
@@ -117,7 +117,8 @@ function publicFields(schema: DomainSchema): FieldSchema[] {
   return out;
 }
 
-function valueAt(state: Dict, path: readonly string[]): unknown {
+/** The value at a path of the state, or undefined when it is not there. */
+export function valueAt(state: Dict, path: readonly string[]): unknown {
   let node: unknown = state;
   for (const segment of path) {
     if (node === null || typeof node !== 'object' || !Object.hasOwn(node, segment)) return undefined;
@@ -127,7 +128,7 @@ function valueAt(state: Dict, path: readonly string[]): unknown {
 }
 
 const LOCATION_NAMES = ['location', 'place', 'room', 'area', 'position', 'region', 'zone'];
-const PLAYER_DOMAINS = ['player', 'pc', 'hero', 'character', 'party', 'you'];
+export const PLAYER_DOMAINS: readonly string[] = ['player', 'pc', 'hero', 'character', 'party', 'you'];
 const ITEM_NAMES = [
   'inventory',
   'items',
@@ -139,7 +140,17 @@ const ITEM_NAMES = [
   'gear',
   'belongings',
 ];
-const MONEY_NAMES = ['gold', 'coins', 'coin', 'money', 'silver', 'copper', 'credits', 'cash', 'funds'];
+export const MONEY_NAMES: readonly string[] = [
+  'gold',
+  'coins',
+  'coin',
+  'money',
+  'silver',
+  'copper',
+  'credits',
+  'cash',
+  'funds',
+];
 const FOE_DOMAINS = ['foe', 'enemy', 'monster', 'opponent', 'target', 'combatant'];
 
 function playerFirst(a: FieldSchema, b: FieldSchema): number {

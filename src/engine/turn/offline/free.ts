@@ -1,10 +1,10 @@
 // The free actions every cartridge gets offline without writing a rule: look around, examine a thing or a
 // person, inventory, where can I go, and wait. The first four change nothing and spend no turn: they are
-// told from the public state, the lore and the world ledger (offline-place.ts). `wait` lets game time pass
+// told from the public state, the lore and the world ledger (place.ts). `wait` lets game time pass
 // (the engine's `advance_game_time`), so it is a turn. Pure.
 
-import type { World } from '../../core/ledger/index.ts';
-import { type CompiledRules, type Dict, formatValue } from '../../core/yare/index.ts';
+import type { World } from '../../../core/ledger/index.ts';
+import { type CompiledRules, type Dict, formatValue } from '../../../core/yare/index.ts';
 import {
   carried,
   currentFoe,
@@ -18,10 +18,11 @@ import {
   sectionAbout,
   spelledAsLore,
   travelEvent,
-} from './offline-place.ts';
-import { allWords, contentWords, proseList, STOP_WORDS, withArticle, wordsMatch } from './offline-words.ts';
+} from './place.ts';
+import { type KnownTexts, namedEntries, sentenceAbout, toldEntry } from './known.ts';
+import { allWords, contentWords, proseList, STOP_WORDS, withArticle, wordsMatch } from './words.ts';
 
-export type FreeActionKind = 'look' | 'examine' | 'inventory' | 'exits' | 'wait';
+export type FreeActionKind = 'look' | 'examine' | 'talk' | 'inventory' | 'exits' | 'wait';
 
 export interface FreeActionSpec {
   readonly kind: FreeActionKind;
@@ -62,6 +63,11 @@ export const FREE_ACTIONS: readonly FreeActionSpec[] = [
       'what is around',
       'whats around',
       'take in the',
+      'listen',
+      'what do i hear',
+      'smell the air',
+      'what do i smell',
+      'sniff the air',
     ],
     verbs: ['look'],
   },
@@ -77,11 +83,17 @@ export const FREE_ACTIONS: readonly FreeActionSpec[] = [
       'who is',
       'what is',
       'study the',
-      'talk to',
-      'speak with',
-      'speak to',
+      'who are',
+      'what are',
     ],
     verbs: ['examine'],
+  },
+  {
+    kind: 'talk',
+    command: '/talk <person> [about <thing>]',
+    summary: 'talk to someone, or ask them about something',
+    phrases: ['talk to', 'speak with', 'speak to', 'chat with', 'ask about', 'what do you know about'],
+    verbs: ['talk'],
   },
   {
     kind: 'inventory',
@@ -98,6 +110,9 @@ export const FREE_ACTIONS: readonly FreeActionSpec[] = [
       'check my pockets',
       'check my purse',
       'check my inventory',
+      'in my bag',
+      'in my pack',
+      'in my pockets',
       'look in my',
       'my items',
       'my belongings',
@@ -154,6 +169,14 @@ export interface FreeContext {
   readonly who: Voice;
   /** Values the travel event accepts here (from the rules' conditions), when the state is known. */
   readonly exits?: readonly string[];
+  /** The opening and the World Info entries, for what the lore's headings do not name. */
+  readonly known?: Omit<KnownTexts, 'lore'>;
+  /** The player's previous line: what "it" means in "ask her about it". */
+  readonly previous?: string | undefined;
+}
+
+function knownOf(ctx: FreeContext): KnownTexts {
+  return { lore: ctx.lore, opening: ctx.known?.opening, entries: ctx.known?.entries };
 }
 
 /** How a sentence names the player: by name (third person) or as "you". */
@@ -294,6 +317,8 @@ function thingsHere(ctx: FreeContext): Thing[] {
   }
   for (const section of loreSections(ctx.lore))
     add(section.name, () => `${section.name}: ${firstSentences(section.text, 2)}`);
+  for (const entry of namedEntries(knownOf(ctx)))
+    things.push({ name: entry.name, words: entry.words, describe: () => toldEntry(entry) });
   return things;
 }
 
@@ -311,11 +336,16 @@ const EXAMINE_WORDS = new Set([
   'whats',
   'whos',
   'at',
+  'talk',
+  'speak',
+  'chat',
+  'ask',
+  'know',
+  'with',
 ]);
 
-function describeThing(ctx: FreeContext, text: string): string {
-  const asked = contentWords(text).filter((w) => !EXAMINE_WORDS.has(w) && !STOP_WORDS.has(w));
-  if (asked.length === 0) return describeLook(ctx);
+/** The thing sharing the most words with `asked` (a whole name a little more), if any. */
+function bestThing(ctx: FreeContext, asked: readonly string[]): Thing | undefined {
   let best: { thing: Thing; score: number } | undefined;
   for (const thing of thingsHere(ctx)) {
     const score = thing.words.filter((w) => asked.some((a) => wordsMatch(a, w))).length;
@@ -325,9 +355,58 @@ function describeThing(ctx: FreeContext, text: string): string {
       best = { thing, score: score + exact };
     }
   }
-  if (best === undefined) return `${say(ctx.who, 'sees', 'see')} nothing like “${asked.join(' ')}” here.`;
-  return best.thing.describe();
+  return best?.thing;
 }
+
+function askedWords(text: string): string[] {
+  return contentWords(text).filter((w) => !EXAMINE_WORDS.has(w) && !STOP_WORDS.has(w));
+}
+
+function describeThing(ctx: FreeContext, text: string): string {
+  const asked = askedWords(text);
+  if (asked.length === 0) return describeLook(ctx);
+  const thing = bestThing(ctx, asked);
+  if (thing !== undefined) return thing.describe();
+  // Nothing the lore names: the sentence of the opening, lore or World Info about it.
+  const sentence = sentenceAbout(knownOf(ctx), asked);
+  if (sentence !== undefined) return sentence;
+  return `${say(ctx.who, 'sees', 'see')} nothing like “${asked.join(' ')}” here.`;
+}
+
+/**
+ * "ask Mother Hesk about the chapel", "talk to the bosun": what the game knows about the subject (after
+ * "about"), as the person tells it; with no subject, who the person is. Nothing is spent.
+ */
+function answerTalk(ctx: FreeContext, text: string): string {
+  const words = allWords(text);
+  const about = words.lastIndexOf('about');
+  const person = askedWords((about < 0 ? words : words.slice(0, about)).join(' '));
+  let subject = about < 0 ? [] : askedWords(words.slice(about + 1).join(' '));
+  // "about it", "about that": what the previous line was about.
+  if (about >= 0 && subject.length === 0 && ctx.previous !== undefined)
+    subject = askedWords(ctx.previous).filter((w) => !person.includes(w));
+  const pronoun = person.length === 1 ? PERSON_PRONOUNS.get(person[0]!) : undefined;
+  const who = person.length === 0 || pronoun !== undefined ? undefined : bestThing(ctx, person);
+  const name =
+    who?.name ?? pronoun ?? (person.length === 0 ? undefined : capitalise(`the ${person.join(' ')}`));
+  if (subject.length === 0)
+    return who === undefined
+      ? `${say(ctx.who, 'talks', 'talk')} for a while; no one says anything new.`
+      : who.describe();
+  const thing = bestThing(ctx, subject);
+  const told = thing?.describe() ?? sentenceAbout(knownOf(ctx), subject);
+  if (told === undefined)
+    return `${name ?? 'No one here'} knows nothing about “${subject.join(' ')}” that the story tells.`;
+  if (name === undefined) return `What is said of it: ${told}`;
+  return `${name} tells ${ctx.who.second ? 'you' : ctx.who.name} what is said of it: ${told}`;
+}
+
+/** A person named by a pronoun ("ask her about it"): told as the pronoun says. */
+const PERSON_PRONOUNS: ReadonlyMap<string, string> = new Map([
+  ['her', 'She'],
+  ['him', 'He'],
+  ['them', 'They'],
+]);
 
 /** The answer to a free action that changes nothing (look, examine, inventory, exits). */
 export function answerFreeAction(
@@ -340,6 +419,8 @@ export function answerFreeAction(
       return describeLook(ctx);
     case 'examine':
       return describeThing(ctx, text);
+    case 'talk':
+      return answerTalk(ctx, text);
     case 'inventory':
       return describeInventory(ctx);
     case 'exits':

@@ -16,8 +16,8 @@ import {
   publicEvents,
   type Step,
   type Value,
-} from '../../core/yare/index.ts';
-import { ENGINE_TOOL_NAMES } from './tools.ts';
+} from '../../../core/yare/index.ts';
+import { ENGINE_TOOL_NAMES } from '../tools.ts';
 
 /** Tries of one event (values of its enum input); values past it are not tried and not listed. */
 export const MAX_TRIES_PER_EVENT = 16;

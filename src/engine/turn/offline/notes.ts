@@ -7,7 +7,7 @@
 // run says so (notes given without their run). A note no template of the cartridge produced (one the
 // engine wrote for itself) is left out too.
 
-import { type CompiledRules, type NotePart, readsPrivate, type Step } from '../../core/yare/index.ts';
+import { type CompiledRules, type NotePart, readsPrivate, type Step } from '../../../core/yare/index.ts';
 
 interface Template {
   /** Text before the first value, then [value, text after it] pairs. */

@@ -1,9 +1,12 @@
 // Words as the offline matcher compares them: normalised, stop words left out, a typo of one letter in a
-// long word forgiven, and the common verbs of adventure play grouped with their synonyms, so "I strike the
-// wisp", "atack it" and "I attack" are the same evidence. Pure, bounded by the text's length (each word is
-// compared with each word of an event, and each comparison is linear in the two words' lengths).
+// long word forgiven, and verbs compared by meaning: the English lexicon (WordNet's verbs,
+// src/adapters/lexicon/) says "strike" is a kind of "attack" and "mend" is "heal" for any cartridge, and a
+// few groups of adventure verbs it does not link ("punch", "swing" → attack) are kept here. So "I strike
+// the wisp", "atack it" and "I attack" are the same evidence. Bounded by the text's length (each word is
+// compared with each word of an event, and each comparison by the lexicon's fixed depths).
 
-import { phraseKey as normalize } from '../../core/cartridge/index.ts';
+import { phraseKey as normalize } from '../../../core/cartridge/index.ts';
+import { englishLexicon } from '../../../adapters/lexicon/index.ts';
 
 export { normalize };
 
@@ -58,17 +61,63 @@ VERB_GROUPS.forEach((group, index) => {
   for (const word of group) GROUPS_OF.set(word, [...(GROUPS_OF.get(word) ?? []), index]);
 });
 
-/** Whether two (normalised) verbs name the same action: equal, close (a typo), or synonyms. */
-export function sameVerb(a: string, b: string): boolean {
-  if (wordsMatch(a, b)) return true;
-  const ga = GROUPS_OF.get(a);
-  const gb = GROUPS_OF.get(b);
-  return ga !== undefined && gb !== undefined && ga.some((g) => gb.includes(g));
+/**
+ * How the player's verb `said` names the action of an event's verb `verb`: `plain` when equal, close (a
+ * typo) or in one of the groups above; `same` when the lexicon gives them a common sense ("mend" and
+ * "heal"); `kind` when the lexicon says `said` is a kind of `verb` ("walk" → "travel"), `general` the other
+ * way round ("get" for "rent"). The matcher trusts
+ * the lexicon less than the words themselves (choose.ts).
+ */
+export function verbMatch(said: string, verb: string): 'plain' | 'same' | 'kind' | 'general' | undefined {
+  if (wordsMatch(said, verb)) return 'plain';
+  const ga = GROUPS_OF.get(said) ?? groupsOfTypo(said);
+  const gb = GROUPS_OF.get(verb);
+  if (ga !== undefined && gb !== undefined && ga.some((g) => gb.includes(g))) return 'plain';
+  if (said.length < 3 || verb.length < 3) return undefined;
+  return englishLexicon().relation(said, verb);
 }
 
-/** The verb groups a word belongs to (its synonyms), or none. */
+/** The groups of the grouped verb one typo away from `word` ("atack" → attack's), if exactly one is. */
+function groupsOfTypo(word: string): number[] | undefined {
+  if (word.length < 5) return undefined;
+  let found: number[] | undefined;
+  for (const [verb, groups] of GROUPS_OF) {
+    if (!oneEditApart(word, verb)) continue;
+    if (found !== undefined) return undefined;
+    found = groups;
+  }
+  return found;
+}
+
+/** Whether two verbs name the same action plainly or by a common sense (verbMatch's `plain` or `same`). */
+export function sameVerb(said: string, verb: string): boolean {
+  const match = verbMatch(said, verb);
+  return match === 'plain' || match === 'same';
+}
+
+/** Whether a word is one of the adventure verbs grouped above (an author's phrase may start with one). */
 export function isKnownVerb(word: string): boolean {
   return GROUPS_OF.has(word);
+}
+
+/** Whether a word of an event's name reads as its verb: mostly a verb in the lexicon ("strike", "heal"). */
+export function isNameVerb(word: string): boolean {
+  return GROUPS_OF.has(word) || englishLexicon().mostlyVerb(word);
+}
+
+/** Whether two words joined by `_` are one verb in the lexicon ("run_away", "patch_up"). */
+export function isPhrasalVerb(pair: string): boolean {
+  return pair.includes('_') && englishLexicon().verbLemmas(pair).length > 0;
+}
+
+/** Whether a word is a noun in the lexicon (the object of an act: "room", not "through"). */
+export function isNoun(word: string): boolean {
+  return englishLexicon().isNoun(word);
+}
+
+/** The word's base form as a verb ("strikes" → "strike", "stabbed" → "stab"), or the word. */
+export function verbLemma(word: string): string {
+  return englishLexicon().verbLemmas(word)[0] ?? word;
 }
 
 /** Longest word compared for typos; longer words must match exactly (bounds the comparison). */

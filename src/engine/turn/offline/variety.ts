@@ -2,8 +2,8 @@
 // read the same. The choice comes from the turn's recorded seed and what is being told, so the same turn
 // always reads the same (a replay, a re-render), and another turn may read otherwise.
 
-import type { CompiledRules, StateChange } from '../../core/yare/index.ts';
-import { locationField, loreSections, sectionAbout, spelledAsLore } from './offline-place.ts';
+import type { CompiledRules, StateChange } from '../../../core/yare/index.ts';
+import { locationField, loreSections, sectionAbout, spelledAsLore } from './place.ts';
 
 /** FNV-1a over the key, mixed with the seed (both halves of a safe integer) by murmur3's finaliser. */
 export function varietyIndex(seed: number, key: string, count: number): number {

@@ -1,7 +1,7 @@
 // Offline play (no model configured). The Director is replaced by a deterministic matcher: a slash
 // command (`/travel destination="brine market"`, `/cast_spell flare`) names an event directly; otherwise
 // the player's words are weighed as evidence for each public event and for the free actions every
-// cartridge gets (look around, examine, inventory, where can I go, wait; offline-free.ts): an intent phrase
+// cartridge gets (look around, examine, inventory, where can I go, wait; free.ts): an intent phrase
 // said in full, or the event's verb (its name's first word, an intent's first word, or a synonym), is
 // strong evidence; other words of its name, intents and description, and an input value named, are weak.
 // An event that costs something (it writes the state: gold, HP, time, items, place) runs only on strong
@@ -9,11 +9,11 @@
 // question with the likely choices. A chosen event is first tried on a copy of the state: when its
 // conditions refuse it here ("There is nothing to fight"), the rules' reason is the answer and no turn is
 // spent. A question, a refusal, a free action that changes nothing, the list of what can be done and /help
-// spend no turn. The Narrator is replaced by offline-narration.ts. Same words, same state ⇒ same choice.
+// spend no turn. The Narrator is replaced by narration.ts. Same words, same state ⇒ same choice.
 // docs/offline.md describes it for players and authors.
 
-import type { ImpliedIntent, IntentInputs, Persona } from '../../core/cartridge/index.ts';
-import type { World } from '../../core/ledger/index.ts';
+import type { ImpliedIntent, IntentInputs, Persona } from '../../../core/cartridge/index.ts';
+import type { World } from '../../../core/ledger/index.ts';
 import {
   type CompiledRules,
   type Dict,
@@ -22,8 +22,10 @@ import {
   publicEvents,
   toStateValue,
   type Value,
-} from '../../core/yare/index.ts';
-import { type AvailableAction, availableActions, costlyEvent, tryEvent } from './offline-actions.ts';
+} from '../../../core/yare/index.ts';
+import { type AvailableAction, availableActions, costlyEvent, tryEvent } from './actions.ts';
+import { isActorInput, withPlayerAsActor } from './actor.ts';
+import { onceNotice, quantityInput, saidQuantity, wasteWarning } from './amounts.ts';
 import {
   answerFreeAction,
   FREE_ACTIONS,
@@ -32,20 +34,27 @@ import {
   freeActionHelp,
   voiceOf,
   waitDuration,
-} from './offline-free.ts';
-import { narrateOffline } from './offline-narration.ts';
-import { travelEvent } from './offline-place.ts';
+} from './free.ts';
+import { narrateOffline } from './narration.ts';
+import type { KnownEntry } from './known.ts';
+import { type NoteAct, noteActs } from './note-acts.ts';
+import { travelEvent } from './place.ts';
 import {
   allWords,
   contentWords,
   isKnownVerb,
+  isNameVerb,
+  isNoun,
+  isPhrasalVerb,
   normalize,
   proseList,
   STOP_WORDS,
   sameVerb,
+  verbMatch,
   wordsMatch,
-} from './offline-words.ts';
-import { ADVANCE_GAME_TIME, type DirectorToolSet, ENGINE_TOOL_NAMES } from './tools.ts';
+} from './words.ts';
+import type { NoTurnReason } from '../no-turn.ts';
+import { ADVANCE_GAME_TIME, type DirectorToolSet, ENGINE_TOOL_NAMES } from '../tools.ts';
 
 export type OfflineChoice =
   /** Run this tool (a rule event or `advance_game_time`) with these arguments. */
@@ -54,6 +63,8 @@ export type OfflineChoice =
       readonly name: string;
       readonly args: Record<string, unknown>;
       readonly how: 'command' | 'match';
+      /** What the player is told before the event's own story ("You asked for 2; … once now."). */
+      readonly notice?: string;
     }
   /** Nothing to run; tell the player this and spend no turn (OfflineReplyReason says why). */
   | {
@@ -64,21 +75,27 @@ export type OfflineChoice =
       readonly action?: FreeActionKind;
     };
 
-/**
- * `help`: the command list; `question`: a missing input, or which of the likely events was meant;
- * `unmatched`: what can be done here; `unknown`: no such command; `free`: a free action's answer (look,
- * examine, inventory, exits); `refused`: the rules' conditions refuse the event here.
- */
-export type OfflineReplyReason = 'help' | 'question' | 'unmatched' | 'unknown' | 'free' | 'refused';
+/** The matcher's replies: every reason but `invalid` (a command the rules reject, told by run-turn.ts). */
+export type OfflineReplyReason = Exclude<NoTurnReason, 'invalid'>;
 
-/** What the matcher knows beyond the rules: the state, `intents.yaml`, the lore, the world, the persona. */
+/**
+ * What the matcher knows beyond the rules: the state, `intents.yaml`, the lore, the world, the persona, and
+ * for looking and talking the opening and the World Info entries (known.ts).
+ */
 export interface OfflineContext {
   readonly state?: Dict;
   readonly intentInputs?: IntentInputs;
   readonly lore?: string;
   readonly world?: World;
   readonly persona?: Persona;
+  readonly opening?: string;
+  readonly entries?: readonly KnownEntry[];
+  /** The player's previous line, for "again" ("attack it again" needs none: its verb says it). */
+  readonly previous?: string;
 }
+
+/** A line that asks for the previous one again. */
+const AGAIN = /^\s*(?:and\s+)?(?:again|once more|repeat|same again|do (?:it|that) again)[\s.!]*$/i;
 
 /** Score an event must reach to be considered at all. */
 export const MIN_MATCH_SCORE = 3;
@@ -88,6 +105,8 @@ const PHRASE_SCORE = 10;
 const VERB_SCORE = 6;
 const PHRASE_VERB_SCORE = 5;
 const OPTION_SCORE = 4;
+/** A verb the lexicon only says is a kind of the event's verb ("walk" for "travel"): not enough alone. */
+const KIND_VERB_SCORE = 2;
 const NAME_WORD_SCORE = 2;
 const MAX_NAME_SCORE = 4;
 const MAX_INTENT_SCORE = 3;
@@ -122,6 +141,12 @@ interface CandidateWords {
   readonly descriptionWords: readonly string[];
   /** Its inputs' enum options as word lists. */
   readonly options: readonly (readonly string[])[];
+  /** What its notes say the player does ("rents a room"; note-acts.ts). */
+  readonly acts: readonly NoteAct[];
+  /** Verbs matched plainly only, never through the lexicon (the free actions: their verbs are broad). */
+  readonly plainOnly?: boolean;
+  /** The verbs that come from intent phrases only (not the name): "eat" of "eat a meal". */
+  readonly intentVerbs?: ReadonlySet<string>;
 }
 
 type Candidate =
@@ -162,21 +187,26 @@ function eventWords(event: EventDef, implied: readonly ImpliedIntent[]): Candida
     const name = event.name.split('_').filter((w) => w.length > 1);
     const verb = name[0] !== undefined && !STOP_WORDS.has(name[0]) ? name[0] : undefined;
     const verbs = new Set<string>(verb === undefined ? [] : [verb]);
-    const phraseVerbs = new Set<string>();
+    // Other words of the name that read as verbs ("strike" in combat_strike, "heal" in cast_heal).
+    const phraseVerbs = new Set<string>(name.slice(1).filter((w) => !STOP_WORDS.has(w) && isNameVerb(w)));
+    const intentVerbs = new Set<string>();
     for (const p of phrases) {
       const v = firstVerb(p);
-      if (v !== undefined && !verbs.has(v)) phraseVerbs.add(v);
+      if (v !== undefined && !verbs.has(v) && !phraseVerbs.has(v)) intentVerbs.add(v);
     }
+    for (const v of intentVerbs) phraseVerbs.add(v);
     words = {
       phrases,
       verbs: [...verbs],
       phraseVerbs: [...phraseVerbs],
-      nameWords: name.filter((w) => w !== verb && !STOP_WORDS.has(w)),
+      nameWords: name.filter((w) => w !== verb && !phraseVerbs.has(w) && !STOP_WORDS.has(w)),
       intentWords: [...new Set(phraseTexts.flatMap(contentWords))].filter(
         (w) => !verbs.has(w) && !phraseVerbs.has(w),
       ),
       descriptionWords: contentWords(event.description).filter((w) => w.length >= 4),
       options: event.inputList.flatMap((spec) => enumOptions(spec).map(allWords)).filter((o) => o.length > 0),
+      acts: noteActs(event),
+      intentVerbs,
     };
     byImplied.set(implied, words);
   }
@@ -194,6 +224,8 @@ const FREE_WORDS = new Map<FreeActionKind, CandidateWords>(
       intentWords: [],
       descriptionWords: [],
       options: [],
+      acts: [],
+      plainOnly: true,
     },
   ]),
 );
@@ -224,6 +256,8 @@ function candidatesOf(
 interface SaidText {
   readonly words: readonly string[];
   readonly taken: readonly boolean[];
+  /** Two neighbouring words the lexicon knows as one verb ("run_away", "patch_up"). */
+  readonly phrasal: readonly string[];
 }
 
 function spanAt(words: readonly string[], phrase: readonly string[], start: number): boolean {
@@ -239,13 +273,106 @@ function saidText(text: string, candidates: readonly Candidate[]): SaidText {
       for (let start = 0; start + option.length <= words.length; start++)
         if (option.every((w, k) => words[start + k] === w))
           for (let k = 0; k < option.length; k++) taken[start + k] = true;
-  return { words, taken };
+  const phrasal: string[] = [];
+  for (let i = 0; i + 1 < words.length; i++) {
+    const pair = `${words[i]}_${words[i + 1]}`;
+    if (!taken[i] && !taken[i + 1] && isPhrasalVerb(pair)) phrasal.push(pair);
+  }
+  return { words, taken, phrasal };
 }
 
 export interface Evidence {
   readonly score: number;
   /** A phrase said in full, or the candidate's verb: enough to run something that costs. */
   readonly strong: boolean;
+  /** The said words taken as its verb (none for a phrase said in full alone). */
+  readonly verbWords: ReadonlySet<string>;
+}
+
+interface VerbEvidence {
+  readonly score: number;
+  readonly strong: boolean;
+  /** The verb said is only an intent phrase's ("eat" of "eat a meal"), not the event's own. */
+  readonly fromIntent?: boolean;
+  /** Strong only with another word of the event said too (a verb the lexicon alone relates). */
+  readonly needsSupport: boolean;
+  readonly used: ReadonlySet<string>;
+}
+
+const NO_VERB: VerbEvidence = { score: 0, strong: false, needsSupport: false, used: new Set() };
+
+/** The first said word naming one of `verbs` as well as `level` asks ('plain', or the lexicon's 'same'). */
+function saidVerb(content: readonly string[], verbs: readonly string[], level: 'plain' | 'same') {
+  return content.find((word) => verbs.some((v) => verbMatch(word, v) === level));
+}
+
+/**
+ * A two-word verb said ("run away", "patch up") that names the action of one of `verbs` in the lexicon:
+ * specific enough to count as the verb itself.
+ */
+function saidPhrasalVerb(phrasal: readonly string[], verbs: readonly string[]): string | undefined {
+  return phrasal.find((p) => verbs.some((v) => verbMatch(p, v) === 'same' || verbMatch(p, v) === 'kind'));
+}
+
+/** How much the verbs said weigh for a candidate: its own verb, a phrase's or the name's, or a note's act. */
+function verbEvidence(
+  w: CandidateWords,
+  content: readonly string[],
+  phrasal: readonly string[],
+): VerbEvidence {
+  if (w.plainOnly === true) {
+    const plain = saidVerb(content, w.verbs, 'plain');
+    if (plain === undefined) return NO_VERB;
+    return { score: VERB_SCORE, strong: true, needsSupport: false, used: new Set([plain]) };
+  }
+  const twoWords = saidPhrasalVerb(phrasal, [...w.verbs, ...w.phraseVerbs]);
+  if (twoWords !== undefined)
+    return {
+      score: PHRASE_VERB_SCORE,
+      strong: true,
+      needsSupport: false,
+      used: new Set(twoWords.split('_')),
+    };
+  for (const level of ['plain', 'same'] as const) {
+    const needsSupport = level === 'same';
+    const main = saidVerb(content, w.verbs, level);
+    if (main !== undefined) return { score: VERB_SCORE, strong: true, needsSupport, used: new Set([main]) };
+    const other = saidVerb(content, w.phraseVerbs, level);
+    if (other !== undefined) {
+      const fromIntent =
+        w.phraseVerbs.some((v) => w.intentVerbs?.has(v) === true && verbMatch(other, v) === level) &&
+        !w.phraseVerbs.some((v) => w.intentVerbs?.has(v) !== true && verbMatch(other, v) === level);
+      return { score: PHRASE_VERB_SCORE, strong: true, needsSupport, fromIntent, used: new Set([other]) };
+    }
+  }
+  for (const act of w.acts) {
+    const object =
+      act.object === undefined ? undefined : content.find((word) => wordsMatch(word, act.object!));
+    for (const word of content) {
+      const match = verbMatch(word, act.verb);
+      // A note's verb said with its object ("pay for a room"), or a kind of it with its object ("get a
+      // room" for "rents a room"); an act with no object needs the verb itself ("I pray").
+      if (act.object === undefined ? match === 'plain' : match !== undefined && object !== undefined)
+        return { score: PHRASE_VERB_SCORE, strong: true, needsSupport: false, used: new Set([word]) };
+    }
+  }
+  const kinds = [...w.verbs, ...w.phraseVerbs, ...w.acts.map((a) => a.verb)];
+  const kind = content.find((word) => kinds.some((v) => verbMatch(word, v) === 'kind'));
+  if (kind !== undefined)
+    return { score: KIND_VERB_SCORE, strong: false, needsSupport: false, used: new Set([kind]) };
+  return NO_VERB;
+}
+
+/** The nouns said that none of the candidate's words name ("stew" for rest_at_inn). */
+function otherThings(w: CandidateWords, content: readonly string[]): string[] {
+  const own = [
+    ...w.nameWords,
+    ...w.intentWords,
+    ...w.descriptionWords,
+    ...w.options.flat(),
+    ...w.acts.flatMap((a) => (a.object === undefined ? [] : [a.object])),
+  ];
+  return content.filter((word) => isNoun(word) && !isNameVerb(word) && !own.some((o) => wordsMatch(word, o)));
 }
 
 /** How much the words say for a candidate. */
@@ -263,17 +390,10 @@ function evidenceFor(c: Candidate, said: SaidText): Evidence {
       break;
     }
   }
-  const free = words.map((word, i) =>
-    taken[i] || STOP_WORDS.has(word) || word.length < 2 ? undefined : word,
-  );
-  const allContent = free.filter((x): x is string => x !== undefined);
-  const verbWord = (verbs: readonly string[]) =>
-    allContent.find((word) => verbs.some((v) => sameVerb(word, v)));
-  const mainVerb = verbWord(w.verbs);
-  const otherVerb = mainVerb === undefined ? verbWord(w.phraseVerbs) : undefined;
-  const verb = mainVerb !== undefined ? VERB_SCORE : otherVerb !== undefined ? PHRASE_VERB_SCORE : 0;
+  const allContent = words.filter((word, i) => !taken[i] && !STOP_WORDS.has(word) && word.length >= 2);
+  const verb = verbEvidence(w, allContent, said.phrasal);
   // The verb's word counts once: not again as a word of the name, intents or description.
-  const content = allContent.filter((word) => word !== mainVerb && word !== otherVerb);
+  const content = allContent.filter((word) => !verb.used.has(word));
   const option = w.options.some((o) => {
     for (let start = 0; start + o.length <= words.length; start++)
       if (o.every((x, k) => words[start + k] === x)) return true;
@@ -281,14 +401,17 @@ function evidenceFor(c: Candidate, said: SaidText): Evidence {
   });
   const count = (list: readonly string[]) =>
     new Set(list.filter((x) => content.some((word) => wordsMatch(word, x)))).size;
-  const score =
-    phrase +
-    verb +
+  const actObjects = w.acts.flatMap((a) => (a.object === undefined ? [] : [a.object]));
+  const support =
     (option ? OPTION_SCORE : 0) +
     Math.min(MAX_NAME_SCORE, NAME_WORD_SCORE * count(w.nameWords)) +
-    Math.min(MAX_INTENT_SCORE, count(w.intentWords)) +
+    Math.min(MAX_INTENT_SCORE, count([...w.intentWords, ...actObjects])) +
     Math.min(MAX_DESCRIPTION_SCORE, count(w.descriptionWords));
-  return { score, strong: phrase > 0 || verb > 0 };
+  // An intent phrase's verb said of something else ("eat" the stew, for "eat a meal") is no request.
+  const elsewhere = verb.fromIntent === true && otherThings(w, content).length > 0 && support === 0;
+  const verbStrong = verb.strong && (!verb.needsSupport || support > 0) && !elsewhere;
+  const verbScore = verb.strong && !verbStrong ? KIND_VERB_SCORE : verb.score;
+  return { score: phrase + verbScore + support, strong: phrase > 0 || verbStrong, verbWords: verb.used };
 }
 
 interface Ranked {
@@ -349,6 +472,33 @@ function namedOption(options: readonly string[], text: string): string | undefin
     : undefined;
 }
 
+/** Words of a free-text value taken from the line ("fireball" from "cast fireball at the goblin"). */
+const MAX_FREE_VALUE_WORDS = 3;
+
+/**
+ * A value for a text input with no enum and no default, from the words the player said that are not the
+ * event's own: "cast fireball at the goblin" gives `spell_name` "fireball". The first run of words that
+ * are neither stop words, the event's verbs or name, nor mostly verbs; undefined when there is none.
+ */
+function freeTextValue(
+  event: EventDef,
+  text: string,
+  context: OfflineContext | undefined,
+): string | undefined {
+  const own = eventWords(event, impliedOf(context, event.name));
+  const ownWords = [...own.verbs, ...own.phraseVerbs, ...own.nameWords];
+  const isOwn = (word: string) => ownWords.some((w) => wordsMatch(word, w) || sameVerb(word, w));
+  const words = allWords(text).slice(0, MAX_MATCH_WORDS);
+  const out: string[] = [];
+  for (const word of words) {
+    const skip = STOP_WORDS.has(word) || word.length < 2 || isOwn(word) || isNameVerb(word);
+    if (skip && out.length > 0) break;
+    if (!skip) out.push(word);
+    if (out.length >= MAX_FREE_VALUE_WORDS) break;
+  }
+  return out.length === 0 ? undefined : out.join(' ');
+}
+
 /** The longest implied phrase said in full, if any. */
 function saidPhrase(implied: readonly ImpliedIntent[], text: string): ImpliedIntent | undefined {
   const words = allWords(text).slice(0, MAX_MATCH_WORDS);
@@ -372,20 +522,29 @@ function saidPhrase(implied: readonly ImpliedIntent[], text: string): ImpliedInt
  * (`intents.yaml`), else defaults.
  */
 function inputsFromText(
+  rules: CompiledRules,
   event: EventDef,
   text: string,
   context: OfflineContext | undefined,
 ): { args: Record<string, unknown> } | { missing: InputSpec } {
   const args: Record<string, unknown> = Object.create(null);
   const implied = saidPhrase(impliedOf(context, event.name), text);
+  const quantity = saidQuantity(text);
+  const counted = quantityInput(event);
   for (const spec of event.inputList) {
     const named = namedOption(enumOptions(spec), text);
     if (named !== undefined) args[spec.name] = named;
+    else if (spec === counted && quantity !== undefined) args[spec.name] = quantity;
     else if (implied !== undefined && Object.hasOwn(implied.inputs, spec.name))
       args[spec.name] = implied.inputs[spec.name];
-    else if (!spec.hasDefault && spec.type !== undefined) return { missing: spec };
+    else if (!spec.hasDefault && spec.type !== undefined && !isActorInput(spec)) {
+      const value =
+        spec.type === 'string' && spec.enum === undefined ? freeTextValue(event, text, context) : undefined;
+      if (value === undefined) return { missing: spec };
+      args[spec.name] = value;
+    }
   }
-  return { args };
+  return { args: withPlayerAsActor(rules, event.inputList, args) };
 }
 
 /** A value as a command takes it: quoted when it has a space (`destination="brine market"`). */
@@ -464,7 +623,16 @@ function freeAnswer(
       : (availableActions(rules, state).find((a) => a.event === travel)?.values ?? []);
   const answer = answerFreeAction(
     kind,
-    { rules, state, lore: context?.lore ?? '', world: context?.world, who: voiceOf(context?.persona), exits },
+    {
+      rules,
+      state,
+      lore: context?.lore ?? '',
+      world: context?.world,
+      who: voiceOf(context?.persona),
+      exits,
+      known: { opening: context?.opening, entries: context?.entries },
+      previous: context?.previous,
+    },
     text,
   );
   void tools;
@@ -478,7 +646,7 @@ function eventChoice(
   text: string,
   context: OfflineContext | undefined,
 ): OfflineChoice {
-  const inputs = inputsFromText(event, text, context);
+  const inputs = inputsFromText(rules, event, text, context);
   if ('missing' in inputs)
     return {
       kind: 'reply',
@@ -487,6 +655,10 @@ function eventChoice(
     };
   if (context?.state !== undefined) {
     const tried = tryEvent(rules, context.state, event, inputs.args as Record<string, Value>);
+    if (tried.kind === 'acts') {
+      const waste = wasteWarning(rules, context.state, event, inputs.args as Record<string, Value>);
+      if (waste !== undefined) return { kind: 'reply', reason: 'question', text: waste };
+    }
     if (tried.kind === 'refused') {
       const told = narrateOffline(rules, {
         notes: tried.notes,
@@ -497,7 +669,8 @@ function eventChoice(
       return { kind: 'reply', reason: 'refused', text: told };
     }
   }
-  return { kind: 'call', name: event.name, args: inputs.args, how: 'match' };
+  const notice = onceNotice(event, saidQuantity(text));
+  return { kind: 'call', name: event.name, args: inputs.args, how: 'match', ...(notice ? { notice } : {}) };
 }
 
 const QUESTION_WORDS = new Set(['what', 'where', 'which', 'who', 'how', 'whats', 'wheres']);
@@ -559,7 +732,19 @@ function chooseFromWords(
       return { kind: 'call', name: ADVANCE_GAME_TIME, args: { duration: waitDuration(text) }, how: 'match' };
     return freeAnswer(rules, tools, candidate.free.kind, text, context);
   }
-  return eventChoice(rules, candidate.event, text, context);
+  const chosen = eventChoice(rules, candidate.event, text, context);
+  if (chosen.kind !== 'reply' || chosen.reason !== 'refused') return chosen;
+  // The rules refuse the likeliest here ("There is nothing to fight"): another event the words name
+  // plainly that can act here is what was meant ("head out to the reedmaze and look for a fight").
+  for (const next of list.slice(1, 1 + MAX_CHOICES_ASKED)) {
+    if (next.candidate.kind !== 'event' || !next.evidence.strong || next.evidence.verbWords.size === 0)
+      continue;
+    // Named by another verb of the line, not the refused one's ("pay in ember" is no copper payment).
+    if ([...next.evidence.verbWords].some((v) => evidence.verbWords.has(v))) continue;
+    const other = eventChoice(rules, next.candidate.event, text, context);
+    if (other.kind === 'call') return other;
+  }
+  return chosen;
 }
 
 const COMMAND = /^\/([A-Za-z_][A-Za-z0-9_]*)(?:\s+([\s\S]*))?$/;
@@ -634,6 +819,9 @@ function freeCommand(name: string): Exclude<FreeActionKind, 'wait'> | undefined 
     case 'x':
     case 'inspect':
       return 'examine';
+    case 'talk':
+    case 'ask':
+      return 'talk';
     case 'inventory':
     case 'inv':
     case 'i':
@@ -681,6 +869,7 @@ function parseCommand(
   } else {
     for (const [key, value] of pairs) args[key] = coerceTypedWord(value, types.get(key));
   }
+  if (event !== undefined) withPlayerAsActor(rules, event.inputList, args);
   return { kind: 'call', name: target, args, how: 'command' };
 }
 
@@ -690,6 +879,10 @@ export function chooseOffline(
   text: string,
   context?: OfflineContext,
 ): OfflineChoice {
+  const previous = context?.previous;
+  // "again": the previous line, chosen again in this state (never itself an "again": no loop).
+  if (AGAIN.test(text) && previous !== undefined && !AGAIN.test(previous))
+    return chooseOffline(rules, tools, previous, { ...context, previous: undefined });
   const command = COMMAND.exec(text.trim());
   if (command) return parseCommand(rules, tools, command[1]!, command[2] ?? '', context);
   return chooseFromWords(rules, tools, text, context);
