@@ -24,7 +24,7 @@ import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SseParser } from '../src/core/sse.ts';
-import { percentile } from './common.ts';
+import { call, percentile } from './common.ts';
 import { withPostgres } from './server.ts';
 
 /** Tables played at once. */
@@ -103,45 +103,17 @@ function spawnReplica(env: Record<string, string>): Promise<Replica> {
 
 // --- HTTP and live streams (this process: the players) ---
 
-function call(
+/** One request on the player's keep-alive agent; its status and JSON answer. */
+async function callJson(
   agent: Agent,
   url: URL,
-  method: string,
+  method: 'GET' | 'POST',
   path: string,
   key: string,
   body?: unknown,
 ): Promise<{ status: number; json: any }> {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = request(
-      {
-        agent,
-        host: url.hostname,
-        port: url.port,
-        path,
-        method,
-        headers: {
-          authorization: `Bearer ${key}`,
-          ...(payload === undefined
-            ? {}
-            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, json: text === '' ? undefined : JSON.parse(text) }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
+  const { status, text } = await call(agent, url, method, path, key, body);
+  return { status, json: text === '' ? undefined : JSON.parse(text) };
 }
 
 /** A member's live stream: the wall-clock arrival of each turn event, by turn id. */
@@ -196,12 +168,12 @@ async function setUp(replicas: readonly Replica[], keys: readonly string[]): Pro
       agent: new Agent({ keepAlive: true, maxSockets: 1 }),
     }));
     const owner = players[0]!;
-    const created = await call(owner.agent, owner.replica.url, 'POST', '/v1/sessions', owner.key, {
+    const created = await callJson(owner.agent, owner.replica.url, 'POST', '/v1/sessions', owner.key, {
       cartridge: 'Lanternmere',
     });
     if (created.status !== 201) throw new Error(`session not created: ${created.status}`);
     const sessionId = created.json.session.id as string;
-    const invite = await call(
+    const invite = await callJson(
       owner.agent,
       owner.replica.url,
       'POST',
@@ -210,7 +182,7 @@ async function setUp(replicas: readonly Replica[], keys: readonly string[]): Pro
       {},
     );
     for (const player of players.slice(1)) {
-      const joined = await call(
+      const joined = await callJson(
         player.agent,
         player.replica.url,
         'POST',
@@ -231,7 +203,7 @@ type Committed = Array<{ id: string; createdAt: number }>;
 async function playOne(table: Table, n: number): Promise<{ id: string; createdAt: number }> {
   const player = table.players[n % table.players.length]!;
   const path = `/v1/sessions/${table.sessionId}/turns`;
-  const answer = await call(player.agent, player.replica.url, 'POST', path, player.key, {
+  const answer = await callJson(player.agent, player.replica.url, 'POST', path, player.key, {
     input: INPUTS[n % INPUTS.length],
   });
   if (answer.status !== 201) throw new Error(`turn refused: ${answer.status} ${JSON.stringify(answer.json)}`);
