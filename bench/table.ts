@@ -200,10 +200,10 @@ async function setUp(replicas: readonly Replica[], keys: readonly string[]): Pro
 type Committed = Array<{ id: string; createdAt: number }>;
 
 /** One turn of a table by its `n`th player; its id and commit time. */
-async function playOne(table: Table, n: number): Promise<{ id: string; createdAt: number }> {
+async function playOne(table: Table, n: number, agent?: Agent): Promise<{ id: string; createdAt: number }> {
   const player = table.players[n % table.players.length]!;
   const path = `/v1/sessions/${table.sessionId}/turns`;
-  const answer = await callJson(player.agent, player.replica.url, 'POST', path, player.key, {
+  const answer = await callJson(agent ?? player.agent, player.replica.url, 'POST', path, player.key, {
     input: INPUTS[n % INPUTS.length],
   });
   if (answer.status !== 201) throw new Error(`turn refused: ${answer.status} ${JSON.stringify(answer.json)}`);
@@ -229,13 +229,16 @@ async function playPaced(
   first: number,
 ): Promise<Committed> {
   const committed: Committed = [];
+  // Players who think between turns open a connection each time: an idle keep-alive socket the server has
+  // just closed would fail a request now and then (a client's race, not the table's).
+  const fresh = new Agent({ keepAlive: false });
   const gapMs = (1000 * tables.length) / perSecond;
   await Promise.all(
     tables.map(async (table, t) => {
       await sleep((gapMs * t) / tables.length);
       for (let n = first; n < first + turns; n++) {
         const started = performance.now();
-        committed.push(await playOne(table, n));
+        committed.push(await playOne(table, n, fresh));
         await sleep(Math.max(0, gapMs - (performance.now() - started)));
       }
     }),

@@ -5,7 +5,16 @@
 
 /** A message on the bus. `event`: the table's event `seq` was stored; `passing`: not stored, sent once. */
 export type BusMessage =
-  | { readonly kind: 'event'; readonly sessionId: string; readonly seq: number }
+  | {
+      readonly kind: 'event';
+      readonly sessionId: string;
+      readonly seq: number;
+      /**
+       * The stored event itself (it is small: names, ids), so a receiver that has every earlier one need not
+       * read it back; a receiver that missed one reads from the store, in order.
+       */
+      readonly event?: BusTableEvent;
+    }
   | { readonly kind: 'passing'; readonly sessionId: string; readonly payload: PassingPayload };
 
 /** What streams while a turn plays: who started it, its prose as it comes, and that it failed. */
@@ -26,6 +35,15 @@ export type PassingPayload =
       readonly whisper: boolean;
     }
   | { readonly type: 'turn_failed'; readonly turnId: string; readonly character: string };
+
+/** A table event as the store keeps it (adapters/store TableEvent), carried whole on the bus. */
+export interface BusTableEvent {
+  readonly sessionId: string;
+  readonly seq: number;
+  readonly kind: string;
+  readonly payload: unknown;
+  readonly createdAt: number;
+}
 
 export type BusListener = (message: BusMessage) => void;
 

@@ -162,6 +162,7 @@ async function tableParts(
     bus,
     service,
     limits: { perPrincipal: limits.maxLiveStreamsPerPrincipal, total: limits.maxLiveStreams },
+    recentTurn: (sessionId, turnId) => table.recentTurn(sessionId, turnId),
   });
   return { bus, table, live };
 }

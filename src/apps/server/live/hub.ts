@@ -7,7 +7,7 @@
 // loses, an event.
 
 import type { BusMessage, TableBus } from '../../../adapters/bus/index.ts';
-import type { Store, TableEvent } from '../../../adapters/store/index.ts';
+import type { Store, TableEvent, Turn } from '../../../adapters/store/index.ts';
 import type { Cartridge } from '../../../core/cartridge/index.ts';
 import type { SessionService, TableAccess } from '../../../engine/session/index.ts';
 import { ApiError } from '../errors.ts';
@@ -32,6 +32,8 @@ export interface LiveHubOptions {
   readonly bus: TableBus;
   readonly service: SessionService;
   readonly limits: LiveLimits;
+  /** A turn this process committed lately (TableService.recentTurn): shown without reading it back. */
+  readonly recentTurn?: (sessionId: string, turnId: string) => Turn | undefined;
   readonly pingMs?: number;
   readonly backstopMs?: number;
 }
@@ -211,9 +213,18 @@ class SessionFeed {
 
   #heard(message: BusMessage): void {
     switch (message.kind) {
-      case 'event':
-        if (message.seq > this.#lastSeq) this.enqueue(() => this.pull());
+      case 'event': {
+        const carried = message.event;
+        this.enqueue(async () => {
+          if (message.seq <= this.#lastSeq) return;
+          // The next one, carried whole: sent as it came; after a gap, read from the store in order.
+          if (carried !== undefined && message.seq === this.#lastSeq + 1) {
+            await this.#dispatch(carried as TableEvent, [...this.streams]);
+            this.#lastSeq = message.seq;
+          } else await this.pull();
+        });
         return;
+      }
       case 'passing':
         for (const stream of this.streams) {
           const shown = renderPassing(message.payload, stream.viewer);
@@ -284,6 +295,11 @@ class SessionFeed {
     cartridge.catch(() => {
       if (this.#cartridge === cartridge) this.#cartridge = undefined;
     });
-    return { turn: (turnId) => store.getTurn(sessionId, turnId), session, cartridge: () => cartridge };
+    const recent = this.#options.recentTurn;
+    return {
+      turn: async (turnId) => recent?.(sessionId, turnId) ?? store.getTurn(sessionId, turnId),
+      session,
+      cartridge: () => cartridge,
+    };
   }
 }

@@ -11,6 +11,7 @@ import type {
   Principal,
   Session,
   Store,
+  Turn,
   TableEvent,
   TableSettings,
   TurnOrder,
@@ -88,6 +89,9 @@ function actionText(input: unknown): string | null {
   return typeof text === 'string' ? text : null;
 }
 
+/** Committed turns kept for this process's live streams (each is read by every stream of its table). */
+export const RECENT_TURNS = 256;
+
 export class TableService {
   readonly store: Store;
   readonly bus: TableBus;
@@ -125,8 +129,23 @@ export class TableService {
       newId: this.newId,
       publish: (sessionId, body) => this.publish(sessionId, body),
       maxQueued,
+      remember: (turn) => this.#remember(turn),
       maxWaitMs: options.queueWaitMs ?? (options.sessions.admission.turnTimeoutMs ?? 120_000) * maxQueued,
     };
+  }
+
+  /** Turns this process committed at tables lately, by id: its live streams show them without a read. */
+  readonly #recent = new Map<string, Turn>();
+
+  #remember(turn: Turn): void {
+    this.#recent.set(turn.id, turn);
+    if (this.#recent.size > RECENT_TURNS) this.#recent.delete(this.#recent.keys().next().value as string);
+  }
+
+  /** A turn of `sessionId` this process committed lately, or undefined (read it from the store). */
+  recentTurn(sessionId: string, turnId: string): Turn | undefined {
+    const turn = this.#recent.get(turnId);
+    return turn?.sessionId === sessionId ? turn : undefined;
   }
 
   /** Ends this process's hold on queue tickets (a clean shutdown: other replicas drop them at once). */
@@ -322,7 +341,7 @@ export class TableService {
       { kind, payload, createdAt: this.#clock() },
       this.#eventsKept,
     );
-    if (event !== undefined) this.bus.publish({ kind: 'event', sessionId, seq: event.seq });
+    if (event !== undefined) this.bus.publish({ kind: 'event', sessionId, seq: event.seq, event });
     return event;
   }
 }

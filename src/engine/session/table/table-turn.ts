@@ -20,6 +20,8 @@ export interface TableTurnHooks {
   readonly character: string | null;
   readonly whisper: boolean;
   readonly publish: (sessionId: string, body: TableEventBody) => Promise<unknown>;
+  /** Keeps the committed turn for this process's live streams (they need not read it back). */
+  readonly remember?: (turn: Turn) => void;
   /** Runs once when the turn is over (committed, failed, or released unrun). */
   readonly onEnd: () => Promise<void>;
 }
@@ -89,6 +91,7 @@ export class TableTurn implements ReadyTurn {
   }
 
   async #committed(turn: Turn): Promise<void> {
+    this.#hooks.remember?.(turn);
     await this.#hooks.publish(this.#hooks.sessionId, {
       kind: 'turn',
       turnId: turn.id,

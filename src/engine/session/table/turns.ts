@@ -5,7 +5,7 @@
 // a game master) closes it. Undo, swipe and branch are the owner's and the game masters'; everyone's live
 // view follows them (a `head` or `turn` event).
 
-import type { Member, RoundAction, Session, TableSettings } from '../../../adapters/store/index.ts';
+import type { Member, RoundAction, Session, TableSettings, Turn } from '../../../adapters/store/index.ts';
 import type { TurnActor, TurnTable } from '../../turn/index.ts';
 import { notFound, SessionError } from '../errors.ts';
 import { inputText, tableOfInput } from '../messages.ts';
@@ -18,6 +18,8 @@ import { TableTurn } from './table-turn.ts';
 
 export interface TablePlayDeps extends QueueDeps {
   readonly sessions: SessionService;
+  /** Keeps a committed turn for this process's live streams (TableService.recentTurn). */
+  readonly remember: (turn: Turn) => void;
 }
 
 /** A round's action was kept; the round plays once everyone has acted (or it is closed). */
@@ -106,6 +108,7 @@ async function playInTurn(
     character: member.character,
     whisper,
     publish: deps.publish,
+    remember: deps.remember,
     onEnd: () => place.leave(),
   });
 }
@@ -236,6 +239,7 @@ async function playRound(
     sessionId: session.id,
     character: null,
     whisper: false,
+    remember: deps.remember,
     publish: async (sessionId, body) => {
       if (body.kind === 'turn') committed = true;
       return deps.publish(sessionId, body);
@@ -300,6 +304,7 @@ export async function prepareTableRegenerate(
     character: single?.character ?? null,
     whisper: played.whisper,
     publish: deps.publish,
+    remember: deps.remember,
     onEnd: async () => {},
   });
 }
