@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewMember, Principal, Store } from '../../src/adapters/store/repository.ts';
+import { MAX_ROUND_INPUT_BYTES, MAX_TABLE_EVENT_BYTES } from '../../src/adapters/store/table-log.ts';
 import { seedSession, type Seeded } from './fixtures.ts';
 import type { StoreHarness } from './harness.ts';
 
@@ -277,6 +278,52 @@ export function tablesSuite(harness: StoreHarness): void {
     expect(await store.closeRound(session.id, 1, 7)).toBeUndefined();
     expect(await store.listRoundActions(session.id, 1)).toEqual([]);
     expect(await store.submitRoundAction(action('late'))).toEqual({ ok: false, reason: 'round-moved' });
+  });
+
+  it('byte limits: an event payload of MAX_TABLE_EVENT_BYTES and a round input of MAX_ROUND_INPUT_BYTES fit, one more byte does not', async () => {
+    const { session, principal } = await seedSession(store);
+    await store.openTable(session.id, seat(principal, 'owner', 1), 1);
+    // JSON text of exactly `bytes` bytes: a string of x's in quotes.
+    const ofBytes = (bytes: number) => 'x'.repeat(bytes - 2);
+    expect(
+      await store.appendTableEvent(
+        session.id,
+        { kind: 'k', payload: ofBytes(MAX_TABLE_EVENT_BYTES), createdAt: 2 },
+        10,
+      ),
+    ).toBeDefined();
+    await expect(
+      store.appendTableEvent(
+        session.id,
+        { kind: 'k', payload: ofBytes(MAX_TABLE_EVENT_BYTES + 1), createdAt: 2 },
+        10,
+      ),
+    ).rejects.toThrow(/MAX_TABLE_EVENT_BYTES/);
+    const action = (bytes: number) => ({
+      sessionId: session.id,
+      round: 1,
+      principalId: principal.id,
+      character: 'owner',
+      input: ofBytes(bytes),
+      whisper: false,
+      submittedAt: 3,
+    });
+    expect((await store.submitRoundAction(action(MAX_ROUND_INPUT_BYTES))).ok).toBe(true);
+    await expect(store.submitRoundAction(action(MAX_ROUND_INPUT_BYTES + 1))).rejects.toThrow(
+      /MAX_ROUND_INPUT_BYTES/,
+    );
+  });
+
+  it('a character key is an identifier of at most 32 characters', async () => {
+    const { session, principal } = await seedSession(store);
+    expect((await store.openTable(session.id, seat(principal, 'c'.repeat(32), 1), 1)).ok).toBe(true);
+    const other = await seedSession(store);
+    await expect(
+      store.openTable(other.session.id, seat(other.principal, 'c'.repeat(33), 1), 1),
+    ).rejects.toThrow(/member.character/);
+    await expect(store.openTable(other.session.id, seat(other.principal, '9lives', 1), 1)).rejects.toThrow(
+      /member.character/,
+    );
   });
 
   it('deleting the session removes its table, members, invitations, events, queue and actions', async () => {

@@ -11,6 +11,7 @@ export const MAX_CHARACTER_KEY_CHARS = 32;
 export function characterKey(name: string): string {
   const words = name
     .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '') // the accents NFKD splits off letters: Élodie → elodie
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '');

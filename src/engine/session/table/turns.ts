@@ -66,7 +66,7 @@ export async function prepareTableTurn(
     case 'free':
       return playInTurn(deps, access, access.member, members, request, options);
     case 'rounds':
-      return submitToRound(deps, access, access.member, table, request, options);
+      return submitToRound(deps, access, { member: access.member, members }, table, request, options);
     default: {
       const unreachable: never = table.turnOrder;
       throw new Error(`unknown turn order ${String(unreachable)}`);
@@ -116,7 +116,7 @@ async function playInTurn(
 async function submitToRound(
   deps: TablePlayDeps,
   access: TableAccess,
-  member: Member,
+  seats: { readonly member: Member; readonly members: readonly Member[] },
   table: TableSettings,
   request: TurnRequest,
   options: TableTurnOptions,
@@ -125,11 +125,16 @@ async function submitToRound(
     throw new SessionError('invalid', 'whispers are played in free order; a round is told to everyone');
   if (!('input' in request.turn))
     throw new SessionError('invalid', 'a round takes words; send a mini-game result in free order');
+  const { member, members } = seats;
   const text = request.turn.input;
   const actions = await deps.store.listRoundActions(access.session.id, table.round);
   const others = actions.filter((a) => a.principalId !== member.principalId);
   const limit = deps.sessions.admission.maxInputChars;
-  const combined = roundText([...others, { character: member.character, input: { kind: 'text', text } }], []);
+  // The round's text as it will be played (names, not keys), against the operator's input limit.
+  const combined = roundText(
+    [...others, { character: member.character, input: { kind: 'text', text } }],
+    members,
+  );
   if (combined.length > limit)
     throw new SessionError(
       'input-too-long',
