@@ -4,7 +4,7 @@
 // played turn stays a 201. Nothing is committed by an answer. Real HTTP server, offline, the demo cartridge.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { noTurnResponse, turnOrAnswerResponse } from '../../src/apps/server/responses.ts';
+import { noTurnResponse, turnOrAnswerResponse } from '../../src/apps/contract/index.ts';
 import { newSession, readSse, startTestServer, type TestServer } from './helpers.ts';
 
 const SSE = { accept: 'text/event-stream' };

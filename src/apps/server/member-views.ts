@@ -9,7 +9,7 @@ import type { BranchTurn } from '../../adapters/store/index.ts';
 import { steers, tableOfInput, type TableAccess } from '../../engine/session/index.ts';
 import { stateFor } from '../../engine/turn/index.ts';
 import type { Dict } from '../../core/yare/index.ts';
-import type { PublicTurnView } from './responses.ts';
+import type { PublicTurnView } from '../contract/index.ts';
 import type { Turn } from '../../adapters/store/index.ts';
 import type { SseEvent } from './sse.ts';
 import { publicTurnView, replayEvents, turnView, type View } from './views.ts';

@@ -2,7 +2,7 @@
 // invitations without their code (shown once, when made), the table's settings.
 
 import type { Invite, Member, TableSettings } from '../../adapters/store/index.ts';
-import type { InviteView, MemberView, TableView } from './table-responses.ts';
+import type { InviteView, MemberView, TableView } from '../contract/index.ts';
 
 export function memberView(member: Member, viewerId: string): MemberView {
   return {

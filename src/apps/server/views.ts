@@ -7,8 +7,14 @@ import { classifyRecord, inputText, plainJson, tableOfInput } from '../../engine
 import type { BranchTurn, Save, Session, Turn, TurnNode } from '../../adapters/store/index.ts';
 import { publicOutcome, type TurnEvent } from '../../engine/turn/index.ts';
 import { PENDING_KEY, publicState } from '../../core/yare/index.ts';
-import type { NodeView, PublicTurnView, SaveView, SessionView, TurnView } from './responses.ts';
-import type { SseEvent } from './sse.ts';
+import type {
+  NodeView,
+  PublicTurnView,
+  SaveView,
+  SessionView,
+  TurnStreamEvent,
+  TurnView,
+} from '../contract/index.ts';
 
 export type View = 'public' | 'full';
 
@@ -106,7 +112,7 @@ export function turnView(turn: Turn, cartridge: Cartridge, view: View): TurnView
 }
 
 /** A live turn event as a client sees it; undefined for events that are not sent (`done`, `error`). */
-export function eventView(event: TurnEvent, view: View): { event: string; data: unknown } | undefined {
+export function eventView(event: TurnEvent, view: View): TurnStreamEvent | undefined {
   switch (event.type) {
     case 'phase':
       return { event: 'phase', data: { phase: event.phase } };
@@ -149,10 +155,8 @@ export function replayEvents(
   view: View,
   /** The committed turn as this reader sees it (a member's view), and whether they may read it whole. */
   seat?: { readonly shown: TurnView; readonly whole: boolean },
-): SseEvent[] {
-  const events: Array<{ event: string; data: unknown }> = [
-    { event: 'start', data: { turnId: turn.id, parentId: turn.parentId } },
-  ];
+): Array<TurnStreamEvent & { readonly id: string }> {
+  const events: TurnStreamEvent[] = [{ event: 'start', data: { turnId: turn.id, parentId: turn.parentId } }];
   const record = seat?.whole === false ? undefined : classifyRecord(turn.record);
   if (record?.kind === 'turn') {
     for (const tool of record.tools) {

@@ -1,5 +1,6 @@
-// What a session operation can fail with. The server maps each code to an HTTP status (routes/errors.ts);
-// the CLI prints the message. Expected failures are values of this one class, never stray strings.
+// What a session operation can fail with. The server maps each code to an HTTP status
+// (src/apps/server/errors.ts); the CLI prints the message. Expected failures are values of this one
+// class, never stray strings.
 
 import { NO_TURN_REASONS, type NoTurnReason } from '../turn/index.ts';
 

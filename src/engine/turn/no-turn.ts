@@ -1,6 +1,6 @@
 // Why a turn request played no turn: offline, the engine answered the player instead (docs/turn.md,
 // "Offline mode"). One list for the engine's replies, the session's `answered` error, the HTTP answer's
-// schema (apps/server/responses.ts) and the clients. Pure, and in the browser bundle (browser.ts).
+// schema (apps/contract/responses.ts) and the clients. Pure, and in the browser bundle (browser.ts).
 
 export const NO_TURN_REASONS = [
   'help',

@@ -8,7 +8,7 @@ import { plainJson, turnOf } from '../../../engine/session/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import { statelessTurnResponse } from '../responses.ts';
+import { statelessTurnResponse } from '../../contract/index.ts';
 import { errorSchema, statelessTurnBody, turnQuery } from '../schemas.ts';
 import { publicState } from '../../../core/yare/index.ts';
 import { guarded } from './guard.ts';

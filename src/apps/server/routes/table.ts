@@ -9,7 +9,6 @@ import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import { createGuest } from '../guests.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import { turnResultResponse } from '../responses.ts';
 import { errorSchema, id, sessionParams, turnQuery } from '../schemas.ts';
 import { answer, REPLAYED_OR_STREAMED, viewForSeat } from './turns.ts';
 import { viewerOf } from '../member-views.ts';
@@ -20,7 +19,8 @@ import {
   memberResponse,
   tableResponse,
   tableSettingsResponse,
-} from '../table-responses.ts';
+  turnResultResponse,
+} from '../../contract/index.ts';
 import { inviteView, memberView, tableView } from '../table-views.ts';
 import { sessionView } from '../views.ts';
 import { guarded } from './guard.ts';

@@ -20,13 +20,15 @@ import { ApiError, errorBody, fromSessionError } from '../errors.ts';
 import type { AppEnv, JsonOf, OtherAnswer, RouteRegistry } from '../openapi.ts';
 import {
   childrenResponse,
+  roundSubmittedResponse,
   sessionResponse,
   type noTurnResponse,
   treeResponse,
   turnOrAnswerResponse,
   turnResponse,
   turnResultResponse,
-} from '../responses.ts';
+  type TurnStreamEvent,
+} from '../../contract/index.ts';
 import {
   errorSchema,
   headBody,
@@ -38,7 +40,6 @@ import {
   undoBody,
 } from '../schemas.ts';
 import { sseResponse, wantsEventStream } from '../sse.ts';
-import { roundSubmittedResponse } from '../table-responses.ts';
 import { readsTurn, seatReplayEvents, seatTurnView, type Viewer, viewerOf } from '../member-views.ts';
 import { guarded } from './guard.ts';
 import { eventView, nodeView, sessionView, type View } from '../views.ts';
@@ -171,7 +172,7 @@ function answerStream(
   viewer: Viewer,
 ): OtherAnswer {
   const mode = prepared.mode;
-  return sseResponse(
+  return sseResponse<TurnStreamEvent>(
     async (send, signal) => {
       let seq = 0;
       const id = () => `${prepared.turnId}:${seq++}`;

@@ -2,15 +2,14 @@
 // character goes by, then your seat. With an API key in this browser you join as its principal; on a server
 // without keys, as a guest whose key the server makes and this tab keeps from then on.
 
-import { useMemo, useState } from 'preact/hooks';
-import { API_KEY_STORAGE, storedApiKey, useApp } from '../ui/context.ts';
-import { failureText } from '../lib/errors.ts';
-import { ApiFailure } from '../lib/errors.ts';
+import { useState } from 'preact/hooks';
+import { API_KEY_STORAGE, storedApiKey, useApp, useClient } from '../app/context.ts';
+import { ApiFailure, failureText } from '../lib/errors.ts';
 import { TableApi } from './table-api.ts';
 
 export function JoinTable({ code }: { code: string }) {
   const { navigate } = useApp();
-  const api = useMemo(() => new TableApi('', storedApiKey), []);
+  const api = useClient(TableApi);
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);

@@ -3,15 +3,15 @@
 // change (invite with a link and a code, the turn order, closing a round). Each player's own sheet is the
 // state panel beside the story: the server shows each member their own character.
 
-import { useMemo, useState } from 'preact/hooks';
-import { storedApiKey } from '../ui/context.ts';
+import { useState } from 'preact/hooks';
+import { useClient } from '../app/context.ts';
 import './table.css';
 import { failureText } from '../lib/errors.ts';
 import { type InviteView, TableApi, type TableResponse } from './table-api.ts';
 import { type PlayingTurn, useTable } from './use-table.ts';
 
 export function TablePanel({ sessionId, onStory }: { sessionId: string; onStory: () => void }) {
-  const api = useMemo(() => new TableApi('', storedApiKey), []);
+  const api = useClient(TableApi);
   const { state, refresh } = useTable(api, sessionId, onStory);
   const [invite, setInvite] = useState<InviteView | null>(null);
   const [error, setError] = useState<string | null>(null);

@@ -5,7 +5,7 @@
 
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { safeParse } from 'zod/mini';
-import { tableResponse } from '../../server/browser.ts';
+import { tableResponse } from '../../contract/index.ts';
 import { failureText } from '../lib/errors.ts';
 import type { LiveMessage, TableApi, TableResponse } from './table-api.ts';
 

@@ -1,4 +1,4 @@
-// A shared table over the session service (DESIGN.md decision 12): members, invitations, turn order and the
+// A shared table over the session service (docs/multiplayer.md): members, invitations, turn order and the
 // table's live events live here, in the session layer; the server's routes and live streams only call it.
 // Everything a member does is checked against their seat (members.ts); the turns they play go through the
 // session service's one way into a turn, as the owner's models (the owner's settings pay for the table).

@@ -10,7 +10,7 @@
 // conditions refuse it here ("There is nothing to fight"), the rules' reason is the answer and no turn is
 // spent. A question, a refusal, a free action that changes nothing, the list of what can be done and /help
 // spend no turn. The Narrator is replaced by narration.ts. Same words, same state ⇒ same choice.
-// docs/offline.md describes it for players and authors.
+// docs/turn.md ("Offline mode") and docs/play.md describe it for players and authors.
 
 import type { ImpliedIntent, IntentInputs, Persona } from '../../../core/cartridge/index.ts';
 import type { World } from '../../../core/ledger/index.ts';
