@@ -2,13 +2,13 @@
 // bound while their events run (test/fixtures/cartridges/two-seats: `hero` per character, `camp` shared), the
 // `actor` input is filled by the engine (free order) or held to a round's characters, the other characters'
 // copies never reach a prompt, the Director and Narrator are told who acts and who is present, replay gives
-// the stored state back, and a turn without a table plays the cartridge as one shared party, unchanged.
+// the stored state back, and a turn without a table plays the cartridge as one shared party, unchanged; the demo (Lanternmere) keeps each character's place, gold and pack apart.
 
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/engine/session/canonical.ts';
 import { replayTurnRules } from '../../src/engine/turn/record.ts';
 import type { GameState, TurnTable } from '../../src/engine/turn/types.ts';
-import { collect, fixture, initialState, type Loose, scripted } from './helpers.ts';
+import { collect, fixture, initialState, lanternmere, type Loose, scripted } from './helpers.ts';
 
 const ALICE = { character: 'alice', name: 'Alice' };
 const BOB = { character: 'bob', name: 'Bob' };
@@ -164,5 +164,43 @@ describe('without a table', () => {
     expect(after.hero.hp).toBe(7);
     expect(after.players).toBeUndefined();
     expect(record.input.table).toBeUndefined();
+  });
+});
+
+describe('the demo at a table (cartridges/lanternmere: `player` per character)', () => {
+  async function turn(
+    state: GameState,
+    actor: typeof ALICE,
+    calls: { name: string; args: Record<string, unknown> }[],
+  ) {
+    const cartridge = await lanternmere();
+    const models = scripted({
+      director: [{ toolCalls: calls }, { text: 'Go on.' }],
+      narrator: [{ text: 'The lamps gutter.' }],
+    });
+    return (
+      await collect({ cartridge, state, messages: [], input: 'I go', seed: 3, models, table: seat(actor) })
+    ).record;
+  }
+
+  it('each character walks and spends on their own: Alice’s market and gold are not Bob’s', async () => {
+    const cartridge = await lanternmere();
+    const walked = await turn(initialState(cartridge), ALICE, [
+      { name: 'travel', args: { destination: 'brine market' } },
+    ]);
+    const bought = await turn(walked.stateAfter, ALICE, [
+      { name: 'buy_item', args: { item: 'brine tonic' } },
+    ]);
+    const alice = (bought.stateAfter as Loose).players.alice;
+    expect(alice.location).toBe('brine market');
+    expect(alice.gold).toBe(12);
+    expect(alice.inventory).toContain('brine tonic');
+    // Bob, at the inn where every character starts, cannot buy: there is no trader there.
+    const bobs = await turn(bought.stateAfter, BOB, [{ name: 'buy_item', args: { item: 'brine tonic' } }]);
+    const after = bobs.stateAfter as Loose;
+    expect(after.players.bob).toMatchObject({ location: 'tallow rest', gold: 20 });
+    expect(after.players.bob.inventory).not.toContain('brine tonic');
+    expect(bobs.notes.join('\n')).toContain('no one to buy from here');
+    expect(after.players.alice).toEqual(alice);
   });
 });
