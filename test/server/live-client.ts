@@ -2,6 +2,8 @@
 // A live-stream reader for tests: GET /v1/sessions/{id}/live with fetch, parsed with the project's own SSE
 // parser as events arrive, with a wait for the event a test expects next.
 
+import { safeParse } from 'zod/mini';
+import { liveStreamEvents } from '../../src/apps/contract/index.ts';
 import { SseParser } from '../../src/core/sse.ts';
 
 export interface LiveMessage {
@@ -111,4 +113,18 @@ export async function openLive(
       });
     },
   };
+}
+
+/**
+ * What in `events` the contract does not describe (apps/contract/table.ts, `liveStreamEvents`): an event it
+ * does not name, or data that does not match its event's schema. The web client parses with the same table.
+ */
+export function contractProblems(events: readonly LiveMessage[]): string[] {
+  return events.flatMap((message) => {
+    if (!Object.hasOwn(liveStreamEvents, message.event)) return [`${message.event}: not in the contract`];
+    const parsed = safeParse(liveStreamEvents[message.event as keyof typeof liveStreamEvents], message.data);
+    return parsed.success
+      ? []
+      : parsed.error.issues.map((issue) => `${message.event}: ${issue.path.join('.')}: ${issue.message}`);
+  });
 }

@@ -8,7 +8,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseApiKeys } from '../../src/apps/server/auth.ts';
 import { KEY_A, KEY_B, newSession, startTestServer, type TestServer } from './helpers.ts';
-import { openLive } from './live-client.ts';
+import { contractProblems, openLive } from './live-client.ts';
 
 const KEY_C = 'mnesos_test_key_carol_0123456789a';
 
@@ -54,6 +54,7 @@ describe('live streams of a table', () => {
     expect(Number(turn.id)).toBeGreaterThan(0);
     const order = bob.events.map((e) => e.event);
     expect(order.indexOf('turn_started')).toBeLessThan(order.indexOf('turn'));
+    expect(contractProblems(bob.events)).toEqual([]);
     bob.close();
   });
 
@@ -84,6 +85,7 @@ describe('live streams of a table', () => {
     const history = await server.json(`/v1/sessions/${sessionId}/history`, { key: KEY_B });
     expect(history.body.turns.at(-1)).toMatchObject({ hidden: true, narration: '' });
     expect(JSON.stringify(history.body)).not.toContain(words);
+    for (const s of [alice, bob, carol]) expect(contractProblems(s!.events)).toEqual([]);
     for (const s of [alice, bob, carol]) s!.close();
   });
 
@@ -109,6 +111,7 @@ describe('live streams of a table', () => {
     const ids = again.events.filter((e) => e.id !== '').map((e) => Number(e.id));
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     expect(ids[0]).toBe(Number(seen.id) + 1);
+    expect(contractProblems(again.events)).toEqual([]);
     again.close();
   });
 
@@ -116,6 +119,18 @@ describe('live streams of a table', () => {
     const stale = await openLive(server.url, sessionId, { key: KEY_B, lastEventId: '999999' });
     await stale.next((e) => e.event === 'reset');
     await stale.next((e) => e.event === 'hello');
+    expect(contractProblems(stale.events)).toEqual([]);
+    // The check itself finds what the contract does not describe.
+    const at = performance.now();
+    expect(
+      contractProblems([
+        { event: 'reset', id: '', data: { eventSeq: 'seven' }, at },
+        { event: 'gossip', id: '', data: {}, at },
+      ]),
+    ).toEqual([
+      'reset: eventSeq: Invalid input: expected number, received string',
+      'gossip: not in the contract',
+    ]);
     stale.close();
     expect((await openLive(server.url, sessionId, { key: KEY_B, lastEventId: 'abc' })).status).toBe(400);
   });

@@ -6,7 +6,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresAvailable, postgresHarness, testPgUrl } from '../store/harness.ts';
-import { openLive } from './live-client.ts';
+import { contractProblems, openLive } from './live-client.ts';
 import { post, type ServerProcess, spawnServer } from './processes.ts';
 
 const ALICE = 'mnesos_replica_key_alice_0123456';
@@ -74,6 +74,7 @@ describe.skipIf(!available)('a table on two server processes', () => {
     expect(two.status).toBe(201);
     expect(two.body.turn.parentId).toBe(one.body.turn.id);
     expect(two.body.turn.by).toEqual({ character: 'bob', name: 'bob' });
+    expect(contractProblems(watcher.events)).toEqual([]);
     watcher.close();
   });
 });

@@ -2,7 +2,8 @@
 // the server documents them and the web client's table view parses every answer with them.
 
 import * as z from 'zod/mini';
-import { sessionViewSchema } from './responses.ts';
+import { publicTurnSchema, sessionViewSchema } from './responses.ts';
+import type { StreamEventOf } from './streams.ts';
 
 const id = z.string();
 const time = z.number();
@@ -76,6 +77,39 @@ export const roundSubmittedResponse = z.looseObject({
 export const memberResponse = z.looseObject({ member: memberViewSchema });
 export const tableSettingsResponse = z.looseObject({ table: tableViewSchema });
 
+const whoPlays = z.nullable(z.string().check(z.describe('the character playing; null for a round')));
+
+/**
+ * The events of a member's live stream (`GET /v1/sessions/{id}/live`, docs/multiplayer.md): `hello` (the
+ * table now) or `reset` (the stream was too far behind: reload), the numbered table events, and what passes
+ * while a turn plays. The server writes them (apps/server/live/render.ts, hub.ts); the web client's table
+ * view parses each message with the schema of its event (web/table/use-table.ts).
+ */
+export const liveStreamEvents = {
+  hello: tableResponse,
+  reset: z.looseObject({ eventSeq: z.int() }),
+  /** A committed turn as this member may see it; `gone` when it was deleted before the stream read it. */
+  turn: z.union([
+    z.looseObject({ turn: publicTurnSchema }),
+    z.looseObject({ turnId: id, gone: z.literal(true) }),
+  ]),
+  head: z.looseObject({ headTurnId: id, move: z.enum(['undo', 'head', 'branch']), by: z.string() }),
+  member_joined: z.looseObject({ character: z.string(), name: z.string(), role }),
+  member_left: z.looseObject({ character: z.string() }),
+  member_role: z.looseObject({ character: z.string(), role }),
+  table: z.looseObject({ turnOrder, invitesClosed: z.boolean() }),
+  queue: z.looseObject({ queue: z.array(queuedTurnSchema) }),
+  round: z.looseObject({
+    round: z.int(),
+    submitted: z.array(z.looseObject({ character: z.string(), whisper: z.boolean() })),
+    closed: z.boolean(),
+  }),
+  turn_started: z.looseObject({ turnId: id, by: whoPlays }),
+  narration: z.looseObject({ turnId: id, text: z.string() }),
+  turn_failed: z.looseObject({ turnId: id, by: whoPlays }),
+} as const;
+
+export type LiveStreamEvent = StreamEventOf<typeof liveStreamEvents>;
 export type MemberView = z.infer<typeof memberViewSchema>;
 export type InviteView = z.infer<typeof inviteViewSchema>;
 export type TableView = z.infer<typeof tableViewSchema>;

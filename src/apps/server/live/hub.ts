@@ -6,6 +6,7 @@
 // table's newest event number now and then, so a missed announcement (the bus reconnecting) delays, never
 // loses, an event.
 
+import type { TableResponse } from '../../contract/index.ts';
 import type { BusMessage, TableBus } from '../../../adapters/bus/index.ts';
 import type { Store, TableEvent, Turn } from '../../../adapters/store/index.ts';
 import type { Cartridge } from '../../../core/cartridge/index.ts';
@@ -39,7 +40,7 @@ export interface LiveHubOptions {
 }
 
 /** The first thing a stream says when it does not resume from an event: where the table is now. */
-export type Hello = (access: TableAccess) => Promise<unknown>;
+export type Hello = (access: TableAccess) => Promise<TableResponse>;
 
 export class LiveHub {
   readonly #options: LiveHubOptions;

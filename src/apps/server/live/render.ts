@@ -6,7 +6,7 @@
 import type { PassingPayload } from '../../../adapters/bus/index.ts';
 import type { Session, TableEvent, Turn } from '../../../adapters/store/index.ts';
 import type { Cartridge } from '../../../core/cartridge/index.ts';
-import { eventBody } from '../../../engine/session/index.ts';
+import { eventBody, type TableEventBody } from '../../../engine/session/index.ts';
 import { memberTurnView, type Viewer } from '../member-views.ts';
 import type { LiveEvent } from './stream.ts';
 
@@ -68,10 +68,38 @@ export async function renderEvent(
     case 'member_role':
     case 'table':
     case 'queue':
-    case 'round': {
-      const { kind, ...data } = body;
-      return { event: kind, id, data };
+    case 'round':
+      return { ...tableChange(body), id };
+    default: {
+      const unreachable: never = body;
+      return unreachable;
     }
+  }
+}
+
+/** A change of the table itself (who sits there, the order, the queue, the round): the same for everyone. */
+function tableChange(
+  body: Extract<
+    TableEventBody,
+    { kind: 'member_joined' | 'member_left' | 'member_role' | 'table' | 'queue' | 'round' }
+  >,
+): LiveEvent {
+  switch (body.kind) {
+    case 'member_joined':
+      return { event: body.kind, data: { character: body.character, name: body.name, role: body.role } };
+    case 'member_left':
+      return { event: body.kind, data: { character: body.character } };
+    case 'member_role':
+      return { event: body.kind, data: { character: body.character, role: body.role } };
+    case 'table':
+      return { event: body.kind, data: { turnOrder: body.turnOrder, invitesClosed: body.invitesClosed } };
+    case 'queue':
+      return { event: body.kind, data: { queue: body.queue.map((q) => ({ ...q })) } };
+    case 'round':
+      return {
+        event: body.kind,
+        data: { round: body.round, submitted: body.submitted.map((a) => ({ ...a })), closed: body.closed },
+      };
     default: {
       const unreachable: never = body;
       return unreachable;

@@ -3,6 +3,7 @@
 // past LIVE_BUFFER_BYTES the stream ends (the client reconnects with its Last-Event-ID and catches up from
 // the store). So a slow member costs the server a bounded buffer and stalls nobody.
 
+import type { LiveStreamEvent } from '../../contract/index.ts';
 import { formatSse } from '../../../core/sse.ts';
 import type { Viewer } from '../member-views.ts';
 
@@ -13,12 +14,11 @@ export const LIVE_RETRY_MS = 2_000;
 
 const encoder = new TextEncoder();
 
-export interface LiveEvent {
-  readonly event: string;
-  readonly data: unknown;
-  /** The table event's number (durable events only): the client's Last-Event-ID. */
+/** An event of the stream as the contract names it, with the table event's number (durable events only). */
+export type LiveEvent = LiveStreamEvent & {
+  /** The client's Last-Event-ID. */
   readonly id?: number;
-}
+};
 
 export class LiveStream {
   readonly body: ReadableStream<Uint8Array>;

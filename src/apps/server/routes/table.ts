@@ -19,6 +19,7 @@ import {
   memberResponse,
   tableResponse,
   tableSettingsResponse,
+  type TableResponse,
   turnResultResponse,
 } from '../../contract/index.ts';
 import { inviteView, memberView, tableView } from '../table-views.ts';
@@ -200,7 +201,11 @@ function lastEventIdOf(text: string | undefined): number | undefined {
 }
 
 /** The table as one member sees it now: what GET …/table answers and a live stream's `hello` says. */
-async function tableSnapshot(table: TableService, principalId: string, access: TableAccess) {
+async function tableSnapshot(
+  table: TableService,
+  principalId: string,
+  access: TableAccess,
+): Promise<TableResponse> {
   const state = await table.state(principalId, access.session.id);
   const [queue, roundActions] = await Promise.all([
     table.queueView(access.session.id),
@@ -211,8 +216,9 @@ async function tableSnapshot(table: TableService, principalId: string, access: T
     table: state.table === undefined ? null : tableView(state.table),
     members: state.members.map((m) => memberView(m, principalId)),
     you: { role: state.access.role, character: state.access.member?.character ?? null },
-    queue,
-    roundActions,
+    // Copies: the contract's objects are open to fields a newer server adds, the session layer's are not.
+    queue: queue.map((waiting) => ({ ...waiting })),
+    roundActions: roundActions.map((action) => ({ ...action })),
   };
 }
 

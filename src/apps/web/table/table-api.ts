@@ -7,22 +7,29 @@ import {
   inviteCreatedResponse,
   type InviteView,
   joinedResponse,
+  liveStreamEvents,
+  type LiveStreamEvent,
   type TableResponse,
   tableResponse,
   tableSettingsResponse,
 } from '../../contract/index.ts';
-import { readAnswer } from '../lib/errors.ts';
+import { type ApiFailure, readAnswer } from '../lib/errors.ts';
 import type { ApiHttp } from '../lib/http.ts';
-import { jsonData, readSse } from '../lib/sse.ts';
+import { eventOf, jsonData, readSse } from '../lib/sse.ts';
 
 export type { InviteView, TableResponse };
 
-/** One message of the live stream: its event, data and (for numbered events) its id. */
+/**
+ * One message of the live stream: its id ('' for an unnumbered event) and its event parsed with the
+ * contract's schema: a `bad_response` failure when it does not match, undefined for an event this client
+ * does not know (a newer server's), whose id still counts.
+ */
 export interface LiveMessage {
-  readonly event: string;
   readonly id: string;
-  readonly data: unknown;
+  readonly event: LiveStreamEvent | ApiFailure | undefined;
 }
+
+const LIVE_STREAM = 'the table’s live stream';
 
 export class TableApi {
   readonly #http: ApiHttp;
@@ -91,7 +98,9 @@ export class TableApi {
       await readAnswer(response);
       return;
     }
-    for await (const message of readSse(response.body, signal))
-      yield { event: message.event, id: message.id, data: jsonData(message) };
+    for await (const message of readSse(response.body, signal)) {
+      const event = eventOf(liveStreamEvents, { event: message.event, data: jsonData(message) }, LIVE_STREAM);
+      yield { id: message.id, event };
+    }
   }
 }

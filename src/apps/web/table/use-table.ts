@@ -4,10 +4,9 @@
 // its Last-Event-ID after a drop, so nothing is missed.
 
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { safeParse } from 'zod/mini';
-import { tableResponse } from '../../contract/index.ts';
-import { failureText } from '../lib/errors.ts';
-import type { LiveMessage, TableApi, TableResponse } from './table-api.ts';
+import type { LiveStreamEvent } from '../../contract/index.ts';
+import { ApiFailure, failureText } from '../lib/errors.ts';
+import type { TableApi, TableResponse } from './table-api.ts';
 
 /** Milliseconds before a dropped live stream is opened again. */
 export const LIVE_RECONNECT_MS = 2_000;
@@ -26,45 +25,48 @@ export interface TableState {
   readonly error: string | null;
 }
 
-const record = (data: unknown): Record<string, unknown> =>
-  typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
-
-/** What one live message does to the view: the state's change, and whether the story or the table reloads. */
-export function afterLive(message: LiveMessage): {
+/** What one live event does to the view: the state's change, and whether the story or the table reloads. */
+export function afterLive(message: LiveStreamEvent): {
   update?: (state: TableState) => TableState;
   story?: true;
   refresh?: true;
 } {
-  const data = record(message.data);
   switch (message.event) {
     case 'hello': {
-      const parsed = safeParse(tableResponse, message.data);
-      return parsed.success ? { update: (s) => ({ ...s, snapshot: parsed.data, error: null }) } : {};
+      const snapshot = message.data;
+      return { update: (s) => ({ ...s, snapshot, error: null }) };
     }
     case 'turn_started': {
-      const playing = {
-        turnId: String(data.turnId ?? ''),
-        by: typeof data.by === 'string' ? data.by : null,
-        text: '',
-      };
+      const playing = { turnId: message.data.turnId, by: message.data.by, text: '' };
       return { update: (s) => ({ ...s, playing }) };
     }
-    case 'narration':
+    case 'narration': {
+      const { turnId, text } = message.data;
       return {
         update: (s) =>
-          s.playing !== null && s.playing.turnId === data.turnId
-            ? { ...s, playing: { ...s.playing, text: s.playing.text + String(data.text ?? '') } }
+          s.playing !== null && s.playing.turnId === turnId
+            ? { ...s, playing: { ...s.playing, text: s.playing.text + text } }
             : s,
       };
+    }
     case 'turn_failed':
       return { update: (s) => ({ ...s, playing: null }) };
     case 'turn':
     case 'head':
     case 'reset':
       return { update: (s) => ({ ...s, playing: null }), story: true, refresh: true };
-    default:
-      // member_joined, member_left, member_role, table, queue, round: the table as it is now.
+    case 'member_joined':
+    case 'member_left':
+    case 'member_role':
+    case 'table':
+    case 'queue':
+    case 'round':
+      // The table as it is now.
       return { refresh: true };
+    default: {
+      const unreachable: never = message;
+      return unreachable;
+    }
   }
 }
 
@@ -83,7 +85,11 @@ export function useTable(api: TableApi, sessionId: string, onStory: () => void) 
   }, [api, sessionId]);
 
   const heard = useCallback(
-    (message: LiveMessage): void => {
+    (message: LiveStreamEvent | ApiFailure): void => {
+      if (message instanceof ApiFailure) {
+        setState((s) => ({ ...s, error: failureText(message) }));
+        return;
+      }
       const next = afterLive(message);
       if (next.update !== undefined) setState(next.update);
       if (next.story) story.current();
@@ -103,9 +109,9 @@ export function useTable(api: TableApi, sessionId: string, onStory: () => void) 
     const follow = async (): Promise<void> => {
       while (!control.signal.aborted) {
         try {
-          for await (const message of api.live(sessionId, lastId, control.signal)) {
-            if (message.id !== '') lastId = message.id;
-            heard(message);
+          for await (const { id, event } of api.live(sessionId, lastId, control.signal)) {
+            if (id !== '') lastId = id;
+            if (event !== undefined) heard(event);
           }
         } catch (error) {
           if (control.signal.aborted) return;
