@@ -19,8 +19,8 @@ import type { TurnContext } from './context.ts';
 import { callActor, Party } from './party.ts';
 import { type ClockMode, checkAdvance, ELAPSED_MINUTES_KEY, elapsedSeconds } from './game-time.ts';
 import { clearPending } from './interaction.ts';
-import { withRecordedWorldInfo } from './world-info.ts';
-import type { LedgerOutcome } from './ledger-turn.ts';
+import { withRecordedWorldInfo } from './world-info-turn.ts';
+import type { LedgerOutcome } from './ledger/turn.ts';
 import type {
   DirectorStop,
   GameState,
