@@ -234,6 +234,14 @@ function turnRequest(
   };
 }
 
+/** The 202 answer of a round's action: the round, who has acted and who the round still waits for. */
+function roundSubmitted(
+  prepared: Extract<Awaited<ReturnType<AppDeps['table']['prepareTurnAt']>>, { kind: 'submitted' }>,
+) {
+  const { round, submitted, waiting } = prepared;
+  return { submitted: { round, submitted: [...submitted], waiting: [...waiting] } };
+}
+
 /** The 200 answer of a turn route: a replayed Idempotency-Key's first result, or the event stream. */
 export const REPLAYED_OR_STREAMED = {
   description:
@@ -276,17 +284,7 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
           ...(body.whisper === true ? { whisper: true } : {}),
           signal: c.req.raw.signal,
         });
-        if (prepared.kind === 'submitted')
-          return c.json(
-            {
-              submitted: {
-                round: prepared.round,
-                submitted: [...prepared.submitted],
-                waiting: [...prepared.waiting],
-              },
-            },
-            202,
-          );
+        if (prepared.kind === 'submitted') return c.json(roundSubmitted(prepared), 202);
         return answer(c, deps, principal.id, params.id, prepared, view, viewerOf(access));
       }),
   );
