@@ -1,8 +1,9 @@
 // A shared table in the web client, two players at once in two Chromium browser contexts: the owner invites
 // (a link and a code), the second player opens the link and joins (a guest on a keyless server, their own
 // key on a keyed one), both see who sits at the table, and each sees the other's turn arrive — its prose as
-// it streams, then in the story — without reloading. Once on one server over SQLite; once on two server
-// replicas sharing a PostgreSQL database (their buses joined by LISTEN/NOTIFY), each player on their own.
+// it streams, then in the story — without reloading — and each sees their own character's sheet. Once on
+// one server over SQLite; once on two server replicas sharing a PostgreSQL database (their buses joined by
+// LISTEN/NOTIFY), each player on their own.
 // Screenshots go to artifacts/web/.
 
 import type { BrowserContext, Page } from 'playwright-core';
@@ -21,16 +22,28 @@ const postgres = chromium && (await postgresAvailable('the shared-table browser 
 const ALICE = 'mnesos_web_table_key_alice_0123';
 const BOB = 'mnesos_web_table_key_bob_012345';
 
-/** Narration streamed slowly enough that the other player sees it arrive before the turn commits. */
-function models(narration: () => string): () => ModelSet {
+type Calls = { name: string; args: Record<string, unknown> }[];
+
+/**
+ * Narration streamed slowly enough that the other player sees it arrive before the turn commits; the
+ * Director first calls the rule events `calls()` names (none: it only describes).
+ */
+function models(narration: () => string, calls: () => Calls = () => []): () => ModelSet {
   return () => {
     const words = narration().split(/(?<= )/);
+    const toolCalls = calls();
     const set = createScriptedModels({
-      director: [{ text: 'Describe it plainly.' }],
+      director: [...(toolCalls.length > 0 ? [{ toolCalls }] : []), { text: 'Describe it plainly.' }],
       narrator: [{ text: words.join(''), chunks: words }],
     });
     return set;
   };
+}
+
+/** What the state panel shows at `path` (the player's own sheet). */
+async function stat(page: Page, path: string): Promise<string> {
+  await page.getByTestId('tab-state').click();
+  return (await page.getByTestId(`stat-${path}`).textContent()) ?? '';
 }
 
 /** Records every text the page's table panel shows of a turn another player is playing. */
@@ -55,6 +68,7 @@ async function send(page: Page, text: string): Promise<void> {
 describe.skipIf(!chromium)('two players in two browsers', () => {
   let client: ClientPage | undefined;
   let next = 'The mist shifts.';
+  let calls: Calls = [];
   let sqlite: RunningServer;
   beforeAll(async () => {
     client = await openClientPage({ viewport: { width: 1280, height: 900 }, actionTimeoutMs: 15_000 });
@@ -62,7 +76,10 @@ describe.skipIf(!chromium)('two players in two browsers', () => {
       host: '127.0.0.1',
       port: 0,
       databaseUrl: ':memory:',
-      models: models(() => next),
+      models: models(
+        () => next,
+        () => calls,
+      ),
       modelMode: 'online',
       staticDir: client.distDir,
       limits: { rateLimit: 100_000 },
@@ -118,6 +135,23 @@ describe.skipIf(!chromium)('two players in two browsers', () => {
     expect(await owner.getByTestId('table-order').count()).toBe(1);
     expect(await guest.getByTestId('table-order').count()).toBe(0);
     await screenshot(owner, 'table-owner-sees-guest-turn', 'view');
+
+    // Each player's own sheet: the owner walks to the market; the guest's character stays at the inn.
+    calls = [{ name: 'travel', args: { destination: 'brine market' } }];
+    next = 'The owner crosses the plank-way to the brine market.';
+    await send(owner, 'I walk to the market');
+    await guest.getByTestId('narration').filter({ hasText: 'to the brine market' }).waitFor();
+    await expect.poll(() => stat(owner, 'player.location')).toContain('brine market');
+    await expect.poll(() => stat(guest, 'player.location')).toContain('tallow rest');
+    // The guest walks elsewhere: each sheet follows its own character, both after the same two turns.
+    calls = [{ name: 'travel', args: { destination: 'drowned chapel' } }];
+    next = 'Mara takes the long way out to the drowned chapel.';
+    await send(guest, 'I walk to the chapel');
+    await owner.getByTestId('narration').filter({ hasText: 'to the drowned chapel' }).waitFor();
+    calls = [];
+    await expect.poll(() => stat(guest, 'player.location')).toContain('drowned chapel');
+    await expect.poll(() => stat(owner, 'player.location')).toContain('brine market');
+    await screenshot(guest, 'table-guest-own-sheet', 'view');
     await guestContext.close();
   }, 120_000);
 
