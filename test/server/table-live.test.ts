@@ -42,7 +42,7 @@ describe('live streams of a table', () => {
   it('says hello, then streams another member’s turn as it plays and commits', async () => {
     const bob = await openLive(server.url, sessionId, { key: KEY_B });
     const hello = await bob.next((e) => e.event === 'hello');
-    expect(hello.data.you).toEqual({ role: 'player', character: 'bob' });
+    expect(hello.data.you).toEqual({ role: 'player', character: 'bob', steers: false });
     expect(hello.data.members.map((m: any) => m.character)).toEqual(['alice', 'bob', 'carol']);
     const played = await play(KEY_A, { input: '/check_pack' });
     expect(played.status).toBe(201);

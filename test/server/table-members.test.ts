@@ -67,7 +67,7 @@ describe('members and invitations with API keys', () => {
       ['alice', 'owner', false],
       ['bob', 'player', true],
     ]);
-    expect(table.body.you).toEqual({ role: 'player', character: 'bob' });
+    expect(table.body.you).toEqual({ role: 'player', character: 'bob', steers: false });
     expect(JSON.stringify(table.body)).not.toContain('key-');
     const listed = await server.json('/v1/sessions', { key: KEY_B });
     expect(listed.body.sessions.map((s: any) => s.id)).toContain(sessionId);
@@ -125,6 +125,8 @@ describe('members and invitations with API keys', () => {
       key: KEY_A,
     });
     expect(made.body.member.role).toBe('gm');
+    const seat = await server.json(`/v1/sessions/${sessionId}/table`, { key: KEY_B });
+    expect(seat.body.you).toEqual({ role: 'gm', character: 'bob', steers: true });
     expect((await invite(server, sessionId, KEY_B)).status).toBe(409); // at the invitation cap, but allowed
     const owner = await server.call(`/v1/sessions/${sessionId}/members/alice`, {
       method: 'DELETE',
@@ -162,9 +164,9 @@ describe('keyless local play: a second person joins as a guest', () => {
     expect(guestKey.startsWith('mnesos_guest_')).toBe(true);
     expect(joined.body.member).toMatchObject({ character: 'mara_venn', name: 'Mara Venn', role: 'player' });
     const asGuest = await server.json(`/v1/sessions/${sessionId}/table`, { key: guestKey });
-    expect(asGuest.body.you).toEqual({ role: 'player', character: 'mara_venn' });
+    expect(asGuest.body.you).toEqual({ role: 'player', character: 'mara_venn', steers: false });
     const asLocal = await server.json(`/v1/sessions/${sessionId}/table`);
-    expect(asLocal.body.you.role).toBe('owner');
+    expect(asLocal.body.you).toMatchObject({ role: 'owner', steers: true });
     expect(asLocal.body.members.map((m: any) => m.character)).toEqual(['local_user', 'mara_venn']);
     // A key that only looks like a guest's is refused; any other bearer text is ignored as before.
     expect((await server.json(`/v1/sessions/${sessionId}`, { key: 'mnesos_guest_nope' })).status).toBe(401);

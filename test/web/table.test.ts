@@ -134,6 +134,14 @@ describe.skipIf(!chromium)('two players in two browsers', () => {
     // The owner steers (turn order); the guest does not see the control.
     expect(await owner.getByTestId('table-order').count()).toBe(1);
     expect(await guest.getByTestId('table-order').count()).toBe(0);
+    // Undo and Regenerate are the owner's; the guest's story offers no edit (a branch) either.
+    expect(await owner.getByTestId('undo').count()).toBe(1);
+    await expect.poll(() => guest.getByTestId('undo').count()).toBe(0);
+    expect(await guest.getByTestId('regenerate').count()).toBe(0);
+    const guestEdits = guest.getByTestId('edit-message');
+    expect(await guestEdits.count()).toBeGreaterThan(0);
+    for (const edit of await guestEdits.all()) expect(await edit.isDisabled()).toBe(true);
+    expect(await owner.getByTestId('edit-message').first().isDisabled()).toBe(false);
     await screenshot(owner, 'table-owner-sees-guest-turn', 'view');
 
     // Each player's own sheet: the owner walks to the market; the guest's character stays at the inn.

@@ -53,7 +53,8 @@ export const tableResponse = z.looseObject({
   /** null: the session is not a table (nobody was invited yet). */
   table: z.nullable(tableViewSchema),
   members: z.array(memberViewSchema),
-  you: z.looseObject({ role, character: z.nullable(z.string()) }),
+  /** Your seat: your role, your character, and whether you steer the story (undo, swipe, branch, invite). */
+  you: z.looseObject({ role, character: z.nullable(z.string()), steers: z.boolean() }),
   queue: z.array(queuedTurnSchema),
   roundActions: z.array(roundActionViewSchema),
 });

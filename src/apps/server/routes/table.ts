@@ -3,7 +3,16 @@
 // session's owner nor a member gets 404, as for any session that is not theirs.
 
 import { z } from 'zod';
-import { SessionError, type TableAccess, type TableService } from '../../../engine/session/index.ts';
+import {
+  MAX_INVITE_TTL_MS,
+  MAX_INVITE_USES,
+  MAX_MEMBER_NAME_CHARS,
+  MIN_INVITE_TTL_MS,
+  SessionError,
+  steers,
+  type TableAccess,
+  type TableService,
+} from '../../../engine/session/index.ts';
 import type { Principal, TableSettings } from '../../../adapters/store/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
@@ -25,12 +34,6 @@ import {
 import { inviteView, memberView, tableView } from '../table-views.ts';
 import { sessionView } from '../views.ts';
 import { guarded } from './guard.ts';
-import {
-  MAX_INVITE_TTL_MS,
-  MAX_INVITE_USES,
-  MAX_MEMBER_NAME_CHARS,
-  MIN_INVITE_TTL_MS,
-} from '../../../engine/session/index.ts';
 
 const character = z.string().min(1).max(64);
 const memberParams = z.object({ id, character });
@@ -215,7 +218,11 @@ async function tableSnapshot(
     session: sessionView(state.access.session),
     table: state.table === undefined ? null : tableView(state.table),
     members: state.members.map((m) => memberView(m, principalId)),
-    you: { role: state.access.role, character: state.access.member?.character ?? null },
+    you: {
+      role: state.access.role,
+      character: state.access.member?.character ?? null,
+      steers: steers(state.access.role),
+    },
     // Copies: the contract's objects are open to fields a newer server adds, the session layer's are not.
     queue: queue.map((waiting) => ({ ...waiting })),
     roundActions: roundActions.map((action) => ({ ...action })),

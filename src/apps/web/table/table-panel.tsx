@@ -3,21 +3,33 @@
 // change (invite with a link and a code, the turn order, closing a round). Each player's own sheet is the
 // state panel beside the story: the server shows each member their own character.
 
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { useClient } from '../app/context.ts';
 import './table.css';
 import { failureText } from '../lib/errors.ts';
 import { type InviteView, TableApi, type TableResponse } from './table-api.ts';
 import { type PlayingTurn, useTable } from './use-table.ts';
 
-export function TablePanel({ sessionId, onStory }: { sessionId: string; onStory: () => void }) {
+export function TablePanel({
+  sessionId,
+  onStory,
+  onSteers,
+}: {
+  sessionId: string;
+  onStory: () => void;
+  /** Whether this member steers the story (undo, swipe, branch: the owner and game masters), as it changes. */
+  onSteers?: (steers: boolean) => void;
+}) {
   const api = useClient(TableApi);
   const { state, refresh } = useTable(api, sessionId, onStory);
   const [invite, setInvite] = useState<InviteView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const snapshot = state.snapshot;
+  const steers = snapshot?.you.steers;
+  useEffect(() => {
+    if (steers !== undefined) onSteers?.(steers);
+  }, [steers, onSteers]);
   if (snapshot === null) return null;
-  const steers = snapshot.you.role === 'owner' || snapshot.you.role === 'gm';
   const attempt = (work: () => Promise<void>) => () =>
     void work().then(
       () => setError(null),
