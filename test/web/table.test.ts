@@ -160,6 +160,30 @@ describe.skipIf(!chromium)('two players in two browsers', () => {
     await expect.poll(() => stat(guest, 'player.location')).toContain('drowned chapel');
     await expect.poll(() => stat(owner, 'player.location')).toContain('brine market');
     await screenshot(guest, 'table-guest-own-sheet', 'view');
+
+    // Rounds: the guest's action from the story's own input is kept (a reply, not an error, the box
+    // emptied) until the owner acts too; then the round plays as one turn for both.
+    await owner.getByTestId('table-order').selectOption('rounds');
+    await expect.poll(() => guest.getByTestId('table-round').count()).toBe(1);
+    next = 'Both of them bend over the map together.';
+    await send(guest, 'I unfold the map');
+    await expect
+      .poll(() => guest.getByTestId('play-reply').textContent())
+      .toContain('Your action is in for round 1; it plays when local_user has acted');
+    expect(await guest.getByTestId('play-error').count()).toBe(0);
+    expect(await guest.getByTestId('player-input').inputValue()).toBe('');
+    await expect.poll(() => owner.getByTestId('table-round').textContent()).toContain('Mara acted');
+    await send(owner, 'I hold the lamp over it');
+    await guest.getByTestId('narration').filter({ hasText: 'bend over the map' }).waitFor();
+    await owner.getByTestId('narration').filter({ hasText: 'bend over the map' }).waitFor();
+    // The round's words: labelled as a round, each character's action on its own line.
+    const round = guest.getByTestId('player-message').filter({ hasText: 'I unfold the map' });
+    expect(await round.locator('.who').textContent()).toContain('Round');
+    expect(await round.locator('p').first().textContent()).toBe(
+      'Mara: I unfold the maplocal user: I hold the lamp over it',
+    );
+    expect(await round.locator('p br').count()).toBe(1);
+    await screenshot(guest, 'table-guest-round-played', 'view');
     await guestContext.close();
   }, 120_000);
 

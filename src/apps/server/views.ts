@@ -62,17 +62,19 @@ function pendingInteraction(state: unknown): PublicTurnView['pendingInteraction'
 }
 
 /**
- * Who played a turn at a shared table (`by`: the one character, null for a round or a turn of one player)
- * and whether it was a whisper.
+ * Who played a turn at a shared table (`by`: the one character, null for a round or a turn of one player),
+ * whether it was a round (several characters' actions, its input one line each) and whether a whisper.
  */
 export function playedBy(input: unknown): {
   by: { character: string; name: string } | null;
+  round: boolean;
   whisper: boolean;
 } {
   const table = tableOfInput(input);
   const one = table?.actors.length === 1 ? table.actors[0]! : undefined;
   return {
     by: one === undefined ? null : { character: one.character, name: one.name },
+    round: (table?.actors.length ?? 0) > 1,
     whisper: table?.whisper ?? false,
   };
 }

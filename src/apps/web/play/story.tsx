@@ -75,11 +75,18 @@ function StoryTurn(props: {
 }
 
 /** What the player sent; free text can be edited and played again (a new branch from the same parent). */
-/** At a shared table, the name of the character who played a turn (docs/multiplayer.md); else undefined. */
+/**
+ * At a shared table, the name of the character who played a turn, or "Round" for a round (its input names
+ * each character, docs/multiplayer.md); else undefined.
+ */
 function playedBy(turn: object): string | undefined {
-  const by = (turn as { by?: { name?: unknown } | null }).by;
+  const { by, round } = turn as { by?: { name?: unknown } | null; round?: unknown };
+  if (round === true) return 'Round';
   return typeof by?.name === 'string' ? by.name : undefined;
 }
+
+/** The player's words as they typed them: each line its own (Markdown would join single newlines). */
+const keepLines = (text: string) => text.replace(/(?<=[^\n])\n(?=[^\n])/g, '  \n');
 
 function PlayerMessage(props: {
   input: string;
@@ -118,7 +125,7 @@ function PlayerMessage(props: {
         ) : null}
       </div>
       {editing === null ? (
-        <Markdown text={props.input} />
+        <Markdown text={keepLines(props.input)} />
       ) : (
         <form
           class="composer"
