@@ -6,6 +6,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/engine/session/canonical.ts';
+import { publicOutcome } from '../../src/engine/turn/public-outcome.ts';
 import { replayTurnRules } from '../../src/engine/turn/record.ts';
 import type { GameState, TurnTable } from '../../src/engine/turn/types.ts';
 import { collect, fixture, initialState, lanternmere, type Loose, scripted } from './helpers.ts';
@@ -141,6 +142,37 @@ describe('a round: several actors', () => {
     expect(tools).toContain('"enum":["alice","bob"]');
     const replayed = replayTurnRules(cartridge, initialState(cartridge), record);
     expect(canonicalJson(replayed.state)).toBe(canonicalJson(record.stateAfter));
+  });
+
+  it('its changes are each character’s own, from their own copy (not the first one’s before and the last one’s after)', async () => {
+    const cartridge = await fixture('two-seats');
+    const { record } = await play(initialState(cartridge), round, [
+      { name: 'take_hit', args: { actor: 'alice', amount: 1 } },
+      { name: 'find_gold', args: { amount: 2 } },
+      { name: 'take_hit', args: { actor: 'bob', amount: 2 } },
+      { name: 'hide_secret', args: { word: SECRET } },
+      { name: 'light_fire', args: {} },
+    ]);
+    const after = record.stateAfter as Loose;
+    expect(after.players.alice).toEqual({ hp: 9, gold: 7, secret: 'none' });
+    expect(after.players.bob).toEqual({ hp: 8, gold: 5, secret: SECRET });
+    const changes = record.delta.map((c) => [c.path.join('.'), c.before, c.op === 'set' ? c.after : null]);
+    expect(changes).toEqual([
+      ['camp.fire', false, true],
+      ['hero.hp', 10, 9],
+      ['hero.gold', 5, 7],
+      ['hero.hp', 10, 8],
+      ['hero.secret', 'none', SECRET],
+    ]);
+    // What every member is shown: the public changes; bob's secret is not among them.
+    const shown = publicOutcome(cartridge.rules, record);
+    expect(shown.changes.map((c) => c.path.join('.'))).toEqual([
+      'camp.fire',
+      'hero.hp',
+      'hero.gold',
+      'hero.hp',
+    ]);
+    expect(JSON.stringify(shown)).not.toContain(SECRET);
   });
 
   it('an actor who is not in the round is refused and changes nothing', async () => {

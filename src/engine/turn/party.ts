@@ -11,10 +11,12 @@
 import {
   type CompiledRules,
   type Dict,
+  diffStates,
   isDict,
   newDict,
   perCharacterDomain,
   PLAYERS_KEY,
+  type StateChange,
   type Value,
 } from '../../core/yare/index.ts';
 
@@ -116,4 +118,35 @@ export function callActor(
   if (rules.events.get(event)?.inputs.has(ACTOR_INPUT) !== true) return undefined;
   const actor = inputs[ACTOR_INPUT];
   return typeof actor === 'string' && actor !== '' ? actor : undefined;
+}
+
+/**
+ * A round's changes when several characters acted: the shared state's, then each character's own copy's in
+ * the order they acted, each from their own copy before the round (a diff of the first actor's copy before
+ * and the last one's after would mix two characters). They are paths of the per-character domain, so the
+ * schema's privacy applies to them as to one player's. `before` and `after` are stored states (every copy in
+ * `players`). Undefined when the cartridge has no per-character domain or one character acted.
+ */
+export function roundChanges(
+  rules: CompiledRules,
+  before: Dict,
+  after: Dict,
+  characters: readonly string[],
+): StateChange[] | undefined {
+  const domain = perCharacterDomain(rules.schema);
+  const acted = [...new Set(characters)];
+  if (domain === undefined || acted.length < 2) return undefined;
+  const shared = (state: Dict): Dict => {
+    const out = newDict();
+    for (const key of Object.keys(state))
+      if (key !== PLAYERS_KEY && key !== domain.name) out[key] = state[key] as Value;
+    return out;
+  };
+  const changes = diffStates(shared(before), shared(after));
+  for (const character of acted) {
+    const was = stateFor(rules, before, character)[domain.name];
+    const now = stateFor(rules, after, character)[domain.name];
+    changes.push(...diffStates(was, now, [domain.name]));
+  }
+  return changes;
 }

@@ -10,7 +10,7 @@ import { applyBatch } from '../../core/ledger/index.ts';
 import { capModels, meterModels, ModelError, UsageMeter } from '../../adapters/llm/index.ts';
 import { TurnBudget, TurnBudgetExceeded } from '../../core/turn-budget.ts';
 import { type CompiledRules, type Dict, diffStates, toValue } from '../../core/yare/index.ts';
-import { Party } from './party.ts';
+import { Party, roundChanges } from './party.ts';
 import { TurnContext } from './context.ts';
 import { type DirectorOutcome, DIRECTOR_HISTORY_TOKENS, runDirector } from './director.ts';
 import { TurnError } from './errors.ts';
@@ -381,12 +381,24 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
     ctx.invariantBreaches.length === 0
       ? withFidelity
       : { ...withFidelity, invariants: [...ctx.invariantBreaches] };
-  // The stored state keeps every character's own copy again (the record's delta is the acting one's view).
-  const stored =
-    prepared.party === undefined
-      ? record
-      : { ...record, stateAfter: prepared.party.store(ctx.state) as GameState };
-  yield { type: 'done', record: stored };
+  yield { type: 'done', record: storedRecord(cartridge.rules, record, prepared, options.state) };
+}
+
+/**
+ * The record as stored: at a shared table every character's own copy back in `players`; the delta is the
+ * acting character's view, and a round's is each character's own changes (party.ts, roundChanges).
+ */
+function storedRecord(
+  rules: CompiledRules,
+  record: TurnRecord,
+  prepared: Prepared,
+  stateBefore: GameState,
+): TurnRecord {
+  if (prepared.party === undefined) return record;
+  const stateAfter = prepared.party.store(record.stateAfter as Dict);
+  const characters = (record.input.table?.actors ?? []).map((actor) => actor.character);
+  const delta = roundChanges(rules, toValue(stateBefore) as Dict, stateAfter, characters);
+  return { ...record, stateAfter: stateAfter as GameState, ...(delta === undefined ? {} : { delta }) };
 }
 
 /**
