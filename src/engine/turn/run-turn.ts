@@ -43,7 +43,14 @@ import { buildRecord, settleState } from './record.ts';
 import { sanitizeForPrompt } from '../../core/text-policy.ts';
 import { neutralPersona } from './sanitize.ts';
 import { withKnownValues } from './known-values.ts';
-import { checkedArgs, directorTools, runAdvanceTime, runEventTool, type ToolOutcome } from './tools.ts';
+import {
+  checkedArgs,
+  directorTools,
+  runAdvanceTime,
+  runAfterEventHooks,
+  runEventTool,
+  type ToolOutcome,
+} from './tools.ts';
 import {
   activateForTurnSliced,
   withWorldInfoState,
@@ -463,6 +470,8 @@ function resolveInteraction(ctx: TurnContext, interaction: InteractionInput): vo
       `the mini-game's resolver_event '${resolver}' failed (${result.error.code}): ${result.error.message}`,
     );
   }
+  // The player's result is a player's event: the hooks follow it (their notes are in ctx.notes already).
+  runAfterEventHooks(ctx, resolver);
 }
 
 /** The player's last line of the story, for an offline "again". */
