@@ -133,6 +133,7 @@ const CORE = [
 ] as const;
 const LLM = 'adapters/llm';
 const STORE = 'adapters/store';
+const BUS = 'adapters/bus';
 const SANDBOX = 'adapters/sandbox';
 const FILES = 'adapters/files';
 const LEXICON = 'adapters/lexicon';
@@ -166,13 +167,15 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   // Speech and image providers, espeak-ng (docs/voices.md).
   'adapters/media': ['core/media'],
   [STORE]: [],
+  // The table bus (live events across replicas) knows no game either.
+  [BUS]: [],
   [SANDBOX]: ['core/cartridge'],
   [FILES]: ['core/cartridge', SANDBOX],
   // The English lexicon's files (WordNet), parsed by the core's lexicon.
   [LEXICON]: ['core/lexicon'],
   // The engine: one turn, and sessions of turns.
   [TURN]: [...CORE, LLM, LEXICON],
-  [SESSION]: [...CORE, LLM, STORE, FILES, TURN],
+  [SESSION]: [...CORE, LLM, STORE, BUS, FILES, TURN],
   // Tools built on the engine (the authoring toolchain with the builder's back end; SillyTavern interop).
   // Explore plays its turn steps through the session layer's admission and stateless turn, the one way
   // into a turn (src/tools/authoring/explore/play.ts).
@@ -192,6 +195,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     LLM,
     'adapters/media',
     STORE,
+    BUS,
     FILES,
     SANDBOX,
     TURN,
@@ -205,6 +209,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     LLM,
     'adapters/media',
     STORE,
+    BUS,
     FILES,
     SANDBOX,
     TURN,

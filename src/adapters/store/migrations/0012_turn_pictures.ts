@@ -7,7 +7,7 @@
 import type { Migration } from './migration.ts';
 
 export const turnPictures: Migration = {
-  version: 9,
+  version: 10,
   name: 'turn_pictures',
   async up(db) {
     await db.schema

@@ -5,7 +5,7 @@ import { isMap, isScalar, isSeq, type YAMLMap } from 'yaml';
 import { parseYamlSafely } from '../../../core/cartridge/index.ts';
 import type { Diagnostic, SourcePlace } from '../../../core/diagnostics.ts';
 import type { ModelScriptInput } from '../../../adapters/llm/index.ts';
-import { mapPairs, placeOfNode } from '../../../core/yare/index.ts';
+import { getNode, type NodeSource, placeOfNode, plainOf } from '../../../core/yare/index.ts';
 import { checkShape } from '../schema/check.ts';
 import { SCENARIO_FILE } from '../schema/scenario-shape.ts';
 import {
@@ -54,9 +54,8 @@ export function parseScenarioFile(text: string, file: string): ParseScenarioResu
   return new ScenarioFileReader(src).read(root, file);
 }
 
-const field = (map: YAMLMap, key: string): unknown => mapPairs(map).find((p) => p.key === key)?.value;
-const plain = (node: unknown): unknown =>
-  node === undefined || node === null ? undefined : (node as { toJSON(): unknown }).toJSON();
+const field = getNode;
+const plain = plainOf;
 const items = (node: unknown): unknown[] => (isSeq(node) ? node.items : []);
 const seedOf = (map: YAMLMap): number | undefined => {
   const node = field(map, 'seed');
@@ -68,7 +67,7 @@ class ScenarioFileReader {
   readonly errors: Diagnostic[] = [];
   readonly #names = new Set<string>();
 
-  constructor(readonly src: Parameters<typeof placeOfNode>[0]) {}
+  constructor(readonly src: NodeSource) {}
 
   at(node: unknown): SourcePlace {
     return placeOfNode(this.src, node);
