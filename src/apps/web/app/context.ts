@@ -51,6 +51,15 @@ export function storedStrict(): boolean {
   }
 }
 
+/** Keeps a choice of this browser; storage refused (private mode): the choice lasts for this page only. */
+export function remember(key: string, on: boolean): void {
+  try {
+    localStorage.setItem(key, on ? 'on' : 'off');
+  } catch {
+    // storage refused: nothing kept
+  }
+}
+
 /** Whether each new turn is read aloud as it arrives (a setting of this browser; docs/voices.md). */
 export const AUTO_READ_STORAGE = 'mnesos.autoRead';
 

@@ -3,7 +3,14 @@
 // play/panels/); this one wires them to the play state (use-play.ts) and keeps the story's end and the
 // input in view and focus.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { AUTO_READ_STORAGE, storedAutoRead, storedShowRules, useApp, useClient } from '../app/context.ts';
+import {
+  AUTO_READ_STORAGE,
+  remember,
+  storedAutoRead,
+  storedShowRules,
+  useApp,
+  useClient,
+} from '../app/context.ts';
 import { Checkbox } from '../ui/checkbox.tsx';
 import { PlayApi } from './play-api.ts';
 import { Composer } from './composer.tsx';
@@ -82,11 +89,7 @@ export function Play({ sessionId }: { sessionId: string }) {
             checked={autoRead}
             onChange={(on) => {
               setAutoRead(on);
-              try {
-                localStorage.setItem(AUTO_READ_STORAGE, on ? 'on' : 'off');
-              } catch {
-                // A browser without storage keeps the choice for this page only.
-              }
+              remember(AUTO_READ_STORAGE, on);
             }}
           />
         ) : null}
