@@ -26,7 +26,7 @@ export const REFERENCES = {
     { doc: 'yare.md', heading: '### Macros' },
     { doc: 'yare.md', heading: '## Events' },
     { doc: 'yare.md', heading: '## Steps' },
-    { doc: 'yare.md', heading: '## Cycle ticks, internal events, intents' },
+    { doc: 'yare.md', heading: '## Cycle ticks, after-event hooks, internal events, intents' },
     { doc: 'yare.md', heading: '## Invariants' },
     { doc: 'yare.md', heading: '## Limits' },
   ],
