@@ -5,6 +5,7 @@ import type { CartridgeLibrary, PrincipalModels, SessionService } from '../../en
 import type { Store } from '../../adapters/store/index.ts';
 import type { AuthConfig } from './auth.ts';
 import type { CartridgeChecker } from './cartridge-checker.ts';
+import type { GenerateRunner } from './generate/runner.ts';
 import type { ServerLimits } from './limits.ts';
 import type { Metrics } from './metrics.ts';
 
@@ -13,6 +14,8 @@ export interface AppDeps {
   readonly library: CartridgeLibrary;
   /** Checks uploaded cartridges off the request thread. */
   readonly checker: CartridgeChecker;
+  /** Runs the AI generator's generations in a worker thread. */
+  readonly generator: GenerateRunner;
   readonly service: SessionService;
   readonly auth: AuthConfig;
   readonly limits: ServerLimits;

@@ -20,6 +20,7 @@ import { openStore, type Store } from '../../adapters/store/index.ts';
 import { createApp } from './app.ts';
 import { type AuthConfig, installApiKeys, isLoopbackHostName, localPrincipal } from './auth.ts';
 import { CartridgeChecker } from './cartridge-checker.ts';
+import { GenerateRunner } from './generate/runner.ts';
 import type { AppDeps } from './deps.ts';
 import {
   admissionOf,
@@ -178,10 +179,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       ...(options.turnYield ? { turnYield: options.turnYield } : {}),
     });
     const checker = new CartridgeChecker();
+    const generator = new GenerateRunner();
     const deps: AppDeps = {
       store,
       library,
       checker,
+      generator,
       service,
       auth,
       limits,
@@ -217,6 +220,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
           listening.closeAllConnections();
         });
         await checker.close();
+        await generator.close();
         await service.close();
         if (ownStore) await store.close();
       },

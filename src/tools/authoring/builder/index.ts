@@ -6,7 +6,6 @@ export {
   type GenerateEvent,
   GenerateInputError,
   type GenerateResult,
-  type Judge,
   type Judged,
   type JudgeInput,
   judgeAnswer,
