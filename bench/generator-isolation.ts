@@ -6,12 +6,13 @@
 // streams open at once (half read their stream, half never read it), while another key polls `/healthz`
 // every HEALTHZ_INTERVAL_MS. Rows: `idle` (no generations: the floor on this machine as it is loaded now),
 // then N = 10 and N = 40. Each row: the generations' answers by status (200 streams, 429 refused past the
-// key's queue), the server's CPU, `/healthz` p50/p99/max, and `pass`: `/healthz` p99 within
-// TARGET_EXTRA_P99_MS of the idle row's.
+// key's queue), the server's CPU (all its threads: the generator's worker does the work) and the request
+// thread's own share of it, `/healthz` p50/p99/max, and `pass`: `/healthz` p99 within TARGET_EXTRA_P99_MS of
+// the idle row's.
 
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +37,21 @@ const SELF = fileURLToPath(import.meta.url);
 
 const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 const cpuMs = (usage: NodeJS.CpuUsage): number => (usage.user + usage.system) / 1000;
+
+/**
+ * Milliseconds of CPU the main thread (the request thread) has used, from Linux's per-thread counters (10 ms
+ * ticks); undefined elsewhere. `process.cpuUsage` counts every thread, the generator's worker included.
+ */
+function mainThreadCpuMs(): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after the command's ')'.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** An invalid cartridge of about `chars` characters: events whose steps name unknown state paths. */
@@ -116,7 +132,15 @@ function generation(
         }
         res.pause();
         res.on('close', done);
-        setTimeout(() => req.destroy(), Math.max(0, until - performance.now())).unref();
+        // Ended by the row's end whatever the socket did meanwhile: a stream small enough to arrive whole is
+        // complete, and its response may never close once the server has closed the idle connection.
+        setTimeout(
+          () => {
+            req.destroy();
+            done();
+          },
+          Math.max(0, until - performance.now()),
+        );
       },
     );
     req.on('error', () => resolve({ status: 0, retryAfterMs: 0 }));
@@ -126,7 +150,7 @@ function generation(
 
 async function runClients(url: string, attackKey: string, otherKey: string, runMs: number, streams: number) {
   const base = new URL(url);
-  // One generation read to its end before the timed part, in every row: the checker's worker starts and the
+  // One generation read to its end before the timed part, in every row: the generator's worker starts and the
   // modules load then (from sources under tsx that is seconds of CPU a compiled server does not spend).
   const warm = await generation(base, attackKey, true, Number.POSITIVE_INFINITY);
   if (warm.status !== 200) throw new Error(`the warm-up generation answered ${warm.status}`);
@@ -246,14 +270,18 @@ async function row(streams: number, modelUrl: string, dir: string, idleP99?: num
   });
   try {
     let cpu: NodeJS.CpuUsage | undefined;
+    let mainCpu: number | undefined;
     // The longest the server's event loop was held, measured in the timed part only.
     const delay = monitorEventLoopDelay({ resolution: 5 });
     const result = await clients(server.url, keys[0]!.key, keys[1]!.key, streams, () => {
       cpu = process.cpuUsage();
+      mainCpu = mainThreadCpuMs();
       delay.enable();
     });
     delay.disable();
     const serverCpu = cpu === undefined ? Number.NaN : cpuMs(process.cpuUsage(cpu));
+    const mainNow = mainThreadCpuMs();
+    const requestThreadCpu = mainNow === undefined || mainCpu === undefined ? undefined : mainNow - mainCpu;
     const p99 = result.healthz.p99;
     return {
       bench: 'generator-isolation',
@@ -261,6 +289,7 @@ async function row(streams: number, modelUrl: string, dir: string, idleP99?: num
       answerChars: ANSWER_CHARS,
       generations: result.generations,
       serverCpuMs: round(serverCpu),
+      ...(requestThreadCpu === undefined ? {} : { requestThreadCpuMs: requestThreadCpu }),
       eventLoopDelay: { p99Ms: round(delay.percentile(99) / 1e6, 2), maxMs: round(delay.max / 1e6, 2) },
       healthz: {
         polls: result.healthz.polls,

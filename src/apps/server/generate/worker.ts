@@ -3,6 +3,8 @@
 // small events and saves the result. Several generations run here at once, each cancelled by its own
 // `abort`. An online model is built here from its config; any other model is relayed (relayed-model.ts).
 
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { type ChatModel, createModels, Secret } from '../../../adapters/llm/index.ts';
 import { withTemperature } from '../../../engine/session/index.ts';
@@ -19,6 +21,23 @@ interface Running {
   readonly relay: RelayedModel | undefined;
 }
 const running = new Map<number, Running>();
+
+/**
+ * The niceness this thread runs at (Linux: a thread's own; 0 is normal, 19 the lowest). A generation is long
+ * work nobody waits on by the millisecond; under a full CPU the request thread, which answers everyone, goes
+ * first.
+ */
+export const GENERATE_WORKER_NICE = 10;
+
+/** Lowers this thread's priority where the system has per-thread priorities (Linux); elsewhere nothing. */
+function lowerPriority(): void {
+  try {
+    const thread = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isSafeInteger(thread) && thread > 0) setPriority(thread, GENERATE_WORKER_NICE);
+  } catch {
+    // No /proc/thread-self (not Linux), or not allowed: the worker runs at the process's priority.
+  }
+}
 
 function modelOf(id: number, wire: WireModel): { model: ChatModel; relay?: RelayedModel } {
   switch (wire.kind) {
@@ -82,4 +101,5 @@ port.on('message', (message: ToWorker) => {
   }
 });
 
+lowerPriority();
 post({ type: 'ready' });
