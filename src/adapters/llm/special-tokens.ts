@@ -2,7 +2,8 @@
 // prompt text that its tokenizer would read as one of them: every string of the request (system prompt,
 // messages, tool results) has them neutralised (src/core/text-policy.ts, neutraliseModelTokens) on the
 // way in. The list is read at each call, so a model that learns its tokens when it loads is covered from
-// its first prompt on. Every model goes through here (providers.ts, createModels).
+// its second prompt on; a local model clears its first itself, once loaded (local-gguf/model.ts). Every
+// model goes through here (providers.ts, createModels).
 
 import { neutraliseModelTokens } from '../../core/text-policy.ts';
 import type { ChatMessage, ChatModel, ModelRequest } from './types.ts';
