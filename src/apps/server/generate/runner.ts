@@ -55,6 +55,8 @@ interface Generation {
   readonly calls: Map<number, AbortController>;
   readonly settle: (outcome: GenerationResult | GenerationFailure) => void;
   posted: boolean;
+  /** Its GENERATE_TIMEOUT_MS, counted from when the worker is given it (a worker's start has its own bound). */
+  deadline: ReturnType<typeof setTimeout> | undefined;
   /** Why it was stopped (what it fails with once the worker confirms). */
   stopped: GenerationFailure | undefined;
 }
@@ -118,14 +120,6 @@ export class GenerateRunner {
     const id = this.#nextId++;
     return new Promise<GenerationResult>((resolve, reject) => {
       const onAbort = () => this.#stop(generation, { code: 'aborted', message: 'the client went away' });
-      const deadline = setTimeout(
-        () =>
-          this.#stop(generation, {
-            code: 'generator_timeout',
-            message: `the generation ran for ${this.#timeoutMs} ms; the limit is ${this.#timeoutMs} ms (GENERATE_TIMEOUT_MS)`,
-          }),
-        this.#timeoutMs,
-      );
       const generation: Generation = {
         id,
         start: { type: 'start', id, job, model: wireModelOf(models) },
@@ -133,10 +127,11 @@ export class GenerateRunner {
         relayed: models.kind === 'here' ? models.models.director : undefined,
         calls: new Map(),
         posted: false,
+        deadline: undefined,
         stopped: undefined,
         settle: (outcome) => {
           if (!this.#generations.delete(id)) return;
-          clearTimeout(deadline);
+          clearTimeout(generation.deadline);
           signal.removeEventListener('abort', onAbort);
           for (const call of generation.calls.values()) call.abort();
           if (isFailure(outcome)) reject(new GenerationFailed(outcome));
@@ -162,6 +157,14 @@ export class GenerateRunner {
   #post(generation: Generation): void {
     if (generation.posted || generation.stopped !== undefined) return;
     generation.posted = true;
+    generation.deadline = setTimeout(
+      () =>
+        this.#stop(generation, {
+          code: 'generator_timeout',
+          message: `the generation ran for ${this.#timeoutMs} ms; the limit is ${this.#timeoutMs} ms (GENERATE_TIMEOUT_MS)`,
+        }),
+      this.#timeoutMs,
+    );
     this.#send(generation.start);
   }
 

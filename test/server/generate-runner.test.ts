@@ -1,0 +1,180 @@
+// The generator's worker (src/apps/server/generate/runner.ts) at its own limits: a generation's time
+// (GENERATE_TIMEOUT_MS: one that ends inside it is saved, one that runs past fails naming it and its model
+// call is cancelled), the worker's memory (GENERATE_WORKER_HEAP_MB: generations that fit finish; past it
+// they fail naming the limit and the next one runs in a new worker), and a client gone (its generation
+// stopped, its model call cancelled, its place counted until the worker confirms). Real worker threads,
+// the real fake OpenAI-compatible HTTP server for online models and a scripted model relayed for the rest.
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadModelConfig } from '../../src/adapters/llm/config.ts';
+import { createScriptedModels } from '../../src/adapters/llm/scripted.ts';
+import type { PortableModels } from '../../src/engine/session/index.ts';
+import type { GenerationJob } from '../../src/apps/server/generate/protocol.ts';
+import { GenerateRunner, GenerationFailed } from '../../src/apps/server/generate/runner.ts';
+import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai-server.ts';
+import { FIRST_ANSWER } from '../studio/drafts.ts';
+
+let runner: GenerateRunner | undefined;
+let fake: FakeOpenAI | undefined;
+afterEach(async () => {
+  await runner?.close();
+  await fake?.close();
+  runner = undefined;
+  fake = undefined;
+});
+
+const JOB: GenerationJob = { requirements: 'A mill pond.', rounds: 0 };
+
+/** Models the worker builds itself from their config: the fake server's. */
+async function online(reply: Parameters<typeof startFakeOpenAI>[0]): Promise<PortableModels> {
+  fake = await startFakeOpenAI(reply);
+  const config = loadModelConfig({
+    MNESOS_LLM_BASE_URL: fake.url,
+    MNESOS_MODEL: 'fake-model',
+    MNESOS_LLM_MAX_RETRIES: '0',
+  });
+  if (config.provider === 'offline' || config.provider === 'file')
+    throw new Error('expected an online config');
+  return { kind: 'config', config };
+}
+
+/** Models given by code: their calls are relayed to this thread. */
+const relayed = (answers: readonly string[]): PortableModels => ({
+  kind: 'here',
+  models: createScriptedModels({ director: answers.map((text) => ({ text })) }),
+});
+
+async function failureOf(run: Promise<unknown>): Promise<GenerationFailed> {
+  const error = await run.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof GenerationFailed))
+    throw new Error(`expected GenerationFailed, got ${String(error)}`);
+  return error;
+}
+
+const until = async (what: () => boolean, ms = 30_000) => {
+  const end = Date.now() + ms;
+  while (!what()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+
+/** An invalid cartridge of about `chars` characters (each event sets an unknown state path). */
+function invalidAnswer(chars: number): string {
+  const events: string[] = [];
+  let length = 0;
+  for (let i = 0; length < chars; i++) {
+    const event = `  e${i}:\n    steps:\n      - { action: set, var: state.missing_${i}, value: ${i} }\n`;
+    events.push(event);
+    length += event.length;
+  }
+  return `=== file: yare.yaml ===\nversion: "1.0"\nbot_name: "Flood"\nstate_schema:\n  n: { type: int, default: 0 }\nevents:\n${events.join('')}`;
+}
+
+describe('GENERATE_TIMEOUT_MS', () => {
+  it('a generation that ends inside the limit is returned; one past it fails naming the limit, its model call cancelled', async () => {
+    const timeoutMs = 4_000;
+    runner = new GenerateRunner({ timeoutMs });
+    const models = await online((_request, index) =>
+      index === 0 ? { kind: 'text', text: FIRST_ANSWER, delayMs: 1_000 } : { kind: 'hang' },
+    );
+    const never = new AbortController().signal;
+    const inside = await runner.run(JOB, models, never, () => {});
+    expect(inside.files['yare.yaml']).toContain('bot_name');
+    const started = Date.now();
+    const past = await failureOf(runner.run(JOB, models, never, () => {}));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(timeoutMs - 50);
+    expect(past.failure).toEqual({
+      code: 'generator_timeout',
+      message: `the generation ran for ${timeoutMs} ms; the limit is ${timeoutMs} ms (GENERATE_TIMEOUT_MS)`,
+    });
+    await until(() => fake!.requests.at(-1)?.clientClosed === true);
+    expect(runner.running).toBe(0);
+  }, 120_000);
+});
+
+describe('a client gone', () => {
+  it('stops its generation: the online model call is cancelled, and its place is held until the worker confirms', async () => {
+    runner = new GenerateRunner();
+    let asked = 0;
+    const models = await online(() => {
+      asked++;
+      return { kind: 'hang' };
+    });
+    const client = new AbortController();
+    const events: string[] = [];
+    const run = failureOf(runner.run(JOB, models, client.signal, (e) => events.push(e.event)));
+    await until(() => asked === 1);
+    expect(events).toEqual(['round']);
+    expect(runner.running).toBe(1);
+    client.abort();
+    // Its place is still counted: the worker has not confirmed yet (messages cross threads asynchronously).
+    expect(runner.running).toBe(1);
+    expect((await run).failure.code).toBe('aborted');
+    expect(runner.running).toBe(0);
+    await until(() => fake!.requests.every((r) => r.clientClosed));
+  }, 120_000);
+
+  it('a relayed model call is cancelled too, and a client gone before the start never reaches the worker', async () => {
+    runner = new GenerateRunner();
+    let callSignal: AbortSignal | undefined;
+    const hanging: PortableModels = {
+      kind: 'here',
+      models: {
+        ...createScriptedModels({ director: [] }),
+        director: {
+          id: 'hanging',
+          generate: () => Promise.reject(new Error('not used')),
+          async *stream(request) {
+            callSignal = request.signal;
+            await new Promise((_resolve, reject) =>
+              request.signal?.addEventListener('abort', () => reject(new Error('aborted'))),
+            );
+          },
+        },
+      },
+    };
+    const client = new AbortController();
+    const run = failureOf(runner.run(JOB, hanging, client.signal, () => {}));
+    await until(() => callSignal !== undefined);
+    client.abort();
+    expect((await run).failure.code).toBe('aborted');
+    expect(callSignal?.aborted).toBe(true);
+    const gone = new AbortController();
+    gone.abort();
+    expect(
+      (await failureOf(runner.run(JOB, relayed([FIRST_ANSWER]), gone.signal, () => {}))).failure.code,
+    ).toBe('aborted');
+    // The worker still serves the next one.
+    const next = await runner.run(JOB, relayed([FIRST_ANSWER]), new AbortController().signal, () => {});
+    expect(next.rounds).toBe(1);
+  }, 120_000);
+});
+
+describe('GENERATE_WORKER_HEAP_MB', () => {
+  it('generations past the worker heap fail naming the limit; the next one runs in a new worker', async () => {
+    const heapMb = 48;
+    runner = new GenerateRunner({ heapMb });
+    const never = new AbortController().signal;
+    // Inside the limit: one generation of a small answer.
+    expect((await runner.run(JOB, relayed([FIRST_ANSWER]), never, () => {})).rounds).toBe(1);
+    // Past it: many big invalid answers checked at once.
+    const big = invalidAnswer(590_000);
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 16 }, () =>
+        runner!.run(JOB, relayed([big]), new AbortController().signal, () => {}),
+      ),
+    );
+    const memory = outcomes
+      .map((o) => (o.status === 'rejected' && o.reason instanceof GenerationFailed ? o.reason : undefined))
+      .find((f) => f?.failure.code === 'generator_memory');
+    expect(memory?.failure.message).toBe(
+      `the generator's worker ran out of memory; the limit is ${heapMb} MB (GENERATE_WORKER_HEAP_MB)`,
+    );
+    expect(runner.running).toBe(0);
+    expect((await runner.run(JOB, relayed([FIRST_ANSWER]), never, () => {})).rounds).toBe(1);
+  }, 240_000);
+});
