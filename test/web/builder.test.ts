@@ -329,7 +329,9 @@ describe.runIf(chromium)('the builder', () => {
       await page.getByTestId('refine').locator('summary').click();
       await page.getByTestId('refine-request').fill('Track how cold the player is.');
       await page.getByTestId('refine-run').click();
-      await expect.poll(() => textOf('refine-progress'), GENERATED).toBe('Done after 1 round(s): the draft is valid.');
+      await expect
+        .poll(() => textOf('refine-progress'), GENERATED)
+        .toBe('Done after 1 round(s): the draft is valid.');
       await expect.poll(() => yareEditor().textContent()).toContain('cold: { type: int');
       // The model was asked with the change request and the draft as it was.
       const asked = refine.director.requests[0]?.messages[0]?.content ?? '';
