@@ -2,7 +2,8 @@
 // (GENERATE_TIMEOUT_MS: one that ends inside it is saved, one that runs past fails naming it and its model
 // call is cancelled), the worker's memory (GENERATE_WORKER_HEAP_MB: generations that fit finish; past it
 // they fail naming the limit and the next one runs in a new worker), and a client gone (its generation
-// stopped, its model call cancelled, its place counted until the worker confirms). Real worker threads,
+// stopped, its model call cancelled, its place counted until the worker confirms), and the findings its
+// events list (MAX_LISTED_FINDINGS, the counts whole). Real worker threads,
 // the real fake OpenAI-compatible HTTP server for online models and a scripted model relayed for the rest.
 
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,7 +11,10 @@ import { loadModelConfig } from '../../src/adapters/llm/config.ts';
 import { createScriptedModels } from '../../src/adapters/llm/scripted.ts';
 import type { PortableModels } from '../../src/engine/session/index.ts';
 import type { GenerationJob } from '../../src/apps/server/generate/protocol.ts';
+import { progressEvent, resultOf } from '../../src/apps/server/generate/job.ts';
 import { GenerateRunner, GenerationFailed } from '../../src/apps/server/generate/runner.ts';
+import type { Diagnostic } from '../../src/core/diagnostics.ts';
+import { MAX_LISTED_FINDINGS } from '../../src/tools/authoring/builder/limits.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai-server.ts';
 import { FIRST_ANSWER } from '../studio/drafts.ts';
 
@@ -177,4 +181,47 @@ describe('GENERATE_WORKER_HEAP_MB', () => {
     expect(runner.running).toBe(0);
     expect((await runner.run(JOB, relayed([FIRST_ANSWER]), never, () => {})).rounds).toBe(1);
   }, 240_000);
+});
+
+describe('MAX_LISTED_FINDINGS', () => {
+  const diagnostics = (n: number, severity: 'error' | 'warning'): Diagnostic[] =>
+    Array.from({ length: n }, (_, i) => ({
+      severity,
+      code: 'unknown_path',
+      message: `state.missing_${i} is not declared`,
+      place: { file: 'yare.yaml', line: i + 1, col: 5 },
+    }));
+  const result = (errors: number, warnings: number) =>
+    resultOf({
+      ok: false,
+      files: { 'yare.yaml': 'bot_name: "Flood"\n' },
+      errors: diagnostics(errors, 'error'),
+      warnings: diagnostics(warnings, 'warning'),
+      transcript: { requirements: 'A flood.', changed: false, model: 'fake', rounds: [], ok: false },
+    });
+
+  it('at the limit every finding is listed; past it the first MAX_LISTED_FINDINGS, the counts whole', () => {
+    const at = result(MAX_LISTED_FINDINGS, MAX_LISTED_FINDINGS);
+    expect(at.errors).toHaveLength(MAX_LISTED_FINDINGS);
+    expect(at.warnings).toHaveLength(MAX_LISTED_FINDINGS);
+    expect(at.errorCount).toBe(MAX_LISTED_FINDINGS);
+    const past = result(MAX_LISTED_FINDINGS + 1, MAX_LISTED_FINDINGS + 1);
+    expect(past.errors).toHaveLength(MAX_LISTED_FINDINGS);
+    expect(past.errors[0]).toMatchObject({ where: 'yare.yaml:1:5', file: 'yare.yaml', line: 1, col: 5 });
+    expect(past.errorCount).toBe(MAX_LISTED_FINDINGS + 1);
+    expect(past.warnings).toHaveLength(MAX_LISTED_FINDINGS);
+    expect(past.warningCount).toBe(MAX_LISTED_FINDINGS + 1);
+    expect(past.botName).toBe('Flood');
+  });
+
+  it('a checked event lists the first MAX_LISTED_FINDINGS errors and counts them all', () => {
+    const checked = (n: number) =>
+      progressEvent({ type: 'checked', round: 1, errors: diagnostics(n, 'error'), warnings: [] });
+    const at = checked(MAX_LISTED_FINDINGS);
+    const past = checked(MAX_LISTED_FINDINGS + 1);
+    if (at.event !== 'checked' || past.event !== 'checked') throw new Error('expected checked events');
+    expect(at.data.errors).toHaveLength(MAX_LISTED_FINDINGS);
+    expect(past.data.errors).toHaveLength(MAX_LISTED_FINDINGS);
+    expect(past.data.errorCount).toBe(MAX_LISTED_FINDINGS + 1);
+  });
 });
