@@ -6,11 +6,12 @@
 // events list (MAX_LISTED_FINDINGS, the counts whole). Real worker threads,
 // the real fake OpenAI-compatible HTTP server for online models and a scripted model relayed for the rest.
 
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadModelConfig } from '../../src/adapters/llm/config.ts';
 import { createScriptedModels } from '../../src/adapters/llm/scripted.ts';
 import type { PortableModels } from '../../src/engine/session/index.ts';
-import type { GenerationJob } from '../../src/apps/server/generate/protocol.ts';
+import { GENERATE_WORKER_NICE, type GenerationJob } from '../../src/apps/server/generate/protocol.ts';
 import { progressEvent, resultOf } from '../../src/apps/server/generate/job.ts';
 import { GenerateRunner, GenerationFailed } from '../../src/apps/server/generate/runner.ts';
 import type { Diagnostic } from '../../src/core/diagnostics.ts';
@@ -224,4 +225,26 @@ describe('MAX_LISTED_FINDINGS', () => {
     expect(past.data.errors).toHaveLength(MAX_LISTED_FINDINGS);
     expect(past.data.errorCount).toBe(MAX_LISTED_FINDINGS + 1);
   });
+});
+
+describe('GENERATE_WORKER_NICE', () => {
+  /** The niceness of each of this process's threads (Linux's per-thread counters). */
+  const threadNices = (): number[] =>
+    readdirSync('/proc/self/task').map((task) => {
+      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+      // nice is field 19 of the line, 17 after the command's ')'.
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    });
+
+  it.skipIf(process.platform !== 'linux')(
+    "the generator's worker thread runs below the request thread's priority",
+    async () => {
+      expect(threadNices()).not.toContain(GENERATE_WORKER_NICE);
+      runner = new GenerateRunner();
+      await runner.run(JOB, relayed([FIRST_ANSWER]), new AbortController().signal, () => {});
+      expect(threadNices()).toContain(GENERATE_WORKER_NICE);
+      expect(threadNices()).toContain(0);
+    },
+    120_000,
+  );
 });

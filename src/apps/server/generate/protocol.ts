@@ -12,6 +12,13 @@ import type {
 import type { DraftFiles } from '../../../tools/authoring/builder/index.ts';
 import type { GenerateStreamEvent, GeneratorFinding } from '../../contract/index.ts';
 
+/**
+ * The niceness the worker's thread runs at (Linux: a thread's own; 0 is normal, 19 the lowest). A generation
+ * is long work nobody waits on by the millisecond; under a full CPU the request thread, which answers
+ * everyone, goes first.
+ */
+export const GENERATE_WORKER_NICE = 10;
+
 /** What one generation is asked: the route's body, checked. */
 export interface GenerationJob {
   readonly requirements: string;

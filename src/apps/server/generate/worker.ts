@@ -9,7 +9,7 @@ import { parentPort } from 'node:worker_threads';
 import { type ChatModel, createModels, Secret } from '../../../adapters/llm/index.ts';
 import { withTemperature } from '../../../engine/session/index.ts';
 import { failureOf, runGeneration } from './job.ts';
-import type { FromWorker, ToWorker, WireModel } from './protocol.ts';
+import { type FromWorker, GENERATE_WORKER_NICE, type ToWorker, type WireModel } from './protocol.ts';
 import { RelayedModel } from './relayed-model.ts';
 
 const port = parentPort;
@@ -21,13 +21,6 @@ interface Running {
   readonly relay: RelayedModel | undefined;
 }
 const running = new Map<number, Running>();
-
-/**
- * The niceness this thread runs at (Linux: a thread's own; 0 is normal, 19 the lowest). A generation is long
- * work nobody waits on by the millisecond; under a full CPU the request thread, which answers everyone, goes
- * first.
- */
-export const GENERATE_WORKER_NICE = 10;
 
 /** Lowers this thread's priority where the system has per-thread priorities (Linux); elsewhere nothing. */
 function lowerPriority(): void {
