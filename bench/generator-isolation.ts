@@ -6,7 +6,7 @@
 // streams open at once (half read their stream, half never read it), while another key polls `/healthz`
 // every HEALTHZ_INTERVAL_MS. Rows: `idle` (no generations: the floor on this machine as it is loaded now),
 // then N = 10 and N = 40. Each row: the generations' answers by status (200 streams, 429 refused past the
-// key's queue), the server's CPU (all its threads: the generator's worker does the work) and the request
+// key's queue) and how the streams read to their end ended (`done`, or `error:<code>`), the server's CPU (all its threads: the generator's worker does the work) and the request
 // thread's own share of it (Linux), `/healthz` p50/p99/max, and `pass`: `/healthz` p99 within TARGET_EXTRA_P99_MS of
 // the idle row's.
 
@@ -21,6 +21,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadModelConfig } from '../src/adapters/llm/config.ts';
 import { openStore } from '../src/adapters/store/open.ts';
 import { startServer } from '../src/apps/server/start.ts';
+import { MAX_YARE_BYTES } from '../src/core/cartridge/limits.ts';
 import { percentile } from './common.ts';
 
 /** Milliseconds the clients attack in each row. */
@@ -54,18 +55,32 @@ function mainThreadCpuMs(): number | undefined {
 }
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** An invalid cartridge of about `chars` characters: events whose steps name unknown state paths. */
+/**
+ * An invalid cartridge of about `chars` characters that the checker reads whole: a yare.yaml just under its
+ * byte limit (MAX_YARE_BYTES: a bigger one is refused before any parse) whose events name unknown state
+ * paths (a finding each), under the node limit (MAX_YAML_NODES), and a bot_lore.md for the rest.
+ */
 export function invalidCartridge(chars: number): string {
+  const yareChars = Math.min(chars, MAX_YARE_BYTES - 1_024);
   const head =
     '=== file: yare.yaml ===\nversion: "1.0"\nbot_name: "Flood"\nstate_schema:\n  n: { type: int, default: 0 }\nevents:\n';
-  const events: string[] = [];
+  const parts: string[] = [head];
   let length = head.length;
-  for (let i = 0; length < chars; i++) {
-    const event = `  e${i}:\n    steps:\n      - { action: set, var: state.missing_${i}, value: ${i} }\n      - { action: note, message: "Flood ${i} rises over the weir and the mill." }\n`;
-    events.push(event);
+  for (let i = 0; length < yareChars; i++) {
+    const event = `  e${i}:\n    steps:\n      - { action: set, var: state.missing_${i}, value: ${i} }\n      - { action: note, message: "Flood ${i} rises over the weir and the mill, and the miller's daughter counts the sacks on the loft once more." }\n`;
+    if (length + event.length > yareChars) break;
+    parts.push(event);
     length += event.length;
   }
-  return head + events.join('');
+  const lore = '=== file: bot_lore.md ===\n# The mill\n';
+  parts.push(lore);
+  length += lore.length;
+  const line = 'The weir holds back the pond; when it floods, the mill wheel turns backwards.\n';
+  while (length < chars) {
+    parts.push(line);
+    length += line.length;
+  }
+  return parts.join('');
 }
 
 // --- the fake model (child process) ---
@@ -86,7 +101,12 @@ async function runFakeModel(): Promise<void> {
 // --- the clients (child process) ---
 
 interface ClientResult {
-  readonly generations: { readonly statuses: Record<string, number>; readonly streamsRead: number };
+  readonly generations: {
+    readonly statuses: Record<string, number>;
+    readonly streamsRead: number;
+    /** How the streams read to their end ended: `done`, or `error:<code>`. */
+    readonly ends: Record<string, number>;
+  };
   readonly healthz: {
     readonly polls: number;
     readonly p50: number;
@@ -95,16 +115,25 @@ interface ClientResult {
   };
 }
 
+/** How a generation's stream ended: its last event, `done` or `error:<code>` (`cut` when neither came). */
+function endOf(stream: string): string {
+  const events = [...stream.matchAll(/^event: (\w+)\ndata: (.*)$/gm)];
+  const last = events.at(-1);
+  if (last?.[1] === 'done') return 'done';
+  if (last?.[1] === 'error') return `error:${(JSON.parse(last[2] ?? '{}') as { code?: string }).code}`;
+  return 'cut';
+}
+
 /**
- * One generation: its status and Retry-After; a reader reads the stream to its end, a non-reader pauses it
- * and holds the connection until the row ends (or the server drops it).
+ * One generation: its status, Retry-After and (read to its end) how it ended; a reader reads the stream to
+ * its end, a non-reader pauses it and holds the connection until the row ends (or the server drops it).
  */
 function generation(
   base: URL,
   key: string,
   read: boolean,
   until: number,
-): Promise<{ status: number; retryAfterMs: number }> {
+): Promise<{ status: number; retryAfterMs: number; end?: string }> {
   return new Promise((resolve) => {
     const body = JSON.stringify({ requirements: 'A mill pond with a flood.', rounds: 2 });
     const req = request(
@@ -125,8 +154,14 @@ function generation(
         const retryAfterMs = 1_000 * Number(res.headers['retry-after'] ?? 0);
         const done = () => resolve({ status, retryAfterMs });
         if (status !== 200 || read) {
-          res.resume();
-          res.on('end', done);
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            text += chunk;
+          });
+          res.on('end', () =>
+            resolve({ status, retryAfterMs, ...(status === 200 ? { end: endOf(text) } : {}) }),
+          );
           res.on('error', done);
           return;
         }
@@ -153,16 +188,19 @@ async function runClients(url: string, attackKey: string, otherKey: string, runM
   // One generation read to its end before the timed part, in every row: the generator's worker starts and the
   // modules load then (from sources under tsx that is seconds of CPU a compiled server does not spend).
   const warm = await generation(base, attackKey, true, Number.POSITIVE_INFINITY);
-  if (warm.status !== 200) throw new Error(`the warm-up generation answered ${warm.status}`);
+  if (warm.status !== 200 || warm.end !== 'done')
+    throw new Error(`the warm-up generation answered ${warm.status}, ending ${warm.end}`);
   process.stdout.write('timed\n');
   const until = performance.now() + runMs;
   const statuses: Record<string, number> = {};
   let streamsRead = 0;
+  const ends: Record<string, number> = {};
   const attackers = Array.from({ length: streams }, async (_, i) => {
     const read = i % 2 === 0;
     while (performance.now() < until) {
-      const { status, retryAfterMs } = await generation(base, attackKey, read, until);
+      const { status, retryAfterMs, end } = await generation(base, attackKey, read, until);
       statuses[status] = (statuses[status] ?? 0) + 1;
+      if (end !== undefined) ends[end] = (ends[end] ?? 0) + 1;
       if (read && status === 200) streamsRead++;
       // A refused client tries again after the Retry-After it was given (the rate limiter is off here, so
       // one that does not is a request-rate attack, not this one).
@@ -202,7 +240,7 @@ async function runClients(url: string, attackKey: string, otherKey: string, runM
   const sorted = [...polls].sort((a, b) => a - b);
   const at = (p: number) => (sorted.length === 0 ? 0 : percentile(sorted, p));
   const result: ClientResult = {
-    generations: { statuses, streamsRead },
+    generations: { statuses, streamsRead, ends },
     healthz: { polls: sorted.length, p50: at(50), p99: at(99), max: sorted.at(-1) ?? 0 },
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);
