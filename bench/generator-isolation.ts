@@ -2,7 +2,8 @@
 // bench/generator-isolation.ts`): issue 35's attack on the AI generator, measured beside its idle control in
 // one run. A real HTTP server (src/apps/server) in this process; a fake OpenAI-compatible model in a second
 // process (test/helpers/fake-openai-server.ts, real HTTP and SSE; at FAKE_MODEL_NICE, as a provider
-// elsewhere) answering every round with an invalid cartridge of ~590,000 characters; the clients in a third: one key keeps N `POST /v1/builder/generate`
+// elsewhere) answering every round with an invalid cartridge of ~590,000 characters, checked whole
+// (test/helpers/invalid-cartridge.ts); the clients in a third: one key keeps N `POST /v1/builder/generate`
 // streams open at once (half read their stream, half never read it), while another key polls `/healthz`
 // every HEALTHZ_INTERVAL_MS. Rows: `idle` (no generations: the floor on this machine as it is loaded now),
 // then N = 10 and N = 40. Each row: the generations' answers by status (200 streams, 429 refused past the
@@ -21,7 +22,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadModelConfig } from '../src/adapters/llm/config.ts';
 import { openStore } from '../src/adapters/store/open.ts';
 import { startServer } from '../src/apps/server/start.ts';
-import { MAX_YARE_BYTES } from '../src/core/cartridge/limits.ts';
+import { invalidCartridge } from '../test/helpers/invalid-cartridge.ts';
 import { percentile } from './common.ts';
 
 /** Milliseconds the clients attack in each row. */
@@ -54,34 +55,6 @@ function mainThreadCpuMs(): number | undefined {
   }
 }
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * An invalid cartridge of about `chars` characters that the checker reads whole: a yare.yaml just under its
- * byte limit (MAX_YARE_BYTES: a bigger one is refused before any parse) whose events name unknown state
- * paths (a finding each), under the node limit (MAX_YAML_NODES), and a bot_lore.md for the rest.
- */
-export function invalidCartridge(chars: number): string {
-  const yareChars = Math.min(chars, MAX_YARE_BYTES - 1_024);
-  const head =
-    '=== file: yare.yaml ===\nversion: "1.0"\nbot_name: "Flood"\nstate_schema:\n  n: { type: int, default: 0 }\nevents:\n';
-  const parts: string[] = [head];
-  let length = head.length;
-  for (let i = 0; length < yareChars; i++) {
-    const event = `  e${i}:\n    steps:\n      - { action: set, var: state.missing_${i}, value: ${i} }\n      - { action: note, message: "Flood ${i} rises over the weir and the mill, and the miller's daughter counts the sacks on the loft once more." }\n`;
-    if (length + event.length > yareChars) break;
-    parts.push(event);
-    length += event.length;
-  }
-  const lore = '=== file: bot_lore.md ===\n# The mill\n';
-  parts.push(lore);
-  length += lore.length;
-  const line = 'The weir holds back the pond; when it floods, the mill wheel turns backwards.\n';
-  while (length < chars) {
-    parts.push(line);
-    length += line.length;
-  }
-  return parts.join('');
-}
 
 // --- the fake model (child process) ---
 
@@ -116,12 +89,13 @@ interface ClientResult {
 }
 
 /** How a generation's stream ended: its last event, `done` or `error:<code>` (`cut` when neither came). */
-function endOf(stream: string): string {
+function endOf(stream: string): { end: string; message?: string } {
   const events = [...stream.matchAll(/^event: (\w+)\ndata: (.*)$/gm)];
   const last = events.at(-1);
-  if (last?.[1] === 'done') return 'done';
-  if (last?.[1] === 'error') return `error:${(JSON.parse(last[2] ?? '{}') as { code?: string }).code}`;
-  return 'cut';
+  if (last?.[1] === 'done') return { end: 'done' };
+  if (last?.[1] !== 'error') return { end: 'cut' };
+  const error = JSON.parse(last[2] ?? '{}') as { code?: string; message?: string };
+  return { end: `error:${error.code}`, ...(error.message === undefined ? {} : { message: error.message }) };
 }
 
 /**
@@ -133,7 +107,7 @@ function generation(
   key: string,
   read: boolean,
   until: number,
-): Promise<{ status: number; retryAfterMs: number; end?: string }> {
+): Promise<{ status: number; retryAfterMs: number; end?: string; message?: string }> {
   return new Promise((resolve) => {
     const body = JSON.stringify({ requirements: 'A mill pond with a flood.', rounds: 2 });
     const req = request(
@@ -159,9 +133,7 @@ function generation(
           res.on('data', (chunk: string) => {
             text += chunk;
           });
-          res.on('end', () =>
-            resolve({ status, retryAfterMs, ...(status === 200 ? { end: endOf(text) } : {}) }),
-          );
+          res.on('end', () => resolve({ status, retryAfterMs, ...(status === 200 ? endOf(text) : {}) }));
           res.on('error', done);
           return;
         }
@@ -189,7 +161,7 @@ async function runClients(url: string, attackKey: string, otherKey: string, runM
   // modules load then (from sources under tsx that is seconds of CPU a compiled server does not spend).
   const warm = await generation(base, attackKey, true, Number.POSITIVE_INFINITY);
   if (warm.status !== 200 || warm.end !== 'done')
-    throw new Error(`the warm-up generation answered ${warm.status}, ending ${warm.end}`);
+    throw new Error(`the warm-up generation answered ${warm.status}, ending ${warm.end}: ${warm.message}`);
   process.stdout.write('timed\n');
   const until = performance.now() + runMs;
   const statuses: Record<string, number> = {};

@@ -17,6 +17,7 @@ import { GenerateRunner, GenerationFailed } from '../../src/apps/server/generate
 import type { Diagnostic } from '../../src/core/diagnostics.ts';
 import { MAX_LISTED_FINDINGS } from '../../src/tools/authoring/builder/limits.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai-server.ts';
+import { invalidCartridge } from '../helpers/invalid-cartridge.ts';
 import { FIRST_ANSWER } from '../studio/drafts.ts';
 
 let runner: GenerateRunner | undefined;
@@ -66,18 +67,6 @@ const until = async (what: () => boolean, ms = 30_000) => {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 };
-
-/** An invalid cartridge of about `chars` characters (each event sets an unknown state path). */
-function invalidAnswer(chars: number): string {
-  const events: string[] = [];
-  let length = 0;
-  for (let i = 0; length < chars; i++) {
-    const event = `  e${i}:\n    steps:\n      - { action: set, var: state.missing_${i}, value: ${i} }\n`;
-    events.push(event);
-    length += event.length;
-  }
-  return `=== file: yare.yaml ===\nversion: "1.0"\nbot_name: "Flood"\nstate_schema:\n  n: { type: int, default: 0 }\nevents:\n${events.join('')}`;
-}
 
 describe('GENERATE_TIMEOUT_MS', () => {
   it('a generation that ends inside the limit is returned; one past it fails naming the limit, its model call cancelled', async () => {
@@ -167,7 +156,7 @@ describe('GENERATE_WORKER_HEAP_MB', () => {
     // Inside the limit: one generation of a small answer.
     expect((await runner.run(JOB, relayed([FIRST_ANSWER]), never, () => {})).rounds).toBe(1);
     // Past it: many big invalid answers checked at once.
-    const big = invalidAnswer(590_000);
+    const big = invalidCartridge(590_000);
     const outcomes = await Promise.allSettled(
       Array.from({ length: 16 }, () =>
         runner!.run(JOB, relayed([big]), new AbortController().signal, () => {}),
@@ -182,6 +171,93 @@ describe('GENERATE_WORKER_HEAP_MB', () => {
     expect(runner.running).toBe(0);
     expect((await runner.run(JOB, relayed([FIRST_ANSWER]), never, () => {})).rounds).toBe(1);
   }, 240_000);
+});
+
+describe('GENERATE_STOP_GRACE_MS', () => {
+  /** Models given by code that answer `answer` in one part; once the call has ended, `client` leaves. */
+  const answersThenLeaves = (answer: string, client: AbortController): PortableModels => ({
+    kind: 'here',
+    models: {
+      ...createScriptedModels({ director: [] }),
+      director: {
+        id: 'leaves',
+        generate: () => Promise.reject(new Error('not used')),
+        async *stream() {
+          try {
+            yield { type: 'text-delta', text: answer };
+          } finally {
+            // After the call's end is relayed: the worker is then checking the answer (seconds, synchronously).
+            setImmediate(() => client.abort());
+          }
+        },
+      },
+    },
+  });
+  /** Models given by code whose call never ends (until cancelled). */
+  const hanging = (): PortableModels => ({
+    kind: 'here',
+    models: {
+      ...createScriptedModels({ director: [] }),
+      director: {
+        id: 'hanging',
+        generate: () => Promise.reject(new Error('not used')),
+        async *stream(request) {
+          await new Promise((_resolve, reject) =>
+            request.signal?.addEventListener('abort', () => reject(new Error('aborted'))),
+          );
+        },
+      },
+    },
+  });
+
+  /** A generation that hangs beside one whose client leaves while the worker checks its big answer. */
+  async function stopWhileChecking(stopGraceMs: number) {
+    runner = new GenerateRunner({ stopGraceMs });
+    const bystander = runner.run(JOB, hanging(), new AbortController().signal, () => {});
+    const client = new AbortController();
+    const leaving = runner.run(
+      JOB,
+      answersThenLeaves(invalidCartridge(590_000), client),
+      client.signal,
+      () => {},
+    );
+    return {
+      bystander: bystander.then(
+        () => undefined,
+        (e: unknown) => e,
+      ),
+      leaving: leaving.then(
+        () => 'result',
+        (e: unknown) => e,
+      ),
+    };
+  }
+
+  it('a worker that confirms a stop within the grace is kept: the generations beside it go on', async () => {
+    const { bystander, leaving } = await stopWhileChecking(60_000);
+    // The check ran to its end before the worker read the stop: its result came back, and nothing was replaced.
+    expect(await leaving).toBe('result');
+    expect(runner!.running).toBe(1);
+    await runner!.close();
+    expect(((await bystander) as GenerationFailed).failure.code).toBe('closing');
+  }, 120_000);
+
+  it('one that does not is replaced after the grace: what it ran fails naming the limit', async () => {
+    const stopGraceMs = 50;
+    const { bystander, leaving } = await stopWhileChecking(stopGraceMs);
+    expect(((await leaving) as GenerationFailed).failure.code).toBe('aborted');
+    expect((await bystander) as GenerationFailed).toMatchObject({
+      failure: {
+        code: 'generator_stuck',
+        message: `the generator's worker did not stop a generation within ${stopGraceMs} ms (GENERATE_STOP_GRACE_MS)`,
+      },
+    });
+    expect(runner!.running).toBe(0);
+    // The next generation runs in a new worker.
+    expect(
+      (await runner!.run(JOB, relayed([FIRST_ANSWER]), new AbortController().signal, () => {})).rounds,
+    ).toBe(1);
+  }, 120_000);
 });
 
 describe('MAX_LISTED_FINDINGS', () => {

@@ -55,7 +55,7 @@ export interface GenerationFailure {
 export interface GenerationResult {
   readonly ok: boolean;
   readonly files: DraftFiles;
-  /** The first MAX_STREAMED_FINDINGS of each; the counts are whole. */
+  /** The first MAX_LISTED_FINDINGS of each; the counts are whole. */
   readonly errors: GeneratorFinding[];
   readonly errorCount: number;
   readonly warnings: GeneratorFinding[];
