@@ -3,17 +3,17 @@
 // one run. A real HTTP server (src/apps/server) in this process; a fake OpenAI-compatible model in a second
 // process (test/helpers/fake-openai-server.ts, real HTTP and SSE; at FAKE_MODEL_NICE, as a provider
 // elsewhere) answering every round with an invalid cartridge of ~590,000 characters, checked whole
-// (test/helpers/invalid-cartridge.ts); the clients in a third: one key keeps N `POST /v1/builder/generate`
-// streams open at once (half read their stream, half never read it), while another key polls `/healthz`
+// (test/helpers/invalid-cartridge.ts); the clients in a third: one key keeps N
+// `POST /v1/builder/generate` streams open at once (half read their stream, half never read it), while another key polls `/healthz`
 // every HEALTHZ_INTERVAL_MS. Rows: `idle` (no generations: the floor on this machine as it is loaded now),
 // then N = 10 and N = 40. Each row: the generations' answers by status (200 streams, 429 refused past the
-// key's queue) and how the streams read to their end ended (`done`, or `error:<code>`), the server's CPU (all its threads: the generator's worker does the work) and the request
-// thread's own share of it (Linux), `/healthz` p50/p99/max, and `pass`: `/healthz` p99 within TARGET_EXTRA_P99_MS of
-// the idle row's.
+// key's queue) and how the streams read to their end ended (`done`, or `error:<code>`), the server's CPU
+// (all its threads) split into the request thread's, the generator's worker's and the helper threads'
+// (Linux), `/healthz` p50/p99/max, and `pass`: `/healthz` p99 within TARGET_EXTRA_P99_MS of the idle row's.
 
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { loadavg, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +21,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadModelConfig } from '../src/adapters/llm/config.ts';
 import { openStore } from '../src/adapters/store/open.ts';
+import { GENERATE_WORKER_NICE } from '../src/apps/server/generate/protocol.ts';
 import { startServer } from '../src/apps/server/start.ts';
 import { invalidCartridge } from '../test/helpers/invalid-cartridge.ts';
 import { percentile } from './common.ts';
@@ -40,19 +41,45 @@ const SELF = fileURLToPath(import.meta.url);
 const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 const cpuMs = (usage: NodeJS.CpuUsage): number => (usage.user + usage.system) / 1000;
 
+/** One thread's CPU milliseconds (10 ms ticks) and niceness, from Linux's per-thread counters. */
+interface ThreadCpu {
+  readonly ms: number;
+  readonly nice: number;
+}
+
 /**
- * Milliseconds of CPU the main thread (the request thread) has used, from Linux's per-thread counters (10 ms
- * ticks); undefined elsewhere. `process.cpuUsage` counts every thread, the generator's worker included.
+ * The CPU this process's threads have used, by thread id (Linux; undefined elsewhere): `process.cpuUsage`
+ * counts every thread together, the generator's worker included.
  */
-function mainThreadCpuMs(): number | undefined {
+function threadsCpu(): Map<string, ThreadCpu> | undefined {
   try {
-    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after the command's ')'.
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    const threads = new Map<string, ThreadCpu>();
+    for (const task of readdirSync('/proc/self/task')) {
+      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime, stime and nice are fields 14, 15 and 19 of the whole line, 12, 13 and 17 after the ')'.
+      threads.set(task, { ms: (Number(fields[11]) + Number(fields[12])) * 10, nice: Number(fields[16]) });
+    }
+    return threads;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The CPU used between two readings: the request thread's (the main thread), the generator's worker's (the
+ * thread at GENERATE_WORKER_NICE) and the helpers' (V8's garbage collection and compiler threads, libuv's
+ * pool: shared by every thread, at the process's priority).
+ */
+function cpuSplit(before: Map<string, ThreadCpu>, after: Map<string, ThreadCpu>) {
+  const split = { requestThreadCpuMs: 0, generatorWorkerCpuMs: 0, helperThreadsCpuMs: 0 };
+  for (const [task, now] of after) {
+    const used = now.ms - (before.get(task)?.ms ?? 0);
+    if (task === String(process.pid)) split.requestThreadCpuMs += used;
+    else if (now.nice === GENERATE_WORKER_NICE) split.generatorWorkerCpuMs += used;
+    else split.helperThreadsCpuMs += used;
+  }
+  return split;
 }
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -295,18 +322,17 @@ async function row(streams: number, modelUrl: string, dir: string, idleP99?: num
   });
   try {
     let cpu: NodeJS.CpuUsage | undefined;
-    let mainCpu: number | undefined;
+    let threadsBefore: Map<string, ThreadCpu> | undefined;
     // The longest the server's event loop was held, measured in the timed part only.
     const delay = monitorEventLoopDelay({ resolution: 5 });
     const result = await clients(server.url, keys[0]!.key, keys[1]!.key, streams, () => {
       cpu = process.cpuUsage();
-      mainCpu = mainThreadCpuMs();
+      threadsBefore = threadsCpu();
       delay.enable();
     });
     delay.disable();
     const serverCpu = cpu === undefined ? Number.NaN : cpuMs(process.cpuUsage(cpu));
-    const mainNow = mainThreadCpuMs();
-    const requestThreadCpu = mainNow === undefined || mainCpu === undefined ? undefined : mainNow - mainCpu;
+    const threadsAfter = threadsCpu();
     const p99 = result.healthz.p99;
     return {
       bench: 'generator-isolation',
@@ -314,9 +340,9 @@ async function row(streams: number, modelUrl: string, dir: string, idleP99?: num
       answerChars: ANSWER_CHARS,
       generations: result.generations,
       serverCpuMs: round(serverCpu),
-      ...(requestThreadCpu === undefined
+      ...(threadsBefore === undefined || threadsAfter === undefined
         ? {}
-        : { requestThreadCpuMs: requestThreadCpu, otherThreadsCpuMs: round(serverCpu - requestThreadCpu) }),
+        : cpuSplit(threadsBefore, threadsAfter)),
       eventLoopDelay: { p99Ms: round(delay.percentile(99) / 1e6, 2), maxMs: round(delay.max / 1e6, 2) },
       healthz: {
         polls: result.healthz.polls,
