@@ -10,10 +10,10 @@ import {
   generateCartridge,
   type GenerateEvent,
   GenerateInputError,
+  MAX_LISTED_FINDINGS,
   type GenerateResult,
   transcriptMarkdown,
 } from '../../../tools/authoring/builder/index.ts';
-import { MAX_LISTED_FINDINGS } from '../../../tools/authoring/builder/limits.ts';
 import type { GeneratorFinding } from '../../contract/index.ts';
 import type { GenerationFailure, GenerationJob, GenerationResult, ProgressEvent } from './protocol.ts';
 

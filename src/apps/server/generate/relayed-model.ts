@@ -4,13 +4,13 @@
 // models stream few, small parts (no SSE to parse here), so the request thread's share stays small.
 
 import {
+  abortedError,
   type ChatModel,
   ModelError,
   type ModelRequest,
   type ModelResponse,
   type ModelStreamPart,
 } from '../../../adapters/llm/index.ts';
-import { abortedError } from '../../../adapters/llm/retry.ts';
 import type { FromWorker, ToWorker, WireModelError } from './protocol.ts';
 
 type RelayMessage = Extract<ToWorker, { type: 'model-part' | 'model-end' | 'model-error' }>;
