@@ -23,7 +23,7 @@ import {
   toStateValue,
   type Value,
 } from '../../../core/yare/index.ts';
-import { type AvailableAction, availableActions, costlyEvent, tryEvent } from './actions.ts';
+import { type AvailableAction, availableAction, availableActions, costlyEvent, tryEvent } from './actions.ts';
 import { isActorInput, withPlayerAsActor } from './actor.ts';
 import { onceNotice, quantityInput, saidQuantity, wasteWarning } from './amounts.ts';
 import {
@@ -557,10 +557,8 @@ export function questionFor(event: EventDef, spec: InputSpec, state?: Dict, rule
   let options = (spec.enum ?? []).map((v) => String(toStateValue(v)));
   if (state !== undefined && rules !== undefined) {
     // The values the rules accept here first (travel: not where the player already is).
-    const working = availableActions(rules, state).find(
-      (a) => a.event === event.name && a.input === spec.name,
-    );
-    if (working !== undefined && working.values.length > 0) options = [...working.values];
+    const working = availableAction(rules, state, event);
+    if (working?.input === spec.name && working.values.length > 0) options = [...working.values];
   }
   const what = spec.name.replaceAll('_', ' ');
   const ask = options.length > 0 ? `Which ${what}: ${proseList(options, 'or')}?` : `What ${what}?`;
@@ -617,10 +615,8 @@ function freeAnswer(
 ): OfflineChoice {
   const state = context?.state ?? (rules.initialState as Dict);
   const travel = travelEvent(rules);
-  const exits =
-    travel === undefined
-      ? []
-      : (availableActions(rules, state).find((a) => a.event === travel)?.values ?? []);
+  const travelDef = travel === undefined ? undefined : rules.events.get(travel);
+  const exits = travelDef === undefined ? [] : (availableAction(rules, state, travelDef)?.values ?? []);
   const answer = answerFreeAction(
     kind,
     {

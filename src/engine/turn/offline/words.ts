@@ -61,6 +61,16 @@ VERB_GROUPS.forEach((group, index) => {
   for (const word of group) GROUPS_OF.set(word, [...(GROUPS_OF.get(word) ?? []), index]);
 });
 
+type VerbRelation = 'plain' | 'same' | 'kind' | 'general';
+
+/**
+ * Comparisons remembered: the groups and the lexicon are fixed for the process, and a line compares each
+ * of its words with every event's verbs, so the same pairs come back line after line. Cleared when full.
+ */
+export const MAX_REMEMBERED_VERB_PAIRS = 20_000;
+const verbPairs = new Map<string, VerbRelation | null>();
+const typoGroups = new Map<string, readonly number[] | null>();
+
 /**
  * How the player's verb `said` names the action of an event's verb `verb`: `plain` when equal, close (a
  * typo) or in one of the groups above; `same` when the lexicon gives them a common sense ("mend" and
@@ -68,7 +78,18 @@ VERB_GROUPS.forEach((group, index) => {
  * way round ("get" for "rent"). The matcher trusts
  * the lexicon less than the words themselves (choose.ts).
  */
-export function verbMatch(said: string, verb: string): 'plain' | 'same' | 'kind' | 'general' | undefined {
+export function verbMatch(said: string, verb: string): VerbRelation | undefined {
+  // Normalised words have no spaces (two-word verbs are joined by `_`), so the key is unambiguous.
+  const key = `${said} ${verb}`;
+  const known = verbPairs.get(key);
+  if (known !== undefined) return known ?? undefined;
+  const found = compareVerbs(said, verb);
+  if (verbPairs.size >= MAX_REMEMBERED_VERB_PAIRS) verbPairs.clear();
+  verbPairs.set(key, found ?? null);
+  return found;
+}
+
+function compareVerbs(said: string, verb: string): VerbRelation | undefined {
   if (wordsMatch(said, verb)) return 'plain';
   const ga = GROUPS_OF.get(said) ?? groupsOfTypo(said);
   const gb = GROUPS_OF.get(verb);
@@ -78,15 +99,22 @@ export function verbMatch(said: string, verb: string): 'plain' | 'same' | 'kind'
 }
 
 /** The groups of the grouped verb one typo away from `word` ("atack" → attack's), if exactly one is. */
-function groupsOfTypo(word: string): number[] | undefined {
+function groupsOfTypo(word: string): readonly number[] | undefined {
   if (word.length < 5) return undefined;
-  let found: number[] | undefined;
+  const known = typoGroups.get(word);
+  if (known !== undefined) return known ?? undefined;
+  let found: readonly number[] | null = null;
   for (const [verb, groups] of GROUPS_OF) {
     if (!oneEditApart(word, verb)) continue;
-    if (found !== undefined) return undefined;
+    if (found !== null) {
+      found = null;
+      break;
+    }
     found = groups;
   }
-  return found;
+  if (typoGroups.size >= MAX_REMEMBERED_VERB_PAIRS) typoGroups.clear();
+  typoGroups.set(word, found);
+  return found ?? undefined;
 }
 
 /** Whether two verbs name the same action plainly or by a common sense (verbMatch's `plain` or `same`). */
