@@ -61,11 +61,11 @@ describe('personas and the rules of a turn, through the web client’s API', () 
       (await personas.update(mara.id, { background: 'A lamplighter with a burnt sleeve.' })).background,
     ).toBe('A lamplighter with a burnt sleeve.');
     const { session } = await library.createSession({ cartridge: 'Lanternmere', title: 'Lanternmere' });
-    expect((await play(session.id, 'heal myself')).narration).toBe(
+    expect((await play(session.id, '/cast_spell spell=mend')).narration).toBe(
       "Mend knits the player's wounds back to 24 HP.",
     );
     expect((await api.setSessionPersona(session.id, mara.id)).personaId).toBe(mara.id);
-    expect((await play(session.id, 'heal myself')).narration).toBe(
+    expect((await play(session.id, '/cast_spell spell=mend')).narration).toBe(
       "Mend knits Mara Vell's wounds back to 24 HP.",
     );
     expect((await api.session(session.id)).title).toBe('Lanternmere');

@@ -99,31 +99,34 @@ export function TryPane({
       </form>
       <div aria-live="polite" data-testid="try-result">
         <ErrorAlert text={error} />
-        {result ? (
-          <div>
-            {!result.ok ? (
-              <p class="error">
-                {result.error.where ? `${result.error.where}: ` : ''}
-                {result.error.message} [{result.error.code}]
-              </p>
-            ) : null}
-            <Notes notes={result.notes} />
-            <Rolls rolls={result.rolls} />
-            <h3>Changes</h3>
-            <ul class="list-plain">
-              {(result.ok ? result.changes : []).map((c, i) => (
-                <li key={i} data-testid="try-change">
-                  {c.path}: {c.before === undefined || c.before === null ? '(new)' : JSON.stringify(c.before)}{' '}
-                  → {c.op === 'delete' ? '(deleted)' : JSON.stringify(c.after)}
-                </li>
-              ))}
-              {result.ok && result.changes.length === 0 ? (
-                <li class="muted">The state is unchanged.</li>
-              ) : null}
-            </ul>
-          </div>
-        ) : null}
+        {result ? <TryResult result={result} /> : null}
       </div>
     </section>
+  );
+}
+
+/** What the event did: its error (when it failed, at its place), notes, dice and the state's changes. */
+function TryResult({ result }: { result: TryView }) {
+  return (
+    <div>
+      {!result.ok ? (
+        <p class="error">
+          {result.error.where ? `${result.error.where}: ` : ''}
+          {result.error.message} [{result.error.code}]
+        </p>
+      ) : null}
+      <Notes notes={result.notes} />
+      <Rolls rolls={result.rolls} />
+      <h3>Changes</h3>
+      <ul class="list-plain">
+        {(result.ok ? result.changes : []).map((c, i) => (
+          <li key={i} data-testid="try-change">
+            {c.path}: {c.before === undefined || c.before === null ? '(new)' : JSON.stringify(c.before)} →{' '}
+            {c.op === 'delete' ? '(deleted)' : JSON.stringify(c.after)}
+          </li>
+        ))}
+        {result.ok && result.changes.length === 0 ? <li class="muted">The state is unchanged.</li> : null}
+      </ul>
+    </div>
   );
 }

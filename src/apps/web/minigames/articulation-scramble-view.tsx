@@ -22,6 +22,75 @@ import { GameActions, reportGameResult, UnusableSettings } from './minigame-part
 
 const ID = 'articulation_scramble';
 
+type SetGame = (update: (game: ScrambleGame | null) => ScrambleGame | null) => void;
+
+/** How the game ended, in words (empty while it is played). */
+function endingText(ending: ScrambleGame['ending'], said: readonly string[]): string {
+  switch (ending) {
+    case 'right':
+      return `Right: “${said.join(' ')}”.`;
+    case 'wrong':
+      return `Wrong: “${said.join(' ')}”.`;
+    case 'timeout':
+      return 'Too slow: the time ran out.';
+    case 'aborted':
+      return 'Given up.';
+    default:
+      return '';
+  }
+}
+
+/**
+ * A chosen word's button is disabled, which drops the keyboard focus: give it to the next word left (or
+ * to "Say it"), so Enter, Tab and Backspace keep working without a mouse.
+ */
+function useFocusOnNextWord(root: { readonly current: HTMLElement | null }, game: ScrambleGame | null): void {
+  useEffect(() => {
+    const active = document.activeElement as HTMLButtonElement | null;
+    if (root.current === null || (active && active !== document.body && !active.disabled)) return;
+    const next =
+      root.current.querySelector<HTMLButtonElement>('[data-testid="scramble-word"]:not([disabled])') ??
+      root.current.querySelector<HTMLButtonElement>('button:not([disabled])');
+    next?.focus();
+  }, [game?.chosen.length, game?.status]);
+}
+
+/** The clock, ticking only while a timed game is being played; the time running out ends it. */
+function useScrambleClock(
+  timed: boolean,
+  status: ScrambleGame['status'] | undefined,
+  setGame: SetGame,
+): number {
+  const [now, setNow] = useState(() => performance.now());
+  useEffect(() => {
+    if (!timed || status !== 'playing') return;
+    const timer = setInterval(() => {
+      const at = performance.now();
+      setNow(at);
+      setGame((g) => (g ? expire(g, at) : g));
+    }, 250);
+    return () => clearInterval(timer);
+  }, [timed, status]);
+  return now;
+}
+
+/**
+ * Backspace takes back the last word wherever the focus is (a chosen word's button loses it), except in a
+ * text field.
+ */
+function useBackspaceTakesBack(setGame: SetGame): void {
+  useEffect(() => {
+    const onKeyDown = (e: KeyboardEvent) => {
+      const target = e.target as HTMLElement | null;
+      if (e.key !== 'Backspace' || target?.closest('input, textarea, [contenteditable]')) return;
+      e.preventDefault();
+      setGame((g) => (g ? unchoose(g, performance.now()) : g));
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, []);
+}
+
 export function ArticulationScramble({
   config,
   onResult,
@@ -33,44 +102,11 @@ export function ArticulationScramble({
   const [game, setGame] = useState<ScrambleGame | null>(() =>
     checked.ok ? newScramble(checked.config, Math.random, performance.now()) : null,
   );
-  const [now, setNow] = useState(() => performance.now());
   const timed = checked.ok && checked.config.maxTimeSeconds !== undefined;
   const root = useRef<HTMLElement>(null);
-
-  // A chosen word's button is disabled, which drops the keyboard focus: give it to the next word left
-  // (or to "Say it"), so Enter, Tab and Backspace keep working without a mouse.
-  useEffect(() => {
-    const active = document.activeElement as HTMLButtonElement | null;
-    if (root.current === null || (active && active !== document.body && !active.disabled)) return;
-    const next =
-      root.current.querySelector<HTMLButtonElement>('[data-testid="scramble-word"]:not([disabled])') ??
-      root.current.querySelector<HTMLButtonElement>('button:not([disabled])');
-    next?.focus();
-  }, [game?.chosen.length, game?.status]);
-
-  // The clock: only while a timed game is being played.
-  useEffect(() => {
-    if (!timed || game?.status !== 'playing') return;
-    const timer = setInterval(() => {
-      const at = performance.now();
-      setNow(at);
-      setGame((g) => (g ? expire(g, at) : g));
-    }, 250);
-    return () => clearInterval(timer);
-  }, [timed, game?.status]);
-
-  // Backspace takes back the last word wherever the focus is (a chosen word's button loses it), except
-  // in a text field.
-  useEffect(() => {
-    const onKeyDown = (e: KeyboardEvent) => {
-      const target = e.target as HTMLElement | null;
-      if (e.key !== 'Backspace' || target?.closest('input, textarea, [contenteditable]')) return;
-      e.preventDefault();
-      setGame((g) => (g ? unchoose(g, performance.now()) : g));
-    };
-    window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
-  }, []);
+  useFocusOnNextWord(root, game);
+  const now = useScrambleClock(timed, game?.status, setGame);
+  useBackspaceTakesBack(setGame);
 
   const finish = (final: ScrambleGame): void =>
     reportGameResult(onResult, ID, final.status, scrambleMetrics(final), scrambleHooks(final));
@@ -90,16 +126,7 @@ export function ArticulationScramble({
   const said = sentence(game);
   const left = secondsLeft(game, now);
   const act = (next: (g: ScrambleGame, at: number) => ScrambleGame) => setGame(next(game, performance.now()));
-  const outcome =
-    game.ending === 'right'
-      ? `Right: “${said.join(' ')}”.`
-      : game.ending === 'wrong'
-        ? `Wrong: “${said.join(' ')}”.`
-        : game.ending === 'timeout'
-          ? 'Too slow: the time ran out.'
-          : game.ending === 'aborted'
-            ? 'Given up.'
-            : '';
+  const outcome = endingText(game.ending, said);
   return (
     <section
       class="minigame"

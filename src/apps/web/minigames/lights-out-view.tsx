@@ -18,6 +18,24 @@ import { GameActions, reportGameResult, UnusableSettings } from './minigame-part
 
 const ID = 'lights_out';
 
+/** The lamp an arrow key moves to from `index` on a `size`-wide board (it stops at the edges); -1 for another key. */
+function lampAfterKey(key: string, index: number, size: number): number {
+  const row = Math.floor(index / size);
+  const col = index % size;
+  switch (key) {
+    case 'ArrowRight':
+      return row * size + Math.min(size - 1, col + 1);
+    case 'ArrowLeft':
+      return row * size + Math.max(0, col - 1);
+    case 'ArrowDown':
+      return Math.min(size - 1, row + 1) * size + col;
+    case 'ArrowUp':
+      return Math.max(0, row - 1) * size + col;
+    default:
+      return -1;
+  }
+}
+
 export function LightsOut({
   config,
   onResult,
@@ -53,18 +71,7 @@ export function LightsOut({
     setGame(next);
   };
   const onKey = (e: KeyboardEvent, index: number): void => {
-    const row = Math.floor(index / size);
-    const col = index % size;
-    const target =
-      e.key === 'ArrowRight'
-        ? row * size + Math.min(size - 1, col + 1)
-        : e.key === 'ArrowLeft'
-          ? row * size + Math.max(0, col - 1)
-          : e.key === 'ArrowDown'
-            ? Math.min(size - 1, row + 1) * size + col
-            : e.key === 'ArrowUp'
-              ? Math.max(0, row - 1) * size + col
-              : -1;
+    const target = lampAfterKey(e.key, index, size);
     if (target < 0) return;
     e.preventDefault();
     setFocus(target);

@@ -1,6 +1,7 @@
 // The mini-game a turn left pending, under the story: opened in view with the keyboard focus on it, or a
 // way to skip one this client cannot play.
 import type { ComponentType } from 'preact';
+import * as z from 'zod/mini';
 import { useEffect, useRef } from 'preact/hooks';
 import type { TurnView } from '../../contract/index.ts';
 import type { InteractionBody } from './interaction.ts';
@@ -23,11 +24,13 @@ const MINIGAME_VIEWS: ReadonlyMap<
   ['reflex_dial', ReflexDial],
 ]);
 
+/** A pending interaction this client can open: one that names its mini-game (the contract keeps it open). */
+const minigamePending = z.object({ minigame_id: z.string(), config: z.unknown() });
+
 /** The mini-game the head turn waits for, if any. */
 export function pendingOf(turn: TurnView | null): Pending | null {
-  const p = turn?.pendingInteraction as Record<string, unknown> | null | undefined;
-  if (!p || typeof p.minigame_id !== 'string') return null;
-  return { minigameId: p.minigame_id, config: p.config };
+  const pending = z.safeParse(minigamePending, turn?.pendingInteraction);
+  return pending.success ? { minigameId: pending.data.minigame_id, config: pending.data.config } : null;
 }
 
 export function PendingMinigame(props: {

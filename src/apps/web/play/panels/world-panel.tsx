@@ -4,7 +4,12 @@ import { useEffect, useState } from 'preact/hooks';
 import { entityHistory } from '../../../../core/ledger/index.ts';
 import type { LedgerRow } from '../../../contract/index.ts';
 import type { LogEntry } from '../../../../core/ledger/index.ts';
-import { logOf, worldPanel, type WorldPanel as Model } from './world-view.ts';
+import {
+  logOf,
+  worldPanel,
+  type WorldPanel as Model,
+  type WorldPanel as WorldPanelModel,
+} from './world-view.ts';
 import { useApp, useClient } from '../../app/context.ts';
 import { PlayApi } from '../play-api.ts';
 
@@ -13,9 +18,6 @@ export function WorldPanel({ sessionId, turnId }: { sessionId: string; turnId: s
   const api = useClient(PlayApi);
   const [model, setModel] = useState<Model | null>(null);
   const [error, setError] = useState('');
-  const [entity, setEntity] = useState('');
-  const [log, setLog] = useState<LogEntry[] | null>(null);
-  const [historyError, setHistoryError] = useState('');
   useEffect(() => {
     let cancelled = false;
     api
@@ -26,14 +28,6 @@ export function WorldPanel({ sessionId, turnId }: { sessionId: string; turnId: s
       cancelled = true;
     };
   }, [sessionId, turnId]);
-  useEffect(() => {
-    if (!entity) return;
-    api
-      .ledger(sessionId, turnId)
-      .then((rows: readonly LedgerRow[]) => setLog(logOf(rows)))
-      .catch((e: Error) => setHistoryError(e.message));
-  }, [entity, turnId]);
-  const history = entity && log ? entityHistory(log, entity) : [];
   if (error) return <p class="error">{error}</p>;
   if (!model) return <p class="muted">Loading the world…</p>;
   return (
@@ -87,33 +81,48 @@ export function WorldPanel({ sessionId, turnId }: { sessionId: string; turnId: s
         {model.more.facts > 0 ? <li class="muted">… {model.more.facts} more</li> : null}
       </ul>
       {model.entities.length > 0 ? (
-        <>
-          <h3>History of…</h3>
-          <select
-            aria-label="Entity"
-            value={entity}
-            onChange={(e) => setEntity((e.currentTarget as HTMLSelectElement).value)}
-          >
-            <option value="">(choose someone or something)</option>
-            {model.entities.map((e) => (
-              <option key={e.key} value={e.key}>
-                {e.name}
-              </option>
-            ))}
-          </select>
-          {historyError ? <p class="error">{historyError}</p> : null}
-          {entity && log ? (
-            <ol data-testid="entity-history">
-              {history.length === 0 ? <li class="muted">Nothing recorded about them yet.</li> : null}
-              {history.map((h, i) => (
-                <li key={i}>
-                  turn {h.turn}: <code>{h.event.type}</code> {JSON.stringify({ ...h.event, type: undefined })}
-                </li>
-              ))}
-            </ol>
-          ) : null}
-        </>
+        <EntityHistory sessionId={sessionId} turnId={turnId} entities={model.entities} />
       ) : null}
     </section>
+  );
+}
+
+/** The history of one entity of the world: every ledger event that names it, turn by turn. */
+function EntityHistory(props: { sessionId: string; turnId: string; entities: Model['entities'] }) {
+  const api = useClient(PlayApi);
+  const [entity, setEntity] = useState('');
+  const [log, setLog] = useState<LogEntry[] | null>(null);
+  const [historyError, setHistoryError] = useState('');
+  useEffect(() => {
+    if (!entity) return;
+    api
+      .ledger(props.sessionId, props.turnId)
+      .then((rows: readonly LedgerRow[]) => setLog(logOf(rows)))
+      .catch((e: Error) => setHistoryError(e.message));
+  }, [entity, props.turnId]);
+  const history = entity && log ? entityHistory(log, entity) : [];
+  return (
+    <>
+      <h3>History of…</h3>
+      <select aria-label="Entity" value={entity} onChange={(e) => setEntity(e.currentTarget.value)}>
+        <option value="">(choose someone or something)</option>
+        {props.entities.map((e) => (
+          <option key={e.key} value={e.key}>
+            {e.name}
+          </option>
+        ))}
+      </select>
+      {historyError ? <p class="error">{historyError}</p> : null}
+      {entity && log ? (
+        <ol data-testid="entity-history">
+          {history.length === 0 ? <li class="muted">Nothing recorded about them yet.</li> : null}
+          {history.map((h, i) => (
+            <li key={i}>
+              turn {h.turn}: <code>{h.event.type}</code> {JSON.stringify({ ...h.event, type: undefined })}
+            </li>
+          ))}
+        </ol>
+      ) : null}
+    </>
   );
 }
