@@ -251,6 +251,42 @@ describe('what was said before', () => {
   });
 });
 
+describe('pronouns and wording', () => {
+  const talk = (text: string, story: string[], seed?: number) =>
+    chooseOffline(cartridge.rules, tools, text, {
+      state: structuredClone(cartridge.rules.initialState) as Dict,
+      lore: cartridge.lore,
+      opening: cartridge.firstMessage ?? '',
+      entries,
+      story: story.map((content, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content })),
+      ...(story.length === 0 ? {} : { previous: story.filter((_, i) => i % 2 === 0).at(-1)! }),
+      ...(seed === undefined ? {} : { seed }),
+    }) as { text: string };
+
+  it('"her", "him" and "them" are the person the player talked to last, not "She"', () => {
+    expect(talk('ask her about the tower', ['talk to Wren', 'Wren: A hunter.']).text).toMatch(
+      /^Wren tells you what is said of it: Black Tower/,
+    );
+    expect(
+      talk('ask him about the tower', ['talk to Wren', 'x', 'ask Old Tam about the river', 'y']).text,
+    ).toMatch(/^Old Tam /);
+    // Looked back through: a talk line six messages ago still counts, seven does not.
+    const filler = ['look around', 'You look around.', 'look around', 'You look around.'];
+    expect(talk('ask them about the tower', ['talk to Wren', 'ok', ...filler]).text).toMatch(/^Wren /);
+    expect(talk('ask them about the tower', ['talk to Wren', 'ok', 'x', ...filler]).text).toMatch(/^They /);
+    // Nobody named before: the pronoun as it is.
+    expect(talk('ask her about the tower', []).text).toMatch(/^She /);
+  });
+
+  it('talk is worded by the seed: the same seed reads the same, others may not', () => {
+    const said = (seed: number) => talk('ask Wren about the tower', [], seed).text;
+    expect(said(7)).toBe(said(7));
+    const wordings = new Set(Array.from({ length: 24 }, (_, seed) => said(seed)));
+    expect(wordings.size).toBeGreaterThan(1);
+    for (const w of wordings) expect(w).toMatch(/^(?:Wren|“Here is what I know,” Wren) .*Black Tower stands/);
+  });
+});
+
 describe('limits', () => {
   it(`reads at most ${MAX_KNOWN_ENTRIES} World Info entries`, () => {
     const many = (n: number) =>

@@ -436,6 +436,8 @@ async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnE
     ...(ctx.cartridge.firstMessage === undefined ? {} : { opening: ctx.cartridge.firstMessage }),
     entries: knownEntries(ctx.cartridge.worldInfo),
     ...previousLine(ctx.story),
+    story: ctx.story,
+    seed: ctx.seed,
   };
   const choice = ctx.budget.measure({ kind: 'offline', what: 'matcher' }, () =>
     chooseOffline(ctx.rules, tools, text, context),

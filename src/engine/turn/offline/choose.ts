@@ -32,6 +32,7 @@ import {
   type FreeActionKind,
   type FreeActionSpec,
   freeActionHelp,
+  PRONOUN_LOOKBACK,
   voiceOf,
   waitDuration,
 } from './free.ts';
@@ -92,6 +93,10 @@ export interface OfflineContext {
   readonly entries?: readonly KnownEntry[];
   /** The player's previous line, for "again" ("attack it again" needs none: its verb says it). */
   readonly previous?: string;
+  /** The story so far, oldest first: whom "her", "him" and "them" mean (free.ts, personMeant). */
+  readonly story?: readonly { readonly role: string; readonly content: string }[];
+  /** The turn's seed: talk is worded by it, the same in a replay. */
+  readonly seed?: number;
 }
 
 /** A line that asks for the previous one again. */
@@ -628,6 +633,8 @@ function freeAnswer(
       exits,
       known: { opening: context?.opening, entries: context?.entries },
       previous: context?.previous,
+      recent: context?.story?.slice(-PRONOUN_LOOKBACK).map((m) => m.content),
+      seed: context?.seed,
     },
     text,
   );

@@ -20,6 +20,7 @@ import {
   travelEvent,
 } from './place.ts';
 import { type KnownTexts, namedEntries, sentenceAbout, toldEntry } from './known.ts';
+import { varietyIndex } from './variety.ts';
 import { allWords, contentWords, proseList, STOP_WORDS, withArticle, wordsMatch } from './words.ts';
 
 export type FreeActionKind = 'look' | 'examine' | 'talk' | 'inventory' | 'exits' | 'wait';
@@ -173,6 +174,10 @@ export interface FreeContext {
   readonly known?: Omit<KnownTexts, 'lore'>;
   /** The player's previous line: what "it" means in "ask her about it". */
   readonly previous?: string | undefined;
+  /** What was said in the last turns, oldest first: whom "her", "him" and "them" mean. */
+  readonly recent?: readonly string[] | undefined;
+  /** The turn's seed: the same talk reads the same in a replay, another turn may read otherwise. */
+  readonly seed?: number | undefined;
 }
 
 function knownOf(ctx: FreeContext): KnownTexts {
@@ -284,13 +289,15 @@ interface Thing {
   readonly name: string;
   readonly words: readonly string[];
   readonly describe: () => string;
+  /** A person (an NPC, a ledger character): what "her", "him" and "them" may mean. */
+  readonly person?: boolean;
 }
 
 /** Things to examine: the lore's sections, the NPC templates, the ledger's entities, items, the foe. */
 function thingsHere(ctx: FreeContext): Thing[] {
   const things: Thing[] = [];
-  const add = (name: string, describe: () => string) =>
-    things.push({ name, words: contentWords(name), describe });
+  const add = (name: string, describe: () => string, person = false) =>
+    things.push({ name, words: contentWords(name), describe, person });
   const foe = currentFoe(ctx.rules, ctx.state);
   if (foe !== undefined)
     add(foe.name, () => {
@@ -304,16 +311,22 @@ function thingsHere(ctx: FreeContext): Thing[] {
       return `${capitalise(withArticle(item))}, in ${ctx.who.possessive} pack.${section ? ` ${firstSentences(section.text, 1)}` : ''}`;
     });
   for (const entity of ctx.world === undefined ? [] : Object.values(ctx.world.entities).slice(0, 200))
-    add(entity.name, () =>
-      entity.description ? `${entity.name}: ${entity.description}` : `${entity.name} is known here.`,
+    add(
+      entity.name,
+      () => (entity.description ? `${entity.name}: ${entity.description}` : `${entity.name} is known here.`),
+      PERSON_TYPES.test(entity.entityType ?? ''),
     );
   for (const template of ctx.rules.npcTemplates.values()) {
     if (template.type !== 'name') continue;
     const name = displayName(ctx.lore, template.key);
-    add(name, () => {
-      const section = sectionAbout(ctx.lore, name);
-      return `${name}: ${section ? firstSentences(section.text, 2) : template.description}`;
-    });
+    add(
+      name,
+      () => {
+        const section = sectionAbout(ctx.lore, name);
+        return `${name}: ${section ? firstSentences(section.text, 2) : template.description}`;
+      },
+      true,
+    );
   }
   for (const section of loreSections(ctx.lore))
     add(section.name, () => `${section.name}: ${firstSentences(section.text, 2)}`);
@@ -344,10 +357,17 @@ const EXAMINE_WORDS = new Set([
   'with',
 ]);
 
+/** Ledger entity types that are people. */
+const PERSON_TYPES = /^(?:person|people|character|npc|creature)$/i;
+
 /** The thing sharing the most words with `asked` (a whole name a little more), if any. */
-function bestThing(ctx: FreeContext, asked: readonly string[]): Thing | undefined {
+function bestThing(
+  ctx: FreeContext,
+  asked: readonly string[],
+  things: readonly Thing[] = thingsHere(ctx),
+): Thing | undefined {
   let best: { thing: Thing; score: number } | undefined;
-  for (const thing of thingsHere(ctx)) {
+  for (const thing of things) {
     const score = thing.words.filter((w) => asked.some((a) => wordsMatch(a, w))).length;
     if (score === 0) continue;
     const exact = score === thing.words.length ? 0.5 : 0;
@@ -373,40 +393,112 @@ function describeThing(ctx: FreeContext, text: string): string {
   return `${say(ctx.who, 'sees', 'see')} nothing like “${asked.join(' ')}” here.`;
 }
 
-/**
- * "ask Mother Hesk about the chapel", "talk to the bosun": what the game knows about the subject (after
- * "about"), as the person tells it; with no subject, who the person is. Nothing is spent.
- */
-function answerTalk(ctx: FreeContext, text: string): string {
-  const words = allWords(text);
-  const about = words.lastIndexOf('about');
-  const person = askedWords((about < 0 ? words : words.slice(0, about)).join(' '));
-  let subject = about < 0 ? [] : askedWords(words.slice(about + 1).join(' '));
-  // "about it", "about that": what the previous line was about.
-  if (about >= 0 && subject.length === 0 && ctx.previous !== undefined)
-    subject = askedWords(ctx.previous).filter((w) => !person.includes(w));
-  const pronoun = person.length === 1 ? PERSON_PRONOUNS.get(person[0]!) : undefined;
-  const who = person.length === 0 || pronoun !== undefined ? undefined : bestThing(ctx, person);
-  const name =
-    who?.name ?? pronoun ?? (person.length === 0 ? undefined : capitalise(`the ${person.join(' ')}`));
-  if (subject.length === 0)
-    return who === undefined
-      ? `${say(ctx.who, 'talks', 'talk')} for a while; no one says anything new.`
-      : who.describe();
-  const thing = bestThing(ctx, subject);
-  const told = thing?.describe() ?? sentenceAbout(knownOf(ctx), subject);
-  if (told === undefined)
-    return `${name ?? 'No one here'} knows nothing about “${subject.join(' ')}” that the story tells.`;
-  if (name === undefined) return `What is said of it: ${told}`;
-  return `${name} tells ${ctx.who.second ? 'you' : ctx.who.name} what is said of it: ${told}`;
-}
-
-/** A person named by a pronoun ("ask her about it"): told as the pronoun says. */
+/** A person named by a pronoun ("ask her about it"): told as the pronoun says when no one was named. */
 const PERSON_PRONOUNS: ReadonlyMap<string, string> = new Map([
   ['her', 'She'],
   ['him', 'He'],
   ['them', 'They'],
 ]);
+
+/** How many of the last messages "her", "him" and "them" look back through for the person meant. */
+export const PRONOUN_LOOKBACK = 6;
+
+/** The person part and the subject part of a talk line ("ask Wren about the tower"). */
+function talkParts(text: string): {
+  person: string[];
+  pronoun: string | undefined;
+  subject: string[];
+  about: boolean;
+} {
+  const words = allWords(text);
+  const about = words.lastIndexOf('about');
+  const before = about < 0 ? words : words.slice(0, about);
+  const person = askedWords(before.join(' ')).filter((w) => !PERSON_PRONOUNS.has(w));
+  // "ask her", "talk to them": a pronoun alone names the person ("them" is a stop word elsewhere).
+  const pronoun = person.length === 0 ? before.find((w) => PERSON_PRONOUNS.has(w)) : undefined;
+  return {
+    person,
+    pronoun: pronoun === undefined ? undefined : PERSON_PRONOUNS.get(pronoun),
+    subject: about < 0 ? [] : askedWords(words.slice(about + 1).join(' ')),
+    about: about >= 0,
+  };
+}
+
+/**
+ * Whom "her", "him" or "them" means: newest first among the last PRONOUN_LOOKBACK messages, the person a
+ * talk line addressed, or else a person (an NPC, a ledger character) the message names. Undefined when
+ * none was named.
+ */
+function personMeant(ctx: FreeContext): Thing | undefined {
+  const recent = ctx.recent ?? (ctx.previous === undefined ? [] : [ctx.previous]);
+  const things = thingsHere(ctx);
+  const people = things.filter((t) => t.person === true);
+  for (let i = recent.length - 1; i >= Math.max(0, recent.length - PRONOUN_LOOKBACK); i--) {
+    const line = recent[i]!;
+    const addressed = talkParts(line).person;
+    const talkedTo = addressed.length === 0 ? undefined : bestThing(ctx, addressed, things);
+    if (talkedTo !== undefined && isTalk(line)) return talkedTo;
+    const named = bestThing(ctx, askedWords(line), people);
+    if (named !== undefined) return named;
+  }
+  return undefined;
+}
+
+/** Whether a line talks to someone (its verb or phrase is the talk action's). */
+function isTalk(line: string): boolean {
+  const words = allWords(line);
+  return words.some((w) => TALK_VERBS.has(w));
+}
+
+const TALK_VERBS = new Set(['ask', 'talk', 'speak', 'chat', 'tell', 'greet', 'question']);
+
+/** Ways a person tells what is said of something; the first without a seed. */
+const TOLD_AS = [
+  (name: string, to: string) => `${name} tells ${to} what is said of it:`,
+  (name: string, to: string) => `${name} thinks a moment, then tells ${to}:`,
+  (name: string, to: string) => `${name} leans closer and tells ${to}:`,
+  (name: string, to: string) => `“Here is what I know,” ${name} tells ${to}:`,
+] as const;
+
+const NOTHING_NEW = [
+  (who: Voice) => `${say(who, 'talks', 'talk')} for a while; no one says anything new.`,
+  (who: Voice) => `${say(who, 'talks', 'talk')} a little; nothing new comes of it.`,
+  (who: Voice) => `${say(who, 'passes', 'pass')} a few words; no one has news.`,
+] as const;
+
+function seeded<T>(ctx: FreeContext, key: string, options: readonly T[]): T {
+  return options[ctx.seed === undefined ? 0 : varietyIndex(ctx.seed, key, options.length)]!;
+}
+
+/**
+ * "ask Mother Hesk about the chapel", "talk to the bosun": what the game knows about the subject (after
+ * "about"), as the person tells it; with no subject, who the person is. "her", "him" and "them" are the
+ * person named in the last turns (personMeant). Worded by the seed; nothing is spent.
+ */
+function answerTalk(ctx: FreeContext, text: string): string {
+  const parts = talkParts(text);
+  const person = parts.person;
+  let subject = parts.subject;
+  // "about it", "about that": what the previous line was about.
+  if (parts.about && subject.length === 0 && ctx.previous !== undefined)
+    subject = askedWords(ctx.previous).filter((w) => !person.includes(w));
+  const pronoun = parts.pronoun;
+  const who =
+    pronoun !== undefined ? personMeant(ctx) : person.length === 0 ? undefined : bestThing(ctx, person);
+  const name =
+    who?.name ?? pronoun ?? (person.length === 0 ? undefined : capitalise(`the ${person.join(' ')}`));
+  if (subject.length === 0)
+    return who === undefined ? seeded(ctx, 'talk:nothing', NOTHING_NEW)(ctx.who) : who.describe();
+  if (pronoun !== undefined && who !== undefined)
+    subject = subject.filter((w) => !who.words.some((n) => wordsMatch(w, n)));
+  const thing = bestThing(ctx, subject);
+  const told = thing?.describe() ?? sentenceAbout(knownOf(ctx), subject);
+  if (told === undefined)
+    return `${name ?? 'No one here'} knows nothing about “${subject.join(' ')}” that the story tells.`;
+  if (name === undefined) return `What is said of it: ${told}`;
+  const to = ctx.who.second ? 'you' : ctx.who.name;
+  return `${seeded(ctx, `talk:${name}:${subject.join(' ')}`, TOLD_AS)(name, to)} ${told}`;
+}
 
 /** The answer to a free action that changes nothing (look, examine, inventory, exits). */
 export function answerFreeAction(
