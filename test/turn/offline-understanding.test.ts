@@ -287,6 +287,56 @@ describe('pronouns and wording', () => {
   });
 });
 
+describe("a card's {{user}} offline", () => {
+  const card = (persona?: { name: string }) => {
+    const loaded = loadCartridgeFromFiles(
+      new Map([
+        ['yare.yaml', 'state_schema:\n  n: { type: int, default: 0, visibility: public }\nevents: {}\n'],
+        ['bot_lore.md', '# The Dock\n*   **Mira**: Mira waves at {{user}}. {{user}} waits by the rope.\n'],
+      ]),
+      'dock',
+      persona === undefined
+        ? {}
+        : {
+            persona: {
+              ...persona,
+              pronoun_sub: 'she',
+              pronoun_obj: 'her',
+              pronoun_poss: 'her',
+              pronoun_poss_obj: 'hers',
+            },
+          },
+    );
+    if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.message).join('\n'));
+    return loaded.cartridge;
+  };
+  const talkTo = (c: Cartridge, persona?: { name: string }) =>
+    (
+      chooseOffline(c.rules, directorTools(c), 'talk to Mira', {
+        state: structuredClone(c.rules.initialState) as Dict,
+        lore: c.lore,
+        ...(persona === undefined
+          ? {}
+          : {
+              persona: {
+                ...persona,
+                pronoun_sub: 'she',
+                pronoun_obj: 'her',
+                pronoun_poss: 'her',
+                pronoun_poss_obj: 'hers',
+              },
+            }),
+      }) as { text: string }
+    ).text;
+
+  it('reads "you" with no persona (the verb agreeing), and the persona\'s name with one', () => {
+    expect(talkTo(card())).toBe('Mira: Mira waves at you. You wait by the rope.');
+    expect(talkTo(card({ name: 'Ada' }), { name: 'Ada' })).toBe(
+      'Mira: Mira waves at Ada. Ada waits by the rope.',
+    );
+  });
+});
+
 describe('limits', () => {
   it(`reads at most ${MAX_KNOWN_ENTRIES} World Info entries`, () => {
     const many = (n: number) =>

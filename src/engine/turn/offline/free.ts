@@ -3,6 +3,7 @@
 // told from the public state, the lore and the world ledger (place.ts). `wait` lets game time pass
 // (the engine's `advance_game_time`), so it is a turn. Pure.
 
+import { applyStoryMacros, DEFAULT_PERSONA, type Persona } from '../../../core/cartridge/index.ts';
 import type { World } from '../../../core/ledger/index.ts';
 import { type CompiledRules, type Dict, formatValue } from '../../../core/yare/index.ts';
 import {
@@ -506,6 +507,22 @@ export function answerFreeAction(
   ctx: FreeContext,
   text: string,
 ): string {
+  return inVoice(answerOf(kind, ctx, text), ctx.who);
+}
+
+/**
+ * The answer in the player's voice. A card loaded without a persona has "Player" where it wrote `{{user}}`
+ * (core/cartridge/persona.ts, DEFAULT_PERSONA); a player addressed as "you" reads "you" there, the verb after
+ * it agreeing, as the opening reads (applyStoryMacros). A named persona's name is in the text already.
+ */
+function inVoice(text: string, who: Voice): string {
+  if (!who.second || !/\bPlayer\b/.test(text)) return text;
+  return applyStoryMacros(text.replace(/\bPlayer\b/g, '{{user}}'), SECOND_PERSON_PERSONA);
+}
+
+const SECOND_PERSON_PERSONA: Persona = { ...DEFAULT_PERSONA, name: 'you' };
+
+function answerOf(kind: Exclude<FreeActionKind, 'wait'>, ctx: FreeContext, text: string): string {
   switch (kind) {
     case 'look':
       return describeLook(ctx);
