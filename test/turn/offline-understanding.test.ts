@@ -9,6 +9,7 @@ import type { Cartridge } from '../../src/core/cartridge/index.ts';
 import type { Dict } from '../../src/core/yare/index.ts';
 import { MAX_SAID_QUANTITY, saidQuantity } from '../../src/engine/turn/offline/amounts.ts';
 import { chooseOffline, type OfflineChoice } from '../../src/engine/turn/offline/choose.ts';
+import { timePassed } from '../../src/engine/turn/offline/free.ts';
 import { type KnownEntry, MAX_KNOWN_ENTRIES, namedEntries } from '../../src/engine/turn/offline/known.ts';
 import { MAX_NOTE_ACTS, noteActs } from '../../src/engine/turn/offline/note-acts.ts';
 import { directorTools } from '../../src/engine/turn/tools.ts';
@@ -284,6 +285,28 @@ describe('pronouns and wording', () => {
     const wordings = new Set(Array.from({ length: 24 }, (_, seed) => said(seed)));
     expect(wordings.size).toBeGreaterThan(1);
     for (const w of wordings) expect(w).toMatch(/^(?:Wren|“Here is what I know,” Wren) .*Black Tower stands/);
+  });
+});
+
+describe('waiting', () => {
+  it('where the rules keep no time: told from the scene, worded by the seed, nothing spent', () => {
+    const wait = (seed: number) =>
+      chooseOffline(cartridge.rules, tools, 'wait a while', {
+        state: structuredClone(cartridge.rules.initialState) as Dict,
+        lore: cartridge.lore,
+        seed,
+      });
+    expect(wait(1)).toMatchObject({ kind: 'reply', reason: 'free', action: 'wait' });
+    expect((wait(1) as { text: string }).text).toBe((wait(1) as { text: string }).text);
+    expect((wait(1) as { text: string }).text).toMatch(
+      /^You wait a while\. A green vale under grey hills\.$/,
+    );
+  });
+
+  it('where they do: how long, and the part of the day after it', () => {
+    expect(timePassed('1h', '2026-05-01T19:30:00Z')).toBe('Time passes (an hour); it is evening now.');
+    expect(timePassed('15m', undefined)).toBe('Time passes (15 minutes).');
+    expect(timePassed('2d', '2026-05-01T08:00:00Z')).toBe('Time passes (2 days); it is morning now.');
   });
 });
 

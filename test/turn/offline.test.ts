@@ -369,7 +369,7 @@ describe('an offline turn', () => {
       seed: 1,
     });
     expect((record!.stateAfter as Loose).game_time).toBe('1147-03-09T20:00:00');
-    expect(record!.narration).toBe('Time passes.');
+    expect(record!.narration).toBe('Time passes (2 hours); it is evening now.');
   });
 
   it("plays Lanternmere's chapel mini-game, whose resolver takes `data`", async () => {

@@ -18,6 +18,7 @@ import {
   type CompiledRules,
   type Dict,
   type EventDef,
+  GAME_TIME_KEY,
   type InputSpec,
   publicEvents,
   toStateValue,
@@ -33,6 +34,7 @@ import {
   type FreeActionSpec,
   freeActionHelp,
   PRONOUN_LOOKBACK,
+  saidWaitLength,
   voiceOf,
   waitDuration,
 } from './free.ts';
@@ -97,6 +99,18 @@ export interface OfflineContext {
   readonly story?: readonly { readonly role: string; readonly content: string }[];
   /** The turn's seed: talk is worded by it, the same in a replay. */
   readonly seed?: number;
+}
+
+/**
+ * Whether the rules do anything with time: a `game_time` field of their own (what time it is shows and
+ * can matter), or events that run every turn (`trigger_on: cycle_tick`). Without either, waiting only
+ * moves a clock nothing reads, so it is told from the scene instead of spending a turn.
+ */
+function keepsTime(rules: CompiledRules): boolean {
+  // The engine's own clock field is known to the checker but not in the initial state (core/yare/schema.ts).
+  if (Object.hasOwn(rules.initialState, GAME_TIME_KEY)) return true;
+  for (const event of rules.events.values()) if (event.triggerOn === 'cycle_tick') return true;
+  return false;
 }
 
 /** A line that asks for the previous one again. */
@@ -251,8 +265,9 @@ function candidatesOf(
     });
   }
   for (const free of FREE_ACTIONS) {
-    if (free.kind === 'wait' && !tools.byName.has(ADVANCE_GAME_TIME)) continue;
-    out.push({ kind: 'free', free, words: FREE_WORDS.get(free.kind)!, costly: free.kind === 'wait' });
+    // Waiting costs a turn only where the rules keep time; elsewhere it is told from the scene (free.ts).
+    const costly = free.kind === 'wait' && tools.byName.has(ADVANCE_GAME_TIME) && keepsTime(rules);
+    out.push({ kind: 'free', free, words: FREE_WORDS.get(free.kind)!, costly });
   }
   return out;
 }
@@ -614,7 +629,7 @@ export function unmatchedReply(
 function freeAnswer(
   rules: CompiledRules,
   tools: DirectorToolSet,
-  kind: Exclude<FreeActionKind, 'wait'>,
+  kind: FreeActionKind,
   text: string,
   context: OfflineContext | undefined,
 ): OfflineChoice {
@@ -731,7 +746,10 @@ function chooseFromWords(
     }
   }
   if (candidate.kind === 'free') {
-    if (candidate.free.kind === 'wait')
+    // A wait lets game time pass where the rules keep time, or when the player says how long.
+    const timed =
+      candidate.costly || (tools.byName.has(ADVANCE_GAME_TIME) && saidWaitLength(text) !== undefined);
+    if (candidate.free.kind === 'wait' && timed)
       return { kind: 'call', name: ADVANCE_GAME_TIME, args: { duration: waitDuration(text) }, how: 'match' };
     return freeAnswer(rules, tools, candidate.free.kind, text, context);
   }

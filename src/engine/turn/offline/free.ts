@@ -502,11 +502,7 @@ function answerTalk(ctx: FreeContext, text: string): string {
 }
 
 /** The answer to a free action that changes nothing (look, examine, inventory, exits). */
-export function answerFreeAction(
-  kind: Exclude<FreeActionKind, 'wait'>,
-  ctx: FreeContext,
-  text: string,
-): string {
+export function answerFreeAction(kind: FreeActionKind, ctx: FreeContext, text: string): string {
   return inVoice(answerOf(kind, ctx, text), ctx.who);
 }
 
@@ -522,7 +518,7 @@ function inVoice(text: string, who: Voice): string {
 
 const SECOND_PERSON_PERSONA: Persona = { ...DEFAULT_PERSONA, name: 'you' };
 
-function answerOf(kind: Exclude<FreeActionKind, 'wait'>, ctx: FreeContext, text: string): string {
+function answerOf(kind: FreeActionKind, ctx: FreeContext, text: string): string {
   switch (kind) {
     case 'look':
       return describeLook(ctx);
@@ -534,6 +530,8 @@ function answerOf(kind: Exclude<FreeActionKind, 'wait'>, ctx: FreeContext, text:
       return describeInventory(ctx);
     case 'exits':
       return describeExits(ctx);
+    case 'wait':
+      return waitInScene(ctx);
     default: {
       const unreachable: never = kind;
       return String(unreachable);
@@ -541,8 +539,47 @@ function answerOf(kind: Exclude<FreeActionKind, 'wait'>, ctx: FreeContext, text:
   }
 }
 
-/** Longest wait said in words ("wait an hour", "wait 10 minutes"); 15 minutes when no length is said. */
-export function waitDuration(text: string): string {
+/** Sentences of the scene a wait may tell (no persona macros, not too long). */
+const MAX_WAIT_SENTENCE_CHARS = 240;
+
+/**
+ * Waiting where the rules keep no time: nothing changes and no turn is spent; a sentence of the place's
+ * lore (or the first section's, or the opening's), chosen by the seed, says what the player sees meanwhile.
+ */
+function waitInScene(ctx: FreeContext): string {
+  const place = here(ctx);
+  const section =
+    (place === undefined ? undefined : sectionAbout(ctx.lore, place)) ?? loreSections(ctx.lore)[0];
+  const text = section?.text ?? ctx.known?.opening ?? '';
+  const sentences = text
+    .split(/(?<=[.!?])\s+/)
+    .map((t) => t.trim())
+    .filter((t) => /^[A-Z“"]/.test(t) && !t.includes('{{') && t.length <= MAX_WAIT_SENTENCE_CHARS);
+  const waited = `${say(ctx.who, 'waits', 'wait')} a while.`;
+  if (sentences.length === 0) return `${waited} Nothing changes.`;
+  return `${waited} ${seeded(ctx, `wait:${section?.key ?? 'opening'}`, sentences)}`;
+}
+
+const UNIT_WORDS: Readonly<Record<string, readonly [string, string]>> = {
+  m: ['a minute', 'minutes'],
+  h: ['an hour', 'hours'],
+  d: ['a day', 'days'],
+};
+
+/**
+ * What a wait did where the rules keep time: how long, and the part of the day after it ("Time passes
+ * (an hour); it is evening now.").
+ */
+export function timePassed(duration: unknown, gameTimeAfter: unknown): string {
+  const m = typeof duration === 'string' ? /^(\d{1,4})([mhd])$/.exec(duration) : null;
+  const unit = m === null ? undefined : UNIT_WORDS[m[2]!];
+  const long = m === null || unit === undefined ? '' : ` (${m[1] === '1' ? unit[0] : `${m[1]} ${unit[1]}`})`;
+  const part = partOfDay(gameTimeAfter);
+  return `Time passes${long}${part === undefined ? '' : `; it is ${part} now`}.`;
+}
+
+/** How long a wait the words say ("wait an hour", "wait 10 minutes", "until night"); undefined when none. */
+export function saidWaitLength(text: string): string | undefined {
   const words = allWords(text);
   const units: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, {
     minute: 'm',
@@ -572,7 +609,12 @@ export function waitDuration(text: string): string {
   }
   for (const word of words) if (/^\d{1,4}[mhd]$/.test(word)) return word;
   if (words.includes('night') || words.includes('morning') || words.includes('dawn')) return '8h';
-  return '15m';
+  return undefined;
+}
+
+/** The wait the words say; 15 minutes when no length is said. */
+export function waitDuration(text: string): string {
+  return saidWaitLength(text) ?? '15m';
 }
 
 /** Names of the free actions for /help (the values of an input are shown as prose there). */
