@@ -708,7 +708,8 @@ function chooseFromWords(
   context: OfflineContext | undefined,
 ): OfflineChoice {
   const candidates = candidatesOf(rules, tools, context);
-  const list = ranked(candidates, saidText(text, candidates));
+  // Matched as a request when it asks for a thing; answered in the player's own words.
+  const list = ranked(candidates, saidText(asRequest(text), candidates));
   const top = list[0];
   if (top === undefined)
     return {
@@ -907,6 +908,18 @@ export function chooseOffline(
   const command = COMMAND.exec(text.trim());
   if (command) return parseCommand(rules, tools, command[1]!, command[2] ?? '', context);
   return chooseFromWords(rules, tools, text, context);
+}
+
+/**
+ * "I'd like a room", "can I get a drink", "I need some oil": asking for a thing is getting it (the verb
+ * the events' words know), not liking or needing. Only at the start, before an article, so "I'd like to
+ * rest" keeps its own verb. A fixed alternation: linear on any text.
+ */
+const ASKING_FOR =
+  /^\s*(?:i(?:'d|’d| would)? like|i want|i need|can i (?:have|get)|could i (?:have|get)|may i have|give me)\s+(a|an|some|the|one)\s+/i;
+
+function asRequest(text: string): string {
+  return text.replace(ASKING_FOR, (_all, article: string) => `get ${article} `);
 }
 
 /** The command for one event with its inputs, as it can be typed (`/travel destination="brine market"`). */

@@ -52,7 +52,7 @@ const VERB_GROUPS: readonly (readonly string[])[] = [
   ['wait', 'linger', 'idle', 'bide', 'loiter'],
   ['heal', 'mend', 'cure', 'patch'],
   ['flee', 'escape', 'retreat'],
-  ['take', 'grab', 'collect'],
+  ['take', 'grab', 'collect', 'get', 'rent'],
   ['talk', 'chat', 'ask', 'greet'],
 ];
 
