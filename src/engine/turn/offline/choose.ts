@@ -41,7 +41,8 @@ import {
 import { narrateOffline } from './narration.ts';
 import type { KnownEntry } from './known.ts';
 import { type NoteAct, noteActs } from './note-acts.ts';
-import { travelEvent } from './place.ts';
+import { loreKindWords, travelEvent } from './place.ts';
+import { asRequest } from './request.ts';
 import {
   allWords,
   contentWords,
@@ -193,7 +194,11 @@ function firstVerb(words: readonly string[]): string | undefined {
   return first !== undefined && (words[0] === first || isKnownVerb(first)) ? first : undefined;
 }
 
-function eventWords(event: EventDef, implied: readonly ImpliedIntent[]): CandidateWords {
+function eventWords(
+  rules: CompiledRules,
+  event: EventDef,
+  implied: readonly ImpliedIntent[],
+): CandidateWords {
   let byImplied = wordsOfEvents.get(event);
   if (byImplied === undefined) {
     byImplied = new WeakMap();
@@ -206,6 +211,8 @@ function eventWords(event: EventDef, implied: readonly ImpliedIntent[]): Candida
     const name = event.name.split('_').filter((w) => w.length > 1);
     const verb = name[0] !== undefined && !STOP_WORDS.has(name[0]) ? name[0] : undefined;
     const verbs = new Set<string>(verb === undefined ? [] : [verb]);
+    // The event that moves the player is going somewhere, whatever its name ("sail_to": "go to saltmarsh").
+    if (travelEvent(rules) === event.name) verbs.add('go');
     // Other words of the name that read as verbs ("strike" in combat_strike, "heal" in cast_heal).
     const phraseVerbs = new Set<string>(name.slice(1).filter((w) => !STOP_WORDS.has(w) && isNameVerb(w)));
     const intentVerbs = new Set<string>();
@@ -260,7 +267,7 @@ function candidatesOf(
     out.push({
       kind: 'event',
       event,
-      words: eventWords(event, impliedOf(context, event.name)),
+      words: eventWords(rules, event, impliedOf(context, event.name)),
       costly: costlyEvent(rules, event),
     });
   }
@@ -449,17 +456,6 @@ function ranked(candidates: readonly Candidate[], said: SaidText): Ranked[] {
     );
 }
 
-export function scoreEvent(event: EventDef, text: string, context?: OfflineContext): number {
-  const c: Candidate = {
-    kind: 'event',
-    event,
-    words: eventWords(event, impliedOf(context, event.name)),
-    costly: false,
-  };
-  return evidenceFor(c, saidText(text, [c])).score;
-}
-
-/** The best-evidenced public event for free text, or undefined below MIN_MATCH_SCORE (ties: first declared). */
 export function matchEvent(
   rules: CompiledRules,
   text: string,
@@ -474,9 +470,10 @@ export function matchEvent(
 
 /**
  * The enum option the text names: the longest option written out in full, else the one option sharing
- * the most words with the text ("the market" → "brine market"), when that one is unambiguous.
+ * the most words with the text ("the market" → "brine market"), when that one is unambiguous, else the
+ * one option the lore says is a thing the text names ("the inn" → "tallow rest": "The inn at the …").
  */
-function namedOption(options: readonly string[], text: string): string | undefined {
+function namedOption(options: readonly string[], text: string, lore?: string): string | undefined {
   const padded = ` ${normalize(text)} `;
   const full = options
     .filter((o) => padded.includes(` ${normalize(o)} `))
@@ -487,9 +484,13 @@ function namedOption(options: readonly string[], text: string): string | undefin
     (o) => contentWords(o).filter((w) => said.some((s) => wordsMatch(s, w))).length,
   );
   const best = Math.max(0, ...overlap);
-  return best > 0 && overlap.filter((n) => n === best).length === 1
-    ? options[overlap.indexOf(best)]
-    : undefined;
+  if (best > 0)
+    return overlap.filter((n) => n === best).length === 1 ? options[overlap.indexOf(best)] : undefined;
+  if (lore === undefined || lore === '') return undefined;
+  const ofKind = options.filter((o) =>
+    loreKindWords(lore, o).some((k) => said.some((w) => wordsMatch(w, k))),
+  );
+  return ofKind.length === 1 ? ofKind[0] : undefined;
 }
 
 /** Words of a free-text value taken from the line ("fireball" from "cast fireball at the goblin"). */
@@ -501,11 +502,12 @@ const MAX_FREE_VALUE_WORDS = 3;
  * are neither stop words, the event's verbs or name, nor mostly verbs; undefined when there is none.
  */
 function freeTextValue(
+  rules: CompiledRules,
   event: EventDef,
   text: string,
   context: OfflineContext | undefined,
 ): string | undefined {
-  const own = eventWords(event, impliedOf(context, event.name));
+  const own = eventWords(rules, event, impliedOf(context, event.name));
   const ownWords = [...own.verbs, ...own.phraseVerbs, ...own.nameWords];
   const isOwn = (word: string) => ownWords.some((w) => wordsMatch(word, w) || sameVerb(word, w));
   const words = allWords(text).slice(0, MAX_MATCH_WORDS);
@@ -552,14 +554,16 @@ function inputsFromText(
   const quantity = saidQuantity(text);
   const counted = quantityInput(event);
   for (const spec of event.inputList) {
-    const named = namedOption(enumOptions(spec), text);
+    const named = namedOption(enumOptions(spec), text, context?.lore);
     if (named !== undefined) args[spec.name] = named;
     else if (spec === counted && quantity !== undefined) args[spec.name] = quantity;
     else if (implied !== undefined && Object.hasOwn(implied.inputs, spec.name))
       args[spec.name] = implied.inputs[spec.name];
     else if (!spec.hasDefault && spec.type !== undefined && !isActorInput(spec)) {
       const value =
-        spec.type === 'string' && spec.enum === undefined ? freeTextValue(event, text, context) : undefined;
+        spec.type === 'string' && spec.enum === undefined
+          ? freeTextValue(rules, event, text, context)
+          : undefined;
       if (value === undefined) return { missing: spec };
       args[spec.name] = value;
     }
@@ -691,6 +695,24 @@ function eventChoice(
   return { kind: 'call', name: event.name, args: inputs.args, how: 'match', ...(notice ? { notice } : {}) };
 }
 
+/** The place of the travel event's the words name ("the teeth", "the inn"), if the rules move the player. */
+function placeNamed(rules: CompiledRules, words: string, lore: string | undefined): string | undefined {
+  const travel = travelEvent(rules);
+  const event = travel === undefined ? undefined : rules.events.get(travel);
+  const places = event?.inputList.flatMap(enumOptions) ?? [];
+  return places.length === 0 ? undefined : namedOption(places, words, lore);
+}
+
+/**
+ * A journey chosen because what was asked is refused here ("head back to the inn to sleep" far from the
+ * inn): it says the rest waits for the player's arrival.
+ */
+function withWayThere(rules: CompiledRules, call: OfflineChoice, refusedVerbs: ReadonlySet<string>) {
+  if (call.kind !== 'call' || call.name !== travelEvent(rules) || refusedVerbs.size === 0) return call;
+  const asked = [...refusedVerbs].join(' ');
+  return { ...call, notice: `(First the way there; say “${asked}” again when you arrive.)` };
+}
+
 const QUESTION_WORDS = new Set(['what', 'where', 'which', 'who', 'how', 'whats', 'wheres']);
 
 /** Whether the text asks a question about the world ("what places can I go to?"). */
@@ -709,7 +731,8 @@ function chooseFromWords(
 ): OfflineChoice {
   const candidates = candidatesOf(rules, tools, context);
   // Matched as a request when it asks for a thing; answered in the player's own words.
-  const list = ranked(candidates, saidText(asRequest(text), candidates));
+  const isPlace = (words: string) => placeNamed(rules, words, context?.lore) !== undefined;
+  const list = ranked(candidates, saidText(asRequest(text, isPlace), candidates));
   const top = list[0];
   if (top === undefined)
     return {
@@ -764,7 +787,7 @@ function chooseFromWords(
     // Named by another verb of the line, not the refused one's ("pay in ember" is no copper payment).
     if ([...next.evidence.verbWords].some((v) => evidence.verbWords.has(v))) continue;
     const other = eventChoice(rules, next.candidate.event, text, context);
-    if (other.kind === 'call') return other;
+    if (other.kind === 'call') return withWayThere(rules, other, evidence.verbWords);
   }
   return chosen;
 }
@@ -908,18 +931,6 @@ export function chooseOffline(
   const command = COMMAND.exec(text.trim());
   if (command) return parseCommand(rules, tools, command[1]!, command[2] ?? '', context);
   return chooseFromWords(rules, tools, text, context);
-}
-
-/**
- * "I'd like a room", "can I get a drink", "I need some oil": asking for a thing is getting it (the verb
- * the events' words know), not liking or needing. Only at the start, before an article, so "I'd like to
- * rest" keeps its own verb. A fixed alternation: linear on any text.
- */
-const ASKING_FOR =
-  /^\s*(?:i(?:'d|’d| would)? like|i want|i need|can i (?:have|get)|could i (?:have|get)|may i have|give me)\s+(a|an|some|the|one)\s+/i;
-
-function asRequest(text: string): string {
-  return text.replace(ASKING_FOR, (_all, article: string) => `get ${article} `);
 }
 
 /** The command for one event with its inputs, as it can be typed (`/travel destination="brine market"`). */

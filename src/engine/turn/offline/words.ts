@@ -185,19 +185,6 @@ export function wordsMatch(a: string, b: string): boolean {
   return short.length >= 4 && long.startsWith(short) && long.length - short.length <= 3;
 }
 
-/**
- * Whether the phrase's words occur in `said` one after another (each word matching, a typo allowed);
- * returns the index just past the match, or -1.
- */
-export function findPhrase(said: readonly string[], phrase: readonly string[]): number {
-  if (phrase.length === 0 || phrase.length > said.length) return -1;
-  outer: for (let start = 0; start + phrase.length <= said.length; start++) {
-    for (let k = 0; k < phrase.length; k++) if (!wordsMatch(said[start + k]!, phrase[k]!)) continue outer;
-    return start + phrase.length;
-  }
-  return -1;
-}
-
 /** "a, b, c and d" (`joiner` "or" for choices). */
 export function proseList(items: readonly string[], joiner: 'and' | 'or' = 'and'): string {
   if (items.length <= 1) return items[0] ?? '';

@@ -1,0 +1,25 @@
+// Ways of asking that name an action by another verb, read as that action before the words are weighed
+// (choose.ts): "I'd like a room for the night" is getting a room, "take the ship to the teeth" is going
+// there. Fixed alternations anchored at the start: linear on any text.
+
+/**
+ * "I'd like a room", "can I get a drink", "I need some oil": asking for a thing is getting it (the verb
+ * the events' words know), not liking or needing. Only before an article, so "I'd like to rest" keeps
+ * its own verb.
+ */
+const ASKING_FOR =
+  /^\s*(?:i(?:'d|’d| would)? like|i want|i need|can i (?:have|get)|could i (?:have|get)|may i have|give me)\s+(a|an|some|the|one)\s+/i;
+
+/** "take the ship to …", "I take a boat for …", "we take the north road towards …": the way, then where. */
+const TAKING_THE_WAY =
+  /^\s*(?:(?:i|we)(?:'ll|’ll| will)?\s+)?take\s+(?:the|a|an|my|our)\s+[\p{L}'’-]+(?:\s+[\p{L}'’-]+)?\s+(?:to|for|towards?)\s+(\S[\s\S]*)$/iu;
+
+/**
+ * The line as the matcher weighs it: a request for a thing as "get …", and taking a way (a ship, a road)
+ * to somewhere as "go to …" when `isPlace` says the words after "to" name a place one can go to.
+ */
+export function asRequest(text: string, isPlace: (words: string) => boolean): string {
+  const way = TAKING_THE_WAY.exec(text);
+  if (way !== null && isPlace(way[1]!)) return `go to ${way[1]}`;
+  return text.replace(ASKING_FOR, (_all, article: string) => `get ${article} `);
+}
