@@ -127,6 +127,17 @@ export function labelOf(choice: OfflineChoice): string {
   return `${choice.name}${args.join('')}`;
 }
 
+/**
+ * Whether the choice is what the label expects: the label itself, and when it ends in `~words`, those words
+ * in the answer (a reply's text, a call's notice): `free:talk~Mother Hesk` for "ask her about it".
+ */
+export function meets(expected: string, got: string, choice: OfflineChoice): boolean {
+  const at = expected.indexOf('~');
+  if (at < 0) return got === expected;
+  const shown = choice.kind === 'reply' ? choice.text : (choice.notice ?? '');
+  return got === expected.slice(0, at) && shown.includes(expected.slice(at + 1));
+}
+
 export interface LineResult {
   readonly line: LabelledLine;
   readonly got: string;
@@ -263,7 +274,7 @@ export async function scoreLines(name: string, loaded?: Cartridge): Promise<Line
     const useless =
       got === 'unmatched' ||
       (choice.kind === 'reply' && choice.reason === 'free' && / nothing like /.test(choice.text));
-    results.push({ line, got, correct: got === line.expected, ranCostly, useless });
+    results.push({ line, got, correct: meets(line.expected, got, choice), ranCostly, useless });
   }
   return summary(name, results, times, cpuTimes);
 }

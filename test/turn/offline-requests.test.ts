@@ -154,6 +154,20 @@ describe('going somewhere', () => {
   });
 });
 
+describe('talking about something', () => {
+  it('"ask X about Y" is talk, whatever event Y names; "tell me about Y" asks the game', () => {
+    for (const line of [
+      'ask the innkeeper about a room',
+      'I ask her about sleep',
+      'tell the sailor about the inn',
+    ])
+      expect(choose(line, 'salt lantern')).toMatchObject({ kind: 'reply', reason: 'free', action: 'talk' });
+    expect(choose('tell me about the salt lantern')).toMatchObject({ reason: 'free', action: 'examine' });
+    // Asking for a thing is no conversation.
+    expect(choose('I ask for a room', 'salt lantern')).toMatchObject({ kind: 'call', name: 'rest_at_inn' });
+  });
+});
+
 describe('what the player carries', () => {
   it('"what\'s in my bag?" lists it', () => {
     const answer = choose("what's in my bag?");

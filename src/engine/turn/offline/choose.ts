@@ -42,7 +42,7 @@ import { narrateOffline } from './narration.ts';
 import type { KnownEntry } from './known.ts';
 import { type NoteAct, noteActs } from './note-acts.ts';
 import { loreKindWords, travelEvent } from './place.ts';
-import { asRequest } from './request.ts';
+import { asksAbout, asRequest } from './request.ts';
 import {
   allWords,
   contentWords,
@@ -729,6 +729,8 @@ function chooseFromWords(
   text: string,
   context: OfflineContext | undefined,
 ): OfflineChoice {
+  // "ask her about the chapel": talk, whatever event the subject names ("the chapel", "the password").
+  if (asksAbout(text)) return freeAnswer(rules, tools, 'talk', text, context);
   const candidates = candidatesOf(rules, tools, context);
   // Matched as a request when it asks for a thing; answered in the player's own words.
   const isPlace = (words: string) => placeNamed(rules, words, context?.lore) !== undefined;
