@@ -174,15 +174,22 @@ export function oneEditApart(a: string, b: string): boolean {
   return long.length >= 6 || long[i] === long[i - 1] || long[i] === long[i + 1];
 }
 
+/** Endings of an inflected word ("attack" + s, ed, ing, er): "castle" is no form of "cast". */
+const INFLECTIONS: ReadonlySet<string> = new Set(['s', 'es', 'd', 'ed', 'ing', 'er', 'ers', 'n', 'en']);
+
 /**
  * Two words are the same word: equal, one typo apart, or one the other's inflection ("attacks",
- * "attacking" and "attack": a shared start of four letters or more, the shorter being the stem).
+ * "attacking" and "attack": a stem of four letters or more and an ending of INFLECTIONS).
  */
 export function wordsMatch(a: string, b: string): boolean {
   if (a === b) return true;
   if (oneEditApart(a, b)) return true;
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  return short.length >= 4 && long.startsWith(short) && long.length - short.length <= 3;
+  if (short.length < 4 || !long.startsWith(short)) return false;
+  const ending = long.slice(short.length);
+  // A doubled last letter before the ending: "stab" → "stabbed", "travel" → "travelling".
+  const undoubled = ending[0] === short.at(-1) ? ending.slice(1) : ending;
+  return INFLECTIONS.has(ending) || INFLECTIONS.has(undoubled);
 }
 
 /** "a, b, c and d" (`joiner` "or" for choices). */
