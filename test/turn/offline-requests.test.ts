@@ -2,7 +2,7 @@
 // cartridge written here with no intents: asking for a thing ("I'd like a room for the night"), taking a
 // way to a place ("take the ship to the teeth"), a place named by what the lore says it is ("the inn"),
 // a journey first when what was asked can only be done there ("head back to the inn to sleep"), and
-// "what's in my bag?".
+// "what's in my bag?"; and waiting played as a whole turn where the rules keep time.
 import { describe, expect, it } from 'vitest';
 import { loadCartridgeFromFiles } from '../../src/adapters/files/index.ts';
 import type { Cartridge } from '../../src/core/cartridge/index.ts';
@@ -10,6 +10,7 @@ import type { Dict } from '../../src/core/yare/index.ts';
 import { chooseOffline, type OfflineChoice } from '../../src/engine/turn/offline/choose.ts';
 import { loreKindWords, MAX_KIND_WORDS } from '../../src/engine/turn/offline/place.ts';
 import { directorTools } from '../../src/engine/turn/tools.ts';
+import { collect, initialState, lanternmere } from './helpers.ts';
 
 const YARE = `state_schema:
   player:
@@ -173,5 +174,26 @@ describe('what the player carries', () => {
     const answer = choose("what's in my bag?");
     expect(answer).toMatchObject({ kind: 'reply', reason: 'free', action: 'inventory' });
     expect((answer as { text: string }).text).toMatch(/coil of rope.*10 gold/);
+  });
+});
+
+describe('waiting, as a turn', () => {
+  it('where the rules keep time, "wait a while" moves the clock 15 minutes, runs the every-turn events and says so', async () => {
+    const cartridge = await lanternmere();
+    const state = initialState(cartridge);
+    const { record } = await collect({
+      cartridge,
+      state,
+      messages: [],
+      input: 'wait a while',
+      seed: 1,
+      models: null,
+    });
+    expect(record.stateAfter.game_time).toBe('1147-03-09T18:15:00');
+    // pass_time (trigger_on: cycle_tick) counted the turn.
+    expect((record.stateAfter.world as { turn: number }).turn).toBe(
+      (state.world as { turn: number }).turn + 1,
+    );
+    expect(record.narration).toContain('Time passes (15 minutes); it is evening now.');
   });
 });
