@@ -133,6 +133,15 @@ describe('going somewhere', () => {
     expect(loreKindWords(cartridge.lore, 'nowhere')).toEqual([]);
   });
 
+  it('a place named alone is a question whether to go there, unless it is where the player is', () => {
+    expect(choose('the inn')).toEqual({
+      kind: 'reply',
+      reason: 'question',
+      text: 'Do you mean to go to Salt Lantern? (Say it plainly, or type /sail_to destination="salt lantern".)',
+    });
+    expect(choose('the inn', 'salt lantern')).toMatchObject({ kind: 'reply', reason: 'unmatched' });
+  });
+
   it(`reads at most ${MAX_KIND_WORDS} words of what a thing is`, () => {
     const lore = (opening: string) => `## Keep\n${opening}, far away.\n`;
     expect(loreKindWords(lore('The stone tower gate'), 'keep')).toEqual(['stone', 'tower', 'gate']);

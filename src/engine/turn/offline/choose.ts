@@ -41,7 +41,7 @@ import {
 import { narrateOffline } from './narration.ts';
 import type { KnownEntry } from './known.ts';
 import { type NoteAct, noteActs } from './note-acts.ts';
-import { loreKindWords, travelEvent } from './place.ts';
+import { loreKindWords, spelledAsLore, travelEvent } from './place.ts';
 import { asksAbout, asRequest } from './request.ts';
 import {
   allWords,
@@ -695,12 +695,35 @@ function eventChoice(
   return { kind: 'call', name: event.name, args: inputs.args, how: 'match', ...(notice ? { notice } : {}) };
 }
 
-/** The place of the travel event's the words name ("the teeth", "the inn"), if the rules move the player. */
-function placeNamed(rules: CompiledRules, words: string, lore: string | undefined): string | undefined {
+/** A place of the travel event the words name ("the teeth", "the inn"), if the rules move the player. */
+interface NamedPlace {
+  readonly event: EventDef;
+  readonly input: string;
+  readonly place: string;
+}
+
+function placeNamed(rules: CompiledRules, words: string, lore: string | undefined): NamedPlace | undefined {
   const travel = travelEvent(rules);
   const event = travel === undefined ? undefined : rules.events.get(travel);
-  const places = event?.inputList.flatMap(enumOptions) ?? [];
-  return places.length === 0 ? undefined : namedOption(places, words, lore);
+  for (const spec of event?.inputList ?? []) {
+    const place = namedOption(enumOptions(spec), words, lore);
+    if (place !== undefined) return { event: event!, input: spec.name, place };
+  }
+  return undefined;
+}
+
+/**
+ * Words that only name a place one can go to from here ("the inn"): asked whether that is where to go,
+ * with the command that goes there; undefined when they name none, or one not reachable from here.
+ */
+function placeQuestion(rules: CompiledRules, text: string, context: OfflineContext | undefined) {
+  const named = placeNamed(rules, text, context?.lore);
+  if (named === undefined || context?.state === undefined) return undefined;
+  if (availableAction(rules, context.state, named.event)?.values.includes(named.place) !== true)
+    return undefined;
+  const shown = spelledAsLore(context.lore ?? '', named.place);
+  const command = `/${named.event.name} ${named.input}=${commandValue(named.place)}`;
+  return `Do you mean to go to ${shown}? (Say it plainly, or type ${command}.)`;
 }
 
 /**
@@ -736,6 +759,8 @@ function chooseFromWords(
   const isPlace = (words: string) => placeNamed(rules, words, context?.lore) !== undefined;
   const list = ranked(candidates, saidText(asRequest(text, isPlace), candidates));
   const top = list[0];
+  const place = top === undefined ? placeQuestion(rules, text, context) : undefined;
+  if (place !== undefined) return { kind: 'reply', reason: 'question', text: place };
   if (top === undefined)
     return {
       kind: 'reply',
