@@ -9,6 +9,7 @@ import type { Cartridge } from '../../src/core/cartridge/index.ts';
 import type { Dict } from '../../src/core/yare/index.ts';
 import { chooseOffline, type OfflineChoice } from '../../src/engine/turn/offline/choose.ts';
 import { loreKindWords, MAX_KIND_WORDS } from '../../src/engine/turn/offline/place.ts';
+import { asRequest } from '../../src/engine/turn/offline/request.ts';
 import { directorTools } from '../../src/engine/turn/tools.ts';
 import { collect, initialState, lanternmere } from './helpers.ts';
 
@@ -87,6 +88,19 @@ function choose(text: string, location = 'harbour'): OfflineChoice {
   state.player = { ...state.player, location };
   return chooseOffline(cartridge.rules, tools, text, { state: state as Dict, lore: cartridge.lore });
 }
+
+describe('ways of asking, read as the action', () => {
+  it('a request is getting, an offer giving, a way taken to a place going there', () => {
+    const nowhere = () => false;
+    expect(asRequest("I'd like a room for the night", nowhere)).toBe('get a room for the night');
+    expect(asRequest('I ask for some oil', nowhere)).toBe('get some oil');
+    expect(asRequest("I'd like to rest", nowhere)).toBe("I'd like to rest");
+    expect(asRequest('here, take the copper', nowhere)).toBe('give the copper');
+    expect(asRequest('here you go, take this', nowhere)).toBe('give this');
+    expect(asRequest('take the ship to the teeth', (w) => w === 'the teeth')).toBe('go to the teeth');
+    expect(asRequest('take the ship to the teeth', nowhere)).toBe('take the ship to the teeth');
+  });
+});
 
 describe('asking for a thing', () => {
   it('"I\'d like a room for the night" is getting a room, as its note says the player does', () => {
