@@ -1,4 +1,4 @@
-// Shared tables (migration 0010), run against SQLite and PostgreSQL: opening a table seats its owner; access
+// Shared tables (migration 0009), run against SQLite and PostgreSQL: opening a table seats its owner; access
 // is the owner's or a member's and nobody else's; joining through an invitation (expiry, uses, closing, the
 // member cap at the limit and just past it, a character taken, a persona of someone else); the invitation cap;
 // live events numbered in order with the oldest dropped past `retain`; the queue (its cap, order, stale

@@ -1,4 +1,4 @@
-// The shared-table store suite (migration 0010) on SQLite and, when a server answers, on PostgreSQL.
+// The shared-table store suite (migration 0009) on SQLite and, when a server answers, on PostgreSQL.
 
 import { afterAll } from 'vitest';
 import { postgresAvailable, postgresHarness, sqliteHarness, testPgUrl } from './harness.ts';

@@ -181,7 +181,7 @@ export interface DraftsTable {
   updated_at: number;
 }
 
-/** A session that is a shared table (migration 0010): its turn order, round and live-event counter. */
+/** A session that is a shared table (migration 0009): its turn order, round and live-event counter. */
 export interface SessionTablesTable {
   session_id: string;
   turn_order: 'free' | 'rounds';
@@ -193,7 +193,7 @@ export interface SessionTablesTable {
   updated_at: number;
 }
 
-/** Who sits at a table (migration 0010): the owner too, each with one character of the session. */
+/** Who sits at a table (migration 0009): the owner too, each with one character of the session. */
 export interface SessionMembersTable {
   session_id: string;
   principal_id: string;
@@ -204,7 +204,7 @@ export interface SessionMembersTable {
   joined_at: number;
 }
 
-/** An invitation to a table (migration 0010): the code's sha256 only. */
+/** An invitation to a table (migration 0009): the code's sha256 only. */
 export interface SessionInvitesTable {
   id: string;
   code_hash: string;
@@ -217,7 +217,7 @@ export interface SessionInvitesTable {
   closed_at: number | null;
 }
 
-/** One thing that happened at a table, numbered per session (migration 0010); `payload` is JSON text. */
+/** One thing that happened at a table, numbered per session (migration 0009); `payload` is JSON text. */
 export interface TableEventsTable {
   session_id: string;
   seq: number;
@@ -226,7 +226,7 @@ export interface TableEventsTable {
   created_at: number;
 }
 
-/** A turn request waiting its turn in free order (migration 0010), held by a claiming process. */
+/** A turn request waiting its turn in free order (migration 0009), held by a claiming process. */
 export interface TurnQueueTable {
   id: string;
   session_id: string;
@@ -237,7 +237,7 @@ export interface TurnQueueTable {
   queued_at: number;
 }
 
-/** A member's action in the round being collected (migration 0010); `input` is JSON text. */
+/** A member's action in the round being collected (migration 0009); `input` is JSON text. */
 export interface RoundActionsTable {
   session_id: string;
   round: number;

@@ -98,7 +98,7 @@ export async function listSessions(
   principalId: string,
   page?: SessionPage,
 ): Promise<Session[]> {
-  // The principal's own sessions and the tables they sit at (migration 0010).
+  // The principal's own sessions and the tables they sit at (migration 0009).
   let query = ctx.db
     .selectFrom('sessions')
     .selectAll()

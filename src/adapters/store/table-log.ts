@@ -1,4 +1,4 @@
-// What moves at a table (migration 0010): its live events, numbered per session in commit order (the table's
+// What moves at a table (migration 0009): its live events, numbered per session in commit order (the table's
 // row is the counter, so two replicas never give one number twice and a later number is never seen before an
 // earlier one); free order's queue of waiting turns; the actions of the round being collected.
 

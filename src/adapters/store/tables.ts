@@ -1,4 +1,4 @@
-// A shared table's settings, members and invitations (migration 0010). Counted limits (members, invitations)
+// A shared table's settings, members and invitations (migration 0009). Counted limits (members, invitations)
 // are checked in the transaction that writes, with the table's row locked on PostgreSQL, so two replicas
 // cannot both see room for one; SQLite's BEGIN IMMEDIATE serialises every write already.
 

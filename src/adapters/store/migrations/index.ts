@@ -6,7 +6,7 @@ import { library } from './0005_library.ts';
 import { drafts } from './0006_drafts.ts';
 import { snapshotPieces } from './0007_snapshot_pieces.ts';
 import { claimOwners } from './0008_claim_owners.ts';
-import { table } from './0010_table.ts';
+import { table } from './0009_table.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in order. Append only. */

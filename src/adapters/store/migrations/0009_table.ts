@@ -11,7 +11,7 @@
 // `turn_queue`: free order's queue, one ticket per waiting turn request, held by a process (its claim owner:
 // a ticket whose process is gone is dropped). `round_actions`: the actions of the round being collected.
 //
-// The file carries the number reserved for this work (0010); its version is the next free one on this branch.
+// Version 9: the ninth migration.
 
 import type { Migration } from './migration.ts';
 
