@@ -36,6 +36,7 @@ import { MAX_INPUT_CHARS, MAX_SEED, TURN_SLICE_MS, type TurnLimits, resolveTurnL
 import { loreInPlay, loreOfSliced } from './lore.ts';
 import { NARRATOR_HISTORY_TOKENS, runNarrator } from './narrator.ts';
 import { chooseOffline } from './offline/choose.ts';
+import { timePassed } from './offline/free.ts';
 import { knownEntries } from './offline/known.ts';
 import { narrateOffline } from './offline/narration.ts';
 import { fitMessages, historyStep, recentMessages } from './prompts.ts';
@@ -474,6 +475,15 @@ function resolveInteraction(ctx: TurnContext, interaction: InteractionInput): vo
   runAfterEventHooks(ctx, resolver);
 }
 
+/** The game time an `advance_game_time` result reports (tools.ts, runAdvanceTime); undefined if none. */
+function gameTimeAfter(content: string): unknown {
+  try {
+    return (JSON.parse(content) as { game_time_after_turn?: unknown }).game_time_after_turn;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The player's last line of the story, for an offline "again". */
 function previousLine(story: readonly StoryMessage[]): { previous?: string } {
   for (let i = story.length - 1; i >= 0; i--)
@@ -497,6 +507,8 @@ async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnE
     ...(ctx.cartridge.firstMessage === undefined ? {} : { opening: ctx.cartridge.firstMessage }),
     entries: knownEntries(ctx.cartridge.worldInfo),
     ...previousLine(ctx.story),
+    story: ctx.story,
+    seed: ctx.seed,
   };
   const choice = ctx.budget.measure({ kind: 'offline', what: 'matcher' }, () =>
     chooseOffline(ctx.rules, tools, text, context),
@@ -529,7 +541,10 @@ async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnE
     durationMs: ctx.now() - started,
   });
   yield { type: 'tool_result', round: 1, id, name: choice.name, ok: outcome.ok, content: outcome.content };
-  if (outcome.ok) return tool.kind === 'advance_game_time' ? 'Time passes.' : choice.notice;
+  if (outcome.ok)
+    return tool.kind === 'advance_game_time'
+      ? timePassed(checked.ok ? checked.args.duration : undefined, gameTimeAfter(outcome.content))
+      : choice.notice;
   throw new TurnError('reply', `That did not work: ${outcome.error ?? 'the rules refused it'}`, {
     reason: 'invalid',
   });
