@@ -75,11 +75,12 @@ function timeServe(entry: readonly string[], dir: string, db: string): Promise<n
 }
 
 /**
- * What a command must not load to start fast: the server, the store, the model layer and their packages
- * (their small constant modules, such as default ports or limits, are fine).
+ * What a command must not load to start fast: the server, the store, the model layer, the turn engine's
+ * index (which loads the model layer) and their packages, installed or bundled under dist/vendor/ (their
+ * small constant modules, such as default ports or limits, are fine).
  */
 export const HEAVY_MODULE =
-  /node_modules\/(kysely|hono|@hono|pg|better-sqlite3|ai|@ai-sdk|openai|zod)\/|\/src\/(server\/(app|start)|store\/(open|store)|llm\/(providers|sdk-model)|session\/service)\.[jt]s$/;
+  /node_modules\/(kysely|hono|@hono|pg|better-sqlite3|ai|@ai-sdk|openai|zod)\/|\/dist\/vendor\/(kysely|zod|zod-mini)\.js$|\/src\/(apps\/server\/(app|start)|adapters\/store\/(open|store)|adapters\/llm\/(index|providers|sdk-model)|engine\/session\/service|engine\/turn\/index)\.[jt]s$/;
 
 /**
  * The file: URLs of the ES modules `node <entry> <args>` loads. A module-resolve hook (which runs on its own

@@ -90,12 +90,27 @@ export function compile({ quiet = false } = {}) {
  * still name the packages, and sources run through tsx or vitest use the packages themselves. Only our code
  * imports them (the AI SDK, loaded for its own providers only, is handed JSON Schemas, never zod objects),
  * so no process mixes a bundled copy with the package's own objects.
+ *
+ * yaml (about 70 CommonJS files) and commander (a few) are bundled the same way: every command loads them,
+ * and Node compiles each CommonJS file and scans its source for export names before anything runs (a
+ * sixth of `mnesos validate`'s start-up; bench/startup.ts). yaml's bundle re-exports the package's own
+ * names, read from the package when the build runs (a bundled CommonJS module has no static names;
+ * commander has an ES module entry that names them).
  */
-const VENDORED = { kysely: 'kysely', zod: 'zod', 'zod/mini': 'zod-mini' };
+const VENDORED = { kysely: 'kysely', zod: 'zod', 'zod/mini': 'zod-mini', yaml: 'yaml', commander: 'commander' };
+/** The CommonJS packages of VENDORED without an ES module entry: their bundles name each export (see above). */
+const COMMONJS_VENDORED = ['yaml'];
 const IMPORT_OF_VENDORED = new RegExp(
   `(\\bfrom\\s*|\\bimport\\s*\\(\\s*)(['"])(${Object.keys(VENDORED).join('|')})\\2`,
   'g',
 );
+
+/** The module a vendored bundle is built from: the package's exports, named one by one for CommonJS. */
+function vendorEntry(specifier) {
+  if (!COMMONJS_VENDORED.includes(specifier)) return `export * from '${specifier}';\n`;
+  const names = Object.keys(createRequire(import.meta.url)(specifier)).filter((name) => name !== 'default');
+  return `import pkg from '${specifier}';\nexport const { ${names.join(', ')} } = pkg;\nexport default pkg;\n`;
+}
 
 function vendorManyModulePackages() {
   const esbuild = createRequire(import.meta.url)('esbuild');
@@ -105,10 +120,10 @@ function vendorManyModulePackages() {
   try {
     const entryPoints = Object.entries(VENDORED).map(([specifier, out]) => {
       const entry = join(entries, `${out}.mjs`);
-      writeFileSync(entry, `export * from '${specifier}';\n`);
+      writeFileSync(entry, vendorEntry(specifier));
       return { in: entry, out };
     });
-    const versions = ['kysely', 'zod'].map((name) => {
+    const versions = ['kysely', 'zod', 'yaml', 'commander'].map((name) => {
       const manifest = JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8'));
       return `${name}@${manifest.version} (${manifest.license})`;
     });
@@ -122,7 +137,12 @@ function vendorManyModulePackages() {
       target: 'node20',
       outdir: vendorDir,
       banner: {
-        js: `// ${versions.join(', ')}, bundled by bin/build.mjs; each package's LICENSE ships with it.`,
+        // A bundled CommonJS module (commander) requires Node's own modules: `require` is made for it.
+        js: [
+          `// ${versions.join(', ')}, bundled by bin/build.mjs; each package's LICENSE ships with it.`,
+          "import { createRequire as createVendorRequire } from 'node:module';",
+          'const require = createVendorRequire(import.meta.url);',
+        ].join('\n'),
       },
       logLevel: 'warning',
     });

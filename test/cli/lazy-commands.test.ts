@@ -1,6 +1,6 @@
 // The command registry is lazy (src/apps/cli/commands/index.ts): registering every command loads only commander
-// and the registrations, so `--help`, `validate`, `eval` and `run-event` never load the server, the store or
-// a model SDK. Counted on the compiled CLI by a module-resolve hook (bench/startup.ts reports the figures).
+// and the registrations, so `--help`, `validate`, `eval` and `run-event` never load the server, the store, the
+// turn engine's index or a model SDK. Counted on the compiled CLI by a module-resolve hook (bench/startup.ts reports the figures).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HEAVY_MODULE, loadedModules } from '../../bench/startup.ts';
@@ -31,6 +31,20 @@ describe('lazy commands', { timeout: SPAWN_TIMEOUT_MS }, () => {
           .map((url) => url.replace(/^.*\/(node_modules|src)\//, '$1/')),
         name,
       ).toEqual([]);
+      // commander and yaml (CommonJS, dozens of files) as the one-module bundles of bin/build.mjs.
+      expect(
+        modules.filter((url) => /node_modules\/(commander|yaml)\//.test(url)),
+        name,
+      ).toEqual([]);
+      expect(
+        modules.some((url) => url.endsWith('/dist/vendor/commander.js')),
+        name,
+      ).toBe(true);
+      if (name !== 'help')
+        expect(
+          modules.some((url) => url.endsWith('/dist/vendor/yaml.js')),
+          name,
+        ).toBe(true);
     }
   });
 
