@@ -73,6 +73,7 @@ export function compile({ quiet = false } = {}) {
   });
   if (result.error) throw result.error;
   if (existsSync(join(ROOT, 'dist', 'src', 'apps', 'cli', 'main.js'))) {
+    bundleCommand();
     vendorManyModulePackages();
     mkdirSync(join(ROOT, 'dist'), { recursive: true });
     writeFileSync(STAMP, `${started.toISOString()}\n`);
@@ -166,8 +167,55 @@ function vendorManyModulePackages() {
       if (rewritten !== code) writeFileSync(path, rewritten);
     }
   };
-  for (const compiled of ['src', 'bench']) rewrite(join(ROOT, 'dist', compiled));
+  for (const compiled of ['src', 'bench', 'cli']) rewrite(join(ROOT, 'dist', compiled));
 }
+
+/** Where the command's bundle goes (bin/mnesos runs dist/cli/main.js). */
+const CLI_DIR = join(ROOT, 'dist', 'cli');
+
+/**
+ * The `mnesos` command as one bundle of our compiled modules (dist/cli/): its entry, one module per command
+ * (each command's `import()` of its work stays lazy), code they share in chunks. Resolving, reading and
+ * linking the ~200 modules a command such as `validate` loads one by one was a quarter of its start-up on
+ * the 2-core machine (bench/startup.ts). Packages stay outside (their imports are pointed at dist/vendor/
+ * afterwards, like the rest of dist/), and the library (`dist/src/index.js`) is not bundled.
+ *
+ * A module that names a file beside itself (`new URL('./x.js', import.meta.url)`: a worker's script) names it
+ * beside the chunk it ends up in: every such file must be an entry of the bundle (CLI_ENTRIES), and the build
+ * fails when one is not.
+ */
+function bundleCommand() {
+  const esbuild = createRequire(import.meta.url)('esbuild');
+  rmSync(CLI_DIR, { recursive: true, force: true });
+  esbuild.buildSync({
+    entryPoints: Object.fromEntries(
+      Object.entries(CLI_ENTRIES).map(([out, compiled]) => [out, join(ROOT, 'dist', 'src', compiled)]),
+    ),
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    outdir: CLI_DIR,
+    logLevel: 'warning',
+  });
+  const missing = [];
+  for (const file of readdirSync(CLI_DIR)) {
+    const code = readFileSync(join(CLI_DIR, file), 'utf8');
+    for (const [, name] of code.matchAll(/new URL\(\s*["']\.\/([^"'/]+\.js)["']\s*,\s*import\.meta\.url\s*\)/g))
+      if (!existsSync(join(CLI_DIR, name))) missing.push(`${file} names ./${name}`);
+  }
+  if (missing.length > 0)
+    throw new Error(`dist/cli: a bundled module names a file beside it that is not bundled (add it to CLI_ENTRIES): ${missing.join('; ')}`);
+}
+
+/** The bundle's entries: output name → compiled module under dist/src/. */
+const CLI_ENTRIES = {
+  main: 'apps/cli/main.js',
+  // The cartridge checker's worker thread (apps/server/cartridge-checker.ts starts it by its URL).
+  'cartridge-check-worker': 'apps/server/cartridge-check-worker.js',
+};
 
 async function main(argv) {
   const ifNeeded = argv.includes('--if-needed');

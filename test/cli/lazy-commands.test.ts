@@ -48,6 +48,14 @@ describe('lazy commands', { timeout: SPAWN_TIMEOUT_MS }, () => {
     }
   });
 
+  it('bin/mnesos runs the bundle of bin/build.mjs, a few modules instead of one per source file', async () => {
+    const { dir } = workspace();
+    const modules = await loadedModules([join(ROOT, 'bin', 'mnesos')], ['validate', 'lanternmere'], dir);
+    expect(modules.some((url) => url.endsWith('/dist/cli/main.js'))).toBe(true);
+    expect(modules.filter((url) => url.includes('/dist/src/'))).toEqual([]);
+    expect(modules.length).toBeLessThan(30);
+  });
+
   it('serve loads the server only when it runs (the hook sees it)', async () => {
     const { dir } = workspace();
     // `serve --port x` fails its port check after loading its implementation: the server is loaded then.
