@@ -49,8 +49,11 @@ export const BENCH_WORKER_ROUNDS = 3;
 export const BENCH_PLAY_TURNS = 400;
 const DEFAULT_PG_URL = 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
 const SELF = fileURLToPath(import.meta.url);
-/** What the players say: free text through the offline matcher (two events of the demo cartridge). */
-const INPUTS = ['I check my pack', 'I look through my pack again'];
+/**
+ * What the players say: free text through the offline matcher, every request a committed turn of the demo
+ * cartridge: its pack, and travel between the market and the inn (each walk moves the player and the clock).
+ */
+const INPUTS = ['I check my pack', 'head to the market', 'I look through my pack again', 'return to the inn'];
 
 const TARGET_TURNS_PER_SECOND = { sqlite: 300, postgres: 150 } as const;
 const TARGET_PLAY_CPU_MS = 2;

@@ -19,6 +19,8 @@ function isObj(v: unknown): v is Obj {
 }
 
 export function diffStates(before: unknown, after: unknown, path: string[] = []): StateChange[] {
+  // The same value has no changes; a state shares the parts an event left alone with the one before it.
+  if (before === after) return [];
   if (isObj(before) && isObj(after)) {
     const out: StateChange[] = [];
     for (const key of Object.keys(after)) {

@@ -171,10 +171,15 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
           for (const one of refused) ctx.refusedOutput.push({ role, ...one });
         });
   const models = capped === null ? null : meterModels(capped, meter);
-  // Player text and earlier prose reach prompts only neutralised; the record keeps the raw input.
-  const history: StoryMessage[] = recentMessages(options.messages, prepared.limits.historyMessages).map(
-    (message) => ({ ...message, content: sanitizeForPrompt(message.content) }),
-  );
+  // Player text and earlier prose reach prompts only neutralised; the record keeps the raw input. Only the
+  // models' prompts read the story: an offline turn neutralises none of it.
+  const history: StoryMessage[] =
+    models === null
+      ? []
+      : recentMessages(options.messages, prepared.limits.historyMessages).map((message) => ({
+          ...message,
+          content: sanitizeForPrompt(message.content),
+        }));
   ctx.story = options.messages;
   // The roles' token caps trim the window in the window's own steps (cache-friendly, see fitMessages).
   const step = historyStep(prepared.limits.historyMessages);
