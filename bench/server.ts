@@ -132,13 +132,16 @@ async function runLoad(base: string, keys: readonly string[], turns: number, war
   }
   const latencies: number[] = [];
   const errors: Record<string, number> = {};
+  // Each session says the inputs in turn across warm-up and timed part alike (a walk to where the player
+  // already is would be answered, not played).
+  const said = ids.map(() => 0);
   const play = async (count: number, timed: boolean) => {
     await Promise.all(
       ids.map(async (id, s) => {
         for (let t = 0; t < count; t++) {
           const t0 = performance.now();
           const answer = await post(agents[s]!, url, `/v1/sessions/${id}/turns`, keys[s]!, {
-            input: INPUTS[t % INPUTS.length],
+            input: INPUTS[said[s]!++ % INPUTS.length],
           });
           if (!timed) continue;
           latencies.push(performance.now() - t0);

@@ -10,6 +10,7 @@ import { capModels, meterModels, ModelError, UsageMeter } from '../../adapters/l
 import { TurnBudget, TurnBudgetExceeded } from '../../core/turn-budget.ts';
 import { type Dict, diffStates, toValue } from '../../core/yare/index.ts';
 import { TurnContext } from './context.ts';
+import { coarseCpuClock } from './cpu-clock.ts';
 import { type DirectorOutcome, DIRECTOR_HISTORY_TOKENS, runDirector } from './director.ts';
 import { TurnError } from './errors.ts';
 import { currentGameTime, elapsedSeconds } from './game-time.ts';
@@ -359,12 +360,16 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
 /**
  * The default compute clock: milliseconds of CPU this process has used. While a turn computes its thread is
  * the one running JavaScript, so this is the turn's CPU (the collector's and any busy worker thread's
- * included); time the machine gives to other processes is not.
+ * included); time the machine gives to other processes is not. One clock for every turn of the process,
+ * read from the kernel at most once a CPU_CLOCK_RESOLUTION_MS (cpu-clock.ts says why).
  */
-function processCpuMs(): number {
-  const used = process.cpuUsage();
-  return (used.user + used.system) / 1_000;
-}
+const processCpuMs = coarseCpuClock(
+  () => {
+    const used = process.cpuUsage();
+    return (used.user + used.system) / 1_000;
+  },
+  () => performance.now(),
+);
 
 /** `yieldNow`, and then a cancelled turn stops where it paused (the client left, the turn timed out). */
 function pausing(yieldNow: () => Promise<void>, signal: AbortSignal | undefined): () => Promise<void> {
