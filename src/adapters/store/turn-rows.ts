@@ -5,7 +5,7 @@ import { decodeJson } from './json.ts';
 import type { SqlRunner } from './runner.ts';
 import { Statement } from './statement.ts';
 import type { Turn } from './turn-log-records.ts';
-import { toTurnMessage } from './rows.ts';
+import { TURN_MESSAGE_COLUMNS, toTurnMessage } from './rows.ts';
 import type {
   Database,
   SessionsTable,
@@ -151,21 +151,8 @@ export async function writeTurn(
   }
 }
 
-const INSERT_TURN = new Statement<TurnsTable>(
-  [
-    'id',
-    'session_id',
-    'parent_id',
-    'depth',
-    'sibling_index',
-    'seq',
-    'input',
-    'narration',
-    'seed',
-    'idempotency_key',
-    'created_at',
-  ],
-  (db, v) => db.insertInto('turns').values(v),
+const INSERT_TURN = new Statement<TurnsTable>([...TURN_MESSAGE_COLUMNS, 'seed', 'idempotency_key'], (db, v) =>
+  db.insertInto('turns').values(v),
 );
 
 const INSERT_PAYLOAD = new Statement<TurnPayloadsTable>(['turn_id', 'record', 'state'], (db, v) =>
