@@ -31,6 +31,7 @@ import { NO_TURN_MARK, resolveConversation } from '../openai/resolve.ts';
 import { type Exchange, MAX_TRANSCRIPT_MESSAGES, readTranscript } from '../openai/transcript.ts';
 import { rateLimit } from '../rate-limit.ts';
 import { formatSse } from '../../../core/sse.ts';
+import { SSE_HEADERS } from '../sse.ts';
 
 export { RETRY_WINDOW_MS } from '../openai/resolve.ts';
 export const OPENAI_PREFIX = '/openai/v1';
@@ -167,12 +168,6 @@ function textAnswer(model: string, text: string, stream: boolean, headers: Recor
   ].join('');
   return new Response(body, { headers: { ...SSE_HEADERS, ...headers } });
 }
-
-const SSE_HEADERS = {
-  'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-cache, no-transform',
-  'x-accel-buffering': 'no',
-} as const;
 
 export function registerOpenAiCompatRoutes(api: RouteRegistry, deps: AppDeps): void {
   const memory = new ConversationMemory();
