@@ -180,9 +180,9 @@ const CLI_DIR = join(ROOT, 'dist', 'cli');
  * the 2-core machine (bench/startup.ts). Packages stay outside (their imports are pointed at dist/vendor/
  * afterwards, like the rest of dist/), and the library (`dist/src/index.js`) is not bundled.
  *
- * A module that names a file beside itself (`new URL('./x.js', import.meta.url)`: a worker's script) names it
- * beside the chunk it ends up in: every such file must be an entry of the bundle (CLI_ENTRIES), and the build
- * fails when one is not.
+ * A module that names a file beside itself (`new URL('./x.js', import.meta.url)`, or through a variable holding
+ * that URL: a worker's or a child process's script) names it beside the chunk it ends up in: every such file
+ * must be an entry of the bundle (CLI_ENTRIES), and the build fails when one is not.
  */
 function bundleCommand() {
   const esbuild = createRequire(import.meta.url)('esbuild');
@@ -203,7 +203,7 @@ function bundleCommand() {
   const missing = [];
   for (const file of readdirSync(CLI_DIR)) {
     const code = readFileSync(join(CLI_DIR, file), 'utf8');
-    for (const [, name] of code.matchAll(/new URL\(\s*["']\.\/([^"'/]+\.js)["']\s*,\s*import\.meta\.url\s*\)/g))
+    for (const [, name] of code.matchAll(/new URL\(\s*["']\.\/([^"'/]+\.js)["']\s*,/g))
       if (!existsSync(join(CLI_DIR, name))) missing.push(`${file} names ./${name}`);
   }
   if (missing.length > 0)
@@ -215,6 +215,8 @@ const CLI_ENTRIES = {
   main: 'apps/cli/main.js',
   // The cartridge checker's worker thread (apps/server/cartridge-checker.ts starts it by its URL).
   'cartridge-check-worker': 'apps/server/cartridge-check-worker.js',
+  // The local model's host process (adapters/llm/local-gguf/host.ts spawns it by its URL).
+  'host-child': 'adapters/llm/local-gguf/host-child.js',
 };
 
 async function main(argv) {

@@ -1,6 +1,8 @@
 // The command registry is lazy (src/apps/cli/commands/index.ts): registering every command loads only commander
 // and the registrations, so `--help`, `validate`, `eval` and `run-event` never load the server, the store, the
 // turn engine's index or a model SDK. Counted on the compiled CLI by a module-resolve hook (bench/startup.ts reports the figures).
+import { fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HEAVY_MODULE, loadedModules } from '../../bench/startup.ts';
@@ -54,6 +56,30 @@ describe('lazy commands', { timeout: SPAWN_TIMEOUT_MS }, () => {
     expect(modules.some((url) => url.endsWith('/dist/cli/main.js'))).toBe(true);
     expect(modules.filter((url) => url.includes('/dist/src/'))).toEqual([]);
     expect(modules.length).toBeLessThan(30);
+  });
+
+  it("the bundle carries the local model's host process, which starts and answers from dist/cli/", async () => {
+    // adapters/llm/local-gguf/host.ts spawns ./host-child.js beside the chunk it is bundled into.
+    const script = join(ROOT, 'dist', 'cli', 'host-child.js');
+    expect(existsSync(script)).toBe(true);
+    const child = fork(script, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    try {
+      const replies: { type: string; error?: { kind: string; message: string } }[] = [];
+      const answered = new Promise<void>((resolve, reject) => {
+        child.on('exit', (code) => reject(new Error(`the host exited (${code}) after ${JSON.stringify(replies)}`)));
+        child.on('message', (reply: (typeof replies)[number]) => {
+          replies.push(reply);
+          if (reply.type === 'ready')
+            child.send({ type: 'render', id: 1, system: 's', messages: [] });
+          if (reply.type === 'call-failed') resolve();
+        });
+      });
+      await answered;
+      expect(replies.map((reply) => reply.type)).toEqual(['ready', 'call-failed']);
+      expect(replies[1]?.error).toMatchObject({ kind: 'bad-request', message: 'no model is loaded' });
+    } finally {
+      child.kill();
+    }
   });
 
   it('serve loads the server only when it runs (the hook sees it)', async () => {
