@@ -66,11 +66,12 @@ describe('lazy commands', { timeout: SPAWN_TIMEOUT_MS }, () => {
     try {
       const replies: { type: string; error?: { kind: string; message: string } }[] = [];
       const answered = new Promise<void>((resolve, reject) => {
-        child.on('exit', (code) => reject(new Error(`the host exited (${code}) after ${JSON.stringify(replies)}`)));
+        child.on('exit', (code) =>
+          reject(new Error(`the host exited (${code}) after ${JSON.stringify(replies)}`)),
+        );
         child.on('message', (reply: (typeof replies)[number]) => {
           replies.push(reply);
-          if (reply.type === 'ready')
-            child.send({ type: 'render', id: 1, system: 's', messages: [] });
+          if (reply.type === 'ready') child.send({ type: 'render', id: 1, system: 's', messages: [] });
           if (reply.type === 'call-failed') resolve();
         });
       });
