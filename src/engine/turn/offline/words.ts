@@ -70,11 +70,27 @@ VERB_GROUPS.forEach((group, index) => {
  */
 export function verbMatch(said: string, verb: string): 'plain' | 'same' | 'kind' | 'general' | undefined {
   if (wordsMatch(said, verb)) return 'plain';
-  const ga = GROUPS_OF.get(said) ?? groupsOfTypo(said);
+  const ga = GROUPS_OF.get(said) ?? typoGroupsOf(said);
   const gb = GROUPS_OF.get(verb);
   if (ga !== undefined && gb !== undefined && ga.some((g) => gb.includes(g))) return 'plain';
   if (said.length < 3 || verb.length < 3) return undefined;
   return englishLexicon().relation(said, verb);
+}
+
+// The matcher asks verbMatch about each word the player said against every event's verb: a word's typo
+// groups (a scan of every grouped verb) are kept in a small table, emptied when full, so the scan runs once
+// per word of an input and nothing a player types is held beyond a few inputs (the repeated scans were
+// about 6 % of an offline turn's CPU; bench/server.ts's playTurn row).
+export const TYPO_MEMO_WORDS = 64;
+const typoMemo = new Map<string, number[] | undefined>();
+
+function typoGroupsOf(word: string): number[] | undefined {
+  if (word.length < 5) return undefined;
+  if (typoMemo.has(word)) return typoMemo.get(word);
+  if (typoMemo.size >= TYPO_MEMO_WORDS) typoMemo.clear();
+  const groups = groupsOfTypo(word);
+  typoMemo.set(word, groups);
+  return groups;
 }
 
 /** The groups of the grouped verb one typo away from `word` ("atack" → attack's), if exactly one is. */
