@@ -5,9 +5,10 @@
 //   … --type-errors-ok              report type errors but do not fail on them (`npm ci`'s prepare and
 //                                   `npm start`: the JavaScript is emitted either way, and
 //                                   `npm run typecheck` is the check; `npm pack` stays strict).
-// bin/mnesos and the test setup import `compiledStale()`: in a checkout with sources (src/ beside dist/),
-// any source newer than the last compile means dist/ must not be trusted. An installed package has no
-// src/, so it always runs dist/. Plain JavaScript: it runs before anything is compiled.
+// The test setup imports `compiledStale()` from here (bin/stale.mjs holds it; bin/mnesos imports that alone):
+// in a checkout with sources (src/ beside dist/), any source newer than the last compile means dist/ must not
+// be trusted. An installed package has no src/, so it always runs dist/. Plain JavaScript: it runs before
+// anything is compiled.
 import { spawnSync } from 'node:child_process';
 import {
   existsSync,
@@ -16,7 +17,6 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
-  statSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
@@ -25,39 +25,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const STAMP = join(ROOT, 'dist', '.build-stamp');
-/** Files outside src/ that change what tsc emits. */
-const CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json'];
+import { compiledStale, isDevCheckout, ROOT, STAMP } from './stale.mjs';
 
-/** True in a development checkout (the TypeScript sources are present), false in an installed package. */
-export function isDevCheckout() {
-  return existsSync(join(ROOT, 'src', 'apps', 'cli', 'main.ts'));
-}
-
-function newestIn(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestIn(path));
-    else if (/\.(ts|tsx|mts|json)$/.test(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-/** True when dist/ is missing or older than a source it is compiled from (development checkouts only). */
-export function compiledStale() {
-  if (!isDevCheckout()) return false;
-  let built;
-  try {
-    built = statSync(STAMP).mtimeMs;
-  } catch {
-    return true;
-  }
-  let newest = newestIn(join(ROOT, 'src'));
-  for (const file of CONFIG_FILES) newest = Math.max(newest, statSync(join(ROOT, file)).mtimeMs);
-  return newest > built;
-}
+export { compiledStale, isDevCheckout, ROOT };
 
 /**
  * Compiles src/ (and bench/) into dist/. The stamp carries the time the compile started, so a source saved

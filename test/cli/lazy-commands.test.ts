@@ -56,6 +56,9 @@ describe('lazy commands', { timeout: SPAWN_TIMEOUT_MS }, () => {
     expect(modules.some((url) => url.endsWith('/dist/cli/main.js'))).toBe(true);
     expect(modules.filter((url) => url.includes('/dist/src/'))).toEqual([]);
     expect(modules.length).toBeLessThan(30);
+    // The staleness check alone (bin/stale.mjs), not the build with its child_process and tables.
+    expect(modules.some((url) => url.endsWith('/bin/stale.mjs'))).toBe(true);
+    expect(modules.filter((url) => url.endsWith('/bin/build.mjs'))).toEqual([]);
   });
 
   it("the bundle carries the local model's host process, which starts and answers from dist/cli/", async () => {
