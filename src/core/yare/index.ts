@@ -74,7 +74,7 @@ export {
 export { type CheckFinding, type CheckScope, checkExpr } from './check.ts';
 export { evaluateExpression, type EvaluateResult } from './evaluate-text.ts';
 export { formatValue, toStateValue, truthy } from './python.ts';
-export { mapPairs, placeOfNode } from './yaml-nodes.ts';
+export { getNode, mapPairs, type NodeSource, placeOfNode, plainOf } from './yaml-nodes.ts';
 export { diffStates, type StateChange } from './diff.ts';
 export { didYouMean } from './diagnostics-sink.ts';
 export { MAX_STEPS_PER_RUN } from './limits.ts';
