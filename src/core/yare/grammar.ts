@@ -66,6 +66,9 @@ export const DOMAIN_SHAPE = obj(
     visibility: VISIBILITY,
     npc_visibility: NPC_VISIBILITY,
     description: str('What this group of fields is.'),
+    per_character: bool(
+      'true (a top-level domain, one per cartridge): each character at a shared table has its own copy, kept in state.players.<character>; rules read and write the acting character’s as this domain.',
+    ),
   },
   {
     doc: 'A domain: a group of fields (and nested domains).',

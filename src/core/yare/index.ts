@@ -46,6 +46,8 @@ export {
   GAME_TIME_KEY,
   npcVisibleState,
   PENDING_KEY,
+  perCharacterDomain,
+  PLAYERS_KEY,
   publicState,
   schemaAt,
 } from './schema.ts';

@@ -32,6 +32,11 @@ export interface DomainSchema {
   readonly visibility: Visibility;
   readonly npcVisible: boolean;
   readonly place: SourcePlace;
+  /**
+   * `per_character: true`: at a shared table each character has its own copy of this domain (kept in
+   * `state.players.<character>`); the rules see the acting character's as the domain itself.
+   */
+  readonly perCharacter?: true;
 }
 
 export type SchemaNode = FieldSchema | DomainSchema;

@@ -67,6 +67,7 @@ export function compileSchema(node: unknown, src: NodeSource, sink: DiagnosticSi
     );
   }
   const children = compileChildren(node, [], inherited, src, sink);
+  checkPerCharacter(children, sink);
   return withEngineFields(
     { kind: 'domain', name: '', path: [], children, ...inherited, place: rootPlace },
     src,
@@ -152,10 +153,57 @@ function compileChildren(
         children: compileChildren(value, childPath, domainInherited, src, sink),
         ...domainInherited,
         place,
+        ...(readPerCharacter(value, path, src, sink) ? { perCharacter: true as const } : {}),
       });
     }
   }
   return children;
+}
+
+/** `per_character: true`, allowed on a top-level domain only. */
+function readPerCharacter(
+  node: YAMLMap,
+  path: readonly string[],
+  src: NodeSource,
+  sink: DiagnosticSink,
+): boolean {
+  const raw = getNode(node, 'per_character');
+  if (raw === undefined || scalarOf(raw) !== true) return false;
+  if (path.length === 0) return true;
+  sink.error(
+    'YARE_BAD_SCHEMA',
+    `per_character is allowed on a top-level domain only (not inside ${path.join('.')}).`,
+    placeOfNode(src, raw),
+  );
+  return false;
+}
+
+/** Where the engine keeps every character's copy of the per-character domain (state.players.<character>). */
+export const PLAYERS_KEY = 'players';
+
+/** The cartridge's per-character domain (`per_character: true`), if it has one. */
+export function perCharacterDomain(schema: DomainSchema): DomainSchema | undefined {
+  for (const child of schema.children.values())
+    if (child.kind === 'domain' && child.perCharacter === true) return child;
+  return undefined;
+}
+
+/** At most one per-character domain, and no name of the cartridge's own where its copies are kept. */
+function checkPerCharacter(children: ReadonlyMap<string, SchemaNode>, sink: DiagnosticSink): void {
+  const domains = [...children.values()].filter((c) => c.kind === 'domain' && c.perCharacter === true);
+  for (const extra of domains.slice(1))
+    sink.error(
+      'YARE_BAD_SCHEMA',
+      `only one domain may be per_character; '${domains[0]!.name}' is already.`,
+      extra.place,
+    );
+  const clash = children.get(PLAYERS_KEY);
+  if (domains.length > 0 && clash !== undefined)
+    sink.error(
+      'YARE_RESERVED_NAME',
+      `'${PLAYERS_KEY}' is where each character's copy of the per_character domain '${domains[0]!.name}' is kept; rename this entry.`,
+      clash.place,
+    );
 }
 
 function isFieldNode(node: YAMLMap): boolean {

@@ -8,6 +8,8 @@
 // lore or NPC query) or when a call failed (to repair it). At most `maxToolRounds` Director calls per
 // turn; after the last one the turn goes on with what it has.
 
+import { tableSection } from './table-prompt.ts';
+import { withTableActor } from './table-actor.ts';
 import { withKnownValues } from './known-values.ts';
 import {
   type ChatMessage,
@@ -142,6 +144,7 @@ function directorSections(
       why: `${tools.specs.length} tool definitions, sent as tools`,
     },
     personaSection(ctx.persona),
+    ...tableSection(ctx.table, 'director'),
     {
       id: 'state',
       kind: 'volatile',
@@ -157,7 +160,8 @@ function directorSections(
       required: false,
       why: 'the engine keeps state.game_time',
     },
-    worldSection(ctx),
+    // At a shared table, the world as the acting character knows it: no fact another character alone saw.
+    worldSection(ctx, ctx.table === undefined ? undefined : ctx.playerEntity),
     {
       id: 'notes',
       kind: 'volatile',
@@ -193,7 +197,10 @@ export async function* runDirector(
   history: readonly StoryMessage[],
   tickNotes: readonly string[],
 ): AsyncGenerator<TurnEvent, DirectorOutcome> {
-  const tools = withKnownValues(directorTools(ctx.cartridge), ctx.state, ctx.ledger.world);
+  const tools = withTableActor(
+    withKnownValues(directorTools(ctx.cartridge), ctx.state, ctx.ledger.world),
+    ctx.table,
+  );
   ctx.warnings.push(...tools.warnings);
   const turnStartTime = currentGameTime(ctx.state, ctx.clock);
   const lore = directorLoreSection(ctx, inputText, DIRECTOR_AUTO_LORE_TOKENS);

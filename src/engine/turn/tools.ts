@@ -20,6 +20,8 @@ import type { IntentInputs } from '../../core/cartridge/index.ts';
 import { checkArgs, parseRawArgs } from './args.ts';
 import type { TurnContext } from './context.ts';
 import { lookupInTurn } from './lore.ts';
+import { ACTOR_INPUT } from './party.ts';
+import { type ActorRule, actorOf } from './actor-rule.ts';
 import { type ClockMode, checkAdvance, clockMode, type Parsed, parseDuration } from './game-time.ts';
 import {
   MAX_DIRECTIVES_CHARS,
@@ -57,6 +59,8 @@ export type DirectorTool =
       readonly timeDelta: boolean;
       /** This turn's known values of its `values_from` inputs (known-values.ts), checked by the input rule. */
       readonly known?: ReadonlyMap<string, readonly string[]>;
+      /** A shared table's turn: who the event's `actor` input is (table-actor.ts). */
+      readonly actor?: ActorRule;
     }
   | { readonly kind: 'advance_game_time'; readonly spec: ToolSpec }
   | { readonly kind: 'lore_lookup'; readonly spec: ToolSpec }
@@ -311,6 +315,11 @@ function checkedEventArgs(
   const bounded = checkArgs(tool.timeDelta ? EVENT_ARGS_BOUNDS_WITH_TIME : EVENT_ARGS_BOUNDS, value);
   if (!bounded.ok) return bounded;
   const given = bounded.value as Record<string, unknown>;
+  if (tool.actor !== undefined) {
+    const actor = actorOf(tool.actor, given[ACTOR_INPUT]);
+    if (!actor.ok) return actor;
+    given[ACTOR_INPUT] = actor.actor;
+  }
   const inputs: Record<string, unknown> = Object.create(null);
   for (const key of Object.keys(given)) {
     if (!(tool.timeDelta && key === TIME_DELTA_INPUT)) inputs[key] = given[key];
