@@ -12,6 +12,7 @@ import { TurnBudget, TurnBudgetExceeded } from '../../core/turn-budget.ts';
 import { type CompiledRules, type Dict, diffStates, toValue } from '../../core/yare/index.ts';
 import { Party, roundChanges } from './party.ts';
 import { TurnContext } from './context.ts';
+import { coarseCpuClock } from './cpu-clock.ts';
 import { type DirectorOutcome, DIRECTOR_HISTORY_TOKENS, runDirector } from './director.ts';
 import { TurnError } from './errors.ts';
 import { currentGameTime, elapsedSeconds } from './game-time.ts';
@@ -212,10 +213,15 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
           for (const one of refused) ctx.refusedOutput.push({ role, ...one });
         });
   const models = capped === null ? null : meterModels(capped, meter);
-  // Player text and earlier prose reach prompts only neutralised; the record keeps the raw input.
-  const history: StoryMessage[] = recentMessages(options.messages, prepared.limits.historyMessages).map(
-    (message) => ({ ...message, content: sanitizeForPrompt(message.content) }),
-  );
+  // Player text and earlier prose reach prompts only neutralised; the record keeps the raw input. Only the
+  // models' prompts read the story: an offline turn neutralises none of it.
+  const history: StoryMessage[] =
+    models === null
+      ? []
+      : recentMessages(options.messages, prepared.limits.historyMessages).map((message) => ({
+          ...message,
+          content: sanitizeForPrompt(message.content),
+        }));
   ctx.story = options.messages;
   // The roles' token caps trim the window in the window's own steps (cache-friendly, see fitMessages).
   const step = historyStep(prepared.limits.historyMessages);
@@ -412,12 +418,16 @@ function storedRecord(
 /**
  * The default compute clock: milliseconds of CPU this process has used. While a turn computes its thread is
  * the one running JavaScript, so this is the turn's CPU (the collector's and any busy worker thread's
- * included); time the machine gives to other processes is not.
+ * included); time the machine gives to other processes is not. One clock for every turn of the process,
+ * read from the kernel at most once a CPU_CLOCK_RESOLUTION_MS (cpu-clock.ts says why).
  */
-function processCpuMs(): number {
-  const used = process.cpuUsage();
-  return (used.user + used.system) / 1_000;
-}
+const processCpuMs = coarseCpuClock(
+  () => {
+    const used = process.cpuUsage();
+    return (used.user + used.system) / 1_000;
+  },
+  () => performance.now(),
+);
 
 /** `yieldNow`, and then a cancelled turn stops where it paused (the client left, the turn timed out). */
 function pausing(yieldNow: () => Promise<void>, signal: AbortSignal | undefined): () => Promise<void> {
