@@ -36,6 +36,7 @@ export {
 } from './model-settings.ts';
 export {
   MODEL_CACHE_SIZE,
+  type PortableModels,
   PrincipalModels,
   type PrincipalModelsOptions,
   type ServerModelsView,
