@@ -11,6 +11,7 @@ import type { Store } from '../../adapters/store/index.ts';
 import type { LiveHub } from './live/hub.ts';
 import type { AuthConfig } from './auth.ts';
 import type { CartridgeChecker } from './cartridge-checker.ts';
+import type { GenerateRunner } from './generate/runner.ts';
 import type { ServerLimits } from './limits.ts';
 import type { ServerMedia } from './media.ts';
 import type { Metrics } from './metrics.ts';
@@ -20,6 +21,8 @@ export interface AppDeps {
   readonly library: CartridgeLibrary;
   /** Checks uploaded cartridges off the request thread. */
   readonly checker: CartridgeChecker;
+  /** Runs the AI generator's generations in a worker thread. */
+  readonly generator: GenerateRunner;
   readonly service: SessionService;
   /** Shared tables: members, invitations, turn order and live events (docs/multiplayer.md). */
   readonly table: TableService;

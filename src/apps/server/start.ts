@@ -23,6 +23,7 @@ import { openStore, type Store } from '../../adapters/store/index.ts';
 import { createApp } from './app.ts';
 import { type AuthConfig, installApiKeys, isLoopbackHostName, localPrincipal } from './auth.ts';
 import { CartridgeChecker } from './cartridge-checker.ts';
+import { GenerateRunner } from './generate/runner.ts';
 import type { AppDeps } from './deps.ts';
 import {
   admissionOf,
@@ -222,10 +223,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     });
     const { bus, table, live } = await tableParts(options, store, service, limits, ownStore);
     const checker = new CartridgeChecker();
+    const generator = new GenerateRunner();
     const deps: AppDeps = {
       store,
       library,
       checker,
+      generator,
       service,
       table,
       live,
@@ -266,6 +269,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
           listening.closeAllConnections();
         });
         await checker.close();
+        await generator.close();
         await service.close();
         await table.close();
         await bus.close();

@@ -38,6 +38,7 @@ export {
 } from './model-settings.ts';
 export {
   MODEL_CACHE_SIZE,
+  type PortableModels,
   PrincipalModels,
   type PrincipalModelsOptions,
   type ServerModelsView,
