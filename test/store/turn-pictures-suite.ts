@@ -1,4 +1,4 @@
-// Turns' pictures (migration 0012_turn_pictures), run against SQLite and PostgreSQL: a round trip scoped to the
+// Turns' pictures (migration 0010_turn_pictures), run against SQLite and PostgreSQL: a round trip scoped to the
 // session's owner, replacement, the byte and prompt limits (each at the limit and just past it), the media
 // types, the quota count, removal with the session, and the migration on a database written by the earlier ones.
 
@@ -112,7 +112,7 @@ export function turnPicturesSuite(harness: StoreHarness): void {
     ).rejects.toThrow(/putTurnPicture\.mediaType/);
   });
 
-  describe('migration 0012', () => {
+  describe('migration 0010', () => {
     it('adds the turn_pictures table to a database written by the earlier migrations, keeping its rows', async () => {
       const url = await harness.freshUrl();
       const earlier = MIGRATIONS.filter((m) => m.name !== 'turn_pictures');

@@ -1,4 +1,4 @@
-// The turns' pictures store suite (migration 0012_turn_pictures) on SQLite and, when a server answers, on PostgreSQL.
+// The turns' pictures store suite (migration 0010_turn_pictures) on SQLite and, when a server answers, on PostgreSQL.
 
 import { afterAll, describe } from 'vitest';
 import { postgresAvailable, postgresHarness, sqliteHarness, testPgUrl } from './harness.ts';

@@ -141,7 +141,7 @@ export interface CartridgeCoversTable {
   updated_at: number;
 }
 
-/** A turn's picture (see migration 0012_turn_pictures): base64 image data, counted in the owner's quota. */
+/** A turn's picture (see migration 0010_turn_pictures): base64 image data, counted in the owner's quota. */
 export interface TurnPicturesTable {
   turn_id: string;
   session_id: string;

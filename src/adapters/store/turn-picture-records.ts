@@ -1,4 +1,4 @@
-// What the store keeps of turns' pictures (migration 0012_turn_pictures; turn-pictures.ts does the work).
+// What the store keeps of turns' pictures (migration 0010_turn_pictures; turn-pictures.ts does the work).
 
 export interface TurnPicture {
   readonly mediaType: string;

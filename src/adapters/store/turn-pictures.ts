@@ -1,4 +1,4 @@
-// A turn's picture (migration 0012_turn_pictures; docs/voices.md): stored with the turn, for the session's
+// A turn's picture (migration 0010_turn_pictures; docs/voices.md): stored with the turn, for the session's
 // principal only, replaced when the turn is pictured again, counted in a storage quota: the principal's, or
 // the one the caller names (`quotaOwner`: the library's owner in single-user local mode).
 

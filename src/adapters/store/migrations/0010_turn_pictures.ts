@@ -1,8 +1,7 @@
 // A turn's picture (docs/voices.md, "Pictures"): one image per turn, stored with the turn it illustrates and
 // removed with it, the session's principal's, and counted in the storage quota of `owner_id` (`bytes`): the
 // principal, or in single-user local mode the library's owner that every quota there is counted for. Stored as
-// base64 text, as cartridge covers are (migration 0005), so both databases read it the same way. The
-// reserved file number is 0012; its version follows the list (the lead renumbers at merge).
+// base64 text, as cartridge covers are (migration 0005), so both databases read it the same way.
 
 import type { Migration } from './migration.ts';
 
