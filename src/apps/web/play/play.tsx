@@ -4,6 +4,7 @@
 // input in view and focus.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { storedShowRules, useApp, useClient } from '../app/context.ts';
+import { useStableCallback } from '../lib/stable-callback.ts';
 import { PlayApi } from './play-api.ts';
 import { Composer } from './composer.tsx';
 import { PendingMinigame, pendingOf } from '../minigames/pending-minigame.tsx';
@@ -30,9 +31,14 @@ export function Play({ sessionId }: { sessionId: string }) {
   const running = live !== null || busy;
   const showRules = useState(storedShowRules)[0];
 
+  const onSwipe = useStableCallback((id: string) => void play.swipe(id));
+  const onEdit = useStableCallback((turnId: string, text: string) => void play.edit(turnId, text));
+  const onOlder = useStableCallback(() => void play.older());
+
+  // To the story's end when a turn is added or streams on (not when older turns are drawn above).
   useEffect(() => {
     end.current?.scrollIntoView?.({ block: 'end' });
-  }, [story.length, live?.narration.length]);
+  }, [story[story.length - 1]?.id, live?.narration.length]);
   useEffect(() => {
     if (!running && !pending) input.current?.focus();
   }, [running, pending]);
@@ -57,8 +63,9 @@ export function Play({ sessionId }: { sessionId: string }) {
           live={live}
           disabled={running || pending !== null}
           showRules={showRules}
-          onSwipe={(id) => void play.swipe(id)}
-          onEdit={(turnId, text) => void play.edit(turnId, text)}
+          onSwipe={onSwipe}
+          onEdit={onEdit}
+          onOlder={onOlder}
         />
         <div ref={end} class="story-end" />
         <p class="phase" role="status" data-testid="phase">

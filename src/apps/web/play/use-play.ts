@@ -1,6 +1,7 @@
 // The play screen's hook: the play state (play-state.ts, one reducer) and the actions that change it. Every
 // action (play, regenerate, undo, jump, swipe, load a save) ends by re-reading the session head, so the
-// screen always shows what the server committed; turns already read are kept (turn-cache.ts).
+// screen always shows what the server committed; turns already read are kept (turn-cache.ts), and the story
+// opens from its newest turns, older ones read as the player scrolls up (`older`).
 import { useEffect, useMemo, useReducer, useRef } from 'preact/hooks';
 import type { TurnView } from '../../contract/index.ts';
 import { storedStrict } from '../app/context.ts';
@@ -14,10 +15,11 @@ import {
   type PlayAction,
   playErrorOf,
   playReducer,
+  readErrorOf,
   type SentTurn,
   storyOf,
 } from './play-state.ts';
-import { readBranch } from './turn-cache.ts';
+import { OLDER_PAGE_TURNS, OPEN_TURNS, readBranchEnd, sessionTurns } from './turn-cache.ts';
 import { buildTree, leafOf, lineage } from './tree.ts';
 
 /** The turn as sent: in strict mode when this browser's setting says so (app/context.ts, STRICT_STORAGE). */
@@ -37,9 +39,7 @@ function readGame(
   dispatch: (action: PlayAction) => void,
 ): () => void {
   let cancelled = false;
-  const failed = (e: unknown) =>
-    !cancelled &&
-    dispatch({ type: 'failed', error: { kind: 'other', message: messageOf(e), retry: null, input: null } });
+  const failed = (e: unknown) => !cancelled && dispatch({ type: 'failed', error: readErrorOf(e) });
   reload().catch(failed);
   api
     .schema(sessionId)
@@ -56,18 +56,34 @@ export function usePlay(
   reportModel: (failing: boolean) => void = () => undefined,
 ) {
   const [model, dispatch] = useReducer(playReducer, initialPlay);
-  const cache = useRef(new Map<string, TurnView>());
+  const cache = useRef<Map<string, TurnView>>(sessionTurns(sessionId));
+  const readingOlder = useRef(false);
   const abort = useRef<AbortController | null>(null);
   const tree = useMemo(() => buildTree(model.nodes), [model.nodes]);
 
-  /** Re-reads the session, its tree and the turns on the head's branch. */
+  /** Re-reads the session, its tree and the newest turns on the head's branch. */
   const reload = async (): Promise<void> => {
     const [session, nodes] = await Promise.all([api.session(sessionId), api.tree(sessionId)]);
-    await readBranch(api, sessionId, cache.current, lineage(buildTree(nodes), session.headTurnId));
+    const ids = lineage(buildTree(nodes), session.headTurnId);
+    await readBranchEnd(api, sessionId, cache.current, ids, OPEN_TURNS);
     dispatch({ type: 'read', session, nodes, turns: new Map(cache.current) });
   };
 
+  /** Reads the next older page of the story (the player scrolled up to the oldest turn shown). */
+  const older = async (): Promise<void> => {
+    if (readingOlder.current || !model.session) return;
+    readingOlder.current = true;
+    try {
+      const ids = lineage(tree, model.session.headTurnId);
+      await readBranchEnd(api, sessionId, cache.current, ids, story.length + OLDER_PAGE_TURNS);
+      dispatch({ type: 'turns', turns: new Map(cache.current) });
+    } finally {
+      readingOlder.current = false;
+    }
+  };
+
   useEffect(() => {
+    cache.current = sessionTurns(sessionId);
     const stopReading = readGame(api, sessionId, reload, dispatch);
     return () => {
       stopReading();
@@ -167,6 +183,7 @@ export function usePlay(
     swipe: (siblingId: string) => move(() => api.moveHead(sessionId, leafOf(tree, siblingId), expected)),
     stop: () => abort.current?.abort(),
     reload: () => run(reload),
+    older: () => older().catch((e: unknown) => dispatch({ type: 'failed', error: readErrorOf(e) })),
     turnCached: (id: string) => turns.get(id),
   };
 }
