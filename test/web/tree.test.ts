@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { buildTree, chains, leafOf, lineage, swipesOf, type TreeNode } from '../../src/apps/web/play/tree.ts';
+import {
+  buildTree,
+  chains,
+  leafOf,
+  lineage,
+  swipesOf,
+  swipeTarget,
+  type TreeNode,
+} from '../../src/apps/web/play/tree.ts';
 
 // g ─ a ─ b ─ c
 //       ├ b2 ─ d
@@ -20,6 +28,25 @@ describe('turn tree', () => {
   it('walks the branch from the first message to a turn', () => {
     expect(lineage(tree, 'd')).toEqual(['g', 'a', 'b2', 'd']);
     expect(lineage(tree, 'missing')).toEqual([]);
+  });
+
+  it('swipes back to the version chosen further down, not the first one (issue 34: 2/3, not 1/3)', () => {
+    // g ─ a ─ b ─ c1 / c2 / c3, and a2 beside a: the player chose c2, swipes a ‹ to a2 and back ›.
+    const deep = buildTree([
+      { id: 'g', parentId: null, depth: 0, siblingIndex: 0, seq: 0 },
+      { id: 'a', parentId: 'g', depth: 1, siblingIndex: 0, seq: 1 },
+      { id: 'a2', parentId: 'g', depth: 1, siblingIndex: 1, seq: 2 },
+      { id: 'b', parentId: 'a', depth: 2, siblingIndex: 0, seq: 3 },
+      { id: 'c1', parentId: 'b', depth: 3, siblingIndex: 0, seq: 4 },
+      { id: 'c2', parentId: 'b', depth: 3, siblingIndex: 1, seq: 5 },
+      { id: 'c3', parentId: 'b', depth: 3, siblingIndex: 2, seq: 6 },
+    ]);
+    const chosen = new Map<string, string>();
+    expect(swipeTarget(deep, 'c2', 'a2', chosen)).toBe('a2');
+    expect(swipeTarget(deep, 'a2', 'a', chosen)).toBe('c2');
+    // Never swiped away from: the first-child leaf, as before.
+    expect(swipeTarget(deep, 'c2', 'c3', new Map())).toBe('c3');
+    expect(swipeTarget(deep, 'a2', 'a', new Map())).toBe('c1');
   });
 
   it('lists swipes in sibling order', () => {

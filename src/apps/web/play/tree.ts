@@ -83,6 +83,27 @@ export function leafOf(tree: Tree, id: string): string {
 }
 
 /**
+ * Where a swipe to `siblingId` leads: back to the turn that was shown under that version when the player
+ * last swiped away from it (so ‹ then › returns to the version chosen further down, not the first one), else
+ * its first-child leaf. Records the head under the version being left in `chosen` (version id → head id).
+ */
+export function swipeTarget(
+  tree: Tree,
+  headId: string,
+  siblingId: string,
+  chosen: Map<string, string>,
+): string {
+  const parent = tree.byId.get(siblingId)?.parentId;
+  const leaving = lineage(tree, headId).find(
+    (id) => parent != null && tree.byId.get(id)?.parentId === parent,
+  );
+  if (leaving !== undefined) chosen.set(leaving, headId);
+  const remembered = chosen.get(siblingId);
+  if (remembered !== undefined && lineage(tree, remembered).includes(siblingId)) return remembered;
+  return leafOf(tree, siblingId);
+}
+
+/**
  * The tree as it reads: a chain of turns (each with one next turn) as one list, and where a turn has
  * several next turns (swipes of the same input, or branches played from there), one group per
  * alternative right under it. A branch made from turn #2 therefore sits under #2, not after the end of

@@ -20,7 +20,7 @@ import {
   storyOf,
 } from './play-state.ts';
 import { OLDER_PAGE_TURNS, OPEN_TURNS, readBranchEnd, sessionTurns } from './turn-cache.ts';
-import { buildTree, leafOf, lineage } from './tree.ts';
+import { buildTree, lineage, swipeTarget } from './tree.ts';
 
 /** The turn as sent: in strict mode when this browser's setting says so (app/context.ts, STRICT_STORAGE). */
 function asSent(body: TurnBody): TurnBody {
@@ -58,6 +58,8 @@ export function usePlay(
   const [model, dispatch] = useReducer(playReducer, initialPlay);
   const cache = useRef<Map<string, TurnView>>(sessionTurns(sessionId));
   const readingOlder = useRef(false);
+  /** The turn last shown under each version swiped away from (tree.ts swipeTarget). */
+  const chosen = useRef(new Map<string, string>());
   const abort = useRef<AbortController | null>(null);
   const tree = useMemo(() => buildTree(model.nodes), [model.nodes]);
 
@@ -180,7 +182,10 @@ export function usePlay(
     /** Moves the head to a turn (the tree, a loaded save); playing on from there makes a branch. */
     jump: (turnId: string) => move(() => api.moveHead(sessionId, turnId, expected)),
     /** Shows another swipe of a turn: the head moves to where that alternative leads. */
-    swipe: (siblingId: string) => move(() => api.moveHead(sessionId, leafOf(tree, siblingId), expected)),
+    swipe: (siblingId: string) =>
+      move(() =>
+        api.moveHead(sessionId, swipeTarget(tree, expected ?? '', siblingId, chosen.current), expected),
+      ),
     stop: () => abort.current?.abort(),
     reload: () => run(reload),
     older: () => older().catch((e: unknown) => dispatch({ type: 'failed', error: readErrorOf(e) })),
