@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   buildTree,
   chains,
+  foldRun,
   leafOf,
+  RUN_EDGE,
   lineage,
   swipesOf,
   swipeTarget,
@@ -93,5 +95,54 @@ describe('the tree as it reads (chains)', () => {
     for (let i = 1; i < 50_000; i++)
       long.push({ id: `n${i}`, parentId: `n${i - 1}`, depth: i, siblingIndex: 0, seq: i });
     expect(chains(buildTree(long))!.ids).toHaveLength(50_000);
+  });
+});
+
+describe('a long straight run, folded', () => {
+  const shown = (rows: ReturnType<typeof foldRun>) =>
+    rows.map((r) => (r.kind === 'turn' ? r.index : `${r.from}-${r.to}`));
+
+  it('leaves a short run whole', () => {
+    expect(shown(foldRun(4, [], []))).toEqual([0, 1, 2, 3]);
+    // One turn between the ends is a row of its own, not a fold of one.
+    expect(shown(foldRun(2 * RUN_EDGE + 1, [], []))).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('folds two or more hidden turns into one row', () => {
+    expect(shown(foldRun(2 * RUN_EDGE + 2, [], []))).toEqual([0, 1, '2-3', 4, 5]);
+  });
+
+  it('shows the ends and the turns around the head, whatever the length', () => {
+    expect(shown(foldRun(1000, [500], []))).toEqual([
+      0,
+      1,
+      '2-497',
+      498,
+      499,
+      500,
+      501,
+      502,
+      '503-997',
+      998,
+      999,
+    ]);
+    expect(foldRun(1_000_000, [3], [])).toHaveLength(2 * RUN_EDGE + RUN_EDGE + 1 + 2);
+  });
+
+  it('shows revealed ranges and merges overlaps', () => {
+    expect(
+      shown(
+        foldRun(
+          20,
+          [],
+          [
+            [2, 5],
+            [4, 8],
+          ],
+        ),
+      ),
+    ).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, '9-17', 18, 19]);
+    // A revealed range past the end is clipped.
+    expect(shown(foldRun(6, [], [[2, 50]]))).toEqual([0, 1, 2, 3, 4, 5]);
   });
 });

@@ -143,3 +143,49 @@ export function chains(tree: Tree): Chain | undefined {
   }
   return top;
 }
+
+/** Turns shown at each end of a long straight run, and around a turn that must show (the head). */
+export const RUN_EDGE = 2;
+/** Turns a folded run shows more each time it is opened. */
+export const RUN_REVEAL = 50;
+
+/** A row of a folded run: one turn (by its index in the run), or the hidden turns `from`..`to` (inclusive). */
+export type RunRow =
+  | { readonly kind: 'turn'; readonly index: number }
+  | { readonly kind: 'fold'; readonly from: number; readonly to: number };
+
+/**
+ * A straight run of `length` turns folded to what is worth a row: its first and last RUN_EDGE turns, the
+ * turns within RUN_EDGE of each index in `keep` (the head, the path's way out), and the `revealed` ranges
+ * (inclusive); each gap of two or more turns is one fold row. Rows are O(shown), whatever the length.
+ */
+export function foldRun(
+  length: number,
+  keep: readonly number[],
+  revealed: readonly (readonly [number, number])[],
+): RunRow[] {
+  const wanted: (readonly [number, number])[] = [
+    [0, RUN_EDGE - 1],
+    [length - RUN_EDGE, length - 1],
+    ...keep.map((k): [number, number] => [k - RUN_EDGE, k + RUN_EDGE]),
+    ...revealed,
+  ];
+  const ranges = wanted
+    .map(([a, b]): [number, number] => [Math.max(0, a), Math.min(length - 1, b)])
+    .filter(([a, b]) => a <= b)
+    .sort((x, y) => x[0] - y[0]);
+  const rows: RunRow[] = [];
+  let next = 0;
+  const gap = (to: number) => {
+    if (to - next >= 1) rows.push({ kind: 'fold', from: next, to });
+    else if (to === next) rows.push({ kind: 'turn', index: next });
+  };
+  for (const [a, b] of ranges) {
+    if (b < next) continue;
+    gap(a - 1);
+    for (let i = Math.max(a, next); i <= b; i++) rows.push({ kind: 'turn', index: i });
+    next = b + 1;
+  }
+  gap(length - 1);
+  return rows;
+}
