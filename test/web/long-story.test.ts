@@ -17,6 +17,8 @@ let server: TestServer;
 let page: Page;
 /** The history requests the page made (path and query). */
 const histories: string[] = [];
+/** How many times the page read a session's whole tree. */
+let treeReads = 0;
 
 async function newSession(): Promise<{ id: string; head: string }> {
   const created = await fetch(`${server.url}/v1/sessions`, {
@@ -62,6 +64,7 @@ beforeAll(async () => {
   ({ server, page } = client);
   page.on('request', (request) => {
     if (request.url().includes('/history')) histories.push(new URL(request.url()).search);
+    if (new URL(request.url()).pathname.endsWith('/tree')) treeReads += 1;
   });
 }, 120_000);
 
@@ -121,6 +124,67 @@ describe.skipIf(!chromium)('a long story', () => {
     await page.locator('[data-testid="narration"]', { hasText: `step ${TURNS}.` }).waitFor();
     expect(histories.length).toBe(before);
     expect(await narrations()).toHaveLength(OPEN_TURNS);
+  });
+
+  it('adds a played turn to the tree without reading it again, and undoes without reading it either', async () => {
+    const before = treeReads;
+    await page.getByTestId('player-input').fill('I look at the harbour');
+    await page.getByTestId('player-input').press('Enter');
+    await page.locator('[data-testid="narration"]', { hasText: 'The mist shifts and settles.' }).waitFor();
+    await expect.poll(() => page.getByTestId('undo').isEnabled()).toBe(true);
+    await page.getByTestId('undo').click();
+    await expect
+      .poll(async () => (await narrations()).at(-1))
+      .toBe('Narration step 150. The rain keeps falling on the quay.');
+    expect(treeReads).toBe(before);
+    // The tree holds the turn played (#151, undone but kept), though it was never read again.
+    await page.getByTestId('tab-tree').click();
+    await expect.poll(() => page.locator('[data-testid="tree-node"][data-depth="151"]').count()).toBe(1);
+  });
+
+  it(`folds the Tree panel: a ${TURNS}-turn line is a few rows, and opens fifty turns at a time`, async () => {
+    const nodes = page.locator('[data-testid="tree-node"]');
+    const folded = await nodes.count();
+    expect(folded).toBeLessThan(12);
+    const fold = page.getByTestId('tree-fold').first();
+    expect(await fold.textContent()).toMatch(/^⋯ \d+ turns$/);
+    await fold.click();
+    await expect.poll(() => nodes.count()).toBe(folded + 50);
+    // The head is shown (the path's end), and the first message.
+    expect(await page.locator('[data-testid="tree-node"][aria-current="true"]').count()).toBe(1);
+    expect(await page.locator('[data-testid="tree-node"][data-depth="0"]').count()).toBe(1);
+    await screenshot(page, 'long-story-02-tree-folded', 'view');
+  });
+
+  it('shows a branch off the path folded, and a mini-game result in words, in the tree', async () => {
+    const { id, head } = await newSession();
+    let side = await append(id, head, 'side 1', 1);
+    for (let i = 2; i <= 4; i++) side = await append(id, side, `side ${i}`, i);
+    const store = server.server.deps.store;
+    const genesis = await store.getTurn(id, head);
+    const game = await store.appendTurn({
+      sessionId: id,
+      parentId: head,
+      input: { kind: 'text', text: '[minigame:lights_out status=completed moves_made=8]' },
+      narration: 'The lights go out, one by one.',
+      record: { kind: 'test' },
+      state: genesis!.state,
+      seed: 9,
+      createdAt: 9,
+    });
+    if (!game.ok) throw new Error(game.reason);
+    await moveHead(id, game.turn.id);
+    await page.goto(`${server.url}/#/play/${id}`);
+    await page.locator('[data-testid="narration"]', { hasText: 'one by one' }).waitFor();
+    await page.getByTestId('tab-tree').click();
+    const titles = () => page.getByTestId('tree-node').evaluateAll((els) => els.map((el) => el.title));
+    await expect.poll(titles).toContain('Mini-game “lights out”: completed (moves made: 8).');
+    expect((await titles()).filter((title) => title.includes('[minigame:'))).toEqual([]);
+    // The side branch shows its first turn and one row for the rest.
+    expect(await page.locator('[data-testid="tree-node"][data-depth="1"]').count()).toBe(2);
+    expect(await page.locator('[data-testid="tree-node"][data-depth="2"]').count()).toBe(0);
+    await page.getByTestId('tree-open-branch').click();
+    await expect.poll(() => page.locator('[data-testid="tree-node"][data-depth="4"]').count()).toBe(1);
   });
 
   it('swipes turn 1 away and back to the version chosen at the end (2/3, not 1/3)', async () => {

@@ -9,6 +9,7 @@ import {
   swipesOf,
   swipeTarget,
   type TreeNode,
+  withTurns,
 } from '../../src/apps/web/play/tree.ts';
 
 // g ─ a ─ b ─ c
@@ -144,5 +145,17 @@ describe('a long straight run, folded', () => {
     ).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, '9-17', 18, 19]);
     // A revealed range past the end is clipped.
     expect(shown(foldRun(6, [], [[2, 50]]))).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+});
+
+describe('the tree after an action', () => {
+  it('adds the turns the action committed, once, without reading the tree again', () => {
+    const played = { id: 'e', parentId: 'c', depth: 4, siblingIndex: 0, seq: 7 };
+    const grown = withTurns(nodes, [played]);
+    expect(grown).toHaveLength(nodes.length + 1);
+    expect(lineage(buildTree(grown), 'e')).toEqual(['g', 'a', 'b', 'c', 'e']);
+    // A replayed turn (an Idempotency-Key answered it before) is already there: the same list comes back.
+    expect(withTurns(grown, [played])).toBe(grown);
+    expect(withTurns(nodes, [])).toBe(nodes);
   });
 });

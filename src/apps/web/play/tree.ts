@@ -17,6 +17,17 @@ export interface Tree {
   readonly root: TreeNode | undefined;
 }
 
+/**
+ * The tree with the turns an action committed added, so the client need not read the whole tree again
+ * after each turn (a turn already there, replayed, is not added twice).
+ */
+export function withTurns<T extends TreeNode>(nodes: readonly T[], committed: readonly T[]): readonly T[] {
+  if (committed.length === 0) return nodes;
+  const known = new Set(nodes.map((node) => node.id));
+  const added = committed.filter((turn) => !known.has(turn.id));
+  return added.length === 0 ? nodes : [...nodes, ...added];
+}
+
 export function buildTree(nodes: readonly TreeNode[]): Tree {
   const byId = new Map<string, TreeNode>();
   const children = new Map<string, TreeNode[]>();

@@ -3,7 +3,7 @@
 // screen always shows what the server committed; turns already read are kept (turn-cache.ts), and the story
 // opens from its newest turns, older ones read as the player scrolls up (`older`).
 import { useEffect, useMemo, useReducer, useRef } from 'preact/hooks';
-import type { TurnView } from '../../contract/index.ts';
+import type { NodeView, TurnView } from '../../contract/index.ts';
 import { storedStrict } from '../app/context.ts';
 import { ApiFailure } from '../lib/errors.ts';
 import type { PlayApi, StreamEvent, TurnBody } from './play-api.ts';
@@ -20,7 +20,7 @@ import {
   storyOf,
 } from './play-state.ts';
 import { OLDER_PAGE_TURNS, OPEN_TURNS, readBranchEnd, sessionTurns } from './turn-cache.ts';
-import { buildTree, lineage, swipeTarget } from './tree.ts';
+import { buildTree, lineage, swipeTarget, withTurns } from './tree.ts';
 
 /** The turn as sent: in strict mode when this browser's setting says so (app/context.ts, STRICT_STORAGE). */
 function asSent(body: TurnBody): TurnBody {
@@ -63,12 +63,25 @@ export function usePlay(
   const abort = useRef<AbortController | null>(null);
   const tree = useMemo(() => buildTree(model.nodes), [model.nodes]);
 
-  /** Re-reads the session, its tree and the newest turns on the head's branch. */
-  const reload = async (): Promise<void> => {
-    const [session, nodes] = await Promise.all([api.session(sessionId), api.tree(sessionId)]);
-    const ids = lineage(buildTree(nodes), session.headTurnId);
+  /** The tree as last read, for an action to add to (the reducer's copy is a render behind). */
+  const nodes = useRef<readonly NodeView[]>(model.nodes);
+  nodes.current = model.nodes;
+
+  /**
+   * Re-reads the session and the newest turns on the head's branch. The tree is read whole only when it is
+   * not known (`known` undefined: opening, a failure, the Reload button) or does not hold the new head (a
+   * turn another client played); after an action the client adds what it committed (`withTurns`).
+   */
+  const reload = async (known?: readonly NodeView[]): Promise<void> => {
+    const [session, fetched] = await Promise.all([
+      api.session(sessionId),
+      known === undefined ? api.tree(sessionId) : null,
+    ]);
+    let tree = fetched ?? known ?? [];
+    if (!tree.some((node) => node.id === session.headTurnId)) tree = await api.tree(sessionId);
+    const ids = lineage(buildTree(tree), session.headTurnId);
     await readBranchEnd(api, sessionId, cache.current, ids, OPEN_TURNS);
-    dispatch({ type: 'read', session, nodes, turns: new Map(cache.current) });
+    dispatch({ type: 'read', session, nodes: tree, turns: new Map(cache.current) });
   };
 
   /** Reads the next older page of the story (the player scrolled up to the oldest turn shown). */
@@ -121,18 +134,23 @@ export function usePlay(
     }
   };
 
-  /** Shows a turn as it streams in, then re-reads the story it was committed to. */
+  /** Shows a turn as it streams in, then re-reads the story it was committed to (the tree plus that turn). */
   const stream = async (start: LiveTurn, events: AsyncGenerator<StreamEvent>): Promise<void> => {
     let current = start;
+    const committed: NodeView[] = [];
     dispatch({ type: 'live', live: current });
     try {
       for await (const event of events) {
         if (event.event === 'failed') throw event.failure;
-        if (event.event === 'committed') cache.current.set(event.data.turn.id, event.data.turn);
+        if (event.event === 'committed') {
+          cache.current.set(event.data.turn.id, event.data.turn);
+          const { id, parentId, depth, siblingIndex, seq, createdAt } = event.data.turn;
+          committed.push({ id, parentId, depth, siblingIndex, seq, createdAt });
+        }
         current = liveStep(current, event);
         dispatch({ type: 'live', live: current });
       }
-      await reload();
+      await reload(withTurns(nodes.current, committed));
     } finally {
       dispatch({ type: 'live', live: null });
     }
@@ -157,7 +175,7 @@ export function usePlay(
   const move = (to: () => Promise<unknown>) =>
     run(async () => {
       await to();
-      await reload();
+      await reload(nodes.current);
     });
   const expected = session?.headTurnId;
 
