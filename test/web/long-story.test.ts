@@ -177,7 +177,8 @@ describe.skipIf(!chromium)('a long story', () => {
     await page.goto(`${server.url}/#/play/${id}`);
     await page.locator('[data-testid="narration"]', { hasText: 'one by one' }).waitFor();
     await page.getByTestId('tab-tree').click();
-    const titles = () => page.getByTestId('tree-node').evaluateAll((els) => els.map((el) => el.title));
+    const titles = () =>
+      page.getByTestId('tree-node').evaluateAll((els) => els.map((el) => el.getAttribute('title') ?? ''));
     await expect.poll(titles).toContain('Mini-game “lights out”: completed (moves made: 8).');
     expect((await titles()).filter((title) => title.includes('[minigame:'))).toEqual([]);
     // The side branch shows its first turn and one row for the rest.
