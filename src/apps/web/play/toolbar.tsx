@@ -23,7 +23,7 @@ export function TurnToolbar(props: {
     <div class="toolbar" role="toolbar" aria-label="Turn controls">
       <h1 class="visually-hidden">{session?.title ?? 'Game'}</h1>
       <button type="button" onClick={props.onUndo} disabled={running || !head?.parentId} data-testid="undo">
-        <UndoIcon /> Undo
+        <UndoIcon /> <span class="tool-label">Undo</span>
       </button>
       <button
         type="button"
@@ -31,7 +31,7 @@ export function TurnToolbar(props: {
         disabled={running || !head?.parentId || head.input === null}
         data-testid="regenerate"
       >
-        <RegenerateIcon /> Regenerate
+        <RegenerateIcon /> <span class="tool-label">Regenerate</span>
       </button>
       {props.live ? (
         <button type="button" onClick={props.onStop} data-testid="stop">
@@ -56,7 +56,8 @@ function GameTime({ state }: { state: TurnView['state'] | undefined }) {
     : `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, '0')}-${String(date.getUTCDate()).padStart(2, '0')} ${String(date.getUTCHours()).padStart(2, '0')}:${String(date.getUTCMinutes()).padStart(2, '0')}`;
   return (
     <span class="muted" style={{ marginLeft: 'auto' }} data-testid="game-time">
-      Game time: {shown}
+      <span class="tool-label">Game time: </span>
+      {shown}
     </span>
   );
 }
