@@ -6,6 +6,7 @@ import {
   leafOf,
   RUN_EDGE,
   lineage,
+  spineOf,
   swipesOf,
   swipeTarget,
   type TreeNode,
@@ -157,5 +158,38 @@ describe('the tree after an action', () => {
     // A replayed turn (an Idempotency-Key answered it before) is already there: the same list comes back.
     expect(withTurns(grown, [played])).toBe(grown);
     expect(withTurns(nodes, [])).toBe(nodes);
+  });
+});
+
+describe('the path to the head as one run (spine)', () => {
+  it('joins the chains along the path and keeps the other alternatives beside the turn they follow', () => {
+    const tree = buildTree(nodes);
+    const spine = spineOf(chains(tree)!, new Set(lineage(tree, 'd')));
+    expect(spine.ids).toEqual(['g', 'a', 'b2', 'd']);
+    expect([...spine.sides]).toEqual([
+      [
+        1,
+        [
+          { ids: ['b', 'c'], branches: [] },
+          { ids: ['b3'], branches: [] },
+        ],
+      ],
+    ]);
+    expect(spine.branches).toEqual([]);
+  });
+
+  it('is one run for a game with a swipe every few turns, however long', () => {
+    const long: TreeNode[] = [{ id: 'n0', parentId: null, depth: 0, siblingIndex: 0, seq: 0 }];
+    for (let i = 1; i < 5_000; i++) {
+      long.push({ id: `n${i}`, parentId: `n${i - 1}`, depth: i, siblingIndex: 0, seq: 2 * i });
+      if (i % 25 === 0)
+        long.push({ id: `s${i}`, parentId: `n${i - 1}`, depth: i, siblingIndex: 1, seq: 2 * i + 1 });
+    }
+    const tree = buildTree(long);
+    const spine = spineOf(chains(tree)!, new Set(lineage(tree, 'n4999')));
+    expect(spine.ids).toHaveLength(5_000);
+    expect(spine.sides.size).toBe(199);
+    // The first turns, one fold row, and the head with the turns before it.
+    expect(foldRun(spine.ids.length, [4999], [])).toHaveLength(RUN_EDGE + 1 + (RUN_EDGE + 1));
   });
 });

@@ -155,6 +155,32 @@ export function chains(tree: Tree): Chain | undefined {
   return top;
 }
 
+/**
+ * The path to the head drawn as one straight run: the chains along it joined, each alternative off the
+ * path kept beside the turn it follows (`sides`, by index in `ids`), and the alternatives after the path's
+ * last chain (`branches`, none of them on the path). A game with a swipe every few turns is then one run
+ * to fold, not hundreds of nested lists.
+ */
+export interface Spine {
+  readonly ids: readonly string[];
+  readonly sides: ReadonlyMap<number, readonly Chain[]>;
+  readonly branches: readonly Chain[];
+}
+
+export function spineOf(top: Chain, onPath: ReadonlySet<string>): Spine {
+  const ids: string[] = [];
+  const sides = new Map<number, Chain[]>();
+  let chain = top;
+  for (;;) {
+    for (const id of chain.ids) ids.push(id);
+    const next = chain.branches.find((b) => b.ids[0] !== undefined && onPath.has(b.ids[0]));
+    if (next === undefined) return { ids, sides, branches: chain.branches };
+    const others = chain.branches.filter((b) => b !== next);
+    if (others.length > 0) sides.set(ids.length - 1, others);
+    chain = next;
+  }
+}
+
 /** Turns shown at each end of a long straight run, and around a turn that must show (the head). */
 export const RUN_EDGE = 2;
 /** Turns a folded run shows more each time it is opened. */

@@ -2,14 +2,24 @@
 // of the same input, or branches played from there) each alternative is a group right under it, so a
 // branch sits under the turn it was made from. The path to the current turn is highlighted. Choosing a
 // turn moves the head there; the next turn played from it starts a new branch (the old one stays).
-// Folded so a long game stays a short list: a long straight run shows its ends and the head (the turns
-// between are one row that opens fifty at a time), and a branch off the path shows its first turn only
-// until opened.
+// Folded so a long game stays a short list: the path to the head is one run (tree.ts spineOf), a long
+// straight run shows its ends and the head (the turns between are one row that opens fifty at a time), and
+// a branch off the path shows its first turn only until opened.
 import { useState } from 'preact/hooks';
 import type { TurnView } from '../../../contract/index.ts';
 import { treeLabel } from '../../lib/forms.ts';
 import { gameEventText } from '../story-events.ts';
-import { type Chain, chains, foldRun, lineage, RUN_REVEAL, swipesOf, type Tree } from '../tree.ts';
+import {
+  type Chain,
+  chains,
+  foldRun,
+  lineage,
+  RUN_REVEAL,
+  type Spine,
+  spineOf,
+  swipesOf,
+  type Tree,
+} from '../tree.ts';
 import { BranchIcon } from '../../ui/icons.tsx';
 
 interface Props {
@@ -27,49 +37,81 @@ export function TreePanel(props: Props) {
     <section aria-label="Branch tree">
       <p class="muted">Choose a turn to go back to it; play on from there to branch.</p>
       <div class="tree" data-testid="tree">
-        {top ? <ChainView chain={top} props={props} onPath={onPath} /> : null}
+        {top ? <ChainView chain={spineOf(top, onPath)} props={props} onPath={onPath} /> : null}
       </div>
     </section>
   );
 }
 
-function ChainView({ chain, props, onPath }: { chain: Chain; props: Props; onPath: ReadonlySet<string> }) {
-  const many = chain.branches.length > 1;
+/** A run of turns, folded (tree.ts foldRun), with the alternatives beside the turns they follow. */
+function ChainView({
+  chain,
+  props,
+  onPath,
+}: {
+  chain: Chain | Spine;
+  props: Props;
+  onPath: ReadonlySet<string>;
+}) {
   const [revealed, setRevealed] = useState<readonly (readonly [number, number])[]>([]);
   const keep = chain.ids.flatMap((id, i) => (id === props.headId ? [i] : []));
+  const sides = 'sides' in chain ? chain.sides : undefined;
   return (
     <ol class="chain">
-      {foldRun(chain.ids.length, keep, revealed).map((row) =>
-        row.kind === 'turn' ? (
-          <li key={chain.ids[row.index]}>
-            <TurnButton id={chain.ids[row.index] as string} props={props} onPath={onPath} />
-          </li>
-        ) : (
-          <li key={`fold-${row.from}`}>
-            <button
-              type="button"
-              class="fold"
-              data-testid="tree-fold"
-              onClick={() => setRevealed([...revealed, [row.from, row.from + RUN_REVEAL - 1]])}
-            >
-              ⋯ {(row.to - row.from + 1).toLocaleString('en')} turns
-            </button>
-          </li>
-        ),
-      )}
+      {foldRun(chain.ids.length, keep, revealed).map((row) => {
+        if (row.kind === 'fold')
+          return (
+            <li key={`fold-${row.from}`}>
+              <button
+                type="button"
+                class="fold"
+                data-testid="tree-fold"
+                onClick={() => setRevealed([...revealed, [row.from, row.from + RUN_REVEAL - 1]])}
+              >
+                ⋯ {(row.to - row.from + 1).toLocaleString('en')} turns
+              </button>
+            </li>
+          );
+        const id = chain.ids[row.index] as string;
+        const beside = sides?.get(row.index);
+        return [
+          <li key={id}>
+            <TurnButton id={id} props={props} onPath={onPath} />
+          </li>,
+          beside ? (
+            <Alternatives key={`${id}-sides`} branches={beside} props={props} onPath={onPath} />
+          ) : null,
+        ];
+      })}
       {chain.branches.length > 0 ? (
-        <li>
-          <ul
-            class={many ? 'branches' : 'chain-next'}
-            aria-label={many ? `${chain.branches.length} ways on from here` : undefined}
-          >
-            {chain.branches.map((branch, i) => (
-              <BranchView key={branch.ids[0] ?? i} branch={branch} props={props} onPath={onPath} />
-            ))}
-          </ul>
-        </li>
+        <Alternatives branches={chain.branches} props={props} onPath={onPath} />
       ) : null}
     </ol>
+  );
+}
+
+/** The alternatives after a turn: one group each, right under it. */
+function Alternatives({
+  branches,
+  props,
+  onPath,
+}: {
+  branches: readonly Chain[];
+  props: Props;
+  onPath: ReadonlySet<string>;
+}) {
+  const many = branches.length > 1;
+  return (
+    <li>
+      <ul
+        class={many ? 'branches' : 'chain-next'}
+        aria-label={many ? `${branches.length} ways on from here` : undefined}
+      >
+        {branches.map((branch, i) => (
+          <BranchView key={branch.ids[0] ?? i} branch={branch} props={props} onPath={onPath} />
+        ))}
+      </ul>
+    </li>
   );
 }
 
