@@ -13,6 +13,7 @@ import {
   liveStep,
   messageOf,
   type PlayAction,
+  type PlayModel,
   playErrorOf,
   playReducer,
   readErrorOf,
@@ -20,7 +21,7 @@ import {
   storyOf,
 } from './play-state.ts';
 import { OLDER_PAGE_TURNS, OPEN_TURNS, readBranchEnd, sessionTurns } from './turn-cache.ts';
-import { buildTree, lineage, swipeTarget, withTurns } from './tree.ts';
+import { buildTree, lineage, swipeTarget, type Tree, withTurns } from './tree.ts';
 
 /** The turn as sent: in strict mode when this browser's setting says so (app/context.ts, STRICT_STORAGE). */
 function asSent(body: TurnBody): TurnBody {
@@ -50,20 +51,20 @@ function readGame(
   };
 }
 
-export function usePlay(
+/**
+ * The reads of a game's story: the turns read (`cache`, kept across screens), the tree as last read
+ * (`nodes`, for an action to add to: the reducer's copy is a render behind), `reload` and `older`.
+ */
+function useStoryReads(
   api: PlayApi,
   sessionId: string,
-  reportModel: (failing: boolean) => void = () => undefined,
+  model: PlayModel,
+  dispatch: (action: PlayAction) => void,
+  tree: Tree,
+  storyLength: number,
 ) {
-  const [model, dispatch] = useReducer(playReducer, initialPlay);
   const cache = useRef<Map<string, TurnView>>(sessionTurns(sessionId));
   const readingOlder = useRef(false);
-  /** The turn last shown under each version swiped away from (tree.ts swipeTarget). */
-  const chosen = useRef(new Map<string, string>());
-  const abort = useRef<AbortController | null>(null);
-  const tree = useMemo(() => buildTree(model.nodes), [model.nodes]);
-
-  /** The tree as last read, for an action to add to (the reducer's copy is a render behind). */
   const nodes = useRef<readonly NodeView[]>(model.nodes);
   nodes.current = model.nodes;
 
@@ -90,12 +91,32 @@ export function usePlay(
     readingOlder.current = true;
     try {
       const ids = lineage(tree, model.session.headTurnId);
-      await readBranchEnd(api, sessionId, cache.current, ids, story.length + OLDER_PAGE_TURNS);
+      await readBranchEnd(api, sessionId, cache.current, ids, storyLength + OLDER_PAGE_TURNS);
       dispatch({ type: 'turns', turns: new Map(cache.current) });
     } finally {
       readingOlder.current = false;
     }
   };
+  return { cache, nodes, reload, older };
+}
+
+export function usePlay(
+  api: PlayApi,
+  sessionId: string,
+  reportModel: (failing: boolean) => void = () => undefined,
+) {
+  const [model, dispatch] = useReducer(playReducer, initialPlay);
+  /** The turn last shown under each version swiped away from (tree.ts swipeTarget). */
+  const chosen = useRef(new Map<string, string>());
+  const abort = useRef<AbortController | null>(null);
+  const tree = useMemo(() => buildTree(model.nodes), [model.nodes]);
+  const { session, turns, live } = model;
+  const story = useMemo(
+    () => storyOf(tree, session, turns, live?.after ?? null),
+    [tree, session, turns, live?.after],
+  );
+  const head = session ? (turns.get(session.headTurnId) ?? null) : null;
+  const { cache, nodes, reload, older } = useStoryReads(api, sessionId, model, dispatch, tree, story.length);
 
   useEffect(() => {
     cache.current = sessionTurns(sessionId);
@@ -105,13 +126,6 @@ export function usePlay(
       abort.current?.abort();
     };
   }, [sessionId]);
-
-  const { session, turns, live } = model;
-  const story = useMemo(
-    () => storyOf(tree, session, turns, live?.after ?? null),
-    [tree, session, turns, live?.after],
-  );
-  const head = session ? (turns.get(session.headTurnId) ?? null) : null;
 
   /** Runs one action at a time; a failure is shown, and the story re-read in case it moved on. */
   const run = async (action: () => Promise<void>, turn: SentTurn | null = null): Promise<void> => {
