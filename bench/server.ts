@@ -190,7 +190,7 @@ function loadFromChild(url: string, keys: readonly string[], onTimed: () => void
 
 // --- the benchmark (parent process) ---
 
-async function withPostgres<T>(work: (url: string) => Promise<T>): Promise<T | undefined> {
+export async function withPostgres<T>(work: (url: string) => Promise<T>): Promise<T | undefined> {
   const admin = process.env.MNESOS_TEST_PG_URL || DEFAULT_PG_URL;
   const client = new pg.Client({ connectionString: admin, connectionTimeoutMillis: 3_000 });
   try {

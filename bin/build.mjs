@@ -45,8 +45,18 @@ function newestIn(dir) {
   return newest;
 }
 
-/** True when dist/ is missing or older than a source it is compiled from (development checkouts only). */
-export function compiledStale() {
+/**
+ * Sources the build compiles that only the benchmarks run: bench/ and the test helpers it imports (the
+ * ByteSized32 replay, test/helpers/bytesized-gold.ts). `--if-needed` looks at them; bin/mnesos, whose start
+ * runs no benchmark, does not spend its start-up time on them.
+ */
+const BENCH_SOURCES = ['bench', join('test', 'helpers')];
+
+/**
+ * True when dist/ is missing or older than a source it is compiled from (development checkouts only);
+ * with `withBench`, the benchmarks' sources count too.
+ */
+export function compiledStale({ withBench = false } = {}) {
   if (!isDevCheckout()) return false;
   let built;
   try {
@@ -55,6 +65,7 @@ export function compiledStale() {
     return true;
   }
   let newest = newestIn(join(ROOT, 'src'));
+  if (withBench) for (const dir of BENCH_SOURCES) newest = Math.max(newest, newestIn(join(ROOT, dir)));
   for (const file of CONFIG_FILES) newest = Math.max(newest, statSync(join(ROOT, file)).mtimeMs);
   return newest > built;
 }
@@ -152,7 +163,7 @@ function vendorManyModulePackages() {
 async function main(argv) {
   const ifNeeded = argv.includes('--if-needed');
   let status = 0;
-  if (!ifNeeded || compiledStale()) status = compile();
+  if (!ifNeeded || compiledStale({ withBench: true })) status = compile();
   else process.stdout.write('compiled JavaScript is up to date (dist/)\n');
   // The web client's own staleness check follows what the client imports (src/apps/web/build.ts).
   const web = await import(pathToFileURL(join(ROOT, 'dist', 'src', 'apps', 'web', 'build.js')).href);

@@ -98,10 +98,20 @@ export async function listSessions(
   principalId: string,
   page?: SessionPage,
 ): Promise<Session[]> {
+  // The principal's own sessions and the tables they sit at (migration 0009).
   let query = ctx.db
     .selectFrom('sessions')
     .selectAll()
-    .where('principal_id', '=', principalId)
+    .where((eb) =>
+      eb.or([
+        eb('principal_id', '=', principalId),
+        eb(
+          'id',
+          'in',
+          eb.selectFrom('session_members').select('session_id').where('principal_id', '=', principalId),
+        ),
+      ]),
+    )
     .orderBy('updated_at', 'desc')
     .orderBy('id');
   if (page !== undefined) {

@@ -1,8 +1,14 @@
 // What the HTTP app is built from. Everything with a side effect is injected, so tests build the same app
 // over a temporary store, scripted models and their own limits.
 
-import type { CartridgeLibrary, PrincipalModels, SessionService } from '../../engine/session/index.ts';
+import type {
+  CartridgeLibrary,
+  PrincipalModels,
+  SessionService,
+  TableService,
+} from '../../engine/session/index.ts';
 import type { Store } from '../../adapters/store/index.ts';
+import type { LiveHub } from './live/hub.ts';
 import type { AuthConfig } from './auth.ts';
 import type { CartridgeChecker } from './cartridge-checker.ts';
 import type { ServerLimits } from './limits.ts';
@@ -14,6 +20,10 @@ export interface AppDeps {
   /** Checks uploaded cartridges off the request thread. */
   readonly checker: CartridgeChecker;
   readonly service: SessionService;
+  /** Shared tables: members, invitations, turn order and live events (docs/multiplayer.md). */
+  readonly table: TableService;
+  /** Members' live streams of their tables on this process. */
+  readonly live: LiveHub;
   readonly auth: AuthConfig;
   readonly limits: ServerLimits;
   readonly metrics: Metrics;

@@ -6,6 +6,8 @@ import { MAX_ARCHIVE_BYTES } from '../../adapters/files/index.ts';
 import {
   type AdmissionRules,
   MAX_SESSIONS_PER_PRINCIPAL,
+  MAX_TABLE_INVITES,
+  MAX_TABLE_MEMBERS,
   resolveAdmission,
 } from '../../engine/session/index.ts';
 
@@ -42,6 +44,11 @@ export const HISTORY_MAX_CHARS = 16 * 1024 * 1024;
  */
 export const DEFAULT_CARTRIDGE_QUOTA_BYTES = 64 * 1024 * 1024;
 
+/** Live streams one principal may hold open at once (a few tabs and devices). */
+export const DEFAULT_MAX_LIVE_STREAMS_PER_PRINCIPAL = 8;
+/** Live streams one server holds open at once. */
+export const DEFAULT_MAX_LIVE_STREAMS = 2_000;
+
 export interface ServerLimits {
   readonly maxJsonBodyBytes: number;
   readonly maxUploadBytes: number;
@@ -52,6 +59,14 @@ export interface ServerLimits {
   readonly cartridgeQuotaBytes: number;
   /** Sessions each principal may keep (a create past it is 409 `session_limit`). */
   readonly maxSessions: number;
+  /** Members of one shared table, its owner included (a join past it is 409 `table_limit`). */
+  readonly maxTableMembers: number;
+  /** Usable invitations of one shared table (one more is 409 `table_limit`). */
+  readonly maxTableInvites: number;
+  /** Live streams (`GET /v1/sessions/{id}/live`) one principal may hold open at once on this server. */
+  readonly maxLiveStreamsPerPrincipal: number;
+  /** Live streams this server holds open at once, everyone's together. */
+  readonly maxLiveStreams: number;
 }
 
 export const DEFAULT_SERVER_LIMITS: ServerLimits = Object.freeze({
@@ -63,6 +78,10 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = Object.freeze({
   turnTimeoutMs: DEFAULT_TURN_TIMEOUT_MS,
   cartridgeQuotaBytes: DEFAULT_CARTRIDGE_QUOTA_BYTES,
   maxSessions: DEFAULT_MAX_SESSIONS,
+  maxTableMembers: MAX_TABLE_MEMBERS,
+  maxTableInvites: MAX_TABLE_INVITES,
+  maxLiveStreamsPerPrincipal: DEFAULT_MAX_LIVE_STREAMS_PER_PRINCIPAL,
+  maxLiveStreams: DEFAULT_MAX_LIVE_STREAMS,
 });
 
 export function resolveServerLimits(given: Partial<ServerLimits> = {}): ServerLimits {

@@ -5,10 +5,12 @@
 // Everything the turn computes charges its one compute budget, and its long loops give the event loop back
 // every TURN_SLICE_MS (src/core/turn-budget.ts); past the budget the turn fails as `budget`, naming the part.
 
+import { withTableActor } from './table-actor.ts';
 import { applyBatch } from '../../core/ledger/index.ts';
 import { capModels, meterModels, ModelError, UsageMeter } from '../../adapters/llm/index.ts';
 import { TurnBudget, TurnBudgetExceeded } from '../../core/turn-budget.ts';
-import { type Dict, diffStates, toValue } from '../../core/yare/index.ts';
+import { type CompiledRules, type Dict, diffStates, toValue } from '../../core/yare/index.ts';
+import { Party, roundChanges } from './party.ts';
 import { TurnContext } from './context.ts';
 import { type DirectorOutcome, DIRECTOR_HISTORY_TOKENS, runDirector } from './director.ts';
 import { TurnError } from './errors.ts';
@@ -41,7 +43,14 @@ import { buildRecord, settleState } from './record.ts';
 import { sanitizeForPrompt } from '../../core/text-policy.ts';
 import { neutralPersona } from './sanitize.ts';
 import { withKnownValues } from './known-values.ts';
-import { checkedArgs, directorTools, runAdvanceTime, runEventTool, type ToolOutcome } from './tools.ts';
+import {
+  checkedArgs,
+  directorTools,
+  runAdvanceTime,
+  runAfterEventHooks,
+  runEventTool,
+  type ToolOutcome,
+} from './tools.ts';
 import {
   activateForTurnSliced,
   withWorldInfoState,
@@ -50,6 +59,7 @@ import {
 } from './world-info-turn.ts';
 import type {
   FidelityRecord,
+  GameState,
   InteractionInput,
   StoryMessage,
   TurnEvent,
@@ -57,12 +67,34 @@ import type {
   TurnOptions,
   TurnPhase,
   TurnRecord,
+  TurnTable,
 } from './types.ts';
 
 interface Prepared {
   readonly limits: TurnLimits;
+  /** The state the turn starts from: at a shared table, with the acting character's own state bound. */
   readonly state: Dict;
   readonly input: TurnInputRecord;
+  /** A shared table's characters' own state (party.ts); undefined without a per-character domain. */
+  readonly party?: Party;
+}
+
+/** At a shared table: the first actor's own state bound, and who acted kept in the input record. */
+function atTable(rules: CompiledRules, prepared: Prepared, table: TurnTable | undefined): Prepared {
+  if (table === undefined) return prepared;
+  const first = table.actors[0];
+  if (first === undefined) throw new TurnError('input', 'a shared table turn names at least one actor');
+  const input: TurnInputRecord = {
+    ...prepared.input,
+    table: {
+      actors: table.actors.map((a) => ({ character: a.character, name: a.name })),
+      ...(table.whisper ? { whisper: true } : {}),
+    },
+  };
+  const bound = Party.bind(rules, prepared.state, first.character);
+  return bound === undefined
+    ? { ...prepared, input }
+    : { ...prepared, input, state: bound.state, party: bound.party };
 }
 
 function prepare(options: TurnOptions): Prepared {
@@ -144,8 +176,8 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   const now = options.now ?? (() => performance.now());
   const started = now();
   const timings: Partial<Record<TurnPhase, number>> = {};
-  const prepared = prepare(options);
   const { cartridge } = options;
+  const prepared = atTable(cartridge.rules, prepare(options), options.table);
   // The turn's one compute budget (limits `maxTurnSteps`, `maxTurnMs`) and its pacing: every part of the
   // turn charges it, and long loops give the event loop back through it (src/core/turn-budget.ts).
   const budget = new TurnBudget(
@@ -167,6 +199,8 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
     options.strict === true,
     budget,
   );
+  ctx.table = options.table;
+  ctx.party = prepared.party;
   ctx.throwIfAborted();
   const meter = new UsageMeter();
   // Every answer is capped (model id, call ids, finish reason, token counts) before any role keeps it.
@@ -354,7 +388,24 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
     ctx.invariantBreaches.length === 0
       ? withFidelity
       : { ...withFidelity, invariants: [...ctx.invariantBreaches] };
-  yield { type: 'done', record };
+  yield { type: 'done', record: storedRecord(cartridge.rules, record, prepared, options.state) };
+}
+
+/**
+ * The record as stored: at a shared table every character's own copy back in `players`; the delta is the
+ * acting character's view, and a round's is each character's own changes (party.ts, roundChanges).
+ */
+function storedRecord(
+  rules: CompiledRules,
+  record: TurnRecord,
+  prepared: Prepared,
+  stateBefore: GameState,
+): TurnRecord {
+  if (prepared.party === undefined) return record;
+  const stateAfter = prepared.party.store(record.stateAfter as Dict);
+  const characters = (record.input.table?.actors ?? []).map((actor) => actor.character);
+  const delta = roundChanges(rules, toValue(stateBefore) as Dict, stateAfter, characters);
+  return { ...record, stateAfter: stateAfter as GameState, ...(delta === undefined ? {} : { delta }) };
 }
 
 /**
@@ -419,6 +470,8 @@ function resolveInteraction(ctx: TurnContext, interaction: InteractionInput): vo
       `the mini-game's resolver_event '${resolver}' failed (${result.error.code}): ${result.error.message}`,
     );
   }
+  // The player's result is a player's event: the hooks follow it (their notes are in ctx.notes already).
+  runAfterEventHooks(ctx, resolver);
 }
 
 /** The player's last line of the story, for an offline "again". */
@@ -430,7 +483,10 @@ function previousLine(story: readonly StoryMessage[]): { previous?: string } {
 
 /** Offline: one deterministic choice from the player's words, run through the same tool checks. */
 async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnEvent, string | undefined> {
-  const tools = withKnownValues(directorTools(ctx.cartridge), ctx.state, ctx.ledger.world);
+  const tools = withTableActor(
+    withKnownValues(directorTools(ctx.cartridge), ctx.state, ctx.ledger.world),
+    ctx.table,
+  );
   const context = {
     state: ctx.state,
     intentInputs: ctx.cartridge.intentInputs,

@@ -8,13 +8,12 @@ import { ApiError } from '../errors.ts';
 import { HISTORY_MAX_CHARS, HISTORY_MAX_TURNS } from '../limits.ts';
 import type { RouteRegistry } from '../openapi.ts';
 import { z } from 'zod';
-import { errorSchema, historyResponse, id, sessionParams } from '../schemas.ts';
-import { publicTurnView } from '../views.ts';
+import { atTurnQuery, errorSchema, historyResponse, sessionParams } from '../schemas.ts';
+import { memberTurnView, viewerOf } from '../member-views.ts';
 import { guarded } from './guard.ts';
 
 /** `limit`: the newest turns wanted (the web client opens a story from its newest few, docs/web.md). */
-const historyQuery = z.object({
-  turnId: id.optional(),
+const historyQuery = atTurnQuery.extend({
   limit: z.coerce.number().int().min(1).max(HISTORY_MAX_TURNS).optional(),
 });
 
@@ -36,7 +35,9 @@ export function registerHistoryRoutes(api: RouteRegistry, deps: AppDeps): void {
     },
     async ({ c, params, query }) =>
       guarded(async () => {
-        const session = await service.getSession(c.get('principal').id, params.id);
+        const access = await deps.table.access(c.get('principal').id, params.id);
+        const { session } = access;
+        const viewer = viewerOf(access);
         const turnId = query.turnId ?? session.headTurnId;
         const branch = await store.getBranch(params.id, turnId, {
           limit: query.limit ?? HISTORY_MAX_TURNS,
@@ -46,7 +47,7 @@ export function registerHistoryRoutes(api: RouteRegistry, deps: AppDeps): void {
         const { cartridge } = await service.cartridgeOf(session);
         return c.json({
           turnId,
-          turns: branch.turns.map((turn) => publicTurnView(turn, cartridge)),
+          turns: branch.turns.map((turn) => memberTurnView(turn, cartridge, viewer)),
           complete: branch.complete,
         });
       }),

@@ -148,6 +148,7 @@ const StoryTurn = memo(
           <PlayerMessage
             turnId={turn.id}
             input={turn.input}
+            by={playedBy(turn)}
             disabled={props.disabled}
             onEdit={props.onEdit}
           />
@@ -173,10 +174,25 @@ const StoryTurn = memo(
     sameSwipes(a.swipes, b.swipes),
 );
 
+/**
+ * At a shared table, the name of the character who played a turn, or "Round" for a round (its input names
+ * each character, docs/multiplayer.md); else undefined.
+ */
+function playedBy(turn: object): string | undefined {
+  const { by, round } = turn as { by?: { name?: unknown } | null; round?: unknown };
+  if (round === true) return 'Round';
+  return typeof by?.name === 'string' ? by.name : undefined;
+}
+
+/** The player's words as they typed them: each line its own (Markdown would join single newlines). */
+const keepLines = (text: string) => text.replace(/(?<=[^\n])\n(?=[^\n])/g, '  \n');
+
 /** What the player sent; free text can be edited and played again (a new branch from the same parent). */
 function PlayerMessage(props: {
   turnId: string;
   input: string;
+  /** Who played it at a shared table (their name stands where "You" would). */
+  by?: string | undefined;
   disabled: boolean;
   onEdit: (turnId: string, text: string) => void;
 }) {
@@ -195,7 +211,7 @@ function PlayerMessage(props: {
   return (
     <li class="msg player" data-testid="player-message">
       <div class="who">
-        You
+        {props.by ?? 'You'}
         {editable && editing === null ? (
           <button
             type="button"
@@ -210,7 +226,7 @@ function PlayerMessage(props: {
         ) : null}
       </div>
       {editing === null ? (
-        <Markdown text={props.input} />
+        <Markdown text={keepLines(props.input)} />
       ) : (
         <form
           class="composer"

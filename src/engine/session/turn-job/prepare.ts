@@ -63,7 +63,15 @@ export async function prepareTurn(
     // the world comes from the world cache or a snapshot, not from the window's events.
     const parent = await turnWindow(deps.store, deps.windows, sessionId, parentId);
     if (parent === undefined) throw notFound(`turn ${parentId}`);
-    const persona = await personaOf(deps.store, principalId, session.personaId);
+    // At a shared table the actor plays their own persona (table/turns.ts), not the owner's.
+    const persona =
+      request.table === undefined
+        ? await personaOf(deps.store, principalId, session.personaId)
+        : await personaOf(
+            deps.store,
+            request.table.persona?.principalId ?? principalId,
+            request.table.persona?.personaId,
+          );
     const { cartridge } = await sessionCartridge(deps.library, session, persona);
     const before = await branchWorld(deps.store, deps.worlds, sessionId, parentId);
     const baseModels = await deps.models(principalId);
@@ -81,7 +89,7 @@ export async function prepareTurn(
       cartridge,
       persona,
       state: parent.state as GameState,
-      messages: storyMessages(parent.messages),
+      messages: storyMessages(parent.messages, request.table?.turn),
       ledgerTurn: parent.depth + 1,
       before,
       models,

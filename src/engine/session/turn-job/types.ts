@@ -12,6 +12,7 @@ import type {
   TurnEvent,
   TurnLimits,
   TurnRecord,
+  TurnTable,
 } from '../../turn/index.ts';
 import type { ClaimOwner } from '../claim-owner.ts';
 import type { InFlight } from '../in-flight.ts';
@@ -59,6 +60,15 @@ export interface TurnRequest {
   readonly trigger?: WorldInfoTrigger;
   /** Strict mode: an event that breaks an invariant of the cartridge refuses the turn (`TurnOptions.strict`). */
   readonly strict?: boolean;
+  /** A shared table's turn (table/turns.ts): who acts, who is present, and whose persona the actor plays. */
+  readonly table?: TableTurnRequest;
+}
+
+/** What a shared table adds to a turn request: the engine's table, and the acting member's persona. */
+export interface TableTurnRequest {
+  readonly turn: TurnTable;
+  /** The persona the actor plays (their own, not the owner's); null: none. */
+  readonly persona: { readonly principalId: string; readonly personaId: string | null } | null;
 }
 
 export interface RunOptions {

@@ -105,6 +105,9 @@ function stepsWrite(rules: CompiledRules, steps: readonly Step[], depth: number)
       }
       case 'note':
         return false;
+      case 'create':
+        // A record joins a collection of the state.
+        return true;
       default: {
         const unreachable: never = step;
         return unreachable;
