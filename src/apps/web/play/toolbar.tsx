@@ -31,6 +31,7 @@ export function TurnToolbar(props: {
             onClick={props.onUndo}
             disabled={running || !head?.parentId}
             data-testid="undo"
+            aria-label="Undo"
           >
             <UndoIcon /> <span class="tool-label">Undo</span>
           </button>
@@ -39,6 +40,7 @@ export function TurnToolbar(props: {
             onClick={props.onRegenerate}
             disabled={running || !head?.parentId || head.input === null}
             data-testid="regenerate"
+            aria-label="Regenerate"
           >
             <RegenerateIcon /> <span class="tool-label">Regenerate</span>
           </button>
@@ -66,7 +68,7 @@ function GameTime({ state }: { state: TurnView['state'] | undefined }) {
     ? time
     : `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, '0')}-${String(date.getUTCDate()).padStart(2, '0')} ${String(date.getUTCHours()).padStart(2, '0')}:${String(date.getUTCMinutes()).padStart(2, '0')}`;
   return (
-    <span class="muted" style={{ marginLeft: 'auto' }} data-testid="game-time">
+    <span class="muted" style={{ marginLeft: 'auto' }} data-testid="game-time" title="Game time">
       <span class="tool-label">Game time: </span>
       {shown}
     </span>
