@@ -79,7 +79,11 @@ export function playedBy(input: unknown): {
   };
 }
 
-/** The player view of a turn: public state only, no record, seed or ledger events. */
+/**
+ * The player view of a turn: public state only, no record, seed or ledger events. Its state and outcome are
+ * built fresh for it (null-prototype dicts among them) and go out as the answer's JSON, which reads them like
+ * plain objects: no copy is made.
+ */
 export function publicTurnView(turn: BranchTurn, cartridge: Cartridge): PublicTurnView {
   const record = classifyRecord(turn.record);
   return {
@@ -89,14 +93,11 @@ export function publicTurnView(turn: BranchTurn, cartridge: Cartridge): PublicTu
     ...playedBy(turn.input),
     narration: turn.narration,
     mode: record?.kind === 'turn' ? record.mode : (record?.kind ?? 'unknown'),
-    state: plainJson(publicState(turn.state, cartridge.rules.schema)),
+    state: publicState(turn.state, cartridge.rules.schema) as PublicTurnView['state'],
     pendingInteraction: pendingInteraction(turn.state),
     // The dice and what changed, public fields only: shown under the turn's prose.
-    // PublicOutcome's arrays are readonly; the answer's copy is a plain one of the same shape.
     outcome:
-      record?.kind === 'turn'
-        ? (plainJson(publicOutcome(cartridge.rules, record)) as PublicTurnView['outcome'])
-        : null,
+      record?.kind === 'turn' ? (publicOutcome(cartridge.rules, record) as PublicTurnView['outcome']) : null,
   };
 }
 
