@@ -1,6 +1,6 @@
 // Public surface of the storage layer.
 export { isUniqueViolation, StoreInputError, StoreMigrationError } from './errors.ts';
-export type { JsonValue } from './json.ts';
+export { JsonText, type JsonValue } from './json.ts';
 export { API_KEY_PREFIX, generateApiKey, hashApiKey } from './keys.ts';
 export * from './limits.ts';
 export { checkMigrationList, MIGRATION_LOCK_KEY, migrate } from './migrate.ts';
@@ -42,3 +42,5 @@ export {
   MAX_VERSION_TAG_CHARS,
   VISIBILITIES,
 } from './library-limits.ts';
+export type { TurnPicture, TurnPictures } from './turn-picture-records.ts';
+export { MAX_TURN_PICTURE_BYTES, MAX_TURN_PICTURE_PROMPT_CHARS } from './turn-pictures.ts';

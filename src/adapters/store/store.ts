@@ -96,6 +96,7 @@ import {
   registerClaimOwner,
   releaseIdempotencyKey,
 } from './turn-claims.ts';
+import { turnPictures } from './turn-pictures.ts';
 import { appendTurn, findTurnByIdempotencyKey, getTurn, listChildren, listTree, setHead } from './turns.ts';
 
 /** Sessions and their turn trees. */
@@ -274,5 +275,6 @@ export function createStore(ctx: StoreContext, close: () => Promise<void>): Stor
     ...drafts(ctx),
     ...settings(ctx),
     ...tables(ctx),
+    ...turnPictures(ctx),
   };
 }

@@ -73,6 +73,7 @@ export interface TurnContent {
   /** Player text or an interaction object; null (or absent) for the genesis turn. */
   input?: unknown;
   narration: string;
+  /** Any JSON value, or a JsonText of one its caller serialised already. */
   record: unknown;
   state: unknown;
   /** World-ledger events in the order they were applied; may be empty. */

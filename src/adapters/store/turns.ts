@@ -11,7 +11,7 @@ import type {
   TurnNode,
 } from './turn-log-records.ts';
 import { TURN_MESSAGE_COLUMNS, TURN_NODE_COLUMNS, toSession, toTurnMessage, toTurnNode } from './rows.ts';
-import { inTransaction } from './transaction.ts';
+import { inRunnerTransaction, inTransaction, withRunner } from './transaction.ts';
 import { encodeTurnContent } from './turn-content.ts';
 import {
   loadTurnBy,
@@ -32,14 +32,14 @@ export async function appendTurn(ctx: StoreContext, input: AppendTurnInput): Pro
       : checkIdempotencyKey('appendTurn.idempotencyKey', input.idempotencyKey);
   const moveHead = input.moveHead ?? true;
   try {
-    return await inTransaction(ctx.db, ctx.dialect, async (trx): Promise<AppendTurnResult> => {
+    return await inRunnerTransaction(ctx, async (run): Promise<AppendTurnResult> => {
       // Every statement below runs while this transaction holds the session (see lockSession), so the
       // idempotency lookup, head check, sibling numbering and seq are all decided by the database.
-      const locked = await lockSessionWithParent(trx, ctx.dialect, input.sessionId, input.parentId);
+      const locked = await lockSessionWithParent(run, input.sessionId, input.parentId);
       if (locked === undefined) return { ok: false, reason: 'session-not-found' };
       const { session, parent } = locked;
       if (key !== null) {
-        const first = await loadTurnBy(trx, input.sessionId, { idempotencyKey: key });
+        const first = await loadTurnBy(run, input.sessionId, { idempotencyKey: key });
         if (first !== undefined) return { ok: true, turn: first, replayed: true };
       }
       if (input.expectedHeadId !== undefined && session.head_turn_id !== input.expectedHeadId) {
@@ -56,7 +56,7 @@ export async function appendTurn(ctx: StoreContext, input: AppendTurnInput): Pro
         content,
         key,
       );
-      row.sibling_index = await writeTurn(trx, ctx.dialect, row, content, {
+      row.sibling_index = await writeTurn(run, row, content, {
         id: input.sessionId,
         turn_count: session.turn_count + 1,
         updated_at: Math.max(session.updated_at, content.created_at),
@@ -73,7 +73,7 @@ export async function appendTurn(ctx: StoreContext, input: AppendTurnInput): Pro
 }
 
 export function getTurn(ctx: StoreContext, sessionId: string, turnId: string): Promise<Turn | undefined> {
-  return loadTurnBy(ctx.db, sessionId, { id: turnId });
+  return withRunner(ctx, (run) => loadTurnBy(run, sessionId, { id: turnId }));
 }
 
 export function findTurnByIdempotencyKey(
@@ -81,7 +81,7 @@ export function findTurnByIdempotencyKey(
   sessionId: string,
   key: string,
 ): Promise<Turn | undefined> {
-  return loadTurnBy(ctx.db, sessionId, { idempotencyKey: key });
+  return withRunner(ctx, (run) => loadTurnBy(run, sessionId, { idempotencyKey: key }));
 }
 
 export async function listChildren(

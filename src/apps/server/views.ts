@@ -3,10 +3,16 @@
 // (owner, author mode) carries everything.
 
 import type { Cartridge } from '../../core/cartridge/index.ts';
-import { classifyRecord, inputText, plainJson, tableOfInput } from '../../engine/session/index.ts';
+import {
+  classifyRecord,
+  inputText,
+  pendingInteraction as pendingInteractionOf,
+  plainJson,
+  tableOfInput,
+} from '../../engine/session/index.ts';
 import type { BranchTurn, Save, Session, Turn, TurnNode } from '../../adapters/store/index.ts';
 import { publicOutcome, type TurnEvent } from '../../engine/turn/index.ts';
-import { PENDING_KEY, publicState } from '../../core/yare/index.ts';
+import { publicState } from '../../core/yare/index.ts';
 import type {
   NodeView,
   PublicTurnView,
@@ -54,11 +60,7 @@ export function saveView(save: Save): SaveView {
 
 /** The client-facing part of `_pending_interaction` (never its resolver event). */
 function pendingInteraction(state: unknown): PublicTurnView['pendingInteraction'] {
-  if (typeof state !== 'object' || state === null) return null;
-  const pending = (state as Record<string, unknown>)[PENDING_KEY];
-  if (typeof pending !== 'object' || pending === null || Object.keys(pending).length === 0) return null;
-  const { interaction_type, minigame_id, config } = pending as Record<string, unknown>;
-  return plainJson({ interaction_type, minigame_id, config });
+  return pendingInteractionOf(state) as PublicTurnView['pendingInteraction'];
 }
 
 /**
@@ -79,7 +81,11 @@ export function playedBy(input: unknown): {
   };
 }
 
-/** The player view of a turn: public state only, no record, seed or ledger events. */
+/**
+ * The player view of a turn: public state only, no record, seed or ledger events. Its state and outcome are
+ * built fresh for it (null-prototype dicts among them) and go out as the answer's JSON, which reads them like
+ * plain objects: no copy is made.
+ */
 export function publicTurnView(turn: BranchTurn, cartridge: Cartridge): PublicTurnView {
   const record = classifyRecord(turn.record);
   return {
@@ -89,14 +95,11 @@ export function publicTurnView(turn: BranchTurn, cartridge: Cartridge): PublicTu
     ...playedBy(turn.input),
     narration: turn.narration,
     mode: record?.kind === 'turn' ? record.mode : (record?.kind ?? 'unknown'),
-    state: plainJson(publicState(turn.state, cartridge.rules.schema)),
+    state: publicState(turn.state, cartridge.rules.schema) as PublicTurnView['state'],
     pendingInteraction: pendingInteraction(turn.state),
     // The dice and what changed, public fields only: shown under the turn's prose.
-    // PublicOutcome's arrays are readonly; the answer's copy is a plain one of the same shape.
     outcome:
-      record?.kind === 'turn'
-        ? (plainJson(publicOutcome(cartridge.rules, record)) as PublicTurnView['outcome'])
-        : null,
+      record?.kind === 'turn' ? (publicOutcome(cartridge.rules, record) as PublicTurnView['outcome']) : null,
   };
 }
 

@@ -66,6 +66,7 @@ export {
   type TimeChange,
   type ToolInputResult,
 } from './tool.ts';
+export { checkEndOfNarration, END_OF_NARRATION_TOOL } from './seed-tool.ts';
 export type { BatchSource } from './event-checks.ts';
 export { parseEvent } from './event-shape.ts';
 export {
@@ -77,5 +78,6 @@ export {
   validateLedgerSection,
 } from './validate.ts';
 export * from './world.ts';
+export { formatWorld, WORLD_TABLES, type WorldTable, type WorldTextOptions } from './world-text.ts';
 export { worldFromJson } from './world-json.ts';
 export { worldPage } from './world-page.ts';

@@ -97,7 +97,7 @@ export class TurnContext {
   constructor(
     readonly cartridge: TurnCartridge,
     state: Dict,
-    seed: number,
+    readonly seed: number,
     readonly limits: TurnLimits,
     readonly persona: TurnPersona | undefined,
     readonly signal: AbortSignal | undefined,

@@ -43,7 +43,10 @@ import {
   toChatMessages,
 } from './prompts.ts';
 import {
+  type DirectorTool,
   type DirectorToolSet,
+  LORE_LOOKUP,
+  SEED_LORE_LOOKUP,
   type ToolOutcome,
   checkedArgs,
   type RefusedArgs,
@@ -430,6 +433,15 @@ function toolNames(tools: DirectorToolSet): ReadonlySet<string> {
   return names;
 }
 
+/**
+ * The seed's name for one of the engine's tools, which prompts written for the original still use:
+ * `multi_lore_lookup(queries)` is `lore_lookup(queries)`. Accepted, never offered; a cartridge event of
+ * that name is found first, by its own name.
+ */
+function seedToolAlias(tools: DirectorToolSet, name: string): DirectorTool | undefined {
+  return name === SEED_LORE_LOOKUP ? tools.byName.get(LORE_LOOKUP) : undefined;
+}
+
 /** A tool's outcome, with why its arguments were refused when they were. */
 type RanTool = ToolOutcome & { refused?: RefusedArgs };
 
@@ -445,7 +457,7 @@ async function runTool(
   call: ToolCall,
   history: readonly StoryMessage[],
 ): Promise<RanTool> {
-  const tool = tools.byName.get(call.name);
+  const tool = tools.byName.get(call.name) ?? seedToolAlias(tools, call.name);
   if (tool === undefined) {
     const message = `There is no tool named ${JSON.stringify(call.name.slice(0, 64))}. Use only the tools you were given.`;
     return { ...toolError(message), refused: refusedArgs(message, call.rawArgs) };

@@ -12,6 +12,7 @@ import { TurnBudget, TurnBudgetExceeded } from '../../core/turn-budget.ts';
 import { type CompiledRules, type Dict, diffStates, toValue } from '../../core/yare/index.ts';
 import { Party, roundChanges } from './party.ts';
 import { TurnContext } from './context.ts';
+import { coarseCpuClock } from './cpu-clock.ts';
 import { type DirectorOutcome, DIRECTOR_HISTORY_TOKENS, runDirector } from './director.ts';
 import { TurnError } from './errors.ts';
 import { currentGameTime, elapsedSeconds } from './game-time.ts';
@@ -36,6 +37,7 @@ import { MAX_INPUT_CHARS, MAX_SEED, TURN_SLICE_MS, type TurnLimits, resolveTurnL
 import { loreInPlay, loreOfSliced } from './lore.ts';
 import { NARRATOR_HISTORY_TOKENS, runNarrator } from './narrator.ts';
 import { chooseOffline } from './offline/choose.ts';
+import { timePassed } from './offline/free.ts';
 import { knownEntries } from './offline/known.ts';
 import { narrateOffline } from './offline/narration.ts';
 import { fitMessages, historyStep, recentMessages } from './prompts.ts';
@@ -43,7 +45,14 @@ import { buildRecord, settleState } from './record.ts';
 import { sanitizeForPrompt } from '../../core/text-policy.ts';
 import { neutralPersona } from './sanitize.ts';
 import { withKnownValues } from './known-values.ts';
-import { checkedArgs, directorTools, runAdvanceTime, runEventTool, type ToolOutcome } from './tools.ts';
+import {
+  checkedArgs,
+  directorTools,
+  runAdvanceTime,
+  runAfterEventHooks,
+  runEventTool,
+  type ToolOutcome,
+} from './tools.ts';
 import {
   activateForTurnSliced,
   withWorldInfoState,
@@ -204,10 +213,15 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
           for (const one of refused) ctx.refusedOutput.push({ role, ...one });
         });
   const models = capped === null ? null : meterModels(capped, meter);
-  // Player text and earlier prose reach prompts only neutralised; the record keeps the raw input.
-  const history: StoryMessage[] = recentMessages(options.messages, prepared.limits.historyMessages).map(
-    (message) => ({ ...message, content: sanitizeForPrompt(message.content) }),
-  );
+  // Player text and earlier prose reach prompts only neutralised; the record keeps the raw input. Only the
+  // models' prompts read the story: an offline turn neutralises none of it.
+  const history: StoryMessage[] =
+    models === null
+      ? []
+      : recentMessages(options.messages, prepared.limits.historyMessages).map((message) => ({
+          ...message,
+          content: sanitizeForPrompt(message.content),
+        }));
   ctx.story = options.messages;
   // The roles' token caps trim the window in the window's own steps (cache-friendly, see fitMessages).
   const step = historyStep(prepared.limits.historyMessages);
@@ -404,12 +418,16 @@ function storedRecord(
 /**
  * The default compute clock: milliseconds of CPU this process has used. While a turn computes its thread is
  * the one running JavaScript, so this is the turn's CPU (the collector's and any busy worker thread's
- * included); time the machine gives to other processes is not.
+ * included); time the machine gives to other processes is not. One clock for every turn of the process,
+ * read from the kernel at most once a CPU_CLOCK_RESOLUTION_MS (cpu-clock.ts says why).
  */
-function processCpuMs(): number {
-  const used = process.cpuUsage();
-  return (used.user + used.system) / 1_000;
-}
+const processCpuMs = coarseCpuClock(
+  () => {
+    const used = process.cpuUsage();
+    return (used.user + used.system) / 1_000;
+  },
+  () => performance.now(),
+);
 
 /** `yieldNow`, and then a cancelled turn stops where it paused (the client left, the turn timed out). */
 function pausing(yieldNow: () => Promise<void>, signal: AbortSignal | undefined): () => Promise<void> {
@@ -463,6 +481,17 @@ function resolveInteraction(ctx: TurnContext, interaction: InteractionInput): vo
       `the mini-game's resolver_event '${resolver}' failed (${result.error.code}): ${result.error.message}`,
     );
   }
+  // The player's result is a player's event: the hooks follow it (their notes are in ctx.notes already).
+  runAfterEventHooks(ctx, resolver);
+}
+
+/** The game time an `advance_game_time` result reports (tools.ts, runAdvanceTime); undefined if none. */
+function gameTimeAfter(content: string): unknown {
+  try {
+    return (JSON.parse(content) as { game_time_after_turn?: unknown }).game_time_after_turn;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The player's last line of the story, for an offline "again". */
@@ -488,6 +517,8 @@ async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnE
     ...(ctx.cartridge.firstMessage === undefined ? {} : { opening: ctx.cartridge.firstMessage }),
     entries: knownEntries(ctx.cartridge.worldInfo),
     ...previousLine(ctx.story),
+    story: ctx.story,
+    seed: ctx.seed,
   };
   const choice = ctx.budget.measure({ kind: 'offline', what: 'matcher' }, () =>
     chooseOffline(ctx.rules, tools, text, context),
@@ -520,7 +551,10 @@ async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnE
     durationMs: ctx.now() - started,
   });
   yield { type: 'tool_result', round: 1, id, name: choice.name, ok: outcome.ok, content: outcome.content };
-  if (outcome.ok) return tool.kind === 'advance_game_time' ? 'Time passes.' : choice.notice;
+  if (outcome.ok)
+    return tool.kind === 'advance_game_time'
+      ? timePassed(checked.ok ? checked.args.duration : undefined, gameTimeAfter(outcome.content))
+      : choice.notice;
   throw new TurnError('reply', `That did not work: ${outcome.error ?? 'the rules refused it'}`, {
     reason: 'invalid',
   });

@@ -8,9 +8,11 @@ import { z } from 'zod';
 import type { JsonSchema, ToolCall, ToolSpec } from '../../adapters/llm/index.ts';
 import { LoreError, MAX_LORE_QUERIES, MAX_LORE_QUERY_CHARS } from '../../core/lore/index.ts';
 import {
+  afterEventHooks,
   checkEventInputs,
   type EventDef,
   eventTool,
+  hookInputs,
   publicEvents,
   type StateValue,
   toStateValue,
@@ -38,6 +40,8 @@ import type { RuleCall, TurnCartridge } from './types.ts';
 
 export const ADVANCE_GAME_TIME = 'advance_game_time';
 export const LORE_LOOKUP = 'lore_lookup';
+/** The seed's name for `lore_lookup` (the same `queries`), accepted from prompts written for the original. */
+export const SEED_LORE_LOOKUP = 'multi_lore_lookup';
 export const QUERY_NPC_INTENT = 'query_npc_intent';
 export const FINISH_TURN = 'finish_turn';
 export const TIME_DELTA_INPUT = 'engine_time_delta';
@@ -373,7 +377,24 @@ export function runEventTool(
     return toolError(`${name} failed (${result.error.code}): ${result.error.message} Nothing changed.`);
   }
   ctx.timeSeconds += seconds;
-  return toolOk({ notes: result.notes.length > 0 ? result.notes : [`Event '${name}': no effect.`] });
+  const notes = [...result.notes, ...runAfterEventHooks(ctx, name)];
+  return toolOk({ notes: notes.length > 0 ? notes : [`Event '${name}': no effect.`] });
+}
+
+/**
+ * The `after_event` hooks after a player's event that succeeded (core/yare/player-event.ts), each a rule
+ * run of the turn; their notes, which the caller shows with the event's. A failing hook is a cartridge
+ * bug, not the player's: it changed nothing, the turn's warnings say so, and the next hook still runs.
+ */
+export function runAfterEventHooks(ctx: TurnContext, event: string): string[] {
+  const notes: string[] = [];
+  for (const hook of afterEventHooks(ctx.rules)) {
+    const result = ctx.runRule('after_event', hook.name, hookInputs(hook, event));
+    if (result.ok) notes.push(...result.notes);
+    else
+      ctx.warnings.push(`after_event '${hook.name}' failed (${result.error.code}): ${result.error.message}`);
+  }
+  return notes;
 }
 
 /** Whether `seconds` more fit this turn (MAX_TIME_ADVANCE_SECONDS in all) and the clock can take them. */

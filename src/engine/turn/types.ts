@@ -307,7 +307,8 @@ export interface InvariantBreach {
 
 /** One rule event the turn ran, in order: what replay needs to reproduce the state exactly. */
 export interface RuleCall {
-  readonly source: 'cycle_tick' | 'director' | 'offline' | 'resolver';
+  /** `after_event`: a hook run after the player's event before it in the list (docs/yare.md). */
+  readonly source: 'cycle_tick' | 'director' | 'offline' | 'resolver' | 'after_event';
   readonly event: string;
   readonly inputs: { readonly [key: string]: StateValue };
   readonly ok: boolean;

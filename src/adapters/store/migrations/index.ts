@@ -7,6 +7,7 @@ import { drafts } from './0006_drafts.ts';
 import { snapshotPieces } from './0007_snapshot_pieces.ts';
 import { claimOwners } from './0008_claim_owners.ts';
 import { table } from './0009_table.ts';
+import { turnPictures } from './0010_turn_pictures.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in order. Append only. */
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = [
   snapshotPieces,
   claimOwners,
   table,
+  turnPictures,
 ];

@@ -6,7 +6,6 @@ export {
   type GenerateEvent,
   GenerateInputError,
   type GenerateResult,
-  type Judge,
   type Judged,
   type JudgeInput,
   judgeAnswer,
@@ -21,10 +20,11 @@ export {
   BUILDER_EXPLORE_MS,
   MAX_BUILDER_EXPLORE_DEPTH,
   MAX_BUILDER_EXPLORE_RUNS,
+  MAX_LISTED_FINDINGS,
   MAX_REPAIR_ROUNDS,
   MAX_REQUIREMENTS_CHARS,
 } from './limits.ts';
 export { type ExploreDraftInput, type ExploreDraftOutcome, exploreDraft } from './explore-draft.ts';
 export { MAX_EXPLORE_SEED } from '../explore/limits.ts';
 export { builderTemplates, EMPTY_TEMPLATE, templateFiles } from './templates.ts';
-export { type TryResult, TryInputError, tryEvent } from './try-event.ts';
+export { type TryResult, TryInputError, tryEvent, tryState } from './try-event.ts';
