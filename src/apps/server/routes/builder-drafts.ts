@@ -164,7 +164,7 @@ async function startingFiles(
   return files;
 }
 
-const listTemplates: RouteDefinition = (api, deps) => {
+const listTemplates: RouteDefinition = (api) => {
   api.add(
     {
       method: 'get',

@@ -23,7 +23,7 @@ import { checkDraftFiles, registerBuilderDraftRoutes } from './builder-drafts.ts
 import { registerBuilderGenerateRoute } from './builder-generate.ts';
 import { checkBody, completeBody, exploreBody, hoverBody, tryBody } from './builder-schemas.ts';
 import { diagnosticView } from './cartridges.ts';
-import { guarded } from './guard.ts';
+import { type RouteDefinition, registerAll } from './route-list.ts';
 
 /**
  * The builder's completion and hover, loaded on the first request that needs them: they bring in
@@ -41,8 +41,7 @@ function languageInput(body: z.infer<typeof completeBody>) {
   };
 }
 
-export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
-  registerBuilderDraftRoutes(api, deps);
+const checkFiles: RouteDefinition = (api, deps) => {
   api.add(
     {
       method: 'post',
@@ -59,7 +58,9 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
     },
     async ({ c, body }) => c.json(await checkDraftFiles(deps, body.files, c.get('principal').id)),
   );
+};
 
+const completeAt: RouteDefinition = (api) => {
   api.add(
     {
       method: 'post',
@@ -75,7 +76,9 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
     },
     async ({ c, body }) => c.json((await languageService()).builderCompletions(languageInput(body))),
   );
+};
 
+const hoverAt: RouteDefinition = (api) => {
   api.add(
     {
       method: 'post',
@@ -91,7 +94,9 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
     },
     async ({ c, body }) => c.json({ hover: (await languageService()).builderHover(languageInput(body)) }),
   );
+};
 
+const tryEvent: RouteDefinition = (api, deps) => {
   api.add(
     {
       method: 'post',
@@ -146,7 +151,9 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
       }
     },
   );
+};
 
+const exploreDraft: RouteDefinition = (api, deps) => {
   api.add(
     {
       method: 'post',
@@ -204,5 +211,19 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
       }
     },
   );
+};
+
+/** Every route of this file, in the order they are registered. */
+export const BUILDER_ROUTES: readonly RouteDefinition[] = [
+  checkFiles,
+  completeAt,
+  hoverAt,
+  tryEvent,
+  exploreDraft,
+];
+
+export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
+  registerBuilderDraftRoutes(api, deps);
+  registerAll(api, deps, BUILDER_ROUTES);
   registerBuilderGenerateRoute(api, deps);
 }

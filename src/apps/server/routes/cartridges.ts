@@ -321,7 +321,6 @@ const listCartridges: RouteDefinition = (api, deps) => {
 };
 
 const uploadCartridge: RouteDefinition = (api, deps) => {
-  const { library } = deps;
   api.add(
     {
       method: 'post',

@@ -5,6 +5,7 @@ import type { Persona } from '../../../adapters/store/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
+import { type RouteDefinition, registerAll } from './route-list.ts';
 import { type PersonaView, personaResponse, personasResponse } from '../../contract/index.ts';
 import { errorSchema, id, personaData, personaPatch } from '../schemas.ts';
 import { z } from 'zod';
@@ -22,9 +23,8 @@ function view(persona: Persona): PersonaView {
   };
 }
 
-export function registerPersonaRoutes(api: RouteRegistry, deps: AppDeps): void {
+const createPersona: RouteDefinition = (api, deps) => {
   const { store } = deps;
-
   api.add(
     {
       method: 'post',
@@ -44,7 +44,10 @@ export function registerPersonaRoutes(api: RouteRegistry, deps: AppDeps): void {
       return c.json({ persona: view(result.persona) }, 201);
     },
   );
+};
 
+const listPersonas: RouteDefinition = (api, deps) => {
+  const { store } = deps;
   api.add(
     {
       method: 'get',
@@ -55,7 +58,10 @@ export function registerPersonaRoutes(api: RouteRegistry, deps: AppDeps): void {
     },
     async ({ c }) => c.json({ personas: (await store.listPersonas(c.get('principal').id)).map(view) }),
   );
+};
 
+const getPersona: RouteDefinition = (api, deps) => {
+  const { store } = deps;
   api.add(
     {
       method: 'get',
@@ -71,7 +77,10 @@ export function registerPersonaRoutes(api: RouteRegistry, deps: AppDeps): void {
       return c.json({ persona: view(persona) });
     },
   );
+};
 
+const patchPersona: RouteDefinition = (api, deps) => {
+  const { store } = deps;
   api.add(
     {
       method: 'patch',
@@ -92,7 +101,10 @@ export function registerPersonaRoutes(api: RouteRegistry, deps: AppDeps): void {
       return c.json({ persona: view(updated) });
     },
   );
+};
 
+const deletePersona: RouteDefinition = (api, deps) => {
+  const { store } = deps;
   api.add(
     {
       method: 'delete',
@@ -108,4 +120,17 @@ export function registerPersonaRoutes(api: RouteRegistry, deps: AppDeps): void {
       return c.body(null, 204);
     },
   );
+};
+
+/** Every route of this file, in the order they are registered. */
+export const PERSONA_ROUTES: readonly RouteDefinition[] = [
+  createPersona,
+  listPersonas,
+  getPersona,
+  patchPersona,
+  deletePersona,
+];
+
+export function registerPersonaRoutes(api: RouteRegistry, deps: AppDeps): void {
+  registerAll(api, deps, PERSONA_ROUTES);
 }

@@ -1,7 +1,6 @@
 // Sessions: create from a cartridge version (turn 0 is the first message), list the caller's own, get,
 // rename, delete. Another principal's session is a 404.
 
-import type { SessionService } from '../../../engine/session/index.ts';
 import type { Principal } from '../../../adapters/store/index.ts';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
@@ -14,6 +13,7 @@ import { decodeSessionCursor, encodeSessionCursor, MAX_SESSION_CURSOR_CHARS } fr
 import { sessionView, turnView } from '../views.ts';
 import { libraryOwner } from './cartridges.ts';
 import { guarded } from './guard.ts';
+import { type RouteDefinition, registerAll } from './route-list.ts';
 
 const sessionListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_SESSION_PAGE_ITEMS).optional(),
@@ -61,9 +61,8 @@ export async function resolveCartridgeVersion(
   throw new ApiError(404, 'not_found', `no cartridge or cartridge version '${ref}'`);
 }
 
-export function registerSessionRoutes(api: RouteRegistry, deps: AppDeps): void {
-  const service: SessionService = deps.service;
-
+const createSession: RouteDefinition = (api, deps) => {
+  const { service } = deps;
   api.add(
     {
       method: 'post',
@@ -107,7 +106,9 @@ export function registerSessionRoutes(api: RouteRegistry, deps: AppDeps): void {
         );
       }),
   );
+};
 
+const listSessions: RouteDefinition = (api, deps) => {
   api.add(
     {
       method: 'get',
@@ -141,7 +142,9 @@ export function registerSessionRoutes(api: RouteRegistry, deps: AppDeps): void {
         return c.json({ sessions: page.map(sessionView), nextCursor });
       }),
   );
+};
 
+const getSession: RouteDefinition = (api, deps) => {
   api.add(
     {
       method: 'get',
@@ -156,7 +159,9 @@ export function registerSessionRoutes(api: RouteRegistry, deps: AppDeps): void {
         c.json({ session: sessionView((await deps.table.access(c.get('principal').id, params.id)).session) }),
       ),
   );
+};
 
+const patchSession: RouteDefinition = (api, deps) => {
   api.add(
     {
       method: 'patch',
@@ -182,7 +187,9 @@ export function registerSessionRoutes(api: RouteRegistry, deps: AppDeps): void {
       return c.json({ session: sessionView(session) });
     },
   );
+};
 
+const deleteSession: RouteDefinition = (api, deps) => {
   api.add(
     {
       method: 'delete',
@@ -198,4 +205,17 @@ export function registerSessionRoutes(api: RouteRegistry, deps: AppDeps): void {
       return c.body(null, 204);
     },
   );
+};
+
+/** Every route of this file, in the order they are registered. */
+export const SESSION_ROUTES: readonly RouteDefinition[] = [
+  createSession,
+  listSessions,
+  getSession,
+  patchSession,
+  deleteSession,
+];
+
+export function registerSessionRoutes(api: RouteRegistry, deps: AppDeps): void {
+  registerAll(api, deps, SESSION_ROUTES);
 }

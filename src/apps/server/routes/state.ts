@@ -20,6 +20,7 @@ import { authorEventBody, errorSchema, id, sessionParams, stateQuery } from '../
 import { turnView } from '../views.ts';
 import { seatTurnView, viewerOf } from '../member-views.ts';
 import { guarded } from './guard.ts';
+import { type RouteDefinition, registerAll } from './route-list.ts';
 import { viewForSeat } from './turns.ts';
 
 const NOT_FOUND = { description: 'No such session or turn', schema: errorSchema };
@@ -38,9 +39,8 @@ const ledgerQuery = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_LEDGER_PAGE_TURNS).optional(),
 });
 
-export function registerStateRoutes(api: RouteRegistry, deps: AppDeps): void {
-  const { service, store } = deps;
-
+const getState: RouteDefinition = (api, deps) => {
+  const { service } = deps;
   api.add(
     {
       method: 'get',
@@ -77,7 +77,10 @@ export function registerStateRoutes(api: RouteRegistry, deps: AppDeps): void {
         });
       }),
   );
+};
 
+const getWorld: RouteDefinition = (api, deps) => {
+  const { service } = deps;
   api.add(
     {
       method: 'get',
@@ -119,7 +122,10 @@ export function registerStateRoutes(api: RouteRegistry, deps: AppDeps): void {
         });
       }),
   );
+};
 
+const getLedger: RouteDefinition = (api, deps) => {
+  const { service, store } = deps;
   api.add(
     {
       method: 'get',
@@ -141,7 +147,10 @@ export function registerStateRoutes(api: RouteRegistry, deps: AppDeps): void {
         return c.json({ turnId, entries: page.entries, turns: page.turns, nextTurnId: page.nextTurnId });
       }),
   );
+};
 
+const listEvents: RouteDefinition = (api, deps) => {
+  const { service } = deps;
   api.add(
     {
       method: 'get',
@@ -181,7 +190,10 @@ export function registerStateRoutes(api: RouteRegistry, deps: AppDeps): void {
         return c.json({ events }, 200);
       }),
   );
+};
 
+const runEvent: RouteDefinition = (api, deps) => {
+  const { service } = deps;
   api.add(
     {
       method: 'post',
@@ -222,4 +234,11 @@ export function registerStateRoutes(api: RouteRegistry, deps: AppDeps): void {
         return c.json({ record: result.record, turn: turnView(result.turn, cartridge, 'full') }, 201);
       }),
   );
+};
+
+/** Every route of this file, in the order they are registered. */
+export const STATE_ROUTES: readonly RouteDefinition[] = [getState, getWorld, getLedger, listEvents, runEvent];
+
+export function registerStateRoutes(api: RouteRegistry, deps: AppDeps): void {
+  registerAll(api, deps, STATE_ROUTES);
 }

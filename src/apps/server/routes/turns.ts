@@ -9,7 +9,6 @@ import {
   type PreparedTurn,
   type ReadyTurn,
   SessionError,
-  type SessionService,
   steers,
   type TurnRequest,
   turnOf,
@@ -42,6 +41,7 @@ import {
 import { sseResponse, wantsEventStream } from '../sse.ts';
 import { readsTurn, seatReplayEvents, seatTurnView, type Viewer, viewerOf } from '../member-views.ts';
 import { guarded } from './guard.ts';
+import { type RouteDefinition, registerAll } from './route-list.ts';
 import { eventView, nodeView, sessionView, type View } from '../views.ts';
 
 const TURN_ERRORS = {
@@ -250,9 +250,7 @@ export const REPLAYED_OR_STREAMED = {
   eventStream: true,
 } as const;
 
-export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
-  const service: SessionService = deps.service;
-
+const playTurn: RouteDefinition = (api, deps) => {
   api.add(
     {
       method: 'post',
@@ -288,7 +286,9 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
         return answer(c, deps, principal.id, params.id, prepared, view, viewerOf(access));
       }),
   );
+};
 
+const regenerateTurn: RouteDefinition = (api, deps) => {
   api.add(
     {
       method: 'post',
@@ -317,7 +317,9 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
         return answer(c, deps, principal.id, params.id, prepared, view, viewerOf(access));
       }),
   );
+};
 
+const undoTurn: RouteDefinition = (api, deps) => {
   api.add(
     {
       method: 'post',
@@ -334,7 +336,9 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
         return c.json({ session: sessionView(session) });
       }),
   );
+};
 
+const moveHead: RouteDefinition = (api, deps) => {
   api.add(
     {
       method: 'post',
@@ -356,7 +360,9 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
         return c.json({ session: sessionView(session) });
       }),
   );
+};
 
+const getTree: RouteDefinition = (api, deps) => {
   api.add(
     {
       method: 'get',
@@ -373,7 +379,10 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
         return c.json({ headTurnId: session.headTurnId, turns: nodes.map(nodeView) });
       }),
   );
+};
 
+const getTurn: RouteDefinition = (api, deps) => {
+  const { service } = deps;
   api.add(
     {
       method: 'get',
@@ -406,7 +415,10 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
         return c.json({ turn: seatTurnView(turn, cartridge, view, viewer) });
       }),
   );
+};
 
+const getTurnChildren: RouteDefinition = (api, deps) => {
+  const { service } = deps;
   api.add(
     {
       method: 'get',
@@ -430,4 +442,19 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
         });
       }),
   );
+};
+
+/** Every route of this file, in the order they are registered. */
+export const TURN_ROUTES: readonly RouteDefinition[] = [
+  playTurn,
+  regenerateTurn,
+  undoTurn,
+  moveHead,
+  getTree,
+  getTurn,
+  getTurnChildren,
+];
+
+export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
+  registerAll(api, deps, TURN_ROUTES);
 }
