@@ -5,6 +5,7 @@ import { decodeJson } from './json.ts';
 import type { Turn } from './turn-log-records.ts';
 import { toTurnMessage } from './rows.ts';
 import type { Database, SessionsTable, SqlDialect, TurnRow } from './schema.ts';
+import { resolveSharedPayloads } from './shared-payloads.ts';
 import type { EncodedTurnContent } from './turn-content.ts';
 
 /**
@@ -139,8 +140,12 @@ export async function insertTurn(
   content: Pick<EncodedTurnContent, 'ledgerEvents' | 'ledgerGameTime'>,
 ): Promise<void> {
   const { ledgerEvents, ledgerGameTime: gameTime } = content;
-  const { record, state, ...turn } = row;
-  await trx.insertInto('turns').values(turn).execute();
+  const { record, state, origin_id: originId, ...turn } = row;
+  // Only when set: the column exists from migration 0009 on.
+  await trx
+    .insertInto('turns')
+    .values(originId === null ? turn : { ...turn, origin_id: originId })
+    .execute();
   await trx.insertInto('turn_payloads').values({ turn_id: row.id, record, state }).execute();
   if (ledgerEvents.length > 0) {
     await trx
@@ -164,9 +169,11 @@ export function turnRow(
   place: { depth: number; sibling_index: number; seq: number },
   content: EncodedTurnContent,
   idempotencyKey: string | null,
+  originId: string | null = null,
 ): TurnRow {
   return {
     ...ids,
+    origin_id: originId,
     ...place,
     input: content.input,
     narration: content.narration,
@@ -227,7 +234,9 @@ export async function loadTurnBy(
     'id' in where
       ? query.where('turns.id', '=', where.id)
       : query.where('turns.idempotency_key', '=', where.idempotencyKey);
-  const row = await query.executeTakeFirst();
+  const found = await query.executeTakeFirst();
+  if (found === undefined) return undefined;
+  const [row] = await resolveSharedPayloads(db, [found]);
   if (row === undefined) return undefined;
   const events = await db
     .selectFrom('ledger_events')

@@ -1,0 +1,170 @@
+// Storing rebased turns (migration 0009): a chain of turns made from played ones onto another parent, each
+// stored in the shared form (shared-payloads.ts), before a new turn (appendTurn's `rebased`) or alone with the
+// head moved to the last of them (appendRebased) — always in one transaction with whatever goes with them.
+
+import type { Kysely } from 'kysely';
+import type { StoreContext } from './context.ts';
+import { StoreInputError } from './errors.ts';
+import { MAX_REBASED_PER_APPEND } from './limits.ts';
+import type { Database, SessionsTable, SqlDialect } from './schema.ts';
+import { sharedPayload } from './shared-payloads.ts';
+import { inTransaction } from './transaction.ts';
+import { type EncodedTurnContent, encodeTurnContent } from './turn-content.ts';
+import type { AppendRebasedInput, AppendTurnResult, RebasedTurnInput } from './turn-log-records.ts';
+import { insertTurn, loadTurnBy, lockSessionWithParent, turnRow } from './turn-rows.ts';
+import { checkId } from './validate.ts';
+
+/** Rebased turns encoded between two turns of the event loop. */
+const TURNS_PER_SLICE = 16;
+
+function nextTurnOfTheLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** A rebased turn checked and encoded, its payload already in the shared form. */
+export interface EncodedRebased {
+  readonly id: string;
+  readonly originId: string;
+  readonly content: EncodedTurnContent;
+}
+
+/**
+ * Checks and encodes a chain before any transaction: each turn's content as any turn's, and its payload as
+ * the patch over its origin's. Every origin must be a played turn of the session (not itself a rebase).
+ */
+export async function encodeRebased(
+  ctx: StoreContext,
+  place: string,
+  sessionId: string,
+  turns: readonly RebasedTurnInput[],
+): Promise<EncodedRebased[]> {
+  if (turns.length > MAX_REBASED_PER_APPEND)
+    throw new StoreInputError(
+      place,
+      `has ${turns.length} turns, over the limit MAX_REBASED_PER_APPEND = ${MAX_REBASED_PER_APPEND}`,
+    );
+  if (turns.length === 0) return [];
+  const originIds = [...new Set(turns.map((t, i) => checkId(`${place}[${i}].originId`, t.originId)))];
+  const rows = await ctx.db
+    .selectFrom('turns as t')
+    .innerJoin('turn_payloads as p', 'p.turn_id', 't.id')
+    .select(['t.id', 't.session_id', 't.origin_id', 'p.record', 'p.state'])
+    .where('t.id', 'in', originIds)
+    .execute();
+  const origins = new Map(rows.map((r) => [r.id, r]));
+  const encoded: EncodedRebased[] = [];
+  for (const [i, turn] of turns.entries()) {
+    // Diffing records is CPU work on the request thread: the event loop is given back between slices.
+    if (i > 0 && i % TURNS_PER_SLICE === 0) await nextTurnOfTheLoop();
+    const at = `${place}[${i}]`;
+    const origin = origins.get(turn.originId);
+    if (origin === undefined || origin.session_id !== sessionId)
+      throw new StoreInputError(`${at}.originId`, `${turn.originId} is not a turn of session ${sessionId}`);
+    if (origin.origin_id !== null)
+      throw new StoreInputError(
+        `${at}.originId`,
+        `${turn.originId} is itself a rebased turn: name its origin`,
+      );
+    const content = encodeTurnContent(at, turn);
+    const shared = sharedPayload(at, origin, content);
+    encoded.push({
+      id: checkId(`${at}.id`, turn.id),
+      originId: turn.originId,
+      content: { ...content, ...shared },
+    });
+  }
+  return encoded;
+}
+
+/** Where the next turn goes after a chain: its parent, the parent's depth, and the next free `seq`. */
+export interface ChainEnd {
+  readonly parentId: string;
+  readonly depth: number;
+  readonly seq: number;
+}
+
+/**
+ * Inserts the chain under `parentId` inside the caller's transaction (which holds the session). The first
+ * turn's sibling index is counted by its own statement, after the lock, so a swipe another process committed
+ * meanwhile is seen (PostgreSQL's READ COMMITTED takes a snapshot per statement).
+ */
+export async function writeRebased(
+  trx: Kysely<Database>,
+  sessionId: string,
+  parent: { readonly id: string; readonly depth: number },
+  firstSeq: number,
+  chain: readonly EncodedRebased[],
+): Promise<ChainEnd> {
+  let end: ChainEnd = { parentId: parent.id, depth: parent.depth, seq: firstSeq };
+  for (const [i, turn] of chain.entries()) {
+    let sibling = 0;
+    if (i === 0) {
+      const last = await trx
+        .selectFrom('turns')
+        .select((eb) => eb.fn.max('sibling_index').as('last'))
+        .where('parent_id', '=', parent.id)
+        .executeTakeFirst();
+      sibling = last?.last === null || last?.last === undefined ? 0 : Number(last.last) + 1;
+    }
+    const row = turnRow(
+      { id: turn.id, session_id: sessionId, parent_id: end.parentId },
+      { depth: end.depth + 1, sibling_index: sibling, seq: end.seq },
+      turn.content,
+      null,
+      turn.originId,
+    );
+    await insertTurn(trx, row, turn.content);
+    end = { parentId: turn.id, depth: end.depth + 1, seq: end.seq + 1 };
+  }
+  return end;
+}
+
+/** The session row after a write that added `added` turns and moved the head to `headId`. */
+export async function updateSession(
+  trx: Kysely<Database>,
+  session: SessionsTable,
+  added: number,
+  headId: string,
+  createdAt: number,
+): Promise<void> {
+  await trx
+    .updateTable('sessions')
+    .set({
+      turn_count: session.turn_count + added,
+      updated_at: Math.max(session.updated_at, createdAt),
+      head_turn_id: headId,
+    })
+    .where('id', '=', session.id)
+    .execute();
+}
+
+export async function appendRebased(ctx: StoreContext, input: AppendRebasedInput): Promise<AppendTurnResult> {
+  if (input.turns.length === 0) throw new StoreInputError('appendRebased.turns', 'must not be empty');
+  const chain = await encodeRebased(ctx, 'appendRebased.turns', input.sessionId, input.turns);
+  return inTransaction(ctx.db, ctx.dialect, async (trx): Promise<AppendTurnResult> => {
+    const locked = await lockSessionWithParent(
+      trx,
+      ctx.dialect as SqlDialect,
+      input.sessionId,
+      input.parentId,
+    );
+    if (locked === undefined) return { ok: false, reason: 'session-not-found' };
+    const { session, parent } = locked;
+    if (input.expectedHeadId !== undefined && session.head_turn_id !== input.expectedHeadId)
+      return { ok: false, reason: 'conflict', headTurnId: session.head_turn_id };
+    if (parent === undefined) return { ok: false, reason: 'parent-not-found' };
+    const end = await writeRebased(
+      trx,
+      input.sessionId,
+      { id: input.parentId, depth: parent.depth },
+      session.turn_count,
+      chain,
+    );
+    const last = chain.at(-1)!;
+    await updateSession(trx, session, chain.length, last.id, last.content.created_at);
+    const turn = await loadTurnBy(trx, input.sessionId, { id: last.id });
+    if (turn === undefined || end.parentId !== last.id)
+      throw new Error('a rebased turn just stored is missing');
+    return { ok: true, turn, replayed: false };
+  });
+}
