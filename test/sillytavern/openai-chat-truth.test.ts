@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importSillyTavern } from '../../src/tools/interop/sillytavern/import.ts';
 import type { ChatModel, ModelSet } from '../../src/adapters/llm/types.ts';
 import { inputText } from '../../src/engine/session/messages.ts';
-import { NO_TURN_MARK } from '../../src/apps/server/openai/resolve.ts';
+import { NO_TURN_MARK } from '../../src/apps/server/openai/notes.ts';
 import { startTestServer, type TestServer } from '../server/helpers.ts';
 import { textResponse } from './helpers.ts';
 

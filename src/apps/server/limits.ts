@@ -43,6 +43,12 @@ export const HISTORY_MAX_CHARS = 16 * 1024 * 1024;
  * deleted with `DELETE /v1/cartridge-versions/{id}` gives its bytes back).
  */
 export const DEFAULT_CARTRIDGE_QUOTA_BYTES = 64 * 1024 * 1024;
+/**
+ * Turns one request to the OpenAI-compatible endpoint carries onto a chat's changed history at most (an edit
+ * of an early message rebases every later turn): past it the request carries that many, plays no turn and
+ * says so; the next one carries on (docs/deploy.md, "Rebases").
+ */
+export const DEFAULT_MAX_REBASED_TURNS = 200;
 
 export interface ServerLimits {
   readonly maxJsonBodyBytes: number;
@@ -54,6 +60,8 @@ export interface ServerLimits {
   readonly cartridgeQuotaBytes: number;
   /** Sessions each principal may keep (a create past it is 409 `session_limit`). */
   readonly maxSessions: number;
+  /** Turns one OpenAI-endpoint request rebases at most (DEFAULT_MAX_REBASED_TURNS). */
+  readonly maxRebasedTurns: number;
 }
 
 export const DEFAULT_SERVER_LIMITS: ServerLimits = Object.freeze({
@@ -65,6 +73,7 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = Object.freeze({
   turnTimeoutMs: DEFAULT_TURN_TIMEOUT_MS,
   cartridgeQuotaBytes: DEFAULT_CARTRIDGE_QUOTA_BYTES,
   maxSessions: DEFAULT_MAX_SESSIONS,
+  maxRebasedTurns: DEFAULT_MAX_REBASED_TURNS,
 });
 
 export function resolveServerLimits(given: Partial<ServerLimits> = {}): ServerLimits {

@@ -79,4 +79,4 @@ export function readAnchors(text: string): Anchored {
 }
 
 /** Characters an anchor is made of, for comparisons that must not see what is left of a damaged one. */
-export const ANCHOR_CHARACTERS = /[\u2060\uFE00-\uFE0F]/g;
+export const ANCHOR_CHARACTERS = /\u2060|[\uFE00-\uFE0F]/g;
