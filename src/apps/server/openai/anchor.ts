@@ -5,11 +5,16 @@
 // each reply of the chat is — never which one it resembles. Anchors are read (and removed) from the raw
 // messages before anything else looks at the text, so no prompt, note or comparison ever sees one.
 //
+// An answer given without a turn (an offline refusal, `!help`, Continue offline) names instead the turn the
+// chat was at when the game answered ("answered at"), so a chat whose only replies in view are such answers
+// (a context cut) still finds its game and its place.
+//
 // The form: WORD JOINER (U+2060), then hexadecimal digits written as the variation selectors U+FE00..U+FE0F,
 // then WORD JOINER again. None of those is whitespace (`trim` keeps them), NFKC leaves them alone, and
-// Markdown renderers pass them through unseen. The first digit says how the id is written: 0, a UUID (its 32
-// hexadecimal digits follow); 1, the id's ASCII bytes (two digits each; the store lets callers choose ids).
-// A canonical UUID anchor is 35 characters.
+// Markdown renderers pass them through unseen. The first digit says what the anchor says and how the id is
+// written: 0, the reply is this turn, a UUID (its 32 hexadecimal digits follow); 1, the same with the id's
+// ASCII bytes (two digits each; the store lets callers choose ids); 2 and 3, answered at this turn, as a
+// UUID or in ASCII. A canonical UUID anchor is 35 characters.
 
 const FRAME = '\u2060';
 /** Digit 0 is U+FE00, digit 15 is U+FE0F. */
@@ -31,51 +36,66 @@ function digits(hex: string): string {
   return out;
 }
 
+/** What an anchor says of its turn: the reply is that turn, or it was answered (without a turn) at it. */
+export type AnchorKind = 'is' | 'at';
+
 /** The anchor that names `turnId`; throws for an id no anchor can carry (not a UUID, not short printable ASCII). */
-export function anchorFor(turnId: string): string {
-  if (UUID.test(turnId)) return `${FRAME}${digits(`0${turnId.replaceAll('-', '')}`)}${FRAME}`;
+export function anchorFor(turnId: string, kind: AnchorKind = 'is'): string {
+  const base = kind === 'is' ? 0 : 2;
+  if (UUID.test(turnId)) return `${FRAME}${digits(`${base}${turnId.replaceAll('-', '')}`)}${FRAME}`;
   if (turnId.length === 0 || turnId.length > MAX_ANCHOR_ID_CHARS || !/^[\x21-\x7e]+$/.test(turnId))
     throw new RangeError(`turn id ${JSON.stringify(turnId.slice(0, 40))} cannot be written in an anchor`);
-  let hex = '1';
+  let hex = String(base + 1);
   for (const c of turnId) hex += c.charCodeAt(0).toString(16).padStart(2, '0');
   return `${FRAME}${digits(hex)}${FRAME}`;
 }
 
-/** The id an anchor's digits name, or undefined when they are not a well-formed anchor. */
-function decode(body: string): string | undefined {
+/** The id an anchor's digits name and what it says of it, or undefined when they are not a well-formed anchor. */
+function decode(body: string): { id: string; kind: AnchorKind } | undefined {
   let hex = '';
   for (const c of body) hex += (c.charCodeAt(0) - DIGIT_ZERO).toString(16);
-  if (hex.startsWith('0') && hex.length === 33) {
+  const form = Number.parseInt(hex[0] ?? 'f', 16);
+  if (form > 3) return undefined;
+  const kind: AnchorKind = form < 2 ? 'is' : 'at';
+  if (form % 2 === 0) {
+    if (hex.length !== 33) return undefined;
     const h = hex.slice(1);
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+    return {
+      id: `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`,
+      kind,
+    };
   }
-  if (!hex.startsWith('1') || hex.length % 2 !== 1 || hex.length < 3) return undefined;
+  if (hex.length % 2 !== 1 || hex.length < 3) return undefined;
   let id = '';
   for (let i = 1; i < hex.length; i += 2) {
     const code = Number.parseInt(hex.slice(i, i + 2), 16);
     if (code < 0x21 || code > 0x7e) return undefined;
     id += String.fromCharCode(code);
   }
-  return id;
+  return { id, kind };
 }
 
 export interface Anchored {
   /** The text with every anchor removed. */
   readonly text: string;
-  /** The turn ids the anchors name, in the order they appear (at most MAX_ANCHORS_PER_MESSAGE). */
+  /** The turns the message is, in the order their anchors appear (at most MAX_ANCHORS_PER_MESSAGE). */
   readonly turnIds: readonly string[];
+  /** The turns it was answered at without a turn, in order (at most MAX_ANCHORS_PER_MESSAGE). */
+  readonly atIds: readonly string[];
 }
 
 /** Reads and removes the anchors of one message. A malformed anchor is removed and names nothing. */
 export function readAnchors(text: string): Anchored {
-  if (!text.includes(FRAME)) return { text, turnIds: [] };
+  if (!text.includes(FRAME)) return { text, turnIds: [], atIds: [] };
   const turnIds: string[] = [];
+  const atIds: string[] = [];
   const rest = text.replace(ANCHOR, (_all, body: string) => {
-    const id = decode(body);
-    if (id !== undefined && turnIds.length < MAX_ANCHORS_PER_MESSAGE) turnIds.push(id);
+    const anchor = decode(body);
+    const list = anchor?.kind === 'at' ? atIds : turnIds;
+    if (anchor !== undefined && list.length < MAX_ANCHORS_PER_MESSAGE) list.push(anchor.id);
     return '';
   });
-  return { text: rest, turnIds };
+  return { text: rest, turnIds, atIds };
 }
 
 /** Characters an anchor is made of, for comparisons that must not see what is left of a damaged one. */

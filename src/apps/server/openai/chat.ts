@@ -113,21 +113,27 @@ async function discard(deps: AppDeps, principalId: string, conversation: Convers
   if (conversation.created) await deps.store.deleteSession(conversation.session.id, principalId);
 }
 
+/** The turn the chat is at once its planned rebase is stored (the base when nothing is carried). */
+function chatEnd(p: Playing): string {
+  return p.rebase.chain.turns.at(-1)?.id ?? p.rebase.chain.baseId;
+}
+
 /**
  * A request answered without a turn: the chat's changed history is stored and the head moved to where the
- * chat is; a session the request opened holds nothing of it and is removed.
+ * chat is; a session the request opened holds nothing of it and is removed. Answers the anchor the reply
+ * carries ("answered at" that turn, anchor.ts).
  */
-async function settle(p: Playing): Promise<void> {
-  if (p.conversation.created) return discard(p.deps, p.request.principalId, p.conversation);
+async function settle(p: Playing): Promise<string> {
+  if (p.conversation.created) {
+    await discard(p.deps, p.request.principalId, p.conversation);
+    // Still an answer the game gave without a turn, if the player edits its words: it names a turn now gone.
+    return anchorFor(chatEnd(p), 'at');
+  }
   const chain = p.rebase.chain;
   await guardedSession(() =>
-    p.deps.service.settleChat(
-      p.request.principalId,
-      p.conversation.session.id,
-      chain,
-      chain.turns.at(-1)?.id ?? chain.baseId,
-    ),
+    p.deps.service.settleChat(p.request.principalId, p.conversation.session.id, chain, chatEnd(p)),
   );
+  return anchorFor(chatEnd(p), 'at');
 }
 
 /** The answer's headers: the session (while it holds the game) and whether a stored turn was sent back. */
@@ -140,8 +146,8 @@ function headersOf(p: Playing, replayed: boolean, kept = true): Record<string, s
 
 /** An answer given without a turn, its notes first. */
 async function noTurnAnswer(p: Playing, text: string): Promise<Response> {
-  await settle(p);
-  const body = noTurnText([p.notes, text].filter((t) => t !== '').join('\n\n'));
+  const anchor = await settle(p);
+  const body = anchor + noTurnText([p.notes, text].filter((t) => t !== '').join('\n\n'));
   return textAnswer(
     p.conversation.model,
     body,
@@ -263,11 +269,16 @@ function streamTurn(p: Playing, prepared: PreparedTurn): Response {
         // Committed but not received: the same request again is a retry of this turn, not a swipe.
         if (control.signal.aborted) memory.markUndelivered(turn.id, Date.now());
       } catch (error) {
-        await streamFailure(p, error, {
-          content,
-          error: (failure) => send(dataEvent(errorPayload(failure).body)),
-          stop: () => send(dataEvent(chunk(id, model, created, {}, 'stop'))),
-        });
+        await streamFailure(
+          p,
+          error,
+          {
+            content,
+            error: (failure) => send(dataEvent(errorPayload(failure).body)),
+            stop: () => send(dataEvent(chunk(id, model, created, {}, 'stop'))),
+          },
+          control.signal,
+        );
         send(DONE_EVENT);
       }
       try {
@@ -294,17 +305,19 @@ async function streamFailure(
   p: Playing,
   error: unknown,
   out: { content: (text: string) => void; error: (error: unknown) => void; stop: () => void },
+  gone: AbortSignal,
 ): Promise<void> {
   const reply = offlineReply(error);
   try {
-    if (reply === undefined) {
+    // A reader that went away (Stop) gets nothing, and nothing is stored for it.
+    if (reply === undefined || gone.aborted) {
       await discard(p.deps, p.request.principalId, p.conversation);
       out.error(error);
       return;
     }
-    await settle(p);
+    const anchor = await settle(p);
     const answer = offlineAnswer(p.conversation.cartridge, p.conversation.input, reply);
-    out.content(noTurnText([p.notes, answer].filter((t) => t !== '').join('\n\n')));
+    out.content(anchor + noTurnText([p.notes, answer].filter((t) => t !== '').join('\n\n')));
     out.stop();
   } catch (failure) {
     out.error(failure);

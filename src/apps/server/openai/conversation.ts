@@ -104,7 +104,7 @@ async function follow(ctx: WalkContext, walk: Walk, turn: TurnMessage, input: st
 
 /** Why an exchange whose reply names no turn of this game has no turn. */
 function unplayed(ctx: WalkContext, exchange: Exchange): ExchangeStatus {
-  if (ctx.isNoTurnReply(exchange.assistant)) return { kind: 'no-turn' };
+  if (exchange.at.length > 0 || ctx.isNoTurnReply(exchange.assistant)) return { kind: 'no-turn' };
   if (exchange.anchors.length === 0) return { kind: 'not-the-games' };
   return exchange.anchors.some((id) => ctx.elsewhere.has(id))
     ? { kind: 'other-game' }

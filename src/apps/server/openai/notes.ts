@@ -8,8 +8,6 @@ import { DETAILS_MARKER, type ExchangeStatus } from './conversation.ts';
 
 /** Characters of a player message quoted in a note. */
 const QUOTED_CHARS = 60;
-/** MnesOS blocks removed from the end of one reply at most. */
-const MAX_BLOCKS = 8;
 
 /** The block that marks an answer given without playing a turn, so the walk knows it when it comes back. */
 export const NO_TURN_MARK = `${DETAILS_MARKER}: no turn was played]`;
@@ -36,18 +34,6 @@ export function noTurnText(text: string): string {
   return `${text.trim()}\n\n${NO_TURN_MARK}`;
 }
 
-/** A reply as the chat shows it, without the MnesOS blocks (details, notes) after its prose. */
-export function withoutBlocks(reply: string): string {
-  let text = comparable(reply);
-  const marker = comparable(DETAILS_MARKER);
-  for (let i = 0; i < MAX_BLOCKS; i++) {
-    const at = text.lastIndexOf(marker);
-    if (at < 0 || !text.endsWith(']')) break;
-    text = text.slice(0, at).trim();
-  }
-  return text;
-}
-
 /** Why an exchange was not played, in a note's words; undefined for an exchange that needs no note. */
 function notPlayedReason(status: ExchangeStatus): string | undefined {
   switch (status.kind) {
@@ -69,8 +55,9 @@ function notPlayedReason(status: ExchangeStatus): string | undefined {
 }
 
 /**
- * The note about the chat's last exchange, when it needs one: said once, in the reply that follows it. An
- * exchange the game did not play says why; a reply edited in the chat says the game keeps its own.
+ * The note about the chat's last exchange, when the game did not play it: said once, in the reply that
+ * follows it, with the reason. (A reply the player edited needs none: the game keeps what its rules did, and
+ * the words are the player's to change.)
  */
 export function lastExchangeNote(
   exchanges: readonly Exchange[],
@@ -80,13 +67,8 @@ export function lastExchangeNote(
   const status = statuses.at(-1);
   if (last === undefined || status === undefined) return '';
   const reason = notPlayedReason(status);
-  if (reason !== undefined)
-    return noteBlock(
-      `${quoted(last.user)} was not played (${reason}), so the story goes on without it; send it again to play it.`,
-    );
-  if (status.kind === 'held' && !withoutBlocks(last.assistant).startsWith(comparable(status.turn.narration)))
-    return noteBlock(
-      `the game goes on from its own reply to ${quoted(last.user)}, not the edited one shown.`,
-    );
-  return '';
+  if (reason === undefined) return '';
+  return noteBlock(
+    `${quoted(last.user)} was not played (${reason}), so the story goes on without it; send it again to play it.`,
+  );
 }

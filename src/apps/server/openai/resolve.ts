@@ -77,24 +77,34 @@ function chatTitle(cartridgeName: string): string {
 
 /** The anchors to look up: the newest first, so a transcript past MAX_LOCATED_TURNS keeps its recent end. */
 function anchorIds(transcript: Transcript): string[] {
-  const ids: string[] = [];
-  for (const exchange of [...transcript.exchanges].reverse()) ids.push(...[...exchange.anchors].reverse());
-  ids.push(...transcript.greetingAnchors);
+  const ids = replyAnchors(transcript)
+    .reverse()
+    .flatMap((r) => [...r.at, ...r.anchors].reverse());
   return [...new Set(ids)].slice(0, MAX_LOCATED_TURNS);
 }
 
-/** The session a chat's anchors name: the one holding the newest reply that names one of the caller's turns. */
-function anchoredSession(
+/** The anchors of the chat's replies in order, the opening message first. */
+function replyAnchors(transcript: Transcript): { anchors: readonly string[]; at: readonly string[] }[] {
+  return [{ anchors: transcript.greetingAnchors, at: transcript.greetingAt }, ...transcript.exchanges];
+}
+
+/**
+ * Where the newest (or oldest) reply that names one of the caller's turns puts the chat: the turn the reply
+ * is (`is`), or the turn it was answered at without a turn (`at`); `opening` when that reply opens the chat.
+ */
+function namedPlace(
   transcript: Transcript,
   located: ReadonlyMap<string, TurnMessage>,
-): string | undefined {
-  const messages = [...transcript.exchanges.map((e) => e.anchors)].reverse();
-  messages.push(transcript.greetingAnchors);
-  for (const anchors of messages)
-    for (const id of [...anchors].reverse()) {
-      const turn = located.get(id);
-      if (turn !== undefined) return turn.sessionId;
-    }
+  newest: boolean,
+): { kind: 'is' | 'at'; turn: TurnMessage; opening: boolean } | undefined {
+  const replies = replyAnchors(transcript).map((r, i) => ({ ...r, opening: i === 0 }));
+  for (const reply of newest ? replies.reverse() : replies) {
+    const is = (newest ? [...reply.anchors].reverse() : reply.anchors).map((id) => located.get(id));
+    const turn = is.find((t) => t !== undefined);
+    if (turn !== undefined) return { kind: 'is', turn, opening: reply.opening };
+    const at = reply.at.map((id) => located.get(id)).find((t) => t !== undefined);
+    if (at !== undefined) return { kind: 'at', turn: at, opening: reply.opening };
+  }
   return undefined;
 }
 
@@ -157,23 +167,6 @@ function counterpart(lineage: readonly TurnMessage[], turn: TurnMessage): TurnMe
   return lineage.find((t) => (t.originId ?? t.id) === root);
 }
 
-/** The turn of the oldest (or, with `newest`, the newest) exchange whose reply names one. */
-function shownTurn(
-  transcript: Transcript,
-  located: ReadonlyMap<string, TurnMessage>,
-  newest: boolean,
-): TurnMessage | undefined {
-  const exchanges = newest ? [...transcript.exchanges].reverse() : transcript.exchanges;
-  for (const exchange of exchanges) {
-    const anchors = newest ? [...exchange.anchors].reverse() : exchange.anchors;
-    for (const id of anchors) {
-      const turn = located.get(id);
-      if (turn !== undefined) return turn;
-    }
-  }
-  return undefined;
-}
-
 /** Where the chat starts in the session: see the file's comment. */
 async function startOf(
   deps: AppDeps,
@@ -182,22 +175,20 @@ async function startOf(
   located: ReadonlyMap<string, TurnMessage>,
   opening: (text: string) => boolean,
 ): Promise<{ start: TurnMessage; genesis: TurnMessage }> {
-  const greetingTurn = [...transcript.greetingAnchors]
-    .reverse()
-    .map((id) => located.get(id))
-    .find((t) => t !== undefined);
-  const newest = shownTurn(transcript, located, true) ?? greetingTurn;
-  const lineage = (await deps.store.getLineage(session.id, newest?.id ?? session.headTurnId)) ?? [];
+  const newest = namedPlace(transcript, located, true);
+  const lineage = (await deps.store.getLineage(session.id, newest?.turn.id ?? session.headTurnId)) ?? [];
   const genesis = lineage[0];
   if (genesis === undefined)
     throw openAiError(500, 'internal', `session ${session.id} has no first turn`, 'server_error');
-  if (greetingTurn !== undefined)
-    return { start: counterpart(lineage, greetingTurn) ?? greetingTurn, genesis };
-  if (opening(transcript.greeting)) return { start: genesis, genesis };
-  const oldest = shownTurn(transcript, located, false);
-  if (oldest === undefined) return { start: lineage.at(-1) ?? genesis, genesis };
-  const onBranch = counterpart(lineage, oldest);
-  const parentId = (onBranch ?? oldest).parentId;
+  const oldest = namedPlace(transcript, located, false);
+  // The opening message is a reply the game sent (the front end cut what came before it): the chat starts there.
+  if (oldest?.opening === true) return { start: counterpart(lineage, oldest.turn) ?? oldest.turn, genesis };
+  if (opening(transcript.greeting) || oldest === undefined)
+    return { start: opening(transcript.greeting) ? genesis : (lineage.at(-1) ?? genesis), genesis };
+  const onBranch = counterpart(lineage, oldest.turn);
+  // An answer given without a turn was given with the chat at that turn; a reply that is a turn follows its parent.
+  if (oldest.kind === 'at') return { start: onBranch ?? oldest.turn, genesis };
+  const parentId = (onBranch ?? oldest.turn).parentId;
   const parent =
     (onBranch !== undefined ? lineage[lineage.indexOf(onBranch) - 1] : undefined) ??
     (parentId === null ? undefined : await deps.store.getTurn(session.id, parentId));
@@ -223,7 +214,7 @@ function unfinishedAfterLastHeld(transcript: Transcript, statuses: readonly Exch
 
 /** The session of the chat: named by its anchors, else by the model (`session:<id>`), else a new one. */
 async function chatSession(deps: AppDeps, input: ResolveInput, located: ReadonlyMap<string, TurnMessage>) {
-  const anchored = anchoredSession(input.transcript, located);
+  const anchored = namedPlace(input.transcript, located, true)?.turn.sessionId;
   const named = anchored ?? sessionIdOf(input.model);
   if (named !== undefined)
     return { session: await deps.service.getSession(input.principalId, named), created: false };

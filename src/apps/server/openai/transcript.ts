@@ -28,6 +28,8 @@ export interface Exchange {
   readonly assistant: string;
   /** The turns the reply's anchors name, in order (a continued reply names its continuations after it). */
   readonly anchors: readonly string[];
+  /** The turns it was answered at without a turn (anchor.ts, "answered at"). */
+  readonly at: readonly string[];
 }
 
 interface TranscriptBase {
@@ -36,6 +38,8 @@ interface TranscriptBase {
   readonly greeting: string;
   /** Anchors in that opening message: a reply the game sent, left first when the front end cut older messages. */
   readonly greetingAnchors: readonly string[];
+  /** Its "answered at" anchors. */
+  readonly greetingAt: readonly string[];
   readonly exchanges: readonly Exchange[];
 }
 
@@ -128,6 +132,7 @@ interface ChatItem {
   role: 'user' | 'assistant';
   text: string;
   anchors: string[];
+  at: string[];
 }
 
 /** SillyTavern's continue nudges (1.12: "[Continue the following message…", later: "[Continue your last message…"). */
@@ -142,7 +147,7 @@ function splitMessages(messages: readonly WireMessage[]) {
   let trailing: string[] = [];
   for (const message of messages) {
     // Anchors first, on the raw text: nothing after this sees one.
-    const { text, turnIds } = readAnchors(messageText(message.content));
+    const { text, turnIds, atIds } = readAnchors(messageText(message.content));
     switch (message.role) {
       case 'system':
       case 'developer':
@@ -154,11 +159,20 @@ function splitMessages(messages: readonly WireMessage[]) {
         trailing = [];
         const last = chat.at(-1);
         // Consecutive messages of one role are one message (a front end's "send without reply").
+        const reply = message.role === 'assistant';
         if (last !== undefined && last.role === message.role) {
           last.text = `${last.text}\n${text}`;
-          last.anchors.push(...turnIds);
+          if (reply) {
+            last.anchors.push(...turnIds);
+            last.at.push(...atIds);
+          }
         } else
-          chat.push({ role: message.role, text, anchors: message.role === 'assistant' ? [...turnIds] : [] });
+          chat.push({
+            role: message.role,
+            text,
+            anchors: reply ? [...turnIds] : [],
+            at: reply ? [...atIds] : [],
+          });
         break;
       }
       default:
@@ -207,9 +221,11 @@ export function readTranscript(
   let at = 0;
   let greeting = '';
   let greetingAnchors: readonly string[] = [];
+  let greetingAt: readonly string[] = [];
   if (chat[0]?.role === 'assistant') {
     greeting = chat[0].text;
     greetingAnchors = chat[0].anchors;
+    greetingAt = chat[0].at;
     at = 1;
   }
   const exchanges: Exchange[] = [];
@@ -218,14 +234,14 @@ export function readTranscript(
     const item = chat[at]!;
     if (item.role === 'user') pendingUser = item.text;
     else if (pendingUser !== undefined) {
-      exchanges.push({ user: pendingUser, assistant: item.text, anchors: item.anchors });
+      exchanges.push({ user: pendingUser, assistant: item.text, anchors: item.anchors, at: item.at });
       pendingUser = undefined;
     }
   }
   let contextText = context.join('\n\n');
   if (contextText.length > MAX_PLAYER_CONTEXT_CHARS)
     contextText = `${contextText.slice(0, MAX_PLAYER_CONTEXT_CHARS - 1)}…`;
-  const base = { context: contextText, greeting, greetingAnchors, exchanges };
+  const base = { context: contextText, greeting, greetingAnchors, greetingAt, exchanges };
   if (pendingUser !== undefined) {
     if (normalized(pendingUser) === '') return { error: 'the last user message is empty' };
     return { ...base, kind: 'reply', user: pendingUser.trim() };
