@@ -10,8 +10,8 @@ export type Played =
   | { readonly kind: 'turn'; readonly event: 'a' | 'b' | 'c'; readonly session: string }
   /** The game answered without a turn, in this session (none when it opened none for it). */
   | { readonly kind: 'no-turn'; readonly session?: string }
-  /** The reply never finished (stopped): no turn holds it. */
-  | { readonly kind: 'unfinished' };
+  /** The reply never finished (stopped): no turn holds it; it names the stored turn it followed, if any. */
+  | { readonly kind: 'unfinished'; readonly session?: string };
 
 export interface Swipe {
   text: string;
@@ -93,7 +93,7 @@ export function chatSession(chat: Chat): string | undefined {
   for (const m of [...chat.messages].reverse()) {
     if (m.hidden || m.role !== 'assistant') continue;
     const played = shownPlayed(m);
-    if (played.kind !== 'unfinished' && played.session !== undefined) return played.session;
+    if (played.session !== undefined) return played.session;
   }
   return undefined;
 }
@@ -111,6 +111,9 @@ export interface SendOptions {
 export function wire(chat: Chat, options: SendOptions): { role: string; content: string }[] {
   const visible = chat.messages.filter((m) => !m.hidden);
   let from = options.keep === undefined ? 0 : Math.max(0, visible.length - options.keep);
+  // A cut that leaves no reply that is a turn places the chat by what its other replies said when they were
+  // given, which an edit since may have made stale (docs/sillytavern.md, "Context cuts"): not generated.
+  if (!visible.slice(from).some((m) => m.role === 'assistant' && shownPlayed(m).kind === 'turn')) from = 0;
   // What changed since the game last heard the chat is sent, with the exchange before it, so the game sees it.
   if (chat.pendingFrom !== undefined) {
     const changed = chat.messages.slice(0, chat.pendingFrom).filter((m) => !m.hidden).length;

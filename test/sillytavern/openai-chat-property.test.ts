@@ -117,6 +117,20 @@ async function post(messages: { role: string; content: string }[]): Promise<Answ
     json: { model: 'Tally', messages },
   });
   const body = await response.json();
+  if (process.env.MNESOS_CHAT_PROPERTY_LOG === '1')
+    console.log(
+      JSON.stringify(
+        messages.map((m) => [
+          m.role,
+          readAnchors(m.content).turnIds.map((i) => i.slice(0, 4)),
+          readAnchors(m.content).atIds.map((i) => i.slice(0, 4)),
+          readAnchors(m.content).text.slice(0, 24),
+        ]),
+      ),
+      '=>',
+      response.headers.get('x-mnesos-turn')?.slice(0, 4),
+      JSON.stringify(readAnchors(body.choices?.[0]?.message?.content ?? '').text.slice(0, 60)),
+    );
   return {
     status: response.status,
     text: body.choices?.[0]?.message?.content ?? JSON.stringify(body),
@@ -347,7 +361,9 @@ async function step(player: Player, a: Action): Promise<void> {
         (played, reply) => {
           expect(played.kind, 'offline, Continue plays nothing').toBe('no-turn');
           const swipe = last.message.swipes[last.message.shown]!;
-          swipe.text = `${swipe.text} ${reply}`;
+          // A reply that never finished now ends with the game's answer, given without a turn.
+          const now = swipe.played.kind === 'unfinished' ? played : swipe.played;
+          last.message.swipes[last.message.shown] = { text: `${swipe.text} ${reply}`, played: now };
         },
         [nudge],
       );
@@ -357,13 +373,16 @@ async function step(player: Player, a: Action): Promise<void> {
       chat.messages.push(player.userMessage(text));
       const before = await sessionsNow();
       const partial = await stopped(wire(chat, player.options()));
-      const [id] = readAnchors(partial).turnIds;
-      const found = id === undefined ? [] : await server.store.locateTurns(PRINCIPAL, [id]);
+      const anchors = readAnchors(partial);
+      const [found] = await server.store.locateTurns(PRINCIPAL, anchors.turnIds);
+      const [follows] = await server.store.locateTurns(PRINCIPAL, anchors.afterIds);
       // Stopped before or after the turn was stored: the store says which (a fast offline turn may win).
       const played: Played =
-        found[0] !== undefined
-          ? { kind: 'turn', event: eventOf(text)!, session: found[0].sessionId }
-          : { kind: 'unfinished' };
+        found !== undefined
+          ? { kind: 'turn', event: eventOf(text)!, session: found.sessionId }
+          : follows === undefined
+            ? { kind: 'unfinished' }
+            : { kind: 'unfinished', session: follows.sessionId };
       chat.messages.push({
         role: 'assistant',
         swipes: [{ text: partial, played }],
@@ -374,7 +393,7 @@ async function step(player: Player, a: Action): Promise<void> {
       // No other game changes. The chat's own may, when the answer was complete before the Stop reached the
       // server (the next request checks that it then holds what the chat shows).
       const after = await sessionsNow();
-      const own = found[0]?.sessionId ?? chatSession(chat);
+      const own = found?.sessionId ?? chatSession(chat);
       for (const [sid, shape] of before)
         if (sid !== own) expect(after.get(sid), `session ${sid} changed by a stopped request`).toBe(shape);
       return;
@@ -465,6 +484,14 @@ async function step(player: Player, a: Action): Promise<void> {
 }
 
 describe('front-end histories against the OpenAI endpoint (property)', () => {
+  it.runIf(process.env.MNESOS_CHAT_PROPERTY_EXAMPLE !== undefined)('DEBUG example', async () => {
+    const player = new Player();
+    for (const a of JSON.parse(process.env.MNESOS_CHAT_PROPERTY_EXAMPLE!) as Action[]) {
+      console.log(JSON.stringify(a));
+      await step(player, a);
+    }
+  });
+
   it(`${RUNS} seeded histories of up to ${MAX_ACTIONS} actions: the game is always the chat`, async () => {
     let steps = 0;
     await fc.assert(
@@ -478,7 +505,14 @@ describe('front-end histories against the OpenAI endpoint (property)', () => {
           }
         },
       ),
-      { numRuns: RUNS, seed: 31, endOnFailure: false },
+      {
+        numRuns: RUNS,
+        seed: Number(process.env.MNESOS_CHAT_PROPERTY_SEED ?? 31),
+        ...(process.env.MNESOS_CHAT_PROPERTY_PATH === undefined
+          ? {}
+          : { path: process.env.MNESOS_CHAT_PROPERTY_PATH }),
+        endOnFailure: false,
+      },
     );
     console.log(`steps ${steps}`);
     expect(steps).toBeGreaterThan(RUNS);

@@ -253,6 +253,8 @@ export interface TurnLog {
    * ids of no turn or of another principal's turn are left out. How a chat front end's anchors are read.
    */
   locateTurns(principalId: string, turnIds: readonly string[]): Promise<TurnMessage[]>;
+  /** The rebased turns of the session made from the played turn `originId` (migration 0009), by `seq`. */
+  listRebased(sessionId: string, originId: string): Promise<TurnNode[]>;
   /** The turn's children (swipes), by sibling index. */
   listChildren(sessionId: string, turnId: string): Promise<TurnMessage[]>;
   /** The branch from the genesis turn to `turnId`, in one query. */

@@ -138,6 +138,21 @@ export async function listChildren(
   return rows.map(toTurnMessage);
 }
 
+export async function listRebased(
+  ctx: StoreContext,
+  sessionId: string,
+  originId: string,
+): Promise<TurnNode[]> {
+  const rows = await ctx.db
+    .selectFrom('turns')
+    .select(TURN_NODE_COLUMNS)
+    .where('session_id', '=', sessionId)
+    .where('origin_id', '=', originId)
+    .orderBy('seq')
+    .execute();
+  return rows.map(toTurnNode);
+}
+
 export async function listTree(ctx: StoreContext, sessionId: string): Promise<TurnNode[]> {
   const rows = await ctx.db
     .selectFrom('turns')

@@ -5,16 +5,17 @@
 // each reply of the chat is — never which one it resembles. Anchors are read (and removed) from the raw
 // messages before anything else looks at the text, so no prompt, note or comparison ever sees one.
 //
-// An answer given without a turn (an offline refusal, `!help`, Continue offline) names instead the turn the
-// chat was at when the game answered ("answered at"), so a chat whose only replies in view are such answers
-// (a context cut) still finds its game and its place.
+// A reply also names the turn it follows ("after"), so one that never finished (Stop, a failure: its own turn
+// was never stored) still says which game and which place it belongs to; and an answer given without a turn
+// (an offline refusal, `!help`, Continue offline) names the turn the chat was at ("answered at"). A chat
+// whose only replies in view are such (a context cut) still finds its game and its place.
 //
 // The form: WORD JOINER (U+2060), then hexadecimal digits written as the variation selectors U+FE00..U+FE0F,
 // then WORD JOINER again. None of those is whitespace (`trim` keeps them), NFKC leaves them alone, and
 // Markdown renderers pass them through unseen. The first digit says what the anchor says and how the id is
 // written: 0, the reply is this turn, a UUID (its 32 hexadecimal digits follow); 1, the same with the id's
-// ASCII bytes (two digits each; the store lets callers choose ids); 2 and 3, answered at this turn, as a
-// UUID or in ASCII. A canonical UUID anchor is 35 characters.
+// ASCII bytes (two digits each; the store lets callers choose ids); 2 and 3, answered at this turn; 4 and 5,
+// the reply follows this turn. A canonical UUID anchor is 35 characters.
 
 const FRAME = '\u2060';
 /** Digit 0 is U+FE00, digit 15 is U+FE0F. */
@@ -36,12 +37,15 @@ function digits(hex: string): string {
   return out;
 }
 
-/** What an anchor says of its turn: the reply is that turn, or it was answered (without a turn) at it. */
-export type AnchorKind = 'is' | 'at';
+/** What an anchor says of its turn: the reply is that turn, was answered (without a turn) at it, or follows it. */
+export type AnchorKind = 'is' | 'at' | 'after';
+
+const KIND_BASE: Readonly<Record<AnchorKind, number>> = { is: 0, at: 2, after: 4 };
+const KINDS: readonly AnchorKind[] = ['is', 'at', 'after'];
 
 /** The anchor that names `turnId`; throws for an id no anchor can carry (not a UUID, not short printable ASCII). */
 export function anchorFor(turnId: string, kind: AnchorKind = 'is'): string {
-  const base = kind === 'is' ? 0 : 2;
+  const base = KIND_BASE[kind];
   if (UUID.test(turnId)) return `${FRAME}${digits(`${base}${turnId.replaceAll('-', '')}`)}${FRAME}`;
   if (turnId.length === 0 || turnId.length > MAX_ANCHOR_ID_CHARS || !/^[\x21-\x7e]+$/.test(turnId))
     throw new RangeError(`turn id ${JSON.stringify(turnId.slice(0, 40))} cannot be written in an anchor`);
@@ -55,8 +59,8 @@ function decode(body: string): { id: string; kind: AnchorKind } | undefined {
   let hex = '';
   for (const c of body) hex += (c.charCodeAt(0) - DIGIT_ZERO).toString(16);
   const form = Number.parseInt(hex[0] ?? 'f', 16);
-  if (form > 3) return undefined;
-  const kind: AnchorKind = form < 2 ? 'is' : 'at';
+  const kind = KINDS[form >> 1];
+  if (kind === undefined) return undefined;
   if (form % 2 === 0) {
     if (hex.length !== 33) return undefined;
     const h = hex.slice(1);
@@ -82,20 +86,22 @@ export interface Anchored {
   readonly turnIds: readonly string[];
   /** The turns it was answered at without a turn, in order (at most MAX_ANCHORS_PER_MESSAGE). */
   readonly atIds: readonly string[];
+  /** The turns it follows, in order (at most MAX_ANCHORS_PER_MESSAGE). */
+  readonly afterIds: readonly string[];
 }
 
 /** Reads and removes the anchors of one message. A malformed anchor is removed and names nothing. */
 export function readAnchors(text: string): Anchored {
-  if (!text.includes(FRAME)) return { text, turnIds: [], atIds: [] };
-  const turnIds: string[] = [];
-  const atIds: string[] = [];
+  if (!text.includes(FRAME)) return { text, turnIds: [], atIds: [], afterIds: [] };
+  const lists: Record<AnchorKind, string[]> = { is: [], at: [], after: [] };
   const rest = text.replace(ANCHOR, (_all, body: string) => {
     const anchor = decode(body);
-    const list = anchor?.kind === 'at' ? atIds : turnIds;
-    if (anchor !== undefined && list.length < MAX_ANCHORS_PER_MESSAGE) list.push(anchor.id);
+    const list = anchor === undefined ? undefined : lists[anchor.kind];
+    if (anchor !== undefined && list !== undefined && list.length < MAX_ANCHORS_PER_MESSAGE)
+      list.push(anchor.id);
     return '';
   });
-  return { text: rest, turnIds, atIds };
+  return { text: rest, turnIds: lists.is, atIds: lists.at, afterIds: lists.after };
 }
 
 /** Characters an anchor is made of, for comparisons that must not see what is left of a damaged one. */

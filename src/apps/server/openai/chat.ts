@@ -204,6 +204,11 @@ function offlineAnswer(cartridge: Cartridge, input: string, reply: string): stri
   return baselineAnswer(cartridge, input) ?? baselineHelp(cartridge);
 }
 
+/** The anchors a reply that plays a turn starts with: the turn it is, and the one it follows. */
+function replyAnchors(turnId: string, parentId: string | null): string {
+  return `${anchorFor(turnId)}${parentId === null ? '' : anchorFor(parentId, 'after')}`;
+}
+
 /** The prose after the turn's narration: its details block (when asked) and the notes. */
 function ending(p: Playing, turn: Turn, text: string): string {
   const block = p.request.details ? detailsBlock(turn, p.conversation.cartridge) : '';
@@ -226,7 +231,7 @@ async function jsonTurn(p: Playing, prepared: PreparedTurn): Promise<Response> {
     return noTurnAnswer(p, offlineAnswer(conversation.cartridge, conversation.input, reply));
   }
   if (request.signal.aborted && prepared.kind === 'ready') memory.markUndelivered(turn.id, Date.now());
-  const content = `${anchorFor(turn.id)}${turn.narration}${ending(p, turn, turn.narration)}`;
+  const content = `${replyAnchors(turn.id, turn.parentId)}${turn.narration}${ending(p, turn, turn.narration)}`;
   return Response.json(completion(completionId(turn.id), conversation.model, created, content), {
     headers: { ...headersOf(p, prepared.kind === 'replayed'), 'x-mnesos-turn': turn.id },
   });
@@ -251,8 +256,14 @@ function streamTurn(p: Playing, prepared: PreparedTurn): Response {
         }
       };
       const content = (text: string) => send(dataEvent(chunk(id, model, created, { content: text }, null)));
-      // The anchor first: even a reply stopped after its first words names the turn it was about to be.
-      send(dataEvent(chunk(id, model, created, { role: 'assistant', content: anchorFor(turnId) }, null)));
+      // The anchors first: even a reply stopped after its first words names the turn it was about to be, and
+      // the one it follows.
+      const parentId = prepared.kind === 'replayed' ? prepared.turn.parentId : prepared.parentId;
+      send(
+        dataEvent(
+          chunk(id, model, created, { role: 'assistant', content: replyAnchors(turnId, parentId) }, null),
+        ),
+      );
       try {
         const driven = await driveTurn(prepared, {
           signal: control.signal,

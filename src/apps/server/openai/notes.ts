@@ -2,6 +2,7 @@
 // answer given without a turn. Every note states a fact the walk established (conversation.ts): "not played"
 // only for an exchange no turn of this game holds, with the reason the chat's anchors give.
 
+import { frontEndHints } from './commands.ts';
 import type { Exchange } from './transcript.ts';
 import { comparable } from './transcript.ts';
 import { DETAILS_MARKER, type ExchangeStatus } from './conversation.ts';
@@ -68,7 +69,8 @@ export function lastExchangeNote(
   if (last === undefined || status === undefined) return '';
   const reason = notPlayedReason(status);
   if (reason === undefined) return '';
+  // Quoted as the chat shows it: a command the player typed `!a` reads `/a` to the game.
   return noteBlock(
-    `${quoted(last.user)} was not played (${reason}), so the story goes on without it; send it again to play it.`,
+    `${quoted(frontEndHints(last.user))} was not played (${reason}), so the story goes on without it; send it again to play it.`,
   );
 }

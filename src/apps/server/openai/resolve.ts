@@ -79,33 +79,48 @@ function chatTitle(cartridgeName: string): string {
 function anchorIds(transcript: Transcript): string[] {
   const ids = replyAnchors(transcript)
     .reverse()
-    .flatMap((r) => [...r.at, ...r.anchors].reverse());
+    .flatMap((r) => [...r.after, ...r.at, ...r.anchors].reverse());
   return [...new Set(ids)].slice(0, MAX_LOCATED_TURNS);
 }
 
 /** The anchors of the chat's replies in order, the opening message first. */
-function replyAnchors(transcript: Transcript): { anchors: readonly string[]; at: readonly string[] }[] {
-  return [{ anchors: transcript.greetingAnchors, at: transcript.greetingAt }, ...transcript.exchanges];
+function replyAnchors(
+  transcript: Transcript,
+): { anchors: readonly string[]; at: readonly string[]; after: readonly string[] }[] {
+  const opening = {
+    anchors: transcript.greetingAnchors,
+    at: transcript.greetingAt,
+    after: transcript.greetingAfter,
+  };
+  return [opening, ...transcript.exchanges];
 }
 
-/**
- * Where the newest (or oldest) reply that names one of the caller's turns puts the chat: the turn the reply
- * is (`is`), or the turn it was answered at without a turn (`at`); `opening` when that reply opens the chat.
- */
-function namedPlace(
-  transcript: Transcript,
-  located: ReadonlyMap<string, TurnMessage>,
-  newest: boolean,
-): { kind: 'is' | 'at'; turn: TurnMessage; opening: boolean } | undefined {
-  const replies = replyAnchors(transcript).map((r, i) => ({ ...r, opening: i === 0 }));
-  for (const reply of newest ? replies.reverse() : replies) {
-    const is = (newest ? [...reply.anchors].reverse() : reply.anchors).map((id) => located.get(id));
-    const turn = is.find((t) => t !== undefined);
-    if (turn !== undefined) return { kind: 'is', turn, opening: reply.opening };
-    const at = reply.at.map((id) => located.get(id)).find((t) => t !== undefined);
-    if (at !== undefined) return { kind: 'at', turn: at, opening: reply.opening };
+/** A reply of the chat that names one of the caller's turns, and what it says of it. */
+interface NamedPlace {
+  /** `is`: the reply is this turn; `at`: answered without a turn at it, or never finished after it. */
+  readonly kind: 'is' | 'at';
+  readonly turn: TurnMessage;
+  /** The reply opens the chat (the front end cut what came before it). */
+  readonly opening: boolean;
+}
+
+/** The chat's replies that name one of the caller's turns, in the chat's order. */
+function namedPlaces(transcript: Transcript, located: ReadonlyMap<string, TurnMessage>): NamedPlace[] {
+  const places: NamedPlace[] = [];
+  for (const [i, reply] of replyAnchors(transcript).entries()) {
+    const turns = reply.anchors.map((id) => located.get(id)).filter((t) => t !== undefined);
+    // A continued reply names its continuations after it: the chat is at the last of them.
+    const last = turns.at(-1);
+    if (last !== undefined) {
+      places.push({ kind: 'is', turn: turns[0]!, opening: i === 0 });
+      if (last !== turns[0]) places.push({ kind: 'at', turn: last, opening: i === 0 });
+      continue;
+    }
+    // Answered without a turn at X, or never finished after X: either way the chat is at X after the reply.
+    const at = [...reply.at, ...reply.after].map((id) => located.get(id)).find((t) => t !== undefined);
+    if (at !== undefined) places.push({ kind: 'at', turn: at, opening: i === 0 });
   }
-  return undefined;
+  return places;
 }
 
 /** A session id made from the caller and their Idempotency-Key: a retried first message finds its session. */
@@ -167,6 +182,26 @@ function counterpart(lineage: readonly TurnMessage[], turn: TurnMessage): TurnMe
   return lineage.find((t) => (t.originId ?? t.id) === root);
 }
 
+/**
+ * The branch the chat's newest named turn is on (the session's current branch when it names none). A turn the
+ * game carried onto another history (an edit or a deletion before it, rebased) has copies there; the chat's is
+ * the one on the session's current branch, else the newest one — all the chat could tell them apart by is
+ * older than what it sent (docs/sillytavern.md, "Context cuts").
+ */
+async function branchOf(
+  deps: AppDeps,
+  session: Session,
+  turn: TurnMessage | undefined,
+): Promise<TurnMessage[]> {
+  const lineage = async (id: string) => (await deps.store.getLineage(session.id, id)) ?? [];
+  if (turn === undefined) return lineage(session.headTurnId);
+  const copies = await deps.store.listRebased(session.id, turn.originId ?? turn.id);
+  if (copies.length === 0) return lineage(turn.id);
+  const current = new Set((await lineage(session.headTurnId)).map((t) => t.id));
+  const chosen = [turn, ...copies].find((t) => current.has(t.id)) ?? copies.at(-1)!;
+  return lineage(chosen.id);
+}
+
 /** Where the chat starts in the session: see the file's comment. */
 async function startOf(
   deps: AppDeps,
@@ -175,23 +210,27 @@ async function startOf(
   located: ReadonlyMap<string, TurnMessage>,
   opening: (text: string) => boolean,
 ): Promise<{ start: TurnMessage; genesis: TurnMessage }> {
-  const newest = namedPlace(transcript, located, true);
-  const lineage = (await deps.store.getLineage(session.id, newest?.turn.id ?? session.headTurnId)) ?? [];
+  const places = namedPlaces(transcript, located);
+  const lineage = await branchOf(deps, session, places.at(-1)?.turn);
   const genesis = lineage[0];
   if (genesis === undefined)
     throw openAiError(500, 'internal', `session ${session.id} has no first turn`, 'server_error');
-  const oldest = namedPlace(transcript, located, false);
-  // The opening message is a reply the game sent (the front end cut what came before it): the chat starts there.
-  if (oldest?.opening === true) return { start: counterpart(lineage, oldest.turn) ?? oldest.turn, genesis };
-  if (opening(transcript.greeting) || oldest === undefined)
-    return { start: opening(transcript.greeting) ? genesis : (lineage.at(-1) ?? genesis), genesis };
-  const onBranch = counterpart(lineage, oldest.turn);
-  // An answer given without a turn was given with the chat at that turn; a reply that is a turn follows its parent.
-  if (oldest.kind === 'at') return { start: onBranch ?? oldest.turn, genesis };
-  const parentId = (onBranch ?? oldest.turn).parentId;
-  const parent =
-    (onBranch !== undefined ? lineage[lineage.indexOf(onBranch) - 1] : undefined) ??
-    (parentId === null ? undefined : await deps.store.getTurn(session.id, parentId));
+  if (places[0]?.opening !== true && opening(transcript.greeting)) return { start: genesis, genesis };
+  // The oldest reply on the chat's branch places it: a turn's reply follows that turn's parent; an opening
+  // reply (what came before it was cut) or an answer given at a turn leaves the chat at that turn. A reply
+  // whose turn is not on the branch (the chat changed before it since) places nothing.
+  for (const place of places) {
+    const onBranch = counterpart(lineage, place.turn);
+    if (onBranch === undefined) continue;
+    if (place.kind === 'is' && !place.opening)
+      return { start: lineage[lineage.indexOf(onBranch) - 1] ?? genesis, genesis };
+    return { start: onBranch, genesis };
+  }
+  const oldest = places[0];
+  if (oldest === undefined) return { start: lineage.at(-1) ?? genesis, genesis };
+  if (oldest.kind === 'at' || oldest.opening) return { start: oldest.turn, genesis };
+  const parentId = oldest.turn.parentId;
+  const parent = parentId === null ? undefined : await deps.store.getTurn(session.id, parentId);
   return { start: parent ?? genesis, genesis };
 }
 
@@ -214,7 +253,7 @@ function unfinishedAfterLastHeld(transcript: Transcript, statuses: readonly Exch
 
 /** The session of the chat: named by its anchors, else by the model (`session:<id>`), else a new one. */
 async function chatSession(deps: AppDeps, input: ResolveInput, located: ReadonlyMap<string, TurnMessage>) {
-  const anchored = namedPlace(input.transcript, located, true)?.turn.sessionId;
+  const anchored = namedPlaces(input.transcript, located).at(-1)?.turn.sessionId;
   const named = anchored ?? sessionIdOf(input.model);
   if (named !== undefined)
     return { session: await deps.service.getSession(input.principalId, named), created: false };

@@ -30,6 +30,8 @@ export interface Exchange {
   readonly anchors: readonly string[];
   /** The turns it was answered at without a turn (anchor.ts, "answered at"). */
   readonly at: readonly string[];
+  /** The turns it follows (anchor.ts, "after"). */
+  readonly after: readonly string[];
 }
 
 interface TranscriptBase {
@@ -40,6 +42,8 @@ interface TranscriptBase {
   readonly greetingAnchors: readonly string[];
   /** Its "answered at" anchors. */
   readonly greetingAt: readonly string[];
+  /** Its "after" anchors. */
+  readonly greetingAfter: readonly string[];
   readonly exchanges: readonly Exchange[];
 }
 
@@ -133,6 +137,7 @@ interface ChatItem {
   text: string;
   anchors: string[];
   at: string[];
+  after: string[];
 }
 
 /** SillyTavern's continue nudges (1.12: "[Continue the following message…", later: "[Continue your last message…"). */
@@ -147,7 +152,7 @@ function splitMessages(messages: readonly WireMessage[]) {
   let trailing: string[] = [];
   for (const message of messages) {
     // Anchors first, on the raw text: nothing after this sees one.
-    const { text, turnIds, atIds } = readAnchors(messageText(message.content));
+    const { text, turnIds, atIds, afterIds } = readAnchors(messageText(message.content));
     switch (message.role) {
       case 'system':
       case 'developer':
@@ -165,6 +170,7 @@ function splitMessages(messages: readonly WireMessage[]) {
           if (reply) {
             last.anchors.push(...turnIds);
             last.at.push(...atIds);
+            last.after.push(...afterIds);
           }
         } else
           chat.push({
@@ -172,6 +178,7 @@ function splitMessages(messages: readonly WireMessage[]) {
             text,
             anchors: reply ? [...turnIds] : [],
             at: reply ? [...atIds] : [],
+            after: reply ? [...afterIds] : [],
           });
         break;
       }
@@ -222,10 +229,12 @@ export function readTranscript(
   let greeting = '';
   let greetingAnchors: readonly string[] = [];
   let greetingAt: readonly string[] = [];
+  let greetingAfter: readonly string[] = [];
   if (chat[0]?.role === 'assistant') {
     greeting = chat[0].text;
     greetingAnchors = chat[0].anchors;
     greetingAt = chat[0].at;
+    greetingAfter = chat[0].after;
     at = 1;
   }
   const exchanges: Exchange[] = [];
@@ -234,14 +243,20 @@ export function readTranscript(
     const item = chat[at]!;
     if (item.role === 'user') pendingUser = item.text;
     else if (pendingUser !== undefined) {
-      exchanges.push({ user: pendingUser, assistant: item.text, anchors: item.anchors, at: item.at });
+      exchanges.push({
+        user: pendingUser,
+        assistant: item.text,
+        anchors: item.anchors,
+        at: item.at,
+        after: item.after,
+      });
       pendingUser = undefined;
     }
   }
   let contextText = context.join('\n\n');
   if (contextText.length > MAX_PLAYER_CONTEXT_CHARS)
     contextText = `${contextText.slice(0, MAX_PLAYER_CONTEXT_CHARS - 1)}…`;
-  const base = { context: contextText, greeting, greetingAnchors, greetingAt, exchanges };
+  const base = { context: contextText, greeting, greetingAnchors, greetingAt, greetingAfter, exchanges };
   if (pendingUser !== undefined) {
     if (normalized(pendingUser) === '') return { error: 'the last user message is empty' };
     return { ...base, kind: 'reply', user: pendingUser.trim() };
