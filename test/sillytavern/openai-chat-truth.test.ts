@@ -247,11 +247,15 @@ describe('a chat through a front end, offline (Lanternmere)', () => {
     const statuses = retried.map((r) => r.status).sort();
     expect(statuses[0]).toBe(200);
     expect([200, 409]).toContain(statuses[1]);
-    const ids = new Set(retried.filter((r) => r.status === 200).map((r) => r.headers.get('x-mnesos-session')));
+    const ids = new Set(
+      retried.filter((r) => r.status === 200).map((r) => r.headers.get('x-mnesos-session')),
+    );
     expect(ids.size).toBe(1);
     const [keyed] = [...ids];
     expect(await sessions()).toBe(before + 3);
-    expect((await tree(keyed!)).filter((t) => t.input === 'I go to the reedmaze, twice at once.')).toHaveLength(1);
+    expect(
+      (await tree(keyed!)).filter((t) => t.input === 'I go to the reedmaze, twice at once.'),
+    ).toHaveLength(1);
     const again = await call();
     expect(again.headers.get('x-mnesos-session')).toBe(keyed);
     expect(again.headers.get('x-mnesos-replayed')).toBe('true');

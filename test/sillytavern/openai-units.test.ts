@@ -24,7 +24,10 @@ describe('readTranscript', () => {
       kind: 'reply',
       context: 'Main prompt.\n\n[Start a new Chat]',
       greeting: 'Greeting.',
-      exchanges: [{ user: 'One.', assistant: 'Reply one.' }],
+      greetingAnchors: [],
+      greetingAt: [],
+      greetingAfter: [],
+      exchanges: [{ user: 'One.', assistant: 'Reply one.', anchors: [], at: [], after: [] }],
       user: 'Two\nparts',
     });
   });

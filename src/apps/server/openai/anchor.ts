@@ -23,13 +23,13 @@ const DIGIT_ZERO = 0xfe00;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Characters of an id written in its ASCII form at most (UUIDs take the short form). */
 export const MAX_ANCHOR_ID_CHARS = 100;
-/** Digits between the frames at most: the ASCII form of the longest id, plus its kind. */
-const MAX_DIGITS = 1 + 2 * MAX_ANCHOR_ID_CHARS;
 /** Anchors read from one message at most (a reply continued many times carries one per continuation). */
 export const MAX_ANCHORS_PER_MESSAGE = 64;
 
 /** One anchor: the digits between two frames. A bounded repeat of single characters: linear in the text. */
-const ANCHOR = new RegExp(`${FRAME}([\\uFE00-\\uFE0F]{1,${MAX_DIGITS}})${FRAME}`, 'g');
+// A literal (so its linearity is checked: test/lore/regex-linearity.test.ts). At most 201 digits between
+// the frames: the ASCII form of the longest id (2 × MAX_ANCHOR_ID_CHARS) and its kind.
+const ANCHOR = /\u2060([\uFE00-\uFE0F]{1,201})\u2060/g;
 
 function digits(hex: string): string {
   let out = '';

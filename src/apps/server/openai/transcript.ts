@@ -93,7 +93,8 @@ export function comparable(text: string): string {
 
 /** Characters of a `Name: ` prefix a front end writes into a message. */
 export const MAX_NAME_PREFIX_CHARS = 40;
-const NAME_PREFIX = new RegExp(`^([^\\s:][^:\\n]{0,${MAX_NAME_PREFIX_CHARS - 1}}):[ \\t]+`);
+/** `Name: ` at the start: a name of 1 to MAX_NAME_PREFIX_CHARS characters (a literal, so its linearity is checked). */
+const NAME_PREFIX = /^([^\s:][^:\n]{0,39}):[ \t]+/;
 
 /** The `Name` of a message that starts with `Name: `, or undefined. */
 export function prefixOf(text: string): string | undefined {
