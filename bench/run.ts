@@ -27,6 +27,7 @@ const suites: Array<[string, () => Promise<Bench>]> = [
   ['local-model', async () => (await import('./local-model.ts')).benchLocalModel],
   ['explore', async () => (await import('./explore.ts')).benchExplore],
   ['turn-isolation', async () => (await import('./turn-isolation.ts')).benchTurnIsolation],
+  ['rebase', async () => (await import('./rebase.ts')).benchRebase],
 ];
 
 const only = process.argv.slice(2);

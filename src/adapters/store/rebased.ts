@@ -11,11 +11,13 @@ import { sharedPayload } from './shared-payloads.ts';
 import { inTransaction } from './transaction.ts';
 import { type EncodedTurnContent, encodeTurnContent } from './turn-content.ts';
 import type { AppendRebasedInput, AppendTurnResult, RebasedTurnInput } from './turn-log-records.ts';
-import { insertTurn, loadTurnBy, lockSessionWithParent, turnRow } from './turn-rows.ts';
+import { loadTurnBy, lockSessionWithParent, turnRow } from './turn-rows.ts';
 import { checkId } from './validate.ts';
 
 /** Rebased turns encoded between two turns of the event loop. */
-const TURNS_PER_SLICE = 16;
+const TURNS_PER_SLICE = 4;
+/** Rows one INSERT of a rebase writes (12 bound values a turn row: well under either database's limit). */
+const ROWS_PER_INSERT = 50;
 
 function nextTurnOfTheLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
@@ -84,9 +86,12 @@ export interface ChainEnd {
 }
 
 /**
- * Inserts the chain under `parentId` inside the caller's transaction (which holds the session). The first
- * turn's sibling index is counted by its own statement, after the lock, so a swipe another process committed
- * meanwhile is seen (PostgreSQL's READ COMMITTED takes a snapshot per statement).
+ * Inserts the chain under `parentId` inside the caller's transaction (which holds the session), many rows to a
+ * statement: the transaction is synchronous on SQLite, and its time is mostly per statement, so a 200-turn
+ * rebase is a handful of statements, not six hundred. The first turn's sibling index is counted by its own
+ * statement, after the lock, so a swipe another process committed meanwhile is seen (PostgreSQL's READ
+ * COMMITTED takes a snapshot per statement). A row may name a parent inserted by the same statement: both
+ * databases check the foreign key when the statement ends.
  */
 export async function writeRebased(
   trx: Kysely<Database>,
@@ -95,28 +100,51 @@ export async function writeRebased(
   firstSeq: number,
   chain: readonly EncodedRebased[],
 ): Promise<ChainEnd> {
-  let end: ChainEnd = { parentId: parent.id, depth: parent.depth, seq: firstSeq };
-  for (const [i, turn] of chain.entries()) {
-    let sibling = 0;
-    if (i === 0) {
-      const last = await trx
-        .selectFrom('turns')
-        .select((eb) => eb.fn.max('sibling_index').as('last'))
-        .where('parent_id', '=', parent.id)
-        .executeTakeFirst();
-      sibling = last?.last === null || last?.last === undefined ? 0 : Number(last.last) + 1;
-    }
-    const row = turnRow(
-      { id: turn.id, session_id: sessionId, parent_id: end.parentId },
-      { depth: end.depth + 1, sibling_index: sibling, seq: end.seq },
+  if (chain.length === 0) return { parentId: parent.id, depth: parent.depth, seq: firstSeq };
+  const last = await trx
+    .selectFrom('turns')
+    .select((eb) => eb.fn.max('sibling_index').as('last'))
+    .where('parent_id', '=', parent.id)
+    .executeTakeFirst();
+  const firstSibling = last?.last === null || last?.last === undefined ? 0 : Number(last.last) + 1;
+  const rows = chain.map((turn, i) =>
+    turnRow(
+      { id: turn.id, session_id: sessionId, parent_id: i === 0 ? parent.id : chain[i - 1]!.id },
+      { depth: parent.depth + i + 1, sibling_index: i === 0 ? firstSibling : 0, seq: firstSeq + i },
       turn.content,
       null,
       turn.originId,
-    );
-    await insertTurn(trx, row, turn.content);
-    end = { parentId: turn.id, depth: end.depth + 1, seq: end.seq + 1 };
+    ),
+  );
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    const part = rows.slice(i, i + ROWS_PER_INSERT);
+    await trx
+      .insertInto('turns')
+      .values(part.map(({ record: _r, state: _s, ...turn }) => turn))
+      .execute();
+    await trx
+      .insertInto('turn_payloads')
+      .values(part.map((row) => ({ turn_id: row.id, record: row.record, state: row.state })))
+      .execute();
   }
-  return end;
+  const events = chain.flatMap((turn) =>
+    turn.content.ledgerEvents.map((event, position) => ({
+      turn_id: turn.id,
+      session_id: sessionId,
+      position,
+      event,
+      ...(turn.content.ledgerGameTime === null ? {} : { game_time: turn.content.ledgerGameTime }),
+    })),
+  );
+  for (let i = 0; i < events.length; i += ROWS_PER_INSERT) {
+    const part = events.slice(i, i + ROWS_PER_INSERT);
+    // Rows with and without a story clock do not share a column list: each kind in its own statement.
+    const timed = part.filter((e) => 'game_time' in e);
+    const plain = part.filter((e) => !('game_time' in e));
+    if (timed.length > 0) await trx.insertInto('ledger_events').values(timed).execute();
+    if (plain.length > 0) await trx.insertInto('ledger_events').values(plain).execute();
+  }
+  return { parentId: chain.at(-1)!.id, depth: parent.depth + chain.length, seq: firstSeq + chain.length };
 }
 
 /** The session row after a write that added `added` turns and moved the head to `headId`. */
