@@ -91,71 +91,104 @@ export async function planRebase(
 ): Promise<RebasedChain> {
   const base = await turnWindow(deps.store, deps.windows, session.id, baseId);
   if (base === undefined) throw notFound(`turn ${baseId}`);
-  let world = await branchWorld(deps.store, deps.worlds, session.id, baseId);
-  let state = base.state as unknown as GameState;
-  let parentId = baseId;
-  let depth = base.depth;
+  let at: Carrying = {
+    state: base.state as unknown as GameState,
+    world: await branchWorld(deps.store, deps.worlds, session.id, baseId),
+    parentId: baseId,
+    depth: base.depth,
+  };
   const turns: RebasedTurnInput[] = [];
   const messages: TurnMessage[] = [];
   const problems: { input: string; problem: string }[] = [];
   let stoppedAt: number | undefined;
   for (const [index, step] of steps.entries()) {
     if (index > 0 && index % REBASE_TURNS_PER_SLICE === 0) await deps.yieldNow();
-    const turn = await deps.store.getTurn(session.id, step.turnId);
-    const record = turn === undefined ? undefined : classifyRecord(turn.record);
-    if (turn === undefined || record?.kind !== 'turn') {
+    const carried = await carryTurn(deps, session.id, cartridge, at, step);
+    if (carried === undefined) {
       stoppedAt = index;
       break;
     }
-    const played = record as StoredTurnRecord;
-    const replay = replayTurnRules(cartridge, state, played, { world: world.world });
-    for (const problem of replay.divergences) problems.push({ input: step.input, problem });
-    const ledgerOk = replay.world !== undefined && !replay.divergences.some((d) => d.includes('ledger'));
-    const after = replay.state as GameState;
-    const next = carriedRecord(played, step.input, state, after, ledgerOk);
-    const id = deps.newId();
-    const createdAt = deps.clock();
-    turns.push({
-      id,
-      originId: turn.originId ?? turn.id,
-      input: next.input,
-      narration: turn.narration,
-      record: next,
-      state: after,
-      ledgerEvents: ledgerOk ? turn.ledgerEvents : [],
-      ...(played.ledger.gameTime === undefined ? {} : { ledgerGameTime: played.ledger.gameTime }),
-      seed: turn.seed,
-      createdAt,
-    });
-    depth += 1;
-    messages.push({
-      id,
-      sessionId: session.id,
-      parentId,
-      depth,
-      siblingIndex: 0,
-      seq: 0,
-      createdAt,
-      input: next.input as unknown as TurnMessage['input'],
-      narration: turn.narration,
-    });
-    world = { ...world, world: ledgerOk && replay.world !== undefined ? replay.world : world.world };
-    world = { ...world, sinceSnapshotTurns: world.sinceSnapshotTurns + 1 };
-    state = after;
-    parentId = id;
+    turns.push(carried.turn);
+    messages.push(carried.message);
+    problems.push(...carried.problems.map((problem) => ({ input: step.input, problem })));
+    at = carried.next;
   }
   // A snapshot still being written belongs to the old branch: the new one starts its own.
-  const { pending: _pending, ...progress } = world;
+  const { pending: _pending, ...progress } = at.world;
   return {
     baseId,
     expectedHeadId: session.headTurnId,
     turns,
     messages: [...base.messages, ...messages].slice(-deps.windows.window),
-    state,
+    state: at.state,
     world: progress,
-    depth,
+    depth: at.depth,
     problems,
     ...(stoppedAt === undefined ? {} : { stoppedAt }),
+  };
+}
+
+/** Where a rebase has got to: the state, world, turn and depth the next carried turn goes after. */
+interface Carrying {
+  readonly state: GameState;
+  readonly world: BranchWorld;
+  readonly parentId: string;
+  readonly depth: number;
+}
+
+/** One step carried onto `at`; undefined when the step is not a played turn (it cannot be carried). */
+async function carryTurn(
+  deps: RebaseDeps,
+  sessionId: string,
+  cartridge: Cartridge,
+  at: Carrying,
+  step: RebaseStep,
+): Promise<
+  { turn: RebasedTurnInput; message: TurnMessage; problems: readonly string[]; next: Carrying } | undefined
+> {
+  const turn = await deps.store.getTurn(sessionId, step.turnId);
+  const record = turn === undefined ? undefined : classifyRecord(turn.record);
+  if (turn === undefined || record?.kind !== 'turn') return undefined;
+  const played = record as StoredTurnRecord;
+  const replay = replayTurnRules(cartridge, at.state, played, { world: at.world.world });
+  const ledgerOk = replay.world !== undefined && !replay.divergences.some((d) => d.includes('ledger'));
+  const after = replay.state as GameState;
+  const next = carriedRecord(played, step.input, at.state, after, ledgerOk);
+  const id = deps.newId();
+  const createdAt = deps.clock();
+  const carried: RebasedTurnInput = {
+    id,
+    originId: turn.originId ?? turn.id,
+    input: next.input,
+    narration: turn.narration,
+    record: next,
+    state: after,
+    ledgerEvents: ledgerOk ? turn.ledgerEvents : [],
+    ...(played.ledger.gameTime === undefined ? {} : { ledgerGameTime: played.ledger.gameTime }),
+    seed: turn.seed,
+    createdAt,
+  };
+  const message: TurnMessage = {
+    id,
+    sessionId,
+    parentId: at.parentId,
+    depth: at.depth + 1,
+    siblingIndex: 0,
+    seq: 0,
+    createdAt,
+    input: next.input as unknown as TurnMessage['input'],
+    narration: turn.narration,
+  };
+  const world: BranchWorld = {
+    ...at.world,
+    world: ledgerOk && replay.world !== undefined ? replay.world : at.world.world,
+    sinceSnapshotTurns: at.world.sinceSnapshotTurns + 1,
+  };
+  return {
+    turn: carried,
+    message,
+    problems: replay.divergences,
+    next: { state: after, world, parentId: id, depth: at.depth + 1 },
   };
 }
 

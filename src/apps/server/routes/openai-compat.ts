@@ -11,7 +11,7 @@ import type { RouteRegistry } from '../openapi.ts';
 import { answerChat } from '../openai/chat.ts';
 import { withErrorType } from '../openai/errors.ts';
 import { ConversationMemory } from '../openai/memory.ts';
-import { sessionModelId } from '../openai/models.ts';
+import { modelList } from '../openai/models.ts';
 import { MAX_TRANSCRIPT_MESSAGES } from '../openai/transcript.ts';
 import { rateLimit } from '../rate-limit.ts';
 
@@ -65,34 +65,7 @@ export function registerOpenAiCompatRoutes(api: RouteRegistry, deps: AppDeps): v
         },
       },
     },
-    async ({ c }) => {
-      const principal = c.get('principal');
-      const cartridges = await deps.store.listOwnedCartridges(principal.id);
-      const sessions = (await deps.store.listSessions(principal.id)).sort(
-        (a, b) => b.updatedAt - a.updatedAt,
-      );
-      const names = new Map<string, string | undefined>();
-      for (const s of sessions.slice(0, MAX_LISTED_MODELS)) {
-        if (!names.has(s.cartridgeVersionId))
-          names.set(s.cartridgeVersionId, (await deps.library.version(s.cartridgeVersionId))?.name);
-      }
-      const data = [
-        ...cartridges.map((cart) => ({
-          id: cart.name,
-          object: 'model',
-          created: Math.floor(cart.latest.createdAt / 1000),
-          owned_by: cart.owner === 'operator' ? 'mnesos' : principal.id,
-        })),
-        ...sessions.map((s) => ({
-          id: sessionModelId(s, names.get(s.cartridgeVersionId)),
-          object: 'model',
-          created: Math.floor(s.createdAt / 1000),
-          owned_by: principal.id,
-          ...(s.title ? { name: s.title } : {}),
-        })),
-      ].slice(0, MAX_LISTED_MODELS);
-      return c.json({ object: 'list' as const, data });
-    },
+    async ({ c }) => c.json(await modelList(deps, c.get('principal').id, MAX_LISTED_MODELS)),
   );
 
   api.add(
