@@ -7,6 +7,7 @@
 // /healthz every 5 ms, first for IDLE_MS with nothing else running (the control), then during the edits.
 // Rows: /healthz p99 and max during the edits beside the idle control of the same run; the database's growth
 // per edit (what the turn tables hold, counted in the database) beside what playing the chat's turns stored.
+// A second control in the same run: /healthz while as many ordinary turns are played (one new message each).
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -23,8 +24,8 @@ type Message = { role: string; content: string };
 
 const SELF = fileURLToPath(import.meta.url);
 const CHAT_TURNS = 200;
-const EDITS = 3;
-const IDLE_MS = 3_000;
+const EDITS = 8;
+const IDLE_MS = 10_000;
 const POLL_MS = 5;
 /** /healthz p99 during an edit may exceed the idle control's by this much at most (issue 35 item 2). */
 const TARGET_EXTRA_P99_MS = 100;
@@ -100,6 +101,18 @@ async function runClients(url: string): Promise<void> {
   process.stdout.write('built\n');
   await parentSaysGo();
   const idle = await polled(url, () => new Promise((resolve) => setTimeout(resolve, IDLE_MS)));
+  // A second control: as many ordinary turns (a new message each, nothing to carry) as there are edits.
+  const turnMs: number[] = [];
+  const turns = await polled(url, async () => {
+    const more = [...chat];
+    for (let e = 0; e < EDITS; e++) {
+      more.push({ role: 'user', content: '!check_pack' });
+      const started = performance.now();
+      const answer = await send(url, more);
+      turnMs.push(Math.round(performance.now() - started));
+      more.push({ role: 'assistant', content: answer.text });
+    }
+  });
   const editMs: number[] = [];
   const during = await polled(url, async () => {
     for (let e = 0; e < EDITS; e++) {
@@ -111,7 +124,7 @@ async function runClients(url: string): Promise<void> {
       if (answer.turn === null) throw new Error(`edit ${e + 1} played no turn: ${answer.text.slice(-300)}`);
     }
   });
-  process.stdout.write(`${JSON.stringify({ idle, during, editMs })}\n`);
+  process.stdout.write(`${JSON.stringify({ idle, turns, turnMs, during, editMs })}\n`);
   process.stdin.destroy();
 }
 
@@ -119,6 +132,8 @@ async function runClients(url: string): Promise<void> {
 
 interface ClientResult {
   readonly idle: number[];
+  readonly turns: number[];
+  readonly turnMs: number[];
   readonly during: number[];
   readonly editMs: number[];
 }
@@ -155,7 +170,7 @@ export async function benchRebase(): Promise<Row[]> {
       resume();
     });
     resume = run.go;
-    const { idle, during, editMs } = await run.result;
+    const { idle, turns, turnMs, during, editMs } = await run.result;
     const growth = (contentBytes(file) - built) / EDITS;
     const played = built - empty;
     const idleP99 = percentile(idle, 99);
@@ -167,6 +182,9 @@ export async function benchRebase(): Promise<Row[]> {
         loadAverage: loadavg()[0],
         idleHealthzP99Ms: Number(idleP99.toFixed(1)),
         idleHealthzMaxMs: Number(idle.at(-1)!.toFixed(1)),
+        turnHealthzP99Ms: Number(percentile(turns, 99).toFixed(1)),
+        turnHealthzMaxMs: Number(turns.at(-1)!.toFixed(1)),
+        turnRequestMs: turnMs,
         editHealthzP99Ms: Number(duringP99.toFixed(1)),
         editHealthzMaxMs: Number(during.at(-1)!.toFixed(1)),
         probes: during.length,

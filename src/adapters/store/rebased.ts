@@ -15,7 +15,7 @@ import { loadTurnBy, lockSessionWithParent, turnRow } from './turn-rows.ts';
 import { checkId } from './validate.ts';
 
 /** Rebased turns encoded between two turns of the event loop. */
-const TURNS_PER_SLICE = 4;
+const TURNS_PER_SLICE = 2;
 /** Rows one INSERT of a rebase writes (12 bound values a turn row: well under either database's limit). */
 const ROWS_PER_INSERT = 50;
 

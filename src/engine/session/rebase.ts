@@ -20,7 +20,7 @@ import { turnWindow, type WindowCache } from './window-cache.ts';
 import type { BranchWorld, WorldCache } from './world-cache.ts';
 
 /** Turns replayed between two turns of the event loop. */
-export const REBASE_TURNS_PER_SLICE = 4;
+export const REBASE_TURNS_PER_SLICE = 1;
 
 /** One turn to carry over: a played turn (or a rebase of one), with the player's message as the chat shows it. */
 export interface RebaseStep {
