@@ -190,6 +190,9 @@ export async function benchRebase(): Promise<Row[]> {
         probes: during.length,
         editRequestMs: editMs,
         targetExtraP99Ms: TARGET_EXTRA_P99_MS,
+        // On a machine loaded enough that an ordinary turn misses the target too, this says whether the edit
+        // costs other clients more than a turn does.
+        noWorseThanATurn: duringP99 <= percentile(turns, 99),
         ok: duringP99 - idleP99 <= TARGET_EXTRA_P99_MS,
       },
       {
