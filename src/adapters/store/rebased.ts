@@ -6,12 +6,12 @@ import type { Kysely } from 'kysely';
 import type { StoreContext } from './context.ts';
 import { StoreInputError } from './errors.ts';
 import { MAX_REBASED_PER_APPEND } from './limits.ts';
-import type { Database, SessionsTable, SqlDialect } from './schema.ts';
+import type { Database, SessionsTable } from './schema.ts';
 import { sharedPayload } from './shared-payloads.ts';
 import { inTransaction } from './transaction.ts';
 import { type EncodedTurnContent, encodeTurnContent } from './turn-content.ts';
 import type { AppendRebasedInput, AppendTurnResult, RebasedTurnInput } from './turn-log-records.ts';
-import { loadTurnBy, lockSessionWithParent, turnRow } from './turn-rows.ts';
+import { loadTurnBy, lockForAppend, turnRow } from './turn-rows.ts';
 import { checkId } from './validate.ts';
 
 /** Rebased turns encoded between two turns of the event loop. */
@@ -170,17 +170,9 @@ export async function appendRebased(ctx: StoreContext, input: AppendRebasedInput
   if (input.turns.length === 0) throw new StoreInputError('appendRebased.turns', 'must not be empty');
   const chain = await encodeRebased(ctx, 'appendRebased.turns', input.sessionId, input.turns);
   return inTransaction(ctx.db, ctx.dialect, async (trx): Promise<AppendTurnResult> => {
-    const locked = await lockSessionWithParent(
-      trx,
-      ctx.dialect as SqlDialect,
-      input.sessionId,
-      input.parentId,
-    );
-    if (locked === undefined) return { ok: false, reason: 'session-not-found' };
+    const locked = await lockForAppend(trx, ctx.dialect, input);
+    if (!('session' in locked)) return locked;
     const { session, parent } = locked;
-    if (input.expectedHeadId !== undefined && session.head_turn_id !== input.expectedHeadId)
-      return { ok: false, reason: 'conflict', headTurnId: session.head_turn_id };
-    if (parent === undefined) return { ok: false, reason: 'parent-not-found' };
     const end = await writeRebased(
       trx,
       input.sessionId,

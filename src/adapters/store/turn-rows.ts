@@ -2,7 +2,7 @@
 
 import { type Kysely, sql } from 'kysely';
 import { decodeJson } from './json.ts';
-import type { Turn } from './turn-log-records.ts';
+import type { AppendTurnResult, Turn } from './turn-log-records.ts';
 import { toTurnMessage } from './rows.ts';
 import type { Database, SessionsTable, SqlDialect, TurnRow } from './schema.ts';
 import { resolveSharedPayloads } from './shared-payloads.ts';
@@ -63,6 +63,41 @@ export async function lockSessionWithParent(
     session,
     parent: depth === null ? undefined : { depth: Number(depth), last: last === null ? null : Number(last) },
   };
+}
+
+/** A session locked for an append, its parent found, or why the append is refused. */
+export type LockedForAppend =
+  | {
+      readonly ok: true;
+      readonly session: SessionsTable;
+      readonly parent: { depth: number; last: number | null };
+    }
+  | AppendTurnResult;
+
+/**
+ * The checks every append makes, in order, inside its transaction: the session locked (`lockSessionWithParent`),
+ * then a turn an Idempotency-Key already names (`replay`: answered as `replayed`), then the expected head, then
+ * the parent.
+ */
+export async function lockForAppend(
+  trx: Kysely<Database>,
+  dialect: SqlDialect,
+  input: {
+    readonly sessionId: string;
+    readonly parentId: string;
+    readonly expectedHeadId?: string | undefined;
+  },
+  replay?: () => Promise<Turn | undefined>,
+): Promise<LockedForAppend> {
+  const locked = await lockSessionWithParent(trx, dialect, input.sessionId, input.parentId);
+  if (locked === undefined) return { ok: false, reason: 'session-not-found' };
+  const { session, parent } = locked;
+  const first = replay === undefined ? undefined : await replay();
+  if (first !== undefined) return { ok: true, turn: first, replayed: true };
+  if (input.expectedHeadId !== undefined && session.head_turn_id !== input.expectedHeadId)
+    return { ok: false, reason: 'conflict', headTurnId: session.head_turn_id };
+  if (parent === undefined) return { ok: false, reason: 'parent-not-found' };
+  return { ok: true, session, parent };
 }
 
 /**

@@ -13,14 +13,7 @@ import type {
 import { TURN_MESSAGE_COLUMNS, TURN_NODE_COLUMNS, toSession, toTurnMessage, toTurnNode } from './rows.ts';
 import { inTransaction } from './transaction.ts';
 import { encodeTurnContent } from './turn-content.ts';
-import {
-  loadTurnBy,
-  lockSession,
-  lockSessionWithParent,
-  storedTurn,
-  turnRow,
-  writeTurn,
-} from './turn-rows.ts';
+import { loadTurnBy, lockForAppend, lockSession, storedTurn, turnRow, writeTurn } from './turn-rows.ts';
 import { checkId, checkIdempotencyKey, checkTimestamp } from './validate.ts';
 import { MAX_LOCATED_TURNS } from './limits.ts';
 import { encodeRebased, writeRebased } from './rebased.ts';
@@ -41,17 +34,14 @@ export async function appendTurn(ctx: StoreContext, input: AppendTurnInput): Pro
     return await inTransaction(ctx.db, ctx.dialect, async (trx): Promise<AppendTurnResult> => {
       // Every statement below runs while this transaction holds the session (see lockSession), so the
       // idempotency lookup, head check, sibling numbering and seq are all decided by the database.
-      const locked = await lockSessionWithParent(trx, ctx.dialect, input.sessionId, input.parentId);
-      if (locked === undefined) return { ok: false, reason: 'session-not-found' };
+      const locked = await lockForAppend(
+        trx,
+        ctx.dialect,
+        input,
+        key === null ? undefined : () => loadTurnBy(trx, input.sessionId, { idempotencyKey: key }),
+      );
+      if (!('session' in locked)) return locked;
       const { session, parent } = locked;
-      if (key !== null) {
-        const first = await loadTurnBy(trx, input.sessionId, { idempotencyKey: key });
-        if (first !== undefined) return { ok: true, turn: first, replayed: true };
-      }
-      if (input.expectedHeadId !== undefined && session.head_turn_id !== input.expectedHeadId) {
-        return { ok: false, reason: 'conflict', headTurnId: session.head_turn_id };
-      }
-      if (parent === undefined) return { ok: false, reason: 'parent-not-found' };
       // A rebase goes first: the turn is then the first child of the chain's last turn.
       const end = await writeRebased(
         trx,
