@@ -113,8 +113,10 @@ function recordingProxy(
           answer.pipe(res);
         },
       );
-      req.on('close', () => {
-        if (!res.writableEnded) out.destroy();
+      out.on('error', () => res.destroy());
+      // SillyTavern going away (Stop) reaches the game as it would without the proxy.
+      res.on('close', () => {
+        if (!res.writableFinished) out.destroy();
       });
       out.end(body);
     });
@@ -326,12 +328,15 @@ describe.skipIf(!available)('SillyTavern 1.12.6 in Chromium against the endpoint
    */
   async function expectGameFollowsChat(): Promise<string> {
     const replies: { user: string; turns: string[] }[] = [];
-    let user = '';
+    let user: string | undefined;
     for (const m of (await stChat()).slice(1).filter((x) => !x.hidden)) {
-      if (m.user) user = user === '' ? m.mes : `${user}\n${m.mes}`;
+      if (m.user) user = user === undefined ? m.mes : `${user}\n${m.mes}`;
+      // Consecutive replies are one (as the endpoint reads them): the later one's turns follow the earlier's.
+      else if (user === undefined && replies.length > 0)
+        replies.at(-1)!.turns.push(...readAnchors(m.mes).turnIds);
       else {
-        replies.push({ user, turns: [...readAnchors(m.mes).turnIds] });
-        user = '';
+        replies.push({ user: user ?? '', turns: [...readAnchors(m.mes).turnIds] });
+        user = undefined;
       }
     }
     const located = new Map(
