@@ -408,6 +408,7 @@ describe.skipIf(!available)('SillyTavern 1.12.6 in Chromium against the endpoint
     const block = page.locator(`.select_chat_block[file_name="${chatId}.jsonl"]`);
     await block.waitFor({ timeout: STEP_TIMEOUT_MS });
     await block.click();
+    await screenshot(page, 'sillytavern-e2e-open-chat');
     await page.waitForFunction(
       (id) =>
         (window as unknown as { SillyTavern: { getContext(): { chatId: string } } }).SillyTavern.getContext()
