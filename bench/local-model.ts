@@ -1,6 +1,6 @@
-// Local GGUF models in-process (src/adapters/llm/local-gguf): first-token latency and tokens per second
-// through the engine's provider, for the tiny generated test model (test/helpers/tiny-gguf.ts: one layer,
-// 32-dimensional, random weights) at 1 and 2 threads, and for any GGUF named by MNESOS_BENCH_GGUF at the
+// Local GGUF models (src/adapters/llm/local-gguf, run by a model host process): first-token latency and
+// tokens per second through the engine's provider, for the tiny generated test model
+// (test/helpers/tiny-gguf.ts: one layer, 32-dimensional, random weights) at 1 and 2 threads, and for any GGUF named by MNESOS_BENCH_GGUF at the
 // default threads. Each case runs warm (the file loaded by a first call, whose time is the load row) and
 // every measured call has a prompt of its own, so no call reuses the previous one's prefix: first-token
 // latency includes evaluating the whole prompt. Two kinds of call: free text (stops at the model's end of
@@ -98,7 +98,7 @@ async function benchFile(file: string, label: string, threads: number | undefine
   const rows: Row[] = [
     {
       bench: 'local-model-load',
-      covers: `${label}, ${shown}: first call (import node-llama-cpp, load the file, make the context, one token)`,
+      covers: `${label}, ${shown}: first call (start the model host, import node-llama-cpp, load the file, make the context, one token)`,
       ms: round3(loadMs),
     },
   ];

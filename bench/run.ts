@@ -25,9 +25,12 @@ const suites: Array<[string, () => Promise<Bench>]> = [
   ['library', async () => (await import('./library.ts')).benchLibrary],
   ['offline-matcher', async () => (await import('./offline-matcher.ts')).benchOfflineMatcher],
   ['local-model', async () => (await import('./local-model.ts')).benchLocalModel],
+  ['model-files', async () => (await import('./model-files.ts')).benchModelFiles],
   ['explore', async () => (await import('./explore.ts')).benchExplore],
   ['turn-isolation', async () => (await import('./turn-isolation.ts')).benchTurnIsolation],
   ['rebase', async () => (await import('./rebase.ts')).benchRebase],
+  ['generator-isolation', async () => (await import('./generator-isolation.ts')).benchGeneratorIsolation],
+  ['knowledge-scoping', async () => (await import('./knowledge-scoping.ts')).benchKnowledgeScoping],
 ];
 
 const only = process.argv.slice(2);

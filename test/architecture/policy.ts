@@ -60,10 +60,6 @@ export const EXTRA_ENTRIES: ReadonlyMap<string, string> = new Map([
     'what the browser shows of a turn (input limits, the outcome text); turn/index.ts loads the models',
   ],
   [
-    'src/apps/server/browser.ts',
-    'the schemas of the API answers the browser parses (zod/mini); server/index.ts loads the HTTP app',
-  ],
-  [
     'src/tools/authoring/builder/completion.ts',
     'the builder’s completion and hover load vscode-languageserver: the server imports them on the first completion request, so `serve` starts without it',
   ],
@@ -86,13 +82,14 @@ export const BROWSER_ENTRIES: ReadonlySet<string> = new Set([
   'src/core/text-policy.ts',
   'src/core/sse.ts',
   'src/core/is-record.ts',
+  'src/core/model-settings/index.ts',
   'src/core/minigames/index.ts',
   'src/core/ledger/index.ts',
   'src/adapters/store/limits.ts',
   'src/adapters/store/library-limits.ts',
   'src/core/cartridge/limits.ts',
   'src/engine/turn/browser.ts',
-  'src/apps/server/browser.ts',
+  'src/apps/contract/index.ts',
 ]);
 
 /** The packages the browser bundle may contain (by package name: `preact/hooks` is `preact`). */
@@ -130,11 +127,14 @@ const CORE = [
   'core/ledger',
   'core/lore',
   'core/cartridge',
+  'core/lexicon',
+  'core/model-settings',
 ] as const;
 const LLM = 'adapters/llm';
 const STORE = 'adapters/store';
 const SANDBOX = 'adapters/sandbox';
 const FILES = 'adapters/files';
+const LEXICON = 'adapters/lexicon';
 const TURN = 'engine/turn';
 const SESSION = 'engine/session';
 const AUTHORING = 'tools/authoring';
@@ -153,24 +153,44 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'core/yare': ['core/time'],
   'core/ledger': ['core/time'],
   'core/lore': [],
+  'core/lexicon': [],
   'core/cartridge': ['core/yare', 'core/ledger', 'core/lore', 'core/minigames'],
+  // A principal's model settings: one schema the server, the API's answers and the browser share.
+  'core/model-settings': [],
   // The shell's lowest parts: model providers and storage know no game; the sandbox runs rules modules
   // for the core's loader, and files reads folders and archives into it.
   [LLM]: [],
   [STORE]: [],
   [SANDBOX]: ['core/cartridge'],
   [FILES]: ['core/cartridge', SANDBOX],
+  // The English lexicon's files (WordNet), parsed by the core's lexicon.
+  [LEXICON]: ['core/lexicon'],
   // The engine: one turn, and sessions of turns.
-  [TURN]: [...CORE, LLM],
+  [TURN]: [...CORE, LLM, LEXICON],
   [SESSION]: [...CORE, LLM, STORE, FILES, TURN],
   // Tools built on the engine (the authoring toolchain with the builder's back end; SillyTavern interop).
   [INTEROP]: [...CORE, FILES],
   [AUTHORING]: [...CORE, LLM, FILES, TURN],
-  // The applications.
-  'apps/server': [...CORE, LLM, STORE, FILES, SANDBOX, TURN, SESSION, INTEROP, AUTHORING],
-  'apps/cli': [...CORE, LLM, STORE, FILES, SANDBOX, TURN, SESSION, INTEROP, AUTHORING, 'apps/server'],
-  // The browser client: at run time only BROWSER_ENTRIES; the server's and session's types for its views.
-  'apps/web': [...CORE, TURN, STORE, SESSION, 'apps/server'],
+  // The applications. The contract (the API's answers as zod/mini schemas) is shared by the server, which
+  // answers with it, and the browser client, which parses with it. It reads the turn engine's browser entry
+  // only (engine/turn/browser.ts: the reasons an answer played no turn), as the browser client does.
+  'apps/contract': ['core/model-settings', TURN],
+  'apps/server': ['apps/contract', ...CORE, LLM, STORE, FILES, SANDBOX, TURN, SESSION, INTEROP, AUTHORING],
+  'apps/cli': [
+    'apps/contract',
+    ...CORE,
+    LLM,
+    STORE,
+    FILES,
+    SANDBOX,
+    TURN,
+    SESSION,
+    INTEROP,
+    AUTHORING,
+    'apps/server',
+  ],
+  // The browser client: at run time only BROWSER_ENTRIES; the session's types for its views.
+  'apps/web': [...CORE, TURN, STORE, SESSION, 'apps/contract'],
   // The library entry (package.json "main"): the core, the models and the turn engine.
   'index.ts': [...CORE, LLM, FILES, TURN],
 };

@@ -99,6 +99,44 @@ describe('lint', () => {
   });
   it('nothing else', () => expect(found).toHaveLength(10));
 
+  it('a literal of another type written to a typed field, at the step; a fitting one is clean', () => {
+    const typed = `state_schema:
+  hero:
+    visibility: public
+    hp: { type: int, default: 10 }
+    brave: { type: bool, default: false }
+    name: { type: string, default: "Ada" }
+events:
+  slip:
+    steps:
+      - action: set
+        var: state.hero.hp
+        value: true
+      - action: set
+        var: state.hero.brave
+        value: 1
+      - action: mutate
+        var: state.hero.hp
+        op: add
+        value: "@ 2.5"
+      - action: set
+        var: state.hero.name
+        value: "@ 'Bo'"
+      - action: set
+        var: state.hero.hp
+        value: 3
+      - action: note
+        message: "[SYSTEM LOG: {state.hero.hp} {state.hero.brave} {state.hero.name}]"
+`;
+    const findings = lint(typed).filter((f) => f.includes('LINT_VALUE_TYPE'));
+    expect(findings).toEqual([
+      expect.stringContaining('set writes the bool true to state.hero.hp, a field of type int'),
+      expect.stringContaining('set writes the number 1 to state.hero.brave, a field of type bool'),
+      expect.stringContaining('mutate writes the float 2.5 to state.hero.hp, a field of type int'),
+    ]);
+    expect(findings[0]).toMatch(new RegExp(`^yare.yaml:${lineOf(typed, '- action: set')} `));
+  });
+
   it('a table that covers its dice exactly is clean; one key past the dice is dead', () => {
     const clean = YARE.replace(
       '"1-5": 1\n          "4-10": 2\n          "15+": 3',

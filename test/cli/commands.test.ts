@@ -6,7 +6,7 @@ import { type CommandArgs, parseArgs, parseLine } from '../../src/apps/cli/play/
 import { splitWords } from '../../src/apps/cli/play/words.ts';
 import { MAX_LINE_CHARS, MAX_PLAY_NAME_CHARS } from '../../src/apps/cli/play/limits.ts';
 import { eventInputs, interactionFromArgs } from '../../src/apps/cli/play/values.ts';
-import { coerceTypedWord as coerceInput } from '../../src/engine/turn/offline.ts';
+import { coerceTypedWord as coerceInput } from '../../src/engine/turn/offline/choose.ts';
 import type { EventDef } from '../../src/core/yare/program.ts';
 import { lanternmere } from '../turn/helpers.ts';
 

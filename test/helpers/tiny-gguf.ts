@@ -28,6 +28,12 @@ export interface TinyGgufOptions {
   readonly contextLength?: number;
   /** `tokenizer.chat_template`; ChatML by default. */
   readonly chatTemplate?: string;
+  /** Key/values written after the model's own (hostile files: huge arrays, lying lengths). */
+  readonly extraMetadata?: readonly (readonly [string, GgufValue])[];
+  /** The tensor count the header declares, when it is to lie about the tensors that follow. */
+  readonly declaredTensors?: number;
+  /** Extra vocabulary entries `[text, token type]` after the ChatML ones (3 control, 4 user-defined). */
+  readonly extraTokens?: readonly (readonly [string, number])[];
 }
 
 export const CHATML_TEMPLATE =
@@ -36,17 +42,34 @@ export const CHATML_TEMPLATE =
 const GGUF_MAGIC = 0x46554747; // "GGUF" read as a little-endian u32
 const GGUF_VERSION = 3;
 const ALIGNMENT = 32;
-const TYPE = { UINT32: 4, INT32: 5, FLOAT32: 6, STRING: 8, ARRAY: 9 } as const;
+/** GGUF value types (ggml's gguf_type), for hostile values written raw. */
+export const GGUF_TYPE = {
+  UINT8: 0,
+  UINT32: 4,
+  INT32: 5,
+  FLOAT32: 6,
+  STRING: 8,
+  ARRAY: 9,
+  UINT64: 10,
+} as const;
+const TYPE = GGUF_TYPE;
 const GGML_TYPE_F32 = 0;
 const TOKEN_NORMAL = 1;
 const TOKEN_CONTROL = 3;
 
-type Value =
+export type GgufValue =
   | { readonly kind: 'u32'; readonly value: number }
   | { readonly kind: 'f32'; readonly value: number }
   | { readonly kind: 'string'; readonly value: string }
   | { readonly kind: 'strings'; readonly value: readonly string[] }
-  | { readonly kind: 'i32s'; readonly value: readonly number[] };
+  | { readonly kind: 'i32s'; readonly value: readonly number[] }
+  /** An array of `count` copies of one string, written in one piece (millions of elements are cheap). */
+  | { readonly kind: 'repeated-strings'; readonly value: string; readonly count: number }
+  /** A u8 array of `count` zero bytes. */
+  | { readonly kind: 'zero-bytes'; readonly count: number }
+  /** A value type and its payload as they are: headers that lie about lengths. */
+  | { readonly kind: 'raw'; readonly type: number; readonly bytes: Uint8Array };
+type Value = GgufValue;
 
 interface Tensor {
   readonly name: string;
@@ -96,7 +119,11 @@ const MERGES: readonly (readonly [string, string])[] = [
 
 export const SPECIAL_TOKENS = ['<|endoftext|>', '<|im_start|>', '<|im_end|>'] as const;
 
-function vocabulary(): { tokens: string[]; types: number[]; merges: string[] } {
+function vocabulary(extra: readonly (readonly [string, number])[] = []): {
+  tokens: string[];
+  types: number[];
+  merges: string[];
+} {
   const tokens = [...byteToUnicode()];
   const types = tokens.map(() => TOKEN_NORMAL);
   const merges: string[] = [];
@@ -108,6 +135,10 @@ function vocabulary(): { tokens: string[]; types: number[]; merges: string[] } {
   for (const special of SPECIAL_TOKENS) {
     tokens.push(special);
     types.push(TOKEN_CONTROL);
+  }
+  for (const [text, type] of extra) {
+    tokens.push(text);
+    types.push(type);
   }
   return { tokens, types, merges };
 }
@@ -147,7 +178,9 @@ const AFTER: readonly { readonly after: string; readonly prefer: Readonly<Record
 ];
 
 function tensors(
-  options: Required<Omit<TinyGgufOptions, 'chatTemplate'>>,
+  options: Required<
+    Omit<TinyGgufOptions, 'chatTemplate' | 'extraMetadata' | 'declaredTensors' | 'extraTokens'>
+  >,
   vocab: readonly string[],
 ): Tensor[] {
   const next = random(options.seed);
@@ -261,6 +294,31 @@ class Writer {
         this.u64(value.value.length);
         for (const item of value.value) this.i32(item);
         return;
+      case 'repeated-strings': {
+        this.u32(TYPE.ARRAY);
+        this.u32(TYPE.STRING);
+        this.u64(value.count);
+        const text = new TextEncoder().encode(value.value);
+        const one = 8 + text.byteLength;
+        const all = new Uint8Array(one * value.count);
+        const view = new DataView(all.buffer);
+        for (let i = 0; i < value.count; i++) {
+          view.setBigUint64(i * one, BigInt(text.byteLength), true);
+          all.set(text, i * one + 8);
+        }
+        this.bytes(all);
+        return;
+      }
+      case 'zero-bytes':
+        this.u32(TYPE.ARRAY);
+        this.u32(TYPE.UINT8);
+        this.u64(value.count);
+        this.bytes(new Uint8Array(value.count));
+        return;
+      case 'raw':
+        this.u32(value.type);
+        this.bytes(value.bytes);
+        return;
       default: {
         const unreachable: never = value;
         throw new Error(`unknown value ${JSON.stringify(unreachable)}`);
@@ -291,9 +349,9 @@ export function tinyGguf(options: TinyGgufOptions = {}): Uint8Array {
   };
   if (o.embedding % o.heads !== 0 || o.heads % o.kvHeads !== 0)
     throw new RangeError('embedding must divide by heads, and heads by kvHeads');
-  const vocab = vocabulary();
+  const vocab = vocabulary(options.extraTokens);
   const special = (text: string): number => vocab.tokens.indexOf(text);
-  const metadata: [string, Value][] = [
+  const metadata: (readonly [string, Value])[] = [
     ['general.architecture', { kind: 'string', value: 'llama' }],
     ['general.name', { kind: 'string', value: `tiny-test-llama-seed-${o.seed}` }],
     ['general.alignment', { kind: 'u32', value: ALIGNMENT }],
@@ -316,12 +374,13 @@ export function tinyGguf(options: TinyGgufOptions = {}): Uint8Array {
     ['tokenizer.ggml.eos_token_id', { kind: 'u32', value: special('<|im_end|>') }],
     ['tokenizer.ggml.padding_token_id', { kind: 'u32', value: special('<|endoftext|>') }],
     ['tokenizer.chat_template', { kind: 'string', value: options.chatTemplate ?? CHATML_TEMPLATE }],
+    ...(options.extraMetadata ?? []),
   ];
   const list = tensors(o, vocab.tokens);
   const w = new Writer();
   w.u32(GGUF_MAGIC);
   w.u32(GGUF_VERSION);
-  w.u64(list.length);
+  w.u64(options.declaredTensors ?? list.length);
   w.u64(metadata.length);
   for (const [key, value] of metadata) {
     w.string(key);
@@ -348,10 +407,93 @@ export function tinyGguf(options: TinyGgufOptions = {}): Uint8Array {
   return w.result();
 }
 
-/** Writes a tiny GGUF into a fresh temporary directory and returns its path. */
-export function writeTinyGguf(options: TinyGgufOptions = {}): string {
+/** Writes a tiny GGUF into a fresh temporary directory and returns its path (`name`: its file name). */
+export function writeTinyGguf(options: TinyGgufOptions = {}, name?: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'mnesos-gguf-'));
-  const path = join(dir, `tiny-seed-${options.seed ?? 1}.gguf`);
+  const path = join(dir, name ?? `tiny-seed-${options.seed ?? 1}.gguf`);
   writeFileSync(path, tinyGguf(options));
   return path;
+}
+
+/** A u64 as 8 little-endian bytes (raw values of hostile headers). */
+export function u64Bytes(value: number | bigint): Uint8Array {
+  const b = new Uint8Array(8);
+  new DataView(b.buffer).setBigUint64(0, BigInt(value), true);
+  return b;
+}
+
+/**
+ * The hostile model files of round four (issue 35), each the tiny model with one lie or bomb in it:
+ * - `loopingTemplate`: a chat template that loops 300,000 times on every render;
+ * - `hugeArray`: a metadata array of three million strings (past MAX_GGUF_ARRAY_LENGTH);
+ * - `lyingTensors`: a header declaring 2^40 tensors.
+ */
+export const HOSTILE_GGUF = {
+  loopingTemplate: (): TinyGgufOptions => ({
+    chatTemplate: `{% for i in range(300000) %}{% endfor %}${CHATML_TEMPLATE}`,
+  }),
+  hugeArray: (count = 3_000_000): TinyGgufOptions => ({
+    extraMetadata: [['hostile.strings', { kind: 'repeated-strings', value: 'x', count }]],
+  }),
+  lyingTensors: (count = 2 ** 40): TinyGgufOptions => ({ declaredTensors: count }),
+} as const;
+
+export interface HeaderOnlyGgufOptions {
+  /** Default 3. */
+  readonly version?: number;
+  readonly metadata?: readonly (readonly [string, GgufValue])[];
+  /** Tensor infos written (each a one-element F32 tensor at offset 0); default none. */
+  readonly tensors?: number;
+  /** Names of the tensors, by index (default `t<index>`). */
+  readonly tensorName?: (index: number) => string;
+  /** Dimensions of every tensor (default [1]). */
+  readonly dims?: readonly number[];
+  /** The tensor count the header declares (default: `tensors`). */
+  readonly declaredTensors?: number;
+  /** The key/value count the header declares (default: the metadata given). */
+  readonly declaredKeys?: number;
+}
+
+/**
+ * A GGUF header with no tensor data: the magic, the counts, the key/values and the tensor infos, for the
+ * header reader's limits (src/adapters/llm/local-gguf/gguf-header.ts). Not loadable as a model.
+ */
+export function headerOnlyGguf(options: HeaderOnlyGgufOptions = {}): Uint8Array {
+  const metadata = options.metadata ?? [];
+  const tensors = options.tensors ?? 0;
+  const w = new Writer();
+  w.u32(GGUF_MAGIC);
+  w.u32(options.version ?? GGUF_VERSION);
+  w.u64(options.declaredTensors ?? tensors);
+  w.u64(options.declaredKeys ?? metadata.length);
+  for (const [key, value] of metadata) {
+    w.string(key);
+    w.value(value);
+  }
+  const dims = options.dims ?? [1];
+  for (let index = 0; index < tensors; index++) {
+    w.string(options.tensorName?.(index) ?? `t${index}`);
+    w.u32(dims.length);
+    for (const dim of dims) w.u64(dim);
+    w.u32(GGML_TYPE_F32);
+    w.u64(0);
+  }
+  return w.result();
+}
+
+/**
+ * A header whose metadata section is exactly `bytes` long (at least 64 × 27 bytes): 64 arrays of zero bytes,
+ * each key/value 27 bytes besides its data, all but the last of 2^20 bytes and the last filling the rest.
+ */
+export function metadataOfSize(bytes: number): Uint8Array {
+  const overhead = 8 + 3 + 4 + 4 + 8;
+  const full = Math.min(2 ** 20, Math.floor((bytes - 64 * overhead) / 64));
+  const last = bytes - 64 * overhead - 63 * full;
+  return headerOnlyGguf({
+    metadata: Array.from(
+      { length: 64 },
+      (_, i) =>
+        [`f${String(i).padStart(2, '0')}`, { kind: 'zero-bytes', count: i < 63 ? full : last }] as const,
+    ),
+  });
 }

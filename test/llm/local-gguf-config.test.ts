@@ -18,6 +18,8 @@ import {
   MIN_MODEL_CONTEXT,
   missingLlamaCppMessage,
   modelFileProblem,
+  MAX_MODEL_MEMORY_MB,
+  MIN_MODEL_MEMORY_MB,
   readLocalModelOptions,
 } from '../../src/adapters/llm/local-gguf/index.ts';
 import {
@@ -61,6 +63,15 @@ describe('local model settings', () => {
     expect(() => ok({ MNESOS_MODEL_SEED: String(MAX_MODEL_SEED + 1) })).toThrow('MAX_MODEL_SEED');
     expect(() => ok({ MNESOS_MODEL_SEED: '-1' })).toThrow('MNESOS_MODEL_SEED: -1 is out of range');
     expect(DEFAULT_MODEL_CONTEXT).toBe(8192);
+    expect(ok({ MNESOS_MODEL_MEMORY_MB: String(MIN_MODEL_MEMORY_MB) }).memoryMb).toBe(MIN_MODEL_MEMORY_MB);
+    expect(ok({ MNESOS_MODEL_MEMORY_MB: String(MAX_MODEL_MEMORY_MB) }).memoryMb).toBe(MAX_MODEL_MEMORY_MB);
+    expect(() => ok({ MNESOS_MODEL_MEMORY_MB: String(MIN_MODEL_MEMORY_MB - 1) })).toThrow(
+      'MNESOS_MODEL_MEMORY_MB: 255 is out of range 256..1048576 (the limit is MAX_MODEL_MEMORY_MB)',
+    );
+    expect(() => ok({ MNESOS_MODEL_MEMORY_MB: String(MAX_MODEL_MEMORY_MB + 1) })).toThrow(
+      'MAX_MODEL_MEMORY_MB',
+    );
+    expect(ok({}).memoryMb).toBeUndefined();
   });
 });
 

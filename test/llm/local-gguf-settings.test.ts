@@ -12,7 +12,7 @@ import { resolveModelConfig } from '../../src/adapters/llm/config.ts';
 import { installCommand } from '../../src/adapters/llm/local-gguf/index.ts';
 import { MAX_MODEL_FILE_PATH_CHARS } from '../../src/engine/session/model-settings.ts';
 import { MAX_MODEL_FILE_PATH_CHARS as FORM_MAX_MODEL_FILE_PATH_CHARS } from '../../src/apps/web/lib/forms.ts';
-import { settingsBody } from '../../src/apps/web/api.ts';
+import { settingsBody } from '../../src/apps/web/settings/settings-api.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai-server.ts';
 import { writeTinyGguf } from '../helpers/tiny-gguf.ts';
 import { llamaCppAvailable } from '../helpers/tiny-gguf-runtime.ts';

@@ -4,6 +4,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INJECTION_PATTERNS } from '../../src/core/cartridge/injection.ts';
+import { TEMPLATE_TOKEN } from '../../src/core/text-policy.ts';
 import { linearityProblem, regexesIn } from '../helpers/regex-linearity.ts';
 
 const tsFiles = (dir: string) =>
@@ -54,9 +55,13 @@ describe('every pattern in lore, World Info, the injection check and the languag
     },
   );
 
-  it('patterns built at run time are only the injection rules (checked below)', () => {
+  it('patterns built at run time are only the injection rules and the special-token table (checked below)', () => {
     const built = census.flatMap((c) => c.constructed).map((place) => place.replace(/:\d+$/, ''));
-    expect(new Set(built)).toEqual(new Set(['src/core/cartridge/injection.ts']));
+    expect(new Set(built)).toEqual(new Set(['src/core/cartridge/injection.ts', 'src/core/text-policy.ts']));
+  });
+
+  it('the special-token pattern built from every family’s table is linear', () => {
+    expect(linearityProblem(TEMPLATE_TOKEN.source, TEMPLATE_TOKEN.flags)).toBeUndefined();
   });
 
   it.each(INJECTION_PATTERNS.map((r) => [r.source.slice(0, 60), r]))(

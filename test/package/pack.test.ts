@@ -110,7 +110,7 @@ describe('npm pack, installed with --omit=dev into an empty folder', { timeout: 
     expect(store).not.toMatch(/from 'kysely'/);
     const schemas = readFileSync(join(installed, 'src', 'apps', 'server', 'schemas.js'), 'utf8');
     expect(schemas).toContain("from '../../../vendor/zod.js'");
-    const responses = readFileSync(join(installed, 'src', 'apps', 'server', 'responses.js'), 'utf8');
+    const responses = readFileSync(join(installed, 'src', 'apps', 'contract', 'responses.js'), 'utf8');
     expect(responses).toContain("from '../../../vendor/zod-mini.js'");
   });
 

@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type AppEnv, RouteRegistry } from '../../src/apps/server/openapi.ts';
-import { sessionResponse } from '../../src/apps/server/responses.ts';
+import { sessionResponse } from '../../src/apps/contract/responses.ts';
 import { errorSchema } from '../../src/apps/server/schemas.ts';
 import { sseResponse } from '../../src/apps/server/sse.ts';
 

@@ -1,7 +1,8 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: request and response bodies are read loosely.
 // One sanitiser for every text bound for a prompt, as one table: every source (persona fields, the
 // player's input, the story's history, model prose — narration, directives, world-ledger entries —,
-// imported card text, and the OpenAI endpoint's system, greeting and user messages) × every chat-template token family and the invisible characters. Played over
+// imported card text, and the OpenAI endpoint's system, greeting and user messages) × every chat-template token family
+// (Gemma, Mistral incl. tekken, GLM, Qwen, DeepSeek, Llama, Phi, Cohere, Harmony, ChatML) and the invisible characters. Played over
 // real HTTP against a fake OpenAI-compatible model that records the Director's and the Narrator's prompts:
 // each token reaches the prompts of its source only with full-width brackets, each invisible character not
 // at all, and no raw token reaches any prompt.
@@ -30,7 +31,7 @@ const FAMILIES: Readonly<Record<string, readonly string[]>> = {
     '<|start_header_id|>',
     '<|eot_id|>',
   ],
-  gemma: ['<start_of_turn>', '<end_of_turn>'],
+  gemma: ['<start_of_turn>', '<end_of_turn>', '<eos>', '<bos>', '<start_of_image>'],
   phi: ['<|system|>', '<|user|>', '<|assistant|>', '<|end|>'],
   deepseek: ['<｜User｜>', '<｜Assistant｜>', '<｜end▁of▁sentence｜>', '<｜begin▁of▁sentence｜>'],
   mistral: [
@@ -40,7 +41,14 @@ const FAMILIES: Readonly<Record<string, readonly string[]>> = {
     '[AVAILABLE_TOOLS]',
     '[/AVAILABLE_TOOLS]',
     '[TOOL_RESULTS]',
+    '[ARGS]',
+    '[CALL_ID]',
+    '[TOOL_CONTENT]',
   ],
+  glm: ['[gMASK]', '<sop>', '<eop>', '<|observation|>', '<arg_key>'],
+  qwen: ['<|vision_start|>', '<|fim_prefix|>', '</tool_call>'],
+  cohere: ['<BOS_TOKEN>', '<|START_OF_TURN_TOKEN|>', '<|CHATBOT_TOKEN|>', '<|END_OF_TURN_TOKEN|>'],
+  harmony: ['<|start|>', '<|channel|>', '<|message|>', '<|return|>', '<|call|>', '<|constrain|>'],
   tools: ['<tool_call>', '<tool_response>', '<function_call>', '<think>', '</think>'],
 };
 

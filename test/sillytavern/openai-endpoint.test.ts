@@ -15,7 +15,8 @@ import { CONTINUE_INPUT } from '../../src/apps/server/openai/conversation.ts';
 import { MAX_TRANSCRIPT_MESSAGES } from '../../src/apps/server/openai/transcript.ts';
 import { MAX_INPUT_CHARS } from '../../src/engine/turn/limits.ts';
 import { KEY_A, startTestServer, type TestServer } from '../server/helpers.ts';
-import { Api } from '../../src/apps/web/api.ts';
+import { ApiHttp } from '../../src/apps/web/lib/http.ts';
+import { LibraryApi } from '../../src/apps/web/library/library-api.ts';
 import { base64Json, png, textChunk, textResponse } from './helpers.ts';
 
 const CARD = {
@@ -373,7 +374,7 @@ describe('importing a card through the API', () => {
 
 describe("the web client's upload", () => {
   it('imports a .png or .json card through /v1/cartridges/import', async () => {
-    const api = new Api(server.url);
+    const api = new LibraryApi(new ApiHttp(server.url));
     const card = { ...CARD, data: { ...CARD.data, name: 'Web Mira' } };
     const fromJson = await api.upload(new Blob([JSON.stringify(card)]), 'web-mira.json');
     expect(fromJson.version.name).toBe('Web Mira');

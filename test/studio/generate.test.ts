@@ -136,7 +136,7 @@ describe('generate: draft, check, repair', () => {
     await expect(run({ model: models.director, requirements: '   ' })).rejects.toThrow('empty');
   });
 
-  it('an answer past MAX_ANSWER_CHARS is not read, and the model is told so', async () => {
+  it('an answer past MAX_ANSWER_CHARS is stopped while it streams, not read, and the model is told so', async () => {
     const huge = `${REPAIR_ANSWER}${'#'.repeat(MAX_ANSWER_CHARS)}`;
     const models = createScriptedModels({ director: [{ text: huge }, { text: FIRST_ANSWER }] });
     const { result, events } = await run({ model: models.director, requirements: 'x', repairRounds: 1 });
@@ -144,8 +144,21 @@ describe('generate: draft, check, repair', () => {
     expect(models.calls[1]?.request.messages.at(-1)?.content).toContain(
       `limit is ${MAX_ANSWER_CHARS} (MAX_ANSWER_CHARS)`,
     );
-    expect(result.transcript.rounds[0]?.answerChars).toBe(huge.length);
-    expect(result.transcript.rounds[0]?.answer.length).toBeLessThan(huge.length);
+    // Counted up to where it was stopped: past the cap, and no answer text kept.
+    expect(result.transcript.rounds[0]?.answerChars).toBeGreaterThan(MAX_ANSWER_CHARS);
+    expect(result.transcript.rounds[0]?.answer).toBe('');
+  });
+
+  it('an answer of exactly MAX_ANSWER_CHARS is read', async () => {
+    const full = `${REPAIR_ANSWER}\n${'x'.repeat(MAX_ANSWER_CHARS - REPAIR_ANSWER.length - 1)}`;
+    expect(full.length).toBe(MAX_ANSWER_CHARS);
+    const models = createScriptedModels({ director: [{ text: full }] });
+    const { result } = await run({ model: models.director, requirements: 'x', repairRounds: 0 });
+    const round = result.transcript.rounds[0]!;
+    expect(round.answerChars).toBe(MAX_ANSWER_CHARS);
+    // Read: its files were parsed (the padded yare.yaml is then over its own file limit).
+    expect(round.formProblems).toEqual([expect.stringContaining('yare.yaml is larger than its limit')]);
+    expect(round.answer.startsWith('=== file: yare.yaml ===')).toBe(true);
   });
 });
 

@@ -3,11 +3,8 @@
 // field it may not see, the words of a fact it never learned. Tested by prompt content.
 import { describe, expect, it } from 'vitest';
 import { applyBatch } from '../../src/core/ledger/index.ts';
-import {
-  MIN_SECRET_CHARS,
-  MIN_SECRET_NUMBER,
-  withSecretsHidden,
-} from '../../src/engine/turn/director-text.ts';
+import { MIN_SECRET_CHARS, MIN_SECRET_NUMBER } from '../../src/engine/turn/director-text.ts';
+import { SecretPhrases } from '../../src/engine/turn/secret-phrases.ts';
 import { initialWorld } from '../../src/engine/turn/index.ts';
 import { collect, initialState, type Loose, plain, promptText, scripted } from './helpers.ts';
 import { CONDITIONS_YARE, conditionsCartridge } from './lore-conditions-fixture.ts';
@@ -96,7 +93,7 @@ describe("the Director's free text", () => {
     // Mara learned the tide, not Bran's debt; neither NPC sees the private password or combination, both see
     // the NPC-visible rope; the public fact stays.
     expect(situation(mara!)).toContain(TIDE);
-    expect(situation(mara!)).toContain('Bran (hidden); Mara knows');
+    expect(situation(mara!)).toContain('Bran (hidden); Mara knows the tide');
     expect(situation(mara!)).not.toContain(DEBT);
     expect(situation(bran!)).toContain(DEBT);
     expect(situation(bran!)).not.toContain(TIDE);
@@ -111,7 +108,7 @@ describe("the Director's free text", () => {
     const narrator = promptText(models.narrator.requests[0]!);
     const directives = narrator.slice(narrator.indexOf("--- DIRECTOR'S SCENE DIRECTIVES ---"));
     expect(directives).toContain(
-      'Bran (hidden); Mara knows (hidden). The password is (hidden), the combination (hidden), the rope (hidden); the stalls open at dawn.',
+      'Bran (hidden); Mara knows the (hidden). The password is (hidden), the combination (hidden), the rope (hidden); the stalls open at dawn.',
     );
     expect(narrator.toLowerCase()).not.toContain(PASSWORD);
     expect(narrator).not.toContain(DEBT);
@@ -121,12 +118,11 @@ describe("the Director's free text", () => {
   });
 
   it(`hides values of ${MIN_SECRET_CHARS} characters or more and numbers from ${MIN_SECRET_NUMBER}, as whole words`, () => {
-    const secrets = ['moonlit orchard', 'abcde', '4471'];
-    expect(withSecretsHidden('The MOONLIT Orchard, abcde and 4471.', secrets)).toBe(
-      'The (hidden), (hidden) and (hidden).',
-    );
+    const secrets = new SecretPhrases(100);
+    for (const secret of ['moonlit orchard', 'abcde', '4471']) secrets.add(secret);
+    expect(secrets.hide('The MOONLIT Orchard, abcde and 4471.')).toBe('The (hidden), (hidden) and (hidden).');
     // Inside a longer word or number it is another word.
-    expect(withSecretsHidden('abcdefg 44710 x4471', secrets)).toBe('abcdefg 44710 x4471');
-    expect(withSecretsHidden('', secrets)).toBe('');
+    expect(secrets.hide('abcdefg 44710 x4471')).toBe('abcdefg 44710 x4471');
+    expect(secrets.hide('')).toBe('');
   });
 });

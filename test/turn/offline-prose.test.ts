@@ -56,7 +56,7 @@ describe('numbers in offline prose are the record’s', () => {
 describe('withRecordNumbers', () => {
   const hp = (group: string, before: number) => ({ path: [group, 'hp'], before, after: 0 });
   it('names the one clamped change a sentence can mean, and leaves a sentence that could mean two', async () => {
-    const { withRecordNumbers } = await import('../../src/engine/turn/offline-numbers.ts');
+    const { withRecordNumbers } = await import('../../src/engine/turn/offline/numbers.ts');
     const text = 'The wisp strikes the player for 7 damage, leaving 0 HP.';
     expect(withRecordNumbers(text, [hp('player', 6)])).toBe(
       'The wisp strikes the player for 7 damage (player hp 6 → 0), leaving 0 HP.',
@@ -171,7 +171,7 @@ describe('seeded variety in offline prose', () => {
   });
 
   it('varietyIndex: deterministic, spread over its choices, 0 for one choice', async () => {
-    const { varietyIndex } = await import('../../src/engine/turn/offline-variety.ts');
+    const { varietyIndex } = await import('../../src/engine/turn/offline/variety.ts');
     expect(varietyIndex(42, 'arrive:brine market', 3)).toBe(varietyIndex(42, 'arrive:brine market', 3));
     expect(varietyIndex(42, 'x', 1)).toBe(0);
     const seen = new Set<number>();
@@ -182,7 +182,7 @@ describe('seeded variety in offline prose', () => {
   });
 
   it('a turn that tells nothing varies by the seed, and says "Nothing happens." without one', async () => {
-    const { narrateOffline } = await import('../../src/engine/turn/offline-narration.ts');
+    const { narrateOffline } = await import('../../src/engine/turn/offline/narration.ts');
     const { rules } = await lanternmere();
     expect(narrateOffline(rules, { notes: [] })).toBe('Nothing happens.');
     const lines = new Set<string>();
@@ -195,7 +195,7 @@ describe('seeded variety in offline prose', () => {
 describe('limits of the offline prose', () => {
   it(`an arrival sentence of MAX_ARRIVAL_SENTENCE_CHARS is told, one character more is not`, async () => {
     const { arrivalSentence, MAX_ARRIVAL_SENTENCE_CHARS } = await import(
-      '../../src/engine/turn/offline-variety.ts'
+      '../../src/engine/turn/offline/variety.ts'
     );
     const { rulesOf } = await import('../helpers/yare.ts');
     const rules = rulesOf(`version: "1.0"

@@ -1,9 +1,14 @@
 // Offline play: slash commands, word matching with `intents:`, and narration rendered from notes.
 import { describe, expect, it } from 'vitest';
 import { isTurnError } from '../../src/engine/turn/errors.ts';
-import { chooseOffline, MIN_ASK_SCORE, MIN_MATCH_SCORE, matchEvent } from '../../src/engine/turn/offline.ts';
-import { availableActions, MAX_TRIES, MAX_TRIES_PER_EVENT } from '../../src/engine/turn/offline-actions.ts';
-import { narrateOffline, stripNote } from '../../src/engine/turn/offline-narration.ts';
+import {
+  chooseOffline,
+  MIN_ASK_SCORE,
+  MIN_MATCH_SCORE,
+  matchEvent,
+} from '../../src/engine/turn/offline/choose.ts';
+import { availableActions, MAX_TRIES, MAX_TRIES_PER_EVENT } from '../../src/engine/turn/offline/actions.ts';
+import { narrateOffline, stripNote } from '../../src/engine/turn/offline/narration.ts';
 import { runTurn } from '../../src/engine/turn/run-turn.ts';
 import type { TurnOptions } from '../../src/engine/turn/types.ts';
 import { directorTools } from '../../src/engine/turn/tools.ts';
@@ -236,9 +241,12 @@ describe('an offline turn', () => {
       pronoun_poss: 'her',
       pronoun_poss_obj: 'hers',
     };
+    // Hurt: at full health a heal would spend mana for nothing, and the player is told so first.
+    const hurt = initialState(cartridge) as Loose;
+    hurt.player.hp = 20;
     const { record } = await offlineTurn({
       cartridge,
-      state: initialState(cartridge),
+      state: hurt as never,
       input: 'heal myself',
       seed: 1,
       persona,
@@ -301,7 +309,7 @@ describe('an offline turn', () => {
           '- cast spell: mend or glimmer',
           '- check pack',
           '- rest at inn',
-          'Always: /look, /examine <thing>, /inventory, /exits, /wait <duration>.',
+          'Always: /look, /examine <thing>, /talk <person> [about <thing>], /inventory, /exits, /wait <duration>.',
           'Say one in your own words, or type /help for every command.',
         ].join('\n'),
       );
@@ -433,6 +441,7 @@ describe('a cartridge with no events (an imported card)', () => {
         'Always available:',
         '/look — look around: the place, who and what is here',
         '/examine <thing> — examine a thing or a person',
+        '/talk <person> [about <thing>] — talk to someone, or ask them about something',
         '/inventory — what you carry',
         '/exits — where you can go from here',
         '/wait <duration> — let time pass (15m, 2h, 1d)',
@@ -442,7 +451,7 @@ describe('a cartridge with no events (an imported card)', () => {
     const unmatched = chooseOffline(rules, tools, 'I kiss her hand', context);
     expect(unmatched).toMatchObject({ reason: 'unmatched' });
     expect(unmatched.kind === 'reply' && unmatched.text).toContain(
-      'Always: /look, /examine <thing>, /inventory, /exits, /wait <duration>.',
+      'Always: /look, /examine <thing>, /talk <person> [about <thing>], /inventory, /exits, /wait <duration>.',
     );
     // The engine keeps a clock for it from the first wait on.
     expect(chooseOffline(rules, tools, 'I wait an hour', context)).toMatchObject({

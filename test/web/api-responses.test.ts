@@ -1,4 +1,4 @@
-// The web client parses the server's answers with the server's own schemas (server/responses.ts): a real
+// The web client parses the server's answers with the contract's schemas (apps/contract): a real
 // server's answers (SQLite, offline) all pass and read back as sent, and a malformed answer — from a stub
 // fetch — is an ApiFailure `bad_response` whose message names the request and the wrong fields, which is
 // what the UI shows (failureText).
@@ -8,11 +8,18 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/apps/server/start.ts';
 import { countingSeeds } from '../../src/engine/session/seeds.ts';
-import { Api, MAX_SHOWN_PROBLEMS, parseAnswer, type StreamEvent } from '../../src/apps/web/api.ts';
+import { MAX_SHOWN_PROBLEMS, parseAnswer } from '../../src/apps/web/lib/answer.ts';
+import { ApiHttp } from '../../src/apps/web/lib/http.ts';
+import { LibraryApi } from '../../src/apps/web/library/library-api.ts';
+import { PersonasApi } from '../../src/apps/web/personas/personas-api.ts';
+import { PlayApi, type StreamEvent } from '../../src/apps/web/play/play-api.ts';
+import { SettingsApi } from '../../src/apps/web/settings/settings-api.ts';
 import { ApiFailure, failureText } from '../../src/apps/web/lib/errors.ts';
-import { SETTINGS_PROVIDERS } from '../../src/engine/session/model-settings.ts';
-import * as responses from '../../src/apps/server/responses.ts';
-import { MODEL_PROVIDERS, responseProblems, sessionsResponse } from '../../src/apps/server/responses.ts';
+import { modelSettingsSchema, SETTINGS_PROVIDERS } from '../../src/engine/session/model-settings.ts';
+import { ONLINE_PROVIDERS } from '../../src/adapters/llm/index.ts';
+import * as responses from '../../src/apps/contract/responses.ts';
+import * as contract from '../../src/apps/contract/index.ts';
+import { responseProblems, sessionsResponse } from '../../src/apps/contract/responses.ts';
 import { safeParse } from 'zod/mini';
 
 const PERSONA = {
@@ -26,7 +33,10 @@ const PERSONA = {
 describe('a real server’s answers', () => {
   let dir: string;
   let server: RunningServer;
-  let api: Api;
+  let api: PlayApi;
+  let library: LibraryApi;
+  let personas: PersonasApi;
+  let settings: SettingsApi;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mnesos-responses-'));
@@ -38,7 +48,11 @@ describe('a real server’s answers', () => {
       seeds: countingSeeds(7),
       authorMode: true,
     });
-    api = new Api(server.url, () => undefined);
+    const http = new ApiHttp(server.url, () => undefined);
+    api = new PlayApi(http);
+    library = new LibraryApi(http);
+    personas = new PersonasApi(http);
+    settings = new SettingsApi(http);
   });
 
   afterAll(async () => {
@@ -47,16 +61,16 @@ describe('a real server’s answers', () => {
   });
 
   it('parse with the schemas: sessions, turns, tree, history, state, world, ledger, events, saves, personas, cartridges', async () => {
-    const persona = await api.createPersona(PERSONA);
+    const persona = await personas.create(PERSONA);
     expect(persona).toMatchObject({ ...PERSONA, id: expect.any(String) });
-    expect((await api.personas()).map((p) => p.id)).toEqual([persona.id]);
-    expect((await api.updatePersona(persona.id, { background: 'a lamplighter' })).background).toBe(
+    expect((await personas.list()).map((p) => p.id)).toEqual([persona.id]);
+    expect((await personas.update(persona.id, { background: 'a lamplighter' })).background).toBe(
       'a lamplighter',
     );
 
-    const { session, turn: genesis } = await api.createSession({ cartridge: 'Lanternmere', seed: 3 });
+    const { session, turn: genesis } = await library.createSession({ cartridge: 'Lanternmere', seed: 3 });
     expect(genesis).toMatchObject({ id: session.headTurnId, parentId: null, depth: 0, input: null });
-    expect(await api.sessions()).toEqual({
+    expect(await library.sessions()).toEqual({
       sessions: [expect.objectContaining({ id: session.id })],
       nextCursor: null,
     });
@@ -64,9 +78,9 @@ describe('a real server’s answers', () => {
 
     const events: StreamEvent[] = [];
     for await (const event of api.playTurn(session.id, { input: 'check pack' })) events.push(event);
-    const committed = events.find((e) => e.type === 'committed');
-    expect(committed?.type).toBe('committed');
-    const played = committed?.type === 'committed' ? committed.turn : undefined;
+    const committed = events.find((e) => e.event === 'committed');
+    expect(committed?.event).toBe('committed');
+    const played = committed?.event === 'committed' ? committed.data.turn : undefined;
     expect(played).toMatchObject({ parentId: genesis.id, depth: 1, input: 'check pack' });
 
     expect((await api.turn(session.id, played!.id)).narration).toBe(played!.narration);
@@ -87,12 +101,12 @@ describe('a real server’s answers', () => {
     expect(Array.isArray(await api.ledger(session.id, played!.id))).toBe(true);
     const event = await api.runEvent(session.id, { event: 'check_pack', parentId: played!.id, seed: 5 });
     expect([event.record.event, event.record.seed]).toEqual(['check_pack', 5]);
-    const listed = (await api.cartridges()).find((c) => c.latest.id === session.cartridgeVersionId);
+    const listed = (await library.list()).cartridges.find((c) => c.latest.id === session.cartridgeVersionId);
     expect(listed?.versionCount).toBeGreaterThan(0);
-    expect((await api.versions(listed!.name)).map((v) => v.id)).toContain(listed!.latest.id);
+    expect((await library.versions(listed!.name)).map((v) => v.id)).toContain(listed!.latest.id);
 
-    expect((await api.settings()).settings).toEqual({});
-    const saved = await api.saveSettings({ models: { narrator: ' small-model ' }, temperature: 0.5 });
+    expect((await settings.read()).settings).toEqual({});
+    const saved = await settings.save({ models: { narrator: ' small-model ' }, temperature: 0.5 });
     expect([saved.settings, saved.server.allowUserBaseUrl]).toEqual([
       { models: { narrator: 'small-model' }, temperature: 0.5 },
       false,
@@ -116,7 +130,7 @@ describe('a real server’s answers', () => {
       const result = safeParse(schema, answer.body);
       return [answer.status, result.success ? [] : responseProblems(result.error)];
     };
-    const { session } = await api.createSession({ cartridge: 'Lanternmere', seed: 3 });
+    const { session } = await library.createSession({ cartridge: 'Lanternmere', seed: 3 });
     expect(parsed(responses.meResponse, await call('GET', '/v1/me'))).toEqual([200, []]);
     expect(parsed(responses.minigamesResponse, await call('GET', '/v1/minigames'))).toEqual([200, []]);
     expect(parsed(responses.minigameViewSchema, await call('GET', '/v1/minigames/lights_out'))).toEqual([
@@ -171,8 +185,17 @@ describe('a real server’s answers', () => {
   });
 });
 
-it('offers the providers the model layer knows, no more and no fewer', () => {
-  expect([...MODEL_PROVIDERS]).toEqual([...SETTINGS_PROVIDERS]);
+it('offers the providers of the one table: the model layer’s, the server’s settings and the browser’s list', () => {
+  // One array, not copies kept equal: the browser's list is the server's.
+  expect(contract.SETTINGS_PROVIDERS).toBe(SETTINGS_PROVIDERS);
+  expect(SETTINGS_PROVIDERS).toEqual([...ONLINE_PROVIDERS, 'file']);
+  for (const provider of SETTINGS_PROVIDERS) {
+    expect(safeParse(modelSettingsSchema, { provider }).success).toBe(true);
+    const answer = { settings: { provider }, updatedAt: null, problem: null };
+    const server = { provider: 'offline', models: null, allowUserBaseUrl: true };
+    expect(safeParse(contract.settingsResponse, { ...answer, server }).success).toBe(true);
+  }
+  expect(safeParse(modelSettingsSchema, { provider: 'offline' }).success).toBe(false);
 });
 
 describe('a malformed answer', () => {
@@ -199,7 +222,7 @@ describe('a malformed answer', () => {
 
   it('is a bad_response failure naming the request and the field, shown as such in the UI', async () => {
     answer({ sessions: [session, { ...session, createdAt: 'yesterday' }], nextCursor: null });
-    const error = await new Api('http://127.0.0.1:1').sessions().catch((e: unknown) => e);
+    const error = await new LibraryApi(new ApiHttp('http://127.0.0.1:1')).sessions().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiFailure);
     expect((error as ApiFailure).code).toBe('bad_response');
     const expected =
@@ -210,11 +233,11 @@ describe('a malformed answer', () => {
 
   it('names a missing wrapper and a wrong type of the whole answer', async () => {
     answer({ session });
-    await expect(new Api('http://127.0.0.1:1').sessions()).rejects.toThrow(
+    await expect(new LibraryApi(new ApiHttp('http://127.0.0.1:1')).sessions()).rejects.toThrow(
       'GET /v1/sessions is not what this client expects: sessions: missing (expected array)',
     );
     answer([1, 2]);
-    await expect(new Api('http://127.0.0.1:1').session('s1')).rejects.toThrow(
+    await expect(new PlayApi(new ApiHttp('http://127.0.0.1:1')).session('s1')).rejects.toThrow(
       'GET /v1/sessions/s1 is not what this client expects: (the answer): expected object',
     );
   });
@@ -245,18 +268,19 @@ describe('a malformed answer', () => {
     globalThis.fetch = (async () =>
       new Response(frames, { headers: { 'content-type': 'text/event-stream' } })) as typeof fetch;
     const events: StreamEvent[] = [];
-    for await (const event of new Api('http://127.0.0.1:1').playTurn('s1', { input: 'x' }))
+    for await (const event of new PlayApi(new ApiHttp('http://127.0.0.1:1')).playTurn('s1', { input: 'x' }))
       events.push(event);
     expect(events).toHaveLength(1);
     const failed = events[0];
-    expect(failed?.type).toBe('failed');
-    const failure = failed?.type === 'failed' ? failed.failure : undefined;
+    expect(failed?.event).toBe('failed');
+    const failure = failed?.event === 'failed' ? failed.failure : undefined;
     expect(failure?.code).toBe('bad_response');
     expect(failure?.message).toContain('the turn stream (committed)');
     expect(failure?.message).toContain(
-      'is not what this client expects: parentId: missing (expected string); depth: missing (expected number);',
+      'is not what this client expects: turn.parentId: missing (expected string); turn.depth: missing (expected number);',
     );
     // Present with the wrong type, not missing:
-    expect(failure?.details.problems).toContain('narration: expected string');
+    expect(failure?.details.problems).toContain('turn.narration: expected string');
+    expect(failure?.details.problems).toContain('replayed: missing (expected boolean)');
   });
 });

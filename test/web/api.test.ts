@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { Api, cartridgeNameOf, settingsBody, streamEventOf } from '../../src/apps/web/api.ts';
+import { ApiHttp } from '../../src/apps/web/lib/http.ts';
+import { cartridgeNameOf } from '../../src/apps/web/library/library-api.ts';
+import { PlayApi, streamEventOf } from '../../src/apps/web/play/play-api.ts';
+import { settingsBody } from '../../src/apps/web/settings/settings-api.ts';
 
-/** A turn as the server's player view shows it (server/responses.ts publicTurnSchema). */
+/** A turn as the server's player view shows it (contract/responses.ts publicTurnSchema). */
 function turn(id: string, parentId: string | null) {
   return {
     id,
@@ -30,20 +33,24 @@ import {
 describe('stream events', () => {
   it('reads the server’s turn events', () => {
     expect(streamEventOf('start', { turnId: 't2', parentId: 't1' })).toEqual({
-      type: 'start',
-      turnId: 't2',
-      parentId: 't1',
+      event: 'start',
+      data: { turnId: 't2', parentId: 't1' },
     });
-    expect(streamEventOf('phase', { phase: 'narrator' })).toEqual({ type: 'phase', phase: 'narrator' });
-    expect(streamEventOf('tool_call', { round: 1, name: 'attack' })).toMatchObject({
-      type: 'tool_call',
-      round: 1,
-      name: 'attack',
+    expect(streamEventOf('phase', { phase: 'narrator' })).toEqual({
+      event: 'phase',
+      data: { phase: 'narrator' },
     });
-    expect(streamEventOf('narration', { text: 'The ' })).toEqual({ type: 'narration', text: 'The ' });
+    expect(streamEventOf('tool_call', { round: 1, name: 'attack' })).toEqual({
+      event: 'tool_call',
+      data: { round: 1, name: 'attack' },
+    });
+    expect(streamEventOf('narration', { text: 'The ' })).toEqual({
+      event: 'narration',
+      data: { text: 'The ' },
+    });
     expect(streamEventOf('committed', { turn: turn('t2', 't1'), replayed: false })).toEqual({
-      type: 'committed',
-      turn: turn('t2', 't1'),
+      event: 'committed',
+      data: { turn: turn('t2', 't1'), replayed: false },
     });
   });
 
@@ -52,8 +59,8 @@ describe('stream events', () => {
       status: 409,
       error: { code: 'turn_conflict', message: 'the session moved on while this turn ran' },
     });
-    expect(event?.type).toBe('failed');
-    const failure = event?.type === 'failed' ? event.failure : undefined;
+    expect(event?.event).toBe('failed');
+    const failure = event?.event === 'failed' ? event.failure : undefined;
     expect(failure).toBeInstanceOf(ApiFailure);
     expect([failure?.status, failure?.code, failure?.message]).toEqual([
       409,
@@ -62,12 +69,18 @@ describe('stream events', () => {
     ]);
   });
 
-  it('skips unknown events and malformed narration; a malformed committed turn is a failure', () => {
+  it('skips unknown events; a malformed event of a known kind is a bad_response failure naming its field', () => {
     expect(streamEventOf('future_event', {})).toBeUndefined();
-    expect(streamEventOf('narration', { text: 42 })).toBeUndefined();
+    // `__proto__` and other names an object inherits are no events of the contract.
+    expect(streamEventOf('__proto__', {})).toBeUndefined();
+    expect(streamEventOf('toString', {})).toBeUndefined();
+    const narration = streamEventOf('narration', { text: 42 });
+    expect(narration?.event === 'failed' ? narration.failure.message : undefined).toBe(
+      "the server's answer to the turn stream (narration) is not what this client expects: text: expected string",
+    );
     const event = streamEventOf('committed', 'nope');
-    expect(event?.type).toBe('failed');
-    expect(event?.type === 'failed' ? event.failure.code : undefined).toBe('bad_response');
+    expect(event?.event).toBe('failed');
+    expect(event?.event === 'failed' ? event.failure.code : undefined).toBe('bad_response');
   });
 });
 
@@ -161,7 +174,7 @@ describe('history requests', () => {
       );
     }) as typeof fetch;
     try {
-      const history = await new Api('http://127.0.0.1:1').history('s 1', 't9');
+      const history = await new PlayApi(new ApiHttp('http://127.0.0.1:1')).history('s 1', 't9');
       expect(history.turns.map((t) => t.id)).toEqual(['t8', 't9']);
       expect(history.complete).toBe(false);
       expect(asked).toEqual(['http://127.0.0.1:1/v1/sessions/s%201/history?turnId=t9']);

@@ -1,7 +1,7 @@
-// The builder's pure text helpers (src/apps/web/lib/builder-text.ts) and its generator stream reader: where a
+// The builder's pure text helpers (src/apps/web/builder/draft-text.ts) and its generator stream reader: where a
 // file:line:col finding falls, the event names offered by "try it" (bounded scan), the JSON fields.
 import { describe, expect, it } from 'vitest';
-import { generateEventOf } from '../../src/apps/web/lib/builder-api.ts';
+import { generateEventOf } from '../../src/apps/web/builder/builder-api.ts';
 import { ApiFailure, readAnswer } from '../../src/apps/web/lib/errors.ts';
 import {
   eventNames,
@@ -10,7 +10,7 @@ import {
   jsonObjectField,
   MAX_SCANNED_LINES,
   problemRange,
-} from '../../src/apps/web/lib/builder-text.ts';
+} from '../../src/apps/web/builder/draft-text.ts';
 
 describe('problemRange', () => {
   const text = 'a: 1\n  var: state.player.hpp\nlast';
@@ -63,38 +63,49 @@ describe('jsonObjectField', () => {
 });
 
 describe('generateEventOf', () => {
-  it('reads the generator stream without trusting it', () => {
+  it('reads the generator stream with the contract’s schema of each event', () => {
     expect(generateEventOf('round', { round: 2, kind: 'repair', errors: 3 })).toEqual({
-      type: 'round',
-      round: 2,
-      kind: 'repair',
-      errors: 3,
+      event: 'round',
+      data: { round: 2, kind: 'repair', errors: 3 },
     });
-    expect(
-      generateEventOf('checked', {
-        round: 1,
-        errors: [{ file: 'yare.yaml', line: 15, col: 14, message: 'm', code: 'C' }],
-      }),
-    ).toEqual({
-      type: 'checked',
-      round: 1,
-      errors: [{ file: 'yare.yaml', line: 15, col: 14, message: 'm', code: 'C' }],
+    const finding = {
+      severity: 'error',
+      code: 'C',
+      message: 'm',
+      where: 'yare.yaml:15:14',
+      file: 'yare.yaml',
+      line: 15,
+      col: 14,
+    };
+    expect(generateEventOf('checked', { round: 1, errors: [finding], warnings: 0 })).toEqual({
+      event: 'checked',
+      data: { round: 1, errors: [finding], warnings: 0 },
     });
-    expect(generateEventOf('done', { ok: true, draftId: 'd1', rounds: 2 })).toEqual({
-      type: 'done',
-      ok: true,
-      draftId: 'd1',
-      rounds: 2,
+    expect(generateEventOf('saved', { draftId: 'd2', ok: true, rounds: 1 })).toEqual({
+      event: 'saved',
+      data: { draftId: 'd2', ok: true, rounds: 1 },
     });
-    expect(generateEventOf('done', { ok: 'yes', draftId: 7 })).toEqual({
-      type: 'done',
-      ok: false,
-      draftId: null,
-      rounds: 0,
+    expect(generateEventOf('error', { code: 'model', message: 'the model failed: down' })).toEqual({
+      event: 'error',
+      data: { code: 'model', message: 'the model failed: down' },
     });
-    expect(generateEventOf('saved', { draftId: 'd2' })).toEqual({ type: 'saved', draftId: 'd2' });
-    expect(generateEventOf('error', null)).toEqual({ type: 'error', message: 'the generator failed' });
-    expect(generateEventOf('answered', {})).toBeUndefined();
+    expect(generateEventOf('future_event', {})).toBeUndefined();
+    expect(generateEventOf('constructor', {})).toBeUndefined();
+  });
+
+  it('fails on an event that does not match, naming the event and its fields', () => {
+    const done = generateEventOf('done', { ok: 'yes', draftId: 7 });
+    expect(done).toBeInstanceOf(ApiFailure);
+    expect((done as ApiFailure).code).toBe('bad_response');
+    expect((done as ApiFailure).message).toContain('the generator stream (done)');
+    expect((done as ApiFailure).details.problems).toEqual(
+      expect.arrayContaining([
+        'ok: expected boolean',
+        'draftId: expected string',
+        'rounds: missing (expected number)',
+      ]),
+    );
+    expect(generateEventOf('error', null)).toBeInstanceOf(ApiFailure);
   });
 });
 
@@ -116,11 +127,13 @@ describe('readAnswer', () => {
 
 describe('fieldBounds', () => {
   it('says each kind of mini-game setting in a few words', () => {
-    expect(fieldBounds({ kind: 'int', min: 3, max: 7 })).toBe('int 3–7');
-    expect(fieldBounds({ kind: 'number', min: 0.5, max: 2 })).toBe('number 0.5–2');
-    expect(fieldBounds({ kind: 'text', maxChars: 40 })).toBe('text ≤ 40 chars');
-    expect(fieldBounds({ kind: 'text_list', minItems: 2, maxItems: 8 })).toBe('list of 2–8 texts');
-    expect(fieldBounds({})).toBe('?');
+    const description = 'd';
+    expect(fieldBounds({ kind: 'int', min: 3, max: 7, description })).toBe('int 3–7');
+    expect(fieldBounds({ kind: 'number', min: 0.5, max: 2, description })).toBe('number 0.5–2');
+    expect(fieldBounds({ kind: 'text', maxChars: 40, description })).toBe('text ≤ 40 chars');
+    expect(fieldBounds({ kind: 'text_list', minItems: 2, maxItems: 8, maxChars: 30, description })).toBe(
+      'list of 2–8 texts',
+    );
   });
 });
 

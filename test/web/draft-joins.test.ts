@@ -1,4 +1,4 @@
-// The builder's memory of which cartridge each draft saves into (src/apps/web/lib/draft-joins.ts), on a
+// The builder's memory of which cartridge each draft saves into (src/apps/web/builder/draft-joins.ts), on a
 // localStorage of its own: remembered, the oldest forgotten past MAX_REMEMBERED_JOINS, bad storage ignored.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
@@ -24,7 +24,7 @@ afterEach(() => {
 describe('draft joins', () => {
   it(`remembers ${'MAX_REMEMBERED_JOINS'} drafts and forgets the oldest one past it`, async () => {
     const { joinedCartridge, MAX_REMEMBERED_JOINS, rememberJoin } = await import(
-      '../../src/apps/web/lib/draft-joins.ts'
+      '../../src/apps/web/builder/draft-joins.ts'
     );
     for (let i = 0; i < MAX_REMEMBERED_JOINS; i++) rememberJoin(`d${i}`, `C${i}`);
     expect(joinedCartridge('d0')).toBe('C0');
@@ -36,7 +36,7 @@ describe('draft joins', () => {
   });
 
   it('reads broken storage as nothing remembered', async () => {
-    const { joinedCartridge } = await import('../../src/apps/web/lib/draft-joins.ts');
+    const { joinedCartridge } = await import('../../src/apps/web/builder/draft-joins.ts');
     storage.setItem('mnesos.builder.draftJoins', '{not json');
     expect(joinedCartridge('x')).toBeUndefined();
     storage.setItem('mnesos.builder.draftJoins', JSON.stringify({ x: 5, y: 'Y' }));

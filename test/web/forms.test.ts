@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as server from '../../src/engine/session/model-settings.ts';
-import { cartridgeNameOf, MAX_CARTRIDGE_NAME_CHARS } from '../../src/apps/web/api.ts';
+import { cartridgeNameOf, MAX_CARTRIDGE_NAME_CHARS } from '../../src/apps/web/library/library-api.ts';
 import {
   baseUrlError,
   MAX_BASE_URL_CHARS,

@@ -1,13 +1,13 @@
 // The Library page's pure helpers: tags typed as one comma-separated field, byte sizes as shown, and the
 // bounded lookup that names each game's cartridge.
 import { describe, expect, it } from 'vitest';
+import type { CartridgeView } from '../../src/apps/contract/index.ts';
 import {
   byteSize,
-  type LibraryListItem,
   MAX_VERSION_LOOKUPS,
   namesOfVersions,
   tagsOf,
-} from '../../src/apps/web/library-api.ts';
+} from '../../src/apps/web/library/listing.ts';
 
 describe('tagsOf', () => {
   it('splits on commas, trims, drops empty tags and repeats, keeps the order', () => {
@@ -36,7 +36,7 @@ describe('namesOfVersions', () => {
       title: `Title ${i}`,
       owner,
       latest: { id: `c${i}-latest` },
-    }) as unknown as LibraryListItem;
+    }) as unknown as CartridgeView;
   /** Cartridge i holds versions c{i}-latest and c{i}-old. */
   const lookups: string[] = [];
   const versions = async (id: string) => {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseApiKeys } from '../../src/apps/server/auth.ts';
 import { DEFAULT_SESSION_PAGE } from '../../src/apps/server/limits.ts';
 import { type RunningServer, startServer } from '../../src/apps/server/start.ts';
-import { API_KEY_STORAGE } from '../../src/apps/web/ui/context.ts';
+import { API_KEY_STORAGE } from '../../src/apps/web/app/context.ts';
 import { tarGz } from './helpers/archive.ts';
 import { chromiumAvailable, screenshot } from './helpers/browser.ts';
 import { type ClientPage, openClientPage } from './helpers/client-page.ts';

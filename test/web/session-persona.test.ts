@@ -7,12 +7,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/apps/server/start.ts';
 import { countingSeeds } from '../../src/engine/session/seeds.ts';
-import { Api } from '../../src/apps/web/api.ts';
+import { ApiHttp } from '../../src/apps/web/lib/http.ts';
+import { LibraryApi } from '../../src/apps/web/library/library-api.ts';
+import { PersonasApi } from '../../src/apps/web/personas/personas-api.ts';
+import { PlayApi } from '../../src/apps/web/play/play-api.ts';
 import { ApiFailure } from '../../src/apps/web/lib/errors.ts';
 
 let dir: string;
 let server: RunningServer;
-let api: Api;
+let api: PlayApi;
+let library: LibraryApi;
+let personas: PersonasApi;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'mnesos-persona-'));
@@ -23,7 +28,10 @@ beforeAll(async () => {
     models: () => null,
     seeds: countingSeeds(5),
   });
-  api = new Api(server.url, () => undefined);
+  const http = new ApiHttp(server.url, () => undefined);
+  api = new PlayApi(http);
+  library = new LibraryApi(http);
+  personas = new PersonasApi(http);
 });
 
 afterAll(async () => {
@@ -34,14 +42,14 @@ afterAll(async () => {
 async function play(sessionId: string, input: string) {
   const events = [];
   for await (const event of api.playTurn(sessionId, { input })) events.push(event);
-  const committed = events.find((e) => e.type === 'committed');
-  if (committed?.type !== 'committed') throw new Error(`no turn: ${JSON.stringify(events.at(-1))}`);
-  return committed.turn;
+  const committed = events.find((e) => e.event === 'committed');
+  if (committed?.event !== 'committed') throw new Error(`no turn: ${JSON.stringify(events.at(-1))}`);
+  return committed.data.turn;
 }
 
 describe('personas and the rules of a turn, through the web client’s API', () => {
   it('creates, edits and deletes personas; a game plays the chosen one from the next turn on', async () => {
-    const mara = await api.createPersona({
+    const mara = await personas.create({
       name: 'Mara Vell',
       pronoun_sub: 'she',
       pronoun_obj: 'her',
@@ -50,14 +58,14 @@ describe('personas and the rules of a turn, through the web client’s API', () 
       background: 'A lamplighter.',
     });
     expect(
-      (await api.updatePersona(mara.id, { background: 'A lamplighter with a burnt sleeve.' })).background,
+      (await personas.update(mara.id, { background: 'A lamplighter with a burnt sleeve.' })).background,
     ).toBe('A lamplighter with a burnt sleeve.');
-    const { session } = await api.createSession({ cartridge: 'Lanternmere', title: 'Lanternmere' });
-    expect((await play(session.id, 'heal myself')).narration).toBe(
+    const { session } = await library.createSession({ cartridge: 'Lanternmere', title: 'Lanternmere' });
+    expect((await play(session.id, '/cast_spell spell=mend')).narration).toBe(
       "Mend knits the player's wounds back to 24 HP.",
     );
     expect((await api.setSessionPersona(session.id, mara.id)).personaId).toBe(mara.id);
-    expect((await play(session.id, 'heal myself')).narration).toBe(
+    expect((await play(session.id, '/cast_spell spell=mend')).narration).toBe(
       "Mend knits Mara Vell's wounds back to 24 HP.",
     );
     expect((await api.session(session.id)).title).toBe('Lanternmere');
@@ -66,13 +74,13 @@ describe('personas and the rules of a turn, through the web client’s API', () 
     expect(missing).toBeInstanceOf(ApiFailure);
     expect((missing as ApiFailure).status).toBe(404);
 
-    await api.deletePersona(mara.id);
-    expect(await api.personas()).toEqual([]);
+    await personas.remove(mara.id);
+    expect(await personas.list()).toEqual([]);
     expect((await api.session(session.id)).personaId).toBeNull();
   });
 
   it('sends the dice and the public changes of each turn, never a private field', async () => {
-    const { session } = await api.createSession({ cartridge: 'Lanternmere' });
+    const { session } = await library.createSession({ cartridge: 'Lanternmere' });
     await play(session.id, 'go to the reedmaze');
     const turn = await play(session.id, 'explore');
     expect(turn.outcome?.rolls).toHaveLength(1);

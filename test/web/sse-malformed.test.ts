@@ -3,7 +3,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api, type StreamEvent } from '../../src/apps/web/api.ts';
+import { ApiHttp } from '../../src/apps/web/lib/http.ts';
+import { PlayApi, type StreamEvent } from '../../src/apps/web/play/play-api.ts';
 import { jsonData, SseParseError } from '../../src/apps/web/lib/sse.ts';
 
 describe('jsonData', () => {
@@ -44,7 +45,7 @@ describe('playTurn over a stream with a malformed frame', () => {
   });
 
   it('yields the good events before it, then fails with SseParseError instead of skipping the frame', async () => {
-    const api = new Api(base);
+    const api = new PlayApi(new ApiHttp(base));
     const seen: StreamEvent[] = [];
     let caught: unknown;
     try {
@@ -52,7 +53,7 @@ describe('playTurn over a stream with a malformed frame', () => {
     } catch (error) {
       caught = error;
     }
-    expect(seen.map((e) => e.type)).toEqual(['start']);
+    expect(seen.map((e) => e.event)).toEqual(['start']);
     expect(caught).toBeInstanceOf(SseParseError);
     expect((caught as Error).message).toContain("the 'narration_delta' message is not JSON");
   });

@@ -5,7 +5,7 @@ import {
   MAX_PANEL_ENTRIES,
   type SchemaFieldView,
   statePanel,
-} from '../../src/apps/web/lib/state-view.ts';
+} from '../../src/apps/web/play/panels/state-view.ts';
 
 describe('state panel', () => {
   const fields: SchemaFieldView[] = [

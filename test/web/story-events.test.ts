@@ -2,7 +2,7 @@
 // their messages.
 import { describe, expect, it } from 'vitest';
 import { interactionText } from '../../src/engine/turn/interaction.ts';
-import { gameEventText } from '../../src/apps/web/ui/story-events.ts';
+import { gameEventText } from '../../src/apps/web/play/story-events.ts';
 
 describe('game events in the story', () => {
   it('tells a mini-game result in words, from the line the engine records', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildTree, chains, leafOf, lineage, swipesOf, type TreeNode } from '../../src/apps/web/lib/tree.ts';
+import { buildTree, chains, leafOf, lineage, swipesOf, type TreeNode } from '../../src/apps/web/play/tree.ts';
 
 // g ─ a ─ b ─ c
 //       ├ b2 ─ d

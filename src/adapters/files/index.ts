@@ -6,3 +6,12 @@ export * from './archive/index.ts';
 export { endsLikeZip, isZip, readZip } from './archive/zip.ts';
 export { type FolderReadResult, readCartridgeFolder } from './cartridge-folder.ts';
 export { loadCartridge, loadCartridgeFromFiles } from './load.ts';
+export {
+  appendInside,
+  prepareFolder,
+  refuseLinkedFolder,
+  type SafeWriteOptions,
+  UnsafeWriteError,
+  writeInside,
+  writeNamedFile,
+} from './safe-write.ts';

@@ -25,11 +25,12 @@ import { checkLocalModel } from './local-gguf/index.ts';
 import { type LocalModelConfig, readLocalModelOptions } from './local-gguf/options.ts';
 import { readSmallFile } from './small-file.ts';
 import { type ConstrainedDecoding, MODEL_ROLES, type ModelRole } from './types.ts';
+import { ONLINE_PROVIDERS, type OnlineProvider } from '../../core/model-providers.ts';
 
 export const DEFAULT_CONFIG_FILE_NAME = 'mnesos.config.yaml';
 
-export const ONLINE_PROVIDERS = ['openai-compatible', 'openai', 'anthropic', 'google'] as const;
-export type OnlineProvider = (typeof ONLINE_PROVIDERS)[number];
+// The provider table is one for every layer (core/model-providers.ts: the settings and the browser's list too).
+export { ONLINE_PROVIDERS, type OnlineProvider };
 export type ProviderName = OnlineProvider | 'offline' | 'file';
 export type { LocalModelConfig } from './local-gguf/options.ts';
 

@@ -39,6 +39,7 @@ export {
 export { createModels } from './providers.ts';
 export {
   checkLocalModel,
+  closeModelHosts,
   installCommand,
   localModelDefaults,
   modelFileProblem,

@@ -6,10 +6,27 @@ import { ModelError } from './errors.ts';
 import { createLocalModels } from './local-gguf/index.ts';
 import { createOpenAICompatibleChatModel } from './openai-compatible-model.ts';
 import type { SdkChatModelOptions } from './sdk-model.ts';
+import { withModelTokensNeutralised } from './special-tokens.ts';
 import type { ChatModel, ModelRequest, ModelRole, ModelSet, ModelStreamPart } from './types.ts';
 
-/** One model per role, or `null` when the config is offline. */
+/**
+ * One model per role, or `null` when the config is offline. Each is sent no text its own vocabulary
+ * would read as a special token (special-tokens.ts).
+ */
 export function createModels(config: ModelConfig): ModelSet | null {
+  const models = buildModels(config);
+  if (models === null) return null;
+  // One local model plays every role: wrapped once, so the roles still share it.
+  const wrapped = new Map<ChatModel, ChatModel>();
+  const guard = (model: ChatModel): ChatModel => {
+    const known = wrapped.get(model) ?? withModelTokensNeutralised(model);
+    wrapped.set(model, known);
+    return known;
+  };
+  return { director: guard(models.director), narrator: guard(models.narrator), npc: guard(models.npc) };
+}
+
+function buildModels(config: ModelConfig): ModelSet | null {
   if (config.provider === 'offline') return null;
   if (config.provider === 'file') return createLocalModels(config);
   const secrets = config.apiKey === undefined ? [] : [config.apiKey.reveal()];

@@ -108,6 +108,13 @@ export interface ChatModel {
   readonly id: string;
   /** What the server offers to constrain the answer (default `off`). */
   readonly decoding?: ConstrainedDecoding;
+  /**
+   * The loaded model's own special-token texts (a local GGUF's CONTROL and USER_DEFINED vocabulary entries,
+   * local-gguf/special-tokens.ts): what its tokenizer would read as special. Neutralised in every prompt sent
+   * to this model (special-tokens.ts), beside the families' tokens every prompt is cleared of
+   * (src/core/text-policy.ts). Undefined when unknown (a remote model, or a local one not loaded yet).
+   */
+  readonly specialTokens?: readonly string[];
   generate(req: ModelRequest): Promise<ModelResponse>;
   /** Ends with exactly one `finish` part; failures reject the iteration with a `ModelError`. */
   stream(req: ModelRequest): AsyncIterable<ModelStreamPart>;

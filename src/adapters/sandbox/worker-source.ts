@@ -2,7 +2,7 @@
 // it works the same under tsx, Vitest and the compiled build, with no loader). It owns the WebAssembly
 // QuickJS engine; each request gets a fresh runtime and context, disposed afterwards, so nothing a module
 // does survives into the next one. The host waits synchronously (Atomics.wait) and reads the reply from a
-// MessagePort with receiveMessageOnPort; see sandbox.ts.
+// MessagePort with receiveMessageOnPort; see quickjs.ts.
 //
 // Inside QuickJS there is no `require`, `process`, `import` of anything but the built-in 'mnesos' module
 // (defineRules), no clock (`Date` replaced) and no randomness (`Math.random` replaced); QuickJS has no I/O

@@ -1,6 +1,6 @@
 // The `mnesos` program: its commands, options and failure handling, without side effects (main.ts is the
 // process entry; tests run `main` in-process). Each command registers itself from its own module under `commands/` and loads
-// its work only when it runs (commands/index.ts says how to add one). Exit codes (DESIGN.md): 0 ok, 1 user
+// its work only when it runs (commands/index.ts says how to add one). Exit codes (README.md): 0 ok, 1 user
 // error, 2 usage, 3 model/provider failure.
 //
 // Failures a user can cause (a port in use, an unreachable database, a missing cartridge) print one or two

@@ -19,6 +19,7 @@ const USER_CAUSED_NAMES: ReadonlySet<string> = new Set([
   'StartRefused',
   'StoreOpenError',
   'StoreMigrationError',
+  'UnsafeWriteError',
 ]);
 
 /** The message and exit code of an error the user caused, or undefined for anything else (a bug). */

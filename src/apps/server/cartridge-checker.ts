@@ -10,6 +10,8 @@ import type { Diagnostic } from '../../core/diagnostics.ts';
 import type {
   ExploreDraftInput,
   ExploreDraftOutcome,
+  Judged,
+  JudgeInput,
   TryResult,
 } from '../../tools/authoring/builder/index.ts';
 import { ApiError } from './errors.ts';
@@ -50,10 +52,16 @@ export interface ExploreRequest extends ExploreDraftInput {
   readonly kind: 'explore';
 }
 
-export type WorkerRequest = CheckRequest | TryRequest | ExploreRequest;
+/** A generator's answer read and its draft checked (src/tools/authoring/builder/generate.ts, judgeAnswer). */
+export interface JudgeRequest extends JudgeInput {
+  readonly id: number;
+  readonly kind: 'judge';
+}
 
-/** What the worker answers: an upload's check, a try's outcome, or an exploration's. */
-type WorkerResult = CheckResult | TryOutcome | ExploreDraftOutcome;
+export type WorkerRequest = CheckRequest | TryRequest | ExploreRequest | JudgeRequest;
+
+/** What the worker answers: an upload's check, a try's outcome, an exploration's, or a judged answer. */
+type WorkerResult = CheckResult | TryOutcome | ExploreDraftOutcome | Judged;
 
 export type CheckReply =
   | { readonly id: number; readonly result: WorkerResult }
@@ -128,6 +136,11 @@ export class CartridgeChecker {
   /** Explores a draft in the worker (the builder's Explore pane), bounded in runs, steps and time. */
   explore(input: ExploreDraftInput, owner = ''): Promise<ExploreDraftOutcome> {
     return this.#enqueue(owner, (id) => ({ ...input, id, kind: 'explore' })) as Promise<ExploreDraftOutcome>;
+  }
+
+  /** Reads a generator's answer and checks the draft in the worker (the AI generator's rounds, off the request thread). */
+  judge(input: JudgeInput, owner = ''): Promise<Judged> {
+    return this.#enqueue(owner, (id) => ({ ...input, id, kind: 'judge' })) as Promise<Judged>;
   }
 
   /** Checks waiting or running for `owner` (all keys when undefined). */

@@ -41,6 +41,10 @@ export function fromSessionError(error: SessionError): ApiError {
       return new ApiError(409, 'turn_conflict', error.message, error.details);
     case 'invalid':
       return new ApiError(422, 'invalid_turn', error.message, error.details);
+    case 'answered':
+      // The turn routes answer it as a 200 (routes/turns.ts, routes/stateless.ts); anywhere else no turn
+      // was played where one was required.
+      return new ApiError(422, 'invalid_turn', error.message, error.details);
     case 'too-large':
       return new ApiError(422, 'turn_too_large', error.message, error.details);
     case 'cartridge':

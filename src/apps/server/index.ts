@@ -23,6 +23,7 @@ export {
   parseWorkers,
   reportReady,
   runWorkers,
+  SHUTDOWN_GRACE_MS,
   WorkersError,
 } from './workers.ts';
 export type { LibraryCartridgeView, LibraryVersionView } from './library-views.ts';

@@ -15,7 +15,7 @@ import {
   MAX_VERSION_TAG_CHARS,
   VISIBILITIES,
 } from '../../adapters/store/index.ts';
-import type { LibraryCartridgeView, LibraryVersionView } from './responses.ts';
+import type { LibraryCartridgeView, LibraryVersionView } from '../contract/index.ts';
 import { nameProblem, storableTextProblem } from '../../core/text-policy.ts';
 
 /** A line of text (no control characters) of at most `max` characters. */

@@ -83,7 +83,7 @@ export class Metrics {
   );
   readonly turns = new Counter(
     'mnesos_turns_total',
-    'Turns by outcome (committed, replayed, conflict, aborted, timeout, model, invalid, too-costly, error).',
+    'Turns by outcome (committed, replayed, answered, conflict, aborted, timeout, model, invalid, too-costly, error).',
   );
   readonly turnSeconds = new Histogram(
     'mnesos_turn_duration_seconds',

@@ -83,7 +83,7 @@ type UndeclaredStatus<A, R extends Responses> = A extends { readonly _status: in
 export interface RouteSpec<
   P extends z.ZodType,
   Q extends z.ZodType,
-  B extends z.ZodType,
+  B extends z.core.$ZodType,
   R extends Responses = Responses,
 > {
   readonly method: Method;
@@ -108,16 +108,17 @@ export interface Handled<P, Q, B> {
   readonly body: B;
 }
 
-function issuesOf(error: z.ZodError): Array<{ path: string; message: string }> {
+function issuesOf(error: z.core.$ZodError): Array<{ path: string; message: string }> {
   return error.issues.slice(0, 20).map((issue) => ({
     path: issue.path.map(String).join('.') || '(root)',
     message: issue.message,
   }));
 }
 
-function parse<T extends z.ZodType>(schema: T | undefined, value: unknown, where: string): z.infer<T> {
+/** `value` read with `schema` (classic zod or zod/mini: a body may be a schema the browser shares). */
+function parse<T extends z.core.$ZodType>(schema: T | undefined, value: unknown, where: string): z.infer<T> {
   if (schema === undefined) return undefined as z.infer<T>;
-  const result = schema.safeParse(value);
+  const result = z.safeParse(schema, value);
   if (!result.success) {
     throw new ApiError(400, 'invalid_request', `the request ${where} is not valid`, {
       issues: issuesOf(result.error),
@@ -133,7 +134,7 @@ export function nodeRequestOf(c: Context<AppEnv>): IncomingMessage | undefined {
 }
 
 export class RouteRegistry {
-  readonly routes: RouteSpec<z.ZodType, z.ZodType, z.ZodType>[] = [];
+  readonly routes: RouteSpec<z.ZodType, z.ZodType, z.core.$ZodType>[] = [];
 
   constructor(
     readonly app: Hono<AppEnv>,
@@ -143,7 +144,7 @@ export class RouteRegistry {
   add<
     P extends z.ZodType = z.ZodUndefined,
     Q extends z.ZodType = z.ZodUndefined,
-    B extends z.ZodType = z.ZodUndefined,
+    B extends z.core.$ZodType = z.ZodUndefined,
     const R extends Responses = Responses,
     A extends Answer<R> = Answer<R>,
   >(
@@ -151,7 +152,7 @@ export class RouteRegistry {
     handler: (input: Handled<z.infer<P>, z.infer<Q>, z.infer<B>>) => A | Promise<A>,
     ...undeclared: UndeclaredStatus<A, R> extends never ? [] : [status: UndeclaredStatus<A, R>]
   ): void {
-    this.routes.push(spec as unknown as RouteSpec<z.ZodType, z.ZodType, z.ZodType>);
+    this.routes.push(spec as unknown as RouteSpec<z.ZodType, z.ZodType, z.core.$ZodType>);
     this.app.on(spec.method.toUpperCase(), spec.path, async (c) => {
       c.set('route', spec.path);
       const params = parse(spec.params, c.req.param(), 'path');

@@ -4,7 +4,7 @@
 
 import type { DomainSchema, FieldType } from '../../core/yare/index.ts';
 
-import type { SchemaFieldView } from './responses.ts';
+import type { SchemaFieldView } from '../contract/index.ts';
 
 /** `any` for a field declared without a type. */
 export type SchemaFieldType = FieldType | 'any';

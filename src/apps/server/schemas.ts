@@ -106,10 +106,9 @@ export const statelessTurnBody = z
 
 export const uploadQuery = z.object({ name: name.optional() });
 
-export const errorSchema = z.object({
-  error: z.object({ code: z.string(), message: z.string() }).catchall(z.unknown()),
-});
+/** Every error answer (the contract's, which the browser parses failures with). */
+export { errorResponse as errorSchema } from '../contract/index.ts';
 
 // Typed response shapes of the routes the web client reads field by field (documented in /openapi.json):
 // in responses.ts, which the browser bundles too and parses every answer with.
-export { historyResponse, publicTurnSchema, schemaFieldSchema, schemaResponse } from './responses.ts';
+export { historyResponse, publicTurnSchema, schemaFieldSchema, schemaResponse } from '../contract/index.ts';

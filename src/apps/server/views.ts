@@ -7,8 +7,14 @@ import { classifyRecord, inputText, plainJson } from '../../engine/session/index
 import type { BranchTurn, Save, Session, Turn, TurnNode } from '../../adapters/store/index.ts';
 import { publicOutcome, type TurnEvent } from '../../engine/turn/index.ts';
 import { PENDING_KEY, publicState } from '../../core/yare/index.ts';
-import type { NodeView, PublicTurnView, SaveView, SessionView, TurnView } from './responses.ts';
-import type { SseEvent } from './sse.ts';
+import type {
+  NodeView,
+  PublicTurnView,
+  SaveView,
+  SessionView,
+  TurnStreamEvent,
+  TurnView,
+} from '../contract/index.ts';
 
 export type View = 'public' | 'full';
 
@@ -89,7 +95,7 @@ export function turnView(turn: Turn, cartridge: Cartridge, view: View): TurnView
 }
 
 /** A live turn event as a client sees it; undefined for events that are not sent (`done`, `error`). */
-export function eventView(event: TurnEvent, view: View): { event: string; data: unknown } | undefined {
+export function eventView(event: TurnEvent, view: View): TurnStreamEvent | undefined {
   switch (event.type) {
     case 'phase':
       return { event: 'phase', data: { phase: event.phase } };
@@ -126,10 +132,12 @@ export function eventView(event: TurnEvent, view: View): { event: string; data: 
  * The events of a committed turn rebuilt from its record, for a client reconnecting after the turn ended
  * (or replaying an idempotent request). Ids follow the live stream's numbering: `start` is 0.
  */
-export function replayEvents(turn: Turn, cartridge: Cartridge, view: View): SseEvent[] {
-  const events: Array<{ event: string; data: unknown }> = [
-    { event: 'start', data: { turnId: turn.id, parentId: turn.parentId } },
-  ];
+export function replayEvents(
+  turn: Turn,
+  cartridge: Cartridge,
+  view: View,
+): Array<TurnStreamEvent & { readonly id: string }> {
+  const events: TurnStreamEvent[] = [{ event: 'start', data: { turnId: turn.id, parentId: turn.parentId } }];
   const record = classifyRecord(turn.record);
   if (record?.kind === 'turn') {
     for (const tool of record.tools) {

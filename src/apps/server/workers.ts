@@ -46,7 +46,13 @@ export function isWorkerProcess(): boolean {
   return cluster.isWorker;
 }
 
-/** Milliseconds a worker has to stop after SIGTERM before the primary kills it. */
+/**
+ * Milliseconds a server process has, after SIGTERM or SIGINT, to close its server and store before it exits
+ * anyway (`mnesos serve`, apps/cli/run/serve.ts): a request or a local model that does not let go cannot
+ * keep it running.
+ */
+export const SHUTDOWN_GRACE_MS = 8_000;
+/** Milliseconds a worker has to stop after SIGTERM before the primary kills it: its own grace, and more. */
 export const WORKER_STOP_TIMEOUT_MS = 10_000;
 
 /** Called by a worker once its server has closed: drops the channel to the primary, so the process can end. */

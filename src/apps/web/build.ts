@@ -28,6 +28,14 @@ function resolveSpecifier(fromFile: string, specifier: string): string | undefin
   return undefined;
 }
 
+/**
+ * The source without whole-line `//` comments and block comments: a `;` inside a comment would otherwise cut
+ * a statement in two and hide the `import type` that follows it (the project's own files, not untrusted text).
+ */
+function withoutComments(source: string): string {
+  return source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^[ \t]*\/\/[^\n]*$/gm, '');
+}
+
 /** Every file the client is built from: index.html, the Vite config, and all they reach by relative imports. */
 export function clientSources(): string[] {
   const seen = new Set<string>([CONFIG_FILE]);
@@ -39,7 +47,7 @@ export function clientSources(): string[] {
     if (!/\.(tsx?|html|css)$/.test(file)) continue;
     // Statement by statement: `import type …` / `export type …` are erased from the bundle, so what they
     // name is not something the client is built from (Biome ends every statement with a semicolon).
-    for (const statement of readFileSync(file, 'utf8').split(';')) {
+    for (const statement of withoutComments(readFileSync(file, 'utf8')).split(';')) {
       if (TYPE_ONLY.test(statement)) continue;
       for (const match of statement.matchAll(SPECIFIER)) {
         const target = resolveSpecifier(file, match[1]!);

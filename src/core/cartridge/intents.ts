@@ -47,7 +47,7 @@ export interface IntentsSource {
 
 /**
  * Lower case, letters and digits only, single spaces: how phrases are compared with each other here and
- * with the player's words by the offline matcher (turn/offline.ts), so both agree on what "the same" is.
+ * with the player's words by the offline matcher (turn/offline/choose.ts), so both agree on what "the same" is.
  */
 export function phraseKey(phrase: string): string {
   return phrase

@@ -8,13 +8,12 @@ import type { Diagnostic, SourcePlace } from '../diagnostics.ts';
 import { checkMinigameConfig, MINIGAMES, minigameManifest } from '../minigames/index.ts';
 import type { StateValue } from '../yare/index.ts';
 import { cartError, cartWarning } from './diagnostics.ts';
+import { isRecord } from '../is-record.ts';
 
 type Path = readonly (string | number)[];
 
 function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
+  return isRecord(value) ? value : undefined;
 }
 
 /** The findings of one pending interaction a step starts; `placeAt` gives the place of a path inside it. */

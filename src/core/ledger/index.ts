@@ -5,7 +5,7 @@ export type * from './events.ts';
 export { toWire } from './events.ts';
 export { foldEntries, foldLog, LedgerIndex, type LogEntry, type ReplayResult, replayLog } from './history.ts';
 export { guardJsonValue, parseToolArguments } from './json.ts';
-export { factsKnownBy, factsUnknownTo, type KnownFactsOptions } from './knowledge.ts';
+export { factsKnownBy, factsSplitFor, factsUnknownTo, type KnownFactsOptions } from './knowledge.ts';
 export * from './limits.ts';
 export {
   type AttributeDecl,

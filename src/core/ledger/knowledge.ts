@@ -44,3 +44,24 @@ export function factsUnknownTo(
   }
   return out;
 }
+
+/**
+ * Every current fact, newest first, split by whether `entity` knows it (undefined: someone the ledger does not
+ * track, who knows only what is public). `complete` is false when the world holds more than `scan` current
+ * facts: the older ones were not looked at, so a caller that must account for every secret cannot rely on it.
+ */
+export function factsSplitFor(
+  world: World,
+  entity: string | undefined,
+  scan: number,
+): { known: FactRecord[]; unknown: FactRecord[]; complete: boolean } {
+  const known: FactRecord[] = [];
+  const unknown: FactRecord[] = [];
+  let scanned = 0;
+  for (const fact of summaryIndexOf(world).newestFacts()) {
+    if (++scanned > scan) return { known, unknown, complete: false };
+    const knows = fact.knownBy === undefined || (entity !== undefined && knowsFact(fact, entity));
+    (knows ? known : unknown).push(fact);
+  }
+  return { known, unknown, complete: true };
+}

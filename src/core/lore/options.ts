@@ -1,6 +1,7 @@
 // Validation of lookup inputs. Queries come from a model's tool call, so each refusal says which
 // limit was passed; the engine returns the message to the model as a structured tool error.
 
+import { checkedInt } from '../result.ts';
 import { LoreError } from './errors.ts';
 import {
   DEFAULT_LORE_K,
@@ -29,18 +30,11 @@ function intOption(
   name: string,
   value: number | undefined,
   fallback: number,
-  min: number,
-  max: number,
-  limit: string,
+  range: { readonly min: number; readonly max: number; readonly limit: string },
 ): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new LoreError(
-      'LORE_BAD_OPTION',
-      `lore lookup ${name} must be an integer ${min}..${max} (${limit}), got ${value}`,
-    );
-  }
-  return value;
+  const checked = checkedInt(`lore lookup ${name}`, value, fallback, range);
+  if (!checked.ok) throw new LoreError('LORE_BAD_OPTION', checked.message);
+  return checked.value;
 }
 
 export function checkLookup(queries: readonly string[], options: LoreLookupOptions = {}): CheckedLookup {
@@ -64,14 +58,11 @@ export function checkLookup(queries: readonly string[], options: LoreLookupOptio
   });
   return {
     queries: kept,
-    k: intOption('k', options.k, DEFAULT_LORE_K, 1, MAX_LORE_K, 'MAX_LORE_K'),
-    tokenBudget: intOption(
-      'tokenBudget',
-      options.tokenBudget,
-      DEFAULT_LORE_TOKEN_BUDGET,
-      0,
-      MAX_LORE_TOKEN_BUDGET,
-      'MAX_LORE_TOKEN_BUDGET',
-    ),
+    k: intOption('k', options.k, DEFAULT_LORE_K, { min: 1, max: MAX_LORE_K, limit: 'MAX_LORE_K' }),
+    tokenBudget: intOption('tokenBudget', options.tokenBudget, DEFAULT_LORE_TOKEN_BUDGET, {
+      min: 0,
+      max: MAX_LORE_TOKEN_BUDGET,
+      limit: 'MAX_LORE_TOKEN_BUDGET',
+    }),
   };
 }

@@ -3,6 +3,8 @@
 // the cartridge loader checks configs against it, `GET /v1/minigames` serves it, and the builder and the
 // AI generator read it. Each field's bounds are the limits the game's own logic enforces.
 
+import { isRecord } from '../is-record.ts';
+
 export type ConfigField =
   | {
       readonly kind: 'int' | 'number';
@@ -65,9 +67,7 @@ export interface ConfigProblem {
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
+  return isRecord(value) ? value : undefined;
 }
 
 /** A value computed when the event runs (`"@ …"`), which a load-time check cannot know. */

@@ -2,6 +2,7 @@
 // merge lost deletions inside nested dicts): the turn record's delta and `run-event`'s printed diff.
 
 import type { StateValue } from './values.ts';
+import { isRecord } from '../is-record.ts';
 
 export type StateChange =
   | {
@@ -15,7 +16,7 @@ export type StateChange =
 type Obj = { [key: string]: StateValue };
 
 function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  return isRecord(v);
 }
 
 export function diffStates(before: unknown, after: unknown, path: string[] = []): StateChange[] {

@@ -25,6 +25,8 @@ import {
 
 /** Names of macros, events, inputs, state fields and foreach locals. */
 export const IDENTIFIER_PATTERN = '^[A-Za-z_][A-Za-z0-9_]*$';
+/** The same pattern as a RegExp, for every reader of names (the compiler, the language server). */
+export const IDENTIFIER = new RegExp(IDENTIFIER_PATTERN);
 
 /** A table_roll key: an exact number, a range `1-5` or an open range `11+` (blanks around the parts). */
 export const TABLE_KEY_PATTERN = '^\\s*(?:-?[0-9]+|-?[0-9]+\\s*-\\s*-?[0-9]+|-?[0-9]+\\s*\\+)\\s*$';

@@ -4,7 +4,7 @@
 
 import type { SourcePlace } from '../diagnostics.ts';
 import { type DiagnosticSink, didYouMean } from './diagnostics-sink.ts';
-import { DOMAIN_SHAPE, FIELD_SHAPE } from './grammar.ts';
+import { DOMAIN_SHAPE, FIELD_SHAPE, IDENTIFIER } from './grammar.ts';
 import { MAX_CONTAINER_SIZE, MAX_DICT_DEPTH } from './limits.ts';
 import type { DomainSchema, FieldSchema, FieldType, SchemaNode, Visibility } from './program.ts';
 import { type Dict, isDict, newDict, type Value } from './values.ts';
@@ -120,7 +120,7 @@ function compileChildren(
       );
       continue;
     }
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) {
+    if (!IDENTIFIER.test(key)) {
       sink.error(
         'YARE_BAD_SCHEMA',
         `state_schema name '${key}' must be an identifier (letters, digits, underscores).`,

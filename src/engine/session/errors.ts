@@ -1,5 +1,8 @@
-// What a session operation can fail with. The server maps each code to an HTTP status (routes/errors.ts);
-// the CLI prints the message. Expected failures are values of this one class, never stray strings.
+// What a session operation can fail with. The server maps each code to an HTTP status
+// (src/apps/server/errors.ts); the CLI prints the message. Expected failures are values of this one
+// class, never stray strings.
+
+import { NO_TURN_REASONS, type NoTurnReason } from '../turn/index.ts';
 
 export type SessionErrorCode =
   /** The turn request breaks an admission rule (its shape, the Idempotency-Key): nothing was read or claimed. */
@@ -14,6 +17,12 @@ export type SessionErrorCode =
   | 'conflict'
   /** The request is well formed but the game refuses it (bad input, pending mini-game, unknown event). */
   | 'invalid'
+  /**
+   * No turn was played, and that is an answer, not a failure: offline, the engine answered the player
+   * instead (a free action, a question back, the rules' refusal here, /help; `details.reason` says which,
+   * the message is the answer). Nothing was committed. Clients show it as a reply (HTTP 200, docs/api.md).
+   */
+  | 'answered'
   /**
    * The finished turn is too large to store (its record, state or narration over the store's limit) because
    * of what the cartridge made (`details.part`, `details.event`): nothing was saved.
@@ -55,4 +64,19 @@ export function isSessionError(value: unknown): value is SessionError {
 /** The one wording of a missing session, turn, persona or cartridge version. */
 export function notFound(what: string): SessionError {
   return new SessionError('not-found', `${what} not found`);
+}
+
+/** An answer that spends no turn: what the engine says, and why it played nothing. */
+export interface NoTurnAnswer {
+  readonly played: false;
+  readonly reason: NoTurnReason;
+  readonly text: string;
+}
+
+/** The answer an `answered` session error carries, or undefined for any other error. */
+export function noTurnAnswer(error: unknown): NoTurnAnswer | undefined {
+  if (!(error instanceof SessionError) || error.code !== 'answered') return undefined;
+  const reason = error.details.reason;
+  const known = NO_TURN_REASONS.find((r) => r === reason);
+  return { played: false, reason: known ?? 'unmatched', text: error.message };
 }

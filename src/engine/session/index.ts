@@ -1,6 +1,12 @@
 // Sessions: the turn tree, saves, branching, hydration and concurrency over the store (see service.ts).
 export { canonicalJson, plainJson } from './canonical.ts';
-export { isSessionError, SessionError, type SessionErrorCode } from './errors.ts';
+export {
+  isSessionError,
+  type NoTurnAnswer,
+  noTurnAnswer,
+  SessionError,
+  type SessionErrorCode,
+} from './errors.ts';
 export {
   cartridgeLedger,
   type CartridgeLedger,
@@ -54,6 +60,7 @@ export {
   type SessionObserver,
   SessionService,
   type SessionServiceOptions,
+  type StatelessOutcome,
   type StatelessRequest,
   storedTurnInput,
   type TurnInput,

@@ -7,12 +7,13 @@
 // than the server's own never receives the server's key at all.
 
 import { isAbsolute } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { normaliseBaseUrl, baseUrlProblem as sharedBaseUrlProblem } from '../../core/base-url-policy.ts';
 import {
-  MAX_BASE_URL_CHARS,
-  normaliseBaseUrl,
-  baseUrlProblem as sharedBaseUrlProblem,
-} from '../../core/base-url-policy.ts';
+  type ModelSettings,
+  modelNameSchema,
+  modelSettingsSchema as settingsShape,
+} from '../../core/model-settings/index.ts';
 import {
   type ChatModel,
   DEFAULT_RETRY_POLICY,
@@ -21,27 +22,20 @@ import {
   type ModelConfig,
   type ModelRole,
   type ModelSet,
-  ONLINE_PROVIDERS,
   type OnlineModelConfig,
   type OnlineProvider,
 } from '../../adapters/llm/index.ts';
 
-/** Characters of a model name (`llama3.1:8b`, `gpt-4o-mini`, `org/model@rev`). */
-export const MAX_MODEL_NAME_CHARS = 200;
-export { MAX_BASE_URL_CHARS } from '../../core/base-url-policy.ts';
-/** The sampling temperature range every supported provider accepts. */
-export const MIN_TEMPERATURE = 0;
-export const MAX_TEMPERATURE = 2;
-
-// Control characters would end up in HTTP bodies and logs; no real model name has one.
-const CONTROL = /\p{Cc}/u;
-
-const modelName = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(MAX_MODEL_NAME_CHARS, `must be at most ${MAX_MODEL_NAME_CHARS} characters (MAX_MODEL_NAME_CHARS)`)
-  .refine((name) => !CONTROL.test(name), 'must not contain control characters');
+export {
+  MAX_BASE_URL_CHARS,
+  MAX_MODEL_FILE_PATH_CHARS,
+  MAX_MODEL_NAME_CHARS,
+  MAX_TEMPERATURE,
+  MIN_TEMPERATURE,
+  type ModelSettings,
+  SETTINGS_PROVIDERS,
+  type SettingsProvider,
+} from '../../core/model-settings/index.ts';
 
 /**
  * Why a principal's base URL is refused, or undefined: the one base-URL policy, without credentials (they
@@ -51,60 +45,24 @@ export function baseUrlProblem(text: string): string | undefined {
   return sharedBaseUrlProblem(text, { allowCredentials: false })?.message;
 }
 
-const baseUrl = z
-  .string()
-  .max(MAX_BASE_URL_CHARS, `must be at most ${MAX_BASE_URL_CHARS} characters (MAX_BASE_URL_CHARS)`)
-  .superRefine((text, ctx) => {
-    const problem = baseUrlProblem(text);
-    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
-  });
-
-/** Characters of a local model file's path. */
-export const MAX_MODEL_FILE_PATH_CHARS = 4_096;
-
-/** The providers a principal may choose: the servers', and `file` (a GGUF file on the server's machine). */
-export const SETTINGS_PROVIDERS = [...ONLINE_PROVIDERS, 'file'] as const;
-export type SettingsProvider = (typeof SETTINGS_PROVIDERS)[number];
-
-// What can be said of the path without touching the disk; principal-models.ts checks the file itself.
-const modelFile = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(
-    MAX_MODEL_FILE_PATH_CHARS,
-    `must be at most ${MAX_MODEL_FILE_PATH_CHARS} characters (MAX_MODEL_FILE_PATH_CHARS)`,
-  )
-  .refine((path) => !CONTROL.test(path), 'must not contain control characters')
-  .refine((path) => isAbsolute(path), 'must be an absolute path on the server')
-  .refine((path) => path.toLowerCase().endsWith('.gguf'), 'must name a .gguf file');
-
-export const modelSettingsSchema = z.strictObject({
-  /**
-   * Where requests go instead of the server's own provider (needs `--allow-user-base-url`); `file` runs
-   * `modelFile` in the server's process.
-   */
-  provider: z.enum(SETTINGS_PROVIDERS).optional(),
-  /** A GGUF model on the server's machine (provider `file`; needs `--allow-user-base-url`). */
-  modelFile: modelFile.optional(),
-  /** The provider's base URL, usually ending in `/v1` (needs `--allow-user-base-url`). */
-  baseUrl: baseUrl.optional(),
-  /** A model per role; a role left out uses the server's model. */
-  models: z
-    .strictObject({
-      director: modelName.optional(),
-      narrator: modelName.optional(),
-      npc: modelName.optional(),
-    })
-    .optional(),
-  temperature: z
-    .number()
-    .min(MIN_TEMPERATURE, `must be from ${MIN_TEMPERATURE} to ${MAX_TEMPERATURE}`)
-    .max(MAX_TEMPERATURE, `must be from ${MIN_TEMPERATURE} to ${MAX_TEMPERATURE}`)
-    .optional(),
-});
-
-export type ModelSettings = z.infer<typeof modelSettingsSchema>;
+/**
+ * A principal's settings as the server reads them (a request body, a stored row): the one schema
+ * (core/model-settings) and what only the server can check, that a model file's path is absolute on its
+ * own machine.
+ */
+export const modelSettingsSchema = settingsShape.check(
+  z.superRefine((settings, ctx) => {
+    const file = settings.modelFile;
+    // The shape's own checks report a model file that is not text; this one reads only text.
+    if (typeof file === 'string' && !isAbsolute(file))
+      ctx.issues.push({
+        code: 'custom',
+        path: ['modelFile'],
+        message: 'must be an absolute path on the server',
+        input: file,
+      });
+  }),
+);
 
 /** Whether the settings change anything at all. */
 export function isEmptySettings(settings: ModelSettings): boolean {
@@ -150,7 +108,7 @@ export function parseAllowedModels(text: string | undefined): ReadonlySet<string
       `MNESOS_ALLOWED_MODELS names ${names.length} models; the limit is ${MAX_ALLOWED_MODELS}`,
     );
   for (const name of names) {
-    const checked = modelName.safeParse(name);
+    const checked = z.safeParse(modelNameSchema, name);
     if (!checked.success)
       throw new RangeError(
         `MNESOS_ALLOWED_MODELS: '${name.slice(0, 60)}' ${checked.error.issues[0]?.message}`,

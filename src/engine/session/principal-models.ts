@@ -11,6 +11,7 @@ import {
   type ModelRole,
   type ModelSet,
 } from '../../adapters/llm/index.ts';
+import * as z from 'zod/mini';
 import type { SettingsStore } from '../../adapters/store/index.ts';
 import { canonicalJson } from './canonical.ts';
 import { SessionError } from './errors.ts';
@@ -124,7 +125,7 @@ export class PrincipalModels {
   async settingsOf(principalId: string): Promise<SettingsState> {
     const stored = await this.#store.getModelSettings(principalId);
     if (stored === undefined) return { settings: {}, updatedAt: null, problem: null };
-    const parsed = modelSettingsSchema.safeParse(stored.settings);
+    const parsed = z.safeParse(modelSettingsSchema, stored.settings);
     if (!parsed.success) {
       return {
         settings: {},
@@ -144,7 +145,7 @@ export class PrincipalModels {
   async modelsFor(principalId: string): Promise<ModelSet | null> {
     const stored = await this.#store.getModelSettings(principalId);
     if (stored === undefined) return this.#serverDefault();
-    const parsed = modelSettingsSchema.safeParse(stored.settings);
+    const parsed = z.safeParse(modelSettingsSchema, stored.settings);
     if (!parsed.success) throw settingsError('the stored settings are not valid');
     const settings = parsed.data;
     if (isEmptySettings(settings)) return this.#serverDefault();

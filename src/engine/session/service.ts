@@ -18,7 +18,7 @@ import { runEvent } from '../../core/yare/index.ts';
 import { loadWorld } from './branch-world.ts';
 import { plainJson } from './canonical.ts';
 import { ClaimOwner } from './claim-owner.ts';
-import { notFound, SessionError } from './errors.ts';
+import { type NoTurnAnswer, noTurnAnswer, notFound, SessionError } from './errors.ts';
 import { InFlight } from './in-flight.ts';
 import { cartridgeLedger, type WorldResult } from './ledger.ts';
 import type { CartridgeLibrary, LoadedCartridge } from './library.ts';
@@ -119,6 +119,11 @@ export interface CreateSessionRequest {
   /** The session's id (default: a new UUID); an id already used is the store's error (isUniqueViolation). */
   readonly id?: string;
 }
+
+/** `playStateless`'s outcome: the played turn's record, or the engine's answer when it played none. */
+export type StatelessOutcome =
+  | { readonly kind: 'played'; readonly record: TurnRecord; readonly mode: 'online' | 'offline' }
+  | { readonly kind: 'answered'; readonly answer: NoTurnAnswer; readonly mode: 'online' | 'offline' };
 
 export class SessionService {
   readonly store: Store;
@@ -330,19 +335,27 @@ export class SessionService {
     principalId: string,
     turn: StatelessRequest,
     sink: TurnSink = {},
-  ): Promise<{ record: TurnRecord; mode: 'online' | 'offline' }> {
+  ): Promise<StatelessOutcome> {
     const models = await this.#env.models(principalId);
-    const record = await playStatelessTurn(
-      {
-        ...turn,
-        seed: turn.seed ?? this.#env.seeds(),
-        models,
-        ...(this.#env.turnLimits === undefined ? {} : { limits: this.#env.turnLimits }),
-      },
-      sink,
-      this.#env.admission.turnTimeoutMs,
-    );
-    return { record, mode: models === null ? 'offline' : 'online' };
+    const mode = models === null ? 'offline' : 'online';
+    try {
+      const record = await playStatelessTurn(
+        {
+          ...turn,
+          seed: turn.seed ?? this.#env.seeds(),
+          models,
+          ...(this.#env.turnLimits === undefined ? {} : { limits: this.#env.turnLimits }),
+        },
+        sink,
+        this.#env.admission.turnTimeoutMs,
+      );
+      return { kind: 'played', record, mode };
+    } catch (error) {
+      // An answer without a turn (offline: a look around, a question back) is an outcome, not a failure.
+      const answer = noTurnAnswer(error);
+      if (answer === undefined) throw error;
+      return { kind: 'answered', answer, mode };
+    }
   }
 
   /** Prepares a new sibling of `turnId` (the head by default): its input again, with a new seed. */

@@ -7,6 +7,7 @@
 import type { JsonSchema } from '../../adapters/llm/index.ts';
 import type { Checked } from '../../core/result.ts';
 import { MAX_TOOL_ARGS_DEPTH, MAX_TOOL_ARGS_ITEMS, MAX_TOOL_STRING_CHARS } from './limits.ts';
+import { isRecord } from '../../core/is-record.ts';
 
 export type ArgsCheck = Checked<unknown>;
 
@@ -36,7 +37,7 @@ function matchesType(value: unknown, type: string): boolean {
     case 'array':
       return Array.isArray(value);
     case 'object':
-      return typeof value === 'object' && value !== null && !Array.isArray(value);
+      return isRecord(value);
     case 'null':
       return value === null;
     default:
@@ -156,7 +157,7 @@ function checkObject(schema: Schema, value: Record<string, unknown>, path: strin
 }
 
 function isSchema(value: unknown): value is Schema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isRecord(value);
 }
 
 function truncate(value: unknown): unknown {

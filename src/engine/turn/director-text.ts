@@ -1,25 +1,36 @@
-// The Director's free text as another model reads it. The Director sees the whole state and every fact, and
-// writes free text others read: the scene context and guidance of `query_npc_intent` (the NPC brain) and the
-// scene directives (the Narrator). It is told never to reveal what they may not know; this is the check
-// behind that: a value of a field the reader may not see (a private field for the Narrator, one without
-// `npc_visibility` for the NPC brain), or the words of a fact the reader does not know (its predicate, its
-// value), written out in the text, is replaced by `(hidden)` before the text reaches the reader's prompt.
-// It catches what is copied, not what is paraphrased: the guard is the Director's instructions and the
-// readers' own views (public state, known facts), this is the second line.
+// Free text a character's prompt takes, as that character may read it (docs/ledger.md, "Free text a character
+// reads"). The Director sees the whole state and every fact, and writes free text others read: the scene
+// context and guidance of `query_npc_intent` (the NPC brain) and the scene directives (the Narrator). The
+// lore, World Info, story history and world summary an NPC call or the Narrator is shown are free text too.
+// Before any of it reaches a reader's prompt, what the reader does not know is hidden (`(hidden)`), by the
+// phrase rule of secret-phrases.ts:
+// - the words of every current fact the reader does not know (its predicate, its value, however short);
+// - in the Director's text also the values of fields the reader may not see (a private field for the
+//   Narrator, one without `npc_visibility` for the NPC brain), from MIN_SECRET_CHARS characters or
+//   MIN_SECRET_NUMBER up (smaller ones are words and counts any story uses).
+// There is no count after which facts stop being protected: every current fact is looked at, and when there
+// are more than MAX_SECRET_FACTS_SCANNED, or a reader's phrases pass MAX_SECRET_PHRASES, the free text is
+// left out of that reader's prompt instead. It catches what is copied, not what is paraphrased: the guard is
+// the Director's instructions and the readers' own views (public state, known facts), this is the second line.
 
-import { factsUnknownTo } from '../../core/ledger/index.ts';
+import { factsSplitFor, type FactRecord, type World } from '../../core/ledger/index.ts';
 import type { DomainSchema, FieldSchema } from '../../core/yare/index.ts';
 import type { TurnContext } from './context.ts';
-import { HIDDEN_VALUE } from './private-notes.ts';
+import type { PromptSection } from './prompts.ts';
+import { phrasesOf, SecretPhrases } from './secret-phrases.ts';
 
-/** Shortest text worth hiding: shorter values ("rain", "1d4", "yes") are words any story uses. */
+/** Shortest field value worth hiding: shorter values ("rain", "1d4", "yes") are words any story uses. */
 export const MIN_SECRET_CHARS = 5;
-/** Smallest number worth hiding (a combination, a sum); smaller ones are counts any story uses. */
+/** Smallest field number worth hiding (a combination, a sum); smaller ones are counts any story uses. */
 export const MIN_SECRET_NUMBER = 1_000;
-/** Values and fact words hidden at most per reader; a bounded walk of the state and the facts. */
-export const MAX_SECRETS = 200;
-/** Facts looked through for ones the reader does not know (newest first). */
-const MAX_FACTS_SCANNED = 5_000;
+/** Current facts looked through for a reader's secrets; with more, its free text is left out. */
+export const MAX_SECRET_FACTS_SCANNED = 5_000;
+/** Phrases (secret and known) in one reader's index; past it, its free text is left out. */
+export const MAX_SECRET_PHRASES = 60_000;
+
+/** What stands in a prompt for the Director's words when they cannot be checked. */
+export const LEFT_OUT_TEXT =
+  "(The Director's words are left out: the world holds more facts than the engine can check for this reader.)";
 
 /** Who reads the text: the Narrator (the player character's view) or an NPC (its entity, if the ledger has it). */
 export type Reader =
@@ -30,99 +41,134 @@ function hiddenFrom(reader: Reader, field: FieldSchema): boolean {
   return reader.kind === 'narrator' ? field.visibility === 'private' : !field.npcVisible;
 }
 
-function collectValues(value: unknown, out: Set<string>): void {
-  if (out.size >= MAX_SECRETS) return;
+/** Each string and number of a field's value worth hiding, entered into `into`. */
+function addFieldValues(value: unknown, into: SecretPhrases, known: boolean, budget: { left: number }): void {
+  if (budget.left-- <= 0) return;
   if (typeof value === 'string') {
     const text = value.trim();
-    if (text.length >= MIN_SECRET_CHARS) out.add(text);
+    if (text.length >= MIN_SECRET_CHARS) into.add(text, known);
   } else if (typeof value === 'number') {
-    if (Number.isFinite(value) && Math.abs(value) >= MIN_SECRET_NUMBER) out.add(String(value));
+    if (Number.isFinite(value) && Math.abs(value) >= MIN_SECRET_NUMBER) into.add(String(value), known);
   } else if (Array.isArray(value)) {
-    for (const item of value) collectValues(item, out);
+    for (const item of value) addFieldValues(item, into, known, budget);
   } else if (typeof value === 'object' && value !== null) {
-    for (const item of Object.values(value)) collectValues(item, out);
+    for (const item of Object.values(value)) addFieldValues(item, into, known, budget);
   }
 }
 
-function walk(schema: DomainSchema, state: unknown, reader: Reader, out: Set<string>): void {
-  for (const [name, child] of schema.children) {
-    if (out.size >= MAX_SECRETS) return;
-    const value =
-      typeof state === 'object' && state !== null && Object.hasOwn(state, name)
-        ? (state as Record<string, unknown>)[name]
-        : undefined;
-    if (child.kind === 'domain') walk(child, value, reader, out);
-    else if (hiddenFrom(reader, child)) collectValues(value, out);
-  }
-}
-
-/** Every string and number a reader's view of the state shows (a value it sees is no secret to it). */
-function shownValues(schema: DomainSchema, state: unknown, reader: Reader): Set<string> {
-  const shown = new Set<string>();
-  const see = (s: DomainSchema, v: unknown): void => {
-    for (const [name, child] of s.children) {
+/** The state's field values: hidden ones as secrets, the ones the reader sees as known. */
+function fieldPhrases(ctx: TurnContext, reader: Reader): SecretPhrases {
+  const phrases = new SecretPhrases(MAX_SECRET_PHRASES);
+  // Values walked at most: past it the index is marked over (the state is bounded; this is the guard).
+  const budget = { left: MAX_SECRET_PHRASES };
+  const walk = (schema: DomainSchema, state: unknown): void => {
+    for (const [name, child] of schema.children) {
       const value =
-        typeof v === 'object' && v !== null && Object.hasOwn(v, name)
-          ? (v as Record<string, unknown>)[name]
+        typeof state === 'object' && state !== null && Object.hasOwn(state, name)
+          ? (state as Record<string, unknown>)[name]
           : undefined;
-      if (child.kind === 'domain') see(child, value);
-      else if (!hiddenFrom(reader, child)) collectValues(value, shown);
+      if (child.kind === 'domain') walk(child, value);
+      else addFieldValues(value, phrases, !hiddenFrom(reader, child), budget);
     }
   };
-  see(schema, state);
-  return shown;
-}
-
-/** What `reader` may not be told, as written: hidden field values and the words of facts it does not know. */
-export function secretsFor(ctx: TurnContext, reader: Reader): string[] {
-  const found = new Set<string>();
-  walk(ctx.rules.schema, ctx.state, reader, found);
-  for (const value of shownValues(ctx.rules.schema, ctx.state, reader)) found.delete(value);
-  // The Narrator tells what the player character knows; with no player entity in the ledger it tells every
-  // fact (docs/ledger.md), so no fact is withheld from it.
-  const viewer = reader.kind === 'narrator' ? ctx.playerEntity : reader.entity;
-  if (reader.kind === 'npc' || viewer !== undefined) {
-    const unknown = factsUnknownTo(ctx.ledger.world, viewer, { limit: MAX_SECRETS, scan: MAX_FACTS_SCANNED });
-    for (const fact of unknown) {
-      if (found.size >= MAX_SECRETS) break;
-      if (fact.predicate.trim().length >= MIN_SECRET_CHARS) found.add(fact.predicate.trim());
-      collectValues(fact.value, found);
-    }
-  }
-  // Longest first, so a secret inside a longer one is hidden with it.
-  return [...found].sort((a, b) => b.length - a.length);
-}
-
-function isWordChar(c: string | undefined): boolean {
-  return c !== undefined && /[\p{L}\p{N}_]/u.test(c);
+  walk(ctx.rules.schema, ctx.state);
+  if (budget.left < 0) phrases.markOver();
+  return phrases;
 }
 
 /**
- * The text with each secret (case-insensitive, as a whole word or phrase) replaced by HIDDEN_VALUE. Each
- * secret is one scan of the text (indexOf), so the work is the text's length times the secrets' count.
+ * A fact's phrases (its predicate's and its value's), made once per fact record: a record is shared by every
+ * world after the turn that added it, so each turn's index costs set insertions, not reading every fact again.
  */
-export function withSecretsHidden(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    const needle = secret.toLowerCase();
-    const lower = out.toLowerCase();
-    // Case folding can change a text's length (rare letters); such a text is matched as written instead.
-    const hay = lower.length === out.length ? lower : out;
-    let result = '';
-    let from = 0;
-    for (let at = hay.indexOf(needle); at >= 0; at = hay.indexOf(needle, at + needle.length)) {
-      if (isWordChar(out[at - 1]) || isWordChar(out[at + needle.length])) continue;
-      result += out.slice(from, at) + HIDDEN_VALUE;
-      from = at + needle.length;
-    }
-    out = result + out.slice(from);
+const factPhraseCache = new WeakMap<FactRecord, readonly string[]>();
+
+function phrasesOfFact(fact: FactRecord): readonly string[] {
+  let phrases = factPhraseCache.get(fact);
+  if (phrases === undefined) {
+    const value = typeof fact.value === 'string' || typeof fact.value === 'number' ? String(fact.value) : '';
+    phrases = [...phrasesOf(fact.predicate), ...phrasesOf(value)];
+    factPhraseCache.set(fact, phrases);
   }
-  return out;
+  return phrases;
 }
 
-/** The Director's text as `reader` may read it. */
+function addFact(fact: FactRecord, into: SecretPhrases, known: boolean): void {
+  into.addPhrases(phrasesOfFact(fact), known);
+}
+
+/** One index per world and viewer: a turn's world does not change until it ends, so it is built once. */
+const factIndexes = new WeakMap<World, Map<string, SecretPhrases>>();
+
+/** The phrases of every current fact, secret when `viewer` does not know it (undefined: only public facts). */
+function factPhrases(world: World, viewer: string | undefined): SecretPhrases {
+  const key = viewer ?? '';
+  let byViewer = factIndexes.get(world);
+  const cached = byViewer?.get(key);
+  if (cached !== undefined) return cached;
+  const phrases = readerFactPhrases(world, viewer);
+  if (byViewer === undefined) {
+    byViewer = new Map();
+    factIndexes.set(world, byViewer);
+  }
+  byViewer.set(key, phrases);
+  return phrases;
+}
+
+/** The index of every current fact's phrases for `viewer` (built anew; factPhrases keeps one per turn). */
+export function readerFactPhrases(world: World, viewer: string | undefined): SecretPhrases {
+  const split = factsSplitFor(world, viewer, MAX_SECRET_FACTS_SCANNED);
+  const phrases = new SecretPhrases(MAX_SECRET_PHRASES);
+  if (!split.complete) phrases.markOver();
+  else {
+    for (const fact of split.unknown) addFact(fact, phrases, false);
+    for (const fact of split.known) addFact(fact, phrases, true);
+  }
+  return phrases;
+}
+
+/**
+ * The facts `reader` may not be told, as an index; undefined when no fact is withheld from it (the Narrator
+ * with no player entity in the ledger tells every fact: docs/ledger.md).
+ */
+function readerFacts(ctx: TurnContext, reader: Reader): SecretPhrases | undefined {
+  if (reader.kind === 'narrator') {
+    const viewer = ctx.playerEntity;
+    return viewer === undefined ? undefined : factPhrases(ctx.ledger.world, viewer);
+  }
+  return factPhrases(ctx.ledger.world, reader.entity);
+}
+
+/**
+ * Free text from the story (lore, World Info, history, a summary) as `reader` may read it: the facts it does
+ * not know hidden; undefined when the facts cannot all be checked (the caller leaves the text out).
+ */
+export function scopedTextFor(ctx: TurnContext, reader: Reader, text: string): string | undefined {
+  if (text.trim() === '') return text;
+  const facts = readerFacts(ctx, reader);
+  if (facts === undefined) return text;
+  return facts.over ? undefined : facts.hide(text);
+}
+
+/** The Director's text as `reader` may read it (LEFT_OUT_TEXT when it cannot be checked). */
 export function directorTextFor(ctx: TurnContext, reader: Reader, text: string): string {
   if (text.trim() === '') return text;
-  const secrets = secretsFor(ctx, reader);
-  return secrets.length === 0 ? text : withSecretsHidden(text, secrets);
+  const fields = fieldPhrases(ctx, reader);
+  const scoped = scopedTextFor(ctx, reader, text);
+  if (scoped === undefined || fields.over) return LEFT_OUT_TEXT;
+  return fields.hide(scoped);
+}
+
+/**
+ * A section of `reader`'s prompt holding story text (lore, World Info, history, the world summary), scoped
+ * by scopedTextFor; left out, saying why, when the facts cannot all be checked.
+ */
+export function scopedSection(ctx: TurnContext, reader: Reader, section: PromptSection): PromptSection {
+  const text = scopedTextFor(ctx, reader, section.text);
+  if (text === section.text) return section;
+  if (text !== undefined) return { ...section, text };
+  return {
+    ...section,
+    text: '',
+    leftOut: `the world holds more current facts than ${MAX_SECRET_FACTS_SCANNED} (MAX_SECRET_FACTS_SCANNED) or more phrases than ${MAX_SECRET_PHRASES} (MAX_SECRET_PHRASES), so what this reader does not know could not all be checked`,
+  };
 }

@@ -21,6 +21,7 @@ import {
   type StateChange,
 } from '../../core/yare/index.ts';
 import type { Contradiction } from './types.ts';
+import { isRecord } from '../../core/is-record.ts';
 
 /** Most contradictions reported for one narration (the rest are still corrected). */
 export const MAX_FIDELITY_FINDINGS = 20;
@@ -69,8 +70,9 @@ function numeric(value: unknown): number | undefined {
   return undefined;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof PyFloat);
+/** A JSON object of the state (a PyFloat is an object too, but a number of the rules). */
+function isStateObject(value: unknown): value is Record<string, unknown> {
+  return isRecord(value) && !(value instanceof PyFloat);
 }
 
 const HP_KEYS = ['hp', 'health', 'hit_points'];
@@ -86,7 +88,7 @@ function collect(
   path: string,
   depth: number,
 ): void {
-  if (depth > 8 || !isRecord(state)) return;
+  if (depth > 8 || !isStateObject(state)) return;
   for (const key of Object.keys(state)) {
     const value = state[key];
     const here = path === '' ? key : `${path}.${key}`;
@@ -95,7 +97,7 @@ function collect(
     else if (Array.isArray(value)) {
       for (const item of value.slice(0, 200))
         if (typeof item === 'string' && item.trim() !== '') out.items.add(item.toLowerCase());
-    } else if (isRecord(value)) {
+    } else if (isStateObject(value)) {
       const name = typeof value.name === 'string' ? value.name : undefined;
       const hpKey = HP_KEYS.find((k) => numeric(value[k]) !== undefined);
       if (name !== undefined && name.trim() !== '' && hpKey !== undefined)

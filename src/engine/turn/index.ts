@@ -11,9 +11,16 @@ export { assemblePrompt, type AssembledPrompt, type PromptSection, type SectionR
 export { checkArgs } from './args.ts';
 export { inputKey, normaliseArgs, normaliseInputText, sameInputValue } from './normalise-args.ts';
 export { ADVANCE_GAME_TIME, directorTools, ENGINE_TOOL_NAMES } from './tools.ts';
-export { chooseOffline, coerceTypedWord, jsonOrText, matchEvent, offlineCommandSyntax } from './offline.ts';
-export { freeActionHelp } from './offline-free.ts';
-export { narrateOffline, stripNote } from './offline-narration.ts';
+export {
+  chooseOffline,
+  coerceTypedWord,
+  jsonOrText,
+  matchEvent,
+  offlineCommandSyntax,
+} from './offline/choose.ts';
+export { freeActionHelp } from './offline/free.ts';
+export { NO_TURN_REASONS, type NoTurnReason } from './no-turn.ts';
+export { narrateOffline, stripNote } from './offline/narration.ts';
 export { selectNpcs } from './npc.ts';
 export { loreOf, loreVerdicts, lookupInPlay, sectionsInPlay } from './lore.ts';
 export { activateForTurn } from './world-info.ts';

@@ -6,7 +6,7 @@ import type { ChatModel, ToolCall } from '../../adapters/llm/index.ts';
 import { publicState } from '../../core/yare/index.ts';
 import type { TurnContext } from './context.ts';
 import { currentGameTime } from './game-time.ts';
-import { directorTextFor } from './director-text.ts';
+import { directorTextFor, scopedSection, scopedTextFor } from './director-text.ts';
 import { ledgerTool, narratorLedgerSections, worldSection } from './ledger-prompt.ts';
 import type { LedgerConversation } from './ledger-turn.ts';
 import { narratorLoreSection } from './lore-sections.ts';
@@ -45,7 +45,23 @@ export interface NarratorInput {
   readonly history: readonly StoryMessage[];
 }
 
+/** Sections holding story text a player character may not know all of: scoped to what it knows. */
+const SCOPED_NARRATOR_SECTIONS: ReadonlySet<string> = new Set([
+  'world',
+  'lore',
+  'world_info_before',
+  'world_info_after',
+]);
+
 export function narratorSections(ctx: TurnContext, input: NarratorInput): PromptSection[] {
+  // The lore, World Info and world summary the Narrator is shown lose what the player character does not
+  // know (director-text.ts); the Director's directives are scoped in their section below.
+  return unscopedNarratorSections(ctx, input).map((section) =>
+    SCOPED_NARRATOR_SECTIONS.has(section.id) ? scopedSection(ctx, { kind: 'narrator' }, section) : section,
+  );
+}
+
+function unscopedNarratorSections(ctx: TurnContext, input: NarratorInput): PromptSection[] {
   const now = currentGameTime(ctx.state, ctx.clock);
   const ledger = ctx.ledger.mode === 'inline' ? narratorLedgerSections(ctx) : [];
   const worldInfo = worldInfoSections(ctx.worldInfo);
@@ -106,6 +122,13 @@ export function narratorSections(ctx: TurnContext, input: NarratorInput): Prompt
       maxTokens: 2_000,
       why: "the Director's scene directives",
     },
+    ...turnSections(ctx, input),
+  ];
+}
+
+/** This turn's engine notes and the story so far (the player's own, sent as messages). */
+function turnSections(ctx: TurnContext, input: NarratorInput): PromptSection[] {
+  return [
     {
       id: 'notes',
       kind: 'volatile',
@@ -166,7 +189,9 @@ export async function* runNarrator(
   ctx.modelIds.narrator = model.id;
   // Stable system prompt, append-only history, then the volatile context in the final message.
   const call = cacheFriendly(prompt, history, input.inputText);
-  const messages = insertAtDepth(call.messages, ctx.worldInfo);
+  const messages = insertAtDepth(call.messages, ctx.worldInfo, (text) =>
+    scopedTextFor(ctx, { kind: 'narrator' }, text),
+  );
   const inline = ctx.ledger.mode === 'inline';
   let narration = '';
   let toolCalls: ToolCall[] = [];

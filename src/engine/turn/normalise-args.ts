@@ -9,6 +9,7 @@
 
 import { type ImpliedIntent, phraseKey } from '../../core/cartridge/index.ts';
 import type { JsonSchema } from '../../adapters/llm/index.ts';
+import { isRecord } from '../../core/is-record.ts';
 
 /** Surrounding whitespace trimmed, runs of whitespace as one space. */
 export function normaliseInputText(value: string): string {
@@ -30,15 +31,11 @@ export function sameInputValue(expected: unknown, actual: unknown): boolean {
   return JSON.stringify(expected) === JSON.stringify(actual);
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function enumOf(schema: JsonSchema, key: string): readonly unknown[] | undefined {
   const properties = schema.properties;
-  if (!isPlainObject(properties) || !Object.hasOwn(properties, key)) return undefined;
+  if (!isRecord(properties) || !Object.hasOwn(properties, key)) return undefined;
   const property = properties[key];
-  return isPlainObject(property) && Array.isArray(property.enum) ? property.enum : undefined;
+  return isRecord(property) && Array.isArray(property.enum) ? property.enum : undefined;
 }
 
 /** The arguments with string values normalised (a null-prototype copy); anything not an object as given. */
@@ -47,7 +44,7 @@ export function normaliseArgs(
   args: unknown,
   implied: readonly ImpliedIntent[] = [],
 ): unknown {
-  if (!isPlainObject(args)) return args;
+  if (!isRecord(args)) return args;
   const out: Record<string, unknown> = Object.create(null);
   const required = Array.isArray(schema.required) ? (schema.required as unknown[]) : [];
   for (const key of Object.keys(args)) {

@@ -11,7 +11,7 @@ import type { ChatModel, ToolSpec } from '../../adapters/llm/index.ts';
 import { type CompiledRules, npcVisibleState } from '../../core/yare/index.ts';
 import { checkArgs } from './args.ts';
 import type { TurnContext } from './context.ts';
-import { directorTextFor } from './director-text.ts';
+import { directorTextFor, type Reader, scopedSection } from './director-text.ts';
 import { npcLoreItems } from './lore-sections.ts';
 import {
   groupByKnowledge,
@@ -148,20 +148,22 @@ export async function runNpcQuery(
   return toolOk({ intents }, true);
 }
 
-/** One NPC model call for a group of the cast that knows the same. */
-async function askGroup(
+/** The prompt sections of one group's NPC call: its cast, what it may see, and the Director's words. */
+function groupSections(
   ctx: TurnContext,
-  model: ChatModel,
   args: NpcQueryArgs,
   cast: readonly SelectedNpc[],
   group: readonly NpcView[],
   history: readonly StoryMessage[],
   turns: number,
-): Promise<{ ok: true; intents: NpcIntent[] } | { ok: false; outcome: ToolOutcome }> {
+): PromptSection[] {
   const lore = npcLoreItems(witnessedLore(ctx, group));
   const recent = turns === 0 ? [] : history.slice(-turns);
   const witnessed = witnessedHistory(ctx, group, recent);
-  const sections: PromptSection[] = [
+  // The group's story text (lore, World Info, history, the Director's words) loses what it does not know.
+  const reader: Reader = { kind: 'npc', entity: group[0]?.entity };
+  const scoped = (section: PromptSection): PromptSection => scopedSection(ctx, reader, section);
+  return [
     { id: 'role', kind: 'static', text: NPC_ROLE, required: true, why: 'how to play the cast' },
     {
       id: 'directives',
@@ -187,7 +189,7 @@ async function askGroup(
       why: 'state fields marked npc_visibility',
     },
     knowledgeSection(group),
-    {
+    scoped({
       id: 'lore',
       kind: 'volatile',
       text: block('WORLD LORE', lore.text),
@@ -197,8 +199,8 @@ async function askGroup(
         ? "lore in play without the story's words (a cast member is not in the scene)"
         : 'lore the Director looked up, World Info activated and lore in play this turn',
       items: lore.items,
-    },
-    {
+    }),
+    scoped({
       id: 'history',
       kind: 'volatile',
       text: block('RECENT HISTORY', messagesText(witnessed.messages)),
@@ -207,7 +209,7 @@ async function askGroup(
       maxTokens: 800,
       keep: 'end',
       why: `the last ${witnessed.messages.length} story message(s) the cast witnessed: ${witnessed.why}`,
-    },
+    }),
     {
       id: 'scene',
       kind: 'volatile',
@@ -216,7 +218,7 @@ async function askGroup(
         'THE SITUATION',
         directorTextFor(
           ctx,
-          { kind: 'npc', entity: group[0]?.entity },
+          reader,
           [args.scene_context, args.dm_directives ? `Director's private guidance: ${args.dm_directives}` : '']
             .filter(Boolean)
             .join('\n'),
@@ -226,6 +228,19 @@ async function askGroup(
       why: "the Director's scene context and guidance",
     },
   ];
+}
+
+/** One NPC model call for a group of the cast that knows the same. */
+async function askGroup(
+  ctx: TurnContext,
+  model: ChatModel,
+  args: NpcQueryArgs,
+  cast: readonly SelectedNpc[],
+  group: readonly NpcView[],
+  history: readonly StoryMessage[],
+  turns: number,
+): Promise<{ ok: true; intents: NpcIntent[] } | { ok: false; outcome: ToolOutcome }> {
+  const sections = groupSections(ctx, args, cast, group, history, turns);
   const prompt = ctx.budget.measure({ kind: 'prompt', role: 'npc' }, () =>
     assemblePrompt(sections, ctx.limits.npcPromptTokens),
   );

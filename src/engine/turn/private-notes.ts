@@ -2,7 +2,7 @@
 // note the run marked private (`RunResult.privateNotes`, src/core/yare/run/privacy.ts) is replaced by a
 // mark: the stage direction stays whole ("The dial reads (hidden).") and the value never reaches the
 // prompt. The offline narrator, which shows notes to the player as prose, leaves such sentences out
-// instead (offline-notes.ts).
+// instead (offline/notes.ts).
 
 /** What stands in a note where a private value was. */
 export const HIDDEN_VALUE = '(hidden)';

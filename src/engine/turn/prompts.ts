@@ -29,6 +29,8 @@ export interface PromptSection {
   readonly carrier?: SectionCarrier;
   /** Why the section is in the prompt, for the record. */
   readonly why: string;
+  /** Why the section's text was left out before assembly (its text is then empty), for the record. */
+  readonly leftOut?: string;
   /**
    * The pieces the section is made of (lore sections, World Info entries, facts, threads, messages), each
    * with why it is there, and the pieces considered and left out before assembly (over a budget, a `when`
@@ -87,7 +89,8 @@ export function assemblePrompt(sections: readonly PromptSection[], budget: numbe
   const work = ordered.map((section) => {
     const carrier = section.carrier ?? 'system';
     if (section.text.trim() === '') {
-      return { section, carrier, text: '', tokens: 0, included: false, reason: 'empty' };
+      const reason = section.leftOut === undefined ? 'empty' : `left out: ${section.leftOut}`;
+      return { section, carrier, text: '', tokens: 0, included: false, reason };
     }
     let text = section.text;
     let reason = section.why;

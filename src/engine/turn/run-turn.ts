@@ -33,8 +33,9 @@ import {
 import { MAX_INPUT_CHARS, MAX_SEED, TURN_SLICE_MS, type TurnLimits, resolveTurnLimits } from './limits.ts';
 import { loreInPlay, loreOfSliced } from './lore.ts';
 import { NARRATOR_HISTORY_TOKENS, runNarrator } from './narrator.ts';
-import { chooseOffline } from './offline.ts';
-import { narrateOffline } from './offline-narration.ts';
+import { chooseOffline } from './offline/choose.ts';
+import { knownEntries } from './offline/known.ts';
+import { narrateOffline } from './offline/narration.ts';
 import { fitMessages, historyStep, recentMessages } from './prompts.ts';
 import { buildRecord, settleState } from './record.ts';
 import { sanitizeForPrompt } from '../../core/text-policy.ts';
@@ -415,6 +416,13 @@ function resolveInteraction(ctx: TurnContext, interaction: InteractionInput): vo
   }
 }
 
+/** The player's last line of the story, for an offline "again". */
+function previousLine(story: readonly StoryMessage[]): { previous?: string } {
+  for (let i = story.length - 1; i >= 0; i--)
+    if (story[i]!.role === 'user') return { previous: story[i]!.content };
+  return {};
+}
+
 /** Offline: one deterministic choice from the player's words, run through the same tool checks. */
 async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnEvent, string | undefined> {
   const tools = withKnownValues(directorTools(ctx.cartridge), ctx.state, ctx.ledger.world);
@@ -425,6 +433,9 @@ async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnE
     lore: loreInPlay(ctx.cartridge, ctx.loreVerdicts),
     world: ctx.ledger.world,
     ...(ctx.persona === undefined ? {} : { persona: ctx.persona }),
+    ...(ctx.cartridge.firstMessage === undefined ? {} : { opening: ctx.cartridge.firstMessage }),
+    entries: knownEntries(ctx.cartridge.worldInfo),
+    ...previousLine(ctx.story),
   };
   const choice = ctx.budget.measure({ kind: 'offline', what: 'matcher' }, () =>
     chooseOffline(ctx.rules, tools, text, context),
@@ -457,7 +468,7 @@ async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnE
     durationMs: ctx.now() - started,
   });
   yield { type: 'tool_result', round: 1, id, name: choice.name, ok: outcome.ok, content: outcome.content };
-  if (outcome.ok) return tool.kind === 'advance_game_time' ? 'Time passes.' : undefined;
+  if (outcome.ok) return tool.kind === 'advance_game_time' ? 'Time passes.' : choice.notice;
   throw new TurnError('reply', `That did not work: ${outcome.error ?? 'the rules refused it'}`, {
     reason: 'invalid',
   });

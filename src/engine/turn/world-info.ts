@@ -213,12 +213,17 @@ export function worldInfoSections(wi: TurnWorldInfo | undefined): {
 export function insertAtDepth(
   messages: readonly ChatMessage[],
   wi: TurnWorldInfo | undefined,
+  /** The entry's text as the reader may read it; undefined leaves the entry out (engine/turn/director-text.ts). */
+  scope: (text: string) => string | undefined = (text) => text,
 ): ChatMessage[] {
   if (wi === undefined || wi.result.atDepth.length === 0) return [...messages];
   const out = [...messages];
   // Deepest first, so each insertion's index still counts from the original end.
   const inserts = [...wi.result.atDepth].sort((a, b) => b.depth - a.depth);
-  for (const insert of inserts) {
+  for (const entry of inserts) {
+    const content = scope(entry.content);
+    if (content === undefined) continue;
+    const insert = { ...entry, content };
     const at = Math.max(0, out.length - Math.min(insert.depth, out.length));
     const message: ChatMessage =
       insert.role === 'assistant'

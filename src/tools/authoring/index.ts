@@ -21,6 +21,7 @@ export {
   type ExploreOptions,
   type ExploreReport,
   type ExploreStep,
+  EXPLORE_FAILURE_MARK,
   exploreLimits,
   failureFileName,
   type Located,

@@ -2,8 +2,9 @@
 // editor schemas written to `.schemas/` so the `# yaml-language-server: $schema=…` lines in the template's
 // files resolve without a network.
 
-import { cpSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { prepareFolder, UnsafeWriteError, writeInside } from '../../adapters/files/index.ts';
 import { PROJECT_ROOT } from '../../adapters/project-root.ts';
 import { jsonSchemaOf, SCHEMA_KINDS, schemaFileName } from './schema/index.ts';
 
@@ -23,24 +24,29 @@ export function scaffoldCartridge(folder: string, template: string): ScaffoldRes
   const names = templateNames();
   if (!names.includes(template))
     return { ok: false, message: `There is no template '${template}'. Templates: ${names.join(', ')}.` };
-  if (existsSync(folder)) {
-    if (!statSync(folder).isDirectory())
-      return { ok: false, message: `'${folder}' exists and is not a folder.` };
-    if (readdirSync(folder).length > 0)
-      return { ok: false, message: `'${folder}' already exists and is not empty; choose a new folder name.` };
+  // Through the one safe writer (src/adapters/files/safe-write.ts): a link as the folder is refused.
+  try {
+    prepareFolder(folder);
+  } catch (error) {
+    if (error instanceof UnsafeWriteError) return { ok: false, message: error.message };
+    throw error;
   }
-  mkdirSync(folder, { recursive: true });
-  cpSync(join(TEMPLATES_DIR, template), folder, { recursive: true, dereference: false });
+  if (readdirSync(folder).length > 0)
+    return { ok: false, message: `'${folder}' already exists and is not empty; choose a new folder name.` };
+  const source = join(TEMPLATES_DIR, template);
+  for (const file of listFiles(source)) writeInside(folder, file, readFileSync(join(source, file)));
   writeSchemas(folder);
   return { ok: true, files: listFiles(folder) };
 }
 
-/** Writes (or refreshes) the editor schemas in `<folder>/.schemas/`. */
+/** Writes the editor schemas in `<folder>/.schemas/` (a new folder's: nothing there is replaced). */
 export function writeSchemas(folder: string): void {
-  const dir = join(folder, SCHEMAS_FOLDER);
-  mkdirSync(dir, { recursive: true });
   for (const kind of SCHEMA_KINDS)
-    writeFileSync(join(dir, schemaFileName(kind)), `${JSON.stringify(jsonSchemaOf(kind), null, 2)}\n`);
+    writeInside(
+      folder,
+      join(SCHEMAS_FOLDER, schemaFileName(kind)),
+      `${JSON.stringify(jsonSchemaOf(kind), null, 2)}\n`,
+    );
 }
 
 function listFiles(folder: string, prefix = ''): string[] {

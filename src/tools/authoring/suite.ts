@@ -2,8 +2,9 @@
 // transcripts kept in `tests/transcripts/<file>/<scenario>.txt` and named saves in `tests/saves/NAME.json`.
 // This is the shell around the scenario runner: it reads and writes those files.
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
+import { writeInside } from '../../adapters/files/index.ts';
 import type { Cartridge } from '../../core/cartridge/index.ts';
 import type { Diagnostic } from '../../core/diagnostics.ts';
 import { TESTS_FOLDER } from './scenario/files.ts';
@@ -19,6 +20,8 @@ export interface SuiteOptions {
   readonly bless?: boolean;
   /** Run only scenarios and properties whose name (or file name) contains this text. */
   readonly filter?: string;
+  /** With `bless`: replace a file at a transcript's place that is not a transcript of that scenario. */
+  readonly force?: boolean;
 }
 
 export type TranscriptStatus = 'none' | 'match' | 'blessed' | 'missing' | 'differs';
@@ -101,7 +104,7 @@ export async function runSuite(
       if (!wanted(scenario.name)) continue;
       const result = await runScenario(ctx, scenario);
       for (const e of result.eventsRun) ran.add(e);
-      cases.push(compareTranscript(cartridgeDir, path, file, result, options.bless === true));
+      cases.push(compareTranscript(cartridgeDir, path, file, result, options));
     }
     for (const property of parsed.file.properties) {
       if (!wanted(property.name)) continue;
@@ -113,19 +116,41 @@ export async function runSuite(
   return { fileErrors, cases, eventsNotRun: cartridge.rules.eventNames.filter((e) => !ran.has(e)) };
 }
 
+/** The first line of a text (a transcript's is `# <scenario name>`). */
+const firstLine = (text: string): string => text.slice(0, text.indexOf('\n') >>> 0);
+
+/**
+ * Writes a blessed transcript through the one safe writer (src/adapters/files/safe-write.ts): no link under
+ * the cartridge folder is followed (a cartridge can ship `tests/transcripts` as one), and a file there is
+ * replaced only when it is a transcript of the same scenario (its first line names it) or with --force.
+ */
+function blessTranscript(
+  cartridgeDir: string,
+  blessedPath: string,
+  transcript: string,
+  force: boolean,
+): void {
+  const title = firstLine(transcript);
+  writeInside(cartridgeDir, relative(cartridgeDir, blessedPath), transcript, {
+    trustFolder: true,
+    force,
+    owns: (existing) =>
+      firstLine(existing.subarray(0, Buffer.byteLength(title) + 1).toString('utf8')) === title,
+  });
+}
+
 function compareTranscript(
   cartridgeDir: string,
   path: string,
   file: string,
   result: CaseResult,
-  bless: boolean,
+  options: SuiteOptions,
 ): SuiteCase {
   if (result.transcript === undefined) return { ...result, file, transcriptStatus: 'none' };
   const blessedPath = transcriptPath(cartridgeDir, path, result.name);
-  if (bless) {
+  if (options.bless === true) {
     if (result.failures.length > 0) return { ...result, file, transcriptStatus: 'none' };
-    mkdirSync(join(blessedPath, '..'), { recursive: true });
-    writeFileSync(blessedPath, result.transcript);
+    blessTranscript(cartridgeDir, blessedPath, result.transcript, options.force === true);
     return { ...result, file, transcriptStatus: 'blessed' };
   }
   if (!existsSync(blessedPath)) {

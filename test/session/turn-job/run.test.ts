@@ -112,16 +112,16 @@ describe('run stage', () => {
     expect(ms).toBeLessThan(4_000);
   });
 
-  it('engine refusals become invalid session errors that say which kind', async () => {
-    for (const [input, details] of [
-      ['', { kind: 'input' }],
-      ['/nope', { kind: 'reply', reason: 'unknown' }],
-      ['xyzzy', { kind: 'reply', reason: 'unmatched' }],
+  it('engine refusals become invalid session errors, offline replies answered ones, that say which kind', async () => {
+    for (const [input, code, details] of [
+      ['', 'invalid', { kind: 'input' }],
+      ['/nope', 'answered', { kind: 'reply', reason: 'unknown' }],
+      ['xyzzy', 'answered', { kind: 'reply', reason: 'unmatched' }],
     ] as const) {
       const { result } = await drain(runStage(context({ turn: { input } })));
       expect(result.kind).toBe('failed');
       if (result.kind !== 'failed') continue;
-      expect(result.error.code).toBe('invalid');
+      expect(result.error.code).toBe(code);
       // An offline reply says why the engine answered instead of playing (docs/turn.md).
       expect(result.error.details).toEqual(details);
     }

@@ -1,6 +1,6 @@
-// Local GGUF models in-process through node-llama-cpp (docs/models.md, "Local models"). This index loads
-// neither the package nor a model: createLocalModels checks the file and finds the package (one clear
-// error each), and the first model call imports and loads them (runtime.ts).
+// Local GGUF models through node-llama-cpp (docs/models.md, "Local models"). This index loads neither the
+// package nor a model: createLocalModels checks the file and finds the package (one clear error each), and
+// the first model call starts the file's model host, a child process that imports and loads them (host.ts).
 
 import { availableParallelism } from 'node:os';
 import type { ModelSet } from '../types.ts';
@@ -18,6 +18,7 @@ export {
   missingLlamaCppMessage,
   requireLlamaCpp,
 } from './locate.ts';
+export { closeModelHosts } from './hosts.ts';
 export { checkModelFile, modelFileProblem } from './model-file.ts';
 export * from './options.ts';
 

@@ -63,8 +63,24 @@ function packageVersion(entry: string): string {
   return typeof parsed.version === 'string' ? parsed.version : 'unknown';
 }
 
+/**
+ * Places where the package was found, by where it was looked for: resolving it reads package manifests
+ * synchronously (24 ms inside a first turn on a busy machine), and models are made again whenever a user's
+ * settings change. Only finds are kept: a package installed while the server runs is found next time.
+ */
+const located = new Map<string, LocatedLlamaCpp>();
+
 /** Finds the package (no import), or undefined. */
 export function findLlamaCpp(env: Env, root: string = PROJECT_ROOT): LocatedLlamaCpp | undefined {
+  const key = JSON.stringify([env.MNESOS_LLAMA_CPP_DIR?.trim() ?? '', root]);
+  const known = located.get(key);
+  if (known !== undefined && existsSync(known.entry)) return known;
+  const found = locate(env, root);
+  if (found !== undefined) located.set(key, found);
+  return found;
+}
+
+function locate(env: Env, root: string): LocatedLlamaCpp | undefined {
   const explicit = env.MNESOS_LLAMA_CPP_DIR?.trim();
   const places: [string, string][] =
     explicit !== undefined && explicit !== ''

@@ -8,7 +8,7 @@ import { errnoCode, isNotFound } from '../../../core/errno.ts';
 import { ModelError } from '../errors.ts';
 import { MAX_MODEL_FILE_BYTES } from './options.ts';
 
-/** "GGUF" in the first four bytes (ggml's docs/gguf.md). */
+/** "GGUF" in the first four bytes (the GGUF specification in the ggml repository). */
 const GGUF_MAGIC = 'GGUF';
 /** Magic, version, tensor count and key/value count: a file shorter than this cannot be a model. */
 const GGUF_HEADER_BYTES = 24;

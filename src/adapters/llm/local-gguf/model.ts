@@ -1,5 +1,6 @@
-// A GGUF model run in this process as the engine's ChatModel. What a request asks for decides the
-// grammar (docs/models.md, "Local models"):
+// A GGUF model as the engine's ChatModel, run by a model host (host.ts: a child process that owns
+// node-llama-cpp; nothing a model file steers runs on the server's event loop). What a request asks for
+// decides the grammar (docs/models.md, "Local models"):
 // - `responseSchema` (the Director under `json-schema` decoding): the whole answer is constrained to the
 //   schema; its text streams as it is written;
 // - tools with `toolChoice` `required` or `{tool}`: the answer is constrained to one call of an offered
@@ -19,11 +20,17 @@ import type {
   ToolCall,
   ToolSpec,
 } from '../types.ts';
-import { chatHistory } from './history.ts';
-import { type GrammarSchema, grammarSchema, toolCallSchema } from './json-schema.ts';
-import type { LlamaChatResponse } from './llama-api.ts';
-import { DEFAULT_LOCAL_OUTPUT_TOKENS, DEFAULT_LOCAL_TEMPERATURE, type LocalModelOptions } from './options.ts';
-import { type LoadedModel, loadedModel } from './runtime.ts';
+import type { LoadKey, ModelHost } from './host.ts';
+import type { CallAnswer, CallPlan } from './host-protocol.ts';
+import { requestWithoutModelTokens } from '../special-tokens.ts';
+import { readyHost } from './hosts.ts';
+import { grammarSchema, toolCallSchema } from './json-schema.ts';
+import {
+  DEFAULT_LOCAL_OUTPUT_TOKENS,
+  DEFAULT_LOCAL_TEMPERATURE,
+  DEFAULT_MODEL_MEMORY_MB,
+  type LocalModelOptions,
+} from './options.ts';
 
 export interface LocalChatModelOptions extends LocalModelOptions {
   /** node-llama-cpp's entry module (locate.ts). */
@@ -31,11 +38,6 @@ export interface LocalChatModelOptions extends LocalModelOptions {
   /** The checked, absolute model file (model-file.ts). */
   readonly file: string;
 }
-
-type Plan =
-  | { readonly kind: 'text' }
-  | { readonly kind: 'schema'; readonly schema: GrammarSchema }
-  | { readonly kind: 'tool-call'; readonly schema: GrammarSchema };
 
 function toolsOf(req: ModelRequest): readonly ToolSpec[] {
   const tools = req.tools ?? [];
@@ -49,7 +51,7 @@ function toolsOf(req: ModelRequest): readonly ToolSpec[] {
   return choice === 'required' ? tools : [];
 }
 
-function planOf(req: ModelRequest): Plan {
+function planOf(req: ModelRequest): CallPlan {
   if (req.tools !== undefined) checkToolSpecs(req.tools);
   try {
     if (req.responseSchema !== undefined)
@@ -87,151 +89,123 @@ function aborted(): ModelError {
   return new ModelError('aborted', 'the local model call was cancelled');
 }
 
-/** One generation on the loaded model; text chunks go to `onText` as llama.cpp writes them. */
-async function generate(
-  model: LoadedModel,
-  options: LocalChatModelOptions,
-  modelId: string,
-  req: ModelRequest,
-  plan: Plan,
-  onText: ((text: string) => void) | undefined,
-): Promise<ModelResponse> {
-  if (req.signal?.aborted === true) throw aborted();
-  return model.run(req.signal, async () => {
-    let grammar: Awaited<ReturnType<LoadedModel['grammar']>> | undefined;
-    try {
-      grammar = plan.kind === 'text' ? undefined : await model.grammar(plan.schema);
-    } catch (error) {
-      throw new ModelError(
-        'bad-request',
-        `local model ${modelId}: llama.cpp refuses the grammar: ${(error as Error).message}`,
-        {
-          modelId,
-          cause: error,
-        },
-      );
-    }
-    const history = chatHistory(req.system, req.messages);
-    // node-llama-cpp would shift a prompt too long for the context by dropping parts of it (the player's
-    // words among them): such a prompt is refused instead, and the answer gets the room that is left.
-    const promptTokens = model.promptTokens(history);
-    const room = model.contextSize - promptTokens;
-    if (room < 1) {
-      throw new ModelError(
-        'bad-request',
-        `local model ${modelId}: the prompt is ${promptTokens} tokens, the context holds ${model.contextSize} (MNESOS_MODEL_CONTEXT)`,
-        { modelId },
-      );
-    }
-    const before = { ...snapshot(model) };
-    let response: LlamaChatResponse;
-    try {
-      response = await model.chat.generateResponse(history, {
-        ...(grammar === undefined ? {} : { grammar }),
-        maxTokens: Math.min(req.maxOutputTokens ?? DEFAULT_LOCAL_OUTPUT_TOKENS, room),
-        temperature: req.temperature ?? DEFAULT_LOCAL_TEMPERATURE,
-        ...(options.seed === undefined ? {} : { seed: options.seed }),
-        ...(req.signal === undefined ? {} : { signal: req.signal }),
-        stopOnAbortSignal: true,
-        ...(onText === undefined || plan.kind === 'tool-call' ? {} : { onTextChunk: onText }),
-      });
-    } catch (error) {
-      if (req.signal?.aborted === true) throw aborted();
-      if (isModelError(error)) throw error;
-      throw new ModelError('bad-response', `local model ${modelId}: ${(error as Error).message}`, {
-        modelId,
-        cause: error,
-      });
-    }
-    if (response.metadata.stopReason === 'abort' || req.signal?.aborted === true) throw aborted();
-    const after = snapshot(model);
-    const outputTokens = after.output - before.output;
-    const evaluated = after.input - before.input;
-    // The prompt is what the sequence holds besides the answer; the part not evaluated again was reused
-    // from the previous call's prefix (the append-only history makes that most of it).
-    const prompt = Math.max(evaluated, model.sequence.nextTokenIndex - outputTokens);
-    const usage = {
-      inputTokens: prompt,
-      outputTokens,
-      ...(prompt > evaluated ? { cachedInputTokens: prompt - evaluated } : {}),
-    };
-    const reason = finishReason(response.metadata.stopReason);
-    if (plan.kind === 'tool-call') {
-      const call = toolCallOf(response.response);
-      if (call !== undefined)
-        return { text: '', toolCalls: [call], usage, finishReason: 'tool-calls', modelId };
-    }
-    return { text: response.response, toolCalls: [], usage, finishReason: reason, modelId };
+function responseOf(answer: CallAnswer, plan: CallPlan, modelId: string): ModelResponse {
+  if (plan.kind === 'tool-call') {
+    const call = toolCallOf(answer.text);
+    if (call !== undefined)
+      return { text: '', toolCalls: [call], usage: answer.usage, finishReason: 'tool-calls', modelId };
+  }
+  return {
+    text: answer.text,
+    toolCalls: [],
+    usage: answer.usage,
+    finishReason: finishReason(answer.stopReason),
+    modelId,
+  };
+}
+
+/** The load key of a model's options: the host that runs it. */
+export function loadKeyOf(options: LocalChatModelOptions): LoadKey {
+  return {
+    entry: options.entry,
+    file: options.file,
+    threads: options.threads,
+    ...(options.contextSize === undefined ? {} : { contextSize: options.contextSize }),
+    memoryMb: options.memoryMb ?? DEFAULT_MODEL_MEMORY_MB,
+  };
+}
+
+/** The loaded host, or the load's error; a call whose signal fires while the file loads stops waiting. */
+function hostFor(key: LoadKey, signal: AbortSignal | undefined): Promise<ModelHost> {
+  const host = readyHost({ key });
+  if (signal === undefined) return host;
+  if (signal.aborted) return Promise.reject(aborted());
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(aborted());
+    signal.addEventListener('abort', onAbort, { once: true });
+    host.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
 
-function snapshot(model: LoadedModel): { input: number; output: number } {
-  const meter = model.sequence.tokenMeter;
-  return { input: meter.usedInputTokens, output: meter.usedOutputTokens };
-}
-
-/** A ChatModel on a GGUF file; nothing is imported or loaded until its first call. */
+/** A ChatModel on a GGUF file; nothing is started or loaded until its first call. */
 export function createLocalChatModel(options: LocalChatModelOptions): ChatModel {
   const modelId = `file:${basename(options.file)}`;
-  const model = (): Promise<LoadedModel> =>
-    loadedModel({
-      entry: options.entry,
-      file: options.file,
-      threads: options.threads,
-      ...(options.contextSize === undefined ? {} : { contextSize: options.contextSize }),
-    });
+  const key = loadKeyOf(options);
+  let specialTokens: readonly string[] | undefined;
+  const call = async (req: ModelRequest, onText?: (text: string) => void): Promise<ModelResponse> => {
+    const plan = planOf(req);
+    const host = await hostFor(key, req.signal);
+    specialTokens = host.info?.specialTokens;
+    // The tokens are known only once the host has read the file, after the wrapper of every model
+    // (special-tokens.ts) has seen this request: the first prompt of a fresh model is cleared here.
+    const clean = requestWithoutModelTokens(req, specialTokens);
+    const answer = await host.call(
+      {
+        modelId,
+        system: clean.system,
+        messages: clean.messages,
+        plan,
+        maxOutputTokens: req.maxOutputTokens ?? DEFAULT_LOCAL_OUTPUT_TOKENS,
+        temperature: req.temperature ?? DEFAULT_LOCAL_TEMPERATURE,
+        ...(options.seed === undefined ? {} : { seed: options.seed }),
+        stream: onText !== undefined,
+      },
+      req.signal,
+      onText,
+    );
+    return responseOf(answer, plan, modelId);
+  };
   return {
     id: modelId,
     decoding: 'json-schema',
-    async generate(req: ModelRequest): Promise<ModelResponse> {
-      const plan = planOf(req);
-      return generate(await model(), options, modelId, req, plan, undefined);
+    /** The file's special-token texts (special-tokens.ts), known once its host has read the header. */
+    get specialTokens() {
+      return specialTokens;
     },
-    stream(req: ModelRequest): AsyncIterable<ModelStreamPart> {
-      return {
-        async *[Symbol.asyncIterator]() {
-          const plan = planOf(req);
-          const loaded = await model();
-          // Chunks arrive from llama.cpp's callback; the iterator hands them on in order.
-          const chunks: string[] = [];
-          let wake: (() => void) | undefined;
-          const notify = (): void => {
-            wake?.();
-            wake = undefined;
-          };
-          let outcome: { response: ModelResponse } | { error: unknown } | undefined;
-          void generate(loaded, options, modelId, req, plan, (text) => {
-            chunks.push(text);
-            notify();
-          }).then(
-            (response) => {
-              outcome = { response };
-              notify();
-            },
-            (error: unknown) => {
-              outcome = { error };
-              notify();
-            },
-          );
-          for (;;) {
-            while (chunks.length > 0) {
-              const text = chunks.shift()!;
-              if (text !== '') yield { type: 'text-delta', text };
-            }
-            if (outcome !== undefined) break;
-            await new Promise<void>((resolve) => {
-              wake = resolve;
-            });
-          }
-          while (chunks.length > 0) {
-            const text = chunks.shift()!;
-            if (text !== '') yield { type: 'text-delta', text };
-          }
-          if ('error' in outcome) throw outcome.error;
-          for (const call of outcome.response.toolCalls) yield { type: 'tool-call', call };
-          yield { type: 'finish', response: outcome.response };
-        },
+    generate: (req: ModelRequest) => call(req),
+    stream: (req: ModelRequest) => streamOf((onText) => call(req, onText)),
+  };
+}
+
+/** The parts of a call whose text arrives through a callback: each text in order, then calls and finish. */
+function streamOf(
+  run: (onText: (text: string) => void) => Promise<ModelResponse>,
+): AsyncIterable<ModelStreamPart> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      const chunks: string[] = [];
+      let wake: (() => void) | undefined;
+      const notify = (): void => {
+        wake?.();
+        wake = undefined;
       };
+      let outcome: { response: ModelResponse } | { error: unknown } | undefined;
+      void run((text) => {
+        chunks.push(text);
+        notify();
+      }).then(
+        (response) => {
+          outcome = { response };
+          notify();
+        },
+        (error: unknown) => {
+          outcome = { error };
+          notify();
+        },
+      );
+      for (;;) {
+        while (chunks.length > 0) {
+          const text = chunks.shift()!;
+          if (text !== '') yield { type: 'text-delta', text };
+        }
+        if (outcome !== undefined) break;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+      }
+      if ('error' in outcome) throw outcome.error;
+      for (const call of outcome.response.toolCalls) yield { type: 'tool-call', call };
+      yield { type: 'finish', response: outcome.response };
     },
   };
 }

@@ -1,5 +1,6 @@
-// The settings of an in-process GGUF model (docs/models.md, "Local models"): the file, the CPU threads,
-// the context size and the sampling seed, read from the environment with their limits. Pure: the file is
+// The settings of a local GGUF model (docs/models.md, "Local models"): the file, the CPU threads, the
+// context size, the sampling seed and the memory of its host process, read from the environment with their
+// limits. Pure: the file is
 // checked by model-file.ts, the package found by locate.ts.
 
 import { ModelError } from '../errors.ts';
@@ -26,6 +27,13 @@ export const DEFAULT_LOCAL_OUTPUT_TOKENS = 1_024;
 export const DEFAULT_LOCAL_TEMPERATURE = 0.7;
 /** The largest seed llama.cpp takes (a u32). */
 export const MAX_MODEL_SEED = 2 ** 32 - 1;
+/**
+ * Anonymous memory (MiB) a model's host process may use (MNESOS_MODEL_MEMORY_MB): the context's KV cache,
+ * llama.cpp's buffers and the host's JavaScript. The weights are mapped from the file and not counted.
+ */
+export const DEFAULT_MODEL_MEMORY_MB = 8_192;
+export const MIN_MODEL_MEMORY_MB = 256;
+export const MAX_MODEL_MEMORY_MB = 1_048_576;
 
 export interface LocalModelOptions {
   /** CPU threads of generation (llama.cpp threads spin while they wait, so more than the free cores is slower). */
@@ -34,6 +42,8 @@ export interface LocalModelOptions {
   readonly contextSize?: number;
   /** Sampling seed of every call; undefined: a fresh seed per call. */
   readonly seed?: number;
+  /** The host process's memory limit in MiB; undefined: DEFAULT_MODEL_MEMORY_MB. */
+  readonly memoryMb?: number;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -68,7 +78,10 @@ function integer(env: Env, name: string, min: number, max: number, limit: string
   return value;
 }
 
-/** MNESOS_MODEL_THREADS, MNESOS_MODEL_CONTEXT and MNESOS_MODEL_SEED, checked; `cores` gives the default threads. */
+/**
+ * MNESOS_MODEL_THREADS, MNESOS_MODEL_CONTEXT, MNESOS_MODEL_SEED and MNESOS_MODEL_MEMORY_MB, checked; `cores`
+ * gives the default threads.
+ */
 export function readLocalModelOptions(env: Env, cores: number): LocalModelOptions {
   const threads = integer(env, 'MNESOS_MODEL_THREADS', 1, MAX_MODEL_THREADS, 'MAX_MODEL_THREADS');
   const contextSize = integer(
@@ -79,10 +92,18 @@ export function readLocalModelOptions(env: Env, cores: number): LocalModelOption
     'MAX_MODEL_CONTEXT',
   );
   const seed = integer(env, 'MNESOS_MODEL_SEED', 0, MAX_MODEL_SEED, 'MAX_MODEL_SEED');
+  const memoryMb = integer(
+    env,
+    'MNESOS_MODEL_MEMORY_MB',
+    MIN_MODEL_MEMORY_MB,
+    MAX_MODEL_MEMORY_MB,
+    'MAX_MODEL_MEMORY_MB',
+  );
   return {
     threads: threads ?? defaultThreads(cores),
     ...(contextSize === undefined ? {} : { contextSize }),
     ...(seed === undefined ? {} : { seed }),
+    ...(memoryMb === undefined ? {} : { memoryMb }),
   };
 }
 

@@ -26,6 +26,7 @@ export function register(program: Command): void {
       '--write-failures <dir>',
       'write each violation, shrunk, as a scenario file mnesos test runs (it fails while the bug is there)',
     )
+    .option('--force', 'with --write-failures: replace files in the folder that explore did not write')
     .configureOutput({
       writeErr: (text) => {
         if (!wantsJson()) process.stderr.write(text);

@@ -13,7 +13,8 @@ export function register(program: Command): void {
       'write a character card: .png (chara + ccv3 chunks) or .json (V2; .v3.json for V3)',
     )
     .option('--world <file>', 'write the lore as a SillyTavern World Info file')
-    .action(async (cartridge: string, flags: { card?: string; world?: string }) => {
+    .option('--force', 'replace the card or World Info file when it already exists')
+    .action(async (cartridge: string, flags: { card?: string; world?: string; force?: boolean }) => {
       const { runExport } = await import('../run/export.ts');
       await runExport(cartridge, flags);
     });

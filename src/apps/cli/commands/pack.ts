@@ -9,7 +9,8 @@ export function register(program: Command): void {
     .description('Pack a cartridge folder (and its tests/) into a zip archive ready to upload.')
     .argument('<cartridge>', 'cartridge folder (or the name of a shipped cartridge)')
     .option('-o, --output <file>', 'the archive to write (default: <folder name>.zip)')
-    .action(async (cartridgeArg: string, flags: { output?: string }) => {
+    .option('--force', 'replace the archive when the file already exists')
+    .action(async (cartridgeArg: string, flags: { output?: string; force?: boolean }) => {
       const { runPack } = await import('../run/pack.ts');
       await runPack(cartridgeArg, flags);
     });

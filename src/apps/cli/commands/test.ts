@@ -11,6 +11,10 @@ export function register(program: Command): void {
     .description("Run a cartridge's scenario tests (tests/*.yaml); --bless records turn transcripts.")
     .argument('<cartridge>', 'cartridge folder (or the name of a shipped cartridge)')
     .option('--bless', 'write the observed transcripts as the blessed ones')
+    .option(
+      '--force',
+      'with --bless: replace a file at a transcript’s place that is not that scenario’s transcript',
+    )
     .option('--filter <text>', 'run only scenarios whose name or file contains this text')
     .option('--json', 'print {"ok","cases","fileErrors","eventsNotRun"} as JSON')
     .action(async (cartridgeArg: string, flags: TestFlags) => {

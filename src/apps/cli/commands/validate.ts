@@ -1,4 +1,4 @@
-// `mnesos validate <cartridge> [--json]` (DESIGN.md, command-line contract): exit 0 when the cartridge
+// `mnesos validate <cartridge> [--json]` (README.md, the command-line contract): exit 0 when the cartridge
 // loads, printing any warnings; else exit 1 with one `file:line:col: message` line per error. `--json`
 // prints `{"ok","errors":[{"file","line","col","code","message"}],"warnings":[…]}` instead.
 // Registration only; the work is in ../run/validate.ts, imported when the command runs.

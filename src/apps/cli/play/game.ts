@@ -8,6 +8,7 @@ import {
   classifyRecord,
   driveTurn,
   isSessionError,
+  noTurnAnswer,
   type PreparedTurn,
   type SessionService,
 } from '../../../engine/session/index.ts';
@@ -196,7 +197,8 @@ export class PlayGame {
     } catch (error) {
       if (!isSessionError(error)) throw error;
       // Offline, the engine answered instead of playing (a question, what can be done here): no turn spent.
-      if (error.code === 'invalid' && error.details.kind === 'reply') this.#say(this.#lines(error.message));
+      const answered = noTurnAnswer(error);
+      if (answered !== undefined) this.#say(this.#lines(answered.text));
       else this.#failure(error.code, error.message);
       return 'continue';
     }

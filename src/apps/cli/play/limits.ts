@@ -1,5 +1,5 @@
 // Bounds of the terminal game and the `turn` command. Each has a test at the limit and just past it
-// (test/cli/limits.test.ts).
+// (test/cli/files.test.ts, test/cli/commands.test.ts).
 
 import { MAX_NAME_LENGTH } from '../../../adapters/store/limits.ts';
 

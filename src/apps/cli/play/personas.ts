@@ -5,6 +5,7 @@
 import { validatePersona } from '../../../core/cartridge/index.ts';
 import type { Persona as StoredPersona, Session, Store } from '../../../adapters/store/index.ts';
 import { splitWords } from './words.ts';
+import { isRecord } from '../../../core/is-record.ts';
 
 export type PersonaAction =
   | { readonly kind: 'list' }
@@ -99,9 +100,7 @@ type PersonaData = Record<string, string>;
 
 function dataOf(persona: StoredPersona): PersonaData {
   const data = persona.data;
-  return typeof data === 'object' && data !== null && !Array.isArray(data)
-    ? { ...(data as PersonaData) }
-    : {};
+  return isRecord(data) ? { ...(data as PersonaData) } : {};
 }
 
 function setPronouns(data: PersonaData, pronouns: string): string | undefined {

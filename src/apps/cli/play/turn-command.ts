@@ -8,6 +8,7 @@ import {
   type AdmittedTurn,
   DEFAULT_ADMISSION,
   isSessionError,
+  noTurnAnswer,
   playStatelessTurn,
   type TurnRequest,
 } from '../../../engine/session/index.ts';
@@ -96,15 +97,17 @@ export async function runTurnCommand(cartridgeArg: string, flags: TurnFlags): Pr
     );
   } catch (error) {
     if (!isSessionError(error)) throw error;
-    if (error.details.kind === 'reply') {
+    const answered = noTurnAnswer(error);
+    if (answered !== undefined) {
       // Offline, the engine answered instead of playing (a question, a refusal, a look around, /help):
       // nothing failed and no turn was spent; the state comes back unchanged.
       if (flags.json) {
         const out = {
           ok: true,
+          played: false,
           kind: 'reply',
-          reason: typeof error.details.reason === 'string' ? error.details.reason : 'reply',
-          text: error.message,
+          reason: answered.reason,
+          text: answered.text,
           state,
           ...(world === undefined ? {} : { world }),
           messages: history,

@@ -3,12 +3,12 @@
 // (tools/authoring/explore), its report printed, and with `--write-failures` each shrunk violation
 // written as a scenario file.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { prepareFolder, writeInside } from '../../../adapters/files/index.ts';
 import type { Cartridge } from '../../../core/cartridge/index.ts';
 import { formatPlace } from '../../../core/diagnostics.ts';
 import { toStateValue } from '../../../core/yare/index.ts';
 import {
+  EXPLORE_FAILURE_MARK,
   explore,
   ExploreError,
   type ExploreReport,
@@ -28,6 +28,7 @@ export interface ExploreFlags {
   state?: string;
   json?: boolean;
   writeFailures?: string;
+  force?: boolean;
 }
 
 /** `--runs 12` as 12; anything but digits is a usage error naming the option. */
@@ -75,34 +76,39 @@ async function exploreWith(cartridgeArg: string, flags: ExploreFlags): Promise<E
     throw error;
   }
   const written =
-    flags.writeFailures === undefined ? [] : writeFailures(cartridge, report, start, flags.writeFailures);
+    flags.writeFailures === undefined
+      ? []
+      : writeFailures(cartridge, report, start, flags.writeFailures, flags.force === true);
   if (flags.json) {
     process.stdout.write(`${JSON.stringify({ ok: report.violations.length === 0, report, written })}\n`);
   } else process.stdout.write(renderReport(report, written));
   return report;
 }
 
+/** A file explore wrote before (it begins with the mark): replaced without --force. */
+const isExploreFailure = (existing: Buffer): boolean =>
+  existing.subarray(0, EXPLORE_FAILURE_MARK.length).toString('utf8') === EXPLORE_FAILURE_MARK;
+
+/**
+ * Each violation as a scenario file in `dir`, through the one safe writer (src/adapters/files/safe-write.ts):
+ * no link is followed (the folder, or a file in it, can be a link a cartridge shipped), and a file explore did
+ * not write is kept unless --force.
+ */
 function writeFailures(
   cartridge: Cartridge,
   report: ExploreReport,
   start: Record<string, unknown> | undefined,
   dir: string,
+  force: boolean,
 ): string[] {
   if (report.violations.length === 0) return [];
-  try {
-    mkdirSync(dir, { recursive: true });
-  } catch (error) {
-    throw new UserError(`--write-failures ${dir}: cannot make the folder (${(error as Error).message})`);
-  }
-  return report.violations.map((v, i) => {
-    const path = join(dir, failureFileName(i, v));
-    try {
-      writeFileSync(path, violationScenario(cartridge.rules, report, v, start));
-    } catch (error) {
-      throw new UserError(`--write-failures: cannot write ${path} (${(error as Error).message})`);
-    }
-    return path;
-  });
+  prepareFolder(dir);
+  return report.violations.map((v, i) =>
+    writeInside(dir, failureFileName(i, v), violationScenario(cartridge.rules, report, v, start), {
+      force,
+      owns: isExploreFailure,
+    }),
+  );
 }
 
 function located(items: readonly Located[]): string[] {

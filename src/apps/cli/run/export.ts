@@ -1,7 +1,7 @@
 // The work of `mnesos export <cartridge> --card f|--world f`: the cartridge must load; its files are read
 // as written (persona macros not applied, so `{{user}}` goes back as a macro).
 
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CARD_COPY_FILE,
@@ -11,6 +11,7 @@ import {
   exportWorldInfo,
   ImportError,
 } from '../../../tools/interop/index.ts';
+import { writeNamedFile } from '../../../adapters/files/index.ts';
 import { loadCartridgeArg, resolveCartridgePath } from '../cartridge-arg.ts';
 import { EXIT } from '../exit-codes.ts';
 import { UserError } from '../user-error.ts';
@@ -26,8 +27,10 @@ const TEXT_FILES = [
 
 export async function runExport(
   cartridgeArg: string,
-  flags: { card?: string; world?: string },
+  flags: { card?: string; world?: string; force?: boolean },
 ): Promise<void> {
+  // Never through a link, and an existing file only with --force (src/adapters/files/safe-write.ts).
+  const write = { force: flags.force === true };
   if (flags.card === undefined && flags.world === undefined)
     throw new UserError('give --card out.png|out.json and/or --world out.json', EXIT.usage);
   if (flags.card !== undefined && !/\.(png|json)$/i.test(flags.card))
@@ -45,15 +48,23 @@ export async function runExport(
       if (/\.png$/i.test(flags.card)) {
         const avatarPath = join(folder, 'avatar.png');
         const avatar = existsSync(avatarPath) ? readFileSync(avatarPath) : undefined;
-        writeFileSync(flags.card, exportPngCard(read, cartridge.name, avatar));
+        writeNamedFile(flags.card, exportPngCard(read, cartridge.name, avatar), write);
       } else {
         const spec = /\.v3\.json$/i.test(flags.card) ? 'v3' : 'v2';
-        writeFileSync(flags.card, `${JSON.stringify(exportCard(read, cartridge.name, spec), null, 4)}\n`);
+        writeNamedFile(
+          flags.card,
+          `${JSON.stringify(exportCard(read, cartridge.name, spec), null, 4)}\n`,
+          write,
+        );
       }
       process.stdout.write(`Wrote the character card ${flags.card}\n`);
     }
     if (flags.world !== undefined) {
-      writeFileSync(flags.world, `${JSON.stringify(exportWorldInfo(read, cartridge.name), null, 4)}\n`);
+      writeNamedFile(
+        flags.world,
+        `${JSON.stringify(exportWorldInfo(read, cartridge.name), null, 4)}\n`,
+        write,
+      );
       process.stdout.write(`Wrote the World Info file ${flags.world}\n`);
     }
   } catch (error) {

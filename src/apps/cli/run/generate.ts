@@ -5,8 +5,9 @@
 // exit 3 and writes nothing (the folder is left as it was).
 
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { prepareFolder, refuseLinkedFolder, writeInside } from '../../../adapters/files/index.ts';
 import { formatDiagnostic } from '../../../core/diagnostics.ts';
 import { isModelError } from '../../../adapters/llm/index.ts';
 import {
@@ -62,14 +63,18 @@ async function readExisting(dir: string): Promise<DraftFiles> {
   return files;
 }
 
-async function writeOut(folder: string, files: DraftFiles, transcript: Transcript): Promise<void> {
-  await mkdir(folder, { recursive: true });
+/**
+ * The files and the transcripts, through the one safe writer (src/adapters/files/safe-write.ts): no link is
+ * followed, and a file already there is replaced only with --force.
+ */
+function writeOut(folder: string, files: DraftFiles, transcript: Transcript, force: boolean): void {
+  prepareFolder(folder);
   for (const name of DRAFT_FILES) {
     const text = files[name];
-    if (text !== undefined) await writeFile(join(folder, name), text, 'utf8');
+    if (text !== undefined) writeInside(folder, name, text, { force });
   }
-  await writeFile(join(folder, TRANSCRIPT_MARKDOWN), transcriptMarkdown(transcript), 'utf8');
-  await writeFile(join(folder, TRANSCRIPT_JSON), `${toJsonText(transcript, 2)}\n`, 'utf8');
+  writeInside(folder, TRANSCRIPT_MARKDOWN, transcriptMarkdown(transcript), { force });
+  writeInside(folder, TRANSCRIPT_JSON, `${toJsonText(transcript, 2)}\n`, { force });
 }
 
 export async function runGenerate(
@@ -80,6 +85,7 @@ export async function runGenerate(
   const rounds = Number(flags.rounds ?? '3');
   if (!Number.isInteger(rounds))
     throw new UserError(`--rounds must be a whole number, got ${flags.rounds}`, EXIT.usage);
+  refuseLinkedFolder(folder);
   if (existsSync(folder) && !flags.force && (await readdir(folder)).length > 0)
     throw new UserError(
       `${folder} already holds files; choose a new folder, or give --force to write into it.`,
@@ -119,7 +125,7 @@ export async function runGenerate(
     throw error;
   }
 
-  await writeOut(folder, result.files, result.transcript);
+  writeOut(folder, result.files, result.transcript, flags.force === true);
   const used = result.transcript.rounds.length;
   if (flags.json) {
     process.stdout.write(

@@ -4,17 +4,15 @@
 // cartridge that already has one is merged into it (--force replaces it), and its report is appended to
 // the folder's import-report.md, so the card's own report is kept.
 
-import {
-  appendFileSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadCartridgeFromFiles, readCartridgeFolder } from '../../../adapters/files/index.ts';
+import {
+  appendInside,
+  loadCartridgeFromFiles,
+  readCartridgeFolder,
+  refuseLinkedFolder,
+  writeInside,
+} from '../../../adapters/files/index.ts';
 import { formatDiagnostic } from '../../../core/diagnostics.ts';
 import {
   formatLossReport,
@@ -50,6 +48,8 @@ export async function runImport(
       `${file}: ${size} bytes; the limit is ${MAX_IMPORT_FILE_BYTES} (MAX_IMPORT_FILE_BYTES)`,
     );
   const bytes = readFileSync(file);
+  // Files go through the one safe writer (src/adapters/files/safe-write.ts): no link is followed.
+  refuseLinkedFolder(folder);
   const existing = existsSync(join(folder, 'yare.yaml'));
   let result: ReturnType<typeof importSillyTavern>;
   try {
@@ -65,6 +65,7 @@ export async function runImport(
 
   // The result must load, with the folder's own files when the World Info goes into an existing cartridge.
   let mergeNote = '';
+  let mergedInto = false;
   const combined = new Map<string, string | Uint8Array>();
   if (existing) {
     const read = await readCartridgeFolder(folder);
@@ -86,6 +87,7 @@ export async function runImport(
       }
       result.files.set('world_info.json', merged.text);
       mergeNote = `- merged into the existing world_info.json: ${merged.added} entries added, ${merged.duplicates} already there (same keys and content) left out; the book's settings are the existing file's (--force replaces the file instead)\n`;
+      mergedInto = true;
     }
   }
   for (const [name, content] of result.files) combined.set(name, content);
@@ -100,12 +102,16 @@ export async function runImport(
       `Import of ${file} (${result.kind}${result.spec ? `, card ${result.spec}` : ''}${result.chunk ? `, PNG chunk ${result.chunk}` : ''})`,
       result.loss,
     ) + mergeNote;
-  mkdirSync(folder, { recursive: true });
-  for (const [name, content] of result.files) writeFileSync(join(folder, name), content);
+  const force = flags.force === true;
+  // The merged world_info.json holds the existing file's entries: the import's own to replace.
+  for (const [name, content] of result.files)
+    writeInside(folder, name, content, {
+      force,
+      ...(mergedInto && name === 'world_info.json' ? { owns: () => true } : {}),
+    });
   // Into an existing cartridge, the report is added after the folder's own (the card's report stays).
-  if (existing && existsSync(join(folder, REPORT_FILE)))
-    appendFileSync(join(folder, REPORT_FILE), `\n${report}`);
-  else writeFileSync(join(folder, REPORT_FILE), report);
+  if (existing && existsSync(join(folder, REPORT_FILE))) appendInside(folder, REPORT_FILE, `\n${report}`);
+  else writeInside(folder, REPORT_FILE, report, { force });
   if (flags.json) {
     process.stdout.write(
       `${toJsonText({ ok: true, kind: result.kind, spec: result.spec ?? null, chunk: result.chunk ?? null, name: result.name, folder, files: [...result.files.keys(), REPORT_FILE], loss: result.loss }, 2)}\n`,

@@ -22,6 +22,7 @@ import {
 import { resolveCartridgePath } from '../cartridge-arg.ts';
 import { EXIT } from '../exit-codes.ts';
 import { UserError } from '../user-error.ts';
+import { isRecord } from '../../../core/is-record.ts';
 
 /** Largest world.json read by the command (a world is much larger than one batch). */
 export const MAX_WORLD_FILE_BYTES = 32 * 1024 * 1024;
@@ -83,8 +84,8 @@ async function cartridgeLedger(arg: string | undefined): Promise<Checked<Cartrid
 }
 
 function eventTypeOf(raw: unknown): string {
-  if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
-    const type = (raw as Record<string, unknown>).event_type;
+  if (isRecord(raw)) {
+    const type = raw.event_type;
     if (typeof type === 'string') return JSON.stringify(type).slice(1, -1).slice(0, 40);
   }
   return '?';

@@ -5,7 +5,12 @@
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { isModelError, loadModelConfig, type ModelConfig } from '../../../adapters/llm/index.ts';
+import {
+  closeModelHosts,
+  isModelError,
+  loadModelConfig,
+  type ModelConfig,
+} from '../../../adapters/llm/index.ts';
 import { PROJECT_ROOT } from '../../../adapters/project-root.ts';
 import { parseAllowedModels } from '../../../engine/session/index.ts';
 import {
@@ -19,6 +24,7 @@ import {
   parseWorkers,
   reportReady,
   runWorkers,
+  SHUTDOWN_GRACE_MS,
   type ServerLimits,
   StartRefused,
   startServer,
@@ -119,12 +125,21 @@ export async function runServe(flags: ServeFlags): Promise<void> {
       : `${server.deps.limits.rateLimit} requests/principal/window`;
   const banner = `mnesos: listening on ${server.url} (${server.deps.store.dialect}, ${keys.length === 0 ? 'local user, loopback only' : `${keys.length} API key(s)`}, ${mode}, ${rate})`;
   // Ctrl-C and SIGTERM close the server and its store. Installed before saying it listens: whoever reads
-  // the banner may stop the server at once.
+  // the banner may stop the server at once. Local model hosts are killed first, so a turn waiting on one
+  // fails at once instead of holding the close; past SHUTDOWN_GRACE_MS the process exits anyway.
   const stopped = new Promise<void>((done) => {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      void server.close().then(done);
+      setTimeout(() => {
+        process.stderr.write(
+          `mnesos: not closed within ${SHUTDOWN_GRACE_MS} ms (SHUTDOWN_GRACE_MS); exiting\n`,
+        );
+        process.exit(EXIT.user);
+      }, SHUTDOWN_GRACE_MS).unref();
+      void closeModelHosts()
+        .then(() => server.close())
+        .then(done);
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

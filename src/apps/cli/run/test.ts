@@ -8,6 +8,7 @@ import { UserError } from '../user-error.ts';
 
 export interface TestFlags {
   bless?: boolean;
+  force?: boolean;
   filter?: string;
   json?: boolean;
 }
@@ -19,7 +20,11 @@ export async function runTestCommand(cartridgeArg: string, flags: TestFlags): Pr
     throw new UserError(
       `No scenario files in ${dir}/tests (tests/*.yaml). docs/authoring.md shows how to write one.`,
     );
-  const result = await runSuite(dir, cartridge, { bless: flags.bless, filter: flags.filter });
+  const result = await runSuite(dir, cartridge, {
+    bless: flags.bless,
+    filter: flags.filter,
+    force: flags.force,
+  });
   if (result.cases.length === 0 && result.fileErrors.length === 0)
     throw new UserError(`No scenario or property matches --filter '${flags.filter ?? ''}'.`);
   const failed = result.cases.filter((c) => c.failures.length > 0);

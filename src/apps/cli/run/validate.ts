@@ -1,4 +1,4 @@
-// The work of `mnesos validate <cartridge> [--json]` (DESIGN.md, command-line contract): exit 0 when the cartridge
+// The work of `mnesos validate <cartridge> [--json]` (README.md, the command-line contract): exit 0 when the cartridge
 // loads, printing any warnings; else exit 1 with one `file:line:col: message` line per error. `--json`
 // prints `{"ok","errors":[{"file","line","col","code","message"}],"warnings":[…]}` instead.
 

@@ -34,9 +34,9 @@ import {
   dataEvent,
   errorPayload,
   guardedSession,
-  SSE_HEADERS,
   textAnswer,
 } from './wire.ts';
+import { SSE_HEADERS } from '../sse.ts';
 
 /** The scope this endpoint's Idempotency-Keys are claimed in (TurnRequest.idempotencyScope). */
 const OPENAI_KEY_SCOPE = 'openai';

@@ -7,12 +7,7 @@ import { SessionError } from '../../../engine/session/index.ts';
 import { formatSse } from '../../../core/sse.ts';
 import { ApiError, fromSessionError } from '../errors.ts';
 import { errorTypeOf, openAiError } from './errors.ts';
-
-export const SSE_HEADERS = {
-  'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-cache, no-transform',
-  'x-accel-buffering': 'no',
-} as const;
+import { SSE_HEADERS } from '../sse.ts';
 
 export const DONE_EVENT = 'data: [DONE]\n\n';
 

@@ -6,7 +6,7 @@ import { isSchemaKind, jsonSchemaOf, SCHEMA_KINDS } from '../../../tools/authori
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import { jsonSchemaDocument } from '../responses.ts';
+import { jsonSchemaDocument } from '../../contract/index.ts';
 import { errorSchema } from '../schemas.ts';
 
 export function registerAuthoringSchemaRoutes(api: RouteRegistry, _deps: AppDeps): void {

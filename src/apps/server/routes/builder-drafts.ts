@@ -25,7 +25,7 @@ import {
   savedDraftResponse,
   templatesResponse,
   uploadResponse,
-} from '../responses.ts';
+} from '../../contract/index.ts';
 import { errorSchema, id, name } from '../schemas.ts';
 import { builderFiles } from './builder-schemas.ts';
 import { accessTo, diagnosticView, storeUpload, versionView } from './cartridges.ts';

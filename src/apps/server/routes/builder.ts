@@ -2,26 +2,11 @@
 // `mnesos validate` (off the request thread, as uploads are), findings at file:line:col. `POST
 // /v1/builder/complete`: the language server's completion for one file. `POST /v1/builder/try`: one event
 // on a chosen state with a seed, as `mnesos run-event`. `POST /v1/builder/explore`: the draft explored as
-// `mnesos explore` does, in the checker's worker, within the builder's bounds. `POST /v1/builder/generate`: the AI generator
-// (src/tools/authoring/builder/generate.ts) over Server-Sent Events, with the caller's models. Events: `round` (the model
-// is asked: draft or repair), `answered`, `checked` (the checker's findings as file:line:col), then
-// `saved` (the draft the result was saved as) and `done` with the files, the findings and the transcript,
-// or `error` (the model failed, or the client went away). Drafts themselves are in builder-drafts.ts.
+// `mnesos explore` does, in the checker's worker, within the builder's bounds. `POST /v1/builder/generate`
+// (the AI generator) is builder-generate.ts; drafts themselves are builder-drafts.ts.
 
-import { z } from 'zod';
-import { formatPlace } from '../../../core/diagnostics.ts';
-import type { Diagnostic } from '../../../core/diagnostics.ts';
-import { isModelError } from '../../../adapters/llm/index.ts';
-import {
-  DRAFT_FILES,
-  type DraftFiles,
-  type ExploreDraftOutcome,
-  draftFilesOf,
-  generateCartridge,
-  MAX_REPAIR_ROUNDS,
-  MAX_REQUIREMENTS_CHARS,
-  transcriptMarkdown,
-} from '../../../tools/authoring/builder/index.ts';
+import type { z } from 'zod';
+import type { ExploreDraftOutcome } from '../../../tools/authoring/builder/index.ts';
 import { CartridgeCheckError, type TryOutcome } from '../cartridge-checker.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
@@ -32,35 +17,19 @@ import {
   exploreResponse,
   hoverResponse,
   tryResponse,
-} from '../responses.ts';
-import { errorSchema, id, name } from '../schemas.ts';
-import { sseResponse } from '../sse.ts';
-import { checkDraftFiles, createDraftFor, registerBuilderDraftRoutes } from './builder-drafts.ts';
+} from '../../contract/index.ts';
+import { errorSchema } from '../schemas.ts';
+import { checkDraftFiles, registerBuilderDraftRoutes } from './builder-drafts.ts';
+import { registerBuilderGenerateRoute } from './builder-generate.ts';
 import { checkBody, completeBody, exploreBody, hoverBody, tryBody } from './builder-schemas.ts';
 import { diagnosticView } from './cartridges.ts';
 import { guarded } from './guard.ts';
-
-const MAX_EXISTING_FILE_CHARS = 2 * 1024 * 1024;
 
 /**
  * The builder's completion and hover, loaded on the first request that needs them: they bring in
  * vscode-languageserver, a few hundred milliseconds of start-up that `serve` should not pay before it listens.
  */
 const languageService = () => import('../../../tools/authoring/builder/completion.ts');
-
-const generateBody = z.strictObject({
-  requirements: z.string().min(1).max(MAX_REQUIREMENTS_CHARS),
-  rounds: z.number().int().min(0).max(MAX_REPAIR_ROUNDS).optional(),
-  /** A draft to change: the four files by name (yare.yaml required). */
-  existing: z
-    .partialRecord(z.enum(DRAFT_FILES), z.string().max(MAX_EXISTING_FILE_CHARS))
-    .refine((files) => files['yare.yaml'] !== undefined, { message: 'existing needs yare.yaml' })
-    .optional(),
-  /** Save the result into this draft of the caller's (its files are replaced by the generated ones). */
-  draftId: id.optional(),
-  /** The name of the new draft the result is saved as (when no `draftId`); the cartridge's bot_name by default. */
-  draftName: name.optional(),
-});
 
 /** What completion and hover take, from their request body. */
 function languageInput(body: z.infer<typeof completeBody>) {
@@ -69,26 +38,6 @@ function languageInput(body: z.infer<typeof completeBody>) {
     text: body.text,
     offset: body.offset,
     ...(body.rules === undefined ? {} : { rulesFiles: body.rules }),
-  };
-}
-
-/** A draft's name from generated rules: their bot_name when it is a plain short line. */
-function botNameOf(yare: string | undefined): string | undefined {
-  const line = yare?.split('\n').find((l) => l.startsWith('bot_name:'));
-  const value = line
-    ?.slice('bot_name:'.length)
-    .trim()
-    .replace(/^["']|["']$/g, '');
-  return value && value.length <= 100 && /^[\p{L}\p{N} .,'!?&-]+$/u.test(value) ? value : undefined;
-}
-
-function finding(d: Diagnostic): Record<string, unknown> {
-  return {
-    severity: d.severity,
-    code: d.code,
-    message: d.message,
-    where: formatPlace(d.place),
-    ...(d.place ? { file: d.place.file, line: d.place.line, col: d.place.col } : {}),
   };
 }
 
@@ -255,127 +204,5 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
       }
     },
   );
-
-  api.add(
-    {
-      method: 'post',
-      path: '/v1/builder/generate',
-      tag: 'builder',
-      summary:
-        'Draft a cartridge from plain English (or change `existing`) with the caller’s models; the checker’s file:line:col findings go back to the model for repair. Streams round, answered, checked, then saved (the draft the result was saved as, `draftId`) and done, or error.',
-      body: generateBody,
-      responses: {
-        200: { description: 'Event stream', contentType: 'text/event-stream' },
-        404: { description: '`draftId` is not one of the caller’s drafts', schema: errorSchema },
-        409: { description: 'No model is configured for the caller', schema: errorSchema },
-      },
-    },
-    async ({ c, body }) => {
-      const principal = c.get('principal');
-      const target =
-        body.draftId === undefined ? undefined : await deps.store.getDraft(body.draftId, principal.id);
-      if (body.draftId !== undefined && target === undefined)
-        throw new ApiError(404, 'not_found', `no draft '${body.draftId}' of yours`);
-      const models = await guarded(() => deps.models.modelsFor(principal.id));
-      if (models === null)
-        throw new ApiError(
-          409,
-          'no_model',
-          'no model is configured, and generating a cartridge needs one: choose one in Settings → Model (PUT /v1/settings for an API client) or start the server with a model (docs/models.md)',
-        );
-      return sseResponse(
-        async (send, signal) => {
-          const run = generateCartridge({
-            model: models.director,
-            requirements: body.requirements,
-            signal,
-            ...(body.rounds === undefined ? {} : { repairRounds: body.rounds }),
-            ...(body.existing ? { existing: body.existing as DraftFiles } : {}),
-          });
-          try {
-            for (;;) {
-              const next = await run.next();
-              if (next.done) {
-                const result = next.value;
-                const transcript = transcriptMarkdown(result.transcript);
-                // The result lands as a draft (never lost on reload), with the transcript of what was tried.
-                const draft =
-                  target === undefined
-                    ? await createDraftFor(deps, principal, {
-                        name: body.draftName ?? botNameOf(result.files['yare.yaml']) ?? 'Generated cartridge',
-                        files: result.files,
-                        transcript,
-                      })
-                    : await deps.store.updateDraft(target.id, principal.id, {
-                        files: { ...draftFilesOf(target.files), ...result.files },
-                        transcript,
-                      });
-                // Its own small event first: a client that cannot read a large `done` still finds the draft.
-                send({
-                  event: 'saved',
-                  data: {
-                    draftId: draft?.id ?? null,
-                    ok: result.ok,
-                    rounds: result.transcript.rounds.length,
-                  },
-                });
-                send({
-                  event: 'done',
-                  data: {
-                    ok: result.ok,
-                    files: result.files,
-                    errors: result.errors.map(finding),
-                    warnings: result.warnings.map(finding),
-                    rounds: result.transcript.rounds.length,
-                    transcript,
-                    draftId: draft?.id ?? null,
-                  },
-                });
-                return;
-              }
-              const event = next.value;
-              switch (event.type) {
-                case 'asking':
-                  send({
-                    event: 'round',
-                    data: { round: event.round, kind: event.kind, errors: event.errors },
-                  });
-                  break;
-                case 'answered':
-                  send({
-                    event: 'answered',
-                    data: { round: event.round, chars: event.chars, files: event.files },
-                  });
-                  break;
-                case 'checked':
-                  send({
-                    event: 'checked',
-                    data: {
-                      round: event.round,
-                      errors: event.errors.map(finding),
-                      warnings: event.warnings.length,
-                    },
-                  });
-                  break;
-                default: {
-                  const never: never = event;
-                  throw new Error(`unknown event ${JSON.stringify(never)}`);
-                }
-              }
-            }
-          } catch (error) {
-            send({
-              event: 'error',
-              data: isModelError(error)
-                ? { code: 'model', message: `the model failed: ${error.message}` }
-                : error instanceof ApiError
-                  ? { code: error.code, message: error.message }
-                  : { code: 'internal', message: 'the generator failed' },
-            });
-          }
-        },
-        { requestSignal: c.req.raw.signal },
-      );
-    },
-  );
+  registerBuilderGenerateRoute(api, deps);
 }

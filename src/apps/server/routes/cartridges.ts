@@ -29,7 +29,7 @@ import {
   libraryVersionResponse,
   uploadResponse,
   versionsResponse,
-} from '../responses.ts';
+} from '../../contract/index.ts';
 import { errorSchema, id, name, uploadQuery } from '../schemas.ts';
 import {
   libraryCartridgeView,

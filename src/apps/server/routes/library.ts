@@ -24,7 +24,7 @@ import {
   versionTag,
 } from '../library-views.ts';
 import type { AppEnv, RouteRegistry } from '../openapi.ts';
-import { libraryCartridgeResponse, uploadResponse } from '../responses.ts';
+import { cartridgeDetailResponse, libraryCartridgeResponse, uploadResponse } from '../../contract/index.ts';
 import { errorSchema, id } from '../schemas.ts';
 import { libraryOwner, requireContentType, storedVersionAnswer, storeUpload } from './cartridges.ts';
 
@@ -110,7 +110,7 @@ export function registerLibraryRoutes(api: RouteRegistry, deps: AppDeps): void {
         'One cartridge (by id, or by name: the server’s, else the caller’s own) with its metadata and its versions, newest first. Its owner may add `archived=true` to see archived versions.',
       params: cartridgeParams,
       query: z.object({ archived: z.enum(['true', 'false']).optional() }),
-      responses: { 200: { description: 'The cartridge', schema: libraryCartridgeResponse }, 404: NOT_FOUND },
+      responses: { 200: { description: 'The cartridge', schema: cartridgeDetailResponse }, 404: NOT_FOUND },
     },
     async ({ c, params, query }) => {
       const { viewer, cartridge } = await visible(c, params.ref);

@@ -7,7 +7,7 @@ import { configJsonSchema, MINIGAMES, type MinigameManifest } from '../../../cor
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import { type MinigameView, minigameViewSchema, minigamesResponse } from '../responses.ts';
+import { type MinigameView, minigameViewSchema, minigamesResponse } from '../../contract/index.ts';
 import { errorSchema } from '../schemas.ts';
 
 function view(manifest: MinigameManifest): MinigameView {

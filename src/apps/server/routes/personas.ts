@@ -5,7 +5,7 @@ import type { Persona } from '../../../adapters/store/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import { type PersonaView, personaResponse, personasResponse } from '../responses.ts';
+import { type PersonaView, personaResponse, personasResponse } from '../../contract/index.ts';
 import { errorSchema, id, personaData, personaPatch } from '../schemas.ts';
 import { z } from 'zod';
 

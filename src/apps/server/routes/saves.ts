@@ -4,7 +4,7 @@
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import { saveResponse, savesResponse, sessionResponse } from '../responses.ts';
+import { saveResponse, savesResponse, sessionResponse } from '../../contract/index.ts';
 import { errorSchema, renameSaveBody, saveBody, saveParams, sessionParams } from '../schemas.ts';
 import { saveView, sessionView } from '../views.ts';
 import { guarded } from './guard.ts';

@@ -8,7 +8,7 @@ import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import { DEFAULT_SESSION_PAGE, MAX_SESSION_PAGE_ITEMS } from '../limits.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import { createdSessionResponse, sessionResponse, sessionsResponse } from '../responses.ts';
+import { createdSessionResponse, sessionResponse, sessionsResponse } from '../../contract/index.ts';
 import { createSessionBody, errorSchema, renameSessionBody, sessionParams } from '../schemas.ts';
 import { decodeSessionCursor, encodeSessionCursor, MAX_SESSION_CURSOR_CHARS } from '../session-cursor.ts';
 import { sessionView, turnView } from '../views.ts';

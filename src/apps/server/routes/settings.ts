@@ -7,7 +7,7 @@ import { modelSettingsSchema, type PrincipalModels } from '../../../engine/sessi
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import { settingsResponse } from '../responses.ts';
+import { settingsResponse } from '../../contract/index.ts';
 import { errorSchema } from '../schemas.ts';
 
 async function settingsView(models: PrincipalModels, principalId: string) {

@@ -9,7 +9,7 @@ import { readBodyBytes } from '../body.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import { importResponse } from '../responses.ts';
+import { importResponse } from '../../contract/index.ts';
 import { errorSchema } from '../schemas.ts';
 import { diagnosticView, requireContentType, storeUpload, versionView } from './cartridges.ts';
 

@@ -15,7 +15,7 @@ import {
   ledgerResponse,
   stateResponse,
   worldResponse,
-} from '../responses.ts';
+} from '../../contract/index.ts';
 import { authorEventBody, errorSchema, id, sessionParams, stateQuery } from '../schemas.ts';
 import { turnView } from '../views.ts';
 import { guarded } from './guard.ts';

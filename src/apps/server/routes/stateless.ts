@@ -8,7 +8,7 @@ import { plainJson, turnOf } from '../../../engine/session/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import { statelessTurnResponse } from '../responses.ts';
+import { statelessTurnResponse } from '../../contract/index.ts';
 import { errorSchema, statelessTurnBody, turnQuery } from '../schemas.ts';
 import { publicState } from '../../../core/yare/index.ts';
 import { guarded } from './guard.ts';
@@ -26,7 +26,10 @@ export function registerStatelessRoutes(api: RouteRegistry, deps: AppDeps): void
       body: statelessTurnBody,
       query: turnQuery,
       responses: {
-        200: { description: 'The turn’s result', schema: statelessTurnResponse },
+        200: {
+          description: 'The turn’s result, or an answer without a turn (`played: false`; docs/api.md)',
+          schema: statelessTurnResponse,
+        },
         403: {
           description:
             '`view=full` by a caller who neither owns the cartridge nor runs an author-mode server',
@@ -60,7 +63,7 @@ export function registerStatelessRoutes(api: RouteRegistry, deps: AppDeps): void
         if (loaded === undefined)
           throw new ApiError(404, 'not_found', `no cartridge version '${body.cartridge}'`);
         const { cartridge } = loaded;
-        const { record, mode } = await deps.service.playStateless(
+        const outcome = await deps.service.playStateless(
           principal.id,
           {
             request,
@@ -72,6 +75,11 @@ export function registerStatelessRoutes(api: RouteRegistry, deps: AppDeps): void
           },
           { signal: c.req.raw.signal },
         );
+        if (outcome.kind === 'answered')
+          return c.json({ ...outcome.answer, modelMode: outcome.mode }, 200, {
+            'x-mnesos-model-mode': outcome.mode,
+          });
+        const { record, mode } = outcome;
         const answer = full
           ? { view: 'full' as const, state: plainJson(record.stateAfter), record: plainJson(record) }
           : {

@@ -1,9 +1,8 @@
 // Unauthenticated operational routes: health, metrics, the OpenAPI document, and who am I (authenticated).
 
-import { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import { meResponse } from '../responses.ts';
+import { healthResponse, meResponse } from '../../contract/index.ts';
 
 export function registerSystemRoutes(api: RouteRegistry, deps: AppDeps): void {
   api.add(
@@ -17,13 +16,7 @@ export function registerSystemRoutes(api: RouteRegistry, deps: AppDeps): void {
       responses: {
         200: {
           description: 'Healthy',
-          schema: z.object({
-            status: z.literal('ok'),
-            store: z.string(),
-            modelMode: z.enum(['online', 'offline']),
-            auth: z.enum(['local', 'keys']),
-            authorMode: z.boolean(),
-          }),
+          schema: healthResponse,
         },
       },
     },

@@ -5,7 +5,9 @@
 import type { Context } from 'hono';
 import {
   driveTurn,
+  noTurnAnswer,
   type PreparedTurn,
+  type ReadyTurn,
   SessionError,
   type SessionService,
   type TurnRequest,
@@ -17,10 +19,13 @@ import type { AppEnv, JsonOf, OtherAnswer, RouteRegistry } from '../openapi.ts';
 import {
   childrenResponse,
   sessionResponse,
+  type noTurnResponse,
   treeResponse,
+  turnOrAnswerResponse,
   turnResponse,
   turnResultResponse,
-} from '../responses.ts';
+  type TurnStreamEvent,
+} from '../../contract/index.ts';
 import {
   errorSchema,
   headBody,
@@ -90,7 +95,7 @@ async function answer(
   sessionId: string,
   prepared: PreparedTurn,
   view: View,
-): Promise<JsonOf<typeof turnResultResponse, 200 | 201> | OtherAnswer> {
+): Promise<JsonOf<typeof turnResultResponse, 200 | 201> | JsonOf<typeof noTurnResponse, 200> | OtherAnswer> {
   if (prepared.kind === 'replayed') {
     const session = await deps.service.getSession(principalId, sessionId);
     const { cartridge } = await deps.service.cartridgeOf(session);
@@ -104,18 +109,37 @@ async function answer(
       modeHeaders(deps.modelMode),
     );
   }
-  const { cartridge } = prepared;
+  if (!wantsEventStream(c.req.header('accept'))) return answerJson(c, prepared, view);
+  return answerStream(c, deps, prepared, view);
+}
+
+/** One JSON answer: the played turn (201), or the engine's answer without one (200, `played: false`). */
+async function answerJson(
+  c: Context<AppEnv>,
+  prepared: ReadyTurn,
+  view: View,
+): Promise<JsonOf<typeof turnResultResponse, 201> | JsonOf<typeof noTurnResponse, 200>> {
   // The principal's own models decide the mode (their settings may differ from the server's).
   const mode = prepared.mode;
-  if (!wantsEventStream(c.req.header('accept'))) {
+  try {
     const { turn } = await driveTurn(prepared, { signal: c.req.raw.signal });
     return c.json(
-      { turn: turnView(turn, cartridge, view), replayed: false, modelMode: mode },
+      { turn: turnView(turn, prepared.cartridge, view), replayed: false, modelMode: mode },
       201,
       modeHeaders(mode),
     );
+  } catch (error) {
+    // An answer without a turn (a look around, a question back, the rules' refusal) is a success.
+    const answered = noTurnAnswer(error);
+    if (answered === undefined) throw error;
+    return c.json({ ...answered, modelMode: mode }, 200, modeHeaders(mode));
   }
-  return sseResponse(
+}
+
+/** The turn as it happens: start, its events, then `committed`, `answered` (no turn played) or `error`. */
+function answerStream(c: Context<AppEnv>, deps: AppDeps, prepared: ReadyTurn, view: View): OtherAnswer {
+  const mode = prepared.mode;
+  return sseResponse<TurnStreamEvent>(
     async (send, signal) => {
       let seq = 0;
       const id = () => `${prepared.turnId}:${seq++}`;
@@ -135,9 +159,14 @@ async function answer(
         send({
           event: 'committed',
           id: id(),
-          data: { turn: turnView(turn, cartridge, view), replayed: false },
+          data: { turn: turnView(turn, prepared.cartridge, view), replayed: false },
         });
       } catch (error) {
+        const answered = noTurnAnswer(error);
+        if (answered !== undefined) {
+          send({ event: 'answered', id: id(), data: { ...answered, modelMode: mode } });
+          return;
+        }
         const api =
           error instanceof SessionError
             ? fromSessionError(error)
@@ -174,8 +203,9 @@ function turnRequest(
 
 /** The 200 answer of a turn route: a replayed Idempotency-Key's first result, or the event stream. */
 const REPLAYED_OR_STREAMED = {
-  description: 'The first result of this Idempotency-Key; the event stream with `Accept: text/event-stream`',
-  schema: turnResultResponse,
+  description:
+    'No turn played (`played: false`: offline, the engine answered instead — docs/api.md, "No turn played"); the first result of this Idempotency-Key; the event stream with `Accept: text/event-stream`',
+  schema: turnOrAnswerResponse,
   eventStream: true,
 } as const;
 

@@ -1,6 +1,9 @@
-import { isRecord } from '../../../core/is-record.ts';
-// What the server answers when something is wrong (`{error: {code, message, ...details}}`), read without
-// trusting its shape: a proxy or a crash may answer with anything.
+// What the server answers when something is wrong (`{error: {code, message, ...details}}`, the contract's
+// errorResponse), read with the contract's schemas: a proxy or a crash may answer with anything, and what
+// does not match is an error of the status alone, never a value coerced into shape.
+
+import * as z from 'zod/mini';
+import { errorResponse } from '../../contract/index.ts';
 
 export interface Problem {
   readonly file: string;
@@ -24,20 +27,36 @@ export class ApiFailure extends Error {
   }
 }
 
-/** Diagnostics in either shape the server uses: `{file,line,col,…}` or `{place:{file,line,col},…}`. */
-export function problemsOf(value: unknown): Problem[] {
+const place = { file: z.nullish(z.string()), line: z.nullish(z.number()), col: z.nullish(z.number()) };
+/** A diagnostic in either shape the server uses: `{file,line,col,…}` (a check) or `{place:{…},…}` (explore). */
+const problemSchema = z.union([
+  z.object({ place: z.object(place), message: z.string(), code: z.optional(z.string()) }),
+  z.object({ ...place, message: z.string(), code: z.optional(z.string()) }),
+]);
+/** A field problem of a 400 `invalid_request`. */
+const issueSchema = z.object({ path: z.optional(z.string()), message: z.string() });
+
+/** The items of `value` that `schema` accepts (one odd item does not hide the others). */
+function itemsOf<S extends z.core.$ZodType>(schema: S, value: unknown): z.infer<S>[] {
   if (!Array.isArray(value)) return [];
-  const out: Problem[] = [];
-  for (const item of value) {
-    if (!isRecord(item)) continue;
-    const place = isRecord(item.place) ? item.place : item;
-    const file = typeof place.file === 'string' ? place.file : '?';
-    const line = typeof place.line === 'number' ? place.line : 0;
-    const col = typeof place.col === 'number' ? place.col : 0;
-    const message = typeof item.message === 'string' ? item.message : JSON.stringify(item);
-    out.push({ file, line, col, message, code: typeof item.code === 'string' ? item.code : undefined });
-  }
-  return out;
+  return value.flatMap((item) => {
+    const parsed = z.safeParse(schema, item);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+/** Diagnostics as `file:line:col` problems; one without a place is at `?:0:0`. */
+export function problemsOf(value: unknown): Problem[] {
+  return itemsOf(problemSchema, value).map((item) => {
+    const at = 'place' in item ? item.place : item;
+    return {
+      file: at.file ?? '?',
+      line: at.line ?? 0,
+      col: at.col ?? 0,
+      message: item.message,
+      code: item.code,
+    };
+  });
 }
 
 export function formatProblem(p: Problem): string {
@@ -46,13 +65,16 @@ export function formatProblem(p: Problem): string {
 
 /** Builds the failure from a status and a parsed (or unparsable) body. */
 export function failureOf(status: number, body: unknown): ApiFailure {
-  const error = isRecord(body) && isRecord(body.error) ? body.error : undefined;
-  const code = typeof error?.code === 'string' ? error.code : `http_${status}`;
-  const message = typeof error?.message === 'string' ? error.message : `the server answered ${status}`;
-  const problems = problemsOf(
-    error?.errors ?? error?.diagnostics ?? (isRecord(body) ? body.errors : undefined),
+  const parsed = z.safeParse(errorResponse, body);
+  if (!parsed.success) return new ApiFailure(status, `http_${status}`, `the server answered ${status}`);
+  const error = parsed.data.error;
+  return new ApiFailure(
+    status,
+    error.code,
+    error.message,
+    problemsOf(error.errors ?? error.diagnostics),
+    error,
   );
-  return new ApiFailure(status, code, message, problems, error ?? {});
 }
 
 /**
@@ -73,14 +95,9 @@ export async function readAnswer(response: Response): Promise<unknown> {
 
 /** The field problems of a 400 `invalid_request` (`issues: [{path, message}]`) as `path: message` lines. */
 export function issueLines(failure: ApiFailure): string[] {
-  const issues = failure.details.issues;
-  if (!Array.isArray(issues)) return [];
-  const out: string[] = [];
-  for (const issue of issues) {
-    if (!isRecord(issue) || typeof issue.message !== 'string') continue;
-    out.push(typeof issue.path === 'string' ? `${issue.path}: ${issue.message}` : issue.message);
-  }
-  return out;
+  return itemsOf(issueSchema, failure.details.issues).map((issue) =>
+    issue.path === undefined ? issue.message : `${issue.path}: ${issue.message}`,
+  );
 }
 
 /** A failure as one line for the player: the server's message and, for a refused form, each field's problem. */

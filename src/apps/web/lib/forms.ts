@@ -1,17 +1,19 @@
 // Checks of what the player types in forms, before anything is sent. The server checks again; these give
 // the message next to the field instead of after a round trip.
 
-import { baseUrlProblem, MAX_BASE_URL_CHARS } from '../../../core/base-url-policy.ts';
+import { baseUrlProblem } from '../../../core/base-url-policy.ts';
+import { MAX_BASE_URL_CHARS, MAX_TEMPERATURE, MIN_TEMPERATURE } from '../../../core/model-settings/index.ts';
 
 /** Largest seed the new-game form accepts: the session layer's MAX_DRAWN_SEED (2^31 − 1). */
 export const MAX_FORM_SEED = 2 ** 31 - 1;
-export const MIN_TEMPERATURE = 0;
-export const MAX_TEMPERATURE = 2;
-/** Characters of a model name and of a base URL: the server's limits (checked equal by test/web/forms.test.ts). */
-export const MAX_MODEL_NAME_CHARS = 200;
-/** Characters of a local model file's path: the server's MAX_MODEL_FILE_PATH_CHARS (test/server/settings-local-file.test.ts). */
-export const MAX_MODEL_FILE_PATH_CHARS = 4_096;
-export { MAX_BASE_URL_CHARS };
+// The settings' limits are the server's own (core/model-settings, bundled).
+export {
+  MAX_BASE_URL_CHARS,
+  MAX_MODEL_FILE_PATH_CHARS,
+  MAX_MODEL_NAME_CHARS,
+  MAX_TEMPERATURE,
+  MIN_TEMPERATURE,
+} from '../../../core/model-settings/index.ts';
 /** Characters of a turn's text shown in a tree row. */
 export const TREE_LABEL_CHARS = 60;
 

@@ -1,14 +1,17 @@
-// The transport the web client's API clients share (Api, LibraryApi, BuilderApi): the server's address,
-// the API key read at each request (the settings screen may change it), and requests whose answer is read
-// through readAnswer (its JSON, or the ApiFailure an error status describes).
+// The transport every API client of the web client shares (app/, play/, library/, personas/, settings/,
+// builder/): the server's address, the API key read at each request (the settings screen may change it),
+// and requests whose answer is read through readAnswer (its JSON, or the ApiFailure an error status
+// describes) and parsed with the contract's schema (lib/answer.ts).
 
+import type { core } from 'zod/mini';
+import { parseAnswer } from './answer.ts';
 import { readAnswer } from './errors.ts';
 
 /** A request body: JSON, or raw bytes or text with their content type (archives, covers, single files). */
 export type RequestBody = { readonly json: unknown } | { readonly raw: Blob | string; readonly type: string };
 
 export interface SendOptions {
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
   /** Let the request outlive the page (a last save on unload). */
   readonly keepalive?: boolean;
   readonly headers?: Record<string, string>;
@@ -45,8 +48,20 @@ export class ApiHttp {
     return fetch(this.url(path), init);
   }
 
-  /** The answer's JSON (undefined when empty), or the ApiFailure its error status describes. */
-  async json(method: string, path: string, body?: RequestBody, options?: SendOptions): Promise<unknown> {
-    return readAnswer(await this.send(method, path, body, options));
+  /** Sends a request whose answer the caller does not read (a delete): only its failure matters. */
+  async done(method: string, path: string, body?: RequestBody, options?: SendOptions): Promise<void> {
+    await readAnswer(await this.send(method, path, body, options));
+  }
+
+  /** The answer to `method path`, parsed with `schema` (a JSON body: `{ json }`). */
+  async answer<S extends core.$ZodType>(
+    schema: S,
+    method: string,
+    path: string,
+    body?: RequestBody,
+    options?: SendOptions,
+  ): Promise<core.output<S>> {
+    const response = await this.send(method, path, body, options);
+    return parseAnswer(schema, await readAnswer(response), `${method} ${path}`, response.status);
   }
 }

@@ -1,7 +1,14 @@
-// A `text/event-stream` reader for a POST that streams (EventSource can only GET), over the one SSE parser
-// (src/core/sse.ts, the WHATWG rules).
+// The one reader of the server's event streams: a POST that answers with `text/event-stream` (EventSource
+// can only GET), read with fetch over the engine's one SSE parser (src/core/sse.ts, the WHATWG rules), each
+// message's data parsed with the contract's schema of its event (apps/contract/streams.ts).
 
+import * as z from 'zod/mini';
+import { type StreamEventOf, type StreamEventSchemas, responseProblems } from '../../contract/index.ts';
 import { type SseMessage, SseParser } from '../../../core/sse.ts';
+import { badResponse } from './answer.ts';
+import type { ApiFailure } from './errors.ts';
+import { readAnswer } from './errors.ts';
+import type { ApiHttp } from './http.ts';
 
 export type { SseMessage };
 
@@ -29,6 +36,50 @@ export function jsonData(message: SseMessage): unknown {
       `event stream: the '${message.event}' message is not JSON (${error.message}): ${JSON.stringify(quoted)}`,
     );
   }
+}
+
+/**
+ * One message read with a table of the contract: its event beside its parsed data; undefined for an event
+ * the table does not name (a newer server may add some); a `bad_response` failure for data that does not
+ * match its event's schema. `stream` names the stream in that failure (`the turn stream`).
+ */
+export function eventOf<T extends StreamEventSchemas>(
+  table: T,
+  message: { readonly event: string; readonly data: unknown },
+  stream: string,
+): StreamEventOf<T> | ApiFailure | undefined {
+  if (!Object.hasOwn(table, message.event)) return undefined;
+  const schema = table[message.event] as z.core.$ZodType;
+  const parsed = z.safeParse(schema, message.data, { reportInput: true });
+  if (parsed.success) return { event: message.event, data: parsed.data } as StreamEventOf<T>;
+  return badResponse(responseProblems(parsed.error), `${stream} (${message.event})`);
+}
+
+/** What a streaming request answered: its event stream, or one JSON answer (a replay, a refusal in JSON). */
+export type Opened =
+  | { readonly kind: 'stream'; readonly body: ReadableStream<Uint8Array> }
+  | { readonly kind: 'answer'; readonly json: unknown; readonly status: number };
+
+/**
+ * POSTs `body` asking for an event stream. An error status is the ApiFailure it describes (thrown); a
+ * success that is not a stream is its JSON answer.
+ */
+export async function openEventStream(
+  http: ApiHttp,
+  path: string,
+  body: unknown,
+  signal?: AbortSignal,
+): Promise<Opened> {
+  const response = await http.send(
+    'POST',
+    path,
+    { json: body },
+    { headers: { accept: 'text/event-stream' }, signal },
+  );
+  const type = response.headers.get('content-type') ?? '';
+  if (response.ok && response.body !== null && type.includes('text/event-stream'))
+    return { kind: 'stream', body: response.body };
+  return { kind: 'answer', json: await readAnswer(response), status: response.status };
 }
 
 /** Reads a streaming response body as SSE messages. */

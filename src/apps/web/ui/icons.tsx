@@ -1,7 +1,7 @@
 // Icons drawn inline as SVG, so they never depend on an emoji font (without one, glyphs such as the
 // branch marker render as empty boxes). Decorative: hidden from screen readers, the text beside says it.
 import type { ComponentChildren } from 'preact';
-import type { ModelStatus } from './context.ts';
+import type { ModelStatus } from '../app/context.ts';
 
 function Svg({ children }: { children: ComponentChildren }) {
   return (

@@ -6,7 +6,7 @@ import type { Document, LineCounter } from 'yaml';
 import type { Diagnostic, SourcePlace } from '../../diagnostics.ts';
 import { DiagnosticSink } from '../diagnostics-sink.ts';
 import type { Expression } from '../expr/ast.ts';
-import { IDENTIFIER_PATTERN } from '../grammar.ts';
+import { IDENTIFIER } from '../grammar.ts';
 import type { DomainSchema, InputSpec } from '../program.ts';
 import type { StateValue } from '../values.ts';
 import type { NodeSource } from '../yaml-nodes.ts';
@@ -32,7 +32,7 @@ export interface CompileRulesOptions {
 }
 
 /** Names of macros, events, inputs and foreach locals (the grammar's pattern). */
-export const IDENTIFIER = new RegExp(IDENTIFIER_PATTERN);
+export { IDENTIFIER };
 
 /** The names an expression may read in the event being checked. */
 export interface EventScope {

@@ -79,6 +79,8 @@ export function outcomeOf(error: unknown): TurnOutcome {
     case 'model':
     case 'settings':
       return 'model';
+    case 'answered':
+      return 'answered';
     case 'invalid':
     case 'too-large':
     case 'malformed':

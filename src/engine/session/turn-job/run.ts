@@ -109,8 +109,12 @@ function turnFailure(error: unknown, signal: AbortSignal, timedOut: boolean): Se
     case 'input':
     case 'interaction':
     case 'invariant': // strict mode: an event broke an invariant of the cartridge
-    case 'reply': // offline: the engine answered the player instead of playing (details.kind says so)
       return new SessionError('invalid', error.message, {
+        kind: error.kind,
+        ...(error.reason === undefined ? {} : { reason: error.reason }),
+      });
+    case 'reply': // offline: the engine answered the player instead of playing — an answer, not a failure
+      return new SessionError('answered', error.message, {
         kind: error.kind,
         ...(error.reason === undefined ? {} : { reason: error.reason }),
       });

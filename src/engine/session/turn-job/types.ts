@@ -30,6 +30,8 @@ export type TurnOutcome =
   | 'timeout'
   | 'model'
   | 'invalid'
+  /** No turn was played: the engine answered instead (offline: a free action, a question, a refusal). */
+  | 'answered'
   /** The cartridge passed the turn's compute budget. */
   | 'too-costly'
   | 'error';

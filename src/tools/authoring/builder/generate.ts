@@ -6,7 +6,7 @@
 
 import { loadCartridgeFromFiles } from '../../../adapters/files/index.ts';
 import type { Diagnostic } from '../../../core/diagnostics.ts';
-import type { ChatMessage, ChatModel } from '../../../adapters/llm/index.ts';
+import type { ChatMessage, ChatModel, ModelRequest } from '../../../adapters/llm/index.ts';
 import { DRAFT_FILES, type DraftFileName, type DraftFiles, formatDraft, parseDraftAnswer } from './draft.ts';
 import {
   DEFAULT_REPAIR_ROUNDS,
@@ -29,7 +29,30 @@ export interface GenerateOptions {
   /** The cartridge name the checker uses when yare.yaml has no bot_name. */
   readonly name?: string;
   readonly signal?: AbortSignal;
+  /**
+   * Reads and checks each answer (default: judgeAnswer, here). The server runs it in its checker worker, so
+   * parsing and loading a model's answer of up to MAX_ANSWER_CHARS never holds the request thread.
+   */
+  readonly judge?: Judge;
 }
+
+/** One answer to judge: the model's text (null when it was stopped at MAX_ANSWER_CHARS), over the draft so far. */
+export interface JudgeInput {
+  readonly answer: string | null;
+  readonly files: DraftFiles;
+  readonly name: string;
+}
+
+/** An answer read and the draft checked: the files after it, and what is wrong with the answer and the draft. */
+export interface Judged {
+  readonly files: DraftFiles;
+  readonly written: DraftFileName[];
+  readonly formProblems: string[];
+  readonly errors: Diagnostic[];
+  readonly warnings: Diagnostic[];
+}
+
+export type Judge = (input: JudgeInput) => Promise<Judged>;
 
 export type GenerateEvent =
   | {
@@ -97,6 +120,76 @@ export function checkDraft(
     : { errors: result.errors, warnings: result.warnings };
 }
 
+/** Reads an answer into the draft's files and checks them with the loader of `mnesos validate`. */
+export function judgeAnswer(input: JudgeInput): Judged {
+  let files = input.files;
+  let written: DraftFileName[] = [];
+  let formProblems: string[];
+  if (input.answer === null) {
+    formProblems = [
+      `the answer ran past ${MAX_ANSWER_CHARS} characters; the limit is ${MAX_ANSWER_CHARS} (MAX_ANSWER_CHARS): the model was stopped there and the answer not read`,
+    ];
+  } else {
+    const parsed = parseDraftAnswer(input.answer);
+    formProblems = parsed.problems;
+    written = DRAFT_FILES.filter((f) => parsed.files[f] !== undefined);
+    files = { ...files, ...parsed.files };
+  }
+  return { files, written, formProblems, ...checkDraft(files, input.name) };
+}
+
+/** Characters of a streamed answer read between two turns of the event loop. */
+const YIELD_EVERY_CHARS = 16_384;
+
+/** The model's answer, streamed and stopped once it passes MAX_ANSWER_CHARS (null then). */
+async function readAnswer(
+  model: ChatModel,
+  request: Omit<ModelRequest, 'signal'>,
+  signal: AbortSignal | undefined,
+): Promise<{ answer: string | null; chars: number }> {
+  const stop = new AbortController();
+  const onAbort = () => stop.abort(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  if (signal?.aborted) stop.abort(signal.reason);
+  const parts: string[] = [];
+  let chars = 0;
+  let sinceYield = 0;
+  try {
+    for await (const part of model.stream({ ...request, signal: stop.signal })) {
+      // A stream whose chunks arrived while the server was busy is read in microtasks, one after another:
+      // the loop is given back every YIELD_EVERY_CHARS, so reading a long answer never holds it.
+      if (sinceYield >= YIELD_EVERY_CHARS) {
+        sinceYield = 0;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      if (part.type === 'finish') {
+        // A model that streamed no deltas still answers in its finish.
+        if (chars === 0 && part.response.text !== '') return checkedLength(part.response.text);
+        continue;
+      }
+      if (part.type !== 'text-delta') continue;
+      chars += part.text.length;
+      sinceYield += part.text.length;
+      if (chars > MAX_ANSWER_CHARS) {
+        stop.abort(new Error('the answer passed MAX_ANSWER_CHARS'));
+        return { answer: null, chars };
+      }
+      parts.push(part.text);
+    }
+  } catch (error) {
+    // Stopped for its length (not by the caller): what was read is over the cap anyway.
+    if (chars > MAX_ANSWER_CHARS && signal?.aborted !== true) return { answer: null, chars };
+    throw error;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+  return { answer: parts.join(''), chars };
+}
+
+function checkedLength(text: string): { answer: string | null; chars: number } {
+  return { answer: text.length > MAX_ANSWER_CHARS ? null : text, chars: text.length };
+}
+
 export async function* generateCartridge(
   options: GenerateOptions,
 ): AsyncGenerator<GenerateEvent, GenerateResult> {
@@ -113,6 +206,7 @@ export async function* generateCartridge(
       `repair rounds must be a whole number from 0 to ${MAX_REPAIR_ROUNDS} (MAX_REPAIR_ROUNDS)`,
     );
   const name = options.name ?? 'draft';
+  const judge: Judge = options.judge ?? ((input) => Promise.resolve(judgeAnswer(input)));
   const system = systemPrompt();
   const first = draftRequest(requirements, options.existing);
   let files: DraftFiles = { ...(options.existing ?? {}) };
@@ -134,38 +228,26 @@ export async function* generateCartridge(
             { role: 'assistant', content: formatDraft(files) },
             { role: 'user', content: request },
           ];
-    const response = await options.model.generate({
-      system,
-      messages,
-      temperature: 0.4,
-      maxOutputTokens: GENERATE_MAX_OUTPUT_TOKENS,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    const answer = response.text;
-    let written: DraftFileName[] = [];
-    if (answer.length > MAX_ANSWER_CHARS) {
-      formProblems = [
-        `the answer was ${answer.length} characters; the limit is ${MAX_ANSWER_CHARS} (MAX_ANSWER_CHARS)`,
-      ];
-    } else {
-      const parsed = parseDraftAnswer(answer);
-      formProblems = parsed.problems;
-      written = DRAFT_FILES.filter((f) => parsed.files[f] !== undefined);
-      files = { ...files, ...parsed.files };
-    }
-    yield { type: 'answered', round, chars: answer.length, files: written };
-    checked = checkDraft(files, name);
+    const { answer, chars } = await readAnswer(
+      options.model,
+      { system, messages, temperature: 0.4, maxOutputTokens: GENERATE_MAX_OUTPUT_TOKENS },
+      options.signal,
+    );
+    const judged = await judge({ answer, files, name });
+    files = judged.files;
+    formProblems = judged.formProblems;
+    checked = { errors: judged.errors, warnings: judged.warnings };
+    yield { type: 'answered', round, chars, files: judged.written };
     yield { type: 'checked', round, errors: checked.errors, warnings: checked.warnings };
+    const kept = answer ?? '';
     rounds.push({
       round,
       kind,
       request,
       answer:
-        answer.length > MAX_TRANSCRIPT_ANSWER_CHARS
-          ? `${answer.slice(0, MAX_TRANSCRIPT_ANSWER_CHARS)}…`
-          : answer,
-      answerChars: answer.length,
-      filesWritten: written,
+        kept.length > MAX_TRANSCRIPT_ANSWER_CHARS ? `${kept.slice(0, MAX_TRANSCRIPT_ANSWER_CHARS)}…` : kept,
+      answerChars: chars,
+      filesWritten: judged.written,
       formProblems,
       errors: checked.errors,
       warnings: checked.warnings,

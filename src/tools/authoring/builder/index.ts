@@ -6,6 +6,10 @@ export {
   type GenerateEvent,
   GenerateInputError,
   type GenerateResult,
+  type Judge,
+  type Judged,
+  type JudgeInput,
+  judgeAnswer,
   type Transcript,
   transcriptMarkdown,
 } from './generate.ts';

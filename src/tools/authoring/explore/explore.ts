@@ -7,6 +7,7 @@
 
 import type { Cartridge } from '../../../core/cartridge/index.ts';
 import type { SourcePlace } from '../../../core/diagnostics.ts';
+import { checkedInt } from '../../../core/result.ts';
 import { minigameManifest } from '../../../core/minigames/index.ts';
 import { type Dict, DiceRoller, isDict, mergeDicts, toValue } from '../../../core/yare/index.ts';
 import { hasPendingInteraction, type InteractionInput, PENDING_KEY } from '../../../engine/turn/index.ts';
@@ -48,16 +49,11 @@ function whole(
   name: string,
   value: number | undefined,
   fallback: number,
-  min: number,
-  max: number,
-  limit: string,
+  range: { readonly min: number; readonly max: number; readonly limit: string },
 ): number {
-  const n = value ?? fallback;
-  if (!Number.isSafeInteger(n) || n < min || n > max)
-    throw new ExploreError(
-      `${name} must be a whole number from ${min} to ${max} (${limit}), got ${String(value)}`,
-    );
-  return n;
+  const checked = checkedInt(name, value, fallback, range);
+  if (!checked.ok) throw new ExploreError(checked.message);
+  return checked.value;
 }
 
 /** The options checked against their limits; an `ExploreError` names the one that is not. */
@@ -67,9 +63,17 @@ export function resolveExploreOptions(options: ExploreOptions): {
   seed: number;
 } {
   return {
-    runs: whole('runs', options.runs, DEFAULT_EXPLORE_RUNS, 1, MAX_EXPLORE_RUNS, 'MAX_EXPLORE_RUNS'),
-    depth: whole('depth', options.depth, DEFAULT_EXPLORE_DEPTH, 1, MAX_EXPLORE_DEPTH, 'MAX_EXPLORE_DEPTH'),
-    seed: whole('seed', options.seed, 1, 0, MAX_EXPLORE_SEED, 'MAX_EXPLORE_SEED'),
+    runs: whole('runs', options.runs, DEFAULT_EXPLORE_RUNS, {
+      min: 1,
+      max: MAX_EXPLORE_RUNS,
+      limit: 'MAX_EXPLORE_RUNS',
+    }),
+    depth: whole('depth', options.depth, DEFAULT_EXPLORE_DEPTH, {
+      min: 1,
+      max: MAX_EXPLORE_DEPTH,
+      limit: 'MAX_EXPLORE_DEPTH',
+    }),
+    seed: whole('seed', options.seed, 1, { min: 0, max: MAX_EXPLORE_SEED, limit: 'MAX_EXPLORE_SEED' }),
   };
 }
 

@@ -2,5 +2,5 @@
 // Imported by `mnesos explore` (through tools/authoring's index) and the builder's Explore route (builder/explore-draft.ts).
 export { explore, ExploreError, type ExploreOptions, resolveExploreOptions, startState } from './explore.ts';
 export * as exploreLimits from './limits.ts';
-export { failureFileName, violationScenario } from './scenario-out.ts';
+export { EXPLORE_FAILURE_MARK, failureFileName, violationScenario } from './scenario-out.ts';
 export type { Coverage, ExploreReport, ExploreStep, Located, Violation, ViolationKind } from './types.ts';

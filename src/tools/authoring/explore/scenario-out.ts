@@ -58,6 +58,9 @@ export function failureFileName(index: number, v: Violation): string {
   return `explore-${String(index + 1).padStart(3, '0')}-${v.kind}-${subject}.yaml`;
 }
 
+/** How a file `explore --write-failures` wrote begins: such a file is its own, replaced on the next run. */
+export const EXPLORE_FAILURE_MARK = '# Written by mnesos explore';
+
 export function violationScenario(
   rules: CompiledRules,
   report: Pick<ExploreReport, 'seed'>,
@@ -76,6 +79,6 @@ export function violationScenario(
       },
     ],
   };
-  const head = `# Written by mnesos explore (seed ${report.seed}): the shortest sequence found that shows this\n# violation. It fails while the violation is there; fix the rules and it passes.\n`;
+  const head = `${EXPLORE_FAILURE_MARK} (seed ${report.seed}): the shortest sequence found that shows this\n# violation. It fails while the violation is there; fix the rules and it passes.\n`;
   return head + new Document(doc).toString({ lineWidth: 0 });
 }

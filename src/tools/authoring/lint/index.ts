@@ -17,6 +17,7 @@ import {
   walkExpr,
 } from '../../../core/yare/index.ts';
 import { eventUses, macroReads } from './uses.ts';
+import { lintValueTypes } from './value-types.ts';
 
 export type LintCode =
   | 'LINT_UNREACHABLE_EVENT'
@@ -27,7 +28,8 @@ export type LintCode =
   | 'LINT_TABLE_GAP'
   | 'LINT_TABLE_OVERLAP'
   | 'LINT_NOTE_SILENT'
-  | 'LINT_LORE_UNREACHABLE';
+  | 'LINT_LORE_UNREACHABLE'
+  | 'LINT_VALUE_TYPE';
 
 /** Values of a dice roll checked one by one for table gaps; wider rolls are checked for overlaps only. */
 const MAX_TABLE_SPAN = 100_000;
@@ -154,6 +156,7 @@ export function lintCartridge(cartridge: Cartridge): Diagnostic[] {
   }
 
   lintLore(cartridge, warn);
+  out.push(...lintValueTypes(rules));
   // Findings are placed in the compiled rules; for yare.js/yare.ts those are where the author wrote them.
   const place = cartridge.placeInRules;
   return place === undefined ? out : out.map(place);

@@ -1,7 +1,7 @@
 // Go-to-definition (macros, events, `call` targets, state fields) and rename of an event or a macro across
 // the cartridge: yare.yaml and every scenario file in tests/.
 
-import type { CompiledRules } from '../../../core/yare/index.ts';
+import { type CompiledRules, IDENTIFIER } from '../../../core/yare/index.ts';
 import type { Project } from './project.ts';
 import { indexRules, indexScenario, type SymbolKind, type SymbolSite } from './symbols.ts';
 import { segmentsUpTo, tokenAt } from './text.ts';
@@ -11,8 +11,6 @@ export interface SiteInFile {
   readonly start: number;
   readonly end: number;
 }
-
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** The event or macro under the cursor, if any. */
 export function symbolAt(

@@ -1,0 +1,197 @@
+// The `articulation_scramble` mini-game: build the sentence by choosing words from a shuffled bank.
+// Keyboard: Tab moves through the word buttons, Enter or Space chooses one, Backspace takes the last word
+// back, "Say it" answers. Screen readers: the sentence so far and the time left are a polite status line.
+// The logic is src/core/minigames/articulation-scramble.ts; this is only its face.
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import {
+  abortScramble,
+  choose,
+  expire,
+  newScramble,
+  readScrambleConfig,
+  type ScrambleGame,
+  scrambleHooks,
+  scrambleMetrics,
+  secondsLeft,
+  sentence,
+  submit,
+  unchoose,
+} from '../../../core/minigames/index.ts';
+import type { InteractionBody } from './interaction.ts';
+import { GameActions, reportGameResult, UnusableSettings } from './minigame-parts.tsx';
+
+const ID = 'articulation_scramble';
+
+type SetGame = (update: (game: ScrambleGame | null) => ScrambleGame | null) => void;
+
+/** How the game ended, in words (empty while it is played). */
+function endingText(ending: ScrambleGame['ending'], said: readonly string[]): string {
+  switch (ending) {
+    case 'right':
+      return `Right: “${said.join(' ')}”.`;
+    case 'wrong':
+      return `Wrong: “${said.join(' ')}”.`;
+    case 'timeout':
+      return 'Too slow: the time ran out.';
+    case 'aborted':
+      return 'Given up.';
+    default:
+      return '';
+  }
+}
+
+/**
+ * A chosen word's button is disabled, which drops the keyboard focus: give it to the next word left (or
+ * to "Say it"), so Enter, Tab and Backspace keep working without a mouse.
+ */
+function useFocusOnNextWord(root: { readonly current: HTMLElement | null }, game: ScrambleGame | null): void {
+  useEffect(() => {
+    const active = document.activeElement as HTMLButtonElement | null;
+    if (root.current === null || (active && active !== document.body && !active.disabled)) return;
+    const next =
+      root.current.querySelector<HTMLButtonElement>('[data-testid="scramble-word"]:not([disabled])') ??
+      root.current.querySelector<HTMLButtonElement>('button:not([disabled])');
+    next?.focus();
+  }, [game?.chosen.length, game?.status]);
+}
+
+/** The clock, ticking only while a timed game is being played; the time running out ends it. */
+function useScrambleClock(
+  timed: boolean,
+  status: ScrambleGame['status'] | undefined,
+  setGame: SetGame,
+): number {
+  const [now, setNow] = useState(() => performance.now());
+  useEffect(() => {
+    if (!timed || status !== 'playing') return;
+    const timer = setInterval(() => {
+      const at = performance.now();
+      setNow(at);
+      setGame((g) => (g ? expire(g, at) : g));
+    }, 250);
+    return () => clearInterval(timer);
+  }, [timed, status]);
+  return now;
+}
+
+/**
+ * Backspace takes back the last word wherever the focus is (a chosen word's button loses it), except in a
+ * text field.
+ */
+function useBackspaceTakesBack(setGame: SetGame): void {
+  useEffect(() => {
+    const onKeyDown = (e: KeyboardEvent) => {
+      const target = e.target as HTMLElement | null;
+      if (e.key !== 'Backspace' || target?.closest('input, textarea, [contenteditable]')) return;
+      e.preventDefault();
+      setGame((g) => (g ? unchoose(g, performance.now()) : g));
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, []);
+}
+
+export function ArticulationScramble({
+  config,
+  onResult,
+}: {
+  config: unknown;
+  onResult: (result: InteractionBody) => void;
+}) {
+  const checked = useMemo(() => readScrambleConfig(config), [config]);
+  const [game, setGame] = useState<ScrambleGame | null>(() =>
+    checked.ok ? newScramble(checked.config, Math.random, performance.now()) : null,
+  );
+  const timed = checked.ok && checked.config.maxTimeSeconds !== undefined;
+  const root = useRef<HTMLElement>(null);
+  useFocusOnNextWord(root, game);
+  const now = useScrambleClock(timed, game?.status, setGame);
+  useBackspaceTakesBack(setGame);
+
+  const finish = (final: ScrambleGame): void =>
+    reportGameResult(onResult, ID, final.status, scrambleMetrics(final), scrambleHooks(final));
+
+  if (!checked.ok || game === null) {
+    return (
+      <UnusableSettings
+        title="Articulation scramble"
+        minigameId={ID}
+        errors={checked.ok ? [] : checked.errors}
+        onResult={onResult}
+      />
+    );
+  }
+
+  const over = game.status !== 'playing';
+  const said = sentence(game);
+  const left = secondsLeft(game, now);
+  const act = (next: (g: ScrambleGame, at: number) => ScrambleGame) => setGame(next(game, performance.now()));
+  const outcome = endingText(game.ending, said);
+  return (
+    <section
+      class="minigame"
+      aria-label="Mini-game: articulation scramble"
+      data-testid="minigame"
+      data-minigame={ID}
+      data-status={game.status}
+      ref={root}
+    >
+      <h2>Articulation scramble</h2>
+      <p>
+        {game.config.prompt} <span class="muted">(choose the words in order; Backspace takes one back)</span>
+      </p>
+      <p role="status" aria-live="polite" data-testid="minigame-status">
+        {game.config.prefix ? `${game.config.prefix} ` : ''}
+        <strong data-testid="scramble-sentence">{said.length > 0 ? said.join(' ') : '…'}</strong>
+        {!over && left !== undefined ? ` · ${Math.ceil(left)} s left` : ''}
+        {over ? ` — ${outcome}` : ''}
+      </p>
+      <fieldset
+        class="word-bank"
+        style={{ border: 'none', padding: 0, display: 'flex', flexWrap: 'wrap', gap: '0.4rem' }}
+      >
+        <legend class="visually-hidden">Words to choose from</legend>
+        {game.bank.map((word, i) => (
+          <button
+            key={i}
+            type="button"
+            data-testid="scramble-word"
+            data-word={word}
+            aria-pressed={game.chosen.includes(i)}
+            disabled={over || game.chosen.includes(i)}
+            onClick={() => act((g, at) => choose(g, i, at))}
+          >
+            {word}
+          </button>
+        ))}
+      </fieldset>
+      <GameActions
+        over={over}
+        onContinue={() => finish(game)}
+        onGiveUp={() => {
+          const stopped = abortScramble(game, performance.now());
+          setGame(stopped);
+          finish(stopped);
+        }}
+      >
+        <button
+          type="button"
+          class="primary"
+          data-testid="scramble-submit"
+          disabled={said.length === 0}
+          onClick={() => act(submit)}
+        >
+          Say it
+        </button>
+        <button
+          type="button"
+          data-testid="scramble-undo"
+          disabled={said.length === 0}
+          onClick={() => act(unchoose)}
+        >
+          Take back the last word
+        </button>
+      </GameActions>
+    </section>
+  );
+}

@@ -1,0 +1,170 @@
+// The `reflex_dial` mini-game: a needle sweeps round a dial; stop it inside the gold zone. Keyboard: the
+// named key (Space by default) stops the needle wherever the focus is in the game; the big button does the
+// same for a pointer. Screen readers: a live region says "In the zone" and "Out of the zone" as the needle
+// crosses its edges, so the game can be played by ear, and the tally is a status line. The logic is
+// src/core/minigames/reflex-dial.ts; this is its face.
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import {
+  abortDial,
+  attemptsAllowed,
+  type DialGame,
+  dialHooks,
+  dialMetrics,
+  expectedKey,
+  inZone,
+  needleAngle,
+  newDial,
+  readDialConfig,
+  stopNeedle,
+} from '../../../core/minigames/index.ts';
+import type { InteractionBody } from './interaction.ts';
+import { GameActions, reportGameResult, UnusableSettings } from './minigame-parts.tsx';
+
+const ID = 'reflex_dial';
+const SIZE = 200;
+const R = 80;
+
+function point(angle: number, radius: number): [number, number] {
+  // 0° points up and angles run clockwise, as on a clock face.
+  const rad = ((angle - 90) * Math.PI) / 180;
+  return [SIZE / 2 + radius * Math.cos(rad), SIZE / 2 + radius * Math.sin(rad)];
+}
+
+function arc(from: number, to: number): string {
+  const [x1, y1] = point(from, R);
+  const [x2, y2] = point(to, R);
+  return `M ${SIZE / 2} ${SIZE / 2} L ${x1} ${y1} A ${R} ${R} 0 ${to - from > 180 ? 1 : 0} 1 ${x2} ${y2} Z`;
+}
+
+function keyName(key: string): string {
+  return key === ' ' ? 'Space' : key.toUpperCase();
+}
+
+export function ReflexDial({
+  config,
+  onResult,
+}: {
+  config: unknown;
+  onResult: (result: InteractionBody) => void;
+}) {
+  const checked = useMemo(() => readDialConfig(config), [config]);
+  const [game, setGame] = useState<DialGame | null>(() =>
+    checked.ok ? newDial(checked.config, Math.random, performance.now()) : null,
+  );
+  const [now, setNow] = useState(() => performance.now());
+  const gameRef = useRef(game);
+  gameRef.current = game;
+  const section = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    if (game?.status !== 'playing') return;
+    let frame = requestAnimationFrame(function tick(at) {
+      setNow(at);
+      frame = requestAnimationFrame(tick);
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [game?.status]);
+
+  useEffect(() => {
+    section.current?.focus();
+  }, []);
+
+  const finish = (final: DialGame): void =>
+    reportGameResult(onResult, ID, final.status, dialMetrics(final), dialHooks(final));
+
+  if (!checked.ok || game === null) {
+    return (
+      <UnusableSettings
+        title="Reflex dial"
+        minigameId={ID}
+        errors={checked.ok ? [] : checked.errors}
+        onResult={onResult}
+      />
+    );
+  }
+
+  const over = game.status !== 'playing';
+  const angle = over ? (game.last?.angle ?? 0) : needleAngle(game, now);
+  const inside = !over && inZone(game, angle);
+  const wanted = expectedKey(game);
+  const stop = (key: string) => {
+    const current = gameRef.current;
+    if (current && current.status === 'playing') setGame(stopNeedle(current, performance.now(), key));
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (over || e.ctrlKey || e.metaKey || e.altKey || e.key.length !== 1) return;
+    // Space or Enter on a button is that button's click; everything else is an attempt.
+    if ((e.key === ' ' || e.key === 'Enter') && (e.target as HTMLElement).tagName === 'BUTTON') return;
+    e.preventDefault();
+    stop(e.key);
+  };
+  const [nx, ny] = point(angle, R + 6);
+  const tally = `${game.hits} of ${game.config.requiredHits} hits · ${game.hits + game.misses} of ${attemptsAllowed(game.config)} attempts`;
+  const lastText = game.last ? (game.last.hit ? 'Hit!' : 'Missed.') : '';
+  return (
+    <section
+      class="minigame"
+      aria-label="Mini-game: reflex dial"
+      data-testid="minigame"
+      data-minigame={ID}
+      data-status={game.status}
+      data-in-zone={String(inside)}
+      tabIndex={-1}
+      ref={section}
+      onKeyDown={onKeyDown}
+    >
+      <h2>Reflex dial</h2>
+      <p>
+        Stop the needle inside the gold zone: press <kbd>{keyName(wanted)}</kbd>.{' '}
+        <span class="muted">(Each hit moves the zone.)</span>
+      </p>
+      <svg
+        width={SIZE}
+        height={SIZE}
+        viewBox={`0 0 ${SIZE} ${SIZE}`}
+        role="img"
+        aria-label={`Dial: zone from ${Math.round(game.zoneStart)} to ${Math.round(game.zoneStart + game.config.zoneWidth)} degrees`}
+        style={{ display: 'block', margin: '0.5rem auto' }}
+      >
+        <circle cx={SIZE / 2} cy={SIZE / 2} r={R} fill="none" stroke="currentColor" stroke-width="2" />
+        <path
+          d={arc(game.zoneStart, game.zoneStart + game.config.zoneWidth)}
+          fill="#e0b45c88"
+          data-testid="dial-zone"
+        />
+        <line
+          x1={SIZE / 2}
+          y1={SIZE / 2}
+          x2={nx}
+          y2={ny}
+          stroke={inside ? '#e0b45c' : 'currentColor'}
+          stroke-width="4"
+          stroke-linecap="round"
+          data-testid="dial-needle"
+        />
+      </svg>
+      {/* Announced on every crossing of the zone's edges, and nothing else: playable by ear. */}
+      <p class="visually-hidden" aria-live="assertive" data-testid="dial-cue">
+        {over ? '' : inside ? 'In the zone' : 'Out of the zone'}
+      </p>
+      <p role="status" data-testid="minigame-status">
+        {lastText} {tally}
+        {game.status === 'completed' ? ' — the dial gives way.' : ''}
+        {game.status === 'failed' ? ' — out of attempts.' : ''}
+      </p>
+      <GameActions
+        over={over}
+        onContinue={() => finish(game)}
+        onGiveUp={() => {
+          const stopped = abortDial(game);
+          setGame(stopped);
+          finish(stopped);
+        }}
+      >
+        <button type="button" class="primary" data-testid="dial-stop" onClick={() => stop(wanted)}>
+          Stop the needle
+        </button>
+      </GameActions>
+    </section>
+  );
+}

@@ -1,0 +1,116 @@
+// Where the player writes: the input (kept when a turn fails, so nothing typed is lost), and the failed or
+// answered turn just above it with Retry / Dismiss.
+import type { Ref } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { MAX_INPUT_CHARS } from '../../../engine/turn/browser.ts';
+import { AlertIcon, RetryIcon } from '../ui/icons.tsx';
+import type { PlayError } from './play-state.ts';
+
+export function Composer(props: {
+  error: PlayError | null;
+  running: boolean;
+  /** A mini-game is pending: it must be finished first. */
+  pending: boolean;
+  inputRef: Ref<HTMLTextAreaElement>;
+  onSend: (text: string) => void;
+  onRetry: () => void;
+  onDismiss: () => void;
+}) {
+  const { error, running, pending } = props;
+  const [text, setText] = useState('');
+  // A failed turn gives the player's words back, so nothing typed is lost.
+  useEffect(() => {
+    if (error?.input) setText((current) => (current === '' ? (error.input ?? '') : current));
+  }, [error]);
+
+  const send = (event?: Event): void => {
+    event?.preventDefault();
+    const value = text.trim();
+    if (value === '' || running || pending) return;
+    setText('');
+    props.onSend(value);
+  };
+
+  return (
+    <div class="composer-wrap">
+      {error ? (
+        <TurnProblem error={error} running={running} onRetry={props.onRetry} onDismiss={props.onDismiss} />
+      ) : null}
+      <form class="composer" onSubmit={send}>
+        <label class="visually-hidden" for="player-input">
+          What do you do?
+        </label>
+        <textarea
+          id="player-input"
+          ref={props.inputRef}
+          data-testid="player-input"
+          rows={2}
+          maxLength={MAX_INPUT_CHARS}
+          placeholder={
+            pending
+              ? 'Finish the mini-game first'
+              : 'What do you do? (Enter to send, Shift+Enter for a new line)'
+          }
+          value={text}
+          disabled={running || pending}
+          onInput={(e) => setText((e.currentTarget as HTMLTextAreaElement).value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) send(e);
+          }}
+        />
+        <button
+          type="submit"
+          class="primary"
+          disabled={running || pending || text.trim() === ''}
+          data-testid="send"
+        >
+          Send
+        </button>
+      </form>
+    </div>
+  );
+}
+
+/** A failed turn, next to the input: what went wrong and a way to send it again. */
+function TurnProblem(props: {
+  error: PlayError;
+  running: boolean;
+  onRetry: () => void;
+  onDismiss: () => void;
+}) {
+  const { error } = props;
+  if (error.kind === 'reply') {
+    // Offline, the rules answered instead of playing (a question, what can be done here): not an error.
+    return (
+      <div class="notice reply" role="status" data-testid="play-reply">
+        <p>{error.message}</p>
+        <button type="button" onClick={props.onDismiss}>
+          OK
+        </button>
+      </div>
+    );
+  }
+  return (
+    <div class="problem" role="alert" data-testid="play-error">
+      <AlertIcon />
+      <p>
+        {error.message}
+        {error.kind === 'model' ? ' Nothing was saved; your words are back in the box.' : ''}
+      </p>
+      {error.retry ? (
+        <button
+          type="button"
+          class="primary"
+          disabled={props.running}
+          onClick={props.onRetry}
+          data-testid="retry"
+        >
+          <RetryIcon /> Retry
+        </button>
+      ) : null}
+      <button type="button" onClick={props.onDismiss}>
+        Dismiss
+      </button>
+    </div>
+  );
+}

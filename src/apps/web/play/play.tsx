@@ -1,0 +1,96 @@
+// The play screen: the toolbar, the story (Markdown, streamed), the pending mini-game, the input, and the
+// side panels (state, world, tree, saves, author). Each part is its own component (play/*.tsx,
+// play/panels/); this one wires them to the play state (use-play.ts) and keeps the story's end and the
+// input in view and focus.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { storedShowRules, useApp, useClient } from '../app/context.ts';
+import { PlayApi } from './play-api.ts';
+import { Composer } from './composer.tsx';
+import { PendingMinigame, pendingOf } from '../minigames/pending-minigame.tsx';
+import { SidePanels } from './panels/side-panels.tsx';
+import type { PhaseLabel } from './play-state.ts';
+import { usePlay } from './use-play.ts';
+import { StoryLog } from './story.tsx';
+import { TurnToolbar } from './toolbar.tsx';
+
+const PHASE_TEXT: Record<PhaseLabel, string> = {
+  thinking: 'Thinking…',
+  rolling: 'Rolling…',
+  narrating: 'Narrating…',
+  saving: 'Saving…',
+};
+
+export function Play({ sessionId }: { sessionId: string }) {
+  const { reportModel } = useApp();
+  const play = usePlay(useClient(PlayApi), sessionId, reportModel);
+  const { session, story, head, live, error, busy, tree } = play.state;
+  const input = useRef<HTMLTextAreaElement>(null);
+  const end = useRef<HTMLDivElement>(null);
+  const pending = pendingOf(head);
+  const running = live !== null || busy;
+  const showRules = useState(storedShowRules)[0];
+
+  useEffect(() => {
+    end.current?.scrollIntoView?.({ block: 'end' });
+  }, [story.length, live?.narration.length]);
+  useEffect(() => {
+    if (!running && !pending) input.current?.focus();
+  }, [running, pending]);
+
+  return (
+    <div class="play">
+      <div class="story-col">
+        <TurnToolbar
+          session={session}
+          head={head}
+          running={running}
+          live={live !== null}
+          onUndo={() => void play.undo()}
+          onRegenerate={() => void play.regenerate()}
+          onStop={() => play.stop()}
+          onPersonaChanged={() => void play.reload()}
+        />
+        <StoryLog
+          story={story}
+          tree={tree}
+          head={head}
+          live={live}
+          disabled={running || pending !== null}
+          showRules={showRules}
+          onSwipe={(id) => void play.swipe(id)}
+          onEdit={(turnId, text) => void play.edit(turnId, text)}
+        />
+        <div ref={end} class="story-end" />
+        <p class="phase" role="status" data-testid="phase">
+          {live ? `${PHASE_TEXT[live.phase]}${live.tool ? ` (${live.tool})` : ''}` : ''}
+        </p>
+        <PendingMinigame
+          pending={pending}
+          running={running}
+          headId={head?.id}
+          onResult={(interaction) => void play.send({ interaction }, null)}
+        />
+        <Composer
+          error={error}
+          running={running}
+          pending={pending !== null}
+          inputRef={input}
+          onSend={(value) => void play.send({ input: value }, value)}
+          onRetry={() => void play.retry()}
+          onDismiss={play.dismiss}
+        />
+      </div>
+      <SidePanels
+        sessionId={sessionId}
+        session={session}
+        head={head}
+        tree={tree}
+        fields={play.state.fields}
+        running={running}
+        turnCached={play.turnCached}
+        onJump={(id) => void play.jump(id)}
+        onReload={() => void play.reload()}
+      />
+    </div>
+  );
+}

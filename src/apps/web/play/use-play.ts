@@ -1,0 +1,172 @@
+// The play screen's hook: the play state (play-state.ts, one reducer) and the actions that change it. Every
+// action (play, regenerate, undo, jump, swipe, load a save) ends by re-reading the session head, so the
+// screen always shows what the server committed; turns already read are kept (turn-cache.ts).
+import { useEffect, useMemo, useReducer, useRef } from 'preact/hooks';
+import type { TurnView } from '../../contract/index.ts';
+import { storedStrict } from '../app/context.ts';
+import { ApiFailure } from '../lib/errors.ts';
+import type { PlayApi, StreamEvent, TurnBody } from './play-api.ts';
+import {
+  initialPlay,
+  type LiveTurn,
+  liveStep,
+  messageOf,
+  type PlayAction,
+  playErrorOf,
+  playReducer,
+  type SentTurn,
+  storyOf,
+} from './play-state.ts';
+import { readBranch } from './turn-cache.ts';
+import { buildTree, leafOf, lineage } from './tree.ts';
+
+/** The turn as sent: in strict mode when this browser's setting says so (app/context.ts, STRICT_STORAGE). */
+function asSent(body: TurnBody): TurnBody {
+  return storedStrict() ? { ...body, strict: true } : body;
+}
+
+/**
+ * The first reads of a game: its story (`reload`) and its schema's fields (for bars; when the server
+ * cannot give them, numbers are shown plainly, while anything else, a network failure or a bug, is shown
+ * like any error). Returns what stops the answers from landing (the screen closed).
+ */
+function readGame(
+  api: PlayApi,
+  sessionId: string,
+  reload: () => Promise<void>,
+  dispatch: (action: PlayAction) => void,
+): () => void {
+  let cancelled = false;
+  const failed = (e: unknown) =>
+    !cancelled &&
+    dispatch({ type: 'failed', error: { kind: 'other', message: messageOf(e), retry: null, input: null } });
+  reload().catch(failed);
+  api
+    .schema(sessionId)
+    .then((fields) => !cancelled && dispatch({ type: 'fields', fields }))
+    .catch((e: unknown) => !(e instanceof ApiFailure) && failed(e));
+  return () => {
+    cancelled = true;
+  };
+}
+
+export function usePlay(
+  api: PlayApi,
+  sessionId: string,
+  reportModel: (failing: boolean) => void = () => undefined,
+) {
+  const [model, dispatch] = useReducer(playReducer, initialPlay);
+  const cache = useRef(new Map<string, TurnView>());
+  const abort = useRef<AbortController | null>(null);
+  const tree = useMemo(() => buildTree(model.nodes), [model.nodes]);
+
+  /** Re-reads the session, its tree and the turns on the head's branch. */
+  const reload = async (): Promise<void> => {
+    const [session, nodes] = await Promise.all([api.session(sessionId), api.tree(sessionId)]);
+    await readBranch(api, sessionId, cache.current, lineage(buildTree(nodes), session.headTurnId));
+    dispatch({ type: 'read', session, nodes, turns: new Map(cache.current) });
+  };
+
+  useEffect(() => {
+    const stopReading = readGame(api, sessionId, reload, dispatch);
+    return () => {
+      stopReading();
+      abort.current?.abort();
+    };
+  }, [sessionId]);
+
+  const { session, turns, live } = model;
+  const story = useMemo(
+    () => storyOf(tree, session, turns, live?.after ?? null),
+    [tree, session, turns, live?.after],
+  );
+  const head = session ? (turns.get(session.headTurnId) ?? null) : null;
+
+  /** Runs one action at a time; a failure is shown, and the story re-read in case it moved on. */
+  const run = async (action: () => Promise<void>, turn: SentTurn | null = null): Promise<void> => {
+    if (model.busy) return;
+    dispatch({ type: 'started' });
+    try {
+      await action();
+      if (turn !== null) reportModel(false);
+    } catch (e) {
+      const error = playErrorOf(e, turn);
+      if (error.kind === 'model') reportModel(true);
+      dispatch({ type: 'failed', error });
+      // The story may be behind what the server committed: re-read it, and if that fails too, say so
+      // next to the first error instead of leaving a stale story without a word.
+      await reload().catch((again: unknown) =>
+        dispatch({ type: 'reread-failed', message: messageOf(again) }),
+      );
+    } finally {
+      dispatch({ type: 'finished' });
+    }
+  };
+
+  /** Shows a turn as it streams in, then re-reads the story it was committed to. */
+  const stream = async (start: LiveTurn, events: AsyncGenerator<StreamEvent>): Promise<void> => {
+    let current = start;
+    dispatch({ type: 'live', live: current });
+    try {
+      for await (const event of events) {
+        if (event.event === 'failed') throw event.failure;
+        if (event.event === 'committed') cache.current.set(event.data.turn.id, event.data.turn);
+        current = liveStep(current, event);
+        dispatch({ type: 'live', live: current });
+      }
+      await reload();
+    } finally {
+      dispatch({ type: 'live', live: null });
+    }
+  };
+
+  const signal = (): AbortSignal => {
+    abort.current?.abort();
+    abort.current = new AbortController();
+    return abort.current.signal;
+  };
+  const liveTurn = (kind: LiveTurn['kind'], input: string | null, after: string | null = null): LiveTurn => ({
+    kind,
+    input,
+    narration: '',
+    phase: 'thinking',
+    tool: null,
+    after,
+  });
+  const play = (turn: SentTurn) =>
+    run(() => stream(liveTurn('turn', turn.shown), api.playTurn(sessionId, turn.body, signal())), turn);
+  /** Moves the head (undo, a turn of the tree, a loaded save, a swipe), then re-reads the story. */
+  const move = (to: () => Promise<unknown>) =>
+    run(async () => {
+      await to();
+      await reload();
+    });
+  const expected = session?.headTurnId;
+
+  return {
+    state: { session, tree, story, head, live, error: model.error, fields: model.fields, busy: model.busy },
+    send: (turn: TurnBody, shown: string | null) => play({ body: asSent(turn), shown }),
+    /** Sends the failed turn again, as it was. */
+    retry: () => (model.error?.retry ? play(model.error.retry) : Promise.resolve()),
+    dismiss: () => dispatch({ type: 'dismissed' }),
+    /** Edits a message the player sent: the new text is played from the same point, as a new branch
+     * (the original stays in the tree, one swipe away). */
+    edit: (turnId: string, text: string) =>
+      run(async () => {
+        const parentId = turns.get(turnId)?.parentId;
+        if (!parentId) throw new Error('only a message you sent can be edited');
+        const body = asSent({ input: text, parentId });
+        await stream(liveTurn('turn', text, parentId), api.playTurn(sessionId, body, signal()));
+      }),
+    regenerate: (turnId?: string) =>
+      run(() => stream(liveTurn('regenerate', null), api.regenerate(sessionId, turnId, signal()))),
+    undo: () => move(() => api.undo(sessionId, expected)),
+    /** Moves the head to a turn (the tree, a loaded save); playing on from there makes a branch. */
+    jump: (turnId: string) => move(() => api.moveHead(sessionId, turnId, expected)),
+    /** Shows another swipe of a turn: the head moves to where that alternative leads. */
+    swipe: (siblingId: string) => move(() => api.moveHead(sessionId, leafOf(tree, siblingId), expected)),
+    stop: () => abort.current?.abort(),
+    reload: () => run(reload),
+    turnCached: (id: string) => turns.get(id),
+  };
+}

@@ -1,0 +1,472 @@
+// The free actions every cartridge gets offline without writing a rule: look around, examine a thing or a
+// person, inventory, where can I go, and wait. The first four change nothing and spend no turn: they are
+// told from the public state, the lore and the world ledger (place.ts). `wait` lets game time pass
+// (the engine's `advance_game_time`), so it is a turn. Pure.
+
+import type { World } from '../../../core/ledger/index.ts';
+import { type CompiledRules, type Dict, formatValue } from '../../../core/yare/index.ts';
+import {
+  carried,
+  currentFoe,
+  currentPlace,
+  displayName,
+  entitiesAt,
+  firstSentences,
+  loreSections,
+  partOfDay,
+  peopleAt,
+  sectionAbout,
+  spelledAsLore,
+  travelEvent,
+} from './place.ts';
+import { type KnownTexts, namedEntries, sentenceAbout, toldEntry } from './known.ts';
+import { allWords, contentWords, proseList, STOP_WORDS, withArticle, wordsMatch } from './words.ts';
+
+export type FreeActionKind = 'look' | 'examine' | 'talk' | 'inventory' | 'exits' | 'wait';
+
+export interface FreeActionSpec {
+  readonly kind: FreeActionKind;
+  /** How /help and the list of what can be done name it. */
+  readonly command: string;
+  readonly summary: string;
+  /** Phrases that name it (matched on words, a typo allowed). */
+  readonly phrases: readonly string[];
+  /** Verbs that name it alone (with their synonyms). */
+  readonly verbs: readonly string[];
+}
+
+export const FREE_ACTIONS: readonly FreeActionSpec[] = [
+  {
+    kind: 'look',
+    command: '/look',
+    summary: 'look around: the place, who and what is here',
+    phrases: [
+      'look around',
+      'look about',
+      'where am i',
+      'take a look',
+      'what do i see',
+      'what is here',
+      'whats here',
+      'who is here',
+      'whos here',
+      'what now',
+      'now what',
+      'describe the place',
+      'describe this place',
+      'describe the room',
+      'describe my surroundings',
+      'my surroundings',
+      'glance around',
+      'survey the',
+      'get my bearings',
+      'what is around',
+      'whats around',
+      'take in the',
+      'listen',
+      'what do i hear',
+      'smell the air',
+      'what do i smell',
+      'sniff the air',
+    ],
+    verbs: ['look'],
+  },
+  {
+    kind: 'examine',
+    command: '/examine <thing>',
+    summary: 'examine a thing or a person',
+    phrases: [
+      'look at',
+      'look closely',
+      'check out',
+      'tell me about',
+      'who is',
+      'what is',
+      'study the',
+      'who are',
+      'what are',
+    ],
+    verbs: ['examine'],
+  },
+  {
+    kind: 'talk',
+    command: '/talk <person> [about <thing>]',
+    summary: 'talk to someone, or ask them about something',
+    phrases: ['talk to', 'speak with', 'speak to', 'chat with', 'ask about', 'what do you know about'],
+    verbs: ['talk'],
+  },
+  {
+    kind: 'inventory',
+    command: '/inventory',
+    summary: 'what you carry',
+    phrases: [
+      'inventory',
+      'what do i have',
+      'what am i carrying',
+      'what do i carry',
+      'what have i got',
+      'check my pack',
+      'check my bag',
+      'check my pockets',
+      'check my purse',
+      'check my inventory',
+      'in my bag',
+      'in my pack',
+      'in my pockets',
+      'look in my',
+      'my items',
+      'my belongings',
+      'how much gold',
+      'how much money',
+      'how many coins',
+      'count my',
+      'empty my pockets',
+    ],
+    verbs: [],
+  },
+  {
+    kind: 'exits',
+    command: '/exits',
+    summary: 'where you can go from here',
+    phrases: [
+      'where can i go',
+      'where could i go',
+      'where to go',
+      'where should i go',
+      'which way',
+      'exits',
+      'what places',
+      'what paths',
+      'directions',
+      'where does this lead',
+      'ways out',
+    ],
+    verbs: [],
+  },
+  {
+    kind: 'wait',
+    command: '/wait <duration>',
+    summary: 'let time pass (15m, 2h, 1d)',
+    phrases: [
+      'wait',
+      'pass the time',
+      'pass some time',
+      'kill time',
+      'sit and wait',
+      'wait a while',
+      'do nothing',
+    ],
+    verbs: ['wait'],
+  },
+];
+
+export interface FreeContext {
+  readonly rules: CompiledRules;
+  readonly state: Dict;
+  readonly lore: string;
+  readonly world?: World | undefined;
+  /** The player's name as the story says it ("Ada", or "You"). */
+  readonly who: Voice;
+  /** Values the travel event accepts here (from the rules' conditions), when the state is known. */
+  readonly exits?: readonly string[];
+  /** The opening and the World Info entries, for what the lore's headings do not name. */
+  readonly known?: Omit<KnownTexts, 'lore'>;
+  /** The player's previous line: what "it" means in "ask her about it". */
+  readonly previous?: string | undefined;
+}
+
+function knownOf(ctx: FreeContext): KnownTexts {
+  return { lore: ctx.lore, opening: ctx.known?.opening, entries: ctx.known?.entries };
+}
+
+/** How a sentence names the player: by name (third person) or as "you". */
+export interface Voice {
+  readonly name: string;
+  readonly second: boolean;
+  readonly possessive: string;
+}
+
+export function voiceOf(
+  persona: { readonly name: string; readonly pronoun_poss: string } | undefined,
+): Voice {
+  const name = persona?.name.trim() ?? '';
+  if (name === '' || name.toLowerCase() === 'you' || name.toLowerCase() === 'player')
+    return { name: 'You', second: true, possessive: 'your' };
+  return { name, second: false, possessive: persona?.pronoun_poss ?? 'their' };
+}
+
+/** "Ada is" / "You are" and the like: the verb as the voice wants it. */
+function say(voice: Voice, third: string, second: string): string {
+  return `${voice.name} ${voice.second ? second : third}`;
+}
+
+function spelled(ctx: FreeContext, value: string): string {
+  return spelledAsLore(ctx.lore, value);
+}
+
+function here(ctx: FreeContext): string | undefined {
+  const place = currentPlace(ctx.rules, ctx.state);
+  return place === undefined ? undefined : spelled(ctx, place);
+}
+
+/** "the Tallow Rest" (a name the lore writes with "The"), "Reedmaze" stays "the Reedmaze" too. */
+function thePlace(name: string): string {
+  return /^the\s/i.test(name) ? name : `the ${name}`;
+}
+
+function exitsLine(ctx: FreeContext): string | undefined {
+  const exits = (ctx.exits ?? []).map((e) => thePlace(spelled(ctx, e)));
+  if (exits.length === 0) return undefined;
+  return `From here ${ctx.who.second ? 'you' : ctx.who.name} can go to ${proseList(exits, 'or')}.`;
+}
+
+function describeLook(ctx: FreeContext): string {
+  const lines: string[] = [];
+  const place = here(ctx);
+  const part = partOfDay(ctx.state.game_time);
+  if (place !== undefined) {
+    lines.push(`${say(ctx.who, 'is', 'are')} at ${thePlace(place)}${part ? `; it is ${part}` : ''}.`);
+    const section = sectionAbout(ctx.lore, place);
+    if (section !== undefined) {
+      const told = firstSentences(section.text, 2);
+      if (told !== '') lines.push(told);
+    }
+  } else {
+    const opening = loreSections(ctx.lore)[0];
+    const summary = ctx.world?.scene?.summary;
+    if (summary !== undefined && summary !== '') lines.push(summary);
+    else if (opening !== undefined && opening.text !== '') lines.push(firstSentences(opening.text, 2));
+    else lines.push(`${say(ctx.who, 'looks', 'look')} around${part ? ` in the ${part}` : ''}.`);
+    if (part !== undefined && lines.length > 0 && !lines[0]!.includes(part)) lines.push(`It is ${part}.`);
+  }
+  const people = new Set([
+    ...(place === undefined ? [] : peopleAt(ctx.rules, ctx.lore, place)),
+    ...entitiesAt(ctx.world, place),
+  ]);
+  if (people.size > 0) lines.push(`${proseList([...people])} ${people.size === 1 ? 'is' : 'are'} here.`);
+  const foe = currentFoe(ctx.rules, ctx.state);
+  if (foe !== undefined)
+    lines.push(
+      `${capitalise(withArticle(foe.name))} faces ${ctx.who.second ? 'you' : ctx.who.name}${foe.hp === undefined ? '' : ` (${foe.hp} HP)`}.`,
+    );
+  const exits = exitsLine(ctx);
+  if (exits !== undefined) lines.push(exits);
+  return lines.join(' ');
+}
+
+function capitalise(text: string): string {
+  return text.length === 0 ? text : text[0]!.toUpperCase() + text.slice(1);
+}
+
+function describeInventory(ctx: FreeContext): string {
+  const { items, money } = carried(ctx.rules, ctx.state);
+  const amounts = money.map(([n, name]) => `${formatValue(n)} ${name}`);
+  const carriedText = items.length > 0 ? proseList(items.map(withArticle)) : undefined;
+  if (carriedText === undefined && amounts.length === 0)
+    return `${say(ctx.who, 'carries', 'carry')} nothing the rules keep track of.`;
+  if (carriedText === undefined) return `${say(ctx.who, 'has', 'have')} ${proseList(amounts)}.`;
+  const purse = amounts.length === 0 ? '' : `, and ${ctx.who.second ? 'have' : 'has'} ${proseList(amounts)}`;
+  return `${say(ctx.who, 'carries', 'carry')} ${carriedText}${purse}.`;
+}
+
+function describeExits(ctx: FreeContext): string {
+  const line = exitsLine(ctx);
+  if (line !== undefined) {
+    const place = here(ctx);
+    return place === undefined ? line : `${say(ctx.who, 'is', 'are')} at ${thePlace(place)}. ${line}`;
+  }
+  if (travelEvent(ctx.rules) !== undefined)
+    return `${say(ctx.who, 'cannot', 'cannot')} leave from here right now.`;
+  return 'The rules of this game keep no map: say where you go, and the story follows.';
+}
+
+interface Thing {
+  readonly name: string;
+  readonly words: readonly string[];
+  readonly describe: () => string;
+}
+
+/** Things to examine: the lore's sections, the NPC templates, the ledger's entities, items, the foe. */
+function thingsHere(ctx: FreeContext): Thing[] {
+  const things: Thing[] = [];
+  const add = (name: string, describe: () => string) =>
+    things.push({ name, words: contentWords(name), describe });
+  const foe = currentFoe(ctx.rules, ctx.state);
+  if (foe !== undefined)
+    add(foe.name, () => {
+      const section = sectionAbout(ctx.lore, foe.name);
+      const hp = foe.hp === undefined ? '' : ` It has ${foe.hp} HP left.`;
+      return `${capitalise(withArticle(foe.name))} stands before ${ctx.who.second ? 'you' : ctx.who.name}.${hp}${section ? ` ${firstSentences(section.text, 1)}` : ''}`;
+    });
+  for (const item of carried(ctx.rules, ctx.state).items)
+    add(item, () => {
+      const section = sectionAbout(ctx.lore, item);
+      return `${capitalise(withArticle(item))}, in ${ctx.who.possessive} pack.${section ? ` ${firstSentences(section.text, 1)}` : ''}`;
+    });
+  for (const entity of ctx.world === undefined ? [] : Object.values(ctx.world.entities).slice(0, 200))
+    add(entity.name, () =>
+      entity.description ? `${entity.name}: ${entity.description}` : `${entity.name} is known here.`,
+    );
+  for (const template of ctx.rules.npcTemplates.values()) {
+    if (template.type !== 'name') continue;
+    const name = displayName(ctx.lore, template.key);
+    add(name, () => {
+      const section = sectionAbout(ctx.lore, name);
+      return `${name}: ${section ? firstSentences(section.text, 2) : template.description}`;
+    });
+  }
+  for (const section of loreSections(ctx.lore))
+    add(section.name, () => `${section.name}: ${firstSentences(section.text, 2)}`);
+  for (const entry of namedEntries(knownOf(ctx)))
+    things.push({ name: entry.name, words: entry.words, describe: () => toldEntry(entry) });
+  return things;
+}
+
+/** Words that ask to examine rather than name the thing. */
+const EXAMINE_WORDS = new Set([
+  'look',
+  'examine',
+  'inspect',
+  'study',
+  'check',
+  'out',
+  'tell',
+  'about',
+  'closely',
+  'whats',
+  'whos',
+  'at',
+  'talk',
+  'speak',
+  'chat',
+  'ask',
+  'know',
+  'with',
+]);
+
+/** The thing sharing the most words with `asked` (a whole name a little more), if any. */
+function bestThing(ctx: FreeContext, asked: readonly string[]): Thing | undefined {
+  let best: { thing: Thing; score: number } | undefined;
+  for (const thing of thingsHere(ctx)) {
+    const score = thing.words.filter((w) => asked.some((a) => wordsMatch(a, w))).length;
+    if (score === 0) continue;
+    const exact = score === thing.words.length ? 0.5 : 0;
+    if (best === undefined || score + exact > best.score) {
+      best = { thing, score: score + exact };
+    }
+  }
+  return best?.thing;
+}
+
+function askedWords(text: string): string[] {
+  return contentWords(text).filter((w) => !EXAMINE_WORDS.has(w) && !STOP_WORDS.has(w));
+}
+
+function describeThing(ctx: FreeContext, text: string): string {
+  const asked = askedWords(text);
+  if (asked.length === 0) return describeLook(ctx);
+  const thing = bestThing(ctx, asked);
+  if (thing !== undefined) return thing.describe();
+  // Nothing the lore names: the sentence of the opening, lore or World Info about it.
+  const sentence = sentenceAbout(knownOf(ctx), asked);
+  if (sentence !== undefined) return sentence;
+  return `${say(ctx.who, 'sees', 'see')} nothing like “${asked.join(' ')}” here.`;
+}
+
+/**
+ * "ask Mother Hesk about the chapel", "talk to the bosun": what the game knows about the subject (after
+ * "about"), as the person tells it; with no subject, who the person is. Nothing is spent.
+ */
+function answerTalk(ctx: FreeContext, text: string): string {
+  const words = allWords(text);
+  const about = words.lastIndexOf('about');
+  const person = askedWords((about < 0 ? words : words.slice(0, about)).join(' '));
+  let subject = about < 0 ? [] : askedWords(words.slice(about + 1).join(' '));
+  // "about it", "about that": what the previous line was about.
+  if (about >= 0 && subject.length === 0 && ctx.previous !== undefined)
+    subject = askedWords(ctx.previous).filter((w) => !person.includes(w));
+  const pronoun = person.length === 1 ? PERSON_PRONOUNS.get(person[0]!) : undefined;
+  const who = person.length === 0 || pronoun !== undefined ? undefined : bestThing(ctx, person);
+  const name =
+    who?.name ?? pronoun ?? (person.length === 0 ? undefined : capitalise(`the ${person.join(' ')}`));
+  if (subject.length === 0)
+    return who === undefined
+      ? `${say(ctx.who, 'talks', 'talk')} for a while; no one says anything new.`
+      : who.describe();
+  const thing = bestThing(ctx, subject);
+  const told = thing?.describe() ?? sentenceAbout(knownOf(ctx), subject);
+  if (told === undefined)
+    return `${name ?? 'No one here'} knows nothing about “${subject.join(' ')}” that the story tells.`;
+  if (name === undefined) return `What is said of it: ${told}`;
+  return `${name} tells ${ctx.who.second ? 'you' : ctx.who.name} what is said of it: ${told}`;
+}
+
+/** A person named by a pronoun ("ask her about it"): told as the pronoun says. */
+const PERSON_PRONOUNS: ReadonlyMap<string, string> = new Map([
+  ['her', 'She'],
+  ['him', 'He'],
+  ['them', 'They'],
+]);
+
+/** The answer to a free action that changes nothing (look, examine, inventory, exits). */
+export function answerFreeAction(
+  kind: Exclude<FreeActionKind, 'wait'>,
+  ctx: FreeContext,
+  text: string,
+): string {
+  switch (kind) {
+    case 'look':
+      return describeLook(ctx);
+    case 'examine':
+      return describeThing(ctx, text);
+    case 'talk':
+      return answerTalk(ctx, text);
+    case 'inventory':
+      return describeInventory(ctx);
+    case 'exits':
+      return describeExits(ctx);
+    default: {
+      const unreachable: never = kind;
+      return String(unreachable);
+    }
+  }
+}
+
+/** Longest wait said in words ("wait an hour", "wait 10 minutes"); 15 minutes when no length is said. */
+export function waitDuration(text: string): string {
+  const words = allWords(text);
+  const units: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, {
+    minute: 'm',
+    minutes: 'm',
+    min: 'm',
+    mins: 'm',
+    hour: 'h',
+    hours: 'h',
+    hr: 'h',
+    hrs: 'h',
+    day: 'd',
+    days: 'd',
+  });
+  for (let i = 0; i < words.length; i++) {
+    const unit = units[words[i]!];
+    if (unit === undefined) continue;
+    const before = words[i - 1];
+    const n =
+      before !== undefined && /^\d{1,4}$/.test(before)
+        ? Number(before)
+        : before === 'an' || before === 'a'
+          ? 1
+          : before === 'few'
+            ? 3
+            : 1;
+    return `${Math.max(1, n)}${unit}`;
+  }
+  for (const word of words) if (/^\d{1,4}[mhd]$/.test(word)) return word;
+  if (words.includes('night') || words.includes('morning') || words.includes('dawn')) return '8h';
+  return '15m';
+}
+
+/** Names of the free actions for /help (the values of an input are shown as prose there). */
+export function freeActionHelp(hasClock: boolean): string[] {
+  return FREE_ACTIONS.filter((a) => a.kind !== 'wait' || hasClock).map((a) => `${a.command} — ${a.summary}`);
+}
