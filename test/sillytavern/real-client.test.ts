@@ -14,7 +14,7 @@ import { exportPngCard } from '../../src/tools/interop/sillytavern/export.ts';
 import type { ChatModel, ModelSet } from '../../src/adapters/llm/types.ts';
 import { ModelError } from '../../src/adapters/llm/errors.ts';
 import { inputText } from '../../src/engine/session/messages.ts';
-import { CONTINUE_INPUT } from '../../src/apps/server/openai/conversation.ts';
+import { CONTINUE_INPUT, nextSpeakerInput } from '../../src/apps/server/openai/conversation.ts';
 import { comparable, withoutPrefix } from '../../src/apps/server/openai/transcript.ts';
 import { readAnchors } from '../../src/apps/server/openai/anchor.ts';
 import { engineCommand } from '../../src/apps/server/openai/commands.ts';
@@ -309,12 +309,13 @@ describe.skipIf(!available)('SillyTavern 1.12.6 in Chromium against the endpoint
   }
 
   /** The chat as SillyTavern keeps it (its own `chat` array): each message's raw text, side and hidden flag. */
-  async function stChat(): Promise<{ user: boolean; mes: string; hidden: boolean }[]> {
+  async function stChat(): Promise<{ user: boolean; name: string; mes: string; hidden: boolean }[]> {
     return page.evaluate(() =>
       (
         window as unknown as { SillyTavern: { getContext(): { chat: Record<string, unknown>[] } } }
       ).SillyTavern.getContext().chat.map((m) => ({
         user: m.is_user === true,
+        name: String(m.name ?? ''),
         mes: String(m.mes ?? ''),
         hidden: m.is_system === true,
       })),
@@ -733,7 +734,9 @@ describe.skipIf(!available)('SillyTavern 1.12.6 in Chromium against the endpoint
   it(
     'a reload mid-stream stores nothing, and the chat plays on from what it shows',
     async () => {
+      await send('I look at the lanterns.');
       const session = await expectGameFollowsChat();
+      const chatId = await currentChatId();
       const count = (await game.store.listTree(session)).length;
       await page.locator('#ai-config-button .drawer-toggle').click();
       await page.locator('#stream_toggle').check();
@@ -754,12 +757,91 @@ describe.skipIf(!available)('SillyTavern 1.12.6 in Chromium against the endpoint
       const started = Date.now();
       while (game.deps.service.turnsInFlight > 0 && Date.now() - started < STEP_TIMEOUT_MS)
         await new Promise((resolve) => setTimeout(resolve, 50));
+      // As a player after a reload: connect again and open the character, which opens its chat.
       await page.locator('#chat .mes').first().waitFor({ timeout: LOAD_TIMEOUT_MS });
-      await page.waitForTimeout(2_000);
+      await connect();
+      await page.locator('#rightNavDrawerIcon').click();
+      await page.locator('.character_select', { hasText: 'Lanternmere' }).first().click();
+      await page.waitForFunction(
+        (id) =>
+          (
+            window as unknown as { SillyTavern: { getContext(): { chatId: string } } }
+          ).SillyTavern.getContext().chatId === id,
+        chatId,
+        { timeout: STEP_TIMEOUT_MS },
+      );
+      await page.waitForTimeout(1_000);
+      await screenshot(page, 'sillytavern-e2e-reloaded');
       expect((await game.store.listTree(session)).length).toBe(count);
       await send('I walk to the pier again.');
       expect(await expectGameFollowsChat()).toBe(session);
     },
     LOAD_TIMEOUT_MS + STEP_TIMEOUT_MS * 10,
+  );
+
+  it(
+    'a group chat where two members answer one message: each reply is a turn of its own, in order',
+    async () => {
+      // A second card (no lorebook: SillyTavern asks nothing on import), then a group of both, "List
+      // order": every member answers each player message, the second told by SillyTavern's group nudge.
+      const mira = join(folder, 'Mira.png');
+      writeFileSync(
+        mira,
+        exportPngCard(new Map([['first-message.md', 'Mira waits by the ferry rope.']]), 'Mira', undefined),
+      );
+      await page.setInputFiles('#character_import_file', mira);
+      await page
+        .locator('.character_select', { hasText: 'Mira' })
+        .first()
+        .waitFor({ state: 'attached', timeout: STEP_TIMEOUT_MS });
+      if (!(await page.locator('#rm_button_group_chats').isVisible()))
+        await page.locator('#rightNavDrawerIcon').click();
+      await page.locator('#rm_button_group_chats').click();
+      await page.fill('#rm_group_chat_name', 'Ferry');
+      for (const name of ['Lanternmere', 'Mira'])
+        await page
+          .locator('#rm_group_add_members .group_member', { hasText: name })
+          .first()
+          .locator('[data-action="add"]')
+          .click();
+      await page.selectOption('#rm_group_activation_strategy', '1');
+      await page.locator('#rm_group_submit').click();
+      // Open the group's chat: it starts with each member's greeting.
+      await page.locator('.group_select', { hasText: 'Ferry' }).first().click({ timeout: STEP_TIMEOUT_MS });
+      await page.locator('#chat .mes', { hasText: 'Mira waits by the ferry rope.' }).waitFor({
+        timeout: STEP_TIMEOUT_MS,
+      });
+      await page.waitForTimeout(600);
+      await screenshot(page, 'sillytavern-e2e-group');
+
+      const before = (await shown()).length;
+      const calls = replies;
+      await page.fill('#send_textarea', 'I greet you both.');
+      await page.locator('#send_but').click();
+      await page.waitForFunction((n) => document.querySelectorAll('#chat .mes').length >= n + 3, before, {
+        timeout: STEP_TIMEOUT_MS,
+      });
+      await idle();
+      expect(replies - calls).toBe(2);
+      const session = await expectGameFollowsChat();
+      const answers = (await stChat()).slice(-2);
+      expect(answers.every((m) => !m.user)).toBe(true);
+      const [first, second] = answers.map((m) => readAnchors(m.mes).turnIds.at(-1)!);
+      const turn = (await game.store.getTurn(session, second!))!;
+      expect(turn.parentId).toBe(first);
+      // SillyTavern's list order is its own (the group shows Mira first): the second speaker is named.
+      expect(new Set(answers.map((m) => m.name))).toEqual(new Set(['Lanternmere', 'Mira']));
+      expect(inputText(turn.input)).toBe(nextSpeakerInput(answers[1]!.name));
+
+      // The next message follows the second member's reply.
+      await page.fill('#send_textarea', 'I ask about the crossing.');
+      await page.locator('#send_but').click();
+      await page.waitForFunction((n) => document.querySelectorAll('#chat .mes').length >= n + 6, before, {
+        timeout: STEP_TIMEOUT_MS,
+      });
+      await idle();
+      expect(await expectGameFollowsChat()).toBe(session);
+    },
+    STEP_TIMEOUT_MS * 10,
   );
 });
