@@ -6,7 +6,7 @@
 // JSON object per line.
 
 import { pathToFileURL } from 'node:url';
-import { activateWorldInfo } from '../src/core/lore/world-info.ts';
+import { activateWorldInfo } from '../src/core/lore/world-info-activation.ts';
 import { parseWorldInfoFile } from '../src/core/lore/world-info-format.ts';
 import {
   MAX_WI_ENTRIES,
@@ -14,7 +14,7 @@ import {
   MAX_WI_REGEX_TEXT_CHARS,
 } from '../src/core/lore/world-info-limits.ts';
 import type { StoryMessage, TurnCartridge } from '../src/engine/turn/types.ts';
-import { activateForTurn } from '../src/engine/turn/world-info.ts';
+import { activateForTurn } from '../src/engine/turn/world-info-turn.ts';
 import { parseRegexKey } from '../src/core/lore/world-info-regex.ts';
 import { lcg, percentile, round3 as round } from './common.ts';
 

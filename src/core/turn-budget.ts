@@ -70,10 +70,6 @@ export class TurnBudgetExceeded extends Error {
   }
 }
 
-export function isTurnBudgetExceeded(value: unknown): value is TurnBudgetExceeded {
-  return value instanceof TurnBudgetExceeded;
-}
-
 /** What a long loop of the core needs of a budget: to charge its steps and to know when to pause. */
 export interface WorkMeter {
   /** Charges `steps` to `part`; throws TurnBudgetExceeded when a limit is passed. */

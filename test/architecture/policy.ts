@@ -169,8 +169,10 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   [TURN]: [...CORE, LLM, LEXICON],
   [SESSION]: [...CORE, LLM, STORE, FILES, TURN],
   // Tools built on the engine (the authoring toolchain with the builder's back end; SillyTavern interop).
+  // Explore plays its turn steps through the session layer's admission and stateless turn, the one way
+  // into a turn (src/tools/authoring/explore/play.ts).
   [INTEROP]: [...CORE, FILES],
-  [AUTHORING]: [...CORE, LLM, FILES, TURN],
+  [AUTHORING]: [...CORE, LLM, FILES, TURN, SESSION],
   // The applications. The contract (the API's answers as zod/mini schemas) is shared by the server, which
   // answers with it, and the browser client, which parses with it. It reads the turn engine's browser entry
   // only (engine/turn/browser.ts: the reasons an answer played no turn), as the browser client does.

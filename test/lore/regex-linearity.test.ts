@@ -15,7 +15,7 @@ const tsFiles = (dir: string) =>
 const FILES = [
   ...tsFiles('src/core/lore'),
   ...tsFiles('src/tools/authoring/lsp'),
-  'src/engine/turn/world-info.ts',
+  'src/engine/turn/world-info-turn.ts',
   'src/engine/turn/lore.ts',
   'src/core/cartridge/injection.ts',
   'src/core/text-policy.ts',

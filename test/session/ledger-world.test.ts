@@ -15,7 +15,7 @@ import { SessionService } from '../../src/engine/session/service.ts';
 import { verifySession } from '../../src/engine/session/verify.ts';
 import { openStore } from '../../src/adapters/store/open.ts';
 import type { Store } from '../../src/adapters/store/repository.ts';
-import { initialWorld } from '../../src/engine/turn/ledger-world.ts';
+import { initialWorld } from '../../src/engine/turn/ledger/world.ts';
 import { fixture } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mnesos-session-world-'));

@@ -12,7 +12,7 @@ import {
   MAX_IMPORT_FILE_BYTES,
   MAX_PNG_CHUNKS,
 } from '../../src/tools/interop/sillytavern/limits.ts';
-import { activateWorldInfo } from '../../src/core/lore/world-info.ts';
+import { activateWorldInfo } from '../../src/core/lore/world-info-activation.ts';
 import { parseWorldInfoFile } from '../../src/core/lore/world-info-format.ts';
 import {
   MAX_WI_CONTENT_CHARS,

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadCartridgeFromFiles } from '../../src/adapters/files/index.ts';
 import { importSillyTavern } from '../../src/tools/interop/sillytavern/import.ts';
-import { activateWorldInfo } from '../../src/core/lore/world-info.ts';
+import { activateWorldInfo } from '../../src/core/lore/world-info-activation.ts';
 import { sharedAvailable, sharedPath } from '../helpers/shared.ts';
 
 const available = sharedAvailable('SillyTavern sample imports', 'st-samples');

@@ -4,7 +4,7 @@ import {
   type ActivationInput,
   activateWorldInfo,
   advanceTimedEffects,
-} from '../../src/core/lore/world-info.ts';
+} from '../../src/core/lore/world-info-activation.ts';
 import { book } from './helpers.ts';
 
 function run(b: ReturnType<typeof book>, messages: string[], extra: Partial<ActivationInput> = {}) {

@@ -19,7 +19,7 @@ import {
   MAX_ECHO_ARGS_DEPTH,
   MAX_ECHO_ARGS_NODES,
 } from '../../src/engine/turn/echo.ts';
-import { repairContent } from '../../src/engine/turn/ledger-turn.ts';
+import { repairContent } from '../../src/engine/turn/ledger/turn.ts';
 import {
   DEFAULT_WORLD_SUMMARY_TOKENS,
   MAX_LEDGER_AUDIT_CHARS,

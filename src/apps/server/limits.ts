@@ -23,8 +23,6 @@ export const DEFAULT_RATE_LIMIT = 120;
 export const DEFAULT_RATE_WINDOW_MS = 60_000;
 /** Milliseconds a turn may run before it is abandoned (nothing is committed). */
 export const DEFAULT_TURN_TIMEOUT_MS = 120_000;
-/** Items returned by list routes. */
-export const MAX_LIST_ITEMS = 1_000;
 /** Sessions `GET /v1/sessions` returns per page when the client does not say (`?limit=`). */
 export const DEFAULT_SESSION_PAGE = 50;
 /** Sessions `GET /v1/sessions` returns per page at most. */

@@ -18,7 +18,7 @@ import { applyPersonaMacros, applyStoryMacros, type Persona, validatePersona } f
 import { chunkConditionalLore, type ConditionalLore, LoreError, type WorldInfoBook } from '../lore/index.ts';
 import { compileLoreConditions } from './lore-conditions.ts';
 import { parseAlternateGreetings } from './greetings.ts';
-import { loadWorldInfo } from './world-info.ts';
+import { loadWorldInfo } from './world-info-file.ts';
 import { decodeCartridgeFile } from './text.ts';
 import { Sha256 } from './sha256.ts';
 import { normaliseName } from '../text-policy.ts';

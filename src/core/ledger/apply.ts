@@ -2,12 +2,12 @@
 // environment: every stamp comes from `at`). The input world is never mutated: a WorldDraft copies a
 // table the first time it is written and replaces records instead of editing them, so snapshots and
 // earlier worlds can share every record that did not change. Entities, relationships and threads are
-// structurally shared tables (shared-table.ts), so a batch costs O(batch) however big the world is.
+// structurally shared tables (persistent-hash-trie.ts), so a batch costs O(batch) however big the world is.
 
 import { LedgerApplyError } from './errors.ts';
 import type { LedgerEvent } from './events.ts';
 import { keepNameIndex, keptNameIndex, NameIndexWriter, nameIndexOf } from './name-index.ts';
-import { SharedTable, sharedTableOf, TableWriter, tableView } from './shared-table.ts';
+import { PersistentHashTrie, hashTrieOf, TableWriter, tableView } from './persistent-hash-trie.ts';
 import { noteDerivedWorld } from './summary-index.ts';
 import { assertNever } from './text.ts';
 import {
@@ -40,7 +40,7 @@ class DraftTable<T> {
     return this.writer ? this.writer.get(key) : lookup(this.base, key);
   }
   set(key: string, value: T): void {
-    this.writer ??= new TableWriter(sharedTableOf(this.base));
+    this.writer ??= new TableWriter(hashTrieOf(this.base));
     this.writer.set(key, value);
   }
   /** The table as it is now; the base object itself when nothing was written. */
@@ -115,7 +115,7 @@ export class WorldDraft {
     let writer = this.factWriters.get(name);
     if (!writer) {
       const old = lookup(this.facts, name);
-      writer = new TableWriter(old ? sharedTableOf(old) : SharedTable.empty<FactRecord>());
+      writer = new TableWriter(old ? hashTrieOf(old) : PersistentHashTrie.empty<FactRecord>());
       this.factWriters.set(name, writer);
     }
     writer.set(record.id, record);
@@ -138,7 +138,7 @@ export class WorldDraft {
     if (this.factWriters.size > 0) {
       // The directory of buckets is a shared table too: copying its (up to FACT_BUCKETS) keys each batch
       // was most of a batch's cost once a world's facts filled every bucket.
-      const directory = new TableWriter(sharedTableOf(this.facts));
+      const directory = new TableWriter(hashTrieOf(this.facts));
       for (const [name, writer] of this.factWriters) directory.set(name, tableView(writer.finish()));
       facts = tableView(directory.finish());
     }

@@ -5,7 +5,7 @@
 // table object, which never changes), is carried forward by each WorldDraft, and is rebuilt once from
 // the table for a world that arrived without one (decoded from a snapshot, built by hand).
 
-import { SharedTable, TableWriter } from './shared-table.ts';
+import { PersistentHashTrie, TableWriter } from './persistent-hash-trie.ts';
 import { nameFold, nameSkeleton } from './text.ts';
 import type { EntityRecord } from './world.ts';
 
@@ -15,7 +15,7 @@ export interface NameEntry {
   readonly fold: string;
 }
 
-export type NameIndex = SharedTable<readonly NameEntry[]>;
+export type NameIndex = PersistentHashTrie<readonly NameEntry[]>;
 
 const indexOfTable = new WeakMap<object, NameIndex>();
 
@@ -32,7 +32,7 @@ export function keepNameIndex(entities: Readonly<Record<string, EntityRecord>>, 
 export function nameIndexOf(entities: Readonly<Record<string, EntityRecord>>): NameIndex {
   const kept = indexOfTable.get(entities);
   if (kept) return kept;
-  const writer = new NameIndexWriter(SharedTable.empty());
+  const writer = new NameIndexWriter(PersistentHashTrie.empty());
   for (const key of Object.keys(entities)) writer.addEntity(entities[key]!);
   const index = writer.finish();
   indexOfTable.set(entities, index);

@@ -6,7 +6,7 @@
 // the process plays. A world with no indexed relative nearby is indexed from scratch once (O(world)): the
 // first summary of a game in a process.
 
-import { diffTables, tableKeys, tableValues } from './shared-table.ts';
+import { diffTables, tableKeys, tableValues } from './persistent-hash-trie.ts';
 import type { EntityRecord, FactRecord, ThreadRecord, World } from './world.ts';
 
 /**

@@ -2,7 +2,7 @@
 // Object.prototype and no guarantees, so every table is rebuilt with a null prototype and every record
 // is checked for the fields and types the World type promises. Keys must still be valid ledger keys.
 
-import { sharedView } from './shared-table.ts';
+import { sharedView } from './persistent-hash-trie.ts';
 import type { LedgerScalar } from './events.ts';
 import { KEY_PATTERN, RESERVED_KEYS } from './limits.ts';
 import {

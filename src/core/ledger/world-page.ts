@@ -3,7 +3,7 @@
 // own order, which never changes for a given world (records are replaced in place, never deleted). The
 // cursor names the last record a page held, so the next page starts right after it.
 
-import { tableKeys } from './shared-table.ts';
+import { tableKeys } from './persistent-hash-trie.ts';
 import { type FactTable, lookup, nullTable, type World, WORLD_VERSION } from './world.ts';
 
 export type WorldTable = 'entities' | 'relationships' | 'threads' | 'facts';

@@ -3,7 +3,7 @@
 // deleted: facts are invalidated, relationships ended and threads resolved, each keeping when and why.
 
 import type { LedgerScalar } from './events.ts';
-import { tableGet, tableKeys, tableValues } from './shared-table.ts';
+import { tableGet, tableKeys, tableValues } from './persistent-hash-trie.ts';
 
 export const WORLD_VERSION = 1;
 

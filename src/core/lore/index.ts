@@ -37,7 +37,7 @@ export {
   type EntryDecision,
   type TimedEffect,
   type WorldInfoTrigger,
-} from './world-info.ts';
+} from './world-info-activation.ts';
 export {
   parseCharacterBook,
   parseWorldInfoFile,

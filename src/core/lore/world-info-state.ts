@@ -9,7 +9,7 @@
 // dropped, never trusted.
 
 import { MAX_WI_TIMED_EFFECTS } from './world-info-limits.ts';
-import type { TimedEffect } from './world-info.ts';
+import type { TimedEffect } from './world-info-activation.ts';
 
 export const WORLD_INFO_STATE_KEY = '_world_info';
 

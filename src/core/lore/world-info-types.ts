@@ -1,6 +1,6 @@
 // World Info (SillyTavern lorebooks) as the engine keeps it: one normalised entry type, whatever the file
 // used (SillyTavern's own field names, the card spec's `character_book`, or both at once), and the book's
-// scan settings. The activation algorithm is in world-info.ts; reading and writing files in
+// scan settings. The activation algorithm is in world-info-activation.ts; reading and writing files in
 // world-info-format.ts.
 
 /** SillyTavern's `selectiveLogic` 0..3: how the secondary keys filter an entry whose primary key matched. */

@@ -16,11 +16,11 @@ import {
 import { type BudgetPart, type TurnBudget, TurnBudgetExceeded } from '../../core/turn-budget.ts';
 import { TurnError } from './errors.ts';
 import { type ClockMode, clockMode } from './game-time.ts';
-import type { LedgerOptions } from './ledger-world.ts';
+import type { LedgerOptions } from './ledger/world.ts';
 import type { TurnLimits } from './limits.ts';
 import type { ConditionVerdicts } from '../../core/cartridge/index.ts';
 import { loreIndexOf, loreVerdicts } from './lore.ts';
-import type { TurnWorldInfo } from './world-info.ts';
+import type { TurnWorldInfo } from './world-info-turn.ts';
 import type {
   InvariantBreach,
   PromptRecord,

@@ -24,7 +24,7 @@ import { parseRawArgs } from './args.ts';
 import { echoableCalls } from './echo.ts';
 import { TurnError } from './errors.ts';
 import { currentGameTime } from './game-time.ts';
-import { worldSection } from './ledger-prompt.ts';
+import { worldSection } from './ledger/prompt.ts';
 import { directorLoreSection } from './lore-sections.ts';
 import { MAX_DIRECTIVES_CHARS, MAX_TOOL_CALLS_PER_ROUND, MAX_TOOL_CALLS_PER_TURN } from './limits.ts';
 import { type NpcQueryArgs, runNpcQuery } from './npc.ts';

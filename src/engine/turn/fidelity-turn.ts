@@ -9,7 +9,7 @@ import type { ChatModel } from '../../adapters/llm/index.ts';
 import { diffStates } from '../../core/yare/index.ts';
 import type { TurnContext } from './context.ts';
 import { checkNarration, repairRequest } from './fidelity.ts';
-import type { LedgerConversation } from './ledger-turn.ts';
+import type { LedgerConversation } from './ledger/turn.ts';
 import { notesForNarrator } from './private-notes.ts';
 import { MAX_NARRATION_CHARS } from './limits.ts';
 import { sanitizeForPrompt } from '../../core/text-policy.ts';

@@ -1,7 +1,7 @@
 // The turn engine: one function runs one turn (see run-turn.ts and docs/turn.md).
 export { runTurn, runTurnToRecord } from './run-turn.ts';
 export { replayTurnRules, type ReplayOptions, type ReplayResult } from './record.ts';
-export { initialWorld, LEDGER_MODES, STARTING_WORLD_TURN } from './ledger-world.ts';
+export { initialWorld, LEDGER_MODES, STARTING_WORLD_TURN } from './ledger/world.ts';
 export { openingMessages } from './narrator.ts';
 export { TurnError, isTurnError } from './errors.ts';
 export { DEFAULT_TURN_LIMITS, MAX_INPUT_CHARS, resolveTurnLimits, type TurnLimits } from './limits.ts';
@@ -23,7 +23,7 @@ export { NO_TURN_REASONS, type NoTurnReason } from './no-turn.ts';
 export { narrateOffline, stripNote } from './offline/narration.ts';
 export { selectNpcs } from './npc.ts';
 export { loreOf, loreVerdicts, lookupInPlay, sectionsInPlay } from './lore.ts';
-export { activateForTurn } from './world-info.ts';
+export { activateForTurn } from './world-info-turn.ts';
 export type { ItemReceipt, ItemStatus, SectionItem } from './prompts.ts';
 export type {
   Contradiction,

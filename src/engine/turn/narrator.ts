@@ -7,8 +7,8 @@ import { publicState } from '../../core/yare/index.ts';
 import type { TurnContext } from './context.ts';
 import { currentGameTime } from './game-time.ts';
 import { directorTextFor, scopedSection, scopedTextFor } from './director-text.ts';
-import { ledgerTool, narratorLedgerSections, worldSection } from './ledger-prompt.ts';
-import type { LedgerConversation } from './ledger-turn.ts';
+import { ledgerTool, narratorLedgerSections, worldSection } from './ledger/prompt.ts';
+import type { LedgerConversation } from './ledger/turn.ts';
 import { narratorLoreSection } from './lore-sections.ts';
 import { notesForNarrator } from './private-notes.ts';
 import { MAX_NARRATION_CHARS } from './limits.ts';
@@ -25,7 +25,7 @@ import {
   toChatMessages,
 } from './prompts.ts';
 import type { StoryMessage, TurnCartridge, TurnEvent } from './types.ts';
-import { insertAtDepth, worldInfoSections } from './world-info.ts';
+import { insertAtDepth, worldInfoSections } from './world-info-turn.ts';
 
 /** Cap on the recent-messages section of the Narrator prompt. */
 export const NARRATOR_HISTORY_TOKENS = 2_000;

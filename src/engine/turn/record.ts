@@ -18,8 +18,8 @@ import {
 import type { TurnContext } from './context.ts';
 import { type ClockMode, checkAdvance, ELAPSED_MINUTES_KEY, elapsedSeconds } from './game-time.ts';
 import { clearPending } from './interaction.ts';
-import { withRecordedWorldInfo } from './world-info.ts';
-import type { LedgerOutcome } from './ledger-turn.ts';
+import { withRecordedWorldInfo } from './world-info-turn.ts';
+import type { LedgerOutcome } from './ledger/turn.ts';
 import type {
   DirectorStop,
   GameState,

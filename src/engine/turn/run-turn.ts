@@ -22,14 +22,14 @@ import {
   PENDING_KEY,
   resolverInputs,
 } from './interaction.ts';
-import { resolveLedgerOptions } from './ledger-world.ts';
+import { resolveLedgerOptions } from './ledger/world.ts';
 import { settleNarration } from './fidelity-turn.ts';
 import {
   extractWorldChanges,
   type LedgerConversation,
   type LedgerOutcome,
   settleProposal,
-} from './ledger-turn.ts';
+} from './ledger/turn.ts';
 import { MAX_INPUT_CHARS, MAX_SEED, TURN_SLICE_MS, type TurnLimits, resolveTurnLimits } from './limits.ts';
 import { loreInPlay, loreOfSliced } from './lore.ts';
 import { NARRATOR_HISTORY_TOKENS, runNarrator } from './narrator.ts';
@@ -42,7 +42,12 @@ import { sanitizeForPrompt } from '../../core/text-policy.ts';
 import { neutralPersona } from './sanitize.ts';
 import { withKnownValues } from './known-values.ts';
 import { checkedArgs, directorTools, runAdvanceTime, runEventTool, type ToolOutcome } from './tools.ts';
-import { activateForTurnSliced, withWorldInfoState, worldInfoLore, worldInfoRecord } from './world-info.ts';
+import {
+  activateForTurnSliced,
+  withWorldInfoState,
+  worldInfoLore,
+  worldInfoRecord,
+} from './world-info-turn.ts';
 import type {
   FidelityRecord,
   InteractionInput,

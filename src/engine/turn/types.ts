@@ -57,7 +57,7 @@ export interface TurnCartridge {
   readonly firstMessage?: string;
   /** The world-ledger write policy and the starting world (the cartridge's `ledger:` section). */
   readonly ledger: LedgerSection;
-  /** `world_info.json`: SillyTavern World Info, activated by its keys each turn (src/engine/turn/world-info.ts). */
+  /** `world_info.json`: SillyTavern World Info, activated by its keys each turn (src/engine/turn/world-info-turn.ts). */
   readonly worldInfo?: WorldInfoBook;
   /** `intents.yaml`: the inputs intent phrases imply (the offline matcher's). */
   readonly intentInputs?: IntentInputs;

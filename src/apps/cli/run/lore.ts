@@ -2,7 +2,7 @@
 // entry's decision and why, with the timed effects of --state and the `when` conditions on --state and
 // --world), then the bot_lore.md sections in play by their `when:` condition and those a BM25 lookup of the
 // text returns, each with why (and the sections a false condition keeps out). The same functions as a turn
-// (src/engine/turn/lore.ts, src/engine/turn/world-info.ts), so what this shows is what a turn would do.
+// (src/engine/turn/lore.ts, src/engine/turn/world-info-turn.ts), so what this shows is what a turn would do.
 
 import { initialWorld, loreVerdicts, lookupInPlay, sectionsInPlay } from '../../../engine/turn/index.ts';
 import { activateForTurn } from '../../../engine/turn/index.ts';

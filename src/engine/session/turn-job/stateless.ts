@@ -1,7 +1,8 @@
 // A stateless turn through the session's door: the state and story come from the caller and nothing is
 // stored, but the request is the one admission has checked, the engine runs under the same turn timeout
 // and its errors mean the same SessionErrors as a session turn's (runEngine). Used by `POST /v1/turn`
-// (through SessionService.playStateless, with the principal's models) and by `mnesos turn`.
+// (through SessionService.playStateless, with the principal's models), by `mnesos turn` and by explore's
+// turn steps (tools/authoring/explore/play.ts).
 
 import type { Cartridge, Persona } from '../../../core/cartridge/index.ts';
 import type { ModelSet } from '../../../adapters/llm/index.ts';
@@ -23,6 +24,8 @@ export interface StatelessTurn {
   readonly world?: TurnOptions['world'];
   readonly ledgerTurn?: number;
   readonly limits?: Partial<TurnLimits>;
+  /** The engine's clock for timings (default `performance.now`); explore passes a fixed one to replay exactly. */
+  readonly now?: TurnOptions['now'];
 }
 
 /** Plays the turn to its record, events to the sink. Throws SessionError when the turn did not finish. */
@@ -43,6 +46,7 @@ export async function playStatelessTurn(
     ...(turn.world === undefined ? {} : { world: turn.world }),
     ...(turn.ledgerTurn === undefined ? {} : { ledgerTurn: turn.ledgerTurn }),
     ...(turn.limits === undefined ? {} : { limits: turn.limits }),
+    ...(turn.now === undefined ? {} : { now: turn.now }),
     ...(request.playerContext === undefined ? {} : { playerContext: request.playerContext }),
     ...(request.trigger === undefined ? {} : { worldInfoTrigger: request.trigger }),
     ...(request.strict === true ? { strict: true } : {}),

@@ -8,11 +8,6 @@ export type BuilderFiles = Partial<Record<string, string>>;
 /** Every file name a draft may hold, in the cartridge's order (rules first). */
 export const BUILDER_FILE_NAMES: readonly string[] = CARTRIDGE_FILES.map((s) => s.name);
 
-/** The largest text the named file may hold (its loader limit; characters never exceed bytes). */
-export function maxCharsOf(name: string): number | undefined {
-  return CARTRIDGE_FILES.find((s) => s.name === name)?.maxBytes;
-}
-
 /** A draft's files read back from the store (JSON the store does not interpret): known names, texts only. */
 export function draftFilesOf(stored: unknown): BuilderFiles {
   const out: BuilderFiles = {};

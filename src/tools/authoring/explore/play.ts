@@ -1,16 +1,21 @@
 // Playing one explorer step on a playthrough, exactly as `mnesos test` plays the scenario step it is
 // written as (scenario/run.ts): an event through `runEvent` with the step's seed; a mini-game result and a
-// wait as an offline turn (`runTurnToRecord`) on the story and world so far. What failed is returned as
+// wait as an offline turn on the story and world so far, through the session layer's admission and stateless
+// turn (engine/session/turn-job/stateless.ts), the one way into a turn. What failed is returned as
 // findings; the state moves only when the step succeeded.
 
 import type { World } from '../../../core/ledger/index.ts';
 import { type Dict, runEvent, type RunError, toStateValue, toValue } from '../../../core/yare/index.ts';
 import {
+  admission,
+  DEFAULT_ADMISSION,
+  isSessionError,
+  playStatelessTurn,
+} from '../../../engine/session/index.ts';
+import {
   type GameState,
   initialWorld,
-  isTurnError,
   openingMessages,
-  runTurnToRecord,
   type StoryMessage,
 } from '../../../engine/turn/index.ts';
 import { type Game, placeKey } from './game.ts';
@@ -100,17 +105,23 @@ export function playEvent(
   return { played: true, findings, notes: result.notes, events: 1 };
 }
 
+/** The session layer's one admission of a turn request, with its default limits. */
+const admit = admission(DEFAULT_ADMISSION);
+
 async function playTurn(
   game: Game,
   play: Playthrough,
   step: Exclude<ExploreStep, { kind: 'event' }>,
 ): Promise<StepOutcome> {
   try {
-    const { record } = await runTurnToRecord({
+    const request = admit({
+      turn: step.kind === 'wait' ? { input: `/wait ${step.duration}` } : { interaction: step.result },
+    });
+    const record = await playStatelessTurn({
+      request,
       cartridge: game.cartridge,
       state: toStateValue(play.state) as GameState,
       messages: play.messages,
-      ...(step.kind === 'wait' ? { input: `/wait ${step.duration}` } : { interaction: step.result }),
       seed: step.seed,
       models: null,
       world: play.world,
@@ -136,11 +147,11 @@ async function playTurn(
     }
     return { played: true, findings, notes: record.notes, events: record.ruleCalls.length };
   } catch (error) {
-    if (!isTurnError(error)) throw error;
+    if (!isSessionError(error)) throw error;
     unrendered(game, undefined);
     // A mini-game whose resolver fails refuses the turn: that is the cartridge's bug. A wait the engine
     // answers instead of playing (no clock to move) is no step at all.
-    if (error.kind !== 'interaction' || step.kind !== 'minigame') {
+    if (error.details.kind !== 'interaction' || step.kind !== 'minigame') {
       return { played: false, findings: [], notes: [], events: 0 };
     }
     const finding: Finding = {

@@ -8,9 +8,9 @@ import {
   startingWorld,
   WORLD_VERSION,
   type World,
-} from '../../core/ledger/index.ts';
-import { TurnError } from './errors.ts';
-import type { LedgerMode, TurnOptions } from './types.ts';
+} from '../../../core/ledger/index.ts';
+import { TurnError } from '../errors.ts';
+import type { LedgerMode, TurnOptions } from '../types.ts';
 
 export { STARTING_WORLD_TURN };
 

@@ -12,7 +12,12 @@ import {
   proposeBatch,
 } from '../../src/core/ledger/index.ts';
 import { nameIndexOf } from '../../src/core/ledger/name-index.ts';
-import { SharedTable, sharedTableOf, TableWriter, tableView } from '../../src/core/ledger/shared-table.ts';
+import {
+  PersistentHashTrie,
+  hashTrieOf,
+  TableWriter,
+  tableView,
+} from '../../src/core/ledger/persistent-hash-trie.ts';
 import { worldFromJson } from '../../src/core/ledger/world-json.ts';
 
 // Small alphabets so keys collide and repeat; numeric strings exercise the array-index ordering.
@@ -30,13 +35,14 @@ function plainOf(writes: readonly { key: string; value: number }[]): Record<stri
   return plain;
 }
 
-describe('SharedTable', () => {
+describe('PersistentHashTrie (the ledger’s structurally shared table)', () => {
   it('matches a Map and a plain object at every version, and earlier versions never change', () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 200 }), (ops) => {
-        const writer = new TableWriter<number>(SharedTable.empty());
+        const writer = new TableWriter<number>(PersistentHashTrie.empty());
         const model = new Map<string, number>();
-        const versions: { table: SharedTable<number>; plain: Record<string, number>; size: number }[] = [];
+        const versions: { table: PersistentHashTrie<number>; plain: Record<string, number>; size: number }[] =
+          [];
         const done: { key: string; value: number }[] = [];
         for (const { key, value, freeze } of ops) {
           writer.set(key, value);
@@ -74,7 +80,7 @@ describe('SharedTable', () => {
         fc.array(op, { maxLength: 60 }),
         fc.array(op, { maxLength: 60 }),
         (common, left, right) => {
-          const base = new TableWriter<number>(SharedTable.empty());
+          const base = new TableWriter<number>(PersistentHashTrie.empty());
           for (const { key, value } of common) base.set(key, value);
           const shared = base.finish();
           const branch = (ops: typeof left) => {
@@ -99,7 +105,7 @@ describe('SharedTable', () => {
   });
 
   it('a view reads like a plain null-prototype table and refuses every write', () => {
-    const writer = new TableWriter<{ n: number }>(SharedTable.empty());
+    const writer = new TableWriter<{ n: number }>(PersistentHashTrie.empty());
     writer.set('b', { n: 1 });
     writer.set('7', { n: 2 });
     writer.set('a', { n: 3 });
@@ -118,7 +124,7 @@ describe('SharedTable', () => {
     }).toThrow(/immutable/);
     expect(Object.keys(view)).toEqual(['7', 'b', 'a']);
     // Reading a view back gives the same table, not a copy.
-    expect(sharedTableOf(view)).toBe(sharedTableOf(view));
+    expect(hashTrieOf(view)).toBe(hashTrieOf(view));
   });
 });
 

@@ -1,5 +1,5 @@
 // `world_info.json`: a SillyTavern World Info file (or a `lorebook_v3`) inside a cartridge. When present, its
-// entries are activated by their keys every turn, as SillyTavern does (src/core/lore/world-info.ts), beside the
+// entries are activated by their keys every turn, as SillyTavern does (src/core/lore/world-info-activation.ts), beside the
 // BM25 lookup over `bot_lore.md`. Problems name their place (`world_info.json:12:7`); options that behave
 // differently from SillyTavern are warnings.
 

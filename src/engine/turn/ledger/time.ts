@@ -4,11 +4,11 @@
 // and replay (which re-applies `record.time.advancedSeconds`) needs nothing new. A `set` is the distance
 // from the clock after the Director to the time given; the clock never goes back.
 
-import type { TimeChange } from '../../core/ledger/index.ts';
-import type { TurnContext } from './context.ts';
-import { checkAdvance, currentGameTime, DEFAULT_GAME_TIME, parseGameTime } from './game-time.ts';
-import { MAX_TIME_ADVANCE_SECONDS } from './limits.ts';
-import type { LedgerIssue } from './types.ts';
+import type { TimeChange } from '../../../core/ledger/index.ts';
+import type { TurnContext } from '../context.ts';
+import { checkAdvance, currentGameTime, DEFAULT_GAME_TIME, parseGameTime } from '../game-time.ts';
+import { MAX_TIME_ADVANCE_SECONDS } from '../limits.ts';
+import type { LedgerIssue } from '../types.ts';
 
 export type TimePlan =
   /** `seconds` more to add to the turn's advance; `warning` when a time was given and ignored. */

@@ -8,7 +8,7 @@
 // bitmaps and collision nodes for no gain at the sizes the ledger limits allow.
 //
 // A world's tables stay plain-looking objects for every reader (`world.entities[key]`, `lookup`, `for…in`,
-// `Object.keys`, `JSON.stringify`): `tableView` wraps a SharedTable in a read-only Proxy. Key order is the
+// `Object.keys`, `JSON.stringify`): `tableView` wraps a PersistentHashTrie in a read-only Proxy. Key order is the
 // order a plain object would give: array-index keys first in ascending numeric order, then every other
 // key in first-insertion order (a record replaced later keeps its place), so summaries, JSON and snapshots
 // are byte-identical to what the plain tables produced.
@@ -61,13 +61,13 @@ interface PendingOrder {
 /** Keys added since the last table whose order was read, past which a table is ordered from scratch. */
 const MAX_PENDING_KEYS = 1_024;
 
-export class SharedTable<T> {
+export class PersistentHashTrie<T> {
   private orderedKeys: readonly string[] | undefined;
   private orderedValues: readonly T[] | undefined;
   private pending: PendingOrder | undefined;
 
   constructor(
-    /** Never mutated once a SharedTable holds it. */
+    /** Never mutated once a PersistentHashTrie holds it. */
     readonly top: Readonly<Top<T>>,
     readonly size: number,
     readonly nextSeq: number,
@@ -77,8 +77,8 @@ export class SharedTable<T> {
     this.pending = pending;
   }
 
-  static empty<T>(): SharedTable<T> {
-    return new SharedTable<T>(new Array(FANOUT).fill(undefined), 0, 0, { keys: [], added: [] });
+  static empty<T>(): PersistentHashTrie<T> {
+    return new PersistentHashTrie<T>(new Array(FANOUT).fill(undefined), 0, 0, { keys: [], added: [] });
   }
 
   get(key: string): T | undefined {
@@ -147,7 +147,7 @@ export class SharedTable<T> {
   }
 }
 
-/** Changes a SharedTable without touching it: the directory and each bucket are copied on first write. */
+/** Changes a PersistentHashTrie without touching it: the directory and each bucket are copied on first write. */
 export class TableWriter<T> {
   private top: Top<T>;
   private size: number;
@@ -156,13 +156,13 @@ export class TableWriter<T> {
   /** Directories (by index) and buckets (by FANOUT·directory + bucket) this writer has copied. */
   private readonly ownedDirectories = new Set<number>();
   private readonly ownedBuckets = new Set<number>();
-  private frozen: SharedTable<T> | undefined;
+  private frozen: PersistentHashTrie<T> | undefined;
   /** The table the writes since the last finish apply to, and the keys they added, in order. */
-  private base: SharedTable<T>;
+  private base: PersistentHashTrie<T>;
   private added: string[] = [];
   private addedIndex = false;
 
-  constructor(base: SharedTable<T>) {
+  constructor(base: PersistentHashTrie<T>) {
     this.top = base.top as Top<T>;
     this.size = base.size;
     this.nextSeq = base.nextSeq;
@@ -206,7 +206,7 @@ export class TableWriter<T> {
   }
 
   /** The table as it is now. Later writes copy again, so the returned table never changes. */
-  finish(): SharedTable<T> {
+  finish(): PersistentHashTrie<T> {
     if (this.frozen) return this.frozen;
     // A new named key goes after every key the base has (it has the highest sequence number), so when the
     // base's order is known (or derivable) this table's is that plus the added keys, kept pending until
@@ -217,7 +217,7 @@ export class TableWriter<T> {
       basis === undefined || this.addedIndex || basis.added.length + this.added.length > MAX_PENDING_KEYS
         ? undefined
         : { keys: basis.keys, added: this.added.length === 0 ? basis.added : basis.added.concat(this.added) };
-    this.frozen = new SharedTable(this.top, this.size, this.nextSeq, keys);
+    this.frozen = new PersistentHashTrie(this.top, this.size, this.nextSeq, keys);
     this.base = this.frozen;
     this.added = [];
     this.addedIndex = false;
@@ -229,13 +229,13 @@ export class TableWriter<T> {
 }
 
 /** Views handed out, so a world table read back can be written again without rebuilding it. */
-const tableOfView = new WeakMap<object, SharedTable<unknown>>();
+const tableOfView = new WeakMap<object, PersistentHashTrie<unknown>>();
 
 function readOnly(): never {
   throw new TypeError('world tables are immutable; apply a ledger batch to change the world');
 }
 
-function plainCopy<T>(table: SharedTable<T>): Record<string, T> {
+function plainCopy<T>(table: PersistentHashTrie<T>): Record<string, T> {
   const out = Object.create(null) as Record<string, T>;
   const keys = table.keys();
   const values = table.values();
@@ -244,7 +244,7 @@ function plainCopy<T>(table: SharedTable<T>): Record<string, T> {
 }
 
 /** A read-only, plain-object-looking view of a table (null prototype, enumerable own data properties). */
-export function tableView<T>(table: SharedTable<T>): Readonly<Record<string, T>> {
+export function tableView<T>(table: PersistentHashTrie<T>): Readonly<Record<string, T>> {
   const target = Object.create(null) as Record<string, T>;
   const handler: ProxyHandler<Record<string, T>> = {
     get: (_t, key) => {
@@ -272,25 +272,25 @@ export function tableView<T>(table: SharedTable<T>): Readonly<Record<string, T>>
     preventExtensions: readOnly,
   };
   const view = new Proxy(target, handler);
-  tableOfView.set(view, table as SharedTable<unknown>);
+  tableOfView.set(view, table as PersistentHashTrie<unknown>);
   return view;
 }
 
 /**
- * The SharedTable behind a world table: free for a view from `tableView`; a plain object (a world built
+ * The PersistentHashTrie behind a world table: free for a view from `tableView`; a plain object (a world built
  * by hand or by an older decoder) is read once, in its own key order.
  */
-export function sharedTableOf<T>(table: Readonly<Record<string, T>>): SharedTable<T> {
+export function hashTrieOf<T>(table: Readonly<Record<string, T>>): PersistentHashTrie<T> {
   const shared = tableOfView.get(table);
-  if (shared) return shared as SharedTable<T>;
-  const writer = new TableWriter<T>(SharedTable.empty());
+  if (shared) return shared as PersistentHashTrie<T>;
+  const writer = new TableWriter<T>(PersistentHashTrie.empty());
   for (const key of Object.keys(table)) writer.set(key, table[key] as T);
   return writer.finish();
 }
 
 /** A plain-looking table holding `table`'s records, sharing its structure when it already is one. */
 export function sharedView<T>(table: Readonly<Record<string, T>>): Readonly<Record<string, T>> {
-  return tableOfView.has(table) ? table : tableView(sharedTableOf(table));
+  return tableOfView.has(table) ? table : tableView(hashTrieOf(table));
 }
 
 /** A table's keys in plain-object order, without going through the view's traps when it is one. */
@@ -327,8 +327,8 @@ export function diffTables<T>(
   visit: (key: string, old: T | undefined, now: T | undefined) => void,
 ): void {
   if (before === after) return;
-  const a = tableOfView.get(before) as SharedTable<T> | undefined;
-  const b = tableOfView.get(after) as SharedTable<T> | undefined;
+  const a = tableOfView.get(before) as PersistentHashTrie<T> | undefined;
+  const b = tableOfView.get(after) as PersistentHashTrie<T> | undefined;
   if (a !== undefined && b !== undefined) {
     diffShared(a, b, visit);
     return;
@@ -343,8 +343,8 @@ export function diffTables<T>(
 }
 
 function diffShared<T>(
-  a: SharedTable<T>,
-  b: SharedTable<T>,
+  a: PersistentHashTrie<T>,
+  b: PersistentHashTrie<T>,
   visit: (key: string, old: T | undefined, now: T | undefined) => void,
 ): void {
   if (a.top === b.top) return;

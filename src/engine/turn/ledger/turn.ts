@@ -14,23 +14,23 @@ import {
   type Stamp,
   type TimeChange,
   type World,
-} from '../../core/ledger/index.ts';
+} from '../../../core/ledger/index.ts';
 import {
   type ChatMessage,
   type ChatModel,
   ModelError,
   type ModelResponse,
   type ToolCall,
-} from '../../adapters/llm/index.ts';
-import { estimateTokens } from '../../core/tokens.ts';
-import type { TurnContext } from './context.ts';
-import { echoableCalls } from './echo.ts';
-import { currentGameTime } from './game-time.ts';
-import { extractionMessage, extractionSections, ledgerTool } from './ledger-prompt.ts';
-import { planLedgerTime } from './ledger-time.ts';
-import { MAX_LEDGER_AUDIT_CHARS, MAX_LEDGER_REPAIRS, MAX_TOOL_RESULT_CHARS } from './limits.ts';
-import { assemblePrompt, type SectionReport } from './prompts.ts';
-import type { LedgerAttempt, LedgerIssue, LedgerStatus } from './types.ts';
+} from '../../../adapters/llm/index.ts';
+import { estimateTokens } from '../../../core/tokens.ts';
+import type { TurnContext } from '../context.ts';
+import { echoableCalls } from '../echo.ts';
+import { currentGameTime } from '../game-time.ts';
+import { extractionMessage, extractionSections, ledgerTool } from './prompt.ts';
+import { planLedgerTime } from './time.ts';
+import { MAX_LEDGER_AUDIT_CHARS, MAX_LEDGER_REPAIRS, MAX_TOOL_RESULT_CHARS } from '../limits.ts';
+import { assemblePrompt, type SectionReport } from '../prompts.ts';
+import type { LedgerAttempt, LedgerIssue, LedgerStatus } from '../types.ts';
 
 /** A model call the ledger can continue from: its system prompt, messages and prompt report. */
 export interface LedgerConversation {
