@@ -83,6 +83,15 @@ async function played(server: TestServer, lines: string[], options: { key?: stri
   return { chat, session };
 }
 
+/** The tally a game holds after playing `events` in order (the fixture's rule: code·31 + n, mod 1,000,003). */
+function tallyOf(events: string[]) {
+  const number: Record<string, number> = { '!a': 1, '!b': 2, '!c': 3 };
+  return {
+    code: events.reduce((code, e) => (code * 31 + number[e]!) % 1_000_003, 0),
+    count: events.length,
+  };
+}
+
 describe('offline (the tally game)', () => {
   let server: TestServer;
   beforeAll(async () => {
@@ -124,9 +133,81 @@ describe('offline (the tally game)', () => {
     expect(await snapshot(server, owner)).toEqual(before);
   });
 
+  it('a context cut over repeated lines and word-for-word identical replies: placed by the replies it still shows', async () => {
+    // Issue 31 case 1. Another client on the same key plays the same lines first (the SDK's session).
+    const lines = ['!a', '!a', '!a', '!b', '!a', '!a', '!c', '!a'];
+    const sdk = await played(server, lines, { key: KEY_A });
+    const { chat, session } = await played(server, lines, { key: KEY_A });
+    expect(session).not.toBe(sdk.session);
+    const owner = (await server.store.findSessionForAudit(sdk.session))!.principalId;
+    const sdkBefore = (await snapshot(server, owner)).find((s) => s.id === sdk.session);
+    // Every !a reply reads the same: only the anchors tell them apart.
+    expect(new Set([2, 4, 6, 10].map((i) => readAnchors(chat[i]!.content).text)).size).toBe(1);
+    const history = [...lines];
+    // The front end drops the greeting and the oldest exchanges, more each time, as its context fills.
+    for (const [cut, line] of [
+      [1 + 2 * 2, '!b'],
+      [1 + 2 * 5, '!a'],
+      [1 + 2 * 8, '!c'],
+    ] as const) {
+      chat.push({ role: 'user', content: line });
+      const answer = await post(server, chat.slice(cut), { key: KEY_A });
+      expect(answer.status).toBe(200);
+      expect(answer.session).toBe(session);
+      expect(readAnchors(answer.text).text).not.toContain('[MnesOS');
+      history.push(line);
+      expect(await tallyAt(server, session, answer.turn!)).toEqual(tallyOf(history));
+      const lineage = await server.store.getLineage(session, answer.turn!);
+      expect(lineage!.slice(1).map((t) => inputText(t.input))).toEqual(
+        history.map((l) => l.replace('!', '/')),
+      );
+      expect((await server.store.findSessionForAudit(session))!.headTurnId).toBe(answer.turn);
+      chat.push({ role: 'assistant', content: answer.text });
+    }
+    // No rebase was needed and none was made: one turn per line, and the other client's game is untouched.
+    expect(await server.store.listTree(session)).toHaveLength(1 + history.length);
+    expect((await snapshot(server, owner)).find((s) => s.id === sdk.session)).toEqual(sdkBefore);
+  });
+
+  it('two chats of one character, switched back and forth, whose first replies are word for word the same', async () => {
+    // Issue 31 case 4: each chat stays its own game, whatever the other one plays in between.
+    const a = await played(server, ['!a'], { key: KEY_A });
+    const b = await played(server, ['!a'], { key: KEY_A });
+    expect(b.session).not.toBe(a.session);
+    expect(readAnchors(b.chat[2]!.content).text).toBe(readAnchors(a.chat[2]!.content).text);
+    const owner = (await server.store.findSessionForAudit(a.session))!.principalId;
+    const histories = new Map([
+      [a, ['!a']],
+      [b, ['!a']],
+    ]);
+    const steps: [typeof a, string][] = [
+      [a, '!b'],
+      [b, '!c'],
+      [a, '!c'],
+      [b, '!a'],
+      [a, '!a'],
+      [b, '!b'],
+    ];
+    for (const [chat, line] of steps) {
+      const other = chat === a ? b : a;
+      const otherBefore = (await snapshot(server, owner)).find((s) => s.id === other.session);
+      chat.chat.push({ role: 'user', content: line });
+      const answer = await post(server, chat.chat, { key: KEY_A });
+      expect(answer.session).toBe(chat.session);
+      expect(readAnchors(answer.text).text).not.toContain('[MnesOS');
+      chat.chat.push({ role: 'assistant', content: answer.text });
+      const history = histories.get(chat)!;
+      history.push(line);
+      expect(await tallyAt(server, chat.session, answer.turn!)).toEqual(tallyOf(history));
+      expect((await server.store.listTree(chat.session)).length).toBe(1 + history.length);
+      expect((await snapshot(server, owner)).find((s) => s.id === other.session)).toEqual(otherBefore);
+    }
+  });
+
   it('an exchange deleted or hidden in the middle: the later ones are carried onto the shorter history', async () => {
     const { chat, session } = await played(server, ['!a', '!b', '!c'], { key: KEY_A });
-    // Delete the !b exchange (the trash can on one pair), then send: the game is a, c, then the new a.
+    // Delete the !b exchange (the trash can on one pair; hiding both messages sends the same request), then
+    // send: the game is a, c, then the new a.
     const shorter = [...chat.slice(0, 3), ...chat.slice(5), { role: 'user', content: '!a' }];
     const answer = await post(server, shorter, { key: KEY_A });
     expect(answer.session).toBe(session);
