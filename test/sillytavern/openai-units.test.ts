@@ -32,6 +32,28 @@ describe('readTranscript', () => {
     });
   });
 
+  it('removes each merged message’s own name, under a persona renamed between them, and no other colon', () => {
+    // A reload mid-stream: the first line's reply never came, the line is sent again after /persona Ash.
+    const t = readTranscript([
+      {
+        role: 'system',
+        content: "Write Lanternmere's next reply in a fictional chat between Lanternmere and Ash.",
+      },
+      { role: 'assistant', content: 'Lanternmere: Welcome.' },
+      { role: 'user', content: 'Wren: I look.' },
+      { role: 'assistant', content: 'Lanternmere: You see mist.' },
+      { role: 'user', content: 'Ash: I walk to the pier.' },
+      { role: 'user', content: 'Ash: I walk to the pier again.' },
+      { role: 'user', content: 'Note: this colon is mine.' },
+    ]);
+    expect(t).toMatchObject({
+      kind: 'reply',
+      greeting: 'Welcome.',
+      exchanges: [{ user: 'I look.', assistant: 'You see mist.' }],
+      user: 'I walk to the pier.\nI walk to the pier again.\nNote: this colon is mine.',
+    });
+  });
+
   it('reads a transcript ending with the assistant as continue (prefill and nudge alike)', () => {
     const prefill = readTranscript([
       { role: 'user', content: 'Go.' },

@@ -135,6 +135,9 @@ export interface ReadOptions {
 
 interface ChatItem {
   role: 'user' | 'assistant';
+  /** The texts of the consecutive messages of one role this item is, each as the front end sent it. */
+  parts: string[];
+  /** The parts joined (set once the names are removed, by cleanChat). */
   text: string;
   anchors: string[];
   at: string[];
@@ -167,7 +170,7 @@ function splitMessages(messages: readonly WireMessage[]) {
         // Consecutive messages of one role are one message (a front end's "send without reply").
         const reply = message.role === 'assistant';
         if (last !== undefined && last.role === message.role) {
-          last.text = `${last.text}\n${text}`;
+          last.parts.push(text);
           if (reply) {
             last.anchors.push(...turnIds);
             last.at.push(...atIds);
@@ -176,7 +179,8 @@ function splitMessages(messages: readonly WireMessage[]) {
         } else
           chat.push({
             role: message.role,
-            text,
+            parts: [text],
+            text: '',
             anchors: reply ? [...turnIds] : [],
             at: reply ? [...atIds] : [],
             after: reply ? [...afterIds] : [],
@@ -190,19 +194,22 @@ function splitMessages(messages: readonly WireMessage[]) {
   return { context, chat, trailing };
 }
 
-/** Removes the names the front end wrote into the messages, and reads `!command` as the game's `/command`. */
+/**
+ * Removes the names the front end wrote into the messages, and reads `!command` as the game's `/command`.
+ * Whether a role's messages carry names is read from each item's first message (as ever); a later message
+ * of the same item (a line sent again after a reply that never came) loses its prefix when it is one of
+ * those names, so `Wren: I go.` then `Ash: I go again.` is `I go.` and `I go again.` under a renamed persona.
+ */
 function cleanChat(chat: ChatItem[], names: readonly string[], context: string): void {
   for (const role of ['user', 'assistant'] as const) {
     const items = chat.filter((m) => m.role === role);
-    if (
-      !rolePrefixed(
-        items.map((m) => m.text),
-        names,
-        context,
-      )
-    )
-      continue;
-    for (const item of items) item.text = withoutPrefix(item.text);
+    const firsts = items.map((m) => m.parts[0]!);
+    const seen = new Set<string | undefined>();
+    if (rolePrefixed(firsts, names, context))
+      for (const name of [...firsts.map(prefixOf), ...names]) seen.add(name?.toLowerCase());
+    const clean = (part: string, i: number) =>
+      seen.size > 0 && (i === 0 || seen.has(prefixOf(part)?.toLowerCase())) ? withoutPrefix(part) : part;
+    for (const item of items) item.text = item.parts.map(clean).join('\n');
   }
   // `!help` through a front end is the game's `/help` (commands.ts).
   for (const item of chat) if (item.role === 'user') item.text = engineCommand(item.text);
