@@ -34,17 +34,21 @@ const LOAD_TIMEOUT_MS = 180_000;
 /** Player messages whose replies never finished in the chat (Stop, a failure): no turn holds them. */
 const UNPLAYED = ['I buy a brine tonic.', 'I call out to the ferryman.'];
 
-/** How the fake narrator answers the next request. */
-let mode: 'normal' | 'slow' | 'fail' = 'normal';
+/**
+ * How the fake narrator answers the next request; 'same' writes word for word the same reply every time
+ * (as offline play often does), so only the anchors tell two replies apart.
+ */
+let mode: 'normal' | 'slow' | 'fail' | 'same' = 'normal';
 let replies = 0;
+const numbered = (n: number) => (mode === 'same' ? 'Reply' : `Reply ${n}:`);
 const narrator: ChatModel = {
   id: 'st-narrator',
   async generate() {
-    return textResponse(`Reply ${++replies}: the lanterns burn.`);
+    return textResponse(`${numbered(++replies)} the lanterns burn.`);
   },
   async *stream(req) {
     const n = ++replies;
-    const text = `Reply ${n}: the lanterns burn on their iron posts and the fen breathes mist over the walkways.`;
+    const text = `${numbered(n)} the lanterns burn on their iron posts and the fen breathes mist over the walkways.`;
     const words = text.split(' ');
     for (const [i, word] of words.entries()) {
       if (req.signal?.aborted) throw req.signal.reason;
@@ -661,6 +665,7 @@ describe.skipIf(!available)('SillyTavern 1.12.6 in Chromium against the endpoint
         await page.locator('#openai_max_context_counter').dispatchEvent('input');
         await page.locator('#ai-config-button .drawer-toggle').click();
         const lines = ['I check my pack.', 'I head to the market.'];
+        mode = 'same';
         let cut = false;
         for (let i = 0; i < 24 && !cut; i++) {
           await send(lines[i % 3 === 2 ? 1 : 0]!);
@@ -672,6 +677,7 @@ describe.skipIf(!available)('SillyTavern 1.12.6 in Chromium against the endpoint
         await send('I check my pack.');
         await expectGameFollowsChat();
       } finally {
+        mode = 'normal';
         await page.locator('#ai-config-button .drawer-toggle').click();
         await page.fill('#openai_max_context_counter', '4095');
         await page.locator('#openai_max_context_counter').dispatchEvent('input');
@@ -684,8 +690,9 @@ describe.skipIf(!available)('SillyTavern 1.12.6 in Chromium against the endpoint
   );
 
   it(
-    'two chats of one character switched back and forth each keep their own game',
+    'two chats of one character switched back and forth, their replies word for word the same, each keep their own game',
     async () => {
+      mode = 'same';
       await option('option_start_new_chat');
       await page.locator('.popup-button-ok:visible').first().click({ timeout: STEP_TIMEOUT_MS });
       await page.waitForFunction(() => document.querySelectorAll('#chat .mes').length === 1);
@@ -699,6 +706,12 @@ describe.skipIf(!available)('SillyTavern 1.12.6 in Chromium against the endpoint
       const chatB = await currentChatId();
       const gameB = await expectGameFollowsChat();
       expect(gameB).not.toBe(gameA);
+      const firstReplies = [gameA, gameB].map(async (id) => {
+        const [turn] = (await game.store.listTree(id)).slice(1);
+        return (await game.store.getTurn(id, turn!.id))!.narration;
+      });
+      const [replyA, replyB] = await Promise.all(firstReplies);
+      expect(replyB).toBe(replyA);
       await openChat(chatA);
       const shapeB = (await sessionShapes()).get(gameB);
       await send('I head to the market.');
@@ -709,6 +722,7 @@ describe.skipIf(!available)('SillyTavern 1.12.6 in Chromium against the endpoint
       await send('I count my coins.');
       expect(await expectGameFollowsChat()).toBe(gameB);
       expect((await sessionShapes()).get(gameA)).toBe(shapeA);
+      mode = 'normal';
     },
     STEP_TIMEOUT_MS * 10,
   );
