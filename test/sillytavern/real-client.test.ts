@@ -789,6 +789,8 @@ describe.skipIf(!available)('SillyTavern 1.12.6 in Chromium against the endpoint
       expect((await game.store.listTree(session)).length).toBe(count);
       await send('I walk to the pier again.');
       expect(await expectGameFollowsChat()).toBe(session);
+      // Both lines were played (one turn): no note says otherwise.
+      expect((await shown()).at(-1)!.text).not.toContain('[MnesOS');
     },
     LOAD_TIMEOUT_MS + STEP_TIMEOUT_MS * 10,
   );
