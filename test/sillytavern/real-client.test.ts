@@ -392,9 +392,19 @@ describe.skipIf(!available)('SillyTavern 1.12.6 in Chromium against the endpoint
     const message = page.locator(`#chat .mes[mesid="${mesid}"]`);
     await message.hover();
     await message.locator('.mes_edit').click();
+    const before = (await stChat()).length;
     await message.locator('.mes_edit_delete').click();
-    const confirm = page.locator('.popup-button-ok:visible').first();
-    if (await confirm.isVisible().catch(() => false)) await confirm.click();
+    // SillyTavern asks first (its default, `confirm_message_delete`); on a busy machine the question may
+    // come a while after the click, so wait for it rather than look once.
+    await page.locator('.popup-button-ok:visible').first().click({ timeout: STEP_TIMEOUT_MS });
+    await page.waitForFunction(
+      (n) =>
+        (window as unknown as { SillyTavern: { getContext(): { chat: unknown[] } } }).SillyTavern.getContext()
+          .chat.length ===
+        n - 1,
+      before,
+      { timeout: STEP_TIMEOUT_MS },
+    );
     await page.waitForTimeout(400);
   }
 
