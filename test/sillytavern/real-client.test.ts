@@ -414,6 +414,14 @@ describe.skipIf(!available)('SillyTavern 1.12.6 in Chromium against the endpoint
     await message.hover();
     await message.locator('.extraMesButtonsHint').click();
     await message.locator('.mes_hide').click();
+    await page.waitForFunction(
+      (id) =>
+        (
+          window as unknown as { SillyTavern: { getContext(): { chat: { is_system?: boolean }[] } } }
+        ).SillyTavern.getContext().chat[id]?.is_system === true,
+      mesid,
+      { timeout: STEP_TIMEOUT_MS },
+    );
     await page.waitForTimeout(400);
   }
 
