@@ -1,5 +1,8 @@
 // What the benchmarks share: a seeded generator (the same inputs on every run, no Math.random), and the
-// order statistics they report with the rounding they print. Not a suite itself (bench/run.ts lists those).
+// order statistics they report with the rounding they print, and one HTTP call for the benches that
+// drive a server. Not a suite itself (bench/run.ts lists those).
+
+import { type Agent, request } from 'node:http';
 
 /** A deterministic generator of numbers in [0, 1) (an LCG), so runs are comparable. */
 export function lcg(seed: number): () => number {
@@ -34,4 +37,44 @@ export async function timedCalls(run: () => Promise<unknown>, runs: number): Pro
     times.push(performance.now() - start);
   }
   return times.sort((a, b) => a - b);
+}
+
+/** One request with a key and a JSON body (when given) on a keep-alive agent: its status and text. */
+export function call(
+  agent: Agent,
+  base: URL,
+  method: 'GET' | 'POST',
+  path: string,
+  key: string,
+  body?: unknown,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? '' : JSON.stringify(body);
+    const req = request(
+      {
+        agent,
+        host: base.hostname,
+        port: base.port,
+        path,
+        method,
+        headers: {
+          authorization: `Bearer ${key}`,
+          ...(body === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
 }

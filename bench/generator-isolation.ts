@@ -1,25 +1,29 @@
 // Generator isolation (in `npm run bench` as the `generator-isolation` suite, or `npx tsx
 // bench/generator-isolation.ts`): issue 35's attack on the AI generator, measured beside its idle control in
 // one run. A real HTTP server (src/apps/server) in this process; a fake OpenAI-compatible model in a second
-// process (test/helpers/fake-openai-server.ts, real HTTP and SSE) answering every round with an invalid
-// cartridge of ~590,000 characters; the clients in a third: one key keeps N `POST /v1/builder/generate`
-// streams open at once (half read their stream, half never read it), while another key polls `/healthz`
+// process (test/helpers/fake-openai-server.ts, real HTTP and SSE; at FAKE_MODEL_NICE, as a provider
+// elsewhere) answering every round with an invalid cartridge of ~590,000 characters, checked whole
+// (test/helpers/invalid-cartridge.ts); the clients in a third: one key keeps N
+// `POST /v1/builder/generate` streams open at once (half read their stream, half never read it), while another key polls `/healthz`
 // every HEALTHZ_INTERVAL_MS. Rows: `idle` (no generations: the floor on this machine as it is loaded now),
 // then N = 10 and N = 40. Each row: the generations' answers by status (200 streams, 429 refused past the
-// key's queue), the server's CPU, `/healthz` p50/p99/max, and `pass`: `/healthz` p99 within
-// TARGET_EXTRA_P99_MS of the idle row's.
+// key's queue) and how the streams read to their end ended (`done`, or `error:<code>`), the server's CPU
+// (all its threads) split into the request thread's, the generator's worker's and the helper threads'
+// (Linux), `/healthz` p50/p99/max, and `pass`: `/healthz` p99 within TARGET_EXTRA_P99_MS of the idle row's.
 
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadModelConfig } from '../src/adapters/llm/config.ts';
 import { openStore } from '../src/adapters/store/open.ts';
+import { GENERATE_WORKER_NICE } from '../src/apps/server/generate/protocol.ts';
 import { startServer } from '../src/apps/server/start.ts';
+import { invalidCartridge } from '../test/helpers/invalid-cartridge.ts';
 import { percentile } from './common.ts';
 
 /** Milliseconds the clients attack in each row. */
@@ -36,21 +40,48 @@ const SELF = fileURLToPath(import.meta.url);
 
 const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 const cpuMs = (usage: NodeJS.CpuUsage): number => (usage.user + usage.system) / 1000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** An invalid cartridge of about `chars` characters: events whose steps name unknown state paths. */
-export function invalidCartridge(chars: number): string {
-  const head =
-    '=== file: yare.yaml ===\nversion: "1.0"\nbot_name: "Flood"\nstate_schema:\n  n: { type: int, default: 0 }\nevents:\n';
-  const events: string[] = [];
-  let length = head.length;
-  for (let i = 0; length < chars; i++) {
-    const event = `  e${i}:\n    steps:\n      - { action: set, var: state.missing_${i}, value: ${i} }\n      - { action: note, message: "Flood ${i} rises over the weir and the mill." }\n`;
-    events.push(event);
-    length += event.length;
-  }
-  return head + events.join('');
+/** One thread's CPU milliseconds (10 ms ticks) and niceness, from Linux's per-thread counters. */
+interface ThreadCpu {
+  readonly ms: number;
+  readonly nice: number;
 }
+
+/**
+ * The CPU this process's threads have used, by thread id (Linux; undefined elsewhere): `process.cpuUsage`
+ * counts every thread together, the generator's worker included.
+ */
+function threadsCpu(): Map<string, ThreadCpu> | undefined {
+  try {
+    const threads = new Map<string, ThreadCpu>();
+    for (const task of readdirSync('/proc/self/task')) {
+      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime, stime and nice are fields 14, 15 and 19 of the whole line, 12, 13 and 17 after the ')'.
+      threads.set(task, { ms: (Number(fields[11]) + Number(fields[12])) * 10, nice: Number(fields[16]) });
+    }
+    return threads;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The CPU used between two readings: the request thread's (the main thread), the generator's worker's (the
+ * thread at GENERATE_WORKER_NICE) and the helpers' (V8's garbage collection and compiler threads, libuv's
+ * pool: shared by every thread, at the process's priority).
+ */
+function cpuSplit(before: Map<string, ThreadCpu>, after: Map<string, ThreadCpu>) {
+  const split = { requestThreadCpuMs: 0, generatorWorkerCpuMs: 0, helperThreadsCpuMs: 0 };
+  for (const [task, now] of after) {
+    const used = now.ms - (before.get(task)?.ms ?? 0);
+    if (task === String(process.pid)) split.requestThreadCpuMs += used;
+    else if (now.nice === GENERATE_WORKER_NICE) split.generatorWorkerCpuMs += used;
+    else split.helperThreadsCpuMs += used;
+  }
+  return split;
+}
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // --- the fake model (child process) ---
 
@@ -70,7 +101,12 @@ async function runFakeModel(): Promise<void> {
 // --- the clients (child process) ---
 
 interface ClientResult {
-  readonly generations: { readonly statuses: Record<string, number>; readonly streamsRead: number };
+  readonly generations: {
+    readonly statuses: Record<string, number>;
+    readonly streamsRead: number;
+    /** How the streams read to their end ended: `done`, or `error:<code>`. */
+    readonly ends: Record<string, number>;
+  };
   readonly healthz: {
     readonly polls: number;
     readonly p50: number;
@@ -79,16 +115,26 @@ interface ClientResult {
   };
 }
 
+/** How a generation's stream ended: its last event, `done` or `error:<code>` (`cut` when neither came). */
+function endOf(stream: string): { end: string; message?: string } {
+  const events = [...stream.matchAll(/^event: (\w+)\ndata: (.*)$/gm)];
+  const last = events.at(-1);
+  if (last?.[1] === 'done') return { end: 'done' };
+  if (last?.[1] !== 'error') return { end: 'cut' };
+  const error = JSON.parse(last[2] ?? '{}') as { code?: string; message?: string };
+  return { end: `error:${error.code}`, ...(error.message === undefined ? {} : { message: error.message }) };
+}
+
 /**
- * One generation: its status and Retry-After; a reader reads the stream to its end, a non-reader pauses it
- * and holds the connection until the row ends (or the server drops it).
+ * One generation: its status, Retry-After and (read to its end) how it ended; a reader reads the stream to
+ * its end, a non-reader pauses it and holds the connection until the row ends (or the server drops it).
  */
 function generation(
   base: URL,
   key: string,
   read: boolean,
   until: number,
-): Promise<{ status: number; retryAfterMs: number }> {
+): Promise<{ status: number; retryAfterMs: number; end?: string; message?: string }> {
   return new Promise((resolve) => {
     const body = JSON.stringify({ requirements: 'A mill pond with a flood.', rounds: 2 });
     const req = request(
@@ -109,14 +155,26 @@ function generation(
         const retryAfterMs = 1_000 * Number(res.headers['retry-after'] ?? 0);
         const done = () => resolve({ status, retryAfterMs });
         if (status !== 200 || read) {
-          res.resume();
-          res.on('end', done);
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            text += chunk;
+          });
+          res.on('end', () => resolve({ status, retryAfterMs, ...(status === 200 ? endOf(text) : {}) }));
           res.on('error', done);
           return;
         }
         res.pause();
         res.on('close', done);
-        setTimeout(() => req.destroy(), Math.max(0, until - performance.now())).unref();
+        // Ended by the row's end whatever the socket did meanwhile: a stream small enough to arrive whole is
+        // complete, and its response may never close once the server has closed the idle connection.
+        setTimeout(
+          () => {
+            req.destroy();
+            done();
+          },
+          Math.max(0, until - performance.now()),
+        );
       },
     );
     req.on('error', () => resolve({ status: 0, retryAfterMs: 0 }));
@@ -126,19 +184,22 @@ function generation(
 
 async function runClients(url: string, attackKey: string, otherKey: string, runMs: number, streams: number) {
   const base = new URL(url);
-  // One generation read to its end before the timed part, in every row: the checker's worker starts and the
+  // One generation read to its end before the timed part, in every row: the generator's worker starts and the
   // modules load then (from sources under tsx that is seconds of CPU a compiled server does not spend).
   const warm = await generation(base, attackKey, true, Number.POSITIVE_INFINITY);
-  if (warm.status !== 200) throw new Error(`the warm-up generation answered ${warm.status}`);
+  if (warm.status !== 200 || warm.end !== 'done')
+    throw new Error(`the warm-up generation answered ${warm.status}, ending ${warm.end}: ${warm.message}`);
   process.stdout.write('timed\n');
   const until = performance.now() + runMs;
   const statuses: Record<string, number> = {};
   let streamsRead = 0;
+  const ends: Record<string, number> = {};
   const attackers = Array.from({ length: streams }, async (_, i) => {
     const read = i % 2 === 0;
     while (performance.now() < until) {
-      const { status, retryAfterMs } = await generation(base, attackKey, read, until);
+      const { status, retryAfterMs, end } = await generation(base, attackKey, read, until);
       statuses[status] = (statuses[status] ?? 0) + 1;
+      if (end !== undefined) ends[end] = (ends[end] ?? 0) + 1;
       if (read && status === 200) streamsRead++;
       // A refused client tries again after the Retry-After it was given (the rate limiter is off here, so
       // one that does not is a request-rate attack, not this one).
@@ -178,7 +239,7 @@ async function runClients(url: string, attackKey: string, otherKey: string, runM
   const sorted = [...polls].sort((a, b) => a - b);
   const at = (p: number) => (sorted.length === 0 ? 0 : percentile(sorted, p));
   const result: ClientResult = {
-    generations: { statuses, streamsRead },
+    generations: { statuses, streamsRead, ends },
     healthz: { polls: sorted.length, p50: at(50), p99: at(99), max: sorted.at(-1) ?? 0 },
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);
@@ -191,8 +252,20 @@ function child(args: string[]): ReturnType<typeof spawn> {
   return spawn(process.execPath, [...entry, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
 }
 
+/**
+ * The niceness the fake model runs at: it stands in for a provider on another machine, so on this shared
+ * two-core one its streaming (590,000 characters a round, each generation) yields to the server under test
+ * instead of competing with its request thread as no remote provider does.
+ */
+export const FAKE_MODEL_NICE = 19;
+
 function startFakeModel(): Promise<{ url: string; stop: () => void }> {
   const fake = child(['--fake-model']);
+  try {
+    if (fake.pid !== undefined) setPriority(fake.pid, FAKE_MODEL_NICE);
+  } catch {
+    // Not allowed here: the fake model competes with the server at its priority.
+  }
   return new Promise((resolve, reject) => {
     let out = '';
     fake.stdout!.on('data', (chunk: Buffer) => {
@@ -241,19 +314,25 @@ async function row(streams: number, modelUrl: string, dir: string, idleP99?: num
     modelConfig: loadModelConfig({
       MNESOS_LLM_BASE_URL: modelUrl,
       MNESOS_MODEL: 'fake-model',
-      MNESOS_LLM_MAX_RETRIES: '0',
+      // One retry (the default allows more): the fake model's server ends an idle keep-alive connection after
+      // Node's 5 s, and so does Node 20's agent on its hint, with no margin; a round asked after a check of
+      // about 5 s can meet the socket as it closes ("socket hang up"), which a retry answers.
+      MNESOS_LLM_MAX_RETRIES: '1',
     }),
   });
   try {
     let cpu: NodeJS.CpuUsage | undefined;
+    let threadsBefore: Map<string, ThreadCpu> | undefined;
     // The longest the server's event loop was held, measured in the timed part only.
     const delay = monitorEventLoopDelay({ resolution: 5 });
     const result = await clients(server.url, keys[0]!.key, keys[1]!.key, streams, () => {
       cpu = process.cpuUsage();
+      threadsBefore = threadsCpu();
       delay.enable();
     });
     delay.disable();
     const serverCpu = cpu === undefined ? Number.NaN : cpuMs(process.cpuUsage(cpu));
+    const threadsAfter = threadsCpu();
     const p99 = result.healthz.p99;
     return {
       bench: 'generator-isolation',
@@ -261,6 +340,9 @@ async function row(streams: number, modelUrl: string, dir: string, idleP99?: num
       answerChars: ANSWER_CHARS,
       generations: result.generations,
       serverCpuMs: round(serverCpu),
+      ...(threadsBefore === undefined || threadsAfter === undefined
+        ? {}
+        : cpuSplit(threadsBefore, threadsAfter)),
       eventLoopDelay: { p99Ms: round(delay.percentile(99) / 1e6, 2), maxMs: round(delay.max / 1e6, 2) },
       healthz: {
         polls: result.healthz.polls,

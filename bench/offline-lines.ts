@@ -16,19 +16,24 @@ import { chooseOffline, type OfflineChoice } from '../src/engine/turn/offline/ch
 import { costlyEvent } from '../src/engine/turn/offline/actions.ts';
 import { knownEntries } from '../src/engine/turn/offline/known.ts';
 import { ADVANCE_GAME_TIME, directorTools } from '../src/engine/turn/tools.ts';
-import type { Dict } from '../src/core/yare/index.ts';
+import type { StoryMessage } from '../src/engine/turn/types.ts';
+import { type Dict, toValue } from '../src/core/yare/index.ts';
 
 export const LINES_DIR = resolve(PROJECT_ROOT, 'bench/fixtures/offline-lines');
 
 export interface LabelledLine {
   readonly line: number;
   readonly state: string;
+  /** The story told before the line (`<state>+<story>`), for pronouns and "again"; none when absent. */
+  readonly story?: string;
   readonly expected: string;
   readonly text: string;
 }
 
 export interface LineSet {
   readonly states: ReadonlyMap<string, Dict>;
+  /** `@story NAME [{"role": "user"|"assistant", "content": "…"}, …]`: what was said before, oldest first. */
+  readonly stories: ReadonlyMap<string, readonly StoryMessage[]>;
   readonly lines: readonly LabelledLine[];
 }
 
@@ -58,25 +63,47 @@ function merged(base: unknown, patch: unknown): unknown {
   return out;
 }
 
+function parseStory(json: string, where: string): StoryMessage[] {
+  const parsed = JSON.parse(json) as unknown;
+  const ok =
+    Array.isArray(parsed) &&
+    parsed.every(
+      (m) =>
+        typeof m === 'object' &&
+        m !== null &&
+        (m.role === 'user' || m.role === 'assistant') &&
+        typeof m.content === 'string',
+    );
+  if (!ok)
+    throw new Error(`${where}: a story is a JSON array of {"role": "user"|"assistant", "content": "…"}`);
+  return parsed as StoryMessage[];
+}
+
 export function parseLineSet(text: string, file: string, initial: Dict): LineSet {
   const states = new Map<string, Dict>();
+  const stories = new Map<string, readonly StoryMessage[]>();
   const lines: LabelledLine[] = [];
   text.split('\n').forEach((raw, i) => {
     const line = raw.trim();
     if (line === '' || line.startsWith('#') || line.startsWith('@cartridge ')) return;
-    if (line.startsWith('@state ')) {
-      const rest = line.slice(7);
-      const space = rest.indexOf(' ');
-      states.set(rest.slice(0, space), merged(initial, JSON.parse(rest.slice(space + 1))) as Dict);
+    const directive = /^@(state|story) (\S+) (.*)$/.exec(line);
+    if (directive !== null) {
+      const [, kind, name, json] = directive as unknown as [string, string, string, string];
+      if (kind === 'state') states.set(name, merged(initial, JSON.parse(json)) as Dict);
+      else stories.set(name, parseStory(json, `${file}:${i + 1}`));
       return;
     }
     const parts = line.split(' | ');
-    if (parts.length !== 3) throw new Error(`${file}:${i + 1}: want "<state> | <expected> | <line>"`);
-    const [state, expected, said] = parts as [string, string, string];
+    if (parts.length !== 3)
+      throw new Error(`${file}:${i + 1}: want "<state>[+<story>] | <expected> | <line>"`);
+    const [where, expected, said] = parts as [string, string, string];
+    const [state, story] = where.split('+') as [string, string | undefined];
     if (!states.has(state)) throw new Error(`${file}:${i + 1}: unknown state '${state}'`);
-    lines.push({ line: i + 1, state, expected, text: said });
+    if (story !== undefined && !stories.has(story))
+      throw new Error(`${file}:${i + 1}: unknown story '${story}'`);
+    lines.push({ line: i + 1, state, ...(story === undefined ? {} : { story }), expected, text: said });
   });
-  return { states, lines };
+  return { states, stories, lines };
 }
 
 /** The choice as the labels write it. */
@@ -98,6 +125,17 @@ export function labelOf(choice: OfflineChoice): string {
   if (choice.name === ADVANCE_GAME_TIME) return 'wait';
   const args = Object.entries(choice.args).map(([k, v]) => ` ${k}=${String(v)}`);
   return `${choice.name}${args.join('')}`;
+}
+
+/**
+ * Whether the choice is what the label expects: the label itself, and when it ends in `~words`, those words
+ * in the answer (a reply's text, a call's notice): `free:talk~Mother Hesk` for "ask her about it".
+ */
+export function meets(expected: string, got: string, choice: OfflineChoice): boolean {
+  const at = expected.indexOf('~');
+  if (at < 0) return got === expected;
+  const shown = choice.kind === 'reply' ? choice.text : (choice.notice ?? '');
+  return got === expected.slice(0, at) && shown.includes(expected.slice(at + 1));
 }
 
 export interface LineResult {
@@ -126,8 +164,9 @@ export interface LineScore {
   readonly questions: number;
   /** Lines answered with nothing useful: the list of what can be done, or "nothing like … here". */
   readonly nothingUseful: number;
-  /** Milliseconds the matcher took for each line, in order. */
+  /** Milliseconds the matcher took for each line, in order: on the clock, and of this process's CPU. */
   readonly times: readonly number[];
+  readonly cpuTimes: readonly number[];
   readonly results: readonly LineResult[];
 }
 
@@ -184,11 +223,19 @@ export function lineSets(): string[] {
     .sort();
 }
 
-/** Every labelled line of one set, chosen and compared. */
-export async function scoreLines(name: string): Promise<LineScore> {
+/** The cartridge a set plays, loaded. */
+export function loadSet(name: string): Promise<Cartridge> {
+  return loadSource(sourceOf(readFileSync(resolve(LINES_DIR, `${name}.txt`), 'utf8'), name));
+}
+
+/**
+ * Every labelled line of one set, chosen and compared; on `loaded` (the set's cartridge already loaded, as
+ * a server keeps it between turns) when given, else on a fresh load.
+ */
+export async function scoreLines(name: string, loaded?: Cartridge): Promise<LineScore> {
   const file = resolve(LINES_DIR, `${name}.txt`);
   const text = readFileSync(file, 'utf8');
-  const cartridge = await loadSource(sourceOf(text, name));
+  const cartridge = loaded ?? (await loadSource(sourceOf(text, name)));
   const set = parseLineSet(
     text,
     `bench/fixtures/offline-lines/${name}.txt`,
@@ -197,17 +244,28 @@ export async function scoreLines(name: string): Promise<LineScore> {
   const tools = directorTools(cartridge);
   const results: LineResult[] = [];
   const times: number[] = [];
+  const cpuTimes: number[] = [];
   for (const line of set.lines) {
-    const state = set.states.get(line.state)!;
-    const started = performance.now();
-    const choice = chooseOffline(cartridge.rules, tools, line.text, {
+    // A fresh copy of the state, as a turn gets it: nothing is remembered from the lines before.
+    const state = toValue(set.states.get(line.state)!) as Dict;
+    const story = line.story === undefined ? [] : set.stories.get(line.story)!;
+    const previous = story.findLast((m) => m.role === 'user')?.content;
+    const context = {
       state,
       intentInputs: cartridge.intentInputs,
       lore: cartridge.lore,
       ...(cartridge.firstMessage === undefined ? {} : { opening: cartridge.firstMessage }),
       entries: knownEntries(cartridge.worldInfo),
-    });
+      story,
+      ...(previous === undefined ? {} : { previous }),
+      seed: line.line,
+    };
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    const choice = chooseOffline(cartridge.rules, tools, line.text, context);
     times.push(performance.now() - started);
+    const used = process.cpuUsage(cpu);
+    cpuTimes.push((used.user + used.system) / 1_000);
     const got = labelOf(choice);
     const event = choice.kind === 'call' ? cartridge.rules.events.get(choice.name) : undefined;
     const ranCostly =
@@ -216,9 +274,9 @@ export async function scoreLines(name: string): Promise<LineScore> {
     const useless =
       got === 'unmatched' ||
       (choice.kind === 'reply' && choice.reason === 'free' && / nothing like /.test(choice.text));
-    results.push({ line, got, correct: got === line.expected, ranCostly, useless });
+    results.push({ line, got, correct: meets(line.expected, got, choice), ranCostly, useless });
   }
-  return summary(name, results, times);
+  return summary(name, results, times, cpuTimes);
 }
 
 /** A label that asks for an event or for time to pass (anything but an answer without a turn). */
@@ -226,7 +284,12 @@ export function isRequest(label: string): boolean {
   return !/^(free:|ask$|refused$|unmatched$|help$|unknown$)/.test(label);
 }
 
-function summary(name: string, results: readonly LineResult[], times: readonly number[]): LineScore {
+function summary(
+  name: string,
+  results: readonly LineResult[],
+  times: readonly number[],
+  cpuTimes: readonly number[],
+): LineScore {
   const costly = results.filter((r) => r.ranCostly);
   const requests = results.filter((r) => isRequest(r.line.expected));
   const free = results.filter((r) => !isRequest(r.line.expected));
@@ -243,6 +306,7 @@ function summary(name: string, results: readonly LineResult[], times: readonly n
     questions: results.filter((r) => r.got === 'ask').length,
     nothingUseful: results.filter((r) => r.useless && r.line.expected !== 'unmatched').length,
     times,
+    cpuTimes,
     results,
   };
 }

@@ -4,7 +4,8 @@
 // events that cost something the share run when the player meant exactly that (`costly_precision`, target
 // ≥ 0.99), the clear requests done, the free lines that spent anything, the questions asked and the lines
 // answered with nothing useful; then what one line's matching costs (each line matched REPEATS times, the
-// lexicon loaded: median and 95th percentile per line, target under TARGET_MS_PER_LINE), and what the
+// lexicon loaded, each time on a fresh copy of its state as a turn gets it: percentiles on the clock and of
+// the process's CPU, whose 99th percentile must stay under TARGET_MS_PER_LINE), and what the
 // English lexicon costs to load and adds to the install. Standalone: `npx tsx bench/offline-matcher.ts`.
 
 import { readdirSync, statSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { englishLexicon, lexiconStatus } from '../src/adapters/lexicon/index.ts';
 import { percentile, round3 } from './common.ts';
-import { lineSets, type LineScore, scoreLines, setAvailable } from './offline-lines.ts';
+import { lineSets, type LineScore, loadSet, scoreLines, setAvailable } from './offline-lines.ts';
 
 export const TARGET_COSTLY_PRECISION = 0.99;
 /** A turn's matching must stay under this many milliseconds (issue 32). */
@@ -67,9 +68,30 @@ function lexiconRow(): Record<string, unknown> {
   };
 }
 
+function timingRow(wall: number[], cpu: number[]): Record<string, unknown> {
+  const sortedWall = wall.sort((a, b) => a - b);
+  const sortedCpu = cpu.sort((a, b) => a - b);
+  const cpuP99 = percentile(sortedCpu, 99);
+  return {
+    name: 'offline matcher: one line matched (lexicon loaded, a fresh state each line, as a turn gets it)',
+    lines_timed: sortedWall.length,
+    median_ms: round3(percentile(sortedWall, 50)),
+    p95_ms: round3(percentile(sortedWall, 95)),
+    p99_ms: round3(percentile(sortedWall, 99)),
+    max_ms: round3(sortedWall.at(-1) ?? 0),
+    // The process's own CPU per line: on a shared machine the clock also counts time spent waiting for a core.
+    cpu_median_ms: round3(percentile(sortedCpu, 50)),
+    cpu_p99_ms: round3(cpuP99),
+    cpu_max_ms: round3(sortedCpu.at(-1) ?? 0),
+    target_ms: TARGET_MS_PER_LINE,
+    ok: cpuP99 < TARGET_MS_PER_LINE,
+  };
+}
+
 export async function benchOfflineMatcher(): Promise<Array<Record<string, unknown>>> {
   const rows: Array<Record<string, unknown>> = [lexiconRow()];
-  const perLine: number[] = [];
+  const wall: number[] = [];
+  const cpu: number[] = [];
   for (const name of lineSets()) {
     if (!setAvailable(name)) {
       process.stderr.write(
@@ -77,21 +99,18 @@ export async function benchOfflineMatcher(): Promise<Array<Record<string, unknow
       );
       continue;
     }
-    const score = await scoreLines(name);
+    // Loaded once, as a server keeps a cartridge between turns; the scored first run also warms what is
+    // remembered per cartridge (its events' words, its rules lowered to closures).
+    const cartridge = await loadSet(name);
+    const score = await scoreLines(name, cartridge);
     rows.push(scoreRow(score));
-    for (let r = 1; r < REPEATS; r++) perLine.push(...(await scoreLines(name)).times);
+    for (let r = 1; r < REPEATS; r++) {
+      const again = await scoreLines(name, cartridge);
+      wall.push(...again.times);
+      cpu.push(...again.cpuTimes);
+    }
   }
-  const sorted = perLine.sort((a, b) => a - b);
-  const median = percentile(sorted, 50);
-  rows.push({
-    name: 'offline matcher: one line matched (lexicon loaded)',
-    lines_timed: sorted.length,
-    median_ms: round3(median),
-    p95_ms: round3(percentile(sorted, 95)),
-    max_ms: round3(sorted.at(-1) ?? 0),
-    target_ms: TARGET_MS_PER_LINE,
-    ok: median < TARGET_MS_PER_LINE,
-  });
+  rows.push(timingRow(wall, cpu));
   return rows;
 }
 

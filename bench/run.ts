@@ -31,6 +31,8 @@ const suites: Array<[string, () => Promise<Bench>]> = [
   ['rebase', async () => (await import('./rebase.ts')).benchRebase],
   ['generator-isolation', async () => (await import('./generator-isolation.ts')).benchGeneratorIsolation],
   ['knowledge-scoping', async () => (await import('./knowledge-scoping.ts')).benchKnowledgeScoping],
+  ['bytesized', async () => (await import('./bytesized.ts')).benchBytesized],
+  ['table', async () => (await import('./table.ts')).benchTable],
 ];
 
 const only = process.argv.slice(2);

@@ -22,7 +22,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -38,7 +38,7 @@ import {
   MAX_TURN_STEPS_LIMIT,
   MAX_INPUT_CHARS,
 } from '../src/engine/turn/limits.ts';
-import { lcg, percentile } from './common.ts';
+import { call, lcg, percentile } from './common.ts';
 
 /** Milliseconds the clients play in each mode. */
 export const ISOLATION_RUN_MS = Number(process.env.BENCH_ISOLATION_MS ?? 20_000);
@@ -150,45 +150,6 @@ interface ClientResult {
     readonly max: number;
   };
   readonly cheap: { readonly turns: number; readonly p50: number; readonly p99: number };
-}
-
-function call(
-  agent: Agent,
-  base: URL,
-  method: 'GET' | 'POST',
-  path: string,
-  key: string,
-  body?: unknown,
-): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? '' : JSON.stringify(body);
-    const req = request(
-      {
-        agent,
-        host: base.hostname,
-        port: base.port,
-        path,
-        method,
-        headers: {
-          authorization: `Bearer ${key}`,
-          ...(body === undefined
-            ? {}
-            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -5,6 +5,7 @@
 // replaced by one `skipped` row naming what is missing, and a line on stderr says so.
 
 import { existsSync, readdirSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadCartridge } from '../src/adapters/files/index.ts';
@@ -15,10 +16,14 @@ import type { CompiledRules } from '../src/core/yare/program.ts';
 import { median } from './common.ts';
 
 const ROOT = PROJECT_ROOT;
-const SHARED = resolve(ROOT, '../shared/cartridges');
+/** `../shared/cartridges`, or under MNESOS_TEST_SHARED_DIR as the tests read it (test/helpers/shared.ts). */
+const SHARED = join(process.env.MNESOS_TEST_SHARED_DIR || resolve(ROOT, '../shared'), 'cartridges');
 const DUEL = join(ROOT, 'bench', 'fixtures', 'duel');
 
 type Row = Record<string, unknown>;
+
+/** The most the interpreter may take over the same event written by hand (median of per-round ratios). */
+const TARGET_RATIO_MAX = 2;
 
 // ---- hand-written equivalents (same dice, same copy-on-write, same notes) -----------------------
 
@@ -223,9 +228,11 @@ function interpreterVsHand(
       bench: 'yare.combat_strike.ratio',
       cartridge: name,
       interpreter_over_hand: Number(ratio.toFixed(2)),
-      target_ratio_max: 10,
+      // Issue 34.4: the interpreter within 2× of the event written by hand.
+      target_ratio_max: TARGET_RATIO_MAX,
       target_runs_per_sec_min: 200_000,
-      meets_targets: ratio <= 10 && interpPerSec >= 200_000,
+      meets_targets: ratio <= TARGET_RATIO_MAX && interpPerSec >= 200_000,
+      load_average: loadavg().map((n) => Number(n.toFixed(2))),
     },
   ];
 }

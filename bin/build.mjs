@@ -5,9 +5,10 @@
 //   … --type-errors-ok              report type errors but do not fail on them (`npm ci`'s prepare and
 //                                   `npm start`: the JavaScript is emitted either way, and
 //                                   `npm run typecheck` is the check; `npm pack` stays strict).
-// bin/mnesos and the test setup import `compiledStale()`: in a checkout with sources (src/ beside dist/),
-// any source newer than the last compile means dist/ must not be trusted. An installed package has no
-// src/, so it always runs dist/. Plain JavaScript: it runs before anything is compiled.
+// The test setup imports `compiledStale()` from here (bin/stale.mjs holds it; bin/mnesos imports that alone):
+// in a checkout with sources (src/ beside dist/), any source newer than the last compile means dist/ must not
+// be trusted. An installed package has no src/, so it always runs dist/. Plain JavaScript: it runs before
+// anything is compiled.
 import { spawnSync } from 'node:child_process';
 import {
   existsSync,
@@ -16,7 +17,6 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
-  statSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
@@ -25,39 +25,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const STAMP = join(ROOT, 'dist', '.build-stamp');
-/** Files outside src/ that change what tsc emits. */
-const CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json'];
+import { compiledStale, isDevCheckout, ROOT, STAMP } from './stale.mjs';
 
-/** True in a development checkout (the TypeScript sources are present), false in an installed package. */
-export function isDevCheckout() {
-  return existsSync(join(ROOT, 'src', 'apps', 'cli', 'main.ts'));
-}
-
-function newestIn(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestIn(path));
-    else if (/\.(ts|tsx|mts|json)$/.test(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-/** True when dist/ is missing or older than a source it is compiled from (development checkouts only). */
-export function compiledStale() {
-  if (!isDevCheckout()) return false;
-  let built;
-  try {
-    built = statSync(STAMP).mtimeMs;
-  } catch {
-    return true;
-  }
-  let newest = newestIn(join(ROOT, 'src'));
-  for (const file of CONFIG_FILES) newest = Math.max(newest, statSync(join(ROOT, file)).mtimeMs);
-  return newest > built;
-}
+export { compiledStale, isDevCheckout, ROOT };
 
 /**
  * Compiles src/ (and bench/) into dist/. The stamp carries the time the compile started, so a source saved
@@ -73,6 +43,7 @@ export function compile({ quiet = false } = {}) {
   });
   if (result.error) throw result.error;
   if (existsSync(join(ROOT, 'dist', 'src', 'apps', 'cli', 'main.js'))) {
+    bundleCommand();
     vendorManyModulePackages();
     mkdirSync(join(ROOT, 'dist'), { recursive: true });
     writeFileSync(STAMP, `${started.toISOString()}\n`);
@@ -90,12 +61,27 @@ export function compile({ quiet = false } = {}) {
  * still name the packages, and sources run through tsx or vitest use the packages themselves. Only our code
  * imports them (the AI SDK, loaded for its own providers only, is handed JSON Schemas, never zod objects),
  * so no process mixes a bundled copy with the package's own objects.
+ *
+ * yaml (about 70 CommonJS files) and commander (a few) are bundled the same way: every command loads them,
+ * and Node compiles each CommonJS file and scans its source for export names before anything runs (a
+ * sixth of `mnesos validate`'s start-up; bench/startup.ts). yaml's bundle re-exports the package's own
+ * names, read from the package when the build runs (a bundled CommonJS module has no static names;
+ * commander has an ES module entry that names them).
  */
-const VENDORED = { kysely: 'kysely', zod: 'zod', 'zod/mini': 'zod-mini' };
+const VENDORED = { kysely: 'kysely', zod: 'zod', 'zod/mini': 'zod-mini', yaml: 'yaml', commander: 'commander' };
+/** The CommonJS packages of VENDORED without an ES module entry: their bundles name each export (see above). */
+const COMMONJS_VENDORED = ['yaml'];
 const IMPORT_OF_VENDORED = new RegExp(
   `(\\bfrom\\s*|\\bimport\\s*\\(\\s*)(['"])(${Object.keys(VENDORED).join('|')})\\2`,
   'g',
 );
+
+/** The module a vendored bundle is built from: the package's exports, named one by one for CommonJS. */
+function vendorEntry(specifier) {
+  if (!COMMONJS_VENDORED.includes(specifier)) return `export * from '${specifier}';\n`;
+  const names = Object.keys(createRequire(import.meta.url)(specifier)).filter((name) => name !== 'default');
+  return `import pkg from '${specifier}';\nexport const { ${names.join(', ')} } = pkg;\nexport default pkg;\n`;
+}
 
 function vendorManyModulePackages() {
   const esbuild = createRequire(import.meta.url)('esbuild');
@@ -105,10 +91,10 @@ function vendorManyModulePackages() {
   try {
     const entryPoints = Object.entries(VENDORED).map(([specifier, out]) => {
       const entry = join(entries, `${out}.mjs`);
-      writeFileSync(entry, `export * from '${specifier}';\n`);
+      writeFileSync(entry, vendorEntry(specifier));
       return { in: entry, out };
     });
-    const versions = ['kysely', 'zod'].map((name) => {
+    const versions = ['kysely', 'zod', 'yaml', 'commander'].map((name) => {
       const manifest = JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8'));
       return `${name}@${manifest.version} (${manifest.license})`;
     });
@@ -122,7 +108,12 @@ function vendorManyModulePackages() {
       target: 'node20',
       outdir: vendorDir,
       banner: {
-        js: `// ${versions.join(', ')}, bundled by bin/build.mjs; each package's LICENSE ships with it.`,
+        // A bundled CommonJS module (commander) requires Node's own modules: `require` is made for it.
+        js: [
+          `// ${versions.join(', ')}, bundled by bin/build.mjs; each package's LICENSE ships with it.`,
+          "import { createRequire as createVendorRequire } from 'node:module';",
+          'const require = createVendorRequire(import.meta.url);',
+        ].join('\n'),
       },
       logLevel: 'warning',
     });
@@ -146,13 +137,62 @@ function vendorManyModulePackages() {
       if (rewritten !== code) writeFileSync(path, rewritten);
     }
   };
-  for (const compiled of ['src', 'bench']) rewrite(join(ROOT, 'dist', compiled));
+  for (const compiled of ['src', 'bench', 'cli']) rewrite(join(ROOT, 'dist', compiled));
 }
+
+/** Where the command's bundle goes (bin/mnesos runs dist/cli/main.js). */
+const CLI_DIR = join(ROOT, 'dist', 'cli');
+
+/**
+ * The `mnesos` command as one bundle of our compiled modules (dist/cli/): its entry, one module per command
+ * (each command's `import()` of its work stays lazy), code they share in chunks. Resolving, reading and
+ * linking the ~200 modules a command such as `validate` loads one by one was a quarter of its start-up on
+ * the 2-core machine (bench/startup.ts). Packages stay outside (their imports are pointed at dist/vendor/
+ * afterwards, like the rest of dist/), and the library (`dist/src/index.js`) is not bundled.
+ *
+ * A module that names a file beside itself (`new URL('./x.js', import.meta.url)`, or through a variable holding
+ * that URL: a worker's or a child process's script) names it beside the chunk it ends up in: every such file
+ * must be an entry of the bundle (CLI_ENTRIES), and the build fails when one is not.
+ */
+function bundleCommand() {
+  const esbuild = createRequire(import.meta.url)('esbuild');
+  rmSync(CLI_DIR, { recursive: true, force: true });
+  esbuild.buildSync({
+    entryPoints: Object.fromEntries(
+      Object.entries(CLI_ENTRIES).map(([out, compiled]) => [out, join(ROOT, 'dist', 'src', compiled)]),
+    ),
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    outdir: CLI_DIR,
+    logLevel: 'warning',
+  });
+  const missing = [];
+  for (const file of readdirSync(CLI_DIR)) {
+    const code = readFileSync(join(CLI_DIR, file), 'utf8');
+    for (const [, name] of code.matchAll(/new URL\(\s*["']\.\/([^"'/]+\.js)["']\s*,/g))
+      if (!existsSync(join(CLI_DIR, name))) missing.push(`${file} names ./${name}`);
+  }
+  if (missing.length > 0)
+    throw new Error(`dist/cli: a bundled module names a file beside it that is not bundled (add it to CLI_ENTRIES): ${missing.join('; ')}`);
+}
+
+/** The bundle's entries: output name → compiled module under dist/src/. */
+const CLI_ENTRIES = {
+  main: 'apps/cli/main.js',
+  // The cartridge checker's worker thread (apps/server/cartridge-checker.ts starts it by its URL).
+  'cartridge-check-worker': 'apps/server/cartridge-check-worker.js',
+  // The local model's host process (adapters/llm/local-gguf/host.ts spawns it by its URL).
+  'host-child': 'adapters/llm/local-gguf/host-child.js',
+};
 
 async function main(argv) {
   const ifNeeded = argv.includes('--if-needed');
   let status = 0;
-  if (!ifNeeded || compiledStale()) status = compile();
+  if (!ifNeeded || compiledStale({ withBench: true })) status = compile();
   else process.stdout.write('compiled JavaScript is up to date (dist/)\n');
   // The web client's own staleness check follows what the client imports (src/apps/web/build.ts).
   const web = await import(pathToFileURL(join(ROOT, 'dist', 'src', 'apps', 'web', 'build.js')).href);

@@ -132,6 +132,7 @@ const CORE = [
 ] as const;
 const LLM = 'adapters/llm';
 const STORE = 'adapters/store';
+const BUS = 'adapters/bus';
 const SANDBOX = 'adapters/sandbox';
 const FILES = 'adapters/files';
 const LEXICON = 'adapters/lexicon';
@@ -161,13 +162,15 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   // for the core's loader, and files reads folders and archives into it.
   [LLM]: [],
   [STORE]: [],
+  // The table bus (live events across replicas) knows no game either.
+  [BUS]: [],
   [SANDBOX]: ['core/cartridge'],
   [FILES]: ['core/cartridge', SANDBOX],
   // The English lexicon's files (WordNet), parsed by the core's lexicon.
   [LEXICON]: ['core/lexicon'],
   // The engine: one turn, and sessions of turns.
   [TURN]: [...CORE, LLM, LEXICON],
-  [SESSION]: [...CORE, LLM, STORE, FILES, TURN],
+  [SESSION]: [...CORE, LLM, STORE, BUS, FILES, TURN],
   // Tools built on the engine (the authoring toolchain with the builder's back end; SillyTavern interop).
   // Explore plays its turn steps through the session layer's admission and stateless turn, the one way
   // into a turn (src/tools/authoring/explore/play.ts).
@@ -177,12 +180,25 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   // answers with it, and the browser client, which parses with it. It reads the turn engine's browser entry
   // only (engine/turn/browser.ts: the reasons an answer played no turn), as the browser client does.
   'apps/contract': ['core/model-settings', TURN],
-  'apps/server': ['apps/contract', ...CORE, LLM, STORE, FILES, SANDBOX, TURN, SESSION, INTEROP, AUTHORING],
+  'apps/server': [
+    'apps/contract',
+    ...CORE,
+    LLM,
+    STORE,
+    BUS,
+    FILES,
+    SANDBOX,
+    TURN,
+    SESSION,
+    INTEROP,
+    AUTHORING,
+  ],
   'apps/cli': [
     'apps/contract',
     ...CORE,
     LLM,
     STORE,
+    BUS,
     FILES,
     SANDBOX,
     TURN,

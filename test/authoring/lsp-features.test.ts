@@ -90,3 +90,32 @@ describe('hover', () => {
     });
   });
 });
+
+describe('collections and macros with parameters (issue 38)', () => {
+  let dishwasher: Cartridge;
+  beforeAll(async () => {
+    const loaded = await loadCartridge(join(ROOT, 'test', 'cartridges', 'bytesized', 'dishwasher'));
+    if (!loaded.ok) throw new Error('the dishwasher port does not load');
+    dishwasher = loaded.cartridge;
+  });
+
+  it('completes the properties of a record and the macros with their parameters', () => {
+    const at = (text: string) => complete(text, text.length, 'yare', dishwasher.rules).map((i) => i.label);
+    expect(at('events:\n  e:\n    steps:\n      - { action: note, message: "{state.objs.cup.')).toEqual(
+      expect.arrayContaining(['id', 'name', 'loc', 'dirty', 'stage']),
+    );
+    expect(at('events:\n  e:\n    steps:\n      - { action: note, message: "{macros.')).toEqual(
+      expect.arrayContaining(['dirty_dishes', 'describe(o)', 'the(id)']),
+    );
+  });
+
+  it('shows a macro with parameters, its dispatch and cases, on hover', () => {
+    const text =
+      'events:\n  e:\n    steps:\n      - { action: note, message: "{macros.describe(state.objs.cup)}" }';
+    const shown = hover(text, text.indexOf('describe') + 2, 'yare', dishwasher.rules);
+    const value = (shown?.contents as { value: string } | undefined)?.value;
+    expect(value).toContain('**macros.describe(o)**');
+    expect(value).toContain('by: @ o.kind');
+    expect(value).toContain('dishwasher: @');
+  });
+});

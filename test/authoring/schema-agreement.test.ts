@@ -55,6 +55,7 @@ function cartridgeWithStep(step: string): string {
   a: { type: int, default: 0 }
   l: { type: list, default: [1, 2] }
   d: { type: dict, default: {} }
+  c: { type: collection, record: { n: { type: int } } }
 events:
   other:
     steps:
@@ -84,6 +85,8 @@ const VALUES: Record<string, string> = {
   index: '0',
   key: '"\'k\'"',
   array: '"@ state.l"',
+  in: 'state.c',
+  record: '{ n: 1 }',
 };
 
 type Action = keyof typeof STEP_SHAPES;
@@ -103,7 +106,9 @@ function stepText(action: string, keys: readonly string[], extra = ''): string {
     ? 'state.l'
     : action.startsWith('dict_')
       ? 'state.d'
-      : 'state.a';
+      : action === 'create'
+        ? 'temp.id'
+        : 'state.a';
   const value = (k: string) =>
     k === 'var'
       ? varValue
@@ -193,6 +198,36 @@ corpus.push(
   [
     'a field of every type',
     'state_schema:\n  i: { type: int, default: 0 }\n  f: { type: float, default: 0.5 }\n  b: { type: bool, default: false }\n  s: { type: string, default: "" }\n  l: { type: list, default: [] }\n  d: { type: dict, default: {} }\nevents: {}\n',
+    'accepted',
+  ],
+  [
+    'a collection with its record, parent, id_prefix and default',
+    'state_schema:\n  c:\n    type: collection\n    parent: at\n    id_prefix: o\n    record:\n      at: { type: string, default: "" }\n      n: { type: int, default: 1, min: 0, visibility: private }\n    default:\n      box: { n: 2 }\nevents: {}\n',
+    'accepted',
+  ],
+  [
+    'a record property with an unknown key',
+    'state_schema:\n  c: { type: collection, record: { n: { type: int, bogus: 1 } } }\nevents: {}\n',
+    'refused',
+  ],
+  [
+    'a record property that is a collection',
+    'state_schema:\n  c: { type: collection, record: { n: { type: collection } } }\nevents: {}\n',
+    'refused',
+  ],
+  [
+    'a macro with parameters that dispatches',
+    'state_schema: {}\nmacros:\n  m:\n    params: [x]\n    by: "@ x"\n    cases: { a: "@ 1", "b, c": "@ 2" }\n    value: "@ 0"\nevents: {}\n',
+    'accepted',
+  ],
+  [
+    'a macro with parameters and an unknown key',
+    'state_schema: {}\nmacros:\n  m:\n    params: [x]\n    value: "@ 0"\n    bogus: 1\nevents: {}\n',
+    'refused',
+  ],
+  [
+    'an after_event hook',
+    'state_schema: {}\nevents:\n  h:\n    trigger_on: after_event\n    inputs: { event: { type: string } }\n    steps: []\n',
     'accepted',
   ],
   [

@@ -15,10 +15,40 @@ import { FIELD_SHAPE, type STEP_SHAPES } from '../../src/core/yare/index.ts';
 
 describe('defineRules types from the grammar', () => {
   it('field types, visibilities and actions are the grammar’s values', () => {
-    expectTypeOf<FieldType>().toEqualTypeOf<'int' | 'float' | 'bool' | 'string' | 'list' | 'dict'>();
+    expectTypeOf<FieldType>().toEqualTypeOf<
+      'int' | 'float' | 'bool' | 'string' | 'list' | 'dict' | 'collection'
+    >();
     expectTypeOf<Visibility>().toEqualTypeOf<'public' | 'private'>();
     expectTypeOf<Step['action']>().toEqualTypeOf<keyof typeof STEP_SHAPES>();
-    expect([...FIELD_SHAPE.props.type.enum]).toEqual(['int', 'float', 'bool', 'string', 'list', 'dict']);
+    expect([...FIELD_SHAPE.props.type.enum]).toEqual([
+      'int',
+      'float',
+      'bool',
+      'string',
+      'list',
+      'dict',
+      'collection',
+    ]);
+  });
+
+  it('collections, the create step, macros with parameters and after_event type-check (issue 38)', () => {
+    const rules = defineRules({
+      state_schema: {
+        objs: {
+          type: 'collection',
+          parent: 'loc',
+          record: { name: { type: 'string' }, loc: { type: 'string', default: '' } },
+        },
+      },
+      macros: { label: { params: ['o'], by: '@ o.kind', cases: { dish: '@ o.name' }, value: "@ 'thing'" } },
+      events: {
+        make: { steps: [{ action: 'create', in: 'state.objs', record: { name: 'cup' }, var: 'temp.id' }] },
+        tick: { trigger_on: 'after_event', steps: [] },
+      },
+    });
+    expect(rules.events.make).toBeDefined();
+    // @ts-expect-error create needs the collection it adds to
+    defineRules({ events: { e: { steps: [{ action: 'create', record: {} }] } } });
   });
 
   it('a well-formed rules object type-checks, steps nested in branches and loops included', () => {

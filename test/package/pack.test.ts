@@ -87,6 +87,7 @@ describe('npm pack, installed with --omit=dev into an empty folder', { timeout: 
     expect(files).toContain('package/dist/src/index.js');
     expect(files).toContain('package/dist/src/index.d.ts');
     expect(files).toContain('package/dist/src/apps/cli/main.js');
+    expect(files).toContain('package/dist/cli/main.js');
     expect(files).toContain('package/dist/web/index.html');
     expect(files).toContain('package/cartridges/lanternmere/yare.yaml');
     expect(files.filter((f) => f.startsWith('package/src/') || f.startsWith('package/test/'))).toEqual([]);

@@ -1,6 +1,8 @@
 // POST /v1/builder/generate over real SSE: a scripted model writes three known errors and then fixes
-// them; the stream shows each round, the checker's file:line:col findings and the final valid files. With
-// no model the route refuses (409); a failing model ends the stream with an error event.
+// them; the stream shows each round and the checker's file:line:col findings, and the final valid files land
+// in the draft `done` names. The scripted model is relayed from the generator's worker to this thread
+// (src/apps/server/generate/relayed-model.ts). With no model the route refuses (409); a failing model ends
+// the stream with an error event.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createScriptedModels } from '../../src/adapters/llm/scripted.ts';
 import { FIRST_ANSWER, FIXED_YARE, REPAIR_ANSWER } from '../studio/drafts.ts';
@@ -16,7 +18,7 @@ const generate = (s: TestServer, body: unknown) =>
   s.call('/v1/builder/generate', { method: 'POST', json: body, headers: { accept: 'text/event-stream' } });
 
 describe('POST /v1/builder/generate', () => {
-  it('streams the rounds: three errors found, repaired, done with valid files and the transcript', async () => {
+  it('streams the rounds: three errors found, repaired, done naming the draft with the valid files and the transcript', async () => {
     const models = createScriptedModels({ director: [{ text: FIRST_ANSWER }, { text: REPAIR_ANSWER }] });
     server = await startTestServer({ models: () => models, modelMode: 'online' });
     const response = await generate(server, { requirements: 'A mill pond with a swim and a wheel puzzle.' });
@@ -41,11 +43,21 @@ describe('POST /v1/builder/generate', () => {
       'yare.yaml:34:38 CART_MINIGAME_CONFIG',
     ]);
     expect(events[3]?.data).toEqual({ round: 2, kind: 'repair', errors: 3 });
+    expect(events[2]?.data.errorCount).toBe(3);
     const done = events.at(-1)?.data;
-    expect(done.ok).toBe(true);
-    expect(done.rounds).toBe(2);
-    expect(done.files['yare.yaml']).toBe(FIXED_YARE);
-    expect(done.transcript).toContain('## Round 2 (repair)');
+    expect(done).toEqual({
+      ok: true,
+      errors: [],
+      errorCount: 0,
+      warnings: [],
+      warningCount: 0,
+      rounds: 2,
+      draftId: events.at(-2)?.data.draftId,
+    });
+    // The files and the transcript are the draft's, not the stream's.
+    const draft = (await server.json(`/v1/builder/drafts/${done.draftId}`)).body.draft;
+    expect(draft.files['yare.yaml']).toBe(FIXED_YARE);
+    expect(draft.transcript).toContain('## Round 2 (repair)');
   });
 
   it('refuses with 409 no_model when the caller has no model', async () => {

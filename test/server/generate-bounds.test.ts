@@ -158,7 +158,9 @@ describe('POST /v1/builder/generate, bounded', () => {
     expect(checked?.data.chars).toBeGreaterThan(MAX_ANSWER_CHARS);
     const done = events.at(-1);
     expect(done?.event).toBe('done');
-    expect(done?.data.transcript).toContain(`the limit is ${MAX_ANSWER_CHARS} (MAX_ANSWER_CHARS)`);
+    const draft = (await server.json(`/v1/builder/drafts/${done?.data.draftId}`, { key: KEYS[0]!.key })).body
+      .draft;
+    expect(draft.transcript).toContain(`the limit is ${MAX_ANSWER_CHARS} (MAX_ANSWER_CHARS)`);
     await until(() => fake!.requests.every((r) => r.clientClosed));
   }, 60_000);
 });

@@ -18,6 +18,8 @@ function record(parts: Partial<Record<keyof TurnRecord, unknown>> = {}): TurnRec
 
 /** A value whose JSON text is exactly `bytes` bytes. */
 const jsonOf = (bytes: number) => 'x'.repeat(bytes - 2);
+/** The stored record's text: a JSON text of exactly `bytes` bytes. */
+const textOf = (bytes: number) => JSON.stringify(jsonOf(bytes));
 
 describe('unstorableTurn', () => {
   it('takes a record of MAX_RECORD_BYTES and refuses one byte more, naming the event whose notes weigh most', () => {
@@ -29,8 +31,8 @@ describe('unstorableTurn', () => {
         { event: 'loud', notes },
       ],
     });
-    expect(unstorableTurn(heavy, jsonOf(MAX_RECORD_BYTES))).toBeUndefined();
-    const error = unstorableTurn(heavy, jsonOf(MAX_RECORD_BYTES + 1));
+    expect(unstorableTurn(heavy, textOf(MAX_RECORD_BYTES))).toBeUndefined();
+    const error = unstorableTurn(heavy, textOf(MAX_RECORD_BYTES + 1));
     expect(error?.code).toBe('too-large');
     expect(error?.details).toEqual({
       limit: 'MAX_RECORD_BYTES',
@@ -43,7 +45,7 @@ describe('unstorableTurn', () => {
 
   it('takes a state of MAX_STATE_BYTES and refuses one byte more as the state', () => {
     // The stored record holds the state: a record within MAX_RECORD_BYTES, its state at or past its own limit.
-    const stored = jsonOf(MAX_RECORD_BYTES);
+    const stored = textOf(MAX_RECORD_BYTES);
     expect(unstorableTurn(record({ stateAfter: jsonOf(MAX_STATE_BYTES) }), stored)).toBeUndefined();
     const error = unstorableTurn(record({ stateAfter: jsonOf(MAX_STATE_BYTES + 1) }), stored);
     expect(error?.details).toMatchObject({ limit: 'MAX_STATE_BYTES', part: 'state' });
@@ -51,13 +53,13 @@ describe('unstorableTurn', () => {
 
   it('takes narration of MAX_NARRATION_BYTES and refuses one byte more; offline, it blames the notes', () => {
     const at = 'é'.repeat(MAX_NARRATION_BYTES / 2);
-    expect(unstorableTurn(record({ narration: at }), {})).toBeUndefined();
+    expect(unstorableTurn(record({ narration: at }), '{}')).toBeUndefined();
     const past = record({
       mode: 'offline',
       narration: `${at}x`,
       ruleCalls: [{ event: 'chatty', notes: ['x'] }],
     });
-    expect(unstorableTurn(past, {})?.details).toMatchObject({
+    expect(unstorableTurn(past, '{}')?.details).toMatchObject({
       limit: 'MAX_NARRATION_BYTES',
       part: 'notes',
       event: 'chatty',
@@ -65,7 +67,7 @@ describe('unstorableTurn', () => {
   });
 
   it('names the state when the state is what is large in the record', () => {
-    const error = unstorableTurn(record({ delta: 'd'.repeat(3_000_000) }), jsonOf(MAX_RECORD_BYTES + 1));
+    const error = unstorableTurn(record({ delta: 'd'.repeat(3_000_000) }), textOf(MAX_RECORD_BYTES + 1));
     expect(error?.details).toMatchObject({ part: 'state' });
   });
 });

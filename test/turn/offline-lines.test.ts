@@ -9,6 +9,7 @@ import {
   LINES_DIR,
   labelOf,
   lineSets,
+  meets,
   parseLineSet,
   scoreLines,
   sourceOf,
@@ -101,5 +102,22 @@ describe('the labelled line format', () => {
     );
     expect(labelOf({ kind: 'reply', reason: 'free', text: '', action: 'look' })).toBe('free:look');
     expect(labelOf({ kind: 'reply', reason: 'question', text: '' })).toBe('ask');
+  });
+
+  it('a label ending in ~words also wants those words in the answer or the notice', () => {
+    const talk = { kind: 'reply', reason: 'free', text: 'Wren tells you…', action: 'talk' } as const;
+    expect(meets('free:talk~Wren', 'free:talk', talk)).toBe(true);
+    expect(meets('free:talk~Tam', 'free:talk', talk)).toBe(false);
+    expect(meets('free:look~Wren', 'free:look', talk)).toBe(true);
+    expect(meets('free:look~Wren', 'free:talk', talk)).toBe(false);
+    const call = {
+      kind: 'call',
+      name: 'go',
+      args: {},
+      how: 'match',
+      notice: '(First the way there…)',
+    } as const;
+    expect(meets('go~the way there', 'go', call)).toBe(true);
+    expect(meets('go~sleep', 'go', { ...call, notice: undefined })).toBe(false);
   });
 });

@@ -9,6 +9,7 @@ import type { Cartridge } from '../../src/core/cartridge/index.ts';
 import type { Dict } from '../../src/core/yare/index.ts';
 import { MAX_SAID_QUANTITY, saidQuantity } from '../../src/engine/turn/offline/amounts.ts';
 import { chooseOffline, type OfflineChoice } from '../../src/engine/turn/offline/choose.ts';
+import { timePassed } from '../../src/engine/turn/offline/free.ts';
 import { type KnownEntry, MAX_KNOWN_ENTRIES, namedEntries } from '../../src/engine/turn/offline/known.ts';
 import { MAX_NOTE_ACTS, noteActs } from '../../src/engine/turn/offline/note-acts.ts';
 import { directorTools } from '../../src/engine/turn/tools.ts';
@@ -247,6 +248,114 @@ describe('what was said before', () => {
   it('"ask her about it": "it" is what the previous line was about', () => {
     expect((choose('ask her about it', {}, 'examine the tower') as { text: string }).text).toMatch(
       /^She tells you what is said of it: Black Tower/,
+    );
+  });
+});
+
+describe('pronouns and wording', () => {
+  const talk = (text: string, story: string[], seed?: number) =>
+    chooseOffline(cartridge.rules, tools, text, {
+      state: structuredClone(cartridge.rules.initialState) as Dict,
+      lore: cartridge.lore,
+      opening: cartridge.firstMessage ?? '',
+      entries,
+      story: story.map((content, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content })),
+      ...(story.length === 0 ? {} : { previous: story.filter((_, i) => i % 2 === 0).at(-1)! }),
+      ...(seed === undefined ? {} : { seed }),
+    }) as { text: string };
+
+  it('"her", "him" and "them" are the person the player talked to last, not "She"', () => {
+    expect(talk('ask her about the tower', ['talk to Wren', 'Wren: A hunter.']).text).toMatch(
+      /^Wren tells you what is said of it: Black Tower/,
+    );
+    expect(
+      talk('ask him about the tower', ['talk to Wren', 'x', 'ask Old Tam about the river', 'y']).text,
+    ).toMatch(/^Old Tam /);
+    // Looked back through: a talk line six messages ago still counts, seven does not.
+    const filler = ['look around', 'You look around.', 'look around', 'You look around.'];
+    expect(talk('ask them about the tower', ['talk to Wren', 'ok', ...filler]).text).toMatch(/^Wren /);
+    expect(talk('ask them about the tower', ['talk to Wren', 'ok', 'x', ...filler]).text).toMatch(/^They /);
+    // Nobody named before: the pronoun as it is.
+    expect(talk('ask her about the tower', []).text).toMatch(/^She /);
+  });
+
+  it('talk is worded by the seed: the same seed reads the same, others may not', () => {
+    const said = (seed: number) => talk('ask Wren about the tower', [], seed).text;
+    expect(said(7)).toBe(said(7));
+    const wordings = new Set(Array.from({ length: 24 }, (_, seed) => said(seed)));
+    expect(wordings.size).toBeGreaterThan(1);
+    for (const w of wordings) expect(w).toMatch(/^(?:Wren|“Here is what I know,” Wren) .*Black Tower stands/);
+  });
+});
+
+describe('waiting', () => {
+  it('where the rules keep no time: told from the scene, worded by the seed, nothing spent', () => {
+    const wait = (seed: number) =>
+      chooseOffline(cartridge.rules, tools, 'wait a while', {
+        state: structuredClone(cartridge.rules.initialState) as Dict,
+        lore: cartridge.lore,
+        seed,
+      });
+    expect(wait(1)).toMatchObject({ kind: 'reply', reason: 'free', action: 'wait' });
+    expect((wait(1) as { text: string }).text).toBe((wait(1) as { text: string }).text);
+    expect((wait(1) as { text: string }).text).toMatch(
+      /^You wait a while\. A green vale under grey hills\.$/,
+    );
+  });
+
+  it('where they do: how long, and the part of the day after it', () => {
+    expect(timePassed('1h', '2026-05-01T19:30:00Z')).toBe('Time passes (an hour); it is evening now.');
+    expect(timePassed('15m', undefined)).toBe('Time passes (15 minutes).');
+    expect(timePassed('2d', '2026-05-01T08:00:00Z')).toBe('Time passes (2 days); it is morning now.');
+  });
+});
+
+describe("a card's {{user}} offline", () => {
+  const card = (persona?: { name: string }) => {
+    const loaded = loadCartridgeFromFiles(
+      new Map([
+        ['yare.yaml', 'state_schema:\n  n: { type: int, default: 0, visibility: public }\nevents: {}\n'],
+        ['bot_lore.md', '# The Dock\n*   **Mira**: Mira waves at {{user}}. {{user}} waits by the rope.\n'],
+      ]),
+      'dock',
+      persona === undefined
+        ? {}
+        : {
+            persona: {
+              ...persona,
+              pronoun_sub: 'she',
+              pronoun_obj: 'her',
+              pronoun_poss: 'her',
+              pronoun_poss_obj: 'hers',
+            },
+          },
+    );
+    if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.message).join('\n'));
+    return loaded.cartridge;
+  };
+  const talkTo = (c: Cartridge, persona?: { name: string }) =>
+    (
+      chooseOffline(c.rules, directorTools(c), 'talk to Mira', {
+        state: structuredClone(c.rules.initialState) as Dict,
+        lore: c.lore,
+        ...(persona === undefined
+          ? {}
+          : {
+              persona: {
+                ...persona,
+                pronoun_sub: 'she',
+                pronoun_obj: 'her',
+                pronoun_poss: 'her',
+                pronoun_poss_obj: 'hers',
+              },
+            }),
+      }) as { text: string }
+    ).text;
+
+  it('reads "you" with no persona (the verb agreeing), and the persona\'s name with one', () => {
+    expect(talkTo(card())).toBe('Mira: Mira waves at you. You wait by the rope.');
+    expect(talkTo(card({ name: 'Ada' }), { name: 'Ada' })).toBe(
+      'Mira: Mira waves at Ada. Ada waits by the rope.',
     );
   });
 });

@@ -7,7 +7,12 @@ import {
   MIN_MATCH_SCORE,
   matchEvent,
 } from '../../src/engine/turn/offline/choose.ts';
-import { availableActions, MAX_TRIES, MAX_TRIES_PER_EVENT } from '../../src/engine/turn/offline/actions.ts';
+import {
+  availableActions,
+  MAX_LISTING_STEPS,
+  MAX_TRIES,
+  MAX_TRIES_PER_EVENT,
+} from '../../src/engine/turn/offline/actions.ts';
 import { narrateOffline, stripNote } from '../../src/engine/turn/offline/narration.ts';
 import { runTurn } from '../../src/engine/turn/run-turn.ts';
 import type { TurnOptions } from '../../src/engine/turn/types.ts';
@@ -364,7 +369,7 @@ describe('an offline turn', () => {
       seed: 1,
     });
     expect((record!.stateAfter as Loose).game_time).toBe('1147-03-09T20:00:00');
-    expect(record!.narration).toBe('Time passes.');
+    expect(record!.narration).toBe('Time passes (2 hours); it is evening now.');
   });
 
   it("plays Lanternmere's chapel mini-game, whose resolver takes `data`", async () => {
@@ -584,5 +589,41 @@ events:
     );
     const listed = availableActions(rules, rules.initialState as never);
     expect(listed.reduce((n, a) => n + a.values.length, 0)).toBe(MAX_TRIES);
+  });
+
+  // Events that each count through a list of 100 (a branch, so each is tried): one try costs the same steps.
+  const heavyRules = (events: number) =>
+    rulesOf(
+      `state_schema:\n  n: { type: int, default: 0, visibility: public }\n  xs: { type: list, default: [${Array.from({ length: 100 }, (_, i) => i).join(', ')}], visibility: public }\nevents:\n${Array.from(
+        { length: events },
+        (_, e) =>
+          `  e${e}:\n    steps:\n      - action: foreach\n        array: "@ state.xs"\n        item: x\n        steps:\n          - action: mutate\n            var: state.n\n            op: add\n            value: 1\n      - action: branch\n        conditions:\n          - if: "@ state.n < 0"\n            steps:\n              - action: note\n                message: "never"\n`,
+      ).join('')}`,
+    );
+
+  it(`runs at most ${MAX_LISTING_STEPS} rule steps in all to list one state`, () => {
+    const probe = heavyRules(1);
+    const one = runEvent(probe, probe.initialState, 'e0', {});
+    if (!one.ok) throw new Error('the probe event should run');
+    const fit = Math.floor(MAX_LISTING_STEPS / one.stepsUsed);
+    expect(fit + 1).toBeLessThan(MAX_TRIES);
+    const at = heavyRules(fit);
+    expect(availableActions(at, at.initialState as never)).toHaveLength(fit);
+    const past = heavyRules(fit + 1);
+    const listed = availableActions(past, past.initialState as never);
+    expect(listed).toHaveLength(fit);
+    expect(listed.map((a) => a.event)).not.toContain(`e${fit}`);
+  });
+
+  it('lists one state once: the same state object gets the same listing, a changed state its own', () => {
+    const rules = rulesWith(3);
+    const state = rules.initialState as never;
+    const first = availableActions(rules, state);
+    expect(availableActions(rules, state)).toBe(first);
+    const after = runEvent(rules, state, 'pick', { which: 'v1' });
+    if (!after.ok) throw new Error('pick should run');
+    const again = availableActions(rules, after.state as never);
+    expect(again).not.toBe(first);
+    expect(again[0]!.values).toEqual(['v0', 'v2']);
   });
 });

@@ -77,9 +77,9 @@ describe('generateEventOf', () => {
       line: 15,
       col: 14,
     };
-    expect(generateEventOf('checked', { round: 1, errors: [finding], warnings: 0 })).toEqual({
+    expect(generateEventOf('checked', { round: 1, errors: [finding], errorCount: 1, warnings: 0 })).toEqual({
       event: 'checked',
-      data: { round: 1, errors: [finding], warnings: 0 },
+      data: { round: 1, errors: [finding], errorCount: 1, warnings: 0 },
     });
     expect(generateEventOf('saved', { draftId: 'd2', ok: true, rounds: 1 })).toEqual({
       event: 'saved',

@@ -47,6 +47,8 @@ events:
 const HP_LINE = 17;
 /** The first check starts the checker's worker thread (from sources under vitest): allow it a while. */
 const CHECKED = { timeout: 30_000 };
+/** A generation runs in the generator's worker, started by the first one (from sources under tsx: seconds). */
+const GENERATED = { timeout: 30_000 };
 /** A test that waits for checks may take longer than the default 30 s on a loaded shared machine. */
 const SLOW_TEST_MS = 90_000;
 
@@ -115,7 +117,7 @@ describe.runIf(chromium)('the builder', () => {
       await page.getByTestId('new-draft-name').fill('Pond Test');
       await page.getByTestId('new-draft-template').selectOption('empty');
       await page.getByTestId('new-draft-create').click();
-      await expect.poll(() => page.url()).toMatch(/#\/builder\/[^/]+$/);
+      await expect.poll(() => page.url(), GENERATED).toMatch(/#\/builder\/[^/]+$/);
       await expect.poll(() => textOf('check-state'), CHECKED).toBe('Valid');
 
       await yareEditor().click();
@@ -300,7 +302,7 @@ describe.runIf(chromium)('the builder', () => {
       await page.goto(`${server.url}/#/builder`);
       await page.getByTestId('generate-requirements').fill('A mill pond with a swim and a wheel puzzle.');
       await page.getByTestId('generate-run').click();
-      await expect.poll(() => page.url()).toMatch(/#\/builder\/[^/]+$/);
+      await expect.poll(() => page.url(), GENERATED).toMatch(/#\/builder\/[^/]+$/);
       await expect.poll(() => textOf('check-state'), CHECKED).toBe('Valid');
       await expect.poll(() => yareEditor().textContent()).toContain('bot_name: "Mill Pond"');
       expect(await page.getByTestId('draft-name').inputValue()).toBe('Mill Pond');
@@ -327,7 +329,9 @@ describe.runIf(chromium)('the builder', () => {
       await page.getByTestId('refine').locator('summary').click();
       await page.getByTestId('refine-request').fill('Track how cold the player is.');
       await page.getByTestId('refine-run').click();
-      await expect.poll(() => textOf('refine-progress')).toBe('Done after 1 round(s): the draft is valid.');
+      await expect
+        .poll(() => textOf('refine-progress'), GENERATED)
+        .toBe('Done after 1 round(s): the draft is valid.');
       await expect.poll(() => yareEditor().textContent()).toContain('cold: { type: int');
       // The model was asked with the change request and the draft as it was.
       const asked = refine.director.requests[0]?.messages[0]?.content ?? '';

@@ -1,6 +1,7 @@
 // Load-time checks: errors before play, each with file:line:col, a stable code and a "did you mean".
 import { describe, expect, it } from 'vitest';
 import { MAX_NOTE_TEMPLATE_LENGTH } from '../../src/core/yare/limits.ts';
+import { runEvent } from '../../src/core/yare/interpreter.ts';
 import { eventTools } from '../../src/core/yare/tools.ts';
 import { compileYaml, errorsOf, rulesOf } from '../helpers/yare.ts';
 
@@ -339,5 +340,40 @@ describe('top level', () => {
   it('separate_npc must be a boolean', () => {
     expect(errorsOf('separate_npc: "yes"\n')[0]!.message).toMatch(/separate_npc.*boolean/);
     expect(errorsOf('separate_npc: false\n')).toEqual([]);
+  });
+});
+
+describe('a line break YAML made inside an expression string', () => {
+  const rules = (value: string) => `state_schema:
+  text: { type: string, default: "" }
+events:
+  e:
+    steps:
+      - action: set
+        var: state.text
+        value: ${value}
+`;
+
+  it('is explained: YAML turned \\n into a line break before the expression was read', () => {
+    const errors = errorsOf(rules(`"@ 'a\\n' + 'b'"`));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.code).toBe('YARE_SYNTAX');
+    expect(errors[0]!.message).toContain("a line break before the closing '");
+    expect(errors[0]!.message).toContain('YAML has already turned \\n into a line break');
+    expect(errors[0]!.place).toMatchObject({ line: 8 });
+  });
+
+  it('the two ways the message suggests both give the newline', () => {
+    for (const written of [`"@ 'a\\\\n' + 'b'"`, `'@ ''a\\n'' + ''b'''`]) {
+      const compiled = rulesOf(rules(written));
+      const result = runEvent(compiled, compiled.initialState, 'e', {});
+      expect(result.ok && result.state.text).toBe('a\nb');
+    }
+  });
+
+  it('a string left open on one line keeps the plain message', () => {
+    const errors = errorsOf(rules(`"@ 'abc + 1"`));
+    expect(errors[0]!.message).toContain("unterminated string: no closing '");
+    expect(errors[0]!.message).not.toContain('YAML');
   });
 });

@@ -315,3 +315,35 @@ events:
     expect(errors[0]!.message).toContain('unknown type "integer"');
   });
 });
+
+describe('typed inputs', () => {
+  const rules = () =>
+    rulesOf(`state_schema:
+  x: { type: float, default: 0.0 }
+events:
+  e:
+    inputs:
+      amount: { type: float, default: 1.5 }
+      need: { type: int }
+    steps:
+      - { action: set, var: state.x, value: "@ inputs.amount + inputs.need" }
+`);
+
+  it('null takes the default (0.6 passed None through); a required input given null is missing', () => {
+    const r = runEvent(rules(), rules().initialState, 'e', { amount: null, need: 2 });
+    expect(r.ok && r.state.x).toBe(3.5);
+    const missing = runEvent(rules(), rules().initialState, 'e', { need: null });
+    expect(!missing.ok && missing.error).toMatchObject({ code: 'YARE_BAD_INPUT' });
+    expect(!missing.ok && missing.error.message).toContain("needs the input 'need'");
+  });
+
+  it("a float input given 'inf' or 'nan' is refused (0.6 accepted float('inf'))", () => {
+    for (const amount of ['inf', 'nan', '-inf', 'Infinity']) {
+      const r = runEvent(rules(), rules().initialState, 'e', { amount, need: 1 });
+      expect(!r.ok && r.error.code).toBe('YARE_BAD_INPUT');
+      expect(!r.ok && r.error.message).toContain("Input 'amount' of 'e' must be float");
+    }
+    const finite = runEvent(rules(), rules().initialState, 'e', { amount: '2.5', need: 1 });
+    expect(finite.ok && finite.state.x).toBe(3.5);
+  });
+});

@@ -19,7 +19,7 @@ export { MODEL_ROLES } from './types.ts';
 export { isModelError, ModelError, type ModelErrorKind } from './errors.ts';
 export { Secret } from './secret.ts';
 export * as llmLimits from './limits.ts';
-export { DEFAULT_RETRY_POLICY, type RetryPolicy, backoffDelayMs } from './retry.ts';
+export { abortedError, DEFAULT_RETRY_POLICY, type RetryPolicy, backoffDelayMs } from './retry.ts';
 export {
   DEFAULT_CONFIG_FILE_NAME,
   describeModelConfig,

@@ -11,7 +11,7 @@ import { ModelError } from './errors.ts';
 import { type BodyReader, type PostedResponse, postJson } from './http-post.ts';
 import { MAX_RESPONSE_CHARS, MAX_SSE_EVENT_CHARS } from './limits.ts';
 import { chatCompletionBody, finishReasonOf, readCompletion, StreamAssembler } from './openai-wire.ts';
-import { type RetryPolicy, withRetries, withStreamRetries } from './retry.ts';
+import { type AttemptSignal, type RetryPolicy, withRetries, withStreamRetries } from './retry.ts';
 import { classifySdkError, cleanProviderText, retryAfterFromHeaders } from './sdk-errors.ts';
 import { SseParser } from '../../core/sse.ts';
 import type { ChatModel, ModelRequest, ModelResponse, ModelStreamPart, ToolCall } from './types.ts';
@@ -35,143 +35,146 @@ export interface OpenAICompatibleOptions {
 export function createOpenAICompatibleChatModel(id: string, options: OpenAICompatibleOptions): ChatModel {
   const url = new URL(`${normaliseBaseUrl(options.baseURL)}/chat/completions`);
   const secrets = options.secrets ?? [];
-  const classify = (error: unknown): ModelError => classifySdkError(error, id, secrets);
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     ...(options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` }),
   };
-
+  const retries = (req: ModelRequest) => ({
+    policy: options.policy,
+    modelId: id,
+    classify: (error: unknown): ModelError => classifySdkError(error, id, secrets),
+    ...(req.signal === undefined ? {} : { signal: req.signal }),
+  });
   async function post(req: ModelRequest, stream: boolean, signal: AbortSignal): Promise<PostedResponse> {
     const body = JSON.stringify(chatCompletionBody(id, req, stream));
     const response = await postJson(url, headers, body, signal, id);
     if (response.status < 200 || response.status > 299) throw await httpError(response, id, secrets);
     return response;
   }
+  return {
+    id,
+    generate: (req) =>
+      withRetries(retries(req), async (signal) =>
+        completionResponse(id, req, await readJsonBody(await post(req, false, signal), id)),
+      ),
+    stream: (req) =>
+      withStreamRetries(retries(req), async function* (attempt) {
+        yield* streamParts(id, secrets, req, await post(req, true, attempt.signal), attempt);
+      }),
+  };
+}
 
-  async function generate(req: ModelRequest): Promise<ModelResponse> {
-    return withRetries(
-      {
-        policy: options.policy,
-        modelId: id,
-        classify,
-        ...(req.signal === undefined ? {} : { signal: req.signal }),
-      },
-      async (signal) => {
-        const response = await post(req, false, signal);
-        let text = '';
-        await readBody(response.body, (piece) => {
-          text += piece;
-          if (text.length > MAX_RESPONSE_CHARS) {
-            throw new ModelError(
-              'bad-response',
-              `model ${id}: unusable response: longer than ${MAX_RESPONSE_CHARS} characters (MAX_RESPONSE_CHARS)`,
-              { modelId: id },
-            );
-          }
-        });
-        let value: unknown;
-        try {
-          value = JSON.parse(text);
-        } catch (error) {
-          throw new ModelError('bad-response', `model ${id}: unusable response: the body is not JSON`, {
-            modelId: id,
-            cause: error,
-          });
-        }
-        const read = readCompletion(id, value);
-        return {
-          text: read.text,
-          toolCalls: read.toolCalls,
-          usage: read.usage,
-          finishReason: finishReasonFor(req, read.rawFinishReason, read.toolCalls),
-          modelId: read.responseModelId || id,
-          ...(read.refused.length === 0 ? {} : { refused: read.refused }),
-        };
-      },
+/** A whole (non-streamed) answer's body as JSON, refused past MAX_RESPONSE_CHARS. */
+async function readJsonBody(response: PostedResponse, id: string): Promise<unknown> {
+  let text = '';
+  await readBody(response.body, (piece) => {
+    text += piece;
+    if (text.length > MAX_RESPONSE_CHARS) {
+      throw new ModelError(
+        'bad-response',
+        `model ${id}: unusable response: longer than ${MAX_RESPONSE_CHARS} characters (MAX_RESPONSE_CHARS)`,
+        { modelId: id },
+      );
+    }
+  });
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ModelError('bad-response', `model ${id}: unusable response: the body is not JSON`, {
+      modelId: id,
+      cause: error,
+    });
+  }
+}
+
+function completionResponse(id: string, req: ModelRequest, value: unknown): ModelResponse {
+  const read = readCompletion(id, value);
+  return {
+    text: read.text,
+    toolCalls: read.toolCalls,
+    usage: read.usage,
+    finishReason: finishReasonFor(req, read.rawFinishReason, read.toolCalls),
+    modelId: read.responseModelId || id,
+    ...(read.refused.length === 0 ? {} : { refused: read.refused }),
+  };
+}
+
+/** One streamed attempt: text deltas as their events arrive, then the tool calls, then the whole answer. */
+async function* streamParts(
+  id: string,
+  secrets: readonly string[],
+  req: ModelRequest,
+  response: PostedResponse,
+  attempt: AttemptSignal,
+): AsyncGenerator<ModelStreamPart> {
+  const assembler = new StreamAssembler(id);
+  let done = false;
+  let deltas: string[] = [];
+  const parser = new SseParser(
+    ({ data }) => {
+      if (done) return;
+      if (data === '[DONE]') {
+        done = true;
+        return;
+      }
+      const text = assembler.chunk(parseStreamEvent(id, secrets, data));
+      if (text !== '') deltas.push(text);
+    },
+    {
+      maxMessageChars: MAX_SSE_EVENT_CHARS,
+      tooLong: (max) =>
+        new ModelError(
+          'bad-response',
+          `model ${id}: unusable response: a server-sent event is longer than ${max} characters (MAX_SSE_EVENT_CHARS)`,
+        ),
+    },
+  );
+  const decoder = new TextDecoder();
+  for (;;) {
+    const value = await response.body.read();
+    attempt.reset();
+    if (value === undefined) {
+      parser.push(decoder.decode());
+      parser.end();
+      break;
+    }
+    parser.push(decoder.decode(value, { stream: true }));
+    if (deltas.length > 0) {
+      const ready = deltas;
+      deltas = [];
+      for (const text of ready) yield { type: 'text-delta', text };
+    }
+    if (done) {
+      // After `[DONE]` the answer is whole: the (normally empty) rest of the body runs out in the
+      // background, never much of it nor for long, so the connection can be reused.
+      response.body.drain(MAX_BYTES_AFTER_DONE, DRAIN_AFTER_DONE_MS);
+      break;
+    }
+  }
+  for (const text of deltas) yield { type: 'text-delta', text };
+  const toolCalls = assembler.toolCalls();
+  for (const call of toolCalls) yield { type: 'tool-call', call };
+  const finished: ModelResponse = {
+    text: assembler.text,
+    toolCalls,
+    usage: assembler.usage,
+    finishReason: finishReasonFor(req, assembler.rawFinishReason, toolCalls),
+    modelId: assembler.responseModelId || id,
+    ...(assembler.refused.length === 0 ? {} : { refused: [...assembler.refused] }),
+  };
+  yield { type: 'finish', response: finished };
+}
+
+function parseStreamEvent(id: string, secrets: readonly string[], data: string): unknown {
+  try {
+    return JSON.parse(data);
+  } catch (error) {
+    throw new ModelError(
+      'bad-response',
+      `model ${id}: unusable response: a stream event is not JSON: ${cleanProviderText(data, secrets)}`,
+      { modelId: id, cause: error },
     );
   }
-
-  function stream(req: ModelRequest): AsyncIterable<ModelStreamPart> {
-    return withStreamRetries(
-      {
-        policy: options.policy,
-        modelId: id,
-        classify,
-        ...(req.signal === undefined ? {} : { signal: req.signal }),
-      },
-      async function* (attempt) {
-        const response = await post(req, true, attempt.signal);
-        const assembler = new StreamAssembler(id);
-        let done = false;
-        let deltas: string[] = [];
-        const parser = new SseParser(
-          ({ data }) => {
-            if (done) return;
-            if (data === '[DONE]') {
-              done = true;
-              return;
-            }
-            let value: unknown;
-            try {
-              value = JSON.parse(data);
-            } catch (error) {
-              throw new ModelError(
-                'bad-response',
-                `model ${id}: unusable response: a stream event is not JSON: ${cleanProviderText(data, secrets)}`,
-                { modelId: id, cause: error },
-              );
-            }
-            const text = assembler.chunk(value);
-            if (text !== '') deltas.push(text);
-          },
-          {
-            maxMessageChars: MAX_SSE_EVENT_CHARS,
-            tooLong: (max) =>
-              new ModelError(
-                'bad-response',
-                `model ${id}: unusable response: a server-sent event is longer than ${max} characters (MAX_SSE_EVENT_CHARS)`,
-              ),
-          },
-        );
-        const decoder = new TextDecoder();
-        for (;;) {
-          const value = await response.body.read();
-          attempt.reset();
-          if (value === undefined) {
-            parser.push(decoder.decode());
-            parser.end();
-            break;
-          }
-          parser.push(decoder.decode(value, { stream: true }));
-          if (deltas.length > 0) {
-            const ready = deltas;
-            deltas = [];
-            for (const text of ready) yield { type: 'text-delta', text };
-          }
-          if (done) {
-            // After `[DONE]` the answer is whole: the (normally empty) rest of the body runs out in the
-            // background, never much of it nor for long, so the connection can be reused.
-            response.body.drain(MAX_BYTES_AFTER_DONE, DRAIN_AFTER_DONE_MS);
-            break;
-          }
-        }
-        for (const text of deltas) yield { type: 'text-delta', text };
-        const toolCalls = assembler.toolCalls();
-        for (const call of toolCalls) yield { type: 'tool-call', call };
-        const finished: ModelResponse = {
-          text: assembler.text,
-          toolCalls,
-          usage: assembler.usage,
-          finishReason: finishReasonFor(req, assembler.rawFinishReason, toolCalls),
-          modelId: assembler.responseModelId || id,
-          ...(assembler.refused.length === 0 ? {} : { refused: [...assembler.refused] }),
-        };
-        yield { type: 'finish', response: finished };
-      },
-    );
-  }
-
-  return { id, generate, stream };
 }
 
 // A model that made tool calls although told not to keeps the provider's own reason (`tool_calls`),

@@ -11,7 +11,13 @@ import {
   wrapLanguageModel,
 } from 'ai';
 import type { ModelError } from './errors.ts';
-import { type RetryPolicy, abortedError, withRetries, withStreamRetries } from './retry.ts';
+import {
+  type AttemptSignal,
+  type RetryPolicy,
+  abortedError,
+  withRetries,
+  withStreamRetries,
+} from './retry.ts';
 import { classifySdkError } from './sdk-errors.ts';
 import { toModelMessages, toToolChoice, toToolSet } from './sdk-messages.ts';
 import { parseToolArgs } from './tool-args.ts';
@@ -137,127 +143,138 @@ export function createSdkChatModel(
   options: SdkChatModelOptions,
 ): ChatModel {
   const secrets = options.secrets ?? [];
-  const classify = (error: unknown): ModelError => classifySdkError(error, id, secrets);
+  const call: SdkCall = { model, id, options };
+  const retries = (req: ModelRequest) => ({
+    policy: options.policy,
+    modelId: id,
+    classify: (error: unknown): ModelError => classifySdkError(error, id, secrets),
+    ...signalOf(req),
+  });
+  return {
+    id,
+    generate: (req) => withRetries(retries(req), (signal) => generateOnce(call, req, signal)),
+    stream: (req) => withStreamRetries(retries(req), (attempt) => streamOnce(call, req, attempt)),
+  };
+}
 
-  function callSettings(req: ModelRequest, captured: Captured, abortSignal: AbortSignal) {
-    const tools = toToolSet(req.tools);
-    const toolChoice = tools === undefined ? undefined : toToolChoice(req.toolChoice);
+/** What every call to one SDK model shares. */
+interface SdkCall {
+  readonly model: SdkLanguageModel;
+  readonly id: string;
+  readonly options: SdkChatModelOptions;
+}
+
+function callSettings(call: SdkCall, req: ModelRequest, captured: Captured, abortSignal: AbortSignal) {
+  const { model, options } = call;
+  const tools = toToolSet(req.tools);
+  const toolChoice = tools === undefined ? undefined : toToolChoice(req.toolChoice);
+  return {
+    model: wrapLanguageModel({ model, middleware: captureRaw(captured) }),
+    ...(options.promptCache === 'anthropic'
+      ? {
+          messages: [
+            { role: 'system' as const, content: req.system, providerOptions: ANTHROPIC_BREAKPOINT },
+            ...toModelMessages(req.messages, ANTHROPIC_BREAKPOINT),
+          ],
+          // The system message is the engine's own prompt (it carries the breakpoint), never model text.
+          allowSystemInMessages: true,
+        }
+      : { system: req.system, messages: toModelMessages(req.messages) }),
+    ...(tools === undefined ? {} : { tools }),
+    ...(toolChoice === undefined ? {} : { toolChoice }),
+    ...(req.temperature === undefined ? {} : { temperature: req.temperature }),
+    ...(req.maxOutputTokens === undefined ? {} : { maxOutputTokens: req.maxOutputTokens }),
+    maxRetries: 0,
+    abortSignal,
+  };
+}
+
+/** One attempt of a whole answer; a model that broke the tool choice still has its calls returned. */
+async function generateOnce(call: SdkCall, req: ModelRequest, signal: AbortSignal): Promise<ModelResponse> {
+  const captured: Captured = { raw: new Map() };
+  const raw = captured.raw;
+  let result: Awaited<ReturnType<typeof generateText>>;
+  try {
+    result = await generateText(callSettings(call, req, captured, signal));
+  } catch (error) {
+    if (!ToolChoiceViolationError.isInstance(error)) throw error;
+    const { text, calls } = violationCalls(error, raw);
     return {
-      model: wrapLanguageModel({ model, middleware: captureRaw(captured) }),
-      ...(options.promptCache === 'anthropic'
-        ? {
-            messages: [
-              { role: 'system' as const, content: req.system, providerOptions: ANTHROPIC_BREAKPOINT },
-              ...toModelMessages(req.messages, ANTHROPIC_BREAKPOINT),
-            ],
-            // The system message is the engine's own prompt (it carries the breakpoint), never model text.
-            allowSystemInMessages: true,
-          }
-        : { system: req.system, messages: toModelMessages(req.messages) }),
-      ...(tools === undefined ? {} : { tools }),
-      ...(toolChoice === undefined ? {} : { toolChoice }),
-      ...(req.temperature === undefined ? {} : { temperature: req.temperature }),
-      ...(req.maxOutputTokens === undefined ? {} : { maxOutputTokens: req.maxOutputTokens }),
-      maxRetries: 0,
-      abortSignal,
+      text,
+      toolCalls: calls,
+      usage: toUsage(captured.usage),
+      finishReason: error.finishReason,
+      modelId: call.id,
     };
   }
+  return {
+    text: result.text,
+    toolCalls: result.toolCalls.map((call) => toToolCall(call, raw)),
+    usage: toUsage(result.usage),
+    finishReason: result.finishReason,
+    modelId: result.response.modelId || call.id,
+  };
+}
 
-  async function generate(req: ModelRequest): Promise<ModelResponse> {
-    return withRetries(
-      { policy: options.policy, modelId: id, classify, ...signalOf(req) },
-      async (signal) => {
-        const captured: Captured = { raw: new Map() };
-        const raw = captured.raw;
-        let result: Awaited<ReturnType<typeof generateText>>;
-        try {
-          result = await generateText(callSettings(req, captured, signal));
-        } catch (error) {
-          if (!ToolChoiceViolationError.isInstance(error)) throw error;
-          const { text, calls } = violationCalls(error, raw);
-          return {
-            text,
-            toolCalls: calls,
-            usage: toUsage(captured.usage),
-            finishReason: error.finishReason,
-            modelId: id,
-          };
-        }
-        return {
-          text: result.text,
-          toolCalls: result.toolCalls.map((call) => toToolCall(call, raw)),
-          usage: toUsage(result.usage),
-          finishReason: result.finishReason,
-          modelId: result.response.modelId || id,
-        };
-      },
-    );
-  }
-
-  function stream(req: ModelRequest): AsyncIterable<ModelStreamPart> {
-    return withStreamRetries(
-      { policy: options.policy, modelId: id, classify, ...signalOf(req) },
-      async function* (attempt) {
-        const captured: Captured = { raw: new Map() };
-        const raw = captured.raw;
-        const result = streamText({
-          ...callSettings(req, captured, attempt.signal),
-          // Errors arrive as `error` parts below; without this the SDK also prints them to the console.
-          onError: () => {},
-        });
-        let text = '';
-        const toolCalls: ToolCall[] = [];
-        let finishReason = 'unknown';
-        let usage: Usage = { inputTokens: 0, outputTokens: 0 };
-        let modelId = id;
-        for await (const part of result.fullStream) {
-          attempt.reset();
-          switch (part.type) {
-            case 'text-delta':
-              if (part.text === '') break;
-              text += part.text;
-              yield { type: 'text-delta', text: part.text };
-              break;
-            case 'tool-call': {
-              const call = toToolCall(part, raw);
-              toolCalls.push(call);
-              yield { type: 'tool-call', call };
-              break;
-            }
-            case 'finish-step':
-              if (part.response.modelId) modelId = part.response.modelId;
-              break;
-            case 'finish':
-              // After a withheld-tool-call error the SDK reports `error`; the raw reason is the truth.
-              finishReason =
-                part.finishReason === 'error' && part.rawFinishReason
-                  ? part.rawFinishReason
-                  : part.finishReason;
-              usage = toUsage(part.totalUsage);
-              break;
-            case 'error':
-              if (ToolChoiceViolationError.isInstance(part.error)) {
-                // Tool calls the SDK withheld under `toolChoice: 'none'`: hand them over anyway.
-                for (const call of violationCalls(part.error, raw).calls) {
-                  toolCalls.push(call);
-                  yield { type: 'tool-call', call };
-                }
-                break;
-              }
-              throw part.error;
-            case 'abort':
-              throw abortedError(id);
-            default:
-              // Reasoning, tool-input deltas, tool-error echoes of invalid calls, step markers: not ours.
-              break;
+/** One streamed attempt, as the engine's stream parts. */
+async function* streamOnce(
+  call: SdkCall,
+  req: ModelRequest,
+  attempt: AttemptSignal,
+): AsyncGenerator<ModelStreamPart> {
+  const captured: Captured = { raw: new Map() };
+  const raw = captured.raw;
+  const result = streamText({
+    ...callSettings(call, req, captured, attempt.signal),
+    // Errors arrive as `error` parts below; without this the SDK also prints them to the console.
+    onError: () => {},
+  });
+  let text = '';
+  const toolCalls: ToolCall[] = [];
+  let finishReason = 'unknown';
+  let usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  let modelId = call.id;
+  for await (const part of result.fullStream) {
+    attempt.reset();
+    switch (part.type) {
+      case 'text-delta':
+        if (part.text === '') break;
+        text += part.text;
+        yield { type: 'text-delta', text: part.text };
+        break;
+      case 'tool-call': {
+        const call = toToolCall(part, raw);
+        toolCalls.push(call);
+        yield { type: 'tool-call', call };
+        break;
+      }
+      case 'finish-step':
+        if (part.response.modelId) modelId = part.response.modelId;
+        break;
+      case 'finish':
+        // After a withheld-tool-call error the SDK reports `error`; the raw reason is the truth.
+        finishReason =
+          part.finishReason === 'error' && part.rawFinishReason ? part.rawFinishReason : part.finishReason;
+        usage = toUsage(part.totalUsage);
+        break;
+      case 'error':
+        if (ToolChoiceViolationError.isInstance(part.error)) {
+          // Tool calls the SDK withheld under `toolChoice: 'none'`: hand them over anyway.
+          for (const call of violationCalls(part.error, raw).calls) {
+            toolCalls.push(call);
+            yield { type: 'tool-call', call };
           }
+          break;
         }
-        yield { type: 'finish', response: { text, toolCalls, usage, finishReason, modelId } };
-      },
-    );
+        throw part.error;
+      case 'abort':
+        throw abortedError(call.id);
+      default:
+        // Reasoning, tool-input deltas, tool-error echoes of invalid calls, step markers: not ours.
+        break;
+    }
   }
-
-  return { id, generate, stream };
+  yield { type: 'finish', response: { text, toolCalls, usage, finishReason, modelId } };
 }
 
 function signalOf(req: ModelRequest): { signal?: AbortSignal } {

@@ -1,6 +1,6 @@
 // Public surface of the storage layer.
 export { isUniqueViolation, StoreInputError, StoreMigrationError } from './errors.ts';
-export type { JsonValue } from './json.ts';
+export { JsonText, type JsonValue } from './json.ts';
 export { API_KEY_PREFIX, generateApiKey, hashApiKey } from './keys.ts';
 export * from './limits.ts';
 export { checkMigrationList, MIGRATION_LOCK_KEY, migrate } from './migrate.ts';

@@ -5,11 +5,22 @@ import { StoreInputError } from './errors.ts';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
-/** Serialises `value`, refusing what JSON cannot hold and anything over `maxBytes` UTF-8 bytes. */
+/**
+ * A value its caller has serialised already (`JSON.stringify(value)`), to check a limit of its own: stored
+ * as this text instead of being serialised a second time (a turn's record: engine/session/turn-job/commit.ts).
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * Serialises `value` (a JsonText is its own text), refusing what JSON cannot hold and anything over
+ * `maxBytes` UTF-8 bytes.
+ */
 export function encodeJson(place: string, value: unknown, maxBytes: number, limitName: string): string {
   let text: string | undefined;
   try {
-    text = JSON.stringify(value);
+    text = value instanceof JsonText ? value.text : JSON.stringify(value);
   } catch (error) {
     throw new StoreInputError(place, `not serialisable as JSON (${(error as Error).message})`);
   }

@@ -23,6 +23,7 @@ import type {
   TurnMessage,
 } from './turn-log-records.ts';
 import { type TurnMessageRow, toTurn, toTurnMessage } from './rows.ts';
+import { kyselyRunner } from './runner.ts';
 import { resolveSharedPayloads } from './shared-payloads.ts';
 import { storedTurn } from './turn-rows.ts';
 import { checkBranchChars, checkBranchTurns, checkLedgerPageTurns, checkMessageWindow } from './validate.ts';
@@ -83,7 +84,7 @@ export async function getBranch(
            idempotency_key, record, state
       from sized where hops = 1 or running <= ${maxChars}
       order by depth`.execute(ctx.db);
-  await resolveSharedPayloads(ctx.db, rows);
+  await resolveSharedPayloads(kyselyRunner(ctx.db, ctx.dialect), rows);
   const first = rows[0];
   if (first === undefined) return undefined;
   const turns: BranchTurn[] = rows.map((row) => {
@@ -187,7 +188,7 @@ export async function hydrate(
     return undefined;
   }
   // Only the turn's own payload is read: a rebased turn gets its origin's record and state merged in.
-  await resolveSharedPayloads(ctx.db, [self]);
+  await resolveSharedPayloads(kyselyRunner(ctx.db, ctx.dialect), [self]);
   const events =
     options.ledgerEvents === false
       ? []

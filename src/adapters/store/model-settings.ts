@@ -6,18 +6,25 @@ import { isForeignKeyViolation } from './errors.ts';
 import { decodeJson, encodeJson } from './json.ts';
 import { MAX_SETTINGS_BYTES } from './limits.ts';
 import { getPrincipal } from './principals.ts';
+import type { ModelSettingsTable } from './schema.ts';
 import type { PutModelSettingsResult, StoredModelSettings } from './settings-records.ts';
+import { Statement } from './statement.ts';
+import { withRunner } from './transaction.ts';
 import { checkTimestamp } from './validate.ts';
+
+const SETTINGS_OF_PRINCIPAL = new Statement<{ principalId: string }, ModelSettingsTable>(
+  ['principalId'],
+  (db, v) => db.selectFrom('model_settings').selectAll().where('principal_id', '=', v.principalId),
+);
 
 export async function getModelSettings(
   ctx: StoreContext,
   principalId: string,
 ): Promise<StoredModelSettings | undefined> {
-  const row = await ctx.db
-    .selectFrom('model_settings')
-    .selectAll()
-    .where('principal_id', '=', principalId)
-    .executeTakeFirst();
+  const rows = await withRunner(ctx, (run) =>
+    run.rows(SETTINGS_OF_PRINCIPAL.with(run.queries, run.dialect, { principalId })),
+  );
+  const row = rows[0];
   return (
     row && { principalId: row.principal_id, settings: decodeJson(row.settings), updatedAt: row.updated_at }
   );

@@ -18,6 +18,7 @@ import type { Migration } from './migrations/migration.ts';
 import type { Store } from './repository.ts';
 import type { Database, SqlDialect } from './schema.ts';
 import { withNamedStatements, withStatementCache } from './prepared.ts';
+import { DirectSqlite } from './runner.ts';
 import { createStore } from './store.ts';
 
 export const DEFAULT_SQLITE_PATH = '.mnesos/mnesos.db';
@@ -81,10 +82,11 @@ export async function openStore(url?: string, options: OpenStoreOptions = {}): P
   const log = options.onQuery && queryLogger(options.onQuery);
   // The PostgreSQL driver is loaded only for a PostgreSQL URL: a SQLite server starts without it.
   const pgDriver = target.kind === 'postgres' ? (await import('pg')).default : undefined;
+  const sqlite = target.kind === 'sqlite' ? openSqlite(target.path) : undefined;
   const db =
     target.kind === 'sqlite'
       ? new Kysely<Database>({
-          dialect: new SqliteDialect({ database: withStatementCache(openSqlite(target.path)) }),
+          dialect: new SqliteDialect({ database: withStatementCache(sqlite!) }),
           ...(log ? { log } : {}),
         })
       : new Kysely<Database>({
@@ -94,7 +96,14 @@ export async function openStore(url?: string, options: OpenStoreOptions = {}): P
           ...(log ? { log } : {}),
         });
   const dialect: SqlDialect = target.kind;
-  const ctx: StoreContext = { db, dialect, now: options.now ?? Date.now, newId: options.newId ?? randomUUID };
+  const ctx: StoreContext = {
+    db,
+    dialect,
+    // The connection Kysely drives, for the statements every turn runs (runner.ts).
+    ...(sqlite === undefined ? {} : { direct: new DirectSqlite(sqlite, db, options.onQuery) }),
+    now: options.now ?? Date.now,
+    newId: options.newId ?? randomUUID,
+  };
   try {
     await migrate(db, dialect, options.migrations ?? MIGRATIONS, ctx.now());
   } catch (error) {

@@ -10,7 +10,7 @@ import type pg from 'pg';
 export const STATEMENT_CACHE_SIZE = 256;
 
 /** A Map used as an LRU cache. */
-function remember<V>(cache: Map<string, V>, key: string, make: () => V, size: number): V {
+export function remember<V>(cache: Map<string, V>, key: string, make: () => V, size: number): V {
   const hit = cache.get(key);
   if (hit !== undefined) {
     cache.delete(key);

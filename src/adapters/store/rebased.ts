@@ -1,14 +1,14 @@
-// Storing rebased turns (migration 0009): a chain of turns made from played ones onto another parent, each
+// Storing rebased turns (migration 0010): a chain of turns made from played ones onto another parent, each
 // stored in the shared form (shared-payloads.ts), before a new turn (appendTurn's `rebased`) or alone with the
 // head moved to the last of them (appendRebased) — always in one transaction with whatever goes with them.
 
-import type { Kysely } from 'kysely';
 import type { StoreContext } from './context.ts';
 import { StoreInputError } from './errors.ts';
 import { MAX_REBASED_PER_APPEND } from './limits.ts';
-import type { Database, SessionsTable } from './schema.ts';
+import type { SqlRunner } from './runner.ts';
+import type { SessionsTable } from './schema.ts';
 import { sharedPayload } from './shared-payloads.ts';
-import { inTransaction } from './transaction.ts';
+import { inRunnerTransaction } from './transaction.ts';
 import { type EncodedTurnContent, encodeTurnContent } from './turn-content.ts';
 import type { AppendRebasedInput, AppendTurnResult, RebasedTurnInput } from './turn-log-records.ts';
 import { loadTurnBy, lockForAppend, turnRow } from './turn-rows.ts';
@@ -94,18 +94,20 @@ export interface ChainEnd {
  * databases check the foreign key when the statement ends.
  */
 export async function writeRebased(
-  trx: Kysely<Database>,
+  run: SqlRunner,
   sessionId: string,
   parent: { readonly id: string; readonly depth: number },
   firstSeq: number,
   chain: readonly EncodedRebased[],
 ): Promise<ChainEnd> {
   if (chain.length === 0) return { parentId: parent.id, depth: parent.depth, seq: firstSeq };
-  const last = await trx
-    .selectFrom('turns')
-    .select((eb) => eb.fn.max('sibling_index').as('last'))
-    .where('parent_id', '=', parent.id)
-    .executeTakeFirst();
+  const [last] = await run.rows(
+    run.queries
+      .selectFrom('turns')
+      .select((eb) => eb.fn.max('sibling_index').as('last'))
+      .where('parent_id', '=', parent.id)
+      .compile(),
+  );
   const firstSibling = last?.last === null || last?.last === undefined ? 0 : Number(last.last) + 1;
   const rows = chain.map((turn, i) =>
     turnRow(
@@ -118,14 +120,18 @@ export async function writeRebased(
   );
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
     const part = rows.slice(i, i + ROWS_PER_INSERT);
-    await trx
-      .insertInto('turns')
-      .values(part.map(({ record: _r, state: _s, ...turn }) => turn))
-      .execute();
-    await trx
-      .insertInto('turn_payloads')
-      .values(part.map((row) => ({ turn_id: row.id, record: row.record, state: row.state })))
-      .execute();
+    await run.rows(
+      run.queries
+        .insertInto('turns')
+        .values(part.map(({ record: _r, state: _s, ...turn }) => turn))
+        .compile(),
+    );
+    await run.rows(
+      run.queries
+        .insertInto('turn_payloads')
+        .values(part.map((row) => ({ turn_id: row.id, record: row.record, state: row.state })))
+        .compile(),
+    );
   }
   const events = chain.flatMap((turn) =>
     turn.content.ledgerEvents.map((event, position) => ({
@@ -141,48 +147,50 @@ export async function writeRebased(
     // Rows with and without a story clock do not share a column list: each kind in its own statement.
     const timed = part.filter((e) => 'game_time' in e);
     const plain = part.filter((e) => !('game_time' in e));
-    if (timed.length > 0) await trx.insertInto('ledger_events').values(timed).execute();
-    if (plain.length > 0) await trx.insertInto('ledger_events').values(plain).execute();
+    if (timed.length > 0) await run.rows(run.queries.insertInto('ledger_events').values(timed).compile());
+    if (plain.length > 0) await run.rows(run.queries.insertInto('ledger_events').values(plain).compile());
   }
   return { parentId: chain.at(-1)!.id, depth: parent.depth + chain.length, seq: firstSeq + chain.length };
 }
 
 /** The session row after a write that added `added` turns and moved the head to `headId`. */
 export async function updateSession(
-  trx: Kysely<Database>,
+  run: SqlRunner,
   session: SessionsTable,
   added: number,
   headId: string,
   createdAt: number,
 ): Promise<void> {
-  await trx
-    .updateTable('sessions')
-    .set({
-      turn_count: session.turn_count + added,
-      updated_at: Math.max(session.updated_at, createdAt),
-      head_turn_id: headId,
-    })
-    .where('id', '=', session.id)
-    .execute();
+  await run.rows(
+    run.queries
+      .updateTable('sessions')
+      .set({
+        turn_count: session.turn_count + added,
+        updated_at: Math.max(session.updated_at, createdAt),
+        head_turn_id: headId,
+      })
+      .where('id', '=', session.id)
+      .compile(),
+  );
 }
 
 export async function appendRebased(ctx: StoreContext, input: AppendRebasedInput): Promise<AppendTurnResult> {
   if (input.turns.length === 0) throw new StoreInputError('appendRebased.turns', 'must not be empty');
   const chain = await encodeRebased(ctx, 'appendRebased.turns', input.sessionId, input.turns);
-  return inTransaction(ctx.db, ctx.dialect, async (trx): Promise<AppendTurnResult> => {
-    const locked = await lockForAppend(trx, ctx.dialect, input);
+  return inRunnerTransaction(ctx, async (run): Promise<AppendTurnResult> => {
+    const locked = await lockForAppend(run, input);
     if (!('session' in locked)) return locked;
     const { session, parent } = locked;
     const end = await writeRebased(
-      trx,
+      run,
       input.sessionId,
       { id: input.parentId, depth: parent.depth },
       session.turn_count,
       chain,
     );
     const last = chain.at(-1)!;
-    await updateSession(trx, session, chain.length, last.id, last.content.created_at);
-    const turn = await loadTurnBy(trx, input.sessionId, { id: last.id });
+    await updateSession(run, session, chain.length, last.id, last.content.created_at);
+    const turn = await loadTurnBy(run, input.sessionId, { id: last.id });
     if (turn === undefined || end.parentId !== last.id)
       throw new Error('a rebased turn just stored is missing');
     return { ok: true, turn, replayed: false };

@@ -13,7 +13,7 @@
 //
 // The store is the composition of small parts, each an interface beside its records: the turn log
 // (turn-log-records.ts), the snapshot store of the world projection (snapshot-records.ts), the claims
-// (claim-records.ts), accounts, library, personas, saves, drafts and settings. A caller that needs one part
+// (claim-records.ts), accounts, library, personas, saves, drafts, settings and shared tables. A caller that needs one part
 // names that part's type; `Store` is all of them.
 
 import type { Accounts } from './account-records.ts';
@@ -25,6 +25,7 @@ import type { Saves } from './save-records.ts';
 import type { SqlDialect } from './schema.ts';
 import type { SettingsStore } from './settings-records.ts';
 import type { SnapshotStore } from './snapshot-records.ts';
+import type { Tables } from './table-records.ts';
 import type { TurnLog } from './turn-log-records.ts';
 
 export type * from './account-records.ts';
@@ -36,6 +37,7 @@ export type * from './results.ts';
 export type * from './save-records.ts';
 export type * from './settings-records.ts';
 export type * from './snapshot-records.ts';
+export type * from './table-records.ts';
 export type * from './turn-log-records.ts';
 
 export interface Store
@@ -47,7 +49,8 @@ export interface Store
     Personas,
     Saves,
     Drafts,
-    SettingsStore {
+    SettingsStore,
+    Tables {
   readonly dialect: SqlDialect;
   close(): Promise<void>;
   /** Highest migration applied to the database. */

@@ -183,6 +183,73 @@ export interface DraftsTable {
   updated_at: number;
 }
 
+/** A session that is a shared table (migration 0009): its turn order, round and live-event counter. */
+export interface SessionTablesTable {
+  session_id: string;
+  turn_order: 'free' | 'rounds';
+  round: number;
+  /** 1 when the owner closed invitations (no code joins any more). */
+  invites_closed: number;
+  event_seq: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Who sits at a table (migration 0009): the owner too, each with one character of the session. */
+export interface SessionMembersTable {
+  session_id: string;
+  principal_id: string;
+  role: 'owner' | 'gm' | 'player';
+  character: string;
+  name: string;
+  persona_id: string | null;
+  joined_at: number;
+}
+
+/** An invitation to a table (migration 0009): the code's sha256 only. */
+export interface SessionInvitesTable {
+  id: string;
+  code_hash: string;
+  session_id: string;
+  created_by: string;
+  created_at: number;
+  expires_at: number;
+  max_uses: number | null;
+  uses: number;
+  closed_at: number | null;
+}
+
+/** One thing that happened at a table, numbered per session (migration 0009); `payload` is JSON text. */
+export interface TableEventsTable {
+  session_id: string;
+  seq: number;
+  kind: string;
+  payload: string;
+  created_at: number;
+}
+
+/** A turn request waiting its turn in free order (migration 0009), held by a claiming process. */
+export interface TurnQueueTable {
+  id: string;
+  session_id: string;
+  position: number;
+  principal_id: string;
+  character: string;
+  owner_id: string;
+  queued_at: number;
+}
+
+/** A member's action in the round being collected (migration 0009); `input` is JSON text. */
+export interface RoundActionsTable {
+  session_id: string;
+  round: number;
+  principal_id: string;
+  character: string;
+  input: string;
+  whisper: number;
+  submitted_at: number;
+}
+
 export interface Database {
   store_migrations: StoreMigrationsTable;
   principals: PrincipalsTable;
@@ -202,4 +269,10 @@ export interface Database {
   claim_owners: ClaimOwnersTable;
   world_snapshot_pieces: WorldSnapshotPiecesTable;
   drafts: DraftsTable;
+  session_tables: SessionTablesTable;
+  session_members: SessionMembersTable;
+  session_invites: SessionInvitesTable;
+  table_events: TableEventsTable;
+  turn_queue: TurnQueueTable;
+  round_actions: RoundActionsTable;
 }

@@ -6,7 +6,9 @@ import type { CreateSessionInput, CreateSessionResult, Session, SessionPage } fr
 import { toSession } from './rows.ts';
 import type { SessionsTable } from './schema.ts';
 import { StoreInputError } from './errors.ts';
-import { inTransaction } from './transaction.ts';
+import { kyselyRunner } from './runner.ts';
+import { Statement } from './statement.ts';
+import { inTransaction, withRunner } from './transaction.ts';
 import { encodeTurnContent } from './turn-content.ts';
 import { insertTurn, storedTurn, turnRow } from './turn-rows.ts';
 import { checkId, checkOptionalName, checkSeed, checkTimestamp } from './validate.ts';
@@ -74,22 +76,26 @@ export async function createSession(
       if (persona === undefined) return { ok: false, reason: 'persona-not-found' };
     }
     await trx.insertInto('sessions').values(session).execute();
-    await insertTurn(trx, turn, content);
+    await insertTurn(kyselyRunner(trx, ctx.dialect), turn, content);
     return { ok: true, session: toSession(session), turn: storedTurn(turn, content.ledgerEvents) };
   });
 }
+
+const SESSION_OF_PRINCIPAL = new Statement<{ id: string; principalId: string }, SessionsTable>(
+  ['id', 'principalId'],
+  (db, v) =>
+    db.selectFrom('sessions').selectAll().where('id', '=', v.id).where('principal_id', '=', v.principalId),
+);
 
 export async function getSession(
   ctx: StoreContext,
   id: string,
   principalId: string,
 ): Promise<Session | undefined> {
-  const row = await ctx.db
-    .selectFrom('sessions')
-    .selectAll()
-    .where('id', '=', id)
-    .where('principal_id', '=', principalId)
-    .executeTakeFirst();
+  const rows = await withRunner(ctx, (run) =>
+    run.rows(SESSION_OF_PRINCIPAL.with(run.queries, run.dialect, { id, principalId })),
+  );
+  const row = rows[0];
   return row && toSession(row);
 }
 
@@ -98,10 +104,20 @@ export async function listSessions(
   principalId: string,
   page?: SessionPage,
 ): Promise<Session[]> {
+  // The principal's own sessions and the tables they sit at (migration 0009).
   let query = ctx.db
     .selectFrom('sessions')
     .selectAll()
-    .where('principal_id', '=', principalId)
+    .where((eb) =>
+      eb.or([
+        eb('principal_id', '=', principalId),
+        eb(
+          'id',
+          'in',
+          eb.selectFrom('session_members').select('session_id').where('principal_id', '=', principalId),
+        ),
+      ]),
+    )
     .orderBy('updated_at', 'desc')
     .orderBy('id');
   if (page !== undefined) {

@@ -1,13 +1,12 @@
-// The stored form of a rebased turn (migration 0009): its payload holds only what differs from the payload of
+// The stored form of a rebased turn (migration 0010): its payload holds only what differs from the payload of
 // the played turn it was made from (`origin_id`). The record column holds a patch of the record's top-level
 // fields (`{"set": {…}, "removed": […]}`), the state column is empty when the state is the origin's. Writers
 // call `sharedPayload` before their transaction; every reader of a payload calls `resolveSharedPayloads`, so
 // callers always see the whole record and state, exactly as a full copy would have read.
 
-import type { Kysely } from 'kysely';
 import { StoreInputError } from './errors.ts';
 import { decodeJson, type JsonValue } from './json.ts';
-import type { Database } from './schema.ts';
+import type { SqlRunner } from './runner.ts';
 
 /** A rebased turn's state column when its state is its origin's (never valid JSON, so never a real state). */
 export const SAME_STATE = '';
@@ -67,31 +66,30 @@ export interface PayloadRow {
 
 /** The stored payloads of `ids` (origins are played turns: their payloads are whole). */
 export async function readPayloads(
-  db: Kysely<Database>,
+  run: SqlRunner,
   ids: readonly string[],
 ): Promise<Map<string, PayloadText>> {
   const out = new Map<string, PayloadText>();
   for (let i = 0; i < ids.length; i += ORIGINS_PER_QUERY) {
-    const rows = await db
-      .selectFrom('turn_payloads')
-      .select(['turn_id', 'record', 'state'])
-      .where('turn_id', 'in', ids.slice(i, i + ORIGINS_PER_QUERY))
-      .execute();
+    const rows = await run.rows(
+      run.queries
+        .selectFrom('turn_payloads')
+        .select(['turn_id', 'record', 'state'])
+        .where('turn_id', 'in', ids.slice(i, i + ORIGINS_PER_QUERY))
+        .compile(),
+    );
     for (const row of rows) out.set(row.turn_id, { record: row.record, state: row.state });
   }
   return out;
 }
 
 /** Completes the payloads of the rebased rows among `rows` (one query for all their origins). */
-export async function resolveSharedPayloads<R extends PayloadRow>(
-  db: Kysely<Database>,
-  rows: R[],
-): Promise<R[]> {
+export async function resolveSharedPayloads<R extends PayloadRow>(run: SqlRunner, rows: R[]): Promise<R[]> {
   const shared = rows.filter(
     (r) => r.origin_id !== undefined && r.origin_id !== null && r.record !== null && r.state !== null,
   );
   if (shared.length === 0) return rows;
-  const origins = await readPayloads(db, [...new Set(shared.map((r) => r.origin_id as string))]);
+  const origins = await readPayloads(run, [...new Set(shared.map((r) => r.origin_id as string))]);
   for (const row of shared) {
     const origin = origins.get(row.origin_id as string);
     if (origin === undefined) throw new Error(`the origin ${row.origin_id} of a rebased turn is missing`);

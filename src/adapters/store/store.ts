@@ -47,10 +47,38 @@ import type {
   SettingsStore,
   SnapshotStore,
   Store,
+  Tables,
   TurnClaims,
   TurnLog,
 } from './repository.ts';
 import { putSnapshot, putSnapshotPieces } from './snapshots.ts';
+import {
+  appendTableEvent,
+  closeRound,
+  dropStaleTickets,
+  enqueueTurn,
+  listQueue,
+  listRoundActions,
+  listTableEvents,
+  oldestTableEvent,
+  removeTicket,
+  submitRoundAction,
+} from './table-log.ts';
+import {
+  closeInvites,
+  createInvite,
+  findUsableInvite,
+  getSessionAccess,
+  getTable,
+  joinTable,
+  listInvites,
+  listMembers,
+  openTable,
+  removeMember,
+  setInvitesClosed,
+  setMemberRole,
+  setTurnOrder,
+} from './tables.ts';
 import { createSave, deleteSave, getSave, listSaves, renameSave } from './saves.ts';
 import {
   countSessions,
@@ -209,6 +237,35 @@ export function settings(ctx: StoreContext): SettingsStore {
   };
 }
 
+/** Shared tables: members, invitations, live events, the queue and rounds. */
+export function tables(ctx: StoreContext): Tables {
+  return {
+    openTable: (sessionId, owner, at) => openTable(ctx, sessionId, owner, at),
+    getTable: (sessionId) => getTable(ctx, sessionId),
+    setTurnOrder: (sessionId, order, at) => setTurnOrder(ctx, sessionId, order, at),
+    setInvitesClosed: (sessionId, closed, at) => setInvitesClosed(ctx, sessionId, closed, at),
+    getSessionAccess: (sessionId, principalId) => getSessionAccess(ctx, sessionId, principalId),
+    listMembers: (sessionId) => listMembers(ctx, sessionId),
+    joinTable: (codeHash, member, maxMembers) => joinTable(ctx, codeHash, member, maxMembers),
+    removeMember: (sessionId, principalId) => removeMember(ctx, sessionId, principalId),
+    setMemberRole: (sessionId, principalId, role) => setMemberRole(ctx, sessionId, principalId, role),
+    createInvite: (input) => createInvite(ctx, input),
+    listInvites: (sessionId) => listInvites(ctx, sessionId),
+    findUsableInvite: (codeHash, at) => findUsableInvite(ctx, codeHash, at),
+    closeInvites: (sessionId, at, inviteId) => closeInvites(ctx, sessionId, at, inviteId),
+    appendTableEvent: (sessionId, event, retain) => appendTableEvent(ctx, sessionId, event, retain),
+    listTableEvents: (sessionId, afterSeq, limit) => listTableEvents(ctx, sessionId, afterSeq, limit),
+    oldestTableEvent: (sessionId) => oldestTableEvent(ctx, sessionId),
+    enqueueTurn: (input, maxQueued) => enqueueTurn(ctx, input, maxQueued),
+    listQueue: (sessionId) => listQueue(ctx, sessionId),
+    removeTicket: (sessionId, ticketId) => removeTicket(ctx, sessionId, ticketId),
+    dropStaleTickets: (sessionId, leaseBefore) => dropStaleTickets(ctx, sessionId, leaseBefore),
+    submitRoundAction: (action) => submitRoundAction(ctx, action),
+    listRoundActions: (sessionId, round) => listRoundActions(ctx, sessionId, round),
+    closeRound: (sessionId, round, at) => closeRound(ctx, sessionId, round, at),
+  };
+}
+
 export function createStore(ctx: StoreContext, close: () => Promise<void>): Store {
   return {
     dialect: ctx.dialect,
@@ -229,5 +286,6 @@ export function createStore(ctx: StoreContext, close: () => Promise<void>): Stor
     ...saves(ctx),
     ...drafts(ctx),
     ...settings(ctx),
+    ...tables(ctx),
   };
 }

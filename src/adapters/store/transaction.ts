@@ -5,6 +5,8 @@
 // repository serialises per session with a row lock taken by its first statement.
 
 import { type Kysely, sql } from 'kysely';
+import type { StoreContext } from './context.ts';
+import { kyselyRunner, type SqlRunner } from './runner.ts';
 import type { Database, SqlDialect } from './schema.ts';
 
 export async function inTransaction<T>(
@@ -35,4 +37,16 @@ export async function inTransaction<T>(
       throw new Error(`unknown dialect ${String(unreachable)}`);
     }
   }
+}
+
+/** `work` with a runner: SQLite's direct one when the store has it (holding the connection), else Kysely. */
+export function withRunner<T>(ctx: StoreContext, work: (run: SqlRunner) => Promise<T>): Promise<T> {
+  return ctx.direct === undefined ? work(kyselyRunner(ctx.db, ctx.dialect)) : ctx.direct.exclusive(work);
+}
+
+/** `inTransaction` with a runner (`withRunner`'s choice of runner). */
+export function inRunnerTransaction<T>(ctx: StoreContext, work: (run: SqlRunner) => Promise<T>): Promise<T> {
+  return ctx.direct === undefined
+    ? inTransaction(ctx.db, ctx.dialect, (trx) => work(kyselyRunner(trx, ctx.dialect)))
+    : ctx.direct.transaction(work);
 }

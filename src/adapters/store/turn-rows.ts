@@ -2,9 +2,18 @@
 
 import { type Kysely, sql } from 'kysely';
 import { decodeJson } from './json.ts';
+import type { SqlRunner } from './runner.ts';
+import { Statement } from './statement.ts';
 import type { AppendTurnResult, Turn } from './turn-log-records.ts';
-import { toTurnMessage } from './rows.ts';
-import type { Database, SessionsTable, SqlDialect, TurnRow } from './schema.ts';
+import { TURN_MESSAGE_COLUMNS, toTurnMessage } from './rows.ts';
+import type {
+  Database,
+  SessionsTable,
+  SqlDialect,
+  TurnPayloadsTable,
+  TurnRow,
+  TurnsTable,
+} from './schema.ts';
 import { resolveSharedPayloads } from './shared-payloads.ts';
 import type { EncodedTurnContent } from './turn-content.ts';
 
@@ -39,23 +48,30 @@ export interface LockedAppend {
   readonly parent: { readonly depth: number; readonly last: number | null } | undefined;
 }
 
+type LockedRow = SessionsTable & { parent_depth: number | null; parent_last: number | null };
+
+const LOCK_SESSION_WITH_PARENT = new Statement<{ sessionId: string; parentId: string }, LockedRow>(
+  ['sessionId', 'parentId'],
+  (_db, v, dialect) => sql<LockedRow>`
+    select s.id, s.principal_id, s.cartridge_version_id, s.persona_id, s.seed, s.title, s.head_turn_id,
+           s.turn_count, s.created_at, s.updated_at, p.depth as parent_depth,
+           (select max(c.sibling_index) from turns c where c.parent_id = p.id) as parent_last
+      from sessions s left join turns p on p.id = ${v.parentId} and p.session_id = s.id
+     where s.id = ${v.sessionId}${dialect === 'postgres' ? sql` for update of s` : sql``}`,
+);
+
 /**
  * `lockSession` and the parent's place in one statement: the session row (locked until the transaction
  * ends on PostgreSQL, `FOR UPDATE OF s`), the parent's depth and its children's last sibling index.
  */
 export async function lockSessionWithParent(
-  trx: Kysely<Database>,
-  dialect: SqlDialect,
+  run: SqlRunner,
   sessionId: string,
   parentId: string,
 ): Promise<LockedAppend | undefined> {
-  const lock = dialect === 'postgres' ? sql` for update of s` : sql``;
-  const { rows } = await sql<SessionsTable & { parent_depth: number | null; parent_last: number | null }>`
-    select s.id, s.principal_id, s.cartridge_version_id, s.persona_id, s.seed, s.title, s.head_turn_id,
-           s.turn_count, s.created_at, s.updated_at, p.depth as parent_depth,
-           (select max(c.sibling_index) from turns c where c.parent_id = p.id) as parent_last
-      from sessions s left join turns p on p.id = ${parentId} and p.session_id = s.id
-     where s.id = ${sessionId}${lock}`.execute(trx);
+  const rows = await run.rows(
+    LOCK_SESSION_WITH_PARENT.with(run.queries, run.dialect, { sessionId, parentId }),
+  );
   const row = rows[0];
   if (row === undefined) return undefined;
   const { parent_depth: depth, parent_last: last, ...session } = row;
@@ -80,8 +96,7 @@ export type LockedForAppend =
  * the parent.
  */
 export async function lockForAppend(
-  trx: Kysely<Database>,
-  dialect: SqlDialect,
+  run: SqlRunner,
   input: {
     readonly sessionId: string;
     readonly parentId: string;
@@ -89,7 +104,7 @@ export async function lockForAppend(
   },
   replay?: () => Promise<Turn | undefined>,
 ): Promise<LockedForAppend> {
-  const locked = await lockSessionWithParent(trx, dialect, input.sessionId, input.parentId);
+  const locked = await lockSessionWithParent(run, input.sessionId, input.parentId);
   if (locked === undefined) return { ok: false, reason: 'session-not-found' };
   const { session, parent } = locked;
   const first = replay === undefined ? undefined : await replay();
@@ -100,6 +115,15 @@ export async function lockForAppend(
   return { ok: true, session, parent };
 }
 
+const UPDATE_SESSION_HEAD = new Statement<
+  Pick<SessionsTable, 'id' | 'turn_count' | 'updated_at' | 'head_turn_id'>
+>(['id', 'turn_count', 'updated_at', 'head_turn_id'], (db, v) =>
+  db
+    .updateTable('sessions')
+    .set({ turn_count: v.turn_count, updated_at: v.updated_at, head_turn_id: v.head_turn_id })
+    .where('id', '=', v.id),
+);
+
 /**
  * Writes a new turn (its row, payload and ledger batch) and the session's count, time and head;
  * returns the sibling index stored (SQLite: the row's; PostgreSQL: counted by the write itself).
@@ -107,24 +131,15 @@ export async function lockForAppend(
  * SQLite: the statements one by one (no round trips to save, and SQLite has no INSERT in a CTE).
  */
 export async function writeTurn(
-  trx: Kysely<Database>,
-  dialect: SqlDialect,
+  run: SqlRunner,
   row: TurnRow,
   content: Pick<EncodedTurnContent, 'ledgerEvents' | 'ledgerGameTime'>,
   session: Pick<SessionsTable, 'id' | 'turn_count' | 'updated_at' | 'head_turn_id'>,
 ): Promise<number> {
-  switch (dialect) {
+  switch (run.dialect) {
     case 'sqlite':
-      await insertTurn(trx, row, content);
-      await trx
-        .updateTable('sessions')
-        .set({
-          turn_count: session.turn_count,
-          updated_at: session.updated_at,
-          head_turn_id: session.head_turn_id,
-        })
-        .where('id', '=', session.id)
-        .execute();
+      await insertTurn(run, row, content);
+      await run.rows(UPDATE_SESSION_HEAD.with(run.queries, run.dialect, session));
       return row.sibling_index;
     case 'postgres': {
       const { ledgerEvents, ledgerGameTime: gameTime } = content;
@@ -157,45 +172,54 @@ export async function writeTurn(
         sql`u as (update sessions set turn_count = ${session.turn_count}, updated_at = ${session.updated_at},
                   head_turn_id = ${session.head_turn_id} where id = ${session.id})`,
       );
-      const { rows } = await sql<{
-        sibling_index: number;
-      }>`with ${sql.join(parts)} select sibling_index from t`.execute(trx);
+      const rows = await run.rows(
+        sql<{ sibling_index: number }>`with ${sql.join(parts)} select sibling_index from t`.compile(
+          run.queries,
+        ),
+      );
       return Number(rows[0]!.sibling_index);
     }
     default: {
-      const unreachable: never = dialect;
+      const unreachable: never = run.dialect;
       throw new Error(`unknown dialect ${String(unreachable)}`);
     }
   }
 }
 
+/**
+ * A played turn's row. Without `origin_id`: only rebased turns carry one (written by rebased.ts), and the
+ * column exists from migration 0010 on, so a store at an older schema (the migration tests) still appends.
+ */
+const INSERT_TURN = new Statement<TurnsTable>(
+  [...TURN_MESSAGE_COLUMNS.filter((c) => c !== 'origin_id'), 'seed', 'idempotency_key'],
+  (db, v) => db.insertInto('turns').values(v),
+);
+
+const INSERT_PAYLOAD = new Statement<TurnPayloadsTable>(['turn_id', 'record', 'state'], (db, v) =>
+  db.insertInto('turn_payloads').values(v),
+);
+
 export async function insertTurn(
-  trx: Kysely<Database>,
+  run: SqlRunner,
   row: TurnRow,
   content: Pick<EncodedTurnContent, 'ledgerEvents' | 'ledgerGameTime'>,
 ): Promise<void> {
   const { ledgerEvents, ledgerGameTime: gameTime } = content;
-  const { record, state, origin_id: originId, ...turn } = row;
-  // Only when set: the column exists from migration 0009 on.
-  await trx
-    .insertInto('turns')
-    .values(originId === null ? turn : { ...turn, origin_id: originId })
-    .execute();
-  await trx.insertInto('turn_payloads').values({ turn_id: row.id, record, state }).execute();
+  const { record, state, ...turn } = row;
+  await run.rows(INSERT_TURN.with(run.queries, run.dialect, turn));
+  await run.rows(INSERT_PAYLOAD.with(run.queries, run.dialect, { turn_id: row.id, record, state }));
   if (ledgerEvents.length > 0) {
-    await trx
-      .insertInto('ledger_events')
-      .values(
-        ledgerEvents.map((event, position) => ({
-          turn_id: row.id,
-          session_id: row.session_id,
-          position,
-          event,
-          // Only when set: the column exists from migration 0004 on.
-          ...(gameTime === null ? {} : { game_time: gameTime }),
-        })),
-      )
-      .execute();
+    const insert = run.queries.insertInto('ledger_events').values(
+      ledgerEvents.map((event, position) => ({
+        turn_id: row.id,
+        session_id: row.session_id,
+        position,
+        event,
+        // Only when set: the column exists from migration 0004 on.
+        ...(gameTime === null ? {} : { game_time: gameTime }),
+      })),
+    );
+    await run.rows(insert.compile());
   }
 }
 
@@ -254,31 +278,45 @@ function decodeOnRead<K extends 'record' | 'state' | 'ledgerEvents'>(
   });
 }
 
-export async function loadTurnBy(
-  db: Kysely<Database>,
-  sessionId: string,
-  where: { id: string } | { idempotencyKey: string },
-): Promise<Turn | undefined> {
-  let query = db
+const TURN_BY_ID = new Statement<{ sessionId: string; id: string }, TurnRow>(['sessionId', 'id'], (db, v) =>
+  turnWithPayload(db).where('turns.session_id', '=', v.sessionId).where('turns.id', '=', v.id),
+);
+
+const TURN_BY_IDEMPOTENCY_KEY = new Statement<{ sessionId: string; key: string }, TurnRow>(
+  ['sessionId', 'key'],
+  (db, v) =>
+    turnWithPayload(db)
+      .where('turns.session_id', '=', v.sessionId)
+      .where('turns.idempotency_key', '=', v.key),
+);
+
+const LEDGER_EVENTS_OF_TURN = new Statement<{ turnId: string }, { event: string }>(['turnId'], (db, v) =>
+  db.selectFrom('ledger_events').select('event').where('turn_id', '=', v.turnId).orderBy('position'),
+);
+
+function turnWithPayload(db: Kysely<Database>) {
+  return db
     .selectFrom('turns')
     .innerJoin('turn_payloads', 'turn_payloads.turn_id', 'turns.id')
     .selectAll('turns')
-    .select(['turn_payloads.record', 'turn_payloads.state'])
-    .where('turns.session_id', '=', sessionId);
-  query =
+    .select(['turn_payloads.record', 'turn_payloads.state']);
+}
+
+export async function loadTurnBy(
+  run: SqlRunner,
+  sessionId: string,
+  where: { id: string } | { idempotencyKey: string },
+): Promise<Turn | undefined> {
+  const query =
     'id' in where
-      ? query.where('turns.id', '=', where.id)
-      : query.where('turns.idempotency_key', '=', where.idempotencyKey);
-  const found = await query.executeTakeFirst();
+      ? TURN_BY_ID.with(run.queries, run.dialect, { sessionId, id: where.id })
+      : TURN_BY_IDEMPOTENCY_KEY.with(run.queries, run.dialect, { sessionId, key: where.idempotencyKey });
+  const found = (await run.rows(query))[0];
   if (found === undefined) return undefined;
-  const [row] = await resolveSharedPayloads(db, [found]);
+  // A rebased turn's payload is a patch over its origin's: read whole, as every reader does.
+  const [row] = await resolveSharedPayloads(run, [found]);
   if (row === undefined) return undefined;
-  const events = await db
-    .selectFrom('ledger_events')
-    .select('event')
-    .where('turn_id', '=', row.id)
-    .orderBy('position')
-    .execute();
+  const events = await run.rows(LEDGER_EVENTS_OF_TURN.with(run.queries, run.dialect, { turnId: row.id }));
   return storedTurn(
     row,
     events.map((e) => e.event),

@@ -11,7 +11,7 @@ import type {
   TurnNode,
 } from './turn-log-records.ts';
 import { TURN_MESSAGE_COLUMNS, TURN_NODE_COLUMNS, toSession, toTurnMessage, toTurnNode } from './rows.ts';
-import { inTransaction } from './transaction.ts';
+import { inRunnerTransaction, inTransaction, withRunner } from './transaction.ts';
 import { encodeTurnContent } from './turn-content.ts';
 import { loadTurnBy, lockForAppend, lockSession, storedTurn, turnRow, writeTurn } from './turn-rows.ts';
 import { checkId, checkIdempotencyKey, checkTimestamp } from './validate.ts';
@@ -31,20 +31,19 @@ export async function appendTurn(ctx: StoreContext, input: AppendTurnInput): Pro
   const chain = await encodeRebased(ctx, 'appendTurn.rebased', input.sessionId, input.rebased ?? []);
   const moveHead = input.moveHead ?? true;
   try {
-    return await inTransaction(ctx.db, ctx.dialect, async (trx): Promise<AppendTurnResult> => {
+    return await inRunnerTransaction(ctx, async (run): Promise<AppendTurnResult> => {
       // Every statement below runs while this transaction holds the session (see lockSession), so the
       // idempotency lookup, head check, sibling numbering and seq are all decided by the database.
       const locked = await lockForAppend(
-        trx,
-        ctx.dialect,
+        run,
         input,
-        key === null ? undefined : () => loadTurnBy(trx, input.sessionId, { idempotencyKey: key }),
+        key === null ? undefined : () => loadTurnBy(run, input.sessionId, { idempotencyKey: key }),
       );
       if (!('session' in locked)) return locked;
       const { session, parent } = locked;
       // A rebase goes first: the turn is then the first child of the chain's last turn.
       const end = await writeRebased(
-        trx,
+        run,
         input.sessionId,
         { id: input.parentId, depth: parent.depth },
         session.turn_count,
@@ -60,7 +59,7 @@ export async function appendTurn(ctx: StoreContext, input: AppendTurnInput): Pro
         content,
         key,
       );
-      row.sibling_index = await writeTurn(trx, ctx.dialect, row, content, {
+      row.sibling_index = await writeTurn(run, row, content, {
         id: input.sessionId,
         turn_count: end.seq + 1,
         updated_at: Math.max(session.updated_at, content.created_at),
@@ -102,7 +101,7 @@ export async function locateTurns(
 }
 
 export function getTurn(ctx: StoreContext, sessionId: string, turnId: string): Promise<Turn | undefined> {
-  return loadTurnBy(ctx.db, sessionId, { id: turnId });
+  return withRunner(ctx, (run) => loadTurnBy(run, sessionId, { id: turnId }));
 }
 
 export function findTurnByIdempotencyKey(
@@ -110,7 +109,7 @@ export function findTurnByIdempotencyKey(
   sessionId: string,
   key: string,
 ): Promise<Turn | undefined> {
-  return loadTurnBy(ctx.db, sessionId, { idempotencyKey: key });
+  return withRunner(ctx, (run) => loadTurnBy(run, sessionId, { idempotencyKey: key }));
 }
 
 export async function listChildren(

@@ -1,23 +1,16 @@
-// Reading a `--state file.json`: a game state as JSON, merged over the cartridge's initial state so a
-// file may give only the fields that matter (a full state, as `run-event --json` prints, works as is).
+// Reading a `--state file.json`: a game state as JSON, laid over the cartridge's initial state so a
+// file may give only the fields that matter; a full state, as `run-event --json` prints it, reads back as
+// exactly that state (src/core/yare/starting-state.ts).
 
 import { readFileSync } from 'node:fs';
-import {
-  type CompiledRules,
-  type Dict,
-  isDict,
-  mergeDicts,
-  toValue,
-  type Value,
-} from '../../core/yare/index.ts';
+import { type CompiledRules, type Dict, startingState } from '../../core/yare/index.ts';
 import { UserError } from './user-error.ts';
 
 /** State files are JSON read whole; the cap keeps a mistaken path from filling memory. */
 export const MAX_STATE_FILE_BYTES = 4 * 1024 * 1024;
 
 export function readStateFile(path: string | undefined, rules: CompiledRules): Dict {
-  const initial = toValue(rules.initialState) as Dict;
-  if (path === undefined) return initial;
+  if (path === undefined) return startingState(rules, undefined);
   let text: string;
   try {
     const buf = readFileSync(path);
@@ -37,12 +30,11 @@ export function readStateFile(path: string | undefined, rules: CompiledRules): D
   } catch (error) {
     throw new UserError(`${path}: not valid JSON (${(error as Error).message}).`);
   }
-  let value: Value;
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new UserError(`${path}: a state file must hold a JSON object.`);
   try {
-    value = toValue(parsed);
+    return startingState(rules, parsed);
   } catch (error) {
     throw new UserError(`${path}: ${(error as Error).message}.`);
   }
-  if (!isDict(value)) throw new UserError(`${path}: a state file must hold a JSON object.`);
-  return mergeDicts(initial, value);
 }

@@ -6,3 +6,4 @@
 export * from './responses.ts';
 export * from './streams.ts';
 export * from './system.ts';
+export * from './table.ts';

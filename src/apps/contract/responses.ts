@@ -193,7 +193,7 @@ export const diagnosticSchema = z.looseObject({
 
 export const schemaFieldSchema = z.object({
   path: z.array(z.string()),
-  type: z.enum(['int', 'float', 'bool', 'string', 'list', 'dict', 'any']),
+  type: z.enum(['int', 'float', 'bool', 'string', 'list', 'dict', 'collection', 'any']),
   min: z.optional(z.number()),
   max: z.optional(z.number()),
   description: z.optional(z.string()),

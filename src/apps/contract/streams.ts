@@ -54,21 +54,31 @@ const generatorFinding = z.looseObject({
   col: z.optional(count),
 });
 
-/** The generator's events: rounds asked, answered and checked, then `saved` and `done`, or `error`. */
+/**
+ * The generator's events: rounds asked, answered and checked, then `saved` and `done`, or `error`. Every one
+ * is small: a list of findings holds the first MAX_LISTED_FINDINGS (src/tools/authoring/builder/limits.ts)
+ * beside its whole count, and the result's files and transcript are the draft's
+ * (`GET /v1/builder/drafts/{draftId}`), not the stream's.
+ */
 export const generateStreamEvents = {
   round: z.looseObject({ round: count, kind: z.enum(['draft', 'repair']), errors: count }),
   answered: z.looseObject({ round: count, chars: count, files: z.array(z.string()) }),
-  checked: z.looseObject({ round: count, errors: z.array(generatorFinding), warnings: count }),
-  /** Sent before `done`, small: a client that cannot read a large `done` still finds the draft. */
-  saved: z.looseObject({ draftId: z.nullable(id), ok: z.boolean(), rounds: count }),
+  checked: z.looseObject({
+    round: count,
+    errors: z.array(generatorFinding),
+    errorCount: count,
+    warnings: count,
+  }),
+  /** The draft the result was saved as (sent before `done`). */
+  saved: z.looseObject({ draftId: id, ok: z.boolean(), rounds: count }),
   done: z.looseObject({
     ok: z.boolean(),
-    files: z.record(z.string(), z.optional(z.string())),
     errors: z.array(generatorFinding),
+    errorCount: count,
     warnings: z.array(generatorFinding),
+    warningCount: count,
     rounds: count,
-    transcript: z.string(),
-    draftId: z.nullable(id),
+    draftId: id,
   }),
   error: z.looseObject({ code: z.string(), message: z.string() }),
 } as const;

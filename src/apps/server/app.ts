@@ -26,6 +26,7 @@ import { registerSettingsRoutes } from './routes/settings.ts';
 import { registerStateRoutes } from './routes/state.ts';
 import { registerStatelessRoutes } from './routes/stateless.ts';
 import { registerSystemRoutes } from './routes/system.ts';
+import { registerTableRoutes } from './routes/table.ts';
 import { registerTurnRoutes } from './routes/turns.ts';
 import { serveStatic } from './static.ts';
 
@@ -42,6 +43,16 @@ const SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
 export interface BuiltApp {
   readonly app: Hono<AppEnv>;
   readonly registry: RouteRegistry;
+}
+
+/** The live streams of shared tables, as /metrics shows them (docs/multiplayer.md). */
+function liveGauges(deps: AppDeps): void {
+  deps.metrics.gauge('mnesos_live_streams', 'Live table streams open on this process.', () => deps.live.open);
+  deps.metrics.gauge(
+    'mnesos_live_streams_dropped',
+    'Live table streams dropped for falling behind since this process started.',
+    () => deps.live.dropped,
+  );
 }
 
 export function createApp(deps: AppDeps): BuiltApp {
@@ -94,6 +105,7 @@ export function createApp(deps: AppDeps): BuiltApp {
     'Principals whose models (built from their settings) are held in memory.',
     () => deps.models.cachedCount,
   );
+  liveGauges(deps);
   deps.metrics.gauge(
     'mnesos_cartridges_cached',
     'Loaded cartridges held in memory.',
@@ -117,6 +129,7 @@ export function createApp(deps: AppDeps): BuiltApp {
   registerSettingsRoutes(registry, deps);
   registerOpenAiCompatRoutes(registry, deps);
   registerSillyTavernImportRoute(registry, deps);
+  registerTableRoutes(registry, deps);
 
   // Built on the first request for it (every route's JSON Schema: tens of milliseconds `serve` would
   // otherwise spend before it listens), then kept: the routes never change after this point.

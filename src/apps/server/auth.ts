@@ -9,10 +9,12 @@
 import type { MiddlewareHandler } from 'hono';
 import { hashApiKey, isUniqueViolation, type Principal, type Store } from '../../adapters/store/index.ts';
 import { ApiError } from './errors.ts';
+import { isGuestKey } from './guests.ts';
 import type { AppEnv } from './openapi.ts';
 
 export type AuthConfig =
-  | { readonly kind: 'local'; readonly principal: Principal }
+  /** `store`: where guests' keys are looked up (guests.ts); without it every request is the local user. */
+  | { readonly kind: 'local'; readonly principal: Principal; readonly store?: Store }
   | { readonly kind: 'keys'; readonly store: Store; readonly allowedHosts?: readonly string[] };
 
 /** How long a key lookup is trusted before the store is asked again (a revoked key stops within this). */
@@ -109,31 +111,45 @@ export function hostCheck(config: AuthConfig): MiddlewareHandler<AppEnv> {
 export function authenticate(config: AuthConfig, now: () => number = Date.now): MiddlewareHandler<AppEnv> {
   const cache = new Map<string, { principal: Principal; until: number }>();
   return async (c, next) => {
+    const key = bearerKey(c.req.raw);
     if (config.kind === 'local') {
-      c.set('principal', config.principal);
+      // A guest of the local user's table sends their own key; anything else is the local user, as always.
+      const guest = config.store !== undefined && key !== undefined && isGuestKey(key);
+      c.set('principal', guest ? await principalOfKey(config.store!, key!, cache, now) : config.principal);
       return next();
     }
-    const key = bearerKey(c.req.raw);
     if (key === undefined) {
       c.header('WWW-Authenticate', 'Bearer');
       throw new ApiError(401, 'unauthorized', 'send an API key as Authorization: Bearer <key>');
     }
-    const hash = hashApiKey(key);
-    const cached = cache.get(hash);
-    let principal = cached !== undefined && cached.until > now() ? cached.principal : undefined;
-    if (principal === undefined) {
-      principal = await config.store.findPrincipalByKeyHash(hash);
-      if (principal === undefined) {
-        cache.delete(hash);
-        c.header('WWW-Authenticate', 'Bearer error="invalid_token"');
-        throw new ApiError(401, 'unauthorized', 'the API key is not valid');
-      }
-      if (cache.size > 10_000) cache.clear();
-      cache.set(hash, { principal, until: now() + KEY_CACHE_MS });
+    try {
+      c.set('principal', await principalOfKey(config.store, key, cache, now));
+    } catch (error) {
+      if (error instanceof ApiError) c.header('WWW-Authenticate', 'Bearer error="invalid_token"');
+      throw error;
     }
-    c.set('principal', principal);
     return next();
   };
+}
+
+/** The principal of a key, from the cache while fresh (KEY_CACHE_MS), else the store; 401 when unknown. */
+async function principalOfKey(
+  store: Store,
+  key: string,
+  cache: Map<string, { principal: Principal; until: number }>,
+  now: () => number,
+): Promise<Principal> {
+  const hash = hashApiKey(key);
+  const cached = cache.get(hash);
+  if (cached !== undefined && cached.until > now()) return cached.principal;
+  const principal = await store.findPrincipalByKeyHash(hash);
+  if (principal === undefined) {
+    cache.delete(hash);
+    throw new ApiError(401, 'unauthorized', 'the API key is not valid');
+  }
+  if (cache.size > 10_000) cache.clear();
+  cache.set(hash, { principal, until: now() + KEY_CACHE_MS });
+  return principal;
 }
 
 /** `label=key` or a bare key, from MNESOS_API_KEYS (comma-separated). */

@@ -1,15 +1,13 @@
 // The worker side of CartridgeChecker: loads (parses, compiles, checks) an uploaded cartridge off the
 // request thread and answers with what the server stores: its name, content hash and diagnostics. A
 // `try` request compiles a builder draft's rules (kept in the studio's cache, here in the worker) and
-// runs one event on them; an `explore` request explores a draft (the builder's Explore pane); a `judge` request
-// reads an AI generator's answer into its draft and checks it.
+// runs one event on them; an `explore` request explores a draft (the builder's Explore pane).
 
 import { parentPort } from 'node:worker_threads';
 import { loadCartridgeFromFiles } from '../../adapters/files/index.ts';
 import {
   compileDraftRules,
   exploreDraft,
-  judgeAnswer,
   TryInputError,
   tryEvent,
 } from '../../tools/authoring/builder/index.ts';
@@ -37,10 +35,7 @@ function runTry(request: TryRequest): TryOutcome {
 parentPort?.on('message', async (request: WorkerRequest) => {
   let reply: CheckReply;
   try {
-    if (request.kind === 'judge') {
-      const { id: _id, kind: _kind, ...input } = request;
-      reply = { id: request.id, result: judgeAnswer(input) };
-    } else if (request.kind === 'explore') {
+    if (request.kind === 'explore') {
       const { id: _id, kind: _kind, ...input } = request;
       reply = { id: request.id, result: await exploreDraft(input) };
     } else if (request.kind === 'try') {

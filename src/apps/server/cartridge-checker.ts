@@ -5,16 +5,15 @@
 // with a failure and its worker is replaced. The builder's "try it" runs there too: compiling a draft's rules may evaluate a
 // `yare.js`/`yare.ts` module in the sandbox, which holds its caller for up to the sandbox's time limit.
 
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Diagnostic } from '../../core/diagnostics.ts';
 import type {
   ExploreDraftInput,
   ExploreDraftOutcome,
-  Judged,
-  JudgeInput,
   TryResult,
 } from '../../tools/authoring/builder/index.ts';
 import { ApiError } from './errors.ts';
+import { startModuleWorker, WORKER_BOOT_MS } from './module-worker.ts';
 
 export type CheckResult =
   | { ok: true; name: string; contentHash: string; warnings: Diagnostic[] }
@@ -52,16 +51,10 @@ export interface ExploreRequest extends ExploreDraftInput {
   readonly kind: 'explore';
 }
 
-/** A generator's answer read and its draft checked (src/tools/authoring/builder/generate.ts, judgeAnswer). */
-export interface JudgeRequest extends JudgeInput {
-  readonly id: number;
-  readonly kind: 'judge';
-}
+export type WorkerRequest = CheckRequest | TryRequest | ExploreRequest;
 
-export type WorkerRequest = CheckRequest | TryRequest | ExploreRequest | JudgeRequest;
-
-/** What the worker answers: an upload's check, a try's outcome, an exploration's, or a judged answer. */
-type WorkerResult = CheckResult | TryOutcome | ExploreDraftOutcome | Judged;
+/** What the worker answers: an upload's check, a try's outcome, or an exploration's. */
+type WorkerResult = CheckResult | TryOutcome | ExploreDraftOutcome;
 
 export type CheckReply =
   | { readonly id: number; readonly result: WorkerResult }
@@ -76,7 +69,7 @@ export class CartridgeCheckError extends Error {
 /** Milliseconds one cartridge check may run (from when the worker starts it) before it is abandoned. */
 export const CARTRIDGE_CHECK_TIMEOUT_MS = 30_000;
 /** Milliseconds a new worker may take to load (from sources, under tsx, that is seconds on a busy machine). */
-export const CARTRIDGE_WORKER_BOOT_MS = 60_000;
+export const CARTRIDGE_WORKER_BOOT_MS = WORKER_BOOT_MS;
 /** Checks one key may have waiting or running at once; past it a check is refused with 429. */
 export const MAX_QUEUED_CHECKS_PER_KEY = 4;
 /** Checks all keys together may have waiting or running at once; past it a check is refused with 503. */
@@ -136,11 +129,6 @@ export class CartridgeChecker {
   /** Explores a draft in the worker (the builder's Explore pane), bounded in runs, steps and time. */
   explore(input: ExploreDraftInput, owner = ''): Promise<ExploreDraftOutcome> {
     return this.#enqueue(owner, (id) => ({ ...input, id, kind: 'explore' })) as Promise<ExploreDraftOutcome>;
-  }
-
-  /** Reads a generator's answer and checks the draft in the worker (the AI generator's rounds, off the request thread). */
-  judge(input: JudgeInput, owner = ''): Promise<Judged> {
-    return this.#enqueue(owner, (id) => ({ ...input, id, kind: 'judge' })) as Promise<Judged>;
   }
 
   /** Checks waiting or running for `owner` (all keys when undefined). */
@@ -250,13 +238,7 @@ export class CartridgeChecker {
 
   #ensureWorker(): Worker {
     if (this.#worker !== undefined) return this.#worker;
-    // Compiled (dist/, what bin/mnesos runs) the worker is plain JavaScript; from sources (tsx, vitest) it
-    // starts through worker-boot.mjs, which registers tsx's loader in the worker first.
-    const worker = import.meta.url.endsWith('.ts')
-      ? new Worker(new URL('./worker-boot.mjs', import.meta.url), {
-          workerData: { entry: new URL('./cartridge-check-worker.ts', import.meta.url).href },
-        })
-      : new Worker(new URL('./cartridge-check-worker.js', import.meta.url));
+    const worker = startModuleWorker(new URL('./cartridge-check-worker.ts', import.meta.url));
     worker.unref();
     this.#ready = false;
     const boot = setTimeout(() => {

@@ -1,10 +1,17 @@
 // What the HTTP app is built from. Everything with a side effect is injected, so tests build the same app
 // over a temporary store, scripted models and their own limits.
 
-import type { CartridgeLibrary, PrincipalModels, SessionService } from '../../engine/session/index.ts';
+import type {
+  CartridgeLibrary,
+  PrincipalModels,
+  SessionService,
+  TableService,
+} from '../../engine/session/index.ts';
 import type { Store } from '../../adapters/store/index.ts';
+import type { LiveHub } from './live/hub.ts';
 import type { AuthConfig } from './auth.ts';
 import type { CartridgeChecker } from './cartridge-checker.ts';
+import type { GenerateRunner } from './generate/runner.ts';
 import type { ServerLimits } from './limits.ts';
 import type { Metrics } from './metrics.ts';
 
@@ -13,7 +20,13 @@ export interface AppDeps {
   readonly library: CartridgeLibrary;
   /** Checks uploaded cartridges off the request thread. */
   readonly checker: CartridgeChecker;
+  /** Runs the AI generator's generations in a worker thread. */
+  readonly generator: GenerateRunner;
   readonly service: SessionService;
+  /** Shared tables: members, invitations, turn order and live events (docs/multiplayer.md). */
+  readonly table: TableService;
+  /** Members' live streams of their tables on this process. */
+  readonly live: LiveHub;
   readonly auth: AuthConfig;
   readonly limits: ServerLimits;
   readonly metrics: Metrics;

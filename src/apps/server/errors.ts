@@ -62,6 +62,12 @@ export function fromSessionError(error: SessionError): ApiError {
       return new ApiError(504, 'turn_timeout', error.message);
     case 'session-cap':
       return new ApiError(409, 'session_limit', error.message, error.details);
+    case 'not-allowed':
+      return new ApiError(403, 'not_allowed', error.message);
+    case 'table-limit':
+      return new ApiError(409, 'table_limit', error.message, error.details);
+    case 'taken':
+      return new ApiError(409, 'character_taken', error.message);
     default: {
       const unreachable: never = error.code;
       return new ApiError(500, 'internal', String(unreachable));

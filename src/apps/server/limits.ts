@@ -6,6 +6,8 @@ import { MAX_ARCHIVE_BYTES } from '../../adapters/files/index.ts';
 import {
   type AdmissionRules,
   MAX_SESSIONS_PER_PRINCIPAL,
+  MAX_TABLE_INVITES,
+  MAX_TABLE_MEMBERS,
   resolveAdmission,
 } from '../../engine/session/index.ts';
 
@@ -48,6 +50,11 @@ export const DEFAULT_CARTRIDGE_QUOTA_BYTES = 64 * 1024 * 1024;
  */
 export const DEFAULT_MAX_REBASED_TURNS = 200;
 
+/** Live streams one principal may hold open at once (a few tabs and devices). */
+export const DEFAULT_MAX_LIVE_STREAMS_PER_PRINCIPAL = 8;
+/** Live streams one server holds open at once. */
+export const DEFAULT_MAX_LIVE_STREAMS = 2_000;
+
 export interface ServerLimits {
   readonly maxJsonBodyBytes: number;
   readonly maxUploadBytes: number;
@@ -60,6 +67,14 @@ export interface ServerLimits {
   readonly maxSessions: number;
   /** Turns one OpenAI-endpoint request rebases at most (DEFAULT_MAX_REBASED_TURNS). */
   readonly maxRebasedTurns: number;
+  /** Members of one shared table, its owner included (a join past it is 409 `table_limit`). */
+  readonly maxTableMembers: number;
+  /** Usable invitations of one shared table (one more is 409 `table_limit`). */
+  readonly maxTableInvites: number;
+  /** Live streams (`GET /v1/sessions/{id}/live`) one principal may hold open at once on this server. */
+  readonly maxLiveStreamsPerPrincipal: number;
+  /** Live streams this server holds open at once, everyone's together. */
+  readonly maxLiveStreams: number;
 }
 
 export const DEFAULT_SERVER_LIMITS: ServerLimits = Object.freeze({
@@ -72,6 +87,10 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = Object.freeze({
   cartridgeQuotaBytes: DEFAULT_CARTRIDGE_QUOTA_BYTES,
   maxSessions: DEFAULT_MAX_SESSIONS,
   maxRebasedTurns: DEFAULT_MAX_REBASED_TURNS,
+  maxTableMembers: MAX_TABLE_MEMBERS,
+  maxTableInvites: MAX_TABLE_INVITES,
+  maxLiveStreamsPerPrincipal: DEFAULT_MAX_LIVE_STREAMS_PER_PRINCIPAL,
+  maxLiveStreams: DEFAULT_MAX_LIVE_STREAMS,
 });
 
 export function resolveServerLimits(given: Partial<ServerLimits> = {}): ServerLimits {

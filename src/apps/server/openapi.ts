@@ -127,6 +127,11 @@ function parse<T extends z.core.$ZodType>(schema: T | undefined, value: unknown,
   return result.data;
 }
 
+/** The query parameters of a request URL, the last of a repeated name winning (no query: none). */
+function queryOf(url: string): Record<string, string> {
+  return url.includes('?') ? Object.fromEntries(new URL(url).searchParams) : {};
+}
+
 /** The Node request under the Web one when @hono/node-server serves the app (its `env`); else undefined. */
 export function nodeRequestOf(c: Context<AppEnv>): IncomingMessage | undefined {
   const env = c.env as { incoming?: unknown } | undefined;
@@ -157,7 +162,7 @@ export class RouteRegistry {
       c.set('route', spec.path);
       const params = parse(spec.params, c.req.param(), 'path');
       // URLSearchParams only: no nested query objects, so `a[__proto__][x]=1` is just an odd key name.
-      const query = parse(spec.query, Object.fromEntries(new URL(c.req.url).searchParams), 'query');
+      const query = parse(spec.query, spec.query === undefined ? undefined : queryOf(c.req.url), 'query');
       const body =
         spec.body === undefined
           ? undefined

@@ -70,6 +70,34 @@ export const OPERATOR_LIMITS: readonly OperatorLimit[] = [
     option: '--max-sessions <n>',
     what: 'sessions each principal may keep',
   },
+  {
+    key: 'maxTableMembers',
+    env: 'MNESOS_MAX_TABLE_MEMBERS',
+    flag: 'maxTableMembers',
+    option: '--max-table-members <n>',
+    what: 'members of one shared table, its owner included',
+  },
+  {
+    key: 'maxTableInvites',
+    env: 'MNESOS_MAX_TABLE_INVITES',
+    flag: 'maxTableInvites',
+    option: '--max-table-invites <n>',
+    what: 'usable invitations of one shared table',
+  },
+  {
+    key: 'maxLiveStreamsPerPrincipal',
+    env: 'MNESOS_MAX_LIVE_STREAMS_PER_KEY',
+    flag: 'maxLiveStreamsPerKey',
+    option: '--max-live-streams-per-key <n>',
+    what: 'live table streams one principal may hold open',
+  },
+  {
+    key: 'maxLiveStreams',
+    env: 'MNESOS_MAX_LIVE_STREAMS',
+    flag: 'maxLiveStreams',
+    option: '--max-live-streams <n>',
+    what: 'live table streams this server holds open',
+  },
 ];
 
 export class OperatorLimitError extends Error {

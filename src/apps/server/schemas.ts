@@ -36,6 +36,8 @@ export const turnBody = z
     parentId: id.optional(),
     /** Strict mode: an event that breaks an invariant of the cartridge refuses the turn (docs/yare.md). */
     strict: z.boolean().optional(),
+    /** At a shared table: the action is private to its player and the game master (docs/multiplayer.md). */
+    whisper: z.boolean().optional(),
   })
   .refine((b) => (b.input === undefined) !== (b.interaction === undefined), {
     message: 'give exactly one of input (the player text) and interaction (a mini-game result)',

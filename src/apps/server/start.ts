@@ -14,12 +14,15 @@ import {
   type SeedSource,
   type ServerModels,
   SessionService,
+  TableService,
 } from '../../engine/session/index.ts';
+import { LocalBus, openBus, type TableBus } from '../../adapters/bus/index.ts';
 import { PROJECT_ROOT } from '../../adapters/project-root.ts';
 import { openStore, type Store } from '../../adapters/store/index.ts';
 import { createApp } from './app.ts';
 import { type AuthConfig, installApiKeys, isLoopbackHostName, localPrincipal } from './auth.ts';
 import { CartridgeChecker } from './cartridge-checker.ts';
+import { GenerateRunner } from './generate/runner.ts';
 import type { AppDeps } from './deps.ts';
 import {
   admissionOf,
@@ -30,6 +33,7 @@ import {
 } from './limits.ts';
 import { DEFAULT_HOST, DEFAULT_PORT } from './defaults.ts';
 import { Metrics } from './metrics.ts';
+import { LiveHub } from './live/hub.ts';
 
 export { DEFAULT_HOST, DEFAULT_PORT };
 /** The demo cartridge every fresh server offers. */
@@ -75,6 +79,8 @@ export interface StartOptions {
   readonly turnLimits?: Partial<TurnLimits>;
   /** How turns give the event loop back (SessionService `turnYield`): for the isolation benchmark only. */
   readonly turnYield?: () => Promise<void>;
+  /** The table bus (default: this process only); the server closes the one it is given. */
+  readonly bus?: TableBus;
 }
 
 export interface RunningServer {
@@ -136,6 +142,32 @@ function defaultModelMode(options: StartOptions): 'online' | 'offline' {
   return options.models === undefined ? 'offline' : 'online';
 }
 
+/** The shared tables' parts: the bus (across replicas over PostgreSQL), the table service, the live hub. */
+async function tableParts(
+  options: StartOptions,
+  store: Store,
+  service: SessionService,
+  limits: ServerLimits,
+  ownStore: boolean,
+): Promise<{ bus: TableBus; table: TableService; live: LiveHub }> {
+  // Across replicas over PostgreSQL (LISTEN/NOTIFY on the same database); this process only otherwise.
+  const bus: TableBus = options.bus ?? (ownStore ? await openBus(options.databaseUrl) : new LocalBus());
+  const table = new TableService({
+    store,
+    bus,
+    sessions: service,
+    limits: { maxMembers: limits.maxTableMembers, maxInvites: limits.maxTableInvites },
+  });
+  const live = new LiveHub({
+    store,
+    bus,
+    service,
+    limits: { perPrincipal: limits.maxLiveStreamsPerPrincipal, total: limits.maxLiveStreams },
+    recentTurn: (sessionId, turnId) => table.recentTurn(sessionId, turnId),
+  });
+  return { bus, table, live };
+}
+
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const host = options.host ?? DEFAULT_HOST;
   const server = serverModels(options);
@@ -156,7 +188,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     }
     const auth: AuthConfig =
       keys.length === 0
-        ? { kind: 'local', principal: await localPrincipal(store) }
+        ? { kind: 'local', principal: await localPrincipal(store), store }
         : { kind: 'keys', store, ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) };
     if (keys.length > 0) await installApiKeys(store, keys);
     const metrics = new Metrics();
@@ -177,12 +209,17 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       ...(options.turnLimits ? { turnLimits: options.turnLimits } : {}),
       ...(options.turnYield ? { turnYield: options.turnYield } : {}),
     });
+    const { bus, table, live } = await tableParts(options, store, service, limits, ownStore);
     const checker = new CartridgeChecker();
+    const generator = new GenerateRunner();
     const deps: AppDeps = {
       store,
       library,
       checker,
+      generator,
       service,
+      table,
+      live,
       auth,
       limits,
       metrics,
@@ -212,12 +249,16 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       port: address.port,
       deps,
       async close() {
+        live.close();
         await new Promise<void>((done) => {
           listening.close(() => done());
           listening.closeAllConnections();
         });
         await checker.close();
+        await generator.close();
         await service.close();
+        await table.close();
+        await bus.close();
         if (ownStore) await store.close();
       },
     };

@@ -17,6 +17,9 @@ function decoded(segment: string): string {
 
 export function refuseUnstorableUrl(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    // Only a percent escape can put a NUL or a lone surrogate in a path or query: Node's HTTP parser refuses
+    // a raw NUL, and the raw bytes of a request line are read one character each (never a surrogate).
+    if (!c.req.url.includes('%')) return next();
     const url = new URL(c.req.url);
     for (const segment of url.pathname.split('/')) {
       if (storableTextProblem(decoded(segment)) !== undefined)

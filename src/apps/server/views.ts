@@ -3,7 +3,7 @@
 // (owner, author mode) carries everything.
 
 import type { Cartridge } from '../../core/cartridge/index.ts';
-import { classifyRecord, inputText, plainJson } from '../../engine/session/index.ts';
+import { classifyRecord, inputText, plainJson, tableOfInput } from '../../engine/session/index.ts';
 import type { BranchTurn, Save, Session, Turn, TurnNode } from '../../adapters/store/index.ts';
 import { publicOutcome, type TurnEvent } from '../../engine/turn/index.ts';
 import { PENDING_KEY, publicState } from '../../core/yare/index.ts';
@@ -61,23 +61,43 @@ function pendingInteraction(state: unknown): PublicTurnView['pendingInteraction'
   return plainJson({ interaction_type, minigame_id, config });
 }
 
-/** The player view of a turn: public state only, no record, seed or ledger events. */
+/**
+ * Who played a turn at a shared table (`by`: the one character, null for a round or a turn of one player),
+ * whether it was a round (several characters' actions, its input one line each) and whether a whisper.
+ */
+export function playedBy(input: unknown): {
+  by: { character: string; name: string } | null;
+  round: boolean;
+  whisper: boolean;
+} {
+  const table = tableOfInput(input);
+  const one = table?.actors.length === 1 ? table.actors[0]! : undefined;
+  return {
+    by: one === undefined ? null : { character: one.character, name: one.name },
+    round: (table?.actors.length ?? 0) > 1,
+    whisper: table?.whisper ?? false,
+  };
+}
+
+/**
+ * The player view of a turn: public state only, no record, seed or ledger events. Its state and outcome are
+ * built fresh for it (null-prototype dicts among them) and go out as the answer's JSON, which reads them like
+ * plain objects: no copy is made.
+ */
 export function publicTurnView(turn: BranchTurn, cartridge: Cartridge): PublicTurnView {
   const record = classifyRecord(turn.record);
   return {
     ...nodeView(turn),
     sessionId: turn.sessionId,
     input: turn.parentId === null ? null : (inputText(turn.input) ?? null),
+    ...playedBy(turn.input),
     narration: turn.narration,
     mode: record?.kind === 'turn' ? record.mode : (record?.kind ?? 'unknown'),
-    state: plainJson(publicState(turn.state, cartridge.rules.schema)),
+    state: publicState(turn.state, cartridge.rules.schema) as PublicTurnView['state'],
     pendingInteraction: pendingInteraction(turn.state),
     // The dice and what changed, public fields only: shown under the turn's prose.
-    // PublicOutcome's arrays are readonly; the answer's copy is a plain one of the same shape.
     outcome:
-      record?.kind === 'turn'
-        ? (plainJson(publicOutcome(cartridge.rules, record)) as PublicTurnView['outcome'])
-        : null,
+      record?.kind === 'turn' ? (publicOutcome(cartridge.rules, record) as PublicTurnView['outcome']) : null,
   };
 }
 
@@ -136,9 +156,11 @@ export function replayEvents(
   turn: Turn,
   cartridge: Cartridge,
   view: View,
+  /** The committed turn as this reader sees it (a member's view), and whether they may read it whole. */
+  seat?: { readonly shown: TurnView; readonly whole: boolean },
 ): Array<TurnStreamEvent & { readonly id: string }> {
   const events: TurnStreamEvent[] = [{ event: 'start', data: { turnId: turn.id, parentId: turn.parentId } }];
-  const record = classifyRecord(turn.record);
+  const record = seat?.whole === false ? undefined : classifyRecord(turn.record);
   if (record?.kind === 'turn') {
     for (const tool of record.tools) {
       const call = eventView(
@@ -160,7 +182,11 @@ export function replayEvents(
       if (result) events.push(result);
     }
   }
-  if (turn.narration !== '') events.push({ event: 'narration', data: { text: turn.narration } });
-  events.push({ event: 'committed', data: { turn: turnView(turn, cartridge, view), replayed: true } });
+  if (turn.narration !== '' && seat?.whole !== false)
+    events.push({ event: 'narration', data: { text: turn.narration } });
+  events.push({
+    event: 'committed',
+    data: { turn: seat?.shown ?? turnView(turn, cartridge, view), replayed: true },
+  });
   return events.map((event, seq) => ({ ...event, id: `${turn.id}:${seq}` }));
 }

@@ -10,7 +10,7 @@
 // player can ask for, each input must be declared, each value must fit the input's type and enum.
 
 import type { Document, LineCounter } from 'yaml';
-import type { Diagnostic } from '../diagnostics.ts';
+import type { Diagnostic, SourcePlace } from '../diagnostics.ts';
 import type { Checked } from '../result.ts';
 import {
   type CompiledRules,
@@ -126,45 +126,13 @@ export function validateIntentInputs(
     );
     return { intents: out, diagnostics };
   }
-  const seen = new Map<string, string>();
-  let count = 0;
+  const reader: IntentsRead = { rules, at, diagnostics, seen: new Map(), count: 0 };
   for (const eventName of Object.keys(source.plain)) {
-    const event = rules.events.get(eventName);
-    if (event === undefined) {
-      diagnostics.push(
-        cartError(
-          'CART_INTENT_EVENT',
-          `intents.yaml names event '${eventName}', which yare.yaml does not declare.`,
-          at([eventName], 'key'),
-        ),
-      );
-      continue;
-    }
-    const refused = refusal(event);
-    if (refused !== undefined) {
-      diagnostics.push(
-        cartError(
-          'CART_INTENT_EVENT',
-          `Event '${eventName}' ${refused}; intent phrases cannot imply its inputs.`,
-          at([eventName], 'key'),
-        ),
-      );
-      continue;
-    }
-    const phrases = source.plain[eventName];
-    if (!isRecord(phrases)) {
-      diagnostics.push(
-        cartError(
-          'CART_NOT_A_MAPPING',
-          `intents.yaml: '${eventName}' must be a mapping of "phrase": { input: value }.`,
-          at([eventName]),
-        ),
-      );
-      continue;
-    }
+    const phrases = phrasesOf(reader, eventName, source.plain[eventName]);
+    if (phrases === undefined) continue;
+    const event = rules.events.get(eventName)!;
     for (const phrase of Object.keys(phrases)) {
-      count++;
-      if (count > MAX_INTENT_PHRASES) {
+      if (++reader.count > MAX_INTENT_PHRASES) {
         diagnostics.push(
           cartError(
             'CART_BAD_FIELD',
@@ -174,77 +142,141 @@ export function validateIntentInputs(
         );
         return { intents: out, diagnostics };
       }
-      const key = phraseKey(phrase);
-      if (key === '' || codePointLength(phrase) > MAX_INTENT_PHRASE_CHARS) {
-        diagnostics.push(
-          cartError(
-            'CART_BAD_FIELD',
-            key === ''
-              ? `intents.yaml: a phrase of '${eventName}' has no words.`
-              : `intents.yaml: a phrase of '${eventName}' has ${codePointLength(phrase)} characters; the limit is ${MAX_INTENT_PHRASE_CHARS} (MAX_INTENT_PHRASE_CHARS).`,
-            at([eventName, phrase], 'key'),
-          ),
-        );
-        continue;
-      }
-      const earlier = seen.get(key);
-      if (earlier !== undefined) {
-        diagnostics.push(
-          cartError(
-            'CART_INTENT_DUPLICATE',
-            `intents.yaml: the phrase "${phrase}" is already given for '${earlier}'; a phrase can imply only one event.`,
-            at([eventName, phrase], 'key'),
-          ),
-        );
-        continue;
-      }
-      seen.set(key, eventName);
-      const implied = phrases[phrase];
-      if (!isRecord(implied)) {
-        diagnostics.push(
-          cartError(
-            'CART_NOT_A_MAPPING',
-            `intents.yaml: "${phrase}" must map input names to values, like { ${event.inputList[0]?.name ?? 'input'}: … }.`,
-            at([eventName, phrase]),
-          ),
-        );
-        continue;
-      }
-      const inputs: Record<string, string | number | boolean> = Object.create(null);
-      let good = true;
-      for (const inputName of Object.keys(implied)) {
-        const spec = event.inputs.get(inputName);
-        if (spec === undefined) {
-          const declared = event.inputList.map((s) => s.name).join(', ') || 'none';
-          diagnostics.push(
-            cartError(
-              'CART_INTENT_INPUT',
-              `intents.yaml: '${eventName}' has no input '${inputName}' (its inputs: ${declared}).`,
-              at([eventName, phrase, inputName], 'key'),
-            ),
-          );
-          good = false;
-          continue;
-        }
-        const fitted = fitValue(spec, implied[inputName]);
-        if (!fitted.ok) {
-          diagnostics.push(
-            cartError(
-              'CART_INTENT_VALUE',
-              `intents.yaml: ${eventName}.${inputName} for "${phrase}" ${fitted.message}.`,
-              at([eventName, phrase, inputName]),
-            ),
-          );
-          good = false;
-          continue;
-        }
-        inputs[inputName] = fitted.value;
-      }
-      if (!good) continue;
+      const inputs = impliedInputs(reader, event, eventName, phrase, phrases[phrase]);
+      if (inputs === undefined) continue;
       const list = out[eventName] ?? [];
       list.push({ phrase, inputs });
       out[eventName] = list;
     }
   }
   return { intents: out, diagnostics };
+}
+
+/** One check of intents.yaml: where things are, what was found, and the phrases seen so far. */
+interface IntentsRead {
+  readonly rules: CompiledRules;
+  readonly at: (path: readonly (string | number)[], where?: 'key' | 'value') => SourcePlace;
+  readonly diagnostics: Diagnostic[];
+  /** Each phrase's key (its words) → the event that claimed it first. */
+  readonly seen: Map<string, string>;
+  count: number;
+}
+
+/** An event's phrases, if the event exists, may imply inputs, and its entry is a mapping. */
+function phrasesOf(
+  read: IntentsRead,
+  eventName: string,
+  phrases: unknown,
+): Record<string, unknown> | undefined {
+  const { at, diagnostics } = read;
+  const event = read.rules.events.get(eventName);
+  if (event === undefined) {
+    diagnostics.push(
+      cartError(
+        'CART_INTENT_EVENT',
+        `intents.yaml names event '${eventName}', which yare.yaml does not declare.`,
+        at([eventName], 'key'),
+      ),
+    );
+    return undefined;
+  }
+  const refused = refusal(event);
+  if (refused !== undefined) {
+    diagnostics.push(
+      cartError(
+        'CART_INTENT_EVENT',
+        `Event '${eventName}' ${refused}; intent phrases cannot imply its inputs.`,
+        at([eventName], 'key'),
+      ),
+    );
+    return undefined;
+  }
+  if (!isRecord(phrases)) {
+    diagnostics.push(
+      cartError(
+        'CART_NOT_A_MAPPING',
+        `intents.yaml: '${eventName}' must be a mapping of "phrase": { input: value }.`,
+        at([eventName]),
+      ),
+    );
+    return undefined;
+  }
+  return phrases;
+}
+
+/** The inputs one phrase implies, if the phrase is new, has words, fits, and every input fits its spec. */
+function impliedInputs(
+  read: IntentsRead,
+  event: EventDef,
+  eventName: string,
+  phrase: string,
+  implied: unknown,
+): Record<string, string | number | boolean> | undefined {
+  const { at, diagnostics, seen } = read;
+  const key = phraseKey(phrase);
+  if (key === '' || codePointLength(phrase) > MAX_INTENT_PHRASE_CHARS) {
+    diagnostics.push(
+      cartError(
+        'CART_BAD_FIELD',
+        key === ''
+          ? `intents.yaml: a phrase of '${eventName}' has no words.`
+          : `intents.yaml: a phrase of '${eventName}' has ${codePointLength(phrase)} characters; the limit is ${MAX_INTENT_PHRASE_CHARS} (MAX_INTENT_PHRASE_CHARS).`,
+        at([eventName, phrase], 'key'),
+      ),
+    );
+    return undefined;
+  }
+  const earlier = seen.get(key);
+  if (earlier !== undefined) {
+    diagnostics.push(
+      cartError(
+        'CART_INTENT_DUPLICATE',
+        `intents.yaml: the phrase "${phrase}" is already given for '${earlier}'; a phrase can imply only one event.`,
+        at([eventName, phrase], 'key'),
+      ),
+    );
+    return undefined;
+  }
+  seen.set(key, eventName);
+  if (!isRecord(implied)) {
+    diagnostics.push(
+      cartError(
+        'CART_NOT_A_MAPPING',
+        `intents.yaml: "${phrase}" must map input names to values, like { ${event.inputList[0]?.name ?? 'input'}: … }.`,
+        at([eventName, phrase]),
+      ),
+    );
+    return undefined;
+  }
+  const inputs: Record<string, string | number | boolean> = Object.create(null);
+  let good = true;
+  for (const inputName of Object.keys(implied)) {
+    const spec = event.inputs.get(inputName);
+    if (spec === undefined) {
+      const declared = event.inputList.map((s) => s.name).join(', ') || 'none';
+      diagnostics.push(
+        cartError(
+          'CART_INTENT_INPUT',
+          `intents.yaml: '${eventName}' has no input '${inputName}' (its inputs: ${declared}).`,
+          at([eventName, phrase, inputName], 'key'),
+        ),
+      );
+      good = false;
+      continue;
+    }
+    const fitted = fitValue(spec, implied[inputName]);
+    if (!fitted.ok) {
+      diagnostics.push(
+        cartError(
+          'CART_INTENT_VALUE',
+          `intents.yaml: ${eventName}.${inputName} for "${phrase}" ${fitted.message}.`,
+          at([eventName, phrase, inputName]),
+        ),
+      );
+      good = false;
+      continue;
+    }
+    inputs[inputName] = fitted.value;
+  }
+  return good ? inputs : undefined;
 }

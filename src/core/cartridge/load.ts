@@ -103,16 +103,97 @@ export function compileCartridge(
   name: string,
   options: LoadFromFilesOptions = {},
 ): LoadResult {
-  const diagnostics: Diagnostic[] = [];
-  const pathOf = (spec: CartridgeFileSpec) => (options.root ? joinPath(options.root, spec.name) : spec.name);
-  const where = options.root ? `the cartridge folder '${options.root}'` : `cartridge '${name}'`;
-
   if (options.persona !== undefined) {
     const personaProblems = validatePersona(options.persona);
     if (personaProblems.length > 0) return { ok: false, errors: personaProblems, warnings: [] };
   }
-  const persona = options.persona;
+  const pathOf = (spec: CartridgeFileSpec) => (options.root ? joinPath(options.root, spec.name) : spec.name);
+  const where = options.root ? `the cartridge folder '${options.root}'` : `cartridge '${name}'`;
+  const read: CartridgeRead = { files, pathOf, persona: options.persona, diagnostics: [] };
+  const { diagnostics, persona } = read;
+  const texts = readCartridgeTexts(read, where);
 
+  // yare.js / yare.ts: evaluated in the sandbox, then compiled as the YAML it produces (js-rules/).
+  const script = rulesScriptOf(files, texts, pathOf, options.sandbox);
+  if (script) diagnostics.push(...script.diagnostics);
+  const yarePath = script ? script.generatedFile : pathOf(specOf('yare'));
+  const yareText = script ? script.yaml : texts.get('yare');
+  const firstRulesDiagnostic = diagnostics.length;
+  const { rules, ledger } = yareText === undefined ? {} : compileRulesFile(read, yareText, yarePath);
+  if (script)
+    diagnostics.splice(
+      firstRulesDiagnostic,
+      Infinity,
+      ...diagnostics.slice(firstRulesDiagnostic).map(script.remap),
+    );
+  const directives = readDirectives(read, texts.get('directives'));
+  const intentInputs =
+    rules === undefined ? NO_INTENT_INPUTS : readIntents(read, texts.get('intents'), rules);
+
+  let worldInfo: WorldInfoBook | undefined;
+  const worldInfoText = texts.get('worldInfo');
+  if (worldInfoText !== undefined) {
+    const loaded = loadWorldInfo(worldInfoText, pathOf(specOf('worldInfo')), rules?.botName ?? name, persona);
+    worldInfo = loaded.book;
+    diagnostics.push(...loaded.diagnostics);
+  }
+  const lore = proseOf(texts.get('lore'), pathOf(specOf('lore')), persona, diagnostics);
+  if (lore !== undefined && rules) {
+    const loreFiles = {
+      lore: pathOf(specOf('lore')),
+      ...(worldInfoText === undefined
+        ? {}
+        : { worldInfo: { file: pathOf(specOf('worldInfo')), text: worldInfoText } }),
+    };
+    diagnostics.push(...loreConditionDiagnostics(rules, lore, worldInfo, loreFiles));
+  }
+  const firstMessage = proseOf(
+    texts.get('firstMessage'),
+    pathOf(specOf('firstMessage')),
+    persona,
+    diagnostics,
+    'story',
+  );
+  const alternateGreetings = readAlternateGreetings(read, texts.get('alternateGreetings'));
+  const cartridgeName = rules === undefined ? undefined : cartridgeNameOf(read, rules, name, yarePath);
+
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  const warnings = diagnostics.filter((d) => d.severity === 'warning');
+  if (hasErrors(diagnostics) || !rules || !ledger || lore === undefined) {
+    if (errors.length === 0) {
+      // compileRules returned no rules without saying why: still a failure, never a half-loaded cartridge.
+      errors.push(cartError('CART_BAD_FIELD', 'yare.yaml did not compile.', fileStart(yarePath)));
+    }
+    return { ok: false, errors, warnings };
+  }
+  const cartridge: Cartridge = {
+    name: cartridgeName ?? name,
+    contentHash: contentHash(files),
+    rules,
+    ledger,
+    directives,
+    lore,
+    firstMessage,
+    alternateGreetings,
+    intentInputs,
+    ...(worldInfo === undefined ? {} : { worldInfo }),
+    files: fileNamesOf(read, script ? script.path : yarePath),
+    ...(script === undefined ? {} : { placeInRules: script.remap }),
+  };
+  return { ok: true, cartridge: deepFreeze(cartridge), warnings };
+}
+
+/** What every phase of one compile shares: the files, where each is, the persona, the problems found so far. */
+interface CartridgeRead {
+  readonly files: ReadonlyMap<string, string | Uint8Array>;
+  readonly pathOf: (spec: CartridgeFileSpec) => string;
+  readonly persona: LoadFromFilesOptions['persona'];
+  readonly diagnostics: Diagnostic[];
+}
+
+/** Each present file decoded to text (size and encoding checked); a missing required file is an error. */
+function readCartridgeTexts(read: CartridgeRead, where: string): Map<CartridgeFileKind, string> {
+  const { files, pathOf, diagnostics } = read;
   const texts = new Map<CartridgeFileKind, string>();
   for (const spec of CARTRIDGE_FILES) {
     const content = files.get(spec.name);
@@ -132,178 +213,114 @@ export function compileCartridge(
     if (decoded.ok) texts.set(spec.kind, decoded.text);
     else diagnostics.push(...decoded.diagnostics);
   }
+  return texts;
+}
 
-  // yare.js / yare.ts: evaluated in the sandbox, then compiled as the YAML it produces (js-rules/).
-  const script = rulesScriptOf(files, texts, pathOf, options.sandbox);
-  if (script) diagnostics.push(...script.diagnostics);
-  const yarePath = script ? script.generatedFile : pathOf(specOf('yare'));
-  const yareText = script ? script.yaml : texts.get('yare');
-  const firstRulesDiagnostic = diagnostics.length;
-  let rules: CompiledRules | undefined;
-  let ledger: LedgerSection | undefined;
-  let botName: string | undefined;
-  if (yareText !== undefined) {
-    const parsed = parseYamlSafely(yareText, yarePath, { maxBytes: specOf('yare').maxBytes });
-    if (parsed.ok) {
-      const compiled = compileRules(
-        { file: yarePath, doc: parsed.doc, lineCounter: parsed.lineCounter },
-        {
-          checkInjection: (text) => checkInjection(text)?.message,
-          checkPendingInteraction: checkMinigameStart,
-        },
-      );
-      rules = compiled.rules;
-      botName = rules?.botName;
-      diagnostics.push(...compiled.diagnostics);
-      const plain = toPlain(parsed.doc) as Record<string, unknown> | null;
-      const checked = validateLedgerSection(plain?.ledger, {
-        statePaths: rules === undefined ? [] : declaredStatePaths(rules.schema),
-      });
-      if (checked.ok) ledger = checked.value;
-      else {
-        for (const issue of checked.issues) {
-          diagnostics.push({
-            severity: 'error',
-            code: issue.code,
-            message: `${issue.path.join('.')}: ${issue.message}`,
-            place: placeAtPath(parsed.doc, issue.path, yarePath, parsed.lineCounter),
-          });
-        }
-      }
-    } else {
-      diagnostics.push(...parsed.diagnostics);
-    }
+/** yare.yaml: the rules, and its `ledger:` section checked against the state paths the rules declare. */
+function compileRulesFile(
+  read: CartridgeRead,
+  yareText: string,
+  yarePath: string,
+): { rules?: CompiledRules; ledger?: LedgerSection } {
+  const { diagnostics } = read;
+  const parsed = parseYamlSafely(yareText, yarePath, { maxBytes: specOf('yare').maxBytes });
+  if (!parsed.ok) {
+    diagnostics.push(...parsed.diagnostics);
+    return {};
   }
-  if (script)
-    diagnostics.splice(
-      firstRulesDiagnostic,
-      Infinity,
-      ...diagnostics.slice(firstRulesDiagnostic).map(script.remap),
-    );
-
-  let directives: Directives = {};
-  const directivesText = texts.get('directives');
-  if (directivesText !== undefined) {
-    const path = pathOf(specOf('directives'));
-    const parsed = parseYamlSafely(directivesText, path, { maxBytes: specOf('directives').maxBytes });
-    if (parsed.ok) {
-      const checked = validateDirectives(
-        { doc: parsed.doc, lineCounter: parsed.lineCounter, source: directivesText },
-        path,
-        { persona },
-      );
-      directives = checked.directives;
-      diagnostics.push(...checked.diagnostics);
-    } else {
-      diagnostics.push(...parsed.diagnostics);
-    }
-  }
-
-  let intentInputs: IntentInputs = NO_INTENT_INPUTS;
-  const intentsText = texts.get('intents');
-  if (intentsText !== undefined && rules !== undefined) {
-    const path = pathOf(specOf('intents'));
-    const parsed = parseYamlSafely(intentsText, path, { maxBytes: specOf('intents').maxBytes });
-    if (parsed.ok) {
-      const source = {
-        file: path,
-        doc: parsed.doc,
-        lineCounter: parsed.lineCounter,
-        plain: toPlain(parsed.doc),
-      };
-      const checked = validateIntentInputs(source, rules);
-      intentInputs = checked.intents;
-      diagnostics.push(...checked.diagnostics);
-    } else {
-      diagnostics.push(...parsed.diagnostics);
-    }
-  }
-
-  let worldInfo: WorldInfoBook | undefined;
-  const worldInfoText = texts.get('worldInfo');
-  if (worldInfoText !== undefined) {
-    const loaded = loadWorldInfo(worldInfoText, pathOf(specOf('worldInfo')), botName ?? name, persona);
-    worldInfo = loaded.book;
-    diagnostics.push(...loaded.diagnostics);
-  }
-
-  const lore = proseOf(texts.get('lore'), pathOf(specOf('lore')), persona, diagnostics);
-  if (lore !== undefined && rules) {
-    const loreFiles = {
-      lore: pathOf(specOf('lore')),
-      ...(worldInfoText === undefined
-        ? {}
-        : { worldInfo: { file: pathOf(specOf('worldInfo')), text: worldInfoText } }),
-    };
-    diagnostics.push(...loreConditionDiagnostics(rules, lore, worldInfo, loreFiles));
-  }
-  const firstMessage = proseOf(
-    texts.get('firstMessage'),
-    pathOf(specOf('firstMessage')),
-    persona,
-    diagnostics,
-    'story',
+  const compiled = compileRules(
+    { file: yarePath, doc: parsed.doc, lineCounter: parsed.lineCounter },
+    {
+      checkInjection: (text) => checkInjection(text)?.message,
+      checkPendingInteraction: checkMinigameStart,
+    },
   );
-
-  const alternateGreetings: string[] = [];
-  const greetingsText = texts.get('alternateGreetings');
-  if (greetingsText !== undefined) {
-    const file = pathOf(specOf('alternateGreetings'));
-    const read = parseAlternateGreetings(greetingsText, file);
-    diagnostics.push(...read.diagnostics);
-    for (const greeting of read.greetings)
-      alternateGreetings.push(proseOf(greeting, file, persona, diagnostics, 'story') ?? greeting);
+  const rules = compiled.rules;
+  diagnostics.push(...compiled.diagnostics);
+  const plain = toPlain(parsed.doc) as Record<string, unknown> | null;
+  const checked = validateLedgerSection(plain?.ledger, {
+    statePaths: rules === undefined ? [] : declaredStatePaths(rules.schema),
+  });
+  if (checked.ok) return { ...(rules === undefined ? {} : { rules }), ledger: checked.value };
+  for (const issue of checked.issues) {
+    diagnostics.push({
+      severity: 'error',
+      code: issue.code,
+      message: `${issue.path.join('.')}: ${issue.message}`,
+      place: placeAtPath(parsed.doc, issue.path, yarePath, parsed.lineCounter),
+    });
   }
+  return rules === undefined ? {} : { rules };
+}
 
-  // Without bot_name the folder's (or upload's) name is the cartridge's, in the same normal form.
-  let cartridgeName = botName;
-  if (cartridgeName === undefined && rules !== undefined) {
-    const named = normaliseName(name);
-    if (named.ok) cartridgeName = named.name;
-    else
-      diagnostics.push(
-        cartError(
-          'CART_BAD_FIELD',
-          `yare.yaml has no bot_name, and the cartridge's name '${name}' cannot be used: ${named.message}. Set bot_name.`,
-          fileStart(yarePath),
-        ),
-      );
+function readDirectives(read: CartridgeRead, text: string | undefined): Directives {
+  if (text === undefined) return {};
+  const path = read.pathOf(specOf('directives'));
+  const parsed = parseYamlSafely(text, path, { maxBytes: specOf('directives').maxBytes });
+  if (!parsed.ok) {
+    read.diagnostics.push(...parsed.diagnostics);
+    return {};
   }
-  const errors = diagnostics.filter((d) => d.severity === 'error');
-  const warnings = diagnostics.filter((d) => d.severity === 'warning');
-  if (hasErrors(diagnostics) || !rules || !ledger || lore === undefined) {
-    if (errors.length === 0) {
-      // compileRules returned no rules without saying why: still a failure, never a half-loaded cartridge.
-      errors.push(cartError('CART_BAD_FIELD', 'yare.yaml did not compile.', fileStart(yarePath)));
-    }
-    return { ok: false, errors, warnings };
-  }
+  const checked = validateDirectives(
+    { doc: parsed.doc, lineCounter: parsed.lineCounter, source: text },
+    path,
+    { persona: read.persona },
+  );
+  read.diagnostics.push(...checked.diagnostics);
+  return checked.directives;
+}
 
-  const fileNames: { -readonly [K in keyof CartridgeFiles]: string } = {
-    yare: script ? script.path : yarePath,
-    lore: pathOf(specOf('lore')),
-  };
-  if (files.has(specOf('directives').name)) fileNames.directives = pathOf(specOf('directives'));
-  if (files.has(specOf('firstMessage').name)) fileNames.firstMessage = pathOf(specOf('firstMessage'));
-  if (files.has(specOf('alternateGreetings').name))
-    fileNames.alternateGreetings = pathOf(specOf('alternateGreetings'));
-  if (files.has(specOf('intents').name)) fileNames.intents = pathOf(specOf('intents'));
-  if (files.has(specOf('worldInfo').name)) fileNames.worldInfo = pathOf(specOf('worldInfo'));
-  const cartridge: Cartridge = {
-    name: cartridgeName ?? name,
-    contentHash: contentHash(files),
-    rules,
-    ledger,
-    directives,
-    lore,
-    firstMessage,
-    alternateGreetings,
-    intentInputs,
-    ...(worldInfo === undefined ? {} : { worldInfo }),
-    files: fileNames,
-    ...(script === undefined ? {} : { placeInRules: script.remap }),
-  };
-  return { ok: true, cartridge: deepFreeze(cartridge), warnings };
+function readIntents(read: CartridgeRead, text: string | undefined, rules: CompiledRules): IntentInputs {
+  if (text === undefined) return NO_INTENT_INPUTS;
+  const path = read.pathOf(specOf('intents'));
+  const parsed = parseYamlSafely(text, path, { maxBytes: specOf('intents').maxBytes });
+  if (!parsed.ok) {
+    read.diagnostics.push(...parsed.diagnostics);
+    return NO_INTENT_INPUTS;
+  }
+  const source = { file: path, doc: parsed.doc, lineCounter: parsed.lineCounter, plain: toPlain(parsed.doc) };
+  const checked = validateIntentInputs(source, rules);
+  read.diagnostics.push(...checked.diagnostics);
+  return checked.intents;
+}
+
+function readAlternateGreetings(read: CartridgeRead, text: string | undefined): string[] {
+  if (text === undefined) return [];
+  const file = read.pathOf(specOf('alternateGreetings'));
+  const parsed = parseAlternateGreetings(text, file);
+  read.diagnostics.push(...parsed.diagnostics);
+  return parsed.greetings.map(
+    (greeting) => proseOf(greeting, file, read.persona, read.diagnostics, 'story') ?? greeting,
+  );
+}
+
+/** Without bot_name the folder's (or upload's) name is the cartridge's, in the same normal form. */
+function cartridgeNameOf(
+  read: CartridgeRead,
+  rules: CompiledRules,
+  name: string,
+  yarePath: string,
+): string | undefined {
+  if (rules.botName !== undefined) return rules.botName;
+  const named = normaliseName(name);
+  if (named.ok) return named.name;
+  read.diagnostics.push(
+    cartError(
+      'CART_BAD_FIELD',
+      `yare.yaml has no bot_name, and the cartridge's name '${name}' cannot be used: ${named.message}. Set bot_name.`,
+      fileStart(yarePath),
+    ),
+  );
+  return undefined;
+}
+
+/** Where each file the cartridge has came from (optional files only when present). */
+function fileNamesOf(read: CartridgeRead, yare: string): CartridgeFiles {
+  const { files, pathOf } = read;
+  const fileNames: { -readonly [K in keyof CartridgeFiles]: string } = { yare, lore: pathOf(specOf('lore')) };
+  const optional = ['directives', 'firstMessage', 'alternateGreetings', 'intents', 'worldInfo'] as const;
+  for (const kind of optional) if (files.has(specOf(kind).name)) fileNames[kind] = pathOf(specOf(kind));
+  return fileNames;
 }
 
 /** The `when:` conditions of lore sections and World Info entries, checked like every expression. */

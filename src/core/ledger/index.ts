@@ -66,6 +66,7 @@ export {
   type TimeChange,
   type ToolInputResult,
 } from './tool.ts';
+export { checkEndOfNarration, END_OF_NARRATION_TOOL } from './seed-tool.ts';
 export type { BatchSource } from './event-checks.ts';
 export { parseEvent } from './event-shape.ts';
 export {

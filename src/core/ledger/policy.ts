@@ -164,6 +164,30 @@ export function checkLedgerSection(
     }
   }
 
+  const player = playerOf(raw, issue);
+  const undeclaredAttributes = undeclaredAttributesOf(raw, issue);
+  const allowSelfRelationships = allowSelfRelationshipsOf(raw, issue);
+  const attributes = attributesOf(raw, rulesOwned, issue);
+  const grantableItems = grantableItemsOf(raw, issue);
+  const threadRequirements = threadRequirementsOf(raw, issue);
+  const policy: LedgerPolicy = {
+    rulesOwned,
+    attributes,
+    undeclaredAttributes,
+    player,
+    grantableItems,
+    threadRequirements,
+    allowSelfRelationships,
+  };
+  const world = worldOf(raw, policy, checkWorld, issues.length === 0, issue);
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: { policy, world } };
+}
+
+type Report = (path: ReadonlyArray<string | number>, code: string, message: string) => void;
+
+type Section = Record<string, unknown>;
+
+function playerOf(raw: Section, issue: Report): string | null {
   let player: string | null = DEFAULT_PLAYER_KEY;
   if (raw.player === null) player = null;
   else if (raw.player !== undefined) {
@@ -175,7 +199,10 @@ export function checkLedgerSection(
         'player must be an entity key (a-z, 0-9, _; starting with a letter) or null',
       );
   }
+  return player;
+}
 
+function undeclaredAttributesOf(raw: Section, issue: Report): 'allow' | 'reject' {
   let undeclaredAttributes: 'allow' | 'reject' = 'allow';
   if (raw.undeclared_attributes !== undefined) {
     if (raw.undeclared_attributes === 'allow' || raw.undeclared_attributes === 'reject') {
@@ -183,7 +210,10 @@ export function checkLedgerSection(
     } else
       issue(['undeclared_attributes'], 'LEDGER_BAD_VALUE', 'undeclared_attributes must be allow or reject');
   }
+  return undeclaredAttributes;
+}
 
+function allowSelfRelationshipsOf(raw: Section, issue: Report): boolean {
   let allowSelfRelationships = false;
   if (raw.allow_self_relationships !== undefined) {
     if (typeof raw.allow_self_relationships === 'boolean')
@@ -195,7 +225,15 @@ export function checkLedgerSection(
         'allow_self_relationships must be true or false',
       );
   }
+  return allowSelfRelationships;
+}
 
+/** Declared attributes (at most MAX_DECLARED_ATTRIBUTES); a rules-owned name is refused. */
+function attributesOf(
+  raw: Section,
+  rulesOwned: ReadonlySet<string>,
+  issue: Report,
+): Map<string, AttributeDecl> {
   const attributes = new Map<string, AttributeDecl>();
   if (raw.attributes !== undefined) {
     if (!isRecord(raw.attributes)) issue(['attributes'], 'LEDGER_BAD_TYPE', 'attributes must be a mapping');
@@ -234,7 +272,10 @@ export function checkLedgerSection(
       }
     }
   }
+  return attributes;
+}
 
+function grantableItemsOf(raw: Section, issue: Report): Set<string> {
   const grantableItems = new Set<string>();
   if (raw.grantable_items !== undefined) {
     if (!Array.isArray(raw.grantable_items))
@@ -245,7 +286,10 @@ export function checkLedgerSection(
         else issue(['grantable_items', i], 'LEDGER_BAD_KEY', 'each grantable item must be an entity key');
       });
   }
+  return grantableItems;
+}
 
+function threadRequirementsOf(raw: Section, issue: Report): Map<string, readonly ThreadRequirement[]> {
   const threadRequirements = new Map<string, readonly ThreadRequirement[]>();
   if (raw.threads !== undefined) {
     if (!isRecord(raw.threads))
@@ -262,17 +306,17 @@ export function checkLedgerSection(
       }
     }
   }
+  return threadRequirements;
+}
 
-  const policy: LedgerPolicy = {
-    rulesOwned,
-    attributes,
-    undeclaredAttributes,
-    player,
-    grantableItems,
-    threadRequirements,
-    allowSelfRelationships,
-  };
-
+/** The starting world's events, checked only when the rest of the section is clean (they need its policy). */
+function worldOf(
+  raw: Section,
+  policy: LedgerPolicy,
+  checkWorld: WorldEventsCheck,
+  clean: boolean,
+  issue: Report,
+): LedgerEvent[] {
   let world: LedgerEvent[] = [];
   if (raw.world !== undefined) {
     if (!Array.isArray(raw.world))
@@ -283,7 +327,7 @@ export function checkLedgerSection(
         'LEDGER_BATCH_TOO_LARGE',
         `world has ${raw.world.length} events; at most ${MAX_WORLD_EVENTS}`,
       );
-    } else if (issues.length === 0) {
+    } else if (clean) {
       const checked = checkWorld(raw.world, policy);
       if (checked.ok) world = checked.events;
       else
@@ -294,10 +338,8 @@ export function checkLedgerSection(
         }
     }
   }
-  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: { policy, world } };
+  return world;
 }
-
-type Report = (path: ReadonlyArray<string | number>, code: string, message: string) => void;
 
 function finiteNumber(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value);

@@ -481,6 +481,42 @@ export function* activationSteps(
     exhausted: false,
   };
 
+  // Kept candidates take their place in the budget (and roll their probability) in order.
+  const admit = (kept: readonly Candidate[], pass: number): ActivatedEntry[] => {
+    const fresh: ActivatedEntry[] = [];
+    for (const candidate of kept) {
+      const { entry } = candidate;
+      const refused = refusal(candidate);
+      if (refused !== undefined) {
+        decide(entry, 'skipped', refused, pass);
+        continue;
+      }
+      usedTokens += estimateTokens(entry.content);
+      activatedUids.add(entry.uid);
+      const done = { entry, reason: candidate.reason, pass };
+      activated.push(done);
+      fresh.push(done);
+      decide(entry, 'activated', candidate.reason, pass);
+    }
+    return fresh;
+  };
+  const refusal = ({ entry, sticky: isSticky }: Candidate): string | undefined => {
+    if (overflowed && !entry.ignoreBudget) return `token budget (${budget}) already used up`;
+    if (entry.useProbability && entry.probability < 100 && !isSticky) {
+      const roll = Math.floor(seededUnit(input.seed, PROBABILITY_ROLL, entry.uid) * 100) + 1;
+      if (roll > entry.probability) {
+        failedProbability.add(entry.uid);
+        return `probability roll ${roll} > ${entry.probability}`;
+      }
+    }
+    const tokens = estimateTokens(entry.content);
+    if (!entry.ignoreBudget && usedTokens + tokens > budget) {
+      overflowed = true;
+      return `token budget: ${usedTokens} + ${tokens} > ${budget}`;
+    }
+    return undefined;
+  };
+
   const levels = [...new Set(book.entries.map((e) => e.delayUntilRecursion).filter((l) => l > 0))].sort(
     (a, b) => a - b,
   );
@@ -500,33 +536,16 @@ export function* activationSteps(
       meter.spend(part, 1 + entry.keys.length + (entry.selective ? entry.secondaryKeys.length : 0));
       if (meter.due()) yield;
       const isSticky = sticky.has(entry.uid);
-      if (entry.disable) {
-        decide(entry, 'skipped', 'disabled', pass);
-        continue;
-      }
-      if (entry.triggers.length > 0 && !entry.triggers.includes(trigger)) {
-        decide(entry, 'skipped', `only for ${entry.triggers.join(', ')} (this is ${trigger})`, pass);
-        continue;
-      }
-      if (entry.delay > 0 && input.chatLength < entry.delay) {
-        decide(entry, 'skipped', `delayed until message ${entry.delay} (chat has ${input.chatLength})`, pass);
-        continue;
-      }
-      const cooling = cooldownUntil.get(entry.uid);
-      if (cooling !== undefined && !isSticky) {
-        decide(entry, 'skipped', `on cooldown until message ${cooling}`, pass);
-        continue;
-      }
-      if (entry.delayUntilRecursion > 0 && !isSticky && (!recursion || level < entry.delayUntilRecursion)) {
-        decide(entry, 'skipped', `delayed until recursion level ${entry.delayUntilRecursion}`, pass);
-        continue;
-      }
-      if (recursion && book.settings.recursive && entry.excludeRecursion && !isSticky) {
-        decide(entry, 'skipped', 'excluded from recursion', pass);
-        continue;
-      }
-      if (entry.forceSkip) {
-        decide(entry, 'skipped', '@@dont_activate', pass);
+      const skipped = skipReason(
+        entry,
+        { trigger, chatLength: input.chatLength, isSticky, recursion, level },
+        {
+          cooling: cooldownUntil.get(entry.uid),
+          recursive: book.settings.recursive,
+        },
+      );
+      if (skipped !== undefined) {
+        decide(entry, 'skipped', skipped, pass);
         continue;
       }
       if (entry.forceActivate || entry.constant || isSticky) {
@@ -568,35 +587,7 @@ export function* activationSteps(
       decide(c.entry, 'skipped', why, pass),
     );
 
-    const fresh: ActivatedEntry[] = [];
-    for (const candidate of kept) {
-      const { entry } = candidate;
-      if (overflowed && !entry.ignoreBudget) {
-        decide(entry, 'skipped', `token budget (${budget}) already used up`, pass);
-        continue;
-      }
-      if (entry.useProbability && entry.probability < 100 && !candidate.sticky) {
-        const roll = Math.floor(seededUnit(input.seed, PROBABILITY_ROLL, entry.uid) * 100) + 1;
-        if (roll > entry.probability) {
-          failedProbability.add(entry.uid);
-          decide(entry, 'skipped', `probability roll ${roll} > ${entry.probability}`, pass);
-          continue;
-        }
-      }
-      const tokens = estimateTokens(entry.content);
-      if (!entry.ignoreBudget && usedTokens + tokens > budget) {
-        overflowed = true;
-        decide(entry, 'skipped', `token budget: ${usedTokens} + ${tokens} > ${budget}`, pass);
-        continue;
-      }
-      usedTokens += tokens;
-      activatedUids.add(entry.uid);
-      const done = { entry, reason: candidate.reason, pass };
-      activated.push(done);
-      fresh.push(done);
-      decide(entry, 'activated', candidate.reason, pass);
-    }
-
+    const fresh = admit(kept, pass);
     const feeding = fresh.filter((a) => !a.entry.preventRecursion && a.entry.content !== '');
     if (book.settings.recursive && !overflowed && feeding.length > 0 && pass < maxSteps) {
       // Only what this pass added is new to scan; the buffer as a whole is bounded by the token budget.
@@ -611,7 +602,46 @@ export function* activationSteps(
   }
 
   const inOrder = [...activated].sort((a, b) => a.entry.order - b.entry.order || a.entry.uid - b.entry.uid);
-  const join = (list: ActivatedEntry[]) =>
+  return {
+    activated: inOrder,
+    ...placed(inOrder),
+    decisions: book.entries.filter((e) => decisions.has(e.uid)).map((e) => decisions.get(e.uid)!),
+    timed: recordTimedEffects(timed, activated, input.chatLength),
+    tokens: usedTokens,
+    budget,
+    overflowed,
+  };
+}
+
+/** Why an entry is not even a candidate on this pass (the ladder SillyTavern checks, in its order), if it is not. */
+function skipReason(
+  entry: WorldInfoEntry,
+  now: {
+    trigger: NonNullable<ActivationInput['trigger']>;
+    chatLength: number;
+    isSticky: boolean;
+    recursion: boolean;
+    level: number;
+  },
+  about: { cooling: number | undefined; recursive: boolean },
+): string | undefined {
+  const { trigger, chatLength, isSticky, recursion, level } = now;
+  if (entry.disable) return 'disabled';
+  if (entry.triggers.length > 0 && !entry.triggers.includes(trigger))
+    return `only for ${entry.triggers.join(', ')} (this is ${trigger})`;
+  if (entry.delay > 0 && chatLength < entry.delay)
+    return `delayed until message ${entry.delay} (chat has ${chatLength})`;
+  if (about.cooling !== undefined && !isSticky) return `on cooldown until message ${about.cooling}`;
+  if (entry.delayUntilRecursion > 0 && !isSticky && (!recursion || level < entry.delayUntilRecursion))
+    return `delayed until recursion level ${entry.delayUntilRecursion}`;
+  if (recursion && about.recursive && entry.excludeRecursion && !isSticky) return 'excluded from recursion';
+  if (entry.forceSkip) return '@@dont_activate';
+  return undefined;
+}
+
+/** The activated entries' text by where it goes: before and after the character, and at depths by role. */
+function placed(inOrder: readonly ActivatedEntry[]): Pick<ActivationResult, 'before' | 'after' | 'atDepth'> {
+  const join = (list: readonly ActivatedEntry[]) =>
     list
       .map((a) => a.entry.content)
       .filter((t) => t.trim() !== '')
@@ -635,18 +665,7 @@ export function* activationSteps(
   const atDepth = [...depthGroups.values()].sort(
     (a, b) => a.depth - b.depth || roleOrder.indexOf(a.role) - roleOrder.indexOf(b.role),
   );
-
-  return {
-    activated: inOrder,
-    before,
-    after,
-    atDepth,
-    decisions: book.entries.filter((e) => decisions.has(e.uid)).map((e) => decisions.get(e.uid)!),
-    timed: recordTimedEffects(timed, activated, input.chatLength),
-    tokens: usedTokens,
-    budget,
-    overflowed,
-  };
+  return { before, after, atDepth };
 }
 
 /** Sticky and cooldown start when an entry activates (an effect already running is not restarted). */

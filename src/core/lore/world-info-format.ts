@@ -229,18 +229,9 @@ function readEntry(
   // the spec's fields.
   const stFirst: (Obj | undefined)[] = shape === 'world' ? [raw, ext] : [ext, raw];
   const before = r.issues.length;
+  const e: EntryRead = { r, raw, ext, path, shape, stFirst };
 
-  const uidFound = r.pick([raw], ['uid', 'id']);
-  let uid = fallbackUid;
-  if (
-    uidFound !== undefined &&
-    typeof uidFound.value === 'number' &&
-    Number.isSafeInteger(uidFound.value) &&
-    uidFound.value >= 0
-  )
-    uid = uidFound.value;
-  else if (uidFound !== undefined && typeof uidFound.value === 'string' && /^\d{1,9}$/.test(uidFound.value))
-    uid = Number(uidFound.value);
+  const uid = uidOf(r, raw, fallbackUid);
 
   const keys = r.keys(path, r.pick([raw], shape === 'world' ? ['key', 'keys'] : ['keys', 'key']));
   const secondaryKeys = r.keys(
@@ -252,107 +243,24 @@ function readEntry(
   );
   const rawContent = r.string(path, r.pick([raw], ['content']), '', MAX_WI_CONTENT_CHARS);
   const { content, decorators } = splitDecorators(rawContent);
-  let forceActivate = false;
-  let forceSkip = false;
-  for (const decorator of decorators) {
-    const name = decorator.split(/\s/)[0]!;
-    if (name === '@@activate') forceActivate = true;
-    else if (name === '@@dont_activate') forceSkip = true;
-    else if (!KNOWN_DECORATORS.has(name))
-      r.note(
-        `decorator ${name.startsWith('@@@') ? '@@@ (fallback)' : name}`,
-        `${path}.content`,
-        `${decorator}: not supported; removed from the content`,
-      );
-  }
+  const { forceActivate, forceSkip } = forcedBy(r, path, decorators);
 
-  let disable: boolean;
-  const disableFound = r.pick([raw], ['disable']);
-  const enabledFound = r.pick([raw], ['enabled']);
-  if (shape === 'world' && disableFound !== undefined) disable = r.bool(path, disableFound, false);
-  else if (enabledFound !== undefined) disable = !r.bool(path, enabledFound, true);
-  else disable = r.bool(path, disableFound, false);
+  const disable = disabledOf(e);
 
   const order = r.number(
     path,
-    r.pick(
-      shape === 'world' ? [raw] : [raw],
-      shape === 'world' ? ['order', 'insertion_order'] : ['insertion_order', 'order'],
-    ),
+    r.pick([raw], shape === 'world' ? ['order', 'insertion_order'] : ['insertion_order', 'order']),
     100,
     -1e9,
     1e9,
   );
 
-  let position: WorldInfoPosition = 'before_char';
-  /** A position SillyTavern has no slot for: it never inserts the entry, so it is kept, disabled. */
-  let unplaced = false;
-  const posFound = r.pick(stFirst, ['position']);
-  if (posFound !== undefined && posFound.value !== null) {
-    const value = posFound.value;
-    const where =
-      posFound.name === 'position' && ext !== undefined && ext.position === value && shape === 'book'
-        ? `${path}.extensions.position`
-        : `${path}.position`;
-    if (typeof value === 'number') {
-      const named = Number.isInteger(value) ? WORLD_INFO_POSITIONS[value] : undefined;
-      if (named === undefined) {
-        unplaced = true;
-        r.note(
-          `position ${String(value).slice(0, 20)}`,
-          where,
-          'not a SillyTavern position (0..7: before_char, after_char, an_top, an_bottom, at_depth, em_top, em_bottom, outlet); SillyTavern never inserts such an entry, so it is kept disabled',
-        );
-      } else position = named;
-    } else if (value === 'before_char' || value === 'after_char') position = value;
-    else if (typeof value === 'string' && shape === 'book') {
-      // SillyTavern's import: anything but "before_char" is after the character.
-      position = 'after_char';
-      r.note(
-        `position "${value.slice(0, 40)}"`,
-        where,
-        'not a card-spec position; placed after the character (as SillyTavern does)',
-      );
-    } else r.issue(where, `must be 0..7 or "before_char"/"after_char", got ${describe(value)}`);
-  } else if (shape === 'book') {
-    position = 'after_char';
-  }
-
-  const logicFound = r.pick(stFirst, ['selectiveLogic', 'selective_logic']);
-  let selectiveLogic: SelectiveLogic = 'and_any';
-  if (logicFound !== undefined && logicFound.value !== null) {
-    const n = logicFound.value;
-    const named = typeof n === 'number' && Number.isInteger(n) ? SELECTIVE_LOGICS[n] : undefined;
-    if (named === undefined)
-      r.issue(
-        `${path}.${logicFound.name}`,
-        `must be 0..3 (AND ANY, NOT ALL, NOT ANY, AND ALL), got ${describe(n)}`,
-      );
-    else selectiveLogic = named;
-  }
-
-  const roleFound = r.pick(stFirst, ['role']);
-  let role: WorldInfoRole = 'system';
-  if (roleFound !== undefined && roleFound.value !== null) {
-    const n = roleFound.value;
-    const named =
-      typeof n === 'number' && Number.isInteger(n)
-        ? WORLD_INFO_ROLES[n]
-        : typeof n === 'string' && (WORLD_INFO_ROLES as readonly string[]).includes(n)
-          ? (n as WorldInfoRole)
-          : undefined;
-    if (named === undefined)
-      r.issue(`${path}.role`, `must be 0 (system), 1 (user) or 2 (assistant), got ${describe(n)}`);
-    else role = named;
-  }
+  const { position, unplaced } = positionOf(e);
+  const selectiveLogic = selectiveLogicOf(e);
+  const role = roleOf(e);
 
   const groupText = r.string(path, r.pick(stFirst, ['group']), '', 1_000);
-  const delayRecursion = r.pick(stFirst, ['delayUntilRecursion', 'delay_until_recursion']);
-  let delayUntilRecursion = 0;
-  if (delayRecursion !== undefined && delayRecursion.value !== null) {
-    if (typeof delayRecursion.value === 'boolean') delayUntilRecursion = delayRecursion.value ? 1 : 0;
-    else delayUntilRecursion = r.number(path, delayRecursion, 0, 0, MAX_WI_RECURSION_STEPS);
-  }
+  const delayUntilRecursion = delayUntilRecursionOf(e);
   const timed = (names: string[]): number => {
     const found = r.pick(stFirst, names);
     return r.number(path, found, 0, 0, MAX_WI_MESSAGES_SETTING);
@@ -408,6 +316,149 @@ function readEntry(
   if (when.trim() !== '') return { ...entry, when: when.trim() };
   notesOfEntry(r, raw, ext, path, entry, shape);
   return entry;
+}
+
+/** One raw entry being read: the reader, the object, its extensions, where it is, which format it is in. */
+interface EntryRead {
+  readonly r: Reader;
+  readonly raw: Obj;
+  readonly ext: Obj | undefined;
+  readonly path: string;
+  readonly shape: Shape;
+  /** Where SillyTavern's own fields are looked for first (see readEntry). */
+  readonly stFirst: (Obj | undefined)[];
+}
+
+/** A whole number (or a string of digits) in uid/id; otherwise the entry's place in the file. */
+function uidOf(r: Reader, raw: Obj, fallbackUid: number): number {
+  const uidFound = r.pick([raw], ['uid', 'id']);
+  let uid = fallbackUid;
+  if (
+    uidFound !== undefined &&
+    typeof uidFound.value === 'number' &&
+    Number.isSafeInteger(uidFound.value) &&
+    uidFound.value >= 0
+  )
+    uid = uidFound.value;
+  else if (uidFound !== undefined && typeof uidFound.value === 'string' && /^\d{1,9}$/.test(uidFound.value))
+    uid = Number(uidFound.value);
+  return uid;
+}
+
+/** `@@activate` and `@@dont_activate`; any other unknown decorator is noted as removed. */
+function forcedBy(
+  r: Reader,
+  path: string,
+  decorators: readonly string[],
+): { forceActivate: boolean; forceSkip: boolean } {
+  let forceActivate = false;
+  let forceSkip = false;
+  for (const decorator of decorators) {
+    const name = decorator.split(/\s/)[0]!;
+    if (name === '@@activate') forceActivate = true;
+    else if (name === '@@dont_activate') forceSkip = true;
+    else if (!KNOWN_DECORATORS.has(name))
+      r.note(
+        `decorator ${name.startsWith('@@@') ? '@@@ (fallback)' : name}`,
+        `${path}.content`,
+        `${decorator}: not supported; removed from the content`,
+      );
+  }
+  return { forceActivate, forceSkip };
+}
+
+function disabledOf({ r, raw, path, shape }: EntryRead): boolean {
+  let disable: boolean;
+  const disableFound = r.pick([raw], ['disable']);
+  const enabledFound = r.pick([raw], ['enabled']);
+  if (shape === 'world' && disableFound !== undefined) disable = r.bool(path, disableFound, false);
+  else if (enabledFound !== undefined) disable = !r.bool(path, enabledFound, true);
+  else disable = r.bool(path, disableFound, false);
+  return disable;
+}
+
+function positionOf({ r, ext, path, shape, stFirst }: EntryRead): {
+  position: WorldInfoPosition;
+  unplaced: boolean;
+} {
+  let position: WorldInfoPosition = 'before_char';
+  /** A position SillyTavern has no slot for: it never inserts the entry, so it is kept, disabled. */
+  let unplaced = false;
+  const posFound = r.pick(stFirst, ['position']);
+  if (posFound !== undefined && posFound.value !== null) {
+    const value = posFound.value;
+    const where =
+      posFound.name === 'position' && ext !== undefined && ext.position === value && shape === 'book'
+        ? `${path}.extensions.position`
+        : `${path}.position`;
+    if (typeof value === 'number') {
+      const named = Number.isInteger(value) ? WORLD_INFO_POSITIONS[value] : undefined;
+      if (named === undefined) {
+        unplaced = true;
+        r.note(
+          `position ${String(value).slice(0, 20)}`,
+          where,
+          'not a SillyTavern position (0..7: before_char, after_char, an_top, an_bottom, at_depth, em_top, em_bottom, outlet); SillyTavern never inserts such an entry, so it is kept disabled',
+        );
+      } else position = named;
+    } else if (value === 'before_char' || value === 'after_char') position = value;
+    else if (typeof value === 'string' && shape === 'book') {
+      // SillyTavern's import: anything but "before_char" is after the character.
+      position = 'after_char';
+      r.note(
+        `position "${value.slice(0, 40)}"`,
+        where,
+        'not a card-spec position; placed after the character (as SillyTavern does)',
+      );
+    } else r.issue(where, `must be 0..7 or "before_char"/"after_char", got ${describe(value)}`);
+  } else if (shape === 'book') {
+    position = 'after_char';
+  }
+  return { position, unplaced };
+}
+
+function selectiveLogicOf({ r, path, stFirst }: EntryRead): SelectiveLogic {
+  const logicFound = r.pick(stFirst, ['selectiveLogic', 'selective_logic']);
+  let selectiveLogic: SelectiveLogic = 'and_any';
+  if (logicFound !== undefined && logicFound.value !== null) {
+    const n = logicFound.value;
+    const named = typeof n === 'number' && Number.isInteger(n) ? SELECTIVE_LOGICS[n] : undefined;
+    if (named === undefined)
+      r.issue(
+        `${path}.${logicFound.name}`,
+        `must be 0..3 (AND ANY, NOT ALL, NOT ANY, AND ALL), got ${describe(n)}`,
+      );
+    else selectiveLogic = named;
+  }
+  return selectiveLogic;
+}
+
+function roleOf({ r, path, stFirst }: EntryRead): WorldInfoRole {
+  const roleFound = r.pick(stFirst, ['role']);
+  let role: WorldInfoRole = 'system';
+  if (roleFound !== undefined && roleFound.value !== null) {
+    const n = roleFound.value;
+    const named =
+      typeof n === 'number' && Number.isInteger(n)
+        ? WORLD_INFO_ROLES[n]
+        : typeof n === 'string' && (WORLD_INFO_ROLES as readonly string[]).includes(n)
+          ? (n as WorldInfoRole)
+          : undefined;
+    if (named === undefined)
+      r.issue(`${path}.role`, `must be 0 (system), 1 (user) or 2 (assistant), got ${describe(n)}`);
+    else role = named;
+  }
+  return role;
+}
+
+function delayUntilRecursionOf({ r, path, stFirst }: EntryRead): number {
+  const delayRecursion = r.pick(stFirst, ['delayUntilRecursion', 'delay_until_recursion']);
+  let delayUntilRecursion = 0;
+  if (delayRecursion !== undefined && delayRecursion.value !== null) {
+    if (typeof delayRecursion.value === 'boolean') delayUntilRecursion = delayRecursion.value ? 1 : 0;
+    else delayUntilRecursion = r.number(path, delayRecursion, 0, 0, MAX_WI_RECURSION_STEPS);
+  }
+  return delayUntilRecursion;
 }
 
 /** Options read but not honoured, by name. */

@@ -4,19 +4,25 @@
 
 import { YareError } from './errors.ts';
 import type { Expr } from './expr/ast.ts';
-import { BUILTINS, checkCall } from './expr/builtins.ts';
-import { type HostFunction, hostCallError } from './expr/closure.ts';
+import { BUILTINS, CONTAINMENT_FUNCTIONS, checkCall } from './expr/builtins.ts';
+import { forEachChild } from './expr/walk.ts';
+import { containmentMisuse, type HostFunction, hostCallError } from './expr/closure.ts';
 import { didYouMean } from './diagnostics-sink.ts';
-import type { DomainSchema } from './program.ts';
-import { allPaths, schemaAt } from './schema.ts';
+import type { DomainSchema, RecordSchema } from './program.ts';
+import { unknownProperty } from './schema-records.ts';
+import { schemaAt, undeclaredPathMessage } from './schema.ts';
 
 export interface CheckScope {
   readonly schema: DomainSchema;
   /** Declared inputs of the event, or 'any' while checking a macro on its own. */
   readonly inputs: ReadonlySet<string> | 'any';
   readonly macros: ReadonlySet<string>;
+  /** Macros with parameters, by name: what `macros.NAME(...)` may call, and how many arguments each takes. */
+  readonly macroParams?: ReadonlyMap<string, readonly string[]>;
   /** `foreach` item/index names and comprehension variables in scope. */
   readonly locals: ReadonlySet<string>;
+  /** The locals known to hold a record of a collection (`for o in values(state.objs)`): their properties are checked. */
+  readonly recordLocals?: ReadonlyMap<string, RecordSchema>;
   /** Functions the embedding adds beside the builtins (lore conditions: `entity`, `thread`, `fact`). */
   readonly functions?: ReadonlyMap<string, Pick<HostFunction, 'minArgs' | 'maxArgs' | 'usage'>>;
   /**
@@ -60,40 +66,23 @@ export function checkExpr(e: Expr, scope: CheckScope, out: CheckFinding[], macro
     case 'attribute': {
       const chain = attributeChain(e);
       if (chain) checkChain(chain, e.span.start, scope, out, macroRefs);
-      else checkExpr(e.object, scope, out, macroRefs);
+      else {
+        checkExpr(e.object, scope, out, macroRefs);
+        checkProperty(recordOfExpr(e.object, scope), e.name, e.span.end - e.name.length, out);
+      }
       return;
     }
     case 'index': {
       // `state.entities[inputs.id].hp`: the part before the subscript is static and checked.
       checkExpr(e.object, scope, out, macroRefs);
       checkExpr(e.index, scope, out, macroRefs);
+      if (e.index.kind === 'literal' && typeof e.index.value === 'string')
+        checkProperty(recordOfExpr(e.object, scope), e.index.value, e.index.span.start, out);
       return;
     }
-    case 'call': {
-      const host = BUILTINS.has(e.callee) ? undefined : scope.functions?.get(e.callee);
-      if (host !== undefined) {
-        const error = hostCallError(e.callee, host, e);
-        if (error !== undefined)
-          out.push({ code: 'YARE_ARITY', message: error.message, start: e.span.start });
-      } else {
-        try {
-          checkCall(e);
-        } catch (error) {
-          if (!(error instanceof YareError)) throw error;
-          const code = error.code === 'YARE_UNKNOWN_FUNCTION' ? 'YARE_UNKNOWN_FUNCTION' : 'YARE_ARITY';
-          const names = [...BUILTINS.keys(), ...(scope.functions?.keys() ?? [])];
-          const message =
-            code === 'YARE_UNKNOWN_FUNCTION' && scope.functions !== undefined
-              ? `unknown function '${e.callee}'; the functions are ${names.join(', ')}`
-              : error.message;
-          const hint = code === 'YARE_UNKNOWN_FUNCTION' ? didYouMean(e.callee, names) : '';
-          out.push({ code, message: `${message}.${hint}`, start: e.span.start });
-        }
-      }
-      for (const kw of e.kwargs) checkExpr(kw.value, scope, out, macroRefs);
-      for (const a of e.args) checkExpr(a, scope, out, macroRefs);
+    case 'call':
+      checkCallExpr(e, scope, out, macroRefs);
       return;
-    }
     case 'unary':
       checkExpr(e.operand, scope, out, macroRefs);
       return;
@@ -113,14 +102,16 @@ export function checkExpr(e: Expr, scope: CheckScope, out: CheckFinding[], macro
     case 'list':
       for (const i of e.items) checkExpr(i, scope, out, macroRefs);
       return;
-    case 'comprehension': {
-      // The iterable is read in the enclosing scope; the variable is bound for the element and conditions.
-      checkExpr(e.iterable, scope, out, macroRefs);
-      const inner: CheckScope = { ...scope, locals: new Set([...scope.locals, e.variable]) };
-      checkExpr(e.element, inner, out, macroRefs);
-      for (const c of e.conditions) checkExpr(c, inner, out, macroRefs);
+    case 'comprehension':
+      checkComprehension(e, scope, out, macroRefs);
       return;
-    }
+    case 'slice':
+      forEachChild(e, (child) => checkExpr(child, scope, out, macroRefs));
+      return;
+    case 'macroCall':
+      checkMacroCall(e, scope, out, macroRefs);
+      for (const a of e.args) checkExpr(a, scope, out, macroRefs);
+      return;
     case 'dict':
       for (const entry of e.entries) {
         checkExpr(entry.key, scope, out, macroRefs);
@@ -128,6 +119,123 @@ export function checkExpr(e: Expr, scope: CheckScope, out: CheckFinding[], macro
       }
       return;
   }
+}
+
+/** A builtin or host function call: the function exists, its arguments fit, and they are checked. */
+function checkCallExpr(
+  e: Extract<Expr, { kind: 'call' }>,
+  scope: CheckScope,
+  out: CheckFinding[],
+  macroRefs?: Set<string>,
+): void {
+  const host = BUILTINS.has(e.callee) ? undefined : scope.functions?.get(e.callee);
+  if (host !== undefined) {
+    const error = hostCallError(e.callee, host, e);
+    if (error !== undefined) out.push({ code: 'YARE_ARITY', message: error.message, start: e.span.start });
+  } else {
+    try {
+      checkCall(e);
+    } catch (error) {
+      if (!(error instanceof YareError)) throw error;
+      const code = error.code === 'YARE_UNKNOWN_FUNCTION' ? 'YARE_UNKNOWN_FUNCTION' : 'YARE_ARITY';
+      const names = [...BUILTINS.keys(), ...(scope.functions?.keys() ?? [])];
+      const message =
+        code === 'YARE_UNKNOWN_FUNCTION' && scope.functions !== undefined
+          ? `unknown function '${e.callee}'; the functions are ${names.join(', ')}`
+          : error.message;
+      const hint = code === 'YARE_UNKNOWN_FUNCTION' ? didYouMean(e.callee, names) : '';
+      out.push({ code, message: `${message}.${hint}`, start: e.span.start });
+    }
+  }
+  if (CONTAINMENT_FUNCTIONS.has(e.callee) && e.args[0] !== undefined) {
+    const chain = attributeChain(e.args[0]);
+    const node = chain?.[0] === 'state' ? schemaAt(scope.schema, chain.slice(1)) : undefined;
+    const exact = node?.kind === 'field' && node.path.length === chain!.length - 1;
+    if (!exact || node.record?.parent === undefined)
+      out.push({ code: 'YARE_ARITY', message: `${containmentMisuse(e.callee)}.`, start: e.span.start });
+  }
+  for (const kw of e.kwargs) checkExpr(kw.value, scope, out, macroRefs);
+  for (const a of e.args) checkExpr(a, scope, out, macroRefs);
+}
+
+/** Each `for` binds its variable for the clauses after it and for the element (and key). */
+function checkComprehension(
+  e: Extract<Expr, { kind: 'comprehension' }>,
+  scope: CheckScope,
+  out: CheckFinding[],
+  macroRefs?: Set<string>,
+): void {
+  // Each `for` binds its variable for the clauses after it and for the element (and key).
+  let inner = scope;
+  for (const clause of e.clauses) {
+    if (clause.kind === 'if') checkExpr(clause.test, inner, out, macroRefs);
+    else {
+      checkExpr(clause.iterable, inner, out, macroRefs);
+      inner = withLocal(inner, clause.variable, iteratedRecord(clause.iterable, inner));
+    }
+  }
+  if (e.key !== undefined) checkExpr(e.key, inner, out, macroRefs);
+  checkExpr(e.element, inner, out, macroRefs);
+}
+
+/** The scope with one more local, which holds a record of `record` when that is known. */
+export function withLocal<S extends Pick<CheckScope, 'locals' | 'recordLocals'>>(
+  scope: S,
+  name: string,
+  record: RecordSchema | undefined,
+): S {
+  const recordLocals = new Map(scope.recordLocals ?? []);
+  if (record === undefined) recordLocals.delete(name);
+  else recordLocals.set(name, record);
+  return { ...scope, locals: new Set([...scope.locals, name]), recordLocals };
+}
+
+/**
+ * The records an expression is known to hold at load: `state.objs[k]` (or `state.objs.<id>`) of a
+ * collection, or a local that holds one. Undefined when not known (then nothing is checked).
+ */
+export function recordOfExpr(
+  e: Expr,
+  scope: Pick<CheckScope, 'schema' | 'recordLocals'>,
+): RecordSchema | undefined {
+  if (e.kind === 'name') return scope.recordLocals?.get(e.name);
+  const object = e.kind === 'index' ? e.object : e.kind === 'attribute' ? e.object : undefined;
+  const chain = object === undefined ? undefined : attributeChain(object);
+  if (chain === undefined || chain[0] !== 'state') return undefined;
+  const node = schemaAt(scope.schema, chain.slice(1));
+  return node?.kind === 'field' && node.path.length === chain.length - 1 ? node.record : undefined;
+}
+
+/** The records a comprehension or a foreach goes over, when known: `values(C)`, sorted, shuffled or sliced. */
+export function iteratedRecord(
+  iterable: Expr,
+  scope: Pick<CheckScope, 'schema' | 'recordLocals'>,
+): RecordSchema | undefined {
+  if (iterable.kind === 'slice') return iteratedRecord(iterable.object, scope);
+  if (iterable.kind !== 'call') return undefined;
+  const [first] = iterable.args;
+  if (first === undefined) return undefined;
+  if (iterable.callee === 'sorted' || iterable.callee === 'shuffle') return iteratedRecord(first, scope);
+  if (iterable.callee !== 'values') return undefined;
+  const chain = attributeChain(first);
+  if (chain === undefined || chain[0] !== 'state') return undefined;
+  const node = schemaAt(scope.schema, chain.slice(1));
+  return node?.kind === 'field' && node.path.length === chain.length - 1 ? node.record : undefined;
+}
+
+function checkProperty(
+  record: RecordSchema | undefined,
+  name: string,
+  start: number,
+  out: CheckFinding[],
+): void {
+  if (record === undefined) return;
+  const problem = unknownProperty(record, name);
+  if (problem !== undefined) out.push({ code: 'YARE_UNKNOWN_PATH', message: capitalize(problem), start });
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function checkChain(
@@ -138,7 +246,11 @@ function checkChain(
   macroRefs?: Set<string>,
 ): void {
   const [root, ...rest] = chain as [string, ...string[]];
-  if (scope.locals.has(root)) return;
+  if (scope.locals.has(root)) {
+    const record = scope.recordLocals?.get(root);
+    if (record !== undefined && rest[0] !== undefined) checkProperty(record, rest[0], start, out);
+    return;
+  }
   const roots: readonly string[] = scope.roots ?? DEFAULT_ROOTS;
   if (!roots.includes(root)) {
     const known = [...roots, ...scope.locals];
@@ -179,10 +291,17 @@ function checkChain(
         });
         return;
       }
-      if (!scope.macros.has(name)) {
+      const params = scope.macroParams?.get(name);
+      if (params !== undefined) {
+        out.push({
+          code: 'YARE_ARITY',
+          message: `macros.${name} takes ${arguments_(params.length)}: call it as macros.${name}(${params.join(', ')}).`,
+          start,
+        });
+      } else if (!scope.macros.has(name)) {
         out.push({
           code: 'YARE_UNKNOWN_MACRO',
-          message: `Unknown macro '${name}'.${didYouMean(name, scope.macros, (c) => `macros.${c}`)}`,
+          message: `Unknown macro '${name}'.${didYouMean(name, allMacroNames(scope), (c) => `macros.${c}`)}`,
           start,
         });
       } else macroRefs?.add(name);
@@ -199,6 +318,49 @@ function checkChain(
   }
 }
 
+function arguments_(n: number): string {
+  return `${n} argument${n === 1 ? '' : 's'}`;
+}
+
+function allMacroNames(scope: CheckScope): string[] {
+  return [...scope.macros, ...(scope.macroParams?.keys() ?? [])];
+}
+
+/** `macros.NAME(args)`: NAME must be a macro with parameters, called with one argument per parameter. */
+function checkMacroCall(
+  e: Extract<Expr, { kind: 'macroCall' }>,
+  scope: CheckScope,
+  out: CheckFinding[],
+  macroRefs?: Set<string>,
+): void {
+  const params = scope.macroParams?.get(e.name);
+  const start = e.span.start;
+  if (params === undefined) {
+    if (scope.macros.has(e.name)) {
+      out.push({
+        code: 'YARE_ARITY',
+        message: `macros.${e.name} takes no arguments: write macros.${e.name}, without parentheses.`,
+        start,
+      });
+      return;
+    }
+    out.push({
+      code: 'YARE_UNKNOWN_MACRO',
+      message: `Unknown macro '${e.name}'.${didYouMean(e.name, allMacroNames(scope), (c) => `macros.${c}`)}`,
+      start,
+    });
+    return;
+  }
+  macroRefs?.add(e.name);
+  if (e.args.length !== params.length) {
+    out.push({
+      code: 'YARE_ARITY',
+      message: `macros.${e.name}(${params.join(', ')}) takes ${arguments_(params.length)}, got ${e.args.length}.`,
+      start,
+    });
+  }
+}
+
 export function checkStatePath(
   path: readonly string[],
   start: number,
@@ -207,10 +369,5 @@ export function checkStatePath(
 ): void {
   if (path.length === 0) return;
   if (schemaAt(schema, path)) return;
-  const text = path.join('.');
-  out.push({
-    code: 'YARE_UNKNOWN_PATH',
-    message: `state.${text} is not declared in state_schema.${didYouMean(text, allPaths(schema), (c) => `state.${c}`)}`,
-    start,
-  });
+  out.push({ code: 'YARE_UNKNOWN_PATH', message: undeclaredPathMessage(schema, path), start });
 }

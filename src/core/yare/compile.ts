@@ -73,6 +73,7 @@ function checkDocument(ctx: CheckContext, raw: RawDocument): CompiledRules {
     botName: raw.settings.botName,
     schema: ctx.schema,
     macros: ctx.macroExprs,
+    macroFunctions: ctx.macroFunctions,
     events,
     eventNames: [...events.keys()],
     npcTemplates: raw.settings.npcTemplates,

@@ -20,6 +20,8 @@ function isObj(v: unknown): v is Obj {
 }
 
 export function diffStates(before: unknown, after: unknown, path: string[] = []): StateChange[] {
+  // Runs write copy-on-write (run/paths.ts): a part of the state no step wrote is the same object.
+  if (before === after) return [];
   if (isObj(before) && isObj(after)) {
     const out: StateChange[] = [];
     for (const key of Object.keys(after)) {

@@ -30,7 +30,13 @@ export function evaluateExpression(
     const findings: CheckFinding[] = [];
     checkExpr(
       expr.ast,
-      { schema: rules.schema, inputs: new Set(), macros: new Set(rules.macros.keys()), locals: new Set() },
+      {
+        schema: rules.schema,
+        inputs: new Set(),
+        macros: new Set(rules.macros.keys()),
+        macroParams: new Map([...rules.macroFunctions].map(([name, fn]) => [name, fn.params])),
+        locals: new Set(),
+      },
       findings,
     );
     const first = findings[0];

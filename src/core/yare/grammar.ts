@@ -31,9 +31,12 @@ export const IDENTIFIER = new RegExp(IDENTIFIER_PATTERN);
 /** A table_roll key: an exact number, a range `1-5` or an open range `11+` (blanks around the parts). */
 export const TABLE_KEY_PATTERN = '^\\s*(?:-?[0-9]+|-?[0-9]+\\s*-\\s*-?[0-9]+|-?[0-9]+\\s*\\+)\\s*$';
 
+/** The types a value has: an input's, a record property's, and (with collection) a field's. */
+const VALUE_TYPES = ['int', 'float', 'bool', 'string', 'list', 'dict'] as const;
+const VALUE_TYPE = oneOf(VALUE_TYPES, 'The type; values written are converted to it.');
 const FIELD_TYPE = oneOf(
-  ['int', 'float', 'bool', 'string', 'list', 'dict'],
-  'The field type; values written are converted to it.',
+  [...VALUE_TYPES, 'collection'],
+  'The field type; values written are converted to it. collection: records of one shape, by id (record:).',
 );
 const VISIBILITY = oneOf(
   ['public', 'private'],
@@ -47,6 +50,20 @@ const EXPRESSION = str('An expression: "@ state.player.hp > 0".');
 const TARGET = str('Where the step writes: a state. or temp. path, or "@ expr" yielding one.');
 const STEPS = ref('steps', 'Steps, run in order.');
 
+/** A property of the records of a collection: a field's keys, but not another collection. */
+export const PROPERTY_SHAPE = obj(
+  {
+    type: VALUE_TYPE,
+    default: any('The value of a record that does not give one (must match the type).'),
+    min: num('Lower bound of an int or float property; writes are clamped.'),
+    max: num('Upper bound of an int or float property; writes are clamped.'),
+    visibility: VISIBILITY,
+    npc_visibility: NPC_VISIBILITY,
+    description: str('A note for people reading the schema.'),
+  },
+  { doc: 'A property every record of the collection has.' },
+);
+
 export const FIELD_SHAPE = obj(
   {
     type: FIELD_TYPE,
@@ -56,6 +73,20 @@ export const FIELD_SHAPE = obj(
     visibility: VISIBILITY,
     npc_visibility: NPC_VISIBILITY,
     description: str('A note for people reading the schema.'),
+    record: obj(
+      {},
+      {
+        doc: 'A collection: the properties every record has (each with a type, default, bounds, visibility).',
+        extra: PROPERTY_SHAPE,
+        keyPattern: IDENTIFIER_PATTERN,
+      },
+    ),
+    parent: str(
+      'A collection: the property holding the id of the record that contains a record, for within(), descendants() and ancestors().',
+    ),
+    id_prefix: str(
+      'A collection: the text before the number of each id a create step makes (default none: 12).',
+    ),
   },
   { doc: 'A field: a typed value the game remembers.' },
 );
@@ -66,6 +97,9 @@ export const DOMAIN_SHAPE = obj(
     visibility: VISIBILITY,
     npc_visibility: NPC_VISIBILITY,
     description: str('What this group of fields is.'),
+    per_character: bool(
+      'true (a top-level domain, one per cartridge): each character at a shared table has its own copy, kept in state.players.<character>; rules read and write the acting character’s as this domain.',
+    ),
   },
   {
     doc: 'A domain: a group of fields (and nested domains).',
@@ -76,7 +110,7 @@ export const DOMAIN_SHAPE = obj(
 
 export const INPUT_SHAPE = obj(
   {
-    type: oneOf(FIELD_TYPE.enum, 'The input type; the given value is converted to it.'),
+    type: oneOf(VALUE_TYPES, 'The input type; the given value is converted to it.'),
     enum: list(any(), 'The allowed values (matched ignoring case).'),
     default: any('Used when the input is not given; without one a typed input is required.'),
     description: str('Shown to the Director.'),
@@ -163,6 +197,24 @@ export const STEP_SHAPES = {
     { var: TARGET, key: VALUE },
     { doc: 'Removes a key of a dict.', required: ['var', 'key'] },
   ),
+  create: obj(
+    {
+      in: str('The collection the record joins: a state. path.'),
+      record: obj(
+        {},
+        {
+          doc: 'The new record: a value for each property (read as any step value: "@ expr", a literal); the others take their defaults.',
+          extra: VALUE,
+          keyPattern: IDENTIFIER_PATTERN,
+        },
+      ),
+      var: TARGET,
+    },
+    {
+      doc: 'Creates a record with an id the engine makes; var: (optional) is where that id is written.',
+      required: ['in', 'record'],
+    },
+  ),
   foreach: obj(
     {
       array: VALUE,
@@ -183,11 +235,36 @@ export const EVENT_SHAPE = obj(
       list(str(), 'Input names only: values pass through unconverted.'),
     ),
     steps: STEPS,
-    trigger_on: oneOf(['cycle_tick'], 'cycle_tick: runs once per turn, before the Director.'),
+    trigger_on: oneOf(
+      ['cycle_tick', 'after_event'],
+      'cycle_tick: runs once per turn, before the Director; after_event: runs after each event the player makes happen.',
+    ),
     internal: bool('true: never offered to a model; runs from call, a tick or the engine.'),
     intents: list(str(), 'Phrases a player might type, for offline matching.'),
   },
   { doc: 'Something that can happen.' },
+);
+
+/**
+ * A macro with parameters: `macros.NAME(args)`. Pure (it reads its parameters, `state.` and other pure
+ * macros; it rolls no dice), and it may dispatch on a kind: `by:` names it, `cases:` gives the value for
+ * each kind (a key may list several, `"cup, plate"`), `value:` for every other kind.
+ */
+export const MACRO_FUNCTION_SHAPE = obj(
+  {
+    params: list(str(), 'Parameter names, read by name inside (o, x).'),
+    value: EXPRESSION,
+    by: str('Dispatch: an expression giving a kind, as "@ o.kind"; the case of that kind is the value.'),
+    cases: obj(
+      {},
+      {
+        doc: 'The value for each kind ("cup, plate": several kinds share one); value: for the others.',
+        extra: EXPRESSION,
+      },
+    ),
+    description: str('What the macro gives, for people reading the rules.'),
+  },
+  { doc: 'A macro with parameters, called as macros.NAME(args).', required: ['params'] },
 );
 
 export const NPC_TEMPLATE_SHAPE = obj(
@@ -221,7 +298,11 @@ export const TOP_LEVEL_SHAPE = obj(
     ),
     macros: obj(
       {},
-      { doc: 'Named expressions, used as macros.NAME.', extra: EXPRESSION, keyPattern: IDENTIFIER_PATTERN },
+      {
+        doc: 'Named expressions, used as macros.NAME (or macros.NAME(args) with params:).',
+        extra: union('An expression, or a macro with parameters.', EXPRESSION, MACRO_FUNCTION_SHAPE),
+        keyPattern: IDENTIFIER_PATTERN,
+      },
     ),
     events: obj({}, { doc: 'What can happen.', extra: EVENT_SHAPE, keyPattern: IDENTIFIER_PATTERN }),
     npc_templates: obj({}, { doc: 'Characters the NPC brain may voice.', extra: NPC_TEMPLATE_SHAPE }),

@@ -33,6 +33,7 @@ export type {
   InputSpec,
   ValuesFrom,
   InvariantDef,
+  MacroFunction,
   NotePart,
   Operand,
   SchemaNode,
@@ -46,6 +47,8 @@ export {
   GAME_TIME_KEY,
   npcVisibleState,
   PENDING_KEY,
+  perCharacterDomain,
+  PLAYERS_KEY,
   publicState,
   schemaAt,
 } from './schema.ts';
@@ -55,7 +58,6 @@ export {
   type Dict,
   Duration,
   isDict,
-  mergeDicts,
   newDict,
   PyFloat,
   type StateValue,
@@ -68,14 +70,25 @@ export {
   compileClosure,
   type EvalContext,
   type Expr,
+  forEachChild,
   type HostFunction,
   walkExpr,
 } from './expr/index.ts';
 export { type CheckFinding, type CheckScope, checkExpr } from './check.ts';
 export { evaluateExpression, type EvaluateResult } from './evaluate-text.ts';
 export { formatValue, toStateValue, truthy } from './python.ts';
-export { mapPairs, placeOfNode } from './yaml-nodes.ts';
+export { getNode, mapPairs, type NodeSource, placeOfNode, plainOf } from './yaml-nodes.ts';
 export { diffStates, type StateChange } from './diff.ts';
+export { overlayState, startingState } from './starting-state.ts';
+export {
+  afterEventHooks,
+  HOOK_EVENT_INPUT,
+  type HookRun,
+  hookInputs,
+  isPlayerEvent,
+  type PlayerEventRun,
+  runPlayerEvent,
+} from './player-event.ts';
 export { didYouMean } from './diagnostics-sink.ts';
 export { MAX_STEPS_PER_RUN } from './limits.ts';
 export { parseExpression } from './expr/parser.ts';

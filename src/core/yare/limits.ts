@@ -22,3 +22,7 @@ export const MAX_NOTE_TEMPLATE_LENGTH = 300;
 export const MAX_NOTE_LENGTH = 2_000;
 /** Characters of any string value produced by an expression. */
 export const MAX_STRING_LENGTH = 10_000;
+/** Parameters of one macro (`params: [o, kind]`). */
+export const MAX_MACRO_PARAMS = 10;
+/** Levels of containment `within`, `ancestors` and `descendants` follow through a collection's parent property. */
+export const MAX_CONTAINMENT_DEPTH = 16;

@@ -12,7 +12,7 @@
 import { exprText } from './expr/parser.ts';
 import type { Expr, Expression } from './expr/ast.ts';
 import { forEachChild } from './expr/walk.ts';
-import type { CompiledRules, DomainSchema } from './program.ts';
+import type { CompiledRules, DomainSchema, FieldSchema } from './program.ts';
 
 /** Macro nesting followed when deciding what a macro reads (deeper counts as private). */
 export const MAX_PRIVACY_MACRO_DEPTH = 16;
@@ -52,9 +52,16 @@ export const NO_READS: ValueReads = Object.freeze({
 /** Whether anything below this group is a private field (a group's own visibility is only a default). */
 function hasPrivate(node: DomainSchema): boolean {
   for (const child of node.children.values()) {
-    if (child.kind === 'field' && child.visibility === 'private') return true;
+    if (child.kind === 'field' && fieldHasPrivate(child)) return true;
     if (child.kind === 'domain' && hasPrivate(child)) return true;
   }
+  return false;
+}
+
+/** A field is private, or a collection any of whose records' properties is. */
+function fieldHasPrivate(field: FieldSchema): boolean {
+  if (field.record === undefined) return field.visibility === 'private';
+  for (const property of field.record.properties.values()) if (property.visibility === 'private') return true;
   return false;
 }
 
@@ -64,11 +71,16 @@ function hasPrivate(node: DomainSchema): boolean {
  */
 export function pathIsPrivate(schema: DomainSchema, path: readonly string[]): boolean {
   let node: DomainSchema = schema;
-  for (const segment of path) {
-    const child = node.children.get(segment);
+  for (let i = 0; i < path.length; i++) {
+    const child = node.children.get(path[i]!);
     if (child === undefined) return false;
-    if (child.kind === 'field') return child.visibility === 'private';
-    node = child;
+    if (child.kind === 'domain') {
+      node = child;
+      continue;
+    }
+    // A record's property has its own visibility; the collection, or a record whole, shows all of them.
+    const property = path[i + 2] === undefined ? undefined : child.record?.properties.get(path[i + 2]!);
+    return property === undefined ? fieldHasPrivate(child) : property.visibility === 'private';
   }
   return hasPrivate(node);
 }
@@ -172,7 +184,12 @@ function macroReads(rules: CompiledRules, name: string, depth: number): ExprRead
   return reads;
 }
 
-function readsOf(rules: CompiledRules, expression: Expression, depth: number): ExprReads {
+function readsOf(
+  rules: CompiledRules,
+  expression: Expression,
+  depth: number,
+  params: readonly string[] = [],
+): ExprReads {
   const rollDice: RollDiceReads[] = [];
   const value = new ReadsBuilder();
   const visit = (node: Expr, into: ReadsBuilder, bound: ReadonlySet<string>): void => {
@@ -199,6 +216,23 @@ function readsOf(rules: CompiledRules, expression: Expression, depth: number): E
       for (const key of computedKeys(node)) visit(key, into, bound);
       return;
     }
+    if (node.kind === 'call' && (node.callee === 'choice' || node.callee === 'shuffle')) {
+      // A draw's die (1dN, its face) tells the list's length and the place of what was drawn: its dice
+      // are as private as the list, and so is the value.
+      const diceReads = new ReadsBuilder();
+      forEachChild(node, (child) => visit(child, diceReads, bound));
+      const reads = diceReads.done();
+      if (reads !== NO_READS) rollDice.push({ text: exprText(expression, node.span), reads });
+      into.merge(reads);
+      return;
+    }
+    if (node.kind === 'macroCall') {
+      // The value reads what its arguments read, and what the macro's body reads of the state.
+      const fn = macroFunctionReads(rules, node.name, depth);
+      if (fn !== undefined) into.merge(fn.value);
+      forEachChild(node, (child) => visit(child, into, bound));
+      return;
+    }
     if (node.kind === 'call' && node.callee === 'roll' && node.args.length > 0) {
       // The total is public; what the dice read decides whether they are shown (run/privacy.ts).
       if (node.args[0]!.kind !== 'dice') {
@@ -210,17 +244,50 @@ function readsOf(rules: CompiledRules, expression: Expression, depth: number): E
       return;
     }
     if (node.kind === 'comprehension') {
-      // Its variable is bound in the element and the conditions, not in the iterable.
-      visit(node.iterable, into, bound);
-      const inner = new Set(bound).add(node.variable);
+      // Each variable is bound in the clauses after its `for` and in the element, not in its iterable.
+      let inner = bound;
+      for (const clause of node.clauses) {
+        if (clause.kind === 'if') visit(clause.test, into, inner);
+        else {
+          visit(clause.iterable, into, inner);
+          inner = new Set(inner).add(clause.variable);
+        }
+      }
+      if (node.key !== undefined) visit(node.key, into, inner);
       visit(node.element, into, inner);
-      for (const c of node.conditions) visit(c, into, inner);
       return;
     }
     forEachChild(node, (child) => visit(child, into, bound));
   };
-  visit(expression.ast, value, new Set());
+  visit(expression.ast, value, new Set(params));
   return { value: value.done(), rollDice };
+}
+
+const functionReadsByRules = new WeakMap<CompiledRules, Map<string, ExprReads>>();
+
+/**
+ * What a macro with parameters reads beside its arguments: its bodies' reads of the state (its parameters
+ * stand for the arguments, whose reads the call adds; it reads no temp, input or dice).
+ */
+function macroFunctionReads(rules: CompiledRules, name: string, depth: number): ExprReads | undefined {
+  let cache = functionReadsByRules.get(rules);
+  if (cache === undefined) {
+    cache = new Map();
+    functionReadsByRules.set(rules, cache);
+  }
+  const cached = cache.get(name);
+  if (cached !== undefined) return cached;
+  const fn = rules.macroFunctions.get(name);
+  if (fn === undefined) return undefined;
+  if (depth > MAX_PRIVACY_MACRO_DEPTH) return ALL_PRIVATE;
+  cache.set(name, ALL_PRIVATE);
+  const value = new ReadsBuilder();
+  for (const expr of [fn.by, fn.value, ...fn.cases.values()]) {
+    if (expr !== undefined) value.merge(readsOf(rules, expr, depth + 1, fn.params).value);
+  }
+  const reads: ExprReads = { value: value.done(), rollDice: [] };
+  cache.set(name, reads);
+  return reads;
 }
 
 /** What an expression reads that may hold a private value: its value's sources, and its computed dice. */

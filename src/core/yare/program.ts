@@ -3,11 +3,13 @@
 
 import type { SourcePlace } from '../diagnostics.ts';
 import type { Expression } from './expr/ast.ts';
-import type { FIELD_SHAPE, STEP_SHAPES } from './grammar.ts';
+import type { EVENT_SHAPE, FIELD_SHAPE, STEP_SHAPES } from './grammar.ts';
 import type { Value } from './values.ts';
 
 /** A field's type and a field's visibility: the values the grammar allows (grammar.ts). */
 export type FieldType = (typeof FIELD_SHAPE.props.type.enum)[number];
+/** The type of an input or a record property: a field's types but `collection`. */
+export type ValueType = Exclude<FieldType, 'collection'>;
 export type Visibility = (typeof FIELD_SHAPE.props.visibility.enum)[number];
 
 export interface FieldSchema {
@@ -22,6 +24,25 @@ export interface FieldSchema {
   readonly npcVisible: boolean;
   readonly description: string | undefined;
   readonly place: SourcePlace;
+  /** A `collection` field: the shape of its records. */
+  readonly record?: RecordSchema;
+  /** A record's `id`, which the engine keeps equal to its key: never written by a step. */
+  readonly readOnly?: boolean;
+}
+
+/**
+ * The records of a `collection` field (state.objs): each is a dict of these properties, the engine's `id`
+ * (its key) among them, every one present with its type (docs/yare.md, "Collections of records").
+ */
+export interface RecordSchema {
+  /** The collection's dotted path (`objs`, `world.things`), for messages. */
+  readonly collection: string;
+  /** Every property, `id` first, in declaration order. */
+  readonly properties: ReadonlyMap<string, FieldSchema>;
+  /** The property holding the id of the record containing this one (`parent:`), for containment queries. */
+  readonly parent: string | undefined;
+  /** What every id a create step makes starts with (`id_prefix:`, default ''). */
+  readonly idPrefix: string;
 }
 
 export interface DomainSchema {
@@ -32,6 +53,11 @@ export interface DomainSchema {
   readonly visibility: Visibility;
   readonly npcVisible: boolean;
   readonly place: SourcePlace;
+  /**
+   * `per_character: true`: at a shared table each character has its own copy of this domain (kept in
+   * `state.players.<character>`); the rules see the acting character's as the domain itself.
+   */
+  readonly perCharacter?: true;
 }
 
 export type SchemaNode = FieldSchema | DomainSchema;
@@ -53,9 +79,25 @@ export type Target =
       /** The typed field written, when the path names one exactly (coercion and bounds). */
       readonly field: FieldSchema | undefined;
     }
-  | { readonly kind: 'dynamic'; readonly expr: Operand };
+  | { readonly kind: 'dynamic'; readonly expr: Operand }
+  /**
+   * A path with computed keys, `state.objs[inputs.obj].loc`: its names checked at load (a record's
+   * property among them), its keys evaluated when the step runs.
+   */
+  | {
+      readonly kind: 'computed';
+      readonly root: 'state' | 'temp';
+      readonly parts: readonly TargetPart[];
+      readonly text: string;
+    };
+
+/** One segment of a computed path after its root: a name, or a key computed when the step runs. */
+export type TargetPart =
+  | { readonly kind: 'name'; readonly name: string }
+  | { readonly kind: 'key'; readonly key: Operand };
 
 export type MutateOp = (typeof STEP_SHAPES.mutate.props.op.enum)[number];
+export type Trigger = (typeof EVENT_SHAPE.props.trigger_on.enum)[number];
 
 export interface BranchArm {
   /** `undefined` marks the else arm. */
@@ -110,6 +152,19 @@ export type Step =
     })
   | (StepBase & { readonly kind: 'dict_delete'; readonly target: Target; readonly key: Operand })
   | (StepBase & {
+      readonly kind: 'create';
+      /** The collection the record joins (a static `state.` path naming it exactly). */
+      readonly collection: {
+        readonly segments: readonly string[];
+        readonly text: string;
+        readonly record: RecordSchema;
+      };
+      /** The values given, by property; the others take their defaults. */
+      readonly values: readonly { readonly name: string; readonly value: Operand }[];
+      /** Where the new record's id is written, if anywhere. */
+      readonly target: Target | undefined;
+    })
+  | (StepBase & {
       readonly kind: 'foreach';
       readonly array: Operand | { readonly kind: 'path'; readonly target: Target };
       readonly itemName: string;
@@ -122,7 +177,7 @@ export type StepKind = Step['kind'];
 export interface InputSpec {
   readonly name: string;
   /** `undefined` for list-form inputs (any value). */
-  readonly type: FieldType | undefined;
+  readonly type: ValueType | undefined;
   readonly enum: readonly Value[] | undefined;
   /** Enum values by their lower-cased text: inputs match case-insensitively and keep the declared spelling. */
   readonly enumIndex: ReadonlyMap<string, Value> | undefined;
@@ -157,7 +212,8 @@ export interface EventDef {
   /** Inputs were written in list form: undeclared types, values pass through. */
   readonly inputsListForm: boolean;
   readonly steps: readonly Step[];
-  readonly triggerOn: 'cycle_tick' | undefined;
+  /** `cycle_tick`: once per turn, before the Director; `after_event`: after each player event. */
+  readonly triggerOn: Trigger | undefined;
   /** Never offered to a model: runs only from `call`, cycle ticks or the engine. */
   readonly internal: boolean;
   /** Named as a mini-game `resolver_event` somewhere in the rules. */
@@ -189,11 +245,31 @@ export interface InvariantDef {
   readonly place: SourcePlace;
 }
 
+/** An expression of the rules with the place it is written at. */
+export type PlacedExpression = Expression & { readonly place: SourcePlace };
+
+/**
+ * A macro with parameters (`macros.NAME(args)`): pure — it reads its parameters, `state.` and pure macros,
+ * and rolls no dice. With `by`, its value is the case of the kind `by` gives (`value` for any other).
+ */
+export interface MacroFunction {
+  readonly name: string;
+  readonly params: readonly string[];
+  readonly place: SourcePlace;
+  /** The value (with `by`: the value for a kind no case names; then it may be absent). */
+  readonly value: PlacedExpression | undefined;
+  readonly by: PlacedExpression | undefined;
+  /** Each kind's value, by the kind's text (a case naming several kinds is here once for each). */
+  readonly cases: ReadonlyMap<string, PlacedExpression>;
+}
+
 export interface CompiledRules {
   readonly file: string;
   readonly botName: string | undefined;
   readonly schema: DomainSchema;
   readonly macros: ReadonlyMap<string, Expression & { readonly place: SourcePlace }>;
+  /** Macros with parameters, by name (`macros` holds the others). */
+  readonly macroFunctions: ReadonlyMap<string, MacroFunction>;
   readonly events: ReadonlyMap<string, EventDef>;
   readonly eventNames: readonly string[];
   readonly npcTemplates: ReadonlyMap<string, NpcTemplate>;

@@ -4,10 +4,25 @@
 
 import type { SourcePlace } from '../diagnostics.ts';
 import { type DiagnosticSink, didYouMean } from './diagnostics-sink.ts';
-import { DOMAIN_SHAPE, FIELD_SHAPE, IDENTIFIER } from './grammar.ts';
+import { DOMAIN_SHAPE, FIELD_SHAPE, IDENTIFIER, PROPERTY_SHAPE } from './grammar.ts';
 import { MAX_CONTAINER_SIZE, MAX_DICT_DEPTH } from './limits.ts';
-import type { DomainSchema, FieldSchema, FieldType, SchemaNode, Visibility } from './program.ts';
-import { type Dict, isDict, newDict, type Value } from './values.ts';
+import type {
+  DomainSchema,
+  FieldSchema,
+  FieldType,
+  RecordSchema,
+  SchemaNode,
+  ValueType,
+  Visibility,
+} from './program.ts';
+import {
+  compileCollection,
+  NEXT_IDS_KEY,
+  nextIdNumber,
+  PROPERTY_KEYS,
+  unknownProperty,
+} from './schema-records.ts';
+import { cloneValue, type Dict, isDict, newDict, type Value } from './values.ts';
 import {
   getNode,
   hasKey,
@@ -23,7 +38,20 @@ import {
 
 export const RESERVED_NAMES: ReadonlySet<string> = new Set(['state', 'temp', 'inputs', 'macros', 'config']);
 export const FIELD_TYPES: readonly FieldType[] = FIELD_SHAPE.props.type.enum;
+/** The types of an input or a record property: a field's, but `collection`. */
+export const VALUE_TYPES: readonly ValueType[] = PROPERTY_SHAPE.props.type.enum;
 const FIELD_KEYS: ReadonlySet<string> = new Set(Object.keys(FIELD_SHAPE.props));
+/** Keys only a collection field has. */
+const COLLECTION_KEYS: ReadonlySet<string> = new Set(['record', 'parent', 'id_prefix']);
+
+/** What `compileField` reads: a field of a domain, or a property of a collection's records. */
+interface FieldKind {
+  readonly what: 'Field' | 'Property';
+  readonly keys: ReadonlySet<string>;
+  readonly types: readonly FieldType[];
+}
+const A_FIELD: FieldKind = { what: 'Field', keys: FIELD_KEYS, types: FIELD_TYPES };
+const A_PROPERTY: FieldKind = { what: 'Property', keys: PROPERTY_KEYS, types: VALUE_TYPES };
 const DOMAIN_SETTING_KEYS: ReadonlySet<string> = new Set(Object.keys(DOMAIN_SHAPE.props));
 const VISIBILITIES: readonly string[] = FIELD_SHAPE.props.visibility.enum;
 
@@ -43,6 +71,8 @@ export const PENDING_KEY = '_pending_interaction';
 export const ENGINE_FIELDS: ReadonlyMap<string, FieldType> = new Map<string, FieldType>([
   [GAME_TIME_KEY, 'string'],
   [PENDING_KEY, 'dict'],
+  // The ids each collection's create steps have made (`nextIdNumber`, schema-records.ts).
+  [NEXT_IDS_KEY, 'dict'],
 ]);
 
 interface Inherited {
@@ -67,6 +97,7 @@ export function compileSchema(node: unknown, src: NodeSource, sink: DiagnosticSi
     );
   }
   const children = compileChildren(node, [], inherited, src, sink);
+  checkPerCharacter(children, sink);
   return withEngineFields(
     { kind: 'domain', name: '', path: [], children, ...inherited, place: rootPlace },
     src,
@@ -152,10 +183,57 @@ function compileChildren(
         children: compileChildren(value, childPath, domainInherited, src, sink),
         ...domainInherited,
         place,
+        ...(readPerCharacter(value, path, src, sink) ? { perCharacter: true as const } : {}),
       });
     }
   }
   return children;
+}
+
+/** `per_character: true`, allowed on a top-level domain only. */
+function readPerCharacter(
+  node: YAMLMap,
+  path: readonly string[],
+  src: NodeSource,
+  sink: DiagnosticSink,
+): boolean {
+  const raw = getNode(node, 'per_character');
+  if (raw === undefined || scalarOf(raw) !== true) return false;
+  if (path.length === 0) return true;
+  sink.error(
+    'YARE_BAD_SCHEMA',
+    `per_character is allowed on a top-level domain only (not inside ${path.join('.')}).`,
+    placeOfNode(src, raw),
+  );
+  return false;
+}
+
+/** Where the engine keeps every character's copy of the per-character domain (state.players.<character>). */
+export const PLAYERS_KEY = 'players';
+
+/** The cartridge's per-character domain (`per_character: true`), if it has one. */
+export function perCharacterDomain(schema: DomainSchema): DomainSchema | undefined {
+  for (const child of schema.children.values())
+    if (child.kind === 'domain' && child.perCharacter === true) return child;
+  return undefined;
+}
+
+/** At most one per-character domain, and no name of the cartridge's own where its copies are kept. */
+function checkPerCharacter(children: ReadonlyMap<string, SchemaNode>, sink: DiagnosticSink): void {
+  const domains = [...children.values()].filter((c) => c.kind === 'domain' && c.perCharacter === true);
+  for (const extra of domains.slice(1))
+    sink.error(
+      'YARE_BAD_SCHEMA',
+      `only one domain may be per_character; '${domains[0]!.name}' is already.`,
+      extra.place,
+    );
+  const clash = children.get(PLAYERS_KEY);
+  if (domains.length > 0 && clash !== undefined)
+    sink.error(
+      'YARE_RESERVED_NAME',
+      `'${PLAYERS_KEY}' is where each character's copy of the per_character domain '${domains[0]!.name}' is kept; rename this entry.`,
+      clash.place,
+    );
 }
 
 function isFieldNode(node: YAMLMap): boolean {
@@ -197,41 +275,126 @@ function compileField(
   src: NodeSource,
   sink: DiagnosticSink,
   place: SourcePlace,
+  kind: FieldKind = A_FIELD,
 ): FieldSchema | undefined {
   const label = path.join('.');
+  const type = readFieldType(node, label, kind, src, sink);
+  if (type === BROKEN) return brokenField(name, path, undefined, inherited, place);
+  if (type === 'collection') {
+    const base = {
+      kind: 'field' as const,
+      name,
+      path,
+      type,
+      min: undefined,
+      max: undefined,
+      visibility: readVisibility(node, inherited.visibility, src, sink),
+      npcVisible: readNpcVisibility(node, inherited.npcVisible),
+      description: descriptionOf(node),
+      place,
+    };
+    readBound(node, 'min', type, label, src, sink);
+    readBound(node, 'max', type, label, src, sink);
+    return compileCollection(
+      node,
+      base,
+      src,
+      sink,
+      (propNode, propName, propPath, propInherited, propPlace) =>
+        compileField(propNode, propName, propPath, propInherited, src, sink, propPlace, A_PROPERTY),
+    );
+  }
   for (const { key, pair } of mapPairs(node)) {
-    if (!FIELD_KEYS.has(key)) {
+    if (COLLECTION_KEYS.has(key) && kind === A_FIELD) {
       sink.error(
         'YARE_BAD_SCHEMA',
-        `Unknown key '${key}' in field ${label}. Field keys are: ${[...FIELD_KEYS].join(', ')}.${didYouMean(key, FIELD_KEYS)}`,
+        `Field ${label} has ${key}: but is no collection; ${key}: goes with type: collection.`,
+        placeOfNode(src, pair.key),
+      );
+    }
+  }
+  const defaultNode = getNode(node, 'default');
+  let value: Value = defaultNode === undefined ? zeroValue(type) : plainValue(defaultNode);
+  const typed = type === undefined && defaultNode !== undefined ? inferType(value) : type;
+  const checked = checkDefault(value, typed, label);
+  if (typeof checked === 'string') {
+    sink.error('YARE_BAD_SCHEMA', checked, placeOfNode(src, defaultNode, place));
+    return brokenField(name, path, typed, inherited, place);
+  }
+  value = checked.value;
+  const { min, max } = readBounds(
+    node,
+    typed,
+    label,
+    value,
+    src,
+    sink,
+    placeOfNode(src, defaultNode, place),
+    place,
+  );
+  return {
+    kind: 'field',
+    name,
+    path,
+    type: typed,
+    default: value,
+    min,
+    max,
+    visibility: readVisibility(node, inherited.visibility, src, sink),
+    npcVisible: readNpcVisibility(node, inherited.npcVisible),
+    description: descriptionOf(node),
+    place,
+  };
+}
+
+const BROKEN = Symbol('broken type');
+
+/** The declared type (unknown keys reported on the way), undefined without one, BROKEN when it is no type. */
+function readFieldType(
+  node: YAMLMap,
+  label: string,
+  kind: FieldKind,
+  src: NodeSource,
+  sink: DiagnosticSink,
+): FieldType | undefined | typeof BROKEN {
+  for (const { key, pair } of mapPairs(node)) {
+    if (!kind.keys.has(key)) {
+      sink.error(
+        'YARE_BAD_SCHEMA',
+        `Unknown key '${key}' in ${kind.what.toLowerCase()} ${label}. ${kind.what} keys are: ${[...kind.keys].join(', ')}.${didYouMean(key, kind.keys)}`,
         placeOfNode(src, pair.key),
       );
     }
   }
   const typeNode = getNode(node, 'type');
-  let type: FieldType | undefined;
-  if (typeNode !== undefined) {
-    const raw = scalarOf(typeNode);
-    if (typeof raw === 'string' && (FIELD_TYPES as readonly string[]).includes(raw)) type = raw as FieldType;
-    else {
-      sink.error(
-        'YARE_BAD_SCHEMA',
-        `Field ${label} has unknown type ${JSON.stringify(raw)}. Types are: ${FIELD_TYPES.join(', ')}.${didYouMean(String(raw), FIELD_TYPES)}`,
-        placeOfNode(src, typeNode),
-      );
-      // The field is still declared: one error here, not one more at every path that names it.
-      return brokenField(name, path, undefined, inherited, place);
-    }
-  }
-  const defaultNode = getNode(node, 'default');
-  let value: Value = defaultNode === undefined ? zeroValue(type) : plainValue(defaultNode);
-  if (type === undefined && defaultNode !== undefined) type = inferType(value);
-  const checked = checkDefault(value, type, label);
-  if (typeof checked === 'string') {
-    sink.error('YARE_BAD_SCHEMA', checked, placeOfNode(src, defaultNode, place));
-    return brokenField(name, path, type, inherited, place);
-  }
-  value = checked.value;
+  if (typeNode === undefined) return undefined;
+  const raw = scalarOf(typeNode);
+  if (typeof raw === 'string' && (kind.types as readonly string[]).includes(raw)) return raw as FieldType;
+  // The field is still declared: one error here, not one more at every path that names it.
+  sink.error(
+    'YARE_BAD_SCHEMA',
+    `${kind.what} ${label} has unknown type ${JSON.stringify(raw)}. Types are: ${kind.types.join(', ')}.${didYouMean(String(raw), kind.types)}`,
+    placeOfNode(src, typeNode),
+  );
+  return BROKEN;
+}
+
+function descriptionOf(node: YAMLMap): string | undefined {
+  const descriptionNode = getNode(node, 'description');
+  return descriptionNode === undefined ? undefined : String(scalarOf(descriptionNode));
+}
+
+/** `min` and `max`, checked against each other and the default. */
+function readBounds(
+  node: YAMLMap,
+  type: FieldType | undefined,
+  label: string,
+  value: Value,
+  src: NodeSource,
+  sink: DiagnosticSink,
+  defaultPlace: SourcePlace,
+  place: SourcePlace,
+): { min: number | undefined; max: number | undefined } {
   const min = readBound(node, 'min', type, label, src, sink);
   const max = readBound(node, 'max', type, label, src, sink);
   if (min !== undefined && max !== undefined && min > max) {
@@ -244,23 +407,10 @@ function compileField(
     sink.error(
       'YARE_BAD_SCHEMA',
       `Field ${label} default ${value} is outside its bounds [${min ?? '-∞'}, ${max ?? '∞'}].`,
-      placeOfNode(src, defaultNode, place),
+      defaultPlace,
     );
   }
-  const descriptionNode = getNode(node, 'description');
-  return {
-    kind: 'field',
-    name,
-    path,
-    type,
-    default: value,
-    min,
-    max,
-    visibility: readVisibility(node, inherited.visibility, src, sink),
-    npcVisible: readNpcVisibility(node, inherited.npcVisible),
-    description: descriptionNode === undefined ? undefined : String(scalarOf(descriptionNode)),
-    place,
-  };
+  return { min, max };
 }
 
 /**
@@ -328,6 +478,7 @@ export function zeroValue(type: FieldType | undefined): Value {
     case 'list':
       return [];
     case 'dict':
+    case 'collection':
       return newDict();
     case undefined:
       return null;
@@ -374,6 +525,9 @@ function checkDefault(v: Value, type: FieldType | undefined, label: string): { v
       if (dictDepth(v) > MAX_DICT_DEPTH)
         return `state_schema.${label}: default dict depth exceeds MAX_DICT_DEPTH (${MAX_DICT_DEPTH}).`;
       return { value: v };
+    case 'collection':
+      // Checked with its record shape (schema-records.ts), never here.
+      return { value: v };
   }
 }
 
@@ -388,37 +542,113 @@ export function dictDepth(v: unknown): number {
   return Object.keys(v).length === 0 ? 0 : 1 + deepest;
 }
 
-/** The initial state: every declared field at its default, domains as nested dicts. */
+/**
+ * The initial state: every declared field at its default, domains as nested dicts; with collections, the
+ * engine's `_next_ids` past every numbered id of their defaults (so an id a default record had is never
+ * made again, even after that record is deleted).
+ */
 export function buildInitialState(schema: DomainSchema): Dict {
+  const out = fieldDefaults(schema);
+  const counters = newDict();
+  const walk = (node: DomainSchema): void => {
+    for (const child of node.children.values()) {
+      if (child.kind === 'domain') walk(child);
+      else if (child.record !== undefined && isDict(child.default))
+        counters[child.path.join('.')] = nextIdNumber(child.default, child.record, null);
+    }
+  };
+  walk(schema);
+  if (Object.keys(counters).length > 0 && !Object.hasOwn(out, NEXT_IDS_KEY)) out[NEXT_IDS_KEY] = counters;
+  return out;
+}
+
+function fieldDefaults(schema: DomainSchema): Dict {
   const out = newDict();
   for (const [name, child] of schema.children) {
     if (isImplicitField(child)) continue;
-    out[name] = child.kind === 'field' ? cloneValue(child.default) : buildInitialState(child);
+    out[name] = child.kind === 'field' ? cloneValue(child.default) : fieldDefaults(child);
   }
   return out;
 }
 
-function cloneValue(v: Value): Value {
-  if (Array.isArray(v)) return v.map(cloneValue);
-  if (isDict(v)) {
-    const d = newDict();
-    for (const k of Object.keys(v)) d[k] = cloneValue(v[k] as Value);
-    return d;
+/** What a `state.` path (without `state`) names in the schema. */
+export type StatePath =
+  /** A domain, or a field exactly. */
+  | { readonly kind: 'node'; readonly node: SchemaNode }
+  /** A whole record of a collection (`objs.cup`); `idAt` is the id's index in the path. */
+  | { readonly kind: 'record'; readonly collection: FieldSchema; readonly idAt: number }
+  /** A property of a record exactly (`objs.cup.loc`). */
+  | {
+      readonly kind: 'property';
+      readonly property: FieldSchema;
+      readonly collection: FieldSchema;
+      readonly idAt: number;
+    }
+  /** Inside a list, dict or untyped field or property (`flags.x`, `objs.cup.tags.0`). */
+  | { readonly kind: 'inside'; readonly field: FieldSchema; readonly idAt: number | undefined }
+  /** Nothing declared; `collection` when the unknown part is a record's property. */
+  | { readonly kind: 'unknown'; readonly collection?: FieldSchema; readonly property?: string };
+
+/**
+ * What a path names: a domain, a field, a record of a collection (any id: records come and go), one of
+ * its properties, or a place inside a container; or nothing declared.
+ */
+export function resolveStatePath(schema: DomainSchema, path: readonly string[]): StatePath {
+  let node: SchemaNode = schema;
+  let idAt: number | undefined;
+  for (let i = 0; i < path.length; i++) {
+    if (node.kind === 'domain') {
+      const next: SchemaNode | undefined = node.children.get(path[i]!);
+      if (next === undefined) return { kind: 'unknown' };
+      node = next;
+      continue;
+    }
+    const record: RecordSchema | undefined = node.record;
+    if (record === undefined) {
+      const container = node.type === 'list' || node.type === 'dict' || node.type === undefined;
+      return container ? { kind: 'inside', field: node, idAt } : { kind: 'unknown' };
+    }
+    const collection: FieldSchema = node;
+    idAt = i;
+    const name = path[i + 1];
+    if (name === undefined) return { kind: 'record', collection, idAt };
+    const property: FieldSchema | undefined = record.properties.get(name);
+    if (property === undefined) return { kind: 'unknown', collection, property: name };
+    i++;
+    if (i === path.length - 1) return { kind: 'property', property, collection, idAt };
+    node = property;
   }
-  return v;
+  return { kind: 'node', node };
 }
 
-/** The schema node at a path (`['player', 'hp']`), or undefined. Inside a list or dict field, returns that field. */
+/**
+ * The schema node at a path (`['player', 'hp']`), or undefined. Inside a list or dict field, returns that
+ * field; at a record of a collection, the collection; at a record's property, the property.
+ */
 export function schemaAt(schema: DomainSchema, path: readonly string[]): SchemaNode | undefined {
-  let node: SchemaNode = schema;
-  for (const segment of path) {
-    if (node.kind === 'field')
-      return node.type === 'list' || node.type === 'dict' || node.type === undefined ? node : undefined;
-    const next: SchemaNode | undefined = node.children.get(segment);
-    if (!next) return undefined;
-    node = next;
+  const at = resolveStatePath(schema, path);
+  switch (at.kind) {
+    case 'node':
+      return at.node;
+    case 'record':
+      return at.collection;
+    case 'property':
+      return at.property;
+    case 'inside':
+      return at.field;
+    case 'unknown':
+      return undefined;
   }
-  return node;
+}
+
+/** Why `state.<path>` is not declared, in words (a record's unknown property named as such), with a hint. */
+export function undeclaredPathMessage(schema: DomainSchema, path: readonly string[]): string {
+  const at = resolveStatePath(schema, path);
+  const text = path.join('.');
+  if (at.kind === 'unknown' && at.collection?.record !== undefined && at.property !== undefined) {
+    return `state.${text}: ${unknownProperty(at.collection.record, at.property)}`;
+  }
+  return `state.${text} is not declared in state_schema.${didYouMean(text, allPaths(schema), (c) => `state.${c}`)}`;
 }
 
 /** All declared dotted paths, for "did you mean" hints. */
@@ -453,12 +683,34 @@ function filterState(state: unknown, node: DomainSchema, visible: (f: FieldSchem
   for (const [name, child] of node.children) {
     if (!Object.hasOwn(state, name)) continue;
     const value = state[name] as Value;
-    if (child.kind === 'field') {
+    if (child.kind === 'field' && child.record !== undefined) {
+      const records = visibleRecords(value, child.record, visible);
+      if (records !== undefined) out[name] = records;
+    } else if (child.kind === 'field') {
       if (visible(child)) out[name] = value;
     } else {
       const inner = filterState(value, child, visible);
       if (Object.keys(inner).length > 0) out[name] = inner;
     }
+  }
+  return out;
+}
+
+/** A collection as a viewer sees it: each record with the properties it may see; undefined when it sees none. */
+function visibleRecords(
+  value: Value,
+  record: RecordSchema,
+  visible: (f: FieldSchema) => boolean,
+): Dict | undefined {
+  const shown = [...record.properties.values()].filter(visible).map((p) => p.name);
+  if (shown.length === 0 || !isDict(value)) return undefined;
+  const out = newDict();
+  for (const id of Object.keys(value)) {
+    const one = value[id];
+    if (!isDict(one)) continue;
+    const seen = newDict();
+    for (const name of shown) if (Object.hasOwn(one, name)) seen[name] = one[name] as Value;
+    out[id] = seen;
   }
   return out;
 }

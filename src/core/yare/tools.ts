@@ -1,7 +1,7 @@
 // Public events as tool descriptors for models: a JSON Schema per event with real enums, defaults and
 // descriptions. Internal events, cycle ticks and mini-game resolvers are never offered.
 
-import type { CompiledRules, EventDef, FieldType, InputSpec } from './program.ts';
+import type { CompiledRules, EventDef, InputSpec, ValueType } from './program.ts';
 import { toStateValue } from './python.ts';
 
 export interface JsonSchema {
@@ -14,7 +14,7 @@ export interface EventTool {
   readonly inputSchema: JsonSchema;
 }
 
-const JSON_TYPES: Readonly<Record<FieldType, string>> = {
+const JSON_TYPES: Readonly<Record<ValueType, string>> = {
   int: 'integer',
   float: 'number',
   bool: 'boolean',

@@ -59,16 +59,15 @@ export function isDict(v: unknown): v is Dict {
   );
 }
 
-/** `over` laid on `base`: nested dicts merge key by key, anything else in `over` replaces (a partial state over the initial one). */
-export function mergeDicts(base: Dict, over: Dict): Dict {
-  const out = newDict();
-  for (const k of Object.keys(base)) out[k] = base[k] as Value;
-  for (const k of Object.keys(over)) {
-    const a = out[k];
-    const b = over[k] as Value;
-    out[k] = isDict(a) && isDict(b) ? mergeDicts(a, b) : b;
+/** A deep copy of a value: its lists and dicts new, so writing into the copy leaves the original. */
+export function cloneValue(v: Value): Value {
+  if (Array.isArray(v)) return v.map(cloneValue);
+  if (isDict(v)) {
+    const d = newDict();
+    for (const k of Object.keys(v)) d[k] = cloneValue(v[k] as Value);
+    return d;
   }
-  return out;
+  return v;
 }
 
 /**

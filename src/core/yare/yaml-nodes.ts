@@ -50,6 +50,11 @@ export function getPair(node: YAMLMap, key: string): Pair | undefined {
   return undefined;
 }
 
+/** A node as plain data (`toJSON`), or undefined for a missing or null node. */
+export function plainOf(node: unknown): unknown {
+  return node === undefined || node === null ? undefined : (node as { toJSON(): unknown }).toJSON();
+}
+
 export function hasKey(node: YAMLMap, key: string): boolean {
   return getPair(node, key) !== undefined;
 }

@@ -43,7 +43,13 @@ export type SessionErrorCode =
   | 'aborted'
   | 'timeout'
   /** The principal keeps the most sessions allowed (`details.limit`): nothing was created. */
-  | 'session-cap';
+  | 'session-cap'
+  /** A member of a shared table asked for what only its owner or game master may do (undo, branch, invite). */
+  | 'not-allowed'
+  /** A shared table is at one of its limits (`details.limit`, `details.what`): members, invitations, the queue. */
+  | 'table-limit'
+  /** The character a member asked to play is already played at the table. */
+  | 'taken';
 
 export class SessionError extends Error {
   override readonly name = 'SessionError';

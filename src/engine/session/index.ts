@@ -16,7 +16,7 @@ export {
 } from './ledger.ts';
 export { CartridgeLibrary, type LoadedCartridge, type RegisterResult, type UploadResult } from './library.ts';
 export * from './limits.ts';
-export { inputText, storyMessages } from './messages.ts';
+export { inputText, storyMessages, tableOfInput } from './messages.ts';
 export {
   ENDPOINT_NOT_ALLOWED_MESSAGE,
   MAX_BASE_URL_CHARS,
@@ -36,6 +36,7 @@ export {
 } from './model-settings.ts';
 export {
   MODEL_CACHE_SIZE,
+  type PortableModels,
   PrincipalModels,
   type PrincipalModelsOptions,
   type ServerModelsView,
@@ -78,3 +79,4 @@ export {
 export { type DrivenTurn, driveTurn, type TurnSink } from './turn-job/drive.ts';
 export { playStatelessTurn, type StatelessTurn } from './turn-job/stateless.ts';
 export { type Divergence, type DivergenceKind, type VerifyReport, verifySession } from './verify.ts';
+export * from './table/index.ts';

@@ -10,6 +10,7 @@ import {
   type ModelConfig,
   type ModelRole,
   type ModelSet,
+  type OnlineModelConfig,
 } from '../../adapters/llm/index.ts';
 import * as z from 'zod/mini';
 import type { SettingsStore } from '../../adapters/store/index.ts';
@@ -47,6 +48,25 @@ export interface SettingsState {
   /** Why the stored settings cannot be used now, or which parts are ignored; null when they all apply. */
   readonly problem: string | null;
 }
+
+/** How a principal's models reach another thread (`PrincipalModels.portableModelsFor`). */
+export type PortableModels =
+  /** An online provider's config: the other thread builds the same models from it. */
+  | { readonly kind: 'config'; readonly config: OnlineModelConfig; readonly temperature?: number }
+  /** Models only this thread has (given by code, or a local model file): calls are relayed here. */
+  | { readonly kind: 'here'; readonly models: ModelSet };
+
+/** What a principal's settings choose (before any model is built). */
+type ModelChoice =
+  | { readonly kind: 'server' }
+  | { readonly kind: 'injected'; readonly temperature: number }
+  | {
+      readonly kind: 'config';
+      /** The settings as canonical JSON: the cache's key. */
+      readonly key: string;
+      readonly config: ModelConfig;
+      readonly temperature?: number;
+    };
 
 /** The server's own models as a user may see them: no base URL (it may be internal), never a key. */
 export interface ServerModelsView {
@@ -143,33 +163,84 @@ export class PrincipalModels {
 
   /** The models of the principal's next turn; null means offline. Throws SessionError `settings`. */
   async modelsFor(principalId: string): Promise<ModelSet | null> {
+    return this.#modelsOf(principalId, await this.#choose(principalId));
+  }
+
+  /**
+   * The principal's models in a form another thread can rebuild them from (the generator's worker,
+   * src/apps/server/generate/): an online provider's config, or the models themselves when only this thread
+   * has them (given by code, or a local model file this process loads). Null means offline. Throws
+   * SessionError `settings`, as `modelsFor` does.
+   */
+  async portableModelsFor(principalId: string): Promise<PortableModels | null> {
+    const choice = await this.#choose(principalId);
+    const config =
+      choice.kind === 'config'
+        ? choice.config
+        : choice.kind === 'server' && this.#server.kind === 'config'
+          ? this.#server.config
+          : undefined;
+    if (config !== undefined && config.provider !== 'offline' && config.provider !== 'file')
+      return {
+        kind: 'config',
+        config,
+        ...(choice.kind === 'config' && choice.temperature !== undefined
+          ? { temperature: choice.temperature }
+          : {}),
+      };
+    const models = this.#modelsOf(principalId, choice);
+    return models === null ? null : { kind: 'here', models };
+  }
+
+  /** Where the principal's models come from: the server's own, the server's with a temperature, or a config. */
+  async #choose(principalId: string): Promise<ModelChoice> {
     const stored = await this.#store.getModelSettings(principalId);
-    if (stored === undefined) return this.#serverDefault();
+    if (stored === undefined) return { kind: 'server' };
     const parsed = z.safeParse(modelSettingsSchema, stored.settings);
     if (!parsed.success) throw settingsError('the stored settings are not valid');
     const settings = parsed.data;
-    if (isEmptySettings(settings)) return this.#serverDefault();
+    if (isEmptySettings(settings)) return { kind: 'server' };
     const plan = this.plan(settings);
     if (!plan.ok) throw settingsError(plan.message);
     const recipe = plan.recipe;
     switch (recipe.kind) {
-      case 'injected': {
-        // Built per turn: injected sets may be stateful (scripted replies), so they are never cached.
-        const models = this.#serverDefault();
-        return models !== null && recipe.temperature !== undefined
-          ? withTemperature(models, recipe.temperature)
-          : models;
-      }
+      case 'injected':
+        return recipe.temperature === undefined
+          ? { kind: 'server' }
+          : { kind: 'injected', temperature: recipe.temperature };
       case 'config':
-        return this.#cached(principalId, canonicalJson(settings), () => {
-          const models = this.#build(recipe.config);
-          return models !== null && recipe.temperature !== undefined
-            ? withTemperature(models, recipe.temperature)
-            : models;
-        });
+        return {
+          kind: 'config',
+          key: canonicalJson(settings),
+          config: recipe.config,
+          ...(recipe.temperature === undefined ? {} : { temperature: recipe.temperature }),
+        };
       default: {
         const unreachable: never = recipe;
         throw new Error(`unknown model recipe ${JSON.stringify(unreachable)}`);
+      }
+    }
+  }
+
+  #modelsOf(principalId: string, choice: ModelChoice): ModelSet | null {
+    switch (choice.kind) {
+      case 'server':
+        return this.#serverDefault();
+      case 'injected': {
+        // Built per turn: injected sets may be stateful (scripted replies), so they are never cached.
+        const models = this.#serverDefault();
+        return models === null ? null : withTemperature(models, choice.temperature);
+      }
+      case 'config':
+        return this.#cached(principalId, choice.key, () => {
+          const models = this.#build(choice.config);
+          return models !== null && choice.temperature !== undefined
+            ? withTemperature(models, choice.temperature)
+            : models;
+        });
+      default: {
+        const unreachable: never = choice;
+        throw new Error(`unknown model choice ${JSON.stringify(unreachable)}`);
       }
     }
   }

@@ -30,7 +30,9 @@ import type {
   ToolTraceEntry,
   TurnCartridge,
   TurnPersona,
+  TurnTable,
 } from './types.ts';
+import { callActor, type Party } from './party.ts';
 
 /** A lore section in this turn, as the prompts record it (lore-sections.ts builds them). */
 export interface LoreInTurn {
@@ -44,7 +46,8 @@ export class TurnContext {
   readonly rules: CompiledRules;
   readonly clock: ClockMode;
   readonly dice: DiceRoller;
-  readonly runner: EventRunner;
+  /** Replaced (same dice) when a round's next actor's per-character state is bound (party.ts). */
+  runner: EventRunner;
   readonly ruleCalls: RuleCall[] = [];
   /** Notes of the rule runs that succeeded, in order: what the Narrator is told happened. */
   readonly notes: string[] = [];
@@ -82,6 +85,10 @@ export class TurnContext {
   playerContext: string | undefined;
   /** The story before this turn, oldest first: what a prompt's history receipts say it left out. */
   story: readonly StoryMessage[] = [];
+  /** A shared table's turn: who acts and who is present (the prompts say so; `actor` inputs follow it). */
+  table: TurnTable | undefined;
+  /** The characters' own copies of the per-character domain, the acting one's bound (party.ts). */
+  party: Party | undefined;
   /**
    * The `when:` conditions of the lore and World Info on the state and world the turn begins with: what the
    * Director, the NPC brain and World Info see in play.
@@ -90,7 +97,7 @@ export class TurnContext {
   constructor(
     readonly cartridge: TurnCartridge,
     state: Dict,
-    seed: number,
+    readonly seed: number,
     readonly limits: TurnLimits,
     readonly persona: TurnPersona | undefined,
     readonly signal: AbortSignal | undefined,
@@ -171,6 +178,9 @@ export class TurnContext {
    * `player`) when the world has it; else no one in particular (every fact).
    */
   get playerEntity(): string | undefined {
+    // At a shared table, the acting character's own entity when the world has one.
+    const actor = this.table?.actors.length === 1 ? this.table.actors[0]!.character : undefined;
+    if (actor !== undefined && lookup(this.ledger.world.entities, actor) !== undefined) return actor;
     const key = this.cartridge.ledger.policy.player;
     return key !== null && lookup(this.ledger.world.entities, key) !== undefined ? key : undefined;
   }
@@ -185,6 +195,7 @@ export class TurnContext {
    * replay stops a budget-stopped run at the same step).
    */
   runRule(source: RuleCall['source'], event: string, inputs: Readonly<Record<string, unknown>>): RunResult {
+    this.bindActorOf(event, inputs);
     const left = Math.max(0, this.limits.maxRuleSteps - this.ruleSteps);
     const turnCapped = left < MAX_STEPS_PER_RUN;
     // The turn's compute budget caps the run too; a run it stops ends the turn (the cartridge is too costly).
@@ -245,6 +256,13 @@ export class TurnContext {
       this.checkInvariantsAfter(source, event);
     }
     return result;
+  }
+
+  /** A round: the event's `actor` gets their own per-character state before it runs (party.ts). */
+  private bindActorOf(event: string, inputs: Readonly<Record<string, unknown>>): void {
+    const actor = this.party && callActor(this.rules, event, inputs);
+    if (this.party === undefined || actor === undefined || actor === this.party.bound) return;
+    this.runner = new EventRunner(this.rules, this.party.rebind(this.runner.state, actor), this.dice);
   }
 
   /**

@@ -8,6 +8,8 @@
 // lore or NPC query) or when a call failed (to repair it). At most `maxToolRounds` Director calls per
 // turn; after the last one the turn goes on with what it has.
 
+import { tableSection } from './table-prompt.ts';
+import { withTableActor } from './table-actor.ts';
 import { withKnownValues } from './known-values.ts';
 import {
   type ChatMessage,
@@ -41,7 +43,10 @@ import {
   toChatMessages,
 } from './prompts.ts';
 import {
+  type DirectorTool,
   type DirectorToolSet,
+  LORE_LOOKUP,
+  SEED_LORE_LOOKUP,
   type ToolOutcome,
   checkedArgs,
   type RefusedArgs,
@@ -142,6 +147,7 @@ function directorSections(
       why: `${tools.specs.length} tool definitions, sent as tools`,
     },
     personaSection(ctx.persona),
+    ...tableSection(ctx.table, 'director'),
     {
       id: 'state',
       kind: 'volatile',
@@ -157,7 +163,8 @@ function directorSections(
       required: false,
       why: 'the engine keeps state.game_time',
     },
-    worldSection(ctx),
+    // At a shared table, the world as the acting character knows it: no fact another character alone saw.
+    worldSection(ctx, ctx.table === undefined ? undefined : ctx.playerEntity),
     {
       id: 'notes',
       kind: 'volatile',
@@ -193,7 +200,10 @@ export async function* runDirector(
   history: readonly StoryMessage[],
   tickNotes: readonly string[],
 ): AsyncGenerator<TurnEvent, DirectorOutcome> {
-  const tools = withKnownValues(directorTools(ctx.cartridge), ctx.state, ctx.ledger.world);
+  const tools = withTableActor(
+    withKnownValues(directorTools(ctx.cartridge), ctx.state, ctx.ledger.world),
+    ctx.table,
+  );
   ctx.warnings.push(...tools.warnings);
   const turnStartTime = currentGameTime(ctx.state, ctx.clock);
   const lore = directorLoreSection(ctx, inputText, DIRECTOR_AUTO_LORE_TOKENS);
@@ -423,6 +433,15 @@ function toolNames(tools: DirectorToolSet): ReadonlySet<string> {
   return names;
 }
 
+/**
+ * The seed's name for one of the engine's tools, which prompts written for the original still use:
+ * `multi_lore_lookup(queries)` is `lore_lookup(queries)`. Accepted, never offered; a cartridge event of
+ * that name is found first, by its own name.
+ */
+function seedToolAlias(tools: DirectorToolSet, name: string): DirectorTool | undefined {
+  return name === SEED_LORE_LOOKUP ? tools.byName.get(LORE_LOOKUP) : undefined;
+}
+
 /** A tool's outcome, with why its arguments were refused when they were. */
 type RanTool = ToolOutcome & { refused?: RefusedArgs };
 
@@ -438,7 +457,7 @@ async function runTool(
   call: ToolCall,
   history: readonly StoryMessage[],
 ): Promise<RanTool> {
-  const tool = tools.byName.get(call.name);
+  const tool = tools.byName.get(call.name) ?? seedToolAlias(tools, call.name);
   if (tool === undefined) {
     const message = `There is no tool named ${JSON.stringify(call.name.slice(0, 64))}. Use only the tools you were given.`;
     return { ...toolError(message), refused: refusedArgs(message, call.rawArgs) };

@@ -48,11 +48,14 @@ export type {
   TurnInputRecord,
   TurnLedgerErrorCode,
   TurnOptions,
+  TurnActor,
   TurnPersona,
   TurnPhase,
+  TurnTable,
   TurnRecord,
   WireLedgerEvent,
 } from './types.ts';
 export { hasPendingInteraction, PENDING_KEY } from './interaction.ts';
 export { describeOutcome, describeRollLabel } from './outcome-text.ts';
 export { publicOutcome } from './public-outcome.ts';
+export { ACTOR_INPUT, callActor, characterCopies, Party, stateFor } from './party.ts';

@@ -2,6 +2,7 @@
 // It sees public state only, never private fields (nor note values computed from one), dice rolls or tool
 // traces, and is told not to print raw numbers unless the directives ask for them.
 
+import { tableSection } from './table-prompt.ts';
 import type { ChatModel, ToolCall } from '../../adapters/llm/index.ts';
 import { publicState } from '../../core/yare/index.ts';
 import type { TurnContext } from './context.ts';
@@ -79,6 +80,7 @@ function unscopedNarratorSections(ctx: TurnContext, input: NarratorInput): Promp
     ...worldInfo.after,
     personaSection(ctx.persona),
     ...ledger,
+    ...tableSection(ctx.table, 'narrator'),
     // Only turns played from a chat front end (the OpenAI-compatible endpoint) carry player context.
     ...(ctx.playerContext === undefined
       ? []

@@ -16,6 +16,7 @@ import {
   toValue,
 } from '../../core/yare/index.ts';
 import type { TurnContext } from './context.ts';
+import { callActor, Party } from './party.ts';
 import { type ClockMode, checkAdvance, ELAPSED_MINUTES_KEY, elapsedSeconds } from './game-time.ts';
 import { clearPending } from './interaction.ts';
 import { withRecordedWorldInfo } from './world-info-turn.ts';
@@ -164,10 +165,18 @@ export function replayTurnRules(
   options: ReplayOptions = {},
 ): ReplayResult {
   const dice = DiceRoller.fromSeed(record.seed);
-  const runner = new EventRunner(cartridge.rules, toValue(stateBefore), dice);
+  const rules = cartridge.rules;
+  // A shared table's turn binds its actors' own state as the live turn did (party.ts).
+  const first = record.input.table?.actors[0];
+  const bound =
+    first === undefined ? undefined : Party.bind(rules, toValue(stateBefore) as Dict, first.character);
+  let runner = new EventRunner(rules, bound?.state ?? toValue(stateBefore), dice);
   const notes: string[] = [];
   const divergences: string[] = [];
   record.ruleCalls.forEach((call, index) => {
+    const actor = bound && callActor(rules, call.event, call.inputs);
+    if (bound !== undefined && actor !== undefined && actor !== bound.party.bound)
+      runner = new EventRunner(rules, bound.party.rebind(runner.state, actor), dice);
     // A run the turn's budget (steps or wall time) stopped is stopped at the same step on replay, so its
     // dice and its failure are the same whatever the replaying machine's speed.
     const stopped = !call.ok && call.steps !== undefined && BUDGET_CODES.has(call.error?.code ?? '');
@@ -184,7 +193,8 @@ export function replayTurnRules(
     advanceSeconds: record.time.advancedSeconds,
   });
   // World Info bookkeeping is recorded, not recomputed: it depends on the story's messages.
-  const state = withRecordedWorldInfo(settled.state, record.worldInfo);
+  const told = withRecordedWorldInfo(settled.state, record.worldInfo);
+  const state = bound === undefined ? told : bound.party.store(told);
   if (options.world === undefined) return { state, rolls: dice.rolls, notes, divergences };
   const world = replayLedger(cartridge, record, options.world, divergences);
   return { state, rolls: dice.rolls, notes, divergences, world };

@@ -5,11 +5,14 @@
 // Everything the turn computes charges its one compute budget, and its long loops give the event loop back
 // every TURN_SLICE_MS (src/core/turn-budget.ts); past the budget the turn fails as `budget`, naming the part.
 
+import { withTableActor } from './table-actor.ts';
 import { applyBatch } from '../../core/ledger/index.ts';
 import { capModels, meterModels, ModelError, UsageMeter } from '../../adapters/llm/index.ts';
 import { TurnBudget, TurnBudgetExceeded } from '../../core/turn-budget.ts';
-import { type Dict, diffStates, toValue } from '../../core/yare/index.ts';
+import { type CompiledRules, type Dict, diffStates, toValue } from '../../core/yare/index.ts';
+import { Party, roundChanges } from './party.ts';
 import { TurnContext } from './context.ts';
+import { coarseCpuClock } from './cpu-clock.ts';
 import { type DirectorOutcome, DIRECTOR_HISTORY_TOKENS, runDirector } from './director.ts';
 import { TurnError } from './errors.ts';
 import { currentGameTime, elapsedSeconds } from './game-time.ts';
@@ -34,6 +37,7 @@ import { MAX_INPUT_CHARS, MAX_SEED, TURN_SLICE_MS, type TurnLimits, resolveTurnL
 import { loreInPlay, loreOfSliced } from './lore.ts';
 import { NARRATOR_HISTORY_TOKENS, runNarrator } from './narrator.ts';
 import { chooseOffline } from './offline/choose.ts';
+import { timePassed } from './offline/free.ts';
 import { knownEntries } from './offline/known.ts';
 import { narrateOffline } from './offline/narration.ts';
 import { fitMessages, historyStep, recentMessages } from './prompts.ts';
@@ -41,7 +45,14 @@ import { buildRecord, settleState } from './record.ts';
 import { sanitizeForPrompt } from '../../core/text-policy.ts';
 import { neutralPersona } from './sanitize.ts';
 import { withKnownValues } from './known-values.ts';
-import { checkedArgs, directorTools, runAdvanceTime, runEventTool, type ToolOutcome } from './tools.ts';
+import {
+  checkedArgs,
+  directorTools,
+  runAdvanceTime,
+  runAfterEventHooks,
+  runEventTool,
+  type ToolOutcome,
+} from './tools.ts';
 import {
   activateForTurnSliced,
   withWorldInfoState,
@@ -50,6 +61,7 @@ import {
 } from './world-info-turn.ts';
 import type {
   FidelityRecord,
+  GameState,
   InteractionInput,
   StoryMessage,
   TurnEvent,
@@ -57,12 +69,34 @@ import type {
   TurnOptions,
   TurnPhase,
   TurnRecord,
+  TurnTable,
 } from './types.ts';
 
 interface Prepared {
   readonly limits: TurnLimits;
+  /** The state the turn starts from: at a shared table, with the acting character's own state bound. */
   readonly state: Dict;
   readonly input: TurnInputRecord;
+  /** A shared table's characters' own state (party.ts); undefined without a per-character domain. */
+  readonly party?: Party;
+}
+
+/** At a shared table: the first actor's own state bound, and who acted kept in the input record. */
+function atTable(rules: CompiledRules, prepared: Prepared, table: TurnTable | undefined): Prepared {
+  if (table === undefined) return prepared;
+  const first = table.actors[0];
+  if (first === undefined) throw new TurnError('input', 'a shared table turn names at least one actor');
+  const input: TurnInputRecord = {
+    ...prepared.input,
+    table: {
+      actors: table.actors.map((a) => ({ character: a.character, name: a.name })),
+      ...(table.whisper ? { whisper: true } : {}),
+    },
+  };
+  const bound = Party.bind(rules, prepared.state, first.character);
+  return bound === undefined
+    ? { ...prepared, input }
+    : { ...prepared, input, state: bound.state, party: bound.party };
 }
 
 function prepare(options: TurnOptions): Prepared {
@@ -144,8 +178,8 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   const now = options.now ?? (() => performance.now());
   const started = now();
   const timings: Partial<Record<TurnPhase, number>> = {};
-  const prepared = prepare(options);
   const { cartridge } = options;
+  const prepared = atTable(cartridge.rules, prepare(options), options.table);
   // The turn's one compute budget (limits `maxTurnSteps`, `maxTurnMs`) and its pacing: every part of the
   // turn charges it, and long loops give the event loop back through it (src/core/turn-budget.ts).
   const budget = new TurnBudget(
@@ -167,6 +201,8 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
     options.strict === true,
     budget,
   );
+  ctx.table = options.table;
+  ctx.party = prepared.party;
   ctx.throwIfAborted();
   const meter = new UsageMeter();
   // Every answer is capped (model id, call ids, finish reason, token counts) before any role keeps it.
@@ -177,10 +213,15 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
           for (const one of refused) ctx.refusedOutput.push({ role, ...one });
         });
   const models = capped === null ? null : meterModels(capped, meter);
-  // Player text and earlier prose reach prompts only neutralised; the record keeps the raw input.
-  const history: StoryMessage[] = recentMessages(options.messages, prepared.limits.historyMessages).map(
-    (message) => ({ ...message, content: sanitizeForPrompt(message.content) }),
-  );
+  // Player text and earlier prose reach prompts only neutralised; the record keeps the raw input. Only the
+  // models' prompts read the story: an offline turn neutralises none of it.
+  const history: StoryMessage[] =
+    models === null
+      ? []
+      : recentMessages(options.messages, prepared.limits.historyMessages).map((message) => ({
+          ...message,
+          content: sanitizeForPrompt(message.content),
+        }));
   ctx.story = options.messages;
   // The roles' token caps trim the window in the window's own steps (cache-friendly, see fitMessages).
   const step = historyStep(prepared.limits.historyMessages);
@@ -354,18 +395,39 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
     ctx.invariantBreaches.length === 0
       ? withFidelity
       : { ...withFidelity, invariants: [...ctx.invariantBreaches] };
-  yield { type: 'done', record };
+  yield { type: 'done', record: storedRecord(cartridge.rules, record, prepared, options.state) };
+}
+
+/**
+ * The record as stored: at a shared table every character's own copy back in `players`; the delta is the
+ * acting character's view, and a round's is each character's own changes (party.ts, roundChanges).
+ */
+function storedRecord(
+  rules: CompiledRules,
+  record: TurnRecord,
+  prepared: Prepared,
+  stateBefore: GameState,
+): TurnRecord {
+  if (prepared.party === undefined) return record;
+  const stateAfter = prepared.party.store(record.stateAfter as Dict);
+  const characters = (record.input.table?.actors ?? []).map((actor) => actor.character);
+  const delta = roundChanges(rules, toValue(stateBefore) as Dict, stateAfter, characters);
+  return { ...record, stateAfter: stateAfter as GameState, ...(delta === undefined ? {} : { delta }) };
 }
 
 /**
  * The default compute clock: milliseconds of CPU this process has used. While a turn computes its thread is
  * the one running JavaScript, so this is the turn's CPU (the collector's and any busy worker thread's
- * included); time the machine gives to other processes is not.
+ * included); time the machine gives to other processes is not. One clock for every turn of the process,
+ * read from the kernel at most once a CPU_CLOCK_RESOLUTION_MS (cpu-clock.ts says why).
  */
-function processCpuMs(): number {
-  const used = process.cpuUsage();
-  return (used.user + used.system) / 1_000;
-}
+const processCpuMs = coarseCpuClock(
+  () => {
+    const used = process.cpuUsage();
+    return (used.user + used.system) / 1_000;
+  },
+  () => performance.now(),
+);
 
 /** `yieldNow`, and then a cancelled turn stops where it paused (the client left, the turn timed out). */
 function pausing(yieldNow: () => Promise<void>, signal: AbortSignal | undefined): () => Promise<void> {
@@ -419,6 +481,17 @@ function resolveInteraction(ctx: TurnContext, interaction: InteractionInput): vo
       `the mini-game's resolver_event '${resolver}' failed (${result.error.code}): ${result.error.message}`,
     );
   }
+  // The player's result is a player's event: the hooks follow it (their notes are in ctx.notes already).
+  runAfterEventHooks(ctx, resolver);
+}
+
+/** The game time an `advance_game_time` result reports (tools.ts, runAdvanceTime); undefined if none. */
+function gameTimeAfter(content: string): unknown {
+  try {
+    return (JSON.parse(content) as { game_time_after_turn?: unknown }).game_time_after_turn;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The player's last line of the story, for an offline "again". */
@@ -430,7 +503,10 @@ function previousLine(story: readonly StoryMessage[]): { previous?: string } {
 
 /** Offline: one deterministic choice from the player's words, run through the same tool checks. */
 async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnEvent, string | undefined> {
-  const tools = withKnownValues(directorTools(ctx.cartridge), ctx.state, ctx.ledger.world);
+  const tools = withTableActor(
+    withKnownValues(directorTools(ctx.cartridge), ctx.state, ctx.ledger.world),
+    ctx.table,
+  );
   const context = {
     state: ctx.state,
     intentInputs: ctx.cartridge.intentInputs,
@@ -441,6 +517,8 @@ async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnE
     ...(ctx.cartridge.firstMessage === undefined ? {} : { opening: ctx.cartridge.firstMessage }),
     entries: knownEntries(ctx.cartridge.worldInfo),
     ...previousLine(ctx.story),
+    story: ctx.story,
+    seed: ctx.seed,
   };
   const choice = ctx.budget.measure({ kind: 'offline', what: 'matcher' }, () =>
     chooseOffline(ctx.rules, tools, text, context),
@@ -473,7 +551,10 @@ async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnE
     durationMs: ctx.now() - started,
   });
   yield { type: 'tool_result', round: 1, id, name: choice.name, ok: outcome.ok, content: outcome.content };
-  if (outcome.ok) return tool.kind === 'advance_game_time' ? 'Time passes.' : choice.notice;
+  if (outcome.ok)
+    return tool.kind === 'advance_game_time'
+      ? timePassed(checked.ok ? checked.args.duration : undefined, gameTimeAfter(outcome.content))
+      : choice.notice;
   throw new TurnError('reply', `That did not work: ${outcome.error ?? 'the rules refused it'}`, {
     reason: 'invalid',
   });

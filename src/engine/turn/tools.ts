@@ -8,9 +8,11 @@ import { z } from 'zod';
 import type { JsonSchema, ToolCall, ToolSpec } from '../../adapters/llm/index.ts';
 import { LoreError, MAX_LORE_QUERIES, MAX_LORE_QUERY_CHARS } from '../../core/lore/index.ts';
 import {
+  afterEventHooks,
   checkEventInputs,
   type EventDef,
   eventTool,
+  hookInputs,
   publicEvents,
   type StateValue,
   toStateValue,
@@ -20,6 +22,8 @@ import type { IntentInputs } from '../../core/cartridge/index.ts';
 import { checkArgs, parseRawArgs } from './args.ts';
 import type { TurnContext } from './context.ts';
 import { lookupInTurn } from './lore.ts';
+import { ACTOR_INPUT } from './party.ts';
+import { type ActorRule, actorOf } from './actor-rule.ts';
 import { type ClockMode, checkAdvance, clockMode, type Parsed, parseDuration } from './game-time.ts';
 import {
   MAX_DIRECTIVES_CHARS,
@@ -36,6 +40,8 @@ import type { RuleCall, TurnCartridge } from './types.ts';
 
 export const ADVANCE_GAME_TIME = 'advance_game_time';
 export const LORE_LOOKUP = 'lore_lookup';
+/** The seed's name for `lore_lookup` (the same `queries`), accepted from prompts written for the original. */
+export const SEED_LORE_LOOKUP = 'multi_lore_lookup';
 export const QUERY_NPC_INTENT = 'query_npc_intent';
 export const FINISH_TURN = 'finish_turn';
 export const TIME_DELTA_INPUT = 'engine_time_delta';
@@ -57,6 +63,8 @@ export type DirectorTool =
       readonly timeDelta: boolean;
       /** This turn's known values of its `values_from` inputs (known-values.ts), checked by the input rule. */
       readonly known?: ReadonlyMap<string, readonly string[]>;
+      /** A shared table's turn: who the event's `actor` input is (table-actor.ts). */
+      readonly actor?: ActorRule;
     }
   | { readonly kind: 'advance_game_time'; readonly spec: ToolSpec }
   | { readonly kind: 'lore_lookup'; readonly spec: ToolSpec }
@@ -311,6 +319,11 @@ function checkedEventArgs(
   const bounded = checkArgs(tool.timeDelta ? EVENT_ARGS_BOUNDS_WITH_TIME : EVENT_ARGS_BOUNDS, value);
   if (!bounded.ok) return bounded;
   const given = bounded.value as Record<string, unknown>;
+  if (tool.actor !== undefined) {
+    const actor = actorOf(tool.actor, given[ACTOR_INPUT]);
+    if (!actor.ok) return actor;
+    given[ACTOR_INPUT] = actor.actor;
+  }
   const inputs: Record<string, unknown> = Object.create(null);
   for (const key of Object.keys(given)) {
     if (!(tool.timeDelta && key === TIME_DELTA_INPUT)) inputs[key] = given[key];
@@ -364,7 +377,24 @@ export function runEventTool(
     return toolError(`${name} failed (${result.error.code}): ${result.error.message} Nothing changed.`);
   }
   ctx.timeSeconds += seconds;
-  return toolOk({ notes: result.notes.length > 0 ? result.notes : [`Event '${name}': no effect.`] });
+  const notes = [...result.notes, ...runAfterEventHooks(ctx, name)];
+  return toolOk({ notes: notes.length > 0 ? notes : [`Event '${name}': no effect.`] });
+}
+
+/**
+ * The `after_event` hooks after a player's event that succeeded (core/yare/player-event.ts), each a rule
+ * run of the turn; their notes, which the caller shows with the event's. A failing hook is a cartridge
+ * bug, not the player's: it changed nothing, the turn's warnings say so, and the next hook still runs.
+ */
+export function runAfterEventHooks(ctx: TurnContext, event: string): string[] {
+  const notes: string[] = [];
+  for (const hook of afterEventHooks(ctx.rules)) {
+    const result = ctx.runRule('after_event', hook.name, hookInputs(hook, event));
+    if (result.ok) notes.push(...result.notes);
+    else
+      ctx.warnings.push(`after_event '${hook.name}' failed (${result.error.code}): ${result.error.message}`);
+  }
+  return notes;
 }
 
 /** Whether `seconds` more fit this turn (MAX_TIME_ADVANCE_SECONDS in all) and the clock can take them. */

@@ -78,6 +78,25 @@ export interface StoryMessage {
 /** The player character, for prompts (background only; the engine never acts on it). */
 export type TurnPersona = Persona;
 
+/** A character at a shared table: its key (an identifier: `players.<character>`, the `actor` input) and name. */
+export interface TurnActor {
+  readonly character: string;
+  readonly name: string;
+}
+
+/**
+ * A turn played at a shared table (docs/multiplayer.md): who acts (one character in free order, every
+ * character of a round in the order their actions resolve) and who else is present. The Director and the
+ * Narrator are told both; an event input named `actor` is the acting character's key; a `per_character`
+ * domain is the acting character's own copy (party.ts).
+ */
+export interface TurnTable {
+  readonly actors: readonly TurnActor[];
+  readonly present: readonly TurnActor[];
+  /** A whisper: the action is private to its player and the game master; the Narrator writes for them only. */
+  readonly whisper?: boolean;
+}
+
 /** One metric of a mini-game result: a scalar, or a list of scalars (`selected_sequence`). */
 export type MetricValue = string | number | boolean | readonly (string | number | boolean)[];
 
@@ -106,6 +125,8 @@ export interface TurnOptions {
   readonly models: ModelSet | null;
   readonly limits?: Partial<TurnLimits>;
   readonly persona?: TurnPersona;
+  /** A shared table's turn: who acts and who is present (absent: one player, as always). */
+  readonly table?: TurnTable;
   readonly signal?: AbortSignal;
   /**
    * The world ledger before the turn: what the Director and Narrator see summarised, and what the
@@ -286,7 +307,8 @@ export interface InvariantBreach {
 
 /** One rule event the turn ran, in order: what replay needs to reproduce the state exactly. */
 export interface RuleCall {
-  readonly source: 'cycle_tick' | 'director' | 'offline' | 'resolver';
+  /** `after_event`: a hook run after the player's event before it in the list (docs/yare.md). */
+  readonly source: 'cycle_tick' | 'director' | 'offline' | 'resolver' | 'after_event';
   readonly event: string;
   readonly inputs: { readonly [key: string]: StateValue };
   readonly ok: boolean;
@@ -336,9 +358,13 @@ export interface PromptRecord {
   readonly budget: number;
 }
 
-export type TurnInputRecord =
+export type TurnInputRecord = (
   | { readonly kind: 'text'; readonly text: string }
-  | { readonly kind: 'interaction'; readonly interaction: InteractionInput; readonly text: string };
+  | { readonly kind: 'interaction'; readonly interaction: InteractionInput; readonly text: string }
+) & {
+  /** A shared table's turn: who acted (replay binds their per-character state again) and whether it was a whisper. */
+  readonly table?: { readonly actors: readonly TurnActor[]; readonly whisper?: true };
+};
 
 export interface TurnRecord {
   readonly version: 1;

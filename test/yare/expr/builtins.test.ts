@@ -313,6 +313,11 @@ describe('argument limits', () => {
     const e = yareErrorOf(() => parseExpression(`max(${args(MAX_CONTAINER_SIZE + 1)})`));
     expect(e.code).toBe('YARE_CONTAINER_LIMIT');
     expect(e.message).toContain(String(MAX_CONTAINER_SIZE));
+    // A macro's call parses to the same limit (its parameters are checked against the macro at load).
+    expect(parseExpression(`macros.m(${args(MAX_CONTAINER_SIZE)})`).ast.kind).toBe('macroCall');
+    expect(yareErrorOf(() => parseExpression(`macros.m(${args(MAX_CONTAINER_SIZE + 1)})`)).code).toBe(
+      'YARE_CONTAINER_LIMIT',
+    );
   });
 
   it(`timedelta takes ${TIMEDELTA_POSITIONAL.length} positional arguments and refuses one more`, () => {
@@ -337,6 +342,26 @@ describe('checkCall', () => {
         'sum',
         'time_delta',
         'timedelta',
+        'str',
+        'join',
+        'split',
+        'replace',
+        'upper',
+        'lower',
+        'capitalize',
+        'strip',
+        'startswith',
+        'endswith',
+        'format',
+        'sorted',
+        'range',
+        'keys',
+        'values',
+        'choice',
+        'shuffle',
+        'within',
+        'ancestors',
+        'descendants',
       ].sort(),
     );
   });

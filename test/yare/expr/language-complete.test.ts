@@ -134,7 +134,6 @@ describe('the parser refuses what is not Python or not supported, naming it', ()
     ['x is 1', "'is' compares with None only"],
     ['x is not y', "'is not' compares with None only"],
     ['[x for x, y in l]', 'one variable'],
-    ['[x for x in l for y in x]', 'one for'],
     ['[state for state in l]', "'state' cannot be a comprehension's variable"],
     ['[x for macros in l]', "'macros' cannot be a comprehension's variable"],
     ['[x for 1 in l]', "expected one name after 'for'"],

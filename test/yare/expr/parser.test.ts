@@ -42,8 +42,20 @@ function sx(node: Expr): string {
       return `(if ${sx(node.test)} ${sx(node.then)} ${sx(node.otherwise)})`;
     case 'list':
       return `[${node.items.map(sx).join(' ')}]`;
-    case 'comprehension':
-      return `[${sx(node.element)} for ${node.variable} in ${sx(node.iterable)}${node.conditions.map((c) => ` if ${sx(c)}`).join('')}]`;
+    case 'comprehension': {
+      const clauses = node.clauses
+        .map((c) => (c.kind === 'for' ? ` for ${c.variable} in ${sx(c.iterable)}` : ` if ${sx(c.test)}`))
+        .join('');
+      return node.key === undefined
+        ? `[${sx(node.element)}${clauses}]`
+        : `{${sx(node.key)}:${sx(node.element)}${clauses}}`;
+    }
+    case 'slice': {
+      const part = (e: Expr | undefined) => (e === undefined ? '_' : sx(e));
+      return `${sx(node.object)}[${part(node.start)}:${part(node.stop)}:${part(node.step)}]`;
+    }
+    case 'macroCall':
+      return `macros.${node.name}(${node.args.map(sx).join(' ')})`;
     case 'dict':
       return `{${node.entries.map((e) => `${sx(e.key)}:${sx(e.value)}`).join(' ')}}`;
   }
@@ -96,6 +108,16 @@ describe('parser: precedence and associativity (Python)', () => {
     ['[x for x in l if x > 1 if x < 5]', '[x for x in l if (cmp x > 1) if (cmp x < 5)]'],
     ['[a if c else b for x in l]', '[(if c a b) for x in l]'],
     ['[[y for y in x] for x in l]', '[[y for y in x] for x in l]'],
+    ['[x + y for x in a if x for y in b if y]', '[(+ x y) for x in a if x for y in b if y]'],
+    ['{k: v for k in d if k}', '{k:v for k in d if k}'],
+    ['{k: [v for v in l] for k in d}', '{k:[v for v in l] for k in d}'],
+    ['a[1:2]', 'a[1:2:_]'],
+    ['a[:-1]', 'a[_:(- 1):_]'],
+    ['a[::2]', 'a[_:_:2]'],
+    ['a[b + 1:]', 'a[(+ b 1):_:_]'],
+    ['a[x][1:][0]', 'a[x][1:_:_][0]'],
+    ['macros.describe(o, 2 + 3)', 'macros.describe(o (+ 2 3))'],
+    ['macros.f()', 'macros.f()'],
     ['{}', '{}'],
     ["'a' 'b'", '"ab"'],
   ])('%s → %s', (text, expected) => {
@@ -167,14 +189,11 @@ describe('parser: spans', () => {
 
 describe('parser: unsupported Python constructs', () => {
   it.each([
-    ['{k: v for k in y}', 'comprehensions'],
     ['f(x for x in y)', 'generator expressions'],
     ['(x for x in y)', 'generator expressions'],
     ['lambda: 1', 'lambda'],
     ['a is 1', "'is' compares with None only"],
     ['a is not b', "'is not' compares with None only"],
-    ['a[1:2]', 'slices'],
-    ['a[:2]', 'slices'],
     ['a[1, 2]', 'tuple'],
     ['(1, 2)', 'tuples'],
     ['1, 2', 'tuples'],
@@ -184,7 +203,9 @@ describe('parser: unsupported Python constructs', () => {
     ['[*a]', 'unpacking'],
     ['max(*a)', 'unpacking'],
     ['timedelta(**a)', 'unpacking'],
-    ['state.name.upper()', 'method calls'],
+    ['state.name.upper()', 'write upper(x, ...) instead of x.upper(...)'],
+    ['state.name.shout()', 'method calls'],
+    ['macros.f(x=1)', 'by position'],
     ['(abs)(1)', 'only built-in functions'],
     ['state.f[0](1)', 'only built-in functions'],
     ["'x'(1)", 'only built-in functions'],

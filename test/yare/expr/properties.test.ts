@@ -99,21 +99,43 @@ const { expr } = fc.letrec<{ expr: Expr }>((tie) => ({
     fc
       .record({
         element: tie('expr'),
-        variable: fc.constantFrom('x', 'item'),
-        iterable: tie('expr'),
-        conditions: fc.array(tie('expr'), { maxLength: 2 }),
+        key: fc.option(tie('expr'), { nil: undefined }),
+        clauses: fc.array(
+          fc.oneof(
+            fc
+              .record({ variable: fc.constantFrom('x', 'item'), iterable: tie('expr') })
+              .map(({ variable, iterable }) => ({
+                kind: 'for' as const,
+                variable,
+                variableSpan: S,
+                iterable,
+              })),
+            tie('expr').map((test) => ({ kind: 'if' as const, test })),
+          ),
+          { maxLength: 3 },
+        ),
+        first: fc.record({ variable: fc.constantFrom('x', 'item'), iterable: tie('expr') }),
       })
       .map(
-        ({ element, variable, iterable, conditions }): Expr => ({
+        ({ element, key, clauses, first }): Expr => ({
           kind: 'comprehension',
           element,
-          variable,
-          variableSpan: S,
-          iterable,
-          conditions,
+          key,
+          clauses: [
+            { kind: 'for', variable: first.variable, variableSpan: S, iterable: first.iterable },
+            ...clauses,
+          ],
           span: S,
         }),
       ),
+    fc
+      .record({
+        object: tie('expr'),
+        start: fc.option(tie('expr'), { nil: undefined }),
+        stop: fc.option(tie('expr'), { nil: undefined }),
+        step: fc.option(tie('expr'), { nil: undefined }),
+      })
+      .map(({ object, start, stop, step }): Expr => ({ kind: 'slice', object, start, stop, step, span: S })),
     fc
       .tuple(fc.constantFrom('and', 'or' as const), tie('expr'), tie('expr'))
       .map(([op, left, right]): Expr => ({ kind: 'logical', op, left, right, span: S })),
@@ -134,7 +156,27 @@ const { expr } = fc.letrec<{ expr: Expr }>((tie) => ({
       }),
     ),
     fc
-      .tuple(fc.constantFrom('abs', 'len', 'floor', 'ceil', 'round', 'roll', 'int', 'sum'), tie('expr'))
+      .tuple(
+        fc.constantFrom(
+          'abs',
+          'len',
+          'floor',
+          'ceil',
+          'round',
+          'roll',
+          'int',
+          'sum',
+          'str',
+          'upper',
+          'sorted',
+          'range',
+          'keys',
+          'values',
+          'choice',
+          'shuffle',
+        ),
+        tie('expr'),
+      )
       .map(([callee, arg]): Expr => ({ kind: 'call', callee, args: [arg], kwargs: [], span: S })),
     fc
       .tuple(fc.constantFrom('min', 'max'), fc.array(tie('expr'), { minLength: 1, maxLength: 3 }))

@@ -166,138 +166,157 @@ export function readZip(bytes: Uint8Array): RawEntry[] {
   }
 
   // Pass 1: read and check the whole directory, so no byte is inflated from an archive that breaks a cap.
-  interface Planned {
-    name: string;
-    segments: string[];
-    method: number;
-    flags: number;
-    crc: number;
-    compressed: number;
-    size: number;
-    local: number;
-  }
-  const planned: Planned[] = [];
+  const planned: PlannedEntry[] = [];
   let total = 0;
   let at = cdOffset;
   for (let i = 0; i < count; i++) {
-    if (at + 46 > cdEnd || view.getUint32(at, true) !== CENTRAL_SIGNATURE) {
-      throw new ArchiveError('archive_format', `central directory entry ${i + 1} is malformed`);
-    }
-    const madeBy = view.getUint16(at + 4, true);
-    const flags = view.getUint16(at + 8, true);
-    const method = view.getUint16(at + 10, true);
-    const crc = view.getUint32(at + 16, true);
-    const compressed32 = view.getUint32(at + 20, true);
-    const size32 = view.getUint32(at + 24, true);
-    const nameLength = view.getUint16(at + 28, true);
-    const extraLength = view.getUint16(at + 30, true);
-    const commentLength = view.getUint16(at + 32, true);
-    const disk = view.getUint16(at + 34, true);
-    const external = view.getUint32(at + 38, true);
-    const local32 = view.getUint32(at + 42, true);
-    const extraAt = at + 46 + nameLength;
-    if (extraAt + extraLength + commentLength > cdEnd)
-      throw new ArchiveError('archive_format', `central directory entry ${i + 1} is truncated`);
-    const name = utf8.decode(bytes.subarray(at + 46, extraAt));
-    at = extraAt + extraLength + commentLength;
-    const segments = entrySegments(name);
-    // The zip64 extra field holds, in this order, only the values whose 32-bit fields are placeholders.
-    const wanted = [
-      ...(size32 === U32_PLACEHOLDER ? ['size'] : []),
-      ...(compressed32 === U32_PLACEHOLDER ? ['compressed size'] : []),
-      ...(local32 === U32_PLACEHOLDER ? ['local header offset'] : []),
-      ...(disk === U16_PLACEHOLDER ? ['disk number'] : []),
-    ];
-    const values = zip64Values(
-      view,
-      wanted.length === 0 ? undefined : findZip64Extra(view, extraAt, extraLength, name),
-      wanted,
+    const read = readCentralEntry(bytes, view, at, cdEnd, i);
+    at = read.next;
+    if (read.entry === undefined) continue;
+    total = addEntrySize(total, read.entry.size, read.entry.name);
+    planned.push(read.entry);
+  }
+  // Pass 2: extract, each bounded by its declared size.
+  return planned.map((entry) => extractEntry(bytes, view, entry, cdOffset));
+}
+
+/** A file entry of the central directory, checked, before a byte of it is read. */
+interface PlannedEntry {
+  name: string;
+  segments: string[];
+  method: number;
+  flags: number;
+  crc: number;
+  compressed: number;
+  size: number;
+  local: number;
+}
+
+/** Central directory entry `i` at `at`: where the next one starts, and the file it plans (none for a folder). */
+function readCentralEntry(
+  bytes: Uint8Array,
+  view: DataView,
+  at: number,
+  cdEnd: number,
+  i: number,
+): { next: number; entry?: PlannedEntry } {
+  if (at + 46 > cdEnd || view.getUint32(at, true) !== CENTRAL_SIGNATURE) {
+    throw new ArchiveError('archive_format', `central directory entry ${i + 1} is malformed`);
+  }
+  const madeBy = view.getUint16(at + 4, true);
+  const flags = view.getUint16(at + 8, true);
+  const method = view.getUint16(at + 10, true);
+  const crc = view.getUint32(at + 16, true);
+  const compressed32 = view.getUint32(at + 20, true);
+  const size32 = view.getUint32(at + 24, true);
+  const nameLength = view.getUint16(at + 28, true);
+  const extraLength = view.getUint16(at + 30, true);
+  const commentLength = view.getUint16(at + 32, true);
+  const disk = view.getUint16(at + 34, true);
+  const external = view.getUint32(at + 38, true);
+  const local32 = view.getUint32(at + 42, true);
+  const extraAt = at + 46 + nameLength;
+  if (extraAt + extraLength + commentLength > cdEnd)
+    throw new ArchiveError('archive_format', `central directory entry ${i + 1} is truncated`);
+  const name = utf8.decode(bytes.subarray(at + 46, extraAt));
+  const next = extraAt + extraLength + commentLength;
+  const segments = entrySegments(name);
+  // The zip64 extra field holds, in this order, only the values whose 32-bit fields are placeholders.
+  const wanted = [
+    ...(size32 === U32_PLACEHOLDER ? ['size'] : []),
+    ...(compressed32 === U32_PLACEHOLDER ? ['compressed size'] : []),
+    ...(local32 === U32_PLACEHOLDER ? ['local header offset'] : []),
+    ...(disk === U16_PLACEHOLDER ? ['disk number'] : []),
+  ];
+  const values = zip64Values(
+    view,
+    wanted.length === 0 ? undefined : findZip64Extra(view, extraAt, extraLength, name),
+    wanted,
+    name,
+  );
+  const zip64Or = (what: string, fallback: number) => {
+    const index = wanted.indexOf(what);
+    return index < 0 ? fallback : (values[index] as number);
+  };
+  const size = zip64Or('size', size32);
+  const compressed = zip64Or('compressed size', compressed32);
+  const local = zip64Or('local header offset', local32);
+  if (zip64Or('disk number', disk) !== 0)
+    throw new ArchiveError('archive_unsupported', 'multi-disk (split) archives are not supported', name);
+  if (flags & 0x1) throw new ArchiveError('archive_unsupported', 'encrypted entries are not supported', name);
+  const unixMode = madeBy >> 8 === 3 ? external >>> 16 : 0;
+  const fileType = unixMode & S_IFMT;
+  if (fileType !== 0 && fileType !== S_IFREG && fileType !== S_IFDIR) {
+    throw new ArchiveError(
+      'archive_link',
+      'symbolic links and special files are refused in cartridge archives',
       name,
     );
-    const zip64Or = (what: string, fallback: number) => {
-      const index = wanted.indexOf(what);
-      return index < 0 ? fallback : (values[index] as number);
-    };
-    const size = zip64Or('size', size32);
-    const compressed = zip64Or('compressed size', compressed32);
-    const local = zip64Or('local header offset', local32);
-    if (zip64Or('disk number', disk) !== 0)
-      throw new ArchiveError('archive_unsupported', 'multi-disk (split) archives are not supported', name);
-    if (flags & 0x1)
-      throw new ArchiveError('archive_unsupported', 'encrypted entries are not supported', name);
-    const unixMode = madeBy >> 8 === 3 ? external >>> 16 : 0;
-    const fileType = unixMode & S_IFMT;
-    if (fileType !== 0 && fileType !== S_IFREG && fileType !== S_IFDIR) {
-      throw new ArchiveError(
-        'archive_link',
-        'symbolic links and special files are refused in cartridge archives',
-        name,
-      );
-    }
-    if (name.endsWith('/') || fileType === S_IFDIR) continue;
-    if (method !== 0 && method !== 8) {
-      throw new ArchiveError(
-        'archive_unsupported',
-        `compression method ${method} (only stored and deflate)`,
-        name,
-      );
-    }
-    total = addEntrySize(total, size, name);
-    planned.push({ name, segments, method, flags, crc, compressed, size, local });
   }
+  if (name.endsWith('/') || fileType === S_IFDIR) return { next };
+  if (method !== 0 && method !== 8) {
+    throw new ArchiveError(
+      'archive_unsupported',
+      `compression method ${method} (only stored and deflate)`,
+      name,
+    );
+  }
+  return { next, entry: { name, segments, method, flags, crc, compressed, size, local } };
+}
 
-  // Pass 2: extract, each bounded by its declared size.
-  return planned.map((entry) => {
-    const { name } = entry;
-    if (entry.local + 30 > cdOffset || view.getUint32(entry.local, true) !== LOCAL_SIGNATURE) {
-      throw new ArchiveError('archive_format', 'local header missing', name);
-    }
-    // The local header must name the same file as the directory: a tool that reads local headers (most
-    // streaming unzippers) would otherwise see other names, and paths, than the ones checked here.
-    const localNameLength = view.getUint16(entry.local + 26, true);
-    const localExtraLength = view.getUint16(entry.local + 28, true);
-    const localExtraAt = entry.local + 30 + localNameLength;
-    if (localExtraAt + localExtraLength > cdOffset)
-      throw new ArchiveError('archive_format', 'the local header runs into the central directory', name);
-    const localName = bytes.subarray(entry.local + 30, localExtraAt);
-    if (utf8.decode(localName) !== name) {
+/** One planned entry's bytes: its local header agrees with the directory, its data inflates to its size. */
+function extractEntry(bytes: Uint8Array, view: DataView, entry: PlannedEntry, cdOffset: number): RawEntry {
+  const { name } = entry;
+  if (entry.local + 30 > cdOffset || view.getUint32(entry.local, true) !== LOCAL_SIGNATURE) {
+    throw new ArchiveError('archive_format', 'local header missing', name);
+  }
+  // The local header must name the same file as the directory: a tool that reads local headers (most
+  // streaming unzippers) would otherwise see other names, and paths, than the ones checked here.
+  const localNameLength = view.getUint16(entry.local + 26, true);
+  const localExtraLength = view.getUint16(entry.local + 28, true);
+  const localExtraAt = entry.local + 30 + localNameLength;
+  if (localExtraAt + localExtraLength > cdOffset)
+    throw new ArchiveError('archive_format', 'the local header runs into the central directory', name);
+  const localName = bytes.subarray(entry.local + 30, localExtraAt);
+  if (utf8.decode(localName) !== name) {
+    throw new ArchiveError(
+      'archive_format',
+      'the local header names a different file than the central directory',
+      name,
+    );
+  }
+  checkLocalZip64Sizes(view, entry, localExtraAt, localExtraLength);
+  const start = localExtraAt + localExtraLength;
+  const end = start + entry.compressed;
+  if (end > cdOffset) throw new ArchiveError('archive_format', 'data runs past the end of the archive', name);
+  const raw = bytes.subarray(start, end);
+  const data = entry.method === 0 ? raw : inflateEntry(raw, entry);
+  if (data.length !== entry.size) {
+    throw new ArchiveError(
+      data.length > entry.size ? 'archive_too_large' : 'archive_format',
+      `holds ${data.length} bytes, the directory says ${entry.size}`,
+      name,
+    );
+  }
+  if (crc32(data) !== entry.crc)
+    throw new ArchiveError('archive_format', 'CRC mismatch (a corrupt archive)', name);
+  return { segments: entry.segments, data: Uint8Array.from(data) };
+}
+
+function inflateEntry(raw: Uint8Array, entry: PlannedEntry): Uint8Array {
+  try {
+    // One byte over the declared size is enough to know it lied; never more.
+    return inflateRawSync(raw, { maxOutputLength: Math.max(1, entry.size + 1) });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
       throw new ArchiveError(
-        'archive_format',
-        'the local header names a different file than the central directory',
-        name,
+        'archive_too_large',
+        'inflates past its declared size (a zip bomb?)',
+        entry.name,
       );
     }
-    checkLocalZip64Sizes(view, entry, localExtraAt, localExtraLength);
-    const start = localExtraAt + localExtraLength;
-    const end = start + entry.compressed;
-    if (end > cdOffset)
-      throw new ArchiveError('archive_format', 'data runs past the end of the archive', name);
-    const raw = bytes.subarray(start, end);
-    let data: Uint8Array;
-    if (entry.method === 0) {
-      data = raw;
-    } else {
-      try {
-        // One byte over the declared size is enough to know it lied; never more.
-        data = inflateRawSync(raw, { maxOutputLength: Math.max(1, entry.size + 1) });
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
-          throw new ArchiveError('archive_too_large', 'inflates past its declared size (a zip bomb?)', name);
-        }
-        throw new ArchiveError('archive_format', `cannot inflate: ${(error as Error).message}`, name);
-      }
-    }
-    if (data.length !== entry.size) {
-      throw new ArchiveError(
-        data.length > entry.size ? 'archive_too_large' : 'archive_format',
-        `holds ${data.length} bytes, the directory says ${entry.size}`,
-        name,
-      );
-    }
-    if (crc32(data) !== entry.crc)
-      throw new ArchiveError('archive_format', 'CRC mismatch (a corrupt archive)', name);
-    return { segments: entry.segments, data: Uint8Array.from(data) };
-  });
+    throw new ArchiveError('archive_format', `cannot inflate: ${(error as Error).message}`, entry.name);
+  }
 }
 
 /**

@@ -6,7 +6,8 @@ import { library } from './0005_library.ts';
 import { drafts } from './0006_drafts.ts';
 import { snapshotPieces } from './0007_snapshot_pieces.ts';
 import { claimOwners } from './0008_claim_owners.ts';
-import { rebasedTurns } from './0009_rebased_turns.ts';
+import { table } from './0009_table.ts';
+import { rebasedTurns } from './0010_rebased_turns.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in order. Append only. */
@@ -19,5 +20,6 @@ export const MIGRATIONS: readonly Migration[] = [
   drafts,
   snapshotPieces,
   claimOwners,
+  table,
   rebasedTurns,
 ];

@@ -38,6 +38,7 @@ import type { PlayCommand } from './commands.ts';
 import { type ModelChoice, OFFLINE_HELP } from './models.ts';
 import type { OpenedSession } from './open-session.ts';
 import { fidelityNotice, formatChanges, formatDebug, formatNotes } from './render.ts';
+import { EmphasisStyler, renderEmphasis } from './emphasis.ts';
 import { WordWrapper, wrapLines, wrapText } from './wrap.ts';
 import { type PersonaAction, PlayPersonas } from './personas.ts';
 import type { Spinner } from './spinner.ts';
@@ -117,7 +118,7 @@ export class PlayGame {
 
   /** Story text, wrapped at the terminal's width. */
   #prose(text: string): void {
-    this.#say(wrapText(text, this.#o.width ?? 0));
+    this.#say(renderEmphasis(wrapText(text, this.#o.width ?? 0), this.#o.colors));
   }
 
   /** The rules' outcome of a turn, under its prose: dice and what changed, public fields only. */
@@ -198,7 +199,7 @@ export class PlayGame {
       if (!isSessionError(error)) throw error;
       // Offline, the engine answered instead of playing (a question, what can be done here): no turn spent.
       const answered = noTurnAnswer(error);
-      if (answered !== undefined) this.#say(this.#lines(answered.text));
+      if (answered !== undefined) this.#say(renderEmphasis(this.#lines(answered.text), this.#o.colors));
       else this.#failure(error.code, error.message);
       return 'continue';
     }
@@ -358,7 +359,9 @@ export class PlayGame {
       return;
     }
     const { spinner, out } = this.#o;
-    const wrapper = new WordWrapper(this.#o.width ?? 0, (text) => out.write(text));
+    // Emphasis is styled after wrapping: the styles' escape codes take no columns.
+    const emphasis = new EmphasisStyler(this.#o.colors);
+    const wrapper = new WordWrapper(this.#o.width ?? 0, (text) => out.write(emphasis.push(text)));
     let wrote = '';
     const onEvent = async (event: TurnEvent): Promise<void> => {
       switch (event.type) {
@@ -372,6 +375,7 @@ export class PlayGame {
           return;
         case 'done': {
           wrapper.end();
+          out.write(emphasis.end());
           if (wrote !== '' && !wrote.endsWith('\n')) out.write('\n');
           // The streamed prose contradicted the rules and was fixed (engine/turn/fidelity.ts): show what is kept.
           if (event.record.fidelity !== undefined && event.record.fidelity.outcome !== 'clean')
@@ -399,6 +403,7 @@ export class PlayGame {
     } catch (error) {
       spinner.stop();
       wrapper.end();
+      out.write(emphasis.end());
       if (wrote !== '' && !wrote.endsWith('\n')) out.write('\n');
       if (isSessionError(error) && error.code === 'invalid' && error.details.kind === 'interaction') {
         this.#say(this.#o.colors.red(error.message));

@@ -3,7 +3,8 @@
 
 import { formatPlace } from '../../../core/diagnostics.ts';
 import { diffStates, runEvent, toStateValue } from '../../../core/yare/index.ts';
-import { describeRollLabel } from '../../../engine/turn/index.ts';
+// browser.ts, not the index: the index loads the model layer, which run-event never uses.
+import { describeRollLabel } from '../../../engine/turn/browser.ts';
 import { loadCartridgeArg } from '../cartridge-arg.ts';
 import { EXIT } from '../exit-codes.ts';
 import { toJsonText } from '../json-output.ts';

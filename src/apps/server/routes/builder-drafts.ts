@@ -30,6 +30,7 @@ import { errorSchema, id, name } from '../schemas.ts';
 import { builderFiles } from './builder-schemas.ts';
 import { accessTo, diagnosticView, storeUpload, versionView } from './cartridges.ts';
 import { CartridgeCheckError } from '../cartridge-checker.ts';
+import { type RouteDefinition, registerAll } from './route-list.ts';
 
 const draftParams = z.object({ id });
 
@@ -163,9 +164,7 @@ async function startingFiles(
   return files;
 }
 
-export function registerBuilderDraftRoutes(api: RouteRegistry, deps: AppDeps): void {
-  const { store } = deps;
-
+const listTemplates: RouteDefinition = (api, deps) => {
   api.add(
     {
       method: 'get',
@@ -176,7 +175,10 @@ export function registerBuilderDraftRoutes(api: RouteRegistry, deps: AppDeps): v
     },
     async ({ c }) => c.json({ templates: builderTemplates() }),
   );
+};
 
+const listDrafts: RouteDefinition = (api, deps) => {
+  const { store } = deps;
   api.add(
     {
       method: 'get',
@@ -188,7 +190,9 @@ export function registerBuilderDraftRoutes(api: RouteRegistry, deps: AppDeps): v
     async ({ c }) =>
       c.json({ drafts: (await store.listDrafts(c.get('principal').id)).map(draftSummaryView) }),
   );
+};
 
+const createDraft: RouteDefinition = (api, deps) => {
   api.add(
     {
       method: 'post',
@@ -215,7 +219,10 @@ export function registerBuilderDraftRoutes(api: RouteRegistry, deps: AppDeps): v
       return c.json({ draft: draftView(draft) }, 201);
     },
   );
+};
 
+const getDraft: RouteDefinition = (api, deps) => {
+  const { store } = deps;
   api.add(
     {
       method: 'get',
@@ -234,7 +241,10 @@ export function registerBuilderDraftRoutes(api: RouteRegistry, deps: AppDeps): v
       return c.json({ draft: draftView(draft) });
     },
   );
+};
 
+const saveDraft: RouteDefinition = (api, deps) => {
+  const { store } = deps;
   api.add(
     {
       method: 'put',
@@ -295,7 +305,10 @@ export function registerBuilderDraftRoutes(api: RouteRegistry, deps: AppDeps): v
       return c.json({ draft: draftSummaryView(draft), check });
     },
   );
+};
 
+const deleteDraft: RouteDefinition = (api, deps) => {
+  const { store } = deps;
   api.add(
     {
       method: 'delete',
@@ -313,7 +326,10 @@ export function registerBuilderDraftRoutes(api: RouteRegistry, deps: AppDeps): v
       return c.body(null, 204);
     },
   );
+};
 
+const saveDraftAsVersion: RouteDefinition = (api, deps) => {
+  const { store } = deps;
   api.add(
     {
       method: 'post',
@@ -353,7 +369,10 @@ export function registerBuilderDraftRoutes(api: RouteRegistry, deps: AppDeps): v
       );
     },
   );
+};
 
+const getDraftArchive: RouteDefinition = (api, deps) => {
+  const { store } = deps;
   api.add(
     {
       method: 'get',
@@ -387,4 +406,20 @@ export function registerBuilderDraftRoutes(api: RouteRegistry, deps: AppDeps): v
       });
     },
   );
+};
+
+/** Every route of this file, in the order they are registered. */
+export const BUILDER_DRAFT_ROUTES: readonly RouteDefinition[] = [
+  listTemplates,
+  listDrafts,
+  createDraft,
+  getDraft,
+  saveDraft,
+  deleteDraft,
+  saveDraftAsVersion,
+  getDraftArchive,
+];
+
+export function registerBuilderDraftRoutes(api: RouteRegistry, deps: AppDeps): void {
+  registerAll(api, deps, BUILDER_DRAFT_ROUTES);
 }

@@ -1,33 +1,30 @@
 // `POST /v1/builder/generate`: the AI generator (src/tools/authoring/builder/generate.ts) over Server-Sent
 // Events, with the caller's models, bounded like a turn (docs/studio.md): admitted per key
-// (generate-admission.ts; 429/503 past the queue), each answer read and checked in the checker's worker,
+// (generate-admission.ts; 429/503 past the queue), run whole in the generator's worker (generate/runner.ts:
+// the model call and its streamed answer, the answer's reading and checking, bounded in time and memory),
 // the model stopped once its answer passes MAX_ANSWER_CHARS, and a stream whose client leaves more than
-// MAX_UNREAD_GENERATE_BYTES unread dropped with its model call. Events: `round` (the model is asked: draft
+// MAX_UNREAD_GENERATE_BYTES unread dropped with its generation. Events: `round` (the model is asked: draft
 // or repair), `answered`, `checked` (the checker's findings as file:line:col), then `saved` (the draft the
-// result was saved as) and `done` with the files, the findings and the transcript, or `error` (the model
-// failed, or the client went away).
+// result was saved as) and a small `done` (the findings; the files and transcript are the draft's), or
+// `error` (the model failed, a bound was reached, or the client went away).
 
 import { z } from 'zod';
-import { isModelError, type ModelSet } from '../../../adapters/llm/index.ts';
 import type { Draft, Principal } from '../../../adapters/store/index.ts';
-import { type Diagnostic, formatPlace } from '../../../core/diagnostics.ts';
+import type { PortableModels } from '../../../engine/session/index.ts';
 import {
   DRAFT_FILES,
   type DraftFiles,
   draftFilesOf,
-  generateCartridge,
-  type GenerateEvent,
-  type GenerateResult,
   MAX_REPAIR_ROUNDS,
   MAX_REQUIREMENTS_CHARS,
-  transcriptMarkdown,
 } from '../../../tools/authoring/builder/index.ts';
-import { CartridgeCheckError } from '../cartridge-checker.ts';
+import type { GenerateStreamEvent } from '../../contract/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import { GenerateAdmission, type Release } from '../generate-admission.ts';
+import type { GenerationJob, GenerationResult } from '../generate/protocol.ts';
+import { GenerationFailed } from '../generate/runner.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import type { GenerateStreamEvent, GeneratorFinding } from '../../contract/index.ts';
 import { errorSchema, id, name } from '../schemas.ts';
 import { sseResponse } from '../sse.ts';
 import { createDraftFor } from './builder-drafts.ts';
@@ -66,51 +63,10 @@ const generateBody = z.strictObject({
 });
 type GenerateBody = z.infer<typeof generateBody>;
 
-/** A draft's name from generated rules: their bot_name when it is a plain short line. */
-function botNameOf(yare: string | undefined): string | undefined {
-  const line = yare?.split('\n').find((l) => l.startsWith('bot_name:'));
-  const value = line
-    ?.slice('bot_name:'.length)
-    .trim()
-    .replace(/^["']|["']$/g, '');
-  return value && value.length <= 100 && /^[\p{L}\p{N} .,'!?&-]+$/u.test(value) ? value : undefined;
-}
-
-function finding(d: Diagnostic): GeneratorFinding {
-  return {
-    severity: d.severity,
-    code: d.code,
-    message: d.message,
-    where: formatPlace(d.place),
-    ...(d.place ? { file: d.place.file, line: d.place.line, col: d.place.col } : {}),
-  };
-}
-
-/** A generator event as the stream sends it. */
-function progressEvent(event: GenerateEvent): GenerateStreamEvent {
-  switch (event.type) {
-    case 'asking':
-      return { event: 'round', data: { round: event.round, kind: event.kind, errors: event.errors } };
-    case 'answered':
-      return { event: 'answered', data: { round: event.round, chars: event.chars, files: event.files } };
-    case 'checked':
-      return {
-        event: 'checked',
-        data: { round: event.round, errors: event.errors.map(finding), warnings: event.warnings.length },
-      };
-    default: {
-      const never: never = event;
-      throw new Error(`unknown event ${JSON.stringify(never)}`);
-    }
-  }
-}
-
 /** What ended a generation early, as the stream's `error` event says it. */
 function errorData(error: unknown): { code: string; message: string } {
-  if (isModelError(error)) return { code: 'model', message: `the model failed: ${error.message}` };
+  if (error instanceof GenerationFailed) return error.failure;
   if (error instanceof ApiError) return { code: error.code, message: error.message };
-  if (error instanceof CartridgeCheckError)
-    return { code: 'cartridge_check_failed', message: `the draft could not be checked: ${error.message}` };
   return { code: 'internal', message: 'the generator failed' };
 }
 
@@ -118,41 +74,48 @@ interface Generation {
   readonly deps: AppDeps;
   readonly principal: Principal;
   readonly body: GenerateBody;
-  readonly models: ModelSet;
+  readonly models: PortableModels;
   readonly target: Draft | undefined;
 }
 
-/** The result lands as a draft (never lost on reload) with the transcript; then `saved` and `done`. */
-async function finish(
-  g: Generation,
-  result: GenerateResult,
-  send: (event: GenerateStreamEvent) => void,
-): Promise<void> {
-  const transcript = transcriptMarkdown(result.transcript);
-  const draft =
+/** The result saved: into the draft named (unless it was deleted meanwhile), else as a new draft. */
+async function save(g: Generation, result: GenerationResult): Promise<Draft> {
+  const updated =
     g.target === undefined
-      ? await createDraftFor(g.deps, g.principal, {
-          name: g.body.draftName ?? botNameOf(result.files['yare.yaml']) ?? 'Generated cartridge',
-          files: result.files,
-          transcript,
-        })
+      ? undefined
       : await g.deps.store.updateDraft(g.target.id, g.principal.id, {
           files: { ...draftFilesOf(g.target.files), ...result.files },
-          transcript,
+          transcript: result.transcript,
         });
-  const rounds = result.transcript.rounds.length;
-  // Its own small event first: a client that cannot read a large `done` still finds the draft.
-  send({ event: 'saved', data: { draftId: draft?.id ?? null, ok: result.ok, rounds } });
+  return (
+    updated ??
+    (await createDraftFor(g.deps, g.principal, {
+      name: g.body.draftName ?? g.target?.name ?? result.botName ?? 'Generated cartridge',
+      files: result.files,
+      transcript: result.transcript,
+    }))
+  );
+}
+
+/** The result lands as a draft (never lost on reload); `saved` and a small `done` say which. */
+async function finish(
+  g: Generation,
+  result: GenerationResult,
+  send: (event: GenerateStreamEvent) => void,
+): Promise<void> {
+  const draft = await save(g, result);
+  send({ event: 'saved', data: { draftId: draft.id, ok: result.ok, rounds: result.rounds } });
+  // The files and the transcript are the draft's (GET /v1/builder/drafts/{id}): `done` stays small.
   send({
     event: 'done',
     data: {
       ok: result.ok,
-      files: result.files,
-      errors: result.errors.map(finding),
-      warnings: result.warnings.map(finding),
-      rounds,
-      transcript,
-      draftId: draft?.id ?? null,
+      errors: result.errors,
+      errorCount: result.errorCount,
+      warnings: result.warnings,
+      warningCount: result.warningCount,
+      rounds: result.rounds,
+      draftId: draft.id,
     },
   });
 }
@@ -164,21 +127,14 @@ async function stream(
   signal: AbortSignal,
   release: Release,
 ) {
-  const run = generateCartridge({
-    model: g.models.director,
-    requirements: g.body.requirements,
-    signal,
-    // Reading and checking each answer (up to MAX_ANSWER_CHARS) happens in the checker's worker.
-    judge: (input) => g.deps.checker.judge(input, g.principal.id),
-    ...(g.body.rounds === undefined ? {} : { repairRounds: g.body.rounds }),
-    ...(g.body.existing ? { existing: g.body.existing as DraftFiles } : {}),
-  });
   try {
-    for (;;) {
-      const next = await run.next();
-      if (next.done) return await finish(g, next.value, send);
-      send(progressEvent(next.value));
-    }
+    const job: GenerationJob = {
+      requirements: g.body.requirements,
+      ...(g.body.rounds === undefined ? {} : { rounds: g.body.rounds }),
+      ...(g.body.existing ? { existing: g.body.existing as DraftFiles } : {}),
+    };
+    const result = await g.deps.generator.run(job, g.models, signal, send);
+    await finish(g, result, send);
   } catch (error) {
     send({ event: 'error', data: errorData(error) });
   } finally {
@@ -216,7 +172,7 @@ export function registerBuilderGenerateRoute(api: RouteRegistry, deps: AppDeps):
         body.draftId === undefined ? undefined : await deps.store.getDraft(body.draftId, principal.id);
       if (body.draftId !== undefined && target === undefined)
         throw new ApiError(404, 'not_found', `no draft '${body.draftId}' of yours`);
-      const models = await guarded(() => deps.models.modelsFor(principal.id));
+      const models = await guarded(() => deps.models.portableModelsFor(principal.id));
       if (models === null)
         throw new ApiError(
           409,

@@ -37,7 +37,7 @@ export const tryBody = z.strictObject({
   files: builderFiles,
   event: z.string().min(1).max(MAX_EVENT_NAME_CHARS),
   inputs: z.record(z.string(), z.unknown()).optional(),
-  /** The state to run on: the fields that matter, merged over the initial state. */
+  /** The state to run on: the fields that matter (or a whole state), laid over the initial state. */
   state: z.record(z.string(), z.unknown()).optional(),
   seed: seed.optional(),
 });
@@ -48,6 +48,6 @@ export const exploreBody = z.strictObject({
   runs: z.number().int().min(1).max(MAX_BUILDER_EXPLORE_RUNS).optional(),
   depth: z.number().int().min(1).max(MAX_BUILDER_EXPLORE_DEPTH).optional(),
   seed: z.number().int().min(0).max(MAX_EXPLORE_SEED).optional(),
-  /** The state every playthrough starts from: the fields that matter, merged over the initial state. */
+  /** The state every playthrough starts from: the fields that matter (or a whole state), laid over the initial state. */
   state: z.record(z.string(), z.unknown()).optional(),
 });

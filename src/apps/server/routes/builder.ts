@@ -98,7 +98,7 @@ export function registerBuilderRoutes(api: RouteRegistry, deps: AppDeps): void {
       path: '/v1/builder/try',
       tag: 'builder',
       summary:
-        'Runs one event of a draft’s rules on a state (the initial one, or `state` merged over it) with a seed, as `mnesos run-event`: notes, dice rolls and the state diff. Nothing is stored.',
+        'Runs one event of a draft’s rules on a state (the initial one, or `state` laid over it) with a seed, as `mnesos run-event`: notes, dice rolls and the state diff. Nothing is stored.',
       body: tryBody,
       responses: {
         200: { description: 'The run: `ok`, `notes`, `rolls`, `changes` (or `error`)', schema: tryResponse },

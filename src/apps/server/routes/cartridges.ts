@@ -21,6 +21,7 @@ import { readBodyBytes } from '../body.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { AppEnv, JsonOf, RouteRegistry } from '../openapi.ts';
+import { type RouteDefinition, registerAll } from './route-list.ts';
 import {
   type CartridgeVersionView,
   cartridgeVersionFilesResponse,
@@ -282,9 +283,8 @@ function archiveStatus(error: ArchiveError): 413 | 422 {
   return error.code === 'archive_too_large' ? 413 : 422;
 }
 
-export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void {
-  const { store, library } = deps;
-
+const listCartridges: RouteDefinition = (api, deps) => {
+  const { store } = deps;
   api.add(
     {
       method: 'get',
@@ -317,7 +317,10 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
       });
     },
   );
+};
 
+const uploadCartridge: RouteDefinition = (api, deps) => {
+  const { library } = deps;
   api.add(
     {
       method: 'post',
@@ -369,7 +372,10 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
       return storedVersionAnswer(c, result);
     },
   );
+};
 
+const listVersions: RouteDefinition = (api, deps) => {
+  const { store } = deps;
   api.add(
     {
       method: 'get',
@@ -401,7 +407,10 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
       });
     },
   );
+};
 
+const getVersion: RouteDefinition = (api, deps) => {
+  const { store } = deps;
   api.add(
     {
       method: 'get',
@@ -426,7 +435,10 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
         });
       }),
   );
+};
 
+const deleteVersion: RouteDefinition = (api, deps) => {
+  const { store, library } = deps;
   api.add(
     {
       method: 'delete',
@@ -463,7 +475,10 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
       return c.body(null, 204);
     },
   );
+};
 
+const patchVersion: RouteDefinition = (api, deps) => {
+  const { store } = deps;
   api.add(
     {
       method: 'patch',
@@ -498,4 +513,18 @@ export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void
       return c.json({ version: libraryVersionView(updated.version) });
     },
   );
+};
+
+/** Every route of this file, in the order they are registered. */
+export const CARTRIDGE_ROUTES: readonly RouteDefinition[] = [
+  listCartridges,
+  uploadCartridge,
+  listVersions,
+  getVersion,
+  deleteVersion,
+  patchVersion,
+];
+
+export function registerCartridgeRoutes(api: RouteRegistry, deps: AppDeps): void {
+  registerAll(api, deps, CARTRIDGE_ROUTES);
 }

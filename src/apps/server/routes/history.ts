@@ -8,7 +8,7 @@ import { ApiError } from '../errors.ts';
 import { HISTORY_MAX_CHARS, HISTORY_MAX_TURNS } from '../limits.ts';
 import type { RouteRegistry } from '../openapi.ts';
 import { atTurnQuery, errorSchema, historyResponse, sessionParams } from '../schemas.ts';
-import { publicTurnView } from '../views.ts';
+import { memberTurnView, viewerOf } from '../member-views.ts';
 import { guarded } from './guard.ts';
 
 export function registerHistoryRoutes(api: RouteRegistry, deps: AppDeps): void {
@@ -29,7 +29,9 @@ export function registerHistoryRoutes(api: RouteRegistry, deps: AppDeps): void {
     },
     async ({ c, params, query }) =>
       guarded(async () => {
-        const session = await service.getSession(c.get('principal').id, params.id);
+        const access = await deps.table.access(c.get('principal').id, params.id);
+        const { session } = access;
+        const viewer = viewerOf(access);
         const turnId = query.turnId ?? session.headTurnId;
         const branch = await store.getBranch(params.id, turnId, {
           limit: HISTORY_MAX_TURNS,
@@ -39,7 +41,7 @@ export function registerHistoryRoutes(api: RouteRegistry, deps: AppDeps): void {
         const { cartridge } = await service.cartridgeOf(session);
         return c.json({
           turnId,
-          turns: branch.turns.map((turn) => publicTurnView(turn, cartridge)),
+          turns: branch.turns.map((turn) => memberTurnView(turn, cartridge, viewer)),
           complete: branch.complete,
         });
       }),

@@ -24,6 +24,7 @@ import {
   versionTag,
 } from '../library-views.ts';
 import type { AppEnv, RouteRegistry } from '../openapi.ts';
+import { type RouteDefinition, registerAll } from './route-list.ts';
 import { cartridgeDetailResponse, libraryCartridgeResponse, uploadResponse } from '../../contract/index.ts';
 import { errorSchema, id } from '../schemas.ts';
 import { libraryOwner, requireContentType, storedVersionAnswer, storeUpload } from './cartridges.ts';
@@ -80,27 +81,50 @@ function isCoverOf(type: CoverMediaType, bytes: Uint8Array): boolean {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-export function registerLibraryRoutes(api: RouteRegistry, deps: AppDeps): void {
-  const { store, library } = deps;
+/** The cartridge the caller may see, or 404. */
+async function visible(deps: AppDeps, c: Context<AppEnv>, ref: string) {
+  const viewer = libraryOwner(deps, c.get('principal'));
+  const cartridge = await deps.store.findLibraryCartridge(viewer, ref);
+  if (cartridge === undefined) throw new ApiError(404, 'not_found', `no cartridge '${ref}'`);
+  return { viewer, cartridge };
+}
 
-  /** The cartridge the caller may see, or 404. */
-  async function visible(c: Context<AppEnv>, ref: string) {
-    const viewer = libraryOwner(deps, c.get('principal'));
-    const cartridge = await store.findLibraryCartridge(viewer, ref);
-    if (cartridge === undefined) throw new ApiError(404, 'not_found', `no cartridge '${ref}'`);
-    return { viewer, cartridge };
+/** The caller's own cartridge, or 404 (another's, public or not, is not the caller's to change). */
+async function owned(
+  deps: AppDeps,
+  c: Context<AppEnv>,
+  ref: string,
+): Promise<{ owner: string; cartridge: LibraryCartridge }> {
+  const { viewer, cartridge } = await visible(deps, c, ref);
+  if (cartridge.ownerId !== viewer) throw new ApiError(404, 'not_found', `no cartridge '${ref}' of yours`);
+  return { owner: viewer, cartridge };
+}
+
+/** The version a single-file update starts from: `from`, else the newest listed, else the newest. */
+async function baseVersion(
+  { store }: AppDeps,
+  owner: string,
+  cartridge: LibraryCartridge,
+  from: string | undefined,
+) {
+  let baseId: string | undefined;
+  if (from !== undefined) {
+    const entry = await store.getLibraryVersion(owner, from);
+    if (entry === undefined || entry.name !== cartridge.name)
+      throw new ApiError(404, 'not_found', `no version '${from}' of cartridge '${cartridge.name}'`);
+    baseId = entry.id;
+  } else {
+    const versions = await store.listLibraryVersions(cartridge.id, { includeArchived: true });
+    baseId = (versions.find((v) => v.archivedAt === null) ?? versions[0])?.id;
   }
+  const version = baseId === undefined ? undefined : await store.getCartridgeVersion(baseId);
+  if (version === undefined)
+    throw new ApiError(404, 'not_found', `cartridge '${cartridge.name}' has no version to update`);
+  return version;
+}
 
-  /** The caller's own cartridge, or 404 (another's, public or not, is not the caller's to change). */
-  async function owned(
-    c: Context<AppEnv>,
-    ref: string,
-  ): Promise<{ owner: string; cartridge: LibraryCartridge }> {
-    const { viewer, cartridge } = await visible(c, ref);
-    if (cartridge.ownerId !== viewer) throw new ApiError(404, 'not_found', `no cartridge '${ref}' of yours`);
-    return { owner: viewer, cartridge };
-  }
-
+const getCartridge: RouteDefinition = (api, deps) => {
+  const { store } = deps;
   api.add(
     {
       method: 'get',
@@ -113,7 +137,7 @@ export function registerLibraryRoutes(api: RouteRegistry, deps: AppDeps): void {
       responses: { 200: { description: 'The cartridge', schema: cartridgeDetailResponse }, 404: NOT_FOUND },
     },
     async ({ c, params, query }) => {
-      const { viewer, cartridge } = await visible(c, params.ref);
+      const { viewer, cartridge } = await visible(deps, c, params.ref);
       const versions = await store.listLibraryVersions(cartridge.id, {
         includeArchived: query.archived === 'true' && cartridge.ownerId === viewer,
       });
@@ -123,7 +147,10 @@ export function registerLibraryRoutes(api: RouteRegistry, deps: AppDeps): void {
       });
     },
   );
+};
 
+const patchCartridge: RouteDefinition = (api, deps) => {
+  const { store } = deps;
   api.add(
     {
       method: 'patch',
@@ -136,7 +163,7 @@ export function registerLibraryRoutes(api: RouteRegistry, deps: AppDeps): void {
       responses: { 200: { description: 'The cartridge', schema: libraryCartridgeResponse }, 404: NOT_FOUND },
     },
     async ({ c, params, body }) => {
-      const { owner, cartridge } = await owned(c, params.ref);
+      const { owner, cartridge } = await owned(deps, c, params.ref);
       const updated = await store.updateLibraryCartridge(owner, cartridge.id, {
         ...(body.title === undefined ? {} : { title: body.title }),
         ...(body.description === undefined ? {} : { description: body.description }),
@@ -150,7 +177,10 @@ export function registerLibraryRoutes(api: RouteRegistry, deps: AppDeps): void {
       return c.json({ cartridge: libraryCartridgeView(updated, owner) });
     },
   );
+};
 
+const deleteCartridge: RouteDefinition = (api, deps) => {
+  const { store, library } = deps;
   api.add(
     {
       method: 'delete',
@@ -169,7 +199,7 @@ export function registerLibraryRoutes(api: RouteRegistry, deps: AppDeps): void {
       },
     },
     async ({ c, params }) => {
-      const { owner, cartridge } = await owned(c, params.ref);
+      const { owner, cartridge } = await owned(deps, c, params.ref);
       const before = await store.listLibraryVersions(cartridge.id, { includeArchived: true });
       const deleted = await store.deleteLibraryCartridge(owner, cartridge.id);
       if (!deleted.ok && deleted.reason === 'not-found')
@@ -190,7 +220,10 @@ export function registerLibraryRoutes(api: RouteRegistry, deps: AppDeps): void {
       return c.body(null, 204);
     },
   );
+};
 
+const putCover: RouteDefinition = (api, deps) => {
+  const { store } = deps;
   api.add(
     {
       method: 'put',
@@ -208,7 +241,7 @@ export function registerLibraryRoutes(api: RouteRegistry, deps: AppDeps): void {
       },
     },
     async ({ c, params }) => {
-      const { owner, cartridge } = await owned(c, params.ref);
+      const { owner, cartridge } = await owned(deps, c, params.ref);
       requireContentType(c.req.header('content-type'), COVER_MEDIA_TYPES, 'the cover');
       const mediaType = (c.req.header('content-type') ?? '')
         .split(';')[0]!
@@ -237,7 +270,10 @@ export function registerLibraryRoutes(api: RouteRegistry, deps: AppDeps): void {
       return c.json({ cartridge: libraryCartridgeView(updated ?? cartridge, owner) });
     },
   );
+};
 
+const getCover: RouteDefinition = (api, deps) => {
+  const { store } = deps;
   api.add(
     {
       method: 'get',
@@ -252,7 +288,7 @@ export function registerLibraryRoutes(api: RouteRegistry, deps: AppDeps): void {
       },
     },
     async ({ c, params }) => {
-      const { cartridge } = await visible(c, params.ref);
+      const { cartridge } = await visible(deps, c, params.ref);
       const cover = await store.getCartridgeCover(cartridge.id);
       if (cover === undefined) throw new ApiError(404, 'not_found', `cartridge '${params.ref}' has no cover`);
       const extension = cover.mediaType.split('/')[1] ?? 'bin';
@@ -270,7 +306,10 @@ export function registerLibraryRoutes(api: RouteRegistry, deps: AppDeps): void {
       });
     },
   );
+};
 
+const deleteCover: RouteDefinition = (api, deps) => {
+  const { store } = deps;
   api.add(
     {
       method: 'delete',
@@ -281,12 +320,15 @@ export function registerLibraryRoutes(api: RouteRegistry, deps: AppDeps): void {
       responses: { 204: { description: 'Removed (or there was none)' }, 404: NOT_FOUND },
     },
     async ({ c, params }) => {
-      const { owner, cartridge } = await owned(c, params.ref);
+      const { owner, cartridge } = await owned(deps, c, params.ref);
       await store.setCartridgeCover(owner, cartridge.id, null);
       return c.body(null, 204);
     },
   );
+};
 
+const putFile: RouteDefinition = (api, deps) => {
+  const { store } = deps;
   api.add(
     {
       method: 'put',
@@ -315,7 +357,7 @@ export function registerLibraryRoutes(api: RouteRegistry, deps: AppDeps): void {
     },
     async ({ c, params, query }) => {
       const principal = c.get('principal');
-      const { owner, cartridge } = await owned(c, params.ref);
+      const { owner, cartridge } = await owned(deps, c, params.ref);
       const spec = CARTRIDGE_FILES.find((f) => f.name === params.file);
       if (spec === undefined) {
         throw new ApiError(
@@ -333,7 +375,7 @@ export function registerLibraryRoutes(api: RouteRegistry, deps: AppDeps): void {
       } catch {
         throw new ApiError(422, 'not_utf8', `${params.file} is not UTF-8 text`, { file: params.file });
       }
-      const base = await baseVersion(owner, cartridge, query.from);
+      const base = await baseVersion(deps, owner, cartridge, query.from);
       const files = new Map<string, string>();
       for (const [name, text] of Object.entries(base.files as Record<string, unknown>)) {
         if (typeof text !== 'string') continue;
@@ -351,22 +393,19 @@ export function registerLibraryRoutes(api: RouteRegistry, deps: AppDeps): void {
       return storedVersionAnswer(c, result, stored ? libraryVersionView(stored) : undefined);
     },
   );
+};
 
-  /** The version a single-file update starts from: `from`, else the newest listed, else the newest. */
-  async function baseVersion(owner: string, cartridge: LibraryCartridge, from: string | undefined) {
-    let baseId: string | undefined;
-    if (from !== undefined) {
-      const entry = await store.getLibraryVersion(owner, from);
-      if (entry === undefined || entry.name !== cartridge.name)
-        throw new ApiError(404, 'not_found', `no version '${from}' of cartridge '${cartridge.name}'`);
-      baseId = entry.id;
-    } else {
-      const versions = await store.listLibraryVersions(cartridge.id, { includeArchived: true });
-      baseId = (versions.find((v) => v.archivedAt === null) ?? versions[0])?.id;
-    }
-    const version = baseId === undefined ? undefined : await store.getCartridgeVersion(baseId);
-    if (version === undefined)
-      throw new ApiError(404, 'not_found', `cartridge '${cartridge.name}' has no version to update`);
-    return version;
-  }
+/** Every route of this file, in the order they are registered. */
+export const LIBRARY_ROUTES: readonly RouteDefinition[] = [
+  getCartridge,
+  patchCartridge,
+  deleteCartridge,
+  putCover,
+  getCover,
+  deleteCover,
+  putFile,
+];
+
+export function registerLibraryRoutes(api: RouteRegistry, deps: AppDeps): void {
+  registerAll(api, deps, LIBRARY_ROUTES);
 }

@@ -8,6 +8,7 @@ import { saveResponse, savesResponse, sessionResponse } from '../../contract/ind
 import { errorSchema, renameSaveBody, saveBody, saveParams, sessionParams } from '../schemas.ts';
 import { saveView, sessionView } from '../views.ts';
 import { guarded } from './guard.ts';
+import { type RouteDefinition, registerAll } from './route-list.ts';
 
 const ERRORS = {
   404: { description: 'No such session, turn or save', schema: errorSchema },
@@ -31,11 +32,13 @@ function saveFailure(
   }
 }
 
-export function registerSaveRoutes(api: RouteRegistry, deps: AppDeps): void {
-  const { service, store } = deps;
-  const owned = (principalId: string, sessionId: string) =>
-    guarded(() => service.getSession(principalId, sessionId));
+/** The caller's session (404 for anyone else's), before anything of its saves is read or changed. */
+function owned(deps: AppDeps, principalId: string, sessionId: string) {
+  return guarded(() => deps.service.getSession(principalId, sessionId));
+}
 
+const createSave: RouteDefinition = (api, deps) => {
+  const { store } = deps;
   api.add(
     {
       method: 'post',
@@ -47,7 +50,7 @@ export function registerSaveRoutes(api: RouteRegistry, deps: AppDeps): void {
       responses: { 201: { description: 'The save', schema: saveResponse }, ...ERRORS },
     },
     async ({ c, params, body }) => {
-      const session = await owned(c.get('principal').id, params.id);
+      const session = await owned(deps, c.get('principal').id, params.id);
       const result = await store.createSave({
         sessionId: params.id,
         turnId: body.turnId ?? session.headTurnId,
@@ -57,7 +60,10 @@ export function registerSaveRoutes(api: RouteRegistry, deps: AppDeps): void {
       return c.json({ save: saveView(result.save) }, 201);
     },
   );
+};
 
+const listSaves: RouteDefinition = (api, deps) => {
+  const { store } = deps;
   api.add(
     {
       method: 'get',
@@ -68,11 +74,14 @@ export function registerSaveRoutes(api: RouteRegistry, deps: AppDeps): void {
       responses: { 200: { description: 'Saves', schema: savesResponse }, 404: ERRORS[404] },
     },
     async ({ c, params }) => {
-      await owned(c.get('principal').id, params.id);
+      await owned(deps, c.get('principal').id, params.id);
       return c.json({ saves: (await store.listSaves(params.id)).map(saveView) });
     },
   );
+};
 
+const renameSave: RouteDefinition = (api, deps) => {
+  const { store } = deps;
   api.add(
     {
       method: 'patch',
@@ -84,13 +93,16 @@ export function registerSaveRoutes(api: RouteRegistry, deps: AppDeps): void {
       responses: { 200: { description: 'The save', schema: saveResponse }, ...ERRORS },
     },
     async ({ c, params, body }) => {
-      await owned(c.get('principal').id, params.id);
+      await owned(deps, c.get('principal').id, params.id);
       const result = await store.renameSave(params.id, params.saveId, body.name);
       if (!result.ok) throw saveFailure(result.reason);
       return c.json({ save: saveView(result.save) });
     },
   );
+};
 
+const deleteSave: RouteDefinition = (api, deps) => {
+  const { store } = deps;
   api.add(
     {
       method: 'delete',
@@ -101,13 +113,16 @@ export function registerSaveRoutes(api: RouteRegistry, deps: AppDeps): void {
       responses: { 204: { description: 'Deleted' }, 404: ERRORS[404] },
     },
     async ({ c, params }) => {
-      await owned(c.get('principal').id, params.id);
+      await owned(deps, c.get('principal').id, params.id);
       if (!(await store.deleteSave(params.id, params.saveId)))
         throw new ApiError(404, 'not_found', 'save not found');
       return c.body(null, 204);
     },
   );
+};
 
+const loadSave: RouteDefinition = (api, deps) => {
+  const { service, store } = deps;
   api.add(
     {
       method: 'post',
@@ -119,11 +134,24 @@ export function registerSaveRoutes(api: RouteRegistry, deps: AppDeps): void {
     },
     async ({ c, params }) => {
       const principalId = c.get('principal').id;
-      await owned(principalId, params.id);
+      await owned(deps, principalId, params.id);
       const save = await store.getSave(params.id, params.saveId);
       if (save === undefined) throw new ApiError(404, 'not_found', 'save not found');
       const session = await guarded(() => service.moveHead(principalId, params.id, save.turnId));
       return c.json({ session: sessionView(session) });
     },
   );
+};
+
+/** Every route of this file, in the order they are registered. */
+export const SAVE_ROUTES: readonly RouteDefinition[] = [
+  createSave,
+  listSaves,
+  renameSave,
+  deleteSave,
+  loadSave,
+];
+
+export function registerSaveRoutes(api: RouteRegistry, deps: AppDeps): void {
+  registerAll(api, deps, SAVE_ROUTES);
 }

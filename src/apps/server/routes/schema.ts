@@ -25,7 +25,7 @@ export function registerSchemaRoutes(api: RouteRegistry, deps: AppDeps): void {
     },
     async ({ c, params }) =>
       guarded(async () => {
-        const session = await service.getSession(c.get('principal').id, params.id);
+        const { session } = await deps.table.access(c.get('principal').id, params.id);
         const { cartridge } = await service.cartridgeOf(session);
         return c.json({ fields: publicSchemaFields(cartridge.rules.schema) });
       }),

@@ -153,7 +153,7 @@ export function registerSessionRoutes(api: RouteRegistry, deps: AppDeps): void {
     },
     async ({ c, params }) =>
       guarded(async () =>
-        c.json({ session: sessionView(await service.getSession(c.get('principal').id, params.id)) }),
+        c.json({ session: sessionView((await deps.table.access(c.get('principal').id, params.id)).session) }),
       ),
   );
 

@@ -18,8 +18,9 @@ import {
 } from '../../contract/index.ts';
 import { authorEventBody, errorSchema, id, sessionParams, stateQuery } from '../schemas.ts';
 import { turnView } from '../views.ts';
+import { seatTurnView, viewerOf } from '../member-views.ts';
 import { guarded } from './guard.ts';
-import { viewFor } from './turns.ts';
+import { viewForSeat } from './turns.ts';
 
 const NOT_FOUND = { description: 'No such session or turn', schema: errorSchema };
 
@@ -58,11 +59,16 @@ export function registerStateRoutes(api: RouteRegistry, deps: AppDeps): void {
     async ({ c, params, query }) =>
       guarded(async () => {
         const principalId = c.get('principal').id;
-        const view = viewFor(deps, query.view);
-        const session = await service.getSession(principalId, params.id);
-        const turn = await service.getTurn(principalId, params.id, query.turnId ?? session.headTurnId);
+        const access = await deps.table.access(principalId, params.id);
+        const { session } = access;
+        const view = viewForSeat(deps, query.view, access.role);
+        const turn = await service.getTurn(
+          session.principalId,
+          params.id,
+          query.turnId ?? session.headTurnId,
+        );
         const { cartridge } = await service.cartridgeOf(session);
-        const shown = turnView(turn, cartridge, view);
+        const shown = seatTurnView(turn, cartridge, view, viewerOf(access));
         return c.json({
           turnId: turn.id,
           view,

@@ -10,14 +10,17 @@ import {
   type ReadyTurn,
   SessionError,
   type SessionService,
+  steers,
   type TurnRequest,
   turnOf,
 } from '../../../engine/session/index.ts';
+import type { MemberRole } from '../../../adapters/store/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError, errorBody, fromSessionError } from '../errors.ts';
 import type { AppEnv, JsonOf, OtherAnswer, RouteRegistry } from '../openapi.ts';
 import {
   childrenResponse,
+  roundSubmittedResponse,
   sessionResponse,
   type noTurnResponse,
   treeResponse,
@@ -37,8 +40,9 @@ import {
   undoBody,
 } from '../schemas.ts';
 import { sseResponse, wantsEventStream } from '../sse.ts';
+import { readsTurn, seatReplayEvents, seatTurnView, type Viewer, viewerOf } from '../member-views.ts';
 import { guarded } from './guard.ts';
-import { eventView, nodeView, replayEvents, sessionView, turnView, type View } from '../views.ts';
+import { eventView, nodeView, sessionView, type View } from '../views.ts';
 
 const TURN_ERRORS = {
   400: { description: 'Malformed request', schema: errorSchema },
@@ -46,7 +50,16 @@ const TURN_ERRORS = {
     description: 'No such session or turn (another principal’s is not found either)',
     schema: errorSchema,
   },
-  409: { description: 'A turn is in flight, or the head moved (nothing was committed)', schema: errorSchema },
+  403: {
+    description:
+      'At a shared table, a member asked for what only the owner or a game master may do (`not_allowed`)',
+    schema: errorSchema,
+  },
+  409: {
+    description:
+      'A turn is in flight, or the head moved (nothing was committed); at a table, its queue is full (`table_limit`)',
+    schema: errorSchema,
+  },
   413: { description: 'Body or input too long', schema: errorSchema },
   415: { description: 'Not application/json', schema: errorSchema },
   422: {
@@ -77,6 +90,14 @@ export function viewFor(deps: AppDeps, requested: View | undefined): View {
   return 'full';
 }
 
+/** The view for one seat at a table: the full view only for those who steer it (owner, game master). */
+export function viewForSeat(deps: AppDeps, requested: View | undefined, role: MemberRole): View {
+  const view = viewFor(deps, requested);
+  if (view === 'full' && !steers(role))
+    throw new ApiError(403, 'not_allowed', "the full view is for the table's owner and game masters");
+  return view;
+}
+
 type ModelMode = 'online' | 'offline';
 
 function modeHeaders(mode: ModelMode): Record<string, string> {
@@ -88,29 +109,34 @@ function modeHeaders(mode: ModelMode): Record<string, string> {
  * Idempotency-Key already answered) reads the session's, so the first request of a turn reads the session
  * once (in prepare) and not again here.
  */
-async function answer(
+export async function answer(
   c: Context<AppEnv>,
   deps: AppDeps,
   principalId: string,
   sessionId: string,
   prepared: PreparedTurn,
   view: View,
+  viewer: Viewer,
 ): Promise<JsonOf<typeof turnResultResponse, 200 | 201> | JsonOf<typeof noTurnResponse, 200> | OtherAnswer> {
   if (prepared.kind === 'replayed') {
-    const session = await deps.service.getSession(principalId, sessionId);
+    const { session } = await deps.table.access(principalId, sessionId);
     const { cartridge } = await deps.service.cartridgeOf(session);
     if (wantsEventStream(c.req.header('accept'))) {
-      const events = replayEvents(prepared.turn, cartridge, view);
+      const events = seatReplayEvents(prepared.turn, cartridge, view, viewer);
       return sseResponse(async (send) => events.forEach(send), { headers: modeHeaders(deps.modelMode) });
     }
     return c.json(
-      { turn: turnView(prepared.turn, cartridge, view), replayed: true, modelMode: deps.modelMode },
+      {
+        turn: seatTurnView(prepared.turn, cartridge, view, viewer),
+        replayed: true,
+        modelMode: deps.modelMode,
+      },
       200,
       modeHeaders(deps.modelMode),
     );
   }
-  if (!wantsEventStream(c.req.header('accept'))) return answerJson(c, prepared, view);
-  return answerStream(c, deps, prepared, view);
+  if (!wantsEventStream(c.req.header('accept'))) return answerJson(c, prepared, view, viewer);
+  return answerStream(c, deps, prepared, view, viewer);
 }
 
 /** One JSON answer: the played turn (201), or the engine's answer without one (200, `played: false`). */
@@ -118,13 +144,14 @@ async function answerJson(
   c: Context<AppEnv>,
   prepared: ReadyTurn,
   view: View,
+  viewer: Viewer,
 ): Promise<JsonOf<typeof turnResultResponse, 201> | JsonOf<typeof noTurnResponse, 200>> {
   // The principal's own models decide the mode (their settings may differ from the server's).
   const mode = prepared.mode;
   try {
     const { turn } = await driveTurn(prepared, { signal: c.req.raw.signal });
     return c.json(
-      { turn: turnView(turn, prepared.cartridge, view), replayed: false, modelMode: mode },
+      { turn: seatTurnView(turn, prepared.cartridge, view, viewer), replayed: false, modelMode: mode },
       201,
       modeHeaders(mode),
     );
@@ -137,7 +164,13 @@ async function answerJson(
 }
 
 /** The turn as it happens: start, its events, then `committed`, `answered` (no turn played) or `error`. */
-function answerStream(c: Context<AppEnv>, deps: AppDeps, prepared: ReadyTurn, view: View): OtherAnswer {
+function answerStream(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  prepared: ReadyTurn,
+  view: View,
+  viewer: Viewer,
+): OtherAnswer {
   const mode = prepared.mode;
   return sseResponse<TurnStreamEvent>(
     async (send, signal) => {
@@ -159,7 +192,7 @@ function answerStream(c: Context<AppEnv>, deps: AppDeps, prepared: ReadyTurn, vi
         send({
           event: 'committed',
           id: id(),
-          data: { turn: turnView(turn, prepared.cartridge, view), replayed: false },
+          data: { turn: seatTurnView(turn, prepared.cartridge, view, viewer), replayed: false },
         });
       } catch (error) {
         const answered = noTurnAnswer(error);
@@ -201,8 +234,16 @@ function turnRequest(
   };
 }
 
+/** The 202 answer of a round's action: the round, who has acted and who the round still waits for. */
+function roundSubmitted(
+  prepared: Extract<Awaited<ReturnType<AppDeps['table']['prepareTurnAt']>>, { kind: 'submitted' }>,
+) {
+  const { round, submitted, waiting } = prepared;
+  return { submitted: { round, submitted: [...submitted], waiting: [...waiting] } };
+}
+
 /** The 200 answer of a turn route: a replayed Idempotency-Key's first result, or the event stream. */
-const REPLAYED_OR_STREAMED = {
+export const REPLAYED_OR_STREAMED = {
   description:
     'No turn played (`played: false`: offline, the engine answered instead — docs/api.md, "No turn played"); the first result of this Idempotency-Key; the event stream with `Accept: text/event-stream`',
   schema: turnOrAnswerResponse,
@@ -225,16 +266,26 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
       responses: {
         200: REPLAYED_OR_STREAMED,
         201: { description: 'The committed turn', schema: turnResultResponse },
+        202: {
+          description: 'At a table playing in rounds: the action is kept until everyone has acted',
+          schema: roundSubmittedResponse,
+        },
         ...TURN_ERRORS,
       },
     },
     async ({ c, params, query, body }) =>
       guarded(async () => {
         const principal = c.get('principal');
-        const view = viewFor(deps, query.view);
+        const access = await deps.table.access(principal.id, params.id);
+        const view = viewForSeat(deps, query.view, access.role);
         const request = turnRequest(body, idempotencyKeyOf(c));
-        const prepared = await service.prepareTurn(principal.id, params.id, request);
-        return answer(c, deps, principal.id, params.id, prepared, view);
+        // At a shared table the turn may wait in the queue (free order) or join the round (rounds).
+        const prepared = await deps.table.prepareTurnAt(access, request, {
+          ...(body.whisper === true ? { whisper: true } : {}),
+          signal: c.req.raw.signal,
+        });
+        if (prepared.kind === 'submitted') return c.json(roundSubmitted(prepared), 202);
+        return answer(c, deps, principal.id, params.id, prepared, view, viewerOf(access));
       }),
   );
 
@@ -257,12 +308,13 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
     async ({ c, params, query, body }) =>
       guarded(async () => {
         const principal = c.get('principal');
-        const view = viewFor(deps, query.view);
-        const prepared = await service.prepareRegenerate(principal.id, params.id, {
+        const access = await deps.table.access(principal.id, params.id);
+        const view = viewForSeat(deps, query.view, access.role);
+        const prepared = await deps.table.prepareRegenerate(principal.id, params.id, {
           ...(body.turnId === undefined ? {} : { turnId: body.turnId }),
           ...idempotencyKeyOf(c),
         });
-        return answer(c, deps, principal.id, params.id, prepared, view);
+        return answer(c, deps, principal.id, params.id, prepared, view, viewerOf(access));
       }),
   );
 
@@ -278,7 +330,7 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
     },
     async ({ c, params, body }) =>
       guarded(async () => {
-        const session = await service.undo(c.get('principal').id, params.id, body.expectedHeadId);
+        const session = await deps.table.undo(c.get('principal').id, params.id, body.expectedHeadId);
         return c.json({ session: sessionView(session) });
       }),
   );
@@ -295,7 +347,7 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
     },
     async ({ c, params, body }) =>
       guarded(async () => {
-        const session = await service.moveHead(
+        const session = await deps.table.moveHead(
           c.get('principal').id,
           params.id,
           body.turnId,
@@ -316,7 +368,7 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
     },
     async ({ c, params }) =>
       guarded(async () => {
-        const session = await service.getSession(c.get('principal').id, params.id);
+        const { session } = await deps.table.access(c.get('principal').id, params.id);
         const nodes = await deps.store.listTree(params.id);
         return c.json({ headTurnId: session.headTurnId, turns: nodes.map(nodeView) });
       }),
@@ -339,17 +391,19 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
     async ({ c, params, query }) =>
       guarded(async () => {
         const principal = c.get('principal');
-        const view = viewFor(deps, query.view);
-        const session = await service.getSession(principal.id, params.id);
-        const turn = await service.getTurn(principal.id, params.id, params.turnId);
+        const access = await deps.table.access(principal.id, params.id);
+        const { session } = access;
+        const view = viewForSeat(deps, query.view, access.role);
+        const viewer = viewerOf(access);
+        const turn = await service.getTurn(session.principalId, params.id, params.turnId);
         const { cartridge } = await service.cartridgeOf(session);
         if (wantsEventStream(c.req.header('accept'))) {
           const last = c.req.header('last-event-id');
           const after = last?.startsWith(`${turn.id}:`) ? Number(last.slice(turn.id.length + 1)) : -1;
-          const events = replayEvents(turn, cartridge, view).filter((_, seq) => seq > after);
+          const events = seatReplayEvents(turn, cartridge, view, viewer).filter((_, seq) => seq > after);
           return sseResponse(async (send) => events.forEach(send), { headers: modeHeaders(deps.modelMode) });
         }
-        return c.json({ turn: turnView(turn, cartridge, view) });
+        return c.json({ turn: seatTurnView(turn, cartridge, view, viewer) });
       }),
   );
 
@@ -364,9 +418,16 @@ export function registerTurnRoutes(api: RouteRegistry, deps: AppDeps): void {
     },
     async ({ c, params }) =>
       guarded(async () => {
-        await service.getTurn(c.get('principal').id, params.id, params.turnId);
+        const access = await deps.table.access(c.get('principal').id, params.id);
+        await service.getTurn(access.session.principalId, params.id, params.turnId);
         const children = await deps.store.listChildren(params.id, params.turnId);
-        return c.json({ turns: children.map((t) => ({ ...nodeView(t), narration: t.narration })) });
+        const viewer = viewerOf(access);
+        return c.json({
+          turns: children.map((t) => ({
+            ...nodeView(t),
+            narration: readsTurn(t.input, viewer) ? t.narration : '',
+          })),
+        });
       }),
   );
 }

@@ -10,12 +10,14 @@ import { StatusIcon } from '../ui/icons.tsx';
 import { Library } from '../library/library.tsx';
 import { Play } from '../play/play.tsx';
 import { Settings } from '../settings/settings.tsx';
+import { JoinTable, joinHash } from '../table/index.ts';
 
 type Route =
   | { readonly screen: 'library' }
   | { readonly screen: 'play'; readonly sessionId: string }
   | { readonly screen: 'builder'; readonly draftId?: string }
-  | { readonly screen: 'settings' };
+  | { readonly screen: 'settings' }
+  | { readonly screen: 'join'; readonly code: string };
 
 export function routeOf(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/');
@@ -23,11 +25,12 @@ export function routeOf(hash: string): Route {
   if (parts[0] === 'builder')
     return parts[1] ? { screen: 'builder', draftId: decodeURIComponent(parts[1]) } : { screen: 'builder' };
   if (parts[0] === 'settings') return { screen: 'settings' };
+  if (parts[0] === 'join' && parts[1]) return { screen: 'join', code: decodeURIComponent(parts[1]) };
   return { screen: 'library' };
 }
 
 export function App() {
-  const [hash, setHash] = useState(() => location.hash);
+  const [hash, setHash] = useState(() => joinHash() ?? location.hash);
   const [info, setInfo] = useState<ServerInfo>({ modelMode: 'unknown', authorMode: false });
   const [modelFailing, setModelFailing] = useState(false);
   const http = useMemo(() => new ApiHttp('', storedApiKey), []);
@@ -79,6 +82,7 @@ export function App() {
           <BuilderRoute key={route.draftId ?? ''} draftId={route.draftId} />
         ) : null}
         {route.screen === 'settings' ? <Settings /> : null}
+        {route.screen === 'join' ? <JoinTable code={route.code} /> : null}
       </main>
     </Ctx.Provider>
   );

@@ -16,9 +16,9 @@ export function progressLine({ event, data }: GenerateStreamEvent): string | und
         ? `Round ${data.round}: the model writes a draft…`
         : `Round ${data.round}: the model repairs ${data.errors} error(s)…`;
     case 'checked':
-      return data.errors.length === 0
+      return data.errorCount === 0
         ? `Round ${data.round}: the checker found no errors.`
-        : `Round ${data.round}: the checker found ${data.errors.length} error(s): ${problemsOf(data.errors).map(formatProblem).join('; ')}`;
+        : `Round ${data.round}: the checker found ${data.errorCount} error(s): ${problemsOf(data.errors).map(formatProblem).join('; ')}${data.errorCount > data.errors.length ? '; …' : ''}`;
     case 'done':
       return data.ok
         ? `Done: a valid draft after ${data.rounds} round(s).`
@@ -58,7 +58,7 @@ export function GenerateCard({ api }: { api: BuilderApi }) {
         const line = progressLine(e);
         if (line !== undefined) setProgress((p) => [...p, line]);
         if (e.event === 'saved') saved = e.data.draftId;
-        if (e.event === 'done') saved = e.data.draftId ?? saved;
+        if (e.event === 'done') saved = e.data.draftId;
         if (e.event === 'error') setError(e.data.message);
       }
     } catch (e) {

@@ -9,6 +9,7 @@ import {
   historyResponse,
   ledgerResponse,
   noTurnResponse,
+  roundSubmittedResponse,
   saveResponse,
   savesResponse,
   schemaResponse,
@@ -26,6 +27,7 @@ import { ApiFailure, failureOf } from '../lib/errors.ts';
 import type { ApiHttp } from '../lib/http.ts';
 import { eventOf, jsonData, openEventStream, readSse } from '../lib/sse.ts';
 import type { InteractionBody } from '../minigames/interaction.ts';
+import { roundKeptText } from '../table/round-kept.ts';
 
 /**
  * The live events of a turn as the play screen reads them: the contract's events, an `error` event as
@@ -72,11 +74,16 @@ function answeredOf(answer: { readonly reason: string; readonly text: string }):
 
 /**
  * A turn answered in one JSON document (an idempotent replay, or a 200 without a turn) as the stream's
- * `committed` event or the engine's reply.
+ * `committed` event or the engine's reply; at a table playing in rounds, the action kept for the round
+ * (202) as a reply too: nothing played yet, the words were taken.
  */
 function committedOf(json: unknown, status: number): StreamEvent {
   try {
     const what = `${TURN_STREAM} (a JSON answer)`;
+    if (status === 202) {
+      const { submitted } = parseAnswer(roundSubmittedResponse, json, what, status);
+      return answeredOf({ reason: 'round', text: roundKeptText(submitted) });
+    }
     if (status === 200 && safeParse(noTurnResponse, json).success)
       return answeredOf(parseAnswer(noTurnResponse, json, what, status));
     const data = parseAnswer(turnResultResponse, json, what, status);

@@ -178,8 +178,11 @@ export function liveStep(
   }
 }
 
-/** Offline replies that answer the player's words in full (the `reason` of a reply, docs/turn.md). */
-const ANSWERED = new Set(['help', 'free', 'refused']);
+/**
+ * Replies that answer the player's words in full (the `reason` of a reply, docs/turn.md): offline ones, and
+ * `round`, an action kept for a table's round (play-api.ts).
+ */
+const ANSWERED = new Set(['help', 'free', 'refused', 'round']);
 
 /** The details of an offline reply, when the failure is one (the contract's offlineReplyDetails). */
 function replyOf(error: unknown): { readonly reason?: string | undefined } | undefined {

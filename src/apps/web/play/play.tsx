@@ -12,6 +12,7 @@ import type { PhaseLabel } from './play-state.ts';
 import { usePlay } from './use-play.ts';
 import { StoryLog } from './story.tsx';
 import { TurnToolbar } from './toolbar.tsx';
+import { TablePanel } from '../table/index.ts';
 
 const PHASE_TEXT: Record<PhaseLabel, string> = {
   thinking: 'Thinking…',
@@ -29,6 +30,8 @@ export function Play({ sessionId }: { sessionId: string }) {
   const pending = pendingOf(head);
   const running = live !== null || busy;
   const showRules = useState(storedShowRules)[0];
+  // At a shared table only the owner and game masters steer the story (docs/multiplayer.md).
+  const [steers, setSteers] = useState(true);
 
   useEffect(() => {
     end.current?.scrollIntoView?.({ block: 'end' });
@@ -40,11 +43,13 @@ export function Play({ sessionId }: { sessionId: string }) {
   return (
     <div class="play">
       <div class="story-col">
+        <TablePanel sessionId={sessionId} onStory={() => void play.reload()} onSteers={setSteers} />
         <TurnToolbar
           session={session}
           head={head}
           running={running}
           live={live !== null}
+          steers={steers}
           onUndo={() => void play.undo()}
           onRegenerate={() => void play.regenerate()}
           onStop={() => play.stop()}
@@ -55,7 +60,7 @@ export function Play({ sessionId }: { sessionId: string }) {
           tree={tree}
           head={head}
           live={live}
-          disabled={running || pending !== null}
+          disabled={running || pending !== null || !steers}
           showRules={showRules}
           onSwipe={(id) => void play.swipe(id)}
           onEdit={(turnId, text) => void play.edit(turnId, text)}

@@ -54,7 +54,12 @@ function StoryTurn(props: {
   return (
     <>
       {turn.input !== null && turn.input !== '' ? (
-        <PlayerMessage input={turn.input} disabled={props.disabled} onEdit={props.onEdit} />
+        <PlayerMessage
+          input={turn.input}
+          by={playedBy(turn)}
+          disabled={props.disabled}
+          onEdit={props.onEdit}
+        />
       ) : null}
       {turn.narration !== '' || turn.parentId === null ? (
         <NarratorMessage
@@ -70,7 +75,26 @@ function StoryTurn(props: {
 }
 
 /** What the player sent; free text can be edited and played again (a new branch from the same parent). */
-function PlayerMessage(props: { input: string; disabled: boolean; onEdit: (text: string) => void }) {
+/**
+ * At a shared table, the name of the character who played a turn, or "Round" for a round (its input names
+ * each character, docs/multiplayer.md); else undefined.
+ */
+function playedBy(turn: object): string | undefined {
+  const { by, round } = turn as { by?: { name?: unknown } | null; round?: unknown };
+  if (round === true) return 'Round';
+  return typeof by?.name === 'string' ? by.name : undefined;
+}
+
+/** The player's words as they typed them: each line its own (Markdown would join single newlines). */
+const keepLines = (text: string) => text.replace(/(?<=[^\n])\n(?=[^\n])/g, '  \n');
+
+function PlayerMessage(props: {
+  input: string;
+  /** Who played it at a shared table (their name stands where "You" would). */
+  by?: string | undefined;
+  disabled: boolean;
+  onEdit: (text: string) => void;
+}) {
   const [editing, setEditing] = useState<string | null>(null);
   const event = gameEventText(props.input);
   if (event !== undefined)
@@ -86,7 +110,7 @@ function PlayerMessage(props: { input: string; disabled: boolean; onEdit: (text:
   return (
     <li class="msg player" data-testid="player-message">
       <div class="who">
-        You
+        {props.by ?? 'You'}
         {editable && editing === null ? (
           <button
             type="button"
@@ -101,7 +125,7 @@ function PlayerMessage(props: { input: string; disabled: boolean; onEdit: (text:
         ) : null}
       </div>
       {editing === null ? (
-        <Markdown text={props.input} />
+        <Markdown text={keepLines(props.input)} />
       ) : (
         <form
           class="composer"

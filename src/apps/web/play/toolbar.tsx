@@ -13,6 +13,8 @@ export function TurnToolbar(props: {
   running: boolean;
   /** A turn is streaming: Stop is offered. */
   live: boolean;
+  /** Undo and Regenerate are offered (at a shared table, to its owner and game masters only). */
+  steers: boolean;
   onUndo: () => void;
   onRegenerate: () => void;
   onStop: () => void;
@@ -22,17 +24,26 @@ export function TurnToolbar(props: {
   return (
     <div class="toolbar" role="toolbar" aria-label="Turn controls">
       <h1 class="visually-hidden">{session?.title ?? 'Game'}</h1>
-      <button type="button" onClick={props.onUndo} disabled={running || !head?.parentId} data-testid="undo">
-        <UndoIcon /> Undo
-      </button>
-      <button
-        type="button"
-        onClick={props.onRegenerate}
-        disabled={running || !head?.parentId || head.input === null}
-        data-testid="regenerate"
-      >
-        <RegenerateIcon /> Regenerate
-      </button>
+      {props.steers ? (
+        <>
+          <button
+            type="button"
+            onClick={props.onUndo}
+            disabled={running || !head?.parentId}
+            data-testid="undo"
+          >
+            <UndoIcon /> Undo
+          </button>
+          <button
+            type="button"
+            onClick={props.onRegenerate}
+            disabled={running || !head?.parentId || head.input === null}
+            data-testid="regenerate"
+          >
+            <RegenerateIcon /> Regenerate
+          </button>
+        </>
+      ) : null}
       {props.live ? (
         <button type="button" onClick={props.onStop} data-testid="stop">
           Stop

@@ -2,7 +2,9 @@
 // with the problems the shape pass left on the event reported where the walk meets them — its keys
 // before its steps, trigger_on, internal and intents after.
 
+import type { SourcePlace } from '../../diagnostics.ts';
 import { didYouMean } from '../diagnostics-sink.ts';
+import { HOOK_EVENT_INPUT } from '../player-event.ts';
 import type { EventDef, InputSpec } from '../program.ts';
 import { allPaths, schemaAt } from '../schema.ts';
 import { type CheckContext, type EventScope, reportShapeProblems } from './context.ts';
@@ -13,6 +15,7 @@ export function checkEvent(ctx: CheckContext, raw: RawEvent): EventDef {
   reportShapeProblems(ctx, raw.keyProblems);
   const inputs = ctx.eventInputs.get(raw.name) ?? new Map();
   for (const spec of inputs.values()) checkValuesFrom(ctx, raw.name, spec);
+  if (raw.triggerOn === 'after_event') checkHookInputs(ctx, raw.name, inputs, raw.place);
   const scope: EventScope = { inputs: new Set(inputs.keys()), locals: new Set() };
   const steps = raw.steps === undefined ? [] : checkSteps(ctx, raw.steps, scope);
   reportShapeProblems(ctx, raw.trailingProblems);
@@ -29,6 +32,26 @@ export function checkEvent(ctx: CheckContext, raw: RawEvent): EventDef {
     intents: raw.intents,
     place: raw.place,
   };
+}
+
+/**
+ * An `after_event` hook runs with no inputs but one it may declare: `event`, the name of the player's event
+ * it follows (a string). Anything else could never be given.
+ */
+function checkHookInputs(
+  ctx: CheckContext,
+  event: string,
+  inputs: ReadonlyMap<string, InputSpec>,
+  place: SourcePlace,
+): void {
+  for (const spec of inputs.values()) {
+    if (spec.name === HOOK_EVENT_INPUT && (spec.type === undefined || spec.type === 'string')) continue;
+    ctx.sink.error(
+      'YARE_BAD_SCHEMA',
+      `'${event}' runs after_event, which gives it one input at most: ${HOOK_EVENT_INPUT} (a string, the name of the event it follows); '${spec.name}'${spec.name === HOOK_EVENT_INPUT ? ` must be a string` : ' can never be given'}.`,
+      place,
+    );
+  }
 }
 
 /** A `values_from: state.…` path must name a list or dict field of state_schema (its items or keys are the values). */

@@ -8,7 +8,7 @@ import type { Expr } from '../expr/ast.ts';
 import { walkExpr } from '../expr/walk.ts';
 import type { InvariantDef } from '../program.ts';
 import { placeAtOffset } from '../yaml-nodes.ts';
-import { type CheckContext, reportShapeProblem, reportShapeProblems } from './context.ts';
+import { type CheckContext, macroScope, reportShapeProblem, reportShapeProblems } from './context.ts';
 import type { RawInvariant, RawTable } from './raw-ast.ts';
 import { macroInputs } from './resolve-macros.ts';
 
@@ -17,7 +17,7 @@ const INVARIANT_ROOTS = ['state', 'macros'] as const;
 export function checkInvariants(ctx: CheckContext, raw: RawTable<RawInvariant>): InvariantDef[] {
   reportShapeProblems(ctx, raw.problems);
   const out: InvariantDef[] = [];
-  const macros = new Set(ctx.macros.keys());
+  const macros = macroScope(ctx);
   const seen = new Set<string>();
   for (const item of raw.items) {
     if (!item.expr.ok) {
@@ -29,7 +29,7 @@ export function checkInvariants(ctx: CheckContext, raw: RawTable<RawInvariant>):
     const refs = new Set<string>();
     checkExpr(
       expr.ast,
-      { schema: ctx.schema, inputs: new Set(), macros, locals: new Set(), roots: INVARIANT_ROOTS },
+      { schema: ctx.schema, inputs: new Set(), ...macros, locals: new Set(), roots: INVARIANT_ROOTS },
       findings,
       refs,
     );

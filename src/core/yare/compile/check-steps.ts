@@ -6,7 +6,9 @@
 
 import type { BranchArm, InputSpec, NotePart, Operand, Step, TableKey, Target } from '../program.ts';
 import { didYouMean } from '../diagnostics-sink.ts';
-import { PENDING_KEY } from '../schema.ts';
+import { iteratedRecord, withLocal } from '../check.ts';
+import { RECORD_ID, unknownProperty } from '../schema-records.ts';
+import { PENDING_KEY, schemaAt, undeclaredPathMessage } from '../schema.ts';
 import { type CheckContext, type EventScope, reportShapeProblem, reportShapeProblems } from './context.ts';
 import { assertNever, checkOperand, checkOperandExpr, checkTarget } from './check-values.ts';
 import type { SourcePlace } from '../../diagnostics.ts';
@@ -81,11 +83,61 @@ export function checkStep(ctx: CheckContext, raw: RawStep, scope: EventScope): S
       const key = checkOperand(ctx, present(ctx, raw.key), scope);
       return target && key ? { kind: 'dict_delete', target, key, place: raw.place } : undefined;
     }
+    case 'create':
+      return checkCreateStep(ctx, raw, scope);
     case 'foreach':
       return checkForeachStep(ctx, raw, scope);
     default:
       return assertNever(raw);
   }
+}
+
+/**
+ * `create`: `in:` a `state.` path naming a collection exactly; `record:` only its properties (not `id`,
+ * which the engine makes), each value an operand; `var:` where the id goes, if given.
+ */
+function checkCreateStep(ctx: CheckContext, raw: RawStepOf<'create'>, scope: EventScope): Step | undefined {
+  const written = present(ctx, raw.collection);
+  const given = present(ctx, raw.values) ?? [];
+  const collection =
+    written === undefined ? undefined : createdIn(ctx, written.text, written.place, raw.where);
+  const values: { name: string; value: Operand }[] = [];
+  for (const entry of given) {
+    const problem =
+      collection === undefined
+        ? undefined
+        : entry.name === RECORD_ID
+          ? `'${RECORD_ID}' is made by the engine; a create step gives the other properties.`
+          : unknownProperty(collection.record, entry.name);
+    if (problem !== undefined)
+      ctx.sink.error('YARE_BAD_STEP', `${raw.where}.record: ${problem}`, entry.place);
+    const value = checkOperand(ctx, entry.value, scope);
+    if (value !== undefined && problem === undefined) values.push({ name: entry.name, value });
+  }
+  const target = raw.target === undefined ? undefined : checkTarget(ctx, raw.target, scope, raw.where);
+  if (collection === undefined || (raw.target !== undefined && target === undefined)) return undefined;
+  return { kind: 'create', collection, values, target, place: raw.place };
+}
+
+/** The collection a create step's `in:` names, or undefined (reported) when it names none. */
+function createdIn(
+  ctx: CheckContext,
+  text: string,
+  place: SourcePlace,
+  where: string,
+): Extract<Step, { kind: 'create' }>['collection'] | undefined {
+  const segments = text.split('.');
+  const node = segments[0] === 'state' ? schemaAt(ctx.schema, segments.slice(1)) : undefined;
+  const record = node?.kind === 'field' && node.path.length === segments.length - 1 ? node.record : undefined;
+  if (record !== undefined) return { segments, text, record };
+  const why =
+    segments[0] !== 'state'
+      ? `${text} must be a state. path to a collection.`
+      : node === undefined
+        ? undeclaredPathMessage(ctx.schema, segments.slice(1))
+        : `${text} is no collection (a field of type: collection).`;
+  ctx.sink.error('YARE_BAD_STEP', `${where}.in: ${why}`, place);
+  return undefined;
 }
 
 function checkSetStep(ctx: CheckContext, raw: RawStepOf<'set'>, scope: EventScope): Step | undefined {
@@ -274,10 +326,16 @@ function checkForeachStep(ctx: CheckContext, raw: RawStepOf<'foreach'>, scope: E
   } else {
     array = checkOperand(ctx, arrayRaw?.operand, scope);
   }
-  const inner: EventScope = {
-    inputs: scope.inputs,
-    locals: new Set([...scope.locals, raw.itemName.name, raw.indexName.name]),
-  };
+  // The item of a loop over `values(state.objs)` is a record: its properties are checked too.
+  const items =
+    array?.kind === 'expr'
+      ? iteratedRecord(array.expr.ast, { schema: ctx.schema, recordLocals: scope.recordLocals })
+      : undefined;
+  const inner: EventScope = withLocal(
+    withLocal(scope, raw.indexName.name, undefined),
+    raw.itemName.name,
+    items,
+  );
   const stepList = present(ctx, raw.steps);
   const steps = stepList ? checkSteps(ctx, stepList, inner) : [];
   const itemName = raw.itemName.name;

@@ -8,8 +8,9 @@ import type { Expression } from '../expr/ast.ts';
 import type { Operand, Target } from '../program.ts';
 import { schemaAt } from '../schema.ts';
 import { placeAtOffset } from '../yaml-nodes.ts';
-import { type CheckContext, type EventScope, reportShapeProblem } from './context.ts';
+import { type CheckContext, type EventScope, macroScope, reportShapeProblem } from './context.ts';
 import { macroInputs } from './resolve-macros.ts';
+import { checkComputedTarget } from './check-computed-target.ts';
 import type { RawOperand, RawTarget } from './raw-ast.ts';
 
 /** Checks an expression in the event's scope; findings are placed at `base` + their offset. */
@@ -27,8 +28,9 @@ export function checkOperandExpr(
     {
       schema: ctx.schema,
       inputs: scope.inputs,
-      macros: new Set(ctx.macros.keys()),
+      ...macroScope(ctx),
       locals: scope.locals,
+      recordLocals: scope.recordLocals,
     },
     findings,
     refs,
@@ -92,6 +94,10 @@ export function checkTarget(
       const operand = checkOperand(ctx, raw.operand, scope);
       return operand ? { kind: 'dynamic', expr: operand } : undefined;
     }
+    case 'computed':
+      return checkComputedTarget(ctx, raw, where, (key, base, place) =>
+        checkOperandExpr(ctx, key, scope, base, place),
+      );
     case 'static': {
       const { root, path, text } = raw;
       if (root === 'state') {

@@ -7,7 +7,7 @@ import type { Diagnostic, SourcePlace } from '../../diagnostics.ts';
 import { DiagnosticSink } from '../diagnostics-sink.ts';
 import type { Expression } from '../expr/ast.ts';
 import { IDENTIFIER } from '../grammar.ts';
-import type { DomainSchema, InputSpec } from '../program.ts';
+import type { DomainSchema, InputSpec, MacroFunction, RecordSchema } from '../program.ts';
 import type { StateValue } from '../values.ts';
 import type { NodeSource } from '../yaml-nodes.ts';
 import type { Problems, RawEvent, RawMacro } from './raw-ast.ts';
@@ -38,6 +38,8 @@ export { IDENTIFIER };
 export interface EventScope {
   readonly inputs: ReadonlySet<string>;
   readonly locals: ReadonlySet<string>;
+  /** The foreach locals known to hold a record of a collection (`array: "@ values(state.objs)"`). */
+  readonly recordLocals?: ReadonlyMap<string, RecordSchema>;
 }
 
 export class CheckContext {
@@ -49,6 +51,8 @@ export class CheckContext {
   readonly macros = new Map<string, RawMacro>();
   /** Each macro that parsed, by name (resolve). */
   readonly macroExprs = new Map<string, Expression & { place: SourcePlace }>();
+  /** Each macro with parameters, by name (resolve). */
+  readonly macroFunctions = new Map<string, MacroFunction>();
   /** The macros each macro uses (resolve), for cycles and the inputs a macro reads. */
   readonly macroRefs = new Map<string, Set<string>>();
   /** Events by name. */
@@ -64,6 +68,20 @@ export class CheckContext {
   ) {
     this.src = { file: source.file, lineCounter: source.lineCounter };
   }
+}
+
+/** The macros an expression may use: plain ones by name, and those with parameters with their parameters. */
+export function macroScope(ctx: CheckContext): {
+  macros: ReadonlySet<string>;
+  macroParams: ReadonlyMap<string, readonly string[]>;
+} {
+  const macros = new Set<string>();
+  const macroParams = new Map<string, readonly string[]>();
+  for (const [name, macro] of ctx.macros) {
+    if (macro.kind === 'plain') macros.add(name);
+    else macroParams.set(name, macro.params);
+  }
+  return { macros, macroParams };
 }
 
 /** Reports the problems the shape pass left on a node, now that the walk has reached it. */

@@ -11,7 +11,7 @@
 
 import type { Diagnostic, SourcePlace } from '../../diagnostics.ts';
 import type { Expression } from '../expr/ast.ts';
-import type { EngineSettings, InputSpec, MutateOp, NpcTemplate, TableKey } from '../program.ts';
+import type { EngineSettings, InputSpec, MutateOp, NpcTemplate, TableKey, Trigger } from '../program.ts';
 import type { Value } from '../values.ts';
 
 /** Problems the shape pass found on a node, in the order one walk over the file meets them. */
@@ -49,7 +49,16 @@ export type RawTarget =
       readonly place: SourcePlace;
     }
   | { readonly kind: 'dynamic'; readonly operand: RawOperand }
+  /** A path with computed keys (`state.objs[inputs.obj].loc`), parsed as an expression. */
+  | { readonly kind: 'computed'; readonly expr: RawExpression; readonly text: string }
   | { readonly kind: 'refused'; readonly problem: Diagnostic };
+
+/** One property a create step gives: its name, where it is written, and its value. */
+export interface RawRecordValue {
+  readonly name: string;
+  readonly place: SourcePlace;
+  readonly value: RawOperand;
+}
 
 /** A step field: its raw content (absent when the field is), and the problem of a missing required one. */
 export interface RawField<T> {
@@ -197,6 +206,15 @@ export type RawStep =
       readonly key: RawField<RawOperand>;
     })
   | (RawStepBase & {
+      readonly kind: 'create';
+      /** `in:`: the collection's path, as written. */
+      readonly collection: RawField<{ readonly text: string; readonly place: SourcePlace }>;
+      /** `record:`: each property given and its value. */
+      readonly values: RawField<readonly RawRecordValue[]>;
+      /** `var:`, optional: where the new id goes. */
+      readonly target: RawTarget | undefined;
+    })
+  | (RawStepBase & {
       readonly kind: 'foreach';
       /** `array:` — a bare `state.`/`temp.` path read directly, or a value. */
       readonly array: RawField<
@@ -225,17 +243,42 @@ export interface RawEvent {
   readonly inputs: RawInputs;
   readonly steps: RawStepList | undefined;
   readonly description: string;
-  readonly triggerOn: 'cycle_tick' | undefined;
+  readonly triggerOn: Trigger | undefined;
   readonly internal: boolean;
   readonly intents: readonly string[];
   /** Problems of trigger_on, internal and intents, which one walk meets after the steps. */
   readonly trailingProblems: Problems;
 }
 
-export interface RawMacro {
-  readonly name: string;
+/** A macro: an expression (`macros.NAME`), or a macro with parameters (`macros.NAME(args)`). */
+export type RawMacro =
+  | {
+      readonly kind: 'plain';
+      readonly name: string;
+      readonly place: SourcePlace;
+      /** A macro is always an expression; the leading `@` is optional. */
+      readonly expr: RawExpression;
+    }
+  | {
+      readonly kind: 'function';
+      readonly name: string;
+      readonly place: SourcePlace;
+      readonly params: readonly string[];
+      /** Parameters declared as records of a collection (`params: [o: state.objs]`): the path, where written. */
+      readonly paramRecords: ReadonlyMap<string, { readonly path: string; readonly place: SourcePlace }>;
+      /** `value:`: the macro's value, or with `by:` its value for a kind no case names. */
+      readonly value: RawExpression | undefined;
+      /** `by:`: the kind the macro dispatches on. */
+      readonly by: RawExpression | undefined;
+      readonly cases: readonly RawMacroCase[];
+      /** Unknown keys, bad parameter names, a missing value or a case without `by:`, in file order. */
+      readonly problems: Problems;
+    };
+
+/** One entry of a macro's `cases:`: the kinds its key names (`"cup, plate"`) and their value. */
+export interface RawMacroCase {
+  readonly kinds: readonly string[];
   readonly place: SourcePlace;
-  /** A macro is always an expression; the leading `@` is optional. */
   readonly expr: RawExpression;
 }
 

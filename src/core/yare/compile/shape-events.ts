@@ -5,9 +5,9 @@
 import type { Diagnostic, SourcePlace } from '../../diagnostics.ts';
 import { didYouMean } from '../diagnostics-sink.ts';
 import { EVENT_SHAPE, INPUT_SHAPE } from '../grammar.ts';
-import type { FieldType, InputSpec, ValuesFrom } from '../program.ts';
+import type { InputSpec, ValuesFrom, ValueType } from '../program.ts';
 import { formatValue } from '../python.ts';
-import { FIELD_TYPES, RESERVED_NAMES } from '../schema.ts';
+import { RESERVED_NAMES, VALUE_TYPES } from '../schema.ts';
 import type { Value } from '../values.ts';
 import {
   getNode,
@@ -119,101 +119,126 @@ export function shapeInputs(ctx: ShapeContext, eventName: string, node: unknown)
     return result();
   }
   for (const { key, pair, value } of mapPairs(node)) {
-    const place = placeOfNode(ctx.src, pair.key);
-    if (!IDENTIFIER.test(key) || RESERVED_NAMES.has(key)) {
-      problems.push(
-        shapeError(
-          'YARE_BAD_SCHEMA',
-          `Input name '${key}' of '${eventName}' must be an identifier and not a reserved name.`,
-          place,
-        ),
-      );
-      continue;
-    }
-    if (value === null || (isScalar(value) && value.value === null)) {
-      specs.set(key, untypedInput(key));
-      continue;
-    }
-    if (!isMap(value)) {
-      problems.push(
-        shapeError(
-          'YARE_BAD_SCHEMA',
-          `Input '${key}' of '${eventName}' must be a mapping like { type: int, default: 0 }.`,
-          placeOfNode(ctx.src, value, place),
-        ),
-      );
-      continue;
-    }
-    for (const { key: k, pair: p } of mapPairs(value)) {
-      if (!INPUT_KEYS.has(k)) {
-        problems.push(
-          shapeError(
-            'YARE_BAD_SCHEMA',
-            `Unknown key '${k}' in input '${key}' of '${eventName}'. Input keys are: ${[...INPUT_KEYS].join(', ')}.${didYouMean(k, INPUT_KEYS)}`,
-            placeOfNode(ctx.src, p.key),
-          ),
-        );
-      }
-    }
-    const typeRaw = scalarOf(getNode(value, 'type'));
-    let type: FieldType | undefined;
-    if (typeRaw !== undefined) {
-      if (typeof typeRaw === 'string' && (FIELD_TYPES as readonly string[]).includes(typeRaw))
-        type = typeRaw as FieldType;
-      else {
-        problems.push(
-          shapeError(
-            'YARE_BAD_SCHEMA',
-            `Input '${key}' of '${eventName}' has unknown type ${JSON.stringify(typeRaw)}. Types are: ${FIELD_TYPES.join(', ')}.${didYouMean(String(typeRaw), FIELD_TYPES)}`,
-            placeOfNode(ctx.src, getNode(value, 'type')),
-          ),
-        );
-      }
-    }
-    const enumNode = getNode(value, 'enum');
-    let enumValues: Value[] | undefined;
-    if (enumNode !== undefined) {
-      const plain = plainValue(enumNode);
-      if (Array.isArray(plain) && plain.length > 0) enumValues = plain;
-      else
-        problems.push(
-          shapeError(
-            'YARE_BAD_SCHEMA',
-            `enum of input '${key}' must be a non-empty list.`,
-            placeOfNode(ctx.src, enumNode),
-          ),
-        );
-    }
-    const valuesFrom = shapeValuesFrom(ctx, getNode(value, 'values_from'), key, type, enumValues, problems);
-    const defaultPair = getPair(value, 'default');
-    const descriptionRaw = scalarOf(getNode(value, 'description'));
-    const def = defaultPair ? plainValue(defaultPair.value) : null;
-    if (
-      defaultPair &&
-      enumValues &&
-      !enumValues.some((v) => String(v).toLowerCase() === String(def).toLowerCase())
-    ) {
-      problems.push(
-        shapeError(
-          'YARE_BAD_SCHEMA',
-          `Default ${JSON.stringify(def)} of input '${key}' is not one of its enum values.`,
-          placeOfNode(ctx.src, defaultPair.value),
-        ),
-      );
-    }
-    specs.set(key, {
-      name: key,
-      type,
-      enum: enumValues,
-      enumIndex: enumValues ? new Map(enumValues.map((v) => [formatValue(v).toLowerCase(), v])) : undefined,
-      hasDefault: defaultPair !== undefined,
-      default: def,
-      description: typeof descriptionRaw === 'string' ? descriptionRaw : undefined,
-      required: defaultPair === undefined,
-      ...(valuesFrom === undefined ? {} : { valuesFrom }),
-    });
+    const spec = shapeTypedInput(ctx, eventName, key, placeOfNode(ctx.src, pair.key), value, problems);
+    if (spec !== undefined) specs.set(key, spec);
   }
   return result();
+}
+
+/** One input of the mapping form (`name: { type: int, default: 0 }`); undefined when it is refused. */
+function shapeTypedInput(
+  ctx: ShapeContext,
+  eventName: string,
+  key: string,
+  place: SourcePlace,
+  value: unknown,
+  problems: Diagnostic[],
+): InputSpec | undefined {
+  if (!IDENTIFIER.test(key) || RESERVED_NAMES.has(key)) {
+    problems.push(
+      shapeError(
+        'YARE_BAD_SCHEMA',
+        `Input name '${key}' of '${eventName}' must be an identifier and not a reserved name.`,
+        place,
+      ),
+    );
+    return undefined;
+  }
+  if (value === null || (isScalar(value) && value.value === null)) return untypedInput(key);
+  if (!isMap(value)) {
+    problems.push(
+      shapeError(
+        'YARE_BAD_SCHEMA',
+        `Input '${key}' of '${eventName}' must be a mapping like { type: int, default: 0 }.`,
+        placeOfNode(ctx.src, value, place),
+      ),
+    );
+    return undefined;
+  }
+  for (const { key: k, pair: p } of mapPairs(value)) {
+    if (!INPUT_KEYS.has(k)) {
+      problems.push(
+        shapeError(
+          'YARE_BAD_SCHEMA',
+          `Unknown key '${k}' in input '${key}' of '${eventName}'. Input keys are: ${[...INPUT_KEYS].join(', ')}.${didYouMean(k, INPUT_KEYS)}`,
+          placeOfNode(ctx.src, p.key),
+        ),
+      );
+    }
+  }
+  const type = shapeInputType(ctx, eventName, key, value, problems);
+  const enumValues = shapeInputEnum(ctx, key, value, problems);
+  const valuesFrom = shapeValuesFrom(ctx, getNode(value, 'values_from'), key, type, enumValues, problems);
+  const defaultPair = getPair(value, 'default');
+  const descriptionRaw = scalarOf(getNode(value, 'description'));
+  const def = defaultPair ? plainValue(defaultPair.value) : null;
+  if (
+    defaultPair &&
+    enumValues &&
+    !enumValues.some((v) => String(v).toLowerCase() === String(def).toLowerCase())
+  ) {
+    problems.push(
+      shapeError(
+        'YARE_BAD_SCHEMA',
+        `Default ${JSON.stringify(def)} of input '${key}' is not one of its enum values.`,
+        placeOfNode(ctx.src, defaultPair.value),
+      ),
+    );
+  }
+  return {
+    name: key,
+    type,
+    enum: enumValues,
+    enumIndex: enumValues ? new Map(enumValues.map((v) => [formatValue(v).toLowerCase(), v])) : undefined,
+    hasDefault: defaultPair !== undefined,
+    default: def,
+    description: typeof descriptionRaw === 'string' ? descriptionRaw : undefined,
+    required: defaultPair === undefined,
+    ...(valuesFrom === undefined ? {} : { valuesFrom }),
+  };
+}
+
+/** An input's `type:`, one of the value types; undefined when absent or unknown (then a problem). */
+function shapeInputType(
+  ctx: ShapeContext,
+  eventName: string,
+  key: string,
+  value: YAMLMap,
+  problems: Diagnostic[],
+): ValueType | undefined {
+  const typeRaw = scalarOf(getNode(value, 'type'));
+  if (typeRaw === undefined) return undefined;
+  if (typeof typeRaw === 'string' && (VALUE_TYPES as readonly string[]).includes(typeRaw))
+    return typeRaw as ValueType;
+  problems.push(
+    shapeError(
+      'YARE_BAD_SCHEMA',
+      `Input '${key}' of '${eventName}' has unknown type ${JSON.stringify(typeRaw)}. Types are: ${VALUE_TYPES.join(', ')}.${didYouMean(String(typeRaw), VALUE_TYPES)}`,
+      placeOfNode(ctx.src, getNode(value, 'type')),
+    ),
+  );
+  return undefined;
+}
+
+/** An input's `enum:`, a non-empty list; undefined when absent or not one (then a problem). */
+function shapeInputEnum(
+  ctx: ShapeContext,
+  key: string,
+  value: YAMLMap,
+  problems: Diagnostic[],
+): Value[] | undefined {
+  const enumNode = getNode(value, 'enum');
+  if (enumNode === undefined) return undefined;
+  const plain = plainValue(enumNode);
+  if (Array.isArray(plain) && plain.length > 0) return plain;
+  problems.push(
+    shapeError(
+      'YARE_BAD_SCHEMA',
+      `enum of input '${key}' must be a non-empty list.`,
+      placeOfNode(ctx.src, enumNode),
+    ),
+  );
+  return undefined;
 }
 
 /** An input's `values_from`: a string input's known values, from a state list or dict, or the ledger. */
@@ -221,7 +246,7 @@ function shapeValuesFrom(
   ctx: ShapeContext,
   node: unknown,
   input: string,
-  type: FieldType | undefined,
+  type: ValueType | undefined,
   enumValues: Value[] | undefined,
   problems: Diagnostic[],
 ): ValuesFrom | undefined {

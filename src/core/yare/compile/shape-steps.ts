@@ -33,6 +33,7 @@ import type {
   RawNote,
   RawNotePart,
   RawOperand,
+  RawRecordValue,
   RawStep,
   RawStepList,
   RawTableRow,
@@ -168,6 +169,7 @@ const SHAPE_ACTION: Readonly<Record<StepKind, (site: StepSite) => RawStep>> = {
   list_remove: shapeListRemoveStep,
   dict_set: shapeDictSetStep,
   dict_delete: shapeDictDeleteStep,
+  create: shapeCreateStep,
   foreach: shapeForeachStep,
 };
 
@@ -468,6 +470,42 @@ function shapeDictDeleteStep(site: StepSite): RawStep {
   const target = site.required('var', targetOf(site));
   const key = site.required('key', operandOf(site));
   return { kind: 'dict_delete', ...base(site), target, key };
+}
+
+function shapeCreateStep(site: StepSite): RawStep {
+  const { ctx, where } = site;
+  const collection = site.required('in', (node) => {
+    if (node === undefined) return undefined;
+    const text = scalarOf(node);
+    return {
+      text: typeof text === 'string' ? text.trim() : JSON.stringify(text),
+      place: placeOfNode(ctx.src, node),
+    };
+  });
+  const values = site.required('record', (node): RawRecordValue[] | undefined => {
+    if (node === undefined) return undefined;
+    if (!isMap(node)) return [];
+    return mapPairs(node).map(({ key, pair, value }) => ({
+      name: key,
+      place: placeOfNode(ctx.src, pair.key),
+      value: shapeOperand(ctx, value) ?? { kind: 'const', value: null },
+    }));
+  });
+  const recordNode = site.field('record');
+  const problems =
+    recordNode !== undefined && !isMap(recordNode)
+      ? [
+          ...site.problems,
+          shapeError(
+            'YARE_BAD_STEP',
+            `${where}.record must be a mapping of property: value.`,
+            placeOfNode(ctx.src, recordNode),
+          ),
+        ]
+      : site.problems;
+  const varNode = site.field('var');
+  const target = varNode === undefined ? undefined : shapeTarget(ctx, varNode, where);
+  return { kind: 'create', place: site.place, where, problems, collection, values, target };
 }
 
 function shapeForeachStep(site: StepSite): RawStep {

@@ -143,6 +143,9 @@ export function shapeTarget(ctx: ShapeContext, node: unknown, where: string): Ra
     return operand ? { kind: 'dynamic', operand } : undefined;
   }
   const text = raw.trim();
+  // A computed key (`state.objs[inputs.obj].loc`): the path is read as an expression, checked later.
+  if (text.includes('['))
+    return { kind: 'computed', expr: shapeScalarExpression(ctx, raw, node, true), text };
   const problem = targetPathProblem(text);
   if (problem !== undefined) return refused(`${where}.var '${text}' ${problem}.`);
   const segments = text.split('.');

@@ -9,28 +9,14 @@ import type { Diagnostic } from '../../diagnostics.ts';
 import { didYouMean } from '../diagnostics-sink.ts';
 import { TOP_LEVEL_SHAPE } from '../grammar.ts';
 import { keysOf } from '../grammar-shape.ts';
-import {
-  getNode,
-  getPair,
-  isMap,
-  isScalar,
-  mapPairs,
-  placeOfNode,
-  scalarOf,
-  type YAMLMap,
-} from '../yaml-nodes.ts';
+import { getNode, getPair, isMap, isScalar, mapPairs, placeOfNode, type YAMLMap } from '../yaml-nodes.ts';
 import { IDENTIFIER } from './context.ts';
-import type { RawDocument, RawEvent, RawMacro, RawTable } from './raw-ast.ts';
+import type { RawDocument, RawEvent, RawTable } from './raw-ast.ts';
 import { shapeEvent } from './shape-events.ts';
+import { shapeMacros } from './shape-macros.ts';
 import { shapeInvariants } from './shape-invariants.ts';
 import { shapeSettings } from './shape-settings.ts';
-import {
-  type ShapeContext,
-  shapeError,
-  shapeMapping,
-  shapeScalarExpression,
-  shapeWarning,
-} from './shape-values.ts';
+import { type ShapeContext, shapeError, shapeMapping, shapeWarning } from './shape-values.ts';
 
 /** The top-level keys of yare.yaml this engine reads (the grammar's); others are ignored with a warning. */
 export const KNOWN_TOP_LEVEL: ReadonlySet<string> = new Set(keysOf(TOP_LEVEL_SHAPE));
@@ -87,40 +73,6 @@ function shapeTopLevel(ctx: ShapeContext, doc: Document.Parsed, problems: Diagno
     }
   }
   return top;
-}
-
-function shapeMacros(ctx: ShapeContext, node: unknown): RawTable<RawMacro> {
-  const problems: Diagnostic[] = [];
-  const items: RawMacro[] = [];
-  const map = shapeMapping(ctx, node, 'macros must be a mapping of name: expression.', problems);
-  for (const { key, pair, value } of map ? mapPairs(map) : []) {
-    if (!IDENTIFIER.test(key)) {
-      problems.push(
-        shapeError(
-          'YARE_BAD_SCHEMA',
-          `Macro name '${key}' must be an identifier.`,
-          placeOfNode(ctx.src, pair.key),
-        ),
-      );
-      continue;
-    }
-    const place = placeOfNode(ctx.src, value);
-    const raw = scalarOf(value);
-    // A macro is always an expression: the leading `@` is optional (the seed's template omits it).
-    const expr: RawMacro['expr'] =
-      typeof raw === 'string'
-        ? shapeScalarExpression(ctx, raw, value, true)
-        : {
-            ok: false,
-            problem: shapeError(
-              'YARE_NOT_AN_EXPRESSION',
-              `Macro '${key}' must be an expression string, e.g. "@ roll(1d20) + 2".`,
-              place,
-            ),
-          };
-    items.push({ name: key, place, expr });
-  }
-  return { problems, items };
 }
 
 function shapeEvents(ctx: ShapeContext, node: unknown): RawTable<RawEvent> {

@@ -59,16 +59,32 @@ export type Expr =
     }
   | { readonly kind: 'list'; readonly items: readonly Expr[]; readonly span: Span }
   /**
-   * `[element for variable in iterable if condition ...]`: one `for`, any number of `if`s. `variable`
-   * is bound only inside `element` and `conditions`, as in Python 3.
+   * `[element for a in xs if c for b in ys ...]`, or with `key` a dict comprehension
+   * `{key: element for ...}`: the clauses in order, the first a `for`; each `for` binds its variable for
+   * the clauses after it and the element (as in Python 3, only inside the brackets).
    */
   | {
       readonly kind: 'comprehension';
       readonly element: Expr;
-      readonly variable: string;
-      readonly variableSpan: Span;
-      readonly iterable: Expr;
-      readonly conditions: readonly Expr[];
+      /** The key of a dict comprehension (`{key: element for ...}`); undefined for a list. */
+      readonly key: Expr | undefined;
+      readonly clauses: readonly ComprehensionClause[];
+      readonly span: Span;
+    }
+  /** `object[start:stop:step]`, Python's slice of a list or a string; each part may be left out. */
+  | {
+      readonly kind: 'slice';
+      readonly object: Expr;
+      readonly start: Expr | undefined;
+      readonly stop: Expr | undefined;
+      readonly step: Expr | undefined;
+      readonly span: Span;
+    }
+  /** `macros.NAME(args)`: a macro with parameters, called with as many arguments as it declares. */
+  | {
+      readonly kind: 'macroCall';
+      readonly name: string;
+      readonly args: readonly Expr[];
       readonly span: Span;
     }
   | {
@@ -76,6 +92,16 @@ export type Expr =
       readonly entries: readonly { readonly key: Expr; readonly value: Expr }[];
       readonly span: Span;
     };
+
+/** One clause of a comprehension: `for variable in iterable`, or `if test`. */
+export type ComprehensionClause =
+  | {
+      readonly kind: 'for';
+      readonly variable: string;
+      readonly variableSpan: Span;
+      readonly iterable: Expr;
+    }
+  | { readonly kind: 'if'; readonly test: Expr };
 
 /** A parsed expression with the text it came from. */
 export interface Expression {

@@ -29,7 +29,27 @@ export type BuiltinName =
   | 'int'
   | 'sum'
   | 'timedelta'
-  | 'time_delta';
+  | 'time_delta'
+  | 'str'
+  | 'join'
+  | 'split'
+  | 'replace'
+  | 'upper'
+  | 'lower'
+  | 'capitalize'
+  | 'strip'
+  | 'startswith'
+  | 'endswith'
+  | 'format'
+  | 'sorted'
+  | 'range'
+  | 'keys'
+  | 'values'
+  | 'choice'
+  | 'shuffle'
+  | 'within'
+  | 'ancestors'
+  | 'descendants';
 
 export interface BuiltinSignature {
   readonly name: BuiltinName;
@@ -94,7 +114,36 @@ export const BUILTINS: ReadonlyMap<string, BuiltinSignature> = new Map<string, B
     new Set(TIMEDELTA_UNITS.keys()),
   ),
   signature('time_delta', 2, 2, 'time_delta(timestamp_a, timestamp_b)'),
+  signature('str', 1, 1, 'str(x)'),
+  signature('join', 1, 3, "join(items, ', ') or join(items, ', ', ' and ')"),
+  signature('split', 1, 2, "split(text) or split(text, ',')"),
+  signature('replace', 3, 3, "replace(text, 'old', 'new')"),
+  signature('upper', 1, 1, 'upper(text)'),
+  signature('lower', 1, 1, 'lower(text)'),
+  signature('capitalize', 1, 1, 'capitalize(text)'),
+  signature('strip', 1, 2, "strip(text) or strip(text, '.!')"),
+  signature('startswith', 2, 2, "startswith(text, 'prefix')"),
+  signature('endswith', 2, 2, "endswith(text, 'suffix')"),
+  signature('format', 1, MAX_CONTAINER_SIZE, "format('{} has {:.1f} kg', name, weight)"),
+  signature(
+    'sorted',
+    1,
+    1,
+    "sorted(items), sorted(items, reverse=True) or sorted(items, key='name')",
+    new Set(['reverse', 'key']),
+  ),
+  signature('range', 1, 3, 'range(stop), range(start, stop) or range(start, stop, step)'),
+  signature('keys', 1, 1, 'keys(dict)'),
+  signature('values', 1, 1, 'values(dict)'),
+  signature('choice', 1, 1, 'choice(items)'),
+  signature('shuffle', 1, 1, 'shuffle(items)'),
+  signature('within', 3, 3, 'within(state.objs, id, container_id)'),
+  signature('ancestors', 2, 2, 'ancestors(state.objs, id)'),
+  signature('descendants', 2, 2, 'descendants(state.objs, id)'),
 ]);
+
+/** The builtins that follow a collection's `parent:` property: their first argument names the collection. */
+export const CONTAINMENT_FUNCTIONS: ReadonlySet<string> = new Set(['within', 'ancestors', 'descendants']);
 
 /** Refuse an unknown function or a call with the wrong arguments (at load time and at run time). */
 export function checkCall(node: Extract<Expr, { kind: 'call' }>): BuiltinSignature {
@@ -259,6 +308,24 @@ function roundFloatDigits(x: number, ndigits: number): number {
   if (r2 > den || (r2 === den && q % 2n === 1n)) q += 1n;
   const result = Number(`${q}e${-ndigits}`);
   return negative ? -result : result;
+}
+
+/**
+ * The digits of `|x|` with `digits` decimals, rounded from its exact binary value with ties to even, as
+ * Python's `'%.Nf'` writes them (JavaScript's `toFixed` rounds ties up and turns to exponents at 1e21).
+ */
+export function fixedDigits(x: number, digits: number): string {
+  const { mantissa, exponent } = decompose(Math.abs(x));
+  let num = mantissa;
+  let den = 1n;
+  if (exponent >= 0) num <<= BigInt(exponent);
+  else den <<= BigInt(-exponent);
+  num *= TEN ** BigInt(digits);
+  let q = num / den;
+  const r2 = (num % den) * 2n;
+  if (r2 > den || (r2 === den && q % 2n === 1n)) q += 1n;
+  const text = q.toString().padStart(digits + 1, '0');
+  return digits === 0 ? text : `${text.slice(0, -digits)}.${text.slice(-digits)}`;
 }
 
 /** Beyond this many digits to the left, every safe integer rounds to 0 (it has at most 16 digits). */

@@ -26,4 +26,4 @@ export {
 } from './closure.ts';
 export { printExpr } from './printer.ts';
 export { type Keyword, scan, type Token } from './scanner.ts';
-export { type ExprVisitor, walkExpr } from './walk.ts';
+export { type ExprVisitor, forEachChild, walkExpr } from './walk.ts';

@@ -10,8 +10,10 @@
 
 import { YareError } from '../errors.ts';
 import { MAX_CONTAINER_SIZE, MAX_EXPRESSION_DEPTH, MAX_EXPRESSION_LENGTH } from '../limits.ts';
-import type { BinaryOp, CompareOp, Expr, Expression, Span } from './ast.ts';
+import type { BinaryOp, CompareOp, ComprehensionClause, Expr, Expression, Span } from './ast.ts';
 import { type Keyword, scan, type Token } from './scanner.ts';
+import { BUILTINS } from './builtins.ts';
+import { forEachChild } from './walk.ts';
 
 export { printExpr } from './printer.ts';
 
@@ -19,7 +21,7 @@ export { printExpr } from './printer.ts';
 const PYTHON_KEYWORDS: ReadonlyMap<string, string> = new Map([
   ['lambda', 'lambda expressions are not supported'],
   ['is', "'is' compares with None only: write x is None or x is not None, and compare values with == or !="],
-  ['for', 'comprehensions are supported as lists only: [x for x in state.items if x]'],
+  ['for', "'for' belongs inside a comprehension: [x for x in state.items if x] or {k: v for k in state.d}"],
   ['async', "'async' is not supported"],
   ['await', "'await' is not supported"],
   ['yield', "'yield' is not supported"],
@@ -97,58 +99,7 @@ function checkHeight(node: Expr, depth: number): void {
       node.span,
     );
   }
-  const d = depth + 1;
-  switch (node.kind) {
-    case 'literal':
-    case 'dice':
-    case 'name':
-      return;
-    case 'attribute':
-      checkHeight(node.object, d);
-      return;
-    case 'index':
-      checkHeight(node.object, d);
-      checkHeight(node.index, d);
-      return;
-    case 'call':
-      for (const a of node.args) checkHeight(a, d);
-      for (const k of node.kwargs) checkHeight(k.value, d);
-      return;
-    case 'unary':
-      checkHeight(node.operand, d);
-      return;
-    case 'binary':
-    case 'logical':
-      checkHeight(node.left, d);
-      checkHeight(node.right, d);
-      return;
-    case 'compare':
-      for (const o of node.operands) checkHeight(o, d);
-      return;
-    case 'conditional':
-      checkHeight(node.test, d);
-      checkHeight(node.then, d);
-      checkHeight(node.otherwise, d);
-      return;
-    case 'list':
-      for (const item of node.items) checkHeight(item, d);
-      return;
-    case 'comprehension':
-      checkHeight(node.element, d);
-      checkHeight(node.iterable, d);
-      for (const c of node.conditions) checkHeight(c, d);
-      return;
-    case 'dict':
-      for (const e of node.entries) {
-        checkHeight(e.key, d);
-        checkHeight(e.value, d);
-      }
-      return;
-    default: {
-      const never: never = node;
-      throw new Error(`unknown expression node ${(never as Expr).kind}`);
-    }
-  }
+  forEachChild(node, (child) => checkHeight(child, depth + 1));
 }
 
 function describe(t: Token): string {
@@ -196,6 +147,16 @@ const COMPARE_OPS: ReadonlyMap<string, CompareOp> = new Map<string, CompareOp>([
   ['>', '>'],
   ['>=', '>='],
 ]);
+
+/** `x.name(...)`: no methods; where a built-in does the same, the message names it. */
+function methodCall(name: string, at: Span): YareError {
+  const instead = BUILTINS.has(name) ? `; write ${name}(x, ...) instead of x.${name}(...)` : '';
+  return new YareError(
+    'YARE_UNSUPPORTED',
+    `method calls are not supported ('.${name}(...)'); only built-in functions can be called${instead}`,
+    at,
+  );
+}
 
 class Parser {
   private pos = 0;
@@ -496,18 +457,17 @@ class Parser {
         }
         this.advance();
         const name = nameToken.kind === 'name' ? nameToken.name : nameToken.keyword;
-        node = { kind: 'attribute', object: node, name, span: { start, end: this.lastEnd } };
-        if (this.isOp(this.peek(), '(')) {
-          throw new YareError(
-            'YARE_UNSUPPORTED',
-            `method calls are not supported ('.${name}(...)'); only built-in functions can be called`,
-            this.spanOf(this.peek()),
-          );
+        const open = this.peek();
+        if (this.isOp(open, '(') && node.kind === 'name' && node.name === 'macros') {
+          this.advance();
+          node = this.macroCall(name, start, open);
+        } else {
+          node = { kind: 'attribute', object: node, name, span: { start, end: this.lastEnd } };
+          if (this.isOp(open, '(')) throw methodCall(name, this.spanOf(open));
         }
       } else if (this.isOp(t, '[')) {
         this.advance();
-        const index = this.subscript(t);
-        node = { kind: 'index', object: node, index, span: { start, end: this.lastEnd } };
+        node = this.subscript(t, node, start);
       } else if (this.isOp(t, '(')) {
         if (!callable || node.kind !== 'name') {
           throw new YareError(
@@ -525,18 +485,66 @@ class Parser {
     }
   }
 
-  private subscript(open: Token): Expr {
+  /** What follows `[` after an object: an index, or a slice `start:stop:step` (each part optional). */
+  private subscript(open: Token, object: Expr, start: number): Expr {
+    const first = this.isOp(this.peek(), ':') ? undefined : this.nested(open);
+    if (!this.isOp(this.peek(), ':')) {
+      const close = this.peek();
+      if (this.isOp(close, ','))
+        throw new YareError('YARE_UNSUPPORTED', 'tuple subscripts are not supported', this.spanOf(close));
+      this.expectOp(']', "to close '['");
+      return { kind: 'index', object, index: first!, span: { start, end: this.lastEnd } };
+    }
+    this.advance(); // the first ':'
+    const stop = this.slicePart(open);
+    let step: Expr | undefined;
+    if (this.isOp(this.peek(), ':')) {
+      this.advance();
+      step = this.slicePart(open);
+    }
+    this.expectOp(']', "to close the slice's '['");
+    return { kind: 'slice', object, start: first, stop, step, span: { start, end: this.lastEnd } };
+  }
+
+  /** One part of a slice, or undefined where it is left out (`a[:2]`, `a[1:]`). */
+  private slicePart(open: Token): Expr | undefined {
     const t = this.peek();
-    if (this.isOp(t, ':'))
-      throw new YareError('YARE_UNSUPPORTED', 'slices are not supported', this.spanOf(t));
-    const index = this.nested(open);
-    const close = this.peek();
-    if (this.isOp(close, ':'))
-      throw new YareError('YARE_UNSUPPORTED', 'slices are not supported', this.spanOf(close));
-    if (this.isOp(close, ','))
-      throw new YareError('YARE_UNSUPPORTED', 'tuple subscripts are not supported', this.spanOf(close));
-    this.expectOp(']', "to close '['");
-    return index;
+    return this.isOp(t, ':') || this.isOp(t, ']') ? undefined : this.nested(open);
+  }
+
+  /** The arguments of `macros.NAME(...)`, from after the `(`: positional only. */
+  private macroCall(name: string, start: number, open: Token): Expr {
+    const args: Expr[] = [];
+    while (!this.isOp(this.peek(), ')')) {
+      this.refuseUnpacking();
+      const t = this.peek();
+      if (t.kind === 'name' && !t.sigil && this.isOp(this.peek(1), '=')) {
+        throw new YareError(
+          'YARE_UNSUPPORTED',
+          `macros.${name}() takes its arguments by position, not by name`,
+          this.spanOf(t),
+        );
+      }
+      args.push(this.nested(open));
+      this.checkArgumentCount(args.length, t);
+      const sep = this.peek();
+      if (this.isOp(sep, ',')) this.advance();
+      else if (!this.isOp(sep, ')'))
+        throw this.unexpected(sep, `expected ',' or ')' in the call to macros.${name}`);
+    }
+    this.advance();
+    return { kind: 'macroCall', name, args, span: { start, end: this.lastEnd } };
+  }
+
+  /** A call (of a builtin or a macro) takes at most MAX_CONTAINER_SIZE arguments. */
+  private checkArgumentCount(count: number, at: Token): void {
+    if (count > MAX_CONTAINER_SIZE) {
+      throw new YareError(
+        'YARE_CONTAINER_LIMIT',
+        `a call has more than ${MAX_CONTAINER_SIZE} arguments (MAX_CONTAINER_SIZE)`,
+        this.spanOf(at),
+      );
+    }
   }
 
   private call(callee: string, start: number, open: Token): Expr {
@@ -571,13 +579,7 @@ class Parser {
         }
         args.push(arg);
       }
-      if (args.length + kwargs.length > MAX_CONTAINER_SIZE) {
-        throw new YareError(
-          'YARE_CONTAINER_LIMIT',
-          `a call has more than ${MAX_CONTAINER_SIZE} arguments (MAX_CONTAINER_SIZE)`,
-          this.spanOf(t),
-        );
-      }
+      this.checkArgumentCount(args.length + kwargs.length, t);
       const sep = this.peek();
       if (this.isOp(sep, ',')) this.advance();
       else if (!this.isOp(sep, ')'))
@@ -683,7 +685,7 @@ class Parser {
       items.push(this.nested(open));
       const next = this.peek();
       if (items.length === 1 && next.kind === 'name' && !next.sigil && next.name === 'for') {
-        return this.comprehension(open, items[0]!);
+        return this.comprehension(open, items[0]!, undefined, ']');
       }
       if (items.length > MAX_CONTAINER_SIZE) {
         throw new YareError(
@@ -700,8 +702,36 @@ class Parser {
     return { kind: 'list', items, span: { start: open.start, end: this.lastEnd } };
   }
 
-  /** The rest of `[element for variable in iterable if condition ...]`, from the `for`. */
-  private comprehension(open: Token, element: Expr): Expr {
+  /**
+   * The clauses of a comprehension, from its first `for` to the closing bracket: `for NAME in iterable`
+   * and `if condition`, in any order after the first `for`, as in Python.
+   */
+  private comprehension(open: Token, element: Expr, key: Expr | undefined, close: ']' | '}'): Expr {
+    const clauses: ComprehensionClause[] = [];
+    this.enter(open);
+    for (;;) {
+      const t = this.peek();
+      if (t.kind === 'name' && !t.sigil && t.name === 'for') clauses.push(this.forClause());
+      else if (clauses.length > 0 && this.isKeyword(t, 'if')) {
+        this.advance();
+        clauses.push({ kind: 'if', test: this.disjunction() });
+      } else break;
+      if (clauses.length > MAX_CONTAINER_SIZE) {
+        throw new YareError(
+          'YARE_CONTAINER_LIMIT',
+          `a comprehension has more than ${MAX_CONTAINER_SIZE} clauses (MAX_CONTAINER_SIZE)`,
+          this.spanOf(t),
+        );
+      }
+    }
+    this.depth--;
+    const what = close === ']' ? "the comprehension's '['" : "the comprehension's '{'";
+    this.expectOp(close, `to close ${what}`);
+    return { kind: 'comprehension', element, key, clauses, span: { start: open.start, end: this.lastEnd } };
+  }
+
+  /** `for NAME in iterable` (the `for` is next). */
+  private forClause(): ComprehensionClause {
     this.advance(); // for
     const target = this.peek();
     if (target.kind !== 'name' || target.sigil || PYTHON_KEYWORDS.has(target.name)) {
@@ -718,7 +748,7 @@ class Parser {
     if (this.isOp(this.peek(), ',')) {
       throw new YareError(
         'YARE_UNSUPPORTED',
-        "a comprehension takes one variable (unpacking 'for a, b in' is not supported)",
+        "a comprehension's for takes one variable (unpacking 'for a, b in' is not supported; use 'for k in d' and d[k])",
         this.spanOf(this.peek()),
       );
     }
@@ -726,31 +756,11 @@ class Parser {
     if (!this.isKeyword(inToken, 'in'))
       throw this.unexpected(inToken, "expected 'in' after the variable of 'for'");
     this.advance();
-    this.enter(open);
-    const iterable = this.disjunction();
-    const conditions: Expr[] = [];
-    while (this.isKeyword(this.peek(), 'if')) {
-      this.advance();
-      conditions.push(this.disjunction());
-    }
-    this.depth--;
-    const t = this.peek();
-    if (t.kind === 'name' && !t.sigil && t.name === 'for') {
-      throw new YareError(
-        'YARE_UNSUPPORTED',
-        'a comprehension takes one for; nest a second comprehension inside the first instead',
-        this.spanOf(t),
-      );
-    }
-    this.expectOp(']', "to close the comprehension's '['");
     return {
-      kind: 'comprehension',
-      element,
+      kind: 'for',
       variable: target.name,
       variableSpan: this.spanOf(target),
-      iterable,
-      conditions,
-      span: { start: open.start, end: this.lastEnd },
+      iterable: this.disjunction(),
     };
   }
 
@@ -770,6 +780,10 @@ class Parser {
       }
       this.expectOp(':', 'between a dict key and its value');
       const value = this.nested(open);
+      const next = this.peek();
+      if (entries.length === 0 && next.kind === 'name' && !next.sigil && next.name === 'for') {
+        return this.comprehension(open, value, key, '}');
+      }
       entries.push({ key, value });
       if (entries.length > MAX_CONTAINER_SIZE) {
         throw new YareError(

@@ -32,7 +32,9 @@ function precedence(node: Expr): number {
       return node.op === '**' ? POWER : node.op === '+' || node.op === '-' ? SUM : TERM;
     case 'attribute':
     case 'index':
+    case 'slice':
     case 'call':
+    case 'macroCall':
       return POSTFIX;
     case 'literal': {
       // A negative number prints with a leading '-', which reads back as unary minus.
@@ -122,9 +124,21 @@ function printRaw(node: Expr): string {
     case 'list':
       return `[${node.items.map((i) => print(i, COND)).join(', ')}]`;
     case 'comprehension': {
-      const conditions = node.conditions.map((c) => ` if ${print(c, OR)}`).join('');
-      return `[${print(node.element, COND)} for ${node.variable} in ${print(node.iterable, OR)}${conditions}]`;
+      const clauses = node.clauses
+        .map((c) =>
+          c.kind === 'for' ? ` for ${c.variable} in ${print(c.iterable, OR)}` : ` if ${print(c.test, OR)}`,
+        )
+        .join('');
+      if (node.key === undefined) return `[${print(node.element, COND)}${clauses}]`;
+      return `{${print(node.key, COND)}: ${print(node.element, COND)}${clauses}}`;
     }
+    case 'slice': {
+      const part = (e: Expr | undefined) => (e === undefined ? '' : print(e, COND));
+      const step = node.step === undefined ? '' : `:${part(node.step)}`;
+      return `${print(node.object, POSTFIX)}[${part(node.start)}:${part(node.stop)}${step}]`;
+    }
+    case 'macroCall':
+      return `macros.${node.name}(${node.args.map((a) => print(a, COND)).join(', ')})`;
     case 'dict':
       return `{${node.entries.map((e) => `${print(e.key, COND)}: ${print(e.value, COND)}`).join(', ')}}`;
     default: {

@@ -356,7 +356,7 @@ function scanString(text: string, quoteAt: number, start: number): Token {
       value += text.slice(chunk, i);
       return { kind: 'string', value, start, end: i + 1 };
     }
-    if (c === '\n' || c === '\r') break;
+    if (c === '\n' || c === '\r') throw lineBreakInString(quote, start, i);
     if (c !== '\\') {
       i++;
       continue;
@@ -368,6 +368,19 @@ function scanString(text: string, quoteAt: number, start: number): Token {
     chunk = i;
   }
   throw new YareError('YARE_SYNTAX', `unterminated string: no closing ${quote}`, span(start, i));
+}
+
+/**
+ * A raw line break inside a string literal. Expressions cannot span lines, so one there nearly always
+ * comes from YAML: in a double-quoted YAML value (`value: "@ 'a\n' + 'b'"`) YAML itself turns `\n` into
+ * a line break before the expression is read. The message says so and how to write it.
+ */
+function lineBreakInString(quote: string, start: number, at: number): YareError {
+  return new YareError(
+    'YARE_SYNTAX',
+    `unterminated string: a line break before the closing ${quote}. If the value is a double-quoted YAML string, YAML has already turned \\n into a line break; write \\\\n there (YAML reads it as \\n), or quote the value with YAML single quotes ('@ ''a\\n'' + ''b''')`,
+    span(start, at),
+  );
 }
 
 function scanEscape(text: string, at: number): { text: string; end: number } {

@@ -12,7 +12,10 @@ export function walkExpr(node: Expr, visit: ExprVisitor, parent?: Expr): void {
   forEachChild(node, (child) => walkExpr(child, visit, node));
 }
 
-/** Calls `each` on every direct child of `node`, left to right (a comprehension: element, iterable, conditions). */
+/**
+ * Calls `each` on every direct child of `node`, left to right (a comprehension: its key, its element, then
+ * each clause's iterable or test in order).
+ */
 export function forEachChild(node: Expr, each: (child: Expr) => void): void {
   switch (node.kind) {
     case 'literal':
@@ -50,9 +53,18 @@ export function forEachChild(node: Expr, each: (child: Expr) => void): void {
       for (const item of node.items) each(item);
       return;
     case 'comprehension':
+      if (node.key !== undefined) each(node.key);
       each(node.element);
-      each(node.iterable);
-      for (const c of node.conditions) each(c);
+      for (const clause of node.clauses) each(clause.kind === 'for' ? clause.iterable : clause.test);
+      return;
+    case 'slice':
+      each(node.object);
+      if (node.start !== undefined) each(node.start);
+      if (node.stop !== undefined) each(node.stop);
+      if (node.step !== undefined) each(node.step);
+      return;
+    case 'macroCall':
+      for (const a of node.args) each(a);
       return;
     case 'dict':
       for (const e of node.entries) {

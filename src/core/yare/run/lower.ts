@@ -6,11 +6,27 @@
 import { YareError } from '../errors.ts';
 import { binaryOp } from '../expr/arithmetic.ts';
 import type { Expression, Span } from '../expr/ast.ts';
-import { type Closure, type ClosureOptions, compileClosure } from '../expr/closure.ts';
+import {
+  type Closure,
+  type ClosureOptions,
+  compileClosure,
+  type MacroFunctionClosure,
+} from '../expr/closure.ts';
+import type { EvalContext } from '../expr/runtime.ts';
 import { MAX_CALL_DEPTH, MAX_CONTAINER_SIZE, MAX_DICT_DEPTH, MAX_NOTE_LENGTH } from '../limits.ts';
-import type { CompiledRules, MutateOp, Operand, Step, Target } from '../program.ts';
+import type { SourcePlace } from '../../diagnostics.ts';
+import type {
+  CompiledRules,
+  MacroFunction,
+  MutateOp,
+  Operand,
+  PlacedExpression,
+  Step,
+  TableKey,
+  Target,
+} from '../program.ts';
 import { type ExprReads, exprReads } from '../privacy.ts';
-import { formatValue, pyInt, toNumeric, truthy, typeName, valueEquals } from '../python.ts';
+import { dictKeyText, formatValue, pyInt, toNumeric, truthy, typeName, valueEquals } from '../python.ts';
 import { dictDepth } from '../schema.ts';
 import { newDict, PyFloat, type Value } from '../values.ts';
 import { type CoverageSink, coverageSinkOf } from '../coverage.ts';
@@ -19,8 +35,11 @@ import { withPlace } from './errors.ts';
 import { prepareInputs } from './inputs.ts';
 import { type LoweredEvent, type Machine, type MachineProgram, runSteps, type StepFn } from './machine.ts';
 import { checkedTest, labelledOperand, labelTableEntry, writtenPath } from './roll-labels.ts';
+import { coerceRecord } from './coerce.ts';
+import { NEXT_IDS_KEY, nextIdNumber } from '../schema-records.ts';
 import {
   checkedDynamicPath,
+  checkedSegments,
   copyDict,
   dictKey,
   fieldOf,
@@ -28,6 +47,7 @@ import {
   readDict,
   readList,
   readPath,
+  requireRecord,
   resolvedPath,
   writePath,
 } from './paths.ts';
@@ -54,6 +74,7 @@ const NOT_COMPILED: Closure = () => {
 export class LoweredProgram implements MachineProgram {
   private readonly events = new Map<string, LoweredEvent>();
   private readonly macros = new Map<string, Closure>();
+  private readonly functions = new Map<string, MacroFunctionClosure>();
   private macroNames: Map<Expression, string> | undefined;
   /**
    * `macros.NAME` in any expression resolves to the macro's closure while compiling, and reads of
@@ -71,7 +92,9 @@ export class LoweredProgram implements MachineProgram {
     this.coverage = coverageSinkOf(rules);
     this.closureOptions = {
       macro: (name) => this.macro(name),
+      macroFunction: (name) => this.macroFunction(name),
       floatField: (keys) => fieldOf(schema, ['state', ...keys])?.type === 'float',
+      collectionAt: (keys) => fieldOf(schema, ['state', ...keys])?.record,
     };
   }
 
@@ -122,6 +145,24 @@ export class LoweredProgram implements MachineProgram {
     return fn;
   }
 
+  /**
+   * A macro with parameters, compiled once (cached before its bodies compile, as `macro` is). Each call
+   * counts one step; the body runs in a scope of its own: its parameters, `state`, and macros.
+   */
+  macroFunction(name: string): MacroFunctionClosure | undefined {
+    const cached = this.functions.get(name);
+    if (cached !== undefined) return cached;
+    const def = this.rules.macroFunctions.get(name);
+    if (def === undefined) return undefined;
+    let body: MacroFunctionClosure = () => {
+      throw new Error('macro used before it was compiled');
+    };
+    const fn: MacroFunctionClosure = (ctx, args, span) => body(ctx, args, span);
+    this.functions.set(name, fn);
+    body = lowerMacroFunction(def, this.closureOptions);
+    return fn;
+  }
+
   macroNameOf(source: Expression): string | undefined {
     if (this.macroNames === undefined) {
       this.macroNames = new Map();
@@ -129,6 +170,61 @@ export class LoweredProgram implements MachineProgram {
     }
     return this.macroNames.get(source);
   }
+}
+
+/**
+ * A macro with parameters as a closure: it counts one step, binds its parameters, and gives the value —
+ * with `by`, the case of the kind `by` names (a whole number names the kind that is its text), `value` for
+ * any other kind, and an error naming the kind when there is neither.
+ */
+function lowerMacroFunction(def: MacroFunction, options: ClosureOptions): MacroFunctionClosure {
+  // Errors inside a body carry the body's own place.
+  const placed = (e: PlacedExpression): Closure => {
+    const closure = compileClosure(e, options);
+    return (ctx) => {
+      try {
+        return closure(ctx);
+      } catch (error) {
+        throw withPlace(error, e.place, e);
+      }
+    };
+  };
+  const value = def.value === undefined ? undefined : placed(def.value);
+  const by = def.by === undefined ? undefined : placed(def.by);
+  const cases = new Map([...def.cases].map(([kind, e]) => [kind, placed(e)]));
+  const { name, params } = def;
+  return (ctx, args, span) => {
+    ctx.step();
+    const scope = parameterScope(ctx, params, args);
+    let body = value;
+    if (by !== undefined) {
+      const kind = by(scope);
+      const key = typeof kind === 'string' ? kind : dictKeyText(kind);
+      body = (key === undefined ? undefined : cases.get(key)) ?? value;
+      if (body === undefined) {
+        throw new YareError(
+          'YARE_BAD_VALUE',
+          `macros.${name}: no case for the kind ${formatValue(kind)} (cases: ${[...cases.keys()].join(', ')}) and no value: for other kinds`,
+          span,
+        );
+      }
+    }
+    return body!(scope);
+  };
+}
+
+/** What a macro with parameters sees: its parameters, then `state` (and, through `macro`, other macros). */
+function parameterScope(ctx: EvalContext, params: readonly string[], args: readonly Value[]): EvalContext {
+  return {
+    lookup: (n) => {
+      const at = params.indexOf(n);
+      if (at >= 0) return args[at];
+      return n === 'state' ? ctx.lookup('state') : undefined;
+    },
+    macro: (n, at) => ctx.macro(n, at),
+    roll: (count, sides, text, source) => ctx.roll(count, sides, text, source),
+    step: () => ctx.step(),
+  };
 }
 
 function lowerSteps(steps: readonly Step[], program: LoweredProgram): StepFn[] {
@@ -148,253 +244,31 @@ function lowerWritten(operand: Operand, target: Target, program: LoweredProgram)
   return labelledOperand(lowerOperand(operand, program), operand, program.rules, writtenPath(target));
 }
 
+/** One lowering function per step kind; each returns the step's closure. */
 function lowerStep(step: Step, program: LoweredProgram): StepFn {
-  const place = step.place;
   switch (step.kind) {
-    case 'set': {
-      const value = lowerWritten(step.value, step.target, program);
-      const target = lowerTarget(step.target, program);
-      const mark = tempMark(step.target, privacyOf(step.value, program), program, true);
-      return (m) => {
-        countStep(m);
-        m.currentPlace = place;
-        const v = value(m);
-        const path = target(m);
-        writePath(m, path, v, 'set');
-        if (mark !== undefined) mark(m, path);
-      };
-    }
-    case 'mutate': {
-      const target = lowerTarget(step.target, program);
-      const value = lowerWritten(step.value, step.target, program);
-      const op = step.op;
-      const mark = tempMark(step.target, privacyOf(step.value, program), program, false);
-      return (m) => {
-        countStep(m);
-        m.currentPlace = place;
-        const path = target(m);
-        const current = readPath(m, path.segments);
-        if (current === null || current === undefined) {
-          throw new YareError(
-            'YARE_BAD_VALUE',
-            `mutate: path '${path.text}' resolved to None; give it a default in state_schema or set it first.`,
-          );
-        }
-        const operand = value(m);
-        m.currentPlace = place;
-        writePath(m, path, mutateValue(op, current, operand), 'mutate');
-        if (mark !== undefined) mark(m, path);
-      };
-    }
-    case 'branch': {
-      const sink = program.coverage;
-      const arms = step.arms.map((arm) => {
-        const steps = lowerSteps(arm.steps, program);
-        if (sink !== undefined) steps.unshift(() => void sink.arms.add(arm));
-        return {
-          test:
-            arm.test === undefined
-              ? undefined
-              : checkedTest(lowerOperand(arm.test, program), arm.test, program.rules, (side) =>
-                  lowerOperand(side, program),
-                ),
-          steps,
-        };
-      });
-      return (m) => {
-        countStep(m);
-        m.currentPlace = place;
-        for (let i = 0; i < arms.length; i++) {
-          const arm = arms[i]!;
-          if (arm.test === undefined || truthy(arm.test(m))) {
-            runSteps(m, arm.steps);
-            return;
-          }
-        }
-      };
-    }
-    case 'table_roll': {
-      const roll = lowerWritten(step.roll, step.target, program);
-      const target = lowerTarget(step.target, program);
-      const table = step.table.map((entry) => ({
-        key: entry.key,
-        value: lowerOperand(entry.value, program),
-      }));
-      // The entry a private number picks tells the number: the write is private when either is.
-      const rollTest = privacyOf(step.roll, program);
-      const marks = step.table.map((entry) =>
-        tempMark(step.target, eitherTest(rollTest, privacyOf(entry.value, program)), program, true),
-      );
-      return (m) => {
-        countStep(m);
-        m.currentPlace = place;
-        const firstRoll = m.dice.rolls.length;
-        const rolled = toNumeric(roll(m));
-        const n = rolled instanceof PyFloat ? rolled.value : rolled;
-        for (let e = 0; e < table.length; e++) {
-          const entry = table[e]!;
-          const key = entry.key;
-          const hit =
-            key.kind === 'exact'
-              ? n === key.value
-              : key.kind === 'range'
-                ? n >= key.low && n <= key.high
-                : n >= key.low;
-          if (hit) {
-            const value = entry.value(m);
-            m.currentPlace = place;
-            labelTableEntry(m, firstRoll, value);
-            const path = target(m);
-            writePath(m, path, value, 'table_roll');
-            const mark = marks[e];
-            if (mark !== undefined) mark(m, path);
-            return;
-          }
-        }
-      };
-    }
-    case 'call': {
-      const eventName = step.event;
-      const args = step.args.map((arg) => ({
-        name: arg.name,
-        value: lowerOperand(arg.value, program),
-        test: privacyOf(arg.value, program),
-      }));
-      const mayPass = args.some((arg) => arg.test !== undefined);
-      return (m) => {
-        countStep(m);
-        m.currentPlace = place;
-        // Looked up when it runs (and compiled then, once): an event may call itself.
-        const callee = m.program.event(eventName)!;
-        if (m.depth >= MAX_CALL_DEPTH) {
-          throw new YareError(
-            'YARE_CALL_DEPTH',
-            `Call depth limit reached: '${m.event!.name}' at depth ${m.depth} cannot call '${eventName}' (MAX_CALL_DEPTH ${MAX_CALL_DEPTH}).`,
-          );
-        }
-        const given = newDict();
-        let privateInputs: Set<string> | undefined;
-        for (const arg of args) {
-          given[arg.name] = arg.value(m);
-          // An argument computed from a private value makes the callee's input private.
-          if (mayPass && arg.test?.(m)) {
-            privateInputs ??= new Set();
-            privateInputs.add(arg.name);
-          }
-        }
-        const inputs = prepareInputs(callee.def, given);
-        m.invoke(callee, inputs, m.depth + 1, privateInputs);
-      };
-    }
+    case 'set':
+      return lowerSet(step, program);
+    case 'mutate':
+      return lowerMutate(step, program);
+    case 'branch':
+      return lowerBranch(step, program);
+    case 'table_roll':
+      return lowerTableRoll(step, program);
+    case 'call':
+      return lowerCall(step, program);
     case 'note':
       return lowerNote(step, program);
-    case 'list_push': {
-      const target = lowerTarget(step.target, program);
-      const item = lowerOperand(step.item, program);
-      const mark = tempMark(step.target, privacyOf(step.item, program), program, false);
-      return (m) => {
-        countStep(m);
-        m.currentPlace = place;
-        const path = target(m);
-        const value = item(m);
-        const list = readList(m, path, 'list_push');
-        if (list.length >= MAX_CONTAINER_SIZE) {
-          throw new YareError(
-            'YARE_CONTAINER_LIMIT',
-            `list_push: MAX_CONTAINER_SIZE reached (${MAX_CONTAINER_SIZE} items at ${path.text}).`,
-          );
-        }
-        writePath(m, path, [...list, value], 'list_push');
-        if (mark !== undefined) mark(m, path);
-      };
-    }
-    case 'list_remove': {
-      const target = lowerTarget(step.target, program);
-      const index = step.index === undefined ? undefined : lowerOperand(step.index, program);
-      const byValue = step.value === undefined ? undefined : lowerOperand(step.value, program);
-      // What is left tells what a private index or value removed.
-      const mark = tempMark(
-        step.target,
-        eitherTest(
-          step.index === undefined ? undefined : privacyOf(step.index, program),
-          step.value === undefined ? undefined : privacyOf(step.value, program),
-        ),
-        program,
-        false,
-      );
-      return (m) => {
-        countStep(m);
-        m.currentPlace = place;
-        const path = target(m);
-        const list = [...readList(m, path, 'list_remove')];
-        if (index !== undefined) {
-          const raw = index(m);
-          // `int(index)` as the original: True is 1, 1.7 is 1, '2' is 2; what int() refuses is an error.
-          const idx = typeof raw === 'number' && Number.isSafeInteger(raw) ? raw : pyInt(raw);
-          if (idx === undefined) {
-            throw new YareError(
-              'YARE_TYPE',
-              `list_remove: index must be a whole number, got ${typeName(raw)}: ${formatValue(raw)}.`,
-            );
-          }
-          if (idx >= 0 && idx < list.length) list.splice(idx, 1);
-        } else if (byValue !== undefined) {
-          const value = byValue(m);
-          const at = list.findIndex((item) => valueEquals(item, value));
-          if (at >= 0) list.splice(at, 1);
-        }
-        writePath(m, path, list, 'list_remove');
-        if (mark !== undefined) mark(m, path);
-      };
-    }
-    case 'dict_set': {
-      const target = lowerTarget(step.target, program);
-      const keyOf = lowerOperand(step.key, program);
-      const itemOf = lowerOperand(step.value, program);
-      const mark = tempMark(
-        step.target,
-        eitherTest(privacyOf(step.key, program), privacyOf(step.value, program)),
-        program,
-        false,
-      );
-      return (m) => {
-        countStep(m);
-        m.currentPlace = place;
-        const path = target(m);
-        const key = dictKey(keyOf(m));
-        const value = itemOf(m);
-        const dict = copyDict(readDict(m, path, 'dict_set'));
-        dict[key] = value;
-        if (dictDepth(dict) > MAX_DICT_DEPTH)
-          throw new YareError(
-            'YARE_DICT_DEPTH',
-            `dict_set: MAX_DICT_DEPTH exceeded (${MAX_DICT_DEPTH}) at ${path.text}.`,
-          );
-        if (Object.keys(dict).length > MAX_CONTAINER_SIZE) {
-          throw new YareError(
-            'YARE_CONTAINER_LIMIT',
-            `dict_set: MAX_CONTAINER_SIZE reached (${MAX_CONTAINER_SIZE} keys at ${path.text}).`,
-          );
-        }
-        writePath(m, path, dict, 'dict_set');
-        if (mark !== undefined) mark(m, path);
-      };
-    }
-    case 'dict_delete': {
-      const target = lowerTarget(step.target, program);
-      const keyOf = lowerOperand(step.key, program);
-      const mark = tempMark(step.target, privacyOf(step.key, program), program, false);
-      return (m) => {
-        countStep(m);
-        m.currentPlace = place;
-        const path = target(m);
-        const key = dictKey(keyOf(m));
-        const dict = copyDict(readDict(m, path, 'dict_delete'));
-        delete dict[key];
-        writePath(m, path, dict, 'dict_delete');
-        if (mark !== undefined) mark(m, path);
-      };
-    }
+    case 'list_push':
+      return lowerListPush(step, program);
+    case 'list_remove':
+      return lowerListRemove(step, program);
+    case 'dict_set':
+      return lowerDictSet(step, program);
+    case 'dict_delete':
+      return lowerDictDelete(step, program);
+    case 'create':
+      return lowerCreate(step, program);
     case 'foreach':
       return lowerForeach(step, program);
     default: {
@@ -404,7 +278,312 @@ function lowerStep(step: Step, program: LoweredProgram): StepFn {
   }
 }
 
-function lowerNote(step: Extract<Step, { kind: 'note' }>, program: LoweredProgram): StepFn {
+type StepOf<K extends Step['kind']> = Extract<Step, { kind: K }>;
+
+/** What a write does to the run's private temps (see `tempMark`). */
+type TempMark = ((m: Machine, path: ResolvedPath) => void) | undefined;
+
+/**
+ * The shape the container steps share (list_push, list_remove, dict_set, dict_delete): count the step,
+ * resolve the target, compute the container's new value from the old, write it, and mark the temp.
+ */
+function containerStep(
+  place: SourcePlace,
+  target: TargetFn,
+  mark: TempMark,
+  action: string,
+  update: (m: Machine, path: ResolvedPath) => Value,
+): StepFn {
+  return (m) => {
+    countStep(m);
+    m.currentPlace = place;
+    const path = target(m);
+    writePath(m, path, update(m, path), action);
+    if (mark !== undefined) mark(m, path);
+  };
+}
+
+function lowerSet(step: StepOf<'set'>, program: LoweredProgram): StepFn {
+  const place = step.place;
+  const value = lowerWritten(step.value, step.target, program);
+  const target = lowerTarget(step.target, program);
+  const mark = tempMark(step.target, privacyOf(step.value, program), program, true);
+  return (m) => {
+    countStep(m);
+    m.currentPlace = place;
+    const v = value(m);
+    const path = target(m);
+    writePath(m, path, v, 'set');
+    if (mark !== undefined) mark(m, path);
+  };
+}
+
+function lowerMutate(step: StepOf<'mutate'>, program: LoweredProgram): StepFn {
+  const place = step.place;
+  const target = lowerTarget(step.target, program);
+  const value = lowerWritten(step.value, step.target, program);
+  const op = step.op;
+  const mark = tempMark(step.target, privacyOf(step.value, program), program, false);
+  return (m) => {
+    countStep(m);
+    m.currentPlace = place;
+    const path = target(m);
+    if (path.recordAt !== undefined) requireRecord(m, path);
+    const current = readPath(m, path.segments);
+    if (current === null || current === undefined) {
+      throw new YareError(
+        'YARE_BAD_VALUE',
+        `mutate: path '${path.text}' resolved to None; give it a default in state_schema or set it first.`,
+      );
+    }
+    const operand = value(m);
+    m.currentPlace = place;
+    writePath(m, path, mutateValue(op, current, operand), 'mutate');
+    if (mark !== undefined) mark(m, path);
+  };
+}
+
+function lowerBranch(step: StepOf<'branch'>, program: LoweredProgram): StepFn {
+  const place = step.place;
+  const sink = program.coverage;
+  const arms = step.arms.map((arm) => {
+    const steps = lowerSteps(arm.steps, program);
+    if (sink !== undefined) steps.unshift(() => void sink.arms.add(arm));
+    return {
+      test:
+        arm.test === undefined
+          ? undefined
+          : checkedTest(lowerOperand(arm.test, program), arm.test, program.rules, (side) =>
+              lowerOperand(side, program),
+            ),
+      steps,
+    };
+  });
+  return (m) => {
+    countStep(m);
+    m.currentPlace = place;
+    for (let i = 0; i < arms.length; i++) {
+      const arm = arms[i]!;
+      if (arm.test === undefined || truthy(arm.test(m))) {
+        runSteps(m, arm.steps);
+        return;
+      }
+    }
+  };
+}
+
+function lowerTableRoll(step: StepOf<'table_roll'>, program: LoweredProgram): StepFn {
+  const place = step.place;
+  const roll = lowerWritten(step.roll, step.target, program);
+  const target = lowerTarget(step.target, program);
+  const table = step.table.map((entry) => ({
+    key: entry.key,
+    value: lowerOperand(entry.value, program),
+  }));
+  // The entry a private number picks tells the number: the write is private when either is.
+  const rollTest = privacyOf(step.roll, program);
+  const marks = step.table.map((entry) =>
+    tempMark(step.target, eitherTest(rollTest, privacyOf(entry.value, program)), program, true),
+  );
+  return (m) => {
+    countStep(m);
+    m.currentPlace = place;
+    const firstRoll = m.dice.rolls.length;
+    const rolled = toNumeric(roll(m));
+    const n = rolled instanceof PyFloat ? rolled.value : rolled;
+    for (let e = 0; e < table.length; e++) {
+      const entry = table[e]!;
+      if (!tableKeyHolds(entry.key, n)) continue;
+      const value = entry.value(m);
+      m.currentPlace = place;
+      labelTableEntry(m, firstRoll, value);
+      const path = target(m);
+      writePath(m, path, value, 'table_roll');
+      const mark = marks[e];
+      if (mark !== undefined) mark(m, path);
+      return;
+    }
+  };
+}
+
+function tableKeyHolds(key: TableKey, n: number): boolean {
+  switch (key.kind) {
+    case 'exact':
+      return n === key.value;
+    case 'range':
+      return n >= key.low && n <= key.high;
+    case 'atLeast':
+      return n >= key.low;
+  }
+}
+
+function lowerCall(step: StepOf<'call'>, program: LoweredProgram): StepFn {
+  const place = step.place;
+  const eventName = step.event;
+  const args = step.args.map((arg) => ({
+    name: arg.name,
+    value: lowerOperand(arg.value, program),
+    test: privacyOf(arg.value, program),
+  }));
+  const mayPass = args.some((arg) => arg.test !== undefined);
+  return (m) => {
+    countStep(m);
+    m.currentPlace = place;
+    // Looked up when it runs (and compiled then, once): an event may call itself.
+    const callee = m.program.event(eventName)!;
+    if (m.depth >= MAX_CALL_DEPTH) {
+      throw new YareError(
+        'YARE_CALL_DEPTH',
+        `Call depth limit reached: '${m.event!.name}' at depth ${m.depth} cannot call '${eventName}' (MAX_CALL_DEPTH ${MAX_CALL_DEPTH}).`,
+      );
+    }
+    const given = newDict();
+    let privateInputs: Set<string> | undefined;
+    for (const arg of args) {
+      given[arg.name] = arg.value(m);
+      // An argument computed from a private value makes the callee's input private.
+      if (mayPass && arg.test?.(m)) {
+        privateInputs ??= new Set();
+        privateInputs.add(arg.name);
+      }
+    }
+    const inputs = prepareInputs(callee.def, given);
+    m.invoke(callee, inputs, m.depth + 1, privateInputs);
+  };
+}
+
+function lowerListPush(step: StepOf<'list_push'>, program: LoweredProgram): StepFn {
+  const item = lowerOperand(step.item, program);
+  const mark = tempMark(step.target, privacyOf(step.item, program), program, false);
+  return containerStep(step.place, lowerTarget(step.target, program), mark, 'list_push', (m, path) => {
+    const value = item(m);
+    const list = readList(m, path, 'list_push');
+    if (list.length >= MAX_CONTAINER_SIZE) {
+      throw new YareError(
+        'YARE_CONTAINER_LIMIT',
+        `list_push: MAX_CONTAINER_SIZE reached (${MAX_CONTAINER_SIZE} items at ${path.text}).`,
+      );
+    }
+    return [...list, value];
+  });
+}
+
+function lowerListRemove(step: StepOf<'list_remove'>, program: LoweredProgram): StepFn {
+  const index = step.index === undefined ? undefined : lowerOperand(step.index, program);
+  const byValue = step.value === undefined ? undefined : lowerOperand(step.value, program);
+  // What is left tells what a private index or value removed.
+  const mark = tempMark(
+    step.target,
+    eitherTest(
+      step.index === undefined ? undefined : privacyOf(step.index, program),
+      step.value === undefined ? undefined : privacyOf(step.value, program),
+    ),
+    program,
+    false,
+  );
+  return containerStep(step.place, lowerTarget(step.target, program), mark, 'list_remove', (m, path) => {
+    const list = [...readList(m, path, 'list_remove')];
+    if (index !== undefined) {
+      const raw = index(m);
+      // `int(index)` as the original: True is 1, 1.7 is 1, '2' is 2; what int() refuses is an error.
+      const idx = typeof raw === 'number' && Number.isSafeInteger(raw) ? raw : pyInt(raw);
+      if (idx === undefined) {
+        throw new YareError(
+          'YARE_TYPE',
+          `list_remove: index must be a whole number, got ${typeName(raw)}: ${formatValue(raw)}.`,
+        );
+      }
+      if (idx >= 0 && idx < list.length) list.splice(idx, 1);
+    } else if (byValue !== undefined) {
+      const value = byValue(m);
+      const at = list.findIndex((item) => valueEquals(item, value));
+      if (at >= 0) list.splice(at, 1);
+    }
+    return list;
+  });
+}
+
+function lowerDictSet(step: StepOf<'dict_set'>, program: LoweredProgram): StepFn {
+  const keyOf = lowerOperand(step.key, program);
+  const itemOf = lowerOperand(step.value, program);
+  const mark = tempMark(
+    step.target,
+    eitherTest(privacyOf(step.key, program), privacyOf(step.value, program)),
+    program,
+    false,
+  );
+  return containerStep(step.place, lowerTarget(step.target, program), mark, 'dict_set', (m, path) => {
+    const key = dictKey(keyOf(m));
+    const value = itemOf(m);
+    const dict = copyDict(readDict(m, path, 'dict_set'));
+    dict[key] = value;
+    if (dictDepth(dict) > MAX_DICT_DEPTH)
+      throw new YareError(
+        'YARE_DICT_DEPTH',
+        `dict_set: MAX_DICT_DEPTH exceeded (${MAX_DICT_DEPTH}) at ${path.text}.`,
+      );
+    if (Object.keys(dict).length > MAX_CONTAINER_SIZE) {
+      throw new YareError(
+        'YARE_CONTAINER_LIMIT',
+        `dict_set: MAX_CONTAINER_SIZE reached (${MAX_CONTAINER_SIZE} keys at ${path.text}).`,
+      );
+    }
+    return dict;
+  });
+}
+
+function lowerDictDelete(step: StepOf<'dict_delete'>, program: LoweredProgram): StepFn {
+  const keyOf = lowerOperand(step.key, program);
+  const mark = tempMark(step.target, privacyOf(step.key, program), program, false);
+  return containerStep(step.place, lowerTarget(step.target, program), mark, 'dict_delete', (m, path) => {
+    const key = dictKey(keyOf(m));
+    const dict = copyDict(readDict(m, path, 'dict_delete'));
+    delete dict[key];
+    return dict;
+  });
+}
+
+/**
+ * `create`: a record made of the values given (each an operand) and the properties' defaults, under the
+ * next id of its collection (`nextIdNumber`, schema-records.ts), which `var:` receives; the collection
+ * holds at most MAX_CONTAINER_SIZE records.
+ */
+function lowerCreate(step: StepOf<'create'>, program: LoweredProgram): StepFn {
+  const place = step.place;
+  const { record, segments, text } = step.collection;
+  const schema = program.rules.schema;
+  const values = step.values.map((v) => ({ name: v.name, value: lowerOperand(v.value, program) }));
+  const collection = resolvedPath(segments, schema);
+  const counter = resolvedPath(['state', NEXT_IDS_KEY, segments.slice(1).join('.')], schema);
+  const target = step.target === undefined ? undefined : lowerTarget(step.target, program);
+  const mark = step.target === undefined ? undefined : tempMark(step.target, undefined, program, true);
+  return (m) => {
+    countStep(m);
+    m.currentPlace = place;
+    const given = newDict();
+    for (const v of values) given[v.name] = v.value(m);
+    m.currentPlace = place;
+    const records = readDict(m, collection, 'create');
+    if (Object.keys(records).length >= MAX_CONTAINER_SIZE) {
+      throw new YareError(
+        'YARE_CONTAINER_LIMIT',
+        `create: ${text} holds ${MAX_CONTAINER_SIZE} records already (MAX_CONTAINER_SIZE).`,
+      );
+    }
+    const n = nextIdNumber(records, record, readPath(m, counter.segments) ?? null);
+    const id = `${record.idPrefix}${n}`;
+    const all = copyDict(records);
+    all[id] = coerceRecord(given, record, id, 'create');
+    writePath(m, collection, all, 'create');
+    writePath(m, counter, n + 1, 'create');
+    if (target === undefined) return;
+    const path = target(m);
+    writePath(m, path, id, 'create');
+    if (mark !== undefined) mark(m, path);
+  };
+}
+
+function lowerNote(step: StepOf<'note'>, program: LoweredProgram): StepFn {
   const place = step.place;
   // Text and expressions alternate: `lead`, then each expression followed by the text after it.
   let lead = '';
@@ -476,7 +655,7 @@ function noteText(v: Value): string {
   return formatValue(v);
 }
 
-function lowerForeach(step: Extract<Step, { kind: 'foreach' }>, program: LoweredProgram): StepFn {
+function lowerForeach(step: StepOf<'foreach'>, program: LoweredProgram): StepFn {
   const place = step.place;
   const source = step.array;
   const { itemName, indexName } = step;
@@ -551,7 +730,17 @@ function privacyOf(op: Operand, program: LoweredProgram): PrivacyTest | undefine
 
 /** Whether a computed `var:` path is private (it then says which key or field was written). */
 function targetPrivacy(target: Target, program: LoweredProgram): PrivacyTest | undefined {
-  return target.kind === 'dynamic' ? privacyOf(target.expr, program) : undefined;
+  switch (target.kind) {
+    case 'static':
+      return undefined;
+    case 'dynamic':
+      return privacyOf(target.expr, program);
+    case 'computed':
+      return target.parts.reduce<PrivacyTest | undefined>(
+        (test, part) => (part.kind === 'key' ? eitherTest(test, privacyOf(part.key, program)) : test),
+        undefined,
+      );
+  }
 }
 
 /**
@@ -564,7 +753,7 @@ function tempMark(
   valueTest: PrivacyTest | undefined,
   program: LoweredProgram,
   whole: boolean,
-): ((m: Machine, path: ResolvedPath) => void) | undefined {
+): TempMark {
   if (target.kind === 'static') {
     if (target.root !== 'temp') return undefined;
     // A static path: its key is known now, and a write that can make nothing private costs nothing.
@@ -591,9 +780,10 @@ const DYNAMIC_PATH_CACHE_SIZE = 64;
 
 function lowerTarget(target: Target, program: LoweredProgram): TargetFn {
   if (target.kind === 'static') {
-    const resolved = resolvedPath(target.segments, target.field);
+    const resolved = resolvedPath(target.segments, program.rules.schema);
     return () => resolved;
   }
+  if (target.kind === 'computed') return lowerComputedTarget(target, program);
   const expr = lowerOperand(target.expr, program);
   const schema = program.rules.schema;
   const cache = new Map<string, ResolvedPath>();
@@ -609,6 +799,35 @@ function lowerTarget(target: Target, program: LoweredProgram): TargetFn {
     if (hit !== undefined) return hit;
     const resolved = checkedDynamicPath(raw, schema);
     if (cache.size < DYNAMIC_PATH_CACHE_SIZE) cache.set(raw, resolved);
+    return resolved;
+  };
+}
+
+/**
+ * `state.objs[inputs.obj].loc`: each key evaluated (a dict key, as dict_set reads one), the segments checked
+ * against the schema once per distinct path (the names were checked at load; a key may still name a
+ * property, `state.objs[k][p]`).
+ */
+function lowerComputedTarget(
+  target: Extract<Target, { kind: 'computed' }>,
+  program: LoweredProgram,
+): TargetFn {
+  const parts = target.parts.map((part) =>
+    part.kind === 'name'
+      ? { name: part.name, key: undefined }
+      : { name: '', key: lowerOperand(part.key, program) },
+  );
+  const schema = program.rules.schema;
+  const root = target.root;
+  const cache = new Map<string, ResolvedPath>();
+  return (m) => {
+    const segments: string[] = [root];
+    for (const part of parts) segments.push(part.key === undefined ? part.name : dictKey(part.key(m)));
+    const text = segments.join('\u0000');
+    const hit = cache.get(text);
+    if (hit !== undefined) return hit;
+    const resolved = checkedSegments(segments, schema);
+    if (cache.size < DYNAMIC_PATH_CACHE_SIZE) cache.set(text, resolved);
     return resolved;
   };
 }

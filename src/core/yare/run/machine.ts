@@ -11,13 +11,14 @@ import type { EvalContext } from '../expr/runtime.ts';
 import type { Closure, ClosureOptions } from '../expr/closure.ts';
 import type { CompiledRules, EventDef } from '../program.ts';
 import type { RollRecord } from '../dice.ts';
-import { type Dict, inheritsNothing, isDict, newDict, toValue, type Value } from '../values.ts';
+import { type Dict, newDict, type Value } from '../values.ts';
 import { labelLastRoll } from './roll-labels.ts';
 import { type BudgetState, countStep, monotonicNow } from './budget.ts';
 import { toRunError } from './errors.ts';
 import { prepareInputs } from './inputs.ts';
 import { copyDict, type PathRoots } from './paths.ts';
 import { markRoll, type RunPrivacy } from './privacy.ts';
+import { rootState } from './root-state.ts';
 import type { PrivateNote, RunBudget, RunResult } from './run-result.ts';
 
 /** A lowered step (run/lower.ts makes them); it runs against the machine's current frame. */
@@ -99,7 +100,7 @@ export class Machine implements EvalContext, BudgetState, PathRoots, RunPrivacy 
     readonly dice: Dice,
     readonly maxSteps: number,
   ) {
-    this.root = inheritsNothing(state) && isDict(state) ? state : (toValue(state ?? {}) as Dict);
+    this.root = rootState(state);
   }
 
   scratch(): EvalContext {

@@ -2,14 +2,19 @@
 // that the run does not own yet (structural sharing), coerces to the field's type, and keeps every
 // container within MAX_CONTAINER_SIZE and MAX_DICT_DEPTH.
 
-import { didYouMean } from '../diagnostics-sink.ts';
 import { YareError } from '../errors.ts';
 import { MAX_CONTAINER_SIZE, MAX_DICT_DEPTH } from '../limits.ts';
-import type { DomainSchema, FieldSchema } from '../program.ts';
+import type { DomainSchema, FieldSchema, RecordSchema } from '../program.ts';
 import { formatValue, toStateValue, typeName } from '../python.ts';
-import { allPaths, dictDepth, schemaAt, targetPathProblem } from '../schema.ts';
+import {
+  dictDepth,
+  resolveStatePath,
+  schemaAt,
+  targetPathProblem,
+  undeclaredPathMessage,
+} from '../schema.ts';
 import { DICT_PROTOTYPE, type Dict, isDict, newDict, PyFloat, type Value } from '../values.ts';
-import { coerceToField } from './coerce.ts';
+import { coerceRecord, coerceToField } from './coerce.ts';
 
 /** What path reads and writes need of the machine: the roots, and the objects the run owns. */
 export interface PathRoots {
@@ -27,12 +32,35 @@ export interface ResolvedPath {
   readonly inState: boolean;
   /** The typed field written, when the path names one exactly (coercion and bounds). */
   readonly field: FieldSchema | undefined;
+  /** The path names a whole record of a collection: written, it is made a record of it. */
+  readonly record: RecordSchema | undefined;
+  /** The path goes through a record of a collection: the index (in `segments`) of the record's id. */
+  readonly recordAt: number | undefined;
   readonly where: () => string;
 }
 
-export function resolvedPath(segments: readonly string[], field: FieldSchema | undefined): ResolvedPath {
+/** A path with what the schema says of it: the field it names, the record it names or goes through. */
+export function resolvedPath(segments: readonly string[], schema: DomainSchema | undefined): ResolvedPath {
   const text = segments.join('.');
-  return { segments, text, inState: segments[0] === 'state', field, where: () => text };
+  const inState = segments[0] === 'state';
+  const at = inState && schema !== undefined ? resolveStatePath(schema, segments.slice(1)) : undefined;
+  const field =
+    at?.kind === 'node' && at.node.kind === 'field'
+      ? at.node
+      : at?.kind === 'property'
+        ? at.property
+        : undefined;
+  const idAt =
+    at?.kind === 'record' || at?.kind === 'property' || at?.kind === 'inside' ? at.idAt : undefined;
+  return {
+    segments,
+    text,
+    inState,
+    field,
+    record: at?.kind === 'record' ? at.collection.record : undefined,
+    recordAt: idAt === undefined ? undefined : idAt + 1,
+    where: () => text,
+  };
 }
 
 /** The typed field a path lands on exactly, if any. */
@@ -45,16 +73,39 @@ export function fieldOf(schema: DomainSchema, segments: readonly string[]): Fiel
 /** A computed `var:` path checked: `state.` or `temp.` and, under `state.`, declared in the schema. */
 export function checkedDynamicPath(raw: string, schema: DomainSchema): ResolvedPath {
   const segments = raw.trim().split('.');
-  const root = segments[0];
   const problem = targetPathProblem(raw.trim());
   if (problem !== undefined) throw new YareError('YARE_BAD_PATH', `Path '${raw}' ${problem}.`);
-  if (root === 'state' && !schemaAt(schema, segments.slice(1))) {
-    throw new YareError(
-      'YARE_BAD_PATH',
-      `Path '${raw}' is not declared in state_schema.${didYouMean(segments.slice(1).join('.'), allPaths(schema), (c) => `state.${c}`)}`,
-    );
+  return checkedSegments(segments, schema);
+}
+
+/** Path segments a run computed (`state`/`temp` first), checked against the schema under `state.`. */
+export function checkedSegments(segments: readonly string[], schema: DomainSchema): ResolvedPath {
+  if (segments[0] === 'state' && !schemaAt(schema, segments.slice(1))) {
+    const message = undeclaredPathMessage(schema, segments.slice(1));
+    const text = segments.join('.');
+    // "state.x is not declared…" reads "Path 'state.x' is not declared…"; a record's property says which.
+    const said = message.startsWith(`${text} `)
+      ? message.slice(text.length)
+      : `: ${message.slice(text.length + 2)}`;
+    throw new YareError('YARE_BAD_PATH', `Path '${text}'${said}`);
   }
-  return resolvedPath(segments, fieldOf(schema, segments));
+  return resolvedPath(segments, schema);
+}
+
+/**
+ * A path through a record of a collection names a record that exists: a property of a record no step
+ * created is an error naming the collection and the id, not a record made up of one property.
+ */
+export function requireRecord(m: PathRoots, path: ResolvedPath): void {
+  const at = path.recordAt;
+  if (at === undefined) return;
+  const records = readPath(m, path.segments.slice(0, at));
+  const id = path.segments[at]!;
+  if (isDict(records) && Object.hasOwn(records, id)) return;
+  throw new YareError(
+    'YARE_BAD_PATH',
+    `${path.text}: ${path.segments.slice(0, at).join('.')} has no record '${id}' (a create step makes one).`,
+  );
 }
 
 export function readPath(m: PathRoots, path: readonly string[]): Value | undefined {
@@ -94,7 +145,10 @@ export function writePath(m: PathRoots, target: ResolvedPath, value: Value, acti
   let toWrite = value;
   if (inState) {
     const field = target.field;
-    if (field) toWrite = coerceToField(value, field, target.where, action);
+    if (target.recordAt !== undefined) requireWrite(m, target);
+    if (target.record !== undefined) {
+      toWrite = coerceRecord(value, target.record, path[target.recordAt!]!, action);
+    } else if (field) toWrite = coerceToField(value, field, target.where, action);
     // A finite number is already a state value; everything else is converted (floats unboxed, checked).
     if (typeof toWrite !== 'number' || !Number.isFinite(toWrite)) {
       toWrite = toStateValue(toWrite) as Value;
@@ -122,6 +176,18 @@ export function writePath(m: PathRoots, target: ResolvedPath, value: Value, acti
     parent = owned;
   }
   assign(parent, path[path.length - 1]!, toWrite, path);
+}
+
+/** A record's `id` is its key: never written; a property of a record that does not exist neither. */
+function requireWrite(m: PathRoots, target: ResolvedPath): void {
+  if (target.field?.readOnly) {
+    throw new YareError(
+      'YARE_BAD_PATH',
+      `${target.text}: a record's id is its key, kept by the engine; it cannot be written.`,
+    );
+  }
+  // Writing a whole record makes it; writing into one needs it to exist.
+  if (target.record === undefined) requireRecord(m, target);
 }
 
 function child(node: Value | undefined, key: string): Value | undefined {

@@ -35,13 +35,19 @@ type MutableLabel = { -readonly [K in keyof RollLabel]: RollLabel[K] };
 /**
  * The label of roll `index`, to fill in. A label is created with its roll's record in the run that rolled
  * it, and only that run fills it in (a test links to rolls of its own run), so it is written in place: no
- * copy per roll on the hot path. A record without one (dice a test scripts) gets one here.
+ * copy per roll on the hot path. A record without one gets one here: the generator's own records (fresh, the
+ * run's alone) take it in place, as their last key; a frozen one (dice a test scripts) or one the privacy
+ * pass marked is replaced by a copy, its keys in the order they always had.
  */
 function labelOf(rolls: RollRecord[], index: number): MutableLabel | undefined {
   const roll = rolls[index];
   if (roll === undefined) return undefined;
   if (roll.label !== undefined) return roll.label as MutableLabel;
   const label: MutableLabel = {};
+  if (roll.private !== true && !Object.isFrozen(roll)) {
+    (roll as { label?: RollLabel }).label = label;
+    return label;
+  }
   // A roll the privacy pass marked (run/privacy.ts) keeps its mark.
   rolls[index] =
     roll.private === true

@@ -45,10 +45,33 @@ export const interactionSchema = z.object({
   data: z.record(z.string(), z.unknown()).optional(),
 });
 
+/** Characters one table turn may name: far above any table's member limit (MAX_TABLE_MEMBERS). */
+const MAX_TABLE_SEATS = 64;
+
 export const IDEMPOTENCY_KEY_MESSAGE = `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`;
 const EXACTLY_ONE = 'give exactly one of input (the player text) and interaction (a mini-game result)';
 /** The issue parameter that marks the input-limit issue, answered as `input-too-long` (413), not `malformed`. */
 const INPUT_TOO_LONG = 'input-too-long';
+
+/** A character at a shared table, as the table layer names it (table/characters.ts). */
+const tableActor = z.strictObject({
+  character: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,31}$/),
+  name: z.string().min(1).max(MAX_NAME_LENGTH),
+});
+/** A shared table's turn (table/turns.ts): bounded like everything else a request holds. */
+const tableTurn = z.strictObject({
+  turn: z.strictObject({
+    actors: z.array(tableActor).min(1).max(MAX_TABLE_SEATS),
+    present: z.array(tableActor).max(MAX_TABLE_SEATS),
+    whisper: z.boolean().optional(),
+  }),
+  persona: z
+    .strictObject({
+      principalId: z.string().min(1).max(MAX_NAME_LENGTH),
+      personaId: z.string().min(1).max(MAX_NAME_LENGTH).nullable(),
+    })
+    .nullable(),
+});
 
 function requestSchema(rules: AdmissionRules) {
   return z
@@ -76,6 +99,7 @@ function requestSchema(rules: AdmissionRules) {
           turns: z.array(z.unknown()),
         })
         .optional(),
+      table: tableTurn.optional(),
     })
     .superRefine((request, ctx) => {
       if (request.turn.input === undefined) return;

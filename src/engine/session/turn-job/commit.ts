@@ -5,7 +5,7 @@
 // retry with a committed Idempotency-Key is
 // `replayed` (the store answers with the first turn).
 
-import type { Turn } from '../../../adapters/store/index.ts';
+import { JsonText, type Turn } from '../../../adapters/store/index.ts';
 import type { TurnRecord } from '../../turn/index.ts';
 import { nextBranchWorld, projectTurn } from '../branch-world.ts';
 import { notFound, SessionError } from '../errors.ts';
@@ -36,8 +36,9 @@ export async function commitTurn(
     deps.snapshotRule,
     context.turnId,
   );
-  const stored = withoutWorld(turnRecordOf(record));
-  const unstorable = unstorableTurn(record, stored);
+  // Serialised once: the size checks read the text, and the store keeps it as it is.
+  const stored = new JsonText(JSON.stringify(withoutWorld(turnRecordOf(record))));
+  const unstorable = unstorableTurn(record, stored.text);
   if (unstorable !== undefined) return { kind: 'refused', error: unstorable };
   const rebased = context.rebased;
   const appended = await deps.store.appendTurn({

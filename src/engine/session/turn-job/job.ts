@@ -71,6 +71,7 @@ export function outcomeOf(error: unknown): TurnOutcome {
   switch (error.code) {
     case 'conflict':
     case 'turn-in-flight':
+    case 'taken':
       return 'conflict';
     case 'aborted':
       return 'aborted';
@@ -91,6 +92,8 @@ export function outcomeOf(error: unknown): TurnOutcome {
     case 'not-found':
     case 'cartridge':
     case 'session-cap':
+    case 'not-allowed':
+    case 'table-limit':
       return 'error';
     default: {
       const unreachable: never = error.code;

@@ -59,7 +59,15 @@ export async function prepareTurn(
   const claim = TurnClaim.acquire(deps, sessionId, key, turnId);
   try {
     const start = await startOf(deps, sessionId, request, request.parentId ?? session.headTurnId);
-    const persona = await personaOf(deps.store, principalId, session.personaId);
+    // At a shared table the actor plays their own persona (table/turns.ts), not the owner's.
+    const persona =
+      request.table === undefined
+        ? await personaOf(deps.store, principalId, session.personaId)
+        : await personaOf(
+            deps.store,
+            request.table.persona?.principalId ?? principalId,
+            request.table.persona?.personaId,
+          );
     const { cartridge } = await sessionCartridge(deps.library, session, persona);
     const baseModels = await deps.models(principalId);
     const observer = deps.observer;
@@ -77,7 +85,7 @@ export async function prepareTurn(
       cartridge,
       persona,
       state: start.state,
-      messages: storyMessages(start.messages),
+      messages: storyMessages(start.messages, request.table?.turn),
       ledgerTurn: start.depth + 1,
       before: start.before,
       models,

@@ -90,6 +90,7 @@ function turnOptions(
     ...(request.playerContext ? { playerContext: request.playerContext } : {}),
     ...(request.trigger ? { worldInfoTrigger: request.trigger } : {}),
     ...(request.strict === true ? { strict: true } : {}),
+    ...(request.table === undefined ? {} : { table: request.table.turn }),
     ...(limits ? { limits } : {}),
   };
 }

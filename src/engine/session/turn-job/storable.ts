@@ -88,12 +88,11 @@ function bytesWithin(text: string, max: number): number {
 }
 
 /**
- * The SessionError for a turn the store would refuse for its size, or undefined when it fits. `stored` is
- * the record exactly as it will be stored. One serialisation of it serves every check: the state is a part
- * of the record, so a record that fits the state's limit has a state that does too.
+ * The SessionError for a turn the store would refuse for its size, or undefined when it fits. `recordText`
+ * is the record exactly as it will be stored. One serialisation of it serves every check: the state is a
+ * part of the record, so a record that fits the state's limit has a state that does too.
  */
-export function unstorableTurn(record: TurnRecord, stored: unknown): SessionError | undefined {
-  const recordText = JSON.stringify(stored) ?? '';
+export function unstorableTurn(record: TurnRecord, recordText: string): SessionError | undefined {
   if (recordText.length * 3 > MAX_STATE_BYTES) {
     const state = bytesOf(record.stateAfter);
     if (state > MAX_STATE_BYTES) {

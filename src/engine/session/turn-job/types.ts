@@ -13,6 +13,7 @@ import type {
   TurnEvent,
   TurnLimits,
   TurnRecord,
+  TurnTable,
 } from '../../turn/index.ts';
 import type { ClaimOwner } from '../claim-owner.ts';
 import type { InFlight } from '../in-flight.ts';
@@ -66,6 +67,15 @@ export interface TurnRequest {
    * since they were planned.
    */
   readonly rebased?: RebasedChain;
+  /** A shared table's turn (table/turns.ts): who acts, who is present, and whose persona the actor plays. */
+  readonly table?: TableTurnRequest;
+}
+
+/** What a shared table adds to a turn request: the engine's table, and the acting member's persona. */
+export interface TableTurnRequest {
+  readonly turn: TurnTable;
+  /** The persona the actor plays (their own, not the owner's); null: none. */
+  readonly persona: { readonly principalId: string; readonly personaId: string | null } | null;
 }
 
 export interface RunOptions {

@@ -8,7 +8,9 @@
 // Only the tool channel is read: events written inside the prose are ignored.
 
 import {
+  checkEndOfNarration,
   checkRecordWorldChanges,
+  END_OF_NARRATION_TOOL,
   type LedgerEvent,
   RECORD_WORLD_CHANGES_TOOL,
   type Stamp,
@@ -102,7 +104,9 @@ function checkCalls(ctx: TurnContext, calls: readonly ToolCall[], at: Stamp): Ch
     };
   }
   const call = calls[0]!;
-  if (call.name !== RECORD_WORLD_CHANGES_TOOL) {
+  // The seed's `end_of_narration` (it only moved the clock) is read as the record_world_changes call it is.
+  const seedTool = call.name === END_OF_NARRATION_TOOL;
+  if (call.name !== RECORD_WORLD_CHANGES_TOOL && !seedTool) {
     return {
       ok: false,
       errors: [
@@ -114,7 +118,8 @@ function checkCalls(ctx: TurnContext, calls: readonly ToolCall[], at: Stamp): Ch
     };
   }
   // The raw text, not the provider's parse: duplicate keys and the byte cap are checked on what was sent.
-  const result = checkRecordWorldChanges(ctx.ledger.world, call.rawArgs, ctx.cartridge.ledger.policy, {
+  const check = seedTool ? checkEndOfNarration : checkRecordWorldChanges;
+  const result = check(ctx.ledger.world, call.rawArgs, ctx.cartridge.ledger.policy, {
     at,
     source: 'narrator',
   });

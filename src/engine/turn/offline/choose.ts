@@ -18,12 +18,13 @@ import {
   type CompiledRules,
   type Dict,
   type EventDef,
+  GAME_TIME_KEY,
   type InputSpec,
   publicEvents,
   toStateValue,
   type Value,
 } from '../../../core/yare/index.ts';
-import { type AvailableAction, availableActions, costlyEvent, tryEvent } from './actions.ts';
+import { type AvailableAction, availableAction, availableActions, costlyEvent, tryEvent } from './actions.ts';
 import { isActorInput, withPlayerAsActor } from './actor.ts';
 import { onceNotice, quantityInput, saidQuantity, wasteWarning } from './amounts.ts';
 import {
@@ -32,13 +33,16 @@ import {
   type FreeActionKind,
   type FreeActionSpec,
   freeActionHelp,
+  PRONOUN_LOOKBACK,
+  saidWaitLength,
   voiceOf,
   waitDuration,
 } from './free.ts';
 import { narrateOffline } from './narration.ts';
 import type { KnownEntry } from './known.ts';
 import { type NoteAct, noteActs } from './note-acts.ts';
-import { travelEvent } from './place.ts';
+import { loreKindWords, spelledAsLore, travelEvent } from './place.ts';
+import { asksAbout, asRequest } from './request.ts';
 import {
   allWords,
   contentWords,
@@ -92,6 +96,22 @@ export interface OfflineContext {
   readonly entries?: readonly KnownEntry[];
   /** The player's previous line, for "again" ("attack it again" needs none: its verb says it). */
   readonly previous?: string;
+  /** The story so far, oldest first: whom "her", "him" and "them" mean (free.ts, personMeant). */
+  readonly story?: readonly { readonly role: string; readonly content: string }[];
+  /** The turn's seed: talk is worded by it, the same in a replay. */
+  readonly seed?: number;
+}
+
+/**
+ * Whether the rules do anything with time: a `game_time` field of their own (what time it is shows and
+ * can matter), or events that run every turn (`trigger_on: cycle_tick`). Without either, waiting only
+ * moves a clock nothing reads, so it is told from the scene instead of spending a turn.
+ */
+function keepsTime(rules: CompiledRules): boolean {
+  // The engine's own clock field is known to the checker but not in the initial state (core/yare/schema.ts).
+  if (Object.hasOwn(rules.initialState, GAME_TIME_KEY)) return true;
+  for (const event of rules.events.values()) if (event.triggerOn === 'cycle_tick') return true;
+  return false;
 }
 
 /** A line that asks for the previous one again. */
@@ -174,7 +194,11 @@ function firstVerb(words: readonly string[]): string | undefined {
   return first !== undefined && (words[0] === first || isKnownVerb(first)) ? first : undefined;
 }
 
-function eventWords(event: EventDef, implied: readonly ImpliedIntent[]): CandidateWords {
+function eventWords(
+  rules: CompiledRules,
+  event: EventDef,
+  implied: readonly ImpliedIntent[],
+): CandidateWords {
   let byImplied = wordsOfEvents.get(event);
   if (byImplied === undefined) {
     byImplied = new WeakMap();
@@ -187,6 +211,8 @@ function eventWords(event: EventDef, implied: readonly ImpliedIntent[]): Candida
     const name = event.name.split('_').filter((w) => w.length > 1);
     const verb = name[0] !== undefined && !STOP_WORDS.has(name[0]) ? name[0] : undefined;
     const verbs = new Set<string>(verb === undefined ? [] : [verb]);
+    // The event that moves the player is going somewhere, whatever its name ("sail_to": "go to saltmarsh").
+    if (travelEvent(rules) === event.name) verbs.add('go');
     // Other words of the name that read as verbs ("strike" in combat_strike, "heal" in cast_heal).
     const phraseVerbs = new Set<string>(name.slice(1).filter((w) => !STOP_WORDS.has(w) && isNameVerb(w)));
     const intentVerbs = new Set<string>();
@@ -241,13 +267,14 @@ function candidatesOf(
     out.push({
       kind: 'event',
       event,
-      words: eventWords(event, impliedOf(context, event.name)),
+      words: eventWords(rules, event, impliedOf(context, event.name)),
       costly: costlyEvent(rules, event),
     });
   }
   for (const free of FREE_ACTIONS) {
-    if (free.kind === 'wait' && !tools.byName.has(ADVANCE_GAME_TIME)) continue;
-    out.push({ kind: 'free', free, words: FREE_WORDS.get(free.kind)!, costly: free.kind === 'wait' });
+    // Waiting costs a turn only where the rules keep time; elsewhere it is told from the scene (free.ts).
+    const costly = free.kind === 'wait' && tools.byName.has(ADVANCE_GAME_TIME) && keepsTime(rules);
+    out.push({ kind: 'free', free, words: FREE_WORDS.get(free.kind)!, costly });
   }
   return out;
 }
@@ -429,17 +456,6 @@ function ranked(candidates: readonly Candidate[], said: SaidText): Ranked[] {
     );
 }
 
-export function scoreEvent(event: EventDef, text: string, context?: OfflineContext): number {
-  const c: Candidate = {
-    kind: 'event',
-    event,
-    words: eventWords(event, impliedOf(context, event.name)),
-    costly: false,
-  };
-  return evidenceFor(c, saidText(text, [c])).score;
-}
-
-/** The best-evidenced public event for free text, or undefined below MIN_MATCH_SCORE (ties: first declared). */
 export function matchEvent(
   rules: CompiledRules,
   text: string,
@@ -454,9 +470,10 @@ export function matchEvent(
 
 /**
  * The enum option the text names: the longest option written out in full, else the one option sharing
- * the most words with the text ("the market" → "brine market"), when that one is unambiguous.
+ * the most words with the text ("the market" → "brine market"), when that one is unambiguous, else the
+ * one option the lore says is a thing the text names ("the inn" → "tallow rest": "The inn at the …").
  */
-function namedOption(options: readonly string[], text: string): string | undefined {
+function namedOption(options: readonly string[], text: string, lore?: string): string | undefined {
   const padded = ` ${normalize(text)} `;
   const full = options
     .filter((o) => padded.includes(` ${normalize(o)} `))
@@ -467,9 +484,13 @@ function namedOption(options: readonly string[], text: string): string | undefin
     (o) => contentWords(o).filter((w) => said.some((s) => wordsMatch(s, w))).length,
   );
   const best = Math.max(0, ...overlap);
-  return best > 0 && overlap.filter((n) => n === best).length === 1
-    ? options[overlap.indexOf(best)]
-    : undefined;
+  if (best > 0)
+    return overlap.filter((n) => n === best).length === 1 ? options[overlap.indexOf(best)] : undefined;
+  if (lore === undefined || lore === '') return undefined;
+  const ofKind = options.filter((o) =>
+    loreKindWords(lore, o).some((k) => said.some((w) => wordsMatch(w, k))),
+  );
+  return ofKind.length === 1 ? ofKind[0] : undefined;
 }
 
 /** Words of a free-text value taken from the line ("fireball" from "cast fireball at the goblin"). */
@@ -481,11 +502,12 @@ const MAX_FREE_VALUE_WORDS = 3;
  * are neither stop words, the event's verbs or name, nor mostly verbs; undefined when there is none.
  */
 function freeTextValue(
+  rules: CompiledRules,
   event: EventDef,
   text: string,
   context: OfflineContext | undefined,
 ): string | undefined {
-  const own = eventWords(event, impliedOf(context, event.name));
+  const own = eventWords(rules, event, impliedOf(context, event.name));
   const ownWords = [...own.verbs, ...own.phraseVerbs, ...own.nameWords];
   const isOwn = (word: string) => ownWords.some((w) => wordsMatch(word, w) || sameVerb(word, w));
   const words = allWords(text).slice(0, MAX_MATCH_WORDS);
@@ -532,14 +554,16 @@ function inputsFromText(
   const quantity = saidQuantity(text);
   const counted = quantityInput(event);
   for (const spec of event.inputList) {
-    const named = namedOption(enumOptions(spec), text);
+    const named = namedOption(enumOptions(spec), text, context?.lore);
     if (named !== undefined) args[spec.name] = named;
     else if (spec === counted && quantity !== undefined) args[spec.name] = quantity;
     else if (implied !== undefined && Object.hasOwn(implied.inputs, spec.name))
       args[spec.name] = implied.inputs[spec.name];
     else if (!spec.hasDefault && spec.type !== undefined && !isActorInput(spec)) {
       const value =
-        spec.type === 'string' && spec.enum === undefined ? freeTextValue(event, text, context) : undefined;
+        spec.type === 'string' && spec.enum === undefined
+          ? freeTextValue(rules, event, text, context)
+          : undefined;
       if (value === undefined) return { missing: spec };
       args[spec.name] = value;
     }
@@ -557,10 +581,8 @@ export function questionFor(event: EventDef, spec: InputSpec, state?: Dict, rule
   let options = (spec.enum ?? []).map((v) => String(toStateValue(v)));
   if (state !== undefined && rules !== undefined) {
     // The values the rules accept here first (travel: not where the player already is).
-    const working = availableActions(rules, state).find(
-      (a) => a.event === event.name && a.input === spec.name,
-    );
-    if (working !== undefined && working.values.length > 0) options = [...working.values];
+    const working = availableAction(rules, state, event);
+    if (working?.input === spec.name && working.values.length > 0) options = [...working.values];
   }
   const what = spec.name.replaceAll('_', ' ');
   const ask = options.length > 0 ? `Which ${what}: ${proseList(options, 'or')}?` : `What ${what}?`;
@@ -611,16 +633,14 @@ export function unmatchedReply(
 function freeAnswer(
   rules: CompiledRules,
   tools: DirectorToolSet,
-  kind: Exclude<FreeActionKind, 'wait'>,
+  kind: FreeActionKind,
   text: string,
   context: OfflineContext | undefined,
 ): OfflineChoice {
   const state = context?.state ?? (rules.initialState as Dict);
   const travel = travelEvent(rules);
-  const exits =
-    travel === undefined
-      ? []
-      : (availableActions(rules, state).find((a) => a.event === travel)?.values ?? []);
+  const travelDef = travel === undefined ? undefined : rules.events.get(travel);
+  const exits = travelDef === undefined ? [] : (availableAction(rules, state, travelDef)?.values ?? []);
   const answer = answerFreeAction(
     kind,
     {
@@ -632,6 +652,8 @@ function freeAnswer(
       exits,
       known: { opening: context?.opening, entries: context?.entries },
       previous: context?.previous,
+      recent: context?.story?.slice(-PRONOUN_LOOKBACK).map((m) => m.content),
+      seed: context?.seed,
     },
     text,
   );
@@ -673,6 +695,47 @@ function eventChoice(
   return { kind: 'call', name: event.name, args: inputs.args, how: 'match', ...(notice ? { notice } : {}) };
 }
 
+/** A place of the travel event the words name ("the teeth", "the inn"), if the rules move the player. */
+interface NamedPlace {
+  readonly event: EventDef;
+  readonly input: string;
+  readonly place: string;
+}
+
+function placeNamed(rules: CompiledRules, words: string, lore: string | undefined): NamedPlace | undefined {
+  const travel = travelEvent(rules);
+  const event = travel === undefined ? undefined : rules.events.get(travel);
+  for (const spec of event?.inputList ?? []) {
+    const place = namedOption(enumOptions(spec), words, lore);
+    if (place !== undefined) return { event: event!, input: spec.name, place };
+  }
+  return undefined;
+}
+
+/**
+ * Words that only name a place one can go to from here ("the inn"): asked whether that is where to go,
+ * with the command that goes there; undefined when they name none, or one not reachable from here.
+ */
+function placeQuestion(rules: CompiledRules, text: string, context: OfflineContext | undefined) {
+  const named = placeNamed(rules, text, context?.lore);
+  if (named === undefined || context?.state === undefined) return undefined;
+  if (availableAction(rules, context.state, named.event)?.values.includes(named.place) !== true)
+    return undefined;
+  const shown = spelledAsLore(context.lore ?? '', named.place);
+  const command = `/${named.event.name} ${named.input}=${commandValue(named.place)}`;
+  return `Do you mean to go to ${shown}? (Say it plainly, or type ${command}.)`;
+}
+
+/**
+ * A journey chosen because what was asked is refused here ("head back to the inn to sleep" far from the
+ * inn): it says the rest waits for the player's arrival.
+ */
+function withWayThere(rules: CompiledRules, call: OfflineChoice, refusedVerbs: ReadonlySet<string>) {
+  if (call.kind !== 'call' || call.name !== travelEvent(rules) || refusedVerbs.size === 0) return call;
+  const asked = [...refusedVerbs].join(' ');
+  return { ...call, notice: `(First the way there; say “${asked}” again when you arrive.)` };
+}
+
 const QUESTION_WORDS = new Set(['what', 'where', 'which', 'who', 'how', 'whats', 'wheres']);
 
 /** Whether the text asks a question about the world ("what places can I go to?"). */
@@ -689,9 +752,15 @@ function chooseFromWords(
   text: string,
   context: OfflineContext | undefined,
 ): OfflineChoice {
+  // "ask her about the chapel": talk, whatever event the subject names ("the chapel", "the password").
+  if (asksAbout(text)) return freeAnswer(rules, tools, 'talk', text, context);
   const candidates = candidatesOf(rules, tools, context);
-  const list = ranked(candidates, saidText(text, candidates));
+  // Matched as a request when it asks for a thing; answered in the player's own words.
+  const isPlace = (words: string) => placeNamed(rules, words, context?.lore) !== undefined;
+  const list = ranked(candidates, saidText(asRequest(text, isPlace), candidates));
   const top = list[0];
+  const place = top === undefined ? placeQuestion(rules, text, context) : undefined;
+  if (place !== undefined) return { kind: 'reply', reason: 'question', text: place };
   if (top === undefined)
     return {
       kind: 'reply',
@@ -728,7 +797,10 @@ function chooseFromWords(
     }
   }
   if (candidate.kind === 'free') {
-    if (candidate.free.kind === 'wait')
+    // A wait lets game time pass where the rules keep time, or when the player says how long.
+    const timed =
+      candidate.costly || (tools.byName.has(ADVANCE_GAME_TIME) && saidWaitLength(text) !== undefined);
+    if (candidate.free.kind === 'wait' && timed)
       return { kind: 'call', name: ADVANCE_GAME_TIME, args: { duration: waitDuration(text) }, how: 'match' };
     return freeAnswer(rules, tools, candidate.free.kind, text, context);
   }
@@ -742,7 +814,7 @@ function chooseFromWords(
     // Named by another verb of the line, not the refused one's ("pay in ember" is no copper payment).
     if ([...next.evidence.verbWords].some((v) => evidence.verbWords.has(v))) continue;
     const other = eventChoice(rules, next.candidate.event, text, context);
-    if (other.kind === 'call') return other;
+    if (other.kind === 'call') return withWayThere(rules, other, evidence.verbWords);
   }
   return chosen;
 }

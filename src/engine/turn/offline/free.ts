@@ -3,6 +3,7 @@
 // told from the public state, the lore and the world ledger (place.ts). `wait` lets game time pass
 // (the engine's `advance_game_time`), so it is a turn. Pure.
 
+import { applyStoryMacros, DEFAULT_PERSONA, type Persona } from '../../../core/cartridge/index.ts';
 import type { World } from '../../../core/ledger/index.ts';
 import { type CompiledRules, type Dict, formatValue } from '../../../core/yare/index.ts';
 import {
@@ -20,6 +21,7 @@ import {
   travelEvent,
 } from './place.ts';
 import { type KnownTexts, namedEntries, sentenceAbout, toldEntry } from './known.ts';
+import { varietyIndex } from './variety.ts';
 import { allWords, contentWords, proseList, STOP_WORDS, withArticle, wordsMatch } from './words.ts';
 
 export type FreeActionKind = 'look' | 'examine' | 'talk' | 'inventory' | 'exits' | 'wait';
@@ -173,6 +175,10 @@ export interface FreeContext {
   readonly known?: Omit<KnownTexts, 'lore'>;
   /** The player's previous line: what "it" means in "ask her about it". */
   readonly previous?: string | undefined;
+  /** What was said in the last turns, oldest first: whom "her", "him" and "them" mean. */
+  readonly recent?: readonly string[] | undefined;
+  /** The turn's seed: the same talk reads the same in a replay, another turn may read otherwise. */
+  readonly seed?: number | undefined;
 }
 
 function knownOf(ctx: FreeContext): KnownTexts {
@@ -284,13 +290,15 @@ interface Thing {
   readonly name: string;
   readonly words: readonly string[];
   readonly describe: () => string;
+  /** A person (an NPC, a ledger character): what "her", "him" and "them" may mean. */
+  readonly person?: boolean;
 }
 
 /** Things to examine: the lore's sections, the NPC templates, the ledger's entities, items, the foe. */
 function thingsHere(ctx: FreeContext): Thing[] {
   const things: Thing[] = [];
-  const add = (name: string, describe: () => string) =>
-    things.push({ name, words: contentWords(name), describe });
+  const add = (name: string, describe: () => string, person = false) =>
+    things.push({ name, words: contentWords(name), describe, person });
   const foe = currentFoe(ctx.rules, ctx.state);
   if (foe !== undefined)
     add(foe.name, () => {
@@ -304,16 +312,22 @@ function thingsHere(ctx: FreeContext): Thing[] {
       return `${capitalise(withArticle(item))}, in ${ctx.who.possessive} pack.${section ? ` ${firstSentences(section.text, 1)}` : ''}`;
     });
   for (const entity of ctx.world === undefined ? [] : Object.values(ctx.world.entities).slice(0, 200))
-    add(entity.name, () =>
-      entity.description ? `${entity.name}: ${entity.description}` : `${entity.name} is known here.`,
+    add(
+      entity.name,
+      () => (entity.description ? `${entity.name}: ${entity.description}` : `${entity.name} is known here.`),
+      PERSON_TYPES.test(entity.entityType ?? ''),
     );
   for (const template of ctx.rules.npcTemplates.values()) {
     if (template.type !== 'name') continue;
     const name = displayName(ctx.lore, template.key);
-    add(name, () => {
-      const section = sectionAbout(ctx.lore, name);
-      return `${name}: ${section ? firstSentences(section.text, 2) : template.description}`;
-    });
+    add(
+      name,
+      () => {
+        const section = sectionAbout(ctx.lore, name);
+        return `${name}: ${section ? firstSentences(section.text, 2) : template.description}`;
+      },
+      true,
+    );
   }
   for (const section of loreSections(ctx.lore))
     add(section.name, () => `${section.name}: ${firstSentences(section.text, 2)}`);
@@ -344,10 +358,17 @@ const EXAMINE_WORDS = new Set([
   'with',
 ]);
 
+/** Ledger entity types that are people. */
+const PERSON_TYPES = /^(?:person|people|character|npc|creature)$/i;
+
 /** The thing sharing the most words with `asked` (a whole name a little more), if any. */
-function bestThing(ctx: FreeContext, asked: readonly string[]): Thing | undefined {
+function bestThing(
+  ctx: FreeContext,
+  asked: readonly string[],
+  things: readonly Thing[] = thingsHere(ctx),
+): Thing | undefined {
   let best: { thing: Thing; score: number } | undefined;
-  for (const thing of thingsHere(ctx)) {
+  for (const thing of things) {
     const score = thing.words.filter((w) => asked.some((a) => wordsMatch(a, w))).length;
     if (score === 0) continue;
     const exact = score === thing.words.length ? 0.5 : 0;
@@ -373,47 +394,131 @@ function describeThing(ctx: FreeContext, text: string): string {
   return `${say(ctx.who, 'sees', 'see')} nothing like “${asked.join(' ')}” here.`;
 }
 
-/**
- * "ask Mother Hesk about the chapel", "talk to the bosun": what the game knows about the subject (after
- * "about"), as the person tells it; with no subject, who the person is. Nothing is spent.
- */
-function answerTalk(ctx: FreeContext, text: string): string {
-  const words = allWords(text);
-  const about = words.lastIndexOf('about');
-  const person = askedWords((about < 0 ? words : words.slice(0, about)).join(' '));
-  let subject = about < 0 ? [] : askedWords(words.slice(about + 1).join(' '));
-  // "about it", "about that": what the previous line was about.
-  if (about >= 0 && subject.length === 0 && ctx.previous !== undefined)
-    subject = askedWords(ctx.previous).filter((w) => !person.includes(w));
-  const pronoun = person.length === 1 ? PERSON_PRONOUNS.get(person[0]!) : undefined;
-  const who = person.length === 0 || pronoun !== undefined ? undefined : bestThing(ctx, person);
-  const name =
-    who?.name ?? pronoun ?? (person.length === 0 ? undefined : capitalise(`the ${person.join(' ')}`));
-  if (subject.length === 0)
-    return who === undefined
-      ? `${say(ctx.who, 'talks', 'talk')} for a while; no one says anything new.`
-      : who.describe();
-  const thing = bestThing(ctx, subject);
-  const told = thing?.describe() ?? sentenceAbout(knownOf(ctx), subject);
-  if (told === undefined)
-    return `${name ?? 'No one here'} knows nothing about “${subject.join(' ')}” that the story tells.`;
-  if (name === undefined) return `What is said of it: ${told}`;
-  return `${name} tells ${ctx.who.second ? 'you' : ctx.who.name} what is said of it: ${told}`;
-}
-
-/** A person named by a pronoun ("ask her about it"): told as the pronoun says. */
+/** A person named by a pronoun ("ask her about it"): told as the pronoun says when no one was named. */
 const PERSON_PRONOUNS: ReadonlyMap<string, string> = new Map([
   ['her', 'She'],
   ['him', 'He'],
   ['them', 'They'],
 ]);
 
+/** How many of the last messages "her", "him" and "them" look back through for the person meant. */
+export const PRONOUN_LOOKBACK = 6;
+
+/** The person part and the subject part of a talk line ("ask Wren about the tower"). */
+function talkParts(text: string): {
+  person: string[];
+  pronoun: string | undefined;
+  subject: string[];
+  about: boolean;
+} {
+  const words = allWords(text);
+  const about = words.lastIndexOf('about');
+  const before = about < 0 ? words : words.slice(0, about);
+  const person = askedWords(before.join(' ')).filter((w) => !PERSON_PRONOUNS.has(w));
+  // "ask her", "talk to them": a pronoun alone names the person ("them" is a stop word elsewhere).
+  const pronoun = person.length === 0 ? before.find((w) => PERSON_PRONOUNS.has(w)) : undefined;
+  return {
+    person,
+    pronoun: pronoun === undefined ? undefined : PERSON_PRONOUNS.get(pronoun),
+    subject: about < 0 ? [] : askedWords(words.slice(about + 1).join(' ')),
+    about: about >= 0,
+  };
+}
+
+/**
+ * Whom "her", "him" or "them" means: newest first among the last PRONOUN_LOOKBACK messages, the person a
+ * talk line addressed, or else a person (an NPC, a ledger character) the message names. Undefined when
+ * none was named.
+ */
+function personMeant(ctx: FreeContext): Thing | undefined {
+  const recent = ctx.recent ?? (ctx.previous === undefined ? [] : [ctx.previous]);
+  const things = thingsHere(ctx);
+  const people = things.filter((t) => t.person === true);
+  for (let i = recent.length - 1; i >= Math.max(0, recent.length - PRONOUN_LOOKBACK); i--) {
+    const line = recent[i]!;
+    const addressed = talkParts(line).person;
+    const talkedTo = addressed.length === 0 ? undefined : bestThing(ctx, addressed, things);
+    if (talkedTo !== undefined && isTalk(line)) return talkedTo;
+    const named = bestThing(ctx, askedWords(line), people);
+    if (named !== undefined) return named;
+  }
+  return undefined;
+}
+
+/** Whether a line talks to someone (its verb or phrase is the talk action's). */
+function isTalk(line: string): boolean {
+  const words = allWords(line);
+  return words.some((w) => TALK_VERBS.has(w));
+}
+
+const TALK_VERBS = new Set(['ask', 'talk', 'speak', 'chat', 'tell', 'greet', 'question']);
+
+/** Ways a person tells what is said of something; the first without a seed. */
+const TOLD_AS = [
+  (name: string, to: string) => `${name} tells ${to} what is said of it:`,
+  (name: string, to: string) => `${name} thinks a moment, then tells ${to}:`,
+  (name: string, to: string) => `${name} leans closer and tells ${to}:`,
+  (name: string, to: string) => `“Here is what I know,” ${name} tells ${to}:`,
+] as const;
+
+const NOTHING_NEW = [
+  (who: Voice) => `${say(who, 'talks', 'talk')} for a while; no one says anything new.`,
+  (who: Voice) => `${say(who, 'talks', 'talk')} a little; nothing new comes of it.`,
+  (who: Voice) => `${say(who, 'passes', 'pass')} a few words; no one has news.`,
+] as const;
+
+function seeded<T>(ctx: FreeContext, key: string, options: readonly T[]): T {
+  return options[ctx.seed === undefined ? 0 : varietyIndex(ctx.seed, key, options.length)]!;
+}
+
+/**
+ * "ask Mother Hesk about the chapel", "talk to the bosun": what the game knows about the subject (after
+ * "about"), as the person tells it; with no subject, who the person is. "her", "him" and "them" are the
+ * person named in the last turns (personMeant). Worded by the seed; nothing is spent.
+ */
+function answerTalk(ctx: FreeContext, text: string): string {
+  const parts = talkParts(text);
+  const person = parts.person;
+  let subject = parts.subject;
+  // "about it", "about that": what the previous line was about.
+  if (parts.about && subject.length === 0 && ctx.previous !== undefined)
+    subject = askedWords(ctx.previous).filter((w) => !person.includes(w));
+  const pronoun = parts.pronoun;
+  const who =
+    pronoun !== undefined ? personMeant(ctx) : person.length === 0 ? undefined : bestThing(ctx, person);
+  const name =
+    who?.name ?? pronoun ?? (person.length === 0 ? undefined : capitalise(`the ${person.join(' ')}`));
+  if (subject.length === 0)
+    return who === undefined ? seeded(ctx, 'talk:nothing', NOTHING_NEW)(ctx.who) : who.describe();
+  if (pronoun !== undefined && who !== undefined)
+    subject = subject.filter((w) => !who.words.some((n) => wordsMatch(w, n)));
+  const thing = bestThing(ctx, subject);
+  const told = thing?.describe() ?? sentenceAbout(knownOf(ctx), subject);
+  if (told === undefined)
+    return `${name ?? 'No one here'} knows nothing about “${subject.join(' ')}” that the story tells.`;
+  if (name === undefined) return `What is said of it: ${told}`;
+  const to = ctx.who.second ? 'you' : ctx.who.name;
+  return `${seeded(ctx, `talk:${name}:${subject.join(' ')}`, TOLD_AS)(name, to)} ${told}`;
+}
+
 /** The answer to a free action that changes nothing (look, examine, inventory, exits). */
-export function answerFreeAction(
-  kind: Exclude<FreeActionKind, 'wait'>,
-  ctx: FreeContext,
-  text: string,
-): string {
+export function answerFreeAction(kind: FreeActionKind, ctx: FreeContext, text: string): string {
+  return inVoice(answerOf(kind, ctx, text), ctx.who);
+}
+
+/**
+ * The answer in the player's voice. A card loaded without a persona has "Player" where it wrote `{{user}}`
+ * (core/cartridge/persona.ts, DEFAULT_PERSONA); a player addressed as "you" reads "you" there, the verb after
+ * it agreeing, as the opening reads (applyStoryMacros). A named persona's name is in the text already.
+ */
+function inVoice(text: string, who: Voice): string {
+  if (!who.second || !/\bPlayer\b/.test(text)) return text;
+  return applyStoryMacros(text.replace(/\bPlayer\b/g, '{{user}}'), SECOND_PERSON_PERSONA);
+}
+
+const SECOND_PERSON_PERSONA: Persona = { ...DEFAULT_PERSONA, name: 'you' };
+
+function answerOf(kind: FreeActionKind, ctx: FreeContext, text: string): string {
   switch (kind) {
     case 'look':
       return describeLook(ctx);
@@ -425,6 +530,8 @@ export function answerFreeAction(
       return describeInventory(ctx);
     case 'exits':
       return describeExits(ctx);
+    case 'wait':
+      return waitInScene(ctx);
     default: {
       const unreachable: never = kind;
       return String(unreachable);
@@ -432,8 +539,47 @@ export function answerFreeAction(
   }
 }
 
-/** Longest wait said in words ("wait an hour", "wait 10 minutes"); 15 minutes when no length is said. */
-export function waitDuration(text: string): string {
+/** Sentences of the scene a wait may tell (no persona macros, not too long). */
+const MAX_WAIT_SENTENCE_CHARS = 240;
+
+/**
+ * Waiting where the rules keep no time: nothing changes and no turn is spent; a sentence of the place's
+ * lore (or the first section's, or the opening's), chosen by the seed, says what the player sees meanwhile.
+ */
+function waitInScene(ctx: FreeContext): string {
+  const place = here(ctx);
+  const section =
+    (place === undefined ? undefined : sectionAbout(ctx.lore, place)) ?? loreSections(ctx.lore)[0];
+  const text = section?.text ?? ctx.known?.opening ?? '';
+  const sentences = text
+    .split(/(?<=[.!?])\s+/)
+    .map((t) => t.trim())
+    .filter((t) => /^[A-Z“"]/.test(t) && !t.includes('{{') && t.length <= MAX_WAIT_SENTENCE_CHARS);
+  const waited = `${say(ctx.who, 'waits', 'wait')} a while.`;
+  if (sentences.length === 0) return `${waited} Nothing changes.`;
+  return `${waited} ${seeded(ctx, `wait:${section?.key ?? 'opening'}`, sentences)}`;
+}
+
+const UNIT_WORDS: Readonly<Record<string, readonly [string, string]>> = {
+  m: ['a minute', 'minutes'],
+  h: ['an hour', 'hours'],
+  d: ['a day', 'days'],
+};
+
+/**
+ * What a wait did where the rules keep time: how long, and the part of the day after it ("Time passes
+ * (an hour); it is evening now.").
+ */
+export function timePassed(duration: unknown, gameTimeAfter: unknown): string {
+  const m = typeof duration === 'string' ? /^(\d{1,4})([mhd])$/.exec(duration) : null;
+  const unit = m === null ? undefined : UNIT_WORDS[m[2]!];
+  const long = m === null || unit === undefined ? '' : ` (${m[1] === '1' ? unit[0] : `${m[1]} ${unit[1]}`})`;
+  const part = partOfDay(gameTimeAfter);
+  return `Time passes${long}${part === undefined ? '' : `; it is ${part} now`}.`;
+}
+
+/** How long a wait the words say ("wait an hour", "wait 10 minutes", "until night"); undefined when none. */
+export function saidWaitLength(text: string): string | undefined {
   const words = allWords(text);
   const units: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, {
     minute: 'm',
@@ -463,7 +609,12 @@ export function waitDuration(text: string): string {
   }
   for (const word of words) if (/^\d{1,4}[mhd]$/.test(word)) return word;
   if (words.includes('night') || words.includes('morning') || words.includes('dawn')) return '8h';
-  return '15m';
+  return undefined;
+}
+
+/** The wait the words say; 15 minutes when no length is said. */
+export function waitDuration(text: string): string {
+  return saidWaitLength(text) ?? '15m';
 }
 
 /** Names of the free actions for /help (the values of an input are shown as prose there). */

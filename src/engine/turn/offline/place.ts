@@ -12,7 +12,7 @@ import {
   publicEvents,
   type Step,
 } from '../../../core/yare/index.ts';
-import { normalize } from './words.ts';
+import { contentWords, isNoun, normalize } from './words.ts';
 
 export interface LoreSection {
   /** The heading as written, without a leading "The " ("Tallow Rest"). */
@@ -75,6 +75,36 @@ export function sectionAbout(lore: string, name: string): LoreSection | undefine
   const key = normalize(withoutThe(name.trim()));
   if (key === '') return undefined;
   return loreSections(lore).find((s) => s.key === key || s.key === `the ${key}`);
+}
+
+/** Words read from the start of a section for what the thing is ("The inn at the centre …" → inn). */
+export const MAX_KIND_WORDS = 3;
+/** Words that end what a thing is and start where it is (the lexicon also knows some as nouns). */
+const PLACE_WORDS = new Set(
+  'above across after against along among around before behind below beneath beside between beyond down near off outside inside over past round through under upon within without'.split(
+    ' ',
+  ),
+);
+
+/**
+ * What the lore says a named thing is: the nouns its section opens with, up to the first other word
+ * ("The inn at the centre of town" → inn; "A stone chapel half sunk…" → stone, chapel, half), so "go to
+ * the inn" can name the Tallow Rest. Empty without a section.
+ */
+export function loreKindWords(lore: string, name: string): readonly string[] {
+  const section = sectionAbout(lore, name);
+  if (section === undefined) return [];
+  const clause = section.text.split(/[.,;:!?]/, 1)[0] ?? '';
+  const words = clause.trim().split(/\s+/, MAX_KIND_WORDS + 1);
+  const start = /^(the|a|an)$/i.test(words[0] ?? '') ? 1 : 0;
+  const out: string[] = [];
+  for (const word of words.slice(start, start + MAX_KIND_WORDS)) {
+    const [content] = contentWords(word);
+    if (content === undefined || content !== normalize(word) || PLACE_WORDS.has(content) || !isNoun(content))
+      break;
+    out.push(content);
+  }
+  return out;
 }
 
 /** The first `count` sentences of a text, persona macros (`{{user}}`) left out with their sentence. */

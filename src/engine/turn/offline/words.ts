@@ -52,7 +52,7 @@ const VERB_GROUPS: readonly (readonly string[])[] = [
   ['wait', 'linger', 'idle', 'bide', 'loiter'],
   ['heal', 'mend', 'cure', 'patch'],
   ['flee', 'escape', 'retreat'],
-  ['take', 'grab', 'collect'],
+  ['take', 'grab', 'collect', 'get', 'rent'],
   ['talk', 'chat', 'ask', 'greet'],
 ];
 
@@ -61,6 +61,16 @@ VERB_GROUPS.forEach((group, index) => {
   for (const word of group) GROUPS_OF.set(word, [...(GROUPS_OF.get(word) ?? []), index]);
 });
 
+type VerbRelation = 'plain' | 'same' | 'kind' | 'general';
+
+/**
+ * Comparisons remembered: the groups and the lexicon are fixed for the process, and a line compares each
+ * of its words with every event's verbs, so the same pairs come back line after line. Cleared when full.
+ */
+export const MAX_REMEMBERED_VERB_PAIRS = 20_000;
+const verbPairs = new Map<string, VerbRelation | null>();
+const typoGroups = new Map<string, readonly number[] | null>();
+
 /**
  * How the player's verb `said` names the action of an event's verb `verb`: `plain` when equal, close (a
  * typo) or in one of the groups above; `same` when the lexicon gives them a common sense ("mend" and
@@ -68,7 +78,18 @@ VERB_GROUPS.forEach((group, index) => {
  * way round ("get" for "rent"). The matcher trusts
  * the lexicon less than the words themselves (choose.ts).
  */
-export function verbMatch(said: string, verb: string): 'plain' | 'same' | 'kind' | 'general' | undefined {
+export function verbMatch(said: string, verb: string): VerbRelation | undefined {
+  // Normalised words have no spaces (two-word verbs are joined by `_`), so the key is unambiguous.
+  const key = `${said} ${verb}`;
+  const known = verbPairs.get(key);
+  if (known !== undefined) return known ?? undefined;
+  const found = compareVerbs(said, verb);
+  if (verbPairs.size >= MAX_REMEMBERED_VERB_PAIRS) verbPairs.clear();
+  verbPairs.set(key, found ?? null);
+  return found;
+}
+
+function compareVerbs(said: string, verb: string): VerbRelation | undefined {
   if (wordsMatch(said, verb)) return 'plain';
   const ga = GROUPS_OF.get(said) ?? groupsOfTypo(said);
   const gb = GROUPS_OF.get(verb);
@@ -78,15 +99,22 @@ export function verbMatch(said: string, verb: string): 'plain' | 'same' | 'kind'
 }
 
 /** The groups of the grouped verb one typo away from `word` ("atack" → attack's), if exactly one is. */
-function groupsOfTypo(word: string): number[] | undefined {
+function groupsOfTypo(word: string): readonly number[] | undefined {
   if (word.length < 5) return undefined;
-  let found: number[] | undefined;
+  const known = typoGroups.get(word);
+  if (known !== undefined) return known ?? undefined;
+  let found: readonly number[] | null = null;
   for (const [verb, groups] of GROUPS_OF) {
     if (!oneEditApart(word, verb)) continue;
-    if (found !== undefined) return undefined;
+    if (found !== null) {
+      found = null;
+      break;
+    }
     found = groups;
   }
-  return found;
+  if (typoGroups.size >= MAX_REMEMBERED_VERB_PAIRS) typoGroups.clear();
+  typoGroups.set(word, found);
+  return found ?? undefined;
 }
 
 /** Whether two verbs name the same action plainly or by a common sense (verbMatch's `plain` or `same`). */
@@ -146,28 +174,22 @@ export function oneEditApart(a: string, b: string): boolean {
   return long.length >= 6 || long[i] === long[i - 1] || long[i] === long[i + 1];
 }
 
+/** Endings of an inflected word ("attack" + s, ed, ing, er): "castle" is no form of "cast". */
+const INFLECTIONS: ReadonlySet<string> = new Set(['s', 'es', 'd', 'ed', 'ing', 'er', 'ers', 'n', 'en']);
+
 /**
  * Two words are the same word: equal, one typo apart, or one the other's inflection ("attacks",
- * "attacking" and "attack": a shared start of four letters or more, the shorter being the stem).
+ * "attacking" and "attack": a stem of four letters or more and an ending of INFLECTIONS).
  */
 export function wordsMatch(a: string, b: string): boolean {
   if (a === b) return true;
   if (oneEditApart(a, b)) return true;
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  return short.length >= 4 && long.startsWith(short) && long.length - short.length <= 3;
-}
-
-/**
- * Whether the phrase's words occur in `said` one after another (each word matching, a typo allowed);
- * returns the index just past the match, or -1.
- */
-export function findPhrase(said: readonly string[], phrase: readonly string[]): number {
-  if (phrase.length === 0 || phrase.length > said.length) return -1;
-  outer: for (let start = 0; start + phrase.length <= said.length; start++) {
-    for (let k = 0; k < phrase.length; k++) if (!wordsMatch(said[start + k]!, phrase[k]!)) continue outer;
-    return start + phrase.length;
-  }
-  return -1;
+  if (short.length < 4 || !long.startsWith(short)) return false;
+  const ending = long.slice(short.length);
+  // A doubled last letter before the ending: "stab" → "stabbed", "travel" → "travelling".
+  const undoubled = ending[0] === short.at(-1) ? ending.slice(1) : ending;
+  return INFLECTIONS.has(ending) || INFLECTIONS.has(undoubled);
 }
 
 /** "a, b, c and d" (`joiner` "or" for choices). */

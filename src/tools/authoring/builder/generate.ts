@@ -2,7 +2,8 @@
 // changes an existing one), our own checker (the cartridge loader, the same as `mnesos validate`) judges
 // the draft, and its `file:line:col` findings go back to the model for repair, for a bounded number of
 // rounds. Every round is kept in a transcript. Effects are the caller's: this takes a ChatModel and
-// returns the files; it reads and writes nothing. Progress is the generator's events.
+// returns the files; it reads and writes nothing. Progress is the generator's events. The server runs it
+// whole in a worker thread (src/apps/server/generate/), the CLI in its own process.
 
 import { loadCartridgeFromFiles } from '../../../adapters/files/index.ts';
 import type { Diagnostic } from '../../../core/diagnostics.ts';
@@ -12,6 +13,7 @@ import {
   DEFAULT_REPAIR_ROUNDS,
   GENERATE_MAX_OUTPUT_TOKENS,
   MAX_ANSWER_CHARS,
+  MAX_LISTED_FINDINGS,
   MAX_REPAIR_ROUNDS,
   MAX_REQUIREMENTS_CHARS,
   MAX_TRANSCRIPT_ANSWER_CHARS,
@@ -29,11 +31,6 @@ export interface GenerateOptions {
   /** The cartridge name the checker uses when yare.yaml has no bot_name. */
   readonly name?: string;
   readonly signal?: AbortSignal;
-  /**
-   * Reads and checks each answer (default: judgeAnswer, here). The server runs it in its checker worker, so
-   * parsing and loading a model's answer of up to MAX_ANSWER_CHARS never holds the request thread.
-   */
-  readonly judge?: Judge;
 }
 
 /** One answer to judge: the model's text (null when it was stopped at MAX_ANSWER_CHARS), over the draft so far. */
@@ -51,8 +48,6 @@ export interface Judged {
   readonly errors: Diagnostic[];
   readonly warnings: Diagnostic[];
 }
-
-export type Judge = (input: JudgeInput) => Promise<Judged>;
 
 export type GenerateEvent =
   | {
@@ -156,8 +151,9 @@ async function readAnswer(
   let sinceYield = 0;
   try {
     for await (const part of model.stream({ ...request, signal: stop.signal })) {
-      // A stream whose chunks arrived while the server was busy is read in microtasks, one after another:
-      // the loop is given back every YIELD_EVERY_CHARS, so reading a long answer never holds it.
+      // A stream whose chunks arrived while the thread was busy is read in microtasks, one after another:
+      // the loop is given back every YIELD_EVERY_CHARS, so reading a long answer never holds it (in the
+      // server's worker, other generations and a stop message go on meanwhile).
       if (sinceYield >= YIELD_EVERY_CHARS) {
         sinceYield = 0;
         await new Promise((resolve) => setImmediate(resolve));
@@ -206,7 +202,6 @@ export async function* generateCartridge(
       `repair rounds must be a whole number from 0 to ${MAX_REPAIR_ROUNDS} (MAX_REPAIR_ROUNDS)`,
     );
   const name = options.name ?? 'draft';
-  const judge: Judge = options.judge ?? ((input) => Promise.resolve(judgeAnswer(input)));
   const system = systemPrompt();
   const first = draftRequest(requirements, options.existing);
   let files: DraftFiles = { ...(options.existing ?? {}) };
@@ -233,7 +228,7 @@ export async function* generateCartridge(
       { system, messages, temperature: 0.4, maxOutputTokens: GENERATE_MAX_OUTPUT_TOKENS },
       options.signal,
     );
-    const judged = await judge({ answer, files, name });
+    const judged = judgeAnswer({ answer, files, name });
     files = judged.files;
     formProblems = judged.formProblems;
     checked = { errors: judged.errors, warnings: judged.warnings };
@@ -294,10 +289,12 @@ export function transcriptMarkdown(transcript: Transcript): string {
         ? 'The checker found no errors.'
         : `The checker found ${r.errors.length} error(s):`,
     );
-    for (const e of r.errors)
+    for (const e of r.errors.slice(0, MAX_LISTED_FINDINGS))
       out.push(
         `- \`${e.place ? `${e.place.file}:${e.place.line}:${e.place.col}` : '?'}\` ${e.message} [${e.code}]`,
       );
+    if (r.errors.length > MAX_LISTED_FINDINGS)
+      out.push(`- … and ${r.errors.length - MAX_LISTED_FINDINGS} more (MAX_LISTED_FINDINGS)`);
     out.push(
       '',
       '<details><summary>The answer</summary>',

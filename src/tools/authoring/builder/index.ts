@@ -6,7 +6,6 @@ export {
   type GenerateEvent,
   GenerateInputError,
   type GenerateResult,
-  type Judge,
   type Judged,
   type JudgeInput,
   judgeAnswer,
@@ -21,6 +20,7 @@ export {
   BUILDER_EXPLORE_MS,
   MAX_BUILDER_EXPLORE_DEPTH,
   MAX_BUILDER_EXPLORE_RUNS,
+  MAX_LISTED_FINDINGS,
   MAX_REPAIR_ROUNDS,
   MAX_REQUIREMENTS_CHARS,
 } from './limits.ts';

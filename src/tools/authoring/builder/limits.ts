@@ -13,6 +13,11 @@ export const MAX_REQUIREMENTS_CHARS = 8_000;
 export const MAX_ERRORS_SENT = 20;
 /** Characters of a model answer kept in the transcript per round (the files themselves are kept whole). */
 export const MAX_TRANSCRIPT_ANSWER_CHARS = 100_000;
+/**
+ * Checker findings listed per round in the transcript, and per list in the server's stream events (their
+ * counts are given whole): a model can write a draft with thousands of errors.
+ */
+export const MAX_LISTED_FINDINGS = 100;
 /** Output tokens asked of the model per round: four files of a small cartridge fit easily. */
 export const GENERATE_MAX_OUTPUT_TOKENS = 16_000;
 /** Playthroughs the builder's Explore pane may ask for (the command allows more; the server shares its CPU). */

@@ -1,17 +1,14 @@
 // The builder's "try it" pane: one event run on a chosen state with a seed, as `mnesos run-event` does
-// (the same runEvent, the same state merge as its --state file, the same diff), answered as data.
+// (the same runEvent, the same starting state as its --state file, the same diff), answered as data.
 
 import { formatPlace } from '../../../core/diagnostics.ts';
 import {
   type CompiledRules,
   type Dict,
   diffStates,
-  isDict,
-  mergeDicts,
   runEvent,
+  startingState,
   toStateValue,
-  toValue,
-  type Value,
 } from '../../../core/yare/index.ts';
 
 export interface TryChange {
@@ -47,18 +44,15 @@ export class TryInputError extends Error {
   override readonly name = 'TryInputError';
 }
 
-/** The state to run on: `state` (fields that matter only) merged over the rules' initial state. */
+/** The state to run on: `state` (the fields that matter, or a whole state) laid over the rules' initial state. */
 export function tryState(rules: CompiledRules, state: unknown): Dict {
-  const initial = toValue(rules.initialState) as Dict;
-  if (state === undefined) return initial;
-  let value: Value;
+  if (state !== undefined && (typeof state !== 'object' || state === null || Array.isArray(state)))
+    throw new TryInputError('state: must be an object');
   try {
-    value = toValue(state);
+    return startingState(rules, state);
   } catch (error) {
     throw new TryInputError(`state: ${(error as Error).message}`);
   }
-  if (!isDict(value)) throw new TryInputError('state: must be an object');
-  return mergeDicts(initial, value);
 }
 
 export function tryEvent(

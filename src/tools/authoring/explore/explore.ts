@@ -9,7 +9,7 @@ import type { Cartridge } from '../../../core/cartridge/index.ts';
 import type { SourcePlace } from '../../../core/diagnostics.ts';
 import { checkedInt } from '../../../core/result.ts';
 import { minigameManifest } from '../../../core/minigames/index.ts';
-import { type Dict, DiceRoller, isDict, mergeDicts, toValue } from '../../../core/yare/index.ts';
+import { type Dict, DiceRoller, isDict, startingState, toValue } from '../../../core/yare/index.ts';
 import { hasPendingInteraction, type InteractionInput, PENDING_KEY } from '../../../engine/turn/index.ts';
 import { rulesCoverage } from './coverage.ts';
 import { stateFindings } from './detect.ts';
@@ -79,11 +79,9 @@ export function resolveExploreOptions(options: ExploreOptions): {
 
 /** The state a playthrough starts from: the defaults with `start` over them, as a scenario's `state:`. */
 export function startState(cartridge: Cartridge, start: ExploreOptions['start']): Dict {
-  const initial = toValue(cartridge.rules.initialState) as Dict;
-  if (start === undefined) return initial;
-  const over = toValue(start);
-  if (!isDict(over)) throw new ExploreError('the start state must be a JSON object');
-  return mergeDicts(initial, over);
+  if (start !== undefined && !isDict(toValue(start)))
+    throw new ExploreError('the start state must be a JSON object');
+  return startingState(cartridge.rules, start);
 }
 
 const WAITS = ['10m', '1h', '8h', '1d'] as const;

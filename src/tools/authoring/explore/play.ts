@@ -1,11 +1,12 @@
 // Playing one explorer step on a playthrough, exactly as `mnesos test` plays the scenario step it is
-// written as (scenario/run.ts): an event through `runEvent` with the step's seed; a mini-game result and a
-// wait as an offline turn on the story and world so far, through the session layer's admission and stateless
-// turn (engine/session/turn-job/stateless.ts), the one way into a turn. What failed is returned as
+// written as (scenario/run.ts): an event through `runPlayerEvent` (the event, then its hooks) with the step's
+// seed; a mini-game result and a wait as an offline turn on the story and world so far, through the session
+// layer's admission and stateless turn (engine/session/turn-job/stateless.ts), the one way into a turn. What
+// failed is returned as
 // findings; the state moves only when the step succeeded.
 
 import type { World } from '../../../core/ledger/index.ts';
-import { type Dict, runEvent, type RunError, toStateValue, toValue } from '../../../core/yare/index.ts';
+import { type Dict, type RunError, runPlayerEvent, toStateValue, toValue } from '../../../core/yare/index.ts';
 import {
   admission,
   DEFAULT_ADMISSION,
@@ -95,14 +96,18 @@ export function playEvent(
   play: Playthrough,
   step: Extract<ExploreStep, { kind: 'event' }>,
 ): StepOutcome {
-  const result = runEvent(game.cartridge.rules, play.state, step.event, step.inputs, { seed: step.seed });
+  // The event as the player's: the after_event hooks follow it (core/yare/player-event.ts).
+  const ran = runPlayerEvent(game.cartridge.rules, play.state, step.event, step.inputs, { seed: step.seed });
+  const result = ran.result;
   if (!result.ok) {
     unrendered(game, undefined);
     return { played: true, findings: [runFinding(game, step.event, result.error)], notes: [], events: 1 };
   }
-  play.state = result.state;
-  const findings = unrendered(game, result.notes);
-  return { played: true, findings, notes: result.notes, events: 1 };
+  play.state = ran.state;
+  const findings = unrendered(game, ran.notes);
+  for (const hook of ran.hooks)
+    if (!hook.result.ok) findings.push(runFinding(game, hook.event, hook.result.error));
+  return { played: true, findings, notes: ran.notes, events: 1 + ran.hooks.length };
 }
 
 /** The session layer's one admission of a turn request, with its default limits. */

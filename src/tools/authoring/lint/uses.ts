@@ -3,6 +3,7 @@
 
 import type { SourcePlace } from '../../../core/diagnostics.ts';
 import type { CompiledRules, Expr, Operand, Step, Target } from '../../../core/yare/index.ts';
+import { forEachChild } from '../../../core/yare/index.ts';
 
 export interface Write {
   readonly path: readonly string[];
@@ -74,13 +75,26 @@ export function namesRead(expr: Expr, out: string[][] = []): string[][] {
         for (const i of node.items) visit(i);
         return;
       case 'comprehension': {
-        visit(node.iterable);
-        // Paths on the comprehension's own variable read no state.
-        const inner = namesRead(node.element);
-        for (const c of node.conditions) namesRead(c, inner);
-        for (const path of inner) if (path[0] !== node.variable) out.push(path);
+        // Paths on the comprehension's own variables read no state.
+        const variables = new Set<string>();
+        const keep = (paths: string[][]) => {
+          for (const path of paths) if (!variables.has(path[0]!)) out.push(path);
+        };
+        for (const clause of node.clauses) {
+          keep(namesRead(clause.kind === 'for' ? clause.iterable : clause.test));
+          if (clause.kind === 'for') variables.add(clause.variable);
+        }
+        if (node.key !== undefined) keep(namesRead(node.key));
+        keep(namesRead(node.element));
         return;
       }
+      case 'slice':
+        forEachChild(node, visit);
+        return;
+      case 'macroCall':
+        out.push(['macros', node.name]);
+        for (const a of node.args) visit(a);
+        return;
       case 'dict':
         for (const e of node.entries) {
           visit(e.key);
@@ -108,101 +122,128 @@ export function eventUses(steps: readonly Step[]): EventUses {
     macros: [],
     dynamicWrite: false,
   };
-  const read = (operand: Operand | undefined) => {
-    for (const path of operandReads(operand)) uses.reads.push(path);
-  };
-  const write = (target: Target, place: SourcePlace, value: Operand[]) => {
-    if (target.kind === 'dynamic') {
-      uses.dynamicWrite = true;
-      read(target.expr);
-      return;
-    }
-    if (target.root === 'state')
-      uses.writes.push({
-        path: target.path,
-        place,
-        valueReads: value.flatMap((v) => operandReads(v).map((p) => p.join('.'))),
-      });
-  };
   const visit = (list: readonly Step[]): void => {
-    for (const step of list) {
-      switch (step.kind) {
-        case 'set':
-        case 'mutate':
-          read(step.value);
-          write(step.target, step.place, [step.value]);
-          if (step.kind === 'mutate' && step.target.kind === 'static')
-            uses.reads.push([step.target.root, ...step.target.path]);
-          break;
-        case 'branch':
-          for (const arm of step.arms) {
-            read(arm.test);
-            visit(arm.steps);
-          }
-          break;
-        case 'table_roll':
-          read(step.roll);
-          for (const row of step.table) read(row.value);
-          write(
-            step.target,
-            step.place,
-            step.table.map((r) => r.value),
-          );
-          break;
-        case 'call':
-          uses.calls.push(step.event);
-          for (const a of step.args) read(a.value);
-          break;
-        case 'note': {
-          uses.notes += 1;
-          const reads: string[][] = [];
-          for (const part of step.parts) if (typeof part !== 'string') reads.push(...operandReads(part));
-          uses.noteReads.push(...reads.map((r) => r));
-          uses.reads.push(...reads);
-          break;
-        }
-        case 'list_push':
-          read(step.item);
-          write(step.target, step.place, [step.item]);
-          break;
-        case 'list_remove':
-          read(step.index);
-          read(step.value);
-          write(
-            step.target,
-            step.place,
-            [step.index, step.value].filter((o): o is Operand => o !== undefined),
-          );
-          break;
-        case 'dict_set':
-          read(step.key);
-          read(step.value);
-          write(step.target, step.place, [step.value]);
-          break;
-        case 'dict_delete':
-          read(step.key);
-          write(step.target, step.place, []);
-          break;
-        case 'foreach':
-          if (step.array.kind === 'path') {
-            if (step.array.target.kind === 'static')
-              uses.reads.push([step.array.target.root, ...step.array.target.path]);
-          } else read(step.array);
-          visit(step.steps);
-          break;
-      }
-    }
+    for (const step of list) stepUses(step, uses, visit);
   };
   visit(steps);
   for (const path of uses.reads) if (path[0] === 'macros' && path[1] !== undefined) uses.macros.push(path[1]);
   return uses;
 }
 
+function readOperand(uses: EventUses, operand: Operand | undefined): void {
+  for (const path of operandReads(operand)) uses.reads.push(path);
+}
+
+function writeTarget(uses: EventUses, target: Target, place: SourcePlace, value: Operand[]): void {
+  if (target.kind === 'dynamic') {
+    uses.dynamicWrite = true;
+    readOperand(uses, target.expr);
+    return;
+  }
+  if (target.kind === 'computed') {
+    // Which record or key is written is known when the step runs.
+    uses.dynamicWrite = true;
+    for (const part of target.parts) if (part.kind === 'key') readOperand(uses, part.key);
+    return;
+  }
+  if (target.root === 'state')
+    uses.writes.push({
+      path: target.path,
+      place,
+      valueReads: value.flatMap((v) => operandReads(v).map((p) => p.join('.'))),
+    });
+}
+
+/** What one step reads and writes (`visit` goes into the steps it holds). */
+function stepUses(step: Step, uses: EventUses, visit: (list: readonly Step[]) => void): void {
+  switch (step.kind) {
+    case 'set':
+    case 'mutate':
+      readOperand(uses, step.value);
+      writeTarget(uses, step.target, step.place, [step.value]);
+      if (step.kind === 'mutate' && step.target.kind === 'static')
+        uses.reads.push([step.target.root, ...step.target.path]);
+      break;
+    case 'branch':
+      for (const arm of step.arms) {
+        readOperand(uses, arm.test);
+        visit(arm.steps);
+      }
+      break;
+    case 'table_roll':
+      readOperand(uses, step.roll);
+      for (const row of step.table) readOperand(uses, row.value);
+      writeTarget(
+        uses,
+        step.target,
+        step.place,
+        step.table.map((r) => r.value),
+      );
+      break;
+    case 'call':
+      uses.calls.push(step.event);
+      for (const a of step.args) readOperand(uses, a.value);
+      break;
+    case 'note': {
+      uses.notes += 1;
+      const reads: string[][] = [];
+      for (const part of step.parts) if (typeof part !== 'string') reads.push(...operandReads(part));
+      uses.noteReads.push(...reads.map((r) => r));
+      uses.reads.push(...reads);
+      break;
+    }
+    case 'list_push':
+      readOperand(uses, step.item);
+      writeTarget(uses, step.target, step.place, [step.item]);
+      break;
+    case 'list_remove':
+      readOperand(uses, step.index);
+      readOperand(uses, step.value);
+      writeTarget(
+        uses,
+        step.target,
+        step.place,
+        [step.index, step.value].filter((o): o is Operand => o !== undefined),
+      );
+      break;
+    case 'dict_set':
+      readOperand(uses, step.key);
+      readOperand(uses, step.value);
+      writeTarget(uses, step.target, step.place, [step.value]);
+      break;
+    case 'dict_delete':
+      readOperand(uses, step.key);
+      writeTarget(uses, step.target, step.place, []);
+      break;
+    case 'create': {
+      for (const v of step.values) readOperand(uses, v.value);
+      const values = step.values.map((v) => v.value);
+      uses.writes.push({
+        path: step.collection.segments.slice(1),
+        place: step.place,
+        valueReads: values.flatMap((v) => operandReads(v).map((p) => p.join('.'))),
+      });
+      if (step.target !== undefined) writeTarget(uses, step.target, step.place, []);
+      break;
+    }
+    case 'foreach':
+      if (step.array.kind === 'path') {
+        if (step.array.target.kind === 'static')
+          uses.reads.push([step.array.target.root, ...step.array.target.path]);
+      } else readOperand(uses, step.array);
+      visit(step.steps);
+      break;
+  }
+}
+
 /** State paths every macro and every invariant reads, and the macros each of them uses. */
 export function macroReads(rules: CompiledRules): { reads: string[][]; macros: string[] } {
   const reads: string[][] = [];
   const macros: string[] = [];
-  for (const expr of [...rules.macros.values(), ...rules.invariants.map((i) => i.expr)]) {
+  const functions = [...rules.macroFunctions.values()].flatMap((f) =>
+    [f.by, f.value, ...f.cases.values()].filter((e) => e !== undefined),
+  );
+  for (const expr of [...rules.macros.values(), ...functions, ...rules.invariants.map((i) => i.expr)]) {
     for (const path of namesRead(expr.ast)) {
       reads.push(path);
       if (path[0] === 'macros' && path[1] !== undefined) macros.push(path[1]);

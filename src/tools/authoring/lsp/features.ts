@@ -12,6 +12,7 @@ import {
   BUILTINS,
   type CompiledRules,
   type EventDef,
+  type MacroFunction,
   schemaAt,
   type SchemaNode,
   YARE_GRAMMAR,
@@ -72,39 +73,7 @@ export function complete(
   const file = shapeOfRole(role);
 
   const path = pathPrefix(prefix);
-  if (path && rules) {
-    const { root, rest } = path;
-    const segments = rest!.split('.');
-    if (root === 'state') {
-      const node = schemaAt(rules.schema, segments.slice(0, -1));
-      if (node?.kind !== 'domain') return [];
-      return [...node.children.values()].map((child) => ({
-        label: child.name,
-        kind: child.kind === 'field' ? CompletionItemKind.Field : CompletionItemKind.Module,
-        detail: child.kind === 'field' ? describeFieldShort(child) : 'domain',
-        documentation: child.kind === 'field' ? child.description : undefined,
-      }));
-    }
-    if (root === 'macros')
-      return [...rules.macros.entries()].map(([name, expr]) => ({
-        label: name,
-        kind: CompletionItemKind.Constant,
-        detail: expr.source,
-      }));
-    const event = enclosingEvent(lines, lineNo, rules);
-    const inputs = event
-      ? [...event.inputs.values()]
-      : [...rules.events.values()].flatMap((e) => [...e.inputs.values()]);
-    const seen = new Set<string>();
-    return inputs
-      .filter((i) => !seen.has(i.name) && seen.add(i.name))
-      .map((i) => ({
-        label: i.name,
-        kind: CompletionItemKind.Variable,
-        detail: i.type ?? 'any',
-        documentation: i.description,
-      }));
-  }
+  if (path && rules) return completePath(path.root, path.rest!, rules, lines, lineNo);
 
   if (EVENT_VALUE.test(prefix) && rules)
     return [...rules.events.values()].map((e) => ({
@@ -115,63 +84,145 @@ export function complete(
     }));
 
   const keyValue = KEY_VALUE.exec(prefix);
-  if (keyValue && file) {
-    const column = prefix.search(/[A-Za-z_]/);
-    const context = keyContext(lines, lineNo, column);
-    const values = new Set<string>();
-    for (const shape of shapesAt(file, context)) {
-      const prop = shape.props[keyValue[1]!];
-      if (prop?.kind === 'string' && prop.enum) for (const v of prop.enum) values.add(v);
-      if (prop?.kind === 'boolean') for (const v of ['true', 'false']) values.add(v);
-    }
-    return [...values].map((v) => ({ label: v, kind: CompletionItemKind.EnumMember }));
-  }
+  if (keyValue && file) return completeValue(file, keyValue[1]!, prefix, lines, lineNo);
 
   const keyOnly = KEY_ONLY.exec(prefix);
   if (keyOnly && file) {
     const column = keyOnly[1]!.length + (keyOnly[2]?.length ?? 0);
-    const context = keyContext(lines, lineNo, column);
-    // The inputs of the event a scenario step runs (`inputs:`) or a call step calls (`args:`).
-    const owner = context.path.at(-1);
-    if (rules && (owner === 'inputs' || owner === 'args')) {
-      const eventName = eventOfInputs(lines, lineNo, column);
-      const event = eventName === undefined ? undefined : rules.events.get(eventName);
-      if (event)
-        return [...event.inputs.values()]
-          .filter((i) => !context.siblings.has(i.name))
-          .map((i) => ({
-            label: i.name,
-            kind: CompletionItemKind.Variable,
-            detail: i.type ?? 'any',
-            documentation: i.description,
-            insertText: `${i.name}: `,
-          }));
-    }
-    return [...keysAt(file, context)].map(([key, shape]) => ({
-      label: key,
-      kind: CompletionItemKind.Property,
-      detail: kindText(shape),
-      documentation: shape.doc,
-      insertText: `${key}: `,
-    }));
+    return completeKey(file, rules, lines, lineNo, column);
   }
 
-  if (prefix.includes('@') || prefix.lastIndexOf('{') > prefix.lastIndexOf('}')) {
-    const word = prefix.slice(trailingRunStart(prefix, isNameChar));
-    if (prefix.slice(0, prefix.length - word.length).endsWith('.')) return [];
+  if (prefix.includes('@') || prefix.lastIndexOf('{') > prefix.lastIndexOf('}'))
+    return completeExpression(prefix);
+  return [];
+}
+
+/** After `key: `: the values the file's shape allows there (an enum's, a boolean's). */
+function completeValue(
+  file: FileShape,
+  key: string,
+  prefix: string,
+  lines: readonly string[],
+  lineNo: number,
+): CompletionItem[] {
+  const column = prefix.search(/[A-Za-z_]/);
+  const context = keyContext(lines, lineNo, column);
+  const values = new Set<string>();
+  for (const shape of shapesAt(file, context)) {
+    const prop = shape.props[key];
+    if (prop?.kind === 'string' && prop.enum) for (const v of prop.enum) values.add(v);
+    if (prop?.kind === 'boolean') for (const v of ['true', 'false']) values.add(v);
+  }
+  return [...values].map((v) => ({ label: v, kind: CompletionItemKind.EnumMember }));
+}
+
+/** At the start of a key: the keys the file's shape allows there, or the inputs of the event being run. */
+function completeKey(
+  file: FileShape,
+  rules: CompiledRules | undefined,
+  lines: readonly string[],
+  lineNo: number,
+  column: number,
+): CompletionItem[] {
+  const context = keyContext(lines, lineNo, column);
+  // The inputs of the event a scenario step runs (`inputs:`) or a call step calls (`args:`).
+  const owner = context.path.at(-1);
+  if (rules && (owner === 'inputs' || owner === 'args')) {
+    const eventName = eventOfInputs(lines, lineNo, column);
+    const event = eventName === undefined ? undefined : rules.events.get(eventName);
+    if (event)
+      return [...event.inputs.values()]
+        .filter((i) => !context.siblings.has(i.name))
+        .map((i) => ({
+          label: i.name,
+          kind: CompletionItemKind.Variable,
+          detail: i.type ?? 'any',
+          documentation: i.description,
+          insertText: `${i.name}: `,
+        }));
+  }
+  return [...keysAt(file, context)].map(([key, shape]) => ({
+    label: key,
+    kind: CompletionItemKind.Property,
+    detail: kindText(shape),
+    documentation: shape.doc,
+    insertText: `${key}: `,
+  }));
+}
+
+/** Inside an expression, not after a `.`: the functions and the roots of paths. */
+function completeExpression(prefix: string): CompletionItem[] {
+  const word = prefix.slice(trailingRunStart(prefix, isNameChar));
+  if (prefix.slice(0, prefix.length - word.length).endsWith('.')) return [];
+  return [
+    ...[...BUILTINS.values()].map((sig) => ({
+      label: sig.name,
+      kind: CompletionItemKind.Function,
+      detail: sig.usage,
+    })),
+    ...['state', 'inputs', 'macros', 'temp'].map((root) => ({
+      label: root,
+      kind: CompletionItemKind.Keyword,
+    })),
+  ];
+}
+
+/** After `state.…`, `macros.` or `inputs.`: what may come next. */
+function completePath(
+  root: string,
+  rest: string,
+  rules: CompiledRules,
+  lines: readonly string[],
+  lineNo: number,
+): CompletionItem[] {
+  const segments = rest.split('.');
+  if (root === 'state') {
+    const node = schemaAt(rules.schema, segments.slice(0, -1));
+    // `state.objs.cup.`: the properties of a collection's records.
+    const record =
+      node?.kind === 'field' && node.path.length === segments.length - 2 ? node.record : undefined;
+    if (record !== undefined)
+      return [...record.properties.values()].map((p) => ({
+        label: p.name,
+        kind: CompletionItemKind.Field,
+        detail: describeFieldShort(p),
+        documentation: p.description,
+      }));
+    if (node?.kind !== 'domain') return [];
+    return [...node.children.values()].map((child) => ({
+      label: child.name,
+      kind: child.kind === 'field' ? CompletionItemKind.Field : CompletionItemKind.Module,
+      detail: child.kind === 'field' ? describeFieldShort(child) : 'domain',
+      documentation: child.kind === 'field' ? child.description : undefined,
+    }));
+  }
+  if (root === 'macros')
     return [
-      ...[...BUILTINS.values()].map((sig) => ({
-        label: sig.name,
-        kind: CompletionItemKind.Function,
-        detail: sig.usage,
+      ...[...rules.macros.entries()].map(([name, expr]) => ({
+        label: name,
+        kind: CompletionItemKind.Constant,
+        detail: expr.source,
       })),
-      ...['state', 'inputs', 'macros', 'temp'].map((root) => ({
-        label: root,
-        kind: CompletionItemKind.Keyword,
+      ...[...rules.macroFunctions.values()].map((fn) => ({
+        label: name_(fn),
+        kind: CompletionItemKind.Function,
+        detail:
+          fn.by === undefined ? fn.value?.source : `by ${fn.by.source}: ${[...fn.cases.keys()].join(', ')}`,
       })),
     ];
-  }
-  return [];
+  const event = enclosingEvent(lines, lineNo, rules);
+  const inputs = event
+    ? [...event.inputs.values()]
+    : [...rules.events.values()].flatMap((e) => [...e.inputs.values()]);
+  const seen = new Set<string>();
+  return inputs
+    .filter((i) => !seen.has(i.name) && seen.add(i.name))
+    .map((i) => ({
+      label: i.name,
+      kind: CompletionItemKind.Variable,
+      detail: i.type ?? 'any',
+      documentation: i.description,
+    }));
 }
 
 export function hover(
@@ -192,6 +243,8 @@ export function hover(
   if (rules && segments[0] === 'macros' && segments[1]) {
     const macro = rules.macros.get(segments[1]);
     if (macro) return markdown(`**macros.${segments[1]}**\n\n\`\`\`\n@ ${macro.source}\n\`\`\``);
+    const fn = rules.macroFunctions.get(segments[1]);
+    if (fn) return markdown(describeMacroFunction(fn));
   }
   if (rules && segments[0] === 'inputs' && segments[1]) {
     const lines = text.split('\n');
@@ -287,10 +340,28 @@ export function describeNode(node: SchemaNode): string {
   return `**${path}** — ${parts.join(', ')}${node.description ? `\n\n${node.description}` : ''}`;
 }
 
+/** `describe(o)`: a macro with parameters, as completion shows its name. */
+function name_(fn: MacroFunction): string {
+  return `${fn.name}(${fn.params.join(', ')})`;
+}
+
+function describeMacroFunction(fn: MacroFunction): string {
+  const body =
+    fn.by === undefined
+      ? `@ ${fn.value?.source ?? ''}`
+      : [
+          `by: @ ${fn.by.source}`,
+          ...[...fn.cases].map(([kind, e]) => `${kind}: @ ${e.source}`),
+          ...(fn.value ? [`else: @ ${fn.value.source}`] : []),
+        ].join('\n');
+  return `**macros.${name_(fn)}**\n\n\`\`\`\n${body}\n\`\`\``;
+}
+
 function describeEvent(event: EventDef): string {
   const flags = [
     event.internal ? 'internal' : 'public',
-    event.triggerOn ? 'runs every turn (cycle_tick)' : undefined,
+    event.triggerOn === 'cycle_tick' ? 'runs every turn (cycle_tick)' : undefined,
+    event.triggerOn === 'after_event' ? "runs after each player's event (after_event)" : undefined,
     event.resolver ? 'mini-game resolver' : undefined,
   ].filter(Boolean);
   const inputs = [...event.inputs.values()].map(

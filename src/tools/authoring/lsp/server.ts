@@ -9,6 +9,7 @@ import {
   DiagnosticSeverity,
   type Connection,
   ProposedFeatures,
+  type Position,
   type Range,
   TextDocumentSyncKind,
   TextDocuments,
@@ -27,55 +28,7 @@ const CHECK_DELAY_MS = 150;
 export function startLanguageServer(
   connection: Connection = createConnection(ProposedFeatures.all),
 ): Connection {
-  const documents = new TextDocuments(TextDocument);
-  const rulesByRoot = new Map<string, CompiledRules>();
-  const publishedByRoot = new Map<string, Set<string>>();
-  const timers = new Map<string, NodeJS.Timeout>();
-
-  const pathOf = (uri: string): string | undefined =>
-    uri.startsWith('file:') ? fileURLToPath(uri) : undefined;
-  const overlay = (): Map<string, string> => {
-    const out = new Map<string, string>();
-    for (const doc of documents.all()) {
-      const path = pathOf(doc.uri);
-      if (path) out.set(path, doc.getText());
-    }
-    return out;
-  };
-  const projectOf = (path: string) => new Project(locate(path).root, overlay());
-  const documentFor = (path: string, project: Project): TextDocument => {
-    const uri = pathToFileURL(path).href;
-    return documents.get(uri) ?? TextDocument.create(uri, 'yaml', 0, project.textOf(path) ?? '');
-  };
-
-  const check = (root: string) => {
-    const project = new Project(root, overlay());
-    const { byFile, rules } = project.check(rulesByRoot.get(root));
-    if (rules) rulesByRoot.set(root, rules);
-    const previous = publishedByRoot.get(root) ?? new Set<string>();
-    const now = new Set<string>();
-    for (const [file, diagnostics] of byFile) {
-      const doc = documentFor(file, project);
-      now.add(doc.uri);
-      void connection.sendDiagnostics({ uri: doc.uri, diagnostics: diagnostics.map((d) => toLsp(d, doc)) });
-    }
-    for (const uri of previous) if (!now.has(uri)) void connection.sendDiagnostics({ uri, diagnostics: [] });
-    publishedByRoot.set(root, now);
-  };
-  const schedule = (uri: string) => {
-    const path = pathOf(uri);
-    if (!path || locate(path).role === 'other') return;
-    const root = locate(path).root;
-    clearTimeout(timers.get(root));
-    timers.set(
-      root,
-      setTimeout(() => {
-        timers.delete(root);
-        check(root);
-      }, CHECK_DELAY_MS),
-    );
-  };
-
+  const server = new LanguageServer(connection);
   connection.onInitialize(() => ({
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -86,50 +39,110 @@ export function startLanguageServer(
     },
     serverInfo: { name: 'mnesos' },
   }));
-  documents.onDidOpen((e) => schedule(e.document.uri));
-  documents.onDidChangeContent((e) => schedule(e.document.uri));
-  documents.onDidSave((e) => schedule(e.document.uri));
-
-  const context = (uri: string) => {
-    const doc = documents.get(uri);
-    const path = pathOf(uri);
-    if (!doc || !path) return undefined;
-    const { root, role } = locate(path);
-    if (!rulesByRoot.has(root)) check(root);
-    return { doc, path, role, rules: rulesByRoot.get(root) };
-  };
-
+  const { documents } = server;
+  documents.onDidOpen((e) => server.schedule(e.document.uri));
+  documents.onDidChangeContent((e) => server.schedule(e.document.uri));
+  documents.onDidSave((e) => server.schedule(e.document.uri));
   connection.onCompletion((params) => {
-    const c = context(params.textDocument.uri);
+    const c = server.context(params.textDocument.uri);
     if (!c) return [];
     return complete(c.doc.getText(), c.doc.offsetAt(params.position), c.role, c.rules);
   });
   connection.onHover((params) => {
-    const c = context(params.textDocument.uri);
+    const c = server.context(params.textDocument.uri);
     if (!c) return null;
     return hover(c.doc.getText(), c.doc.offsetAt(params.position), c.role, c.rules) ?? null;
   });
-  /** Definition and rename work in the rules and the scenario files, over the whole project. */
-  const navigable = (uri: string) => {
-    const c = context(uri);
-    if (!c || (c.role !== 'yare' && c.role !== 'scenario')) return undefined;
-    return { ...c, role: c.role, project: projectOf(c.path) };
-  };
+  connection.onDefinition((params) => server.definition(params.textDocument.uri, params.position));
+  connection.onRenameRequest((params) =>
+    server.rename(params.textDocument.uri, params.position, params.newName),
+  );
+  documents.listen(connection);
+  connection.listen();
+  return connection;
+}
 
-  connection.onDefinition((params) => {
-    const c = navigable(params.textDocument.uri);
+/** The open documents, each project's last compiled rules, and what was published where. */
+class LanguageServer {
+  readonly documents = new TextDocuments(TextDocument);
+  readonly #rulesByRoot = new Map<string, CompiledRules>();
+  readonly #publishedByRoot = new Map<string, Set<string>>();
+  readonly #timers = new Map<string, NodeJS.Timeout>();
+
+  constructor(readonly connection: Connection) {}
+
+  /** The open documents' texts by path: what the editor shows wins over the disk. */
+  overlay(): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const doc of this.documents.all()) {
+      const path = pathOf(doc.uri);
+      if (path) out.set(path, doc.getText());
+    }
+    return out;
+  }
+
+  documentFor(path: string, project: Project): TextDocument {
+    const uri = pathToFileURL(path).href;
+    return this.documents.get(uri) ?? TextDocument.create(uri, 'yaml', 0, project.textOf(path) ?? '');
+  }
+
+  /** Checks one project and publishes its diagnostics (clearing files that no longer have any). */
+  check(root: string): void {
+    const project = new Project(root, this.overlay());
+    const { byFile, rules } = project.check(this.#rulesByRoot.get(root));
+    if (rules) this.#rulesByRoot.set(root, rules);
+    const previous = this.#publishedByRoot.get(root) ?? new Set<string>();
+    const now = new Set<string>();
+    for (const [file, diagnostics] of byFile) {
+      const doc = this.documentFor(file, project);
+      now.add(doc.uri);
+      void this.connection.sendDiagnostics({
+        uri: doc.uri,
+        diagnostics: diagnostics.map((d) => toLsp(d, doc)),
+      });
+    }
+    for (const uri of previous)
+      if (!now.has(uri)) void this.connection.sendDiagnostics({ uri, diagnostics: [] });
+    this.#publishedByRoot.set(root, now);
+  }
+
+  schedule(uri: string): void {
+    const path = pathOf(uri);
+    if (!path || locate(path).role === 'other') return;
+    const root = locate(path).root;
+    clearTimeout(this.#timers.get(root));
+    this.#timers.set(
+      root,
+      setTimeout(() => {
+        this.#timers.delete(root);
+        this.check(root);
+      }, CHECK_DELAY_MS),
+    );
+  }
+
+  context(uri: string) {
+    const doc = this.documents.get(uri);
+    const path = pathOf(uri);
+    if (!doc || !path) return undefined;
+    const { root, role } = locate(path);
+    if (!this.#rulesByRoot.has(root)) this.check(root);
+    return { doc, path, role, rules: this.#rulesByRoot.get(root) };
+  }
+
+  /** Definition and rename work in the rules and the scenario files, over the whole project. */
+  navigable(uri: string) {
+    const c = this.context(uri);
+    if (!c || (c.role !== 'yare' && c.role !== 'scenario')) return undefined;
+    return { ...c, role: c.role, project: new Project(locate(c.path).root, this.overlay()) };
+  }
+
+  definition(uri: string, position: Position): { uri: string; range: Range } | null {
+    const c = this.navigable(uri);
     if (!c) return null;
     const { project } = c;
-    const found = definition(
-      project,
-      c.path,
-      c.doc.getText(),
-      c.doc.offsetAt(params.position),
-      c.role,
-      c.rules,
-    );
+    const found = definition(project, c.path, c.doc.getText(), c.doc.offsetAt(position), c.role, c.rules);
     if (!found) return null;
-    const target = documentFor(found.path, project);
+    const target = this.documentFor(found.path, project);
     const range: Range =
       'start' in found
         ? { start: target.positionAt(found.start), end: target.positionAt(found.end) }
@@ -138,34 +151,28 @@ export function startLanguageServer(
             end: { line: found.line - 1, character: found.col - 1 },
           };
     return { uri: target.uri, range };
-  });
-  connection.onRenameRequest((params) => {
-    const c = navigable(params.textDocument.uri);
+  }
+
+  rename(uri: string, position: Position, newName: string): { changes: Record<string, TextEdit[]> } | null {
+    const c = this.navigable(uri);
     if (!c) return null;
     const { project } = c;
-    const result = rename(
-      project,
-      c.path,
-      c.doc.getText(),
-      c.doc.offsetAt(params.position),
-      c.role,
-      params.newName,
-    );
+    const result = rename(project, c.path, c.doc.getText(), c.doc.offsetAt(position), c.role, newName);
     if (!result.ok) throw new Error(result.message);
     const changes: Record<string, TextEdit[]> = {};
     for (const [path, sites] of result.edits) {
-      const doc = documentFor(path, project);
+      const doc = this.documentFor(path, project);
       changes[doc.uri] = sites.map((s) => ({
         range: { start: doc.positionAt(s.start), end: doc.positionAt(s.end) },
-        newText: params.newName,
+        newText: newName,
       }));
     }
     return { changes };
-  });
+  }
+}
 
-  documents.listen(connection);
-  connection.listen();
-  return connection;
+function pathOf(uri: string): string | undefined {
+  return uri.startsWith('file:') ? fileURLToPath(uri) : undefined;
 }
 
 /** A loader diagnostic as the editor shows it: the word at its place underlined. */

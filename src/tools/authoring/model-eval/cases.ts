@@ -17,7 +17,7 @@ export interface EvalCase {
   readonly id: string;
   readonly input: string;
   readonly expect: ExpectedChoice;
-  /** Fields set on top of the cartridge's initial state (deep-merged), as a scenario's `state:`. */
+  /** The state the case starts from: fields laid over the initial state (domains merged, fields whole), as a scenario's `state:`. */
   readonly state?: Readonly<Record<string, unknown>>;
   /** The story before the line (oldest first); default: the cartridge's first message. */
   readonly history?: readonly { readonly role: 'user' | 'assistant'; readonly content: string }[];

@@ -13,7 +13,7 @@ import {
   runTurnToRecord,
   type TurnRecord,
 } from '../../../engine/turn/index.ts';
-import { type Dict, mergeDicts, toStateValue, toValue } from '../../../core/yare/index.ts';
+import { startingState, toStateValue } from '../../../core/yare/index.ts';
 import type { EvalCase } from './cases.ts';
 import { type CallTiming, CallTimer, timeModels } from './timed-models.ts';
 
@@ -56,8 +56,7 @@ async function runCase(options: EvalRunOptions, evalCase: EvalCase, now: () => n
   const { cartridge } = options;
   let state: GameState;
   try {
-    const initial = toValue(cartridge.rules.initialState) as Dict;
-    state = toStateValue(mergeDicts(initial, toValue(evalCase.state ?? {}) as Dict)) as GameState;
+    state = toStateValue(startingState(cartridge.rules, evalCase.state ?? {})) as GameState;
   } catch (error) {
     return {
       case: evalCase,

@@ -14,7 +14,15 @@
 import { isMap, isScalar, isSeq, type YAMLMap } from 'yaml';
 import { parseYamlSafely } from '../../../core/cartridge/index.ts';
 import type { Diagnostic, SourcePlace } from '../../../core/diagnostics.ts';
-import { type CompiledRules, isPublicEvent, mapPairs, placeOfNode } from '../../../core/yare/index.ts';
+import {
+  type CompiledRules,
+  getNode,
+  isPublicEvent,
+  mapPairs,
+  type NodeSource,
+  placeOfNode,
+  plainOf,
+} from '../../../core/yare/index.ts';
 import type { EvalCase, ExpectedChoice } from './cases.ts';
 import { MAX_CASE_HISTORY, MAX_CASE_INPUT_CHARS, MAX_EVAL_CASES, MAX_SUITE_FILE_BYTES } from './limits.ts';
 
@@ -30,132 +38,146 @@ export const NO_EVENT = 'none';
 export function parseSuiteFile(text: string, file: string, rules: CompiledRules): SuiteParse {
   const parsed = parseYamlSafely(text, file, { maxBytes: MAX_SUITE_FILE_BYTES });
   if (!parsed.ok) return { ok: false, errors: parsed.diagnostics };
-  const src = { file, lineCounter: parsed.lineCounter };
-  const errors: Diagnostic[] = [];
-  const at = (node: unknown): SourcePlace => placeOfNode(src, node);
-  const fail = (node: unknown, message: string): undefined => {
-    errors.push({ severity: 'error', code: 'EVAL_BAD_SUITE', message, place: at(node) });
+  return new SuiteFileReader({ file, lineCounter: parsed.lineCounter }, rules).read(parsed.doc.contents);
+}
+
+/** One read of a suite file: every problem is collected (with its place) rather than thrown. */
+class SuiteFileReader {
+  readonly errors: Diagnostic[] = [];
+  readonly #ids = new Set<string>();
+
+  constructor(
+    readonly src: NodeSource,
+    readonly rules: CompiledRules,
+  ) {}
+
+  at(node: unknown): SourcePlace {
+    return placeOfNode(this.src, node);
+  }
+
+  fail(node: unknown, message: string): undefined {
+    this.errors.push({ severity: 'error', code: 'EVAL_BAD_SUITE', message, place: this.at(node) });
     return undefined;
-  };
-  const root = parsed.doc.contents;
-  const field = (map: YAMLMap, key: string): unknown => mapPairs(map).find((p) => p.key === key)?.value;
-  const plain = (node: unknown): unknown =>
-    node === undefined || node === null ? undefined : (node as { toJSON(): unknown }).toJSON();
-  const unknownKeys = (map: YAMLMap, known: readonly string[], where: string) => {
+  }
+
+  unknownKeys(map: YAMLMap, known: readonly string[], where: string): void {
     for (const pair of mapPairs(map)) {
       if (!known.includes(pair.key))
-        fail(pair.pair.key, `${where}: unknown key '${pair.key}' (known: ${known.join(', ')})`);
+        this.fail(pair.pair.key, `${where}: unknown key '${pair.key}' (known: ${known.join(', ')})`);
     }
-  };
+  }
 
-  if (!isMap(root)) {
-    fail(root, 'a suite file is a mapping with cases: (a list of {input, expect})');
-    return { ok: false, errors };
-  }
-  unknownKeys(root, ['cases'], 'the suite');
-  const list = field(root, 'cases');
-  if (!isSeq(list)) {
-    fail(list ?? root, 'cases: must be a list of {input, expect}');
-    return { ok: false, errors };
-  }
-  if (list.items.length > MAX_EVAL_CASES) {
-    fail(
-      list.items[MAX_EVAL_CASES],
-      `${list.items.length} cases; the limit is ${MAX_EVAL_CASES} (MAX_EVAL_CASES)`,
-    );
-    return { ok: false, errors };
-  }
-  const cases: EvalCase[] = [];
-  const ids = new Set<string>();
-  for (const [index, node] of list.items.entries()) {
-    const where = `cases[${index}]`;
-    if (!isMap(node)) {
-      fail(node, `${where}: a case is a mapping with input: and expect:`);
-      continue;
+  read(root: unknown): SuiteParse {
+    if (!isMap(root)) {
+      this.fail(root, 'a suite file is a mapping with cases: (a list of {input, expect})');
+      return { ok: false, errors: this.errors };
     }
-    unknownKeys(node, CASE_KEYS, where);
-    const inputNode = field(node, 'input');
-    const input = isScalar(inputNode) && typeof inputNode.value === 'string' ? inputNode.value : undefined;
-    if (input === undefined || input.trim() === '')
-      fail(inputNode ?? node, `${where}.input: the player's words, as text`);
-    else if (input.length > MAX_CASE_INPUT_CHARS)
-      fail(
-        inputNode,
-        `${where}.input is ${input.length} characters; the limit is ${MAX_CASE_INPUT_CHARS} (MAX_CASE_INPUT_CHARS)`,
+    this.unknownKeys(root, ['cases'], 'the suite');
+    const list = getNode(root, 'cases');
+    if (!isSeq(list)) {
+      this.fail(list ?? root, 'cases: must be a list of {input, expect}');
+      return { ok: false, errors: this.errors };
+    }
+    if (list.items.length > MAX_EVAL_CASES) {
+      this.fail(
+        list.items[MAX_EVAL_CASES],
+        `${list.items.length} cases; the limit is ${MAX_EVAL_CASES} (MAX_EVAL_CASES)`,
       );
-    const expect = readExpect(field(node, 'expect'), node, where);
-    const idNode = field(node, 'id');
-    const id = idNode === undefined ? `suite:${index + 1}` : String(plain(idNode));
-    if (ids.has(id)) fail(idNode, `${where}.id: '${id}' is used twice`);
-    ids.add(id);
-    const stateNode = field(node, 'state');
+      return { ok: false, errors: this.errors };
+    }
+    const cases = list.items.flatMap((node, index) => this.readCase(node, index) ?? []);
+    return this.errors.length > 0 ? { ok: false, errors: this.errors } : { ok: true, cases };
+  }
+
+  readCase(node: unknown, index: number): EvalCase | undefined {
+    const where = `cases[${index}]`;
+    if (!isMap(node)) return this.fail(node, `${where}: a case is a mapping with input: and expect:`);
+    this.unknownKeys(node, CASE_KEYS, where);
+    const input = this.readInput(node, where);
+    const expect = this.readExpect(getNode(node, 'expect'), node, where);
+    const idNode = getNode(node, 'id');
+    const id = idNode === undefined ? `suite:${index + 1}` : String(plainOf(idNode));
+    if (this.#ids.has(id)) this.fail(idNode, `${where}.id: '${id}' is used twice`);
+    this.#ids.add(id);
+    const stateNode = getNode(node, 'state');
     if (stateNode !== undefined && !isMap(stateNode))
-      fail(stateNode, `${where}.state: a mapping of fields to set`);
-    const history = readHistory(field(node, 'history'), where);
-    if (input === undefined || expect === undefined) continue;
-    cases.push({
+      this.fail(stateNode, `${where}.state: a mapping of fields to set`);
+    const history = this.readHistory(getNode(node, 'history'), where);
+    if (input === undefined || expect === undefined) return undefined;
+    return {
       id,
       input,
       expect,
       origin: 'suite',
-      place: at(node),
-      ...(isMap(stateNode) ? { state: plain(stateNode) as Record<string, unknown> } : {}),
+      place: this.at(node),
+      ...(isMap(stateNode) ? { state: plainOf(stateNode) as Record<string, unknown> } : {}),
       ...(history === undefined ? {} : { history }),
-    });
+    };
   }
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, cases };
 
-  function readExpect(node: unknown, parent: unknown, where: string): ExpectedChoice | undefined {
+  readInput(node: YAMLMap, where: string): string | undefined {
+    const inputNode = getNode(node, 'input');
+    const input = isScalar(inputNode) && typeof inputNode.value === 'string' ? inputNode.value : undefined;
+    if (input === undefined || input.trim() === '')
+      return this.fail(inputNode ?? node, `${where}.input: the player's words, as text`);
+    if (input.length > MAX_CASE_INPUT_CHARS)
+      this.fail(
+        inputNode,
+        `${where}.input is ${input.length} characters; the limit is ${MAX_CASE_INPUT_CHARS} (MAX_CASE_INPUT_CHARS)`,
+      );
+    return input;
+  }
+
+  readExpect(node: unknown, parent: unknown, where: string): ExpectedChoice | undefined {
     if (!isMap(node))
-      return fail(node ?? parent, `${where}.expect: a mapping, { event: <name> } or { event: none }`);
-    unknownKeys(node, EXPECT_KEYS, `${where}.expect`);
-    const eventNode = field(node, 'event');
+      return this.fail(node ?? parent, `${where}.expect: a mapping, { event: <name> } or { event: none }`);
+    this.unknownKeys(node, EXPECT_KEYS, `${where}.expect`);
+    const eventNode = getNode(node, 'event');
     const event = isScalar(eventNode) && typeof eventNode.value === 'string' ? eventNode.value : undefined;
-    if (event === undefined) return fail(eventNode ?? node, `${where}.expect.event: an event name, or none`);
-    const inputsNode = field(node, 'inputs');
+    if (event === undefined)
+      return this.fail(eventNode ?? node, `${where}.expect.event: an event name, or none`);
+    const inputsNode = getNode(node, 'inputs');
     if (event === NO_EVENT) {
       if (inputsNode !== undefined)
-        return fail(inputsNode, `${where}.expect.inputs: an expectation of no event takes no inputs`);
+        return this.fail(inputsNode, `${where}.expect.inputs: an expectation of no event takes no inputs`);
       return { kind: 'none' };
     }
-    const def = rules.events.get(event);
+    const def = this.rules.events.get(event);
     if (def === undefined) {
-      return fail(
+      return this.fail(
         eventNode,
-        `${where}.expect.event: there is no event '${event}'; events: ${rules.eventNames.join(', ')}, or none`,
+        `${where}.expect.event: there is no event '${event}'; events: ${this.rules.eventNames.join(', ')}, or none`,
       );
     }
     if (!isPublicEvent(def))
-      return fail(eventNode, `${where}.expect.event: '${event}' is not an event a player can ask for`);
+      return this.fail(eventNode, `${where}.expect.event: '${event}' is not an event a player can ask for`);
     if (inputsNode !== undefined && !isMap(inputsNode))
-      return fail(inputsNode, `${where}.expect.inputs: a mapping of input names to values`);
+      return this.fail(inputsNode, `${where}.expect.inputs: a mapping of input names to values`);
     const inputs: Record<string, unknown> = Object.create(null);
-    if (isMap(inputsNode)) {
-      for (const pair of mapPairs(inputsNode)) {
-        if (!def.inputs.has(pair.key)) {
-          fail(
-            pair.pair.key,
-            `${where}.expect.inputs: '${event}' has no input '${pair.key}'; inputs: ${[...def.inputs.keys()].join(', ') || '(none)'}`,
-          );
-          continue;
-        }
-        inputs[pair.key] = plain(pair.value) ?? null;
+    for (const pair of isMap(inputsNode) ? mapPairs(inputsNode) : []) {
+      if (!def.inputs.has(pair.key)) {
+        this.fail(
+          pair.pair.key,
+          `${where}.expect.inputs: '${event}' has no input '${pair.key}'; inputs: ${[...def.inputs.keys()].join(', ') || '(none)'}`,
+        );
+        continue;
       }
+      inputs[pair.key] = plainOf(pair.value) ?? null;
     }
     return { kind: 'event', event, inputs };
   }
 
-  function readHistory(node: unknown, where: string): EvalCase['history'] {
+  readHistory(node: unknown, where: string): EvalCase['history'] {
     if (node === undefined) return undefined;
-    if (!isSeq(node)) return fail(node, `${where}.history: a list of {role: user|assistant, content}`);
+    if (!isSeq(node)) return this.fail(node, `${where}.history: a list of {role: user|assistant, content}`);
     if (node.items.length > MAX_CASE_HISTORY)
-      return fail(
+      return this.fail(
         node,
         `${where}.history has ${node.items.length} messages; the limit is ${MAX_CASE_HISTORY} (MAX_CASE_HISTORY)`,
       );
     const out: { role: 'user' | 'assistant'; content: string }[] = [];
     for (const [i, item] of node.items.entries()) {
-      const value = plain(item) as { role?: unknown; content?: unknown } | undefined;
+      const value = plainOf(item) as { role?: unknown; content?: unknown } | undefined;
       const keys = isMap(item) ? mapPairs(item).map((p) => p.key) : [];
       if (
         value === undefined ||
@@ -163,7 +185,7 @@ export function parseSuiteFile(text: string, file: string, rules: CompiledRules)
         typeof value.content !== 'string' ||
         keys.some((k) => k !== 'role' && k !== 'content')
       ) {
-        fail(item, `${where}.history[${i}]: {role: user|assistant, content: text}`);
+        this.fail(item, `${where}.history[${i}]: {role: user|assistant, content: text}`);
         continue;
       }
       out.push({ role: value.role, content: value.content });

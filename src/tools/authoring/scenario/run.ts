@@ -14,7 +14,7 @@ import {
   runTurnToRecord,
   type StoryMessage,
 } from '../../../engine/turn/index.ts';
-import { type Dict, mergeDicts, runEvent, toStateValue, toValue } from '../../../core/yare/index.ts';
+import { type Dict, runPlayerEvent, startingState, toStateValue, toValue } from '../../../core/yare/index.ts';
 import { checkExpectation } from './expect.ts';
 import type { Expectation, PropertyCheck, Scenario, ScenarioStep, Start } from './model.ts';
 import type { StepObservation } from './observation.ts';
@@ -124,7 +124,6 @@ function checkAll(
 }
 
 function startPlay(ctx: RunContext, start: Start, failures: Failure[]): Play | undefined {
-  const initial = toValue(ctx.cartridge.rules.initialState) as Dict;
   let over: Record<string, unknown> = {};
   if (start.kind === 'state') over = start.state;
   if (start.kind === 'save') {
@@ -137,7 +136,7 @@ function startPlay(ctx: RunContext, start: Start, failures: Failure[]): Play | u
   }
   let state: GameState;
   try {
-    state = toStateValue(mergeDicts(initial, toValue(over) as Dict)) as GameState;
+    state = toStateValue(startingState(ctx.cartridge.rules, over)) as GameState;
   } catch (error) {
     failures.push({
       place: { file: '', line: 0, col: 0 },
@@ -153,6 +152,53 @@ function startPlay(ctx: RunContext, start: Start, failures: Failure[]): Play | u
   };
 }
 
+/**
+ * An event step: the event as the player's, then the `after_event` hooks (core/yare/player-event.ts). A
+ * refusal of the event or of a hook fails the step unless the step expects one.
+ */
+function runEventStep(
+  ctx: RunContext,
+  play: Play,
+  step: Extract<ScenarioStep, { kind: 'event' }>,
+  seed: number,
+  failures: Failure[],
+): StepObservation | undefined {
+  const before = play.state;
+  const rules = ctx.cartridge.rules;
+  if (!rules.events.has(step.event)) {
+    failures.push({
+      place: step.place,
+      message: `there is no event '${step.event}'; events: ${rules.eventNames.join(', ')}`,
+    });
+    return undefined;
+  }
+  const ran = runPlayerEvent(rules, toValue(before) as Dict, step.event, step.inputs, { seed });
+  const refusals = [{ event: step.event, result: ran.result }, ...ran.hooks].flatMap(({ event, result }) =>
+    result.ok
+      ? []
+      : [{ event, code: result.error.code, message: result.error.message, place: result.error.place }],
+  );
+  if (!step.expect.some((e) => e.kind === 'refused')) {
+    for (const refusal of refusals)
+      failures.push({
+        place: step.place,
+        message: `event '${refusal.event}' was refused: ${refusal.message} [${refusal.code}]`,
+      });
+  }
+  if (ran.result.ok) play.state = toStateValue(ran.state) as GameState;
+  return {
+    before,
+    state: play.state,
+    notes: ran.notes,
+    rolls: ran.rolls,
+    refusals,
+    ran: [step.event, ...ran.hooks.map((h) => h.event)],
+    world: play.world,
+    narration: undefined,
+    detail: [],
+  };
+}
+
 /** Runs one step; on a failure that stops the scenario (the turn itself failed) returns undefined. */
 async function runStep(
   ctx: RunContext,
@@ -163,45 +209,8 @@ async function runStep(
 ): Promise<StepObservation | undefined> {
   const before = play.state;
   switch (step.kind) {
-    case 'event': {
-      const rules = ctx.cartridge.rules;
-      if (!rules.events.has(step.event)) {
-        failures.push({
-          place: step.place,
-          message: `there is no event '${step.event}'; events: ${rules.eventNames.join(', ')}`,
-        });
-        return undefined;
-      }
-      const result = runEvent(rules, toValue(before) as Dict, step.event, step.inputs, { seed });
-      const refusals = result.ok
-        ? []
-        : [
-            {
-              event: step.event,
-              code: result.error.code,
-              message: result.error.message,
-              place: result.error.place,
-            },
-          ];
-      if (!result.ok && !step.expect.some((e) => e.kind === 'refused')) {
-        failures.push({
-          place: step.place,
-          message: `event '${step.event}' was refused: ${result.error.message} [${result.error.code}]`,
-        });
-      }
-      if (result.ok && refusals.length === 0) play.state = toStateValue(result.state) as GameState;
-      return {
-        before,
-        state: play.state,
-        notes: result.notes,
-        rolls: result.rolls,
-        refusals,
-        ran: [step.event],
-        world: play.world,
-        narration: undefined,
-        detail: [],
-      };
-    }
+    case 'event':
+      return runEventStep(ctx, play, step, seed, failures);
     case 'turn':
     case 'minigame': {
       try {

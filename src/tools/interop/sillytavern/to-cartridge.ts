@@ -63,16 +63,45 @@ export function cardToCartridge(
   const files = new Map<string, string | Uint8Array>();
   const display = sanitizeForPrompt(card.nickname || card.name);
   const macros = (text: string, place: string) => resolveCardMacros(text, display, loss, place);
-  const description = macros(card.description, 'data.description').trim();
-  const personality = macros(card.personality, 'data.personality').trim();
-  const scenario = macros(card.scenario, 'data.scenario').trim();
-  const examples = macros(card.exampleMessages, 'data.mes_example').trim();
+  const text: CardText = {
+    description: macros(card.description, 'data.description').trim(),
+    personality: macros(card.personality, 'data.personality').trim(),
+    scenario: macros(card.scenario, 'data.scenario').trim(),
+    examples: macros(card.exampleMessages, 'data.mes_example').trim(),
+  };
+  const safe = safeForDirectives(text, loss);
+  files.set('prompt_directives.yaml', directivesFile(display, safe, loss));
+  const summary = cutTo((safe.description || safe.personality || display).replace(/\s+/g, ' '), 280);
+  files.set('yare.yaml', rulesFile(card.name, summary));
+  files.set('bot_lore.md', loreFile(display, text));
+  for (const [name, content] of greetingFiles(card, loss, macros, options.greeting ?? 0))
+    files.set(name, content);
 
-  // Directives are instructions the engine checks strictly; card text that trips the injection check stays
-  // in the lore (story content), where it is fenced off as data.
-  const safe = (text: string, field: string): string => {
-    const finding = text === '' ? undefined : checkInjection(text);
-    if (finding === undefined) return text;
+  const book = worldInfoOf(card, loss, macros);
+  if (book !== undefined) files.set('world_info.json', `${JSON.stringify(toWorldInfoFile(book), null, 4)}\n`);
+
+  if (options.image !== undefined) files.set(`avatar.${options.image.ext}`, options.image.bytes);
+  files.set(CARD_COPY_FILE, `${JSON.stringify(card.raw, null, 4)}\n`);
+  reportCardFields(card, loss);
+  return files;
+}
+
+/** The card's prose fields, macros resolved. */
+interface CardText {
+  readonly description: string;
+  readonly personality: string;
+  readonly scenario: string;
+  readonly examples: string;
+}
+
+/**
+ * Directives are instructions the engine checks strictly; card text that trips the injection check stays
+ * in the lore (story content), where it is fenced off as data: here it becomes empty.
+ */
+function safeForDirectives(text: CardText, loss: LossReport): CardText {
+  const safe = (value: string, field: string): string => {
+    const finding = value === '' ? undefined : checkInjection(value);
+    if (finding === undefined) return value;
     loss.add(
       `${field} not in directives`,
       `data.${field}`,
@@ -80,6 +109,15 @@ export function cardToCartridge(
     );
     return '';
   };
+  return {
+    description: safe(text.description, 'description'),
+    personality: safe(text.personality, 'personality'),
+    scenario: safe(text.scenario, 'scenario'),
+    examples: safe(text.examples, 'mes_example'),
+  };
+}
+
+function directivesFile(display: string, safe: CardText, loss: LossReport): string {
   const fitted = (text: string, room: number, field: string): string => {
     const out = cutTo(text, room);
     if (out !== text)
@@ -90,64 +128,77 @@ export function cardToCartridge(
       );
     return out;
   };
-
-  const safeDescription = safe(description, 'description');
-  const safePersonality = safe(personality, 'personality');
-  const safeScenario = safe(scenario, 'scenario');
-  const safeExamples = safe(examples, 'mes_example');
-  const narratorParts = [
-    `The story is a conversation between the player and ${display}. Portray ${display} faithfully.`,
-    safeDescription && `${display}'s description: ${safeDescription}`,
-    safePersonality && `${display}'s personality: ${safePersonality}`,
-    safeScenario && `Scenario: ${safeScenario}`,
-  ].filter((p) => p !== '');
-  const narrator = fitted(narratorParts.join('\n\n'), DIRECTIVE_ROOM.narrator, 'description');
-  const npcParts = [
-    `${display} is the main character the player meets.`,
-    safePersonality && `Personality: ${safePersonality}`,
-    safeExamples && `How ${display} talks (style examples, not events):\n${safeExamples}`,
-  ].filter((p) => p !== '');
-  const npc = fitted(npcParts.join('\n\n'), DIRECTIVE_ROOM.npc, 'mes_example');
+  const joined = (parts: string[], separator: string) => parts.filter((p) => p !== '').join(separator);
+  const narrator = fitted(
+    joined(
+      [
+        `The story is a conversation between the player and ${display}. Portray ${display} faithfully.`,
+        safe.description && `${display}'s description: ${safe.description}`,
+        safe.personality && `${display}'s personality: ${safe.personality}`,
+        safe.scenario && `Scenario: ${safe.scenario}`,
+      ],
+      '\n\n',
+    ),
+    DIRECTIVE_ROOM.narrator,
+    'description',
+  );
+  const npc = fitted(
+    joined(
+      [
+        `${display} is the main character the player meets.`,
+        safe.personality && `Personality: ${safe.personality}`,
+        safe.examples && `How ${display} talks (style examples, not events):\n${safe.examples}`,
+      ],
+      '\n\n',
+    ),
+    DIRECTIVE_ROOM.npc,
+    'mes_example',
+  );
   const director = fitted(
-    [
-      `The player talks with ${display}; most turns need no rule events.`,
-      safeScenario && `Scenario: ${safeScenario}`,
-    ]
-      .filter((p) => p !== '')
-      .join('\n'),
+    joined(
+      [
+        `The player talks with ${display}; most turns need no rule events.`,
+        safe.scenario && `Scenario: ${safe.scenario}`,
+      ],
+      '\n',
+    ),
     DIRECTIVE_ROOM.director,
     'scenario',
   );
-  files.set(
-    'prompt_directives.yaml',
-    `director: ${JSON.stringify(director)}\nnpc: ${JSON.stringify(npc)}\nnarrator: ${JSON.stringify(narrator)}\n`,
-  );
+  return `director: ${JSON.stringify(director)}\nnpc: ${JSON.stringify(npc)}\nnarrator: ${JSON.stringify(narrator)}\n`;
+}
 
-  const template = slug(card.name);
-  const summary = cutTo((safeDescription || safePersonality || display).replace(/\s+/g, ' '), 280);
-  files.set(
-    'yare.yaml',
-    [
-      '# Imported from a SillyTavern character card (mnesos import). The character is an NPC; add rules below.',
-      'version: 1',
-      `bot_name: ${JSON.stringify(card.name)}`,
-      'npc_templates:',
-      `  ${template}:`,
-      '    type: name',
-      `    description: ${JSON.stringify(summary)}`,
-      '    credit: 5',
-      '',
-    ].join('\n'),
-  );
+/** The character as an NPC template; the author adds rules below. */
+function rulesFile(name: string, summary: string): string {
+  return [
+    '# Imported from a SillyTavern character card (mnesos import). The character is an NPC; add rules below.',
+    'version: 1',
+    `bot_name: ${JSON.stringify(name)}`,
+    'npc_templates:',
+    `  ${slug(name)}:`,
+    '    type: name',
+    `    description: ${JSON.stringify(summary)}`,
+    '    credit: 5',
+    '',
+  ].join('\n');
+}
 
-  const lore: string[] = [`# ${display}`, '', description || '(no description)'];
-  if (personality !== '') lore.push('', '## Personality', '', personality);
-  if (scenario !== '') lore.push('', '## Scenario', '', scenario);
-  if (examples !== '') lore.push('', '## Example dialogue', '', examples);
-  files.set('bot_lore.md', `${lore.join('\n')}\n`);
+function loreFile(display: string, text: CardText): string {
+  const lore: string[] = [`# ${display}`, '', text.description || '(no description)'];
+  if (text.personality !== '') lore.push('', '## Personality', '', text.personality);
+  if (text.scenario !== '') lore.push('', '## Scenario', '', text.scenario);
+  if (text.examples !== '') lore.push('', '## Example dialogue', '', text.examples);
+  return `${lore.join('\n')}\n`;
+}
 
+/** The chosen greeting as the first message; the others, in the card's order, can open a new game instead. */
+function greetingFiles(
+  card: NormalizedCard,
+  loss: LossReport,
+  macros: (text: string, place: string) => string,
+  chosen: number,
+): Map<string, string> {
   const greetings = [card.firstMessage, ...card.alternateGreetings];
-  const chosen = options.greeting ?? 0;
   if (!Number.isInteger(chosen) || chosen < 0 || chosen >= greetings.length) {
     throw new ImportError(
       'IMPORT_BAD_CARD',
@@ -170,22 +221,15 @@ export function cardToCartridge(
     );
     return `${text}…`;
   };
+  const files = new Map<string, string>();
   const first = greetingText(chosen);
   if (first !== '') files.set('first-message.md', first);
-  // The other greetings, in the card's order, can open a new game instead (`greeting` at session start).
   const others = greetings
     .map((_, index) => index)
     .filter((index) => index !== chosen)
     .map(greetingText)
     .filter((text) => text !== '');
   if (others.length > 0) files.set('alternate_greetings.json', `${JSON.stringify(others, null, 2)}\n`);
-
-  const book = worldInfoOf(card, loss, macros);
-  if (book !== undefined) files.set('world_info.json', `${JSON.stringify(toWorldInfoFile(book), null, 4)}\n`);
-
-  if (options.image !== undefined) files.set(`avatar.${options.image.ext}`, options.image.bytes);
-  files.set(CARD_COPY_FILE, `${JSON.stringify(card.raw, null, 4)}\n`);
-  reportCardFields(card, loss);
   return files;
 }
 
