@@ -17,3 +17,9 @@ function findRoot(start: string): string {
 }
 
 export const PROJECT_ROOT = findRoot(dirname(fileURLToPath(import.meta.url)));
+
+/** The version of the installed package, read from its package.json. */
+export function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version?: string };
+  return pkg.version ?? '0.0.0';
+}

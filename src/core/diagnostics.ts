@@ -23,3 +23,17 @@ export function formatPlace(place: SourcePlace | undefined): string {
 export function formatDiagnostic(d: Diagnostic): string {
   return `${formatPlace(d.place)}: ${d.severity === 'warning' ? 'warning: ' : ''}${d.message} [${d.code}]`;
 }
+
+/** Diagnostics in file, line, column order (code-unit order of file names: the same on every machine). */
+export function sortByPlace(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return [...diagnostics].sort(
+    (a, b) =>
+      compareText(a.place?.file ?? '', b.place?.file ?? '') ||
+      (a.place?.line ?? 0) - (b.place?.line ?? 0) ||
+      (a.place?.col ?? 0) - (b.place?.col ?? 0),
+  );
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

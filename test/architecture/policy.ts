@@ -129,6 +129,7 @@ const CORE = [
   'core/cartridge',
   'core/lexicon',
   'core/model-settings',
+  'core/media',
 ] as const;
 const LLM = 'adapters/llm';
 const STORE = 'adapters/store';
@@ -158,9 +159,13 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'core/cartridge': ['core/yare', 'core/ledger', 'core/lore', 'core/minigames'],
   // A principal's model settings: one schema the server, the API's answers and the browser share.
   'core/model-settings': [],
+  // Voices and pictures: the speech plan and the picture prompt (docs/voices.md).
+  'core/media': ['core/cartridge'],
   // The shell's lowest parts: model providers and storage know no game; the sandbox runs rules modules
   // for the core's loader, and files reads folders and archives into it.
   [LLM]: [],
+  // Speech and image providers, espeak-ng (docs/voices.md).
+  'adapters/media': ['core/media'],
   [STORE]: [],
   // The table bus (live events across replicas) knows no game either.
   [BUS]: [],
@@ -180,10 +185,15 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   // answers with it, and the browser client, which parses with it. It reads the turn engine's browser entry
   // only (engine/turn/browser.ts: the reasons an answer played no turn), as the browser client does.
   'apps/contract': ['core/model-settings', TURN],
+  // The engine for AI agents (`mnesos mcp`, docs/agents.md): thin tools over the same services. The
+  // server mounts it under `serve`, the CLI runs it on stdio.
+  'apps/mcp': [...CORE, LLM, STORE, FILES, TURN, SESSION, AUTHORING],
   'apps/server': [
     'apps/contract',
+    'apps/mcp',
     ...CORE,
     LLM,
+    'adapters/media',
     STORE,
     BUS,
     FILES,
@@ -197,6 +207,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'apps/contract',
     ...CORE,
     LLM,
+    'adapters/media',
     STORE,
     BUS,
     FILES,
@@ -206,6 +217,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     INTEROP,
     AUTHORING,
     'apps/server',
+    'apps/mcp',
   ],
   // The browser client: at run time only BROWSER_ENTRIES; the session's types for its views.
   'apps/web': [...CORE, TURN, STORE, SESSION, 'apps/contract'],

@@ -153,7 +153,7 @@ events:
   });
 
   it('the templates are lint-clean', async () => {
-    for (const name of ['minimal', 'combat']) {
+    for (const name of ['minimal', 'combat', 'eldoria']) {
       const loaded = await loadCartridge(join(ROOT, 'templates', name));
       expect(loaded.ok).toBe(true);
       if (loaded.ok) expect(lintCartridge(loaded.cartridge)).toEqual([]);

@@ -32,6 +32,16 @@ describe('validateDirectives (plain data)', () => {
     });
   });
 
+  it('accepts picture_style, the style line of pictures, under the same cap and injection check', () => {
+    expect(plain({ picture_style: 'Ink and watercolour.' }).directives).toEqual({
+      picture_style: 'Ink and watercolour.',
+    });
+    expect(codesOf(plain({ picture_style: 'x'.repeat(MAX_DIRECTIVE_CHARS + 1) }).diagnostics)).toEqual([
+      'CART_DIRECTIVE_TOO_LONG',
+    ]);
+    expect(plain({ picture_style: 'x'.repeat(MAX_DIRECTIVE_CHARS) }).diagnostics).toEqual([]);
+  });
+
   it('accepts director, npc and narrator', () => {
     const r = plain({ director: 'Map intents.', npc: 'Goblins flee.', narrator: 'Be vivid.' });
     expect(r.diagnostics).toEqual([]);

@@ -90,6 +90,10 @@ describe('npm pack, installed with --omit=dev into an empty folder', { timeout: 
     expect(files).toContain('package/dist/cli/main.js');
     expect(files).toContain('package/dist/web/index.html');
     expect(files).toContain('package/cartridges/lanternmere/yare.yaml');
+    expect(files).toContain('package/templates/eldoria/yare.yaml');
+    // The authoring skill ships with its references (docs/agents.md).
+    expect(files).toContain('package/skills/mnesos-cartridge/SKILL.md');
+    expect(files).toContain('package/skills/mnesos-cartridge/references/yare.md');
     expect(files.filter((f) => f.startsWith('package/src/') || f.startsWith('package/test/'))).toEqual([]);
     expect(
       files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.includes('/cartridges/')),

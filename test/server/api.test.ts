@@ -21,6 +21,7 @@ describe('the API (author mode)', () => {
       modelMode: 'offline',
       auth: 'local',
       authorMode: true,
+      media: { speech: false, pictures: false },
     });
   });
 

@@ -174,6 +174,7 @@ describe('the per-principal storage quota', () => {
       cartridgeBytes: firstBytes,
       coverBytes: 0,
       draftBytes: 0,
+      pictureBytes: 0,
     });
     const again = await upload(first, KEY_A);
     expect(again.status).toBe(200); // the same files: no new bytes

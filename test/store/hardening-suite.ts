@@ -61,6 +61,7 @@ export function hardeningSuite(harness: StoreHarness): void {
         cartridgeBytes: 35,
         coverBytes: 0,
         draftBytes: 0,
+        pictureBytes: 0,
         versions: 2,
       });
       expect(await store.cartridgeUsage(alice.id)).toEqual({
@@ -68,6 +69,7 @@ export function hardeningSuite(harness: StoreHarness): void {
         cartridgeBytes: 0,
         coverBytes: 0,
         draftBytes: 0,
+        pictureBytes: 0,
         versions: 0,
       });
     });
@@ -131,6 +133,7 @@ export function hardeningSuite(harness: StoreHarness): void {
         cartridgeBytes: 0,
         coverBytes: 0,
         draftBytes: 0,
+        pictureBytes: 0,
         versions: 0,
       });
     });

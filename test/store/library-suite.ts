@@ -174,7 +174,9 @@ export function librarySuite(harness: StoreHarness): void {
       const added = Buffer.byteLength(JSON.stringify(files)) + 20;
       expect(after.draftBytes - before.draftBytes).toBe(added);
       expect(after.bytes - before.bytes).toBe(added);
-      expect(after.bytes).toBe(after.cartridgeBytes + after.coverBytes + after.draftBytes);
+      expect(after.bytes).toBe(
+        after.cartridgeBytes + after.coverBytes + after.draftBytes + after.pictureBytes,
+      );
       expect(await store.deleteDraft(created.draft.id, alice)).toBe(true);
       expect((await store.cartridgeUsage(alice)).draftBytes).toBe(before.draftBytes);
     });
@@ -436,6 +438,7 @@ export function librarySuite(harness: StoreHarness): void {
           cartridgeBytes: 14,
           coverBytes: 0,
           draftBytes: 0,
+          pictureBytes: 0,
           versions: 2,
         });
         // A new version joins the migrated cartridge, not a new one.

@@ -1,4 +1,4 @@
-// Rebased turns (migration 0010), run unchanged against SQLite and PostgreSQL: a chain stored with a new turn
+// Rebased turns (migration 0011), run unchanged against SQLite and PostgreSQL: a chain stored with a new turn
 // or alone, in one transaction, each turn sharing its origin's record; and turns located by id across a
 // principal's sessions (how a chat front end's anchors are read).
 

@@ -179,7 +179,7 @@ describe('templates', () => {
   it('offers empty first, and every template is a cartridge the checker accepts', () => {
     const names = builderTemplates();
     expect(names[0]).toBe('empty');
-    expect(names).toEqual(expect.arrayContaining(['minimal', 'combat']));
+    expect(names).toEqual(expect.arrayContaining(['minimal', 'combat', 'eldoria']));
     for (const name of names) {
       const files = templateFiles(name)!;
       const loaded = loadCartridgeFromFiles(new Map(Object.entries(files)), name);

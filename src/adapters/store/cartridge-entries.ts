@@ -197,8 +197,8 @@ export async function cartridgeAccess(
 }
 
 /**
- * What the owner stores, in bytes, all of it counted against the quota: cartridge entries, cover images and
- * builder drafts (files and transcript); `bytes` is their sum. And the owner's versions.
+ * What the owner stores, in bytes, all of it counted against the quota: cartridge entries, cover images,
+ * builder drafts (files and transcript) and turns' pictures; `bytes` is their sum. And the owner's versions.
  */
 export async function cartridgeUsage(ctx: StoreContext, ownerId: string): Promise<StorageUsage> {
   const owner = checkOwner('cartridgeUsage.ownerId', ownerId);
@@ -222,14 +222,21 @@ export async function cartridgeUsage(ctx: StoreContext, ownerId: string): Promis
     .select(sql<number | string | null>`sum(${textBytes('files')} + ${textBytes('transcript')})`.as('bytes'))
     .where('principal_id', '=', owner)
     .executeTakeFirst();
+  const pictures = await ctx.db
+    .selectFrom('turn_pictures')
+    .select(sql<number | string | null>`sum(bytes)`.as('bytes'))
+    .where('owner_id', '=', owner)
+    .executeTakeFirst();
   const cartridgeBytes = Number(row?.bytes ?? 0);
   const coverBytes = Number(covers?.bytes ?? 0);
   const draftBytes = Number(drafts?.bytes ?? 0);
+  const pictureBytes = Number(pictures?.bytes ?? 0);
   return {
-    bytes: cartridgeBytes + coverBytes + draftBytes,
+    bytes: cartridgeBytes + coverBytes + draftBytes + pictureBytes,
     cartridgeBytes,
     coverBytes,
     draftBytes,
+    pictureBytes,
     versions: Number(row?.n ?? 0),
   };
 }

@@ -42,3 +42,5 @@ export {
   MAX_VERSION_TAG_CHARS,
   VISIBILITIES,
 } from './library-limits.ts';
+export type { TurnPicture, TurnPictures } from './turn-picture-records.ts';
+export { MAX_TURN_PICTURE_BYTES, MAX_TURN_PICTURE_PROMPT_CHARS } from './turn-pictures.ts';

@@ -105,6 +105,8 @@ export interface StorageUsage {
   readonly coverBytes: number;
   /** Builder drafts: files and generator transcripts. */
   readonly draftBytes: number;
+  /** Turns' pictures (docs/voices.md). */
+  readonly pictureBytes: number;
   readonly versions: number;
 }
 

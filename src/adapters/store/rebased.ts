@@ -1,4 +1,4 @@
-// Storing rebased turns (migration 0010): a chain of turns made from played ones onto another parent, each
+// Storing rebased turns (migration 0011): a chain of turns made from played ones onto another parent, each
 // stored in the shared form (shared-payloads.ts), before a new turn (appendTurn's `rebased`) or alone with the
 // head moved to the last of them (appendRebased) — always in one transaction with whatever goes with them.
 

@@ -27,6 +27,7 @@ import type { SettingsStore } from './settings-records.ts';
 import type { SnapshotStore } from './snapshot-records.ts';
 import type { Tables } from './table-records.ts';
 import type { TurnLog } from './turn-log-records.ts';
+import type { TurnPictures } from './turn-picture-records.ts';
 
 export type * from './account-records.ts';
 export type * from './claim-records.ts';
@@ -50,7 +51,8 @@ export interface Store
     Saves,
     Drafts,
     SettingsStore,
-    Tables {
+    Tables,
+    TurnPictures {
   readonly dialect: SqlDialect;
   close(): Promise<void>;
   /** Highest migration applied to the database. */

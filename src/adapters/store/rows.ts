@@ -94,7 +94,7 @@ export function toTurnNode(row: TurnNodeRow): TurnNode {
     seq: row.seq,
     createdAt: row.created_at,
   };
-  // Only rebased turns carry it, so every other turn reads exactly as before migration 0010.
+  // Only rebased turns carry it, so every other turn reads exactly as before migration 0011.
   if (row.origin_id !== undefined && row.origin_id !== null) node.originId = row.origin_id;
   return node;
 }

@@ -143,6 +143,20 @@ export interface CartridgeCoversTable {
   updated_at: number;
 }
 
+/** A turn's picture (see migration 0010_turn_pictures): base64 image data, counted in the owner's quota. */
+export interface TurnPicturesTable {
+  turn_id: string;
+  session_id: string;
+  principal_id: string;
+  /** Whose storage quota it counts in. */
+  owner_id: string;
+  media_type: string;
+  data: string;
+  bytes: number;
+  prompt: string;
+  created_at: number;
+}
+
 /** An Idempotency-Key claimed before its turn runs (see migration 0003). */
 export interface TurnClaimsTable {
   session_id: string;
@@ -265,6 +279,7 @@ export interface Database {
   cartridge_entries: CartridgeEntriesTable;
   cartridges: CartridgesTable;
   cartridge_covers: CartridgeCoversTable;
+  turn_pictures: TurnPicturesTable;
   turn_claims: TurnClaimsTable;
   claim_owners: ClaimOwnersTable;
   world_snapshot_pieces: WorldSnapshotPiecesTable;

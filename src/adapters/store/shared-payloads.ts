@@ -1,4 +1,4 @@
-// The stored form of a rebased turn (migration 0010): its payload holds only what differs from the payload of
+// The stored form of a rebased turn (migration 0011): its payload holds only what differs from the payload of
 // the played turn it was made from (`origin_id`). The record column holds a patch of the record's top-level
 // fields (`{"set": {…}, "removed": […]}`), the state column is empty when the state is the origin's. Writers
 // call `sharedPayload` before their transaction; every reader of a payload calls `resolveSharedPayloads`, so

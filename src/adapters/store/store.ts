@@ -107,6 +107,7 @@ import {
   setHead,
 } from './turns.ts';
 import { appendRebased } from './rebased.ts';
+import { turnPictures } from './turn-pictures.ts';
 
 /** Sessions and their turn trees. */
 export function turnLog(ctx: StoreContext): TurnLog {
@@ -287,5 +288,6 @@ export function createStore(ctx: StoreContext, close: () => Promise<void>): Stor
     ...drafts(ctx),
     ...settings(ctx),
     ...tables(ctx),
+    ...turnPictures(ctx),
   };
 }

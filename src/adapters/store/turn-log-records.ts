@@ -33,7 +33,7 @@ export interface TurnNode {
   createdAt: number;
   /**
    * A rebased turn (a chat front end's edit replayed onto another parent): the played turn it was made from,
-   * whose record it shares (migration 0010). Absent on every other turn.
+   * whose record it shares (migration 0011). Absent on every other turn.
    */
   originId?: string;
 }
@@ -179,7 +179,7 @@ export interface AppendTurnInput extends TurnContent {
 /** A rebased turn: the content it has on its new parent, and the played turn it was made from. */
 export interface RebasedTurnInput extends TurnContent {
   id: string;
-  /** The played turn (not itself a rebase) whose record this one shares (migration 0010). */
+  /** The played turn (not itself a rebase) whose record this one shares (migration 0011). */
   originId: string;
 }
 
@@ -254,7 +254,7 @@ export interface TurnLog {
    * ids of no turn or of another principal's turn are left out. How a chat front end's anchors are read.
    */
   locateTurns(principalId: string, turnIds: readonly string[]): Promise<TurnMessage[]>;
-  /** The rebased turns of the session made from the played turn `originId` (migration 0010), by `seq`. */
+  /** The rebased turns of the session made from the played turn `originId` (migration 0011), by `seq`. */
   listRebased(sessionId: string, originId: string): Promise<TurnNode[]>;
   /** The turn's children (swipes), by sibling index. */
   listChildren(sessionId: string, turnId: string): Promise<TurnMessage[]>;

@@ -188,7 +188,7 @@ export async function writeTurn(
 
 /**
  * A played turn's row. Without `origin_id`: only rebased turns carry one (written by rebased.ts), and the
- * column exists from migration 0010 on, so a store at an older schema (the migration tests) still appends.
+ * column exists from migration 0011 on, so a store at an older schema (the migration tests) still appends.
  */
 const INSERT_TURN = new Statement<TurnsTable>(
   [...TURN_MESSAGE_COLUMNS.filter((c) => c !== 'origin_id'), 'seed', 'idempotency_key'],

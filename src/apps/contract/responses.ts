@@ -251,7 +251,16 @@ export const cartridgesResponse = z.looseObject({
     cartridgeBytes: count.check(z.describe('Of `usedBytes`: the cartridges’ files')),
     coverBytes: count.check(z.describe('Of `usedBytes`: the covers')),
     draftBytes: count.check(z.describe('Of `usedBytes`: the builder’s drafts')),
+    pictureBytes: count.check(z.describe('Of `usedBytes`: the turns’ pictures')),
   }),
+});
+/** A turn's picture, made and stored (`POST /v1/sessions/:id/turns/:turnId/picture`; docs/voices.md). */
+export const turnPictureResponse = z.looseObject({
+  turnId: id,
+  mediaType: z.string(),
+  bytes: count,
+  prompt: z.string(),
+  url: z.string(),
 });
 export const versionsResponse = z.looseObject({
   name: z.string(),

@@ -16,6 +16,8 @@ export const healthResponse = z.object({
   modelMode: z.enum(['online', 'offline']),
   auth: z.enum(['local', 'keys']),
   authorMode: z.boolean(),
+  /** Whether turns may be read aloud and pictured (docs/voices.md); absent from servers before them. */
+  media: z.optional(z.object({ speech: z.boolean(), pictures: z.boolean() })),
 });
 
 export type ErrorDetail = z.infer<typeof errorDetailSchema>;

@@ -15,6 +15,7 @@ import { registerCartridgeRoutes } from './routes/cartridges.ts';
 import { registerHistoryRoutes } from './routes/history.ts';
 import { registerLibraryRoutes } from './routes/library.ts';
 import { registerBuilderRoutes } from './routes/builder.ts';
+import { registerMcpRoute } from './routes/mcp.ts';
 import { registerMinigameRoutes } from './routes/minigames.ts';
 import { registerOpenAiCompatRoutes } from './routes/openai-compat.ts';
 import { registerSillyTavernImportRoute } from './routes/sillytavern-import.ts';
@@ -26,6 +27,7 @@ import { registerSettingsRoutes } from './routes/settings.ts';
 import { registerStateRoutes } from './routes/state.ts';
 import { registerStatelessRoutes } from './routes/stateless.ts';
 import { registerSystemRoutes } from './routes/system.ts';
+import { registerTurnMediaRoutes } from './routes/turn-media.ts';
 import { registerTableRoutes } from './routes/table.ts';
 import { registerTurnRoutes } from './routes/turns.ts';
 import { serveStatic } from './static.ts';
@@ -118,6 +120,7 @@ export function createApp(deps: AppDeps): BuiltApp {
   registerPersonaRoutes(registry, deps);
   registerSessionRoutes(registry, deps);
   registerTurnRoutes(registry, deps);
+  registerTurnMediaRoutes(registry, deps);
   registerHistoryRoutes(registry, deps);
   registerSaveRoutes(registry, deps);
   registerStateRoutes(registry, deps);
@@ -130,6 +133,7 @@ export function createApp(deps: AppDeps): BuiltApp {
   registerOpenAiCompatRoutes(registry, deps);
   registerSillyTavernImportRoute(registry, deps);
   registerTableRoutes(registry, deps);
+  registerMcpRoute(registry, deps);
 
   // Built on the first request for it (every route's JSON Schema: tens of milliseconds `serve` would
   // otherwise spend before it listens), then kept: the routes never change after this point.

@@ -13,6 +13,7 @@ import type { AuthConfig } from './auth.ts';
 import type { CartridgeChecker } from './cartridge-checker.ts';
 import type { GenerateRunner } from './generate/runner.ts';
 import type { ServerLimits } from './limits.ts';
+import type { ServerMedia } from './media.ts';
 import type { Metrics } from './metrics.ts';
 
 export interface AppDeps {
@@ -36,6 +37,13 @@ export interface AppDeps {
   readonly modelMode: 'online' | 'offline';
   /** Author mode: the full state view and direct event runs, for the session's owner. */
   readonly authorMode: boolean;
+  /**
+   * Folders whose cartridges agents may use through `POST /v1/mcp` (`serve --mcp-folder`); none or absent:
+   * shipped cartridges only.
+   */
+  readonly mcpFolders?: readonly string[];
+  /** Voices and pictures (docs/voices.md); absent: both off. */
+  readonly media?: ServerMedia;
   /** A folder of static files (the web client (`dist/web`)), served for non-API GETs when set. */
   readonly staticDir?: string;
 }

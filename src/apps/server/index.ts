@@ -4,6 +4,7 @@ export { type AuthConfig, installApiKeys, localPrincipal, parseApiKeys } from '.
 export type { AppDeps } from './deps.ts';
 export { ApiError } from './errors.ts';
 export * from './limits.ts';
+export { NO_MEDIA, type ServerMedia, serverMediaFromEnv } from './media.ts';
 export { Metrics } from './metrics.ts';
 export {
   checkBindRule,

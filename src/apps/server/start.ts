@@ -2,6 +2,7 @@
 // bind anywhere else without keys it refuses to start and says why. Keys from MNESOS_API_KEYS are hashed
 // at start (only hashes reach the store); each maps to its own principal.
 
+import { existsSync, statSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -32,6 +33,7 @@ import {
   type ServerLimits,
 } from './limits.ts';
 import { DEFAULT_HOST, DEFAULT_PORT } from './defaults.ts';
+import type { ServerMedia } from './media.ts';
 import { Metrics } from './metrics.ts';
 import { LiveHub } from './live/hub.ts';
 
@@ -77,6 +79,13 @@ export interface StartOptions {
   readonly allowedHosts?: readonly string[];
   /** The turn limits of every turn (the compute budget `maxTurnSteps`, `maxTurnMs`, …); defaults when absent. */
   readonly turnLimits?: Partial<TurnLimits>;
+  /**
+   * Folders whose cartridges agents may use through `POST /v1/mcp` (`serve --mcp-folder`). Default: none
+   * (shipped cartridges only); `serve` passes its working folder when it runs without API keys.
+   */
+  readonly mcpFolders?: readonly string[];
+  /** Voices and pictures (docs/voices.md; `serve` reads them from the environment). Default: off. */
+  readonly media?: ServerMedia;
   /** How turns give the event loop back (SessionService `turnYield`): for the isolation benchmark only. */
   readonly turnYield?: () => Promise<void>;
   /** The table bus (default: this process only); the server closes the one it is given. */
@@ -174,6 +183,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const keys = options.apiKeys ?? [];
   checkBindRule(host, keys.length);
   const limits = resolveServerLimits(options.limits);
+  for (const dir of options.mcpFolders ?? [])
+    if (!existsSync(dir) || !statSync(dir).isDirectory())
+      throw new StartRefused(`--mcp-folder ${dir}: no such folder`);
   const ownStore = options.store === undefined;
   const store = options.store ?? (await openStore(options.databaseUrl));
   try {
@@ -227,6 +239,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       modelMode: options.modelMode ?? defaultModelMode(options),
       authorMode: options.authorMode ?? false,
       ...(options.staticDir ? { staticDir: options.staticDir } : {}),
+      ...(options.mcpFolders ? { mcpFolders: options.mcpFolders } : {}),
+      ...(options.media ? { media: options.media } : {}),
     };
     const { app } = createApp(deps);
     const listening = await new Promise<Server>((resolvePromise, reject) => {

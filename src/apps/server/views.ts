@@ -3,10 +3,16 @@
 // (owner, author mode) carries everything.
 
 import type { Cartridge } from '../../core/cartridge/index.ts';
-import { classifyRecord, inputText, plainJson, tableOfInput } from '../../engine/session/index.ts';
+import {
+  classifyRecord,
+  inputText,
+  pendingInteraction as pendingInteractionOf,
+  plainJson,
+  tableOfInput,
+} from '../../engine/session/index.ts';
 import type { BranchTurn, Save, Session, Turn, TurnNode } from '../../adapters/store/index.ts';
 import { publicOutcome, type TurnEvent } from '../../engine/turn/index.ts';
-import { PENDING_KEY, publicState } from '../../core/yare/index.ts';
+import { publicState } from '../../core/yare/index.ts';
 import type {
   NodeView,
   PublicTurnView,
@@ -54,11 +60,7 @@ export function saveView(save: Save): SaveView {
 
 /** The client-facing part of `_pending_interaction` (never its resolver event). */
 function pendingInteraction(state: unknown): PublicTurnView['pendingInteraction'] {
-  if (typeof state !== 'object' || state === null) return null;
-  const pending = (state as Record<string, unknown>)[PENDING_KEY];
-  if (typeof pending !== 'object' || pending === null || Object.keys(pending).length === 0) return null;
-  const { interaction_type, minigame_id, config } = pending as Record<string, unknown>;
-  return plainJson({ interaction_type, minigame_id, config });
+  return pendingInteractionOf(state) as PublicTurnView['pendingInteraction'];
 }
 
 /**

@@ -1,4 +1,5 @@
-// `prompt_directives.yaml`: a mapping of `director`, `npc` and `narrator` to plain text.
+// `prompt_directives.yaml`: a mapping of `director`, `npc` and `narrator` to plain text, and `picture_style`,
+// the style line of a scene's picture (src/core/media/picture-prompt.ts; docs/voices.md).
 // The older key `npc_brain` is read as `npc` with a warning. Each value gets the persona macros, then the
 // per-directive cap, then the injection check (after substitution, so a persona cannot smuggle text in);
 // the combined cap comes last.
@@ -13,12 +14,14 @@ import { applyPersonaMacros, type Persona } from './persona.ts';
 import { codePointLength } from './text.ts';
 import { placeOf } from './yaml.ts';
 
-export type DirectiveRole = 'director' | 'npc' | 'narrator';
+export type DirectiveRole = 'director' | 'npc' | 'narrator' | 'picture_style';
 
 export interface Directives {
   readonly director?: string;
   readonly npc?: string;
   readonly narrator?: string;
+  /** Not sent to a model: the style line of a picture's prompt. */
+  readonly picture_style?: string;
 }
 
 /** A parsed YAML document (with positions; `source` lets a finding point inside a value), or plain data. */
@@ -30,7 +33,7 @@ export interface ValidateDirectivesOptions {
   readonly persona?: Persona;
 }
 
-const ROLES: readonly DirectiveRole[] = ['director', 'npc', 'narrator'];
+const ROLES: readonly DirectiveRole[] = ['director', 'npc', 'narrator', 'picture_style'];
 const LEGACY_NPC_KEY = 'npc_brain';
 
 interface Entry {

@@ -78,5 +78,6 @@ export {
   validateLedgerSection,
 } from './validate.ts';
 export * from './world.ts';
+export { formatWorld, WORLD_TABLES, type WorldTable, type WorldTextOptions } from './world-text.ts';
 export { worldFromJson } from './world-json.ts';
 export { worldPage } from './world-page.ts';

@@ -17,6 +17,8 @@ export {
 export { CartridgeLibrary, type LoadedCartridge, type RegisterResult, type UploadResult } from './library.ts';
 export * from './limits.ts';
 export { inputText, storyMessages, tableOfInput } from './messages.ts';
+export { type PendingInteraction, pendingInteraction } from './pending.ts';
+export { PICTURE_LORE_SECTIONS, pictureSceneOf } from './picture-scene.ts';
 export {
   ENDPOINT_NOT_ALLOWED_MESSAGE,
   MAX_BASE_URL_CHARS,

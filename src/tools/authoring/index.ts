@@ -25,9 +25,18 @@ export {
   exploreLimits,
   failureFileName,
   type Located,
+  renderExploreReport,
   resolveExploreOptions,
   startState,
   type Violation,
   type ViolationKind,
   violationScenario,
 } from './explore/index.ts';
+export {
+  explainLore,
+  type LoreQuery,
+  type LoreReport,
+  loreReportJson,
+  loreReportLines,
+  MAX_LORE_QUERY_CHARS,
+} from './lore-report.ts';

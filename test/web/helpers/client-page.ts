@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { buildWebClient } from '../../../src/apps/web/build.ts';
+import type { ServerMedia } from '../../../src/apps/server/media.ts';
 import { launchChromium } from './browser.ts';
 import { startTestServer, type TestServer } from './server.ts';
 
@@ -22,6 +23,8 @@ export interface ClientPageOptions {
   readonly viewport: { readonly width: number; readonly height: number };
   /** How long a page action waits (Playwright's default timeout). */
   readonly actionTimeoutMs: number;
+  /** Voices and pictures for the server (docs/voices.md); off when absent. */
+  readonly media?: ServerMedia;
 }
 
 export async function openClientPage(options: ClientPageOptions): Promise<ClientPage> {
@@ -35,7 +38,7 @@ export async function openClientPage(options: ClientPageOptions): Promise<Client
   };
   try {
     await buildWebClient(distDir);
-    server = await startTestServer(distDir);
+    server = await startTestServer(distDir, options.media ? { media: options.media } : {});
     browser = await launchChromium();
     const page = await browser.newPage({ viewport: options.viewport });
     page.setDefaultTimeout(options.actionTimeoutMs);

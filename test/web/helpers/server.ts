@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createScriptedModels } from '../../../src/adapters/llm/scripted.ts';
 import type { ChatModel, ModelSet, ModelStreamPart } from '../../../src/adapters/llm/types.ts';
+import type { ServerMedia } from '../../../src/apps/server/media.ts';
 import { type RunningServer, startServer } from '../../../src/apps/server/start.ts';
 import { countingSeeds } from '../../../src/engine/session/seeds.ts';
 
@@ -64,7 +65,10 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(staticDir: string): Promise<TestServer> {
+export async function startTestServer(
+  staticDir: string,
+  extra: { readonly media?: ServerMedia } = {},
+): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'mnesos-web-'));
   const queue: TurnScript[] = [];
   const server = await startServer({
@@ -78,6 +82,7 @@ export async function startTestServer(staticDir: string): Promise<TestServer> {
     seeds: countingSeeds(1000),
     // The page makes many small requests; the default per-key rate limit is for shared servers.
     limits: { rateLimit: 100_000 },
+    ...(extra.media ? { media: extra.media } : {}),
   });
   return {
     url: server.url,

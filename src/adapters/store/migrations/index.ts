@@ -7,7 +7,8 @@ import { drafts } from './0006_drafts.ts';
 import { snapshotPieces } from './0007_snapshot_pieces.ts';
 import { claimOwners } from './0008_claim_owners.ts';
 import { table } from './0009_table.ts';
-import { rebasedTurns } from './0010_rebased_turns.ts';
+import { turnPictures } from './0010_turn_pictures.ts';
+import { rebasedTurns } from './0011_rebased_turns.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in order. Append only. */
@@ -21,5 +22,6 @@ export const MIGRATIONS: readonly Migration[] = [
   snapshotPieces,
   claimOwners,
   table,
+  turnPictures,
   rebasedTurns,
 ];

@@ -18,6 +18,7 @@ import { register as importCommand } from './import.ts';
 import { register as ledger } from './ledger.ts';
 import { register as lore } from './lore.ts';
 import { register as lsp } from './lsp.ts';
+import { register as mcp } from './mcp.ts';
 import { register as modelEval } from './model-eval.ts';
 import { register as newCartridge } from './new.ts';
 import { register as pack } from './pack.ts';
@@ -45,6 +46,7 @@ export const commandModules: ReadonlyArray<(program: Command) => void> = [
   pack,
   schema,
   lsp,
+  mcp,
   importCommand,
   exportCommand,
   generate,

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 export function register(program: Command): void {
   program
     .command('new')
-    .description('Create a new cartridge folder from a template (minimal, combat).')
+    .description('Create a new cartridge folder from a template (minimal, combat, eldoria).')
     .argument('<folder>', 'the folder to create (must not exist, or be empty)')
     .option('--template <name>', 'the template to start from', 'minimal')
     .action(async (folder: string, flags: { template: string }) => {

@@ -27,6 +27,11 @@ export function register(program: Command): void {
       'serve this folder for non-API paths (default: the built web client, dist/web, when it exists)',
     )
     .option(
+      '--mcp-folder <dir>',
+      'a folder whose cartridges agents may use through /v1/mcp (repeatable; default: the working folder without API keys, none with them)',
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    )
+    .option(
       '--workers <n>',
       `server processes sharing the port, for machines with more cores (default MNESOS_WORKERS or 1; at most ${MAX_WORKERS})`,
     );

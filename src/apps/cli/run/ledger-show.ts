@@ -5,14 +5,7 @@
 // `./.mnesos/mnesos.db`; a SQLite file that does not exist is an error (showing never creates a database).
 
 import { existsSync } from 'node:fs';
-import {
-  allFacts,
-  type EntityRecord,
-  type FactRecord,
-  lookup,
-  type Stamp,
-  type World,
-} from '../../../core/ledger/index.ts';
+import { formatWorld } from '../../../core/ledger/index.ts';
 import {
   cartridgeLedger,
   CartridgeLibrary,
@@ -35,96 +28,6 @@ export interface ShowOptions {
 }
 
 class ShowError extends Error {}
-
-function when(stamp: Stamp): string {
-  return stamp.gameTime === undefined ? `turn ${stamp.turn}` : `turn ${stamp.turn}, ${stamp.gameTime}`;
-}
-
-function name(world: World, key: string): string {
-  const entity = lookup(world.entities, key);
-  return entity === undefined ? `[${key}]` : `${entity.name} [${key}]`;
-}
-
-function entityLine(world: World, e: EntityRecord, holds: readonly string[]): string {
-  const parts = [`${e.name} [${e.key}]${e.entityType === undefined ? '' : ` (${e.entityType})`}`];
-  if (e.status !== undefined) parts.push(`status: ${e.status}`);
-  if (e.location !== undefined) parts.push(`at: ${name(world, e.location)}`);
-  if (e.holder !== undefined) parts.push(`held by: ${name(world, e.holder)}`);
-  if (holds.length > 0) parts.push(`holds: ${holds.map((k) => name(world, k)).join(', ')}`);
-  if (e.conditions.length > 0) parts.push(`conditions: ${e.conditions.join(', ')}`);
-  const attrs = Object.keys(e.attributes).sort();
-  if (attrs.length > 0)
-    parts.push(`attributes: ${attrs.map((a) => `${a}=${JSON.stringify(e.attributes[a])}`).join(', ')}`);
-  if (e.description !== undefined) parts.push(`description: ${JSON.stringify(e.description)}`);
-  return `  - ${parts.join('; ')}`;
-}
-
-function factLine(world: World, f: FactRecord): string {
-  const subject = f.subject === undefined ? '' : `${name(world, f.subject)} `;
-  const object =
-    f.object === undefined
-      ? ''
-      : ` ${lookup(world.entities, f.object) ? name(world, f.object) : `fact [${f.object}]`}`;
-  const value = f.value === undefined ? '' : ` = ${JSON.stringify(f.value)}`;
-  const withdrawn =
-    f.invalidated === undefined
-      ? ''
-      : `; withdrawn at ${when(f.invalidated)}${f.invalidated.reason === undefined ? '' : `: ${JSON.stringify(f.invalidated.reason)}`}`;
-  return `  - [${f.id}] ${subject}${JSON.stringify(f.predicate)}${object}${value} (${when(f.added)}${withdrawn})`;
-}
-
-/** The world as text for a person: every table, sorted by key; model prose JSON-quoted. */
-export function formatWorld(world: World): string[] {
-  const lines: string[] = [];
-  const scene = world.scene;
-  if (scene === null) lines.push('Scene: none');
-  else {
-    const where = scene.location === undefined ? '' : ` at ${name(world, scene.location)}`;
-    lines.push(
-      `Scene (${when(scene.set)})${where}${scene.summary === undefined ? '' : `: ${JSON.stringify(scene.summary)}`}`,
-    );
-    lines.push(
-      `  present: ${scene.present.length === 0 ? 'nobody' : scene.present.map((k) => name(world, k)).join(', ')}`,
-    );
-  }
-  const keys = Object.keys(world.entities).sort();
-  const holds = new Map<string, string[]>();
-  for (const key of keys) {
-    const holder = world.entities[key]!.holder;
-    if (holder !== undefined) holds.set(holder, [...(holds.get(holder) ?? []), key]);
-  }
-  lines.push(`Entities (${keys.length}):`);
-  for (const key of keys) lines.push(entityLine(world, world.entities[key]!, holds.get(key) ?? []));
-  const facts = allFacts(world);
-  const withdrawn = facts.filter((f) => f.invalidated !== undefined).length;
-  lines.push(`Facts (${facts.length - withdrawn} current, ${withdrawn} withdrawn):`);
-  for (const fact of facts) lines.push(factLine(world, fact));
-  const ties = Object.keys(world.relationships)
-    .sort()
-    .map((id) => world.relationships[id]!);
-  lines.push(`Relationships (${ties.length}):`);
-  for (const tie of ties) {
-    const periods = tie.periods
-      .map((p) =>
-        p.ended === undefined ? `since ${when(p.started)}` : `${when(p.started)} to ${when(p.ended)}`,
-      )
-      .join('; ');
-    lines.push(
-      `  - ${name(world, tie.source)} ${JSON.stringify(tie.relationship)} ${name(world, tie.target)} (${periods})`,
-    );
-  }
-  const threadKeys = Object.keys(world.threads).sort();
-  lines.push(`Threads (${threadKeys.length}):`);
-  for (const key of threadKeys) {
-    const t = world.threads[key]!;
-    const state =
-      t.resolved === undefined
-        ? `open since ${when(t.opened)}`
-        : `resolved at ${when(t.resolved)}${t.resolved.resolution === undefined ? '' : `: ${JSON.stringify(t.resolved.resolution)}`}`;
-    lines.push(`  - [${t.key}] ${JSON.stringify(t.title)} (${state})`);
-  }
-  return lines;
-}
 
 async function openExisting(url: string | undefined): Promise<Store> {
   let target: ReturnType<typeof parseDatabaseUrl>;

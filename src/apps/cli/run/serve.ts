@@ -11,6 +11,7 @@ import {
   loadModelConfig,
   type ModelConfig,
 } from '../../../adapters/llm/index.ts';
+import { MediaError } from '../../../adapters/media/index.ts';
 import { PROJECT_ROOT } from '../../../adapters/project-root.ts';
 import { parseAllowedModels } from '../../../engine/session/index.ts';
 import {
@@ -24,6 +25,7 @@ import {
   parseWorkers,
   reportReady,
   runWorkers,
+  serverMediaFromEnv,
   SHUTDOWN_GRACE_MS,
   type ServerLimits,
   StartRefused,
@@ -42,8 +44,10 @@ export interface ServeFlags {
   readonly static?: string;
   /** Server processes on the port (MNESOS_WORKERS; default 1). */
   readonly workers?: string;
+  /** Folders whose cartridges agents may use through /v1/mcp (`--mcp-folder`, repeatable). */
+  readonly mcpFolder?: readonly string[];
   /** Operator limits (see OPERATOR_LIMITS): `--rate-limit`, `--turn-timeout-ms`, … as given. */
-  readonly [limit: string]: string | boolean | undefined;
+  readonly [limit: string]: string | boolean | readonly string[] | undefined;
 }
 
 function parsePort(text: string | undefined): number {
@@ -109,9 +113,14 @@ export async function runServe(flags: ServeFlags): Promise<void> {
       authorMode: flags.author === true || keys.length === 0,
       limits,
       ...(staticDir ? { staticDir } : {}),
+      // Agents over /v1/mcp: the folders named, else the working folder for the local user, else none.
+      mcpFolders: flags.mcpFolder ?? (keys.length === 0 ? [process.cwd()] : []),
+      // Voices and pictures from MNESOS_SPEECH_* and MNESOS_IMAGE_* (docs/voices.md).
+      media: serverMediaFromEnv(process.env),
     });
   } catch (error) {
     if (error instanceof StartRefused) throw new UserError(error.message);
+    if (error instanceof MediaError) throw new UserError(error.message, EXIT.usage);
     // A limit out of range (resolveServerLimits names it).
     if (error instanceof RangeError) throw new UserError(error.message, EXIT.usage);
     throw error;

@@ -4,7 +4,7 @@
 
 import { lintCartridge } from '../../../tools/authoring/lint/index.ts';
 import { loadCartridge } from '../../../adapters/files/index.ts';
-import { type Diagnostic, formatDiagnostic } from '../../../core/diagnostics.ts';
+import { type Diagnostic, formatDiagnostic, sortByPlace } from '../../../core/diagnostics.ts';
 import { existsSync } from 'node:fs';
 import { cartridgeNotFoundMessage, resolveCartridgePath } from '../cartridge-arg.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -82,18 +82,4 @@ function folderOf(arg: string, json: boolean): string | undefined {
   process.stdout.write(`${JSON.stringify({ ok: false, errors: [diagnostic], warnings: [] })}\n`);
   process.exitCode = EXIT.user;
   return undefined;
-}
-
-function sortByPlace(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  return [...diagnostics].sort(
-    (a, b) =>
-      compareText(a.place?.file ?? '', b.place?.file ?? '') ||
-      (a.place?.line ?? 0) - (b.place?.line ?? 0) ||
-      (a.place?.col ?? 0) - (b.place?.col ?? 0),
-  );
-}
-
-// Code-unit order, not the locale's: the output must not depend on the machine.
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -306,13 +306,14 @@ const listCartridges: RouteDefinition = (api, deps) => {
           versionCount: s.versionCount,
           latest: libraryVersionView(s.latest),
         })),
-        // Everything the key stores counts: cartridges, covers and builder drafts.
+        // Everything the key stores counts: cartridges, covers, builder drafts and turns' pictures.
         storage: {
           usedBytes: usage.bytes,
           quotaBytes: deps.limits.cartridgeQuotaBytes,
           cartridgeBytes: usage.cartridgeBytes,
           coverBytes: usage.coverBytes,
           draftBytes: usage.draftBytes,
+          pictureBytes: usage.pictureBytes,
         },
       });
     },

@@ -27,6 +27,7 @@ export function registerSystemRoutes(api: RouteRegistry, deps: AppDeps): void {
         modelMode: deps.modelMode,
         auth: deps.auth.kind,
         authorMode: deps.authorMode,
+        media: { speech: deps.media?.speech !== undefined, pictures: deps.media?.images !== undefined },
       }),
   );
 

@@ -41,7 +41,14 @@ export function App() {
   }, []);
   useEffect(() => {
     readHealth(http)
-      .then((h) => setInfo({ modelMode: h.modelMode, authorMode: h.authorMode }))
+      .then((h) =>
+        setInfo({
+          modelMode: h.modelMode,
+          authorMode: h.authorMode,
+          speech: h.media?.speech === true,
+          pictures: h.media?.pictures === true,
+        }),
+      )
       // Without the health answer the header says nothing of the model and author mode stays off.
       .catch(() => undefined);
   }, [http]);

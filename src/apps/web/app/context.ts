@@ -9,6 +9,9 @@ export interface ServerInfo {
   readonly modelMode: 'online' | 'offline' | 'unknown';
   /** Whether the server allows author mode (the full state, traces and the event console). */
   readonly authorMode: boolean;
+  /** Whether turns may be read aloud (`speech`) and pictured (`pictures`): docs/voices.md. */
+  readonly speech?: boolean;
+  readonly pictures?: boolean;
 }
 
 /** What the header says of the model: the server's mode, or that the last turn's model call failed. */
@@ -43,6 +46,26 @@ export const STRICT_STORAGE = 'mnesos.strict';
 export function storedStrict(): boolean {
   try {
     return localStorage.getItem(STRICT_STORAGE) === 'on';
+  } catch {
+    return false;
+  }
+}
+
+/** Keeps a choice of this browser; storage refused (private mode): the choice lasts for this page only. */
+export function remember(key: string, on: boolean): void {
+  try {
+    localStorage.setItem(key, on ? 'on' : 'off');
+  } catch {
+    // storage refused: nothing kept
+  }
+}
+
+/** Whether each new turn is read aloud as it arrives (a setting of this browser; docs/voices.md). */
+export const AUTO_READ_STORAGE = 'mnesos.autoRead';
+
+export function storedAutoRead(): boolean {
+  try {
+    return localStorage.getItem(AUTO_READ_STORAGE) === 'on';
   } catch {
     return false;
   }

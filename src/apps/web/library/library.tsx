@@ -41,7 +41,8 @@ export function Library() {
         {storage ? (
           <p class="muted" data-testid="storage">
             Your storage: {byteSize(storage.usedBytes)} of {byteSize(storage.quotaBytes)} (cartridges{' '}
-            {byteSize(storage.cartridgeBytes + storage.coverBytes)}, drafts {byteSize(storage.draftBytes)})
+            {byteSize(storage.cartridgeBytes + storage.coverBytes)}, drafts {byteSize(storage.draftBytes)},
+            pictures {byteSize(storage.pictureBytes)})
           </p>
         ) : null}
         <UploadForm api={api} onUploaded={lists.refresh} />

@@ -3,7 +3,15 @@
 // play/panels/); this one wires them to the play state (use-play.ts) and keeps the story's end and the
 // input in view and focus.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { storedShowRules, useApp, useClient } from '../app/context.ts';
+import {
+  AUTO_READ_STORAGE,
+  remember,
+  storedAutoRead,
+  storedShowRules,
+  useApp,
+  useClient,
+} from '../app/context.ts';
+import { Checkbox } from '../ui/checkbox.tsx';
 import { PlayApi } from './play-api.ts';
 import { Composer } from './composer.tsx';
 import { PendingMinigame, pendingOf } from '../minigames/pending-minigame.tsx';
@@ -22,7 +30,7 @@ const PHASE_TEXT: Record<PhaseLabel, string> = {
 };
 
 export function Play({ sessionId }: { sessionId: string }) {
-  const { reportModel } = useApp();
+  const { reportModel, info } = useApp();
   const play = usePlay(useClient(PlayApi), sessionId, reportModel);
   const { session, story, head, live, error, busy, tree } = play.state;
   const input = useRef<HTMLTextAreaElement>(null);
@@ -30,6 +38,13 @@ export function Play({ sessionId }: { sessionId: string }) {
   const pending = pendingOf(head);
   const running = live !== null || busy;
   const showRules = useState(storedShowRules)[0];
+  const [autoRead, setAutoRead] = useState(storedAutoRead);
+  // Auto-read reads turns that arrive while the page is open, not the head the page opened on.
+  const [openedOn, setOpenedOn] = useState<string | null | undefined>(undefined);
+  useEffect(() => {
+    if (openedOn === undefined && head) setOpenedOn(head.id);
+  }, [head?.id]);
+  const autoReadTurnId = autoRead && head && openedOn !== undefined && head.id !== openedOn ? head.id : null;
   // At a shared table only the owner and game masters steer the story (docs/multiplayer.md).
   const [steers, setSteers] = useState(true);
 
@@ -62,10 +77,22 @@ export function Play({ sessionId }: { sessionId: string }) {
           live={live}
           disabled={running || pending !== null || !steers}
           showRules={showRules}
+          autoReadTurnId={autoReadTurnId}
           onSwipe={(id) => void play.swipe(id)}
           onEdit={(turnId, text) => void play.edit(turnId, text)}
         />
         <div ref={end} class="story-end" />
+        {info.speech === true ? (
+          <Checkbox
+            label="Read new turns aloud"
+            testId="auto-read"
+            checked={autoRead}
+            onChange={(on) => {
+              setAutoRead(on);
+              remember(AUTO_READ_STORAGE, on);
+            }}
+          />
+        ) : null}
         <p class="phase" role="status" data-testid="phase">
           {live ? `${PHASE_TEXT[live.phase]}${live.tool ? ` (${live.tool})` : ''}` : ''}
         </p>

@@ -8,6 +8,7 @@ import { DiceIcon } from '../ui/icons.tsx';
 import { Markdown } from '../ui/markdown-view.tsx';
 import { gameEventText } from './story-events.ts';
 import type { LiveTurn } from './play-state.ts';
+import { TurnMedia } from './turn-media.tsx';
 
 export function StoryLog(props: {
   story: readonly TurnView[];
@@ -17,6 +18,8 @@ export function StoryLog(props: {
   live: LiveTurn | null;
   disabled: boolean;
   showRules: boolean;
+  /** The turn read aloud as soon as it is shown (a new turn, with auto-read on), if any. */
+  autoReadTurnId?: string | null;
   onSwipe: (id: string) => void;
   onEdit: (turnId: string, text: string) => void;
 }) {
@@ -34,6 +37,7 @@ export function StoryLog(props: {
             onEdit={(text) => props.onEdit(turn.id, text)}
             disabled={props.disabled}
             showRules={props.showRules}
+            autoRead={turn.id === props.autoReadTurnId}
           />
         ))}
         {props.live ? <LiveView live={props.live} /> : null}
@@ -49,6 +53,7 @@ function StoryTurn(props: {
   onEdit: (text: string) => void;
   disabled: boolean;
   showRules: boolean;
+  autoRead: boolean;
 }) {
   const { turn } = props;
   return (
@@ -67,6 +72,7 @@ function StoryTurn(props: {
           swipes={props.swipes}
           disabled={props.disabled}
           showRules={props.showRules}
+          autoRead={props.autoRead}
           onSwipe={props.onSwipe}
         />
       ) : null}
@@ -171,6 +177,7 @@ function NarratorMessage(props: {
   swipes: Swipes | undefined;
   disabled: boolean;
   showRules: boolean;
+  autoRead: boolean;
   onSwipe: (id: string) => void;
 }) {
   const { turn, swipes } = props;
@@ -206,6 +213,7 @@ function NarratorMessage(props: {
       </div>
       <Markdown text={turn.narration} />
       {props.showRules ? <OutcomeView outcome={turn.outcome} /> : null}
+      <TurnMedia key={turn.id} sessionId={turn.sessionId} turnId={turn.id} autoRead={props.autoRead} />
     </li>
   );
 }

@@ -1,17 +1,15 @@
 // Settings → Display: the choices of this browser (kept in localStorage): the rules under each turn, and,
 // in author mode, strict mode.
 import { useState } from 'preact/hooks';
-import { SHOW_RULES_STORAGE, STRICT_STORAGE, storedShowRules, storedStrict, useApp } from '../app/context.ts';
+import {
+  remember,
+  SHOW_RULES_STORAGE,
+  storedShowRules,
+  storedStrict,
+  STRICT_STORAGE,
+  useApp,
+} from '../app/context.ts';
 import { Checkbox } from '../ui/checkbox.tsx';
-
-/** Keeps a choice of this browser; storage refused (private mode): the choice lasts for this page only. */
-function remember(key: string, on: boolean): void {
-  try {
-    localStorage.setItem(key, on ? 'on' : 'off');
-  } catch {
-    // storage refused: nothing kept
-  }
-}
 
 export function DisplaySettings() {
   const { info } = useApp();

@@ -27,4 +27,4 @@ export {
 export { type ExploreDraftInput, type ExploreDraftOutcome, exploreDraft } from './explore-draft.ts';
 export { MAX_EXPLORE_SEED } from '../explore/limits.ts';
 export { builderTemplates, EMPTY_TEMPLATE, templateFiles } from './templates.ts';
-export { type TryResult, TryInputError, tryEvent } from './try-event.ts';
+export { type TryResult, TryInputError, tryEvent, tryState } from './try-event.ts';

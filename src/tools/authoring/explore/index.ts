@@ -4,3 +4,4 @@ export { explore, ExploreError, type ExploreOptions, resolveExploreOptions, star
 export * as exploreLimits from './limits.ts';
 export { EXPLORE_FAILURE_MARK, failureFileName, violationScenario } from './scenario-out.ts';
 export type { Coverage, ExploreReport, ExploreStep, Located, Violation, ViolationKind } from './types.ts';
+export { renderExploreReport } from './report-text.ts';

@@ -8,7 +8,7 @@
 import type { Migration } from './migration.ts';
 
 export const rebasedTurns: Migration = {
-  version: 10,
+  version: 11,
   name: 'rebased_turns',
   async up(db) {
     await db.schema.alterTable('turns').addColumn('origin_id', 'text').execute();

@@ -1,0 +1,120 @@
+// A turn read aloud (docs/voices.md): its speech plan (src/core/media/speech-plan.ts) sent request by
+// request to the speech provider — an OpenAI-compatible `POST {base}/audio/speech` when one is set, else
+// espeak-ng when installed — and the answers joined into one WAV file. Requests run one at a time, so a
+// turn holds at most one provider call; the caller's signal cancels the rest. Nothing here is on a turn's
+// path: audio is made after the turn is committed, when asked.
+
+import {
+  DEFAULT_SPEECH_LIMITS,
+  planSpeech,
+  type SpeechLimits,
+  type SpeechPlan,
+} from '../../core/media/index.ts';
+import { MediaError, postForBytes } from './bounded-fetch.ts';
+import {
+  type HttpProviderConfig,
+  speechProviderConfig,
+  type VoiceSettings,
+  voiceSettings,
+} from './config.ts';
+import { espeakInstalled, espeakWav } from './espeak.ts';
+import { joinWav, readWav, WavError } from './wav.ts';
+
+export type SpeechProvider =
+  | { readonly kind: 'http'; readonly config: HttpProviderConfig }
+  | { readonly kind: 'espeak' };
+
+export interface SpeechOptions {
+  readonly limits?: SpeechLimits;
+  /** Bytes of audio one request may answer with. */
+  readonly maxBytesPerRequest?: number;
+  readonly timeoutMsPerRequest?: number;
+  readonly signal?: AbortSignal;
+}
+
+export const DEFAULT_MAX_SPEECH_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_SPEECH_TIMEOUT_MS = 30_000;
+
+/** The speech provider the environment chooses, or undefined when there is none (no URL, no espeak-ng). */
+export function chooseSpeechProvider(
+  env: Readonly<Record<string, string | undefined>>,
+): SpeechProvider | undefined {
+  const config = speechProviderConfig(env);
+  if (config !== undefined) return { kind: 'http', config };
+  return espeakInstalled() ? { kind: 'espeak' } : undefined;
+}
+
+/** The narrator's voice when none is set: the provider's usual default. */
+function defaultVoice(provider: SpeechProvider): string {
+  return provider.kind === 'espeak' ? 'en' : 'alloy';
+}
+
+export interface SpokenTurn {
+  readonly wav: Buffer;
+  readonly plan: SpeechPlan;
+}
+
+async function speakOne(
+  provider: SpeechProvider,
+  text: string,
+  voice: string,
+  options: SpeechOptions,
+): Promise<Buffer> {
+  const maxBytes = options.maxBytesPerRequest ?? DEFAULT_MAX_SPEECH_BYTES;
+  const timeoutMs = options.timeoutMsPerRequest ?? DEFAULT_SPEECH_TIMEOUT_MS;
+  switch (provider.kind) {
+    case 'espeak':
+      return espeakWav({
+        text,
+        voice,
+        maxBytes,
+        timeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    case 'http': {
+      const { config } = provider;
+      const answer = await postForBytes({
+        what: 'speech',
+        url: `${config.baseUrl}/audio/speech`,
+        ...(config.apiKey === undefined ? {} : { apiKey: config.apiKey }),
+        body: { model: config.model, input: text, voice, response_format: 'wav' },
+        maxBytes,
+        timeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      return answer.bytes;
+    }
+  }
+}
+
+/** Reads a turn's narration aloud into one WAV file; NPC names let quoted lines take their speaker's voice. */
+export async function speakTurn(
+  provider: SpeechProvider,
+  narration: string,
+  npcNames: readonly string[],
+  voices: VoiceSettings = voiceSettings({}),
+  options: SpeechOptions = {},
+): Promise<SpokenTurn> {
+  const narrator = voices.narrator ?? defaultVoice(provider);
+  const plan = planSpeech(
+    narration,
+    { narrator, ...(voices.player ? { player: voices.player } : {}), npcs: voices.npcs },
+    options.limits ?? DEFAULT_SPEECH_LIMITS,
+    npcNames,
+  );
+  if (plan.requests.length === 0)
+    throw new MediaError('bad_answer', 'the narration has nothing to read aloud');
+  const parts = [];
+  for (const request of plan.requests) {
+    if (options.signal?.aborted) throw new MediaError('cancelled', 'speech: cancelled');
+    const bytes = await speakOne(provider, request.text, request.voice, options);
+    try {
+      parts.push(readWav(bytes));
+    } catch (error) {
+      if (error instanceof WavError)
+        throw new MediaError('bad_answer', `speech provider's answer: ${error.message}`);
+      throw error;
+    }
+  }
+  return { wav: joinWav(parts), plan };
+}
