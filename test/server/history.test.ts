@@ -173,6 +173,22 @@ describe('GET /v1/sessions/{id}/history', () => {
     });
     expect(rest.body.turns.map((t: any) => t.id)).toEqual([head]);
     expect(rest.body.complete).toBe(true);
+
+    // `limit` asks for the newest few (the web client opens a story from them): 1 and the cap are
+    // accepted, 0 and one past the cap are refused naming the field.
+    const one = await server.json(`/v1/sessions/${id}/history?limit=1`, { key: KEY_A });
+    expect(one.body.turns.map((t: any) => t.id)).toEqual([ids[HISTORY_MAX_TURNS]]);
+    expect(one.body.complete).toBe(false);
+    const three = await server.json(`/v1/sessions/${id}/history?turnId=${ids[2]}&limit=3`, { key: KEY_A });
+    expect(three.body.turns.map((t: any) => t.id)).toEqual(ids.slice(0, 3));
+    expect(three.body.complete).toBe(true);
+    const cap = await server.json(`/v1/sessions/${id}/history?limit=${HISTORY_MAX_TURNS}`, { key: KEY_A });
+    expect(cap.body.turns).toHaveLength(HISTORY_MAX_TURNS);
+    for (const bad of [0, HISTORY_MAX_TURNS + 1]) {
+      const refused = await server.json(`/v1/sessions/${id}/history?limit=${bad}`, { key: KEY_A });
+      expect(refused.status).toBe(400);
+      expect(JSON.stringify(refused.body)).toContain('limit');
+    }
   });
 
   it('is typed in the OpenAPI document', async () => {
@@ -181,6 +197,7 @@ describe('GET /v1/sessions/{id}/history', () => {
     expect(history.parameters.map((p: any) => [p.name, p.in, p.required])).toEqual([
       ['id', 'path', true],
       ['turnId', 'query', false],
+      ['limit', 'query', false],
     ]);
     const body = history.responses['200'].content['application/json'].schema;
     expect(Object.keys(body.properties)).toEqual(['turnId', 'turns', 'complete']);

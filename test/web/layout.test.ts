@@ -146,6 +146,35 @@ describe('the layout at every width', () => {
   });
 });
 
+describe('on a phone', () => {
+  it.each([360, 390])('Settings checkboxes keep their size at %i px', async (width) => {
+    await page.setViewportSize({ width, height: 844 });
+    await page.goto(`${server.url}/#/settings`);
+    const boxes = page.locator('input[type="checkbox"]');
+    await boxes.first().waitFor();
+    const widths = await boxes.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().width));
+    expect(widths.length).toBeGreaterThan(0);
+    // Seen 6.5 px wide beside a long label (the flex item shrank).
+    for (const w of widths) expect(w).toBeGreaterThanOrEqual(16);
+  });
+
+  it.each([360, 390])('leaves four fifths of the screen to the story at %i×844', async (width) => {
+    await page.setViewportSize({ width, height: 844 });
+    await page.goto(`${server.url}/${playHash}`);
+    await page.getByTestId('player-input').waitFor();
+    // What stays on screen as a long story scrolls: the sticky toolbar (top) and message box (bottom).
+    const share = await page.evaluate(() => {
+      const toolbar = document.querySelector('.play .toolbar')!.getBoundingClientRect();
+      const composer = document.querySelector('.composer-wrap')!.getBoundingClientRect();
+      return 1 - (toolbar.height + composer.height) / innerHeight;
+    });
+    // Seen at ~55 % when the toolbar wrapped onto three rows; the words of its buttons stay for screen readers.
+    expect(share).toBeGreaterThanOrEqual(0.8);
+    expect(await page.getByRole('button', { name: 'Undo' }).count()).toBe(1);
+    await screenshot(page, `layout-phone-${width}-play`, 'view');
+  });
+});
+
 describe('the builder without a model', () => {
   it('says beside the Generate form, in a browser user’s words, that a model is needed', async () => {
     await page.setViewportSize({ width: 1280, height: HEIGHT });

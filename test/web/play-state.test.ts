@@ -100,4 +100,12 @@ describe('the story shown', () => {
     expect(storyOf(tree, session, turns, 'a').map((t: { id: string }) => t.id)).toEqual(['a']);
     expect(storyOf(tree, null, turns, null)).toEqual([]);
   });
+
+  it('is the newest turns read, back to the first one not read yet (older ones load on scrolling up)', () => {
+    const newest = new Map(['b', 'c'].map((id) => [id, { id } as never]));
+    expect(storyOf(tree, session, newest, null).map((t: { id: string }) => t.id)).toEqual(['b', 'c']);
+    // A gap (b not read) hides what lies before it, so the story never skips a turn.
+    const gap = new Map(['a', 'c'].map((id) => [id, { id } as never]));
+    expect(storyOf(tree, session, gap, null).map((t: { id: string }) => t.id)).toEqual(['c']);
+  });
 });

@@ -316,36 +316,13 @@ export function resolveModelConfig(
   const explicit = providerText === undefined ? undefined : parseProvider(providerText, providerSource);
   if (explicit === 'offline') return { provider: 'offline', reason: `${providerSource} is offline` };
 
-  const mnesosBase = read(env, 'MNESOS_LLM_BASE_URL') ?? file.base_url;
-  const openaiBase = read(env, 'OPENAI_BASE_URL');
-  const baseText = mnesosBase ?? openaiBase;
-  const baseSource =
-    read(env, 'MNESOS_LLM_BASE_URL') !== undefined
-      ? 'MNESOS_LLM_BASE_URL'
-      : mnesosBase !== undefined
-        ? 'llm.base_url'
-        : 'OPENAI_BASE_URL';
-
-  const defaultModel = read(env, 'MNESOS_MODEL') ?? file.model;
-  const roleModel: Record<ModelRole, string | undefined> = {
-    director: read(env, 'MNESOS_DIRECTOR_MODEL') ?? file.director_model ?? defaultModel,
-    narrator: read(env, 'MNESOS_NARRATOR_MODEL') ?? file.narrator_model ?? defaultModel,
-    npc: read(env, 'MNESOS_NPC_MODEL') ?? file.npc_model ?? defaultModel,
-  };
-  const anyModel = MODEL_ROLES.some((role) => roleModel[role] !== undefined);
+  const { mnesosBase, baseText, baseSource } = baseSetting(env, file);
+  const roleModel = roleModelsOf(env, file);
   const fileKeyEnv = file.api_key_env;
   const mnesosKey =
     read(env, 'MNESOS_LLM_API_KEY') ?? (fileKeyEnv === undefined ? undefined : read(env, fileKeyEnv));
-
-  let provider: OnlineProvider;
-  if (explicit !== undefined) provider = explicit;
-  else if (baseText !== undefined) provider = 'openai-compatible';
-  else if (anyModel && (mnesosKey ?? read(env, 'OPENAI_API_KEY')) !== undefined) provider = 'openai';
-  else if (anyModel) {
-    throw configError(
-      'a model is set (MNESOS_MODEL or a per-role model) but no provider: set MNESOS_LLM_BASE_URL to an OpenAI-compatible server, or MNESOS_PROVIDER',
-    );
-  } else {
+  const provider = explicit ?? impliedProvider(env, baseText, roleModel, mnesosKey);
+  if (provider === 'offline') {
     return {
       provider: 'offline',
       reason: 'no model provider is configured (MNESOS_LLM_BASE_URL, MNESOS_PROVIDER)',
@@ -389,6 +366,50 @@ export function resolveModelConfig(
     ...(embeddingModel === undefined ? {} : { embeddingModel }),
     retry: readRetryPolicy(env, file),
   };
+}
+
+/** The server's base URL as set, and where it came from (MNESOS_LLM_BASE_URL, llm.base_url, OPENAI_BASE_URL). */
+function baseSetting(
+  env: Env,
+  file: LlmFileSection,
+): { mnesosBase: string | undefined; baseText: string | undefined; baseSource: string } {
+  const mnesosBase = read(env, 'MNESOS_LLM_BASE_URL') ?? file.base_url;
+  const baseText = mnesosBase ?? read(env, 'OPENAI_BASE_URL');
+  const baseSource =
+    read(env, 'MNESOS_LLM_BASE_URL') !== undefined
+      ? 'MNESOS_LLM_BASE_URL'
+      : mnesosBase !== undefined
+        ? 'llm.base_url'
+        : 'OPENAI_BASE_URL';
+  return { mnesosBase, baseText, baseSource };
+}
+
+/** Each role's model: its own setting, else the default model (MNESOS_MODEL or llm.model). */
+function roleModelsOf(env: Env, file: LlmFileSection): Record<ModelRole, string | undefined> {
+  const defaultModel = read(env, 'MNESOS_MODEL') ?? file.model;
+  return {
+    director: read(env, 'MNESOS_DIRECTOR_MODEL') ?? file.director_model ?? defaultModel,
+    narrator: read(env, 'MNESOS_NARRATOR_MODEL') ?? file.narrator_model ?? defaultModel,
+    npc: read(env, 'MNESOS_NPC_MODEL') ?? file.npc_model ?? defaultModel,
+  };
+}
+
+/** The provider the settings imply when none is named: a base URL, else OpenAI's key, else none (offline). */
+function impliedProvider(
+  env: Env,
+  baseText: string | undefined,
+  roleModel: Record<ModelRole, string | undefined>,
+  mnesosKey: string | undefined,
+): OnlineProvider | 'offline' {
+  const anyModel = MODEL_ROLES.some((role) => roleModel[role] !== undefined);
+  if (baseText !== undefined) return 'openai-compatible';
+  if (anyModel && (mnesosKey ?? read(env, 'OPENAI_API_KEY')) !== undefined) return 'openai';
+  if (anyModel) {
+    throw configError(
+      'a model is set (MNESOS_MODEL or a per-role model) but no provider: set MNESOS_LLM_BASE_URL to an OpenAI-compatible server, or MNESOS_PROVIDER',
+    );
+  }
+  return 'offline';
 }
 
 /**

@@ -91,83 +91,111 @@ function createScriptedModel(
   entries: readonly ScriptEntry[],
   log: { role: ModelRole; request: RecordedRequest }[],
 ): ScriptedChatModel {
-  const id = `scripted-${role}`;
-  const queue = [...entries];
-  const requests: RecordedRequest[] = [];
-  let callNo = 0;
+  const script = new RoleScript(role, entries, log);
+  const id = script.id;
+  return {
+    id,
+    role,
+    requests: script.requests,
+    remaining: () => script.remaining,
+    async generate(req) {
+      const { entry, callNo: n } = script.take(req);
+      await script.play(entry, req.signal);
+      if (isScriptError(entry)) throw new Error('unreachable: play() throws for scripted errors');
+      return respond(entry, role, n, req).response;
+    },
+    stream(req) {
+      let taken: TakenEntry | undefined;
+      let takeError: unknown;
+      try {
+        taken = script.take(req);
+      } catch (error) {
+        takeError = error;
+      }
+      return (async function* (): AsyncGenerator<ModelStreamPart> {
+        if (taken === undefined) throw takeError;
+        yield* streamEntry(script, taken, req);
+      })();
+    },
+  };
+}
+
+type TakenEntry = { entry: ScriptEntry; callNo: number };
+
+/** One role's script: the entries left, and the requests it was called with. */
+class RoleScript {
+  readonly id: string;
+  readonly requests: RecordedRequest[] = [];
+  readonly #queue: ScriptEntry[];
+  #callNo = 0;
+
+  constructor(
+    readonly role: ModelRole,
+    private readonly entries: readonly ScriptEntry[],
+    private readonly log: { role: ModelRole; request: RecordedRequest }[],
+  ) {
+    this.id = `scripted-${role}`;
+    this.#queue = [...entries];
+  }
+
+  get remaining(): number {
+    return this.#queue.length;
+  }
 
   // Takes the next entry at call time (not on first iteration), so the order of calls is the order of play.
-  function take(req: ModelRequest): { entry: ScriptEntry; callNo: number } {
-    if (req.signal?.aborted) throw abortedError(id);
+  take(req: ModelRequest): TakenEntry {
+    if (req.signal?.aborted) throw abortedError(this.id);
     const recorded = record(req);
-    requests.push(recorded);
-    log.push({ role, request: recorded });
-    callNo++;
-    const entry = queue.shift();
+    this.requests.push(recorded);
+    this.log.push({ role: this.role, request: recorded });
+    const callNo = ++this.#callNo;
+    const entry = this.#queue.shift();
     if (entry === undefined) {
       throw new ModelError(
         'script-exhausted',
-        `scripted ${role} model: no response left (the script has ${entries.length}, this is call ${callNo})`,
-        { modelId: id },
+        `scripted ${this.role} model: no response left (the script has ${this.entries.length}, this is call ${callNo})`,
+        { modelId: this.id },
       );
     }
     return { entry, callNo };
   }
 
-  async function play(entry: ScriptEntry, signal: AbortSignal | undefined): Promise<void> {
+  /** Waits the entry's delay; throws the error a scripted error entry stands for. */
+  async play(entry: ScriptEntry, signal: AbortSignal | undefined): Promise<void> {
     if (entry.delayMs !== undefined && entry.delayMs > 0) await abortableSleep(entry.delayMs, signal);
-    if (signal?.aborted) throw abortedError(id);
+    if (signal?.aborted) throw abortedError(this.id);
     if (isScriptError(entry)) {
       const { kind, status, message } = entry.error;
       throw new ModelError(
         kind,
-        message ?? `scripted ${role} model: ${kind}${status === undefined ? '' : ` ${status}`}`,
+        message ?? `scripted ${this.role} model: ${kind}${status === undefined ? '' : ` ${status}`}`,
         {
-          modelId: id,
+          modelId: this.id,
           ...(status === undefined ? {} : { status }),
           attempts: 1,
         },
       );
     }
   }
+}
 
-  return {
-    id,
-    role,
-    requests,
-    remaining: () => queue.length,
-    async generate(req) {
-      const { entry, callNo: n } = take(req);
-      await play(entry, req.signal);
-      if (isScriptError(entry)) throw new Error('unreachable: play() throws for scripted errors');
-      return respond(entry, role, n, req).response;
-    },
-    stream(req) {
-      let taken: { entry: ScriptEntry; callNo: number } | undefined;
-      let takeError: unknown;
-      try {
-        taken = take(req);
-      } catch (error) {
-        takeError = error;
-      }
-      return (async function* (): AsyncGenerator<ModelStreamPart> {
-        if (taken === undefined) throw takeError;
-        const { entry, callNo: n } = taken;
-        await play(entry, req.signal);
-        if (isScriptError(entry)) return;
-        const { response, chunks } = respond(entry, role, n, req);
-        for (const text of chunks) {
-          if (req.signal?.aborted) throw abortedError(id);
-          if (text !== '') yield { type: 'text-delta', text };
-        }
-        for (const call of response.toolCalls) {
-          if (req.signal?.aborted) throw abortedError(id);
-          yield { type: 'tool-call', call };
-        }
-        yield { type: 'finish', response };
-      })();
-    },
-  };
+async function* streamEntry(
+  script: RoleScript,
+  { entry, callNo }: TakenEntry,
+  req: ModelRequest,
+): AsyncGenerator<ModelStreamPart> {
+  await script.play(entry, req.signal);
+  if (isScriptError(entry)) return;
+  const { response, chunks } = respond(entry, script.role, callNo, req);
+  for (const text of chunks) {
+    if (req.signal?.aborted) throw abortedError(script.id);
+    if (text !== '') yield { type: 'text-delta', text };
+  }
+  for (const call of response.toolCalls) {
+    if (req.signal?.aborted) throw abortedError(script.id);
+    yield { type: 'tool-call', call };
+  }
+  yield { type: 'finish', response };
 }
 
 /** Scripted models for all three roles; the input is validated like a script file. */

@@ -1,6 +1,6 @@
 // The HTTP app, built from injected dependencies (store, services, auth, limits, metrics) so tests build
 // exactly what `serve` runs. Order of the layers: request metrics and the error handler outermost, then the
-// Host/Origin check, then (for /v1) authentication and the rate limit, then the typed routes.
+// compression of JSON answers (compression.ts), then the Host/Origin check, then (for /v1) authentication and the rate limit, then the typed routes.
 
 import { Hono } from 'hono';
 import { authenticate, hostCheck } from './auth.ts';
@@ -31,6 +31,7 @@ import { registerTurnMediaRoutes } from './routes/turn-media.ts';
 import { registerTableRoutes } from './routes/table.ts';
 import { registerTurnRoutes } from './routes/turns.ts';
 import { serveStatic } from './static.ts';
+import { compressJsonAnswers } from './compression.ts';
 
 export const API_VERSION = '1.0.0';
 
@@ -76,6 +77,7 @@ export function createApp(deps: AppDeps): BuiltApp {
       status: String(c.res.status),
     });
   });
+  app.use('*', compressJsonAnswers());
   app.onError((error, c) => {
     if (error instanceof ApiError) {
       deps.metrics.errors.inc({ code: error.code });
@@ -146,7 +148,7 @@ export function createApp(deps: AppDeps): BuiltApp {
 
   app.notFound(async (c) => {
     if (deps.staticDir !== undefined && c.req.method === 'GET' && !c.req.path.startsWith('/v1/')) {
-      const response = await serveStatic(deps.staticDir, c.req.path);
+      const response = await serveStatic(deps.staticDir, c.req.path, c.req.header('accept-encoding'));
       if (response !== undefined) return response;
     }
     return c.json(errorBody('not_found', `no route ${c.req.method} ${c.req.path}`), 404);

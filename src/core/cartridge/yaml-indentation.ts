@@ -33,38 +33,80 @@ const KEY = /^(?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#'"{[\]}:,-][^:#]*?|-[^\s:
 
 export function findIndentationProblem(source: string): IndentationProblem | undefined {
   const lines = source.split('\n');
-  const stack: Level[] = [];
-  let opener: { col: number; line: number } | undefined; // a `key:` (or `-`) whose value starts below
-  let skipDeeperThan: number | undefined; // inside a block scalar: lines indented more than this are text
-  let flowDepth = 0;
-
+  const scanner = new IndentationScanner();
   for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i]!.replace(/\r$/, '');
-    const lineNo = i + 1;
+    const found = scanner.line(lines[i]!.replace(/\r$/, ''), i + 1);
+    if (found === 'tab') return undefined; // the parser's tab message says it already
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** The scan's state between lines: the open block levels and what the line above left open. */
+class IndentationScanner {
+  readonly #stack: Level[] = [];
+  #opener: { col: number; line: number } | undefined; // a `key:` (or `-`) whose value starts below
+  #skipDeeperThan: number | undefined; // inside a block scalar: lines indented more than this are text
+  #flowDepth = 0;
+
+  line(raw: string, lineNo: number): IndentationProblem | 'tab' | undefined {
     const trimmed = raw.trimStart();
-    if (trimmed === '' || trimmed.startsWith('#')) continue;
+    if (trimmed === '' || trimmed.startsWith('#')) return undefined;
     const indent = raw.length - trimmed.length;
-    if (raw.slice(0, indent).includes('\t')) return undefined; // the parser's tab message says it already
-    if (skipDeeperThan !== undefined) {
-      if (indent > skipDeeperThan) continue;
-      skipDeeperThan = undefined;
-    }
-    if (flowDepth > 0) {
-      flowDepth = Math.max(0, flowDepth + bracketBalance(trimmed));
-      continue;
-    }
-    if (trimmed.startsWith('---') || trimmed.startsWith('...') || trimmed.startsWith('%')) continue;
+    if (raw.slice(0, indent).includes('\t')) return 'tab';
+    if (this.#isText(trimmed, indent)) return undefined;
+    if (trimmed.startsWith('---') || trimmed.startsWith('...') || trimmed.startsWith('%')) return undefined;
 
     const isItem = trimmed === '-' || trimmed.startsWith('- ');
-    if (stack.length === 0) stack.push({ col: indent, kind: isItem ? 'seq' : 'map', line: lineNo });
-    const top = () => stack[stack.length - 1]!;
+    if (this.#stack.length === 0)
+      this.#stack.push({ col: indent, kind: isItem ? 'seq' : 'map', line: lineNo });
+    const placed = this.#place(trimmed, indent, isItem, lineNo);
+    if (placed !== 'placed') return placed;
+    // The nearest line that starts where this block's keys do is the one to point an author at.
+    if (!isItem && this.#top().kind === 'map' && this.#top().col === indent) {
+      this.#stack[this.#stack.length - 1] = { col: indent, kind: 'map', line: lineNo };
+    }
+    this.#opener = undefined;
+    const misplaced = this.#kindProblem(indent, isItem, lineNo);
+    if (misplaced !== undefined) return misplaced;
+    this.#readContent(trimmed, indent, isItem, lineNo);
+    return undefined;
+  }
 
+  #top(): Level {
+    return this.#stack[this.#stack.length - 1]!;
+  }
+
+  /** Lines inside a block scalar or a flow collection (`[`, `{` across lines) are not block structure. */
+  #isText(trimmed: string, indent: number): boolean {
+    if (this.#skipDeeperThan !== undefined) {
+      if (indent > this.#skipDeeperThan) return true;
+      this.#skipDeeperThan = undefined;
+    }
+    if (this.#flowDepth > 0) {
+      this.#flowDepth = Math.max(0, this.#flowDepth + bracketBalance(trimmed));
+      return true;
+    }
+    return false;
+  }
+
+  /** Opens, keeps or closes block levels for the line; a problem when its column fits none of them. */
+  #place(
+    trimmed: string,
+    indent: number,
+    isItem: boolean,
+    lineNo: number,
+  ): IndentationProblem | 'placed' | undefined {
+    const stack = this.#stack;
+    const opener = this.#opener;
     if (opener !== undefined && (indent > opener.col || (isItem && indent === opener.col))) {
       stack.push({ col: indent, kind: isItem ? 'seq' : 'map', line: lineNo });
-    } else if (indent > top().col) {
+      return 'placed';
+    }
+    if (indent > this.#top().col) {
       // A deeper line without a key continues the plain text above (YAML folds it into that value).
-      if (!isItem && !KEY.test(trimmed)) continue;
-      const level = top();
+      if (!isItem && !KEY.test(trimmed)) return undefined;
+      const level = this.#top();
       const expected =
         level.kind === 'seq' ? `${spaces(level.col + 2)} (to continue the list item)` : spaces(level.col);
       return {
@@ -72,27 +114,25 @@ export function findIndentationProblem(source: string): IndentationProblem | und
         col: 1,
         message: `Wrong indentation: line ${lineNo} is indented ${spaces(indent)}, deeper than the line above, which already has its value. Indent it ${expected}, ${likeLine(level)}; or, if it belongs under the line above, end that line with a colon.`,
       };
-    } else {
-      while (stack.length > 1 && top().col > indent) stack.pop();
-      // A list written at its key's own column (`key:` then `- a` below it) ends at the next key there.
-      const parent = stack[stack.length - 2];
-      if (!isItem && top().kind === 'seq' && parent?.kind === 'map' && parent.col === indent) stack.pop();
-      if (top().col !== indent) {
-        const inner = top();
-        return {
-          line: lineNo,
-          col: 1,
-          message: `Wrong indentation: line ${lineNo} is indented ${spaces(indent)}, which lines up with nothing above it. Indent it ${spaces(inner.col)}, ${likeLine(inner)}, or line it up with the block it belongs to.`,
-        };
-      }
     }
-    // The nearest line that starts where this block's keys do is the one to point an author at.
-    if (!isItem && top().kind === 'map' && top().col === indent) {
-      stack[stack.length - 1] = { col: indent, kind: 'map', line: lineNo };
+    while (stack.length > 1 && this.#top().col > indent) stack.pop();
+    // A list written at its key's own column (`key:` then `- a` below it) ends at the next key there.
+    const parent = stack[stack.length - 2];
+    if (!isItem && this.#top().kind === 'seq' && parent?.kind === 'map' && parent.col === indent) stack.pop();
+    if (this.#top().col !== indent) {
+      const inner = this.#top();
+      return {
+        line: lineNo,
+        col: 1,
+        message: `Wrong indentation: line ${lineNo} is indented ${spaces(indent)}, which lines up with nothing above it. Indent it ${spaces(inner.col)}, ${likeLine(inner)}, or line it up with the block it belongs to.`,
+      };
     }
-    opener = undefined;
+    return 'placed';
+  }
 
-    const level = top();
+  /** A key line inside a list, or a list item among keys (below the top level). */
+  #kindProblem(indent: number, isItem: boolean, lineNo: number): IndentationProblem | undefined {
+    const level = this.#top();
     if (level.kind === 'seq' && !isItem) {
       return {
         line: lineNo,
@@ -100,14 +140,18 @@ export function findIndentationProblem(source: string): IndentationProblem | und
         message: `Wrong indentation: line ${lineNo} is in a list, but does not start with "- ". Indent it ${spaces(indent + 2)} to continue the item above, or start a new item with "- ".`,
       };
     }
-    if (level.kind === 'map' && isItem && stack.length > 1) {
+    if (level.kind === 'map' && isItem && this.#stack.length > 1) {
       return {
         line: lineNo,
         col: 1,
         message: `Wrong indentation: line ${lineNo} starts a list item ("- ") among keys. Indent it under the key it belongs to (more than ${spaces(indent)}), or remove the "- ".`,
       };
     }
+    return undefined;
+  }
 
+  /** What the line leaves open for the lines below: a value to come, a block scalar, a flow collection. */
+  #readContent(trimmed: string, indent: number, isItem: boolean, lineNo: number): void {
     let content = trimmed;
     let contentCol = indent;
     if (isItem) {
@@ -116,23 +160,22 @@ export function findIndentationProblem(source: string): IndentationProblem | und
       content = after.trimStart();
       contentCol = indent + 1 + pad;
       if (isEmptyValue(content)) {
-        opener = { col: indent, line: lineNo };
-        continue;
+        this.#opener = { col: indent, line: lineNo };
+        return;
       }
       // `- key: value` opens the item's mapping at the key's column.
       const itemKey = KEY.exec(content);
       if (itemKey) {
         const name = itemKey[0].slice(0, -1).trimEnd().replace(/:$/, '');
-        stack.push({ col: contentCol, kind: 'map', line: lineNo, itemKey: name });
+        this.#stack.push({ col: contentCol, kind: 'map', line: lineNo, itemKey: name });
       }
     }
     const key = KEY.exec(content);
     const value = key ? content.slice(key[0].length).trim() : content;
-    if (key && isEmptyValue(value)) opener = { col: contentCol, line: lineNo };
-    if (BLOCK_SCALAR.test(content)) skipDeeperThan = contentCol;
-    flowDepth = Math.max(0, bracketBalance(value));
+    if (key && isEmptyValue(value)) this.#opener = { col: contentCol, line: lineNo };
+    if (BLOCK_SCALAR.test(content)) this.#skipDeeperThan = contentCol;
+    this.#flowDepth = Math.max(0, bracketBalance(value));
   }
-  return undefined;
 }
 
 function spaces(n: number): string {

@@ -393,92 +393,122 @@ function checkNodes(
   at: (offset: number) => SourcePlace,
   limits: NodeLimits,
 ): Diagnostic[] {
-  const out: Diagnostic[] = [];
   const root = doc.contents as YamlNode | null;
-  if (!root) return out;
-  const anchors = new Map<string, YamlNode>();
-  const size = new Map<YamlNode, number>();
-  const height = new Map<YamlNode, number>();
-  const onPath = new Set<YamlNode>();
-  const saturate = (n: number) => Math.min(n, limits.maxNodes + 1);
-  let aliasCount = 0;
-  type Frame = { node: YamlNode; depth: number; exit: boolean };
-  const stack: Frame[] = [{ node: root, depth: 0, exit: false }];
-  const offsetOf = (node: YamlNode) => node.range?.[0] ?? 0;
-
+  if (!root) return [];
+  const walk = new NodeWalk(source, at, limits);
+  const stack: NodeFrame[] = [{ node: root, depth: 0, exit: false }];
   while (stack.length > 0) {
     const { node, depth, exit } = stack.pop()!;
-    if (exit) {
-      let total = 1;
-      let tallest = 0;
-      for (const child of childrenOf(node)) {
-        total = saturate(total + (size.get(child) ?? 1));
-        tallest = Math.max(tallest, height.get(child) ?? 0);
-      }
-      if (total > limits.maxNodes) return [aliasBomb(at(offsetOf(node)), limits.maxNodes)];
-      size.set(node, total);
-      height.set(node, tallest + 1);
-      onPath.delete(node);
-      continue;
-    }
-    if (isAlias(node)) {
-      if (++aliasCount > limits.maxAliases) {
-        return [
-          cartError(
-            'CART_ALIAS_LIMIT',
-            `More than ${limits.maxAliases} aliases (\`*name\`) in one file. Write the values out instead.`,
-            at(offsetOf(node)),
-          ),
-        ];
-      }
-      const target = anchors.get(node.source);
-      if (!target) {
-        out.push(
-          cartError(
-            'CART_YAML_SYNTAX',
-            `Alias *${node.source} has no anchor &${node.source} before it. Define the anchor first.`,
-            at(offsetOf(node)),
-          ),
-        );
-        size.set(node, 1);
-        height.set(node, 0);
-        continue;
-      }
-      if (onPath.has(target)) {
-        return [
-          cartError(
-            'CART_ALIAS_CYCLE',
-            `Alias *${node.source} is inside the value it refers to, which would make an endless value.`,
-            at(offsetOf(node)),
-          ),
-        ];
-      }
-      const targetHeight = height.get(target) ?? 0;
-      if (depth + targetHeight > limits.maxDepth) return [tooDeep(at(offsetOf(node)), limits.maxDepth)];
-      size.set(node, size.get(target) ?? 1);
-      height.set(node, targetHeight);
-      continue;
-    }
-    if (node.anchor) anchors.set(node.anchor, node);
-    const tagProblem = checkTag(node);
-    if (tagProblem) out.push(cartError('CART_UNKNOWN_TAG', tagProblem, at(offsetOf(node))));
-    if (isScalar(node)) {
-      const range = node.range ?? [0, 0];
-      const problem = tagProblem ? undefined : checkScalar(node.value, source.slice(range[0], range[1]));
-      if (problem) out.push(cartError(problem.code, problem.message, at(offsetOf(node))));
-      size.set(node, 1);
-      height.set(node, 0);
-      continue;
-    }
-    if (isMap(node)) out.push(...checkKeys(node, at));
-    onPath.add(node);
+    // A fatal finding (an alias bomb, cycle or limit) is the only one reported.
+    const fatal = exit ? walk.leave(node) : isAlias(node) ? walk.alias(node, depth) : undefined;
+    if (fatal !== undefined) return fatal;
+    if (exit || isAlias(node)) continue;
+    if (!walk.enter(node)) continue;
     stack.push({ node, depth, exit: true });
     const children = childrenOf(node);
     for (let i = children.length - 1; i >= 0; i--)
       stack.push({ node: children[i]!, depth: depth + 1, exit: false });
-    if (out.length > MAX_YAML_ERRORS_REPORTED) return out;
+    if (walk.out.length > MAX_YAML_ERRORS_REPORTED) return walk.out;
   }
-  return out;
+  return walk.out;
+}
+
+/** A node to enter, or (exit) to leave once its children are done. */
+type NodeFrame = { node: YamlNode; depth: number; exit: boolean };
+
+/** One walk's findings, and what it knows of the nodes seen: anchors, expanded sizes and heights. */
+class NodeWalk {
+  readonly out: Diagnostic[] = [];
+  readonly #anchors = new Map<string, YamlNode>();
+  readonly #size = new Map<YamlNode, number>();
+  readonly #height = new Map<YamlNode, number>();
+  readonly #onPath = new Set<YamlNode>();
+  #aliasCount = 0;
+
+  constructor(
+    private readonly source: string,
+    private readonly at: (offset: number) => SourcePlace,
+    private readonly limits: NodeLimits,
+  ) {}
+
+  #placeOf(node: YamlNode): SourcePlace {
+    return this.at(node.range?.[0] ?? 0);
+  }
+
+  /** Sums the children's expanded sizes (saturating past the limit) and heights. */
+  leave(node: YamlNode): Diagnostic[] | undefined {
+    const limits = this.limits;
+    let total = 1;
+    let tallest = 0;
+    for (const child of childrenOf(node)) {
+      total = Math.min(total + (this.#size.get(child) ?? 1), limits.maxNodes + 1);
+      tallest = Math.max(tallest, this.#height.get(child) ?? 0);
+    }
+    if (total > limits.maxNodes) return [aliasBomb(this.#placeOf(node), limits.maxNodes)];
+    this.#size.set(node, total);
+    this.#height.set(node, tallest + 1);
+    this.#onPath.delete(node);
+    return undefined;
+  }
+
+  /** An alias counts as its anchor's value, expanded where it stands. */
+  alias(node: Alias, depth: number): Diagnostic[] | undefined {
+    const limits = this.limits;
+    if (++this.#aliasCount > limits.maxAliases) {
+      return [
+        cartError(
+          'CART_ALIAS_LIMIT',
+          `More than ${limits.maxAliases} aliases (\`*name\`) in one file. Write the values out instead.`,
+          this.#placeOf(node),
+        ),
+      ];
+    }
+    const target = this.#anchors.get(node.source);
+    if (!target) {
+      this.out.push(
+        cartError(
+          'CART_YAML_SYNTAX',
+          `Alias *${node.source} has no anchor &${node.source} before it. Define the anchor first.`,
+          this.#placeOf(node),
+        ),
+      );
+      this.#size.set(node, 1);
+      this.#height.set(node, 0);
+      return undefined;
+    }
+    if (this.#onPath.has(target)) {
+      return [
+        cartError(
+          'CART_ALIAS_CYCLE',
+          `Alias *${node.source} is inside the value it refers to, which would make an endless value.`,
+          this.#placeOf(node),
+        ),
+      ];
+    }
+    const targetHeight = this.#height.get(target) ?? 0;
+    if (depth + targetHeight > limits.maxDepth) return [tooDeep(this.#placeOf(node), limits.maxDepth)];
+    this.#size.set(node, this.#size.get(target) ?? 1);
+    this.#height.set(node, targetHeight);
+    return undefined;
+  }
+
+  /** Checks a node that is not an alias; true when it is a collection whose children come next. */
+  enter(node: YamlNode): boolean {
+    if (node.anchor) this.#anchors.set(node.anchor, node);
+    const tagProblem = checkTag(node);
+    if (tagProblem) this.out.push(cartError('CART_UNKNOWN_TAG', tagProblem, this.#placeOf(node)));
+    if (isScalar(node)) {
+      const range = node.range ?? [0, 0];
+      const problem = tagProblem ? undefined : checkScalar(node.value, this.source.slice(range[0], range[1]));
+      if (problem) this.out.push(cartError(problem.code, problem.message, this.#placeOf(node)));
+      this.#size.set(node, 1);
+      this.#height.set(node, 0);
+      return false;
+    }
+    if (isMap(node)) this.out.push(...checkKeys(node, this.at));
+    this.#onPath.add(node);
+    return true;
+  }
 }
 
 function aliasBomb(place: SourcePlace, maxNodes: number): Diagnostic {

@@ -6,8 +6,17 @@
 import { estimateTokens } from '../tokens.ts';
 import type { LedgerScalar } from './events.ts';
 import { DEFAULT_SUMMARY_TOKEN_BUDGET } from './limits.ts';
-import { summaryIndexOf } from './summary-index.ts';
-import { type EntityRecord, type FactRecord, getFact, knowsFact, lookup, type World } from './world.ts';
+import { type SummaryIndex, summaryIndexOf } from './summary-index.ts';
+import {
+  type EntityRecord,
+  type FactRecord,
+  getFact,
+  knowsFact,
+  lookup,
+  type Scene,
+  type ThreadRecord,
+  type World,
+} from './world.ts';
 
 export interface SummaryCounts {
   readonly scene: number;
@@ -100,57 +109,108 @@ function factScore(fact: FactRecord, focus: ReadonlySet<string>, nearby: Readonl
  */
 export function summarizeWorld(world: World, options: SummaryOptions = {}): WorldSummary {
   const budget = options.tokenBudget ?? DEFAULT_SUMMARY_TOKEN_BUDGET;
-  const lines: string[] = [];
-  const pieces: SummaryPiece[] = [];
-  let used = 0;
-  const fits = (line: string, piece?: { id: string; why: string }): boolean => {
-    const cost = estimateTokens(`${line}\n`);
-    if (used + cost > budget) {
-      if (piece !== undefined) pieces.push({ ...piece, text: line, included: false });
-      return false;
-    }
-    lines.push(line);
-    if (piece !== undefined) pieces.push({ ...piece, text: line, included: true });
-    used += cost;
-    return true;
-  };
-
+  const out = new SummaryLines(budget);
   // Everything below reads the world through its summary index, so the cost is what the summary shows
   // (the scene's entities and facts, the open threads, the newest facts up to the budget), not the world.
   const index = summaryIndexOf(world);
   const scene = world.scene;
   const present = scene?.present.filter((k) => lookup(world.entities, k) !== undefined) ?? [];
-  const carriedBy = (key: string): string[] => [...(index.carried.get(key) ?? [])].sort();
 
-  let sceneIncluded = 0;
-  if (scene) {
-    const where = scene.location === undefined ? '' : ` at ${label(world, scene.location)}`;
-    const what = scene.summary === undefined ? '' : ` ${JSON.stringify(scene.summary)}`;
-    const piece = { id: 'scene', why: `the scene, set at turn ${scene.set.turn}` };
-    if (fits(`Scene (turn ${scene.set.turn})${where}:${what}`, piece)) sceneIncluded = 1;
-  }
-
-  let presentIncluded = 0;
-  if (sceneIncluded && present.length > 0 && fits('Present:')) {
-    for (const key of present) {
-      const piece = { id: `entity:${key}`, why: 'present in the scene' };
-      if (!fits(entityLine(world, lookup(world.entities, key)!, carriedBy(key)), piece)) break;
-      presentIncluded += 1;
-    }
-  }
-
+  const sceneIncluded = scene ? sceneSection(out, world, scene) : 0;
+  const presentIncluded = sceneIncluded ? presentSection(out, world, index, present) : 0;
   const open = [...index.openThreads.values()].sort(
     (a, b) => b.opened.turn - a.opened.turn || (a.key < b.key ? -1 : 1),
   );
-  let threadsIncluded = 0;
-  if (open.length > 0 && fits('Open threads:')) {
-    for (const t of open) {
-      const piece = { id: `thread:${t.key}`, why: `an open thread (opened at turn ${t.opened.turn})` };
-      if (!fits(`- [${t.key}] ${t.title}`, piece)) break;
-      threadsIncluded += 1;
-    }
-  }
+  const threadsIncluded = threadsSection(out, open);
+  const factCount = index.current.size;
+  const factsIncluded =
+    factCount > 0 ? factsSection(out, world, factRanking(index, scene, present), options.viewer) : 0;
 
+  const text = out.lines.join('\n');
+  return {
+    text,
+    tokens: estimateTokens(text),
+    budget,
+    included: {
+      scene: sceneIncluded,
+      present: presentIncluded,
+      threads: threadsIncluded,
+      facts: factsIncluded,
+    },
+    dropped: {
+      scene: scene && !sceneIncluded ? 1 : 0,
+      present: present.length - presentIncluded,
+      threads: open.length - threadsIncluded,
+      facts: factCount - factsIncluded,
+    },
+    pieces: out.pieces,
+  };
+}
+
+/** The summary's lines so far within the budget, with the receipt of every line offered. */
+class SummaryLines {
+  readonly lines: string[] = [];
+  readonly pieces: SummaryPiece[] = [];
+  #used = 0;
+
+  constructor(private readonly budget: number) {}
+
+  /** Adds `line` if it fits (and says so); a line with a `piece` leaves a receipt either way. */
+  fits(line: string, piece?: { id: string; why: string }): boolean {
+    const cost = estimateTokens(`${line}\n`);
+    if (this.#used + cost > this.budget) {
+      if (piece !== undefined) this.pieces.push({ ...piece, text: line, included: false });
+      return false;
+    }
+    this.lines.push(line);
+    if (piece !== undefined) this.pieces.push({ ...piece, text: line, included: true });
+    this.#used += cost;
+    return true;
+  }
+}
+
+function sceneSection(out: SummaryLines, world: World, scene: Scene): number {
+  const where = scene.location === undefined ? '' : ` at ${label(world, scene.location)}`;
+  const what = scene.summary === undefined ? '' : ` ${JSON.stringify(scene.summary)}`;
+  const piece = { id: 'scene', why: `the scene, set at turn ${scene.set.turn}` };
+  return out.fits(`Scene (turn ${scene.set.turn})${where}:${what}`, piece) ? 1 : 0;
+}
+
+function presentSection(
+  out: SummaryLines,
+  world: World,
+  index: SummaryIndex,
+  present: readonly string[],
+): number {
+  let included = 0;
+  if (present.length === 0 || !out.fits('Present:')) return 0;
+  for (const key of present) {
+    const carried = [...(index.carried.get(key) ?? [])].sort();
+    const piece = { id: `entity:${key}`, why: 'present in the scene' };
+    if (!out.fits(entityLine(world, lookup(world.entities, key)!, carried), piece)) break;
+    included += 1;
+  }
+  return included;
+}
+
+function threadsSection(out: SummaryLines, open: readonly ThreadRecord[]): number {
+  let included = 0;
+  if (open.length === 0 || !out.fits('Open threads:')) return 0;
+  for (const t of open) {
+    const piece = { id: `thread:${t.key}`, why: `an open thread (opened at turn ${t.opened.turn})` };
+    if (!out.fits(`- [${t.key}] ${t.title}`, piece)) break;
+    included += 1;
+  }
+  return included;
+}
+
+/** Current facts in the order the summary offers them, and the score of those touching the scene. */
+interface FactRanking {
+  readonly touching: ReadonlyMap<string, number>;
+  readonly ranked: () => Iterable<FactRecord>;
+}
+
+function factRanking(index: SummaryIndex, scene: Scene | null, present: readonly string[]): FactRanking {
   const focus = new Set<string>(present);
   if (scene?.location !== undefined) focus.add(scene.location);
   const nearby = new Set<string>();
@@ -173,44 +233,31 @@ export function summarizeWorld(world: World, options: SummaryOptions = {}): Worl
     for (const { fact } of scored) yield fact;
     for (const fact of index.newestFacts()) if (!touching.has(fact.id)) yield fact;
   }
-  const factCount = index.current.size;
-  let factsIncluded = 0;
-  const viewer = options.viewer;
-  let scanned = 0;
-  if (factCount > 0 && fits('Facts:')) {
-    for (const fact of ranked()) {
-      if (viewer !== undefined) {
-        // Unknown facts are passed over unnamed (not even a receipt): a viewer's summary never shows them.
-        if (++scanned > MAX_SUMMARY_FACTS_SCANNED) break;
-        if (!knowsFact(fact, viewer)) continue;
-      }
-      const about = touching.get(fact.id);
-      const why =
-        about === undefined || about === 0
-          ? `a fact that holds, newest first (recorded at turn ${fact.added.turn})`
-          : `a fact that holds about ${about >= 4 ? 'someone or somewhere in the scene' : 'something the scene holds'} (recorded at turn ${fact.added.turn})`;
-      if (!fits(factLine(world, fact), { id: `fact:${fact.id}`, why })) break;
-      factsIncluded += 1;
-    }
-  }
+  return { touching, ranked };
+}
 
-  const text = lines.join('\n');
-  return {
-    text,
-    tokens: estimateTokens(text),
-    budget,
-    included: {
-      scene: sceneIncluded,
-      present: presentIncluded,
-      threads: threadsIncluded,
-      facts: factsIncluded,
-    },
-    dropped: {
-      scene: scene && !sceneIncluded ? 1 : 0,
-      present: present.length - presentIncluded,
-      threads: open.length - threadsIncluded,
-      facts: factCount - factsIncluded,
-    },
-    pieces,
-  };
+function factsSection(
+  out: SummaryLines,
+  world: World,
+  { touching, ranked }: FactRanking,
+  viewer: string | undefined,
+): number {
+  let included = 0;
+  let scanned = 0;
+  if (!out.fits('Facts:')) return 0;
+  for (const fact of ranked()) {
+    if (viewer !== undefined) {
+      // Unknown facts are passed over unnamed (not even a receipt): a viewer's summary never shows them.
+      if (++scanned > MAX_SUMMARY_FACTS_SCANNED) break;
+      if (!knowsFact(fact, viewer)) continue;
+    }
+    const about = touching.get(fact.id);
+    const why =
+      about === undefined || about === 0
+        ? `a fact that holds, newest first (recorded at turn ${fact.added.turn})`
+        : `a fact that holds about ${about >= 4 ? 'someone or somewhere in the scene' : 'something the scene holds'} (recorded at turn ${fact.added.turn})`;
+    if (!out.fits(factLine(world, fact), { id: `fact:${fact.id}`, why })) break;
+    included += 1;
+  }
+  return included;
 }

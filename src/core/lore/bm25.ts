@@ -67,12 +67,8 @@ export function* buildBm25Steps(
   const building = new Map<string, { docs: number[]; tfs: number[] }>();
   for (let doc = 0; doc < n; doc++) {
     if (meter.due()) yield;
-    const document = documents[doc]!;
-    const tf = new Map<string, number>();
-    for (const term of tokenize(document.heading)) tf.set(term, (tf.get(term) ?? 0) + HEADING_BOOST);
-    for (const term of tokenize(document.text)) tf.set(term, (tf.get(term) ?? 0) + 1);
     let length = 0;
-    for (const [term, count] of tf) {
+    for (const [term, count] of termFrequencies(documents[doc]!)) {
       length += count;
       let postings = building.get(term);
       if (postings === undefined) {
@@ -87,17 +83,62 @@ export function* buildBm25Steps(
   const postingsOf = new Map<string, Postings>();
   for (const [term, p] of building)
     postingsOf.set(term, { docs: Int32Array.from(p.docs), tfs: Float32Array.from(p.tfs) });
-  const vocabulary = [...postingsOf.keys()].sort();
-  let totalLength = 0;
-  for (const length of lengths) totalLength += length;
-  const averageLength = n === 0 ? 1 : totalLength / n || 1;
+  return new Bm25Searcher(lengths, postingsOf);
+}
 
+/** How often each indexed word occurs in a document, its heading's words counting HEADING_BOOST times. */
+function termFrequencies(document: Bm25Document): Map<string, number> {
+  const tf = new Map<string, number>();
+  for (const term of tokenize(document.heading)) tf.set(term, (tf.get(term) ?? 0) + HEADING_BOOST);
+  for (const term of tokenize(document.text)) tf.set(term, (tf.get(term) ?? 0) + 1);
+  return tf;
+}
+
+class Bm25Searcher implements Bm25Index {
+  readonly #n: number;
+  readonly #vocabulary: readonly string[];
+  readonly #averageLength: number;
   // Scratch space reused by every search (lookups are synchronous, so never shared between two).
-  const scores = new Float64Array(n);
-  const touched = new Int32Array(n);
-  const seen = new Uint8Array(n);
+  readonly #scores: Float64Array;
+  readonly #touched: Int32Array;
+  readonly #seen: Uint8Array;
 
-  function expansions(prefix: string): string[] {
+  constructor(
+    private readonly lengths: Float32Array,
+    private readonly postingsOf: ReadonlyMap<string, Postings>,
+  ) {
+    const n = lengths.length;
+    this.#n = n;
+    this.#vocabulary = [...postingsOf.keys()].sort();
+    let totalLength = 0;
+    for (const length of lengths) totalLength += length;
+    this.#averageLength = n === 0 ? 1 : totalLength / n || 1;
+    this.#scores = new Float64Array(n);
+    this.#touched = new Int32Array(n);
+    this.#seen = new Uint8Array(n);
+  }
+
+  search(query: string, limit: number): Bm25Hit[] {
+    if (this.#n === 0 || limit <= 0) return [];
+    const count = this.#score(this.#weights(query));
+    return this.#best(count, limit);
+  }
+
+  /** The query's words at weight 1, and the longer words its long-enough words begin, at PREFIX_WEIGHT. */
+  #weights(query: string): Map<string, number> {
+    const weights = new Map<string, number>();
+    for (const term of tokenize(query)) {
+      weights.set(term, 1);
+      if (term.length >= PREFIX_MIN_LENGTH) {
+        for (const longer of this.#expansions(term))
+          weights.set(longer, Math.max(weights.get(longer) ?? 0, PREFIX_WEIGHT));
+      }
+    }
+    return weights;
+  }
+
+  #expansions(prefix: string): string[] {
+    const vocabulary = this.#vocabulary;
     let lo = 0;
     let hi = vocabulary.length;
     while (lo < hi) {
@@ -111,44 +152,48 @@ export function* buildBm25Steps(
     }
     if (found.length <= MAX_PREFIX_EXPANSIONS) return found;
     return found
-      .sort((a, b) => postingsOf.get(b)!.docs.length - postingsOf.get(a)!.docs.length || (a < b ? -1 : 1))
+      .sort(
+        (a, b) =>
+          this.postingsOf.get(b)!.docs.length - this.postingsOf.get(a)!.docs.length || (a < b ? -1 : 1),
+      )
       .slice(0, MAX_PREFIX_EXPANSIONS);
   }
 
-  function search(query: string, limit: number): Bm25Hit[] {
-    if (n === 0 || limit <= 0) return [];
-    const weights = new Map<string, number>();
-    for (const term of tokenize(query)) {
-      weights.set(term, 1);
-      if (term.length >= PREFIX_MIN_LENGTH) {
-        for (const longer of expansions(term))
-          weights.set(longer, Math.max(weights.get(longer) ?? 0, PREFIX_WEIGHT));
-      }
-    }
+  /** Adds each weighted word's BM25 score into the scratch scores; returns how many documents it touched. */
+  #score(weights: ReadonlyMap<string, number>): number {
+    const n = this.#n;
+    const scores = this.#scores;
+    const seen = this.#seen;
     let count = 0;
     for (const [term, weight] of weights) {
-      const postings = postingsOf.get(term);
+      const postings = this.postingsOf.get(term);
       if (postings === undefined) continue;
       const df = postings.docs.length;
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
       for (let i = 0; i < df; i++) {
         const doc = postings.docs[i]!;
         const tf = postings.tfs[i]!;
-        const norm = tf + K1 * (1 - B + (B * lengths[doc]!) / averageLength);
+        const norm = tf + K1 * (1 - B + (B * this.lengths[doc]!) / this.#averageLength);
         if (seen[doc] === 0) {
           seen[doc] = 1;
-          touched[count++] = doc;
+          this.#touched[count++] = doc;
         }
         scores[doc] = scores[doc]! + (weight * idf * (tf * (K1 + 1))) / norm;
       }
     }
+    return count;
+  }
+
+  /** The best `limit` touched documents, clearing the scratch space as it reads it. */
+  #best(count: number, limit: number): Bm25Hit[] {
+    const scores = this.#scores;
     // Keep the best `limit` in a small sorted array; cheaper than sorting every touched document.
     const best: Bm25Hit[] = [];
     for (let i = 0; i < count; i++) {
-      const doc = touched[i]!;
+      const doc = this.#touched[i]!;
       const score = scores[doc]!;
       scores[doc] = 0;
-      seen[doc] = 0;
+      this.#seen[doc] = 0;
       if (score <= 0) continue;
       if (best.length === limit) {
         const worst = best[limit - 1]!;
@@ -165,6 +210,4 @@ export function* buildBm25Steps(
     }
     return best;
   }
-
-  return { search };
 }

@@ -4,6 +4,7 @@
 // batches replay under the cartridge's policy. No model is called: the records hold the models' decisions.
 
 import type { Session, Turn, TurnLog, TurnNode } from '../../adapters/store/index.ts';
+import type { Cartridge } from '../../core/cartridge/index.ts';
 import { type GameState, replayTurnRules } from '../turn/index.ts';
 import { type RollRecord, runEvent, unlabelled } from '../../core/yare/index.ts';
 import { canonicalJson } from './canonical.ts';
@@ -84,6 +85,27 @@ export async function verifySession(
     divergences,
   });
 
+  const start = await loadGenesis(store, library, sessionId, nodes, divergences);
+  if (start === undefined) return report(0);
+  checkGenesis(start, divergences);
+  await replayTurns(store, sessionId, nodes, start, divergences);
+  return report(await checkBranchLedgers(store, sessionId, nodes, start.cartridge, divergences));
+}
+
+interface Genesis {
+  readonly genesis: Turn;
+  readonly info: GenesisRecord;
+  readonly cartridge: Cartridge;
+}
+
+/** Turn 0 and the cartridge version its genesis record names; a divergence (and nothing) when either is missing. */
+async function loadGenesis(
+  store: TurnLog,
+  library: CartridgeLibrary,
+  sessionId: string,
+  nodes: readonly TurnNode[],
+  divergences: Divergence[],
+): Promise<Genesis | undefined> {
   const root = nodes.find((node) => node.parentId === null);
   const genesis = root && (await store.getTurn(sessionId, root.id));
   const genesisRecord = classifyRecord(genesis?.record);
@@ -94,7 +116,7 @@ export async function verifySession(
       kind: 'record',
       message: 'the first turn has no genesis record',
     });
-    return report(0);
+    return undefined;
   }
   const info: GenesisRecord = genesisRecord;
   const loaded = await library.load(info.cartridge.versionId).catch((error: unknown) => error as Error);
@@ -108,9 +130,12 @@ export async function verifySession(
           ? loaded.message
           : `cartridge version ${info.cartridge.versionId} is not stored`,
     });
-    return report(0);
+    return undefined;
   }
-  const { cartridge } = loaded;
+  return { genesis, info, cartridge: loaded.cartridge };
+}
+/** The stored cartridge is the one recorded, and turn 0 holds its initial state. */
+function checkGenesis({ genesis, info, cartridge }: Genesis, divergences: Divergence[]): void {
   if (cartridge.contentHash !== info.cartridge.contentHash) {
     divergences.push({
       turnId: genesis.id,
@@ -127,7 +152,16 @@ export async function verifySession(
       message: "turn 0's state is not the cartridge's initial state",
     });
   }
+}
 
+/** Every turn after the first, replayed on its parent's stored state (checkTurn), in seq order. */
+async function replayTurns(
+  store: TurnLog,
+  sessionId: string,
+  nodes: readonly TurnNode[],
+  { genesis, cartridge }: Genesis,
+  divergences: Divergence[],
+): Promise<void> {
   // States are read once each; a child needs only its parent's, so memory stays at one state per open branch
   // point when turns are visited in seq order (parents always come first).
   const states = new Map<string, unknown>([[genesis.id, genesis.state]]);
@@ -155,7 +189,16 @@ export async function verifySession(
     remainingChildren.set(node.parentId, left);
     if (left === 0) states.delete(node.parentId);
   }
+}
 
+/** Each branch's ledger batches replay under the cartridge's policy; returns the number of branches. */
+async function checkBranchLedgers(
+  store: TurnLog,
+  sessionId: string,
+  nodes: readonly TurnNode[],
+  cartridge: Cartridge,
+  divergences: Divergence[],
+): Promise<number> {
   const ledger = cartridgeLedger(cartridge);
   const parents = new Set(nodes.map((node) => node.parentId));
   const leaves = nodes.filter((node) => !parents.has(node.id));
@@ -174,7 +217,7 @@ export async function verifySession(
       });
     }
   }
-  return report(leaves.length);
+  return leaves.length;
 }
 
 /**

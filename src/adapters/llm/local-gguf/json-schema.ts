@@ -36,6 +36,8 @@ function withDescription(out: Record<string, unknown>, schema: Record<string, un
   return out;
 }
 
+type Schema = Record<string, unknown>;
+
 function convert(schema: unknown, path: string, depth: number): GrammarSchema {
   if (depth > MAX_SCHEMA_DEPTH)
     throw new RangeError(`${path}: nested deeper than ${MAX_SCHEMA_DEPTH} (MAX_SCHEMA_DEPTH)`);
@@ -61,67 +63,35 @@ function convert(schema: unknown, path: string, depth: number): GrammarSchema {
   const type =
     schema.type ??
     (isObject(schema.properties) ? 'object' : schema.items !== undefined ? 'array' : undefined);
-  if (Array.isArray(type)) {
-    const scalars = type.filter((t): t is string => (SCALARS as readonly string[]).includes(t as string));
-    if (scalars.length === type.length) return withDescription({ type: scalars }, schema);
-    // A mixed union such as ["object", "null"]: one branch per type.
-    return withDescription(
-      { oneOf: type.map((t, index) => convert({ ...schema, type: t }, `${path}.type[${index}]`, depth + 1)) },
-      schema,
-    );
-  }
+  if (Array.isArray(type)) return convertTypeList(schema, type, path, depth);
+  return convertTyped(schema, type, path, depth);
+}
+
+function convertTypeList(
+  schema: Schema,
+  type: readonly unknown[],
+  path: string,
+  depth: number,
+): GrammarSchema {
+  const scalars = type.filter((t): t is string => (SCALARS as readonly string[]).includes(t as string));
+  if (scalars.length === type.length) return withDescription({ type: scalars }, schema);
+  // A mixed union such as ["object", "null"]: one branch per type.
+  return withDescription(
+    { oneOf: type.map((t, index) => convert({ ...schema, type: t }, `${path}.type[${index}]`, depth + 1)) },
+    schema,
+  );
+}
+
+function convertTyped(schema: Schema, type: unknown, path: string, depth: number): GrammarSchema {
   switch (type) {
-    case 'object': {
-      const properties: Record<string, GrammarSchema> = {};
-      if (isObject(schema.properties)) {
-        for (const [key, value] of Object.entries(schema.properties)) {
-          properties[key] = convert(value, `${path}.${key}`, depth + 1);
-        }
-      }
-      const out: Record<string, unknown> = { type: 'object', properties };
-      if (Array.isArray(schema.required)) out.required = schema.required.filter((k) => k in properties);
-      const extra = schema.additionalProperties;
-      // JSON Schema allows extra keys unless told otherwise; a grammar that allows them lets a model
-      // ramble in keys of its own, so they are offered only when the schema describes them.
-      out.additionalProperties = isObject(extra) ? convert(extra, `${path}.*`, depth + 1) : false;
-      return withDescription(out, schema);
-    }
-    case 'array': {
-      const out: Record<string, unknown> = { type: 'array' };
-      if (schema.items !== undefined && !Array.isArray(schema.items))
-        out.items = convert(schema.items, `${path}[]`, depth + 1);
-      if (typeof schema.minItems === 'number')
-        out.minItems = Math.min(schema.minItems, MAX_GRAMMAR_REPETITION);
-      if (typeof schema.maxItems === 'number')
-        out.maxItems = Math.min(schema.maxItems, MAX_GRAMMAR_REPETITION);
-      return withDescription(out, schema);
-    }
-    case 'string': {
-      const out: Record<string, unknown> = { type: 'string' };
-      if (typeof schema.minLength === 'number')
-        out.minLength = Math.min(schema.minLength, MAX_GRAMMAR_REPETITION);
-      if (typeof schema.maxLength === 'number')
-        out.maxLength = Math.min(schema.maxLength, MAX_GRAMMAR_REPETITION);
-      if (schema.format === 'date-time' || schema.format === 'date' || schema.format === 'time')
-        out.format = schema.format;
-      return withDescription(out, schema);
-    }
-    case 'integer': {
-      const { minimum, maximum } = schema;
-      if (
-        typeof minimum === 'number' &&
-        typeof maximum === 'number' &&
-        Number.isFinite(minimum) &&
-        Number.isFinite(maximum) &&
-        maximum >= minimum &&
-        Math.floor(maximum) - Math.ceil(minimum) < MAX_INTEGER_ENUM
-      ) {
-        const values: number[] = [];
-        for (let n = Math.ceil(minimum); n <= Math.floor(maximum); n++) values.push(n);
-        return withDescription(values.length === 1 ? { const: values[0] } : { enum: values }, schema);
-      }
-      return withDescription({ type }, schema);
-    }
+    case 'object':
+      return convertObject(schema, path, depth);
+    case 'array':
+      return convertArray(schema, path, depth);
+    case 'string':
+      return convertString(schema);
+    case 'integer':
+      return convertInteger(schema);
     case 'number':
     case 'boolean':
     case 'null':
@@ -131,6 +101,60 @@ function convert(schema: unknown, path: string, depth: number): GrammarSchema {
     default:
       throw new TypeError(`${path}: unknown type ${JSON.stringify(type)}`);
   }
+}
+
+function convertObject(schema: Schema, path: string, depth: number): GrammarSchema {
+  const properties: Record<string, GrammarSchema> = {};
+  if (isObject(schema.properties)) {
+    for (const [key, value] of Object.entries(schema.properties)) {
+      properties[key] = convert(value, `${path}.${key}`, depth + 1);
+    }
+  }
+  const out: Record<string, unknown> = { type: 'object', properties };
+  if (Array.isArray(schema.required)) out.required = schema.required.filter((k) => k in properties);
+  const extra = schema.additionalProperties;
+  // JSON Schema allows extra keys unless told otherwise; a grammar that allows them lets a model
+  // ramble in keys of its own, so they are offered only when the schema describes them.
+  out.additionalProperties = isObject(extra) ? convert(extra, `${path}.*`, depth + 1) : false;
+  return withDescription(out, schema);
+}
+
+function convertArray(schema: Schema, path: string, depth: number): GrammarSchema {
+  const out: Record<string, unknown> = { type: 'array' };
+  if (schema.items !== undefined && !Array.isArray(schema.items))
+    out.items = convert(schema.items, `${path}[]`, depth + 1);
+  if (typeof schema.minItems === 'number') out.minItems = Math.min(schema.minItems, MAX_GRAMMAR_REPETITION);
+  if (typeof schema.maxItems === 'number') out.maxItems = Math.min(schema.maxItems, MAX_GRAMMAR_REPETITION);
+  return withDescription(out, schema);
+}
+
+function convertString(schema: Schema): GrammarSchema {
+  const out: Record<string, unknown> = { type: 'string' };
+  if (typeof schema.minLength === 'number')
+    out.minLength = Math.min(schema.minLength, MAX_GRAMMAR_REPETITION);
+  if (typeof schema.maxLength === 'number')
+    out.maxLength = Math.min(schema.maxLength, MAX_GRAMMAR_REPETITION);
+  if (schema.format === 'date-time' || schema.format === 'date' || schema.format === 'time')
+    out.format = schema.format;
+  return withDescription(out, schema);
+}
+
+/** A small finite range becomes an enum of its values; any other integer is just an integer. */
+function convertInteger(schema: Schema): GrammarSchema {
+  const { minimum, maximum } = schema;
+  if (
+    typeof minimum === 'number' &&
+    typeof maximum === 'number' &&
+    Number.isFinite(minimum) &&
+    Number.isFinite(maximum) &&
+    maximum >= minimum &&
+    Math.floor(maximum) - Math.ceil(minimum) < MAX_INTEGER_ENUM
+  ) {
+    const values: number[] = [];
+    for (let n = Math.ceil(minimum); n <= Math.floor(maximum); n++) values.push(n);
+    return withDescription(values.length === 1 ? { const: values[0] } : { enum: values }, schema);
+  }
+  return withDescription({ type: 'integer' }, schema);
 }
 
 /** A JSON Schema as node-llama-cpp's grammar schema; throws naming the place of what it cannot take. */

@@ -7,9 +7,15 @@ import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import { HISTORY_MAX_CHARS, HISTORY_MAX_TURNS } from '../limits.ts';
 import type { RouteRegistry } from '../openapi.ts';
+import { z } from 'zod';
 import { atTurnQuery, errorSchema, historyResponse, sessionParams } from '../schemas.ts';
 import { memberTurnView, viewerOf } from '../member-views.ts';
 import { guarded } from './guard.ts';
+
+/** `limit`: the newest turns wanted (the web client opens a story from its newest few, docs/web.md). */
+const historyQuery = atTurnQuery.extend({
+  limit: z.coerce.number().int().min(1).max(HISTORY_MAX_TURNS).optional(),
+});
 
 export function registerHistoryRoutes(api: RouteRegistry, deps: AppDeps): void {
   const { service, store } = deps;
@@ -19,9 +25,9 @@ export function registerHistoryRoutes(api: RouteRegistry, deps: AppDeps): void {
       method: 'get',
       path: '/v1/sessions/:id/history',
       tag: 'turns',
-      summary: `The turns of the branch ending at \`turnId\` (the head by default), oldest first, as players see them: at most the newest ${HISTORY_MAX_TURNS} (fewer when their stored content passes ${HISTORY_MAX_CHARS} characters). \`complete\` is false when older turns were left out; ask again with the oldest turn’s \`parentId\`.`,
+      summary: `The turns of the branch ending at \`turnId\` (the head by default), oldest first, as players see them: at most the newest ${HISTORY_MAX_TURNS} (fewer when their stored content passes ${HISTORY_MAX_CHARS} characters). \`complete\` is false when older turns were left out; ask again with the oldest turn’s \`parentId\`. \`limit\` asks for fewer (1 to ${HISTORY_MAX_TURNS}).`,
       params: sessionParams,
-      query: atTurnQuery,
+      query: historyQuery,
       responses: {
         200: { description: 'The branch', schema: historyResponse },
         404: { description: 'No such session or turn', schema: errorSchema },
@@ -34,7 +40,7 @@ export function registerHistoryRoutes(api: RouteRegistry, deps: AppDeps): void {
         const viewer = viewerOf(access);
         const turnId = query.turnId ?? session.headTurnId;
         const branch = await store.getBranch(params.id, turnId, {
-          limit: HISTORY_MAX_TURNS,
+          limit: query.limit ?? HISTORY_MAX_TURNS,
           maxChars: HISTORY_MAX_CHARS,
         });
         if (branch === undefined) throw new ApiError(404, 'not_found', `turn ${turnId} not found`);

@@ -124,10 +124,10 @@ export class PlayApi {
 
   /**
    * The branch ending at `turnId`, oldest first: its newest turns (the server caps an answer); when
-   * `complete` is false, ask again from the oldest turn's parent.
+   * `complete` is false, ask again from the oldest turn's parent. `limit`: at most that many.
    */
-  history(id: string, turnId: string) {
-    const path = `${sessionPath(id)}/history?turnId=${encodeURIComponent(turnId)}`;
+  history(id: string, turnId: string, limit?: number) {
+    const path = `${sessionPath(id)}/history?turnId=${encodeURIComponent(turnId)}${limit ? `&limit=${limit}` : ''}`;
     return this.#http.answer(historyResponse, 'GET', path);
   }
 

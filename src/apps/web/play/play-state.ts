@@ -67,6 +67,8 @@ export type PlayAction =
       readonly nodes: readonly NodeView[];
       readonly turns: ReadonlyMap<string, TurnView>;
     }
+  /** More turns read (older ones, as the player scrolls up). */
+  | { readonly type: 'turns'; readonly turns: ReadonlyMap<string, TurnView> }
   | { readonly type: 'fields'; readonly fields: readonly SchemaFieldView[] }
   | { readonly type: 'started' }
   | { readonly type: 'finished' }
@@ -90,6 +92,8 @@ export function playReducer(model: PlayModel, action: PlayAction): PlayModel {
   switch (action.type) {
     case 'read':
       return { ...model, session: action.session, nodes: action.nodes, turns: action.turns };
+    case 'turns':
+      return { ...model, turns: action.turns };
     case 'fields':
       return { ...model, fields: action.fields };
     case 'started':
@@ -120,8 +124,9 @@ export function playReducer(model: PlayModel, action: PlayAction): PlayModel {
 }
 
 /**
- * The story shown: the turns of the head's branch that were read, oldest first; while an edited message
- * is replayed (`after`), it stops where the new branch starts.
+ * The story shown: the newest turns of the head's branch that were read, oldest first, back to the first
+ * one not read yet (older turns are read as the player scrolls up); while an edited message is replayed
+ * (`after`), it stops where the new branch starts.
  */
 export function storyOf(
   tree: Tree,
@@ -132,10 +137,14 @@ export function storyOf(
   if (!session) return [];
   const ids = lineage(tree, session.headTurnId);
   const cut = after ? ids.indexOf(after) : -1;
-  return (cut >= 0 ? ids.slice(0, cut + 1) : ids).flatMap((id) => {
-    const t = turns.get(id);
-    return t ? [t] : [];
-  });
+  const branch = cut >= 0 ? ids.slice(0, cut + 1) : ids;
+  const story: TurnView[] = [];
+  for (let i = branch.length - 1; i >= 0; i--) {
+    const t = turns.get(branch[i] as string);
+    if (!t) break;
+    story.push(t);
+  }
+  return story.reverse();
 }
 
 export function phaseLabel(phase: string): PhaseLabel {
@@ -203,6 +212,11 @@ export function messageOf(error: unknown): string {
   if (error instanceof Error && error.name === 'AbortError')
     return 'Stopped: the turn was cancelled and nothing was saved.';
   return error instanceof Error ? error.message : String(error);
+}
+
+/** A failure that is no turn's (a read of the story): shown, with nothing to retry or put back. */
+export function readErrorOf(error: unknown): PlayError {
+  return { kind: 'other', message: messageOf(error), retry: null, input: null };
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   useApp,
   useClient,
 } from '../app/context.ts';
+import { useStableCallback } from '../lib/stable-callback.ts';
 import { Checkbox } from '../ui/checkbox.tsx';
 import { PlayApi } from './play-api.ts';
 import { Composer } from './composer.tsx';
@@ -48,9 +49,14 @@ export function Play({ sessionId }: { sessionId: string }) {
   // At a shared table only the owner and game masters steer the story (docs/multiplayer.md).
   const [steers, setSteers] = useState(true);
 
+  const onSwipe = useStableCallback((id: string) => void play.swipe(id));
+  const onEdit = useStableCallback((turnId: string, text: string) => void play.edit(turnId, text));
+  const onOlder = useStableCallback(() => void play.older());
+
+  // To the story's end when a turn is added or streams on (not when older turns are drawn above).
   useEffect(() => {
     end.current?.scrollIntoView?.({ block: 'end' });
-  }, [story.length, live?.narration.length]);
+  }, [story[story.length - 1]?.id, live?.narration.length]);
   useEffect(() => {
     if (!running && !pending) input.current?.focus();
   }, [running, pending]);
@@ -78,8 +84,9 @@ export function Play({ sessionId }: { sessionId: string }) {
           disabled={running || pending !== null || !steers}
           showRules={showRules}
           autoReadTurnId={autoReadTurnId}
-          onSwipe={(id) => void play.swipe(id)}
-          onEdit={(turnId, text) => void play.edit(turnId, text)}
+          onSwipe={onSwipe}
+          onEdit={onEdit}
+          onOlder={onOlder}
         />
         <div ref={end} class="story-end" />
         {info.speech === true ? (

@@ -1,6 +1,9 @@
-// The story of the play screen: every turn of the branch (the player's words, editable; the narration with
-// its swipes and, when shown, the rules' outcome) and the turn being played, streamed.
-import { useState } from 'preact/hooks';
+// The story of the play screen: the turns of the branch (the player's words, editable; the narration with
+// its swipes and, when shown, the rules' outcome) and the turn being played, streamed. Only the newest
+// turns are drawn (a window that grows as the player scrolls up, reading older pages when needed), and a
+// turn is drawn again only when something it shows changed, so the story costs the same at any length.
+import { memo } from 'preact/compat';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { describeOutcome, MAX_INPUT_CHARS, type PublicOutcome } from '../../../engine/turn/browser.ts';
 import type { TurnView } from '../../contract/index.ts';
 import { type Swipes, swipesOf, type Tree } from './tree.ts';
@@ -8,6 +11,7 @@ import { DiceIcon } from '../ui/icons.tsx';
 import { Markdown } from '../ui/markdown-view.tsx';
 import { gameEventText } from './story-events.ts';
 import type { LiveTurn } from './play-state.ts';
+import { OLDER_PAGE_TURNS, OPEN_TURNS } from './turn-cache.ts';
 import { TurnMedia } from './turn-media.tsx';
 
 export function StoryLog(props: {
@@ -20,21 +24,41 @@ export function StoryLog(props: {
   showRules: boolean;
   /** The turn read aloud as soon as it is shown (a new turn, with auto-read on), if any. */
   autoReadTurnId?: string | null;
+  /** Stable callbacks (the turns are memoised on them). */
   onSwipe: (id: string) => void;
   onEdit: (turnId: string, text: string) => void;
+  /** Reads the next older page of the branch (the story holds only its newest turns read so far). */
+  onOlder: () => void;
 }) {
   const { story, tree, head } = props;
   const headSwipes = head ? swipesOf(tree, head.id) : undefined;
+  // How many of the newest turns are drawn: grows as the player scrolls up, and starts again from the
+  // newest when the head moves (a turn played, undone, swiped or jumped to), so the page stays small.
+  const [span, setSpan] = useState({ headId: head?.id, drawn: OPEN_TURNS });
+  const drawn = span.headId === head?.id ? span.drawn : OPEN_TURNS;
+  const start = Math.max(0, story.length - drawn);
+  const shown = story.slice(start);
+  // Older turns exist when the oldest shown is not the first message (read or not yet).
+  const hasEarlier = start > 0 || (story[0] !== undefined && story[0].parentId !== null);
+  const list = useRef<HTMLOListElement>(null);
+  useKeepPlace(list, shown[0]?.id);
+
+  const earlier = useCallback(() => {
+    setSpan({ headId: head?.id, drawn: drawn + OLDER_PAGE_TURNS });
+    if (story.length < drawn + OLDER_PAGE_TURNS) props.onOlder();
+  }, [story.length, drawn, head?.id, props.onOlder]);
+
   return (
     <div role="log" aria-label="Story" aria-live="polite" aria-relevant="additions text">
-      <ol class="story" data-testid="story">
-        {story.map((turn, i) => (
+      <ol class="story" data-testid="story" ref={list}>
+        {hasEarlier ? <EarlierTurns onShow={earlier} /> : null}
+        {shown.map((turn, i) => (
           <StoryTurn
             key={turn.id}
             turn={turn}
-            swipes={i === story.length - 1 ? headSwipes : swipesOf(tree, turn.id)}
+            swipes={i === shown.length - 1 ? headSwipes : swipesOf(tree, turn.id)}
             onSwipe={props.onSwipe}
-            onEdit={(text) => props.onEdit(turn.id, text)}
+            onEdit={props.onEdit}
             disabled={props.disabled}
             showRules={props.showRules}
             autoRead={turn.id === props.autoReadTurnId}
@@ -46,41 +70,117 @@ export function StoryLog(props: {
   );
 }
 
-function StoryTurn(props: {
-  turn: TurnView;
-  swipes: Swipes | undefined;
-  onSwipe: (id: string) => void;
-  onEdit: (text: string) => void;
-  disabled: boolean;
-  showRules: boolean;
-  autoRead: boolean;
-}) {
-  const { turn } = props;
+/**
+ * Keeps what the player reads in place when older turns are drawn above it: the turn that was first
+ * before the change is moved back to where it was (browsers without scroll anchoring would jump).
+ */
+function useKeepPlace(list: { readonly current: HTMLOListElement | null }, firstId: string | undefined) {
+  const before = useRef<{ id: string; top: number } | null>(null);
+  const drawnFirst = useRef<string | undefined>(undefined);
+  // Measured during render, before the DOM changes, only when the first turn is about to change.
+  if (firstId !== drawnFirst.current && drawnFirst.current !== undefined && list.current) {
+    const el = list.current.querySelector(`[data-turn-id="${CSS.escape(drawnFirst.current)}"]`);
+    before.current = el ? { id: drawnFirst.current, top: el.getBoundingClientRect().top } : null;
+  }
+  useLayoutEffect(() => {
+    drawnFirst.current = firstId;
+    const was = before.current;
+    before.current = null;
+    if (!was || !list.current) return;
+    const el = list.current.querySelector(`[data-turn-id="${CSS.escape(was.id)}"]`);
+    if (!el) return;
+    const moved = el.getBoundingClientRect().top - was.top;
+    if (moved !== 0) window.scrollBy(0, moved);
+  }, [firstId]);
+}
+
+/** The top of the story while older turns exist: drawn (or read) when it comes near the screen, or pressed. */
+function EarlierTurns({ onShow }: { onShow: () => void }) {
+  const item = useRef<HTMLLIElement>(null);
+  const show = useRef(onShow);
+  show.current = onShow;
+  useEffect(() => {
+    const el = item.current;
+    if (!el || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) show.current();
+      },
+      { rootMargin: '800px 0px 0px 0px' },
+    );
+    // Watched from the next frame on: the screen scrolls to the story's end first.
+    const frame = requestAnimationFrame(() => observer.observe(el));
+    return () => {
+      cancelAnimationFrame(frame);
+      observer.disconnect();
+    };
+  }, []);
   return (
-    <>
-      {turn.input !== null && turn.input !== '' ? (
-        <PlayerMessage
-          input={turn.input}
-          by={playedBy(turn)}
-          disabled={props.disabled}
-          onEdit={props.onEdit}
-        />
-      ) : null}
-      {turn.narration !== '' || turn.parentId === null ? (
-        <NarratorMessage
-          turn={turn}
-          swipes={props.swipes}
-          disabled={props.disabled}
-          showRules={props.showRules}
-          autoRead={props.autoRead}
-          onSwipe={props.onSwipe}
-        />
-      ) : null}
-    </>
+    <li class="earlier" ref={item}>
+      <button type="button" data-testid="story-earlier" onClick={() => show.current()}>
+        Earlier turns
+      </button>
+    </li>
   );
 }
 
-/** What the player sent; free text can be edited and played again (a new branch from the same parent). */
+interface TurnProps {
+  turn: TurnView;
+  swipes: Swipes | undefined;
+  onSwipe: (id: string) => void;
+  onEdit: (turnId: string, text: string) => void;
+  disabled: boolean;
+  showRules: boolean;
+  autoRead: boolean;
+}
+
+const sameSwipes = (a: Swipes | undefined, b: Swipes | undefined): boolean =>
+  a === b ||
+  (a !== undefined &&
+    b !== undefined &&
+    a.index === b.index &&
+    a.count === b.count &&
+    a.previous === b.previous &&
+    a.next === b.next);
+
+/** A turn is drawn again only when what it shows changed (turns are immutable; swipes are compared). */
+const StoryTurn = memo(
+  function StoryTurn(props: TurnProps) {
+    const { turn } = props;
+    return (
+      <>
+        {turn.input !== null && turn.input !== '' ? (
+          <PlayerMessage
+            turnId={turn.id}
+            input={turn.input}
+            by={playedBy(turn)}
+            disabled={props.disabled}
+            onEdit={props.onEdit}
+          />
+        ) : null}
+        {turn.narration !== '' || turn.parentId === null ? (
+          <NarratorMessage
+            turn={turn}
+            swipes={props.swipes}
+            disabled={props.disabled}
+            showRules={props.showRules}
+            autoRead={props.autoRead}
+            onSwipe={props.onSwipe}
+          />
+        ) : null}
+      </>
+    );
+  },
+  (a, b) =>
+    a.turn === b.turn &&
+    a.disabled === b.disabled &&
+    a.showRules === b.showRules &&
+    a.autoRead === b.autoRead &&
+    a.onSwipe === b.onSwipe &&
+    a.onEdit === b.onEdit &&
+    sameSwipes(a.swipes, b.swipes),
+);
+
 /**
  * At a shared table, the name of the character who played a turn, or "Round" for a round (its input names
  * each character, docs/multiplayer.md); else undefined.
@@ -94,12 +194,14 @@ function playedBy(turn: object): string | undefined {
 /** The player's words as they typed them: each line its own (Markdown would join single newlines). */
 const keepLines = (text: string) => text.replace(/(?<=[^\n])\n(?=[^\n])/g, '  \n');
 
+/** What the player sent; free text can be edited and played again (a new branch from the same parent). */
 function PlayerMessage(props: {
+  turnId: string;
   input: string;
   /** Who played it at a shared table (their name stands where "You" would). */
   by?: string | undefined;
   disabled: boolean;
-  onEdit: (text: string) => void;
+  onEdit: (turnId: string, text: string) => void;
 }) {
   const [editing, setEditing] = useState<string | null>(null);
   const event = gameEventText(props.input);
@@ -141,7 +243,7 @@ function PlayerMessage(props: {
             const text = editing.trim();
             if (text === '') return;
             setEditing(null);
-            props.onEdit(text);
+            props.onEdit(props.turnId, text);
           }}
         >
           <textarea

@@ -31,16 +31,18 @@ export function TurnToolbar(props: {
             onClick={props.onUndo}
             disabled={running || !head?.parentId}
             data-testid="undo"
+            aria-label="Undo"
           >
-            <UndoIcon /> Undo
+            <UndoIcon /> <span class="tool-label">Undo</span>
           </button>
           <button
             type="button"
             onClick={props.onRegenerate}
             disabled={running || !head?.parentId || head.input === null}
             data-testid="regenerate"
+            aria-label="Regenerate"
           >
-            <RegenerateIcon /> Regenerate
+            <RegenerateIcon /> <span class="tool-label">Regenerate</span>
           </button>
         </>
       ) : null}
@@ -66,8 +68,9 @@ function GameTime({ state }: { state: TurnView['state'] | undefined }) {
     ? time
     : `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, '0')}-${String(date.getUTCDate()).padStart(2, '0')} ${String(date.getUTCHours()).padStart(2, '0')}:${String(date.getUTCMinutes()).padStart(2, '0')}`;
   return (
-    <span class="muted" style={{ marginLeft: 'auto' }} data-testid="game-time">
-      Game time: {shown}
+    <span class="muted" style={{ marginLeft: 'auto' }} data-testid="game-time" title="Game time">
+      <span class="tool-label">Game time: </span>
+      {shown}
     </span>
   );
 }

@@ -1,8 +1,9 @@
 // The play screen's hook: the play state (play-state.ts, one reducer) and the actions that change it. Every
 // action (play, regenerate, undo, jump, swipe, load a save) ends by re-reading the session head, so the
-// screen always shows what the server committed; turns already read are kept (turn-cache.ts).
+// screen always shows what the server committed; turns already read are kept (turn-cache.ts), and the story
+// opens from its newest turns, older ones read as the player scrolls up (`older`).
 import { useEffect, useMemo, useReducer, useRef } from 'preact/hooks';
-import type { TurnView } from '../../contract/index.ts';
+import type { NodeView, TurnView } from '../../contract/index.ts';
 import { storedStrict } from '../app/context.ts';
 import { ApiFailure } from '../lib/errors.ts';
 import type { PlayApi, StreamEvent, TurnBody } from './play-api.ts';
@@ -12,13 +13,15 @@ import {
   liveStep,
   messageOf,
   type PlayAction,
+  type PlayModel,
   playErrorOf,
   playReducer,
+  readErrorOf,
   type SentTurn,
   storyOf,
 } from './play-state.ts';
-import { readBranch } from './turn-cache.ts';
-import { buildTree, leafOf, lineage } from './tree.ts';
+import { OLDER_PAGE_TURNS, OPEN_TURNS, readBranchEnd, sessionTurns } from './turn-cache.ts';
+import { buildTree, lineage, swipeTarget, type Tree, withTurns } from './tree.ts';
 
 /** The turn as sent: in strict mode when this browser's setting says so (app/context.ts, STRICT_STORAGE). */
 function asSent(body: TurnBody): TurnBody {
@@ -37,9 +40,7 @@ function readGame(
   dispatch: (action: PlayAction) => void,
 ): () => void {
   let cancelled = false;
-  const failed = (e: unknown) =>
-    !cancelled &&
-    dispatch({ type: 'failed', error: { kind: 'other', message: messageOf(e), retry: null, input: null } });
+  const failed = (e: unknown) => !cancelled && dispatch({ type: 'failed', error: readErrorOf(e) });
   reload().catch(failed);
   api
     .schema(sessionId)
@@ -50,37 +51,81 @@ function readGame(
   };
 }
 
+/**
+ * The reads of a game's story: the turns read (`cache`, kept across screens), the tree as last read
+ * (`nodes`, for an action to add to: the reducer's copy is a render behind), `reload` and `older`.
+ */
+function useStoryReads(
+  api: PlayApi,
+  sessionId: string,
+  model: PlayModel,
+  dispatch: (action: PlayAction) => void,
+  tree: Tree,
+  storyLength: number,
+) {
+  const cache = useRef<Map<string, TurnView>>(sessionTurns(sessionId));
+  const readingOlder = useRef(false);
+  const nodes = useRef<readonly NodeView[]>(model.nodes);
+  nodes.current = model.nodes;
+
+  /**
+   * Re-reads the session and the newest turns on the head's branch. The tree is read whole only when it is
+   * not known (`known` undefined: opening, a failure, the Reload button) or does not hold the new head (a
+   * turn another client played); after an action the client adds what it committed (`withTurns`).
+   */
+  const reload = async (known?: readonly NodeView[]): Promise<void> => {
+    const [session, fetched] = await Promise.all([
+      api.session(sessionId),
+      known === undefined ? api.tree(sessionId) : null,
+    ]);
+    let tree = fetched ?? known ?? [];
+    if (!tree.some((node) => node.id === session.headTurnId)) tree = await api.tree(sessionId);
+    const ids = lineage(buildTree(tree), session.headTurnId);
+    await readBranchEnd(api, sessionId, cache.current, ids, OPEN_TURNS);
+    dispatch({ type: 'read', session, nodes: tree, turns: new Map(cache.current) });
+  };
+
+  /** Reads the next older page of the story (the player scrolled up to the oldest turn shown). */
+  const older = async (): Promise<void> => {
+    if (readingOlder.current || !model.session) return;
+    readingOlder.current = true;
+    try {
+      const ids = lineage(tree, model.session.headTurnId);
+      await readBranchEnd(api, sessionId, cache.current, ids, storyLength + OLDER_PAGE_TURNS);
+      dispatch({ type: 'turns', turns: new Map(cache.current) });
+    } finally {
+      readingOlder.current = false;
+    }
+  };
+  return { cache, nodes, reload, older };
+}
+
 export function usePlay(
   api: PlayApi,
   sessionId: string,
   reportModel: (failing: boolean) => void = () => undefined,
 ) {
   const [model, dispatch] = useReducer(playReducer, initialPlay);
-  const cache = useRef(new Map<string, TurnView>());
+  /** The turn last shown under each version swiped away from (tree.ts swipeTarget). */
+  const chosen = useRef(new Map<string, string>());
   const abort = useRef<AbortController | null>(null);
   const tree = useMemo(() => buildTree(model.nodes), [model.nodes]);
-
-  /** Re-reads the session, its tree and the turns on the head's branch. */
-  const reload = async (): Promise<void> => {
-    const [session, nodes] = await Promise.all([api.session(sessionId), api.tree(sessionId)]);
-    await readBranch(api, sessionId, cache.current, lineage(buildTree(nodes), session.headTurnId));
-    dispatch({ type: 'read', session, nodes, turns: new Map(cache.current) });
-  };
-
-  useEffect(() => {
-    const stopReading = readGame(api, sessionId, reload, dispatch);
-    return () => {
-      stopReading();
-      abort.current?.abort();
-    };
-  }, [sessionId]);
-
   const { session, turns, live } = model;
   const story = useMemo(
     () => storyOf(tree, session, turns, live?.after ?? null),
     [tree, session, turns, live?.after],
   );
   const head = session ? (turns.get(session.headTurnId) ?? null) : null;
+  const { cache, nodes, reload, older } = useStoryReads(api, sessionId, model, dispatch, tree, story.length);
+
+  useEffect(() => {
+    cache.current = sessionTurns(sessionId);
+    const stopReading = readGame(api, sessionId, reload, dispatch);
+    return () => {
+      stopReading();
+      abort.current?.abort();
+    };
+  }, [sessionId]);
 
   /** Runs one action at a time; a failure is shown, and the story re-read in case it moved on. */
   const run = async (action: () => Promise<void>, turn: SentTurn | null = null): Promise<void> => {
@@ -103,18 +148,23 @@ export function usePlay(
     }
   };
 
-  /** Shows a turn as it streams in, then re-reads the story it was committed to. */
+  /** Shows a turn as it streams in, then re-reads the story it was committed to (the tree plus that turn). */
   const stream = async (start: LiveTurn, events: AsyncGenerator<StreamEvent>): Promise<void> => {
     let current = start;
+    const committed: NodeView[] = [];
     dispatch({ type: 'live', live: current });
     try {
       for await (const event of events) {
         if (event.event === 'failed') throw event.failure;
-        if (event.event === 'committed') cache.current.set(event.data.turn.id, event.data.turn);
+        if (event.event === 'committed') {
+          cache.current.set(event.data.turn.id, event.data.turn);
+          const { id, parentId, depth, siblingIndex, seq, createdAt } = event.data.turn;
+          committed.push({ id, parentId, depth, siblingIndex, seq, createdAt });
+        }
         current = liveStep(current, event);
         dispatch({ type: 'live', live: current });
       }
-      await reload();
+      await reload(withTurns(nodes.current, committed));
     } finally {
       dispatch({ type: 'live', live: null });
     }
@@ -139,7 +189,7 @@ export function usePlay(
   const move = (to: () => Promise<unknown>) =>
     run(async () => {
       await to();
-      await reload();
+      await reload(nodes.current);
     });
   const expected = session?.headTurnId;
 
@@ -164,9 +214,13 @@ export function usePlay(
     /** Moves the head to a turn (the tree, a loaded save); playing on from there makes a branch. */
     jump: (turnId: string) => move(() => api.moveHead(sessionId, turnId, expected)),
     /** Shows another swipe of a turn: the head moves to where that alternative leads. */
-    swipe: (siblingId: string) => move(() => api.moveHead(sessionId, leafOf(tree, siblingId), expected)),
+    swipe: (siblingId: string) =>
+      move(() =>
+        api.moveHead(sessionId, swipeTarget(tree, expected ?? '', siblingId, chosen.current), expected),
+      ),
     stop: () => abort.current?.abort(),
     reload: () => run(reload),
+    older: () => older().catch((e: unknown) => dispatch({ type: 'failed', error: readErrorOf(e) })),
     turnCached: (id: string) => turns.get(id),
   };
 }

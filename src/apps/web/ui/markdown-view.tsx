@@ -1,6 +1,7 @@
 // Renders the Markdown tree with Preact elements. Every string goes through Preact as text (escaped); no
 // HTML is ever injected, so model text cannot run script or restyle the page.
 import type { ComponentChildren } from 'preact';
+import { useMemo } from 'preact/hooks';
 import { type Block, type Inline, parseMarkdown } from '../lib/markdown.ts';
 
 function inlines(nodes: readonly Inline[]): ComponentChildren[] {
@@ -73,8 +74,9 @@ function blocks(nodes: readonly Block[]): ComponentChildren[] {
   });
 }
 
+/** Parsed once per text (a turn's narration is immutable; a streamed one is parsed as it grows). */
 export function Markdown({ text }: { text: string }) {
-  const parsed = parseMarkdown(text);
+  const parsed = useMemo(() => parseMarkdown(text), [text]);
   return (
     <div class="md">
       {blocks(parsed.blocks)}

@@ -16,7 +16,12 @@ import {
   RULES_SCRIPT_TIME_MS,
 } from './limits.ts';
 import { formatRulesPath, GeneratedYamlIndex, placeInStack, placeOfRulesPath } from './places.ts';
-import { DEFAULT_SANDBOX_LIMITS, type RulesSandbox, type SandboxLimits } from './sandbox-port.ts';
+import {
+  DEFAULT_SANDBOX_LIMITS,
+  type RulesSandbox,
+  type SandboxLimits,
+  type SandboxResult,
+} from './sandbox-port.ts';
 
 export * from './limits.ts';
 export * from './sandbox-port.ts';
@@ -35,6 +40,18 @@ export type RulesScriptResult =
     }
   | { readonly ok: false; readonly diagnostics: Diagnostic[] };
 
+type ToSource = (line: number, col: number) => { line: number; col: number };
+
+/** The file a rules script came from, and how to place a finding in it. */
+interface ScriptFile {
+  readonly source: string;
+  readonly path: string;
+  /** The short, fixed name the sandbox runs it under. */
+  readonly sandboxFile: string;
+  readonly start: SourcePlace;
+  readonly toSource: ToSource;
+}
+
 export function rulesFromScript(
   source: string,
   language: RulesScriptLanguage,
@@ -43,15 +60,10 @@ export function rulesFromScript(
   limits: SandboxLimits = DEFAULT_SANDBOX_LIMITS,
 ): RulesScriptResult {
   const start: SourcePlace = { file: path, line: 1, col: 1 };
-  const fail = (code: CartridgeCode, message: string, place: SourcePlace = start): RulesScriptResult => ({
-    ok: false,
-    diagnostics: [cartError(code, message, place)],
-  });
-
   // The sandbox sees a short, fixed file name, so its stack lines are easy to find and reveal no folder.
   const sandboxFile = language === 'ts' ? 'yare.ts.js' : 'yare.js';
   let code = source;
-  let toSource = (line: number, col: number) => ({ line, col });
+  let toSource: ToSource = (line, col) => ({ line, col });
   if (language === 'ts') {
     const transpiled = sandbox.transpile(source, 'yare.ts');
     if (!transpiled.ok) {
@@ -69,33 +81,48 @@ export function rulesFromScript(
     code = transpiled.code;
     toSource = transpiled.toSource;
   }
-
+  const file: ScriptFile = { source, path, sandboxFile, start, toSource };
   const result = sandbox.run(code, sandboxFile, limits);
+  if (result.kind !== 'ok') return runFailure(result, file, limits);
+  return rulesOfJson(result.json, file);
+}
+
+function failure(code: CartridgeCode, message: string, place: SourcePlace): RulesScriptResult {
+  return { ok: false, diagnostics: [cartError(code, message, place)] };
+}
+
+/** Why the module gave no rules object: one of the sandbox's limits, or the module's own error. */
+function runFailure(
+  result: Exclude<SandboxResult, { kind: 'ok' }>,
+  file: ScriptFile,
+  limits: SandboxLimits,
+): RulesScriptResult {
   switch (result.kind) {
-    case 'ok':
-      break;
     case 'timeout':
-      return fail(
+      return failure(
         'CART_RULES_SCRIPT_LIMIT',
         `The rules module did not finish within ${result.waitedMs} ms and was stopped (RULES_SCRIPT_TIME_MS is ${RULES_SCRIPT_TIME_MS}, plus SANDBOX_GRACE_MS). Look for a loop that never ends, or a huge nested value.`,
+        file.start,
       );
     case 'crashed':
-      return fail(
+      return failure(
         'CART_RULES_SCRIPT_LIMIT',
         `The rules module broke the sandbox and was stopped (${clip(result.message)}). Look for very deep recursion or a huge allocation.`,
+        file.start,
       );
     case 'too-large':
-      return fail(
+      return failure(
         'CART_RULES_SCRIPT_LIMIT',
         `The rules object is ${result.chars} characters as JSON; the limit is ${limits.maxJsonChars} (MAX_RULES_JSON_CHARS is ${MAX_RULES_JSON_CHARS}).`,
+        file.start,
       );
     case 'error': {
-      const at = placeInStack(result.stack, sandboxFile);
-      const place = at ? { file: path, ...toSource(at.line, at.col) } : start;
+      const at = placeInStack(result.stack, file.sandboxFile);
+      const place = at ? { file: file.path, ...file.toSource(at.line, at.col) } : file.start;
       const limit = limitMessage(result.message, limits);
       const during = result.phase === 'serialize' ? ' while its default export was converted to JSON' : '';
-      if (limit) return fail('CART_RULES_SCRIPT_LIMIT', `The rules module ${limit}${during}.`, place);
-      return fail(
+      if (limit) return failure('CART_RULES_SCRIPT_LIMIT', `The rules module ${limit}${during}.`, place);
+      return failure(
         result.phase === 'shape' ? 'CART_RULES_SCRIPT_SHAPE' : 'CART_RULES_SCRIPT',
         `${result.phase === 'shape' ? 'The rules module is not usable: ' : `${clip(result.name)}${during}: `}${clip(result.message)}`,
         place,
@@ -106,32 +133,36 @@ export function rulesFromScript(
       throw new Error(`unreachable ${String(unreachable)}`);
     }
   }
+}
 
+/** The rules object as YAML text, with the map from places in that text back to the author's file. */
+function rulesOfJson(json: string, file: ScriptFile): RulesScriptResult {
   let value: unknown;
   try {
-    value = JSON.parse(result.json);
+    value = JSON.parse(json);
   } catch {
-    return fail('CART_RULES_SCRIPT_SHAPE', 'The rules object did not come out as valid JSON.');
+    return failure('CART_RULES_SCRIPT_SHAPE', 'The rules object did not come out as valid JSON.', file.start);
   }
   const depth = jsonDepth(value);
   if (depth > MAX_YAML_DEPTH) {
-    return fail(
+    return failure(
       'CART_TOO_DEEP',
       `The rules object nests ${depth} levels deep; the limit is ${MAX_YAML_DEPTH} (MAX_YAML_DEPTH), as for yare.yaml.`,
+      file.start,
     );
   }
   const yaml = stringify(value, { lineWidth: 0, aliasDuplicateObjects: false });
-  const generatedFile = `${path}.generated.yaml`;
+  const generatedFile = `${file.path}.generated.yaml`;
   let index: GeneratedYamlIndex | undefined;
   const remap = (diagnostic: Diagnostic): Diagnostic => {
     if (diagnostic.place?.file !== generatedFile) return diagnostic;
     index ??= new GeneratedYamlIndex(yaml);
     const rulesPath = index.pathAt(diagnostic.place.line, diagnostic.place.col);
-    const written = placeOfRulesPath(source, rulesPath);
+    const written = placeOfRulesPath(file.source, rulesPath);
     return {
       ...diagnostic,
       message: `${diagnostic.message} (in the rules object at ${formatRulesPath(rulesPath)})`,
-      place: { file: path, line: written?.line ?? 1, col: written?.col ?? 1 },
+      place: { file: file.path, line: written?.line ?? 1, col: written?.col ?? 1 },
     };
   };
   return { ok: true, yaml, generatedFile, remap };

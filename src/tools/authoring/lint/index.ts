@@ -8,6 +8,7 @@ import { chunkLore, tokenize } from '../../../core/lore/index.ts';
 import {
   type DomainSchema,
   ENGINE_FIELDS as ENGINE_FIELD_TYPES,
+  type EventDef,
   type Expr,
   type FieldSchema,
   type Operand,
@@ -36,86 +37,130 @@ const MAX_TABLE_SPAN = 100_000;
 /** The engine's own fields: written by the engine, read by the client. */
 const ENGINE_FIELDS: ReadonlySet<string> = new Set(ENGINE_FIELD_TYPES.keys());
 
+type Warn = (code: LintCode, message: string, place: SourcePlace | undefined) => void;
+type EventUses = ReturnType<typeof eventUses>;
+
+/** What the rules read and write, gathered over every event (and the macros) for the field checks. */
+interface RuleUses {
+  readonly called: Set<string>;
+  readonly reads: string[][];
+  readonly writes: Set<string>;
+  readonly usedMacros: Set<string>;
+  dynamicWrites: boolean;
+}
+
 export function lintCartridge(cartridge: Cartridge): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const warn = (code: LintCode, message: string, place: SourcePlace | undefined) =>
+  const warn: Warn = (code, message, place) =>
     out.push(place ? { severity: 'warning', code, message, place } : { severity: 'warning', code, message });
   const rules = cartridge.rules;
 
-  const called = new Set<string>();
-  const reads: string[][] = [];
-  const writes = new Set<string>();
-  const usedMacros = new Set<string>();
-  let dynamicWrites = false;
   const macros = macroReads(rules);
-  reads.push(...macros.reads);
-  for (const m of macros.macros) usedMacros.add(m);
-
-  const usesOf = new Map([...rules.events.values()].map((e) => [e.name, eventUses(e.steps)]));
-  /** Notes an event adds, with those of the events it calls (they share one list of notes). */
-  const notesOf = (name: string): { count: number; reads: string[][] } => {
-    const out: string[][] = [];
-    let count = 0;
-    const seen = new Set<string>();
-    const stack = [name];
-    while (stack.length > 0) {
-      const next = stack.pop()!;
-      if (seen.has(next)) continue;
-      seen.add(next);
-      const uses = usesOf.get(next);
-      if (!uses) continue;
-      out.push(...uses.noteReads);
-      count += uses.notes;
-      stack.push(...uses.calls);
-    }
-    return { count, reads: out };
+  const all: RuleUses = {
+    called: new Set(),
+    reads: [...macros.reads],
+    writes: new Set(),
+    usedMacros: new Set(macros.macros),
+    dynamicWrites: false,
   };
+  const usesOf = new Map([...rules.events.values()].map((e) => [e.name, eventUses(e.steps)]));
   for (const event of rules.events.values()) {
     const uses = usesOf.get(event.name)!;
-    for (const c of uses.calls) called.add(c);
-    reads.push(...uses.reads);
-    for (const w of uses.writes) writes.add(w.path.join('.'));
-    for (const m of uses.macros) usedMacros.add(m);
-    dynamicWrites ||= uses.dynamicWrite;
-    // Numbers the event changes that no note mentions: the Narrator cannot tell them (once per field).
-    const notes = notesOf(event.name);
-    if (notes.count > 0) {
-      const mentioned = new Set(notes.reads.map((p) => p.join('.')));
-      const reported = new Set<string>();
-      for (const w of uses.writes) {
-        const field = fieldAt(rules.schema, w.path);
-        const dotted = `state.${w.path.join('.')}`;
-        if (field?.visibility !== 'public' || (field.type !== 'int' && field.type !== 'float')) continue;
-        if (reported.has(dotted)) continue;
-        const said =
-          [...mentioned].some(
-            (m) => m === dotted || m.startsWith(`${dotted}.`) || dotted.startsWith(`${m}.`),
-          ) || w.valueReads.some((r) => mentioned.has(r));
-        if (!said) {
-          reported.add(dotted);
-          warn(
-            'LINT_NOTE_SILENT',
-            `${dotted} changes in '${event.name}', but no note mentions it or the value written; the Narrator will not know. Add {${dotted}} to a note.`,
-            w.place,
-          );
-        }
-      }
-    }
-    walkSteps(event.steps, (step) => {
-      if (step.kind === 'branch') {
-        for (const arm of step.arms)
-          if (arm.test && isConstant(arm.test))
-            warn(
-              'LINT_CONSTANT_CONDITION',
-              `This condition does not depend on the state, inputs or dice: it is always ${arm.test.kind === 'const' ? 'the same' : 'true or always false'}.`,
-              arm.test.kind === 'expr' ? arm.test.place : step.place,
-            );
-      }
-      if (step.kind === 'table_roll') lintTable(step, warn);
-    });
+    gatherUses(all, uses);
+    lintSilentNotes(rules.schema, event.name, uses, notesReachedFrom(usesOf, event.name), warn);
+    lintEventSteps(event.steps, warn);
   }
 
-  for (const event of rules.events.values()) {
+  lintUnreachableEvents(rules.events.values(), all.called, warn);
+  for (const [name, expr] of rules.macros)
+    if (!all.usedMacros.has(name))
+      warn('LINT_MACRO_UNUSED', `Macro '${name}' is never used (macros.${name}).`, expr.place);
+  lintFieldUses(rules.schema, all, warn);
+
+  lintLore(cartridge, warn);
+  out.push(...lintValueTypes(rules));
+  // Findings are placed in the compiled rules; for yare.js/yare.ts those are where the author wrote them.
+  const place = cartridge.placeInRules;
+  return place === undefined ? out : out.map(place);
+}
+
+function gatherUses(all: RuleUses, uses: EventUses): void {
+  for (const c of uses.calls) all.called.add(c);
+  all.reads.push(...uses.reads);
+  for (const w of uses.writes) all.writes.add(w.path.join('.'));
+  for (const m of uses.macros) all.usedMacros.add(m);
+  all.dynamicWrites ||= uses.dynamicWrite;
+}
+
+/** Notes an event adds, with those of the events it calls (they share one list of notes). */
+function notesReachedFrom(
+  usesOf: ReadonlyMap<string, EventUses>,
+  name: string,
+): { count: number; reads: string[][] } {
+  const out: string[][] = [];
+  let count = 0;
+  const seen = new Set<string>();
+  const stack = [name];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    const uses = usesOf.get(next);
+    if (!uses) continue;
+    out.push(...uses.noteReads);
+    count += uses.notes;
+    stack.push(...uses.calls);
+  }
+  return { count, reads: out };
+}
+
+/** Numbers the event changes that no note mentions: the Narrator cannot tell them (once per field). */
+function lintSilentNotes(
+  schema: DomainSchema,
+  eventName: string,
+  uses: EventUses,
+  notes: { count: number; reads: string[][] },
+  warn: Warn,
+): void {
+  if (notes.count === 0) return;
+  const mentioned = new Set(notes.reads.map((p) => p.join('.')));
+  const reported = new Set<string>();
+  for (const w of uses.writes) {
+    const field = fieldAt(schema, w.path);
+    const dotted = `state.${w.path.join('.')}`;
+    if (field?.visibility !== 'public' || (field.type !== 'int' && field.type !== 'float')) continue;
+    if (reported.has(dotted)) continue;
+    const said =
+      [...mentioned].some((m) => m === dotted || m.startsWith(`${dotted}.`) || dotted.startsWith(`${m}.`)) ||
+      w.valueReads.some((r) => mentioned.has(r));
+    if (!said) {
+      reported.add(dotted);
+      warn(
+        'LINT_NOTE_SILENT',
+        `${dotted} changes in '${eventName}', but no note mentions it or the value written; the Narrator will not know. Add {${dotted}} to a note.`,
+        w.place,
+      );
+    }
+  }
+}
+
+function lintEventSteps(steps: readonly Step[], warn: Warn): void {
+  walkSteps(steps, (step) => {
+    if (step.kind === 'branch') {
+      for (const arm of step.arms)
+        if (arm.test && isConstant(arm.test))
+          warn(
+            'LINT_CONSTANT_CONDITION',
+            `This condition does not depend on the state, inputs or dice: it is always ${arm.test.kind === 'const' ? 'the same' : 'true or always false'}.`,
+            arm.test.kind === 'expr' ? arm.test.place : step.place,
+          );
+    }
+    if (step.kind === 'table_roll') lintTable(step, warn);
+  });
+}
+
+function lintUnreachableEvents(events: Iterable<EventDef>, called: ReadonlySet<string>, warn: Warn): void {
+  for (const event of events) {
     const reachable =
       !event.internal || event.triggerOn !== undefined || event.resolver || called.has(event.name);
     if (!reachable)
@@ -125,18 +170,16 @@ export function lintCartridge(cartridge: Cartridge): Diagnostic[] {
         event.place,
       );
   }
+}
 
-  for (const [name, expr] of rules.macros)
-    if (!usedMacros.has(name))
-      warn('LINT_MACRO_UNUSED', `Macro '${name}' is never used (macros.${name}).`, expr.place);
-
-  const readPaths = reads.filter((p) => p[0] === 'state').map((p) => p.slice(1).join('.'));
+function lintFieldUses(schema: DomainSchema, all: RuleUses, warn: Warn): void {
+  const readPaths = all.reads.filter((p) => p[0] === 'state').map((p) => p.slice(1).join('.'));
   const isRead = (path: string) =>
     readPaths.some((r) => r === path || path.startsWith(`${r}.`) || r.startsWith(`${path}.`));
   const isWritten = (path: string) =>
-    dynamicWrites ||
-    [...writes].some((w) => w === path || path.startsWith(`${w}.`) || w.startsWith(`${path}.`));
-  for (const field of fields(rules.schema)) {
+    all.dynamicWrites ||
+    [...all.writes].some((w) => w === path || path.startsWith(`${w}.`) || w.startsWith(`${path}.`));
+  for (const field of fields(schema)) {
     const path = field.path.join('.');
     if (ENGINE_FIELDS.has(path)) continue;
     const read = isRead(path);
@@ -154,12 +197,6 @@ export function lintCartridge(cartridge: Cartridge): Diagnostic[] {
         field.place,
       );
   }
-
-  lintLore(cartridge, warn);
-  out.push(...lintValueTypes(rules));
-  // Findings are placed in the compiled rules; for yare.js/yare.ts those are where the author wrote them.
-  const place = cartridge.placeInRules;
-  return place === undefined ? out : out.map(place);
 }
 
 function walkSteps(steps: readonly Step[], visit: (step: Step) => void): void {
@@ -243,10 +280,7 @@ function keyText(key: TableKey): string {
       : `${key.low}+`;
 }
 
-function lintTable(
-  step: Extract<Step, { kind: 'table_roll' }>,
-  warn: (code: LintCode, message: string, place: SourcePlace | undefined) => void,
-): void {
+function lintTable(step: Extract<Step, { kind: 'table_roll' }>, warn: Warn): void {
   const keys = step.table.map((row) => row.key);
   for (let i = 0; i < keys.length; i++)
     for (let j = i + 1; j < keys.length; j++) {
@@ -296,10 +330,7 @@ function bounds(key: TableKey): { low: number; high: number } {
       : { low: key.low, high: Number.POSITIVE_INFINITY };
 }
 
-function lintLore(
-  cartridge: Cartridge,
-  warn: (code: LintCode, message: string, place: SourcePlace | undefined) => void,
-) {
+function lintLore(cartridge: Cartridge, warn: Warn) {
   let chunks: ReturnType<typeof chunkLore>;
   try {
     chunks = chunkLore(cartridge.lore);

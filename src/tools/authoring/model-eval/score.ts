@@ -179,8 +179,26 @@ function distribution(values: readonly number[]): Distribution {
 
 const ratio = (a: number, b: number): number => (b === 0 ? 0 : Math.round((a / b) * 10_000) / 10_000);
 
+/** A turn's record, for the runs that got as far as recording one. */
+type RunRecord = NonNullable<CaseRun['record']>;
+type CaseResult = ReturnType<typeof scoreCase>;
+
 export function scoreRuns(runs: readonly CaseRun[]): EvalReport {
   const results = runs.map(scoreCase);
+  const records = runs.flatMap((r) => (r.record === undefined ? [] : [r.record]));
+  const online = records.filter((r) => r.mode === 'online');
+  return {
+    director: directorScore(runs, results),
+    toolCalls: toolCallScore(online),
+    ledger: ledgerScore(online),
+    fidelity: fidelityScore(online),
+    latency: latencyOf(runs),
+    cost: costOf(records),
+    errors: results.filter((r) => r.verdict === 'error').length,
+  };
+}
+
+function directorScore(runs: readonly CaseRun[], results: CaseResult[]): EvalReport['director'] {
   const confusion: Record<string, Record<string, number>> = Object.create(null);
   for (const [i, result] of results.entries()) {
     const expectedLabel = choiceLabel(runs[i]!.case.expect);
@@ -190,10 +208,36 @@ export function scoreRuns(runs: readonly CaseRun[]): EvalReport {
     row[actualLabel] = (row[actualLabel] ?? 0) + 1;
     confusion[expectedLabel] = row;
   }
-  const records = runs.flatMap((r) => (r.record === undefined ? [] : [r.record]));
-  const online = records.filter((r) => r.mode === 'online');
+  const correct = results.filter((r) => r.correct).length;
+  return {
+    cases: results.length,
+    correct,
+    accuracy: ratio(correct, results.length),
+    confusion,
+    results,
+  };
+}
+
+function toolCallScore(online: readonly RunRecord[]): EvalReport['toolCalls'] {
   const allTools = online.flatMap((r) => r.tools);
   const directorTurns = online.filter((r) => r.prompts.some((p) => p.role === 'director'));
+  return {
+    calls: allTools.length,
+    invalid: allTools.filter((t) => !t.ok).length,
+    refused: allTools.filter((t) => t.refused !== undefined).length,
+    repairs: online.reduce((n, r) => n + repairRounds(r.tools), 0),
+    roundsPerTurn: ratio(
+      directorTurns.reduce((n, r) => n + r.prompts.filter((p) => p.role === 'director').length, 0),
+      directorTurns.length,
+    ),
+    textInsteadOfToolCallRate: ratio(
+      online.filter((r) => r.tools.some((t) => t.fromText === true)).length,
+      online.length,
+    ),
+  };
+}
+
+function ledgerScore(online: readonly RunRecord[]): EvalReport['ledger'] {
   const proposals = online.filter((r) => r.ledger.status === 'applied' || r.ledger.status === 'unledgered');
   const reasons: Record<string, number> = Object.create(null);
   for (const record of online) {
@@ -202,24 +246,30 @@ export function scoreRuns(runs: readonly CaseRun[]): EvalReport {
       for (const issue of attempt.errors) reasons[issue.code] = (reasons[issue.code] ?? 0) + 1;
     }
   }
+  return {
+    proposals: proposals.length,
+    applied: online.filter((r) => r.ledger.status === 'applied').length,
+    refused: online.filter((r) => r.ledger.status === 'unledgered').length,
+    reasons,
+    appliedShare: ratio(online.filter((r) => r.ledger.status === 'applied').length, proposals.length),
+  };
+}
+
+function fidelityScore(online: readonly RunRecord[]): EvalReport['fidelity'] {
   const checked = online.filter((r) => r.fidelity !== undefined);
   const contradictions = checked.reduce((n, r) => n + (r.fidelity?.found.length ?? 0), 0);
-  const byRole = Object.fromEntries(
-    MODEL_ROLES.map((role) => [
-      role,
-      records.reduce(
-        (sum, r) => ({
-          calls: sum.calls + r.usage[role].calls,
-          inputTokens: sum.inputTokens + r.usage[role].inputTokens,
-          outputTokens: sum.outputTokens + r.usage[role].outputTokens,
-          cachedInputTokens: sum.cachedInputTokens + r.usage[role].cachedInputTokens,
-        }),
-        { calls: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
-      ),
-    ]),
-  ) as EvalReport['cost']['byRole'];
+  return {
+    checkedTurns: checked.length,
+    contradictions,
+    contradictionsPerTurn: ratio(contradictions, checked.length),
+    repaired: checked.filter((r) => r.fidelity?.outcome === 'repaired').length,
+    corrected: checked.filter((r) => r.fidelity?.outcome === 'corrected').length,
+  };
+}
+
+function latencyOf(runs: readonly CaseRun[]): EvalReport['latency'] {
   const calls = runs.flatMap((r) => r.calls);
-  const latency = Object.fromEntries(
+  return Object.fromEntries(
     MODEL_ROLES.map((role) => {
       const mine = calls.filter((c) => c.role === role);
       return [
@@ -234,54 +284,31 @@ export function scoreRuns(runs: readonly CaseRun[]): EvalReport {
       ];
     }),
   ) as EvalReport['latency'];
+}
+
+function costOf(records: readonly RunRecord[]): EvalReport['cost'] {
+  const byRole = Object.fromEntries(
+    MODEL_ROLES.map((role) => [
+      role,
+      records.reduce(
+        (sum, r) => ({
+          calls: sum.calls + r.usage[role].calls,
+          inputTokens: sum.inputTokens + r.usage[role].inputTokens,
+          outputTokens: sum.outputTokens + r.usage[role].outputTokens,
+          cachedInputTokens: sum.cachedInputTokens + r.usage[role].cachedInputTokens,
+        }),
+        { calls: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
+      ),
+    ]),
+  ) as EvalReport['cost']['byRole'];
   const total = (key: 'calls' | 'inputTokens' | 'outputTokens' | 'cachedInputTokens') =>
     MODEL_ROLES.reduce((n, role) => n + byRole[role][key], 0);
-  const correct = results.filter((r) => r.correct).length;
   return {
-    director: {
-      cases: results.length,
-      correct,
-      accuracy: ratio(correct, results.length),
-      confusion,
-      results,
-    },
-    toolCalls: {
-      calls: allTools.length,
-      invalid: allTools.filter((t) => !t.ok).length,
-      refused: allTools.filter((t) => t.refused !== undefined).length,
-      repairs: online.reduce((n, r) => n + repairRounds(r.tools), 0),
-      roundsPerTurn: ratio(
-        directorTurns.reduce((n, r) => n + r.prompts.filter((p) => p.role === 'director').length, 0),
-        directorTurns.length,
-      ),
-      textInsteadOfToolCallRate: ratio(
-        online.filter((r) => r.tools.some((t) => t.fromText === true)).length,
-        online.length,
-      ),
-    },
-    ledger: {
-      proposals: proposals.length,
-      applied: online.filter((r) => r.ledger.status === 'applied').length,
-      refused: online.filter((r) => r.ledger.status === 'unledgered').length,
-      reasons,
-      appliedShare: ratio(online.filter((r) => r.ledger.status === 'applied').length, proposals.length),
-    },
-    fidelity: {
-      checkedTurns: checked.length,
-      contradictions,
-      contradictionsPerTurn: ratio(contradictions, checked.length),
-      repaired: checked.filter((r) => r.fidelity?.outcome === 'repaired').length,
-      corrected: checked.filter((r) => r.fidelity?.outcome === 'corrected').length,
-    },
-    latency,
-    cost: {
-      turns: records.length,
-      inputTokens: total('inputTokens'),
-      outputTokens: total('outputTokens'),
-      cachedInputTokens: total('cachedInputTokens'),
-      modelCallsPerTurn: ratio(total('calls'), records.length),
-      byRole,
-    },
-    errors: results.filter((r) => r.verdict === 'error').length,
+    turns: records.length,
+    inputTokens: total('inputTokens'),
+    outputTokens: total('outputTokens'),
+    cachedInputTokens: total('cachedInputTokens'),
+    modelCallsPerTurn: ratio(total('calls'), records.length),
+    byRole,
   };
 }

@@ -53,6 +53,51 @@ export function looksLikeCard(value: unknown): boolean {
 
 export function normalizeCard(value: unknown, file: string): NormalizedCard {
   if (!isObject(value)) throw new ImportError('IMPORT_BAD_CARD', file, 'a character card is a JSON object');
+  const { spec, data } = specAndData(value, file);
+  const fields = new CardFields(value, data, file);
+  const name = fields.text('name', true).trim();
+  if (name === '')
+    throw new ImportError(
+      'IMPORT_BAD_CARD',
+      `${file}: ${data ? 'data.' : ''}name`,
+      'the character has no name',
+    );
+  const extensions = data?.extensions ?? value.extensions ?? {};
+  if (!isObject(extensions))
+    throw new ImportError('IMPORT_BAD_CARD', `${file}: data.extensions`, 'must be an object');
+  const assets = data?.assets;
+  if (assets !== undefined && assets !== null && !Array.isArray(assets))
+    throw new ImportError('IMPORT_BAD_CARD', `${file}: data.assets`, 'must be a list');
+  const text = (field: string) => fields.text(field);
+  return {
+    spec,
+    name,
+    nickname: text('nickname').trim(),
+    description: text('description'),
+    personality: text('personality'),
+    scenario: text('scenario'),
+    firstMessage: text('first_mes'),
+    exampleMessages: text('mes_example'),
+    alternateGreetings: fields.texts('alternate_greetings', MAX_ALTERNATE_GREETINGS),
+    groupOnlyGreetings: fields.texts('group_only_greetings', MAX_ALTERNATE_GREETINGS),
+    systemPrompt: text('system_prompt'),
+    postHistoryInstructions: text('post_history_instructions'),
+    creatorNotes: text('creator_notes') || text('creatorcomment'),
+    tags: fields
+      .texts('tags', 1_000)
+      .map((t) => t.trim())
+      .filter((t) => t !== ''),
+    creator: text('creator'),
+    characterVersion: text('character_version'),
+    characterBook: data?.character_book ?? value.character_book ?? undefined,
+    extensions,
+    assets: Array.isArray(assets) ? assets : [],
+    raw: value,
+  };
+}
+
+/** The card's spec, and its `data` object (V2 and V3 cards must have one; V1 cards have none). */
+function specAndData(value: Obj, file: string): { spec: CardSpec; data: Obj | undefined } {
   const spec: CardSpec =
     value.spec === 'chara_card_v3'
       ? 'v3'
@@ -68,8 +113,19 @@ export function normalizeCard(value: unknown, file: string): NormalizedCard {
   const data: Obj | undefined = spec === 'v1' ? undefined : isObject(value.data) ? value.data : undefined;
   if (spec !== 'v1' && data === undefined)
     throw new ImportError('IMPORT_BAD_CARD', `${file}: data`, `a ${value.spec} card needs a "data" object`);
+  return { spec, data };
+}
 
-  const text = (field: string, required = false): string => {
+/** Reads a card's text fields from `data` first, the top level (or its gradio name) second, within limits. */
+class CardFields {
+  constructor(
+    private readonly value: Obj,
+    private readonly data: Obj | undefined,
+    private readonly file: string,
+  ) {}
+
+  text(field: string, required = false): string {
+    const { value, data, file } = this;
     const fromData = data?.[field];
     const fromTop =
       value[field] ?? (GRADIO_NAMES[field] === undefined ? undefined : value[GRADIO_NAMES[field]]);
@@ -88,8 +144,10 @@ export function normalizeCard(value: unknown, file: string): NormalizedCard {
         `${chosen.length} characters; the limit is ${MAX_CARD_FIELD_CHARS} (MAX_CARD_FIELD_CHARS)`,
       );
     return chosen;
-  };
-  const texts = (field: string, max: number): string[] => {
+  }
+
+  texts(field: string, max: number): string[] {
+    const { value, data, file } = this;
     const v = data?.[field] ?? value[field];
     if (v === undefined || v === null) return [];
     const where = `${file}: ${data?.[field] !== undefined ? 'data.' : ''}${field}`;
@@ -106,43 +164,5 @@ export function normalizeCard(value: unknown, file: string): NormalizedCard {
         );
       return item;
     });
-  };
-
-  const name = text('name', true).trim();
-  if (name === '')
-    throw new ImportError(
-      'IMPORT_BAD_CARD',
-      `${file}: ${data ? 'data.' : ''}name`,
-      'the character has no name',
-    );
-  const extensions = data?.extensions ?? value.extensions ?? {};
-  if (!isObject(extensions))
-    throw new ImportError('IMPORT_BAD_CARD', `${file}: data.extensions`, 'must be an object');
-  const assets = data?.assets;
-  if (assets !== undefined && assets !== null && !Array.isArray(assets))
-    throw new ImportError('IMPORT_BAD_CARD', `${file}: data.assets`, 'must be a list');
-  return {
-    spec,
-    name,
-    nickname: text('nickname').trim(),
-    description: text('description'),
-    personality: text('personality'),
-    scenario: text('scenario'),
-    firstMessage: text('first_mes'),
-    exampleMessages: text('mes_example'),
-    alternateGreetings: texts('alternate_greetings', MAX_ALTERNATE_GREETINGS),
-    groupOnlyGreetings: texts('group_only_greetings', MAX_ALTERNATE_GREETINGS),
-    systemPrompt: text('system_prompt'),
-    postHistoryInstructions: text('post_history_instructions'),
-    creatorNotes: text('creator_notes') || text('creatorcomment'),
-    tags: texts('tags', 1_000)
-      .map((t) => t.trim())
-      .filter((t) => t !== ''),
-    creator: text('creator'),
-    characterVersion: text('character_version'),
-    characterBook: data?.character_book ?? value.character_book ?? undefined,
-    extensions,
-    assets: Array.isArray(assets) ? assets : [],
-    raw: value,
-  };
+  }
 }
