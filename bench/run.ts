@@ -28,6 +28,7 @@ const suites: Array<[string, () => Promise<Bench>]> = [
   ['model-files', async () => (await import('./model-files.ts')).benchModelFiles],
   ['explore', async () => (await import('./explore.ts')).benchExplore],
   ['turn-isolation', async () => (await import('./turn-isolation.ts')).benchTurnIsolation],
+  ['rebase', async () => (await import('./rebase.ts')).benchRebase],
   ['generator-isolation', async () => (await import('./generator-isolation.ts')).benchGeneratorIsolation],
   ['web-story', async () => (await import('./web-story.ts')).benchWebStory],
   ['knowledge-scoping', async () => (await import('./knowledge-scoping.ts')).benchKnowledgeScoping],

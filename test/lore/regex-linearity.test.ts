@@ -20,6 +20,9 @@ const FILES = [
   'src/core/cartridge/injection.ts',
   'src/core/text-policy.ts',
   'src/tools/interop/sillytavern/macros.ts',
+  // A chat front end's messages: anchors, names, nudges (the OpenAI-compatible endpoint).
+  'src/apps/server/openai/anchor.ts',
+  'src/apps/server/openai/transcript.ts',
 ];
 
 describe('the linearity rule', () => {

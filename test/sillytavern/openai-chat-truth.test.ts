@@ -2,15 +2,16 @@
 // a reply stopped or failed mid-stream), names written into the messages, edited messages, and the front
 // end's own generations, played against Lanternmere offline over real HTTP. After each request the tree
 // and state are what the chat shows: one session, no orphan or duplicate turns.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importSillyTavern } from '../../src/tools/interop/sillytavern/import.ts';
 import type { ChatModel, ModelSet } from '../../src/adapters/llm/types.ts';
 import { inputText } from '../../src/engine/session/messages.ts';
-import { NO_TURN_MARK } from '../../src/apps/server/openai/resolve.ts';
-import { startTestServer, type TestServer } from '../server/helpers.ts';
+import { NO_TURN_MARK } from '../../src/apps/server/openai/notes.ts';
+import { readAnchors } from '../../src/apps/server/openai/anchor.ts';
+import { LANTERNMERE_DIR, startTestServer, type TestServer } from '../server/helpers.ts';
 import { textResponse } from './helpers.ts';
 
 type Message = { role: string; content: string };
@@ -45,6 +46,11 @@ async function post(
   return { status: response.status, text, session: response.headers.get('x-mnesos-session'), raw };
 }
 
+/** A reply as the player reads it: without its anchors (invisible characters). */
+function visible(text: string): string {
+  return readAnchors(text).text;
+}
+
 async function sessions(): Promise<number> {
   return (await demo.store.listSessions('local-user')).length;
 }
@@ -67,14 +73,14 @@ describe('a chat through a front end, offline (Lanternmere)', () => {
 
   it('plays on after a refusal, with the names SillyTavern writes into the messages, in one session', async () => {
     const before = await sessions();
+    greeting = readFileSync(join(LANTERNMERE_DIR, 'first-message.md'), 'utf8').trim();
+    // A first message the game answers without a turn opens no game: nothing is left behind.
     const opening = await post([{ role: 'user', content: '/look' }], { model: 'Lanternmere' });
     expect(opening.status).toBe(200);
+    expect(opening.text.endsWith(NO_TURN_MARK)).toBe(true);
+    expect(opening.session).toBeNull();
+    expect(await sessions()).toBe(before);
     // The chat as SillyTavern sends it with "Character Names Behavior: Message Content".
-    const first = await demo.store.getTurn(
-      opening.session!,
-      (await demo.store.listTree(opening.session!))[0]!.id,
-    );
-    greeting = first!.narration;
     chat.push(
       {
         role: 'system',
@@ -89,7 +95,6 @@ describe('a chat through a front end, offline (Lanternmere)', () => {
     expect(refused.text).toContain('!help');
     expect(refused.text).not.toMatch(/(^|\s)\/help/);
     expect(refused.text.endsWith(NO_TURN_MARK)).toBe(true);
-    sessionId = refused.session!;
 
     chat.push(
       { role: 'assistant', content: `Lanternmere: ${refused.text}` },
@@ -97,8 +102,8 @@ describe('a chat through a front end, offline (Lanternmere)', () => {
     );
     const travelled = await post(chat);
     expect(travelled.status).toBe(200);
-    expect(travelled.session).toBe(sessionId);
-    expect(travelled.text).not.toContain('[MnesOS');
+    sessionId = travelled.session!;
+    expect(visible(travelled.text)).not.toContain('[MnesOS');
     chat.push(
       { role: 'assistant', content: `Lanternmere: ${travelled.text}` },
       { role: 'user', content: 'Wren: I buy a brine tonic.' },
@@ -115,8 +120,7 @@ describe('a chat through a front end, offline (Lanternmere)', () => {
     expect(buy!.parentId).toBe(travel!.id);
     expect(buy!.state.player.location).toBe('brine market');
     expect(buy!.state.player.inventory).toContain('brine tonic');
-    // "/look" was refused (no such command): its session was never played, and this chat took it over
-    // instead of opening another one — one session in all.
+    // The refusals opened no session of their own: one session in all.
     expect(await sessions()).toBe(before + 1);
   });
 
@@ -221,16 +225,40 @@ describe('a chat through a front end, offline (Lanternmere)', () => {
     expect(turns.find((t) => t.input === 'I go to the tallow rest.')!.parentId).toBe(head);
   });
 
-  it('concurrent identical first messages make one session', async () => {
+  it('identical first messages at once are two chats, two games; with one Idempotency-Key, one game and one turn', async () => {
     const before = await sessions();
     const first: Message[] = [
       { role: 'assistant', content: greeting },
       { role: 'user', content: 'I go to the reedmaze, twice at once.' },
     ];
+    // Nothing in two new chats tells them apart: each is its own conversation (none lands in the other's).
     const answers = await Promise.all([post(first), post(first)]);
-    expect(answers.map((a) => a.status).sort()).toContain(200);
-    for (const a of answers) expect([200, 409]).toContain(a.status);
-    expect(await sessions()).toBe(before + 1);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    expect(new Set(answers.map((a) => a.session)).size).toBe(2);
+    expect(await sessions()).toBe(before + 2);
+    // A retry carries its key: the same game, the turn played once.
+    const call = () =>
+      demo.call('/openai/v1/chat/completions', {
+        method: 'POST',
+        json: { model: 'Lanternmere', messages: first },
+        headers: { 'idempotency-key': 'reedmaze-retry-1' },
+      });
+    const retried = await Promise.all([call(), call()]);
+    const statuses = retried.map((r) => r.status).sort();
+    expect(statuses[0]).toBe(200);
+    expect([200, 409]).toContain(statuses[1]);
+    const ids = new Set(
+      retried.filter((r) => r.status === 200).map((r) => r.headers.get('x-mnesos-session')),
+    );
+    expect(ids.size).toBe(1);
+    const [keyed] = [...ids];
+    expect(await sessions()).toBe(before + 3);
+    expect(
+      (await tree(keyed!)).filter((t) => t.input === 'I go to the reedmaze, twice at once.'),
+    ).toHaveLength(1);
+    const again = await call();
+    expect(again.headers.get('x-mnesos-session')).toBe(keyed);
+    expect(again.headers.get('x-mnesos-replayed')).toBe('true');
   });
 });
 
@@ -363,7 +391,7 @@ describe('an imported card through a front end', () => {
     rmSync(folder, { recursive: true, force: true });
   });
 
-  it('plays offline: look, talk and wait from the card, no turn spent, one session', async () => {
+  it('plays offline: look, talk and wait from the card, no turn spent, no game kept', async () => {
     const chat: Message[] = [
       { role: 'assistant', content: '*Mira opens the door.* Come in, Wren.' },
       { role: 'user', content: 'I look around.' },
@@ -377,8 +405,10 @@ describe('an imported card through a front end', () => {
     chat.push({ role: 'assistant', content: talk.text }, { role: 'user', content: 'I juggle three fish.' });
     const other = await post(chat, { model: 'Mira', server: offline });
     expect(other.text).toContain('you can look around, talk');
-    expect(new Set([look.session, talk.session, other.session]).size).toBe(1);
-    expect((await offline.store.listTree(look.session!)).length).toBe(1);
+    // Nothing was played: no game was kept for the chat (a streamed answer names the session it opened
+    // before it knows, in its headers; that session is removed with the answer).
+    expect([look.session, other.session]).toEqual([null, null]);
+    expect(await offline.store.listSessions('local-user')).toEqual([]);
   });
 
   it('Stop mid-stream stores nothing; the next message follows the last stored turn and says so', async () => {

@@ -10,6 +10,7 @@ import { importSillyTavern } from '../../src/tools/interop/sillytavern/import.ts
 import type { ChatModel, ModelRequest, ModelSet } from '../../src/adapters/llm/types.ts';
 import { inputText } from '../../src/engine/session/messages.ts';
 import { ModelError } from '../../src/adapters/llm/errors.ts';
+import { readAnchors } from '../../src/apps/server/openai/anchor.ts';
 import { CONTINUE_INPUT } from '../../src/apps/server/openai/conversation.ts';
 import { MAX_TRANSCRIPT_MESSAGES } from '../../src/apps/server/openai/transcript.ts';
 import { MAX_INPUT_CHARS } from '../../src/engine/turn/limits.ts';
@@ -112,6 +113,11 @@ afterAll(async () => {
 
 type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
+/** A reply as the player reads it: its anchors (which name its turn, in invisible characters) left out. */
+function shown(text: string): string {
+  return readAnchors(text).text;
+}
+
 function client(s: TestServer, options: { apiKey?: string; fetch?: typeof fetch } = {}): OpenAI {
   return new OpenAI({
     baseURL: `${s.url}/openai/v1`,
@@ -174,8 +180,11 @@ describe('the OpenAI-compatible endpoint with the openai client', () => {
       { role: 'user', content: 'Thank you. What is that light?' },
     ];
     const reply1 = await streamed(openai, history);
-    expect(reply1).toMatch(/^Narration \d+ for "Thank you\. What is that light\?"\./);
+    expect(shown(reply1)).toMatch(/^Narration \d+ for "Thank you\. What is that light\?"\./);
     expect(reply1).toContain('(context seen)');
+    // Its first characters are the anchors of its turn: invisible, and never part of the story.
+    expect(readAnchors(reply1).turnIds).toHaveLength(1);
+    expect(reply1.startsWith(shown(reply1))).toBe(false);
     const sessions = await server.store.listSessions('local-user');
     expect(sessions).toHaveLength(1);
     const sessionId = sessions[0]!.id;
@@ -191,7 +200,7 @@ describe('the OpenAI-compatible endpoint with the openai client', () => {
     // 3. Two swipes of that reply: siblings with the same parent and input.
     const swipe1 = await plain(openai, history);
     const swipe2 = await streamed(openai, history);
-    expect(new Set([reply2, swipe1, swipe2]).size).toBe(3);
+    expect(new Set([reply2, swipe1, swipe2].map(shown)).size).toBe(3);
 
     // 4. A retried request: the first answer is lost on the way back; the client retries with the same
     // Idempotency-Key, and the stored turn comes back instead of a new one.
@@ -212,7 +221,8 @@ describe('the OpenAI-compatible endpoint with the openai client', () => {
     expect((await turnsOf(server, sessionId)).length).toBe(before + 1);
     const fireTurns = (await turnsOf(server, sessionId)).filter((t) => t.input === 'I sit by the fire.');
     expect(fireTurns).toHaveLength(1);
-    expect(fireTurns[0]!.narration).toBe(retried);
+    expect(fireTurns[0]!.narration).toBe(shown(retried));
+    expect(readAnchors(retried).turnIds).toEqual([fireTurns[0]!.id]);
 
     // 5. An edit: the player rewrote their second message (the reply stays as shown); the turn is rebased
     // onto the edited message from its record (no model call) and the new message follows it.
@@ -231,10 +241,10 @@ describe('the OpenAI-compatible endpoint with the openai client', () => {
     const afterEdit = await turnsOf(server, sessionId);
     const first = afterEdit.find((t) => t.input === 'Thank you. What is that light?')!;
     const rebased = afterEdit.find((t) => t.input === 'Tell me about the moonstone, please.')!;
-    expect(rebased).toMatchObject({ parentId: first.id, narration: reply2 });
+    expect(rebased).toMatchObject({ parentId: first.id, narration: shown(reply2) });
     const sea = afterEdit.find((t) => t.input === 'I look out to sea.')!;
     expect(sea.parentId).toBe(rebased.id);
-    expect(sea.narration).toBe(branched);
+    expect(sea.narration).toBe(shown(branched));
     expect(branched).toContain('(context seen)');
 
     // 6. Continue: the transcript ends with the assistant's message; a turn extends the narration, and the
@@ -243,7 +253,7 @@ describe('the OpenAI-compatible endpoint with the openai client', () => {
     const continuation = await plain(openai, cont);
     const continued = (await turnsOf(server, sessionId)).find((t) => t.input === CONTINUE_INPUT)!;
     expect(continued.parentId).toBe(fireTurns[0]!.id);
-    expect(continued.narration).toBe(continuation);
+    expect(continued.narration).toBe(shown(continuation));
     const next: Message[] = [
       ...history,
       { role: 'assistant', content: `${retried} ${continuation}` },
@@ -309,18 +319,29 @@ describe('the OpenAI-compatible endpoint with the openai client', () => {
       { role: 'assistant', content: 'Hello.' },
       { role: 'user', content: 'A brand new chat begins here.' },
     ];
+    const first = await plain(openai, messages, { headers: {} });
+    messages.push({ role: 'assistant', content: first }, { role: 'user', content: 'And goes on here.' });
     const a = await plain(openai, messages, { headers: {} });
     const b = await plain(openai, messages, { headers: {} });
-    expect(b).not.toBe(a);
-    const session = (await server.store.listSessions('local-user')).find(
-      (s) => s.title?.includes('Mira') && s.turnCount === 3,
-    );
-    expect(session).toBeDefined();
-    const swipes = (await turnsOf(server, session!.id)).filter(
-      (t) => t.input === 'A brand new chat begins here.',
-    );
-    expect(swipes.map((t) => t.narration).sort()).toEqual([a, b].sort());
+    expect(shown(b)).not.toBe(shown(a));
+    const [turnId] = readAnchors(a).turnIds;
+    const sessionId = (await server.store.locateTurns('local-user', [turnId!]))[0]!.sessionId;
+    const swipes = (await turnsOf(server, sessionId)).filter((t) => t.input === 'And goes on here.');
+    expect(swipes.map((t) => t.narration).sort()).toEqual([shown(a), shown(b)].sort());
     expect(new Set(swipes.map((t) => t.parentId)).size).toBe(1);
+  });
+
+  it('the same first message again opens another game: nothing in it names the first one', async () => {
+    const openai = client(server);
+    const messages: Message[] = [
+      { role: 'assistant', content: 'Hello.' },
+      { role: 'user', content: 'Two chats begin alike.' },
+    ];
+    const a = await plain(openai, messages, { headers: {} });
+    const b = await plain(openai, messages, { headers: {} });
+    const [one] = await server.store.locateTurns('local-user', readAnchors(a).turnIds);
+    const [two] = await server.store.locateTurns('local-user', readAnchors(b).turnIds);
+    expect(one!.sessionId).not.toBe(two!.sessionId);
   });
 });
 
@@ -401,7 +422,7 @@ describe('the request SillyTavern sends', () => {
     expect(answer.status).toBe(200);
     expect(answer.body.object).toBe('chat.completion');
     expect(answer.body.choices[0].message).toMatchObject({ role: 'assistant' });
-    expect(answer.body.choices[0].message.content).toMatch(
+    expect(shown(answer.body.choices[0].message.content)).toMatch(
       /^Narration \d+ for "A SillyTavern-shaped hello\."\. \(context seen\)$/,
     );
   });
@@ -422,7 +443,10 @@ describe('the wire format SillyTavern reads', () => {
     expect(
       chunks.every((c) => c.object === 'chat.completion.chunk' && !('message' in c) && !('error' in c)),
     ).toBe(true);
-    expect(chunks.map((c) => c.choices[0].delta.content ?? '').join('')).toMatch(
+    // The first chunk carries the reply's anchors (its turn, the turn it follows) before any prose.
+    expect(readAnchors(chunks[0].choices[0].delta.content)).toMatchObject({ text: '' });
+    expect(readAnchors(chunks[0].choices[0].delta.content).turnIds).toHaveLength(1);
+    expect(shown(chunks.map((c) => c.choices[0].delta.content ?? '').join(''))).toMatch(
       /^Narration \d+ for "Wire format check\."/,
     );
     expect(chunks.at(-1).choices[0].finish_reason).toBe('stop');
@@ -498,9 +522,8 @@ describe('hostile and failing requests', () => {
     expect(events.at(-1)).toBe('data: [DONE]');
     const error = JSON.parse(events.at(-2)!.slice(6));
     expect(error.error).toMatchObject({ code: 'model_failed', type: 'server_error' });
-    const sessions = await failing.store.listSessions('local-user');
-    const turns = await failing.store.listTree(sessions[0]!.id);
-    expect(turns).toHaveLength(1); // the first message only
+    // Nothing stored: the session this first message opened is removed with its failure.
+    expect(await failing.store.listSessions('local-user')).toEqual([]);
   });
 
   it('without streaming, a model failure is a 502 with an error object', async () => {

@@ -14,12 +14,8 @@ import {
   sessionIdOf,
   sessionModelId,
 } from '../../src/apps/server/openai/models.ts';
-import {
-  isNoTurnReply,
-  NO_TURN_MARK,
-  noteBlock,
-  sameGreeting,
-} from '../../src/apps/server/openai/resolve.ts';
+import { isNoTurnReply, NO_TURN_MARK, noteBlock } from '../../src/apps/server/openai/notes.ts';
+import { sameGreeting } from '../../src/apps/server/openai/greeting.ts';
 import {
   comparable,
   MAX_NAME_PREFIX_CHARS,
@@ -215,29 +211,6 @@ describe('ConversationMemory', () => {
     expect(memory.undelivered('t0', 0, 1)).toBe(false);
     expect(memory.undelivered('t1', 0, 1)).toBe(true);
     expect(memory.undelivered(`t${MAX_UNDELIVERED}`, 0, 1)).toBe(true);
-  });
-  it('runs work of one key one after the other, and other keys alongside', async () => {
-    const memory = new ConversationMemory();
-    const order: string[] = [];
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const a = memory.serialized('k', async () => {
-      order.push('a start');
-      await gate;
-      order.push('a end');
-    });
-    const b = memory.serialized('k', async () => {
-      order.push('b');
-    });
-    const c = memory.serialized('other', async () => {
-      order.push('c');
-    });
-    await c;
-    release();
-    await Promise.all([a, b]);
-    expect(order).toEqual(['a start', 'c', 'a end', 'b']);
   });
 });
 

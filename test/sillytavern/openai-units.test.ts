@@ -24,8 +24,33 @@ describe('readTranscript', () => {
       kind: 'reply',
       context: 'Main prompt.\n\n[Start a new Chat]',
       greeting: 'Greeting.',
-      exchanges: [{ user: 'One.', assistant: 'Reply one.' }],
+      greetingAnchors: [],
+      greetingAt: [],
+      greetingAfter: [],
+      exchanges: [{ user: 'One.', assistant: 'Reply one.', anchors: [], at: [], after: [] }],
       user: 'Two\nparts',
+    });
+  });
+
+  it('removes each merged message’s own name, under a persona renamed between them, and no other colon', () => {
+    // A reload mid-stream: the first line's reply never came, the line is sent again after /persona Ash.
+    const t = readTranscript([
+      {
+        role: 'system',
+        content: "Write Lanternmere's next reply in a fictional chat between Lanternmere and Ash.",
+      },
+      { role: 'assistant', content: 'Lanternmere: Welcome.' },
+      { role: 'user', content: 'Wren: I look.' },
+      { role: 'assistant', content: 'Lanternmere: You see mist.' },
+      { role: 'user', content: 'Ash: I walk to the pier.' },
+      { role: 'user', content: 'Ash: I walk to the pier again.' },
+      { role: 'user', content: 'Note: this colon is mine.' },
+    ]);
+    expect(t).toMatchObject({
+      kind: 'reply',
+      greeting: 'Welcome.',
+      exchanges: [{ user: 'I look.', assistant: 'You see mist.' }],
+      user: 'I walk to the pier.\nI walk to the pier again.\nNote: this colon is mine.',
     });
   });
 

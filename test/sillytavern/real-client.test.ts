@@ -4,6 +4,7 @@
 // reply was played on are the chat's player messages and replies, with no duplicate or orphan turns.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,8 +14,10 @@ import { exportPngCard } from '../../src/tools/interop/sillytavern/export.ts';
 import type { ChatModel, ModelSet } from '../../src/adapters/llm/types.ts';
 import { ModelError } from '../../src/adapters/llm/errors.ts';
 import { inputText } from '../../src/engine/session/messages.ts';
-import { CONTINUE_INPUT } from '../../src/apps/server/openai/conversation.ts';
-import { comparable } from '../../src/apps/server/openai/transcript.ts';
+import { CONTINUE_INPUT, nextSpeakerInput } from '../../src/apps/server/openai/conversation.ts';
+import { comparable, withoutPrefix } from '../../src/apps/server/openai/transcript.ts';
+import { readAnchors } from '../../src/apps/server/openai/anchor.ts';
+import { engineCommand } from '../../src/apps/server/openai/commands.ts';
 import { startTestServer, type TestServer } from '../server/helpers.ts';
 import { LANTERNMERE } from '../turn/helpers.ts';
 import { launchChromium, screenshot } from '../web/helpers/browser.ts';
@@ -31,17 +34,21 @@ const LOAD_TIMEOUT_MS = 180_000;
 /** Player messages whose replies never finished in the chat (Stop, a failure): no turn holds them. */
 const UNPLAYED = ['I buy a brine tonic.', 'I call out to the ferryman.'];
 
-/** How the fake narrator answers the next request. */
-let mode: 'normal' | 'slow' | 'fail' = 'normal';
+/**
+ * How the fake narrator answers the next request; 'same' writes word for word the same reply every time
+ * (as offline play often does), so only the anchors tell two replies apart.
+ */
+let mode: 'normal' | 'slow' | 'fail' | 'same' = 'normal';
 let replies = 0;
+const numbered = (n: number) => (mode === 'same' ? 'Reply' : `Reply ${n}:`);
 const narrator: ChatModel = {
   id: 'st-narrator',
   async generate() {
-    return textResponse(`Reply ${++replies}: the lanterns burn.`);
+    return textResponse(`${numbered(++replies)} the lanterns burn.`);
   },
   async *stream(req) {
     const n = ++replies;
-    const text = `Reply ${n}: the lanterns burn on their iron posts and the fen breathes mist over the walkways.`;
+    const text = `${numbered(n)} the lanterns burn on their iron posts and the fen breathes mist over the walkways.`;
     const words = text.split(' ');
     for (const [i, word] of words.entries()) {
       if (req.signal?.aborted) throw req.signal.reason;
@@ -86,6 +93,45 @@ function startSillyTavern(port: number, data: string): Promise<number> {
       },
     );
   });
+}
+
+/**
+ * A pass-through between SillyTavern and the game that keeps each chat request's `messages`, so a test can
+ * see what SillyTavern sent (that it cut the oldest messages to fit its context).
+ */
+function recordingProxy(
+  target: string,
+): Promise<{ url: string; sent: { role: string; content: string }[][]; close(): void }> {
+  const sent: { role: string; content: string }[][] = [];
+  const server: Server = createHttpServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      if (req.url?.endsWith('/chat/completions')) sent.push(JSON.parse(body.toString()).messages);
+      const out = httpRequest(
+        `${target}${req.url}`,
+        { method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      out.on('error', () => res.destroy());
+      // SillyTavern going away (Stop) reaches the game as it would without the proxy.
+      res.on('close', () => {
+        if (!res.writableFinished) out.destroy();
+      });
+      out.end(body);
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      resolve({ url: `http://127.0.0.1:${port}`, sent, close: () => server.close() });
+    }),
+  );
 }
 
 interface Shown {
@@ -139,11 +185,11 @@ describe.skipIf(!available)('SillyTavern 1.12.6 in Chromium against the endpoint
     await input.waitFor({ state: 'hidden', timeout: STEP_TIMEOUT_MS });
   }
 
-  async function connect(): Promise<void> {
+  async function connect(base = game.url): Promise<void> {
     await page.locator('#API-status-top').click();
     await page.selectOption('#main_api', 'openai');
     await page.selectOption('#chat_completion_source', 'custom');
-    await page.fill('#custom_api_url_text', `${game.url}/openai/v1`);
+    await page.fill('#custom_api_url_text', `${base}/openai/v1`);
     await page.locator('#api_button_openai').click();
     await page.locator('#model_custom_select option[value="Lanternmere"]').waitFor({
       state: 'attached',
@@ -264,6 +310,144 @@ describe.skipIf(!available)('SillyTavern 1.12.6 in Chromium against the endpoint
       const seen = new Set(siblings.map((s) => `${inputText(s.input)}\u0000${s.narration}`));
       expect(seen.size).toBe(siblings.length);
     }
+  }
+
+  /** The chat as SillyTavern keeps it (its own `chat` array): each message's raw text, side and hidden flag. */
+  async function stChat(): Promise<{ user: boolean; name: string; mes: string; hidden: boolean }[]> {
+    return page.evaluate(() =>
+      (
+        window as unknown as { SillyTavern: { getContext(): { chat: Record<string, unknown>[] } } }
+      ).SillyTavern.getContext().chat.map((m) => ({
+        user: m.is_user === true,
+        name: String(m.name ?? ''),
+        mes: String(m.mes ?? ''),
+        hidden: m.is_system === true,
+      })),
+    );
+  }
+
+  /**
+   * The game follows the chat, exactly: the branch at the head of the chat's session holds, in order, the
+   * turns the chat's visible replies name (continuations included) and nothing else, each reply's first turn
+   * played with the player's message the chat shows before it. Answers the session.
+   */
+  async function expectGameFollowsChat(): Promise<string> {
+    const replies: { user: string; turns: string[] }[] = [];
+    let user: string | undefined;
+    for (const m of (await stChat()).slice(1).filter((x) => !x.hidden)) {
+      if (m.user) user = user === undefined ? m.mes : `${user}\n${m.mes}`;
+      // Consecutive replies are one (as the endpoint reads them): the later one's turns follow the earlier's.
+      else if (user === undefined && replies.length > 0)
+        replies.at(-1)!.turns.push(...readAnchors(m.mes).turnIds);
+      else {
+        replies.push({ user: user ?? '', turns: [...readAnchors(m.mes).turnIds] });
+        user = undefined;
+      }
+    }
+    const located = new Map(
+      (
+        await game.store.locateTurns(
+          'local-user',
+          replies.flatMap((r) => r.turns),
+        )
+      ).map((t) => [t.id, t]),
+    );
+    const played = replies
+      .map((r) => ({ user: r.user, turns: r.turns.filter((id) => located.has(id)) }))
+      .filter((r) => r.turns.length > 0);
+    const session = located.get(played.at(-1)!.turns.at(-1)!)!.sessionId;
+    const head = (await game.store.getSession(session, 'local-user'))!.headTurnId;
+    const branch = (await game.store.getLineage(session, head))!.slice(1);
+    expect(branch.map((t) => t.originId ?? t.id)).toEqual(played.flatMap((r) => r.turns));
+    let at = 0;
+    for (const reply of played) {
+      const said = comparable(engineCommand(withoutPrefix(reply.user)));
+      expect(comparable(inputText(branch[at]!.input) ?? ''), `the turn of “${reply.user}”`).toBe(said);
+      at += reply.turns.length;
+    }
+    return session;
+  }
+
+  /** Every session's head and turns: what "unchanged" is checked against. */
+  async function sessionShapes(): Promise<Map<string, string>> {
+    const sessions = await game.store.listSessions('local-user');
+    return new Map(
+      await Promise.all(
+        sessions.map(
+          async (s) => [s.id, `${s.headTurnId}/${(await game.store.listTree(s.id)).length}`] as const,
+        ),
+      ),
+    );
+  }
+
+  /** Types a line SillyTavern runs itself (a slash command): nothing is sent to the game. */
+  async function command(text: string): Promise<void> {
+    await page.fill('#send_textarea', text);
+    await page.locator('#send_but').click();
+    await page.waitForTimeout(800);
+  }
+
+  /** Deletes one message through its edit panel (the trash can), confirming SillyTavern's question. */
+  async function deleteMessage(mesid: number): Promise<void> {
+    const message = page.locator(`#chat .mes[mesid="${mesid}"]`);
+    await message.hover();
+    await message.locator('.mes_edit').click();
+    const before = (await stChat()).length;
+    await message.locator('.mes_edit_delete').click();
+    // SillyTavern asks first (its default, `confirm_message_delete`); on a busy machine the question may
+    // come a while after the click, so wait for it rather than look once.
+    await page.locator('.popup-button-ok:visible').first().click({ timeout: STEP_TIMEOUT_MS });
+    await page.waitForFunction(
+      (n) =>
+        (window as unknown as { SillyTavern: { getContext(): { chat: unknown[] } } }).SillyTavern.getContext()
+          .chat.length ===
+        n - 1,
+      before,
+      { timeout: STEP_TIMEOUT_MS },
+    );
+    await page.waitForTimeout(400);
+  }
+
+  /** "Exclude message from prompts" on one message. */
+  async function hideMessage(mesid: number): Promise<void> {
+    const message = page.locator(`#chat .mes[mesid="${mesid}"]`);
+    await message.hover();
+    await message.locator('.extraMesButtonsHint').click();
+    await message.locator('.mes_hide').click();
+    await page.waitForFunction(
+      (id) =>
+        (
+          window as unknown as { SillyTavern: { getContext(): { chat: { is_system?: boolean }[] } } }
+        ).SillyTavern.getContext().chat[id]?.is_system === true,
+      mesid,
+      { timeout: STEP_TIMEOUT_MS },
+    );
+    await page.waitForTimeout(400);
+  }
+
+  /** Opens one of the character's chats by its file name, through "Manage chat files". */
+  async function openChat(chatId: string): Promise<void> {
+    await option('option_select_chat');
+    const block = page.locator(`.select_chat_block[file_name="${chatId}.jsonl"]`);
+    await block.waitFor({ timeout: STEP_TIMEOUT_MS });
+    await block.click();
+    await screenshot(page, 'sillytavern-e2e-open-chat');
+    await page.waitForFunction(
+      (id) =>
+        (window as unknown as { SillyTavern: { getContext(): { chatId: string } } }).SillyTavern.getContext()
+          .chatId === id,
+      chatId,
+      { timeout: STEP_TIMEOUT_MS },
+    );
+    await page.waitForTimeout(600);
+  }
+
+  async function currentChatId(): Promise<string> {
+    return page.evaluate(
+      () =>
+        (window as unknown as { SillyTavern: { getContext(): { chatId: string } } }).SillyTavern.getContext()
+          .chatId,
+    );
   }
 
   it(
@@ -431,6 +615,266 @@ describe.skipIf(!available)('SillyTavern 1.12.6 in Chromium against the endpoint
       });
       await send('I start over at the pier.');
       expect(await game.store.listSessions('local-user')).toHaveLength(2);
+    },
+    STEP_TIMEOUT_MS * 10,
+  );
+
+  it(
+    'another client on the same key, with the same repeated lines, never takes the chat over',
+    async () => {
+      await send('I check my pack.');
+      await send('I check my pack.');
+      const mine = await expectGameFollowsChat();
+      const before = (await sessionShapes()).get(mine);
+      // The openai SDK's own conversation, on the same key, with the same lines.
+      const sdk: { role: string; content: string }[] = [];
+      for (const line of ['I check my pack.', 'I check my pack.']) {
+        sdk.push({ role: 'user', content: line });
+        const answer = await game.json('/openai/v1/chat/completions', {
+          method: 'POST',
+          json: { model: 'Lanternmere', messages: sdk },
+        });
+        expect(answer.status).toBe(200);
+        expect(answer.headers.get('x-mnesos-session')).not.toBe(mine);
+        sdk.push({ role: 'assistant', content: answer.body.choices[0].message.content });
+      }
+      expect((await sessionShapes()).get(mine)).toBe(before);
+      const shapes = await sessionShapes();
+      await send('I check my pack.');
+      expect(await expectGameFollowsChat()).toBe(mine);
+      for (const [id, shape] of shapes) if (id !== mine) expect((await sessionShapes()).get(id)).toBe(shape);
+    },
+    STEP_TIMEOUT_MS * 10,
+  );
+
+  it(
+    'an exchange deleted in the middle, and one hidden: the game forgets what the chat no longer shows',
+    async () => {
+      await send('I head to the market.');
+      await send('I count my coins.');
+      const count = (await stChat()).length;
+      // The trash can on one message pair in the middle: the player message, then its reply.
+      const middle = count - 6;
+      await deleteMessage(middle);
+      await deleteMessage(middle);
+      expect((await stChat()).length).toBe(count - 2);
+      const calls = replies;
+      await send('I head to the market.');
+      expect(replies - calls).toBe(1); // the carried turns came from their records
+      await expectGameFollowsChat();
+      // "Exclude message from prompts" on another pair.
+      const now = (await stChat()).length;
+      await hideMessage(now - 4);
+      await hideMessage(now - 3);
+      await send('I count my coins.');
+      await expectGameFollowsChat();
+    },
+    STEP_TIMEOUT_MS * 10,
+  );
+
+  it(
+    'a context cut over repeated lines is placed by the replies it still shows',
+    async () => {
+      const proxy = await recordingProxy(game.url);
+      try {
+        await connect(proxy.url);
+        await page.locator('#ai-config-button .drawer-toggle').click();
+        await page.fill('#openai_max_context_counter', '1024');
+        await page.locator('#openai_max_context_counter').dispatchEvent('input');
+        await page.locator('#ai-config-button .drawer-toggle').click();
+        const lines = ['I check my pack.', 'I head to the market.'];
+        mode = 'same';
+        let cut = false;
+        for (let i = 0; i < 24 && !cut; i++) {
+          await send(lines[i % 3 === 2 ? 1 : 0]!);
+          await expectGameFollowsChat();
+          const last = proxy.sent.at(-1)!.filter((m) => m.role !== 'system');
+          cut = !last[0]?.content.includes('Lanternmere');
+        }
+        expect(cut, 'SillyTavern cut the oldest messages').toBe(true);
+        await send('I check my pack.');
+        await expectGameFollowsChat();
+      } finally {
+        mode = 'normal';
+        await page.locator('#ai-config-button .drawer-toggle').click();
+        await page.fill('#openai_max_context_counter', '4095');
+        await page.locator('#openai_max_context_counter').dispatchEvent('input');
+        await page.locator('#ai-config-button .drawer-toggle').click();
+        await connect();
+        proxy.close();
+      }
+    },
+    STEP_TIMEOUT_MS * 30,
+  );
+
+  it(
+    'two chats of one character switched back and forth, their replies word for word the same, each keep their own game',
+    async () => {
+      mode = 'same';
+      await option('option_start_new_chat');
+      await page.locator('.popup-button-ok:visible').first().click({ timeout: STEP_TIMEOUT_MS });
+      await page.waitForFunction(() => document.querySelectorAll('#chat .mes').length === 1);
+      await send('I check my pack.');
+      const chatA = await currentChatId();
+      const gameA = await expectGameFollowsChat();
+      await option('option_start_new_chat');
+      await page.locator('.popup-button-ok:visible').first().click({ timeout: STEP_TIMEOUT_MS });
+      await page.waitForFunction(() => document.querySelectorAll('#chat .mes').length === 1);
+      await send('I check my pack.');
+      const chatB = await currentChatId();
+      const gameB = await expectGameFollowsChat();
+      expect(gameB).not.toBe(gameA);
+      const firstReplies = [gameA, gameB].map(async (id) => {
+        const [turn] = (await game.store.listTree(id)).slice(1);
+        return (await game.store.getTurn(id, turn!.id))!.narration;
+      });
+      const [replyA, replyB] = await Promise.all(firstReplies);
+      expect(replyB).toBe(replyA);
+      await openChat(chatA);
+      const shapeB = (await sessionShapes()).get(gameB);
+      await send('I head to the market.');
+      expect(await expectGameFollowsChat()).toBe(gameA);
+      expect((await sessionShapes()).get(gameB)).toBe(shapeB);
+      await openChat(chatB);
+      const shapeA = (await sessionShapes()).get(gameA);
+      await send('I count my coins.');
+      expect(await expectGameFollowsChat()).toBe(gameB);
+      expect((await sessionShapes()).get(gameA)).toBe(shapeA);
+      mode = 'normal';
+    },
+    STEP_TIMEOUT_MS * 10,
+  );
+
+  it(
+    'a persona renamed mid-chat, names in the messages: no name reaches the game, nothing is rebased',
+    async () => {
+      const session = await expectGameFollowsChat();
+      const before = (await game.store.listTree(session)).length;
+      await command('/persona Ash');
+      await send('I head to the market.');
+      await send('I count my coins.');
+      await expectGameFollowsChat();
+      const turns = await Promise.all(
+        (await game.store.listTree(session)).map((n) => game.store.getTurn(session, n.id)),
+      );
+      expect(turns).toHaveLength(before + 2);
+      for (const t of turns) expect(inputText(t!.input) ?? '').not.toMatch(/^(Wren|Ash):/);
+    },
+    STEP_TIMEOUT_MS * 10,
+  );
+
+  it(
+    'a reload mid-stream stores nothing, and the chat plays on from what it shows',
+    async () => {
+      await send('I look at the lanterns.');
+      const session = await expectGameFollowsChat();
+      const chatId = await currentChatId();
+      const count = (await game.store.listTree(session)).length;
+      await page.locator('#ai-config-button .drawer-toggle').click();
+      await page.locator('#stream_toggle').check();
+      await page.locator('#ai-config-button .drawer-toggle').click();
+      mode = 'slow';
+      await page.fill('#send_textarea', 'I walk to the pier.');
+      await page.locator('#send_but').click();
+      await page.waitForFunction(
+        () =>
+          (
+            (document.querySelector('#chat .mes.last_mes .mes_text') as HTMLElement)?.textContent ?? ''
+          ).includes('Reply'),
+        undefined,
+        { timeout: STEP_TIMEOUT_MS },
+      );
+      await page.reload({ waitUntil: 'load' });
+      mode = 'normal';
+      const started = Date.now();
+      while (game.deps.service.turnsInFlight > 0 && Date.now() - started < STEP_TIMEOUT_MS)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      // As a player after a reload: connect again and open the character, which opens its chat.
+      await page.locator('#chat .mes').first().waitFor({ timeout: LOAD_TIMEOUT_MS });
+      await connect();
+      await page.locator('#rightNavDrawerIcon').click();
+      await page.locator('.character_select', { hasText: 'Lanternmere' }).first().click();
+      await page.waitForFunction(
+        (id) =>
+          (
+            window as unknown as { SillyTavern: { getContext(): { chatId: string } } }
+          ).SillyTavern.getContext().chatId === id,
+        chatId,
+        { timeout: STEP_TIMEOUT_MS },
+      );
+      await page.waitForTimeout(1_000);
+      await screenshot(page, 'sillytavern-e2e-reloaded');
+      expect((await game.store.listTree(session)).length).toBe(count);
+      await send('I walk to the pier again.');
+      expect(await expectGameFollowsChat()).toBe(session);
+      // Both lines were played (one turn): no note says otherwise.
+      expect((await shown()).at(-1)!.text).not.toContain('[MnesOS');
+    },
+    LOAD_TIMEOUT_MS + STEP_TIMEOUT_MS * 10,
+  );
+
+  it(
+    'a group chat where two members answer one message: each reply is a turn of its own, in order',
+    async () => {
+      // A second card (no lorebook: SillyTavern asks nothing on import), then a group of both, "List
+      // order": every member answers each player message, the second told by SillyTavern's group nudge.
+      const mira = join(folder, 'Mira.png');
+      writeFileSync(
+        mira,
+        exportPngCard(new Map([['first-message.md', 'Mira waits by the ferry rope.']]), 'Mira', undefined),
+      );
+      await page.setInputFiles('#character_import_file', mira);
+      await page
+        .locator('.character_select', { hasText: 'Mira' })
+        .first()
+        .waitFor({ state: 'attached', timeout: STEP_TIMEOUT_MS });
+      if (!(await page.locator('#rm_button_group_chats').isVisible()))
+        await page.locator('#rightNavDrawerIcon').click();
+      await page.locator('#rm_button_group_chats').click();
+      await page.fill('#rm_group_chat_name', 'Ferry');
+      for (const name of ['Lanternmere', 'Mira'])
+        await page
+          .locator('#rm_group_add_members .group_member', { hasText: name })
+          .first()
+          .locator('[data-action="add"]')
+          .click();
+      await page.selectOption('#rm_group_activation_strategy', '1');
+      await page.locator('#rm_group_submit').click();
+      // Open the group's chat: it starts with each member's greeting.
+      await page.locator('.group_select', { hasText: 'Ferry' }).first().click({ timeout: STEP_TIMEOUT_MS });
+      await page.locator('#chat .mes', { hasText: 'Mira waits by the ferry rope.' }).waitFor({
+        timeout: STEP_TIMEOUT_MS,
+      });
+      await page.waitForTimeout(600);
+      await screenshot(page, 'sillytavern-e2e-group');
+
+      const before = (await shown()).length;
+      const calls = replies;
+      await page.fill('#send_textarea', 'I greet you both.');
+      await page.locator('#send_but').click();
+      await page.waitForFunction((n) => document.querySelectorAll('#chat .mes').length >= n + 3, before, {
+        timeout: STEP_TIMEOUT_MS,
+      });
+      await idle();
+      expect(replies - calls).toBe(2);
+      const session = await expectGameFollowsChat();
+      const answers = (await stChat()).slice(-2);
+      expect(answers.every((m) => !m.user)).toBe(true);
+      const [first, second] = answers.map((m) => readAnchors(m.mes).turnIds.at(-1)!);
+      const turn = (await game.store.getTurn(session, second!))!;
+      expect(turn.parentId).toBe(first);
+      // SillyTavern's list order is its own (the group shows Mira first): the second speaker is named.
+      expect(new Set(answers.map((m) => m.name))).toEqual(new Set(['Lanternmere', 'Mira']));
+      expect(inputText(turn.input)).toBe(nextSpeakerInput(answers[1]!.name));
+
+      // The next message follows the second member's reply.
+      await page.fill('#send_textarea', 'I ask about the crossing.');
+      await page.locator('#send_but').click();
+      await page.waitForFunction((n) => document.querySelectorAll('#chat .mes').length >= n + 6, before, {
+        timeout: STEP_TIMEOUT_MS,
+      });
+      await idle();
+      expect(await expectGameFollowsChat()).toBe(session);
     },
     STEP_TIMEOUT_MS * 10,
   );

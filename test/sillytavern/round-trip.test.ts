@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { packCartridge } from '../../src/tools/authoring/pack.ts';
 import { applyPersonaMacros, DEFAULT_PERSONA } from '../../src/core/cartridge/index.ts';
 import { loadCartridge, readArchive } from '../../src/adapters/files/index.ts';
-import { sameGreeting } from '../../src/apps/server/openai/resolve.ts';
+import { sameGreeting } from '../../src/apps/server/openai/greeting.ts';
 import { runExport } from '../../src/apps/cli/run/export.ts';
 import { runImport } from '../../src/apps/cli/run/import.ts';
 import { runLore } from '../../src/apps/cli/run/lore.ts';

@@ -11,12 +11,17 @@ import { content, seedSession } from './fixtures.ts';
 import { postgresAvailable, postgresHarness, testPgUrl } from './harness.ts';
 import { repositorySuite } from './repository-suite.ts';
 import { worldStorageSuite } from './world-storage-suite.ts';
+import { rebasedSuite } from './rebased-suite.ts';
 
 const url = testPgUrl();
 const available = await postgresAvailable('the PostgreSQL store suites', url);
 
 describe.skipIf(!available)('PostgreSQL store: repository suite', () => {
   repositorySuite(postgresHarness(url));
+});
+
+describe.skipIf(!available)('PostgreSQL store: rebased turns', () => {
+  rebasedSuite(postgresHarness(url));
 });
 
 describe.skipIf(!available)('PostgreSQL store: world storage', () => {

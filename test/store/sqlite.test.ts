@@ -7,9 +7,14 @@ import { openStore } from '../../src/adapters/store/open.ts';
 import { sqliteHarness } from './harness.ts';
 import { repositorySuite } from './repository-suite.ts';
 import { worldStorageSuite } from './world-storage-suite.ts';
+import { rebasedSuite } from './rebased-suite.ts';
 
 describe('SQLite store: repository suite', () => {
   repositorySuite(sqliteHarness());
+});
+
+describe('SQLite store: rebased turns', () => {
+  rebasedSuite(sqliteHarness());
 });
 
 describe('SQLite store: world storage', () => {

@@ -44,3 +44,7 @@ export const MAX_LEDGER_PAGE_TURNS = 1_000;
 export const MAX_LEDGER_GAME_TIME_CHARS = 64;
 /** Sessions one `listSessions` page returns at most. */
 export const MAX_SESSION_PAGE = 1_000;
+/** Turns one `locateTurns` call looks up at most. */
+export const MAX_LOCATED_TURNS = 2_000;
+/** Rebased turns one append stores before its turn (or alone, `appendRebased`) at most. */
+export const MAX_REBASED_PER_APPEND = 1_000;

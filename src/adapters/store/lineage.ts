@@ -23,6 +23,8 @@ import type {
   TurnMessage,
 } from './turn-log-records.ts';
 import { type TurnMessageRow, toTurn, toTurnMessage } from './rows.ts';
+import { kyselyRunner } from './runner.ts';
+import { resolveSharedPayloads } from './shared-payloads.ts';
 import { storedTurn } from './turn-rows.ts';
 import { checkBranchChars, checkBranchTurns, checkLedgerPageTurns, checkMessageWindow } from './validate.ts';
 
@@ -32,11 +34,13 @@ export async function getLineage(
   turnId: string,
 ): Promise<TurnMessage[] | undefined> {
   const { rows } = await sql<TurnMessageRow>`
-    with recursive lineage(id, session_id, parent_id, depth, sibling_index, seq, created_at, input, narration) as (
-      select id, session_id, parent_id, depth, sibling_index, seq, created_at, input, narration
+    with recursive lineage(id, session_id, parent_id, depth, sibling_index, seq, created_at, input, narration,
+                           origin_id) as (
+      select id, session_id, parent_id, depth, sibling_index, seq, created_at, input, narration, origin_id
         from turns where id = ${turnId} and session_id = ${sessionId}
       union all
-      select t.id, t.session_id, t.parent_id, t.depth, t.sibling_index, t.seq, t.created_at, t.input, t.narration
+      select t.id, t.session_id, t.parent_id, t.depth, t.sibling_index, t.seq, t.created_at, t.input, t.narration,
+             t.origin_id
         from turns t join lineage l on t.id = l.parent_id
     )
     select * from lineage order by depth`.execute(ctx.db);
@@ -44,6 +48,7 @@ export async function getLineage(
 }
 
 interface BranchRow extends TurnMessageRow {
+  origin_id: string | null;
   seed: number;
   idempotency_key: string | null;
   record: string;
@@ -70,15 +75,16 @@ export async function getBranch(
     ),
     sized as (
       select t.id, t.session_id, t.parent_id, t.depth, t.sibling_index, t.seq, t.created_at, t.input,
-             t.narration, t.seed, t.idempotency_key, p.record, p.state, l.hops,
+             t.narration, t.origin_id, t.seed, t.idempotency_key, p.record, p.state, l.hops,
              sum(length(p.record) + length(p.state) + length(t.narration) + coalesce(length(t.input), 0))
                over (order by l.hops rows between unbounded preceding and current row) as running
         from lineage l join turns t on t.id = l.id join turn_payloads p on p.turn_id = t.id
     )
-    select id, session_id, parent_id, depth, sibling_index, seq, created_at, input, narration, seed,
+    select id, session_id, parent_id, depth, sibling_index, seq, created_at, input, narration, origin_id, seed,
            idempotency_key, record, state
       from sized where hops = 1 or running <= ${maxChars}
       order by depth`.execute(ctx.db);
+  await resolveSharedPayloads(kyselyRunner(ctx.db, ctx.dialect), rows);
   const first = rows[0];
   if (first === undefined) return undefined;
   const turns: BranchTurn[] = rows.map((row) => {
@@ -139,6 +145,7 @@ export async function getLedgerLog(
 }
 
 interface WindowRow extends TurnMessageRow {
+  origin_id: string | null;
   hops: number;
   record: string | null;
   state: string | null;
@@ -157,14 +164,14 @@ export async function hydrate(
   // The anchor row carries the turn's record and state; ancestors carry only what a message needs.
   const { rows } = await sql<WindowRow>`
     with recursive lineage(id, session_id, parent_id, depth, sibling_index, seq, created_at, input, narration,
-                           hops, record, state, seed, idempotency_key) as (
+                           origin_id, hops, record, state, seed, idempotency_key) as (
       select t.id, t.session_id, t.parent_id, t.depth, t.sibling_index, t.seq, t.created_at, t.input, t.narration,
-             1, p.record, p.state, t.seed, t.idempotency_key
+             t.origin_id, 1, p.record, p.state, t.seed, t.idempotency_key
         from turns t join turn_payloads p on p.turn_id = t.id
         where t.id = ${turnId} and t.session_id = ${sessionId}
       union all
       select t.id, t.session_id, t.parent_id, t.depth, t.sibling_index, t.seq, t.created_at, t.input, t.narration,
-             l.hops + 1, cast(null as text), cast(null as text), cast(null as bigint), cast(null as text)
+             t.origin_id, l.hops + 1, cast(null as text), cast(null as text), cast(null as bigint), cast(null as text)
         from turns t join lineage l on t.id = l.parent_id
         where l.hops < ${window}
     )
@@ -180,6 +187,8 @@ export async function hydrate(
   ) {
     return undefined;
   }
+  // Only the turn's own payload is read: a rebased turn gets its origin's record and state merged in.
+  await resolveSharedPayloads(kyselyRunner(ctx.db, ctx.dialect), [self]);
   const events =
     options.ledgerEvents === false
       ? []

@@ -68,7 +68,8 @@ export function toSession(row: SessionsTable): Session {
 export type TurnNodeRow = Pick<
   TurnsTable,
   'id' | 'session_id' | 'parent_id' | 'depth' | 'sibling_index' | 'seq' | 'created_at'
->;
+> &
+  Partial<Pick<TurnsTable, 'origin_id'>>;
 export type TurnMessageRow = TurnNodeRow & Pick<TurnsTable, 'input' | 'narration'>;
 
 export const TURN_NODE_COLUMNS = [
@@ -79,11 +80,12 @@ export const TURN_NODE_COLUMNS = [
   'sibling_index',
   'seq',
   'created_at',
+  'origin_id',
 ] as const;
 export const TURN_MESSAGE_COLUMNS = [...TURN_NODE_COLUMNS, 'input', 'narration'] as const;
 
 export function toTurnNode(row: TurnNodeRow): TurnNode {
-  return {
+  const node: TurnNode = {
     id: row.id,
     sessionId: row.session_id,
     parentId: row.parent_id,
@@ -92,6 +94,9 @@ export function toTurnNode(row: TurnNodeRow): TurnNode {
     seq: row.seq,
     createdAt: row.created_at,
   };
+  // Only rebased turns carry it, so every other turn reads exactly as before migration 0011.
+  if (row.origin_id !== undefined && row.origin_id !== null) node.originId = row.origin_id;
+  return node;
 }
 
 export function toTurnMessage(row: TurnMessageRow): TurnMessage {

@@ -67,6 +67,8 @@ export interface TurnsTable {
   idempotency_key: string | null;
   input: string | null;
   narration: string;
+  /** The played turn a rebased turn was made from (its payload holds only what differs); null otherwise. */
+  origin_id: string | null;
 }
 
 /** The heavy part of a turn, read only for the turn being hydrated. */

@@ -96,8 +96,18 @@ import {
   registerClaimOwner,
   releaseIdempotencyKey,
 } from './turn-claims.ts';
+import {
+  appendTurn,
+  findTurnByIdempotencyKey,
+  getTurn,
+  listChildren,
+  listRebased,
+  listTree,
+  locateTurns,
+  setHead,
+} from './turns.ts';
+import { appendRebased } from './rebased.ts';
 import { turnPictures } from './turn-pictures.ts';
-import { appendTurn, findTurnByIdempotencyKey, getTurn, listChildren, listTree, setHead } from './turns.ts';
 
 /** Sessions and their turn trees. */
 export function turnLog(ctx: StoreContext): TurnLog {
@@ -112,6 +122,9 @@ export function turnLog(ctx: StoreContext): TurnLog {
     deleteSession: (id, principalId) => deleteSession(ctx, id, principalId),
     findSessionForAudit: (id) => findSessionForAudit(ctx, id),
     appendTurn: (input) => appendTurn(ctx, input),
+    appendRebased: (input) => appendRebased(ctx, input),
+    locateTurns: (principalId, turnIds) => locateTurns(ctx, principalId, turnIds),
+    listRebased: (sessionId, originId) => listRebased(ctx, sessionId, originId),
     getTurn: (sessionId, turnId) => getTurn(ctx, sessionId, turnId),
     findTurnByIdempotencyKey: (sessionId, key) => findTurnByIdempotencyKey(ctx, sessionId, key),
     listChildren: (sessionId, turnId) => listChildren(ctx, sessionId, turnId),

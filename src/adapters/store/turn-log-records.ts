@@ -31,6 +31,11 @@ export interface TurnNode {
   /** Order of creation within the session: 0, 1, 2, … */
   seq: number;
   createdAt: number;
+  /**
+   * A rebased turn (a chat front end's edit replayed onto another parent): the played turn it was made from,
+   * whose record it shares (migration 0011). Absent on every other turn.
+   */
+  originId?: string;
 }
 
 /** What a turn contributes to the conversation: the player's input and the narration. */
@@ -164,6 +169,28 @@ export interface AppendTurnInput extends TurnContent {
   idempotencyKey?: string;
   /** Move the session head to the new turn (default true). */
   moveHead?: boolean;
+  /**
+   * Rebased turns to store first, in the same transaction (engine/session/rebase.ts): the first is a child of
+   * `parentId`, each next one a child of the one before, and this turn a child of the last of them.
+   */
+  rebased?: readonly RebasedTurnInput[];
+}
+
+/** A rebased turn: the content it has on its new parent, and the played turn it was made from. */
+export interface RebasedTurnInput extends TurnContent {
+  id: string;
+  /** The played turn (not itself a rebase) whose record this one shares (migration 0011). */
+  originId: string;
+}
+
+/** Rebased turns stored alone (a chat answered without a turn): the head moves to the last of them. */
+export interface AppendRebasedInput {
+  sessionId: string;
+  /** The parent of the first turn; each next one is a child of the one before. */
+  parentId: string;
+  expectedHeadId?: string;
+  /** 1 to MAX_REBASED_PER_APPEND turns. */
+  turns: readonly RebasedTurnInput[];
 }
 
 export type CreateSessionResult =
@@ -217,6 +244,18 @@ export interface TurnLog {
   appendTurn(input: AppendTurnInput): Promise<AppendTurnResult>;
   getTurn(sessionId: string, turnId: string): Promise<Turn | undefined>;
   findTurnByIdempotencyKey(sessionId: string, key: string): Promise<Turn | undefined>;
+  /**
+   * Stores rebased turns alone, in one transaction, and moves the head to the last of them (its result's
+   * `turn`). `appendTurn` with `rebased` stores them with a new turn instead.
+   */
+  appendRebased(input: AppendRebasedInput): Promise<AppendTurnResult>;
+  /**
+   * The principal's turns among `turnIds` (1 to MAX_LOCATED_TURNS), whichever of their sessions holds them;
+   * ids of no turn or of another principal's turn are left out. How a chat front end's anchors are read.
+   */
+  locateTurns(principalId: string, turnIds: readonly string[]): Promise<TurnMessage[]>;
+  /** The rebased turns of the session made from the played turn `originId` (migration 0011), by `seq`. */
+  listRebased(sessionId: string, originId: string): Promise<TurnNode[]>;
   /** The turn's children (swipes), by sibling index. */
   listChildren(sessionId: string, turnId: string): Promise<TurnMessage[]>;
   /** The branch from the genesis turn to `turnId`, in one query. */

@@ -4,7 +4,7 @@ import { type Kysely, sql } from 'kysely';
 import { decodeJson } from './json.ts';
 import type { SqlRunner } from './runner.ts';
 import { Statement } from './statement.ts';
-import type { Turn } from './turn-log-records.ts';
+import type { AppendTurnResult, Turn } from './turn-log-records.ts';
 import { TURN_MESSAGE_COLUMNS, toTurnMessage } from './rows.ts';
 import type {
   Database,
@@ -14,6 +14,7 @@ import type {
   TurnRow,
   TurnsTable,
 } from './schema.ts';
+import { resolveSharedPayloads } from './shared-payloads.ts';
 import type { EncodedTurnContent } from './turn-content.ts';
 
 /**
@@ -78,6 +79,40 @@ export async function lockSessionWithParent(
     session,
     parent: depth === null ? undefined : { depth: Number(depth), last: last === null ? null : Number(last) },
   };
+}
+
+/** A session locked for an append, its parent found, or why the append is refused. */
+export type LockedForAppend =
+  | {
+      readonly ok: true;
+      readonly session: SessionsTable;
+      readonly parent: { depth: number; last: number | null };
+    }
+  | AppendTurnResult;
+
+/**
+ * The checks every append makes, in order, inside its transaction: the session locked (`lockSessionWithParent`),
+ * then a turn an Idempotency-Key already names (`replay`: answered as `replayed`), then the expected head, then
+ * the parent.
+ */
+export async function lockForAppend(
+  run: SqlRunner,
+  input: {
+    readonly sessionId: string;
+    readonly parentId: string;
+    readonly expectedHeadId?: string | undefined;
+  },
+  replay?: () => Promise<Turn | undefined>,
+): Promise<LockedForAppend> {
+  const locked = await lockSessionWithParent(run, input.sessionId, input.parentId);
+  if (locked === undefined) return { ok: false, reason: 'session-not-found' };
+  const { session, parent } = locked;
+  const first = replay === undefined ? undefined : await replay();
+  if (first !== undefined) return { ok: true, turn: first, replayed: true };
+  if (input.expectedHeadId !== undefined && session.head_turn_id !== input.expectedHeadId)
+    return { ok: false, reason: 'conflict', headTurnId: session.head_turn_id };
+  if (parent === undefined) return { ok: false, reason: 'parent-not-found' };
+  return { ok: true, session, parent };
 }
 
 const UPDATE_SESSION_HEAD = new Statement<
@@ -151,8 +186,13 @@ export async function writeTurn(
   }
 }
 
-const INSERT_TURN = new Statement<TurnsTable>([...TURN_MESSAGE_COLUMNS, 'seed', 'idempotency_key'], (db, v) =>
-  db.insertInto('turns').values(v),
+/**
+ * A played turn's row. Without `origin_id`: only rebased turns carry one (written by rebased.ts), and the
+ * column exists from migration 0011 on, so a store at an older schema (the migration tests) still appends.
+ */
+const INSERT_TURN = new Statement<TurnsTable>(
+  [...TURN_MESSAGE_COLUMNS.filter((c) => c !== 'origin_id'), 'seed', 'idempotency_key'],
+  (db, v) => db.insertInto('turns').values(v),
 );
 
 const INSERT_PAYLOAD = new Statement<TurnPayloadsTable>(['turn_id', 'record', 'state'], (db, v) =>
@@ -188,9 +228,11 @@ export function turnRow(
   place: { depth: number; sibling_index: number; seq: number },
   content: EncodedTurnContent,
   idempotencyKey: string | null,
+  originId: string | null = null,
 ): TurnRow {
   return {
     ...ids,
+    origin_id: originId,
     ...place,
     input: content.input,
     narration: content.narration,
@@ -269,7 +311,10 @@ export async function loadTurnBy(
     'id' in where
       ? TURN_BY_ID.with(run.queries, run.dialect, { sessionId, id: where.id })
       : TURN_BY_IDEMPOTENCY_KEY.with(run.queries, run.dialect, { sessionId, key: where.idempotencyKey });
-  const row = (await run.rows(query))[0];
+  const found = (await run.rows(query))[0];
+  if (found === undefined) return undefined;
+  // A rebased turn's payload is a patch over its origin's: read whole, as every reader does.
+  const [row] = await resolveSharedPayloads(run, [found]);
   if (row === undefined) return undefined;
   const events = await run.rows(LEDGER_EVENTS_OF_TURN.with(run.queries, run.dialect, { turnId: row.id }));
   return storedTurn(

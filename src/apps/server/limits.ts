@@ -43,6 +43,12 @@ export const HISTORY_MAX_CHARS = 16 * 1024 * 1024;
  * deleted with `DELETE /v1/cartridge-versions/{id}` gives its bytes back).
  */
 export const DEFAULT_CARTRIDGE_QUOTA_BYTES = 64 * 1024 * 1024;
+/**
+ * Turns one request to the OpenAI-compatible endpoint carries onto a chat's changed history at most (an edit
+ * of an early message rebases every later turn): past it the request carries that many, plays no turn and
+ * says so; the next one carries on (docs/deploy.md, "Rebases").
+ */
+export const DEFAULT_MAX_REBASED_TURNS = 200;
 
 /** Live streams one principal may hold open at once (a few tabs and devices). */
 export const DEFAULT_MAX_LIVE_STREAMS_PER_PRINCIPAL = 8;
@@ -59,6 +65,8 @@ export interface ServerLimits {
   readonly cartridgeQuotaBytes: number;
   /** Sessions each principal may keep (a create past it is 409 `session_limit`). */
   readonly maxSessions: number;
+  /** Turns one OpenAI-endpoint request rebases at most (DEFAULT_MAX_REBASED_TURNS). */
+  readonly maxRebasedTurns: number;
   /** Members of one shared table, its owner included (a join past it is 409 `table_limit`). */
   readonly maxTableMembers: number;
   /** Usable invitations of one shared table (one more is 409 `table_limit`). */
@@ -78,6 +86,7 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = Object.freeze({
   turnTimeoutMs: DEFAULT_TURN_TIMEOUT_MS,
   cartridgeQuotaBytes: DEFAULT_CARTRIDGE_QUOTA_BYTES,
   maxSessions: DEFAULT_MAX_SESSIONS,
+  maxRebasedTurns: DEFAULT_MAX_REBASED_TURNS,
   maxTableMembers: MAX_TABLE_MEMBERS,
   maxTableInvites: MAX_TABLE_INVITES,
   maxLiveStreamsPerPrincipal: DEFAULT_MAX_LIVE_STREAMS_PER_PRINCIPAL,

@@ -51,6 +51,7 @@ export {
   type SessionRecord,
   type StoredTurnRecord,
 } from './records.ts';
+export { REBASE_TURNS_PER_SLICE, type RebasedChain, type RebaseStep } from './rebase.ts';
 export { countingSeeds, cryptoSeeds, freshSeed, type SeedSource } from './seeds.ts';
 export {
   type AdmissionRules,

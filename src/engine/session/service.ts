@@ -31,6 +31,7 @@ import {
   TURN_HISTORY_WINDOW,
 } from './limits.ts';
 import type { AuthorEventRecord, GenesisRecord } from './records.ts';
+import { planRebase, type RebasedChain, type RebaseStep, settleChain } from './rebase.ts';
 import { cryptoSeeds, type SeedSource } from './seeds.ts';
 import { ownedSession, personaOf, sessionCartridge } from './session-reads.ts';
 import { admission, resolveAdmission } from './turn-job/admission.ts';
@@ -115,6 +116,8 @@ export interface CreateSessionRequest {
   readonly title?: string | null;
   /** The opening message: 0 (default) `first-message.md`, n the cartridge's alternate greeting n. */
   readonly greeting?: number;
+  /** The session's id (default: a new UUID); an id already used is the store's error (isUniqueViolation). */
+  readonly id?: string;
 }
 
 /** `playStateless`'s outcome: the played turn's record, or the engine's answer when it played none. */
@@ -250,6 +253,7 @@ export class SessionService {
     };
     const ledger = cartridgeLedger(cartridge);
     const created = await this.store.createSession({
+      ...(request.id === undefined ? {} : { id: request.id }),
       principalId,
       cartridgeVersionId: version.id,
       personaId: request.personaId ?? null,
@@ -377,6 +381,42 @@ export class SessionService {
       },
       new Set([target.seed]),
     );
+  }
+
+  /**
+   * Plans the rebase of `steps` under `baseId` (rebase.ts): nothing is stored; the chain goes with the next
+   * turn (`TurnRequest.rebased`) or alone (`settleChat`). The caller bounds `steps`.
+   */
+  async planRebase(
+    principalId: string,
+    sessionId: string,
+    baseId: string,
+    steps: readonly RebaseStep[],
+  ): Promise<RebasedChain> {
+    const session = await this.getSession(principalId, sessionId);
+    const { cartridge } = await this.cartridgeOf(session);
+    const env = this.#env;
+    return planRebase(
+      { ...env, yieldNow: env.turnYield ?? (() => new Promise((resolve) => setImmediate(resolve))) },
+      session,
+      cartridge,
+      baseId,
+      steps,
+    );
+  }
+
+  /**
+   * A chat answered without a turn: stores its planned rebase alone, or moves the head to `headId`, so the
+   * session shows what the chat shows (rebase.ts, settleChain). Throws `conflict` when the head moved.
+   */
+  async settleChat(
+    principalId: string,
+    sessionId: string,
+    chain: Pick<RebasedChain, 'baseId' | 'expectedHeadId' | 'turns'>,
+    headId: string,
+  ): Promise<void> {
+    await this.getSession(principalId, sessionId);
+    await settleChain(this.store, sessionId, chain, headId, this.#env.clock());
   }
 
   /** Moves the head to its parent; the undone turn stays in the tree (redo = move the head back). */

@@ -8,6 +8,7 @@ import { snapshotPieces } from './0007_snapshot_pieces.ts';
 import { claimOwners } from './0008_claim_owners.ts';
 import { table } from './0009_table.ts';
 import { turnPictures } from './0010_turn_pictures.ts';
+import { rebasedTurns } from './0011_rebased_turns.ts';
 import type { Migration } from './migration.ts';
 
 /** Every migration, in order. Append only. */
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   claimOwners,
   table,
   turnPictures,
+  rebasedTurns,
 ];

@@ -1,200 +1,142 @@
-// Finding where a front end's transcript sits in a session's turn tree (docs/sillytavern.md, "The chat is
-// the truth"). From a start turn, each exchange (player message, reply) follows the child played with that
-// player message; among swipes, the one whose narration the chat shows (a reply a "continue" extended
-// follows the continuation turns under it), else the one on the session's current branch, else the newest.
-//
-// An exchange the tree does not hold is not the end of the walk:
-// - no turn was played with that message and the reply is one the game gave without spending a turn (an
-//   offline refusal, a question, the help): it is skipped, as the game skipped it;
-// - the reply is one the game never finished (Stop mid-stream, a model failure, SillyTavern's "..."): it is
-//   skipped too, and the next reply says so in one line;
-// - the message was edited: a child of the turn reached has the chat's reply (or the next exchange's
-//   message) under another message. The walk follows that turn and records the edit; the caller rebases
-//   the turns after it onto the edited message.
+// Where a front end's chat sits in its game's turn tree (docs/sillytavern.md, "The chat is the truth"). Each
+// reply of the chat names the turn it is (its anchors, anchor.ts); the walk goes through the chat's exchanges
+// from the start turn and, for each reply the game played, finds that turn:
+// - on the chat's branch, with the player's message the chat shows: the chat and the game agree (`held`);
+// - else its rebased copy already under the walk's turn (an edit or a deletion carried over by an earlier
+//   request: copies name their origin, so this too is exact);
+// - else it has to be carried onto the chat's history: a rebase step (engine/session/rebase.ts), and every
+//   later played exchange is carried after it.
+// A reply continued (or answered by a second group member) names its continuation turns after it; they are
+// followed the same way. An exchange whose reply names no turn of this game was not played (`unplayed`
+// statuses): the game answered without a turn, its reply never finished, the game never sent it, or it is
+// another game's.
 
-import { inputText } from '../../../engine/session/index.ts';
-import type { Store, TurnMessage } from '../../../adapters/store/index.ts';
-import { comparable, type Exchange } from './transcript.ts';
+import { inputText, type RebaseStep } from '../../../engine/session/index.ts';
+import type { TurnMessage } from '../../../adapters/store/index.ts';
+import { comparable, type Exchange, withoutPrefix } from './transcript.ts';
 
 /** The input of a turn that continues the previous narration. */
 export const CONTINUE_INPUT = 'Continue the scene from where the narration stopped.';
 /** The details block and the game's notes start with this (so a transcript that shows them still matches). */
 export const DETAILS_MARKER = '[MnesOS';
-/** Continuation turns followed under one reply at most (each is a store read). */
-export const MAX_CONTINUATIONS = 20;
-/** Children of one turn looked at for an edited message (newest first). */
-export const MAX_EDIT_CANDIDATES = 20;
-/** MnesOS blocks removed from the end of one reply at most. */
-const MAX_BLOCKS = 8;
 
-const MARKER = comparable(DETAILS_MARKER);
-
-/** Why an exchange of the chat has no turn behind it. */
-export type SkipReason =
-  /** The game answered without playing (an offline refusal, a question, the help). */
-  | 'no-turn'
-  /** The reply never finished (stopped, failed) or was never the game's. */
-  | 'unstored';
-
-export interface Skipped {
-  readonly index: number;
-  readonly user: string;
-  readonly reason: SkipReason;
+/** The input of a turn in which a group chat's next member answers the player's last message. */
+export function nextSpeakerInput(speaker: string): string {
+  return `${speaker.replace(/\s+/g, ' ').trim()} answers the player's last message next.`;
 }
 
-export interface Edit {
-  readonly index: number;
-  /** The turn played with the message before it was edited. */
-  readonly original: TurnMessage;
-  /** The message as the chat shows it now. */
-  readonly input: string;
+export type ExchangeStatus =
+  /** The reply is this turn, on the chat's branch (`node` is the turn the exchange ends at). */
+  | { readonly kind: 'held'; readonly turn: TurnMessage; readonly node: TurnMessage }
+  /** The reply is this turn, carried onto the chat's history by this request. */
+  | { readonly kind: 'carried'; readonly turn: TurnMessage }
+  /** The game answered without playing a turn (its no-turn mark). */
+  | { readonly kind: 'no-turn' }
+  /** The game began this reply and never finished it (stopped, a failure): nothing was stored. */
+  | { readonly kind: 'unfinished' }
+  /** The reply names no turn: the game never sent it (SillyTavern's "…" after a failure, a typed reply). */
+  | { readonly kind: 'not-the-games' }
+  /** The reply is a turn of another of the player's games. */
+  | { readonly kind: 'other-game' };
+
+export interface Placement {
+  /** The last stored turn the walk reached: the new turn's parent, or where the rebase `steps` go. */
+  readonly base: TurnMessage;
+  /** Turns to carry onto the chat's history, in order, under `base` (none when the chat and the game agree). */
+  readonly steps: readonly RebaseStep[];
+  /** One per exchange, in order. */
+  readonly statuses: readonly ExchangeStatus[];
 }
 
-export interface WalkResult {
-  /** The deepest turn the transcript reached. */
-  readonly node: TurnMessage;
-  /** Exchanges matched to a stored turn (edited ones included). */
-  readonly matched: number;
-  readonly skipped: readonly Skipped[];
-  readonly edits: readonly Edit[];
-  /** The exchange whose shown reply is not the stored turn's narration (the game's own is followed). */
-  readonly differs: readonly number[];
+/** What the walk reads from the tree and knows of the chat's anchors. */
+export interface WalkContext {
+  /** Children of a turn of the session (swipes and rebased copies), by sibling index. */
+  readonly children: (turnId: string) => Promise<readonly TurnMessage[]>;
+  /** The chat's anchored turns of this session, by id. */
+  readonly located: ReadonlyMap<string, TurnMessage>;
+  /** Anchored turns of the player's other sessions. */
+  readonly elsewhere: ReadonlySet<string>;
+  /** Whether a reply ends with the game's no-turn mark. */
+  readonly isNoTurnReply: (reply: string) => boolean;
 }
 
-export interface WalkOptions {
-  /** Turns of the session's current branch: preferred among swipes the chat's reply does not tell apart. */
-  readonly branch?: ReadonlySet<string>;
-  /** Whether a reply is one the game gave without spending a turn. */
-  readonly isNoTurnReply?: (reply: string) => boolean;
+/** Whether a stored input is the chat's message (as written, or without a name the front end wrote before it). */
+export function sameInput(turn: TurnMessage, chatLine: string): boolean {
+  const stored = comparable(inputText(turn.input) ?? '');
+  return stored === comparable(chatLine) || stored === comparable(withoutPrefix(chatLine));
 }
 
-/** `rest` without the MnesOS blocks (details, notes) at its start: each ends at its first `]`. */
-function afterBlocks(rest: string): string {
-  let text = rest;
-  for (let i = 0; i < MAX_BLOCKS && text.startsWith(MARKER); i++) {
-    const end = text.indexOf(']');
-    text = end < 0 ? '' : text.slice(end + 1).trim();
+/** The played turn a turn is, or was carried from. */
+function rootOf(turn: TurnMessage): string {
+  return turn.originId ?? turn.id;
+}
+
+/** Where the walk is: on a stored turn, or past the first step to carry (everything after is carried too). */
+type Cursor = { readonly kind: 'stored'; readonly node: TurnMessage } | { readonly kind: 'carrying' };
+
+interface Walk {
+  cursor: Cursor;
+  base: TurnMessage;
+  readonly steps: RebaseStep[];
+}
+
+/** Follows (or carries) one anchored turn with the input the chat shows for it. */
+async function follow(ctx: WalkContext, walk: Walk, turn: TurnMessage, input: string): Promise<void> {
+  const at = walk.cursor;
+  if (at.kind === 'stored') {
+    if (turn.parentId === at.node.id && sameInput(turn, input)) {
+      walk.cursor = { kind: 'stored', node: turn };
+      walk.base = turn;
+      return;
+    }
+    const copy = (await ctx.children(at.node.id)).find(
+      (c) => rootOf(c) === rootOf(turn) && sameInput(c, input),
+    );
+    if (copy !== undefined) {
+      walk.cursor = { kind: 'stored', node: copy };
+      walk.base = copy;
+      return;
+    }
   }
-  return text;
+  walk.steps.push({ turnId: turn.id, input });
+  walk.cursor = { kind: 'carrying' };
 }
 
-/** The deepest turn whose narration (with its continuations) is `text`; undefined when none is. */
-async function matchReply(
-  store: Store,
-  sessionId: string,
-  node: TurnMessage,
-  text: string,
-  depth = 0,
-): Promise<TurnMessage | undefined> {
-  const narration = comparable(node.narration);
-  const wanted = comparable(text);
-  if (!wanted.startsWith(narration)) return undefined;
-  const rest = afterBlocks(wanted.slice(narration.length).trim());
-  if (rest === '') return node;
-  if (depth >= MAX_CONTINUATIONS) return undefined;
-  const children = await store.listChildren(sessionId, node.id);
-  for (const child of [...children].reverse()) {
-    if (inputText(child.input) !== CONTINUE_INPUT) continue;
-    const found = await matchReply(store, sessionId, child, rest, depth + 1);
-    if (found !== undefined) return found;
-  }
-  return undefined;
+/** Why an exchange whose reply names no turn of this game has no turn. */
+function unplayed(ctx: WalkContext, exchange: Exchange): ExchangeStatus {
+  if (exchange.at.length > 0 || ctx.isNoTurnReply(exchange.assistant)) return { kind: 'no-turn' };
+  if (exchange.anchors.length === 0) return { kind: 'not-the-games' };
+  return exchange.anchors.some((id) => ctx.elsewhere.has(id))
+    ? { kind: 'other-game' }
+    : { kind: 'unfinished' };
 }
 
-/** Whether `input` is `wanted` in comparable form. */
-function sameInput(turn: TurnMessage, wanted: string): boolean {
-  return comparable(inputText(turn.input) ?? '') === wanted;
-}
-
-/** The children of `node` played with `input` (newest first). */
-export async function childWithInput(
-  store: Store,
-  sessionId: string,
-  node: TurnMessage,
-  input: string,
-): Promise<TurnMessage[]> {
-  const wanted = comparable(input);
-  const children = await store.listChildren(sessionId, node.id);
-  return children.filter((c) => sameInput(c, wanted)).reverse();
-}
-
-/** The child a chat's exchange follows among the swipes played with its message. */
-async function followSwipe(
-  store: Store,
-  sessionId: string,
-  swipes: readonly TurnMessage[],
-  reply: string,
-  branch: ReadonlySet<string> | undefined,
-): Promise<{ node: TurnMessage; shown: boolean }> {
-  for (const swipe of swipes) {
-    const found = await matchReply(store, sessionId, swipe, reply);
-    if (found !== undefined) return { node: found, shown: true };
-  }
-  const onBranch = branch === undefined ? undefined : swipes.find((s) => branch.has(s.id));
-  return { node: onBranch ?? swipes[0]!, shown: false };
-}
-
-/**
- * The child of `node` that the chat shows under an edited message: its narration is the exchange's reply,
- * or the next exchange's message was played after it.
- */
-async function editedChild(
-  store: Store,
-  sessionId: string,
-  node: TurnMessage,
-  exchange: Exchange,
-  next: Exchange | undefined,
-): Promise<TurnMessage | undefined> {
-  const children = (await store.listChildren(sessionId, node.id))
-    .filter((c) => inputText(c.input) !== CONTINUE_INPUT)
-    .reverse()
-    .slice(0, MAX_EDIT_CANDIDATES);
-  for (const child of children) {
-    if ((await matchReply(store, sessionId, child, exchange.assistant)) !== undefined) return child;
-  }
-  if (next === undefined) return undefined;
-  for (const child of children) {
-    if ((await childWithInput(store, sessionId, child, next.user)).length > 0) return child;
-  }
-  return undefined;
-}
-
-export async function walkExchanges(
-  store: Store,
-  sessionId: string,
+/** Places the chat's exchanges from `start` (docs above). */
+export async function placeChat(
+  ctx: WalkContext,
   start: TurnMessage,
   exchanges: readonly Exchange[],
-  options: WalkOptions = {},
-): Promise<WalkResult> {
-  let node = start;
-  let matched = 0;
-  const skipped: Skipped[] = [];
-  const edits: Edit[] = [];
-  const differs: number[] = [];
-  for (const [index, exchange] of exchanges.entries()) {
-    const swipes = await childWithInput(store, sessionId, node, exchange.user);
-    if (swipes.length > 0) {
-      const followed = await followSwipe(store, sessionId, swipes, exchange.assistant, options.branch);
-      if (!followed.shown) differs.push(index);
-      node = followed.node;
-      matched++;
+): Promise<Placement> {
+  const walk: Walk = { cursor: { kind: 'stored', node: start }, base: start, steps: [] };
+  const statuses: ExchangeStatus[] = [];
+  for (const exchange of exchanges) {
+    const turns = exchange.anchors.flatMap((id) => {
+      const turn = ctx.located.get(id);
+      return turn === undefined ? [] : [turn];
+    });
+    const [first, ...continuations] = turns;
+    if (first === undefined) {
+      statuses.push(unplayed(ctx, exchange));
       continue;
     }
-    if (options.isNoTurnReply?.(exchange.assistant) === true) {
-      skipped.push({ index, user: exchange.user, reason: 'no-turn' });
-      continue;
-    }
-    const original = await editedChild(store, sessionId, node, exchange, exchanges[index + 1]);
-    if (original !== undefined) {
-      edits.push({ index, original, input: exchange.user });
-      const followed = await followSwipe(store, sessionId, [original], exchange.assistant, undefined);
-      node = followed.node;
-      matched++;
-      continue;
-    }
-    skipped.push({ index, user: exchange.user, reason: 'unstored' });
+    await follow(ctx, walk, first, exchange.user);
+    for (const next of continuations) await follow(ctx, walk, next, inputText(next.input) ?? CONTINUE_INPUT);
+    const at = walk.cursor;
+    statuses.push(
+      at.kind === 'stored' ? { kind: 'held', turn: first, node: at.node } : { kind: 'carried', turn: first },
+    );
   }
-  return { node, matched, skipped, edits, differs };
+  return { base: walk.base, steps: walk.steps, statuses };
 }
 
 /** Exchanges the chat shows that the game did not play, as the player's app showed them, for the turn's context. */

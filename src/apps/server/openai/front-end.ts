@@ -2,7 +2,7 @@
 // the player's next message), its Summarize extension, and the connection's "Test Message" — recognised by
 // the prompts SillyTavern 1.12 ships, and answered without touching the turn tree (docs/sillytavern.md).
 
-import { comparable, type WireMessage } from './transcript.ts';
+import { comparable, type Exchange, type WireMessage } from './transcript.ts';
 
 export type FrontEndRequest =
   | { readonly kind: 'impersonate' }
@@ -36,4 +36,33 @@ export function frontEndRequest(
     if (head.includes(SUMMARY)) return { kind: 'summary' };
   }
   return undefined;
+}
+
+/** Player messages a summary lists (the newest). */
+const MAX_SUMMARY_INPUTS = 30;
+
+/** The story so far as the chat shows it (the player's messages), for a front end's summary request. */
+function storySummary(exchanges: readonly Exchange[]): string {
+  const said = exchanges
+    .map((e) => e.user.replace(/\s+/g, ' ').trim())
+    .filter((t) => t !== '')
+    .slice(-MAX_SUMMARY_INPUTS);
+  return said.length === 0 ? 'Nothing has happened yet.' : `So far the player: ${said.join('; ')}`;
+}
+
+/** The answer to one of the front end's own generations; nothing is stored. */
+export function frontEndAnswer(kind: FrontEndRequest['kind'], exchanges: readonly Exchange[]): string {
+  switch (kind) {
+    case 'connection-test':
+      return 'MnesOS is connected. Send a message in a chat to play.';
+    case 'impersonate':
+      // The player's next message is the player's to write: a neutral suggestion, never a turn.
+      return 'I look around.';
+    case 'summary':
+      return storySummary(exchanges);
+    default: {
+      const unreachable: never = kind;
+      return String(unreachable);
+    }
+  }
 }

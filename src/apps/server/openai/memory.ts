@@ -1,13 +1,11 @@
 // What the endpoint remembers between requests, in this process and bounded: which turns' answers never
-// reached the front end (an identical request for one of them is a retry, not a swipe), and one lock per
-// principal and cartridge so that concurrent first messages of one chat find or make one session.
+// reached the front end (an identical request for one of them is a retry, not a swipe).
 
 /** Turns remembered as not delivered. */
 export const MAX_UNDELIVERED = 1_000;
 
 export class ConversationMemory {
   readonly #undelivered = new Map<string, number>();
-  readonly #locks = new Map<string, Promise<void>>();
 
   /** The answer for `turnId` (committed at `at`) did not reach the client. */
   markUndelivered(turnId: string, at: number): void {
@@ -24,23 +22,5 @@ export class ConversationMemory {
   undelivered(turnId: string, now: number, windowMs: number): boolean {
     const at = this.#undelivered.get(turnId);
     return at !== undefined && now - at <= windowMs;
-  }
-
-  /** Runs `work` after every earlier `work` of the same key has ended. */
-  async serialized<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const before = this.#locks.get(key) ?? Promise.resolve();
-    let done!: () => void;
-    const mine = new Promise<void>((resolve) => {
-      done = resolve;
-    });
-    const chained = before.then(() => mine);
-    this.#locks.set(key, chained);
-    await before;
-    try {
-      return await work();
-    } finally {
-      done();
-      if (this.#locks.get(key) === chained) this.#locks.delete(key);
-    }
   }
 }

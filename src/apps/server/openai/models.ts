@@ -4,6 +4,7 @@
 // id starts with its cartridge's name: its sessions come right after the cartridge.
 
 import type { Session } from '../../../adapters/store/index.ts';
+import type { AppDeps } from '../deps.ts';
 
 export const SESSION_MODEL = 'session:';
 /** Characters of a session title shown in its model id. */
@@ -27,4 +28,32 @@ export function sessionModelId(session: Session, cartridgeName: string | undefin
     raw.length > MAX_TITLE_IN_MODEL_CHARS ? `${raw.slice(0, MAX_TITLE_IN_MODEL_CHARS - 1)}…` : raw;
   const parts = [cartridgeName ?? 'unknown cartridge', title, `last played ${minute(session.updatedAt)}`];
   return `${parts.filter((p) => p !== '').join(' · ')} · ${SESSION_MODEL}${session.id}`;
+}
+
+/** The model list: the caller's cartridges by name, then their sessions, most recently played first. */
+export async function modelList(deps: Pick<AppDeps, 'store' | 'library'>, principalId: string, max: number) {
+  const cartridges = await deps.store.listOwnedCartridges(principalId);
+  const sessions = (await deps.store.listSessions(principalId)).sort((a, b) => b.updatedAt - a.updatedAt);
+  // Versions are immutable: their names come from the library's memory, not from a read of each row.
+  const names = new Map<string, string | undefined>();
+  for (const s of sessions.slice(0, max)) {
+    if (!names.has(s.cartridgeVersionId))
+      names.set(s.cartridgeVersionId, (await deps.library.version(s.cartridgeVersionId))?.name);
+  }
+  const data = [
+    ...cartridges.map((cart) => ({
+      id: cart.name,
+      object: 'model',
+      created: Math.floor(cart.latest.createdAt / 1000),
+      owned_by: cart.owner === 'operator' ? 'mnesos' : principalId,
+    })),
+    ...sessions.map((s) => ({
+      id: sessionModelId(s, names.get(s.cartridgeVersionId)),
+      object: 'model',
+      created: Math.floor(s.createdAt / 1000),
+      owned_by: principalId,
+      ...(s.title ? { name: s.title } : {}),
+    })),
+  ].slice(0, max);
+  return { object: 'list' as const, data };
 }

@@ -1,121 +1,73 @@
-// Which session and turn a front end's request is about, and what to play there (docs/sillytavern.md):
-// - the session: a `session:<id>` model names it; otherwise the caller's session of the model's cartridge
-//   whose tree holds the most of the transcript, else the newest session this endpoint opened that has no
-//   turn yet, else a new one (one lock per principal and cartridge: concurrent first messages share it);
-// - the turn: the deepest one whose player messages match the chat's (conversation.ts); a `session:<id>`
-//   chat that matches nothing there resumes at the session's head;
-// - a new player message plays after it; the same message again is a swipe (a new sibling), or a retry
-//   (the stored turn sent back) when the client sent an Idempotency-Key or never received that answer;
-// - where the chat and the tree disagree, one short line (`[MnesOS: …]`) says how it was resolved.
+// Which game a front end's request is about, and what to play there (docs/sillytavern.md, "How a chat finds
+// its game"). Identity is carried, never inferred (DESIGN.md decision 11):
+// - the session: the one holding the newest reply of the chat that names a turn (its anchor, anchor.ts) — only
+//   among the caller's own sessions; a chat whose replies name no turn is a new chat: the session a
+//   `session:<id>` model names (resumed at its head), else a new session (one per request: a request never
+//   lands in a session another conversation opened);
+// - the place: the chat's exchanges walked from where the chat starts (conversation.ts) — the game's opening
+//   when the chat shows it, else (the front end cut its oldest messages) the turn before the oldest reply it
+//   still shows, as the game's branch of the chat's newest reply has it;
+// - a new player message plays after that; the same message again after the same history is a swipe (a new
+//   sibling), or a retry (the stored turn sent back) when the client sent an Idempotency-Key or never
+//   received that answer;
+// - turns the chat shows elsewhere than the game holds them (an edited, deleted or hidden exchange) are rebase
+//   steps the route plans and stores with the new turn (openai/rebase.ts).
 
-import { type Cartridge, DEFAULT_PERSONA, STORY_PLAYER } from '../../../core/cartridge/index.ts';
-import { inputText } from '../../../engine/session/index.ts';
-import type { Session, TurnMessage } from '../../../adapters/store/index.ts';
+import { createHash } from 'node:crypto';
+import type { Cartridge } from '../../../core/cartridge/index.ts';
+import type { RebaseStep } from '../../../engine/session/index.ts';
+import {
+  isUniqueViolation,
+  MAX_LOCATED_TURNS,
+  type Session,
+  type TurnMessage,
+} from '../../../adapters/store/index.ts';
 import type { AppDeps } from '../deps.ts';
 import {
   CONTINUE_INPUT,
-  childWithInput,
-  DETAILS_MARKER,
-  type Edit,
+  type ExchangeStatus,
+  nextSpeakerInput,
+  placeChat,
+  sameInput,
   unplayedContext,
-  type WalkResult,
-  walkExchanges,
 } from './conversation.ts';
 import { openAiError } from './errors.ts';
+import { greetingContext, isOpening } from './greeting.ts';
 import type { ConversationMemory } from './memory.ts';
 import { sessionIdOf } from './models.ts';
-import { comparable, type Exchange, MAX_PLAYER_CONTEXT_CHARS, type Transcript } from './transcript.ts';
+import { isNoTurnReply, lastExchangeNote } from './notes.ts';
+import { MAX_PLAYER_CONTEXT_CHARS, type Transcript } from './transcript.ts';
 
 /** An identical request within this many milliseconds of an answer that never arrived is a retry. */
 export const RETRY_WINDOW_MS = 5_000;
-/** Sessions of one cartridge searched for the transcript (newest first). */
-export const MAX_CANDIDATE_SESSIONS = 20;
-/** Sessions looked at (newest first) to find those of the model's cartridge. */
-export const MAX_SESSIONS_EXAMINED = 200;
-/** Characters of a player message quoted in a note. */
-const QUOTED_CHARS = 60;
-
-/** The block that marks an answer given without playing a turn, so the walk knows it when it comes back. */
-export const NO_TURN_MARK = `${DETAILS_MARKER}: no turn was played]`;
-
-export function isNoTurnReply(reply: string): boolean {
-  return comparable(reply).endsWith(comparable(NO_TURN_MARK));
-}
 
 export interface Conversation {
   readonly session: Session;
+  /** This request opened the session: it is removed again when the request plays no turn. */
+  readonly created: boolean;
   readonly cartridge: Cartridge;
   readonly model: string;
-  readonly parent: TurnMessage;
+  /** The last stored turn of the chat's history: the new turn's parent, or where `steps` are carried to. */
+  readonly base: TurnMessage;
+  /** Turns to carry onto the chat's history before the new turn (none when the chat and the game agree). */
+  readonly steps: readonly RebaseStep[];
   readonly input: string;
   readonly context: string;
   readonly trigger: 'normal' | 'swipe' | 'continue';
+  /** What the request asks for: a reply to a new message, a continuation, a group's next member. */
+  readonly kind: Transcript['kind'];
   /** A turn to send back instead of playing (a retried request). */
   readonly replay?: TurnMessage;
-  /** One short line for the reply when the chat and the tree disagreed ('' when they agree). */
+  /** One short line for the reply when the chat and the game disagreed ('' when they agree). */
   readonly note: string;
 }
 
-interface Found extends WalkResult {
-  readonly session: Session;
-  readonly genesis: TurnMessage;
-}
-
-function quoted(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').replace(/[[\]]/g, '').trim();
-  return `“${flat.length > QUOTED_CHARS ? `${flat.slice(0, QUOTED_CHARS - 1)}…` : flat}”`;
-}
-
-/** `[MnesOS: …]`: one line the walk removes again when the reply comes back in the chat. */
-export function noteBlock(text: string): string {
-  return `${DETAILS_MARKER}: ${text
-    .replace(/[[\]\r\n]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()}]`;
-}
-
-/**
- * Where the transcript sits in one session: walked from the first message, or — when the front end cut the
- * oldest messages to fit its context (SillyTavern does) — from the turn on the head's branch where the
- * transcript's first exchange was played; with `resume`, at the head when nothing matched.
- */
-async function walkSession(
-  deps: AppDeps,
-  session: Session,
-  exchanges: readonly Exchange[],
-  resume: boolean,
-): Promise<Found> {
-  const lineage = (await deps.store.getLineage(session.id, session.headTurnId)) ?? [];
-  const genesis = lineage.find((t) => t.parentId === null);
-  if (genesis === undefined)
-    throw openAiError(500, 'internal', `session ${session.id} has no first turn`, 'server_error');
-  const options = { branch: new Set(lineage.map((t) => t.id)), isNoTurnReply };
-  const fromStart = await walkExchanges(deps.store, session.id, genesis, exchanges, options);
-  const first = exchanges[0];
-  if (fromStart.matched > 0) return { session, genesis, ...fromStart };
-  if (first !== undefined) {
-    // The newest turn of the branch that played the first exchange: the transcript starts at its parent.
-    const wanted = comparable(first.user);
-    for (let i = lineage.length - 1; i > 0; i--) {
-      const turn = lineage[i]!;
-      if (comparable(inputText(turn.input) ?? '') !== wanted) continue;
-      const parent = lineage[i - 1]!;
-      const fromAnchor = await walkExchanges(deps.store, session.id, parent, exchanges, options);
-      if (fromAnchor.matched > 0) return { session, genesis, ...fromAnchor };
-    }
-  }
-  const head = lineage.at(-1) ?? genesis;
-  return { session, genesis, ...fromStart, node: resume ? head : fromStart.node };
-}
-
-/** How much of the transcript a session holds (a swipe of the new message counts half an exchange). */
-async function score(deps: AppDeps, found: Found, transcript: Transcript): Promise<number> {
-  let points = found.matched;
-  if (transcript.kind === 'reply' && found.edits.length === 0) {
-    const answered = await childWithInput(deps.store, found.session.id, found.node, transcript.user);
-    if (answered.length > 0) points += 0.5;
-  }
-  return points;
+export interface ResolveInput {
+  readonly principalId: string;
+  readonly model: string;
+  readonly transcript: Transcript;
+  readonly idempotencyKey: string | undefined;
+  readonly now: number;
 }
 
 /** The title of the sessions this endpoint opens. */
@@ -123,21 +75,68 @@ function chatTitle(cartridgeName: string): string {
   return `Chat (${cartridgeName})`;
 }
 
-/** The session (existing or new) the transcript belongs to, and where its tree holds the transcript. */
-async function findSession(
+/** The anchors to look up: the newest first, so a transcript past MAX_LOCATED_TURNS keeps its recent end. */
+function anchorIds(transcript: Transcript): string[] {
+  const ids = replyAnchors(transcript)
+    .reverse()
+    .flatMap((r) => [...r.after, ...r.at, ...r.anchors].reverse());
+  return [...new Set(ids)].slice(0, MAX_LOCATED_TURNS);
+}
+
+/** The anchors of the chat's replies in order, the opening message first. */
+function replyAnchors(
+  transcript: Transcript,
+): { anchors: readonly string[]; at: readonly string[]; after: readonly string[] }[] {
+  const opening = {
+    anchors: transcript.greetingAnchors,
+    at: transcript.greetingAt,
+    after: transcript.greetingAfter,
+  };
+  return [opening, ...transcript.exchanges];
+}
+
+/** A reply of the chat that names one of the caller's turns, and what it says of it. */
+interface NamedPlace {
+  /** `is`: the reply is this turn; `at`: answered without a turn at it, or never finished after it. */
+  readonly kind: 'is' | 'at';
+  readonly turn: TurnMessage;
+  /** The reply opens the chat (the front end cut what came before it). */
+  readonly opening: boolean;
+}
+
+/** The chat's replies that name one of the caller's turns, in the chat's order. */
+function namedPlaces(transcript: Transcript, located: ReadonlyMap<string, TurnMessage>): NamedPlace[] {
+  const places: NamedPlace[] = [];
+  for (const [i, reply] of replyAnchors(transcript).entries()) {
+    const turns = reply.anchors.map((id) => located.get(id)).filter((t) => t !== undefined);
+    // A continued reply names its continuations after it: the chat is at the last of them.
+    const last = turns.at(-1);
+    if (last !== undefined) {
+      places.push({ kind: 'is', turn: turns[0]!, opening: i === 0 });
+      if (last !== turns[0]) places.push({ kind: 'at', turn: last, opening: i === 0 });
+      continue;
+    }
+    // Answered without a turn at X, or never finished after X: either way the chat is at X after the reply.
+    const at = [...reply.at, ...reply.after].map((id) => located.get(id)).find((t) => t !== undefined);
+    if (at !== undefined) places.push({ kind: 'at', turn: at, opening: i === 0 });
+  }
+  return places;
+}
+
+/** A session id made from the caller and their Idempotency-Key: a retried first message finds its session. */
+function keyedSessionId(principalId: string, key: string): string {
+  const h = createHash('sha256').update(`openai-session\0${principalId}\0${key}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+/** A new chat's session: a new one for the model's cartridge (the same one for a retry with the same key). */
+async function openSession(
   deps: AppDeps,
-  memory: ConversationMemory,
   principalId: string,
   model: string,
-  transcript: Transcript,
-): Promise<Found> {
+  key: string | undefined,
+): Promise<{ session: Session; created: boolean }> {
   const { store, service } = deps;
-  const exchanges = transcript.exchanges;
-  const named = sessionIdOf(model);
-  if (named !== undefined) {
-    const session = await service.getSession(principalId, named);
-    return walkSession(deps, session, exchanges, true);
-  }
   let name = model;
   if (name === '') {
     const offered = await store.listOwnedCartridges(principalId);
@@ -156,65 +155,83 @@ async function findSession(
       'model_not_found',
       `no cartridge or session "${model}" (GET /openai/v1/models lists them)`,
     );
-  return memory.serialized(`${principalId}\0${name}`, async () => {
-    // Versions are immutable: their names come from the library's memory, not from a read of each row.
-    const names = new Map<string, string | undefined>();
-    const sessions = (await store.listSessions(principalId))
-      .sort((a, b) => b.updatedAt - a.updatedAt)
-      .slice(0, MAX_SESSIONS_EXAMINED);
-    let best: { found: Found; points: number } | undefined;
-    let unplayed: Session | undefined;
-    let searched = 0;
-    for (const session of sessions) {
-      if (searched >= MAX_CANDIDATE_SESSIONS) break;
-      if (!names.has(session.cartridgeVersionId))
-        names.set(session.cartridgeVersionId, (await deps.library.version(session.cartridgeVersionId))?.name);
-      if (names.get(session.cartridgeVersionId) !== name) continue;
-      searched++;
-      if (unplayed === undefined && session.turnCount === 1 && session.title === chatTitle(name))
-        unplayed = session;
-      const found = await walkSession(deps, session, exchanges, false);
-      const points = await score(deps, found, transcript);
-      if (points > 0 && (best === undefined || points > best.points)) best = { found, points };
-    }
-    if (best !== undefined) return best.found;
-    // A chat whose messages the game never played (refused, stopped): the session it opened, not another.
-    if (unplayed !== undefined) return walkSession(deps, unplayed, exchanges, false);
-    const created = await service.createSession(principalId, {
+  const id = key === undefined ? undefined : keyedSessionId(principalId, key);
+  if (id !== undefined) {
+    const earlier = await store.getSession(id, principalId);
+    if (earlier !== undefined) return { session: earlier, created: false };
+  }
+  try {
+    const made = await service.createSession(principalId, {
       cartridgeVersion: versionId,
       title: chatTitle(name),
+      ...(id === undefined ? {} : { id }),
     });
-    return walkSession(deps, created.session, exchanges, false);
-  });
+    return { session: made.session, created: true };
+  } catch (error) {
+    // The same first message with the same key, at the same moment: the other request made it.
+    const earlier =
+      id !== undefined && isUniqueViolation(error) ? await store.getSession(id, principalId) : undefined;
+    if (earlier === undefined) throw error;
+    return { session: earlier, created: false };
+  }
+}
+
+/** The turn on `lineage` that is `turn` or was carried from the same played turn. */
+function counterpart(lineage: readonly TurnMessage[], turn: TurnMessage): TurnMessage | undefined {
+  const root = turn.originId ?? turn.id;
+  return lineage.find((t) => (t.originId ?? t.id) === root);
 }
 
 /**
- * Whether the chat's greeting is the game's, allowing for the player's name: SillyTavern writes its
- * persona's name where the game wrote its own ("Player"), so words that differ only there still agree.
+ * The branch the chat's newest named turn is on (the session's current branch when it names none). A turn the
+ * game carried onto another history (an edit or a deletion before it, rebased) has copies there; the chat's is
+ * the one on the session's current branch, else the newest one — all the chat could tell them apart by is
+ * older than what it sent (docs/sillytavern.md, "Context cuts").
  */
-export function sameGreeting(chat: string, game: string, gameName: string | undefined): boolean {
-  const a = comparable(chat);
-  const b = comparable(game);
-  if (a === b) return true;
-  if (gameName === undefined || gameName.trim() === '') return false;
-  const name = comparable(gameName);
-  const index = b.indexOf(name);
-  if (index < 0) return false;
-  // Each occurrence of the game's name in its greeting may be one other name of up to three words.
-  const parts = b.split(name);
-  let at = 0;
-  for (const [i, part] of parts.entries()) {
-    if (!a.startsWith(part, at)) return false;
-    at += part.length;
-    if (i === parts.length - 1) return at === a.length;
-    const nextPart = parts[i + 1]!;
-    const end = nextPart === '' ? a.length : a.indexOf(nextPart, at);
-    if (end < 0) return false;
-    const other = a.slice(at, end);
-    if (other === '' || other.length > 40 || other.split(' ').length > 3) return false;
-    at = end;
+async function branchOf(
+  deps: AppDeps,
+  session: Session,
+  turn: TurnMessage | undefined,
+): Promise<TurnMessage[]> {
+  const lineage = async (id: string) => (await deps.store.getLineage(session.id, id)) ?? [];
+  if (turn === undefined) return lineage(session.headTurnId);
+  const copies = await deps.store.listRebased(session.id, turn.originId ?? turn.id);
+  if (copies.length === 0) return lineage(turn.id);
+  const current = new Set((await lineage(session.headTurnId)).map((t) => t.id));
+  const chosen = [turn, ...copies].find((t) => current.has(t.id)) ?? copies.at(-1)!;
+  return lineage(chosen.id);
+}
+
+/** Where the chat starts in the session: see the file's comment. */
+async function startOf(
+  deps: AppDeps,
+  session: Session,
+  transcript: Transcript,
+  located: ReadonlyMap<string, TurnMessage>,
+  opening: (text: string) => boolean,
+): Promise<{ start: TurnMessage; genesis: TurnMessage }> {
+  const places = namedPlaces(transcript, located);
+  const lineage = await branchOf(deps, session, places.at(-1)?.turn);
+  const genesis = lineage[0];
+  if (genesis === undefined)
+    throw openAiError(500, 'internal', `session ${session.id} has no first turn`, 'server_error');
+  if (places[0]?.opening !== true && opening(transcript.greeting)) return { start: genesis, genesis };
+  // The oldest reply on the chat's branch places it: a turn's reply follows that turn's parent; an opening
+  // reply (what came before it was cut) or an answer given at a turn leaves the chat at that turn. A reply
+  // whose turn is not on the branch (the chat changed before it since) places nothing.
+  for (const place of places) {
+    const onBranch = counterpart(lineage, place.turn);
+    if (onBranch === undefined) continue;
+    if (place.kind === 'is' && !place.opening)
+      return { start: lineage[lineage.indexOf(onBranch) - 1] ?? genesis, genesis };
+    return { start: onBranch, genesis };
   }
-  return false;
+  const oldest = places[0];
+  if (oldest === undefined) return { start: lineage.at(-1) ?? genesis, genesis };
+  if (oldest.kind === 'at' || oldest.opening) return { start: oldest.turn, genesis };
+  const parentId = oldest.turn.parentId;
+  const parent = parentId === null ? undefined : await deps.store.getTurn(session.id, parentId);
+  return { start: parent ?? genesis, genesis };
 }
 
 /** The player context from its pieces, cut at MAX_PLAYER_CONTEXT_CHARS (the start is kept). */
@@ -223,35 +240,24 @@ function boundedContext(pieces: readonly string[]): string {
   return text.length <= MAX_PLAYER_CONTEXT_CHARS ? text : `${text.slice(0, MAX_PLAYER_CONTEXT_CHARS - 1)}…`;
 }
 
-/** The line for the newest disagreement: only about the exchange just before this request, so it is said once. */
-function disagreement(found: WalkResult, exchanges: readonly Exchange[]): string {
-  const last = exchanges.length - 1;
-  if (last < 0) return '';
-  const skipped = found.skipped.find((s) => s.index === last);
-  if (skipped?.reason === 'unstored')
-    return noteBlock(
-      `${quoted(skipped.user)} was not played (its reply did not finish), so the story goes on without it; send it again to play it.`,
-    );
-  if (found.differs.includes(last))
-    return noteBlock(
-      `the game goes on from its own reply to ${quoted(exchanges[last]!.user)}, not the one shown.`,
-    );
-  return '';
+/** Exchanges after the last one the game holds that never finished: the Narrator sees them as the chat shows them. */
+function unfinishedAfterLastHeld(transcript: Transcript, statuses: readonly ExchangeStatus[]) {
+  let lastHeld = -1;
+  statuses.forEach((s, i) => {
+    if (s.kind === 'held' || s.kind === 'carried') lastHeld = i;
+  });
+  return transcript.exchanges.filter(
+    (_e, i) => i > lastHeld && (statuses[i]?.kind === 'unfinished' || statuses[i]?.kind === 'not-the-games'),
+  );
 }
 
-export interface ResolveInput {
-  readonly principalId: string;
-  readonly model: string;
-  readonly transcript: Transcript;
-  readonly hasIdempotencyKey: boolean;
-  readonly now: number;
-  /** Rebases the turns after edited messages; answers the new parent and a note ('' when all applied). */
-  readonly rebase: (
-    session: Session,
-    cartridge: Cartridge,
-    edits: readonly Edit[],
-    node: TurnMessage,
-  ) => Promise<{ readonly node: TurnMessage; readonly note: string }>;
+/** The session of the chat: named by its anchors, else by the model (`session:<id>`), else a new one. */
+async function chatSession(deps: AppDeps, input: ResolveInput, located: ReadonlyMap<string, TurnMessage>) {
+  const anchored = namedPlaces(input.transcript, located).at(-1)?.turn.sessionId;
+  const named = anchored ?? sessionIdOf(input.model);
+  if (named !== undefined)
+    return { session: await deps.service.getSession(input.principalId, named), created: false };
+  return openSession(deps, input.principalId, input.model, input.idempotencyKey);
 }
 
 export async function resolveConversation(
@@ -260,51 +266,73 @@ export async function resolveConversation(
   input: ResolveInput,
 ): Promise<Conversation> {
   const { transcript } = input;
-  const found = await findSession(deps, memory, input.principalId, input.model, transcript);
-  const persona = await deps.service.persona(found.session.principalId, found.session.personaId);
-  const { cartridge } = await deps.service.cartridgeOf(found.session, { persona });
-  let parent = found.node;
-  let note = disagreement(found, transcript.exchanges);
-  if (found.edits.length > 0) {
-    const rebased = await input.rebase(found.session, cartridge, found.edits, found.node);
-    parent = rebased.node;
-    note = [rebased.note, note].filter((n) => n !== '').join(' ');
-  }
-  // Exchanges after the last one the game holds that it never played: the Narrator sees them as the chat shows them.
-  const skippedAt = new Set(found.skipped.map((s) => s.index));
-  let lastHeld = -1;
-  for (let i = 0; i < transcript.exchanges.length; i++) if (!skippedAt.has(i)) lastHeld = i;
-  const unplayed = found.skipped
-    .filter((s) => s.reason === 'unstored' && s.index > lastHeld)
-    .map((s) => transcript.exchanges[s.index]!);
-  // A front end may open with another greeting (SillyTavern offers a card's alternate greetings as swipes
-  // of the first message): the Narrator is told which one the player sees.
-  const greeting =
-    transcript.greeting.trim() !== '' &&
-    !sameGreeting(transcript.greeting, found.genesis.narration, persona?.name ?? STORY_PLAYER) &&
-    // A game opened before the opening spoke of "the player" named them "Player".
-    !(
-      persona === undefined &&
-      sameGreeting(transcript.greeting, found.genesis.narration, DEFAULT_PERSONA.name)
-    )
-      ? `The player's chat opened with this greeting (instead of the game's own):\n${transcript.greeting.trim()}`
-      : '';
-  const context = boundedContext([greeting, unplayedContext(unplayed), transcript.context]);
+  const ids = anchorIds(transcript);
+  const all = ids.length === 0 ? [] : await deps.store.locateTurns(input.principalId, ids);
+  const { session, created } = await chatSession(deps, input, new Map(all.map((t) => [t.id, t])));
+  const located = new Map(all.filter((t) => t.sessionId === session.id).map((t) => [t.id, t]));
+  const persona = await deps.service.persona(session.principalId, session.personaId);
+  const { cartridge } = await deps.service.cartridgeOf(session, { persona });
+  const { start, genesis } = await startOf(deps, session, transcript, located, (text) =>
+    isOpening(text, cartridge, persona),
+  );
+  const placement = await placeChat(
+    {
+      children: (turnId) => deps.store.listChildren(session.id, turnId),
+      located,
+      elsewhere: new Set(all.filter((t) => t.sessionId !== session.id).map((t) => t.id)),
+      isNoTurnReply,
+    },
+    start,
+    transcript.exchanges,
+  );
+  const context = boundedContext([
+    transcript.greetingAnchors.length > 0
+      ? ''
+      : greetingContext(transcript.greeting, genesis.narration, persona),
+    unplayedContext(unfinishedAfterLastHeld(transcript, placement.statuses)),
+    transcript.context,
+  ]);
   const base = {
-    session: found.session,
+    session,
+    created,
     cartridge,
     model: input.model || cartridge.name,
-    parent,
+    base: placement.base,
+    steps: placement.steps,
     context,
-    note,
+    note: lastExchangeNote(transcript.exchanges, placement.statuses),
+    kind: transcript.kind,
   };
-  if (transcript.kind === 'continue') return { ...base, input: CONTINUE_INPUT, trigger: 'continue' };
-  const answered = await childWithInput(deps.store, found.session.id, parent, transcript.user);
-  const newest = answered[0];
-  if (newest === undefined) return { ...base, input: transcript.user, trigger: 'normal' };
-  // The same history again after a completed answer is a swipe; a retry is one with an Idempotency-Key
-  // (prepareTurn sends the stored turn back) or one for an answer that never reached the client.
-  if (!input.hasIdempotencyKey && memory.undelivered(newest.id, input.now, RETRY_WINDOW_MS))
-    return { ...base, input: transcript.user, trigger: 'swipe', replay: newest };
-  return { ...base, input: transcript.user, trigger: 'swipe' };
+  switch (transcript.kind) {
+    case 'continue':
+      return { ...base, input: CONTINUE_INPUT, trigger: 'continue' };
+    case 'next-speaker':
+      return { ...base, input: nextSpeakerInput(transcript.speaker), trigger: 'normal' };
+    case 'reply':
+      return { ...base, ...(await replyOrSwipe(deps, memory, input, placement, transcript.user)) };
+    default: {
+      const unreachable: never = transcript;
+      throw new Error(`unknown transcript ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
+/**
+ * A new message after the chat's history: a normal turn; the same message again after the same history (a
+ * stored turn already answered it there) is a swipe, or a retry when that answer never reached the client.
+ */
+async function replyOrSwipe(
+  deps: AppDeps,
+  memory: ConversationMemory,
+  input: ResolveInput,
+  placement: { readonly base: TurnMessage; readonly steps: readonly RebaseStep[] },
+  user: string,
+): Promise<{ input: string; trigger: 'normal' | 'swipe'; replay?: TurnMessage }> {
+  if (placement.steps.length > 0) return { input: user, trigger: 'normal' };
+  const children = await deps.store.listChildren(placement.base.sessionId, placement.base.id);
+  const newest = children.filter((c) => sameInput(c, user)).at(-1);
+  if (newest === undefined) return { input: user, trigger: 'normal' };
+  if (input.idempotencyKey === undefined && memory.undelivered(newest.id, input.now, RETRY_WINDOW_MS))
+    return { input: user, trigger: 'swipe', replay: newest };
+  return { input: user, trigger: 'swipe' };
 }

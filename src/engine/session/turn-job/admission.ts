@@ -91,6 +91,14 @@ function requestSchema(rules: AdmissionRules) {
       playerContext: z.string().optional(),
       trigger: z.enum(['normal', 'continue', 'swipe', 'regenerate']).optional(),
       strict: z.boolean().optional(),
+      // Planned in this process by SessionService.planRebase (never read from a request body): its shape only.
+      rebased: z
+        .looseObject({
+          baseId: z.string().min(1),
+          expectedHeadId: z.string().min(1),
+          turns: z.array(z.unknown()),
+        })
+        .optional(),
       table: tableTurn.optional(),
     })
     .superRefine((request, ctx) => {

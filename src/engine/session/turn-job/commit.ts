@@ -40,10 +40,13 @@ export async function commitTurn(
   const stored = new JsonText(JSON.stringify(withoutWorld(turnRecordOf(record))));
   const unstorable = unstorableTurn(record, stored.text);
   if (unstorable !== undefined) return { kind: 'refused', error: unstorable };
+  const rebased = context.rebased;
   const appended = await deps.store.appendTurn({
     id: context.turnId,
     sessionId,
-    parentId,
+    // A rebase is stored first, under its base; the turn goes under its last turn (parentId).
+    parentId: rebased?.baseId ?? parentId,
+    ...(rebased === undefined ? {} : { rebased: rebased.turns }),
     expectedHeadId: context.expectedHeadId,
     ...(request.idempotencyKey === undefined ? {} : { idempotencyKey: request.idempotencyKey }),
     input: record.input,
@@ -74,7 +77,7 @@ export async function commitTurn(
     case 'session-not-found':
       return { kind: 'refused', error: notFound(`session ${sessionId}`) };
     case 'parent-not-found':
-      return { kind: 'refused', error: notFound(`turn ${parentId}`) };
+      return { kind: 'refused', error: notFound(`turn ${rebased?.baseId ?? parentId}`) };
     default: {
       const unreachable: never = appended;
       throw new Error(`unexpected appendTurn result ${JSON.stringify(unreachable)}`);

@@ -58,11 +58,7 @@ export async function prepareTurn(
   }
   const claim = TurnClaim.acquire(deps, sessionId, key, turnId);
   try {
-    const parentId = request.parentId ?? session.headTurnId;
-    // The state and story window from memory when this process played the parent, else from the store;
-    // the world comes from the world cache or a snapshot, not from the window's events.
-    const parent = await turnWindow(deps.store, deps.windows, sessionId, parentId);
-    if (parent === undefined) throw notFound(`turn ${parentId}`);
+    const start = await startOf(deps, sessionId, request, request.parentId ?? session.headTurnId);
     // At a shared table the actor plays their own persona (table/turns.ts), not the owner's.
     const persona =
       request.table === undefined
@@ -73,33 +69,61 @@ export async function prepareTurn(
             request.table.persona?.personaId,
           );
     const { cartridge } = await sessionCartridge(deps.library, session, persona);
-    const before = await branchWorld(deps.store, deps.worlds, sessionId, parentId);
     const baseModels = await deps.models(principalId);
     const observer = deps.observer;
     const models =
       baseModels !== null && observer?.onModelCall
         ? timeModels(baseModels, (role, ms, ok) => observer.onModelCall?.(role, ms, ok), deps.monotonic)
         : baseModels;
+    const rebased = request.rebased;
     const context: TurnContext = {
       sessionId,
       turnId,
-      parentId,
-      expectedHeadId: session.headTurnId,
+      parentId: start.parentId,
+      expectedHeadId: rebased?.expectedHeadId ?? session.headTurnId,
       request,
       cartridge,
       persona,
-      state: parent.state as GameState,
-      messages: storyMessages(parent.messages, request.table?.turn),
-      ledgerTurn: parent.depth + 1,
-      before,
+      state: start.state,
+      messages: storyMessages(start.messages, request.table?.turn),
+      ledgerTurn: start.depth + 1,
+      before: start.before,
       models,
       seed: freshSeed(deps.seeds, avoidSeeds),
+      ...(rebased === undefined || rebased.turns.length === 0
+        ? {}
+        : { rebased: { baseId: rebased.baseId, turns: rebased.turns } }),
     };
     return { kind: 'ready', context, claim };
   } catch (error) {
     claim.release();
     throw error;
   }
+}
+
+/** Where the turn starts: its parent's state, story window and world, or those a planned rebase ends with. */
+async function startOf(deps: PrepareDeps, sessionId: string, request: TurnRequest, parentId: string) {
+  const rebased = request.rebased;
+  if (rebased !== undefined)
+    return {
+      parentId: rebased.turns.at(-1)?.id ?? rebased.baseId,
+      state: rebased.state,
+      messages: rebased.messages,
+      depth: rebased.depth,
+      before: rebased.world,
+    };
+  // The state and story window from memory when this process played the parent, else from the store;
+  // the world comes from the world cache or a snapshot, not from the window's events.
+  const parent = await turnWindow(deps.store, deps.windows, sessionId, parentId);
+  if (parent === undefined) throw notFound(`turn ${parentId}`);
+  const before = await branchWorld(deps.store, deps.worlds, sessionId, parentId);
+  return {
+    parentId,
+    state: parent.state as GameState,
+    messages: parent.messages,
+    depth: parent.depth,
+    before,
+  };
 }
 
 /** The admitted request as the turn uses it: its key as stored (scoped keys digested), no scope left. */

@@ -4,7 +4,8 @@
 import type { Cartridge, Persona } from '../../../core/cartridge/index.ts';
 import type { ModelRole, ModelSet } from '../../../adapters/llm/index.ts';
 import type { WorldInfoTrigger } from '../../../core/lore/index.ts';
-import type { Store, Turn } from '../../../adapters/store/index.ts';
+import type { RebasedTurnInput, Store, Turn } from '../../../adapters/store/index.ts';
+import type { RebasedChain } from '../rebase.ts';
 import type {
   GameState,
   InteractionInput,
@@ -60,6 +61,12 @@ export interface TurnRequest {
   readonly trigger?: WorldInfoTrigger;
   /** Strict mode: an event that breaks an invariant of the cartridge refuses the turn (`TurnOptions.strict`). */
   readonly strict?: boolean;
+  /**
+   * Turns rebased for this one (SessionService.planRebase): stored with it in one transaction, before it; the
+   * turn plays after the last of them (`parentId` is then ignored), and is refused if the session head moved
+   * since they were planned.
+   */
+  readonly rebased?: RebasedChain;
   /** A shared table's turn (table/turns.ts): who acts, who is present, and whose persona the actor plays. */
   readonly table?: TableTurnRequest;
 }
@@ -122,6 +129,8 @@ export interface TurnContext {
   /** null: offline. */
   readonly models: ModelSet | null;
   readonly seed: number;
+  /** Rebased turns stored before this one, under `baseId`, in the commit's transaction. */
+  readonly rebased?: { readonly baseId: string; readonly turns: readonly RebasedTurnInput[] };
 }
 
 /** The operator's admission limits, resolved (admission.ts, resolveAdmission). */
