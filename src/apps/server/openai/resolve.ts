@@ -1,5 +1,5 @@
 // Which game a front end's request is about, and what to play there (docs/sillytavern.md, "How a chat finds
-// its game"). Identity is carried, never inferred (DESIGN.md decision 11):
+// its game"). Identity is carried, never inferred:
 // - the session: the one holding the newest reply of the chat that names a turn (its anchor, anchor.ts) — only
 //   among the caller's own sessions; a chat whose replies name no turn is a new chat: the session a
 //   `session:<id>` model names (resumed at its head), else a new session (one per request: a request never
