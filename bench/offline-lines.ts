@@ -3,7 +3,7 @@
 // the file), a cartridge of ../shared (`@cartridge shared:seed-eldoria`: content nobody tuned the matcher
 // for, skipped when ../shared is absent), or a SillyTavern card imported by the real importer with rules
 // an author added (`@cartridge card:kestrel`: cards/kestrel.card.json + cards/kestrel.yare.yaml). The
-// bench row (bench/offline-matcher.ts) and the tests (test/turn/offline-lines.test.ts) use it.
+// bench row (bench/offline-matcher.ts) and the tests (test/engine/turn/offline-lines.test.ts) use it.
 
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -16,7 +16,7 @@ import { openStore } from '../src/adapters/store/index.ts';
 import { type RunningServer, startServer } from '../src/apps/server/start.ts';
 import { buildWebClient } from '../src/apps/web/build.ts';
 import { countingSeeds } from '../src/engine/session/seeds.ts';
-import { chromiumAvailable, launchChromium } from '../test/web/helpers/browser.ts';
+import { chromiumAvailable, launchChromium } from '../test/apps/web/helpers/browser.ts';
 
 type Store = Awaited<ReturnType<typeof openStore>>;
 

@@ -21,15 +21,15 @@ describe('paths named in comments', () => {
   it('are found in line and block comments, without anchors, full stops or longer paths around them', () => {
     const text = [
       "const url = 'https://example.org/docs/x.md';",
-      '// See docs/yare.md#invariants and test/web/sse.test.ts.',
+      '// See docs/yare.md#invariants and test/apps/web/sse.test.ts.',
       '/* block',
-      ' * (src/core/sse.ts), README.md; not ../docs/gone.md, ggml/docs/gguf.md or test/web/*.test.ts',
+      ' * (src/core/sse.ts), README.md; not ../docs/gone.md, ggml/docs/gguf.md or test/apps/web/*.test.ts',
       ' */',
       "const notAComment = 'docs/missing.md';",
     ].join('\n');
     expect(commentPaths('src/a.ts', text)).toEqual([
       { file: 'src/a.ts', line: 2, path: 'docs/yare.md' },
-      { file: 'src/a.ts', line: 2, path: 'test/web/sse.test.ts' },
+      { file: 'src/a.ts', line: 2, path: 'test/apps/web/sse.test.ts' },
       { file: 'src/a.ts', line: 4, path: 'src/core/sse.ts' },
       { file: 'src/a.ts', line: 4, path: 'README.md' },
     ]);

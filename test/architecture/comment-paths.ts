@@ -25,7 +25,7 @@ export function commentPaths(file: string, text: string): NamedPath[] {
   const found: NamedPath[] = [];
   for (const comment of text.matchAll(COMMENT)) {
     for (const named of comment[0].matchAll(PATH)) {
-      // A glob (`test/web/*.test.ts`) names no one file.
+      // A glob (`test/apps/web/*.test.ts`) names no one file.
       if (named[1]!.includes('*')) continue;
       const at = comment.index + named.index;
       found.push({ file, line: text.slice(0, at).split('\n').length, path: named[1]! });

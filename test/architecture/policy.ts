@@ -31,7 +31,7 @@ export function indexOf(module: string): string {
 
 /**
  * Second public entries, each for a reason the index cannot serve. A light path (the CLI's `--help`,
- * `validate`, `eval`, `run-event`; test/cli/lazy-commands.test.ts) must not load a module's index when that
+ * `validate`, `eval`, `run-event`; test/apps/cli/lazy-commands.test.ts) must not load a module's index when that
  * index re-exports heavy code (the HTTP app, the store driver, the model SDKs, zod).
  */
 export const EXTRA_ENTRIES: ReadonlyMap<string, string> = new Map([

@@ -1,13 +1,13 @@
 // Real `mnesos serve` processes on local model files, a turn played over HTTP, and `/healthz` polled on
 // several servers at once: an attacked one beside an idle control, in the same seconds, so a loaded machine
-// slows both alike (startAttackRig). Used by test/server/local-model-files.test.ts and bench/local-model.ts
+// slows both alike (startAttackRig). Used by test/apps/server/local-model-files.test.ts and bench/local-model.ts
 // (no vitest here).
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { percentile } from '../../bench/common.ts';
-import { spawnServe } from '../server/processes.ts';
+import { spawnServe } from '../apps/server/processes.ts';
 import { startFakeOpenAI } from './fake-openai-server.ts';
 
 export interface Exit {
@@ -53,7 +53,7 @@ export function processAlive(pid: number): boolean {
 }
 
 /**
- * `bin/mnesos serve` (test/server/processes.ts spawnServe) on a free loopback port with a SQLite file in
+ * `bin/mnesos serve` (test/apps/server/processes.ts spawnServe) on a free loopback port with a SQLite file in
  * `dir`, `env` (MNESOS_MODEL_FILE, …) and `flags` (`--allow-user-base-url`, …).
  */
 export async function startServe(

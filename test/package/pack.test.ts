@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../cli/helpers.ts';
+import { ROOT } from '../apps/cli/helpers.ts';
 
 const run = promisify(execFile);
 /** Packing compiles and builds the web client when stale; on a loaded 2-core machine that takes minutes. */

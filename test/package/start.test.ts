@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../cli/helpers.ts';
+import { ROOT } from '../apps/cli/helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mnesos-start-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

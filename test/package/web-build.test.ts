@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildWebClient, clientSources, webClientStale } from '../../src/apps/web/build.ts';
-import { ROOT } from '../cli/helpers.ts';
+import { ROOT } from '../apps/cli/helpers.ts';
 
 const TURN_LIMITS = join(ROOT, 'src', 'engine', 'turn', 'limits.ts');
 const STORE_LIMITS = join(ROOT, 'src', 'adapters', 'store', 'limits.ts');

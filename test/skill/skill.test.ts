@@ -9,8 +9,8 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { generateReference, REFERENCES, section, staleReferences } from '../../bin/skill-references.mjs';
 import { buildProgram } from '../../src/apps/cli/program.ts';
-import { CLI, ROOT, SPAWN_TIMEOUT_MS, useCompiledCli, workspaces } from '../cli/helpers.ts';
-import { startInProcessMcp } from '../mcp/helpers.ts';
+import { CLI, ROOT, SPAWN_TIMEOUT_MS, useCompiledCli, workspaces } from '../apps/cli/helpers.ts';
+import { startInProcessMcp } from '../apps/mcp/helpers.ts';
 
 const SKILL_DIR = join(ROOT, 'skills', 'mnesos-cartridge');
 const SKILL = readFileSync(join(SKILL_DIR, 'SKILL.md'), 'utf8');

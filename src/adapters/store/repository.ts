@@ -1,5 +1,5 @@
 // The storage contract used by the session and server layers. Two implementations share one Kysely query
-// layer: SQLite (better-sqlite3, the default) and PostgreSQL (pg). Both pass test/store/repository-suite.ts.
+// layer: SQLite (better-sqlite3, the default) and PostgreSQL (pg). Both pass test/adapters/store/repository-suite.ts.
 //
 // Conventions:
 // - Ids are text. The store makes UUIDs (`crypto.randomUUID`) unless the caller passes `id`.

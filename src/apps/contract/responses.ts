@@ -1,5 +1,5 @@
 // The answers of the API that the web client reads, as zod schemas: the server documents them
-// (/openapi.json), test/web/api-responses.test.ts holds the server's real answers to them, and the browser
+// (/openapi.json), test/apps/web/api-responses.test.ts holds the server's real answers to them, and the browser
 // parses every answer with them (each feature's client in web/), so a malformed answer is a clear error
 // instead of a view built on a cast. Written with `zod/mini` (the browser bundles it: a few kB, where classic zod is tens)
 // and free of server code: the server and the web client import it through contract/index.ts.

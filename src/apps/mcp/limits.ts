@@ -1,6 +1,6 @@
 // The bounds of `mnesos mcp` (docs/agents.md, Limits): every argument a tool takes is bounded here, or by the
 // engine's own limit it names, so an agent's call is bounded like any request. Each has a test at the limit
-// and just past it (test/mcp/limits.test.ts).
+// and just past it (test/apps/mcp/limits.test.ts).
 
 /** Characters of a cartridge argument (a shipped cartridge's name or a folder path). */
 export const MAX_CARTRIDGE_ARG_CHARS = 1_024;

@@ -1,5 +1,5 @@
 // The server's user-facing limits, in one place. Each has a test at the limit and just past it
-// (test/server/limits.test.ts). `ServerLimits` lets an operator (and tests) change them per server.
+// (test/apps/server/limits.test.ts). `ServerLimits` lets an operator (and tests) change them per server.
 
 import { MAX_INPUT_CHARS } from '../../engine/turn/index.ts';
 import { MAX_ARCHIVE_BYTES } from '../../adapters/files/index.ts';

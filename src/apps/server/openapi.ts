@@ -63,7 +63,7 @@ export type JsonOf<T extends z.core.$ZodType, S extends ContentfulStatusCode> = 
 
 /**
  * What a handler may answer: `c.json` with a body its status's schema describes (so a handler answering
- * something the document does not say fails to type-check: test/server/openapi-types.test.ts), or, when
+ * something the document does not say fails to type-check: test/apps/server/openapi-types.test.ts), or, when
  * the route declares one, an answer that is not JSON.
  */
 export type Answer<R extends Responses> =

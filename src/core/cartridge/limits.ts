@@ -1,6 +1,6 @@
 // Every bound a cartridge must respect, in one place. Cartridges come from third parties, so each file is
 // capped before it is decoded or parsed, and the YAML structure is capped before anything walks it
-// recursively. Each limit has a test at the limit and just past it (test/cartridge/limits.test.ts).
+// recursively. Each limit has a test at the limit and just past it (test/core/cartridge/limits.test.ts).
 // The numbers are documented for authors in docs/cartridges.md; keep both in step.
 
 const KIB = 1024;

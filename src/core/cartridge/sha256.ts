@@ -1,5 +1,5 @@
 // SHA-256 (FIPS 180-4) in plain TypeScript, so the pure core can key a cartridge by its content without
-// node:crypto. The same digest as `createHash('sha256')` (test/cartridge/sha256.test.ts compares them);
+// node:crypto. The same digest as `createHash('sha256')` (test/core/cartridge/sha256.test.ts compares them);
 // cartridges are a few hundred kilobytes, which this hashes in a few milliseconds.
 
 const K = new Uint32Array([

@@ -1,5 +1,5 @@
 // Every bound of the world ledger, in one place. Each has a test at the limit and just past it
-// (test/ledger/limits.test.ts). A value past a limit is rejected, never truncated.
+// (test/core/ledger/limits.test.ts). A value past a limit is rejected, never truncated.
 
 /** Events in one batch (one turn's `record_world_changes`). A larger batch is rejected whole. */
 export const MAX_BATCH_EVENTS = 32;

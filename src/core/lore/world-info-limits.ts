@@ -1,6 +1,6 @@
 // Bounds of World Info. A lorebook comes from a stranger's card, so every loop it can drive is bounded.
-// Each has a test at the limit and just past it (test/sillytavern/limits.test.ts,
-// test/sillytavern/world-info-limits.test.ts).
+// Each has a test at the limit and just past it (test/tools/interop/sillytavern/limits.test.ts,
+// test/tools/interop/sillytavern/world-info-limits.test.ts).
 
 /** Bytes of a cartridge's `world_info.json`. */
 export const MAX_WORLD_INFO_BYTES = 4 * 1024 * 1024;

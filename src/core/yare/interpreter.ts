@@ -2,7 +2,7 @@
 // input state is never mutated and a failed run leaves no trace. Dice come from a seeded generator and
 // every roll is recorded, so a run can be replayed exactly. Steps and expressions run as closures lowered
 // once per event (run/lower.ts) — the one executable semantics of YARE, pinned by recorded outcomes
-// (test/yare/recorded.test.ts). The parts: run/machine.ts (frames, transactions), run/lower.ts (steps to
+// (test/core/yare/recorded.test.ts). The parts: run/machine.ts (frames, transactions), run/lower.ts (steps to
 // closures), run/paths.ts (reads and copy-on-write writes), run/coerce.ts and run/inputs.ts (typed
 // values), run/budget.ts (steps and deadline), run/errors.ts (what a failure looks like to the caller).
 

@@ -1,4 +1,4 @@
-// Bounds of the session layer. Each has a test at the limit and just past it (test/session/limits.test.ts).
+// Bounds of the session layer. Each has a test at the limit and just past it (test/engine/session/limits.test.ts).
 
 /** Turns of history hydrated for a turn's prompt (the turn engine keeps fewer of them; this bounds the read). */
 export const TURN_HISTORY_WINDOW = 24;

@@ -1,5 +1,5 @@
 // Every bound of a turn, in one place. The configurable ones (`TurnLimits`) have a named default and a
-// named ceiling; the rest are fixed. Each has a test at the limit and just past it (test/turn/limits.test.ts).
+// named ceiling; the rest are fixed. Each has a test at the limit and just past it (test/engine/turn/limits.test.ts).
 
 import { DEFAULT_SUMMARY_TOKEN_BUDGET } from '../../core/ledger/index.ts';
 import { MAX_LORE_K, MAX_LORE_TOKEN_BUDGET } from '../../core/lore/index.ts';

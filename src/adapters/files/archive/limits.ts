@@ -1,6 +1,6 @@
 // Caps on uploaded cartridge archives. An archive is untrusted: it is refused before it is inflated when
 // its declared sizes break a cap, and inflation itself is bounded (`maxOutputLength`) in case it lies.
-// Each has a test at the limit and just past it (test/cartridge/archive.test.ts).
+// Each has a test at the limit and just past it (test/core/cartridge/archive.test.ts).
 
 import { ArchiveError } from './errors.ts';
 const MIB = 1024 * 1024;

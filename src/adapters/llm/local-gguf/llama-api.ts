@@ -1,6 +1,6 @@
 // The part of node-llama-cpp's API this adapter uses, written out structurally: the package is not a
 // dependency at build time (locate.ts), so its own types are not available to the compiler. Checked
-// against node-llama-cpp 3.21.1 (options.ts LLAMA_CPP_VERSION) by test/llm/local-gguf.test.ts.
+// against node-llama-cpp 3.21.1 (options.ts LLAMA_CPP_VERSION) by test/adapters/llm/local-gguf.test.ts.
 
 import type { GrammarSchema } from './json-schema.ts';
 

@@ -8,7 +8,7 @@
 //          await runName(arg, flags);
 //        });
 //   3. Add one line here: `import { register as name } from './<name>.ts';` and `name` to the list below.
-// test/cli/lazy-commands.test.ts fails when `--help` loads the server, the store or a model SDK.
+// test/apps/cli/lazy-commands.test.ts fails when `--help` loads the server, the store or a model SDK.
 import type { Command } from 'commander';
 import { register as evalCommand } from './eval.ts';
 import { register as explore } from './explore.ts';

@@ -1,5 +1,5 @@
 // Bounds of the terminal game and the `turn` command. Each has a test at the limit and just past it
-// (test/cli/files.test.ts, test/cli/commands.test.ts).
+// (test/apps/cli/files.test.ts, test/apps/cli/commands.test.ts).
 
 import { MAX_NAME_LENGTH } from '../../../adapters/store/limits.ts';
 

@@ -27,7 +27,7 @@ export const MAX_ANCHOR_ID_CHARS = 100;
 export const MAX_ANCHORS_PER_MESSAGE = 64;
 
 /** One anchor: the digits between two frames. A bounded repeat of single characters: linear in the text. */
-// A literal (so its linearity is checked: test/lore/regex-linearity.test.ts). At most 201 digits between
+// A literal (so its linearity is checked: test/core/lore/regex-linearity.test.ts). At most 201 digits between
 // the frames: the ASCII form of the longest id (2 × MAX_ANCHOR_ID_CHARS) and its kind.
 const ANCHOR = /\u2060([\uFE00-\uFE0F]{1,201})\u2060/g;
 

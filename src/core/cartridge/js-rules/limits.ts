@@ -1,6 +1,6 @@
 // The bounds of a rules module (`yare.js` / `yare.ts`). A cartridge comes from a third party, so its code
 // runs only inside QuickJS compiled to WebAssembly, in a worker thread, with every resource capped. Each
-// limit has a test at the limit and just past it (test/cartridge/js-rules.test.ts); docs/studio.md lists
+// limit has a test at the limit and just past it (test/core/cartridge/js-rules.test.ts); docs/studio.md lists
 // them for authors.
 
 const KIB = 1024;

@@ -1,7 +1,7 @@
 // `evaluate(expr, ctx)`: an expression's value in a context, by the one semantics of YARE expressions —
 // the closures `compileClosure` lowers the tree to (closure.ts), the same code events run. There is no
 // second, tree-walking evaluator to keep in step: recorded outcomes pin the semantics
-// (test/yare/recorded.test.ts).
+// (test/core/yare/recorded.test.ts).
 
 import type { Value } from '../values.ts';
 import type { Expression } from './ast.ts';

@@ -1,5 +1,5 @@
-// Bounds of a shared table. Each has a test at the limit and just past it (test/server/table-limits.test.ts,
-// test/session/table-queue.test.ts); the server lets the operator change the counted ones.
+// Bounds of a shared table. Each has a test at the limit and just past it (test/apps/server/table-limits.test.ts,
+// test/engine/session/table-queue.test.ts); the server lets the operator change the counted ones.
 
 /** Members of one table, its owner included (MNESOS_MAX_TABLE_MEMBERS). */
 export const MAX_TABLE_MEMBERS = 8;

@@ -47,7 +47,7 @@ function worldItems(summary: WorldSummary): SectionItem[] {
 /**
  * The world summary as a prompt section; its reason carries the summary's own inclusion accounting, and
  * its receipts each line (the record keeps at most MAX_SECTION_RECEIPTS of them: it must not grow with the
- * world, test/session/world-snapshots.test.ts).
+ * world, test/engine/session/world-snapshots.test.ts).
  */
 export function worldSection(ctx: TurnContext, viewer?: string): PromptSection {
   const summary = ctx.worldSummaryFor(viewer);

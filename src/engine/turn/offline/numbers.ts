@@ -2,7 +2,7 @@
 // 7 damage, leaving 0 HP"); when a field's bound cut the change short (hp 6 → 0, min 0), the computed
 // amount and the change listed beside the prose disagree. The prose then shows both, once, beside the
 // statement about that field: "7 damage (hp 6 → 0)" — never beside one about another field ("Consumed 10
-// mana" stays as it is when hp was cut short; test/turn/offline-numbers.test.ts checks every cartridge).
+// mana" stays as it is when hp was cut short; test/engine/turn/offline-numbers.test.ts checks every cartridge).
 
 import type { CompiledRules, DomainSchema, FieldSchema, StateChange } from '../../../core/yare/index.ts';
 

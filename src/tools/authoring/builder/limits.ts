@@ -1,5 +1,5 @@
 // The bounds of the AI generator: every loop a model can drive has a budget, and nothing a model sends is
-// kept unbounded. Each has a test at the limit and just past it (test/studio/generate.test.ts).
+// kept unbounded. Each has a test at the limit and just past it (test/tools/authoring/builder/generate.test.ts).
 
 /** Repair rounds after the first draft, by default (the original retried 3 times). */
 export const DEFAULT_REPAIR_ROUNDS = 3;

@@ -26,7 +26,7 @@ const isSpace = (ch: string | undefined) => ch !== undefined && /\s/.test(ch);
 /**
  * A line's indentation, list dash and `key:` (a run with no whitespace, `#` or `:`, then a colon that ends
  * the line or is followed by whitespace), by one pass over it: lines can be long, and a regex over them
- * could backtrack (test/lore/regex-linearity.test.ts).
+ * could backtrack (test/core/lore/regex-linearity.test.ts).
  */
 function lineInfo(line: string): LineInfo | undefined {
   let i = 0;

@@ -1,6 +1,6 @@
 // Bounds of SillyTavern imports. A card or lorebook is a stranger's file, so each size and count is capped
 // before the work it would drive. Each has a test at the limit and just past it
-// (test/sillytavern/limits.test.ts).
+// (test/tools/interop/sillytavern/limits.test.ts).
 
 const MIB = 1024 * 1024;
 
