@@ -36,7 +36,7 @@ describe('mnesos new, test and pack', () => {
       expect(again.stderr).toContain('already exists and is not empty');
       const unknown = await runCli(['new', 'other', '--template', 'nope'], { cwd: ws.dir });
       expect(unknown.code).toBe(1);
-      expect(unknown.stderr).toContain('Templates: combat, minimal');
+      expect(unknown.stderr).toContain('Templates: combat, eldoria, minimal');
     },
     SPAWN_TIMEOUT_MS,
   );

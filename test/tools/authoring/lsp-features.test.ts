@@ -48,7 +48,12 @@ describe('completion', () => {
   });
 
   it('the keys of prompt_directives.yaml not yet written', () => {
-    expect(labels('director: |\n  Be brief.\n', 'directives')).toEqual(['npc', 'narrator', 'npc_brain']);
+    expect(labels('director: |\n  Be brief.\n', 'directives')).toEqual([
+      'npc',
+      'narrator',
+      'picture_style',
+      'npc_brain',
+    ]);
   });
 
   it('top-level and step keys are the grammar’s, invariants included', () => {
