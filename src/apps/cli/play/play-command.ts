@@ -5,14 +5,13 @@
 import pc from 'picocolors';
 import { localPrincipal } from '../../server/index.ts';
 import { CartridgeLibrary, countingSeeds, SessionService } from '../../../engine/session/index.ts';
-import { openStore, type Store, StoreInputError } from '../../../adapters/store/index.ts';
+import { openCommandStore } from '../open-store.ts';
 import { PlayGame } from './game.ts';
 import { chooseModels } from './models.ts';
 import { checkSessionName, openPlaySession } from './open-session.ts';
 import { runRepl } from './repl.ts';
 import { createSpinner } from './spinner.ts';
 import { wrapWidth } from './wrap.ts';
-import { UserError } from '../user-error.ts';
 
 export interface PlayFlags {
   session?: string;
@@ -25,15 +24,6 @@ export interface PlayFlags {
   strict?: boolean;
 }
 
-async function open(url: string | undefined): Promise<Store> {
-  try {
-    return await openStore(url);
-  } catch (error) {
-    if (error instanceof StoreInputError) throw new UserError(`--db / MNESOS_DATABASE_URL: ${error.message}`);
-    throw error;
-  }
-}
-
 export async function runPlayCommand(cartridgeArg: string | undefined, flags: PlayFlags): Promise<void> {
   // A closed pipe (`mnesos play | head`) ends the game quietly; a committed turn is already stored whole.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -43,7 +33,7 @@ export async function runPlayCommand(cartridgeArg: string | undefined, flags: Pl
   // Checked before anything is opened or created: a bad name is a usage error with nothing left behind.
   if (flags.session !== undefined) checkSessionName(flags.session);
   const choice = await chooseModels({ llmScript: flags.llmScript, env: process.env });
-  const store = await open(flags.db ?? process.env.MNESOS_DATABASE_URL);
+  const store = await openCommandStore(flags.db ?? process.env.MNESOS_DATABASE_URL);
   try {
     const principal = await localPrincipal(store);
     const library = new CartridgeLibrary(store);

@@ -5,7 +5,7 @@
 import { CartridgeFolders, MCP_TURN_TIMEOUT_MS, serveMcpOverStdio } from '../../mcp/index.ts';
 import { localPrincipal } from '../../server/index.ts';
 import { CartridgeLibrary, countingSeeds, SessionService } from '../../../engine/session/index.ts';
-import { openStore, type Store, StoreInputError } from '../../../adapters/store/index.ts';
+import { openCommandStore } from '../open-store.ts';
 import { exploreDraft } from '../../../tools/authoring/builder/index.ts';
 import { chooseModels, OFFLINE_HELP } from '../play/models.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -17,15 +17,6 @@ export interface McpFlags {
   db?: string;
   llmScript?: string;
   seed?: number;
-}
-
-async function open(url: string | undefined): Promise<Store> {
-  try {
-    return await openStore(url);
-  } catch (error) {
-    if (error instanceof StoreInputError) throw new UserError(`--db / MNESOS_DATABASE_URL: ${error.message}`);
-    throw error;
-  }
 }
 
 function foldersOf(flags: McpFlags): CartridgeFolders {
@@ -41,7 +32,7 @@ export async function runMcp(flags: McpFlags): Promise<void> {
   const folders = foldersOf(flags);
   const choice = await chooseModels({ llmScript: flags.llmScript, env: process.env });
   if (choice.kind === 'offline') process.stderr.write(`mnesos mcp: ${OFFLINE_HELP}\n`);
-  const store = await open(flags.db ?? process.env.MNESOS_DATABASE_URL);
+  const store = await openCommandStore(flags.db ?? process.env.MNESOS_DATABASE_URL);
   try {
     const principal = await localPrincipal(store);
     const library = new CartridgeLibrary(store);
