@@ -7,7 +7,7 @@
 
 import { withTableActor } from './table-actor.ts';
 import { applyBatch } from '../../core/ledger/index.ts';
-import { capModels, meterModels, ModelError, UsageMeter } from '../../adapters/llm/index.ts';
+import { capModels, meterModels, ModelError, type ToolCall, UsageMeter } from '../../adapters/llm/index.ts';
 import { TurnBudget, TurnBudgetExceeded } from '../../core/turn-budget.ts';
 import { type CompiledRules, type Dict, diffStates, toValue } from '../../core/yare/index.ts';
 import { Party, roundChanges } from './party.ts';
@@ -175,9 +175,67 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<TurnEvent, 
 }
 
 async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, undefined> {
+  const run = await openTurn(options);
+  const { ctx, prepared } = run;
+  yield* runCycleTicks(run);
+  const decided = yield* decide(run, [...ctx.notes]);
+  ctx.throwIfAborted();
+  const stateBeforeSettle = ctx.state;
+  let settled = settleEngineChanges(run, stateBeforeSettle, 0);
+  if (settled.time.advancedSeconds > 0) yield { type: 'phase', phase: 'time' };
+  const told = yield* narrate(run, decided);
+  ctx.throwIfAborted();
+  // The Narrator's accepted time joins the Director's: the clock still advances once, by the sum.
+  if (told.ledger.seconds > 0) settled = settleEngineChanges(run, stateBeforeSettle, told.ledger.seconds);
+  ctx.settle(withWorldInfoState(ctx.state, ctx.worldInfo));
+  const committed = stampedWorld(ctx, told.ledger);
+  const checked = await checkFidelity(run, told, settled.time.advancedSeconds);
+  ctx.throwIfAborted();
+  const built: TurnRecord = buildRecord({
+    ctx,
+    mode: run.models === null ? 'offline' : 'online',
+    input: prepared.input,
+    seed: options.seed,
+    stateBefore: prepared.state,
+    time: settled.time,
+    directives: decided.outcome.directives,
+    narration: checked.narration,
+    directorStop: decided.outcome.stop,
+    usage: run.meter.byRole(),
+    timings: { ...run.timings, total: run.now() - run.started },
+    ledger: committed,
+  });
+  const record = withTurnExtras(ctx, built, checked.fidelity);
+  yield { type: 'done', record: storedRecord(options.cartridge.rules, record, prepared, options.state) };
+}
+
+/** What every phase of one turn shares (made by openTurn). */
+interface TurnRun {
+  readonly options: TurnOptions;
+  readonly cartridge: TurnOptions['cartridge'];
+  readonly prepared: Prepared;
+  readonly ctx: TurnContext;
+  readonly budget: TurnBudget;
+  /** The roles' models, capped and metered; null for an offline turn. */
+  readonly models: TurnModels | null;
+  readonly meter: UsageMeter;
+  /** The story's recent messages, neutralised for prompts (empty offline). */
+  readonly history: StoryMessage[];
+  /** The history window's step (the roles' token caps trim in it: cache-friendly, see fitMessages). */
+  readonly step: number;
+  /** The player's words, neutralised for prompts. */
+  readonly promptText: string;
+  readonly now: () => number;
+  readonly started: number;
+  readonly timings: Partial<Record<TurnPhase, number>>;
+}
+
+type TurnModels = ReturnType<typeof meterModels>;
+
+/** The turn's context, budget, models and prompt inputs, with its lore and World Info in play. */
+async function openTurn(options: TurnOptions): Promise<TurnRun> {
   const now = options.now ?? (() => performance.now());
   const started = now();
-  const timings: Partial<Record<TurnPhase, number>> = {};
   const { cartridge } = options;
   const prepared = atTable(cartridge.rules, prepare(options), options.table);
   // The turn's one compute budget (limits `maxTurnSteps`, `maxTurnMs`) and its pacing: every part of the
@@ -223,8 +281,6 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
           content: sanitizeForPrompt(message.content),
         }));
   ctx.story = options.messages;
-  // The roles' token caps trim the window in the window's own steps (cache-friendly, see fitMessages).
-  const step = historyStep(prepared.limits.historyMessages);
   const promptText = sanitizeForPrompt(prepared.input.text);
   await budget.breathe();
   ctx.worldInfo = await activateForTurnSliced(
@@ -240,162 +296,202 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   for (const [id, text] of worldInfoLore(ctx.worldInfo)) ctx.lore.set(id, text);
   ctx.playerContext =
     options.playerContext === undefined ? undefined : sanitizeForPrompt(options.playerContext);
+  return {
+    options,
+    cartridge,
+    prepared,
+    ctx,
+    budget,
+    models,
+    meter,
+    history,
+    step: historyStep(prepared.limits.historyMessages),
+    promptText,
+    now,
+    started,
+    timings: {},
+  };
+}
 
-  // 1. Cycle ticks, in declaration order, on the turn's one generator.
+/** 1. Cycle ticks, in declaration order, on the turn's one generator. */
+async function* runCycleTicks(run: TurnRun): AsyncGenerator<TurnEvent, void, undefined> {
+  const { cartridge, ctx, budget, now } = run;
   const ticks = cartridge.rules.eventNames.filter(
     (name) => cartridge.rules.events.get(name)?.triggerOn === 'cycle_tick',
   );
-  if (ticks.length > 0) {
-    yield { type: 'phase', phase: 'cycle_tick' };
-    const t = now();
-    for (const name of ticks) {
-      await budget.breathe();
-      const result = ctx.runRule('cycle_tick', name, {});
-      // A failing tick is a cartridge bug, not the player's: it changed nothing, and the turn goes on.
-      if (!result.ok)
-        ctx.warnings.push(`cycle tick '${name}' failed (${result.error.code}): ${result.error.message}`);
-    }
-    timings.cycle_tick = now() - t;
+  if (ticks.length === 0) return;
+  yield { type: 'phase', phase: 'cycle_tick' };
+  const t = now();
+  for (const name of ticks) {
+    await budget.breathe();
+    const result = ctx.runRule('cycle_tick', name, {});
+    // A failing tick is a cartridge bug, not the player's: it changed nothing, and the turn goes on.
+    if (!result.ok)
+      ctx.warnings.push(`cycle tick '${name}' failed (${result.error.code}): ${result.error.message}`);
   }
-  const tickNotes = [...ctx.notes];
+  run.timings.cycle_tick = now() - t;
+}
 
-  // 2. The decision: a mini-game resolver, the Director, or the offline matcher.
-  let outcome: DirectorOutcome = { directives: '', stop: 'skipped' };
-  let offlineReply: string | undefined;
+interface Decision {
+  readonly outcome: DirectorOutcome;
+  /** The offline matcher's answer, when it answered instead of running an event. */
+  readonly offlineReply: string | undefined;
+}
+
+/** 2. The decision: a mini-game resolver, the Director, or the offline matcher. */
+async function* decide(run: TurnRun, tickNotes: string[]): AsyncGenerator<TurnEvent, Decision, undefined> {
+  const { ctx, models, now, prepared } = run;
   const input = prepared.input;
   if (input.kind === 'interaction') {
     yield { type: 'phase', phase: 'interaction' };
     const t = now();
     resolveInteraction(ctx, input.interaction);
-    outcome = { directives: interactionDirectives(input.interaction), stop: 'skipped' };
-    timings.interaction = now() - t;
-  } else {
-    yield { type: 'phase', phase: 'director' };
-    await budget.breathe();
-    const t = now();
-    const directorHistory = fitMessages(history, DIRECTOR_HISTORY_TOKENS, step);
-    if (models !== null) outcome = yield* runDirector(ctx, models, promptText, directorHistory, tickNotes);
-    else offlineReply = yield* runOffline(ctx, promptText);
-    timings.director = now() - t;
+    run.timings.interaction = now() - t;
+    return {
+      outcome: { directives: interactionDirectives(input.interaction), stop: 'skipped' },
+      offlineReply: undefined,
+    };
   }
-  ctx.throwIfAborted();
-
-  // 3. The engine's own changes: clear a resolved mini-game, advance the clock once.
-  const t3 = now();
-  const stateBeforeSettle = ctx.state;
-  let settled = settleState(cartridge.rules, ctx.clock, stateBeforeSettle, {
-    clearInteraction: input.kind === 'interaction',
-    advanceSeconds: ctx.timeSeconds + elapsedSeconds(stateBeforeSettle),
-  });
-  if (settled.warning) ctx.warnings.push(settled.warning);
-  ctx.settle(settled.state);
-  if (settled.time.advancedSeconds > 0) yield { type: 'phase', phase: 'time' };
-  timings.time = now() - t3;
-
-  // 4. The Narrator (or the offline renderer).
-  yield { type: 'phase', phase: 'narrator' };
-  await budget.breathe();
-  const t4 = now();
-  let narration: string;
-  let ledger: LedgerOutcome;
-  let conversation: LedgerConversation | undefined;
+  yield { type: 'phase', phase: 'director' };
+  await run.budget.breathe();
+  const t = now();
+  let decision: Decision = { outcome: { directives: '', stop: 'skipped' }, offlineReply: undefined };
   if (models !== null) {
-    const told = yield* runNarrator(ctx, models.narrator, {
-      // The Director's directives are model prose too.
-      directives: sanitizeForPrompt(outcome.directives),
-      inputText: promptText,
-      history: fitMessages(history, NARRATOR_HISTORY_TOKENS, step),
-    });
-    // Model prose is stored (and shown in later prompts) neutralised, like the player's words.
-    narration = sanitizeForPrompt(told.narration);
-    conversation = told.conversation;
-    timings.narrator = now() - t4;
-
-    // 5. The world ledger: the Narrator's proposal (inline) or a separate extraction call, checked against
-    // the world before the turn and repaired at most twice. Nothing is committed here: the record carries
-    // the resulting world, and the caller commits it with the turn.
-    const t5 = now();
-    const mode = ctx.ledger.mode;
-    if (mode === 'inline' && told.toolCalls.length > 0) {
-      yield { type: 'phase', phase: 'ledger' };
-      const answer = { text: narration, toolCalls: told.toolCalls };
-      ledger = await settleProposal(ctx, models.narrator, told.conversation, answer, 'narrator');
-      timings.ledger = now() - t5;
-    } else if (mode === 'separate') {
-      yield { type: 'phase', phase: 'ledger' };
-      ledger = await extractWorldChanges(ctx, models.narrator, { inputText: promptText, narration });
-      timings.ledger = now() - t5;
-    } else {
-      ledger = unchangedLedger(ctx, mode === 'off' ? 'off' : 'none');
-    }
+    const directorHistory = fitMessages(run.history, DIRECTOR_HISTORY_TOKENS, run.step);
+    const outcome = yield* runDirector(ctx, models, run.promptText, directorHistory, tickNotes);
+    decision = { outcome, offlineReply: undefined };
   } else {
-    narration = budget.measure({ kind: 'offline', what: 'narration' }, () =>
-      narrateOffline(cartridge.rules, {
+    decision = { ...decision, offlineReply: yield* runOffline(ctx, run.promptText) };
+  }
+  run.timings.director = now() - t;
+  return decision;
+}
+
+/**
+ * 3. The engine's own changes, on the state before them: clear a resolved mini-game, advance the clock once
+ * (by the Director's time, the state's elapsed time and `extraSeconds`, the Narrator's accepted time).
+ */
+function settleEngineChanges(
+  run: TurnRun,
+  stateBeforeSettle: Dict,
+  extraSeconds: number,
+): ReturnType<typeof settleState> {
+  const { ctx, now } = run;
+  const t = now();
+  const settled = settleState(run.cartridge.rules, ctx.clock, stateBeforeSettle, {
+    clearInteraction: run.prepared.input.kind === 'interaction',
+    advanceSeconds: ctx.timeSeconds + elapsedSeconds(stateBeforeSettle) + extraSeconds,
+  });
+  if (settled.warning && extraSeconds === 0) ctx.warnings.push(settled.warning);
+  ctx.settle(settled.state);
+  if (extraSeconds === 0) run.timings.time = now() - t;
+  return settled;
+}
+
+interface Told {
+  narration: string;
+  ledger: LedgerOutcome;
+  /** The Narrator's conversation (online), for the fidelity check's repair. */
+  conversation: LedgerConversation | undefined;
+}
+
+/** 4. The Narrator (or the offline renderer), and 5. the world ledger it proposes. */
+async function* narrate(run: TurnRun, decided: Decision): AsyncGenerator<TurnEvent, Told, undefined> {
+  const { ctx, models, now } = run;
+  yield { type: 'phase', phase: 'narrator' };
+  await run.budget.breathe();
+  const t = now();
+  if (models === null) {
+    const narration = run.budget.measure({ kind: 'offline', what: 'narration' }, () =>
+      narrateOffline(run.cartridge.rules, {
         notes: ctx.notes,
         privateSpans: ctx.privateNoteSpans,
-        reply: offlineReply,
+        reply: decided.offlineReply,
         persona: ctx.persona,
-        lore: cartridge.lore,
-        changes: diffStates(prepared.state, ctx.state),
-        seed: options.seed,
+        lore: run.cartridge.lore,
+        changes: diffStates(run.prepared.state, ctx.state),
+        seed: run.options.seed,
       }),
     );
     yield { type: 'narration_delta', text: narration };
-    timings.narrator = now() - t4;
-    ledger = unchangedLedger(ctx, 'off');
+    run.timings.narrator = now() - t;
+    return { narration, ledger: unchangedLedger(ctx, 'off'), conversation: undefined };
   }
-  ctx.throwIfAborted();
-
-  // The Narrator's accepted time joins the Director's: the clock still advances once, by the sum.
-  if (ledger.seconds > 0) {
-    settled = settleState(cartridge.rules, ctx.clock, stateBeforeSettle, {
-      clearInteraction: input.kind === 'interaction',
-      advanceSeconds: ctx.timeSeconds + elapsedSeconds(stateBeforeSettle) + ledger.seconds,
-    });
-    ctx.settle(settled.state);
-  }
-  ctx.settle(withWorldInfoState(ctx.state, ctx.worldInfo));
-  const committed = stampedWorld(ctx, ledger);
-
-  // 6. The fidelity check of model-written prose against the turn's facts (fidelity-turn.ts).
-  let fidelity: FidelityRecord | undefined;
-  if (models !== null && conversation !== undefined) {
-    const checked = await settleNarration(
-      ctx,
-      models.narrator,
-      conversation,
-      narration,
-      prepared.state,
-      settled.time.advancedSeconds,
-      options.narrationCheck ?? 'repair',
-    );
-    narration = checked.narration;
-    fidelity = checked.fidelity;
-  }
-  ctx.throwIfAborted();
-
-  const built: TurnRecord = buildRecord({
-    ctx,
-    mode: models === null ? 'offline' : 'online',
-    input,
-    seed: options.seed,
-    stateBefore: prepared.state,
-    time: settled.time,
-    directives: outcome.directives,
-    narration,
-    directorStop: outcome.stop,
-    usage: meter.byRole(),
-    timings: { ...timings, total: now() - started },
-    ledger: committed,
+  const told = yield* runNarrator(ctx, models.narrator, {
+    // The Director's directives are model prose too.
+    directives: sanitizeForPrompt(decided.outcome.directives),
+    inputText: run.promptText,
+    history: fitMessages(run.history, NARRATOR_HISTORY_TOKENS, run.step),
   });
+  // Model prose is stored (and shown in later prompts) neutralised, like the player's words.
+  const narration = sanitizeForPrompt(told.narration);
+  run.timings.narrator = now() - t;
+  const ledger = yield* proposeLedger(run, models, { ...told, narration });
+  return { narration, ledger, conversation: told.conversation };
+}
+
+/**
+ * 5. The world ledger: the Narrator's proposal (inline) or a separate extraction call, checked against the
+ * world before the turn and repaired at most twice. Nothing is committed here: the record carries the
+ * resulting world, and the caller commits it with the turn.
+ */
+async function* proposeLedger(
+  run: TurnRun,
+  models: TurnModels,
+  told: { narration: string; toolCalls: readonly ToolCall[]; conversation: LedgerConversation },
+): AsyncGenerator<TurnEvent, LedgerOutcome, undefined> {
+  const { ctx, now } = run;
+  const t = now();
+  const mode = ctx.ledger.mode;
+  if (mode === 'inline' && told.toolCalls.length > 0) {
+    yield { type: 'phase', phase: 'ledger' };
+    const answer = { text: told.narration, toolCalls: told.toolCalls };
+    const ledger = await settleProposal(ctx, models.narrator, told.conversation, answer, 'narrator');
+    run.timings.ledger = now() - t;
+    return ledger;
+  }
+  if (mode === 'separate') {
+    yield { type: 'phase', phase: 'ledger' };
+    const ledger = await extractWorldChanges(ctx, models.narrator, {
+      inputText: run.promptText,
+      narration: told.narration,
+    });
+    run.timings.ledger = now() - t;
+    return ledger;
+  }
+  return unchangedLedger(ctx, mode === 'off' ? 'off' : 'none');
+}
+
+/** 6. The fidelity check of model-written prose against the turn's facts (fidelity-turn.ts). */
+async function checkFidelity(
+  run: TurnRun,
+  told: Told,
+  advancedSeconds: number,
+): Promise<{ narration: string; fidelity?: FidelityRecord }> {
+  if (run.models === null || told.conversation === undefined) return { narration: told.narration };
+  return settleNarration(
+    run.ctx,
+    run.models.narrator,
+    told.conversation,
+    told.narration,
+    run.prepared.state,
+    advancedSeconds,
+    run.options.narrationCheck ?? 'repair',
+  );
+}
+
+/** The record with what only some turns have: World Info activations, a fidelity check, invariant breaches. */
+function withTurnExtras(
+  ctx: TurnContext,
+  built: TurnRecord,
+  fidelity: FidelityRecord | undefined,
+): TurnRecord {
   const withWorldInfo: TurnRecord =
     ctx.worldInfo === undefined ? built : { ...built, worldInfo: worldInfoRecord(ctx.worldInfo) };
   const withFidelity: TurnRecord = fidelity === undefined ? withWorldInfo : { ...withWorldInfo, fidelity };
-  const record: TurnRecord =
-    ctx.invariantBreaches.length === 0
-      ? withFidelity
-      : { ...withFidelity, invariants: [...ctx.invariantBreaches] };
-  yield { type: 'done', record: storedRecord(cartridge.rules, record, prepared, options.state) };
+  return ctx.invariantBreaches.length === 0
+    ? withFidelity
+    : { ...withFidelity, invariants: [...ctx.invariantBreaches] };
 }
 
 /**
