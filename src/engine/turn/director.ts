@@ -205,139 +205,39 @@ export async function* runDirector(
     ctx.table,
   );
   ctx.warnings.push(...tools.warnings);
-  const turnStartTime = currentGameTime(ctx.state, ctx.clock);
-  const lore = directorLoreSection(ctx, inputText, DIRECTOR_AUTO_LORE_TOKENS);
-  const exchange: ChatMessage[] = [];
+  const talk: DirectorTalk = {
+    ctx,
+    models,
+    tools,
+    inputText,
+    history,
+    tickNotes,
+    turnStartTime: currentGameTime(ctx.state, ctx.clock),
+    lore: directorLoreSection(ctx, inputText, DIRECTOR_AUTO_LORE_TOKENS),
+    decoding: models.director.decoding ?? 'off',
+    exchange: [],
+    callsRun: 0,
+    repairedBroken: false,
+  };
   let directives = '';
   let stop: DirectorStop = 'round-limit';
-  let callsRun = 0;
-  let repairedBroken = false;
-  const decoding = models.director.decoding ?? 'off';
-
   for (let round = 1; round <= ctx.limits.maxToolRounds; round++) {
     ctx.throwIfAborted();
-    const prompt = ctx.budget.measure({ kind: 'prompt', role: 'director' }, () =>
-      assemblePrompt(
-        directorSections(ctx, tools, tickNotes, lore, history, turnStartTime),
-        ctx.limits.directorPromptTokens,
-      ),
-    );
-    ctx.prompts.push({
-      role: 'director',
-      call: round,
-      sections: prompt.sections,
-      tokens: prompt.tokens,
-      budget: prompt.budget,
-    });
-    const shownHistory = prompt.texts.has('history') ? toChatMessages(history) : [];
-    // Stable system prompt, append-only history, then the volatile context with the player's words.
-    const call = cacheFriendly(prompt, shownHistory, inputText);
-    const response = await finalResponse(
-      models.director.stream({
-        system: call.system,
-        messages: [...call.messages, ...exchange],
-        ...(decoding === 'json-schema'
-          ? { responseSchema: { name: 'director_turn', schema: callsSchema(tools) } }
-          : { tools: tools.specs, toolChoice: 'auto' as const }),
-        ...(decoding === 'strict-tools' ? { strictTools: true } : {}),
-        ...(ctx.signal ? { signal: ctx.signal } : {}),
-      }),
-    );
-    ctx.modelIds.director = response.modelId;
-    const envelope = decoding === 'json-schema' ? schemaAnswer(response.text, round) : undefined;
-    // A model without tool calling may write its calls in the text: they are read from there (text-calls.ts)
-    // and go through the same checks as native calls.
-    const written =
-      response.toolCalls.length === 0 && envelope === undefined
-        ? textToolCalls(response.text, toolNames(tools), round)
-        : undefined;
-    const fromText = written !== undefined && written.calls.length > 0;
-    const responseCalls = envelope?.calls ?? (fromText ? written.calls : response.toolCalls);
-    const responseText = envelope?.directives ?? (fromText ? written.rest : response.text);
-    if (responseCalls.length === 0) {
+    const answer = await askDirector(talk, round);
+    if (answer.calls.length === 0) {
       // An answer cut off by the token limit, or stuck in a loop, is asked for again once; a second one
       // hands the turn back to the player, who is asked to say it again.
-      const broken = brokenAnswer(response);
-      if (broken !== undefined) {
-        ctx.warnings.push(`the Director's answer in round ${round} ${broken}`);
-        if (repairedBroken || round === ctx.limits.maxToolRounds) throw new TurnError('reply', LOST_THREAD);
-        repairedBroken = true;
-        exchange.push({ role: 'assistant', content: response.text.slice(0, BROKEN_ECHO_CHARS) });
-        exchange.push({ role: 'user', content: `[engine] Your last answer ${broken}. ${BROKEN_REPAIR}` });
-        continue;
-      }
-      directives = responseText.trim() || directives;
+      if (repairedBrokenAnswer(talk, answer.response, round)) continue;
+      directives = answer.text.trim() || directives;
       stop = 'directives';
       break;
     }
-    // Model output is bounded before anything of it is kept: at most MAX_TOOL_CALLS_PER_ROUND calls of a
-    // response and MAX_TOOL_CALLS_PER_TURN of the turn run; the rest are dropped unrun, unrecorded and
-    // unechoed (a response of 1,000 calls costs what one of 8 does), and the Director is told so.
-    const room = Math.max(0, Math.min(MAX_TOOL_CALLS_PER_ROUND, MAX_TOOL_CALLS_PER_TURN - callsRun));
-    const calls = responseCalls.slice(0, room);
-    const dropped = responseCalls.length - calls.length;
-    if (dropped > 0) {
-      ctx.warnings.push(
-        `the Director sent ${responseCalls.length} tool calls in round ${round}; ${dropped} were dropped (MAX_TOOL_CALLS_PER_ROUND = ${MAX_TOOL_CALLS_PER_ROUND}, MAX_TOOL_CALLS_PER_TURN = ${MAX_TOOL_CALLS_PER_TURN})`,
-      );
-    }
-    if (calls.length === 0) break;
-    // Without tools in the request (json-schema decoding) the exchange is plain messages: the answer as
-    // written, then each result as an engine message.
-    if (decoding === 'json-schema') exchange.push({ role: 'assistant', content: response.text });
-    else exchange.push({ role: 'assistant', content: responseText, toolCalls: echoableCalls(calls) });
-    ctx.finishDirectives = undefined;
-    let failed = false;
-    let informs = false;
-    for (const [index, call] of calls.entries()) {
-      ctx.throwIfAborted();
-      callsRun += 1;
-      const started = ctx.now();
-      const ran = await runTool(ctx, tools, models, call, history);
-      const outcome =
-        dropped > 0 && index === calls.length - 1
-          ? withNote(
-              ran,
-              `${dropped} more tool call(s) of this response were dropped unrun: at most ${MAX_TOOL_CALLS_PER_ROUND} run per response and ${MAX_TOOL_CALLS_PER_TURN} per turn.`,
-            )
-          : ran;
-      // Refused arguments are kept as a reason and a hash, never raw; accepted ones are within
-      // MAX_TOOL_ARGS_CHARS and MAX_TOOL_ARGS_DEPTH.
-      const refused = ran.refused;
-      const name = call.name.length > 64 ? `${call.name.slice(0, 64)}…` : call.name;
-      yield { type: 'tool_call', round, id: call.id, name, args: refused ? null : (call.args ?? null) };
-      ctx.tools.push({
-        round,
-        id: call.id,
-        name,
-        args: refused ? null : (call.args ?? null),
-        rawArgs: refused ? '' : call.rawArgs,
-        ...(refused ? { refused } : {}),
-        ok: outcome.ok,
-        content: outcome.content,
-        durationMs: ctx.now() - started,
-        ...(fromText ? { fromText: true as const } : {}),
-      });
-      exchange.push(
-        decoding === 'json-schema'
-          ? { role: 'user', content: `[engine] result of ${name}: ${outcome.content}` }
-          : { role: 'tool', toolCallId: call.id, toolName: call.name, content: outcome.content },
-      );
-      yield {
-        type: 'tool_result',
-        round,
-        id: call.id,
-        name,
-        ok: outcome.ok,
-        content: outcome.content,
-      };
-      failed ||= !outcome.ok;
-      informs ||= outcome.informs === true;
-    }
-    const given = (ctx.finishDirectives ?? responseText).trim();
+    const ran = yield* runRoundCalls(talk, answer, round);
+    if (ran === undefined) break;
+    const given = (ctx.finishDirectives ?? answer.text).trim();
     if (given !== '') directives = given;
     // Nothing to read and nothing to repair: another Director call would only add latency.
-    if (!failed && !informs) {
+    if (!ran.failed && !ran.informs) {
       stop = directives === '' ? 'events' : 'directives';
       break;
     }
@@ -351,6 +251,178 @@ export async function* runDirector(
   if (stop === 'round-limit')
     ctx.warnings.push(`the Director used all ${ctx.limits.maxToolRounds} rounds (maxToolRounds)`);
   return { directives, stop };
+}
+
+/** One Director conversation: what each round's prompt is made of, and the exchange so far. */
+interface DirectorTalk {
+  readonly ctx: TurnContext;
+  readonly models: ModelSet;
+  readonly tools: ReturnType<typeof withTableActor>;
+  readonly inputText: string;
+  readonly history: readonly StoryMessage[];
+  readonly tickNotes: readonly string[];
+  readonly turnStartTime: ReturnType<typeof currentGameTime>;
+  readonly lore: ReturnType<typeof directorLoreSection>;
+  readonly decoding: NonNullable<ModelSet['director']['decoding']>;
+  /** The rounds' answers and results, appended after the history. */
+  readonly exchange: ChatMessage[];
+  callsRun: number;
+  repairedBroken: boolean;
+}
+
+/** A round's answer: its calls (native, in a schema envelope, or written in the text) and its text. */
+interface DirectorAnswer {
+  readonly response: Awaited<ReturnType<typeof finalResponse>>;
+  readonly calls: readonly ToolCall[];
+  readonly text: string;
+  readonly fromText: boolean;
+}
+
+async function askDirector(talk: DirectorTalk, round: number): Promise<DirectorAnswer> {
+  const { ctx, tools, history, decoding } = talk;
+  const prompt = ctx.budget.measure({ kind: 'prompt', role: 'director' }, () =>
+    assemblePrompt(
+      directorSections(ctx, tools, talk.tickNotes, talk.lore, history, talk.turnStartTime),
+      ctx.limits.directorPromptTokens,
+    ),
+  );
+  ctx.prompts.push({
+    role: 'director',
+    call: round,
+    sections: prompt.sections,
+    tokens: prompt.tokens,
+    budget: prompt.budget,
+  });
+  const shownHistory = prompt.texts.has('history') ? toChatMessages(history) : [];
+  // Stable system prompt, append-only history, then the volatile context with the player's words.
+  const call = cacheFriendly(prompt, shownHistory, talk.inputText);
+  const response = await finalResponse(
+    talk.models.director.stream({
+      system: call.system,
+      messages: [...call.messages, ...talk.exchange],
+      ...(decoding === 'json-schema'
+        ? { responseSchema: { name: 'director_turn', schema: callsSchema(tools) } }
+        : { tools: tools.specs, toolChoice: 'auto' as const }),
+      ...(decoding === 'strict-tools' ? { strictTools: true } : {}),
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    }),
+  );
+  ctx.modelIds.director = response.modelId;
+  const envelope = decoding === 'json-schema' ? schemaAnswer(response.text, round) : undefined;
+  // A model without tool calling may write its calls in the text: they are read from there (text-calls.ts)
+  // and go through the same checks as native calls.
+  const written =
+    response.toolCalls.length === 0 && envelope === undefined
+      ? textToolCalls(response.text, toolNames(tools), round)
+      : undefined;
+  const fromText = written !== undefined && written.calls.length > 0;
+  return {
+    response,
+    calls: envelope?.calls ?? (fromText ? written.calls : response.toolCalls),
+    text: envelope?.directives ?? (fromText ? written.rest : response.text),
+    fromText,
+  };
+}
+
+/**
+ * A callless answer cut off or looping is asked for again once (true: the round is repeated); a second
+ * such answer, or one in the last round, ends the turn with LOST_THREAD. False for an ordinary answer.
+ */
+function repairedBrokenAnswer(
+  talk: DirectorTalk,
+  response: DirectorAnswer['response'],
+  round: number,
+): boolean {
+  const { ctx } = talk;
+  const broken = brokenAnswer(response);
+  if (broken === undefined) return false;
+  ctx.warnings.push(`the Director's answer in round ${round} ${broken}`);
+  if (talk.repairedBroken || round === ctx.limits.maxToolRounds) throw new TurnError('reply', LOST_THREAD);
+  talk.repairedBroken = true;
+  talk.exchange.push({ role: 'assistant', content: response.text.slice(0, BROKEN_ECHO_CHARS) });
+  talk.exchange.push({ role: 'user', content: `[engine] Your last answer ${broken}. ${BROKEN_REPAIR}` });
+  return true;
+}
+
+/**
+ * Runs a round's calls, each recorded and echoed; undefined when none may run. Model output is bounded
+ * before anything of it is kept: at most MAX_TOOL_CALLS_PER_ROUND calls of a response and
+ * MAX_TOOL_CALLS_PER_TURN of the turn run; the rest are dropped unrun, unrecorded and unechoed (a response
+ * of 1,000 calls costs what one of 8 does), and the Director is told so.
+ */
+async function* runRoundCalls(
+  talk: DirectorTalk,
+  answer: DirectorAnswer,
+  round: number,
+): AsyncGenerator<TurnEvent, { failed: boolean; informs: boolean } | undefined> {
+  const { ctx, decoding } = talk;
+  const room = Math.max(0, Math.min(MAX_TOOL_CALLS_PER_ROUND, MAX_TOOL_CALLS_PER_TURN - talk.callsRun));
+  const calls = answer.calls.slice(0, room);
+  const dropped = answer.calls.length - calls.length;
+  if (dropped > 0) {
+    ctx.warnings.push(
+      `the Director sent ${answer.calls.length} tool calls in round ${round}; ${dropped} were dropped (MAX_TOOL_CALLS_PER_ROUND = ${MAX_TOOL_CALLS_PER_ROUND}, MAX_TOOL_CALLS_PER_TURN = ${MAX_TOOL_CALLS_PER_TURN})`,
+    );
+  }
+  if (calls.length === 0) return undefined;
+  // Without tools in the request (json-schema decoding) the exchange is plain messages: the answer as
+  // written, then each result as an engine message.
+  if (decoding === 'json-schema') talk.exchange.push({ role: 'assistant', content: answer.response.text });
+  else talk.exchange.push({ role: 'assistant', content: answer.text, toolCalls: echoableCalls(calls) });
+  ctx.finishDirectives = undefined;
+  let failed = false;
+  let informs = false;
+  for (const [index, call] of calls.entries()) {
+    ctx.throwIfAborted();
+    talk.callsRun += 1;
+    const outcome = yield* runDirectorCall(talk, call, round, {
+      fromText: answer.fromText,
+      droppedNote:
+        dropped > 0 && index === calls.length - 1
+          ? `${dropped} more tool call(s) of this response were dropped unrun: at most ${MAX_TOOL_CALLS_PER_ROUND} run per response and ${MAX_TOOL_CALLS_PER_TURN} per turn.`
+          : undefined,
+    });
+    failed ||= !outcome.ok;
+    informs ||= outcome.informs === true;
+  }
+  return { failed, informs };
+}
+
+/** One call run, recorded in the turn's tool log, echoed to the Director and announced to the client. */
+async function* runDirectorCall(
+  talk: DirectorTalk,
+  call: ToolCall,
+  round: number,
+  how: { fromText: boolean; droppedNote: string | undefined },
+): AsyncGenerator<TurnEvent, Awaited<ReturnType<typeof runTool>>> {
+  const { ctx } = talk;
+  const started = ctx.now();
+  const ran = await runTool(ctx, talk.tools, talk.models, call, talk.history);
+  const outcome = how.droppedNote === undefined ? ran : withNote(ran, how.droppedNote);
+  // Refused arguments are kept as a reason and a hash, never raw; accepted ones are within
+  // MAX_TOOL_ARGS_CHARS and MAX_TOOL_ARGS_DEPTH.
+  const refused = ran.refused;
+  const name = call.name.length > 64 ? `${call.name.slice(0, 64)}…` : call.name;
+  yield { type: 'tool_call', round, id: call.id, name, args: refused ? null : (call.args ?? null) };
+  ctx.tools.push({
+    round,
+    id: call.id,
+    name,
+    args: refused ? null : (call.args ?? null),
+    rawArgs: refused ? '' : call.rawArgs,
+    ...(refused ? { refused } : {}),
+    ok: outcome.ok,
+    content: outcome.content,
+    durationMs: ctx.now() - started,
+    ...(how.fromText ? { fromText: true as const } : {}),
+  });
+  talk.exchange.push(
+    talk.decoding === 'json-schema'
+      ? { role: 'user', content: `[engine] result of ${name}: ${outcome.content}` }
+      : { role: 'tool', toolCallId: call.id, toolName: call.name, content: outcome.content },
+  );
+  yield { type: 'tool_result', round, id: call.id, name, ok: outcome.ok, content: outcome.content };
+  return outcome;
 }
 
 /** Sent to the player when the Director twice answered with a cut-off or looping answer. */
