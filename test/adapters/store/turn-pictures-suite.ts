@@ -115,7 +115,9 @@ export function turnPicturesSuite(harness: StoreHarness): void {
   describe('migration 0010', () => {
     it('adds the turn_pictures table to a database written by the earlier migrations, keeping its rows', async () => {
       const url = await harness.freshUrl();
-      const earlier = MIGRATIONS.filter((m) => m.name !== 'turn_pictures');
+      // The migrations before it (later ones, such as 0011, need theirs first).
+      const pictures = MIGRATIONS.find((m) => m.name === 'turn_pictures')!;
+      const earlier = MIGRATIONS.filter((m) => m.version < pictures.version);
       const old = await harness.open(url, { migrations: earlier });
       const seeded = await seedSession(old);
       await old.close();
