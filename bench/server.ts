@@ -22,7 +22,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { createServer } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,7 +35,7 @@ import { CartridgeLibrary } from '../src/engine/session/library.ts';
 import { SessionService } from '../src/engine/session/service.ts';
 import { openStore } from '../src/adapters/store/open.ts';
 import type { Store } from '../src/adapters/store/repository.ts';
-import { median, percentile } from './common.ts';
+import { call, median, percentile } from './common.ts';
 import { type Breakdown, turnBreakdown } from './server-breakdown.ts';
 
 /** Concurrent sessions the load generator plays (one request in flight per session), each with its own key. */
@@ -87,43 +87,6 @@ interface LoadResult {
   readonly clientCpuMs: number;
 }
 
-function post(
-  agent: Agent,
-  url: URL,
-  path: string,
-  key: string,
-  body: unknown,
-): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const payload = JSON.stringify(body);
-    const req = request(
-      {
-        agent,
-        host: url.hostname,
-        port: url.port,
-        path,
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${key}`,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(payload),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
 async function runLoad(base: string, keys: readonly string[], turns: number, warmup: number): Promise<void> {
   const url = new URL(base);
   // One keep-alive connection per player, as each player's client keeps its own: with `--workers` a
@@ -131,7 +94,7 @@ async function runLoad(base: string, keys: readonly string[], turns: number, war
   const agents = keys.map(() => new Agent({ keepAlive: true, maxSockets: 1 }));
   const ids: string[] = [];
   for (const [s, key] of keys.entries()) {
-    const created = await post(agents[s]!, url, '/v1/sessions', key, { cartridge: 'Lanternmere' });
+    const created = await call(agents[s]!, url, 'POST', '/v1/sessions', key, { cartridge: 'Lanternmere' });
     if (created.status !== 201) throw new Error(`session not created: ${created.status} ${created.text}`);
     ids.push((JSON.parse(created.text) as { session: { id: string } }).session.id);
   }
@@ -145,7 +108,7 @@ async function runLoad(base: string, keys: readonly string[], turns: number, war
       ids.map(async (id, s) => {
         for (let t = 0; t < count; t++) {
           const t0 = performance.now();
-          const answer = await post(agents[s]!, url, `/v1/sessions/${id}/turns`, keys[s]!, {
+          const answer = await call(agents[s]!, url, 'POST', `/v1/sessions/${id}/turns`, keys[s]!, {
             input: INPUTS[said[s]!++ % INPUTS.length],
           });
           if (!timed) continue;
