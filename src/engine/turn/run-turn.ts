@@ -181,7 +181,11 @@ async function* turn(options: TurnOptions): AsyncGenerator<TurnEvent, void, unde
   const decided = yield* decide(run, [...ctx.notes]);
   ctx.throwIfAborted();
   const stateBeforeSettle = ctx.state;
+  const settleStarted = run.now();
   let settled = settleEngineChanges(run, stateBeforeSettle, 0);
+  // The first settle's warning and time are the turn's; the second only adds the Narrator's accepted time.
+  if (settled.warning) ctx.warnings.push(settled.warning);
+  run.timings.time = run.now() - settleStarted;
   if (settled.time.advancedSeconds > 0) yield { type: 'phase', phase: 'time' };
   const told = yield* narrate(run, decided);
   ctx.throwIfAborted();
@@ -376,15 +380,12 @@ function settleEngineChanges(
   stateBeforeSettle: Dict,
   extraSeconds: number,
 ): ReturnType<typeof settleState> {
-  const { ctx, now } = run;
-  const t = now();
+  const { ctx } = run;
   const settled = settleState(run.cartridge.rules, ctx.clock, stateBeforeSettle, {
     clearInteraction: run.prepared.input.kind === 'interaction',
     advanceSeconds: ctx.timeSeconds + elapsedSeconds(stateBeforeSettle) + extraSeconds,
   });
-  if (settled.warning && extraSeconds === 0) ctx.warnings.push(settled.warning);
   ctx.settle(settled.state);
-  if (extraSeconds === 0) run.timings.time = now() - t;
   return settled;
 }
 
