@@ -1,7 +1,7 @@
 // Where the player writes: the input (kept when a turn fails, so nothing typed is lost), and the failed or
 // answered turn just above it with Retry / Dismiss.
 import type { Ref } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import { MAX_INPUT_CHARS } from '../../../engine/turn/browser.ts';
 import { AlertIcon, RetryIcon } from '../ui/icons.tsx';
 import type { PlayError } from './play-state.ts';
@@ -18,8 +18,9 @@ export function Composer(props: {
 }) {
   const { error, running, pending } = props;
   const [text, setText] = useState('');
-  // A failed turn gives the player's words back, so nothing typed is lost.
-  useEffect(() => {
+  // A failed turn gives the player's words back, so nothing typed is lost: in the same commit that shows
+  // the problem (a layout effect), so no frame shows the answer beside an emptied box.
+  useLayoutEffect(() => {
     if (error?.input) setText((current) => (current === '' ? (error.input ?? '') : current));
   }, [error]);
 
