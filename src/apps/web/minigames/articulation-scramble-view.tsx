@@ -17,12 +17,13 @@ import {
   submit,
   unchoose,
 } from '../../../core/minigames/index.ts';
+import type { ScrambleConfig } from '../../../core/minigames/articulation-scramble.ts';
 import type { InteractionBody } from './interaction.ts';
 import { GameActions, reportGameResult, UnusableSettings } from './minigame-parts.tsx';
 
 const ID = 'articulation_scramble';
 
-type SetGame = (update: (game: ScrambleGame | null) => ScrambleGame | null) => void;
+type SetGame = (update: (game: ScrambleGame) => ScrambleGame) => void;
 
 /** How the game ended, in words (empty while it is played). */
 function endingText(ending: ScrambleGame['ending'], said: readonly string[]): string {
@@ -44,7 +45,7 @@ function endingText(ending: ScrambleGame['ending'], said: readonly string[]): st
  * A chosen word's button is disabled, which drops the keyboard focus: give it to the next word left (or
  * to "Say it"), so Enter, Tab and Backspace keep working without a mouse.
  */
-function useFocusOnNextWord(root: { readonly current: HTMLElement | null }, game: ScrambleGame | null): void {
+function useFocusOnNextWord(root: { readonly current: HTMLElement | null }, game: ScrambleGame): void {
   useEffect(() => {
     const active = document.activeElement as HTMLButtonElement | null;
     if (root.current === null || (active && active !== document.body && !active.disabled)) return;
@@ -52,22 +53,18 @@ function useFocusOnNextWord(root: { readonly current: HTMLElement | null }, game
       root.current.querySelector<HTMLButtonElement>('[data-testid="scramble-word"]:not([disabled])') ??
       root.current.querySelector<HTMLButtonElement>('button:not([disabled])');
     next?.focus();
-  }, [game?.chosen.length, game?.status]);
+  }, [game.chosen.length, game.status]);
 }
 
 /** The clock, ticking only while a timed game is being played; the time running out ends it. */
-function useScrambleClock(
-  timed: boolean,
-  status: ScrambleGame['status'] | undefined,
-  setGame: SetGame,
-): number {
+function useScrambleClock(timed: boolean, status: ScrambleGame['status'], setGame: SetGame): number {
   const [now, setNow] = useState(() => performance.now());
   useEffect(() => {
     if (!timed || status !== 'playing') return;
     const timer = setInterval(() => {
       const at = performance.now();
       setNow(at);
-      setGame((g) => (g ? expire(g, at) : g));
+      setGame((g) => expire(g, at));
     }, 250);
     return () => clearInterval(timer);
   }, [timed, status]);
@@ -84,7 +81,7 @@ function useBackspaceTakesBack(setGame: SetGame): void {
       const target = e.target as HTMLElement | null;
       if (e.key !== 'Backspace' || target?.closest('input, textarea, [contenteditable]')) return;
       e.preventDefault();
-      setGame((g) => (g ? unchoose(g, performance.now()) : g));
+      setGame((g) => unchoose(g, performance.now()));
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
@@ -99,34 +96,37 @@ export function ArticulationScramble({
   onResult: (result: InteractionBody) => void;
 }) {
   const checked = useMemo(() => readScrambleConfig(config), [config]);
-  const [game, setGame] = useState<ScrambleGame | null>(() =>
-    checked.ok ? newScramble(checked.config, Math.random, performance.now()) : null,
-  );
-  const timed = checked.ok && checked.config.maxTimeSeconds !== undefined;
-  const root = useRef<HTMLElement>(null);
-  useFocusOnNextWord(root, game);
-  const now = useScrambleClock(timed, game?.status, setGame);
-  useBackspaceTakesBack(setGame);
-
-  const finish = (final: ScrambleGame): void =>
-    reportGameResult(onResult, ID, final.status, scrambleMetrics(final), scrambleHooks(final));
-
-  if (!checked.ok || game === null) {
+  if (!checked.ok) {
     return (
       <UnusableSettings
         title="Articulation scramble"
         minigameId={ID}
-        errors={checked.ok ? [] : checked.errors}
+        errors={checked.errors}
         onResult={onResult}
       />
     );
   }
+  return <ScramblePlay config={checked.config} onResult={onResult} />;
+}
 
+function ScramblePlay({
+  config,
+  onResult,
+}: {
+  config: ScrambleConfig;
+  onResult: (result: InteractionBody) => void;
+}) {
+  const [game, setGame] = useState<ScrambleGame>(() => newScramble(config, Math.random, performance.now()));
+  const root = useRef<HTMLElement>(null);
+  useFocusOnNextWord(root, game);
+  const now = useScrambleClock(config.maxTimeSeconds !== undefined, game.status, setGame);
+  useBackspaceTakesBack(setGame);
+
+  const finish = (final: ScrambleGame): void =>
+    reportGameResult(onResult, ID, final.status, scrambleMetrics(final), scrambleHooks(final));
   const over = game.status !== 'playing';
   const said = sentence(game);
-  const left = secondsLeft(game, now);
   const act = (next: (g: ScrambleGame, at: number) => ScrambleGame) => setGame(next(game, performance.now()));
-  const outcome = endingText(game.ending, said);
   return (
     <section
       class="minigame"
@@ -140,31 +140,8 @@ export function ArticulationScramble({
       <p>
         {game.config.prompt} <span class="muted">(choose the words in order; Backspace takes one back)</span>
       </p>
-      <p role="status" aria-live="polite" data-testid="minigame-status">
-        {game.config.prefix ? `${game.config.prefix} ` : ''}
-        <strong data-testid="scramble-sentence">{said.length > 0 ? said.join(' ') : '…'}</strong>
-        {!over && left !== undefined ? ` · ${Math.ceil(left)} s left` : ''}
-        {over ? ` — ${outcome}` : ''}
-      </p>
-      <fieldset
-        class="word-bank"
-        style={{ border: 'none', padding: 0, display: 'flex', flexWrap: 'wrap', gap: '0.4rem' }}
-      >
-        <legend class="visually-hidden">Words to choose from</legend>
-        {game.bank.map((word, i) => (
-          <button
-            key={i}
-            type="button"
-            data-testid="scramble-word"
-            data-word={word}
-            aria-pressed={game.chosen.includes(i)}
-            disabled={over || game.chosen.includes(i)}
-            onClick={() => act((g, at) => choose(g, i, at))}
-          >
-            {word}
-          </button>
-        ))}
-      </fieldset>
+      <ScrambleStatus game={game} said={said} left={secondsLeft(game, now)} />
+      <WordBank game={game} onChoose={(i) => act((g, at) => choose(g, i, at))} />
       <GameActions
         over={over}
         onContinue={() => finish(game)}
@@ -193,5 +170,52 @@ export function ArticulationScramble({
         </button>
       </GameActions>
     </section>
+  );
+}
+
+/** The sentence so far, the time left while playing, and the outcome once over. */
+function ScrambleStatus({
+  game,
+  said,
+  left,
+}: {
+  game: ScrambleGame;
+  said: readonly string[];
+  left: number | undefined;
+}) {
+  const over = game.status !== 'playing';
+  return (
+    <p role="status" aria-live="polite" data-testid="minigame-status">
+      {game.config.prefix ? `${game.config.prefix} ` : ''}
+      <strong data-testid="scramble-sentence">{said.length > 0 ? said.join(' ') : '…'}</strong>
+      {!over && left !== undefined ? ` · ${Math.ceil(left)} s left` : ''}
+      {over ? ` — ${endingText(game.ending, said)}` : ''}
+    </p>
+  );
+}
+
+/** The shuffled words; a chosen word's button is pressed and disabled. */
+function WordBank({ game, onChoose }: { game: ScrambleGame; onChoose: (index: number) => void }) {
+  const over = game.status !== 'playing';
+  return (
+    <fieldset
+      class="word-bank"
+      style={{ border: 'none', padding: 0, display: 'flex', flexWrap: 'wrap', gap: '0.4rem' }}
+    >
+      <legend class="visually-hidden">Words to choose from</legend>
+      {game.bank.map((word, i) => (
+        <button
+          key={i}
+          type="button"
+          data-testid="scramble-word"
+          data-word={word}
+          aria-pressed={game.chosen.includes(i)}
+          disabled={over || game.chosen.includes(i)}
+          onClick={() => onChoose(i)}
+        >
+          {word}
+        </button>
+      ))}
+    </fieldset>
   );
 }

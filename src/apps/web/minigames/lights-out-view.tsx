@@ -13,6 +13,7 @@ import {
   pressLamp,
   readLightsOutConfig,
 } from '../../../core/minigames/index.ts';
+import type { LightsOutConfig } from '../../../core/minigames/lights-out.ts';
 import { LampIcon } from '../ui/icons.tsx';
 import { GameActions, reportGameResult, UnusableSettings } from './minigame-parts.tsx';
 
@@ -44,40 +45,25 @@ export function LightsOut({
   onResult: (result: InteractionBody) => void;
 }) {
   const checked = useMemo(() => readLightsOutConfig(config), [config]);
-  const [game, setGame] = useState<LightsOutGame | null>(() =>
-    checked.ok ? newLightsOut(checked.config, Math.random) : null,
-  );
-  const [focus, setFocus] = useState(0);
-  const grid = useRef<HTMLFieldSetElement>(null);
+  if (!checked.ok) {
+    return (
+      <UnusableSettings title="Lights out" minigameId={ID} errors={checked.errors} onResult={onResult} />
+    );
+  }
+  return <LightsOutPlay config={checked.config} onResult={onResult} />;
+}
 
+function LightsOutPlay({
+  config,
+  onResult,
+}: {
+  config: LightsOutConfig;
+  onResult: (result: InteractionBody) => void;
+}) {
+  const [game, setGame] = useState<LightsOutGame>(() => newLightsOut(config, Math.random));
   const finish = (final: LightsOutGame): void => {
     reportGameResult(onResult, ID, final.status, lightsOutMetrics(final), lightsOutHooks(final));
   };
-
-  if (!checked.ok || game === null) {
-    return (
-      <UnusableSettings
-        title="Lights out"
-        minigameId={ID}
-        errors={checked.ok ? [] : checked.errors}
-        onResult={onResult}
-      />
-    );
-  }
-
-  const size = game.config.gridSize;
-  const move = (index: number): void => {
-    const next = pressLamp(game, index);
-    setGame(next);
-  };
-  const onKey = (e: KeyboardEvent, index: number): void => {
-    const target = lampAfterKey(e.key, index, size);
-    if (target < 0) return;
-    e.preventDefault();
-    setFocus(target);
-    (grid.current?.querySelectorAll('button')[target] as HTMLButtonElement | undefined)?.focus();
-  };
-  const left = litCount(game.board);
   const over = game.status !== 'playing';
   return (
     <section
@@ -91,44 +77,8 @@ export function LightsOut({
         Put out every lamp. Pressing a lamp flips it and its neighbours.{' '}
         <span class="muted">(arrow keys move, Enter presses)</span>
       </p>
-      <p role="status" data-testid="minigame-status">
-        {game.status === 'playing'
-          ? `${left} lit · ${game.config.maxMoves - game.movesMade} moves left`
-          : null}
-        {game.status === 'completed' ? `All dark in ${game.movesMade} moves!` : null}
-        {game.status === 'failed'
-          ? `Out of moves with ${left} still lit.${isNearMiss(game) && game.config.hooks.on_near_miss ? ` ${game.config.hooks.on_near_miss}` : ''}`
-          : null}
-      </p>
-      <fieldset
-        class="lights"
-        ref={grid}
-        data-testid="lamps"
-        data-size={size}
-        style={{ gridTemplateColumns: `repeat(${size}, 1fr)` }}
-      >
-        <legend class="visually-hidden">
-          Lamps, {size} by {size}
-        </legend>
-        {game.board.map((lit, i) => (
-          <button
-            key={i}
-            type="button"
-            aria-pressed={lit}
-            aria-label={`Lamp row ${Math.floor(i / size) + 1} column ${(i % size) + 1}, ${lit ? 'lit' : 'dark'}`}
-            tabIndex={i === focus ? 0 : -1}
-            disabled={over}
-            data-testid="lamp"
-            onClick={() => {
-              setFocus(i);
-              move(i);
-            }}
-            onKeyDown={(e) => onKey(e, i)}
-          >
-            <LampIcon lit={lit} />
-          </button>
-        ))}
-      </fieldset>
+      <LightsOutStatus game={game} />
+      <LampGrid game={game} onPress={(index) => setGame(pressLamp(game, index))} />
       <GameActions
         over={over}
         onContinue={() => finish(game)}
@@ -139,5 +89,65 @@ export function LightsOut({
         }}
       />
     </section>
+  );
+}
+
+/** Lamps left and moves left while playing; the outcome (and the near-miss line) once over. */
+function LightsOutStatus({ game }: { game: LightsOutGame }) {
+  const left = litCount(game.board);
+  return (
+    <p role="status" data-testid="minigame-status">
+      {game.status === 'playing' ? `${left} lit · ${game.config.maxMoves - game.movesMade} moves left` : null}
+      {game.status === 'completed' ? `All dark in ${game.movesMade} moves!` : null}
+      {game.status === 'failed'
+        ? `Out of moves with ${left} still lit.${isNearMiss(game) && game.config.hooks.on_near_miss ? ` ${game.config.hooks.on_near_miss}` : ''}`
+        : null}
+    </p>
+  );
+}
+
+/** The board as a roving-tabindex grid: one lamp is in the tab order, arrow keys move it. */
+function LampGrid({ game, onPress }: { game: LightsOutGame; onPress: (index: number) => void }) {
+  const [focus, setFocus] = useState(0);
+  const grid = useRef<HTMLFieldSetElement>(null);
+  const size = game.config.gridSize;
+  const over = game.status !== 'playing';
+  const onKey = (e: KeyboardEvent, index: number): void => {
+    const target = lampAfterKey(e.key, index, size);
+    if (target < 0) return;
+    e.preventDefault();
+    setFocus(target);
+    (grid.current?.querySelectorAll('button')[target] as HTMLButtonElement | undefined)?.focus();
+  };
+  return (
+    <fieldset
+      class="lights"
+      ref={grid}
+      data-testid="lamps"
+      data-size={size}
+      style={{ gridTemplateColumns: `repeat(${size}, 1fr)` }}
+    >
+      <legend class="visually-hidden">
+        Lamps, {size} by {size}
+      </legend>
+      {game.board.map((lit, i) => (
+        <button
+          key={i}
+          type="button"
+          aria-pressed={lit}
+          aria-label={`Lamp row ${Math.floor(i / size) + 1} column ${(i % size) + 1}, ${lit ? 'lit' : 'dark'}`}
+          tabIndex={i === focus ? 0 : -1}
+          disabled={over}
+          data-testid="lamp"
+          onClick={() => {
+            setFocus(i);
+            onPress(i);
+          }}
+          onKeyDown={(e) => onKey(e, i)}
+        >
+          <LampIcon lit={lit} />
+        </button>
+      ))}
+    </fieldset>
   );
 }

@@ -17,6 +17,7 @@ import {
   readDialConfig,
   stopNeedle,
 } from '../../../core/minigames/index.ts';
+import type { DialConfig } from '../../../core/minigames/reflex-dial.ts';
 import type { InteractionBody } from './interaction.ts';
 import { GameActions, reportGameResult, UnusableSettings } from './minigame-parts.tsx';
 
@@ -40,6 +41,30 @@ function keyName(key: string): string {
   return key === ' ' ? 'Space' : key.toUpperCase();
 }
 
+/** The game's state: the dial, the clock the needle is drawn at (one animation frame per tick while
+ * playing), and `stop`, which reads the newest game so a key press between renders is not lost. */
+function useDialGame(config: DialConfig) {
+  const [game, setGame] = useState<DialGame>(() => newDial(config, Math.random, performance.now()));
+  const [now, setNow] = useState(() => performance.now());
+  const gameRef = useRef(game);
+  gameRef.current = game;
+
+  useEffect(() => {
+    if (game.status !== 'playing') return;
+    let frame = requestAnimationFrame(function tick(at) {
+      setNow(at);
+      frame = requestAnimationFrame(tick);
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [game.status]);
+
+  const stop = (key: string) => {
+    const current = gameRef.current;
+    if (current.status === 'playing') setGame(stopNeedle(current, performance.now(), key));
+  };
+  return { game, setGame, now, stop };
+}
+
 export function ReflexDial({
   config,
   onResult,
@@ -48,49 +73,27 @@ export function ReflexDial({
   onResult: (result: InteractionBody) => void;
 }) {
   const checked = useMemo(() => readDialConfig(config), [config]);
-  const [game, setGame] = useState<DialGame | null>(() =>
-    checked.ok ? newDial(checked.config, Math.random, performance.now()) : null,
-  );
-  const [now, setNow] = useState(() => performance.now());
-  const gameRef = useRef(game);
-  gameRef.current = game;
+  if (!checked.ok) {
+    return (
+      <UnusableSettings title="Reflex dial" minigameId={ID} errors={checked.errors} onResult={onResult} />
+    );
+  }
+  return <DialPlay config={checked.config} onResult={onResult} />;
+}
+
+function DialPlay({ config, onResult }: { config: DialConfig; onResult: (result: InteractionBody) => void }) {
+  const { game, setGame, now, stop } = useDialGame(config);
   const section = useRef<HTMLElement>(null);
-
-  useEffect(() => {
-    if (game?.status !== 'playing') return;
-    let frame = requestAnimationFrame(function tick(at) {
-      setNow(at);
-      frame = requestAnimationFrame(tick);
-    });
-    return () => cancelAnimationFrame(frame);
-  }, [game?.status]);
-
   useEffect(() => {
     section.current?.focus();
   }, []);
 
   const finish = (final: DialGame): void =>
     reportGameResult(onResult, ID, final.status, dialMetrics(final), dialHooks(final));
-
-  if (!checked.ok || game === null) {
-    return (
-      <UnusableSettings
-        title="Reflex dial"
-        minigameId={ID}
-        errors={checked.ok ? [] : checked.errors}
-        onResult={onResult}
-      />
-    );
-  }
-
   const over = game.status !== 'playing';
   const angle = over ? (game.last?.angle ?? 0) : needleAngle(game, now);
   const inside = !over && inZone(game, angle);
   const wanted = expectedKey(game);
-  const stop = (key: string) => {
-    const current = gameRef.current;
-    if (current && current.status === 'playing') setGame(stopNeedle(current, performance.now(), key));
-  };
   const onKeyDown = (e: KeyboardEvent) => {
     if (over || e.ctrlKey || e.metaKey || e.altKey || e.key.length !== 1) return;
     // Space or Enter on a button is that button's click; everything else is an attempt.
@@ -98,9 +101,6 @@ export function ReflexDial({
     e.preventDefault();
     stop(e.key);
   };
-  const [nx, ny] = point(angle, R + 6);
-  const tally = `${game.hits} of ${game.config.requiredHits} hits · ${game.hits + game.misses} of ${attemptsAllowed(game.config)} attempts`;
-  const lastText = game.last ? (game.last.hit ? 'Hit!' : 'Missed.') : '';
   return (
     <section
       class="minigame"
@@ -118,40 +118,8 @@ export function ReflexDial({
         Stop the needle inside the gold zone: press <kbd>{keyName(wanted)}</kbd>.{' '}
         <span class="muted">(Each hit moves the zone.)</span>
       </p>
-      <svg
-        width={SIZE}
-        height={SIZE}
-        viewBox={`0 0 ${SIZE} ${SIZE}`}
-        role="img"
-        aria-label={`Dial: zone from ${Math.round(game.zoneStart)} to ${Math.round(game.zoneStart + game.config.zoneWidth)} degrees`}
-        style={{ display: 'block', margin: '0.5rem auto' }}
-      >
-        <circle cx={SIZE / 2} cy={SIZE / 2} r={R} fill="none" stroke="currentColor" stroke-width="2" />
-        <path
-          d={arc(game.zoneStart, game.zoneStart + game.config.zoneWidth)}
-          fill="#e0b45c88"
-          data-testid="dial-zone"
-        />
-        <line
-          x1={SIZE / 2}
-          y1={SIZE / 2}
-          x2={nx}
-          y2={ny}
-          stroke={inside ? '#e0b45c' : 'currentColor'}
-          stroke-width="4"
-          stroke-linecap="round"
-          data-testid="dial-needle"
-        />
-      </svg>
-      {/* Announced on every crossing of the zone's edges, and nothing else: playable by ear. */}
-      <p class="visually-hidden" aria-live="assertive" data-testid="dial-cue">
-        {over ? '' : inside ? 'In the zone' : 'Out of the zone'}
-      </p>
-      <p role="status" data-testid="minigame-status">
-        {lastText} {tally}
-        {game.status === 'completed' ? ' — the dial gives way.' : ''}
-        {game.status === 'failed' ? ' — out of attempts.' : ''}
-      </p>
+      <DialFace game={game} angle={angle} inside={inside} />
+      <DialStatus game={game} inside={inside} />
       <GameActions
         over={over}
         onContinue={() => finish(game)}
@@ -166,5 +134,57 @@ export function ReflexDial({
         </button>
       </GameActions>
     </section>
+  );
+}
+
+/** The dial drawn: its rim, the gold zone, and the needle at `angle` (gold while inside the zone). */
+function DialFace({ game, angle, inside }: { game: DialGame; angle: number; inside: boolean }) {
+  const [nx, ny] = point(angle, R + 6);
+  return (
+    <svg
+      width={SIZE}
+      height={SIZE}
+      viewBox={`0 0 ${SIZE} ${SIZE}`}
+      role="img"
+      aria-label={`Dial: zone from ${Math.round(game.zoneStart)} to ${Math.round(game.zoneStart + game.config.zoneWidth)} degrees`}
+      style={{ display: 'block', margin: '0.5rem auto' }}
+    >
+      <circle cx={SIZE / 2} cy={SIZE / 2} r={R} fill="none" stroke="currentColor" stroke-width="2" />
+      <path
+        d={arc(game.zoneStart, game.zoneStart + game.config.zoneWidth)}
+        fill="#e0b45c88"
+        data-testid="dial-zone"
+      />
+      <line
+        x1={SIZE / 2}
+        y1={SIZE / 2}
+        x2={nx}
+        y2={ny}
+        stroke={inside ? '#e0b45c' : 'currentColor'}
+        stroke-width="4"
+        stroke-linecap="round"
+        data-testid="dial-needle"
+      />
+    </svg>
+  );
+}
+
+/** The zone cue for screen readers and the tally line. */
+function DialStatus({ game, inside }: { game: DialGame; inside: boolean }) {
+  const over = game.status !== 'playing';
+  const tally = `${game.hits} of ${game.config.requiredHits} hits · ${game.hits + game.misses} of ${attemptsAllowed(game.config)} attempts`;
+  const lastText = game.last ? (game.last.hit ? 'Hit!' : 'Missed.') : '';
+  return (
+    <>
+      {/* Announced on every crossing of the zone's edges, and nothing else: playable by ear. */}
+      <p class="visually-hidden" aria-live="assertive" data-testid="dial-cue">
+        {over ? '' : inside ? 'In the zone' : 'Out of the zone'}
+      </p>
+      <p role="status" data-testid="minigame-status">
+        {lastText} {tally}
+        {game.status === 'completed' ? ' — the dial gives way.' : ''}
+        {game.status === 'failed' ? ' — out of attempts.' : ''}
+      </p>
+    </>
   );
 }
