@@ -81,179 +81,229 @@ function parseBlocks(lines: readonly string[], quoteDepth: number): Block[] {
       i++;
       continue;
     }
-    const fence = FENCE.exec(line);
-    if (fence) {
-      flush();
-      const marker = fence[1] ?? '```';
-      const body: string[] = [];
-      i++;
-      while (i < lines.length && !(lines[i] ?? '').trim().startsWith(marker)) {
-        body.push(lines[i] ?? '');
-        i++;
-      }
-      i++; // the closing fence (or the end of the text: an unclosed fence runs to the end)
-      blocks.push({ kind: 'code', text: body.join('\n') });
-      continue;
-    }
-    const heading = HEADING.exec(line);
-    if (heading) {
-      flush();
-      const level = (heading[1] ?? '#').length as 1 | 2 | 3 | 4 | 5 | 6;
-      blocks.push({ kind: 'heading', level, children: parseInlines(heading[2] ?? '') });
+    const read = readBlock(lines, i, quoteDepth);
+    if (read === null) {
+      paragraph.push(line);
       i++;
       continue;
     }
-    if (RULE.test(line)) {
-      flush();
-      blocks.push({ kind: 'rule' });
-      i++;
-      continue;
-    }
-    if (QUOTE.test(line) && quoteDepth < MAX_BLOCKQUOTE_DEPTH) {
-      flush();
-      const inner: string[] = [];
-      while (i < lines.length) {
-        const m = QUOTE.exec(lines[i] ?? '');
-        if (!m) break;
-        inner.push(m[1] ?? '');
-        i++;
-      }
-      blocks.push({ kind: 'blockquote', children: parseBlocks(inner, quoteDepth + 1) });
-      continue;
-    }
-    const bullet = BULLET.exec(line);
-    const ordered = bullet ? null : ORDERED.exec(line);
-    if (bullet || ordered) {
-      flush();
-      const isOrdered = ordered !== null;
-      const pattern = isOrdered ? ORDERED : BULLET;
-      const items: Inline[][] = [];
-      let current: string[] = [];
-      while (i < lines.length) {
-        const l = lines[i] ?? '';
-        const m = pattern.exec(l);
-        if (m) {
-          if (current.length > 0) items.push(parseInlines(current.join('\n')));
-          current = [(isOrdered ? m[2] : m[1]) ?? ''];
-          i++;
-        } else if (l.trim() !== '' && /^\s+/.test(l) && current.length > 0) {
-          current.push(l.trim()); // an indented continuation line belongs to the item
-          i++;
-        } else break;
-      }
-      if (current.length > 0) items.push(parseInlines(current.join('\n')));
-      const start = isOrdered ? Number.parseInt(ordered?.[1] ?? '1', 10) : 1;
-      blocks.push({ kind: 'list', ordered: isOrdered, start, items });
-      continue;
-    }
-    paragraph.push(line);
-    i++;
+    flush();
+    blocks.push(read.block);
+    i = read.next;
   }
   flush();
   return blocks;
 }
 
+/** A block read from the lines: the block and the index of the first line after it. */
+interface BlockRead {
+  readonly block: Block;
+  readonly next: number;
+}
+
+/** The block that starts at line `i`, or null when the line is paragraph text. */
+function readBlock(lines: readonly string[], i: number, quoteDepth: number): BlockRead | null {
+  const line = lines[i] ?? '';
+  const fence = FENCE.exec(line);
+  if (fence) return readFence(lines, i, fence[1] ?? '```');
+  const heading = HEADING.exec(line);
+  if (heading) {
+    const level = (heading[1] ?? '#').length as 1 | 2 | 3 | 4 | 5 | 6;
+    return { block: { kind: 'heading', level, children: parseInlines(heading[2] ?? '') }, next: i + 1 };
+  }
+  if (RULE.test(line)) return { block: { kind: 'rule' }, next: i + 1 };
+  if (QUOTE.test(line) && quoteDepth < MAX_BLOCKQUOTE_DEPTH) return readQuote(lines, i, quoteDepth);
+  if (BULLET.test(line)) return readList(lines, i, BULLET, 1);
+  const ordered = ORDERED.exec(line);
+  if (ordered) return readList(lines, i, ORDERED, Number.parseInt(ordered[1] ?? '1', 10));
+  return null;
+}
+
+function readFence(lines: readonly string[], from: number, marker: string): BlockRead {
+  const body: string[] = [];
+  let i = from + 1;
+  while (i < lines.length && !(lines[i] ?? '').trim().startsWith(marker)) {
+    body.push(lines[i] ?? '');
+    i++;
+  }
+  // Past the closing fence (or the end of the text: an unclosed fence runs to the end).
+  return { block: { kind: 'code', text: body.join('\n') }, next: i + 1 };
+}
+
+function readQuote(lines: readonly string[], from: number, quoteDepth: number): BlockRead {
+  const inner: string[] = [];
+  let i = from;
+  while (i < lines.length) {
+    const m = QUOTE.exec(lines[i] ?? '');
+    if (!m) break;
+    inner.push(m[1] ?? '');
+    i++;
+  }
+  return { block: { kind: 'blockquote', children: parseBlocks(inner, quoteDepth + 1) }, next: i };
+}
+
+/** A list of `pattern`'s items (BULLET's text is group 1, ORDERED's group 2), each with its indented lines. */
+function readList(lines: readonly string[], from: number, pattern: RegExp, start: number): BlockRead {
+  const ordered = pattern === ORDERED;
+  const items: Inline[][] = [];
+  let current: string[] = [];
+  let i = from;
+  while (i < lines.length) {
+    const l = lines[i] ?? '';
+    const m = pattern.exec(l);
+    if (m) {
+      if (current.length > 0) items.push(parseInlines(current.join('\n')));
+      current = [(ordered ? m[2] : m[1]) ?? ''];
+      i++;
+    } else if (l.trim() !== '' && /^\s+/.test(l) && current.length > 0) {
+      current.push(l.trim()); // an indented continuation line belongs to the item
+      i++;
+    } else break;
+  }
+  if (current.length > 0) items.push(parseInlines(current.join('\n')));
+  return { block: { kind: 'list', ordered, start, items }, next: i };
+}
+
 /** Characters a backslash may escape (CommonMark's ASCII punctuation). */
 const ESCAPABLE = new Set('\\`*_{}[]()#+-.!>~|<"\''.split(''));
 
-export function parseInlines(text: string, depth = 0): Inline[] {
-  const out: Inline[] = [];
-  let buffer = '';
-  const pushText = (s: string): void => {
-    buffer += s;
-  };
-  const flushText = (): void => {
-    if (buffer.length > 0) {
-      const last = out[out.length - 1];
-      if (last?.kind === 'text') out[out.length - 1] = { kind: 'text', text: last.text + buffer };
-      else out.push({ kind: 'text', text: buffer });
+/** The inlines read so far, with adjacent text merged into one node. */
+class InlineSink {
+  private readonly out: Inline[] = [];
+  /** Text not yet pushed as a node (the newline rule looks at its trailing spaces). */
+  buffer = '';
+
+  text(s: string): void {
+    this.buffer += s;
+  }
+
+  push(node: Inline): void {
+    this.flushText();
+    this.out.push(node);
+  }
+
+  finish(): Inline[] {
+    this.flushText();
+    return this.out;
+  }
+
+  private flushText(): void {
+    if (this.buffer.length > 0) {
+      const last = this.out[this.out.length - 1];
+      if (last?.kind === 'text')
+        this.out[this.out.length - 1] = { kind: 'text', text: last.text + this.buffer };
+      else this.out.push({ kind: 'text', text: this.buffer });
     }
-    buffer = '';
-  };
-  const push = (node: Inline): void => {
-    flushText();
-    out.push(node);
-  };
+    this.buffer = '';
+  }
+}
+
+/** One inline scan: the text, its nesting depth, where the output goes, and the failed closing searches. */
+interface InlineScan {
+  readonly text: string;
+  readonly depth: number;
+  readonly sink: InlineSink;
   // Where a search for each closing marker already failed: later openers cannot succeed either (their
   // candidates are a subset), which keeps a run of unmatched markers linear instead of quadratic.
-  const failedFrom = new Map<string, number>();
+  readonly failedFrom: Map<string, number>;
+}
+
+export function parseInlines(text: string, depth = 0): Inline[] {
+  const scan: InlineScan = { text, depth, sink: new InlineSink(), failedFrom: new Map() };
   let i = 0;
-  while (i < text.length) {
-    const c = text[i] ?? '';
-    if (c === '\\') {
-      const next = text[i + 1];
-      if (next === '\n') {
-        push({ kind: 'br' });
-        i += 2;
-        continue;
-      }
-      if (next !== undefined && ESCAPABLE.has(next)) {
-        pushText(next);
-        i += 2;
-        continue;
-      }
-      pushText(c);
-      i++;
-      continue;
-    }
-    if (c === '\n') {
-      // CommonMark: two trailing spaces make a hard break; otherwise a newline inside a paragraph is a
-      // soft break (a space), so text an author wrapped by hand reflows.
-      const hard = / {2,}$/.test(buffer);
-      buffer = buffer.replace(/ +$/, '');
-      if (hard) push({ kind: 'br' });
-      else pushText(' ');
-      i++;
-      continue;
-    }
-    if (c === '`') {
-      const run = /^`+/.exec(text.slice(i))?.[0] ?? '`';
-      const close = text.indexOf(run, i + run.length);
-      if (close > i) {
-        push({ kind: 'code', text: text.slice(i + run.length, close).replace(/\n/g, ' ') });
-        i = close + run.length;
-        continue;
-      }
-      pushText(run);
-      i += run.length;
-      continue;
-    }
-    if ((c === '*' || c === '_') && depth < MAX_INLINE_DEPTH) {
-      const double = text[i + 1] === c;
-      const marker = double ? c + c : c;
-      const span = findClosing(text, i + marker.length, marker, failedFrom);
-      // `_` inside a word (snake_case) is not emphasis.
-      const wordy = c === '_' && /\w/.test(text[i - 1] ?? '');
-      if (span !== -1 && !wordy) {
-        const inner = text.slice(i + marker.length, span);
-        push({ kind: double ? 'strong' : 'em', children: parseInlines(inner, depth + 1) });
-        i = span + marker.length;
-        continue;
-      }
-      pushText(marker);
-      i += marker.length;
-      continue;
-    }
-    if (c === '[' && depth < MAX_INLINE_DEPTH) {
-      const link = /^\[([^\]\n]{1,500})\]\(([^()\s]{1,2000})\)/.exec(text.slice(i));
-      if (link) {
-        const href = safeHref(link[2] ?? '');
-        const children = parseInlines(link[1] ?? '', depth + 1);
-        if (href !== undefined) push({ kind: 'link', href, children });
-        else {
-          // An unsafe target: keep the label, drop the link (the target is not shown either).
-          flushText();
-          for (const child of children) push(child);
-        }
-        i += link[0].length;
-        continue;
-      }
-    }
-    pushText(c);
-    i++;
+  while (i < text.length) i = readInline(scan, i);
+  return scan.sink.finish();
+}
+
+/** Reads the inline that starts at `i` into the sink; returns where the next one starts. */
+function readInline(scan: InlineScan, i: number): number {
+  const c = scan.text[i] ?? '';
+  switch (c) {
+    case '\\':
+      return readEscape(scan, i);
+    case '\n':
+      return readNewline(scan, i);
+    case '`':
+      return readCodeSpan(scan, i);
+    case '*':
+    case '_':
+      return readEmphasis(scan, i, c);
+    case '[':
+      return readLink(scan, i);
+    default:
+      scan.sink.text(c);
+      return i + 1;
   }
-  flushText();
-  return out;
+}
+
+function readEscape({ text, sink }: InlineScan, i: number): number {
+  const next = text[i + 1];
+  if (next === '\n') {
+    sink.push({ kind: 'br' });
+    return i + 2;
+  }
+  if (next !== undefined && ESCAPABLE.has(next)) {
+    sink.text(next);
+    return i + 2;
+  }
+  sink.text('\\');
+  return i + 1;
+}
+
+function readNewline({ sink }: InlineScan, i: number): number {
+  // CommonMark: two trailing spaces make a hard break; otherwise a newline inside a paragraph is a
+  // soft break (a space), so text an author wrapped by hand reflows.
+  const hard = / {2,}$/.test(sink.buffer);
+  sink.buffer = sink.buffer.replace(/ +$/, '');
+  if (hard) sink.push({ kind: 'br' });
+  else sink.text(' ');
+  return i + 1;
+}
+
+function readCodeSpan({ text, sink }: InlineScan, i: number): number {
+  const run = /^`+/.exec(text.slice(i))?.[0] ?? '`';
+  const close = text.indexOf(run, i + run.length);
+  if (close > i) {
+    sink.push({ kind: 'code', text: text.slice(i + run.length, close).replace(/\n/g, ' ') });
+    return close + run.length;
+  }
+  sink.text(run);
+  return i + run.length;
+}
+
+function readEmphasis(scan: InlineScan, i: number, c: '*' | '_'): number {
+  const { text, depth, sink } = scan;
+  if (depth >= MAX_INLINE_DEPTH) {
+    sink.text(c);
+    return i + 1;
+  }
+  const double = text[i + 1] === c;
+  const marker = double ? c + c : c;
+  const span = findClosing(text, i + marker.length, marker, scan.failedFrom);
+  // `_` inside a word (snake_case) is not emphasis.
+  const wordy = c === '_' && /\w/.test(text[i - 1] ?? '');
+  if (span !== -1 && !wordy) {
+    const inner = text.slice(i + marker.length, span);
+    sink.push({ kind: double ? 'strong' : 'em', children: parseInlines(inner, depth + 1) });
+    return span + marker.length;
+  }
+  sink.text(marker);
+  return i + marker.length;
+}
+
+function readLink({ text, depth, sink }: InlineScan, i: number): number {
+  const link =
+    depth < MAX_INLINE_DEPTH ? /^\[([^\]\n]{1,500})\]\(([^()\s]{1,2000})\)/.exec(text.slice(i)) : null;
+  if (!link) {
+    sink.text('[');
+    return i + 1;
+  }
+  const href = safeHref(link[2] ?? '');
+  const children = parseInlines(link[1] ?? '', depth + 1);
+  if (href !== undefined) sink.push({ kind: 'link', href, children });
+  // An unsafe target: keep the label, drop the link (the target is not shown either).
+  else for (const child of children) sink.push(child);
+  return i + link[0].length;
 }
 
 /** Index of the closing marker for a span opened just before `from`, or -1. */
