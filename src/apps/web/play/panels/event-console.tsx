@@ -40,7 +40,25 @@ function useAuthorEvents(api: PlayApi, sessionId: string): readonly AuthorEvent[
   return events;
 }
 
-export function EventConsole(props: { sessionId: string; turnId: string; onCommitted: () => void }) {
+/** The inputs field read as a JSON object, or the error to show. */
+function parseConsoleInputs(
+  text: string,
+):
+  | { readonly ok: true; readonly inputs: Record<string, unknown> }
+  | { readonly ok: false; readonly error: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text || '{}');
+  } catch (err) {
+    return { ok: false, error: `inputs: not JSON (${(err as Error).message})` };
+  }
+  if (!isRecord(parsed))
+    return { ok: false, error: 'inputs: must be a JSON object, like {"target": "bog lurcher"}' };
+  return { ok: true, inputs: parsed };
+}
+
+/** The console's form state: the event and its inputs (prefilled on choosing), seed, commit, result, error. */
+function useEventConsole(props: { sessionId: string; turnId: string; onCommitted: () => void }) {
   const api = useClient(PlayApi);
   const [event, setEvent] = useState('');
   const [inputs, setInputs] = useState('{}');
@@ -51,7 +69,6 @@ export function EventConsole(props: { sessionId: string; turnId: string; onCommi
   const events = useAuthorEvents(api, props.sessionId);
   /** The inputs are the skeleton filled in for the chosen event (replaced when another is chosen). */
   const inputsPrefilled = useRef(false);
-  const chosen = events.find((ev) => ev.name === event.trim());
   const choose = (name: string): void => {
     setEvent(name);
     const picked = events.find((ev) => ev.name === name);
@@ -60,25 +77,20 @@ export function EventConsole(props: { sessionId: string; turnId: string; onCommi
       setInputs(inputsSkeleton(picked));
     }
   };
+  const typeInputs = (text: string): void => {
+    inputsPrefilled.current = false;
+    setInputs(text);
+  };
   const run = async (e: Event): Promise<void> => {
     e.preventDefault();
     setError('');
     setResult(null);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(inputs || '{}');
-    } catch (err) {
-      setError(`inputs: not JSON (${(err as Error).message})`);
-      return;
-    }
-    if (!isRecord(parsed)) {
-      setError('inputs: must be a JSON object, like {"target": "bog lurcher"}');
-      return;
-    }
+    const parsed = parseConsoleInputs(inputs);
+    if (!parsed.ok) return setError(parsed.error);
     try {
       const out = await api.runEvent(props.sessionId, {
         event: event.trim(),
-        inputs: parsed,
+        inputs: parsed.inputs,
         parentId: props.turnId,
         commit,
         ...(seed.trim() === '' ? {} : { seed: Number(seed) }),
@@ -89,41 +101,28 @@ export function EventConsole(props: { sessionId: string; turnId: string; onCommi
       setError((err as Error).message);
     }
   };
+  return { events, event, choose, inputs, typeInputs, seed, setSeed, commit, setCommit, result, error, run };
+}
+
+export function EventConsole(props: { sessionId: string; turnId: string; onCommitted: () => void }) {
+  const c = useEventConsole(props);
+  const chosen = c.events.find((ev) => ev.name === c.event.trim());
   return (
     <form
-      onSubmit={run}
+      onSubmit={c.run}
       style={{ display: 'grid', gap: '0.5rem', marginTop: '1rem' }}
       aria-label="Event console"
     >
       <h2>Event console</h2>
-      <label>
-        Event
-        <input
-          data-testid="console-event"
-          list="console-events"
-          value={event}
-          onInput={(e) => choose((e.currentTarget as HTMLInputElement).value)}
-          required
-        />
-      </label>
-      <datalist id="console-events" data-testid="console-events">
-        {events.map((ev) => (
-          <option key={ev.name} value={ev.name}>
-            {ev.internal ? `${ev.description} (internal)` : ev.description}
-          </option>
-        ))}
-      </datalist>
+      <EventPicker events={c.events} event={c.event} onChoose={c.choose} />
       {chosen !== undefined ? <EventHelp event={chosen} /> : null}
       <label>
         Inputs (JSON)
         <textarea
           rows={3}
           maxLength={MAX_TOOL_ARGS_CHARS}
-          value={inputs}
-          onInput={(e) => {
-            inputsPrefilled.current = false;
-            setInputs((e.currentTarget as HTMLTextAreaElement).value);
-          }}
+          value={c.inputs}
+          onInput={(e) => c.typeInputs((e.currentTarget as HTMLTextAreaElement).value)}
         />
       </label>
       <div class="row">
@@ -131,18 +130,47 @@ export function EventConsole(props: { sessionId: string; turnId: string; onCommi
           Seed (optional)
           <input
             inputMode="numeric"
-            value={seed}
-            onInput={(e) => setSeed((e.currentTarget as HTMLInputElement).value)}
+            value={c.seed}
+            onInput={(e) => c.setSeed((e.currentTarget as HTMLInputElement).value)}
           />
         </label>
-        <Checkbox label="keep the result as a turn" checked={commit} onChange={setCommit} />
-        <button type="submit" data-testid="console-run" disabled={!event.trim()}>
+        <Checkbox label="keep the result as a turn" checked={c.commit} onChange={c.setCommit} />
+        <button type="submit" data-testid="console-run" disabled={!c.event.trim()}>
           Run
         </button>
       </div>
-      <ErrorAlert text={error} />
-      {result ? <ConsoleResult result={result} /> : null}
+      <ErrorAlert text={c.error} />
+      {c.result ? <ConsoleResult result={c.result} /> : null}
     </form>
+  );
+}
+
+/** The event field, offering the cartridge's events (internal ones marked). */
+function EventPicker(props: {
+  events: readonly AuthorEvent[];
+  event: string;
+  onChoose: (name: string) => void;
+}) {
+  return (
+    <>
+      <label>
+        Event
+        <input
+          data-testid="console-event"
+          list="console-events"
+          value={props.event}
+          onInput={(e) => props.onChoose((e.currentTarget as HTMLInputElement).value)}
+          required
+        />
+      </label>
+      <datalist id="console-events" data-testid="console-events">
+        {props.events.map((ev) => (
+          <option key={ev.name} value={ev.name}>
+            {ev.internal ? `${ev.description} (internal)` : ev.description}
+          </option>
+        ))}
+      </datalist>
+    </>
   );
 }
 
