@@ -2,6 +2,7 @@
 // side panels (state, world, tree, saves, author). Each part is its own component (play/*.tsx,
 // play/panels/); this one wires them to the play state (use-play.ts) and keeps the story's end and the
 // input in view and focus.
+import type { RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import {
   AUTO_READ_STORAGE,
@@ -30,95 +31,32 @@ const PHASE_TEXT: Record<PhaseLabel, string> = {
   saving: 'Saving…',
 };
 
-export function Play({ sessionId }: { sessionId: string }) {
-  const { reportModel, info } = useApp();
-  const play = usePlay(useClient(PlayApi), sessionId, reportModel);
-  const { session, story, head, live, error, busy, tree } = play.state;
-  const input = useRef<HTMLTextAreaElement>(null);
-  const end = useRef<HTMLDivElement>(null);
-  const pending = pendingOf(head);
-  const running = live !== null || busy;
-  const showRules = useState(storedShowRules)[0];
+/**
+ * Whether new turns are read aloud, and the turn to read now: auto-read reads turns that arrive while the
+ * page is open, not the head the page opened on.
+ */
+function useAutoRead(headId: string | undefined) {
   const [autoRead, setAutoRead] = useState(storedAutoRead);
-  // Auto-read reads turns that arrive while the page is open, not the head the page opened on.
   const [openedOn, setOpenedOn] = useState<string | null | undefined>(undefined);
   useEffect(() => {
-    if (openedOn === undefined && head) setOpenedOn(head.id);
-  }, [head?.id]);
-  const autoReadTurnId = autoRead && head && openedOn !== undefined && head.id !== openedOn ? head.id : null;
-  // At a shared table only the owner and game masters steer the story (docs/multiplayer.md).
-  const [steers, setSteers] = useState(true);
+    if (openedOn === undefined && headId) setOpenedOn(headId);
+  }, [headId]);
+  const autoReadTurnId = autoRead && headId && openedOn !== undefined && headId !== openedOn ? headId : null;
+  const toggle = (on: boolean): void => {
+    setAutoRead(on);
+    remember(AUTO_READ_STORAGE, on);
+  };
+  return { autoRead, toggle, autoReadTurnId };
+}
 
-  const onSwipe = useStableCallback((id: string) => void play.swipe(id));
-  const onEdit = useStableCallback((turnId: string, text: string) => void play.edit(turnId, text));
-  const onOlder = useStableCallback(() => void play.older());
-
-  // To the story's end when a turn is added or streams on (not when older turns are drawn above).
-  useEffect(() => {
-    end.current?.scrollIntoView?.({ block: 'end' });
-  }, [story[story.length - 1]?.id, live?.narration.length]);
-  useEffect(() => {
-    if (!running && !pending) input.current?.focus();
-  }, [running, pending]);
-
+export function Play({ sessionId }: { sessionId: string }) {
+  const { reportModel } = useApp();
+  const play = usePlay(useClient(PlayApi), sessionId, reportModel);
+  const { session, head, live, busy, tree } = play.state;
+  const running = live !== null || busy;
   return (
     <div class="play">
-      <div class="story-col">
-        <TablePanel sessionId={sessionId} onStory={() => void play.reload()} onSteers={setSteers} />
-        <TurnToolbar
-          session={session}
-          head={head}
-          running={running}
-          live={live !== null}
-          steers={steers}
-          onUndo={() => void play.undo()}
-          onRegenerate={() => void play.regenerate()}
-          onStop={() => play.stop()}
-          onPersonaChanged={() => void play.reload()}
-        />
-        <StoryLog
-          story={story}
-          tree={tree}
-          head={head}
-          live={live}
-          disabled={running || pending !== null || !steers}
-          showRules={showRules}
-          autoReadTurnId={autoReadTurnId}
-          onSwipe={onSwipe}
-          onEdit={onEdit}
-          onOlder={onOlder}
-        />
-        <div ref={end} class="story-end" />
-        {info.speech === true ? (
-          <Checkbox
-            label="Read new turns aloud"
-            testId="auto-read"
-            checked={autoRead}
-            onChange={(on) => {
-              setAutoRead(on);
-              remember(AUTO_READ_STORAGE, on);
-            }}
-          />
-        ) : null}
-        <p class="phase" role="status" data-testid="phase">
-          {live ? `${PHASE_TEXT[live.phase]}${live.tool ? ` (${live.tool})` : ''}` : ''}
-        </p>
-        <PendingMinigame
-          pending={pending}
-          running={running}
-          headId={head?.id}
-          onResult={(interaction) => void play.send({ interaction }, null)}
-        />
-        <Composer
-          error={error}
-          running={running}
-          pending={pending !== null}
-          inputRef={input}
-          onSend={(value) => void play.send({ input: value }, value)}
-          onRetry={() => void play.retry()}
-          onDismiss={play.dismiss}
-        />
-      </div>
+      <StoryColumn sessionId={sessionId} play={play} running={running} />
       <SidePanels
         sessionId={sessionId}
         session={session}
@@ -131,5 +69,106 @@ export function Play({ sessionId }: { sessionId: string }) {
         onReload={() => void play.reload()}
       />
     </div>
+  );
+}
+
+/** The story's column: the shared table, the toolbar, the story, the phase, the mini-game and the input. */
+function StoryColumn({
+  sessionId,
+  play,
+  running,
+}: {
+  sessionId: string;
+  play: ReturnType<typeof usePlay>;
+  running: boolean;
+}) {
+  const { story, head, live, error } = play.state;
+  const input = useRef<HTMLTextAreaElement>(null);
+  const end = useRef<HTMLDivElement>(null);
+  const pending = pendingOf(head);
+  // At a shared table only the owner and game masters steer the story (docs/multiplayer.md).
+  const [steers, setSteers] = useState(true);
+
+  // To the story's end when a turn is added or streams on (not when older turns are drawn above).
+  useEffect(() => {
+    end.current?.scrollIntoView?.({ block: 'end' });
+  }, [story[story.length - 1]?.id, live?.narration.length]);
+  useEffect(() => {
+    if (!running && !pending) input.current?.focus();
+  }, [running, pending]);
+
+  return (
+    <div class="story-col">
+      <TablePanel sessionId={sessionId} onStory={() => void play.reload()} onSteers={setSteers} />
+      <TurnToolbar
+        session={play.state.session}
+        head={head}
+        running={running}
+        live={live !== null}
+        steers={steers}
+        onUndo={() => void play.undo()}
+        onRegenerate={() => void play.regenerate()}
+        onStop={() => play.stop()}
+        onPersonaChanged={() => void play.reload()}
+      />
+      <StoryWithReading play={play} disabled={running || pending !== null || !steers} endRef={end} />
+      <p class="phase" role="status" data-testid="phase">
+        {live ? `${PHASE_TEXT[live.phase]}${live.tool ? ` (${live.tool})` : ''}` : ''}
+      </p>
+      <PendingMinigame
+        pending={pending}
+        running={running}
+        headId={head?.id}
+        onResult={(interaction) => void play.send({ interaction }, null)}
+      />
+      <Composer
+        error={error}
+        running={running}
+        pending={pending !== null}
+        inputRef={input}
+        onSend={(value) => void play.send({ input: value }, value)}
+        onRetry={() => void play.retry()}
+        onDismiss={play.dismiss}
+      />
+    </div>
+  );
+}
+
+/** The story log, its end (kept in view), and (when the server speaks) the switch that reads new turns aloud. */
+function StoryWithReading({
+  play,
+  disabled,
+  endRef,
+}: {
+  play: ReturnType<typeof usePlay>;
+  disabled: boolean;
+  endRef: RefObject<HTMLDivElement | null>;
+}) {
+  const { info } = useApp();
+  const { story, tree, head, live } = play.state;
+  const showRules = useState(storedShowRules)[0];
+  const { autoRead, toggle, autoReadTurnId } = useAutoRead(head?.id);
+  const onSwipe = useStableCallback((id: string) => void play.swipe(id));
+  const onEdit = useStableCallback((turnId: string, text: string) => void play.edit(turnId, text));
+  const onOlder = useStableCallback(() => void play.older());
+  return (
+    <>
+      <StoryLog
+        story={story}
+        tree={tree}
+        head={head}
+        live={live}
+        disabled={disabled}
+        showRules={showRules}
+        autoReadTurnId={autoReadTurnId}
+        onSwipe={onSwipe}
+        onEdit={onEdit}
+        onOlder={onOlder}
+      />
+      <div ref={endRef} class="story-end" />
+      {info.speech === true ? (
+        <Checkbox label="Read new turns aloud" testId="auto-read" checked={autoRead} onChange={toggle} />
+      ) : null}
+    </>
   );
 }
