@@ -30,11 +30,14 @@ function useVersions(api: LibraryApi, cartridgeId: string) {
   return { versions, version, setVersion };
 }
 
-export function NewGame(props: {
+interface NewGameProps {
   cartridges: readonly CartridgeView[];
   personas: readonly PersonaView[];
   onStarted: (id: string) => void;
-}) {
+}
+
+/** The form's state: the choices, seed and title, and `start`, which creates the game. */
+function useNewGame(props: NewGameProps) {
   const api = useClient(LibraryApi);
   const [cartridge, setCartridge] = useState('');
   const [persona, setPersona] = useState('');
@@ -68,66 +71,85 @@ export function NewGame(props: {
       setBusy(false);
     }
   };
+  const choices = { chosen, setCartridge, versions, version, setVersion, persona, setPersona };
+  return { ...choices, seed, setSeed, seedProblem, title, setTitle, error, busy, start };
+}
 
+export function NewGame(props: NewGameProps) {
+  const form = useNewGame(props);
   return (
     <section class="card" aria-labelledby="new-game-h">
       <h2 id="new-game-h">New game</h2>
-      <form onSubmit={start} style={{ display: 'grid', gap: '0.5rem' }}>
-        <SelectField
-          label="Cartridge"
-          testId="new-cartridge"
-          value={chosen}
-          choices={props.cartridges.map((c) => ({ value: c.id, label: c.title }))}
-          onChange={setCartridge}
-        />
-        <SelectField
-          label="Version"
-          testId="new-version"
-          value={version}
-          choices={versions.map((v) => ({
-            value: v.id,
-            label: `${v.contentHash.slice(0, 12)} — ${formatWhen(v.createdAt)}`,
-          }))}
-          onChange={setVersion}
-        />
-        <SelectField
-          label="Persona"
-          testId="new-persona"
-          value={persona}
-          choices={[
-            { value: '', label: '(none)' },
-            ...props.personas.map((p) => ({ value: p.id, label: p.name })),
-          ]}
-          onChange={setPersona}
-        />
+      <form onSubmit={form.start} style={{ display: 'grid', gap: '0.5rem' }}>
+        <GameChoices form={form} cartridges={props.cartridges} personas={props.personas} />
         <label>
           Seed (optional)
           <input
             data-testid="new-seed"
             inputMode="numeric"
-            value={seed}
-            aria-invalid={seedProblem ? 'true' : 'false'}
+            value={form.seed}
+            aria-invalid={form.seedProblem ? 'true' : 'false'}
             aria-describedby="seed-error"
-            onInput={(e) => setSeed(e.currentTarget.value)}
+            onInput={(e) => form.setSeed(e.currentTarget.value)}
           />
         </label>
         <span id="seed-error" class="error">
-          {seedProblem}
+          {form.seedProblem}
         </span>
         <label>
           Title (optional)
-          <input value={title} maxLength={200} onInput={(e) => setTitle(e.currentTarget.value)} />
+          <input value={form.title} maxLength={200} onInput={(e) => form.setTitle(e.currentTarget.value)} />
         </label>
         <button
           type="submit"
           class="primary"
-          disabled={busy || !chosen || seedProblem !== ''}
+          disabled={form.busy || !form.chosen || form.seedProblem !== ''}
           data-testid="start-game"
         >
           Start game
         </button>
-        <ErrorAlert text={error} />
+        <ErrorAlert text={form.error} />
       </form>
     </section>
+  );
+}
+
+/** The cartridge, its version and the persona. */
+function GameChoices({
+  form,
+  cartridges,
+  personas,
+}: {
+  form: ReturnType<typeof useNewGame>;
+  cartridges: readonly CartridgeView[];
+  personas: readonly PersonaView[];
+}) {
+  return (
+    <>
+      <SelectField
+        label="Cartridge"
+        testId="new-cartridge"
+        value={form.chosen}
+        choices={cartridges.map((c) => ({ value: c.id, label: c.title }))}
+        onChange={form.setCartridge}
+      />
+      <SelectField
+        label="Version"
+        testId="new-version"
+        value={form.version}
+        choices={form.versions.map((v) => ({
+          value: v.id,
+          label: `${v.contentHash.slice(0, 12)} — ${formatWhen(v.createdAt)}`,
+        }))}
+        onChange={form.setVersion}
+      />
+      <SelectField
+        label="Persona"
+        testId="new-persona"
+        value={form.persona}
+        choices={[{ value: '', label: '(none)' }, ...personas.map((p) => ({ value: p.id, label: p.name }))]}
+        onChange={form.setPersona}
+      />
+    </>
   );
 }

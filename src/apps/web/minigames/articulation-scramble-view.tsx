@@ -151,23 +151,7 @@ function ScramblePlay({
           finish(stopped);
         }}
       >
-        <button
-          type="button"
-          class="primary"
-          data-testid="scramble-submit"
-          disabled={said.length === 0}
-          onClick={() => act(submit)}
-        >
-          Say it
-        </button>
-        <button
-          type="button"
-          data-testid="scramble-undo"
-          disabled={said.length === 0}
-          onClick={() => act(unchoose)}
-        >
-          Take back the last word
-        </button>
+        <ScrambleButtons said={said} onSubmit={() => act(submit)} onUndo={() => act(unchoose)} />
       </GameActions>
     </section>
   );
@@ -217,5 +201,30 @@ function WordBank({ game, onChoose }: { game: ScrambleGame; onChoose: (index: nu
         </button>
       ))}
     </fieldset>
+  );
+}
+
+/** "Say it" and "Take back the last word", both idle while no word is chosen. */
+function ScrambleButtons(props: { said: readonly string[]; onSubmit: () => void; onUndo: () => void }) {
+  return (
+    <>
+      <button
+        type="button"
+        class="primary"
+        data-testid="scramble-submit"
+        disabled={props.said.length === 0}
+        onClick={props.onSubmit}
+      >
+        Say it
+      </button>
+      <button
+        type="button"
+        data-testid="scramble-undo"
+        disabled={props.said.length === 0}
+        onClick={props.onUndo}
+      >
+        Take back the last word
+      </button>
+    </>
   );
 }

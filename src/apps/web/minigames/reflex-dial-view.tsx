@@ -41,8 +41,15 @@ function keyName(key: string): string {
   return key === ' ' ? 'Space' : key.toUpperCase();
 }
 
+/** Whether a key press is an attempt: one printable key without modifiers, and not a button's own click. */
+function isAttempt(e: KeyboardEvent): boolean {
+  if (e.ctrlKey || e.metaKey || e.altKey || e.key.length !== 1) return false;
+  // Space or Enter on a button is that button's click; everything else is an attempt.
+  return !((e.key === ' ' || e.key === 'Enter') && (e.target as HTMLElement).tagName === 'BUTTON');
+}
+
 /** The game's state: the dial, the clock the needle is drawn at (one animation frame per tick while
- * playing), and `stop`, which reads the newest game so a key press between renders is not lost. */
+ * playing), and `stop`, which reads the newest game so a key press between renders is not lost; `section` is the element given the focus. */
 function useDialGame(config: DialConfig) {
   const [game, setGame] = useState<DialGame>(() => newDial(config, Math.random, performance.now()));
   const [now, setNow] = useState(() => performance.now());
@@ -62,7 +69,12 @@ function useDialGame(config: DialConfig) {
     const current = gameRef.current;
     if (current.status === 'playing') setGame(stopNeedle(current, performance.now(), key));
   };
-  return { game, setGame, now, stop };
+  // The game takes the keyboard's focus as it opens, so the key works at once.
+  const section = useRef<HTMLElement>(null);
+  useEffect(() => {
+    section.current?.focus();
+  }, []);
+  return { game, setGame, now, stop, section };
 }
 
 export function ReflexDial({
@@ -82,11 +94,7 @@ export function ReflexDial({
 }
 
 function DialPlay({ config, onResult }: { config: DialConfig; onResult: (result: InteractionBody) => void }) {
-  const { game, setGame, now, stop } = useDialGame(config);
-  const section = useRef<HTMLElement>(null);
-  useEffect(() => {
-    section.current?.focus();
-  }, []);
+  const { game, setGame, now, stop, section } = useDialGame(config);
 
   const finish = (final: DialGame): void =>
     reportGameResult(onResult, ID, final.status, dialMetrics(final), dialHooks(final));
@@ -95,11 +103,10 @@ function DialPlay({ config, onResult }: { config: DialConfig; onResult: (result:
   const inside = !over && inZone(game, angle);
   const wanted = expectedKey(game);
   const onKeyDown = (e: KeyboardEvent) => {
-    if (over || e.ctrlKey || e.metaKey || e.altKey || e.key.length !== 1) return;
-    // Space or Enter on a button is that button's click; everything else is an attempt.
-    if ((e.key === ' ' || e.key === 'Enter') && (e.target as HTMLElement).tagName === 'BUTTON') return;
-    e.preventDefault();
-    stop(e.key);
+    if (!over && isAttempt(e)) {
+      e.preventDefault();
+      stop(e.key);
+    }
   };
   return (
     <section
@@ -114,10 +121,7 @@ function DialPlay({ config, onResult }: { config: DialConfig; onResult: (result:
       onKeyDown={onKeyDown}
     >
       <h2>Reflex dial</h2>
-      <p>
-        Stop the needle inside the gold zone: press <kbd>{keyName(wanted)}</kbd>.{' '}
-        <span class="muted">(Each hit moves the zone.)</span>
-      </p>
+      <DialInstructions wanted={wanted} />
       <DialFace game={game} angle={angle} inside={inside} />
       <DialStatus game={game} inside={inside} />
       <GameActions
@@ -134,6 +138,15 @@ function DialPlay({ config, onResult }: { config: DialConfig; onResult: (result:
         </button>
       </GameActions>
     </section>
+  );
+}
+
+function DialInstructions({ wanted }: { wanted: string }) {
+  return (
+    <p>
+      Stop the needle inside the gold zone: press <kbd>{keyName(wanted)}</kbd>.{' '}
+      <span class="muted">(Each hit moves the zone.)</span>
+    </p>
   );
 }
 

@@ -18,7 +18,7 @@ import { PlayApi } from './play-api.ts';
 import { Composer } from './composer.tsx';
 import { PendingMinigame, pendingOf } from '../minigames/pending-minigame.tsx';
 import { SidePanels } from './panels/side-panels.tsx';
-import type { PhaseLabel } from './play-state.ts';
+import type { LiveTurn, PhaseLabel } from './play-state.ts';
 import { usePlay } from './use-play.ts';
 import { StoryLog } from './story.tsx';
 import { TurnToolbar } from './toolbar.tsx';
@@ -30,6 +30,15 @@ const PHASE_TEXT: Record<PhaseLabel, string> = {
   narrating: 'Narrating…',
   saving: 'Saving…',
 };
+
+/** What the turn being played is doing, and with which tool (empty between turns). */
+function PhaseLine({ live }: { live: LiveTurn | null }) {
+  return (
+    <p class="phase" role="status" data-testid="phase">
+      {live ? `${PHASE_TEXT[live.phase]}${live.tool ? ` (${live.tool})` : ''}` : ''}
+    </p>
+  );
+}
 
 /**
  * Whether new turns are read aloud, and the turn to read now: auto-read reads turns that arrive while the
@@ -72,6 +81,23 @@ export function Play({ sessionId }: { sessionId: string }) {
   );
 }
 
+/**
+ * The story's end kept in view when a turn is added or streams on (not when older turns are drawn above),
+ * and the input given the focus when nothing is running or waiting.
+ */
+function useStoryInView(state: ReturnType<typeof usePlay>['state'], running: boolean, pending: boolean) {
+  const { story, live } = state;
+  const input = useRef<HTMLTextAreaElement>(null);
+  const end = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    end.current?.scrollIntoView?.({ block: 'end' });
+  }, [story[story.length - 1]?.id, live?.narration.length]);
+  useEffect(() => {
+    if (!running && !pending) input.current?.focus();
+  }, [running, pending]);
+  return { end, input };
+}
+
 /** The story's column: the shared table, the toolbar, the story, the phase, the mini-game and the input. */
 function StoryColumn({
   sessionId,
@@ -82,20 +108,11 @@ function StoryColumn({
   play: ReturnType<typeof usePlay>;
   running: boolean;
 }) {
-  const { story, head, live, error } = play.state;
-  const input = useRef<HTMLTextAreaElement>(null);
-  const end = useRef<HTMLDivElement>(null);
+  const { head, live, error } = play.state;
   const pending = pendingOf(head);
+  const { end, input } = useStoryInView(play.state, running, pending !== null);
   // At a shared table only the owner and game masters steer the story (docs/multiplayer.md).
   const [steers, setSteers] = useState(true);
-
-  // To the story's end when a turn is added or streams on (not when older turns are drawn above).
-  useEffect(() => {
-    end.current?.scrollIntoView?.({ block: 'end' });
-  }, [story[story.length - 1]?.id, live?.narration.length]);
-  useEffect(() => {
-    if (!running && !pending) input.current?.focus();
-  }, [running, pending]);
 
   return (
     <div class="story-col">
@@ -112,9 +129,7 @@ function StoryColumn({
         onPersonaChanged={() => void play.reload()}
       />
       <StoryWithReading play={play} disabled={running || pending !== null || !steers} endRef={end} />
-      <p class="phase" role="status" data-testid="phase">
-        {live ? `${PHASE_TEXT[live.phase]}${live.tool ? ` (${live.tool})` : ''}` : ''}
-      </p>
+      <PhaseLine live={live} />
       <PendingMinigame
         pending={pending}
         running={running}
