@@ -45,9 +45,10 @@ function languageOf(file: string) {
   return [];
 }
 
-export function createEditor(parent: HTMLElement, options: EditorOptions): BuilderEditor {
-  const source = async (context: CompletionContext): Promise<CompletionResult | null> => {
-    if (!options.complete) return null;
+/** Completion from `complete` (the server's), asked only while typing a word or after a trigger character. */
+function completionSource(complete: EditorOptions['complete']) {
+  return async (context: CompletionContext): Promise<CompletionResult | null> => {
+    if (!complete) return null;
     const word = context.matchBefore(/[A-Za-z0-9_]*/);
     const before = context.state.sliceDoc(Math.max(0, context.pos - 1), context.pos);
     // Ask only when typing a word, after `.`, `@`, `: ` or a new indented line — or when asked (Ctrl-Space).
@@ -55,7 +56,7 @@ export function createEditor(parent: HTMLElement, options: EditorOptions): Build
     const controller = new AbortController();
     context.addEventListener('abort', () => controller.abort());
     try {
-      const answer = await options.complete(context.state.doc.toString(), context.pos, controller.signal);
+      const answer = await complete(context.state.doc.toString(), context.pos, controller.signal);
       if (answer.items.length === 0) return null;
       return {
         from: answer.from,
@@ -72,65 +73,79 @@ export function createEditor(parent: HTMLElement, options: EditorOptions): Build
       return null;
     }
   };
-  const view = new EditorView({
-    parent,
-    doc: options.text,
-    extensions: [
-      basicSetup,
-      oneDark,
-      languageOf(options.file),
-      lintGutter(),
-      // Long lines wrap: a pane narrower than a rule's line never scrolls sideways as you type, which hid
-      // the start of every line.
-      EditorView.lineWrapping,
-      autocompletion({ override: [source], activateOnTyping: true }),
-      hoverTooltip(async (view, pos) => {
-        if (!options.hover) return null;
-        const markdown = await options.hover(view.state.doc.toString(), pos).catch(() => null);
-        if (markdown === null) return null;
-        return {
-          pos,
-          above: true,
-          create: () => {
-            const dom = document.createElement('div');
-            dom.className = 'builder-hover';
-            // As text (never HTML): the Markdown's emphasis and code marks are dropped for reading.
-            dom.textContent = hoverText(markdown);
-            return { dom };
-          },
-        };
-      }),
-      keymap.of([
-        {
-          key: 'Mod-s',
-          preventDefault: true,
-          run: () => {
-            options.onSave?.();
-            return true;
-          },
-        },
-      ]),
-      EditorView.contentAttributes.of({ 'aria-label': options.label, 'data-file': options.file }),
-      EditorView.updateListener.of((update) => {
-        if (update.docChanged) options.onChange(update.state.doc.toString());
-      }),
-    ],
+}
+
+/** The hover tooltip: the language server's Markdown for the position, shown as plain text. */
+function hoverExtension(hover: EditorOptions['hover']) {
+  return hoverTooltip(async (view, pos) => {
+    if (!hover) return null;
+    const markdown = await hover(view.state.doc.toString(), pos).catch(() => null);
+    if (markdown === null) return null;
+    return {
+      pos,
+      above: true,
+      create: () => {
+        const dom = document.createElement('div');
+        dom.className = 'builder-hover';
+        // As text (never HTML): the Markdown's emphasis and code marks are dropped for reading.
+        dom.textContent = hoverText(markdown);
+        return { dom };
+      },
+    };
   });
+}
+
+function editorExtensions(options: EditorOptions) {
+  return [
+    basicSetup,
+    oneDark,
+    languageOf(options.file),
+    lintGutter(),
+    // Long lines wrap: a pane narrower than a rule's line never scrolls sideways as you type, which hid
+    // the start of every line.
+    EditorView.lineWrapping,
+    autocompletion({ override: [completionSource(options.complete)], activateOnTyping: true }),
+    hoverExtension(options.hover),
+    keymap.of([
+      {
+        key: 'Mod-s',
+        preventDefault: true,
+        run: () => {
+          options.onSave?.();
+          return true;
+        },
+      },
+    ]),
+    EditorView.contentAttributes.of({ 'aria-label': options.label, 'data-file': options.file }),
+    EditorView.updateListener.of((update) => {
+      if (update.docChanged) options.onChange(update.state.doc.toString());
+    }),
+  ];
+}
+
+/** The checker's findings as CodeMirror diagnostics over `text`. */
+function diagnosticsOf(
+  text: string,
+  problems: readonly (Problem & { readonly severity: 'error' | 'warning' })[],
+): CmDiagnostic[] {
+  return problems.map((p) => {
+    const range = problemRange(text, p.line, p.col);
+    return {
+      from: range.from,
+      to: range.to,
+      severity: p.severity,
+      message: `${p.message}${p.code ? ` [${p.code}]` : ''}`,
+      source: `${p.file}:${p.line}:${p.col}`,
+    };
+  });
+}
+
+export function createEditor(parent: HTMLElement, options: EditorOptions): BuilderEditor {
+  const view = new EditorView({ parent, doc: options.text, extensions: editorExtensions(options) });
   return {
     view,
     setProblems(problems) {
-      const text = view.state.doc.toString();
-      const diagnostics: CmDiagnostic[] = problems.map((p) => {
-        const range = problemRange(text, p.line, p.col);
-        return {
-          from: range.from,
-          to: range.to,
-          severity: p.severity,
-          message: `${p.message}${p.code ? ` [${p.code}]` : ''}`,
-          source: `${p.file}:${p.line}:${p.col}`,
-        };
-      });
-      view.dispatch(setDiagnostics(view.state, diagnostics));
+      view.dispatch(setDiagnostics(view.state, diagnosticsOf(view.state.doc.toString(), problems)));
     },
     setText(text) {
       if (text === view.state.doc.toString()) return;
