@@ -9,15 +9,8 @@ import { Notes, Rolls } from '../ui/rolls-and-notes.tsx';
 import { ErrorAlert } from '../ui/error-alert.tsx';
 import { NumberField } from '../ui/number-field.tsx';
 
-export function TryPane({
-  api,
-  files,
-  events,
-}: {
-  api: BuilderApi;
-  files: () => BuilderFiles;
-  events: readonly string[];
-}) {
+/** The try form's fields, and `run`, which checks them and asks the server to run the event. */
+function useTryEvent(api: BuilderApi, files: () => BuilderFiles) {
   const [event, setEvent] = useState('');
   const [inputs, setInputs] = useState('');
   const [state, setState] = useState('');
@@ -53,55 +46,75 @@ export function TryPane({
       setRunning(false);
     }
   };
+  const fields = { event, setEvent, inputs, setInputs, state, setState, seed, setSeed };
+  return { ...fields, result, error, running, run };
+}
 
+export function TryPane({
+  api,
+  files,
+  events,
+}: {
+  api: BuilderApi;
+  files: () => BuilderFiles;
+  events: readonly string[];
+}) {
+  const t = useTryEvent(api, files);
   return (
     <section class="card" aria-labelledby="try-h">
       <h2 id="try-h">Try it</h2>
-      <form onSubmit={run} class="try-form">
-        <label>
-          Event
-          <input
-            list="try-events"
-            value={event}
-            onInput={(e) => setEvent(e.currentTarget.value)}
-            data-testid="try-event"
-            required
-          />
-        </label>
-        <datalist id="try-events">
-          {events.map((n) => (
-            <option key={n} value={n} />
-          ))}
-        </datalist>
-        <label>
-          Inputs (JSON object)
-          <input
-            value={inputs}
-            onInput={(e) => setInputs(e.currentTarget.value)}
-            placeholder='{"target": "wolf"}'
-            data-testid="try-inputs"
-          />
-        </label>
-        <label>
-          State (JSON: the fields that differ from the initial state)
-          <textarea
-            rows={2}
-            value={state}
-            onInput={(e) => setState(e.currentTarget.value)}
-            placeholder='{"player": {"hp": 3}}'
-            data-testid="try-state"
-          />
-        </label>
-        <NumberField label="Seed" min={0} value={seed} onInput={setSeed} testId="try-seed" />
-        <button type="submit" disabled={running || event.trim() === ''} data-testid="try-run">
-          Run
-        </button>
-      </form>
+      <TryForm t={t} events={events} />
       <div aria-live="polite" data-testid="try-result">
-        <ErrorAlert text={error} />
-        {result ? <TryResult result={result} /> : null}
+        <ErrorAlert text={t.error} />
+        {t.result ? <TryResult result={t.result} /> : null}
       </div>
     </section>
+  );
+}
+
+/** The event (offering the draft's), its inputs, the state to run it on and the seed. */
+function TryForm({ t, events }: { t: ReturnType<typeof useTryEvent>; events: readonly string[] }) {
+  return (
+    <form onSubmit={t.run} class="try-form">
+      <label>
+        Event
+        <input
+          list="try-events"
+          value={t.event}
+          onInput={(e) => t.setEvent(e.currentTarget.value)}
+          data-testid="try-event"
+          required
+        />
+      </label>
+      <datalist id="try-events">
+        {events.map((n) => (
+          <option key={n} value={n} />
+        ))}
+      </datalist>
+      <label>
+        Inputs (JSON object)
+        <input
+          value={t.inputs}
+          onInput={(e) => t.setInputs(e.currentTarget.value)}
+          placeholder='{"target": "wolf"}'
+          data-testid="try-inputs"
+        />
+      </label>
+      <label>
+        State (JSON: the fields that differ from the initial state)
+        <textarea
+          rows={2}
+          value={t.state}
+          onInput={(e) => t.setState(e.currentTarget.value)}
+          placeholder='{"player": {"hp": 3}}'
+          data-testid="try-state"
+        />
+      </label>
+      <NumberField label="Seed" min={0} value={t.seed} onInput={t.setSeed} testId="try-seed" />
+      <button type="submit" disabled={t.running || t.event.trim() === ''} data-testid="try-run">
+        Run
+      </button>
+    </form>
   );
 }
 
