@@ -35,7 +35,8 @@ function fieldsOf(name: string, pronouns: PronounSet, description: string): Pers
   };
 }
 
-export function PersonaManager(props: { onChanged?: (personas: readonly PersonaView[]) => void }) {
+/** The player's personas as last read, and the changes to them (each re-reads the list). */
+function usePersonas(onChanged: ((personas: readonly PersonaView[]) => void) | undefined) {
   const api = useClient(PersonasApi);
   const [personas, setPersonas] = useState<readonly PersonaView[]>([]);
   const [editing, setEditing] = useState<PersonaView | 'new' | null>(null);
@@ -45,7 +46,7 @@ export function PersonaManager(props: { onChanged?: (personas: readonly PersonaV
     try {
       const list = await api.list();
       setPersonas(list);
-      props.onChanged?.(list);
+      onChanged?.(list);
     } catch (e) {
       setProblem(failureText(e));
     }
@@ -53,45 +54,38 @@ export function PersonaManager(props: { onChanged?: (personas: readonly PersonaV
   useEffect(() => {
     void refresh();
   }, []);
+  const remove = async (p: PersonaView): Promise<void> => {
+    if (!confirm(`Delete the persona ${p.name}? Games that use it keep playing without it.`)) return;
+    try {
+      await api.remove(p.id);
+      await refresh();
+    } catch (e) {
+      setProblem(failureText(e));
+    }
+  };
+  const save = async (fields: PersonaFields): Promise<void> => {
+    try {
+      if (editing === 'new') await api.create(fields);
+      else if (editing !== null) await api.update(editing.id, fields);
+      setEditing(null);
+      setProblem('');
+      await refresh();
+    } catch (e) {
+      setProblem(failureText(e));
+    }
+  };
+  return { personas, editing, setEditing, problem, remove, save };
+}
 
+export function PersonaManager(props: { onChanged?: (personas: readonly PersonaView[]) => void }) {
+  const { personas, editing, setEditing, problem, remove, save } = usePersonas(props.onChanged);
   return (
     <section class="card" aria-labelledby="personas-h" data-testid="personas">
       <h2 id="personas-h">
         <PersonIcon /> Personas
       </h2>
       <p class="muted">Who you play. The name and description reach the story and the models.</p>
-      <ul class="list-plain" data-testid="persona-list">
-        {personas.map((p) => (
-          <li key={p.id} data-testid="persona-item">
-            <strong>{p.name}</strong>
-            <span class="muted">
-              {p.pronoun_sub}/{p.pronoun_obj}
-              {p.background ? ` — ${p.background}` : ''}
-            </span>
-            <button type="button" onClick={() => setEditing(p)} aria-label={`Edit ${p.name}`}>
-              Edit
-            </button>
-            <button
-              type="button"
-              aria-label={`Delete ${p.name}`}
-              data-testid="persona-delete"
-              onClick={async () => {
-                if (!confirm(`Delete the persona ${p.name}? Games that use it keep playing without it.`))
-                  return;
-                try {
-                  await api.remove(p.id);
-                  await refresh();
-                } catch (e) {
-                  setProblem(failureText(e));
-                }
-              }}
-            >
-              Delete
-            </button>
-          </li>
-        ))}
-        {personas.length === 0 ? <li class="muted">No personas yet.</li> : null}
-      </ul>
+      <PersonaList personas={personas} onEdit={setEditing} onDelete={(p) => void remove(p)} />
       {editing === null ? (
         <button type="button" data-testid="persona-new" onClick={() => setEditing('new')}>
           New persona
@@ -101,21 +95,43 @@ export function PersonaManager(props: { onChanged?: (personas: readonly PersonaV
           key={editing === 'new' ? 'new' : editing.id}
           persona={editing === 'new' ? null : editing}
           onCancel={() => setEditing(null)}
-          onSave={async (fields) => {
-            try {
-              if (editing === 'new') await api.create(fields);
-              else await api.update(editing.id, fields);
-              setEditing(null);
-              setProblem('');
-              await refresh();
-            } catch (e) {
-              setProblem(failureText(e));
-            }
-          }}
+          onSave={save}
         />
       )}
       <ErrorAlert text={problem} testId="persona-error" />
     </section>
+  );
+}
+
+function PersonaList(props: {
+  personas: readonly PersonaView[];
+  onEdit: (persona: PersonaView) => void;
+  onDelete: (persona: PersonaView) => void;
+}) {
+  return (
+    <ul class="list-plain" data-testid="persona-list">
+      {props.personas.map((p) => (
+        <li key={p.id} data-testid="persona-item">
+          <strong>{p.name}</strong>
+          <span class="muted">
+            {p.pronoun_sub}/{p.pronoun_obj}
+            {p.background ? ` — ${p.background}` : ''}
+          </span>
+          <button type="button" onClick={() => props.onEdit(p)} aria-label={`Edit ${p.name}`}>
+            Edit
+          </button>
+          <button
+            type="button"
+            aria-label={`Delete ${p.name}`}
+            data-testid="persona-delete"
+            onClick={() => props.onDelete(p)}
+          >
+            Delete
+          </button>
+        </li>
+      ))}
+      {props.personas.length === 0 ? <li class="muted">No personas yet.</li> : null}
+    </ul>
   );
 }
 
@@ -148,20 +164,7 @@ function PersonaForm(props: {
           onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)}
         />
       </label>
-      <label>
-        Pronouns
-        <select
-          data-testid="persona-pronouns"
-          value={pronouns}
-          onChange={(e) => setPronouns((e.currentTarget as HTMLSelectElement).value as PronounSet)}
-        >
-          {(Object.keys(PRONOUNS) as PronounSet[]).map((k) => (
-            <option key={k} value={k}>
-              {PRONOUNS[k].slice(0, 2).join('/')}
-            </option>
-          ))}
-        </select>
-      </label>
+      <PronounSelect value={pronouns} onChange={setPronouns} />
       <label>
         Description
         <textarea
@@ -172,14 +175,39 @@ function PersonaForm(props: {
           onInput={(e) => setDescription((e.currentTarget as HTMLTextAreaElement).value)}
         />
       </label>
-      <div class="row">
-        <button type="submit" class="primary" data-testid="persona-save" disabled={nameProblem !== ''}>
-          Save persona
-        </button>
-        <button type="button" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </div>
+      <SaveOrCancel canSave={nameProblem === ''} onCancel={props.onCancel} />
     </form>
+  );
+}
+
+function PronounSelect(props: { value: PronounSet; onChange: (set: PronounSet) => void }) {
+  return (
+    <label>
+      Pronouns
+      <select
+        data-testid="persona-pronouns"
+        value={props.value}
+        onChange={(e) => props.onChange((e.currentTarget as HTMLSelectElement).value as PronounSet)}
+      >
+        {(Object.keys(PRONOUNS) as PronounSet[]).map((k) => (
+          <option key={k} value={k}>
+            {PRONOUNS[k].slice(0, 2).join('/')}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function SaveOrCancel(props: { canSave: boolean; onCancel: () => void }) {
+  return (
+    <div class="row">
+      <button type="submit" class="primary" data-testid="persona-save" disabled={!props.canSave}>
+        Save persona
+      </button>
+      <button type="button" onClick={props.onCancel}>
+        Cancel
+      </button>
+    </div>
   );
 }
