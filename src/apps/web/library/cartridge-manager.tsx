@@ -70,6 +70,27 @@ export function CartridgeManager(props: {
       <CartridgeSummary cartridge={cartridge} cover={manage.cover} />
       <OutcomeView outcome={outcome} testId="manage-result" />
       {editable ? <OwnerForms api={api} cartridge={cartridge} change={change} /> : null}
+      <VersionsSection api={api} manage={manage} versions={versions} editable={editable} />
+      {editable ? <CartridgeEnd api={api} cartridge={cartridge} change={change} onDelete={remove} /> : null}
+    </section>
+  );
+}
+
+/** The versions, each with its tag and notes (the owner may show archived ones, edit and delete them). */
+function VersionsSection({
+  api,
+  manage,
+  versions,
+  editable,
+}: {
+  api: LibraryApi;
+  manage: ReturnType<typeof useCartridgeDetail>;
+  versions: CartridgeDetail['versions'];
+  editable: boolean;
+}) {
+  const { change } = manage;
+  return (
+    <>
       <h3>Versions</h3>
       {editable ? (
         <Checkbox
@@ -91,8 +112,7 @@ export function CartridgeManager(props: {
         ))}
         {versions.length === 0 ? <li class="muted">No versions listed.</li> : null}
       </ul>
-      {editable ? <CartridgeEnd api={api} cartridge={cartridge} change={change} onDelete={remove} /> : null}
-    </section>
+    </>
   );
 }
 
