@@ -2,6 +2,7 @@
 // archiving and deleting (each delete asks for confirmation first), and replacing one file as a new
 // version (problems shown as file:line:col). Only the owner gets the controls that change anything; every
 // control is a native button, input or select, so the page works from the keyboard alone.
+import type { RefObject } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import type { CartridgeDetail } from '../../contract/index.ts';
 import { Checkbox } from '../ui/checkbox.tsx';
@@ -32,14 +33,7 @@ export function CartridgeManager(props: {
     if (loaded) heading.current?.focus();
   }, [loaded]);
 
-  if (detail === undefined) {
-    return (
-      <section class="card" aria-label="Cartridge" data-testid="cartridge-manager">
-        <OutcomeView outcome={outcome} testId="manage-result" />
-        <p class="muted">Loading…</p>
-      </section>
-    );
-  }
+  if (detail === undefined) return <ManagerLoading outcome={outcome} />;
   const { cartridge, versions } = detail;
   const editable = cartridge.canEdit;
   const remove = async (): Promise<void> => {
@@ -59,20 +53,41 @@ export function CartridgeManager(props: {
       data-testid="cartridge-manager"
       style={{ gridColumn: '1 / -1' }}
     >
-      <div class="row" style={{ justifyContent: 'space-between' }}>
-        <h2 id="manage-h" tabIndex={-1} ref={heading}>
-          {cartridge.title} <span class="muted">({cartridge.name})</span>
-        </h2>
-        <button type="button" onClick={props.onClose} data-testid="manage-close">
-          Close
-        </button>
-      </div>
+      <ManagerHeading cartridge={cartridge} headingRef={heading} onClose={props.onClose} />
       <CartridgeSummary cartridge={cartridge} cover={manage.cover} />
       <OutcomeView outcome={outcome} testId="manage-result" />
       {editable ? <OwnerForms api={api} cartridge={cartridge} change={change} /> : null}
       <VersionsSection api={api} manage={manage} versions={versions} editable={editable} />
       {editable ? <CartridgeEnd api={api} cartridge={cartridge} change={change} onDelete={remove} /> : null}
     </section>
+  );
+}
+
+/** The panel while the cartridge is read (or could not be: the outcome says why). */
+function ManagerLoading({ outcome }: { outcome: ReturnType<typeof useCartridgeDetail>['outcome'] }) {
+  return (
+    <section class="card" aria-label="Cartridge" data-testid="cartridge-manager">
+      <OutcomeView outcome={outcome} testId="manage-result" />
+      <p class="muted">Loading…</p>
+    </section>
+  );
+}
+
+/** The cartridge's title and name (given the focus as the panel opens), and the button that closes it. */
+function ManagerHeading(props: {
+  cartridge: Cartridge;
+  headingRef: RefObject<HTMLHeadingElement | null>;
+  onClose: () => void;
+}) {
+  return (
+    <div class="row" style={{ justifyContent: 'space-between' }}>
+      <h2 id="manage-h" tabIndex={-1} ref={props.headingRef}>
+        {props.cartridge.title} <span class="muted">({props.cartridge.name})</span>
+      </h2>
+      <button type="button" onClick={props.onClose} data-testid="manage-close">
+        Close
+      </button>
+    </div>
   );
 }
 
