@@ -6,29 +6,25 @@ import { useClient } from '../../app/context.ts';
 import { PlayApi } from '../play-api.ts';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 
-export function SavesPanel(props: {
-  sessionId: string;
-  headId: string;
-  disabled: boolean;
-  onLoad: (turnId: string) => void;
-}) {
+/** The session's saves as last read, and `save` / `remove`, each of which re-reads them. */
+function useSaves(sessionId: string, headId: string) {
   const api = useClient(PlayApi);
   const [saves, setSaves] = useState<readonly SaveView[]>([]);
   const [name, setName] = useState('');
   const [error, setError] = useState('');
   const refresh = (): void => {
     api
-      .saves(props.sessionId)
+      .saves(sessionId)
       .then(setSaves)
       .catch((e: Error) => setError(e.message));
   };
-  useEffect(refresh, [props.sessionId]);
+  useEffect(refresh, [sessionId]);
   const save = async (event: Event): Promise<void> => {
     event.preventDefault();
     const trimmed = name.trim();
     if (!trimmed) return;
     try {
-      await api.createSave(props.sessionId, trimmed, props.headId);
+      await api.createSave(sessionId, trimmed, headId);
       setName('');
       setError('');
       refresh();
@@ -36,6 +32,20 @@ export function SavesPanel(props: {
       setError((e as Error).message);
     }
   };
+  const remove = async (save: SaveView): Promise<void> => {
+    await api.deleteSave(sessionId, save.id).catch((e: Error) => setError(e.message));
+    refresh();
+  };
+  return { saves, name, setName, error, save, remove };
+}
+
+export function SavesPanel(props: {
+  sessionId: string;
+  headId: string;
+  disabled: boolean;
+  onLoad: (turnId: string) => void;
+}) {
+  const { saves, name, setName, error, save, remove } = useSaves(props.sessionId, props.headId);
   return (
     <section aria-label="Saves">
       <form class="row" onSubmit={save}>
@@ -55,31 +65,37 @@ export function SavesPanel(props: {
       <ErrorAlert text={error} />
       <ul class="list-plain" data-testid="save-list">
         {saves.map((s) => (
-          <li key={s.id}>
-            <span style={{ flex: 1 }}>{s.name}</span>
-            <button
-              type="button"
-              disabled={props.disabled || s.turnId === props.headId}
-              data-testid="save-load"
-              aria-label={`Load ${s.name}`}
-              onClick={() => props.onLoad(s.turnId)}
-            >
-              Load
-            </button>
-            <button
-              type="button"
-              aria-label={`Delete ${s.name}`}
-              onClick={async () => {
-                await api.deleteSave(props.sessionId, s.id).catch((e: Error) => setError(e.message));
-                refresh();
-              }}
-            >
-              Delete
-            </button>
-          </li>
+          <SaveItem
+            key={s.id}
+            save={s}
+            canLoad={!props.disabled && s.turnId !== props.headId}
+            onLoad={() => props.onLoad(s.turnId)}
+            onDelete={() => void remove(s)}
+          />
         ))}
         {saves.length === 0 ? <li class="muted">No saves yet.</li> : null}
       </ul>
     </section>
+  );
+}
+
+function SaveItem(props: { save: SaveView; canLoad: boolean; onLoad: () => void; onDelete: () => void }) {
+  const { save } = props;
+  return (
+    <li>
+      <span style={{ flex: 1 }}>{save.name}</span>
+      <button
+        type="button"
+        disabled={!props.canLoad}
+        data-testid="save-load"
+        aria-label={`Load ${save.name}`}
+        onClick={props.onLoad}
+      >
+        Load
+      </button>
+      <button type="button" aria-label={`Delete ${save.name}`} onClick={props.onDelete}>
+        Delete
+      </button>
+    </li>
   );
 }
