@@ -14,6 +14,25 @@ import type { LiveTurn } from './play-state.ts';
 import { OLDER_PAGE_TURNS, OPEN_TURNS } from './turn-cache.ts';
 import { TurnMedia } from './turn-media.tsx';
 
+/**
+ * The turns drawn: how many of the newest grows as the player scrolls up (`earlier`, reading an older page
+ * when the story holds too few), and starts again from the newest when the head moves (a turn played,
+ * undone, swiped or jumped to), so the page stays small.
+ */
+function useStoryWindow(story: readonly TurnView[], headId: string | undefined, onOlder: () => void) {
+  const [span, setSpan] = useState({ headId, drawn: OPEN_TURNS });
+  const drawn = span.headId === headId ? span.drawn : OPEN_TURNS;
+  const start = Math.max(0, story.length - drawn);
+  const shown = story.slice(start);
+  // Older turns exist when the oldest shown is not the first message (read or not yet).
+  const hasEarlier = start > 0 || (story[0] !== undefined && story[0].parentId !== null);
+  const earlier = useCallback(() => {
+    setSpan({ headId, drawn: drawn + OLDER_PAGE_TURNS });
+    if (story.length < drawn + OLDER_PAGE_TURNS) onOlder();
+  }, [story.length, drawn, headId, onOlder]);
+  return { shown, hasEarlier, earlier };
+}
+
 export function StoryLog(props: {
   story: readonly TurnView[];
   tree: Tree;
@@ -30,23 +49,11 @@ export function StoryLog(props: {
   /** Reads the next older page of the branch (the story holds only its newest turns read so far). */
   onOlder: () => void;
 }) {
-  const { story, tree, head } = props;
+  const { tree, head } = props;
   const headSwipes = head ? swipesOf(tree, head.id) : undefined;
-  // How many of the newest turns are drawn: grows as the player scrolls up, and starts again from the
-  // newest when the head moves (a turn played, undone, swiped or jumped to), so the page stays small.
-  const [span, setSpan] = useState({ headId: head?.id, drawn: OPEN_TURNS });
-  const drawn = span.headId === head?.id ? span.drawn : OPEN_TURNS;
-  const start = Math.max(0, story.length - drawn);
-  const shown = story.slice(start);
-  // Older turns exist when the oldest shown is not the first message (read or not yet).
-  const hasEarlier = start > 0 || (story[0] !== undefined && story[0].parentId !== null);
+  const { shown, hasEarlier, earlier } = useStoryWindow(props.story, head?.id, props.onOlder);
   const list = useRef<HTMLOListElement>(null);
   useKeepPlace(list, shown[0]?.id);
-
-  const earlier = useCallback(() => {
-    setSpan({ headId: head?.id, drawn: drawn + OLDER_PAGE_TURNS });
-    if (story.length < drawn + OLDER_PAGE_TURNS) props.onOlder();
-  }, [story.length, drawn, head?.id, props.onOlder]);
 
   return (
     <div role="log" aria-label="Story" aria-live="polite" aria-relevant="additions text">
@@ -205,13 +212,7 @@ function PlayerMessage(props: {
 }) {
   const [editing, setEditing] = useState<string | null>(null);
   const event = gameEventText(props.input);
-  if (event !== undefined)
-    return (
-      <li class="msg event" data-testid="game-event">
-        <div class="who">Game</div>
-        <p>{event}</p>
-      </li>
-    );
+  if (event !== undefined) return <GameEventMessage text={event} />;
   // Mini-game results and author events are recorded as text too, but replaying them as free text would
   // not mean the same thing.
   const editable = !/^\[(minigame:|author\])/.test(props.input);
@@ -235,41 +236,69 @@ function PlayerMessage(props: {
       {editing === null ? (
         <Markdown text={keepLines(props.input)} />
       ) : (
-        <form
-          class="composer"
-          style={{ position: 'static' }}
-          onSubmit={(e) => {
-            e.preventDefault();
-            const text = editing.trim();
-            if (text === '') return;
+        <EditForm
+          text={editing}
+          onText={setEditing}
+          onCancel={() => setEditing(null)}
+          onPlay={(text) => {
             setEditing(null);
             props.onEdit(props.turnId, text);
           }}
-        >
-          <textarea
-            aria-label="Edited message"
-            data-testid="edit-input"
-            maxLength={MAX_INPUT_CHARS}
-            value={editing}
-            onInput={(e) => setEditing((e.currentTarget as HTMLTextAreaElement).value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Escape') setEditing(null);
-              // Enter plays the edited line, as in the main box; Shift+Enter is a new line.
-              if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
-                e.preventDefault();
-                e.currentTarget.form?.requestSubmit();
-              }
-            }}
-          />
-          <button type="submit" class="primary" data-testid="edit-submit" disabled={editing.trim() === ''}>
-            Play
-          </button>
-          <button type="button" onClick={() => setEditing(null)}>
-            Cancel
-          </button>
-        </form>
+        />
       )}
     </li>
+  );
+}
+
+/** A recorded mini-game result, said in words where the player's message would be (story-events.ts). */
+function GameEventMessage({ text }: { text: string }) {
+  return (
+    <li class="msg event" data-testid="game-event">
+      <div class="who">Game</div>
+      <p>{text}</p>
+    </li>
+  );
+}
+
+/** The player's message being edited: Enter plays it (Shift+Enter is a new line), Escape cancels. */
+function EditForm(props: {
+  text: string;
+  onText: (text: string) => void;
+  onPlay: (text: string) => void;
+  onCancel: () => void;
+}) {
+  const { text } = props;
+  return (
+    <form
+      class="composer"
+      style={{ position: 'static' }}
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (text.trim() !== '') props.onPlay(text.trim());
+      }}
+    >
+      <textarea
+        aria-label="Edited message"
+        data-testid="edit-input"
+        maxLength={MAX_INPUT_CHARS}
+        value={text}
+        onInput={(e) => props.onText((e.currentTarget as HTMLTextAreaElement).value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') props.onCancel();
+          // Enter plays the edited line, as in the main box; Shift+Enter is a new line.
+          if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+            e.preventDefault();
+            e.currentTarget.form?.requestSubmit();
+          }
+        }}
+      />
+      <button type="submit" class="primary" data-testid="edit-submit" disabled={text.trim() === ''}>
+        Play
+      </button>
+      <button type="button" onClick={props.onCancel}>
+        Cancel
+      </button>
+    </form>
   );
 }
 
