@@ -4,17 +4,12 @@ import { useEffect, useState } from 'preact/hooks';
 import { entityHistory } from '../../../../core/ledger/index.ts';
 import type { LedgerRow } from '../../../contract/index.ts';
 import type { LogEntry } from '../../../../core/ledger/index.ts';
-import {
-  logOf,
-  worldPanel,
-  type WorldPanel as Model,
-  type WorldPanel as WorldPanelModel,
-} from './world-view.ts';
+import { logOf, worldPanel, type WorldPanel as Model } from './world-view.ts';
 import { useApp, useClient } from '../../app/context.ts';
 import { PlayApi } from '../play-api.ts';
 
-export function WorldPanel({ sessionId, turnId }: { sessionId: string; turnId: string }) {
-  const { info } = useApp();
+/** The world at a turn, read when the turn changes (a late answer for another turn is dropped). */
+function useWorld(sessionId: string, turnId: string) {
   const api = useClient(PlayApi);
   const [model, setModel] = useState<Model | null>(null);
   const [error, setError] = useState('');
@@ -28,19 +23,36 @@ export function WorldPanel({ sessionId, turnId }: { sessionId: string; turnId: s
       cancelled = true;
     };
   }, [sessionId, turnId]);
+  return { model, error };
+}
+
+export function WorldPanel({ sessionId, turnId }: { sessionId: string; turnId: string }) {
+  const { info } = useApp();
+  const { model, error } = useWorld(sessionId, turnId);
   if (error) return <p class="error">{error}</p>;
   if (!model) return <p class="muted">Loading the world…</p>;
+  const empty = !model.scene && model.present.length === 0 && model.facts.length === 0;
   return (
     <section aria-label="World" data-testid="world-panel">
-      {info.modelMode === 'offline' &&
-      !model.scene &&
-      model.present.length === 0 &&
-      model.facts.length === 0 ? (
+      {info.modelMode === 'offline' && empty ? (
         <p class="muted" data-testid="world-offline">
           Offline, nothing fills this panel: the Narrator model records who and what exists as the story goes,
           and no model is configured. The rules' state is in the State tab.
         </p>
       ) : null}
+      <SceneAndPresent model={model} />
+      <ThreadsAndFacts model={model} />
+      {model.entities.length > 0 ? (
+        <EntityHistory sessionId={sessionId} turnId={turnId} entities={model.entities} />
+      ) : null}
+    </section>
+  );
+}
+
+/** Where the story is, and who is present with what they carry. */
+function SceneAndPresent({ model }: { model: Model }) {
+  return (
+    <>
       <h3>Scene</h3>
       {model.scene ? (
         <p>
@@ -62,6 +74,14 @@ export function WorldPanel({ sessionId, turnId }: { sessionId: string; turnId: s
           </li>
         ))}
       </ul>
+    </>
+  );
+}
+
+/** The open threads and the known facts (the rest counted). */
+function ThreadsAndFacts({ model }: { model: Model }) {
+  return (
+    <>
       <h3>Open threads</h3>
       {model.threads.length === 0 ? <p class="muted">None.</p> : null}
       <ul>
@@ -80,10 +100,7 @@ export function WorldPanel({ sessionId, turnId }: { sessionId: string; turnId: s
         ))}
         {model.more.facts > 0 ? <li class="muted">… {model.more.facts} more</li> : null}
       </ul>
-      {model.entities.length > 0 ? (
-        <EntityHistory sessionId={sessionId} turnId={turnId} entities={model.entities} />
-      ) : null}
-    </section>
+    </>
   );
 }
 
