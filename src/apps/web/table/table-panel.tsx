@@ -10,6 +10,22 @@ import { failureText } from '../lib/errors.ts';
 import { type InviteView, TableApi, type TableResponse } from './table-api.ts';
 import { type PlayingTurn, useTable } from './use-table.ts';
 
+/** The table as read (use-table.ts), the invite made here, the last action's error, and `makeInvite`. */
+function useTablePanel(api: TableApi, sessionId: string, onStory: () => void) {
+  const { state, refresh } = useTable(api, sessionId, onStory);
+  const [invite, setInvite] = useState<InviteView | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const makeInvite = (): void =>
+    void (async () => {
+      setInvite(await api.invite(sessionId));
+      await refresh();
+    })().then(
+      () => setError(null),
+      (e: unknown) => setError(failureText(e)),
+    );
+  return { state, refresh, invite, error, setError, makeInvite };
+}
+
 export function TablePanel({
   sessionId,
   onStory,
@@ -21,24 +37,13 @@ export function TablePanel({
   onSteers?: (steers: boolean) => void;
 }) {
   const api = useClient(TableApi);
-  const { state, refresh } = useTable(api, sessionId, onStory);
-  const [invite, setInvite] = useState<InviteView | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { state, refresh, invite, error, setError, makeInvite } = useTablePanel(api, sessionId, onStory);
   const snapshot = state.snapshot;
   const steers = snapshot?.you.steers;
   useEffect(() => {
     if (steers !== undefined) onSteers?.(steers);
   }, [steers, onSteers]);
   if (snapshot === null) return null;
-  const attempt = (work: () => Promise<void>) => () =>
-    void work().then(
-      () => setError(null),
-      (e: unknown) => setError(failureText(e)),
-    );
-  const makeInvite = attempt(async () => {
-    setInvite(await api.invite(sessionId));
-    await refresh();
-  });
   return (
     <section class="table-panel" aria-label="Table" data-testid="table-panel">
       {snapshot.table === null ? (
@@ -48,28 +53,16 @@ export function TablePanel({
           </button>
         ) : null
       ) : (
-        <>
-          <h2>Table</h2>
-          <Members snapshot={snapshot} />
-          <NowPlaying snapshot={snapshot} playing={state.playing} />
-          {steers ? (
-            <TableControls
-              api={api}
-              sessionId={sessionId}
-              snapshot={snapshot}
-              onInvite={makeInvite}
-              onError={setError}
-              onChanged={refresh}
-            />
-          ) : null}
-          <ActionBox
-            api={api}
-            sessionId={sessionId}
-            snapshot={snapshot}
-            onError={setError}
-            onDone={refresh}
-          />
-        </>
+        <TableBody
+          api={api}
+          sessionId={sessionId}
+          snapshot={snapshot}
+          playing={state.playing}
+          steers={steers === true}
+          onInvite={makeInvite}
+          onError={setError}
+          onChanged={refresh}
+        />
       )}
       {invite?.code !== undefined ? <InviteShown invite={invite} /> : null}
       {(error ?? state.error) ? (
@@ -78,6 +71,44 @@ export function TablePanel({
         </p>
       ) : null}
     </section>
+  );
+}
+
+/** A table that exists: its members, the turn playing now, the controls (for those who steer) and actions. */
+function TableBody(props: {
+  api: TableApi;
+  sessionId: string;
+  snapshot: TableResponse;
+  playing: PlayingTurn | null;
+  steers: boolean;
+  onInvite: () => void;
+  onError: (error: string | null) => void;
+  onChanged: () => Promise<void>;
+}) {
+  const { api, sessionId, snapshot } = props;
+  return (
+    <>
+      <h2>Table</h2>
+      <Members snapshot={snapshot} />
+      <NowPlaying snapshot={snapshot} playing={props.playing} />
+      {props.steers ? (
+        <TableControls
+          api={api}
+          sessionId={sessionId}
+          snapshot={snapshot}
+          onInvite={props.onInvite}
+          onError={props.onError}
+          onChanged={props.onChanged}
+        />
+      ) : null}
+      <ActionBox
+        api={api}
+        sessionId={sessionId}
+        snapshot={snapshot}
+        onError={props.onError}
+        onDone={props.onChanged}
+      />
+    </>
   );
 }
 
