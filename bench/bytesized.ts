@@ -45,7 +45,7 @@ async function benchPort(port: string): Promise<Row> {
   // Step 0 is the opening: a state to match, but no transition.
   const matched = gold.steps.map((step, i) => stateDifferences(i, states[i]!, step).length === 0);
   const misses = Object.keys(gold.observationMisses).length;
-  const observationsWrong = observationDifferences(gold, notes).length;
+  const observationsWrong = observationDifferences(gold, notes, states).length;
   for (let i = 0; i < WARMUP_REPLAYS; i++) playGold(cartridge, gold);
   const replayTimes: number[] = [];
   for (let i = 0; i < REPLAYS; i++) {

@@ -39,9 +39,9 @@ describe.each(ports)('ByteSized32 port %s', (port) => {
     expect(gold.steps.at(-1)!.won || gold.steps.at(-1)!.over).toBe(true);
   });
 
-  it('what each observation reports: the objects it names', () => {
-    const { notes } = playGold(cartridge, gold);
-    expect(observationDifferences(gold, notes)).toEqual([]);
+  it('what each observation reports: the objects it names, and their properties it reports', () => {
+    const { notes, states } = playGold(cartridge, gold);
+    expect(observationDifferences(gold, notes, states)).toEqual([]);
   });
 });
 
