@@ -5,6 +5,8 @@
 // the port reports differently are listed, with why, in `gold.json`'s `observationMisses` — and checked to
 // still differ, so the list stays true.
 
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCartridge } from '../../src/adapters/files/index.ts';
@@ -52,6 +54,63 @@ describe.each(ports.filter((port) => port.endsWith(PLAIN_SUFFIX)))('%s beside it
     const twin = await loadPort(goldFolder(plain));
     const own = await loadPort(plain);
     expect(playGold(own.cartridge, own.gold).notes).toEqual(playGold(twin.cartridge, twin.gold).notes);
+  });
+});
+
+// Each comparison of what an observation reports can fail: a port that words one property's value wrongly
+// (its yare.yaml changed in a copy) is caught, by the object, the property and the value.
+describe('a port that reports a property wrongly is caught', () => {
+  it.each([
+    [
+      'dishwasher',
+      "'dirty' if o.dirty else 'clean'",
+      "'clean' if o.dirty else 'dirty'",
+      'step 0: #4.dirty = true',
+    ],
+    [
+      'dishwasher',
+      "' with a blinking green light' if o.finished",
+      "' with a blinking green light' if not o.finished",
+      'step 0: #2.finished = false',
+    ],
+    ['boil-water', "+ ' ' + o.prefix + ' it'", "+ ' in it'", 'step 0: #2.prefix = "on"'],
+    ['clean-energy', "'sun': 'sunshine all year'", "'sun': 'steady wind'", 'step 0: #1.resource = "sun"'],
+    [
+      'make-campfire',
+      "format('{} {} #{}', o.article",
+      "format('the {} #{}', o.name",
+      'step 0: #5.article = "a"',
+    ],
+    ['refrigerate-food', "'closed' if not o.open", "'open' if not o.open", 'step 0: #2.open = false'],
+    ['sunburn', "' and ')}.", "' and ')} and the house #2.", 'step 0: #2.exits = ["3"]'],
+  ])('%s with %s worded as %s', async (port, wording, wrong, caught) => {
+    const folder = mkdtempSync(join(tmpdir(), 'bytesized-'));
+    try {
+      cpSync(join(PORTS_DIR, port), folder, { recursive: true });
+      const yaml = readFileSync(join(folder, 'yare.yaml'), 'utf8');
+      expect(yaml.split(wording).length - 1).toBe(1);
+      writeFileSync(join(folder, 'yare.yaml'), yaml.replace(wording, wrong));
+      const loaded = await loadCartridge(folder);
+      if (!loaded.ok) throw new Error(`the changed ${port} does not load`);
+      const { gold } = await loadPort(port);
+      const { notes, states } = playGold(loaded.cartridge, gold);
+      expect(
+        observationDifferences(gold, notes, states).filter((line) => line.startsWith(caught)),
+      ).toHaveLength(1);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('a property the port has no wording for', async () => {
+    const { cartridge, gold } = await loadPort('dishwasher');
+    const [opening, ...rest] = gold.steps;
+    const reports = [...opening!.reports, { obj: '3', props: { colour: 'green' } }];
+    const changed: Gold = { ...gold, steps: [{ ...opening!, reports }, ...rest] };
+    const { notes, states } = playGold(cartridge, changed);
+    expect(observationDifferences(changed, notes, states)).toEqual([
+      'step 0: #3.colour = "green" is not reported: the port has no wording for it',
+    ]);
   });
 });
 

@@ -53,11 +53,15 @@ export const WORDINGS: Readonly<Record<string, Readonly<Record<string, WordingOf
       says: `#${thing.id} ${RESOURCE[String(value)] ?? `has ${String(value)}`}`,
     }),
     capacity: (value, thing) => ({ says: `#${thing.id} gives ${String(value)}kW` }),
-    efficiency: (value, thing) => ({ says: `kW at ${Number(value) * 100}%`, within: `#${thing.id} gives` }),
+    efficiency: (value, thing) => ({
+      says: `kW at ${Math.round(Number(value) * 100)}%`,
+      within: `#${thing.id} gives`,
+    }),
   },
   sunburn: {
-    connects: (value, thing) => ({
-      says: `ways lead to ${englishList((value as string[]).map((id) => `the ${thing.nameOf(id)} #${id}`))}`,
+    // The whole list up to its full stop, so a way too many is caught as well as one missing.
+    exits: (value, thing) => ({
+      says: `ways lead to ${englishList((value as string[]).map((id) => `the ${thing.nameOf(id)} #${id}`))}.`,
     }),
   },
   'make-campfire': {
