@@ -179,3 +179,8 @@ export function observationDifferences(
 ): string[] {
   return [...mentionDifferences(gold, notes), ...reportDifferences(gold, notes, states)];
 }
+
+/** How many steps the lines of `observationDifferences` (each starting `step <n>`) are about. */
+export function stepsDiffering(differences: readonly string[]): number {
+  return new Set(differences.map((line) => line.split(/[ :]/, 2).join(' '))).size;
+}
