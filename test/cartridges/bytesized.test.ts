@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCartridge } from '../../src/adapters/files/index.ts';
 import type { Cartridge } from '../../src/core/cartridge/index.ts';
-import { runPlayerEvent } from '../../src/core/yare/index.ts';
+import { runEvent, runPlayerEvent } from '../../src/core/yare/index.ts';
 import {
   type Gold,
   goldFolder,
@@ -24,6 +24,7 @@ import {
   portNames,
   stateDifferences,
 } from '../helpers/bytesized-gold.ts';
+import { WORDINGS, wordingMissing } from '../helpers/bytesized-wording.ts';
 
 const ports = portNames();
 
@@ -112,6 +113,37 @@ describe('a port that reports a property wrongly is caught', () => {
       'step 0: #3.colour = "green" is not reported: the port has no wording for it',
     ]);
   });
+});
+
+// A value the gold playthroughs report only by the port saying nothing (a tree not on fire) is checked by
+// the absence of the phrase for the other value: that phrase must be what the port says when it holds.
+describe('the phrase a port says for a value the playthroughs report only by its absence', () => {
+  const cases: [string, string, Record<string, unknown>, string, string, unknown][] = [
+    ['make-campfire', 'look', {}, '5', 'burning', true],
+    ['make-campfire', 'look', {}, '5', 'burn_left', -1],
+    ['refrigerate-food', 'look', {}, '8', 'spoiled', true],
+    ['refrigerate-food', 'take', { obj: '8' }, '8', 'spoiled', true],
+  ];
+  it.each(cases.flatMap((row) => [row, [`${row[0]}${PLAIN_SUFFIX}`, ...row.slice(1)] as typeof row]))(
+    '%s: %s %o says #%s.%s = %o',
+    async (port, event, inputs, id, property, value) => {
+      const { cartridge, gold } = await loadPort(port);
+      const rules = cartridge.rules;
+      const state = structuredClone(rules.initialState) as unknown as PortState;
+      state.objs[id]![property] = value;
+      const ran = runEvent(rules, state, event, inputs);
+      if (!ran.ok) throw new Error(ran.error.message);
+      const nameOf = (thing: string): string => String(state.objs[thing]!.name);
+      const wording = WORDINGS[gold.game]![property]!(value, {
+        id,
+        name: nameOf(id),
+        props: { [property]: value },
+        nameOf,
+      });
+      expect(wording).toHaveProperty('says');
+      expect(wordingMissing(ran.notes, wording)).toBeUndefined();
+    },
+  );
 });
 
 describe('the losing ends the gold playthroughs do not reach', () => {
