@@ -1,7 +1,8 @@
 // Ports of ByteSized32-SP games (test/cartridges/bytesized/README.md), each replaying its game's gold
 // playthrough from the facts in its `gold.json`: after every step, the state (every object, where it is and
 // the properties the game tracks) and the score, game over and game won must be what the original game had;
-// and each step's notes must name the objects the original's observation named. Steps whose observation
+// and each step's notes must name the objects the original's observation named, and word every property of
+// them it reported as the port's table says (test/helpers/bytesized-wording.ts). Steps whose observation
 // the port reports differently are listed, with why, in `gold.json`'s `observationMisses` — and checked to
 // still differ, so the list stays true.
 
