@@ -104,6 +104,16 @@ describe('a port that reports a property wrongly is caught', () => {
     }
   });
 
+  it('a phrase is looked for only in the listing item its object starts', () => {
+    const notes = [
+      'In the kitchen: a stove #2 that is off and has nothing in it; a pot #4 with water on it.',
+    ];
+    expect(wordingMissing(notes, { says: ' in it', within: '#2 ' })).toBeUndefined();
+    expect(wordingMissing(notes, { says: ' on it', within: '#2 ' })).toBe('no " on it" after "#2 "');
+    expect(wordingMissing(notes, { saysNot: ' on it', within: '#4 ' })).toBe('says " on it" after "#4 "');
+    expect(wordingMissing(notes, { says: ' on it', within: '#9 ' })).toBe('nothing starts with "#9 "');
+  });
+
   it('a property the port has no wording for', async () => {
     const { cartridge, gold } = await loadPort('dishwasher');
     const [opening, ...rest] = gold.steps;
