@@ -36,7 +36,7 @@ export interface Gold {
   /** The event whose notes stand for the game's opening observation. */
   readonly opening: string;
   readonly steps: readonly GoldStep[];
-  /** Steps (by number, 0 the opening) whose observation the port reports differently, and why. */
+  /** Steps (by number, 0 the opening) whose observation names other objects in the port, and why. */
   readonly observationMisses: Readonly<Record<string, string>>;
 }
 
