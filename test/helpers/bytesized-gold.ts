@@ -135,7 +135,8 @@ export function mentionDifferences(gold: Gold, notes: readonly (readonly string[
 
 /**
  * The reported properties (`gold.json`'s `reports`) the notes do not word as the port's table
- * (test/helpers/bytesized-wording.ts) says, one line each; `states` gives the port's names of things.
+ * (test/helpers/bytesized-wording.ts) says, one line each; `states` gives the port's names of things the
+ * facts do not name.
  */
 export function reportDifferences(
   gold: Gold,
@@ -145,8 +146,9 @@ export function reportDifferences(
   const wordings = Object.hasOwn(WORDINGS, gold.game) ? WORDINGS[gold.game]! : {};
   const wrong: string[] = [];
   gold.steps.forEach((step, i) => {
+    // The game's name of a thing where the facts hold it, else the port's (a thing eaten in the step: before it).
     const nameOf = (id: string): string =>
-      String((states[i]!.objs[id] ?? states[i - 1]?.objs[id])?.name ?? '');
+      String(step.objects[id]?.name ?? (states[i]!.objs[id] ?? states[i - 1]?.objs[id])?.name ?? '');
     for (const { obj, props } of step.reports) {
       const thing = { id: obj, name: nameOf(obj), props, nameOf };
       for (const [property, value] of Object.entries(props)) {
