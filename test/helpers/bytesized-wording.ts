@@ -10,12 +10,13 @@ export type Wording =
   | { readonly says: string; readonly within?: string }
   | { readonly saysNot: string; readonly within?: string };
 
-/** The object whose property is worded: its id, its name in the port, and everything reported of it. */
+/** The object whose property is worded: its id, its name (the game's where the facts hold it, else the
+ * port's), and everything reported of it. */
 export interface Reported {
   readonly id: string;
   readonly name: string;
   readonly props: Readonly<Record<string, unknown>>;
-  /** The port's name of another object (for properties that list other objects). */
+  /** The name of another object, the same way (for properties that list other objects). */
   readonly nameOf: (id: string) => string;
 }
 
@@ -35,11 +36,11 @@ const containerPrefix: WordingOf = (value, thing) => ({
   within: `#${thing.id} `,
 });
 
-const RESOURCE: Readonly<Record<string, string>> = {
-  sun: 'has sunshine all year',
-  water: 'has a large river',
-  wind: 'has steady wind',
-};
+const RESOURCE: ReadonlyMap<unknown, string> = new Map([
+  ['sun', 'has sunshine all year'],
+  ['water', 'has a large river'],
+  ['wind', 'has steady wind'],
+]);
 
 /** An English list as the ports write one (`join(items, ', ', ' and ')`). */
 function englishList(items: readonly string[]): string {
@@ -50,7 +51,7 @@ function englishList(items: readonly string[]): string {
 export const WORDINGS: Readonly<Record<string, Readonly<Record<string, WordingOf>>>> = {
   'clean-energy': {
     resource: (value, thing) => ({
-      says: `#${thing.id} ${RESOURCE[String(value)] ?? `has ${String(value)}`}`,
+      says: `#${thing.id} ${RESOURCE.get(value) ?? `has ${String(value)}`}`,
     }),
     capacity: (value, thing) => ({ says: `#${thing.id} gives ${String(value)}kW` }),
     efficiency: (value, thing) => ({
