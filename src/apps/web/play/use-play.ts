@@ -100,6 +100,151 @@ function useStoryReads(
   return { cache, nodes, reload, older };
 }
 
+/** What running and streaming an action need: the reducer's dispatch and the story's reads. */
+interface ActionContext {
+  readonly dispatch: (action: PlayAction) => void;
+  readonly reload: ReturnType<typeof useStoryReads>['reload'];
+  readonly cache: ReturnType<typeof useStoryReads>['cache'];
+  readonly nodes: ReturnType<typeof useStoryReads>['nodes'];
+  readonly reportModel: (failing: boolean) => void;
+  /** An action is running (the next one waits for it to end: it is dropped). */
+  readonly busy: boolean;
+}
+
+/** Runs one action at a time; a failure is shown, and the story re-read in case it moved on. */
+async function runAction(
+  ctx: ActionContext,
+  action: () => Promise<void>,
+  turn: SentTurn | null,
+): Promise<void> {
+  const { dispatch, reload, reportModel } = ctx;
+  if (ctx.busy) return;
+  dispatch({ type: 'started' });
+  try {
+    await action();
+    if (turn !== null) reportModel(false);
+  } catch (e) {
+    const error = playErrorOf(e, turn);
+    if (error.kind === 'model') reportModel(true);
+    dispatch({ type: 'failed', error });
+    // The story may be behind what the server committed: re-read it, and if that fails too, say so
+    // next to the first error instead of leaving a stale story without a word.
+    await reload().catch((again: unknown) => dispatch({ type: 'reread-failed', message: messageOf(again) }));
+  } finally {
+    dispatch({ type: 'finished' });
+  }
+}
+
+/** Shows a turn as it streams in, then re-reads the story it was committed to (the tree plus that turn). */
+async function streamTurn(
+  ctx: ActionContext,
+  start: LiveTurn,
+  events: AsyncGenerator<StreamEvent>,
+): Promise<void> {
+  const { dispatch, cache, nodes } = ctx;
+  let current = start;
+  const committed: NodeView[] = [];
+  dispatch({ type: 'live', live: current });
+  try {
+    for await (const event of events) {
+      if (event.event === 'failed') throw event.failure;
+      if (event.event === 'committed') {
+        cache.current.set(event.data.turn.id, event.data.turn);
+        const { id, parentId, depth, siblingIndex, seq, createdAt } = event.data.turn;
+        committed.push({ id, parentId, depth, siblingIndex, seq, createdAt });
+      }
+      current = liveStep(current, event);
+      dispatch({ type: 'live', live: current });
+    }
+    await ctx.reload(withTurns(nodes.current, committed));
+  } finally {
+    dispatch({ type: 'live', live: null });
+  }
+}
+
+/** A turn as it starts to stream: nothing narrated yet, thinking. */
+function liveTurn(kind: LiveTurn['kind'], input: string | null, after: string | null = null): LiveTurn {
+  return { kind, input, narration: '', phase: 'thinking', tool: null, after };
+}
+
+/** The stream being read, and a fresh signal for the next one (which stops the one before). */
+function useAbort() {
+  const abort = useRef<AbortController | null>(null);
+  const signal = (): AbortSignal => {
+    abort.current?.abort();
+    abort.current = new AbortController();
+    return abort.current.signal;
+  };
+  return { abort, signal };
+}
+
+/** The story shown and its head, derived from the reducer's model (memoised on what each reads). */
+function useStoryView(model: PlayModel) {
+  const tree = useMemo(() => buildTree(model.nodes), [model.nodes]);
+  const { session, turns, live } = model;
+  const story = useMemo(
+    () => storyOf(tree, session, turns, live?.after ?? null),
+    [tree, session, turns, live?.after],
+  );
+  const head = session ? (turns.get(session.headTurnId) ?? null) : null;
+  return { tree, story, head };
+}
+
+/** What the actions of the play screen need besides the action context. */
+interface PlayActionsInput {
+  readonly api: PlayApi;
+  readonly sessionId: string;
+  readonly model: PlayModel;
+  readonly tree: Tree;
+  readonly run: (action: () => Promise<void>, turn?: SentTurn | null) => Promise<void>;
+  readonly stream: (start: LiveTurn, events: AsyncGenerator<StreamEvent>) => Promise<void>;
+  readonly signal: () => AbortSignal;
+}
+
+/** The actions that play a turn: send, retry, edit, regenerate. */
+function turnActions({ api, sessionId, model, run, stream, signal }: PlayActionsInput) {
+  const play = (turn: SentTurn) =>
+    run(() => stream(liveTurn('turn', turn.shown), api.playTurn(sessionId, turn.body, signal())), turn);
+  return {
+    send: (turn: TurnBody, shown: string | null) => play({ body: asSent(turn), shown }),
+    /** Sends the failed turn again, as it was. */
+    retry: () => (model.error?.retry ? play(model.error.retry) : Promise.resolve()),
+    /** Edits a message the player sent: the new text is played from the same point, as a new branch
+     * (the original stays in the tree, one swipe away). */
+    edit: (turnId: string, text: string) =>
+      run(async () => {
+        const parentId = model.turns.get(turnId)?.parentId;
+        if (!parentId) throw new Error('only a message you sent can be edited');
+        const body = asSent({ input: text, parentId });
+        await stream(liveTurn('turn', text, parentId), api.playTurn(sessionId, body, signal()));
+      }),
+    regenerate: (turnId?: string) =>
+      run(() => stream(liveTurn('regenerate', null), api.regenerate(sessionId, turnId, signal()))),
+  };
+}
+
+/** The actions that move the head (undo, a turn of the tree, a loaded save, a swipe), then re-read the story. */
+function headActions(
+  { api, sessionId, model, tree, run }: PlayActionsInput,
+  ctx: ActionContext,
+  chosen: Map<string, string>,
+) {
+  const move = (to: () => Promise<unknown>) =>
+    run(async () => {
+      await to();
+      await ctx.reload(ctx.nodes.current);
+    });
+  const expected = model.session?.headTurnId;
+  return {
+    undo: () => move(() => api.undo(sessionId, expected)),
+    /** Moves the head to a turn (the tree, a loaded save); playing on from there makes a branch. */
+    jump: (turnId: string) => move(() => api.moveHead(sessionId, turnId, expected)),
+    /** Shows another swipe of a turn: the head moves to where that alternative leads. */
+    swipe: (siblingId: string) =>
+      move(() => api.moveHead(sessionId, swipeTarget(tree, expected ?? '', siblingId, chosen), expected)),
+  };
+}
+
 export function usePlay(
   api: PlayApi,
   sessionId: string,
@@ -108,14 +253,8 @@ export function usePlay(
   const [model, dispatch] = useReducer(playReducer, initialPlay);
   /** The turn last shown under each version swiped away from (tree.ts swipeTarget). */
   const chosen = useRef(new Map<string, string>());
-  const abort = useRef<AbortController | null>(null);
-  const tree = useMemo(() => buildTree(model.nodes), [model.nodes]);
-  const { session, turns, live } = model;
-  const story = useMemo(
-    () => storyOf(tree, session, turns, live?.after ?? null),
-    [tree, session, turns, live?.after],
-  );
-  const head = session ? (turns.get(session.headTurnId) ?? null) : null;
+  const { abort, signal } = useAbort();
+  const { tree, story, head } = useStoryView(model);
   const { cache, nodes, reload, older } = useStoryReads(api, sessionId, model, dispatch, tree, story.length);
 
   useEffect(() => {
@@ -127,100 +266,19 @@ export function usePlay(
     };
   }, [sessionId]);
 
-  /** Runs one action at a time; a failure is shown, and the story re-read in case it moved on. */
-  const run = async (action: () => Promise<void>, turn: SentTurn | null = null): Promise<void> => {
-    if (model.busy) return;
-    dispatch({ type: 'started' });
-    try {
-      await action();
-      if (turn !== null) reportModel(false);
-    } catch (e) {
-      const error = playErrorOf(e, turn);
-      if (error.kind === 'model') reportModel(true);
-      dispatch({ type: 'failed', error });
-      // The story may be behind what the server committed: re-read it, and if that fails too, say so
-      // next to the first error instead of leaving a stale story without a word.
-      await reload().catch((again: unknown) =>
-        dispatch({ type: 'reread-failed', message: messageOf(again) }),
-      );
-    } finally {
-      dispatch({ type: 'finished' });
-    }
-  };
-
-  /** Shows a turn as it streams in, then re-reads the story it was committed to (the tree plus that turn). */
-  const stream = async (start: LiveTurn, events: AsyncGenerator<StreamEvent>): Promise<void> => {
-    let current = start;
-    const committed: NodeView[] = [];
-    dispatch({ type: 'live', live: current });
-    try {
-      for await (const event of events) {
-        if (event.event === 'failed') throw event.failure;
-        if (event.event === 'committed') {
-          cache.current.set(event.data.turn.id, event.data.turn);
-          const { id, parentId, depth, siblingIndex, seq, createdAt } = event.data.turn;
-          committed.push({ id, parentId, depth, siblingIndex, seq, createdAt });
-        }
-        current = liveStep(current, event);
-        dispatch({ type: 'live', live: current });
-      }
-      await reload(withTurns(nodes.current, committed));
-    } finally {
-      dispatch({ type: 'live', live: null });
-    }
-  };
-
-  const signal = (): AbortSignal => {
-    abort.current?.abort();
-    abort.current = new AbortController();
-    return abort.current.signal;
-  };
-  const liveTurn = (kind: LiveTurn['kind'], input: string | null, after: string | null = null): LiveTurn => ({
-    kind,
-    input,
-    narration: '',
-    phase: 'thinking',
-    tool: null,
-    after,
-  });
-  const play = (turn: SentTurn) =>
-    run(() => stream(liveTurn('turn', turn.shown), api.playTurn(sessionId, turn.body, signal())), turn);
-  /** Moves the head (undo, a turn of the tree, a loaded save, a swipe), then re-reads the story. */
-  const move = (to: () => Promise<unknown>) =>
-    run(async () => {
-      await to();
-      await reload(nodes.current);
-    });
-  const expected = session?.headTurnId;
-
+  const ctx: ActionContext = { dispatch, reload, cache, nodes, reportModel, busy: model.busy };
+  const run = (action: () => Promise<void>, turn: SentTurn | null = null) => runAction(ctx, action, turn);
+  const stream = (start: LiveTurn, events: AsyncGenerator<StreamEvent>) => streamTurn(ctx, start, events);
+  const input: PlayActionsInput = { api, sessionId, model, tree, run, stream, signal };
+  const { session, live } = model;
   return {
     state: { session, tree, story, head, live, error: model.error, fields: model.fields, busy: model.busy },
-    send: (turn: TurnBody, shown: string | null) => play({ body: asSent(turn), shown }),
-    /** Sends the failed turn again, as it was. */
-    retry: () => (model.error?.retry ? play(model.error.retry) : Promise.resolve()),
+    ...turnActions(input),
     dismiss: () => dispatch({ type: 'dismissed' }),
-    /** Edits a message the player sent: the new text is played from the same point, as a new branch
-     * (the original stays in the tree, one swipe away). */
-    edit: (turnId: string, text: string) =>
-      run(async () => {
-        const parentId = turns.get(turnId)?.parentId;
-        if (!parentId) throw new Error('only a message you sent can be edited');
-        const body = asSent({ input: text, parentId });
-        await stream(liveTurn('turn', text, parentId), api.playTurn(sessionId, body, signal()));
-      }),
-    regenerate: (turnId?: string) =>
-      run(() => stream(liveTurn('regenerate', null), api.regenerate(sessionId, turnId, signal()))),
-    undo: () => move(() => api.undo(sessionId, expected)),
-    /** Moves the head to a turn (the tree, a loaded save); playing on from there makes a branch. */
-    jump: (turnId: string) => move(() => api.moveHead(sessionId, turnId, expected)),
-    /** Shows another swipe of a turn: the head moves to where that alternative leads. */
-    swipe: (siblingId: string) =>
-      move(() =>
-        api.moveHead(sessionId, swipeTarget(tree, expected ?? '', siblingId, chosen.current), expected),
-      ),
+    ...headActions(input, ctx, chosen.current),
     stop: () => abort.current?.abort(),
     reload: () => run(reload),
     older: () => older().catch((e: unknown) => dispatch({ type: 'failed', error: readErrorOf(e) })),
-    turnCached: (id: string) => turns.get(id),
+    turnCached: (id: string) => model.turns.get(id),
   };
 }
