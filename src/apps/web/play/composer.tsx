@@ -6,6 +6,18 @@ import { MAX_INPUT_CHARS } from '../../../engine/turn/browser.ts';
 import { AlertIcon, RetryIcon } from '../ui/icons.tsx';
 import type { PlayError } from './play-state.ts';
 
+/**
+ * The box's text. A failed turn gives the player's words back, so nothing typed is lost: in the same commit
+ * that shows the problem (a layout effect), so no frame shows the answer beside an emptied box.
+ */
+function useComposerText(error: PlayError | null) {
+  const [text, setText] = useState('');
+  useLayoutEffect(() => {
+    if (error?.input) setText((current) => (current === '' ? (error.input ?? '') : current));
+  }, [error]);
+  return [text, setText] as const;
+}
+
 export function Composer(props: {
   error: PlayError | null;
   running: boolean;
@@ -17,12 +29,7 @@ export function Composer(props: {
   onDismiss: () => void;
 }) {
   const { error, running, pending } = props;
-  const [text, setText] = useState('');
-  // A failed turn gives the player's words back, so nothing typed is lost: in the same commit that shows
-  // the problem (a layout effect), so no frame shows the answer beside an emptied box.
-  useLayoutEffect(() => {
-    if (error?.input) setText((current) => (current === '' ? (error.input ?? '') : current));
-  }, [error]);
+  const [text, setText] = useComposerText(error);
 
   const send = (event?: Event): void => {
     event?.preventDefault();
@@ -41,23 +48,13 @@ export function Composer(props: {
         <label class="visually-hidden" for="player-input">
           What do you do?
         </label>
-        <textarea
-          id="player-input"
-          ref={props.inputRef}
-          data-testid="player-input"
-          rows={2}
-          maxLength={MAX_INPUT_CHARS}
-          placeholder={
-            pending
-              ? 'Finish the mini-game first'
-              : 'What do you do? (Enter to send, Shift+Enter for a new line)'
-          }
-          value={text}
+        <PlayerInput
+          inputRef={props.inputRef}
+          text={text}
           disabled={running || pending}
-          onInput={(e) => setText((e.currentTarget as HTMLTextAreaElement).value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) send(e);
-          }}
+          pending={pending}
+          onText={setText}
+          onEnter={send}
         />
         <button
           type="submit"
@@ -69,6 +66,37 @@ export function Composer(props: {
         </button>
       </form>
     </div>
+  );
+}
+
+/** The player's box: Enter sends, Shift+Enter is a new line. */
+function PlayerInput(props: {
+  inputRef: Ref<HTMLTextAreaElement>;
+  text: string;
+  disabled: boolean;
+  pending: boolean;
+  onText: (text: string) => void;
+  onEnter: (event: Event) => void;
+}) {
+  return (
+    <textarea
+      id="player-input"
+      ref={props.inputRef}
+      data-testid="player-input"
+      rows={2}
+      maxLength={MAX_INPUT_CHARS}
+      placeholder={
+        props.pending
+          ? 'Finish the mini-game first'
+          : 'What do you do? (Enter to send, Shift+Enter for a new line)'
+      }
+      value={props.text}
+      disabled={props.disabled}
+      onInput={(e) => props.onText((e.currentTarget as HTMLTextAreaElement).value)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) props.onEnter(e);
+      }}
+    />
   );
 }
 

@@ -18,7 +18,7 @@ const TABS: readonly { id: Tab; label: string }[] = [
   { id: 'author', label: 'Author' },
 ];
 
-export function SidePanels(props: {
+interface SidePanelsProps {
   sessionId: string;
   session: SessionView | null;
   head: TurnView | null;
@@ -31,55 +31,73 @@ export function SidePanels(props: {
   onJump: (id: string) => void;
   /** The session changed outside a turn (an author event was committed). */
   onReload: () => void;
-}) {
-  const { sessionId, session, head, running } = props;
+}
+
+export function SidePanels(props: SidePanelsProps) {
   const [tab, setTab] = useState<Tab>('state');
   return (
     <aside class="side" aria-label="Game panels">
-      <div class="tabs" role="tablist" aria-label="Panels">
-        {TABS.map((t) => (
-          <button
-            key={t.id}
-            type="button"
-            role="tab"
-            id={`tab-${t.id}`}
-            aria-selected={tab === t.id}
-            aria-controls={`panel-${t.id}`}
-            tabIndex={tab === t.id ? 0 : -1}
-            data-testid={`tab-${t.id}`}
-            onClick={() => setTab(t.id)}
-            onKeyDown={(e) => {
-              const i = TABS.findIndex((x) => x.id === tab);
-              const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
-              if (step === 0) return;
-              const next = TABS[(i + step + TABS.length) % TABS.length] as (typeof TABS)[number];
-              setTab(next.id);
-              document.getElementById(`tab-${next.id}`)?.focus();
-            }}
-          >
-            {t.label}
-          </button>
-        ))}
-      </div>
+      <PanelTabs tab={tab} onTab={setTab} />
       <div class="tabpanel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-        {tab === 'state' ? <StatePanel state={head?.state} fields={props.fields} /> : null}
-        {tab === 'world' && head ? <WorldPanel sessionId={sessionId} turnId={head.id} /> : null}
-        {tab === 'tree' && session ? (
-          <TreePanel
-            tree={props.tree}
-            headId={session.headTurnId}
-            label={props.turnCached}
-            disabled={running}
-            onJump={props.onJump}
-          />
-        ) : null}
-        {tab === 'saves' && head ? (
-          <SavesPanel sessionId={sessionId} headId={head.id} disabled={running} onLoad={props.onJump} />
-        ) : null}
-        {tab === 'author' && head ? (
-          <AuthorPanel sessionId={sessionId} turnId={head.id} onCommitted={props.onReload} />
-        ) : null}
+        <PanelBody tab={tab} {...props} />
       </div>
     </aside>
+  );
+}
+
+/** The tabs: a roving tab stop, arrow keys move between them (and wrap). */
+function PanelTabs({ tab, onTab }: { tab: Tab; onTab: (tab: Tab) => void }) {
+  return (
+    <div class="tabs" role="tablist" aria-label="Panels">
+      {TABS.map((t) => (
+        <button
+          key={t.id}
+          type="button"
+          role="tab"
+          id={`tab-${t.id}`}
+          aria-selected={tab === t.id}
+          aria-controls={`panel-${t.id}`}
+          tabIndex={tab === t.id ? 0 : -1}
+          data-testid={`tab-${t.id}`}
+          onClick={() => onTab(t.id)}
+          onKeyDown={(e) => {
+            const i = TABS.findIndex((x) => x.id === tab);
+            const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+            if (step === 0) return;
+            const next = TABS[(i + step + TABS.length) % TABS.length] as (typeof TABS)[number];
+            onTab(next.id);
+            document.getElementById(`tab-${next.id}`)?.focus();
+          }}
+        >
+          {t.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** The chosen tab's panel (those of a turn wait for the head). */
+function PanelBody(props: SidePanelsProps & { tab: Tab }) {
+  const { tab, sessionId, session, head, running } = props;
+  return (
+    <>
+      {tab === 'state' ? <StatePanel state={head?.state} fields={props.fields} /> : null}
+      {tab === 'world' && head ? <WorldPanel sessionId={sessionId} turnId={head.id} /> : null}
+      {tab === 'tree' && session ? (
+        <TreePanel
+          tree={props.tree}
+          headId={session.headTurnId}
+          label={props.turnCached}
+          disabled={running}
+          onJump={props.onJump}
+        />
+      ) : null}
+      {tab === 'saves' && head ? (
+        <SavesPanel sessionId={sessionId} headId={head.id} disabled={running} onLoad={props.onJump} />
+      ) : null}
+      {tab === 'author' && head ? (
+        <AuthorPanel sessionId={sessionId} turnId={head.id} onCommitted={props.onReload} />
+      ) : null}
+    </>
   );
 }
