@@ -29,16 +29,20 @@ export function routeOf(hash: string): Route {
   return { screen: 'library' };
 }
 
-export function App() {
+/** The location hash, followed as it changes (a join link's hash first, when the page opened on one). */
+function useHash(): string {
   const [hash, setHash] = useState(() => joinHash() ?? location.hash);
-  const [info, setInfo] = useState<ServerInfo>({ modelMode: 'unknown', authorMode: false });
-  const [modelFailing, setModelFailing] = useState(false);
-  const http = useMemo(() => new ApiHttp('', storedApiKey), []);
   useEffect(() => {
     const onHash = (): void => setHash(location.hash);
     addEventListener('hashchange', onHash);
     return () => removeEventListener('hashchange', onHash);
   }, []);
+  return hash;
+}
+
+/** What the server said of itself (/healthz), read once; until then (or without it) nothing is assumed. */
+function useServerInfo(http: ApiHttp): ServerInfo {
+  const [info, setInfo] = useState<ServerInfo>({ modelMode: 'unknown', authorMode: false });
   useEffect(() => {
     readHealth(http)
       .then((h) =>
@@ -52,11 +56,17 @@ export function App() {
       // Without the health answer the header says nothing of the model and author mode stays off.
       .catch(() => undefined);
   }, [http]);
-  const route = routeOf(hash);
+  return info;
+}
+
+export function App() {
+  const route = routeOf(useHash());
+  const [modelFailing, setModelFailing] = useState(false);
+  const http = useMemo(() => new ApiHttp('', storedApiKey), []);
+  const info = useServerInfo(http);
   const navigate = (to: string): void => {
     location.hash = to;
   };
-  const current = (screen: Route['screen']) => (route.screen === screen ? 'page' : undefined);
   return (
     <Ctx.Provider value={{ http, info, navigate, reportModel: setModelFailing }}>
       <a class="skip-link" href="#main">
@@ -64,22 +74,7 @@ export function App() {
       </a>
       <header class="app-header">
         <span class="brand">MnesOS</span>
-        <nav aria-label="Main">
-          <a href="#/library" aria-current={current('library')}>
-            Library
-          </a>
-          {route.screen === 'play' ? (
-            <a href={`#/play/${encodeURIComponent(route.sessionId)}`} aria-current="page">
-              Play
-            </a>
-          ) : null}
-          <a href="#/builder" aria-current={current('builder')}>
-            Builder
-          </a>
-          <a href="#/settings" aria-current={current('settings')}>
-            Settings
-          </a>
-        </nav>
+        <MainNav route={route} />
         <ModelBadge status={modelFailing ? 'failing' : info.modelMode} />
       </header>
       <main id="main" tabIndex={-1}>
@@ -92,6 +87,29 @@ export function App() {
         {route.screen === 'join' ? <JoinTable code={route.code} /> : null}
       </main>
     </Ctx.Provider>
+  );
+}
+
+/** The screens' links, the current one marked (Play only while a game is open). */
+function MainNav({ route }: { route: Route }) {
+  const current = (screen: Route['screen']) => (route.screen === screen ? 'page' : undefined);
+  return (
+    <nav aria-label="Main">
+      <a href="#/library" aria-current={current('library')}>
+        Library
+      </a>
+      {route.screen === 'play' ? (
+        <a href={`#/play/${encodeURIComponent(route.sessionId)}`} aria-current="page">
+          Play
+        </a>
+      ) : null}
+      <a href="#/builder" aria-current={current('builder')}>
+        Builder
+      </a>
+      <a href="#/settings" aria-current={current('settings')}>
+        Settings
+      </a>
+    </nav>
   );
 }
 
