@@ -11,6 +11,7 @@ import {
 } from '../../../adapters/store/library-limits.ts';
 import { CARTRIDGE_FILE_NAMES, tagsOf } from './listing.ts';
 import { TextField } from './outcome.tsx';
+import { SelectField } from '../ui/select-field.tsx';
 
 export function MetadataForm(props: {
   cartridge: CartridgeDetail['cartridge'];
@@ -106,37 +107,31 @@ export function FileUpdate(props: {
   const [file, setFile] = useState<File | null>(null);
   const [tag, setTag] = useState('');
   const [notes, setNotes] = useState('');
+  const upload = (e: Event): void => {
+    e.preventDefault();
+    if (!file) return;
+    void props.onUpload(name, file, tag.trim() || undefined, notes.trim() || undefined).then((ok) => {
+      if (ok) {
+        setTag('');
+        setNotes('');
+      }
+    });
+  };
   return (
     <form
       data-testid="file-update"
       style={{ display: 'grid', gap: '0.5rem', marginTop: '0.5rem' }}
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (!file) return;
-        void props.onUpload(name, file, tag.trim() || undefined, notes.trim() || undefined).then((ok) => {
-          if (ok) {
-            setTag('');
-            setNotes('');
-          }
-        });
-      }}
+      onSubmit={upload}
     >
       <fieldset>
         <legend>Replace one file (a new version)</legend>
-        <label>
-          File
-          <select
-            data-testid="file-name"
-            value={name}
-            onChange={(e) => setName((e.currentTarget as HTMLSelectElement).value)}
-          >
-            {CARTRIDGE_FILE_NAMES.map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          label="File"
+          testId="file-name"
+          value={name}
+          choices={CARTRIDGE_FILE_NAMES.map((n) => ({ value: n, label: n }))}
+          onChange={setName}
+        />
         <label>
           New content
           <input
@@ -145,24 +140,38 @@ export function FileUpdate(props: {
             onChange={(e) => setFile((e.currentTarget as HTMLInputElement).files?.[0] ?? null)}
           />
         </label>
-        <TextField
-          label="Version tag (optional)"
-          testId="file-tag"
-          value={tag}
-          onChange={setTag}
-          maxLength={MAX_VERSION_TAG_CHARS}
-        />
-        <TextField
-          label="Version notes (optional)"
-          testId="file-notes"
-          value={notes}
-          onChange={setNotes}
-          maxLength={MAX_VERSION_NOTES_CHARS}
-        />
+        <VersionNoteFields tag={tag} notes={notes} onTag={setTag} onNotes={setNotes} />
         <button type="submit" disabled={!file} data-testid="file-submit">
           Upload file
         </button>
       </fieldset>
     </form>
+  );
+}
+
+/** The new version's optional tag and notes. */
+function VersionNoteFields(props: {
+  tag: string;
+  notes: string;
+  onTag: (tag: string) => void;
+  onNotes: (notes: string) => void;
+}) {
+  return (
+    <>
+      <TextField
+        label="Version tag (optional)"
+        testId="file-tag"
+        value={props.tag}
+        onChange={props.onTag}
+        maxLength={MAX_VERSION_TAG_CHARS}
+      />
+      <TextField
+        label="Version notes (optional)"
+        testId="file-notes"
+        value={props.notes}
+        onChange={props.onNotes}
+        maxLength={MAX_VERSION_NOTES_CHARS}
+      />
+    </>
   );
 }
