@@ -25,26 +25,12 @@ export function TurnToolbar(props: {
     <div class="toolbar" role="toolbar" aria-label="Turn controls">
       <h1 class="visually-hidden">{session?.title ?? 'Game'}</h1>
       {props.steers ? (
-        <>
-          <button
-            type="button"
-            onClick={props.onUndo}
-            disabled={running || !head?.parentId}
-            data-testid="undo"
-            aria-label="Undo"
-          >
-            <UndoIcon /> <span class="tool-label">Undo</span>
-          </button>
-          <button
-            type="button"
-            onClick={props.onRegenerate}
-            disabled={running || !head?.parentId || head.input === null}
-            data-testid="regenerate"
-            aria-label="Regenerate"
-          >
-            <RegenerateIcon /> <span class="tool-label">Regenerate</span>
-          </button>
-        </>
+        <SteeringButtons
+          head={head}
+          running={running}
+          onUndo={props.onUndo}
+          onRegenerate={props.onRegenerate}
+        />
       ) : null}
       {props.live ? (
         <button type="button" onClick={props.onStop} data-testid="stop">
@@ -56,6 +42,38 @@ export function TurnToolbar(props: {
         <PersonaChooser session={session} disabled={running} onChanged={props.onPersonaChanged} />
       ) : null}
     </div>
+  );
+}
+
+/** Undo and Regenerate: both need a turn before the head; Regenerate, a turn the player played. */
+function SteeringButtons(props: {
+  head: TurnView | null;
+  running: boolean;
+  onUndo: () => void;
+  onRegenerate: () => void;
+}) {
+  const { head, running } = props;
+  return (
+    <>
+      <button
+        type="button"
+        onClick={props.onUndo}
+        disabled={running || !head?.parentId}
+        data-testid="undo"
+        aria-label="Undo"
+      >
+        <UndoIcon /> <span class="tool-label">Undo</span>
+      </button>
+      <button
+        type="button"
+        onClick={props.onRegenerate}
+        disabled={running || !head?.parentId || head.input === null}
+        data-testid="regenerate"
+        aria-label="Regenerate"
+      >
+        <RegenerateIcon /> <span class="tool-label">Regenerate</span>
+      </button>
+    </>
   );
 }
 

@@ -169,38 +169,40 @@ function Prompts({ record }: { record: PlayedTurn }) {
                 <th>why</th>
               </tr>
             </thead>
-            <tbody>
-              {p.sections.flatMap((s) => [
-                <tr key={s.id} class={s.included ? '' : 'muted'}>
-                  <td>
-                    {s.included ? '' : '(left out) '}
-                    {s.id}
-                  </td>
-                  <td>{s.tokens}</td>
-                  <td>{s.reason}</td>
-                </tr>,
-                // The section's receipts: each piece (lore, World Info, fact, message), what became of it and why.
-                ...(s.items ?? []).map((item) => (
-                  <tr
-                    key={`${s.id}/${item.id}`}
-                    class={item.status === 'included' ? 'receipt' : 'receipt muted'}
-                    data-testid="prompt-receipt"
-                  >
-                    <td>
-                      ↳ {item.status === 'included' ? '' : `(${item.status.replace('_', ' ')}) `}
-                      {item.id}
-                    </td>
-                    <td>{item.tokens}</td>
-                    <td>{item.why}</td>
-                  </tr>
-                )),
-              ])}
-            </tbody>
+            <tbody>{p.sections.flatMap(sectionRows)}</tbody>
           </table>
         </details>
       ))}
     </>
   );
+}
+
+/** A prompt section's row, then its receipts: each piece (lore, World Info, fact, message), what became of it and why. */
+function sectionRows(s: PlayedTurn['prompts'][number]['sections'][number]) {
+  return [
+    <tr key={s.id} class={s.included ? '' : 'muted'}>
+      <td>
+        {s.included ? '' : '(left out) '}
+        {s.id}
+      </td>
+      <td>{s.tokens}</td>
+      <td>{s.reason}</td>
+    </tr>,
+    ...(s.items ?? []).map((item) => (
+      <tr
+        key={`${s.id}/${item.id}`}
+        class={item.status === 'included' ? 'receipt' : 'receipt muted'}
+        data-testid="prompt-receipt"
+      >
+        <td>
+          ↳ {item.status === 'included' ? '' : `(${item.status.replace('_', ' ')}) `}
+          {item.id}
+        </td>
+        <td>{item.tokens}</td>
+        <td>{item.why}</td>
+      </tr>
+    )),
+  ];
 }
 
 /** Token use per role with the models, and the time each phase took. */
