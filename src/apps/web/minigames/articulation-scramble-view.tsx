@@ -2,7 +2,7 @@
 // Keyboard: Tab moves through the word buttons, Enter or Space chooses one, Backspace takes the last word
 // back, "Say it" answers. Screen readers: the sentence so far and the time left are a polite status line.
 // The logic is src/core/minigames/articulation-scramble.ts; this is only its face.
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import {
   abortScramble,
   choose,
@@ -19,7 +19,7 @@ import {
 } from '../../../core/minigames/index.ts';
 import type { ScrambleConfig } from '../../../core/minigames/articulation-scramble.ts';
 import type { InteractionBody } from './interaction.ts';
-import { GameActions, reportGameResult, UnusableSettings } from './minigame-parts.tsx';
+import { CheckedSettings, GameActions, reportGameResult } from './minigame-parts.tsx';
 
 const ID = 'articulation_scramble';
 
@@ -95,18 +95,16 @@ export function ArticulationScramble({
   config: unknown;
   onResult: (result: InteractionBody) => void;
 }) {
-  const checked = useMemo(() => readScrambleConfig(config), [config]);
-  if (!checked.ok) {
-    return (
-      <UnusableSettings
-        title="Articulation scramble"
-        minigameId={ID}
-        errors={checked.errors}
-        onResult={onResult}
-      />
-    );
-  }
-  return <ScramblePlay config={checked.config} onResult={onResult} />;
+  return (
+    <CheckedSettings
+      title="Articulation scramble"
+      minigameId={ID}
+      config={config}
+      read={readScrambleConfig}
+      onResult={onResult}
+      play={(checked) => <ScramblePlay config={checked} onResult={onResult} />}
+    />
+  );
 }
 
 function ScramblePlay({

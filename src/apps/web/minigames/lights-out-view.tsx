@@ -1,6 +1,6 @@
 // The `lights_out` mini-game, driven by the pending interaction's config. Keyboard: Tab reaches the grid,
 // arrow keys move between lamps, Enter or Space presses one. The result is sent as an interaction turn.
-import { useMemo, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type { InteractionBody } from './interaction.ts';
 import {
   abortLightsOut,
@@ -15,7 +15,7 @@ import {
 } from '../../../core/minigames/index.ts';
 import type { LightsOutConfig } from '../../../core/minigames/lights-out.ts';
 import { LampIcon } from '../ui/icons.tsx';
-import { GameActions, reportGameResult, UnusableSettings } from './minigame-parts.tsx';
+import { CheckedSettings, GameActions, reportGameResult } from './minigame-parts.tsx';
 
 const ID = 'lights_out';
 
@@ -44,13 +44,16 @@ export function LightsOut({
   config: unknown;
   onResult: (result: InteractionBody) => void;
 }) {
-  const checked = useMemo(() => readLightsOutConfig(config), [config]);
-  if (!checked.ok) {
-    return (
-      <UnusableSettings title="Lights out" minigameId={ID} errors={checked.errors} onResult={onResult} />
-    );
-  }
-  return <LightsOutPlay config={checked.config} onResult={onResult} />;
+  return (
+    <CheckedSettings
+      title="Lights out"
+      minigameId={ID}
+      config={config}
+      read={readLightsOutConfig}
+      onResult={onResult}
+      play={(checked) => <LightsOutPlay config={checked} onResult={onResult} />}
+    />
+  );
 }
 
 function LightsOutPlay({

@@ -3,6 +3,8 @@
 // one cannot be used.
 
 import type { ComponentChildren } from 'preact';
+import { useMemo } from 'preact/hooks';
+import type { ReadConfig } from '../../../core/minigames/manifest.ts';
 import type { InteractionBody } from './interaction.ts';
 
 /** Reports a game that ended (or was left while still playing: aborted) with its metrics and hooks. */
@@ -74,4 +76,30 @@ export function GameActions(props: {
       )}
     </div>
   );
+}
+
+/**
+ * A mini-game's settings read by its manifest's check: the game (`play`) when they are usable, else the
+ * panel that lists what is wrong. The check runs again only when the settings change.
+ */
+export function CheckedSettings<C>(props: {
+  readonly title: string;
+  readonly minigameId: string;
+  readonly config: unknown;
+  readonly read: (config: unknown) => ReadConfig<C>;
+  readonly onResult: (result: InteractionBody) => void;
+  readonly play: (config: C) => ComponentChildren;
+}) {
+  const checked = useMemo(() => props.read(props.config), [props.config]);
+  if (!checked.ok) {
+    return (
+      <UnusableSettings
+        title={props.title}
+        minigameId={props.minigameId}
+        errors={checked.errors}
+        onResult={props.onResult}
+      />
+    );
+  }
+  return <>{props.play(checked.config)}</>;
 }

@@ -3,7 +3,7 @@
 // same for a pointer. Screen readers: a live region says "In the zone" and "Out of the zone" as the needle
 // crosses its edges, so the game can be played by ear, and the tally is a status line. The logic is
 // src/core/minigames/reflex-dial.ts; this is its face.
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import {
   abortDial,
   attemptsAllowed,
@@ -19,7 +19,7 @@ import {
 } from '../../../core/minigames/index.ts';
 import type { DialConfig } from '../../../core/minigames/reflex-dial.ts';
 import type { InteractionBody } from './interaction.ts';
-import { GameActions, reportGameResult, UnusableSettings } from './minigame-parts.tsx';
+import { CheckedSettings, GameActions, reportGameResult } from './minigame-parts.tsx';
 
 const ID = 'reflex_dial';
 const SIZE = 200;
@@ -84,13 +84,16 @@ export function ReflexDial({
   config: unknown;
   onResult: (result: InteractionBody) => void;
 }) {
-  const checked = useMemo(() => readDialConfig(config), [config]);
-  if (!checked.ok) {
-    return (
-      <UnusableSettings title="Reflex dial" minigameId={ID} errors={checked.errors} onResult={onResult} />
-    );
-  }
-  return <DialPlay config={checked.config} onResult={onResult} />;
+  return (
+    <CheckedSettings
+      title="Reflex dial"
+      minigameId={ID}
+      config={config}
+      read={readDialConfig}
+      onResult={onResult}
+      play={(checked) => <DialPlay config={checked} onResult={onResult} />}
+    />
+  );
 }
 
 function DialPlay({ config, onResult }: { config: DialConfig; onResult: (result: InteractionBody) => void }) {
