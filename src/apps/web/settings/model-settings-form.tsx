@@ -57,6 +57,25 @@ function serverModelsText(server: SettingsView['server'] | undefined): string {
   return `Server models (${server.provider}): ${models}. Empty fields use these.`;
 }
 
+/** Why the stored settings cannot be used as they are (the server's word), if anything. */
+function SettingsProblem({ problem }: { problem: string }) {
+  if (!problem) return null;
+  return (
+    <p class="error" data-testid="settings-problem">
+      {problem}
+    </p>
+  );
+}
+
+/** What the last save or read did: a status, or an alert when it failed. */
+function SettingsStatus({ status, failed }: { status: string; failed: boolean }) {
+  return (
+    <p role={failed ? 'alert' : 'status'} class={failed ? 'error' : undefined} data-testid="settings-status">
+      {status}
+    </p>
+  );
+}
+
 export function ModelSettingsForm() {
   const model = useModelSettings(useClient(SettingsApi));
   const { settings, setSettings } = model;
@@ -66,7 +85,6 @@ export function ModelSettingsForm() {
   const localFile = endpointAllowed && settings.provider === 'file';
   const temperatureProblem = temperatureError(settings.temperature);
   const urlProblem = endpointAllowed && !localFile ? baseUrlError(settings.baseUrl) : '';
-  const problem = model.view?.problem ?? '';
   const save = (event: Event): void => {
     event.preventDefault();
     if (temperatureProblem || urlProblem) return;
@@ -89,22 +107,12 @@ export function ModelSettingsForm() {
           />
           {localFile ? null : <ModelFields settings={settings} onChange={setSettings} server={server} />}
           <TemperatureField settings={settings} onChange={setSettings} problem={temperatureProblem} />
-          {problem ? (
-            <p class="error" data-testid="settings-problem">
-              {problem}
-            </p>
-          ) : null}
+          <SettingsProblem problem={model.view?.problem ?? ''} />
           <button type="submit" class="primary" data-testid="settings-save">
             Save settings
           </button>
         </form>
-        <p
-          role={model.failed ? 'alert' : 'status'}
-          class={model.failed ? 'error' : undefined}
-          data-testid="settings-status"
-        >
-          {model.status}
-        </p>
+        <SettingsStatus status={model.status} failed={model.failed} />
       </section>
       <ServerAccess onStatus={model.setStatus} />
     </div>
