@@ -254,49 +254,65 @@ function keyMatchesPart(key: CompiledKey, part: ScanPart, budget: RegexBudget): 
       part.lowerWords ??= wordRuns(part.lower);
       return part.lowerWords.has(key.needle);
     }
-    case 'regex': {
-      const memo = key.memo;
-      const known = part.results.get(memo);
-      if (known !== undefined) return known;
-      // Not memoised when the budget, not the text, decided.
-      if (budget.left <= 0) {
-        budget.exhausted = true;
-        return false;
-      }
-      key.compiled ??= cachedRegexKey(key.key);
-      if (key.compiled.kind !== 'regex') return false; // refused (the import report says why)
-      const cost = key.compiled.regex.size * Math.max(1, part.regexText.length);
-      if (budget.work < cost) {
-        budget.exhausted = true;
-        return false;
-      }
-      budget.left--;
-      budget.work -= cost;
-      const result = key.compiled.regex.test(part.regexText);
-      part.results.set(memo, result);
-      return result;
-    }
+    case 'regex':
+      return regexKeyMatchesPart(key, part, budget);
     case 'bounded':
-    case 'substring': {
-      const memo = key.memo;
-      const known = part.results.get(memo);
-      if (known !== undefined) return known;
-      const haystack = key.caseSensitive ? part.raw : part.lower;
-      if (budget.scan < haystack.length) {
-        budget.exhausted = true;
-        return false;
-      }
-      budget.scan -= haystack.length;
-      const result =
-        key.kind === 'bounded' ? containsWholeWord(haystack, key.needle) : haystack.includes(key.needle);
-      part.results.set(memo, result);
-      return result;
-    }
+    case 'substring':
+      return searchKeyMatchesPart(key, part, budget);
     default: {
       const unreachable: never = key;
       return unreachable;
     }
   }
+}
+
+/** A regex key's test, memoised per part, within the activation's regex tests and work. */
+function regexKeyMatchesPart(
+  key: Extract<CompiledKey, { kind: 'regex' }>,
+  part: ScanPart,
+  budget: RegexBudget,
+): boolean {
+  const memo = key.memo;
+  const known = part.results.get(memo);
+  if (known !== undefined) return known;
+  // Not memoised when the budget, not the text, decided.
+  if (budget.left <= 0) {
+    budget.exhausted = true;
+    return false;
+  }
+  key.compiled ??= cachedRegexKey(key.key);
+  if (key.compiled.kind !== 'regex') return false; // refused (the import report says why)
+  const cost = key.compiled.regex.size * Math.max(1, part.regexText.length);
+  if (budget.work < cost) {
+    budget.exhausted = true;
+    return false;
+  }
+  budget.left--;
+  budget.work -= cost;
+  const result = key.compiled.regex.test(part.regexText);
+  part.results.set(memo, result);
+  return result;
+}
+
+/** A plain key's search (whole word or substring), memoised per part, within the activation's scan work. */
+function searchKeyMatchesPart(
+  key: Exclude<CompiledKey, { kind: 'regex' }>,
+  part: ScanPart,
+  budget: RegexBudget,
+): boolean {
+  const memo = key.memo;
+  const known = part.results.get(memo);
+  if (known !== undefined) return known;
+  const haystack = key.caseSensitive ? part.raw : part.lower;
+  if (budget.scan < haystack.length) {
+    budget.exhausted = true;
+    return false;
+  }
+  budget.scan -= haystack.length;
+  const result =
+    key.kind === 'bounded' ? containsWholeWord(haystack, key.needle) : haystack.includes(key.needle);
+  part.results.set(memo, result);
+  return result;
 }
 
 function keyMatches(key: CompiledKey, parts: readonly ScanPart[], budget: RegexBudget): boolean {
@@ -346,47 +362,51 @@ function* matchEntry(
         ? 'no key matched before the scan budget ran out (MAX_WI_REGEX_TESTS, MAX_WI_REGEX_WORK, MAX_WI_SCAN_WORK)'
         : 'no key matched',
     };
-  let reason = `key ${JSON.stringify(primary[0])}`;
-  let score = primary.length;
-  if (entry.selective && entry.secondaryKeys.length > 0) {
-    const secondary = yield* matchingKeys(compiled.secondaryKeys, text, budget, meter);
-    const all = secondary.length === entry.secondaryKeys.length;
-    const any = secondary.length > 0;
-    switch (entry.selectiveLogic) {
-      case 'and_any':
-        if (!any)
-          return {
-            ok: false,
-            why: `key ${JSON.stringify(primary[0])} matched but no secondary key (AND ANY)`,
-          };
-        reason += ` and secondary ${JSON.stringify(secondary[0])} (AND ANY)`;
-        score += secondary.length;
-        break;
-      case 'and_all':
-        if (!all)
-          return {
-            ok: false,
-            why: `key ${JSON.stringify(primary[0])} matched but not every secondary key (AND ALL)`,
-          };
-        reason += ' and every secondary key (AND ALL)';
-        score += secondary.length;
-        break;
-      case 'not_any':
-        if (any)
-          return { ok: false, why: `secondary key ${JSON.stringify(secondary[0])} is present (NOT ANY)` };
-        reason += ' and no secondary key (NOT ANY)';
-        break;
-      case 'not_all':
-        if (all) return { ok: false, why: 'every secondary key is present (NOT ALL)' };
-        reason += ' and not every secondary key (NOT ALL)';
-        break;
-      default: {
-        const unreachable: never = entry.selectiveLogic;
-        return unreachable;
-      }
+  const reason = `key ${JSON.stringify(primary[0])}`;
+  if (!entry.selective || entry.secondaryKeys.length === 0)
+    return { ok: true, reason, score: primary.length };
+  const secondary = yield* matchingKeys(compiled.secondaryKeys, text, budget, meter);
+  const verdict = secondaryVerdict(entry, primary[0]!, secondary);
+  if (!verdict.ok) return verdict;
+  return { ok: true, reason: reason + verdict.reason, score: primary.length + verdict.score };
+}
+
+/** The selective logic's verdict on the secondary keys that matched: what it adds to the reason and score. */
+function secondaryVerdict(
+  entry: WorldInfoEntry,
+  primary: string,
+  secondary: readonly string[],
+): { ok: true; reason: string; score: number } | { ok: false; why: string } {
+  const all = secondary.length === entry.secondaryKeys.length;
+  const any = secondary.length > 0;
+  switch (entry.selectiveLogic) {
+    case 'and_any':
+      if (!any)
+        return { ok: false, why: `key ${JSON.stringify(primary)} matched but no secondary key (AND ANY)` };
+      return {
+        ok: true,
+        reason: ` and secondary ${JSON.stringify(secondary[0])} (AND ANY)`,
+        score: secondary.length,
+      };
+    case 'and_all':
+      if (!all)
+        return {
+          ok: false,
+          why: `key ${JSON.stringify(primary)} matched but not every secondary key (AND ALL)`,
+        };
+      return { ok: true, reason: ' and every secondary key (AND ALL)', score: secondary.length };
+    case 'not_any':
+      if (any)
+        return { ok: false, why: `secondary key ${JSON.stringify(secondary[0])} is present (NOT ANY)` };
+      return { ok: true, reason: ' and no secondary key (NOT ANY)', score: 0 };
+    case 'not_all':
+      if (all) return { ok: false, why: 'every secondary key is present (NOT ALL)' };
+      return { ok: true, reason: ' and not every secondary key (NOT ALL)', score: 0 };
+    default: {
+      const unreachable: never = entry.selectiveLogic;
+      return unreachable;
     }
   }
-  return { ok: true, reason, score };
 }
 
 /** Drops effects the chat has not reached or has passed; a sticky that ends starts its cooldown. */
@@ -754,64 +774,88 @@ function filterGroups(
   lose: (c: Candidate, why: string) => void,
 ): Candidate[] {
   const removed = new Set<number>();
+  const drop: DropCandidates = (list, why) => {
+    for (const c of list) {
+      removed.add(c.entry.uid);
+      lose(c, why);
+    }
+  };
   const groupNames = [...new Set(candidates.flatMap((c) => c.entry.groups))];
   for (const group of groupNames) {
-    let members = candidates.filter((c) => c.entry.groups.includes(group) && !removed.has(c.entry.uid));
+    const members = candidates.filter((c) => c.entry.groups.includes(group) && !removed.has(c.entry.uid));
     if (members.length === 0) continue;
-    const drop = (list: readonly Candidate[], why: string) => {
-      for (const c of list) {
-        removed.add(c.entry.uid);
-        lose(c, why);
-      }
-    };
     if (groupsWon.has(group)) {
       drop(members, `group "${group}" already has an entry from an earlier pass`);
       continue;
     }
-    if (members.some((c) => c.sticky)) {
-      drop(
-        members.filter((c) => !c.sticky),
-        `group "${group}": a sticky member wins`,
-      );
-      members = members.filter((c) => c.sticky);
-    }
-    const scoring = members.some((c) => c.entry.useGroupScoring ?? book.settings.groupScoring);
-    if (scoring && members.length > 1) {
-      const best = Math.max(...members.map((c) => c.score));
-      const low = members.filter(
-        (c) => (c.entry.useGroupScoring ?? book.settings.groupScoring) && c.score < best,
-      );
-      drop(low, `group "${group}": lower match score than ${best}`);
-      members = members.filter((c) => !low.includes(c));
-    }
+    const left = narrowGroup(book, group, members, drop);
     groupsWon.add(group);
-    if (members.length === 1) continue;
-    const overrides = members.filter((c) => c.entry.groupOverride);
-    let winner: Candidate;
-    if (overrides.length > 0) {
-      winner = [...overrides].sort((a, b) => b.entry.order - a.entry.order || a.entry.uid - b.entry.uid)[0]!;
-      drop(
-        members.filter((c) => c !== winner),
-        `group "${group}": ${JSON.stringify(winner.entry.comment || `entry ${winner.entry.uid}`)} has priority`,
-      );
-      continue;
-    }
-    const total = members.reduce((sum, c) => sum + Math.max(0, c.entry.groupWeight), 0);
-    let roll = seededUnit(seed, GROUP_ROLL, pass, hashText(group)) * total;
-    winner = members[members.length - 1]!;
-    for (const c of members) {
-      roll -= Math.max(0, c.entry.groupWeight);
-      if (roll < 0) {
-        winner = c;
-        break;
-      }
-    }
-    drop(
-      members.filter((c) => c !== winner),
-      `group "${group}": lost the weighted roll`,
-    );
+    if (left.length > 1) pickGroupWinner(group, left, hashText(group), { seed, pass }, drop);
   }
   return candidates.filter((c) => !removed.has(c.entry.uid));
+}
+
+/** Takes candidates out of the scan, saying why. */
+type DropCandidates = (list: readonly Candidate[], why: string) => void;
+
+/** A group's members once a sticky member and (with scoring) the best match score have had their say. */
+function narrowGroup(
+  book: WorldInfoBook,
+  group: string,
+  members: readonly Candidate[],
+  drop: DropCandidates,
+): readonly Candidate[] {
+  let left = members;
+  if (left.some((c) => c.sticky)) {
+    drop(
+      left.filter((c) => !c.sticky),
+      `group "${group}": a sticky member wins`,
+    );
+    left = left.filter((c) => c.sticky);
+  }
+  const scoring = left.some((c) => c.entry.useGroupScoring ?? book.settings.groupScoring);
+  if (scoring && left.length > 1) {
+    const best = Math.max(...left.map((c) => c.score));
+    const low = left.filter((c) => (c.entry.useGroupScoring ?? book.settings.groupScoring) && c.score < best);
+    drop(low, `group "${group}": lower match score than ${best}`);
+    left = left.filter((c) => !low.includes(c));
+  }
+  return left;
+}
+
+/** One winner among several members: the highest-order override, else a weighted roll from the seed. */
+function pickGroupWinner(
+  group: string,
+  members: readonly Candidate[],
+  groupHash: number,
+  { seed, pass }: { seed: number; pass: number },
+  drop: DropCandidates,
+): void {
+  const overrides = members.filter((c) => c.entry.groupOverride);
+  if (overrides.length > 0) {
+    const winner = [...overrides].sort(
+      (a, b) => b.entry.order - a.entry.order || a.entry.uid - b.entry.uid,
+    )[0]!;
+    drop(
+      members.filter((c) => c !== winner),
+      `group "${group}": ${JSON.stringify(winner.entry.comment || `entry ${winner.entry.uid}`)} has priority`,
+    );
+    return;
+  }
+  const total = members.reduce((sum, c) => sum + Math.max(0, c.entry.groupWeight), 0);
+  let roll = seededUnit(seed, GROUP_ROLL, pass, groupHash) * total;
+  let winner = members[members.length - 1]!;
+  for (const c of members) {
+    roll -= Math.max(0, c.entry.groupWeight);
+    if (roll < 0) {
+      winner = c;
+      break;
+    }
+  }
+  drop(
+    members.filter((c) => c !== winner),
+    `group "${group}": lost the weighted roll`,
+  );
 }
 
 function hashText(text: string): number {
