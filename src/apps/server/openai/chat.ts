@@ -65,6 +65,10 @@ interface Playing {
   readonly notes: string;
 }
 
+function nextTurnOfTheLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 export async function answerChat(
   deps: AppDeps,
   memory: ConversationMemory,
@@ -81,6 +85,8 @@ export async function answerChat(
     );
   if ('error' in transcript) throw openAiError(400, 'invalid_request', transcript.error);
   const key = request.idempotencyKey;
+  // Reading a long chat and placing it are each milliseconds of CPU: other requests go between them.
+  await nextTurnOfTheLoop();
   // Admitted before the conversation is resolved (which may open its session), so a request past a limit
   // stores nothing; prepareTurn admits the placed request again by the same rules.
   await guardedSession(async () =>
@@ -89,6 +95,7 @@ export async function answerChat(
       ...(key === undefined ? {} : { idempotencyKey: key }),
     }),
   );
+  await nextTurnOfTheLoop();
   const conversation = await guardedSession(() =>
     resolveConversation(deps, memory, {
       principalId: request.principalId,
