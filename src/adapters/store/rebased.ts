@@ -17,8 +17,8 @@ import { checkId } from './validate.ts';
 /** Rebased turns encoded between two turns of the event loop. */
 const TURNS_PER_SLICE = 1;
 /**
- * Rows one INSERT of a rebase writes (12 bound values a turn row: well under either database's limit); the
- * transaction gives the event loop back after each batch of them.
+ * Rows one INSERT of a rebase writes (12 bound values a turn row: well under either database's limit), and
+ * origins one read fetches; the event loop is given back after each batch of them.
  */
 export const REBASE_ROWS_PER_INSERT = 25;
 
@@ -31,6 +31,25 @@ export interface EncodedRebased {
   readonly id: string;
   readonly originId: string;
   readonly content: EncodedTurnContent;
+}
+
+/** The origins' records and states (a 200-turn chain's are most of a megabyte), a batch between two turns of the loop. */
+async function readOrigins(ctx: StoreContext, ids: readonly string[]) {
+  const origins = new Map<
+    string,
+    { id: string; session_id: string; origin_id: string | null; record: string; state: string }
+  >();
+  for (let i = 0; i < ids.length; i += REBASE_ROWS_PER_INSERT) {
+    if (i > 0) await nextTurnOfTheLoop();
+    const rows = await ctx.db
+      .selectFrom('turns as t')
+      .innerJoin('turn_payloads as p', 'p.turn_id', 't.id')
+      .select(['t.id', 't.session_id', 't.origin_id', 'p.record', 'p.state'])
+      .where('t.id', 'in', ids.slice(i, i + REBASE_ROWS_PER_INSERT))
+      .execute();
+    for (const row of rows) origins.set(row.id, row);
+  }
+  return origins;
 }
 
 /**
@@ -50,13 +69,7 @@ export async function encodeRebased(
     );
   if (turns.length === 0) return [];
   const originIds = [...new Set(turns.map((t, i) => checkId(`${place}[${i}].originId`, t.originId)))];
-  const rows = await ctx.db
-    .selectFrom('turns as t')
-    .innerJoin('turn_payloads as p', 'p.turn_id', 't.id')
-    .select(['t.id', 't.session_id', 't.origin_id', 'p.record', 'p.state'])
-    .where('t.id', 'in', originIds)
-    .execute();
-  const origins = new Map(rows.map((r) => [r.id, r]));
+  const origins = await readOrigins(ctx, originIds);
   const encoded: EncodedRebased[] = [];
   for (const [i, turn] of turns.entries()) {
     // Diffing records is CPU work on the request thread: the event loop is given back between slices (and
