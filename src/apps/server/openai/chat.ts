@@ -24,6 +24,7 @@ import { frontEndAnswer, frontEndRequest } from './front-end.ts';
 import type { ConversationMemory } from './memory.ts';
 import { noTurnText } from './notes.ts';
 import { type ChatRebase, planChatRebase } from './rebase.ts';
+import { nextTurnOfTheLoop } from './slices.ts';
 import { type Conversation, resolveConversation } from './resolve.ts';
 import { readTranscript, type WireMessage } from './transcript.ts';
 import {
@@ -63,10 +64,6 @@ interface Playing {
   readonly rebase: ChatRebase;
   /** The notes of the answer, each `[MnesOS: …]`, space-separated ('' when none). */
   readonly notes: string;
-}
-
-function nextTurnOfTheLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 export async function answerChat(
