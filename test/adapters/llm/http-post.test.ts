@@ -4,6 +4,9 @@
 // process then sends its next call on that connection before it has read the close.
 
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -28,7 +31,10 @@ const server = http.createServer((req, res) => {
     res.end(JSON.stringify(seen));
   });
 });
-server.on('connection', (socket) => { socket.number = ++connections; });
+server.on('connection', (socket) => {
+  socket.number = ++connections;
+  socket.on('close', () => require('node:fs').writeFileSync(process.argv[2] + '-' + socket.number, ''));
+});
 server.keepAliveTimeout = Number(process.argv[1]);
 server.listen(0, '127.0.0.1', () => process.stdout.write('port ' + server.address().port + '\\n'));
 process.stdin.resume();
@@ -36,15 +42,17 @@ process.stdin.on('end', () => process.exit(0));
 `;
 
 const children: ChildProcess[] = [];
+const folders: string[] = [];
 const servers: (Server | NetServer)[] = [];
 afterEach(async () => {
   for (const child of children.splice(0)) child.stdin?.end();
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
   await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
 });
 
 /** The server above in a child process; resolves with its URL. */
-function serverProcess(keepAliveMs: number): Promise<URL> {
-  const child = spawn(process.execPath, ['-e', SERVER_SOURCE, String(keepAliveMs)], {
+function serverProcess(keepAliveMs: number, closedMarks: string): Promise<URL> {
+  const child = spawn(process.execPath, ['-e', SERVER_SOURCE, String(keepAliveMs), closedMarks], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   children.push(child);
@@ -85,13 +93,20 @@ function busyFor(ms: number): void {
 
 describe('kept-alive connections to the model', () => {
   it('a call on a connection the server closed at its keep-alive timeout is sent again on a fresh one', async () => {
-    // Node's server closes an idle connection 1 s after its keepAliveTimeout: at about 1,050 ms here.
-    const url = await serverProcess(50);
+    // Node's server closes an idle connection 1 s after its keepAliveTimeout: at about 1,050 ms here. It
+    // leaves a mark (a file) for each connection it closed.
+    const folder = mkdtempSync(join(tmpdir(), 'mnesos-keep-alive-'));
+    folders.push(folder);
+    const marks = join(folder, 'closed');
+    const url = await serverProcess(50, marks);
     const first = await call(url);
     expect(JSON.parse(first.text)).toEqual([{ connection: 1, header: 'keep-alive' }]);
-    // This thread does not look until 1,600 ms (the agent's own idle timer, MODEL_SOCKET_IDLE_MS, cannot run
-    // either), so the agent still holds the closed connection and sends the next call on it.
-    busyFor(1_600);
+    // This thread does not look until the server has closed the connection (nor can the agent's own idle
+    // timer, MODEL_SOCKET_IDLE_MS, run), so the agent still holds it and sends the next call on it.
+    const until = Date.now() + 20_000;
+    while (!existsSync(`${marks}-1`) && Date.now() < until) busyFor(20);
+    busyFor(20);
+    expect(existsSync(`${marks}-1`)).toBe(true);
     const second = await call(url);
     expect(second.status).toBe(200);
     // The call sent on the closed connection never reached the server; it came again on a connection of
