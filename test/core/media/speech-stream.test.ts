@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  castVoices,
   MAX_SPEECH_INPUT_CHARS,
   SECOND_PART_CHARS,
   settledLength,
@@ -121,5 +122,25 @@ describe('streamedSpeech', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('castVoices', () => {
+  it('gives a voice set for one name of an entity to all its names; a name set itself keeps its own', () => {
+    const voices = castVoices(
+      [['Mother Hesk', 'Hesk', 'the innkeeper'], ['Tobin Quell', 'Tobin'], ['Bram']],
+      new Map([
+        ['Hesk', 'nova'],
+        ['Tobin Quell', 'onyx'],
+        ['Tobin', 'echo'],
+      ]),
+    );
+    expect(Object.fromEntries(voices)).toEqual({
+      'Mother Hesk': 'nova',
+      Hesk: 'nova',
+      'the innkeeper': 'nova',
+      'Tobin Quell': 'onyx',
+      Tobin: 'echo',
+    });
   });
 });
