@@ -159,7 +159,9 @@ async function spokenPart(
   query: PartQuery,
   signal: AbortSignal,
 ): Promise<Response> {
-  const answer = await guarded(() => speechPartOf(deps.narrations, deps.service, query));
+  const answer = await guarded(() => speechPartOf(deps.narrations, deps.service, query)).catch(
+    (error: unknown) => providerFailure(error, 'reading the turn aloud'),
+  );
   if (answer.kind === 'end')
     return new Response(null, {
       status: 204,
