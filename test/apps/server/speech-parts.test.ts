@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readWav } from '../../../src/adapters/media/index.ts';
+import { espeakInstalled, readWav } from '../../../src/adapters/media/index.ts';
 import { DEFAULT_SPEECH_LIMITS } from '../../../src/core/media/index.ts';
 import { type FakeMedia, startFakeMedia } from '../../helpers/fake-media-server.ts';
 import { startTestServer, type TestServer } from '../web/helpers/server.ts';
@@ -276,4 +276,46 @@ describe('speech parts while the narration streams', () => {
       fake.mode = 'ok';
     }
   });
+});
+
+describe('speech parts with the real espeak-ng', () => {
+  const installed = espeakInstalled();
+  if (!installed) {
+    console.log(
+      'espeak-ng is not installed: the espeak-ng speech-parts test is skipped (.ci/run installs it)',
+    );
+    if (process.env.CI === 'true') throw new Error('espeak-ng must be installed under CI=true (.ci/run)');
+  }
+
+  it.runIf(installed)(
+    'speaks the first sentence of a streaming narration as a playable WAV before it ends',
+    async () => {
+      const spoken = await startTestServer(staticDir, {
+        media: {
+          speech: { kind: 'espeak' },
+          voices: { narrator: 'en', npcs: new Map([['Mother Hesk', 'en-us+f3']]) },
+        },
+      });
+      try {
+        const sessionId = await newSession(spoken);
+        spoken.queueTurn({
+          narration: ['The lantern gutters. ', '"Sit," says Mother Hesk. ', 'Rain.'],
+          delayMs: 700,
+        });
+        const turn = streamTurn(spoken, sessionId, 'I sit');
+        const turnId = await turn.turnId;
+        const first = await part(spoken, sessionId, turnId, 0);
+        expect(first.status).toBe(200);
+        const wav = readWav(Buffer.from(await first.arrayBuffer()));
+        expect(wav.samples.length).toBeGreaterThan(1000);
+        expect(turn.narration.map((n) => n.text).join('')).not.toContain('Rain.');
+        const second = await part(spoken, sessionId, turnId, 1);
+        expect(second.status).toBe(200);
+        expect(readWav(Buffer.from(await second.arrayBuffer())).samples.length).toBeGreaterThan(1000);
+        expect(await turn.done).toBe('committed');
+      } finally {
+        await spoken.close();
+      }
+    },
+  );
 });
