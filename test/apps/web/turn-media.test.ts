@@ -209,4 +209,38 @@ describe.runIf(chromium)('reading a turn aloud as its narration streams', () => 
     await page.waitForTimeout(1_000);
     expect(speechRequests().map((r) => r.body.input)).toEqual(['Version three speaks.']);
   });
+
+  it('a persona given a voice in its form reads the player’s lines in that voice', async () => {
+    await page.goto(client!.server.url);
+    await page.getByTestId('persona-new').click();
+    await page.getByTestId('persona-name').fill('Wren');
+    await page.getByTestId('persona-voice').fill('wren-voice');
+    await page.getByTestId('persona-save').click();
+    await expect
+      .poll(() => page.getByTestId('persona-item').allTextContents())
+      .toContainEqual(expect.stringContaining('Wren'));
+    const listed = (await (await fetch(`${client!.server.url}/v1/personas`)).json()) as {
+      personas: Array<{ id: string; name: string; voice?: string }>;
+    };
+    const wren = listed.personas.find((p) => p.name === 'Wren');
+    expect(wren?.voice).toBe('wren-voice');
+
+    const created = await fetch(`${client!.server.url}/v1/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ cartridge: 'Lanternmere', personaId: wren?.id }),
+    });
+    const { session } = (await created.json()) as { session: { id: string } };
+    await page.goto(`${client!.server.url}/#/play/${session.id}`);
+    await page.getByTestId('auto-read').check();
+    fake.requests.length = 0;
+    client!.server.queueTurn({ narration: ['"Evening," you say. ', 'Nobody answers.'], delayMs: 20 });
+    await send('I greet the room');
+    await expect
+      .poll(() => speechRequests().map((r) => [r.body.input, r.body.voice]), { timeout: 20_000 })
+      .toEqual([
+        ['Evening,', 'wren-voice'],
+        ['you say. Nobody answers.', 'alloy'],
+      ]);
+  });
 });
