@@ -1,10 +1,12 @@
 // A turn read aloud and pictured (docs/voices.md): `GET …/turns/:turnId/speech` answers the turn's narration
-// as one WAV (dialogue in the speakers' voices), `POST …/turns/:turnId/picture` has the image provider
-// picture the scene and stores it with the turn (counted in the storage quota), `GET …/picture` serves it.
-// Made after the turn is committed and only when asked, so a turn never waits on them. Each principal makes
-// one at a time (a second is 429), a client that goes away cancels its reading, and the provider's answer is
-// bounded (src/adapters/media/). Off unless the server has a provider: 404 `speech_off` / `pictures_off`.
-
+// as one WAV (dialogue in the speakers' voices, the player's in the persona's), `GET …/speech/:part` one part of
+// its reading — while the turn still streams, waiting until the part is settled (speech-parts.ts), or after —
+// `POST …/turns/:turnId/picture` has the image provider picture the scene and stores it with the turn (counted
+// in the storage quota), `GET …/picture` serves it. None of them holds up a turn: the whole reading and the
+// picture come after the commit, and a part only reads the text the turn's stream hands on. Each principal
+// makes one at a time (a second is 429, a part's wait included), a client that goes away cancels its reading,
+// and the provider's answer is bounded (src/adapters/media/). Off unless the server has a provider: 404
+// `speech_off` / `pictures_off`.
 import { z } from 'zod';
 import {
   generatePicture,
