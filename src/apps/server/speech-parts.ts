@@ -6,6 +6,8 @@
 
 import { type SpeechRequest, streamedSpeech, type VoiceTable } from '../../core/media/index.ts';
 import type { SessionService } from '../../engine/session/index.ts';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { MediaError } from '../../adapters/media/index.ts';
 import { ApiError } from './errors.ts';
 import type { LiveNarration, LiveNarrations } from './live-narration.ts';
@@ -47,11 +49,26 @@ function answerOf(narration: string, final: boolean, query: PartQuery): PartAnsw
   return speech.complete ? { kind: 'end', unspokenChars: speech.unspokenChars } : undefined;
 }
 
+/**
+ * Milliseconds between two looks at a live narration: each look reads the text so far, so a model sending
+ * thousands of tiny deltas that may end a sentence costs a reader at most one look per this long.
+ */
+export const SPEECH_PART_RECHECK_MS = 50;
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return sleep(ms, undefined, { signal }).catch(() => undefined);
+}
+
 /** Waits on a live narration until part k is settled, the turn ends (undefined), or the wait is over (504). */
 async function waitLive(live: LiveNarration, query: PartQuery): Promise<PartAnswer | undefined> {
   const timeout = AbortSignal.timeout(query.waitMs);
   const stop = AbortSignal.any([query.signal, timeout]);
+  let lookedAt = Number.NEGATIVE_INFINITY;
   while (!live.ended) {
+    const early = lookedAt + SPEECH_PART_RECHECK_MS - performance.now();
+    if (early > 0) await pause(early, stop);
+    lookedAt = performance.now();
     const answer = answerOf(live.text, false, query);
     if (answer !== undefined) return answer;
     await live.changed(stop);
