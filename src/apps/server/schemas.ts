@@ -75,7 +75,13 @@ export const personaData = z.strictObject({
   /** The voice the player's lines are read aloud in (docs/voices.md); one line. */
   voice: visibleName(z.string().min(1).max(MAX_PERSONA_VOICE_CHARS)).optional(),
 });
-export const personaPatch = personaData.partial();
+/** A JSON merge patch (RFC 7396) of a persona: fields given replace, `null` removes an optional field. */
+export const personaPatch = personaData.partial().extend({
+  appearance: personaData.shape.appearance.unwrap().nullable().optional(),
+  background: personaData.shape.background.unwrap().nullable().optional(),
+  personality: personaData.shape.personality.unwrap().nullable().optional(),
+  voice: personaData.shape.voice.unwrap().nullable().optional(),
+});
 
 export const saveBody = z.strictObject({ name, turnId: id.optional() });
 export const renameSaveBody = z.strictObject({ name });

@@ -27,6 +27,9 @@ function pronounsOf(persona: PersonaView): PronounSet {
   return found ?? 'they';
 }
 
+/** The optional fields the form edits: an edit that leaves one empty removes it (fieldsOf omits it). */
+const FORM_OPTIONAL_CLEARED = { background: null, voice: null } as const;
+
 function fieldsOf(name: string, pronouns: PronounSet, description: string, voice: string): PersonaFields {
   const [sub, obj, poss, possObj] = PRONOUNS[pronouns];
   return {
@@ -109,7 +112,7 @@ export function PersonaManager(props: { onChanged?: (personas: readonly PersonaV
           onSave={async (fields) => {
             try {
               if (editing === 'new') await api.create(fields);
-              else await api.update(editing.id, fields);
+              else await api.update(editing.id, { ...FORM_OPTIONAL_CLEARED, ...fields });
               setEditing(null);
               setProblem('');
               await refresh();
