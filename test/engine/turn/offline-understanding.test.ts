@@ -10,7 +10,12 @@ import type { Dict } from '../../../src/core/yare/index.ts';
 import { MAX_SAID_QUANTITY, saidQuantity } from '../../../src/engine/turn/offline/amounts.ts';
 import { chooseOffline, type OfflineChoice } from '../../../src/engine/turn/offline/choose.ts';
 import { timePassed } from '../../../src/engine/turn/offline/free.ts';
-import { type KnownEntry, MAX_KNOWN_ENTRIES, namedEntries } from '../../../src/engine/turn/offline/known.ts';
+import {
+  type KnownEntry,
+  MAX_KNOWN_ENTRIES,
+  namedEntries,
+  sentenceAbout,
+} from '../../../src/engine/turn/offline/known.ts';
 import { MAX_NOTE_ACTS, noteActs } from '../../../src/engine/turn/offline/note-acts.ts';
 import { directorTools } from '../../../src/engine/turn/tools.ts';
 
@@ -219,6 +224,15 @@ describe('looking and talking from what the game knows', () => {
       'Mist lies on the river, and the ferry bell rings twice.',
     );
     expect((choose('examine the unicorn') as { text: string }).text).toMatch(/nothing like “unicorn”/);
+  });
+
+  it('a word of three letters names the thing when it ends what was asked ("the fog"), not before it', () => {
+    const known = { lore: 'The old road is long. Fog hides the moor.', opening: 'An owl calls.' };
+    expect(sentenceAbout(known, ['fog'])).toBe('Fog hides the moor.');
+    expect(sentenceAbout(known, ['old', 'owl'])).toBe('An owl calls.');
+    // "old" before the thing decides nothing; a word of two letters names nothing.
+    expect(sentenceAbout(known, ['old', 'moor'])).toBe('Fog hides the moor.');
+    expect(sentenceAbout(known, ['ow'])).toBeUndefined();
   });
 
   it('talks: who someone is, and what is said of what they are asked about; nothing spent', () => {
