@@ -41,6 +41,7 @@ import {
 import { narrateOffline } from './narration.ts';
 import type { KnownEntry } from './known.ts';
 import { type NoteAct, noteActs } from './note-acts.ts';
+import { type OptionDeed, optionDeeds } from './option-deeds.ts';
 import { loreKindWords, spelledAsLore, travelEvent } from './place.ts';
 import { asksAbout, asRequest } from './request.ts';
 import {
@@ -163,6 +164,8 @@ interface CandidateWords {
   readonly options: readonly (readonly string[])[];
   /** What its notes say the player does ("rents a room"; note-acts.ts). */
   readonly acts: readonly NoteAct[];
+  /** What its descriptions say each input value does ("flare burns the foe"; option-deeds.ts). */
+  readonly deeds: readonly OptionDeed[];
   /** Verbs matched plainly only, never through the lexicon (the free actions: their verbs are broad). */
   readonly plainOnly?: boolean;
   /** The verbs that come from intent phrases only (not the name): "eat" of "eat a meal". */
@@ -232,6 +235,7 @@ function eventWords(
       descriptionWords: contentWords(event.description).filter((w) => w.length >= 4),
       options: event.inputList.flatMap((spec) => enumOptions(spec).map(allWords)).filter((o) => o.length > 0),
       acts: noteActs(event),
+      deeds: optionDeeds(event),
       intentVerbs,
     };
     byImplied.set(implied, words);
@@ -251,6 +255,7 @@ const FREE_WORDS = new Map<FreeActionKind, CandidateWords>(
       descriptionWords: [],
       options: [],
       acts: [],
+      deeds: [],
       plainOnly: true,
     },
   ]),
@@ -402,6 +407,24 @@ function otherThings(w: CandidateWords, content: readonly string[]): string[] {
   return content.filter((word) => isNoun(word) && !isNameVerb(word) && !own.some((o) => wordsMatch(word, o)));
 }
 
+/**
+ * A value said with a verb the cartridge says that value does ("burn it with flare": "flare burns the
+ * foe"): the verb said, as plain a request as the event's own verb; undefined when none is.
+ */
+function saidDeed(w: CandidateWords, words: readonly string[], content: readonly string[]) {
+  for (const deed of w.deeds) {
+    let named = false;
+    for (let start = 0; !named && start + deed.option.length <= words.length; start++)
+      named = deed.option.every((x, k) => words[start + k] === x);
+    if (!named) continue;
+    const verb = content.find(
+      (word) => !deed.option.includes(word) && deed.verbs.some((v) => wordsMatch(word, v)),
+    );
+    if (verb !== undefined) return verb;
+  }
+  return undefined;
+}
+
 /** How much the words say for a candidate. */
 function evidenceFor(c: Candidate, said: SaidText): Evidence {
   const { words, taken } = said;
@@ -418,7 +441,11 @@ function evidenceFor(c: Candidate, said: SaidText): Evidence {
     }
   }
   const allContent = words.filter((word, i) => !taken[i] && !STOP_WORDS.has(word) && word.length >= 2);
-  const verb = verbEvidence(w, allContent, said.phrasal);
+  const deed = saidDeed(w, words, allContent);
+  const verb: VerbEvidence =
+    deed === undefined
+      ? verbEvidence(w, allContent, said.phrasal)
+      : { score: PHRASE_VERB_SCORE, strong: true, needsSupport: false, used: new Set([deed]) };
   // The verb's word counts once: not again as a word of the name, intents or description.
   const content = allContent.filter((word) => !verb.used.has(word));
   const option = w.options.some((o) => {
@@ -736,7 +763,18 @@ function withWayThere(rules: CompiledRules, call: OfflineChoice, refusedVerbs: R
   return { ...call, notice: `(First the way there; say “${asked}” again when you arrive.)` };
 }
 
-const QUESTION_WORDS = new Set(['what', 'where', 'which', 'who', 'how', 'whats', 'wheres']);
+const QUESTION_WORDS = new Set([
+  'what',
+  'where',
+  'which',
+  'who',
+  'how',
+  'whats',
+  'wheres',
+  'does',
+  'is',
+  'are',
+]);
 
 /** Whether the text asks a question about the world ("what places can I go to?"). */
 function asksAboutTheWorld(text: string): boolean {
@@ -773,6 +811,8 @@ function chooseFromWords(
     const free = list.find((r) => r.candidate.kind === 'free' && !r.candidate.costly && r.evidence.strong);
     if (free !== undefined && free.candidate.kind === 'free' && free.candidate.free.kind !== 'wait')
       return freeAnswer(rules, tools, free.candidate.free.kind, text, context);
+    // "What does the lullaby do?": words that only touch an event, asked about, are told what is known.
+    if (!evidence.strong) return freeAnswer(rules, tools, 'examine', text, context);
   }
   if (candidate.costly) {
     const rivals = list.filter(
@@ -805,6 +845,9 @@ function chooseFromWords(
     return freeAnswer(rules, tools, candidate.free.kind, text, context);
   }
   const chosen = eventChoice(rules, candidate.event, text, context);
+  // "What does flare burn?", "does flare burn the wisp?": a question names the event, it does not ask for it.
+  if (chosen.kind === 'call' && candidate.costly && asksAboutTheWorld(text))
+    return freeAnswer(rules, tools, 'examine', text, context);
   if (chosen.kind !== 'reply' || chosen.reason !== 'refused') return chosen;
   // The rules refuse the likeliest here ("There is nothing to fight"): another event the words name
   // plainly that can act here is what was meant ("head out to the reedmaze and look for a fight").

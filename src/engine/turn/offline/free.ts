@@ -5,7 +5,7 @@
 
 import { applyStoryMacros, DEFAULT_PERSONA, type Persona } from '../../../core/cartridge/index.ts';
 import type { World } from '../../../core/ledger/index.ts';
-import { type CompiledRules, type Dict, formatValue } from '../../../core/yare/index.ts';
+import { type CompiledRules, type Dict, formatValue, publicEvents } from '../../../core/yare/index.ts';
 import {
   carried,
   currentFoe,
@@ -21,6 +21,7 @@ import {
   travelEvent,
 } from './place.ts';
 import { type KnownTexts, namedEntries, sentenceAbout, toldEntry } from './known.ts';
+import { optionDeeds } from './option-deeds.ts';
 import { varietyIndex } from './variety.ts';
 import { allWords, contentWords, proseList, STOP_WORDS, withArticle, wordsMatch } from './words.ts';
 
@@ -333,6 +334,15 @@ function thingsHere(ctx: FreeContext): Thing[] {
     add(section.name, () => `${section.name}: ${firstSentences(section.text, 2)}`);
   for (const entry of namedEntries(knownOf(ctx)))
     things.push({ name: entry.name, words: entry.words, describe: () => toldEntry(entry) });
+  // The values the rules' descriptions say what they do ("flare burns the foe (4 mana)"); last, so the
+  // lore's own entry about one wins a tie.
+  for (const event of publicEvents(ctx.rules))
+    for (const deed of optionDeeds(event))
+      things.push({
+        name: deed.option.join(' '),
+        words: deed.option,
+        describe: () => `${capitalise(deed.told)}.`,
+      });
   return things;
 }
 
