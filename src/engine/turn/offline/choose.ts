@@ -24,6 +24,7 @@ import {
   toStateValue,
   type Value,
 } from '../../../core/yare/index.ts';
+import { attemptAnswer } from './attempt.ts';
 import { type AvailableAction, availableAction, availableActions, costlyEvent, tryEvent } from './actions.ts';
 import { isActorInput, withPlayerAsActor } from './actor.ts';
 import { onceNotice, quantityInput, saidQuantity, wasteWarning } from './amounts.ts';
@@ -76,8 +77,8 @@ export type OfflineChoice =
       readonly kind: 'reply';
       readonly reason: OfflineReplyReason;
       readonly text: string;
-      /** The free action answered (`reason: 'free'`). */
-      readonly action?: FreeActionKind;
+      /** The free action answered (`reason: 'free'`); `try`, a deed no event does (attempt.ts). */
+      readonly action?: FreeActionKind | 'try';
     };
 
 /** The matcher's replies: every reason but `invalid` (a command the rules reject, told by run-turn.ts). */
@@ -783,6 +784,30 @@ function asksAboutTheWorld(text: string): boolean {
   return first !== undefined && (QUESTION_WORDS.has(first) || (first === 'tell' && words[1] === 'me'));
 }
 
+/**
+ * A deed of the player's own verb done to what one costly event is about, the event's verbs unsaid ("kick
+ * the gate" for pick_gate_lock): answered without a turn (attempt.ts); undefined for anything else, and for
+ * words with no verb of their own ("the brine market", asked about instead).
+ */
+function attemptChoice(
+  rules: CompiledRules,
+  tools: DirectorToolSet,
+  candidate: Candidate,
+  evidence: Evidence,
+  text: string,
+  context: OfflineContext | undefined,
+): OfflineChoice | undefined {
+  if (candidate.kind !== 'event' || evidence.strong || evidence.verbWords.size > 0) return undefined;
+  const w = candidate.words;
+  const own = [...w.nameWords, ...w.intentWords, ...w.descriptionWords, ...w.options.flat()];
+  const deed = contentWords(text).find((word) => isNameVerb(word) && !own.some((o) => wordsMatch(word, o)));
+  if (deed === undefined) return undefined;
+  const examined = freeAnswer(rules, tools, 'examine', text, context);
+  const known =
+    examined.kind === 'reply' && !/ nothing like /.test(examined.text) ? examined.text : undefined;
+  return { kind: 'reply', reason: 'free', action: 'try', text: attemptAnswer(candidate.event, known) };
+}
+
 /** The choice for free text: ranked evidence, a question where it is weak for something costly. */
 function chooseFromWords(
   rules: CompiledRules,
@@ -829,6 +854,9 @@ function chooseFromWords(
         reason: 'unmatched',
         text: unmatchedReply(rules, text, context?.state, tools.byName.has(ADVANCE_GAME_TIME)),
       };
+    const attempt =
+      rivals.length === 0 ? attemptChoice(rules, tools, candidate, evidence, text, context) : undefined;
+    if (attempt !== undefined) return attempt;
     if (!evidence.strong || rivals.length > 0) {
       const likely = [top, ...rivals, ...list.filter((r) => r !== top && !rivals.includes(r))]
         .slice(0, MAX_CHOICES_ASKED)
