@@ -226,6 +226,14 @@ describe('looking and talking from what the game knows', () => {
     expect((choose('examine the unicorn') as { text: string }).text).toMatch(/nothing like “unicorn”/);
   });
 
+  it('"examine my sword" when the rules keep no sword: what the player carries', () => {
+    expect(choose('examine my sword')).toMatchObject({
+      kind: 'reply',
+      reason: 'free',
+      text: 'You carry no “sword” the rules keep track of. You have 20 coins.',
+    });
+  });
+
   it('a word of three letters names the thing when it ends what was asked ("the fog"), not before it', () => {
     const known = { lore: 'The old road is long. Fog hides the moor.', opening: 'An owl calls.' };
     expect(sentenceAbout(known, ['fog'])).toBe('Fog hides the moor.');
@@ -257,6 +265,17 @@ describe('what was said before', () => {
     expect(choose('and again', {}, 'strike the foe')).toMatchObject({ kind: 'call', name: 'combat_strike' });
     expect(choose('again', {}, 'again')).toMatchObject({ kind: 'reply' });
     expect(choose('again')).toMatchObject({ kind: 'reply' });
+  });
+
+  it('"shout it again": what the line leaves open comes from the previous line, when it was that event', () => {
+    expect(choose('shout it again', {}, 'shout hello')).toMatchObject({
+      kind: 'call',
+      name: 'shout_word',
+      args: { word: 'hello' },
+    });
+    // Without "again", or after another event, the line is asked about as before.
+    expect(choose('shout it', {}, 'shout hello')).toMatchObject({ kind: 'reply', reason: 'question' });
+    expect(choose('shout it again', {}, 'buy bread')).toMatchObject({ kind: 'reply', reason: 'question' });
   });
 
   it('"ask her about it": "it" is what the previous line was about', () => {

@@ -1028,7 +1028,31 @@ export function chooseOffline(
     return chooseOffline(rules, tools, previous, { ...context, previous: undefined });
   const command = COMMAND.exec(text.trim());
   if (command) return parseCommand(rules, tools, command[1]!, command[2] ?? '', context);
-  return chooseFromWords(rules, tools, text, context);
+  const chosen = chooseFromWords(rules, tools, text, context);
+  return chosen.kind === 'reply' && chosen.reason === 'question'
+    ? (againWithPrevious(rules, tools, text, context) ?? chosen)
+    : chosen;
+}
+
+/** "again" said inside a line ("cast it again"), not as the whole of it. */
+const AGAIN_WORD = /\b(?:again|once more)\b/i;
+
+/**
+ * "cast it again" after "cast fireball": the line names the event but not what it needs, and says
+ * "again": the previous line's choice when it is that same event with what it needed; else undefined.
+ */
+function againWithPrevious(
+  rules: CompiledRules,
+  tools: DirectorToolSet,
+  text: string,
+  context: OfflineContext | undefined,
+): OfflineChoice | undefined {
+  const previous = context?.previous;
+  if (previous === undefined || !AGAIN_WORD.test(text) || AGAIN_WORD.test(previous)) return undefined;
+  const before = chooseFromWords(rules, tools, previous, { ...context, previous: undefined });
+  if (before.kind !== 'call') return undefined;
+  const now = matchEvent(rules, text, context);
+  return now?.name === before.name ? before : undefined;
 }
 
 /** The command for one event with its inputs, as it can be typed (`/travel destination="brine market"`). */

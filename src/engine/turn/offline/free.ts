@@ -401,6 +401,9 @@ function describeThing(ctx: FreeContext, text: string): string {
   // Nothing the lore names: the sentence of the opening, lore or World Info about it.
   const sentence = sentenceAbout(knownOf(ctx), asked);
   if (sentence !== undefined) return sentence;
+  // "examine my sword" when the rules keep no sword: what the player does carry.
+  if (allWords(text).includes('my'))
+    return `${say(ctx.who, 'carries', 'carry')} no “${asked.join(' ')}” the rules keep track of. ${describeInventory(ctx)}`;
   return `${say(ctx.who, 'sees', 'see')} nothing like “${asked.join(' ')}” here.`;
 }
 
