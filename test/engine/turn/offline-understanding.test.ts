@@ -273,6 +273,9 @@ describe('what was said before', () => {
       name: 'shout_word',
       args: { word: 'hello' },
     });
+    // What the line says itself wins; what it leaves open is the previous line's.
+    expect(choose('buy arrows again', {}, 'buy 3 arrows')).toMatchObject({ args: { count: 3 } });
+    expect(choose('buy 4 arrows again', {}, 'buy 3 arrows')).toMatchObject({ args: { count: 4 } });
     // Without "again", or after another event, the line is asked about as before.
     expect(choose('shout it', {}, 'shout hello')).toMatchObject({ kind: 'reply', reason: 'question' });
     expect(choose('shout it again', {}, 'buy bread')).toMatchObject({ kind: 'reply', reason: 'question' });

@@ -1029,24 +1029,27 @@ export function chooseOffline(
   const command = COMMAND.exec(text.trim());
   if (command) return parseCommand(rules, tools, command[1]!, command[2] ?? '', context);
   const chosen = chooseFromWords(rules, tools, text, context);
-  return chosen.kind === 'reply' && chosen.reason === 'question'
-    ? (againWithPrevious(rules, tools, text, context) ?? chosen)
-    : chosen;
+  if (chosen.kind === 'reply' && chosen.reason !== 'question') return chosen;
+  const before = againWithPrevious(rules, tools, text, context);
+  if (before === undefined) return chosen;
+  // What this line says itself wins ("buy 3 again"); the rest is the previous line's.
+  return chosen.kind === 'call' ? { ...chosen, args: { ...before.args, ...chosen.args } } : before;
 }
 
 /** "again" said inside a line ("cast it again"), not as the whole of it. */
 const AGAIN_WORD = /\b(?:again|once more)\b/i;
 
 /**
- * "cast it again" after "cast fireball": the line names the event but not what it needs, and says
- * "again": the previous line's choice when it is that same event with what it needed; else undefined.
+ * "cast it again" after "cast fireball", "buy them again" after "buy 2 crates": the line names the event
+ * but not all it needs, and says "again": the previous line's choice (chosen in this state) when it is
+ * that same event with what it needed; else undefined.
  */
 function againWithPrevious(
   rules: CompiledRules,
   tools: DirectorToolSet,
   text: string,
   context: OfflineContext | undefined,
-): OfflineChoice | undefined {
+): Extract<OfflineChoice, { kind: 'call' }> | undefined {
   const previous = context?.previous;
   if (previous === undefined || !AGAIN_WORD.test(text) || AGAIN_WORD.test(previous)) return undefined;
   const before = chooseFromWords(rules, tools, previous, { ...context, previous: undefined });
