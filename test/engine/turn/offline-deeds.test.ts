@@ -48,10 +48,11 @@ const cartridge = load(
   yare(['lullaby', 'dirge'], 'lullaby soothes the beast (1 coin), dirge frightens it (1 coin)'),
 );
 
-function choose(text: string) {
+function choose(text: string, previous?: string) {
   return chooseOffline(cartridge.rules, directorTools(cartridge), text, {
     state: structuredClone(cartridge.rules.initialState) as Dict,
     lore: '',
+    ...(previous === undefined ? {} : { previous }),
   });
 }
 
@@ -72,6 +73,15 @@ describe('a value said with what the cartridge says it does', () => {
   it("another verb, or another value's verb, is no request", () => {
     expect(choose('hum the lullaby')).not.toMatchObject({ kind: 'call' });
     expect(choose('frighten it with the lullaby')).not.toMatchObject({ kind: 'call' });
+  });
+
+  it('"frighten it again" repeats the value whose deed it names, not another', () => {
+    expect(choose('frighten it again', 'frighten it with the dirge')).toMatchObject({
+      kind: 'call',
+      args: { tune: 'dirge' },
+    });
+    expect(choose('soothe it again', 'frighten it with the dirge')).not.toMatchObject({ kind: 'call' });
+    expect(choose('frighten it', 'frighten it with the dirge')).not.toMatchObject({ kind: 'call' });
   });
 
   it('a question about a value is answered from its description, spending nothing', () => {

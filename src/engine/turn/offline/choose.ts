@@ -1029,7 +1029,7 @@ export function chooseOffline(
   const command = COMMAND.exec(text.trim());
   if (command) return parseCommand(rules, tools, command[1]!, command[2] ?? '', context);
   const chosen = chooseFromWords(rules, tools, text, context);
-  if (chosen.kind === 'reply' && chosen.reason !== 'question') return chosen;
+  if (chosen.kind === 'reply' && chosen.reason !== 'question' && chosen.reason !== 'unmatched') return chosen;
   const before = againWithPrevious(rules, tools, text, context);
   if (before === undefined) return chosen;
   // What this line says itself wins ("buy 3 again"); the rest is the previous line's.
@@ -1040,9 +1040,10 @@ export function chooseOffline(
 const AGAIN_WORD = /\b(?:again|once more)\b/i;
 
 /**
- * "cast it again" after "cast fireball", "buy them again" after "buy 2 crates": the line names the event
- * but not all it needs, and says "again": the previous line's choice (chosen in this state) when it is
- * that same event with what it needed; else undefined.
+ * "cast it again" after "cast fireball", "buy them again" after "buy 2 crates", "burn it again" after
+ * "cast flare": the line names the event (or what the value chosen before does) but not all it needs, and
+ * says "again": the previous line's choice (chosen in this state) when it is that same event with what it
+ * needed; else undefined.
  */
 function againWithPrevious(
   rules: CompiledRules,
@@ -1055,7 +1056,15 @@ function againWithPrevious(
   const before = chooseFromWords(rules, tools, previous, { ...context, previous: undefined });
   if (before.kind !== 'call') return undefined;
   const now = matchEvent(rules, text, context);
-  return now?.name === before.name ? before : undefined;
+  if (now?.name === before.name) return before;
+  // "burn it again" after "cast flare": the verb the cartridge says the value chosen before does.
+  const event = rules.events.get(before.name);
+  const values = new Set(Object.values(before.args).map((v) => normalize(String(v))));
+  const said = contentWords(text);
+  const deed = (event === undefined ? [] : optionDeeds(event)).find(
+    (d) => values.has(d.option.join(' ')) && said.some((w) => d.verbs.some((v) => wordsMatch(w, v))),
+  );
+  return deed === undefined ? undefined : before;
 }
 
 /** The command for one event with its inputs, as it can be typed (`/travel destination="brine market"`). */
