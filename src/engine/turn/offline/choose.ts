@@ -831,38 +831,9 @@ function chooseFromWords(
       text: unmatchedReply(rules, text, context?.state, tools.byName.has(ADVANCE_GAME_TIME)),
     };
   const { candidate, evidence } = top;
-  if (candidate.costly && asksAboutTheWorld(text)) {
-    // "What places can I go to?", "Where is the market?": a question about the world, not an action.
-    const free = list.find((r) => r.candidate.kind === 'free' && !r.candidate.costly && r.evidence.strong);
-    if (free !== undefined && free.candidate.kind === 'free' && free.candidate.free.kind !== 'wait')
-      return freeAnswer(rules, tools, free.candidate.free.kind, text, context);
-    // "What does the lullaby do?": words that only touch an event, asked about, are told what is known.
-    if (!evidence.strong) return freeAnswer(rules, tools, 'examine', text, context);
-  }
   if (candidate.costly) {
-    const rivals = list.filter(
-      (r) =>
-        r !== top &&
-        r.candidate.costly &&
-        r.evidence.strong === evidence.strong &&
-        r.evidence.score === evidence.score &&
-        candidateName(r.candidate) !== candidateName(candidate),
-    );
-    if (!evidence.strong && evidence.score < MIN_ASK_SCORE)
-      return {
-        kind: 'reply',
-        reason: 'unmatched',
-        text: unmatchedReply(rules, text, context?.state, tools.byName.has(ADVANCE_GAME_TIME)),
-      };
-    const attempt =
-      rivals.length === 0 ? attemptChoice(rules, tools, candidate, evidence, text, context) : undefined;
-    if (attempt !== undefined) return attempt;
-    if (!evidence.strong || rivals.length > 0) {
-      const likely = [top, ...rivals, ...list.filter((r) => r !== top && !rivals.includes(r))]
-        .slice(0, MAX_CHOICES_ASKED)
-        .map((r) => r.candidate);
-      return { kind: 'reply', reason: 'question', text: whichQuestion(likely) };
-    }
+    const held = costlyHeld(rules, tools, list, text, context);
+    if (held !== undefined) return held;
   }
   if (candidate.kind === 'free') {
     // A wait lets game time pass where the rules keep time, or when the player says how long.
@@ -877,8 +848,20 @@ function chooseFromWords(
   if (chosen.kind === 'call' && candidate.costly && asksAboutTheWorld(text))
     return freeAnswer(rules, tools, 'examine', text, context);
   if (chosen.kind !== 'reply' || chosen.reason !== 'refused') return chosen;
-  // The rules refuse the likeliest here ("There is nothing to fight"): another event the words name
-  // plainly that can act here is what was meant ("head out to the reedmaze and look for a fight").
+  return otherThanRefused(rules, list, text, context) ?? chosen;
+}
+
+/**
+ * The rules refuse the likeliest here ("There is nothing to fight"): another event the words name plainly
+ * that can act here is what was meant ("head out to the reedmaze and look for a fight"); else undefined.
+ */
+function otherThanRefused(
+  rules: CompiledRules,
+  list: readonly Ranked[],
+  text: string,
+  context: OfflineContext | undefined,
+): OfflineChoice | undefined {
+  const { evidence } = list[0]!;
   for (const next of list.slice(1, 1 + MAX_CHOICES_ASKED)) {
     if (next.candidate.kind !== 'event' || !next.evidence.strong || next.evidence.verbWords.size === 0)
       continue;
@@ -887,7 +870,56 @@ function chooseFromWords(
     const other = eventChoice(rules, next.candidate.event, text, context);
     if (other.kind === 'call') return withWayThere(rules, other, evidence.verbWords);
   }
-  return chosen;
+  return undefined;
+}
+
+/**
+ * What holds back a costly likeliest candidate, if anything: a question about the world answered freely
+ * ("what places can I go to?", "what does the lullaby do?"), too little evidence (the list of what can be
+ * done), a deed no event does (attempt.ts), or one question when the evidence is weak or two costly
+ * events are equally likely. Undefined when it may run.
+ */
+function costlyHeld(
+  rules: CompiledRules,
+  tools: DirectorToolSet,
+  list: readonly Ranked[],
+  text: string,
+  context: OfflineContext | undefined,
+): OfflineChoice | undefined {
+  const top = list[0]!;
+  const { candidate, evidence } = top;
+  if (asksAboutTheWorld(text)) {
+    // "What places can I go to?", "Where is the market?": a question about the world, not an action.
+    const free = list.find((r) => r.candidate.kind === 'free' && !r.candidate.costly && r.evidence.strong);
+    if (free !== undefined && free.candidate.kind === 'free' && free.candidate.free.kind !== 'wait')
+      return freeAnswer(rules, tools, free.candidate.free.kind, text, context);
+    // "What does the lullaby do?": words that only touch an event, asked about, are told what is known.
+    if (!evidence.strong) return freeAnswer(rules, tools, 'examine', text, context);
+  }
+  const rivals = list.filter(
+    (r) =>
+      r !== top &&
+      r.candidate.costly &&
+      r.evidence.strong === evidence.strong &&
+      r.evidence.score === evidence.score &&
+      candidateName(r.candidate) !== candidateName(candidate),
+  );
+  if (!evidence.strong && evidence.score < MIN_ASK_SCORE)
+    return {
+      kind: 'reply',
+      reason: 'unmatched',
+      text: unmatchedReply(rules, text, context?.state, tools.byName.has(ADVANCE_GAME_TIME)),
+    };
+  const attempt =
+    rivals.length === 0 ? attemptChoice(rules, tools, candidate, evidence, text, context) : undefined;
+  if (attempt !== undefined) return attempt;
+  if (!evidence.strong || rivals.length > 0) {
+    const likely = [top, ...rivals, ...list.filter((r) => r !== top && !rivals.includes(r))]
+      .slice(0, MAX_CHOICES_ASKED)
+      .map((r) => r.candidate);
+    return { kind: 'reply', reason: 'question', text: whichQuestion(likely) };
+  }
+  return undefined;
 }
 
 const COMMAND = /^\/([A-Za-z_][A-Za-z0-9_]*)(?:\s+([\s\S]*))?$/;
