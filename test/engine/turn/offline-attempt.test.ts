@@ -3,11 +3,11 @@
 // comes of it, what is known of the door, what the rules let the player do with it — without a turn or a
 // question; where the event's notes say the deed does it, the event runs. A cartridge written here.
 import { describe, expect, it } from 'vitest';
-import { loadCartridgeFromFiles } from '../../../src/adapters/files/index.ts';
 import type { Cartridge } from '../../../src/core/cartridge/index.ts';
 import type { Dict } from '../../../src/core/yare/index.ts';
 import { chooseOffline } from '../../../src/engine/turn/offline/choose.ts';
 import { directorTools } from '../../../src/engine/turn/tools.ts';
+import { cartridgeFromFiles } from './helpers.ts';
 
 function yare(note: string): string {
   return `state_schema:
@@ -31,15 +31,7 @@ const LORE =
   '# The Cellar\n\nStone steps go down.\n\n## The cellar door\n\nOak, banded with iron, and locked.\n';
 
 function load(note: string): Cartridge {
-  const loaded = loadCartridgeFromFiles(
-    new Map([
-      ['yare.yaml', yare(note)],
-      ['bot_lore.md', LORE],
-    ]),
-    'cellar',
-  );
-  if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.message).join('\n'));
-  return loaded.cartridge;
+  return cartridgeFromFiles({ 'yare.yaml': yare(note), 'bot_lore.md': LORE }, 'cellar');
 }
 
 function chooser(cartridge: Cartridge) {

@@ -3,12 +3,12 @@
 // is answered from that description and spends nothing ("what does the lullaby do?"), another verb is no
 // request, and the values read per event stop at MAX_OPTION_DEEDS. A small cartridge written here.
 import { describe, expect, it } from 'vitest';
-import { loadCartridgeFromFiles } from '../../../src/adapters/files/index.ts';
 import type { Cartridge } from '../../../src/core/cartridge/index.ts';
 import type { Dict } from '../../../src/core/yare/index.ts';
 import { chooseOffline } from '../../../src/engine/turn/offline/choose.ts';
 import { MAX_OPTION_DEEDS, optionDeeds } from '../../../src/engine/turn/offline/option-deeds.ts';
 import { directorTools } from '../../../src/engine/turn/tools.ts';
+import { cartridgeFromFiles } from './helpers.ts';
 
 function yare(tunes: readonly string[], described: string): string {
   return `state_schema:
@@ -33,15 +33,10 @@ events:
 }
 
 function load(text: string): Cartridge {
-  const loaded = loadCartridgeFromFiles(
-    new Map([
-      ['yare.yaml', text],
-      ['bot_lore.md', '# The Hall\n\nA beast sleeps by the fire.\n'],
-    ]),
+  return cartridgeFromFiles(
+    { 'yare.yaml': text, 'bot_lore.md': '# The Hall\n\nA beast sleeps by the fire.\n' },
     'lute',
   );
-  if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.message).join('\n'));
-  return loaded.cartridge;
 }
 
 const cartridge = load(
