@@ -49,7 +49,7 @@ describe('a deed no event does', () => {
     const kicked = choose('kick the cellar door');
     expect(kicked).toMatchObject({ kind: 'reply', reason: 'free', action: 'try' });
     expect((kicked as { text: string }).text).toBe(
-      'Nothing comes of that. cellar door: Oak, banded with iron, and locked. ' +
+      'Nothing comes of that. Cellar door: Oak, banded with iron, and locked. ' +
         '(What the rules let you do with it: pick door lock — say “pick the lock”, or type /pick_door_lock.)',
     );
   });

@@ -19,5 +19,7 @@ function askedAs(event: EventDef): string {
 export function attemptAnswer(event: EventDef, known: string | undefined): string {
   const label = event.name.replaceAll('_', ' ');
   const can = `(What the rules let you do with it: ${label} — say “${askedAs(event)}”, or type /${event.name}.)`;
-  return ['Nothing comes of that.', known, can].filter((part) => part !== undefined).join(' ');
+  // A sentence of its own: "side gate: A low iron gate…" (a lore section's name) starts with a capital.
+  const told = known === undefined ? undefined : known.charAt(0).toUpperCase() + known.slice(1);
+  return ['Nothing comes of that.', told, can].filter((part) => part !== undefined).join(' ');
 }
