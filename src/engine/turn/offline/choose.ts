@@ -32,6 +32,7 @@ import {
   answerFreeAction,
   FREE_ACTIONS,
   type FreeActionKind,
+  foundNothing,
   type FreeActionSpec,
   freeActionHelp,
   PRONOUN_LOOKBACK,
@@ -803,8 +804,7 @@ function attemptChoice(
   const deed = contentWords(text).find((word) => isNameVerb(word) && !own.some((o) => wordsMatch(word, o)));
   if (deed === undefined) return undefined;
   const examined = freeAnswer(rules, tools, 'examine', text, context);
-  const known =
-    examined.kind === 'reply' && !/ nothing like /.test(examined.text) ? examined.text : undefined;
+  const known = examined.kind === 'reply' && !foundNothing(examined.text) ? examined.text : undefined;
   return { kind: 'reply', reason: 'free', action: 'try', text: attemptAnswer(candidate.event, known) };
 }
 
@@ -893,8 +893,10 @@ function costlyHeld(
     const free = list.find((r) => r.candidate.kind === 'free' && !r.candidate.costly && r.evidence.strong);
     if (free !== undefined && free.candidate.kind === 'free' && free.candidate.free.kind !== 'wait')
       return freeAnswer(rules, tools, free.candidate.free.kind, text, context);
-    // "What does the lullaby do?": words that only touch an event, asked about, are told what is known.
-    if (!evidence.strong) return freeAnswer(rules, tools, 'examine', text, context);
+    // "What does the lullaby do?": words that only touch an event, asked about, are told what is known
+    // (when nothing is, they are asked about as any other words: "are there rooms free?").
+    const told = evidence.strong ? undefined : freeAnswer(rules, tools, 'examine', text, context);
+    if (told?.kind === 'reply' && !foundNothing(told.text)) return told;
   }
   const rivals = list.filter(
     (r) =>

@@ -407,6 +407,14 @@ function describeThing(ctx: FreeContext, text: string): string {
   return `${say(ctx.who, 'sees', 'see')} nothing like “${asked.join(' ')}” here.`;
 }
 
+/** The examine answer that found nothing ("You see nothing like “stalls” here."). */
+const NOTHING_FOUND = / nothing like “[^”]*” here\.$/;
+
+/** Whether an examine answer found nothing the game knows of what was asked. */
+export function foundNothing(answer: string): boolean {
+  return NOTHING_FOUND.test(answer);
+}
+
 /** A person named by a pronoun ("ask her about it"): told as the pronoun says when no one was named. */
 const PERSON_PRONOUNS: ReadonlyMap<string, string> = new Map([
   ['her', 'She'],
