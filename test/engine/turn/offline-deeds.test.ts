@@ -40,7 +40,7 @@ function load(text: string): Cartridge {
 }
 
 const cartridge = load(
-  yare(['lullaby', 'dirge'], 'lullaby soothes the beast (1 coin), dirge frightens it (1 coin)'),
+  yare(['lullaby', 'dirge', 'jig'], 'lullaby soothes the beast (1 coin), dirge frightens it (1 coin)'),
 );
 
 function choose(text: string, previous?: string) {
@@ -90,6 +90,8 @@ describe('a value said with what the cartridge says it does', () => {
       text: 'Lullaby soothes the beast (1 coin).',
     });
     expect(choose('examine the dirge')).toMatchObject({ text: 'Dirge frightens it (1 coin).' });
+    // A question naming a value nothing describes is asked about, not told "nothing like … here".
+    expect(choose('is the jig merry?')).toMatchObject({ kind: 'reply', reason: 'question' });
   });
 });
 
