@@ -23,6 +23,8 @@ import { usePlay } from './use-play.ts';
 import { StoryLog } from './story.tsx';
 import { TurnToolbar } from './toolbar.tsx';
 import { TablePanel } from '../table/index.ts';
+import { useAutoRead } from './turn-media-auto-read.ts';
+import { LiveReading } from './turn-media-live.tsx';
 
 const PHASE_TEXT: Record<PhaseLabel, string> = {
   thinking: 'Thinking…',
@@ -40,22 +42,14 @@ function PhaseLine({ live }: { live: LiveTurn | null }) {
   );
 }
 
-/**
- * Whether new turns are read aloud, and the turn to read now: auto-read reads turns that arrive while the
- * page is open, not the head the page opened on.
- */
-function useAutoRead(headId: string | undefined) {
+/** The "Read new turns aloud" switch, kept in this browser (app/context.ts, AUTO_READ_STORAGE). */
+function useAutoReadSwitch() {
   const [autoRead, setAutoRead] = useState(storedAutoRead);
-  const [openedOn, setOpenedOn] = useState<string | null | undefined>(undefined);
-  useEffect(() => {
-    if (openedOn === undefined && headId) setOpenedOn(headId);
-  }, [headId]);
-  const autoReadTurnId = autoRead && headId && openedOn !== undefined && headId !== openedOn ? headId : null;
   const toggle = (on: boolean): void => {
     setAutoRead(on);
     remember(AUTO_READ_STORAGE, on);
   };
-  return { autoRead, toggle, autoReadTurnId };
+  return { autoRead, toggle };
 }
 
 export function Play({ sessionId }: { sessionId: string }) {
@@ -117,18 +111,13 @@ function StoryColumn({
   return (
     <div class="story-col">
       <TablePanel sessionId={sessionId} onStory={() => void play.reload()} onSteers={setSteers} />
-      <TurnToolbar
-        session={play.state.session}
-        head={head}
-        running={running}
-        live={live !== null}
-        steers={steers}
-        onUndo={() => void play.undo()}
-        onRegenerate={() => void play.regenerate()}
-        onStop={() => play.stop()}
-        onPersonaChanged={() => void play.reload()}
+      <PlayToolbar play={play} running={running} steers={steers} />
+      <StoryWithReading
+        sessionId={sessionId}
+        play={play}
+        disabled={running || pending !== null || !steers}
+        endRef={end}
       />
-      <StoryWithReading play={play} disabled={running || pending !== null || !steers} endRef={end} />
       <PhaseLine live={live} />
       <PendingMinigame
         pending={pending}
@@ -149,12 +138,42 @@ function StoryColumn({
   );
 }
 
-/** The story log, its end (kept in view), and (when the server speaks) the switch that reads new turns aloud. */
+/** The turn controls, wired to the play actions. */
+function PlayToolbar({
+  play,
+  running,
+  steers,
+}: {
+  play: ReturnType<typeof usePlay>;
+  running: boolean;
+  steers: boolean;
+}) {
+  return (
+    <TurnToolbar
+      session={play.state.session}
+      head={play.state.head}
+      running={running}
+      live={play.state.live !== null}
+      steers={steers}
+      onUndo={() => void play.undo()}
+      onRegenerate={() => void play.regenerate()}
+      onStop={() => play.stop()}
+      onPersonaChanged={() => void play.reload()}
+    />
+  );
+}
+
+/**
+ * The story log, its end (kept in view), the turn read aloud as it streams (turn-media-auto-read.ts), and
+ * (when the server speaks) the switch that reads new turns aloud.
+ */
 function StoryWithReading({
+  sessionId,
   play,
   disabled,
   endRef,
 }: {
+  sessionId: string;
   play: ReturnType<typeof usePlay>;
   disabled: boolean;
   endRef: RefObject<HTMLDivElement | null>;
@@ -162,7 +181,12 @@ function StoryWithReading({
   const { info } = useApp();
   const { story, tree, head, live } = play.state;
   const showRules = useState(storedShowRules)[0];
-  const { autoRead, toggle, autoReadTurnId } = useAutoRead(head?.id);
+  const { autoRead, toggle } = useAutoReadSwitch();
+  const { autoReadTurnId, liveReadTurnId, endLiveRead } = useAutoRead(
+    autoRead && info.speech === true,
+    head?.id,
+    live,
+  );
   const onSwipe = useStableCallback((id: string) => void play.swipe(id));
   const onEdit = useStableCallback((turnId: string, text: string) => void play.edit(turnId, text));
   const onOlder = useStableCallback(() => void play.older());
@@ -181,6 +205,9 @@ function StoryWithReading({
         onOlder={onOlder}
       />
       <div ref={endRef} class="story-end" />
+      {liveReadTurnId !== null ? (
+        <LiveReading key={liveReadTurnId} sessionId={sessionId} turnId={liveReadTurnId} onEnd={endLiveRead} />
+      ) : null}
       {info.speech === true ? (
         <Checkbox label="Read new turns aloud" testId="auto-read" checked={autoRead} onChange={toggle} />
       ) : null}
