@@ -162,6 +162,15 @@ describe('actions from the cartridge itself', () => {
       });
   });
 
+  it('an idiom the lexicon lacks counts as its verb: "finish it off" strikes', () => {
+    for (const line of ['finish it off', 'finish the foe off', 'finish off the foe'])
+      expect(choose(line), line).toMatchObject({
+        kind: 'call',
+        name: 'combat_strike',
+        args: { attacker: 'player' },
+      });
+  });
+
   it('what the notes say the player does: "rents a tent" answers "get a tent"', () => {
     expect(noteActs(cartridge.rules.events.get('rest_at_camp')!)).toContainEqual({
       verb: 'rent',

@@ -48,6 +48,7 @@ import { loreKindWords, spelledAsLore, travelEvent } from './place.ts';
 import { asksAbout, asRequest } from './request.ts';
 import {
   allWords,
+  saidWords,
   contentWords,
   isKnownVerb,
   isNameVerb,
@@ -300,7 +301,7 @@ function spanAt(words: readonly string[], phrase: readonly string[], start: numb
 }
 
 function saidText(text: string, candidates: readonly Candidate[]): SaidText {
-  const words = allWords(text).slice(0, MAX_MATCH_WORDS);
+  const words = saidWords(text).slice(0, MAX_MATCH_WORDS);
   const taken = words.map(() => false);
   for (const c of candidates)
     for (const option of c.words.options)

@@ -7,6 +7,7 @@
 
 import { phraseKey as normalize } from '../../../core/cartridge/index.ts';
 import { englishLexicon } from '../../../adapters/lexicon/index.ts';
+import { rewriteIdioms } from '../../../core/lexicon/index.ts';
 
 export { normalize };
 
@@ -22,6 +23,14 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 export function allWords(text: string): string[] {
   const n = normalize(text);
   return n === '' ? [] : n.split(' ');
+}
+
+/**
+ * The player's words as the matcher compares them: normalised, and each idiom the lexicon lacks rewritten
+ * to its verb ("finish it off" → "kill it"; src/core/lexicon/idioms.ts).
+ */
+export function saidWords(text: string): string[] {
+  return rewriteIdioms(allWords(text));
 }
 
 export function contentWords(text: string): string[] {
