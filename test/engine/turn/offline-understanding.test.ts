@@ -17,6 +17,7 @@ import {
   sentenceAbout,
 } from '../../../src/engine/turn/offline/known.ts';
 import { MAX_NOTE_ACTS, noteActs } from '../../../src/engine/turn/offline/note-acts.ts';
+import { loreFoeWords, MAX_LORE_FOES } from '../../../src/engine/turn/offline/place.ts';
 import { directorTools } from '../../../src/engine/turn/tools.ts';
 
 const YARE = `state_schema:
@@ -103,6 +104,10 @@ A green vale under grey hills.
 
 *   **Old Tam**: The ferryman, who has rowed the river for forty years.
 *   **Wren**: A hunter who knows every path in the hills.
+
+## Monsters
+
+*   **Marsh Troll**: A hulking brute of the reed beds.
 `;
 
 const WORLD_INFO = JSON.stringify({
@@ -169,6 +174,25 @@ describe('actions from the cartridge itself', () => {
         name: 'combat_strike',
         args: { attacker: 'player' },
       });
+  });
+
+  it("a kind of the event's verb done to a foe the lore lists runs it; done to anyone else it does not", () => {
+    expect(loreFoeWords(cartridge.lore)).toEqual(['marsh', 'troll']);
+    expect(choose('I charge the troll with my sword')).toMatchObject({
+      kind: 'call',
+      name: 'combat_strike',
+      args: { attacker: 'player' },
+    });
+    for (const line of ['I charge Old Tam', 'charge'])
+      expect(choose(line), line).not.toMatchObject({ kind: 'call' });
+  });
+
+  it(`reads at most ${MAX_LORE_FOES} foes a lore lists`, () => {
+    const lore = (count: number) =>
+      `## Bestiary\n\n${Array.from({ length: count }, (_, i) => `* **Beast${i}x**: a beast.`).join('\n')}`;
+    expect(loreFoeWords(lore(MAX_LORE_FOES))).toHaveLength(MAX_LORE_FOES);
+    expect(loreFoeWords(lore(MAX_LORE_FOES + 1))).toHaveLength(MAX_LORE_FOES);
+    expect(loreFoeWords(lore(MAX_LORE_FOES + 1))).not.toContain(`beast${MAX_LORE_FOES}x`);
   });
 
   it('what the notes say the player does: "rents a tent" answers "get a tent"', () => {

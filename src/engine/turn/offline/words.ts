@@ -107,6 +107,16 @@ function compareVerbs(said: string, verb: string): VerbRelation | undefined {
   return englishLexicon().relation(said, verb);
 }
 
+/**
+ * Whether the lexicon says `said` is a kind of `verb` or of a verb grouped with it above ("charge" is a
+ * kind of "attack", grouped with "strike"): at most one group's verbs compared, each remembered.
+ */
+export function isKindOfVerb(said: string, verb: string): boolean {
+  if (verbMatch(said, verb) === 'kind') return true;
+  const mates = (GROUPS_OF.get(verb) ?? []).flatMap((g) => VERB_GROUPS[g]!);
+  return mates.some((mate) => mate !== verb && verbMatch(said, mate) === 'kind');
+}
+
 /** The groups of the grouped verb one typo away from `word` ("atack" → attack's), if exactly one is. */
 function groupsOfTypo(word: string): readonly number[] | undefined {
   if (word.length < 5) return undefined;
