@@ -327,6 +327,21 @@ const listCartridges: RouteDefinition = (api, deps) => {
   );
 };
 
+/** An archive's files; a bad archive (paths, links, format, size) as its status, naming the entry. */
+function archiveFiles(bytes: Uint8Array): Map<string, Uint8Array> {
+  try {
+    return readArchive(bytes);
+  } catch (error) {
+    if (!(error instanceof ArchiveError)) throw error;
+    throw new ApiError(
+      archiveStatus(error),
+      error.code,
+      error.message,
+      error.entry === undefined ? {} : { entry: error.entry },
+    );
+  }
+}
+
 const uploadCartridge: RouteDefinition = (api, deps) => {
   api.add(
     {
@@ -360,18 +375,7 @@ const uploadCartridge: RouteDefinition = (api, deps) => {
     async ({ c, query }) => {
       requireContentType(c.req.header('content-type'), ARCHIVE_CONTENT_TYPES, 'the archive');
       const bytes = await readBodyBytes(c.req.raw, deps.limits.maxUploadBytes);
-      let files: Map<string, Uint8Array>;
-      try {
-        files = readArchive(bytes);
-      } catch (error) {
-        if (!(error instanceof ArchiveError)) throw error;
-        throw new ApiError(
-          archiveStatus(error),
-          error.code,
-          error.message,
-          error.entry === undefined ? {} : { entry: error.entry },
-        );
-      }
+      const files = archiveFiles(bytes);
       const result = await storeUpload(deps, c.get('principal'), files, query.name ?? 'cartridge', {
         tag: query.tag,
         notes: query.notes,

@@ -163,6 +163,16 @@ async function answerJson(
   }
 }
 
+/** A turn's failure as the stream's `error` event says it (its status and error body), counted. */
+function failureData(error: unknown, deps: AppDeps) {
+  const api =
+    error instanceof SessionError
+      ? fromSessionError(error)
+      : new ApiError(500, 'internal', 'the turn failed');
+  deps.metrics.errors.inc({ code: api.code });
+  return { status: api.status, ...errorBody(api.code, api.message, api.details) };
+}
+
 /** The turn as it happens: start, its events, then `committed`, `answered` (no turn played) or `error`. */
 function answerStream(
   c: Context<AppEnv>,
@@ -200,16 +210,7 @@ function answerStream(
           send({ event: 'answered', id: id(), data: { ...answered, modelMode: mode } });
           return;
         }
-        const api =
-          error instanceof SessionError
-            ? fromSessionError(error)
-            : new ApiError(500, 'internal', 'the turn failed');
-        deps.metrics.errors.inc({ code: api.code });
-        send({
-          event: 'error',
-          id: id(),
-          data: { status: api.status, ...errorBody(api.code, api.message, api.details) },
-        });
+        send({ event: 'error', id: id(), data: failureData(error, deps) });
       }
     },
     { requestSignal: c.req.raw.signal, headers: modeHeaders(mode) },
