@@ -214,12 +214,11 @@ function answerStream(
           data: { turn: seatTurnView(turn, prepared.cartridge, view, viewer), replayed: false },
         });
       } catch (error) {
+        // Offline, the engine may answer instead of playing: no turn, no failure.
         const answered = noTurnAnswer(error);
-        if (answered !== undefined) {
+        if (answered !== undefined)
           send({ event: 'answered', id: id(), data: { ...answered, modelMode: mode } });
-          return;
-        }
-        send({ event: 'error', id: id(), data: failureData(error, deps) });
+        else send({ event: 'error', id: id(), data: failureData(error, deps) });
       }
     },
     { requestSignal: c.req.raw.signal, headers: modeHeaders(mode) },
