@@ -163,6 +163,16 @@ async function answerJson(
   }
 }
 
+/** A turn's failure as the stream's `error` event says it (its status and error body), counted. */
+function failureData(error: unknown, deps: AppDeps) {
+  const api =
+    error instanceof SessionError
+      ? fromSessionError(error)
+      : new ApiError(500, 'internal', 'the turn failed');
+  deps.metrics.errors.inc({ code: api.code });
+  return { status: api.status, ...errorBody(api.code, api.message, api.details) };
+}
+
 /** The turn as it happens: start, its events, then `committed`, `answered` (no turn played) or `error`. */
 function answerStream(
   c: Context<AppEnv>,
@@ -204,21 +214,11 @@ function answerStream(
           data: { turn: seatTurnView(turn, prepared.cartridge, view, viewer), replayed: false },
         });
       } catch (error) {
+        // Offline, the engine may answer instead of playing: no turn, no failure.
         const answered = noTurnAnswer(error);
-        if (answered !== undefined) {
+        if (answered !== undefined)
           send({ event: 'answered', id: id(), data: { ...answered, modelMode: mode } });
-          return;
-        }
-        const api =
-          error instanceof SessionError
-            ? fromSessionError(error)
-            : new ApiError(500, 'internal', 'the turn failed');
-        deps.metrics.errors.inc({ code: api.code });
-        send({
-          event: 'error',
-          id: id(),
-          data: { status: api.status, ...errorBody(api.code, api.message, api.details) },
-        });
+        else send({ event: 'error', id: id(), data: failureData(error, deps) });
       }
     },
     { requestSignal: c.req.raw.signal, headers: modeHeaders(mode) },
