@@ -175,18 +175,7 @@ export async function hydrate(
   }
   // Only the turn's own payload is read: a rebased turn gets its origin's record and state merged in.
   await resolveSharedPayloads(kyselyRunner(ctx.db, ctx.dialect), [self]);
-  const events =
-    options.ledgerEvents === false
-      ? []
-      : await ctx.db
-          .selectFrom('ledger_events')
-          .select(['turn_id', 'position', 'event'])
-          .where(
-            'turn_id',
-            'in',
-            rows.map((r) => r.id),
-          )
-          .execute();
+  const events = options.ledgerEvents === false ? [] : await windowEvents(ctx, rows);
   const ownEvents: string[] = events
     .filter((e) => e.turn_id === self.id)
     .sort((a, b) => a.position - b.position)
@@ -236,6 +225,22 @@ async function lineageWindow(
     )
     select * from lineage order by depth`.execute(ctx.db);
   return rows;
+}
+
+/** The stored ledger events of the window's turns, undecoded. */
+function windowEvents(
+  ctx: StoreContext,
+  rows: readonly WindowRow[],
+): Promise<{ turn_id: string; position: number; event: string }[]> {
+  return ctx.db
+    .selectFrom('ledger_events')
+    .select(['turn_id', 'position', 'event'])
+    .where(
+      'turn_id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .execute();
 }
 
 /** The window's ledger events decoded, in turn order and then in each turn's order. */
