@@ -1,6 +1,6 @@
 // ByteSized32-SP ports (test/cartridges/bytesized/README.md): for each port, its size, how many of its gold
-// playthrough's transitions and observations it matches (the same replay test/cartridges/bytesized.test.ts
-// checks), the time to load it and to replay the whole playthrough (median of runs, after untimed ones).
+// playthrough's transitions and observations it matches (the objects each names and the properties it
+// reports: the same replay test/cartridges/bytesized.test.ts checks), the time to load it and to replay the whole playthrough (median of runs, after untimed ones).
 // One JSON object per line; each `<game>-plain` port (the same game without collections, functions, macros
 // with parameters or hooks) is replayed beside `<game>`, so the new features' effect shows as ratios
 // measured in one run.
@@ -15,7 +15,10 @@ import {
   PORTS_DIR,
   playGold,
   portNames,
+  reportDifferences,
+  reportedProperties,
   stateDifferences,
+  stepsDiffering,
 } from '../test/helpers/bytesized-gold.ts';
 import { median, round3 } from './common.ts';
 
@@ -45,7 +48,7 @@ async function benchPort(port: string): Promise<Row> {
   // Step 0 is the opening: a state to match, but no transition.
   const matched = gold.steps.map((step, i) => stateDifferences(i, states[i]!, step).length === 0);
   const misses = Object.keys(gold.observationMisses).length;
-  const observationsWrong = observationDifferences(gold, notes).length;
+  const observationsWrong = stepsDiffering(observationDifferences(gold, notes, states));
   for (let i = 0; i < WARMUP_REPLAYS; i++) playGold(cartridge, gold);
   const replayTimes: number[] = [];
   for (let i = 0; i < REPLAYS; i++) {
@@ -63,6 +66,8 @@ async function benchPort(port: string): Promise<Row> {
     openingMatched: matched[0],
     observations: gold.steps.length,
     observationsMatched: gold.steps.length - observationsWrong - misses,
+    propertiesReported: reportedProperties(gold),
+    propertiesMatched: reportedProperties(gold) - reportDifferences(gold, notes, states).length,
     loadMs: round3(median(loadTimes)),
     replayMs: round3(replay),
     perStepMs: round3(replay / transitions),

@@ -7,6 +7,7 @@ import { loadCartridge } from '../../src/adapters/files/index.ts';
 import { PROJECT_ROOT } from '../../src/adapters/project-root.ts';
 import type { Cartridge } from '../../src/core/cartridge/index.ts';
 import { runEvent, runPlayerEvent } from '../../src/core/yare/index.ts';
+import { WORDINGS, wordingMissing } from './bytesized-wording.ts';
 
 export const PORTS_DIR = join(PROJECT_ROOT, 'test/cartridges/bytesized');
 
@@ -20,6 +21,14 @@ export interface GoldStep {
   readonly objects: Record<string, Record<string, unknown>>;
   /** The ids the original's observation names. */
   readonly mentions: readonly string[];
+  /** For each object the observation names whose properties it reports: those properties, in the port's names. */
+  readonly reports: readonly Report[];
+}
+
+/** Properties of one object an observation reports, with the values it reports. */
+export interface Report {
+  readonly obj: string;
+  readonly props: Readonly<Record<string, unknown>>;
 }
 
 export interface Gold {
@@ -27,7 +36,7 @@ export interface Gold {
   /** The event whose notes stand for the game's opening observation. */
   readonly opening: string;
   readonly steps: readonly GoldStep[];
-  /** Steps (by number, 0 the opening) whose observation the port reports differently, and why. */
+  /** Steps (by number, 0 the opening) whose observation names other objects in the port, and why. */
   readonly observationMisses: Readonly<Record<string, string>>;
 }
 
@@ -110,7 +119,7 @@ export function namedIds(notes: readonly string[]): string[] {
 }
 
 /** The steps whose notes name other objects than the original's observation, the listed misses aside. */
-export function observationDifferences(gold: Gold, notes: readonly (readonly string[])[]): string[] {
+export function mentionDifferences(gold: Gold, notes: readonly (readonly string[])[]): string[] {
   const misses = gold.observationMisses;
   const wrong: string[] = [];
   gold.steps.forEach((step, i) => {
@@ -122,4 +131,58 @@ export function observationDifferences(gold: Gold, notes: readonly (readonly str
     if (listed && got === expected) wrong.push(`step ${i} is listed as a miss but names what the game named`);
   });
   return wrong;
+}
+
+/**
+ * The reported properties (`gold.json`'s `reports`) the notes do not word as the port's table
+ * (test/helpers/bytesized-wording.ts) says, one line each; `states` gives the port's names of things the
+ * facts do not name.
+ */
+export function reportDifferences(
+  gold: Gold,
+  notes: readonly (readonly string[])[],
+  states: readonly PortState[],
+): string[] {
+  const wordings = Object.hasOwn(WORDINGS, gold.game) ? WORDINGS[gold.game]! : {};
+  const wrong: string[] = [];
+  gold.steps.forEach((step, i) => {
+    // The game's name of a thing where the facts hold it, else the port's (a thing eaten in the step: before it).
+    const nameOf = (id: string): string =>
+      String(step.objects[id]?.name ?? (states[i]!.objs[id] ?? states[i - 1]?.objs[id])?.name ?? '');
+    for (const { obj, props } of step.reports) {
+      const thing = { id: obj, name: nameOf(obj), props, nameOf };
+      for (const [property, value] of Object.entries(props)) {
+        const wordingOf = Object.hasOwn(wordings, property) ? wordings[property] : undefined;
+        const missing =
+          wordingOf === undefined
+            ? 'the port has no wording for it'
+            : wordingMissing(notes[i]!, wordingOf(value, thing));
+        if (missing !== undefined)
+          wrong.push(`step ${i}: #${obj}.${property} = ${JSON.stringify(value)} is not reported: ${missing}`);
+      }
+    }
+  });
+  return wrong;
+}
+
+/** The number of (object, property) facts the original's observations report over the whole playthrough. */
+export function reportedProperties(gold: Gold): number {
+  return gold.steps.reduce(
+    (sum, step) => sum + step.reports.reduce((n, r) => n + Object.keys(r.props).length, 0),
+    0,
+  );
+}
+
+/** What each observation reports that the port's notes do not: the objects it names, then their properties. */
+export function observationDifferences(
+  gold: Gold,
+  notes: readonly (readonly string[])[],
+  states: readonly PortState[],
+): string[] {
+  return [...mentionDifferences(gold, notes), ...reportDifferences(gold, notes, states)];
+}
+
+/** How many steps the lines of `observationDifferences` (each starting `step <n>`) are about. */
+export function stepsDiffering(differences: readonly string[]): number {
+  return new Set(differences.map((line) => line.split(/[ :]/, 2).join(' '))).size;
 }

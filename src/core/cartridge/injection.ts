@@ -42,6 +42,13 @@ export interface InjectionFinding {
 interface Rule {
   readonly kind: InjectionKind;
   readonly regex: RegExp;
+  /**
+   * Words of which the lower-cased text must hold one for `regex` to match (every match contains one of
+   * them): a text holding none is not scanned, so a pattern's regex is not even compiled for ordinary prose
+   * (compiling and first running these patterns was a fifth of `mnesos validate`'s time; bench/startup.ts).
+   * Absent: always scanned. test/core/cartridge/injection-triggers.test.ts checks each list against matches.
+   */
+  readonly triggers?: readonly string[];
   readonly why: string;
 }
 
@@ -67,17 +74,20 @@ const RULES: readonly Rule[] = [
     kind: 'chat-template',
     regex:
       /\[\/?INST\]|<\/?s>|<\|[a-z_]{2,30}\|>|<<\/?SYS>>|<\/?(?:start_of_turn|end_of_turn|system|instructions?|system[_-]prompt|im_start|im_end|assistant|developer|user|tool_call|function_call)\b[^<>]{0,60}>/i,
+    triggers: ['<', 'inst]'],
     why: 'Chat-template tokens and role tags fake the boundary between system, user and assistant messages.',
   },
   {
     kind: 'html',
     regex:
       /<\s?(?:script|iframe|object|embed|style|link|meta|svg|img|form|base)\b[^<>]{0,200}>|\bjavascript:(?!\s)|\bon(?:error|load|click|mouseover)\s?=/i,
+    triggers: ['<', 'javascript:', 'onerror', 'onload', 'onclick', 'onmouseover'],
     why: 'Active HTML (scripts, frames, images, event handlers) has no place in game text.',
   },
   {
     kind: 'url',
     regex: /\b(?:https?|ftp|file|wss?):\/\/|\bdata:[a-z]{1,40}\/[a-z0-9.+-]{1,80}[;,]/i,
+    triggers: ['://', 'data:'],
     why: 'Web addresses are refused: a game never needs the model to visit or show one, and links can leak data.',
   },
   {
@@ -86,6 +96,7 @@ const RULES: readonly Rule[] = [
       String.raw`\b${NOT_NEGATED}(?:ignore|disregard|forget|override|bypass|circumvent)\s${DETERMINERS}(?:${STRONG_NOUNS}|${WEAK_NOUNS})`,
       'i',
     ),
+    triggers: ['ignore', 'disregard', 'forget', 'override', 'bypass', 'circumvent'],
     why: 'It tells the model to drop its instructions.',
   },
   {
@@ -94,41 +105,48 @@ const RULES: readonly Rule[] = [
       String.raw`\b${NOT_NEGATED}(?:ignore|disregard|forget)\s(?:(?:all|any|everything|anything|the|what(?:ever)?|was|is|you\swere|were|said|written|stated|told|of|that)\s){0,4}${BACKWARD}${BACKWARD_FOLLOWERS}`,
       'i',
     ),
+    triggers: ['ignore', 'disregard', 'forget'],
     why: 'It tells the model to drop what came before it.',
   },
   {
     kind: 'role-reassignment',
     regex:
       /\byou\sare\s(?:now|actually|really)\s(?:(?:a|an|the|my|DAN|free|unrestricted|unfiltered|uncensored|jailbroken|called|named)\b|in\s(?:developer|debug|god|admin|jailbreak|DAN)\smode\b|no\slonger\b)|\byou\sare\sno\slonger\s(?:bound|restricted|limited|required|an?\s(?:AI|assistant|language\smodel|model|narrator|director))\b/i,
+    triggers: ['now', 'actually', 'really', 'longer'],
     why: 'It tells the model that it is someone else now.',
   },
   {
     kind: 'role-reassignment',
     regex: /\b(?:act|pretend|behave)\sas\s(?:if\s|though\s)?you\b/i,
+    triggers: ['act', 'pretend', 'behave'],
     why: 'It tells the model to act outside its role.',
   },
   {
     kind: 'role-reassignment',
     regex:
       /\b(?:new|updated|real|true|actual|secret|hidden)\s(?:persona|instructions|system\sprompt|role|context|directives?)\s?:|\byour\s(?:new|real|true)\s(?:persona|role|instructions|identity|purpose|directives?|system\sprompt)\b/i,
+    triggers: ['persona', 'instructions', 'system', 'role', 'context', 'directive', 'identity', 'purpose'],
     why: 'It hands the model a new role or new instructions.',
   },
   {
     kind: 'role-spoofing',
     regex:
       /\b(?:system|assistant|developer|user|human)(?:\s?(?:message|prompt))?\s?:\s?(?:you\s(?:are|must)|ignore|override|forget|disregard|act\sas|pretend|new\sinstructions|from\snow\son)\b/i,
+    triggers: ['system', 'assistant', 'developer', 'user', 'human'],
     why: 'A fake role line ("system: …") followed by an order to the model.',
   },
   {
     kind: 'heading-spoofing',
     regex:
       /^[ \t]?#{1,6}[ \t]?(?:(?:system[ \t](?:prompt|message|override|instructions?)|new[ \t]instructions?|override|jailbreak|developer[ \t]mode)[ \t]?:?[ \t]?$|ignore\b)/im,
+    triggers: ['#'],
     why: 'A Markdown heading that pretends to start a new set of system instructions.',
   },
   {
     kind: 'jailbreak',
     regex:
       /\bjailbreak(?:s|ing|ed)?\b|\b(?:developer|DAN|jailbreak|unrestricted|unfiltered)\smode\b|\b(?:system|admin|developer|sudo)\soverride\b/i,
+    triggers: ['jailbreak', 'mode', 'override'],
     why: 'Jailbreak vocabulary aimed at the model.',
   },
   {
@@ -137,6 +155,7 @@ const RULES: readonly Rule[] = [
       String.raw`\b${NOT_NEGATED}(?:reveal|print|repeat|show|output|leak|disclose|dump|recite)\s(?:(?:your|the|all|my|its|this|every|entire|full|whole|hidden|original|initial)\s){0,3}(?:system\sprompt|hidden\sinstructions|instructions\sabove|prompt\sabove|private\s(?:state|fields?|rules|data)|api\skeys?)\b`,
       'i',
     ),
+    triggers: ['prompt', 'instructions', 'private', 'api'],
     why: 'It asks the model to leak its prompt, private state or keys.',
   },
 ];
@@ -144,11 +163,18 @@ const RULES: readonly Rule[] = [
 /** The patterns, for the test that checks every quantifier is bounded. */
 export const INJECTION_PATTERNS: readonly RegExp[] = RULES.map((rule) => rule.regex);
 
+/** Each pattern with its trigger words, for the test that checks every match holds one. */
+export const INJECTION_TRIGGERS: readonly { regex: RegExp; triggers?: readonly string[] }[] = RULES;
+
 /** The earliest injection-like passage in `text`, or undefined. Pure; linear in the text's length. */
 export function checkInjection(text: string): InjectionFinding | undefined {
   const { checked, originalOffset } = normalizeForMatching(text);
+  // Only ASCII letters are in the triggers, and `/i` (without `u`) folds only ASCII letters onto them, so a
+  // match's trigger survives toLowerCase whatever else the text holds.
+  const lower = checked.toLowerCase();
   let best: { rule: Rule; index: number; match: string } | undefined;
   for (const rule of RULES) {
+    if (rule.triggers && !rule.triggers.some((word) => lower.includes(word))) continue;
     const m = rule.regex.exec(checked);
     if (m && (best === undefined || m.index < best.index)) best = { rule, index: m.index, match: m[0] };
   }
