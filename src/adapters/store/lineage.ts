@@ -161,21 +161,7 @@ export async function hydrate(
   options: HydrateOptions = {},
 ): Promise<Hydrated | undefined> {
   const window = checkMessageWindow('hydrate.messageWindow', options.messageWindow ?? DEFAULT_MESSAGE_WINDOW);
-  // The anchor row carries the turn's record and state; ancestors carry only what a message needs.
-  const { rows } = await sql<WindowRow>`
-    with recursive lineage(id, session_id, parent_id, depth, sibling_index, seq, created_at, input, narration,
-                           origin_id, hops, record, state, seed, idempotency_key) as (
-      select t.id, t.session_id, t.parent_id, t.depth, t.sibling_index, t.seq, t.created_at, t.input, t.narration,
-             t.origin_id, 1, p.record, p.state, t.seed, t.idempotency_key
-        from turns t join turn_payloads p on p.turn_id = t.id
-        where t.id = ${turnId} and t.session_id = ${sessionId}
-      union all
-      select t.id, t.session_id, t.parent_id, t.depth, t.sibling_index, t.seq, t.created_at, t.input, t.narration,
-             t.origin_id, l.hops + 1, cast(null as text), cast(null as text), cast(null as bigint), cast(null as text)
-        from turns t join lineage l on t.id = l.parent_id
-        where l.hops < ${window}
-    )
-    select * from lineage order by depth`.execute(ctx.db);
+  const rows = await lineageWindow(ctx, sessionId, turnId, window);
   const self = rows[rows.length - 1];
   const first = rows[0];
   if (
@@ -189,27 +175,7 @@ export async function hydrate(
   }
   // Only the turn's own payload is read: a rebased turn gets its origin's record and state merged in.
   await resolveSharedPayloads(kyselyRunner(ctx.db, ctx.dialect), [self]);
-  const events =
-    options.ledgerEvents === false
-      ? []
-      : await ctx.db
-          .selectFrom('ledger_events')
-          .select(['turn_id', 'position', 'event'])
-          .where(
-            'turn_id',
-            'in',
-            rows.map((r) => r.id),
-          )
-          .execute();
-  const depthOf = new Map(rows.map((r) => [r.id, r.depth]));
-  const ledgerEvents: LedgerEntry[] = events
-    .map((e) => ({
-      turnId: e.turn_id,
-      depth: depthOf.get(e.turn_id) ?? 0,
-      position: e.position,
-      event: decodeJson(e.event),
-    }))
-    .sort((a, b) => a.depth - b.depth || a.position - b.position);
+  const events = options.ledgerEvents === false ? [] : await windowEvents(ctx, rows);
   const ownEvents: string[] = events
     .filter((e) => e.turn_id === self.id)
     .sort((a, b) => a.position - b.position)
@@ -229,9 +195,68 @@ export async function hydrate(
     turn,
     state: turn.state,
     messages: rows.map(toTurnMessage),
-    ledgerEvents,
+    ledgerEvents: windowLedger(rows, events),
     messagesComplete: first.depth === 0,
   };
+}
+
+/**
+ * The turn and at most `window` - 1 of its ancestors, root-most first. The anchor row carries the turn's
+ * record and state; ancestors carry only what a message needs.
+ */
+async function lineageWindow(
+  ctx: StoreContext,
+  sessionId: string,
+  turnId: string,
+  window: number,
+): Promise<WindowRow[]> {
+  const { rows } = await sql<WindowRow>`
+    with recursive lineage(id, session_id, parent_id, depth, sibling_index, seq, created_at, input, narration,
+                           origin_id, hops, record, state, seed, idempotency_key) as (
+      select t.id, t.session_id, t.parent_id, t.depth, t.sibling_index, t.seq, t.created_at, t.input, t.narration,
+             t.origin_id, 1, p.record, p.state, t.seed, t.idempotency_key
+        from turns t join turn_payloads p on p.turn_id = t.id
+        where t.id = ${turnId} and t.session_id = ${sessionId}
+      union all
+      select t.id, t.session_id, t.parent_id, t.depth, t.sibling_index, t.seq, t.created_at, t.input, t.narration,
+             t.origin_id, l.hops + 1, cast(null as text), cast(null as text), cast(null as bigint), cast(null as text)
+        from turns t join lineage l on t.id = l.parent_id
+        where l.hops < ${window}
+    )
+    select * from lineage order by depth`.execute(ctx.db);
+  return rows;
+}
+
+/** The stored ledger events of the window's turns, undecoded. */
+function windowEvents(
+  ctx: StoreContext,
+  rows: readonly WindowRow[],
+): Promise<{ turn_id: string; position: number; event: string }[]> {
+  return ctx.db
+    .selectFrom('ledger_events')
+    .select(['turn_id', 'position', 'event'])
+    .where(
+      'turn_id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .execute();
+}
+
+/** The window's ledger events decoded, in turn order and then in each turn's order. */
+function windowLedger(
+  rows: readonly WindowRow[],
+  events: readonly { turn_id: string; position: number; event: string }[],
+): LedgerEntry[] {
+  const depthOf = new Map(rows.map((r) => [r.id, r.depth]));
+  return events
+    .map((e) => ({
+      turnId: e.turn_id,
+      depth: depthOf.get(e.turn_id) ?? 0,
+      position: e.position,
+      event: decodeJson(e.event),
+    }))
+    .sort((a, b) => a.depth - b.depth || a.position - b.position);
 }
 
 interface WorldBaseRow {
