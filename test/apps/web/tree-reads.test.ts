@@ -6,7 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiHttp } from '../../../src/apps/web/lib/http.ts';
 import { PlayApi } from '../../../src/apps/web/play/play-api.ts';
 import { buildTree, lineage } from '../../../src/apps/web/play/tree.ts';
-import { type KnownTree, treeToDepth, treeWithHead } from '../../../src/apps/web/play/tree-reads.ts';
+import {
+  type KnownTree,
+  swipeNeedsWhole,
+  treeToDepth,
+  treeWithHead,
+} from '../../../src/apps/web/play/tree-reads.ts';
 import { newSession, startTestServer, type TestServer } from '../server/helpers.ts';
 
 let server: TestServer;
@@ -83,5 +88,19 @@ describe('the tree the play screen reads', () => {
     expect(atSwipe.whole).toBe(false);
     const ids3 = atSwipe.nodes.map((n) => n.id);
     for (const id of [...opened.nodes.map((n) => n.id), swipe, ids[4], ids[3]]) expect(ids3).toContain(id);
+  });
+
+  it('reads the whole tree for a swipe only when where it leads is not known', async () => {
+    const opened = await treeWithHead(api, sessionId, headId(), { nodes: [], whole: false }, 20);
+    const none = new Map<string, string>();
+    // Nothing was played after the other version of turn 5: the swipe leads to it.
+    expect(await swipeNeedsWhole(api, sessionId, opened, swipe, none)).toBe(false);
+    // Turn 5 itself leads down its subtree; a version with a turn remembered under it leads there.
+    expect(await swipeNeedsWhole(api, sessionId, opened, ids[5] as string, none)).toBe(true);
+    expect(await swipeNeedsWhole(api, sessionId, opened, swipe, new Map([[swipe, ids[9] as string]]))).toBe(
+      true,
+    );
+    const whole: KnownTree = { nodes: await api.tree(sessionId), whole: true };
+    expect(await swipeNeedsWhole(api, sessionId, whole, ids[5] as string, none)).toBe(false);
   });
 });

@@ -6,6 +6,7 @@ import { safeParse } from 'zod/mini';
 import {
   authorEventResponse,
   authorEventsResponse,
+  childrenResponse,
   historyResponse,
   ledgerResponse,
   noTurnResponse,
@@ -126,6 +127,12 @@ export class PlayApi {
     const at = turnId ? `&turnId=${encodeURIComponent(turnId)}` : '';
     return (await this.#http.answer(treeResponse, 'GET', `${sessionPath(id)}/tree?limit=${limit}${at}`))
       .turns;
+  }
+
+  /** The turns played after `turnId` (its swipes and branches), by sibling index. */
+  async children(id: string, turnId: string) {
+    const path = `${sessionPath(id)}/turns/${encodeURIComponent(turnId)}/children`;
+    return (await this.#http.answer(childrenResponse, 'GET', path)).turns;
   }
 
   async turn(id: string, turnId: string, view: 'public' | 'full' = 'public') {

@@ -33,6 +33,24 @@ export async function treeWithHead(
 }
 
 /**
+ * Whether a swipe to `siblingId` needs the whole tree (tree.ts swipeTarget): not when it is known, nor when
+ * nothing was played after that version (the swipe leads to it: one small read of its children); else the
+ * swipe leads down its subtree, or back to a turn remembered under it (`chosen`), which the end of the
+ * head's branch does not hold.
+ */
+export async function swipeNeedsWhole(
+  api: PlayApi,
+  sessionId: string,
+  known: KnownTree,
+  siblingId: string,
+  chosen: ReadonlyMap<string, string>,
+): Promise<boolean> {
+  if (known.whole) return false;
+  if (chosen.has(siblingId)) return true;
+  return (await api.children(sessionId, siblingId)).length > 0;
+}
+
+/**
  * The tree with at least `want` turns of the head's branch (or all of it): older turns, and their swipes,
  * read when the branch as known stops short of them. Returns `known` itself when nothing was missing.
  */

@@ -22,7 +22,7 @@ import {
 } from './play-state.ts';
 import { OLDER_PAGE_TURNS, OPEN_TURNS, readBranchEnd, sessionTurns } from './turn-cache.ts';
 import { buildTree, lineage, swipeTarget, type Tree, withTurns } from './tree.ts';
-import { type KnownTree, treeToDepth, treeWithHead } from './tree-reads.ts';
+import { type KnownTree, swipeNeedsWhole, treeToDepth, treeWithHead } from './tree-reads.ts';
 
 /** The turn as sent: in strict mode when this browser's setting says so (app/context.ts, STRICT_STORAGE). */
 function asSent(body: TurnBody): TurnBody {
@@ -253,13 +253,10 @@ export function usePlay(
     /** Shows another swipe of a turn: the head moves to where that alternative leads. */
     swipe: (siblingId: string) =>
       move(async () => {
-        // Where a swipe leads is down the chosen version's subtree: the whole tree is read for it once.
-        const whole = await wholeTree();
-        await api.moveHead(
-          sessionId,
-          swipeTarget(whole, expected ?? '', siblingId, chosen.current),
-          expected,
-        );
+        // Where a swipe leads may be down the chosen version's subtree: then the whole tree is read, once.
+        const needsWhole = await swipeNeedsWhole(api, sessionId, known.current, siblingId, chosen.current);
+        const from = needsWhole ? await wholeTree() : tree;
+        await api.moveHead(sessionId, swipeTarget(from, expected ?? '', siblingId, chosen.current), expected);
       }),
     stop: () => abort.current?.abort(),
     reload: () => run(reload),
