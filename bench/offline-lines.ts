@@ -14,6 +14,7 @@ import { importSillyTavern } from '../src/tools/interop/index.ts';
 import { PROJECT_ROOT } from '../src/adapters/project-root.ts';
 import { chooseOffline, type OfflineChoice } from '../src/engine/turn/offline/choose.ts';
 import { costlyEvent } from '../src/engine/turn/offline/actions.ts';
+import { foundNothing } from '../src/engine/turn/offline/free.ts';
 import { knownEntries } from '../src/engine/turn/offline/known.ts';
 import { ADVANCE_GAME_TIME, directorTools } from '../src/engine/turn/tools.ts';
 import type { StoryMessage } from '../src/engine/turn/types.ts';
@@ -273,7 +274,7 @@ export async function scoreLines(name: string, loaded?: Cartridge): Promise<Line
       (choice.name === ADVANCE_GAME_TIME || (event !== undefined && costlyEvent(cartridge.rules, event)));
     const useless =
       got === 'unmatched' ||
-      (choice.kind === 'reply' && choice.reason === 'free' && / nothing like /.test(choice.text));
+      (choice.kind === 'reply' && choice.reason === 'free' && foundNothing(choice.text));
     results.push({ line, got, correct: meets(line.expected, got, choice), ranCostly, useless });
   }
   return summary(name, results, times, cpuTimes);

@@ -34,6 +34,7 @@ const suites: Array<[string, () => Promise<Bench>]> = [
   ['knowledge-scoping', async () => (await import('./knowledge-scoping.ts')).benchKnowledgeScoping],
   ['bytesized', async () => (await import('./bytesized.ts')).benchBytesized],
   ['table', async () => (await import('./table.ts')).benchTable],
+  ['speech', async () => (await import('./speech.ts')).benchSpeech],
 ];
 
 const only = process.argv.slice(2);

@@ -159,8 +159,9 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'core/cartridge': ['core/yare', 'core/ledger', 'core/lore', 'core/minigames'],
   // A principal's model settings: one schema the server, the API's answers and the browser share.
   'core/model-settings': [],
-  // Voices and pictures: the speech plan and the picture prompt (docs/voices.md).
-  'core/media': ['core/cartridge'],
+  // Voices and pictures: the speech plan and the picture prompt (docs/voices.md); the speakers are the
+  // ledger's entities too.
+  'core/media': ['core/cartridge', 'core/ledger'],
   // The shell's lowest parts: model providers and storage know no game; the sandbox runs rules modules
   // for the core's loader, and files reads folders and archives into it.
   [LLM]: [],

@@ -21,9 +21,12 @@ export {
 export {
   chooseSpeechProvider,
   DEFAULT_MAX_SPEECH_BYTES,
+  type SpeechCast,
   type SpeechOptions,
   type SpeechProvider,
   type SpokenTurn,
+  speakRequest,
   speakTurn,
+  voiceTableOf,
 } from './speech.ts';
 export { joinWav, readWav, WavError, type WavParts } from './wav.ts';

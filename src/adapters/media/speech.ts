@@ -9,6 +9,8 @@ import {
   planSpeech,
   type SpeechLimits,
   type SpeechPlan,
+  type SpeechRequest,
+  type VoiceTable,
 } from '../../core/media/index.ts';
 import { MediaError, postForBytes } from './bounded-fetch.ts';
 import {
@@ -18,13 +20,20 @@ import {
   voiceSettings,
 } from './config.ts';
 import { espeakInstalled, espeakWav } from './espeak.ts';
-import { joinWav, readWav, WavError } from './wav.ts';
+import { joinWav, readWav, WavError, type WavParts } from './wav.ts';
 
 export type SpeechProvider =
   | { readonly kind: 'http'; readonly config: HttpProviderConfig }
   | { readonly kind: 'espeak' };
 
+/** Voices a session gives beyond the settings: its persona's, and its NPCs' by every name they go by. */
+export interface SpeechCast {
+  readonly playerVoice?: string;
+  readonly npcVoices?: ReadonlyMap<string, string>;
+}
+
 export interface SpeechOptions {
+  readonly cast?: SpeechCast;
   readonly limits?: SpeechLimits;
   /** Bytes of audio one request may answer with. */
   readonly maxBytesPerRequest?: number;
@@ -87,6 +96,40 @@ async function speakOne(
   }
 }
 
+/**
+ * The voices a reading uses: the narrator's (the provider's usual default when none is set), the player's
+ * (the persona's own voice before MNESOS_SPEECH_VOICES' `player=`), and each NPC's by name.
+ */
+export function voiceTableOf(
+  provider: SpeechProvider,
+  voices: VoiceSettings,
+  cast: SpeechCast = {},
+): VoiceTable {
+  const player = cast.playerVoice ?? voices.player;
+  return {
+    narrator: voices.narrator ?? defaultVoice(provider),
+    ...(player === undefined ? {} : { player }),
+    npcs: cast.npcVoices ?? voices.npcs,
+  };
+}
+
+/** One request of a plan spoken: its WAV, checked to be one. */
+export async function speakRequest(
+  provider: SpeechProvider,
+  request: SpeechRequest,
+  options: SpeechOptions = {},
+): Promise<WavParts> {
+  if (options.signal?.aborted) throw new MediaError('cancelled', 'speech: cancelled');
+  const bytes = await speakOne(provider, request.text, request.voice, options);
+  try {
+    return readWav(bytes);
+  } catch (error) {
+    if (error instanceof WavError)
+      throw new MediaError('bad_answer', `speech provider's answer: ${error.message}`);
+    throw error;
+  }
+}
+
 /** Reads a turn's narration aloud into one WAV file; NPC names let quoted lines take their speaker's voice. */
 export async function speakTurn(
   provider: SpeechProvider,
@@ -95,26 +138,11 @@ export async function speakTurn(
   voices: VoiceSettings = voiceSettings({}),
   options: SpeechOptions = {},
 ): Promise<SpokenTurn> {
-  const narrator = voices.narrator ?? defaultVoice(provider);
-  const plan = planSpeech(
-    narration,
-    { narrator, ...(voices.player ? { player: voices.player } : {}), npcs: voices.npcs },
-    options.limits ?? DEFAULT_SPEECH_LIMITS,
-    npcNames,
-  );
+  const table = voiceTableOf(provider, voices, options.cast);
+  const plan = planSpeech(narration, table, options.limits ?? DEFAULT_SPEECH_LIMITS, npcNames);
   if (plan.requests.length === 0)
     throw new MediaError('bad_answer', 'the narration has nothing to read aloud');
   const parts = [];
-  for (const request of plan.requests) {
-    if (options.signal?.aborted) throw new MediaError('cancelled', 'speech: cancelled');
-    const bytes = await speakOne(provider, request.text, request.voice, options);
-    try {
-      parts.push(readWav(bytes));
-    } catch (error) {
-      if (error instanceof WavError)
-        throw new MediaError('bad_answer', `speech provider's answer: ${error.message}`);
-      throw error;
-    }
-  }
+  for (const request of plan.requests) parts.push(await speakRequest(provider, request, options));
   return { wav: joinWav(parts), plan };
 }

@@ -135,6 +135,7 @@ export const personaViewSchema = z.looseObject({
   appearance: z.optional(z.string()),
   background: z.optional(z.string()),
   personality: z.optional(z.string()),
+  voice: z.optional(z.string()),
 });
 
 /** A cartridge version as listed (`versionView`; the library adds tags, notes and archiving). */

@@ -13,6 +13,7 @@ import type { AuthConfig } from './auth.ts';
 import type { CartridgeChecker } from './cartridge-checker.ts';
 import type { GenerateRunner } from './generate/runner.ts';
 import type { ServerLimits } from './limits.ts';
+import type { LiveNarrations } from './live-narration.ts';
 import type { ServerMedia } from './media.ts';
 import type { Metrics } from './metrics.ts';
 
@@ -44,6 +45,8 @@ export interface AppDeps {
   readonly mcpFolders?: readonly string[];
   /** Voices and pictures (docs/voices.md); absent: both off. */
   readonly media?: ServerMedia;
+  /** The narration of each turn streaming on this process, read aloud as it streams. */
+  readonly narrations: LiveNarrations;
   /** A folder of static files (the web client (`dist/web`)), served for non-API GETs when set. */
   readonly staticDir?: string;
 }

@@ -16,6 +16,8 @@ export interface ServerMedia {
   readonly speech?: SpeechProvider;
   readonly images?: HttpProviderConfig;
   readonly voices: VoiceSettings;
+  /** Milliseconds a request for a part of a streaming narration waits for it (speech-parts.ts). */
+  readonly partWaitMs?: number;
 }
 
 /** The media the environment sets; a bad setting throws MediaError naming the variable. */

@@ -7,6 +7,7 @@ import {
   MAX_ALTERNATE_GREETINGS,
   MAX_PERSONA_NAME_CHARS,
   MAX_PERSONA_TEXT_CHARS,
+  MAX_PERSONA_VOICE_CHARS,
   MAX_PRONOUN_CHARS,
 } from '../../core/cartridge/limits.ts';
 import { nameProblem } from '../../core/text-policy.ts';
@@ -72,8 +73,16 @@ export const personaData = z.strictObject({
   appearance: z.string().max(MAX_PERSONA_TEXT_CHARS).optional(),
   background: z.string().max(MAX_PERSONA_TEXT_CHARS).optional(),
   personality: z.string().max(MAX_PERSONA_TEXT_CHARS).optional(),
+  /** The voice the player's lines are read aloud in (docs/voices.md); one line. */
+  voice: visibleName(z.string().min(1).max(MAX_PERSONA_VOICE_CHARS)).optional(),
 });
-export const personaPatch = personaData.partial();
+/** A JSON merge patch (RFC 7396) of a persona: fields given replace, `null` removes an optional field. */
+export const personaPatch = personaData.partial().extend({
+  appearance: personaData.shape.appearance.unwrap().nullable().optional(),
+  background: personaData.shape.background.unwrap().nullable().optional(),
+  personality: personaData.shape.personality.unwrap().nullable().optional(),
+  voice: personaData.shape.voice.unwrap().nullable().optional(),
+});
 
 export const saveBody = z.strictObject({ name, turnId: id.optional() });
 export const renameSaveBody = z.strictObject({ name });

@@ -33,6 +33,7 @@ import {
   type ServerLimits,
 } from './limits.ts';
 import { DEFAULT_HOST, DEFAULT_PORT } from './defaults.ts';
+import { LiveNarrations } from './live-narration.ts';
 import type { ServerMedia } from './media.ts';
 import { Metrics } from './metrics.ts';
 import { LiveHub } from './live/hub.ts';
@@ -236,6 +237,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       limits,
       metrics,
       models,
+      narrations: new LiveNarrations(),
       modelMode: options.modelMode ?? defaultModelMode(options),
       authorMode: options.authorMode ?? false,
       ...(options.staticDir ? { staticDir: options.staticDir } : {}),

@@ -49,6 +49,8 @@ export const MAX_PERSONA_NAME_CHARS = 100;
 export const MAX_PRONOUN_CHARS = 32;
 /** Characters of each of a persona's free-text fields (appearance, background, personality). */
 export const MAX_PERSONA_TEXT_CHARS = 4_000;
+/** Characters of a persona's voice (the speech provider's voice name its lines are read in, docs/voices.md). */
+export const MAX_PERSONA_VOICE_CHARS = 80;
 
 /** YAML problems reported per file. A broken file can produce thousands of follow-on errors; the first
  * few point at the cause, and a last line says how many more were left out. */

@@ -7,7 +7,12 @@
 import { sanitizeForPrompt } from '../text-policy.ts';
 import type { Diagnostic } from '../diagnostics.ts';
 import { cartError } from './diagnostics.ts';
-import { MAX_PERSONA_NAME_CHARS, MAX_PERSONA_TEXT_CHARS, MAX_PRONOUN_CHARS } from './limits.ts';
+import {
+  MAX_PERSONA_NAME_CHARS,
+  MAX_PERSONA_TEXT_CHARS,
+  MAX_PERSONA_VOICE_CHARS,
+  MAX_PRONOUN_CHARS,
+} from './limits.ts';
 import { codePointLength, firstControlCharacter } from './text.ts';
 import { secondPerson } from './verbs.ts';
 
@@ -20,6 +25,8 @@ export interface Persona {
   readonly appearance?: string;
   readonly background?: string;
   readonly personality?: string;
+  /** The voice the player's lines are read aloud in (docs/voices.md). */
+  readonly voice?: string;
 }
 
 /**
@@ -178,5 +185,26 @@ export function validatePersona(persona: unknown): Diagnostic[] {
       out.push(cartError('CART_BAD_PERSONA', `Persona field '${field}' contains a control character.`));
     }
   }
+  out.push(...voiceProblems(record));
   return out;
+}
+
+/** The optional `voice`: one line of at most MAX_PERSONA_VOICE_CHARS characters. */
+function voiceProblems(record: Record<string, unknown>): Diagnostic[] {
+  if (!Object.hasOwn(record, 'voice') || record.voice === undefined) return [];
+  const voice = record.voice;
+  if (typeof voice !== 'string' || voice.trim() === '')
+    return [cartError('CART_BAD_PERSONA', "Persona field 'voice' must be non-empty text.")];
+  if (codePointLength(voice) > MAX_PERSONA_VOICE_CHARS)
+    return [
+      cartError(
+        'CART_BAD_PERSONA',
+        `Persona field 'voice' has ${codePointLength(voice)} characters; the limit is ${MAX_PERSONA_VOICE_CHARS}.`,
+      ),
+    ];
+  if (firstControlCharacter(voice) !== -1 || /[\r\n\t]/.test(voice))
+    return [
+      cartError('CART_BAD_PERSONA', "Persona field 'voice' must be one line without control characters."),
+    ];
+  return [];
 }

@@ -4,3 +4,4 @@
 export * from './picture-prompt.ts';
 export * from './speech-plan.ts';
 export * from './speakers.ts';
+export * from './speech-stream.ts';

@@ -60,12 +60,16 @@ const QUOTE_PAIRS: ReadonlyMap<string, string> = new Map([
 /** Splits narration into narration and quoted dialogue, in order; quote marks are dropped. Linear. */
 export function splitDialogue(text: string): Array<{ kind: 'narration' | 'dialogue'; text: string }> {
   const out: Array<{ kind: 'narration' | 'dialogue'; text: string }> = [];
+  // A closing mark not found after one opening is not found after a later one either: searching again for
+  // each of many unclosed quotes would make a hostile narration quadratic.
+  const unclosed = new Set<string>();
   let start = 0;
   let i = 0;
   while (i < text.length) {
     const close = QUOTE_PAIRS.get(text[i] ?? '');
-    const end = close === undefined ? -1 : text.indexOf(close, i + 1);
+    const end = close === undefined || unclosed.has(close) ? -1 : text.indexOf(close, i + 1);
     if (end === -1) {
+      if (close !== undefined) unclosed.add(close);
       i++;
       continue;
     }

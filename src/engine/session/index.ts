@@ -19,6 +19,7 @@ export * from './limits.ts';
 export { inputText, storyMessages, tableOfInput } from './messages.ts';
 export { type PendingInteraction, pendingInteraction } from './pending.ts';
 export { PICTURE_LORE_SECTIONS, pictureSceneOf } from './picture-scene.ts';
+export { type SpeechCastOfSession, speechCastOf } from './speech-cast.ts';
 export {
   ENDPOINT_NOT_ALLOWED_MESSAGE,
   MAX_BASE_URL_CHARS,

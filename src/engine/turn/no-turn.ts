@@ -15,7 +15,8 @@ export const NO_TURN_REASONS = [
 /**
  * `help`: the command list; `question`: a missing input, or which of the likely events was meant;
  * `unmatched`: what can be done here; `unknown`: no such command; `free`: a free action's answer (look,
- * examine, inventory, exits); `refused`: the rules' conditions refuse the event here; `invalid`: a command
- * the rules reject as typed (a value out of its enum).
+ * examine, talk, inventory, exits, or a deed no event does: offline/attempt.ts); `refused`: the rules'
+ * conditions refuse the event here; `invalid`: a command the rules reject as typed (a value out of its
+ * enum).
  */
 export type NoTurnReason = (typeof NO_TURN_REASONS)[number];

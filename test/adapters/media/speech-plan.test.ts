@@ -20,6 +20,17 @@ describe('splitDialogue', () => {
   });
 });
 
+describe('splitDialogue on hostile quotes', () => {
+  it('many unclosed quotes stay narration, and a later pair of another kind still splits', () => {
+    const text = `Bram waits ${'\u201c'.repeat(5_000)} "Hi," says Bram. \u201cStill open`;
+    const parts = splitDialogue(text);
+    expect(parts.map((p) => p.kind)).toEqual(['narration', 'dialogue', 'narration']);
+    expect(parts[0]?.text).toBe(`Bram waits ${'\u201c'.repeat(5_000)}`);
+    expect(parts[1]?.text).toBe('Hi,');
+    expect(parts[2]?.text).toBe('says Bram. \u201cStill open');
+  });
+});
+
 describe('speakers and voices', () => {
   it('gives a quoted line to the NPC named before it or after it, to the player for "you say", else the narrator', () => {
     const pieces = speechPieces(

@@ -5,6 +5,7 @@ import {
   DEFAULT_PERSONA,
   MAX_PERSONA_NAME_CHARS,
   MAX_PERSONA_TEXT_CHARS,
+  MAX_PERSONA_VOICE_CHARS,
   MAX_PRONOUN_CHARS,
   type Persona,
   validatePersona,
@@ -106,6 +107,14 @@ describe('validatePersona', () => {
     expect(validatePersona({ ...ARIA, appearance: 'a'.repeat(MAX_PERSONA_TEXT_CHARS) })).toEqual([]);
     const [d] = validatePersona({ ...ARIA, appearance: 'a'.repeat(MAX_PERSONA_TEXT_CHARS + 1) });
     expect(d?.message).toContain(`limit is ${MAX_PERSONA_TEXT_CHARS}`);
+  });
+
+  it(`voice: ${MAX_PERSONA_VOICE_CHARS} characters allowed, one more refused; one line, text only`, () => {
+    expect(validatePersona({ ...ARIA, voice: 'v'.repeat(MAX_PERSONA_VOICE_CHARS) })).toEqual([]);
+    const [d] = validatePersona({ ...ARIA, voice: 'v'.repeat(MAX_PERSONA_VOICE_CHARS + 1) });
+    expect(d?.message).toContain(`limit is ${MAX_PERSONA_VOICE_CHARS}`);
+    expect(validatePersona({ ...ARIA, voice: 'en\ngb' })[0]?.message).toContain("'voice'");
+    expect(validatePersona({ ...ARIA, voice: 3 })[0]?.message).toContain("'voice'");
   });
 
   it('counts characters, not UTF-16 units: a name of emoji at the limit passes', () => {

@@ -2,7 +2,7 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Cartridge } from '../../../src/core/cartridge/index.ts';
-import { loadCartridge } from '../../../src/adapters/files/index.ts';
+import { loadCartridge, loadCartridgeFromFiles } from '../../../src/adapters/files/index.ts';
 import {
   createScriptedModels,
   type ModelScriptInput,
@@ -48,6 +48,14 @@ export function cartridgeAt(dir: string): Promise<Cartridge> {
 }
 
 export const lanternmere = (): Promise<Cartridge> => cartridgeAt(LANTERNMERE);
+
+/** A cartridge a test writes as files (`yare.yaml`, `bot_lore.md`, …); its errors thrown when it does not load. */
+export function cartridgeFromFiles(files: Readonly<Record<string, string>>, name: string): Cartridge {
+  const loaded = loadCartridgeFromFiles(new Map(Object.entries(files)), name);
+  if (!loaded.ok)
+    throw new Error(`${name} does not load:\n${loaded.errors.map((e) => e.message).join('\n')}`);
+  return loaded.cartridge;
+}
 export const fixture = (name: string): Promise<Cartridge> => cartridgeAt(resolve(FIXTURES, name));
 /** A cartridge of ../shared/cartridges: only for suites guarded by `sharedAvailable` (compatibility). */
 export const shared = (name: string): Promise<Cartridge> => cartridgeAt(resolve(SHARED, name));

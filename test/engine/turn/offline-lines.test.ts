@@ -14,7 +14,7 @@ import {
   scoreLines,
   sourceOf,
 } from '../../../bench/offline-lines.ts';
-import { TARGET_COSTLY_PRECISION } from '../../../bench/offline-matcher.ts';
+import { scoreRow, TARGET_COSTLY_PRECISION } from '../../../bench/offline-matcher.ts';
 import { sharedAvailable } from '../../helpers/shared.ts';
 import { ROOT } from './helpers.ts';
 
@@ -84,6 +84,46 @@ describe('the scores', () => {
     });
     expect(sourceOf('@cartridge card:kestrel\n', 'x')).toEqual({ kind: 'card', name: 'kestrel' });
     expect(sourceOf('# no header\n', 'lanternmere')).toEqual({ kind: 'shipped', name: 'lanternmere' });
+  });
+});
+
+describe("the bench's row for a set", () => {
+  const base = {
+    cartridge: 'x',
+    lines: 4,
+    correct: 4,
+    costlyRuns: 2,
+    costlyRunsCorrect: 2,
+    clearRequests: 2,
+    clearDone: 2,
+    freeLines: 2,
+    freeSpent: 0,
+    questions: 1,
+    nothingUseful: 0,
+    times: [],
+    cpuTimes: [],
+    results: [],
+  };
+
+  it('reports the figures issue 32 asks, whether the goal is met, and the CPU per line', () => {
+    expect(scoreRow(base, [0.3, 0.1, 0.2])).toMatchObject({
+      clear_requests: 2,
+      clear_requests_done: 2,
+      free_lines_that_spent: 0,
+      questions_asked: 1,
+      nothing_useful: 0,
+      costly_misfires: 0,
+      goal_met: true,
+      lines_timed: 3,
+      cpu_median_ms_per_line: 0.2,
+    });
+  });
+
+  it('misses the goal on one clear request not done, one misfire, one free line spent or one useless answer', () => {
+    for (const worse of [{ clearDone: 1 }, { costlyRunsCorrect: 1 }, { freeSpent: 1 }, { nothingUseful: 1 }])
+      expect(scoreRow({ ...base, ...worse }, [0.1]), JSON.stringify(worse)).toMatchObject({
+        goal_met: false,
+      });
   });
 });
 

@@ -10,7 +10,12 @@ import type { Dict } from '../../../src/core/yare/index.ts';
 import { MAX_SAID_QUANTITY, saidQuantity } from '../../../src/engine/turn/offline/amounts.ts';
 import { chooseOffline, type OfflineChoice } from '../../../src/engine/turn/offline/choose.ts';
 import { timePassed } from '../../../src/engine/turn/offline/free.ts';
-import { type KnownEntry, MAX_KNOWN_ENTRIES, namedEntries } from '../../../src/engine/turn/offline/known.ts';
+import {
+  type KnownEntry,
+  MAX_KNOWN_ENTRIES,
+  namedEntries,
+  sentenceAbout,
+} from '../../../src/engine/turn/offline/known.ts';
 import { MAX_NOTE_ACTS, noteActs } from '../../../src/engine/turn/offline/note-acts.ts';
 import { directorTools } from '../../../src/engine/turn/tools.ts';
 
@@ -221,6 +226,23 @@ describe('looking and talking from what the game knows', () => {
     expect((choose('examine the unicorn') as { text: string }).text).toMatch(/nothing like “unicorn”/);
   });
 
+  it('"examine my sword" when the rules keep no sword: what the player carries', () => {
+    expect(choose('examine my sword')).toMatchObject({
+      kind: 'reply',
+      reason: 'free',
+      text: 'You carry no “sword” the rules keep track of. You have 20 coins.',
+    });
+  });
+
+  it('a word of three letters names the thing when it ends what was asked ("the fog"), not before it', () => {
+    const known = { lore: 'The old road is long. Fog hides the moor.', opening: 'An owl calls.' };
+    expect(sentenceAbout(known, ['fog'])).toBe('Fog hides the moor.');
+    expect(sentenceAbout(known, ['old', 'owl'])).toBe('An owl calls.');
+    // "old" before the thing decides nothing; a word of two letters names nothing.
+    expect(sentenceAbout(known, ['old', 'moor'])).toBe('Fog hides the moor.');
+    expect(sentenceAbout(known, ['ow'])).toBeUndefined();
+  });
+
   it('talks: who someone is, and what is said of what they are asked about; nothing spent', () => {
     expect(choose('talk to Wren')).toMatchObject({ kind: 'reply', reason: 'free', action: 'talk' });
     expect((choose('talk to Wren') as { text: string }).text).toMatch(/^Wren: A hunter/);
@@ -243,6 +265,20 @@ describe('what was said before', () => {
     expect(choose('and again', {}, 'strike the foe')).toMatchObject({ kind: 'call', name: 'combat_strike' });
     expect(choose('again', {}, 'again')).toMatchObject({ kind: 'reply' });
     expect(choose('again')).toMatchObject({ kind: 'reply' });
+  });
+
+  it('"shout it again": what the line leaves open comes from the previous line, when it was that event', () => {
+    expect(choose('shout it again', {}, 'shout hello')).toMatchObject({
+      kind: 'call',
+      name: 'shout_word',
+      args: { word: 'hello' },
+    });
+    // What the line says itself wins; what it leaves open is the previous line's.
+    expect(choose('buy arrows again', {}, 'buy 3 arrows')).toMatchObject({ args: { count: 3 } });
+    expect(choose('buy 4 arrows again', {}, 'buy 3 arrows')).toMatchObject({ args: { count: 4 } });
+    // Without "again", or after another event, the line is asked about as before.
+    expect(choose('shout it', {}, 'shout hello')).toMatchObject({ kind: 'reply', reason: 'question' });
+    expect(choose('shout it again', {}, 'buy bread')).toMatchObject({ kind: 'reply', reason: 'question' });
   });
 
   it('"ask her about it": "it" is what the previous line was about', () => {

@@ -1,13 +1,12 @@
 // The work of `mnesos session speak <id> --out FILE [--turn ID] [--db URL]`: a stored turn's narration read
 // aloud into a WAV file (docs/voices.md), by the speech provider the environment sets (MNESOS_SPEECH_URL),
 // else espeak-ng. The turn is the session's head unless --turn names one; quoted lines take the voices of
-// the cartridge's characters (MNESOS_SPEECH_VOICES). Ctrl-C cancels the reading and writes nothing.
+// the cartridge's and the ledger's characters (MNESOS_SPEECH_VOICES), the player's lines the persona's voice. Ctrl-C cancels the reading and writes nothing.
 
 import { writeFileSync } from 'node:fs';
 import { localPrincipal } from '../../server/index.ts';
-import { CartridgeLibrary, SessionService } from '../../../engine/session/index.ts';
+import { CartridgeLibrary, SessionService, speechCastOf } from '../../../engine/session/index.ts';
 import { chooseSpeechProvider, MediaError, speakTurn, voiceSettings } from '../../../adapters/media/index.ts';
-import { speakerNames } from '../../../core/media/index.ts';
 import { openStore } from '../../../adapters/store/index.ts';
 import { EXIT } from '../exit-codes.ts';
 import { UserError } from '../user-error.ts';
@@ -47,16 +46,15 @@ export async function runSessionSpeak(id: string, flags: SessionSpeakFlags): Pro
     const turnId = flags.turn ?? session.headTurnId;
     const turn = await service.getTurn(principal.id, id, turnId).catch(() => undefined);
     if (turn === undefined) throw new UserError(`turn ${turnId} of session ${id} not found`);
-    const { cartridge } = await service.cartridgeOf(session);
-    const spoken = await speakTurn(
-      provider,
-      turn.narration,
-      speakerNames(cartridge),
-      voiceSettings(process.env),
-      {
-        signal: controller.signal,
+    const voices = voiceSettings(process.env);
+    const cast = await speechCastOf(service, principal.id, id, turnId, voices.npcs);
+    const spoken = await speakTurn(provider, turn.narration, cast.names, voices, {
+      cast: {
+        npcVoices: cast.npcVoices,
+        ...(cast.playerVoice === undefined ? {} : { playerVoice: cast.playerVoice }),
       },
-    );
+      signal: controller.signal,
+    });
     writeFileSync(flags.out, spoken.wav);
     const unspoken =
       spoken.plan.unspokenChars > 0 ? `; ${spoken.plan.unspokenChars} characters left unspoken (limits)` : '';

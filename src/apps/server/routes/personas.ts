@@ -86,7 +86,7 @@ const patchPersona: RouteDefinition = (api, deps) => {
       method: 'patch',
       path: '/v1/personas/:id',
       tag: 'personas',
-      summary: 'Change some of a persona’s fields.',
+      summary: 'Change some of a persona’s fields (a JSON merge patch: `null` removes an optional field).',
       params,
       body: personaPatch,
       responses: { 200: { description: 'The persona', schema: personaResponse }, 404: NOT_FOUND },
@@ -95,7 +95,8 @@ const patchPersona: RouteDefinition = (api, deps) => {
       const principalId = c.get('principal').id;
       const existing = await store.getPersona(params.id, principalId);
       if (existing === undefined) throw new ApiError(404, 'not_found', `persona ${params.id} not found`);
-      const data = { ...(existing.data as Record<string, unknown>), ...body };
+      const data: Record<string, unknown> = { ...(existing.data as Record<string, unknown>), ...body };
+      for (const [field, value] of Object.entries(body)) if (value === null) delete data[field];
       const updated = await store.updatePersona(params.id, principalId, { name: String(data.name), data });
       if (updated === undefined) throw new ApiError(404, 'not_found', `persona ${params.id} not found`);
       return c.json({ persona: view(updated) });

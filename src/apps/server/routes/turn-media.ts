@@ -1,19 +1,31 @@
 // A turn read aloud and pictured (docs/voices.md): `GET …/turns/:turnId/speech` answers the turn's narration
-// as one WAV (dialogue in the speakers' voices), `POST …/turns/:turnId/picture` has the image provider
-// picture the scene and stores it with the turn (counted in the storage quota), `GET …/picture` serves it.
-// Made after the turn is committed and only when asked, so a turn never waits on them. Each principal makes
-// one at a time (a second is 429), a client that goes away cancels its reading, and the provider's answer is
-// bounded (src/adapters/media/). Off unless the server has a provider: 404 `speech_off` / `pictures_off`.
-
+// as one WAV (dialogue in the speakers' voices, the player's in the persona's), `GET …/speech/:part` one part of
+// its reading — while the turn still streams, waiting until the part is settled (speech-parts.ts), or after —
+// `POST …/turns/:turnId/picture` has the image provider picture the scene and stores it with the turn (counted
+// in the storage quota), `GET …/picture` serves it. None of them holds up a turn: the whole reading and the
+// picture come after the commit, and a part only reads the text the turn's stream hands on. Each principal
+// makes one at a time (a second is 429, a part's wait included), a client that goes away cancels its reading,
+// and the provider's answer is bounded (src/adapters/media/). Off unless the server has a provider: 404
+// `speech_off` / `pictures_off`.
+import { z } from 'zod';
 import {
   generatePicture,
+  joinWav,
   MediaError,
   type SpeechProvider,
+  speakRequest,
   speakTurn,
+  voiceTableOf,
 } from '../../../adapters/media/index.ts';
 import { MAX_TURN_PICTURE_BYTES } from '../../../adapters/store/index.ts';
-import { speakerNames } from '../../../core/media/index.ts';
-import { pictureSceneOf } from '../../../engine/session/index.ts';
+import { DEFAULT_SPEECH_LIMITS, type VoiceTable } from '../../../core/media/index.ts';
+import { pictureSceneOf, type SpeechCastOfSession, speechCastOf } from '../../../engine/session/index.ts';
+import {
+  DEFAULT_SPEECH_PART_WAIT_MS,
+  liveNarrationOf,
+  type PartQuery,
+  speechPartOf,
+} from '../speech-parts.ts';
 import { turnPictureResponse } from '../../contract/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
@@ -63,6 +75,32 @@ const IMAGE_HEADERS = {
   'cache-control': 'private, no-cache',
 };
 
+const SPEECH_HEADERS = {
+  'content-type': 'audio/wav',
+  'x-content-type-options': 'nosniff',
+  'cache-control': 'private, no-cache',
+};
+
+function speechProviderOf(deps: AppDeps): SpeechProvider {
+  const provider = deps.media?.speech;
+  if (provider === undefined)
+    throw new ApiError(404, 'speech_off', 'this server reads no turns aloud: it has no speech provider');
+  return provider;
+}
+
+/** Who speaks in the session and in which voices, with the world at `worldTurnId`. */
+function castOf(deps: AppDeps, principalId: string, sessionId: string, worldTurnId: string) {
+  const configured = deps.media?.voices.npcs ?? new Map<string, string>();
+  return guarded(() => speechCastOf(deps.service, principalId, sessionId, worldTurnId, configured));
+}
+
+function voicesOf(deps: AppDeps, provider: SpeechProvider, cast: SpeechCastOfSession): VoiceTable {
+  return voiceTableOf(provider, deps.media?.voices ?? { npcs: new Map() }, {
+    npcVoices: cast.npcVoices,
+    ...(cast.playerVoice === undefined ? {} : { playerVoice: cast.playerVoice }),
+  });
+}
+
 const getSpeech =
   (exclusive: ReturnType<typeof oneAtATime>): RouteDefinition =>
   (api, deps) => {
@@ -73,7 +111,7 @@ const getSpeech =
         path: '/v1/sessions/:id/turns/:turnId/speech',
         tag: 'turns',
         summary:
-          'The turn’s narration read aloud as one WAV file: quoted dialogue in its speaker’s voice, the rest in the narrator’s. Off (404 `speech_off`) when the server has no speech provider.',
+          'The turn’s narration read aloud as one WAV file: quoted dialogue in its speaker’s voice (the persona’s for the player), the rest in the narrator’s. Off (404 `speech_off`) when the server has no speech provider.',
         params: turnParams,
         responses: {
           200: { description: 'The audio', contentType: 'audio/wav' },
@@ -83,33 +121,113 @@ const getSpeech =
         },
       },
       async ({ c, params }) => {
-        const provider: SpeechProvider | undefined = deps.media?.speech;
-        if (provider === undefined)
-          throw new ApiError(
-            404,
-            'speech_off',
-            'this server reads no turns aloud: it has no speech provider',
-          );
+        const provider = speechProviderOf(deps);
         const principalId = c.get('principal').id;
-        const { narration, cartridge } = await guarded(async () => {
-          const session = await service.getSession(principalId, params.id);
-          const turn = await service.getTurn(principalId, params.id, params.turnId);
-          return { narration: turn.narration, cartridge: (await service.cartridgeOf(session)).cartridge };
-        });
+        const turn = await guarded(() => service.getTurn(principalId, params.id, params.turnId));
+        const cast = await castOf(deps, principalId, params.id, params.turnId);
         const spoken = await exclusive(principalId, () =>
-          speakTurn(provider, narration, speakerNames(cartridge), deps.media!.voices, {
+          speakTurn(provider, turn.narration, cast.names, deps.media!.voices, {
+            cast: {
+              npcVoices: cast.npcVoices,
+              ...(cast.playerVoice === undefined ? {} : { playerVoice: cast.playerVoice }),
+            },
             signal: c.req.raw.signal,
           }).catch((error: unknown) => providerFailure(error, 'reading the turn aloud')),
         );
         return new Response(new Uint8Array(spoken.wav), {
           status: 200,
           headers: {
-            'content-type': 'audio/wav',
+            ...SPEECH_HEADERS,
             'content-length': String(spoken.wav.byteLength),
-            'x-content-type-options': 'nosniff',
-            'cache-control': 'private, no-cache',
             'x-mnesos-unspoken-chars': String(spoken.plan.unspokenChars),
           },
+        });
+      },
+    );
+  };
+
+const partParams = turnParams.extend({
+  part: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(DEFAULT_SPEECH_LIMITS.maxRequestsPerTurn - 1),
+});
+
+/** Part k of a reading, spoken: 200 with its WAV, or 204 when the reading has no part k. */
+async function spokenPart(
+  deps: AppDeps,
+  provider: SpeechProvider,
+  query: PartQuery,
+  signal: AbortSignal,
+): Promise<Response> {
+  const answer = await guarded(() => speechPartOf(deps.narrations, deps.service, query)).catch(
+    (error: unknown) => providerFailure(error, 'reading the turn aloud'),
+  );
+  if (answer.kind === 'end')
+    return new Response(null, {
+      status: 204,
+      headers: { 'x-mnesos-unspoken-chars': String(answer.unspokenChars) },
+    });
+  const wav = joinWav([
+    await speakRequest(provider, answer.request, { signal }).catch((error: unknown) =>
+      providerFailure(error, 'reading the turn aloud'),
+    ),
+  ]);
+  return new Response(new Uint8Array(wav), {
+    status: 200,
+    headers: {
+      ...SPEECH_HEADERS,
+      'content-length': String(wav.byteLength),
+      'x-mnesos-speech-last': String(answer.last),
+    },
+  });
+}
+
+const getSpeechPart =
+  (exclusive: ReturnType<typeof oneAtATime>): RouteDefinition =>
+  (api, deps) => {
+    api.add(
+      {
+        method: 'get',
+        path: '/v1/sessions/:id/turns/:turnId/speech/:part',
+        tag: 'turns',
+        summary: `Part \`part\` (0 to ${DEFAULT_SPEECH_LIMITS.maxRequestsPerTurn - 1}) of the turn’s reading as a WAV file, **while the turn still streams** (to the player playing it, on the server playing it) or after it is committed: part 0 is the narration’s first sentence, later parts join sentences of one speaker; the request waits until its part is settled. 204 when the reading has no such part (it ended before it). Off (404 \`speech_off\`) without a speech provider.`,
+        params: partParams,
+        responses: {
+          200: { description: 'The part’s audio', contentType: 'audio/wav' },
+          204: { description: 'The reading has no such part' },
+          404: NOT_FOUND,
+          429: BUSY,
+          502: PROVIDER_FAILED,
+          504: { description: 'The part did not come in time', schema: errorSchema },
+        },
+      },
+      async ({ c, params }) => {
+        const provider = speechProviderOf(deps);
+        const principalId = c.get('principal').id;
+        const signal = c.req.raw.signal;
+        return exclusive(principalId, async () => {
+          // A turn still streaming names its world by its parent's: the part's speakers are known before it.
+          const live = liveNarrationOf(deps.narrations, {
+            principalId,
+            sessionId: params.id,
+            turnId: params.turnId,
+          });
+          const worldTurnId = live?.parentId ?? params.turnId;
+          const cast = await castOf(deps, principalId, params.id, worldTurnId);
+          const query: PartQuery = {
+            principalId,
+            sessionId: params.id,
+            turnId: params.turnId,
+            index: params.part,
+            voices: voicesOf(deps, provider, cast),
+            names: cast.names,
+            limits: DEFAULT_SPEECH_LIMITS,
+            signal,
+            waitMs: deps.media?.partWaitMs ?? DEFAULT_SPEECH_PART_WAIT_MS,
+          };
+          return spokenPart(deps, provider, query, signal);
         });
       },
     );
@@ -210,5 +328,10 @@ const getPicture: RouteDefinition = (api, deps) => {
 
 export function registerTurnMediaRoutes(api: RouteRegistry, deps: AppDeps): void {
   const exclusive = oneAtATime();
-  registerAll(api, deps, [getSpeech(exclusive), postPicture(exclusive), getPicture]);
+  registerAll(api, deps, [
+    getSpeech(exclusive),
+    getSpeechPart(exclusive),
+    postPicture(exclusive),
+    getPicture,
+  ]);
 }

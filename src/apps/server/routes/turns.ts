@@ -138,7 +138,7 @@ export async function answer(
     );
   }
   if (!wantsEventStream(c.req.header('accept'))) return answerJson(c, prepared, view, viewer);
-  return answerStream(c, deps, prepared, view, viewer);
+  return answerStream(c, deps, prepared, view, viewer, { principalId, sessionId });
 }
 
 /** One JSON answer: the played turn (201), or the engine's answer without one (200, `played: false`). */
@@ -172,12 +172,20 @@ function answerStream(
   prepared: ReadyTurn,
   view: View,
   viewer: Viewer,
+  whose: { readonly principalId: string; readonly sessionId: string },
 ): OtherAnswer {
   const mode = prepared.mode;
   return sseResponse<TurnStreamEvent>(
     async (send, signal) => {
       let seq = 0;
       const id = () => `${prepared.turnId}:${seq++}`;
+      // Its narration as the player sees it, for reading aloud as it streams (routes/turn-media.ts).
+      const narration = deps.narrations.begin(
+        whose.principalId,
+        whose.sessionId,
+        prepared.turnId,
+        prepared.parentId,
+      );
       send({
         event: 'start',
         id: id(),
@@ -188,9 +196,10 @@ function answerStream(
           signal,
           onEvent: (event) => {
             const shown = eventView(event, view);
+            if (shown?.event === 'narration') narration.append(shown.data.text);
             if (shown) send({ ...shown, id: id() });
           },
-        });
+        }).finally(() => deps.narrations.finish(whose.sessionId, prepared.turnId, narration));
         send({
           event: 'committed',
           id: id(),

@@ -2,11 +2,15 @@
 // the Library and in Settings) and chosen when a game starts or from the play screen. The chosen persona's
 // name replaces "the player" in the story and reaches the models' prompts.
 import { useEffect, useState } from 'preact/hooks';
-import { MAX_PERSONA_NAME_CHARS, MAX_PERSONA_TEXT_CHARS } from '../../../core/cartridge/limits.ts';
+import {
+  MAX_PERSONA_NAME_CHARS,
+  MAX_PERSONA_TEXT_CHARS,
+  MAX_PERSONA_VOICE_CHARS,
+} from '../../../core/cartridge/limits.ts';
 import type { PersonaView } from '../../contract/index.ts';
 import { type PersonaFields, PersonasApi } from './personas-api.ts';
 import { failureText } from '../lib/errors.ts';
-import { useClient } from '../app/context.ts';
+import { useApp, useClient } from '../app/context.ts';
 import { PersonIcon } from '../ui/icons.tsx';
 import { ErrorAlert } from '../ui/error-alert.tsx';
 
@@ -23,7 +27,10 @@ function pronounsOf(persona: PersonaView): PronounSet {
   return found ?? 'they';
 }
 
-function fieldsOf(name: string, pronouns: PronounSet, description: string): PersonaFields {
+/** The optional fields the form edits: an edit that leaves one empty removes it (fieldsOf omits it). */
+const FORM_OPTIONAL_CLEARED = { background: null, voice: null } as const;
+
+function fieldsOf(name: string, pronouns: PronounSet, description: string, voice: string): PersonaFields {
   const [sub, obj, poss, possObj] = PRONOUNS[pronouns];
   return {
     name: name.trim(),
@@ -32,6 +39,7 @@ function fieldsOf(name: string, pronouns: PronounSet, description: string): Pers
     pronoun_poss: poss,
     pronoun_poss_obj: possObj,
     ...(description.trim() === '' ? {} : { background: description.trim() }),
+    ...(voice.trim() === '' ? {} : { voice: voice.trim() }),
   };
 }
 
@@ -104,7 +112,7 @@ export function PersonaManager(props: { onChanged?: (personas: readonly PersonaV
           onSave={async (fields) => {
             try {
               if (editing === 'new') await api.create(fields);
-              else await api.update(editing.id, fields);
+              else await api.update(editing.id, { ...FORM_OPTIONAL_CLEARED, ...fields });
               setEditing(null);
               setProblem('');
               await refresh();
@@ -127,6 +135,8 @@ function PersonaForm(props: {
   const [name, setName] = useState(props.persona?.name ?? '');
   const [pronouns, setPronouns] = useState<PronounSet>(props.persona ? pronounsOf(props.persona) : 'they');
   const [description, setDescription] = useState(props.persona?.background ?? '');
+  const [voice, setVoice] = useState(props.persona?.voice ?? '');
+  const { info } = useApp();
   const nameProblem = name.trim() === '' ? 'A persona needs a name.' : '';
   return (
     <form
@@ -135,7 +145,7 @@ function PersonaForm(props: {
       onSubmit={(e) => {
         e.preventDefault();
         if (nameProblem) return;
-        void props.onSave(fieldsOf(name, pronouns, description));
+        void props.onSave(fieldsOf(name, pronouns, description, voice));
       }}
     >
       <label>
@@ -172,6 +182,17 @@ function PersonaForm(props: {
           onInput={(e) => setDescription((e.currentTarget as HTMLTextAreaElement).value)}
         />
       </label>
+      {info.speech === true ? (
+        <label>
+          Voice (your lines read aloud; a voice name of the server's speech provider)
+          <input
+            data-testid="persona-voice"
+            value={voice}
+            maxLength={MAX_PERSONA_VOICE_CHARS}
+            onInput={(e) => setVoice((e.currentTarget as HTMLInputElement).value)}
+          />
+        </label>
+      ) : null}
       <div class="row">
         <button type="submit" class="primary" data-testid="persona-save" disabled={nameProblem !== ''}>
           Save persona

@@ -8,6 +8,9 @@ import type { ApiHttp } from '../lib/http.ts';
 /** What a player writes of a persona (`background` is shown as its description): the engine's own type. */
 export type PersonaFields = Persona;
 
+/** A change to a persona: the fields given replace, `null` removes an optional one (a JSON merge patch). */
+export type PersonaPatch = { [K in keyof PersonaFields]?: PersonaFields[K] | null };
+
 const personaPath = (id: string) => `/v1/personas/${encodeURIComponent(id)}`;
 
 export class PersonasApi {
@@ -25,7 +28,7 @@ export class PersonasApi {
     return (await this.#http.answer(personaResponse, 'POST', '/v1/personas', { json: fields })).persona;
   }
 
-  async update(id: string, fields: Partial<PersonaFields>) {
+  async update(id: string, fields: PersonaPatch) {
     return (await this.#http.answer(personaResponse, 'PATCH', personaPath(id), { json: fields })).persona;
   }
 

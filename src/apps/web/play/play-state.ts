@@ -27,6 +27,9 @@ export interface LiveTurn {
   readonly phase: PhaseLabel;
   /** The tool (rule event) being run, when rolling. */
   readonly tool: string | null;
+  /** The id the turn will have, once the server has said it (its `start` event): its narration can be read
+   * aloud while it streams (turn-media-live.tsx). */
+  readonly turnId?: string;
 }
 
 /** A turn as sent, to send again: its body and the words shown for it. */
@@ -176,7 +179,7 @@ export function phaseLabel(phase: string): PhaseLabel {
 
 /**
  * The live turn after one stream event: the phase and tool shown, the narration grown. `committed` says
- * the turn is being saved; `start` and `tool_result` change nothing shown. A `failed` event is not a step
+ * the turn is being saved; `start` says the turn's id, and `tool_result` changes nothing shown. A `failed` event is not a step
  * (the caller throws its failure).
  */
 export function liveStep(
@@ -185,6 +188,7 @@ export function liveStep(
 ): LiveTurn {
   switch (event.event) {
     case 'start':
+      return { ...live, turnId: event.data.turnId };
     case 'tool_result':
       return live;
     case 'phase':

@@ -22,6 +22,8 @@ import { usePlay } from './use-play.ts';
 import { StoryLog } from './story.tsx';
 import { TurnToolbar } from './toolbar.tsx';
 import { TablePanel } from '../table/index.ts';
+import { useAutoRead } from './turn-media-auto-read.ts';
+import { LiveReading } from './turn-media-live.tsx';
 
 const PHASE_TEXT: Record<PhaseLabel, string> = {
   thinking: 'Thinking…',
@@ -40,12 +42,11 @@ export function Play({ sessionId }: { sessionId: string }) {
   const running = live !== null || busy;
   const showRules = useState(storedShowRules)[0];
   const [autoRead, setAutoRead] = useState(storedAutoRead);
-  // Auto-read reads turns that arrive while the page is open, not the head the page opened on.
-  const [openedOn, setOpenedOn] = useState<string | null | undefined>(undefined);
-  useEffect(() => {
-    if (openedOn === undefined && head) setOpenedOn(head.id);
-  }, [head?.id]);
-  const autoReadTurnId = autoRead && head && openedOn !== undefined && head.id !== openedOn ? head.id : null;
+  const { autoReadTurnId, liveReadTurnId, endLiveRead } = useAutoRead(
+    autoRead && info.speech === true,
+    head?.id,
+    live,
+  );
   // At a shared table only the owner and game masters steer the story (docs/multiplayer.md).
   const [steers, setSteers] = useState(true);
 
@@ -89,6 +90,14 @@ export function Play({ sessionId }: { sessionId: string }) {
           onOlder={onOlder}
         />
         <div ref={end} class="story-end" />
+        {liveReadTurnId !== null ? (
+          <LiveReading
+            key={liveReadTurnId}
+            sessionId={sessionId}
+            turnId={liveReadTurnId}
+            onEnd={endLiveRead}
+          />
+        ) : null}
         {info.speech === true ? (
           <Checkbox
             label="Read new turns aloud"

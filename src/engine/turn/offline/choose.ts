@@ -24,6 +24,7 @@ import {
   toStateValue,
   type Value,
 } from '../../../core/yare/index.ts';
+import { attemptAnswer } from './attempt.ts';
 import { type AvailableAction, availableAction, availableActions, costlyEvent, tryEvent } from './actions.ts';
 import { isActorInput, withPlayerAsActor } from './actor.ts';
 import { onceNotice, quantityInput, saidQuantity, wasteWarning } from './amounts.ts';
@@ -31,6 +32,7 @@ import {
   answerFreeAction,
   FREE_ACTIONS,
   type FreeActionKind,
+  foundNothing,
   type FreeActionSpec,
   freeActionHelp,
   PRONOUN_LOOKBACK,
@@ -41,6 +43,7 @@ import {
 import { narrateOffline } from './narration.ts';
 import type { KnownEntry } from './known.ts';
 import { type NoteAct, noteActs } from './note-acts.ts';
+import { type OptionDeed, optionDeeds } from './option-deeds.ts';
 import { loreKindWords, spelledAsLore, travelEvent } from './place.ts';
 import { asksAbout, asRequest } from './request.ts';
 import {
@@ -75,8 +78,8 @@ export type OfflineChoice =
       readonly kind: 'reply';
       readonly reason: OfflineReplyReason;
       readonly text: string;
-      /** The free action answered (`reason: 'free'`). */
-      readonly action?: FreeActionKind;
+      /** The free action answered (`reason: 'free'`); `try`, a deed no event does (attempt.ts). */
+      readonly action?: FreeActionKind | 'try';
     };
 
 /** The matcher's replies: every reason but `invalid` (a command the rules reject, told by run-turn.ts). */
@@ -163,6 +166,8 @@ interface CandidateWords {
   readonly options: readonly (readonly string[])[];
   /** What its notes say the player does ("rents a room"; note-acts.ts). */
   readonly acts: readonly NoteAct[];
+  /** What its descriptions say each input value does ("flare burns the foe"; option-deeds.ts). */
+  readonly deeds: readonly OptionDeed[];
   /** Verbs matched plainly only, never through the lexicon (the free actions: their verbs are broad). */
   readonly plainOnly?: boolean;
   /** The verbs that come from intent phrases only (not the name): "eat" of "eat a meal". */
@@ -232,6 +237,7 @@ function eventWords(
       descriptionWords: contentWords(event.description).filter((w) => w.length >= 4),
       options: event.inputList.flatMap((spec) => enumOptions(spec).map(allWords)).filter((o) => o.length > 0),
       acts: noteActs(event),
+      deeds: optionDeeds(event),
       intentVerbs,
     };
     byImplied.set(implied, words);
@@ -251,6 +257,7 @@ const FREE_WORDS = new Map<FreeActionKind, CandidateWords>(
       descriptionWords: [],
       options: [],
       acts: [],
+      deeds: [],
       plainOnly: true,
     },
   ]),
@@ -402,6 +409,24 @@ function otherThings(w: CandidateWords, content: readonly string[]): string[] {
   return content.filter((word) => isNoun(word) && !isNameVerb(word) && !own.some((o) => wordsMatch(word, o)));
 }
 
+/**
+ * A value said with a verb the cartridge says that value does ("burn it with flare": "flare burns the
+ * foe"): the verb said, as plain a request as the event's own verb; undefined when none is.
+ */
+function saidDeed(w: CandidateWords, words: readonly string[], content: readonly string[]) {
+  for (const deed of w.deeds) {
+    let named = false;
+    for (let start = 0; !named && start + deed.option.length <= words.length; start++)
+      named = deed.option.every((x, k) => words[start + k] === x);
+    if (!named) continue;
+    const verb = content.find(
+      (word) => !deed.option.includes(word) && deed.verbs.some((v) => wordsMatch(word, v)),
+    );
+    if (verb !== undefined) return verb;
+  }
+  return undefined;
+}
+
 /** How much the words say for a candidate. */
 function evidenceFor(c: Candidate, said: SaidText): Evidence {
   const { words, taken } = said;
@@ -418,7 +443,11 @@ function evidenceFor(c: Candidate, said: SaidText): Evidence {
     }
   }
   const allContent = words.filter((word, i) => !taken[i] && !STOP_WORDS.has(word) && word.length >= 2);
-  const verb = verbEvidence(w, allContent, said.phrasal);
+  const deed = saidDeed(w, words, allContent);
+  const verb: VerbEvidence =
+    deed === undefined
+      ? verbEvidence(w, allContent, said.phrasal)
+      : { score: PHRASE_VERB_SCORE, strong: true, needsSupport: false, used: new Set([deed]) };
   // The verb's word counts once: not again as a word of the name, intents or description.
   const content = allContent.filter((word) => !verb.used.has(word));
   const option = w.options.some((o) => {
@@ -736,13 +765,47 @@ function withWayThere(rules: CompiledRules, call: OfflineChoice, refusedVerbs: R
   return { ...call, notice: `(First the way there; say “${asked}” again when you arrive.)` };
 }
 
-const QUESTION_WORDS = new Set(['what', 'where', 'which', 'who', 'how', 'whats', 'wheres']);
+const QUESTION_WORDS = new Set([
+  'what',
+  'where',
+  'which',
+  'who',
+  'how',
+  'whats',
+  'wheres',
+  'does',
+  'is',
+  'are',
+]);
 
 /** Whether the text asks a question about the world ("what places can I go to?"). */
 function asksAboutTheWorld(text: string): boolean {
   const words = allWords(text);
   const first = words[0];
   return first !== undefined && (QUESTION_WORDS.has(first) || (first === 'tell' && words[1] === 'me'));
+}
+
+/**
+ * A deed of the player's own verb done to what one costly event is about, the event's verbs unsaid ("kick
+ * the gate" for pick_gate_lock): answered without a turn (attempt.ts); undefined for anything else, and for
+ * words with no verb of their own ("the brine market", asked about instead).
+ */
+function attemptChoice(
+  rules: CompiledRules,
+  tools: DirectorToolSet,
+  candidate: Candidate,
+  evidence: Evidence,
+  text: string,
+  context: OfflineContext | undefined,
+): OfflineChoice | undefined {
+  if (candidate.kind !== 'event' || evidence.strong || evidence.verbWords.size > 0) return undefined;
+  const w = candidate.words;
+  const own = [...w.nameWords, ...w.intentWords, ...w.descriptionWords, ...w.options.flat()];
+  const deed = contentWords(text).find((word) => isNameVerb(word) && !own.some((o) => wordsMatch(word, o)));
+  if (deed === undefined) return undefined;
+  const examined = freeAnswer(rules, tools, 'examine', text, context);
+  const known = examined.kind === 'reply' && !foundNothing(examined.text) ? examined.text : undefined;
+  return { kind: 'reply', reason: 'free', action: 'try', text: attemptAnswer(candidate.event, known) };
 }
 
 /** The choice for free text: ranked evidence, a question where it is weak for something costly. */
@@ -768,33 +831,9 @@ function chooseFromWords(
       text: unmatchedReply(rules, text, context?.state, tools.byName.has(ADVANCE_GAME_TIME)),
     };
   const { candidate, evidence } = top;
-  if (candidate.costly && asksAboutTheWorld(text)) {
-    // "What places can I go to?", "Where is the market?": a question about the world, not an action.
-    const free = list.find((r) => r.candidate.kind === 'free' && !r.candidate.costly && r.evidence.strong);
-    if (free !== undefined && free.candidate.kind === 'free' && free.candidate.free.kind !== 'wait')
-      return freeAnswer(rules, tools, free.candidate.free.kind, text, context);
-  }
   if (candidate.costly) {
-    const rivals = list.filter(
-      (r) =>
-        r !== top &&
-        r.candidate.costly &&
-        r.evidence.strong === evidence.strong &&
-        r.evidence.score === evidence.score &&
-        candidateName(r.candidate) !== candidateName(candidate),
-    );
-    if (!evidence.strong && evidence.score < MIN_ASK_SCORE)
-      return {
-        kind: 'reply',
-        reason: 'unmatched',
-        text: unmatchedReply(rules, text, context?.state, tools.byName.has(ADVANCE_GAME_TIME)),
-      };
-    if (!evidence.strong || rivals.length > 0) {
-      const likely = [top, ...rivals, ...list.filter((r) => r !== top && !rivals.includes(r))]
-        .slice(0, MAX_CHOICES_ASKED)
-        .map((r) => r.candidate);
-      return { kind: 'reply', reason: 'question', text: whichQuestion(likely) };
-    }
+    const held = costlyHeld(rules, tools, list, text, context);
+    if (held !== undefined) return held;
   }
   if (candidate.kind === 'free') {
     // A wait lets game time pass where the rules keep time, or when the player says how long.
@@ -805,9 +844,24 @@ function chooseFromWords(
     return freeAnswer(rules, tools, candidate.free.kind, text, context);
   }
   const chosen = eventChoice(rules, candidate.event, text, context);
+  // "What does flare burn?", "does flare burn the wisp?": a question names the event, it does not ask for it.
+  if (chosen.kind === 'call' && candidate.costly && asksAboutTheWorld(text))
+    return freeAnswer(rules, tools, 'examine', text, context);
   if (chosen.kind !== 'reply' || chosen.reason !== 'refused') return chosen;
-  // The rules refuse the likeliest here ("There is nothing to fight"): another event the words name
-  // plainly that can act here is what was meant ("head out to the reedmaze and look for a fight").
+  return otherThanRefused(rules, list, text, context) ?? chosen;
+}
+
+/**
+ * The rules refuse the likeliest here ("There is nothing to fight"): another event the words name plainly
+ * that can act here is what was meant ("head out to the reedmaze and look for a fight"); else undefined.
+ */
+function otherThanRefused(
+  rules: CompiledRules,
+  list: readonly Ranked[],
+  text: string,
+  context: OfflineContext | undefined,
+): OfflineChoice | undefined {
+  const { evidence } = list[0]!;
   for (const next of list.slice(1, 1 + MAX_CHOICES_ASKED)) {
     if (next.candidate.kind !== 'event' || !next.evidence.strong || next.evidence.verbWords.size === 0)
       continue;
@@ -816,7 +870,58 @@ function chooseFromWords(
     const other = eventChoice(rules, next.candidate.event, text, context);
     if (other.kind === 'call') return withWayThere(rules, other, evidence.verbWords);
   }
-  return chosen;
+  return undefined;
+}
+
+/**
+ * What holds back a costly likeliest candidate, if anything: a question about the world answered freely
+ * ("what places can I go to?", "what does the lullaby do?"), too little evidence (the list of what can be
+ * done), a deed no event does (attempt.ts), or one question when the evidence is weak or two costly
+ * events are equally likely. Undefined when it may run.
+ */
+function costlyHeld(
+  rules: CompiledRules,
+  tools: DirectorToolSet,
+  list: readonly Ranked[],
+  text: string,
+  context: OfflineContext | undefined,
+): OfflineChoice | undefined {
+  const top = list[0]!;
+  const { candidate, evidence } = top;
+  if (asksAboutTheWorld(text)) {
+    // "What places can I go to?", "Where is the market?": a question about the world, not an action.
+    const free = list.find((r) => r.candidate.kind === 'free' && !r.candidate.costly && r.evidence.strong);
+    if (free !== undefined && free.candidate.kind === 'free' && free.candidate.free.kind !== 'wait')
+      return freeAnswer(rules, tools, free.candidate.free.kind, text, context);
+    // "What does the lullaby do?": words that only touch an event, asked about, are told what is known
+    // (when nothing is, they are asked about as any other words: "are there rooms free?").
+    const told = evidence.strong ? undefined : freeAnswer(rules, tools, 'examine', text, context);
+    if (told?.kind === 'reply' && !foundNothing(told.text)) return told;
+  }
+  const rivals = list.filter(
+    (r) =>
+      r !== top &&
+      r.candidate.costly &&
+      r.evidence.strong === evidence.strong &&
+      r.evidence.score === evidence.score &&
+      candidateName(r.candidate) !== candidateName(candidate),
+  );
+  if (!evidence.strong && evidence.score < MIN_ASK_SCORE)
+    return {
+      kind: 'reply',
+      reason: 'unmatched',
+      text: unmatchedReply(rules, text, context?.state, tools.byName.has(ADVANCE_GAME_TIME)),
+    };
+  const attempt =
+    rivals.length === 0 ? attemptChoice(rules, tools, candidate, evidence, text, context) : undefined;
+  if (attempt !== undefined) return attempt;
+  if (!evidence.strong || rivals.length > 0) {
+    const likely = [top, ...rivals, ...list.filter((r) => r !== top && !rivals.includes(r))]
+      .slice(0, MAX_CHOICES_ASKED)
+      .map((r) => r.candidate);
+    return { kind: 'reply', reason: 'question', text: whichQuestion(likely) };
+  }
+  return undefined;
 }
 
 const COMMAND = /^\/([A-Za-z_][A-Za-z0-9_]*)(?:\s+([\s\S]*))?$/;
@@ -957,7 +1062,43 @@ export function chooseOffline(
     return chooseOffline(rules, tools, previous, { ...context, previous: undefined });
   const command = COMMAND.exec(text.trim());
   if (command) return parseCommand(rules, tools, command[1]!, command[2] ?? '', context);
-  return chooseFromWords(rules, tools, text, context);
+  const chosen = chooseFromWords(rules, tools, text, context);
+  if (chosen.kind === 'reply' && chosen.reason !== 'question' && chosen.reason !== 'unmatched') return chosen;
+  const before = againWithPrevious(rules, tools, text, context);
+  if (before === undefined) return chosen;
+  // What this line says itself wins ("buy 3 again"); the rest is the previous line's.
+  return chosen.kind === 'call' ? { ...chosen, args: { ...before.args, ...chosen.args } } : before;
+}
+
+/** "again" said inside a line ("cast it again"), not as the whole of it. */
+const AGAIN_WORD = /\b(?:again|once more)\b/i;
+
+/**
+ * "cast it again" after "cast fireball", "buy them again" after "buy 2 crates", "burn it again" after
+ * "cast flare": the line names the event (or what the value chosen before does) but not all it needs, and
+ * says "again": the previous line's choice (chosen in this state) when it is that same event with what it
+ * needed; else undefined.
+ */
+function againWithPrevious(
+  rules: CompiledRules,
+  tools: DirectorToolSet,
+  text: string,
+  context: OfflineContext | undefined,
+): Extract<OfflineChoice, { kind: 'call' }> | undefined {
+  const previous = context?.previous;
+  if (previous === undefined || !AGAIN_WORD.test(text) || AGAIN_WORD.test(previous)) return undefined;
+  const before = chooseFromWords(rules, tools, previous, { ...context, previous: undefined });
+  if (before.kind !== 'call') return undefined;
+  const now = matchEvent(rules, text, context);
+  if (now?.name === before.name) return before;
+  // "burn it again" after "cast flare": the verb the cartridge says the value chosen before does.
+  const event = rules.events.get(before.name);
+  const values = new Set(Object.values(before.args).map((v) => normalize(String(v))));
+  const said = contentWords(text);
+  const deed = (event === undefined ? [] : optionDeeds(event)).find(
+    (d) => values.has(d.option.join(' ')) && said.some((w) => d.verbs.some((v) => wordsMatch(w, v))),
+  );
+  return deed === undefined ? undefined : before;
 }
 
 /** The command for one event with its inputs, as it can be typed (`/travel destination="brine market"`). */

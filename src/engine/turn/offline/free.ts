@@ -5,7 +5,7 @@
 
 import { applyStoryMacros, DEFAULT_PERSONA, type Persona } from '../../../core/cartridge/index.ts';
 import type { World } from '../../../core/ledger/index.ts';
-import { type CompiledRules, type Dict, formatValue } from '../../../core/yare/index.ts';
+import { type CompiledRules, type Dict, formatValue, publicEvents } from '../../../core/yare/index.ts';
 import {
   carried,
   currentFoe,
@@ -21,6 +21,7 @@ import {
   travelEvent,
 } from './place.ts';
 import { type KnownTexts, namedEntries, sentenceAbout, toldEntry } from './known.ts';
+import { optionDeeds } from './option-deeds.ts';
 import { varietyIndex } from './variety.ts';
 import { allWords, contentWords, proseList, STOP_WORDS, withArticle, wordsMatch } from './words.ts';
 
@@ -333,6 +334,15 @@ function thingsHere(ctx: FreeContext): Thing[] {
     add(section.name, () => `${section.name}: ${firstSentences(section.text, 2)}`);
   for (const entry of namedEntries(knownOf(ctx)))
     things.push({ name: entry.name, words: entry.words, describe: () => toldEntry(entry) });
+  // The values the rules' descriptions say what they do ("flare burns the foe (4 mana)"); last, so the
+  // lore's own entry about one wins a tie.
+  for (const event of publicEvents(ctx.rules))
+    for (const deed of optionDeeds(event))
+      things.push({
+        name: deed.option.join(' '),
+        words: deed.option,
+        describe: () => `${capitalise(deed.told)}.`,
+      });
   return things;
 }
 
@@ -391,7 +401,18 @@ function describeThing(ctx: FreeContext, text: string): string {
   // Nothing the lore names: the sentence of the opening, lore or World Info about it.
   const sentence = sentenceAbout(knownOf(ctx), asked);
   if (sentence !== undefined) return sentence;
+  // "examine my sword" when the rules keep no sword: what the player does carry.
+  if (allWords(text).includes('my'))
+    return `${say(ctx.who, 'carries', 'carry')} no “${asked.join(' ')}” the rules keep track of. ${describeInventory(ctx)}`;
   return `${say(ctx.who, 'sees', 'see')} nothing like “${asked.join(' ')}” here.`;
+}
+
+/** The examine answer that found nothing ("You see nothing like “stalls” here."). */
+const NOTHING_FOUND = / nothing like “[^”]*” here\.$/;
+
+/** Whether an examine answer found nothing the game knows of what was asked. */
+export function foundNothing(answer: string): boolean {
+  return NOTHING_FOUND.test(answer);
 }
 
 /** A person named by a pronoun ("ask her about it"): told as the pronoun says when no one was named. */

@@ -72,13 +72,18 @@ function sentencesOf(text: string): string[] {
     .filter((s) => s !== '' && !s.includes('{{') && s.length <= MAX_TOLD_SENTENCE_CHARS);
 }
 
+/** The shortest word that may name a thing when it ends what was asked ("the fog", "the old inn"). */
+const MIN_HEAD_WORD_CHARS = 3;
+
 /**
  * The sentence of the opening, the lore or the World Info sharing the most of the asked words (each of
- * four letters or more, so "the" and "old" decide nothing), the earliest on a tie; undefined when none
- * shares one.
+ * four letters or more, so "the" and "old" decide nothing, and the last one, the thing itself, of three:
+ * "examine the fog"), the earliest on a tie; undefined when none shares one.
  */
 export function sentenceAbout(known: KnownTexts, asked: readonly string[]): string | undefined {
-  const wanted = asked.filter((w) => w.length >= 4);
+  const wanted = asked.filter(
+    (w, i) => w.length >= 4 || (i === asked.length - 1 && w.length >= MIN_HEAD_WORD_CHARS),
+  );
   if (wanted.length === 0) return undefined;
   const texts = [known.opening ?? '', known.lore, ...(known.entries ?? []).map((e) => e.content)];
   let best: { sentence: string; score: number } | undefined;

@@ -15,6 +15,8 @@ export interface TurnScript {
   readonly tools?: readonly { name: string; args: Record<string, unknown> }[];
   /** The narration, streamed in these pieces. */
   readonly narration: readonly string[];
+  /** Milliseconds between the pieces (CHUNK_DELAY_MS unless given). */
+  readonly delayMs?: number;
 }
 
 /** Milliseconds between streamed narration pieces, so the page renders each piece on its own. */
@@ -31,13 +33,13 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /** The narrator streams with a pause between text pieces (the scripted model sends them all at once). */
-function paced(model: ChatModel): ChatModel {
+function paced(model: ChatModel, delayMs: number): ChatModel {
   return {
     id: model.id,
     generate: (req) => model.generate(req),
     async *stream(req): AsyncIterable<ModelStreamPart> {
       for await (const part of model.stream(req)) {
-        if (part.type === 'text-delta') await sleep(CHUNK_DELAY_MS, req.signal);
+        if (part.type === 'text-delta') await sleep(delayMs, req.signal);
         yield part;
       }
     },
@@ -53,7 +55,11 @@ function modelsFor(turn: TurnScript): ModelSet {
   ];
   const text = turn.narration.join('');
   const set = createScriptedModels({ director, narrator: [{ text, chunks: [...turn.narration] }] }, 'e2e');
-  return { director: set.director, narrator: paced(set.narrator), npc: set.npc };
+  return {
+    director: set.director,
+    narrator: paced(set.narrator, turn.delayMs ?? CHUNK_DELAY_MS),
+    npc: set.npc,
+  };
 }
 
 export interface TestServer {
