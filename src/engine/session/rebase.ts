@@ -102,7 +102,8 @@ export async function planRebase(
   const problems: { input: string; problem: string }[] = [];
   let stoppedAt: number | undefined;
   for (const [index, step] of steps.entries()) {
-    if (index > 0 && index % REBASE_TURNS_PER_SLICE === 0) await deps.yieldNow();
+    // The first slice too: the request's reading and placing of the chat ran just before.
+    if (index % REBASE_TURNS_PER_SLICE === 0) await deps.yieldNow();
     const carried = await carryTurn(deps, session.id, cartridge, at, step);
     if (carried === undefined) {
       stoppedAt = index;

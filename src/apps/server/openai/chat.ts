@@ -24,6 +24,7 @@ import { frontEndAnswer, frontEndRequest } from './front-end.ts';
 import type { ConversationMemory } from './memory.ts';
 import { noTurnText } from './notes.ts';
 import { type ChatRebase, planChatRebase } from './rebase.ts';
+import { nextTurnOfTheLoop } from './slices.ts';
 import { type Conversation, resolveConversation } from './resolve.ts';
 import { readTranscript, type WireMessage } from './transcript.ts';
 import {
@@ -81,6 +82,8 @@ export async function answerChat(
     );
   if ('error' in transcript) throw openAiError(400, 'invalid_request', transcript.error);
   const key = request.idempotencyKey;
+  // Reading a long chat and placing it are each milliseconds of CPU: other requests go between them.
+  await nextTurnOfTheLoop();
   // Admitted before the conversation is resolved (which may open its session), so a request past a limit
   // stores nothing; prepareTurn admits the placed request again by the same rules.
   await guardedSession(async () =>
@@ -89,6 +92,7 @@ export async function answerChat(
       ...(key === undefined ? {} : { idempotencyKey: key }),
     }),
   );
+  await nextTurnOfTheLoop();
   const conversation = await guardedSession(() =>
     resolveConversation(deps, memory, {
       principalId: request.principalId,
