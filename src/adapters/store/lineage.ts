@@ -21,8 +21,9 @@ import type {
   LedgerEntry,
   LedgerPage,
   TurnMessage,
+  TurnNode,
 } from './turn-log-records.ts';
-import { type TurnMessageRow, toTurn, toTurnMessage } from './rows.ts';
+import { type TurnMessageRow, type TurnNodeRow, toTurn, toTurnMessage, toTurnNode } from './rows.ts';
 import { kyselyRunner } from './runner.ts';
 import { resolveSharedPayloads } from './shared-payloads.ts';
 import { storedTurn } from './turn-rows.ts';
@@ -366,4 +367,33 @@ export async function getLedgerPage(
     entries.push(ledgerEntry({ ...row, position: row.position, event: row.event }));
   }
   return { entries, turns: covered, nextTurnId: oldest.parent_id };
+}
+
+/**
+ * The tree near a branch's end: the newest `limit` turns of the branch ending at `turnId` and every sibling
+ * of each (the other versions of the same input), by `seq`; undefined when the turn is not the session's.
+ * A client opens a long game from this instead of the whole tree (`listTree`): its size follows `limit`
+ * and the swipes along the way, not the length of the game.
+ */
+export async function listTreeAround(
+  ctx: StoreContext,
+  sessionId: string,
+  turnId: string,
+  limit: number,
+): Promise<TurnNode[] | undefined> {
+  const hops = checkBranchTurns('listTreeAround.limit', limit);
+  const { rows } = await sql<TurnNodeRow>`
+    with recursive lineage(id, parent_id, hops) as (
+      select id, parent_id, 1 from turns where id = ${turnId} and session_id = ${sessionId}
+      union all
+      select t.id, t.parent_id, l.hops + 1 from turns t join lineage l on t.id = l.parent_id
+        where l.hops < ${hops}
+    )
+    select t.id, t.session_id, t.parent_id, t.depth, t.sibling_index, t.seq, t.created_at, t.origin_id
+      from turns t
+      where t.session_id = ${sessionId}
+        and (t.id in (select id from lineage)
+             or t.parent_id in (select parent_id from lineage where parent_id is not null))
+      order by t.seq`.execute(ctx.db);
+  return rows.length === 0 ? undefined : rows.map(toTurnNode);
 }
