@@ -30,6 +30,7 @@ const suites: Array<[string, () => Promise<Bench>]> = [
   ['turn-isolation', async () => (await import('./turn-isolation.ts')).benchTurnIsolation],
   ['rebase', async () => (await import('./rebase.ts')).benchRebase],
   ['generator-isolation', async () => (await import('./generator-isolation.ts')).benchGeneratorIsolation],
+  ['draft-save', async () => (await import('./draft-save.ts')).benchDraftSave],
   ['web-story', async () => (await import('./web-story.ts')).benchWebStory],
   ['knowledge-scoping', async () => (await import('./knowledge-scoping.ts')).benchKnowledgeScoping],
   ['bytesized', async () => (await import('./bytesized.ts')).benchBytesized],

@@ -4,13 +4,29 @@
 // loopback against the tests' fake server) — a turn makes two such calls. Redirects are not followed
 // (an OpenAI-compatible endpoint answers where it is asked; a 3xx is an HTTP error like any other), and no
 // compression is asked for. Connections are kept alive between calls.
+//
+// A kept-alive connection can be closed by the server at its keep-alive timeout just as a call is sent on it:
+// the call fails with a reset although the server never saw it. Two guards, neither an opt-in retry: idle
+// connections are dropped after MODEL_SOCKET_IDLE_MS (shorter than the servers' usual 5 s), and a call
+// whose reused connection is reset before any byte of the answer came back is sent once more on a fresh
+// connection (nothing was answered, so nothing is asked twice that was done once).
 
 import http from 'node:http';
 import https from 'node:https';
 import { ModelError } from './errors.ts';
 
-const httpAgent = new http.Agent({ keepAlive: true });
-const httpsAgent = new https.Agent({ keepAlive: true });
+/**
+ * Milliseconds an idle kept-alive connection is kept. Servers close theirs after a few seconds (Node's and
+ * uvicorn's 5 s, llama.cpp's server 5 s, gunicorn's 2 s); a turn's calls follow each other within
+ * milliseconds, so a shorter wait loses little reuse and avoids most of the race with the server's close.
+ */
+export const MODEL_SOCKET_IDLE_MS = 1_000;
+
+const httpAgent = new http.Agent({ keepAlive: true, timeout: MODEL_SOCKET_IDLE_MS });
+const httpsAgent = new https.Agent({ keepAlive: true, timeout: MODEL_SOCKET_IDLE_MS });
+
+/** How a connection the server closed under a call shows: a reset or a broken pipe. */
+const STALE_SOCKET_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE']);
 
 /** A response whose body is read on demand. */
 export interface PostedResponse {
@@ -104,15 +120,44 @@ export class BodyReader {
 /**
  * POSTs `body` to `url`; resolves with the response once its head has arrived. A failure to connect or
  * send is a ModelError of kind `network`; `signal` aborting destroys the request (the caller's retry
- * context says whether that was a timeout or a cancellation).
+ * context says whether that was a timeout or a cancellation). A kept-alive connection the server closed
+ * under the call (reset before any byte of the answer) costs one more try on a fresh connection.
  */
-export function postJson(
+export async function postJson(
   url: URL,
   headers: Readonly<Record<string, string>>,
   body: string,
   signal: AbortSignal,
   modelId: string,
 ): Promise<PostedResponse> {
+  const call: Call = { url, headers, body, signal, modelId };
+  try {
+    return await attempt(call, 'kept-alive');
+  } catch (error) {
+    if (!(error instanceof StaleConnection)) throw error;
+  }
+  return attempt(call, 'fresh');
+}
+
+interface Call {
+  readonly url: URL;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  readonly signal: AbortSignal;
+  readonly modelId: string;
+}
+
+/** A reused connection was reset before any byte of the answer: the server closed it, never taking the call. */
+class StaleConnection extends Error {
+  override readonly name = 'StaleConnection';
+}
+
+/**
+ * One try: on the agent's kept-alive connections, or `fresh`, on a connection of its own (Node sends
+ * `Connection: close` and keeps nothing), which cannot be stale.
+ */
+function attempt(call: Call, connection: 'kept-alive' | 'fresh'): Promise<PostedResponse> {
+  const { url, signal, modelId } = call;
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(signal.reason);
@@ -121,8 +166,8 @@ export function postJson(
     const secure = url.protocol === 'https:';
     const request = (secure ? https : http).request(url, {
       method: 'POST',
-      agent: secure ? httpsAgent : httpAgent,
-      headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+      agent: connection === 'fresh' ? false : secure ? httpsAgent : httpAgent,
+      headers: { ...call.headers, 'content-length': Buffer.byteLength(call.body) },
     });
     // Until the answer is whole an abort destroys the request; after that it has nothing to stop. It is
     // destroyed without an error: the caller's retry context says why (timeout or cancellation), and an
@@ -130,16 +175,13 @@ export function postJson(
     const onAbort = () => request.destroy();
     signal.addEventListener('abort', onAbort, { once: true });
     const detach = () => signal.removeEventListener('abort', onAbort);
-    request.on('error', (error) => {
+    request.on('error', (error: Error & { code?: string }) => {
       detach();
-      reject(
-        signal.aborted
-          ? error
-          : new ModelError('network', `model ${modelId}: cannot reach the provider: ${error.message}`, {
-              modelId,
-              cause: error,
-            }),
-      );
+      // An 'error' before 'response': not a byte of the answer was read.
+      if (signal.aborted) reject(error);
+      else if (request.reusedSocket && STALE_SOCKET_CODES.has(error.code ?? ''))
+        reject(new StaleConnection(error.message, { cause: error }));
+      else reject(unreachable(modelId, error));
     });
     request.on('response', (response) => {
       const flat: Record<string, string> = {};
@@ -153,6 +195,13 @@ export function postJson(
         body: new BodyReader(response, modelId, detach),
       });
     });
-    request.end(body);
+    request.end(call.body);
+  });
+}
+
+function unreachable(modelId: string, error: Error): ModelError {
+  return new ModelError('network', `model ${modelId}: cannot reach the provider: ${error.message}`, {
+    modelId,
+    cause: error,
   });
 }

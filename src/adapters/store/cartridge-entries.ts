@@ -213,10 +213,11 @@ export async function cartridgeUsage(ctx: StoreContext, ownerId: string): Promis
     .select(sql<number | string | null>`sum(k.bytes)`.as('bytes'))
     .where('c.owner_id', '=', owner)
     .executeTakeFirst();
+  // octet_length reads the size from the row's header on both databases (SQLite 3.43+, PostgreSQL's TOAST
+  // header), never the text: `length(cast(… as blob))` read every draft whole on each save, ~1 ms per
+  // megabyte on the request thread (100 generated drafts: 86–144 ms per save on an unloaded machine).
   const textBytes = (column: 'files' | 'transcript') =>
-    ctx.dialect === 'postgres'
-      ? sql<number>`coalesce(octet_length(${sql.ref(column)}), 0)`
-      : sql<number>`coalesce(length(cast(${sql.ref(column)} as blob)), 0)`;
+    sql<number>`coalesce(octet_length(${sql.ref(column)}), 0)`;
   const drafts = await ctx.db
     .selectFrom('drafts')
     .select(sql<number | string | null>`sum(${textBytes('files')} + ${textBytes('transcript')})`.as('bytes'))

@@ -5,7 +5,7 @@
 import { sql } from 'kysely';
 import type { StoreContext } from './context.ts';
 import { isForeignKeyViolation, StoreInputError } from './errors.ts';
-import { checkBytes, decodeJson, encodeJson } from './json.ts';
+import { checkBytes, decodeJson, encodeJson, JsonText } from './json.ts';
 import { getPrincipal } from './principals.ts';
 import type { CreateDraftResult, Draft, DraftPatch, DraftSummary } from './draft-records.ts';
 import type { DraftsTable } from './schema.ts';
@@ -20,17 +20,23 @@ export const MAX_DRAFTS_PER_PRINCIPAL = 100;
 
 export type { CreateDraftResult, Draft, DraftPatch, DraftSummary } from './draft-records.ts';
 
-function toDraft(row: DraftsTable): Draft {
+/** A draft from its row; `files` given when the caller has them already (else its JSON text is parsed). */
+function toDraft(row: Omit<DraftsTable, 'files'> & { files?: string }, files?: StoredFiles): Draft {
   return {
     id: row.id,
     principalId: row.principal_id,
     name: row.name,
-    files: decodeJson(row.files),
+    files: files === undefined ? decodeJson(row.files ?? 'null') : files.value,
     transcript: row.transcript,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
 }
+
+/** Files the caller gave that the store can answer with unparsed: a JsonText that carries its value. */
+type StoredFiles = { readonly value: unknown };
+const givenFiles = (files: unknown): StoredFiles | undefined =>
+  files instanceof JsonText && files.value !== undefined ? { value: files.value } : undefined;
 
 function checkTranscript(place: string, value: string | null | undefined): string | null {
   if (value === undefined || value === null) return null;
@@ -74,7 +80,7 @@ export async function createDraft(
     if (isForeignKeyViolation(error)) return { ok: false, reason: 'principal-not-found' };
     throw error;
   }
-  return { ok: true, draft: toDraft(row) };
+  return { ok: true, draft: toDraft(row, givenFiles(input.files)) };
 }
 
 export async function getDraft(
@@ -147,9 +153,13 @@ export async function updateDraft(
       '=',
       checkTimestamp('updateDraft.expectedUpdatedAt', patch.expectedUpdatedAt),
     );
-  const result = await query.executeTakeFirst();
-  if (result.numUpdatedRows === 0n) return undefined;
-  return getDraft(ctx, id, principalId);
+  // The saved row comes back from the update itself; its files are read back only when the patch kept them.
+  const given = patch.files === undefined ? undefined : givenFiles(patch.files);
+  const row = await query
+    .returning(['id', 'principal_id', 'name', 'transcript', 'created_at', 'updated_at'])
+    .$if(given === undefined, (q) => q.returning('files'))
+    .executeTakeFirst();
+  return row && toDraft(row, given);
 }
 
 export async function deleteDraft(ctx: StoreContext, id: string, principalId: string): Promise<boolean> {

@@ -10,7 +10,15 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
  * as this text instead of being serialised a second time (a turn's record: engine/session/turn-job/commit.ts).
  */
 export class JsonText {
-  constructor(readonly text: string) {}
+  /**
+   * `value`: what the text was made from, when the caller still has it. A store method that answers with
+   * what it stored answers with it rather than parsing the text again (a generated draft's megabyte:
+   * src/apps/server/routes/builder-generate.ts).
+   */
+  constructor(
+    readonly text: string,
+    readonly value?: unknown,
+  ) {}
 }
 
 /**

@@ -15,9 +15,12 @@ import { loadTurnBy, lockForAppend, turnRow } from './turn-rows.ts';
 import { checkId } from './validate.ts';
 
 /** Rebased turns encoded between two turns of the event loop. */
-const TURNS_PER_SLICE = 2;
-/** Rows one INSERT of a rebase writes (12 bound values a turn row: well under either database's limit). */
-const ROWS_PER_INSERT = 50;
+const TURNS_PER_SLICE = 1;
+/**
+ * Rows one INSERT of a rebase writes (12 bound values a turn row: well under either database's limit), and
+ * origins one read fetches; the event loop is given back after each batch of them.
+ */
+export const REBASE_ROWS_PER_INSERT = 25;
 
 function nextTurnOfTheLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
@@ -28,6 +31,25 @@ export interface EncodedRebased {
   readonly id: string;
   readonly originId: string;
   readonly content: EncodedTurnContent;
+}
+
+/** The origins' records and states (a 200-turn chain's are most of a megabyte), a batch between two turns of the loop. */
+async function readOrigins(ctx: StoreContext, ids: readonly string[]) {
+  const origins = new Map<
+    string,
+    { id: string; session_id: string; origin_id: string | null; record: string; state: string }
+  >();
+  for (let i = 0; i < ids.length; i += REBASE_ROWS_PER_INSERT) {
+    if (i > 0) await nextTurnOfTheLoop();
+    const rows = await ctx.db
+      .selectFrom('turns as t')
+      .innerJoin('turn_payloads as p', 'p.turn_id', 't.id')
+      .select(['t.id', 't.session_id', 't.origin_id', 'p.record', 'p.state'])
+      .where('t.id', 'in', ids.slice(i, i + REBASE_ROWS_PER_INSERT))
+      .execute();
+    for (const row of rows) origins.set(row.id, row);
+  }
+  return origins;
 }
 
 /**
@@ -47,17 +69,12 @@ export async function encodeRebased(
     );
   if (turns.length === 0) return [];
   const originIds = [...new Set(turns.map((t, i) => checkId(`${place}[${i}].originId`, t.originId)))];
-  const rows = await ctx.db
-    .selectFrom('turns as t')
-    .innerJoin('turn_payloads as p', 'p.turn_id', 't.id')
-    .select(['t.id', 't.session_id', 't.origin_id', 'p.record', 'p.state'])
-    .where('t.id', 'in', originIds)
-    .execute();
-  const origins = new Map(rows.map((r) => [r.id, r]));
+  const origins = await readOrigins(ctx, originIds);
   const encoded: EncodedRebased[] = [];
   for (const [i, turn] of turns.entries()) {
-    // Diffing records is CPU work on the request thread: the event loop is given back between slices.
-    if (i > 0 && i % TURNS_PER_SLICE === 0) await nextTurnOfTheLoop();
+    // Diffing records is CPU work on the request thread: the event loop is given back between slices (and
+    // after the origins' read).
+    if (i % TURNS_PER_SLICE === 0) await nextTurnOfTheLoop();
     const at = `${place}[${i}]`;
     const origin = origins.get(turn.originId);
     if (origin === undefined || origin.session_id !== sessionId)
@@ -86,12 +103,15 @@ export interface ChainEnd {
 }
 
 /**
- * Inserts the chain under `parentId` inside the caller's transaction (which holds the session), many rows to a
- * statement: the transaction is synchronous on SQLite, and its time is mostly per statement, so a 200-turn
- * rebase is a handful of statements, not six hundred. The first turn's sibling index is counted by its own
- * statement, after the lock, so a swipe another process committed meanwhile is seen (PostgreSQL's READ
- * COMMITTED takes a snapshot per statement). A row may name a parent inserted by the same statement: both
- * databases check the foreign key when the statement ends.
+ * Inserts the chain under `parentId` inside the caller's transaction (which holds the session), many rows to
+ * a statement — a 200-turn rebase is a few dozen statements, not six hundred — giving the event loop back
+ * between batches. Nothing else sees or joins the open transaction meanwhile: on SQLite it holds the store's
+ * one connection (no other query of the process runs until it settles: runner.ts, `exclusive`), on
+ * PostgreSQL a pooled client of its own; so the chain and the turn after it still commit together or not at
+ * all. The first turn's sibling index is counted by its own statement, after the lock, so a swipe another
+ * process committed meanwhile is seen (PostgreSQL's READ COMMITTED takes a snapshot per statement). A row
+ * may name a parent inserted by the same statement: both databases check the foreign key when the statement
+ * ends.
  */
 export async function writeRebased(
   run: SqlRunner,
@@ -118,8 +138,9 @@ export async function writeRebased(
       turn.originId,
     ),
   );
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    const part = rows.slice(i, i + ROWS_PER_INSERT);
+  for (let i = 0; i < rows.length; i += REBASE_ROWS_PER_INSERT) {
+    if (i > 0) await nextTurnOfTheLoop();
+    const part = rows.slice(i, i + REBASE_ROWS_PER_INSERT);
     await run.rows(
       run.queries
         .insertInto('turns')
@@ -142,8 +163,9 @@ export async function writeRebased(
       ...(turn.content.ledgerGameTime === null ? {} : { game_time: turn.content.ledgerGameTime }),
     })),
   );
-  for (let i = 0; i < events.length; i += ROWS_PER_INSERT) {
-    const part = events.slice(i, i + ROWS_PER_INSERT);
+  for (let i = 0; i < events.length; i += REBASE_ROWS_PER_INSERT) {
+    await nextTurnOfTheLoop();
+    const part = events.slice(i, i + REBASE_ROWS_PER_INSERT);
     // Rows with and without a story clock do not share a column list: each kind in its own statement.
     const timed = part.filter((e) => 'game_time' in e);
     const plain = part.filter((e) => !('game_time' in e));

@@ -71,43 +71,10 @@ export function validateDirectives(
       continue;
     }
     seenAt.set(role, entry.key);
-    if (typeof entry.value !== 'string') {
-      diagnostics.push(
-        cartError(
-          'CART_DIRECTIVE_NOT_STRING',
-          `Directive '${entry.key}' must be plain text, but it is ${describe(entry.value)}. ` +
-            `Write it as \`${entry.key}: |\` followed by indented text.`,
-          entry.valuePlace,
-        ),
-      );
-      continue;
-    }
-    const text = applyPersonaMacros(entry.value, options.persona);
-    const length = codePointLength(text);
-    total += length;
-    if (length > MAX_DIRECTIVE_CHARS) {
-      diagnostics.push(
-        cartError(
-          'CART_DIRECTIVE_TOO_LONG',
-          `Directive '${entry.key}' has ${length} characters; the limit is ${MAX_DIRECTIVE_CHARS}. Shorten it.`,
-          entry.valuePlace,
-        ),
-      );
-      continue;
-    }
-    const finding = checkInjection(text);
-    if (finding) {
-      const probe = text.slice(finding.offset, finding.offset + 16).split('\n')[0] ?? '';
-      diagnostics.push(
-        cartError(
-          'CART_INJECTION',
-          `Directive '${entry.key}' ${finding.message}`,
-          entry.locate?.(probe) ?? entry.valuePlace,
-        ),
-      );
-      continue;
-    }
-    directives[role] = text;
+    const read = readDirective(entry, options.persona);
+    total += read.length;
+    if (read.ok) directives[role] = read.text;
+    else diagnostics.push(read.problem);
   }
 
   if (total > MAX_TOTAL_DIRECTIVE_CHARS) {
@@ -120,6 +87,43 @@ export function validateDirectives(
     );
   }
   return { directives, diagnostics };
+}
+
+/** One directive's text (persona macros applied) and its length, or what is wrong with it. */
+function readDirective(
+  entry: Entry,
+  persona: ValidateDirectivesOptions['persona'],
+): { ok: true; text: string; length: number } | { ok: false; problem: Diagnostic; length: number } {
+  if (typeof entry.value !== 'string') {
+    const problem = cartError(
+      'CART_DIRECTIVE_NOT_STRING',
+      `Directive '${entry.key}' must be plain text, but it is ${describe(entry.value)}. ` +
+        `Write it as \`${entry.key}: |\` followed by indented text.`,
+      entry.valuePlace,
+    );
+    return { ok: false, problem, length: 0 };
+  }
+  const text = applyPersonaMacros(entry.value, persona);
+  const length = codePointLength(text);
+  if (length > MAX_DIRECTIVE_CHARS) {
+    const problem = cartError(
+      'CART_DIRECTIVE_TOO_LONG',
+      `Directive '${entry.key}' has ${length} characters; the limit is ${MAX_DIRECTIVE_CHARS}. Shorten it.`,
+      entry.valuePlace,
+    );
+    return { ok: false, problem, length };
+  }
+  const finding = checkInjection(text);
+  if (finding) {
+    const probe = text.slice(finding.offset, finding.offset + 16).split('\n')[0] ?? '';
+    const place = entry.locate?.(probe) ?? entry.valuePlace;
+    return {
+      ok: false,
+      problem: cartError('CART_INJECTION', `Directive '${entry.key}' ${finding.message}`, place),
+      length,
+    };
+  }
+  return { ok: true, text, length };
 }
 
 function roleOf(entry: Entry, diagnostics: Diagnostic[]): DirectiveRole | undefined {

@@ -248,6 +248,17 @@ function impliedInputs(
     );
     return undefined;
   }
+  return fittedInputs(read, event, eventName, phrase, implied);
+}
+
+/** Each implied input fitted to its spec; undefined (with a diagnostic for each problem) if any does not fit. */
+function fittedInputs(
+  { at, diagnostics }: IntentsRead,
+  event: EventDef,
+  eventName: string,
+  phrase: string,
+  implied: Record<string, unknown>,
+): Record<string, string | number | boolean> | undefined {
   const inputs: Record<string, string | number | boolean> = Object.create(null);
   let good = true;
   for (const inputName of Object.keys(implied)) {

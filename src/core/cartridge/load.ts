@@ -11,7 +11,7 @@ import { CARTRIDGE_FILES, type CartridgeFileKind, type CartridgeFileSpec, specOf
 import { deepFreeze } from './freeze.ts';
 import { checkInjection } from './injection.ts';
 import { type IntentInputs, NO_INTENT_INPUTS, validateIntentInputs } from './intents.ts';
-import { hasRulesScript, rulesScriptOf } from './js-rules/hook.ts';
+import { hasRulesScript, rulesScriptOf, type ScriptRules } from './js-rules/hook.ts';
 import type { RulesSandbox } from './js-rules/sandbox-port.ts';
 import { checkMinigameStart } from './minigame-configs.ts';
 import { applyPersonaMacros, applyStoryMacros, type Persona, validatePersona } from './persona.ts';
@@ -110,51 +110,13 @@ export function compileCartridge(
   const pathOf = (spec: CartridgeFileSpec) => (options.root ? joinPath(options.root, spec.name) : spec.name);
   const where = options.root ? `the cartridge folder '${options.root}'` : `cartridge '${name}'`;
   const read: CartridgeRead = { files, pathOf, persona: options.persona, diagnostics: [] };
-  const { diagnostics, persona } = read;
+  const { diagnostics } = read;
   const texts = readCartridgeTexts(read, where);
-
-  // yare.js / yare.ts: evaluated in the sandbox, then compiled as the YAML it produces (js-rules/).
-  const script = rulesScriptOf(files, texts, pathOf, options.sandbox);
-  if (script) diagnostics.push(...script.diagnostics);
-  const yarePath = script ? script.generatedFile : pathOf(specOf('yare'));
-  const yareText = script ? script.yaml : texts.get('yare');
-  const firstRulesDiagnostic = diagnostics.length;
-  const { rules, ledger } = yareText === undefined ? {} : compileRulesFile(read, yareText, yarePath);
-  if (script)
-    diagnostics.splice(
-      firstRulesDiagnostic,
-      Infinity,
-      ...diagnostics.slice(firstRulesDiagnostic).map(script.remap),
-    );
+  const { script, yarePath, rules, ledger } = compileRulesOf(read, texts, options.sandbox);
   const directives = readDirectives(read, texts.get('directives'));
   const intentInputs =
     rules === undefined ? NO_INTENT_INPUTS : readIntents(read, texts.get('intents'), rules);
-
-  let worldInfo: WorldInfoBook | undefined;
-  const worldInfoText = texts.get('worldInfo');
-  if (worldInfoText !== undefined) {
-    const loaded = loadWorldInfo(worldInfoText, pathOf(specOf('worldInfo')), rules?.botName ?? name, persona);
-    worldInfo = loaded.book;
-    diagnostics.push(...loaded.diagnostics);
-  }
-  const lore = proseOf(texts.get('lore'), pathOf(specOf('lore')), persona, diagnostics);
-  if (lore !== undefined && rules) {
-    const loreFiles = {
-      lore: pathOf(specOf('lore')),
-      ...(worldInfoText === undefined
-        ? {}
-        : { worldInfo: { file: pathOf(specOf('worldInfo')), text: worldInfoText } }),
-    };
-    diagnostics.push(...loreConditionDiagnostics(rules, lore, worldInfo, loreFiles));
-  }
-  const firstMessage = proseOf(
-    texts.get('firstMessage'),
-    pathOf(specOf('firstMessage')),
-    persona,
-    diagnostics,
-    'story',
-  );
-  const alternateGreetings = readAlternateGreetings(read, texts.get('alternateGreetings'));
+  const { worldInfo, lore, firstMessage, alternateGreetings } = readProseFiles(read, texts, rules, name);
   const cartridgeName = rules === undefined ? undefined : cartridgeNameOf(read, rules, name, yarePath);
 
   const errors = diagnostics.filter((d) => d.severity === 'error');
@@ -181,6 +143,78 @@ export function compileCartridge(
     ...(script === undefined ? {} : { placeInRules: script.remap }),
   };
   return { ok: true, cartridge: deepFreeze(cartridge), warnings };
+}
+
+/**
+ * The rules: yare.yaml, or yare.js / yare.ts evaluated in the sandbox and compiled as the YAML it produces
+ * (js-rules/), its diagnostics then placed in the module.
+ */
+function compileRulesOf(
+  read: CartridgeRead,
+  texts: ReadonlyMap<CartridgeFileKind, string>,
+  sandbox: RulesSandbox | undefined,
+): { script: ScriptRules | undefined; yarePath: string; rules?: CompiledRules; ledger?: LedgerSection } {
+  const { files, pathOf, diagnostics } = read;
+  const script = rulesScriptOf(files, texts, pathOf, sandbox);
+  if (script) diagnostics.push(...script.diagnostics);
+  const yarePath = script ? script.generatedFile : pathOf(specOf('yare'));
+  const yareText = script ? script.yaml : texts.get('yare');
+  const firstRulesDiagnostic = diagnostics.length;
+  const { rules, ledger } = yareText === undefined ? {} : compileRulesFile(read, yareText, yarePath);
+  if (script)
+    diagnostics.splice(
+      firstRulesDiagnostic,
+      Infinity,
+      ...diagnostics.slice(firstRulesDiagnostic).map(script.remap),
+    );
+  return {
+    script,
+    yarePath,
+    ...(rules === undefined ? {} : { rules }),
+    ...(ledger === undefined ? {} : { ledger }),
+  };
+}
+
+/**
+ * The World Info book and the lore (whose `when:` conditions are checked against the rules), the first message
+ * and the alternate greetings.
+ */
+function readProseFiles(
+  read: CartridgeRead,
+  texts: ReadonlyMap<CartridgeFileKind, string>,
+  rules: CompiledRules | undefined,
+  name: string,
+): Pick<Cartridge, 'firstMessage' | 'alternateGreetings'> & {
+  worldInfo: WorldInfoBook | undefined;
+  lore: string | undefined;
+} {
+  const { pathOf, persona, diagnostics } = read;
+  let worldInfo: WorldInfoBook | undefined;
+  const worldInfoText = texts.get('worldInfo');
+  if (worldInfoText !== undefined) {
+    const loaded = loadWorldInfo(worldInfoText, pathOf(specOf('worldInfo')), rules?.botName ?? name, persona);
+    worldInfo = loaded.book;
+    diagnostics.push(...loaded.diagnostics);
+  }
+  const lore = proseOf(texts.get('lore'), pathOf(specOf('lore')), persona, diagnostics);
+  if (lore !== undefined && rules) {
+    const loreFiles = {
+      lore: pathOf(specOf('lore')),
+      ...(worldInfoText === undefined
+        ? {}
+        : { worldInfo: { file: pathOf(specOf('worldInfo')), text: worldInfoText } }),
+    };
+    diagnostics.push(...loreConditionDiagnostics(rules, lore, worldInfo, loreFiles));
+  }
+  const firstMessage = proseOf(
+    texts.get('firstMessage'),
+    pathOf(specOf('firstMessage')),
+    persona,
+    diagnostics,
+    'story',
+  );
+  const alternateGreetings = readAlternateGreetings(read, texts.get('alternateGreetings'));
+  return { worldInfo, lore, firstMessage, alternateGreetings };
 }
 
 /** What every phase of one compile shares: the files, where each is, the persona, the problems found so far. */

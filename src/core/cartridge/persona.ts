@@ -148,45 +148,51 @@ export function validatePersona(persona: unknown): Diagnostic[] {
   ];
   for (const [field, max] of inline) {
     const value = Object.hasOwn(record, field) ? record[field] : undefined;
-    if (typeof value !== 'string' || value.trim() === '') {
-      out.push(cartError('CART_BAD_PERSONA', `Persona field '${field}' must be non-empty text.`));
-      continue;
-    }
-    if (codePointLength(value) > max) {
-      out.push(
-        cartError(
-          'CART_BAD_PERSONA',
-          `Persona field '${field}' has ${codePointLength(value)} characters; the limit is ${max}.`,
-        ),
-      );
-    }
-    if (/[\r\n\t]/.test(value) || firstControlCharacter(value) !== -1) {
-      out.push(
-        cartError(
-          'CART_BAD_PERSONA',
-          `Persona field '${field}' must be one line without control characters.`,
-        ),
-      );
-    }
+    out.push(...inlineFieldProblems(field, value, max));
   }
   for (const field of ['appearance', 'background', 'personality'] as const) {
     if (!Object.hasOwn(record, field) || record[field] === undefined) continue;
-    const value = record[field];
-    if (typeof value !== 'string') {
-      out.push(cartError('CART_BAD_PERSONA', `Persona field '${field}' must be text.`));
-    } else if (codePointLength(value) > MAX_PERSONA_TEXT_CHARS) {
-      out.push(
-        cartError(
-          'CART_BAD_PERSONA',
-          `Persona field '${field}' has ${codePointLength(value)} characters; the limit is ${MAX_PERSONA_TEXT_CHARS}.`,
-        ),
-      );
-    } else if (firstControlCharacter(value) !== -1) {
-      out.push(cartError('CART_BAD_PERSONA', `Persona field '${field}' contains a control character.`));
-    }
+    const problem = proseFieldProblem(field, record[field]);
+    if (problem !== undefined) out.push(problem);
   }
   out.push(...voiceProblems(record));
   return out;
+}
+
+/** A field inserted into running text: non-empty, within `max`, one line without control characters. */
+function inlineFieldProblems(field: keyof Persona, value: unknown, max: number): Diagnostic[] {
+  if (typeof value !== 'string' || value.trim() === '')
+    return [cartError('CART_BAD_PERSONA', `Persona field '${field}' must be non-empty text.`)];
+  const out: Diagnostic[] = [];
+  if (codePointLength(value) > max) {
+    out.push(
+      cartError(
+        'CART_BAD_PERSONA',
+        `Persona field '${field}' has ${codePointLength(value)} characters; the limit is ${max}.`,
+      ),
+    );
+  }
+  if (/[\r\n\t]/.test(value) || firstControlCharacter(value) !== -1) {
+    out.push(
+      cartError('CART_BAD_PERSONA', `Persona field '${field}' must be one line without control characters.`),
+    );
+  }
+  return out;
+}
+
+/** A field of prose (appearance, background, personality): text within its limit, no control characters. */
+function proseFieldProblem(field: keyof Persona, value: unknown): Diagnostic | undefined {
+  if (typeof value !== 'string')
+    return cartError('CART_BAD_PERSONA', `Persona field '${field}' must be text.`);
+  if (codePointLength(value) > MAX_PERSONA_TEXT_CHARS) {
+    return cartError(
+      'CART_BAD_PERSONA',
+      `Persona field '${field}' has ${codePointLength(value)} characters; the limit is ${MAX_PERSONA_TEXT_CHARS}.`,
+    );
+  }
+  if (firstControlCharacter(value) !== -1)
+    return cartError('CART_BAD_PERSONA', `Persona field '${field}' contains a control character.`);
+  return undefined;
 }
 
 /** The optional `voice`: one line of at most MAX_PERSONA_VOICE_CHARS characters. */

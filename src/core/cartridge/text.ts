@@ -31,30 +31,9 @@ export function decodeCartridgeFile(
       ],
     };
   }
-  let text: string;
-  if (bytes) {
-    try {
-      text = strictDecoder.decode(bytes);
-    } catch {
-      const at = firstInvalidUtf8(bytes);
-      return { ok: false, diagnostics: [badEncoding(bytes, at, file)] };
-    }
-  } else {
-    text = content as string;
-    const lone = firstLoneSurrogate(text);
-    if (lone !== -1) {
-      return {
-        ok: false,
-        diagnostics: [
-          cartError(
-            'CART_BAD_ENCODING',
-            'The text contains an unpaired UTF-16 surrogate, which is not valid Unicode. Save the file as UTF-8.',
-            placeInText(text, lone, file),
-          ),
-        ],
-      };
-    }
-  }
+  const decoded = unicodeText(content, file);
+  if (!decoded.ok) return decoded;
+  let text = decoded.text;
   if (text.startsWith(BOM)) text = text.slice(1);
   const control = firstControlCharacter(text);
   if (control !== -1) {
@@ -71,6 +50,29 @@ export function decodeCartridgeFile(
     };
   }
   return { ok: true, text };
+}
+
+/** Bytes decoded as strict UTF-8, or text checked for unpaired surrogates: valid Unicode either way. */
+function unicodeText(content: string | Uint8Array, file: string): DecodeResult {
+  if (typeof content !== 'string') {
+    try {
+      return { ok: true, text: strictDecoder.decode(content) };
+    } catch {
+      return { ok: false, diagnostics: [badEncoding(content, firstInvalidUtf8(content), file)] };
+    }
+  }
+  const lone = firstLoneSurrogate(content);
+  if (lone === -1) return { ok: true, text: content };
+  return {
+    ok: false,
+    diagnostics: [
+      cartError(
+        'CART_BAD_ENCODING',
+        'The text contains an unpaired UTF-16 surrogate, which is not valid Unicode. Save the file as UTF-8.',
+        placeInText(content, lone, file),
+      ),
+    ],
+  };
 }
 
 /** Index of the first C0 control character other than tab, LF and CR (or DEL), or -1. */

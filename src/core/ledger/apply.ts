@@ -5,7 +5,19 @@
 // structurally shared tables (persistent-hash-trie.ts), so a batch costs O(batch) however big the world is.
 
 import { LedgerApplyError } from './errors.ts';
-import type { LedgerEvent } from './events.ts';
+import type {
+  AddFact,
+  AddRelationship,
+  ClearPossession,
+  CreateEntity,
+  EndRelationship,
+  InvalidateFact,
+  LedgerEvent,
+  OpenStoryThread,
+  ResolveStoryThread,
+  SetEntityAttribute,
+  SetScene,
+} from './events.ts';
 import { keepNameIndex, keptNameIndex, NameIndexWriter, nameIndexOf } from './name-index.ts';
 import { PersistentHashTrie, hashTrieOf, TableWriter, tableView } from './persistent-hash-trie.ts';
 import { noteDerivedWorld } from './summary-index.ts';
@@ -185,31 +197,15 @@ function mustEntity(draft: WorldDraft, key: string): EntityRecord {
 /** Applies one validated event to a draft. `index` is the event's position in its batch. */
 export function applyEvent(draft: WorldDraft, event: LedgerEvent, index: number, at: Stamp): void {
   switch (event.type) {
-    case 'create_entity': {
-      if (draft.entity(event.entity)) throw new LedgerApplyError(`entity ${event.entity} already exists`);
-      const record: EntityRecord = {
-        key: event.entity,
-        name: event.name,
-        ...(event.entity_type === undefined ? {} : { entityType: event.entity_type }),
-        ...(event.description === undefined ? {} : { description: event.description }),
-        aliases: event.aliases ?? [],
-        attributes: Object.create(null),
-        conditions: [],
-        created: stampOf(at),
-      };
-      draft.putEntity(record);
+    case 'create_entity':
+      createEntity(draft, event, at);
       return;
-    }
     case 'set_entity_status':
       draft.putEntity({ ...mustEntity(draft, event.entity), status: event.status });
       return;
-    case 'set_entity_attribute': {
-      const record = mustEntity(draft, event.entity);
-      const attributes = copyTable(record.attributes);
-      attributes[event.attribute] = event.value;
-      draft.putEntity({ ...record, attributes });
+    case 'set_entity_attribute':
+      setEntityAttribute(draft, event);
       return;
-    }
     case 'set_entity_conditions':
       draft.putEntity({ ...mustEntity(draft, event.entity), conditions: [...event.conditions] });
       return;
@@ -221,96 +217,139 @@ export function applyEvent(draft: WorldDraft, event: LedgerEvent, index: number,
       mustEntity(draft, event.owner);
       draft.putEntity({ ...mustEntity(draft, event.item), holder: event.owner });
       return;
-    case 'clear_possession': {
-      const { holder: _dropped, ...rest } = mustEntity(draft, event.item);
-      draft.putEntity(rest);
+    case 'clear_possession':
+      clearPossession(draft, event);
       return;
-    }
-    case 'add_fact': {
-      const id = event.fact_id ?? engineFactId(at.turn, index);
-      if (draft.fact(id)) throw new LedgerApplyError(`fact ${id} already exists`);
-      draft.putFact({
-        id,
-        predicate: event.predicate,
-        ...(event.subject === undefined ? {} : { subject: event.subject }),
-        ...(event.object === undefined ? {} : { object: event.object }),
-        ...(event.value === undefined ? {} : { value: event.value }),
-        added: stampOf(at),
-        ...knownByOf(event, draft.scene),
-      });
+    case 'add_fact':
+      addFact(draft, event, event.fact_id ?? engineFactId(at.turn, index), at);
       return;
-    }
-    case 'invalidate_fact': {
-      const fact = draft.fact(event.fact_id);
-      if (!fact || fact.invalidated)
-        throw new LedgerApplyError(`fact ${event.fact_id} is unknown or withdrawn`);
-      draft.putFact({
-        ...fact,
-        invalidated: { ...stampOf(at), ...(event.reason === undefined ? {} : { reason: event.reason }) },
-      });
+    case 'invalidate_fact':
+      invalidateFact(draft, event, at);
       return;
-    }
-    case 'add_relationship': {
-      const id = relationshipId(event.source, event.target, event.relationship);
-      const existing = draft.relationship(id);
-      if (existing && isRelationshipActive(existing))
-        throw new LedgerApplyError(`relationship ${id} is active`);
-      const period = {
-        started: stampOf(at),
-        ...(event.description === undefined ? {} : { description: event.description }),
-      };
-      draft.putRelationship(id, {
-        source: event.source,
-        target: event.target,
-        relationship: event.relationship,
-        periods: [...(existing?.periods ?? []), period],
-      });
+    case 'add_relationship':
+      addRelationship(draft, event, at);
       return;
-    }
-    case 'end_relationship': {
-      const id = relationshipId(event.source, event.target, event.relationship);
-      const existing = draft.relationship(id);
-      if (!existing || !isRelationshipActive(existing))
-        throw new LedgerApplyError(`relationship ${id} is not active`);
-      const periods = existing.periods.slice(0, -1);
-      periods.push({ ...existing.periods[existing.periods.length - 1]!, ended: stampOf(at) });
-      draft.putRelationship(id, { ...existing, periods });
+    case 'end_relationship':
+      endRelationship(draft, event, at);
       return;
-    }
     case 'open_story_thread':
-      if (draft.thread(event.thread)) throw new LedgerApplyError(`thread ${event.thread} already exists`);
-      draft.putThread({
-        key: event.thread,
-        title: event.title,
-        ...(event.description === undefined ? {} : { description: event.description }),
-        opened: stampOf(at),
-      });
+      openStoryThread(draft, event, at);
       return;
-    case 'resolve_story_thread': {
-      const thread = draft.thread(event.thread);
-      if (!thread || thread.resolved)
-        throw new LedgerApplyError(`thread ${event.thread} is unknown or resolved`);
-      draft.putThread({
-        ...thread,
-        resolved: {
-          ...stampOf(at),
-          ...(event.resolution === undefined ? {} : { resolution: event.resolution }),
-        },
-      });
+    case 'resolve_story_thread':
+      resolveStoryThread(draft, event, at);
       return;
-    }
     case 'set_scene':
-      // Absolute: the new scene replaces the old one entirely.
-      draft.scene = {
-        ...(event.summary === undefined ? {} : { summary: event.summary }),
-        ...(event.location === undefined ? {} : { location: event.location }),
-        present: [...(event.present ?? [])],
-        set: stampOf(at),
-      };
+      setScene(draft, event, at);
       return;
     default:
       assertNever(event);
   }
+}
+
+/** Absolute: the new scene replaces the old one entirely. */
+function setScene(draft: WorldDraft, event: SetScene, at: Stamp): void {
+  draft.scene = {
+    ...(event.summary === undefined ? {} : { summary: event.summary }),
+    ...(event.location === undefined ? {} : { location: event.location }),
+    present: [...(event.present ?? [])],
+    set: stampOf(at),
+  };
+}
+
+function createEntity(draft: WorldDraft, event: CreateEntity, at: Stamp): void {
+  if (draft.entity(event.entity)) throw new LedgerApplyError(`entity ${event.entity} already exists`);
+  draft.putEntity({
+    key: event.entity,
+    name: event.name,
+    ...(event.entity_type === undefined ? {} : { entityType: event.entity_type }),
+    ...(event.description === undefined ? {} : { description: event.description }),
+    aliases: event.aliases ?? [],
+    attributes: Object.create(null),
+    conditions: [],
+    created: stampOf(at),
+  });
+}
+
+function setEntityAttribute(draft: WorldDraft, event: SetEntityAttribute): void {
+  const record = mustEntity(draft, event.entity);
+  const attributes = copyTable(record.attributes);
+  attributes[event.attribute] = event.value;
+  draft.putEntity({ ...record, attributes });
+}
+
+function clearPossession(draft: WorldDraft, event: ClearPossession): void {
+  const { holder: _dropped, ...rest } = mustEntity(draft, event.item);
+  draft.putEntity(rest);
+}
+
+function addFact(draft: WorldDraft, event: AddFact, id: string, at: Stamp): void {
+  if (draft.fact(id)) throw new LedgerApplyError(`fact ${id} already exists`);
+  draft.putFact({
+    id,
+    predicate: event.predicate,
+    ...(event.subject === undefined ? {} : { subject: event.subject }),
+    ...(event.object === undefined ? {} : { object: event.object }),
+    ...(event.value === undefined ? {} : { value: event.value }),
+    added: stampOf(at),
+    ...knownByOf(event, draft.scene),
+  });
+}
+
+function invalidateFact(draft: WorldDraft, event: InvalidateFact, at: Stamp): void {
+  const fact = draft.fact(event.fact_id);
+  if (!fact || fact.invalidated) throw new LedgerApplyError(`fact ${event.fact_id} is unknown or withdrawn`);
+  draft.putFact({
+    ...fact,
+    invalidated: { ...stampOf(at), ...(event.reason === undefined ? {} : { reason: event.reason }) },
+  });
+}
+
+function addRelationship(draft: WorldDraft, event: AddRelationship, at: Stamp): void {
+  const id = relationshipId(event.source, event.target, event.relationship);
+  const existing = draft.relationship(id);
+  if (existing && isRelationshipActive(existing)) throw new LedgerApplyError(`relationship ${id} is active`);
+  const period = {
+    started: stampOf(at),
+    ...(event.description === undefined ? {} : { description: event.description }),
+  };
+  draft.putRelationship(id, {
+    source: event.source,
+    target: event.target,
+    relationship: event.relationship,
+    periods: [...(existing?.periods ?? []), period],
+  });
+}
+
+function endRelationship(draft: WorldDraft, event: EndRelationship, at: Stamp): void {
+  const id = relationshipId(event.source, event.target, event.relationship);
+  const existing = draft.relationship(id);
+  if (!existing || !isRelationshipActive(existing))
+    throw new LedgerApplyError(`relationship ${id} is not active`);
+  const periods = existing.periods.slice(0, -1);
+  periods.push({ ...existing.periods[existing.periods.length - 1]!, ended: stampOf(at) });
+  draft.putRelationship(id, { ...existing, periods });
+}
+
+function openStoryThread(draft: WorldDraft, event: OpenStoryThread, at: Stamp): void {
+  if (draft.thread(event.thread)) throw new LedgerApplyError(`thread ${event.thread} already exists`);
+  draft.putThread({
+    key: event.thread,
+    title: event.title,
+    ...(event.description === undefined ? {} : { description: event.description }),
+    opened: stampOf(at),
+  });
+}
+
+function resolveStoryThread(draft: WorldDraft, event: ResolveStoryThread, at: Stamp): void {
+  const thread = draft.thread(event.thread);
+  if (!thread || thread.resolved) throw new LedgerApplyError(`thread ${event.thread} is unknown or resolved`);
+  draft.putThread({
+    ...thread,
+    resolved: {
+      ...stampOf(at),
+      ...(event.resolution === undefined ? {} : { resolution: event.resolution }),
+    },
+  });
 }
 
 /**

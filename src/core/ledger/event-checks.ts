@@ -8,7 +8,7 @@ import { engineFactId } from './apply.ts';
 import { type LedgerError, type LedgerErrorCode, ledgerError } from './errors.ts';
 import type { LedgerEvent, LedgerScalar } from './events.ts';
 import { ENGINE_FACT_ID_PATTERN } from './limits.ts';
-import type { LedgerPolicy } from './policy.ts';
+import type { AttributeDecl, LedgerPolicy } from './policy.ts';
 import { LEDGER_SPECS, type LedgerEventType } from './spec.ts';
 import { assertNever, nameFold, nameSkeleton, quote } from './text.ts';
 import {
@@ -338,7 +338,7 @@ function attributeTypeOf(value: LedgerScalar): string {
 /** The write policy for `set_entity_attribute`. */
 function checkAttribute(ctx: CheckContext, event: EventOf<'set_entity_attribute'>, index: number): Problem {
   const { policy } = ctx;
-  const { entity, attribute, value } = event;
+  const { attribute, value } = event;
   const err = (code: LedgerErrorCode, message: string): LedgerError =>
     ledgerError(index, code, message, 'attribute');
   if (policy.rulesOwned.has(attribute)) {
@@ -367,23 +367,33 @@ function checkAttribute(ctx: CheckContext, event: EventOf<'set_entity_attribute'
   if (typeof value === 'string' && decl.enum && !decl.enum.includes(value)) {
     return valueErr('LEDGER_OUT_OF_RANGE', `attribute ${attribute} must be one of: ${decl.enum.join(', ')}`);
   }
-  if (typeof value === 'number') {
-    if ((decl.min !== undefined && value < decl.min) || (decl.max !== undefined && value > decl.max)) {
+  if (typeof value === 'number') return checkAttributeNumber(ctx, event, value, decl, valueErr);
+  return null;
+}
+
+/** A number within the declared range, and (from the narrator) no further from the committed one than allowed. */
+function checkAttributeNumber(
+  ctx: CheckContext,
+  { entity, attribute }: EventOf<'set_entity_attribute'>,
+  value: number,
+  decl: AttributeDecl,
+  valueErr: (code: LedgerErrorCode, message: string) => LedgerError,
+): Problem {
+  if ((decl.min !== undefined && value < decl.min) || (decl.max !== undefined && value > decl.max)) {
+    return valueErr(
+      'LEDGER_OUT_OF_RANGE',
+      `attribute ${attribute} must be within [${decl.min ?? '-∞'}, ${decl.max ?? '∞'}]`,
+    );
+  }
+  if (decl.maxChange !== undefined && ctx.source === 'narrator') {
+    // Validation of an absolute value against the committed one, not a delta protocol.
+    const previous = lookup(ctx.before.entities, entity);
+    const old = previous ? lookup(previous.attributes, attribute) : undefined;
+    if (typeof old === 'number' && Math.abs(value - old) > decl.maxChange) {
       return valueErr(
-        'LEDGER_OUT_OF_RANGE',
-        `attribute ${attribute} must be within [${decl.min ?? '-∞'}, ${decl.max ?? '∞'}]`,
+        'LEDGER_CHANGE_TOO_LARGE',
+        `attribute ${attribute} may change by at most ${decl.maxChange} in one turn (was ${old})`,
       );
-    }
-    if (decl.maxChange !== undefined && ctx.source === 'narrator') {
-      // Validation of an absolute value against the committed one, not a delta protocol.
-      const previous = lookup(ctx.before.entities, entity);
-      const old = previous ? lookup(previous.attributes, attribute) : undefined;
-      if (typeof old === 'number' && Math.abs(value - old) > decl.maxChange) {
-        return valueErr(
-          'LEDGER_CHANGE_TOO_LARGE',
-          `attribute ${attribute} may change by at most ${decl.maxChange} in one turn (was ${old})`,
-        );
-      }
     }
   }
   return null;

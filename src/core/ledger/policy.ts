@@ -366,9 +366,29 @@ function parseAttributeDecl(decl: unknown, report: Report): AttributeDecl | null
     report(['type'], 'LEDGER_BAD_VALUE', `type must be one of ${ATTRIBUTE_TYPES.join(', ')}`);
     return null;
   }
-  const out: { type: AttributeType; enum?: string[]; min?: number; max?: number; maxChange?: number } = {
-    type: type as AttributeType,
-  };
+  const out: AttributeDeclDraft = { type: type as AttributeType };
+  const boundsOk = readAttributeBounds(decl, out, report);
+  const enumOk = readAttributeEnum(decl, out, report);
+  return ok && boundsOk && enumOk ? out : null;
+}
+
+/** An attribute declaration as it is read. */
+type AttributeDeclDraft = {
+  type: AttributeType;
+  enum?: string[];
+  min?: number;
+  max?: number;
+  maxChange?: number;
+};
+
+/** `min`, `max` and `max_change` (numbers only) into `out`; false when one is wrong. */
+function readAttributeBounds(
+  decl: Record<string, unknown>,
+  out: AttributeDeclDraft,
+  report: Report,
+): boolean {
+  const { type } = out;
+  let ok = true;
   const numeric = type === 'int' || type === 'float';
   for (const bound of ['min', 'max', 'max_change'] as const) {
     const v = decl[bound];
@@ -394,29 +414,34 @@ function parseAttributeDecl(decl: unknown, report: Report): AttributeDecl | null
     report(['min'], 'LEDGER_BAD_VALUE', `min ${out.min} is greater than max ${out.max}`);
     ok = false;
   }
-  if (decl.enum !== undefined) {
-    if (type !== 'string') {
-      report(['enum'], 'LEDGER_BAD_VALUE', 'enum applies to string attributes only');
-      ok = false;
-    } else if (!Array.isArray(decl.enum) || decl.enum.length === 0 || decl.enum.length > MAX_LABELS * 4) {
-      report(['enum'], 'LEDGER_BAD_VALUE', `enum must be a list of 1 to ${MAX_LABELS * 4} strings`);
-      ok = false;
-    } else {
-      const values: string[] = [];
-      decl.enum.forEach((v, i) => {
-        if (typeof v !== 'string' || v.length > MAX_VALUE_TEXT_LENGTH || textProblem(v, false) !== null) {
-          report(
-            ['enum', i],
-            'LEDGER_BAD_VALUE',
-            `each enum value must be one line of text of at most ${MAX_VALUE_TEXT_LENGTH} characters`,
-          );
-          ok = false;
-        } else values.push(v.normalize('NFC'));
-      });
-      out.enum = values;
-    }
+  return ok;
+}
+
+/** `enum` (strings only) into `out`; false when it is wrong. */
+function readAttributeEnum(decl: Record<string, unknown>, out: AttributeDeclDraft, report: Report): boolean {
+  if (decl.enum === undefined) return true;
+  if (out.type !== 'string') {
+    report(['enum'], 'LEDGER_BAD_VALUE', 'enum applies to string attributes only');
+    return false;
   }
-  return ok ? out : null;
+  if (!Array.isArray(decl.enum) || decl.enum.length === 0 || decl.enum.length > MAX_LABELS * 4) {
+    report(['enum'], 'LEDGER_BAD_VALUE', `enum must be a list of 1 to ${MAX_LABELS * 4} strings`);
+    return false;
+  }
+  let ok = true;
+  const values: string[] = [];
+  decl.enum.forEach((v, i) => {
+    if (typeof v !== 'string' || v.length > MAX_VALUE_TEXT_LENGTH || textProblem(v, false) !== null) {
+      report(
+        ['enum', i],
+        'LEDGER_BAD_VALUE',
+        `each enum value must be one line of text of at most ${MAX_VALUE_TEXT_LENGTH} characters`,
+      );
+      ok = false;
+    } else values.push(v.normalize('NFC'));
+  });
+  out.enum = values;
+  return ok;
 }
 
 function parseThreadDecl(decl: unknown, report: Report): ThreadRequirement[] | null {

@@ -44,18 +44,45 @@ function* rowsOf(world: World, table: WorldTable): Generator<[string, string | u
   for (const key of tableKeys(records)) yield [key, undefined, lookup(records, key)];
 }
 
+/** Where a page starts: the table, and the key it follows (none: the table's start). */
+function pageStart(
+  cursor: string | null,
+): { ok: true; startTable: number; after: string | undefined } | { ok: false; message: string } {
+  if (cursor === null) return { ok: true, startTable: 0, after: undefined };
+  const parsed = parseCursor(cursor);
+  if (parsed === undefined)
+    return { ok: false, message: `cursor ${JSON.stringify(cursor.slice(0, 80))} is not a world cursor` };
+  return { ok: true, startTable: TABLES.indexOf(parsed.table), after: parsed.key };
+}
+
+/** The tables of a page being filled: facts by bucket, the others by key. */
+interface PageTables {
+  readonly entities: Record<string, unknown>;
+  readonly relationships: Record<string, unknown>;
+  readonly threads: Record<string, unknown>;
+  readonly facts: Record<string, Record<string, unknown>>;
+}
+
+function putRow(
+  out: PageTables,
+  table: WorldTable,
+  bucket: string | undefined,
+  key: string,
+  record: unknown,
+): void {
+  if (bucket === undefined) (out[table] as Record<string, unknown>)[key] = record;
+  else {
+    out.facts[bucket] ??= nullTable<unknown>();
+    out.facts[bucket]![key] = record;
+  }
+}
+
 /** The page of at most `limit` records after `cursor` (from the start when null). */
 export function worldPage(world: World, limit: number, cursor: string | null): WorldPageResult {
-  let startTable = 0;
-  let after: string | undefined;
-  if (cursor !== null) {
-    const parsed = parseCursor(cursor);
-    if (parsed === undefined)
-      return { ok: false, message: `cursor ${JSON.stringify(cursor.slice(0, 80))} is not a world cursor` };
-    startTable = TABLES.indexOf(parsed.table);
-    after = parsed.key;
-  }
-  const out = {
+  const start = pageStart(cursor);
+  if (!start.ok) return start;
+  const { startTable, after } = start;
+  const out: PageTables = {
     entities: nullTable<unknown>(),
     relationships: nullTable<unknown>(),
     threads: nullTable<unknown>(),
@@ -80,11 +107,7 @@ export function worldPage(world: World, limit: number, cursor: string | null): W
         more = true;
         break;
       }
-      if (bucket === undefined) (out[table] as Record<string, unknown>)[key] = record;
-      else {
-        out.facts[bucket] ??= nullTable<unknown>();
-        out.facts[bucket]![key] = record;
-      }
+      putRow(out, table, bucket, key, record);
       records += 1;
       last = cursorOf(table, key);
     }

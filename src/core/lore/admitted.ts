@@ -55,36 +55,52 @@ export function lookupAdmitted(
   };
   const excluded = new Map<string, LoreReceipt>();
   const matchedBy = new Map<string, string>();
-  const rankings = checked.queries.map((query) => {
+  const rankings = checked.queries.map((query) =>
     // Enough hits that `k` admitted ones survive however many excluded sections rank above them.
-    const hits = index.rank(query, checked.k + index.chunks.length);
-    const kept: LoreChunk[] = [];
-    for (const [rank, chunk] of hits.entries()) {
-      if (kept.length === checked.k) break;
-      const a = admissionOf(chunk);
-      if (a.kind === 'when' && !a.held) {
-        if (!excluded.has(chunk.id)) {
-          excluded.set(chunk.id, {
-            chunkId: chunk.id,
-            heading: chunk.heading,
-            line: chunk.line,
-            status: 'excluded',
-            why: `matched ${JSON.stringify(query)} but ${a.why}`,
-            tokens: chunk.tokens,
-          });
-        }
-        continue;
-      }
-      if (!matchedBy.has(chunk.id)) {
-        const when = a.kind === 'when' ? `; ${a.why}` : '';
-        matchedBy.set(chunk.id, `matched ${JSON.stringify(query)} (rank ${rank + 1})${when}`);
-      }
-      kept.push(chunk);
-    }
-    return kept;
-  });
+    admittedHits(query, index.rank(query, checked.k + index.chunks.length), checked.k, admissionOf, {
+      excluded,
+      matchedBy,
+    }),
+  );
   const fitted = fitWithReceipts(interleaveUnique(rankings), checked.tokenBudget, matchedBy);
   return { result: fitted.result, receipts: [...fitted.receipts, ...excluded.values()] };
+}
+
+/**
+ * The first `k` of one query's hits that are admitted; an excluded one gets a receipt (its first exclusion),
+ * a kept one its reason (its first match).
+ */
+function admittedHits(
+  query: string,
+  hits: readonly LoreChunk[],
+  k: number,
+  admissionOf: (chunk: LoreChunk) => LoreAdmission,
+  why: { excluded: Map<string, LoreReceipt>; matchedBy: Map<string, string> },
+): LoreChunk[] {
+  const kept: LoreChunk[] = [];
+  for (const [rank, chunk] of hits.entries()) {
+    if (kept.length === k) break;
+    const a = admissionOf(chunk);
+    if (a.kind === 'when' && !a.held) {
+      if (!why.excluded.has(chunk.id)) {
+        why.excluded.set(chunk.id, {
+          chunkId: chunk.id,
+          heading: chunk.heading,
+          line: chunk.line,
+          status: 'excluded',
+          why: `matched ${JSON.stringify(query)} but ${a.why}`,
+          tokens: chunk.tokens,
+        });
+      }
+      continue;
+    }
+    if (!why.matchedBy.has(chunk.id)) {
+      const when = a.kind === 'when' ? `; ${a.why}` : '';
+      why.matchedBy.set(chunk.id, `matched ${JSON.stringify(query)} (rank ${rank + 1})${when}`);
+    }
+    kept.push(chunk);
+  }
+  return kept;
 }
 
 /** `fitToBudget` of select.ts, with a receipt for every candidate (kept, or over the budget). */

@@ -17,7 +17,7 @@ import {
   MAX_WI_TIMED_EFFECTS,
   MAX_WI_TOKEN_BUDGET,
 } from './world-info-limits.ts';
-import { runUnsliced, UNMETERED, type WorkMeter } from '../turn-budget.ts';
+import { type BudgetPart, runUnsliced, UNMETERED, type WorkMeter } from '../turn-budget.ts';
 import { cachedRegexKey, type RegexKey, splitRegexKey } from './world-info-regex.ts';
 import type { WorldInfoBook, WorldInfoEntry, WorldInfoRole } from './world-info-types.ts';
 
@@ -254,49 +254,65 @@ function keyMatchesPart(key: CompiledKey, part: ScanPart, budget: RegexBudget): 
       part.lowerWords ??= wordRuns(part.lower);
       return part.lowerWords.has(key.needle);
     }
-    case 'regex': {
-      const memo = key.memo;
-      const known = part.results.get(memo);
-      if (known !== undefined) return known;
-      // Not memoised when the budget, not the text, decided.
-      if (budget.left <= 0) {
-        budget.exhausted = true;
-        return false;
-      }
-      key.compiled ??= cachedRegexKey(key.key);
-      if (key.compiled.kind !== 'regex') return false; // refused (the import report says why)
-      const cost = key.compiled.regex.size * Math.max(1, part.regexText.length);
-      if (budget.work < cost) {
-        budget.exhausted = true;
-        return false;
-      }
-      budget.left--;
-      budget.work -= cost;
-      const result = key.compiled.regex.test(part.regexText);
-      part.results.set(memo, result);
-      return result;
-    }
+    case 'regex':
+      return regexKeyMatchesPart(key, part, budget);
     case 'bounded':
-    case 'substring': {
-      const memo = key.memo;
-      const known = part.results.get(memo);
-      if (known !== undefined) return known;
-      const haystack = key.caseSensitive ? part.raw : part.lower;
-      if (budget.scan < haystack.length) {
-        budget.exhausted = true;
-        return false;
-      }
-      budget.scan -= haystack.length;
-      const result =
-        key.kind === 'bounded' ? containsWholeWord(haystack, key.needle) : haystack.includes(key.needle);
-      part.results.set(memo, result);
-      return result;
-    }
+    case 'substring':
+      return searchKeyMatchesPart(key, part, budget);
     default: {
       const unreachable: never = key;
       return unreachable;
     }
   }
+}
+
+/** A regex key's test, memoised per part, within the activation's regex tests and work. */
+function regexKeyMatchesPart(
+  key: Extract<CompiledKey, { kind: 'regex' }>,
+  part: ScanPart,
+  budget: RegexBudget,
+): boolean {
+  const memo = key.memo;
+  const known = part.results.get(memo);
+  if (known !== undefined) return known;
+  // Not memoised when the budget, not the text, decided.
+  if (budget.left <= 0) {
+    budget.exhausted = true;
+    return false;
+  }
+  key.compiled ??= cachedRegexKey(key.key);
+  if (key.compiled.kind !== 'regex') return false; // refused (the import report says why)
+  const cost = key.compiled.regex.size * Math.max(1, part.regexText.length);
+  if (budget.work < cost) {
+    budget.exhausted = true;
+    return false;
+  }
+  budget.left--;
+  budget.work -= cost;
+  const result = key.compiled.regex.test(part.regexText);
+  part.results.set(memo, result);
+  return result;
+}
+
+/** A plain key's search (whole word or substring), memoised per part, within the activation's scan work. */
+function searchKeyMatchesPart(
+  key: Exclude<CompiledKey, { kind: 'regex' }>,
+  part: ScanPart,
+  budget: RegexBudget,
+): boolean {
+  const memo = key.memo;
+  const known = part.results.get(memo);
+  if (known !== undefined) return known;
+  const haystack = key.caseSensitive ? part.raw : part.lower;
+  if (budget.scan < haystack.length) {
+    budget.exhausted = true;
+    return false;
+  }
+  budget.scan -= haystack.length;
+  const result =
+    key.kind === 'bounded' ? containsWholeWord(haystack, key.needle) : haystack.includes(key.needle);
+  part.results.set(memo, result);
+  return result;
 }
 
 function keyMatches(key: CompiledKey, parts: readonly ScanPart[], budget: RegexBudget): boolean {
@@ -346,47 +362,51 @@ function* matchEntry(
         ? 'no key matched before the scan budget ran out (MAX_WI_REGEX_TESTS, MAX_WI_REGEX_WORK, MAX_WI_SCAN_WORK)'
         : 'no key matched',
     };
-  let reason = `key ${JSON.stringify(primary[0])}`;
-  let score = primary.length;
-  if (entry.selective && entry.secondaryKeys.length > 0) {
-    const secondary = yield* matchingKeys(compiled.secondaryKeys, text, budget, meter);
-    const all = secondary.length === entry.secondaryKeys.length;
-    const any = secondary.length > 0;
-    switch (entry.selectiveLogic) {
-      case 'and_any':
-        if (!any)
-          return {
-            ok: false,
-            why: `key ${JSON.stringify(primary[0])} matched but no secondary key (AND ANY)`,
-          };
-        reason += ` and secondary ${JSON.stringify(secondary[0])} (AND ANY)`;
-        score += secondary.length;
-        break;
-      case 'and_all':
-        if (!all)
-          return {
-            ok: false,
-            why: `key ${JSON.stringify(primary[0])} matched but not every secondary key (AND ALL)`,
-          };
-        reason += ' and every secondary key (AND ALL)';
-        score += secondary.length;
-        break;
-      case 'not_any':
-        if (any)
-          return { ok: false, why: `secondary key ${JSON.stringify(secondary[0])} is present (NOT ANY)` };
-        reason += ' and no secondary key (NOT ANY)';
-        break;
-      case 'not_all':
-        if (all) return { ok: false, why: 'every secondary key is present (NOT ALL)' };
-        reason += ' and not every secondary key (NOT ALL)';
-        break;
-      default: {
-        const unreachable: never = entry.selectiveLogic;
-        return unreachable;
-      }
+  const reason = `key ${JSON.stringify(primary[0])}`;
+  if (!entry.selective || entry.secondaryKeys.length === 0)
+    return { ok: true, reason, score: primary.length };
+  const secondary = yield* matchingKeys(compiled.secondaryKeys, text, budget, meter);
+  const verdict = secondaryVerdict(entry, primary[0]!, secondary);
+  if (!verdict.ok) return verdict;
+  return { ok: true, reason: reason + verdict.reason, score: primary.length + verdict.score };
+}
+
+/** The selective logic's verdict on the secondary keys that matched: what it adds to the reason and score. */
+function secondaryVerdict(
+  entry: WorldInfoEntry,
+  primary: string,
+  secondary: readonly string[],
+): { ok: true; reason: string; score: number } | { ok: false; why: string } {
+  const all = secondary.length === entry.secondaryKeys.length;
+  const any = secondary.length > 0;
+  switch (entry.selectiveLogic) {
+    case 'and_any':
+      if (!any)
+        return { ok: false, why: `key ${JSON.stringify(primary)} matched but no secondary key (AND ANY)` };
+      return {
+        ok: true,
+        reason: ` and secondary ${JSON.stringify(secondary[0])} (AND ANY)`,
+        score: secondary.length,
+      };
+    case 'and_all':
+      if (!all)
+        return {
+          ok: false,
+          why: `key ${JSON.stringify(primary)} matched but not every secondary key (AND ALL)`,
+        };
+      return { ok: true, reason: ' and every secondary key (AND ALL)', score: secondary.length };
+    case 'not_any':
+      if (any)
+        return { ok: false, why: `secondary key ${JSON.stringify(secondary[0])} is present (NOT ANY)` };
+      return { ok: true, reason: ' and no secondary key (NOT ANY)', score: 0 };
+    case 'not_all':
+      if (all) return { ok: false, why: 'every secondary key is present (NOT ALL)' };
+      return { ok: true, reason: ' and not every secondary key (NOT ALL)', score: 0 };
+    default: {
+      const unreachable: never = entry.selectiveLogic;
+      return unreachable;
     }
   }
-  return { ok: true, reason, score };
 }
 
 /** Drops effects the chat has not reached or has passed; a sticky that ends starts its cooldown. */
@@ -446,171 +466,218 @@ export function* activationSteps(
   input: ActivationInput,
   meter: WorkMeter,
 ): Generator<undefined, ActivationResult, undefined> {
-  const trigger = input.trigger ?? 'normal';
-  const budget = Math.max(1, Math.min(input.tokenBudget ?? book.settings.tokenBudget, MAX_WI_TOKEN_BUDGET));
-  const sorted = [...book.entries].sort((a, b) => b.order - a.order || a.uid - b.uid);
-  const rank = new Map(sorted.map((e, i) => [e.uid, i]));
-  const timed = advanceTimedEffects(book, input.timed, input.chatLength);
-  const sticky = new Set(timed.filter((e) => e.kind === 'sticky').map((e) => e.uid));
-  const cooldownUntil = new Map(timed.filter((e) => e.kind === 'cooldown').map((e) => [e.uid, e.end]));
-
-  const decisions = new Map<number, EntryDecision>();
-  const decide = (entry: WorldInfoEntry, status: DecisionStatus, reason: string, pass: number): void => {
-    decisions.set(entry.uid, { uid: entry.uid, comment: entry.comment, status, reason, pass });
-  };
-  const activated: ActivatedEntry[] = [];
-  const activatedUids = new Set<number>();
-  const failedProbability = new Set<number>();
-  const groupsWon = new Set<string>();
-  let usedTokens = 0;
-  let overflowed = false;
-  const bufferParts: ScanPart[] = [];
-  const messageParts = new Map<number, ScanPart>();
-  const messagesPart = (depth: number): ScanPart => {
-    let part = messageParts.get(depth);
-    if (part === undefined) {
-      part = scanPartOf(joinNewest(input.messages, depth));
-      messageParts.set(depth, part);
+  const plan = activationPlan(book, input);
+  const run = new ActivationRun(input.seed, plan.budget);
+  let level = plan.levels.shift() ?? 0;
+  for (let pass = 0; pass <= plan.maxSteps; pass++) {
+    const candidates = yield* passCandidates(book, input, plan, run, { pass, level }, meter);
+    // Sticky first, then book order.
+    candidates.sort(
+      (a, b) =>
+        Number(b.sticky) - Number(a.sticky) || plan.rank.get(a.entry.uid)! - plan.rank.get(b.entry.uid)!,
+    );
+    const kept = filterGroups(book, candidates, run.groupsWon, input.seed, pass, (c, why) =>
+      run.decide(c.entry, 'skipped', why, pass),
+    );
+    const fresh = run.admit(kept, pass);
+    const feeding = fresh.filter((a) => !a.entry.preventRecursion && a.entry.content !== '');
+    if (book.settings.recursive && !run.overflowed && feeding.length > 0 && pass < plan.maxSteps) {
+      // Only what this pass added is new to scan; the buffer as a whole is bounded by the token budget.
+      run.bufferParts.push(scanPartOf(feeding.map((a) => a.entry.content).join('\n')));
+      continue;
     }
-    return part;
+    if (plan.levels.length > 0 && !run.overflowed && pass < plan.maxSteps) {
+      level = plan.levels.shift()!;
+      continue;
+    }
+    break;
+  }
+  return run.result(book, plan.timed, input.chatLength);
+}
+
+/** What an activation knows before its first pass: the budget, the book's order, the timed effects, the levels. */
+interface ActivationPlan {
+  readonly trigger: WorldInfoTrigger;
+  readonly budget: number;
+  readonly sorted: readonly WorldInfoEntry[];
+  readonly rank: ReadonlyMap<number, number>;
+  readonly timed: TimedEffect[];
+  readonly sticky: ReadonlySet<number>;
+  readonly cooldownUntil: ReadonlyMap<number, number>;
+  /** Delay-until-recursion levels still to open, lowest first. */
+  readonly levels: number[];
+  readonly maxSteps: number;
+}
+
+function activationPlan(book: WorldInfoBook, input: ActivationInput): ActivationPlan {
+  const sorted = [...book.entries].sort((a, b) => b.order - a.order || a.uid - b.uid);
+  const timed = advanceTimedEffects(book, input.timed, input.chatLength);
+  return {
+    trigger: input.trigger ?? 'normal',
+    budget: Math.max(1, Math.min(input.tokenBudget ?? book.settings.tokenBudget, MAX_WI_TOKEN_BUDGET)),
+    sorted,
+    rank: new Map(sorted.map((e, i) => [e.uid, i])),
+    timed,
+    sticky: new Set(timed.filter((e) => e.kind === 'sticky').map((e) => e.uid)),
+    cooldownUntil: new Map(timed.filter((e) => e.kind === 'cooldown').map((e) => [e.uid, e.end])),
+    levels: [...new Set(book.entries.map((e) => e.delayUntilRecursion).filter((l) => l > 0))].sort(
+      (a, b) => a - b,
+    ),
+    maxSteps: Math.min(book.settings.maxRecursionSteps || MAX_WI_RECURSION_STEPS, MAX_WI_RECURSION_STEPS),
   };
-  const regexBudget: RegexBudget = {
+}
+
+/** What one activation has decided, activated and spent so far (its passes share it). */
+class ActivationRun {
+  readonly decisions = new Map<number, EntryDecision>();
+  readonly activated: ActivatedEntry[] = [];
+  readonly activatedUids = new Set<number>();
+  readonly failedProbability = new Set<number>();
+  readonly groupsWon = new Set<string>();
+  usedTokens = 0;
+  overflowed = false;
+  /** What recursion passes added to the text scanned, one part per pass. */
+  readonly bufferParts: ScanPart[] = [];
+  private readonly messageParts = new Map<number, ScanPart>();
+  readonly regexBudget: RegexBudget = {
     left: MAX_WI_REGEX_TESTS,
     work: MAX_WI_REGEX_WORK,
     scan: MAX_WI_SCAN_WORK,
     exhausted: false,
   };
 
-  // Kept candidates take their place in the budget (and roll their probability) in order.
-  const admit = (kept: readonly Candidate[], pass: number): ActivatedEntry[] => {
+  constructor(
+    private readonly seed: number,
+    readonly budget: number,
+  ) {}
+
+  decide(entry: WorldInfoEntry, status: DecisionStatus, reason: string, pass: number): void {
+    this.decisions.set(entry.uid, { uid: entry.uid, comment: entry.comment, status, reason, pass });
+  }
+
+  /** The newest `depth` messages as a scan part, made once per depth. */
+  messagesPart(messages: readonly string[], depth: number): ScanPart {
+    let part = this.messageParts.get(depth);
+    if (part === undefined) {
+      part = scanPartOf(joinNewest(messages, depth));
+      this.messageParts.set(depth, part);
+    }
+    return part;
+  }
+
+  /** Kept candidates take their place in the budget (and roll their probability) in order. */
+  admit(kept: readonly Candidate[], pass: number): ActivatedEntry[] {
     const fresh: ActivatedEntry[] = [];
     for (const candidate of kept) {
       const { entry } = candidate;
-      const refused = refusal(candidate);
+      const refused = this.refusal(candidate);
       if (refused !== undefined) {
-        decide(entry, 'skipped', refused, pass);
+        this.decide(entry, 'skipped', refused, pass);
         continue;
       }
-      usedTokens += estimateTokens(entry.content);
-      activatedUids.add(entry.uid);
+      this.usedTokens += estimateTokens(entry.content);
+      this.activatedUids.add(entry.uid);
       const done = { entry, reason: candidate.reason, pass };
-      activated.push(done);
+      this.activated.push(done);
       fresh.push(done);
-      decide(entry, 'activated', candidate.reason, pass);
+      this.decide(entry, 'activated', candidate.reason, pass);
     }
     return fresh;
-  };
-  const refusal = ({ entry, sticky: isSticky }: Candidate): string | undefined => {
-    if (overflowed && !entry.ignoreBudget) return `token budget (${budget}) already used up`;
+  }
+
+  private refusal({ entry, sticky: isSticky }: Candidate): string | undefined {
+    if (this.overflowed && !entry.ignoreBudget) return `token budget (${this.budget}) already used up`;
     if (entry.useProbability && entry.probability < 100 && !isSticky) {
-      const roll = Math.floor(seededUnit(input.seed, PROBABILITY_ROLL, entry.uid) * 100) + 1;
+      const roll = Math.floor(seededUnit(this.seed, PROBABILITY_ROLL, entry.uid) * 100) + 1;
       if (roll > entry.probability) {
-        failedProbability.add(entry.uid);
+        this.failedProbability.add(entry.uid);
         return `probability roll ${roll} > ${entry.probability}`;
       }
     }
     const tokens = estimateTokens(entry.content);
-    if (!entry.ignoreBudget && usedTokens + tokens > budget) {
-      overflowed = true;
-      return `token budget: ${usedTokens} + ${tokens} > ${budget}`;
+    if (!entry.ignoreBudget && this.usedTokens + tokens > this.budget) {
+      this.overflowed = true;
+      return `token budget: ${this.usedTokens} + ${tokens} > ${this.budget}`;
     }
     return undefined;
-  };
-
-  const levels = [...new Set(book.entries.map((e) => e.delayUntilRecursion).filter((l) => l > 0))].sort(
-    (a, b) => a - b,
-  );
-  let level = levels.shift() ?? 0;
-  const maxSteps = Math.min(
-    book.settings.maxRecursionSteps || MAX_WI_RECURSION_STEPS,
-    MAX_WI_RECURSION_STEPS,
-  );
-
-  for (let pass = 0; pass <= maxSteps; pass++) {
-    const recursion = pass > 0;
-    const candidates: Candidate[] = [];
-    for (const entry of sorted) {
-      if (activatedUids.has(entry.uid) || failedProbability.has(entry.uid)) continue;
-      // One step for the entry and one for each key it may test (the test is memoised, the step is not).
-      const part = { kind: 'world-info', uid: entry.uid, comment: entry.comment } as const;
-      meter.spend(part, 1 + entry.keys.length + (entry.selective ? entry.secondaryKeys.length : 0));
-      if (meter.due()) yield;
-      const isSticky = sticky.has(entry.uid);
-      const skipped = skipReason(
-        entry,
-        { trigger, chatLength: input.chatLength, isSticky, recursion, level },
-        {
-          cooling: cooldownUntil.get(entry.uid),
-          recursive: book.settings.recursive,
-        },
-      );
-      if (skipped !== undefined) {
-        decide(entry, 'skipped', skipped, pass);
-        continue;
-      }
-      if (entry.forceActivate || entry.constant || isSticky) {
-        const reason = entry.forceActivate ? '@@activate' : entry.constant ? 'constant' : 'sticky';
-        candidates.push({ entry, reason, sticky: isSticky, score: entry.keys.length });
-        continue;
-      }
-      if (entry.keys.length === 0) {
-        decide(entry, 'skipped', 'no keys', pass);
-        continue;
-      }
-      const depth = entry.scanDepth ?? book.settings.scanDepth;
-      const matched = yield* matchEntry(
-        book,
-        entry,
-        [messagesPart(depth), ...bufferParts],
-        regexBudget,
-        meter,
-      );
-      // The time its tests took is this entry's (a costly regex key is named, not the entry after it).
-      meter.spend(part, 0);
-      if (!matched.ok) {
-        decide(entry, 'skipped', matched.why, pass);
-        continue;
-      }
-      candidates.push({
-        entry,
-        reason: recursion ? `${matched.reason} (recursion)` : matched.reason,
-        sticky: false,
-        score: matched.score,
-      });
-    }
-
-    // Sticky first, then book order.
-    candidates.sort(
-      (a, b) => Number(b.sticky) - Number(a.sticky) || rank.get(a.entry.uid)! - rank.get(b.entry.uid)!,
-    );
-    const kept = filterGroups(book, candidates, groupsWon, input.seed, pass, (c, why) =>
-      decide(c.entry, 'skipped', why, pass),
-    );
-
-    const fresh = admit(kept, pass);
-    const feeding = fresh.filter((a) => !a.entry.preventRecursion && a.entry.content !== '');
-    if (book.settings.recursive && !overflowed && feeding.length > 0 && pass < maxSteps) {
-      // Only what this pass added is new to scan; the buffer as a whole is bounded by the token budget.
-      bufferParts.push(scanPartOf(feeding.map((a) => a.entry.content).join('\n')));
-      continue;
-    }
-    if (levels.length > 0 && !overflowed && pass < maxSteps) {
-      level = levels.shift()!;
-      continue;
-    }
-    break;
   }
 
-  const inOrder = [...activated].sort((a, b) => a.entry.order - b.entry.order || a.entry.uid - b.entry.uid);
-  return {
-    activated: inOrder,
-    ...placed(inOrder),
-    decisions: book.entries.filter((e) => decisions.has(e.uid)).map((e) => decisions.get(e.uid)!),
-    timed: recordTimedEffects(timed, activated, input.chatLength),
-    tokens: usedTokens,
-    budget,
-    overflowed,
-  };
+  result(book: WorldInfoBook, timed: TimedEffect[], chatLength: number): ActivationResult {
+    const { activated, decisions } = this;
+    const inOrder = [...activated].sort((a, b) => a.entry.order - b.entry.order || a.entry.uid - b.entry.uid);
+    return {
+      activated: inOrder,
+      ...placed(inOrder),
+      decisions: book.entries.filter((e) => decisions.has(e.uid)).map((e) => decisions.get(e.uid)!),
+      timed: recordTimedEffects(timed, activated, chatLength),
+      tokens: this.usedTokens,
+      budget: this.budget,
+      overflowed: this.overflowed,
+    };
+  }
+}
+
+/** One pass's candidates, in book order: each entry not yet activated is skipped, kept outright, or matched. */
+function* passCandidates(
+  book: WorldInfoBook,
+  input: ActivationInput,
+  plan: ActivationPlan,
+  run: ActivationRun,
+  at: { pass: number; level: number },
+  meter: WorkMeter,
+): Generator<undefined, Candidate[], undefined> {
+  const candidates: Candidate[] = [];
+  for (const entry of plan.sorted) {
+    if (run.activatedUids.has(entry.uid) || run.failedProbability.has(entry.uid)) continue;
+    // One step for the entry and one for each key it may test (the test is memoised, the step is not).
+    meter.spend(
+      worldInfoPart(entry),
+      1 + entry.keys.length + (entry.selective ? entry.secondaryKeys.length : 0),
+    );
+    if (meter.due()) yield;
+    const decided = yield* candidateOf(book, input, plan, run, entry, at, meter);
+    if (typeof decided === 'string') run.decide(entry, 'skipped', decided, at.pass);
+    else candidates.push(decided);
+  }
+  return candidates;
+}
+
+/** The budget part an entry's work is charged to. */
+function worldInfoPart(entry: WorldInfoEntry): BudgetPart {
+  return { kind: 'world-info', uid: entry.uid, comment: entry.comment };
+}
+
+/** The entry as a candidate of this pass, or why it is skipped. */
+function* candidateOf(
+  book: WorldInfoBook,
+  input: ActivationInput,
+  plan: ActivationPlan,
+  run: ActivationRun,
+  entry: WorldInfoEntry,
+  { pass, level }: { pass: number; level: number },
+  meter: WorkMeter,
+): Generator<undefined, Candidate | string, undefined> {
+  const recursion = pass > 0;
+  const isSticky = plan.sticky.has(entry.uid);
+  const skipped = skipReason(
+    entry,
+    { trigger: plan.trigger, chatLength: input.chatLength, isSticky, recursion, level },
+    { cooling: plan.cooldownUntil.get(entry.uid), recursive: book.settings.recursive },
+  );
+  if (skipped !== undefined) return skipped;
+  if (entry.forceActivate || entry.constant || isSticky) {
+    const reason = entry.forceActivate ? '@@activate' : entry.constant ? 'constant' : 'sticky';
+    return { entry, reason, sticky: isSticky, score: entry.keys.length };
+  }
+  if (entry.keys.length === 0) return 'no keys';
+  const depth = entry.scanDepth ?? book.settings.scanDepth;
+  const text = [run.messagesPart(input.messages, depth), ...run.bufferParts];
+  const matched = yield* matchEntry(book, entry, text, run.regexBudget, meter);
+  // The time its tests took is this entry's (a costly regex key is named, not the entry after it).
+  meter.spend(worldInfoPart(entry), 0);
+  if (!matched.ok) return matched.why;
+  const reason = recursion ? `${matched.reason} (recursion)` : matched.reason;
+  return { entry, reason, sticky: false, score: matched.score };
 }
 
 /** Why an entry is not even a candidate on this pass (the ladder SillyTavern checks, in its order), if it is not. */
@@ -707,64 +774,88 @@ function filterGroups(
   lose: (c: Candidate, why: string) => void,
 ): Candidate[] {
   const removed = new Set<number>();
+  const drop: DropCandidates = (list, why) => {
+    for (const c of list) {
+      removed.add(c.entry.uid);
+      lose(c, why);
+    }
+  };
   const groupNames = [...new Set(candidates.flatMap((c) => c.entry.groups))];
   for (const group of groupNames) {
-    let members = candidates.filter((c) => c.entry.groups.includes(group) && !removed.has(c.entry.uid));
+    const members = candidates.filter((c) => c.entry.groups.includes(group) && !removed.has(c.entry.uid));
     if (members.length === 0) continue;
-    const drop = (list: readonly Candidate[], why: string) => {
-      for (const c of list) {
-        removed.add(c.entry.uid);
-        lose(c, why);
-      }
-    };
     if (groupsWon.has(group)) {
       drop(members, `group "${group}" already has an entry from an earlier pass`);
       continue;
     }
-    if (members.some((c) => c.sticky)) {
-      drop(
-        members.filter((c) => !c.sticky),
-        `group "${group}": a sticky member wins`,
-      );
-      members = members.filter((c) => c.sticky);
-    }
-    const scoring = members.some((c) => c.entry.useGroupScoring ?? book.settings.groupScoring);
-    if (scoring && members.length > 1) {
-      const best = Math.max(...members.map((c) => c.score));
-      const low = members.filter(
-        (c) => (c.entry.useGroupScoring ?? book.settings.groupScoring) && c.score < best,
-      );
-      drop(low, `group "${group}": lower match score than ${best}`);
-      members = members.filter((c) => !low.includes(c));
-    }
+    const left = narrowGroup(book, group, members, drop);
     groupsWon.add(group);
-    if (members.length === 1) continue;
-    const overrides = members.filter((c) => c.entry.groupOverride);
-    let winner: Candidate;
-    if (overrides.length > 0) {
-      winner = [...overrides].sort((a, b) => b.entry.order - a.entry.order || a.entry.uid - b.entry.uid)[0]!;
-      drop(
-        members.filter((c) => c !== winner),
-        `group "${group}": ${JSON.stringify(winner.entry.comment || `entry ${winner.entry.uid}`)} has priority`,
-      );
-      continue;
-    }
-    const total = members.reduce((sum, c) => sum + Math.max(0, c.entry.groupWeight), 0);
-    let roll = seededUnit(seed, GROUP_ROLL, pass, hashText(group)) * total;
-    winner = members[members.length - 1]!;
-    for (const c of members) {
-      roll -= Math.max(0, c.entry.groupWeight);
-      if (roll < 0) {
-        winner = c;
-        break;
-      }
-    }
-    drop(
-      members.filter((c) => c !== winner),
-      `group "${group}": lost the weighted roll`,
-    );
+    if (left.length > 1) pickGroupWinner(group, left, hashText(group), { seed, pass }, drop);
   }
   return candidates.filter((c) => !removed.has(c.entry.uid));
+}
+
+/** Takes candidates out of the scan, saying why. */
+type DropCandidates = (list: readonly Candidate[], why: string) => void;
+
+/** A group's members once a sticky member and (with scoring) the best match score have had their say. */
+function narrowGroup(
+  book: WorldInfoBook,
+  group: string,
+  members: readonly Candidate[],
+  drop: DropCandidates,
+): readonly Candidate[] {
+  let left = members;
+  if (left.some((c) => c.sticky)) {
+    drop(
+      left.filter((c) => !c.sticky),
+      `group "${group}": a sticky member wins`,
+    );
+    left = left.filter((c) => c.sticky);
+  }
+  const scoring = left.some((c) => c.entry.useGroupScoring ?? book.settings.groupScoring);
+  if (scoring && left.length > 1) {
+    const best = Math.max(...left.map((c) => c.score));
+    const low = left.filter((c) => (c.entry.useGroupScoring ?? book.settings.groupScoring) && c.score < best);
+    drop(low, `group "${group}": lower match score than ${best}`);
+    left = left.filter((c) => !low.includes(c));
+  }
+  return left;
+}
+
+/** One winner among several members: the highest-order override, else a weighted roll from the seed. */
+function pickGroupWinner(
+  group: string,
+  members: readonly Candidate[],
+  groupHash: number,
+  { seed, pass }: { seed: number; pass: number },
+  drop: DropCandidates,
+): void {
+  const overrides = members.filter((c) => c.entry.groupOverride);
+  if (overrides.length > 0) {
+    const winner = [...overrides].sort(
+      (a, b) => b.entry.order - a.entry.order || a.entry.uid - b.entry.uid,
+    )[0]!;
+    drop(
+      members.filter((c) => c !== winner),
+      `group "${group}": ${JSON.stringify(winner.entry.comment || `entry ${winner.entry.uid}`)} has priority`,
+    );
+    return;
+  }
+  const total = members.reduce((sum, c) => sum + Math.max(0, c.entry.groupWeight), 0);
+  let roll = seededUnit(seed, GROUP_ROLL, pass, groupHash) * total;
+  let winner = members[members.length - 1]!;
+  for (const c of members) {
+    roll -= Math.max(0, c.entry.groupWeight);
+    if (roll < 0) {
+      winner = c;
+      break;
+    }
+  }
+  drop(
+    members.filter((c) => c !== winner),
+    `group "${group}": lost the weighted roll`,
+  );
 }
 
 function hashText(text: string): number {

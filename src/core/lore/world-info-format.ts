@@ -149,43 +149,39 @@ class Reader {
     }
     const out: string[] = [];
     list.forEach((key, i) => {
-      if (typeof key !== 'string') {
-        this.issue(`${path}.${found.name}.${i}`, `must be text, got ${describe(key)}`);
-        return;
-      }
-      if (key.length > MAX_WI_KEY_CHARS) {
-        this.issue(
-          `${path}.${found.name}.${i}`,
-          `is ${key.length} characters; the limit is ${MAX_WI_KEY_CHARS} (MAX_WI_KEY_CHARS)`,
-        );
-        return;
-      }
-      const trimmed = key.trim();
-      if (trimmed === '') return;
-      if (splitRegexKey(trimmed) === undefined) {
-        out.push(trimmed);
-        return;
-      }
-      // Compiling is the costly part of reading a book: the count is checked first.
-      this.regexKeys++;
-      if (this.regexKeys > MAX_WI_REGEX_KEYS) {
-        if (this.regexKeys === MAX_WI_REGEX_KEYS + 1)
-          this.issue(
-            `${path}.${found.name}.${i}`,
-            `is regex key number ${this.regexKeys}; a book may have ${MAX_WI_REGEX_KEYS} (MAX_WI_REGEX_KEYS)`,
-          );
-        return;
-      }
-      const regex = parseRegexKey(trimmed);
-      if (regex.kind === 'refused')
-        this.note(
-          'regex key refused',
-          `${path}.${found.name}.${i}`,
-          `${trimmed}: ${regex.reason}; it never matches`,
-        );
-      out.push(trimmed);
+      const read = this.key(`${path}.${found.name}.${i}`, key);
+      if (read !== undefined) out.push(read);
     });
     return out;
+  }
+
+  /** One key, trimmed; undefined (with an issue, if it is one) when it is not kept. */
+  private key(at: string, key: unknown): string | undefined {
+    if (typeof key !== 'string') {
+      this.issue(at, `must be text, got ${describe(key)}`);
+      return undefined;
+    }
+    if (key.length > MAX_WI_KEY_CHARS) {
+      this.issue(at, `is ${key.length} characters; the limit is ${MAX_WI_KEY_CHARS} (MAX_WI_KEY_CHARS)`);
+      return undefined;
+    }
+    const trimmed = key.trim();
+    if (trimmed === '') return undefined;
+    if (splitRegexKey(trimmed) === undefined) return trimmed;
+    // Compiling is the costly part of reading a book: the count is checked first.
+    this.regexKeys++;
+    if (this.regexKeys > MAX_WI_REGEX_KEYS) {
+      if (this.regexKeys === MAX_WI_REGEX_KEYS + 1)
+        this.issue(
+          at,
+          `is regex key number ${this.regexKeys}; a book may have ${MAX_WI_REGEX_KEYS} (MAX_WI_REGEX_KEYS)`,
+        );
+      return undefined;
+    }
+    const regex = parseRegexKey(trimmed);
+    if (regex.kind === 'refused')
+      this.note('regex key refused', at, `${trimmed}: ${regex.reason}; it never matches`);
+    return trimmed;
   }
 }
 
@@ -230,23 +226,20 @@ function readEntry(
   const stFirst: (Obj | undefined)[] = shape === 'world' ? [raw, ext] : [ext, raw];
   const before = r.issues.length;
   const e: EntryRead = { r, raw, ext, path, shape, stFirst };
+  const entry = entryOf(e, fallbackUid);
+  const mnesos = ext !== undefined && isObject(ext.mnesos) ? ext.mnesos : undefined;
+  const when = r.string(`${path}.extensions.mnesos`, r.pick([mnesos], ['when']), '', MAX_WI_WHEN_CHARS);
+  if (r.issues.length > before) return undefined;
+  if (when.trim() !== '') return { ...entry, when: when.trim() };
+  notesOfEntry(e, entry);
+  return entry;
+}
 
-  const uid = uidOf(r, raw, fallbackUid);
-
-  const keys = r.keys(path, r.pick([raw], shape === 'world' ? ['key', 'keys'] : ['keys', 'key']));
-  const secondaryKeys = r.keys(
-    path,
-    r.pick(
-      [raw],
-      shape === 'world' ? ['keysecondary', 'secondary_keys'] : ['secondary_keys', 'keysecondary'],
-    ),
-  );
-  const rawContent = r.string(path, r.pick([raw], ['content']), '', MAX_WI_CONTENT_CHARS);
-  const { content, decorators } = splitDecorators(rawContent);
-  const { forceActivate, forceSkip } = forcedBy(r, path, decorators);
-
+/** The entry's fields, read in the order their issues are reported. */
+function entryOf(e: EntryRead, fallbackUid: number): WorldInfoEntry {
+  const { r, raw, path, shape, stFirst } = e;
+  const { uid, keys, secondaryKeys, content, forceActivate, forceSkip } = entryTextOf(e, fallbackUid);
   const disable = disabledOf(e);
-
   const order = r.number(
     path,
     r.pick([raw], shape === 'world' ? ['order', 'insertion_order'] : ['insertion_order', 'order']),
@@ -254,19 +247,12 @@ function readEntry(
     -1e9,
     1e9,
   );
-
   const { position, unplaced } = positionOf(e);
   const selectiveLogic = selectiveLogicOf(e);
   const role = roleOf(e);
-
   const groupText = r.string(path, r.pick(stFirst, ['group']), '', 1_000);
   const delayUntilRecursion = delayUntilRecursionOf(e);
-  const timed = (names: string[]): number => {
-    const found = r.pick(stFirst, names);
-    return r.number(path, found, 0, 0, MAX_WI_MESSAGES_SETTING);
-  };
-  const scanFound = r.pick(stFirst, ['scanDepth', 'scan_depth']);
-  const entry: WorldInfoEntry = {
+  return {
     uid,
     keys,
     secondaryKeys,
@@ -281,6 +267,44 @@ function readEntry(
     depth: r.number(path, r.pick(stFirst, ['depth']), 4, 0, MAX_WI_MESSAGES_SETTING),
     role,
     outletName: r.string(path, r.pick(stFirst, ['outletName', 'outlet_name']), '', 200),
+    ...chanceAndGroupsOf(e, groupText),
+    ...scanOptionsOf(e),
+    delayUntilRecursion,
+    ...timingOf(e),
+    forceActivate,
+    forceSkip,
+  };
+}
+
+/** The uid, the keys and the content with its decorators taken off. */
+function entryTextOf(
+  e: EntryRead,
+  fallbackUid: number,
+): Pick<WorldInfoEntry, 'uid' | 'keys' | 'secondaryKeys' | 'content' | 'forceActivate' | 'forceSkip'> {
+  const { r, raw, path, shape } = e;
+  const uid = uidOf(r, raw, fallbackUid);
+  const keys = r.keys(path, r.pick([raw], shape === 'world' ? ['key', 'keys'] : ['keys', 'key']));
+  const secondaryKeys = r.keys(
+    path,
+    r.pick(
+      [raw],
+      shape === 'world' ? ['keysecondary', 'secondary_keys'] : ['secondary_keys', 'keysecondary'],
+    ),
+  );
+  const rawContent = r.string(path, r.pick([raw], ['content']), '', MAX_WI_CONTENT_CHARS);
+  const { content, decorators } = splitDecorators(rawContent);
+  return { uid, keys, secondaryKeys, content, ...forcedBy(r, path, decorators) };
+}
+
+/** Probability and inclusion groups. */
+function chanceAndGroupsOf(
+  { r, path, stFirst }: EntryRead,
+  groupText: string,
+): Pick<
+  WorldInfoEntry,
+  'probability' | 'useProbability' | 'groups' | 'groupOverride' | 'groupWeight' | 'useGroupScoring'
+> {
+  return {
     probability: r.number(path, r.pick(stFirst, ['probability']), 100, 0, 100),
     useProbability: r.bool(path, r.pick(stFirst, ['useProbability', 'use_probability']), true),
     groups: groupText
@@ -290,6 +314,23 @@ function readEntry(
     groupOverride: r.bool(path, r.pick(stFirst, ['groupOverride', 'group_override']), false),
     groupWeight: r.number(path, r.pick(stFirst, ['groupWeight', 'group_weight']), 100, 0, 1e9),
     useGroupScoring: r.nullableBool(path, r.pick(stFirst, ['useGroupScoring', 'use_group_scoring'])),
+  };
+}
+
+/** How the entry's keys are scanned: depth, case, whole words, recursion. */
+function scanOptionsOf({
+  r,
+  raw,
+  ext,
+  path,
+  shape,
+  stFirst,
+}: EntryRead): Pick<
+  WorldInfoEntry,
+  'scanDepth' | 'caseSensitive' | 'matchWholeWords' | 'excludeRecursion' | 'preventRecursion'
+> {
+  const scanFound = r.pick(stFirst, ['scanDepth', 'scan_depth']);
+  return {
     scanDepth:
       scanFound === undefined || scanFound.value === null
         ? null
@@ -301,21 +342,24 @@ function readEntry(
     matchWholeWords: r.nullableBool(path, r.pick(stFirst, ['matchWholeWords', 'match_whole_words'])),
     excludeRecursion: r.bool(path, r.pick(stFirst, ['excludeRecursion', 'exclude_recursion']), false),
     preventRecursion: r.bool(path, r.pick(stFirst, ['preventRecursion', 'prevent_recursion']), false),
-    delayUntilRecursion,
-    sticky: timed(['sticky']),
-    cooldown: timed(['cooldown']),
-    delay: timed(['delay']),
+  };
+}
+
+/** Sticky, cooldown and delay (in messages), the budget exemption and the generation types. */
+function timingOf({
+  r,
+  path,
+  stFirst,
+}: EntryRead): Pick<WorldInfoEntry, 'sticky' | 'cooldown' | 'delay' | 'ignoreBudget' | 'triggers'> {
+  const timed = (name: string): number =>
+    r.number(path, r.pick(stFirst, [name]), 0, 0, MAX_WI_MESSAGES_SETTING);
+  return {
+    sticky: timed('sticky'),
+    cooldown: timed('cooldown'),
+    delay: timed('delay'),
     ignoreBudget: r.bool(path, r.pick(stFirst, ['ignoreBudget', 'ignore_budget']), false),
     triggers: r.keys(path, r.pick(stFirst, ['triggers'])),
-    forceActivate,
-    forceSkip,
   };
-  const mnesos = ext !== undefined && isObject(ext.mnesos) ? ext.mnesos : undefined;
-  const when = r.string(`${path}.extensions.mnesos`, r.pick([mnesos], ['when']), '', MAX_WI_WHEN_CHARS);
-  if (r.issues.length > before) return undefined;
-  if (when.trim() !== '') return { ...entry, when: when.trim() };
-  notesOfEntry(r, raw, ext, path, entry, shape);
-  return entry;
 }
 
 /** One raw entry being read: the reader, the object, its extensions, where it is, which format it is in. */
@@ -461,44 +505,23 @@ function delayUntilRecursionOf({ r, path, stFirst }: EntryRead): number {
   return delayUntilRecursion;
 }
 
+/** Options SillyTavern has that are read but not honoured here: their names (both spellings) and why. */
+const UNSUPPORTED_OPTIONS: readonly (readonly [readonly string[], string])[] = [
+  [['vectorized'], 'vector (semantic) activation is not supported; the entry activates by its keys'],
+  [['automationId', 'automation_id'], 'Quick Reply automations do not exist here'],
+  [['matchPersonaDescription', 'match_persona_description'], 'the persona description is not scanned'],
+  [['matchCharacterDescription', 'match_character_description'], 'the character description is not scanned'],
+  [['matchCharacterPersonality', 'match_character_personality'], 'the character personality is not scanned'],
+  [['matchCharacterDepthPrompt', 'match_character_depth_prompt'], "the Character's Note is not scanned"],
+  [['matchScenario', 'match_scenario'], 'the scenario is not scanned'],
+  [['matchCreatorNotes', 'match_creator_notes'], 'the creator notes are not scanned'],
+];
+
 /** Options read but not honoured, by name. */
-function notesOfEntry(
-  r: Reader,
-  raw: Obj,
-  ext: Obj | undefined,
-  path: string,
-  entry: WorldInfoEntry,
-  shape: Shape,
-): void {
-  const truthy = (names: string[]): string | undefined => {
-    for (const source of [raw, ext]) {
-      if (source === undefined) continue;
-      for (const name of names) {
-        const v = source[name];
-        if (v === true || (typeof v === 'string' && v !== '') || (Array.isArray(v) && v.length > 0))
-          return name;
-      }
-    }
-    return undefined;
-  };
-  const unsupported: [string[], string][] = [
-    [['vectorized'], 'vector (semantic) activation is not supported; the entry activates by its keys'],
-    [['automationId', 'automation_id'], 'Quick Reply automations do not exist here'],
-    [['matchPersonaDescription', 'match_persona_description'], 'the persona description is not scanned'],
-    [
-      ['matchCharacterDescription', 'match_character_description'],
-      'the character description is not scanned',
-    ],
-    [
-      ['matchCharacterPersonality', 'match_character_personality'],
-      'the character personality is not scanned',
-    ],
-    [['matchCharacterDepthPrompt', 'match_character_depth_prompt'], "the Character's Note is not scanned"],
-    [['matchScenario', 'match_scenario'], 'the scenario is not scanned'],
-    [['matchCreatorNotes', 'match_creator_notes'], 'the creator notes are not scanned'],
-  ];
-  for (const [names, why] of unsupported) {
-    const found = truthy(names);
+function notesOfEntry(e: EntryRead, entry: WorldInfoEntry): void {
+  const { r, raw, ext, path, shape } = e;
+  for (const [names, why] of UNSUPPORTED_OPTIONS) {
+    const found = firstSetOption([raw, ext], names);
     if (found !== undefined) r.note(found, `${path}.${found}`, why);
   }
   const filter = raw.characterFilter ?? ext?.character_filter;
@@ -512,33 +535,8 @@ function notesOfEntry(
       `${path}.characterFilter`,
       'character filters do not apply: a cartridge has one character',
     );
-  switch (entry.position) {
-    case 'an_top':
-    case 'an_bottom':
-      r.note(
-        `position ${entry.position}`,
-        `${path}.position`,
-        "there is no Author's Note; the entry is placed after the character",
-      );
-      break;
-    case 'em_top':
-    case 'em_bottom':
-      r.note(
-        `position ${entry.position}`,
-        `${path}.position`,
-        'the entry is placed after the character, not among the example messages',
-      );
-      break;
-    case 'outlet':
-      r.note(
-        'position outlet',
-        `${path}.position`,
-        'there is no {{outlet}} macro; the entry is placed after the character',
-      );
-      break;
-    default:
-      break;
-  }
+  const placement = placementNote(entry.position);
+  if (placement !== undefined) r.note(placement.name, `${path}.position`, placement.why);
   if (shape === 'book' && raw.priority !== undefined && raw.priority !== null)
     r.note(
       'priority',
@@ -548,6 +546,44 @@ function notesOfEntry(
   for (const trigger of entry.triggers) {
     if (!['normal', 'continue', 'swipe', 'regenerate'].includes(trigger))
       r.note(`trigger ${trigger}`, `${path}.triggers`, `generation type '${trigger}' never happens here`);
+  }
+}
+
+/** The first of `names` set (true, non-empty text or list) in `sources`, in order. */
+function firstSetOption(sources: readonly (Obj | undefined)[], names: readonly string[]): string | undefined {
+  for (const source of sources) {
+    if (source === undefined) continue;
+    for (const name of names) {
+      const v = source[name];
+      if (v === true || (typeof v === 'string' && v !== '') || (Array.isArray(v) && v.length > 0))
+        return name;
+    }
+  }
+  return undefined;
+}
+
+/** A position read but placed elsewhere here: the note's name and why, if the position is one. */
+function placementNote(position: WorldInfoPosition): { name: string; why: string } | undefined {
+  switch (position) {
+    case 'an_top':
+    case 'an_bottom':
+      return {
+        name: `position ${position}`,
+        why: "there is no Author's Note; the entry is placed after the character",
+      };
+    case 'em_top':
+    case 'em_bottom':
+      return {
+        name: `position ${position}`,
+        why: 'the entry is placed after the character, not among the example messages',
+      };
+    case 'outlet':
+      return {
+        name: 'position outlet',
+        why: 'there is no {{outlet}} macro; the entry is placed after the character',
+      };
+    default:
+      return undefined;
   }
 }
 
@@ -671,6 +707,16 @@ function positionNumber(position: WorldInfoPosition): number {
   return WORLD_INFO_POSITIONS.indexOf(position);
 }
 
+/** SillyTavern's options to scan more than the messages, all off (none is honoured here). */
+const NOTHING_ELSE_SCANNED = {
+  matchPersonaDescription: false,
+  matchCharacterDescription: false,
+  matchCharacterPersonality: false,
+  matchCharacterDepthPrompt: false,
+  matchScenario: false,
+  matchCreatorNotes: false,
+} as const;
+
 /** One entry in SillyTavern's World Info field names (all of them, so SillyTavern reads it back losslessly). */
 function worldEntryOf(entry: WorldInfoEntry, displayIndex: number): Obj {
   return {
@@ -690,12 +736,7 @@ function worldEntryOf(entry: WorldInfoEntry, displayIndex: number): Obj {
     ignoreBudget: entry.ignoreBudget,
     excludeRecursion: entry.excludeRecursion,
     preventRecursion: entry.preventRecursion,
-    matchPersonaDescription: false,
-    matchCharacterDescription: false,
-    matchCharacterPersonality: false,
-    matchCharacterDepthPrompt: false,
-    matchScenario: false,
-    matchCreatorNotes: false,
+    ...NOTHING_ELSE_SCANNED,
     delayUntilRecursion:
       entry.delayUntilRecursion === 1
         ? true

@@ -83,40 +83,23 @@ export function checkExpr(e: Expr, scope: CheckScope, out: CheckFinding[], macro
     case 'call':
       checkCallExpr(e, scope, out, macroRefs);
       return;
-    case 'unary':
-      checkExpr(e.operand, scope, out, macroRefs);
-      return;
-    case 'binary':
-    case 'logical':
-      checkExpr(e.left, scope, out, macroRefs);
-      checkExpr(e.right, scope, out, macroRefs);
-      return;
-    case 'compare':
-      for (const o of e.operands) checkExpr(o, scope, out, macroRefs);
-      return;
-    case 'conditional':
-      checkExpr(e.test, scope, out, macroRefs);
-      checkExpr(e.then, scope, out, macroRefs);
-      checkExpr(e.otherwise, scope, out, macroRefs);
-      return;
-    case 'list':
-      for (const i of e.items) checkExpr(i, scope, out, macroRefs);
-      return;
     case 'comprehension':
       checkComprehension(e, scope, out, macroRefs);
       return;
-    case 'slice':
-      forEachChild(e, (child) => checkExpr(child, scope, out, macroRefs));
-      return;
     case 'macroCall':
       checkMacroCall(e, scope, out, macroRefs);
-      for (const a of e.args) checkExpr(a, scope, out, macroRefs);
+      forEachChild(e, (child) => checkExpr(child, scope, out, macroRefs));
       return;
+    case 'unary':
+    case 'binary':
+    case 'logical':
+    case 'compare':
+    case 'conditional':
+    case 'list':
+    case 'slice':
     case 'dict':
-      for (const entry of e.entries) {
-        checkExpr(entry.key, scope, out, macroRefs);
-        checkExpr(entry.value, scope, out, macroRefs);
-      }
+      // Nothing to check of the node itself: its children, left to right (expr/walk.ts).
+      forEachChild(e, (child) => checkExpr(child, scope, out, macroRefs));
       return;
   }
 }
@@ -268,45 +251,12 @@ function checkChain(
       return;
     case 'temp':
       return;
-    case 'inputs': {
-      const name = rest[0];
-      if (name === undefined) return;
-      if (scope.inputs !== 'any' && !scope.inputs.has(name)) {
-        const declared = [...scope.inputs];
-        out.push({
-          code: 'YARE_UNKNOWN_INPUT',
-          message: `inputs.${name} is not a declared input of this event${declared.length ? ` (declared: ${declared.join(', ')})` : ' (it declares none)'}. Declare it under inputs:.${didYouMean(name, declared, (c) => `inputs.${c}`)}`,
-          start,
-        });
-      }
+    case 'inputs':
+      if (rest[0] !== undefined) checkInputName(rest[0], start, scope, out);
       return;
-    }
-    case 'macros': {
-      const name = rest[0];
-      if (name === undefined) {
-        out.push({
-          code: 'YARE_UNKNOWN_MACRO',
-          message: 'Write macros.NAME to use a macro; `macros` alone is not a value.',
-          start,
-        });
-        return;
-      }
-      const params = scope.macroParams?.get(name);
-      if (params !== undefined) {
-        out.push({
-          code: 'YARE_ARITY',
-          message: `macros.${name} takes ${arguments_(params.length)}: call it as macros.${name}(${params.join(', ')}).`,
-          start,
-        });
-      } else if (!scope.macros.has(name)) {
-        out.push({
-          code: 'YARE_UNKNOWN_MACRO',
-          message: `Unknown macro '${name}'.${didYouMean(name, allMacroNames(scope), (c) => `macros.${c}`)}`,
-          start,
-        });
-      } else macroRefs?.add(name);
+    case 'macros':
+      checkMacroName(rest[0], start, scope, out, macroRefs);
       return;
-    }
     default: {
       const known = ['state', 'temp', 'inputs', 'macros', ...scope.locals];
       out.push({
@@ -316,6 +266,49 @@ function checkChain(
       });
     }
   }
+}
+
+/** `inputs.NAME`: a declared input of the event. */
+function checkInputName(name: string, start: number, scope: CheckScope, out: CheckFinding[]): void {
+  if (scope.inputs === 'any' || scope.inputs.has(name)) return;
+  const declared = [...scope.inputs];
+  out.push({
+    code: 'YARE_UNKNOWN_INPUT',
+    message: `inputs.${name} is not a declared input of this event${declared.length ? ` (declared: ${declared.join(', ')})` : ' (it declares none)'}. Declare it under inputs:.${didYouMean(name, declared, (c) => `inputs.${c}`)}`,
+    start,
+  });
+}
+
+/** `macros.NAME` read as a value: a macro without parameters (one with them must be called). */
+function checkMacroName(
+  name: string | undefined,
+  start: number,
+  scope: CheckScope,
+  out: CheckFinding[],
+  macroRefs: Set<string> | undefined,
+): void {
+  if (name === undefined) {
+    out.push({
+      code: 'YARE_UNKNOWN_MACRO',
+      message: 'Write macros.NAME to use a macro; `macros` alone is not a value.',
+      start,
+    });
+    return;
+  }
+  const params = scope.macroParams?.get(name);
+  if (params !== undefined) {
+    out.push({
+      code: 'YARE_ARITY',
+      message: `macros.${name} takes ${arguments_(params.length)}: call it as macros.${name}(${params.join(', ')}).`,
+      start,
+    });
+  } else if (!scope.macros.has(name)) {
+    out.push({
+      code: 'YARE_UNKNOWN_MACRO',
+      message: `Unknown macro '${name}'.${didYouMean(name, allMacroNames(scope), (c) => `macros.${c}`)}`,
+      start,
+    });
+  } else macroRefs?.add(name);
 }
 
 function arguments_(n: number): string {

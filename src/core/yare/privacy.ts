@@ -190,77 +190,105 @@ function readsOf(
   depth: number,
   params: readonly string[] = [],
 ): ExprReads {
-  const rollDice: RollDiceReads[] = [];
+  const walk = new ReadsWalk(rules, expression, depth);
   const value = new ReadsBuilder();
-  const visit = (node: Expr, into: ReadsBuilder, bound: ReadonlySet<string>): void => {
+  walk.visit(expression.ast, value, new Set(params));
+  return { value: value.done(), rollDice: walk.rollDice };
+}
+
+/** One expression's walk: each node's reads go into a builder; the dice that read something are listed. */
+class ReadsWalk {
+  readonly rollDice: RollDiceReads[] = [];
+
+  constructor(
+    private readonly rules: CompiledRules,
+    private readonly expression: Expression,
+    private readonly depth: number,
+  ) {}
+
+  /** `bound`: the comprehension variables in scope. */
+  visit(node: Expr, into: ReadsBuilder, bound: ReadonlySet<string>): void {
     const named = namedPath(node);
     if (named !== undefined) {
-      const { root, path } = named;
-      if (bound.has(root)) {
-        // A comprehension's variable: what it stands for is read by the comprehension's iterable.
-      } else if (root === 'state') {
-        if (pathIsPrivate(rules.schema, path)) into.privateState = true;
-      } else if (root === 'temp') {
-        into.temp(path.length > 0 ? path[0] : undefined);
-      } else if (root === 'inputs') {
-        into.input(path.length > 0 ? path[0] : undefined);
-      } else if (root === 'macros') {
-        const macro = path.length > 0 ? macroReads(rules, path[0]!, depth) : undefined;
-        if (macro !== undefined) {
-          into.merge(macro.value);
-          rollDice.push(...macro.rollDice);
-        }
-      } else {
-        into.names.add(root);
-      }
-      for (const key of computedKeys(node)) visit(key, into, bound);
+      this.visitNamed(named, into, bound);
+      for (const key of computedKeys(node)) this.visit(key, into, bound);
       return;
     }
     if (node.kind === 'call' && (node.callee === 'choice' || node.callee === 'shuffle')) {
       // A draw's die (1dN, its face) tells the list's length and the place of what was drawn: its dice
       // are as private as the list, and so is the value.
-      const diceReads = new ReadsBuilder();
-      forEachChild(node, (child) => visit(child, diceReads, bound));
-      const reads = diceReads.done();
-      if (reads !== NO_READS) rollDice.push({ text: exprText(expression, node.span), reads });
-      into.merge(reads);
+      into.merge(this.diceReads(node, bound));
       return;
     }
     if (node.kind === 'macroCall') {
       // The value reads what its arguments read, and what the macro's body reads of the state.
-      const fn = macroFunctionReads(rules, node.name, depth);
+      const fn = macroFunctionReads(this.rules, node.name, this.depth);
       if (fn !== undefined) into.merge(fn.value);
-      forEachChild(node, (child) => visit(child, into, bound));
+      forEachChild(node, (child) => this.visit(child, into, bound));
       return;
     }
     if (node.kind === 'call' && node.callee === 'roll' && node.args.length > 0) {
       // The total is public; what the dice read decides whether they are shown (run/privacy.ts).
-      if (node.args[0]!.kind !== 'dice') {
-        const diceReads = new ReadsBuilder();
-        forEachChild(node, (child) => visit(child, diceReads, bound));
-        const reads = diceReads.done();
-        if (reads !== NO_READS) rollDice.push({ text: exprText(expression, node.span), reads });
-      }
+      if (node.args[0]!.kind !== 'dice') this.diceReads(node, bound);
       return;
     }
     if (node.kind === 'comprehension') {
-      // Each variable is bound in the clauses after its `for` and in the element, not in its iterable.
-      let inner = bound;
-      for (const clause of node.clauses) {
-        if (clause.kind === 'if') visit(clause.test, into, inner);
-        else {
-          visit(clause.iterable, into, inner);
-          inner = new Set(inner).add(clause.variable);
-        }
-      }
-      if (node.key !== undefined) visit(node.key, into, inner);
-      visit(node.element, into, inner);
+      this.visitComprehension(node, into, bound);
       return;
     }
-    forEachChild(node, (child) => visit(child, into, bound));
-  };
-  visit(expression.ast, value, new Set(params));
-  return { value: value.done(), rollDice };
+    forEachChild(node, (child) => this.visit(child, into, bound));
+  }
+
+  private visitNamed(
+    { root, path }: { root: string; path: string[] },
+    into: ReadsBuilder,
+    bound: ReadonlySet<string>,
+  ): void {
+    if (bound.has(root)) {
+      // A comprehension's variable: what it stands for is read by the comprehension's iterable.
+    } else if (root === 'state') {
+      if (pathIsPrivate(this.rules.schema, path)) into.privateState = true;
+    } else if (root === 'temp') {
+      into.temp(path.length > 0 ? path[0] : undefined);
+    } else if (root === 'inputs') {
+      into.input(path.length > 0 ? path[0] : undefined);
+    } else if (root === 'macros') {
+      const macro = path.length > 0 ? macroReads(this.rules, path[0]!, this.depth) : undefined;
+      if (macro !== undefined) {
+        into.merge(macro.value);
+        this.rollDice.push(...macro.rollDice);
+      }
+    } else {
+      into.names.add(root);
+    }
+  }
+
+  /** What a call's arguments read, listed as its dice's reads when they read something. */
+  private diceReads(node: Extract<Expr, { kind: 'call' }>, bound: ReadonlySet<string>): ValueReads {
+    const diceReads = new ReadsBuilder();
+    forEachChild(node, (child) => this.visit(child, diceReads, bound));
+    const reads = diceReads.done();
+    if (reads !== NO_READS) this.rollDice.push({ text: exprText(this.expression, node.span), reads });
+    return reads;
+  }
+
+  /** Each variable is bound in the clauses after its `for` and in the element, not in its iterable. */
+  private visitComprehension(
+    node: Extract<Expr, { kind: 'comprehension' }>,
+    into: ReadsBuilder,
+    bound: ReadonlySet<string>,
+  ): void {
+    let inner = bound;
+    for (const clause of node.clauses) {
+      if (clause.kind === 'if') this.visit(clause.test, into, inner);
+      else {
+        this.visit(clause.iterable, into, inner);
+        inner = new Set(inner).add(clause.variable);
+      }
+    }
+    if (node.key !== undefined) this.visit(node.key, into, inner);
+    this.visit(node.element, into, inner);
+  }
 }
 
 const functionReadsByRules = new WeakMap<CompiledRules, Map<string, ExprReads>>();

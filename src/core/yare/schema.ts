@@ -142,23 +142,7 @@ function compileChildren(
   for (const { key, pair, value } of mapPairs(node)) {
     const place = placeOfNode(src, pair.key);
     if (path.length > 0 && DOMAIN_SETTING_KEYS.has(key) && !isMap(value)) continue;
-    if (RESERVED_NAMES.has(key)) {
-      const where = path.length === 0 ? 'domain' : `field ${[...path, key].join('.')}`;
-      sink.error(
-        'YARE_RESERVED_NAME',
-        `state_schema ${where} '${key}' clashes with a reserved name (${[...RESERVED_NAMES].join(', ')}). Rename it.`,
-        place,
-      );
-      continue;
-    }
-    if (!IDENTIFIER.test(key)) {
-      sink.error(
-        'YARE_BAD_SCHEMA',
-        `state_schema name '${key}' must be an identifier (letters, digits, underscores).`,
-        place,
-      );
-      continue;
-    }
+    if (refusedChildName(key, path, sink, place)) continue;
     if (!isMap(value)) {
       sink.error(
         'YARE_BAD_SCHEMA',
@@ -171,23 +155,60 @@ function compileChildren(
     if (isFieldNode(value)) {
       const field = compileField(value, key, childPath, inherited, src, sink, place);
       if (field) children.set(key, field);
-    } else {
-      const domainInherited: Inherited = {
-        visibility: readVisibility(value, inherited.visibility, src, sink),
-        npcVisible: readNpcVisibility(value, inherited.npcVisible),
-      };
-      children.set(key, {
-        kind: 'domain',
-        name: key,
-        path: childPath,
-        children: compileChildren(value, childPath, domainInherited, src, sink),
-        ...domainInherited,
-        place,
-        ...(readPerCharacter(value, path, src, sink) ? { perCharacter: true as const } : {}),
-      });
-    }
+    } else children.set(key, compileDomain(value, childPath, inherited, src, sink, place));
   }
   return children;
+}
+
+/** A reserved name, or one that is no identifier: an error, and the entry is left out. */
+function refusedChildName(
+  key: string,
+  path: readonly string[],
+  sink: DiagnosticSink,
+  place: SourcePlace,
+): boolean {
+  if (RESERVED_NAMES.has(key)) {
+    const where = path.length === 0 ? 'domain' : `field ${[...path, key].join('.')}`;
+    sink.error(
+      'YARE_RESERVED_NAME',
+      `state_schema ${where} '${key}' clashes with a reserved name (${[...RESERVED_NAMES].join(', ')}). Rename it.`,
+      place,
+    );
+    return true;
+  }
+  if (!IDENTIFIER.test(key)) {
+    sink.error(
+      'YARE_BAD_SCHEMA',
+      `state_schema name '${key}' must be an identifier (letters, digits, underscores).`,
+      place,
+    );
+    return true;
+  }
+  return false;
+}
+
+/** A domain of fields: its visibility passed down to its children. */
+function compileDomain(
+  value: YAMLMap,
+  childPath: readonly string[],
+  inherited: Inherited,
+  src: NodeSource,
+  sink: DiagnosticSink,
+  place: SourcePlace,
+): SchemaNode {
+  const domainInherited: Inherited = {
+    visibility: readVisibility(value, inherited.visibility, src, sink),
+    npcVisible: readNpcVisibility(value, inherited.npcVisible),
+  };
+  return {
+    kind: 'domain',
+    name: childPath[childPath.length - 1]!,
+    path: childPath,
+    children: compileChildren(value, childPath, domainInherited, src, sink),
+    ...domainInherited,
+    place,
+    ...(readPerCharacter(value, childPath.slice(0, -1), src, sink) ? { perCharacter: true as const } : {}),
+  };
 }
 
 /** `per_character: true`, allowed on a top-level domain only. */
@@ -280,39 +301,8 @@ function compileField(
   const label = path.join('.');
   const type = readFieldType(node, label, kind, src, sink);
   if (type === BROKEN) return brokenField(name, path, undefined, inherited, place);
-  if (type === 'collection') {
-    const base = {
-      kind: 'field' as const,
-      name,
-      path,
-      type,
-      min: undefined,
-      max: undefined,
-      visibility: readVisibility(node, inherited.visibility, src, sink),
-      npcVisible: readNpcVisibility(node, inherited.npcVisible),
-      description: descriptionOf(node),
-      place,
-    };
-    readBound(node, 'min', type, label, src, sink);
-    readBound(node, 'max', type, label, src, sink);
-    return compileCollection(
-      node,
-      base,
-      src,
-      sink,
-      (propNode, propName, propPath, propInherited, propPlace) =>
-        compileField(propNode, propName, propPath, propInherited, src, sink, propPlace, A_PROPERTY),
-    );
-  }
-  for (const { key, pair } of mapPairs(node)) {
-    if (COLLECTION_KEYS.has(key) && kind === A_FIELD) {
-      sink.error(
-        'YARE_BAD_SCHEMA',
-        `Field ${label} has ${key}: but is no collection; ${key}: goes with type: collection.`,
-        placeOfNode(src, pair.key),
-      );
-    }
-  }
+  if (type === 'collection') return compileCollectionField(node, name, path, inherited, src, sink, place);
+  if (kind === A_FIELD) refuseCollectionKeys(node, label, src, sink);
   const defaultNode = getNode(node, 'default');
   let value: Value = defaultNode === undefined ? zeroValue(type) : plainValue(defaultNode);
   const typed = type === undefined && defaultNode !== undefined ? inferType(value) : type;
@@ -345,6 +335,50 @@ function compileField(
     description: descriptionOf(node),
     place,
   };
+}
+
+/** A `type: collection` field: its bounds checked (a collection has none), then its records' properties. */
+function compileCollectionField(
+  node: YAMLMap,
+  name: string,
+  path: readonly string[],
+  inherited: Inherited,
+  src: NodeSource,
+  sink: DiagnosticSink,
+  place: SourcePlace,
+): FieldSchema | undefined {
+  const type = 'collection' as const;
+  const label = path.join('.');
+  const base = {
+    kind: 'field' as const,
+    name,
+    path,
+    type,
+    min: undefined,
+    max: undefined,
+    visibility: readVisibility(node, inherited.visibility, src, sink),
+    npcVisible: readNpcVisibility(node, inherited.npcVisible),
+    description: descriptionOf(node),
+    place,
+  };
+  readBound(node, 'min', type, label, src, sink);
+  readBound(node, 'max', type, label, src, sink);
+  return compileCollection(node, base, src, sink, (propNode, propName, propPath, propInherited, propPlace) =>
+    compileField(propNode, propName, propPath, propInherited, src, sink, propPlace, A_PROPERTY),
+  );
+}
+
+/** A field that is no collection written with a collection's keys: each is an error. */
+function refuseCollectionKeys(node: YAMLMap, label: string, src: NodeSource, sink: DiagnosticSink): void {
+  for (const { key, pair } of mapPairs(node)) {
+    if (COLLECTION_KEYS.has(key)) {
+      sink.error(
+        'YARE_BAD_SCHEMA',
+        `Field ${label} has ${key}: but is no collection; ${key}: goes with type: collection.`,
+        placeOfNode(src, pair.key),
+      );
+    }
+  }
 }
 
 const BROKEN = Symbol('broken type');

@@ -4,6 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreInputError } from '../../../src/adapters/store/errors.ts';
+import { JsonText } from '../../../src/adapters/store/json.ts';
 import {
   MAX_DRAFT_BYTES,
   MAX_DRAFT_TRANSCRIPT_BYTES,
@@ -112,6 +113,46 @@ export function draftsSuite(harness: StoreHarness): void {
     await expect(
       store.updateDraft(atLimit.draft.id, owner.id, { files: filesOfBytes(MAX_DRAFT_BYTES + 1) }),
     ).rejects.toBeInstanceOf(StoreInputError);
+  });
+
+  it('files given as JSON text are stored as that text, answered with the value it carries, and bounded the same', async () => {
+    const owner = await store.createPrincipal({ name: 'serialised' });
+    const files = { 'yare.yaml': 'version: "1.0"\n', 'bot_lore.md': '# Lore é\n' };
+    // The answer is the value the text carries (the store parses nothing); what is read back is the text.
+    const carried = { 'yare.yaml': 'what the caller had' };
+    const created = await store.createDraft({
+      principalId: owner.id,
+      name: 'Text',
+      files: new JsonText(JSON.stringify(files), carried),
+    });
+    if (!created.ok) throw new Error(created.reason);
+    expect(created.draft.files).toBe(carried);
+    expect((await store.getDraft(created.draft.id, owner.id))?.files).toEqual(files);
+    const usage = await store.cartridgeUsage(owner.id);
+    expect(usage.draftBytes).toBe(Buffer.byteLength(JSON.stringify(files)));
+
+    const changed = { 'yare.yaml': 'changed' };
+    const updated = await store.updateDraft(created.draft.id, owner.id, {
+      files: new JsonText(JSON.stringify(changed), changed),
+      transcript: '# t',
+    });
+    expect(updated?.files).toBe(changed);
+    expect(updated?.transcript).toBe('# t');
+    expect(updated?.name).toBe('Text');
+    expect(updated!.updatedAt).toBeGreaterThan(created.draft.updatedAt);
+    expect(await store.getDraft(created.draft.id, owner.id)).toEqual({ ...updated, files: changed });
+    // Without a value the text is parsed for the answer, as for plain files.
+    const plain = await store.updateDraft(created.draft.id, owner.id, { files: new JsonText('{"a":"b"}') });
+    expect(plain?.files).toEqual({ a: 'b' });
+
+    const atLimit = JSON.stringify(filesOfBytes(MAX_DRAFT_BYTES));
+    const past = JSON.stringify(filesOfBytes(MAX_DRAFT_BYTES + 1));
+    expect(
+      (await store.updateDraft(created.draft.id, owner.id, { files: new JsonText(atLimit, {}) }))?.id,
+    ).toBe(created.draft.id);
+    await expect(
+      store.createDraft({ principalId: owner.id, name: 'big', files: new JsonText(past, {}) }),
+    ).rejects.toThrow(/createDraft\.files.*MAX_DRAFT_BYTES/);
   });
 
   it('the transcript is bounded by MAX_DRAFT_TRANSCRIPT_BYTES', async () => {

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreInputError } from '../../../src/adapters/store/errors.ts';
 import { MAX_LOCATED_TURNS, MAX_REBASED_PER_APPEND } from '../../../src/adapters/store/limits.ts';
+import { REBASE_ROWS_PER_INSERT } from '../../../src/adapters/store/rebased.ts';
 import type { RebasedTurnInput, Store, Turn } from '../../../src/adapters/store/repository.ts';
 import { content, mustAppend, seedSession, tick } from './fixtures.ts';
 import type { StoreHarness } from './harness.ts';
@@ -170,6 +171,68 @@ export function rebasedSuite(harness: StoreHarness): void {
       await expect(
         store.appendRebased({ sessionId: session.id, parentId: genesis.id, turns: [copy] }),
       ).rejects.toThrow(StoreInputError);
+    });
+
+    it('writes a long chain in batches that give the event loop back, in one transaction no reader sees a part of', async () => {
+      // A store of its own, logging its statements beside the event loop's turns.
+      const log: string[] = [];
+      const logged = await harness.open(await harness.freshUrl(), {
+        onQuery: (text) => {
+          // A batch of the chain: an insert of many turn rows.
+          if (/^insert into "turns" .*\), \(/is.test(text)) log.push('insert turns');
+          else if (/^select .* from "sessions"/is.test(text) && !/for update/i.test(text)) log.push('read');
+        },
+      });
+      try {
+        const seeded = await seedSession(logged);
+        const origin = await mustAppend(logged, {
+          sessionId: seeded.session.id,
+          parentId: seeded.genesis.id,
+          ...content({ n: 1 }, { input: 'step 1', record: bigRecord(1) }),
+        });
+        const length = REBASE_ROWS_PER_INSERT * 3;
+        const chain = Array.from({ length }, (_, i) => rebase(origin, `copy ${i}`));
+        let writing = true;
+        const counts = new Set<number>();
+        const reads: Promise<void>[] = [];
+        const ticker = (): void => {
+          if (!writing) return;
+          log.push('tick');
+          // Another request reading the session meanwhile: it sees all of the chain and its turn, or none.
+          reads.push(
+            logged.getSession(seeded.session.id, seeded.principal.id).then((s) => {
+              counts.add(s!.turnCount);
+            }),
+          );
+          setImmediate(ticker);
+        };
+        setImmediate(ticker);
+        const result = await logged.appendTurn({
+          sessionId: seeded.session.id,
+          parentId: seeded.genesis.id,
+          rebased: chain,
+          ...content({ n: 2 }, { input: 'new' }),
+        });
+        writing = false;
+        await Promise.all(reads);
+        if (!result.ok) throw new Error(result.reason);
+        const inserts = log.flatMap((entry, i) => (entry === 'insert turns' ? [i] : []));
+        expect(inserts).toHaveLength(3);
+        // The loop turned between the batches…
+        const between = log.slice(inserts[0], inserts.at(-1));
+        expect(between).toContain('tick');
+        // …and every read saw the session before or after, never a part of the chain: on SQLite no read ran
+        // inside the transaction (it holds the one connection), on PostgreSQL reads ran on other clients.
+        if (harness.name === 'sqlite') expect(between).not.toContain('read');
+        else expect(between).toContain('read');
+        expect(counts.size).toBeGreaterThan(0);
+        expect([...counts].every((n) => n === 2 || n === 2 + length + 1)).toBe(true);
+        expect((await logged.getSession(seeded.session.id, seeded.principal.id))!.turnCount).toBe(
+          2 + length + 1,
+        );
+      } finally {
+        await logged.close();
+      }
     });
 
     it(`stores MAX_REBASED_PER_APPEND turns in one append and refuses one more`, async () => {

@@ -7,6 +7,7 @@
 import { type ChatModel, isModelError } from '../../../adapters/llm/index.ts';
 import { type Diagnostic, formatPlace } from '../../../core/diagnostics.ts';
 import {
+  type DraftFiles,
   generateCartridge,
   type GenerateEvent,
   GenerateInputError,
@@ -66,11 +67,12 @@ export function botNameOf(yare: string | undefined): string | undefined {
   return value && value.length <= 100 && /^[\p{L}\p{N} .,'!?&-]+$/u.test(value) ? value : undefined;
 }
 
-export function resultOf(result: GenerateResult): GenerationResult {
+export function resultOf(result: GenerateResult, base: DraftFiles = {}): GenerationResult {
   const botName = botNameOf(result.files['yare.yaml']);
   return {
     ok: result.ok,
     files: result.files,
+    draftFilesJson: JSON.stringify({ ...base, ...result.files }),
     errors: findings(result.errors),
     errorCount: result.errors.length,
     warnings: findings(result.warnings),
@@ -104,7 +106,7 @@ export async function runGeneration(
   });
   for (;;) {
     const next = await run.next();
-    if (next.done) return resultOf(next.value);
+    if (next.done) return resultOf(next.value, job.base);
     emit(progressEvent(next.value));
   }
 }

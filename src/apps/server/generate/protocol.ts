@@ -24,6 +24,8 @@ export interface GenerationJob {
   readonly requirements: string;
   readonly rounds?: number;
   readonly existing?: DraftFiles;
+  /** The files of the draft the result is saved into: the generated files replace theirs (`draftFiles`). */
+  readonly base?: DraftFiles;
 }
 
 /** An online provider's config as it crosses to the worker (the API key as text: it stays in the process). */
@@ -55,6 +57,11 @@ export interface GenerationFailure {
 export interface GenerationResult {
   readonly ok: boolean;
   readonly files: DraftFiles;
+  /**
+   * The files the draft is saved with (`base` with `files` over it), as the JSON text the store keeps: made
+   * here, in the worker, so the request thread neither serialises nor parses the draft's megabyte.
+   */
+  readonly draftFilesJson: string;
   /** The first MAX_LISTED_FINDINGS of each; the counts are whole. */
   readonly errors: GeneratorFinding[];
   readonly errorCount: number;

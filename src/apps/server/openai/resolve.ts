@@ -36,6 +36,7 @@ import { greetingContext, isOpening } from './greeting.ts';
 import type { ConversationMemory } from './memory.ts';
 import { sessionIdOf } from './models.ts';
 import { isNoTurnReply, lastExchangeNote } from './notes.ts';
+import { CHAT_STEPS_PER_SLICE, nextTurnOfTheLoop } from './slices.ts';
 import { MAX_PLAYER_CONTEXT_CHARS, type Transcript } from './transcript.ts';
 
 /** An identical request within this many milliseconds of an answer that never arrived is a retry. */
@@ -268,6 +269,7 @@ export async function resolveConversation(
   const { transcript } = input;
   const ids = anchorIds(transcript);
   const all = ids.length === 0 ? [] : await deps.store.locateTurns(input.principalId, ids);
+  await nextTurnOfTheLoop();
   const { session, created } = await chatSession(deps, input, new Map(all.map((t) => [t.id, t])));
   const located = new Map(all.filter((t) => t.sessionId === session.id).map((t) => [t.id, t]));
   const persona = await deps.service.persona(session.principalId, session.personaId);
@@ -275,9 +277,13 @@ export async function resolveConversation(
   const { start, genesis } = await startOf(deps, session, transcript, located, (text) =>
     isOpening(text, cartridge, persona),
   );
+  let asked = 0;
   const placement = await placeChat(
     {
-      children: (turnId) => deps.store.listChildren(session.id, turnId),
+      children: async (turnId) => {
+        if (++asked % CHAT_STEPS_PER_SLICE === 0) await nextTurnOfTheLoop();
+        return deps.store.listChildren(session.id, turnId);
+      },
       located,
       elsewhere: new Set(all.filter((t) => t.sessionId !== session.id).map((t) => t.id)),
       isNoTurnReply,

@@ -4,7 +4,7 @@
 // reserved names); a download that is a zip the upload accepts. Another principal's draft is a 404.
 
 import { z } from 'zod';
-import { MAX_DRAFTS_PER_PRINCIPAL } from '../../../adapters/store/index.ts';
+import { JsonText, MAX_DRAFTS_PER_PRINCIPAL } from '../../../adapters/store/index.ts';
 import type { Draft, DraftSummary, Principal } from '../../../adapters/store/index.ts';
 import { writeZip } from '../../../tools/authoring/index.ts';
 import {
@@ -88,7 +88,8 @@ function notFound(draftId: string): ApiError {
 
 /** Bytes a draft stores (its files as JSON text, and its transcript), as the storage figure counts them. */
 function draftBytes(files: unknown, transcript: string | null | undefined): number {
-  return Buffer.byteLength(JSON.stringify(files ?? {})) + Buffer.byteLength(transcript ?? '');
+  const text = files instanceof JsonText ? files.text : JSON.stringify(files ?? {});
+  return Buffer.byteLength(text) + Buffer.byteLength(transcript ?? '');
 }
 
 /**
@@ -116,7 +117,12 @@ async function refuseOverQuota(
 export async function createDraftFor(
   deps: AppDeps,
   principal: Principal,
-  input: { name: string; files: Record<string, string | undefined>; transcript?: string | null },
+  input: {
+    name: string;
+    /** The files, or their JSON text already made (with the files: the draft answered carries them). */
+    files: Record<string, string | undefined> | JsonText;
+    transcript?: string | null;
+  },
 ): Promise<Draft> {
   await refuseOverQuota(deps, principal.id, draftBytes(input.files, input.transcript), 0);
   const created = await deps.store.createDraft({

@@ -9,7 +9,7 @@
 // `error` (the model failed, a bound was reached, or the client went away).
 
 import { z } from 'zod';
-import type { Draft, Principal } from '../../../adapters/store/index.ts';
+import { type Draft, JsonText, type Principal } from '../../../adapters/store/index.ts';
 import type { PortableModels } from '../../../engine/session/index.ts';
 import {
   DRAFT_FILES,
@@ -80,21 +80,21 @@ interface Generation {
 
 /** The result saved: into the draft named (unless it was deleted meanwhile), else as a new draft. */
 async function save(g: Generation, result: GenerationResult): Promise<Draft> {
+  // The worker serialised the files the draft keeps (the target's with the generated ones over them): the
+  // store writes that text as it is and answers with these files, parsing nothing.
+  const base = g.target === undefined ? {} : draftFilesOf(g.target.files);
+  const files = new JsonText(result.draftFilesJson, { ...base, ...result.files });
   const updated =
     g.target === undefined
       ? undefined
-      : await g.deps.store.updateDraft(g.target.id, g.principal.id, {
-          files: { ...draftFilesOf(g.target.files), ...result.files },
-          transcript: result.transcript,
-        });
-  return (
-    updated ??
-    (await createDraftFor(g.deps, g.principal, {
-      name: g.body.draftName ?? g.target?.name ?? result.botName ?? 'Generated cartridge',
-      files: result.files,
-      transcript: result.transcript,
-    }))
-  );
+      : await g.deps.store.updateDraft(g.target.id, g.principal.id, { files, transcript: result.transcript });
+  if (updated !== undefined) return updated;
+  // The target was deleted meanwhile: a new draft, with only the generated files.
+  return createDraftFor(g.deps, g.principal, {
+    name: g.body.draftName ?? g.target?.name ?? result.botName ?? 'Generated cartridge',
+    files: g.target === undefined ? files : new JsonText(JSON.stringify(result.files), result.files),
+    transcript: result.transcript,
+  });
 }
 
 /** The result lands as a draft (never lost on reload); `saved` and a small `done` say which. */
@@ -132,6 +132,7 @@ async function stream(
       requirements: g.body.requirements,
       ...(g.body.rounds === undefined ? {} : { rounds: g.body.rounds }),
       ...(g.body.existing ? { existing: g.body.existing as DraftFiles } : {}),
+      ...(g.target === undefined ? {} : { base: draftFilesOf(g.target.files) }),
     };
     const result = await g.deps.generator.run(job, g.models, signal, send);
     await finish(g, result, send);

@@ -22,6 +22,7 @@ import {
 } from './play-state.ts';
 import { OLDER_PAGE_TURNS, OPEN_TURNS, readBranchEnd, sessionTurns } from './turn-cache.ts';
 import { buildTree, lineage, swipeTarget, type Tree, withTurns } from './tree.ts';
+import { type KnownTree, swipeNeedsWhole, treeToDepth, treeWithHead } from './tree-reads.ts';
 
 /** The turn as sent: in strict mode when this browser's setting says so (app/context.ts, STRICT_STORAGE). */
 function asSent(body: TurnBody): TurnBody {
@@ -65,24 +66,26 @@ function useStoryReads(
 ) {
   const cache = useRef<Map<string, TurnView>>(sessionTurns(sessionId));
   const readingOlder = useRef(false);
-  const nodes = useRef<readonly NodeView[]>(model.nodes);
-  nodes.current = model.nodes;
+  const known = useRef<KnownTree>(model);
+  if (known.current.nodes !== model.nodes || known.current.whole !== model.whole)
+    known.current = { nodes: model.nodes, whole: model.whole };
 
   /**
-   * Re-reads the session and the newest turns on the head's branch. The tree is read whole only when it is
-   * not known (`known` undefined: opening, a failure, the Reload button) or does not hold the new head (a
-   * turn another client played); after an action the client adds what it committed (`withTurns`).
+   * Re-reads the session and the newest turns on the head's branch. The tree is read (the end of the head's
+   * branch, tree-reads.ts) only when it is not known (`after` undefined: opening, a failure, the Reload
+   * button) or does not hold the new head (a turn another client played); after an action the client adds
+   * what it committed (`withTurns`).
    */
-  const reload = async (known?: readonly NodeView[]): Promise<void> => {
+  const reload = async (after?: KnownTree): Promise<void> => {
     const [session, fetched] = await Promise.all([
       api.session(sessionId),
-      known === undefined ? api.tree(sessionId) : null,
+      after === undefined ? api.treeAround(sessionId, OPEN_TURNS) : null,
     ]);
-    let tree = fetched ?? known ?? [];
-    if (!tree.some((node) => node.id === session.headTurnId)) tree = await api.tree(sessionId);
-    const ids = lineage(buildTree(tree), session.headTurnId);
+    const start = after ?? { nodes: fetched ?? [], whole: false };
+    const read = await treeWithHead(api, sessionId, session.headTurnId, start, OPEN_TURNS);
+    const ids = lineage(buildTree(read.nodes), session.headTurnId);
     await readBranchEnd(api, sessionId, cache.current, ids, OPEN_TURNS);
-    dispatch({ type: 'read', session, nodes: tree, turns: new Map(cache.current) });
+    dispatch({ type: 'read', session, ...read, turns: new Map(cache.current) });
   };
 
   /** Reads the next older page of the story (the player scrolled up to the oldest turn shown). */
@@ -90,14 +93,31 @@ function useStoryReads(
     if (readingOlder.current || !model.session) return;
     readingOlder.current = true;
     try {
-      const ids = lineage(tree, model.session.headTurnId);
-      await readBranchEnd(api, sessionId, cache.current, ids, storyLength + OLDER_PAGE_TURNS);
+      const want = storyLength + OLDER_PAGE_TURNS;
+      const headId = model.session.headTurnId;
+      const before = known.current;
+      const read = await treeToDepth(api, sessionId, headId, before, want);
+      if (read !== before) {
+        known.current = read;
+        dispatch({ type: 'tree', ...read });
+      }
+      const ids = read === before ? lineage(tree, headId) : lineage(buildTree(read.nodes), headId);
+      await readBranchEnd(api, sessionId, cache.current, ids, want);
       dispatch({ type: 'turns', turns: new Map(cache.current) });
     } finally {
       readingOlder.current = false;
     }
   };
-  return { cache, nodes, reload, older };
+
+  /** The whole tree (the Tree panel, a swipe): read once, then grown by each action like any tree. */
+  const wholeTree = async (): Promise<Tree> => {
+    if (known.current.whole) return buildTree(known.current.nodes);
+    const nodes = await api.tree(sessionId);
+    known.current = { nodes, whole: true };
+    dispatch({ type: 'tree', nodes, whole: true });
+    return buildTree(nodes);
+  };
+  return { cache, known, reload, older, wholeTree };
 }
 
 export function usePlay(
@@ -116,7 +136,14 @@ export function usePlay(
     [tree, session, turns, live?.after],
   );
   const head = session ? (turns.get(session.headTurnId) ?? null) : null;
-  const { cache, nodes, reload, older } = useStoryReads(api, sessionId, model, dispatch, tree, story.length);
+  const { cache, known, reload, older, wholeTree } = useStoryReads(
+    api,
+    sessionId,
+    model,
+    dispatch,
+    tree,
+    story.length,
+  );
 
   useEffect(() => {
     cache.current = sessionTurns(sessionId);
@@ -164,7 +191,7 @@ export function usePlay(
         current = liveStep(current, event);
         dispatch({ type: 'live', live: current });
       }
-      await reload(withTurns(nodes.current, committed));
+      await reload({ ...known.current, nodes: withTurns(known.current.nodes, committed) });
     } finally {
       dispatch({ type: 'live', live: null });
     }
@@ -189,12 +216,22 @@ export function usePlay(
   const move = (to: () => Promise<unknown>) =>
     run(async () => {
       await to();
-      await reload(nodes.current);
+      await reload(known.current);
     });
   const expected = session?.headTurnId;
 
   return {
-    state: { session, tree, story, head, live, error: model.error, fields: model.fields, busy: model.busy },
+    state: {
+      session,
+      tree,
+      wholeTree: model.whole,
+      story,
+      head,
+      live,
+      error: model.error,
+      fields: model.fields,
+      busy: model.busy,
+    },
     send: (turn: TurnBody, shown: string | null) => play({ body: asSent(turn), shown }),
     /** Sends the failed turn again, as it was. */
     retry: () => (model.error?.retry ? play(model.error.retry) : Promise.resolve()),
@@ -215,11 +252,16 @@ export function usePlay(
     jump: (turnId: string) => move(() => api.moveHead(sessionId, turnId, expected)),
     /** Shows another swipe of a turn: the head moves to where that alternative leads. */
     swipe: (siblingId: string) =>
-      move(() =>
-        api.moveHead(sessionId, swipeTarget(tree, expected ?? '', siblingId, chosen.current), expected),
-      ),
+      move(async () => {
+        // Where a swipe leads may be down the chosen version's subtree: then the whole tree is read, once.
+        const needsWhole = await swipeNeedsWhole(api, sessionId, known.current, siblingId, chosen.current);
+        const from = needsWhole ? await wholeTree() : tree;
+        await api.moveHead(sessionId, swipeTarget(from, expected ?? '', siblingId, chosen.current), expected);
+      }),
     stop: () => abort.current?.abort(),
     reload: () => run(reload),
+    /** Reads the whole tree, once (the Tree panel opened). */
+    wholeTree: () => wholeTree().catch((e: unknown) => dispatch({ type: 'failed', error: readErrorOf(e) })),
     older: () => older().catch((e: unknown) => dispatch({ type: 'failed', error: readErrorOf(e) })),
     turnCached: (id: string) => turns.get(id),
   };

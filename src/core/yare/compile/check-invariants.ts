@@ -25,32 +25,7 @@ export function checkInvariants(ctx: CheckContext, raw: RawTable<RawInvariant>):
       continue;
     }
     const { expr } = item.expr;
-    const findings: CheckFinding[] = [];
-    const refs = new Set<string>();
-    checkExpr(
-      expr.ast,
-      { schema: ctx.schema, inputs: new Set(), ...macros, locals: new Set(), roots: INVARIANT_ROOTS },
-      findings,
-      refs,
-    );
-    const dice = firstRoll(expr.ast);
-    const problems: { code: string; message: string; start: number }[] = [...findings];
-    if (dice !== undefined) {
-      problems.push({
-        code: 'YARE_BAD_SCHEMA',
-        message: `invariants.${item.name} rolls dice; an invariant must give the same answer every time it is checked.`,
-        start: dice,
-      });
-    }
-    for (const ref of refs) {
-      for (const input of macroInputs(ctx, ref)) {
-        problems.push({
-          code: 'YARE_UNKNOWN_INPUT',
-          message: `invariants.${item.name}: macros.${ref} reads inputs.${input}; an invariant has no inputs (it runs after each event, outside it).`,
-          start: 0,
-        });
-      }
-    }
+    const problems = invariantProblems(ctx, item.name, expr.ast, macros);
     for (const f of problems) {
       const at = expr.base === undefined ? expr.place : placeAtOffset(ctx.src, expr.base + f.start);
       ctx.sink.error(f.code, f.message, at);
@@ -64,6 +39,42 @@ export function checkInvariants(ctx: CheckContext, raw: RawTable<RawInvariant>):
     if (problems.length === 0) out.push({ name: item.name, expr: { ...expr }, place: item.place });
   }
   return out;
+}
+
+/** What is wrong with an invariant's expression: its checks, dice it rolls, inputs its macros read. */
+function invariantProblems(
+  ctx: CheckContext,
+  name: string,
+  ast: Expr,
+  macros: ReturnType<typeof macroScope>,
+): { code: string; message: string; start: number }[] {
+  const findings: CheckFinding[] = [];
+  const refs = new Set<string>();
+  checkExpr(
+    ast,
+    { schema: ctx.schema, inputs: new Set(), ...macros, locals: new Set(), roots: INVARIANT_ROOTS },
+    findings,
+    refs,
+  );
+  const dice = firstRoll(ast);
+  const problems: { code: string; message: string; start: number }[] = [...findings];
+  if (dice !== undefined) {
+    problems.push({
+      code: 'YARE_BAD_SCHEMA',
+      message: `invariants.${name} rolls dice; an invariant must give the same answer every time it is checked.`,
+      start: dice,
+    });
+  }
+  for (const ref of refs) {
+    for (const input of macroInputs(ctx, ref)) {
+      problems.push({
+        code: 'YARE_UNKNOWN_INPUT',
+        message: `invariants.${name}: macros.${ref} reads inputs.${input}; an invariant has no inputs (it runs after each event, outside it).`,
+        start: 0,
+      });
+    }
+  }
+  return problems;
 }
 
 /** The offset of the first dice roll in an expression, if it rolls. */

@@ -182,80 +182,75 @@ export function scan(text: string): Token[] {
       while (i < n && text[i] !== '\n') i++;
       continue;
     }
-    const start = i;
-    if (isDigit(c) || (c === '.' && isDigit(text[i + 1]))) {
-      const token = scanNumber(text, i);
-      tokens.push(token);
-      i = token.end;
-      continue;
-    }
-    if (c === "'" || c === '"') {
-      const token = scanString(text, i, i);
-      tokens.push(token);
-      i = token.end;
-      continue;
-    }
-    if (c === '@') {
-      IDENTIFIER.lastIndex = i + 1;
-      const m = IDENTIFIER.exec(text);
-      if (!m || isKeyword(m[0])) {
-        throw new YareError(
-          'YARE_SYNTAX',
-          "'@' must be written directly before a name, as in @state.hp",
-          span(i, i + 1),
-        );
-      }
-      i = IDENTIFIER.lastIndex;
-      tokens.push({ kind: 'name', name: normaliseName(m[0]), sigil: true, start, end: i });
-      continue;
-    }
-    IDENTIFIER.lastIndex = i;
-    const word = IDENTIFIER.exec(text);
-    if (word) {
-      i = IDENTIFIER.lastIndex;
-      const next = text[i];
-      if ((next === "'" || next === '"') && STRING_PREFIXES.has(word[0].toLowerCase())) {
-        const prefix = word[0].toLowerCase();
-        if (prefix !== 'u') {
-          const what = prefix.includes('f') ? 'f-strings are' : `string prefix '${word[0]}' is`;
-          throw new YareError(
-            'YARE_UNSUPPORTED',
-            `${what} not supported; write a plain quoted string`,
-            span(start, i),
-          );
-        }
-        const token = scanString(text, i, start);
-        tokens.push(token);
-        i = token.end;
-        continue;
-      }
-      if (isKeyword(word[0])) tokens.push({ kind: 'keyword', keyword: word[0], start, end: i });
-      else tokens.push({ kind: 'name', name: normaliseName(word[0]), sigil: false, start, end: i });
-      continue;
-    }
-    const three = text.slice(i, i + 3);
-    const two = text.slice(i, i + 2);
-    const unsupported = UNSUPPORTED_OPS.get(three) ?? UNSUPPORTED_OPS.get(two) ?? UNSUPPORTED_OPS.get(c);
-    if (unsupported !== undefined) {
-      const len = UNSUPPORTED_OPS.has(three) ? 3 : UNSUPPORTED_OPS.has(two) ? 2 : 1;
-      throw new YareError('YARE_UNSUPPORTED', unsupported, span(i, i + len));
-    }
-    const op2 = TWO_CHAR_OPS.get(two);
-    if (op2 !== undefined) {
-      tokens.push({ kind: 'op', op: op2, start, end: i + 2 });
-      i += 2;
-      continue;
-    }
-    const op1 = ONE_CHAR_OPS.get(c);
-    if (op1 !== undefined) {
-      tokens.push({ kind: 'op', op: op1, start, end: i + 1 });
-      i += 1;
-      continue;
-    }
-    throw unexpectedCharacter(text, i);
+    const token = scanToken(text, i);
+    tokens.push(token);
+    i = token.end;
   }
   tokens.push({ kind: 'eof', start: n, end: n });
   return tokens;
+}
+
+/** The token that starts at `i` (not a space or a comment). */
+function scanToken(text: string, i: number): Token {
+  const c = text[i]!;
+  if (isDigit(c) || (c === '.' && isDigit(text[i + 1]))) return scanNumber(text, i);
+  if (c === "'" || c === '"') return scanString(text, i, i);
+  if (c === '@') return scanSigilName(text, i);
+  IDENTIFIER.lastIndex = i;
+  const word = IDENTIFIER.exec(text);
+  if (word) return scanWord(text, i, word[0]);
+  return scanOperator(text, i);
+}
+
+/** `@name`: a name written with the state sigil. */
+function scanSigilName(text: string, start: number): Token {
+  IDENTIFIER.lastIndex = start + 1;
+  const m = IDENTIFIER.exec(text);
+  if (!m || isKeyword(m[0])) {
+    throw new YareError(
+      'YARE_SYNTAX',
+      "'@' must be written directly before a name, as in @state.hp",
+      span(start, start + 1),
+    );
+  }
+  return { kind: 'name', name: normaliseName(m[0]), sigil: true, start, end: IDENTIFIER.lastIndex };
+}
+
+/** A keyword, a name, or a string's prefix (only `u` is accepted) followed by the string. */
+function scanWord(text: string, start: number, word: string): Token {
+  const end = start + word.length;
+  const next = text[end];
+  if ((next === "'" || next === '"') && STRING_PREFIXES.has(word.toLowerCase())) {
+    const prefix = word.toLowerCase();
+    if (prefix !== 'u') {
+      const what = prefix.includes('f') ? 'f-strings are' : `string prefix '${word}' is`;
+      throw new YareError(
+        'YARE_UNSUPPORTED',
+        `${what} not supported; write a plain quoted string`,
+        span(start, end),
+      );
+    }
+    return scanString(text, end, start);
+  }
+  if (isKeyword(word)) return { kind: 'keyword', keyword: word, start, end };
+  return { kind: 'name', name: normaliseName(word), sigil: false, start, end };
+}
+
+/** An operator of one or two characters; Python's operators this language lacks are refused by name. */
+function scanOperator(text: string, i: number): Token {
+  const c = text[i]!;
+  const three = text.slice(i, i + 3);
+  const two = text.slice(i, i + 2);
+  const unsupported = UNSUPPORTED_OPS.get(three) ?? UNSUPPORTED_OPS.get(two) ?? UNSUPPORTED_OPS.get(c);
+  if (unsupported !== undefined) {
+    const len = UNSUPPORTED_OPS.has(three) ? 3 : UNSUPPORTED_OPS.has(two) ? 2 : 1;
+    throw new YareError('YARE_UNSUPPORTED', unsupported, span(i, i + len));
+  }
+  const op2 = TWO_CHAR_OPS.get(two);
+  if (op2 !== undefined) return { kind: 'op', op: op2, start: i, end: i + 2 };
+  const op1 = ONE_CHAR_OPS.get(c);
+  if (op1 !== undefined) return { kind: 'op', op: op1, start: i, end: i + 1 };
+  throw unexpectedCharacter(text, i);
 }
 
 /** Python normalises identifiers to NFKC, so `ﬁ` and `fi` are the same name. */
@@ -309,24 +304,27 @@ function scanNumber(text: string, start: number): Token {
     );
   }
   const value = Number(raw.replaceAll('_', ''));
-  if (/^[\d_]+$/.test(raw)) {
-    if (raw.length > 1 && raw[0] === '0' && /[1-9]/.test(raw)) {
-      throw new YareError(
-        'YARE_SYNTAX',
-        `leading zeros are not allowed in '${raw}' (Python reads them as an error)`,
-        span(start, end),
-      );
-    }
-    if (!Number.isSafeInteger(value)) {
-      throw new YareError(
-        'YARE_OVERFLOW',
-        `integer ${raw} is beyond the largest exact integer ${Number.MAX_SAFE_INTEGER}`,
-        span(start, end),
-      );
-    }
-    return { kind: 'int', value, start, end };
-  }
+  if (/^[\d_]+$/.test(raw)) return intToken(raw, value, start, end);
   return { kind: 'float', value, start, end };
+}
+
+/** A whole-number literal, as Python reads it: no leading zeros; here also no more than the exact integers. */
+function intToken(raw: string, value: number, start: number, end: number): Token {
+  if (raw.length > 1 && raw[0] === '0' && /[1-9]/.test(raw)) {
+    throw new YareError(
+      'YARE_SYNTAX',
+      `leading zeros are not allowed in '${raw}' (Python reads them as an error)`,
+      span(start, end),
+    );
+  }
+  if (!Number.isSafeInteger(value)) {
+    throw new YareError(
+      'YARE_OVERFLOW',
+      `integer ${raw} is beyond the largest exact integer ${Number.MAX_SAFE_INTEGER}`,
+      span(start, end),
+    );
+  }
+  return { kind: 'int', value, start, end };
 }
 
 function continuesWord(text: string, i: number): boolean {
