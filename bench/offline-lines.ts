@@ -14,7 +14,7 @@ import { importSillyTavern } from '../src/tools/interop/index.ts';
 import { PROJECT_ROOT } from '../src/adapters/project-root.ts';
 import { chooseOffline, type OfflineChoice } from '../src/engine/turn/offline/choose.ts';
 import { costlyEvent } from '../src/engine/turn/offline/actions.ts';
-import { foundNothing } from '../src/engine/turn/offline/free.ts';
+import { toldNothing } from '../src/engine/turn/offline/free.ts';
 import { knownEntries } from '../src/engine/turn/offline/known.ts';
 import { ADVANCE_GAME_TIME, directorTools } from '../src/engine/turn/tools.ts';
 import type { StoryMessage } from '../src/engine/turn/types.ts';
@@ -145,7 +145,7 @@ export interface LineResult {
   readonly correct: boolean;
   /** The matcher ran something that costs (an event writing the state, or `wait`). */
   readonly ranCostly: boolean;
-  /** The answer was the list of what can be done, or "nothing like … here". */
+  /** The answer was the list of what can be done, or "nothing like … here" with no scene after it. */
   readonly useless: boolean;
 }
 
@@ -163,7 +163,7 @@ export interface LineScore {
   readonly freeSpent: number;
   /** Lines answered with a question back. */
   readonly questions: number;
-  /** Lines answered with nothing useful: the list of what can be done, or "nothing like … here". */
+  /** Lines answered with nothing useful: the list of what can be done, or only "nothing like … here". */
   readonly nothingUseful: number;
   /** Milliseconds the matcher took for each line, in order: on the clock, and of this process's CPU. */
   readonly times: readonly number[];
@@ -274,7 +274,7 @@ export async function scoreLines(name: string, loaded?: Cartridge): Promise<Line
       (choice.name === ADVANCE_GAME_TIME || (event !== undefined && costlyEvent(cartridge.rules, event)));
     const useless =
       got === 'unmatched' ||
-      (choice.kind === 'reply' && choice.reason === 'free' && foundNothing(choice.text));
+      (choice.kind === 'reply' && choice.reason === 'free' && toldNothing(choice.text));
     results.push({ line, got, correct: meets(line.expected, got, choice), ranCostly, useless });
   }
   return summary(name, results, times, cpuTimes);

@@ -46,7 +46,7 @@ const NARRATION = (i: number) =>
   `*Somewhere a door closes.* The smell of tar and wet rope follows you along the quay.`;
 
 /** A session of `turns` turns after its first message, stored directly (with a few swipes on the way). */
-async function storedSession(server: RunningServer, store: Store, turns: number): Promise<string> {
+export async function storedSession(server: RunningServer, store: Store, turns: number): Promise<string> {
   const created = await fetch(`${server.url}/v1/sessions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -17,49 +17,14 @@ export type FolderReadResult =
 
 /** Reads the cartridge files that exist in `dir`. Missing files are simply absent from the map. */
 export async function readCartridgeFolder(dir: string): Promise<FolderReadResult> {
-  let realDir: string;
-  try {
-    const info = await stat(dir);
-    if (!info.isDirectory()) {
-      return {
-        ok: false,
-        errors: [
-          cartError(
-            'CART_NOT_A_DIRECTORY',
-            `'${dir}' is a file, not a cartridge folder. Give the folder that holds yare.yaml and bot_lore.md.`,
-            fileStart(dir),
-          ),
-        ],
-      };
-    }
-    realDir = await realpath(dir);
-  } catch (error) {
-    const code = errnoCode(error);
-    if (code === undefined) throw error;
-    return {
-      ok: false,
-      errors: [
-        isNotFound(error)
-          ? cartError(
-              'CART_NOT_FOUND',
-              `No cartridge folder at '${dir}' (${code}). Check the path.`,
-              fileStart(dir),
-            )
-          : cartError(
-              'CART_FILE_UNREADABLE',
-              `Cannot read the cartridge folder '${dir}' (${code}). Check its permissions.`,
-              fileStart(dir),
-            ),
-      ],
-    };
-  }
-
+  const folder = await realFolder(dir);
+  if (typeof folder !== 'string') return { ok: false, errors: [folder] };
   const files = new Map<string, Uint8Array>();
   const errors: Diagnostic[] = [];
   const warnings: Diagnostic[] = [];
   for (const spec of CARTRIDGE_FILES) {
     const path = join(dir, spec.name);
-    const read = await readOne(path, realDir, spec.maxBytes);
+    const read = await readOne(path, folder, spec.maxBytes);
     switch (read.kind) {
       case 'absent':
         break;
@@ -76,6 +41,35 @@ export async function readCartridgeFolder(dir: string): Promise<FolderReadResult
     }
   }
   return errors.length > 0 ? { ok: false, errors } : { ok: true, files, warnings };
+}
+
+/** The folder's real path, or the error saying it is a file, missing or unreadable. */
+async function realFolder(dir: string): Promise<string | Diagnostic> {
+  try {
+    const info = await stat(dir);
+    if (!info.isDirectory()) {
+      return cartError(
+        'CART_NOT_A_DIRECTORY',
+        `'${dir}' is a file, not a cartridge folder. Give the folder that holds yare.yaml and bot_lore.md.`,
+        fileStart(dir),
+      );
+    }
+    return await realpath(dir);
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === undefined) throw error;
+    return isNotFound(error)
+      ? cartError(
+          'CART_NOT_FOUND',
+          `No cartridge folder at '${dir}' (${code}). Check the path.`,
+          fileStart(dir),
+        )
+      : cartError(
+          'CART_FILE_UNREADABLE',
+          `Cannot read the cartridge folder '${dir}' (${code}). Check its permissions.`,
+          fileStart(dir),
+        );
+  }
 }
 
 type ReadOne =

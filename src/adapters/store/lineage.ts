@@ -21,8 +21,9 @@ import type {
   LedgerEntry,
   LedgerPage,
   TurnMessage,
+  TurnNode,
 } from './turn-log-records.ts';
-import { type TurnMessageRow, toTurn, toTurnMessage } from './rows.ts';
+import { type TurnMessageRow, type TurnNodeRow, toTurn, toTurnMessage, toTurnNode } from './rows.ts';
 import { kyselyRunner } from './runner.ts';
 import { resolveSharedPayloads } from './shared-payloads.ts';
 import { storedTurn } from './turn-rows.ts';
@@ -161,21 +162,7 @@ export async function hydrate(
   options: HydrateOptions = {},
 ): Promise<Hydrated | undefined> {
   const window = checkMessageWindow('hydrate.messageWindow', options.messageWindow ?? DEFAULT_MESSAGE_WINDOW);
-  // The anchor row carries the turn's record and state; ancestors carry only what a message needs.
-  const { rows } = await sql<WindowRow>`
-    with recursive lineage(id, session_id, parent_id, depth, sibling_index, seq, created_at, input, narration,
-                           origin_id, hops, record, state, seed, idempotency_key) as (
-      select t.id, t.session_id, t.parent_id, t.depth, t.sibling_index, t.seq, t.created_at, t.input, t.narration,
-             t.origin_id, 1, p.record, p.state, t.seed, t.idempotency_key
-        from turns t join turn_payloads p on p.turn_id = t.id
-        where t.id = ${turnId} and t.session_id = ${sessionId}
-      union all
-      select t.id, t.session_id, t.parent_id, t.depth, t.sibling_index, t.seq, t.created_at, t.input, t.narration,
-             t.origin_id, l.hops + 1, cast(null as text), cast(null as text), cast(null as bigint), cast(null as text)
-        from turns t join lineage l on t.id = l.parent_id
-        where l.hops < ${window}
-    )
-    select * from lineage order by depth`.execute(ctx.db);
+  const rows = await lineageWindow(ctx, sessionId, turnId, window);
   const self = rows[rows.length - 1];
   const first = rows[0];
   if (
@@ -189,27 +176,7 @@ export async function hydrate(
   }
   // Only the turn's own payload is read: a rebased turn gets its origin's record and state merged in.
   await resolveSharedPayloads(kyselyRunner(ctx.db, ctx.dialect), [self]);
-  const events =
-    options.ledgerEvents === false
-      ? []
-      : await ctx.db
-          .selectFrom('ledger_events')
-          .select(['turn_id', 'position', 'event'])
-          .where(
-            'turn_id',
-            'in',
-            rows.map((r) => r.id),
-          )
-          .execute();
-  const depthOf = new Map(rows.map((r) => [r.id, r.depth]));
-  const ledgerEvents: LedgerEntry[] = events
-    .map((e) => ({
-      turnId: e.turn_id,
-      depth: depthOf.get(e.turn_id) ?? 0,
-      position: e.position,
-      event: decodeJson(e.event),
-    }))
-    .sort((a, b) => a.depth - b.depth || a.position - b.position);
+  const events = options.ledgerEvents === false ? [] : await windowEvents(ctx, rows);
   const ownEvents: string[] = events
     .filter((e) => e.turn_id === self.id)
     .sort((a, b) => a.position - b.position)
@@ -229,9 +196,68 @@ export async function hydrate(
     turn,
     state: turn.state,
     messages: rows.map(toTurnMessage),
-    ledgerEvents,
+    ledgerEvents: windowLedger(rows, events),
     messagesComplete: first.depth === 0,
   };
+}
+
+/**
+ * The turn and at most `window` - 1 of its ancestors, root-most first. The anchor row carries the turn's
+ * record and state; ancestors carry only what a message needs.
+ */
+async function lineageWindow(
+  ctx: StoreContext,
+  sessionId: string,
+  turnId: string,
+  window: number,
+): Promise<WindowRow[]> {
+  const { rows } = await sql<WindowRow>`
+    with recursive lineage(id, session_id, parent_id, depth, sibling_index, seq, created_at, input, narration,
+                           origin_id, hops, record, state, seed, idempotency_key) as (
+      select t.id, t.session_id, t.parent_id, t.depth, t.sibling_index, t.seq, t.created_at, t.input, t.narration,
+             t.origin_id, 1, p.record, p.state, t.seed, t.idempotency_key
+        from turns t join turn_payloads p on p.turn_id = t.id
+        where t.id = ${turnId} and t.session_id = ${sessionId}
+      union all
+      select t.id, t.session_id, t.parent_id, t.depth, t.sibling_index, t.seq, t.created_at, t.input, t.narration,
+             t.origin_id, l.hops + 1, cast(null as text), cast(null as text), cast(null as bigint), cast(null as text)
+        from turns t join lineage l on t.id = l.parent_id
+        where l.hops < ${window}
+    )
+    select * from lineage order by depth`.execute(ctx.db);
+  return rows;
+}
+
+/** The stored ledger events of the window's turns, undecoded. */
+function windowEvents(
+  ctx: StoreContext,
+  rows: readonly WindowRow[],
+): Promise<{ turn_id: string; position: number; event: string }[]> {
+  return ctx.db
+    .selectFrom('ledger_events')
+    .select(['turn_id', 'position', 'event'])
+    .where(
+      'turn_id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .execute();
+}
+
+/** The window's ledger events decoded, in turn order and then in each turn's order. */
+function windowLedger(
+  rows: readonly WindowRow[],
+  events: readonly { turn_id: string; position: number; event: string }[],
+): LedgerEntry[] {
+  const depthOf = new Map(rows.map((r) => [r.id, r.depth]));
+  return events
+    .map((e) => ({
+      turnId: e.turn_id,
+      depth: depthOf.get(e.turn_id) ?? 0,
+      position: e.position,
+      event: decodeJson(e.event),
+    }))
+    .sort((a, b) => a.depth - b.depth || a.position - b.position);
 }
 
 interface WorldBaseRow {
@@ -341,4 +367,33 @@ export async function getLedgerPage(
     entries.push(ledgerEntry({ ...row, position: row.position, event: row.event }));
   }
   return { entries, turns: covered, nextTurnId: oldest.parent_id };
+}
+
+/**
+ * The tree near a branch's end: the newest `limit` turns of the branch ending at `turnId` and every sibling
+ * of each (the other versions of the same input), by `seq`; undefined when the turn is not the session's.
+ * A client opens a long game from this instead of the whole tree (`listTree`): its size follows `limit`
+ * and the swipes along the way, not the length of the game.
+ */
+export async function listTreeAround(
+  ctx: StoreContext,
+  sessionId: string,
+  turnId: string,
+  limit: number,
+): Promise<TurnNode[] | undefined> {
+  const hops = checkBranchTurns('listTreeAround.limit', limit);
+  const { rows } = await sql<TurnNodeRow>`
+    with recursive lineage(id, parent_id, hops) as (
+      select id, parent_id, 1 from turns where id = ${turnId} and session_id = ${sessionId}
+      union all
+      select t.id, t.parent_id, l.hops + 1 from turns t join lineage l on t.id = l.parent_id
+        where l.hops < ${hops}
+    )
+    select t.id, t.session_id, t.parent_id, t.depth, t.sibling_index, t.seq, t.created_at, t.origin_id
+      from turns t
+      where t.session_id = ${sessionId}
+        and (t.id in (select id from lineage)
+             or t.parent_id in (select parent_id from lineage where parent_id is not null))
+      order by t.seq`.execute(ctx.db);
+  return rows.length === 0 ? undefined : rows.map(toTurnNode);
 }

@@ -1,10 +1,11 @@
 // Sessions: one play-through of one pinned cartridge version, owned by one principal.
 
+import type { Kysely } from 'kysely';
 import type { StoreContext } from './context.ts';
 import { MAX_SESSION_PAGE } from './limits.ts';
 import type { CreateSessionInput, CreateSessionResult, Session, SessionPage } from './turn-log-records.ts';
 import { toSession } from './rows.ts';
-import type { SessionsTable } from './schema.ts';
+import type { Database, SessionsTable, SqlDialect } from './schema.ts';
 import { StoreInputError } from './errors.ts';
 import { kyselyRunner } from './runner.ts';
 import { Statement } from './statement.ts';
@@ -43,42 +44,51 @@ export async function createSession(
     null,
   );
   return inTransaction(ctx.db, ctx.dialect, async (trx): Promise<CreateSessionResult> => {
-    // On PostgreSQL the principal's row is locked when a cap is counted, so two creates cannot both see
-    // room for one (SQLite's BEGIN IMMEDIATE serialises every write already).
-    const principalQuery = trx.selectFrom('principals').select('id').where('id', '=', session.principal_id);
-    const principal = await (maxSessions !== undefined && ctx.dialect === 'postgres'
-      ? principalQuery.forUpdate()
-      : principalQuery
-    ).executeTakeFirst();
-    if (principal === undefined) return { ok: false, reason: 'principal-not-found' };
-    if (maxSessions !== undefined) {
-      const count = await trx
-        .selectFrom('sessions')
-        .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
-        .where('principal_id', '=', session.principal_id)
-        .executeTakeFirst();
-      if (Number(count?.n ?? 0) >= maxSessions)
-        return { ok: false, reason: 'session-cap', limit: maxSessions };
-    }
-    const version = await trx
-      .selectFrom('cartridge_versions')
-      .select('id')
-      .where('id', '=', session.cartridge_version_id)
-      .executeTakeFirst();
-    if (version === undefined) return { ok: false, reason: 'cartridge-version-not-found' };
-    if (session.persona_id !== null) {
-      const persona = await trx
-        .selectFrom('personas')
-        .select('id')
-        .where('id', '=', session.persona_id)
-        .where('principal_id', '=', session.principal_id)
-        .executeTakeFirst();
-      if (persona === undefined) return { ok: false, reason: 'persona-not-found' };
-    }
+    const refused = await createRefusal(trx, ctx.dialect, session, maxSessions);
+    if (refused !== undefined) return refused;
     await trx.insertInto('sessions').values(session).execute();
     await insertTurn(kyselyRunner(trx, ctx.dialect), turn, content);
     return { ok: true, session: toSession(session), turn: storedTurn(turn, content.ledgerEvents) };
   });
+}
+
+/** Why the session may not be created (its principal, version or persona missing, or the cap reached), or undefined. */
+async function createRefusal(
+  trx: Kysely<Database>,
+  dialect: SqlDialect,
+  session: SessionsTable,
+  maxSessions: number | undefined,
+): Promise<Exclude<CreateSessionResult, { ok: true }> | undefined> {
+  // On PostgreSQL the principal's row is locked when a cap is counted, so two creates cannot both see
+  // room for one (SQLite's BEGIN IMMEDIATE serialises every write already).
+  const principalQuery = trx.selectFrom('principals').select('id').where('id', '=', session.principal_id);
+  const principal = await (maxSessions !== undefined && dialect === 'postgres'
+    ? principalQuery.forUpdate()
+    : principalQuery
+  ).executeTakeFirst();
+  if (principal === undefined) return { ok: false, reason: 'principal-not-found' };
+  if (maxSessions !== undefined) {
+    const count = await trx
+      .selectFrom('sessions')
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+      .where('principal_id', '=', session.principal_id)
+      .executeTakeFirst();
+    if (Number(count?.n ?? 0) >= maxSessions) return { ok: false, reason: 'session-cap', limit: maxSessions };
+  }
+  const version = await trx
+    .selectFrom('cartridge_versions')
+    .select('id')
+    .where('id', '=', session.cartridge_version_id)
+    .executeTakeFirst();
+  if (version === undefined) return { ok: false, reason: 'cartridge-version-not-found' };
+  if (session.persona_id === null) return undefined;
+  const persona = await trx
+    .selectFrom('personas')
+    .select('id')
+    .where('id', '=', session.persona_id)
+    .where('principal_id', '=', session.principal_id)
+    .executeTakeFirst();
+  return persona === undefined ? { ok: false, reason: 'persona-not-found' } : undefined;
 }
 
 const SESSION_OF_PRINCIPAL = new Statement<{ id: string; principalId: string }, SessionsTable>(

@@ -35,7 +35,15 @@ import {
 } from './library.ts';
 import { createDraft, deleteDraft, getDraft, listDrafts, updateDraft } from './drafts.ts';
 import { findSessionForAudit } from './session-audit.ts';
-import { getBranch, getLedgerLog, getLedgerPage, getLineage, getWorldBase, hydrate } from './lineage.ts';
+import {
+  getBranch,
+  getLedgerLog,
+  getLedgerPage,
+  getLineage,
+  getWorldBase,
+  hydrate,
+  listTreeAround,
+} from './lineage.ts';
 import { getModelSettings, putModelSettings } from './model-settings.ts';
 import { createPersona, deletePersona, getPersona, listPersonas, updatePersona } from './personas.ts';
 import type {
@@ -135,6 +143,7 @@ export function turnLog(ctx: StoreContext): TurnLog {
     hydrate: (sessionId, turnId, options) => hydrate(ctx, sessionId, turnId, options),
     setHead: (sessionId, turnId, options) => setHead(ctx, sessionId, turnId, options),
     listTree: (sessionId) => listTree(ctx, sessionId),
+    listTreeAround: (sessionId, turnId, limit) => listTreeAround(ctx, sessionId, turnId, limit),
   };
 }
 

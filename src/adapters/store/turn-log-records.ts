@@ -279,4 +279,7 @@ export interface TurnLog {
   ): Promise<SetHeadResult>;
   /** Every turn of the session, by `seq`. */
   listTree(sessionId: string): Promise<TurnNode[]>;
+  /** The newest `limit` turns (1 to MAX_BRANCH_TURNS) of the branch ending at `turnId`, each with its
+   * siblings, by `seq`; undefined when the turn is not the session's. */
+  listTreeAround(sessionId: string, turnId: string, limit: number): Promise<TurnNode[] | undefined>;
 }

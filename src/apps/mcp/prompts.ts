@@ -33,6 +33,45 @@ function userPrompt(text: string): GetPromptResult {
   return { messages: [{ role: 'user', content: { type: 'text', text } }] };
 }
 
+/** The write prompt: the idea, where to start, the authoring loop. */
+function writeCartridgePrompt(idea: string): GetPromptResult {
+  return userPrompt(
+    [
+      'Write a MnesOS cartridge (a folder: yare.yaml rules, bot_lore.md lore, optional prompt_directives.yaml and first-message.md) for this idea:',
+      '',
+      idea,
+      '',
+      'Start from a template: run `mnesos new <folder> --template minimal` (or `combat`, or `eldoria` for a complete example), in a folder this server may read (list_cartridges shows them).',
+      'Design the state first (state_schema, with public and private fields), then the events that change it, then the lore.',
+      AUTHORING_LOOP,
+    ].join('\n'),
+  );
+}
+
+/** The fix prompt: the cartridge (refused when outside the folders), what goes wrong, its findings, the loop. */
+async function fixCartridgePrompt(
+  ctx: McpContext,
+  validate: (cartridge: string) => Promise<string>,
+  cartridge: string,
+  problem: string | undefined,
+): Promise<GetPromptResult> {
+  const resolved = ctx.folders.resolve(cartridge);
+  if (!resolved.ok) throw new McpRefusal(resolved.message);
+  const findings = await validate(cartridge);
+  return userPrompt(
+    [
+      `Fix the MnesOS cartridge '${cartridge}'.`,
+      ...(problem === undefined || problem.trim() === '' ? [] : ['', 'What goes wrong:', problem]),
+      '',
+      'validate_cartridge reports:',
+      findings,
+      '',
+      'Read the files it names (resources mnesos://cartridge/<cartridge>/<file>) and change only what the problem needs.',
+      AUTHORING_LOOP,
+    ].join('\n'),
+  );
+}
+
 export function registerPrompts(
   server: McpServer,
   ctx: McpContext,
@@ -45,18 +84,7 @@ export function registerPrompts(
       description: 'Steps to turn a game idea into a working MnesOS cartridge with this server’s tools',
       argsSchema: { idea: ideaArg },
     },
-    ({ idea }) =>
-      userPrompt(
-        [
-          'Write a MnesOS cartridge (a folder: yare.yaml rules, bot_lore.md lore, optional prompt_directives.yaml and first-message.md) for this idea:',
-          '',
-          idea,
-          '',
-          'Start from a template: run `mnesos new <folder> --template minimal` (or `combat`, or `eldoria` for a complete example), in a folder this server may read (list_cartridges shows them).',
-          'Design the state first (state_schema, with public and private fields), then the events that change it, then the lore.',
-          AUTHORING_LOOP,
-        ].join('\n'),
-      ),
+    ({ idea }) => writeCartridgePrompt(idea),
   );
 
   server.registerPrompt(
@@ -66,22 +94,6 @@ export function registerPrompts(
       description: 'The cartridge’s problems as validate_cartridge reports them, and the steps to fix them',
       argsSchema: { cartridge: cartridgeArg, problem: problemArg.optional() },
     },
-    async ({ cartridge, problem }) => {
-      const resolved = ctx.folders.resolve(cartridge);
-      if (!resolved.ok) throw new McpRefusal(resolved.message);
-      const findings = await validate(cartridge);
-      return userPrompt(
-        [
-          `Fix the MnesOS cartridge '${cartridge}'.`,
-          ...(problem === undefined || problem.trim() === '' ? [] : ['', 'What goes wrong:', problem]),
-          '',
-          'validate_cartridge reports:',
-          findings,
-          '',
-          'Read the files it names (resources mnesos://cartridge/<cartridge>/<file>) and change only what the problem needs.',
-          AUTHORING_LOOP,
-        ].join('\n'),
-      );
-    },
+    async ({ cartridge, problem }) => fixCartridgePrompt(ctx, validate, cartridge, problem),
   );
 }

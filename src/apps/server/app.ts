@@ -2,7 +2,7 @@
 // exactly what `serve` runs. Order of the layers: request metrics and the error handler outermost, then the
 // compression of JSON answers (compression.ts), then the Host/Origin check, then (for /v1) authentication and the rate limit, then the typed routes.
 
-import { Hono } from 'hono';
+import { type ErrorHandler, Hono, type MiddlewareHandler, type NotFoundHandler } from 'hono';
 import { authenticate, hostCheck } from './auth.ts';
 import type { AppDeps } from './deps.ts';
 import { StoreInputError } from '../../adapters/store/index.ts';
@@ -30,6 +30,7 @@ import { registerSystemRoutes } from './routes/system.ts';
 import { registerTurnMediaRoutes } from './routes/turn-media.ts';
 import { registerTableRoutes } from './routes/table.ts';
 import { registerTurnRoutes } from './routes/turns.ts';
+import { registerAll, type RouteDefinition } from './routes/route-list.ts';
 import { serveStatic } from './static.ts';
 import { compressJsonAnswers } from './compression.ts';
 
@@ -48,21 +49,33 @@ export interface BuiltApp {
   readonly registry: RouteRegistry;
 }
 
-/** The live streams of shared tables, as /metrics shows them (docs/multiplayer.md). */
-function liveGauges(deps: AppDeps): void {
-  deps.metrics.gauge('mnesos_live_streams', 'Live table streams open on this process.', () => deps.live.open);
-  deps.metrics.gauge(
-    'mnesos_live_streams_dropped',
-    'Live table streams dropped for falling behind since this process started.',
-    () => deps.live.dropped,
-  );
-}
+/** The route files, in the order their routes are matched. */
+const ROUTE_FILES: readonly RouteDefinition[] = [
+  registerSystemRoutes,
+  registerCartridgeRoutes,
+  registerLibraryRoutes,
+  registerPersonaRoutes,
+  registerSessionRoutes,
+  registerTurnRoutes,
+  registerTurnMediaRoutes,
+  registerHistoryRoutes,
+  registerSaveRoutes,
+  registerStateRoutes,
+  registerSchemaRoutes,
+  registerAuthoringSchemaRoutes,
+  registerMinigameRoutes,
+  registerBuilderRoutes,
+  registerStatelessRoutes,
+  registerSettingsRoutes,
+  registerOpenAiCompatRoutes,
+  registerSillyTavernImportRoute,
+  registerTableRoutes,
+  registerMcpRoute,
+];
 
-export function createApp(deps: AppDeps): BuiltApp {
-  const app = new Hono<AppEnv>();
-  const registry = new RouteRegistry(app, () => deps.limits.maxJsonBodyBytes);
-
-  app.use('*', async (c, next) => {
+/** The outermost layer: the security headers on every answer, and each request counted by route and status. */
+function headersAndMetrics(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
     // Set before the route answers, so `c.json`/`c.body` build the response with them. Set after, they would
     // make Hono rebuild the finished response around its body as a stream (a Web Response, a ReadableStream
     // and a chunked write for every JSON answer). A Response a route returns whole (the event stream, static
@@ -76,9 +89,12 @@ export function createApp(deps: AppDeps): BuiltApp {
       route: c.get('route') ?? 'unmatched',
       status: String(c.res.status),
     });
-  });
-  app.use('*', compressJsonAnswers());
-  app.onError((error, c) => {
+  };
+}
+
+/** Every error a route throws, as the API's error body: its own status, 400 for refused input, else 500. */
+function errorAnswer(deps: AppDeps): ErrorHandler<AppEnv> {
+  return (error, c) => {
     if (error instanceof ApiError) {
       deps.metrics.errors.inc({ code: error.code });
       for (const [header, value] of Object.entries(error.headers)) c.header(header, value);
@@ -93,65 +109,68 @@ export function createApp(deps: AppDeps): BuiltApp {
     deps.metrics.errors.inc({ code: 'internal' });
     console.error('[server] unhandled error:', error);
     return c.json(errorBody('internal', 'internal server error'), 500);
-  });
-  app.use('*', hostCheck(deps.auth));
-  app.use('/v1/*', authenticate(deps.auth));
-  app.use('/v1/*', refuseUnstorableUrl());
-  app.use('/v1/*', rateLimit(deps.limits.rateLimit, deps.limits.rateWindowMs));
+  };
+}
 
-  deps.metrics.gauge(
-    'mnesos_turns_in_flight',
-    'Turns running in this process.',
-    () => deps.service.turnsInFlight,
-  );
-  deps.metrics.gauge(
+/** What /metrics reads from the services at each scrape: turns in flight, caches, live table streams. */
+function serviceGauges(deps: AppDeps): void {
+  const { metrics } = deps;
+  metrics.gauge('mnesos_turns_in_flight', 'Turns running in this process.', () => deps.service.turnsInFlight);
+  metrics.gauge(
     'mnesos_model_sets_cached',
     'Principals whose models (built from their settings) are held in memory.',
     () => deps.models.cachedCount,
   );
-  liveGauges(deps);
-  deps.metrics.gauge(
+  // The live streams of shared tables (docs/multiplayer.md).
+  metrics.gauge('mnesos_live_streams', 'Live table streams open on this process.', () => deps.live.open);
+  metrics.gauge(
+    'mnesos_live_streams_dropped',
+    'Live table streams dropped for falling behind since this process started.',
+    () => deps.live.dropped,
+  );
+  metrics.gauge(
     'mnesos_cartridges_cached',
     'Loaded cartridges held in memory.',
     () => deps.library.cachedCount,
   );
+}
 
-  registerSystemRoutes(registry, deps);
-  registerCartridgeRoutes(registry, deps);
-  registerLibraryRoutes(registry, deps);
-  registerPersonaRoutes(registry, deps);
-  registerSessionRoutes(registry, deps);
-  registerTurnRoutes(registry, deps);
-  registerTurnMediaRoutes(registry, deps);
-  registerHistoryRoutes(registry, deps);
-  registerSaveRoutes(registry, deps);
-  registerStateRoutes(registry, deps);
-  registerSchemaRoutes(registry, deps);
-  registerAuthoringSchemaRoutes(registry, deps);
-  registerMinigameRoutes(registry, deps);
-  registerBuilderRoutes(registry, deps);
-  registerStatelessRoutes(registry, deps);
-  registerSettingsRoutes(registry, deps);
-  registerOpenAiCompatRoutes(registry, deps);
-  registerSillyTavernImportRoute(registry, deps);
-  registerTableRoutes(registry, deps);
-  registerMcpRoute(registry, deps);
-
-  // Built on the first request for it (every route's JSON Schema: tens of milliseconds `serve` would
-  // otherwise spend before it listens), then kept: the routes never change after this point.
+/** GET /openapi.json: built on the first request for it, then kept. */
+function serveOpenApi(app: Hono<AppEnv>, registry: RouteRegistry): void {
+  // Every route's JSON Schema takes tens of milliseconds `serve` would otherwise spend before it listens; the
+  // routes never change after they are registered.
   let document: ReturnType<RouteRegistry['document']> | undefined;
   app.get('/openapi.json', (c) => {
     c.set('route', '/openapi.json');
     document ??= registry.document({ title: 'MnesOS API', version: API_VERSION });
     return c.json(document);
   });
+}
 
-  app.notFound(async (c) => {
+/** No route: the web client's static files for a GET outside /v1 (when served), else a 404 naming it. */
+function notFoundAnswer(deps: AppDeps): NotFoundHandler<AppEnv> {
+  return async (c) => {
     if (deps.staticDir !== undefined && c.req.method === 'GET' && !c.req.path.startsWith('/v1/')) {
       const response = await serveStatic(deps.staticDir, c.req.path, c.req.header('accept-encoding'));
       if (response !== undefined) return response;
     }
     return c.json(errorBody('not_found', `no route ${c.req.method} ${c.req.path}`), 404);
-  });
+  };
+}
+
+export function createApp(deps: AppDeps): BuiltApp {
+  const app = new Hono<AppEnv>();
+  const registry = new RouteRegistry(app, () => deps.limits.maxJsonBodyBytes);
+  app.use('*', headersAndMetrics(deps));
+  app.use('*', compressJsonAnswers());
+  app.onError(errorAnswer(deps));
+  app.use('*', hostCheck(deps.auth));
+  app.use('/v1/*', authenticate(deps.auth));
+  app.use('/v1/*', refuseUnstorableUrl());
+  app.use('/v1/*', rateLimit(deps.limits.rateLimit, deps.limits.rateWindowMs));
+  serviceGauges(deps);
+  registerAll(registry, deps, ROUTE_FILES);
+  serveOpenApi(app, registry);
+  app.notFound(notFoundAnswer(deps));
   return { app, registry };
 }

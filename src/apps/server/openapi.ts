@@ -178,62 +178,10 @@ export class RouteRegistry {
   /** The OpenAPI 3.1 document of every registered route. */
   document(info: { title: string; version: string }): Record<string, unknown> {
     const paths: Record<string, Record<string, unknown>> = {};
-    const schema = (s: z.core.$ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' });
     for (const route of this.routes) {
       const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}');
-      const parameters: unknown[] = [];
-      const addParams = (s: z.ZodType | undefined, where: 'path' | 'query') => {
-        if (s === undefined || !(s instanceof z.ZodObject)) return;
-        for (const [name, field] of Object.entries(s.shape as Record<string, z.ZodType>)) {
-          parameters.push({
-            name,
-            in: where,
-            required: where === 'path' || !field.safeParse(undefined).success,
-            schema: schema(field),
-          });
-        }
-      };
-      addParams(route.params, 'path');
-      addParams(route.query, 'query');
-      const responses: Record<string, unknown> = {};
-      for (const [status, response] of Object.entries(route.responses)) {
-        responses[status] = {
-          description: response.description,
-          ...(response.schema || response.contentType
-            ? {
-                content: {
-                  [response.contentType ?? 'application/json']: response.schema
-                    ? { schema: schema(response.schema) }
-                    : {},
-                  ...(response.eventStream ? { 'text/event-stream': {} } : {}),
-                },
-              }
-            : {}),
-        };
-      }
-      const operation: Record<string, unknown> = {
-        summary: route.summary,
-        tags: [route.tag],
-        parameters,
-        responses,
-        ...(route.auth === false ? { security: [] } : {}),
-      };
-      if (route.body)
-        operation.requestBody = {
-          required: true,
-          content: { 'application/json': { schema: schema(route.body) } },
-        };
-      if (route.rawBody) {
-        operation.requestBody = {
-          required: true,
-          description: route.rawBody.description,
-          content: Object.fromEntries(
-            route.rawBody.contentTypes.map((t) => [t, { schema: { type: 'string', format: 'binary' } }]),
-          ),
-        };
-      }
       paths[path] ??= {};
-      paths[path][route.method] = operation;
+      paths[path][route.method] = operationOf(route);
     }
     return {
       openapi: '3.1.0',
@@ -247,4 +195,71 @@ export class RouteRegistry {
       paths,
     };
   }
+}
+
+type AnyRoute = RouteSpec<z.ZodType, z.ZodType, z.core.$ZodType>;
+
+/** The JSON Schema of what a request may send (io: input). */
+function jsonSchemaOf(s: z.core.$ZodType): unknown {
+  return z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' });
+}
+
+/** One route's operation: summary, tag, parameters, request body and responses. */
+function operationOf(route: AnyRoute): Record<string, unknown> {
+  const requestBody = requestBodyOf(route);
+  return {
+    summary: route.summary,
+    tags: [route.tag],
+    parameters: [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query')],
+    responses: responsesOf(route.responses),
+    ...(route.auth === false ? { security: [] } : {}),
+    ...(requestBody === undefined ? {} : { requestBody }),
+  };
+}
+
+/** Each field of an object schema as a parameter (path parameters are always required). */
+function parametersOf(s: z.ZodType | undefined, where: 'path' | 'query'): unknown[] {
+  if (s === undefined || !(s instanceof z.ZodObject)) return [];
+  return Object.entries(s.shape as Record<string, z.ZodType>).map(([name, field]) => ({
+    name,
+    in: where,
+    required: where === 'path' || !field.safeParse(undefined).success,
+    schema: jsonSchemaOf(field),
+  }));
+}
+
+function responsesOf(responses: Responses): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [status, response] of Object.entries(responses)) {
+    out[status] = {
+      description: response.description,
+      ...(response.schema || response.contentType
+        ? {
+            content: {
+              [response.contentType ?? 'application/json']: response.schema
+                ? { schema: jsonSchemaOf(response.schema) }
+                : {},
+              ...(response.eventStream ? { 'text/event-stream': {} } : {}),
+            },
+          }
+        : {}),
+    };
+  }
+  return out;
+}
+
+/** A JSON body's schema, or a raw body's content types (a route declaring both documents the raw one). */
+function requestBodyOf(route: AnyRoute): Record<string, unknown> | undefined {
+  if (route.rawBody) {
+    return {
+      required: true,
+      description: route.rawBody.description,
+      content: Object.fromEntries(
+        route.rawBody.contentTypes.map((t) => [t, { schema: { type: 'string', format: 'binary' } }]),
+      ),
+    };
+  }
+  if (route.body)
+    return { required: true, content: { 'application/json': { schema: jsonSchemaOf(route.body) } } };
+  return undefined;
 }

@@ -11,6 +11,7 @@ import {
   MAX_PRONOUN_CHARS,
 } from '../../core/cartridge/limits.ts';
 import { nameProblem } from '../../core/text-policy.ts';
+import { HISTORY_MAX_TURNS } from './limits.ts';
 
 export const id = z.string().min(1).max(MAX_NAME_LENGTH);
 /** A name is one visible line: no control, bidirectional or tag characters, no NUL or lone surrogate. */
@@ -89,6 +90,14 @@ export const renameSaveBody = z.strictObject({ name });
 export const stateQuery = z.object({ turnId: id.optional(), view: z.enum(['public', 'full']).optional() });
 export const turnQuery = z.object({ view: z.enum(['public', 'full']).optional() });
 export const atTurnQuery = z.object({ turnId: id.optional() });
+
+/**
+ * The end of a branch: `limit` newest turns of the branch ending at `turnId` (the head by default), 1 to
+ * HISTORY_MAX_TURNS. `GET …/history` (its turns) and `GET …/tree` (their nodes and siblings) read it.
+ */
+export const branchEndQuery = atTurnQuery.extend({
+  limit: z.coerce.number().int().min(1).max(HISTORY_MAX_TURNS).optional(),
+});
 
 export const authorEventBody = z.strictObject({
   event: z.string().min(1).max(MAX_EVENT_NAME_CHARS),

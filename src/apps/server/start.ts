@@ -178,106 +178,166 @@ async function tableParts(
   return { bus, table, live };
 }
 
+/** Every --mcp-folder must be a folder, checked before anything opens. */
+function checkMcpFolders(dirs: readonly string[]): void {
+  for (const dir of dirs)
+    if (!existsSync(dir) || !statSync(dir).isDirectory())
+      throw new StartRefused(`--mcp-folder ${dir}: no such folder`);
+}
+
+/** Offers each start folder's cartridge to the library; a folder that does not load refuses the start. */
+async function offerCartridges(library: CartridgeLibrary, dirs: readonly string[]): Promise<void> {
+  for (const dir of dirs) {
+    const registered = await library.offerFolder(dir);
+    if (!registered.ok) {
+      throw new StartRefused(
+        `cartridge ${dir} does not load: ${registered.errors.map((e) => e.message).join('; ')}`,
+      );
+    }
+  }
+}
+
+/** One local user without keys; with keys, their hashes installed and each request authenticated by one. */
+async function authConfig(
+  options: StartOptions,
+  store: Store,
+  keys: ReadonlyArray<{ label: string; key: string }>,
+): Promise<AuthConfig> {
+  if (keys.length === 0) return { kind: 'local', principal: await localPrincipal(store), store };
+  await installApiKeys(store, keys);
+  return { kind: 'keys', store, ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) };
+}
+
+/** The session service and what it turns with: each principal's models, the metrics it reports to. */
+function sessionParts(
+  options: StartOptions,
+  store: Store,
+  library: CartridgeLibrary,
+  limits: ServerLimits,
+  server: ServerModels,
+): { metrics: Metrics; models: PrincipalModels; service: SessionService } {
+  const metrics = new Metrics();
+  const models = new PrincipalModels({
+    store,
+    server,
+    allowUserBaseUrl: options.allowUserBaseUrl ?? false,
+    ...(options.allowedModels === undefined ? {} : { allowedModels: options.allowedModels }),
+  });
+  const service = new SessionService({
+    store,
+    library,
+    models: (principalId) => models.modelsFor(principalId),
+    observer: metrics.observer(),
+    admission: admissionOf(limits),
+    maxSessionsPerPrincipal: limits.maxSessions,
+    ...(options.seeds ? { seeds: options.seeds } : {}),
+    ...(options.turnLimits ? { turnLimits: options.turnLimits } : {}),
+    ...(options.turnYield ? { turnYield: options.turnYield } : {}),
+  });
+  return { metrics, models, service };
+}
+
+/** What the server opens on its store: the app's dependencies and the table bus. */
+interface OpenedParts {
+  readonly deps: AppDeps;
+  readonly bus: TableBus;
+}
+
+/** The app's dependencies, opened in order (the caller closes the store when one of them fails). */
+async function openParts(
+  options: StartOptions,
+  store: Store,
+  ownStore: boolean,
+  settled: { server: ServerModels; limits: ServerLimits },
+): Promise<OpenedParts> {
+  const { server, limits } = settled;
+  const library = new CartridgeLibrary(store);
+  await offerCartridges(library, options.cartridgeDirs ?? [DEFAULT_CARTRIDGE_DIR]);
+  const auth = await authConfig(options, store, options.apiKeys ?? []);
+  const { metrics, models, service } = sessionParts(options, store, library, limits, server);
+  const { bus, table, live } = await tableParts(options, store, service, limits, ownStore);
+  const deps: AppDeps = {
+    store,
+    library,
+    checker: new CartridgeChecker(),
+    generator: new GenerateRunner(),
+    service,
+    table,
+    live,
+    auth,
+    limits,
+    metrics,
+    models,
+    narrations: new LiveNarrations(),
+    modelMode: options.modelMode ?? defaultModelMode(options),
+    authorMode: options.authorMode ?? false,
+    ...(options.staticDir ? { staticDir: options.staticDir } : {}),
+    ...(options.mcpFolders ? { mcpFolders: options.mcpFolders } : {}),
+    ...(options.media ? { media: options.media } : {}),
+  };
+  return { deps, bus };
+}
+
+/** Listens on host:port; a failure the operator can fix is a StartRefused saying how. */
+function listen(app: ReturnType<typeof createApp>['app'], host: string, port: number): Promise<Server> {
+  return new Promise<Server>((resolvePromise, reject) => {
+    const s = serve(
+      {
+        fetch: app.fetch,
+        hostname: host,
+        port,
+        serverOptions: { requestTimeout: REQUEST_RECEIVE_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS },
+      },
+      () => resolvePromise(s as Server),
+    ) as Server;
+    s.once('error', (error) => reject(listenRefusal(error, host, port)));
+  });
+}
+
+/** The running server: its address, and a close that stops listening, then closes every part it opened. */
+function runningServer(
+  listening: Server,
+  host: string,
+  parts: OpenedParts,
+  ownStore: boolean,
+): RunningServer {
+  const { deps, bus } = parts;
+  const address = listening.address() as AddressInfo;
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${urlHost}:${address.port}`,
+    host,
+    port: address.port,
+    deps,
+    async close() {
+      deps.live.close();
+      await new Promise<void>((done) => {
+        listening.close(() => done());
+        listening.closeAllConnections();
+      });
+      await deps.checker.close();
+      await deps.generator.close();
+      await deps.service.close();
+      await deps.table.close();
+      await bus.close();
+      if (ownStore) await deps.store.close();
+    },
+  };
+}
+
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const host = options.host ?? DEFAULT_HOST;
   const server = serverModels(options);
-  const keys = options.apiKeys ?? [];
-  checkBindRule(host, keys.length);
+  checkBindRule(host, (options.apiKeys ?? []).length);
   const limits = resolveServerLimits(options.limits);
-  for (const dir of options.mcpFolders ?? [])
-    if (!existsSync(dir) || !statSync(dir).isDirectory())
-      throw new StartRefused(`--mcp-folder ${dir}: no such folder`);
+  checkMcpFolders(options.mcpFolders ?? []);
   const ownStore = options.store === undefined;
   const store = options.store ?? (await openStore(options.databaseUrl));
   try {
-    const library = new CartridgeLibrary(store);
-    for (const dir of options.cartridgeDirs ?? [DEFAULT_CARTRIDGE_DIR]) {
-      const registered = await library.offerFolder(dir);
-      if (!registered.ok) {
-        throw new StartRefused(
-          `cartridge ${dir} does not load: ${registered.errors.map((e) => e.message).join('; ')}`,
-        );
-      }
-    }
-    const auth: AuthConfig =
-      keys.length === 0
-        ? { kind: 'local', principal: await localPrincipal(store), store }
-        : { kind: 'keys', store, ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) };
-    if (keys.length > 0) await installApiKeys(store, keys);
-    const metrics = new Metrics();
-    const models = new PrincipalModels({
-      store,
-      server,
-      allowUserBaseUrl: options.allowUserBaseUrl ?? false,
-      ...(options.allowedModels === undefined ? {} : { allowedModels: options.allowedModels }),
-    });
-    const service = new SessionService({
-      store,
-      library,
-      models: (principalId) => models.modelsFor(principalId),
-      observer: metrics.observer(),
-      admission: admissionOf(limits),
-      maxSessionsPerPrincipal: limits.maxSessions,
-      ...(options.seeds ? { seeds: options.seeds } : {}),
-      ...(options.turnLimits ? { turnLimits: options.turnLimits } : {}),
-      ...(options.turnYield ? { turnYield: options.turnYield } : {}),
-    });
-    const { bus, table, live } = await tableParts(options, store, service, limits, ownStore);
-    const checker = new CartridgeChecker();
-    const generator = new GenerateRunner();
-    const deps: AppDeps = {
-      store,
-      library,
-      checker,
-      generator,
-      service,
-      table,
-      live,
-      auth,
-      limits,
-      metrics,
-      models,
-      narrations: new LiveNarrations(),
-      modelMode: options.modelMode ?? defaultModelMode(options),
-      authorMode: options.authorMode ?? false,
-      ...(options.staticDir ? { staticDir: options.staticDir } : {}),
-      ...(options.mcpFolders ? { mcpFolders: options.mcpFolders } : {}),
-      ...(options.media ? { media: options.media } : {}),
-    };
-    const { app } = createApp(deps);
-    const listening = await new Promise<Server>((resolvePromise, reject) => {
-      const s = serve(
-        {
-          fetch: app.fetch,
-          hostname: host,
-          port: options.port ?? DEFAULT_PORT,
-          serverOptions: { requestTimeout: REQUEST_RECEIVE_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS },
-        },
-        () => resolvePromise(s as Server),
-      ) as Server;
-      s.once('error', (error) => reject(listenRefusal(error, host, options.port ?? DEFAULT_PORT)));
-    });
-    const address = listening.address() as AddressInfo;
-    const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    return {
-      url: `http://${urlHost}:${address.port}`,
-      host,
-      port: address.port,
-      deps,
-      async close() {
-        live.close();
-        await new Promise<void>((done) => {
-          listening.close(() => done());
-          listening.closeAllConnections();
-        });
-        await checker.close();
-        await generator.close();
-        await service.close();
-        await table.close();
-        await bus.close();
-        if (ownStore) await store.close();
-      },
-    };
+    const parts = await openParts(options, store, ownStore, { server, limits });
+    const { app } = createApp(parts.deps);
+    const listening = await listen(app, host, options.port ?? DEFAULT_PORT);
+    return runningServer(listening, host, parts, ownStore);
   } catch (error) {
     if (ownStore) await store.close();
     throw error;

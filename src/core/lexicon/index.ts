@@ -15,3 +15,4 @@ export {
   type WordnetFiles,
   wordnetLexicon,
 } from './wordnet.ts';
+export { IDIOMS, type Idiom, MAX_SLOT_WORDS, rewriteIdioms } from './idioms.ts';

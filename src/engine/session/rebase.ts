@@ -169,17 +169,7 @@ async function carryTurn(
     seed: turn.seed,
     createdAt,
   };
-  const message: TurnMessage = {
-    id,
-    sessionId,
-    parentId: at.parentId,
-    depth: at.depth + 1,
-    siblingIndex: 0,
-    seq: 0,
-    createdAt,
-    input: next.input as unknown as TurnMessage['input'],
-    narration: turn.narration,
-  };
+  const message = carriedMessage(carried, sessionId, at);
   const world: BranchWorld = {
     ...at.world,
     world: ledgerOk && replay.world !== undefined ? replay.world : at.world.world,
@@ -190,6 +180,21 @@ async function carryTurn(
     message,
     problems: replay.divergences,
     next: { state: after, world, parentId: id, depth: at.depth + 1 },
+  };
+}
+
+/** The carried turn as the story window's message after `at`. */
+function carriedMessage(carried: RebasedTurnInput, sessionId: string, at: Carrying): TurnMessage {
+  return {
+    id: carried.id,
+    sessionId,
+    parentId: at.parentId,
+    depth: at.depth + 1,
+    siblingIndex: 0,
+    seq: 0,
+    createdAt: carried.createdAt,
+    input: carried.input as unknown as TurnMessage['input'],
+    narration: carried.narration,
   };
 }
 

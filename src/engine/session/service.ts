@@ -14,7 +14,6 @@ import type { Persona } from '../../core/cartridge/index.ts';
 import type { ModelSet } from '../../adapters/llm/index.ts';
 import type { JsonValue, Session, Store, Turn } from '../../adapters/store/index.ts';
 import type { InteractionInput, TurnLimits, TurnRecord } from '../turn/index.ts';
-import { runEvent } from '../../core/yare/index.ts';
 import { loadWorld } from './branch-world.ts';
 import { plainJson } from './canonical.ts';
 import { ClaimOwner } from './claim-owner.ts';
@@ -25,13 +24,13 @@ import type { CartridgeLibrary, LoadedCartridge } from './library.ts';
 import {
   CLAIM_STALE_MS,
   IDEMPOTENCY_WAIT_MS,
-  MAX_DRAWN_SEED,
-  MAX_EVENT_NAME_CHARS,
   MAX_SESSIONS_PER_PRINCIPAL,
   TURN_HISTORY_WINDOW,
 } from './limits.ts';
-import type { AuthorEventRecord, GenesisRecord } from './records.ts';
+import type { AuthorEventRecord } from './records.ts';
 import { planRebase, type RebasedChain, type RebaseStep, settleChain } from './rebase.ts';
+import { appendRefusal, authorEventRecord, checkEventName, checkKnownEvent } from './author-event.ts';
+import { checkedSeed, chosenGreeting, createRefusal, genesisRecord } from './genesis.ts';
 import { cryptoSeeds, type SeedSource } from './seeds.ts';
 import { ownedSession, personaOf, sessionCartridge } from './session-reads.ts';
 import { admission, resolveAdmission } from './turn-job/admission.ts';
@@ -229,28 +228,9 @@ export class SessionService {
     const loaded = await this.library.load(request.cartridgeVersion, persona);
     if (loaded === undefined) throw notFound(`cartridge version ${request.cartridgeVersion}`);
     const { version, cartridge } = loaded;
-    const seed = request.seed ?? this.#env.seeds();
-    if (!Number.isSafeInteger(seed) || seed < 0 || seed > MAX_DRAWN_SEED) {
-      throw new SessionError(
-        'invalid',
-        `seed must be an integer from 0 to ${MAX_DRAWN_SEED} (MAX_DRAWN_SEED)`,
-      );
-    }
-    const greeting = request.greeting ?? 0;
-    const greetings = [cartridge.firstMessage ?? '', ...cartridge.alternateGreetings];
-    if (!Number.isSafeInteger(greeting) || greeting < 0 || greeting >= greetings.length) {
-      throw new SessionError(
-        'invalid',
-        `greeting ${greeting} does not exist: this cartridge has greetings 0 (first-message.md)${greetings.length > 1 ? ` to ${greetings.length - 1} (alternate_greetings.json)` : ''}`,
-      );
-    }
-    const record: GenesisRecord = {
-      kind: 'genesis',
-      version: 1,
-      cartridge: { name: cartridge.name, contentHash: cartridge.contentHash, versionId: version.id },
-      persona: persona ?? null,
-      seed,
-    };
+    const seed = checkedSeed(request.seed ?? this.#env.seeds());
+    const narration = chosenGreeting(cartridge, request.greeting ?? 0);
+    const record = genesisRecord(cartridge, version.id, persona, seed);
     const ledger = cartridgeLedger(cartridge);
     const created = await this.store.createSession({
       ...(request.id === undefined ? {} : { id: request.id }),
@@ -263,7 +243,7 @@ export class SessionService {
       maxSessions: this.#maxSessions,
       genesis: {
         input: null,
-        narration: greetings[greeting] ?? '',
+        narration,
         record,
         state: plainJson(cartridge.rules.initialState),
         ledgerEvents: ledger.world,
@@ -271,26 +251,7 @@ export class SessionService {
         createdAt: this.#env.clock(),
       },
     });
-    if (!created.ok) {
-      switch (created.reason) {
-        case 'principal-not-found':
-          throw notFound(`principal ${principalId}`);
-        case 'cartridge-version-not-found':
-          throw notFound(`cartridge version ${request.cartridgeVersion}`);
-        case 'persona-not-found':
-          throw notFound(`persona ${String(request.personaId)}`);
-        case 'session-cap':
-          throw new SessionError(
-            'session-cap',
-            `you keep ${created.limit} sessions, the session cap of one key (MNESOS_MAX_SESSIONS on a server); delete a session you no longer play first`,
-            { limit: created.limit },
-          );
-        default: {
-          const unreachable: never = created;
-          throw new Error(`unexpected createSession result ${JSON.stringify(unreachable)}`);
-        }
-      }
-    }
+    if (!created.ok) throw createRefusal(created, principalId, request);
     return { session: created.session, turn: created.turn };
   }
 
@@ -483,42 +444,14 @@ export class SessionService {
     request: { event: string; inputs?: unknown; parentId?: string; commit?: boolean; seed?: number },
   ): Promise<{ record: AuthorEventRecord; turn?: Turn }> {
     const session = await this.getSession(principalId, sessionId);
-    if (request.event.length === 0 || request.event.length > MAX_EVENT_NAME_CHARS) {
-      throw new SessionError(
-        'invalid',
-        `event name must be 1 to ${MAX_EVENT_NAME_CHARS} characters (MAX_EVENT_NAME_CHARS)`,
-      );
-    }
+    checkEventName(request.event);
     const parentId = request.parentId ?? session.headTurnId;
     const parent = await this.store.getTurn(sessionId, parentId);
     if (parent === undefined) throw notFound(`turn ${parentId}`);
     const { cartridge } = await this.cartridgeOf(session);
-    if (!cartridge.rules.events.has(request.event)) {
-      throw new SessionError('invalid', `the cartridge has no event '${request.event}'`, {
-        known: cartridge.rules.eventNames,
-      });
-    }
+    checkKnownEvent(cartridge, request.event);
     const seed = request.seed ?? this.#env.seeds();
-    const result = runEvent(cartridge.rules, parent.state, request.event, request.inputs ?? {}, { seed });
-    if (!result.ok) {
-      throw new SessionError(
-        'invalid',
-        `event '${request.event}' failed (${result.error.code}): ${result.error.message}`,
-        {
-          code: result.error.code,
-        },
-      );
-    }
-    const record: AuthorEventRecord = {
-      kind: 'author-event',
-      version: 1,
-      event: request.event,
-      inputs: plainJson(request.inputs ?? {}),
-      seed,
-      notes: [...result.notes],
-      rolls: plainJson(result.rolls),
-      stateAfter: plainJson(result.state),
-    };
+    const record = authorEventRecord(cartridge, parent.state, request, seed);
     if (request.commit !== true) return { record };
     const appended = await this.store.appendTurn({
       sessionId,
@@ -540,14 +473,7 @@ export class SessionService {
           sinceSnapshotTurns: parentWorld.sinceSnapshotTurns + 1,
         });
     }
-    if (!appended.ok) {
-      if (appended.reason === 'conflict') {
-        throw new SessionError('conflict', 'the session head moved meanwhile', {
-          headTurnId: appended.headTurnId,
-        });
-      }
-      throw notFound(appended.reason === 'session-not-found' ? `session ${sessionId}` : `turn ${parentId}`);
-    }
+    if (!appended.ok) throw appendRefusal(appended, sessionId, parentId);
     return { record, turn: appended.turn };
   }
 }

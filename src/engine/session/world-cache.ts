@@ -147,7 +147,15 @@ export function nextSnapshotProgress(
   }
   const progress = { sinceSnapshotChars: since, snapshotChars, sinceSnapshotTurns: turns };
   if (pending === undefined) return { progress };
+  return writePieces(progress, pending, pieceChars);
+}
 
+/** The pending snapshot's pieces its credit (plus this turn's pace) pays for; complete, it is no longer pending. */
+function writePieces(
+  progress: SnapshotProgress,
+  pending: PendingSnapshot,
+  pieceChars: number,
+): { progress: SnapshotProgress; write?: SnapshotPieces } {
   const { text } = pending;
   let credit = pending.credit + pending.pace;
   let written = pending.written;

@@ -177,9 +177,16 @@ export type RawArgsScan =
       readonly message: string;
     };
 
+/** One open object or array; an object frame keeps the keys seen and whether a key comes next. */
+interface ScanFrame {
+  readonly keys: Set<string> | undefined;
+  expectKey: boolean;
+}
+
+type ScanRefusal = Extract<RawArgsScan, { ok: false }>;
+
 export function scanRawArgs(raw: string): RawArgsScan {
-  // One frame per open object or array; an object frame keeps the keys seen and whether a key comes next.
-  const stack: Array<{ keys: Set<string> | undefined; expectKey: boolean }> = [];
+  const stack: ScanFrame[] = [];
   let i = 0;
   while (i < raw.length) {
     const c = raw.charCodeAt(i);
@@ -187,24 +194,8 @@ export function scanRawArgs(raw: string): RawArgsScan {
       let end = i + 1;
       while (end < raw.length && raw.charCodeAt(end) !== 0x22) end += raw.charCodeAt(end) === 0x5c ? 2 : 1;
       if (end >= raw.length) return { ok: false, reason: 'malformed', message: 'an unterminated string' };
-      const top = stack.at(-1);
-      if (top?.keys !== undefined && top.expectKey) {
-        let key: string;
-        try {
-          key = JSON.parse(raw.slice(i, end + 1)) as string;
-        } catch {
-          return { ok: false, reason: 'malformed', message: `a bad string at offset ${i}` };
-        }
-        if (top.keys.has(key)) {
-          return {
-            ok: false,
-            reason: 'duplicate-key',
-            message: `the key ${JSON.stringify(key.slice(0, 60))} appears twice in one object`,
-          };
-        }
-        top.keys.add(key);
-        top.expectKey = false;
-      }
+      const refused = scanKey(raw, i, end, stack.at(-1));
+      if (refused !== undefined) return refused;
       i = end + 1;
       continue;
     }
@@ -228,6 +219,32 @@ export function scanRawArgs(raw: string): RawArgsScan {
   }
   if (stack.length > 0) return { ok: false, reason: 'malformed', message: 'unclosed brackets' };
   return { ok: true };
+}
+
+/** The string at `start`..`end` (its quotes): when it is an object's key, recorded; a repeated key is refused. */
+function scanKey(
+  raw: string,
+  start: number,
+  end: number,
+  top: ScanFrame | undefined,
+): ScanRefusal | undefined {
+  if (top?.keys === undefined || !top.expectKey) return undefined;
+  let key: string;
+  try {
+    key = JSON.parse(raw.slice(start, end + 1)) as string;
+  } catch {
+    return { ok: false, reason: 'malformed', message: `a bad string at offset ${start}` };
+  }
+  if (top.keys.has(key)) {
+    return {
+      ok: false,
+      reason: 'duplicate-key',
+      message: `the key ${JSON.stringify(key.slice(0, 60))} appears twice in one object`,
+    };
+  }
+  top.keys.add(key);
+  top.expectKey = false;
+  return undefined;
 }
 
 /** Parses a model's raw arguments after `scanRawArgs` passed them; empty text is `{}`. */

@@ -196,42 +196,10 @@ export class TurnContext {
    */
   runRule(source: RuleCall['source'], event: string, inputs: Readonly<Record<string, unknown>>): RunResult {
     this.bindActorOf(event, inputs);
-    const left = Math.max(0, this.limits.maxRuleSteps - this.ruleSteps);
-    const turnCapped = left < MAX_STEPS_PER_RUN;
-    // The turn's compute budget caps the run too; a run it stops ends the turn (the cartridge is too costly).
-    const part: BudgetPart = { kind: 'event', name: event };
-    const budgetSteps = this.budget.stepsLeft;
-    const budgetCapped = budgetSteps < Math.min(MAX_STEPS_PER_RUN, left);
-    // On the budget's compute clock, like the budget: a loaded machine does not spend the rules' time.
-    const clock = this.budget.computeNow;
-    const start = clock();
-    const ruleDeadline = start + Math.max(0, this.limits.maxRuleMs - this.ruleMs);
-    const budgetDeadline = start + this.budget.msLeft;
-    const ran = this.budget.measure(part, () =>
-      this.runner.run(event, inputs, {
-        maxSteps: Math.min(MAX_STEPS_PER_RUN, left, budgetSteps),
-        deadline: Math.min(ruleDeadline, budgetDeadline),
-        now: clock,
-      }),
-    );
-    this.ruleMs += clock() - start;
-    this.budget.spend(part, ran.stepsUsed);
-    if (!ran.ok && budgetCapped && ran.error.code === 'YARE_STEP_LIMIT')
-      throw new TurnBudgetExceeded(part, 'steps', this.budget.limits);
-    if (!ran.ok && budgetDeadline < ruleDeadline && ran.error.code === 'YARE_TIME_LIMIT')
-      throw new TurnBudgetExceeded(part, 'ms', this.budget.limits);
+    const { ran, turnCapped } = this.runWithinBudgets(event, inputs);
     this.ruleSteps += ran.stepsUsed;
     const overBudget = !ran.ok && turnCapped && ran.error.code === 'YARE_STEP_LIMIT';
-    const result: RunResult =
-      overBudget && !ran.ok
-        ? {
-            ...ran,
-            error: {
-              ...ran.error,
-              message: `the turn's rule budget of ${this.limits.maxRuleSteps} steps (maxRuleSteps) is used up; '${event}' did not run to its end and changed nothing`,
-            },
-          }
-        : ran;
+    const result = overBudget ? withRuleBudgetMessage(ran, event, this.limits.maxRuleSteps) : ran;
     this.ruleCalls.push({
       source,
       event,
@@ -256,6 +224,39 @@ export class TurnContext {
       this.checkInvariantsAfter(source, event);
     }
     return result;
+  }
+
+  /**
+   * The run, capped by what is left of the turn's rule budget and of its compute budget. A run the compute
+   * budget stops ends the turn (the cartridge is too costly); `turnCapped`: the rule budget capped it.
+   */
+  private runWithinBudgets(
+    event: string,
+    inputs: Readonly<Record<string, unknown>>,
+  ): { ran: RunResult; turnCapped: boolean } {
+    const left = Math.max(0, this.limits.maxRuleSteps - this.ruleSteps);
+    const part: BudgetPart = { kind: 'event', name: event };
+    const budgetSteps = this.budget.stepsLeft;
+    const budgetCapped = budgetSteps < Math.min(MAX_STEPS_PER_RUN, left);
+    // On the budget's compute clock, like the budget: a loaded machine does not spend the rules' time.
+    const clock = this.budget.computeNow;
+    const start = clock();
+    const ruleDeadline = start + Math.max(0, this.limits.maxRuleMs - this.ruleMs);
+    const budgetDeadline = start + this.budget.msLeft;
+    const ran = this.budget.measure(part, () =>
+      this.runner.run(event, inputs, {
+        maxSteps: Math.min(MAX_STEPS_PER_RUN, left, budgetSteps),
+        deadline: Math.min(ruleDeadline, budgetDeadline),
+        now: clock,
+      }),
+    );
+    this.ruleMs += clock() - start;
+    this.budget.spend(part, ran.stepsUsed);
+    if (!ran.ok && budgetCapped && ran.error.code === 'YARE_STEP_LIMIT')
+      throw new TurnBudgetExceeded(part, 'steps', this.budget.limits);
+    if (!ran.ok && budgetDeadline < ruleDeadline && ran.error.code === 'YARE_TIME_LIMIT')
+      throw new TurnBudgetExceeded(part, 'ms', this.budget.limits);
+    return { ran, turnCapped: left < MAX_STEPS_PER_RUN };
   }
 
   /** A round: the event's `actor` gets their own per-character state before it runs (party.ts). */
@@ -288,4 +289,16 @@ export class TurnContext {
   throwIfAborted(): void {
     if (this.signal?.aborted) throw new TurnError('aborted', 'the turn was cancelled');
   }
+}
+
+/** A run the turn's rule budget stopped, its error saying so: it did not run to its end and changed nothing. */
+function withRuleBudgetMessage(ran: RunResult, event: string, maxRuleSteps: number): RunResult {
+  if (ran.ok) return ran;
+  return {
+    ...ran,
+    error: {
+      ...ran.error,
+      message: `the turn's rule budget of ${maxRuleSteps} steps (maxRuleSteps) is used up; '${event}' did not run to its end and changed nothing`,
+    },
+  };
 }

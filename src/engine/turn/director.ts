@@ -108,20 +108,43 @@ function directorSections(
   history: readonly StoryMessage[],
   turnStartTime: string | undefined,
 ): PromptSection[] {
-  const now = currentGameTime(ctx.state, ctx.clock);
   const state = block('FULL GAME STATE (private fields included; never reveal them)', json(ctx.state));
-  // Until time moves this turn, state.game_time (in the state) is all there is to say about the clock, so
-  // the block is left out while the state is shown whole: the volatile final message, which a prefix cache
-  // cannot reuse from turn to turn, stays short.
-  const moved = ctx.timeSeconds !== 0 || (turnStartTime !== undefined && turnStartTime !== now);
-  const time =
-    now === undefined
-      ? ''
-      : moved
-        ? `state.game_time = ${JSON.stringify(now)} (turn started at ${JSON.stringify(turnStartTime ?? now)}); time accepted so far this turn: ${ctx.timeSeconds} seconds.`
-        : estimateTokens(state) > DIRECTOR_STATE_TOKENS
-          ? `state.game_time = ${JSON.stringify(now)}; no time accepted yet this turn.`
-          : '';
+  return [
+    ...directorStaticSections(ctx, tools),
+    personaSection(ctx.persona),
+    ...tableSection(ctx.table, 'director'),
+    {
+      id: 'state',
+      kind: 'volatile',
+      text: state,
+      required: true,
+      maxTokens: DIRECTOR_STATE_TOKENS,
+      why: 'the whole state, so the Director can choose events',
+    },
+    {
+      id: 'game_time',
+      kind: 'volatile',
+      text: block('IN-GAME TIME', directorTimeLine(ctx, state, turnStartTime)),
+      required: false,
+      why: 'the engine keeps state.game_time',
+    },
+    // At a shared table, the world as the acting character knows it: no fact another character alone saw.
+    worldSection(ctx, ctx.table === undefined ? undefined : ctx.playerEntity),
+    {
+      id: 'notes',
+      kind: 'volatile',
+      text: block('ENGINE NOTES SO FAR THIS TURN', tickNotes.join('\n')),
+      required: true,
+      maxTokens: 1_000,
+      why: 'notes of the cycle-tick events',
+    },
+    lore,
+    directorHistorySection(ctx, history),
+  ];
+}
+
+/** The Director prompt's static head: its role, the cartridge's directive for it, and the tools. */
+function directorStaticSections(ctx: TurnContext, tools: DirectorToolSet): PromptSection[] {
   return [
     {
       id: 'role',
@@ -146,51 +169,43 @@ function directorSections(
       carrier: 'tools',
       why: `${tools.specs.length} tool definitions, sent as tools`,
     },
-    personaSection(ctx.persona),
-    ...tableSection(ctx.table, 'director'),
-    {
-      id: 'state',
-      kind: 'volatile',
-      text: state,
-      required: true,
-      maxTokens: DIRECTOR_STATE_TOKENS,
-      why: 'the whole state, so the Director can choose events',
-    },
-    {
-      id: 'game_time',
-      kind: 'volatile',
-      text: block('IN-GAME TIME', time),
-      required: false,
-      why: 'the engine keeps state.game_time',
-    },
-    // At a shared table, the world as the acting character knows it: no fact another character alone saw.
-    worldSection(ctx, ctx.table === undefined ? undefined : ctx.playerEntity),
-    {
-      id: 'notes',
-      kind: 'volatile',
-      text: block('ENGINE NOTES SO FAR THIS TURN', tickNotes.join('\n')),
-      required: true,
-      maxTokens: 1_000,
-      why: 'notes of the cycle-tick events',
-    },
-    lore,
-    {
-      id: 'history',
-      kind: 'volatile',
-      text: messagesText(history),
-      required: false,
-      carrier: 'messages',
-      why: `the last ${history.length} story message(s), sent as messages`,
-      items: historyItems(
-        history,
-        olderMessages(
-          ctx.story,
-          history,
-          `${ctx.limits.historyMessages} messages within ${DIRECTOR_HISTORY_TOKENS} tokens`,
-        ),
-      ),
-    },
   ];
+}
+
+/**
+ * The in-game time line. Until time moves this turn, state.game_time (in the state) is all there is to
+ * say about the clock, so the line is left out while the state is shown whole: the volatile final
+ * message, which a prefix cache cannot reuse from turn to turn, stays short.
+ */
+function directorTimeLine(ctx: TurnContext, state: string, turnStartTime: string | undefined): string {
+  const now = currentGameTime(ctx.state, ctx.clock);
+  if (now === undefined) return '';
+  const moved = ctx.timeSeconds !== 0 || (turnStartTime !== undefined && turnStartTime !== now);
+  if (moved)
+    return `state.game_time = ${JSON.stringify(now)} (turn started at ${JSON.stringify(turnStartTime ?? now)}); time accepted so far this turn: ${ctx.timeSeconds} seconds.`;
+  return estimateTokens(state) > DIRECTOR_STATE_TOKENS
+    ? `state.game_time = ${JSON.stringify(now)}; no time accepted yet this turn.`
+    : '';
+}
+
+/** The recent story, sent as messages. */
+function directorHistorySection(ctx: TurnContext, history: readonly StoryMessage[]): PromptSection {
+  return {
+    id: 'history',
+    kind: 'volatile',
+    text: messagesText(history),
+    required: false,
+    carrier: 'messages',
+    why: `the last ${history.length} story message(s), sent as messages`,
+    items: historyItems(
+      history,
+      olderMessages(
+        ctx.story,
+        history,
+        `${ctx.limits.historyMessages} messages within ${DIRECTOR_HISTORY_TOKENS} tokens`,
+      ),
+    ),
+  };
 }
 
 export async function* runDirector(
@@ -219,8 +234,14 @@ export async function* runDirector(
     callsRun: 0,
     repairedBroken: false,
   };
+  const outcome = yield* directorRounds(talk);
+  return finishedDirectives(ctx, outcome);
+}
+
+/** The Director's rounds, until it has nothing to read or repair, or `maxToolRounds` are used. */
+async function* directorRounds(talk: DirectorTalk): AsyncGenerator<TurnEvent, DirectorOutcome> {
+  const { ctx } = talk;
   let directives = '';
-  let stop: DirectorStop = 'round-limit';
   for (let round = 1; round <= ctx.limits.maxToolRounds; round++) {
     ctx.throwIfAborted();
     const answer = await askDirector(talk, round);
@@ -228,29 +249,30 @@ export async function* runDirector(
       // An answer cut off by the token limit, or stuck in a loop, is asked for again once; a second one
       // hands the turn back to the player, who is asked to say it again.
       if (repairedBrokenAnswer(talk, answer.response, round)) continue;
-      directives = answer.text.trim() || directives;
-      stop = 'directives';
-      break;
+      return { directives: answer.text.trim() || directives, stop: 'directives' };
     }
     const ran = yield* runRoundCalls(talk, answer, round);
     if (ran === undefined) break;
     const given = (ctx.finishDirectives ?? answer.text).trim();
     if (given !== '') directives = given;
     // Nothing to read and nothing to repair: another Director call would only add latency.
-    if (!ran.failed && !ran.informs) {
-      stop = directives === '' ? 'events' : 'directives';
-      break;
-    }
+    if (!ran.failed && !ran.informs) return { directives, stop: directives === '' ? 'events' : 'directives' };
   }
+  return { directives, stop: 'round-limit' };
+}
+
+/** The outcome with its directives bounded by MAX_DIRECTIVES_CHARS, and warnings for what was cut or used up. */
+function finishedDirectives(ctx: TurnContext, outcome: DirectorOutcome): DirectorOutcome {
+  let { directives } = outcome;
   if (directives.length > MAX_DIRECTIVES_CHARS) {
     ctx.warnings.push(
       `the Director's directives were cut to ${MAX_DIRECTIVES_CHARS} characters (MAX_DIRECTIVES_CHARS)`,
     );
     directives = directives.slice(0, MAX_DIRECTIVES_CHARS);
   }
-  if (stop === 'round-limit')
+  if (outcome.stop === 'round-limit')
     ctx.warnings.push(`the Director used all ${ctx.limits.maxToolRounds} rounds (maxToolRounds)`);
-  return { directives, stop };
+  return { directives, stop: outcome.stop };
 }
 
 /** One Director conversation: what each round's prompt is made of, and the exchange so far. */

@@ -8,7 +8,7 @@ import { ModelError } from '../../adapters/llm/index.ts';
 import type { ChatModel } from '../../adapters/llm/index.ts';
 import { diffStates } from '../../core/yare/index.ts';
 import type { TurnContext } from './context.ts';
-import { checkNarration, repairRequest } from './fidelity.ts';
+import { checkNarration, type FidelityCheck, type FidelityFacts, repairRequest } from './fidelity.ts';
 import type { LedgerConversation } from './ledger/turn.ts';
 import { notesForNarrator } from './private-notes.ts';
 import { MAX_NARRATION_CHARS } from './limits.ts';
@@ -28,7 +28,7 @@ export async function settleNarration(
   mode: NarrationCheck,
 ): Promise<{ narration: string; fidelity?: FidelityRecord }> {
   if (mode === 'off' || narration.trim() === '') return { narration };
-  const facts = {
+  const facts: FidelityFacts = {
     rules: ctx.rules,
     stateBefore,
     stateAfter: ctx.state,
@@ -41,33 +41,47 @@ export async function settleNarration(
   const first = checkNarration(narration, facts);
   if (first.found.length === 0) return { narration, fidelity: { outcome: 'clean', found: [], corrected: 0 } };
   if (mode === 'repair') {
-    ctx.throwIfAborted();
-    try {
-      const response = await model.generate({
-        system: conversation.system,
-        messages: [
-          ...conversation.messages,
-          { role: 'assistant', content: narration },
-          { role: 'user', content: repairRequest(first.found) },
-        ],
-        ...(ctx.signal ? { signal: ctx.signal } : {}),
-      });
-      const repaired = sanitizeForPrompt(response.text.slice(0, MAX_NARRATION_CHARS)).trim();
-      if (repaired !== '' && checkNarration(repaired, facts).found.length === 0) {
-        return { narration: repaired, fidelity: { outcome: 'repaired', found: first.found, corrected: 0 } };
-      }
-      ctx.warnings.push(
-        'the repaired narration still contradicted the turn; the engine corrected the first one',
-      );
-    } catch (error) {
-      if (!(error instanceof ModelError) || error.kind === 'aborted') throw error;
-      ctx.warnings.push(
-        `the narration repair call failed (${error.kind}); the engine corrected the narration`,
-      );
-    }
+    const repaired = await repairedNarration(ctx, model, conversation, narration, first.found, facts);
+    if (repaired !== undefined)
+      return { narration: repaired, fidelity: { outcome: 'repaired', found: first.found, corrected: 0 } };
   }
   return {
     narration: first.corrected,
     fidelity: { outcome: 'corrected', found: first.found, corrected: first.changedSentences },
   };
+}
+
+/**
+ * One repair round in the Narrator's conversation: the repaired prose when it contradicts nothing, else
+ * undefined with a warning saying why (the engine then corrects the first prose).
+ */
+async function repairedNarration(
+  ctx: TurnContext,
+  model: ChatModel,
+  conversation: LedgerConversation,
+  narration: string,
+  found: FidelityCheck['found'],
+  facts: FidelityFacts,
+): Promise<string | undefined> {
+  ctx.throwIfAborted();
+  try {
+    const response = await model.generate({
+      system: conversation.system,
+      messages: [
+        ...conversation.messages,
+        { role: 'assistant', content: narration },
+        { role: 'user', content: repairRequest(found) },
+      ],
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
+    const repaired = sanitizeForPrompt(response.text.slice(0, MAX_NARRATION_CHARS)).trim();
+    if (repaired !== '' && checkNarration(repaired, facts).found.length === 0) return repaired;
+    ctx.warnings.push(
+      'the repaired narration still contradicted the turn; the engine corrected the first one',
+    );
+  } catch (error) {
+    if (!(error instanceof ModelError) || error.kind === 'aborted') throw error;
+    ctx.warnings.push(`the narration repair call failed (${error.kind}); the engine corrected the narration`);
+  }
+  return undefined;
 }

@@ -357,72 +357,85 @@ function numberFinding(
   isChange: boolean,
   text: string,
 ): Omit<Finding, 'sentence'> | undefined {
-  const token = tokens[i]!;
   if (truth.noteNumbers.has(said)) return undefined;
-  // The field named right after the number (one word between allowed: "12 more gold"), else just before it
-  // (up to three words between: "gold: 12", "hp drops to 5").
-  const near = (field: NumberField) =>
+  const named = truth.fields.filter((field) => namedNear(tokens, i, field));
+  if (named.length > 0) return fieldNumberFinding(named, tokens[i]!, said, isChange, text);
+  return unnamedNumberFinding(tokens, i, said, truth, text);
+}
+
+/**
+ * Whether the field is named right after the number at `i` (one word between allowed: "12 more gold"), or
+ * else just before it (up to three words between: "gold: 12", "hp drops to 5").
+ */
+function namedNear(tokens: readonly Token[], i: number, field: NumberField): boolean {
+  return (
     wordsAt(tokens, i + 1, field.words) ||
     wordsAt(tokens, i + 2, field.words) ||
-    [1, 2, 3, 4].some((back) => wordsAt(tokens, i - back - field.words.length + 1, field.words));
-  const named = truth.fields.filter(near);
-  if (named.length > 0) {
-    const allowed = new Set<number>();
-    for (const f of named) {
-      if (f.before !== undefined) allowed.add(f.before);
-      if (f.after !== undefined) allowed.add(f.after);
-      if (f.before !== undefined && f.after !== undefined) allowed.add(Math.abs(f.after - f.before));
-    }
-    if (allowed.has(said)) return undefined;
-    const field = named[0]!;
-    const paths = new Set(named.map((f) => f.path));
-    const fact =
-      field.before === field.after
-        ? `${field.path} is ${show(field.after ?? 0)}`
-        : `${field.path} is ${show(field.after ?? 0)} (was ${show(field.before ?? 0)})`;
-    const change =
-      field.before !== undefined && field.after !== undefined ? Math.abs(field.after - field.before) : 0;
-    const value = isChange && change !== 0 ? change : field.after;
-    return {
-      contradiction: { kind: 'number', sentence: text, said: `${token.word} ${field.words.join(' ')}`, fact },
-      ...(paths.size === 1 && value !== undefined ? { fix: { token, value } } : {}),
-    };
+    [1, 2, 3, 4].some((back) => wordsAt(tokens, i - back - field.words.length + 1, field.words))
+  );
+}
+
+/** A number beside fields: it must be one's value before or after the turn, or its change. */
+function fieldNumberFinding(
+  named: readonly NumberField[],
+  token: Token,
+  said: number,
+  isChange: boolean,
+  text: string,
+): Omit<Finding, 'sentence'> | undefined {
+  const allowed = new Set<number>();
+  for (const f of named) {
+    if (f.before !== undefined) allowed.add(f.before);
+    if (f.after !== undefined) allowed.add(f.after);
+    if (f.before !== undefined && f.after !== undefined) allowed.add(Math.abs(f.after - f.before));
   }
+  if (allowed.has(said)) return undefined;
+  const field = named[0]!;
+  const paths = new Set(named.map((f) => f.path));
+  const fact =
+    field.before === field.after
+      ? `${field.path} is ${show(field.after ?? 0)}`
+      : `${field.path} is ${show(field.after ?? 0)} (was ${show(field.before ?? 0)})`;
+  const change =
+    field.before !== undefined && field.after !== undefined ? Math.abs(field.after - field.before) : 0;
+  const value = isChange && change !== 0 ? change : field.after;
+  return {
+    contradiction: { kind: 'number', sentence: text, said: `${token.word} ${field.words.join(' ')}`, fact },
+    ...(paths.size === 1 && value !== undefined ? { fix: { token, value } } : {}),
+  };
+}
+
+/** A number beside no field: checked as damage, a roll or a time span when words near it say it is one. */
+function unnamedNumberFinding(
+  tokens: readonly Token[],
+  i: number,
+  said: number,
+  truth: Truth,
+  text: string,
+): Omit<Finding, 'sentence'> | undefined {
+  const token = tokens[i]!;
   const window = tokens.slice(Math.max(0, i - 3), i + 3);
+  const contradiction = (saidText: string, fact: string): Omit<Finding, 'sentence'> => ({
+    contradiction: { kind: 'number', sentence: text, said: saidText, fact },
+  });
   if (window.some((t) => DAMAGE_WORDS.has(t.word))) {
     if (truth.changes.has(said)) return undefined;
     const options = [...truth.changes].map(show).join(', ') || 'none';
-    return {
-      contradiction: {
-        kind: 'number',
-        sentence: text,
-        said: `${token.word} damage`,
-        fact: `the changes this turn were: ${options}`,
-      },
-    };
+    return contradiction(`${token.word} damage`, `the changes this turn were: ${options}`);
   }
   if (window.some((t) => ROLL_WORDS.has(t.word)) && truth.rolled) {
     if (truth.rolls.has(said)) return undefined;
-    return {
-      contradiction: {
-        kind: 'number',
-        sentence: text,
-        said: `a roll of ${token.word}`,
-        fact: `the dice this turn showed ${[...truth.rolls].map(show).join(', ')}`,
-      },
-    };
+    return contradiction(
+      `a roll of ${token.word}`,
+      `the dice this turn showed ${[...truth.rolls].map(show).join(', ')}`,
+    );
   }
   const unit = TIME_WORDS.get(tokens[i + 1]?.word ?? '');
-  if (unit !== undefined && truth.minutes > 0 && said * unit !== truth.minutes) {
-    return {
-      contradiction: {
-        kind: 'number',
-        sentence: text,
-        said: `${token.word} ${tokens[i + 1]!.word}`,
-        fact: `${show(truth.minutes)} minutes passed this turn`,
-      },
-    };
-  }
+  if (unit !== undefined && truth.minutes > 0 && said * unit !== truth.minutes)
+    return contradiction(
+      `${token.word} ${tokens[i + 1]!.word}`,
+      `${show(truth.minutes)} minutes passed this turn`,
+    );
   return undefined;
 }
 

@@ -7,7 +7,7 @@
 // credits (generic-rpg) still get their characters voiced.
 
 import { sanitizeForPrompt } from '../../core/text-policy.ts';
-import type { ChatModel, ToolSpec } from '../../adapters/llm/index.ts';
+import type { ChatModel, ModelResponse, ToolSpec } from '../../adapters/llm/index.ts';
 import { type CompiledRules, npcVisibleState } from '../../core/yare/index.ts';
 import { checkArgs } from './args.ts';
 import type { TurnContext } from './context.ts';
@@ -157,9 +157,6 @@ function groupSections(
   history: readonly StoryMessage[],
   turns: number,
 ): PromptSection[] {
-  const lore = npcLoreItems(witnessedLore(ctx, group));
-  const recent = turns === 0 ? [] : history.slice(-turns);
-  const witnessed = witnessedHistory(ctx, group, recent);
   // The group's story text (lore, World Info, history, the Director's words) loses what it does not know.
   const reader: Reader = { kind: 'npc', entity: group[0]?.entity };
   const scoped = (section: PromptSection): PromptSection => scopedSection(ctx, reader, section);
@@ -189,45 +186,62 @@ function groupSections(
       why: 'state fields marked npc_visibility',
     },
     knowledgeSection(group),
-    scoped({
-      id: 'lore',
-      kind: 'volatile',
-      text: block('WORLD LORE', lore.text),
-      required: false,
-      maxTokens: 800,
-      why: group.some((v) => !v.present)
-        ? "lore in play without the story's words (a cast member is not in the scene)"
-        : 'lore the Director looked up, World Info activated and lore in play this turn',
-      items: lore.items,
-    }),
-    scoped({
-      id: 'history',
-      kind: 'volatile',
-      text: block('RECENT HISTORY', messagesText(witnessed.messages)),
-      items: historyItems(witnessed.messages),
-      required: false,
-      maxTokens: 800,
-      keep: 'end',
-      why: `the last ${witnessed.messages.length} story message(s) the cast witnessed: ${witnessed.why}`,
-    }),
-    {
-      id: 'scene',
-      kind: 'volatile',
-      // The Director's words, with what it copied of a value or a fact this group may not know hidden.
-      text: block(
-        'THE SITUATION',
-        directorTextFor(
-          ctx,
-          reader,
-          [args.scene_context, args.dm_directives ? `Director's private guidance: ${args.dm_directives}` : '']
-            .filter(Boolean)
-            .join('\n'),
-        ),
-      ),
-      required: true,
-      why: "the Director's scene context and guidance",
-    },
+    scoped(groupLoreSection(ctx, group)),
+    scoped(groupHistorySection(ctx, group, turns === 0 ? [] : history.slice(-turns))),
+    groupSceneSection(ctx, reader, args),
   ];
+}
+
+/** The lore the group may know: what is in play, and the story's words only when all of it is in the scene. */
+function groupLoreSection(ctx: TurnContext, group: readonly NpcView[]): PromptSection {
+  const lore = npcLoreItems(witnessedLore(ctx, group));
+  return {
+    id: 'lore',
+    kind: 'volatile',
+    text: block('WORLD LORE', lore.text),
+    required: false,
+    maxTokens: 800,
+    why: group.some((v) => !v.present)
+      ? "lore in play without the story's words (a cast member is not in the scene)"
+      : 'lore the Director looked up, World Info activated and lore in play this turn',
+    items: lore.items,
+  };
+}
+
+/** The recent story messages the group witnessed. */
+function groupHistorySection(
+  ctx: TurnContext,
+  group: readonly NpcView[],
+  recent: readonly StoryMessage[],
+): PromptSection {
+  const witnessed = witnessedHistory(ctx, group, recent);
+  return {
+    id: 'history',
+    kind: 'volatile',
+    text: block('RECENT HISTORY', messagesText(witnessed.messages)),
+    items: historyItems(witnessed.messages),
+    required: false,
+    maxTokens: 800,
+    keep: 'end',
+    why: `the last ${witnessed.messages.length} story message(s) the cast witnessed: ${witnessed.why}`,
+  };
+}
+
+/** The Director's words, with what it copied of a value or a fact this group may not know hidden. */
+function groupSceneSection(ctx: TurnContext, reader: Reader, args: NpcQueryArgs): PromptSection {
+  const words = [
+    args.scene_context,
+    args.dm_directives ? `Director's private guidance: ${args.dm_directives}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+  return {
+    id: 'scene',
+    kind: 'volatile',
+    text: block('THE SITUATION', directorTextFor(ctx, reader, words)),
+    required: true,
+    why: "the Director's scene context and guidance",
+  };
 }
 
 /** One NPC model call for a group of the cast that knows the same. */
@@ -259,6 +273,14 @@ async function askGroup(
     ...(ctx.signal ? { signal: ctx.signal } : {}),
   });
   ctx.modelIds.npc = response.modelId;
+  return castIntents(response, cast);
+}
+
+/** The answer's intents of the cast's members, sanitised; an answer that is not the intents tool's is an error. */
+function castIntents(
+  response: ModelResponse,
+  cast: readonly SelectedNpc[],
+): { ok: true; intents: NpcIntent[] } | { ok: false; outcome: ToolOutcome } {
   const raw = response.toolCalls.find((c) => c.name === INTENTS_TOOL)?.args ?? parseJsonText(response.text);
   const checked = raw === undefined ? undefined : checkArgs(intentsSpec.inputSchema, raw);
   if (checked === undefined || !checked.ok) {

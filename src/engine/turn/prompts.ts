@@ -86,20 +86,54 @@ export function assemblePrompt(sections: readonly PromptSection[], budget: numbe
     ...sections.filter((s) => s.kind === 'static'),
     ...sections.filter((s) => s.kind === 'volatile'),
   ];
-  const work = ordered.map((section) => {
-    const carrier = section.carrier ?? 'system';
-    if (section.text.trim() === '') {
-      const reason = section.leftOut === undefined ? 'empty' : `left out: ${section.leftOut}`;
-      return { section, carrier, text: '', tokens: 0, included: false, reason };
-    }
-    let text = section.text;
-    let reason = section.why;
-    if (section.maxTokens !== undefined && estimateTokens(text) > section.maxTokens) {
-      text = cut(text, section.maxTokens, section.keep ?? 'start');
-      reason += `; cut from ${estimateTokens(section.text)} to its cap of ${section.maxTokens} tokens`;
-    }
-    return { section, carrier, text, tokens: estimateTokens(text), included: true, reason };
-  });
+  const work = ordered.map(cappedSection);
+  const total = fitToBudget(work, budget);
+  const texts = new Map<string, string>();
+  for (const w of work) if (w.included) texts.set(w.section.id, w.text);
+  const systemText = (kind?: SectionKind): string =>
+    work
+      .filter((w) => w.included && w.carrier === 'system' && (kind === undefined || w.section.kind === kind))
+      .map((w) => w.text)
+      .join('\n\n');
+  return {
+    system: systemText(),
+    stableSystem: systemText('static'),
+    context: systemText('volatile'),
+    sections: work.map(sectionReport),
+    tokens: total,
+    budget,
+    texts,
+  };
+}
+
+/** A section being fitted into a prompt: its text as cut, and whether (and why) it is in. */
+interface SectionWork {
+  readonly section: PromptSection;
+  readonly carrier: SectionCarrier;
+  readonly text: string;
+  readonly tokens: number;
+  included: boolean;
+  reason: string;
+}
+
+/** The section cut to its own cap (an empty one left out). */
+function cappedSection(section: PromptSection): SectionWork {
+  const carrier = section.carrier ?? 'system';
+  if (section.text.trim() === '') {
+    const reason = section.leftOut === undefined ? 'empty' : `left out: ${section.leftOut}`;
+    return { section, carrier, text: '', tokens: 0, included: false, reason };
+  }
+  let text = section.text;
+  let reason = section.why;
+  if (section.maxTokens !== undefined && estimateTokens(text) > section.maxTokens) {
+    text = cut(text, section.maxTokens, section.keep ?? 'start');
+    reason += `; cut from ${estimateTokens(section.text)} to its cap of ${section.maxTokens} tokens`;
+  }
+  return { section, carrier, text, tokens: estimateTokens(text), included: true, reason };
+}
+
+/** Drops optional sections, last first, until the prompt fits `budget`; returns its tokens. */
+function fitToBudget(work: readonly SectionWork[], budget: number): number {
   let total = work.reduce((sum, w) => sum + w.tokens, 0);
   for (let i = work.length - 1; i >= 0 && total > budget; i--) {
     const w = work[i]!;
@@ -113,33 +147,20 @@ export function assemblePrompt(sections: readonly PromptSection[], budget: numbe
       if (w.included)
         w.reason += `; required, kept although the prompt is over budget (${total} > ${budget})`;
   }
-  const texts = new Map<string, string>();
-  for (const w of work) if (w.included) texts.set(w.section.id, w.text);
-  const systemText = (kind?: SectionKind): string =>
-    work
-      .filter((w) => w.included && w.carrier === 'system' && (kind === undefined || w.section.kind === kind))
-      .map((w) => w.text)
-      .join('\n\n');
-  return {
-    system: systemText(),
-    stableSystem: systemText('static'),
-    context: systemText('volatile'),
-    sections: work.map((w) => {
-      const report: SectionReport = {
-        id: w.section.id,
-        kind: w.section.kind,
-        carrier: w.carrier,
-        tokens: w.tokens,
-        included: w.included,
-        reason: w.reason,
-      };
-      const items = w.section.items;
-      return items === undefined ? report : { ...report, items: itemReceipts(items, w.included, w.text) };
-    }),
-    tokens: total,
-    budget,
-    texts,
+  return total;
+}
+
+function sectionReport(w: SectionWork): SectionReport {
+  const report: SectionReport = {
+    id: w.section.id,
+    kind: w.section.kind,
+    carrier: w.carrier,
+    tokens: w.tokens,
+    included: w.included,
+    reason: w.reason,
   };
+  const items = w.section.items;
+  return items === undefined ? report : { ...report, items: itemReceipts(items, w.included, w.text) };
 }
 
 /**

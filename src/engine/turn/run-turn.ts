@@ -36,7 +36,7 @@ import {
 import { MAX_INPUT_CHARS, MAX_SEED, TURN_SLICE_MS, type TurnLimits, resolveTurnLimits } from './limits.ts';
 import { loreInPlay, loreOfSliced } from './lore.ts';
 import { NARRATOR_HISTORY_TOKENS, runNarrator } from './narrator.ts';
-import { chooseOffline } from './offline/choose.ts';
+import { type OfflineContext, chooseOffline } from './offline/choose.ts';
 import { timePassed } from './offline/free.ts';
 import { knownEntries } from './offline/known.ts';
 import { narrateOffline } from './offline/narration.ts';
@@ -242,48 +242,15 @@ async function openTurn(options: TurnOptions): Promise<TurnRun> {
   const started = now();
   const { cartridge } = options;
   const prepared = atTable(cartridge.rules, prepare(options), options.table);
-  // The turn's one compute budget (limits `maxTurnSteps`, `maxTurnMs`) and its pacing: every part of the
-  // turn charges it, and long loops give the event loop back through it (src/core/turn-budget.ts).
-  const budget = new TurnBudget(
-    { maxSteps: prepared.limits.maxTurnSteps, maxMs: prepared.limits.maxTurnMs, sliceMs: TURN_SLICE_MS },
-    now,
-    pausing(options.yieldNow ?? nextTurnOfTheLoop, options.signal),
-    options.computeClock ?? (options.now === undefined ? processCpuMs : options.now),
-  );
+  const budget = turnBudget(options, prepared.limits, now);
   await loreOfSliced(cartridge, budget);
-  const ctx = new TurnContext(
-    cartridge,
-    prepared.state,
-    options.seed,
-    prepared.limits,
-    neutralPersona(options.persona),
-    options.signal,
-    now,
-    resolveLedgerOptions(options, options.models === null),
-    options.strict === true,
-    budget,
-  );
-  ctx.table = options.table;
-  ctx.party = prepared.party;
+  const ctx = openContext(options, prepared, budget, now);
   ctx.throwIfAborted();
   const meter = new UsageMeter();
-  // Every answer is capped (model id, call ids, finish reason, token counts) before any role keeps it.
-  const capped =
-    options.models === null
-      ? null
-      : capModels(options.models, (role, refused) => {
-          for (const one of refused) ctx.refusedOutput.push({ role, ...one });
-        });
-  const models = capped === null ? null : meterModels(capped, meter);
+  const models = turnModels(options.models, ctx, meter);
   // Player text and earlier prose reach prompts only neutralised; the record keeps the raw input. Only the
   // models' prompts read the story: an offline turn neutralises none of it.
-  const history: StoryMessage[] =
-    models === null
-      ? []
-      : recentMessages(options.messages, prepared.limits.historyMessages).map((message) => ({
-          ...message,
-          content: sanitizeForPrompt(message.content),
-        }));
+  const history = models === null ? [] : promptHistory(options.messages, prepared.limits.historyMessages);
   ctx.story = options.messages;
   const promptText = sanitizeForPrompt(prepared.input.text);
   await budget.breathe();
@@ -300,6 +267,7 @@ async function openTurn(options: TurnOptions): Promise<TurnRun> {
   for (const [id, text] of worldInfoLore(ctx.worldInfo)) ctx.lore.set(id, text);
   ctx.playerContext =
     options.playerContext === undefined ? undefined : sanitizeForPrompt(options.playerContext);
+  const step = historyStep(prepared.limits.historyMessages);
   return {
     options,
     cartridge,
@@ -309,12 +277,66 @@ async function openTurn(options: TurnOptions): Promise<TurnRun> {
     models,
     meter,
     history,
-    step: historyStep(prepared.limits.historyMessages),
+    step,
     promptText,
     now,
     started,
     timings: {},
   };
+}
+
+/** The story's last `count` messages, neutralised for prompts. */
+function promptHistory(messages: TurnOptions['messages'], count: number): StoryMessage[] {
+  return recentMessages(messages, count).map((message) => ({
+    ...message,
+    content: sanitizeForPrompt(message.content),
+  }));
+}
+
+/**
+ * The turn's one compute budget (limits `maxTurnSteps`, `maxTurnMs`) and its pacing: every part of the
+ * turn charges it, and long loops give the event loop back through it (src/core/turn-budget.ts).
+ */
+function turnBudget(options: TurnOptions, limits: Prepared['limits'], now: () => number): TurnBudget {
+  return new TurnBudget(
+    { maxSteps: limits.maxTurnSteps, maxMs: limits.maxTurnMs, sliceMs: TURN_SLICE_MS },
+    now,
+    pausing(options.yieldNow ?? nextTurnOfTheLoop, options.signal),
+    options.computeClock ?? (options.now === undefined ? processCpuMs : options.now),
+  );
+}
+
+/** The turn's context over the prepared state, at its table with its party. */
+function openContext(
+  options: TurnOptions,
+  prepared: Prepared,
+  budget: TurnBudget,
+  now: () => number,
+): TurnContext {
+  const ctx = new TurnContext(
+    options.cartridge,
+    prepared.state,
+    options.seed,
+    prepared.limits,
+    neutralPersona(options.persona),
+    options.signal,
+    now,
+    resolveLedgerOptions(options, options.models === null),
+    options.strict === true,
+    budget,
+  );
+  ctx.table = options.table;
+  ctx.party = prepared.party;
+  return ctx;
+}
+
+/** The turn's models, metered; every answer is capped (model id, call ids, finish reason, token counts) before any role keeps it. */
+function turnModels(models: TurnOptions['models'], ctx: TurnContext, meter: UsageMeter): TurnModels | null {
+  if (models === null) return null;
+  const capped = capModels(models, (role, refused) => {
+    for (const one of refused) ctx.refusedOutput.push({ role, ...one });
+  });
+  return meterModels(capped, meter);
 }
 
 /** 1. Cycle ticks, in declaration order, on the turn's one generator. */
@@ -598,13 +620,9 @@ function previousLine(story: readonly StoryMessage[]): { previous?: string } {
   return {};
 }
 
-/** Offline: one deterministic choice from the player's words, run through the same tool checks. */
-async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnEvent, string | undefined> {
-  const tools = withTableActor(
-    withKnownValues(directorTools(ctx.cartridge), ctx.state, ctx.ledger.world),
-    ctx.table,
-  );
-  const context = {
+/** What the offline matcher reads besides the player's words. */
+function offlineContext(ctx: TurnContext): OfflineContext {
+  return {
     state: ctx.state,
     intentInputs: ctx.cartridge.intentInputs,
     // Only the lore in play: a section whose condition is false is never told, offline either.
@@ -617,6 +635,15 @@ async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnE
     story: ctx.story,
     seed: ctx.seed,
   };
+}
+
+/** Offline: one deterministic choice from the player's words, run through the same tool checks. */
+async function* runOffline(ctx: TurnContext, text: string): AsyncGenerator<TurnEvent, string | undefined> {
+  const tools = withTableActor(
+    withKnownValues(directorTools(ctx.cartridge), ctx.state, ctx.ledger.world),
+    ctx.table,
+  );
+  const context = offlineContext(ctx);
   const choice = ctx.budget.measure({ kind: 'offline', what: 'matcher' }, () =>
     chooseOffline(ctx.rules, tools, text, context),
   );

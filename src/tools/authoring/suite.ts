@@ -67,53 +67,71 @@ export async function runSuite(
   options: SuiteOptions = {},
 ): Promise<SuiteResult> {
   const shown = (path: string) => relative(process.cwd(), path) || path;
-  const fileErrors: Diagnostic[] = [];
-  const cases: SuiteCase[] = [];
-  const ran = new Set<string>();
-  const ctx: RunContext = { cartridge, readSave: (name) => readSave(cartridgeDir, name) };
+  const suite: SuiteRun = {
+    cartridgeDir,
+    options,
+    ctx: { cartridge, readSave: (name) => readSave(cartridgeDir, name) },
+    fileErrors: [],
+    cases: [],
+    ran: new Set<string>(),
+  };
   const files = scenarioFiles(cartridgeDir);
   if (files.length > MAX_SCENARIO_FILES) {
-    fileErrors.push({
+    suite.fileErrors.push({
       severity: 'error',
       code: 'SCENARIO_BAD_FILE',
       message: `${files.length} scenario files; the limit is ${MAX_SCENARIO_FILES} (MAX_SCENARIO_FILES)`,
       place: { file: shown(join(cartridgeDir, TESTS_FOLDER)), line: 1, col: 1 },
     });
-    return { fileErrors, cases, eventsNotRun: [] };
+    return { fileErrors: suite.fileErrors, cases: suite.cases, eventsNotRun: [] };
   }
-  for (const path of files) {
-    const file = shown(path);
-    const size = statSync(path).size;
-    if (size > MAX_SCENARIO_FILE_BYTES) {
-      fileErrors.push({
-        severity: 'error',
-        code: 'SCENARIO_BAD_FILE',
-        message: `the file is ${size} bytes; the limit is ${MAX_SCENARIO_FILE_BYTES} (MAX_SCENARIO_FILE_BYTES)`,
-        place: { file, line: 1, col: 1 },
-      });
-      continue;
-    }
-    const parsed = parseScenarioFile(readFileSync(path, 'utf8'), file);
-    if (!parsed.ok) {
-      fileErrors.push(...parsed.errors);
-      continue;
-    }
-    const wanted = (name: string) =>
-      options.filter === undefined || name.includes(options.filter) || file.includes(options.filter);
-    for (const scenario of parsed.file.scenarios) {
-      if (!wanted(scenario.name)) continue;
-      const result = await runScenario(ctx, scenario);
-      for (const e of result.eventsRun) ran.add(e);
-      cases.push(compareTranscript(cartridgeDir, path, file, result, options));
-    }
-    for (const property of parsed.file.properties) {
-      if (!wanted(property.name)) continue;
-      const result = await runProperty(ctx, property);
-      for (const e of result.eventsRun) ran.add(e);
-      cases.push({ ...result, file, transcriptStatus: 'none' });
-    }
-  }
+  for (const path of files) await runScenarioFile(suite, path, shown(path));
+  const { fileErrors, cases, ran } = suite;
   return { fileErrors, cases, eventsNotRun: cartridge.rules.eventNames.filter((e) => !ran.has(e)) };
+}
+
+/** A suite run so far: the file errors, the cases, and the events any of them ran. */
+interface SuiteRun {
+  readonly cartridgeDir: string;
+  readonly options: SuiteOptions;
+  readonly ctx: RunContext;
+  readonly fileErrors: Diagnostic[];
+  readonly cases: SuiteCase[];
+  readonly ran: Set<string>;
+}
+
+/** One scenario file's scenarios and properties (those the filter wants), or its errors. */
+async function runScenarioFile(suite: SuiteRun, path: string, file: string): Promise<void> {
+  const { options } = suite;
+  const size = statSync(path).size;
+  if (size > MAX_SCENARIO_FILE_BYTES) {
+    suite.fileErrors.push({
+      severity: 'error',
+      code: 'SCENARIO_BAD_FILE',
+      message: `the file is ${size} bytes; the limit is ${MAX_SCENARIO_FILE_BYTES} (MAX_SCENARIO_FILE_BYTES)`,
+      place: { file, line: 1, col: 1 },
+    });
+    return;
+  }
+  const parsed = parseScenarioFile(readFileSync(path, 'utf8'), file);
+  if (!parsed.ok) {
+    suite.fileErrors.push(...parsed.errors);
+    return;
+  }
+  const wanted = (name: string) =>
+    options.filter === undefined || name.includes(options.filter) || file.includes(options.filter);
+  for (const scenario of parsed.file.scenarios) {
+    if (!wanted(scenario.name)) continue;
+    const result = await runScenario(suite.ctx, scenario);
+    for (const e of result.eventsRun) suite.ran.add(e);
+    suite.cases.push(compareTranscript(suite.cartridgeDir, path, file, result, options));
+  }
+  for (const property of parsed.file.properties) {
+    if (!wanted(property.name)) continue;
+    const result = await runProperty(suite.ctx, property);
+    for (const e of result.eventsRun) suite.ran.add(e);
+    suite.cases.push({ ...result, file, transcriptStatus: 'none' });
+  }
 }
 
 /** The first line of a text (a transcript's is `# <scenario name>`). */

@@ -664,6 +664,32 @@ export function repositorySuite(harness: StoreHarness): void {
       expect(await store.listChildren(two.session.id, one.genesis.id)).toEqual([]);
     });
 
+    it('lists the tree near a branch’s end: its newest turns and each one’s siblings, in one query', async () => {
+      const { session, genesis } = await seedSession(store);
+      const chain = await appendChain(store, session.id, genesis.id, 4);
+      const [c1, c2, , c4] = chain as [Turn, Turn, Turn, Turn];
+      // A swipe of c2 (with a child of its own) and of c1.
+      const swipe2 = await mustAppend(store, { sessionId: session.id, parentId: c1.id, ...content({}) });
+      await mustAppend(store, { sessionId: session.id, parentId: swipe2.id, ...content({}) });
+      const swipe1 = await mustAppend(store, { sessionId: session.id, parentId: genesis.id, ...content({}) });
+      const { result, count } = await countQueries(() => store.listTreeAround(session.id, c4.id, 3));
+      expect(count).toBe(1);
+      expect(result?.map((n) => n.id)).toEqual([c2.id, chain[2]?.id, c4.id, swipe2.id]);
+      const whole = await store.listTree(session.id);
+      expect(result).toEqual(whole.filter((n) => result?.some((r) => r.id === n.id)));
+      const deeper = await store.listTreeAround(session.id, c4.id, 4);
+      expect(deeper?.map((n) => n.id)).toEqual([c1.id, c2.id, chain[2]?.id, c4.id, swipe2.id, swipe1.id]);
+      expect((await store.listTreeAround(session.id, c4.id, 5))?.[0]?.id).toBe(genesis.id);
+      // Another session's turn is not found through this one.
+      const other = await seedSession(store);
+      expect(await store.listTreeAround(other.session.id, c4.id, 3)).toBeUndefined();
+      await expect(store.listTreeAround(session.id, c4.id, MAX_BRANCH_TURNS + 1)).rejects.toThrow(
+        `listTreeAround.limit: is ${MAX_BRANCH_TURNS + 1}, over the limit MAX_BRANCH_TURNS`,
+      );
+      expect(await store.listTreeAround(session.id, c4.id, MAX_BRANCH_TURNS)).toHaveLength(7);
+      await expect(store.listTreeAround(session.id, c4.id, 0)).rejects.toThrow(StoreInputError);
+    });
+
     it('reads a branch of MAX_BRANCH_TURNS turns and MAX_BRANCH_CHARS characters, refusing more', async () => {
       const { session, genesis } = await seedSession(store);
       const at = { limit: MAX_BRANCH_TURNS, maxChars: MAX_BRANCH_CHARS };

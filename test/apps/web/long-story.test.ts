@@ -17,8 +17,10 @@ let server: TestServer;
 let page: Page;
 /** The history requests the page made (path and query). */
 const histories: string[] = [];
-/** How many times the page read a session's whole tree. */
+/** How many times the page read a session's tree (whole or its branch's end). */
 let treeReads = 0;
+/** The tree requests' queries: empty for the whole tree, `?limit=…` for the end of a branch. */
+const trees: string[] = [];
 
 async function newSession(): Promise<{ id: string; head: string }> {
   const created = await fetch(`${server.url}/v1/sessions`, {
@@ -64,7 +66,10 @@ beforeAll(async () => {
   ({ server, page } = client);
   page.on('request', (request) => {
     if (request.url().includes('/history')) histories.push(new URL(request.url()).search);
-    if (new URL(request.url()).pathname.endsWith('/tree')) treeReads += 1;
+    if (new URL(request.url()).pathname.endsWith('/tree')) {
+      treeReads += 1;
+      trees.push(new URL(request.url()).search);
+    }
   });
 }, 120_000);
 
@@ -85,6 +90,8 @@ describe.skipIf(!chromium)('a long story', () => {
     expect(shown).toHaveLength(OPEN_TURNS);
     expect(shown[0]).toContain(`step ${TURNS - OPEN_TURNS + 1}.`);
     expect(histories).toEqual([expect.stringContaining(`limit=${OPEN_TURNS}`)]);
+    // Not the whole tree: the end of the head's branch and its swipes, the same size at any length.
+    expect(trees).toEqual([`?limit=${OPEN_TURNS}`]);
     await expect(page.getByTestId('story-earlier').count()).resolves.toBe(1);
   });
 
@@ -104,6 +111,9 @@ describe.skipIf(!chromium)('a long story', () => {
     expect(top).toBeGreaterThanOrEqual(0);
     expect(top).toBeLessThan(844);
     expect(histories.length).toBe(2);
+    // The tree grew by the turns before the oldest one known, not read whole.
+    expect(trees.length).toBe(2);
+    expect(trees[1]).toMatch(new RegExp(`^\\?limit=${OLDER_PAGE_TURNS}&turnId=`));
     // Up to the first message: every turn is drawn once, none twice, and nothing is left to read.
     for (let i = 0; i < 10 && (await page.getByTestId('story-earlier').count()) > 0; i++) {
       await page.getByTestId('story-earlier').click();
@@ -137,9 +147,14 @@ describe.skipIf(!chromium)('a long story', () => {
       .poll(async () => (await narrations()).at(-1))
       .toBe('Narration step 150. The rain keeps falling on the quay.');
     expect(treeReads).toBe(before);
-    // The tree holds the turn played (#151, undone but kept), though it was never read again.
+    // The Tree panel reads the whole tree, once: it holds the turn played (#151, undone but kept).
     await page.getByTestId('tab-tree').click();
     await expect.poll(() => page.locator('[data-testid="tree-node"][data-depth="151"]').count()).toBe(1);
+    expect(trees.slice(before)).toEqual(['']);
+    await page.getByTestId('tab-state').click();
+    await page.getByTestId('tab-tree').click();
+    await expect.poll(() => page.locator('[data-testid="tree-node"][data-depth="151"]').count()).toBe(1);
+    expect(treeReads).toBe(before + 1);
   });
 
   it(`folds the Tree panel: a ${TURNS}-turn line is a few rows, and opens fifty turns at a time`, async () => {

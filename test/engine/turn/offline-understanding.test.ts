@@ -9,7 +9,7 @@ import type { Cartridge } from '../../../src/core/cartridge/index.ts';
 import type { Dict } from '../../../src/core/yare/index.ts';
 import { MAX_SAID_QUANTITY, saidQuantity } from '../../../src/engine/turn/offline/amounts.ts';
 import { chooseOffline, type OfflineChoice } from '../../../src/engine/turn/offline/choose.ts';
-import { timePassed } from '../../../src/engine/turn/offline/free.ts';
+import { timePassed, toldNothing } from '../../../src/engine/turn/offline/free.ts';
 import {
   type KnownEntry,
   MAX_KNOWN_ENTRIES,
@@ -17,6 +17,7 @@ import {
   sentenceAbout,
 } from '../../../src/engine/turn/offline/known.ts';
 import { MAX_NOTE_ACTS, noteActs } from '../../../src/engine/turn/offline/note-acts.ts';
+import { loreFoeWords, MAX_LORE_FOES } from '../../../src/engine/turn/offline/place.ts';
 import { directorTools } from '../../../src/engine/turn/tools.ts';
 
 const YARE = `state_schema:
@@ -103,6 +104,10 @@ A green vale under grey hills.
 
 *   **Old Tam**: The ferryman, who has rowed the river for forty years.
 *   **Wren**: A hunter who knows every path in the hills.
+
+## Monsters
+
+*   **Marsh Troll**: A hulking brute of the reed beds.
 `;
 
 const WORLD_INFO = JSON.stringify({
@@ -160,6 +165,34 @@ describe('actions from the cartridge itself', () => {
         name: 'combat_strike',
         args: { attacker: 'player' },
       });
+  });
+
+  it('an idiom the lexicon lacks counts as its verb: "finish it off" strikes', () => {
+    for (const line of ['finish it off', 'finish the foe off', 'finish off the foe'])
+      expect(choose(line), line).toMatchObject({
+        kind: 'call',
+        name: 'combat_strike',
+        args: { attacker: 'player' },
+      });
+  });
+
+  it("a kind of the event's verb done to a foe the lore lists runs it; done to anyone else it does not", () => {
+    expect(loreFoeWords(cartridge.lore)).toEqual(['marsh', 'troll']);
+    expect(choose('I charge the troll with my sword')).toMatchObject({
+      kind: 'call',
+      name: 'combat_strike',
+      args: { attacker: 'player' },
+    });
+    for (const line of ['I charge Old Tam', 'charge'])
+      expect(choose(line), line).not.toMatchObject({ kind: 'call' });
+  });
+
+  it(`reads at most ${MAX_LORE_FOES} foes a lore lists`, () => {
+    const lore = (count: number) =>
+      `## Bestiary\n\n${Array.from({ length: count }, (_, i) => `* **Beast${i}x**: a beast.`).join('\n')}`;
+    expect(loreFoeWords(lore(MAX_LORE_FOES))).toHaveLength(MAX_LORE_FOES);
+    expect(loreFoeWords(lore(MAX_LORE_FOES + 1))).toHaveLength(MAX_LORE_FOES);
+    expect(loreFoeWords(lore(MAX_LORE_FOES + 1))).not.toContain(`beast${MAX_LORE_FOES}x`);
   });
 
   it('what the notes say the player does: "rents a tent" answers "get a tent"', () => {
@@ -223,7 +256,10 @@ describe('looking and talking from what the game knows', () => {
     expect((choose('examine the bell') as { text: string }).text).toBe(
       'Mist lies on the river, and the ferry bell rings twice.',
     );
-    expect((choose('examine the unicorn') as { text: string }).text).toMatch(/nothing like “unicorn”/);
+    // The rules keep no place: nothing more to tell than that.
+    const unicorn = (choose('examine the unicorn') as { text: string }).text;
+    expect(unicorn).toBe('You see nothing like “unicorn” here.');
+    expect(toldNothing(unicorn)).toBe(true);
   });
 
   it('"examine my sword" when the rules keep no sword: what the player carries', () => {

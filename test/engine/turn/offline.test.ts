@@ -14,6 +14,7 @@ import {
   MAX_TRIES_PER_EVENT,
 } from '../../../src/engine/turn/offline/actions.ts';
 import { narrateOffline, stripNote } from '../../../src/engine/turn/offline/narration.ts';
+import { foundNothing, toldNothing } from '../../../src/engine/turn/offline/free.ts';
 import { runTurn } from '../../../src/engine/turn/run-turn.ts';
 import type { TurnOptions } from '../../../src/engine/turn/types.ts';
 import { directorTools } from '../../../src/engine/turn/tools.ts';
@@ -119,7 +120,11 @@ events:
     expect(await ask('who is Tobin Quell?')).toMatch(
       /^Tobin Quell: The Syndicate's smiling face at the Brine Market\./,
     );
-    expect(await ask('/examine the dragon')).toBe('Bram sees nothing like “dragon” here.');
+    // Nothing like it here: what *is* here follows, so the player learns what can be looked at.
+    const dragon = await ask('/examine the dragon');
+    expect(dragon).toBe(`Bram sees nothing like “dragon” here. ${await ask('look around')}`);
+    expect(foundNothing(dragon ?? '')).toBe(true);
+    expect(toldNothing(dragon ?? '')).toBe(false);
     state.foe.name = 'mire wisp';
     state.foe.hp = 6;
     state.player.location = 'reedmaze';

@@ -59,14 +59,12 @@ export function isTar(bytes: Uint8Array): boolean {
 }
 
 export function readTar(bytes: Uint8Array): RawEntry[] {
-  const files: RawEntry[] = [];
+  const read: TarReading = { files: [], total: 0, longName: undefined };
   let offset = 0;
   let entries = 0;
-  let total = 0;
-  let longName: string | undefined;
   while (offset + BLOCK <= bytes.length) {
     const header = bytes.subarray(offset, offset + BLOCK);
-    if (header.every((b) => b === 0)) return files;
+    if (header.every((b) => b === 0)) return read.files;
     if (!checksumOk(header))
       throw new ArchiveError('archive_format', `tar header at byte ${offset} has a bad checksum`);
     entries += 1;
@@ -76,49 +74,81 @@ export function readTar(bytes: Uint8Array): RawEntry[] {
         `more than ${MAX_ARCHIVE_ENTRIES} entries (MAX_ARCHIVE_ENTRIES)`,
       );
     }
-    const type = String.fromCharCode(header[156] ?? 0);
-    const size = octal(header, 124, 12, 'size');
-    const dataStart = offset + BLOCK;
-    const dataEnd = dataStart + size;
-    if (dataEnd > bytes.length)
-      throw new ArchiveError('archive_format', 'the tar stream ends inside an entry');
-    const data = bytes.subarray(dataStart, dataEnd);
-    offset = dataStart + Math.ceil(size / BLOCK) * BLOCK;
-    const prefix = field(header, 345, 155);
-    const baseName = field(header, 0, 100);
-    const name = longName ?? (prefix === '' ? baseName : `${prefix}/${baseName}`);
-    switch (type) {
-      case 'x':
-        longName = paxPath(data) ?? longName;
-        continue;
-      case 'g':
-        continue;
-      case 'L':
-        longName = field(data, 0, data.length);
-        continue;
-      case '0':
-      case '\0':
-      case '7': {
-        longName = undefined;
-        const segments = entrySegments(name);
-        total = addEntrySize(total, size, name);
-        files.push({ segments, data: data.slice() });
-        continue;
-      }
-      case '5':
-        longName = undefined;
-        entrySegments(name);
-        continue;
-      case '1':
-      case '2':
-        throw new ArchiveError('archive_link', 'links are refused in cartridge archives', name);
-      case '3':
-      case '4':
-      case '6':
-        throw new ArchiveError('archive_link', 'devices and FIFOs are refused in cartridge archives', name);
-      default:
-        throw new ArchiveError('archive_unsupported', `tar entry type '${type}' is not supported`, name);
-    }
+    const entry = tarEntry(bytes, header, offset);
+    offset = entry.next;
+    takeTarEntry(read, entry);
   }
-  return files;
+  return read.files;
+}
+
+/** What a tar stream read so far holds: its files, their total size, and a long name for the next entry. */
+interface TarReading {
+  readonly files: RawEntry[];
+  total: number;
+  longName: string | undefined;
+}
+
+interface TarEntry {
+  readonly type: string;
+  readonly size: number;
+  readonly data: Uint8Array;
+  /** The name its header spells (prefix and name); a pax or GNU long name before it takes precedence. */
+  readonly headerName: string;
+  /** Where the next header starts. */
+  readonly next: number;
+}
+
+/** The entry whose (checked) header is at `offset`; its data must lie inside the stream. */
+function tarEntry(bytes: Uint8Array, header: Uint8Array, offset: number): TarEntry {
+  const size = octal(header, 124, 12, 'size');
+  const dataStart = offset + BLOCK;
+  const dataEnd = dataStart + size;
+  if (dataEnd > bytes.length) throw new ArchiveError('archive_format', 'the tar stream ends inside an entry');
+  const prefix = field(header, 345, 155);
+  const baseName = field(header, 0, 100);
+  return {
+    type: String.fromCharCode(header[156] ?? 0),
+    size,
+    data: bytes.subarray(dataStart, dataEnd),
+    headerName: prefix === '' ? baseName : `${prefix}/${baseName}`,
+    next: dataStart + Math.ceil(size / BLOCK) * BLOCK,
+  };
+}
+
+/** One entry by its type: a file kept, a folder checked, a long name remembered; links and devices refused. */
+function takeTarEntry(read: TarReading, entry: TarEntry): void {
+  const { type, data } = entry;
+  const name = read.longName ?? entry.headerName;
+  switch (type) {
+    case 'x':
+      read.longName = paxPath(data) ?? read.longName;
+      return;
+    case 'g':
+      return;
+    case 'L':
+      read.longName = field(data, 0, data.length);
+      return;
+    case '0':
+    case '\0':
+    case '7': {
+      read.longName = undefined;
+      const segments = entrySegments(name);
+      read.total = addEntrySize(read.total, entry.size, name);
+      read.files.push({ segments, data: data.slice() });
+      return;
+    }
+    case '5':
+      read.longName = undefined;
+      entrySegments(name);
+      return;
+    case '1':
+    case '2':
+      throw new ArchiveError('archive_link', 'links are refused in cartridge archives', name);
+    case '3':
+    case '4':
+    case '6':
+      throw new ArchiveError('archive_link', 'devices and FIFOs are refused in cartridge archives', name);
+    default:
+      throw new ArchiveError('archive_unsupported', `tar entry type '${type}' is not supported`, name);
+  }
 }

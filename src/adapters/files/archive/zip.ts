@@ -203,56 +203,19 @@ function readCentralEntry(
   if (at + 46 > cdEnd || view.getUint32(at, true) !== CENTRAL_SIGNATURE) {
     throw new ArchiveError('archive_format', `central directory entry ${i + 1} is malformed`);
   }
-  const madeBy = view.getUint16(at + 4, true);
-  const flags = view.getUint16(at + 8, true);
-  const method = view.getUint16(at + 10, true);
-  const crc = view.getUint32(at + 16, true);
-  const compressed32 = view.getUint32(at + 20, true);
-  const size32 = view.getUint32(at + 24, true);
-  const nameLength = view.getUint16(at + 28, true);
-  const extraLength = view.getUint16(at + 30, true);
-  const commentLength = view.getUint16(at + 32, true);
-  const disk = view.getUint16(at + 34, true);
-  const external = view.getUint32(at + 38, true);
-  const local32 = view.getUint32(at + 42, true);
-  const extraAt = at + 46 + nameLength;
-  if (extraAt + extraLength + commentLength > cdEnd)
+  const header = centralHeader(view, at);
+  const extraAt = at + 46 + header.nameLength;
+  if (extraAt + header.extraLength + header.commentLength > cdEnd)
     throw new ArchiveError('archive_format', `central directory entry ${i + 1} is truncated`);
   const name = utf8.decode(bytes.subarray(at + 46, extraAt));
-  const next = extraAt + extraLength + commentLength;
+  const next = extraAt + header.extraLength + header.commentLength;
   const segments = entrySegments(name);
-  // The zip64 extra field holds, in this order, only the values whose 32-bit fields are placeholders.
-  const wanted = [
-    ...(size32 === U32_PLACEHOLDER ? ['size'] : []),
-    ...(compressed32 === U32_PLACEHOLDER ? ['compressed size'] : []),
-    ...(local32 === U32_PLACEHOLDER ? ['local header offset'] : []),
-    ...(disk === U16_PLACEHOLDER ? ['disk number'] : []),
-  ];
-  const values = zip64Values(
-    view,
-    wanted.length === 0 ? undefined : findZip64Extra(view, extraAt, extraLength, name),
-    wanted,
-    name,
-  );
-  const zip64Or = (what: string, fallback: number) => {
-    const index = wanted.indexOf(what);
-    return index < 0 ? fallback : (values[index] as number);
-  };
-  const size = zip64Or('size', size32);
-  const compressed = zip64Or('compressed size', compressed32);
-  const local = zip64Or('local header offset', local32);
-  if (zip64Or('disk number', disk) !== 0)
+  const { size, compressed, local, disk } = zip64Fields(view, header, extraAt, name);
+  if (disk !== 0)
     throw new ArchiveError('archive_unsupported', 'multi-disk (split) archives are not supported', name);
+  const { flags, method, crc } = header;
   if (flags & 0x1) throw new ArchiveError('archive_unsupported', 'encrypted entries are not supported', name);
-  const unixMode = madeBy >> 8 === 3 ? external >>> 16 : 0;
-  const fileType = unixMode & S_IFMT;
-  if (fileType !== 0 && fileType !== S_IFREG && fileType !== S_IFDIR) {
-    throw new ArchiveError(
-      'archive_link',
-      'symbolic links and special files are refused in cartridge archives',
-      name,
-    );
-  }
+  const fileType = entryFileType(header, name);
   if (name.endsWith('/') || fileType === S_IFDIR) return { next };
   if (method !== 0 && method !== 8) {
     throw new ArchiveError(
@@ -262,6 +225,72 @@ function readCentralEntry(
     );
   }
   return { next, entry: { name, segments, method, flags, crc, compressed, size, local } };
+}
+
+/** The fixed fields of a central directory entry at `at` (its signature already checked). */
+function centralHeader(view: DataView, at: number) {
+  return {
+    madeBy: view.getUint16(at + 4, true),
+    flags: view.getUint16(at + 8, true),
+    method: view.getUint16(at + 10, true),
+    crc: view.getUint32(at + 16, true),
+    compressed32: view.getUint32(at + 20, true),
+    size32: view.getUint32(at + 24, true),
+    nameLength: view.getUint16(at + 28, true),
+    extraLength: view.getUint16(at + 30, true),
+    commentLength: view.getUint16(at + 32, true),
+    disk: view.getUint16(at + 34, true),
+    external: view.getUint32(at + 38, true),
+    local32: view.getUint32(at + 42, true),
+  };
+}
+
+type CentralHeader = ReturnType<typeof centralHeader>;
+
+/** The entry's sizes, offset and disk, each from the zip64 extra field when its 32-bit field is a placeholder. */
+function zip64Fields(
+  view: DataView,
+  header: CentralHeader,
+  extraAt: number,
+  name: string,
+): { size: number; compressed: number; local: number; disk: number } {
+  // The zip64 extra field holds, in this order, only the values whose 32-bit fields are placeholders.
+  const wanted = [
+    ...(header.size32 === U32_PLACEHOLDER ? ['size'] : []),
+    ...(header.compressed32 === U32_PLACEHOLDER ? ['compressed size'] : []),
+    ...(header.local32 === U32_PLACEHOLDER ? ['local header offset'] : []),
+    ...(header.disk === U16_PLACEHOLDER ? ['disk number'] : []),
+  ];
+  const values = zip64Values(
+    view,
+    wanted.length === 0 ? undefined : findZip64Extra(view, extraAt, header.extraLength, name),
+    wanted,
+    name,
+  );
+  const zip64Or = (what: string, fallback: number) => {
+    const index = wanted.indexOf(what);
+    return index < 0 ? fallback : (values[index] as number);
+  };
+  return {
+    size: zip64Or('size', header.size32),
+    compressed: zip64Or('compressed size', header.compressed32),
+    local: zip64Or('local header offset', header.local32),
+    disk: zip64Or('disk number', header.disk),
+  };
+}
+
+/** The entry's Unix file type (0 when not made on Unix); a link or a special file is refused. */
+function entryFileType(header: CentralHeader, name: string): number {
+  const unixMode = header.madeBy >> 8 === 3 ? header.external >>> 16 : 0;
+  const fileType = unixMode & S_IFMT;
+  if (fileType !== 0 && fileType !== S_IFREG && fileType !== S_IFDIR) {
+    throw new ArchiveError(
+      'archive_link',
+      'symbolic links and special files are refused in cartridge archives',
+      name,
+    );
+  }
+  return fileType;
 }
 
 /** One planned entry's bytes: its local header agrees with the directory, its data inflates to its size. */

@@ -64,6 +64,34 @@ function checkName(command: string, rest: string): PlayCommand {
   return command === 'save' ? { kind: 'save', name } : { kind: 'load', name };
 }
 
+/** `/rules`, `/rules on`, `/rules off`. */
+function parseRules(rest: string): PlayCommand {
+  const word = rest.trim().toLowerCase();
+  if (word === '') return { kind: 'rules', show: undefined };
+  if (word === 'on' || word === 'off') return { kind: 'rules', show: word === 'on' };
+  return { kind: 'invalid', message: 'usage: /rules on|off' };
+}
+
+function parsePersona(rest: string): PlayCommand {
+  const action = parsePersonaCommand(rest);
+  return 'error' in action ? { kind: 'invalid', message: action.error } : { kind: 'persona', action };
+}
+
+/** `/event NAME [key=value]…`: the first bare word names the event. */
+function parseEvent(rest: string): PlayCommand {
+  const args = parseArgs(rest);
+  if ('error' in args) return { kind: 'invalid', message: `/event: ${args.error}` };
+  const [event, ...bare] = args.bare;
+  if (event === undefined) return { kind: 'invalid', message: 'usage: /event NAME [key=value]…' };
+  return { kind: 'event', name: event, args: { pairs: args.pairs, bare } };
+}
+
+function parseResolve(rest: string): PlayCommand {
+  const args = parseArgs(rest);
+  if ('error' in args) return { kind: 'invalid', message: `/resolve: ${args.error}` };
+  return { kind: 'resolve', args };
+}
+
 export function parseLine(line: string): PlayCommand {
   if (line.length > MAX_LINE_CHARS) {
     return {
@@ -90,34 +118,20 @@ export function parseLine(line: string): PlayCommand {
       return { kind: 'saves' };
     case 'help':
       return { kind: 'help' };
-    case 'rules': {
-      const word = rest.trim().toLowerCase();
-      if (word === '') return { kind: 'rules', show: undefined };
-      if (word === 'on' || word === 'off') return { kind: 'rules', show: word === 'on' };
-      return { kind: 'invalid', message: 'usage: /rules on|off' };
-    }
-    case 'persona': {
-      const action = parsePersonaCommand(rest);
-      return 'error' in action ? { kind: 'invalid', message: action.error } : { kind: 'persona', action };
-    }
+    case 'rules':
+      return parseRules(rest);
+    case 'persona':
+      return parsePersona(rest);
     case 'quit':
     case 'exit':
       return { kind: 'quit' };
     case 'save':
     case 'load':
       return checkName(name, rest);
-    case 'event': {
-      const args = parseArgs(rest);
-      if ('error' in args) return { kind: 'invalid', message: `/event: ${args.error}` };
-      const [event, ...bare] = args.bare;
-      if (event === undefined) return { kind: 'invalid', message: 'usage: /event NAME [key=value]…' };
-      return { kind: 'event', name: event, args: { pairs: args.pairs, bare } };
-    }
-    case 'resolve': {
-      const args = parseArgs(rest);
-      if ('error' in args) return { kind: 'invalid', message: `/resolve: ${args.error}` };
-      return { kind: 'resolve', args };
-    }
+    case 'event':
+      return parseEvent(rest);
+    case 'resolve':
+      return parseResolve(rest);
     default:
       // Not one of the game's commands: the turn engine's (offline `/travel …`, `/wait 15m`, …).
       return { kind: 'say', text };

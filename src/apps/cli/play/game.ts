@@ -11,15 +11,12 @@ import {
   noTurnAnswer,
   type PreparedTurn,
   type SessionService,
+  type TurnInput,
 } from '../../../engine/session/index.ts';
 import type { Session, Store, Turn } from '../../../adapters/store/index.ts';
 import {
-  ADVANCE_GAME_TIME,
   describeOutcome,
-  directorTools,
-  freeActionHelp,
   hasPendingInteraction,
-  offlineCommandSyntax,
   PENDING_KEY,
   publicOutcome,
   type TurnEvent,
@@ -34,7 +31,8 @@ import {
   toStateValue,
 } from '../../../core/yare/index.ts';
 import { toJsonText } from '../json-output.ts';
-import type { PlayCommand } from './commands.ts';
+import { gameHelp } from './game-help.ts';
+import type { CommandArgs, PlayCommand } from './commands.ts';
 import { type ModelChoice, OFFLINE_HELP } from './models.ts';
 import type { OpenedSession } from './open-session.ts';
 import { fidelityNotice, formatChanges, formatDebug, formatNotes } from './render.ts';
@@ -90,6 +88,42 @@ function pendingMinigame(state: unknown): string | undefined {
     return undefined;
   const pending = (state as Record<string, unknown>)[PENDING_KEY] as Record<string, unknown>;
   return typeof pending.minigame_id === 'string' ? pending.minigame_id : '(unnamed)';
+}
+
+/** One streamed turn's prose on the terminal: the spinner until words come, words wrapped as they arrive,
+ * emphasis styled after wrapping (the styles' escape codes take no columns). */
+class ProseStream {
+  readonly #emphasis: EmphasisStyler;
+  readonly #wrapper: WordWrapper;
+  #wrote = '';
+
+  constructor(
+    private readonly out: PlayOutput,
+    private readonly spinner: Spinner,
+    colors: Colors,
+    width: number,
+  ) {
+    this.#emphasis = new EmphasisStyler(colors);
+    this.#wrapper = new WordWrapper(width, (text) => out.write(this.#emphasis.push(text)));
+  }
+
+  /** A phase of the turn: shown on the spinner while no word has come yet. */
+  phase(label: string): void {
+    if (this.#wrote === '') this.spinner.start(label);
+  }
+
+  push(text: string): void {
+    this.spinner.stop();
+    this.#wrapper.push(text);
+    this.#wrote += text;
+  }
+
+  /** Flushes the last words and ends the prose's line. */
+  end(): void {
+    this.#wrapper.end();
+    this.out.write(this.#emphasis.end());
+    if (this.#wrote !== '' && !this.#wrote.endsWith('\n')) this.out.write('\n');
+  }
 }
 
 export class PlayGame {
@@ -241,115 +275,115 @@ export class PlayGame {
   }
 
   async #dispatch(command: PlayCommand, signal: AbortSignal): Promise<CommandOutcome> {
-    const { service, principalId, sessionId } = this.#o;
+    // A text mini-game in progress takes the typed line (or an empty one) as its answer.
     const answer =
       command.kind === 'say' || command.kind === 'empty'
         ? this.#minigames.input(command.kind === 'say' ? command.text : '')
         : undefined;
     if (answer !== undefined) {
       this.#say(answer.output);
-      if (answer.result !== undefined) {
-        const interaction = { interaction: answer.result };
-        await this.#play(
-          await service.prepareTurn(principalId, sessionId, this.#request(interaction)),
-          signal,
-        );
-      }
+      if (answer.result !== undefined) await this.#turn({ interaction: answer.result }, signal);
       return 'continue';
     }
+    if (command.kind === 'quit') return 'quit';
+    await this.#command(command, signal);
+    return 'continue';
+  }
+
+  /** Every command but /quit: what it shows or plays. */
+  async #command(command: Exclude<PlayCommand, { kind: 'quit' }>, signal: AbortSignal): Promise<void> {
+    const { service, principalId, sessionId } = this.#o;
     switch (command.kind) {
       case 'empty':
-        return 'continue';
-      case 'quit':
-        return 'quit';
+        return;
       case 'invalid':
-        this.#say(this.#o.colors.red(command.message));
-        return 'continue';
+        return this.#say(this.#o.colors.red(command.message));
       case 'help':
-        this.#say(this.#lines(await this.#help()));
-        return 'continue';
+        return this.#say(
+          this.#lines(gameHelp((await this.#head()).cartridge, this.#o.choice.kind === 'offline')),
+        );
       case 'rules':
-        if (command.show !== undefined) this.#showRules = command.show;
-        this.#say(
-          `The dice and changes under each turn are ${this.#showRules ? 'shown' : 'hidden'} (/rules on|off).`,
-        );
-        return 'continue';
+        return this.#rules(command.show);
       case 'persona':
-        await this.#persona(command.action);
-        return 'continue';
+        return this.#persona(command.action);
       case 'say':
-        await this.#play(
-          await service.prepareTurn(principalId, sessionId, this.#request({ input: command.text })),
-          signal,
-        );
-        return 'continue';
+        return this.#turn({ input: command.text }, signal);
       case 'retry':
-        await this.#play(await service.prepareRegenerate(principalId, sessionId), signal);
-        return 'continue';
-      case 'resolve': {
-        const head = await this.#head();
-        const minigame = pendingMinigame(head.turn.state);
-        if (minigame === undefined) {
-          this.#say('No mini-game is waiting.');
-          return 'continue';
-        }
-        const interaction = interactionFromArgs(minigame, command.args);
-        if (!interaction.ok) {
-          this.#say(this.#o.colors.red(`/resolve: ${interaction.message}`));
-          return 'continue';
-        }
-        await this.#play(
-          await service.prepareTurn(
-            principalId,
-            sessionId,
-            this.#request({ interaction: interaction.value }),
-          ),
-          signal,
-        );
-        return 'continue';
-      }
-      case 'state': {
-        const head = await this.#head();
-        this.#say(toJsonText(publicState(head.turn.state, head.cartridge.rules.schema), 2));
-        return 'continue';
-      }
-      case 'debug': {
-        const head = await this.#head();
-        this.#say(formatDebug(classifyRecord(head.turn.record)));
-        return 'continue';
-      }
-      case 'undo': {
-        const head = await this.#head();
-        await service.undo(principalId, sessionId, head.session.headTurnId);
-        const text =
-          typeof head.turn.input === 'object' && head.turn.input !== null
-            ? (head.turn.input as { text?: unknown }).text
-            : undefined;
-        this.#say(`Undone${typeof text === 'string' ? `: ${text}` : ''}.`);
-        const now = await this.#head();
-        this.#pendingNotice(now.turn.state);
-        return 'continue';
-      }
+        return this.#play(await service.prepareRegenerate(principalId, sessionId), signal);
+      case 'resolve':
+        return this.#resolve(command.args, signal);
+      case 'state':
+        return this.#state();
+      case 'debug':
+        return this.#say(formatDebug(classifyRecord((await this.#head()).turn.record)));
+      case 'undo':
+        return this.#undo();
       case 'save':
-        await this.#save(command.name);
-        return 'continue';
+        return this.#save(command.name);
       case 'load':
-        await this.#load(command.name);
-        return 'continue';
-      case 'saves': {
-        const saves = await this.#o.store.listSaves(sessionId);
-        if (saves.length === 0) this.#say('No saves yet. /save NAME bookmarks this moment.');
-        for (const save of saves) this.#say(`${save.name}`);
-        return 'continue';
-      }
+        return this.#load(command.name);
+      case 'saves':
+        return this.#saves();
       case 'event':
-        await this.#event(command.name, command.args);
-        return 'continue';
+        return this.#event(command.name, command.args);
       default: {
         const never: never = command;
         throw new Error(`unknown command ${JSON.stringify(never)}`);
       }
     }
+  }
+
+  /** Plays a new turn of the player's words or a mini-game's result. */
+  async #turn(turn: TurnInput, signal: AbortSignal): Promise<void> {
+    const { service, principalId, sessionId } = this.#o;
+    await this.#play(await service.prepareTurn(principalId, sessionId, this.#request(turn)), signal);
+  }
+
+  #rules(show: boolean | undefined): void {
+    if (show !== undefined) this.#showRules = show;
+    this.#say(
+      `The dice and changes under each turn are ${this.#showRules ? 'shown' : 'hidden'} (/rules on|off).`,
+    );
+  }
+
+  /** /resolve: the pending mini-game's outcome from `key=value` words, played as a turn. */
+  async #resolve(args: CommandArgs, signal: AbortSignal): Promise<void> {
+    const head = await this.#head();
+    const minigame = pendingMinigame(head.turn.state);
+    if (minigame === undefined) {
+      this.#say('No mini-game is waiting.');
+      return;
+    }
+    const interaction = interactionFromArgs(minigame, args);
+    if (!interaction.ok) {
+      this.#say(this.#o.colors.red(`/resolve: ${interaction.message}`));
+      return;
+    }
+    await this.#turn({ interaction: interaction.value }, signal);
+  }
+
+  async #state(): Promise<void> {
+    const head = await this.#head();
+    this.#say(toJsonText(publicState(head.turn.state, head.cartridge.rules.schema), 2));
+  }
+
+  /** /undo: the head moves back one turn; says which words were taken back. */
+  async #undo(): Promise<void> {
+    const head = await this.#head();
+    await this.#o.service.undo(this.#o.principalId, this.#o.sessionId, head.session.headTurnId);
+    const text =
+      typeof head.turn.input === 'object' && head.turn.input !== null
+        ? (head.turn.input as { text?: unknown }).text
+        : undefined;
+    this.#say(`Undone${typeof text === 'string' ? `: ${text}` : ''}.`);
+    const now = await this.#head();
+    this.#pendingNotice(now.turn.state);
+  }
+
+  async #saves(): Promise<void> {
+    const saves = await this.#o.store.listSaves(this.#o.sessionId);
+    if (saves.length === 0) this.#say('No saves yet. /save NAME bookmarks this moment.');
+    for (const save of saves) this.#say(`${save.name}`);
   }
 
   /** Streams one prepared turn: spinner while the rules and models work, narration as it arrives. */
@@ -359,52 +393,17 @@ export class PlayGame {
       return;
     }
     const { spinner, out } = this.#o;
-    // Emphasis is styled after wrapping: the styles' escape codes take no columns.
-    const emphasis = new EmphasisStyler(this.#o.colors);
-    const wrapper = new WordWrapper(this.#o.width ?? 0, (text) => out.write(emphasis.push(text)));
-    let wrote = '';
-    const onEvent = async (event: TurnEvent): Promise<void> => {
-      switch (event.type) {
-        case 'phase':
-          if (wrote === '') spinner.start(PHASE_LABELS[event.phase]);
-          return;
-        case 'narration_delta':
-          spinner.stop();
-          wrapper.push(event.text);
-          wrote += event.text;
-          return;
-        case 'done': {
-          wrapper.end();
-          out.write(emphasis.end());
-          if (wrote !== '' && !wrote.endsWith('\n')) out.write('\n');
-          // The streamed prose contradicted the rules and was fixed (engine/turn/fidelity.ts): show what is kept.
-          if (event.record.fidelity !== undefined && event.record.fidelity.outcome !== 'clean')
-            out.write(`\n${fidelityNotice(event.record.fidelity)}\n${event.record.narration}\n`);
-          this.#outcome((await this.#head()).cartridge.rules, event.record);
-          // A blank line between a turn and whatever comes next.
-          out.write('\n');
-          return;
-        }
-        case 'tool_call':
-        case 'tool_result':
-        case 'error':
-          // Tool traffic is author information (/debug); an error arrives as the thrown SessionError.
-          return;
-        default: {
-          const never: never = event;
-          throw new Error(`unknown turn event ${JSON.stringify(never)}`);
-        }
-      }
-    };
+    const stream = new ProseStream(out, spinner, this.#o.colors, this.#o.width ?? 0);
     spinner.start(PHASE_LABELS.cycle_tick);
     try {
-      const { turn } = await driveTurn(prepared, { signal, onEvent });
+      const { turn } = await driveTurn(prepared, {
+        signal,
+        onEvent: (event) => this.#onTurnEvent(event, stream),
+      });
       this.#pendingNotice(turn.state);
     } catch (error) {
       spinner.stop();
-      wrapper.end();
-      out.write(emphasis.end());
-      if (wrote !== '' && !wrote.endsWith('\n')) out.write('\n');
+      stream.end();
       if (isSessionError(error) && error.code === 'invalid' && error.details.kind === 'interaction') {
         this.#say(this.#o.colors.red(error.message));
         const head = await this.#head();
@@ -415,6 +414,41 @@ export class PlayGame {
     } finally {
       spinner.stop();
     }
+  }
+
+  async #onTurnEvent(event: TurnEvent, stream: ProseStream): Promise<void> {
+    switch (event.type) {
+      case 'phase':
+        return stream.phase(PHASE_LABELS[event.phase]);
+      case 'narration_delta':
+        return stream.push(event.text);
+      case 'done':
+        return this.#turnDone(event.record, stream);
+      case 'tool_call':
+      case 'tool_result':
+      case 'error':
+        // Tool traffic is author information (/debug); an error arrives as the thrown SessionError.
+        return;
+      default: {
+        const never: never = event;
+        throw new Error(`unknown turn event ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  /** The end of a streamed turn: the prose closed, a fidelity fix shown, the rules' outcome under it. */
+  async #turnDone(
+    record: Extract<TurnEvent, { type: 'done' }>['record'],
+    stream: ProseStream,
+  ): Promise<void> {
+    const { out } = this.#o;
+    stream.end();
+    // The streamed prose contradicted the rules and was fixed (engine/turn/fidelity.ts): show what is kept.
+    if (record.fidelity !== undefined && record.fidelity.outcome !== 'clean')
+      out.write(`\n${fidelityNotice(record.fidelity)}\n${record.narration}\n`);
+    this.#outcome((await this.#head()).cartridge.rules, record);
+    // A blank line between a turn and whatever comes next.
+    out.write('\n');
   }
 
   async #event(name: string, args: Parameters<typeof eventInputs>[1]): Promise<void> {
@@ -489,57 +523,5 @@ export class PlayGame {
     this.#say(`Loaded '${name}'.`);
     if (head.turn.narration !== '') this.#prose(head.turn.narration);
     this.#pendingNotice(head.turn.state);
-  }
-
-  async #help(): Promise<string> {
-    const head = await this.#head();
-    const lines = [
-      'Type what your character does; the rules decide what happens.',
-      '',
-      'Game commands:',
-      '  /state              the public game state',
-      '  /debug              what the last turn did: notes, rolls, tool calls, prompts, tokens, timings',
-      '  /event NAME k=v…    run one of the events below directly (recorded as a turn; /undo takes it back)',
-      '  /undo               take back the last turn',
-      '  /retry              play the last turn again with new dice (and a new answer from the model)',
-      '  /save NAME          bookmark this moment (the same name again replaces it)',
-      '  /load NAME          go back to a bookmark; playing on starts a new branch',
-      '  /saves              list the bookmarks',
-      '  /resolve status=completed|failed|aborted [k=v…]  finish a pending mini-game (k=v are metrics, data.k=v data)',
-      '  /rules on|off       show or hide the dice and changes under each turn',
-      '  /persona            your characters: /persona new NAME [she|he|they] [— description],',
-      '                      /persona edit NAME field=value…, /persona use NAME, /persona delete NAME',
-      '  /help               this list',
-      '  /quit               leave (Ctrl-D too); every finished turn is already saved',
-      '',
-      'Events of this cartridge:',
-    ];
-    for (const event of publicEvents(head.cartridge.rules)) {
-      const inputs = [...event.inputs.values()]
-        .map((s) =>
-          s.enum
-            ? `${s.name}=${s.enum.map((v) => JSON.stringify(toStateValue(v))).join('|')}`
-            : `${s.name}=…`,
-        )
-        .join(' ');
-      lines.push(`  ${event.name}${inputs === '' ? '' : ` ${inputs}`} — ${event.description}`);
-    }
-    if (this.#o.choice.kind === 'offline') {
-      // Examples from this cartridge's own events (an imported card has none: the free actions remain).
-      const examples = publicEvents(head.cartridge.rules)
-        .filter((e) => e.triggerOn === undefined)
-        .slice(0, 2)
-        .map(offlineCommandSyntax);
-      const clock = directorTools(head.cartridge).byName.has(ADVANCE_GAME_TIME) ? ['/wait 15m'] : [];
-      const turns = [...examples, ...clock];
-      lines.push('');
-      if (turns.length > 0) lines.push(`Offline, an event is also a turn: ${turns.join(', ')}.`);
-      lines.push(
-        'Every game also answers these without spending a turn:',
-        ...freeActionHelp(false).map((line) => `  ${line}`),
-        'Or describe what you do and your words are matched to the events.',
-      );
-    }
-    return lines.join('\n');
   }
 }

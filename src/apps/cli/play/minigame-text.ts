@@ -144,41 +144,49 @@ function finisher<G extends { readonly status: GameStatus }>(
   };
 }
 
+/** The scramble's opening: the prompt, the word bank numbered, and how to answer. */
+function scrambleIntro(game: ScrambleGame): string {
+  const c = game.config;
+  const words = game.bank.map((w, i) => `${i + 1}) ${w}`).join('   ');
+  const time = c.maxTimeSeconds === undefined ? '' : ` You have ${c.maxTimeSeconds} seconds.`;
+  return [
+    `Mini-game: articulation scramble. ${c.prompt}`,
+    ...(c.prefix === '' ? [] : [c.prefix]),
+    `Words: ${words}`,
+    `Type the ${c.correctSequence.length} words in order, or their numbers (for example: ${[...Array(Math.min(3, game.bank.length)).keys()].map((i) => i + 1).join(' ')}).${time} Type "give up" to stop.`,
+  ].join('\n');
+}
+
+/** The typed words (or their numbers) chosen in order from a fresh pick, or what to say about one that is not left. */
+function chooseWords(game: ScrambleGame, text: string, at: number): ScrambleGame | { output: string } {
+  let next: ScrambleGame = { ...game, chosen: [] };
+  for (const token of text.split(/\s+/).filter((t) => t !== '')) {
+    const number = /^\d+$/.test(token) ? Number(token) - 1 : -1;
+    const index =
+      number >= 0
+        ? number
+        : next.bank.findIndex((w, i) => w.toLowerCase() === token.toLowerCase() && !next.chosen.includes(i));
+    if (index < 0 || index >= next.bank.length || next.chosen.includes(index)) {
+      return {
+        output: `'${token.slice(0, 40)}' is not one of the words left. Type the words in order, or "give up".`,
+      };
+    }
+    next = choose(next, index, at);
+  }
+  return next;
+}
+
 function scrambleForm(start: ScrambleGame, now: () => number): TextForm {
   let game = start;
   const finish = finisher('articulation_scramble', scrambleMetrics, scrambleHooks);
   return {
-    intro: () => {
-      const c = game.config;
-      const words = game.bank.map((w, i) => `${i + 1}) ${w}`).join('   ');
-      const time = c.maxTimeSeconds === undefined ? '' : ` You have ${c.maxTimeSeconds} seconds.`;
-      return [
-        `Mini-game: articulation scramble. ${c.prompt}`,
-        ...(c.prefix === '' ? [] : [c.prefix]),
-        `Words: ${words}`,
-        `Type the ${c.correctSequence.length} words in order, or their numbers (for example: ${[...Array(Math.min(3, game.bank.length)).keys()].map((i) => i + 1).join(' ')}).${time} Type "give up" to stop.`,
-      ].join('\n');
-    },
+    intro: () => scrambleIntro(game),
     input: (line) => {
       const at = now();
       const text = line.trim();
       if (GIVE_UP.has(text.toLowerCase())) return finish(abortScramble(game, at), 'You give up.');
-      let next: ScrambleGame = { ...game, chosen: [] };
-      for (const token of text.split(/\s+/).filter((t) => t !== '')) {
-        const number = /^\d+$/.test(token) ? Number(token) - 1 : -1;
-        const index =
-          number >= 0
-            ? number
-            : next.bank.findIndex(
-                (w, i) => w.toLowerCase() === token.toLowerCase() && !next.chosen.includes(i),
-              );
-        if (index < 0 || index >= next.bank.length || next.chosen.includes(index)) {
-          return {
-            output: `'${token.slice(0, 40)}' is not one of the words left. Type the words in order, or "give up".`,
-          };
-        }
-        next = choose(next, index, at);
-      }
+      const next = chooseWords(game, text, at);
+      if ('output' in next) return next;
       if (next.chosen.length === 0 && next.status === 'playing') {
         return { output: 'Type the words in order (or their numbers).' };
       }

@@ -131,75 +131,85 @@ export class PlayPersonas {
 
   async run(action: PersonaAction, session: Session): Promise<string> {
     switch (action.kind) {
-      case 'list': {
-        const all = await this.store.listPersonas(this.principalId);
-        if (all.length === 0)
-          return 'No personas yet. /persona new NAME [she|he|they] [-- description] makes one.';
-        const lines = all.map((p) => {
-          const data = dataOf(p);
-          const chosen = p.id === session.personaId ? ' (playing)' : '';
-          const about = data.background ? ` — ${data.background}` : '';
-          return `${p.name} (${data.pronoun_sub ?? 'they'}/${data.pronoun_obj ?? 'them'})${chosen}${about}`;
-        });
-        return [...lines, PERSONA_USAGE].join('\n');
-      }
-      case 'new': {
-        if ((await this.#find(action.name)) !== undefined)
-          return `There is already a persona named ${action.name}.`;
-        const data: PersonaData = { name: action.name };
-        setPronouns(data, action.pronouns);
-        if (action.description !== undefined && action.description !== '')
-          data.background = action.description;
-        const bad = problems(data);
-        if (bad !== undefined) return bad;
-        const created = await this.store.createPersona({
-          principalId: this.principalId,
-          name: action.name,
-          data,
-        });
-        if (!created.ok) return `Could not create the persona: ${created.reason}.`;
-        return `Created ${action.name}. /persona use ${action.name} to play them in this game.`;
-      }
-      case 'edit': {
-        const persona = await this.#find(action.name);
-        if (persona === undefined) return `No persona named ${action.name}.`;
-        const data = dataOf(persona);
-        for (const [key, value] of action.fields) {
-          if (key === 'pronouns') {
-            const bad = setPronouns(data, value);
-            if (bad !== undefined) return bad;
-          } else if (key === 'description') data.background = value;
-          else data[key] = value;
-        }
-        const bad = problems(data);
-        if (bad !== undefined) return bad;
-        await this.store.updatePersona(persona.id, this.principalId, { name: data.name, data });
-        return `Saved ${data.name}.`;
-      }
-      case 'use': {
-        const persona = action.name === null ? null : await this.#find(action.name);
-        if (persona === undefined) return `No persona named ${action.name}. /persona lists them.`;
-        const result = await this.store.setSessionPersona(
-          this.sessionId,
-          this.principalId,
-          persona?.id ?? null,
-        );
-        if (result === undefined || result === 'persona-not-found')
-          return 'That persona cannot be used here.';
-        return persona === null
-          ? 'You play nobody in particular from the next turn on.'
-          : `You play ${persona.name} from the next turn on.`;
-      }
-      case 'delete': {
-        const persona = await this.#find(action.name);
-        if (persona === undefined) return `No persona named ${action.name}.`;
-        await this.store.deletePersona(persona.id, this.principalId);
-        return `Deleted ${persona.name}.`;
-      }
+      case 'list':
+        return this.#list(session);
+      case 'new':
+        return this.#create(action);
+      case 'edit':
+        return this.#edit(action);
+      case 'use':
+        return this.#use(action.name);
+      case 'delete':
+        return this.#delete(action.name);
       default: {
         const unreachable: never = action;
         return String(unreachable);
       }
     }
+  }
+
+  async #list(session: Session): Promise<string> {
+    const all = await this.store.listPersonas(this.principalId);
+    if (all.length === 0)
+      return 'No personas yet. /persona new NAME [she|he|they] [-- description] makes one.';
+    const lines = all.map((p) => {
+      const data = dataOf(p);
+      const chosen = p.id === session.personaId ? ' (playing)' : '';
+      const about = data.background ? ` — ${data.background}` : '';
+      return `${p.name} (${data.pronoun_sub ?? 'they'}/${data.pronoun_obj ?? 'them'})${chosen}${about}`;
+    });
+    return [...lines, PERSONA_USAGE].join('\n');
+  }
+
+  async #create(action: Extract<PersonaAction, { kind: 'new' }>): Promise<string> {
+    if ((await this.#find(action.name)) !== undefined)
+      return `There is already a persona named ${action.name}.`;
+    const data: PersonaData = { name: action.name };
+    setPronouns(data, action.pronouns);
+    if (action.description !== undefined && action.description !== '') data.background = action.description;
+    const bad = problems(data);
+    if (bad !== undefined) return bad;
+    const created = await this.store.createPersona({
+      principalId: this.principalId,
+      name: action.name,
+      data,
+    });
+    if (!created.ok) return `Could not create the persona: ${created.reason}.`;
+    return `Created ${action.name}. /persona use ${action.name} to play them in this game.`;
+  }
+
+  async #edit(action: Extract<PersonaAction, { kind: 'edit' }>): Promise<string> {
+    const persona = await this.#find(action.name);
+    if (persona === undefined) return `No persona named ${action.name}.`;
+    const data = dataOf(persona);
+    for (const [key, value] of action.fields) {
+      if (key === 'pronouns') {
+        const bad = setPronouns(data, value);
+        if (bad !== undefined) return bad;
+      } else if (key === 'description') data.background = value;
+      else data[key] = value;
+    }
+    const bad = problems(data);
+    if (bad !== undefined) return bad;
+    await this.store.updatePersona(persona.id, this.principalId, { name: data.name, data });
+    return `Saved ${data.name}.`;
+  }
+
+  /** Plays a persona (null: nobody in particular) in this session from the next turn on. */
+  async #use(name: string | null): Promise<string> {
+    const persona = name === null ? null : await this.#find(name);
+    if (persona === undefined) return `No persona named ${name}. /persona lists them.`;
+    const result = await this.store.setSessionPersona(this.sessionId, this.principalId, persona?.id ?? null);
+    if (result === undefined || result === 'persona-not-found') return 'That persona cannot be used here.';
+    return persona === null
+      ? 'You play nobody in particular from the next turn on.'
+      : `You play ${persona.name} from the next turn on.`;
+  }
+
+  async #delete(name: string): Promise<string> {
+    const persona = await this.#find(name);
+    if (persona === undefined) return `No persona named ${name}.`;
+    await this.store.deletePersona(persona.id, this.principalId);
+    return `Deleted ${persona.name}.`;
   }
 }

@@ -6,7 +6,7 @@ import pc from 'picocolors';
 import { localPrincipal } from '../../server/index.ts';
 import { CartridgeLibrary, countingSeeds, SessionService } from '../../../engine/session/index.ts';
 import { openCommandStore } from '../open-store.ts';
-import { PlayGame } from './game.ts';
+import { PlayGame, type PlayGameOptions } from './game.ts';
 import { chooseModels } from './models.ts';
 import { checkSessionName, openPlaySession } from './open-session.ts';
 import { runRepl } from './repl.ts';
@@ -52,27 +52,34 @@ export async function runPlayCommand(cartridgeArg: string | undefined, flags: Pl
       sessionName: flags.session,
       ...(flags.greeting === undefined ? {} : { greeting: flags.greeting }),
     });
+    const game = terminalGame(
+      { service, store, principalId: principal.id, sessionId: opened.session.id, choice },
+      flags,
+    );
     const terminal = process.stdout.isTTY === true && process.stdin.isTTY === true;
-    const colors = pc.createColors(process.stdout.isTTY === true && process.env.NO_COLOR === undefined);
-    const game = new PlayGame({
-      service,
-      store,
-      principalId: principal.id,
-      sessionId: opened.session.id,
-      choice,
-      out: { write: (text) => process.stdout.write(text) },
-      spinner: createSpinner(process.stdout),
-      colors,
-      ...(flags.strict === true ? { strict: true } : {}),
-      // Prose wraps at the terminal's width; in a pipe only when COLUMNS says how wide.
-      width: wrapWidth(
-        process.stdout.isTTY ? process.stdout.columns : Number(process.env.COLUMNS) || undefined,
-      ),
-    });
     await runRepl(game, { input: process.stdin, output: process.stdout, terminal, signals: process }, () =>
       game.intro(opened),
     );
   } finally {
     await store.close();
   }
+}
+
+/** The game on this process's terminal: its output, spinner, colours (unless NO_COLOR) and width. */
+function terminalGame(
+  session: Pick<PlayGameOptions, 'service' | 'store' | 'principalId' | 'sessionId' | 'choice'>,
+  flags: PlayFlags,
+): PlayGame {
+  const colors = pc.createColors(process.stdout.isTTY === true && process.env.NO_COLOR === undefined);
+  return new PlayGame({
+    ...session,
+    out: { write: (text) => process.stdout.write(text) },
+    spinner: createSpinner(process.stdout),
+    colors,
+    ...(flags.strict === true ? { strict: true } : {}),
+    // Prose wraps at the terminal's width; in a pipe only when COLUMNS says how wide.
+    width: wrapWidth(
+      process.stdout.isTTY ? process.stdout.columns : Number(process.env.COLUMNS) || undefined,
+    ),
+  });
 }

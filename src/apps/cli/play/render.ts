@@ -56,38 +56,47 @@ function rollLine(roll: RollRecord): string {
 }
 
 function turnDebug(record: StoredTurnRecord): string[] {
-  const lines = [
+  return [
     `Turn (${record.mode}, seed ${record.seed}, director: ${record.directorStop})`,
     `Input: ${record.input.text}`,
+    ...rulesDebug(record),
+    ...promptsDebug(record),
+    ...costDebug(record),
+    ...ledgerDebug(record),
+    ...list('Warnings', record.warnings, (w) => w),
   ];
-  lines.push(...list('Notes', record.notes, (note) => note));
-  lines.push(...list('Rolls', record.rolls, rollLine));
-  lines.push(
+}
+
+/** What the rules did: notes, rolls, rule calls, invariants broken, the model's tool calls. */
+function rulesDebug(record: StoredTurnRecord): string[] {
+  return [
+    ...list('Notes', record.notes, (note) => note),
+    ...list('Rolls', record.rolls, rollLine),
     ...list(
       'Rule calls',
       record.ruleCalls,
       (call) =>
         `${call.source} ${call.event} ${brief(call.inputs)} ${call.ok ? 'ok' : `failed: ${call.error?.message ?? ''}`}`,
     ),
-  );
-  // Records stored before invariants existed have none.
-  lines.push(
+    // Records stored before invariants existed have none.
     ...list(
       'Invariants broken',
       record.invariants,
       (b) =>
         `${b.place.file}:${b.place.line}:${b.place.col}: ${b.message}, after event '${b.event}' (rule call ${b.call})`,
     ),
-  );
-  lines.push(
     ...list(
       'Tool calls',
       record.tools,
       (tool) =>
         `round ${tool.round} ${tool.name}(${toolArgsText(tool)}) → ${tool.ok ? 'ok' : 'error'}: ${brief(tool.content)} [${Math.round(tool.durationMs)} ms]`,
     ),
-  );
-  lines.push(`Prompts:${record.prompts.length === 0 ? ' none (no model was called)' : ''}`);
+  ];
+}
+
+/** Each prompt sent, with its sections' tokens and whether each was included. */
+function promptsDebug(record: StoredTurnRecord): string[] {
+  const lines = [`Prompts:${record.prompts.length === 0 ? ' none (no model was called)' : ''}`];
   for (const prompt of record.prompts) {
     lines.push(`  ${prompt.role} #${prompt.call}: ${prompt.tokens} of ${prompt.budget} tokens`);
     for (const section of prompt.sections) {
@@ -96,14 +105,17 @@ function turnDebug(record: StoredTurnRecord): string[] {
       );
     }
   }
+  return lines;
+}
+
+/** What the turn cost: tokens by role, the models, the phases' timings, the game time it advanced. */
+function costDebug(record: StoredTurnRecord): string[] {
   const roles = Object.entries(record.usage).filter(([, usage]) => usage.calls > 0);
-  lines.push(
-    ...list(
-      'Token use',
-      roles,
-      ([role, u]) =>
-        `${role}: ${u.calls} call(s), ${u.inputTokens} in (${u.cachedInputTokens} cached), ${u.outputTokens} out`,
-    ),
+  const lines = list(
+    'Token use',
+    roles,
+    ([role, u]) =>
+      `${role}: ${u.calls} call(s), ${u.inputTokens} in (${u.cachedInputTokens} cached), ${u.outputTokens} out`,
   );
   const models = Object.entries(record.models);
   if (models.length > 0) lines.push(`Models: ${models.map(([role, id]) => `${role}=${id}`).join(', ')}`);
@@ -113,16 +125,19 @@ function turnDebug(record: StoredTurnRecord): string[] {
   if (record.time.advancedSeconds > 0) {
     lines.push(`Game time: ${record.time.before} → ${record.time.after} (+${record.time.advancedSeconds} s)`);
   }
-  // Records stored before the world ledger existed have no `ledger` part.
+  return lines;
+}
+
+/** The world ledger's status and problems; records stored before the ledger existed have no `ledger` part. */
+function ledgerDebug(record: StoredTurnRecord): string[] {
   const ledger = (record as { ledger?: { status?: unknown; errors?: readonly { message?: unknown }[] } })
     .ledger;
+  if (ledger === undefined) return [];
   const events = (record as { ledgerEvents?: readonly unknown[] }).ledgerEvents ?? [];
-  if (ledger !== undefined) {
-    lines.push(`World ledger: ${String(ledger.status)}, ${events.length} event(s)`);
-    for (const issue of ledger.errors ?? []) lines.push(`  ${String(issue.message)}`);
-  }
-  lines.push(...list('Warnings', record.warnings, (w) => w));
-  return lines;
+  return [
+    `World ledger: ${String(ledger.status)}, ${events.length} event(s)`,
+    ...(ledger.errors ?? []).map((issue) => `  ${String(issue.message)}`),
+  ];
 }
 
 function authorDebug(record: AuthorEventRecord): string[] {

@@ -10,6 +10,7 @@ import {
   isSessionError,
   noTurnAnswer,
   playStatelessTurn,
+  type SessionError,
   type TurnRequest,
 } from '../../../engine/session/index.ts';
 import {
@@ -21,6 +22,7 @@ import {
   type StoryMessage,
   type TurnRecord,
 } from '../../../engine/turn/index.ts';
+import type { Cartridge } from '../../../core/cartridge/index.ts';
 import { toStateValue } from '../../../core/yare/index.ts';
 import { loadCartridgeArg } from '../cartridge-arg.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -56,26 +58,93 @@ function admitted(request: TurnRequest): AdmittedTurn {
   }
 }
 
-export async function runTurnCommand(cartridgeArg: string, flags: TurnFlags): Promise<void> {
+/** Exactly one of --input and --interaction, admitted as every turn is. */
+function turnRequest(flags: TurnFlags): AdmittedTurn {
   if ((flags.input === undefined) === (flags.interaction === undefined)) {
     throw new UserError('give exactly one of --input and --interaction', EXIT.usage);
   }
   // The one admission of a turn (the server's too), with the engine's own input limit and no timeout.
-  const request = admitted({
+  return admitted({
     turn:
       flags.input !== undefined
         ? { input: flags.input }
         : { interaction: flags.interaction as unknown as InteractionInput },
     ...(flags.strict === true ? { strict: true } : {}),
   });
+}
+
+/** The state a turn starts from: the game state, the story so far, the world ledger (each from its file). */
+interface TurnStart {
+  readonly state: GameState;
+  readonly history: StoryMessage[];
+  readonly world: ReturnType<typeof readWorldFile> | undefined;
+}
+
+function turnStart(cartridge: Cartridge, flags: TurnFlags): TurnStart {
+  return {
+    state: toStateValue(readStateFile(flags.state, cartridge.rules)) as GameState,
+    history: flags.messages === undefined ? openingMessages(cartridge) : readMessagesFile(flags.messages),
+    world: flags.world === undefined ? undefined : readWorldFile(flags.world),
+  };
+}
+
+/**
+ * A turn the session layer refused. Offline, the engine may have answered instead of playing (a question, a
+ * refusal, a look around, /help): nothing failed and no turn was spent; the state comes back unchanged.
+ * Else the failure, as JSON with the exit code set, or as the user's error.
+ */
+function reportNoTurn(error: SessionError, start: TurnStart, flags: TurnFlags): void {
+  const answered = noTurnAnswer(error);
+  if (answered !== undefined) {
+    if (!flags.json) {
+      process.stdout.write(`${error.message}\n`);
+      return;
+    }
+    const { state, world, history } = start;
+    const out = {
+      ok: true,
+      played: false,
+      kind: 'reply',
+      reason: answered.reason,
+      text: answered.text,
+      state,
+      ...(world === undefined ? {} : { world }),
+      messages: history,
+    };
+    process.stdout.write(`${toJsonText(out, 2)}\n`);
+    return;
+  }
+  const exitCode = error.code === 'model' ? EXIT.provider : EXIT.user;
+  if (!flags.json) throw new UserError(error.message, exitCode);
+  const kind = typeof error.details.kind === 'string' ? error.details.kind : error.code;
+  process.stdout.write(`${toJsonText({ ok: false, error: { kind, message: error.message } }, 2)}\n`);
+  process.exitCode = exitCode;
+}
+
+/** After the streamed narration: a fidelity fix, the public changes, the prompts (--explain), then warnings. */
+function printTurnText(record: TurnRecord, cartridge: Cartridge, flags: TurnFlags): void {
+  process.stdout.write(record.narration.endsWith('\n') ? '' : '\n');
+  if (record.fidelity !== undefined && record.fidelity.outcome !== 'clean')
+    process.stdout.write(`\n${fidelityNotice(record.fidelity)}\n${record.narration}\n`);
+  // What changed, as every view lists it (the terminal game, the web client, the OpenAI endpoint's
+  // details line); --json has the whole record, private fields included.
+  const changes = describeOutcome(publicOutcome(cartridge.rules, record));
+  process.stdout.write(`\n${changes.length === 0 ? 'no public change' : changes.join('\n')}\n`);
+  if (flags.explain) process.stdout.write(`\n${explainPrompts(record).join('\n')}\n`);
+  for (const breach of record.invariants ?? []) {
+    const at = `${breach.place.file}:${breach.place.line}:${breach.place.col}`;
+    process.stderr.write(`invariant broken: ${at}: ${breach.message}, after event '${breach.event}'\n`);
+  }
+  for (const warning of record.warnings) process.stderr.write(`warning: ${warning}\n`);
+}
+
+export async function runTurnCommand(cartridgeArg: string, flags: TurnFlags): Promise<void> {
+  const request = turnRequest(flags);
   const cartridge = await loadCartridgeArg(cartridgeArg);
-  const state = toStateValue(readStateFile(flags.state, cartridge.rules)) as GameState;
-  const history: StoryMessage[] =
-    flags.messages === undefined ? openingMessages(cartridge) : readMessagesFile(flags.messages);
-  const world = flags.world === undefined ? undefined : readWorldFile(flags.world);
+  const start = turnStart(cartridge, flags);
+  const { state, history, world } = start;
   const choice = await chooseModels({ llmScript: flags.llmScript, env: process.env });
   if (choice.kind === 'offline' && !flags.json) process.stderr.write(`${OFFLINE_HELP}\n`);
-
   let record: TurnRecord;
   try {
     record = await playStatelessTurn(
@@ -97,57 +166,15 @@ export async function runTurnCommand(cartridgeArg: string, flags: TurnFlags): Pr
     );
   } catch (error) {
     if (!isSessionError(error)) throw error;
-    const answered = noTurnAnswer(error);
-    if (answered !== undefined) {
-      // Offline, the engine answered instead of playing (a question, a refusal, a look around, /help):
-      // nothing failed and no turn was spent; the state comes back unchanged.
-      if (flags.json) {
-        const out = {
-          ok: true,
-          played: false,
-          kind: 'reply',
-          reason: answered.reason,
-          text: answered.text,
-          state,
-          ...(world === undefined ? {} : { world }),
-          messages: history,
-        };
-        process.stdout.write(`${toJsonText(out, 2)}\n`);
-      } else process.stdout.write(`${error.message}\n`);
-      return;
-    }
-    const exitCode = error.code === 'model' ? EXIT.provider : EXIT.user;
-    if (flags.json) {
-      const kind = typeof error.details.kind === 'string' ? error.details.kind : error.code;
-      process.stdout.write(`${toJsonText({ ok: false, error: { kind, message: error.message } }, 2)}\n`);
-      process.exitCode = exitCode;
-      return;
-    }
-    throw new UserError(error.message, exitCode);
+    return reportNoTurn(error, start, flags);
   }
-
-  if (flags.json) {
-    const out = {
-      ok: true,
-      state: record.stateAfter,
-      world: record.ledger.worldAfter,
-      messages: [...history, ...record.messages],
-      record,
-    };
-    process.stdout.write(`${toJsonText(out, 2)}\n`);
-    return;
-  }
-  process.stdout.write(record.narration.endsWith('\n') ? '' : '\n');
-  if (record.fidelity !== undefined && record.fidelity.outcome !== 'clean')
-    process.stdout.write(`\n${fidelityNotice(record.fidelity)}\n${record.narration}\n`);
-  // What changed, as every view lists it (the terminal game, the web client, the OpenAI endpoint's
-  // details line); --json has the whole record, private fields included.
-  const changes = describeOutcome(publicOutcome(cartridge.rules, record));
-  process.stdout.write(`\n${changes.length === 0 ? 'no public change' : changes.join('\n')}\n`);
-  if (flags.explain) process.stdout.write(`\n${explainPrompts(record).join('\n')}\n`);
-  for (const breach of record.invariants ?? []) {
-    const at = `${breach.place.file}:${breach.place.line}:${breach.place.col}`;
-    process.stderr.write(`invariant broken: ${at}: ${breach.message}, after event '${breach.event}'\n`);
-  }
-  for (const warning of record.warnings) process.stderr.write(`warning: ${warning}\n`);
+  if (!flags.json) return printTurnText(record, cartridge, flags);
+  const out = {
+    ok: true,
+    state: record.stateAfter,
+    world: record.ledger.worldAfter,
+    messages: [...history, ...record.messages],
+    record,
+  };
+  process.stdout.write(`${toJsonText(out, 2)}\n`);
 }

@@ -77,40 +77,24 @@ function writeOut(folder: string, files: DraftFiles, transcript: Transcript, for
   writeInside(folder, TRANSCRIPT_JSON, `${toJsonText(transcript, 2)}\n`, { force });
 }
 
-export async function runGenerate(
-  requirements: string,
-  folder: string,
-  flags: { from?: string; rounds?: string; llmScript?: string; force?: boolean; json?: boolean },
-): Promise<void> {
-  const rounds = Number(flags.rounds ?? '3');
-  if (!Number.isInteger(rounds))
-    throw new UserError(`--rounds must be a whole number, got ${flags.rounds}`, EXIT.usage);
+type GenerateFlags = { from?: string; rounds?: string; llmScript?: string; force?: boolean; json?: boolean };
+
+/** A new folder, or an empty one, or --force; never through a link. */
+async function checkOutFolder(folder: string, force: boolean | undefined): Promise<void> {
   refuseLinkedFolder(folder);
-  if (existsSync(folder) && !flags.force && (await readdir(folder)).length > 0)
+  if (existsSync(folder) && !force && (await readdir(folder)).length > 0)
     throw new UserError(
       `${folder} already holds files; choose a new folder, or give --force to write into it.`,
     );
-  const existing = flags.from === undefined ? undefined : await readExisting(flags.from);
-  const choice = await chooseModels({ llmScript: flags.llmScript, env: process.env });
-  if (choice.models === null) throw new UserError(NO_MODEL, EXIT.user);
-  process.stderr.write(`Model: ${choice.description}\n`);
+}
 
-  const run = generateCartridge({
-    model: choice.models.director,
-    requirements,
-    repairRounds: rounds,
-    name: basename(folder),
-    ...(existing ? { existing } : {}),
-  });
+/** Runs the generation to its result, each step said on stderr; a model failure names the rounds finished. */
+async function driveGeneration(run: ReturnType<typeof generateCartridge>): Promise<GenerateResult> {
   let finished = 0;
-  let result: GenerateResult;
   try {
     for (;;) {
       const next = await run.next();
-      if (next.done) {
-        result = next.value;
-        break;
-      }
+      if (next.done) return next.value;
       process.stderr.write(`${progress(next.value)}\n`);
       if (next.value.type === 'checked') finished++;
     }
@@ -124,10 +108,12 @@ export async function runGenerate(
     }
     throw error;
   }
+}
 
-  writeOut(folder, result.files, result.transcript, flags.force === true);
+/** What was written: valid after n rounds, or still invalid with each error (exit 1). */
+function reportGenerated(result: GenerateResult, folder: string, json: boolean | undefined): void {
   const used = result.transcript.rounds.length;
-  if (flags.json) {
+  if (json) {
     process.stdout.write(
       `${toJsonText({ ok: result.ok, folder, rounds: used, errors: result.errors, warnings: result.warnings.length }, 2)}\n`,
     );
@@ -142,4 +128,26 @@ export async function runGenerate(
     );
   }
   if (!result.ok) process.exitCode = EXIT.user;
+}
+
+export async function runGenerate(requirements: string, folder: string, flags: GenerateFlags): Promise<void> {
+  const rounds = Number(flags.rounds ?? '3');
+  if (!Number.isInteger(rounds))
+    throw new UserError(`--rounds must be a whole number, got ${flags.rounds}`, EXIT.usage);
+  await checkOutFolder(folder, flags.force);
+  const existing = flags.from === undefined ? undefined : await readExisting(flags.from);
+  const choice = await chooseModels({ llmScript: flags.llmScript, env: process.env });
+  if (choice.models === null) throw new UserError(NO_MODEL, EXIT.user);
+  process.stderr.write(`Model: ${choice.description}\n`);
+  const result = await driveGeneration(
+    generateCartridge({
+      model: choice.models.director,
+      requirements,
+      repairRounds: rounds,
+      name: basename(folder),
+      ...(existing ? { existing } : {}),
+    }),
+  );
+  writeOut(folder, result.files, result.transcript, flags.force === true);
+  reportGenerated(result, folder, flags.json);
 }

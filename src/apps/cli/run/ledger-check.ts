@@ -91,6 +91,66 @@ function eventTypeOf(raw: unknown): string {
   return '?';
 }
 
+/** The batch's events and the problems found: each event's by its index, the batch's own at index -1. */
+interface BatchVerdict {
+  readonly events: readonly unknown[];
+  readonly errors: readonly LedgerError[];
+}
+
+/** The world and policy to check against: --world's file, or the cartridge's own starting world. */
+async function checkTarget(options: CheckOptions): Promise<Checked<{ world: World; policy: LedgerPolicy }>> {
+  const cartridge = await cartridgeLedger(options.cartridge);
+  if (!cartridge.ok) return cartridge;
+  // Without --world, a cartridge's own starting world is the world the batch is checked against.
+  const world =
+    options.world === undefined
+      ? { ok: true as const, value: cartridge.value.world }
+      : loadWorld(options.world, options.maxFileBytes ?? MAX_WORLD_FILE_BYTES);
+  if (!world.ok) return world;
+  return { ok: true, value: { world: world.value, policy: cartridge.value.policy } };
+}
+
+/** The events as text, checked as one batch against the world (unparseable text is the batch's one error). */
+function checkBatch(text: string, target: { world: World; policy: LedgerPolicy }): BatchVerdict {
+  const parsed = parseToolArguments(text, DEFAULT_LIMITS);
+  if (!parsed.ok) return { events: [], errors: [parsed.error] };
+  const raw = parsed.value;
+  const result = proposeBatch(target.world, raw, target.policy);
+  return { events: Array.isArray(raw) ? raw : [], errors: result.ok ? [] : result.errors };
+}
+
+function printVerdict(verdict: BatchVerdict, json: boolean | undefined, out: (line: string) => void): void {
+  const { events, errors } = verdict;
+  const batchErrors = errors.filter((e) => e.index < 0);
+  const eventErrors = (index: number) => errors.filter((e) => e.index === index);
+  if (json) {
+    out(
+      JSON.stringify({
+        ok: errors.length === 0,
+        events: events.map((event, index) => {
+          const mine = eventErrors(index);
+          return { index, event_type: eventTypeOf(event), accepted: mine.length === 0, errors: mine };
+        }),
+        errors: batchErrors,
+      }),
+    );
+    return;
+  }
+  for (const e of batchErrors) out(`batch: rejected ${e.code} ${e.message}`);
+  events.forEach((event, index) => {
+    const mine = eventErrors(index);
+    const head = `#${index} ${eventTypeOf(event)}`;
+    // Per event: accepted means this event passed; the batch line says whether the whole batch applies.
+    if (mine.length === 0) out(`${head}: accepted`);
+    for (const e of mine) out(`${head}: rejected ${e.code} ${e.message}`);
+  });
+  out(
+    errors.length === 0
+      ? `batch accepted (${events.length} events)`
+      : `batch rejected (${errors.length} errors)`,
+  );
+}
+
 export async function runLedgerCheck(
   eventsPath: string,
   options: CheckOptions,
@@ -103,50 +163,9 @@ export async function runLedgerCheck(
   };
   const text = readText(eventsPath, MAX_JSON_BYTES);
   if (!text.ok) return fail(text.message);
-  const parsed = parseToolArguments(text.value, DEFAULT_LIMITS);
-  const maxBytes = options.maxFileBytes ?? MAX_WORLD_FILE_BYTES;
-  const cartridge = await cartridgeLedger(options.cartridge);
-  if (!cartridge.ok) return fail(cartridge.message);
-  // Without --world, a cartridge's own starting world is the world the batch is checked against.
-  const world =
-    options.world === undefined
-      ? { ok: true as const, value: cartridge.value.world }
-      : loadWorld(options.world, maxBytes);
-  if (!world.ok) return fail(world.message);
-  const policy = { ok: true as const, value: cartridge.value.policy };
-
-  const raw = parsed.ok ? parsed.value : undefined;
-  const errors: readonly LedgerError[] = parsed.ok
-    ? (() => {
-        const result = proposeBatch(world.value, raw, policy.value);
-        return result.ok ? [] : result.errors;
-      })()
-    : [parsed.error];
-  const rawEvents = Array.isArray(raw) ? raw : [];
-  const batchErrors = errors.filter((e) => e.index < 0);
-  const ok = errors.length === 0;
-
-  if (options.json) {
-    out(
-      JSON.stringify({
-        ok,
-        events: rawEvents.map((event, index) => {
-          const mine = errors.filter((e) => e.index === index);
-          return { index, event_type: eventTypeOf(event), accepted: mine.length === 0, errors: mine };
-        }),
-        errors: batchErrors,
-      }),
-    );
-  } else {
-    for (const e of batchErrors) out(`batch: rejected ${e.code} ${e.message}`);
-    rawEvents.forEach((event, index) => {
-      const mine = errors.filter((e) => e.index === index);
-      const head = `#${index} ${eventTypeOf(event)}`;
-      // Per event: accepted means this event passed; the batch line says whether the whole batch applies.
-      if (mine.length === 0) out(`${head}: accepted`);
-      for (const e of mine) out(`${head}: rejected ${e.code} ${e.message}`);
-    });
-    out(ok ? `batch accepted (${rawEvents.length} events)` : `batch rejected (${errors.length} errors)`);
-  }
-  return ok ? EXIT.ok : EXIT.user;
+  const target = await checkTarget(options);
+  if (!target.ok) return fail(target.message);
+  const verdict = checkBatch(text.value, target.value);
+  printVerdict(verdict, options.json, out);
+  return verdict.errors.length === 0 ? EXIT.ok : EXIT.user;
 }

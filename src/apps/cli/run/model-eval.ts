@@ -10,6 +10,7 @@ import {
   runEvalCases,
   scoreRuns,
 } from '../../../tools/authoring/index.ts';
+import type { Cartridge } from '../../../core/cartridge/index.ts';
 import { formatPlace } from '../../../core/diagnostics.ts';
 import type { Env } from '../../../adapters/llm/index.ts';
 import { loadCartridgeArg, resolveCartridgePath } from '../cartridge-arg.ts';
@@ -52,56 +53,61 @@ interface ModelRun {
   readonly report: EvalReport;
 }
 
-async function evaluate(cartridgeArg: string, flags: ModelEvalFlags): Promise<void> {
-  const dir = resolveCartridgePath(cartridgeArg);
-  const cartridge = await loadCartridgeArg(dir);
-  const suite = loadEvalSuite(dir, cartridge, flags.suite);
-  if (!suite.ok) {
-    if (flags.json) {
-      const errors = suite.errors.map((d) => ({ ...d.place, code: d.code, message: d.message }));
-      process.stdout.write(`${JSON.stringify({ ok: false, errors }, null, 2)}\n`);
-    } else {
-      for (const d of suite.errors) process.stderr.write(`${formatPlace(d.place)}: ${d.message}\n`);
-    }
-    process.exitCode = EXIT.user;
-    return;
+type Suite = ReturnType<typeof loadEvalSuite>;
+type LoadedSuite = Extract<Suite, { ok: true }>;
+
+/** A suite that does not load: every problem at its place, as JSON or one a line; exit 1. */
+function reportSuiteErrors(suite: Extract<Suite, { ok: false }>, json: boolean | undefined): void {
+  if (json) {
+    const errors = suite.errors.map((d) => ({ ...d.place, code: d.code, message: d.message }));
+    process.stdout.write(`${JSON.stringify({ ok: false, errors }, null, 2)}\n`);
+  } else {
+    for (const d of suite.errors) process.stderr.write(`${formatPlace(d.place)}: ${d.message}\n`);
   }
-  if (suite.cases.length === 0) throw new UserError('the suite has no cases');
-  const primary = await chooseModels({ env: process.env });
-  if (flags.compare !== undefined && primary.kind === 'offline') {
-    throw new UserError(
-      '--compare needs a configured model provider (MNESOS_LLM_BASE_URL or MNESOS_PROVIDER); the engine is offline',
-      EXIT.usage,
-    );
-  }
-  const progress = (label: string) =>
+  process.exitCode = EXIT.user;
+}
+
+/** The suite's cases played with one model choice, scored; progress on a terminal's stderr. */
+async function runSuite(
+  cartridge: Cartridge,
+  suite: LoadedSuite,
+  flags: ModelEvalFlags,
+  choice: ModelChoice,
+  label: string,
+): Promise<ModelRun> {
+  const onCase =
     flags.json || !process.stderr.isTTY
       ? undefined
       : (_run: unknown, index: number) => {
           process.stderr.write(`\r${label}: case ${index + 1}/${suite.cases.length}`);
           if (index + 1 === suite.cases.length) process.stderr.write('\n');
         };
-  const run = async (choice: ModelChoice, label: string): Promise<ModelRun> => {
-    const onCase = progress(label);
-    const runs = await runEvalCases({
-      cartridge,
-      cases: suite.cases,
-      models: choice.models,
-      seed: flags.seed,
-      ...(onCase === undefined ? {} : { onCase }),
-    });
-    return { model: choice.description, report: scoreRuns(runs) };
-  };
-  const first = await run(primary, 'model');
-  const second =
-    flags.compare === undefined
-      ? undefined
-      : await run(await chooseModels({ env: withModel(process.env, flags.compare) }), flags.compare);
-  // Exit 3 only when the provider never answered: a model that plays badly is a result, not a failure.
-  const providerDown = (r: ModelRun) =>
-    r.report.director.cases > 0 &&
-    r.report.director.results.every((c) => c.verdict === 'error' && c.error?.kind === 'model');
-  const down = providerDown(first) || (second !== undefined && providerDown(second));
+  const runs = await runEvalCases({
+    cartridge,
+    cases: suite.cases,
+    models: choice.models,
+    seed: flags.seed,
+    ...(onCase === undefined ? {} : { onCase }),
+  });
+  return { model: choice.description, report: scoreRuns(runs) };
+}
+
+/** Whether the provider never answered (exit 3): a model that plays badly is a result, not a failure. */
+function providerDown(run: ModelRun): boolean {
+  return (
+    run.report.director.cases > 0 &&
+    run.report.director.results.every((c) => c.verdict === 'error' && c.error?.kind === 'model')
+  );
+}
+
+/** The report (and the comparison, with --compare), as one JSON document or as text. */
+function printRuns(
+  cartridge: Cartridge,
+  suite: LoadedSuite,
+  flags: ModelEvalFlags,
+  runs: { first: ModelRun; second: ModelRun | undefined; down: boolean },
+): void {
+  const { first, second, down } = runs;
   if (flags.json) {
     const out = {
       ok: !down,
@@ -113,13 +119,41 @@ async function evaluate(cartridgeArg: string, flags: ModelEvalFlags): Promise<vo
       ...(second === undefined ? {} : { compare: { model: second.model, ...second.report } }),
     };
     process.stdout.write(`${toJsonText(out, 2)}\n`);
-  } else {
-    process.stdout.write(renderReport(first));
-    if (second !== undefined) {
-      process.stdout.write(`\n${renderReport(second)}`);
-      process.stdout.write(`\n${renderComparison(first, second)}`);
-    }
+    return;
   }
+  process.stdout.write(renderReport(first));
+  if (second !== undefined) {
+    process.stdout.write(`\n${renderReport(second)}`);
+    process.stdout.write(`\n${renderComparison(first, second)}`);
+  }
+}
+
+async function evaluate(cartridgeArg: string, flags: ModelEvalFlags): Promise<void> {
+  const dir = resolveCartridgePath(cartridgeArg);
+  const cartridge = await loadCartridgeArg(dir);
+  const suite = loadEvalSuite(dir, cartridge, flags.suite);
+  if (!suite.ok) return reportSuiteErrors(suite, flags.json);
+  if (suite.cases.length === 0) throw new UserError('the suite has no cases');
+  const primary = await chooseModels({ env: process.env });
+  if (flags.compare !== undefined && primary.kind === 'offline') {
+    throw new UserError(
+      '--compare needs a configured model provider (MNESOS_LLM_BASE_URL or MNESOS_PROVIDER); the engine is offline',
+      EXIT.usage,
+    );
+  }
+  const first = await runSuite(cartridge, suite, flags, primary, 'model');
+  const second =
+    flags.compare === undefined
+      ? undefined
+      : await runSuite(
+          cartridge,
+          suite,
+          flags,
+          await chooseModels({ env: withModel(process.env, flags.compare) }),
+          flags.compare,
+        );
+  const down = providerDown(first) || (second !== undefined && providerDown(second));
+  printRuns(cartridge, suite, flags, { first, second, down });
   process.exitCode = down ? EXIT.provider : EXIT.ok;
 }
 

@@ -2,7 +2,7 @@
 // prints its notes and the state diff.
 
 import { formatPlace } from '../../../core/diagnostics.ts';
-import { diffStates, runEvent, toStateValue } from '../../../core/yare/index.ts';
+import { type Dict, diffStates, runEvent, toStateValue } from '../../../core/yare/index.ts';
 // browser.ts, not the index: the index loads the model layer, which run-event never uses.
 import { describeRollLabel } from '../../../engine/turn/browser.ts';
 import { loadCartridgeArg } from '../cartridge-arg.ts';
@@ -17,6 +17,8 @@ export interface RunEventFlags {
   json?: boolean;
 }
 
+type EventRun = ReturnType<typeof runEvent>;
+
 export async function runRunEvent(
   cartridgeArg: string,
   eventName: string,
@@ -27,20 +29,7 @@ export async function runRunEvent(
   const before = readStateFile(flags.state, rules);
   const result = runEvent(rules, before, eventName, flags.input, { seed: flags.seed ?? 0 });
   if (flags.json) {
-    const out = result.ok
-      ? { ok: true, notes: result.notes, state: result.state, rolls: result.rolls }
-      : {
-          ok: false,
-          notes: result.notes,
-          state: before,
-          rolls: result.rolls,
-          error: {
-            code: result.error.code,
-            message: result.error.message,
-            at: result.error.place ? formatPlace(result.error.place) : null,
-          },
-        };
-    process.stdout.write(`${toJsonText(out, 2)}\n`);
+    printRunJson(result, before);
     process.exitCode = result.ok ? EXIT.ok : EXIT.user;
     return;
   }
@@ -50,6 +39,29 @@ export async function runRunEvent(
     process.exitCode = EXIT.user;
     return;
   }
+  printRunText(result, before);
+}
+
+/** One JSON document: notes, rolls, the state after (the state before when the event failed), the error. */
+function printRunJson(result: EventRun, before: Dict): void {
+  const out = result.ok
+    ? { ok: true, notes: result.notes, state: result.state, rolls: result.rolls }
+    : {
+        ok: false,
+        notes: result.notes,
+        state: before,
+        rolls: result.rolls,
+        error: {
+          code: result.error.code,
+          message: result.error.message,
+          at: result.error.place ? formatPlace(result.error.place) : null,
+        },
+      };
+  process.stdout.write(`${toJsonText(out, 2)}\n`);
+}
+
+/** Notes, rolls (with what each was for), then each changed path of the state. */
+function printRunText(result: Extract<EventRun, { ok: true }>, before: Dict): void {
   for (const note of result.notes) process.stdout.write(`note: ${note}\n`);
   for (const roll of result.rolls) {
     const label = describeRollLabel(roll.label);

@@ -58,49 +58,66 @@ function parsePort(text: string | undefined): number {
   return port;
 }
 
-export async function runServe(flags: ServeFlags): Promise<void> {
-  let keys: Array<{ label: string; key: string }>;
+/** MNESOS_API_KEYS parsed; a malformed list is the operator's to fix. */
+function apiKeysFromEnv(): Array<{ label: string; key: string }> {
   try {
-    keys = parseApiKeys(process.env.MNESOS_API_KEYS);
+    return parseApiKeys(process.env.MNESOS_API_KEYS);
   } catch (error) {
     throw new UserError(`MNESOS_API_KEYS: ${(error as Error).message}`);
   }
-  let limits: Partial<ServerLimits>;
-  let workers: number;
+}
+
+/** The operator limits and the number of server processes, from the flags and the environment. */
+function limitsAndWorkers(flags: ServeFlags): { limits: Partial<ServerLimits>; workers: number } {
   try {
-    limits = operatorLimits(process.env, flags);
-    workers = parseWorkers(
+    const limits = operatorLimits(process.env, flags);
+    const workers = parseWorkers(
       flags.workers ?? process.env.MNESOS_WORKERS,
       flags.workers === undefined ? 'MNESOS_WORKERS' : '--workers',
     );
+    return { limits, workers };
   } catch (error) {
     if (error instanceof OperatorLimitError || error instanceof WorkersError)
       throw new UserError(error.message, EXIT.usage);
     throw error;
   }
-  if (workers > 1 && !isWorkerProcess()) {
-    try {
-      await runWorkers(workers, (line) => process.stdout.write(line));
-    } catch (error) {
-      if (error instanceof WorkersError) throw new UserError(error.message);
-      throw error;
-    }
-    return;
-  }
-  let config: ModelConfig;
+}
+
+/** The primary of several server processes: it starts the workers and waits for them. */
+async function runWorkerPool(workers: number): Promise<void> {
   try {
-    config = loadModelConfig(process.env);
+    await runWorkers(workers, (line) => process.stdout.write(line));
+  } catch (error) {
+    if (error instanceof WorkersError) throw new UserError(error.message);
+    throw error;
+  }
+}
+
+function modelConfigFromEnv(): ModelConfig {
+  try {
+    return loadModelConfig(process.env);
   } catch (error) {
     // A bad model configuration (a local model file without node-llama-cpp: its install command) is the
     // operator's to fix, said before the server starts.
     if (isModelError(error)) throw new UserError(error.message);
     throw error;
   }
+}
+
+type ServeKeys = ReadonlyArray<{ label: string; key: string }>;
+type Serving = Awaited<ReturnType<typeof startServer>>;
+
+/** The server started as the flags say; a refusal (bind rule, port, media, limit) is a UserError. */
+async function startServing(
+  flags: ServeFlags,
+  keys: ServeKeys,
+  limits: Partial<ServerLimits>,
+  config: ModelConfig,
+): Promise<Serving> {
   const builtClient = join(PROJECT_ROOT, 'dist', 'web');
   const staticDir = flags.static ?? (existsSync(builtClient) ? builtClient : undefined);
-  let server: Awaited<ReturnType<typeof startServer>>;
   try {
-    server = await startServer({
+    return await startServer({
       host: flags.host ?? DEFAULT_HOST,
       port: parsePort(flags.port),
       databaseUrl: flags.db ?? process.env.MNESOS_DATABASE_URL,
@@ -125,6 +142,10 @@ export async function runServe(flags: ServeFlags): Promise<void> {
     if (error instanceof RangeError) throw new UserError(error.message, EXIT.usage);
     throw error;
   }
+}
+
+/** The line saying where the server listens and how: store, keys, models, rate limit. */
+function serveBanner(server: Serving, keys: ServeKeys, config: ModelConfig, flags: ServeFlags): string {
   const mode =
     (config.provider === 'offline' ? `offline (${config.reason})` : `models via ${config.provider}`) +
     (flags.allowUserBaseUrl === true ? '; users may choose model base URLs' : '');
@@ -132,11 +153,16 @@ export async function runServe(flags: ServeFlags): Promise<void> {
     server.deps.limits.rateLimit === 0
       ? 'no rate limit'
       : `${server.deps.limits.rateLimit} requests/principal/window`;
-  const banner = `mnesos: listening on ${server.url} (${server.deps.store.dialect}, ${keys.length === 0 ? 'local user, loopback only' : `${keys.length} API key(s)`}, ${mode}, ${rate})`;
-  // Ctrl-C and SIGTERM close the server and its store. Installed before saying it listens: whoever reads
-  // the banner may stop the server at once. Local model hosts are killed first, so a turn waiting on one
-  // fails at once instead of holding the close; past SHUTDOWN_GRACE_MS the process exits anyway.
-  const stopped = new Promise<void>((done) => {
+  return `mnesos: listening on ${server.url} (${server.deps.store.dialect}, ${keys.length === 0 ? 'local user, loopback only' : `${keys.length} API key(s)`}, ${mode}, ${rate})`;
+}
+
+/**
+ * Ctrl-C and SIGTERM close the server and its store; resolves when closed. Local model hosts are killed
+ * first, so a turn waiting on one fails at once instead of holding the close; past SHUTDOWN_GRACE_MS the
+ * process exits anyway.
+ */
+function closedOnSignal(server: Serving): Promise<void> {
+  return new Promise<void>((done) => {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
@@ -153,6 +179,17 @@ export async function runServe(flags: ServeFlags): Promise<void> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+}
+
+export async function runServe(flags: ServeFlags): Promise<void> {
+  const keys = apiKeysFromEnv();
+  const { limits, workers } = limitsAndWorkers(flags);
+  if (workers > 1 && !isWorkerProcess()) return runWorkerPool(workers);
+  const config = modelConfigFromEnv();
+  const server = await startServing(flags, keys, limits, config);
+  const banner = serveBanner(server, keys, config, flags);
+  // Installed before saying it listens: whoever reads the banner may stop the server at once.
+  const stopped = closedOnSignal(server);
   if (isWorkerProcess()) reportReady(server.url, banner);
   else process.stdout.write(`${banner}\n`);
   await stopped;

@@ -31,6 +31,7 @@ import {
   seedArg,
   stateArg,
 } from '../schemas.ts';
+import { registerTools, type ToolDefinition } from './tool-list.ts';
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 
@@ -108,7 +109,111 @@ function eventRunText(result: TryResult, withState: boolean): string {
   return lines.join('\n');
 }
 
-export function registerAuthoringTools(server: McpServer, ctx: McpContext): void {
+/** An event run on a cartridge the folders allow; a bad state or input is refused, naming it. */
+async function runEventText(
+  ctx: McpContext,
+  args: {
+    cartridge: string;
+    event: string;
+    inputs?: Record<string, unknown> | undefined;
+    state?: Record<string, unknown> | undefined;
+    seed?: number | undefined;
+    include_state?: boolean | undefined;
+  },
+): Promise<string> {
+  const cartridge = await loadAllowedCartridge(ctx, args.cartridge);
+  try {
+    const result = tryEvent(cartridge.rules, {
+      event: args.event,
+      ...(args.inputs === undefined ? {} : { inputs: args.inputs }),
+      ...(args.state === undefined ? {} : { state: args.state }),
+      ...(args.seed === undefined ? {} : { seed: args.seed }),
+    });
+    return eventRunText(result, args.include_state === true);
+  } catch (error) {
+    if (error instanceof TryInputError) throw new McpRefusal(error.message);
+    throw error;
+  }
+}
+
+/** An expression's value as JSON; an error is refused with its column. */
+async function evalExpressionText(
+  ctx: McpContext,
+  args: {
+    cartridge: string;
+    expression: string;
+    state?: Record<string, unknown> | undefined;
+    seed?: number | undefined;
+  },
+): Promise<string> {
+  const cartridge = await loadAllowedCartridge(ctx, args.cartridge);
+  const state = stateOrRefuse(cartridge, args.state);
+  const result = evaluateExpression(cartridge.rules, state, args.expression, { seed: args.seed ?? 0 });
+  if (!result.ok) {
+    const col = result.error.column === undefined ? '' : ` (column ${result.error.column})`;
+    throw new McpRefusal(`<expression>${col}: ${result.error.message} [${result.error.code}]`);
+  }
+  return JSON.stringify(result.value);
+}
+
+/** The explore report, bounded by the context's explore (BUILDER_EXPLORE_MS). */
+async function exploreText(
+  ctx: McpContext,
+  args: {
+    cartridge: string;
+    runs?: number | undefined;
+    depth?: number | undefined;
+    seed?: number | undefined;
+    state?: Record<string, unknown> | undefined;
+  },
+): Promise<string> {
+  const outcome = await ctx.explore({
+    files: await allowedFiles(ctx, args.cartridge),
+    ...(args.runs === undefined ? {} : { runs: args.runs }),
+    ...(args.depth === undefined ? {} : { depth: args.depth }),
+    ...(args.seed === undefined ? {} : { seed: args.seed }),
+    ...(args.state === undefined ? {} : { state: args.state }),
+  });
+  switch (outcome.kind) {
+    case 'explored':
+      return renderExploreReport(outcome.report);
+    case 'invalid':
+      throw new McpRefusal(
+        `cartridge '${args.cartridge}' does not load:\n${diagnosticLines(outcome.errors).join('\n')}`,
+      );
+    case 'refused':
+      throw new McpRefusal(outcome.message);
+    default: {
+      const unreachable: never = outcome;
+      throw new Error(`unexpected explore outcome ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
+/** The lore a text would bring into a turn, entry by entry and section by section. */
+async function loreText(
+  ctx: McpContext,
+  args: { cartridge: string; text: string; state?: Record<string, unknown> | undefined },
+): Promise<string> {
+  const cartridge = await loadAllowedCartridge(ctx, args.cartridge);
+  const report = explainLore({
+    cartridge,
+    state: stateOrRefuse(cartridge, args.state),
+    world: initialWorld(cartridge),
+    text: args.text,
+  });
+  return loreReportLines(report).join('\n');
+}
+
+/** The cartridges the folders allow, one a line, with where each comes from. */
+function cartridgeListText(ctx: McpContext): string {
+  const { cartridges, truncated } = ctx.folders.list();
+  const lines = cartridges.map((c) => `${c.cartridge} (${c.source === 'library' ? 'shipped' : 'folder'})`);
+  if (truncated) lines.push('… more not listed (MAX_LISTED_CARTRIDGES, MAX_LISTED_ENTRIES)');
+  return lines.length === 0 ? 'no cartridges' : lines.join('\n');
+}
+
+const validateCartridgeTool: ToolDefinition = (server, ctx) =>
   server.registerTool(
     'validate_cartridge',
     {
@@ -125,6 +230,7 @@ export function registerAuthoringTools(server: McpServer, ctx: McpContext): void
       answered(async () => textAnswer(await validateText(ctx, cartridge, strict === true))),
   );
 
+const runEventTool: ToolDefinition = (server, ctx) =>
   server.registerTool(
     'run_event',
     {
@@ -141,24 +247,10 @@ export function registerAuthoringTools(server: McpServer, ctx: McpContext): void
       },
       annotations: READ_ONLY,
     },
-    async (args) =>
-      answered(async () => {
-        const cartridge = await loadAllowedCartridge(ctx, args.cartridge);
-        try {
-          const result = tryEvent(cartridge.rules, {
-            event: args.event,
-            ...(args.inputs === undefined ? {} : { inputs: args.inputs }),
-            ...(args.state === undefined ? {} : { state: args.state }),
-            ...(args.seed === undefined ? {} : { seed: args.seed }),
-          });
-          return textAnswer(eventRunText(result, args.include_state === true));
-        } catch (error) {
-          if (error instanceof TryInputError) throw new McpRefusal(error.message);
-          throw error;
-        }
-      }),
+    async (args) => answered(async () => textAnswer(await runEventText(ctx, args))),
   );
 
+const evalExpressionTool: ToolDefinition = (server, ctx) =>
   server.registerTool(
     'eval_expression',
     {
@@ -173,19 +265,10 @@ export function registerAuthoringTools(server: McpServer, ctx: McpContext): void
       },
       annotations: READ_ONLY,
     },
-    async (args) =>
-      answered(async () => {
-        const cartridge = await loadAllowedCartridge(ctx, args.cartridge);
-        const state = stateOrRefuse(cartridge, args.state);
-        const result = evaluateExpression(cartridge.rules, state, args.expression, { seed: args.seed ?? 0 });
-        if (!result.ok) {
-          const col = result.error.column === undefined ? '' : ` (column ${result.error.column})`;
-          throw new McpRefusal(`<expression>${col}: ${result.error.message} [${result.error.code}]`);
-        }
-        return textAnswer(JSON.stringify(result.value));
-      }),
+    async (args) => answered(async () => textAnswer(await evalExpressionText(ctx, args))),
   );
 
+const exploreCartridgeTool: ToolDefinition = (server, ctx) =>
   server.registerTool(
     'explore_cartridge',
     {
@@ -200,32 +283,10 @@ export function registerAuthoringTools(server: McpServer, ctx: McpContext): void
       },
       annotations: READ_ONLY,
     },
-    async (args) =>
-      answered(async () => {
-        const outcome = await ctx.explore({
-          files: await allowedFiles(ctx, args.cartridge),
-          ...(args.runs === undefined ? {} : { runs: args.runs }),
-          ...(args.depth === undefined ? {} : { depth: args.depth }),
-          ...(args.seed === undefined ? {} : { seed: args.seed }),
-          ...(args.state === undefined ? {} : { state: args.state }),
-        });
-        switch (outcome.kind) {
-          case 'explored':
-            return textAnswer(renderExploreReport(outcome.report));
-          case 'invalid':
-            throw new McpRefusal(
-              `cartridge '${args.cartridge}' does not load:\n${diagnosticLines(outcome.errors).join('\n')}`,
-            );
-          case 'refused':
-            throw new McpRefusal(outcome.message);
-          default: {
-            const unreachable: never = outcome;
-            throw new Error(`unexpected explore outcome ${JSON.stringify(unreachable)}`);
-          }
-        }
-      }),
+    async (args) => answered(async () => textAnswer(await exploreText(ctx, args))),
   );
 
+const loreLookupTool: ToolDefinition = (server, ctx) =>
   server.registerTool(
     'lore_lookup',
     {
@@ -235,19 +296,10 @@ export function registerAuthoringTools(server: McpServer, ctx: McpContext): void
       inputSchema: { cartridge: cartridgeArg, text: loreTextArg, state: stateArg.optional() },
       annotations: READ_ONLY,
     },
-    async (args) =>
-      answered(async () => {
-        const cartridge = await loadAllowedCartridge(ctx, args.cartridge);
-        const report = explainLore({
-          cartridge,
-          state: stateOrRefuse(cartridge, args.state),
-          world: initialWorld(cartridge),
-          text: args.text,
-        });
-        return textAnswer(loreReportLines(report).join('\n'));
-      }),
+    async (args) => answered(async () => textAnswer(await loreText(ctx, args))),
   );
 
+const listCartridgesTool: ToolDefinition = (server, ctx) =>
   server.registerTool(
     'list_cartridges',
     {
@@ -256,16 +308,21 @@ export function registerAuthoringTools(server: McpServer, ctx: McpContext): void
         'The cartridges this server can use: the shipped library (by name) and the cartridge folders in the folders it was started for (by path).',
       annotations: READ_ONLY,
     },
-    async () =>
-      answered(async () => {
-        const { cartridges, truncated } = ctx.folders.list();
-        const lines = cartridges.map(
-          (c) => `${c.cartridge} (${c.source === 'library' ? 'shipped' : 'folder'})`,
-        );
-        if (truncated) lines.push('… more not listed (MAX_LISTED_CARTRIDGES, MAX_LISTED_ENTRIES)');
-        return textAnswer(lines.length === 0 ? 'no cartridges' : lines.join('\n'));
-      }),
+    async () => answered(async () => textAnswer(cartridgeListText(ctx))),
   );
+
+/** The authoring tools, in the order a client lists them. */
+export const AUTHORING_TOOLS: readonly ToolDefinition[] = [
+  validateCartridgeTool,
+  runEventTool,
+  evalExpressionTool,
+  exploreCartridgeTool,
+  loreLookupTool,
+  listCartridgesTool,
+];
+
+export function registerAuthoringTools(server: McpServer, ctx: McpContext): void {
+  registerTools(server, ctx, AUTHORING_TOOLS);
 }
 
 function stateOrRefuse(cartridge: Cartridge, state: Record<string, unknown> | undefined) {

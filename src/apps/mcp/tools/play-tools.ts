@@ -26,6 +26,7 @@ import {
   seedArg,
   worldTablesArg,
 } from '../schemas.ts';
+import { registerTools, type ToolDefinition } from './tool-list.ts';
 
 const sessionArg = idArg.describe('The session id new_session answered');
 const turnArg = idArg.describe('A turn id of the session (default: its head, the latest turn)');
@@ -149,7 +150,7 @@ async function ledgerQuery(
   return [`world of session ${session.id} at turn ${turnId}`, ...lines].join('\n');
 }
 
-export function registerPlayTools(server: McpServer, ctx: McpContext): void {
+const newSessionTool: ToolDefinition = (server, ctx) =>
   server.registerTool(
     'new_session',
     {
@@ -173,6 +174,7 @@ export function registerPlayTools(server: McpServer, ctx: McpContext): void {
     async (args) => answered(async () => textAnswer(await newSession(ctx, args))),
   );
 
+const playTurnTool: ToolDefinition = (server, ctx) =>
   server.registerTool(
     'play_turn',
     {
@@ -189,6 +191,7 @@ export function registerPlayTools(server: McpServer, ctx: McpContext): void {
     async (args, extra) => answered(async () => textAnswer(await playTurn(ctx, args, extra.signal))),
   );
 
+const sessionStateTool: ToolDefinition = (server, ctx) =>
   server.registerTool(
     'session_state',
     {
@@ -201,6 +204,7 @@ export function registerPlayTools(server: McpServer, ctx: McpContext): void {
     async (args) => answered(async () => textAnswer(await sessionState(ctx, args))),
   );
 
+const ledgerQueryTool: ToolDefinition = (server, ctx) =>
   server.registerTool(
     'ledger_query',
     {
@@ -218,4 +222,15 @@ export function registerPlayTools(server: McpServer, ctx: McpContext): void {
     },
     async (args) => answered(async () => textAnswer(await ledgerQuery(ctx, args))),
   );
+
+/** The play tools, in the order a client lists them. */
+export const PLAY_TOOLS: readonly ToolDefinition[] = [
+  newSessionTool,
+  playTurnTool,
+  sessionStateTool,
+  ledgerQueryTool,
+];
+
+export function registerPlayTools(server: McpServer, ctx: McpContext): void {
+  registerTools(server, ctx, PLAY_TOOLS);
 }

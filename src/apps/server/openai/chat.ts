@@ -241,61 +241,91 @@ async function jsonTurn(p: Playing, prepared: PreparedTurn): Promise<Response> {
   });
 }
 
+/** What a streamed reply writes: raw SSE text, a content delta, the closing chunk; nothing once the client went. */
+interface ChunkOut {
+  readonly send: (text: string) => void;
+  readonly content: (text: string) => void;
+  readonly stop: () => void;
+}
+
+function chunkOut(
+  controller: ReadableStreamDefaultController<Uint8Array>,
+  control: AbortController,
+  head: { readonly id: string; readonly model: string; readonly created: number },
+): ChunkOut {
+  const encoder = new TextEncoder();
+  const send = (text: string) => {
+    if (control.signal.aborted) return;
+    try {
+      controller.enqueue(encoder.encode(text));
+    } catch {
+      control.abort();
+    }
+  };
+  return {
+    send,
+    content: (text) => send(dataEvent(chunk(head.id, head.model, head.created, { content: text }, null))),
+    stop: () => send(dataEvent(chunk(head.id, head.model, head.created, {}, 'stop'))),
+  };
+}
+
+/** The turn played into the stream: its narration as it comes (whole when replayed), the ending, stop and
+ * [DONE]; after the stream began, a failure is said as streamFailure says it. */
+async function driveIntoStream(
+  p: Playing,
+  prepared: PreparedTurn,
+  out: ChunkOut,
+  control: AbortController,
+): Promise<void> {
+  try {
+    const driven = await driveTurn(prepared, {
+      signal: control.signal,
+      onEvent: (event) => {
+        if (event.type === 'narration_delta' && event.text !== '') out.content(event.text);
+      },
+    });
+    const turn = driven.turn;
+    if (driven.replayed) out.content(turn.narration);
+    const extra = ending(p, turn, turn.narration);
+    if (extra !== '') out.content(extra);
+    out.stop();
+    out.send(DONE_EVENT);
+    // Committed but not received: the same request again is a retry of this turn, not a swipe.
+    if (control.signal.aborted) p.memory.markUndelivered(turn.id, Date.now());
+  } catch (error) {
+    await streamFailure(
+      p,
+      error,
+      {
+        content: out.content,
+        error: (failure) => out.send(dataEvent(errorPayload(failure).body)),
+        stop: out.stop,
+      },
+      control.signal,
+    );
+    out.send(DONE_EVENT);
+  }
+}
+
 function streamTurn(p: Playing, prepared: PreparedTurn): Response {
-  const { request, conversation, memory } = p;
+  const { request, conversation } = p;
   const model = conversation.model;
   const created = Math.floor(Date.now() / 1000);
   const control = new AbortController();
-  const encoder = new TextEncoder();
   const turnId = prepared.kind === 'replayed' ? prepared.turn.id : prepared.turnId;
   const id = completionId(turnId);
   const events = new ReadableStream<Uint8Array>({
     async start(controller) {
-      const send = (text: string) => {
-        if (control.signal.aborted) return;
-        try {
-          controller.enqueue(encoder.encode(text));
-        } catch {
-          control.abort();
-        }
-      };
-      const content = (text: string) => send(dataEvent(chunk(id, model, created, { content: text }, null)));
+      const out = chunkOut(controller, control, { id, model, created });
       // The anchors first: even a reply stopped after its first words names the turn it was about to be, and
       // the one it follows.
       const parentId = prepared.kind === 'replayed' ? prepared.turn.parentId : prepared.parentId;
-      send(
+      out.send(
         dataEvent(
           chunk(id, model, created, { role: 'assistant', content: replyAnchors(turnId, parentId) }, null),
         ),
       );
-      try {
-        const driven = await driveTurn(prepared, {
-          signal: control.signal,
-          onEvent: (event) => {
-            if (event.type === 'narration_delta' && event.text !== '') content(event.text);
-          },
-        });
-        const turn = driven.turn;
-        if (driven.replayed) content(turn.narration);
-        const extra = ending(p, turn, turn.narration);
-        if (extra !== '') content(extra);
-        send(dataEvent(chunk(id, model, created, {}, 'stop')));
-        send(DONE_EVENT);
-        // Committed but not received: the same request again is a retry of this turn, not a swipe.
-        if (control.signal.aborted) memory.markUndelivered(turn.id, Date.now());
-      } catch (error) {
-        await streamFailure(
-          p,
-          error,
-          {
-            content,
-            error: (failure) => send(dataEvent(errorPayload(failure).body)),
-            stop: () => send(dataEvent(chunk(id, model, created, {}, 'stop'))),
-          },
-          control.signal,
-        );
-        send(DONE_EVENT);
-      }
+      await driveIntoStream(p, prepared, out, control);
       try {
         controller.close();
       } catch {

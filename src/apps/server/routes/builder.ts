@@ -7,7 +7,7 @@
 
 import type { z } from 'zod';
 import type { ExploreDraftOutcome } from '../../../tools/authoring/builder/index.ts';
-import { CartridgeCheckError, type TryOutcome } from '../cartridge-checker.ts';
+import type { TryOutcome } from '../cartridge-checker.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
@@ -22,7 +22,7 @@ import { errorSchema } from '../schemas.ts';
 import { checkDraftFiles, registerBuilderDraftRoutes } from './builder-drafts.ts';
 import { registerBuilderGenerateRoute } from './builder-generate.ts';
 import { checkBody, completeBody, exploreBody, hoverBody, tryBody } from './builder-schemas.ts';
-import { diagnosticView } from './cartridges.ts';
+import { checkedOffThread, diagnosticView } from './cartridges.ts';
 import { type RouteDefinition, registerAll } from './route-list.ts';
 
 /**
@@ -96,6 +96,84 @@ const hoverAt: RouteDefinition = (api) => {
   );
 };
 
+/** The event run in the checker's worker (compiling the rules may run a yare.js/yare.ts module in the
+ * sandbox); rules that do not compile, a refusal or a failed check are a 422 naming it. */
+async function triedEvent(
+  deps: AppDeps,
+  body: z.infer<typeof tryBody>,
+  principalId: string,
+): Promise<Extract<TryOutcome, { kind: 'ran' }>['result']> {
+  const outcome = await checkedOffThread(
+    deps.checker.tryEvent(
+      {
+        files: body.files,
+        event: body.event,
+        ...(body.inputs === undefined ? {} : { inputs: body.inputs }),
+        ...(body.state === undefined ? {} : { state: body.state }),
+        ...(body.seed === undefined ? {} : { seed: body.seed }),
+      },
+      principalId,
+    ),
+    'the event could not be tried',
+  );
+  switch (outcome.kind) {
+    case 'ran':
+      return outcome.result;
+    case 'rules-invalid':
+      throw new ApiError(
+        422,
+        'rules_invalid',
+        `the rules do not compile (${outcome.errors.length} error(s)); fix them to try an event`,
+        { errors: outcome.errors.map(diagnosticView) },
+      );
+    case 'refused':
+      throw new ApiError(422, 'try_refused', outcome.message);
+    default: {
+      const never: never = outcome;
+      throw new Error(`unknown outcome ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** The draft explored in the checker's worker; a draft that does not load, a refusal or a failed check are a
+ * 422 naming it. */
+async function exploredDraft(
+  deps: AppDeps,
+  body: z.infer<typeof exploreBody>,
+  principalId: string,
+): Promise<Extract<ExploreDraftOutcome, { kind: 'explored' }>['report']> {
+  const outcome = await checkedOffThread(
+    deps.checker.explore(
+      {
+        files: body.files,
+        ...(body.runs === undefined ? {} : { runs: body.runs }),
+        ...(body.depth === undefined ? {} : { depth: body.depth }),
+        ...(body.seed === undefined ? {} : { seed: body.seed }),
+        ...(body.state === undefined ? {} : { state: body.state }),
+      },
+      principalId,
+    ),
+    'the draft could not be explored',
+  );
+  switch (outcome.kind) {
+    case 'explored':
+      return outcome.report;
+    case 'invalid':
+      throw new ApiError(
+        422,
+        'cartridge_invalid',
+        `the draft does not load (${outcome.errors.length} error(s)); fix them to explore it`,
+        { errors: outcome.errors.map(diagnosticView) },
+      );
+    case 'refused':
+      throw new ApiError(422, 'explore_refused', outcome.message);
+    default: {
+      const never: never = outcome;
+      throw new Error(`unknown outcome ${JSON.stringify(never)}`);
+    }
+  }
+}
+
 const tryEvent: RouteDefinition = (api, deps) => {
   api.add(
     {
@@ -114,42 +192,7 @@ const tryEvent: RouteDefinition = (api, deps) => {
         },
       },
     },
-    async ({ c, body }) => {
-      let outcome: TryOutcome;
-      try {
-        // In the checker's worker: compiling the rules may run a yare.js/yare.ts module in the sandbox.
-        outcome = await deps.checker.tryEvent(
-          {
-            files: body.files,
-            event: body.event,
-            ...(body.inputs === undefined ? {} : { inputs: body.inputs }),
-            ...(body.state === undefined ? {} : { state: body.state }),
-            ...(body.seed === undefined ? {} : { seed: body.seed }),
-          },
-          c.get('principal').id,
-        );
-      } catch (error) {
-        if (!(error instanceof CartridgeCheckError)) throw error;
-        throw new ApiError(422, 'cartridge_check_failed', `the event could not be tried: ${error.message}`);
-      }
-      switch (outcome.kind) {
-        case 'ran':
-          return c.json(outcome.result);
-        case 'rules-invalid':
-          throw new ApiError(
-            422,
-            'rules_invalid',
-            `the rules do not compile (${outcome.errors.length} error(s)); fix them to try an event`,
-            { errors: outcome.errors.map(diagnosticView) },
-          );
-        case 'refused':
-          throw new ApiError(422, 'try_refused', outcome.message);
-        default: {
-          const never: never = outcome;
-          throw new Error(`unknown outcome ${JSON.stringify(never)}`);
-        }
-      }
-    },
+    async ({ c, body }) => c.json(await triedEvent(deps, body, c.get('principal').id)),
   );
 };
 
@@ -171,45 +214,7 @@ const exploreDraft: RouteDefinition = (api, deps) => {
         },
       },
     },
-    async ({ c, body }) => {
-      let outcome: ExploreDraftOutcome;
-      try {
-        outcome = await deps.checker.explore(
-          {
-            files: body.files,
-            ...(body.runs === undefined ? {} : { runs: body.runs }),
-            ...(body.depth === undefined ? {} : { depth: body.depth }),
-            ...(body.seed === undefined ? {} : { seed: body.seed }),
-            ...(body.state === undefined ? {} : { state: body.state }),
-          },
-          c.get('principal').id,
-        );
-      } catch (error) {
-        if (!(error instanceof CartridgeCheckError)) throw error;
-        throw new ApiError(
-          422,
-          'cartridge_check_failed',
-          `the draft could not be explored: ${error.message}`,
-        );
-      }
-      switch (outcome.kind) {
-        case 'explored':
-          return c.json({ report: outcome.report });
-        case 'invalid':
-          throw new ApiError(
-            422,
-            'cartridge_invalid',
-            `the draft does not load (${outcome.errors.length} error(s)); fix them to explore it`,
-            { errors: outcome.errors.map(diagnosticView) },
-          );
-        case 'refused':
-          throw new ApiError(422, 'explore_refused', outcome.message);
-        default: {
-          const never: never = outcome;
-          throw new Error(`unknown outcome ${JSON.stringify(never)}`);
-        }
-      }
-    },
+    async ({ c, body }) => c.json({ report: await exploredDraft(deps, body, c.get('principal').id) }),
   );
 };
 

@@ -54,6 +54,16 @@ export function versionView(v: CartridgeVersionSummary): CartridgeVersionView {
   return { id: v.id, name: v.name, contentHash: v.contentHash, createdAt: v.createdAt };
 }
 
+/** `work` run by the checker's worker; its failure (a crash, a time limit) as a 422 that starts with `failure`. */
+export async function checkedOffThread<T>(work: Promise<T>, failure: string): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (!(error instanceof CartridgeCheckError)) throw error;
+    throw new ApiError(422, 'cartridge_check_failed', `${failure}: ${error.message}`);
+  }
+}
+
 export function diagnosticView(d: Diagnostic): DiagnosticView {
   return {
     file: d.place?.file ?? null,
@@ -185,9 +195,8 @@ export async function storeUpload(
   options: NewVersionOptions = {},
 ): Promise<Extract<UploadResult, { ok: true }>> {
   const owner = libraryOwner(deps, principal);
-  let result: UploadResult;
-  try {
-    result = await deps.library.registerUpload(files, name, {
+  const result = await checkedOffThread(
+    deps.library.registerUpload(files, name, {
       ownerId: owner,
       check: async (f, n) => {
         const checked = await deps.checker.check(f, n, owner);
@@ -196,11 +205,9 @@ export async function storeUpload(
         return checked;
       },
       quotaBytes: deps.limits.cartridgeQuotaBytes,
-    });
-  } catch (error) {
-    if (!(error instanceof CartridgeCheckError)) throw error;
-    throw new ApiError(422, 'cartridge_check_failed', `the cartridge could not be checked: ${error.message}`);
-  }
+    }),
+    'the cartridge could not be checked',
+  );
   if (!result.ok) throw uploadFailure(result);
   if (options.tag !== undefined || options.notes !== undefined) {
     const tagged = await deps.store.updateLibraryVersion(owner, result.version.id, {
@@ -320,6 +327,21 @@ const listCartridges: RouteDefinition = (api, deps) => {
   );
 };
 
+/** An archive's files; a bad archive (paths, links, format, size) as its status, naming the entry. */
+function archiveFiles(bytes: Uint8Array): Map<string, Uint8Array> {
+  try {
+    return readArchive(bytes);
+  } catch (error) {
+    if (!(error instanceof ArchiveError)) throw error;
+    throw new ApiError(
+      archiveStatus(error),
+      error.code,
+      error.message,
+      error.entry === undefined ? {} : { entry: error.entry },
+    );
+  }
+}
+
 const uploadCartridge: RouteDefinition = (api, deps) => {
   api.add(
     {
@@ -353,18 +375,7 @@ const uploadCartridge: RouteDefinition = (api, deps) => {
     async ({ c, query }) => {
       requireContentType(c.req.header('content-type'), ARCHIVE_CONTENT_TYPES, 'the archive');
       const bytes = await readBodyBytes(c.req.raw, deps.limits.maxUploadBytes);
-      let files: Map<string, Uint8Array>;
-      try {
-        files = readArchive(bytes);
-      } catch (error) {
-        if (!(error instanceof ArchiveError)) throw error;
-        throw new ApiError(
-          archiveStatus(error),
-          error.code,
-          error.message,
-          error.entry === undefined ? {} : { entry: error.entry },
-        );
-      }
+      const files = archiveFiles(bytes);
       const result = await storeUpload(deps, c.get('principal'), files, query.name ?? 'cartridge', {
         tag: query.tag,
         notes: query.notes,

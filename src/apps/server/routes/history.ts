@@ -7,15 +7,9 @@ import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import { HISTORY_MAX_CHARS, HISTORY_MAX_TURNS } from '../limits.ts';
 import type { RouteRegistry } from '../openapi.ts';
-import { z } from 'zod';
-import { atTurnQuery, errorSchema, historyResponse, sessionParams } from '../schemas.ts';
+import { branchEndQuery, errorSchema, historyResponse, sessionParams } from '../schemas.ts';
 import { memberTurnView, viewerOf } from '../member-views.ts';
 import { guarded } from './guard.ts';
-
-/** `limit`: the newest turns wanted (the web client opens a story from its newest few, docs/web.md). */
-const historyQuery = atTurnQuery.extend({
-  limit: z.coerce.number().int().min(1).max(HISTORY_MAX_TURNS).optional(),
-});
 
 export function registerHistoryRoutes(api: RouteRegistry, deps: AppDeps): void {
   const { service, store } = deps;
@@ -27,7 +21,7 @@ export function registerHistoryRoutes(api: RouteRegistry, deps: AppDeps): void {
       tag: 'turns',
       summary: `The turns of the branch ending at \`turnId\` (the head by default), oldest first, as players see them: at most the newest ${HISTORY_MAX_TURNS} (fewer when their stored content passes ${HISTORY_MAX_CHARS} characters). \`complete\` is false when older turns were left out; ask again with the oldest turn’s \`parentId\`. \`limit\` asks for fewer (1 to ${HISTORY_MAX_TURNS}).`,
       params: sessionParams,
-      query: historyQuery,
+      query: branchEndQuery,
       responses: {
         200: { description: 'The branch', schema: historyResponse },
         404: { description: 'No such session or turn', schema: errorSchema },

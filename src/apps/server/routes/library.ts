@@ -327,6 +327,40 @@ const deleteCover: RouteDefinition = (api, deps) => {
   );
 };
 
+/** The request's body as the text of a cartridge file: a known file name, a text type, its size limit, UTF-8. */
+async function fileText(c: Context<AppEnv>, file: string): Promise<string> {
+  const spec = CARTRIDGE_FILES.find((f) => f.name === file);
+  if (spec === undefined) {
+    throw new ApiError(
+      422,
+      'unknown_file',
+      `'${file}' is not a cartridge file (known: ${FILE_NAMES.join(', ')})`,
+      {
+        file,
+      },
+    );
+  }
+  requireContentType(c.req.header('content-type'), FILE_CONTENT_TYPES, 'the file');
+  const bytes = await readBodyBytes(c.req.raw, spec.maxBytes);
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new ApiError(422, 'not_utf8', `${file} is not UTF-8 text`, { file });
+  }
+}
+
+/** A version's text files with one replaced (a cartridge has one rules file: a new one replaces whichever it had). */
+function withFile(base: Record<string, unknown>, file: string, content: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const [name, text] of Object.entries(base)) {
+    if (typeof text !== 'string') continue;
+    if (RULES_FILES.has(file) && RULES_FILES.has(name)) continue;
+    files.set(name, text);
+  }
+  files.set(file, content);
+  return files;
+}
+
 const putFile: RouteDefinition = (api, deps) => {
   const { store } = deps;
   api.add(
@@ -358,32 +392,9 @@ const putFile: RouteDefinition = (api, deps) => {
     async ({ c, params, query }) => {
       const principal = c.get('principal');
       const { owner, cartridge } = await owned(deps, c, params.ref);
-      const spec = CARTRIDGE_FILES.find((f) => f.name === params.file);
-      if (spec === undefined) {
-        throw new ApiError(
-          422,
-          'unknown_file',
-          `'${params.file}' is not a cartridge file (known: ${FILE_NAMES.join(', ')})`,
-          { file: params.file },
-        );
-      }
-      requireContentType(c.req.header('content-type'), FILE_CONTENT_TYPES, 'the file');
-      const bytes = await readBodyBytes(c.req.raw, spec.maxBytes);
-      let content: string;
-      try {
-        content = utf8.decode(bytes);
-      } catch {
-        throw new ApiError(422, 'not_utf8', `${params.file} is not UTF-8 text`, { file: params.file });
-      }
+      const content = await fileText(c, params.file);
       const base = await baseVersion(deps, owner, cartridge, query.from);
-      const files = new Map<string, string>();
-      for (const [name, text] of Object.entries(base.files as Record<string, unknown>)) {
-        if (typeof text !== 'string') continue;
-        // A cartridge has one rules file: a new one replaces whichever it had.
-        if (RULES_FILES.has(params.file) && RULES_FILES.has(name)) continue;
-        files.set(name, text);
-      }
-      files.set(params.file, content);
+      const files = withFile(base.files as Record<string, unknown>, params.file, content);
       const result = await storeUpload(deps, principal, files, cartridge.name, {
         tag: query.tag,
         notes: query.notes,

@@ -10,6 +10,7 @@ import type { McpHttpHandler } from '../../mcp/index.ts';
 import { readJsonBody } from '../body.ts';
 import type { AppDeps } from '../deps.ts';
 import { nodeRequestOf, type RouteRegistry } from '../openapi.ts';
+import { type RouteDefinition, registerAll } from './route-list.ts';
 
 export const MCP_PATH = '/v1/mcp';
 
@@ -19,10 +20,11 @@ const NOT_STATELESS = {
   contentType: 'application/json',
 };
 
-export function registerMcpRoute(api: RouteRegistry, deps: AppDeps): void {
+/** The MCP handler, built on first use (the SDK is imported then) and kept. */
+function lazyMcpHandler(deps: AppDeps): () => Promise<McpHttpHandler> {
   let handler: Promise<McpHttpHandler> | undefined;
-  const load = (): Promise<McpHttpHandler> =>
-    import('../../mcp/index.ts').then((mcp) =>
+  return () =>
+    (handler ??= import('../../mcp/index.ts').then((mcp) =>
       mcp.mcpHttpHandler({
         folders: deps.mcpFolders ?? [],
         store: deps.store,
@@ -30,7 +32,11 @@ export function registerMcpRoute(api: RouteRegistry, deps: AppDeps): void {
         service: deps.service,
         explore: (input, principalId) => deps.checker.explore(input, principalId),
       }),
-    );
+    ));
+}
+
+const postMcp: RouteDefinition = (api, deps) => {
+  const handler = lazyMcpHandler(deps);
   api.add(
     {
       method: 'post',
@@ -49,11 +55,14 @@ export function registerMcpRoute(api: RouteRegistry, deps: AppDeps): void {
     },
     async ({ c }) => {
       const body = await readJsonBody(c.req.raw, deps.limits.maxJsonBodyBytes, nodeRequestOf(c));
-      handler ??= load();
-      return (await handler)(c.req.raw, c.get('principal').id, body);
+      return (await handler())(c.req.raw, c.get('principal').id, body);
     },
   );
-  for (const method of ['get', 'delete'] as const)
+};
+
+/** GET or DELETE: 405 with a JSON-RPC error, as a stateless MCP server answers them. */
+function notStateless(method: 'get' | 'delete'): RouteDefinition {
+  return (api) =>
     api.add(
       {
         method,
@@ -72,4 +81,11 @@ export function registerMcpRoute(api: RouteRegistry, deps: AppDeps): void {
           { status: 405, headers: { 'content-type': 'application/json', allow: 'POST' } },
         ),
     );
+}
+
+/** Every route of this file, in the order they are registered. */
+export const MCP_ROUTES: readonly RouteDefinition[] = [postMcp, notStateless('get'), notStateless('delete')];
+
+export function registerMcpRoute(api: RouteRegistry, deps: AppDeps): void {
+  registerAll(api, deps, MCP_ROUTES);
 }

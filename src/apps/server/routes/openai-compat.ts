@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { authenticate } from '../auth.ts';
 import type { AppDeps } from '../deps.ts';
 import type { RouteRegistry } from '../openapi.ts';
+import { type RouteDefinition, registerAll } from './route-list.ts';
 import { answerChat } from '../openai/chat.ts';
 import { withErrorType } from '../openai/errors.ts';
 import { ConversationMemory } from '../openai/memory.ts';
@@ -45,12 +46,7 @@ const chatBody = z.looseObject({
 
 const errorSchema = z.object({ error: z.object({ message: z.string(), code: z.string() }).loose() });
 
-export function registerOpenAiCompatRoutes(api: RouteRegistry, deps: AppDeps): void {
-  const memory = new ConversationMemory();
-  api.app.use(`${OPENAI_PREFIX}/*`, withErrorType());
-  api.app.use(`${OPENAI_PREFIX}/*`, authenticate(deps.auth));
-  api.app.use(`${OPENAI_PREFIX}/*`, rateLimit(deps.limits.rateLimit, deps.limits.rateWindowMs));
-
+const listModels: RouteDefinition = (api, deps) =>
   api.add(
     {
       method: 'get',
@@ -68,39 +64,49 @@ export function registerOpenAiCompatRoutes(api: RouteRegistry, deps: AppDeps): v
     async ({ c }) => c.json(await modelList(deps, c.get('principal').id, MAX_LISTED_MODELS)),
   );
 
-  api.add(
-    {
-      method: 'post',
-      path: `${OPENAI_PREFIX}/chat/completions`,
-      tag: 'openai',
-      summary:
-        'OpenAI-compatible chat completion: plays the turn the transcript asks for (new message, swipe, edit, continue); SSE when `stream` is true.',
-      body: chatBody,
-      responses: {
-        200: {
-          description: 'A chat.completion, or chat.completion.chunk events ending with [DONE]',
-          schema: z.unknown(),
-          eventStream: true,
-        },
-        400: { description: 'Bad request', schema: errorSchema },
-        401: { description: 'No or bad API key', schema: errorSchema },
-        404: { description: 'No such model (cartridge or session)', schema: errorSchema },
-        409: { description: 'A turn is already being played on this conversation', schema: errorSchema },
-        413: {
-          description: 'The player message is longer than the server’s input limit (`input_too_long`)',
-          schema: errorSchema,
+/** The chat route, answering through the conversations `memory` keeps between requests. */
+function chatCompletions(memory: ConversationMemory): RouteDefinition {
+  return (api, deps) =>
+    api.add(
+      {
+        method: 'post',
+        path: `${OPENAI_PREFIX}/chat/completions`,
+        tag: 'openai',
+        summary:
+          'OpenAI-compatible chat completion: plays the turn the transcript asks for (new message, swipe, edit, continue); SSE when `stream` is true.',
+        body: chatBody,
+        responses: {
+          200: {
+            description: 'A chat.completion, or chat.completion.chunk events ending with [DONE]',
+            schema: z.unknown(),
+            eventStream: true,
+          },
+          400: { description: 'Bad request', schema: errorSchema },
+          401: { description: 'No or bad API key', schema: errorSchema },
+          404: { description: 'No such model (cartridge or session)', schema: errorSchema },
+          409: { description: 'A turn is already being played on this conversation', schema: errorSchema },
+          413: {
+            description: 'The player message is longer than the server’s input limit (`input_too_long`)',
+            schema: errorSchema,
+          },
         },
       },
-    },
-    async ({ c, body }) =>
-      answerChat(deps, memory, {
-        principalId: c.get('principal').id,
-        model: body.model ?? '',
-        messages: body.messages,
-        stream: body.stream === true,
-        details: body.mnesos_details === true,
-        idempotencyKey: c.req.header('idempotency-key'),
-        signal: c.req.raw.signal,
-      }),
-  );
+      async ({ c, body }) =>
+        answerChat(deps, memory, {
+          principalId: c.get('principal').id,
+          model: body.model ?? '',
+          messages: body.messages,
+          stream: body.stream === true,
+          details: body.mnesos_details === true,
+          idempotencyKey: c.req.header('idempotency-key'),
+          signal: c.req.raw.signal,
+        }),
+    );
+}
+
+export function registerOpenAiCompatRoutes(api: RouteRegistry, deps: AppDeps): void {
+  api.app.use(`${OPENAI_PREFIX}/*`, withErrorType());
+  api.app.use(`${OPENAI_PREFIX}/*`, authenticate(deps.auth));
+  api.app.use(`${OPENAI_PREFIX}/*`, rateLimit(deps.limits.rateLimit, deps.limits.rateWindowMs));
+  registerAll(api, deps, [listModels, chatCompletions(new ConversationMemory())]);
 }

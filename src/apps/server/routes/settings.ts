@@ -7,6 +7,7 @@ import { modelSettingsSchema, type PrincipalModels } from '../../../engine/sessi
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteRegistry } from '../openapi.ts';
+import { type RouteDefinition, registerAll } from './route-list.ts';
 import { settingsResponse } from '../../contract/index.ts';
 import { errorSchema } from '../schemas.ts';
 
@@ -20,7 +21,23 @@ async function settingsView(models: PrincipalModels, principalId: string) {
   };
 }
 
-export function registerSettingsRoutes(api: RouteRegistry, deps: AppDeps): void {
+/** Why settings cannot be used, as the API's error: 403 for what the operator forbids, 422 unusable. */
+function planRefusal(plan: Extract<ReturnType<PrincipalModels['plan']>, { ok: false }>): ApiError {
+  switch (plan.reason) {
+    case 'endpoint-not-allowed':
+      return new ApiError(403, 'base_url_not_allowed', plan.message);
+    case 'model-not-allowed':
+      return new ApiError(403, 'model_not_allowed', plan.message);
+    case 'unusable':
+      return new ApiError(422, 'settings_unusable', plan.message);
+    default: {
+      const unreachable: never = plan.reason;
+      return new ApiError(500, 'internal', String(unreachable));
+    }
+  }
+}
+
+const getSettings: RouteDefinition = (api, deps) =>
   api.add(
     {
       method: 'get',
@@ -33,6 +50,7 @@ export function registerSettingsRoutes(api: RouteRegistry, deps: AppDeps): void 
     async ({ c }) => c.json(await settingsView(deps.models, c.get('principal').id)),
   );
 
+const putSettings: RouteDefinition = (api, deps) =>
   api.add(
     {
       method: 'put',
@@ -61,23 +79,16 @@ export function registerSettingsRoutes(api: RouteRegistry, deps: AppDeps): void 
     async ({ c, body }) => {
       const principalId = c.get('principal').id;
       const plan = deps.models.plan(body);
-      if (!plan.ok) {
-        switch (plan.reason) {
-          case 'endpoint-not-allowed':
-            throw new ApiError(403, 'base_url_not_allowed', plan.message);
-          case 'model-not-allowed':
-            throw new ApiError(403, 'model_not_allowed', plan.message);
-          case 'unusable':
-            throw new ApiError(422, 'settings_unusable', plan.message);
-          default: {
-            const unreachable: never = plan.reason;
-            throw new ApiError(500, 'internal', String(unreachable));
-          }
-        }
-      }
+      if (!plan.ok) throw planRefusal(plan);
       const stored = await deps.store.putModelSettings({ principalId, settings: body });
       if (!stored.ok) throw new ApiError(404, 'not_found', `principal ${principalId} not found`);
       return c.json(await settingsView(deps.models, principalId));
     },
   );
+
+/** Every route of this file, in the order they are registered. */
+export const SETTINGS_ROUTES: readonly RouteDefinition[] = [getSettings, putSettings];
+
+export function registerSettingsRoutes(api: RouteRegistry, deps: AppDeps): void {
+  registerAll(api, deps, SETTINGS_ROUTES);
 }

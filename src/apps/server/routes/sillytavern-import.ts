@@ -27,6 +27,23 @@ const importQuery = z.object({
   greeting: z.coerce.number().int().min(0).max(1_000).optional(),
 });
 
+/** The uploaded file imported; its problem as 413 (too large) or 422, naming where. */
+function importUpload(bytes: Uint8Array, greeting: number | undefined): ReturnType<typeof importSillyTavern> {
+  try {
+    return importSillyTavern(bytes, 'upload', greeting === undefined ? {} : { greeting });
+  } catch (error) {
+    if (!(error instanceof ImportError)) throw error;
+    throw new ApiError(
+      error.code === 'IMPORT_TOO_LARGE' ? 413 : 422,
+      error.code.toLowerCase(),
+      error.message,
+      {
+        where: error.where,
+      },
+    );
+  }
+}
+
 export function registerSillyTavernImportRoute(api: RouteRegistry, deps: AppDeps): void {
   api.add(
     {
@@ -54,22 +71,7 @@ export function registerSillyTavernImportRoute(api: RouteRegistry, deps: AppDeps
         c.req.raw,
         Math.min(deps.limits.maxUploadBytes, MAX_IMPORT_FILE_BYTES),
       );
-      let imported: ReturnType<typeof importSillyTavern>;
-      try {
-        imported = importSillyTavern(
-          bytes,
-          'upload',
-          query.greeting === undefined ? {} : { greeting: query.greeting },
-        );
-      } catch (error) {
-        if (!(error instanceof ImportError)) throw error;
-        throw new ApiError(
-          error.code === 'IMPORT_TOO_LARGE' ? 413 : 422,
-          error.code.toLowerCase(),
-          error.message,
-          { where: error.where },
-        );
-      }
+      const imported = importUpload(bytes, query.greeting);
       // Only the cartridge's own files are stored (the avatar and the card copy stay with `mnesos import`).
       const files = new Map([...imported.files].filter(([name]) => CARTRIDGE_FILE_NAMES.has(name)));
       const result = await storeUpload(deps, c.get('principal'), files, imported.name);

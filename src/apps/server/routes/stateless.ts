@@ -3,17 +3,65 @@
 // the full state and the record (private fields, rolls, tool calls) only with `?view=full`, for the
 // cartridge's owner or on a server in author mode.
 
-import type { GameState } from '../../../engine/turn/index.ts';
-import { plainJson, turnOf } from '../../../engine/session/index.ts';
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import type { Cartridge } from '../../../core/cartridge/index.ts';
+import type { GameState, TurnRecord } from '../../../engine/turn/index.ts';
+import { plainJson, type StatelessOutcome, turnOf } from '../../../engine/session/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
-import type { RouteRegistry } from '../openapi.ts';
+import type { AppEnv, RouteRegistry } from '../openapi.ts';
 import { statelessTurnResponse } from '../../contract/index.ts';
 import { errorSchema, statelessTurnBody, turnQuery } from '../schemas.ts';
 import { publicState } from '../../../core/yare/index.ts';
 import { guarded } from './guard.ts';
 import { accessTo } from './cartridges.ts';
 import { resolveCartridgeVersion } from './sessions.ts';
+
+type StatelessBody = z.infer<typeof statelessTurnBody>;
+
+/** The turn the body asks for, admitted first (as a session turn is: the input limit answers before the
+ * cartridge is looked up), on the cartridge version it names; a full view only for whom it is for. */
+async function playStatelessBody(
+  deps: AppDeps,
+  c: Context<AppEnv>,
+  body: StatelessBody,
+  full: boolean,
+): Promise<{ outcome: StatelessOutcome; cartridge: Cartridge }> {
+  const principal = c.get('principal');
+  const request = deps.service.admit({ turn: turnOf(body) });
+  const versionId = await resolveCartridgeVersion(deps, principal, body.cartridge);
+  if (full && !deps.authorMode && (await accessTo(deps, principal, versionId)) !== 'owner') {
+    throw new ApiError(
+      403,
+      'full_view_refused',
+      'the full state and record are for the cartridge’s owner or an author-mode server (serve --author)',
+    );
+  }
+  const loaded = await deps.library.load(versionId, body.persona);
+  if (loaded === undefined) throw new ApiError(404, 'not_found', `no cartridge version '${body.cartridge}'`);
+  const { cartridge } = loaded;
+  const outcome = await deps.service.playStateless(
+    principal.id,
+    {
+      request,
+      cartridge,
+      state: (body.state ?? plainJson(cartridge.rules.initialState)) as GameState,
+      messages: body.messages ?? [],
+      ...(body.seed === undefined ? {} : { seed: body.seed }),
+      ...(body.persona ? { persona: body.persona } : {}),
+    },
+    { signal: c.req.raw.signal },
+  );
+  return { outcome, cartridge };
+}
+
+/** The played turn as the caller may see it: the full state and record, or the public state. */
+function statelessView(record: TurnRecord, cartridge: Cartridge, full: boolean) {
+  return full
+    ? { view: 'full' as const, state: plainJson(record.stateAfter), record: plainJson(record) }
+    : { view: 'public' as const, state: plainJson(publicState(record.stateAfter, cartridge.rules.schema)) };
+}
 
 export function registerStatelessRoutes(api: RouteRegistry, deps: AppDeps): void {
   api.add(
@@ -47,48 +95,17 @@ export function registerStatelessRoutes(api: RouteRegistry, deps: AppDeps): void
     },
     async ({ c, body, query }) =>
       guarded(async () => {
-        const principal = c.get('principal');
-        // Admitted first, as a session turn is: the input limit answers before the cartridge is looked up.
-        const request = deps.service.admit({ turn: turnOf(body) });
-        const versionId = await resolveCartridgeVersion(deps, principal, body.cartridge);
         const full = query.view === 'full';
-        if (full && !deps.authorMode && (await accessTo(deps, principal, versionId)) !== 'owner') {
-          throw new ApiError(
-            403,
-            'full_view_refused',
-            'the full state and record are for the cartridge’s owner or an author-mode server (serve --author)',
-          );
-        }
-        const loaded = await deps.library.load(versionId, body.persona);
-        if (loaded === undefined)
-          throw new ApiError(404, 'not_found', `no cartridge version '${body.cartridge}'`);
-        const { cartridge } = loaded;
-        const outcome = await deps.service.playStateless(
-          principal.id,
-          {
-            request,
-            cartridge,
-            state: (body.state ?? plainJson(cartridge.rules.initialState)) as GameState,
-            messages: body.messages ?? [],
-            ...(body.seed === undefined ? {} : { seed: body.seed }),
-            ...(body.persona ? { persona: body.persona } : {}),
-          },
-          { signal: c.req.raw.signal },
-        );
+        const { outcome, cartridge } = await playStatelessBody(deps, c, body, full);
+        const headers = { 'x-mnesos-model-mode': outcome.mode };
         if (outcome.kind === 'answered')
-          return c.json({ ...outcome.answer, modelMode: outcome.mode }, 200, {
-            'x-mnesos-model-mode': outcome.mode,
-          });
+          return c.json({ ...outcome.answer, modelMode: outcome.mode }, 200, headers);
         const { record, mode } = outcome;
-        const answer = full
-          ? { view: 'full' as const, state: plainJson(record.stateAfter), record: plainJson(record) }
-          : {
-              view: 'public' as const,
-              state: plainJson(publicState(record.stateAfter, cartridge.rules.schema)),
-            };
-        return c.json({ ...answer, narration: record.narration, modelMode: mode }, 200, {
-          'x-mnesos-model-mode': mode,
-        });
+        return c.json(
+          { ...statelessView(record, cartridge, full), narration: record.narration, modelMode: mode },
+          200,
+          headers,
+        );
       }),
   );
 }

@@ -2,9 +2,10 @@
 
 import type { AppDeps } from '../deps.ts';
 import type { RouteRegistry } from '../openapi.ts';
+import { type RouteDefinition, registerAll } from './route-list.ts';
 import { healthResponse, meResponse } from '../../contract/index.ts';
 
-export function registerSystemRoutes(api: RouteRegistry, deps: AppDeps): void {
+const getHealth: RouteDefinition = (api, deps) =>
   api.add(
     {
       method: 'get',
@@ -31,6 +32,7 @@ export function registerSystemRoutes(api: RouteRegistry, deps: AppDeps): void {
       }),
   );
 
+const getMetrics: RouteDefinition = (api, deps) =>
   api.add(
     {
       method: 'get',
@@ -44,6 +46,7 @@ export function registerSystemRoutes(api: RouteRegistry, deps: AppDeps): void {
       c.body(deps.metrics.render(), 200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }),
   );
 
+const getMe: RouteDefinition = (api, deps) =>
   api.add(
     {
       method: 'get',
@@ -61,4 +64,10 @@ export function registerSystemRoutes(api: RouteRegistry, deps: AppDeps): void {
       });
     },
   );
+
+/** Every route of this file, in the order they are registered. */
+export const SYSTEM_ROUTES: readonly RouteDefinition[] = [getHealth, getMetrics, getMe];
+
+export function registerSystemRoutes(api: RouteRegistry, deps: AppDeps): void {
+  registerAll(api, deps, SYSTEM_ROUTES);
 }

@@ -230,6 +230,13 @@ async function tableSnapshot(
 }
 
 function registerInviteRoutes(api: RouteRegistry, deps: AppDeps, table: TableService): void {
+  createInvite(api, deps, table);
+  listInvites(api, table);
+  closeInvite(api, table);
+}
+
+/** POST …/invites: a new invitation, its code shown once. */
+function createInvite(api: RouteRegistry, deps: AppDeps, table: TableService): void {
   api.add(
     {
       method: 'post',
@@ -257,7 +264,10 @@ function registerInviteRoutes(api: RouteRegistry, deps: AppDeps, table: TableSer
         return c.json({ invite: inviteView(made.invite, made.code) }, 201);
       }),
   );
+}
 
+/** GET …/invites: the invitations, without their codes. */
+function listInvites(api: RouteRegistry, table: TableService): void {
   api.add(
     {
       method: 'get',
@@ -277,7 +287,10 @@ function registerInviteRoutes(api: RouteRegistry, deps: AppDeps, table: TableSer
         return c.json({ invites: invites.map((invite) => inviteView(invite)) });
       }),
   );
+}
 
+/** DELETE …/invites/:inviteId: one invitation closed. */
+function closeInvite(api: RouteRegistry, table: TableService): void {
   api.add(
     {
       method: 'delete',

@@ -33,6 +33,7 @@ import {
   headBody,
   regenerateBody,
   sessionParams,
+  branchEndQuery,
   turnBody,
   turnParams,
   turnQuery,
@@ -41,6 +42,7 @@ import {
 import { sseResponse, wantsEventStream } from '../sse.ts';
 import { readsTurn, seatReplayEvents, seatTurnView, type Viewer, viewerOf } from '../member-views.ts';
 import { guarded } from './guard.ts';
+import { HISTORY_MAX_TURNS } from '../limits.ts';
 import { type RouteDefinition, registerAll } from './route-list.ts';
 import { eventView, nodeView, sessionView, type View } from '../views.ts';
 
@@ -163,6 +165,16 @@ async function answerJson(
   }
 }
 
+/** A turn's failure as the stream's `error` event says it (its status and error body), counted. */
+function failureData(error: unknown, deps: AppDeps) {
+  const api =
+    error instanceof SessionError
+      ? fromSessionError(error)
+      : new ApiError(500, 'internal', 'the turn failed');
+  deps.metrics.errors.inc({ code: api.code });
+  return { status: api.status, ...errorBody(api.code, api.message, api.details) };
+}
+
 /** The turn as it happens: start, its events, then `committed`, `answered` (no turn played) or `error`. */
 function answerStream(
   c: Context<AppEnv>,
@@ -204,21 +216,11 @@ function answerStream(
           data: { turn: seatTurnView(turn, prepared.cartridge, view, viewer), replayed: false },
         });
       } catch (error) {
+        // Offline, the engine may answer instead of playing: no turn, no failure.
         const answered = noTurnAnswer(error);
-        if (answered !== undefined) {
+        if (answered !== undefined)
           send({ event: 'answered', id: id(), data: { ...answered, modelMode: mode } });
-          return;
-        }
-        const api =
-          error instanceof SessionError
-            ? fromSessionError(error)
-            : new ApiError(500, 'internal', 'the turn failed');
-        deps.metrics.errors.inc({ code: api.code });
-        send({
-          event: 'error',
-          id: id(),
-          data: { status: api.status, ...errorBody(api.code, api.message, api.details) },
-        });
+        else send({ event: 'error', id: id(), data: failureData(error, deps) });
       }
     },
     { requestSignal: c.req.raw.signal, headers: modeHeaders(mode) },
@@ -377,14 +379,24 @@ const getTree: RouteDefinition = (api, deps) => {
       method: 'get',
       path: '/v1/sessions/:id/tree',
       tag: 'turns',
-      summary: 'Every turn of the session as a tree node (id, parent, depth, sibling index, seq).',
+      summary: `Every turn of the session as a tree node (id, parent, depth, sibling index, seq). With \`limit\` (1 to ${HISTORY_MAX_TURNS}), only the newest \`limit\` turns of the branch ending at \`turnId\` (the head by default) and the siblings of each: what a client needs to open a long game.`,
       params: sessionParams,
-      responses: { 200: { description: 'The tree', schema: treeResponse }, 404: TURN_ERRORS[404] },
+      query: branchEndQuery,
+      responses: {
+        200: { description: 'The tree', schema: treeResponse },
+        400: TURN_ERRORS[400],
+        404: TURN_ERRORS[404],
+      },
     },
-    async ({ c, params }) =>
+    async ({ c, params, query }) =>
       guarded(async () => {
         const { session } = await deps.table.access(c.get('principal').id, params.id);
-        const nodes = await deps.store.listTree(params.id);
+        const turnId = query.turnId ?? session.headTurnId;
+        const nodes =
+          query.limit === undefined
+            ? await deps.store.listTree(params.id)
+            : await deps.store.listTreeAround(params.id, turnId, query.limit);
+        if (nodes === undefined) throw new ApiError(404, 'not_found', `turn ${turnId} not found`);
         return c.json({ headTurnId: session.headTurnId, turns: nodes.map(nodeView) });
       }),
   );

@@ -6,6 +6,7 @@ import { safeParse } from 'zod/mini';
 import {
   authorEventResponse,
   authorEventsResponse,
+  childrenResponse,
   historyResponse,
   ledgerResponse,
   noTurnResponse,
@@ -113,8 +114,25 @@ export class PlayApi {
       .session;
   }
 
+  /** The whole tree: every turn of the session as a node (read when the Tree panel opens, or a swipe). */
   async tree(id: string) {
     return (await this.#http.answer(treeResponse, 'GET', `${sessionPath(id)}/tree`)).turns;
+  }
+
+  /**
+   * The tree near the end of a branch: the newest `limit` turns of the branch ending at `turnId` (the head
+   * by default) and the siblings of each — what the story and its swipes need, whatever the game's length.
+   */
+  async treeAround(id: string, limit: number, turnId?: string) {
+    const at = turnId ? `&turnId=${encodeURIComponent(turnId)}` : '';
+    return (await this.#http.answer(treeResponse, 'GET', `${sessionPath(id)}/tree?limit=${limit}${at}`))
+      .turns;
+  }
+
+  /** The turns played after `turnId` (its swipes and branches), by sibling index. */
+  async children(id: string, turnId: string) {
+    const path = `${sessionPath(id)}/turns/${encodeURIComponent(turnId)}/children`;
+    return (await this.#http.answer(childrenResponse, 'GET', path)).turns;
   }
 
   async turn(id: string, turnId: string, view: 'public' | 'full' = 'public') {

@@ -55,6 +55,9 @@ export interface PlayError {
 export interface PlayModel {
   readonly session: SessionView | null;
   readonly nodes: readonly NodeView[];
+  /** Whether `nodes` is the whole tree; else the end of the head's branch with its swipes (play-api.ts
+   * treeAround), read whole when the Tree panel opens or a swipe needs it. */
+  readonly whole: boolean;
   readonly turns: ReadonlyMap<string, TurnView>;
   readonly live: LiveTurn | null;
   readonly error: PlayError | null;
@@ -68,8 +71,11 @@ export type PlayAction =
       readonly type: 'read';
       readonly session: SessionView;
       readonly nodes: readonly NodeView[];
+      readonly whole: boolean;
       readonly turns: ReadonlyMap<string, TurnView>;
     }
+  /** More of the tree read (older turns of the branch, or the whole tree). */
+  | { readonly type: 'tree'; readonly nodes: readonly NodeView[]; readonly whole: boolean }
   /** More turns read (older ones, as the player scrolls up). */
   | { readonly type: 'turns'; readonly turns: ReadonlyMap<string, TurnView> }
   | { readonly type: 'fields'; readonly fields: readonly SchemaFieldView[] }
@@ -84,6 +90,7 @@ export type PlayAction =
 export const initialPlay: PlayModel = {
   session: null,
   nodes: [],
+  whole: false,
   turns: new Map(),
   live: null,
   error: null,
@@ -94,7 +101,15 @@ export const initialPlay: PlayModel = {
 export function playReducer(model: PlayModel, action: PlayAction): PlayModel {
   switch (action.type) {
     case 'read':
-      return { ...model, session: action.session, nodes: action.nodes, turns: action.turns };
+      return {
+        ...model,
+        session: action.session,
+        nodes: action.nodes,
+        whole: action.whole,
+        turns: action.turns,
+      };
+    case 'tree':
+      return { ...model, nodes: action.nodes, whole: action.whole };
     case 'turns':
       return { ...model, turns: action.turns };
     case 'fields':

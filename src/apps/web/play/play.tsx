@@ -65,6 +65,8 @@ export function Play({ sessionId }: { sessionId: string }) {
         session={session}
         head={head}
         tree={tree}
+        wholeTree={play.state.wholeTree}
+        onTreeShown={() => void play.wholeTree()}
         fields={play.state.fields}
         running={running}
         turnCached={play.turnCached}

@@ -22,6 +22,7 @@ import {
 } from './play-state.ts';
 import { OLDER_PAGE_TURNS, OPEN_TURNS, readBranchEnd, sessionTurns } from './turn-cache.ts';
 import { buildTree, lineage, swipeTarget, type Tree, withTurns } from './tree.ts';
+import { type KnownTree, swipeNeedsWhole, treeToDepth, treeWithHead } from './tree-reads.ts';
 
 /** The turn as sent: in strict mode when this browser's setting says so (app/context.ts, STRICT_STORAGE). */
 function asSent(body: TurnBody): TurnBody {
@@ -65,24 +66,26 @@ function useStoryReads(
 ) {
   const cache = useRef<Map<string, TurnView>>(sessionTurns(sessionId));
   const readingOlder = useRef(false);
-  const nodes = useRef<readonly NodeView[]>(model.nodes);
-  nodes.current = model.nodes;
+  const known = useRef<KnownTree>(model);
+  if (known.current.nodes !== model.nodes || known.current.whole !== model.whole)
+    known.current = { nodes: model.nodes, whole: model.whole };
 
   /**
-   * Re-reads the session and the newest turns on the head's branch. The tree is read whole only when it is
-   * not known (`known` undefined: opening, a failure, the Reload button) or does not hold the new head (a
-   * turn another client played); after an action the client adds what it committed (`withTurns`).
+   * Re-reads the session and the newest turns on the head's branch. The tree is read (the end of the head's
+   * branch, tree-reads.ts) only when it is not known (`after` undefined: opening, a failure, the Reload
+   * button) or does not hold the new head (a turn another client played); after an action the client adds
+   * what it committed (`withTurns`).
    */
-  const reload = async (known?: readonly NodeView[]): Promise<void> => {
+  const reload = async (after?: KnownTree): Promise<void> => {
     const [session, fetched] = await Promise.all([
       api.session(sessionId),
-      known === undefined ? api.tree(sessionId) : null,
+      after === undefined ? api.treeAround(sessionId, OPEN_TURNS) : null,
     ]);
-    let tree = fetched ?? known ?? [];
-    if (!tree.some((node) => node.id === session.headTurnId)) tree = await api.tree(sessionId);
-    const ids = lineage(buildTree(tree), session.headTurnId);
+    const start = after ?? { nodes: fetched ?? [], whole: false };
+    const read = await treeWithHead(api, sessionId, session.headTurnId, start, OPEN_TURNS);
+    const ids = lineage(buildTree(read.nodes), session.headTurnId);
     await readBranchEnd(api, sessionId, cache.current, ids, OPEN_TURNS);
-    dispatch({ type: 'read', session, nodes: tree, turns: new Map(cache.current) });
+    dispatch({ type: 'read', session, ...read, turns: new Map(cache.current) });
   };
 
   /** Reads the next older page of the story (the player scrolled up to the oldest turn shown). */
@@ -90,14 +93,31 @@ function useStoryReads(
     if (readingOlder.current || !model.session) return;
     readingOlder.current = true;
     try {
-      const ids = lineage(tree, model.session.headTurnId);
-      await readBranchEnd(api, sessionId, cache.current, ids, storyLength + OLDER_PAGE_TURNS);
+      const want = storyLength + OLDER_PAGE_TURNS;
+      const headId = model.session.headTurnId;
+      const before = known.current;
+      const read = await treeToDepth(api, sessionId, headId, before, want);
+      if (read !== before) {
+        known.current = read;
+        dispatch({ type: 'tree', ...read });
+      }
+      const ids = read === before ? lineage(tree, headId) : lineage(buildTree(read.nodes), headId);
+      await readBranchEnd(api, sessionId, cache.current, ids, want);
       dispatch({ type: 'turns', turns: new Map(cache.current) });
     } finally {
       readingOlder.current = false;
     }
   };
-  return { cache, nodes, reload, older };
+
+  /** The whole tree (the Tree panel, a swipe): read once, then grown by each action like any tree. */
+  const wholeTree = async (): Promise<Tree> => {
+    if (known.current.whole) return buildTree(known.current.nodes);
+    const nodes = await api.tree(sessionId);
+    known.current = { nodes, whole: true };
+    dispatch({ type: 'tree', nodes, whole: true });
+    return buildTree(nodes);
+  };
+  return { cache, known, reload, older, wholeTree };
 }
 
 /** What running and streaming an action need: the reducer's dispatch and the story's reads. */
@@ -105,7 +125,9 @@ interface ActionContext {
   readonly dispatch: (action: PlayAction) => void;
   readonly reload: ReturnType<typeof useStoryReads>['reload'];
   readonly cache: ReturnType<typeof useStoryReads>['cache'];
-  readonly nodes: ReturnType<typeof useStoryReads>['nodes'];
+  readonly known: ReturnType<typeof useStoryReads>['known'];
+  /** The whole tree, read once (a swipe down a version's subtree needs it). */
+  readonly wholeTree: ReturnType<typeof useStoryReads>['wholeTree'];
   readonly reportModel: (failing: boolean) => void;
   /** An action is running (the next one waits for it to end: it is dropped). */
   readonly busy: boolean;
@@ -141,7 +163,7 @@ async function streamTurn(
   start: LiveTurn,
   events: AsyncGenerator<StreamEvent>,
 ): Promise<void> {
-  const { dispatch, cache, nodes } = ctx;
+  const { dispatch, cache, known } = ctx;
   let current = start;
   const committed: NodeView[] = [];
   dispatch({ type: 'live', live: current });
@@ -156,7 +178,7 @@ async function streamTurn(
       current = liveStep(current, event);
       dispatch({ type: 'live', live: current });
     }
-    await ctx.reload(withTurns(nodes.current, committed));
+    await ctx.reload({ ...known.current, nodes: withTurns(known.current.nodes, committed) });
   } finally {
     dispatch({ type: 'live', live: null });
   }
@@ -232,7 +254,7 @@ function headActions(
   const move = (to: () => Promise<unknown>) =>
     run(async () => {
       await to();
-      await ctx.reload(ctx.nodes.current);
+      await ctx.reload(ctx.known.current);
     });
   const expected = model.session?.headTurnId;
   return {
@@ -241,8 +263,19 @@ function headActions(
     jump: (turnId: string) => move(() => api.moveHead(sessionId, turnId, expected)),
     /** Shows another swipe of a turn: the head moves to where that alternative leads. */
     swipe: (siblingId: string) =>
-      move(() => api.moveHead(sessionId, swipeTarget(tree, expected ?? '', siblingId, chosen), expected)),
+      move(async () => {
+        // Where a swipe leads may be down the chosen version's subtree: then the whole tree is read, once.
+        const needsWhole = await swipeNeedsWhole(api, sessionId, ctx.known.current, siblingId, chosen);
+        const from = needsWhole ? await ctx.wholeTree() : tree;
+        await api.moveHead(sessionId, swipeTarget(from, expected ?? '', siblingId, chosen), expected);
+      }),
   };
+}
+
+/** What the screen shows of the reducer's model (the tree, story and head are derived: useStoryView). */
+function stateOf(model: PlayModel) {
+  const { session, live, error, fields, busy } = model;
+  return { session, wholeTree: model.whole, live, error, fields, busy };
 }
 
 export function usePlay(
@@ -255,7 +288,8 @@ export function usePlay(
   const chosen = useRef(new Map<string, string>());
   const { abort, signal } = useAbort();
   const { tree, story, head } = useStoryView(model);
-  const { cache, nodes, reload, older } = useStoryReads(api, sessionId, model, dispatch, tree, story.length);
+  const reads = useStoryReads(api, sessionId, model, dispatch, tree, story.length);
+  const { cache, reload, older, wholeTree } = reads;
 
   useEffect(() => {
     cache.current = sessionTurns(sessionId);
@@ -266,18 +300,19 @@ export function usePlay(
     };
   }, [sessionId]);
 
-  const ctx: ActionContext = { dispatch, reload, cache, nodes, reportModel, busy: model.busy };
+  const ctx: ActionContext = { ...reads, dispatch, reportModel, busy: model.busy };
   const run = (action: () => Promise<void>, turn: SentTurn | null = null) => runAction(ctx, action, turn);
   const stream = (start: LiveTurn, events: AsyncGenerator<StreamEvent>) => streamTurn(ctx, start, events);
   const input: PlayActionsInput = { api, sessionId, model, tree, run, stream, signal };
-  const { session, live } = model;
   return {
-    state: { session, tree, story, head, live, error: model.error, fields: model.fields, busy: model.busy },
+    state: { ...stateOf(model), tree, story, head },
     ...turnActions(input),
     dismiss: () => dispatch({ type: 'dismissed' }),
     ...headActions(input, ctx, chosen.current),
     stop: () => abort.current?.abort(),
     reload: () => run(reload),
+    /** Reads the whole tree, once (the Tree panel opened). */
+    wholeTree: () => wholeTree().catch((e: unknown) => dispatch({ type: 'failed', error: readErrorOf(e) })),
     older: () => older().catch((e: unknown) => dispatch({ type: 'failed', error: readErrorOf(e) })),
     turnCached: (id: string) => model.turns.get(id),
   };

@@ -5,6 +5,7 @@
 
 import type {
   Invite,
+  JoinResult,
   Member,
   MemberRole,
   Principal,
@@ -217,27 +218,36 @@ export async function joinTable(
         });
       return joined.member;
     }
-    switch (joined.reason) {
-      case 'character-taken':
-        taken.add(character);
-        continue;
-      case 'member-cap':
-        throw new SessionError(
-          'table-limit',
-          `this table seats ${joined.limit} members, the most it may (MAX_TABLE_MEMBERS)`,
-          { limit: joined.limit, what: 'members' },
-        );
-      case 'invite-not-found':
-        throw gone;
-      case 'persona-not-found':
-        throw notFound(`persona ${personaId}`);
-      default: {
-        const unreachable: never = joined;
-        throw new Error(`unexpected joinTable result ${JSON.stringify(unreachable)}`);
-      }
-    }
+    const refused = joinRefusal(joined, personaId);
+    if (refused !== undefined) throw refused;
+    taken.add(character);
   }
   throw new SessionError('taken', `no free character name for '${name}' at this table`);
+}
+
+/** What a refused join tells the player; undefined for a taken character (tried again with another key). */
+function joinRefusal(
+  refused: Exclude<JoinResult, { ok: true }>,
+  personaId: string | null,
+): Error | undefined {
+  switch (refused.reason) {
+    case 'character-taken':
+      return undefined;
+    case 'member-cap':
+      return new SessionError(
+        'table-limit',
+        `this table seats ${refused.limit} members, the most it may (MAX_TABLE_MEMBERS)`,
+        { limit: refused.limit, what: 'members' },
+      );
+    case 'invite-not-found':
+      return notFound('invitation');
+    case 'persona-not-found':
+      return notFound(`persona ${personaId}`);
+    default: {
+      const unreachable: never = refused;
+      return new Error(`unexpected joinTable result ${JSON.stringify(unreachable)}`);
+    }
+  }
 }
 
 /** The member playing `character`, or "not found". */

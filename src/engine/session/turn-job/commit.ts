@@ -5,7 +5,7 @@
 // retry with a committed Idempotency-Key is
 // `replayed` (the store answers with the first turn).
 
-import { JsonText, type Turn } from '../../../adapters/store/index.ts';
+import { type AppendTurnResult, JsonText, type Turn } from '../../../adapters/store/index.ts';
 import type { TurnRecord } from '../../turn/index.ts';
 import { nextBranchWorld, projectTurn } from '../branch-world.ts';
 import { notFound, SessionError } from '../errors.ts';
@@ -64,22 +64,28 @@ export async function commitTurn(
     keepChildWindow(deps.windows, parentId, appended.turn);
     return { kind: 'committed', turn: appended.turn };
   }
-  switch (appended.reason) {
+  return { kind: 'refused', error: appendRefused(appended, sessionId, rebased?.baseId ?? parentId) };
+}
+
+/** What a refused append tells the player: the head moved on, or the session or the parent is gone. */
+function appendRefused(
+  refused: Exclude<AppendTurnResult, { ok: true }>,
+  sessionId: string,
+  parentId: string,
+): SessionError {
+  switch (refused.reason) {
     case 'conflict':
-      return {
-        kind: 'refused',
-        error: new SessionError(
-          'conflict',
-          'the session moved on while this turn ran (another turn was committed); nothing was saved',
-          { headTurnId: appended.headTurnId },
-        ),
-      };
+      return new SessionError(
+        'conflict',
+        'the session moved on while this turn ran (another turn was committed); nothing was saved',
+        { headTurnId: refused.headTurnId },
+      );
     case 'session-not-found':
-      return { kind: 'refused', error: notFound(`session ${sessionId}`) };
+      return notFound(`session ${sessionId}`);
     case 'parent-not-found':
-      return { kind: 'refused', error: notFound(`turn ${rebased?.baseId ?? parentId}`) };
+      return notFound(`turn ${parentId}`);
     default: {
-      const unreachable: never = appended;
+      const unreachable: never = refused;
       throw new Error(`unexpected appendTurn result ${JSON.stringify(unreachable)}`);
     }
   }

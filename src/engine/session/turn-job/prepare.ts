@@ -3,7 +3,9 @@
 // and world, the cartridge with the persona, the models, a fresh seed). Ends early with `replayed` when the
 // Idempotency-Key already names a stored turn.
 
-import type { Turn } from '../../../adapters/store/index.ts';
+import type { Persona } from '../../../core/cartridge/index.ts';
+import type { ModelSet } from '../../../adapters/llm/index.ts';
+import type { Session, Turn } from '../../../adapters/store/index.ts';
 import type { GameState } from '../../turn/index.ts';
 import { branchWorld } from '../branch-world.ts';
 import { notFound } from '../errors.ts';
@@ -59,22 +61,9 @@ export async function prepareTurn(
   const claim = TurnClaim.acquire(deps, sessionId, key, turnId);
   try {
     const start = await startOf(deps, sessionId, request, request.parentId ?? session.headTurnId);
-    // At a shared table the actor plays their own persona (table/turns.ts), not the owner's.
-    const persona =
-      request.table === undefined
-        ? await personaOf(deps.store, principalId, session.personaId)
-        : await personaOf(
-            deps.store,
-            request.table.persona?.principalId ?? principalId,
-            request.table.persona?.personaId,
-          );
+    const persona = await actingPersona(deps, principalId, session, request);
     const { cartridge } = await sessionCartridge(deps.library, session, persona);
-    const baseModels = await deps.models(principalId);
-    const observer = deps.observer;
-    const models =
-      baseModels !== null && observer?.onModelCall
-        ? timeModels(baseModels, (role, ms, ok) => observer.onModelCall?.(role, ms, ok), deps.monotonic)
-        : baseModels;
+    const models = await observedModels(deps, principalId);
     const rebased = request.rebased;
     const context: TurnContext = {
       sessionId,
@@ -99,6 +88,30 @@ export async function prepareTurn(
     claim.release();
     throw error;
   }
+}
+
+/** At a shared table the actor plays their own persona (table/turns.ts), not the owner's. */
+async function actingPersona(
+  deps: PrepareDeps,
+  principalId: string,
+  session: Session,
+  request: TurnRequest,
+): Promise<Persona | undefined> {
+  if (request.table === undefined) return personaOf(deps.store, principalId, session.personaId);
+  return personaOf(
+    deps.store,
+    request.table.persona?.principalId ?? principalId,
+    request.table.persona?.personaId,
+  );
+}
+
+/** The principal's models, each call timed for the observer when it listens. */
+async function observedModels(deps: PrepareDeps, principalId: string): Promise<ModelSet | null> {
+  const baseModels = await deps.models(principalId);
+  const observer = deps.observer;
+  return baseModels !== null && observer?.onModelCall
+    ? timeModels(baseModels, (role, ms, ok) => observer.onModelCall?.(role, ms, ok), deps.monotonic)
+    : baseModels;
 }
 
 /** Where the turn starts: its parent's state, story window and world, or those a planned rebase ends with. */

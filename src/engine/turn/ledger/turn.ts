@@ -224,21 +224,8 @@ export async function settleProposal(
 ): Promise<LedgerOutcome> {
   const at = stampOf(ctx);
   const attempts: LedgerAttempt[] = [];
-  const unchanged = (
-    status: LedgerStatus,
-    repairs: number,
-    errors: readonly LedgerIssue[],
-  ): LedgerOutcome => ({
-    status,
-    events: [],
-    world: ctx.ledger.world,
-    at,
-    time: null,
-    seconds: 0,
-    repairs,
-    errors,
-    attempts,
-  });
+  const unchanged = (status: LedgerStatus, repairs: number, errors: readonly LedgerIssue[]): LedgerOutcome =>
+    unchangedOutcome(ctx, at, attempts, status, repairs, errors);
   if (kind === 'narrator' && first.toolCalls.length === 0) return unchanged('none', 0, []);
 
   let answer = first;
@@ -267,23 +254,7 @@ export async function settleProposal(
     }
     if (repairs >= MAX_LEDGER_REPAIRS) return unchanged('unledgered', repairs, checked.errors);
     messages = repairMessages(messages, answer, checked.errors);
-    ctx.prompts.push({
-      role: 'narrator',
-      call: ctx.prompts.filter((p) => p.role === 'narrator').length + 1,
-      sections: [
-        ...conversation.sections,
-        {
-          id: 'repair',
-          kind: 'volatile',
-          carrier: 'messages',
-          tokens: estimateTokens(repairContent(checked.errors)),
-          included: true,
-          reason: `repair ${repairs + 1} of at most ${MAX_LEDGER_REPAIRS} (MAX_LEDGER_REPAIRS): the rejected call and its ${checked.errors.length} error(s)`,
-        },
-      ],
-      tokens: conversation.tokens + estimateTokens(repairContent(checked.errors)),
-      budget: conversation.budget,
-    });
+    recordRepairPrompt(ctx, conversation, checked.errors, repairs);
     try {
       const response = await call(ctx, model, conversation, messages);
       answer = { text: response.text, toolCalls: response.toolCalls };
@@ -292,6 +263,55 @@ export async function settleProposal(
       return unchanged('unledgered', repairs + 1, [...checked.errors, failure]);
     }
   }
+}
+
+/** An outcome that changes nothing: no events, the world as it was. */
+function unchangedOutcome(
+  ctx: TurnContext,
+  at: Stamp,
+  attempts: LedgerAttempt[],
+  status: LedgerStatus,
+  repairs: number,
+  errors: readonly LedgerIssue[],
+): LedgerOutcome {
+  return {
+    status,
+    events: [],
+    world: ctx.ledger.world,
+    at,
+    time: null,
+    seconds: 0,
+    repairs,
+    errors,
+    attempts,
+  };
+}
+
+/** The repair call's prompt in the turn's prompt reports: the conversation's sections and the repair message. */
+function recordRepairPrompt(
+  ctx: TurnContext,
+  conversation: LedgerConversation,
+  errors: readonly LedgerIssue[],
+  repairs: number,
+): void {
+  const tokens = estimateTokens(repairContent(errors));
+  ctx.prompts.push({
+    role: 'narrator',
+    call: ctx.prompts.filter((p) => p.role === 'narrator').length + 1,
+    sections: [
+      ...conversation.sections,
+      {
+        id: 'repair',
+        kind: 'volatile',
+        carrier: 'messages',
+        tokens,
+        included: true,
+        reason: `repair ${repairs + 1} of at most ${MAX_LEDGER_REPAIRS} (MAX_LEDGER_REPAIRS): the rejected call and its ${errors.length} error(s)`,
+      },
+    ],
+    tokens: conversation.tokens + tokens,
+    budget: conversation.budget,
+  });
 }
 
 /** `separate` mode: one short call that reads the finished narration and records its world changes. */

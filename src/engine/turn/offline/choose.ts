@@ -44,11 +44,13 @@ import { narrateOffline } from './narration.ts';
 import type { KnownEntry } from './known.ts';
 import { type NoteAct, noteActs } from './note-acts.ts';
 import { type OptionDeed, optionDeeds } from './option-deeds.ts';
-import { loreKindWords, spelledAsLore, travelEvent } from './place.ts';
+import { foeWords, loreKindWords, spelledAsLore, travelEvent } from './place.ts';
 import { asksAbout, asRequest } from './request.ts';
 import {
   allWords,
+  saidWords,
   contentWords,
+  isKindOfVerb,
   isKnownVerb,
   isNameVerb,
   isNoun,
@@ -292,6 +294,8 @@ interface SaidText {
   readonly taken: readonly boolean[];
   /** Two neighbouring words the lexicon knows as one verb ("run_away", "patch_up"). */
   readonly phrasal: readonly string[];
+  /** Whether a word said names a foe (the one in front of the player, or one the lore lists; place.ts). */
+  readonly foeSaid: boolean;
 }
 
 function spanAt(words: readonly string[], phrase: readonly string[], start: number): boolean {
@@ -299,8 +303,8 @@ function spanAt(words: readonly string[], phrase: readonly string[], start: numb
   return true;
 }
 
-function saidText(text: string, candidates: readonly Candidate[]): SaidText {
-  const words = allWords(text).slice(0, MAX_MATCH_WORDS);
+function saidText(text: string, candidates: readonly Candidate[], foes: readonly string[] = []): SaidText {
+  const words = saidWords(text).slice(0, MAX_MATCH_WORDS);
   const taken = words.map(() => false);
   for (const c of candidates)
     for (const option of c.words.options)
@@ -312,7 +316,10 @@ function saidText(text: string, candidates: readonly Candidate[]): SaidText {
     const pair = `${words[i]}_${words[i + 1]}`;
     if (!taken[i] && !taken[i + 1] && isPhrasalVerb(pair)) phrasal.push(pair);
   }
-  return { words, taken, phrasal };
+  const foeSaid = words.some(
+    (word, i) => !taken[i] && !STOP_WORDS.has(word) && foes.some((f) => wordsMatch(word, f)),
+  );
+  return { words, taken, phrasal, foeSaid };
 }
 
 export interface Evidence {
@@ -353,6 +360,7 @@ function verbEvidence(
   w: CandidateWords,
   content: readonly string[],
   phrasal: readonly string[],
+  foeSaid: boolean,
 ): VerbEvidence {
   if (w.plainOnly === true) {
     const plain = saidVerb(content, w.verbs, 'plain');
@@ -390,6 +398,12 @@ function verbEvidence(
         return { score: PHRASE_VERB_SCORE, strong: true, needsSupport: false, used: new Set([word]) };
     }
   }
+  // A kind of the event's own verb done to a foe ("charge the goblin" for an attack): as plain a request
+  // as the verb itself, since a foe is what that verb is done to; elsewhere ("charge a fee") too weak.
+  const nameVerbs = [...w.verbs, ...w.phraseVerbs.filter((v) => w.intentVerbs?.has(v) !== true)];
+  const foeKind = foeSaid ? content.find((word) => nameVerbs.some((v) => isKindOfVerb(word, v))) : undefined;
+  if (foeKind !== undefined)
+    return { score: VERB_SCORE, strong: true, needsSupport: false, used: new Set([foeKind]) };
   const kinds = [...w.verbs, ...w.phraseVerbs, ...w.acts.map((a) => a.verb)];
   const kind = content.find((word) => kinds.some((v) => verbMatch(word, v) === 'kind'));
   if (kind !== undefined)
@@ -446,7 +460,7 @@ function evidenceFor(c: Candidate, said: SaidText): Evidence {
   const deed = saidDeed(w, words, allContent);
   const verb: VerbEvidence =
     deed === undefined
-      ? verbEvidence(w, allContent, said.phrasal)
+      ? verbEvidence(w, allContent, said.phrasal, said.foeSaid)
       : { score: PHRASE_VERB_SCORE, strong: true, needsSupport: false, used: new Set([deed]) };
   // The verb's word counts once: not again as a word of the name, intents or description.
   const content = allContent.filter((word) => !verb.used.has(word));
@@ -820,7 +834,8 @@ function chooseFromWords(
   const candidates = candidatesOf(rules, tools, context);
   // Matched as a request when it asks for a thing; answered in the player's own words.
   const isPlace = (words: string) => placeNamed(rules, words, context?.lore) !== undefined;
-  const list = ranked(candidates, saidText(asRequest(text, isPlace), candidates));
+  const foes = foeWords(rules, context?.state, context?.lore);
+  const list = ranked(candidates, saidText(asRequest(text, isPlace), candidates, foes));
   const top = list[0];
   const place = top === undefined ? placeQuestion(rules, text, context) : undefined;
   if (place !== undefined) return { kind: 'reply', reason: 'question', text: place };

@@ -404,15 +404,24 @@ function describeThing(ctx: FreeContext, text: string): string {
   // "examine my sword" when the rules keep no sword: what the player does carry.
   if (allWords(text).includes('my'))
     return `${say(ctx.who, 'carries', 'carry')} no “${asked.join(' ')}” the rules keep track of. ${describeInventory(ctx)}`;
-  return `${say(ctx.who, 'sees', 'see')} nothing like “${asked.join(' ')}” here.`;
+  const nothing = `${say(ctx.who, 'sees', 'see')} nothing like “${asked.join(' ')}” here.`;
+  // At a place the rules keep, what *is* there ("look at the stalls" at the market: the market, who is
+  // in it, the ways out), so the player learns what can be looked at instead.
+  return here(ctx) === undefined ? nothing : `${nothing} ${describeLook(ctx)}`;
 }
 
-/** The examine answer that found nothing ("You see nothing like “stalls” here."). */
-const NOTHING_FOUND = / nothing like “[^”]*” here\.$/;
+/** The examine answer that found nothing ("You see nothing like “stalls” here."), the scene after it or not. */
+const NOTHING_FOUND = /^[^“]* nothing like “[^”]*” here\./;
 
 /** Whether an examine answer found nothing the game knows of what was asked. */
 export function foundNothing(answer: string): boolean {
   return NOTHING_FOUND.test(answer);
+}
+
+/** Whether it found nothing and told nothing else either (no scene: the rules keep no place). */
+export function toldNothing(answer: string): boolean {
+  const found = NOTHING_FOUND.exec(answer);
+  return found !== null && found[0].length === answer.length;
 }
 
 /** A person named by a pronoun ("ask her about it"): told as the pronoun says when no one was named. */

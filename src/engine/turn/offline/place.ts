@@ -283,6 +283,43 @@ export function currentFoe(rules: CompiledRules, state: Dict): Foe | undefined {
   return undefined;
 }
 
+/** Words of a lore heading that say its section lists foes ("Enemies & Bestiary", "Monsters"). */
+const FOE_HEADING_WORDS = ['enemies', 'enemy', 'foes', 'bestiary', 'monsters', 'creatures', 'beasts'];
+/** Bold names read from one lore's foe sections ("**Goblin Scavengers**"). */
+export const MAX_LORE_FOES = 100;
+const loreFoesByLore = new Map<string, readonly string[]>();
+
+/**
+ * The content words naming the foes a lore lists: each bold name (`**Dire Wolves**`) in a section whose
+ * heading says it lists enemies, monsters or a bestiary. Read once per lore, at most MAX_LORE_FOES names.
+ */
+export function loreFoeWords(lore: string): readonly string[] {
+  const cached = loreFoesByLore.get(lore);
+  if (cached !== undefined) return cached;
+  const out = new Set<string>();
+  let names = 0;
+  for (const section of loreSections(lore)) {
+    if (!section.key.split(' ').some((w) => FOE_HEADING_WORDS.includes(w))) continue;
+    for (const bold of section.text.split('**').filter((_, i) => i % 2 === 1)) {
+      if (names++ >= MAX_LORE_FOES) break;
+      for (const word of contentWords(bold)) out.add(word);
+    }
+  }
+  const found = [...out];
+  if (loreFoesByLore.size >= MAX_CACHED_LORES) loreFoesByLore.clear();
+  loreFoesByLore.set(lore, found);
+  return found;
+}
+
+/** The words that name a foe here: the creature in front of the player, and those the lore lists as foes. */
+export function foeWords(rules: CompiledRules, state: Dict | undefined, lore: string | undefined): string[] {
+  const foe = state === undefined ? undefined : currentFoe(rules, state);
+  return [
+    ...(foe === undefined ? [] : contentWords(foe.name)),
+    ...(lore === undefined ? [] : loreFoeWords(lore)),
+  ];
+}
+
 /** "morning", "evening", … from an ISO game time (the same cuts as the demo's `time_of_day`). */
 export function partOfDay(gameTime: unknown): string | undefined {
   if (typeof gameTime !== 'string') return undefined;

@@ -7,6 +7,7 @@
 
 import { phraseKey as normalize } from '../../../core/cartridge/index.ts';
 import { englishLexicon } from '../../../adapters/lexicon/index.ts';
+import { rewriteIdioms } from '../../../core/lexicon/index.ts';
 
 export { normalize };
 
@@ -22,6 +23,14 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 export function allWords(text: string): string[] {
   const n = normalize(text);
   return n === '' ? [] : n.split(' ');
+}
+
+/**
+ * The player's words as the matcher compares them: normalised, and each idiom the lexicon lacks rewritten
+ * to its verb ("finish it off" → "kill it"; src/core/lexicon/idioms.ts).
+ */
+export function saidWords(text: string): string[] {
+  return rewriteIdioms(allWords(text));
 }
 
 export function contentWords(text: string): string[] {
@@ -96,6 +105,16 @@ function compareVerbs(said: string, verb: string): VerbRelation | undefined {
   if (ga !== undefined && gb !== undefined && ga.some((g) => gb.includes(g))) return 'plain';
   if (said.length < 3 || verb.length < 3) return undefined;
   return englishLexicon().relation(said, verb);
+}
+
+/**
+ * Whether the lexicon says `said` is a kind of `verb` or of a verb grouped with it above ("charge" is a
+ * kind of "attack", grouped with "strike"): at most one group's verbs compared, each remembered.
+ */
+export function isKindOfVerb(said: string, verb: string): boolean {
+  if (verbMatch(said, verb) === 'kind') return true;
+  const mates = (GROUPS_OF.get(verb) ?? []).flatMap((g) => VERB_GROUPS[g]!);
+  return mates.some((mate) => mate !== verb && verbMatch(said, mate) === 'kind');
 }
 
 /** The groups of the grouped verb one typo away from `word` ("atack" → attack's), if exactly one is. */

@@ -189,18 +189,7 @@ function checkedLength(text: string): { answer: string | null; chars: number } {
 export async function* generateCartridge(
   options: GenerateOptions,
 ): AsyncGenerator<GenerateEvent, GenerateResult> {
-  const requirements = options.requirements.trim();
-  if (requirements === '')
-    throw new GenerateInputError('the requirements are empty: say what the cartridge is about');
-  if (requirements.length > MAX_REQUIREMENTS_CHARS)
-    throw new GenerateInputError(
-      `the requirements are ${requirements.length} characters; the limit is ${MAX_REQUIREMENTS_CHARS} (MAX_REQUIREMENTS_CHARS)`,
-    );
-  const repairs = options.repairRounds ?? DEFAULT_REPAIR_ROUNDS;
-  if (!Number.isInteger(repairs) || repairs < 0 || repairs > MAX_REPAIR_ROUNDS)
-    throw new GenerateInputError(
-      `repair rounds must be a whole number from 0 to ${MAX_REPAIR_ROUNDS} (MAX_REPAIR_ROUNDS)`,
-    );
+  const { requirements, repairs } = checkedGenerateInput(options);
   const name = options.name ?? 'draft';
   const system = systemPrompt();
   const first = draftRequest(requirements, options.existing);
@@ -213,19 +202,14 @@ export async function* generateCartridge(
     const kind = round === 1 ? 'draft' : 'repair';
     const request = round === 1 ? first : repairRequest(checked.errors, formProblems);
     yield { type: 'asking', round, kind, errors: checked.errors.length };
-    // Each round sees the request, the current draft as the model's own answer, and what is wrong with it:
-    // the conversation stays the size of one cartridge however many rounds there are.
-    const messages: ChatMessage[] =
-      round === 1
-        ? [{ role: 'user', content: first }]
-        : [
-            { role: 'user', content: first },
-            { role: 'assistant', content: formatDraft(files) },
-            { role: 'user', content: request },
-          ];
     const { answer, chars } = await readAnswer(
       options.model,
-      { system, messages, temperature: 0.4, maxOutputTokens: GENERATE_MAX_OUTPUT_TOKENS },
+      {
+        system,
+        messages: roundMessages(round, first, files, request),
+        temperature: 0.4,
+        maxOutputTokens: GENERATE_MAX_OUTPUT_TOKENS,
+      },
       options.signal,
     );
     const judged = judgeAnswer({ answer, files, name });
@@ -234,19 +218,7 @@ export async function* generateCartridge(
     checked = { errors: judged.errors, warnings: judged.warnings };
     yield { type: 'answered', round, chars, files: judged.written };
     yield { type: 'checked', round, errors: checked.errors, warnings: checked.warnings };
-    const kept = answer ?? '';
-    rounds.push({
-      round,
-      kind,
-      request,
-      answer:
-        kept.length > MAX_TRANSCRIPT_ANSWER_CHARS ? `${kept.slice(0, MAX_TRANSCRIPT_ANSWER_CHARS)}…` : kept,
-      answerChars: chars,
-      filesWritten: judged.written,
-      formProblems,
-      errors: checked.errors,
-      warnings: checked.warnings,
-    });
+    rounds.push(transcriptRound(round, kind, request, { answer, chars }, judged));
     if (checked.errors.length === 0 && formProblems.length === 0) break;
   }
   const ok = checked.errors.length === 0 && formProblems.length === 0;
@@ -262,6 +234,59 @@ export async function* generateCartridge(
       rounds,
       ok,
     },
+  };
+}
+
+/** The requirements (trimmed, not empty, within MAX_REQUIREMENTS_CHARS) and the repair rounds (0..MAX_REPAIR_ROUNDS). */
+function checkedGenerateInput(options: GenerateOptions): { requirements: string; repairs: number } {
+  const requirements = options.requirements.trim();
+  if (requirements === '')
+    throw new GenerateInputError('the requirements are empty: say what the cartridge is about');
+  if (requirements.length > MAX_REQUIREMENTS_CHARS)
+    throw new GenerateInputError(
+      `the requirements are ${requirements.length} characters; the limit is ${MAX_REQUIREMENTS_CHARS} (MAX_REQUIREMENTS_CHARS)`,
+    );
+  const repairs = options.repairRounds ?? DEFAULT_REPAIR_ROUNDS;
+  if (!Number.isInteger(repairs) || repairs < 0 || repairs > MAX_REPAIR_ROUNDS)
+    throw new GenerateInputError(
+      `repair rounds must be a whole number from 0 to ${MAX_REPAIR_ROUNDS} (MAX_REPAIR_ROUNDS)`,
+    );
+  return { requirements, repairs };
+}
+
+/**
+ * Each round sees the request, the current draft as the model's own answer, and what is wrong with it:
+ * the conversation stays the size of one cartridge however many rounds there are.
+ */
+function roundMessages(round: number, first: string, files: DraftFiles, request: string): ChatMessage[] {
+  if (round === 1) return [{ role: 'user', content: first }];
+  return [
+    { role: 'user', content: first },
+    { role: 'assistant', content: formatDraft(files) },
+    { role: 'user', content: request },
+  ];
+}
+
+/** One round of the transcript; the answer is cut at MAX_TRANSCRIPT_ANSWER_CHARS. */
+function transcriptRound(
+  round: number,
+  kind: TranscriptRound['kind'],
+  request: string,
+  read: { answer: string | null; chars: number },
+  judged: Judged,
+): TranscriptRound {
+  const kept = read.answer ?? '';
+  return {
+    round,
+    kind,
+    request,
+    answer:
+      kept.length > MAX_TRANSCRIPT_ANSWER_CHARS ? `${kept.slice(0, MAX_TRANSCRIPT_ANSWER_CHARS)}…` : kept,
+    answerChars: read.chars,
+    filesWritten: judged.written,
+    formProblems: judged.formProblems,
+    errors: judged.errors,
+    warnings: judged.warnings,
   };
 }
 

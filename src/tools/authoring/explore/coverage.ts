@@ -25,49 +25,12 @@ export function rulesCoverage(
   mapPlace: (place: SourcePlace) => SourcePlace,
 ): RulesCoverage {
   const events: Located[] = [];
-  const steps: Located[] = [];
-  const arms: Located[] = [];
-  const notes: Located[] = [];
-  let stepTotal = 0;
-  let stepReached = 0;
-  let armTotal = 0;
-  let armTaken = 0;
-  let noteTotal = 0;
-  let noteShown = 0;
-  // `entered`: the block these steps belong to ran; a step missed there is worth naming on its own.
-  const walk = (list: readonly Step[], event: string, entered: boolean): void => {
-    for (const step of list) {
-      stepTotal++;
-      const reached = sink.steps.has(step);
-      if (reached) stepReached++;
-      else if (entered)
-        steps.push({ place: mapPlace(step.place), what: `${event}: a ${step.kind} step never reached` });
-      if (step.kind === 'note') {
-        noteTotal++;
-        if (reached) noteShown++;
-        else
-          notes.push({ place: mapPlace(step.place), what: `${event}: note "${step.template}" never shown` });
-      }
-      if (step.kind === 'branch') {
-        step.arms.forEach((arm, i) => {
-          armTotal++;
-          const taken = sink.arms.has(arm);
-          if (taken) armTaken++;
-          else if (reached)
-            arms.push({
-              place: mapPlace(armPlace(step, arm)),
-              what: `${event}: ${armText(arm, i)} never taken`,
-            });
-          walk(arm.steps, event, taken);
-        });
-      } else if (step.kind === 'foreach') walk(step.steps, event, reached);
-    }
-  };
+  const walk = new CoverageWalk(sink, mapPlace);
   for (const name of rules.eventNames) {
     const event = rules.events.get(name)!;
     const ran = sink.events.has(name);
     if (!ran) events.push({ place: mapPlace(event.place), what: `event '${name}' never run` });
-    walk(event.steps, name, ran);
+    walk.steps(event.steps, name, ran);
   }
   return {
     events: {
@@ -75,8 +38,65 @@ export function rulesCoverage(
       total: rules.eventNames.length,
       missed: events,
     },
-    steps: { reached: stepReached, total: stepTotal, missed: steps },
-    branches: { taken: armTaken, total: armTotal, missed: arms },
-    notes: { shown: noteShown, total: noteTotal, missed: notes },
+    steps: { reached: walk.stepReached, total: walk.stepTotal, missed: walk.missedSteps },
+    branches: { taken: walk.armTaken, total: walk.armTotal, missed: walk.missedArms },
+    notes: { shown: walk.noteShown, total: walk.noteTotal, missed: walk.missedNotes },
   };
+}
+
+/** Counts the steps, branch arms and notes the sink saw, naming each one missed. */
+class CoverageWalk {
+  readonly missedSteps: Located[] = [];
+  readonly missedArms: Located[] = [];
+  readonly missedNotes: Located[] = [];
+  stepTotal = 0;
+  stepReached = 0;
+  armTotal = 0;
+  armTaken = 0;
+  noteTotal = 0;
+  noteShown = 0;
+
+  constructor(
+    private readonly sink: CoverageSink,
+    private readonly mapPlace: (place: SourcePlace) => SourcePlace,
+  ) {}
+
+  /** `entered`: the block these steps belong to ran; a step missed there is worth naming on its own. */
+  steps(list: readonly Step[], event: string, entered: boolean): void {
+    for (const step of list) {
+      this.stepTotal++;
+      const reached = this.sink.steps.has(step);
+      if (reached) this.stepReached++;
+      else if (entered)
+        this.missedSteps.push({
+          place: this.mapPlace(step.place),
+          what: `${event}: a ${step.kind} step never reached`,
+        });
+      if (step.kind === 'note') {
+        this.noteTotal++;
+        if (reached) this.noteShown++;
+        else
+          this.missedNotes.push({
+            place: this.mapPlace(step.place),
+            what: `${event}: note "${step.template}" never shown`,
+          });
+      }
+      if (step.kind === 'branch') this.arms(step, event, reached);
+      else if (step.kind === 'foreach') this.steps(step.steps, event, reached);
+    }
+  }
+
+  private arms(step: Extract<Step, { kind: 'branch' }>, event: string, reached: boolean): void {
+    step.arms.forEach((arm, i) => {
+      this.armTotal++;
+      const taken = this.sink.arms.has(arm);
+      if (taken) this.armTaken++;
+      else if (reached)
+        this.missedArms.push({
+          place: this.mapPlace(armPlace(step, arm)),
+          what: `${event}: ${armText(arm, i)} never taken`,
+        });
+      this.steps(arm.steps, event, taken);
+    });
+  }
 }

@@ -145,60 +145,100 @@ interface Seen {
   readonly steps: readonly ExploreStep[];
 }
 
+/** The findings kept (at most MAX_VIOLATIONS, the first of each key) with the steps that reached each; the rest counted. */
+class FindingLog {
+  readonly seen = new Map<string, Seen>();
+  readonly dropped = new Set<string>();
+
+  note(findings: readonly Finding[], run: number, step: number, steps: readonly ExploreStep[]): void {
+    for (const finding of findings) {
+      if (this.seen.has(finding.key) || this.dropped.has(finding.key)) continue;
+      if (this.seen.size >= MAX_VIOLATIONS) this.dropped.add(finding.key);
+      else this.seen.set(finding.key, { finding, run, step, steps: [...steps] });
+    }
+  }
+}
+
+/** One exploration's game, dice, probes and counts, shared by its runs. */
+interface Exploration {
+  readonly game: Game;
+  readonly start: Dict;
+  readonly rng: DiceRoller;
+  readonly lore: LoreProbe;
+  readonly log: FindingLog;
+  readonly late: () => boolean;
+  stepsPlayed: number;
+  eventsRun: number;
+}
+
 export async function explore(cartridge: Cartridge, options: ExploreOptions = {}): Promise<ExploreReport> {
   const { runs, depth, seed } = resolveExploreOptions(options);
   const start = startState(cartridge, options.start);
   const game = prepareGame(cartridge, true);
-  // Replays record into a sink of their own: what shrinking runs is not what the exploration reached.
-  const replayGame = prepareGame(cartridge, true);
-  const lore = new LoreProbe(game);
-  const rng = DiceRoller.fromSeed(seed);
-  const seen = new Map<string, Seen>();
-  const dropped = new Set<string>();
-  let stepsPlayed = 0;
-  let eventsRun = 0;
-  let stoppedEarly = false;
-  const note = (findings: readonly Finding[], run: number, step: number, steps: readonly ExploreStep[]) => {
-    for (const finding of findings) {
-      if (seen.has(finding.key) || dropped.has(finding.key)) continue;
-      if (seen.size >= MAX_VIOLATIONS) dropped.add(finding.key);
-      else seen.set(finding.key, { finding, run, step, steps: [...steps] });
-    }
+  const x: Exploration = {
+    game,
+    start,
+    rng: DiceRoller.fromSeed(seed),
+    lore: new LoreProbe(game),
+    log: new FindingLog(),
+    late: () =>
+      options.deadline !== undefined && (options.now ?? (() => performance.now()))() >= options.deadline,
+    stepsPlayed: 0,
+    eventsRun: 0,
   };
   const startPlay = startPlaythrough(game, start);
-  lore.observeState(startPlay.state, startPlay.world);
-  note(stateFindings(game, start), 0, 0, []);
-  const late = (): boolean =>
-    options.deadline !== undefined && (options.now ?? (() => performance.now()))() >= options.deadline;
-
-  playing: for (let run = 0; run < runs; run++) {
-    const play = startPlaythrough(game, start);
-    const steps: ExploreStep[] = [];
-    for (let d = 0; d < depth; d++) {
-      if (late()) {
-        stoppedEarly = true;
-        break playing;
-      }
-      const step = chooseStep(game, rng, play.state);
-      if (step === undefined) {
-        stoppedEarly = true;
-        break;
-      }
-      const outcome = step.kind === 'event' ? playEvent(game, play, step) : await playStep(game, play, step);
-      if (!outcome.played) continue;
-      steps.push(step);
-      stepsPlayed++;
-      eventsRun += outcome.events;
-      lore.observeNotes(outcome.notes);
-      lore.observeState(play.state, play.world);
-      note(outcome.findings, run, steps.length, steps);
-      note(stateFindings(game, play.state), run, steps.length, steps);
-    }
+  x.lore.observeState(startPlay.state, startPlay.world);
+  x.log.note(stateFindings(game, start), 0, 0, []);
+  let stoppedEarly = false;
+  for (let run = 0; run < runs; run++) {
+    const ended = await playRun(x, run, depth);
+    if (ended !== 'done') stoppedEarly = true;
+    if (ended === 'late') break;
   }
+  const mapPlace = (place: SourcePlace) => authorPlace(cartridge, place);
+  return {
+    cartridge: cartridge.name,
+    seed,
+    runs,
+    depth,
+    stepsPlayed: x.stepsPlayed,
+    eventsRun: x.eventsRun,
+    stoppedEarly,
+    violations: await shrunkViolations(cartridge, x),
+    violationsDropped: x.log.dropped.size,
+    coverage: { ...rulesCoverage(cartridge.rules, game.sink, mapPlace), ...x.lore.finish(start) },
+  };
+}
 
+/** One playthrough of at most `depth` steps: 'late' past the deadline, 'stuck' when no step can be chosen. */
+async function playRun(x: Exploration, run: number, depth: number): Promise<'done' | 'late' | 'stuck'> {
+  const { game, lore, log } = x;
+  const play = startPlaythrough(game, x.start);
+  const steps: ExploreStep[] = [];
+  for (let d = 0; d < depth; d++) {
+    if (x.late()) return 'late';
+    const step = chooseStep(game, x.rng, play.state);
+    if (step === undefined) return 'stuck';
+    const outcome = step.kind === 'event' ? playEvent(game, play, step) : await playStep(game, play, step);
+    if (!outcome.played) continue;
+    steps.push(step);
+    x.stepsPlayed++;
+    x.eventsRun += outcome.events;
+    lore.observeNotes(outcome.notes);
+    lore.observeState(play.state, play.world);
+    log.note(outcome.findings, run, steps.length, steps);
+    log.note(stateFindings(game, play.state), run, steps.length, steps);
+  }
+  return 'done';
+}
+
+/** Each kept finding as a violation, its steps shrunk to a shortest replay that still shows it. */
+async function shrunkViolations(cartridge: Cartridge, x: Exploration): Promise<Violation[]> {
+  // Replays record into a sink of their own: what shrinking runs is not what the exploration reached.
+  const replayGame = prepareGame(cartridge, true);
   const violations: Violation[] = [];
-  for (const [key, s] of seen) {
-    const shrunk = await shrink(replayGame, start, s.steps, key, MAX_SHRINK_REPLAYS, late);
+  for (const [key, s] of x.log.seen) {
+    const shrunk = await shrink(replayGame, x.start, s.steps, key, MAX_SHRINK_REPLAYS, x.late);
     violations.push({
       ...s.finding,
       ...(s.finding.place === undefined ? {} : { place: authorPlace(cartridge, s.finding.place) }),
@@ -207,19 +247,7 @@ export async function explore(cartridge: Cartridge, options: ExploreOptions = {}
       originalLength: s.steps.length,
     });
   }
-  const mapPlace = (place: SourcePlace) => authorPlace(cartridge, place);
-  return {
-    cartridge: cartridge.name,
-    seed,
-    runs,
-    depth,
-    stepsPlayed,
-    eventsRun,
-    stoppedEarly,
-    violations,
-    violationsDropped: dropped.size,
-    coverage: { ...rulesCoverage(cartridge.rules, game.sink, mapPlace), ...lore.finish(start) },
-  };
+  return violations;
 }
 
 /** A place in the compiled rules as the author wrote it (yare.ts rules are compiled from generated YAML). */

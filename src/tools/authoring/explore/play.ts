@@ -18,6 +18,7 @@ import {
   initialWorld,
   openingMessages,
   type StoryMessage,
+  type TurnRecord,
 } from '../../../engine/turn/index.ts';
 import { type Game, placeKey } from './game.ts';
 import type { ExploreStep, Finding, ViolationKind } from './types.ts';
@@ -110,6 +111,22 @@ export function playEvent(
   return { played: true, findings, notes: ran.notes, events: 1 + ran.hooks.length };
 }
 
+/** A rule call the turn ran that failed, as a finding (a budget code is a budget finding). */
+function failedCallFinding(call: TurnRecord['ruleCalls'][number]): Finding[] {
+  if (call.ok || call.error === undefined) return [];
+  const kind: ViolationKind = BUDGET_CODES.has(call.error.code) ? 'budget' : 'error';
+  return [
+    {
+      kind,
+      key: `${kind}:${call.event}:${call.error.code}:turn`,
+      message: `in the turn, ${call.source === 'cycle_tick' ? 'cycle tick' : 'event'} '${call.event}' failed (${call.error.code}): ${call.error.message}`,
+      event: call.event,
+      code: call.error.code,
+      inTurn: true,
+    },
+  ];
+}
+
 /** The session layer's one admission of a turn request, with its default limits. */
 const admit = admission(DEFAULT_ADMISSION);
 
@@ -137,19 +154,10 @@ async function playTurn(
     play.state = toValue(record.stateAfter) as Dict;
     play.world = record.ledger.worldAfter;
     play.messages = [...play.messages, ...record.messages];
-    const findings: Finding[] = unrendered(game, record.notes).map((f) => ({ ...f, inTurn: true }));
-    for (const call of record.ruleCalls) {
-      if (call.ok || call.error === undefined) continue;
-      const kind: ViolationKind = BUDGET_CODES.has(call.error.code) ? 'budget' : 'error';
-      findings.push({
-        kind,
-        key: `${kind}:${call.event}:${call.error.code}:turn`,
-        message: `in the turn, ${call.source === 'cycle_tick' ? 'cycle tick' : 'event'} '${call.event}' failed (${call.error.code}): ${call.error.message}`,
-        event: call.event,
-        code: call.error.code,
-        inTurn: true,
-      });
-    }
+    const findings: Finding[] = [
+      ...unrendered(game, record.notes).map((f) => ({ ...f, inTurn: true })),
+      ...record.ruleCalls.flatMap(failedCallFinding),
+    ];
     return { played: true, findings, notes: record.notes, events: record.ruleCalls.length };
   } catch (error) {
     if (!isSessionError(error)) throw error;

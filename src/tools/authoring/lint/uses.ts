@@ -27,84 +27,53 @@ export interface EventUses {
 
 /** Dotted names an expression reads: attribute chains on a name (`state.a.b`, `inputs.x`, `macros.m`). */
 export function namesRead(expr: Expr, out: string[][] = []): string[][] {
-  const chain = (node: Expr): string[] | undefined => {
-    if (node.kind === 'name') return [node.name];
-    if (node.kind === 'attribute') {
-      const base = chain(node.object);
-      return base ? [...base, node.name] : undefined;
-    }
-    return undefined;
-  };
   const visit = (node: Expr): void => {
     switch (node.kind) {
       case 'name':
       case 'attribute': {
-        const path = chain(node);
+        const path = attributeChain(node);
         if (path) out.push(path);
         else if (node.kind === 'attribute') visit(node.object);
         return;
       }
-      case 'literal':
-      case 'dice':
-        return;
-      case 'index':
-        visit(node.object);
-        visit(node.index);
-        return;
-      case 'call':
-        for (const a of node.args) visit(a);
-        for (const k of node.kwargs) visit(k.value);
-        return;
-      case 'unary':
-        visit(node.operand);
-        return;
-      case 'binary':
-      case 'logical':
-        visit(node.left);
-        visit(node.right);
-        return;
-      case 'compare':
-        for (const o of node.operands) visit(o);
-        return;
-      case 'conditional':
-        visit(node.test);
-        visit(node.then);
-        visit(node.otherwise);
-        return;
-      case 'list':
-        for (const i of node.items) visit(i);
-        return;
-      case 'comprehension': {
-        // Paths on the comprehension's own variables read no state.
-        const variables = new Set<string>();
-        const keep = (paths: string[][]) => {
-          for (const path of paths) if (!variables.has(path[0]!)) out.push(path);
-        };
-        for (const clause of node.clauses) {
-          keep(namesRead(clause.kind === 'for' ? clause.iterable : clause.test));
-          if (clause.kind === 'for') variables.add(clause.variable);
-        }
-        if (node.key !== undefined) keep(namesRead(node.key));
-        keep(namesRead(node.element));
-        return;
-      }
-      case 'slice':
-        forEachChild(node, visit);
+      case 'comprehension':
+        comprehensionReads(node, out);
         return;
       case 'macroCall':
         out.push(['macros', node.name]);
-        for (const a of node.args) visit(a);
+        forEachChild(node, visit);
         return;
-      case 'dict':
-        for (const e of node.entries) {
-          visit(e.key);
-          visit(e.value);
-        }
-        return;
+      default:
+        // Every other node reads what its children read, in forEachChild's order (core/yare/expr/walk.ts).
+        forEachChild(node, visit);
     }
   };
   visit(expr);
   return out;
+}
+
+/** The dotted name an attribute chain on a name spells (`state.a.b`), or undefined when it is on something else. */
+function attributeChain(node: Expr): string[] | undefined {
+  if (node.kind === 'name') return [node.name];
+  if (node.kind === 'attribute') {
+    const base = attributeChain(node.object);
+    return base ? [...base, node.name] : undefined;
+  }
+  return undefined;
+}
+
+/** What a comprehension reads: paths on its own variables read no state. */
+function comprehensionReads(node: Extract<Expr, { kind: 'comprehension' }>, out: string[][]): void {
+  const variables = new Set<string>();
+  const keep = (paths: string[][]) => {
+    for (const path of paths) if (!variables.has(path[0]!)) out.push(path);
+  };
+  for (const clause of node.clauses) {
+    keep(namesRead(clause.kind === 'for' ? clause.iterable : clause.test));
+    if (clause.kind === 'for') variables.add(clause.variable);
+  }
+  if (node.key !== undefined) keep(namesRead(node.key));
+  keep(namesRead(node.element));
 }
 
 export function operandReads(operand: Operand | undefined): string[][] {
@@ -159,10 +128,7 @@ function stepUses(step: Step, uses: EventUses, visit: (list: readonly Step[]) =>
   switch (step.kind) {
     case 'set':
     case 'mutate':
-      readOperand(uses, step.value);
-      writeTarget(uses, step.target, step.place, [step.value]);
-      if (step.kind === 'mutate' && step.target.kind === 'static')
-        uses.reads.push([step.target.root, ...step.target.path]);
+      assignUses(step, uses);
       break;
     case 'branch':
       for (const arm of step.arms) {
@@ -171,40 +137,21 @@ function stepUses(step: Step, uses: EventUses, visit: (list: readonly Step[]) =>
       }
       break;
     case 'table_roll':
-      readOperand(uses, step.roll);
-      for (const row of step.table) readOperand(uses, row.value);
-      writeTarget(
-        uses,
-        step.target,
-        step.place,
-        step.table.map((r) => r.value),
-      );
+      tableRollUses(step, uses);
       break;
     case 'call':
       uses.calls.push(step.event);
       for (const a of step.args) readOperand(uses, a.value);
       break;
-    case 'note': {
-      uses.notes += 1;
-      const reads: string[][] = [];
-      for (const part of step.parts) if (typeof part !== 'string') reads.push(...operandReads(part));
-      uses.noteReads.push(...reads.map((r) => r));
-      uses.reads.push(...reads);
+    case 'note':
+      noteUses(step, uses);
       break;
-    }
     case 'list_push':
       readOperand(uses, step.item);
       writeTarget(uses, step.target, step.place, [step.item]);
       break;
     case 'list_remove':
-      readOperand(uses, step.index);
-      readOperand(uses, step.value);
-      writeTarget(
-        uses,
-        step.target,
-        step.place,
-        [step.index, step.value].filter((o): o is Operand => o !== undefined),
-      );
+      listRemoveUses(step, uses);
       break;
     case 'dict_set':
       readOperand(uses, step.key);
@@ -215,25 +162,74 @@ function stepUses(step: Step, uses: EventUses, visit: (list: readonly Step[]) =>
       readOperand(uses, step.key);
       writeTarget(uses, step.target, step.place, []);
       break;
-    case 'create': {
-      for (const v of step.values) readOperand(uses, v.value);
-      const values = step.values.map((v) => v.value);
-      uses.writes.push({
-        path: step.collection.segments.slice(1),
-        place: step.place,
-        valueReads: values.flatMap((v) => operandReads(v).map((p) => p.join('.'))),
-      });
-      if (step.target !== undefined) writeTarget(uses, step.target, step.place, []);
+    case 'create':
+      createUses(step, uses);
       break;
-    }
     case 'foreach':
-      if (step.array.kind === 'path') {
-        if (step.array.target.kind === 'static')
-          uses.reads.push([step.array.target.root, ...step.array.target.path]);
-      } else readOperand(uses, step.array);
-      visit(step.steps);
+      foreachUses(step, uses, visit);
       break;
   }
+}
+
+type StepOf<K extends Step['kind']> = Extract<Step, { kind: K }>;
+
+/** A set or a mutate: reads its value; a mutate also reads what it changes. */
+function assignUses(step: StepOf<'set' | 'mutate'>, uses: EventUses): void {
+  readOperand(uses, step.value);
+  writeTarget(uses, step.target, step.place, [step.value]);
+  if (step.kind === 'mutate' && step.target.kind === 'static')
+    uses.reads.push([step.target.root, ...step.target.path]);
+}
+
+function tableRollUses(step: StepOf<'table_roll'>, uses: EventUses): void {
+  readOperand(uses, step.roll);
+  for (const row of step.table) readOperand(uses, row.value);
+  writeTarget(
+    uses,
+    step.target,
+    step.place,
+    step.table.map((r) => r.value),
+  );
+}
+
+/** A note's reads count both as reads and as what the note mentions. */
+function noteUses(step: StepOf<'note'>, uses: EventUses): void {
+  uses.notes += 1;
+  const reads: string[][] = [];
+  for (const part of step.parts) if (typeof part !== 'string') reads.push(...operandReads(part));
+  uses.noteReads.push(...reads.map((r) => r));
+  uses.reads.push(...reads);
+}
+
+function listRemoveUses(step: StepOf<'list_remove'>, uses: EventUses): void {
+  readOperand(uses, step.index);
+  readOperand(uses, step.value);
+  writeTarget(
+    uses,
+    step.target,
+    step.place,
+    [step.index, step.value].filter((o): o is Operand => o !== undefined),
+  );
+}
+
+/** A create writes its collection's new record (and its target, when it names one). */
+function createUses(step: StepOf<'create'>, uses: EventUses): void {
+  for (const v of step.values) readOperand(uses, v.value);
+  const values = step.values.map((v) => v.value);
+  uses.writes.push({
+    path: step.collection.segments.slice(1),
+    place: step.place,
+    valueReads: values.flatMap((v) => operandReads(v).map((p) => p.join('.'))),
+  });
+  if (step.target !== undefined) writeTarget(uses, step.target, step.place, []);
+}
+
+function foreachUses(step: StepOf<'foreach'>, uses: EventUses, visit: (list: readonly Step[]) => void): void {
+  if (step.array.kind === 'path') {
+    if (step.array.target.kind === 'static')
+      uses.reads.push([step.array.target.root, ...step.array.target.path]);
+  } else readOperand(uses, step.array);
+  visit(step.steps);
 }
 
 /** State paths every macro and every invariant reads, and the macros each of them uses. */

@@ -175,41 +175,8 @@ function completePath(
   lines: readonly string[],
   lineNo: number,
 ): CompletionItem[] {
-  const segments = rest.split('.');
-  if (root === 'state') {
-    const node = schemaAt(rules.schema, segments.slice(0, -1));
-    // `state.objs.cup.`: the properties of a collection's records.
-    const record =
-      node?.kind === 'field' && node.path.length === segments.length - 2 ? node.record : undefined;
-    if (record !== undefined)
-      return [...record.properties.values()].map((p) => ({
-        label: p.name,
-        kind: CompletionItemKind.Field,
-        detail: describeFieldShort(p),
-        documentation: p.description,
-      }));
-    if (node?.kind !== 'domain') return [];
-    return [...node.children.values()].map((child) => ({
-      label: child.name,
-      kind: child.kind === 'field' ? CompletionItemKind.Field : CompletionItemKind.Module,
-      detail: child.kind === 'field' ? describeFieldShort(child) : 'domain',
-      documentation: child.kind === 'field' ? child.description : undefined,
-    }));
-  }
-  if (root === 'macros')
-    return [
-      ...[...rules.macros.entries()].map(([name, expr]) => ({
-        label: name,
-        kind: CompletionItemKind.Constant,
-        detail: expr.source,
-      })),
-      ...[...rules.macroFunctions.values()].map((fn) => ({
-        label: name_(fn),
-        kind: CompletionItemKind.Function,
-        detail:
-          fn.by === undefined ? fn.value?.source : `by ${fn.by.source}: ${[...fn.cases.keys()].join(', ')}`,
-      })),
-    ];
+  if (root === 'state') return completeState(rest.split('.'), rules);
+  if (root === 'macros') return completeMacros(rules);
   const event = enclosingEvent(lines, lineNo, rules);
   const inputs = event
     ? [...event.inputs.values()]
@@ -223,6 +190,43 @@ function completePath(
       detail: i.type ?? 'any',
       documentation: i.description,
     }));
+}
+
+/** After `state.a.b.`: a domain's children, or (`state.objs.cup.`) the properties of a collection's records. */
+function completeState(segments: readonly string[], rules: CompiledRules): CompletionItem[] {
+  const node = schemaAt(rules.schema, segments.slice(0, -1));
+  const record = node?.kind === 'field' && node.path.length === segments.length - 2 ? node.record : undefined;
+  if (record !== undefined)
+    return [...record.properties.values()].map((p) => ({
+      label: p.name,
+      kind: CompletionItemKind.Field,
+      detail: describeFieldShort(p),
+      documentation: p.description,
+    }));
+  if (node?.kind !== 'domain') return [];
+  return [...node.children.values()].map((child) => ({
+    label: child.name,
+    kind: child.kind === 'field' ? CompletionItemKind.Field : CompletionItemKind.Module,
+    detail: child.kind === 'field' ? describeFieldShort(child) : 'domain',
+    documentation: child.kind === 'field' ? child.description : undefined,
+  }));
+}
+
+/** After `macros.`: the macros and the macro functions. */
+function completeMacros(rules: CompiledRules): CompletionItem[] {
+  return [
+    ...[...rules.macros.entries()].map(([name, expr]) => ({
+      label: name,
+      kind: CompletionItemKind.Constant,
+      detail: expr.source,
+    })),
+    ...[...rules.macroFunctions.values()].map((fn) => ({
+      label: name_(fn),
+      kind: CompletionItemKind.Function,
+      detail:
+        fn.by === undefined ? fn.value?.source : `by ${fn.by.source}: ${[...fn.cases.keys()].join(', ')}`,
+    })),
+  ];
 }
 
 export function hover(
@@ -259,20 +263,31 @@ export function hover(
     const sig = BUILTINS.get(found.token);
     if (sig && after.startsWith('(')) return markdown(`**${sig.name}** — \`${sig.usage}\``);
     if (after.startsWith(':')) {
-      const file = shapeOfRole(role);
-      if (file) {
-        const lines = text.split('\n');
-        const lineStart = lineStartOf(text, offset);
-        const lineNo = text.slice(0, lineStart).split('\n').length - 1;
-        const column = found.start - lineStart;
-        for (const shape of shapesAt(file, keyContext(lines, lineNo, column))) {
-          const prop = shape.props[found.token];
-          if (prop?.doc) return markdown(`**${found.token}** (${kindText(prop)}): ${prop.doc}`);
-        }
-      }
+      const doc = keyDoc(text, offset, found, role);
+      if (doc !== undefined) return markdown(doc);
     }
     const event = rules?.events.get(found.token);
     if (event) return markdown(describeEvent(event));
+  }
+  return undefined;
+}
+
+/** The documentation of the key at `found` (a `key:` in a file of this role), or undefined. */
+function keyDoc(
+  text: string,
+  offset: number,
+  found: NonNullable<ReturnType<typeof tokenAt>>,
+  role: FileRole,
+): string | undefined {
+  const file = shapeOfRole(role);
+  if (!file) return undefined;
+  const lines = text.split('\n');
+  const lineStart = lineStartOf(text, offset);
+  const lineNo = text.slice(0, lineStart).split('\n').length - 1;
+  const column = found.start - lineStart;
+  for (const shape of shapesAt(file, keyContext(lines, lineNo, column))) {
+    const prop = shape.props[found.token];
+    if (prop?.doc) return `**${found.token}** (${kindText(prop)}): ${prop.doc}`;
   }
   return undefined;
 }

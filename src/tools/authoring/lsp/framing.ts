@@ -54,19 +54,8 @@ export class FrameReader {
     this.#buffer = this.#buffer.length === 0 ? chunk : Buffer.concat([this.#buffer, chunk]);
     for (;;) {
       const headerEnd = this.#buffer.indexOf(HEADER_END);
-      if (headerEnd < 0) {
-        if (this.#buffer.length > MAX_LSP_HEADER_BYTES) {
-          frames.push({
-            kind: 'bad',
-            code: INVALID_REQUEST,
-            reason: `a header section over ${MAX_LSP_HEADER_BYTES} bytes (MAX_LSP_HEADER_BYTES)`,
-          });
-          this.#resync(1);
-          continue;
-        }
-        break;
-      }
-      if (headerEnd > MAX_LSP_HEADER_BYTES) {
+      // A header section still open counts all the bytes so far: one over the limit is refused either way.
+      if ((headerEnd < 0 ? this.#buffer.length : headerEnd) > MAX_LSP_HEADER_BYTES) {
         frames.push({
           kind: 'bad',
           code: INVALID_REQUEST,
@@ -75,6 +64,7 @@ export class FrameReader {
         this.#resync(1);
         continue;
       }
+      if (headerEnd < 0) break;
       const length = contentLength(this.#buffer.subarray(0, headerEnd).toString('latin1'));
       const bodyStart = headerEnd + HEADER_END.length;
       if (typeof length === 'string') {

@@ -23,31 +23,12 @@ export function checkExpectation(
   seen: StepObservation,
 ): string | undefined {
   switch (e.kind) {
-    case 'equals': {
-      const got = read(rules, seen, e.path);
-      if (!got.ok) return got.message;
-      return sameValue(got.value, e.value)
-        ? undefined
-        : `${e.path}: expected ${show(e.value)}, got ${show(got.value)}`;
-    }
-    case 'between': {
-      const got = read(rules, seen, e.path);
-      if (!got.ok) return got.message;
-      const low = bound(rules, seen, e.low);
-      const high = bound(rules, seen, e.high);
-      if (typeof low === 'string') return low;
-      if (typeof high === 'string') return high;
-      if (typeof got.value !== 'number')
-        return `${e.path}: expected a number in [${low}, ${high}], got ${show(got.value)}`;
-      return got.value >= low && got.value <= high
-        ? undefined
-        : `${e.path}: ${got.value} is outside [${low}, ${high}]`;
-    }
-    case 'check': {
-      const result = evaluateExpression(rules, toValue(seen.state), e.expr);
-      if (!result.ok) return `check ${show(e.expr)}: ${result.error.message} [${result.error.code}]`;
-      return truthy(result.value) ? undefined : `check ${show(e.expr)} is false`;
-    }
+    case 'equals':
+      return equalsFailure(rules, e, seen);
+    case 'between':
+      return betweenFailure(rules, e, seen);
+    case 'check':
+      return checkFailure(rules, e, seen);
     case 'note':
       return seen.notes.some((n) => n.includes(e.text))
         ? undefined
@@ -61,11 +42,8 @@ export function checkExpectation(
       return seen.narration.includes(e.text)
         ? undefined
         : `the narration does not contain ${show(e.text)}; it was ${show(seen.narration)}`;
-    case 'refused': {
-      if (seen.refusals.some((r) => r.code === e.code)) return undefined;
-      if (seen.refusals.length === 0) return `expected a refusal with ${e.code}, but nothing was refused`;
-      return `expected a refusal with ${e.code}, got ${seen.refusals.map((r) => `${r.code} (${r.message})`).join(', ')}`;
-    }
+    case 'refused':
+      return refusedFailure(e, seen);
     case 'not_refused': {
       const hit = seen.refusals.find((r) => r.code === e.code);
       return hit === undefined ? undefined : `'${hit.event}' was refused with ${e.code}: ${hit.message}`;
@@ -78,24 +56,78 @@ export function checkExpectation(
       return lookup(seen.world.entities, e.key)
         ? undefined
         : `the world ledger has no entity '${e.key}'; it has: ${Object.keys(seen.world.entities).join(', ') || 'none'}`;
-    case 'fact': {
-      const found = allFacts(seen.world).some(
-        (f) =>
-          f.invalidated === undefined &&
-          f.predicate === e.predicate &&
-          (e.subject === undefined || f.subject === e.subject) &&
-          (e.object === undefined || f.object === e.object),
-      );
-      return found
-        ? undefined
-        : `the world ledger holds no current fact ${show({ predicate: e.predicate, subject: e.subject, object: e.object })}`;
-    }
-    case 'thread': {
-      const thread = lookup(seen.world.threads, e.key);
-      if (!thread) return `the world ledger has no story thread '${e.key}'`;
-      return thread.resolved ? `story thread '${e.key}' is resolved, not open` : undefined;
-    }
+    case 'fact':
+      return factFailure(e, seen);
+    case 'thread':
+      return threadFailure(e, seen);
   }
+}
+
+type ExpectationOf<K extends Expectation['kind']> = Extract<Expectation, { kind: K }>;
+
+function equalsFailure(
+  rules: CompiledRules,
+  e: ExpectationOf<'equals'>,
+  seen: StepObservation,
+): string | undefined {
+  const got = read(rules, seen, e.path);
+  if (!got.ok) return got.message;
+  return sameValue(got.value, e.value)
+    ? undefined
+    : `${e.path}: expected ${show(e.value)}, got ${show(got.value)}`;
+}
+
+function betweenFailure(
+  rules: CompiledRules,
+  e: ExpectationOf<'between'>,
+  seen: StepObservation,
+): string | undefined {
+  const got = read(rules, seen, e.path);
+  if (!got.ok) return got.message;
+  const low = bound(rules, seen, e.low);
+  const high = bound(rules, seen, e.high);
+  if (typeof low === 'string') return low;
+  if (typeof high === 'string') return high;
+  if (typeof got.value !== 'number')
+    return `${e.path}: expected a number in [${low}, ${high}], got ${show(got.value)}`;
+  return got.value >= low && got.value <= high
+    ? undefined
+    : `${e.path}: ${got.value} is outside [${low}, ${high}]`;
+}
+
+function checkFailure(
+  rules: CompiledRules,
+  e: ExpectationOf<'check'>,
+  seen: StepObservation,
+): string | undefined {
+  const result = evaluateExpression(rules, toValue(seen.state), e.expr);
+  if (!result.ok) return `check ${show(e.expr)}: ${result.error.message} [${result.error.code}]`;
+  return truthy(result.value) ? undefined : `check ${show(e.expr)} is false`;
+}
+
+function refusedFailure(e: ExpectationOf<'refused'>, seen: StepObservation): string | undefined {
+  if (seen.refusals.some((r) => r.code === e.code)) return undefined;
+  if (seen.refusals.length === 0) return `expected a refusal with ${e.code}, but nothing was refused`;
+  return `expected a refusal with ${e.code}, got ${seen.refusals.map((r) => `${r.code} (${r.message})`).join(', ')}`;
+}
+
+function factFailure(e: ExpectationOf<'fact'>, seen: StepObservation): string | undefined {
+  const found = allFacts(seen.world).some(
+    (f) =>
+      f.invalidated === undefined &&
+      f.predicate === e.predicate &&
+      (e.subject === undefined || f.subject === e.subject) &&
+      (e.object === undefined || f.object === e.object),
+  );
+  return found
+    ? undefined
+    : `the world ledger holds no current fact ${show({ predicate: e.predicate, subject: e.subject, object: e.object })}`;
+}
+
+function threadFailure(e: ExpectationOf<'thread'>, seen: StepObservation): string | undefined {
+  const thread = lookup(seen.world.threads, e.key);
+  if (!thread) return `the world ledger has no story thread '${e.key}'`;
+  return thread.resolved ? `story thread '${e.key}' is resolved, not open` : undefined;
 }
 
 function listed(lines: readonly string[]): string {

@@ -13,6 +13,7 @@ import {
   openingMessages,
   runTurnToRecord,
   type StoryMessage,
+  type TurnRecord,
 } from '../../../engine/turn/index.ts';
 import { type Dict, runPlayerEvent, startingState, toStateValue, toValue } from '../../../core/yare/index.ts';
 import { checkExpectation } from './expect.ts';
@@ -207,67 +208,86 @@ async function runStep(
   seed: number,
   failures: Failure[],
 ): Promise<StepObservation | undefined> {
-  const before = play.state;
   switch (step.kind) {
     case 'event':
       return runEventStep(ctx, play, step, seed, failures);
     case 'turn':
-    case 'minigame': {
+    case 'minigame':
       try {
-        const models =
-          step.script === undefined
-            ? null
-            : createScriptedModels(step.script, `step at line ${step.place.line}`);
-        const { record } = await runTurnToRecord({
-          cartridge: ctx.cartridge,
-          state: before,
-          messages: play.messages,
-          ...(step.kind === 'turn' ? { input: step.input } : { interaction: step.result }),
-          seed,
-          models,
-          world: play.world,
-          ledgerTurn: play.turns + 1,
-          now: () => 0,
-        });
-        play.turns += 1;
-        play.state = record.stateAfter;
-        play.world = record.ledger.worldAfter;
-        play.messages = [...play.messages, ...record.messages];
-        if (models) {
-          for (const role of ['director', 'narrator', 'npc'] as const) {
-            const left = models[role].remaining();
-            if (left > 0)
-              failures.push({
-                place: step.place,
-                message: `${left} scripted ${role} response${left === 1 ? ' was' : 's were'} never used: the turn went differently than the script expects`,
-              });
-          }
-        }
-        const detail = [
-          ...(record.directives === '' ? [] : [`directives: ${record.directives}`]),
-          ...record.tools.map((t) => `tool: ${t.name} ${t.rawArgs} → ${t.ok ? 'ok' : 'refused'}`),
-          ...record.ledgerEvents.map((e) => `world: ${JSON.stringify(e)}`),
-          `ledger: ${record.ledger.status}`,
-          ...record.warnings.map((w) => `warning: ${w}`),
-        ];
-        return {
-          before,
-          state: play.state,
-          notes: record.notes,
-          rolls: record.rolls,
-          refusals: record.ruleCalls.flatMap((c) =>
-            c.ok || !c.error ? [] : [{ event: c.event, code: c.error.code, message: c.error.message }],
-          ),
-          ran: record.ruleCalls.map((c) => c.event),
-          world: play.world,
-          narration: record.narration,
-          detail,
-        };
+        return await runTurnStep(ctx, play, step, seed, failures);
       } catch (error) {
         if (!isTurnError(error) && !isModelError(error)) throw error;
         failures.push({ place: step.place, message: `the turn failed: ${(error as Error).message}` });
         return undefined;
       }
-    }
   }
+}
+
+/** A turn or minigame step: one whole turn (its models scripted by the step, or offline), then what it did. */
+async function runTurnStep(
+  ctx: RunContext,
+  play: Play,
+  step: Extract<ScenarioStep, { kind: 'turn' | 'minigame' }>,
+  seed: number,
+  failures: Failure[],
+): Promise<StepObservation> {
+  const before = play.state;
+  const models =
+    step.script === undefined ? null : createScriptedModels(step.script, `step at line ${step.place.line}`);
+  const { record } = await runTurnToRecord({
+    cartridge: ctx.cartridge,
+    state: before,
+    messages: play.messages,
+    ...(step.kind === 'turn' ? { input: step.input } : { interaction: step.result }),
+    seed,
+    models,
+    world: play.world,
+    ledgerTurn: play.turns + 1,
+    now: () => 0,
+  });
+  play.turns += 1;
+  play.state = record.stateAfter;
+  play.world = record.ledger.worldAfter;
+  play.messages = [...play.messages, ...record.messages];
+  if (models) reportUnusedScript(models, step.place, failures);
+  return {
+    before,
+    state: play.state,
+    notes: record.notes,
+    rolls: record.rolls,
+    refusals: record.ruleCalls.flatMap((c) =>
+      c.ok || !c.error ? [] : [{ event: c.event, code: c.error.code, message: c.error.message }],
+    ),
+    ran: record.ruleCalls.map((c) => c.event),
+    world: play.world,
+    narration: record.narration,
+    detail: turnDetail(record),
+  };
+}
+
+/** A scripted response the turn never asked for means the turn went differently than the script expects. */
+function reportUnusedScript(
+  models: ReturnType<typeof createScriptedModels>,
+  place: SourcePlace,
+  failures: Failure[],
+): void {
+  for (const role of ['director', 'narrator', 'npc'] as const) {
+    const left = models[role].remaining();
+    if (left > 0)
+      failures.push({
+        place,
+        message: `${left} scripted ${role} response${left === 1 ? ' was' : 's were'} never used: the turn went differently than the script expects`,
+      });
+  }
+}
+
+/** The turn's directives, tool calls, world events, ledger status and warnings, one line each. */
+function turnDetail(record: TurnRecord): string[] {
+  return [
+    ...(record.directives === '' ? [] : [`directives: ${record.directives}`]),
+    ...record.tools.map((t) => `tool: ${t.name} ${t.rawArgs} → ${t.ok ? 'ok' : 'refused'}`),
+    ...record.ledgerEvents.map((e) => `world: ${JSON.stringify(e)}`),
+    `ledger: ${record.ledger.status}`,
+    ...record.warnings.map((w) => `warning: ${w}`),
+  ];
 }

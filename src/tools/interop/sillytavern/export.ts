@@ -90,6 +90,9 @@ function yamlDirectives(texts: CartridgeTexts): { narrator: string; npc: string 
   return { narrator: read('narrator'), npc: read('npc') };
 }
 
+/** The card fields SillyTavern's V1 reads at the top level. */
+const V1_FIELDS = ['name', 'description', 'personality', 'scenario', 'first_mes', 'mes_example'];
+
 /** The card as a V2/V3 object (SillyTavern's hybrid: V1 fields also at the top level). */
 export function exportCard(texts: CartridgeTexts, cartridgeName: string, spec: 'v2' | 'v3' = 'v2'): Obj {
   const kept = jsonFile(texts, CARD_COPY_FILE);
@@ -99,24 +102,41 @@ export function exportCard(texts: CartridgeTexts, cartridgeName: string, spec: '
   const first = texts.get('first-message.md');
   if (isObject(kept)) {
     // Back to the card's own fields, from the V1 top level when it had no data.
-    for (const field of ['name', 'description', 'personality', 'scenario', 'first_mes', 'mes_example']) {
+    for (const field of V1_FIELDS) {
       if (data[field] === undefined && typeof raw[field] === 'string') data[field] = raw[field];
     }
-  } else {
-    const directives = yamlDirectives(texts);
-    data.name = cartridgeName;
-    data.description = cardText(directives.narrator);
-    data.personality = cardText(directives.npc);
-    data.scenario = '';
-    data.mes_example = '';
-    data.creator_notes = 'Exported from a MnesOS cartridge.';
-  }
+  } else setCartridgeFields(data, texts, cartridgeName);
   // The cartridge's current greetings, as SillyTavern shows them (export-text.ts); an imported card's own
   // greeting is not hard-wrapped, so only the macros change there.
   const asCard = (text: string) => (isObject(kept) ? pronounsResolved(text).trim() : cardText(text));
   if (first !== undefined) data.first_mes = asCard(first);
   const alternates = alternateGreetingsOf(texts);
   if (alternates !== undefined) data.alternate_greetings = alternates.map(asCard);
+  setCharacterBook(data, book);
+  for (const [key, value] of Object.entries(cardDefaults(cartridgeName)))
+    if (data[key] === undefined) data[key] = value;
+  if (spec === 'v3' && !Array.isArray(data.group_only_greetings)) data.group_only_greetings = [];
+  const card: Obj = { ...raw };
+  for (const field of V1_FIELDS) card[field] = data[field];
+  card.spec = spec === 'v3' ? 'chara_card_v3' : 'chara_card_v2';
+  card.spec_version = spec === 'v3' ? '3.0' : '2.0';
+  card.data = data;
+  return card;
+}
+
+/** A cartridge that was never a card: its name, and its narrator and NPC directives as the card's texts. */
+function setCartridgeFields(data: Obj, texts: CartridgeTexts, cartridgeName: string): void {
+  const directives = yamlDirectives(texts);
+  data.name = cartridgeName;
+  data.description = cardText(directives.narrator);
+  data.personality = cardText(directives.npc);
+  data.scenario = '';
+  data.mes_example = '';
+  data.creator_notes = 'Exported from a MnesOS cartridge.';
+}
+
+/** The cartridge's book as the card's, without the Character's Note entry when the card keeps its own note. */
+function setCharacterBook(data: Obj, book: WorldInfoBook | undefined): void {
   const hasNote = isObject(data.extensions) && isObject((data.extensions as Obj).depth_prompt);
   const entries =
     book?.entries.filter(
@@ -124,7 +144,11 @@ export function exportCard(texts: CartridgeTexts, cartridgeName: string, spec: '
     ) ?? [];
   if (book !== undefined && entries.length > 0) data.character_book = toCharacterBook({ ...book, entries });
   else delete data.character_book;
-  const defaults: Obj = {
+}
+
+/** The V2 fields a card must have, as they are when nothing fills them. */
+function cardDefaults(cartridgeName: string): Obj {
+  return {
     name: cartridgeName,
     description: '',
     personality: '',
@@ -140,15 +164,6 @@ export function exportCard(texts: CartridgeTexts, cartridgeName: string, spec: '
     character_version: '',
     extensions: {},
   };
-  for (const [key, value] of Object.entries(defaults)) if (data[key] === undefined) data[key] = value;
-  if (spec === 'v3' && !Array.isArray(data.group_only_greetings)) data.group_only_greetings = [];
-  const card: Obj = { ...raw };
-  for (const field of ['name', 'description', 'personality', 'scenario', 'first_mes', 'mes_example'])
-    card[field] = data[field];
-  card.spec = spec === 'v3' ? 'chara_card_v3' : 'chara_card_v2';
-  card.spec_version = spec === 'v3' ? '3.0' : '2.0';
-  card.data = data;
-  return card;
 }
 
 /** A PNG card: the cartridge's avatar (or a blank image) with `chara` (V2) and `ccv3` (V3) chunks. */

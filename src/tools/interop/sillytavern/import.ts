@@ -91,6 +91,23 @@ function charxCard(
   bytes: Uint8Array,
   file: string,
 ): { card: unknown; cardText: string; icon?: { bytes: Uint8Array; ext: string } } {
+  const byPath = charxEntries(bytes, file);
+  const cardBytes = byPath.get('card.json');
+  if (cardBytes === undefined)
+    throw new ImportError('IMPORT_BAD_CHARX', file, 'no card.json at the root of the CHARX archive');
+  let cardText: string;
+  try {
+    cardText = utf8.decode(cardBytes);
+  } catch {
+    throw new ImportError('IMPORT_BAD_CHARX', `${file}: card.json`, 'not UTF-8 text');
+  }
+  const card = parseJsonOrThrow(cardText, `${file}: card.json`);
+  const icon = charxIcon(card, byPath);
+  return icon === undefined ? { card, cardText } : { card, cardText, icon };
+}
+
+/** The CHARX archive's files by path; a bad archive, or two entries of one name, is an ImportError. */
+function charxEntries(bytes: Uint8Array, file: string): Map<string, Uint8Array> {
   let entries: ReturnType<typeof readZip>;
   try {
     entries = readZip(bytes);
@@ -116,33 +133,27 @@ function charxCard(
       );
     byPath.set(path, entry.data);
   }
-  const cardBytes = byPath.get('card.json');
-  if (cardBytes === undefined)
-    throw new ImportError('IMPORT_BAD_CHARX', file, 'no card.json at the root of the CHARX archive');
-  let cardText: string;
-  try {
-    cardText = utf8.decode(cardBytes);
-  } catch {
-    throw new ImportError('IMPORT_BAD_CHARX', `${file}: card.json`, 'not UTF-8 text');
-  }
-  const card = parseJsonOrThrow(cardText, `${file}: card.json`);
+  return byPath;
+}
+
+/** The card's main icon asset (or its first icon) when the archive holds it as an image. */
+function charxIcon(
+  card: unknown,
+  byPath: ReadonlyMap<string, Uint8Array>,
+): { bytes: Uint8Array; ext: string } | undefined {
   const assets = (card as { data?: { assets?: unknown } })?.data?.assets;
-  let icon: { bytes: Uint8Array; ext: string } | undefined;
-  if (Array.isArray(assets)) {
-    const images = assets.filter(
-      (a): a is { type: string; uri: string; name?: string; ext?: string } =>
-        typeof a === 'object' && a !== null && a.type === 'icon' && typeof a.uri === 'string',
-    );
-    const main = images.find((a) => a.name === 'main') ?? images[0];
-    if (main !== undefined) {
-      const path = main.uri.replace(/^(embeded|embedded):\/\//, '').replace(/^__asset:/, '');
-      const data = byPath.get(path);
-      const ext = (main.ext ?? path.split('.').pop() ?? 'png').toLowerCase();
-      if (data !== undefined && /^(png|jpe?g|webp|gif|avif)$/.test(ext))
-        icon = { bytes: data, ext: ext === 'jpeg' ? 'jpg' : ext };
-    }
-  }
-  return icon === undefined ? { card, cardText } : { card, cardText, icon };
+  if (!Array.isArray(assets)) return undefined;
+  const images = assets.filter(
+    (a): a is { type: string; uri: string; name?: string; ext?: string } =>
+      typeof a === 'object' && a !== null && a.type === 'icon' && typeof a.uri === 'string',
+  );
+  const main = images.find((a) => a.name === 'main') ?? images[0];
+  if (main === undefined) return undefined;
+  const path = main.uri.replace(/^(embeded|embedded):\/\//, '').replace(/^__asset:/, '');
+  const data = byPath.get(path);
+  const ext = (main.ext ?? path.split('.').pop() ?? 'png').toLowerCase();
+  if (data === undefined || !/^(png|jpe?g|webp|gif|avif)$/.test(ext)) return undefined;
+  return { bytes: data, ext: ext === 'jpeg' ? 'jpg' : ext };
 }
 
 export interface ImportOptions extends ToCartridgeOptions {
@@ -180,6 +191,11 @@ export function importSillyTavern(
       file,
       'data before the zip archive (a self-extracting prefix?) is refused; re-zip the CHARX without it',
     );
+  return importJson(bytes, file, options, loss);
+}
+
+/** A JSON file: a World Info file or a character card. */
+function importJson(bytes: Uint8Array, file: string, options: ImportOptions, loss: LossReport): ImportResult {
   let text: string;
   try {
     text = utf8.decode(bytes);
@@ -189,23 +205,7 @@ export function importSillyTavern(
   if (!/^\uFEFF?\s*[{[]/.test(text))
     throw new ImportError('IMPORT_UNKNOWN_FORMAT', file, 'not a PNG, a CHARX (zip) or a JSON file');
   const value = parseJsonOrThrow(text, file);
-  const isWorld = isWorldInfoFile(value);
-  if (isWorld) {
-    const name = file.replace(/^.*[\\/]/, '').replace(/\.json$/i, '');
-    const parsed = parseWorldInfoFile(value, name);
-    if (!parsed.ok) {
-      const issue = parsed.issues[0]!;
-      const at = locateJsonPath(text, issue.path);
-      throw new ImportError(
-        'IMPORT_BAD_WORLD_INFO',
-        `${file}:${at.line}:${at.col}: ${issue.path}`,
-        `${issue.message}${parsed.issues.length > 1 ? ` (and ${parsed.issues.length - 1} more problems)` : ''}`,
-      );
-    }
-    for (const note of parsed.notes) loss.add(note.name, note.path, note.message);
-    const files = worldInfoCartridge(parsed.book, options.intoExistingCartridge === true);
-    return { kind: 'world-info', name: parsed.book.name, files, loss: loss.items };
-  }
+  if (isWorldInfoFile(value)) return importWorldInfo(value, text, file, options, loss);
   if (!looksLikeCard(value))
     throw new ImportError(
       'IMPORT_UNKNOWN_FORMAT',
@@ -215,6 +215,30 @@ export function importSillyTavern(
   const card = normalizeCard(value, file);
   const files = cardToCartridge(card, loss, options);
   return { kind: 'card-json', spec: card.spec, name: card.name, files, loss: loss.items };
+}
+
+/** A World Info file as a cartridge's `world_info.json`; its first problem is named at its `file:line:col`. */
+function importWorldInfo(
+  value: unknown,
+  text: string,
+  file: string,
+  options: ImportOptions,
+  loss: LossReport,
+): ImportResult {
+  const name = file.replace(/^.*[\\/]/, '').replace(/\.json$/i, '');
+  const parsed = parseWorldInfoFile(value, name);
+  if (!parsed.ok) {
+    const issue = parsed.issues[0]!;
+    const at = locateJsonPath(text, issue.path);
+    throw new ImportError(
+      'IMPORT_BAD_WORLD_INFO',
+      `${file}:${at.line}:${at.col}: ${issue.path}`,
+      `${issue.message}${parsed.issues.length > 1 ? ` (and ${parsed.issues.length - 1} more problems)` : ''}`,
+    );
+  }
+  for (const note of parsed.notes) loss.add(note.name, note.path, note.message);
+  const files = worldInfoCartridge(parsed.book, options.intoExistingCartridge === true);
+  return { kind: 'world-info', name: parsed.book.name, files, loss: loss.items };
 }
 
 /** A World Info file: `{entries: …}` without a card's fields (Chub adds name and settings), or a lorebook_v3. */

@@ -239,65 +239,9 @@ function worldInfoOf(
   loss: LossReport,
   macros: (text: string, place: string) => string,
 ): WorldInfoBook | undefined {
-  let book: WorldInfoBook | undefined;
-  if (card.characterBook !== undefined && card.characterBook !== null) {
-    const parsed = parseCharacterBook(card.characterBook, `${card.name}'s Lorebook`, 'data.character_book');
-    if (!parsed.ok) {
-      const issue = parsed.issues[0]!;
-      throw new ImportError(
-        'IMPORT_BAD_WORLD_INFO',
-        issue.path,
-        `${issue.message}${parsed.issues.length > 1 ? ` (and ${parsed.issues.length - 1} more)` : ''}`,
-      );
-    }
-    for (const note of parsed.notes) loss.add(note.name, note.path, note.message);
-    book = parsed.book;
-  }
-  const depthPrompt = card.extensions.depth_prompt as
-    | { prompt?: unknown; depth?: unknown; role?: unknown }
-    | undefined;
-  if (depthPrompt && typeof depthPrompt.prompt === 'string' && depthPrompt.prompt.trim() !== '') {
-    const depth =
-      typeof depthPrompt.depth === 'number' && Number.isInteger(depthPrompt.depth) && depthPrompt.depth >= 0
-        ? Math.min(depthPrompt.depth, 1000)
-        : 4;
-    const role = WORLD_INFO_ROLES.find((r) => r === depthPrompt.role) ?? 'system';
-    const uid = Math.max(-1, ...(book?.entries.map((e) => e.uid) ?? [])) + 1;
-    const note: WorldInfoEntry = {
-      uid,
-      keys: [],
-      secondaryKeys: [],
-      selective: false,
-      selectiveLogic: 'and_any',
-      comment: "Character's Note",
-      content: depthPrompt.prompt,
-      constant: true,
-      disable: false,
-      order: 100,
-      position: 'at_depth',
-      depth,
-      role,
-      outletName: '',
-      probability: 100,
-      useProbability: false,
-      groups: [],
-      groupOverride: false,
-      groupWeight: 100,
-      useGroupScoring: null,
-      scanDepth: null,
-      caseSensitive: null,
-      matchWholeWords: null,
-      excludeRecursion: false,
-      preventRecursion: true,
-      delayUntilRecursion: 0,
-      sticky: 0,
-      cooldown: 0,
-      delay: 0,
-      ignoreBudget: true,
-      triggers: [],
-      forceActivate: false,
-      forceSkip: false,
-    };
+  let book = embeddedBook(card, loss);
+  const note = characterNote(card, Math.max(-1, ...(book?.entries.map((e) => e.uid) ?? [])) + 1);
+  if (note !== undefined) {
     if (book === undefined) {
       const empty = parseCharacterBook({ entries: [] }, `${card.name}'s Lorebook`);
       if (!empty.ok) throw new Error('an empty book always parses');
@@ -317,8 +261,90 @@ function worldInfoOf(
   };
 }
 
+/** The card's embedded book (`data.character_book`), its notes in the loss report; a bad book throws. */
+function embeddedBook(card: NormalizedCard, loss: LossReport): WorldInfoBook | undefined {
+  if (card.characterBook === undefined || card.characterBook === null) return undefined;
+  const parsed = parseCharacterBook(card.characterBook, `${card.name}'s Lorebook`, 'data.character_book');
+  if (!parsed.ok) {
+    const issue = parsed.issues[0]!;
+    throw new ImportError(
+      'IMPORT_BAD_WORLD_INFO',
+      issue.path,
+      `${issue.message}${parsed.issues.length > 1 ? ` (and ${parsed.issues.length - 1} more)` : ''}`,
+    );
+  }
+  for (const note of parsed.notes) loss.add(note.name, note.path, note.message);
+  return parsed.book;
+}
+
+/** The Character's Note (`extensions.depth_prompt`) as a constant @depth entry, or undefined without one. */
+function characterNote(card: NormalizedCard, uid: number): WorldInfoEntry | undefined {
+  const depthPrompt = card.extensions.depth_prompt as
+    | { prompt?: unknown; depth?: unknown; role?: unknown }
+    | undefined;
+  if (!depthPrompt || typeof depthPrompt.prompt !== 'string' || depthPrompt.prompt.trim() === '')
+    return undefined;
+  const depth =
+    typeof depthPrompt.depth === 'number' && Number.isInteger(depthPrompt.depth) && depthPrompt.depth >= 0
+      ? Math.min(depthPrompt.depth, 1000)
+      : 4;
+  return {
+    ...CHARACTER_NOTE_ENTRY,
+    uid,
+    content: depthPrompt.prompt,
+    depth,
+    role: WORLD_INFO_ROLES.find((r) => r === depthPrompt.role) ?? 'system',
+  };
+}
+
+/** The Character's Note entry's fixed fields: always on, at a depth, outside the budget and recursion. */
+const CHARACTER_NOTE_ENTRY: Omit<WorldInfoEntry, 'uid' | 'content' | 'depth' | 'role'> = {
+  keys: [],
+  secondaryKeys: [],
+  selective: false,
+  selectiveLogic: 'and_any',
+  comment: "Character's Note",
+  constant: true,
+  disable: false,
+  order: 100,
+  position: 'at_depth',
+  outletName: '',
+  probability: 100,
+  useProbability: false,
+  groups: [],
+  groupOverride: false,
+  groupWeight: 100,
+  useGroupScoring: null,
+  scanDepth: null,
+  caseSensitive: null,
+  matchWholeWords: null,
+  excludeRecursion: false,
+  preventRecursion: true,
+  delayUntilRecursion: 0,
+  sticky: 0,
+  cooldown: 0,
+  delay: 0,
+  ignoreBudget: true,
+  triggers: [],
+  forceActivate: false,
+  forceSkip: false,
+};
+
 /** Card fields and extensions the cartridge does not use. */
 function reportCardFields(card: NormalizedCard, loss: LossReport): void {
+  reportUnusedTexts(card, loss);
+  reportExtensions(card.extensions, loss);
+  reportAssets(card.assets, loss);
+  if (card.spec === 'v3' && card.nickname !== '' && card.nickname !== card.name)
+    loss.add(
+      'nickname',
+      'data.nickname',
+      `{{char}} became the nickname "${card.nickname}" (as the V3 spec says; SillyTavern uses the name)`,
+    );
+}
+
+/** The card's prompts and greetings the engine has no place for. */
+function reportUnusedTexts(card: NormalizedCard, loss: LossReport): void {
   if (card.systemPrompt.trim() !== '')
     loss.add(
       'system_prompt',
@@ -338,7 +364,10 @@ function reportCardFields(card: NormalizedCard, loss: LossReport): void {
       'there are no group chats',
       card.groupOnlyGreetings.length,
     );
-  const ext = card.extensions;
+}
+
+/** Extensions the cartridge does not run (the Character's Note is read by worldInfoOf). */
+function reportExtensions(ext: NormalizedCard['extensions'], loss: LossReport): void {
   if (Array.isArray(ext.regex_scripts) && ext.regex_scripts.length > 0)
     loss.add(
       'extensions.regex_scripts',
@@ -357,18 +386,16 @@ function reportCardFields(card: NormalizedCard, loss: LossReport): void {
     if (!handled.has(key))
       loss.add(`extensions.${key}`, `data.extensions.${key}`, 'not used (kept for export)');
   }
-  card.assets.forEach((asset, i) => {
+}
+
+/** Every asset but the main icon (used as the cartridge image). */
+function reportAssets(assets: NormalizedCard['assets'], loss: LossReport): void {
+  assets.forEach((asset, i) => {
     const type =
       typeof asset === 'object' && asset !== null ? String((asset as { type?: unknown }).type) : 'unknown';
     const name =
       typeof asset === 'object' && asset !== null ? String((asset as { name?: unknown }).name) : '';
-    if (type === 'icon' && (name === 'main' || card.assets.length === 1)) return;
+    if (type === 'icon' && (name === 'main' || assets.length === 1)) return;
     loss.add(`asset ${type}`, `data.assets.${i}`, 'only the main icon is used (as the cartridge image)');
   });
-  if (card.spec === 'v3' && card.nickname !== '' && card.nickname !== card.name)
-    loss.add(
-      'nickname',
-      'data.nickname',
-      `{{char}} became the nickname "${card.nickname}" (as the V3 spec says; SillyTavern uses the name)`,
-    );
 }

@@ -1,5 +1,5 @@
 // The panels beside the story: state, world, tree, saves and author tools, behind keyboard-navigable tabs.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { SessionView, TurnView } from '../../../contract/index.ts';
 import type { SchemaFieldView } from './state-view.ts';
 import type { Tree } from '../tree.ts';
@@ -23,6 +23,10 @@ interface SidePanelsProps {
   session: SessionView | null;
   head: TurnView | null;
   tree: Tree;
+  /** Whether `tree` is the whole tree (else the end of the head's branch: use-play.ts). */
+  wholeTree: boolean;
+  /** The Tree panel is shown: read the whole tree if it is not known. */
+  onTreeShown: () => void;
   fields: readonly SchemaFieldView[];
   running: boolean;
   /** A turn this client has read, for the tree's labels. */
@@ -35,6 +39,11 @@ interface SidePanelsProps {
 
 export function SidePanels(props: SidePanelsProps) {
   const [tab, setTab] = useState<Tab>('state');
+  const treeShown = tab === 'tree';
+  const { wholeTree, onTreeShown } = props;
+  useEffect(() => {
+    if (treeShown && !wholeTree) onTreeShown();
+  }, [treeShown, wholeTree]);
   return (
     <aside class="side" aria-label="Game panels">
       <PanelTabs tab={tab} onTab={setTab} />
@@ -83,7 +92,8 @@ function PanelBody(props: SidePanelsProps & { tab: Tab }) {
     <>
       {tab === 'state' ? <StatePanel state={head?.state} fields={props.fields} /> : null}
       {tab === 'world' && head ? <WorldPanel sessionId={sessionId} turnId={head.id} /> : null}
-      {tab === 'tree' && session ? (
+      {tab === 'tree' && session && !props.wholeTree ? <p class="muted">Reading the tree…</p> : null}
+      {tab === 'tree' && session && props.wholeTree ? (
         <TreePanel
           tree={props.tree}
           headId={session.headTurnId}
