@@ -21,6 +21,7 @@ export {
   expire,
   newScramble,
   readScrambleConfig,
+  type ScrambleConfig,
   type ScrambleGame,
   scrambleHooks,
   scrambleMetrics,
@@ -48,6 +49,7 @@ export {
 export {
   abortDial,
   attemptsAllowed,
+  type DialConfig,
   type DialGame,
   dialHooks,
   dialMetrics,

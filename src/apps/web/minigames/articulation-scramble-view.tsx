@@ -17,7 +17,7 @@ import {
   submit,
   unchoose,
 } from '../../../core/minigames/index.ts';
-import type { ScrambleConfig } from '../../../core/minigames/articulation-scramble.ts';
+import type { ScrambleConfig } from '../../../core/minigames/index.ts';
 import type { InteractionBody } from './interaction.ts';
 import { CheckedSettings, GameActions, reportGameResult } from './minigame-parts.tsx';
 

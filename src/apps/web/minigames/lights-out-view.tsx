@@ -13,7 +13,7 @@ import {
   pressLamp,
   readLightsOutConfig,
 } from '../../../core/minigames/index.ts';
-import type { LightsOutConfig } from '../../../core/minigames/lights-out.ts';
+import type { LightsOutConfig } from '../../../core/minigames/index.ts';
 import { LampIcon } from '../ui/icons.tsx';
 import { CheckedSettings, GameActions, reportGameResult } from './minigame-parts.tsx';
 

@@ -4,7 +4,7 @@
 
 import type { ComponentChildren } from 'preact';
 import { useMemo } from 'preact/hooks';
-import type { ReadConfig } from '../../../core/minigames/manifest.ts';
+import type { ReadConfig } from '../../../core/minigames/index.ts';
 import type { InteractionBody } from './interaction.ts';
 
 /** Reports a game that ended (or was left while still playing: aborted) with its metrics and hooks. */

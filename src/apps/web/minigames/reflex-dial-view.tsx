@@ -17,7 +17,7 @@ import {
   readDialConfig,
   stopNeedle,
 } from '../../../core/minigames/index.ts';
-import type { DialConfig } from '../../../core/minigames/reflex-dial.ts';
+import type { DialConfig } from '../../../core/minigames/index.ts';
 import type { InteractionBody } from './interaction.ts';
 import { CheckedSettings, GameActions, reportGameResult } from './minigame-parts.tsx';
 
