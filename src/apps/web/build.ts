@@ -33,7 +33,9 @@ function resolveSpecifier(fromFile: string, specifier: string): string | undefin
  * a statement in two and hide the `import type` that follows it (the project's own files, not untrusted text).
  */
 function withoutComments(source: string): string {
-  return source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^[ \t]*\/\/[^\n]*$/gm, '');
+  // Line comments first: one that mentions a glob (`play/*.tsx`) would otherwise open a block comment running
+  // to the next `*/`, hiding every import between (src/apps/web/play/play.tsx's header does).
+  return source.replace(/^[ \t]*\/\/[^\n]*$/gm, '').replace(/\/\*[\s\S]*?\*\//g, '');
 }
 
 /** Every file the client is built from: index.html, the Vite config, and all they reach by relative imports. */
